@@ -1,0 +1,200 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// errorBody is GitHub's basic-error and validation-error shape.
+type errorBody struct {
+	Message          string       `json:"message"`
+	Errors           []fieldError `json:"errors,omitempty"`
+	DocumentationURL string       `json:"documentation_url,omitempty"`
+	Status           string       `json:"status,omitempty"`
+}
+
+// fieldError is one entry of a 422's errors array.
+type fieldError struct {
+	Resource string `json:"resource"`
+	Field    string `json:"field,omitempty"`
+	Code     string `json:"code"`
+	Value    any    `json:"value,omitempty"`
+	Message  string `json:"message,omitempty"`
+}
+
+func docsURL(path string) string { return "https://docs.github.com/" + path }
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = []byte(`{"message":"emulator: cannot encode response"}`)
+	}
+	_, _ = w.Write(b)
+}
+
+func writeFaultStatus(w http.ResponseWriter, status int) {
+	msg := http.StatusText(status)
+	switch status {
+	case http.StatusBadGateway:
+		msg = "Server Error"
+	case http.StatusServiceUnavailable:
+		msg = "Service Unavailable"
+	}
+	writeJSON(w, status, errorBody{Message: msg, DocumentationURL: docsURL("rest"), Status: strconv.Itoa(status)})
+}
+
+// json writes a successful response.
+func (c *call) json(status int, v any) { writeJSON(c.w, status, v) }
+
+// noContent answers 204.
+func (c *call) noContent() { c.w.WriteHeader(http.StatusNoContent) }
+
+// fail answers with GitHub's basic-error shape.
+func (c *call) fail(status int, message, doc string) {
+	writeJSON(c.w, status, errorBody{Message: message, DocumentationURL: docsURL(doc), Status: strconv.Itoa(status)})
+}
+
+func (c *call) notFound() { c.fail(http.StatusNotFound, "Not Found", "rest") }
+
+// forbidden is GitHub's answer to a write without the permission for it.
+func (c *call) forbidden() {
+	c.fail(http.StatusForbidden, "Resource not accessible by personal access token", "rest")
+}
+
+// invalid answers 422 with GitHub's validation-error shape.
+func (c *call) invalid(message, doc string, errs ...fieldError) {
+	if message == "" {
+		message = "Validation Failed"
+	}
+	writeJSON(c.w, http.StatusUnprocessableEntity, errorBody{Message: message, Errors: errs, DocumentationURL: docsURL(doc), Status: "422"})
+}
+
+// decode reads a JSON request body into v. A body that is not JSON answers
+// 400, and one that does not fit v answers 422 naming the field, as GitHub
+// does. It reports whether the handler may go on.
+func (c *call) decode(v any) bool {
+	body, err := io.ReadAll(io.LimitReader(c.req.Body, 25<<20))
+	if err != nil {
+		c.fail(http.StatusBadRequest, "Problems parsing JSON", "rest")
+		return false
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	if !json.Valid(body) {
+		c.fail(http.StatusBadRequest, "Problems parsing JSON", "rest")
+		return false
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var te *json.UnmarshalTypeError
+		field := ""
+		if errors.As(err, &te) {
+			field = te.Field
+		}
+		c.invalid("Invalid request.\n\nFor '"+field+"', the value has the wrong type.", "rest",
+			fieldError{Resource: "Request", Field: field, Code: "invalid"})
+		return false
+	}
+	return true
+}
+
+// repoFor resolves {owner}/{repo} and checks the token may use it at need.
+// A repository the token cannot see answers 404, one it can see but not
+// change answers 403, as GitHub does. It returns nil when it has answered.
+func (c *call) repoFor(need Permission) *Repo {
+	r := c.st.Repo(c.req.PathValue("owner"), c.req.PathValue("repo"))
+	if r == nil {
+		c.notFound()
+		return nil
+	}
+	p := c.token.Permission(r)
+	if p == PermNone {
+		c.notFound()
+		return nil
+	}
+	if p < need {
+		c.forbidden()
+		return nil
+	}
+	return r
+}
+
+// issueFor resolves {issue_number} in r. Deleted issues answer 410.
+func (c *call) issueFor(r *Repo) *Issue {
+	n, err := strconv.Atoi(c.req.PathValue("issue_number"))
+	if err != nil {
+		c.notFound()
+		return nil
+	}
+	is := r.Issue(n)
+	if is == nil {
+		c.notFound()
+		return nil
+	}
+	if is.Deleted {
+		c.fail(http.StatusGone, "This issue was deleted", "rest/issues/issues#get-an-issue")
+		return nil
+	}
+	return is
+}
+
+// pageParams reads per_page (default 30, at most 100) and page (from 1).
+func pageParams(q url.Values) (perPage, page int) {
+	perPage, page = 30, 1
+	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
+		perPage = min(v, 100)
+	}
+	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
+		page = v
+	}
+	return perPage, page
+}
+
+// paginate cuts one page out of items and sets GitHub's Link header, which
+// is left out when everything fits on one page.
+func paginate[T any](c *call, items []T) []T {
+	perPage, page := pageParams(c.req.URL.Query())
+	setLink(c, len(items), perPage, page)
+	start := (page - 1) * perPage
+	if start >= len(items) {
+		return []T{}
+	}
+	return items[start:min(start+perPage, len(items))]
+}
+
+// setLink writes the Link header for total items seen per perPage.
+func setLink(c *call, total, perPage, page int) {
+	last := (total + perPage - 1) / perPage
+	if last <= 1 && page <= 1 {
+		return
+	}
+	at := func(p int) string {
+		u := *c.req.URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(p))
+		if q.Get("per_page") != "" {
+			q.Set("per_page", strconv.Itoa(perPage))
+		}
+		u.RawQuery = q.Encode()
+		return fmt.Sprintf("<%s%s?%s>", c.links.api, u.Path, u.RawQuery)
+	}
+	var parts []string
+	if page > 1 {
+		parts = append(parts, at(min(page-1, max(last, 1)))+`; rel="prev"`)
+	}
+	if page < last {
+		parts = append(parts, at(page+1)+`; rel="next"`, at(last)+`; rel="last"`)
+	}
+	if page > 1 {
+		parts = append(parts, at(1)+`; rel="first"`)
+	}
+	c.w.Header().Set("Link", strings.Join(parts, ", "))
+}

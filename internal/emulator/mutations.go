@@ -1,0 +1,386 @@
+package emulator
+
+import (
+	"errors"
+	"slices"
+	"strings"
+)
+
+// The mutations below are shared by the REST handlers, the GraphQL
+// resolvers and the seed, so every path through the emulator records the
+// same timeline events. Callers hold the state lock.
+
+// ErrCycle is returned when a sub-issue or dependency link would make a loop.
+var ErrCycle = errors.New("the link would create a cycle")
+
+// ErrSelfLink is returned when an issue is linked to itself.
+var ErrSelfLink = errors.New("an issue cannot be linked to itself")
+
+// ErrAlreadyParented is returned when a sub-issue already has a parent and
+// replace_parent was not asked for.
+var ErrAlreadyParented = errors.New("the issue already has a parent")
+
+// ErrAlreadyLinked is returned when the link exists.
+var ErrAlreadyLinked = errors.New("the link already exists")
+
+// ErrNotLinked is returned when removing a link that is absent.
+var ErrNotLinked = errors.New("the link does not exist")
+
+// ErrPullRequest is returned when a pull request is used where only issues fit.
+var ErrPullRequest = errors.New("pull requests cannot be linked")
+
+func (s *State) touch(is *Issue) { is.UpdatedAt = s.Now() }
+
+// AddLabels adds labels not already on the issue and records "labeled".
+func (s *State) AddLabels(is *Issue, actor *Account, labels ...*Label) {
+	for _, l := range labels {
+		if slices.Contains(is.Labels, l) {
+			continue
+		}
+		is.Labels = append(is.Labels, l)
+		s.addEvent(is, &Event{Event: "labeled", Actor: actor, Label: snapshotLabel(l)})
+	}
+	s.touch(is)
+}
+
+// RemoveLabel removes a label and records "unlabeled"; it reports whether
+// the label was there.
+func (s *State) RemoveLabel(is *Issue, actor *Account, l *Label) bool {
+	i := slices.Index(is.Labels, l)
+	if i < 0 {
+		return false
+	}
+	is.Labels = slices.Delete(is.Labels, i, i+1)
+	s.addEvent(is, &Event{Event: "unlabeled", Actor: actor, Label: snapshotLabel(l)})
+	s.touch(is)
+	return true
+}
+
+// SetLabels replaces the issue's labels, recording each change.
+func (s *State) SetLabels(is *Issue, actor *Account, labels []*Label) {
+	for _, l := range slices.Clone(is.Labels) {
+		if !slices.Contains(labels, l) {
+			s.RemoveLabel(is, actor, l)
+		}
+	}
+	s.AddLabels(is, actor, labels...)
+}
+
+func snapshotLabel(l *Label) *Label { c := *l; return &c }
+
+// Assign adds assignees not already present and records "assigned".
+func (s *State) Assign(is *Issue, actor *Account, users ...*Account) {
+	for _, u := range users {
+		if slices.Contains(is.Assignees, u) {
+			continue
+		}
+		is.Assignees = append(is.Assignees, u)
+		s.addEvent(is, &Event{Event: "assigned", Actor: actor, Assignee: u})
+	}
+	s.touch(is)
+}
+
+// Unassign removes assignees and records "unassigned".
+func (s *State) Unassign(is *Issue, actor *Account, users ...*Account) {
+	for _, u := range users {
+		if i := slices.Index(is.Assignees, u); i >= 0 {
+			is.Assignees = slices.Delete(is.Assignees, i, i+1)
+			s.addEvent(is, &Event{Event: "unassigned", Actor: actor, Assignee: u})
+		}
+	}
+	s.touch(is)
+}
+
+// SetAssignees replaces the assignees, recording each change.
+func (s *State) SetAssignees(is *Issue, actor *Account, users []*Account) {
+	var gone []*Account
+	for _, u := range is.Assignees {
+		if !slices.Contains(users, u) {
+			gone = append(gone, u)
+		}
+	}
+	s.Unassign(is, actor, gone...)
+	s.Assign(is, actor, users...)
+}
+
+// Close closes an issue with a reason (completed, not_planned, duplicate).
+func (s *State) Close(is *Issue, actor *Account, reason string) {
+	if reason == "" {
+		reason = "completed"
+	}
+	if is.State == "closed" {
+		if is.StateReason == nil || *is.StateReason != reason {
+			is.StateReason = &reason
+			s.touch(is)
+		}
+		return
+	}
+	now := s.Now()
+	is.State = "closed"
+	is.StateReason = &reason
+	is.ClosedAt = &now
+	is.ClosedBy = actor
+	s.addEvent(is, &Event{Event: "closed", Actor: actor, StateReason: &reason})
+	s.touch(is)
+}
+
+// Reopen reopens a closed issue.
+func (s *State) Reopen(is *Issue, actor *Account) {
+	if is.State == "open" {
+		return
+	}
+	reason := "reopened"
+	is.State = "open"
+	is.StateReason = &reason
+	is.ClosedAt = nil
+	is.ClosedBy = nil
+	s.addEvent(is, &Event{Event: "reopened", Actor: actor})
+	s.touch(is)
+}
+
+// Rename changes the title and records "renamed".
+func (s *State) Rename(is *Issue, actor *Account, title string) {
+	if is.Title == title {
+		return
+	}
+	s.addEvent(is, &Event{Event: "renamed", Actor: actor, RenameFrom: is.Title, RenameTo: title})
+	is.Title = title
+	s.touch(is)
+}
+
+// SetBody replaces the body.
+func (s *State) SetBody(is *Issue, body *string) {
+	is.Body = body
+	s.touch(is)
+}
+
+// SetMilestone sets or clears (nil) the milestone.
+func (s *State) SetMilestone(is *Issue, actor *Account, m *Milestone) {
+	if is.Milestone == m {
+		return
+	}
+	if is.Milestone != nil {
+		s.addEvent(is, &Event{Event: "demilestoned", Actor: actor, Milestone: is.Milestone.Title})
+	}
+	if m != nil {
+		s.addEvent(is, &Event{Event: "milestoned", Actor: actor, Milestone: m.Title})
+	}
+	is.Milestone = m
+	s.touch(is)
+}
+
+// SetType sets or clears (nil) the issue type.
+func (s *State) SetType(is *Issue, t *IssueType) {
+	is.Type = t
+	s.touch(is)
+}
+
+// LockIssue locks the conversation with an optional reason
+// (off-topic, too heated, resolved, spam).
+func (s *State) LockIssue(is *Issue, actor *Account, reason *string) {
+	is.Locked = true
+	is.ActiveLockReason = reason
+	s.addEvent(is, &Event{Event: "locked", Actor: actor, LockReason: reason})
+	s.touch(is)
+}
+
+// UnlockIssue unlocks the conversation.
+func (s *State) UnlockIssue(is *Issue, actor *Account) {
+	if !is.Locked {
+		return
+	}
+	is.Locked = false
+	is.ActiveLockReason = nil
+	s.addEvent(is, &Event{Event: "unlocked", Actor: actor})
+	s.touch(is)
+}
+
+// isAncestor reports whether a is an ancestor of b (or b itself).
+func isAncestor(a, b *Issue) bool {
+	for x := b; x != nil; x = x.Parent {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// AddSubIssue makes child a sub-issue of parent, last in priority order.
+// With replaceParent a child that has another parent moves; without it that
+// is ErrAlreadyParented.
+func (s *State) AddSubIssue(parent, child *Issue, actor *Account, replaceParent bool) error {
+	switch {
+	case parent == child:
+		return ErrSelfLink
+	case parent.IsPull || child.IsPull:
+		return ErrPullRequest
+	case child.Parent == parent:
+		return ErrAlreadyLinked
+	case child.Parent != nil && !replaceParent:
+		return ErrAlreadyParented
+	case isAncestor(child, parent):
+		return ErrCycle
+	}
+	if child.Parent != nil {
+		if err := s.RemoveSubIssue(child.Parent, child, actor); err != nil {
+			return err
+		}
+	}
+	parent.SubIssues = append(parent.SubIssues, child)
+	child.Parent = parent
+	s.addEvent(parent, &Event{Event: "sub_issue_added", Actor: actor, Subject: child})
+	s.addEvent(child, &Event{Event: "parent_issue_added", Actor: actor, Subject: parent})
+	s.touch(parent)
+	s.touch(child)
+	return nil
+}
+
+// RemoveSubIssue detaches child from parent.
+func (s *State) RemoveSubIssue(parent, child *Issue, actor *Account) error {
+	i := slices.Index(parent.SubIssues, child)
+	if i < 0 {
+		return ErrNotLinked
+	}
+	parent.SubIssues = slices.Delete(parent.SubIssues, i, i+1)
+	child.Parent = nil
+	s.addEvent(parent, &Event{Event: "sub_issue_removed", Actor: actor, Subject: child})
+	s.addEvent(child, &Event{Event: "parent_issue_removed", Actor: actor, Subject: parent})
+	s.touch(parent)
+	s.touch(child)
+	return nil
+}
+
+// ReprioritizeSubIssue moves child directly after `after` or before
+// `before` (exactly one of them non-nil) among parent's sub-issues.
+func (s *State) ReprioritizeSubIssue(parent, child, after, before *Issue) error {
+	i := slices.Index(parent.SubIssues, child)
+	if i < 0 {
+		return ErrNotLinked
+	}
+	anchor := after
+	if anchor == nil {
+		anchor = before
+	}
+	if anchor == nil || anchor == child || !slices.Contains(parent.SubIssues, anchor) {
+		return ErrNotLinked
+	}
+	list := slices.Delete(slices.Clone(parent.SubIssues), i, i+1)
+	j := slices.Index(list, anchor)
+	if after != nil {
+		j++
+	}
+	parent.SubIssues = slices.Insert(list, j, child)
+	s.touch(parent)
+	return nil
+}
+
+// blocks reports whether a blocks b, directly or through others.
+func blocks(a, b *Issue, seen map[*Issue]bool) bool {
+	if a == b {
+		return true
+	}
+	if seen[a] {
+		return false
+	}
+	seen[a] = true
+	for _, x := range a.Blocking {
+		if blocks(x, b, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// AddBlockedBy records that blocker blocks is.
+func (s *State) AddBlockedBy(is, blocker *Issue, actor *Account) error {
+	switch {
+	case is == blocker:
+		return ErrSelfLink
+	case slices.Contains(is.BlockedBy, blocker):
+		return ErrAlreadyLinked
+	case blocks(is, blocker, map[*Issue]bool{}):
+		return ErrCycle
+	}
+	is.BlockedBy = append(is.BlockedBy, blocker)
+	blocker.Blocking = append(blocker.Blocking, is)
+	s.addEvent(is, &Event{Event: "blocked_by_added", Actor: actor, Subject: blocker})
+	s.addEvent(blocker, &Event{Event: "blocking_added", Actor: actor, Subject: is})
+	s.touch(is)
+	s.touch(blocker)
+	return nil
+}
+
+// RemoveBlockedBy removes the dependency.
+func (s *State) RemoveBlockedBy(is, blocker *Issue, actor *Account) error {
+	i := slices.Index(is.BlockedBy, blocker)
+	if i < 0 {
+		return ErrNotLinked
+	}
+	is.BlockedBy = slices.Delete(is.BlockedBy, i, i+1)
+	if j := slices.Index(blocker.Blocking, is); j >= 0 {
+		blocker.Blocking = slices.Delete(blocker.Blocking, j, j+1)
+	}
+	s.addEvent(is, &Event{Event: "blocked_by_removed", Actor: actor, Subject: blocker})
+	s.addEvent(blocker, &Event{Event: "blocking_removed", Actor: actor, Subject: is})
+	s.touch(is)
+	s.touch(blocker)
+	return nil
+}
+
+// DeleteIssue marks an issue deleted: it answers 410 from then on and
+// leaves every list, and its links are dropped.
+func (s *State) DeleteIssue(is *Issue) {
+	is.Deleted = true
+	if is.Parent != nil {
+		p := is.Parent
+		p.SubIssues = slices.DeleteFunc(p.SubIssues, func(x *Issue) bool { return x == is })
+		is.Parent = nil
+	}
+	for _, c := range is.SubIssues {
+		c.Parent = nil
+	}
+	is.SubIssues = nil
+	for _, b := range is.BlockedBy {
+		b.Blocking = slices.DeleteFunc(b.Blocking, func(x *Issue) bool { return x == is })
+	}
+	for _, b := range is.Blocking {
+		b.BlockedBy = slices.DeleteFunc(b.BlockedBy, func(x *Issue) bool { return x == is })
+	}
+	is.BlockedBy, is.Blocking = nil, nil
+	delete(s.nodes, is.NodeID)
+}
+
+// RenameLabel renames a label in place; issues keep it.
+func (s *State) RenameLabel(l *Label, name string) { l.Name = name }
+
+// DeleteLabel removes a label from the repository and from every issue.
+func (s *State) DeleteLabel(r *Repo, l *Label) {
+	r.Labels = slices.DeleteFunc(r.Labels, func(x *Label) bool { return x == l })
+	for _, is := range r.Issues {
+		is.Labels = slices.DeleteFunc(is.Labels, func(x *Label) bool { return x == l })
+	}
+	delete(s.nodes, l.NodeID)
+}
+
+// DeleteMilestone removes a milestone and clears it from its issues.
+func (s *State) DeleteMilestone(r *Repo, m *Milestone) {
+	r.Milestones = slices.DeleteFunc(r.Milestones, func(x *Milestone) bool { return x == m })
+	for _, is := range r.Issues {
+		if is.Milestone == m {
+			is.Milestone = nil
+		}
+	}
+	delete(s.nodes, m.NodeID)
+}
+
+// DeleteComment removes a comment.
+func (s *State) DeleteComment(c *Comment) {
+	is := c.Issue
+	is.Comments = slices.DeleteFunc(is.Comments, func(x *Comment) bool { return x == c })
+	delete(s.nodes, c.NodeID)
+}
+
+// IsCollaborator reports whether login can be assigned in r.
+func (r *Repo) IsCollaborator(login string) bool {
+	return slices.ContainsFunc(r.Collaborators, func(c string) bool { return strings.EqualFold(c, login) })
+}

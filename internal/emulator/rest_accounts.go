@@ -1,0 +1,299 @@
+package emulator
+
+import (
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// fullUserJSON is GitHub's public-user (and, for /user, private-user).
+type fullUserJSON struct {
+	*userJSON
+	Name        *string `json:"name"`
+	Company     *string `json:"company"`
+	Blog        *string `json:"blog"`
+	Location    *string `json:"location"`
+	Email       *string `json:"email"`
+	Hireable    *bool   `json:"hireable"`
+	Bio         *string `json:"bio"`
+	PublicRepos int     `json:"public_repos"`
+	PublicGists int     `json:"public_gists"`
+	Followers   int     `json:"followers"`
+	Following   int     `json:"following"`
+	CreatedAt   string  `json:"created_at"`
+	UpdatedAt   string  `json:"updated_at"`
+	*privateUserFields
+}
+
+type privateUserFields struct {
+	PrivateGists            int  `json:"private_gists"`
+	TotalPrivateRepos       int  `json:"total_private_repos"`
+	OwnedPrivateRepos       int  `json:"owned_private_repos"`
+	DiskUsage               int  `json:"disk_usage"`
+	Collaborators           int  `json:"collaborators"`
+	TwoFactorAuthentication bool `json:"two_factor_authentication"`
+}
+
+func (e *Emulator) fullUser(c *call, a *Account, private bool) fullUserJSON {
+	name := a.Name
+	empty := ""
+	u := fullUserJSON{userJSON: c.links.simpleUser(a), Name: &name, Blog: &empty,
+		CreatedAt: ts(a.CreatedAt), UpdatedAt: ts(a.CreatedAt)}
+	for _, r := range c.st.Repos() {
+		if r.Owner == a {
+			if r.Private {
+				if private {
+					u.privateUserFields = ensure(u.privateUserFields)
+					u.privateUserFields.TotalPrivateRepos++
+					u.privateUserFields.OwnedPrivateRepos++
+				}
+			} else {
+				u.PublicRepos++
+			}
+		}
+	}
+	if private {
+		u.privateUserFields = ensure(u.privateUserFields)
+	}
+	return u
+}
+
+func ensure(p *privateUserFields) *privateUserFields {
+	if p == nil {
+		return &privateUserFields{}
+	}
+	return p
+}
+
+func (e *Emulator) getViewer(c *call) {
+	if c.viewer == nil {
+		c.notFound()
+		return
+	}
+	c.json(http.StatusOK, e.fullUser(c, c.viewer, true))
+}
+
+func (e *Emulator) getUser(c *call) {
+	a := c.st.Account(c.req.PathValue("username"))
+	if a == nil {
+		c.notFound()
+		return
+	}
+	c.json(http.StatusOK, e.fullUser(c, a, false))
+}
+
+// visibleRepos lists the repositories of owner the token can see, in the
+// order GitHub's list endpoints default to (full_name for users, created
+// for orgs).
+func (c *call) visibleRepos(owner *Account, typ string) []*Repo {
+	var out []*Repo
+	for _, r := range c.st.Repos() {
+		if r.Owner != owner || c.token.Permission(r) == PermNone {
+			continue
+		}
+		switch typ {
+		case "public":
+			if r.Private {
+				continue
+			}
+		case "private":
+			if !r.Private {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (e *Emulator) listUserRepos(c *call) {
+	a := c.st.Account(c.req.PathValue("username"))
+	if a == nil || a.IsOrg {
+		c.notFound()
+		return
+	}
+	repos := c.visibleRepos(a, c.req.URL.Query().Get("type"))
+	sort.SliceStable(repos, func(i, j int) bool { return strings.ToLower(repos[i].Name) < strings.ToLower(repos[j].Name) })
+	out := []repoJSON{}
+	for _, r := range paginate(c, repos) {
+		out = append(out, c.repoJSON(r, false))
+	}
+	c.json(http.StatusOK, out)
+}
+
+func (e *Emulator) listOrgRepos(c *call) {
+	a := c.st.Account(c.req.PathValue("org"))
+	if a == nil || !a.IsOrg {
+		c.notFound()
+		return
+	}
+	repos := c.visibleRepos(a, c.req.URL.Query().Get("type"))
+	out := []repoJSON{}
+	for _, r := range paginate(c, repos) {
+		out = append(out, c.repoJSON(r, false))
+	}
+	c.json(http.StatusOK, out)
+}
+
+func (e *Emulator) getRepo(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	c.json(http.StatusOK, c.repoJSON(r, true))
+}
+
+type rateJSON struct {
+	Limit     int    `json:"limit"`
+	Remaining int    `json:"remaining"`
+	Reset     int64  `json:"reset"`
+	Used      int    `json:"used"`
+	Resource  string `json:"resource,omitempty"`
+}
+
+func (e *Emulator) getRateLimit(c *call) {
+	all := e.limits.all(c.token.Value)
+	toJSON := func(s rateSnapshot) rateJSON {
+		return rateJSON{Limit: s.Limit, Remaining: s.Remaining, Reset: s.Reset.Unix(), Used: s.Used, Resource: s.Resource}
+	}
+	resources := map[string]rateJSON{}
+	for name, s := range all {
+		resources[name] = toJSON(s)
+	}
+	c.json(http.StatusOK, map[string]any{"resources": resources, "rate": toJSON(all["core"])})
+}
+
+func (e *Emulator) listOrgIssueTypes(c *call) {
+	org := c.st.Account(c.req.PathValue("org"))
+	if org == nil || !org.IsOrg {
+		c.notFound()
+		return
+	}
+	out := []*issueTypeJSON{}
+	for _, t := range c.st.IssueTypes(org.Login) {
+		out = append(out, issueType(t))
+	}
+	c.json(http.StatusOK, out)
+}
+
+func (e *Emulator) listRepoIssueTypes(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	out := []*issueTypeJSON{}
+	for _, t := range c.st.IssueTypes(r.Owner.Login) {
+		if t.IsEnabled {
+			out = append(out, issueType(t))
+		}
+	}
+	c.json(http.StatusOK, out)
+}
+
+type contentLinksJSON struct {
+	Git  *string `json:"git"`
+	HTML *string `json:"html"`
+	Self string  `json:"self"`
+}
+
+type contentJSON struct {
+	Type        string           `json:"type"`
+	Encoding    string           `json:"encoding,omitempty"`
+	Size        int              `json:"size"`
+	Name        string           `json:"name"`
+	Path        string           `json:"path"`
+	Content     *string          `json:"content,omitempty"`
+	SHA         string           `json:"sha"`
+	URL         string           `json:"url"`
+	GitURL      *string          `json:"git_url"`
+	HTMLURL     *string          `json:"html_url"`
+	DownloadURL *string          `json:"download_url"`
+	Links       contentLinksJSON `json:"_links"`
+}
+
+// blobSHA is git's object id for a blob with this content.
+func blobSHA(content string) string {
+	h := sha1.New()
+	h.Write([]byte("blob "))
+	h.Write([]byte(itoa(len(content))))
+	h.Write([]byte{0})
+	h.Write([]byte(content))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (c *call) contentEntry(r *Repo, path string, isDir bool, content string) contentJSON {
+	name := path[strings.LastIndex(path, "/")+1:]
+	self := c.links.repo(r) + "/contents/" + path + "?ref=main"
+	html := c.links.web + "/" + r.FullName() + "/blob/main/" + path
+	typ, sha, size := "file", blobSHA(content), len(content)
+	gitURL := c.links.repo(r) + "/git/blobs/" + sha
+	var download *string
+	if isDir {
+		typ, size = "dir", 0
+		sha = blobSHA("tree:" + path)
+		html = c.links.web + "/" + r.FullName() + "/tree/main/" + path
+		gitURL = c.links.repo(r) + "/git/trees/" + sha
+	} else {
+		d := c.links.web + "/raw/" + r.FullName() + "/main/" + path
+		download = &d
+	}
+	return contentJSON{Type: typ, Size: size, Name: name, Path: path, SHA: sha, URL: self,
+		GitURL: &gitURL, HTMLURL: &html, DownloadURL: download,
+		Links: contentLinksJSON{Git: &gitURL, HTML: &html, Self: self}}
+}
+
+func (e *Emulator) getContents(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	path := strings.Trim(c.req.PathValue("path"), "/")
+	if body, ok := r.Files[path]; ok {
+		entry := c.contentEntry(r, path, false, body)
+		enc := base64.StdEncoding.EncodeToString([]byte(body))
+		// GitHub wraps base64 content at 60 characters with newlines.
+		var wrapped strings.Builder
+		for i := 0; i < len(enc); i += 60 {
+			wrapped.WriteString(enc[i:min(i+60, len(enc))])
+			wrapped.WriteByte('\n')
+		}
+		s := wrapped.String()
+		entry.Content, entry.Encoding = &s, "base64"
+		c.json(http.StatusOK, entry)
+		return
+	}
+	// A directory lists its direct children: files and subdirectories.
+	prefix := path + "/"
+	if path == "" {
+		prefix = ""
+	}
+	seen := map[string]bool{}
+	var names []string
+	for p := range r.Files {
+		rest, ok := strings.CutPrefix(p, prefix)
+		if !ok {
+			continue
+		}
+		child, _, _ := strings.Cut(rest, "/")
+		if !seen[child] {
+			seen[child] = true
+			names = append(names, child)
+		}
+	}
+	if len(names) == 0 {
+		c.notFound()
+		return
+	}
+	slices.Sort(names)
+	out := []contentJSON{}
+	for _, n := range names {
+		full := prefix + n
+		body, isFile := r.Files[full]
+		out = append(out, c.contentEntry(r, full, !isFile, body))
+	}
+	c.json(http.StatusOK, out)
+}

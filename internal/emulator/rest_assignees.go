@@ -1,0 +1,105 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+)
+
+// assignable lists the users who can be assigned in r: the owner when it is
+// a user, and the collaborators.
+func (c *call) assignable(r *Repo) []*Account {
+	var out []*Account
+	if !r.Owner.IsOrg {
+		out = append(out, r.Owner)
+	}
+	for _, login := range r.Collaborators {
+		if a := c.st.Account(login); a != nil && a != r.Owner {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (e *Emulator) listAssignees(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	out := []*userJSON{}
+	for _, a := range paginate(c, c.assignable(r)) {
+		out = append(out, c.links.simpleUser(a))
+	}
+	c.json(http.StatusOK, out)
+}
+
+func (e *Emulator) checkAssignee(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	login := c.req.PathValue("assignee")
+	for _, a := range c.assignable(r) {
+		if strings.EqualFold(a.Login, login) {
+			c.noContent()
+			return
+		}
+	}
+	c.notFound()
+}
+
+func (c *call) assigneesBody() ([]string, bool) {
+	var in struct {
+		Assignees []string `json:"assignees"`
+	}
+	if !c.decode(&in) {
+		return nil, false
+	}
+	return in.Assignees, true
+}
+
+func (e *Emulator) addAssignees(c *call) {
+	r := c.repoFor(PermTriage)
+	if r == nil {
+		return
+	}
+	is := c.issueFor(r)
+	if is == nil {
+		return
+	}
+	logins, ok := c.assigneesBody()
+	if !ok {
+		return
+	}
+	// GitHub ignores logins that cannot be assigned here.
+	var users []*Account
+	for _, login := range logins {
+		if a := c.st.Account(login); a != nil && (r.IsCollaborator(login) || a == r.Owner) {
+			users = append(users, a)
+		}
+	}
+	c.st.Assign(is, c.viewer, users...)
+	c.json(http.StatusCreated, c.links.issue(is))
+}
+
+func (e *Emulator) removeAssignees(c *call) {
+	r := c.repoFor(PermTriage)
+	if r == nil {
+		return
+	}
+	is := c.issueFor(r)
+	if is == nil {
+		return
+	}
+	logins, ok := c.assigneesBody()
+	if !ok {
+		return
+	}
+	var users []*Account
+	for _, login := range logins {
+		if a := c.st.Account(login); a != nil {
+			users = append(users, a)
+		}
+	}
+	c.st.Unassign(is, c.viewer, users...)
+	c.json(http.StatusOK, c.links.issue(is))
+}

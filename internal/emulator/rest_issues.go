@@ -1,0 +1,521 @@
+package emulator
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// issueFilter is the subset of list parameters shared by the issue list.
+type issueFilter struct {
+	state     string // open | closed | all
+	labels    []string
+	assignee  string // "", "*", "none", login
+	creator   string
+	mentioned string
+	milestone string // "", "*", "none", number
+	typ       string // "", "*", "none", name
+	since     time.Time
+}
+
+func (f issueFilter) match(is *Issue) bool {
+	if is.Deleted {
+		return false
+	}
+	if f.state != "all" && is.State != f.state {
+		return false
+	}
+	for _, want := range f.labels {
+		if !slices.ContainsFunc(is.Labels, func(l *Label) bool { return strings.EqualFold(l.Name, want) }) {
+			return false
+		}
+	}
+	switch f.assignee {
+	case "":
+	case "*":
+		if len(is.Assignees) == 0 {
+			return false
+		}
+	case "none":
+		if len(is.Assignees) > 0 {
+			return false
+		}
+	default:
+		if !slices.ContainsFunc(is.Assignees, func(a *Account) bool { return strings.EqualFold(a.Login, f.assignee) }) {
+			return false
+		}
+	}
+	if f.creator != "" && !strings.EqualFold(is.User.Login, f.creator) {
+		return false
+	}
+	if f.mentioned != "" && (is.Body == nil || !strings.Contains(strings.ToLower(*is.Body), "@"+strings.ToLower(f.mentioned))) {
+		return false
+	}
+	switch f.milestone {
+	case "":
+	case "*":
+		if is.Milestone == nil {
+			return false
+		}
+	case "none":
+		if is.Milestone != nil {
+			return false
+		}
+	default:
+		if is.Milestone == nil || strconv.Itoa(is.Milestone.Number) != f.milestone {
+			return false
+		}
+	}
+	switch f.typ {
+	case "":
+	case "*":
+		if is.Type == nil {
+			return false
+		}
+	case "none":
+		if is.Type != nil {
+			return false
+		}
+	default:
+		if is.Type == nil || !strings.EqualFold(is.Type.Name, f.typ) {
+			return false
+		}
+	}
+	if !f.since.IsZero() && is.UpdatedAt.Before(f.since) {
+		return false
+	}
+	return true
+}
+
+// sortIssues orders by created (default), updated or comments, desc by default.
+func sortIssues(list []*Issue, by, direction string) {
+	key := func(is *Issue) int64 {
+		switch by {
+		case "updated":
+			return is.UpdatedAt.Unix()
+		case "comments":
+			return int64(len(is.Comments))
+		}
+		return is.CreatedAt.Unix()
+	}
+	asc := direction == "asc"
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := key(list[i]), key(list[j])
+		if a == b {
+			a, b = int64(list[i].Number), int64(list[j].Number)
+		}
+		if asc {
+			return a < b
+		}
+		return a > b
+	})
+}
+
+func (e *Emulator) listIssues(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	q := c.req.URL.Query()
+	f := issueFilter{state: q.Get("state"), assignee: q.Get("assignee"), creator: q.Get("creator"),
+		mentioned: q.Get("mentioned"), milestone: q.Get("milestone"), typ: q.Get("type")}
+	if f.state == "" {
+		f.state = "open"
+	}
+	if f.state != "open" && f.state != "closed" && f.state != "all" {
+		c.invalid("", "rest/issues/issues#list-repository-issues", fieldError{Resource: "Issue", Field: "state", Code: "invalid"})
+		return
+	}
+	if v := q.Get("labels"); v != "" {
+		for _, l := range strings.Split(v, ",") {
+			if l = strings.TrimSpace(l); l != "" {
+				f.labels = append(f.labels, l)
+			}
+		}
+	}
+	if v := q.Get("since"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			c.invalid("", "rest/issues/issues#list-repository-issues", fieldError{Resource: "Issue", Field: "since", Code: "invalid"})
+			return
+		}
+		f.since = t
+	}
+	var list []*Issue
+	for _, is := range r.Issues {
+		if f.match(is) {
+			list = append(list, is)
+		}
+	}
+	sortIssues(list, q.Get("sort"), q.Get("direction"))
+	out := []*issueJSON{}
+	for _, is := range paginate(c, list) {
+		out = append(out, c.links.issue(is))
+	}
+	c.json(http.StatusOK, out)
+}
+
+func (e *Emulator) getIssue(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	is := c.issueFor(r)
+	if is == nil {
+		return
+	}
+	c.json(http.StatusOK, c.links.issue(is))
+}
+
+// stringOrNumber accepts a JSON string or number, as GitHub does for titles.
+type stringOrNumber string
+
+func (s *stringOrNumber) UnmarshalJSON(b []byte) error {
+	var str string
+	if err := json.Unmarshal(b, &str); err == nil {
+		*s = stringOrNumber(str)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	*s = stringOrNumber(n.String())
+	return nil
+}
+
+// labelNames accepts ["a", "b"] or [{"name": "a"}], as GitHub does.
+type labelNames []string
+
+func (l *labelNames) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		var wrapped struct {
+			Labels []json.RawMessage `json:"labels"`
+		}
+		if err2 := json.Unmarshal(b, &wrapped); err2 != nil || wrapped.Labels == nil {
+			return err
+		}
+		raw = wrapped.Labels
+	}
+	out := labelNames{}
+	for _, item := range raw {
+		var s string
+		if err := json.Unmarshal(item, &s); err == nil {
+			out = append(out, s)
+			continue
+		}
+		var obj struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(item, &obj); err != nil {
+			return err
+		}
+		out = append(out, obj.Name)
+	}
+	*l = out
+	return nil
+}
+
+// optional tells an absent JSON field from an explicit null.
+type optional[T any] struct {
+	Set   bool
+	Null  bool
+	Value T
+}
+
+func (o *optional[T]) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	if string(b) == "null" {
+		o.Null = true
+		return nil
+	}
+	return json.Unmarshal(b, &o.Value)
+}
+
+type issueWrite struct {
+	Title       optional[stringOrNumber] `json:"title"`
+	Body        optional[string]         `json:"body"`
+	Assignee    optional[string]         `json:"assignee"`
+	Assignees   optional[[]string]       `json:"assignees"`
+	Milestone   optional[json.Number]    `json:"milestone"`
+	Labels      optional[labelNames]     `json:"labels"`
+	State       optional[string]         `json:"state"`
+	StateReason optional[string]         `json:"state_reason"`
+	Type        optional[string]         `json:"type"`
+}
+
+const issueDocs = "rest/issues/issues"
+
+// resolveLabels finds (creating when missing, as GitHub does) the labels named.
+func (c *call) resolveLabels(r *Repo, names []string) []*Label {
+	var out []*Label
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		l := r.FindLabel(n)
+		if l == nil {
+			l = c.st.AddLabel(r, n, "ededed", nil)
+		}
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// resolveAssignees finds assignable users or answers 422 naming the first
+// that is not.
+func (c *call) resolveAssignees(r *Repo, logins []string) ([]*Account, bool) {
+	var out []*Account
+	for _, login := range logins {
+		a := c.st.Account(login)
+		if a == nil || (!r.IsCollaborator(login) && !strings.EqualFold(login, r.Owner.Login)) {
+			c.invalid("", issueDocs, fieldError{Resource: "Issue", Field: "assignees", Code: "invalid", Value: login})
+			return nil, false
+		}
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out, true
+}
+
+func (c *call) resolveMilestone(r *Repo, v json.Number) (*Milestone, bool) {
+	n, err := strconv.Atoi(v.String())
+	m := r.FindMilestone(n)
+	if err != nil || m == nil {
+		c.invalid("", issueDocs, fieldError{Resource: "Issue", Field: "milestone", Code: "invalid", Value: v.String()})
+		return nil, false
+	}
+	return m, true
+}
+
+func (c *call) resolveType(r *Repo, name string) (*IssueType, bool) {
+	t := c.st.FindIssueType(r, name)
+	if t == nil || !t.IsEnabled {
+		c.invalid("", issueDocs, fieldError{Resource: "Issue", Field: "type", Code: "invalid", Value: name})
+		return nil, false
+	}
+	return t, true
+}
+
+func (e *Emulator) createIssue(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	var in issueWrite
+	if !c.decode(&in) {
+		return
+	}
+	title := strings.TrimSpace(string(in.Title.Value))
+	if !in.Title.Set || in.Title.Null || title == "" {
+		c.invalid("", issueDocs+"#create-an-issue", fieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
+		return
+	}
+	// Labels, assignees, milestone and type need triage access; GitHub drops
+	// them silently for others.
+	canTriage := c.token.Permission(r) >= PermTriage
+	var (
+		assignees []*Account
+		milestone *Milestone
+		typ       *IssueType
+		ok        = true
+	)
+	if canTriage {
+		logins := in.Assignees.Value
+		if in.Assignee.Set && !in.Assignee.Null && in.Assignee.Value != "" {
+			logins = append([]string{in.Assignee.Value}, logins...)
+		}
+		if assignees, ok = c.resolveAssignees(r, logins); !ok {
+			return
+		}
+		if in.Milestone.Set && !in.Milestone.Null {
+			if milestone, ok = c.resolveMilestone(r, in.Milestone.Value); !ok {
+				return
+			}
+		}
+		if in.Type.Set && !in.Type.Null {
+			if typ, ok = c.resolveType(r, in.Type.Value); !ok {
+				return
+			}
+		}
+	}
+	var body *string
+	if in.Body.Set && !in.Body.Null {
+		b := in.Body.Value
+		body = &b
+	}
+	is := c.st.AddIssue(r, c.viewer, title, body, false, c.st.Now())
+	if canTriage {
+		c.st.AddLabels(is, c.viewer, c.resolveLabels(r, in.Labels.Value)...)
+		c.st.Assign(is, c.viewer, assignees...)
+		c.st.SetMilestone(is, c.viewer, milestone)
+		if typ != nil {
+			c.st.SetType(is, typ)
+		}
+	}
+	out := c.links.issue(is)
+	c.w.Header().Set("Location", out.URL)
+	c.json(http.StatusCreated, out)
+}
+
+var stateReasons = []string{"completed", "not_planned", "duplicate", "reopened"}
+
+func (e *Emulator) updateIssue(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	is := c.issueFor(r)
+	if is == nil {
+		return
+	}
+	var in issueWrite
+	if !c.decode(&in) {
+		return
+	}
+	perm := c.token.Permission(r)
+	isAuthor := c.viewer != nil && is.User == c.viewer
+	if perm < PermTriage && !isAuthor {
+		c.forbidden()
+		return
+	}
+	if perm < PermTriage && (in.Labels.Set || in.Assignees.Set || in.Assignee.Set || in.Milestone.Set || in.Type.Set) {
+		c.forbidden()
+		return
+	}
+	const doc = issueDocs + "#update-an-issue"
+	if in.Title.Set && (in.Title.Null || strings.TrimSpace(string(in.Title.Value)) == "") {
+		c.invalid("", doc, fieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
+		return
+	}
+	if in.State.Set && !in.State.Null && in.State.Value != "open" && in.State.Value != "closed" {
+		c.invalid("", doc, fieldError{Resource: "Issue", Field: "state", Code: "invalid", Value: in.State.Value})
+		return
+	}
+	if in.StateReason.Set && !in.StateReason.Null && !slices.Contains(stateReasons, in.StateReason.Value) {
+		c.invalid("", doc, fieldError{Resource: "Issue", Field: "state_reason", Code: "invalid", Value: in.StateReason.Value})
+		return
+	}
+	// Resolve everything before changing anything, so a 422 leaves the issue
+	// as it was.
+	var (
+		assignees []*Account
+		milestone *Milestone
+		typ       *IssueType
+		ok        = true
+	)
+	if in.Assignees.Set || in.Assignee.Set {
+		logins := in.Assignees.Value
+		if in.Assignee.Set && !in.Assignee.Null && in.Assignee.Value != "" {
+			logins = append([]string{in.Assignee.Value}, logins...)
+		}
+		if assignees, ok = c.resolveAssignees(r, logins); !ok {
+			return
+		}
+	}
+	if in.Milestone.Set && !in.Milestone.Null {
+		if milestone, ok = c.resolveMilestone(r, in.Milestone.Value); !ok {
+			return
+		}
+	}
+	if in.Type.Set && !in.Type.Null {
+		if typ, ok = c.resolveType(r, in.Type.Value); !ok {
+			return
+		}
+	}
+	if in.Title.Set {
+		c.st.Rename(is, c.viewer, strings.TrimSpace(string(in.Title.Value)))
+	}
+	if in.Body.Set {
+		var body *string
+		if !in.Body.Null {
+			b := in.Body.Value
+			body = &b
+		}
+		c.st.SetBody(is, body)
+	}
+	if in.Labels.Set {
+		c.st.SetLabels(is, c.viewer, c.resolveLabels(r, in.Labels.Value))
+	}
+	if in.Assignees.Set || in.Assignee.Set {
+		c.st.SetAssignees(is, c.viewer, assignees)
+	}
+	if in.Milestone.Set {
+		c.st.SetMilestone(is, c.viewer, milestone)
+	}
+	if in.Type.Set {
+		c.st.SetType(is, typ)
+	}
+	reason := ""
+	if in.StateReason.Set && !in.StateReason.Null {
+		reason = in.StateReason.Value
+	}
+	switch {
+	case in.State.Value == "closed":
+		if reason == "reopened" {
+			reason = ""
+		}
+		c.st.Close(is, c.viewer, reason)
+	case in.State.Value == "open":
+		c.st.Reopen(is, c.viewer)
+	case reason != "" && reason != "reopened" && is.State == "closed":
+		c.st.Close(is, c.viewer, reason)
+	}
+	c.json(http.StatusOK, c.links.issue(is))
+}
+
+var lockReasons = []string{"off-topic", "too heated", "resolved", "spam"}
+
+func (e *Emulator) lockIssue(c *call) {
+	r := c.repoFor(PermTriage)
+	if r == nil {
+		return
+	}
+	is := c.issueFor(r)
+	if is == nil {
+		return
+	}
+	var in struct {
+		LockReason *string `json:"lock_reason"`
+	}
+	if !c.decode(&in) {
+		return
+	}
+	if in.LockReason != nil && !slices.Contains(lockReasons, *in.LockReason) {
+		c.invalid("", "rest/issues/issues#lock-an-issue", fieldError{Resource: "Issue", Field: "lock_reason", Code: "invalid", Value: *in.LockReason})
+		return
+	}
+	c.st.LockIssue(is, c.viewer, in.LockReason)
+	c.noContent()
+}
+
+func (e *Emulator) unlockIssue(c *call) {
+	r := c.repoFor(PermTriage)
+	if r == nil {
+		return
+	}
+	is := c.issueFor(r)
+	if is == nil {
+		return
+	}
+	c.st.UnlockIssue(is, c.viewer)
+	c.noContent()
+}
+
+// issueByNumber resolves a number from a request body within r.
+func (c *call) liveIssue(r *Repo, number int) *Issue {
+	is := r.Issue(number)
+	if is == nil || is.Deleted {
+		return nil
+	}
+	return is
+}

