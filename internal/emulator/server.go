@@ -190,7 +190,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	rec := newRecorder()
 	c := &call{e: e, st: e.state, token: tok, links: l, resource: resource, w: rec}
+	e.state.mu.RLock()
 	c.viewer = e.state.Account(tok.Login)
+	e.state.mu.RUnlock()
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, c))
 	c.req = r
 	if graphql {

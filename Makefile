@@ -1,0 +1,47 @@
+# ghgate's build and test entry points. `make test` is the test command: it
+# installs what the tests read (pinned npm packages, Go modules) and runs the
+# whole suite with the race detector.
+
+GO      ?= go
+NPM     ?= npm
+PKGS    ?= ./...
+# Each fuzz target runs this long in `make fuzz` (and in CI).
+FUZZTIME ?= 10s
+
+.PHONY: all build test deps npm-deps go-deps vet fuzz bench prune clean
+
+all: build
+
+build:
+	$(GO) build -o bin/ghgate ./cmd/ghgate
+
+deps: npm-deps go-deps
+
+# npm ci installs exactly what package-lock.json pins; it is re-run only
+# when the lockfile changes.
+npm-deps: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+go-deps:
+	$(GO) mod download
+
+vet:
+	$(GO) vet $(PKGS)
+
+test: deps vet
+	$(GO) test -race -count=1 $(PKGS)
+
+bench: build
+	./bin/ghgate bench
+
+# Regenerate the pruned copies of GitHub's OpenAPI description and GraphQL
+# schema from the pinned npm packages.
+prune: npm-deps
+	$(GO) run ./scripts/pruneopenapi
+	$(GO) run ./scripts/prunegraphql
+
+clean:
+	rm -rf bin

@@ -1,0 +1,20 @@
+package contract
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+)
+
+// Version is a content hash over a canonical form of an object's editable
+// state: equal states give equal versions, any edit gives a new one. The
+// canonical form is the JSON of a struct whose fields are in a fixed order
+// and whose sets (labels, assignees) the caller has sorted.
+func Version(canonical any) string {
+	b, err := json.Marshal(canonical)
+	if err != nil {
+		b = []byte("unmarshalable")
+	}
+	sum := sha256.Sum256(b)
+	return "v1." + base64.RawURLEncoding.EncodeToString(sum[:12])
+}
