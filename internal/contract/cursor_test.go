@@ -27,16 +27,19 @@ func TestCursorRoundTripAndBinding(t *testing.T) {
 		t.Fatalf("open: %q, %v", pos, err)
 	}
 	for name, open := range map[string]func() error{
-		"other tool":    func() error { _, err := c.Open(cur, "github_list_issue_items", "acme/widgets", f); return err },
-		"other repo":    func() error { _, err := c.Open(cur, "github_search_issues", "acme/gadgets", f); return err },
-		"other filters": func() error { _, err := c.Open(cur, "github_search_issues", "acme/widgets", testFilters{State: "closed"}); return err },
+		"other tool": func() error { _, err := c.Open(cur, "github_list_issue_items", "acme/widgets", f); return err },
+		"other repo": func() error { _, err := c.Open(cur, "github_search_issues", "acme/gadgets", f); return err },
+		"other filters": func() error {
+			_, err := c.Open(cur, "github_search_issues", "acme/widgets", testFilters{State: "closed"})
+			return err
+		},
 		"tampered": func() error {
 			b := []byte(cur)
 			b[3] ^= 1
 			_, err := c.Open(string(b), "github_search_issues", "acme/widgets", f)
 			return err
 		},
-		"garbage":  func() error { _, err := c.Open("not-a-cursor", "github_search_issues", "acme/widgets", f); return err },
+		"garbage": func() error { _, err := c.Open("not-a-cursor", "github_search_issues", "acme/widgets", f); return err },
 		"other key": func() error {
 			other, _ := NewCursors(bytes.Repeat([]byte{8}, 32), clock)
 			_, err := other.Open(cur, "github_search_issues", "acme/widgets", f)

@@ -74,7 +74,8 @@ func (c *call) invalid(message, doc string, errs ...fieldError) {
 	if message == "" {
 		message = "Validation Failed"
 	}
-	writeJSON(c.w, http.StatusUnprocessableEntity, errorBody{Message: message, Errors: errs, DocumentationURL: docsURL(doc), Status: "422"})
+	// GitHub's validation-error has no status field, unlike basic-error.
+	writeJSON(c.w, http.StatusUnprocessableEntity, errorBody{Message: message, Errors: errs, DocumentationURL: docsURL(doc)})
 }
 
 // decode reads a JSON request body into v. A body that is not JSON answers

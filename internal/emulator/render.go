@@ -229,6 +229,7 @@ type issueJSON struct {
 	Body                     *string                  `json:"body"`
 	ClosedBy                 *userJSON                `json:"closed_by,omitempty"`
 	Reactions                reactionsJSON            `json:"reactions"`
+	PerformedViaGitHubApp    *struct{}                `json:"performed_via_github_app"`
 	TimelineURL              string                   `json:"timeline_url"`
 	StateReason              *string                  `json:"state_reason"`
 	PullRequest              *pullRequestRefJSON      `json:"pull_request,omitempty"`
@@ -310,6 +311,19 @@ func (l links) issue(is *Issue) *issueJSON {
 	}
 	out.IssueDependenciesSummary = deps
 	return out
+}
+
+// issueDetailJSON is an issue as the routes answering one issue send it:
+// GitHub includes closed_by there, null while the issue is open, and leaves
+// it out of lists unless set.
+type issueDetailJSON struct {
+	*issueJSON
+	ClosedBy *userJSON `json:"closed_by"`
+}
+
+func (l links) issueDetail(is *Issue) issueDetailJSON {
+	out := l.issue(is)
+	return issueDetailJSON{issueJSON: out, ClosedBy: out.ClosedBy}
 }
 
 // association is GitHub's author_association for an author in a repository.

@@ -58,6 +58,9 @@ func (e *Emulator) fullUser(c *call, a *Account, private bool) fullUserJSON {
 	}
 	if private {
 		u.privateUserFields = ensure(u.privateUserFields)
+		// GitHub's private-user view says so; its public-user view admits
+		// no private fields.
+		u.UserViewType = "private"
 	}
 	return u
 }

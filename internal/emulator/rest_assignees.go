@@ -78,7 +78,7 @@ func (e *Emulator) addAssignees(c *call) {
 		}
 	}
 	c.st.Assign(is, c.viewer, users...)
-	c.json(http.StatusCreated, c.links.issue(is))
+	c.json(http.StatusCreated, c.links.issueDetail(is))
 }
 
 func (e *Emulator) removeAssignees(c *call) {
@@ -101,5 +101,5 @@ func (e *Emulator) removeAssignees(c *call) {
 		}
 	}
 	c.st.Unassign(is, c.viewer, users...)
-	c.json(http.StatusOK, c.links.issue(is))
+	c.json(http.StatusOK, c.links.issueDetail(is))
 }

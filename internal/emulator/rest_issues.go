@@ -168,7 +168,7 @@ func (e *Emulator) getIssue(c *call) {
 	if is == nil {
 		return
 	}
-	c.json(http.StatusOK, c.links.issue(is))
+	c.json(http.StatusOK, c.links.issueDetail(is))
 }
 
 // stringOrNumber accepts a JSON string or number, as GitHub does for titles.
@@ -362,7 +362,7 @@ func (e *Emulator) createIssue(c *call) {
 			c.st.SetType(is, typ)
 		}
 	}
-	out := c.links.issue(is)
+	out := c.links.issueDetail(is)
 	c.w.Header().Set("Location", out.URL)
 	c.json(http.StatusCreated, out)
 }
@@ -470,7 +470,7 @@ func (e *Emulator) updateIssue(c *call) {
 	case reason != "" && reason != "reopened" && is.State == "closed":
 		c.st.Close(is, c.viewer, reason)
 	}
-	c.json(http.StatusOK, c.links.issue(is))
+	c.json(http.StatusOK, c.links.issueDetail(is))
 }
 
 var lockReasons = []string{"off-topic", "too heated", "resolved", "spam"}

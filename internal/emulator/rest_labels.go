@@ -74,7 +74,8 @@ func (e *Emulator) createLabel(c *call) {
 		d := in.Description.Value
 		desc = &d
 	}
-	l := c.st.AddLabel(r, name, strings.ToLower(color), desc)
+	// GitHub keeps the color as the client spelled it ("BADA55").
+	l := c.st.AddLabel(r, name, color, desc)
 	out := c.links.label(r, l)
 	c.w.Header().Set("Location", out.URL)
 	c.json(http.StatusCreated, out)
@@ -112,7 +113,7 @@ func (e *Emulator) updateLabel(c *call) {
 			c.invalid("", doc, fieldError{Resource: "Label", Field: "color", Code: "invalid"})
 			return
 		}
-		l.Color = strings.ToLower(color)
+		l.Color = color
 	}
 	if in.Description.Set {
 		if in.Description.Null {

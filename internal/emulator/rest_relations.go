@@ -86,7 +86,7 @@ func (e *Emulator) addSubIssue(c *call) {
 		c.linkError(err, "SubIssue", "sub_issue_id", doc)
 		return
 	}
-	c.json(http.StatusCreated, c.links.issue(parent))
+	c.json(http.StatusCreated, c.links.issueDetail(parent))
 }
 
 func (e *Emulator) removeSubIssue(c *call) {
@@ -117,7 +117,7 @@ func (e *Emulator) removeSubIssue(c *call) {
 		c.linkError(err, "SubIssue", "sub_issue_id", subIssueDocs+"#remove-sub-issue")
 		return
 	}
-	c.json(http.StatusOK, c.links.issue(parent))
+	c.json(http.StatusOK, c.links.issueDetail(parent))
 }
 
 func (e *Emulator) reprioritizeSubIssue(c *call) {
@@ -163,7 +163,7 @@ func (e *Emulator) reprioritizeSubIssue(c *call) {
 			fieldError{Resource: "SubIssue", Field: "sub_issue_id", Code: "invalid"})
 		return
 	}
-	c.json(http.StatusOK, c.links.issue(parent))
+	c.json(http.StatusOK, c.links.issueDetail(parent))
 }
 
 func (e *Emulator) getParent(c *call) {
@@ -179,7 +179,7 @@ func (e *Emulator) getParent(c *call) {
 		c.notFound()
 		return
 	}
-	c.json(http.StatusOK, c.links.issue(is.Parent))
+	c.json(http.StatusOK, c.links.issueDetail(is.Parent))
 }
 
 func (e *Emulator) listBlockedBy(c *call) {
@@ -231,7 +231,7 @@ func (e *Emulator) addBlockedBy(c *call) {
 		c.linkError(err, "IssueDependency", "issue_id", doc)
 		return
 	}
-	c.json(http.StatusCreated, c.links.issue(blocker))
+	c.json(http.StatusCreated, c.links.issueDetail(blocker))
 }
 
 func (e *Emulator) removeBlockedBy(c *call) {
@@ -253,5 +253,5 @@ func (e *Emulator) removeBlockedBy(c *call) {
 		c.linkError(err, "IssueDependency", "issue_id", dependencyDocs)
 		return
 	}
-	c.json(http.StatusOK, c.links.issue(blocker))
+	c.json(http.StatusOK, c.links.issueDetail(blocker))
 }

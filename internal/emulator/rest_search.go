@@ -275,5 +275,7 @@ func (e *Emulator) searchIssues(c *call) {
 		"total_count":        len(hits),
 		"incomplete_results": false,
 		"items":              items,
+		// The emulator matches words, as GitHub's lexical search does.
+		"search_type": "lexical",
 	})
 }

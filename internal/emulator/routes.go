@@ -96,10 +96,11 @@ func (e *Emulator) Routes() []string {
 }
 
 func (e *Emulator) routes(mux *http.ServeMux) {
+	rr := &restRouter{}
 	for _, rt := range e.routeTable() {
 		write := rt.method != "GET"
 		h := rt.handler
-		mux.HandleFunc(rt.method+" "+rt.path, func(w http.ResponseWriter, r *http.Request) {
+		rr.handle(rt.method, rt.path, func(w http.ResponseWriter, r *http.Request) {
 			c := callFrom(r)
 			c.req = r
 			if write {
@@ -123,7 +124,8 @@ func (e *Emulator) routes(mux *http.ServeMux) {
 	}
 	// GitHub answers unknown paths, and known paths with another method,
 	// with a JSON 404.
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	rr.notFound = func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Message: "Not Found", DocumentationURL: docsURL("rest"), Status: "404"})
-	})
+	}
+	mux.Handle("/", rr)
 }

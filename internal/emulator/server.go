@@ -75,6 +75,11 @@ func (e *Emulator) Faults() *Faults { return e.faults }
 // ("core", "search" or "graphql").
 func (e *Emulator) ExhaustRateLimit(token, resource string) { e.limits.exhaust(token, resource) }
 
+// FaultHeader marks a response whose body an injected fault cut short, so
+// test harnesses that check response shapes can tell it from a broken
+// handler. GitHub never sends it.
+const FaultHeader = "X-Emulator-Fault"
+
 // ctxKey carries the per-request call through the context.
 type ctxKey struct{}
 
@@ -211,6 +216,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			e.limits.charge(tok.Value, resource)
 			setRateHeaders(w.Header(), e.limits.snapshot(tok.Value, resource))
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.Header().Set(FaultHeader, string(FaultMalformedAfter))
 			w.WriteHeader(rec.status)
 			body := rec.body.Bytes()
 			_, _ = w.Write(body[:len(body)/2])

@@ -1,0 +1,179 @@
+package contract
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Code is a stable snake_case error code. Agents branch on codes, so a code
+// once published keeps its meaning.
+type Code string
+
+// The codes every ghgate tool may return. Catalog describes each.
+const (
+	CodeInvalidField           Code = "invalid_field"
+	CodeMissingCredential      Code = "missing_credential"
+	CodeInvalidCredential      Code = "invalid_credential"
+	CodeInsufficientScope      Code = "insufficient_scope"
+	CodeNotFound               Code = "not_found"
+	CodeGone                   Code = "gone"
+	CodeValidationFailed       Code = "validation_failed"
+	CodeConflict               Code = "conflict"
+	CodeRateLimited            Code = "rate_limited"
+	CodeUpstreamUnavailable    Code = "upstream_unavailable"
+	CodeMalformedResponse      Code = "malformed_response"
+	CodeBadRequest             Code = "bad_request"
+	CodeCursorExpired          Code = "cursor_expired"
+	CodeCursorInvalid          Code = "cursor_invalid"
+	CodeUnknownLabel           Code = "unknown_label"
+	CodeUnknownAssignee        Code = "unknown_assignee"
+	CodeUnknownMilestone       Code = "unknown_milestone"
+	CodeUnknownIssueType       Code = "unknown_issue_type"
+	CodePartialSuccess         Code = "partial_success"
+	CodeIssueCreatorNotAllowed Code = "issue_creator_not_allowed"
+	CodeIdempotencyKeyReused   Code = "idempotency_key_reused"
+	CodeSelfLink               Code = "self_link"
+	CodeLocked                 Code = "locked"
+	CodeReadOnly               Code = "read_only"
+	CodeToolNotAllowed         Code = "tool_not_allowed"
+	CodeInternal               Code = "internal_error"
+)
+
+// CodeInfo is a catalog entry.
+type CodeInfo struct {
+	Code      Code   `json:"code"`
+	Meaning   string `json:"meaning"`
+	Temporary bool   `json:"temporary"`
+	WhatToDo  string `json:"what_to_do"`
+}
+
+var catalog = map[Code]CodeInfo{
+	CodeInvalidField:           {Meaning: "an argument is missing, of the wrong type, or out of range", WhatToDo: "fix the field named in details.field and call again"},
+	CodeMissingCredential:      {Meaning: "no GitHub credential is configured for this target", WhatToDo: "ask the operator to configure a token; retrying will not help"},
+	CodeInvalidCredential:      {Meaning: "GitHub rejected the credential (revoked, expired or wrong)", WhatToDo: "ask the operator to replace the token; retrying will not help"},
+	CodeInsufficientScope:      {Meaning: "the credential lacks a permission this call needs", WhatToDo: "details.required_scopes names what is missing; use a read-only alternative or ask the operator"},
+	CodeNotFound:               {Meaning: "the repository, issue or other object does not exist or is not visible to this credential", WhatToDo: "check owner, repo and number; search to find the right one"},
+	CodeGone:                   {Meaning: "the object was deleted", WhatToDo: "do not retry; the object will not come back"},
+	CodeValidationFailed:       {Meaning: "GitHub refused the values sent", WhatToDo: "details.field and details.reason say which value; correct it and call again"},
+	CodeConflict:               {Meaning: "the issue changed since the version given in expected_version", WhatToDo: "re-read the issue (the repair says how), reapply the change to the new state, and pass the new version"},
+	CodeRateLimited:            {Meaning: "the GitHub rate budget is spent for now", Temporary: true, WhatToDo: "wait retry_after_ms, then call again"},
+	CodeUpstreamUnavailable:    {Meaning: "GitHub did not answer or answered with a server error", Temporary: true, WhatToDo: "for reads, call again after retry_after_ms; for writes, check settlement first"},
+	CodeMalformedResponse:      {Meaning: "GitHub's answer could not be read", Temporary: true, WhatToDo: "for writes, check settlement: the change may have been applied; re-read before repeating"},
+	CodeBadRequest:             {Meaning: "GitHub could not parse the request", WhatToDo: "report it; this is a ghgate defect"},
+	CodeCursorExpired:          {Meaning: "the cursor is older than 15 minutes", WhatToDo: "restart the listing without a cursor (the repair does that)"},
+	CodeCursorInvalid:          {Meaning: "the cursor is not one this server minted for this tool, repository and filters", WhatToDo: "restart the listing without a cursor, with the same filters as the first page"},
+	CodeUnknownLabel:           {Meaning: "a label named does not exist in the repository; nothing was written", WhatToDo: "use an existing label (details.value lists close matches) or set create_missing"},
+	CodeUnknownAssignee:        {Meaning: "a user named cannot be assigned in this repository; nothing was written", WhatToDo: "list assignees to pick a valid login"},
+	CodeUnknownMilestone:       {Meaning: "the milestone does not exist in the repository; nothing was written", WhatToDo: "list milestones to pick a valid one"},
+	CodeUnknownIssueType:       {Meaning: "the issue type does not exist for the repository's owner; nothing was written", WhatToDo: "list issue types to pick a valid one"},
+	CodePartialSuccess:         {Meaning: "part of a write was applied before a later step failed", WhatToDo: "details say what was applied; follow_up says how to finish"},
+	CodeIssueCreatorNotAllowed: {Meaning: "this deployment only allows issues opened by a configured user", WhatToDo: "work only on issues that user opened"},
+	CodeIdempotencyKeyReused:   {Meaning: "the idempotency key was used within 10 minutes for a different request", WhatToDo: "use a new key for a new request"},
+	CodeSelfLink:               {Meaning: "an issue cannot be linked to itself", WhatToDo: "name a different target issue"},
+	CodeLocked:                 {Meaning: "the issue's conversation is locked", WhatToDo: "only collaborators with write access can comment; do not retry"},
+	CodeReadOnly:               {Meaning: "this server runs read-only", WhatToDo: "writes are not available here"},
+	CodeToolNotAllowed:         {Meaning: "the tool is not on this deployment's allowlist", WhatToDo: "use another tool; retrying will not help"},
+	CodeInternal:               {Meaning: "an unexpected error inside ghgate", Temporary: true, WhatToDo: "call again once; if it persists, report request_id"},
+}
+
+// Catalog lists every code with its meaning, sorted by code.
+func Catalog() []CodeInfo {
+	out := make([]CodeInfo, 0, len(catalog))
+	for code, info := range catalog {
+		info.Code = code
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// Known reports whether a code is in the catalog.
+func Known(c Code) bool { _, ok := catalog[c]; return ok }
+
+// Settlement says what is known about whether a write took effect.
+type Settlement string
+
+const (
+	// NotStarted: the request never reached GitHub; nothing changed.
+	NotStarted Settlement = "not_started"
+	// NoRemoteSuccessKnown: GitHub answered with an error; as far as can be
+	// known, nothing changed.
+	NoRemoteSuccessKnown Settlement = "no_remote_success_known"
+	// RemoteSuccessKnown: GitHub confirmed the change.
+	RemoteSuccessKnown Settlement = "remote_success_known"
+	// Indeterminate: the request was sent but no answer came back; the
+	// change may or may not have been applied. Re-read before repeating.
+	Indeterminate Settlement = "indeterminate"
+)
+
+// Details narrows an error down to one input.
+type Details struct {
+	Field  string `json:"field,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Value is only ever a server-minted value or an enum member, never an
+	// echo of what the agent sent.
+	Value          any      `json:"value,omitempty"`
+	RequiredScopes []string `json:"required_scopes,omitempty"`
+	Applied        []string `json:"applied,omitempty"`
+	NotApplied     []string `json:"not_applied,omitempty"`
+}
+
+// Repair is a literal next call that moves the agent forward.
+type Repair struct {
+	NextStep    string `json:"next_step"`
+	Tool        string `json:"tool,omitempty"`
+	Arguments   any    `json:"arguments,omitempty"`
+	Alternative string `json:"alternative,omitempty"`
+}
+
+// Error is the envelope every tool failure carries in structuredContent.
+type Error struct {
+	Code      Code     `json:"code"`
+	Message   string   `json:"message"`
+	Details   *Details `json:"details,omitempty"`
+	Temporary bool     `json:"temporary"`
+	// RetryAfterMS is always present in the JSON, null when there is no
+	// reason to wait.
+	RetryAfterMS *int64     `json:"retry_after_ms"`
+	Repair       *Repair    `json:"repair,omitempty"`
+	Settlement   Settlement `json:"settlement,omitempty"`
+	FollowUp     *Repair    `json:"follow_up,omitempty"`
+	RequestID    string     `json:"request_id,omitempty"`
+	Fingerprint  string     `json:"fingerprint,omitempty"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// Errorf builds an envelope with the catalog's temporary flag.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Temporary: catalog[code].Temporary}
+}
+
+// WithField sets details.field and details.reason.
+func (e *Error) WithField(field, reason string) *Error {
+	if e.Details == nil {
+		e.Details = &Details{}
+	}
+	e.Details.Field, e.Details.Reason = field, reason
+	return e
+}
+
+// WithRepair sets the repair.
+func (e *Error) WithRepair(r Repair) *Error { e.Repair = &r; return e }
+
+// WithRetryAfter sets retry_after_ms.
+func (e *Error) WithRetryAfter(ms int64) *Error {
+	if ms < 0 {
+		ms = 0
+	}
+	e.RetryAfterMS = &ms
+	return e
+}
+
+// AsError finds an envelope in err's chain.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

@@ -1,0 +1,174 @@
+package fidelity
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+// step is one realistic request and the status GitHub answers it with.
+type step struct {
+	method, path, token string
+	body                any
+	want                int
+}
+
+// TestEveryRouteSucceeds drives every route the emulator serves, in an
+// order a client would (create before update before delete), and checks
+// that each answered its documented success status with a body GitHub's
+// description accepts (the harness validates every response).
+func TestEveryRouteSucceeds(t *testing.T) {
+	w := newWorld(t, emulator.Options{})
+	const repo = "/repos/acme/widgets"
+	id := func(n int) int64 { return w.ids[n] }
+	steps := []step{
+		{"GET", "/user", tokAlice, nil, 200},
+		{"GET", "/users/bob", tokAlice, nil, 200},
+		{"GET", "/users/acme", tokAlice, nil, 200},
+		{"GET", "/users/alice/repos", tokBob, nil, 200},
+		{"GET", "/orgs/acme/repos?type=all", tokAlice, nil, 200},
+		{"GET", "/rate_limit", tokCarol, nil, 200},
+		{"GET", repo, tokBob, nil, 200},
+		{"GET", "/repos/acme/vault", tokAlice, nil, 200},
+
+		{"GET", repo + "/issues?state=all&labels=bug&sort=updated&direction=asc&per_page=5", tokCarol, nil, 200},
+		{"GET", repo + "/issues?milestone=1&assignee=none&creator=bob", tokCarol, nil, 200},
+		{"POST", repo + "/issues", tokAlice, map[string]any{
+			"title": "Gear housing cracks under load", "body": "Seen on three units.\n\n- [ ] check batch",
+			"labels": []string{"bug", "needs-repro"}, "assignees": []string{"bob"}, "milestone": 1, "type": "Bug"}, 201},
+		{"POST", repo + "/issues", tokCarol, map[string]any{"title": "Docs typo in README"}, 201},
+		{"GET", repo + "/issues/36", tokCarol, nil, 200},
+		{"GET", repo + "/issues/7", tokCarol, nil, 200}, // a pull request
+		{"PATCH", repo + "/issues/36", tokBob, map[string]any{
+			"title": "Gear housing cracks under heavy load", "state": "closed", "state_reason": "completed"}, 200},
+		{"PATCH", repo + "/issues/36", tokBob, map[string]any{"state": "open", "milestone": nil, "type": nil}, 200},
+		{"PATCH", repo + "/issues/37", tokCarol, map[string]any{"body": "Fixed wording."}, 200}, // the author may edit
+		{"PUT", repo + "/issues/36/lock", tokAlice, map[string]any{"lock_reason": "too heated"}, 204},
+		{"DELETE", repo + "/issues/36/lock", tokAlice, nil, 204},
+
+		{"GET", repo + "/labels?per_page=2&page=2", tokCarol, nil, 200},
+		{"POST", repo + "/labels", tokBob, map[string]any{"name": "area: gears", "color": "C5DEF5", "description": "Gear train"}, 201},
+		{"GET", repo + "/labels/area:%20gears", tokCarol, nil, 200},
+		{"PATCH", repo + "/labels/AREA:%20GEARS", tokBob, map[string]any{"new_name": "area: gearbox", "description": nil}, 200},
+		{"GET", repo + "/issues/36/labels", tokCarol, nil, 200},
+		{"POST", repo + "/issues/36/labels", tokBob, map[string]any{"labels": []string{"ENHANCEMENT", "area: gearbox"}}, 200},
+		{"PUT", repo + "/issues/36/labels", tokBob, map[string]any{"labels": []string{"bug", "status: triage"}}, 200},
+		{"DELETE", repo + "/issues/36/labels/status:%20triage", tokBob, nil, 200},
+		{"DELETE", repo + "/issues/36/labels", tokBob, nil, 204},
+		{"DELETE", repo + "/labels/area:%20gearbox", tokBob, nil, 204},
+
+		{"GET", repo + "/milestones?state=all&sort=completeness&direction=desc", tokCarol, nil, 200},
+		{"POST", repo + "/milestones", tokBob, map[string]any{"title": "v2.0", "description": "Next major", "due_on": "2025-09-01T00:00:00Z"}, 201},
+		{"GET", repo + "/milestones/3", tokCarol, nil, 200},
+		{"PATCH", repo + "/milestones/3", tokBob, map[string]any{"state": "closed", "due_on": nil}, 200},
+		{"DELETE", repo + "/milestones/3", tokBob, nil, 204},
+
+		{"GET", repo + "/assignees", tokCarol, nil, 200},
+		{"GET", repo + "/assignees/bob", tokCarol, nil, 204},
+		{"POST", repo + "/issues/36/assignees", tokBob, map[string]any{"assignees": []string{"carol", "bob"}}, 201},
+		{"DELETE", repo + "/issues/36/assignees", tokBob, map[string]any{"assignees": []string{"carol"}}, 200},
+
+		{"GET", repo + "/issues/1/comments?since=2025-01-01T00:00:00Z", tokCarol, nil, 200},
+		{"POST", repo + "/issues/36/comments", tokCarol, map[string]any{"body": "Could this be the `a<b && c` check?\n\n```go\nif a < b && c {}\n```"}, 201},
+		{"GET", repo + "/issues/comments/{comment}", tokCarol, nil, 200},
+		{"PATCH", repo + "/issues/comments/{comment}", tokCarol, map[string]any{"body": "Edited: probably the bounds check."}, 200},
+		{"DELETE", repo + "/issues/comments/{comment}", tokBob, nil, 204},
+
+		{"GET", "/search/issues?q=" + strings.ReplaceAll("rattles repo:acme/widgets is:issue is:open label:bug", " ", "+") + "&sort=created&order=asc", tokCarol, nil, 200},
+		{"GET", "/search/issues?q=no:label+is:pr+repo:acme/widgets", tokCarol, nil, 200},
+
+		{"GET", repo + "/issues/1/sub_issues", tokCarol, nil, 200},
+		{"POST", repo + "/issues/1/sub_issues", tokAlice, map[string]any{"sub_issue_id": id(20)}, 201},
+		{"POST", repo + "/issues/1/sub_issues", tokAlice, map[string]any{"sub_issue_id": id(21)}, 201},
+		{"PATCH", repo + "/issues/1/sub_issues/priority", tokAlice, map[string]any{"sub_issue_id": id(21), "before_id": id(5)}, 200},
+		{"GET", repo + "/issues/20/parent", tokCarol, nil, 200},
+		{"DELETE", repo + "/issues/1/sub_issue", tokAlice, map[string]any{"sub_issue_id": id(20)}, 200},
+
+		{"GET", repo + "/issues/2/dependencies/blocked_by", tokCarol, nil, 200},
+		{"POST", repo + "/issues/2/dependencies/blocked_by", tokAlice, map[string]any{"issue_id": id(22)}, 201},
+		{"GET", repo + "/issues/22/dependencies/blocking", tokCarol, nil, 200},
+		{"DELETE", repo + fmt.Sprintf("/issues/2/dependencies/blocked_by/%d", id(22)), tokAlice, nil, 200},
+
+		{"GET", repo + "/issues/1/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/3/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/9/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/10/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/11/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/12/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/13/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/14/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/15/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/16/timeline", tokCarol, nil, 200},
+		{"GET", repo + "/issues/36/timeline?per_page=100", tokCarol, nil, 200},
+
+		{"GET", "/orgs/acme/issue-types", tokAlice, nil, 200},
+		{"GET", repo + "/issue-types", tokCarol, nil, 200},
+		{"GET", repo + "/contents/.github/ISSUE_TEMPLATE", tokCarol, nil, 200},
+		{"GET", repo + "/contents/.github/ISSUE_TEMPLATE/bug_report.yml", tokCarol, nil, 200},
+		{"GET", repo + "/contents/README.md?ref=main", tokCarol, nil, 200},
+	}
+
+	succeeded := map[string]bool{}
+	comment := ""
+	for _, s := range steps {
+		path := strings.ReplaceAll(s.path, "{comment}", comment)
+		res := w.do(t, s.method, path, s.token, s.body)
+		if res.Status != s.want {
+			t.Errorf("%s %s: status %d, want %d: %s", s.method, path, res.Status, s.want, res.Body)
+			continue
+		}
+		if res.Operation == "" {
+			t.Errorf("%s %s: answered %d but matched no operation of GitHub's description", s.method, path, res.Status)
+			continue
+		}
+		succeeded[res.Operation] = true
+		if s.method == "POST" && strings.HasSuffix(path, "/comments") {
+			var c struct {
+				ID int64 `json:"id"`
+			}
+			res.JSON(t, &c)
+			comment = fmt.Sprint(c.ID)
+		}
+	}
+	for _, r := range w.srv.Emu.Routes() {
+		if !succeeded[r] {
+			t.Errorf("route %s was never answered successfully", r)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	// The timeline pages above cover every event kind the emulator records.
+	kinds := timelineKinds(t, w)
+	for _, k := range []string{"labeled", "unlabeled", "assigned", "unassigned", "milestoned", "demilestoned",
+		"renamed", "closed", "reopened", "locked", "unlocked", "commented", "sub_issue_added",
+		"sub_issue_removed", "parent_issue_added", "parent_issue_removed", "blocked_by_added",
+		"blocked_by_removed", "blocking_added", "blocking_removed"} {
+		if !slices.Contains(kinds, k) {
+			t.Errorf("no timeline carried a %q event", k)
+		}
+	}
+}
+
+// timelineKinds reads the timelines of every issue in acme/widgets through
+// the harness and returns the event kinds seen.
+func timelineKinds(t *testing.T, w *world) []string {
+	t.Helper()
+	var kinds []string
+	for n := 1; n <= 37; n++ {
+		res := w.do(t, "GET", fmt.Sprintf("/repos/acme/widgets/issues/%d/timeline?per_page=100", n), tokCarol, nil)
+		var items []struct {
+			Event string `json:"event"`
+		}
+		res.JSON(t, &items)
+		for _, it := range items {
+			if !slices.Contains(kinds, it.Event) {
+				kinds = append(kinds, it.Event)
+			}
+		}
+	}
+	return kinds
+}

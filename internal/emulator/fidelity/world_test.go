@@ -1,0 +1,142 @@
+// Package fidelity drives the emulator through every route it serves and
+// replays GitHub's recorded @octokit/fixtures scenarios against it, with
+// every response validated against GitHub's OpenAPI description by
+// emulatortest.
+package fidelity
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	fmt.Println(emulatortest.Summary())
+	fmt.Printf("fixture replay: %d recorded requests replayed\n", replayed.Load())
+	os.Exit(code)
+}
+
+// Tokens of the test world. Each names its user and what it may do.
+const (
+	tokAlice = "t-alice" // owns acme: admin everywhere
+	tokBob   = "t-bob"   // write on acme/widgets and acme/vault
+	tokCarol = "t-carol" // read on acme/widgets, nothing on acme/vault
+)
+
+// world is a small organization built through the State API, so these
+// tests depend on no seed: acme/widgets (public, 35 issues among them a
+// pull request, labels, milestones, sub-issues, dependencies, a locked
+// issue, issue templates), acme/vault (private) and alice/notes.
+type world struct {
+	srv *emulatortest.Server
+	// ids by issue number in acme/widgets, for the routes that take
+	// database ids.
+	ids map[int]int64
+}
+
+var epoch = time.Date(2025, 1, 6, 9, 0, 0, 0, time.UTC)
+
+func newWorld(t *testing.T, opts emulator.Options) *world {
+	t.Helper()
+	opts.Seed = "empty"
+	srv := emulatortest.Start(t, opts)
+	w := &world{srv: srv, ids: map[int]int64{}}
+	st := srv.Emu.State()
+	st.Lock()
+	defer st.Unlock()
+
+	at := func(h int) time.Time { return epoch.Add(time.Duration(h) * time.Hour) }
+	acme := st.AddAccount("acme", "Acme Corporation", true, epoch)
+	alice := st.AddAccount("alice", "Alice Liddell", false, epoch)
+	bob := st.AddAccount("bob", "Bob Builder", false, epoch)
+	carol := st.AddAccount("carol", "Carol Danvers", false, epoch)
+	st.AddToken(&emulator.Token{Value: tokAlice, Login: "alice",
+		Perms: map[string]emulator.Permission{"acme/widgets": emulator.PermAdmin, "acme/vault": emulator.PermAdmin}})
+	st.AddToken(&emulator.Token{Value: tokBob, Login: "bob",
+		Perms: map[string]emulator.Permission{"acme/widgets": emulator.PermWrite, "acme/vault": emulator.PermWrite}})
+	st.AddToken(&emulator.Token{Value: tokCarol, Login: "carol",
+		Perms: map[string]emulator.Permission{"acme/widgets": emulator.PermRead}})
+
+	widgets := st.AddRepo(acme, "widgets", "Widgets for every occasion", false, epoch)
+	widgets.Collaborators = []string{"alice", "bob", "carol"}
+	vault := st.AddRepo(acme, "vault", "Secrets", true, epoch)
+	vault.Collaborators = []string{"alice", "bob"}
+	notes := st.AddRepo(alice, "notes", "Alice's notes", false, epoch)
+	st.AddIssue(vault, alice, "Rotate the signing key", nil, false, at(1))
+	st.AddIssue(notes, alice, "Sort the index", nil, false, at(1))
+
+	desc := func(s string) *string { return &s }
+	bug := st.AddLabel(widgets, "bug", "d73a4a", desc("Something isn't working"))
+	enh := st.AddLabel(widgets, "enhancement", "a2eeef", desc("New feature or request"))
+	triage := st.AddLabel(widgets, "status: triage", "fbca04", nil)
+	st.AddLabel(widgets, "priority: high", "b60205", nil)
+	due := epoch.AddDate(0, 2, 0)
+	v1 := st.AddMilestone(widgets, "v1.0", desc("First release"), &due, alice, epoch)
+	st.AddMilestone(widgets, "v1.1", nil, nil, alice, epoch)
+	bugType := st.AddIssueType(acme, "Bug", desc("An unexpected problem"), desc("red"), epoch)
+	st.AddIssueType(acme, "Feature", nil, desc("blue"), epoch)
+
+	authors := []*emulator.Account{alice, bob, carol}
+	for n := 1; n <= 35; n++ {
+		body := fmt.Sprintf("Widget %d misbehaves when the gear ratio exceeds %d:1.\n\nSteps:\n1. Mount the widget\n2. Spin it", n, n+2)
+		is := st.AddIssue(widgets, authors[n%3], fmt.Sprintf("Widget %d rattles at speed", n), &body, n == 7, at(n))
+		w.ids[n] = is.ID
+		switch {
+		case n%5 == 0:
+			st.AddLabels(is, alice, bug)
+		case n%7 == 0:
+			st.AddLabels(is, alice, enh, triage)
+		}
+		if n%4 == 0 {
+			st.SetMilestone(is, alice, v1)
+		}
+		if n == 3 {
+			st.SetType(is, bugType)
+			st.Assign(is, alice, bob)
+		}
+	}
+	issue := func(n int) *emulator.Issue { return widgets.Issue(n) }
+	// Issue 1 is a parent with two sub-issues; 2 is blocked by 4.
+	mustNil(t, st.AddSubIssue(issue(1), issue(5), alice, false))
+	mustNil(t, st.AddSubIssue(issue(1), issue(6), alice, false))
+	mustNil(t, st.AddBlockedBy(issue(2), issue(4), alice))
+	st.AddComment(issue(1), bob, "I can reproduce this on the bench rig.", at(40))
+	st.AddComment(issue(1), carol, "Same here with the 3:1 gear.", at(41))
+	// Issue 9 carries a history of every kind of event the emulator records.
+	st.Rename(issue(9), alice, "Widget 9 rattles at any speed")
+	st.RemoveLabel(issue(10), alice, bug)
+	st.Unassign(issue(3), alice, bob)
+	st.Close(issue(11), alice, "not_planned")
+	st.Reopen(issue(11), alice)
+	st.SetMilestone(issue(12), alice, nil)
+	reason := "resolved"
+	st.LockIssue(issue(13), alice, &reason)
+	st.UnlockIssue(issue(13), alice)
+	st.LockIssue(issue(14), alice, nil)
+	mustNil(t, st.RemoveSubIssue(issue(1), issue(6), alice))
+	mustNil(t, st.AddBlockedBy(issue(15), issue(16), alice))
+	mustNil(t, st.RemoveBlockedBy(issue(15), issue(16), alice))
+
+	widgets.Files[".github/ISSUE_TEMPLATE/bug_report.yml"] = "name: Bug report\ndescription: Something is broken\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What happened?\n"
+	widgets.Files[".github/ISSUE_TEMPLATE/feature_request.md"] = "---\nname: Feature request\nabout: Suggest an idea\n---\n\nDescribe the idea.\n"
+	widgets.Files["README.md"] = "# widgets\n"
+	return w
+}
+
+func mustNil(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// do sends one request through the validating harness.
+func (w *world) do(t *testing.T, method, path, token string, body any) *emulatortest.Response {
+	t.Helper()
+	return w.srv.Do(t, method, path, token, body)
+}

@@ -1,0 +1,120 @@
+package openapiprune
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const tiny = `{
+ "openapi": "3.0.3",
+ "info": {"title": "T", "version": "1", "description": "prose", "x-github-plan": "api.github.com"},
+ "servers": [{"url": "https://api.github.com"}],
+ "paths": {
+  "/labels/{name}": {
+   "get": {
+    "summary": "Get a label", "description": "prose", "operationId": "get-label",
+    "externalDocs": {"url": "https://docs.github.com"}, "x-github": {"category": "issues"},
+    "parameters": [{"$ref": "#/components/parameters/name"}],
+    "responses": {
+     "200": {"description": "Response", "content": {"application/json": {
+      "schema": {"$ref": "#/components/schemas/label"},
+      "examples": {"default": {"$ref": "#/components/examples/label"}}}}},
+     "404": {"$ref": "#/components/responses/not_found"}
+    }
+   },
+   "delete": {"responses": {"204": {"description": "Response"}}}
+  },
+  "/unused": {"get": {"responses": {"200": {"description": "x"}}}}
+ },
+ "components": {
+  "parameters": {"name": {"name": "name", "in": "path", "required": true, "description": "prose", "schema": {"type": "string"}}},
+  "schemas": {
+   "label": {"title": "Label", "type": "object", "description": "prose", "example": {"name": "bug"},
+    "properties": {
+     "description": {"type": "string", "nullable": true, "description": "prose"},
+     "name": {"type": "string", "enum": ["bug", "x-bug"], "default": "bug"},
+     "owner": {"$ref": "#/components/schemas/user"}
+    }},
+   "user": {"type": "object", "properties": {"login": {"type": "string"}}},
+   "unused": {"type": "string"},
+   "basic-error": {"type": "object", "properties": {"message": {"type": "string"}}}
+  },
+  "responses": {"not_found": {"description": "Resource not found", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/basic-error"}}}}},
+  "examples": {"label": {"value": {"name": "bug"}}}
+ }
+}`
+
+func TestPruneKeepsWhatRoutesNeed(t *testing.T) {
+	out, err := Prune([]byte(tiny), []string{"GET /labels/{name}"}, Source{Package: "@octokit/openapi", Version: "1.2.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Info       map[string]any                       `json:"info"`
+		Paths      map[string]map[string]map[string]any `json:"paths"`
+		Components map[string]map[string]any            `json:"components"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Info["x-source"] != "@octokit/openapi@1.2.3" || doc.Info["x-github-plan"] != nil {
+		t.Errorf("info = %v", doc.Info)
+	}
+	if len(doc.Paths) != 1 || doc.Paths["/labels/{name}"]["delete"] != nil || doc.Paths["/labels/{name}"]["get"] == nil {
+		t.Errorf("paths = %v", doc.Paths)
+	}
+	for _, section := range []string{"schemas", "parameters", "responses"} {
+		if doc.Components[section] == nil {
+			t.Errorf("components.%s dropped", section)
+		}
+	}
+	if doc.Components["examples"] != nil || doc.Components["schemas"]["unused"] != nil {
+		t.Errorf("unreferenced components kept: %v", doc.Components)
+	}
+	if doc.Components["schemas"]["user"] == nil || doc.Components["schemas"]["basic-error"] == nil {
+		t.Error("transitively referenced schemas dropped")
+	}
+	s := string(out)
+	for _, gone := range []string{"prose", "Get a label", `"externalDocs":`, `"x-github":`, `"example":`, `"title": "Label"`, "Resource not found"} {
+		if strings.Contains(s, gone) {
+			t.Errorf("pruned output still holds %q", gone)
+		}
+	}
+	label := doc.Components["schemas"]["label"].(map[string]any)
+	props := label["properties"].(map[string]any)
+	if props["description"] == nil {
+		t.Error("the property named description was dropped with the keyword")
+	}
+	name := props["name"].(map[string]any)
+	if len(name["enum"].([]any)) != 2 || name["default"] != "bug" {
+		t.Errorf("literal values changed: %v", name)
+	}
+	resp := doc.Paths["/labels/{name}"]["get"]["responses"].(map[string]any)["200"].(map[string]any)
+	if d, ok := resp["description"]; !ok || d != "" {
+		t.Errorf("a response keeps its required description, empty: %v", resp)
+	}
+	// Deterministic: the same input gives the same bytes.
+	again, _ := Prune([]byte(tiny), []string{"GET /labels/{name}"}, Source{Package: "@octokit/openapi", Version: "1.2.3"})
+	if string(again) != s {
+		t.Error("two runs differ")
+	}
+}
+
+func TestPruneRefusesUndescribedRoutes(t *testing.T) {
+	_, err := Prune([]byte(tiny), []string{"GET /labels/{name}", "POST /labels/{name}"}, Source{Package: "p", Version: "1"})
+	if err == nil || !strings.Contains(err.Error(), "POST /labels/{name}") {
+		t.Fatalf("err = %v, want one naming POST /labels/{name}", err)
+	}
+}
+
+func TestOperations(t *testing.T) {
+	ops, err := Operations([]byte(tiny))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"DELETE /labels/{name}", "GET /labels/{name}", "GET /unused"}
+	if strings.Join(ops, "|") != strings.Join(want, "|") {
+		t.Fatalf("Operations = %v, want %v", ops, want)
+	}
+}
