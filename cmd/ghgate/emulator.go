@@ -27,7 +27,8 @@ func newEmulatorCommand() *cobra.Command {
 		Short: "Serve a stateful GitHub API emulator (REST and GraphQL) on loopback",
 		Long: `Serve a stateful GitHub API emulator with the demo seed: org acme (repos
 acme/widgets, acme/gadgets), user repo alice/notes, users alice (admin),
-bob (write) and carol (read) with tokens emu-alice, emu-bob and emu-carol.
+bob (write), carol (read) and dave (no grants: public repos only) with
+tokens emu-alice, emu-bob, emu-carol and emu-dave.
 
 The same API answers under the GitHub Enterprise Server prefixes /api/v3 and
 /api/graphql. Faults are injected with --fault or at runtime through

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,11 +34,15 @@ func docsURL(path string) string { return "https://docs.github.com/" + path }
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	b, err := json.Marshal(v)
-	if err != nil {
-		b = []byte(`{"message":"emulator: cannot encode response"}`)
+	// GitHub sends <, > and & as they are, not as \u003c escapes.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		buf.Reset()
+		buf.WriteString(`{"message":"emulator: cannot encode response"}`)
 	}
-	_, _ = w.Write(b)
+	_, _ = w.Write(bytes.TrimRight(buf.Bytes(), "\n"))
 }
 
 func writeFaultStatus(w http.ResponseWriter, status int) {

@@ -1,4 +1,281 @@
 package emulator
 
-// SeedDemo fills an empty state with the demo world.
-func SeedDemo(s *State) {}
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// The demo world. Tests and the demo command refer to these names rather
+// than to literals, so the seed can change without breaking them silently.
+const (
+	// DemoOrg is the organization that owns the two team repositories.
+	DemoOrg = "acme"
+	// DemoWidgetsRepo is acme's public repository: 160 issues and pull
+	// requests, labels, milestones, templates and every notable case below.
+	DemoWidgetsRepo = "widgets"
+	// DemoGadgetsRepo is acme's private repository (about 20 issues). A token
+	// without access to it gets 404, never 403, as on GitHub.
+	DemoGadgetsRepo = "gadgets"
+	// DemoNotesOwner and DemoNotesRepo name alice's private personal
+	// repository (5 issues, no organization issue types).
+	DemoNotesOwner = "alice"
+	DemoNotesRepo  = "notes"
+
+	// DemoTokenAlice acts as alice: admin on every demo repository.
+	DemoTokenAlice = "emu-alice"
+	// DemoTokenBob acts as bob: write on acme/widgets and acme/gadgets.
+	DemoTokenBob = "emu-bob"
+	// DemoTokenCarol acts as carol: read on acme/widgets and acme/gadgets.
+	DemoTokenCarol = "emu-carol"
+	// DemoTokenDave acts as dave, an outside contributor with no grants:
+	// read on public acme/widgets only, 404 on acme/gadgets and alice/notes.
+	DemoTokenDave = "emu-dave"
+
+	// DemoWidgetsIssueCount is how many issues and pull requests
+	// acme/widgets holds (numbers 1 to DemoWidgetsIssueCount).
+	DemoWidgetsIssueCount = 160
+
+	// The numbers below are issue numbers in acme/widgets.
+
+	// DemoFirstPull is the lowest-numbered pull request; DemoPulls
+	// lists them all.
+	DemoFirstPull = 6
+	// DemoManyCommentsIssue has 16 comments, enough to page through.
+	DemoManyCommentsIssue = 9
+	// DemoParentIssue is an epic with four sub-issues, one of which
+	// (DemoNestedParentIssue) has three of its own: a tree two levels deep.
+	DemoParentIssue = 12
+	// DemoNestedParentIssue is a sub-issue of DemoParentIssue with three
+	// sub-issues of its own.
+	DemoNestedParentIssue = 14
+	// DemoSecondParentIssue is a second tracking issue with four sub-issues.
+	DemoSecondParentIssue = 40
+	// DemoLockedIssue is locked with the reason "too heated".
+	DemoLockedIssue = 31
+	// DemoNotPlannedIssue is closed with state_reason not_planned.
+	DemoNotPlannedIssue = 47
+	// DemoBlockerIssue is closed and blocks DemoChainIssue.
+	DemoBlockerIssue = 53
+	// DemoChainIssue is blocked by DemoBlockerIssue and blocks
+	// DemoBlockedIssue: a blocked-by chain of three.
+	DemoChainIssue = 54
+	// DemoBlockedIssue is blocked by DemoChainIssue and by #42, an open
+	// sub-issue of DemoSecondParentIssue.
+	DemoBlockedIssue = 55
+	// DemoHostileIssue has a body that mixes zero-width characters, bidi
+	// controls, Unicode tag characters and an HTML comment carrying an
+	// instruction with ordinary Markdown (`a<b`, `&&`, a fenced code block).
+	DemoHostileIssue = 58
+	// DemoDuplicateIssue is closed with state_reason duplicate, as a
+	// duplicate of DemoManyCommentsIssue.
+	DemoDuplicateIssue = 66
+	// DemoUntriagedFrom is the first number of the newest issues, which
+	// nobody has labeled yet.
+	DemoUntriagedFrom = 151
+)
+
+// DemoPulls lists the pull request numbers in acme/widgets, lowest first.
+func DemoPulls() []int {
+	return []int{DemoFirstPull, 19, 28, 37, 49, 61, 72, 84, 96, 108, 121, 133, 146, 155}
+}
+
+// demoStart is when the first seeded issue is filed; every seeded timestamp
+// lies between it and DemoNow.
+func demoStart() time.Time { return time.Date(2026, time.January, 5, 9, 0, 0, 0, time.UTC) }
+
+// DemoNow is a clock reading later than every timestamp in the demo seed.
+// Tests that want a fixed clock pass func() time.Time { return DemoNow() }.
+func DemoNow() time.Time { return time.Date(2026, time.October, 1, 0, 0, 0, 0, time.UTC) }
+
+// SeedDemo fills an empty state with the demo world. It is deterministic:
+// the text comes from fixed word lists drawn with a fixed-seed PCG, every
+// timestamp is fixed, and the state's clock is replaced while seeding so the
+// mutations it goes through (and the timeline events they record) carry
+// seeded times. The caller's clock is restored before it returns.
+func SeedDemo(s *State) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sd := &seeder{s: s, rng: rand.New(rand.NewPCG(0x5eed, 0xacce55)), clock: demoStart()}
+	saved := s.now
+	s.now = func() time.Time { return sd.clock }
+	defer func() { s.now = saved }()
+
+	w := sd.world()
+	sd.seedWidgets(w)
+	sd.seedGadgets(w)
+	sd.seedNotes(w)
+	sd.run()
+	for _, r := range []*Repo{w.widgets, w.gadgets, w.notes} {
+		for _, is := range r.Issues {
+			if is.UpdatedAt.After(r.UpdatedAt) {
+				r.UpdatedAt = is.UpdatedAt
+			}
+		}
+	}
+}
+
+// seeder carries the seed's clock, its random source and the mutations
+// waiting to run.
+type seeder struct {
+	s     *State
+	rng   *rand.Rand
+	clock time.Time
+	ops   []op
+}
+
+// op is one mutation at a seeded moment. Issues are created first, then
+// every op runs in time order, so each issue's timeline reads
+// chronologically even when ops for it were planned at different places.
+type op struct {
+	at time.Time
+	do func()
+}
+
+// latest bounds seeded activity, leaving room before DemoNow.
+func latest() time.Time { return DemoNow().Add(-24 * time.Hour) }
+
+// schedule plans f at t (capped at latest()).
+func (sd *seeder) schedule(t time.Time, f func()) {
+	if t.After(latest()) {
+		t = latest()
+	}
+	sd.ops = append(sd.ops, op{at: t, do: f})
+}
+
+// run executes the planned ops in time order; ties keep planning order.
+func (sd *seeder) run() {
+	slices.SortStableFunc(sd.ops, func(a, b op) int { return a.at.Compare(b.at) })
+	for _, o := range sd.ops {
+		sd.clock = o.at
+		o.do()
+	}
+	sd.ops = nil
+}
+
+// plan is an issue to create and the dated things that happen to it.
+type plan struct {
+	kind    kind
+	title   string
+	body    *string
+	author  *Account
+	created time.Time
+	acts    []act
+	// closing is set once a close (or merge) is planned, so nothing plans
+	// a second one.
+	closing bool
+	// fixable marks an open generated bug a later pull request may fix.
+	fixable bool
+	// answer is a question's first maintainer reply.
+	answer string
+}
+
+type act struct {
+	at time.Time
+	do func(*Issue)
+}
+
+// at plans f at t, which must not precede the issue's creation.
+func (p *plan) at(t time.Time, f func(*Issue)) {
+	if t.Before(p.created) {
+		t = p.created
+	}
+	p.acts = append(p.acts, act{at: t, do: f})
+}
+
+// materialize creates the planned issues in r, in number order, and
+// schedules their acts.
+func (sd *seeder) materialize(r *Repo, plans []*plan) {
+	for i, p := range plans {
+		is := sd.s.AddIssue(r, p.author, p.title, p.body, p.kind == kindPull, p.created)
+		if is.Number != i+1 {
+			panic(fmt.Sprintf("emulator: demo seed: %s issue %d created as #%d", r.FullName(), i+1, is.Number))
+		}
+		for _, a := range p.acts {
+			sd.schedule(a.at, func() { a.do(is) })
+		}
+	}
+}
+
+// label adds labels by name; a name the repository lacks is a seed bug.
+func (sd *seeder) label(is *Issue, actor *Account, names ...string) {
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		l := is.Repo.FindLabel(n)
+		if l == nil {
+			panic(fmt.Sprintf("emulator: demo seed: %s has no label %q", is.Repo.FullName(), n))
+		}
+		sd.s.AddLabels(is, actor, l)
+	}
+}
+
+// unlabel removes labels by name when present.
+func (sd *seeder) unlabel(is *Issue, actor *Account, names ...string) {
+	for _, n := range names {
+		if l := is.Repo.FindLabel(n); l != nil {
+			sd.s.RemoveLabel(is, actor, l)
+		}
+	}
+}
+
+// comment adds a comment at the seed clock; a comment bumps the issue's
+// updated_at on GitHub, which AddComment leaves to its caller.
+func (sd *seeder) comment(is *Issue, author *Account, body string) {
+	sd.s.AddComment(is, author, body, sd.s.Now())
+	sd.s.touch(is)
+}
+
+// setType sets an organization issue type by name.
+func (sd *seeder) setType(is *Issue, name string) {
+	t := sd.s.FindIssueType(is.Repo, name)
+	if t == nil {
+		panic(fmt.Sprintf("emulator: demo seed: %s has no issue type %q", is.Repo.FullName(), name))
+	}
+	sd.s.SetType(is, t)
+}
+
+// merge closes a pull request as merged. Pull requests carry no
+// state_reason on GitHub, so the one Close records is cleared.
+func (sd *seeder) merge(is *Issue, actor *Account, merged bool) {
+	is.Merged = merged
+	sd.s.Close(is, actor, "")
+	is.StateReason = nil
+	if n := len(is.Events); n > 0 && is.Events[n-1].Event == "closed" {
+		is.Events[n-1].StateReason = nil
+	}
+}
+
+// link makes child a sub-issue of parent at t.
+func (sd *seeder) link(r *Repo, parent, child int, actor *Account, t time.Time) {
+	sd.schedule(t, func() {
+		if err := sd.s.AddSubIssue(r.Issue(parent), r.Issue(child), actor, false); err != nil {
+			panic(fmt.Sprintf("emulator: demo seed: sub-issue #%d of #%d: %v", child, parent, err))
+		}
+	})
+}
+
+// block records that blocker blocks blocked at t.
+func (sd *seeder) block(r *Repo, blocked, blocker int, actor *Account, t time.Time) {
+	sd.schedule(t, func() {
+		if err := sd.s.AddBlockedBy(r.Issue(blocked), r.Issue(blocker), actor); err != nil {
+			panic(fmt.Sprintf("emulator: demo seed: #%d blocked by #%d: %v", blocked, blocker, err))
+		}
+	})
+}
+
+// Random helpers over the seed's fixed-seed source.
+
+func pick[T any](sd *seeder, xs []T) T { return xs[sd.rng.IntN(len(xs))] }
+
+// chance is true pct times in a hundred.
+func (sd *seeder) chance(pct int) bool { return sd.rng.IntN(100) < pct }
+
+// between is a duration in [lo, hi).
+func (sd *seeder) between(lo, hi time.Duration) time.Duration {
+	return lo + time.Duration(sd.rng.Int64N(int64(hi-lo)))
+}
+
+func ptr[T any](v T) *T { return &v }

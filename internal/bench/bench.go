@@ -1,0 +1,116 @@
+// Package bench measures ghgate on the machine it runs on and reports the
+// figures `ghgate bench` prints. Nothing here passes or fails on a clock:
+// the numbers are printed for people to read and compare.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+// Figure is one measured quantity.
+type Figure struct {
+	Name  string
+	Value float64
+	Unit  string
+	// Note says what the figure is compared against, if anything.
+	Note string
+}
+
+func (f Figure) String() string {
+	s := fmt.Sprintf("%-52s %14.1f %s", f.Name, f.Value, f.Unit)
+	if f.Note != "" {
+		s += "  (" + f.Note + ")"
+	}
+	return s
+}
+
+// emulatorServer runs an emulator on a loopback port for the duration of a
+// measurement.
+type emulatorServer struct {
+	URL string
+	Emu *emulator.Emulator
+	srv *http.Server
+}
+
+func startEmulator(opts emulator.Options) (*emulatorServer, error) {
+	emu, err := emulator.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return &emulatorServer{URL: "http://" + ln.Addr().String(), Emu: emu, srv: srv}, nil
+}
+
+func (s *emulatorServer) Close() { _ = s.srv.Close() }
+
+// EmulatorIssueGET measures the emulator's throughput for a plain issue GET
+// over loopback HTTP: `requests` requests spread over `workers` connections,
+// stopping early at the deadline in ctx.
+func EmulatorIssueGET(ctx context.Context, requests, workers int) (Figure, error) {
+	// A budget large enough that the measurement never hits the rate limit.
+	s, err := startEmulator(emulator.Options{CoreLimit: requests + 100})
+	if err != nil {
+		return Figure{}, err
+	}
+	defer s.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: workers}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	url := s.URL + "/repos/acme/widgets/issues/1"
+
+	var done, failed atomic.Int64
+	var firstErr error
+	var once sync.Once
+	var wg sync.WaitGroup
+	start := time.Now()
+	per := requests / workers
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < per && ctx.Err() == nil; i++ {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+				req.Header.Set("Authorization", "token "+emulator.DemoTokenAlice)
+				resp, err := client.Do(req)
+				if err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					_ = resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						err = fmt.Errorf("GET %s: status %d", url, resp.StatusCode)
+					}
+				}
+				if err != nil {
+					failed.Add(1)
+					once.Do(func() { firstErr = err })
+					continue
+				}
+				done.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if done.Load() == 0 {
+		return Figure{}, errors.Join(errors.New("no request succeeded"), firstErr)
+	}
+	if failed.Load() > 0 {
+		return Figure{}, fmt.Errorf("%d of %d requests failed: %w", failed.Load(), done.Load()+failed.Load(), firstErr)
+	}
+	return Figure{Name: "emulator: plain issue GET throughput", Value: float64(done.Load()) / elapsed.Seconds(),
+		Unit: "req/s", Note: fmt.Sprintf("%d requests, %d connections, loopback", done.Load(), workers)}, nil
+}

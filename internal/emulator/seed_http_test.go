@@ -1,0 +1,337 @@
+package emulator_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+// The demo seed seen through the REST API, as a client sees it.
+
+func serveDemo(t *testing.T) string {
+	t.Helper()
+	emu, err := emulator.New(emulator.Options{Now: emulator.DemoNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu) // listens on 127.0.0.1
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func get(t *testing.T, url, token string) reply {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "token "+token)
+	req.Header.Set("Accept", "application/vnd.github+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reply{resp.StatusCode, resp.Header, body}
+}
+
+func getJSON(t *testing.T, url, token string, v any) reply {
+	t.Helper()
+	r := get(t, url, token)
+	if r.status != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", url, r.status, r.body)
+	}
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	return r
+}
+
+var nextLink = regexp.MustCompile(`<([^>]+)>;\s*rel="next"`)
+
+// getAll follows Link rel="next" from url and returns every item; pages
+// are bounded so a broken Link header cannot loop forever.
+func getAll[T any](t *testing.T, url, token string) (items []T, pages int) {
+	t.Helper()
+	for url != "" && pages < 20 {
+		var page []T
+		r := getJSON(t, url, token, &page)
+		items = append(items, page...)
+		pages++
+		url = ""
+		if m := nextLink.FindStringSubmatch(r.header.Get("Link")); m != nil {
+			url = m[1]
+		}
+	}
+	return items, pages
+}
+
+type issueOut struct {
+	Number int     `json:"number"`
+	State  string  `json:"state"`
+	Body   *string `json:"body"`
+	Labels []struct {
+		Name string `json:"name"`
+	} `json:"labels"`
+	PullRequest      *json.RawMessage `json:"pull_request"`
+	Locked           bool             `json:"locked"`
+	ActiveLockReason *string          `json:"active_lock_reason"`
+	StateReason      *string          `json:"state_reason"`
+}
+
+func TestDemoSeedOverHTTP(t *testing.T) {
+	base := serveDemo(t)
+	alice := emulator.DemoTokenAlice
+	widgets := base + "/repos/acme/widgets"
+
+	t.Run("issues paginate past 150 with pull requests", func(t *testing.T) {
+		all, pages := getAll[issueOut](t, widgets+"/issues?state=all&per_page=100", alice)
+		if len(all) < 150 || pages < 2 {
+			t.Fatalf("listed %d issues over %d pages, want at least 150 over 2+", len(all), pages)
+		}
+		pulls := 0
+		reasons := map[string]bool{}
+		for _, is := range all {
+			if is.PullRequest != nil {
+				pulls++
+			} else if is.StateReason != nil {
+				reasons[*is.StateReason] = true
+			}
+		}
+		if pulls < 10 {
+			t.Errorf("items with a pull_request key: %d, want at least 10", pulls)
+		}
+		for _, r := range []string{"completed", "not_planned", "duplicate"} {
+			if !reasons[r] {
+				t.Errorf("no listed issue has state_reason %s", r)
+			}
+		}
+	})
+
+	t.Run("open issues without labels", func(t *testing.T) {
+		open, _ := getAll[issueOut](t, widgets+"/issues?state=open&per_page=100", alice)
+		n := 0
+		for _, is := range open {
+			if is.PullRequest == nil && len(is.Labels) == 0 {
+				n++
+			}
+		}
+		if n < 5 {
+			t.Errorf("open unlabeled issues: %d, want at least 5", n)
+		}
+	})
+
+	t.Run("labels", func(t *testing.T) {
+		var labels []struct {
+			Name        string  `json:"name"`
+			Color       string  `json:"color"`
+			Description *string `json:"description"`
+		}
+		getJSON(t, widgets+"/labels?per_page=100", alice, &labels)
+		if len(labels) < 12 {
+			t.Errorf("%d labels, want at least 12", len(labels))
+		}
+		var names []string
+		for _, l := range labels {
+			names = append(names, l.Name)
+		}
+		for _, want := range []string{"bug", "enhancement", "status: triage", "status: in progress", "priority: high"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("label %q not listed", want)
+			}
+		}
+	})
+
+	t.Run("milestones", func(t *testing.T) {
+		var ms []struct {
+			Title string  `json:"title"`
+			State string  `json:"state"`
+			DueOn *string `json:"due_on"`
+		}
+		getJSON(t, widgets+"/milestones?state=all", alice, &ms)
+		closed := 0
+		for _, m := range ms {
+			if m.DueOn == nil {
+				t.Errorf("milestone %s has no due_on", m.Title)
+			}
+			if m.State == "closed" {
+				closed++
+			}
+		}
+		if len(ms) != 3 || closed != 1 {
+			t.Errorf("milestones: %d (%d closed), want 3 (1 closed)", len(ms), closed)
+		}
+	})
+
+	t.Run("locked issue", func(t *testing.T) {
+		var is issueOut
+		getJSON(t, fmt.Sprintf("%s/issues/%d", widgets, emulator.DemoLockedIssue), alice, &is)
+		if !is.Locked || is.ActiveLockReason == nil || *is.ActiveLockReason != "too heated" {
+			t.Errorf("locked=%v active_lock_reason=%v", is.Locked, is.ActiveLockReason)
+		}
+	})
+
+	t.Run("comments paginate", func(t *testing.T) {
+		url := fmt.Sprintf("%s/issues/%d/comments?per_page=5", widgets, emulator.DemoManyCommentsIssue)
+		comments, pages := getAll[struct {
+			ID int64 `json:"id"`
+		}](t, url, alice)
+		if len(comments) < 12 || pages < 3 {
+			t.Errorf("%d comments over %d pages, want at least 12 over 3+", len(comments), pages)
+		}
+	})
+
+	t.Run("hostile body survives the wire", func(t *testing.T) {
+		var is issueOut
+		getJSON(t, fmt.Sprintf("%s/issues/%d", widgets, emulator.DemoHostileIssue), alice, &is)
+		if is.Body == nil {
+			t.Fatal("no body")
+		}
+		checkHostile(t, *is.Body)
+	})
+
+	t.Run("sub-issues and dependencies", func(t *testing.T) {
+		var subs []issueOut
+		getJSON(t, fmt.Sprintf("%s/issues/%d/sub_issues", widgets, emulator.DemoParentIssue), alice, &subs)
+		if len(subs) < 3 || !slices.ContainsFunc(subs, func(s issueOut) bool { return s.Number == emulator.DemoNestedParentIssue }) {
+			t.Errorf("DemoParentIssue lists %d sub-issues", len(subs))
+		}
+		var blockers []issueOut
+		getJSON(t, fmt.Sprintf("%s/issues/%d/dependencies/blocked_by", widgets, emulator.DemoBlockedIssue), alice, &blockers)
+		if !slices.ContainsFunc(blockers, func(s issueOut) bool { return s.Number == emulator.DemoChainIssue }) {
+			t.Errorf("DemoBlockedIssue's blockers: %+v", blockers)
+		}
+	})
+
+	t.Run("issue types", func(t *testing.T) {
+		var types []struct {
+			Name string `json:"name"`
+		}
+		getJSON(t, base+"/orgs/acme/issue-types", alice, &types)
+		var names []string
+		for _, it := range types {
+			names = append(names, it.Name)
+		}
+		if !slices.Equal(names, []string{"Task", "Bug", "Feature"}) {
+			t.Errorf("issue types %v", names)
+		}
+	})
+
+	t.Run("issue templates", func(t *testing.T) {
+		var dir []struct {
+			Name string `json:"name"`
+			Type string `json:"type"`
+		}
+		getJSON(t, widgets+"/contents/.github/ISSUE_TEMPLATE", alice, &dir)
+		var names []string
+		for _, e := range dir {
+			names = append(names, e.Name)
+		}
+		for _, want := range []string{"bug_report.yml", "feature_request.md"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("template directory lists %v, missing %s", names, want)
+			}
+		}
+		var file struct {
+			Content  string `json:"content"`
+			Encoding string `json:"encoding"`
+		}
+		getJSON(t, widgets+"/contents/.github/ISSUE_TEMPLATE/bug_report.yml", alice, &file)
+		raw, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(file.Content, "\n", ""))
+		if err != nil || file.Encoding != "base64" || !bytes.Contains(raw, []byte("\nbody:\n")) {
+			t.Errorf("bug_report.yml: encoding %s, err %v, content %q", file.Encoding, err, raw)
+		}
+		for _, r := range []string{"acme/widgets", "acme/gadgets", "alice/notes"} {
+			if rep := get(t, base+"/repos/"+r+"/contents/README.md", alice); rep.status != http.StatusOK {
+				t.Errorf("%s README.md: %d", r, rep.status)
+			}
+		}
+	})
+
+	t.Run("who sees what", func(t *testing.T) {
+		for _, c := range []struct {
+			token, repo string
+			status      int
+		}{
+			{emulator.DemoTokenDave, "acme/widgets", 200},
+			{emulator.DemoTokenDave, "acme/gadgets", 404},
+			{emulator.DemoTokenDave, "alice/notes", 404},
+			{emulator.DemoTokenCarol, "acme/gadgets", 200},
+			{emulator.DemoTokenBob, "alice/notes", 404},
+			{emulator.DemoTokenAlice, "alice/notes", 200},
+		} {
+			if got := get(t, base+"/repos/"+c.repo, c.token).status; got != c.status {
+				t.Errorf("%s GET /repos/%s: %d, want %d", c.token, c.repo, got, c.status)
+			}
+		}
+	})
+}
+
+// Two emulators seeded independently answer every read with the same bytes.
+// Requests go straight to ServeHTTP with one host name, so the URLs inside
+// the payloads match too.
+func TestDemoSeedIsDeterministic(t *testing.T) {
+	newEmu := func() *emulator.Emulator {
+		emu, err := emulator.New(emulator.Options{Now: emulator.DemoNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return emu
+	}
+	a, b := newEmu(), newEmu()
+	fetch := func(emu *emulator.Emulator, path string) []byte {
+		req := httptest.NewRequest(http.MethodGet, "http://api.github.test"+path, nil)
+		req.Header.Set("Authorization", "token "+emulator.DemoTokenAlice)
+		rec := httptest.NewRecorder()
+		emu.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+		}
+		return rec.Body.Bytes()
+	}
+	paths := []string{"/orgs/acme/issue-types", "/orgs/acme/repos", "/repos/acme/widgets/contents/.github/ISSUE_TEMPLATE"}
+	for _, r := range []string{"acme/widgets", "acme/gadgets", "alice/notes"} {
+		repo := "/repos/" + r
+		paths = append(paths, repo, repo+"/labels?per_page=100", repo+"/milestones?state=all",
+			repo+"/issues?state=all&per_page=100&page=1", repo+"/issues?state=all&per_page=100&page=2")
+		owner, name, _ := strings.Cut(r, "/")
+		count := len(a.State().Repo(owner, name).Issues)
+		for n := 1; n <= count; n++ {
+			issue := fmt.Sprintf("%s/issues/%d", repo, n)
+			paths = append(paths, issue, issue+"/comments?per_page=100", issue+"/timeline?per_page=100")
+		}
+	}
+	differ := 0
+	for _, p := range paths {
+		if x, y := fetch(a, p), fetch(b, p); !bytes.Equal(x, y) {
+			differ++
+			if differ <= 3 {
+				t.Errorf("GET %s differs between two seeds:\n%s\n%s", p, x, y)
+			}
+		}
+	}
+	if differ > 0 {
+		t.Fatalf("%d of %d responses differ", differ, len(paths))
+	}
+	t.Logf("%d responses compared byte for byte", len(paths))
+}

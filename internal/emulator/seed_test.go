@@ -1,0 +1,450 @@
+package emulator_test
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+// The demo seed's promises, checked on the state itself. seed_http_test.go
+// checks the same world through the REST API.
+
+func seeded(t *testing.T) *emulator.State {
+	t.Helper()
+	s := emulator.NewState(emulator.DemoNow)
+	emulator.SeedDemo(s)
+	return s
+}
+
+func repo(t *testing.T, s *emulator.State, owner, name string) *emulator.Repo {
+	t.Helper()
+	r := s.Repo(owner, name)
+	if r == nil {
+		t.Fatalf("repository %s/%s missing", owner, name)
+	}
+	return r
+}
+
+func widgetsIssue(t *testing.T, s *emulator.State, n int) *emulator.Issue {
+	t.Helper()
+	is := repo(t, s, emulator.DemoOrg, emulator.DemoWidgetsRepo).Issue(n)
+	if is == nil {
+		t.Fatalf("acme/widgets#%d missing", n)
+	}
+	return is
+}
+
+func TestDemoSeedAccountsReposAndTokens(t *testing.T) {
+	s := seeded(t)
+	if a := s.Account("acme"); a == nil || !a.IsOrg {
+		t.Fatalf("acme should be an organization, got %+v", a)
+	}
+	for _, login := range []string{"alice", "bob", "carol", "dave"} {
+		if a := s.Account(login); a == nil || a.IsOrg {
+			t.Fatalf("user %s missing or an organization: %+v", login, a)
+		}
+	}
+	widgets := repo(t, s, "acme", "widgets")
+	gadgets := repo(t, s, "acme", "gadgets")
+	notes := repo(t, s, "alice", "notes")
+	if widgets.Private || !gadgets.Private || !notes.Private {
+		t.Fatalf("visibility: widgets private=%v gadgets private=%v notes private=%v; want false, true, true",
+			widgets.Private, gadgets.Private, notes.Private)
+	}
+	if notes.Owner.Login != "alice" {
+		t.Fatalf("alice/notes is owned by %s", notes.Owner.Login)
+	}
+	for _, r := range []*emulator.Repo{widgets, gadgets} {
+		for _, login := range []string{"alice", "bob", "carol"} {
+			if !r.IsCollaborator(login) {
+				t.Errorf("%s should be a collaborator on %s", login, r.FullName())
+			}
+		}
+		if r.IsCollaborator("dave") {
+			t.Errorf("dave should not be a collaborator on %s", r.FullName())
+		}
+	}
+
+	want := []struct {
+		token string
+		login string
+		perms map[*emulator.Repo]emulator.Permission
+	}{
+		{emulator.DemoTokenAlice, "alice", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermAdmin, gadgets: emulator.PermAdmin, notes: emulator.PermAdmin}},
+		{emulator.DemoTokenBob, "bob", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermWrite, gadgets: emulator.PermWrite, notes: emulator.PermNone}},
+		{emulator.DemoTokenCarol, "carol", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermRead, gadgets: emulator.PermRead, notes: emulator.PermNone}},
+		{emulator.DemoTokenDave, "dave", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermRead, gadgets: emulator.PermNone, notes: emulator.PermNone}},
+	}
+	for _, w := range want {
+		tok := s.Token(w.token)
+		if tok == nil || tok.Login != w.login {
+			t.Fatalf("token %s: got %+v, want login %s", w.token, tok, w.login)
+		}
+		for r, p := range w.perms {
+			if got := tok.Permission(r); got != p {
+				t.Errorf("%s on %s: %v, want %v", w.token, r.FullName(), got, p)
+			}
+		}
+	}
+	for _, r := range []*emulator.Repo{widgets, gadgets, notes} {
+		if !strings.HasPrefix(r.Files["README.md"], "# ") {
+			t.Errorf("%s has no README.md", r.FullName())
+		}
+	}
+}
+
+func TestDemoSeedWidgetsVolumeAndText(t *testing.T) {
+	s := seeded(t)
+	r := repo(t, s, "acme", "widgets")
+	if len(r.Issues) < 150 || len(r.Issues) != emulator.DemoWidgetsIssueCount {
+		t.Fatalf("acme/widgets holds %d issues, want DemoWidgetsIssueCount (%d) >= 150", len(r.Issues), emulator.DemoWidgetsIssueCount)
+	}
+	var pulls, merged, commented, nilBodies, sized, bodies int
+	titles := map[string]int{}
+	for _, is := range r.Issues {
+		titles[is.Title]++
+		if is.IsPull {
+			pulls++
+			if !slices.Contains(emulator.DemoPulls(), is.Number) {
+				t.Errorf("#%d is a pull request but not in DemoPulls", is.Number)
+			}
+			if is.Merged {
+				merged++
+				if is.State != "closed" || is.ClosedAt == nil {
+					t.Errorf("merged pull request #%d is %s", is.Number, is.State)
+				}
+			}
+		}
+		if len(is.Comments) > 0 {
+			commented++
+		}
+		if is.Body == nil {
+			nilBodies++
+			continue
+		}
+		bodies++
+		if n := len(*is.Body); n >= 200 && n <= 1500 {
+			sized++
+		}
+		if !utf8.ValidString(*is.Body) {
+			t.Errorf("#%d body is not valid UTF-8", is.Number)
+		}
+	}
+	if pulls < 10 || pulls != len(emulator.DemoPulls()) {
+		t.Errorf("pull requests: %d, want DemoPulls (%d) >= 10", pulls, len(emulator.DemoPulls()))
+	}
+	if first := r.Issue(emulator.DemoFirstPull); !first.IsPull || slices.Min(emulator.DemoPulls()) != emulator.DemoFirstPull {
+		t.Errorf("DemoFirstPull #%d is not the first pull request", emulator.DemoFirstPull)
+	}
+	if merged < 5 {
+		t.Errorf("merged pull requests: %d, want at least 5", merged)
+	}
+	if commented < len(r.Issues)/3 {
+		t.Errorf("only %d of %d issues have comments", commented, len(r.Issues))
+	}
+	if nilBodies == 0 {
+		t.Error("no issue has a null body")
+	}
+	if sized*4 < bodies*3 {
+		t.Errorf("only %d of %d bodies are 200 to 1500 bytes long", sized, bodies)
+	}
+	for title, n := range titles {
+		if n > 1 {
+			t.Errorf("title used %d times: %q", n, title)
+		}
+	}
+}
+
+func TestDemoSeedLabelsMilestonesAndTypes(t *testing.T) {
+	s := seeded(t)
+	r := repo(t, s, "acme", "widgets")
+	if len(r.Labels) < 12 {
+		t.Errorf("acme/widgets has %d labels, want at least 12", len(r.Labels))
+	}
+	hex := regexp.MustCompile(`^[0-9a-f]{6}$`)
+	for _, l := range r.Labels {
+		if !hex.MatchString(l.Color) || l.Description == nil || *l.Description == "" {
+			t.Errorf("label %q: color %q, description %v", l.Name, l.Color, l.Description)
+		}
+	}
+	for _, name := range []string{"bug", "enhancement", "status: triage", "status: in progress", "priority: high"} {
+		if l := r.FindLabel(name); l == nil || l.Name != name {
+			t.Errorf("label %q missing (found %+v)", name, l)
+		}
+	}
+	if len(r.Milestones) != 3 {
+		t.Fatalf("acme/widgets has %d milestones, want 3", len(r.Milestones))
+	}
+	closed := 0
+	for _, m := range r.Milestones {
+		if m.DueOn == nil {
+			t.Errorf("milestone %s has no due date", m.Title)
+		}
+		if m.State == "closed" {
+			closed++
+			if m.ClosedAt == nil {
+				t.Errorf("closed milestone %s has no closed_at", m.Title)
+			}
+		}
+	}
+	if closed != 1 {
+		t.Errorf("closed milestones: %d, want 1", closed)
+	}
+
+	gadgets := repo(t, s, "acme", "gadgets")
+	if n := len(gadgets.Issues); n < 18 || n > 25 {
+		t.Errorf("acme/gadgets holds %d issues, want about 20", n)
+	}
+	if len(gadgets.Labels) < 3 || gadgets.FindLabel("firmware") == nil || gadgets.FindLabel("enhancement") != nil {
+		t.Errorf("acme/gadgets should have its own labels, has %d", len(gadgets.Labels))
+	}
+	if n := len(repo(t, s, "alice", "notes").Issues); n != 5 {
+		t.Errorf("alice/notes holds %d issues, want 5", n)
+	}
+
+	types := s.IssueTypes("acme")
+	var names []string
+	for _, it := range types {
+		names = append(names, it.Name)
+		if it.Description == nil || *it.Description == "" || it.Color == nil ||
+			!slices.Contains([]string{"gray", "blue", "green", "yellow", "orange", "red", "pink", "purple"}, *it.Color) {
+			t.Errorf("issue type %s: description %v, color %v", it.Name, it.Description, it.Color)
+		}
+	}
+	if !slices.Equal(names, []string{"Task", "Bug", "Feature"}) {
+		t.Errorf("acme issue types: %v, want Task, Bug, Feature", names)
+	}
+	typed := 0
+	for _, is := range r.Issues {
+		if is.Type != nil {
+			typed++
+			if is.IsPull {
+				t.Errorf("pull request #%d has an issue type", is.Number)
+			}
+		}
+	}
+	if typed < 20 {
+		t.Errorf("only %d issues have a type", typed)
+	}
+}
+
+func TestDemoSeedSubIssueTreesAndDependencies(t *testing.T) {
+	s := seeded(t)
+	r := repo(t, s, "acme", "widgets")
+	parents := 0
+	for _, is := range r.Issues {
+		if len(is.SubIssues) >= 3 {
+			parents++
+		}
+		for _, c := range is.SubIssues {
+			if c.Parent != is {
+				t.Errorf("#%d lists #%d as a sub-issue but its parent is %v", is.Number, c.Number, c.Parent)
+			}
+		}
+	}
+	if parents < 2 {
+		t.Errorf("parents with 3+ sub-issues: %d, want at least 2", parents)
+	}
+	top := widgetsIssue(t, s, emulator.DemoParentIssue)
+	nested := widgetsIssue(t, s, emulator.DemoNestedParentIssue)
+	if nested.Parent != top || len(nested.SubIssues) < 3 {
+		t.Errorf("DemoNestedParentIssue: parent %v, %d sub-issues; want under DemoParentIssue with 3+", nested.Parent, len(nested.SubIssues))
+	}
+	if second := widgetsIssue(t, s, emulator.DemoSecondParentIssue); len(second.SubIssues) < 3 {
+		t.Errorf("DemoSecondParentIssue has %d sub-issues", len(second.SubIssues))
+	}
+
+	blocked := widgetsIssue(t, s, emulator.DemoBlockedIssue)
+	chain := widgetsIssue(t, s, emulator.DemoChainIssue)
+	blocker := widgetsIssue(t, s, emulator.DemoBlockerIssue)
+	if !slices.Contains(blocked.BlockedBy, chain) || !slices.Contains(chain.BlockedBy, blocker) {
+		t.Errorf("blocked-by chain broken: #%d blocked by %d issues, #%d by %d", blocked.Number, len(blocked.BlockedBy), chain.Number, len(chain.BlockedBy))
+	}
+	if blocker.State != "closed" || slices.IndexFunc(blocked.BlockedBy, func(b *emulator.Issue) bool { return b.State == "open" }) < 0 {
+		t.Error("the chain should mix a closed blocker with open ones")
+	}
+	// No cycles: following blocked-by links from any issue never returns
+	// to it. The walk is bounded by the number of issues.
+	for _, is := range r.Issues {
+		seen := map[*emulator.Issue]bool{}
+		queue := slices.Clone(is.BlockedBy)
+		for len(queue) > 0 && len(seen) <= len(r.Issues) {
+			b := queue[0]
+			queue = queue[1:]
+			if b == is {
+				t.Fatalf("#%d blocks itself through a cycle", is.Number)
+			}
+			if !seen[b] {
+				seen[b] = true
+				queue = append(queue, b.BlockedBy...)
+			}
+		}
+		for _, b := range is.BlockedBy {
+			if !slices.Contains(b.Blocking, is) {
+				t.Errorf("#%d blocked by #%d, but #%d does not list it as blocking", is.Number, b.Number, b.Number)
+			}
+		}
+	}
+}
+
+func TestDemoSeedNotableIssues(t *testing.T) {
+	s := seeded(t)
+	r := repo(t, s, "acme", "widgets")
+
+	locked := widgetsIssue(t, s, emulator.DemoLockedIssue)
+	if !locked.Locked || locked.ActiveLockReason == nil || *locked.ActiveLockReason != "too heated" {
+		t.Errorf("DemoLockedIssue: locked=%v reason=%v", locked.Locked, locked.ActiveLockReason)
+	}
+	if !slices.ContainsFunc(locked.Events, func(e *emulator.Event) bool { return e.Event == "locked" }) {
+		t.Error("DemoLockedIssue has no locked event")
+	}
+	if n := len(widgetsIssue(t, s, emulator.DemoManyCommentsIssue).Comments); n < 12 {
+		t.Errorf("DemoManyCommentsIssue has %d comments, want at least 12", n)
+	}
+
+	unlabeled := 0
+	reasons := map[string]int{}
+	for _, is := range r.Issues {
+		if !is.IsPull && is.State == "open" && len(is.Labels) == 0 {
+			unlabeled++
+		}
+		if is.State == "closed" && !is.IsPull {
+			if is.StateReason == nil {
+				t.Errorf("closed issue #%d has no state_reason", is.Number)
+				continue
+			}
+			reasons[*is.StateReason]++
+		}
+	}
+	if unlabeled < 5 {
+		t.Errorf("open issues without labels: %d, want at least 5", unlabeled)
+	}
+	for _, reason := range []string{"completed", "not_planned", "duplicate"} {
+		if reasons[reason] == 0 {
+			t.Errorf("no issue closed as %s (have %v)", reason, reasons)
+		}
+	}
+	for n, reason := range map[int]string{emulator.DemoNotPlannedIssue: "not_planned", emulator.DemoDuplicateIssue: "duplicate"} {
+		if is := widgetsIssue(t, s, n); is.StateReason == nil || *is.StateReason != reason {
+			t.Errorf("#%d state_reason %v, want %s", n, is.StateReason, reason)
+		}
+	}
+
+	hostile := widgetsIssue(t, s, emulator.DemoHostileIssue)
+	if hostile.Body == nil {
+		t.Fatal("DemoHostileIssue has no body")
+	}
+	checkHostile(t, *hostile.Body)
+}
+
+// hostileClasses are the kinds of content DemoHostileIssue must carry.
+var hostileClasses = []struct {
+	name string
+	has  func(string) bool
+}{
+	{"U+200B", func(s string) bool { return strings.ContainsRune(s, '\u200b') }},
+	{"U+200C", func(s string) bool { return strings.ContainsRune(s, '\u200c') }},
+	{"U+200D", func(s string) bool { return strings.ContainsRune(s, '\u200d') }},
+	{"U+2060", func(s string) bool { return strings.ContainsRune(s, '\u2060') }},
+	{"U+FEFF", func(s string) bool { return strings.ContainsRune(s, '\ufeff') }},
+	{"bidi U+202A-U+202E", func(s string) bool {
+		for r := '\u202a'; r <= '\u202e'; r++ {
+			if !strings.ContainsRune(s, r) {
+				return false
+			}
+		}
+		return true
+	}},
+	{"bidi U+2066-U+2069", func(s string) bool {
+		for r := '\u2066'; r <= '\u2069'; r++ {
+			if !strings.ContainsRune(s, r) {
+				return false
+			}
+		}
+		return true
+	}},
+	{"tag characters", func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return r >= 0xE0000 && r <= 0xE007F })
+	}},
+	{"HTML comment instruction", func(s string) bool {
+		return regexp.MustCompile(`(?s)<!--\s*ignore previous instructions.*?-->`).MatchString(s)
+	}},
+	{"a<b", func(s string) bool { return strings.Contains(s, "a<b") }},
+	{"&&", func(s string) bool { return strings.Contains(s, "&&") }},
+	{"fenced code block", func(s string) bool { return regexp.MustCompile("(?s)\n```[a-z]*\n.+?\n```").MatchString(s) }},
+}
+
+func checkHostile(t *testing.T, body string) {
+	t.Helper()
+	for _, c := range hostileClasses {
+		if !c.has(body) {
+			t.Errorf("hostile body lacks %s", c.name)
+		}
+	}
+	if !utf8.ValidString(body) {
+		t.Error("hostile body is not valid UTF-8")
+	}
+}
+
+func TestDemoSeedTemplates(t *testing.T) {
+	s := seeded(t)
+	files := repo(t, s, "acme", "widgets").Files
+	form := files[".github/ISSUE_TEMPLATE/bug_report.yml"]
+	for _, want := range []string{"name: ", "description: ", "title: ", "labels: ", "body:",
+		"type: markdown", "type: textarea", "type: input", "type: dropdown", "type: checkboxes"} {
+		if !strings.Contains(form, want) {
+			t.Errorf("bug_report.yml lacks %q", want)
+		}
+	}
+	md := files[".github/ISSUE_TEMPLATE/feature_request.md"]
+	front, _, ok := strings.Cut(strings.TrimPrefix(md, "---\n"), "\n---\n")
+	if !strings.HasPrefix(md, "---\n") || !ok {
+		t.Fatalf("feature_request.md has no front matter:\n%s", md)
+	}
+	for _, key := range []string{"name:", "about:", "title:", "labels:", "assignees:"} {
+		if !strings.Contains(front, "\n"+key) && !strings.HasPrefix(front, key) {
+			t.Errorf("feature_request.md front matter lacks %s", key)
+		}
+	}
+	if !strings.Contains(files[".github/ISSUE_TEMPLATE/config.yml"], "blank_issues_enabled:") {
+		t.Error("config.yml lacks blank_issues_enabled")
+	}
+}
+
+// Every timestamp lies between the seed's start and DemoNow, and each
+// issue's timeline reads in order.
+func TestDemoSeedTimesAreOrdered(t *testing.T) {
+	s := seeded(t)
+	start := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+	for _, r := range s.Repos() {
+		for _, is := range r.Issues {
+			if is.CreatedAt.Before(start) || !is.UpdatedAt.Before(emulator.DemoNow()) || is.UpdatedAt.Before(is.CreatedAt) {
+				t.Errorf("%s#%d: created %s updated %s", r.FullName(), is.Number, is.CreatedAt, is.UpdatedAt)
+			}
+			prev := is.CreatedAt
+			for _, e := range is.Events {
+				if e.CreatedAt.Before(prev) {
+					t.Errorf("%s#%d: %s event at %s precedes the one before (%s)", r.FullName(), is.Number, e.Event, e.CreatedAt, prev)
+				}
+				prev = e.CreatedAt
+			}
+			if is.ClosedAt != nil && is.ClosedAt.Before(is.CreatedAt) {
+				t.Errorf("%s#%d closed before it was created", r.FullName(), is.Number)
+			}
+		}
+	}
+}
+
+func TestDemoSeedRestoresTheClock(t *testing.T) {
+	fixed := time.Date(2030, time.May, 4, 3, 2, 1, 0, time.UTC)
+	s := emulator.NewState(func() time.Time { return fixed })
+	emulator.SeedDemo(s)
+	if got := s.Now(); !got.Equal(fixed) {
+		t.Fatalf("clock after seeding reads %s, want the caller's %s", got, fixed)
+	}
+}
