@@ -1,0 +1,200 @@
+package emulator
+
+import (
+	"slices"
+	"strings"
+)
+
+type numberArgs struct {
+	Number int `json:"number"`
+}
+
+type nameArgs struct {
+	Name string `json:"name"`
+}
+
+// issueOrder is GitHub's IssueOrder input.
+type issueOrder struct {
+	Field     string `json:"field"`     // CREATED_AT | UPDATED_AT | COMMENTS
+	Direction string `json:"direction"` // ASC | DESC
+}
+
+// issuesArgs are the arguments of Repository.issues and pullRequests.
+type issuesArgs struct {
+	connArgs
+	States  []string    `json:"states"`
+	Labels  []string    `json:"labels"`
+	OrderBy *issueOrder `json:"orderBy"`
+}
+
+// searchConnArgs is a connection filtered by a text query.
+type searchConnArgs struct {
+	connArgs
+	Query *string `json:"query"`
+}
+
+type milestonesArgs struct {
+	connArgs
+	States []string `json:"states"`
+	Query  *string  `json:"query"`
+}
+
+func registerRepository(r *resolvers) {
+	objectType(r, func(*Repo) string { return "Repository" })
+	const t = "Repository"
+	resolve(r, t+".id", func(_ *gqlContext, repo *Repo) (any, error) { return repo.NodeID, nil })
+	resolve(r, t+".databaseId", func(_ *gqlContext, repo *Repo) (any, error) { return repo.ID, nil })
+	resolve(r, t+".name", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Name, nil })
+	resolve(r, t+".nameWithOwner", func(_ *gqlContext, repo *Repo) (any, error) { return repo.FullName(), nil })
+	resolve(r, t+".owner", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Owner, nil })
+	resolve(r, t+".description", func(_ *gqlContext, repo *Repo) (any, error) {
+		if repo.Description == "" {
+			return nil, nil
+		}
+		return repo.Description, nil
+	})
+	resolve(r, t+".isPrivate", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Private, nil })
+	resolve(r, t+".visibility", func(_ *gqlContext, repo *Repo) (any, error) {
+		if repo.Private {
+			return "PRIVATE", nil
+		}
+		return "PUBLIC", nil
+	})
+	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return true, nil })
+	resolve(r, t+".createdAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.CreatedAt, nil })
+	resolve(r, t+".updatedAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.UpdatedAt, nil })
+	resolve(r, t+".url", func(x *gqlContext, repo *Repo) (any, error) { return x.webURL("/" + repo.FullName()), nil })
+	resolve(r, t+".resourcePath", func(_ *gqlContext, repo *Repo) (any, error) { return "/" + repo.FullName(), nil })
+	resolve(r, t+".viewerPermission", func(x *gqlContext, repo *Repo) (any, error) {
+		if p := x.c.token.Permission(repo); p > PermNone {
+			return enumValue(p.String()), nil
+		}
+		return nil, nil
+	})
+
+	resolveArgs(r, t+".issue", func(_ *gqlContext, repo *Repo, a numberArgs) (any, error) {
+		is := repo.Issue(a.Number)
+		if is == nil || is.Deleted {
+			return nil, notFound("Could not resolve to an issue or pull request with the number of %d.", a.Number)
+		}
+		if is.IsPull {
+			return nil, notFound("Could not resolve to an Issue with the number of %d.", a.Number)
+		}
+		return is, nil
+	})
+	resolveArgs(r, t+".pullRequest", func(_ *gqlContext, repo *Repo, a numberArgs) (any, error) {
+		is := repo.Issue(a.Number)
+		if is == nil || is.Deleted || !is.IsPull {
+			return nil, notFound("Could not resolve to a PullRequest with the number of %d.", a.Number)
+		}
+		return is, nil
+	})
+	resolveArgs(r, t+".issueOrPullRequest", func(_ *gqlContext, repo *Repo, a numberArgs) (any, error) {
+		is := repo.Issue(a.Number)
+		if is == nil || is.Deleted {
+			return nil, notFound("Could not resolve to an issue or pull request with the number of %d.", a.Number)
+		}
+		return is, nil
+	})
+	resolveArgs(r, t+".issues", func(x *gqlContext, repo *Repo, a issuesArgs) (any, error) {
+		return pageOf(x, filterIssues(repo, false, a), a.connArgs)
+	})
+	resolveArgs(r, t+".pullRequests", func(x *gqlContext, repo *Repo, a issuesArgs) (any, error) {
+		return pageOf(x, filterIssues(repo, true, a), a.connArgs)
+	})
+
+	resolveArgs(r, t+".labels", func(x *gqlContext, repo *Repo, a searchConnArgs) (any, error) {
+		list := repo.Labels
+		if a.Query != nil && *a.Query != "" {
+			// GitHub matches the query against names and descriptions.
+			q := strings.ToLower(*a.Query)
+			list = slices.DeleteFunc(slices.Clone(list), func(l *Label) bool {
+				return !strings.Contains(strings.ToLower(l.Name), q) &&
+					(l.Description == nil || !strings.Contains(strings.ToLower(*l.Description), q))
+			})
+		}
+		return pageOf(x, list, a.connArgs)
+	})
+	resolveArgs(r, t+".label", func(_ *gqlContext, repo *Repo, a nameArgs) (any, error) {
+		if l := repo.FindLabel(a.Name); l != nil {
+			return l, nil
+		}
+		return nil, nil
+	})
+	resolveArgs(r, t+".milestones", func(x *gqlContext, repo *Repo, a milestonesArgs) (any, error) {
+		var list []*Milestone
+		for _, m := range repo.Milestones {
+			if len(a.States) > 0 && !slices.Contains(a.States, enumValue(m.State)) {
+				continue
+			}
+			if a.Query != nil && !strings.Contains(strings.ToLower(m.Title), strings.ToLower(*a.Query)) {
+				continue
+			}
+			list = append(list, m)
+		}
+		return pageOf(x, list, a.connArgs)
+	})
+	resolveArgs(r, t+".milestone", func(_ *gqlContext, repo *Repo, a numberArgs) (any, error) {
+		if m := repo.FindMilestone(a.Number); m != nil {
+			return m, nil
+		}
+		return nil, nil
+	})
+	resolveArgs(r, t+".assignableUsers", func(x *gqlContext, repo *Repo, a searchConnArgs) (any, error) {
+		list := x.c.assignable(repo)
+		if a.Query != nil && *a.Query != "" {
+			q := strings.ToLower(*a.Query)
+			list = slices.DeleteFunc(list, func(u *Account) bool {
+				return !strings.Contains(strings.ToLower(u.Login), q) && !strings.Contains(strings.ToLower(u.Name), q)
+			})
+		}
+		return pageOf(x, list, a.connArgs)
+	})
+	resolveArgs(r, t+".issueTypes", func(x *gqlContext, repo *Repo, a connArgs) (any, error) {
+		var list []*IssueType
+		for _, it := range x.st.IssueTypes(repo.Owner.Login) {
+			if it.IsEnabled {
+				list = append(list, it)
+			}
+		}
+		return pageOf(x, list, a)
+	})
+}
+
+// filterIssues lists a repository's live issues (or pull requests) that
+// match the states and labels, in the order asked for: by creation,
+// oldest first, unless orderBy says otherwise. Labels match any of those
+// given, as GitHub's do.
+func filterIssues(repo *Repo, pulls bool, a issuesArgs) []*Issue {
+	var list []*Issue
+	for _, is := range repo.Issues {
+		if is.Deleted || is.IsPull != pulls {
+			continue
+		}
+		if len(a.States) > 0 && !slices.Contains(a.States, pullOrIssueState(is)) {
+			continue
+		}
+		if len(a.Labels) > 0 && !slices.ContainsFunc(is.Labels, func(l *Label) bool {
+			return slices.ContainsFunc(a.Labels, func(name string) bool { return strings.EqualFold(name, l.Name) })
+		}) {
+			continue
+		}
+		list = append(list, is)
+	}
+	by, dir := "created", "asc"
+	if a.OrderBy != nil {
+		by = map[string]string{"CREATED_AT": "created", "UPDATED_AT": "updated", "COMMENTS": "comments"}[a.OrderBy.Field]
+		dir = strings.ToLower(a.OrderBy.Direction)
+	}
+	sortIssues(list, by, dir)
+	return list
+}
+
+// pullOrIssueState is an issue's IssueState or a pull request's
+// PullRequestState.
+func pullOrIssueState(is *Issue) string {
+	if is.IsPull && is.Merged {
+		return "MERGED"
+	}
+	return enumValue(is.State)
+}

@@ -1,0 +1,75 @@
+// Command prunegraphql writes the pruned copy of GitHub's GraphQL schema
+// that the emulator embeds: the object types and fields the emulator's
+// resolvers serve (emulator.GraphQLFields), with the arguments they accept
+// and the interfaces, unions, enums, scalars and input types those need,
+// descriptions removed, the additions in internal/emulator/schema/overlay.graphql
+// applied, and the npm package version it came from in a header comment.
+// Run it from anywhere in the module, after `npm ci`:
+//
+//	go run ./scripts/prunegraphql
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+func main() {
+	out := flag.String("out", "", "where to write the pruned schema (default: "+emulator.GraphQLPrunedPath+" under the module root)")
+	flag.Parse()
+	if err := run(*out); err != nil {
+		fmt.Fprintln(os.Stderr, "prunegraphql:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out string) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	root, err := moduleRoot(wd)
+	if err != nil {
+		return err
+	}
+	published, overlay, src, err := emulator.ReadGraphQLSources(root)
+	if err != nil {
+		return fmt.Errorf("%w (run `npm ci` or `make deps` first)", err)
+	}
+	pruned, err := emulator.PruneGraphQLSchema(published, overlay, src)
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		out = filepath.Join(root, emulator.GraphQLPrunedPath)
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, pruned, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("prunegraphql: %d fields from %s@%s (%d bytes) -> %s (%d bytes)\n",
+		len(emulator.GraphQLFields()), src.Package, src.Version, len(published), out, len(pruned))
+	return nil
+}
+
+// moduleRoot walks up from dir to the directory holding go.mod.
+func moduleRoot(dir string) (string, error) {
+	for range 64 { // bounded: no path is this deep
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return "", errors.New("no go.mod above the working directory: run from inside the module")
+}
