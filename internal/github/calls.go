@@ -1,0 +1,89 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	gh "github.com/google/go-github/v88/github"
+)
+
+// Meta is what a read reports besides its value.
+type Meta struct {
+	// Cached is true when GitHub answered 304 and the stored body was
+	// served: the read cost no rate budget.
+	Cached bool
+	// RequestID is GitHub's x-github-request-id.
+	RequestID string
+	// NextPage and LastPage come from the Link header; 0 when there is no
+	// such page.
+	NextPage, LastPage int
+}
+
+// read runs one REST read and maps its failure.
+func (c *Client) read(ctx context.Context, do func(context.Context) (*gh.Response, error)) (Meta, error) {
+	if c.token == "" {
+		return Meta{}, missingCredential(false)
+	}
+	ctx, rec := withCall(ctx, true)
+	resp, err := do(ctx)
+	if err != nil {
+		return Meta{}, c.fail(rec, resp, err, false)
+	}
+	m := Meta{Cached: rec.cacheHit.Load()}
+	if resp != nil && resp.Response != nil {
+		m.RequestID = resp.Header.Get("X-GitHub-Request-Id")
+		m.NextPage, m.LastPage = resp.NextPage, resp.LastPage
+	}
+	return m, nil
+}
+
+// write runs one REST write, once, and settles it.
+func (c *Client) write(ctx context.Context, do func(context.Context) (*gh.Response, error)) (Settlement, error) {
+	if c.token == "" {
+		return NotStarted, missingCredential(true)
+	}
+	ctx, rec := withCall(ctx, false)
+	resp, err := do(ctx)
+	if err != nil {
+		e := c.fail(rec, resp, err, true)
+		return e.Settlement, e
+	}
+	return RemoteSuccessKnown, nil
+}
+
+var (
+	ownerName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
+	repoName  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+)
+
+// checkRepo refuses names that are not GitHub owner and repository names,
+// before they are put into a URL path (go-github does not escape them).
+func checkRepo(owner, repo string) error {
+	if !ownerName.MatchString(owner) {
+		return fmt.Errorf("owner %q is not a GitHub user or organization name", owner)
+	}
+	if !repoName.MatchString(repo) || repo == "." || repo == ".." {
+		return fmt.Errorf("repository %q is not a GitHub repository name", repo)
+	}
+	return nil
+}
+
+func checkIssue(owner, repo string, number int) error {
+	if err := checkRepo(owner, repo); err != nil {
+		return err
+	}
+	if number < 1 {
+		return fmt.Errorf("issue number %d: numbers start at 1", number)
+	}
+	return nil
+}
+
+// pageOpts maps page and per_page; 0 leaves GitHub's defaults (page 1,
+// 30 per page). GitHub caps per_page at 100.
+func pageOpts(page, perPage int) (gh.ListOptions, error) {
+	if page < 0 || perPage < 0 || perPage > 100 {
+		return gh.ListOptions{}, fmt.Errorf("page %d, per_page %d: want page >= 1 and per_page 1..100", page, perPage)
+	}
+	return gh.ListOptions{Page: page, PerPage: perPage}, nil
+}

@@ -1,0 +1,149 @@
+// Package github is ghgate's access to GitHub: REST through go-github and
+// GraphQL through a small client of its own, over one transport that spends
+// as little of the user's rate budget as it can (conditional requests
+// answered from the store), retries reads within a bound, never retries
+// writes, and reports for every write whether it happened (Settlement) and
+// for every failure a stable code (Error).
+package github
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v88/github"
+
+	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/version"
+)
+
+// Options configure a Client. Only Token is needed for GitHub.com.
+type Options struct {
+	// BaseURL selects the GitHub: "" or https://api.github.com for
+	// GitHub.com, https://HOST for GitHub Enterprise Server (or the ghgate
+	// emulator). See resolveEndpoints for the rules.
+	BaseURL string
+	// Token is the credential, sent as a bearer token to BaseURL's host
+	// only. Empty makes every call fail with missing_credential.
+	Token string
+	// Store keeps ETags and bodies for conditional requests. Nil disables
+	// them: every read then costs budget.
+	Store *store.Store
+	// UserAgent defaults to "ghgate/VERSION".
+	UserAgent string
+	// HTTPClient supplies the underlying transport and timeout; nil means
+	// http.DefaultTransport and a 60-second timeout per call (retries
+	// included).
+	HTTPClient *http.Client
+	// MaxReadRetries is how many times a read is retried after its first
+	// attempt: 0 means the default (2), a negative value none.
+	MaxReadRetries int
+	// RetryBaseDelay and RetryMaxDelay shape the back-off between read
+	// attempts (defaults 250 ms and 4 s); MaxRetryWait bounds the total
+	// waited across one call's retries (default 15 s). A secondary limit's
+	// retry-after longer than what is left is not waited out: the call fails
+	// with rate_limited and the wait in Error.RetryAfter.
+	RetryBaseDelay, RetryMaxDelay, MaxRetryWait time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Client is one credential's access to one GitHub. It is safe for
+// concurrent use; keep one per credential so the rate budget it tracks is
+// that credential's.
+type Client struct {
+	rest      *gh.Client
+	http      *http.Client
+	ep        endpoints
+	token     string
+	cred      store.CredentialKey
+	store     *store.Store
+	budget    *budgets
+	retry     retryPolicy
+	userAgent string
+	now       func() time.Time
+	sleep     func(context.Context, time.Duration) error
+}
+
+// New builds a Client. It makes no request.
+func New(o Options) (*Client, error) {
+	ep, err := resolveEndpoints(o.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if strings.ContainsAny(o.Token, " \t\r\n") {
+		return nil, errors.New("github: the token contains whitespace; check how it was read")
+	}
+	c := &Client{ep: ep, token: o.Token, store: o.Store, budget: newBudgets(),
+		retry: newRetryPolicy(o), userAgent: o.UserAgent, now: o.Now, sleep: sleepCtx}
+	if c.userAgent == "" {
+		c.userAgent = "ghgate/" + version.Version
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	c.cred = credentialKey(o.Store, o.Token)
+
+	hc := &http.Client{Timeout: 60 * time.Second}
+	if o.HTTPClient != nil {
+		copied := *o.HTTPClient
+		hc = &copied
+	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc.Transport = &transport{c: c, base: base}
+	c.http = hc
+
+	restURL, uploadURL := ep.rest.String(), ep.upload.String()
+	c.rest, err = gh.NewClient(
+		gh.WithHTTPClient(hc),
+		gh.WithURLs(&restURL, &uploadURL),
+		gh.WithUserAgent(c.userAgent),
+		// The transport tracks budgets per resource and refuses requests
+		// itself; go-github's own check would refuse with a fake response
+		// that hides whether anything was sent.
+		gh.WithDisableRateLimitCheck(),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// credentialKey names the token for the store, or, without a store, under a
+// random per-process salt (nothing is persisted then).
+func credentialKey(s *store.Store, token string) store.CredentialKey {
+	if s != nil {
+		return s.CredentialKey(token)
+	}
+	salt := make([]byte, 32)
+	_, _ = rand.Read(salt)
+	m := hmac.New(sha256.New, salt)
+	m.Write([]byte(token))
+	return store.CredentialKey(hex.EncodeToString(m.Sum(nil)))
+}
+
+// REST is the go-github client, for calls this package does not wrap yet.
+// It goes through the same transport (credential, conditional requests,
+// read retries, budget) but its errors are go-github's, not Error.
+func (c *Client) REST() *gh.Client { return c.rest }
+
+// CredentialKey is the store's name for this client's credential, for
+// scoping idempotency keys.
+func (c *Client) CredentialKey() store.CredentialKey { return c.cred }
+
+// RateBudget is the latest budget GitHub reported for resource ("core",
+// "search", "graphql").
+func (c *Client) RateBudget(resource string) RateBudget { return c.budget.get(resource) }
+
+// RESTURL and GraphQLURL are the resolved API roots.
+func (c *Client) RESTURL() string    { return c.ep.rest.String() }
+func (c *Client) GraphQLURL() string { return c.ep.graphql.String() }

@@ -1,0 +1,125 @@
+package github
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+func TestResolveEndpoints(t *testing.T) {
+	cases := []struct{ base, rest, graphql string }{
+		{"", "https://api.github.com/", "https://api.github.com/graphql"},
+		{"https://api.github.com", "https://api.github.com/", "https://api.github.com/graphql"},
+		{"https://api.github.com/", "https://api.github.com/", "https://api.github.com/graphql"},
+		{"https://github.com", "https://api.github.com/", "https://api.github.com/graphql"},
+		{"https://api.acme.ghe.com", "https://api.acme.ghe.com/", "https://api.acme.ghe.com/graphql"},
+		{"https://ghe.example.com", "https://ghe.example.com/api/v3/", "https://ghe.example.com/api/graphql"},
+		{"https://ghe.example.com/", "https://ghe.example.com/api/v3/", "https://ghe.example.com/api/graphql"},
+		{"https://ghe.example.com/api/v3", "https://ghe.example.com/api/v3/", "https://ghe.example.com/api/graphql"},
+		{"https://ghe.example.com/api/v3/", "https://ghe.example.com/api/v3/", "https://ghe.example.com/api/graphql"},
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/api/v3/", "http://127.0.0.1:8080/api/graphql"},
+	}
+	for _, tc := range cases {
+		ep, err := resolveEndpoints(tc.base)
+		if err != nil {
+			t.Errorf("%q: %v", tc.base, err)
+			continue
+		}
+		if ep.rest.String() != tc.rest || ep.graphql.String() != tc.graphql {
+			t.Errorf("%q: rest %s graphql %s, want %s %s", tc.base, ep.rest, ep.graphql, tc.rest, tc.graphql)
+		}
+	}
+	for _, bad := range []string{"ftp://x", "https://user:s3cret@ghe.example.com", "https://x?a=b", "/relative", "https://api.github.com/v3"} {
+		_, err := resolveEndpoints(bad)
+		if err == nil {
+			t.Errorf("%q accepted", bad)
+		} else if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("error echoes the URL's password: %v", err)
+		}
+	}
+}
+
+func TestResourceOfRequest(t *testing.T) {
+	ep, _ := resolveEndpoints("https://ghe.example.com")
+	for path, want := range map[string]string{
+		"/api/v3/repos/a/b/issues": "core", "/api/v3/search/issues": "search", "/api/graphql": "graphql",
+	} {
+		u := *ep.rest
+		u.Path = path
+		if got := ep.resource(&u); got != want {
+			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+	}
+}
+
+// The emulator serves both layouts: the GHES prefix a 127.0.0.1 base URL
+// selects, and GitHub.com's plain paths, reached here through a host named
+// api.* that resolves to the emulator.
+func TestBothLayoutsAgainstEmulator(t *testing.T) {
+	em := startEmu(t, emulator.Options{})
+	ctx := context.Background()
+
+	ghes, _ := newClient(t, em.URL, emulator.DemoTokenAlice)
+	if is, _, err := ghes.GetIssue(ctx, owner, repo, 1); err != nil || is.GetNumber() != 1 {
+		t.Fatalf("GHES layout: %v", err)
+	}
+	if em.count("GET /api/v3"+issuePath(1)) != 1 {
+		t.Fatal("the GHES layout did not use /api/v3")
+	}
+
+	addr := strings.TrimPrefix(em.URL, "http://")
+	_, port, _ := net.SplitHostPort(addr)
+	dialer := &net.Dialer{}
+	hc := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return dialer.DialContext(ctx, network, addr)
+		},
+	}}
+	plain, _ := newClient(t, "http://api.emulator.test:"+port, emulator.DemoTokenAlice, func(o *Options) { o.HTTPClient = hc })
+	if plain.RESTURL() != "http://api.emulator.test:"+port+"/" {
+		t.Fatalf("plain layout resolved to %s", plain.RESTURL())
+	}
+	if is, _, err := plain.GetIssue(ctx, owner, repo, 1); err != nil || is.GetNumber() != 1 {
+		t.Fatalf("plain layout: %v", err)
+	}
+	if em.count("GET "+issuePath(1)) != 1 {
+		t.Fatal("the plain layout did not use the root paths")
+	}
+}
+
+// The client sends GitHub's API version header, its user agent and the
+// token, and sends the token to GitHub's host only: never to a host a
+// redirect points at.
+func TestHeadersAndTokenScope(t *testing.T) {
+	var first, got http.Header
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Clone()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"number":1}`))
+	}))
+	defer other.Close()
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first = r.Header.Clone()
+		http.Redirect(w, r, other.URL+"/moved", http.StatusFound)
+	}))
+	defer home.Close()
+	c, _ := newClient(t, home.URL, "tok-123", func(o *Options) { o.UserAgent = "ghgate-test/1" })
+	if _, _, err := c.GetIssue(context.Background(), owner, repo, 1); err != nil {
+		t.Fatal(err)
+	}
+	if first.Get("Authorization") != "Bearer tok-123" || first.Get("X-GitHub-Api-Version") != APIVersion ||
+		first.Get("User-Agent") != "ghgate-test/1" {
+		t.Fatalf("headers to GitHub: %v", first)
+	}
+	if got == nil {
+		t.Fatal("the redirect was not followed")
+	}
+	if got.Get("Authorization") != "" {
+		t.Fatal("the token was sent to another host")
+	}
+}

@@ -1,0 +1,181 @@
+package github
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+// Reads are retried on failures a retry can fix, within the bound, and
+// the number of requests that reached the emulator shows it.
+func TestReadRetriesUnderFaults(t *testing.T) {
+	const n = 3
+	path := issuePath(n)
+	route := "GET /api/v3" + path
+	cases := []struct {
+		name     string
+		fault    emulator.Fault
+		code     Code // "" for success
+		requests int  // requests the emulator must have seen; 0 to skip
+		waits    []time.Duration
+	}{
+		{name: "502 twice then success", fault: emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Times: 2},
+			requests: 3},
+		{name: "500 always", fault: emulator.Fault{Kind: emulator.FaultStatus, Status: 500},
+			code: UpstreamUnavailable, requests: 3},
+		{name: "404 is not retried", fault: emulator.Fault{Kind: emulator.FaultStatus, Status: 404},
+			code: NotFound, requests: 1},
+		{name: "422 is not retried", fault: emulator.Fault{Kind: emulator.FaultStatus, Status: 422},
+			code: ValidationFailed, requests: 1},
+		{name: "secondary limit waits out retry-after", fault: emulator.Fault{Kind: emulator.FaultSecondary, RetryAfter: 2, Times: 1},
+			requests: 2, waits: []time.Duration{2 * time.Second}},
+		{name: "secondary limit longer than the bound", fault: emulator.Fault{Kind: emulator.FaultSecondary, RetryAfter: 600, Times: 1},
+			code: RateLimited, requests: 1},
+		{name: "primary limit is not retried", fault: emulator.Fault{Kind: emulator.FaultRateLimit},
+			code: RateLimited, requests: 1},
+		{name: "malformed body once", fault: emulator.Fault{Kind: emulator.FaultMalformedAfter, Times: 1},
+			requests: 2},
+		{name: "malformed body always", fault: emulator.Fault{Kind: emulator.FaultMalformedAfter},
+			code: MalformedResponse, requests: 3},
+		// Go's own transport may replay an idempotent request on a reused
+		// connection that closed, so only success is asserted for drops.
+		{name: "drop before once", fault: emulator.Fault{Kind: emulator.FaultDropBefore, Times: 1}},
+		{name: "drop after once", fault: emulator.Fault{Kind: emulator.FaultDropAfter, Times: 1}},
+		{name: "drop always", fault: emulator.Fault{Kind: emulator.FaultDropBefore}, code: UpstreamUnavailable},
+		{name: "latency", fault: emulator.Fault{Kind: emulator.FaultLatency, LatencyMS: 20}, requests: 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			em := startEmu(t, emulator.Options{})
+			c, sl := newClient(t, em.URL, emulator.DemoTokenAlice, func(o *Options) {
+				o.RetryBaseDelay, o.RetryMaxDelay, o.MaxRetryWait = time.Millisecond, 5*time.Millisecond, 10*time.Second
+			})
+			f := tc.fault
+			f.Method, f.Path = "GET", path
+			em.fault(t, f)
+			is, _, err := c.GetIssue(context.Background(), owner, repo, n)
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("read failed: %v", err)
+				}
+				if is.GetNumber() != n || is.GetTitle() == "" {
+					t.Fatalf("read returned %+v", is)
+				}
+			} else {
+				e := asError(t, err)
+				if e.Code != tc.code {
+					t.Fatalf("code %q, want %q (%v)", e.Code, tc.code, e)
+				}
+				if e.Settlement != "" {
+					t.Errorf("a read carries settlement %q", e.Settlement)
+				}
+			}
+			got := em.count(route)
+			if tc.requests > 0 && got != tc.requests {
+				t.Errorf("%d requests, want %d", got, tc.requests)
+			}
+			if tc.requests == 0 && got < 2 && tc.fault.Kind != emulator.FaultLatency {
+				t.Errorf("%d requests: the dropped read was not retried", got)
+			}
+			if tc.waits != nil {
+				w := sl.recorded()
+				if len(w) != len(tc.waits) || w[0] != tc.waits[0] {
+					t.Errorf("waits %v, want %v (retry-after honoured exactly)", w, tc.waits)
+				}
+			}
+		})
+	}
+}
+
+func TestSecondaryLimitNotWaitedOutPausesClient(t *testing.T) {
+	em := startEmu(t, emulator.Options{})
+	c, sl := newClient(t, em.URL, emulator.DemoTokenAlice)
+	em.fault(t, emulator.Fault{Kind: emulator.FaultSecondary, RetryAfter: 120, Times: 1})
+	ctx := context.Background()
+	_, _, err := c.GetIssue(ctx, owner, repo, 1)
+	e := asError(t, err)
+	if e.Code != RateLimited || e.RetryAfter != 120*time.Second || !e.Temporary {
+		t.Fatalf("got %+v", e)
+	}
+	if len(sl.recorded()) != 0 {
+		t.Fatalf("waited %v though retry-after exceeds the bound", sl.recorded())
+	}
+	before := em.total()
+	_, _, err = c.GetIssue(ctx, owner, repo, 2)
+	if e := asError(t, err); e.Code != RateLimited || e.RetryAfter <= 0 || e.Status != 0 {
+		t.Fatalf("second read: %+v", e)
+	}
+	if em.total() != before {
+		t.Fatal("a read was sent during the secondary-limit pause")
+	}
+}
+
+func TestPrimaryLimitRetryAfterFromReset(t *testing.T) {
+	now := time.Now()
+	em := startEmu(t, emulator.Options{Now: func() time.Time { return now }})
+	c, sl := newClient(t, em.URL, emulator.DemoTokenAlice, func(o *Options) { o.Now = func() time.Time { return now } })
+	em.ExhaustRateLimit(emulator.DemoTokenAlice, "core")
+	_, _, err := c.GetIssue(context.Background(), owner, repo, 1)
+	e := asError(t, err)
+	if e.Code != RateLimited || e.Status != 403 {
+		t.Fatalf("got %+v", e)
+	}
+	// The emulator's window resets an hour after its first use, on a whole
+	// second; the hint must come from x-ratelimit-reset.
+	if e.RetryAfter < 59*time.Minute || e.RetryAfter > time.Hour {
+		t.Fatalf("retry after %v, want about an hour (x-ratelimit-reset)", e.RetryAfter)
+	}
+	if len(sl.recorded()) != 0 {
+		t.Fatal("a primary limit was waited on")
+	}
+	b := c.RateBudget("core")
+	if !b.Known || b.Remaining != 0 || b.Limit != 5000 {
+		t.Fatalf("budget %+v", b)
+	}
+}
+
+// A retry never sleeps past the caller's deadline.
+func TestRetryStopsAtDeadline(t *testing.T) {
+	em := startEmu(t, emulator.Options{})
+	c, sl := newClient(t, em.URL, emulator.DemoTokenAlice, func(o *Options) {
+		o.RetryBaseDelay, o.RetryMaxDelay = 10*time.Second, 10*time.Second
+		o.MaxRetryWait = time.Minute
+	})
+	em.fault(t, emulator.Fault{Kind: emulator.FaultStatus, Status: 503})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, _, err := c.GetIssue(ctx, owner, repo, 1)
+	if e := asError(t, err); e.Code != UpstreamUnavailable || e.Status != 503 {
+		t.Fatalf("got %+v", e)
+	}
+	if w := sl.recorded(); len(w) != 0 {
+		t.Fatalf("slept %v with a deadline closer than the back-off", w)
+	}
+	if n := em.count("GET /api/v3" + issuePath(1)); n != 1 {
+		t.Fatalf("%d requests, want 1", n)
+	}
+}
+
+func TestRetryDisabled(t *testing.T) {
+	em := startEmu(t, emulator.Options{})
+	c, _ := newClient(t, em.URL, emulator.DemoTokenAlice, func(o *Options) { o.MaxReadRetries = -1 })
+	em.fault(t, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Times: 1})
+	if _, _, err := c.GetIssue(context.Background(), owner, repo, 1); asError(t, err).Code != UpstreamUnavailable {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestBackoffIsCappedAndJittered(t *testing.T) {
+	p := retryPolicy{maxRetries: 10, base: 100 * time.Millisecond, maxDelay: time.Second, maxWait: time.Hour}
+	for n := 1; n <= 40; n++ {
+		want := min(100*time.Millisecond<<min(n-1, 20), time.Second)
+		for range 20 {
+			d := p.backoff(n)
+			if d < want/2 || d > want {
+				t.Fatalf("backoff(%d) = %v, want within [%v, %v]", n, d, want/2, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// IdempotencyTTL is how long an idempotency key holds: a repeat of a write
+// within this window returns the first result instead of writing again.
+const IdempotencyTTL = 10 * time.Minute
+
+// IdempotencyScope is where a key is unique: one credential, one repository
+// ("owner/name", compared case-insensitively as GitHub does) and one tool.
+type IdempotencyScope struct {
+	Credential CredentialKey
+	Repo       string
+	Tool       string
+}
+
+func (sc IdempotencyScope) args(key string) []any {
+	return []any{string(sc.Credential), strings.ToLower(sc.Repo), sc.Tool, key}
+}
+
+func (sc IdempotencyScope) valid(key string) error {
+	if sc.Credential == "" || sc.Repo == "" || sc.Tool == "" || key == "" {
+		return errors.New("store: an idempotency key needs a credential, a repository, a tool and a key")
+	}
+	return nil
+}
+
+// Outcome says what Reserve found.
+type Outcome string
+
+const (
+	// Reserved: no live entry held the key, so the caller now owns it and
+	// must Complete it with the write's result or Release it.
+	Reserved Outcome = "reserved"
+	// Replay: the key's first request finished; Reservation.Result is what
+	// it returned, to be returned again without writing.
+	Replay Outcome = "replay"
+	// InProgress: the key's first request has not finished, or finished
+	// without recording a result (the process stopped). Whether it wrote
+	// anything is unknown until the entry expires.
+	InProgress Outcome = "in_progress"
+)
+
+// Reservation is Reserve's answer.
+type Reservation struct {
+	Outcome   Outcome
+	Result    json.RawMessage // set for Replay
+	CreatedAt time.Time       // when the key was first used
+	ExpiresAt time.Time       // when a repeat stops being recognised
+}
+
+// ErrKeyReused means a live key was first used with a different request
+// (another fingerprint): replaying its result would answer the wrong call.
+var ErrKeyReused = errors.New("store: idempotency key was already used with a different request")
+
+// ErrNotReserved means Complete or Release found no pending entry for the
+// key and fingerprint.
+var ErrNotReserved = errors.New("store: no pending reservation for this idempotency key")
+
+// Reserve claims key for a write whose request has the given fingerprint,
+// or reports the earlier use of the key within IdempotencyTTL. The check
+// and the claim are one transaction, so of concurrent callers exactly one
+// gets Reserved.
+func (s *Store) Reserve(ctx context.Context, scope IdempotencyScope, key, fingerprint string) (Reservation, error) {
+	if err := scope.valid(key); err != nil {
+		return Reservation{}, err
+	}
+	var out Reservation
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		now := s.now()
+		var (
+			fp, state string
+			result    []byte
+			created   int64
+		)
+		err := tx.QueryRowContext(ctx,
+			`SELECT fingerprint, state, result, created_at FROM idempotency
+			 WHERE credential = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
+		).Scan(&fp, &state, &result, &created)
+		switch {
+		case err == nil && now.Before(time.UnixMilli(created).Add(IdempotencyTTL)):
+			if fp != fingerprint {
+				return ErrKeyReused
+			}
+			out = Reservation{Outcome: InProgress, CreatedAt: time.UnixMilli(created)}
+			if state == "complete" {
+				out.Outcome, out.Result = Replay, json.RawMessage(result)
+			}
+			out.ExpiresAt = out.CreatedAt.Add(IdempotencyTTL)
+			return nil
+		case err != nil && !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("store: read idempotency key: %w", err)
+		}
+		// Absent or expired: claim it afresh.
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO idempotency (credential, repo, tool, key, fingerprint, state, result, created_at)
+			 VALUES (?, ?, ?, ?, ?, 'pending', NULL, ?)
+			 ON CONFLICT (credential, repo, tool, key) DO UPDATE SET
+			   fingerprint = excluded.fingerprint, state = 'pending', result = NULL, created_at = excluded.created_at`,
+			append(scope.args(key), fingerprint, now.UnixMilli())...)
+		if err != nil {
+			return fmt.Errorf("store: reserve idempotency key: %w", err)
+		}
+		created = now.UnixMilli()
+		out = Reservation{Outcome: Reserved, CreatedAt: time.UnixMilli(created), ExpiresAt: time.UnixMilli(created).Add(IdempotencyTTL)}
+		return nil
+	})
+	return out, err
+}
+
+// Complete records the result of the write that Reserve let through, so
+// repeats replay it. result must be JSON.
+func (s *Store) Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, result json.RawMessage) error {
+	if err := scope.valid(key); err != nil {
+		return err
+	}
+	if !json.Valid(result) {
+		return errors.New("store: an idempotency result must be JSON")
+	}
+	res, err := s.db.ExecContext(ctx,
+		`UPDATE idempotency SET state = 'complete', result = ?
+		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending'`,
+		append(append([]any{[]byte(result)}, scope.args(key)...), fingerprint)...)
+	return oneRow(res, err, "complete")
+}
+
+// Release gives up a reservation whose write certainly did not happen, so
+// a retry with the same key may write. A write that may have happened must
+// be completed (with whatever is known) instead, never released.
+func (s *Store) Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string) error {
+	if err := scope.valid(key); err != nil {
+		return err
+	}
+	res, err := s.db.ExecContext(ctx,
+		`DELETE FROM idempotency
+		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending'`,
+		append(scope.args(key), fingerprint)...)
+	return oneRow(res, err, "release")
+}
+
+func oneRow(res sql.Result, err error, verb string) error {
+	if err != nil {
+		return fmt.Errorf("store: %s idempotency key: %w", verb, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("store: %s idempotency key: %w", verb, err)
+	}
+	if n == 0 {
+		return ErrNotReserved
+	}
+	return nil
+}
+
+// IdempotencyEntry is a live key as Lookup reports it.
+type IdempotencyEntry struct {
+	Fingerprint string
+	Complete    bool
+	Result      json.RawMessage
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+}
+
+// Lookup reports the live entry for key, if any, without claiming it.
+func (s *Store) Lookup(ctx context.Context, scope IdempotencyScope, key string) (IdempotencyEntry, bool, error) {
+	if err := scope.valid(key); err != nil {
+		return IdempotencyEntry{}, false, err
+	}
+	var (
+		e       IdempotencyEntry
+		state   string
+		result  []byte
+		created int64
+	)
+	err := s.db.QueryRowContext(ctx,
+		`SELECT fingerprint, state, result, created_at FROM idempotency
+		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
+	).Scan(&e.Fingerprint, &state, &result, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return IdempotencyEntry{}, false, nil
+	}
+	if err != nil {
+		return IdempotencyEntry{}, false, fmt.Errorf("store: read idempotency key: %w", err)
+	}
+	e.CreatedAt = time.UnixMilli(created)
+	e.ExpiresAt = e.CreatedAt.Add(IdempotencyTTL)
+	if !s.now().Before(e.ExpiresAt) {
+		return IdempotencyEntry{}, false, nil
+	}
+	e.Complete = state == "complete"
+	if e.Complete {
+		e.Result = json.RawMessage(result)
+	}
+	return e, true, nil
+}
+
+// PruneIdempotency deletes expired keys and reports how many went.
+func (s *Store) PruneIdempotency(ctx context.Context) (int64, error) {
+	cutoff := s.now().Add(-IdempotencyTTL).UnixMilli()
+	res, err := s.db.ExecContext(ctx, `DELETE FROM idempotency WHERE created_at <= ?`, cutoff)
+	if err != nil {
+		return 0, fmt.Errorf("store: prune idempotency keys: %w", err)
+	}
+	return res.RowsAffected()
+}

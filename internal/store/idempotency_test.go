@@ -1,0 +1,220 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// clock is a settable time source safe for concurrent reads.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func newClock() *clock { return &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)} }
+
+func TestIdempotencyFirstResultIsReplayed(t *testing.T) {
+	ctx := context.Background()
+	s := openMem(t)
+	scope := IdempotencyScope{Credential: s.CredentialKey("t"), Repo: "acme/widgets", Tool: "github_create_issue"}
+
+	r, err := s.Reserve(ctx, scope, "k1", "fp")
+	if err != nil || r.Outcome != Reserved {
+		t.Fatalf("first Reserve = %+v, %v", r, err)
+	}
+	if r.ExpiresAt.Sub(r.CreatedAt) != IdempotencyTTL {
+		t.Fatalf("expiry window %v", r.ExpiresAt.Sub(r.CreatedAt))
+	}
+	// A repeat while the first is in flight must not write.
+	r, err = s.Reserve(ctx, scope, "k1", "fp")
+	if err != nil || r.Outcome != InProgress {
+		t.Fatalf("Reserve while pending = %+v, %v", r, err)
+	}
+	result := json.RawMessage(`{"number":7}`)
+	if err := s.Complete(ctx, scope, "k1", "fp", result); err != nil {
+		t.Fatal(err)
+	}
+	// The repository is matched case-insensitively.
+	upper := scope
+	upper.Repo = "ACME/Widgets"
+	r, err = s.Reserve(ctx, upper, "k1", "fp")
+	if err != nil || r.Outcome != Replay || string(r.Result) != `{"number":7}` {
+		t.Fatalf("repeat = %+v, %v", r, err)
+	}
+	e, ok, err := s.Lookup(ctx, scope, "k1")
+	if err != nil || !ok || !e.Complete || string(e.Result) != `{"number":7}` || e.Fingerprint != "fp" {
+		t.Fatalf("Lookup = %+v %v %v", e, ok, err)
+	}
+	// Same key, other request: refused.
+	if _, err := s.Reserve(ctx, scope, "k1", "other"); !errors.Is(err, ErrKeyReused) {
+		t.Fatalf("reuse with another fingerprint: %v", err)
+	}
+	// Same key under another tool, repository or credential is independent.
+	for _, other := range []IdempotencyScope{
+		{Credential: scope.Credential, Repo: scope.Repo, Tool: "github_add_comment"},
+		{Credential: scope.Credential, Repo: "acme/gadgets", Tool: scope.Tool},
+		{Credential: s.CredentialKey("t2"), Repo: scope.Repo, Tool: scope.Tool},
+	} {
+		if r, err := s.Reserve(ctx, other, "k1", "other"); err != nil || r.Outcome != Reserved {
+			t.Errorf("scope %+v: %+v, %v", other, r, err)
+		}
+	}
+	if err := s.Complete(ctx, scope, "k1", "fp", json.RawMessage(`not json`)); err == nil {
+		t.Fatal("Complete accepted a non-JSON result")
+	}
+}
+
+func TestIdempotencyExpiry(t *testing.T) {
+	ctx := context.Background()
+	c := newClock()
+	s := openMem(t, WithClock(c.now))
+	scope := IdempotencyScope{Credential: s.CredentialKey("t"), Repo: "o/r", Tool: "x"}
+	if _, err := s.Reserve(ctx, scope, "k", "fp"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Complete(ctx, scope, "k", "fp", json.RawMessage(`1`)); err != nil {
+		t.Fatal(err)
+	}
+	c.add(IdempotencyTTL - time.Second)
+	if r, _ := s.Reserve(ctx, scope, "k", "fp"); r.Outcome != Replay {
+		t.Fatalf("just inside the window: %v", r.Outcome)
+	}
+	c.add(time.Second)
+	if _, ok, _ := s.Lookup(ctx, scope, "k"); ok {
+		t.Fatal("Lookup found an expired key")
+	}
+	// An expired key is claimed afresh, even with another fingerprint.
+	r, err := s.Reserve(ctx, scope, "k", "new-fp")
+	if err != nil || r.Outcome != Reserved || !r.CreatedAt.Equal(c.now()) {
+		t.Fatalf("after expiry: %+v, %v", r, err)
+	}
+	// Pruning removes only what has expired.
+	if _, err := s.Reserve(ctx, scope, "old", "fp"); err != nil {
+		t.Fatal(err)
+	}
+	c.add(IdempotencyTTL)
+	if _, err := s.Reserve(ctx, scope, "young", "fp"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.PruneIdempotency(ctx)
+	if err != nil || n != 2 {
+		t.Fatalf("pruned %d (%v), want 2 (k and old)", n, err)
+	}
+	if _, ok, _ := s.Lookup(ctx, scope, "young"); !ok {
+		t.Fatal("a live key was pruned")
+	}
+}
+
+func TestIdempotencyRelease(t *testing.T) {
+	ctx := context.Background()
+	s := openMem(t)
+	scope := IdempotencyScope{Credential: s.CredentialKey("t"), Repo: "o/r", Tool: "x"}
+	if _, err := s.Reserve(ctx, scope, "k", "fp"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, scope, "k", "other"); !errors.Is(err, ErrNotReserved) {
+		t.Fatalf("release with the wrong fingerprint: %v", err)
+	}
+	if err := s.Release(ctx, scope, "k", "fp"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Reserve(ctx, scope, "k", "fp"); err != nil || r.Outcome != Reserved {
+		t.Fatalf("after release: %+v %v", r, err)
+	}
+	if err := s.Complete(ctx, scope, "k", "fp", json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	// A completed write can never be released.
+	if err := s.Release(ctx, scope, "k", "fp"); !errors.Is(err, ErrNotReserved) {
+		t.Fatalf("release of a completed key: %v", err)
+	}
+	if err := s.Complete(ctx, scope, "missing", "fp", json.RawMessage(`{}`)); !errors.Is(err, ErrNotReserved) {
+		t.Fatalf("complete without reserve: %v", err)
+	}
+	if _, err := s.Reserve(ctx, IdempotencyScope{}, "k", "fp"); err == nil {
+		t.Fatal("an empty scope was accepted")
+	}
+}
+
+// Concurrent callers racing for one key: exactly one may write. Run for
+// both the in-memory pool (one connection) and a WAL file shared by two
+// Store handles, as two processes would share it.
+func TestIdempotencyConcurrentReserve(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	a, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if a.CredentialKey("t") != b.CredentialKey("t") {
+		t.Fatal("two handles on one file disagree on the salt")
+	}
+	cases := map[string][]*Store{"memory": {openMem(t)}, "file": {a, b}}
+	for name, stores := range cases {
+		t.Run(name, func(t *testing.T) {
+			const workers, keys = 16, 5
+			var mu sync.Mutex
+			reserved := map[string]int{}
+			var wg sync.WaitGroup
+			errs := make(chan error, workers*keys)
+			for w := range workers {
+				s := stores[w%len(stores)]
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					scope := IdempotencyScope{Credential: s.CredentialKey("t"), Repo: "o/r", Tool: "x"}
+					for k := range keys {
+						key := fmt.Sprintf("k%d", k)
+						r, err := s.Reserve(ctx, scope, key, "fp")
+						if err != nil {
+							errs <- err
+							return
+						}
+						if r.Outcome == Reserved {
+							mu.Lock()
+							reserved[key]++
+							mu.Unlock()
+							if err := s.Complete(ctx, scope, key, "fp", json.RawMessage(`true`)); err != nil {
+								errs <- err
+							}
+						}
+						// Unrelated traffic on the same database meanwhile.
+						ek := ETagKey{Credential: scope.Credential, URL: fmt.Sprintf("u%d", w)}
+						if err := s.PutETag(ctx, ek, CachedResponse{ETag: "e", Status: 200}); err != nil {
+							errs <- err
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+			for k := range keys {
+				if n := reserved[fmt.Sprintf("k%d", k)]; n != 1 {
+					t.Errorf("key k%d reserved %d times, want exactly 1", k, n)
+				}
+			}
+		})
+	}
+}

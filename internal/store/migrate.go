@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migration is one schema step. Steps are applied in order, each set of
+// pending steps in one transaction, and the number applied is recorded in
+// PRAGMA user_version (which SQLite keeps in the file header and rolls back
+// with the transaction). Never edit a released step: append a new one.
+type migration []string
+
+var migrations = []migration{
+	// 1: meta (the credential salt), conditional-request cache, idempotency keys.
+	{
+		`CREATE TABLE meta (
+			key   TEXT PRIMARY KEY,
+			value BLOB NOT NULL
+		) STRICT`,
+		// One cached GET response per credential, URL and Accept header:
+		// the validator to send back and the body to serve on a 304.
+		`CREATE TABLE etags (
+			credential    TEXT    NOT NULL,
+			url           TEXT    NOT NULL,
+			accept        TEXT    NOT NULL,
+			etag          TEXT    NOT NULL,
+			last_modified TEXT    NOT NULL DEFAULT '',
+			status        INTEGER NOT NULL,
+			header        TEXT    NOT NULL DEFAULT '{}',
+			body          BLOB    NOT NULL,
+			stored_at     INTEGER NOT NULL,
+			PRIMARY KEY (credential, url, accept)
+		) STRICT`,
+		`CREATE INDEX etags_stored_at ON etags (stored_at)`,
+		// An idempotency key is scoped to a credential, a repository and a
+		// tool; the fingerprint is of the request it first came with.
+		`CREATE TABLE idempotency (
+			credential  TEXT    NOT NULL,
+			repo        TEXT    NOT NULL,
+			tool        TEXT    NOT NULL,
+			key         TEXT    NOT NULL,
+			fingerprint TEXT    NOT NULL,
+			state       TEXT    NOT NULL CHECK (state IN ('pending', 'complete')),
+			result      BLOB,
+			created_at  INTEGER NOT NULL,
+			PRIMARY KEY (credential, repo, tool, key)
+		) STRICT`,
+		`CREATE INDEX idempotency_created_at ON idempotency (created_at)`,
+	},
+}
+
+// SchemaVersion is the schema version this build writes.
+func SchemaVersion() int { return len(migrations) }
+
+// migrate applies the steps the database has not seen yet. Reopening an
+// up-to-date database changes nothing; a database written by a newer
+// ghgate is refused rather than misread.
+func migrate(ctx context.Context, db *sql.DB, steps []migration) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin migration: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	var version int
+	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("store: read schema version: %w", err)
+	}
+	if version > len(steps) {
+		return fmt.Errorf("store: database schema version %d is newer than this ghgate understands (%d); upgrade ghgate", version, len(steps))
+	}
+	if version == len(steps) {
+		return nil
+	}
+	for i := version; i < len(steps); i++ {
+		for _, stmt := range steps[i] {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("store: migration %d: %w", i+1, err)
+			}
+		}
+	}
+	// PRAGMA takes no bound parameters; the value is an int we control.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(steps))); err != nil {
+		return fmt.Errorf("store: record schema version: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit migration: %w", err)
+	}
+	return nil
+}
+
+// schemaVersion reads the recorded version.
+func (s *Store) schemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v)
+	return v, err
+}

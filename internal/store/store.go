@@ -1,0 +1,149 @@
+// Package store is ghgate's embedded state: a SQLite database (through the
+// pure-Go modernc.org/sqlite driver) holding conditional-request caches and
+// idempotency keys. A file database lives under the user's state directory;
+// an in-memory one serves tests.
+//
+// The database never holds a credential: rows are keyed by CredentialKey, an
+// HMAC of the token under a random salt that is created with the database.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// busyTimeout is how long a connection waits for another writer (in this
+// process or another ghgate on the same file) before failing with SQLITE_BUSY.
+const busyTimeout = 5 * time.Second
+
+// Store is an open state database. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string // "" for an in-memory database
+	salt []byte
+	now  func() time.Time
+}
+
+// Option adjusts how Open builds a Store.
+type Option func(*Store)
+
+// WithClock replaces time.Now, so tests can move time forward.
+func WithClock(now func() time.Time) Option {
+	return func(s *Store) { s.now = now }
+}
+
+// Open opens (creating when needed) the database at path and brings its
+// schema up to date. An empty path or ":memory:" opens a private in-memory
+// database that disappears on Close.
+//
+// A file database is created 0600 in a directory created 0700, and runs in
+// WAL mode with a busy timeout so several processes can share it.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	s := &Store{now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	s.db = db
+	if path != ":memory:" {
+		s.path = path
+	}
+	if err := migrate(ctx, db, migrations); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if s.salt, err = loadSalt(ctx, db); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	// Keep the file from growing without bound: expired keys are useless,
+	// and a month-old cached response is rarely still current.
+	if _, err := s.PruneIdempotency(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if _, err := s.PruneETags(ctx, s.now().Add(-ETagMaxAge)); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// ETagMaxAge is how long a cached response is kept; Open drops older ones.
+const ETagMaxAge = 30 * 24 * time.Hour
+
+func openDB(path string) (*sql.DB, error) {
+	if path == "" || path == ":memory:" {
+		db, err := sql.Open("sqlite", ":memory:")
+		if err != nil {
+			return nil, fmt.Errorf("store: open in-memory database: %w", err)
+		}
+		// Every connection to ":memory:" is a separate database, so the
+		// pool must hold exactly one connection and never retire it.
+		db.SetMaxOpenConns(1)
+		db.SetMaxIdleConns(1)
+		db.SetConnMaxLifetime(0)
+		db.SetConnMaxIdleTime(0)
+		return db, nil
+	}
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("store: database path %q must not contain '?' or '#'", path)
+	}
+	if err := prepareFile(path); err != nil {
+		return nil, err
+	}
+	// _txlock=immediate takes the write lock at BEGIN: a transaction that
+	// reads and then writes cannot deadlock against another writer, it
+	// waits for it under busy_timeout instead.
+	dsn := path + "?_txlock=immediate" +
+		fmt.Sprintf("&_pragma=busy_timeout(%d)", busyTimeout.Milliseconds()) +
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// prepareFile creates the database's directory (0700) and the file itself
+// (0600) before SQLite opens it; SQLite gives its -wal and -shm files the
+// database file's permissions.
+func prepareFile(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("store: create state directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: create database file: %w", err)
+	}
+	return f.Close()
+}
+
+// Path is the database file, or "" for an in-memory database.
+func (s *Store) Path() string { return s.path }
+
+// Close releases the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// withTx runs fn in a transaction, committing when it returns nil.
+func (s *Store) withTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	return tx.Commit()
+}

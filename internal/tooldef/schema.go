@@ -1,0 +1,132 @@
+package tooldef
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// schemaFor infers the JSON schema of T from its Go type and json/jsonschema
+// tags, with two adjustments: nulls are never sent (the compact form drops
+// them and inputs treat absence as "not given"), so the "null" that
+// pointers and slices add is removed; types that need their own schema
+// (tri-state inputs, say) bring it through overrides.
+func schemaFor(t reflect.Type, overrides map[reflect.Type]*jsonschema.Schema) (*jsonschema.Schema, error) {
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: overrides})
+	if err != nil {
+		return nil, err
+	}
+	dropNull(s)
+	return s, nil
+}
+
+func dropNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		for _, t := range s.Types {
+			if t != "null" {
+				s.Type = t
+			}
+		}
+		s.Types = nil
+	}
+	for _, p := range s.Properties {
+		dropNull(p)
+	}
+	dropNull(s.Items)
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Not == nil {
+		dropNull(s.AdditionalProperties)
+	}
+}
+
+// describe says in words what a schema accepts, for error reasons. It never
+// repeats the value the agent sent.
+func describe(s *jsonschema.Schema) string {
+	if s == nil {
+		return "is not accepted"
+	}
+	if len(s.Enum) > 0 {
+		var names []string
+		for _, e := range s.Enum {
+			names = append(names, fmt.Sprint(e))
+		}
+		return "must be one of: " + strings.Join(names, ", ")
+	}
+	if len(s.AnyOf) > 0 {
+		var parts []string
+		for _, a := range s.AnyOf {
+			parts = append(parts, strings.TrimPrefix(describe(a), "must be "))
+		}
+		return "must be " + strings.Join(parts, " or ")
+	}
+	typ := s.Type
+	if typ == "" && len(s.Types) > 0 {
+		typ = strings.Join(s.Types, " or ")
+	}
+	switch typ {
+	case "integer", "number":
+		word := "an integer"
+		if typ == "number" {
+			word = "a number"
+		}
+		switch {
+		case s.Minimum != nil && s.Maximum != nil:
+			return fmt.Sprintf("must be %s from %v to %v", word, *s.Minimum, *s.Maximum)
+		case s.Minimum != nil:
+			return fmt.Sprintf("must be %s of at least %v", word, *s.Minimum)
+		case s.Maximum != nil:
+			return fmt.Sprintf("must be %s of at most %v", word, *s.Maximum)
+		}
+		return "must be " + word
+	case "string":
+		switch {
+		case s.MinLength != nil && s.MaxLength != nil:
+			return fmt.Sprintf("must be a string of %d to %d characters", *s.MinLength, *s.MaxLength)
+		case s.MinLength != nil && *s.MinLength > 0:
+			return "must be a non-empty string"
+		case s.MaxLength != nil:
+			return fmt.Sprintf("must be a string of at most %d characters", *s.MaxLength)
+		case s.Pattern != "":
+			return "must be a string matching " + s.Pattern
+		}
+		return "must be a string"
+	case "boolean":
+		return "must be true or false"
+	case "null":
+		return "must be null"
+	case "array":
+		d := "must be an array"
+		if s.Items != nil {
+			d += " whose items " + strings.TrimPrefix(describe(s.Items), "must be ")
+			d = strings.Replace(d, "whose items a", "of", 1)
+		}
+		if s.MaxItems != nil {
+			d += fmt.Sprintf(" (at most %d)", *s.MaxItems)
+		}
+		return d
+	case "object":
+		if len(s.Properties) > 0 {
+			return "must be an object with fields " + strings.Join(propertyNames(s), ", ")
+		}
+		return "must be an object"
+	}
+	return "is not accepted"
+}
+
+func propertyNames(s *jsonschema.Schema) []string {
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	if len(s.PropertyOrder) == len(names) {
+		return slices.Clone(s.PropertyOrder)
+	}
+	sort.Strings(names)
+	return names
+}

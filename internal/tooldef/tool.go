@@ -1,0 +1,263 @@
+// Package tooldef turns a typed Go function into an MCP tool that obeys
+// ghgate's contract: schemas inferred from the input and output types,
+// arguments checked field by field into an invalid_field envelope, failures
+// returned as isError results carrying the envelope in structuredContent,
+// successes validated against the output schema and sent as compact JSON.
+//
+// The SDK's own generic mcp.AddTool reports argument errors as plain text
+// and replaces structuredContent with the marshalled output, so it cannot
+// carry the envelope; this package registers through the low-level
+// Server.AddTool instead.
+package tooldef
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"runtime/debug"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Mode says whether a tool only reads or also writes.
+type Mode string
+
+const (
+	Read  Mode = "read"
+	Write Mode = "write"
+)
+
+// Tool describes one tool: a typed input, a typed output and a function.
+type Tool[In, Out any] struct {
+	Name        string
+	Title       string
+	Description string
+	Mode        Mode
+	// Destructive marks writes that can remove or overwrite data;
+	// Idempotent marks writes that have no further effect when repeated.
+	Destructive bool
+	Idempotent  bool
+	// Input adjusts the inferred input schema: enums, ranges, defaults.
+	Input func(s *jsonschema.Schema)
+	Run   func(ctx context.Context, in In) (Out, error)
+}
+
+// Validator is implemented by inputs with rules that span fields.
+type Validator interface {
+	Validate() *contract.Error
+}
+
+// Env carries what every tool call needs from the server around it.
+type Env struct {
+	Log *slog.Logger
+	// MapError turns an error a tool returned into an envelope; errors that
+	// are already envelopes are passed through before it is asked.
+	MapError func(error) *contract.Error
+	// Fingerprint identifies the whole tool surface; every envelope carries it.
+	Fingerprint func() string
+	// Wrap, when set, runs around every call (credential routing, audit).
+	Wrap func(ctx context.Context, tool string, mode Mode, call func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
+}
+
+// Overrides are schemas for types that describe themselves, such as the
+// tri-state nullable inputs.
+var Overrides = map[reflect.Type]*jsonschema.Schema{}
+
+// Spec is the type-erased form of a Tool, as toolsets hold them.
+type Spec interface {
+	ToolName() string
+	ToolMode() Mode
+	// Build returns the MCP tool definition and its handler.
+	Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error)
+}
+
+// ToolName implements Spec.
+func (t Tool[In, Out]) ToolName() string { return t.Name }
+
+// ToolMode implements Spec.
+func (t Tool[In, Out]) ToolMode() Mode { return t.Mode }
+
+// Build implements Spec.
+func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
+	in, err := schemaFor(reflect.TypeFor[In](), Overrides)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+	}
+	if t.Input != nil {
+		t.Input(in)
+	}
+	out, err := schemaFor(reflect.TypeFor[Out](), Overrides)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
+	}
+	check, err := newValidator(in)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %s: resolving input schema: %w", t.Name, err)
+	}
+	outResolved, err := out.Resolve(nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
+	}
+	readOnly := t.Mode == Read
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly || t.Idempotent, OpenWorldHint: ptr(true)}
+	if !readOnly {
+		ann.DestructiveHint = ptr(t.Destructive)
+	}
+	def := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out, Annotations: ann}
+
+	run := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		reqID := newRequestID()
+		fail := func(e *contract.Error) (*mcp.CallToolResult, error) {
+			return t.errorResult(env, reqID, e), nil
+		}
+		var raw json.RawMessage
+		if req != nil && req.Params != nil {
+			raw = req.Params.Arguments
+		}
+		if fe := check.check(raw); fe != nil {
+			e := contract.Errorf(contract.CodeInvalidField, "%s", fe.String()).WithField(fe.Field, fe.Reason)
+			if len(fe.Enum) > 0 {
+				e.Details.Value = fe.Enum
+			}
+			e.Settlement = contract.NotStarted
+			return fail(e.WithRepair(contract.Repair{NextStep: "call " + t.Name + " again with " + fieldOrArguments(fe.Field) + " corrected", Tool: t.Name}))
+		}
+		var input In
+		if len(raw) > 0 && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &input); err != nil {
+				e := contract.Errorf(contract.CodeInvalidField, "arguments do not fit the input schema").WithField("", err.Error())
+				e.Settlement = contract.NotStarted
+				return fail(e)
+			}
+		}
+		if v, ok := any(&input).(Validator); ok {
+			if e := v.Validate(); e != nil {
+				if e.Settlement == "" {
+					e.Settlement = contract.NotStarted
+				}
+				return fail(e)
+			}
+		}
+		output, err := t.safeRun(ctx, env, input)
+		if err != nil {
+			return fail(toEnvelope(env, err))
+		}
+		body, err := Compact(output)
+		if err != nil {
+			return fail(internal(env, t.Name, fmt.Errorf("encoding output: %w", err)))
+		}
+		if err := outResolved.Validate(decodeForValidation(body)); err != nil {
+			return fail(internal(env, t.Name, fmt.Errorf("output does not match the output schema: %w", err)))
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+			StructuredContent: json.RawMessage(body),
+		}, nil
+	}
+	handler := run
+	if env.Wrap != nil {
+		handler = func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return env.Wrap(ctx, t.Name, t.Mode, func(ctx context.Context) (*mcp.CallToolResult, error) { return run(ctx, req) })
+		}
+	}
+	return def, handler, nil
+}
+
+// safeRun turns a panic in a tool into an internal error: no panic reaches
+// a client.
+func (t Tool[In, Out]) safeRun(ctx context.Context, env *Env, in In) (out Out, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			env.log().Error("tool panic", "tool", t.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			err = contract.Errorf(contract.CodeInternal, "ghgate hit an unexpected condition in %s", t.Name)
+		}
+	}()
+	return t.Run(ctx, in)
+}
+
+func (t Tool[In, Out]) errorResult(env *Env, reqID string, e *contract.Error) *mcp.CallToolResult {
+	e.RequestID = reqID
+	if env.Fingerprint != nil {
+		e.Fingerprint = env.Fingerprint()
+	}
+	if t.Mode == Write && e.Settlement == "" {
+		// A write that failed without saying how far it got is reported as
+		// unknown: the agent must re-read before repeating it.
+		e.Settlement = contract.Indeterminate
+	}
+	if t.Mode == Read {
+		e.Settlement = ""
+	}
+	body, err := Compact(e, "retry_after_ms")
+	if err != nil {
+		body = []byte(`{"code":"internal_error","message":"cannot encode error","retry_after_ms":null}`)
+	}
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		StructuredContent: json.RawMessage(body),
+	}
+}
+
+func toEnvelope(env *Env, err error) *contract.Error {
+	if e, ok := contract.AsError(err); ok {
+		return e
+	}
+	if env.MapError != nil {
+		if e := env.MapError(err); e != nil {
+			return e
+		}
+	}
+	return internal(env, "", err)
+}
+
+func internal(env *Env, tool string, err error) *contract.Error {
+	env.log().Error("internal error", "tool", tool, "err", err)
+	return contract.Errorf(contract.CodeInternal, "ghgate hit an unexpected condition; the details are in the server log")
+}
+
+func (env *Env) log() *slog.Logger {
+	if env == nil || env.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return env.Log
+}
+
+func fieldOrArguments(f string) string {
+	if f == "" {
+		return "the arguments"
+	}
+	return "`" + f + "`"
+}
+
+func decodeForValidation(body []byte) any {
+	var v any
+	_ = json.Unmarshal(body, &v)
+	return v
+}
+
+func newRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "ghg_" + hex.EncodeToString(b[:])
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Register adds specs to server in the order given.
+func Register(server *mcp.Server, env *Env, specs ...Spec) error {
+	for _, s := range specs {
+		def, h, err := s.Build(env)
+		if err != nil {
+			return err
+		}
+		server.AddTool(def, h)
+	}
+	return nil
+}

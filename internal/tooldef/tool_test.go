@@ -1,0 +1,174 @@
+package tooldef
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type echoIn struct {
+	Owner  string   `json:"owner" jsonschema:"repository owner"`
+	State  string   `json:"state,omitempty"`
+	Size   int      `json:"size,omitempty"`
+	Labels []string `json:"labels,omitempty"`
+	Nested *struct {
+		Add []string `json:"add,omitempty"`
+	} `json:"nested,omitempty"`
+	Panic bool `json:"panic,omitempty"`
+}
+
+func (in *echoIn) Validate() *contract.Error {
+	if in.Owner == "nobody" {
+		return contract.Errorf(contract.CodeInvalidField, "owner nobody is refused").WithField("owner", "is reserved")
+	}
+	return nil
+}
+
+type echoOut struct {
+	Owner  string   `json:"owner"`
+	Body   string   `json:"body,omitempty"`
+	Labels []string `json:"labels,omitempty"`
+	Count  int      `json:"count,omitempty"`
+}
+
+var echo = Tool[echoIn, echoOut]{
+	Name: "test_echo", Description: "echo", Mode: Write,
+	Input: func(s *jsonschema.Schema) {
+		s.Properties["state"].Enum = []any{"open", "closed"}
+		s.Properties["size"].Minimum = ptr(1.0)
+		s.Properties["size"].Maximum = ptr(100.0)
+	},
+	Run: func(ctx context.Context, in echoIn) (echoOut, error) {
+		if in.Panic {
+			panic("boom")
+		}
+		if in.Owner == "fail" {
+			return echoOut{}, errors.New("upstream said no with secret-ish detail")
+		}
+		return echoOut{Owner: in.Owner, Body: "a<b && c", Labels: in.Labels}, nil
+	},
+}
+
+func connect(t *testing.T, env *Env, specs ...Spec) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+	if err := Register(srv, env, specs...); err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, args string) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "test_echo", Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("call %s: protocol error %v", args, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	var sc map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &sc); err != nil {
+		t.Fatalf("structuredContent: %v", err)
+	}
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
+		t.Fatalf("text block is not JSON: %q", text)
+	}
+	if !jsonEqual(sc, fromText) {
+		t.Fatalf("text block and structuredContent differ:\n%s\n%s", text, b)
+	}
+	return res, sc
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func TestToolContract(t *testing.T) {
+	env := &Env{Fingerprint: func() string { return "fp1" }}
+	cs := connect(t, env, echo)
+
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, _ := json.Marshal(tools.Tools[0].InputSchema)
+	if !strings.Contains(string(schema), `"additionalProperties":false`) || strings.Contains(string(schema), `"null"`) {
+		t.Fatalf("input schema not closed or still nullable: %s", schema)
+	}
+	if tools.Tools[0].OutputSchema == nil || tools.Tools[0].Annotations.ReadOnlyHint {
+		t.Fatal("output schema missing or write tool marked read-only")
+	}
+
+	res, out := call(t, cs, `{"owner":"acme","labels":["x"]}`)
+	if res.IsError || out["body"] != "a<b && c" || out["owner"] != "acme" {
+		t.Fatalf("success: %+v", out)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, "a<b && c") {
+		t.Fatalf("text block escaped HTML: %s", text)
+	}
+
+	cases := []struct {
+		args, code, field string
+	}{
+		{`{}`, "invalid_field", "owner"},
+		{`{"owner":"acme","bogus":1}`, "invalid_field", "bogus"},
+		{`{"owner":"acme","state":"maybe"}`, "invalid_field", "state"},
+		{`{"owner":"acme","size":1000}`, "invalid_field", "size"},
+		{`{"owner":5}`, "invalid_field", "owner"},
+		{`{"owner":"acme","nested":{"add":"x"}}`, "invalid_field", "nested.add"},
+		{`{"owner":"acme","nested":{"nope":[]}}`, "invalid_field", "nested.nope"},
+		{`{"owner":"nobody"}`, "invalid_field", "owner"},
+		{`{"owner":"x","panic":true}`, "internal_error", ""},
+		{`{"owner":"fail"}`, "internal_error", ""},
+	}
+	for _, c := range cases {
+		res, env := call(t, cs, c.args)
+		if !res.IsError {
+			t.Errorf("%s: not an error", c.args)
+			continue
+		}
+		if env["code"] != c.code {
+			t.Errorf("%s: code %v, want %s", c.args, env["code"], c.code)
+		}
+		details, _ := env["details"].(map[string]any)
+		if c.field != "" && (details == nil || details["field"] != c.field) {
+			t.Errorf("%s: details %v, want field %s", c.args, details, c.field)
+		}
+		if _, ok := env["retry_after_ms"]; !ok {
+			t.Errorf("%s: retry_after_ms absent", c.args)
+		}
+		if env["fingerprint"] != "fp1" || !strings.HasPrefix(env["request_id"].(string), "ghg_") {
+			t.Errorf("%s: fingerprint/request_id: %v", c.args, env)
+		}
+		if env["settlement"] == nil {
+			t.Errorf("%s: a write tool's error carries no settlement", c.args)
+		}
+		if strings.Contains(res.Content[0].(*mcp.TextContent).Text, "secret-ish") {
+			t.Errorf("%s: an unmapped error leaked its text", c.args)
+		}
+	}
+	// The enum members are server-known values and may be echoed.
+	_, env2 := call(t, cs, `{"owner":"acme","state":"maybe"}`)
+	if v := env2["details"].(map[string]any)["value"]; v == nil {
+		t.Errorf("enum field error should list the members, got %v", env2)
+	}
+}
