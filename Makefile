@@ -8,7 +8,7 @@ PKGS    ?= ./...
 # Each fuzz target runs this long in `make fuzz` (and in CI).
 FUZZTIME ?= 10s
 
-.PHONY: all build test deps npm-deps go-deps vet fuzz bench prune clean
+.PHONY: all build test deps npm-deps go-deps vet bench prune clean
 
 all: build
 
@@ -33,6 +33,8 @@ vet:
 
 test: deps vet
 	$(GO) test -race -count=1 $(PKGS)
+	@echo "== fidelity tallies (what was validated against GitHub's published descriptions)"
+	@$(GO) test -count=1 -v ./internal/emulator/... | grep -E '^(openapi fidelity|graphql fidelity|fixture replay):'
 
 bench: build
 	./bin/ghgate bench

@@ -23,5 +23,9 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 		return figs, err
 	}
 	figs = append(figs, f)
+	if f, err = RepeatedReadBudget(ctx); err != nil {
+		return figs, err
+	}
+	figs = append(figs, f)
 	return figs, nil
 }

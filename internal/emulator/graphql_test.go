@@ -214,8 +214,9 @@ func TestGraphQL(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newGQLWorld(t, count)) })
 	}
 	n := count.validated.Load()
-	t.Logf("graphql fidelity: %d documents validated against %s %s (%d of them need %s)",
+	graphQLReport = fmt.Sprintf("graphql fidelity: %d documents validated against %s %s (%d of them need %s)",
 		n, schemasOrFail(t).src.Package, schemasOrFail(t).src.Version, count.overlay.Load(), GraphQLOverlayPath)
+	t.Log(graphQLReport)
 	if n < 30 {
 		t.Errorf("only %d documents were validated against GitHub's schema", n)
 	}
