@@ -208,6 +208,9 @@ func (s searchQuery) match(is *Issue) bool {
 // searchItemJSON is GitHub's issue-search-result-item.
 type searchItemJSON struct {
 	*issueJSON
+	// A search result's body is a non-nullable string in GitHub's
+	// description: an issue without a body leaves the key out.
+	Body  *string `json:"body,omitempty"`
 	Score float64 `json:"score"`
 }
 
@@ -259,7 +262,9 @@ func (e *Emulator) searchIssues(c *call) {
 	sortIssues(hits, sortBy, order)
 
 	perPage, page := pageParams(q)
-	if page*perPage > searchCap && (page-1)*perPage >= searchCap {
+	// A page that starts at or past the cap is refused. Dividing rather than
+	// multiplying keeps a huge page number from overflowing.
+	if page-1 >= (searchCap+perPage-1)/perPage {
 		c.invalid("Only the first 1000 search results are available", doc)
 		return
 	}
@@ -269,7 +274,7 @@ func (e *Emulator) searchIssues(c *call) {
 	}
 	items := []searchItemJSON{}
 	for _, is := range paginate(c, reachable) {
-		items = append(items, searchItemJSON{issueJSON: c.links.issue(is), Score: 1})
+		items = append(items, searchItemJSON{issueJSON: c.links.issue(is), Body: is.Body, Score: 1})
 	}
 	c.json(http.StatusOK, map[string]any{
 		"total_count":        len(hits),

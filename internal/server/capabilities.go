@@ -1,0 +1,33 @@
+package server
+
+import (
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/tooldef"
+)
+
+// capabilities is the summary agents read first: what ghgate does and
+// what it does not, so they do not go looking for tools that are not here.
+func capabilities(specs []tooldef.Spec, readOnly bool) string {
+	var b strings.Builder
+	b.WriteString("ghgate: GitHub issues for agents.\n\nDoes:\n")
+	b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues and blocked-by dependencies\n")
+	b.WriteString("- label edits touch only the labels named (add/remove/swap), never racing other writers\n")
+	b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call; writes say whether they happened (settlement)\n")
+	b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
+	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
+	b.WriteString("\nDoes not:\n")
+	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
+	b.WriteString("- delete issues or manage labels and milestones unless the admin toolset is enabled\n")
+	if readOnly {
+		b.WriteString("- any write: this server is read-only\n")
+	}
+	b.WriteString("\nTools: ")
+	names := make([]string, 0, len(specs))
+	for _, s := range specs {
+		names = append(names, s.ToolName())
+	}
+	b.WriteString(strings.Join(names, ", "))
+	b.WriteString("\nResources: ghgate://capabilities, ghgate://errors (the error-code catalog), github://{owner}/{repo}/issues/{issue_number}, github://{owner}/{repo}/issues\n")
+	return b.String()
+}

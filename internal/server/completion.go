@@ -1,0 +1,37 @@
+package server
+
+import (
+	"context"
+
+	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// completer answers completion/complete for the resource templates'
+// owner, repo and label-like arguments. It never returns a null list.
+type completer struct{ svc *tools.Service }
+
+func newCompleter(svc *tools.Service) *completer { return &completer{svc: svc} }
+
+func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	p := req.Params
+	known := map[string]string{}
+	if p.Context != nil {
+		for k, v := range p.Context.Arguments {
+			known[k] = v
+		}
+	}
+	var values []string
+	switch p.Argument.Name {
+	case "owner":
+		values = c.svc.CompleteOwners(ctx, p.Argument.Value)
+	case "repo":
+		values = c.svc.CompleteRepos(ctx, known["owner"], p.Argument.Value)
+	case "label", "labels":
+		values = c.svc.CompleteLabels(ctx, known["owner"], known["repo"], p.Argument.Value)
+	}
+	if values == nil {
+		values = []string{}
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: len(values)}}, nil
+}

@@ -1,0 +1,102 @@
+// Package server assembles ghgate's MCP server: the selected toolsets, the
+// capability summary, resources, completions and the surface fingerprint.
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/version"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options select what the server offers.
+type Options struct {
+	// Toolsets by name; empty means DefaultToolsets, "all" every toolset.
+	Toolsets []string
+	// ReadOnly leaves every write tool out: not listed, not callable.
+	ReadOnly bool
+	Log      *slog.Logger
+	// Wrap runs around every tool call (the broker routes and audits here).
+	Wrap func(ctx context.Context, tool string, mode tooldef.Mode, call func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
+}
+
+// Server is an assembled MCP server and what it was built from.
+type Server struct {
+	MCP         *mcp.Server
+	Tools       []tooldef.Spec
+	Fingerprint string
+}
+
+// New builds the MCP server over svc.
+func New(svc *tools.Service, opts Options) (*Server, error) {
+	specs, err := selectTools(svc, opts.Toolsets, opts.ReadOnly)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	summary := capabilities(specs, opts.ReadOnly)
+	srv := &Server{Tools: specs}
+	env := &tooldef.Env{Log: log, MapError: tools.MapError, Wrap: opts.Wrap,
+		Fingerprint: func() string { return srv.Fingerprint }}
+
+	type built struct {
+		def *mcp.Tool
+		h   mcp.ToolHandler
+	}
+	var defs []built
+	for _, s := range specs {
+		def, h, err := s.Build(env)
+		if err != nil {
+			return nil, err
+		}
+		defs = append(defs, built{def, h})
+	}
+	res := newResources(svc)
+	surface := struct {
+		Version   string            `json:"version"`
+		Tools     []*mcp.Tool       `json:"tools"`
+		Resources []string          `json:"resources"`
+		Codes     []contract.CodeInfo `json:"codes"`
+	}{Version: version.Version, Resources: res.uris(), Codes: contract.Catalog()}
+	for _, d := range defs {
+		surface.Tools = append(surface.Tools, d.def)
+	}
+	b, err := json.Marshal(surface)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	srv.Fingerprint = "sha256:" + hex.EncodeToString(sum[:8])
+
+	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Version}, &mcp.ServerOptions{
+		Instructions:      summary + "Surface fingerprint: " + srv.Fingerprint + "\n",
+		Logger:            log,
+		CompletionHandler: newCompleter(svc).complete,
+	})
+	for _, d := range defs {
+		m.AddTool(d.def, d.h)
+	}
+	res.register(m, summary, srv.Fingerprint)
+	srv.MCP = m
+	return srv, nil
+}
+
+// ToolNames lists the served tools in listing order.
+func (s *Server) ToolNames() []string {
+	out := make([]string, 0, len(s.Tools))
+	for _, t := range s.Tools {
+		out = append(out, t.ToolName())
+	}
+	return out
+}
+

@@ -1,0 +1,183 @@
+// Package servertest runs a whole ghgate against the emulator for tests:
+// every upstream response is checked against GitHub's OpenAPI description,
+// every upstream request is counted, and tools are called over a real MCP
+// client session.
+package servertest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
+	"github.com/ghgate/ghgate/internal/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options shape the environment; the zero value is alice on the demo seed
+// with the default toolsets.
+type Options struct {
+	Emulator            emulator.Options
+	Token               string // default emulator.DemoTokenAlice; "-" for none
+	Toolsets            []string
+	ReadOnly            bool
+	AllowedIssueCreator string
+	StorePath           string
+	MaxReadRetries      int
+}
+
+// Env is a running ghgate and its emulator.
+type Env struct {
+	Emu     *emulatortest.Server
+	Stack   *server.Stack
+	Session *mcp.ClientSession
+
+	mu       sync.Mutex
+	upstream []string
+}
+
+// Start assembles the environment; everything stops when the test ends.
+func Start(t testing.TB, o Options) *Env {
+	t.Helper()
+	env := &Env{Emu: emulatortest.Start(t, o.Emulator)}
+	token := o.Token
+	switch token {
+	case "":
+		token = emulator.DemoTokenAlice
+	case "-":
+		token = ""
+	}
+	client := env.Emu.Client()
+	client.Transport = &counting{next: client.Transport, env: env}
+	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
+		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
+		HTTPClient: client, MaxReadRetries: o.MaxReadRetries})
+	if err != nil {
+		t.Fatalf("server.NewStack: %v", err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	env.Stack = st
+	env.Session = Connect(t, st.Server.MCP)
+	return env
+}
+
+// Connect opens an in-memory MCP client session to m.
+func Connect(t testing.TB, m *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	sTr, cTr := mcp.NewInMemoryTransports()
+	ss, err := m.Connect(ctx, sTr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "servertest", Version: "0"}, nil).Connect(ctx, cTr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
+	return cs
+}
+
+type counting struct {
+	next http.RoundTripper
+	env  *Env
+}
+
+func (c *counting) RoundTrip(req *http.Request) (*http.Response, error) {
+	c.env.mu.Lock()
+	c.env.upstream = append(c.env.upstream, req.Method+" "+req.URL.Path)
+	c.env.mu.Unlock()
+	return c.next.RoundTrip(req)
+}
+
+// Upstream returns the upstream requests made since the last call, as
+// "METHOD /path", and resets the record.
+func (e *Env) Upstream() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.upstream
+	e.upstream = nil
+	return out
+}
+
+// Result is a tool call's outcome as the client saw it.
+type Result struct {
+	IsError bool
+	// JSON is structuredContent, byte for byte as the text block carries it.
+	JSON json.RawMessage
+}
+
+// Decode unmarshals the result into v.
+func (r Result) Decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.JSON, v); err != nil {
+		t.Fatalf("decoding %s: %v", r.JSON, err)
+	}
+}
+
+// Envelope decodes an error result's envelope, failing if it is not one.
+func (r Result) Envelope(t testing.TB) contract.Error {
+	t.Helper()
+	if !r.IsError {
+		t.Fatalf("expected an error result, got %s", r.JSON)
+	}
+	var e contract.Error
+	r.Decode(t, &e)
+	if e.Code == "" || !contract.Known(e.Code) {
+		t.Fatalf("envelope without a known code: %s", r.JSON)
+	}
+	return e
+}
+
+// Call calls a tool with args (marshalled to JSON; a json.RawMessage or
+// string is sent as it is) and checks the contract's invariants on the
+// wire: the text block is the same JSON as structuredContent.
+func (e *Env) Call(t testing.TB, tool string, args any) Result {
+	t.Helper()
+	var raw json.RawMessage
+	switch a := args.(type) {
+	case json.RawMessage:
+		raw = a
+	case string:
+		raw = json.RawMessage(a)
+	default:
+		b, err := json.Marshal(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = b
+	}
+	res, err := e.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: raw})
+	if err != nil {
+		t.Fatalf("%s: protocol error: %v", tool, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d content blocks, want 1", tool, len(res.Content))
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("%s: content is %T, want text", tool, res.Content[0])
+	}
+	sc, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameJSON(sc, []byte(text.Text)) {
+		t.Fatalf("%s: text block and structuredContent differ:\ntext: %s\nsc:   %s", tool, text.Text, sc)
+	}
+	return Result{IsError: res.IsError, JSON: json.RawMessage(text.Text)}
+}
+
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	ja, _ := json.Marshal(x)
+	jb, _ := json.Marshal(y)
+	return string(ja) == string(jb)
+}

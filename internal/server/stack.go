@@ -1,0 +1,87 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tools"
+)
+
+// StackOptions describe a whole single-credential ghgate: GitHub access,
+// state, and the MCP server over them.
+type StackOptions struct {
+	// BaseURL selects GitHub.com (""), a GHES host or an emulator.
+	BaseURL string
+	// Token is the credential; empty serves every call a missing_credential
+	// error.
+	Token string
+	// StorePath is the state database; "" keeps state in memory.
+	StorePath string
+	// CursorKey signs cursors; nil takes (or makes) one from the store.
+	CursorKey []byte
+	Toolsets  []string
+	ReadOnly  bool
+	// AllowedIssueCreator limits the server to issues one user opened.
+	AllowedIssueCreator string
+	HTTPClient          *http.Client
+	Log                 *slog.Logger
+	Now                 func() time.Time
+	// MaxReadRetries passes through to the access layer (0: its default).
+	MaxReadRetries int
+}
+
+// Stack is an assembled ghgate and the parts it owns.
+type Stack struct {
+	Server  *Server
+	Service *tools.Service
+	Store   *store.Store
+	GitHub  *github.Client
+}
+
+// NewStack opens the store, builds the GitHub client and the server.
+func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
+	st, err := store.Open(ctx, o.StorePath)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Stack, error) { return nil, errors.Join(err, st.Close()) }
+	key := o.CursorKey
+	if len(key) == 0 {
+		if key, err = st.Secret(ctx, "cursor-key", 32); err != nil {
+			return fail(err)
+		}
+	}
+	cursors, err := contract.NewCursors(key, o.Now)
+	if err != nil {
+		return fail(fmt.Errorf("cursor key: %w", err))
+	}
+	var gh *github.Client
+	if o.Token != "" {
+		gh, err = github.New(github.Options{BaseURL: o.BaseURL, Token: o.Token, Store: st, HTTPClient: o.HTTPClient,
+			Now: o.Now, MaxReadRetries: o.MaxReadRetries})
+		if err != nil {
+			return fail(err)
+		}
+	}
+	svc := &tools.Service{Clients: tools.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
+		AllowedIssueCreator: o.AllowedIssueCreator}
+	if gh != nil {
+		cred := string(gh.CredentialKey())
+		svc.Credential = func(context.Context, string) string { return cred }
+	}
+	srv, err := New(svc, Options{Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log})
+	if err != nil {
+		return fail(err)
+	}
+	return &Stack{Server: srv, Service: svc, Store: st, GitHub: gh}, nil
+}
+
+// Close releases the store.
+func (s *Stack) Close() error { return s.Store.Close() }

@@ -1,0 +1,75 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tooldef"
+)
+
+// DefaultToolsets is what a server offers when none are named.
+var DefaultToolsets = []string{"issues"}
+
+// toolsets lists each toolset's tools in the order they are listed.
+func toolsets(s *tools.Service) map[string][]tooldef.Spec {
+	return map[string][]tooldef.Spec{
+		"issues": {
+			s.SearchIssues(),
+			s.GetIssue(),
+			s.CreateIssue(),
+			s.UpdateIssue(),
+			s.AddComment(),
+			s.EditComment(),
+			s.ListIssueItems(),
+			s.ListRepoMetadata(),
+			s.LinkIssues(),
+		},
+	}
+}
+
+// ToolsetNames lists the known toolsets, sorted.
+func ToolsetNames() []string {
+	names := make([]string, 0)
+	for n := range toolsets(&tools.Service{}) {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// selectTools resolves toolset names ("all" for every one) into the tools
+// to serve, in a deterministic order: toolsets in the order named (sorted
+// for "all"), tools in each toolset's order. Read-only drops every write.
+func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spec, error) {
+	sets := toolsets(s)
+	if len(names) == 0 {
+		names = DefaultToolsets
+	}
+	if slices.Contains(names, "all") {
+		names = ToolsetNames()
+	}
+	var unknown []string
+	for _, n := range names {
+		if _, ok := sets[n]; !ok {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("unknown toolset %s (known: %s, or all)", strings.Join(unknown, ", "), strings.Join(ToolsetNames(), ", "))
+	}
+	var out []tooldef.Spec
+	seen := map[string]bool{}
+	for _, n := range names {
+		for _, t := range sets[n] {
+			if seen[t.ToolName()] || (readOnly && t.ToolMode() != tooldef.Read) {
+				continue
+			}
+			seen[t.ToolName()] = true
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}

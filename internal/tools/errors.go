@@ -1,0 +1,81 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+)
+
+// MapError turns an access-layer error into the contract's envelope.
+func MapError(err error) *contract.Error {
+	if e, ok := contract.AsError(err); ok {
+		return e
+	}
+	var ge *github.Error
+	if !errors.As(err, &ge) {
+		return nil
+	}
+	code := contract.Code(ge.Code)
+	switch ge.Code {
+	case github.InvalidArgument:
+		code = contract.CodeInvalidField
+	case github.Cancelled:
+		code = contract.CodeUpstreamUnavailable
+	}
+	if !contract.Known(code) {
+		code = contract.CodeUpstreamUnavailable
+	}
+	e := &contract.Error{Code: code, Message: ge.Message, Temporary: ge.Temporary, Settlement: contract.Settlement(ge.Settlement)}
+	if ge.RetryAfter > 0 {
+		e.WithRetryAfter(ge.RetryAfter.Milliseconds())
+	}
+	if len(ge.RequiredScopes) > 0 {
+		e.Details = &contract.Details{RequiredScopes: ge.RequiredScopes}
+	}
+	if len(ge.Fields) > 0 {
+		f := ge.Fields[0]
+		reason := f.Code
+		if f.Message != "" {
+			reason = f.Message
+		}
+		e.WithField(f.Field, fmt.Sprintf("GitHub refused it: %s", reason))
+	}
+	switch code {
+	case contract.CodeRateLimited:
+		e.Repair = &contract.Repair{NextStep: "wait retry_after_ms, then make the same call again"}
+	case contract.CodeInvalidCredential, contract.CodeMissingCredential:
+		e.Repair = &contract.Repair{NextStep: "stop: the operator must configure a valid GitHub token; retrying will not help"}
+	case contract.CodeInsufficientScope:
+		e.Repair = &contract.Repair{NextStep: "stop: the credential lacks a permission for this call", Alternative: "read-only tools still work"}
+	}
+	return e
+}
+
+// notFoundIssue is the envelope for an issue that is not there, with a
+// search that finds the right one.
+func notFoundIssue(err error, owner, repo string, number int) error {
+	e := MapError(err)
+	if e == nil || e.Code != contract.CodeNotFound {
+		return err
+	}
+	e.Message = fmt.Sprintf("%s/%s#%d does not exist or is not visible to this credential", owner, repo, number)
+	e.Repair = &contract.Repair{NextStep: "search the repository for the issue you mean",
+		Tool: "github_search_issues", Arguments: map[string]any{"owner": owner, "repo": repo, "state": "all"}}
+	return e
+}
+
+// afterWrite adds the re-read repair a write needs when its outcome is not
+// known for sure.
+func afterWrite(err error, reread *contract.Repair) error {
+	e := MapError(err)
+	if e == nil {
+		return err
+	}
+	if e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown {
+		e.Repair = reread
+		e.Temporary = false
+	}
+	return e
+}

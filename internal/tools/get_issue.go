@@ -1,0 +1,188 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	gh "github.com/google/go-github/v88/github"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// issueRecord is GitHub's issue with the relation summaries go-github's
+// Issue type does not carry.
+type issueRecord struct {
+	gh.Issue
+	SubIssuesSummary *struct {
+		Total     int `json:"total"`
+		Completed int `json:"completed"`
+	} `json:"sub_issues_summary,omitempty"`
+	IssueDependenciesSummary *struct {
+		BlockedBy      int `json:"blocked_by"`
+		Blocking       int `json:"blocking"`
+		TotalBlockedBy int `json:"total_blocked_by"`
+		TotalBlocking  int `json:"total_blocking"`
+	} `json:"issue_dependencies_summary,omitempty"`
+}
+
+// fetchIssue reads one issue with its relation summaries in one request.
+func fetchIssue(ctx context.Context, c *github.Client, owner, repo string, number int) (*issueRecord, error) {
+	var rec issueRecord
+	_, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
+		req, err := c.NewRequest(ctx, "GET", fmt.Sprintf("repos/%s/%s/issues/%d", owner, repo, number), nil)
+		if err != nil {
+			return nil, err
+		}
+		return rest.Do(req, &rec)
+	})
+	if err != nil {
+		return nil, notFoundIssue(err, owner, repo, number)
+	}
+	return &rec, nil
+}
+
+// Relations summarizes an issue's links.
+type Relations struct {
+	Parent         *IssueRef `json:"parent,omitempty"`
+	SubIssues      int       `json:"sub_issues,omitempty" jsonschema:"sub-issue count"`
+	SubIssuesDone  int       `json:"sub_issues_completed,omitempty"`
+	BlockedBy      int       `json:"blocked_by,omitempty" jsonschema:"open issues blocking this one"`
+	BlockedByTotal int       `json:"blocked_by_total,omitempty"`
+	Blocking       int       `json:"blocking,omitempty" jsonschema:"open issues this one blocks"`
+	BlockingTotal  int       `json:"blocking_total,omitempty"`
+}
+
+// IssueRef points at an issue, possibly in another repository.
+type IssueRef struct {
+	Number int    `json:"number"`
+	Repo   string `json:"repo,omitempty" jsonschema:"owner/name when not the same repository"`
+}
+
+func relationsOf(rec *issueRecord, owner, repo string) *Relations {
+	r := &Relations{}
+	if u := rec.GetParentIssueURL(); u != "" {
+		if ref := refFromAPIURL(u, owner, repo); ref != nil {
+			r.Parent = ref
+		}
+	}
+	if s := rec.SubIssuesSummary; s != nil {
+		r.SubIssues, r.SubIssuesDone = s.Total, s.Completed
+	}
+	if d := rec.IssueDependenciesSummary; d != nil {
+		r.BlockedBy, r.BlockedByTotal, r.Blocking, r.BlockingTotal = d.BlockedBy, d.TotalBlockedBy, d.Blocking, d.TotalBlocking
+	}
+	if *r == (Relations{}) {
+		return nil
+	}
+	return r
+}
+
+// refFromAPIURL reads ".../repos/OWNER/REPO/issues/N".
+func refFromAPIURL(u, owner, repo string) *IssueRef {
+	i := strings.LastIndex(u, "/repos/")
+	if i < 0 {
+		return nil
+	}
+	parts := strings.Split(u[i+len("/repos/"):], "/")
+	if len(parts) != 4 || parts[2] != "issues" {
+		return nil
+	}
+	n, err := strconv.Atoi(parts[3])
+	if err != nil {
+		return nil
+	}
+	ref := &IssueRef{Number: n}
+	if !strings.EqualFold(parts[0]+"/"+parts[1], owner+"/"+repo) {
+		ref.Repo = parts[0] + "/" + parts[1]
+	}
+	return ref
+}
+
+// GetIssueIn are github_get_issue's arguments.
+type GetIssueIn struct {
+	Owner          string `json:"owner"`
+	Repo           string `json:"repo"`
+	IssueNumber    int    `json:"issue_number"`
+	Detail         string `json:"detail,omitempty" jsonschema:"default full"`
+	CommentsCursor string `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor of a previous call, for the next page of comments"`
+}
+
+// GetIssueOut is one issue with its first page of comments.
+type GetIssueOut struct {
+	Issue              Issue      `json:"issue"`
+	Relations          *Relations `json:"relations,omitempty"`
+	Comments           []Comment  `json:"comments,omitempty"`
+	CommentsHasMore    bool       `json:"comments_has_more,omitempty"`
+	CommentsNextCursor string     `json:"comments_next_cursor,omitempty"`
+	RateLimitRemaining *int       `json:"rate_limit_remaining,omitempty"`
+}
+
+// commentsPerPage is how many comments github_get_issue returns at once.
+const commentsPerPage = 30
+
+func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error) {
+	const tool = "github_get_issue"
+	scope := in.Owner + "/" + in.Repo
+	filters := struct {
+		Number int
+		Detail string
+	}{in.IssueNumber, in.Detail}
+	restart := in
+	restart.CommentsCursor = ""
+	page, err := s.openCursor(in.CommentsCursor, tool, scope, filters, restart)
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	c, err := s.client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, in.IssueNumber)
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	if !s.creatorAllowed(rec.GetUser().GetLogin()) {
+		return GetIssueOut{}, s.creatorRefusal(in.IssueNumber)
+	}
+	detail := Detail(in.Detail)
+	if detail == "" {
+		detail = Full
+	}
+	out := GetIssueOut{Issue: issueView(&rec.Issue, detail, false), Relations: relationsOf(rec, in.Owner, in.Repo)}
+	// The version is what an update needs, so every detail level carries it.
+	out.Issue.Version = IssueVersion(&rec.Issue)
+	if rec.GetComments() > 0 && (page-1)*commentsPerPage < rec.GetComments() {
+		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Page: page, PerPage: commentsPerPage})
+		if err != nil {
+			return GetIssueOut{}, err
+		}
+		for _, cm := range list {
+			out.Comments = append(out.Comments, commentView(cm))
+		}
+		if meta.NextPage > 0 {
+			out.CommentsHasMore = true
+			out.CommentsNextCursor = s.mintCursor(tool, scope, filters, meta.NextPage)
+		}
+	}
+	out.RateLimitRemaining = lowBudget(c, "core")
+	return out, nil
+}
+
+// GetIssue is github_get_issue.
+func (s *Service) GetIssue() tooldef.Spec {
+	return tooldef.Tool[GetIssueIn, GetIssueOut]{
+		Name:  "github_get_issue",
+		Title: "Get an issue",
+		Description: "Read one issue: its fields, version (for expected_version), relation counts (parent, sub-issues, blocked-by, blocking) " +
+			"and its first 30 comments. Bodies are returned intact except for hidden characters and HTML comments, which are removed and counted.",
+		Mode: tooldef.Read,
+		Input: func(sc *jsonschema.Schema) {
+			sc.Properties["detail"].Enum = []any{"summary", "full"}
+			sc.Properties["issue_number"].Minimum = ptr(1.0)
+		},
+		Run: s.getIssue,
+	}
+}

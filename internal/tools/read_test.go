@@ -1,0 +1,119 @@
+package tools_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools"
+)
+
+func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	args := tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 50}
+	var seen = map[int]bool{}
+	var total int
+	for page := 0; page < 10; page++ {
+		var out tools.SearchIssuesOut
+		res := env.Call(t, "github_search_issues", args)
+		if res.IsError {
+			t.Fatalf("page %d: %s", page, res.JSON)
+		}
+		res.Decode(t, &out)
+		total = out.TotalCount
+		for _, is := range out.Items {
+			if is.IsPR {
+				t.Fatalf("a pull request in an issues-only search: #%d", is.Number)
+			}
+			if seen[is.Number] {
+				t.Fatalf("#%d seen twice", is.Number)
+			}
+			seen[is.Number] = true
+			if is.Body != "" {
+				t.Fatalf("summary row carries a body: %+v", is)
+			}
+		}
+		if !out.HasMore {
+			break
+		}
+		args.Cursor = out.NextCursor
+	}
+	if len(seen) != total || total < emulator.DemoWidgetsIssueCount-20 {
+		t.Fatalf("saw %d of %d issues", len(seen), total)
+	}
+
+	// A cursor presented with other filters is refused with a restart repair.
+	args.State = "open"
+	e := env.Call(t, "github_search_issues", args).Envelope(t)
+	if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != "github_search_issues" {
+		t.Fatalf("mismatched cursor: %+v", e)
+	}
+}
+
+func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	var sum, full tools.SearchIssuesOut
+	env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30}).Decode(t, &sum)
+	env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30, Detail: "full"}).Decode(t, &full)
+	if len(sum.Items) != len(full.Items) || len(sum.Items) == 0 {
+		t.Fatalf("rows differ: %d vs %d", len(sum.Items), len(full.Items))
+	}
+	for i := range sum.Items {
+		s, f := sum.Items[i], full.Items[i]
+		if s.Number != f.Number || s.Title != f.Title || s.State != f.State || strings.Join(s.Labels, ",") != strings.Join(f.Labels, ",") {
+			t.Fatalf("row %d: summary %+v is not a subset of full %+v", i, s, f)
+		}
+		if f.Version == "" || f.Author == "" {
+			t.Fatalf("full row lacks full fields: %+v", f)
+		}
+	}
+}
+
+func TestGetIssueSanitizesTheHostileIssue(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	var out tools.GetIssueOut
+	res := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoHostileIssue})
+	res.Decode(t, &out)
+	body := out.Issue.Body
+	for _, bad := range []string{"\u200b", "\u202e", "\u2066", "<!--", "\U000E0041"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("body still holds %q", bad)
+		}
+	}
+	for _, good := range []string{"a<b", "&&", "```"} {
+		if !strings.Contains(body, good) {
+			t.Errorf("body lost %q", good)
+		}
+	}
+	if out.Issue.Sanitized == nil || out.Issue.Sanitized.ZeroWidth == 0 || out.Issue.Sanitized.Bidi == 0 ||
+		out.Issue.Sanitized.HTMLComments == 0 || out.Issue.Sanitized.Tags == 0 {
+		t.Fatalf("removals not counted: %+v", out.Issue.Sanitized)
+	}
+	if !strings.Contains(string(res.JSON), "a<b && ") {
+		t.Fatal("the wire form escaped HTML")
+	}
+}
+
+func TestGetIssueCommentsAndRelations(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	var out tools.GetIssueOut
+	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &out)
+	if out.Relations == nil || out.Relations.SubIssues < 3 || out.Issue.Version == "" {
+		t.Fatalf("parent issue: %+v", out)
+	}
+	env.Upstream()
+	var many tools.GetIssueOut
+	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue}).Decode(t, &many)
+	if calls := env.Upstream(); len(calls) != 2 {
+		t.Fatalf("get_issue with comments made %d upstream calls: %v", len(calls), calls)
+	}
+	if len(many.Comments) == 0 {
+		t.Fatal("no comments")
+	}
+	e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999}).Envelope(t)
+	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != "github_search_issues" {
+		t.Fatalf("missing issue: %+v", e)
+	}
+}

@@ -1,0 +1,204 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// SearchIssuesIn are github_search_issues' arguments.
+type SearchIssuesIn struct {
+	Owner        string   `json:"owner,omitempty" jsonschema:"repository owner; omit owner and repo to search everything the credential can see"`
+	Repo         string   `json:"repo,omitempty" jsonschema:"repository name; needs owner"`
+	Query        string   `json:"query,omitempty" jsonschema:"free text, may include GitHub search qualifiers"`
+	State        string   `json:"state,omitempty" jsonschema:"default open"`
+	Labels       []string `json:"labels,omitempty" jsonschema:"only issues having all of these"`
+	NoLabels     bool     `json:"no_labels,omitempty" jsonschema:"only issues with no label"`
+	Assignee     string   `json:"assignee,omitempty" jsonschema:"login, or none for unassigned"`
+	Author       string   `json:"author,omitempty" jsonschema:"login of the opener"`
+	UpdatedAfter string   `json:"updated_after,omitempty" jsonschema:"YYYY-MM-DD or RFC 3339"`
+	IncludePRs   bool     `json:"include_prs,omitempty" jsonschema:"also return pull requests (default: issues only)"`
+	Sort         string   `json:"sort,omitempty" jsonschema:"default best_match"`
+	Order        string   `json:"order,omitempty" jsonschema:"default desc"`
+	Detail       string   `json:"detail,omitempty" jsonschema:"default summary"`
+	PageSize     int      `json:"page_size,omitempty" jsonschema:"default 30"`
+	Cursor       string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+}
+
+// Validate checks rules that span fields.
+func (in *SearchIssuesIn) Validate() *contract.Error {
+	if in.Repo != "" && in.Owner == "" {
+		return contract.Errorf(contract.CodeInvalidField, "repo needs owner").WithField("owner", "is required when repo is given")
+	}
+	if in.UpdatedAfter != "" {
+		if _, err := parseDateArg(in.UpdatedAfter); err != nil {
+			return contract.Errorf(contract.CodeInvalidField, "updated_after must be YYYY-MM-DD or RFC 3339").
+				WithField("updated_after", "must be YYYY-MM-DD or RFC 3339")
+		}
+	}
+	return nil
+}
+
+func parseDateArg(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Parse("2006-01-02", s)
+}
+
+// SearchIssuesOut is one page of results.
+type SearchIssuesOut struct {
+	Items      []Issue `json:"items,omitempty"`
+	TotalCount int     `json:"total_count"`
+	Page
+	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty" jsonschema:"present when under 10% of the search budget is left"`
+}
+
+// searchFilters is what a cursor is bound to: every argument but the cursor.
+type searchFilters struct {
+	Query, State, Assignee, Author, UpdatedAfter, Sort, Order, Detail string
+	Labels                                                            []string
+	NoLabels, IncludePRs                                              bool
+	PageSize                                                          int
+}
+
+// githubQuery builds GitHub's q parameter from the typed filters.
+func (in SearchIssuesIn) githubQuery() string {
+	var q []string
+	if in.Query != "" {
+		q = append(q, in.Query)
+	}
+	switch {
+	case in.Owner != "" && in.Repo != "":
+		q = append(q, "repo:"+in.Owner+"/"+in.Repo)
+	case in.Owner != "":
+		q = append(q, "user:"+in.Owner)
+	}
+	if !in.IncludePRs {
+		q = append(q, "is:issue")
+	}
+	switch in.State {
+	case "", "open":
+		q = append(q, "is:open")
+	case "closed":
+		q = append(q, "is:closed")
+	}
+	for _, l := range in.Labels {
+		q = append(q, "label:"+quoteQualifier(l))
+	}
+	if in.NoLabels {
+		q = append(q, "no:label")
+	}
+	switch in.Assignee {
+	case "":
+	case "none":
+		q = append(q, "no:assignee")
+	default:
+		q = append(q, "assignee:"+in.Assignee)
+	}
+	if in.Author != "" {
+		q = append(q, "author:"+in.Author)
+	}
+	if in.UpdatedAfter != "" {
+		q = append(q, "updated:>="+in.UpdatedAfter)
+	}
+	return strings.Join(q, " ")
+}
+
+func quoteQualifier(v string) string {
+	if strings.ContainsAny(v, " :\"") {
+		return `"` + strings.ReplaceAll(v, `"`, ``) + `"`
+	}
+	return v
+}
+
+// searchCap is how far GitHub's search API pages.
+const searchCap = 1000
+
+func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssuesOut, error) {
+	const tool = "github_search_issues"
+	if in.PageSize == 0 {
+		in.PageSize = DefaultPageSize
+	}
+	detail := Detail(in.Detail)
+	if detail == "" {
+		detail = Summary
+	}
+	scope := in.Owner + "/" + in.Repo
+	filters := searchFilters{in.Query, in.State, in.Assignee, in.Author, in.UpdatedAfter, in.Sort, in.Order, in.Detail,
+		in.Labels, in.NoLabels, in.IncludePRs, in.PageSize}
+	restart := in
+	restart.Cursor = ""
+	page, err := s.openCursor(in.Cursor, tool, scope, filters, restart)
+	if err != nil {
+		return SearchIssuesOut{}, err
+	}
+	if s.AllowedIssueCreator != "" {
+		// The creator scope narrows the query itself, so pages stay full.
+		if in.Author != "" && !s.creatorAllowed(in.Author) {
+			return SearchIssuesOut{}, contract.Errorf(contract.CodeIssueCreatorNotAllowed,
+				"this deployment only works on issues opened by %s", s.AllowedIssueCreator).WithField("author", "must be "+s.AllowedIssueCreator+" or omitted")
+		}
+		in.Author = s.AllowedIssueCreator
+	}
+	c, err := s.client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return SearchIssuesOut{}, err
+	}
+	opts := github.SearchOptions{Page: page, PerPage: in.PageSize, Order: in.Order}
+	if in.Sort != "" && in.Sort != "best_match" {
+		opts.Sort = in.Sort
+	}
+	res, meta, err := c.SearchIssues(ctx, in.githubQuery(), opts)
+	if err != nil {
+		return SearchIssuesOut{}, err
+	}
+	out := SearchIssuesOut{TotalCount: res.GetTotal(), RateLimitRemaining: lowBudget(c, "search")}
+	withRepo := in.Repo == ""
+	for _, is := range res.Issues {
+		out.Items = append(out.Items, issueView(is, detail, withRepo))
+	}
+	reachable := min(out.TotalCount, searchCap)
+	if meta.NextPage > 0 && meta.NextPage*in.PageSize-in.PageSize < reachable {
+		out.HasMore = true
+		out.NextCursor = s.mintCursor(tool, scope, filters, meta.NextPage)
+	}
+	if out.TotalCount > searchCap {
+		out.Truncated = true
+		out.TruncationHint = fmt.Sprintf("GitHub search reaches only the first %d of %d matches; narrow the query (labels, author, updated_after) to see the rest", searchCap, out.TotalCount)
+	}
+	if res.GetIncompleteResults() {
+		out.Truncated = true
+		out.TruncationHint = "GitHub's search timed out and returned partial results; repeat the search or narrow it"
+	}
+	return out, nil
+}
+
+// SearchIssues is github_search_issues.
+func (s *Service) SearchIssues() tooldef.Spec {
+	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
+		Name:  "github_search_issues",
+		Title: "Search issues",
+		Description: "Find issues by text and filters in one repository, an owner's repositories, or everywhere visible. " +
+			"Rows are small (detail=summary); use detail=full or github_get_issue for bodies. Issues only unless include_prs.",
+		Mode: tooldef.Read,
+		Input: func(sc *jsonschema.Schema) {
+			p := sc.Properties
+			p["state"].Enum = []any{"open", "closed", "all"}
+			p["sort"].Enum = []any{"best_match", "created", "updated", "comments"}
+			p["order"].Enum = []any{"desc", "asc"}
+			p["detail"].Enum = []any{"summary", "full"}
+			p["page_size"].Minimum, p["page_size"].Maximum = ptr(1.0), ptr(float64(MaxPageSize))
+			p["labels"].MaxItems = ptr(10)
+		},
+		Run: s.searchIssues,
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,79 @@
+// Package tools holds ghgate's MCP tools: one file per family, each tool a
+// typed input, a typed output and a function, registered through tooldef.
+package tools
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tooldef"
+)
+
+// Clients chooses the GitHub client for a call by its target owner and the
+// tool's mode. A single-user server has one client; the broker routes per
+// owner and mode between read and write credentials.
+type Clients interface {
+	For(ctx context.Context, owner string, mode tooldef.Mode) (*github.Client, error)
+}
+
+// OneClient serves every call with the same client.
+type OneClient struct{ Client *github.Client }
+
+// For implements Clients.
+func (o OneClient) For(context.Context, string, tooldef.Mode) (*github.Client, error) {
+	if o.Client == nil {
+		return nil, contract.Errorf(contract.CodeMissingCredential, "no GitHub token is configured: set GITHUB_TOKEN or GH_TOKEN, or use --demo")
+	}
+	return o.Client, nil
+}
+
+// Service is what the tools share.
+type Service struct {
+	Clients Clients
+	Store   *store.Store
+	Cursors *contract.Cursors
+	Log     *slog.Logger
+	Now     func() time.Time
+	// AllowedIssueCreator, when set, limits reads to issues that user opened
+	// and refuses writes to others.
+	AllowedIssueCreator string
+	// Credential names the credential for idempotency scoping (a digest,
+	// never the token).
+	Credential func(ctx context.Context, owner string) string
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Service) client(ctx context.Context, owner string, mode tooldef.Mode) (*github.Client, error) {
+	return s.Clients.For(ctx, owner, mode)
+}
+
+// creatorAllowed reports whether an issue by login may be touched under the
+// creator scope.
+func (s *Service) creatorAllowed(login string) bool {
+	return s.AllowedIssueCreator == "" || strings.EqualFold(login, s.AllowedIssueCreator)
+}
+
+func (s *Service) creatorRefusal(number int) *contract.Error {
+	e := contract.Errorf(contract.CodeIssueCreatorNotAllowed,
+		"issue #%d was not opened by %s; this deployment only works on that user's issues", number, s.AllowedIssueCreator)
+	e.Settlement = contract.NotStarted
+	return e
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Log
+}
