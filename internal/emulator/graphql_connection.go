@@ -91,7 +91,12 @@ func pageOf[T any](x *gqlContext, items []T, a connArgs) (*connection, error) {
 		if !ok {
 			return nil, invalidCursor(*a.After)
 		}
-		start = min(i+1, end)
+		// i comes from the client: compare before adding so a cursor near
+		// the integer limit cannot wrap to a negative index.
+		start = end
+		if i < end {
+			start = i + 1
+		}
 	}
 	if a.Before != nil {
 		i, ok := decodeCursor(*a.Before)

@@ -169,6 +169,11 @@ func pageParams(q url.Values) (perPage, page int) {
 func paginate[T any](c *call, items []T) []T {
 	perPage, page := pageParams(c.req.URL.Query())
 	setLink(c, len(items), perPage, page)
+	// Compare page numbers before multiplying: a page number near the
+	// integer limit would overflow (page-1)*perPage into a negative index.
+	if page-1 > len(items)/perPage {
+		return []T{}
+	}
 	start := (page - 1) * perPage
 	if start >= len(items) {
 		return []T{}

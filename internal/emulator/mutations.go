@@ -29,18 +29,58 @@ var ErrNotLinked = errors.New("the link does not exist")
 // ErrPullRequest is returned when a pull request is used where only issues fit.
 var ErrPullRequest = errors.New("pull requests cannot be linked")
 
+// ErrOtherOwner is returned when a sub-issue's repository has another owner
+// than its parent's: GitHub's description of sub_issue_id says it "must
+// belong to the same repository owner as the parent issue".
+var ErrOtherOwner = errors.New("the sub-issue must belong to the same repository owner as the parent issue")
+
+// ErrTooManySubIssues and ErrTooDeep are GitHub's documented limits: up to
+// 100 sub-issues per parent and up to eight levels of nesting.
+var (
+	ErrTooManySubIssues = errors.New("a parent issue can have at most 100 sub-issues")
+	ErrTooDeep          = errors.New("sub-issues can be nested at most 8 levels deep")
+)
+
+const (
+	maxSubIssues     = 100
+	maxSubIssueDepth = 8
+)
+
+// depth is how many ancestors is has.
+func depth(is *Issue) int {
+	n := 0
+	for x := is.Parent; x != nil && n <= maxSubIssueDepth+1; x = x.Parent {
+		n++
+	}
+	return n
+}
+
+// height is how many levels of sub-issues hang below is.
+func height(is *Issue) int {
+	h := 0
+	for _, c := range is.SubIssues {
+		h = max(h, 1+height(c))
+	}
+	return h
+}
+
 func (s *State) touch(is *Issue) { is.UpdatedAt = s.Now() }
 
 // AddLabels adds labels not already on the issue and records "labeled".
 func (s *State) AddLabels(is *Issue, actor *Account, labels ...*Label) {
+	changed := false
 	for _, l := range labels {
 		if slices.Contains(is.Labels, l) {
 			continue
 		}
 		is.Labels = append(is.Labels, l)
 		s.addEvent(is, &Event{Event: "labeled", Actor: actor, Label: snapshotLabel(l)})
+		changed = true
 	}
-	s.touch(is)
+	// An issue left as it was keeps its updated_at (and so its ETag).
+	if changed {
+		s.touch(is)
+	}
 }
 
 // RemoveLabel removes a label and records "unlabeled"; it reports whether
@@ -70,25 +110,33 @@ func snapshotLabel(l *Label) *Label { c := *l; return &c }
 
 // Assign adds assignees not already present and records "assigned".
 func (s *State) Assign(is *Issue, actor *Account, users ...*Account) {
+	changed := false
 	for _, u := range users {
 		if slices.Contains(is.Assignees, u) {
 			continue
 		}
 		is.Assignees = append(is.Assignees, u)
 		s.addEvent(is, &Event{Event: "assigned", Actor: actor, Assignee: u})
+		changed = true
 	}
-	s.touch(is)
+	if changed {
+		s.touch(is)
+	}
 }
 
 // Unassign removes assignees and records "unassigned".
 func (s *State) Unassign(is *Issue, actor *Account, users ...*Account) {
+	changed := false
 	for _, u := range users {
 		if i := slices.Index(is.Assignees, u); i >= 0 {
 			is.Assignees = slices.Delete(is.Assignees, i, i+1)
 			s.addEvent(is, &Event{Event: "unassigned", Actor: actor, Assignee: u})
+			changed = true
 		}
 	}
-	s.touch(is)
+	if changed {
+		s.touch(is)
+	}
 }
 
 // SetAssignees replaces the assignees, recording each change.
@@ -218,8 +266,14 @@ func (s *State) AddSubIssue(parent, child *Issue, actor *Account, replaceParent 
 		return ErrAlreadyLinked
 	case child.Parent != nil && !replaceParent:
 		return ErrAlreadyParented
+	case !strings.EqualFold(parent.Repo.Owner.Login, child.Repo.Owner.Login):
+		return ErrOtherOwner
 	case isAncestor(child, parent):
 		return ErrCycle
+	case len(parent.SubIssues) >= maxSubIssues:
+		return ErrTooManySubIssues
+	case depth(parent)+1+height(child) > maxSubIssueDepth:
+		return ErrTooDeep
 	}
 	if child.Parent != nil {
 		if err := s.RemoveSubIssue(child.Parent, child, actor); err != nil {

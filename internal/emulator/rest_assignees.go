@@ -57,8 +57,12 @@ func (c *call) assigneesBody() ([]string, bool) {
 	return in.Assignees, true
 }
 
+// Adding and removing assignees answer 201 and 200 to anyone who can see
+// the issue: GitHub's description says assignees sent without push access
+// are silently ignored, and lists no 403 for either route.
+
 func (e *Emulator) addAssignees(c *call) {
-	r := c.repoFor(PermTriage)
+	r := c.repoFor(PermRead)
 	if r == nil {
 		return
 	}
@@ -69,6 +73,9 @@ func (e *Emulator) addAssignees(c *call) {
 	logins, ok := c.assigneesBody()
 	if !ok {
 		return
+	}
+	if c.token.Permission(r) < PermTriage {
+		logins = nil
 	}
 	// GitHub ignores logins that cannot be assigned here.
 	var users []*Account
@@ -82,7 +89,7 @@ func (e *Emulator) addAssignees(c *call) {
 }
 
 func (e *Emulator) removeAssignees(c *call) {
-	r := c.repoFor(PermTriage)
+	r := c.repoFor(PermRead)
 	if r == nil {
 		return
 	}
@@ -93,6 +100,9 @@ func (e *Emulator) removeAssignees(c *call) {
 	logins, ok := c.assigneesBody()
 	if !ok {
 		return
+	}
+	if c.token.Permission(r) < PermTriage {
+		logins = nil
 	}
 	var users []*Account
 	for _, login := range logins {

@@ -388,9 +388,12 @@ func (e *Emulator) updateIssue(c *call) {
 		c.forbidden()
 		return
 	}
-	if perm < PermTriage && (in.Labels.Set || in.Assignees.Set || in.Assignee.Set || in.Milestone.Set || in.Type.Set) {
-		c.forbidden()
-		return
+	if perm < PermTriage {
+		// GitHub's description of this route: without push access, label,
+		// assignee, milestone and type changes are silently dropped; the
+		// author's title, body and state changes still apply.
+		in.Labels, in.Assignees, in.Assignee = optional[labelNames]{}, optional[[]string]{}, optional[string]{}
+		in.Milestone, in.Type = optional[json.Number]{}, optional[string]{}
 	}
 	const doc = issueDocs + "#update-an-issue"
 	if in.Title.Set && (in.Title.Null || strings.TrimSpace(string(in.Title.Value)) == "") {

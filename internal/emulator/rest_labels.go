@@ -4,11 +4,26 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 const labelDocs = "rest/issues/labels"
 
 var hexColor = regexp.MustCompile(`^[0-9a-fA-F]{6}$`)
+
+// maxLabelDescription is the limit GitHub's description of the label
+// routes gives: "Must be 100 characters or fewer."
+const maxLabelDescription = 100
+
+// descriptionTooLong answers 422 when a label description is over the limit.
+func (c *call) descriptionTooLong(in labelWrite, doc string) bool {
+	if !in.Description.Set || in.Description.Null || utf8.RuneCountInString(in.Description.Value) <= maxLabelDescription {
+		return false
+	}
+	c.invalid("", doc, fieldError{Resource: "Label", Field: "description", Code: "custom",
+		Message: "description is too long (maximum is 100 characters)"})
+	return true
+}
 
 func (e *Emulator) listRepoLabels(c *call) {
 	r := c.repoFor(PermRead)
@@ -69,6 +84,9 @@ func (e *Emulator) createLabel(c *call) {
 		c.invalid("", doc, fieldError{Resource: "Label", Field: "name", Code: "already_exists"})
 		return
 	}
+	if c.descriptionTooLong(in, doc) {
+		return
+	}
 	var desc *string
 	if in.Description.Set && !in.Description.Null {
 		d := in.Description.Value
@@ -106,6 +124,9 @@ func (e *Emulator) updateLabel(c *call) {
 			c.invalid("", doc, fieldError{Resource: "Label", Field: "name", Code: "already_exists"})
 			return
 		}
+	}
+	if c.descriptionTooLong(in, doc) {
+		return
 	}
 	if in.Color.Set && !in.Color.Null {
 		color := strings.TrimPrefix(in.Color.Value, "#")

@@ -1,0 +1,100 @@
+package emulator
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+// The emulator's state is shared by every request: concurrent writes and
+// reads through REST and GraphQL must neither race (this test is run with
+// -race) nor lose a write.
+func TestConcurrentRequests(t *testing.T) {
+	// A search budget this test cannot spend: every refusal is a failure.
+	emu, err := New(Options{SearchLimit: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu)
+	t.Cleanup(srv.Close)
+	client := srv.Client()
+
+	st := emu.State()
+	st.mu.RLock()
+	widgets := st.Repo(DemoOrg, DemoWidgetsRepo)
+	issuesBefore := len(widgets.Issues)
+	commentsBefore := len(widgets.Issue(3).Comments)
+	st.mu.RUnlock()
+
+	const workers, rounds = 8, 10
+	type req struct{ method, path, token, body string }
+	repo := "/repos/" + DemoOrg + "/" + DemoWidgetsRepo
+	script := func(w, i int) []req {
+		return []req{
+			{"POST", repo + "/issues", DemoTokenBob, fmt.Sprintf(`{"title":"Worker %d round %d","labels":["bug"]}`, w, i)},
+			{"POST", repo + "/issues/3/comments", DemoTokenBob, fmt.Sprintf(`{"body":"note %d.%d"}`, w, i)},
+			{"POST", repo + "/issues/3/labels", DemoTokenAlice, `{"labels":["enhancement"]}`},
+			{"DELETE", repo + "/issues/3/labels/enhancement", DemoTokenAlice, ""},
+			{"PATCH", repo + "/issues/4", DemoTokenAlice, fmt.Sprintf(`{"title":"Renamed by %d"}`, w)},
+			{"GET", repo + "/issues?per_page=50&labels=bug", DemoTokenCarol, ""},
+			{"GET", repo + "/issues/3/timeline", DemoTokenCarol, ""},
+			{"GET", "/search/issues?q=repo:acme/widgets+worker", DemoTokenAlice, ""},
+			{"POST", "/graphql", DemoTokenCarol, `{"query":"{ repository(owner: \"acme\", name: \"widgets\") { issue(number: 3) { title labels(first: 5) { nodes { name } } } } }"}`},
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, workers*rounds*10)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < rounds; i++ {
+				for _, r := range script(w, i) {
+					var body io.Reader
+					if r.body != "" {
+						body = bytes.NewReader([]byte(r.body))
+					}
+					hr, _ := http.NewRequest(r.method, srv.URL+r.path, body)
+					hr.Header.Set("Authorization", "token "+r.token)
+					resp, err := client.Do(hr)
+					if err != nil {
+						errs <- fmt.Sprintf("%s %s: %v", r.method, r.path, err)
+						continue
+					}
+					_, _ = io.Copy(io.Discard, resp.Body)
+					_ = resp.Body.Close()
+					// 404 is a fair answer to the label removal when another
+					// worker removed it first; 5xx never is.
+					if resp.StatusCode >= 500 || (resp.StatusCode >= 400 && resp.StatusCode != 404) {
+						errs <- fmt.Sprintf("%s %s: %d", r.method, r.path, resp.StatusCode)
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if got, want := len(widgets.Issues), issuesBefore+workers*rounds; got != want {
+		t.Errorf("issues: %d, want %d (a create was lost or doubled)", got, want)
+	}
+	if got, want := len(widgets.Issue(3).Comments), commentsBefore+workers*rounds; got != want {
+		t.Errorf("comments on #3: %d, want %d", got, want)
+	}
+	numbers := map[int]bool{}
+	for _, is := range widgets.Issues {
+		if numbers[is.Number] {
+			t.Fatalf("issue number %d handed out twice", is.Number)
+		}
+		numbers[is.Number] = true
+	}
+}
