@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -96,5 +97,29 @@ func TestConcurrentRequests(t *testing.T) {
 			t.Fatalf("issue number %d handed out twice", is.Number)
 		}
 		numbers[is.Number] = true
+	}
+}
+
+func TestUnauthenticatedResponsesCarryTheAnonymousBudget(t *testing.T) {
+	emu, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu)
+	defer srv.Close()
+	for i, auth := range []string{"", "token nope"} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/repos/acme/widgets", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("X-RateLimit-Limit") != "60" ||
+			resp.Header.Get("X-RateLimit-Used") != strconv.Itoa(i+1) {
+			t.Fatalf("401 #%d: status %d, limit %q, used %q", i+1, resp.StatusCode, resp.Header.Get("X-RateLimit-Limit"), resp.Header.Get("X-RateLimit-Used"))
+		}
 	}
 }

@@ -3,6 +3,7 @@ package emulator
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -60,7 +61,7 @@ func (l *rateLimiter) budgetLocked(token, resource string) *budget {
 
 func (l *rateLimiter) snapLocked(token, resource string) rateSnapshot {
 	b := l.budgetLocked(token, resource)
-	limit := l.limits[resource]
+	limit := l.limitFor(token, resource)
 	return rateSnapshot{Resource: resource, Limit: limit, Used: b.used, Remaining: max(limit-b.used, 0), Reset: b.reset}
 }
 
@@ -88,7 +89,7 @@ func (l *rateLimiter) snapshot(token, resource string) rateSnapshot {
 func (l *rateLimiter) exhaust(token, resource string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.budgetLocked(token, resource).used = l.limits[resource]
+	l.budgetLocked(token, resource).used = l.limitFor(token, resource)
 }
 
 func (l *rateLimiter) all(token string) map[string]rateSnapshot {
@@ -107,4 +108,18 @@ func setRateHeaders(h http.Header, s rateSnapshot) {
 	h.Set("X-RateLimit-Used", strconv.Itoa(s.Used))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(s.Reset.Unix(), 10))
 	h.Set("X-RateLimit-Resource", s.Resource)
+}
+
+// anonymousPrefix marks budgets kept for requests without a valid token,
+// per client address, as GitHub keeps them.
+const anonymousPrefix = "anonymous:"
+
+// anonymousLimit is GitHub's hourly budget for unauthenticated requests.
+const anonymousLimit = 60
+
+func (l *rateLimiter) limitFor(token, resource string) int {
+	if strings.HasPrefix(token, anonymousPrefix) {
+		return anonymousLimit
+	}
+	return l.limits[resource]
 }

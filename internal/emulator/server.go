@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -145,6 +146,11 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	tok, authErr := e.authenticate(r)
 	if authErr != "" {
+		// Failed authentication is charged to the caller's address at the
+		// unauthenticated budget, and says so in the usual headers.
+		anon := anonymousPrefix + clientHost(r)
+		e.limits.charge(anon, "core")
+		setRateHeaders(w.Header(), e.limits.snapshot(anon, "core"))
 		writeJSON(w, http.StatusUnauthorized, errorBody{Message: authErr, DocumentationURL: docsURL("rest"), Status: "401"})
 		return
 	}
@@ -338,3 +344,11 @@ func newRecorder() *recorder { return &recorder{header: http.Header{}, status: h
 func (r *recorder) Header() http.Header         { return r.header }
 func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
 func (r *recorder) WriteHeader(status int)      { r.status = status }
+
+func clientHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
