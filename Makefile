@@ -8,7 +8,7 @@ PKGS    ?= ./...
 # Each fuzz target runs this long in `make fuzz` (and in CI).
 FUZZTIME ?= 10s
 
-.PHONY: all build test deps npm-deps go-deps vet bench prune clean
+.PHONY: all build test deps npm-deps go-deps vet fuzz bench prune clean
 
 all: build
 
@@ -35,6 +35,14 @@ test: deps vet
 	$(GO) test -race -count=1 $(PKGS)
 	@echo "== fidelity tallies (what was validated against GitHub's published descriptions)"
 	@$(GO) test -count=1 -v ./internal/emulator/... | grep -E '^(openapi fidelity|graphql fidelity|fixture replay):'
+	$(MAKE) fuzz
+
+# Each fuzz target runs briefly; a finding fails the run and leaves the
+# input under testdata/fuzz for the regular tests to replay.
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME) ./internal/contract
+	$(GO) test -run '^$$' -fuzz '^FuzzCursorOpen$$' -fuzztime $(FUZZTIME) ./internal/contract
+	$(GO) test -run '^$$' -fuzz '^FuzzArguments$$' -fuzztime $(FUZZTIME) ./internal/tooldef
 
 bench: build
 	./bin/ghgate bench

@@ -24,6 +24,25 @@ func schemaFor(t reflect.Type, overrides map[reflect.Type]*jsonschema.Schema) (*
 	return s, nil
 }
 
+// requireNonEmpty makes every required string field refuse "": a required
+// owner or title that is empty is as missing as an absent one.
+func requireNonEmpty(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for _, name := range s.Required {
+		if p := s.Properties[name]; p != nil && p.Type == "string" && p.MinLength == nil && len(p.Enum) == 0 {
+			one := 1
+			p.MinLength = &one
+		}
+	}
+	for _, p := range s.Properties {
+		if p.Type == "object" {
+			requireNonEmpty(p)
+		}
+	}
+}
+
 func dropNull(s *jsonschema.Schema) {
 	if s == nil {
 		return

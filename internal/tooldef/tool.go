@@ -89,6 +89,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
+	requireNonEmpty(in)
 	if t.Input != nil {
 		t.Input(in)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -63,6 +64,9 @@ func (v *validator) check(raw json.RawMessage) *fieldError {
 	var val any
 	if err := dec.Decode(&val); err != nil {
 		return &fieldError{Reason: "arguments must be a JSON object"}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &fieldError{Reason: "arguments must be one JSON object, with nothing after it"}
 	}
 	return v.walk(v.root, val, "")
 }
