@@ -46,9 +46,24 @@ func invisibleKind(r rune) (zeroWidth, bidi, tag bool) {
 // comments inside fenced code blocks and inline code spans are content a
 // reader sees, so they stay.
 func Sanitize(s string) (string, Removed) {
+	var total Removed
+	// A removal can join what was around it into something that must be
+	// removed too: bytes of invalid UTF-8 around a tag character into a
+	// zero-width space, or "<!<!-- -->-- hidden -->" into a new comment.
+	// Passes repeat until one removes nothing; each pass shortens the text,
+	// so this ends.
+	for {
+		out, rm := sanitizeOnce(s)
+		if !rm.Any() {
+			return s, total
+		}
+		total = total.Add(rm)
+		s = out
+	}
+}
+
+func sanitizeOnce(s string) (string, Removed) {
 	var rm Removed
-	// First the invisible characters, everywhere: inside code they are just
-	// as invisible.
 	if strings.IndexFunc(s, func(r rune) bool { z, b, t := invisibleKind(r); return z || b || t }) >= 0 {
 		var b strings.Builder
 		b.Grow(len(s))
@@ -71,19 +86,12 @@ func Sanitize(s string) (string, Removed) {
 		}
 		s = b.String()
 	}
-	if !strings.Contains(s, "<!--") {
-		return s, rm
+	if strings.Contains(s, "<!--") {
+		var n int
+		s, n = stripHTMLComments(s)
+		rm.HTMLComments = n
 	}
-	// Removing one comment can join the text around it into a new one
-	// ("<!<!-- -->-- hidden -->"), so strip until nothing changes.
-	for {
-		out, n := stripHTMLComments(s)
-		if n == 0 {
-			return s, rm
-		}
-		rm.HTMLComments += n
-		s = out
-	}
+	return s, rm
 }
 
 // stripHTMLComments removes <!-- ... --> outside fenced code blocks and

@@ -121,7 +121,8 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		if req != nil && req.Params != nil {
 			raw = req.Params.Arguments
 		}
-		if fe := check.check(raw); fe != nil {
+		normalized, fe := check.checkNormalized(raw)
+		if fe != nil {
 			e := contract.Errorf(contract.CodeInvalidField, "%s", fe.String()).WithField(fe.Field, fe.Reason)
 			if len(fe.Enum) > 0 {
 				e.Details.Value = fe.Enum
@@ -130,8 +131,8 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 			return fail(e.WithRepair(contract.Repair{NextStep: "call " + t.Name + " again with " + fieldOrArguments(fe.Field) + " corrected", Tool: t.Name}))
 		}
 		var input In
-		if len(raw) > 0 && string(raw) != "null" {
-			if err := json.Unmarshal(raw, &input); err != nil {
+		if len(normalized) > 0 && string(normalized) != "null" {
+			if err := json.Unmarshal(normalized, &input); err != nil {
 				e := contract.Errorf(contract.CodeInvalidField, "arguments do not fit the input schema").WithField("", err.Error())
 				e.Settlement = contract.NotStarted
 				return fail(e)

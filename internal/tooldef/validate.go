@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -56,6 +58,15 @@ func (v *validator) prepare(s *jsonschema.Schema) error {
 
 // check validates raw JSON arguments.
 func (v *validator) check(raw json.RawMessage) *fieldError {
+	_, fe := v.checkNormalized(raw)
+	return fe
+}
+
+// checkNormalized validates raw JSON arguments and returns them re-encoded
+// so encoding/json can decode them into the typed input: JSON Schema counts
+// 1.0 as an integer, encoding/json does not, so integral numbers are
+// written as integers.
+func (v *validator) checkNormalized(raw json.RawMessage) (json.RawMessage, *fieldError) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		raw = json.RawMessage("{}")
 	}
@@ -63,12 +74,42 @@ func (v *validator) check(raw json.RawMessage) *fieldError {
 	dec.UseNumber()
 	var val any
 	if err := dec.Decode(&val); err != nil {
-		return &fieldError{Reason: "arguments must be a JSON object"}
+		return nil, &fieldError{Reason: "arguments must be a JSON object"}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return &fieldError{Reason: "arguments must be one JSON object, with nothing after it"}
+		return nil, &fieldError{Reason: "arguments must be one JSON object, with nothing after it"}
 	}
-	return v.walk(v.root, val, "")
+	if fe := v.walk(v.root, val, ""); fe != nil {
+		return nil, fe
+	}
+	out, err := json.Marshal(integral(val))
+	if err != nil {
+		return nil, &fieldError{Reason: "arguments cannot be re-encoded"}
+	}
+	return out, nil
+}
+
+// integral rewrites numbers with no fractional part as integers.
+func integral(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if _, err := t.Int64(); err == nil {
+			return t
+		}
+		if f, err := t.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return json.Number(strconv.FormatInt(int64(f), 10))
+		}
+		return t
+	case map[string]any:
+		for k, x := range t {
+			t[k] = integral(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = integral(x)
+		}
+	}
+	return v
 }
 
 func join(path, name string) string {
