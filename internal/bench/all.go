@@ -6,6 +6,9 @@ import "context"
 type Config struct {
 	Requests int // requests for throughput measurements
 	Workers  int // concurrent connections for them
+	// OverheadCalls is how many calls per tool the overhead percentiles
+	// are taken over.
+	OverheadCalls int
 }
 
 // All runs every measurement and returns the figures gathered, stopping at
@@ -17,6 +20,9 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 4
 	}
+	if cfg.OverheadCalls <= 0 {
+		cfg.OverheadCalls = 300
+	}
 	var figs []Figure
 	f, err := EmulatorIssueGET(ctx, cfg.Requests, cfg.Workers)
 	if err != nil {
@@ -27,5 +33,12 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 		return figs, err
 	}
 	figs = append(figs, f)
-	return figs, nil
+	more, err := Surface(ctx)
+	figs = append(figs, more...)
+	if err != nil {
+		return figs, err
+	}
+	more, err = Overhead(ctx, cfg.OverheadCalls)
+	figs = append(figs, more...)
+	return figs, err
 }

@@ -128,6 +128,32 @@ func (e *Emulator) listUserRepos(c *call) {
 	c.json(http.StatusOK, out)
 }
 
+// listViewerRepos is GET /user/repos: the repositories the token's user
+// owns or collaborates on (through an organization too), by full name.
+func (e *Emulator) listViewerRepos(c *call) {
+	if c.viewer == nil {
+		c.notFound()
+		return
+	}
+	var repos []*Repo
+	for _, r := range c.st.Repos() {
+		if c.token.Permission(r) == PermNone {
+			continue
+		}
+		if r.Owner == c.viewer || r.IsCollaborator(c.viewer.Login) {
+			repos = append(repos, r)
+		}
+	}
+	sort.SliceStable(repos, func(i, j int) bool {
+		return strings.ToLower(repos[i].FullName()) < strings.ToLower(repos[j].FullName())
+	})
+	out := []repoJSON{}
+	for _, r := range paginate(c, repos) {
+		out = append(out, c.repoJSON(r, false))
+	}
+	c.json(http.StatusOK, out)
+}
+
 func (e *Emulator) listOrgRepos(c *call) {
 	a := c.st.Account(c.req.PathValue("org"))
 	if a == nil || !a.IsOrg {

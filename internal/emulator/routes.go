@@ -25,6 +25,7 @@ func (e *Emulator) routeTable() []route {
 		{"GET", "/user", e.getViewer},
 		{"GET", "/users/{username}", e.getUser},
 		{"GET", "/users/{username}/repos", e.listUserRepos},
+		{"GET", "/user/repos", e.listViewerRepos},
 		{"GET", "/orgs/{org}/repos", e.listOrgRepos},
 		{"GET", "/rate_limit", e.getRateLimit},
 		{"GET", repo, e.getRepo},

@@ -106,11 +106,15 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
 	}
 	readOnly := t.Mode == Read
-	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly || t.Idempotent, OpenWorldHint: ptr(true)}
+	// openWorldHint defaults to true and the destructive and idempotent
+	// hints mean nothing for read-only tools, so only what differs from
+	// the defaults is sent.
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly}
 	if !readOnly {
 		ann.DestructiveHint = ptr(t.Destructive)
+		ann.IdempotentHint = t.Idempotent
 	}
-	def := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out, Annotations: ann}
+	def := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: publishedOutput(out), Annotations: ann}
 
 	run := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reqID := newRequestID()

@@ -29,6 +29,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", "/users/bob", tokAlice, nil, 200},
 		{"GET", "/users/acme", tokAlice, nil, 200},
 		{"GET", "/users/alice/repos", tokBob, nil, 200},
+		{"GET", "/user/repos", tokBob, nil, 200},
 		{"GET", "/orgs/acme/repos?type=all", tokAlice, nil, 200},
 		{"GET", "/rate_limit", tokCarol, nil, 200},
 		{"GET", repo, tokBob, nil, 200},

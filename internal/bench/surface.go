@@ -1,0 +1,244 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// rig is a whole ghgate over an in-process emulator, with an MCP client
+// session and a transport that counts and times upstream requests.
+type rig struct {
+	emu     *emulatorServer
+	stack   *server.Stack
+	session *mcp.ClientSession
+	meter   *meter
+}
+
+// meter counts upstream requests and the time spent waiting on them.
+type meter struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	reqs []string
+	wait time.Duration
+}
+
+func (m *meter) RoundTrip(req *http.Request) (*http.Response, error) {
+	start := time.Now()
+	resp, err := m.next.RoundTrip(req)
+	m.mu.Lock()
+	m.reqs = append(m.reqs, req.Method+" "+req.URL.Path)
+	m.wait += time.Since(start)
+	m.mu.Unlock()
+	return resp, err
+}
+
+// take returns and resets what was counted.
+func (m *meter) take() ([]string, time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, w := m.reqs, m.wait
+	m.reqs, m.wait = nil, 0
+	return r, w
+}
+
+func newRig(ctx context.Context, toolsets []string) (*rig, error) {
+	emu, err := startEmulator(emulator.Options{CoreLimit: 1_000_000, SearchLimit: 1_000_000})
+	if err != nil {
+		return nil, err
+	}
+	m := &meter{next: &http.Transport{MaxIdleConnsPerHost: 4}}
+	st, err := server.NewStack(ctx, server.StackOptions{BaseURL: emu.URL, Token: emulator.DemoTokenAlice,
+		Toolsets: toolsets, HTTPClient: &http.Client{Transport: m, Timeout: 30 * time.Second}})
+	if err != nil {
+		emu.Close()
+		return nil, err
+	}
+	sTr, cTr := mcp.NewInMemoryTransports()
+	if _, err := st.Server.MCP.Connect(ctx, sTr, nil); err != nil {
+		return nil, err
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, cTr, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &rig{emu: emu, stack: st, session: cs, meter: m}, nil
+}
+
+func (r *rig) close() {
+	_ = r.session.Close()
+	_ = r.stack.Close()
+	r.emu.Close()
+}
+
+// call runs one tool and returns its text block; a tool error is an error.
+func (r *rig) call(ctx context.Context, tool string, args any) (string, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return "", err
+	}
+	res, err := r.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(raw)})
+	if err != nil {
+		return "", err
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError {
+		return "", fmt.Errorf("%s: %s", tool, text)
+	}
+	return text, nil
+}
+
+// toolsListBytes is the compact JSON size of tools/list, and the largest tool.
+func toolsListBytes(ctx context.Context, toolsets []string) (total int, largest string, largestBytes int, err error) {
+	r, err := newRig(ctx, toolsets)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	defer r.close()
+	res, err := r.session.ListTools(ctx, nil)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	for _, t := range res.Tools {
+		tb, _ := json.Marshal(t)
+		if len(tb) > largestBytes {
+			largest, largestBytes = t.Name, len(tb)
+		}
+	}
+	return len(b), largest, largestBytes, nil
+}
+
+// Surface reports the size of what agents load and read.
+func Surface(ctx context.Context) ([]Figure, error) {
+	var figs []Figure
+	def, largest, largestBytes, err := toolsListBytes(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, Figure{Name: "tools/list, default toolset, compact", Value: float64(def), Unit: "bytes",
+		Note: "budget 10,000; GitHub's official MCP server: 50,714 default, 13,967 for its 9 issue tools"})
+	all, _, _, err := toolsListBytes(ctx, []string{"all"})
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, Figure{Name: "tools/list, all toolsets, compact", Value: float64(all), Unit: "bytes"},
+		Figure{Name: "largest tool definition (" + largest + ")", Value: float64(largestBytes), Unit: "bytes"})
+
+	r, err := newRig(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	for _, detail := range []string{"summary", "full"} {
+		text, err := r.call(ctx, "github_search_issues", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo,
+			"state": "all", "page_size": 30, "detail": detail})
+		if err != nil {
+			return nil, err
+		}
+		var out struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		if err := json.Unmarshal([]byte(text), &out); err != nil || len(out.Items) == 0 {
+			return nil, fmt.Errorf("search %s: %v (%d items)", detail, err, len(out.Items))
+		}
+		note := fmt.Sprintf("%d issues, whole response %d bytes", len(out.Items), len(text))
+		if detail == "summary" {
+			note += "; budget 200"
+		}
+		figs = append(figs, Figure{Name: "search_issues bytes per issue, " + detail, Value: float64(len(text)) / float64(len(out.Items)), Unit: "bytes", Note: note})
+	}
+	n, err := issueWithComments(r, 10)
+	if err != nil {
+		return nil, err
+	}
+	text, err := r.call(ctx, "github_get_issue", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "issue_number": n})
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, Figure{Name: "get_issue with 10 comments", Value: float64(len(text)), Unit: "bytes", Note: fmt.Sprintf("acme/widgets#%d", n)})
+	return figs, nil
+}
+
+// issueWithComments finds (or makes, in the emulator) an open issue with
+// exactly n comments.
+func issueWithComments(r *rig, n int) (int, error) {
+	st := r.emu.Emu.State()
+	st.Lock()
+	defer st.Unlock()
+	repo := st.Repo(emulator.DemoOrg, emulator.DemoWidgetsRepo)
+	if repo == nil {
+		return 0, fmt.Errorf("no demo repository")
+	}
+	for _, is := range repo.Issues {
+		if !is.IsPull && !is.Deleted && len(is.Comments) == n {
+			return is.Number, nil
+		}
+	}
+	for _, is := range repo.Issues {
+		if !is.IsPull && !is.Deleted && len(is.Comments) < n {
+			for len(is.Comments) < n {
+				st.AddComment(is, is.User, fmt.Sprintf("Benchmark comment %d: reproduced on main, see the log above.", len(is.Comments)+1), st.Now())
+			}
+			return is.Number, nil
+		}
+	}
+	return 0, fmt.Errorf("no issue can take %d comments", n)
+}
+
+// percentile returns the p-th percentile (0..100) of sorted durations.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(float64(len(sorted)-1) * p / 100)
+	return sorted[i]
+}
+
+// Overhead measures ghgate's own time per tool call against a zero-latency
+// emulator: the whole call minus the time spent waiting on upstream.
+func Overhead(ctx context.Context, calls int) ([]Figure, error) {
+	r, err := newRig(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	type probe struct {
+		tool string
+		args any
+	}
+	probes := []probe{
+		{"github_get_issue", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "issue_number": 1}},
+		{"github_search_issues", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "page_size": 30}},
+	}
+	var figs []Figure
+	for _, p := range probes {
+		var samples []time.Duration
+		for i := 0; i < calls && ctx.Err() == nil; i++ {
+			r.meter.take()
+			start := time.Now()
+			if _, err := r.call(ctx, p.tool, p.args); err != nil {
+				return nil, err
+			}
+			total := time.Since(start)
+			_, upstream := r.meter.take()
+			samples = append(samples, max(total-upstream, 0))
+		}
+		sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
+		figs = append(figs,
+			Figure{Name: "server overhead p50, " + p.tool, Value: float64(percentile(samples, 50).Microseconds()), Unit: "µs", Note: fmt.Sprintf("%d calls, upstream time excluded", len(samples))},
+			Figure{Name: "server overhead p99, " + p.tool, Value: float64(percentile(samples, 99).Microseconds()), Unit: "µs"})
+	}
+	return figs, nil
+}

@@ -1,0 +1,46 @@
+package emulator
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestViewerReposListsOwnedAndCollaborations(t *testing.T) {
+	emu, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu)
+	defer srv.Close()
+	names := func(token string) []string {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/user/repos", nil)
+		req.Header.Set("Authorization", "token "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var repos []struct {
+			FullName string `json:"full_name"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&repos); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range repos {
+			out = append(out, r.FullName)
+		}
+		return out
+	}
+	if got := names(DemoTokenAlice); len(got) != 3 || got[0] != "acme/gadgets" || got[2] != "alice/notes" {
+		t.Fatalf("alice: %v", got)
+	}
+	if got := names(DemoTokenCarol); len(got) != 2 {
+		t.Fatalf("carol collaborates on both acme repositories: %v", got)
+	}
+	if got := names(DemoTokenDave); len(got) != 0 {
+		t.Fatalf("dave collaborates on nothing: %v", got)
+	}
+}
