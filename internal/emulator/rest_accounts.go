@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -256,18 +257,20 @@ func blobSHA(content string) string {
 
 func (c *call) contentEntry(r *Repo, path string, isDir bool, content string) contentJSON {
 	name := path[strings.LastIndex(path, "/")+1:]
-	self := c.links.repo(r) + "/contents/" + path + "?ref=main"
-	html := c.links.web + "/" + r.FullName() + "/blob/main/" + path
+	// URLs carry the path escaped segment by segment, as GitHub's do.
+	esc := escapePath(path)
+	self := c.links.repo(r) + "/contents/" + esc + "?ref=main"
+	html := c.links.web + "/" + r.FullName() + "/blob/main/" + esc
 	typ, sha, size := "file", blobSHA(content), len(content)
 	gitURL := c.links.repo(r) + "/git/blobs/" + sha
 	var download *string
 	if isDir {
 		typ, size = "dir", 0
 		sha = blobSHA("tree:" + path)
-		html = c.links.web + "/" + r.FullName() + "/tree/main/" + path
+		html = c.links.web + "/" + r.FullName() + "/tree/main/" + esc
 		gitURL = c.links.repo(r) + "/git/trees/" + sha
 	} else {
-		d := c.links.web + "/raw/" + r.FullName() + "/main/" + path
+		d := c.links.web + "/raw/" + r.FullName() + "/main/" + esc
 		download = &d
 	}
 	return contentJSON{Type: typ, Size: size, Name: name, Path: path, SHA: sha, URL: self,
@@ -325,4 +328,12 @@ func (e *Emulator) getContents(c *call) {
 		out = append(out, c.contentEntry(r, full, !isFile, body))
 	}
 	c.json(http.StatusOK, out)
+}
+
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		parts[i] = url.PathEscape(part)
+	}
+	return strings.Join(parts, "/")
 }

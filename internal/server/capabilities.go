@@ -16,6 +16,7 @@ func capabilities(specs []tooldef.Spec, readOnly bool) string {
 	b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call; writes say whether they happened (settlement)\n")
 	b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
+	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left) and notes (what was already so, or not checked)\n")
 	b.WriteString("\nDoes not:\n")
 	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
 	b.WriteString("- delete issues or manage labels and milestones unless the admin toolset is enabled\n")

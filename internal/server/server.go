@@ -82,6 +82,10 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		Instructions:      summary + "Surface fingerprint: " + srv.Fingerprint + "\n",
 		Logger:            log,
 		CompletionHandler: newCompleter(svc).complete,
+		// The SDK answers prompts/list (empty) whether or not prompts are
+		// declared; MCP 2026-07-28 requires a server that answers it to
+		// declare the capability. Logging is the SDK's default, kept.
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
 	})
 	for _, d := range defs {
 		m.AddTool(d.def, d.h)

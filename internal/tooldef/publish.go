@@ -6,14 +6,26 @@ import "github.com/google/jsonschema-go/jsonschema"
 // shape, told more briefly. Every result is still validated against the
 // full schema before it is sent; what clients see is looser, never
 // stricter, so a client validating against it never rejects a real
-// result. It keeps the top-level fields and their types, and for nested
-// objects only their type and required fields: tools/list is loaded into
+// result. It keeps the top-level fields and their types (nested objects
+// as any value, and no required list): tools/list is loaded into
 // every agent's context, and the full nested shapes would cost more bytes
 // than all the tools' inputs together. The full shapes are documented by
 // the tools' descriptions and the ghgate://capabilities resource.
 func publishedOutput(full *jsonschema.Schema) *jsonschema.Schema {
-	return slim(full, 0)
+	out := slim(full, 0)
+	// Fields any result may carry are described once, in the server's
+	// instructions, rather than in every tool: the schema stays open
+	// (no additionalProperties: false), so they remain valid.
+	for _, name := range CommonOutputFields {
+		delete(out.Properties, name)
+	}
+	return out
 }
+
+// CommonOutputFields may appear in any tool's result: rate_limit_remaining
+// (set when under 10% of the rate budget is left) and notes (what a write
+// found already done, or what it could not check).
+var CommonOutputFields = []string{"rate_limit_remaining", "notes"}
 
 func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 	if s == nil {
@@ -22,9 +34,9 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 	out := &jsonschema.Schema{Type: s.Type, Types: s.Types, Enum: s.Enum}
 	switch s.Type {
 	case "object":
-		out.Required = s.Required
 		if depth >= 1 {
-			return out
+			// A nested object is listed as an empty schema: "any value".
+			return &jsonschema.Schema{}
 		}
 		if len(s.Properties) > 0 {
 			out.Properties = map[string]*jsonschema.Schema{}
@@ -36,4 +48,29 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 		out.Items = slim(s.Items, depth+1)
 	}
 	return out
+}
+
+// publishedInput is the input schema as listed: the same fields, types,
+// enums and bounded ranges, without the minLength of 1 every required
+// string carries and the minimum of 1 on numbers. That rule is still enforced, and an empty value is answered
+// with an invalid_field naming the field; listing it on every owner, repo
+// and title would cost more bytes than it tells.
+func publishedInput(full *jsonschema.Schema) *jsonschema.Schema {
+	cp := *full
+	if len(full.Properties) > 0 {
+		cp.Properties = map[string]*jsonschema.Schema{}
+		for name, p := range full.Properties {
+			q := publishedInput(p)
+			if q.MinLength != nil && *q.MinLength == 1 && q.MaxLength == nil {
+				q.MinLength = nil
+			}
+			// Likewise the minimum of 1 on issue numbers and ids: they
+			// count from 1 on GitHub, and 0 is refused by name.
+			if q.Type == "integer" && q.Minimum != nil && *q.Minimum == 1 && q.Maximum == nil {
+				q.Minimum = nil
+			}
+			cp.Properties[name] = q
+		}
+	}
+	return &cp
 }

@@ -114,7 +114,9 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		ann.DestructiveHint = ptr(t.Destructive)
 		ann.IdempotentHint = t.Idempotent
 	}
-	def := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: publishedOutput(out), Annotations: ann}
+	// Title is left out of the listing: the name and description say the
+	// same, and every byte of tools/list lands in each agent's context.
+	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in), OutputSchema: publishedOutput(out), Annotations: ann}
 
 	run := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reqID := newRequestID()

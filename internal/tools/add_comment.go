@@ -2,15 +2,216 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// AddComment is github_add_comment (being written).
+// AddCommentIn are github_add_comment's arguments.
+type AddCommentIn struct {
+	Owner          string `json:"owner"`
+	Repo           string `json:"repo"`
+	IssueNumber    int    `json:"issue_number"`
+	Body           string `json:"body"`
+	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"dedupes repeats for 10 minutes"`
+}
+
+// Validate refuses a blank body before any request.
+func (in *AddCommentIn) Validate() *contract.Error {
+	if strings.TrimSpace(in.Body) == "" {
+		return contract.Errorf(contract.CodeInvalidField, "a comment needs a body").WithField("body", "must hold a non-space character")
+	}
+	return nil
+}
+
+// AddCommentOut is the new comment.
+type AddCommentOut struct {
+	Comment            Comment `json:"comment"`
+	IssueNumber        int     `json:"issue_number"`
+	Replayed           bool    `json:"replayed,omitempty" jsonschema:"an earlier call with this idempotency_key made it; nothing was written now"`
+	RateLimitRemaining *int    `json:"rate_limit_remaining,omitempty"`
+}
+
+// AddComment is github_add_comment.
 func (s *Service) AddComment() tooldef.Spec {
-	return tooldef.Tool[struct{}, struct{}]{Name: "github_add_comment", Mode: tooldef.Write,
-		Run: func(context.Context, struct{}) (struct{}, error) {
-			return struct{}{}, contract.Errorf(contract.CodeInternal, "github_add_comment is not built yet")
-		}}
+	guard := &keyGuard{}
+	return tooldef.Tool[AddCommentIn, AddCommentOut]{
+		Name:  "github_add_comment",
+		Title: "Add a comment",
+		Description: "Comment on an issue. With idempotency_key, a repeat returns the first comment and writes nothing.",
+		Mode: tooldef.Write,
+		Input: func(sc *jsonschema.Schema) {
+			p := sc.Properties
+			p["issue_number"].Minimum = ptr(1.0)
+			p["idempotency_key"].MaxLength = ptr(maxKeyLength)
+		},
+		Run: func(ctx context.Context, in AddCommentIn) (AddCommentOut, error) { return s.addComment(ctx, in, guard) },
+	}
+}
+
+// addComment posts the comment, once per idempotency key. Upstream calls:
+// one POST (plus a read of the issue under the creator scope). A repeat of
+// a completed key makes none; a repeat of a key whose first attempt lost
+// its answer makes two reads to find that attempt's comment (see
+// findComment) before it would post.
+func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGuard) (AddCommentOut, error) {
+	const tool = "github_add_comment"
+	c, err := s.client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return AddCommentOut{}, notStarted(err)
+	}
+	if s.AllowedIssueCreator != "" {
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, in.IssueNumber)
+		if err != nil {
+			return AddCommentOut{}, notStarted(err)
+		}
+		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
+			return AddCommentOut{}, s.creatorRefusal(in.IssueNumber)
+		}
+	}
+	if in.IdempotencyKey == "" {
+		return s.postComment(ctx, c, in)
+	}
+	request := in
+	request.IdempotencyKey = ""
+	k, err := s.idempotencyKey(ctx, guard, in.Owner, in.Repo, tool, in.IdempotencyKey, request)
+	if err != nil {
+		return AddCommentOut{}, notStarted(err)
+	}
+	cl, err := k.claim(ctx)
+	if err != nil {
+		return AddCommentOut{}, err
+	}
+	if cl.replay != nil {
+		return replayComment(cl.replay)
+	}
+	if !cl.reserved {
+		// The key's first attempt did not finish cleanly, or is still
+		// running: look for its comment before posting again.
+		if !k.lockPending() {
+			return AddCommentOut{}, inProgress()
+		}
+		found, err := findComment(ctx, c, in, cl.since)
+		if err != nil {
+			k.release()
+			return AddCommentOut{}, notStarted(err)
+		}
+		if found != nil {
+			out := AddCommentOut{Comment: *found, IssueNumber: in.IssueNumber}
+			recordComment(ctx, k, out, nil)
+			out.Replayed = true
+			return out, nil
+		}
+		ok, err := k.retake(ctx)
+		if err != nil || !ok {
+			k.release()
+			if err == nil {
+				err = inProgress()
+			}
+			return AddCommentOut{}, err
+		}
+	}
+	out, err := s.postComment(ctx, c, in)
+	return out, recordComment(ctx, k, out, err)
+}
+
+func (s *Service) postComment(ctx context.Context, c *github.Client, in AddCommentIn) (AddCommentOut, error) {
+	cm, _, err := c.CreateComment(ctx, in.Owner, in.Repo, in.IssueNumber, in.Body)
+	if err != nil {
+		return AddCommentOut{}, commentFailed(ctx, c, err, in)
+	}
+	return AddCommentOut{Comment: commentView(cm), IssueNumber: in.IssueNumber, RateLimitRemaining: lowBudget(c, "core")}, nil
+}
+
+// recordComment completes or settles the key with the outcome and returns
+// the error to report.
+func recordComment(ctx context.Context, k *idemKey, out AddCommentOut, err error) error {
+	if err == nil {
+		out.RateLimitRemaining = nil
+		b, mErr := json.Marshal(out)
+		if mErr != nil {
+			k.settle(ctx, nil)
+			return nil
+		}
+		k.complete(ctx, idemRecord{Out: b})
+		return nil
+	}
+	e := MapError(err)
+	switch {
+	case e == nil || mayHaveWritten(e):
+		// Kept pending: the next repeat looks for the comment first.
+		k.settle(ctx, nil)
+	default:
+		// Nothing was written: free the key so a repeat may post.
+		k.settle(ctx, &contract.Error{Settlement: contract.NotStarted})
+	}
+	if e == nil {
+		return err
+	}
+	return e
+}
+
+// mayHaveWritten reports whether a failed post may still have made the
+// comment: no answer came, the answer was a success that could not be
+// read, or GitHub failed with a server error (a proxy's 502 or 504 cannot
+// prove the backend did nothing). A 4xx, a rate limit, or a refusal before
+// sending wrote nothing.
+func mayHaveWritten(e *contract.Error) bool {
+	return e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown ||
+		e.Settlement == contract.NoRemoteSuccessKnown && e.Code == contract.CodeUpstreamUnavailable
+}
+
+func replayComment(rec *idemRecord) (AddCommentOut, error) {
+	if rec.Err != nil {
+		e := *rec.Err
+		e.Message += " (replayed: an earlier call with this idempotency_key returned this; nothing was written now)"
+		return AddCommentOut{}, &e
+	}
+	var out AddCommentOut
+	if err := json.Unmarshal(rec.Out, &out); err != nil {
+		return AddCommentOut{}, notStarted(err)
+	}
+	out.Replayed = true
+	return out, nil
+}
+
+// commentFailed reports a comment that was not (known to be) posted. A
+// 403 on an issue that turns out to be locked is `locked`: only
+// collaborators with write access may comment there, and retrying will not
+// help. The issue is read on that path alone, since GitHub's 403 says the
+// same for a locked conversation and for a credential without access.
+func commentFailed(ctx context.Context, c *github.Client, err error, in AddCommentIn) error {
+	e := MapError(err)
+	if e == nil {
+		return err
+	}
+	switch e.Code {
+	case contract.CodeNotFound:
+		nf, _ := contract.AsError(notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber))
+		nf.Settlement = e.Settlement
+		return nf
+	case contract.CodeInsufficientScope:
+		if is, _, rerr := c.GetIssue(ctx, in.Owner, in.Repo, in.IssueNumber); rerr == nil && is.GetLocked() {
+			l := contract.Errorf(contract.CodeLocked, "%s/%s#%d is locked: only collaborators with write access can comment; nothing was written",
+				in.Owner, in.Repo, in.IssueNumber)
+			l.Settlement = e.Settlement
+			return l.WithRepair(contract.Repair{NextStep: "do not retry; ask a maintainer to unlock the issue or to comment"})
+		}
+	}
+	if !mayHaveWritten(e) {
+		return e
+	}
+	e.Temporary = false
+	if in.IdempotencyKey != "" {
+		e.Repair = &contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the comment this call may have made",
+			Tool: "github_add_comment", Arguments: in}
+		return e
+	}
+	e.Repair = &contract.Repair{NextStep: "the comment may have been posted: list the issue's comments before posting it again",
+		Tool: "github_list_issue_items", Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "comments", PageSize: MaxPageSize}}
+	return e
 }

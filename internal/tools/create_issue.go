@@ -2,15 +2,162 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// CreateIssue is github_create_issue (being written).
+// CreateIssueIn are github_create_issue's arguments.
+type CreateIssueIn struct {
+	Owner             string   `json:"owner"`
+	Repo              string   `json:"repo"`
+	Title             string   `json:"title"`
+	Body              string   `json:"body,omitempty"`
+	Labels            []string `json:"labels,omitempty"`
+	Assignees         []string `json:"assignees,omitempty"`
+	Milestone         int      `json:"milestone,omitempty" jsonschema:"number"`
+	Type              string   `json:"type,omitempty"`
+	ParentIssueNumber int      `json:"parent_issue_number,omitempty" jsonschema:"add it as this issue's sub-issue"`
+	IdempotencyKey    string   `json:"idempotency_key,omitempty" jsonschema:"a repeat within 10 minutes returns the first issue"`
+}
+
+// Validate checks what the schema cannot.
+func (in *CreateIssueIn) Validate() *contract.Error {
+	switch {
+	case strings.TrimSpace(in.Title) == "":
+		return contract.Errorf(contract.CodeInvalidField, "title cannot be blank").WithField("title", "must hold a non-space character")
+	case len(in.Labels) > maxLabelNames:
+		return contract.Errorf(contract.CodeInvalidField, "too many labels").WithField("labels", fmt.Sprintf("at most %d", maxLabelNames))
+	case len(in.Assignees) > 10:
+		return contract.Errorf(contract.CodeInvalidField, "GitHub allows 10 assignees per issue").WithField("assignees", "at most 10")
+	}
+	for _, l := range in.Labels {
+		if strings.TrimSpace(l) == "" {
+			return contract.Errorf(contract.CodeInvalidField, "labels holds an empty name").WithField("labels", "names cannot be blank")
+		}
+	}
+	return nil
+}
+
+// CreateIssueOut is the new issue.
+type CreateIssueOut struct {
+	Issue              Issue    `json:"issue"`
+	Replayed           bool     `json:"replayed,omitempty"`
+	Notes              []string `json:"notes,omitempty"`
+	RateLimitRemaining *int     `json:"rate_limit_remaining,omitempty"`
+}
+
+// CreateIssue is github_create_issue.
 func (s *Service) CreateIssue() tooldef.Spec {
-	return tooldef.Tool[struct{}, struct{}]{Name: "github_create_issue", Mode: tooldef.Write,
-		Run: func(context.Context, struct{}) (struct{}, error) {
-			return struct{}{}, contract.Errorf(contract.CodeInternal, "github_create_issue is not built yet")
-		}}
+	guard := &keyGuard{}
+	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
+		Name:        "github_create_issue",
+		Title:       "Create an issue",
+		Description: "Open an issue; absent fields are left empty. Labels, milestone, type and assignees are checked before writing.",
+		Mode:        tooldef.Write,
+		Input: func(sc *jsonschema.Schema) {
+			sc.Properties["milestone"].Minimum = ptr(1.0)
+			sc.Properties["parent_issue_number"].Minimum = ptr(1.0)
+			sc.Properties["idempotency_key"].MinLength = ptr(1)
+			sc.Properties["idempotency_key"].MaxLength = ptr(maxKeyLength)
+		},
+		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {
+			return s.createIssue(ctx, in, guard)
+		},
+	}
+}
+
+func (s *Service) createIssue(ctx context.Context, in CreateIssueIn, guard *keyGuard) (CreateIssueOut, error) {
+	const tool = "github_create_issue"
+	c, err := s.client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return CreateIssueOut{}, notStarted(err)
+	}
+	if in.IdempotencyKey == "" {
+		return s.createNow(ctx, c, in)
+	}
+	request := in
+	request.IdempotencyKey = ""
+	k, err := s.idempotencyKey(ctx, guard, in.Owner, in.Repo, tool, in.IdempotencyKey, request)
+	if err != nil {
+		return CreateIssueOut{}, notStarted(err)
+	}
+	cl, err := k.claim(ctx)
+	if err != nil {
+		return CreateIssueOut{}, err
+	}
+	if cl.replay != nil {
+		return replayCreate(cl.replay)
+	}
+	if !cl.reserved {
+		// The key's first attempt did not finish cleanly (or is still
+		// running): look for what it may have created before sending again.
+		if !k.lockPending() {
+			return CreateIssueOut{}, inProgress()
+		}
+		found, err := s.findCreated(ctx, c, in, cl.since)
+		if err != nil {
+			k.release()
+			return CreateIssueOut{}, notStarted(err)
+		}
+		if found != nil {
+			out, err := s.finishCreate(ctx, c, in, found)
+			out.Replayed = err == nil
+			return out, s.record(ctx, k, out, err)
+		}
+		ok, err := k.retake(ctx)
+		if err != nil || !ok {
+			k.release()
+			if err == nil {
+				err = inProgress()
+			}
+			return CreateIssueOut{}, err
+		}
+	}
+	out, err := s.createNow(ctx, c, in)
+	return out, s.record(ctx, k, out, err)
+}
+
+// record completes or settles the key with a create's outcome and returns
+// the error to report.
+func (s *Service) record(ctx context.Context, k *idemKey, out CreateIssueOut, err error) error {
+	if err == nil {
+		b, mErr := json.Marshal(out)
+		if mErr != nil {
+			k.settle(ctx, nil)
+			return nil
+		}
+		k.complete(ctx, idemRecord{Out: b})
+		return nil
+	}
+	e := MapError(err)
+	if e == nil {
+		k.settle(ctx, nil)
+		return err
+	}
+	if e.Code == contract.CodePartialSuccess {
+		// The issue exists: a repeat must report the same, not create again.
+		k.complete(ctx, idemRecord{Err: e})
+		return e
+	}
+	k.settle(ctx, e)
+	return e
+}
+
+func replayCreate(rec *idemRecord) (CreateIssueOut, error) {
+	if rec.Err != nil {
+		e := *rec.Err
+		e.Message += " (replayed: an earlier call with this idempotency_key returned this; nothing was written now)"
+		return CreateIssueOut{}, &e
+	}
+	var out CreateIssueOut
+	if err := json.Unmarshal(rec.Out, &out); err != nil {
+		return CreateIssueOut{}, notStarted(err)
+	}
+	out.Replayed, out.RateLimitRemaining = true, nil
+	return out, nil
 }

@@ -2,15 +2,150 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	gh "github.com/google/go-github/v88/github"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// EditComment is github_edit_comment (being written).
+// EditCommentIn are github_edit_comment's arguments.
+type EditCommentIn struct {
+	Owner     string `json:"owner"`
+	Repo      string `json:"repo"`
+	CommentID int64  `json:"comment_id"`
+	Body      string `json:"body,omitempty" jsonschema:"the new Markdown body; omit when deleting"`
+	Delete    bool   `json:"delete,omitempty" jsonschema:"true deletes the comment; omit body then"`
+}
+
+// Validate requires exactly one of body and delete.
+func (in *EditCommentIn) Validate() *contract.Error {
+	switch {
+	case in.Delete && in.Body != "":
+		return contract.Errorf(contract.CodeInvalidField, "give body to edit or delete: true to delete, not both").
+			WithField("body", "omit body when delete is true")
+	case !in.Delete && strings.TrimSpace(in.Body) == "":
+		return contract.Errorf(contract.CodeInvalidField, "give a non-empty body to edit, or delete: true to delete").
+			WithField("body", "is required (non-empty) unless delete is true")
+	}
+	return nil
+}
+
+// EditCommentOut is the edited comment, or the id of the deleted one.
+type EditCommentOut struct {
+	Comment     *Comment `json:"comment,omitempty" jsonschema:"the comment after the edit"`
+	IssueNumber int      `json:"issue_number,omitempty"`
+	Deleted     bool     `json:"deleted,omitempty"`
+	CommentID   int64    `json:"comment_id,omitempty" jsonschema:"the deleted comment"`
+}
+
+func (s *Service) editComment(ctx context.Context, in EditCommentIn) (EditCommentOut, error) {
+	c, err := s.client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return EditCommentOut{}, notStarted(err)
+	}
+	if err := s.commentInScope(ctx, c, in); err != nil {
+		return EditCommentOut{}, err
+	}
+	path := repoPath(in.Owner, in.Repo, "issues", "comments", in.CommentID)
+	if in.Delete {
+		if _, err := sendJSON(ctx, c, "DELETE", path, nil, nil); err != nil {
+			return EditCommentOut{}, commentWriteFailed(err, in)
+		}
+		return EditCommentOut{Deleted: true, CommentID: in.CommentID}, nil
+	}
+	var cm gh.IssueComment
+	if _, err := sendJSON(ctx, c, "PATCH", path, map[string]string{"body": in.Body}, &cm); err != nil {
+		return EditCommentOut{}, commentWriteFailed(err, in)
+	}
+	v := commentView(&cm)
+	out := EditCommentOut{Comment: &v}
+	if ref := refFromAPIURL(cm.GetIssueURL(), in.Owner, in.Repo); ref != nil {
+		out.IssueNumber = ref.Number
+	}
+	return out, nil
+}
+
+// commentInScope enforces the creator scope: the comment's issue must have
+// been opened by the allowed user. It costs two reads (the comment, for
+// its issue, then the issue), made only when the scope is set.
+func (s *Service) commentInScope(ctx context.Context, c *github.Client, in EditCommentIn) error {
+	if s.AllowedIssueCreator == "" {
+		return nil
+	}
+	cm, _, err := getJSON[gh.IssueComment](ctx, c, repoPath(in.Owner, in.Repo, "issues", "comments", in.CommentID), nil)
+	if err != nil {
+		return notStarted(commentNotFound(err, in))
+	}
+	ref := refFromAPIURL(cm.GetIssueURL(), in.Owner, in.Repo)
+	if ref == nil || ref.Repo != "" {
+		e := contract.Errorf(contract.CodeInternal, "the comment's issue could not be determined")
+		e.Settlement = contract.NotStarted
+		return e
+	}
+	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, ref.Number)
+	if err != nil {
+		return notStarted(err)
+	}
+	if !s.creatorAllowed(rec.GetUser().GetLogin()) {
+		return s.creatorRefusal(ref.Number)
+	}
+	return nil
+}
+
+// commentNotFound explains a 404 for a comment. GitHub answers 404 alike
+// for a comment that never existed, one already deleted, and one the
+// credential cannot see, so the message says all three; it never claims
+// an earlier deletion it cannot know about.
+func commentNotFound(err error, in EditCommentIn) error {
+	e := MapError(err)
+	if e == nil {
+		return err
+	}
+	if e.Code != contract.CodeNotFound {
+		return e
+	}
+	e.Message = fmt.Sprintf("comment %d in %s/%s does not exist, was already deleted, or is not visible to this credential", in.CommentID, in.Owner, in.Repo)
+	e.WithField("comment_id", "no such comment visible here")
+	e.Repair = &contract.Repair{NextStep: "if you deleted this comment earlier, nothing is left to do; otherwise list the issue's comments for the right id",
+		Alternative: "github_list_issue_items with collection comments"}
+	return e
+}
+
+func commentWriteFailed(err error, in EditCommentIn) error {
+	mapped := commentNotFound(err, in)
+	e, ok := contract.AsError(mapped)
+	if !ok {
+		return mapped
+	}
+	if e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown {
+		// The edit or deletion may have been applied: look, don't repeat blindly.
+		e.Temporary = false
+		what := "edited"
+		if in.Delete {
+			what = "deleted"
+		}
+		e.Repair = &contract.Repair{NextStep: fmt.Sprintf("the comment may already be %s: list the issue's comments to check before repeating", what),
+			Alternative: "github_list_issue_items with collection comments"}
+	}
+	return e
+}
+
+// EditComment is github_edit_comment.
 func (s *Service) EditComment() tooldef.Spec {
-	return tooldef.Tool[struct{}, struct{}]{Name: "github_edit_comment", Mode: tooldef.Write,
-		Run: func(context.Context, struct{}) (struct{}, error) {
-			return struct{}{}, contract.Errorf(contract.CodeInternal, "github_edit_comment is not built yet")
-		}}
+	return tooldef.Tool[EditCommentIn, EditCommentOut]{
+		Name:        "github_edit_comment",
+		Title:       "Edit or delete a comment",
+		Description: "Replace a comment's body, or delete it with delete: true.",
+		Mode:        tooldef.Write,
+		Destructive: true,
+		Idempotent:  true,
+		Input: func(sc *jsonschema.Schema) {
+			sc.Properties["comment_id"].Minimum = ptr(1.0)
+		},
+		Run: s.editComment,
+	}
 }

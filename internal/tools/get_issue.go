@@ -107,7 +107,7 @@ type GetIssueIn struct {
 	Repo           string `json:"repo"`
 	IssueNumber    int    `json:"issue_number"`
 	Detail         string `json:"detail,omitempty" jsonschema:"default full"`
-	CommentsCursor string `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor of a previous call, for the next page of comments"`
+	CommentsCursor string `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor, for more comments"`
 }
 
 // GetIssueOut is one issue with its first page of comments.
@@ -176,8 +176,8 @@ func (s *Service) GetIssue() tooldef.Spec {
 	return tooldef.Tool[GetIssueIn, GetIssueOut]{
 		Name:  "github_get_issue",
 		Title: "Get an issue",
-		Description: "Read one issue: its fields, version (for expected_version), relation counts (parent, sub-issues, blocked-by, blocking) " +
-			"and its first 30 comments. Bodies are returned intact except for hidden characters and HTML comments, which are removed and counted.",
+		Description: "Read one issue: fields, version (for expected_version), relation counts and the first 30 comments. " +
+			"Hidden characters and HTML comments are removed from text and counted.",
 		Mode: tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			sc.Properties["detail"].Enum = []any{"summary", "full"}

@@ -2,15 +2,362 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// LinkIssues is github_link_issues (being written).
+// LinkIssuesIn are github_link_issues' arguments.
+type LinkIssuesIn struct {
+	Owner             string `json:"owner"`
+	Repo              string `json:"repo"`
+	IssueNumber       int    `json:"issue_number" jsonschema:"the parent, or the blocked issue"`
+	Relation          string `json:"relation"`
+	Action            string `json:"action"`
+	TargetIssueNumber int    `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
+	AfterIssueNumber  int    `json:"after_issue_number,omitempty" jsonschema:"reorder: after this one"`
+	BeforeIssueNumber int    `json:"before_issue_number,omitempty" jsonschema:"reorder: or before this one"`
+}
+
+// Validate checks the rules that span fields, before any request.
+func (in *LinkIssuesIn) Validate() *contract.Error {
+	if in.TargetIssueNumber == in.IssueNumber {
+		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be linked to itself", in.IssueNumber).
+			WithField("target_issue_number", "must differ from issue_number")
+	}
+	anchors := 0
+	for _, n := range []int{in.AfterIssueNumber, in.BeforeIssueNumber} {
+		if n != 0 {
+			anchors++
+		}
+	}
+	switch {
+	case in.Action != "reorder" && anchors > 0:
+		return contract.Errorf(contract.CodeInvalidField, "after_issue_number and before_issue_number are for reorder only").
+			WithField("after_issue_number", "only with action reorder")
+	case in.Action == "reorder" && in.Relation != "sub_issue":
+		return contract.Errorf(contract.CodeInvalidField, "only sub-issues have an order").WithField("action", "reorder needs relation sub_issue")
+	case in.Action == "reorder" && anchors != 1:
+		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
+			WithField("after_issue_number", "give exactly one of after_issue_number and before_issue_number")
+	case in.Action == "reorder" && (in.anchor() == in.TargetIssueNumber || in.anchor() == in.IssueNumber):
+		return contract.Errorf(contract.CodeInvalidField, "the anchor must be another sub-issue of #%d", in.IssueNumber).
+			WithField("after_issue_number", "must name a sibling sub-issue, not the target or the parent")
+	}
+	return nil
+}
+
+func (in *LinkIssuesIn) anchor() int { return max(in.AfterIssueNumber, in.BeforeIssueNumber) }
+
+// LinkIssuesOut says what the link edit did.
+// It does not repeat the request's relation, action and numbers: the
+// caller has them.
+type LinkIssuesOut struct {
+	// Done is always true on success, so an empty result still says so.
+	Done bool `json:"done"`
+	NoOp              bool   `json:"no_op,omitempty" jsonschema:"nothing needed doing; note says why"`
+	Note              string `json:"note,omitempty"`
+	SubIssues         *int   `json:"sub_issues,omitempty" jsonschema:"the parent's sub-issue count after the edit"`
+}
+
+// linker carries one call's context through the relation's steps.
+type linker struct {
+	s   *Service
+	c   *github.Client
+	in  LinkIssuesIn
+	out LinkIssuesOut
+}
+
+func (s *Service) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOut, error) {
+	l := &linker{s: s, in: in, out: LinkIssuesOut{Done: true}}
+	c, err := s.client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return LinkIssuesOut{}, notStarted(err)
+	}
+	l.c = c
+	if s.AllowedIssueCreator != "" {
+		// Under the creator scope the issue itself is read first; otherwise
+		// no request is spent on it.
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, in.IssueNumber)
+		if err != nil {
+			return LinkIssuesOut{}, notStarted(err)
+		}
+		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
+			return LinkIssuesOut{}, s.creatorRefusal(in.IssueNumber)
+		}
+	}
+	switch {
+	case in.Relation == "sub_issue" && in.Action == "reorder":
+		err = l.reorder(ctx)
+	case in.Relation == "sub_issue":
+		err = l.subIssue(ctx)
+	case in.Relation == "blocked_by":
+		err = l.blockedBy(ctx)
+	default:
+		err = contract.Errorf(contract.CodeInvalidField, "unknown relation").WithField("relation", "must be sub_issue or blocked_by")
+	}
+	if err != nil {
+		return LinkIssuesOut{}, err
+	}
+	return l.out, nil
+}
+
+// target reads the target issue, for its database id (the link endpoints
+// take ids, not numbers) and its current parent.
+func (l *linker) target(ctx context.Context) (*issueRecord, error) {
+	rec, err := fetchIssue(ctx, l.c, l.in.Owner, l.in.Repo, l.in.TargetIssueNumber)
+	if err != nil {
+		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeNotFound {
+			e.WithField("target_issue_number", "no such issue in the repository")
+		}
+		return nil, notStarted(err)
+	}
+	if !l.s.creatorAllowed(rec.GetUser().GetLogin()) {
+		return nil, l.s.creatorRefusal(l.in.TargetIssueNumber)
+	}
+	return rec, nil
+}
+
+func (l *linker) noOp(format string, args ...any) {
+	l.out.NoOp = true
+	l.out.Note = fmt.Sprintf(format, args...)
+}
+
+// subIssue adds or removes a sub-issue. The target's own record says who
+// its parent is, so an add that is already done, or a remove of a link
+// that is not there, is answered without a write.
+func (l *linker) subIssue(ctx context.Context) error {
+	in := l.in
+	t, err := l.target(ctx)
+	if err != nil {
+		return err
+	}
+	parent := relationsOf(t, in.Owner, in.Repo)
+	var current *IssueRef
+	if parent != nil {
+		current = parent.Parent
+	}
+	isOurs := current != nil && current.Repo == "" && current.Number == in.IssueNumber
+	var rec issueRecord
+	switch in.Action {
+	case "add":
+		if isOurs {
+			l.noOp("#%d is already a sub-issue of #%d", in.TargetIssueNumber, in.IssueNumber)
+			return nil
+		}
+		if current != nil {
+			e := contract.Errorf(contract.CodeValidationFailed, "#%d already has a parent (%s); an issue has at most one",
+				in.TargetIssueNumber, refString(current)).WithField("target_issue_number", "already has another parent")
+			e.Settlement = contract.NotStarted
+			if current.Repo == "" {
+				e.WithRepair(contract.Repair{NextStep: "remove it from its current parent first, then add it again",
+					Tool: "github_link_issues", Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: current.Number,
+						Relation: "sub_issue", Action: "remove", TargetIssueNumber: in.TargetIssueNumber}})
+			}
+			return e
+		}
+		_, err = sendJSON(ctx, l.c, "POST", repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "sub_issues"),
+			map[string]int64{"sub_issue_id": t.GetID()}, &rec)
+	case "remove":
+		if !isOurs {
+			l.noOp("#%d is not a sub-issue of #%d", in.TargetIssueNumber, in.IssueNumber)
+			return nil
+		}
+		_, err = sendJSON(ctx, l.c, "DELETE", repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "sub_issue"),
+			map[string]int64{"sub_issue_id": t.GetID()}, &rec)
+	default:
+		return contract.Errorf(contract.CodeInvalidField, "unknown action").WithField("action", "must be add, remove or reorder")
+	}
+	if err != nil {
+		return l.writeFailed(err)
+	}
+	l.countSubIssues(&rec)
+	return nil
+}
+
+func (l *linker) countSubIssues(rec *issueRecord) {
+	if rec.SubIssuesSummary != nil {
+		n := rec.SubIssuesSummary.Total
+		l.out.SubIssues = &n
+	}
+}
+
+// reorder moves a sub-issue next to a sibling. One read of the parent's
+// sub-issues (at most 100, one page) gives both database ids, checks that
+// both are its sub-issues, and shows whether the order already holds.
+func (l *linker) reorder(ctx context.Context) error {
+	in := l.in
+	subs, _, err := getJSON[[]*issueRecord](ctx, l.c, repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "sub_issues"), pageQuery(1, MaxPageSize))
+	if err != nil {
+		return notStarted(notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber))
+	}
+	pos := map[int]int{}
+	for i, s := range subs {
+		if otherRepo(repoOf(&s.Issue), in.Owner, in.Repo) == "" {
+			pos[s.GetNumber()] = i
+		}
+	}
+	for _, n := range []struct {
+		num   int
+		field string
+	}{{in.TargetIssueNumber, "target_issue_number"}, {in.anchor(), anchorField(in)}} {
+		if _, ok := pos[n.num]; !ok {
+			e := contract.Errorf(contract.CodeValidationFailed, "#%d is not a sub-issue of #%d", n.num, in.IssueNumber).
+				WithField(n.field, "must be a sub-issue of issue_number")
+			e.Settlement = contract.NotStarted
+			return e.WithRepair(contract.Repair{NextStep: "list the sub-issues to pick one", Tool: "github_list_issue_items",
+				Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
+		}
+	}
+	t, a := pos[in.TargetIssueNumber], pos[in.anchor()]
+	body := map[string]int64{"sub_issue_id": subs[t].GetID()}
+	if in.AfterIssueNumber != 0 {
+		if t == a+1 {
+			l.noOp("#%d already comes right after #%d", in.TargetIssueNumber, in.AfterIssueNumber)
+			return nil
+		}
+		body["after_id"] = subs[a].GetID()
+	} else {
+		if t == a-1 {
+			l.noOp("#%d already comes right before #%d", in.TargetIssueNumber, in.BeforeIssueNumber)
+			return nil
+		}
+		body["before_id"] = subs[a].GetID()
+	}
+	var rec issueRecord
+	if _, err := sendJSON(ctx, l.c, "PATCH", repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "sub_issues", "priority"), body, &rec); err != nil {
+		return l.writeFailed(err)
+	}
+	l.countSubIssues(&rec)
+	return nil
+}
+
+func anchorField(in LinkIssuesIn) string {
+	if in.AfterIssueNumber != 0 {
+		return "after_issue_number"
+	}
+	return "before_issue_number"
+}
+
+// blockedBy adds or removes a dependency. Unlike a parent, the issue's
+// blockers are not on either issue's record, so the write is tried and
+// GitHub's refusal is checked: a 422 on add is a no-op only when a read
+// confirms the link is there (otherwise it is a real refusal, such as a
+// cycle), and a 404 on remove is a no-op only when a read confirms the
+// issue exists.
+func (l *linker) blockedBy(ctx context.Context) error {
+	in := l.in
+	t, err := l.target(ctx)
+	if err != nil {
+		return err
+	}
+	base := repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "dependencies", "blocked_by")
+	switch in.Action {
+	case "add":
+		_, err = sendJSON(ctx, l.c, "POST", base, map[string]int64{"issue_id": t.GetID()}, nil)
+		if ge := githubCode(err); ge == github.ValidationFailed {
+			if linked, rerr := l.isBlockedBy(ctx, in.TargetIssueNumber); rerr == nil && linked {
+				l.noOp("#%d is already blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
+				return nil
+			}
+		}
+	case "remove":
+		_, err = sendJSON(ctx, l.c, "DELETE", fmt.Sprintf("%s/%d", base, t.GetID()), nil, nil)
+		if ge := githubCode(err); ge == github.NotFound {
+			if _, rerr := fetchIssue(ctx, l.c, in.Owner, in.Repo, in.IssueNumber); rerr == nil {
+				l.noOp("#%d was not blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
+				return nil
+			}
+		}
+	default:
+		return contract.Errorf(contract.CodeInvalidField, "unknown action").WithField("action", "must be add or remove for blocked_by")
+	}
+	if err != nil {
+		return l.writeFailed(err)
+	}
+	return nil
+}
+
+// isBlockedBy reads the issue's blockers (bounded) looking for number.
+func (l *linker) isBlockedBy(ctx context.Context, number int) (bool, error) {
+	path := repoPath(l.in.Owner, l.in.Repo, "issues", l.in.IssueNumber, "dependencies", "blocked_by")
+	for page := 1; page <= 5; page++ {
+		list, meta, err := getJSON[[]*issueRecord](ctx, l.c, path, pageQuery(page, MaxPageSize))
+		if err != nil {
+			return false, err
+		}
+		for _, is := range list {
+			if is.GetNumber() == number && otherRepo(repoOf(&is.Issue), l.in.Owner, l.in.Repo) == "" {
+				return true, nil
+			}
+		}
+		if meta.NextPage == 0 {
+			break
+		}
+	}
+	return false, nil
+}
+
+// writeFailed maps a failed link write. GitHub's field names (sub_issue_id,
+// issue_id) are not arguments here, so a refusal names target_issue_number.
+// Two outcomes need no re-read: a 2xx whose body could not be read is a
+// success (the result needs nothing from that body), and when no answer
+// came at all the repair is the same call again, because a link edit is
+// idempotent: the repeat either applies it or reports the no-op.
+func (l *linker) writeFailed(err error) error {
+	in := l.in
+	e := MapError(err)
+	if e == nil {
+		return err
+	}
+	switch {
+	case e.Settlement == contract.RemoteSuccessKnown:
+		l.out.Note = "GitHub confirmed the change, but its answer could not be read"
+		return nil
+	case e.Settlement == contract.Indeterminate:
+		e.Temporary = false
+		e.Repair = &contract.Repair{NextStep: "call again with the same arguments: link edits are idempotent, so the repeat applies the change or reports no_op",
+			Tool: "github_link_issues", Arguments: in}
+	case e.Code == contract.CodeValidationFailed:
+		e.Message = fmt.Sprintf("GitHub refused to %s the %s link between #%d and #%d: %s", in.Action, in.Relation, in.IssueNumber, in.TargetIssueNumber, e.Message)
+		if e.Details != nil && e.Details.Reason != "" {
+			e.Message += " (" + e.Details.Reason + ")"
+		}
+		e.WithField("target_issue_number", "GitHub refused this link (a cycle, a pull request, another owner, or a limit)")
+	case e.Code == contract.CodeNotFound:
+		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
+	}
+	return e
+}
+
+// refString names an issue reference for a message.
+func refString(r *IssueRef) string {
+	if r.Repo != "" {
+		return fmt.Sprintf("%s#%d", r.Repo, r.Number)
+	}
+	return fmt.Sprintf("#%d", r.Number)
+}
+
+// LinkIssues is github_link_issues.
 func (s *Service) LinkIssues() tooldef.Spec {
-	return tooldef.Tool[struct{}, struct{}]{Name: "github_link_issues", Mode: tooldef.Write,
-		Run: func(context.Context, struct{}) (struct{}, error) {
-			return struct{}{}, contract.Errorf(contract.CodeInternal, "github_link_issues is not built yet")
-		}}
+	return tooldef.Tool[LinkIssuesIn, LinkIssuesOut]{
+		Name:  "github_link_issues",
+		Title: "Link issues",
+		Description: "Add or remove a sub-issue or blocked-by link, or reorder sub-issues. Already so: no_op.",
+		Mode:        tooldef.Write,
+		Destructive: true,
+		Idempotent:  true,
+		Input: func(sc *jsonschema.Schema) {
+			p := sc.Properties
+			p["relation"].Enum = []any{"sub_issue", "blocked_by"}
+			p["action"].Enum = []any{"add", "remove", "reorder"}
+			for _, f := range []string{"issue_number", "target_issue_number"} {
+				p[f].Minimum = ptr(1.0)
+			}
+		},
+		Run: s.linkIssues,
+	}
 }

@@ -2,15 +2,188 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	gh "github.com/google/go-github/v88/github"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// ListIssueItems is github_list_issue_items (being written).
+// ListIssueItemsIn are github_list_issue_items' arguments.
+type ListIssueItemsIn struct {
+	Owner       string `json:"owner"`
+	Repo        string `json:"repo"`
+	IssueNumber int    `json:"issue_number"`
+	Collection  string `json:"collection"`
+	PageSize    int    `json:"page_size,omitempty" jsonschema:"default 30"`
+	Cursor      string `json:"cursor,omitempty" jsonschema:"next_cursor"`
+}
+
+// IssueItem is one row of any collection; fields appear by collection:
+// comments {id, author, body, at, edited, removed}; sub_issues, blocked_by,
+// blocking and linked_prs {number, repo, title, state}; timeline {event,
+// actor, at} and, by event, label, assignee, milestone, from/to (renamed),
+// reason (closed, locked), id (commented: the comment id) or number/repo/
+// title/state (the other issue of a sub-issue, dependency or reference).
+type IssueItem struct {
+	ID        int64  `json:"id,omitempty" jsonschema:"comment id"`
+	Number    int    `json:"number,omitempty"`
+	Repo      string `json:"repo,omitempty" jsonschema:"owner/name when another repository"`
+	Title     string `json:"title,omitempty"`
+	State     string `json:"state,omitempty"`
+	Event     string `json:"event,omitempty"`
+	Actor     string `json:"actor,omitempty"`
+	Author    string `json:"author,omitempty"`
+	At        string `json:"at,omitempty"`
+	Body      string `json:"body,omitempty"`
+	Edited    bool   `json:"edited,omitempty"`
+	Removed   int    `json:"removed,omitempty" jsonschema:"hidden characters and HTML comments removed from body"`
+	Label     string `json:"label,omitempty"`
+	Assignee  string `json:"assignee,omitempty"`
+	Milestone string `json:"milestone,omitempty"`
+	From      string `json:"from,omitempty"`
+	To        string `json:"to,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// ListIssueItemsOut is one page of an issue's collection.
+type ListIssueItemsOut struct {
+	Items      []IssueItem `json:"items,omitempty"`
+	Page
+	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
+}
+
+var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking", "timeline", "linked_prs"}
+
+// linkedPRPages bounds how many timeline pages (of 100 events) one
+// linked_prs call scans; the cursor continues the scan.
+const linkedPRPages = 5
+
+func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIssueItemsOut, error) {
+	const tool = "github_list_issue_items"
+	if in.PageSize == 0 {
+		in.PageSize = DefaultPageSize
+	}
+	// The cursor is bound to the issue and collection through the filters
+	// (the repository is bound by openCursor itself).
+	filters := struct {
+		Number     int
+		Collection string
+		PageSize   int
+	}{in.IssueNumber, in.Collection, in.PageSize}
+	restart := in
+	restart.Cursor = ""
+	scope := in.Owner + "/" + in.Repo
+	page, err := s.openCursor(in.Cursor, tool, scope, filters, restart)
+	if err != nil {
+		return ListIssueItemsOut{}, err
+	}
+	c, err := s.client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return ListIssueItemsOut{}, err
+	}
+	if s.AllowedIssueCreator != "" {
+		// Only under the creator scope is the issue itself read first.
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, in.IssueNumber)
+		if err != nil {
+			return ListIssueItemsOut{}, err
+		}
+		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
+			return ListIssueItemsOut{}, s.creatorRefusal(in.IssueNumber)
+		}
+	}
+	out := ListIssueItemsOut{}
+	base := repoPath(in.Owner, in.Repo, "issues", in.IssueNumber)
+	var next int
+	switch in.Collection {
+	case "comments":
+		out.Items, next, err = listRows(ctx, c, base+"/comments", page, in.PageSize, func(cm *gh.IssueComment) IssueItem {
+			v := commentView(cm)
+			row := IssueItem{ID: v.ID, Author: v.Author, Body: v.Body, At: v.CreatedAt, Edited: v.Edited}
+			if v.Sanitized != nil {
+				r := *v.Sanitized
+				row.Removed = r.ZeroWidth + r.Bidi + r.Tags + r.HTMLComments
+			}
+			return row
+		})
+	case "sub_issues", "blocked_by", "blocking":
+		path := map[string]string{"sub_issues": "/sub_issues", "blocked_by": "/dependencies/blocked_by", "blocking": "/dependencies/blocking"}[in.Collection]
+		out.Items, next, err = listRows(ctx, c, base+path, page, in.PageSize, func(is *gh.Issue) IssueItem {
+			return IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), Title: clean(is.GetTitle()), State: is.GetState()}
+		})
+	case "timeline":
+		out.Items, next, err = listRows(ctx, c, base+"/timeline", page, in.PageSize, func(ev *timelineEvent) IssueItem {
+			return timelineRow(ev, in.Owner, in.Repo)
+		})
+	case "linked_prs":
+		out.Items, next, err = scanLinkedPRs(ctx, c, base+"/timeline", page, in.Owner, in.Repo)
+	default:
+		return out, contract.Errorf(contract.CodeInvalidField, "unknown collection").WithField("collection", "must be one of the listed collections")
+	}
+	if err != nil {
+		return ListIssueItemsOut{}, notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber)
+	}
+	if next > 0 {
+		out.HasMore = true
+		out.NextCursor = s.mintCursor(tool, scope, filters, next)
+	}
+	out.RateLimitRemaining = lowBudget(c, "core")
+	return out, nil
+}
+
+// listRows reads one page of a REST list and renders each element.
+func listRows[T any](ctx context.Context, c *github.Client, path string, page, perPage int, row func(T) IssueItem) ([]IssueItem, int, error) {
+	list, meta, err := getJSON[[]T](ctx, c, path, pageQuery(page, perPage))
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]IssueItem, 0, len(list))
+	for _, v := range list {
+		out = append(out, row(v))
+	}
+	return out, meta.NextPage, nil
+}
+
+// scanLinkedPRs reads up to linkedPRPages timeline pages from page on and
+// keeps the pull requests that reference the issue, each once. The next
+// page to scan is returned when the timeline goes on.
+func scanLinkedPRs(ctx context.Context, c *github.Client, path string, page int, owner, repo string) ([]IssueItem, int, error) {
+	var out []IssueItem
+	seen := map[string]bool{}
+	for range linkedPRPages {
+		events, meta, err := getJSON[[]*timelineEvent](ctx, c, path, pageQuery(page, MaxPageSize))
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, ev := range events {
+			if pr, ok := linkedPR(ev, owner, repo); ok && !seen[fmt.Sprint(pr.Repo, "#", pr.Number)] {
+				seen[fmt.Sprint(pr.Repo, "#", pr.Number)] = true
+				out = append(out, pr)
+			}
+		}
+		if meta.NextPage == 0 {
+			return out, 0, nil
+		}
+		page = meta.NextPage
+	}
+	return out, page, nil
+}
+
+// ListIssueItems is github_list_issue_items.
 func (s *Service) ListIssueItems() tooldef.Spec {
-	return tooldef.Tool[struct{}, struct{}]{Name: "github_list_issue_items", Mode: tooldef.Write,
-		Run: func(context.Context, struct{}) (struct{}, error) {
-			return struct{}{}, contract.Errorf(contract.CodeInternal, "github_list_issue_items is not built yet")
-		}}
+	return tooldef.Tool[ListIssueItemsIn, ListIssueItemsOut]{
+		Name:  "github_list_issue_items",
+		Title: "List issue items",
+		Description: "Page through an issue's comments, sub-issues, blockers, blocked issues, timeline or linked PRs.",
+		Mode: tooldef.Read,
+		Input: func(sc *jsonschema.Schema) {
+			p := sc.Properties
+			p["collection"].Enum = issueCollections
+			p["issue_number"].Minimum = ptr(1.0)
+			p["page_size"].Minimum, p["page_size"].Maximum = ptr(1.0), ptr(float64(MaxPageSize))
+		},
+		Run: s.listIssueItems,
+	}
 }

@@ -2,15 +2,155 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	gh "github.com/google/go-github/v88/github"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// ListRepoMetadata is github_list_repo_metadata (being written).
+// ListRepoMetadataIn are github_list_repo_metadata's arguments.
+type ListRepoMetadataIn struct {
+	Owner    string `json:"owner"`
+	Repo     string `json:"repo"`
+	Kind     string `json:"kind"`
+	PageSize int    `json:"page_size,omitempty" jsonschema:"default 100"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor"`
+}
+
+// RepoMetaItem is one row; which fields appear depends on the kind:
+// labels {name, color, description}; milestones {number, title, state,
+// due_on, open_issues, closed_issues}; assignees {login}; issue_types
+// {name, description}; templates {file, name, description, title, labels}.
+type RepoMetaItem struct {
+	Name         string   `json:"name,omitempty"`
+	Login        string   `json:"login,omitempty"`
+	Number       int      `json:"number,omitempty"`
+	Title        string   `json:"title,omitempty"`
+	File         string   `json:"file,omitempty"`
+	Description  string   `json:"description,omitempty"`
+	Color        string   `json:"color,omitempty"`
+	State        string   `json:"state,omitempty"`
+	DueOn        string   `json:"due_on,omitempty"`
+	OpenIssues   *int     `json:"open_issues,omitempty"`
+	ClosedIssues *int     `json:"closed_issues,omitempty"`
+	Labels       []string `json:"labels,omitempty"`
+}
+
+// ListRepoMetadataOut is one page of a repository's metadata.
+type ListRepoMetadataOut struct {
+	Kind  string         `json:"kind"`
+	Items []RepoMetaItem `json:"items,omitempty"`
+	Page
+	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
+}
+
+// The kinds, and which of them GitHub pages.
+var metadataKinds = []any{"labels", "milestones", "assignees", "issue_types", "templates"}
+
+func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (ListRepoMetadataOut, error) {
+	const tool = "github_list_repo_metadata"
+	if in.PageSize == 0 {
+		in.PageSize = MaxPageSize
+	}
+	filters := struct {
+		Kind     string
+		PageSize int
+	}{in.Kind, in.PageSize}
+	restart := in
+	restart.Cursor = ""
+	scope := in.Owner + "/" + in.Repo
+	page, err := s.openCursor(in.Cursor, tool, scope, filters, restart)
+	if err != nil {
+		return ListRepoMetadataOut{}, err
+	}
+	c, err := s.client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return ListRepoMetadataOut{}, err
+	}
+	out := ListRepoMetadataOut{Kind: in.Kind}
+	var meta github.Meta
+	switch in.Kind {
+	case "labels":
+		var list []*gh.Label
+		list, meta, err = getJSON[[]*gh.Label](ctx, c, repoPath(in.Owner, in.Repo, "labels"), pageQuery(page, in.PageSize))
+		for _, l := range list {
+			out.Items = append(out.Items, RepoMetaItem{Name: l.GetName(), Color: l.GetColor(), Description: clean(l.GetDescription())})
+		}
+	case "milestones":
+		q := pageQuery(page, in.PageSize)
+		q.Set("state", "all")
+		var list []*gh.Milestone
+		list, meta, err = getJSON[[]*gh.Milestone](ctx, c, repoPath(in.Owner, in.Repo, "milestones"), q)
+		for _, m := range list {
+			out.Items = append(out.Items, RepoMetaItem{Number: m.GetNumber(), Title: clean(m.GetTitle()), State: m.GetState(),
+				DueOn: day(m.GetDueOn()), OpenIssues: ptr(m.GetOpenIssues()), ClosedIssues: ptr(m.GetClosedIssues())})
+		}
+	case "assignees":
+		var list []*gh.User
+		list, meta, err = getJSON[[]*gh.User](ctx, c, repoPath(in.Owner, in.Repo, "assignees"), pageQuery(page, in.PageSize))
+		for _, u := range list {
+			out.Items = append(out.Items, RepoMetaItem{Login: u.GetLogin()})
+		}
+	case "issue_types":
+		// The repository's enabled types (its owner's, for an organization);
+		// GitHub answers this list whole, without pages.
+		var list []*gh.IssueType
+		list, meta, err = getJSON[[]*gh.IssueType](ctx, c, repoPath(in.Owner, in.Repo, "issue-types"), nil)
+		for _, t := range list {
+			out.Items = append(out.Items, RepoMetaItem{Name: t.GetName(), Description: clean(t.GetDescription())})
+		}
+	case "templates":
+		var truncated bool
+		out.Items, truncated, err = listTemplates(ctx, c, in.Owner, in.Repo)
+		if truncated {
+			out.Truncated = true
+			out.TruncationHint = fmt.Sprintf("only the first %d templates were read", maxTemplates)
+		}
+	default:
+		return out, contract.Errorf(contract.CodeInvalidField, "unknown kind").WithField("kind", "must be one of the listed kinds")
+	}
+	if err != nil {
+		return ListRepoMetadataOut{}, notFoundRepo(err, in.Owner, in.Repo)
+	}
+	if meta.NextPage > 0 {
+		out.HasMore = true
+		out.NextCursor = s.mintCursor(tool, scope, filters, meta.NextPage)
+	}
+	out.RateLimitRemaining = lowBudget(c, "core")
+	return out, nil
+}
+
+// notFoundRepo names the repository in a not_found error.
+func notFoundRepo(err error, owner, repo string) error {
+	e := MapError(err)
+	if e == nil || e.Code != contract.CodeNotFound {
+		return err
+	}
+	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
+	return e
+}
+
+// clean strips hidden characters from a short metadata text; the counts
+// are not reported for names and titles, as for issue titles.
+func clean(s string) string {
+	out, _ := contract.Sanitize(s)
+	return out
+}
+
+// ListRepoMetadata is github_list_repo_metadata.
 func (s *Service) ListRepoMetadata() tooldef.Spec {
-	return tooldef.Tool[struct{}, struct{}]{Name: "github_list_repo_metadata", Mode: tooldef.Write,
-		Run: func(context.Context, struct{}) (struct{}, error) {
-			return struct{}{}, contract.Errorf(contract.CodeInternal, "github_list_repo_metadata is not built yet")
-		}}
+	return tooldef.Tool[ListRepoMetadataIn, ListRepoMetadataOut]{
+		Name:  "github_list_repo_metadata",
+		Title: "List repo metadata",
+		Description: "A repository's labels, milestones, assignees, issue types or templates: valid values for issue fields.",
+		Mode: tooldef.Read,
+		Input: func(sc *jsonschema.Schema) {
+			sc.Properties["kind"].Enum = metadataKinds
+			sc.Properties["page_size"].Minimum, sc.Properties["page_size"].Maximum = ptr(1.0), ptr(float64(MaxPageSize))
+		},
+		Run: s.listRepoMetadata,
+	}
 }

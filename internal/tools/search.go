@@ -14,21 +14,21 @@ import (
 
 // SearchIssuesIn are github_search_issues' arguments.
 type SearchIssuesIn struct {
-	Owner        string   `json:"owner,omitempty" jsonschema:"repository owner; omit owner and repo to search everything the credential can see"`
-	Repo         string   `json:"repo,omitempty" jsonschema:"repository name; needs owner"`
-	Query        string   `json:"query,omitempty" jsonschema:"free text, may include GitHub search qualifiers"`
+	Owner        string   `json:"owner,omitempty" jsonschema:"absent: all owners"`
+	Repo         string   `json:"repo,omitempty" jsonschema:"needs owner; absent: all repos"`
+	Query        string   `json:"query,omitempty" jsonschema:"text and qualifiers"`
 	State        string   `json:"state,omitempty" jsonschema:"default open"`
-	Labels       []string `json:"labels,omitempty" jsonschema:"only issues having all of these"`
-	NoLabels     bool     `json:"no_labels,omitempty" jsonschema:"only issues with no label"`
-	Assignee     string   `json:"assignee,omitempty" jsonschema:"login, or none for unassigned"`
-	Author       string   `json:"author,omitempty" jsonschema:"login of the opener"`
+	Labels       []string `json:"labels,omitempty" jsonschema:"all of these"`
+	NoLabels     bool     `json:"no_labels,omitempty" jsonschema:"unlabeled only"`
+	Assignee     string   `json:"assignee,omitempty" jsonschema:"login or none"`
+	Author       string   `json:"author,omitempty" jsonschema:"opener login"`
 	UpdatedAfter string   `json:"updated_after,omitempty" jsonschema:"YYYY-MM-DD or RFC 3339"`
-	IncludePRs   bool     `json:"include_prs,omitempty" jsonschema:"also return pull requests (default: issues only)"`
+	IncludePRs   bool     `json:"include_prs,omitempty" jsonschema:"default: issues only"`
 	Sort         string   `json:"sort,omitempty" jsonschema:"default best_match"`
 	Order        string   `json:"order,omitempty" jsonschema:"default desc"`
 	Detail       string   `json:"detail,omitempty" jsonschema:"default summary"`
 	PageSize     int      `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor       string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Cursor       string   `json:"cursor,omitempty" jsonschema:"next_cursor"`
 }
 
 // Validate checks rules that span fields.
@@ -185,8 +185,8 @@ func (s *Service) SearchIssues() tooldef.Spec {
 	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
 		Name:  "github_search_issues",
 		Title: "Search issues",
-		Description: "Find issues by text and filters in one repository, an owner's repositories, or everywhere visible. " +
-			"Rows are small (detail=summary); use detail=full or github_get_issue for bodies. Issues only unless include_prs.",
+		Description: "Find issues in a repository, an owner's repositories or everywhere visible. " +
+			"Summary rows; detail=full or github_get_issue for bodies.",
 		Mode: tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			p := sc.Properties

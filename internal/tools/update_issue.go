@@ -2,15 +2,156 @@ package tools
 
 import (
 	"context"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// UpdateIssue is github_update_issue (being written).
+// UpdateIssueIn are github_update_issue's arguments. Absent fields are left
+// as they are.
+type UpdateIssueIn struct {
+	Owner           string           `json:"owner"`
+	Repo            string           `json:"repo"`
+	IssueNumber     int              `json:"issue_number"`
+	Title           *string          `json:"title,omitempty"`
+	Body            *string          `json:"body,omitempty" jsonschema:"empty clears"`
+	State           string           `json:"state,omitempty"`
+	StateReason     string           `json:"state_reason,omitempty"`
+	Labels          *LabelsEdit      `json:"labels,omitempty"`
+	Assignees       *AssigneesEdit   `json:"assignees,omitempty"`
+	Milestone       Nullable[int]    `json:"milestone,omitzero" jsonschema:"number; null clears"`
+	Type            Nullable[string] `json:"type,omitzero" jsonschema:"name; null clears"`
+	Locked          *bool            `json:"locked,omitempty"`
+	LockReason      string           `json:"lock_reason,omitempty" jsonschema:"needs locked: true"`
+	ExpectedVersion string           `json:"expected_version,omitempty" jsonschema:"conflict if changed since; absent: no check"`
+}
+
+// AssigneesEdit changes who is assigned.
+type AssigneesEdit struct {
+	Add    []string `json:"add,omitempty"`
+	Remove []string `json:"remove,omitempty"`
+	Set    []string `json:"set,omitempty"`
+}
+
+// Validate checks the rules that span fields, before any request.
+func (in *UpdateIssueIn) Validate() *contract.Error {
+	bad := func(field, reason string) *contract.Error {
+		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason)
+	}
+	switch {
+	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
+		return bad("title", "cannot be blank")
+	case in.State == "open" && in.StateReason != "" && in.StateReason != "reopened":
+		return bad("state_reason", "must be reopened (or absent) when state is open")
+	case in.State == "closed" && in.StateReason == "reopened":
+		return bad("state_reason", "cannot be reopened when state is closed")
+	case in.LockReason != "" && (in.Locked == nil || !*in.Locked):
+		return bad("lock_reason", "needs locked: true")
+	case in.Milestone.Set && !in.Milestone.Null && in.Milestone.Value < 1:
+		return bad("milestone", "must be a milestone number (1 or more) or null")
+	case in.Type.Set && !in.Type.Null && strings.TrimSpace(in.Type.Value) == "":
+		return bad("type", "must be an issue type name or null")
+	}
+	if in.Labels != nil {
+		if e := in.Labels.validate(); e != nil {
+			return e
+		}
+	}
+	if a := in.Assignees; a != nil {
+		switch {
+		case a.Set != nil && (len(a.Add) > 0 || len(a.Remove) > 0):
+			return bad("assignees.set", "replaces every assignee, so it cannot be combined with add or remove")
+		case a.Set == nil && len(a.Add) == 0 && len(a.Remove) == 0:
+			return bad("assignees.add", "or remove or set is needed to change assignees")
+		case len(a.Set) > 10 || len(a.Add) > 10:
+			return bad("assignees", "GitHub allows 10 assignees per issue")
+		}
+		for _, r := range a.Remove {
+			if containsFold(a.Add, r) {
+				return bad("assignees.remove", "names a login that add also names")
+			}
+		}
+	}
+	if !in.changesSomething() {
+		return contract.Errorf(contract.CodeInvalidField, "nothing to update: give at least one field to change").
+			WithField("title", "or another field to change is needed")
+	}
+	return nil
+}
+
+func (in *UpdateIssueIn) changesSomething() bool {
+	return in.patchFields() || in.Labels != nil || in.Assignees != nil || in.Locked != nil
+}
+
+// patchFields reports whether the edit has fields the issue PATCH carries.
+func (in *UpdateIssueIn) patchFields() bool {
+	return in.Title != nil || in.Body != nil || in.State != "" || in.StateReason != "" || in.Milestone.Set || in.Type.Set ||
+		(in.Assignees != nil && in.Assignees.Set != nil) || (in.Labels != nil && in.Labels.Set != nil)
+}
+
+// UpdateIssueOut is the outcome of an update.
+type UpdateIssueOut struct {
+	Version       string   `json:"version"`
+	ChangedFields []string `json:"changed_fields,omitempty"`
+	NoOp          bool     `json:"no_op,omitempty" jsonschema:"nothing needed writing"`
+	Notes         []string `json:"notes,omitempty"`
+	Issue         Issue    `json:"issue"`
+	// RateLimitRemaining appears when under 10% of the budget is left.
+	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
+}
+
+// UpdateIssue is github_update_issue.
 func (s *Service) UpdateIssue() tooldef.Spec {
-	return tooldef.Tool[struct{}, struct{}]{Name: "github_update_issue", Mode: tooldef.Write,
-		Run: func(context.Context, struct{}) (struct{}, error) {
-			return struct{}{}, contract.Errorf(contract.CodeInternal, "github_update_issue is not built yet")
-		}}
+	return tooldef.Tool[UpdateIssueIn, UpdateIssueOut]{
+		Name:  "github_update_issue",
+		Title: "Update an issue",
+		Description: "Change an issue; absent fields are left as they are. add, remove and swap touch only the labels " +
+			"or assignees named; set replaces all. Unknown names are refused before writing.",
+		Mode:        tooldef.Write,
+		Destructive: true,
+		Idempotent:  true,
+		Input: func(sc *jsonschema.Schema) {
+			sc.Properties["issue_number"].Minimum = ptr(1.0)
+			sc.Properties["state"].Enum = []any{"open", "closed"}
+			sc.Properties["state_reason"].Enum = []any{"completed", "not_planned", "duplicate", "reopened"}
+			sc.Properties["lock_reason"].Enum = []any{"off-topic", "too heated", "resolved", "spam"}
+		},
+		Run: s.updateIssue,
+	}
+}
+
+func (s *Service) updateIssue(ctx context.Context, in UpdateIssueIn) (UpdateIssueOut, error) {
+	c, err := s.client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return UpdateIssueOut{}, notStarted(err)
+	}
+	u := &update{s: s, c: c, in: in}
+	if u.needsRead() {
+		if err := u.read(ctx); err != nil {
+			return UpdateIssueOut{}, err
+		}
+		if !s.creatorAllowed(u.before.GetUser().GetLogin()) {
+			return UpdateIssueOut{}, s.creatorRefusal(in.IssueNumber)
+		}
+		if in.ExpectedVersion != "" {
+			if now := IssueVersion(u.before); now != in.ExpectedVersion {
+				e := contract.Errorf(contract.CodeConflict,
+					"issue #%d changed since expected_version was read; nothing was written. Re-read it with github_get_issue, "+
+						"apply your change to what it holds now, and pass its version as expected_version", in.IssueNumber).
+					WithField("expected_version", "is not the issue's current version")
+				e.Settlement = contract.NotStarted
+				e.Repair = getIssueRepair(in.Owner, in.Repo, in.IssueNumber, "re-read the issue, then update it again with the version it returns")
+				return UpdateIssueOut{}, e
+			}
+		}
+	}
+	if err := u.plan(ctx); err != nil {
+		return UpdateIssueOut{}, err
+	}
+	if err := u.apply(ctx); err != nil {
+		return UpdateIssueOut{}, err
+	}
+	return u.output(), nil
 }

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+)
+
+// mcpPath is where the streamable HTTP endpoint answers.
+const mcpPath = "/mcp"
+
+func newServeCommand() *cobra.Command {
+	var (
+		f       serveFlags
+		verbose bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the MCP server over stdio (default) or streamable HTTP",
+		Long: `Serve ghgate's MCP server. Over stdio by default: stdout carries only the
+protocol, logs go to stderr. With --http ADDR, streamable HTTP (stateless,
+as MCP 2026-07-28 requires) at http://ADDR/mcp.
+
+The token comes from the config file's token key, overridden by GITHUB_TOKEN
+or GH_TOKEN in the environment. Without a token the server still starts and
+every tool call fails with missing_credential. Flags override the config file.
+
+  ghgate serve --demo                      # in-process emulator, acting as alice
+  ghgate serve --http 127.0.0.1:8080       # streamable HTTP on loopback
+  ghgate serve --config ~/.config/ghgate/config.toml --toolsets all`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			level := slog.LevelInfo
+			if verbose {
+				level = slog.LevelDebug
+			}
+			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			cfg, err := f.resolve(cmd.Flags(), os.Getenv)
+			if err != nil {
+				return err
+			}
+			return runServe(cmd.Context(), cfg, log)
+		},
+	}
+	f.register(cmd.Flags())
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log at debug level")
+	return cmd
+}
+
+// runServe assembles ghgate from cfg and serves it until ctx ends (SIGINT,
+// SIGTERM) or, over stdio, until the client closes stdin.
+func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
+	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey,
+		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, Log: log}
+	if cfg.Demo {
+		url, stop, err := startDemoEmulator(log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		// The demo never sends the user's own token anywhere, and keeps its
+		// state in memory: the emulator's world ends with the process too.
+		opts.BaseURL, opts.Token, opts.StorePath = url, emulator.DemoTokenAlice, ""
+		log.Info("demo: serving against an in-process GitHub emulator as alice", "emulator", url)
+	} else if cfg.Token == "" {
+		log.Warn("no token: set GITHUB_TOKEN or GH_TOKEN, or token in the config file; every tool call will fail with missing_credential")
+	}
+	st, err := server.NewStack(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error("closing the store", "error", err)
+		}
+	}()
+	log.Info("ghgate serving", "tools", len(st.Server.Tools), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint)
+	if cfg.HTTP == "" {
+		return serveStdio(ctx, st.Server.MCP, log)
+	}
+	return serveHTTP(ctx, cfg.HTTP, st.Server.MCP, log)
+}
+
+// serveStdio speaks MCP on stdin/stdout until the client hangs up or ctx
+// ends; either is a clean exit.
+func serveStdio(ctx context.Context, m *mcp.Server, log *slog.Logger) error {
+	log.Info("serving MCP over stdio")
+	err := m.Run(ctx, &mcp.StdioTransport{})
+	if err == nil || ctx.Err() != nil || errors.Is(err, mcp.ErrConnectionClosed) {
+		log.Info("stdio session ended")
+		return nil
+	}
+	return err
+}
+
+// serveHTTP serves streamable HTTP, stateless: every request gets a
+// temporary session, so any replica can answer it.
+func serveHTTP(ctx context.Context, addr string, m *mcp.Server, log *slog.Logger) error {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
+		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log})
+	mux := http.NewServeMux()
+	mux.Handle(mcpPath, h)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+mcpPath)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// checkListen accepts loopback addresses; any other needs allowRemote,
+// because the HTTP endpoint has no authentication of its own: whoever
+// reaches it acts on GitHub with ghgate's token.
+func checkListen(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	if allowRemote {
+		return nil
+	}
+	return fmt.Errorf("--http %q is not a loopback address: the HTTP endpoint has no authentication of its own, so anyone "+
+		"who can reach it would act on GitHub with this server's token; listen on 127.0.0.1, or pass --allow-remote "+
+		"behind something that authenticates callers", addr)
+}
+
+// startDemoEmulator serves the demo-seed emulator on a free loopback port
+// and returns its URL and a function that stops it.
+func startDemoEmulator(log *slog.Logger) (string, func(), error) {
+	emu, err := emulator.New(emulator.Options{Seed: "demo", Logger: log.With("component", "emulator")})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}
+	return "http://" + ln.Addr().String(), stop, nil
+}

@@ -1,0 +1,268 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var update = flag.Bool("update", false, "rewrite the tools/list snapshot")
+
+// toolsListBudget is the most the default tools/list may weigh, compact.
+const toolsListBudget = 10_000
+
+func listTools(t *testing.T, toolsets []string, readOnly bool) *mcp.ListToolsResult {
+	t.Helper()
+	env := servertest.Start(t, servertest.Options{Toolsets: toolsets, ReadOnly: readOnly})
+	res, err := env.Session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestToolsListSnapshot pins every tool's name, description, annotations
+// and schemas. When it changes on purpose, run
+// go test ./internal/server -run TestToolsListSnapshot -update
+// and review the diff of testdata/tools_list.golden in the commit.
+func TestToolsListSnapshot(t *testing.T) {
+	res := listTools(t, []string{"all"}, false)
+	var buf bytes.Buffer
+	for _, tool := range res.Tools {
+		b, err := json.MarshalIndent(tool, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Write(b)
+		buf.WriteString("\n")
+	}
+	path := filepath.Join("testdata", "tools_list.golden")
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(want, buf.Bytes()) {
+		t.Fatalf("tools/list changed; if on purpose, run with -update and commit the snapshot.\n%s", lineDiff(string(want), buf.String()))
+	}
+}
+
+// lineDiff renders a unified-style diff of two texts ("-" snapshot, "+"
+// now), with two lines of context around each change.
+func lineDiff(a, b string) string {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	// Longest common subsequence table, from the end.
+	lcs := make([][]int, len(x)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(y)+1)
+	}
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := len(y) - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	type line struct {
+		op   byte
+		text string
+	}
+	var ops []line
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		switch {
+		case i < len(x) && j < len(y) && x[i] == y[j]:
+			ops = append(ops, line{' ', x[i]})
+			i, j = i+1, j+1
+		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
+			ops = append(ops, line{'+', y[j]})
+			j++
+		default:
+			ops = append(ops, line{'-', x[i]})
+			i++
+		}
+	}
+	var out strings.Builder
+	last := -10
+	for k, op := range ops {
+		if op.op == ' ' {
+			continue
+		}
+		for c := max(k-2, last+1); c < k; c++ {
+			if c > last+1 && c == max(k-2, last+1) && last >= 0 {
+				out.WriteString("...\n")
+			}
+			fmt.Fprintf(&out, "  %s\n", ops[c].text)
+		}
+		fmt.Fprintf(&out, "%c %s\n", op.op, op.text)
+		last = k
+		for c := k + 1; c <= k+2 && c < len(ops) && ops[c].op == ' '; c++ {
+			fmt.Fprintf(&out, "  %s\n", ops[c].text)
+			last = c
+		}
+	}
+	return out.String()
+}
+
+func TestLineDiffShowsChanges(t *testing.T) {
+	d := lineDiff("a\nb\nc\nd\ne\nf\ng", "a\nb\nc\nD\ne\nf\ng")
+	if !strings.Contains(d, "- d") || !strings.Contains(d, "+ D") || !strings.Contains(d, "  c") {
+		t.Fatalf("diff:\n%s", d)
+	}
+}
+
+func TestDefaultToolsListBudget(t *testing.T) {
+	res := listTools(t, nil, false)
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("default tools/list: %d bytes compact for %d tools", len(b), len(res.Tools))
+	if len(b) > toolsListBudget {
+		for _, tool := range res.Tools {
+			tb, _ := json.Marshal(tool)
+			t.Logf("  %s: %d bytes", tool.Name, len(tb))
+		}
+		t.Fatalf("default tools/list is %d bytes, over the %d budget", len(b), toolsListBudget)
+	}
+}
+
+func TestEveryToolKeepsTheContract(t *testing.T) {
+	res := listTools(t, []string{"all"}, false)
+	for _, tool := range res.Tools {
+		if !strings.HasPrefix(tool.Name, "github_") || strings.ToLower(tool.Name) != tool.Name {
+			t.Errorf("%s: not github_<verb>_<noun> snake_case", tool.Name)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s: no outputSchema", tool.Name)
+		}
+		in, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(in), `"additionalProperties":false`) {
+			t.Errorf("%s: input schema is not closed", tool.Name)
+		}
+		if tool.Annotations == nil || tool.Description == "" {
+			t.Errorf("%s: no annotations or description", tool.Name)
+		}
+		// Every optional input says what leaving it out means.
+		var schema struct {
+			Properties map[string]struct {
+				Description string `json:"description"`
+			} `json:"properties"`
+			Required []string `json:"required"`
+		}
+		_ = json.Unmarshal(in, &schema)
+		required := map[string]bool{}
+		for _, r := range schema.Required {
+			required[r] = true
+		}
+		// A tool may say it once for all its fields ("absent fields are
+		// left as they are").
+		saysOnce := strings.Contains(strings.ToLower(tool.Description), "absent fields")
+		for name, p := range schema.Properties {
+			if !required[name] && p.Description == "" && !saysOnce {
+				t.Errorf("%s: optional field %s does not say what omission means", tool.Name, name)
+			}
+		}
+	}
+}
+
+func TestReadOnlyListsNoWrites(t *testing.T) {
+	res := listTools(t, []string{"all"}, true)
+	for _, tool := range res.Tools {
+		if !tool.Annotations.ReadOnlyHint {
+			t.Errorf("read-only server lists write tool %s", tool.Name)
+		}
+	}
+	env := servertest.Start(t, servertest.Options{ReadOnly: true})
+	r, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_create_issue",
+		Arguments: map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}})
+	if err == nil && !r.IsError {
+		t.Fatal("a write tool is callable on a read-only server")
+	}
+}
+
+func TestUnknownToolsetIsRefusedWithTheKnownOnes(t *testing.T) {
+	_, err := server.NewStack(context.Background(), server.StackOptions{Toolsets: []string{"isues"}})
+	if err == nil || !strings.Contains(err.Error(), "isues") || !strings.Contains(err.Error(), "issues") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// forcedErrors holds one failing call per tool; a tool without a row fails
+// the test, so no tool ships without its error path exercised.
+var forcedErrors = map[string]struct {
+	args string
+	code contract.Code
+}{
+	"github_search_issues":      {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
+	"github_get_issue":          {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeNotFound},
+	"github_create_issue":       {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeUnknownLabel},
+	"github_update_issue":       {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.stale"}`, contract.CodeConflict},
+	"github_add_comment":        {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeNotFound},
+	"github_edit_comment":       {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeNotFound},
+	"github_list_issue_items":   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeNotFound},
+	"github_list_repo_metadata": {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeNotFound},
+	"github_link_issues":        {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
+}
+
+func TestForcedErrorPerTool(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Toolsets: []string{"all"}})
+	res, err := env.Session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		row, ok := forcedErrors[tool.Name]
+		if !ok {
+			t.Errorf("%s has no forced-error row", tool.Name)
+			continue
+		}
+		e := env.Call(t, tool.Name, row.args).Envelope(t)
+		if e.Code != row.code {
+			t.Errorf("%s: code %s, want %s (%s)", tool.Name, e.Code, row.code, e.Message)
+		}
+		raw := string(env.Call(t, tool.Name, row.args).JSON)
+		if !strings.Contains(raw, `"retry_after_ms":`) {
+			t.Errorf("%s: retry_after_ms missing: %s", tool.Name, raw)
+		}
+		if e.RequestID == "" || e.Fingerprint == "" || e.Message == "" {
+			t.Errorf("%s: envelope lacks request_id, fingerprint or message: %s", tool.Name, raw)
+		}
+		if !tool.Annotations.ReadOnlyHint && e.Settlement == "" {
+			t.Errorf("%s: a write's error carries no settlement", tool.Name)
+		}
+		if tool.Annotations.ReadOnlyHint && e.Settlement != "" {
+			t.Errorf("%s: a read's error carries a settlement", tool.Name)
+		}
+	}
+}
+
+func TestArgumentErrorsAreEnvelopes(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	e := env.Call(t, "github_get_issue", `{"owner":"acme","repo":"widgets","issue_number":"seven"}`).Envelope(t)
+	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "issue_number" || strings.Contains(e.Message, "seven") {
+		t.Fatalf("%+v", e)
+	}
+	e = env.Call(t, "github_search_issues", `{"state":"opne"}`).Envelope(t)
+	if e.Code != contract.CodeInvalidField || e.Details.Field != "state" || e.Details.Value == nil {
+		t.Fatalf("enum error should list the members: %+v", e)
+	}
+}

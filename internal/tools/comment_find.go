@@ -1,0 +1,69 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/github"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// clockSkew is how far GitHub's clock may be from ours when comparing a
+// comment's time with a reservation's.
+const clockSkew = time.Minute
+
+// findPages bounds the comment pages (of 100) read while looking.
+const findPages = 10
+
+// findComment looks for the comment an earlier attempt under an
+// idempotency key may have posted: on the issue, by the credential's own
+// user, with the same body, made no earlier than the key's reservation
+// (less clockSkew). Two reads: the viewer, then the comments updated
+// since. When several match, the first made after the reservation is
+// taken; a match only within the skew allowance is the fallback.
+func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserved time.Time) (*Comment, error) {
+	var login string
+	if _, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
+		u, resp, err := rest.Users.Get(ctx, "")
+		login = u.GetLogin()
+		return resp, err
+	}); err != nil {
+		return nil, err
+	}
+	from := reserved.Add(-clockSkew)
+	var fallback *gh.IssueComment
+	for page := 1; page <= findPages; page++ {
+		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Since: from, Page: page, PerPage: MaxPageSize})
+		if err != nil {
+			return nil, notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber)
+		}
+		for _, cm := range list {
+			if !strings.EqualFold(cm.GetUser().GetLogin(), login) || !sameBody(cm.GetBody(), in.Body) || cm.CreatedAt == nil || cm.CreatedAt.Before(from) {
+				continue
+			}
+			if !cm.CreatedAt.Before(reserved.Truncate(time.Second)) {
+				v := commentView(cm)
+				return &v, nil
+			}
+			if fallback == nil {
+				fallback = cm
+			}
+		}
+		if meta.NextPage == 0 {
+			break
+		}
+	}
+	if fallback != nil {
+		v := commentView(fallback)
+		return &v, nil
+	}
+	return nil, nil
+}
+
+// sameBody compares bodies as GitHub stores them: line endings may be
+// normalized and surrounding space trimmed.
+func sameBody(stored, sent string) bool {
+	norm := func(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) }
+	return norm(stored) == norm(sent)
+}

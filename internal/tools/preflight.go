@@ -1,0 +1,288 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/github"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// preflight is everything a write must know before it starts, asked in ONE
+// GraphQL request: the issue's current state, whether each named label,
+// milestone, issue type and assignee exists (with the repository's
+// spelling), and the parent a new issue will hang under. REST would need a
+// request per kind (issue, label list, milestone, types, assignees), and
+// the scripted tasks must stay at their REST minimum; with this, "swap a
+// status label" is one read plus its two writes, and still refuses an
+// unknown label before writing.
+type preflight struct {
+	owner, repo string
+	issue       int // 0: the issue's state is not needed
+	parent      int // 0: no parent to check
+	labels      []string
+	milestone   int // 0: none to check
+	types       bool
+	assignees   []string
+}
+
+// preflightResult is what the preflight found. Maps are keyed by the
+// lower-cased name as given; an absent key means "does not exist".
+type preflightResult struct {
+	issue      *gh.Issue
+	parent     *gh.Issue
+	labels     map[string]string
+	milestone  *gh.Milestone
+	types      map[string]string
+	assignable map[string]string
+}
+
+// issueSelection is the editable state IssueVersion hashes, plus what the
+// output shows. stateReason needs enableDuplicate, or GitHub reports a
+// duplicate as not_planned and the version would differ from REST's.
+const issueSelection = `databaseId number title body state stateReason(enableDuplicate: true) locked activeLockReason
+ author { login } milestone { number title } issueType { name }
+ labels(first: 100) { nodes { name } } assignees(first: 100) { nodes { login } }
+ url createdAt updatedAt closedAt`
+
+func (p preflight) empty() bool {
+	return p.issue == 0 && p.parent == 0 && len(p.labels) == 0 && p.milestone == 0 && !p.types && len(p.assignees) == 0
+}
+
+// document builds the query and its variables. Names travel as variables,
+// never spliced into the document.
+func (p preflight) document() (string, map[string]any) {
+	vars := map[string]any{"owner": p.owner, "repo": p.repo}
+	params := []string{"$owner: String!", "$repo: String!"}
+	var sel []string
+	if p.issue > 0 {
+		vars["n"] = p.issue
+		params = append(params, "$n: Int!")
+		sel = append(sel, "issue(number: $n) { "+issueSelection+" }")
+	}
+	if p.parent > 0 {
+		vars["p"] = p.parent
+		params = append(params, "$p: Int!")
+		sel = append(sel, "parent: issue(number: $p) { databaseId number author { login } }")
+	}
+	for i, name := range p.labels {
+		v := fmt.Sprintf("l%d", i)
+		vars[v] = name
+		params = append(params, "$"+v+": String!")
+		sel = append(sel, fmt.Sprintf("%s: label(name: $%s) { name }", v, v))
+	}
+	if p.milestone > 0 {
+		vars["m"] = p.milestone
+		params = append(params, "$m: Int!")
+		sel = append(sel, "milestone(number: $m) { number title }")
+	}
+	if p.types {
+		sel = append(sel, "issueTypes(first: 100) { nodes { name isEnabled } }")
+	}
+	for i, login := range p.assignees {
+		v := fmt.Sprintf("a%d", i)
+		vars[v] = login
+		params = append(params, "$"+v+": String!")
+		sel = append(sel, fmt.Sprintf("%s: assignableUsers(query: $%s, first: 20) { nodes { login } }", v, v))
+	}
+	doc := "query(" + strings.Join(params, ", ") + ") { repository(owner: $owner, name: $repo) { " +
+		strings.Join(sel, " ") + " } }"
+	return doc, vars
+}
+
+// gqlIssue is issueSelection's answer.
+type gqlIssue struct {
+	DatabaseID       int64   `json:"databaseId"`
+	Number           int     `json:"number"`
+	Title            string  `json:"title"`
+	Body             string  `json:"body"`
+	State            string  `json:"state"`
+	StateReason      *string `json:"stateReason"`
+	Locked           bool    `json:"locked"`
+	ActiveLockReason *string `json:"activeLockReason"`
+	Author           *struct {
+		Login string `json:"login"`
+	} `json:"author"`
+	Milestone *struct {
+		Number int    `json:"number"`
+		Title  string `json:"title"`
+	} `json:"milestone"`
+	IssueType *struct {
+		Name string `json:"name"`
+	} `json:"issueType"`
+	Labels *struct {
+		Nodes []struct {
+			Name string `json:"name"`
+		} `json:"nodes"`
+	} `json:"labels"`
+	Assignees *struct {
+		Nodes []struct {
+			Login string `json:"login"`
+		} `json:"nodes"`
+	} `json:"assignees"`
+	URL       string     `json:"url"`
+	CreatedAt *time.Time `json:"createdAt"`
+	UpdatedAt *time.Time `json:"updatedAt"`
+	ClosedAt  *time.Time `json:"closedAt"`
+}
+
+// lockReasons maps GraphQL's LockReason enum to REST's lock_reason.
+var gqlLockReasons = map[string]string{"OFF_TOPIC": "off-topic", "TOO_HEATED": "too heated", "RESOLVED": "resolved", "SPAM": "spam"}
+
+// rest converts the answer to the REST shape the views and IssueVersion
+// read, so a version computed from it equals github_get_issue's.
+func (g *gqlIssue) rest() *gh.Issue {
+	is := &gh.Issue{ID: gh.Ptr(g.DatabaseID), Number: gh.Ptr(g.Number), Title: gh.Ptr(g.Title), Body: gh.Ptr(g.Body),
+		State: gh.Ptr(strings.ToLower(g.State)), Locked: gh.Ptr(g.Locked), HTMLURL: gh.Ptr(g.URL)}
+	if g.StateReason != nil {
+		is.StateReason = gh.Ptr(strings.ToLower(*g.StateReason))
+	}
+	if g.ActiveLockReason != nil {
+		is.ActiveLockReason = gh.Ptr(gqlLockReasons[*g.ActiveLockReason])
+	}
+	if g.Author != nil {
+		is.User = &gh.User{Login: gh.Ptr(g.Author.Login)}
+	}
+	if g.Milestone != nil {
+		is.Milestone = &gh.Milestone{Number: gh.Ptr(g.Milestone.Number), Title: gh.Ptr(g.Milestone.Title)}
+	}
+	if g.IssueType != nil {
+		is.Type = &gh.IssueType{Name: gh.Ptr(g.IssueType.Name)}
+	}
+	if g.Labels != nil {
+		for _, l := range g.Labels.Nodes {
+			is.Labels = append(is.Labels, &gh.Label{Name: gh.Ptr(l.Name)})
+		}
+	}
+	if g.Assignees != nil {
+		for _, a := range g.Assignees.Nodes {
+			is.Assignees = append(is.Assignees, &gh.User{Login: gh.Ptr(a.Login)})
+		}
+	}
+	ts := func(t *time.Time) *gh.Timestamp {
+		if t == nil {
+			return nil
+		}
+		return &gh.Timestamp{Time: *t}
+	}
+	is.CreatedAt, is.UpdatedAt, is.ClosedAt = ts(g.CreatedAt), ts(g.UpdatedAt), ts(g.ClosedAt)
+	return is
+}
+
+// run asks the preflight. A missing issue is reported as not_found with a
+// search repair; other failures as the access layer maps them.
+func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult, error) {
+	doc, vars := p.document()
+	var data struct {
+		Repository map[string]json.RawMessage `json:"repository"`
+	}
+	if err := c.Do(ctx, doc, vars, &data); err != nil {
+		if p.issue > 0 && data.Repository != nil && isNull(data.Repository["issue"]) {
+			return nil, notFoundIssue(err, p.owner, p.repo, p.issue)
+		}
+		if p.parent > 0 && data.Repository != nil && isNull(data.Repository["parent"]) {
+			return nil, notFoundIssue(err, p.owner, p.repo, p.parent)
+		}
+		return nil, err
+	}
+	out := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+	r := data.Repository
+	missing := &github.Error{Code: github.NotFound, Message: "Not Found"}
+	if p.issue > 0 && isNull(r["issue"]) {
+		return nil, notFoundIssue(missing, p.owner, p.repo, p.issue)
+	}
+	if p.parent > 0 && isNull(r["parent"]) {
+		return nil, notFoundIssue(missing, p.owner, p.repo, p.parent)
+	}
+	if p.issue > 0 {
+		var g gqlIssue
+		if err := decodeRaw(r["issue"], &g); err != nil {
+			return nil, err
+		}
+		out.issue = g.rest()
+	}
+	if p.parent > 0 {
+		var g gqlIssue
+		if err := decodeRaw(r["parent"], &g); err != nil {
+			return nil, err
+		}
+		out.parent = g.rest()
+	}
+	for i, name := range p.labels {
+		var l *struct {
+			Name string `json:"name"`
+		}
+		if err := decodeRaw(r[fmt.Sprintf("l%d", i)], &l); err != nil {
+			return nil, err
+		}
+		// GitHub looks labels up case-insensitively; a lookup that came back
+		// under another name is not a match.
+		if l != nil && strings.EqualFold(l.Name, name) {
+			out.labels[strings.ToLower(name)] = l.Name
+		}
+	}
+	if p.milestone > 0 {
+		var m *struct {
+			Number int    `json:"number"`
+			Title  string `json:"title"`
+		}
+		if err := decodeRaw(r["milestone"], &m); err != nil {
+			return nil, err
+		}
+		if m != nil {
+			out.milestone = &gh.Milestone{Number: gh.Ptr(m.Number), Title: gh.Ptr(m.Title)}
+		}
+	}
+	if p.types {
+		var t *struct {
+			Nodes []struct {
+				Name      string `json:"name"`
+				IsEnabled bool   `json:"isEnabled"`
+			} `json:"nodes"`
+		}
+		if err := decodeRaw(r["issueTypes"], &t); err != nil {
+			return nil, err
+		}
+		if t != nil {
+			for _, n := range t.Nodes {
+				if n.IsEnabled {
+					out.types[strings.ToLower(n.Name)] = n.Name
+				}
+			}
+		}
+	}
+	for i, login := range p.assignees {
+		var u *struct {
+			Nodes []struct {
+				Login string `json:"login"`
+			} `json:"nodes"`
+		}
+		if err := decodeRaw(r[fmt.Sprintf("a%d", i)], &u); err != nil {
+			return nil, err
+		}
+		if u == nil {
+			continue
+		}
+		// The query matches logins and names by substring; only an exact
+		// login counts.
+		for _, n := range u.Nodes {
+			if strings.EqualFold(n.Login, login) {
+				out.assignable[strings.ToLower(login)] = n.Login
+			}
+		}
+	}
+	return out, nil
+}
+
+func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
+
+// decodeRaw decodes raw into v, leaving v as it is for null or absent.
+func decodeRaw(raw json.RawMessage, v any) error {
+	if isNull(raw) {
+		return nil
+	}
+	return json.Unmarshal(raw, v)
+}

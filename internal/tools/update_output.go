@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	gh "github.com/google/go-github/v88/github"
+)
+
+// output renders the issue as the writes left it. With the issue read
+// first, changed_fields is the difference between before and after; when
+// it was not read, it lists the PATCH's fields that GitHub's answer shows
+// applied (they may have held those values already).
+func (u *update) output() UpdateIssueOut {
+	after := u.after
+	if after == nil {
+		after = u.before
+	}
+	out := UpdateIssueOut{Version: IssueVersion(after), Notes: u.notes, NoOp: len(u.steps) == 0}
+	if u.before != nil {
+		out.ChangedFields = changedFields(u.before, after)
+	} else {
+		applied, ignored := u.confirmed(after)
+		out.ChangedFields = applied
+		out.Notes = append(out.Notes, "the issue was not read first: changed_fields lists the fields written")
+		if len(ignored) > 0 {
+			// GitHub ignores metadata without triage access, and a
+			// state_reason on an open issue, without saying so.
+			out.Notes = append(out.Notes, "GitHub's answer does not show "+strings.Join(ignored, ", ")+" as asked")
+		}
+	}
+	view := issueView(after, Full, false)
+	// The agent has the body it sent, and the version is above.
+	view.Body, view.Sanitized, view.Version = "", nil, ""
+	out.Issue = view
+	out.RateLimitRemaining = lowBudget(u.c, "core")
+	return out
+}
+
+// issueFields are the editable fields, in the order changed_fields lists them.
+var issueFields = []string{"title", "body", "state", "state_reason", "labels", "assignees", "milestone", "type", "locked", "lock_reason"}
+
+// fieldValue reads one editable field in a comparable form (sets are
+// lower-cased and sorted, so order and case never count as a change).
+func fieldValue(is *gh.Issue, field string) string {
+	switch field {
+	case "title":
+		return is.GetTitle()
+	case "body":
+		return is.GetBody()
+	case "state":
+		return is.GetState()
+	case "state_reason":
+		return is.GetStateReason()
+	case "labels":
+		return foldSet(labelNames(is))
+	case "assignees":
+		return foldSet(assigneeLogins(is))
+	case "milestone":
+		if is.Milestone == nil {
+			return ""
+		}
+		return strconv.Itoa(is.Milestone.GetNumber())
+	case "type":
+		return strings.ToLower(is.GetType().GetName())
+	case "locked":
+		if is.GetLocked() {
+			return "true"
+		}
+		return "false"
+	case "lock_reason":
+		return is.GetActiveLockReason()
+	}
+	return ""
+}
+
+func changedFields(before, after *gh.Issue) []string {
+	var out []string
+	for _, f := range issueFields {
+		if fieldValue(before, f) != fieldValue(after, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// confirmed splits the PATCH's fields into those GitHub's answer holds as
+// asked and those it does not.
+func (u *update) confirmed(after *gh.Issue) (applied, ignored []string) {
+	in := u.in
+	for _, f := range u.patched {
+		ok := true
+		switch f {
+		case "title":
+			ok = after.GetTitle() == strings.TrimSpace(*in.Title)
+		case "body":
+			ok = after.GetBody() == *in.Body
+		case "state":
+			ok = after.GetState() == in.State
+		case "state_reason":
+			ok = after.GetStateReason() == in.StateReason
+		case "milestone":
+			ok = (in.Milestone.Null && after.Milestone == nil) || (!in.Milestone.Null && after.GetMilestone().GetNumber() == in.Milestone.Value)
+		case "type":
+			ok = (in.Type.Null && after.Type == nil) || (!in.Type.Null && strings.EqualFold(after.GetType().GetName(), strings.TrimSpace(in.Type.Value)))
+		case "assignees":
+			ok = sameFold(assigneeLogins(after), in.Assignees.Set)
+		}
+		if ok {
+			applied = append(applied, f)
+		} else {
+			ignored = append(ignored, f)
+		}
+	}
+	return applied, ignored
+}
+
+// foldSet is a name set in canonical form: lower-cased, sorted, joined.
+func foldSet(names []string) string {
+	low := make([]string, len(names))
+	for i, n := range names {
+		low[i] = strings.ToLower(n)
+	}
+	slices.Sort(low)
+	return strings.Join(low, "\x00")
+}
