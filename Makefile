@@ -35,6 +35,7 @@ test: deps vet
 	$(GO) test -race -count=1 $(PKGS)
 	@echo "== fidelity tallies (what was validated against GitHub's published descriptions)"
 	@$(GO) test -count=1 -v ./internal/emulator/... | grep -E '^(openapi fidelity|graphql fidelity|fixture replay):'
+	$(MAKE) e2e conformance
 	$(MAKE) fuzz
 
 # Each fuzz target runs briefly; a finding fails the run and leaves the
@@ -43,6 +44,20 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME) ./internal/contract
 	$(GO) test -run '^$$' -fuzz '^FuzzCursorOpen$$' -fuzztime $(FUZZTIME) ./internal/contract
 	$(GO) test -run '^$$' -fuzz '^FuzzArguments$$' -fuzztime $(FUZZTIME) ./internal/tooldef
+
+# End to end through independent clients, against the built binary: the
+# TypeScript MCP SDK over stdio and HTTP, then the official MCP conformance
+# suite (0.1.16 for 2025-11-25, the 0.2.0 prerelease for 2026-07-28) over
+# HTTP, compared with e2e/conformance-expected-failures.txt. Both run under
+# Node 22 from the npm package node (the conformance suite needs it).
+.PHONY: e2e conformance
+NODE22  ?= node_modules/.bin/node
+
+e2e: npm-deps build
+	GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) --test 'e2e/*.test.mjs'
+
+conformance: npm-deps build
+	GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) e2e/conformance.mjs
 
 bench: build
 	./bin/ghgate bench

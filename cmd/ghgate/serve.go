@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/demo"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,11 +64,12 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey,
 		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, Log: log}
 	if cfg.Demo {
-		url, stop, err := startDemoEmulator(log)
+		emu, err := demo.StartEmulator(emulator.Options{Seed: "demo", Logger: log.With("component", "emulator")})
 		if err != nil {
 			return err
 		}
-		defer stop()
+		defer emu.Close()
+		url := emu.URL
 		// The demo never sends the user's own token anywhere, and keeps its
 		// state in memory: the emulator's world ends with the process too.
 		opts.BaseURL, opts.Token, opts.StorePath = url, emulator.DemoTokenAlice, ""
@@ -152,25 +154,4 @@ func checkListen(addr string, allowRemote bool) error {
 	return fmt.Errorf("--http %q is not a loopback address: the HTTP endpoint has no authentication of its own, so anyone "+
 		"who can reach it would act on GitHub with this server's token; listen on 127.0.0.1, or pass --allow-remote "+
 		"behind something that authenticates callers", addr)
-}
-
-// startDemoEmulator serves the demo-seed emulator on a free loopback port
-// and returns its URL and a function that stops it.
-func startDemoEmulator(log *slog.Logger) (string, func(), error) {
-	emu, err := emulator.New(emulator.Options{Seed: "demo", Logger: log.With("component", "emulator")})
-	if err != nil {
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	stop := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	}
-	return "http://" + ln.Addr().String(), stop, nil
 }

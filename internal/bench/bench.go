@@ -27,7 +27,7 @@ type Figure struct {
 }
 
 func (f Figure) String() string {
-	s := fmt.Sprintf("%-52s %14.1f %s", f.Name, f.Value, f.Unit)
+	s := fmt.Sprintf("%-60s %10.1f %s", f.Name, f.Value, f.Unit)
 	if f.Note != "" {
 		s += "  (" + f.Note + ")"
 	}

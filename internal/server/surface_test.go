@@ -14,6 +14,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -252,6 +253,12 @@ func TestForcedErrorPerTool(t *testing.T) {
 		if tool.Annotations.ReadOnlyHint && e.Settlement != "" {
 			t.Errorf("%s: a read's error carries a settlement", tool.Name)
 		}
+		// Some clients (the TypeScript SDK) check an error's
+		// structuredContent against the outputSchema too: the published
+		// schema must accept the envelope.
+		if err := validateAgainst(tool.OutputSchema, []byte(raw)); err != nil {
+			t.Errorf("%s: the error envelope does not fit the published outputSchema: %v", tool.Name, err)
+		}
 	}
 }
 
@@ -265,4 +272,24 @@ func TestArgumentErrorsAreEnvelopes(t *testing.T) {
 	if e.Code != contract.CodeInvalidField || e.Details.Field != "state" || e.Details.Value == nil {
 		t.Fatalf("enum error should list the members: %+v", e)
 	}
+}
+
+func validateAgainst(schema any, doc []byte) error {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return err
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return err
+	}
+	return resolved.Validate(v)
 }

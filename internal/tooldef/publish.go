@@ -34,8 +34,15 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 	out := &jsonschema.Schema{Type: s.Type, Types: s.Types, Enum: s.Enum}
 	switch s.Type {
 	case "object":
-		if depth >= 1 {
-			// A nested object is listed as an empty schema: "any value".
+		if depth == 1 {
+			// A nested object field is listed as any object. Not as the
+			// empty schema: that marshals as `true`, and clients built on
+			// the TypeScript SDK (1.32.2) reject a whole tools/list when a
+			// top-level property schema is not a JSON object.
+			return &jsonschema.Schema{Type: "object"}
+		}
+		if depth > 1 {
+			// Deeper (array items), the empty schema: "any value".
 			return &jsonschema.Schema{}
 		}
 		if len(s.Properties) > 0 {

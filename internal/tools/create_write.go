@@ -16,9 +16,12 @@ import (
 // Upstream calls: one POST when no label, assignee, milestone, type or
 // parent is named. Otherwise one GraphQL preflight first that checks all of
 // them at once (see preflight), then the POST: "create with labels and a
-// milestone" is 2 calls. The REST API alone could do it in 1, but only by
-// letting GitHub create every misspelled label silently; refusing unknown
-// names before writing needs one read, and one is all this takes.
+// milestone" is 2 calls the first time. The REST API alone could do it in
+// 1, but only by letting GitHub create every misspelled label silently;
+// refusing unknown names before writing needs one read. Names confirmed in
+// the last few minutes are trusted without asking again (see knownNames),
+// so a repeat task, or one after any write that named the same values, is
+// the single POST.
 func (s *Service) createNow(ctx context.Context, c *github.Client, in CreateIssueIn) (CreateIssueOut, error) {
 	send := github.NewIssue{Title: strings.TrimSpace(in.Title), Body: in.Body}
 	pf := preflight{owner: in.Owner, repo: in.Repo, parent: in.ParentIssueNumber, milestone: in.Milestone, types: in.Type != ""}
@@ -33,7 +36,7 @@ func (s *Service) createNow(ctx context.Context, c *github.Client, in CreateIssu
 		}
 	}
 	if !pf.empty() {
-		res, err := pf.run(ctx, c)
+		res, err := s.preflight(ctx, c, pf)
 		if err != nil {
 			return CreateIssueOut{}, notStarted(err)
 		}
@@ -43,6 +46,9 @@ func (s *Service) createNow(ctx context.Context, c *github.Client, in CreateIssu
 	}
 	created, _, err := c.CreateIssue(ctx, in.Owner, in.Repo, send)
 	if err != nil {
+		if e := MapError(err); e != nil && e.Code == "validation_failed" {
+			s.forget(c, in.Owner, in.Repo)
+		}
 		return CreateIssueOut{}, createFailed(err, in)
 	}
 	return s.finishCreate(ctx, c, in, created)

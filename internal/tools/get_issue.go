@@ -176,8 +176,8 @@ func (s *Service) GetIssue() tooldef.Spec {
 	return tooldef.Tool[GetIssueIn, GetIssueOut]{
 		Name:  "github_get_issue",
 		Title: "Get an issue",
-		Description: "Read one issue: fields, version (for expected_version), relation counts and the first 30 comments. " +
-			"Hidden characters and HTML comments are removed from text and counted.",
+		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments. " +
+			"Hidden characters and HTML comments are removed and counted.",
 		Mode: tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			sc.Properties["detail"].Enum = []any{"summary", "full"}

@@ -19,7 +19,7 @@ type LinkIssuesIn struct {
 	Action            string `json:"action"`
 	TargetIssueNumber int    `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
 	AfterIssueNumber  int    `json:"after_issue_number,omitempty" jsonschema:"reorder: after this one"`
-	BeforeIssueNumber int    `json:"before_issue_number,omitempty" jsonschema:"reorder: or before this one"`
+	BeforeIssueNumber int    `json:"before_issue_number,omitempty" jsonschema:"reorder: or before"`
 }
 
 // Validate checks the rules that span fields, before any request.

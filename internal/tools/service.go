@@ -45,6 +45,9 @@ type Service struct {
 	// Credential names the credential for idempotency scoping (a digest,
 	// never the token).
 	Credential func(ctx context.Context, owner string) string
+
+	// known remembers names writes have confirmed (see knownNames).
+	known knownNames
 }
 
 func (s *Service) now() time.Time {

@@ -107,8 +107,8 @@ func (s *Service) UpdateIssue() tooldef.Spec {
 	return tooldef.Tool[UpdateIssueIn, UpdateIssueOut]{
 		Name:  "github_update_issue",
 		Title: "Update an issue",
-		Description: "Change an issue; absent fields are left as they are. add, remove and swap touch only the labels " +
-			"or assignees named; set replaces all. Unknown names are refused before writing.",
+		Description: "Change an issue; absent fields are left as they are. add/remove/swap touch only the labels " +
+			"or assignees named; set replaces all; unknown names are refused.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,

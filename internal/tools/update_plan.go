@@ -72,7 +72,7 @@ func (u *update) read(ctx context.Context) error {
 			}
 		}
 	}
-	res, err := pf.run(ctx, u.c)
+	res, err := u.s.preflight(ctx, u.c, pf)
 	if err != nil {
 		return notStarted(err)
 	}

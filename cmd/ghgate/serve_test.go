@@ -1,0 +1,557 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
+)
+
+// --- flags and config file ---
+
+// parseServe resolves serve's settings from args, a config file body (""
+// for none) and an environment.
+func parseServe(t *testing.T, args []string, configBody string, env map[string]string) (serveConfig, error) {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if configBody != "" {
+		path := filepath.Join(t.TempDir(), "ghgate.toml")
+		if err := os.WriteFile(path, []byte(configBody), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append([]string{"--config", path}, args...)
+	}
+	var f serveFlags
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("parsing %q: %v", args, err)
+	}
+	return f.resolve(fs, func(k string) string { return env[k] })
+}
+
+func TestServeUnknownToolsetListsKnownOnes(t *testing.T) {
+	for _, args := range [][]string{{"--toolsets", "issues,bogus"}, {"--toolsets", "nope"}} {
+		_, err := parseServe(t, args, "", nil)
+		if err == nil {
+			t.Fatalf("%q: no error", args)
+		}
+		for _, known := range append(server.ToolsetNames(), "all") {
+			if !strings.Contains(err.Error(), known) {
+				t.Errorf("%q: error %q does not list %q", args, err, known)
+			}
+		}
+	}
+	// The same check applies to the config file.
+	if _, err := parseServe(t, nil, `toolsets = ["bogus"]`, nil); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
+		t.Fatalf("config toolsets: %v", err)
+	}
+	if c, err := parseServe(t, []string{"--toolsets", "all"}, "", nil); err != nil || !slices.Equal(c.Toolsets, []string{"all"}) {
+		t.Fatalf("--toolsets all: %v, %v", c.Toolsets, err)
+	}
+}
+
+func TestServeConfigUnknownKeyIsAnError(t *testing.T) {
+	_, err := parseServe(t, nil, "read_onyl = true\ntoolsets = [\"issues\"]\n", nil)
+	if err == nil || !strings.Contains(err.Error(), "read_onyl") || !strings.Contains(err.Error(), "read_only") {
+		t.Fatalf("want an error naming the unknown key and the known ones, got %v", err)
+	}
+}
+
+func TestServeFlagsOverrideConfigAndEnvOverridesFileToken(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	body := `
+github_url = "https://ghes.example/api/v3"
+token = "file-token"
+toolsets = ["issues"]
+read_only = true
+allowed_issue_creator = "bob"
+state = "/tmp/from-config.db"
+cursor_key = "` + base64.StdEncoding.EncodeToString(key) + `"
+http = "127.0.0.1:9000"
+`
+	c, err := parseServe(t, nil, body, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.GitHubURL != "https://ghes.example/api/v3" || c.Token != "file-token" || !c.ReadOnly || c.AllowedIssueCreator != "bob" ||
+		c.State != "/tmp/from-config.db" || !bytes.Equal(c.CursorKey, key) || c.HTTP != "127.0.0.1:9000" {
+		t.Fatalf("config file not applied: %+v", c)
+	}
+
+	// A flag set to its zero value still overrides the file.
+	c, err = parseServe(t, []string{"--read-only=false", "--github-url", "http://127.0.0.1:1", "--allowed-issue-creator", "",
+		"--state", "/tmp/from-flag.db", "--http", "localhost:9001", "--toolsets", "all"}, body,
+		map[string]string{"GH_TOKEN": "env-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ReadOnly || c.GitHubURL != "http://127.0.0.1:1" || c.AllowedIssueCreator != "" || c.State != "/tmp/from-flag.db" ||
+		c.HTTP != "localhost:9001" || !slices.Equal(c.Toolsets, []string{"all"}) || c.Token != "env-token" {
+		t.Fatalf("flags or env did not override the file: %+v", c)
+	}
+	// GITHUB_TOKEN wins over GH_TOKEN.
+	if c, _ := parseServe(t, nil, body, map[string]string{"GITHUB_TOKEN": "a", "GH_TOKEN": "b"}); c.Token != "a" {
+		t.Fatalf("token %q, want GITHUB_TOKEN's", c.Token)
+	}
+	// Without a state setting the default path is used.
+	if c, _ := parseServe(t, nil, "", nil); !strings.HasSuffix(c.State, filepath.Join("ghgate", "state.db")) {
+		t.Fatalf("default state %q", c.State)
+	}
+}
+
+func TestServeConfigErrorsNeverShowTheToken(t *testing.T) {
+	const secret = "ghp_SECRETSECRETSECRET1234"
+	for _, body := range []string{
+		`token = "` + secret + ``,           // unterminated string
+		`token = "` + secret + `" extra`,    // junk after the value
+		`token = ` + secret,                 // bare value
+		`token = SECRETSECRET`,              // bare value the parser quotes back
+		`token = ["` + secret + `"]`,        // wrong type
+		"token = '" + secret + "'\nx = = 1", // a later syntax error
+		`token = "` + secret + `"` + "\nbogus = 1",
+		`token = "` + secret + `"` + "\ncursor_key = \"" + secret + "\"",
+	} {
+		_, err := parseServe(t, nil, body, nil)
+		if err == nil {
+			t.Fatalf("%q: no error", body)
+		}
+		if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "SECRET") {
+			t.Fatalf("error shows the token: %v", err)
+		}
+	}
+}
+
+func TestServeCursorKey(t *testing.T) {
+	hexKey := strings.Repeat("ab", 32)
+	if c, err := parseServe(t, nil, `cursor_key = "`+hexKey+`"`, nil); err != nil || len(c.CursorKey) != 32 {
+		t.Fatalf("hex key: %v, %d bytes", err, len(c.CursorKey))
+	}
+	if _, err := parseServe(t, nil, `cursor_key = "`+strings.Repeat("ab", 16)+`"`, nil); err == nil || !strings.Contains(err.Error(), "at least 32") {
+		t.Fatalf("short key: %v", err)
+	}
+	if _, err := parseServe(t, nil, `cursor_key = "not a key!"`, nil); err == nil || strings.Contains(err.Error(), "not a key") {
+		t.Fatalf("bad key: %v", err)
+	}
+}
+
+func TestServeRefusesNonLoopbackHTTP(t *testing.T) {
+	_, err := parseServe(t, []string{"--http", "0.0.0.0:8080"}, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "--allow-remote") || !strings.Contains(err.Error(), "authentication") {
+		t.Fatalf("want a refusal that says why and how, got %v", err)
+	}
+	if _, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--allow-remote"}, "", nil); err != nil {
+		t.Fatalf("--allow-remote: %v", err)
+	}
+	for _, ok := range []string{"127.0.0.1:0", "[::1]:8080", "localhost:8080"} {
+		if _, err := parseServe(t, []string{"--http", ok}, "", nil); err != nil {
+			t.Fatalf("%s: %v", ok, err)
+		}
+	}
+	if _, err := parseServe(t, []string{"--demo", "--github-url", "http://127.0.0.1:1"}, "", nil); err == nil {
+		t.Fatal("--demo with --github-url: no error")
+	}
+}
+
+// --- the built binary ---
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+	buildOut  []byte
+)
+
+// ghgateBinary builds ghgate once per test run.
+func ghgateBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ghgate-serve-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "ghgate")
+		buildOut, buildErr = exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
+	}
+	return builtBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		_ = os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
+
+// syncBuffer collects a child's stderr while tests read it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// exited is a started process's end, observable any number of times.
+type exited struct {
+	done chan struct{}
+	err  error
+}
+
+// watch waits for cmd in the background.
+func watch(cmd *exec.Cmd) *exited {
+	e := &exited{done: make(chan struct{})}
+	go func() { e.err = cmd.Wait(); close(e.done) }()
+	return e
+}
+
+// wait returns the exit error, or false if cmd has not ended within d.
+func (e *exited) wait(d time.Duration) (error, bool) {
+	select {
+	case <-e.done:
+		return e.err, true
+	case <-time.After(d):
+		return nil, false
+	}
+}
+
+// stop ends cmd: sig first, SIGKILL if it lingers.
+func (e *exited) stop(cmd *exec.Cmd, sig os.Signal) {
+	_ = cmd.Process.Signal(sig)
+	if _, ok := e.wait(10 * time.Second); !ok {
+		_ = cmd.Process.Kill()
+		<-e.done
+	}
+}
+
+// cleanEnv is the environment for the child: no token of the developer's
+// reaches it.
+func cleanEnv(t *testing.T) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GITHUB_TOKEN=") && !strings.HasPrefix(kv, "GH_TOKEN=") && !strings.HasPrefix(kv, "XDG_STATE_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "XDG_STATE_HOME="+t.TempDir())
+}
+
+func callJSON(t *testing.T, cs *mcp.ClientSession, tool string, args any) (bool, map[string]any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d content blocks", tool, len(res.Content))
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
+		t.Fatalf("%s: text block is not JSON: %v", tool, err)
+	}
+	return res.IsError, out
+}
+
+func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		if tl.OutputSchema == nil {
+			t.Errorf("%s has no outputSchema", tl.Name)
+		}
+		names = append(names, tl.Name)
+	}
+	return names
+}
+
+// TestServeStdioDemo runs `ghgate serve --demo` and speaks MCP over its
+// stdin and stdout. The client fails on any stdout line that is not a
+// JSON-RPC message, so a successful session shows stdout carries only
+// protocol; the logs must be on stderr.
+func TestServeStdioDemo(t *testing.T) {
+	bin := ghgateBinary(t)
+	cmd := exec.Command(bin, "serve", "--demo")
+	cmd.Env = cleanEnv(t)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	// Every stdout byte passes through here on its way to the client, and
+	// each line is checked to be one JSON-RPC 2.0 message.
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	var badLines []string
+	var linesMu sync.Mutex
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			var msg struct {
+				JSONRPC string `json:"jsonrpc"`
+			}
+			if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.JSONRPC != "2.0" {
+				linesMu.Lock()
+				badLines = append(badLines, sc.Text())
+				linesMu.Unlock()
+			}
+			if _, err := pw.Write(append(sc.Bytes(), '\n')); err != nil {
+				break
+			}
+		}
+		pw.CloseWithError(sc.Err())
+	}()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proc := watch(cmd)
+	t.Cleanup(func() { _ = stdin.Close(); proc.stop(cmd, syscall.SIGTERM) })
+
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
+		Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: stdin}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
+	}
+	names := toolNames(t, cs)
+	if len(names) == 0 || !slices.Contains(names, "github_search_issues") || !slices.Contains(names, "github_create_issue") {
+		t.Fatalf("tools/list: %v", names)
+	}
+	isErr, out := callJSON(t, cs, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "page_size": 3})
+	if isErr {
+		t.Fatalf("search failed: %v", out)
+	}
+	if items, _ := out["items"].([]any); len(items) == 0 {
+		t.Fatalf("search returned no items: %v", out)
+	}
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	_ = stdin.Close()
+	if err, ok := proc.wait(10 * time.Second); !ok {
+		t.Fatal("ghgate did not exit after stdin closed")
+	} else if err != nil {
+		t.Fatalf("ghgate exited with %v when stdin closed\nstderr:\n%s", err, stderr.String())
+	}
+	linesMu.Lock()
+	defer linesMu.Unlock()
+	if len(badLines) > 0 {
+		t.Fatalf("stdout carried non-protocol lines: %q", badLines)
+	}
+	if logs := stderr.String(); !strings.Contains(logs, "ghgate serving") || !strings.Contains(logs, "demo") {
+		t.Fatalf("stderr has no logs:\n%s", logs)
+	}
+}
+
+// TestServeStdioThroughCommandTransport is the same session through the
+// SDK's CommandTransport, as an MCP host would launch ghgate.
+func TestServeStdioThroughCommandTransport(t *testing.T) {
+	bin := ghgateBinary(t)
+	cmd := exec.Command(bin, "serve", "--demo", "--read-only")
+	cmd.Env = cleanEnv(t)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	names := toolNames(t, cs)
+	for _, n := range names {
+		if n == "github_create_issue" || n == "github_update_issue" || n == "github_add_comment" {
+			t.Fatalf("--read-only lists write tool %s: %v", n, names)
+		}
+	}
+	if !slices.Contains(names, "github_get_issue") {
+		t.Fatalf("--read-only dropped a read tool: %v", names)
+	}
+	isErr, out := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1})
+	if isErr {
+		t.Fatalf("get_issue failed: %v", out)
+	}
+	// A hidden write tool is not callable either.
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_create_issue",
+		Arguments: map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}}); err == nil && !res.IsError {
+		t.Fatal("--read-only: github_create_issue was callable")
+	}
+}
+
+var listenURL = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
+
+// startHTTPServe runs `ghgate serve <args> --http 127.0.0.1:0` (the kernel
+// picks the port; ghgate logs the URL) and returns the URL and the process.
+func startHTTPServe(t *testing.T, args ...string) (string, *exec.Cmd, *syncBuffer, *exited) {
+	t.Helper()
+	bin := ghgateBinary(t)
+	cmd := exec.Command(bin, append(append([]string{"serve"}, args...), "--http", "127.0.0.1:0")...)
+	cmd.Env = cleanEnv(t)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proc := watch(cmd)
+	t.Cleanup(func() { proc.stop(cmd, syscall.SIGTERM) })
+	for i := 0; i < 200; i++ { // up to 10 s for the listener
+		if m := listenURL.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1], cmd, stderr, proc
+		}
+		if err, ok := proc.wait(50 * time.Millisecond); ok {
+			t.Fatalf("ghgate exited: %v\n%s", err, stderr.String())
+		}
+	}
+	t.Fatalf("ghgate did not report its URL:\n%s", stderr.String())
+	return "", nil, nil, nil
+}
+
+func TestServeHTTPDemo(t *testing.T) {
+	url, cmd, stderr, proc := startHTTPServe(t, "--demo")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	names := toolNames(t, cs)
+	if !slices.Contains(names, "github_update_issue") {
+		t.Fatalf("tools/list: %v", names)
+	}
+	isErr, out := callJSON(t, cs, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "query": "widget"})
+	if isErr {
+		t.Fatalf("search failed: %v", out)
+	}
+	// A forced error arrives as an envelope.
+	isErr, out = callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999})
+	if !isErr || out["code"] != "not_found" {
+		t.Fatalf("want a not_found envelope, got %v %v", isErr, out)
+	}
+	_ = cs.Close()
+
+	// SIGTERM is a clean shutdown.
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err, ok := proc.wait(10 * time.Second); !ok {
+		t.Fatal("ghgate did not stop on SIGTERM")
+	} else if err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "shutting down") {
+		t.Fatalf("no shutdown log:\n%s", stderr.String())
+	}
+}
+
+func TestServeHTTPReadOnly(t *testing.T) {
+	url, _, stderr, _ := startHTTPServe(t, "--demo", "--read-only")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range res.Tools {
+		if tl.Annotations == nil || !tl.Annotations.ReadOnlyHint {
+			t.Errorf("--read-only lists %s, which is not read-only", tl.Name)
+		}
+	}
+	if len(res.Tools) == 0 {
+		t.Fatal("--read-only lists no tools")
+	}
+}
+
+// TestServeNeverLogsTheToken starts a real (non-demo) server with a canary
+// token from the environment and a config file, and checks neither the
+// log nor the protocol stream shows it.
+func TestServeNeverLogsTheToken(t *testing.T) {
+	const canary = "ghp_CANARYcanaryCANARY0123456789"
+	cfg := filepath.Join(t.TempDir(), "c.toml")
+	if err := os.WriteFile(cfg, []byte(`token = "`+canary+`"`+"\n"+`github_url = "http://127.0.0.1:1"`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bin := ghgateBinary(t)
+	cmd := exec.Command(bin, "serve", "--config", cfg, "--state", filepath.Join(t.TempDir(), "s.db"), "-v")
+	cmd.Env = cleanEnv(t)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	var stdout syncBuffer
+	stdoutTee := func(r io.Reader) io.Reader { return io.TeeReader(r, &stdout) }
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proc := watch(cmd)
+	defer func() { _ = in.Close(); proc.stop(cmd, syscall.SIGTERM) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.IOTransport{Reader: io.NopCloser(stdoutTee(out)), Writer: in}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	// The upstream is unreachable: the call fails, and says so without the
+	// token.
+	isErr, _ := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1})
+	if !isErr {
+		t.Fatal("a call against an unreachable upstream succeeded")
+	}
+	_ = cs.Close()
+	_ = in.Close()
+	if _, ok := proc.wait(10 * time.Second); !ok {
+		t.Fatal("ghgate did not exit after stdin closed")
+	}
+	for name, s := range map[string]string{"stderr": stderr.String(), "stdout": stdout.String()} {
+		if strings.Contains(s, canary) || strings.Contains(s, "CANARY") {
+			t.Fatalf("the token appears on %s", name)
+		}
+	}
+}

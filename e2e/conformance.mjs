@@ -1,0 +1,177 @@
+// Runs the official MCP conformance suite against `ghgate serve --demo
+// --http` and compares its failures with e2e/conformance-expected-failures.txt.
+//
+//   GHGATE_BIN=bin/ghgate node_modules/.bin/node e2e/conformance.mjs
+//
+// Two versions of the suite run (servers are tested over HTTP only):
+//   - @modelcontextprotocol/conformance 0.1.16 with --spec-version 2025-11-25
+//     (the stateful initialize handshake; every scenario it runs is gated);
+//   - the 0.2.0 prerelease (npm alias conformance-next) with --requirements
+//     2026-07-28: the scenarios the package's frozen requirements file lists
+//     under `server:` are gated; those it lists as not_scored (extensions,
+//     pending) are run and reported but gate nothing, as the suite itself
+//     treats them.
+//
+// The run fails on a gated check that fails and is not in the list, on a
+// listed check that now passes or did not run, and on a gated scenario that
+// produced no result. The suite needs Node 22; the npm package `node`
+// provides it (node_modules/.bin/node).
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startHTTP } from './ghgate.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const LIST = join(here, 'conformance-expected-failures.txt');
+// A whole suite run is bounded; a hung scenario must not hang CI.
+const SUITE_TIMEOUT_MS = 10 * 60 * 1000;
+
+const SUITES = [
+  { label: '2025-11-25', pkg: '@modelcontextprotocol/conformance', args: ['--spec-version', '2025-11-25'] },
+  { label: '2026-07-28', pkg: 'conformance-next', args: ['--requirements', '2026-07-28'], requirements: '2026-07-28' },
+];
+
+function fail(msg) {
+  console.error(`conformance: ${msg}`);
+  process.exit(1);
+}
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) fail(`Node ${process.versions.node}: the conformance suite needs Node 22 or newer; run it with node_modules/.bin/node (npm package node@22)`);
+
+// packageDir finds an installed package's directory and its CLI entry.
+function packageCLI(pkg) {
+  const pj = require.resolve(`${pkg}/package.json`);
+  const meta = JSON.parse(readFileSync(pj, 'utf8'));
+  const bin = typeof meta.bin === 'string' ? meta.bin : Object.values(meta.bin ?? {})[0];
+  if (!bin) fail(`${pkg} has no bin entry`);
+  return { dir: dirname(pj), cli: join(dirname(pj), bin), version: meta.version };
+}
+
+// gatedScenarios reads the `server:` list of the package's frozen
+// requirements file (a flat YAML list; no YAML library needed).
+function gatedScenarios(dir, revision) {
+  const file = join(dir, 'requirements', `${revision}.yaml`);
+  if (!existsSync(file)) fail(`${file} is missing: is the package version right?`);
+  const out = new Set();
+  let inServer = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (/^\S/.test(line)) inServer = /^server:\s*$/.test(line);
+    const m = inServer && /^\s+-\s+(\S+)\s*$/.exec(line);
+    if (m) out.add(m[1]);
+  }
+  if (out.size === 0) fail(`${file}: no server scenarios found`);
+  return out;
+}
+
+// readExpected parses the committed list: "<suite> <scenario> <check> <reason>".
+function readExpected() {
+  const out = new Map();
+  readFileSync(LIST, 'utf8').split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const m = /^(\S+)\s+(\S+)\s+(\S+)\s+(.+)$/.exec(line);
+    if (!m) fail(`${LIST}:${i + 1}: want "<suite> <scenario> <check-id> <reason>"`);
+    const [, suite, scenario, check, reason] = m;
+    if (!SUITES.some((s) => s.label === suite)) fail(`${LIST}:${i + 1}: unknown suite ${suite}`);
+    // The list is for scenarios that need the suite's own fixtures (tools
+    // and prompts named test_*, resources at test://); the reason must name it.
+    if (!/test_|test:\/\//.test(reason)) fail(`${LIST}:${i + 1}: the reason must name the suite fixture the check needs (test_* or test://)`);
+    const key = `${suite} ${scenario} ${check}`;
+    if (out.has(key)) fail(`${LIST}:${i + 1}: duplicate entry ${key}`);
+    out.set(key, reason);
+  });
+  return out;
+}
+
+function runSuite(cli, args, logFile) {
+  return new Promise((resolve) => {
+    const log = createWriteStream(logFile);
+    const child = spawn(process.execPath, [cli, 'server', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    const timer = setTimeout(() => { log.write(`\n[conformance.mjs] timed out after ${SUITE_TIMEOUT_MS} ms\n`); child.kill('SIGKILL'); }, SUITE_TIMEOUT_MS);
+    child.on('close', (code, signal) => { clearTimeout(timer); log.end(() => resolve({ code, signal })); });
+  });
+}
+
+// readResults maps scenario name to its checks from the suite's output
+// directory (one server-<scenario>-<timestamp>/checks.json per scenario).
+function readResults(dir) {
+  const out = new Map();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const m = entry.isDirectory() && /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry.name);
+    if (!m) continue;
+    const file = join(dir, entry.name, 'checks.json');
+    const checks = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
+    out.set(m[1], checks);
+  }
+  return out;
+}
+
+const expected = readExpected();
+const work = mkdtempSync(join(tmpdir(), 'ghgate-conformance-'));
+const server = await startHTTP(['--demo']);
+console.log(`conformance: ghgate (pid ${server.pid}) at ${server.url}; results in ${work}`);
+
+const problems = [];
+const seen = new Set();
+try {
+  for (const suite of SUITES) {
+    const { dir, cli, version } = packageCLI(suite.pkg);
+    const outDir = join(work, suite.label);
+    const logFile = join(work, `${suite.label}.log`);
+    const { code, signal } = await runSuite(cli, ['--url', server.url, ...suite.args, '-o', outDir], logFile);
+    const results = existsSync(outDir) ? readResults(outDir) : new Map();
+    const gated = suite.requirements ? gatedScenarios(dir, suite.requirements) : new Set(results.keys());
+    if (results.size === 0) problems.push(`${suite.label}: the suite produced no results (exit ${code ?? signal}); see ${logFile}`);
+    let passed = 0;
+    let failed = 0;
+    let listed = 0;
+    const notScored = new Map();
+    for (const scenario of gated) {
+      if (!results.has(scenario)) problems.push(`${suite.label} ${scenario}: gated scenario did not run; see ${logFile}`);
+    }
+    for (const [scenario, checks] of [...results].sort(([a], [b]) => a.localeCompare(b))) {
+      const isGated = gated.has(scenario);
+      for (const check of checks) {
+        const key = `${suite.label} ${scenario} ${check.id}`;
+        if (check.status !== 'FAILURE') {
+          if (check.status === 'SUCCESS') passed++;
+          continue;
+        }
+        failed++;
+        if (!isGated) {
+          notScored.set(scenario, (notScored.get(scenario) ?? 0) + 1);
+          continue;
+        }
+        seen.add(key);
+        if (expected.has(key)) listed++;
+        else problems.push(`${key}: unexpected failure: ${check.errorMessage ?? check.description}`);
+      }
+    }
+    for (const [scenario, n] of notScored) console.log(`  not scored   ${suite.label} ${scenario}: ${n} failing check(s), details in ${outDir}`);
+    console.log(`conformance ${suite.label} (${suite.pkg}@${version}, exit ${code ?? signal}): ${results.size} scenarios, ${passed} checks passed, ${failed} failed (${listed} as listed)`);
+    for (const [key] of expected) {
+      if (key.startsWith(`${suite.label} `) && !seen.has(key)) problems.push(`${key}: listed as an expected failure but did not fail: remove it from ${LIST}`);
+    }
+  }
+} finally {
+  const { code, signal } = await server.stop();
+  if (code !== 0 && signal !== 'SIGTERM') {
+    problems.push(`ghgate did not exit cleanly on SIGTERM (code ${code}, signal ${signal}); its last log lines:\n${server.stderr().split('\n').slice(-20).join('\n')}`);
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`\nconformance: ${problems.length} problem(s):`);
+  for (const p of problems) console.error(`  - ${p}`);
+  console.error(`(scenario results and suite logs kept in ${work})`);
+  process.exit(1);
+}
+rmSync(work, { recursive: true, force: true });
+console.log('conformance: every gated check passed or failed as listed');

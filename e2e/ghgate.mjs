@@ -1,0 +1,46 @@
+// Helpers shared by the end-to-end scripts: start `ghgate serve` over
+// streamable HTTP on a free loopback port and stop it again by its pid.
+import { spawn } from 'node:child_process';
+
+// The binary under test; the Makefile builds it and passes its path.
+export function ghgateBin() {
+  const bin = process.env.GHGATE_BIN;
+  if (!bin) throw new Error('GHGATE_BIN is not set: build ghgate and point GHGATE_BIN at it (make e2e does both)');
+  return bin;
+}
+
+// startHTTP runs `ghgate serve <args> --http 127.0.0.1:0`: the kernel picks
+// a free port (no window in which another process could take it) and
+// ghgate logs the URL it listens on, which is read from its stderr.
+// Resolves to { url, pid, stop(), stderr() }.
+export function startHTTP(args = ['--demo'], { timeoutMs = 20000 } = {}) {
+  const child = spawn(ghgateBin(), ['serve', ...args, '--http', '127.0.0.1:0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GITHUB_TOKEN: '', GH_TOKEN: '' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`ghgate did not report its URL within ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = /url=(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`ghgate exited early (code ${code}, signal ${signal}); stderr:\n${stderr}`)); });
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGTERM');
+    let timer;
+    const res = await Promise.race([exited, new Promise((r) => { timer = setTimeout(() => r(null), 10000); })]);
+    clearTimeout(timer);
+    if (res === null) { process.kill(child.pid, 'SIGKILL'); return exited; }
+    return res;
+  };
+  return url.then(
+    (u) => ({ url: u, pid: child.pid, stop, stderr: () => stderr, stdout: () => stdout }),
+    async (err) => { await stop(); throw err; },
+  );
+}

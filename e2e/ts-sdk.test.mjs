@@ -1,0 +1,162 @@
+// End to end through an independent client: the TypeScript MCP SDK speaks
+// to the built ghgate binary (`serve --demo`) over stdio and over
+// streamable HTTP, and every contract point an agent relies on is checked
+// as that client decodes it. Run by `make e2e` (node --test e2e/).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ghgateBin, startHTTP } from './ghgate.mjs';
+
+const OWNER = 'acme';
+const REPO = 'widgets';
+
+function newClient() {
+  return new Client({ name: 'ghgate-e2e', version: '0' });
+}
+
+// The same checks run over each transport.
+const transports = {
+  stdio: async () => {
+    const transport = new StdioClientTransport({
+      command: ghgateBin(),
+      args: ['serve', '--demo'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d) => { stderr += d; });
+    const client = newClient();
+    await client.connect(transport);
+    return { client, close: () => client.close(), logs: () => stderr };
+  },
+  http: async () => {
+    const server = await startHTTP(['--demo']);
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        const { code, signal } = await server.stop();
+        assert.ok(code === 0 || signal === 'SIGTERM', `ghgate should exit cleanly on SIGTERM (code ${code}, signal ${signal})\n${server.stderr()}`);
+      },
+      logs: () => server.stderr(),
+    };
+  },
+};
+
+// textOf returns a result's single text block; the contract says the
+// text carries the same JSON as structuredContent.
+function textOf(res) {
+  assert.equal(res.content?.length, 1, 'one content block');
+  assert.equal(res.content[0].type, 'text');
+  return res.content[0].text;
+}
+
+function assertMirrors(res) {
+  assert.ok(res.structuredContent && typeof res.structuredContent === 'object', 'structuredContent present');
+  assert.deepEqual(res.structuredContent, JSON.parse(textOf(res)), 'structuredContent equals the parsed text block');
+}
+
+for (const [name, connect] of Object.entries(transports)) {
+  describe(`TypeScript SDK over ${name}`, () => {
+    let conn;
+    before(async () => { conn = await connect(); });
+    after(async () => { await conn?.close(); });
+
+    test('initialize reports ghgate and its instructions', () => {
+      assert.equal(conn.client.getServerVersion()?.name, 'ghgate');
+      assert.match(conn.client.getInstructions() ?? '', /fingerprint/i);
+    });
+
+    test('tools/list: github_* names, every tool has an outputSchema', async () => {
+      const { tools } = await conn.client.listTools();
+      assert.ok(tools.length > 0, 'tools listed');
+      for (const t of tools) {
+        assert.match(t.name, /^github_[a-z_]+$/, `tool name ${t.name}`);
+        assert.equal(t.outputSchema?.type, 'object', `${t.name} has an object outputSchema`);
+        assert.equal(t.inputSchema?.type, 'object', `${t.name} has an object inputSchema`);
+      }
+      const names = tools.map((t) => t.name);
+      assert.ok(names.includes('github_search_issues'));
+      assert.ok(names.includes('github_get_issue'));
+    });
+
+    test('github_search_issues then github_get_issue', async () => {
+      const search = await conn.client.callTool({ name: 'github_search_issues', arguments: { owner: OWNER, repo: REPO, page_size: 5 } });
+      assert.ok(!search.isError, `search failed: ${textOf(search)}`);
+      assertMirrors(search);
+      const items = search.structuredContent.items;
+      assert.ok(Array.isArray(items) && items.length > 0, `search returned rows: ${textOf(search)}`);
+      const number = items[0].number;
+      assert.ok(Number.isInteger(number), 'rows carry an issue number');
+
+      const got = await conn.client.callTool({ name: 'github_get_issue', arguments: { owner: OWNER, repo: REPO, issue_number: number } });
+      assert.ok(!got.isError, `get_issue failed: ${textOf(got)}`);
+      assertMirrors(got);
+      assert.equal(got.structuredContent.issue?.number, number);
+      assert.ok(typeof got.structuredContent.issue?.version === 'string' && got.structuredContent.issue.version !== '', 'get_issue returns a version');
+    });
+
+    // Error results through client.callTool, as a TypeScript host makes
+    // them: callTool in @modelcontextprotocol/sdk 1.32.2 validates
+    // structuredContent against the tool's outputSchema even when isError is
+    // true (typescript-sdk issue #1943), so the published output schemas
+    // must accept the error envelope too. They list top-level fields and
+    // types without a required list, which the envelope satisfies.
+    const callRaw = (name, args) => conn.client.callTool({ name, arguments: args });
+
+    test('a forced error is an isError result carrying the envelope', async () => {
+      const res = await callRaw('github_get_issue', { owner: OWNER, repo: REPO, issue_number: 999999 });
+      assert.equal(res.isError, true);
+      assertMirrors(res);
+      assert.equal(res.structuredContent.code, 'not_found');
+      assert.ok('retry_after_ms' in res.structuredContent, 'retry_after_ms always present');
+    });
+
+    test('an argument-validation failure also carries the envelope', async () => {
+      const res = await callRaw('github_get_issue', { owner: OWNER, repo: REPO, issue_number: 'seven' });
+      assert.equal(res.isError, true);
+      assertMirrors(res);
+      assert.equal(res.structuredContent.code, 'invalid_field');
+      assert.equal(res.structuredContent.details?.field, 'issue_number');
+    });
+
+    test('resources: the error catalog is listed and readable', async () => {
+      const { resources } = await conn.client.listResources();
+      assert.ok(resources.some((r) => r.uri === 'ghgate://errors'), 'ghgate://errors listed');
+      const { resourceTemplates } = await conn.client.listResourceTemplates();
+      assert.ok(resourceTemplates.length > 0, 'resource templates listed');
+      const read = await conn.client.readResource({ uri: 'ghgate://errors' });
+      assert.equal(read.contents.length, 1);
+      const catalog = JSON.parse(read.contents[0].text);
+      assert.ok(Array.isArray(catalog) && catalog.some((c) => c.code === 'not_found'), 'catalog lists not_found');
+    });
+
+    test('completion for a resource template argument is an array, never null', async () => {
+      const { resourceTemplates } = await conn.client.listResourceTemplates();
+      const tmpl = resourceTemplates.find((t) => t.uriTemplate.includes('{owner}') && t.uriTemplate.includes('{repo}'));
+      assert.ok(tmpl, 'a template with {owner} and {repo}');
+      const ref = { type: 'ref/resource', uri: tmpl.uriTemplate };
+      const owners = await conn.client.complete({ ref, argument: { name: 'owner', value: '' } });
+      assert.ok(Array.isArray(owners.completion.values), 'values is an array');
+      for (const owner of ['alice', OWNER]) {
+        assert.ok(owners.completion.values.includes(owner), `owner completion offers ${owner}: ${JSON.stringify(owners.completion.values)}`);
+      }
+      const prefixed = await conn.client.complete({ ref, argument: { name: 'owner', value: 'ac' } });
+      assert.deepEqual(prefixed.completion.values, [OWNER], 'owner completion filters by prefix');
+      const repos = await conn.client.complete({ ref, argument: { name: 'repo', value: 'w' }, context: { arguments: { owner: OWNER } } });
+      assert.ok(repos.completion.values.includes(REPO), `repo completion offers ${REPO}: ${JSON.stringify(repos.completion.values)}`);
+      const none = await conn.client.complete({ ref, argument: { name: 'owner', value: 'zzz-no-such' } });
+      assert.ok(Array.isArray(none.completion.values), 'values is an array even with nothing to offer');
+      assert.equal(none.completion.values.length, 0);
+    });
+
+    test('logs went to stderr', () => {
+      assert.match(conn.logs(), /ghgate serving/);
+    });
+  });
+}

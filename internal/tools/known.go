@@ -1,0 +1,150 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/github"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// knownTTL is how long a name a preflight confirmed is trusted without
+// asking again. Labels, milestones and issue types change rarely; within
+// this window a write that names only confirmed values skips its
+// preflight read. The cost of a stale entry is bounded: a milestone or type
+// removed since is refused by GitHub's own 422 before anything is written,
+// and a label deleted in the window would be re-created by GitHub on the
+// write (its documented behaviour for unknown label names).
+const knownTTL = 5 * time.Minute
+
+// knownNames remembers, per credential and repository, the names writes
+// have confirmed exist, with the repository's spelling. The zero value is
+// ready to use.
+type knownNames struct {
+	mu      sync.Mutex
+	entries map[string]*knownRepo
+}
+
+type knownRepo struct {
+	at         time.Time
+	labels     map[string]string // lower -> spelling
+	milestones map[int]string    // number -> title
+	types      map[string]string // lower -> name; nil: not known
+	assignable map[string]string // lower -> login
+}
+
+func knownKey(c *github.Client, owner, repo string) string {
+	return string(c.CredentialKey()) + "\x00" + strings.ToLower(owner+"/"+repo)
+}
+
+// preflight runs p, answering from confirmed names where it can: when
+// every name it asks about is known and it needs no issue state, no
+// request is made at all.
+func (s *Service) preflight(ctx context.Context, c *github.Client, p preflight) (*preflightResult, error) {
+	now := s.now()
+	key := knownKey(c, p.owner, p.repo)
+	res := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+	ask := p
+	ask.labels, ask.assignees = nil, nil
+
+	s.known.mu.Lock()
+	entry := s.known.entries[key]
+	if entry != nil && now.Sub(entry.at) > knownTTL {
+		delete(s.known.entries, key)
+		entry = nil
+	}
+	for _, l := range p.labels {
+		if entry != nil && entry.labels[strings.ToLower(l)] != "" {
+			res.labels[strings.ToLower(l)] = entry.labels[strings.ToLower(l)]
+		} else {
+			ask.labels = append(ask.labels, l)
+		}
+	}
+	for _, a := range p.assignees {
+		if entry != nil && entry.assignable[strings.ToLower(a)] != "" {
+			res.assignable[strings.ToLower(a)] = entry.assignable[strings.ToLower(a)]
+		} else {
+			ask.assignees = append(ask.assignees, a)
+		}
+	}
+	if p.milestone > 0 && entry != nil && entry.milestones[p.milestone] != "" {
+		res.milestone = &gh.Milestone{Number: gh.Ptr(p.milestone), Title: gh.Ptr(entry.milestones[p.milestone])}
+		ask.milestone = 0
+	}
+	if p.types && entry != nil && entry.types != nil {
+		for k, v := range entry.types {
+			res.types[k] = v
+		}
+		ask.types = false
+	}
+	s.known.mu.Unlock()
+
+	if ask.empty() {
+		return res, nil
+	}
+	got, err := ask.run(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	got.merge(res)
+	s.remember(key, now, ask, got)
+	return got, nil
+}
+
+// merge adds what was already known to a fresh answer.
+func (r *preflightResult) merge(known *preflightResult) {
+	for k, v := range known.labels {
+		r.labels[k] = v
+	}
+	for k, v := range known.assignable {
+		r.assignable[k] = v
+	}
+	if r.milestone == nil {
+		r.milestone = known.milestone
+	}
+	if len(r.types) == 0 {
+		for k, v := range known.types {
+			r.types[k] = v
+		}
+	}
+}
+
+// remember keeps the names a preflight confirmed. Names it did not find
+// are not remembered: they are asked again next time.
+func (s *Service) remember(key string, now time.Time, asked preflight, got *preflightResult) {
+	s.known.mu.Lock()
+	defer s.known.mu.Unlock()
+	if s.known.entries == nil {
+		s.known.entries = map[string]*knownRepo{}
+	}
+	e := s.known.entries[key]
+	if e == nil {
+		e = &knownRepo{at: now, labels: map[string]string{}, milestones: map[int]string{}, assignable: map[string]string{}}
+		s.known.entries[key] = e
+	}
+	for k, v := range got.labels {
+		e.labels[k] = v
+	}
+	for k, v := range got.assignable {
+		e.assignable[k] = v
+	}
+	if got.milestone != nil {
+		e.milestones[got.milestone.GetNumber()] = got.milestone.GetTitle()
+	}
+	if asked.types {
+		e.types = map[string]string{}
+		for k, v := range got.types {
+			e.types[k] = v
+		}
+	}
+}
+
+// forget drops what is known about a repository, after GitHub refused a
+// write in a way a stale name could explain.
+func (s *Service) forget(c *github.Client, owner, repo string) {
+	s.known.mu.Lock()
+	defer s.known.mu.Unlock()
+	delete(s.known.entries, knownKey(c, owner, repo))
+}

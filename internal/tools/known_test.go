@@ -1,0 +1,53 @@
+package tools_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools"
+)
+
+func TestConfirmedNamesSkipThePreflight(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	now := time.Now()
+	env.Stack.Service.Now = func() time.Time { return now }
+	create := func(title string, labels ...string) servertest.Result {
+		return env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Labels: labels, Milestone: 1})
+	}
+	env.Upstream()
+	if res := create("first", "bug", "Priority: High"); res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	if calls := env.Upstream(); len(calls) != 2 {
+		t.Fatalf("cold create: %v", calls)
+	}
+	if res := create("second", "BUG", "priority: high"); res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	if calls := env.Upstream(); len(calls) != 1 || calls[0] != "POST /api/v3/repos/acme/widgets/issues" {
+		t.Fatalf("warm create should be the POST alone: %v", calls)
+	}
+	// An unknown name is never trusted: it is asked about, and refused.
+	if e := create("third", "bug", "no such label").Envelope(t); e.Code != contract.CodeUnknownLabel {
+		t.Fatalf("unknown label: %+v", e)
+	}
+	calls := env.Upstream()
+	if len(calls) == 0 || calls[0] != "POST /api/graphql" {
+		t.Fatalf("an unknown label must be checked: %v", calls)
+	}
+	for _, c := range calls {
+		if c == "POST /api/v3/repos/acme/widgets/issues" {
+			t.Fatalf("an issue was created with an unknown label: %v", calls)
+		}
+	}
+	// After the trust window, names are confirmed again.
+	now = now.Add(6 * time.Minute)
+	if res := create("fourth", "bug"); res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	if calls := env.Upstream(); len(calls) != 2 {
+		t.Fatalf("expired names must be confirmed again: %v", calls)
+	}
+}
