@@ -27,7 +27,7 @@ type Figure struct {
 }
 
 func (f Figure) String() string {
-	s := fmt.Sprintf("%-60s %10.1f %s", f.Name, f.Value, f.Unit)
+	s := fmt.Sprintf("%-72s %9.1f %s", f.Name, f.Value, f.Unit)
 	if f.Note != "" {
 		s += "  (" + f.Note + ")"
 	}

@@ -148,3 +148,37 @@ func (s *Service) forget(c *github.Client, owner, repo string) {
 	defer s.known.mu.Unlock()
 	delete(s.known.entries, knownKey(c, owner, repo))
 }
+
+// rememberListed records names a metadata listing returned, so an agent
+// that looks labels and milestones up before creating an issue pays for
+// that one listing and no preflight. Issue types are remembered only from
+// a whole list (GitHub answers them unpaged), since the preflight treats
+// the remembered set as complete.
+func (s *Service) rememberListed(c *github.Client, owner, repo, kind string, items []RepoMetaItem) {
+	got := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+	var asked preflight
+	switch kind {
+	case "labels":
+		for _, it := range items {
+			got.labels[strings.ToLower(it.Name)] = it.Name
+		}
+	case "assignees":
+		for _, it := range items {
+			got.assignable[strings.ToLower(it.Login)] = it.Login
+		}
+	case "issue_types":
+		asked.types = true
+		for _, it := range items {
+			got.types[strings.ToLower(it.Name)] = it.Name
+		}
+	case "milestones":
+		for _, it := range items {
+			s.remember(knownKey(c, owner, repo), s.now(), preflight{}, &preflightResult{labels: map[string]string{}, types: map[string]string{},
+				assignable: map[string]string{}, milestone: &gh.Milestone{Number: gh.Ptr(it.Number), Title: gh.Ptr(it.Title)}})
+		}
+		return
+	default:
+		return
+	}
+	s.remember(knownKey(c, owner, repo), s.now(), asked, got)
+}

@@ -51,3 +51,21 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 		t.Fatalf("expired names must be confirmed again: %v", calls)
 	}
 }
+
+func TestListedNamesSkipThePreflight(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	for _, kind := range []string{"labels", "milestones"} {
+		if res := env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind}); res.IsError {
+			t.Fatal(string(res.JSON))
+		}
+	}
+	env.Upstream()
+	res := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after listing",
+		Labels: []string{"bug", "enhancement"}, Milestone: 2})
+	if res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	if calls := env.Upstream(); len(calls) != 1 {
+		t.Fatalf("a create naming listed values should be the POST alone: %v", calls)
+	}
+}

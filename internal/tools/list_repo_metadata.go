@@ -115,6 +115,8 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	if err != nil {
 		return ListRepoMetadataOut{}, notFoundRepo(err, in.Owner, in.Repo)
 	}
+	// What was just listed exists: a write naming it need not ask again.
+	s.rememberListed(c, in.Owner, in.Repo, in.Kind, out.Items)
 	if meta.NextPage > 0 {
 		out.HasMore = true
 		out.NextCursor = s.mintCursor(tool, scope, filters, meta.NextPage)
