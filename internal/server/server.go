@@ -3,7 +3,6 @@
 package server
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -24,7 +23,11 @@ type Options struct {
 	ReadOnly bool
 	Log      *slog.Logger
 	// Wrap runs around every tool call (the broker routes and audits here).
-	Wrap func(ctx context.Context, tool string, mode tooldef.Mode, call func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
+	Wrap tooldef.Wrapper
+	// Allow, when not empty, keeps only the tools named; Deny drops the
+	// tools named. Unknown names are an error, so a typo cannot silently
+	// widen or narrow the surface.
+	Allow, Deny []string
 }
 
 // Server is an assembled MCP server and what it was built from.
@@ -38,6 +41,9 @@ type Server struct {
 func New(svc *tools.Service, opts Options) (*Server, error) {
 	specs, err := selectTools(svc, opts.Toolsets, opts.ReadOnly)
 	if err != nil {
+		return nil, err
+	}
+	if specs, err = filterTools(svc, specs, opts.Allow, opts.Deny); err != nil {
 		return nil, err
 	}
 	log := opts.Log

@@ -73,3 +73,30 @@ func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spe
 	}
 	return out, nil
 }
+
+// filterTools applies an allowlist and a denylist by tool name. Names must
+// be tools ghgate has (in any toolset).
+func filterTools(s *tools.Service, specs []tooldef.Spec, allow, deny []string) ([]tooldef.Spec, error) {
+	known := map[string]bool{}
+	for _, set := range toolsets(s) {
+		for _, t := range set {
+			known[t.ToolName()] = true
+		}
+	}
+	for _, n := range append(append([]string{}, allow...), deny...) {
+		if !known[n] {
+			return nil, fmt.Errorf("unknown tool %q in allow or deny", n)
+		}
+	}
+	var out []tooldef.Spec
+	for _, t := range specs {
+		if len(allow) > 0 && !slices.Contains(allow, t.ToolName()) {
+			continue
+		}
+		if slices.Contains(deny, t.ToolName()) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}

@@ -62,8 +62,19 @@ type Env struct {
 	// Fingerprint identifies the whole tool surface; every envelope carries it.
 	Fingerprint func() string
 	// Wrap, when set, runs around every call (credential routing, audit).
-	Wrap func(ctx context.Context, tool string, mode Mode, call func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
+	Wrap Wrapper
 }
+
+// Call describes a tool call to a Wrapper.
+type Call struct {
+	Tool      string
+	Mode      Mode
+	Arguments json.RawMessage
+}
+
+// Wrapper runs around a tool call: next runs the tool. The broker routes
+// credentials and writes its audit line here.
+type Wrapper func(ctx context.Context, call Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
 
 // Overrides are schemas for types that describe themselves, such as the
 // tri-state nullable inputs.
@@ -171,7 +182,12 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	handler := run
 	if env.Wrap != nil {
 		handler = func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return env.Wrap(ctx, t.Name, t.Mode, func(ctx context.Context) (*mcp.CallToolResult, error) { return run(ctx, req) })
+			var args json.RawMessage
+			if req != nil && req.Params != nil {
+				args = req.Params.Arguments
+			}
+			return env.Wrap(ctx, Call{Tool: t.Name, Mode: t.Mode, Arguments: args},
+				func(ctx context.Context) (*mcp.CallToolResult, error) { return run(ctx, req) })
 		}
 	}
 	return def, handler, nil
