@@ -27,7 +27,8 @@ type OneClient struct{ Client *github.Client }
 // For implements Clients.
 func (o OneClient) For(context.Context, string, tooldef.Mode) (*github.Client, error) {
 	if o.Client == nil {
-		return nil, contract.Errorf(contract.CodeMissingCredential, "no GitHub token is configured: set GITHUB_TOKEN or GH_TOKEN, or use --demo")
+		return nil, contract.Errorf(contract.CodeMissingCredential, "no GitHub token is configured: set GITHUB_TOKEN or GH_TOKEN, or use --demo").
+			WithRepair(contract.Repair{NextStep: "stop: the operator must configure a GitHub token; retrying will not help"})
 	}
 	return o.Client, nil
 }
