@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/demo"
 	"github.com/ghgate/ghgate/internal/emulator"
 )
 
@@ -34,29 +34,9 @@ func (f Figure) String() string {
 	return s
 }
 
-// emulatorServer runs an emulator on a loopback port for the duration of a
+// startEmulator runs an emulator on a loopback port for the duration of a
 // measurement.
-type emulatorServer struct {
-	URL string
-	Emu *emulator.Emulator
-	srv *http.Server
-}
-
-func startEmulator(opts emulator.Options) (*emulatorServer, error) {
-	emu, err := emulator.New(opts)
-	if err != nil {
-		return nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return &emulatorServer{URL: "http://" + ln.Addr().String(), Emu: emu, srv: srv}, nil
-}
-
-func (s *emulatorServer) Close() { _ = s.srv.Close() }
+func startEmulator(opts emulator.Options) (*demo.Emulator, error) { return demo.StartEmulator(opts) }
 
 // EmulatorIssueGET measures the emulator's throughput for a plain issue GET
 // over loopback HTTP: `requests` requests spread over `workers` connections,
@@ -67,7 +47,7 @@ func EmulatorIssueGET(ctx context.Context, requests, workers int) (Figure, error
 	if err != nil {
 		return Figure{}, err
 	}
-	defer s.Close()
+	defer func() { _ = s.Close() }()
 	tr := &http.Transport{MaxIdleConnsPerHost: workers}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}

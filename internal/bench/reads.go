@@ -16,7 +16,7 @@ func RepeatedReadBudget(ctx context.Context) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	defer s.Close()
+	defer func() { _ = s.Close() }()
 	spent, err := github.BenchRepeatedRead(ctx, s.URL, emulator.DemoTokenAlice, emulator.DemoOrg, emulator.DemoWidgetsRepo, 1)
 	if err != nil {
 		return Figure{}, fmt.Errorf("repeated read: %w", err)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/demo"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,7 +18,7 @@ import (
 // rig is a whole ghgate over an in-process emulator, with an MCP client
 // session and a transport that counts and times upstream requests.
 type rig struct {
-	emu     *emulatorServer
+	emu     *demo.Emulator
 	stack   *server.Stack
 	session *mcp.ClientSession
 	meter   *meter
@@ -59,7 +60,7 @@ func newRig(ctx context.Context, toolsets []string) (*rig, error) {
 	st, err := server.NewStack(ctx, server.StackOptions{BaseURL: emu.URL, Token: emulator.DemoTokenAlice,
 		Toolsets: toolsets, HTTPClient: &http.Client{Transport: m, Timeout: 30 * time.Second}})
 	if err != nil {
-		emu.Close()
+		_ = emu.Close()
 		return nil, err
 	}
 	sTr, cTr := mcp.NewInMemoryTransports()
@@ -76,7 +77,7 @@ func newRig(ctx context.Context, toolsets []string) (*rig, error) {
 func (r *rig) close() {
 	_ = r.session.Close()
 	_ = r.stack.Close()
-	r.emu.Close()
+	_ = r.emu.Close()
 }
 
 // call runs one tool and returns its text block; a tool error is an error.
