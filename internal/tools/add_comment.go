@@ -102,7 +102,7 @@ func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGua
 		}
 		if found != nil {
 			out := AddCommentOut{Comment: *found, IssueNumber: in.IssueNumber}
-			recordComment(ctx, k, out, nil)
+			_ = recordOutcome(ctx, k, out, nil, clearComment)
 			out.Replayed = true
 			return out, nil
 		}
@@ -116,7 +116,7 @@ func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGua
 		}
 	}
 	out, err := s.postComment(ctx, c, in)
-	return out, recordComment(ctx, k, out, err)
+	return out, recordOutcome(ctx, k, out, err, clearComment)
 }
 
 func (s *Service) postComment(ctx context.Context, c *github.Client, in AddCommentIn) (AddCommentOut, error) {
@@ -127,33 +127,8 @@ func (s *Service) postComment(ctx context.Context, c *github.Client, in AddComme
 	return AddCommentOut{Comment: commentView(cm), IssueNumber: in.IssueNumber, RateLimitRemaining: lowBudget(c, "core")}, nil
 }
 
-// recordComment completes or settles the key with the outcome and returns
-// the error to report.
-func recordComment(ctx context.Context, k *idemKey, out AddCommentOut, err error) error {
-	if err == nil {
-		out.RateLimitRemaining = nil
-		b, mErr := json.Marshal(out)
-		if mErr != nil {
-			k.settle(ctx, nil)
-			return nil
-		}
-		k.complete(ctx, idemRecord{Out: b})
-		return nil
-	}
-	e := MapError(err)
-	switch {
-	case e == nil || mayHaveWritten(e):
-		// Kept pending: the next repeat looks for the comment first.
-		k.settle(ctx, nil)
-	default:
-		// Nothing was written: free the key so a repeat may post.
-		k.settle(ctx, &contract.Error{Settlement: contract.NotStarted})
-	}
-	if e == nil {
-		return err
-	}
-	return e
-}
+// clearComment drops what belongs to one call, not to the stored result.
+func clearComment(out *AddCommentOut) { out.RateLimitRemaining = nil }
 
 // mayHaveWritten reports whether a failed post may still have made the
 // comment: no answer came, the answer was a success that could not be

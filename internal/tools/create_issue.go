@@ -107,7 +107,7 @@ func (s *Service) createIssue(ctx context.Context, in CreateIssueIn, guard *keyG
 		if found != nil {
 			out, err := s.finishCreate(ctx, c, in, found)
 			out.Replayed = err == nil
-			return out, s.record(ctx, k, out, err)
+			return out, recordOutcome(ctx, k, out, err, clearCreate)
 		}
 		ok, err := k.retake(ctx)
 		if err != nil || !ok {
@@ -119,34 +119,11 @@ func (s *Service) createIssue(ctx context.Context, in CreateIssueIn, guard *keyG
 		}
 	}
 	out, err := s.createNow(ctx, c, in)
-	return out, s.record(ctx, k, out, err)
+	return out, recordOutcome(ctx, k, out, err, clearCreate)
 }
 
-// record completes or settles the key with a create's outcome and returns
-// the error to report.
-func (s *Service) record(ctx context.Context, k *idemKey, out CreateIssueOut, err error) error {
-	if err == nil {
-		b, mErr := json.Marshal(out)
-		if mErr != nil {
-			k.settle(ctx, nil)
-			return nil
-		}
-		k.complete(ctx, idemRecord{Out: b})
-		return nil
-	}
-	e := MapError(err)
-	if e == nil {
-		k.settle(ctx, nil)
-		return err
-	}
-	if e.Code == contract.CodePartialSuccess {
-		// The issue exists: a repeat must report the same, not create again.
-		k.complete(ctx, idemRecord{Err: e})
-		return e
-	}
-	k.settle(ctx, e)
-	return e
-}
+// clearCreate drops what belongs to one call, not to the stored result.
+func clearCreate(out *CreateIssueOut) { out.RateLimitRemaining = nil }
 
 func replayCreate(rec *idemRecord) (CreateIssueOut, error) {
 	if rec.Err != nil {

@@ -199,3 +199,35 @@ func (k *idemKey) release() {
 		k.held = false
 	}
 }
+
+// recordOutcome completes or settles an idempotency key with a write's
+// outcome and returns the error to report. A success, or a partial success
+// (the object exists), is stored for repeats to return. A failure that may
+// have written something keeps the key pending, so the next repeat looks
+// for what was written before writing again; one that wrote nothing frees
+// the key.
+func recordOutcome[Out any](ctx context.Context, k *idemKey, out Out, err error, clear func(*Out)) error {
+	if err == nil {
+		clear(&out)
+		b, mErr := json.Marshal(out)
+		if mErr != nil {
+			k.settle(ctx, nil)
+			return nil
+		}
+		k.complete(ctx, idemRecord{Out: b})
+		return nil
+	}
+	e := MapError(err)
+	switch {
+	case e != nil && e.Code == contract.CodePartialSuccess:
+		k.complete(ctx, idemRecord{Err: e})
+	case e == nil || mayHaveWritten(e):
+		k.settle(ctx, nil)
+	default:
+		k.settle(ctx, &contract.Error{Settlement: contract.NotStarted})
+	}
+	if e == nil {
+		return err
+	}
+	return e
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools"
 )
@@ -67,5 +68,43 @@ func TestListedNamesSkipThePreflight(t *testing.T) {
 	}
 	if calls := env.Upstream(); len(calls) != 1 {
 		t.Fatalf("a create naming listed values should be the POST alone: %v", calls)
+	}
+}
+
+// A server error on a create cannot prove nothing was written (a proxy's
+// 502 may come after GitHub applied it): the key stays pending and the
+// repeat looks for the issue before creating.
+func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	in := tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Import drops the last row", IdempotencyKey: "k-502"}
+	e := env.Call(t, "github_create_issue", in).Envelope(t)
+	if e.Code != contract.CodeUpstreamUnavailable || e.Settlement != contract.NoRemoteSuccessKnown {
+		t.Fatalf("first attempt: %+v", e)
+	}
+	env.Upstream()
+	var out tools.CreateIssueOut
+	res := env.Call(t, "github_create_issue", in)
+	if res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	res.Decode(t, &out)
+	calls := env.Upstream()
+	if len(calls) < 2 || calls[len(calls)-1] != "POST /api/v3/repos/acme/widgets/issues" || calls[0] == calls[len(calls)-1] {
+		t.Fatalf("the repeat should look for the issue, then create it: %v", calls)
+	}
+	st := env.Emu.Emu.State()
+	st.Lock()
+	defer st.Unlock()
+	n := 0
+	for _, is := range st.Repo("acme", "widgets").Issues {
+		if is.Title == in.Title {
+			n++
+		}
+	}
+	if n != 1 || out.Issue.Number == 0 {
+		t.Fatalf("%d issues titled %q", n, in.Title)
 	}
 }
