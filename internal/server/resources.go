@@ -16,10 +16,10 @@ import (
 )
 
 const (
-	capabilitiesURI  = "ghgate://capabilities"
-	errorsURI        = "ghgate://errors"
-	issueTemplate    = "github://{owner}/{repo}/issues/{issue_number}"
-	issuesTemplate   = "github://{owner}/{repo}/issues"
+	capabilitiesURI = "ghgate://capabilities"
+	errorsURI       = "ghgate://errors"
+	issueTemplate   = "github://{owner}/{repo}/issues/{issue_number}"
+	issuesTemplate  = "github://{owner}/{repo}/issues"
 )
 
 // resources serves the capability summary, the error catalog, and issues

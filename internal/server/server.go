@@ -69,9 +69,9 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	}
 	res := newResources(svc)
 	surface := struct {
-		Version   string            `json:"version"`
-		Tools     []*mcp.Tool       `json:"tools"`
-		Resources []string          `json:"resources"`
+		Version   string              `json:"version"`
+		Tools     []*mcp.Tool         `json:"tools"`
+		Resources []string            `json:"resources"`
 		Codes     []contract.CodeInfo `json:"codes"`
 	}{Version: version.Version, Resources: res.uris(), Codes: contract.Catalog()}
 	for _, d := range defs {
@@ -109,4 +109,3 @@ func (s *Server) ToolNames() []string {
 	}
 	return out
 }
-

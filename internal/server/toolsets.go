@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools"
 )
 
 // DefaultToolsets is what a server offers when none are named.

@@ -40,10 +40,10 @@ type AddCommentOut struct {
 func (s *Service) AddComment() tooldef.Spec {
 	guard := &keyGuard{}
 	return tooldef.Tool[AddCommentIn, AddCommentOut]{
-		Name:  "github_add_comment",
-		Title: "Add a comment",
+		Name:        "github_add_comment",
+		Title:       "Add a comment",
 		Description: "Comment on an issue. With idempotency_key, a repeat returns the first comment and writes nothing.",
-		Mode: tooldef.Write,
+		Mode:        tooldef.Write,
 		Input: func(sc *jsonschema.Schema) {
 			p := sc.Properties
 			p["issue_number"].Minimum = ptr(1.0)

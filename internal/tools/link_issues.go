@@ -57,10 +57,10 @@ func (in *LinkIssuesIn) anchor() int { return max(in.AfterIssueNumber, in.Before
 // caller has them.
 type LinkIssuesOut struct {
 	// Done is always true on success, so an empty result still says so.
-	Done bool `json:"done"`
-	NoOp              bool   `json:"no_op,omitempty" jsonschema:"nothing needed doing; note says why"`
-	Note              string `json:"note,omitempty"`
-	SubIssues         *int   `json:"sub_issues,omitempty" jsonschema:"the parent's sub-issue count after the edit"`
+	Done      bool   `json:"done"`
+	NoOp      bool   `json:"no_op,omitempty" jsonschema:"nothing needed doing; note says why"`
+	Note      string `json:"note,omitempty"`
+	SubIssues *int   `json:"sub_issues,omitempty" jsonschema:"the parent's sub-issue count after the edit"`
 }
 
 // linker carries one call's context through the relation's steps.
@@ -344,8 +344,8 @@ func refString(r *IssueRef) string {
 // LinkIssues is github_link_issues.
 func (s *Service) LinkIssues() tooldef.Spec {
 	return tooldef.Tool[LinkIssuesIn, LinkIssuesOut]{
-		Name:  "github_link_issues",
-		Title: "Link issues",
+		Name:        "github_link_issues",
+		Title:       "Link issues",
 		Description: "Add or remove a sub-issue or blocked-by link, or reorder sub-issues. Already so: no_op.",
 		Mode:        tooldef.Write,
 		Destructive: true,

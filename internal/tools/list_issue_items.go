@@ -50,7 +50,7 @@ type IssueItem struct {
 
 // ListIssueItemsOut is one page of an issue's collection.
 type ListIssueItemsOut struct {
-	Items      []IssueItem `json:"items,omitempty"`
+	Items []IssueItem `json:"items,omitempty"`
 	Page
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }
@@ -174,10 +174,10 @@ func scanLinkedPRs(ctx context.Context, c *github.Client, path string, page int,
 // ListIssueItems is github_list_issue_items.
 func (s *Service) ListIssueItems() tooldef.Spec {
 	return tooldef.Tool[ListIssueItemsIn, ListIssueItemsOut]{
-		Name:  "github_list_issue_items",
-		Title: "List issue items",
+		Name:        "github_list_issue_items",
+		Title:       "List issue items",
 		Description: "Page through an issue's comments, sub-issues, blockers, blocked issues, timeline or linked PRs.",
-		Mode: tooldef.Read,
+		Mode:        tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			p := sc.Properties
 			p["collection"].Enum = issueCollections

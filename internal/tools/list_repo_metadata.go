@@ -145,10 +145,10 @@ func clean(s string) string {
 // ListRepoMetadata is github_list_repo_metadata.
 func (s *Service) ListRepoMetadata() tooldef.Spec {
 	return tooldef.Tool[ListRepoMetadataIn, ListRepoMetadataOut]{
-		Name:  "github_list_repo_metadata",
-		Title: "List repo metadata",
+		Name:        "github_list_repo_metadata",
+		Title:       "List repo metadata",
 		Description: "A repository's labels, milestones, assignees, issue types or templates: valid values for issue fields.",
-		Mode: tooldef.Read,
+		Mode:        tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			sc.Properties["kind"].Enum = metadataKinds
 			sc.Properties["page_size"].Minimum, sc.Properties["page_size"].Maximum = ptr(1.0), ptr(float64(MaxPageSize))
