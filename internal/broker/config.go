@@ -176,4 +176,3 @@ func (c *Config) SecretNames() []string {
 	}
 	return out
 }
-

@@ -19,7 +19,7 @@ func capabilities(specs []tooldef.Spec, readOnly bool) string {
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left) and notes (what was already so, or not checked)\n")
 	b.WriteString("\nDoes not:\n")
 	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
-	b.WriteString("- delete issues or manage labels and milestones unless the admin toolset is enabled\n")
+	b.WriteString("- delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception), Projects, bulk edits\n")
 	if readOnly {
 		b.WriteString("- any write: this server is read-only\n")
 	}
