@@ -173,5 +173,5 @@ if (problems.length > 0) {
   console.error(`(scenario results and suite logs kept in ${work})`);
   process.exit(1);
 }
-rmSync(work, { recursive: true, force: true });
+if (!process.env.CONFORMANCE_KEEP) rmSync(work, { recursive: true, force: true });
 console.log('conformance: every gated check passed or failed as listed');
