@@ -29,6 +29,6 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newDemoCommand(), newVersionCommand(), newServeCommand(), newEmulatorCommand(), newBenchCommand())
+	root.AddCommand(newDemoCommand(), newVersionCommand(), newServeCommand(), newEmulatorCommand(), newBenchCommand(), newBrokerCommand(), newConnectCommand(), newDoctorCommand())
 	return root
 }

@@ -84,6 +84,8 @@ func (e *Emulator) routeTable() []route {
 		{"GET", repo + "/issue-types", e.listRepoIssueTypes},
 
 		{"GET", repo + "/contents/{path...}", e.getContents},
+
+		{"POST", "/app/installations/{installation_id}/access_tokens", e.createInstallationToken},
 	}
 }
 

@@ -287,6 +287,9 @@ func (e *Emulator) authenticate(r *http.Request) (*Token, string) {
 	e.state.mu.RLock()
 	defer e.state.mu.RUnlock()
 	t := e.state.Token(strings.TrimSpace(value))
+	if t == nil && isAppPath(r.URL.Path) {
+		return e.state.appIdentity(strings.TrimSpace(value)) // an App's JWT (apps_jwt.go)
+	}
 	if t == nil || (!t.ExpiresAt.IsZero() && !e.state.now().Before(t.ExpiresAt)) {
 		return nil, "Bad credentials"
 	}

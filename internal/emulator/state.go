@@ -23,6 +23,7 @@ type State struct {
 	issueTypes map[string][]*IssueType // by lower-case org login
 	nodes      map[string]any          // node_id -> *Issue, *Repo, *Account, *Label, *Milestone, *Comment, *IssueType
 	issuesByID map[int64]*Issue
+	apps       map[int64]*App // GitHub Apps by id (apps.go)
 }
 
 // NewState returns an empty world whose clock is now.

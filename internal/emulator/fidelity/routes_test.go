@@ -1,10 +1,13 @@
 package fidelity
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator"
 )
@@ -24,6 +27,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 	w := newWorld(t, emulator.Options{})
 	const repo = "/repos/acme/widgets"
 	id := func(n int) int64 { return w.ids[n] }
+	appJWT := installApp(t, w)
 	steps := []step{
 		{"GET", "/user", tokAlice, nil, 200},
 		{"GET", "/users/bob", tokAlice, nil, 200},
@@ -110,6 +114,8 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/contents/.github/ISSUE_TEMPLATE", tokCarol, nil, 200},
 		{"GET", repo + "/contents/.github/ISSUE_TEMPLATE/bug_report.yml", tokCarol, nil, 200},
 		{"GET", repo + "/contents/README.md?ref=main", tokCarol, nil, 200},
+
+		{"POST", "/app/installations/7/access_tokens", appJWT, map[string]any{"repositories": []string{"widgets"}}, 201},
 	}
 
 	succeeded := map[string]bool{}
@@ -172,4 +178,24 @@ func timelineKinds(t *testing.T, w *world) []string {
 		}
 	}
 	return kinds
+}
+
+// installApp registers a GitHub App installed on acme/widgets as
+// installation 7 and returns a JWT it signed.
+func installApp(t *testing.T, w *world) string {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := w.srv.Emu.State()
+	st.Lock()
+	st.AddApp(42, &key.PublicKey).AddInstallation(7, "acme", map[string]emulator.Permission{"acme/widgets": emulator.PermWrite})
+	st.Unlock()
+	now := time.Now()
+	jwt, err := emulator.SignAppJWT(42, key, now.Add(-30*time.Second), now.Add(5*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jwt
 }

@@ -1,0 +1,253 @@
+package broker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options adjust a Broker beyond its config file.
+type Options struct {
+	Log *slog.Logger
+	// HTTPClient carries the requests to GitHub (tests pass the emulator's
+	// validating client); nil uses the access layer's default.
+	HTTPClient *http.Client
+	Now        func() time.Time
+	// AuditFallback receives the audit lines when the config names no
+	// audit file; nil means stderr.
+	AuditFallback io.Writer
+	// ShutdownGrace bounds how long a shutdown waits for calls in flight
+	// before closing the sessions; 0 means 10 seconds.
+	ShutdownGrace time.Duration
+}
+
+// Broker is a running credential broker: the credentials, the router that
+// picks one per call, the MCP server every client session shares, and the
+// audit log.
+type Broker struct {
+	cfg    *Config
+	log    *slog.Logger
+	store  *store.Store
+	router *Router
+	server *server.Server
+	audit  *AuditLog
+	now    func() time.Time
+	grace  time.Duration
+
+	// draining refuses new tool calls once the shutdown began; pending
+	// counts the requests not yet answered, which the shutdown waits for.
+	draining atomic.Bool
+	pending  pending
+	mu       sync.Mutex
+	sessions map[*net.UnixConn]*mcp.ServerSession
+}
+
+// New assembles a broker from cfg: it refuses an unsafe config (Check),
+// opens the state store, loads the secrets into memory, and builds the
+// router and the MCP server. Nothing listens yet (see Run).
+func New(cfg *Config, opts Options) (*Broker, error) {
+	ctx := context.Background()
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	if err := Check(cfg); err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, cfg.State)
+	if err != nil {
+		return nil, err
+	}
+	b := &Broker{cfg: cfg, log: log, store: st, now: now, grace: opts.ShutdownGrace,
+		sessions: map[*net.UnixConn]*mcp.ServerSession{}}
+	if b.grace <= 0 {
+		b.grace = 10 * time.Second
+	}
+	fail := func(err error) (*Broker, error) { return nil, errors.Join(err, b.Close()) }
+
+	secrets, err := LoadSecrets(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	b.router, err = NewRouter(cfg, secrets, RouterOptions{BaseURL: cfg.GitHub.URL, Store: st,
+		HTTPClient: opts.HTTPClient, Now: opts.Now, Log: log})
+	if err != nil {
+		return fail(err)
+	}
+	key, err := st.Secret(ctx, "cursor-key", 32)
+	if err != nil {
+		return fail(err)
+	}
+	cursors, err := contract.NewCursors(key, opts.Now)
+	if err != nil {
+		return fail(fmt.Errorf("cursor key: %w", err))
+	}
+	svc := &tools.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
+		Credential: b.router.Credential}
+	b.server, err = server.New(svc, server.Options{Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
+		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log})
+	if err != nil {
+		return fail(err)
+	}
+	if b.audit, err = OpenAuditLog(cfg.Audit.File, opts.AuditFallback); err != nil {
+		return fail(err)
+	}
+	return b, nil
+}
+
+// MCP is the server every session is connected to.
+func (b *Broker) MCP() *mcp.Server { return b.server.MCP }
+
+// ToolNames lists ghgate's own tools (not the proxied ones).
+func (b *Broker) ToolNames() []string { return b.server.ToolNames() }
+
+// Router is the credential router.
+func (b *Broker) Router() *Router { return b.router }
+
+// AddTool serves a tool that is not ghgate's own (an upstream MCP server's)
+// in every session, through the same audit wrapper: it gets a CallRecord in
+// its context and one audit line per call. mode says which credential
+// the tool acts with.
+func (b *Broker) AddTool(def *mcp.Tool, h mcp.ToolHandler, mode tooldef.Mode) {
+	wrapped := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args json.RawMessage
+		if req != nil && req.Params != nil {
+			args = req.Params.Arguments
+		}
+		return b.wrap(ctx, tooldef.Call{Tool: def.Name, Mode: mode, Arguments: args},
+			func(ctx context.Context) (*mcp.CallToolResult, error) { return h(ctx, req) })
+	}
+	b.server.MCP.AddTool(def, wrapped)
+}
+
+// ReopenAudit reopens the audit file (after a log rotation renamed it).
+func (b *Broker) ReopenAudit() error {
+	if err := b.audit.Reopen(); err != nil {
+		return err
+	}
+	b.log.Info("audit log reopened", "file", b.audit.Path())
+	return nil
+}
+
+// Close releases the audit log and the store. Sessions are ended by Serve.
+func (b *Broker) Close() error {
+	var errs []error
+	if b.audit != nil {
+		errs = append(errs, b.audit.Close())
+	}
+	if b.store != nil {
+		errs = append(errs, b.store.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// callTarget is where a call's arguments say it acts; every ghgate tool
+// and most upstream tools name the repository this way.
+type callTarget struct {
+	Owner string `json:"owner"`
+	Repo  string `json:"repo"`
+}
+
+// resultEnvelope is the part of an error result the audit line keeps.
+type resultEnvelope struct {
+	Code       string `json:"code"`
+	Settlement string `json:"settlement"`
+}
+
+// wrap runs around every tool call: it carries a CallRecord for the
+// router to fill in, and writes the call's audit line when it ends.
+func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	start := b.now()
+	rec := &CallRecord{Tool: call.Tool, Mode: string(call.Mode)}
+	var target callTarget
+	if len(call.Arguments) > 0 {
+		// Arguments that do not decode are the tool's to reject; the audit
+		// line then simply has no owner.
+		_ = json.Unmarshal(call.Arguments, &target)
+	}
+	rec.Owner, rec.Repo = target.Owner, target.Repo
+
+	var (
+		res *mcp.CallToolResult
+		err error
+	)
+	if b.draining.Load() {
+		res = refusal(contract.Errorf(contract.CodeUpstreamUnavailable,
+			"the broker is shutting down; reconnect and call again"), call.Mode)
+	} else {
+		res, err = next(WithRecord(ctx, rec))
+	}
+
+	line := AuditLine{Time: start.UTC().Format(time.RFC3339Nano), Tool: rec.Tool, Owner: rec.Owner, Repo: rec.Repo,
+		Mode: rec.Mode, Credential: rec.Credential, Route: rec.Route, Upstream: rec.Upstream.Load(),
+		DurationMS: b.now().Sub(start).Milliseconds(), Outcome: "ok"}
+	if p, ok := PeerFrom(ctx); ok {
+		uid := p.UID
+		line.Client, line.ClientPID = &uid, p.PID
+	}
+	switch {
+	case err != nil:
+		// A Go error becomes a JSON-RPC error; its text is not copied here,
+		// the audit line keeps codes only.
+		line.Outcome, line.Code = "error", string(contract.CodeInternal)
+	case res != nil && res.IsError:
+		line.Outcome = "error"
+		env := envelopeOf(res)
+		line.Code, line.Settlement = env.Code, env.Settlement
+	}
+	if werr := b.audit.Write(line); werr != nil {
+		b.log.Error("writing the audit line", "tool", call.Tool, "error", werr)
+	}
+	return res, err
+}
+
+// envelopeOf reads the code and settlement of an error result.
+func envelopeOf(res *mcp.CallToolResult) resultEnvelope {
+	var env resultEnvelope
+	var raw []byte
+	switch sc := res.StructuredContent.(type) {
+	case nil:
+	case json.RawMessage:
+		raw = sc
+	case []byte:
+		raw = sc
+	default:
+		raw, _ = json.Marshal(sc)
+	}
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &env)
+	}
+	return env
+}
+
+// refusal is the error result for a call the broker does not start.
+func refusal(e *contract.Error, mode tooldef.Mode) *mcp.CallToolResult {
+	if mode == tooldef.Write {
+		e.Settlement = contract.NotStarted
+	}
+	body, err := json.Marshal(e)
+	if err != nil {
+		body = []byte(`{"code":"internal_error","message":"cannot encode error","retry_after_ms":null}`)
+	}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		StructuredContent: json.RawMessage(body)}
+}

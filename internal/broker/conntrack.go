@@ -1,0 +1,104 @@
+package broker
+
+import (
+	"context"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// pending counts the requests read from clients and not yet answered,
+// across every session, so a shutdown closes sessions only once every
+// answer has been written. (Ending a session's read side is no gentler:
+// the SDK drops the answers still to be written once reading fails.)
+type pending struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{}
+}
+
+func (p *pending) add(d int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n += d
+	if p.n <= 0 && p.idle != nil {
+		close(p.idle)
+		p.idle = nil
+	}
+}
+
+// wait returns a channel closed once no request is pending.
+func (p *pending) wait() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n <= 0 {
+		ch := make(chan struct{})
+		close(ch)
+		return ch
+	}
+	if p.idle == nil {
+		p.idle = make(chan struct{})
+	}
+	return p.idle
+}
+
+// trackedTransport is a client connection's transport whose requests and
+// answers are counted in pending.
+type trackedTransport struct {
+	next mcp.Transport
+	p    *pending
+	conn *trackedConn
+}
+
+func (t *trackedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.next.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.conn = &trackedConn{Connection: c, p: t.p}
+	return t.conn, nil
+}
+
+type trackedConn struct {
+	mcp.Connection
+	p *pending
+
+	mu   sync.Mutex
+	open int
+}
+
+func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
+		c.mu.Lock()
+		c.open++
+		c.p.add(1)
+		c.mu.Unlock()
+	}
+	return m, err
+}
+
+func (c *trackedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, m)
+	if _, ok := m.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		if c.open > 0 {
+			c.open--
+			c.p.add(-1)
+		}
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// release forgets the requests a finished session never answered.
+func (c *trackedConn) release() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.p.add(-c.open)
+	c.open = 0
+}

@@ -1,0 +1,168 @@
+package upstream
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/version"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// dialTimeout bounds starting a child (or reaching a URL) and the MCP
+// handshake with it.
+const dialTimeout = 30 * time.Second
+
+// slot holds the current session of one credential mode.
+type slot struct {
+	mu   sync.Mutex
+	sess *session
+}
+
+// session is one MCP client session to the upstream, started with one
+// token.
+type session struct {
+	cs    *mcp.ClientSession
+	token string
+	// pid is the child's process id (0 for a URL).
+	pid int
+	// done is closed when the connection ends (the child died, the
+	// stream broke, or Close).
+	done      chan struct{}
+	inflight  sync.WaitGroup
+	closeOnce sync.Once
+}
+
+func (s *session) alive() bool {
+	select {
+	case <-s.done:
+		return false
+	default:
+		return true
+	}
+}
+
+func (s *session) release() { s.inflight.Done() }
+
+// close ends the session; for a child, the SDK closes its stdin, waits,
+// then signals it, and reaps it.
+func (s *session) close() {
+	s.closeOnce.Do(func() { _ = s.cs.Close() })
+}
+
+// acquire returns a live session of mode started with token, starting one
+// if there is none, the current one died, or the token changed. At most
+// one start is attempted per call: a dead child is restarted once, on the
+// next call. The caller must release the session.
+func (p *Proxy) acquire(ctx context.Context, mode tooldef.Mode, token string) (*session, error) {
+	s := p.slots[mode]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-p.closing:
+		return nil, errClosed
+	default:
+	}
+	if cur := s.sess; cur != nil {
+		if cur.alive() && cur.token == token {
+			cur.inflight.Add(1)
+			return cur, nil
+		}
+		if cur.alive() {
+			p.log.Info("upstream credential changed; starting a new session", "mode", mode)
+		} else {
+			p.log.Warn("upstream session ended; restarting it", "mode", mode)
+		}
+		s.sess = nil
+		p.retire(cur)
+	}
+	// The start outlives a caller that gives up: the session serves the
+	// next calls too.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dialTimeout)
+	defer cancel()
+	sess, err := p.dial(dctx, mode, token)
+	if err != nil {
+		return nil, err
+	}
+	s.sess = sess
+	sess.inflight.Add(1)
+	return sess, nil
+}
+
+// retire closes a session once its calls have finished, or at Close.
+func (p *Proxy) retire(s *session) {
+	p.retiring.Add(1)
+	go func() {
+		defer p.retiring.Done()
+		idle := make(chan struct{})
+		go func() { s.inflight.Wait(); close(idle) }()
+		select {
+		case <-idle:
+		case <-p.closing:
+		}
+		s.close()
+	}()
+}
+
+// dial starts a child or connects to the URL, and completes the MCP
+// handshake.
+func (p *Proxy) dial(ctx context.Context, mode tooldef.Mode, token string) (*session, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "ghgate-broker", Version: p.version()}, nil)
+	var (
+		t   mcp.Transport
+		pid func() int
+	)
+	if len(p.cfg.Command) > 0 {
+		ct, err := p.childTransport(mode, token)
+		if err != nil {
+			return nil, err
+		}
+		t = ct
+		pid = func() int {
+			if ct.Command.Process == nil {
+				return 0
+			}
+			return ct.Command.Process.Pid
+		}
+	} else {
+		t = p.httpTransport(token)
+		pid = func() int { return 0 }
+	}
+	cs, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, &dialError{name: p.cfg.Name, msg: p.red.clean(err.Error())}
+	}
+	sess := &session{cs: cs, token: token, pid: pid(), done: make(chan struct{})}
+	go func() {
+		_ = cs.Wait()
+		close(sess.done)
+		// A child that died is reaped now, not when the next call comes.
+		sess.close()
+	}()
+	if sess.pid != 0 {
+		p.log.Info("upstream child started", "mode", mode, "pid", sess.pid)
+	} else {
+		p.log.Info("upstream session started", "mode", mode)
+	}
+	return sess, nil
+}
+
+func (p *Proxy) version() string {
+	if p.opts.Version != "" {
+		return p.opts.Version
+	}
+	return version.Version
+}
+
+// dialError is a failure to start or reach the upstream; its message is
+// already redacted.
+type dialError struct{ name, msg string }
+
+func (e *dialError) Error() string { return "starting upstream " + e.name + ": " + e.msg }
+
+type closedError struct{}
+
+func (closedError) Error() string { return "the upstream proxy is closed" }
+
+var errClosed error = closedError{}

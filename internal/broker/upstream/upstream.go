@@ -1,0 +1,380 @@
+// Package upstream lets the broker front another MCP server: a child
+// process spoken to over stdio, or a streamable HTTP endpoint. Only the
+// allowlisted tools are listed and callable; each call is forwarded with
+// the credential its mode (read or write) routes to, and that credential
+// is injected here, on the broker's side, never by the agent.
+//
+// Decisions, so the broker's operator can predict the behaviour:
+//
+//   - A child process has one environment, so one child is started per
+//     credential mode actually used (read, write), lazily, on the first
+//     call of that mode; the child that lists the tools at start counts as
+//     the first. A child whose credential changed (an App installation
+//     token was refreshed) is replaced by one started with the new token;
+//     the old one is closed once its calls have finished.
+//   - A URL upstream gets the same treatment: one MCP session per mode,
+//     each session's requests carry `Authorization: Bearer <token>` of that
+//     mode. The header is only ever sent to the configured origin and
+//     redirects are not followed, so the token reaches that URL and
+//     nowhere else. Plain http:// is refused except to a loopback host.
+//   - The child's environment is PATH, HOME and LANG (when the broker has
+//     them) plus the token variable; nothing else of the broker's.
+//   - Proxied tools keep their upstream names. A name that clashes with one
+//     of ghgate's own tools or another upstream's is refused at start
+//     (CheckNames); drop the broker's own tool with [tools] deny to expose
+//     the upstream's instead.
+//   - Results are passed through unchanged, isError ones too. A dead child
+//     is restarted once, on the next call; any failure to reach the
+//     upstream becomes an isError result with an upstream_unavailable
+//     envelope, never a protocol error that would end the agent's session.
+//   - Tokens never appear in an error, a log line or a result: the
+//     child's stderr and the upstream's error messages are redacted, and a
+//     result that contains a credential is withheld.
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config is one [[upstream]] entry. It mirrors broker.Upstream so this
+// package does not import the broker (which imports it).
+type Config struct {
+	Name string
+	// Command runs the upstream as a child over stdio; URL reaches it over
+	// streamable HTTP. Exactly one is set.
+	Command []string
+	URL     string
+	// TokenEnv is the environment variable the child reads its token from.
+	// Unused for a URL (the token goes in the Authorization header).
+	TokenEnv string
+	// Owner selects the route whose credentials the upstream gets; "" or
+	// "*" is the fallback route.
+	Owner string
+	Allow []Allowed
+}
+
+// Allowed is one allowlisted upstream tool and the credential mode it uses.
+type Allowed struct {
+	Tool string
+	Mode tooldef.Mode
+}
+
+// TokenSource hands out the raw token for an owner and mode, for
+// injection on the broker's side. The broker's router implements it; its
+// errors are *contract.Error (missing_credential, insufficient_scope).
+type TokenSource interface {
+	Token(ctx context.Context, owner string, mode tooldef.Mode) (token, credential string, err error)
+}
+
+// Options are what a Proxy needs from the broker around it.
+type Options struct {
+	Tokens TokenSource
+	Log    *slog.Logger
+	// Forwarded, when set, is called once for every call forwarded to the
+	// upstream (the broker counts them in the call's audit record).
+	Forwarded func(ctx context.Context)
+	// Fingerprint, when set, is stamped on every envelope this package
+	// builds, as ghgate's own tools do.
+	Fingerprint func() string
+	// Transport is the base RoundTripper for URL upstreams; default
+	// http.DefaultTransport.
+	Transport http.RoundTripper
+	// Version is the client version announced to the upstream.
+	Version string
+}
+
+// Tool is one proxied tool, ready for the broker to register.
+type Tool struct {
+	Def     *mcp.Tool
+	Mode    tooldef.Mode
+	Handler mcp.ToolHandler
+}
+
+// Proxy is a connected upstream.
+type Proxy struct {
+	cfg   Config
+	opts  Options
+	log   *slog.Logger
+	owner string
+	tools []Tool
+	slots map[tooldef.Mode]*slot
+	red   *redactor
+
+	// retiring tracks sessions being closed in the background; closing
+	// tells them to stop waiting for their calls.
+	retiring sync.WaitGroup
+	closing  chan struct{}
+	closeMu  sync.Once
+}
+
+// Connect checks cfg, starts (or reaches) the upstream with one of the
+// credentials the allowlist needs, lists its tools and checks the
+// allowlist against them. An allowlisted tool the upstream does not offer
+// is an error that names it.
+func Connect(ctx context.Context, cfg Config, opts Options) (*Proxy, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if opts.Tokens == nil {
+		return nil, fmt.Errorf("upstream %q: no token source", cfg.Name)
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	p := &Proxy{cfg: cfg, opts: opts, log: log.With("upstream", cfg.Name), owner: cfg.Owner,
+		slots: map[tooldef.Mode]*slot{tooldef.Read: {}, tooldef.Write: {}}, red: newRedactor(), closing: make(chan struct{})}
+	if p.owner == "*" {
+		p.owner = "" // the router's fallback route
+	}
+	sess, err := p.firstSession(ctx)
+	if err != nil {
+		return nil, err
+	}
+	offered, err := listTools(ctx, sess.cs)
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("upstream %q: listing tools: %s", cfg.Name, p.red.clean(err.Error()))
+	}
+	if err := p.buildTools(offered); err != nil {
+		p.Close()
+		return nil, err
+	}
+	p.log.Info("upstream connected", "tools", len(p.tools))
+	return p, nil
+}
+
+// Tools returns the allowlisted tools in allowlist order.
+func (p *Proxy) Tools() []Tool { return slices.Clone(p.tools) }
+
+// Name is the upstream's configured name.
+func (p *Proxy) Name() string { return p.cfg.Name }
+
+// Close ends every session and child process. Calls still running fail
+// with upstream_unavailable.
+func (p *Proxy) Close() error {
+	p.closeMu.Do(func() { close(p.closing) })
+	for _, s := range p.slots {
+		s.mu.Lock()
+		cur := s.sess
+		s.sess = nil
+		s.mu.Unlock()
+		if cur != nil {
+			cur.close()
+		}
+	}
+	p.retiring.Wait()
+	return nil
+}
+
+// CheckNames refuses a tool name served twice: by ghgate itself (own) and
+// an upstream, or by two upstreams. The error names every clash.
+func CheckNames(own []string, proxies ...*Proxy) error {
+	by := map[string]string{}
+	for _, n := range own {
+		by[n] = "ghgate"
+	}
+	var clashes []string
+	for _, p := range proxies {
+		for _, t := range p.tools {
+			if prev, ok := by[t.Def.Name]; ok {
+				clashes = append(clashes, fmt.Sprintf("%q (upstream %q and %s)", t.Def.Name, p.cfg.Name, describe(prev)))
+				continue
+			}
+			by[t.Def.Name] = "upstream:" + p.cfg.Name
+		}
+	}
+	if len(clashes) > 0 {
+		return fmt.Errorf("tool names served twice: %s; deny one of each pair ([tools] deny for ghgate's own, the allow list for an upstream)",
+			strings.Join(clashes, ", "))
+	}
+	return nil
+}
+
+func describe(source string) string {
+	if name, ok := strings.CutPrefix(source, "upstream:"); ok {
+		return fmt.Sprintf("upstream %q", name)
+	}
+	return "ghgate's own tool"
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// check validates what Connect relies on.
+func (c Config) check() error {
+	var errs []error
+	if c.Name == "" {
+		errs = append(errs, errors.New("upstream: name is required"))
+	}
+	if (len(c.Command) == 0) == (c.URL == "") {
+		errs = append(errs, fmt.Errorf("upstream %q: give exactly one of command or url", c.Name))
+	}
+	if len(c.Command) > 0 {
+		switch {
+		case c.TokenEnv == "":
+			errs = append(errs, fmt.Errorf("upstream %q: token_env is required for a command: it names the variable the child reads its token from", c.Name))
+		case !envName.MatchString(c.TokenEnv):
+			errs = append(errs, fmt.Errorf("upstream %q: token_env %q is not an environment variable name", c.Name, c.TokenEnv))
+		case slices.Contains(childBaseEnv, c.TokenEnv):
+			errs = append(errs, fmt.Errorf("upstream %q: token_env %q would replace the child's own %s", c.Name, c.TokenEnv, c.TokenEnv))
+		}
+	}
+	if c.URL != "" {
+		if err := checkURL(c.URL); err != nil {
+			errs = append(errs, fmt.Errorf("upstream %q: %w", c.Name, err))
+		}
+	}
+	if len(c.Allow) == 0 {
+		errs = append(errs, fmt.Errorf("upstream %q: allow is empty: list the tools to expose", c.Name))
+	}
+	seen := map[string]bool{}
+	for _, a := range c.Allow {
+		switch {
+		case a.Tool == "":
+			errs = append(errs, fmt.Errorf("upstream %q: an allow entry has no tool", c.Name))
+		case seen[a.Tool]:
+			errs = append(errs, fmt.Errorf("upstream %q: tool %q is allowed twice", c.Name, a.Tool))
+		}
+		seen[a.Tool] = true
+		if a.Mode != tooldef.Read && a.Mode != tooldef.Write {
+			errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write", c.Name, a.Tool))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkURL accepts https anywhere and http only to a loopback host: a
+// bearer token sent in clear over a network is a token given away.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("url: %w", err)
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		host := u.Hostname()
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return fmt.Errorf("url %q: plain http is only allowed to a loopback host (the token would travel in clear); use https", raw)
+		}
+	default:
+		return fmt.Errorf("url %q: want an http(s) URL", raw)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("url %q: no host", raw)
+	}
+	if u.User != nil {
+		return fmt.Errorf("url %q: credentials in the URL are not allowed; the token goes in the Authorization header", raw)
+	}
+	return nil
+}
+
+// firstSession starts the session that lists the tools, with the read
+// credential if the allowlist uses it, else the write one; if the first
+// credential is not routed it tries the other.
+func (p *Proxy) firstSession(ctx context.Context) (*session, error) {
+	var modes []tooldef.Mode
+	for _, m := range []tooldef.Mode{tooldef.Read, tooldef.Write} {
+		if slices.ContainsFunc(p.cfg.Allow, func(a Allowed) bool { return a.Mode == m }) {
+			modes = append(modes, m)
+		}
+	}
+	var errs []error
+	for _, m := range modes {
+		token, _, err := p.opts.Tokens.Token(ctx, p.owner, m)
+		if err == nil && token == "" {
+			err = errors.New("the route gave an empty token")
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s credential: %s", m, p.red.clean(err.Error())))
+			continue
+		}
+		p.red.add(token)
+		sess, err := p.acquire(ctx, m, token)
+		if err != nil {
+			return nil, fmt.Errorf("upstream %q: %w", p.cfg.Name, err)
+		}
+		sess.release()
+		return sess, nil
+	}
+	return nil, fmt.Errorf("upstream %q: no credential to start it with: %w", p.cfg.Name, errors.Join(errs...))
+}
+
+// maxListPages bounds tools/list pagination against an upstream that
+// never stops returning cursors.
+const maxListPages = 100
+
+func listTools(ctx context.Context, cs *mcp.ClientSession) (map[string]*mcp.Tool, error) {
+	out := map[string]*mcp.Tool{}
+	params := &mcp.ListToolsParams{}
+	for range maxListPages {
+		res, err := cs.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range res.Tools {
+			out[t.Name] = t
+		}
+		if res.NextCursor == "" {
+			return out, nil
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+	return nil, fmt.Errorf("more than %d pages of tools", maxListPages)
+}
+
+// buildTools matches the allowlist against what the upstream offers.
+func (p *Proxy) buildTools(offered map[string]*mcp.Tool) error {
+	var missing, bad []string
+	for _, a := range p.cfg.Allow {
+		t, ok := offered[a.Tool]
+		if !ok {
+			missing = append(missing, a.Tool)
+			continue
+		}
+		if !objectSchema(t.InputSchema) {
+			// The broker's MCP server only takes tools whose input is an
+			// object; better to say so here than to fail registering.
+			bad = append(bad, a.Tool)
+			continue
+		}
+		def := *t
+		p.tools = append(p.tools, Tool{Def: &def, Mode: a.Mode, Handler: p.handler(a)})
+	}
+	var errs []error
+	if len(missing) > 0 {
+		names := make([]string, 0, len(offered))
+		for n := range offered {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if len(names) > 30 {
+			names = append(names[:30], "…")
+		}
+		errs = append(errs, fmt.Errorf("upstream %q does not offer allowlisted tools %s (it offers: %s)",
+			p.cfg.Name, strings.Join(missing, ", "), strings.Join(names, ", ")))
+	}
+	if len(bad) > 0 {
+		errs = append(errs, fmt.Errorf("upstream %q: tools %s have an input schema that is not an object", p.cfg.Name, strings.Join(bad, ", ")))
+	}
+	return errors.Join(errs...)
+}
+
+func objectSchema(s any) bool {
+	m, ok := s.(map[string]any)
+	return ok && m["type"] == "object"
+}

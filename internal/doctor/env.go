@@ -1,0 +1,89 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/broker"
+	"golang.org/x/sys/unix"
+)
+
+// FileInfo is what the gates need to know about a file.
+type FileInfo struct {
+	Mode     fs.FileMode // type and permission bits
+	UID, GID uint32
+	// ACL is set when the file carries a POSIX access ACL, which can grant
+	// access the permission bits do not show.
+	ACL bool
+}
+
+// Env is the doctor's view of the host; tests replace any part of it.
+type Env struct {
+	Accounts   Accounts
+	Stat       func(path string) (FileInfo, error)
+	ReadFile   func(path string) ([]byte, error)
+	Glob       func(pattern string) ([]string, error)
+	LoadConfig func(path string) (*broker.Config, error)
+	// SudoList returns the output of `sudo -l -n -U user`; nil when sudo is
+	// not installed.
+	SudoList func(user string) (string, error)
+	// SudoersFile and SudoersDir are read when SudoList is nil or fails.
+	SudoersFile string
+	SudoersDir  string
+	// CredStores are the directories systemd's LoadCredential=NAME searches.
+	CredStores []string
+	// DockerSockets are rootful Docker's control sockets.
+	DockerSockets []string
+}
+
+// OSEnv is the real host.
+func OSEnv() Env {
+	e := Env{
+		Accounts:      OSAccounts{},
+		Stat:          statFile,
+		ReadFile:      os.ReadFile,
+		Glob:          filepath.Glob,
+		LoadConfig:    broker.LoadConfig,
+		SudoersFile:   "/etc/sudoers",
+		SudoersDir:    "/etc/sudoers.d",
+		CredStores:    []string{"/etc/credstore", "/run/credstore"},
+		DockerSockets: []string{"/run/docker.sock", "/var/run/docker.sock"},
+	}
+	if path, err := exec.LookPath("sudo"); err == nil {
+		e.SudoList = func(user string) (string, error) {
+			// -n: never prompt; -U: list another user's rights (needs root).
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			out, err := exec.CommandContext(ctx, path, "-l", "-n", "-U", user).CombinedOutput()
+			return string(out), err
+		}
+	}
+	return e
+}
+
+// statFile stats path, following symlinks as a reader would.
+func statFile(path string) (FileInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	fi := FileInfo{Mode: st.Mode()}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		fi.UID, fi.GID = sys.Uid, sys.Gid
+	}
+	// A minimal ACL is not stored as an attribute, so any value here is an
+	// extended one. ENODATA / ENOTSUP mean none.
+	if n, err := unix.Getxattr(path, "system.posix_acl_access", nil); err == nil && n > 0 {
+		fi.ACL = true
+	}
+	return fi, nil
+}
+
+// isNotExist reports a missing file through any wrapping.
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -1,0 +1,124 @@
+package emulator
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// defaultInstallationTokenTTL is how long GitHub's installation tokens live.
+const defaultInstallationTokenTTL = time.Hour
+
+// App is a GitHub App the emulator knows: the public half of its key (the
+// JWTs it signs are checked against it) and where it is installed.
+type App struct {
+	ID        int64
+	Slug      string
+	PublicKey *rsa.PublicKey
+	// Bot is the "<slug>[bot]" account installation tokens act as.
+	Bot *Account
+	// TokenTTL is how long minted installation tokens live; zero means
+	// GitHub's hour. A test makes it short to exercise token refresh.
+	TokenTTL time.Duration
+	// Installations by id.
+	Installations map[int64]*Installation
+
+	// jwt is the identity a valid App JWT authenticates as; it is never in
+	// the token table, so it opens nothing but the /app endpoints.
+	jwt *Token
+}
+
+// Installation is an App installed on an account, with its access per
+// repository ("owner/name").
+type Installation struct {
+	ID      int64
+	App     *App
+	Account string
+	Perms   map[string]Permission
+	// Minted counts the installation tokens issued, for tests.
+	Minted int
+
+	live []*Token // unexpired tokens, pruned at each mint
+}
+
+// AddApp registers a GitHub App and its bot account ("app-<id>[bot]").
+// Call with the state locked.
+func (s *State) AddApp(id int64, publicKey *rsa.PublicKey) *App {
+	if s.apps == nil {
+		s.apps = map[int64]*App{}
+	}
+	slug := "app-" + strconv.FormatInt(id, 10)
+	bot := s.Account(slug + "[bot]")
+	if bot == nil {
+		bot = s.AddAccount(slug+"[bot]", slug, false, s.Now())
+	}
+	a := &App{ID: id, Slug: slug, PublicKey: publicKey, Bot: bot, Installations: map[int64]*Installation{},
+		jwt: &Token{Value: "app-jwt:" + strconv.FormatInt(id, 10), Login: bot.Login}}
+	s.apps[id] = a
+	return a
+}
+
+// App finds a registered App by id.
+func (s *State) App(id int64) *App { return s.apps[id] }
+
+// AddInstallation installs the App on account with the given access per
+// repository ("owner/name").
+func (a *App) AddInstallation(id int64, account string, perms map[string]Permission) *Installation {
+	p := make(map[string]Permission, len(perms))
+	for repo, level := range perms {
+		p[strings.ToLower(repo)] = level
+	}
+	in := &Installation{ID: id, App: a, Account: account, Perms: p}
+	a.Installations[id] = in
+	return in
+}
+
+// appForIdentity returns the App a request authenticated as with its JWT,
+// or nil for any other credential.
+func (s *State) appForIdentity(t *Token) *App {
+	for _, a := range s.apps {
+		if a.jwt == t {
+			return a
+		}
+	}
+	return nil
+}
+
+// mint issues an installation token limited to perms, registered as an
+// ordinary emulator token that expires.
+func (s *State) mint(in *Installation, perms map[string]Permission) *Token {
+	now := s.now()
+	kept := in.live[:0]
+	for _, t := range in.live {
+		if now.Before(t.ExpiresAt) {
+			kept = append(kept, t)
+		} else {
+			delete(s.tokens, t.Value)
+		}
+	}
+	in.live = kept
+	ttl := in.App.TokenTTL
+	if ttl <= 0 {
+		ttl = defaultInstallationTokenTTL
+	}
+	t := &Token{Value: "ghs_" + randomAlnum(36), Login: in.App.Bot.Login, Perms: perms,
+		ExpiresAt: now.Add(ttl).Truncate(time.Second)}
+	s.AddToken(t)
+	in.live = append(in.live, t)
+	in.Minted++
+	return t
+}
+
+// randomAlnum is n random characters from [A-Za-z0-9], as GitHub's token
+// bodies are.
+func randomAlnum(n int) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}

@@ -1,0 +1,122 @@
+package fidelity
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+// appClock is a settable clock for the emulator.
+type appClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *appClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *appClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// TestAppInstallationTokens drives an App through its JWT to installation
+// tokens and checks GitHub's refusals, every answer validated against
+// GitHub's description.
+func TestAppInstallationTokens(t *testing.T) {
+	clock := &appClock{now: time.Now().UTC().Truncate(time.Second)}
+	w := newWorld(t, emulator.Options{Now: clock.Now})
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := w.srv.Emu.State()
+	st.Lock()
+	app := st.AddApp(42, &key.PublicKey)
+	app.AddInstallation(7, "acme", map[string]emulator.Permission{"acme/widgets": emulator.PermWrite})
+	st.Unlock()
+	sign := func(k *rsa.PrivateKey, iat, exp time.Duration) string {
+		now := clock.Now()
+		s, err := emulator.SignAppJWT(42, k, now.Add(iat), now.Add(exp))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	const mint = "/app/installations/7/access_tokens"
+	bearer := func(tok string) http.Header { return http.Header{"Authorization": {"Bearer " + tok}} }
+
+	// Refusals: a JWT signed by another key, expired, too long-lived; a
+	// personal token; an installation the App does not have.
+	for name, tc := range map[string]struct {
+		jwt  string
+		path string
+		want int
+		msg  string
+	}{
+		"wrong key":     {sign(other, -30*time.Second, 5*time.Minute), mint, 401, "could not be decoded"},
+		"expired":       {sign(key, -20*time.Minute, -10*time.Minute), mint, 401, "'exp'"},
+		"too far":       {sign(key, 0, time.Hour), mint, 401, "too far"},
+		"not a jwt":     {"not.a.jwt", mint, 401, ""},
+		"unknown inst.": {sign(key, -30*time.Second, 5*time.Minute), "/app/installations/8/access_tokens", 404, ""},
+	} {
+		res := w.srv.Do(t, "POST", tc.path, "", nil, bearer(tc.jwt))
+		if res.Status != tc.want || !strings.Contains(string(res.Body), tc.msg) {
+			t.Errorf("%s: %d %s, want %d with %q", name, res.Status, res.Body, tc.want, tc.msg)
+		}
+	}
+	if res := w.do(t, "POST", mint, tokAlice, nil); res.Status != 401 {
+		t.Errorf("a personal token minted an installation token: %d", res.Status)
+	}
+
+	// A good JWT mints a token that writes as the App's bot, until it
+	// expires an hour later.
+	res := w.srv.Do(t, "POST", mint, "", nil, bearer(sign(key, -30*time.Second, 9*time.Minute)))
+	if res.Status != 201 {
+		t.Fatalf("mint: %d %s", res.Status, res.Body)
+	}
+	var tok struct {
+		Token       string            `json:"token"`
+		ExpiresAt   time.Time         `json:"expires_at"`
+		Permissions map[string]string `json:"permissions"`
+	}
+	res.JSON(t, &tok)
+	if !strings.HasPrefix(tok.Token, "ghs_") || !tok.ExpiresAt.Equal(clock.Now().Add(time.Hour)) || tok.Permissions["issues"] != "write" {
+		t.Errorf("minted %+v", tok)
+	}
+	res = w.do(t, "POST", "/repos/acme/widgets/issues", tok.Token, map[string]any{"title": "Filed by the App"})
+	if res.Status != 201 || !strings.Contains(string(res.Body), `"login":"app-42[bot]"`) {
+		t.Errorf("write with the installation token: %d %s", res.Status, res.Body)
+	}
+	if res := w.do(t, "GET", "/repos/acme/widgets", tok.Token+"x", nil); res.Status != 401 {
+		t.Errorf("a wrong installation token: %d", res.Status)
+	}
+	clock.advance(time.Hour)
+	if res := w.do(t, "GET", "/repos/acme/widgets", tok.Token, nil); res.Status != 401 {
+		t.Errorf("an expired installation token: %d", res.Status)
+	}
+
+	// Narrowed to read on issues, the token cannot write.
+	res = w.srv.Do(t, "POST", mint, "", map[string]any{"repositories": []string{"widgets"}, "permissions": map[string]string{"issues": "read"}},
+		bearer(sign(key, -30*time.Second, 5*time.Minute)))
+	res.JSON(t, &tok)
+	if res.Status != 201 || tok.Permissions["issues"] != "read" {
+		t.Fatalf("narrowed mint: %d %s", res.Status, res.Body)
+	}
+	if res := w.do(t, "POST", "/repos/acme/widgets/issues/1/labels", tok.Token, map[string]any{"labels": []string{"bug"}}); res.Status != 403 {
+		t.Errorf("write with a read-only installation token: %d", res.Status)
+	}
+	res = w.srv.Do(t, "POST", mint, "", map[string]any{"repositories": []string{"vault"}}, bearer(sign(key, -30*time.Second, 5*time.Minute)))
+	if res.Status != 422 {
+		t.Errorf("a repository outside the installation: %d %s", res.Status, res.Body)
+	}
+}
