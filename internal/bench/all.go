@@ -45,5 +45,10 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 	}
 	more, err = Overhead(ctx, cfg.OverheadCalls)
 	figs = append(figs, more...)
+	if err != nil {
+		return figs, err
+	}
+	more, err = Broker(ctx)
+	figs = append(figs, more...)
 	return figs, err
 }
