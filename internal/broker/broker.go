@@ -13,11 +13,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker/upstream"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -55,6 +57,8 @@ type Broker struct {
 	pending  pending
 	mu       sync.Mutex
 	sessions map[*net.UnixConn]*mcp.ServerSession
+	// proxies are the upstream MCP servers fronted, closed with the broker.
+	proxies []*upstream.Proxy
 }
 
 // New assembles a broker from cfg: it refuses an unsafe config (Check),
@@ -111,7 +115,43 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	if b.audit, err = OpenAuditLog(cfg.Audit.File, opts.AuditFallback); err != nil {
 		return fail(err)
 	}
+	if err := b.connectUpstreams(ctx); err != nil {
+		return fail(err)
+	}
 	return b, nil
+}
+
+// connectUpstreams starts every [[upstream]], refuses tool names that clash
+// with ghgate's own or each other, and serves the allowlisted tools through
+// the audit wrapper. The routed credential reaches each upstream from the
+// broker's side only.
+func (b *Broker) connectUpstreams(ctx context.Context) error {
+	for _, u := range b.cfg.Upstreams {
+		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner}
+		for _, a := range u.Allow {
+			ucfg.Allow = append(ucfg.Allow, upstream.Allowed{Tool: a.Tool, Mode: tooldef.Mode(a.Mode)})
+		}
+		p, err := upstream.Connect(ctx, ucfg, upstream.Options{Tokens: b.router, Log: b.log.With("upstream", u.Name),
+			Forwarded: func(ctx context.Context) {
+				if r := RecordFrom(ctx); r != nil {
+					r.Upstream.Add(1)
+				}
+			},
+			Fingerprint: func() string { return b.server.Fingerprint }, Version: version.Version})
+		if err != nil {
+			return fmt.Errorf("upstream %q: %w", u.Name, err)
+		}
+		b.proxies = append(b.proxies, p)
+	}
+	if err := upstream.CheckNames(b.server.ToolNames(), b.proxies...); err != nil {
+		return err
+	}
+	for _, p := range b.proxies {
+		for _, t := range p.Tools() {
+			b.AddTool(t.Def, t.Handler, t.Mode)
+		}
+	}
+	return nil
 }
 
 // MCP is the server every session is connected to.
@@ -151,6 +191,9 @@ func (b *Broker) ReopenAudit() error {
 // Close releases the audit log and the store. Sessions are ended by Serve.
 func (b *Broker) Close() error {
 	var errs []error
+	for _, p := range b.proxies {
+		errs = append(errs, p.Close())
+	}
 	if b.audit != nil {
 		errs = append(errs, b.audit.Close())
 	}
