@@ -138,7 +138,10 @@ func TestUnitHardening(t *testing.T) {
 func TestUnitVerifies(t *testing.T) {
 	analyze, err := exec.LookPath("systemd-analyze")
 	if err != nil {
-		t.Skip("systemd-analyze is not installed; the unit was not verified")
+		if os.Getenv("CI") != "" {
+			t.Fatal("systemd-analyze is not installed; .ci/run installs the systemd package for this test")
+		}
+		t.Skip("SKIPPED: systemd-analyze is not installed (apt-get install systemd); the unit was not verified")
 	}
 	unit := strings.Replace(readRepoFile(t, "deploy/ghgate-broker.service"),
 		"ExecStart=/usr/local/bin/ghgate ", "ExecStart=/bin/true ", 1)
