@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"net"
 	"os"
 	"os/exec"
@@ -105,7 +106,7 @@ func runConnect(t *testing.T, bin, socket string, attr *syscall.SysProcAttr) (st
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "connect", "--socket", socket)
 	cmd.SysProcAttr = attr
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
 	return stderr.String(), err
@@ -189,7 +190,7 @@ func TestBrokerCommandReopensTheAuditOnSIGHUPAndStopsOnSIGTERM(t *testing.T) {
 	up := brokertest.StartUpstream(t, 0, false)
 	files := brokertest.WriteFiles(t, up, "")
 	c := up.Canary
-	stderr := &syncBuffer{}
+	stderr := &testutil.SyncBuffer{}
 	cmd := exec.Command(bin, "broker", "--config", files.Config)
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"io"
 	"os"
 	"os/exec"
@@ -207,24 +208,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// syncBuffer collects a child's stderr while tests read it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // exited is a started process's end, observable any number of times.
 type exited struct {
 	done chan struct{}
@@ -309,7 +292,7 @@ func TestServeStdioDemo(t *testing.T) {
 	bin := ghgateBinary(t)
 	cmd := exec.Command(bin, "serve", "--demo")
 	cmd.Env = cleanEnv(t)
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	cmd.Stderr = &stderr
 	// Every stdout byte passes through here on its way to the client, and
 	// each line is checked to be one JSON-RPC 2.0 message.
@@ -390,7 +373,7 @@ func TestServeStdioThroughCommandTransport(t *testing.T) {
 	bin := ghgateBinary(t)
 	cmd := exec.Command(bin, "serve", "--demo", "--read-only")
 	cmd.Env = cleanEnv(t)
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	cmd.Stderr = &stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
 		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
@@ -422,12 +405,12 @@ var listenURL = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
 
 // startHTTPServe runs `ghgate serve <args> --http 127.0.0.1:0` (the kernel
 // picks the port; ghgate logs the URL) and returns the URL and the process.
-func startHTTPServe(t *testing.T, args ...string) (string, *exec.Cmd, *syncBuffer, *exited) {
+func startHTTPServe(t *testing.T, args ...string) (string, *exec.Cmd, *testutil.SyncBuffer, *exited) {
 	t.Helper()
 	bin := ghgateBinary(t)
 	cmd := exec.Command(bin, append(append([]string{"serve"}, args...), "--http", "127.0.0.1:0")...)
 	cmd.Env = cleanEnv(t)
-	stderr := &syncBuffer{}
+	stderr := &testutil.SyncBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -516,9 +499,9 @@ func TestServeNeverLogsTheToken(t *testing.T) {
 	bin := ghgateBinary(t)
 	cmd := exec.Command(bin, "serve", "--config", cfg, "--state", filepath.Join(t.TempDir(), "s.db"), "-v")
 	cmd.Env = cleanEnv(t)
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	cmd.Stderr = &stderr
-	var stdout syncBuffer
+	var stdout testutil.SyncBuffer
 	stdoutTee := func(r io.Reader) io.Reader { return io.TeeReader(r, &stdout) }
 	out, err := cmd.StdoutPipe()
 	if err != nil {

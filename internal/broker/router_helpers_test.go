@@ -1,13 +1,13 @@
 package broker
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -39,7 +39,7 @@ type rtEnv struct {
 	emu    *emulatortest.Server
 	cfg    *Config
 	router *Router
-	log    *rtBuffer
+	log    *testutil.SyncBuffer
 	inst   *emulator.Installation
 	secret map[string]string // name -> value
 
@@ -59,7 +59,7 @@ type rtOptions struct {
 
 func startRouterEnv(t *testing.T, o rtOptions) *rtEnv {
 	t.Helper()
-	env := &rtEnv{emu: emulatortest.Start(t, emulator.Options{}), log: &rtBuffer{}, secret: map[string]string{}}
+	env := &rtEnv{emu: emulatortest.Start(t, emulator.Options{}), log: &testutil.SyncBuffer{}, secret: map[string]string{}}
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -218,22 +218,4 @@ func rtCanaryValue(t testing.TB) string {
 		raw[i] = alphabet[int(b)%len(alphabet)]
 	}
 	return "ghp_" + string(raw)
-}
-
-// rtBuffer is a log sink safe for concurrent writers.
-type rtBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *rtBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *rtBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"log/slog"
 	"net"
 	"net/http"
@@ -133,23 +134,8 @@ func (c *ScanConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// SyncBuffer collects log output written from many goroutines.
-type SyncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *SyncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *SyncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// SyncBuffer collects log output tests read while it is written.
+type SyncBuffer = testutil.SyncBuffer
 
 // The secret names the test config routes to.
 const (

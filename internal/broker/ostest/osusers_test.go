@@ -12,13 +12,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -129,24 +129,6 @@ func moduleRoot(t *testing.T) string {
 	return filepath.Dir(strings.TrimSpace(string(out)))
 }
 
-// syncBuffer collects a child's output while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // leaks reports whether text holds a token or any 8-character piece of it.
 func leaks(text string, tokens ...string) string {
 	for _, tok := range tokens {
@@ -164,7 +146,7 @@ type deployment struct {
 	root, bin, config, secrets, socket, audit string
 	svc, clients, agent, outsider             string
 	brokerPID                                 int
-	brokerErr                                 *syncBuffer
+	brokerErr                                 *testutil.SyncBuffer
 	tokens                                    []string
 }
 
@@ -441,7 +423,7 @@ func checkProvisioned(t *testing.T, d *deployment) {
 func (d *deployment) startBroker(t *testing.T) {
 	t.Helper()
 	cmd := asUser(d.svc, d.bin, "broker", "--config", d.config)
-	d.brokerErr = &syncBuffer{}
+	d.brokerErr = &testutil.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = d.brokerErr, d.brokerErr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -483,7 +465,7 @@ func (d *deployment) agentSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := asUser(d.agent, d.bin, "connect", "--socket", d.socket)
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	cmd.Stderr = &stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "osusers-test", Version: "0"}, nil).
 		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

@@ -1,11 +1,11 @@
 package upstream
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -144,34 +144,16 @@ func (f *fakeTokens) set(mode tooldef.Mode, token string, err error) {
 	f.token[mode], f.err[mode] = token, err
 }
 
-// syncBuffer collects log output while tests run.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // transcript is everything a test saw leave the proxy: log lines,
 // results, errors. It is scanned for the tokens when the test ends.
 type transcript struct {
-	log  *syncBuffer
+	log  *testutil.SyncBuffer
 	mu   sync.Mutex
 	seen []string
 }
 
 func newTranscript(t *testing.T, tokens ...string) (*transcript, *slog.Logger) {
-	tr := &transcript{log: &syncBuffer{}}
+	tr := &transcript{log: &testutil.SyncBuffer{}}
 	t.Cleanup(func() {
 		if testing.Verbose() {
 			t.Logf("log:\n%s", tr.log.String())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -31,7 +32,7 @@ func startHTTPUpstream(t *testing.T, w *world) string {
 	cmd := exec.Command(ghgateBinary(t), "serve", "--github-url", w.emu.URL, "--state", filepath.Join(t.TempDir(), "state.db"),
 		"--http", "127.0.0.1:0")
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir(), "GITHUB_TOKEN=" + emulator.DemoTokenAlice}
-	stderr := &syncBuffer{}
+	stderr := &testutil.SyncBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
