@@ -107,25 +107,27 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	}
 	svc := &tools.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
 		Credential: b.router.Credential}
+	extra, err := b.connectUpstreams(ctx)
+	if err != nil {
+		return fail(err)
+	}
 	b.server, err = server.New(svc, server.Options{Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
-		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log})
+		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra})
 	if err != nil {
 		return fail(err)
 	}
 	if b.audit, err = OpenAuditLog(cfg.Audit.File, opts.AuditFallback); err != nil {
 		return fail(err)
 	}
-	if err := b.connectUpstreams(ctx); err != nil {
-		return fail(err)
-	}
 	return b, nil
 }
 
-// connectUpstreams starts every [[upstream]], refuses tool names that clash
-// with ghgate's own or each other, and serves the allowlisted tools through
-// the audit wrapper. The routed credential reaches each upstream from the
+// connectUpstreams starts every [[upstream]] and returns its allowlisted
+// tools for the server to serve beside ghgate's own (name clashes are
+// refused there). The routed credential reaches each upstream from the
 // broker's side only.
-func (b *Broker) connectUpstreams(ctx context.Context) error {
+func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
+	var extra []server.Extra
 	for _, u := range b.cfg.Upstreams {
 		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner}
 		for _, a := range u.Allow {
@@ -137,21 +139,27 @@ func (b *Broker) connectUpstreams(ctx context.Context) error {
 					r.Upstream.Add(1)
 				}
 			},
-			Fingerprint: func() string { return b.server.Fingerprint }, Version: version.Version})
+			Fingerprint: b.fingerprint, Version: version.Version})
 		if err != nil {
-			return fmt.Errorf("upstream %q: %w", u.Name, err)
+			return nil, fmt.Errorf("upstream %q: %w", u.Name, err)
 		}
 		b.proxies = append(b.proxies, p)
-	}
-	if err := upstream.CheckNames(b.server.ToolNames(), b.proxies...); err != nil {
-		return err
-	}
-	for _, p := range b.proxies {
 		for _, t := range p.Tools() {
-			b.AddTool(t.Def, t.Handler, t.Mode)
+			extra = append(extra, server.Extra{Def: t.Def, Handler: t.Handler, Mode: t.Mode})
 		}
 	}
-	return nil
+	if err := upstream.CheckNames(nil, b.proxies...); err != nil {
+		return nil, err
+	}
+	return extra, nil
+}
+
+// fingerprint is the served surface's, once the server is built.
+func (b *Broker) fingerprint() string {
+	if b.server == nil {
+		return ""
+	}
+	return b.server.Fingerprint
 }
 
 // MCP is the server every session is connected to.

@@ -8,7 +8,7 @@ import (
 
 // capabilities is the summary agents read first: what ghgate does and
 // what it does not, so they do not go looking for tools that are not here.
-func capabilities(specs []tooldef.Spec, readOnly bool) string {
+func capabilities(specs []tooldef.Spec, extra []string, readOnly bool) string {
 	var b strings.Builder
 	b.WriteString("ghgate: GitHub issues for agents.\n\nDoes:\n")
 	b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues and blocked-by dependencies\n")
@@ -29,6 +29,9 @@ func capabilities(specs []tooldef.Spec, readOnly bool) string {
 		names = append(names, s.ToolName())
 	}
 	b.WriteString(strings.Join(names, ", "))
+	if len(extra) > 0 {
+		b.WriteString("\nFrom other MCP servers, forwarded with this deployment's credentials: " + strings.Join(extra, ", "))
+	}
 	b.WriteString("\nResources: ghgate://capabilities, ghgate://errors (the error-code catalog), github://{owner}/{repo}/issues/{issue_number}, github://{owner}/{repo}/issues\n")
 	return b.String()
 }

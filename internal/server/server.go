@@ -3,9 +3,11 @@
 package server
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -28,6 +30,17 @@ type Options struct {
 	// tools named. Unknown names are an error, so a typo cannot silently
 	// widen or narrow the surface.
 	Allow, Deny []string
+	// Extra are tools served beside ghgate's own (an upstream MCP server's,
+	// proxied by the broker). They go through Wrap, count in the surface
+	// fingerprint and the capability summary, and may not reuse a name.
+	Extra []Extra
+}
+
+// Extra is a tool that is not ghgate's own.
+type Extra struct {
+	Def     *mcp.Tool
+	Handler mcp.ToolHandler
+	Mode    tooldef.Mode
 }
 
 // Server is an assembled MCP server and what it was built from.
@@ -50,7 +63,19 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	summary := capabilities(specs, opts.ReadOnly)
+	names := map[string]bool{}
+	for _, sp := range specs {
+		names[sp.ToolName()] = true
+	}
+	var extraNames []string
+	for _, x := range opts.Extra {
+		if names[x.Def.Name] {
+			return nil, fmt.Errorf("tool %s is served twice (deny ghgate's own to serve another's)", x.Def.Name)
+		}
+		names[x.Def.Name] = true
+		extraNames = append(extraNames, x.Def.Name)
+	}
+	summary := capabilities(specs, extraNames, opts.ReadOnly)
 	srv := &Server{Tools: specs}
 	env := &tooldef.Env{Log: log, MapError: tools.MapError, Wrap: opts.Wrap,
 		Fingerprint: func() string { return srv.Fingerprint }}
@@ -74,6 +99,9 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		Resources []string            `json:"resources"`
 		Codes     []contract.CodeInfo `json:"codes"`
 	}{Version: version.Version, Resources: res.uris(), Codes: contract.Catalog()}
+	for _, x := range opts.Extra {
+		defs = append(defs, built{x.Def, wrapExtra(x, opts.Wrap)})
+	}
 	for _, d := range defs {
 		surface.Tools = append(surface.Tools, d.def)
 	}
@@ -108,4 +136,19 @@ func (s *Server) ToolNames() []string {
 		out = append(out, t.ToolName())
 	}
 	return out
+}
+
+// wrapExtra runs an extra tool through the same wrapper as ghgate's own.
+func wrapExtra(x Extra, wrap tooldef.Wrapper) mcp.ToolHandler {
+	if wrap == nil {
+		return x.Handler
+	}
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args json.RawMessage
+		if req != nil && req.Params != nil {
+			args = req.Params.Arguments
+		}
+		return wrap(ctx, tooldef.Call{Tool: x.Def.Name, Mode: x.Mode, Arguments: args},
+			func(ctx context.Context) (*mcp.CallToolResult, error) { return x.Handler(ctx, req) })
+	}
 }
