@@ -354,7 +354,7 @@ func (s *Service) LinkIssues() tooldef.Spec {
 			p := sc.Properties
 			p["relation"].Enum = []any{"sub_issue", "blocked_by"}
 			p["action"].Enum = []any{"add", "remove", "reorder"}
-			for _, f := range []string{"issue_number", "target_issue_number"} {
+			for _, f := range []string{"issue_number", "target_issue_number", "after_issue_number", "before_issue_number"} {
 				p[f].Minimum = ptr(1.0)
 			}
 		},

@@ -105,6 +105,10 @@ func TestLinkIssuesRefusals(t *testing.T) {
 		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16},
 		{Relation: "sub_issue", Action: "add", TargetIssueNumber: 13, AfterIssueNumber: 15},
 		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, BeforeIssueNumber: 13},
+		// Anchors count from 1, like every issue number: a negative one is
+		// refused by name before the sub-issues are read.
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: -1},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, BeforeIssueNumber: -1},
 	} {
 		bad.Owner, bad.Repo, bad.IssueNumber = "acme", "widgets", 12
 		e := wireEnvelope(t, env.Call(t, "github_link_issues", bad), true)

@@ -161,7 +161,14 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 	}
 	out := SearchIssuesOut{TotalCount: res.GetTotal(), RateLimitRemaining: lowBudget(c, "search")}
 	withRepo := in.Repo == ""
+	withheld := 0
 	for _, is := range res.Issues {
+		if !s.creatorAllowed(is.GetUser().GetLogin()) {
+			// The agent's own query text can widen what author: narrows
+			// (another author:, OR), so the scope is enforced on the rows.
+			withheld++
+			continue
+		}
 		out.Items = append(out.Items, issueView(is, detail, withRepo))
 	}
 	reachable := min(out.TotalCount, searchCap)
@@ -172,6 +179,11 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 	if out.TotalCount > searchCap {
 		out.Truncated = true
 		out.TruncationHint = fmt.Sprintf("GitHub search reaches only the first %d of %d matches; narrow the query (labels, author, updated_after) to see the rest", searchCap, out.TotalCount)
+	}
+	if withheld > 0 {
+		out.Truncated = true
+		out.TruncationHint = fmt.Sprintf("%d matches opened by someone other than %s were left out; "+
+			"this deployment only shows that user's issues", withheld, s.AllowedIssueCreator)
 	}
 	if res.GetIncompleteResults() {
 		out.Truncated = true
