@@ -242,7 +242,7 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 		err error
 	)
 	if b.draining.Load() {
-		res = refusal(contract.Errorf(contract.CodeUpstreamUnavailable,
+		res = b.refusal(contract.Errorf(contract.CodeUpstreamUnavailable,
 			"the broker is shutting down; reconnect and call again"), call.Mode)
 	} else {
 		res, err = next(WithRecord(ctx, rec))
@@ -291,10 +291,11 @@ func envelopeOf(res *mcp.CallToolResult) resultEnvelope {
 }
 
 // refusal is the error result for a call the broker does not start.
-func refusal(e *contract.Error, mode tooldef.Mode) *mcp.CallToolResult {
+func (b *Broker) refusal(e *contract.Error, mode tooldef.Mode) *mcp.CallToolResult {
 	if mode == tooldef.Write {
 		e.Settlement = contract.NotStarted
 	}
+	e.RequestID, e.Fingerprint = tooldef.NewRequestID(), b.fingerprint()
 	body, err := json.Marshal(e)
 	if err != nil {
 		body = []byte(`{"code":"internal_error","message":"cannot encode error","retry_after_ms":null}`)

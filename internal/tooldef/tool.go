@@ -15,6 +15,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -130,7 +131,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in), OutputSchema: publishedOutput(out), Annotations: ann}
 
 	run := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		reqID := newRequestID()
+		reqID := NewRequestID()
 		fail := func(e *contract.Error) (*mcp.CallToolResult, error) {
 			return t.errorResult(env, reqID, e), nil
 		}
@@ -150,9 +151,18 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		var input In
 		if len(normalized) > 0 && string(normalized) != "null" {
 			if err := json.Unmarshal(normalized, &input); err != nil {
-				e := contract.Errorf(contract.CodeInvalidField, "arguments do not fit the input schema").WithField("", err.Error())
+				// The schema accepted it, so what is left is a value its Go
+				// type cannot hold (an integer too large, say). The reason
+				// names the field, never the value sent.
+				field := ""
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					field = te.Field
+				}
+				e := contract.Errorf(contract.CodeInvalidField, "%s does not fit its type", fieldOrArguments(field)).
+					WithField(field, "does not fit its type: too large, or not a whole number")
 				e.Settlement = contract.NotStarted
-				return fail(e)
+				return fail(e.WithRepair(contract.Repair{NextStep: "call " + t.Name + " again with " + fieldOrArguments(field) + " corrected", Tool: t.Name}))
 			}
 		}
 		if v, ok := any(&input).(Validator); ok {
@@ -266,7 +276,8 @@ func decodeForValidation(body []byte) any {
 	return v
 }
 
-func newRequestID() string {
+// NewRequestID mints the id an envelope carries for support and logs.
+func NewRequestID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return "ghg_" + hex.EncodeToString(b[:])

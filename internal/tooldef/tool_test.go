@@ -20,7 +20,8 @@ type echoIn struct {
 	Nested *struct {
 		Add []string `json:"add,omitempty"`
 	} `json:"nested,omitempty"`
-	Panic bool `json:"panic,omitempty"`
+	Panic bool  `json:"panic,omitempty"`
+	Big   int64 `json:"big,omitempty"`
 }
 
 func (in *echoIn) Validate() *contract.Error {
@@ -138,6 +139,7 @@ func TestToolContract(t *testing.T) {
 		{`{"owner":"acme","nested":{"nope":[]}}`, "invalid_field", "nested.nope"},
 		{`{"owner":"nobody"}`, "invalid_field", "owner"},
 		{`{"owner":"x","panic":true}`, "internal_error", ""},
+		{`{"owner":"x","big":1e30}`, "invalid_field", "big"},
 		{`{"owner":"fail"}`, "internal_error", ""},
 	}
 	for _, c := range cases {

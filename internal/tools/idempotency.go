@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -99,7 +100,7 @@ func (s *Service) idempotencyKey(ctx context.Context, g *keyGuard, owner, repo, 
 	}
 	sum := sha256.Sum256(b)
 	return &idemKey{s: s, guard: g, key: key, fp: hex.EncodeToString(sum[:]),
-		scope: store.IdempotencyScope{Credential: store.CredentialKey(s.Credential(ctx, owner)), Repo: owner + "/" + repo, Tool: tool}}, nil
+		scope: store.IdempotencyScope{Credential: store.CredentialKey(s.Credential(ctx, owner)), Repo: strings.ToLower(owner + "/" + repo), Tool: tool}}, nil
 }
 
 func (k *idemKey) guardName() string {
