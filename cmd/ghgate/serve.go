@@ -128,7 +128,14 @@ func serveHTTP(ctx context.Context, addr string, m *mcp.Server, log *slog.Logger
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = srv.Shutdown(shutdownCtx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// A client still holding a stream (a standing GET, say) after the
+		// grace period is cut off: the server's own work is done.
+		log.Warn("closing connections still open after the shutdown grace period")
+		err = srv.Close()
+	}
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
