@@ -30,6 +30,7 @@ go-deps:
 
 vet:
 	$(GO) vet $(PKGS)
+	@unformatted=$$(gofmt -l cmd internal scripts); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 
 test: deps vet
 	$(GO) test -race -count=1 $(PKGS)
