@@ -85,7 +85,8 @@ type Upstream struct {
 	// TokenEnv is the environment variable a child reads its token from;
 	// for a URL the token goes in the Authorization header.
 	TokenEnv string `toml:"token_env"`
-	// Owner selects the route whose credentials the upstream gets; default "*".
+	// Owner is the route for calls whose arguments name no owner; a call
+	// that names one is routed by it. Default "*".
 	Owner string         `toml:"owner"`
 	Allow []UpstreamTool `toml:"allow"`
 }

@@ -22,7 +22,18 @@ func (p *Proxy) handler(a Allowed) mcp.ToolHandler {
 		reqID := newRequestID()
 		fail := func(e *contract.Error) (*mcp.CallToolResult, error) { return p.errorResult(a.Mode, reqID, e), nil }
 
-		token, _, err := p.opts.Tokens.Token(ctx, p.owner, a.Mode)
+		// The call's target owner chooses the route, as for ghgate's own
+		// tools; a tool whose arguments name none uses the configured owner.
+		owner := p.owner
+		if req != nil && req.Params != nil {
+			var target struct {
+				Owner string `json:"owner"`
+			}
+			if json.Unmarshal(req.Params.Arguments, &target) == nil && target.Owner != "" {
+				owner = target.Owner
+			}
+		}
+		token, cred, err := p.opts.Tokens.Token(ctx, owner, a.Mode)
 		if err == nil && token == "" {
 			err = contract.Errorf(contract.CodeMissingCredential, "no %s credential is routed for upstream %s", a.Mode, p.cfg.Name)
 		}
@@ -37,7 +48,7 @@ func (p *Proxy) handler(a Allowed) mcp.ToolHandler {
 		}
 		p.red.add(token)
 
-		sess, err := p.acquire(ctx, a.Mode, token)
+		sess, err := p.acquire(ctx, a.Mode, cred, token)
 		if err != nil {
 			p.log.Error("upstream unavailable", "tool", a.Tool, "err", p.red.clean(err.Error()), "request_id", reqID)
 			e := unavailable("upstream %s could not be started or reached", p.cfg.Name)

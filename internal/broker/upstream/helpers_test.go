@@ -257,7 +257,17 @@ func waitDead(t *testing.T, s *session) {
 
 // current returns the session of a mode, or nil.
 func (p *Proxy) current(mode tooldef.Mode) *session {
-	s := p.slots[mode]
+	p.slotsMu.Lock()
+	var s *slot
+	for key, sl := range p.slots {
+		if strings.HasPrefix(key, string(mode)+"\x00") {
+			s = sl
+		}
+	}
+	p.slotsMu.Unlock()
+	if s == nil {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sess

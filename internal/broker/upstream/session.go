@@ -55,8 +55,8 @@ func (s *session) close() {
 // if there is none, the current one died, or the token changed. At most
 // one start is attempted per call: a dead child is restarted once, on the
 // next call. The caller must release the session.
-func (p *Proxy) acquire(ctx context.Context, mode tooldef.Mode, token string) (*session, error) {
-	s := p.slots[mode]
+func (p *Proxy) acquire(ctx context.Context, mode tooldef.Mode, credential, token string) (*session, error) {
+	s := p.slot(mode, credential)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
@@ -88,6 +88,19 @@ func (p *Proxy) acquire(ctx context.Context, mode tooldef.Mode, token string) (*
 	s.sess = sess
 	sess.inflight.Add(1)
 	return sess, nil
+}
+
+// slot returns the session slot of one credential, making it on first use.
+func (p *Proxy) slot(mode tooldef.Mode, credential string) *slot {
+	p.slotsMu.Lock()
+	defer p.slotsMu.Unlock()
+	key := string(mode) + "\x00" + credential
+	s := p.slots[key]
+	if s == nil {
+		s = &slot{}
+		p.slots[key] = s
+	}
+	return s
 }
 
 // retire closes a session once its calls have finished, or at Close.

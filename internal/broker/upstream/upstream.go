@@ -1,20 +1,22 @@
 // Package upstream lets the broker front another MCP server: a child
 // process spoken to over stdio, or a streamable HTTP endpoint. Only the
 // allowlisted tools are listed and callable; each call is forwarded with
-// the credential its mode (read or write) routes to, and that credential
-// is injected here, on the broker's side, never by the agent.
+// the credential its target owner and mode (read or write) route to, and
+// that credential is injected here, on the broker's side, never by the
+// agent.
 //
 // Decisions, so the broker's operator can predict the behaviour:
 //
 //   - A child process has one environment, so one child is started per
-//     credential mode actually used (read, write), lazily, on the first
-//     call of that mode; the child that lists the tools at start counts as
-//     the first. A child whose credential changed (an App installation
+//     credential actually used (a route's read or write secret), lazily,
+//     on the first call that needs it; the child that lists the tools at
+//     start counts as the first. The call's "owner" argument chooses the
+//     route (the configured owner when it names none). A child whose credential changed (an App installation
 //     token was refreshed) is replaced by one started with the new token;
 //     the old one is closed once its calls have finished.
-//   - A URL upstream gets the same treatment: one MCP session per mode,
-//     each session's requests carry `Authorization: Bearer <token>` of that
-//     mode. The header is only ever sent to the configured origin and
+//   - A URL upstream gets the same treatment: one MCP session per
+//     credential, each session's requests carrying `Authorization: Bearer
+//     <token>` of that credential. The header is only ever sent to the configured origin and
 //     redirects are not followed, so the token reaches that URL and
 //     nowhere else. Plain http:// is refused except to a loopback host.
 //   - The child's environment is PATH, HOME and LANG (when the broker has
@@ -61,8 +63,8 @@ type Config struct {
 	// TokenEnv is the environment variable the child reads its token from.
 	// Unused for a URL (the token goes in the Authorization header).
 	TokenEnv string
-	// Owner selects the route whose credentials the upstream gets; "" or
-	// "*" is the fallback route.
+	// Owner is the route for calls whose arguments name no owner ("" or
+	// "*": the fallback route); a call that names one is routed by it.
 	Owner string
 	Allow []Allowed
 }
@@ -111,8 +113,11 @@ type Proxy struct {
 	log   *slog.Logger
 	owner string
 	tools []Tool
-	slots map[tooldef.Mode]*slot
-	red   *redactor
+	// slots hold one session per credential (mode and secret name): a
+	// child has one environment, so each credential gets its own.
+	slotsMu sync.Mutex
+	slots   map[string]*slot
+	red     *redactor
 
 	// retiring tracks sessions being closed in the background; closing
 	// tells them to stop waiting for their calls.
@@ -137,7 +142,7 @@ func Connect(ctx context.Context, cfg Config, opts Options) (*Proxy, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	p := &Proxy{cfg: cfg, opts: opts, log: log.With("upstream", cfg.Name), owner: cfg.Owner,
-		slots: map[tooldef.Mode]*slot{tooldef.Read: {}, tooldef.Write: {}}, red: newRedactor(), closing: make(chan struct{})}
+		slots: map[string]*slot{}, red: newRedactor(), closing: make(chan struct{})}
 	if p.owner == "*" {
 		p.owner = "" // the router's fallback route
 	}
@@ -168,7 +173,13 @@ func (p *Proxy) Name() string { return p.cfg.Name }
 // with upstream_unavailable.
 func (p *Proxy) Close() error {
 	p.closeMu.Do(func() { close(p.closing) })
+	p.slotsMu.Lock()
+	slots := make([]*slot, 0, len(p.slots))
 	for _, s := range p.slots {
+		slots = append(slots, s)
+	}
+	p.slotsMu.Unlock()
+	for _, s := range slots {
 		s.mu.Lock()
 		cur := s.sess
 		s.sess = nil
@@ -295,7 +306,7 @@ func (p *Proxy) firstSession(ctx context.Context) (*session, error) {
 	}
 	var errs []error
 	for _, m := range modes {
-		token, _, err := p.opts.Tokens.Token(ctx, p.owner, m)
+		token, cred, err := p.opts.Tokens.Token(ctx, p.owner, m)
 		if err == nil && token == "" {
 			err = errors.New("the route gave an empty token")
 		}
@@ -304,7 +315,7 @@ func (p *Proxy) firstSession(ctx context.Context) (*session, error) {
 			continue
 		}
 		p.red.add(token)
-		sess, err := p.acquire(ctx, m, token)
+		sess, err := p.acquire(ctx, m, cred, token)
 		if err != nil {
 			return nil, fmt.Errorf("upstream %q: %w", p.cfg.Name, err)
 		}
