@@ -95,6 +95,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 		}
 	}
 	out := ListIssueItemsOut{}
+	withheld := 0
 	base := repoPath(in.Owner, in.Repo, "issues", in.IssueNumber)
 	var next int
 	switch in.Collection {
@@ -111,11 +112,25 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	case "sub_issues", "blocked_by", "blocking":
 		path := map[string]string{"sub_issues": "/sub_issues", "blocked_by": "/dependencies/blocked_by", "blocking": "/dependencies/blocking"}[in.Collection]
 		out.Items, next, err = listRows(ctx, c, base+path, page, in.PageSize, func(is *gh.Issue) IssueItem {
-			return IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), Title: clean(is.GetTitle()), State: is.GetState()}
+			row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), Title: clean(is.GetTitle()), State: is.GetState()}
+			if !s.creatorAllowed(is.GetUser().GetLogin()) {
+				// Under the creator scope another user's issue is shown by
+				// number and state only: the row stays, its text does not.
+				row.Title = ""
+				withheld++
+			}
+			return row
 		})
 	case "timeline":
 		out.Items, next, err = listRows(ctx, c, base+"/timeline", page, in.PageSize, func(ev *timelineEvent) IssueItem {
-			return timelineRow(ev, in.Owner, in.Repo)
+			row := timelineRow(ev, in.Owner, in.Repo)
+			if s.AllowedIssueCreator != "" && row.Title != "" {
+				// A timeline's issue references carry no author, so under
+				// the creator scope their titles are withheld.
+				row.Title = ""
+				withheld++
+			}
+			return row
 		})
 	case "linked_prs":
 		out.Items, next, err = scanLinkedPRs(ctx, c, base+"/timeline", page, in.Owner, in.Repo)
@@ -128,6 +143,10 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	if next > 0 {
 		out.HasMore = true
 		out.NextCursor = s.mintCursor(tool, scope, filters, next)
+	}
+	if withheld > 0 {
+		out.Truncated = true
+		out.TruncationHint = fmt.Sprintf("titles of %d issues are withheld: this deployment only shows issues opened by %s", withheld, s.AllowedIssueCreator)
 	}
 	out.RateLimitRemaining = lowBudget(c, "core")
 	return out, nil
