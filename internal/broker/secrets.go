@@ -3,6 +3,7 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -120,6 +121,10 @@ func checkSecretsMode(path string) error {
 	if err != nil {
 		return fmt.Errorf("secrets file %s: %w", path, unwrapPathError(err))
 	}
+	return checkSecretsInfo(path, fi)
+}
+
+func checkSecretsInfo(path string, fi os.FileInfo) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("secrets file %s is not a regular file", path)
 	}
@@ -133,10 +138,21 @@ func checkSecretsMode(path string) error {
 // a line number only: the TOML decoder's messages can quote the text
 // around the fault, which may be a token.
 func readSecretsFile(path string) (map[string]string, error) {
-	if err := checkSecretsMode(path); err != nil {
+	// The mode is checked on the file that is read, not on the path, so a
+	// file swapped in between cannot slip past the check.
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("secrets file %s: %w", path, unwrapPathError(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("secrets file %s: %w", path, unwrapPathError(err))
+	}
+	if err := checkSecretsInfo(path, fi); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		return nil, fmt.Errorf("secrets file %s: %w", path, unwrapPathError(err))
 	}
