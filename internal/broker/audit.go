@@ -74,6 +74,14 @@ func openAuditFile(path string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
+	// A file that already existed keeps its mode on open; one wider than
+	// the broker's is narrowed, so the log is never readable by others.
+	if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&^auditFileMode != 0 {
+		if err := f.Chmod(auditFileMode); err != nil {
+			_ = f.Close()
+			return nil, fmt.Errorf("audit log %s: narrowing its mode: %w", path, err)
+		}
+	}
 	return f, nil
 }
 
