@@ -2,8 +2,8 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
@@ -82,41 +82,18 @@ func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGua
 	if err != nil {
 		return AddCommentOut{}, notStarted(err)
 	}
-	cl, err := k.claim(ctx)
-	if err != nil {
-		return AddCommentOut{}, err
-	}
-	if cl.replay != nil {
-		return replayComment(cl.replay)
-	}
-	if !cl.reserved {
-		// The key's first attempt did not finish cleanly, or is still
-		// running: look for its comment before posting again.
-		if !k.lockPending() {
-			return AddCommentOut{}, inProgress()
-		}
-		found, err := findComment(ctx, c, in, cl.since)
-		if err != nil {
-			k.release()
-			return AddCommentOut{}, notStarted(err)
-		}
-		if found != nil {
-			out := AddCommentOut{Comment: *found, IssueNumber: in.IssueNumber}
-			_ = recordOutcome(ctx, k, out, nil, clearComment)
-			out.Replayed = true
-			return out, nil
-		}
-		ok, err := k.retake(ctx)
-		if err != nil || !ok {
-			k.release()
-			if err == nil {
-				err = inProgress()
+	return runKeyed(ctx, k, keyedWrite[AddCommentOut]{
+		adopt: func(since time.Time) (AddCommentOut, bool, error) {
+			found, err := findComment(ctx, c, in, since)
+			if err != nil || found == nil {
+				return AddCommentOut{}, false, err
 			}
-			return AddCommentOut{}, err
-		}
-	}
-	out, err := s.postComment(ctx, c, in)
-	return out, recordOutcome(ctx, k, out, err, clearComment)
+			return AddCommentOut{Comment: *found, IssueNumber: in.IssueNumber}, true, nil
+		},
+		write:    func() (AddCommentOut, error) { return s.postComment(ctx, c, in) },
+		clear:    clearComment,
+		replayed: func(out *AddCommentOut) { out.Replayed = true },
+	})
 }
 
 func (s *Service) postComment(ctx context.Context, c *github.Client, in AddCommentIn) (AddCommentOut, error) {
@@ -138,20 +115,6 @@ func clearComment(out *AddCommentOut) { out.RateLimitRemaining = nil }
 func mayHaveWritten(e *contract.Error) bool {
 	return e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown ||
 		e.Settlement == contract.NoRemoteSuccessKnown && e.Code == contract.CodeUpstreamUnavailable
-}
-
-func replayComment(rec *idemRecord) (AddCommentOut, error) {
-	if rec.Err != nil {
-		e := *rec.Err
-		e.Message += " (replayed: an earlier call with this idempotency_key returned this; nothing was written now)"
-		return AddCommentOut{}, &e
-	}
-	var out AddCommentOut
-	if err := json.Unmarshal(rec.Out, &out); err != nil {
-		return AddCommentOut{}, notStarted(err)
-	}
-	out.Replayed = true
-	return out, nil
 }
 
 // commentFailed reports a comment that was not (known to be) posted. A

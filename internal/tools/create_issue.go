@@ -2,9 +2,9 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -86,55 +86,20 @@ func (s *Service) createIssue(ctx context.Context, in CreateIssueIn, guard *keyG
 	if err != nil {
 		return CreateIssueOut{}, notStarted(err)
 	}
-	cl, err := k.claim(ctx)
-	if err != nil {
-		return CreateIssueOut{}, err
-	}
-	if cl.replay != nil {
-		return replayCreate(cl.replay)
-	}
-	if !cl.reserved {
-		// The key's first attempt did not finish cleanly (or is still
-		// running): look for what it may have created before sending again.
-		if !k.lockPending() {
-			return CreateIssueOut{}, inProgress()
-		}
-		found, err := s.findCreated(ctx, c, in, cl.since)
-		if err != nil {
-			k.release()
-			return CreateIssueOut{}, notStarted(err)
-		}
-		if found != nil {
-			out, err := s.finishCreate(ctx, c, in, found)
-			out.Replayed = err == nil
-			return out, recordOutcome(ctx, k, out, err, clearCreate)
-		}
-		ok, err := k.retake(ctx)
-		if err != nil || !ok {
-			k.release()
-			if err == nil {
-				err = inProgress()
+	return runKeyed(ctx, k, keyedWrite[CreateIssueOut]{
+		adopt: func(since time.Time) (CreateIssueOut, bool, error) {
+			found, err := s.findCreated(ctx, c, in, since)
+			if err != nil || found == nil {
+				return CreateIssueOut{}, false, err
 			}
-			return CreateIssueOut{}, err
-		}
-	}
-	out, err := s.createNow(ctx, c, in)
-	return out, recordOutcome(ctx, k, out, err, clearCreate)
+			out, err := s.finishCreate(ctx, c, in, found)
+			return out, true, err
+		},
+		write:    func() (CreateIssueOut, error) { return s.createNow(ctx, c, in) },
+		clear:    clearCreate,
+		replayed: func(out *CreateIssueOut) { out.Replayed = true },
+	})
 }
 
 // clearCreate drops what belongs to one call, not to the stored result.
 func clearCreate(out *CreateIssueOut) { out.RateLimitRemaining = nil }
-
-func replayCreate(rec *idemRecord) (CreateIssueOut, error) {
-	if rec.Err != nil {
-		e := *rec.Err
-		e.Message += " (replayed: an earlier call with this idempotency_key returned this; nothing was written now)"
-		return CreateIssueOut{}, &e
-	}
-	var out CreateIssueOut
-	if err := json.Unmarshal(rec.Out, &out); err != nil {
-		return CreateIssueOut{}, notStarted(err)
-	}
-	out.Replayed, out.RateLimitRemaining = true, nil
-	return out, nil
-}

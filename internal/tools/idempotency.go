@@ -232,3 +232,75 @@ func recordOutcome[Out any](ctx context.Context, k *idemKey, out Out, err error,
 	}
 	return e
 }
+
+// keyedWrite is a write an idempotency key protects.
+type keyedWrite[Out any] struct {
+	// adopt looks for what an earlier attempt, which lost its answer, wrote
+	// since the key was reserved. found reports that it did; out and err
+	// are then this call's outcome.
+	adopt func(since time.Time) (out Out, found bool, err error)
+	// write performs the write.
+	write func() (Out, error)
+	// clear drops per-call fields before an outcome is stored; replayed
+	// marks an adopted result.
+	clear, replayed func(*Out)
+}
+
+// runKeyed writes once per key: a completed key is replayed, an unfinished
+// one first looks for what its earlier attempt wrote, and only a key that
+// is free (or freed) writes.
+func runKeyed[Out any](ctx context.Context, k *idemKey, w keyedWrite[Out]) (Out, error) {
+	var zero Out
+	cl, err := k.claim(ctx)
+	if err != nil {
+		return zero, err
+	}
+	if cl.replay != nil {
+		return replayStored(cl.replay, w)
+	}
+	if !cl.reserved {
+		// The key's first attempt did not finish cleanly, or is still
+		// running: look for what it wrote before writing again.
+		if !k.lockPending() {
+			return zero, inProgress()
+		}
+		out, found, err := w.adopt(cl.since)
+		if found {
+			if err == nil {
+				w.replayed(&out)
+			}
+			return out, recordOutcome(ctx, k, out, err, w.clear)
+		}
+		if err != nil {
+			k.release()
+			return zero, notStarted(err)
+		}
+		ok, err := k.retake(ctx)
+		if err != nil || !ok {
+			k.release()
+			if err == nil {
+				err = inProgress()
+			}
+			return zero, err
+		}
+	}
+	out, err := w.write()
+	return out, recordOutcome(ctx, k, out, err, w.clear)
+}
+
+// replayStored returns a completed key's outcome again: its result marked
+// replayed, or its error saying nothing was written now.
+func replayStored[Out any](rec *idemRecord, w keyedWrite[Out]) (Out, error) {
+	var out Out
+	if rec.Err != nil {
+		e := *rec.Err
+		e.Message += " (replayed: an earlier call with this idempotency_key returned this; nothing was written now)"
+		return out, &e
+	}
+	if err := json.Unmarshal(rec.Out, &out); err != nil {
+		return out, notStarted(err)
+	}
+	w.clear(&out)
+	w.replayed(&out)
+	return out, nil
+}
