@@ -176,15 +176,7 @@ func (b *Broker) Router() *Router { return b.router }
 // its context and one audit line per call. mode says which credential
 // the tool acts with.
 func (b *Broker) AddTool(def *mcp.Tool, h mcp.ToolHandler, mode tooldef.Mode) {
-	wrapped := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args json.RawMessage
-		if req != nil && req.Params != nil {
-			args = req.Params.Arguments
-		}
-		return b.wrap(ctx, tooldef.Call{Tool: def.Name, Mode: mode, Arguments: args},
-			func(ctx context.Context) (*mcp.CallToolResult, error) { return h(ctx, req) })
-	}
-	b.server.MCP.AddTool(def, wrapped)
+	b.server.MCP.AddTool(def, server.WrapExtra(server.Extra{Def: def, Handler: h, Mode: mode}, b.wrap))
 }
 
 // ReopenAudit reopens the audit file (after a log rotation renamed it).

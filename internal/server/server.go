@@ -100,7 +100,7 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		Codes     []contract.CodeInfo `json:"codes"`
 	}{Version: version.Version, Resources: res.uris(), Codes: contract.Catalog()}
 	for _, x := range opts.Extra {
-		defs = append(defs, built{x.Def, wrapExtra(x, opts.Wrap)})
+		defs = append(defs, built{x.Def, WrapExtra(x, opts.Wrap)})
 	}
 	for _, d := range defs {
 		surface.Tools = append(surface.Tools, d.def)
@@ -138,8 +138,8 @@ func (s *Server) ToolNames() []string {
 	return out
 }
 
-// wrapExtra runs an extra tool through the same wrapper as ghgate's own.
-func wrapExtra(x Extra, wrap tooldef.Wrapper) mcp.ToolHandler {
+// WrapExtra runs an extra tool through the same wrapper as ghgate's own.
+func WrapExtra(x Extra, wrap tooldef.Wrapper) mcp.ToolHandler {
 	if wrap == nil {
 		return x.Handler
 	}
