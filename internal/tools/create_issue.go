@@ -57,7 +57,7 @@ func (s *Service) CreateIssue() tooldef.Spec {
 	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
 		Name:        "github_create_issue",
 		Title:       "Create an issue",
-		Description: "Open an issue; absent fields are left empty. Names are checked before writing.",
+		Description: "Open an issue; absent fields are left empty. An unknown name writes nothing.",
 		Mode:        tooldef.Write,
 		Input: func(sc *jsonschema.Schema) {
 			sc.Properties["milestone"].Minimum = ptr(1.0)

@@ -112,21 +112,27 @@ func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
 	ciWantCalls(t, env, "plain create", "POST /repos/acme/widgets/issues")
 }
 
-func TestCreateIssueRefusesUnknownNamesBeforeWriting(t *testing.T) {
+// Unknown labels are refused before any write: GitHub's POST would create
+// them. Unknown milestones, types and assignees go to GitHub in the one POST,
+// which refuses them with a 422 and writes nothing; the answer is the same
+// named error, settled as sent and refused.
+func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	base := tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unknown names"}
 	cases := []struct {
-		name  string
-		edit  func(*tools.CreateIssueIn)
-		code  contract.Code
-		field string
-		kind  string
-		value string
+		name       string
+		edit       func(*tools.CreateIssueIn)
+		code       contract.Code
+		field      string
+		kind       string
+		value      string
+		settlement contract.Settlement
+		posts      int
 	}{
-		{"label", func(in *tools.CreateIssueIn) { in.Labels = []string{"bug", "priorty: high"} }, contract.CodeUnknownLabel, "labels", "labels", "priority: high"},
-		{"milestone", func(in *tools.CreateIssueIn) { in.Milestone = 99 }, contract.CodeUnknownMilestone, "milestone", "milestones", ""},
-		{"type", func(in *tools.CreateIssueIn) { in.Type = "Epic" }, contract.CodeUnknownIssueType, "type", "issue_types", "Bug"},
-		{"assignee", func(in *tools.CreateIssueIn) { in.Assignees = []string{"dave"} }, contract.CodeUnknownAssignee, "assignees", "assignees", ""},
+		{"label", func(in *tools.CreateIssueIn) { in.Labels = []string{"bug", "priorty: high"} }, contract.CodeUnknownLabel, "labels", "labels", "priority: high", contract.NotStarted, 0},
+		{"milestone", func(in *tools.CreateIssueIn) { in.Milestone = 99 }, contract.CodeUnknownMilestone, "milestone", "milestones", "", contract.NoRemoteSuccessKnown, 1},
+		{"type", func(in *tools.CreateIssueIn) { in.Type = "Epic" }, contract.CodeUnknownIssueType, "type", "issue_types", "Bug", contract.NoRemoteSuccessKnown, 1},
+		{"assignee", func(in *tools.CreateIssueIn) { in.Assignees = []string{"dave"} }, contract.CodeUnknownAssignee, "assignees", "assignees", "", contract.NoRemoteSuccessKnown, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,16 +140,23 @@ func TestCreateIssueRefusesUnknownNamesBeforeWriting(t *testing.T) {
 			tc.edit(&in)
 			env.Upstream()
 			e := env.Call(t, "github_create_issue", in).Envelope(t)
-			if e.Code != tc.code || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != tc.field {
+			if e.Code != tc.code || e.Settlement != tc.settlement || e.Details == nil || e.Details.Field != tc.field {
 				t.Fatalf("envelope: %+v", e)
 			}
 			if tc.value != "" && !strings.Contains(fmt.Sprint(e.Details.Value), tc.value) {
 				t.Fatalf("details.value %v lacks %q", e.Details.Value, tc.value)
 			}
+			posts := 0
 			for _, call := range ciCalls(env) {
-				if !strings.HasPrefix(call, "POST /graphql") && !strings.HasPrefix(call, "GET ") {
+				switch {
+				case call == "POST /repos/acme/widgets/issues":
+					posts++
+				case !strings.HasPrefix(call, "POST /graphql") && !strings.HasPrefix(call, "GET "):
 					t.Fatalf("a write was sent: %s", call)
 				}
+			}
+			if posts != tc.posts {
+				t.Fatalf("%d creates sent, want %d: %v", posts, tc.posts, ciCalls(env))
 			}
 			if e.Repair == nil || e.Repair.Tool != "github_list_repo_metadata" {
 				t.Fatalf("repair: %+v", e.Repair)

@@ -13,26 +13,32 @@ import (
 
 // createNow checks the names, creates the issue and links it to its parent.
 //
-// Upstream calls: one POST when no label, assignee, milestone, type or
-// parent is named. Otherwise one GraphQL preflight first that checks all of
-// them at once (see preflight), then the POST: "create with labels and a
-// milestone" is 2 calls the first time. The REST API alone could do it in
-// 1, but only by letting GitHub create every misspelled label silently;
-// refusing unknown names before writing needs one read. Names confirmed in
-// the last few minutes are trusted without asking again (see knownNames),
-// so a repeat task, or one after any write that named the same values, is
-// the single POST.
+// Upstream calls: one POST, unless a label or parent must be checked first.
+// GitHub's POST creates any label name it does not know (with a grey
+// colour and no description), so a misspelled label would be added to the
+// repository silently; ghgate refuses unknown labels before writing, which
+// takes one GraphQL read (see preflight) for labels not already confirmed.
+// Labels are confirmed by that read, by a metadata listing, or by being seen
+// on issues read in the last few minutes (see knownNames), so an agent that
+// searched or listed first pays for the POST alone. Milestones, assignees
+// and issue types need no read: GitHub refuses unknown ones with a 422
+// before writing anything, and that answer is mapped to the same error a
+// check would give. A parent is read first so a missing parent, or one
+// outside the creator scope, refuses the create instead of orphaning it.
 func (s *Service) createNow(ctx context.Context, c *github.Client, in CreateIssueIn) (CreateIssueOut, error) {
-	send := github.NewIssue{Title: strings.TrimSpace(in.Title), Body: in.Body}
-	pf := preflight{owner: in.Owner, repo: in.Repo, parent: in.ParentIssueNumber, milestone: in.Milestone, types: in.Type != ""}
+	send := github.NewIssue{Title: strings.TrimSpace(in.Title), Body: in.Body, Type: strings.TrimSpace(in.Type)}
+	if in.Milestone > 0 {
+		send.Milestone = ptr(in.Milestone)
+	}
+	for _, a := range in.Assignees {
+		if !containsFold(send.Assignees, a) {
+			send.Assignees = append(send.Assignees, strings.TrimSpace(a))
+		}
+	}
+	pf := preflight{owner: in.Owner, repo: in.Repo, parent: in.ParentIssueNumber}
 	for _, l := range in.Labels {
 		if !containsFold(pf.labels, l) {
 			pf.labels = append(pf.labels, strings.TrimSpace(l))
-		}
-	}
-	for _, a := range in.Assignees {
-		if !containsFold(pf.assignees, a) {
-			pf.assignees = append(pf.assignees, strings.TrimSpace(a))
 		}
 	}
 	if !pf.empty() {
@@ -49,13 +55,14 @@ func (s *Service) createNow(ctx context.Context, c *github.Client, in CreateIssu
 		if e := MapError(err); e != nil && e.Code == "validation_failed" {
 			s.forget(c, in.Owner, in.Repo)
 		}
-		return CreateIssueOut{}, createFailed(err, in)
+		return CreateIssueOut{}, s.createFailed(ctx, c, err, in)
 	}
+	s.rememberSeen(c, created)
 	return s.finishCreate(ctx, c, in, created)
 }
 
-// resolveCreate fills send with the repository's spelling of every name,
-// or refuses the first kind of name that does not exist.
+// resolveCreate fills send with the repository's spelling of every label,
+// or refuses the labels that do not exist and a parent out of scope.
 func (s *Service) resolveCreate(ctx context.Context, c *github.Client, in CreateIssueIn, pf preflight, res *preflightResult, send *github.NewIssue) error {
 	var unknown []string
 	for _, l := range pf.labels {
@@ -67,29 +74,6 @@ func (s *Service) resolveCreate(ctx context.Context, c *github.Client, in Create
 	}
 	if len(unknown) > 0 {
 		return unknownLabels(ctx, c, in.Owner, in.Repo, "labels", unknown, false)
-	}
-	for _, a := range pf.assignees {
-		login, ok := res.assignable[strings.ToLower(a)]
-		if !ok {
-			return unknownName(contract.CodeUnknownAssignee, "assignees", "assignees", in.Owner, in.Repo,
-				fmt.Sprintf("%q cannot be assigned in %s/%s", a, in.Owner, in.Repo), nil)
-		}
-		send.Assignees = append(send.Assignees, login)
-	}
-	if in.Milestone > 0 {
-		if res.milestone == nil {
-			return unknownName(contract.CodeUnknownMilestone, "milestone", "milestones", in.Owner, in.Repo,
-				fmt.Sprintf("milestone %d does not exist in %s/%s", in.Milestone, in.Owner, in.Repo), nil)
-		}
-		send.Milestone = ptr(in.Milestone)
-	}
-	if in.Type != "" {
-		name, ok := res.types[strings.ToLower(strings.TrimSpace(in.Type))]
-		if !ok {
-			return unknownName(contract.CodeUnknownIssueType, "type", "issue_types", in.Owner, in.Repo,
-				fmt.Sprintf("issue type %q is not available in %s/%s", in.Type, in.Owner, in.Repo), typeNames(res.types))
-		}
-		send.Type = name
 	}
 	if res.parent != nil && !s.creatorAllowed(res.parent.GetUser().GetLogin()) {
 		return s.creatorRefusal(in.ParentIssueNumber)
@@ -107,11 +91,26 @@ func typeNames(types map[string]string) []string {
 }
 
 // createFailed reports a create that did not succeed, with the way to find
-// out whether it happened when that is not known.
-func createFailed(err error, in CreateIssueIn) error {
+// out whether it happened when that is not known. GitHub's 422 for an
+// unknown milestone, assignee or type is reported in the caller's terms.
+func (s *Service) createFailed(ctx context.Context, c *github.Client, err error, in CreateIssueIn) error {
 	e := refusedField(err, in.Owner, in.Repo)
 	if e == nil {
 		return err
+	}
+	where := in.Owner + "/" + in.Repo
+	switch e.Code {
+	case contract.CodeUnknownMilestone:
+		e.Message = fmt.Sprintf("milestone %d does not exist in %s; nothing was written", in.Milestone, where)
+	case contract.CodeUnknownAssignee:
+		e.Message = fmt.Sprintf("one of %s cannot be assigned in %s; nothing was written", strings.Join(in.Assignees, ", "), where)
+	case contract.CodeUnknownIssueType:
+		e.Message = fmt.Sprintf("issue type %q is not available in %s; nothing was written", in.Type, where)
+		// The names are read only on this error path, to offer them.
+		if res, err := (preflight{owner: in.Owner, repo: in.Repo, types: true}).run(ctx, c); err == nil && len(res.types) > 0 {
+			e.Details.Value = typeNames(res.types)
+			e.Repair.NextStep = "call again with one of details.value, or list the repository's issue types"
+		}
 	}
 	maybe := e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown ||
 		(e.Settlement == contract.NoRemoteSuccessKnown && e.Temporary)

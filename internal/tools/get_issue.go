@@ -147,6 +147,7 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 	if !s.creatorAllowed(rec.GetUser().GetLogin()) {
 		return GetIssueOut{}, s.creatorRefusal(in.IssueNumber)
 	}
+	s.rememberSeen(c, &rec.Issue)
 	detail := Detail(in.Detail)
 	if detail == "" {
 		detail = Full

@@ -10,7 +10,7 @@ import (
 	gh "github.com/google/go-github/v88/github"
 )
 
-// knownTTL is how long a name a preflight confirmed is trusted without
+// knownTTL is how long a confirmed name is trusted without
 // asking again. Labels, milestones and issue types change rarely; within
 // this window a write that names only confirmed values skips its
 // preflight read. The cost of a stale entry is bounded: a milestone or type
@@ -19,9 +19,10 @@ import (
 // write (its documented behaviour for unknown label names).
 const knownTTL = 5 * time.Minute
 
-// knownNames remembers, per credential and repository, the names writes
-// have confirmed exist, with the repository's spelling. The zero value is
-// ready to use.
+// knownNames remembers, per credential and repository, the names confirmed
+// to exist, with the repository's spelling: by a write's preflight, by a
+// metadata listing, or by appearing on an issue that was read. The zero
+// value is ready to use.
 type knownNames struct {
 	mu      sync.Mutex
 	entries map[string]*knownRepo
@@ -116,14 +117,7 @@ func (r *preflightResult) merge(known *preflightResult) {
 func (s *Service) remember(key string, now time.Time, asked preflight, got *preflightResult) {
 	s.known.mu.Lock()
 	defer s.known.mu.Unlock()
-	if s.known.entries == nil {
-		s.known.entries = map[string]*knownRepo{}
-	}
-	e := s.known.entries[key]
-	if e == nil {
-		e = &knownRepo{at: now, labels: map[string]string{}, milestones: map[int]string{}, assignable: map[string]string{}}
-		s.known.entries[key] = e
-	}
+	e := s.known.entry(key, now)
 	for k, v := range got.labels {
 		e.labels[k] = v
 	}
@@ -181,4 +175,46 @@ func (s *Service) rememberListed(c *github.Client, owner, repo, kind string, ite
 		return
 	}
 	s.remember(knownKey(c, owner, repo), s.now(), asked, got)
+}
+
+// entry returns the repository's entry, made afresh if absent or expired.
+// The caller holds mu.
+// An entry's age is that of its first name, so adding names never extends
+// the trust in older ones.
+func (k *knownNames) entry(key string, now time.Time) *knownRepo {
+	if k.entries == nil {
+		k.entries = map[string]*knownRepo{}
+	}
+	e := k.entries[key]
+	if e == nil || now.Sub(e.at) > knownTTL {
+		e = &knownRepo{at: now, labels: map[string]string{}, milestones: map[int]string{}, assignable: map[string]string{}}
+		k.entries[key] = e
+	}
+	return e
+}
+
+// rememberSeen records the labels and milestones that issues just read
+// carry: a name GitHub returned on an issue exists in its repository. An
+// agent that searches before creating (for duplicates, say) has then
+// confirmed the names it will most likely use, and the create is one POST.
+// Rows without a readable repository are skipped rather than guessed.
+func (s *Service) rememberSeen(c *github.Client, issues ...*gh.Issue) {
+	now := s.now()
+	s.known.mu.Lock()
+	defer s.known.mu.Unlock()
+	for _, is := range issues {
+		owner, repo, ok := strings.Cut(repoOf(is), "/")
+		if !ok || len(is.Labels) == 0 && is.Milestone == nil {
+			continue
+		}
+		e := s.known.entry(knownKey(c, owner, repo), now)
+		for _, l := range is.Labels {
+			if name := l.GetName(); name != "" {
+				e.labels[strings.ToLower(name)] = name
+			}
+		}
+		if m := is.Milestone; m.GetNumber() > 0 {
+			e.milestones[m.GetNumber()] = m.GetTitle()
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -106,5 +107,45 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 	}
 	if n != 1 || out.Issue.Number == 0 {
 		t.Fatalf("%d issues titled %q", n, in.Title)
+	}
+}
+
+// Labels seen on issues a search or a read returned exist in the
+// repository, so a create naming them is the POST alone; a label not seen
+// is still checked before writing.
+func TestSeenNamesSkipThePreflight(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	var found tools.SearchIssuesOut
+	env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug", "priority: high"}, State: "all"}).Decode(t, &found)
+	if len(found.Items) == 0 {
+		t.Fatal("the seed has no issue labelled bug and priority: high")
+	}
+	env.Upstream()
+	res := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Seen names", Labels: []string{"Bug", "priority: high"}})
+	if res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	if calls := env.Upstream(); len(calls) != 1 || calls[0] != "POST /api/v3/repos/acme/widgets/issues" {
+		t.Fatalf("a create naming labels a search showed should be the POST alone: %v", calls)
+	}
+	var out tools.CreateIssueOut
+	res.Decode(t, &out)
+	if !slices.Equal(out.Issue.Labels, []string{"bug", "priority: high"}) {
+		t.Fatalf("labels not spelled as the repository does: %v", out.Issue.Labels)
+	}
+
+	// get_issue confirms the labels of the issue it read.
+	other := servertest.Start(t, servertest.Options{})
+	var got tools.GetIssueOut
+	other.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: found.Items[0].Number}).Decode(t, &got)
+	other.Upstream()
+	if res := other.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Read names", Labels: got.Issue.Labels}); res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	if calls := other.Upstream(); len(calls) != 1 {
+		t.Fatalf("a create naming labels get_issue showed should be the POST alone: %v", calls)
+	}
+	if e := other.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeUnknownLabel {
+		t.Fatalf("an unseen, unknown label must be refused: %+v", e)
 	}
 }

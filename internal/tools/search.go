@@ -159,6 +159,7 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
+	s.rememberSeen(c, res.Issues...)
 	out := SearchIssuesOut{TotalCount: res.GetTotal(), RateLimitRemaining: lowBudget(c, "search")}
 	withRepo := in.Repo == ""
 	withheld := 0
