@@ -70,7 +70,7 @@ func Tasks(ctx context.Context) ([]Figure, error) {
 				{"github_update_issue", repo(map[string]any{"issue_number": emulator.DemoUntriagedFrom, "state": "closed", "state_reason": "duplicate"})},
 				{"github_add_comment", repo(map[string]any{"issue_number": emulator.DemoUntriagedFrom, "body": fmt.Sprintf("Duplicate of #%d", emulator.DemoManyCommentsIssue)})}}},
 		{name: "create with labels and a milestone, first call on the repo", minimum: 2,
-			why: "without creating a misspelled label: one read, then the POST (the POST alone is 1, but GitHub silently creates any label it does not know; gh issue create also resolves names first)",
+			why:   "without creating a misspelled label: one read, then the POST (the POST alone is 1, but GitHub silently creates any label it does not know; gh issue create also resolves names first)",
 			calls: []call{create("Chart legend overlaps the axis on narrow screens")}},
 		{name: "create with labels and a milestone, names confirmed", minimum: 1, why: "REST call: the POST",
 			calls: []call{create("Chart tooltip shows stale values after zoom")}},
