@@ -103,7 +103,11 @@ func (s *Service) createFailed(ctx context.Context, c *github.Client, err error,
 	case contract.CodeUnknownMilestone:
 		e.Message = fmt.Sprintf("milestone %d does not exist in %s; nothing was written", in.Milestone, where)
 	case contract.CodeUnknownAssignee:
-		e.Message = fmt.Sprintf("one of %s cannot be assigned in %s; nothing was written", strings.Join(in.Assignees, ", "), where)
+		who := "one of " + strings.Join(in.Assignees, ", ")
+		if len(in.Assignees) == 1 {
+			who = fmt.Sprintf("%q", in.Assignees[0])
+		}
+		e.Message = fmt.Sprintf("%s cannot be assigned in %s; nothing was written", who, where)
 	case contract.CodeUnknownIssueType:
 		e.Message = fmt.Sprintf("issue type %q is not available in %s; nothing was written", in.Type, where)
 		// The names are read only on this error path, to offer them.
