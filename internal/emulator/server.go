@@ -81,6 +81,15 @@ func (e *Emulator) ExhaustRateLimit(token, resource string) { e.limits.exhaust(t
 // handler. GitHub never sends it.
 const FaultHeader = "X-Emulator-Fault"
 
+// GitHub's Vary headers. Every REST answer varies on the content
+// negotiation headers; an answer that carries a resource (a 2xx with a
+// body, and the 304 that stands in for one) also varies on the credential,
+// so a shared cache keeps one copy per caller.
+const (
+	varyCredential = "Accept, Authorization, Cookie, X-GitHub-OTP"
+	varyContent    = "Accept-Encoding, Accept, X-Requested-With"
+)
+
 // ctxKey carries the per-request call through the context.
 type ctxKey struct{}
 
@@ -107,6 +116,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.admin(w, r)
 		return
 	}
+	w.Header().Set("Vary", varyContent)
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
@@ -241,7 +251,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		etag := `W/"` + hex.EncodeToString(sum[:16]) + `"`
 		h.Set("ETag", etag)
 		if etagMatches(r.Header.Get("If-None-Match"), etag) {
-			// A conditional hit costs no budget, as GitHub documents.
+			// A conditional hit costs no budget, as GitHub documents. It
+			// carries the Vary the 200 would have (RFC 9110 section 15.4.5).
+			h["Vary"] = []string{varyCredential, varyContent}
 			setRateHeaders(h, e.limits.snapshot(tok.Value, resource))
 			h.Del("Content-Type")
 			h.Del("Link")
@@ -255,6 +267,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setRateHeaders(h, e.limits.snapshot(tok.Value, resource))
 	if h.Get("Content-Type") == "" && len(body) > 0 {
 		h.Set("Content-Type", "application/json; charset=utf-8")
+	}
+	if !graphql && status >= 200 && status < 300 && len(body) > 0 {
+		h["Vary"] = []string{varyCredential, varyContent}
 	}
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")

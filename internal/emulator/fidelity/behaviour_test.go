@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 )
 
 // A conditional GET with the ETag answers 304 with no body and spends no
@@ -40,6 +41,38 @@ func TestConditionalRequests(t *testing.T) {
 	cond := w.srv.Do(t, "GET", "/repos/acme/widgets/labels", tokCarol, nil, http.Header{"If-None-Match": {list.Header.Get("ETag")}})
 	if cond.Status != http.StatusNotModified {
 		t.Fatalf("conditional list: %d", cond.Status)
+	}
+}
+
+// A 304 carries the Vary its 200 carries, which names the credential, as
+// GitHub's do: a shared cache keyed by it keeps one copy per caller. An
+// answer without a resource varies on content negotiation alone.
+func TestVaryHeaders(t *testing.T) {
+	w := newWorld(t, emulator.Options{})
+	want := []string{"Accept, Authorization, Cookie, X-GitHub-OTP", "Accept-Encoding, Accept, X-Requested-With"}
+	for _, path := range []string{"/repos/acme/widgets/issues/2", "/repos/acme/widgets/labels", "/api/v3/repos/acme/widgets"} {
+		ok := w.do(t, "GET", path, tokCarol, nil)
+		if got := ok.Header.Values("Vary"); ok.Status != 200 || !slices.Equal(got, want) {
+			t.Errorf("GET %s: %d with Vary %q, want %q", path, ok.Status, got, want)
+		}
+		cond := w.srv.Do(t, "GET", path, tokCarol, nil, http.Header{"If-None-Match": {ok.Header.Get("ETag")}})
+		if got := cond.Header.Values("Vary"); cond.Status != http.StatusNotModified || !slices.Equal(got, want) {
+			t.Errorf("conditional GET %s: %d with Vary %q, want the 200's %q", path, cond.Status, got, want)
+		}
+	}
+	created := w.do(t, "POST", "/repos/acme/widgets/issues", tokBob, map[string]any{"title": "Varies"})
+	if got := created.Header.Values("Vary"); created.Status != 201 || !slices.Equal(got, want) {
+		t.Errorf("POST issue: %d with Vary %q, want %q", created.Status, got, want)
+	}
+	content := []string{"Accept-Encoding, Accept, X-Requested-With"}
+	for name, res := range map[string]*emulatortest.Response{
+		"404":           w.do(t, "GET", "/repos/acme/vault", tokCarol, nil),
+		"401":           w.do(t, "GET", "/repos/acme/widgets", "", nil),
+		"204 (a check)": w.do(t, "GET", "/repos/acme/widgets/assignees/bob", tokCarol, nil),
+	} {
+		if got := res.Header.Values("Vary"); !slices.Equal(got, content) {
+			t.Errorf("%s (%d): Vary %q, want %q", name, res.Status, got, content)
+		}
 	}
 }
 
