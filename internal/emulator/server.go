@@ -216,9 +216,18 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.state.mu.RUnlock()
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, c))
 	c.req = r
-	if graphql {
+	versionRejected := false
+	switch {
+	case graphql:
+		// GitHub's GraphQL API is not versioned by this header.
 		e.graphql.ServeHTTP(rec, r)
-	} else {
+	case !SupportedAPIVersion(r.Header):
+		// Answered like any other malformed request: after authentication,
+		// and charged as one.
+		versionRejected = true
+		writeJSON(rec, http.StatusBadRequest, errorBody{
+			Message: unsupportedVersionMessage(requestedAPIVersion(r.Header)), DocumentationURL: docsURL("rest"), Status: "400"})
+	default:
 		e.rest.ServeHTTP(rec, r)
 	}
 	e.log.Debug("emulator request", "route", routeKey, "status", rec.status, "request_id", reqID)
@@ -272,7 +281,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h["Vary"] = []string{varyCredential, varyContent}
 	}
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
-	h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
+	if !versionRejected {
+		h.Set("X-GitHub-Api-Version-Selected", defaultAPIVersion)
+	}
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)

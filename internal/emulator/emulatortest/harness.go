@@ -134,7 +134,7 @@ func (s *Server) Do(t testing.TB, method, path, token string, body any, extra ..
 	if err != nil {
 		t.Fatalf("%s %s: read body: %v", method, path, err)
 	}
-	res, verr := ValidateResponse(method, req.URL.RequestURI(), resp.StatusCode, resp.Header, data)
+	res, verr := ValidateExchange(req, resp.StatusCode, resp.Header, data)
 	if verr != nil {
 		t.Errorf("openapi: %s %s -> %d (%s): %v", method, path, resp.StatusCode, orUnrouted(res.Operation), verr)
 	}
@@ -168,7 +168,7 @@ func (v *validatingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 		return resp, nil
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(data))
-	res, verr := ValidateResponse(req.Method, req.URL.RequestURI(), resp.StatusCode, resp.Header, data)
+	res, verr := ValidateExchange(req, resp.StatusCode, resp.Header, data)
 	if verr != nil {
 		v.t.Errorf("openapi: %s %s -> %d (%s): %v", req.Method, req.URL.RequestURI(), resp.StatusCode, orUnrouted(res.Operation), verr)
 	}

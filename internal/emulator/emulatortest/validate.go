@@ -50,6 +50,17 @@ func Summary() string {
 // status, the headers the operation documents and the body are validated
 // with kin-openapi. A response that passes is counted in Validated.
 func ValidateResponse(method, requestURI string, status int, header http.Header, body []byte) (Result, error) {
+	return validate(method, requestURI, nil, status, header, body)
+}
+
+// ValidateExchange is ValidateResponse for a request whose headers are
+// known: a request naming a REST API version GitHub does not support may
+// be answered 400 on any operation, as GitHub's "API Versions" page says.
+func ValidateExchange(req *http.Request, status int, header http.Header, body []byte) (Result, error) {
+	return validate(req.Method, req.URL.RequestURI(), req.Header, status, header, body)
+}
+
+func validate(method, requestURI string, reqHeader http.Header, status int, header http.Header, body []byte) (Result, error) {
 	s, err := loadSpec()
 	if err != nil {
 		return Result{}, err
@@ -110,7 +121,8 @@ func ValidateResponse(method, requestURI string, status int, header http.Header,
 			return res, reason(err)
 		}
 	} else {
-		schemaName, ok := unlistedStatus(route, method, status, header)
+		versionRejected := reqHeader != nil && !emulator.SupportedAPIVersion(reqHeader)
+		schemaName, ok := unlistedStatus(route, method, status, header, versionRejected)
 		if !ok {
 			return res, fmt.Errorf("status %d is not among those GitHub's description lists for %s (%s)",
 				status, res.Operation, strings.Join(listedStatuses(route), ", "))
@@ -200,12 +212,14 @@ func reason(err error) error {
 //   - 429 for a rate limit;
 //   - 404 for a resource that does not exist or that the credential cannot see;
 //   - 400 ("Problems parsing JSON") and 422 (validation) for a request body;
+//   - 400 for a request naming a REST API version GitHub does not support
+//     ("API Versions"), on every operation;
 //   - 410 for an issue that was deleted, on every issue route;
 //   - 500, 502, 503 and 504 for server trouble.
 //
 // It returns the schema such an answer's body must match ("" for none). Any
 // other unlisted status (a 201 where 200 is listed, a 422 on a GET) fails.
-func unlistedStatus(route *routers.Route, method string, status int, h http.Header) (string, bool) {
+func unlistedStatus(route *routers.Route, method string, status int, h http.Header, versionRejected bool) (string, bool) {
 	rateLimited := h.Get("X-RateLimit-Remaining") == "0" || h.Get("Retry-After") != ""
 	write := method != http.MethodGet && method != http.MethodHead
 	hasBody := route.Operation.RequestBody != nil
@@ -220,7 +234,7 @@ func unlistedStatus(route *routers.Route, method string, status int, h http.Head
 	case http.StatusTooManyRequests:
 		return "basic-error", rateLimited
 	case http.StatusBadRequest:
-		return "basic-error", hasBody
+		return "basic-error", hasBody || versionRejected
 	case http.StatusUnprocessableEntity:
 		return "validation-error", hasBody
 	case http.StatusGone:

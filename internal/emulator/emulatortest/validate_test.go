@@ -119,6 +119,15 @@ func TestUnlistedStatusPolicy(t *testing.T) {
 	if _, err := ValidateResponse("GET", "/repos/alice/notes/labels", http.StatusUnprocessableEntity, res.Header, res.Body); err == nil {
 		t.Fatal("a 422 on GET labels, which takes no body and lists no 422, validated")
 	}
+	// 400 on an operation without a request body is documented only for a
+	// request naming an unsupported API version.
+	bad := s.Do(t, "GET", "/repos/alice/notes/labels", "t-alice", nil, http.Header{"X-GitHub-Api-Version": {"2020-02-02"}})
+	if bad.Status != http.StatusBadRequest {
+		t.Fatalf("GET labels naming an unsupported version: %d", bad.Status)
+	}
+	if _, err := ValidateResponse("GET", "/repos/alice/notes/labels", http.StatusBadRequest, bad.Header, bad.Body); err == nil {
+		t.Fatal("a 400 on GET labels, with no unsupported version in the request, validated")
+	}
 }
 
 // A timeline item is checked against the branch its event names, not just
