@@ -50,10 +50,11 @@ func (s *State) AddApp(id int64, publicKey *rsa.PublicKey) *App {
 		s.apps = map[int64]*App{}
 	}
 	slug := "app-" + strconv.FormatInt(id, 10)
-	bot := s.Account(slug + "[bot]")
+	bot := s.Account(slug + botSuffix)
 	if bot == nil {
-		bot = s.AddAccount(slug+"[bot]", slug, false, s.Now())
+		bot = s.addBot(slug, s.Now())
 	}
+	bot.IsBot = true
 	a := &App{ID: id, Slug: slug, PublicKey: publicKey, Bot: bot, Installations: map[int64]*Installation{},
 		jwt: &Token{Value: "app-jwt:" + strconv.FormatInt(id, 10), Login: bot.Login}}
 	s.apps[id] = a

@@ -201,6 +201,7 @@ func TestGraphQL(t *testing.T) {
 		{"RepositoryMetadata", testGraphQLRepositoryMetadata},
 		{"Relations", testGraphQLRelations},
 		{"NodeRoundTrip", testGraphQLNodeRoundTrip},
+		{"BotActor", testGraphQLBotActor},
 		{"NotFound", testGraphQLNotFound},
 		{"DeleteIssue", testGraphQLDeleteIssue},
 		{"DeleteIssueForbidden", testGraphQLDeleteIssueForbidden},

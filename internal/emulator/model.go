@@ -1,6 +1,9 @@
 package emulator
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Permission is a token's access level on one repository, as GitHub's
 // collaborator permissions name them. The order matters: a higher level
@@ -39,15 +42,25 @@ func ParsePermission(s string) (Permission, bool) {
 	return PermNone, false
 }
 
-// Account is a user or an organization.
+// Account is a user, an organization or a GitHub App's bot.
 type Account struct {
-	ID        int64
-	NodeID    string
-	Login     string
-	Name      string
-	IsOrg     bool
+	ID     int64
+	NodeID string
+	Login  string
+	Name   string
+	IsOrg  bool
+	// IsBot marks a GitHub App's bot account ("<slug>[bot]"): typed "Bot"
+	// in REST user objects and a Bot in GraphQL.
+	IsBot     bool
 	CreatedAt time.Time
 }
+
+// botSuffix ends the login of a GitHub App's bot account.
+const botSuffix = "[bot]"
+
+// appSlug is the slug of the App whose bot account a is: its login without
+// "[bot]", which is also the login GraphQL reports for it.
+func (a *Account) appSlug() string { return strings.TrimSuffix(a.Login, botSuffix) }
 
 // Token is a credential the emulator accepts: who it acts as and what it may
 // do per repository ("owner/name"). Repositories not listed fall back to

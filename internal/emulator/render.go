@@ -18,9 +18,18 @@ type links struct {
 func (l links) repo(r *Repo) string { return l.api + "/repos/" + r.FullName() }
 func (l links) user(a *Account) string {
 	if a.IsOrg {
-		return l.api + "/orgs/" + a.Login
+		return l.api + "/orgs/" + url.PathEscape(a.Login)
 	}
-	return l.api + "/users/" + a.Login
+	return l.api + "/users/" + url.PathEscape(a.Login)
+}
+
+// profile is an account's page on the web: an App's bot has none of its
+// own and links to the App's.
+func (l links) profile(a *Account) string {
+	if a.IsBot {
+		return l.web + "/apps/" + url.PathEscape(a.appSlug())
+	}
+	return l.web + "/" + a.Login
 }
 
 func ts(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -60,10 +69,14 @@ func (l links) simpleUser(a *Account) *userJSON {
 	if a == nil {
 		return nil
 	}
-	u := l.api + "/users/" + a.Login
+	// GitHub escapes a bot's brackets: /users/name%5Bbot%5D.
+	u := l.api + "/users/" + url.PathEscape(a.Login)
 	typ := "User"
-	if a.IsOrg {
+	switch {
+	case a.IsOrg:
 		typ = "Organization"
+	case a.IsBot:
+		typ = "Bot"
 	}
 	empty := ""
 	return &userJSON{
@@ -71,7 +84,7 @@ func (l links) simpleUser(a *Account) *userJSON {
 		AvatarURL:         fmt.Sprintf("%s/avatars/u/%d?v=4", l.web, a.ID),
 		GravatarID:        &empty,
 		URL:               u,
-		HTMLURL:           l.web + "/" + a.Login,
+		HTMLURL:           l.profile(a),
 		FollowersURL:      u + "/followers",
 		FollowingURL:      u + "/following{/other_user}",
 		GistsURL:          u + "/gists{/gist_id}",

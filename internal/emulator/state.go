@@ -75,6 +75,16 @@ func (s *State) AddAccount(login, name string, isOrg bool, created time.Time) *A
 	return a
 }
 
+// addBot creates the bot account of the App with this slug, with a bot's
+// global id (BOT_...).
+func (s *State) addBot(slug string, created time.Time) *Account {
+	id := s.nextID()
+	a := &Account{ID: id, NodeID: nodeID("BOT", id), Login: slug + botSuffix, Name: slug, IsBot: true, CreatedAt: created}
+	s.accounts[strings.ToLower(a.Login)] = a
+	s.nodes[a.NodeID] = a
+	return a
+}
+
 // Account finds a user or organization by login, case-insensitively.
 func (s *State) Account(login string) *Account { return s.accounts[strings.ToLower(login)] }
 

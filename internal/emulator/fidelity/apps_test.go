@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -118,5 +119,57 @@ func TestAppInstallationTokens(t *testing.T) {
 	res = w.srv.Do(t, "POST", mint, "", map[string]any{"repositories": []string{"vault"}}, bearer(sign(key, -30*time.Second, 5*time.Minute)))
 	if res.Status != 422 {
 		t.Errorf("a repository outside the installation: %d %s", res.Status, res.Body)
+	}
+}
+
+// An App's bot account is typed "Bot" in REST user objects, with GitHub's
+// escaped API URL and the App's page as its html_url; people stay "User".
+func TestAppBotIsABot(t *testing.T) {
+	w := newWorld(t, emulator.Options{})
+	st := w.srv.Emu.State()
+	st.Lock()
+	bot := st.AddApp(42, nil).Bot
+	st.AddToken(&emulator.Token{Value: "t-bot", Login: bot.Login,
+		Perms: map[string]emulator.Permission{"acme/widgets": emulator.PermWrite}})
+	st.Unlock()
+
+	type user struct {
+		Login   string `json:"login"`
+		Type    string `json:"type"`
+		URL     string `json:"url"`
+		HTMLURL string `json:"html_url"`
+		NodeID  string `json:"node_id"`
+	}
+	want := user{Login: "app-42[bot]", Type: "Bot", URL: w.srv.URL + "/users/app-42%5Bbot%5D",
+		HTMLURL: w.srv.URL + "/apps/app-42", NodeID: bot.NodeID}
+	var issue struct {
+		Number int  `json:"number"`
+		User   user `json:"user"`
+	}
+	res := w.do(t, "POST", "/repos/acme/widgets/issues", "t-bot", map[string]any{"title": "Filed by the App"})
+	res.JSON(t, &issue)
+	if res.Status != 201 || issue.User != want {
+		t.Errorf("issue author %d %+v, want %+v", res.Status, issue.User, want)
+	}
+	if !strings.HasPrefix(want.NodeID, "BOT_") {
+		t.Errorf("bot node id %q, want GitHub's BOT_ prefix", want.NodeID)
+	}
+	var comment struct {
+		User user `json:"user"`
+	}
+	w.do(t, "POST", "/repos/acme/widgets/issues/"+strconv.Itoa(issue.Number)+"/comments", "t-bot",
+		map[string]any{"body": "And commented on"}).JSON(t, &comment)
+	if comment.User != want {
+		t.Errorf("comment author %+v, want %+v", comment.User, want)
+	}
+	var profile user
+	w.do(t, "GET", "/users/app-42%5Bbot%5D", tokCarol, nil).JSON(t, &profile)
+	if profile != want {
+		t.Errorf("GET /users/app-42[bot]: %+v, want %+v", profile, want)
+	}
+	var person user
+	w.do(t, "GET", "/users/carol", tokCarol, nil).JSON(t, &person)
+	if person.Type != "User" || person.HTMLURL != w.srv.URL+"/carol" {
+		t.Errorf("a person: %+v", person)
 	}
 }
