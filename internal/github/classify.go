@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -42,6 +43,9 @@ func (c *Client) describe(rec *call, resp *gh.Response, err error) *Error {
 		msg, fields := ghErrorBody(err)
 		e := statusError(status, h, msg, fields, c.now())
 		e.cause = err
+		if e.Code == InsufficientScope && len(e.RequiredScopes) == 0 && resp.Request != nil {
+			e.RequiredScopes = issuesPermission(resp.Request.Method)
+		}
 		return e
 	}
 	if !rec.reached.Load() {
@@ -130,4 +134,16 @@ func invalidArgument(write bool, msg string) *Error {
 		e.Settlement = NotStarted
 	}
 	return e
+}
+
+// issuesPermission is what a refused REST call needs when GitHub's answer
+// did not say (it sends X-Accepted-GitHub-Permissions to fine-grained tokens
+// and Apps, but not always to classic tokens): every endpoint this layer
+// calls is documented under the "Issues" repository permission, read for
+// GET and write for the rest, and classic tokens need the repo scope.
+func issuesPermission(method string) []string {
+	if method == http.MethodGet || method == http.MethodHead {
+		return []string{"issues=read", "repo"}
+	}
+	return []string{"issues=write", "repo"}
 }

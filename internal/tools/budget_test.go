@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -60,5 +61,9 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 	e := env.Call(t, "github_update_issue", `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["question"]}}`).Envelope(t)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement == "" {
 		t.Fatalf("write without permission: %+v", e)
+	}
+	// The envelope names the permission the call needs.
+	if e.Details == nil || !slices.Contains(e.Details.RequiredScopes, "issues=write") {
+		t.Fatalf("insufficient_scope without details.required_scopes: %+v", e.Details)
 	}
 }
