@@ -47,6 +47,16 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 		return bad("state_reason", "must be reopened (or absent) when state is open")
 	case in.State == "closed" && in.StateReason == "reopened":
 		return bad("state_reason", "cannot be reopened when state is closed")
+	case in.StateReason != "" && in.State == "":
+		// GitHub applies a state_reason only with the state it explains,
+		// and ignores it silently otherwise.
+		fixed := *in
+		fixed.State = "closed"
+		if in.StateReason == "reopened" {
+			fixed.State = "open"
+		}
+		return bad("state_reason", "needs state: "+fixed.State).WithRepair(contract.Repair{
+			NextStep: "call again with state " + fixed.State + " beside state_reason", Tool: "github_update_issue", Arguments: fixed})
 	case in.LockReason != "" && (in.Locked == nil || !*in.Locked):
 		return bad("lock_reason", "needs locked: true")
 	case in.Milestone.Set && !in.Milestone.Null && in.Milestone.Value < 1:

@@ -384,6 +384,53 @@ func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	ciWantCalls(t, env, "reopen with expected_version", "POST /graphql", fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d", n))
 }
 
+// Closing a closed issue is a successful no-op that says so, also when the
+// issue was not read first: GitHub's closed_at shows it closed before.
+func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	n := emulator.DemoBlockerIssue
+	if _, is := ciIssue(env, n); is.State != "closed" {
+		t.Fatalf("seed: #%d is %s, want closed", n, is.State)
+	}
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed"})
+	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "already closed") }) {
+		t.Fatalf("closing a closed issue: %+v", out)
+	}
+	// A new reason on a closed issue is a change, of state_reason only.
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed", StateReason: "not_planned"})
+	if out.NoOp || !slices.Equal(out.ChangedFields, []string{"state_reason"}) {
+		t.Fatalf("re-closing as not planned: %+v", out)
+	}
+	// A close that does close is reported as a change.
+	open := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Open then closed"})
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: open, State: "closed"})
+	if out.NoOp || !slices.Equal(out.ChangedFields, []string{"state"}) {
+		t.Fatalf("closing an open issue: %+v", out)
+	}
+}
+
+// A state_reason without the state it explains would be ignored by GitHub
+// silently; it is refused with the call that does what was meant.
+func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Reason alone"})
+	env.Upstream()
+	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, StateReason: "not_planned"}).Envelope(t)
+	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "state_reason" || e.Repair == nil || e.Repair.Tool != "github_update_issue" {
+		t.Fatalf("envelope: %+v", e)
+	}
+	if calls := env.Upstream(); len(calls) != 0 {
+		t.Fatalf("calls before refusing: %v", calls)
+	}
+	res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
+	if res.IsError {
+		t.Fatalf("repair failed: %s", res.JSON)
+	}
+	if _, is := ciIssue(env, n); is.State != "closed" || is.StateReason == nil || *is.StateReason != "not_planned" {
+		t.Fatalf("after the repair: %s %v", is.State, is.StateReason)
+	}
+}
+
 func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "People", Assignees: []string{"carol"}})

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	gh "github.com/google/go-github/v88/github"
 )
@@ -22,6 +23,11 @@ func (u *update) output() UpdateIssueOut {
 		out.ChangedFields = changedFields(u.before, after)
 	} else {
 		applied, ignored := u.confirmed(after)
+		if u.alreadyClosed(after) {
+			applied = slices.DeleteFunc(applied, func(f string) bool { return f == "state" })
+			out.Notes = append(out.Notes, "the issue was already closed, so its state did not change")
+			out.NoOp = len(applied) == 0 && len(ignored) == 0 && len(u.steps) == 1
+		}
 		out.ChangedFields = applied
 		out.Notes = append(out.Notes, "the issue was not read first: changed_fields lists the fields written")
 		if len(ignored) > 0 {
@@ -36,6 +42,22 @@ func (u *update) output() UpdateIssueOut {
 	out.Issue = view
 	out.RateLimitRemaining = lowBudget(u.c, "core")
 	return out
+}
+
+// closedBeforeSkew is how much earlier than the PATCH an issue's closed_at
+// must be to show it was closed already: GitHub's clock and this host's
+// may differ by some seconds, never by this much.
+const closedBeforeSkew = time.Minute
+
+// alreadyClosed reports whether an unread close found the issue closed: a
+// close sets closed_at to the time it happens, and GitHub leaves it as it
+// was when the issue was closed before.
+func (u *update) alreadyClosed(after *gh.Issue) bool {
+	if u.in.State != "closed" || !slices.Contains(u.patched, "state") || u.patchedAt.IsZero() || after.GetState() != "closed" {
+		return false
+	}
+	at := after.GetClosedAt()
+	return !at.IsZero() && at.Before(u.patchedAt.Add(-closedBeforeSkew))
 }
 
 // issueFields are the editable fields, in the order changed_fields lists them.

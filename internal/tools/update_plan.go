@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
@@ -26,6 +27,8 @@ type update struct {
 	notes []string
 	// patched names the fields the PATCH carries, for the unread case.
 	patched []string
+	// patchedAt is when the PATCH was sent, by this host's clock.
+	patchedAt time.Time
 }
 
 // step is one upstream write. done and todo say what it does for
