@@ -70,12 +70,22 @@ func (e *LabelsEdit) validate() *contract.Error {
 }
 
 // names lists the labels the edit puts on the issue, which must exist in
-// the repository (or be created): add, swap.to and set. Removed labels
-// need no lookup: one that is not on the issue is a no-op whatever the
-// repository holds.
+// the repository (or be created): add, swap.to and set.
 func (e *LabelsEdit) names() []string {
+	return e.lookups(false)
+}
+
+// lookups lists the names the preflight checks: names(), and with removed
+// also the removed labels. Removing a label the issue lacks is a no-op, but
+// one the repository lacks too is most likely a misspelling of a label the
+// agent meant to take off, so it is refused rather than reported done.
+func (e *LabelsEdit) lookups(removed bool) []string {
 	var out []string
-	for _, n := range slices.Concat(e.Add, e.Set) {
+	more := e.Remove
+	if !removed {
+		more = nil
+	}
+	for _, n := range slices.Concat(e.Add, e.Set, more) {
 		if !containsFold(out, n) {
 			out = append(out, strings.TrimSpace(n))
 		}
@@ -95,6 +105,9 @@ type labelPlan struct {
 	notes  []string
 	// unknown lists names the repository lacks, when create_missing is off.
 	unknown []string
+	// unknownRemoved lists removed names neither the issue nor the
+	// repository has.
+	unknownRemoved []string
 }
 
 // planLabels resolves an edit against the issue's current labels and the
@@ -141,7 +154,14 @@ func planLabels(e *LabelsEdit, current []string, repo map[string]string) labelPl
 	removeOne := func(name string) {
 		l, ok := onIssue(name)
 		if !ok {
-			p.notes = append(p.notes, fmt.Sprintf("label %q was not on the issue", strings.TrimSpace(name)))
+			name = strings.TrimSpace(name)
+			if _, exists := repo[strings.ToLower(name)]; !exists && repo != nil {
+				if !containsFold(p.unknownRemoved, name) {
+					p.unknownRemoved = append(p.unknownRemoved, name)
+				}
+				return
+			}
+			p.notes = append(p.notes, fmt.Sprintf("label %q was not on the issue", name))
 			return
 		}
 		if !containsFold(p.remove, l) {

@@ -117,3 +117,39 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
+
+// Qualifiers in the query text win over the defaults they contradict: a
+// query asking for pull requests gets them, and one naming a state is not
+// narrowed to open issues as well.
+func TestSearchQueryQualifiersOverrideDefaults(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	search := func(in tools.SearchIssuesIn) tools.SearchIssuesOut {
+		t.Helper()
+		in.Owner, in.Repo, in.PageSize = "acme", "widgets", 100
+		var out tools.SearchIssuesOut
+		res := env.Call(t, "github_search_issues", in)
+		if res.IsError {
+			t.Fatal(string(res.JSON))
+		}
+		res.Decode(t, &out)
+		return out
+	}
+	prs := search(tools.SearchIssuesIn{Query: "is:pr", State: "all"})
+	if len(prs.Items) == 0 {
+		t.Fatal("is:pr found nothing")
+	}
+	for _, is := range prs.Items {
+		if !is.IsPR {
+			t.Fatalf("is:pr returned issue #%d", is.Number)
+		}
+	}
+	closed := search(tools.SearchIssuesIn{Query: "IS:CLOSED"})
+	if len(closed.Items) == 0 {
+		t.Fatal("is:closed with the default state found nothing")
+	}
+	for _, is := range closed.Items {
+		if is.State != "closed" || is.IsPR {
+			t.Fatalf("is:closed returned #%d (%s, pr %v)", is.Number, is.State, is.IsPR)
+		}
+	}
+}

@@ -80,11 +80,17 @@ func (in SearchIssuesIn) githubQuery() string {
 	case in.Owner != "":
 		q = append(q, "user:"+in.Owner)
 	}
-	if !in.IncludePRs {
+	if !in.IncludePRs && !hasQualifier(in.Query, "is:pr", "type:pr", "is:pull-request", "type:pull-request", "is:issue", "type:issue") {
 		q = append(q, "is:issue")
 	}
 	switch in.State {
-	case "", "open":
+	case "":
+		// The default yields to a state the query text names itself, or
+		// "is:closed is:open" would match nothing.
+		if !hasQualifier(in.Query, "is:open", "is:closed", "state:open", "state:closed", "is:merged", "is:unmerged") {
+			q = append(q, "is:open")
+		}
+	case "open":
 		q = append(q, "is:open")
 	case "closed":
 		q = append(q, "is:closed")
@@ -109,6 +115,19 @@ func (in SearchIssuesIn) githubQuery() string {
 		q = append(q, "updated:>="+in.UpdatedAfter)
 	}
 	return strings.Join(q, " ")
+}
+
+// hasQualifier reports whether the query text carries one of the
+// qualifiers (case-insensitive, as GitHub reads them).
+func hasQualifier(query string, qualifiers ...string) bool {
+	for _, tok := range strings.Fields(strings.ToLower(query)) {
+		for _, q := range qualifiers {
+			if tok == q {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func quoteQualifier(v string) string {

@@ -198,11 +198,22 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 	// state must give the same version, or expected_version would always
 	// conflict. A no-op update reports the version it read.
 	env := servertest.Start(t, servertest.Options{})
+	var labels tools.ListRepoMetadataOut
+	env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"}).Decode(t, &labels)
 	for _, n := range []int{emulator.DemoLockedIssue, emulator.DemoNotPlannedIssue, emulator.DemoDuplicateIssue,
 		emulator.DemoParentIssue, emulator.DemoHostileIssue, emulator.DemoManyCommentsIssue, 100} {
 		want := ciVersion(t, env, n)
+		// Removing a repository label the issue does not carry changes nothing.
+		_, is := ciIssue(env, n)
+		absent := ""
+		for _, l := range labels.Items {
+			if !slices.ContainsFunc(is.Labels, func(x *emulator.Label) bool { return strings.EqualFold(x.Name, l.Name) }) {
+				absent = l.Name
+				break
+			}
+		}
 		out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
-			Labels: &tools.LabelsEdit{Remove: []string{"no such label"}}, ExpectedVersion: want})
+			Labels: &tools.LabelsEdit{Remove: []string{absent}}, ExpectedVersion: want})
 		if !out.NoOp || out.Version != want {
 			t.Errorf("#%d: update saw %s, get_issue %s", n, out.Version, want)
 		}
@@ -467,5 +478,34 @@ func TestUpdateIssueCreatorScope(t *testing.T) {
 	ciWantCalls(t, env, "refused after the read, before any write", "POST /graphql")
 	if _, is := ciIssue(env, n); is.State != "open" {
 		t.Fatal("the issue was changed")
+	}
+}
+
+// Removing a label the repository does not have is a misspelling, not a
+// no-op: it is refused before anything is written, with close matches.
+// Removing a real label the issue lacks is a no-op that says so.
+func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Remove typo", Labels: []string{"bug", "status: in progress"}})
+	env.Upstream()
+	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+		Labels: &tools.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}).Envelope(t)
+	if e.Code != contract.CodeUnknownLabel || e.Details == nil || e.Details.Field != "labels.remove" || e.Settlement != contract.NotStarted {
+		t.Fatalf("envelope: %+v", e)
+	}
+	if !strings.Contains(fmt.Sprint(e.Details.Value), "status: in progress") {
+		t.Fatalf("no close match offered: %v", e.Details.Value)
+	}
+	for _, call := range ciCalls(env) {
+		if !strings.HasPrefix(call, "POST /graphql") && !strings.HasPrefix(call, "GET ") {
+			t.Fatalf("a write was sent: %s", call)
+		}
+	}
+	if _, is := ciIssue(env, n); len(is.Labels) != 2 {
+		t.Fatalf("labels changed: %d left", len(is.Labels))
+	}
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Labels: &tools.LabelsEdit{Remove: []string{"question"}}})
+	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "was not on the issue") }) {
+		t.Fatalf("removing an absent repository label: %+v", out)
 	}
 }

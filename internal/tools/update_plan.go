@@ -62,7 +62,7 @@ func (u *update) read(ctx context.Context) error {
 	in := u.in
 	pf := preflight{owner: in.Owner, repo: in.Repo, issue: in.IssueNumber}
 	if in.Labels != nil {
-		pf.labels = in.Labels.names()
+		pf.labels = in.Labels.lookups(true)
 	}
 	if in.Milestone.Set && !in.Milestone.Null {
 		pf.milestone = in.Milestone.Value
@@ -137,6 +137,9 @@ func (u *update) plan(ctx context.Context) error {
 		lp = planLabels(in.Labels, labelNames(before), u.pf.labels)
 		if len(lp.unknown) > 0 {
 			return unknownLabels(ctx, u.c, in.Owner, in.Repo, "labels", lp.unknown, true)
+		}
+		if len(lp.unknownRemoved) > 0 {
+			return unknownLabels(ctx, u.c, in.Owner, in.Repo, "labels.remove", lp.unknownRemoved, false)
 		}
 		u.notes = append(u.notes, lp.notes...)
 		if lp.set != nil {
