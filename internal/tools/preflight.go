@@ -44,7 +44,7 @@ type preflightResult struct {
 // output shows. stateReason needs enableDuplicate, or GitHub reports a
 // duplicate as not_planned and the version would differ from REST's.
 const issueSelection = `databaseId number title body state stateReason(enableDuplicate: true) locked activeLockReason
- author { login } milestone { number title } issueType { name }
+ author { login __typename } milestone { number title } issueType { name } comments(first: 1) { totalCount }
  labels(first: 100) { nodes { name } } assignees(first: 100) { nodes { login } }
  url createdAt updatedAt closedAt`
 
@@ -66,7 +66,7 @@ func (p preflight) document() (string, map[string]any) {
 	if p.parent > 0 {
 		vars["p"] = p.parent
 		params = append(params, "$p: Int!")
-		sel = append(sel, "parent: issue(number: $p) { databaseId number author { login } }")
+		sel = append(sel, "parent: issue(number: $p) { databaseId number author { login __typename } }")
 	}
 	for i, name := range p.labels {
 		v := fmt.Sprintf("l%d", i)
@@ -104,8 +104,12 @@ type gqlIssue struct {
 	Locked           bool    `json:"locked"`
 	ActiveLockReason *string `json:"activeLockReason"`
 	Author           *struct {
-		Login string `json:"login"`
+		Login    string `json:"login"`
+		Typename string `json:"__typename"`
 	} `json:"author"`
+	Comments *struct {
+		TotalCount int `json:"totalCount"`
+	} `json:"comments"`
 	Milestone *struct {
 		Number int    `json:"number"`
 		Title  string `json:"title"`
@@ -144,7 +148,15 @@ func (g *gqlIssue) rest() *gh.Issue {
 		is.ActiveLockReason = gh.Ptr(gqlLockReasons[*g.ActiveLockReason])
 	}
 	if g.Author != nil {
-		is.User = &gh.User{Login: gh.Ptr(g.Author.Login)}
+		// GraphQL names an App's bot account without REST's "[bot]".
+		login := g.Author.Login
+		if g.Author.Typename == "Bot" && !strings.HasSuffix(login, "[bot]") {
+			login += "[bot]"
+		}
+		is.User = &gh.User{Login: gh.Ptr(login)}
+	}
+	if g.Comments != nil {
+		is.Comments = gh.Ptr(g.Comments.TotalCount)
 	}
 	if g.Milestone != nil {
 		is.Milestone = &gh.Milestone{Number: gh.Ptr(g.Milestone.Number), Title: gh.Ptr(g.Milestone.Title)}

@@ -47,7 +47,7 @@ func (u *update) patchStep(edit github.IssueEdit) step {
 			if err != nil {
 				return err
 			}
-			u.after = is
+			u.after, u.fromGitHub = is, true
 			return nil
 		},
 		rest: func(f *UpdateIssueIn) {

@@ -509,3 +509,19 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 		t.Fatalf("removing an absent repository label: %+v", out)
 	}
 }
+
+// The issue a label edit returns is not older than the edit: it keeps the
+// comment count, and leaves out an updated_at that the write changed.
+func TestUpdateIssueOutputIsNotStale(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	n := emulator.DemoManyCommentsIssue
+	var before tools.GetIssueOut
+	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &before)
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Labels: &tools.LabelsEdit{Add: []string{"question"}}})
+	if out.NoOp || out.Issue.Comments == 0 || out.Issue.Comments != before.Issue.Comments {
+		t.Fatalf("comments: %d, get_issue said %d", out.Issue.Comments, before.Issue.Comments)
+	}
+	if out.Issue.UpdatedAt != "" && out.Issue.UpdatedAt <= before.Issue.UpdatedAt {
+		t.Fatalf("updated_at %s is the one read before the write", out.Issue.UpdatedAt)
+	}
+}

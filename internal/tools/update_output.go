@@ -39,6 +39,11 @@ func (u *update) output() UpdateIssueOut {
 	view := issueView(after, Full, false)
 	// The agent has the body it sent, and the version is above.
 	view.Body, view.Sanitized, view.Version = "", nil, ""
+	if len(u.steps) > 0 && !u.fromGitHub {
+		// The writes changed updated_at, and none of their answers says
+		// to what; the time read before them would be wrong.
+		view.Updated, view.UpdatedAt = "", ""
+	}
 	out.Issue = view
 	out.RateLimitRemaining = lowBudget(u.c, "core")
 	return out

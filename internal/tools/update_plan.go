@@ -29,6 +29,10 @@ type update struct {
 	patched []string
 	// patchedAt is when the PATCH was sent, by this host's clock.
 	patchedAt time.Time
+	// fromGitHub is true when after is GitHub's answer to the PATCH; label,
+	// assignee and lock writes answer with less, and are applied to the
+	// copy of what was read.
+	fromGitHub bool
 }
 
 // step is one upstream write. done and todo say what it does for
