@@ -132,7 +132,7 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 	}{in.IssueNumber, in.Detail}
 	restart := in
 	restart.CommentsCursor = ""
-	page, err := s.openCursor(in.CommentsCursor, tool, scope, filters, restart)
+	page, err := s.openCursor("comments_cursor", in.CommentsCursor, tool, scope, filters, restart)
 	if err != nil {
 		return GetIssueOut{}, err
 	}

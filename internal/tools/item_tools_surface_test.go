@@ -17,14 +17,14 @@ func TestItemToolsAnnotationsAndSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Reads send readOnlyHint alone (the other hints mean nothing for a
-	// read-only tool).
+	// Reads are read-only and, so, idempotent; destructiveHint means
+	// nothing for them and is left out.
 	type hints struct{ readOnly, destructive, idempotent bool }
 	want := map[string]hints{
 		"github_add_comment":        {destructive: false, idempotent: false},
 		"github_edit_comment":       {destructive: true, idempotent: true},
-		"github_list_issue_items":   {readOnly: true},
-		"github_list_repo_metadata": {readOnly: true},
+		"github_list_issue_items":   {readOnly: true, idempotent: true},
+		"github_list_repo_metadata": {readOnly: true, idempotent: true},
 		"github_link_issues":        {destructive: true, idempotent: true},
 	}
 	const maxBytes = 1400

@@ -76,7 +76,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	restart := in
 	restart.Cursor = ""
 	scope := in.Owner + "/" + in.Repo
-	page, err := s.openCursor(in.Cursor, tool, scope, filters, restart)
+	page, err := s.openCursor("cursor", in.Cursor, tool, scope, filters, restart)
 	if err != nil {
 		return ListIssueItemsOut{}, err
 	}

@@ -62,7 +62,7 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	restart := in
 	restart.Cursor = ""
 	scope := in.Owner + "/" + in.Repo
-	page, err := s.openCursor(in.Cursor, tool, scope, filters, restart)
+	page, err := s.openCursor("cursor", in.Cursor, tool, scope, filters, restart)
 	if err != nil {
 		return ListRepoMetadataOut{}, err
 	}

@@ -24,9 +24,10 @@ type Page struct {
 }
 
 // openCursor returns the upstream page a cursor points at (1 without a
-// cursor). restart is the call that begins the listing again, for the
-// repair of a cursor that cannot be used.
-func (s *Service) openCursor(cursor, tool, repo string, filters any, restart any) (int, error) {
+// cursor). field names the argument that carried it; restart is the call
+// that begins the listing again, for the repair of a cursor that cannot be
+// used.
+func (s *Service) openCursor(field, cursor, tool, repo string, filters any, restart any) (int, error) {
 	if cursor == "" {
 		return 1, nil
 	}
@@ -41,7 +42,7 @@ func (s *Service) openCursor(cursor, tool, repo string, filters any, restart any
 	if errors.Is(err, contract.ErrCursorExpired) {
 		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
 	}
-	return 0, contract.Errorf(code, "%s", msg).WithField("cursor", msg).
+	return 0, contract.Errorf(code, "%s", msg).WithField(field, msg).
 		WithRepair(contract.Repair{NextStep: "start the listing again from the first page", Tool: tool, Arguments: restart})
 }
 

@@ -112,7 +112,14 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 	if len(many.Comments) == 0 {
 		t.Fatal("no comments")
 	}
-	e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999}).Envelope(t)
+	// A cursor that does not open is refused, naming the argument that
+	// carried it.
+	e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		CommentsCursor: "not-a-cursor"}).Envelope(t)
+	if e.Code != contract.CodeCursorInvalid || e.Details == nil || e.Details.Field != "comments_cursor" || e.Repair == nil {
+		t.Fatalf("a cursor from another issue: %+v", e)
+	}
+	e = env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999}).Envelope(t)
 	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != "github_search_issues" {
 		t.Fatalf("missing issue: %+v", e)
 	}

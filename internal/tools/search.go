@@ -154,7 +154,7 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 		in.Labels, in.NoLabels, in.IncludePRs, in.PageSize}
 	restart := in
 	restart.Cursor = ""
-	page, err := s.openCursor(in.Cursor, tool, scope, filters, restart)
+	page, err := s.openCursor("cursor", in.Cursor, tool, scope, filters, restart)
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
