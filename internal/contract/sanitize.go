@@ -62,7 +62,33 @@ func Sanitize(s string) (string, Removed) {
 	}
 }
 
+// SanitizeText removes the invisible characters Sanitize removes from a
+// plain-text field (an issue title). HTML comments stay: GitHub shows a
+// title's text as it is, so a comment in it is visible, not hidden.
+func SanitizeText(s string) (string, Removed) {
+	var total Removed
+	for {
+		out, rm := removeInvisible(s)
+		if !rm.Any() {
+			return s, total
+		}
+		total = total.Add(rm)
+		s = out
+	}
+}
+
 func sanitizeOnce(s string) (string, Removed) {
+	s, rm := removeInvisible(s)
+	if strings.Contains(s, "<!--") {
+		var n int
+		s, n = stripHTMLComments(s)
+		rm.HTMLComments = n
+	}
+	return s, rm
+}
+
+// removeInvisible drops zero-width, bidi-control and tag characters.
+func removeInvisible(s string) (string, Removed) {
 	var rm Removed
 	if strings.IndexFunc(s, func(r rune) bool { z, b, t := invisibleKind(r); return z || b || t }) >= 0 {
 		var b strings.Builder
@@ -85,11 +111,6 @@ func sanitizeOnce(s string) (string, Removed) {
 			i += size
 		}
 		s = b.String()
-	}
-	if strings.Contains(s, "<!--") {
-		var n int
-		s, n = stripHTMLComments(s)
-		rm.HTMLComments = n
 	}
 	return s, rm
 }

@@ -54,5 +54,29 @@ func FuzzSanitize(f *testing.F) {
 		if !strings.Contains(in, "<!--") && rm.HTMLComments != 0 {
 			t.Fatalf("counted a comment that is not there: %q", in)
 		}
+		// The plain-text form removes the same invisible characters and
+		// nothing else, and is idempotent too.
+		text, trm := SanitizeText(in)
+		if trm.HTMLComments != 0 || (!trm.Any() && text != in) {
+			t.Fatalf("SanitizeText: %q -> %q (%+v)", in, text, trm)
+		}
+		if again, rm3 := SanitizeText(text); again != text || rm3.Any() {
+			t.Fatalf("SanitizeText not idempotent: %q -> %q -> %q", in, text, again)
+		}
 	})
+}
+
+// A title is plain text: its hidden characters go, and an HTML comment,
+// which GitHub shows as text, stays.
+func TestSanitizeText(t *testing.T) {
+	got, rm := SanitizeText("Hidden\u200b title \u202eevil<!-- x -->\U000E0041")
+	if got != "Hidden title evil<!-- x -->" {
+		t.Fatalf("got %q", got)
+	}
+	if rm != (Removed{ZeroWidth: 1, Bidi: 1, Tags: 1}) {
+		t.Fatalf("counts %+v", rm)
+	}
+	if got, rm := SanitizeText("a<b && c"); got != "a<b && c" || rm.Any() {
+		t.Fatalf("clean text changed: %q %+v", got, rm)
+	}
 }

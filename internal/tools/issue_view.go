@@ -30,6 +30,8 @@ type Issue struct {
 	Updated   string   `json:"updated,omitempty" jsonschema:"last update, YYYY-MM-DD"`
 	Repo      string   `json:"repo,omitempty" jsonschema:"owner/name, when a listing spans repositories"`
 	IsPR      bool     `json:"is_pr,omitempty" jsonschema:"true for a pull request"`
+	// TitleSanitized counts the hidden characters removed from the title.
+	TitleSanitized *contract.Removed `json:"title_sanitized,omitempty" jsonschema:"hidden characters removed from the title"`
 
 	// Full detail.
 	Body        string            `json:"body,omitempty" jsonschema:"Markdown, sanitized: see sanitized"`
@@ -134,14 +136,18 @@ func issueView(is *gh.Issue, detail Detail, withRepo bool) Issue {
 	if withRepo {
 		v.Repo = repoOf(is)
 	}
-	v.Title, _ = contract.Sanitize(v.Title)
+	title, removed := contract.SanitizeText(v.Title)
+	v.Title = title
+	if removed.Any() {
+		v.TitleSanitized = &removed
+	}
 	if detail != Full {
 		return v
 	}
-	body, removed := contract.Sanitize(is.GetBody())
+	body, removedBody := contract.Sanitize(is.GetBody())
 	v.Body = body
-	if removed.Any() {
-		v.Sanitized = &removed
+	if removedBody.Any() {
+		v.Sanitized = &removedBody
 	}
 	v.Author = is.GetUser().GetLogin()
 	v.StateReason = is.GetStateReason()

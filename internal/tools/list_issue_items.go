@@ -39,7 +39,7 @@ type IssueItem struct {
 	At        string `json:"at,omitempty"`
 	Body      string `json:"body,omitempty"`
 	Edited    bool   `json:"edited,omitempty"`
-	Removed   int    `json:"removed,omitempty" jsonschema:"hidden characters and HTML comments removed from body"`
+	Removed   int    `json:"removed,omitempty" jsonschema:"hidden characters removed from title and body (and HTML comments from body)"`
 	Label     string `json:"label,omitempty"`
 	Assignee  string `json:"assignee,omitempty"`
 	Milestone string `json:"milestone,omitempty"`
@@ -112,11 +112,12 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	case "sub_issues", "blocked_by", "blocking":
 		path := map[string]string{"sub_issues": "/sub_issues", "blocked_by": "/dependencies/blocked_by", "blocking": "/dependencies/blocking"}[in.Collection]
 		out.Items, next, err = listRows(ctx, c, base+path, page, in.PageSize, func(is *gh.Issue) IssueItem {
-			row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), Title: clean(is.GetTitle()), State: is.GetState()}
+			row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), State: is.GetState()}
+			cleanTitle(&row, is.GetTitle())
 			if !s.creatorAllowed(is.GetUser().GetLogin()) {
 				// Under the creator scope another user's issue is shown by
 				// number and state only: the row stays, its text does not.
-				row.Title = ""
+				row.Title, row.Removed = "", 0
 				withheld++
 			}
 			return row
@@ -127,7 +128,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 			if s.AllowedIssueCreator != "" && row.Title != "" {
 				// A timeline's issue references carry no author, so under
 				// the creator scope their titles are withheld.
-				row.Title = ""
+				row.Title, row.Removed = "", 0
 				withheld++
 			}
 			return row

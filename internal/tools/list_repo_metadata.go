@@ -135,11 +135,20 @@ func notFoundRepo(err error, owner, repo string) error {
 	return e
 }
 
-// clean strips hidden characters from a short metadata text; the counts
-// are not reported for names and titles, as for issue titles.
+// clean strips hidden characters from a short plain text: a name, a
+// description, a title in a metadata row. Counts are not reported for
+// those; issue titles count theirs (see cleanTitle).
 func clean(s string) string {
-	out, _ := contract.Sanitize(s)
+	out, _ := contract.SanitizeText(s)
 	return out
+}
+
+// cleanTitle strips hidden characters from an issue's title in an item
+// row, adding how many to the row's removed count.
+func cleanTitle(row *IssueItem, title string) {
+	out, rm := contract.SanitizeText(title)
+	row.Title = out
+	row.Removed += rm.ZeroWidth + rm.Bidi + rm.Tags + rm.HTMLComments
 }
 
 // ListRepoMetadata is github_list_repo_metadata.

@@ -160,3 +160,27 @@ func TestSearchQueryQualifiersOverrideDefaults(t *testing.T) {
 		}
 	}
 }
+
+// A title's hidden characters are removed and counted in summary rows and
+// in full, the same way, so summary stays a subset of full.
+func TestTitleSanitizingIsCounted(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Hidden\u200b title \u202eevil <!-- shown -->"})
+	var got tools.GetIssueOut
+	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
+	want := contract.Removed{ZeroWidth: 1, Bidi: 1}
+	if got.Issue.Title != "Hidden title evil <!-- shown -->" || got.Issue.TitleSanitized == nil || *got.Issue.TitleSanitized != want {
+		t.Fatalf("get_issue title %q, counted %+v", got.Issue.Title, got.Issue.TitleSanitized)
+	}
+	var found tools.SearchIssuesOut
+	env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "evil"}).Decode(t, &found)
+	for _, is := range found.Items {
+		if is.Number == n {
+			if is.Title != got.Issue.Title || is.TitleSanitized == nil || *is.TitleSanitized != want {
+				t.Fatalf("summary row %q, counted %+v", is.Title, is.TitleSanitized)
+			}
+			return
+		}
+	}
+	t.Fatalf("#%d not found by search: %+v", n, found.Items)
+}

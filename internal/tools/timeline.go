@@ -74,13 +74,15 @@ func timelineRow(ev *timelineEvent, owner, repo string) IssueItem {
 	}
 	for _, ref := range []*issueRefJSON{ev.SubIssue, ev.ParentIssue, ev.BlockedBy, ev.Blocking} {
 		if ref != nil {
-			row.Number, row.Title, row.State = ref.Number, clean(ref.Title), ref.State
+			row.Number, row.State = ref.Number, ref.State
+			cleanTitle(&row, ref.Title)
 			row.Repo = otherRepo(ref.Repository.FullName, owner, repo)
 		}
 	}
 	if ev.Source != nil && ev.Source.Issue != nil {
 		is := ev.Source.Issue
-		row.Number, row.Title, row.State = is.GetNumber(), clean(is.GetTitle()), prState(is)
+		row.Number, row.State = is.GetNumber(), prState(is)
+		cleanTitle(&row, is.GetTitle())
 		row.Repo = otherRepo(repoOf(is), owner, repo)
 	}
 	return row
@@ -95,8 +97,10 @@ func linkedPR(ev *timelineEvent, owner, repo string) (IssueItem, bool) {
 		return IssueItem{}, false
 	}
 	is := ev.Source.Issue
-	return IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), owner, repo), Title: clean(is.GetTitle()),
-		State: prState(is), Actor: ev.Actor.GetLogin(), At: stamp(ev.CreatedAt)}, true
+	row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), owner, repo),
+		State: prState(is), Actor: ev.Actor.GetLogin(), At: stamp(ev.CreatedAt)}
+	cleanTitle(&row, is.GetTitle())
+	return row, true
 }
 
 // prState is open, closed or merged for a pull request; the issue state
