@@ -70,7 +70,7 @@ func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGua
 			return AddCommentOut{}, notStarted(err)
 		}
 		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-			return AddCommentOut{}, s.creatorRefusal(in.IssueNumber)
+			return AddCommentOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
 		}
 	}
 	if in.IdempotencyKey == "" {

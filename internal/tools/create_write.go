@@ -76,7 +76,7 @@ func (s *Service) resolveCreate(ctx context.Context, c *github.Client, in Create
 		return unknownLabels(ctx, c, in.Owner, in.Repo, "labels", unknown, false)
 	}
 	if res.parent != nil && !s.creatorAllowed(res.parent.GetUser().GetLogin()) {
-		return s.creatorRefusal(in.ParentIssueNumber)
+		return s.creatorRefusal(in.Owner, in.Repo, in.ParentIssueNumber)
 	}
 	return nil
 }

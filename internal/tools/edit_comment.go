@@ -91,7 +91,7 @@ func (s *Service) commentInScope(ctx context.Context, c *github.Client, in EditC
 		return notStarted(err)
 	}
 	if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-		return s.creatorRefusal(ref.Number)
+		return s.creatorRefusal(in.Owner, in.Repo, ref.Number)
 	}
 	return nil
 }

@@ -145,7 +145,7 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 		return GetIssueOut{}, err
 	}
 	if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-		return GetIssueOut{}, s.creatorRefusal(in.IssueNumber)
+		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
 	}
 	s.rememberSeen(c, &rec.Issue)
 	detail := Detail(in.Detail)

@@ -31,11 +31,13 @@ const maxLabelNames = 50
 
 func (e *LabelsEdit) validate() *contract.Error {
 	bad := func(field, reason string) *contract.Error {
-		return contract.Errorf(contract.CodeInvalidField, "labels.%s %s", field, reason).WithField("labels."+field, reason)
+		return contract.Errorf(contract.CodeInvalidField, "labels.%s %s", field, reason).WithField("labels."+field, reason).
+			WithRepair(contract.Repair{NextStep: "correct labels." + field + " (" + reason + ") and call again", Tool: "github_update_issue"})
 	}
 	if e.Set != nil {
 		if len(e.Set) == 0 {
-			return bad("set", "cannot clear every label; use remove")
+			return bad("set", "cannot clear every label; use remove").WithRepair(contract.Repair{
+				NextStep: "to take every label off, name them in labels.remove: get_issue lists them", Tool: "github_update_issue"})
 		}
 		if len(e.Add) > 0 || len(e.Remove) > 0 || e.Swap != nil {
 			return bad("set", "replaces every label, so it cannot be combined with add, remove or swap")

@@ -26,7 +26,9 @@ type LinkIssuesIn struct {
 func (in *LinkIssuesIn) Validate() *contract.Error {
 	if in.TargetIssueNumber == in.IssueNumber {
 		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be linked to itself", in.IssueNumber).
-			WithField("target_issue_number", "must differ from issue_number")
+			WithField("target_issue_number", "must differ from issue_number").
+			WithRepair(contract.Repair{NextStep: "find the other issue to link, then call again with its number as target_issue_number",
+				Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo}})
 	}
 	anchors := 0
 	for _, n := range []int{in.AfterIssueNumber, in.BeforeIssueNumber} {
@@ -34,15 +36,27 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 			anchors++
 		}
 	}
+	unanchored := *in
+	unanchored.AfterIssueNumber, unanchored.BeforeIssueNumber = 0, 0
 	switch {
 	case in.Action != "reorder" && anchors > 0:
 		return contract.Errorf(contract.CodeInvalidField, "after_issue_number and before_issue_number are for reorder only").
-			WithField("after_issue_number", "only with action reorder")
+			WithField("after_issue_number", "only with action reorder").
+			WithRepair(contract.Repair{NextStep: "call again without the anchor", Tool: "github_link_issues", Arguments: unanchored})
 	case in.Action == "reorder" && in.Relation != "sub_issue":
 		return contract.Errorf(contract.CodeInvalidField, "only sub-issues have an order").WithField("action", "reorder needs relation sub_issue")
-	case in.Action == "reorder" && anchors != 1:
+	case in.Action == "reorder" && anchors == 0:
 		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
-			WithField("after_issue_number", "give exactly one of after_issue_number and before_issue_number")
+			WithField("after_issue_number", "give exactly one of after_issue_number and before_issue_number").
+			WithRepair(contract.Repair{NextStep: "list the sub-issues in their order, then call again with one of them as after_issue_number",
+				Tool: "github_list_issue_items", Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
+	case in.Action == "reorder" && anchors != 1:
+		after := *in
+		after.BeforeIssueNumber = 0
+		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
+			WithField("before_issue_number", "give exactly one of after_issue_number and before_issue_number").
+			WithRepair(contract.Repair{NextStep: "call again with after_issue_number alone", Tool: "github_link_issues", Arguments: after,
+				Alternative: "or with before_issue_number alone"})
 	case in.Action == "reorder" && (in.anchor() == in.TargetIssueNumber || in.anchor() == in.IssueNumber):
 		return contract.Errorf(contract.CodeInvalidField, "the anchor must be another sub-issue of #%d", in.IssueNumber).
 			WithField("after_issue_number", "must name a sibling sub-issue, not the target or the parent")
@@ -86,7 +100,7 @@ func (s *Service) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOu
 			return LinkIssuesOut{}, notStarted(err)
 		}
 		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-			return LinkIssuesOut{}, s.creatorRefusal(in.IssueNumber)
+			return LinkIssuesOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
 		}
 	}
 	switch {
@@ -116,7 +130,7 @@ func (l *linker) target(ctx context.Context) (*issueRecord, error) {
 		return nil, notStarted(err)
 	}
 	if !l.s.creatorAllowed(rec.GetUser().GetLogin()) {
-		return nil, l.s.creatorRefusal(l.in.TargetIssueNumber)
+		return nil, l.s.creatorRefusal(l.in.Owner, l.in.Repo, l.in.TargetIssueNumber)
 	}
 	return rec, nil
 }

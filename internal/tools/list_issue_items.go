@@ -91,7 +91,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 			return ListIssueItemsOut{}, err
 		}
 		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-			return ListIssueItemsOut{}, s.creatorRefusal(in.IssueNumber)
+			return ListIssueItemsOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
 		}
 	}
 	out := ListIssueItemsOut{}

@@ -34,12 +34,15 @@ type SearchIssuesIn struct {
 // Validate checks rules that span fields.
 func (in *SearchIssuesIn) Validate() *contract.Error {
 	if in.Repo != "" && in.Owner == "" {
-		return contract.Errorf(contract.CodeInvalidField, "repo needs owner").WithField("owner", "is required when repo is given")
+		return contract.Errorf(contract.CodeInvalidField, "repo needs owner").WithField("owner", "is required when repo is given").
+			WithRepair(contract.Repair{NextStep: "call again with the repository's owner beside repo", Tool: "github_search_issues",
+				Alternative: "or leave repo out to search every repository the credential can see"})
 	}
 	if in.UpdatedAfter != "" {
 		if _, err := parseDateArg(in.UpdatedAfter); err != nil {
 			return contract.Errorf(contract.CodeInvalidField, "updated_after must be YYYY-MM-DD or RFC 3339").
-				WithField("updated_after", "must be YYYY-MM-DD or RFC 3339")
+				WithField("updated_after", "must be YYYY-MM-DD or RFC 3339").
+				WithRepair(contract.Repair{NextStep: "call again with updated_after as a date such as 2026-01-31", Tool: "github_search_issues"})
 		}
 	}
 	return nil

@@ -68,11 +68,12 @@ func (s *Service) creatorAllowed(login string) bool {
 	return s.AllowedIssueCreator == "" || strings.EqualFold(login, s.AllowedIssueCreator)
 }
 
-func (s *Service) creatorRefusal(number int) *contract.Error {
+func (s *Service) creatorRefusal(owner, repo string, number int) *contract.Error {
 	e := contract.Errorf(contract.CodeIssueCreatorNotAllowed,
 		"issue #%d was not opened by %s; this deployment only works on that user's issues", number, s.AllowedIssueCreator)
 	e.Settlement = contract.NotStarted
-	return e
+	return e.WithRepair(contract.Repair{NextStep: "work on an issue " + s.AllowedIssueCreator + " opened instead; this search lists them",
+		Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: owner, Repo: repo, Author: s.AllowedIssueCreator}})
 }
 
 func (s *Service) log() *slog.Logger {

@@ -38,7 +38,8 @@ type AssigneesEdit struct {
 // Validate checks the rules that span fields, before any request.
 func (in *UpdateIssueIn) Validate() *contract.Error {
 	bad := func(field, reason string) *contract.Error {
-		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason)
+		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason).
+			WithRepair(contract.Repair{NextStep: "correct " + field + " (" + reason + ") and call again", Tool: "github_update_issue"})
 	}
 	switch {
 	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
@@ -58,7 +59,10 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 		return bad("state_reason", "needs state: "+fixed.State).WithRepair(contract.Repair{
 			NextStep: "call again with state " + fixed.State + " beside state_reason", Tool: "github_update_issue", Arguments: fixed})
 	case in.LockReason != "" && (in.Locked == nil || !*in.Locked):
-		return bad("lock_reason", "needs locked: true")
+		fixed := *in
+		fixed.Locked = ptr(true)
+		return bad("lock_reason", "needs locked: true").WithRepair(contract.Repair{
+			NextStep: "call again with locked: true beside lock_reason", Tool: "github_update_issue", Arguments: fixed})
 	case in.Milestone.Set && !in.Milestone.Null && in.Milestone.Value < 1:
 		return bad("milestone", "must be a milestone number (1 or more) or null")
 	case in.Type.Set && !in.Type.Null && strings.TrimSpace(in.Type.Value) == "":
@@ -143,7 +147,7 @@ func (s *Service) updateIssue(ctx context.Context, in UpdateIssueIn) (UpdateIssu
 			return UpdateIssueOut{}, err
 		}
 		if !s.creatorAllowed(u.before.GetUser().GetLogin()) {
-			return UpdateIssueOut{}, s.creatorRefusal(in.IssueNumber)
+			return UpdateIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
 		}
 		if in.ExpectedVersion != "" {
 			if now := IssueVersion(u.before); now != in.ExpectedVersion {
