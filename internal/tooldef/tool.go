@@ -118,13 +118,13 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
 	}
 	readOnly := t.Mode == Read
-	// openWorldHint defaults to true and the destructive and idempotent
-	// hints mean nothing for read-only tools, so only what differs from
-	// the defaults is sent.
-	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly}
+	// openWorldHint defaults to true and the destructive hint means
+	// nothing for a read-only tool, so it is sent for writes only. The SDK
+	// always sends idempotentHint: a read is idempotent (repeating it
+	// changes nothing), a write says so only when it is.
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly || t.Idempotent}
 	if !readOnly {
 		ann.DestructiveHint = ptr(t.Destructive)
-		ann.IdempotentHint = t.Idempotent
 	}
 	// Title is left out of the listing: the name and description say the
 	// same, and every byte of tools/list lands in each agent's context.

@@ -174,3 +174,41 @@ func TestToolContract(t *testing.T) {
 		t.Errorf("enum field error should list the members, got %v", env2)
 	}
 }
+
+// TestAnnotationsAreHonest: a read is idempotent and says so; a write's
+// destructive and idempotent hints are what its Tool says.
+func TestAnnotationsAreHonest(t *testing.T) {
+	type hints struct {
+		readOnly, idempotent bool
+		destructive          *bool
+	}
+	yes, no := true, false
+	cases := []struct {
+		name string
+		tool Tool[echoIn, echoOut]
+		want hints
+	}{
+		{"read", Tool[echoIn, echoOut]{Mode: Read}, hints{readOnly: true, idempotent: true}},
+		{"additive write", Tool[echoIn, echoOut]{Mode: Write}, hints{destructive: &no}},
+		{"idempotent write", Tool[echoIn, echoOut]{Mode: Write, Idempotent: true}, hints{idempotent: true, destructive: &no}},
+		{"destructive idempotent write", Tool[echoIn, echoOut]{Mode: Write, Destructive: true, Idempotent: true}, hints{idempotent: true, destructive: &yes}},
+	}
+	for _, c := range cases {
+		c.tool.Name, c.tool.Run = "test_"+strings.ReplaceAll(c.name, " ", "_"), echo.Run
+		def, _, err := c.tool.Build(&Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := def.Annotations
+		got := hints{readOnly: a.ReadOnlyHint, idempotent: a.IdempotentHint, destructive: a.DestructiveHint}
+		if got.readOnly != c.want.readOnly || got.idempotent != c.want.idempotent ||
+			(got.destructive == nil) != (c.want.destructive == nil) ||
+			(got.destructive != nil && *got.destructive != *c.want.destructive) {
+			t.Errorf("%s: annotations %+v, want %+v", c.name, a, c.want)
+		}
+		b, _ := json.Marshal(a)
+		if c.want.readOnly && !strings.Contains(string(b), `"idempotentHint":true`) {
+			t.Errorf("%s: published annotations %s lack idempotentHint true", c.name, b)
+		}
+	}
+}
