@@ -32,6 +32,6 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool) string {
 	if len(extra) > 0 {
 		b.WriteString("\nFrom other MCP servers, forwarded with this deployment's credentials: " + strings.Join(extra, ", "))
 	}
-	b.WriteString("\nResources: ghgate://capabilities, ghgate://errors (the error-code catalog), github://{owner}/{repo}/issues/{issue_number}, github://{owner}/{repo}/issues\n")
+	b.WriteString("\nResources: " + capabilitiesURI + ", " + errorsURI + " (the error-code catalog), " + issueTemplate + ", " + issuesTemplate + " (open issues, with one label if given)\n")
 	return b.String()
 }

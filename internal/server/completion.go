@@ -7,8 +7,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// completer answers completion/complete for the resource templates'
-// owner, repo and label-like arguments. It never returns a null list.
+// completer answers completion/complete for the variables the resource
+// templates declare: owner, repo and label (the repository-issues
+// template's filter). Anything else, including issue_number and
+// variables a template does not declare, gets an empty list, never null.
 type completer struct{ svc *tools.Service }
 
 func newCompleter(svc *tools.Service) *completer { return &completer{svc: svc} }
@@ -22,13 +24,15 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 		}
 	}
 	var values []string
-	switch p.Argument.Name {
-	case "owner":
-		values = c.svc.CompleteOwners(ctx, p.Argument.Value)
-	case "repo":
-		values = c.svc.CompleteRepos(ctx, known["owner"], p.Argument.Value)
-	case "label", "labels":
-		values = c.svc.CompleteLabels(ctx, known["owner"], known["repo"], p.Argument.Value)
+	if p.Ref != nil && p.Ref.Type == "ref/resource" && templateDeclares(p.Ref.URI, p.Argument.Name) {
+		switch p.Argument.Name {
+		case "owner":
+			values = c.svc.CompleteOwners(ctx, p.Argument.Value)
+		case "repo":
+			values = c.svc.CompleteRepos(ctx, known["owner"], p.Argument.Value)
+		case "label":
+			values = c.svc.CompleteLabels(ctx, known["owner"], known["repo"], p.Argument.Value)
+		}
 	}
 	if values == nil {
 		values = []string{}

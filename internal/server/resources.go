@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -19,12 +20,34 @@ const (
 	capabilitiesURI = "ghgate://capabilities"
 	errorsURI       = "ghgate://errors"
 	issueTemplate   = "github://{owner}/{repo}/issues/{issue_number}"
-	issuesTemplate  = "github://{owner}/{repo}/issues"
+	// issuesTemplate's {?label} is RFC 6570 form-style query expansion:
+	// github://acme/widgets/issues?label=status%3A%20triage.
+	issuesTemplate = "github://{owner}/{repo}/issues{?label}"
 )
 
+// templateDeclares reports whether a resource template declares the
+// variable: completion offers values only for those.
+func templateDeclares(template, variable string) bool {
+	switch template {
+	case issueTemplate:
+		return variable == "owner" || variable == "repo" || variable == "issue_number"
+	case issuesTemplate:
+		return variable == "owner" || variable == "repo" || variable == "label"
+	}
+	return false
+}
+
 // resources serves the capability summary, the error catalog, and issues
-// by URI template.
-type resources struct{ svc *tools.Service }
+// by URI template. Every failed read answers with the contract's envelope
+// in the JSON-RPC error's data.
+type resources struct {
+	svc *tools.Service
+	// fingerprint is the surface's, known once the server is built.
+	fingerprint func() string
+	// getIssue and searchIssues answer the templates, so a resource and
+	// the tool that answers the same question give the same JSON.
+	getIssue, searchIssues mcp.ToolHandler
+}
 
 func newResources(svc *tools.Service) *resources { return &resources{svc: svc} }
 
@@ -32,11 +55,23 @@ func (r *resources) uris() []string {
 	return []string{capabilitiesURI, errorsURI, issueTemplate, issuesTemplate}
 }
 
-func (r *resources) register(m *mcp.Server, summary, fingerprint string) {
+// register adds the resources and templates to m, and the middleware that
+// gives a read of a URI m does not serve the envelope too. env is the
+// tools' environment (its Wrap is not used: a read is not a tool call).
+func (r *resources) register(m *mcp.Server, summary string, env *tooldef.Env) error {
+	renv := &tooldef.Env{Log: env.Log, MapError: env.MapError, Fingerprint: env.Fingerprint}
+	r.fingerprint = env.Fingerprint
+	var err error
+	if _, r.getIssue, err = r.svc.GetIssue().Build(renv); err != nil {
+		return err
+	}
+	if _, r.searchIssues, err = r.svc.SearchIssues().Build(renv); err != nil {
+		return err
+	}
 	m.AddResource(&mcp.Resource{URI: capabilitiesURI, Name: "capabilities", MIMEType: "text/plain",
 		Description: "What ghgate does and does not do"},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return text(req.Params.URI, "text/plain", summary+"Surface fingerprint: "+fingerprint+"\n"), nil
+			return text(req.Params.URI, "text/plain", summary+"Surface fingerprint: "+r.fingerprint()+"\n"), nil
 		})
 	m.AddResource(&mcp.Resource{URI: errorsURI, Name: "error-codes", MIMEType: "application/json",
 		Description: "Every error code a tool can return, what it means and what to do"},
@@ -47,83 +82,205 @@ func (r *resources) register(m *mcp.Server, summary, fingerprint string) {
 	m.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: issueTemplate, Name: "issue", MIMEType: "application/json",
 		Description: "One issue with its first page of comments, as github_get_issue returns it"}, r.readIssue)
 	m.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: issuesTemplate, Name: "repository-issues", MIMEType: "application/json",
-		Description: "A repository's open issues (first 30), as github_search_issues returns them"}, r.readIssues)
+		Description: "A repository's open issues (first 30), with the label given if any, as github_search_issues returns them"}, r.readIssues)
+	m.AddReceivingMiddleware(r.envelopeUnserved)
+	return nil
 }
 
 func text(uri, mime, body string) *mcp.ReadResourceResult {
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: body}}}
 }
 
-// parseGitHubURI splits github://owner/repo/issues[/n].
-func parseGitHubURI(raw string) (owner, repo string, number int, ok bool) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "github" {
-		return "", "", 0, false
-	}
-	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
-	owner = u.Host
-	if len(parts) < 2 || parts[1] != "issues" || owner == "" {
-		return "", "", 0, false
-	}
-	repo = parts[0]
-	if len(parts) == 3 {
-		n, err := strconv.Atoi(parts[2])
-		if err != nil || n < 1 {
-			return "", "", 0, false
-		}
-		return owner, repo, n, true
-	}
-	return owner, repo, 0, len(parts) == 2
-}
-
 func (r *resources) readIssue(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	owner, repo, n, ok := parseGitHubURI(req.Params.URI)
-	if !ok || n == 0 {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	in, e := issueArgs(req.Params.URI)
+	if e != nil {
+		return nil, r.fail(req.Params.URI, e)
 	}
-	return r.viaTool(ctx, req.Params.URI, r.svc.GetIssue(), tools.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: n})
+	return r.viaTool(ctx, req.Params.URI, r.getIssue, in)
 }
 
 func (r *resources) readIssues(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	owner, repo, n, ok := parseGitHubURI(req.Params.URI)
-	if !ok || n != 0 {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	in, e := issuesArgs(req.Params.URI)
+	if e != nil {
+		return nil, r.fail(req.Params.URI, e)
 	}
-	return r.viaTool(ctx, req.Params.URI, r.svc.SearchIssues(), tools.SearchIssuesIn{Owner: owner, Repo: repo})
+	return r.viaTool(ctx, req.Params.URI, r.searchIssues, in)
 }
 
-// viaTool reads a resource through the tool that answers the same question,
-// so both give the same JSON; a failure becomes a JSON-RPC error whose data
-// is the contract's envelope.
-func (r *resources) viaTool(ctx context.Context, uri string, spec tooldef.Spec, args any) (*mcp.ReadResourceResult, error) {
-	_, h, err := spec.Build(&tooldef.Env{MapError: tools.MapError})
-	if err != nil {
-		return nil, err
+// issueArgs reads github://owner/repo/issues/n as github_get_issue's
+// arguments.
+func issueArgs(uri string) (tools.GetIssueIn, *contract.Error) {
+	u, owner, repo, rest, e := parseRepoURI(uri)
+	switch {
+	case e != nil:
+		return tools.GetIssueIn{}, e
+	case len(rest) != 2 || rest[0] != "issues":
+		return tools.GetIssueIn{}, unservedURI("does not name an issue")
+	case u.RawQuery != "":
+		return tools.GetIssueIn{}, unservedURI("an issue's URI takes no query")
 	}
+	n, err := strconv.Atoi(rest[1])
+	if err != nil || n < 1 {
+		return tools.GetIssueIn{}, unservedURI("issue_number must be a positive whole number")
+	}
+	return tools.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: n}, nil
+}
+
+// issuesArgs reads github://owner/repo/issues[?label=NAME] as
+// github_search_issues's arguments (open issues is its default).
+func issuesArgs(uri string) (tools.SearchIssuesIn, *contract.Error) {
+	u, owner, repo, rest, e := parseRepoURI(uri)
+	switch {
+	case e != nil:
+		return tools.SearchIssuesIn{}, e
+	case len(rest) != 1 || rest[0] != "issues":
+		return tools.SearchIssuesIn{}, unservedURI("does not name a repository's issues")
+	}
+	labels, e := labelFilter(u.RawQuery)
+	if e != nil {
+		return tools.SearchIssuesIn{}, e
+	}
+	return tools.SearchIssuesIn{Owner: owner, Repo: repo, Labels: labels}, nil
+}
+
+// parseRepoURI splits github://owner/repo/rest...
+func parseRepoURI(raw string) (u *url.URL, owner, repo string, rest []string, e *contract.Error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "github" {
+		return nil, "", "", nil, unservedURI("is not a github:// URI ghgate can parse")
+	}
+	parts := strings.Split(strings.TrimPrefix(u.Path, "/"), "/")
+	if u.Host == "" || len(parts) < 2 || parts[0] == "" {
+		return nil, "", "", nil, unservedURI("must name an owner and a repository")
+	}
+	return u, u.Host, parts[0], parts[1:], nil
+}
+
+// labelFilter reads the repository-issues template's query: nothing, or
+// label=NAME once.
+func labelFilter(rawQuery string) ([]string, *contract.Error) {
+	if rawQuery == "" {
+		return nil, nil
+	}
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, unservedURI("has a query that cannot be parsed")
+	}
+	for k, vs := range q {
+		switch {
+		case k != "label":
+			return nil, unservedURI("takes no query parameter but label")
+		case len(vs) != 1:
+			return nil, unservedURI("label may be given once")
+		case vs[0] == "":
+			return nil, unservedURI("label must not be empty")
+		}
+	}
+	return []string{q.Get("label")}, nil
+}
+
+// servedURIs are what a read may name, for the envelope of one that names
+// something else.
+func servedURIs() []string {
+	return []string{issueTemplate, issuesTemplate, capabilitiesURI, errorsURI}
+}
+
+// unservedURI is the envelope for a read naming nothing ghgate serves; the
+// reason says what is wrong without echoing the URI.
+func unservedURI(reason string) *contract.Error {
+	served := strings.Join(servedURIs(), ", ")
+	e := contract.Errorf(contract.CodeInvalidField, "the uri %s; ghgate serves %s", reason, served).
+		WithField("uri", reason)
+	e.Details.Value = servedURIs()
+	return e.WithRepair(contract.Repair{
+		NextStep:    "read one of " + served + ", e.g. github://OWNER/REPO/issues/NUMBER",
+		Alternative: "read " + capabilitiesURI + " for everything this server offers"})
+}
+
+// envelopeUnserved is a receiving middleware: the SDK answers a read of a
+// URI that matches no resource and no template with a bare "Resource not
+// found"; this gives it the envelope every other failed read carries.
+func (r *resources) envelopeUnserved(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err == nil || method != "resources/read" {
+			return res, err
+		}
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) || werr.Code != mcp.CodeResourceNotFound || carriesEnvelope(werr.Data) {
+			return res, err
+		}
+		reason, uri := "matches no resource or resource template", ""
+		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok {
+			uri = p.URI
+			if u, err := url.Parse(p.URI); err == nil && strings.Contains(u.RawQuery, "+") {
+				// Form encoding; the template's {?label} expands a space
+				// to %20 and matches no +.
+				reason = "must percent-encode the label as RFC 6570 does (a space is %20, not +)"
+			}
+		}
+		return nil, r.fail(uri, unservedURI(reason))
+	}
+}
+
+func carriesEnvelope(data json.RawMessage) bool {
+	var d struct {
+		MachineCode string `json:"machine_code"`
+	}
+	return json.Unmarshal(data, &d) == nil && d.MachineCode != ""
+}
+
+// viaTool reads a resource through the tool handler that answers the same
+// question; a failure becomes a JSON-RPC error carrying the envelope.
+func (r *resources) viaTool(ctx context.Context, uri string, h mcp.ToolHandler, args any) (*mcp.ReadResourceResult, error) {
 	raw, _ := json.Marshal(args)
-	res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: spec.ToolName(), Arguments: raw}})
+	res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Arguments: raw}})
 	if err != nil {
 		return nil, err
 	}
 	body, _ := res.StructuredContent.(json.RawMessage)
 	if res.IsError {
 		var env contract.Error
-		_ = json.Unmarshal(body, &env)
-		data, _ := json.Marshal(resourceErrorData{Error: env, MachineCode: env.Code, HumanMessage: env.Message})
-		code := int64(jsonrpc.CodeInternalError)
-		if env.Code == contract.CodeNotFound || env.Code == contract.CodeGone {
-			code = mcp.CodeResourceNotFound
+		if err := json.Unmarshal(body, &env); err != nil || env.Code == "" {
+			env = *contract.Errorf(contract.CodeInternal, "ghgate hit an unexpected condition reading the resource")
 		}
-		return nil, &jsonrpc.Error{Code: code, Message: fmt.Sprintf("%s: %s", env.Code, env.Message), Data: data}
+		return nil, r.fail(uri, &env)
 	}
 	return text(uri, "application/json", string(body)), nil
 }
 
+// fail turns an envelope into a read's JSON-RPC error: the envelope in
+// error.data with machine_code and human_message beside it, request_id and
+// fingerprint filled in as on a tool's error, and the URI read (MCP's
+// SEP-2164 asks for it in error.data.uri).
+func (r *resources) fail(uri string, e *contract.Error) error {
+	if e.RequestID == "" {
+		e.RequestID = tooldef.NewRequestID()
+	}
+	if e.Fingerprint == "" && r.fingerprint != nil {
+		e.Fingerprint = r.fingerprint()
+	}
+	e.Settlement = "" // a read changes nothing
+	data, err := json.Marshal(resourceErrorData{Error: *e, MachineCode: e.Code, HumanMessage: e.Message, URI: uri})
+	if err != nil {
+		data = json.RawMessage(`{"code":"internal_error","message":"cannot encode error","retry_after_ms":null,"machine_code":"internal_error","human_message":"cannot encode error"}`)
+	}
+	code := int64(jsonrpc.CodeInternalError)
+	switch e.Code {
+	case contract.CodeNotFound, contract.CodeGone:
+		code = mcp.CodeResourceNotFound
+	case contract.CodeInvalidField:
+		code = jsonrpc.CodeInvalidParams
+	}
+	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
+}
+
 // resourceErrorData is a resource failure's JSON-RPC error.data: the
 // envelope, plus machine_code and human_message for clients that look for
-// those names.
+// those names, and the URI that was read.
 type resourceErrorData struct {
 	contract.Error
 	MachineCode  contract.Code `json:"machine_code"`
 	HumanMessage string        `json:"human_message"`
+	URI          string        `json:"uri,omitempty"`
 }

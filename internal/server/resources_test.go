@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -36,6 +37,149 @@ func TestDiscoveryResources(t *testing.T) {
 	if err != nil || len(tpls.ResourceTemplates) != 2 {
 		t.Fatalf("templates: %v %+v", err, tpls)
 	}
+	var uris []string
+	for _, tpl := range tpls.ResourceTemplates {
+		uris = append(uris, tpl.URITemplate)
+	}
+	if !contains(uris, issuesTemplate) || !contains(uris, "github://{owner}/{repo}/issues/{issue_number}") {
+		t.Errorf("templates %v, want the issue template and %s", uris, issuesTemplate)
+	}
+}
+
+// issuesTemplate is the repository-issues template, with its label filter
+// as an RFC 6570 form-style query variable.
+const issuesTemplate = "github://{owner}/{repo}/issues{?label}"
+
+// readError reads uri, expects a failure and returns the JSON-RPC error
+// and its data decoded as the envelope.
+func readError(t *testing.T, env *servertest.Env, uri string) (*jsonrpc.Error, resourceErrorData) {
+	t.Helper()
+	_, err := env.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+	var werr *jsonrpc.Error
+	if err == nil || !asWire(err, &werr) {
+		t.Fatalf("%s: want a JSON-RPC error, got %v", uri, err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(werr.Data, &raw); err != nil {
+		t.Fatalf("%s: error.data %s: %v", uri, werr.Data, err)
+	}
+	for _, k := range []string{"code", "message", "temporary", "retry_after_ms", "request_id", "fingerprint", "machine_code", "human_message"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("%s: error.data lacks %s: %s", uri, k, werr.Data)
+		}
+	}
+	var data resourceErrorData
+	if err := json.Unmarshal(werr.Data, &data); err != nil {
+		t.Fatalf("%s: error.data %s: %v", uri, werr.Data, err)
+	}
+	if !contract.Known(data.Code) || data.MachineCode != string(data.Code) || data.HumanMessage != data.Message || data.HumanMessage == "" {
+		t.Errorf("%s: error.data %s: code, machine_code, message and human_message disagree", uri, werr.Data)
+	}
+	if data.Fingerprint != env.Stack.Server.Fingerprint {
+		t.Errorf("%s: fingerprint %q, want the surface's %q", uri, data.Fingerprint, env.Stack.Server.Fingerprint)
+	}
+	if !strings.HasPrefix(data.RequestID, "ghg_") {
+		t.Errorf("%s: request_id %q", uri, data.RequestID)
+	}
+	if data.URI != uri { // MCP SEP-2164: error.data.uri is the URI read
+		t.Errorf("%s: error.data.uri %q", uri, data.URI)
+	}
+	return werr, data
+}
+
+type resourceErrorData struct {
+	contract.Error
+	MachineCode  string `json:"machine_code"`
+	HumanMessage string `json:"human_message"`
+	URI          string `json:"uri"`
+}
+
+// TestUnservedResourceURIsCarryTheEnvelope: a read naming nothing ghgate
+// serves, whether or not the SDK matched it to a template, fails with the
+// envelope, and says which URIs are served.
+func TestUnservedResourceURIsCarryTheEnvelope(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	for _, uri := range []string{
+		"github://acme/widgets/issues/abc",             // matches the issue template, not a number
+		"github://acme/widgets/issues/0",               // not a positive number
+		"github://acme/widgets/issues/",                // no number
+		"github://acme/widgets/pulls/1",                // matches no template
+		"github://acme/widgets/issues?label=a&state=x", // matches no template
+		"github://acme/widgets/issues?state=closed",    // matches the template's query shape, not its variable
+		"github://acme/widgets/issues?label=",          // empty label
+		"github:///widgets/issues/1",                   // no owner
+		"github://acme",                                // no repository
+		"ghgate://nothing",
+		"https://github.com/acme/widgets/issues/1",
+	} {
+		werr, data := readError(t, env, uri)
+		if werr.Code != jsonrpc.CodeInvalidParams || data.Code != contract.CodeInvalidField {
+			t.Errorf("%s: JSON-RPC code %d, envelope code %s; want %d invalid_field", uri, werr.Code, data.Code, jsonrpc.CodeInvalidParams)
+		}
+		if data.Details == nil || data.Details.Field != "uri" || data.Details.Reason == "" {
+			t.Errorf("%s: details %+v, want field uri and a reason", uri, data.Details)
+		}
+		if data.Repair == nil || !strings.Contains(data.Repair.NextStep, issuesTemplate) ||
+			!strings.Contains(data.Repair.NextStep, "github://{owner}/{repo}/issues/{issue_number}") ||
+			!strings.Contains(data.Message, issuesTemplate) {
+			t.Errorf("%s: message %q and repair %+v should name the served URIs", uri, data.Message, data.Repair)
+		}
+		if strings.Contains(data.Message, uri) {
+			t.Errorf("%s: message echoes the URI: %q", uri, data.Message)
+		}
+	}
+}
+
+// TestRepositoryIssuesLabelFilter: the repository-issues template's label
+// variable filters the open issues it lists.
+func TestRepositoryIssuesLabelFilter(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	type page struct {
+		Items []struct {
+			Number int      `json:"number"`
+			State  string   `json:"state"`
+			Labels []string `json:"labels"`
+		} `json:"items"`
+		TotalCount int `json:"total_count"`
+	}
+	read := func(uri string) (page, string) {
+		t.Helper()
+		res, err := env.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		var out page
+		if err := json.Unmarshal([]byte(res.Contents[0].Text), &out); err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		return out, res.Contents[0].Text
+	}
+	all, _ := read("github://acme/widgets/issues")
+	const label = "status: triage"
+	// RFC 6570 form-style expansion percent-encodes the space and colon.
+	triage, body := read("github://acme/widgets/issues?label=status%3A%20triage")
+	if triage.TotalCount == 0 || triage.TotalCount >= all.TotalCount {
+		t.Errorf("label filter: %d of %d open issues", triage.TotalCount, all.TotalCount)
+	}
+	for _, is := range triage.Items {
+		if !contains(is.Labels, label) || is.State != "open" {
+			t.Errorf("label filter returned #%d (%s, %v)", is.Number, is.State, is.Labels)
+		}
+	}
+	// The same rows as the tool that answers the same question.
+	viaTool := env.Call(t, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}})
+	var a, b page
+	viaTool.Decode(t, &a)
+	_ = json.Unmarshal([]byte(body), &b)
+	if viaTool.IsError || len(a.Items) != len(b.Items) || a.TotalCount != b.TotalCount {
+		t.Errorf("resource and github_search_issues differ:\nresource: %s\ntool:     %s", body, viaTool.JSON)
+	}
+	// A form-encoded space (+) is not what the template expands to; the
+	// envelope says how to encode it.
+	_, data := readError(t, env, "github://acme/widgets/issues?label="+url.QueryEscape(label))
+	if data.Details == nil || !strings.Contains(data.Details.Reason, "%20") {
+		t.Errorf("label with +: details %+v should say a space is %%20", data.Details)
+	}
 }
 
 func TestIssueResourceTemplates(t *testing.T) {
@@ -68,6 +212,11 @@ func TestIssueResourceTemplates(t *testing.T) {
 	if err := json.Unmarshal(werr.Data, &data); err != nil || data.MachineCode != "not_found" || data.Code != "not_found" || data.HumanMessage == "" {
 		t.Fatalf("error.data: %s (%v)", werr.Data, err)
 	}
+	// The same envelope as a tool's error, fingerprint included.
+	werr, envl := readError(t, env, "github://acme/widgets/issues/9999")
+	if werr.Code != mcp.CodeResourceNotFound || envl.Code != contract.CodeNotFound || envl.Settlement != "" {
+		t.Errorf("missing issue: JSON-RPC code %d, envelope %+v", werr.Code, envl)
+	}
 }
 
 func asWire(err error, target **jsonrpc.Error) bool {
@@ -88,10 +237,11 @@ func asWire(err error, target **jsonrpc.Error) bool {
 func TestCompletions(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	ctx := context.Background()
-	complete := func(arg, value string, known map[string]string) []string {
+	const issueTemplate = "github://{owner}/{repo}/issues/{issue_number}"
+	complete := func(template, arg, value string, known map[string]string) []string {
 		t.Helper()
 		res, err := env.Session.Complete(ctx, &mcp.CompleteParams{
-			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues/{issue_number}"},
+			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: template},
 			Argument: mcp.CompleteParamsArgument{Name: arg, Value: value},
 			Context:  &mcp.CompleteContext{Arguments: known},
 		})
@@ -103,20 +253,35 @@ func TestCompletions(t *testing.T) {
 		}
 		return res.Completion.Values
 	}
-	if got := complete("owner", "a", nil); !contains(got, emulator.DemoOrg) || !contains(got, "alice") {
-		t.Errorf("owners: %v", got)
+	for _, tpl := range []string{issueTemplate, issuesTemplate} {
+		if got := complete(tpl, "owner", "a", nil); !contains(got, emulator.DemoOrg) || !contains(got, "alice") {
+			t.Errorf("%s owners: %v", tpl, got)
+		}
+		if got := complete(tpl, "repo", "w", map[string]string{"owner": "acme"}); len(got) != 1 || got[0] != "widgets" {
+			t.Errorf("%s repos: %v", tpl, got)
+		}
+		if got := complete(tpl, "repo", "x", nil); len(got) != 0 {
+			t.Errorf("%s repo without owner: %v", tpl, got)
+		}
 	}
-	if got := complete("repo", "w", map[string]string{"owner": "acme"}); len(got) != 1 || got[0] != "widgets" {
-		t.Errorf("repos: %v", got)
-	}
-	if got := complete("label", "status", map[string]string{"owner": "acme", "repo": "widgets"}); !contains(got, "status: triage") {
+	// label is the repository-issues template's variable, so a client
+	// that completes the variables a template declares reaches it.
+	if got := complete(issuesTemplate, "label", "status", map[string]string{"owner": "acme", "repo": "widgets"}); !contains(got, "status: triage") {
 		t.Errorf("labels: %v", got)
 	}
-	if got := complete("repo", "x", nil); len(got) != 0 {
-		t.Errorf("repo without owner: %v", got)
+	if got := complete(issuesTemplate, "label", "status", nil); len(got) != 0 {
+		t.Errorf("labels without a repository: %v", got)
 	}
-	if got := complete("issue_number", "1", nil); got == nil || len(got) != 0 {
+	// Variables a template does not declare, and issue numbers, get an
+	// empty list, never null.
+	if got := complete(issueTemplate, "label", "status", map[string]string{"owner": "acme", "repo": "widgets"}); len(got) != 0 {
+		t.Errorf("label on the issue template, which declares none: %v", got)
+	}
+	if got := complete(issueTemplate, "issue_number", "1", nil); len(got) != 0 {
 		t.Errorf("unsupported argument: %v", got)
+	}
+	if got := complete("github://{owner}/elsewhere", "owner", "a", nil); len(got) != 0 {
+		t.Errorf("a template ghgate does not serve: %v", got)
 	}
 }
 

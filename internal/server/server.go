@@ -116,15 +116,20 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		Instructions:      summary + "Surface fingerprint: " + srv.Fingerprint + "\n",
 		Logger:            log,
 		CompletionHandler: newCompleter(svc).complete,
-		// The SDK answers prompts/list (empty) whether or not prompts are
-		// declared; MCP 2026-07-28 requires a server that answers it to
-		// declare the capability. Logging is the SDK's default, kept.
+		// ghgate has no prompts, but the SDK answers prompts/list (with an
+		// empty list) whether or not prompts are declared, and MCP
+		// 2026-07-28 requires a server that answers it to declare the
+		// capability (conformance check
+		// sep-2575-server-declares-prompts-in-discover fails without it).
+		// Logging is the SDK's default, kept.
 		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
 	})
 	for _, d := range defs {
 		m.AddTool(d.def, d.h)
 	}
-	res.register(m, summary, srv.Fingerprint)
+	if err := res.register(m, summary, env); err != nil {
+		return nil, err
+	}
 	srv.MCP = m
 	return srv, nil
 }
