@@ -97,7 +97,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 // ends; either is a clean exit.
 func serveStdio(ctx context.Context, m *mcp.Server, log *slog.Logger) error {
 	log.Info("serving MCP over stdio")
-	err := m.Run(ctx, &mcp.StdioTransport{})
+	err := m.Run(ctx, server.StdioTransport(log))
 	if err == nil || ctx.Err() != nil || errors.Is(err, mcp.ErrConnectionClosed) {
 		log.Info("stdio session ended")
 		return nil

@@ -538,3 +538,60 @@ func TestServeNeverLogsTheToken(t *testing.T) {
 		}
 	}
 }
+
+// TestServeStdioParseError sends `ghgate serve --demo` a line that is not
+// JSON: it answers JSON-RPC's Parse error and the session goes on.
+func TestServeStdioParseError(t *testing.T) {
+	bin := ghgateBinary(t)
+	cmd := exec.Command(bin, "serve", "--demo")
+	cmd.Env = cleanEnv(t)
+	var stderr testutil.SyncBuffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proc := watch(cmd)
+	t.Cleanup(func() { _ = stdin.Close(); proc.stop(cmd, syscall.SIGTERM) })
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	var reply struct {
+		ID    any `json:"id"`
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+		Result json.RawMessage `json:"result"`
+	}
+	next := func() {
+		t.Helper()
+		reply.ID, reply.Error, reply.Result = nil, nil, nil
+		if !lines.Scan() {
+			t.Fatalf("no reply; stderr:\n%s", stderr.String())
+		}
+		if err := json.Unmarshal(lines.Bytes(), &reply); err != nil {
+			t.Fatalf("reply %q: %v", lines.Text(), err)
+		}
+	}
+	if _, err := io.WriteString(stdin, "not json\n"); err != nil {
+		t.Fatal(err)
+	}
+	next()
+	if reply.Error == nil || reply.Error.Code != -32700 || reply.ID != nil {
+		t.Fatalf("not a Parse error: %s", lines.Text())
+	}
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n"
+	if _, err := io.WriteString(stdin, init); err != nil {
+		t.Fatal(err)
+	}
+	next()
+	if reply.Error != nil || len(reply.Result) == 0 || reply.ID != float64(1) {
+		t.Fatalf("the session did not go on: %s", lines.Text())
+	}
+}

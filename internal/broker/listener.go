@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -207,7 +208,7 @@ func (b *Broker) serveConn(conn *net.UnixConn) {
 	// The session context carries the peer to every call's audit line; it
 	// is not cancelled with Serve's context, the shutdown ends sessions.
 	ctx := WithPeer(context.Background(), peer)
-	tr := &trackedTransport{next: &mcp.IOTransport{Reader: conn, Writer: conn}, p: &b.pending}
+	tr := &trackedTransport{next: &server.LineTransport{Reader: conn, Writer: conn, Log: log}, p: &b.pending}
 	ss, err := b.server.MCP.Connect(ctx, tr, nil)
 	defer tr.conn.release()
 	if err != nil {

@@ -170,6 +170,10 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 				if e.Settlement == "" {
 					e.Settlement = contract.NotStarted
 				}
+				if e.Repair == nil && e.Details != nil && e.Details.Field != "" {
+					// A rule without a repair of its own still says what to fix.
+					e.Repair = &contract.Repair{NextStep: "correct " + e.Details.Field + " (" + e.Details.Reason + ") and call again", Tool: t.Name}
+				}
 				return fail(e)
 			}
 		}

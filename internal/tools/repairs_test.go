@@ -1,0 +1,57 @@
+package tools_test
+
+import (
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools"
+)
+
+// Every refusal of a call's arguments says what to do next; where the fix
+// can be written down, the repair's arguments are that call, and making it
+// does not fail on its arguments again.
+func TestArgumentRefusalsCarryRepairs(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	parent := emulator.DemoParentIssue
+	cases := []struct {
+		name     string
+		tool     string
+		args     any
+		callable bool
+	}{
+		{"self link", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 5, Relation: "sub_issue", Action: "add", TargetIssueNumber: 5}, true},
+		{"anchor outside reorder", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "blocked_by", Action: "add", TargetIssueNumber: 7, AfterIssueNumber: 13}, true},
+		{"two anchors", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16}, false},
+		{"no anchor", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13}, true},
+		{"repo without owner", "github_search_issues", tools.SearchIssuesIn{Repo: "widgets"}, false},
+		{"bad date", "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
+		{"empty label set", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Set: []string{}}}, false},
+		{"add and remove one label", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
+		{"lock reason without lock", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, LockReason: "resolved"}, true},
+		{"blank comment", "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: " "}, false},
+		{"blank title", "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: " "}, false},
+		{"edit and delete", "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Body: "x", Delete: true}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := env.Call(t, tc.tool, tc.args).Envelope(t)
+			if e.Repair == nil || e.Repair.NextStep == "" {
+				t.Fatalf("%s: no repair: %+v", e.Code, e)
+			}
+			if !tc.callable {
+				return
+			}
+			if e.Repair.Tool == "" || e.Repair.Arguments == nil {
+				t.Fatalf("repair names no call: %+v", e.Repair)
+			}
+			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
+			if res.IsError {
+				if again := res.Envelope(t); again.Code == contract.CodeInvalidField {
+					t.Fatalf("the repair call is refused for its arguments: %s", res.JSON)
+				}
+			}
+		})
+	}
+}
