@@ -184,7 +184,7 @@ type Comment struct {
 type Event struct {
 	ID        int64
 	NodeID    string
-	Event     string // labeled, unlabeled, assigned, unassigned, closed, reopened, renamed, locked, unlocked, milestoned, demilestoned, commented, sub_issue_added, sub_issue_removed, parent_issue_added, parent_issue_removed, blocked_by_added, blocked_by_removed, blocking_added, blocking_removed
+	Event     string // labeled, unlabeled, assigned, unassigned, closed, reopened, renamed, locked, unlocked, milestoned, demilestoned, commented, cross-referenced, sub_issue_added, sub_issue_removed, parent_issue_added, parent_issue_removed, blocked_by_added, blocked_by_removed, blocking_added, blocking_removed
 	Actor     *Account
 	CreatedAt time.Time
 
@@ -197,4 +197,5 @@ type Event struct {
 	StateReason *string
 	Comment     *Comment
 	Subject     *Issue // the other issue in a sub-issue or dependency event
+	Source      *Issue // the mentioning issue or pull request of a cross-referenced event
 }

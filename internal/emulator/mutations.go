@@ -196,10 +196,14 @@ func (s *State) Rename(is *Issue, actor *Account, title string) {
 	s.touch(is)
 }
 
-// SetBody replaces the body.
-func (s *State) SetBody(is *Issue, body *string) {
+// SetBody replaces the body; issues the new body mentions are
+// cross-referenced, with editor as the actor (hosts as AddIssue's).
+func (s *State) SetBody(is *Issue, editor *Account, body *string, hosts ...string) {
 	is.Body = body
 	s.touch(is)
+	if body != nil {
+		s.CrossReference(is, editor, *body, s.Now(), hosts...)
+	}
 }
 
 // SetMilestone sets or clears (nil) the milestone.

@@ -78,7 +78,7 @@ func (e *Emulator) createComment(c *call) {
 	if !ok {
 		return
 	}
-	cm := c.st.AddComment(is, c.viewer, body, c.st.Now())
+	cm := c.st.AddComment(is, c.viewer, body, c.st.Now(), c.req.Host)
 	c.st.touch(is)
 	out := c.links.comment(cm)
 	c.w.Header().Set("Location", out.URL)
@@ -122,8 +122,7 @@ func (e *Emulator) updateComment(c *call) {
 	if !ok {
 		return
 	}
-	cm.Body = body
-	cm.UpdatedAt = c.st.Now()
+	c.st.EditComment(cm, c.viewer, body, c.req.Host)
 	c.json(http.StatusOK, c.links.comment(cm))
 }
 

@@ -353,7 +353,7 @@ func (e *Emulator) createIssue(c *call) {
 		b := in.Body.Value
 		body = &b
 	}
-	is := c.st.AddIssue(r, c.viewer, title, body, false, c.st.Now())
+	is := c.st.AddIssue(r, c.viewer, title, body, false, c.st.Now(), c.req.Host)
 	if canTriage {
 		c.st.AddLabels(is, c.viewer, c.resolveLabels(r, in.Labels.Value)...)
 		c.st.Assign(is, c.viewer, assignees...)
@@ -444,7 +444,7 @@ func (e *Emulator) updateIssue(c *call) {
 			b := in.Body.Value
 			body = &b
 		}
-		c.st.SetBody(is, body)
+		c.st.SetBody(is, c.viewer, body, c.req.Host)
 	}
 	if in.Labels.Set {
 		c.st.SetLabels(is, c.viewer, c.resolveLabels(r, in.Labels.Value))

@@ -70,7 +70,45 @@ func (c *call) issueRef(is *Issue) *issueRefJSON {
 	return ref
 }
 
+// crossRefEventJSON is GitHub's timeline-cross-referenced-event. GitHub
+// sends it without the id, node_id and url other events carry.
+type crossRefEventJSON struct {
+	Actor     *userJSON          `json:"actor"`
+	CreatedAt string             `json:"created_at"`
+	UpdatedAt string             `json:"updated_at"`
+	Source    crossRefSourceJSON `json:"source"`
+	Event     string             `json:"event"`
+}
+
+type crossRefSourceJSON struct {
+	Type  string          `json:"type"`
+	Issue sourceIssueJSON `json:"issue"`
+}
+
+// sourceIssueJSON is the mentioning issue or pull request: GitHub's issue,
+// with its repository.
+type sourceIssueJSON struct {
+	*issueJSON
+	Repository repoJSON `json:"repository"`
+}
+
+// crossReference renders a cross-referenced event, or nil when the caller
+// cannot see it: GitHub shows a mention from a repository only to those who
+// can read that repository, and drops it with a deleted source.
+func (c *call) crossReference(ev *Event) any {
+	src := ev.Source
+	if src == nil || src.Deleted || c.token.Permission(src.Repo) < PermRead {
+		return nil
+	}
+	at := ts(ev.CreatedAt)
+	return crossRefEventJSON{Actor: c.links.simpleUser(ev.Actor), CreatedAt: at, UpdatedAt: at, Event: ev.Event,
+		Source: crossRefSourceJSON{Type: "issue", Issue: sourceIssueJSON{issueJSON: c.links.issue(src), Repository: c.repoJSON(src.Repo, false)}}}
+}
+
 func (c *call) event(is *Issue, ev *Event) any {
+	if ev.Event == "cross-referenced" {
+		return c.crossReference(ev)
+	}
 	if ev.Event == "commented" {
 		if ev.Comment == nil || !containsComment(is, ev.Comment) {
 			return nil

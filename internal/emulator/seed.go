@@ -185,12 +185,18 @@ func (p *plan) at(t time.Time, f func(*Issue)) {
 }
 
 // materialize creates the planned issues in r, in number order, and
-// schedules their acts.
+// schedules their acts. The issues a body mentions are cross-referenced as
+// AddIssue does, but at the issue's creation in the run, so the event sits
+// in order on the mentioned issue's timeline.
 func (sd *seeder) materialize(r *Repo, plans []*plan) {
 	for i, p := range plans {
-		is := sd.s.AddIssue(r, p.author, p.title, p.body, p.kind == kindPull, p.created)
+		is := sd.s.newIssue(r, p.author, p.title, p.body, p.kind == kindPull, p.created)
 		if is.Number != i+1 {
 			panic(fmt.Sprintf("emulator: demo seed: %s issue %d created as #%d", r.FullName(), i+1, is.Number))
+		}
+		if p.body != nil {
+			body, author, created := *p.body, p.author, p.created
+			sd.schedule(created, func() { sd.s.CrossReference(is, author, body, created) })
 		}
 		for _, a := range p.acts {
 			sd.schedule(a.at, func() { a.do(is) })

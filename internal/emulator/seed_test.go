@@ -3,6 +3,7 @@ package emulator_test
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -447,4 +448,57 @@ func TestDemoSeedRestoresTheClock(t *testing.T) {
 	if got := s.Now(); !got.Equal(fixed) {
 		t.Fatalf("clock after seeding reads %s, want the caller's %s", got, fixed)
 	}
+}
+
+// Every seeded pull request that says "Fixes #N" is cross-referenced on
+// #N's timeline, as GitHub records a mention, and no issue records a
+// mention of itself or twice from one source.
+func TestDemoSeedCrossReferences(t *testing.T) {
+	s := seeded(t)
+	r := repo(t, s, "acme", "widgets")
+	fixes := regexp.MustCompile(`(?m)^Fixes #(\d+)$`)
+	linked := 0
+	for _, n := range emulator.DemoPulls() {
+		pr := r.Issue(n)
+		if pr.Body == nil {
+			continue
+		}
+		m := fixes.FindStringSubmatch(*pr.Body)
+		if m == nil {
+			continue
+		}
+		target := widgetsIssue(t, s, atoi(t, m[1]))
+		if !slices.ContainsFunc(target.Events, func(e *emulator.Event) bool {
+			return e.Event == "cross-referenced" && e.Source == pr && e.Actor == pr.User && e.CreatedAt.Equal(pr.CreatedAt)
+		}) {
+			t.Errorf("#%d fixes #%s but #%s has no cross-referenced event from it", n, m[1], m[1])
+		}
+		linked++
+	}
+	if linked == 0 {
+		t.Fatal("no seeded pull request fixes an issue")
+	}
+	for _, rp := range s.Repos() {
+		for _, is := range rp.Issues {
+			seen := map[*emulator.Issue]bool{}
+			for _, e := range is.Events {
+				if e.Event != "cross-referenced" {
+					continue
+				}
+				if e.Source == nil || e.Source == is || seen[e.Source] {
+					t.Errorf("%s#%d: cross-referenced event with source %v (self or repeated)", rp.FullName(), is.Number, e.Source)
+				}
+				seen[e.Source] = true
+			}
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

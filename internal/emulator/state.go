@@ -186,8 +186,20 @@ func (s *State) FindIssueType(r *Repo, name string) *IssueType {
 }
 
 // AddIssue creates an issue (or, with isPull, a pull request) with the next
-// number in the repository.
-func (s *State) AddIssue(r *Repo, author *Account, title string, body *string, isPull bool, created time.Time) *Issue {
+// number in the repository, and cross-references the issues its body
+// mentions. hosts are web hosts besides github.com whose issue URLs count
+// as mentions (see CrossReference).
+func (s *State) AddIssue(r *Repo, author *Account, title string, body *string, isPull bool, created time.Time, hosts ...string) *Issue {
+	is := s.newIssue(r, author, title, body, isPull, created)
+	if body != nil {
+		s.CrossReference(is, author, *body, created, hosts...)
+	}
+	return is
+}
+
+// newIssue creates the issue alone: the seed, which records mentions at
+// their seeded moment, uses it directly.
+func (s *State) newIssue(r *Repo, author *Account, title string, body *string, isPull bool, created time.Time) *Issue {
 	id := s.nextID()
 	prefix := "I"
 	if isPull {
@@ -215,14 +227,25 @@ func (s *State) IssueByID(id int64) *Issue { return s.issuesByID[id] }
 // Node finds any object by its global node id.
 func (s *State) Node(id string) any { return s.nodes[id] }
 
-// AddComment appends a comment to an issue and records the timeline event.
-func (s *State) AddComment(is *Issue, author *Account, body string, created time.Time) *Comment {
+// AddComment appends a comment to an issue, records the timeline event and
+// cross-references the issues the comment mentions (hosts as AddIssue's).
+func (s *State) AddComment(is *Issue, author *Account, body string, created time.Time, hosts ...string) *Comment {
 	id := s.nextID()
 	c := &Comment{ID: id, NodeID: nodeID("IC", id), Issue: is, User: author, Body: body, CreatedAt: created, UpdatedAt: created}
 	is.Comments = append(is.Comments, c)
 	s.nodes[c.NodeID] = c
 	s.addEvent(is, &Event{Event: "commented", Actor: author, CreatedAt: created, Comment: c})
+	s.CrossReference(is, author, body, created, hosts...)
 	return c
+}
+
+// EditComment replaces a comment's text; issues the new text mentions are
+// cross-referenced (hosts as AddIssue's).
+func (s *State) EditComment(c *Comment, editor *Account, body string, hosts ...string) {
+	now := s.Now()
+	c.Body = body
+	c.UpdatedAt = now
+	s.CrossReference(c.Issue, editor, body, now, hosts...)
 }
 
 // FindComment finds a live comment in a repository by id.

@@ -42,7 +42,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/issues?state=all&labels=bug&sort=updated&direction=asc&per_page=5", tokCarol, nil, 200},
 		{"GET", repo + "/issues?milestone=1&assignee=none&creator=bob", tokCarol, nil, 200},
 		{"POST", repo + "/issues", tokAlice, map[string]any{
-			"title": "Gear housing cracks under load", "body": "Seen on three units.\n\n- [ ] check batch",
+			"title": "Gear housing cracks under load", "body": "Seen on three units, as in #2.\n\n- [ ] check batch",
 			"labels": []string{"bug", "needs-repro"}, "assignees": []string{"bob"}, "milestone": 1, "type": "Bug"}, 201},
 		{"POST", repo + "/issues", tokCarol, map[string]any{"title": "Docs typo in README"}, 201},
 		{"GET", repo + "/issues/36", tokCarol, nil, 200},
@@ -151,7 +151,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 	// The timeline pages above cover every event kind the emulator records.
 	kinds := timelineKinds(t, w)
 	for _, k := range []string{"labeled", "unlabeled", "assigned", "unassigned", "milestoned", "demilestoned",
-		"renamed", "closed", "reopened", "locked", "unlocked", "commented", "sub_issue_added",
+		"renamed", "closed", "reopened", "locked", "unlocked", "commented", "cross-referenced", "sub_issue_added",
 		"sub_issue_removed", "parent_issue_added", "parent_issue_removed", "blocked_by_added",
 		"blocked_by_removed", "blocking_added", "blocking_removed"} {
 		if !slices.Contains(kinds, k) {
