@@ -52,7 +52,11 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 			}
 		}
 	case "array":
-		out.Items = slim(s.Items, depth+1)
+		// Items of objects are "any value", which is what an array
+		// without items already says; only simple item types are listed.
+		if items := slim(s.Items, depth+1); items != nil && (items.Type != "" || len(items.Types) > 0) {
+			out.Items = items
+		}
 	}
 	return out
 }

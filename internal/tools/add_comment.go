@@ -17,7 +17,7 @@ type AddCommentIn struct {
 	Repo           string `json:"repo"`
 	IssueNumber    int    `json:"issue_number"`
 	Body           string `json:"body"`
-	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"dedupes repeats for 10 minutes"`
+	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
 }
 
 // Validate refuses a blank body before any request.
@@ -42,7 +42,7 @@ func (s *Service) AddComment() tooldef.Spec {
 	return tooldef.Tool[AddCommentIn, AddCommentOut]{
 		Name:        "github_add_comment",
 		Title:       "Add a comment",
-		Description: "Comment on an issue. With idempotency_key, a repeat returns the first comment and writes nothing.",
+		Description: "Comment on an issue.",
 		Mode:        tooldef.Write,
 		Input: func(sc *jsonschema.Schema) {
 			p := sc.Properties

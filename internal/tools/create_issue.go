@@ -16,13 +16,13 @@ type CreateIssueIn struct {
 	Owner             string   `json:"owner"`
 	Repo              string   `json:"repo"`
 	Title             string   `json:"title"`
-	Body              string   `json:"body,omitempty"`
-	Labels            []string `json:"labels,omitempty"`
-	Assignees         []string `json:"assignees,omitempty"`
-	Milestone         int      `json:"milestone,omitempty" jsonschema:"number"`
-	Type              string   `json:"type,omitempty"`
-	ParentIssueNumber int      `json:"parent_issue_number,omitempty" jsonschema:"add it as this issue's sub-issue"`
-	IdempotencyKey    string   `json:"idempotency_key,omitempty" jsonschema:"a repeat within 10 minutes returns the first issue"`
+	Body              string   `json:"body,omitempty" jsonschema:"absent: empty"`
+	Labels            []string `json:"labels,omitempty" jsonschema:"absent: none"`
+	Assignees         []string `json:"assignees,omitempty" jsonschema:"absent: none"`
+	Milestone         int      `json:"milestone,omitempty" jsonschema:"number; absent: none"`
+	Type              string   `json:"type,omitempty" jsonschema:"absent: none"`
+	ParentIssueNumber int      `json:"parent_issue_number,omitempty" jsonschema:"parent issue; absent: none"`
+	IdempotencyKey    string   `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
 }
 
 // Validate checks what the schema cannot.
@@ -57,7 +57,7 @@ func (s *Service) CreateIssue() tooldef.Spec {
 	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
 		Name:        "github_create_issue",
 		Title:       "Create an issue",
-		Description: "Open an issue; absent fields are left empty. An unknown name writes nothing.",
+		Description: "Open an issue; unknown names write nothing.",
 		Mode:        tooldef.Write,
 		Input: func(sc *jsonschema.Schema) {
 			sc.Properties["milestone"].Minimum = ptr(1.0)

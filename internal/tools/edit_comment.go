@@ -17,8 +17,8 @@ type EditCommentIn struct {
 	Owner     string `json:"owner"`
 	Repo      string `json:"repo"`
 	CommentID int64  `json:"comment_id"`
-	Body      string `json:"body,omitempty" jsonschema:"the new Markdown body; omit when deleting"`
-	Delete    bool   `json:"delete,omitempty" jsonschema:"true deletes the comment; omit body then"`
+	Body      string `json:"body,omitempty" jsonschema:"new Markdown body; omit to delete"`
+	Delete    bool   `json:"delete,omitempty" jsonschema:"true deletes it; absent: edit"`
 }
 
 // Validate requires exactly one of body and delete.
@@ -139,7 +139,7 @@ func (s *Service) EditComment() tooldef.Spec {
 	return tooldef.Tool[EditCommentIn, EditCommentOut]{
 		Name:        "github_edit_comment",
 		Title:       "Edit or delete a comment",
-		Description: "Replace a comment's body, or delete it with delete: true.",
+		Description: "Replace a comment's body or delete it.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,

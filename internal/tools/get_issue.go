@@ -107,7 +107,7 @@ type GetIssueIn struct {
 	Repo           string `json:"repo"`
 	IssueNumber    int    `json:"issue_number"`
 	Detail         string `json:"detail,omitempty" jsonschema:"default full"`
-	CommentsCursor string `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor, for more comments"`
+	CommentsCursor string `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor; absent: page 1"`
 }
 
 // GetIssueOut is one issue with its first page of comments.
@@ -177,8 +177,8 @@ func (s *Service) GetIssue() tooldef.Spec {
 	return tooldef.Tool[GetIssueIn, GetIssueOut]{
 		Name:  "github_get_issue",
 		Title: "Get an issue",
-		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments. " +
-			"Hidden characters and HTML comments are removed and counted.",
+		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments; " +
+			"hidden text removed and counted.",
 		Mode: tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			sc.Properties["detail"].Enum = []any{"summary", "full"}

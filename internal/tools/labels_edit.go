@@ -14,7 +14,7 @@ import (
 type LabelsEdit struct {
 	Add           []string   `json:"add,omitempty"`
 	Remove        []string   `json:"remove,omitempty"`
-	Swap          *LabelSwap `json:"swap,omitempty" jsonschema:"drop labels with prefix, add to"`
+	Swap          *LabelSwap `json:"swap,omitempty" jsonschema:"drop prefix labels, add to"`
 	Set           []string   `json:"set,omitempty"`
 	CreateMissing bool       `json:"create_missing,omitempty" jsonschema:"create unknown labels"`
 }

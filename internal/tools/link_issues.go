@@ -18,8 +18,8 @@ type LinkIssuesIn struct {
 	Relation          string `json:"relation"`
 	Action            string `json:"action"`
 	TargetIssueNumber int    `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
-	AfterIssueNumber  int    `json:"after_issue_number,omitempty" jsonschema:"reorder: after this one"`
-	BeforeIssueNumber int    `json:"before_issue_number,omitempty" jsonschema:"reorder: or before"`
+	AfterIssueNumber  int    `json:"after_issue_number,omitempty" jsonschema:"reorder: after this; absent: none"`
+	BeforeIssueNumber int    `json:"before_issue_number,omitempty" jsonschema:"reorder: or before; absent: none"`
 }
 
 // Validate checks the rules that span fields, before any request.
@@ -360,7 +360,7 @@ func (s *Service) LinkIssues() tooldef.Spec {
 	return tooldef.Tool[LinkIssuesIn, LinkIssuesOut]{
 		Name:        "github_link_issues",
 		Title:       "Link issues",
-		Description: "Add or remove a sub-issue or blocked-by link, or reorder sub-issues. Already so: no_op.",
+		Description: "Add, remove or reorder a sub-issue or blocked-by link; already so: no_op.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,

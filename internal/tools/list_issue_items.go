@@ -18,7 +18,7 @@ type ListIssueItemsIn struct {
 	IssueNumber int    `json:"issue_number"`
 	Collection  string `json:"collection"`
 	PageSize    int    `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor      string `json:"cursor,omitempty" jsonschema:"next_cursor"`
+	Cursor      string `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
 }
 
 // IssueItem is one row of any collection; fields appear by collection:
@@ -196,7 +196,7 @@ func (s *Service) ListIssueItems() tooldef.Spec {
 	return tooldef.Tool[ListIssueItemsIn, ListIssueItemsOut]{
 		Name:        "github_list_issue_items",
 		Title:       "List issue items",
-		Description: "Page through an issue's comments, sub-issues, blockers, blocked issues, timeline or linked PRs.",
+		Description: "An issue's items by collection, paged.",
 		Mode:        tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			p := sc.Properties

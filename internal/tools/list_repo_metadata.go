@@ -17,7 +17,7 @@ type ListRepoMetadataIn struct {
 	Repo     string `json:"repo"`
 	Kind     string `json:"kind"`
 	PageSize int    `json:"page_size,omitempty" jsonschema:"default 100"`
-	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
 }
 
 // RepoMetaItem is one row; which fields appear depends on the kind:
@@ -156,7 +156,7 @@ func (s *Service) ListRepoMetadata() tooldef.Spec {
 	return tooldef.Tool[ListRepoMetadataIn, ListRepoMetadataOut]{
 		Name:        "github_list_repo_metadata",
 		Title:       "List repo metadata",
-		Description: "A repository's labels, milestones, assignees, issue types or templates: valid values for issue fields.",
+		Description: "A repo's valid values for issue fields, by kind.",
 		Mode:        tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			sc.Properties["kind"].Enum = metadataKinds

@@ -14,21 +14,21 @@ import (
 
 // SearchIssuesIn are github_search_issues' arguments.
 type SearchIssuesIn struct {
-	Owner        string   `json:"owner,omitempty" jsonschema:"absent: all owners"`
-	Repo         string   `json:"repo,omitempty" jsonschema:"needs owner; absent: all repos"`
-	Query        string   `json:"query,omitempty" jsonschema:"text and qualifiers"`
+	Owner        string   `json:"owner,omitempty" jsonschema:"absent: all"`
+	Repo         string   `json:"repo,omitempty" jsonschema:"needs owner; absent: all"`
+	Query        string   `json:"query,omitempty" jsonschema:"text and qualifiers; absent: any"`
 	State        string   `json:"state,omitempty" jsonschema:"default open"`
-	Labels       []string `json:"labels,omitempty" jsonschema:"all of these"`
-	NoLabels     bool     `json:"no_labels,omitempty" jsonschema:"unlabeled only"`
-	Assignee     string   `json:"assignee,omitempty" jsonschema:"login or none"`
-	Author       string   `json:"author,omitempty" jsonschema:"opener login"`
-	UpdatedAfter string   `json:"updated_after,omitempty" jsonschema:"YYYY-MM-DD or RFC 3339"`
+	Labels       []string `json:"labels,omitempty" jsonschema:"all of these; absent: any"`
+	NoLabels     bool     `json:"no_labels,omitempty" jsonschema:"unlabeled only; absent: any"`
+	Assignee     string   `json:"assignee,omitempty" jsonschema:"login or none; absent: any"`
+	Author       string   `json:"author,omitempty" jsonschema:"opener login; absent: any"`
+	UpdatedAfter string   `json:"updated_after,omitempty" jsonschema:"YYYY-MM-DD or RFC 3339; absent: any"`
 	IncludePRs   bool     `json:"include_prs,omitempty" jsonschema:"default: issues only"`
 	Sort         string   `json:"sort,omitempty" jsonschema:"default best_match"`
 	Order        string   `json:"order,omitempty" jsonschema:"default desc"`
 	Detail       string   `json:"detail,omitempty" jsonschema:"default summary"`
 	PageSize     int      `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor       string   `json:"cursor,omitempty" jsonschema:"next_cursor"`
+	Cursor       string   `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
 }
 
 // Validate checks rules that span fields.
@@ -220,8 +220,8 @@ func (s *Service) SearchIssues() tooldef.Spec {
 	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
 		Name:  "github_search_issues",
 		Title: "Search issues",
-		Description: "Find issues in a repository, an owner's repositories or everywhere visible. " +
-			"Summary rows; detail=full or github_get_issue for bodies.",
+		Description: "Find issues in a repo, an owner's or all. " +
+			"Summary rows; bodies: detail=full or github_get_issue.",
 		Mode: tooldef.Read,
 		Input: func(sc *jsonschema.Schema) {
 			p := sc.Properties

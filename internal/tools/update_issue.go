@@ -15,17 +15,17 @@ type UpdateIssueIn struct {
 	Owner           string           `json:"owner"`
 	Repo            string           `json:"repo"`
 	IssueNumber     int              `json:"issue_number"`
-	Title           *string          `json:"title,omitempty"`
-	Body            *string          `json:"body,omitempty" jsonschema:"empty clears"`
-	State           string           `json:"state,omitempty"`
-	StateReason     string           `json:"state_reason,omitempty"`
-	Labels          *LabelsEdit      `json:"labels,omitempty"`
-	Assignees       *AssigneesEdit   `json:"assignees,omitempty"`
-	Milestone       Nullable[int]    `json:"milestone,omitzero" jsonschema:"number; null clears"`
-	Type            Nullable[string] `json:"type,omitzero" jsonschema:"name; null clears"`
-	Locked          *bool            `json:"locked,omitempty"`
-	LockReason      string           `json:"lock_reason,omitempty" jsonschema:"needs locked: true"`
-	ExpectedVersion string           `json:"expected_version,omitempty" jsonschema:"conflict if changed since; absent: no check"`
+	Title           *string          `json:"title,omitempty" jsonschema:"absent: kept"`
+	Body            *string          `json:"body,omitempty" jsonschema:"empty clears; absent: kept"`
+	State           string           `json:"state,omitempty" jsonschema:"absent: kept"`
+	StateReason     string           `json:"state_reason,omitempty" jsonschema:"needs state; absent: kept"`
+	Labels          *LabelsEdit      `json:"labels,omitempty" jsonschema:"absent: kept"`
+	Assignees       *AssigneesEdit   `json:"assignees,omitempty" jsonschema:"absent: kept"`
+	Milestone       Nullable[int]    `json:"milestone,omitzero" jsonschema:"number; null clears; absent: kept"`
+	Type            Nullable[string] `json:"type,omitzero" jsonschema:"name; null clears; absent: kept"`
+	Locked          *bool            `json:"locked,omitempty" jsonschema:"absent: kept"`
+	LockReason      string           `json:"lock_reason,omitempty" jsonschema:"needs locked: true; absent: none"`
+	ExpectedVersion string           `json:"expected_version,omitempty" jsonschema:"conflict if changed; absent: no check"`
 }
 
 // AssigneesEdit changes who is assigned.
@@ -121,8 +121,8 @@ func (s *Service) UpdateIssue() tooldef.Spec {
 	return tooldef.Tool[UpdateIssueIn, UpdateIssueOut]{
 		Name:  "github_update_issue",
 		Title: "Update an issue",
-		Description: "Change an issue; absent fields are left as they are. add/remove/swap touch only the labels " +
-			"or assignees named; set replaces all; unknown names are refused.",
+		Description: "Change an issue. add/remove/swap touch only the names given; set replaces all; " +
+			"unknown names are refused.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
