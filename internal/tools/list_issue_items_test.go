@@ -102,16 +102,22 @@ func TestListIssueItemsRelations(t *testing.T) {
 	if got := numbers(blocking); !slices.Equal(got, []int{emulator.DemoChainIssue}) {
 		t.Fatalf("blocking: %v", got)
 	}
-	// The seed has no pull request that references an issue, so linked_prs
-	// is an empty list (the emulator produces no cross-referenced events).
+	// #12 is mentioned by an issue, not a pull request: no linked PRs.
 	prs := listItems(t, env, tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "linked_prs"})
 	if len(prs.Items) != 0 || prs.HasMore {
 		t.Fatalf("linked_prs: %+v", prs)
 	}
+	// PR #146's description says "Fixes #145": GitHub's timeline for #145
+	// cross-references it, and that is the linked PR.
+	prs = listItems(t, env, tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 145, Collection: "linked_prs"})
+	if got := numbers(prs); !slices.Equal(got, []int{146}) || prs.Items[0].Title == "" || prs.Items[0].State == "" {
+		t.Fatalf("linked_prs of #145: %+v", prs.Items)
+	}
 	wantUpstream(t, env,
 		fmt.Sprintf("GET /repos/acme/widgets/issues/%d/dependencies/blocked_by", emulator.DemoBlockedIssue),
 		fmt.Sprintf("GET /repos/acme/widgets/issues/%d/dependencies/blocking", emulator.DemoBlockerIssue),
-		fmt.Sprintf("GET /repos/acme/widgets/issues/%d/timeline", emulator.DemoParentIssue))
+		fmt.Sprintf("GET /repos/acme/widgets/issues/%d/timeline", emulator.DemoParentIssue),
+		"GET /repos/acme/widgets/issues/145/timeline")
 }
 
 func TestListIssueItemsTimelineIsCompact(t *testing.T) {
