@@ -8,7 +8,7 @@ import (
 
 // capabilities is the summary agents read first: what ghgate does and
 // what it does not, so they do not go looking for tools that are not here.
-func capabilities(specs []tooldef.Spec, extra []string, readOnly bool) string {
+func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources []string) string {
 	var b strings.Builder
 	b.WriteString("ghgate: GitHub issues for agents.\n\nDoes:\n")
 	b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues and blocked-by dependencies\n")
@@ -32,6 +32,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool) string {
 	if len(extra) > 0 {
 		b.WriteString("\nFrom other MCP servers, forwarded with this deployment's credentials: " + strings.Join(extra, ", "))
 	}
-	b.WriteString("\nResources: " + capabilitiesURI + ", " + errorsURI + " (the error-code catalog), " + issueTemplate + ", " + issuesTemplate + " (open issues, with one label if given)\n")
+	notes := map[string]string{errorsURI: " (the error-code catalog)", issuesTemplate: " (open issues, with one label if given)"}
+	described := make([]string, len(resources))
+	for i, uri := range resources {
+		described[i] = uri + notes[uri]
+	}
+	b.WriteString("\nResources: " + strings.Join(described, ", ") + "\n")
 	return b.String()
 }

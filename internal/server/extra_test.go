@@ -58,3 +58,52 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 		t.Fatalf("a clashing name was accepted: %v", err)
 	}
 }
+
+// A template read is the tool call that answers it: it goes through the
+// wrapper (the broker's routing and audit), and a tool the deployment does
+// not serve cannot be reached through its template.
+func TestResourceReadsFollowTheToolSurface(t *testing.T) {
+	svc := &tools.Service{Clients: tools.OneClient{}}
+	var wrapped []string
+	wrap := func(ctx context.Context, c tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+		wrapped = append(wrapped, c.Tool)
+		return next(ctx)
+	}
+	srv, err := server.New(svc, server.Options{Deny: []string{"github_get_issue"}, Wrap: wrap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := srv.MCP.Connect(context.Background(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	templates, err := cs.ListResourceTemplates(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tpl := range templates.ResourceTemplates {
+		if strings.Contains(tpl.URITemplate, "{issue_number}") {
+			t.Fatalf("the issue template is listed while github_get_issue is denied: %s", tpl.URITemplate)
+		}
+	}
+	if strings.Contains(cs.InitializeResult().Instructions, "{issue_number}") {
+		t.Fatal("the capability summary names the issue template")
+	}
+	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues/1"}); err == nil {
+		t.Fatal("an issue was read through the template of a denied tool")
+	}
+	if len(wrapped) != 0 {
+		t.Fatalf("a refused read reached a tool: %v", wrapped)
+	}
+	// The repository template's tool is served: its read goes through the
+	// wrapper as that tool's call (it fails here, there is no credential).
+	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?label=bug"})
+	if len(wrapped) != 1 || wrapped[0] != "github_search_issues" {
+		t.Fatalf("the read did not go through the wrapper as github_search_issues: %v", wrapped)
+	}
+}

@@ -42,6 +42,10 @@ func templateDeclares(template, variable string) bool {
 // in the JSON-RPC error's data.
 type resources struct {
 	svc *tools.Service
+	// served names the tools this server lists: a template is served only
+	// when the tool that answers it is, so an allow or deny list cannot be
+	// stepped around by reading a resource instead.
+	served map[string]bool
 	// fingerprint is the surface's, known once the server is built.
 	fingerprint func() string
 	// getIssue and searchIssues answer the templates, so a resource and
@@ -49,23 +53,44 @@ type resources struct {
 	getIssue, searchIssues mcp.ToolHandler
 }
 
-func newResources(svc *tools.Service) *resources { return &resources{svc: svc} }
+func newResources(svc *tools.Service, tools []string) *resources {
+	r := &resources{svc: svc, served: map[string]bool{}}
+	for _, t := range tools {
+		r.served[t] = true
+	}
+	return r
+}
 
+// Tools whose handlers answer the templates.
+const (
+	issueTool  = "github_get_issue"
+	issuesTool = "github_search_issues"
+)
+
+// uris lists what a read may name: the templates first, then the fixed
+// resources.
 func (r *resources) uris() []string {
-	return []string{capabilitiesURI, errorsURI, issueTemplate, issuesTemplate}
+	var out []string
+	if r.served[issueTool] {
+		out = append(out, issueTemplate)
+	}
+	if r.served[issuesTool] {
+		out = append(out, issuesTemplate)
+	}
+	return append(out, capabilitiesURI, errorsURI)
 }
 
 // register adds the resources and templates to m, and the middleware that
 // gives a read of a URI m does not serve the envelope too. env is the
-// tools' environment (its Wrap is not used: a read is not a tool call).
+// tools' environment, Wrap included: a template read is the tool call that
+// answers it, routed and audited as that call.
 func (r *resources) register(m *mcp.Server, summary string, env *tooldef.Env) error {
-	renv := &tooldef.Env{Log: env.Log, MapError: env.MapError, Fingerprint: env.Fingerprint}
 	r.fingerprint = env.Fingerprint
 	var err error
-	if _, r.getIssue, err = r.svc.GetIssue().Build(renv); err != nil {
+	if _, r.getIssue, err = r.svc.GetIssue().Build(env); err != nil {
 		return err
 	}
-	if _, r.searchIssues, err = r.svc.SearchIssues().Build(renv); err != nil {
+	if _, r.searchIssues, err = r.svc.SearchIssues().Build(env); err != nil {
 		return err
 	}
 	m.AddResource(&mcp.Resource{URI: capabilitiesURI, Name: "capabilities", MIMEType: "text/plain",
@@ -79,10 +104,14 @@ func (r *resources) register(m *mcp.Server, summary string, env *tooldef.Env) er
 			b, _ := json.Marshal(contract.Catalog())
 			return text(req.Params.URI, "application/json", string(b)), nil
 		})
-	m.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: issueTemplate, Name: "issue", MIMEType: "application/json",
-		Description: "One issue with its first page of comments, as github_get_issue returns it"}, r.readIssue)
-	m.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: issuesTemplate, Name: "repository-issues", MIMEType: "application/json",
-		Description: "A repository's open issues (first 30), with the label given if any, as github_search_issues returns them"}, r.readIssues)
+	if r.served[issueTool] {
+		m.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: issueTemplate, Name: "issue", MIMEType: "application/json",
+			Description: "One issue with its first page of comments, as github_get_issue returns it"}, r.readIssue)
+	}
+	if r.served[issuesTool] {
+		m.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: issuesTemplate, Name: "repository-issues", MIMEType: "application/json",
+			Description: "A repository's open issues (first 30), with the label given if any, as github_search_issues returns them"}, r.readIssues)
+	}
 	m.AddReceivingMiddleware(r.envelopeUnserved)
 	return nil
 }
@@ -179,21 +208,22 @@ func labelFilter(rawQuery string) ([]string, *contract.Error) {
 	return []string{q.Get("label")}, nil
 }
 
-// servedURIs are what a read may name, for the envelope of one that names
-// something else.
-func servedURIs() []string {
-	return []string{issueTemplate, issuesTemplate, capabilitiesURI, errorsURI}
+// unservedURI is the envelope for a read naming nothing ghgate serves; the
+// reason says what is wrong without echoing the URI. fail adds what is
+// served.
+func unservedURI(reason string) *contract.Error {
+	return contract.Errorf(contract.CodeInvalidField, "the uri %s", reason).WithField("uri", reason)
 }
 
-// unservedURI is the envelope for a read naming nothing ghgate serves; the
-// reason says what is wrong without echoing the URI.
-func unservedURI(reason string) *contract.Error {
-	served := strings.Join(servedURIs(), ", ")
-	e := contract.Errorf(contract.CodeInvalidField, "the uri %s; ghgate serves %s", reason, served).
-		WithField("uri", reason)
-	e.Details.Value = servedURIs()
-	return e.WithRepair(contract.Repair{
-		NextStep:    "read one of " + served + ", e.g. github://OWNER/REPO/issues/NUMBER",
+// listServed completes an unservedURI envelope with what this server
+// serves, and the repair that reads one of them.
+func (r *resources) listServed(e *contract.Error) {
+	uris := r.uris()
+	served := strings.Join(uris, ", ")
+	e.Message += "; ghgate serves " + served
+	e.Details.Value = uris
+	e.WithRepair(contract.Repair{
+		NextStep:    "read one of " + served + " (a github:// template filled in, e.g. github://OWNER/REPO/issues/NUMBER)",
 		Alternative: "read " + capabilitiesURI + " for everything this server offers"})
 }
 
@@ -261,6 +291,9 @@ func (r *resources) fail(uri string, e *contract.Error) error {
 		e.Fingerprint = r.fingerprint()
 	}
 	e.Settlement = "" // a read changes nothing
+	if e.Code == contract.CodeInvalidField && e.Details != nil && e.Details.Field == "uri" && e.Repair == nil {
+		r.listServed(e)
+	}
 	data, err := json.Marshal(resourceErrorData{Error: *e, MachineCode: e.Code, HumanMessage: e.Message, URI: uri})
 	if err != nil {
 		data = json.RawMessage(`{"code":"internal_error","message":"cannot encode error","retry_after_ms":null,"machine_code":"internal_error","human_message":"cannot encode error"}`)

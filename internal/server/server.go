@@ -75,7 +75,12 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		names[x.Def.Name] = true
 		extraNames = append(extraNames, x.Def.Name)
 	}
-	summary := capabilities(specs, extraNames, opts.ReadOnly)
+	var toolNames []string
+	for _, sp := range specs {
+		toolNames = append(toolNames, sp.ToolName())
+	}
+	res := newResources(svc, toolNames)
+	summary := capabilities(specs, extraNames, opts.ReadOnly, res.uris())
 	srv := &Server{Tools: specs}
 	env := &tooldef.Env{Log: log, MapError: tools.MapError, Wrap: opts.Wrap,
 		Fingerprint: func() string { return srv.Fingerprint }}
@@ -92,7 +97,6 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		}
 		defs = append(defs, built{def, h})
 	}
-	res := newResources(svc)
 	surface := struct {
 		Version   string              `json:"version"`
 		Tools     []*mcp.Tool         `json:"tools"`
