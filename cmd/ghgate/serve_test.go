@@ -289,17 +289,9 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 // JSON-RPC message, so a successful session shows stdout carries only
 // protocol; the logs must be on stderr.
 func TestServeStdioDemo(t *testing.T) {
-	bin := ghgateBinary(t)
-	cmd := exec.Command(bin, "serve", "--demo")
-	cmd.Env = cleanEnv(t)
-	var stderr testutil.SyncBuffer
-	cmd.Stderr = &stderr
+	stdin, stdout, stderr, proc := startStdioServe(t, "--demo")
 	// Every stdout byte passes through here on its way to the client, and
 	// each line is checked to be one JSON-RPC 2.0 message.
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	pr, pw := io.Pipe()
 	var badLines []string
 	var linesMu sync.Mutex
@@ -321,15 +313,6 @@ func TestServeStdioDemo(t *testing.T) {
 		}
 		pw.CloseWithError(sc.Err())
 	}()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	proc := watch(cmd)
-	t.Cleanup(func() { _ = stdin.Close(); proc.stop(cmd, syscall.SIGTERM) })
 
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
@@ -542,24 +525,7 @@ func TestServeNeverLogsTheToken(t *testing.T) {
 // TestServeStdioParseError sends `ghgate serve --demo` a line that is not
 // JSON: it answers JSON-RPC's Parse error and the session goes on.
 func TestServeStdioParseError(t *testing.T) {
-	bin := ghgateBinary(t)
-	cmd := exec.Command(bin, "serve", "--demo")
-	cmd.Env = cleanEnv(t)
-	var stderr testutil.SyncBuffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	proc := watch(cmd)
-	t.Cleanup(func() { _ = stdin.Close(); proc.stop(cmd, syscall.SIGTERM) })
+	stdin, stdout, stderr, _ := startStdioServe(t, "--demo")
 	lines := bufio.NewScanner(stdout)
 	lines.Buffer(make([]byte, 1<<20), 16<<20)
 	var reply struct {
@@ -594,4 +560,29 @@ func TestServeStdioParseError(t *testing.T) {
 	if reply.Error != nil || len(reply.Result) == 0 || reply.ID != float64(1) {
 		t.Fatalf("the session did not go on: %s", lines.Text())
 	}
+}
+
+// startStdioServe starts `ghgate serve args...` with pipes on its stdin and
+// stdout; its stderr is collected. The process is stopped when the test
+// ends.
+func startStdioServe(t *testing.T, args ...string) (io.WriteCloser, io.Reader, *testutil.SyncBuffer, *exited) {
+	t.Helper()
+	cmd := exec.Command(ghgateBinary(t), append([]string{"serve"}, args...)...)
+	cmd.Env = cleanEnv(t)
+	stderr := &testutil.SyncBuffer{}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proc := watch(cmd)
+	t.Cleanup(func() { _ = stdin.Close(); proc.stop(cmd, syscall.SIGTERM) })
+	return stdin, stdout, stderr, proc
 }

@@ -46,29 +46,25 @@ func invisibleKind(r rune) (zeroWidth, bidi, tag bool) {
 // comments inside fenced code blocks and inline code spans are content a
 // reader sees, so they stay.
 func Sanitize(s string) (string, Removed) {
-	var total Removed
-	// A removal can join what was around it into something that must be
-	// removed too: bytes of invalid UTF-8 around a tag character into a
-	// zero-width space, or "<!<!-- -->-- hidden -->" into a new comment.
-	// Passes repeat until one removes nothing; each pass shortens the text,
-	// so this ends.
-	for {
-		out, rm := sanitizeOnce(s)
-		if !rm.Any() {
-			return s, total
-		}
-		total = total.Add(rm)
-		s = out
-	}
+	return untilStable(s, sanitizeOnce)
 }
 
 // SanitizeText removes the invisible characters Sanitize removes from a
 // plain-text field (an issue title). HTML comments stay: GitHub shows a
 // title's text as it is, so a comment in it is visible, not hidden.
 func SanitizeText(s string) (string, Removed) {
+	return untilStable(s, removeInvisible)
+}
+
+// untilStable repeats pass until it removes nothing. A removal can join
+// what was around it into something that must be removed too: bytes of
+// invalid UTF-8 around a tag character into a zero-width space, or
+// "<!<!-- -->-- hidden -->" into a new comment. Each pass that removes
+// something shortens the text, so this ends.
+func untilStable(s string, pass func(string) (string, Removed)) (string, Removed) {
 	var total Removed
 	for {
-		out, rm := removeInvisible(s)
+		out, rm := pass(s)
 		if !rm.Any() {
 			return s, total
 		}
