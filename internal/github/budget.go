@@ -27,6 +27,22 @@ type budgets struct {
 	mu             sync.Mutex
 	byResource     map[string]RateBudget
 	secondaryUntil time.Time
+	// clockOffset is GitHub's clock minus this host's, from the Date
+	// header of the latest response; clockKnown says whether one came.
+	clockOffset time.Duration
+	clockKnown  bool
+}
+
+// observeClock records how far GitHub's clock (a response's Date header,
+// to the second) is from this host's at receipt.
+func (b *budgets) observeClock(h http.Header, receivedAt time.Time) {
+	date, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.clockOffset, b.clockKnown = date.Sub(receivedAt), true
 }
 
 func newBudgets() *budgets { return &budgets{byResource: map[string]RateBudget{}} }
@@ -92,4 +108,16 @@ func (b *budgets) refusal(resource string, now time.Time) *Error {
 			Message: fmt.Sprintf("the %s rate budget (%d requests) is spent until %s; request not sent", resource, rb.Limit, rb.Reset.UTC().Format(time.RFC3339))}
 	}
 	return nil
+}
+
+// GitHubTime is local, a time by this host's clock, on GitHub's clock as
+// the Date headers of its responses show it (accurate to about a second).
+// ok is false until a response carried a Date.
+func (c *Client) GitHubTime(local time.Time) (t time.Time, ok bool) {
+	c.budget.mu.Lock()
+	defer c.budget.mu.Unlock()
+	if !c.budget.clockKnown {
+		return local, false
+	}
+	return local.Add(c.budget.clockOffset), true
 }

@@ -133,6 +133,7 @@ func (t *transport) send(req *http.Request, rec *call, resource string) (attempt
 			retry, wait = ctx.Err() == nil, c.retry.backoff(n)
 		} else {
 			c.budget.observe(a.resp.Header, resource)
+			c.budget.observeClock(a.resp.Header, c.now())
 			retry, wait = t.retryable(&a, rec, n)
 		}
 		if n >= maxAttempts || !retry || !c.retry.allows(ctx, waited, wait) {

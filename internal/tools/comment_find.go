@@ -9,17 +9,13 @@ import (
 	gh "github.com/google/go-github/v88/github"
 )
 
-// clockSkew is how far GitHub's clock may be from ours when comparing a
-// comment's time with a reservation's.
-const clockSkew = time.Minute
-
 // findPages bounds the comment pages (of 100) read while looking.
 const findPages = 10
 
 // findComment looks for the comment an earlier attempt under an
 // idempotency key may have posted: on the issue, by the credential's own
 // user, with the same body, made no earlier than the key's reservation
-// (less clockSkew). Two reads: the viewer, then the comments updated
+// (see recoveryWindow). Two reads: the viewer, then the comments updated
 // since. When several match, the first made after the reservation is
 // taken; a match only within the skew allowance is the fallback.
 func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserved time.Time) (*Comment, error) {
@@ -31,7 +27,7 @@ func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserve
 	}); err != nil {
 		return nil, err
 	}
-	from := reserved.Add(-clockSkew)
+	from, at := recoveryWindow(c, reserved)
 	var fallback *gh.IssueComment
 	for page := 1; page <= findPages; page++ {
 		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Since: from, Page: page, PerPage: MaxPageSize})
@@ -42,7 +38,7 @@ func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserve
 			if !strings.EqualFold(cm.GetUser().GetLogin(), login) || !sameBody(cm.GetBody(), in.Body) || cm.CreatedAt == nil || cm.CreatedAt.Before(from) {
 				continue
 			}
-			if !cm.CreatedAt.Before(reserved.Truncate(time.Second)) {
+			if !cm.CreatedAt.Before(at.Truncate(time.Second)) {
 				v := commentView(cm)
 				return &v, nil
 			}

@@ -10,8 +10,26 @@ import (
 )
 
 // recoveryMargin widens the window in which a lost create is looked for,
-// for the difference between this host's clock and GitHub's.
-const recoveryMargin = time.Minute
+// for the difference between this host's clock and GitHub's when no answer
+// from GitHub has shown it yet. Once one has (its Date header), the window
+// opens recoverySlack before the attempt by GitHub's clock: Date and
+// created_at are whole seconds. A narrow window matters: an identical issue
+// the same user opened just before, without the key, is not this request's.
+const (
+	recoveryMargin = time.Minute
+	recoverySlack  = 2 * time.Second
+)
+
+// recoveryWindow is where to look for what an attempt that reserved its
+// key at reserved (this host's clock) may have written: from is the
+// earliest GitHub time such a write can carry, at the reservation itself
+// on GitHub's clock.
+func recoveryWindow(c *github.Client, reserved time.Time) (from, at time.Time) {
+	if onGitHub, ok := c.GitHubTime(reserved); ok {
+		return onGitHub.Add(-recoverySlack), onGitHub
+	}
+	return reserved.Add(-recoveryMargin), reserved
+}
 
 // recoveryPages bounds the listing of the viewer's recent issues.
 const recoveryPages = 5
@@ -29,7 +47,7 @@ func (s *Service) findCreated(ctx context.Context, c *github.Client, in CreateIs
 	}); err != nil {
 		return nil, err
 	}
-	from := since.Add(-recoveryMargin)
+	from, _ := recoveryWindow(c, since)
 	title, body := strings.TrimSpace(in.Title), normalizeBody(in.Body)
 	var oldest *gh.Issue
 	for page := 1; page <= recoveryPages; page++ {

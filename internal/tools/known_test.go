@@ -1,6 +1,9 @@
 package tools_test
 
 import (
+	"context"
+	"fmt"
+	"github.com/ghgate/ghgate/internal/store"
 	"slices"
 	"testing"
 	"time"
@@ -147,5 +150,62 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	}
 	if e := other.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeUnknownLabel {
 		t.Fatalf("an unseen, unknown label must be refused: %+v", e)
+	}
+}
+
+// The look for a lost create opens at the attempt's time on GitHub's clock
+// (known from its Date headers), less a second or two: an identical issue
+// the same user opened earlier without the key is not taken for this
+// request's, and the create goes ahead.
+func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	in := tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Same title", Body: "B"}
+	earlier := ciNewIssue(t, env, in)
+	// The keyed attempt comes 10 s later by this host's clock (the store's
+	// clock dates the key's reservation).
+	later, err := store.Open(context.Background(), "", store.WithClock(func() time.Time { return time.Now().Add(10 * time.Second) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = later.Close() })
+	env.Stack.Service.Store = later
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultDropBefore, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	in.IdempotencyKey = "k-same-title"
+	if e := env.Call(t, "github_create_issue", in).Envelope(t); e.Settlement != contract.Indeterminate {
+		t.Fatalf("first attempt: %+v", e)
+	}
+	var out tools.CreateIssueOut
+	res := env.Call(t, "github_create_issue", in)
+	if res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	res.Decode(t, &out)
+	if out.Replayed || out.Issue.Number == earlier {
+		t.Fatalf("the repeat returned #%d (replayed %v), the issue opened earlier without the key", out.Issue.Number, out.Replayed)
+	}
+
+	// The same for a comment.
+	env.Stack.Service.Store = env.Stack.Store
+	comment := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: earlier, Body: "Same comment"}
+	var first tools.AddCommentOut
+	env.Call(t, "github_add_comment", comment).Decode(t, &first)
+	env.Stack.Service.Store = later
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultDropBefore, Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", earlier), Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	comment.IdempotencyKey = "k-same-comment"
+	if e := env.Call(t, "github_add_comment", comment).Envelope(t); e.Settlement != contract.Indeterminate {
+		t.Fatalf("first keyed comment: %+v", e)
+	}
+	var again tools.AddCommentOut
+	res = env.Call(t, "github_add_comment", comment)
+	if res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	res.Decode(t, &again)
+	if again.Replayed || again.Comment.ID == first.Comment.ID {
+		t.Fatalf("the repeat returned comment %d (replayed %v), posted earlier without the key", again.Comment.ID, again.Replayed)
 	}
 }
