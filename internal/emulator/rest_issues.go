@@ -462,16 +462,17 @@ func (e *Emulator) updateIssue(c *call) {
 	if in.StateReason.Set && !in.StateReason.Null {
 		reason = in.StateReason.Value
 	}
+	// GitHub's description of state_reason: "Ignored unless state is
+	// changed". Closing a closed issue, with or without a reason, leaves
+	// it and its reason as they are.
 	switch {
-	case in.State.Value == "closed":
+	case in.State.Value == "closed" && is.State != "closed":
 		if reason == "reopened" {
 			reason = ""
 		}
 		c.st.Close(is, c.viewer, reason)
 	case in.State.Value == "open":
 		c.st.Reopen(is, c.viewer)
-	case reason != "" && reason != "reopened" && is.State == "closed":
-		c.st.Close(is, c.viewer, reason)
 	}
 	c.json(http.StatusOK, c.links.issueDetail(is))
 }

@@ -407,10 +407,34 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "already closed") }) {
 		t.Fatalf("closing a closed issue: %+v", out)
 	}
-	// A new reason on a closed issue is a change, of state_reason only.
+	// GitHub applies a state_reason only with a change of state: a closed
+	// issue keeps its reason, and the answer says so and how to change it.
+	_, was := ciIssue(env, n)
 	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed", StateReason: "not_planned"})
-	if out.NoOp || !slices.Equal(out.ChangedFields, []string{"state_reason"}) {
+	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
 		t.Fatalf("re-closing as not planned: %+v", out)
+	}
+	if _, is := ciIssue(env, n); *is.StateReason != *was.StateReason {
+		t.Fatalf("the close reason changed from %s to %s", *was.StateReason, *is.StateReason)
+	}
+	// The same when the issue is read first (expected_version): nothing is
+	// written.
+	env.Upstream()
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed", StateReason: "duplicate",
+		ExpectedVersion: ciVersion(t, env, n)})
+	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
+		t.Fatalf("re-closing as duplicate after a read: %+v", out)
+	}
+	for _, c := range ciCalls(env) {
+		if strings.HasPrefix(c, "PATCH") {
+			t.Fatalf("a PATCH was sent: %v", ciCalls(env))
+		}
+	}
+	// A not-planned issue closed again keeps its reason.
+	np := emulator.DemoNotPlannedIssue
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: np, State: "closed"})
+	if _, is := ciIssue(env, np); !out.NoOp || is.StateReason == nil || *is.StateReason != "not_planned" {
+		t.Fatalf("closing not-planned #%d again: %+v, reason now %v", np, out, is.StateReason)
 	}
 	// A close that does close is reported as a change.
 	open := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Open then closed"})

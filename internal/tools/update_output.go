@@ -24,8 +24,14 @@ func (u *update) output() UpdateIssueOut {
 	} else {
 		applied, ignored := u.confirmed(after)
 		if u.alreadyClosed(after) {
-			applied = slices.DeleteFunc(applied, func(f string) bool { return f == "state" })
+			// GitHub applies state_reason only with a change of state: on a
+			// closed issue, both stay as they were.
+			applied = slices.DeleteFunc(applied, func(f string) bool { return f == "state" || f == "state_reason" })
+			ignored = slices.DeleteFunc(ignored, func(f string) bool { return f == "state_reason" })
 			out.Notes = append(out.Notes, "the issue was already closed, so its state did not change")
+			if r := u.in.StateReason; r != "" && after.GetStateReason() != r {
+				out.Notes = append(out.Notes, reasonKept(after.GetStateReason()))
+			}
 			out.NoOp = len(applied) == 0 && len(ignored) == 0 && len(u.steps) == 1
 		}
 		out.ChangedFields = applied

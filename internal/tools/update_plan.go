@@ -113,6 +113,11 @@ func (u *update) plan(ctx context.Context) error {
 	}
 	stateDiff := in.State != "" && (before == nil || before.GetState() != in.State)
 	reasonDiff := in.StateReason != "" && (before == nil || (target == "closed" && before.GetStateReason() != in.StateReason))
+	if reasonDiff && !stateDiff && before != nil {
+		// GitHub applies a state_reason only with a change of state.
+		reasonDiff = false
+		u.notes = append(u.notes, reasonKept(before.GetStateReason()))
+	}
 	if stateDiff || reasonDiff {
 		if in.State != "" {
 			edit.State = &in.State
@@ -298,4 +303,10 @@ func indexFold(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// reasonKept says why a closed issue's state_reason did not change.
+func reasonKept(reason string) string {
+	return "its state_reason stays " + reason +
+		": GitHub applies a state_reason only when the state changes; reopen the issue, then close it with the new reason"
 }
