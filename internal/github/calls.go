@@ -59,6 +59,19 @@ var (
 
 // checkRepo refuses names that are not GitHub owner and repository names,
 // before they are put into a URL path (go-github does not escape them).
+// CheckOwner and CheckRepo report whether names have the shape GitHub
+// allows; a name that does not would change the path of the request it is
+// put in.
+func CheckOwner(owner string) error {
+	if !ownerName.MatchString(owner) {
+		return fmt.Errorf("owner %q is not a GitHub user or organization name", owner)
+	}
+	return nil
+}
+
+// CheckRepo: see CheckOwner.
+func CheckRepo(owner, repo string) error { return checkRepo(owner, repo) }
+
 func checkRepo(owner, repo string) error {
 	if !ownerName.MatchString(owner) {
 		return fmt.Errorf("owner %q is not a GitHub user or organization name", owner)

@@ -22,6 +22,9 @@ type AddCommentIn struct {
 
 // Validate refuses a blank body before any request.
 func (in *AddCommentIn) Validate() *contract.Error {
+	if e := checkNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
 	if strings.TrimSpace(in.Body) == "" {
 		return contract.Errorf(contract.CodeInvalidField, "a comment needs a body").WithField("body", "must hold a non-space character")
 	}

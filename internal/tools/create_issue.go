@@ -27,6 +27,9 @@ type CreateIssueIn struct {
 
 // Validate checks what the schema cannot.
 func (in *CreateIssueIn) Validate() *contract.Error {
+	if e := checkNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
 	switch {
 	case strings.TrimSpace(in.Title) == "":
 		return contract.Errorf(contract.CodeInvalidField, "title cannot be blank").WithField("title", "must hold a non-space character")

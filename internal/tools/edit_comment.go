@@ -23,6 +23,9 @@ type EditCommentIn struct {
 
 // Validate requires exactly one of body and delete.
 func (in *EditCommentIn) Validate() *contract.Error {
+	if e := checkNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
 	switch {
 	case in.Delete && in.Body != "":
 		return contract.Errorf(contract.CodeInvalidField, "give body to edit or delete: true to delete, not both").

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/contract"
 	"strconv"
 	"strings"
 
@@ -109,6 +110,9 @@ type GetIssueIn struct {
 	Detail         string `json:"detail,omitempty" jsonschema:"default full"`
 	CommentsCursor string `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor; absent: page 1"`
 }
+
+// Validate checks the names before they reach a request path.
+func (in *GetIssueIn) Validate() *contract.Error { return checkNames(in.Owner, in.Repo) }
 
 // GetIssueOut is one issue with its first page of comments.
 type GetIssueOut struct {

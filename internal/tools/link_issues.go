@@ -24,6 +24,9 @@ type LinkIssuesIn struct {
 
 // Validate checks the rules that span fields, before any request.
 func (in *LinkIssuesIn) Validate() *contract.Error {
+	if e := checkNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
 	if in.TargetIssueNumber == in.IssueNumber {
 		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be linked to itself", in.IssueNumber).
 			WithField("target_issue_number", "must differ from issue_number").

@@ -12,6 +12,9 @@ import (
 )
 
 // ListIssueItemsIn are github_list_issue_items' arguments.
+// Validate checks the names before they reach a request path.
+func (in *ListIssueItemsIn) Validate() *contract.Error { return checkNames(in.Owner, in.Repo) }
+
 type ListIssueItemsIn struct {
 	Owner       string `json:"owner"`
 	Repo        string `json:"repo"`

@@ -12,6 +12,9 @@ import (
 )
 
 // ListRepoMetadataIn are github_list_repo_metadata's arguments.
+// Validate checks the names before they reach a request path.
+func (in *ListRepoMetadataIn) Validate() *contract.Error { return checkNames(in.Owner, in.Repo) }
+
 type ListRepoMetadataIn struct {
 	Owner    string `json:"owner"`
 	Repo     string `json:"repo"`

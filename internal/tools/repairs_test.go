@@ -55,3 +55,34 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		})
 	}
 }
+
+// An owner or repository that is not a GitHub name is refused before it
+// reaches a request path, by every tool, with nothing sent upstream.
+func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	for _, repo := range []string{"widgets/issues/2?", "widgets?x=1", "widgets/../gadgets", ".."} {
+		calls := []struct {
+			tool string
+			args any
+		}{
+			{"github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: 3}},
+			{"github_list_issue_items", tools.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: 3, Collection: "comments"}},
+			{"github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: repo, Kind: "labels"}},
+			{"github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: repo}},
+			{"github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: 3, Body: "x"}},
+		}
+		for _, c := range calls {
+			env.Upstream()
+			e := env.Call(t, c.tool, c.args).Envelope(t)
+			if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "repo" {
+				t.Errorf("%s with repo %q: %+v", c.tool, repo, e)
+			}
+			if sent := env.Upstream(); len(sent) != 0 {
+				t.Errorf("%s with repo %q sent %v", c.tool, repo, sent)
+			}
+		}
+	}
+	if e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: 3}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
+		t.Fatalf("owner with a slash: %+v", e)
+	}
+}

@@ -38,6 +38,9 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 			WithRepair(contract.Repair{NextStep: "call again with the repository's owner beside repo", Tool: "github_search_issues",
 				Alternative: "or leave repo out to search every repository the credential can see"})
 	}
+	if e := checkNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
 	if in.UpdatedAfter != "" {
 		if _, err := parseDateArg(in.UpdatedAfter); err != nil {
 			return contract.Errorf(contract.CodeInvalidField, "updated_after must be YYYY-MM-DD or RFC 3339").

@@ -37,6 +37,9 @@ type AssigneesEdit struct {
 
 // Validate checks the rules that span fields, before any request.
 func (in *UpdateIssueIn) Validate() *contract.Error {
+	if e := checkNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
 	bad := func(field, reason string) *contract.Error {
 		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason).
 			WithRepair(contract.Repair{NextStep: "correct " + field + " (" + reason + ") and call again", Tool: "github_update_issue"})
