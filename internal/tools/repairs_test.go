@@ -26,6 +26,8 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		{"two anchors", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16}, false},
 		{"no anchor", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13}, true},
 		{"repo without owner", "github_search_issues", tools.SearchIssuesIn{Repo: "widgets"}, false},
+		{"label with a comma", "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"a,b"}}, false},
+		{"label with a quote", "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{`say "hi"`}}, false},
 		{"bad date", "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
 		{"empty label set", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Set: []string{}}}, false},
 		{"add and remove one label", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},

@@ -41,6 +41,16 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 	if e := checkNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
+	for _, l := range in.Labels {
+		// A comma separates alternatives in GitHub's label: qualifier, and
+		// a double quote cannot be written inside one: such a name would
+		// silently match other issues, or none.
+		if strings.ContainsAny(l, ",\"") {
+			return contract.Errorf(contract.CodeInvalidField, "GitHub's search cannot filter on a label whose name holds a comma or a double quote").
+				WithField("labels", "a name with , or \" cannot be searched for").
+				WithRepair(contract.Repair{NextStep: "search without that label and check each row's labels (detail: summary lists them)", Tool: "github_search_issues"})
+		}
+	}
 	if in.UpdatedAfter != "" {
 		if _, err := parseDateArg(in.UpdatedAfter); err != nil {
 			return contract.Errorf(contract.CodeInvalidField, "updated_after must be YYYY-MM-DD or RFC 3339").
