@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/contract"
 	"strings"
 	"time"
 
@@ -61,12 +62,13 @@ func (p preflight) document() (string, map[string]any) {
 	if p.issue > 0 {
 		vars["n"] = p.issue
 		params = append(params, "$n: Int!")
-		sel = append(sel, "issue(number: $n) { "+issueSelection+" }")
+		sel = append(sel, "issue(number: $n) { "+issueSelection+" }", "kind: issueOrPullRequest(number: $n) { __typename }")
 	}
 	if p.parent > 0 {
 		vars["p"] = p.parent
 		params = append(params, "$p: Int!")
-		sel = append(sel, "parent: issue(number: $p) { databaseId number author { login __typename } }")
+		sel = append(sel, "parent: issue(number: $p) { databaseId number author { login __typename } }",
+			"parentKind: issueOrPullRequest(number: $p) { __typename }")
 	}
 	for i, name := range p.labels {
 		v := fmt.Sprintf("l%d", i)
@@ -191,24 +193,22 @@ func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult,
 	var data struct {
 		Repository map[string]json.RawMessage `json:"repository"`
 	}
-	if err := c.Do(ctx, doc, vars, &data); err != nil {
-		if p.issue > 0 && data.Repository != nil && isNull(data.Repository["issue"]) {
-			return nil, notFoundIssue(err, p.owner, p.repo, p.issue)
+	err := c.Do(ctx, doc, vars, &data)
+	r := data.Repository
+	if r != nil {
+		// GitHub answers a number that is not an issue with null and an
+		// error; a pull request's number is refused as such.
+		if p.issue > 0 && isNull(r["issue"]) {
+			return nil, notAnIssue(err, r["kind"], p.owner, p.repo, p.issue, "issue_number")
 		}
-		if p.parent > 0 && data.Repository != nil && isNull(data.Repository["parent"]) {
-			return nil, notFoundIssue(err, p.owner, p.repo, p.parent)
+		if p.parent > 0 && isNull(r["parent"]) {
+			return nil, notAnIssue(err, r["parentKind"], p.owner, p.repo, p.parent, "parent_issue_number")
 		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	out := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
-	r := data.Repository
-	missing := &github.Error{Code: github.NotFound, Message: "Not Found"}
-	if p.issue > 0 && isNull(r["issue"]) {
-		return nil, notFoundIssue(missing, p.owner, p.repo, p.issue)
-	}
-	if p.parent > 0 && isNull(r["parent"]) {
-		return nil, notFoundIssue(missing, p.owner, p.repo, p.parent)
-	}
 	if p.issue > 0 {
 		var g gqlIssue
 		if err := decodeRaw(r["issue"], &g); err != nil {
@@ -297,4 +297,24 @@ func decodeRaw(raw json.RawMessage, v any) error {
 		return nil
 	}
 	return json.Unmarshal(raw, v)
+}
+
+// notAnIssue is the refusal for a number the preflight found no issue
+// under: a pull request's number says so (these tools edit issues; GitHub
+// answers for pull requests elsewhere), anything else is not_found.
+func notAnIssue(err error, kind json.RawMessage, owner, repo string, number int, field string) error {
+	var k struct {
+		Typename string `json:"__typename"`
+	}
+	if decodeRaw(kind, &k) == nil && k.Typename == "PullRequest" {
+		e := contract.Errorf(contract.CodeInvalidField, "%s/%s#%d is a pull request; this tool works on issues only", owner, repo, number).
+			WithField(field, "is a pull request, not an issue")
+		e.Settlement = contract.NotStarted
+		return e.WithRepair(contract.Repair{NextStep: "find the issue you mean; a pull request is changed with pull request tools",
+			Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}})
+	}
+	if err == nil {
+		err = &github.Error{Code: github.NotFound, Message: "Not Found"}
+	}
+	return notFoundIssue(err, owner, repo, number)
 }

@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -86,5 +87,36 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 	}
 	if e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: 3}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
 		t.Fatalf("owner with a slash: %+v", e)
+	}
+}
+
+// A pull request's number given where an issue is edited is refused as a
+// pull request, not reported as missing, and nothing is written.
+func TestPullRequestNumbersAreNamedAsSuch(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	pr := emulator.DemoFirstPull
+	cases := []struct {
+		tool, field string
+		args        any
+	}{
+		{"github_update_issue", "issue_number", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: pr, Labels: &tools.LabelsEdit{Add: []string{"bug"}}}},
+		{"github_create_issue", "parent_issue_number", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: pr}},
+	}
+	for _, c := range cases {
+		env.Upstream()
+		e := env.Call(t, c.tool, c.args).Envelope(t)
+		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != c.field || !strings.Contains(e.Message, "pull request") {
+			t.Errorf("%s on PR #%d: %+v", c.tool, pr, e)
+		}
+		for _, call := range env.Upstream() {
+			if !strings.HasPrefix(call, "POST /api/graphql") && !strings.HasPrefix(call, "GET ") {
+				t.Errorf("%s wrote: %s", c.tool, call)
+			}
+		}
+	}
+	// A number that is nothing is still not_found.
+	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Title: ptrTo("x"), ExpectedVersion: "v1.x"}).Envelope(t)
+	if e.Code != contract.CodeNotFound {
+		t.Fatalf("missing issue: %+v", e)
 	}
 }
