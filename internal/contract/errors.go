@@ -56,7 +56,7 @@ var catalog = map[Code]CodeInfo{
 	CodeNotFound:               {Meaning: "the repository, issue or other object does not exist or is not visible to this credential", WhatToDo: "check owner, repo and number; search to find the right one"},
 	CodeGone:                   {Meaning: "the object was deleted", WhatToDo: "do not retry; the object will not come back"},
 	CodeValidationFailed:       {Meaning: "GitHub refused the values sent", WhatToDo: "details.field and details.reason say which value; correct it and call again"},
-	CodeConflict:               {Meaning: "the issue changed since the version given in expected_version", WhatToDo: "re-read the issue (the repair says how), reapply the change to the new state, and pass the new version"},
+	CodeConflict:               {Meaning: "the issue changed since the version given in expected_version, or GitHub refused a write as conflicting with the current state (HTTP 409)", WhatToDo: "re-read the issue (the repair says how), reapply the change to the new state, and pass the new version"},
 	CodeRateLimited:            {Meaning: "the GitHub rate budget is spent for now", Temporary: true, WhatToDo: "wait retry_after_ms, then call again"},
 	CodeUpstreamUnavailable:    {Meaning: "GitHub did not answer or answered with a server error", Temporary: true, WhatToDo: "for reads, call again after retry_after_ms; for writes, check settlement first"},
 	CodeMalformedResponse:      {Meaning: "GitHub's answer could not be read", Temporary: true, WhatToDo: "for writes, check settlement: the change may have been applied; re-read before repeating"},

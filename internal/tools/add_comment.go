@@ -146,13 +146,22 @@ func commentFailed(ctx context.Context, c *github.Client, err error, in AddComme
 	if !mayHaveWritten(e) {
 		return e
 	}
-	e.Temporary = false
-	if in.IdempotencyKey != "" {
-		e.Repair = &contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the comment this call may have made",
-			Tool: "github_add_comment", Arguments: in}
-		return e
+	return lostWrite(e, in.IdempotencyKey != "",
+		contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the comment this call may have made",
+			Tool: "github_add_comment", Arguments: in},
+		contract.Repair{NextStep: "the comment may have been posted: list the issue's comments before posting it again",
+			Tool: "github_list_issue_items", Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "comments", PageSize: MaxPageSize}})
+}
+
+// lostWrite finishes the envelope of a create or comment that may have
+// been written. With an idempotency key the same call is safe to repeat
+// (it looks before writing), so the failure is temporary and the repair is
+// that call; without one, repeating it could write twice: not temporary,
+// and the repair looks first.
+func lostWrite(e *contract.Error, keyed bool, repeat, look contract.Repair) *contract.Error {
+	e.Temporary = keyed
+	if keyed {
+		return e.WithRepair(repeat)
 	}
-	e.Repair = &contract.Repair{NextStep: "the comment may have been posted: list the issue's comments before posting it again",
-		Tool: "github_list_issue_items", Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "comments", PageSize: MaxPageSize}}
-	return e
+	return e.WithRepair(look)
 }

@@ -116,21 +116,14 @@ func (s *Service) createFailed(ctx context.Context, c *github.Client, err error,
 			e.Repair.NextStep = "call again with one of details.value, or list the repository's issue types"
 		}
 	}
-	maybe := e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown ||
-		(e.Settlement == contract.NoRemoteSuccessKnown && e.Temporary)
-	if !maybe {
+	if !mayHaveWritten(e) {
 		return e
 	}
-	e.Temporary = false
-	if in.IdempotencyKey != "" {
-		e.Repair = &contract.Repair{
-			NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the issue this call may have created",
-			Tool:     "github_create_issue", Arguments: in}
-		return e
-	}
-	e.Repair = &contract.Repair{NextStep: "the issue may exist: search for its title before creating it again",
-		Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, Query: in.Title, State: "all"}}
-	return e
+	return lostWrite(e, in.IdempotencyKey != "",
+		contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the issue this call may have created",
+			Tool: "github_create_issue", Arguments: in},
+		contract.Repair{NextStep: "the issue may exist: search for its title before creating it again",
+			Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, Query: in.Title, State: "all"}})
 }
 
 // finishCreate links a created issue to its parent and renders it. A link

@@ -49,6 +49,19 @@ func MapError(err error) *contract.Error {
 		e.Repair = &contract.Repair{NextStep: "stop: the operator must configure a valid GitHub token; retrying will not help"}
 	case contract.CodeInsufficientScope:
 		e.Repair = &contract.Repair{NextStep: "stop: the credential lacks a permission for this call", Alternative: "read-only tools still work"}
+	case contract.CodeUpstreamUnavailable, contract.CodeMalformedResponse:
+		// Tools whose writes may have happened replace this with a look
+		// first (see afterWrite and lostWrite).
+		unwritten := e.Settlement == "" || e.Settlement == contract.NotStarted || e.Settlement == contract.NoRemoteSuccessKnown
+		if e.Temporary && unwritten {
+			e.Repair = &contract.Repair{NextStep: "wait a moment (retry_after_ms when given), then make the same call again"}
+		}
+	case contract.CodeGone:
+		e.Repair = &contract.Repair{NextStep: "do not retry: GitHub deleted it; search for what replaced it, if anything"}
+	case contract.CodeConflict:
+		e.Repair = &contract.Repair{NextStep: "re-read what this call changes; if the change still applies, make the call again"}
+	case contract.CodeValidationFailed:
+		e.Repair = &contract.Repair{NextStep: "details.reason says what GitHub refused; change that value and call again"}
 	}
 	return e
 }

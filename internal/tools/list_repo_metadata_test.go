@@ -197,7 +197,7 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	// A server error on a read: temporary, with no settlement.
 	addFault(t, env, emulator.Fault{Method: "GET", Path: "/repos/acme/widgets/milestones", Kind: emulator.FaultStatus, Status: 502})
 	e = wireEnvelope(t, env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "milestones"}), false)
-	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary {
+	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.Repair == nil || !strings.Contains(e.Repair.NextStep, "same call again") {
 		t.Fatalf("502: %+v", e)
 	}
 }
