@@ -398,3 +398,46 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 		t.Fatalf("issues %v, results %v", made, numbers)
 	}
 }
+
+// A parent at GitHub's sub-issue limits refuses the create before the
+// issue exists, instead of leaving it created and unlinked.
+func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	st := env.Emu.Emu.State()
+	st.Lock()
+	r := st.Repo("acme", "widgets")
+	alice := st.Account("alice")
+	now := st.Now()
+	full := st.AddIssue(r, alice, "Full parent", nil, false, now)
+	for i := 0; i < 100; i++ {
+		if err := st.AddSubIssue(full, st.AddIssue(r, alice, fmt.Sprintf("child %d", i), nil, false, now), alice, false); err != nil {
+			st.Unlock()
+			t.Fatal(err)
+		}
+	}
+	deep := st.AddIssue(r, alice, "Level 0", nil, false, now)
+	for i := 1; i <= 8; i++ {
+		next := st.AddIssue(r, alice, fmt.Sprintf("Level %d", i), nil, false, now)
+		if err := st.AddSubIssue(deep, next, alice, false); err != nil {
+			st.Unlock()
+			t.Fatal(err)
+		}
+		deep = next
+	}
+	st.Unlock()
+	for _, parent := range []int{full.Number, deep.Number} {
+		env.Upstream()
+		e := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: parent}).Envelope(t)
+		if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "parent_issue_number" {
+			t.Fatalf("parent #%d: %+v", parent, e)
+		}
+		for _, c := range ciCalls(env) {
+			if c == "POST /repos/acme/widgets/issues" {
+				t.Fatalf("parent #%d: the issue was created", parent)
+			}
+		}
+	}
+	if n := ciIssues(env, "Would be orphaned"); len(n) != 0 {
+		t.Fatalf("created: %v", n)
+	}
+}

@@ -78,6 +78,25 @@ func (s *Service) resolveCreate(ctx context.Context, c *github.Client, in Create
 	if res.parent != nil && !s.creatorAllowed(res.parent.GetUser().GetLogin()) {
 		return s.creatorRefusal(in.Owner, in.Repo, in.ParentIssueNumber)
 	}
+	if res.parent != nil {
+		// GitHub would create the issue and then refuse the link: refused
+		// here, nothing is left orphaned.
+		var why string
+		switch {
+		case res.parentSubIssues >= maxSubIssues:
+			why = fmt.Sprintf("#%d already has %d sub-issues, GitHub's limit", in.ParentIssueNumber, res.parentSubIssues)
+		case res.parentDepth+1 > maxSubIssueDepth:
+			why = fmt.Sprintf("#%d is %d levels deep; GitHub nests sub-issues at most %d levels", in.ParentIssueNumber, res.parentDepth, maxSubIssueDepth)
+		}
+		if why != "" {
+			e := contract.Errorf(contract.CodeValidationFailed, "%s; nothing was written", why).
+				WithField("parent_issue_number", "cannot take another sub-issue")
+			e.Settlement = contract.NotStarted
+			without := in
+			without.ParentIssueNumber = 0
+			return e.WithRepair(contract.Repair{NextStep: "create the issue without a parent, or under another parent", Tool: "github_create_issue", Arguments: without})
+		}
+	}
 	return nil
 }
 

@@ -35,6 +35,9 @@ type preflight struct {
 type preflightResult struct {
 	issue      *gh.Issue
 	parent     *gh.Issue
+	// parentSubIssues and parentDepth are the parent's sub-issue count and
+	// number of ancestors.
+	parentSubIssues, parentDepth int
 	labels     map[string]string
 	milestone  *gh.Milestone
 	types      map[string]string
@@ -67,7 +70,8 @@ func (p preflight) document() (string, map[string]any) {
 	if p.parent > 0 {
 		vars["p"] = p.parent
 		params = append(params, "$p: Int!")
-		sel = append(sel, "parent: issue(number: $p) { databaseId number author { login __typename } }",
+		sel = append(sel, "parent: issue(number: $p) { databaseId number author { login __typename } subIssuesSummary { total } "+
+			ancestry+" }",
 			"parentKind: issueOrPullRequest(number: $p) { __typename }")
 	}
 	for i, name := range p.labels {
@@ -93,6 +97,39 @@ func (p preflight) document() (string, map[string]any) {
 	doc := "query(" + strings.Join(params, ", ") + ") { repository(owner: $owner, name: $repo) { " +
 		strings.Join(sel, " ") + " } }"
 	return doc, vars
+}
+
+// ancestry selects an issue's ancestors as far as GitHub's nesting limit
+// reaches, so a new sub-issue that would go one level too deep is refused
+// before the issue is created.
+var ancestry = strings.Repeat("parent { number ", maxSubIssueDepth) + strings.Repeat("}", maxSubIssueDepth)
+
+// GitHub's documented sub-issue limits: 100 per parent, 8 levels deep.
+const (
+	maxSubIssues     = 100
+	maxSubIssueDepth = 8
+)
+
+// gqlParent is the parent preflight's answer beyond gqlIssue: how many
+// sub-issues it has and how many ancestors.
+type gqlParent struct {
+	SubIssuesSummary struct {
+		Total int `json:"total"`
+	} `json:"subIssuesSummary"`
+	Parent *gqlAncestor `json:"parent"`
+}
+
+type gqlAncestor struct {
+	Parent *gqlAncestor `json:"parent"`
+}
+
+// depth is how many ancestors the answer shows.
+func (g gqlParent) depth() int {
+	n := 0
+	for a := g.Parent; a != nil; a = a.Parent {
+		n++
+	}
+	return n
 }
 
 // gqlIssue is issueSelection's answer.
@@ -222,6 +259,11 @@ func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult,
 			return nil, err
 		}
 		out.parent = g.rest()
+		var limits gqlParent
+		if err := decodeRaw(r["parent"], &limits); err != nil {
+			return nil, err
+		}
+		out.parentSubIssues, out.parentDepth = limits.SubIssuesSummary.Total, limits.depth()
 	}
 	for i, name := range p.labels {
 		var l *struct {
