@@ -50,6 +50,7 @@ func (s *Service) AddComment() tooldef.Spec {
 		Input: func(sc *jsonschema.Schema) {
 			p := sc.Properties
 			p["issue_number"].Minimum = ptr(1.0)
+			p["idempotency_key"].MinLength = ptr(1)
 			p["idempotency_key"].MaxLength = ptr(maxKeyLength)
 		},
 		Run: func(ctx context.Context, in AddCommentIn) (AddCommentOut, error) { return s.addComment(ctx, in, guard) },

@@ -33,6 +33,7 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		{"empty label set", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Set: []string{}}}, false},
 		{"add and remove one label", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
 		{"lock reason without lock", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, LockReason: "resolved"}, true},
+		{"empty key", "github_add_comment", `{"owner":"acme","repo":"widgets","issue_number":2,"body":"x","idempotency_key":""}`, false},
 		{"blank comment", "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: " "}, false},
 		{"blank title", "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: " "}, false},
 		{"edit and delete", "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Body: "x", Delete: true}, false},
