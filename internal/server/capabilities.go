@@ -11,10 +11,15 @@ import (
 func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources []string) string {
 	var b strings.Builder
 	b.WriteString("ghgate: GitHub issues for agents.\n\nDoes:\n")
-	b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues and blocked-by dependencies\n")
-	b.WriteString("- label edits touch only the labels named (add/remove/swap), never racing other writers\n")
-	b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call; writes say whether they happened (settlement)\n")
-	b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
+	if readOnly {
+		b.WriteString("- search and read issues, their comments, sub-issues, dependencies, timelines and linked pull requests, and repository metadata\n")
+		b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call\n")
+	} else {
+		b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues and blocked-by dependencies\n")
+		b.WriteString("- label edits touch only the labels named (add/remove/swap), never racing other writers\n")
+		b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call; writes say whether they happened (settlement)\n")
+		b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
+	}
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left) and notes (what was already so, or not checked)\n")
 	b.WriteString("\nDoes not:\n")

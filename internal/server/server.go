@@ -134,6 +134,15 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	if err := res.register(m, summary, env); err != nil {
 		return nil, err
 	}
+	unserved := &unservedTools{env: env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}}
+	for _, set := range toolsets(svc) {
+		for _, t := range set {
+			if !names[t.ToolName()] {
+				unserved.modes[t.ToolName()] = t.ToolMode()
+			}
+		}
+	}
+	m.AddReceivingMiddleware(unserved.middleware)
 	srv.MCP = m
 	return srv, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -191,10 +192,40 @@ func TestReadOnlyListsNoWrites(t *testing.T) {
 		}
 	}
 	env := servertest.Start(t, servertest.Options{ReadOnly: true})
-	r, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_create_issue",
-		Arguments: map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}})
-	if err == nil && !r.IsError {
-		t.Fatal("a write tool is callable on a read-only server")
+	env.Upstream()
+	// A write tool is refused with the envelope, nothing sent upstream.
+	e := env.Call(t, "github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}).Envelope(t)
+	if e.Code != contract.CodeReadOnly || e.Settlement != contract.NotStarted || e.Repair == nil || e.RequestID == "" || e.Fingerprint == "" {
+		t.Fatalf("a write on a read-only server: %+v", e)
+	}
+	if calls := env.Upstream(); len(calls) != 0 {
+		t.Fatalf("sent upstream: %v", calls)
+	}
+	// A name ghgate does not have is the protocol's error.
+	if _, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_no_such_tool", Arguments: map[string]any{}}); err == nil {
+		t.Fatal("an unknown tool was answered as a tool")
+	}
+	if strings.Contains(env.Session.InitializeResult().Instructions, "create and update") {
+		t.Fatal("the read-only capability summary offers writes")
+	}
+}
+
+// A tool a deployment's allow or deny list leaves out is refused as
+// tool_not_allowed.
+func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
+	srv, err := server.New(&tools.Service{Clients: tools.OneClient{}}, server.Options{Deny: []string{"github_link_issues"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := servertest.Connect(t, srv.MCP)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_link_issues", Arguments: map[string]any{}})
+	if err != nil || !res.IsError {
+		t.Fatalf("denied tool: %v %+v", err, res)
+	}
+	var e contract.Error
+	b, _ := json.Marshal(res.StructuredContent)
+	if json.Unmarshal(b, &e) != nil || e.Code != contract.CodeToolNotAllowed {
+		t.Fatalf("envelope: %s", b)
 	}
 }
 

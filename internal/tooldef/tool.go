@@ -220,16 +220,26 @@ func (t Tool[In, Out]) safeRun(ctx context.Context, env *Env, in In) (out Out, e
 }
 
 func (t Tool[In, Out]) errorResult(env *Env, reqID string, e *contract.Error) *mcp.CallToolResult {
+	return errorResult(env, t.Mode, reqID, e)
+}
+
+// ErrorResult is the tool result carrying e, for a call the server answers
+// itself (one to a tool this deployment does not serve, say).
+func ErrorResult(env *Env, mode Mode, e *contract.Error) *mcp.CallToolResult {
+	return errorResult(env, mode, NewRequestID(), e)
+}
+
+func errorResult(env *Env, mode Mode, reqID string, e *contract.Error) *mcp.CallToolResult {
 	e.RequestID = reqID
 	if env.Fingerprint != nil {
 		e.Fingerprint = env.Fingerprint()
 	}
-	if t.Mode == Write && e.Settlement == "" {
+	if mode == Write && e.Settlement == "" {
 		// A write that failed without saying how far it got is reported as
 		// unknown: the agent must re-read before repeating it.
 		e.Settlement = contract.Indeterminate
 	}
-	if t.Mode == Read {
+	if mode == Read {
 		e.Settlement = ""
 	}
 	body, err := Compact(e, "retry_after_ms")
