@@ -120,6 +120,10 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	}
 	// What was just listed exists: a write naming it need not ask again.
 	s.rememberListed(c, in.Owner, in.Repo, in.Kind, out.Items)
+	if in.Kind == "issue_types" || in.Kind == "templates" {
+		// GitHub answers these whole; page_size pages them here.
+		out.Items, meta.NextPage = pageOf(out.Items, page, in.PageSize)
+	}
 	if meta.NextPage > 0 {
 		out.HasMore = true
 		out.NextCursor = s.mintCursor(tool, scope, filters, meta.NextPage)
@@ -167,4 +171,16 @@ func (s *Service) ListRepoMetadata() tooldef.Spec {
 		},
 		Run: s.listRepoMetadata,
 	}
+}
+
+// pageOf is page (from 1) of items in pages of size, and the next page's
+// number, 0 when it is the last.
+func pageOf[T any](items []T, page, size int) ([]T, int) {
+	from := min((page-1)*size, len(items))
+	to := min(from+size, len(items))
+	next := 0
+	if to < len(items) {
+		next = page + 1
+	}
+	return items[from:to], next
 }

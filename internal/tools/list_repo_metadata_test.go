@@ -201,3 +201,32 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 		t.Fatalf("502: %+v", e)
 	}
 }
+
+// Issue types and templates come from GitHub whole; page_size still pages
+// them, with a cursor to the rest.
+func TestWholeListsArePagedToo(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	for _, kind := range []string{"issue_types", "templates"} {
+		args := tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind, PageSize: 1}
+		var names []string
+		for page := 0; page < 10; page++ {
+			var out tools.ListRepoMetadataOut
+			res := env.Call(t, "github_list_repo_metadata", args)
+			if res.IsError {
+				t.Fatalf("%s page %d: %s", kind, page, res.JSON)
+			}
+			res.Decode(t, &out)
+			if len(out.Items) != 1 {
+				t.Fatalf("%s page %d: %d items for page_size 1", kind, page, len(out.Items))
+			}
+			names = append(names, out.Items[0].Name)
+			if !out.HasMore {
+				break
+			}
+			args.Cursor = out.NextCursor
+		}
+		if len(names) < 2 {
+			t.Fatalf("%s: %v, want the seed's two or more, one per page", kind, names)
+		}
+	}
+}
