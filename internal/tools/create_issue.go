@@ -21,7 +21,7 @@ type CreateIssueIn struct {
 	Assignees         []string `json:"assignees,omitempty" jsonschema:"absent: none"`
 	Milestone         int      `json:"milestone,omitempty" jsonschema:"number; absent: none"`
 	Type              string   `json:"type,omitempty" jsonschema:"absent: none"`
-	ParentIssueNumber int      `json:"parent_issue_number,omitempty" jsonschema:"parent issue; absent: none"`
+	ParentIssueNumber int      `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
 	IdempotencyKey    string   `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
 }
 

@@ -19,8 +19,8 @@ type UpdateIssueIn struct {
 	Body            *string          `json:"body,omitempty" jsonschema:"empty clears; absent: kept"`
 	State           string           `json:"state,omitempty" jsonschema:"absent: kept"`
 	StateReason     string           `json:"state_reason,omitempty" jsonschema:"needs state; absent: kept"`
-	Labels          *LabelsEdit      `json:"labels,omitempty" jsonschema:"absent: kept"`
-	Assignees       *AssigneesEdit   `json:"assignees,omitempty" jsonschema:"absent: kept"`
+	Labels          *LabelsEdit      `json:"labels,omitempty" jsonschema:"absent (or parts absent): kept"`
+	Assignees       *AssigneesEdit   `json:"assignees,omitempty" jsonschema:"absent (or parts absent): kept"`
 	Milestone       Nullable[int]    `json:"milestone,omitzero" jsonschema:"number; null clears; absent: kept"`
 	Type            Nullable[string] `json:"type,omitzero" jsonschema:"name; null clears; absent: kept"`
 	Locked          *bool            `json:"locked,omitempty" jsonschema:"absent: kept"`
