@@ -51,9 +51,7 @@ func (c *call) commentBody(doc string) (string, bool) {
 		c.invalid("", doc, fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
 		return "", false
 	}
-	if len(in.Body.Value) > 65536 {
-		c.invalid("", doc, fieldError{Resource: "IssueComment", Field: "body", Code: "custom",
-			Message: "Body is too long (maximum is 65536 characters)"})
+	if c.tooLong(doc, "IssueComment", false, "", true, in.Body.Value) {
 		return "", false
 	}
 	return in.Body.Value, true

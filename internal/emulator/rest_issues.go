@@ -2,12 +2,14 @@ package emulator
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // issueFilter is the subset of list parameters shared by the issue list.
@@ -320,6 +322,9 @@ func (e *Emulator) createIssue(c *call) {
 		c.invalid("", issueDocs+"#create-an-issue", fieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
 		return
 	}
+	if c.tooLong(issueDocs+"#create-an-issue", "Issue", in.Title.Set, string(in.Title.Value), in.Body.Set, in.Body.Value) {
+		return
+	}
 	// Labels, assignees, milestone and type need triage access; GitHub drops
 	// them silently for others.
 	canTriage := c.token.Permission(r) >= PermTriage
@@ -398,6 +403,9 @@ func (e *Emulator) updateIssue(c *call) {
 	const doc = issueDocs + "#update-an-issue"
 	if in.Title.Set && (in.Title.Null || strings.TrimSpace(string(in.Title.Value)) == "") {
 		c.invalid("", doc, fieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
+		return
+	}
+	if c.tooLong(doc, "Issue", in.Title.Set, string(in.Title.Value), in.Body.Set, in.Body.Value) {
 		return
 	}
 	if in.State.Set && !in.State.Null && in.State.Value != "open" && in.State.Value != "closed" {
@@ -522,4 +530,25 @@ func (c *call) liveIssue(r *Repo, number int) *Issue {
 		return nil
 	}
 	return is
+}
+
+// GitHub's limits on an issue's text, in characters.
+const (
+	maxTitleChars = 256
+	maxBodyChars  = 65536
+)
+
+// tooLong answers GitHub's 422 for a title or body over its limit.
+func (c *call) tooLong(doc, resource string, titleSet bool, title string, bodySet bool, body string) bool {
+	switch {
+	case titleSet && utf8.RuneCountInString(title) > maxTitleChars:
+		c.invalid("", doc, fieldError{Resource: resource, Field: "title", Code: "custom",
+			Message: fmt.Sprintf("title is too long (maximum is %d characters)", maxTitleChars)})
+	case bodySet && utf8.RuneCountInString(body) > maxBodyChars:
+		c.invalid("", doc, fieldError{Resource: resource, Field: "body", Code: "custom",
+			Message: fmt.Sprintf("body is too long (maximum is %d characters)", maxBodyChars)})
+	default:
+		return false
+	}
+	return true
 }

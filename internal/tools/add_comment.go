@@ -25,6 +25,9 @@ func (in *AddCommentIn) Validate() *contract.Error {
 	if e := checkNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
+	if e := checkLength("body", in.Body, maxBodyChars); e != nil {
+		return e
+	}
 	if strings.TrimSpace(in.Body) == "" {
 		return contract.Errorf(contract.CodeInvalidField, "a comment needs a body").WithField("body", "must hold a non-space character")
 	}

@@ -30,6 +30,12 @@ func (in *CreateIssueIn) Validate() *contract.Error {
 	if e := checkNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
+	if e := checkLength("title", strings.TrimSpace(in.Title), maxTitleChars); e != nil {
+		return e
+	}
+	if e := checkLength("body", in.Body, maxBodyChars); e != nil {
+		return e
+	}
 	switch {
 	case strings.TrimSpace(in.Title) == "":
 		return contract.Errorf(contract.CodeInvalidField, "title cannot be blank").WithField("title", "must hold a non-space character")

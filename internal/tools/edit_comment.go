@@ -26,6 +26,9 @@ func (in *EditCommentIn) Validate() *contract.Error {
 	if e := checkNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
+	if e := checkLength("body", in.Body, maxBodyChars); e != nil {
+		return e
+	}
 	switch {
 	case in.Delete && in.Body != "":
 		return contract.Errorf(contract.CodeInvalidField, "give body to edit or delete: true to delete, not both").

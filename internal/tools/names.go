@@ -1,6 +1,9 @@
 package tools
 
 import (
+	"fmt"
+	"unicode/utf8"
+
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 )
@@ -23,6 +26,23 @@ func checkNames(owner, repo string) *contract.Error {
 	if err := github.CheckRepo(owner, repo); err != nil {
 		return contract.Errorf(contract.CodeInvalidField, "%s", err.Error()).
 			WithField("repo", "must be a repository name (letters, digits, '.', '-', '_'), without the owner")
+	}
+	return nil
+}
+
+// GitHub's limits on an issue's title and on issue and comment bodies, in
+// characters.
+const (
+	maxTitleChars = 256
+	maxBodyChars  = 65536
+)
+
+// checkLength refuses a text over GitHub's limit before it is sent, saying
+// by how much: GitHub would refuse it too, with less to go on.
+func checkLength(field, text string, limit int) *contract.Error {
+	if n := utf8.RuneCountInString(text); n > limit {
+		reason := fmt.Sprintf("is %d characters; GitHub allows %d", n, limit)
+		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason)
 	}
 	return nil
 }

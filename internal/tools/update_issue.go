@@ -40,6 +40,16 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 	if e := checkNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
+	if in.Title != nil {
+		if e := checkLength("title", strings.TrimSpace(*in.Title), maxTitleChars); e != nil {
+			return e
+		}
+	}
+	if in.Body != nil {
+		if e := checkLength("body", *in.Body, maxBodyChars); e != nil {
+			return e
+		}
+	}
 	bad := func(field, reason string) *contract.Error {
 		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason).
 			WithRepair(contract.Repair{NextStep: "correct " + field + " (" + reason + ") and call again", Tool: "github_update_issue"})
