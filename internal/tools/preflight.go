@@ -33,15 +33,15 @@ type preflight struct {
 // preflightResult is what the preflight found. Maps are keyed by the
 // lower-cased name as given; an absent key means "does not exist".
 type preflightResult struct {
-	issue      *gh.Issue
-	parent     *gh.Issue
+	issue  *gh.Issue
+	parent *gh.Issue
 	// parentSubIssues and parentDepth are the parent's sub-issue count and
 	// number of ancestors.
 	parentSubIssues, parentDepth int
-	labels     map[string]string
-	milestone  *gh.Milestone
-	types      map[string]string
-	assignable map[string]string
+	labels                       map[string]string
+	milestone                    *gh.Milestone
+	types                        map[string]string
+	assignable                   map[string]string
 }
 
 // issueSelection is the editable state IssueVersion hashes, plus what the
