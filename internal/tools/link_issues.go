@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
@@ -339,11 +340,16 @@ func (l *linker) writeFailed(err error) error {
 		e.Repair = &contract.Repair{NextStep: "call again with the same arguments: link edits are idempotent, so the repeat applies the change or reports no_op",
 			Tool: "github_link_issues", Arguments: in}
 	case e.Code == contract.CodeValidationFailed:
-		e.Message = fmt.Sprintf("GitHub refused to %s the %s link between #%d and #%d: %s", in.Action, in.Relation, in.IssueNumber, in.TargetIssueNumber, e.Message)
+		// GitHub's own reason, when its answer named one, is what the agent
+		// needs; its message alone is often just "Validation Failed".
+		why := e.Message
 		if e.Details != nil && e.Details.Reason != "" {
-			e.Message += " (" + e.Details.Reason + ")"
+			why = strings.TrimPrefix(e.Details.Reason, "GitHub refused it: ")
 		}
+		e.Message = fmt.Sprintf("GitHub refused to %s the %s link between #%d and #%d: %s", in.Action, in.Relation, in.IssueNumber, in.TargetIssueNumber, why)
 		e.WithField("target_issue_number", "GitHub refused this link (a cycle, a pull request, another owner, or a limit)")
+		e.WithRepair(contract.Repair{NextStep: "pick another target_issue_number; GitHub will refuse this link again",
+			Tool: "github_list_issue_items", Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[string]string{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
 	case e.Code == contract.CodeNotFound:
 		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
 	}
