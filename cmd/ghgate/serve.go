@@ -108,8 +108,12 @@ func serveStdio(ctx context.Context, m *mcp.Server, log *slog.Logger) error {
 // serveHTTP serves streamable HTTP, stateless: every request gets a
 // temporary session, so any replica can answer it.
 func serveHTTP(ctx context.Context, addr string, m *mcp.Server, log *slog.Logger) error {
+	// A browser page must not drive the server with the operator's token:
+	// a request whose Origin (or Sec-Fetch-Site) shows another site is
+	// refused with 403, as MCP's transport requires; clients that send no
+	// Origin, as non-browser ones do, are unaffected.
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log})
+		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, CrossOriginProtection: http.NewCrossOriginProtection()})
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath, h)
 	ln, err := net.Listen("tcp", addr)

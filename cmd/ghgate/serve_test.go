@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"github.com/ghgate/ghgate/internal/testutil"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -585,4 +586,41 @@ func startStdioServe(t *testing.T, args ...string) (io.WriteCloser, io.Reader, *
 	proc := watch(cmd)
 	t.Cleanup(func() { _ = stdin.Close(); proc.stop(cmd, syscall.SIGTERM) })
 	return stdin, stdout, stderr, proc
+}
+
+// TestServeHTTPRefusesOtherOrigins: a request a browser page on another
+// site sends (its Origin names that site) is refused with 403 before it
+// reaches a tool; the same request without an Origin, or from the
+// server's own origin, is served.
+func TestServeHTTPRefusesOtherOrigins(t *testing.T) {
+	url, _, _, _ := startHTTPServe(t, "--demo")
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	post := func(origin string) int {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := post("http://evil.example"); got != http.StatusForbidden {
+		t.Fatalf("another site's origin: %d, want 403", got)
+	}
+	if got := post(""); got != http.StatusOK {
+		t.Fatalf("no origin: %d, want 200", got)
+	}
+	own := strings.TrimSuffix(url, "/mcp")
+	if got := post(own); got != http.StatusOK {
+		t.Fatalf("the server's own origin: %d, want 200", got)
+	}
 }
