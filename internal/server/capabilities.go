@@ -19,6 +19,7 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		b.WriteString("- label edits touch only the labels named (add/remove/swap), never racing other writers\n")
 		b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call; writes say whether they happened (settlement)\n")
 		b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
+		b.WriteString("- a pull request's number works where GitHub's Issues API takes one (read, comment, labels, assignees, milestone, state, title, body)\n")
 	}
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left) and notes (what was already so, or not checked)\n")

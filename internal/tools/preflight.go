@@ -234,8 +234,12 @@ func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult,
 	r := data.Repository
 	if r != nil {
 		// GitHub answers a number that is not an issue with null and an
-		// error; a pull request's number is refused as such.
+		// error. A pull request is an issue to GitHub's REST API (which is
+		// what the writes use): its state is read there instead.
 		if p.issue > 0 && isNull(r["issue"]) {
+			if isPullRequest(r["kind"]) {
+				return p.runForPullRequest(ctx, c)
+			}
 			return nil, notAnIssue(err, r["kind"], p.owner, p.repo, p.issue, "issue_number")
 		}
 		if p.parent > 0 && isNull(r["parent"]) {
@@ -341,18 +345,42 @@ func decodeRaw(raw json.RawMessage, v any) error {
 	return json.Unmarshal(raw, v)
 }
 
-// notAnIssue is the refusal for a number the preflight found no issue
-// under: a pull request's number says so (these tools edit issues; GitHub
-// answers for pull requests elsewhere), anything else is not_found.
-func notAnIssue(err error, kind json.RawMessage, owner, repo string, number int, field string) error {
+// runForPullRequest is the preflight for a pull request's number: its
+// state from REST (GraphQL's issue field does not load pull requests),
+// then the rest of the preflight without it.
+func (p preflight) runForPullRequest(ctx context.Context, c *github.Client) (*preflightResult, error) {
+	rec, err := fetchIssue(ctx, c, p.owner, p.repo, p.issue)
+	if err != nil {
+		return nil, err
+	}
+	rest := p
+	rest.issue = 0
+	out := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+	if !rest.empty() {
+		if out, err = rest.run(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	out.issue = &rec.Issue
+	return out, nil
+}
+
+func isPullRequest(kind json.RawMessage) bool {
 	var k struct {
 		Typename string `json:"__typename"`
 	}
-	if decodeRaw(kind, &k) == nil && k.Typename == "PullRequest" {
-		e := contract.Errorf(contract.CodeInvalidField, "%s/%s#%d is a pull request; this tool works on issues only", owner, repo, number).
+	return decodeRaw(kind, &k) == nil && k.Typename == "PullRequest"
+}
+
+// notAnIssue is the refusal for a number the preflight found no issue
+// under: a pull request's number where only an issue will do (a parent
+// of sub-issues) says so, anything else is not_found.
+func notAnIssue(err error, kind json.RawMessage, owner, repo string, number int, field string) error {
+	if isPullRequest(kind) {
+		e := contract.Errorf(contract.CodeInvalidField, "%s/%s#%d is a pull request; only an issue can be a parent", owner, repo, number).
 			WithField(field, "is a pull request, not an issue")
 		e.Settlement = contract.NotStarted
-		return e.WithRepair(contract.Repair{NextStep: "find the issue you mean; a pull request is changed with pull request tools",
+		return e.WithRepair(contract.Repair{NextStep: "find the issue you mean",
 			Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}})
 	}
 	if err == nil {

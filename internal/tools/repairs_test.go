@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,32 +95,33 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 	}
 }
 
-// A pull request's number given where an issue is edited is refused as a
-// pull request, not reported as missing, and nothing is written.
-func TestPullRequestNumbersAreNamedAsSuch(t *testing.T) {
+// A pull request is an issue to GitHub's Issues API: update_issue edits
+// one the same way whether it reads first or not, and its version is
+// get_issue's. Only an issue can be a parent: a pull request's number
+// there is refused as such, before anything is written.
+func TestPullRequestNumbers(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	pr := emulator.DemoFirstPull
-	cases := []struct {
-		tool, field string
-		args        any
-	}{
-		{"github_update_issue", "issue_number", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: pr, Labels: &tools.LabelsEdit{Add: []string{"bug"}}}},
-		{"github_create_issue", "parent_issue_number", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: pr}},
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: pr, Labels: &tools.LabelsEdit{Add: []string{"question"}}})
+	if !out.Issue.IsPR || !slices.Contains(out.Issue.Labels, "question") || out.Version != ciVersion(t, env, pr) {
+		t.Fatalf("labelling PR #%d: %+v", pr, out)
 	}
-	for _, c := range cases {
-		env.Upstream()
-		e := env.Call(t, c.tool, c.args).Envelope(t)
-		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != c.field || !strings.Contains(e.Message, "pull request") {
-			t.Errorf("%s on PR #%d: %+v", c.tool, pr, e)
-		}
-		for _, call := range env.Upstream() {
-			if !strings.HasPrefix(call, "POST /api/graphql") && !strings.HasPrefix(call, "GET ") {
-				t.Errorf("%s wrote: %s", c.tool, call)
-			}
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: pr, Title: ptrTo("Retitled PR")})
+	if !out.Issue.IsPR || out.Issue.Title != "Retitled PR" {
+		t.Fatalf("retitling PR #%d: %+v", pr, out)
+	}
+	env.Upstream()
+	e := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: pr}).Envelope(t)
+	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "parent_issue_number" || !strings.Contains(e.Message, "pull request") {
+		t.Fatalf("a PR as parent: %+v", e)
+	}
+	for _, call := range env.Upstream() {
+		if !strings.HasPrefix(call, "POST /api/graphql") && !strings.HasPrefix(call, "GET ") {
+			t.Fatalf("wrote: %s", call)
 		}
 	}
 	// A number that is nothing is still not_found.
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Title: ptrTo("x"), ExpectedVersion: "v1.x"}).Envelope(t)
+	e = env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Title: ptrTo("x"), ExpectedVersion: "v1.x"}).Envelope(t)
 	if e.Code != contract.CodeNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
