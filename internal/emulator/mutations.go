@@ -199,6 +199,9 @@ func (s *State) Rename(is *Issue, actor *Account, title string) {
 // SetBody replaces the body; issues the new body mentions are
 // cross-referenced, with editor as the actor (hosts as AddIssue's).
 func (s *State) SetBody(is *Issue, editor *Account, body *string, hosts ...string) {
+	if is.Body == body || is.Body != nil && body != nil && *is.Body == *body {
+		return // an edit that changes nothing leaves updated_at as it was
+	}
 	is.Body = body
 	s.touch(is)
 	if body != nil {
@@ -223,6 +226,9 @@ func (s *State) SetMilestone(is *Issue, actor *Account, m *Milestone) {
 
 // SetType sets or clears (nil) the issue type.
 func (s *State) SetType(is *Issue, t *IssueType) {
+	if is.Type == t {
+		return
+	}
 	is.Type = t
 	s.touch(is)
 }

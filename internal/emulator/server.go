@@ -117,6 +117,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Vary", varyContent)
+	// The Date header is on the same clock as the timestamps the answer
+	// carries, as on GitHub (net/http would use the host's clock).
+	w.Header().Set("Date", e.state.Now().UTC().Format(http.TimeFormat))
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"

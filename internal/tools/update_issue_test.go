@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -547,5 +549,42 @@ func TestUpdateIssueOutputIsNotStale(t *testing.T) {
 	}
 	if out.Issue.UpdatedAt != "" && out.Issue.UpdatedAt <= before.Issue.UpdatedAt {
 		t.Fatalf("updated_at %s is the one read before the write", out.Issue.UpdatedAt)
+	}
+}
+
+// An update that does not read first still reports a request that changed
+// nothing as a no-op: GitHub's updated_at did not move, by its own clock
+// (the Date of its answer).
+func TestUnreadUpdateThatChangesNothingIsNoOp(t *testing.T) {
+	var mu sync.Mutex
+	clock := time.Now().UTC().Truncate(time.Second)
+	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{Now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}}})
+	later := func() {
+		mu.Lock()
+		clock = clock.Add(10 * time.Second)
+		mu.Unlock()
+	}
+	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Already so", Milestone: 1})
+	for _, tc := range []struct {
+		name string
+		in   tools.UpdateIssueIn
+		want []string
+	}{
+		{"milestone cleared", tools.UpdateIssueIn{Milestone: tools.Null[int]()}, []string{"milestone"}},
+		{"milestone cleared again", tools.UpdateIssueIn{Milestone: tools.Null[int]()}, nil},
+		{"same title", tools.UpdateIssueIn{Title: ptrTo("Already so")}, nil},
+		{"closed as duplicate", tools.UpdateIssueIn{State: "closed", StateReason: "duplicate"}, []string{"state", "state_reason"}},
+		{"closed as duplicate again", tools.UpdateIssueIn{State: "closed", StateReason: "duplicate"}, nil},
+	} {
+		later()
+		tc.in.Owner, tc.in.Repo, tc.in.IssueNumber = "acme", "widgets", n
+		out := ciUpdate(t, env, tc.in)
+		if !slices.Equal(out.ChangedFields, tc.want) || out.NoOp != (tc.want == nil) {
+			t.Errorf("%s: changed %v, no_op %v, notes %v", tc.name, out.ChangedFields, out.NoOp, out.Notes)
+		}
 	}
 }

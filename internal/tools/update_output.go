@@ -32,10 +32,16 @@ func (u *update) output() UpdateIssueOut {
 			if r := u.in.StateReason; r != "" && after.GetStateReason() != r {
 				out.Notes = append(out.Notes, reasonKept(after.GetStateReason()))
 			}
-			out.NoOp = len(applied) == 0 && len(ignored) == 0 && len(u.steps) == 1
 		}
+		if len(applied) > 0 && len(ignored) == 0 && u.unchanged(after) {
+			applied = nil
+			out.Notes = append(out.Notes, "the issue already held these values (GitHub's updated_at did not move)")
+		}
+		out.NoOp = len(applied) == 0 && len(ignored) == 0 && len(u.steps) == 1
 		out.ChangedFields = applied
-		out.Notes = append(out.Notes, "the issue was not read first: changed_fields lists the fields written")
+		if !out.NoOp {
+			out.Notes = append(out.Notes, "the issue was not read first: changed_fields lists the fields written")
+		}
 		if len(ignored) > 0 {
 			// GitHub ignores metadata without triage access, and a
 			// state_reason on an open issue, without saying so.
@@ -55,10 +61,16 @@ func (u *update) output() UpdateIssueOut {
 	return out
 }
 
-// closedBeforeSkew is how much earlier than the PATCH an issue's closed_at
-// must be to show it was closed already: GitHub's clock and this host's
-// may differ by some seconds, never by this much.
-const closedBeforeSkew = time.Minute
+// beforePatch is a time shown to be earlier than the PATCH: the moment it
+// was sent on GitHub's clock (from its Date headers) less a couple of
+// seconds for whole-second timestamps, or, before any Date was seen, a
+// minute earlier by this host's clock.
+func (u *update) beforePatch() time.Time {
+	if at, ok := u.c.GitHubTime(u.patchedAt); ok {
+		return at.Add(-2 * time.Second)
+	}
+	return u.patchedAt.Add(-time.Minute)
+}
 
 // alreadyClosed reports whether an unread close found the issue closed: a
 // close sets closed_at to the time it happens, and GitHub leaves it as it
@@ -68,7 +80,15 @@ func (u *update) alreadyClosed(after *gh.Issue) bool {
 		return false
 	}
 	at := after.GetClosedAt()
-	return !at.IsZero() && at.Before(u.patchedAt.Add(-closedBeforeSkew))
+	return !at.IsZero() && at.Before(u.beforePatch())
+}
+
+// unchanged reports whether an unread PATCH changed nothing: any change
+// moves updated_at to the time it is made, so an answer whose updated_at
+// is older than the PATCH shows every field already held its value.
+func (u *update) unchanged(after *gh.Issue) bool {
+	at := after.GetUpdatedAt()
+	return !u.patchedAt.IsZero() && !at.IsZero() && at.Before(u.beforePatch())
 }
 
 // issueFields are the editable fields, in the order changed_fields lists them.
