@@ -115,7 +115,7 @@ func abridge(s string, n int) string {
 }
 
 func (t *tour) steps() []step {
-	issue := emulator.DemoParentIssue
+	issue := emulator.DemoTriageIssue
 	return []step{
 		{say: "Search open, unlabeled issues (summary rows are small)", tool: "github_search_issues",
 			args: `{"owner":"acme","repo":"widgets","no_labels":true,"page_size":5}`},
@@ -130,10 +130,10 @@ func (t *tour) steps() []step {
 				t.version = v
 				return nil
 			}},
-		{say: "Swap the status label: only status: labels are touched, the others stay", tool: "github_update_issue",
+		{say: "Swap the status label: status: triage goes, status: in progress comes, the other labels stay", tool: "github_update_issue",
 			args: fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"swap":{"prefix":"status: ","to":"status: in progress"}}}`, issue)},
 		{say: "Retitle with the version read before the swap: refused as a conflict, nothing written", tool: "github_update_issue",
-			args:        fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"title":"Widget export: tracking issue","expected_version":"$VERSION"}`, issue),
+			args:        fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"title":"Chart widget freezes the tab on switching to the dark theme","expected_version":"$VERSION"}`, issue),
 			expectError: true},
 		{say: "The repair: re-read to get the current version", tool: "github_get_issue",
 			args: fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"detail":"summary"}`, issue),
@@ -143,7 +143,7 @@ func (t *tour) steps() []step {
 				return nil
 			}},
 		{say: "…and retry with it: the update goes through", tool: "github_update_issue",
-			args: fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"title":"Widget export: tracking issue","expected_version":"$VERSION"}`, issue)},
+			args: fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"title":"Chart widget freezes the tab on switching to the dark theme","expected_version":"$VERSION"}`, issue)},
 		{say: "Create an issue with an idempotency key", tool: "github_create_issue",
 			args: `{"owner":"acme","repo":"widgets","title":"Export fails on empty widgets","body":"Exporting a widget with no parts returns a<b && c>d in the log.","labels":["bug"],"idempotency_key":"demo-create-1"}`,
 			after: func(t *tour, r map[string]any) error {

@@ -74,6 +74,10 @@ const (
 	// DemoUntriagedFrom is the first number of the newest issues, which
 	// nobody has labeled yet.
 	DemoUntriagedFrom = 151
+	// DemoTriageIssue is an open bug labeled "status: triage" beside other
+	// labels, with comments: the demo tour's label swap replaces its
+	// status label and keeps the rest.
+	DemoTriageIssue = 123
 )
 
 // DemoPulls lists the pull request numbers in acme/widgets, lowest first.

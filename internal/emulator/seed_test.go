@@ -336,6 +336,15 @@ func TestDemoSeedNotableIssues(t *testing.T) {
 		}
 	}
 
+	triage := widgetsIssue(t, s, emulator.DemoTriageIssue)
+	var names []string
+	for _, l := range triage.Labels {
+		names = append(names, l.Name)
+	}
+	if triage.State != "open" || !slices.Contains(names, "status: triage") || len(names) < 2 || len(triage.Comments) == 0 {
+		t.Errorf("DemoTriageIssue: %s, labels %v, %d comments", triage.State, names, len(triage.Comments))
+	}
+
 	hostile := widgetsIssue(t, s, emulator.DemoHostileIssue)
 	if hostile.Body == nil {
 		t.Fatal("DemoHostileIssue has no body")
