@@ -130,10 +130,9 @@ const commentsPerPage = 30
 func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error) {
 	const tool = "github_get_issue"
 	scope := in.Owner + "/" + in.Repo
-	filters := struct {
-		Number int
-		Detail string
-	}{in.IssueNumber, in.Detail}
+	// The comments cursor belongs to the issue; detail does not change
+	// which comments there are.
+	filters := struct{ Number int }{in.IssueNumber}
 	restart := in
 	restart.CommentsCursor = ""
 	page, err := s.openCursor("comments_cursor", in.CommentsCursor, tool, scope, filters, restart)

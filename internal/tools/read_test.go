@@ -44,6 +44,15 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 		t.Fatalf("saw %d of %d issues", len(seen), total)
 	}
 
+	// detail does not decide the rows, so a page may be read at another.
+	first := tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 5}
+	var p1 tools.SearchIssuesOut
+	env.Call(t, "github_search_issues", first).Decode(t, &p1)
+	first.Cursor, first.Detail = p1.NextCursor, "full"
+	if res := env.Call(t, "github_search_issues", first); res.IsError {
+		t.Fatalf("the next page at detail full: %s", res.JSON)
+	}
+
 	// A cursor presented with other filters is refused with a restart repair.
 	args.State = "open"
 	e := env.Call(t, "github_search_issues", args).Envelope(t)

@@ -76,12 +76,14 @@ type SearchIssuesOut struct {
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty" jsonschema:"present when under 10% of the search budget is left"`
 }
 
-// searchFilters is what a cursor is bound to: every argument but the cursor.
+// searchFilters is what a cursor is bound to: every argument that decides
+// the rows. detail does not (summary and full have the same rows), so the
+// next page may be read at another detail.
 type searchFilters struct {
-	Query, State, Assignee, Author, UpdatedAfter, Sort, Order, Detail string
-	Labels                                                            []string
-	NoLabels, IncludePRs                                              bool
-	PageSize                                                          int
+	Query, State, Assignee, Author, UpdatedAfter, Sort, Order string
+	Labels                                                    []string
+	NoLabels, IncludePRs                                      bool
+	PageSize                                                  int
 }
 
 // githubQuery builds GitHub's q parameter from the typed filters.
@@ -166,7 +168,7 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 		detail = Summary
 	}
 	scope := in.Owner + "/" + in.Repo
-	filters := searchFilters{in.Query, in.State, in.Assignee, in.Author, in.UpdatedAfter, in.Sort, in.Order, in.Detail,
+	filters := searchFilters{in.Query, in.State, in.Assignee, in.Author, in.UpdatedAfter, in.Sort, in.Order,
 		in.Labels, in.NoLabels, in.IncludePRs, in.PageSize}
 	restart := in
 	restart.Cursor = ""
