@@ -33,6 +33,7 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		{"bad date", "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
 		{"empty label set", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Set: []string{}}}, false},
 		{"add and remove one label", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
+		{"version never issued", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
 		{"lock reason without lock", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, LockReason: "resolved"}, true},
 		{"empty key", "github_add_comment", `{"owner":"acme","repo":"widgets","issue_number":2,"body":"x","idempotency_key":""}`, false},
 		{"long title", "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: strings.Repeat("t", 257)}, false},
@@ -121,7 +122,7 @@ func TestPullRequestNumbers(t *testing.T) {
 		}
 	}
 	// A number that is nothing is still not_found.
-	e = env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Title: ptrTo("x"), ExpectedVersion: "v1.x"}).Envelope(t)
+	e = env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
 	if e.Code != contract.CodeNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}

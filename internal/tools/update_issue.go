@@ -71,6 +71,10 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 		}
 		return bad("state_reason", "needs state: "+fixed.State).WithRepair(contract.Repair{
 			NextStep: "call again with state " + fixed.State + " beside state_reason", Tool: "github_update_issue", Arguments: fixed})
+	case in.ExpectedVersion != "" && !contract.IsVersion(in.ExpectedVersion):
+		return bad("expected_version", "is not a version ghgate returned").WithRepair(contract.Repair{
+			NextStep: "read the issue and pass the version it returns", Tool: "github_get_issue",
+			Arguments: GetIssueIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Detail: "summary"}})
 	case in.LockReason != "" && (in.Locked == nil || !*in.Locked):
 		fixed := *in
 		fixed.Locked = ptr(true)
