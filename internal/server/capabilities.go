@@ -38,7 +38,8 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	if len(extra) > 0 {
 		b.WriteString("\nFrom other MCP servers, forwarded with this deployment's credentials: " + strings.Join(extra, ", "))
 	}
-	notes := map[string]string{errorsURI: " (the error-code catalog)", issuesTemplate: " (open issues, with one label if given)"}
+	notes := map[string]string{errorsURI: " (the error-code catalog)", schemasURI: " (each tool's full input and output schema)",
+		issuesTemplate: " (open issues, with one label if given)"}
 	described := make([]string, len(resources))
 	for i, uri := range resources {
 		described[i] = uri + notes[uri]

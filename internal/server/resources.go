@@ -19,6 +19,7 @@ import (
 const (
 	capabilitiesURI = "ghgate://capabilities"
 	errorsURI       = "ghgate://errors"
+	schemasURI      = "ghgate://schemas"
 	issueTemplate   = "github://{owner}/{repo}/issues/{issue_number}"
 	// issuesTemplate's {?label} is RFC 6570 form-style query expansion:
 	// github://acme/widgets/issues?label=status%3A%20triage.
@@ -46,6 +47,7 @@ type resources struct {
 	// when the tool that answers it is, so an allow or deny list cannot be
 	// stepped around by reading a resource instead.
 	served map[string]bool
+	specs  []tooldef.Spec
 	// fingerprint is the surface's, known once the server is built.
 	fingerprint func() string
 	// getIssue and searchIssues answer the templates, so a resource and
@@ -53,10 +55,10 @@ type resources struct {
 	getIssue, searchIssues mcp.ToolHandler
 }
 
-func newResources(svc *tools.Service, tools []string) *resources {
-	r := &resources{svc: svc, served: map[string]bool{}}
-	for _, t := range tools {
-		r.served[t] = true
+func newResources(svc *tools.Service, specs []tooldef.Spec) *resources {
+	r := &resources{svc: svc, served: map[string]bool{}, specs: specs}
+	for _, t := range specs {
+		r.served[t.ToolName()] = true
 	}
 	return r
 }
@@ -77,7 +79,7 @@ func (r *resources) uris() []string {
 	if r.served[issuesTool] {
 		out = append(out, issuesTemplate)
 	}
-	return append(out, capabilitiesURI, errorsURI)
+	return append(out, capabilitiesURI, errorsURI, schemasURI)
 }
 
 // register adds the resources and templates to m, and the middleware that
@@ -97,6 +99,15 @@ func (r *resources) register(m *mcp.Server, summary string, env *tooldef.Env) er
 		Description: "What ghgate does and does not do"},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return text(req.Params.URI, "text/plain", summary+"Surface fingerprint: "+r.fingerprint()+"\n"), nil
+		})
+	schemas, err := r.schemas()
+	if err != nil {
+		return err
+	}
+	m.AddResource(&mcp.Resource{URI: schemasURI, Name: "tool-schemas", MIMEType: "application/json",
+		Description: "Each tool's full input and output schema; tools/list carries a shorter output schema"},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return text(req.Params.URI, "application/json", string(schemas)), nil
 		})
 	m.AddResource(&mcp.Resource{URI: errorsURI, Name: "error-codes", MIMEType: "application/json",
 		Description: "Every error code a tool can return, what it means and what to do"},
@@ -316,4 +327,22 @@ type resourceErrorData struct {
 	MachineCode  contract.Code `json:"machine_code"`
 	HumanMessage string        `json:"human_message"`
 	URI          string        `json:"uri,omitempty"`
+}
+
+// schemas is the ghgate://schemas document: for each served tool, the full
+// schemas its arguments and results are checked against.
+func (r *resources) schemas() ([]byte, error) {
+	type pair struct {
+		Input  any `json:"input"`
+		Output any `json:"output"`
+	}
+	doc := map[string]pair{}
+	for _, sp := range r.specs {
+		in, out, err := sp.Schemas()
+		if err != nil {
+			return nil, err
+		}
+		doc[sp.ToolName()] = pair{in, out}
+	}
+	return json.Marshal(doc)
 }

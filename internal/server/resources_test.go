@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -32,6 +33,26 @@ func TestDiscoveryResources(t *testing.T) {
 	var codes []contract.CodeInfo
 	if err := json.Unmarshal([]byte(cat.Contents[0].Text), &codes); err != nil || len(codes) != len(contract.Catalog()) {
 		t.Fatalf("error catalog: %v, %d codes", err, len(codes))
+	}
+	// The full schemas: every listed tool, its output with the nested
+	// fields tools/list leaves out (an issue's version, say).
+	sch, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ghgate://schemas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schemas map[string]struct {
+		Input  map[string]any `json:"input"`
+		Output map[string]any `json:"output"`
+	}
+	if err := json.Unmarshal([]byte(sch.Contents[0].Text), &schemas); err != nil || len(schemas) != len(env.Stack.Server.Tools) {
+		t.Fatalf("schemas: %v, %d tools", err, len(schemas))
+	}
+	got := schemas["github_get_issue"].Output
+	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas["github_get_issue"].Input == nil {
+		t.Fatalf("get_issue's full output schema lacks nested fields: %v", got)
+	}
+	if !strings.Contains(init.Instructions, "ghgate://schemas") {
+		t.Fatal("the capability summary does not name ghgate://schemas")
 	}
 	tpls, err := env.Session.ListResourceTemplates(ctx, nil)
 	if err != nil || len(tpls.ResourceTemplates) != 2 {

@@ -75,11 +75,7 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		names[x.Def.Name] = true
 		extraNames = append(extraNames, x.Def.Name)
 	}
-	var toolNames []string
-	for _, sp := range specs {
-		toolNames = append(toolNames, sp.ToolName())
-	}
-	res := newResources(svc, toolNames)
+	res := newResources(svc, specs)
 	summary := capabilities(specs, extraNames, opts.ReadOnly, res.uris())
 	srv := &Server{Tools: specs}
 	env := &tooldef.Env{Log: log, MapError: tools.MapError, Wrap: opts.Wrap,

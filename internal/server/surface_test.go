@@ -245,7 +245,7 @@ var forcedErrors = map[string]struct {
 	"github_search_issues":      {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
 	"github_get_issue":          {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeNotFound},
 	"github_create_issue":       {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeUnknownLabel},
-	"github_update_issue":       {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.stale"}`, contract.CodeConflict},
+	"github_update_issue":       {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
 	"github_add_comment":        {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeNotFound},
 	"github_edit_comment":       {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeNotFound},
 	"github_list_issue_items":   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeNotFound},

@@ -9,8 +9,9 @@ import "github.com/google/jsonschema-go/jsonschema"
 // result. It keeps the top-level fields and their types (nested objects
 // as any value, and no required list): tools/list is loaded into
 // every agent's context, and the full nested shapes would cost more bytes
-// than all the tools' inputs together. The full shapes are documented by
-// the tools' descriptions and the ghgate://capabilities resource.
+// than all the tools' inputs together. The full schemas are served as the
+// ghgate://schemas resource (see Spec.Schemas), read only by whoever needs
+// them.
 func publishedOutput(full *jsonschema.Schema) *jsonschema.Schema {
 	out := slim(full, 0)
 	// Fields any result may carry are described once, in the server's

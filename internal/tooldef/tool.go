@@ -87,6 +87,33 @@ type Spec interface {
 	ToolMode() Mode
 	// Build returns the MCP tool definition and its handler.
 	Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error)
+	// Schemas returns the full input and output schemas: what arguments
+	// are checked against and results validated against before they are
+	// sent. tools/list carries a shorter form of them.
+	Schemas() (in, out *jsonschema.Schema, err error)
+}
+
+// Schemas implements Spec.
+func (t Tool[In, Out]) Schemas() (in, out *jsonschema.Schema, err error) {
+	if in, err = t.inputSchema(); err != nil {
+		return nil, nil, err
+	}
+	if out, err = schemaFor(reflect.TypeFor[Out](), Overrides); err != nil {
+		return nil, nil, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
+	}
+	return in, out, nil
+}
+
+func (t Tool[In, Out]) inputSchema() (*jsonschema.Schema, error) {
+	in, err := schemaFor(reflect.TypeFor[In](), Overrides)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+	}
+	requireNonEmpty(in)
+	if t.Input != nil {
+		t.Input(in)
+	}
+	return in, nil
 }
 
 // ToolName implements Spec.
@@ -97,17 +124,9 @@ func (t Tool[In, Out]) ToolMode() Mode { return t.Mode }
 
 // Build implements Spec.
 func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
-	in, err := schemaFor(reflect.TypeFor[In](), Overrides)
+	in, out, err := t.Schemas()
 	if err != nil {
-		return nil, nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
-	}
-	requireNonEmpty(in)
-	if t.Input != nil {
-		t.Input(in)
-	}
-	out, err := schemaFor(reflect.TypeFor[Out](), Overrides)
-	if err != nil {
-		return nil, nil, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
+		return nil, nil, err
 	}
 	check, err := newValidator(in)
 	if err != nil {
