@@ -40,9 +40,25 @@ func fetchIssue(ctx context.Context, c *github.Client, owner, repo string, numbe
 		return rest.Do(req, &rec)
 	})
 	if err != nil {
+		if e := MapError(err); e != nil && e.Code == contract.CodeNotFound && !repoExists(ctx, c, owner, repo) {
+			return nil, notFoundRepo(err, owner, repo)
+		}
 		return nil, notFoundIssue(err, owner, repo, number)
 	}
 	return &rec, nil
+}
+
+// repoExists reads the repository, on the error path of a read that found
+// nothing, to tell a missing issue from a missing repository: their
+// repairs differ. A failed look counts as existing (the issue's error
+// stands).
+func repoExists(ctx context.Context, c *github.Client, owner, repo string) bool {
+	_, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
+		_, resp, err := rest.Repositories.Get(ctx, owner, repo)
+		return resp, err
+	})
+	e := MapError(err)
+	return e == nil || e.Code != contract.CodeNotFound
 }
 
 // Relations summarizes an issue's links.

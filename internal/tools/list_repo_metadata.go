@@ -132,14 +132,17 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	return out, nil
 }
 
-// notFoundRepo names the repository in a not_found error.
+// notFoundRepo names the repository in a not_found error, with a search
+// of the owner's issues (each row names its repository) to find the
+// right one.
 func notFoundRepo(err error, owner, repo string) error {
 	e := MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
-	return e
+	return e.WithRepair(contract.Repair{NextStep: "search " + owner + "'s issues: each row names its repository",
+		Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: owner, State: "all"}})
 }
 
 // clean strips hidden characters from a short plain text: a name, a

@@ -127,3 +127,32 @@ func TestPullRequestNumbers(t *testing.T) {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
+
+// A repository that does not exist is named as such, and the repair (a
+// search of the owner's issues) succeeds as given.
+func TestMissingRepositoryRepairWorks(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	for _, c := range []struct {
+		tool string
+		args any
+	}{
+		{"github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "nope", IssueNumber: 1}},
+		{"github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "nope", Kind: "labels"}},
+	} {
+		e := env.Call(t, c.tool, c.args).Envelope(t)
+		if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nope does not exist") || e.Repair == nil || e.Repair.Tool == "" {
+			t.Fatalf("%s: %+v", c.tool, e)
+		}
+		if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
+			t.Fatalf("%s: the repair failed: %s", c.tool, res.JSON)
+		}
+	}
+	// A missing issue in a real repository keeps the issue's repair.
+	e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 99999}).Envelope(t)
+	if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "#99999") {
+		t.Fatalf("missing issue: %+v", e)
+	}
+	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
+		t.Fatalf("the missing issue's repair failed: %s", res.JSON)
+	}
+}
