@@ -217,11 +217,29 @@ func Overhead(ctx context.Context, calls int) ([]Figure, error) {
 	defer r.close()
 	type probe struct {
 		tool string
-		args any
+		args func(i int) map[string]any
 	}
+	repo := func(extra map[string]any) map[string]any {
+		m := map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	// Reads, and writes with and without a read first; each write changes
+	// something, so none is a no-op.
 	probes := []probe{
-		{"github_get_issue", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "issue_number": 1}},
-		{"github_search_issues", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "page_size": 30}},
+		{"github_get_issue", func(int) map[string]any { return repo(map[string]any{"issue_number": 1}) }},
+		{"github_search_issues", func(int) map[string]any { return repo(map[string]any{"page_size": 30}) }},
+		{"github_update_issue", func(i int) map[string]any {
+			return repo(map[string]any{"issue_number": 2, "title": fmt.Sprintf("Overhead probe %d", i)})
+		}},
+		{"github_add_comment", func(i int) map[string]any {
+			return repo(map[string]any{"issue_number": 3, "body": fmt.Sprintf("Overhead probe %d", i)})
+		}},
+		{"github_create_issue", func(i int) map[string]any {
+			return repo(map[string]any{"title": fmt.Sprintf("Overhead probe %d", i), "labels": []string{"bug"}})
+		}},
 	}
 	var figs []Figure
 	for _, p := range probes {
@@ -229,7 +247,7 @@ func Overhead(ctx context.Context, calls int) ([]Figure, error) {
 		for i := 0; i < calls && ctx.Err() == nil; i++ {
 			r.meter.take()
 			start := time.Now()
-			if _, err := r.call(ctx, p.tool, p.args); err != nil {
+			if _, err := r.call(ctx, p.tool, p.args(i)); err != nil {
 				return nil, err
 			}
 			total := time.Since(start)

@@ -63,7 +63,7 @@ func Tasks(ctx context.Context) ([]Figure, error) {
 	}
 	tasks := []task{
 		{name: "swap a status label", minimum: 3,
-			why:   "without overwriting concurrent label edits: read the labels, add one, remove one (a PUT of the whole set is 2, but drops what others changed meanwhile)",
+			why:   "without overwriting concurrent label edits, and returning the new version: read the issue (its labels, and the state the version covers), add one, remove one (a PUT of the whole set is 2, but drops what others changed meanwhile)",
 			calls: []call{{"github_update_issue", repo(map[string]any{"issue_number": swapOn, "labels": map[string]any{"swap": map[string]any{"prefix": "status: ", "to": "status: in progress"}}})}}},
 		{name: "close as duplicate with a comment", minimum: 2, why: "REST calls: PATCH the state, POST the comment",
 			calls: []call{
