@@ -165,6 +165,11 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 				e.Details.Value = fe.Enum
 			}
 			e.Settlement = contract.NotStarted
+			if fe.Unknown {
+				if args, ok := withoutField(raw, fe.Field); ok {
+					return fail(e.WithRepair(contract.Repair{NextStep: "call " + t.Name + " again without " + fe.Field, Tool: t.Name, Arguments: args}))
+				}
+			}
 			return fail(e.WithRepair(contract.Repair{NextStep: "call " + t.Name + " again with " + fieldOrArguments(fe.Field) + " corrected", Tool: t.Name}))
 		}
 		var input In

@@ -28,6 +28,9 @@ type fieldError struct {
 	Reason string
 	// Enum is the accepted set, when the field is an enum.
 	Enum []any
+	// Unknown is set when the field is not in the schema at all: leaving
+	// it out is then the fix.
+	Unknown bool
 }
 
 func newValidator(root *jsonschema.Schema) (*validator, error) {
@@ -132,7 +135,7 @@ func (v *validator) walk(s *jsonschema.Schema, val any, path string) *fieldError
 		slices.Sort(names)
 		for _, name := range names {
 			if _, known := s.Properties[name]; !known {
-				return &fieldError{Field: join(path, name),
+				return &fieldError{Field: join(path, name), Unknown: true,
 					Reason: "is not a known field; known fields: " + strings.Join(propertyNames(s), ", ")}
 			}
 		}
@@ -192,4 +195,23 @@ func (fe *fieldError) String() string {
 		return fe.Reason
 	}
 	return fmt.Sprintf("%s %s", fe.Field, fe.Reason)
+}
+
+// withoutField is raw with the field at path (dot-separated) left out, for
+// the repair of an unknown field; ok is false when raw cannot be read.
+func withoutField(raw json.RawMessage, path string) (out map[string]any, ok bool) {
+	if json.Unmarshal(raw, &out) != nil || out == nil {
+		return nil, false
+	}
+	obj := out
+	parts := strings.Split(path, ".")
+	for _, p := range parts[:len(parts)-1] {
+		next, isObj := obj[p].(map[string]any)
+		if !isObj {
+			return nil, false
+		}
+		obj = next
+	}
+	delete(obj, parts[len(parts)-1])
+	return out, true
 }

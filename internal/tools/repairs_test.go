@@ -23,6 +23,8 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		args     any
 		callable bool
 	}{
+		{"unknown field", "github_get_issue", `{"owner":"acme","repo":"widgets","issue_number":1,"extra":1}`, true},
+		{"unknown nested field", "github_update_issue", `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["bug"],"extra":true}}`, true},
 		{"self link", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 5, Relation: "sub_issue", Action: "add", TargetIssueNumber: 5}, true},
 		{"anchor outside reorder", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "blocked_by", Action: "add", TargetIssueNumber: 7, AfterIssueNumber: 13}, true},
 		{"two anchors", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16}, false},
