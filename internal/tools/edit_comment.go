@@ -128,14 +128,15 @@ func commentWriteFailed(err error, in EditCommentIn) error {
 		return mapped
 	}
 	if e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown {
-		// The edit or deletion may have been applied: look, don't repeat blindly.
-		e.Temporary = false
-		what := "edited"
+		// The edit or deletion may have been applied. Both are safe to
+		// repeat: an edit sets the same body again, and a deletion that
+		// was applied answers not_found, which then means it is done.
+		e.Temporary = true
+		step := "call again with the same arguments: an edit already applied is applied again, changing nothing"
 		if in.Delete {
-			what = "deleted"
+			step = "call again with the same arguments: not_found then means the first attempt deleted it"
 		}
-		e.Repair = &contract.Repair{NextStep: fmt.Sprintf("the comment may already be %s: list the issue's comments to check before repeating", what),
-			Alternative: "github_list_issue_items with collection comments"}
+		e.Repair = &contract.Repair{NextStep: step, Tool: "github_edit_comment", Arguments: in}
 	}
 	return e
 }
