@@ -78,9 +78,12 @@ function readExpected() {
     if (!m) fail(`${LIST}:${i + 1}: want "<suite> <scenario> <check-id> <reason>"`);
     const [, suite, scenario, check, reason] = m;
     if (!SUITES.some((s) => s.label === suite)) fail(`${LIST}:${i + 1}: unknown suite ${suite}`);
-    // The list is for scenarios that need the suite's own fixtures (tools
-    // and prompts named test_*, resources at test://); the reason must name it.
-    if (!/test_|test:\/\//.test(reason)) fail(`${LIST}:${i + 1}: the reason must name the suite fixture the check needs (test_* or test://)`);
+    // The list is for checks that need the suite's own fixtures, and the
+    // reason must name them: for scored scenarios, tools and prompts named
+    // test_* or resources at test:// (checked where the check is matched);
+    // for unscored ones also the fixture tools of other names, or the
+    // optional tasks extension.
+    if (!/test_|test:\/\/|fixture|tasks extension/.test(reason)) fail(`${LIST}:${i + 1}: the reason must name the suite fixture the check needs`);
     const key = `${suite} ${scenario} ${check}`;
     if (out.has(key)) fail(`${LIST}:${i + 1}: duplicate entry ${key}`);
     out.set(key, reason);
@@ -145,16 +148,17 @@ try {
           continue;
         }
         failed++;
-        if (!isGated) {
-          notScored.set(scenario, (notScored.get(scenario) ?? 0) + 1);
-          continue;
-        }
+        if (!isGated) notScored.set(scenario, (notScored.get(scenario) ?? 0) + 1);
+        // Scored or not, every failing check is accounted for in the list.
         seen.add(key);
+        if (isGated && expected.has(key) && !/test_|test:\/\//.test(expected.get(key))) {
+          problems.push(`${key}: a scored check may be listed only for a test_* or test:// fixture`);
+        }
         if (expected.has(key)) listed++;
         else problems.push(`${key}: unexpected failure: ${check.errorMessage ?? check.description}`);
       }
     }
-    for (const [scenario, n] of notScored) console.log(`  not scored   ${suite.label} ${scenario}: ${n} failing check(s), details in ${outDir}`);
+    for (const [scenario, n] of notScored) console.log(`  not scored   ${suite.label} ${scenario}: ${n} failing check(s), each listed with its reason`);
     console.log(`conformance ${suite.label} (${suite.pkg}@${version}, exit ${code ?? signal}): ${results.size} scenarios, ${passed} checks passed, ${failed} failed (${listed} as listed)`);
     for (const [key] of expected) {
       if (key.startsWith(`${suite.label} `) && !seen.has(key)) problems.push(`${key}: listed as an expected failure but did not fail: remove it from ${LIST}`);
@@ -174,4 +178,4 @@ if (problems.length > 0) {
   process.exit(1);
 }
 if (!process.env.CONFORMANCE_KEEP) rmSync(work, { recursive: true, force: true });
-console.log('conformance: every gated check passed or failed as listed');
+console.log('conformance: every check passed or failed as listed (gated or not)');
