@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -239,15 +240,24 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 		{emulator.FaultDropAfter, 0, contract.Indeterminate, true},
 		{emulator.FaultMalformedAfter, 0, contract.RemoteSuccessKnown, true},
 		{emulator.FaultStatus, 500, contract.NoRemoteSuccessKnown, false},
+		// GitHub refused before doing anything: wait and repeat.
+		{emulator.FaultRateLimit, 0, contract.NoRemoteSuccessKnown, false},
+		{emulator.FaultSecondary, 0, contract.NoRemoteSuccessKnown, false},
 	}
-	env := servertest.Start(t, servertest.Options{})
 	for _, tc := range cases {
 		t.Run(string(tc.kind), func(t *testing.T) {
+			// A fresh server each: after a rate limit, the access layer
+			// rightly sends nothing until the reset.
+			env := servertest.Start(t, servertest.Options{})
 			title := "Settlement " + string(tc.kind)
 			ciFault(t, env, emulator.Fault{Kind: tc.kind, Status: tc.status, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
 			e := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title}).Envelope(t)
 			if e.Settlement != tc.settlement {
 				t.Fatalf("settlement %q, want %q: %+v", e.Settlement, tc.settlement, e)
+			}
+			if limited := tc.kind == emulator.FaultRateLimit || tc.kind == emulator.FaultSecondary; limited &&
+				(e.Code != contract.CodeRateLimited || !e.Temporary || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0) {
+				t.Fatalf("a rate limit must say when to repeat: %+v", e)
 			}
 			if got := len(ciIssues(env, title)) == 1; got != tc.applied {
 				t.Fatalf("applied=%v, want %v", got, tc.applied)
@@ -256,6 +266,12 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 				t.Fatalf("an uncertain create must send the agent to look first: %+v", e)
 			}
 		})
+	}
+	// Latency delays the answer and changes nothing else.
+	env := servertest.Start(t, servertest.Options{})
+	ciFault(t, env, emulator.Fault{Kind: emulator.FaultLatency, Latency: 50 * time.Millisecond, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
+	if out := ciCreate(t, env, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Settlement latency"}); out.Issue.Number == 0 {
+		t.Fatalf("create under latency: %+v", out)
 	}
 }
 
