@@ -1,9 +1,7 @@
 package emulator_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -14,30 +12,20 @@ import (
 // (characters, not bytes) with a 422 naming the field.
 func TestIssueTextLimits(t *testing.T) {
 	base := serveDemo(t)
-	send := func(method, path string, v any) (int, string) {
+	post := func(method, path string, v any) (int, string) {
 		t.Helper()
-		b, _ := json.Marshal(v)
-		req, err := http.NewRequest(method, base+path, bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "token "+emulator.DemoTokenAlice)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
+		r := send(t, method, base+path, emulator.DemoTokenAlice, v)
 		var e struct {
 			Errors []struct {
 				Field string `json:"field"`
 			} `json:"errors"`
 		}
-		_ = json.NewDecoder(resp.Body).Decode(&e)
+		_ = json.Unmarshal(r.body, &e)
 		field := ""
 		if len(e.Errors) > 0 {
 			field = e.Errors[0].Field
 		}
-		return resp.StatusCode, field
+		return r.status, field
 	}
 	cases := []struct {
 		method, path string
@@ -53,7 +41,7 @@ func TestIssueTextLimits(t *testing.T) {
 		{"POST", "/repos/acme/widgets/issues", map[string]string{"title": strings.Repeat("é", 256), "body": strings.Repeat("€", 65536)}, 201, ""},
 	}
 	for _, tc := range cases {
-		if status, field := send(tc.method, tc.path, tc.body); status != tc.status || field != tc.field {
+		if status, field := post(tc.method, tc.path, tc.body); status != tc.status || field != tc.field {
 			t.Errorf("%s %s: %d %q, want %d %q", tc.method, tc.path, status, field, tc.status, tc.field)
 		}
 	}

@@ -37,7 +37,22 @@ type reply struct {
 
 func get(t *testing.T, url, token string) reply {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
+	return send(t, http.MethodGet, url, token, nil)
+}
+
+// send makes one request with token and returns the whole answer; body is
+// sent as JSON when not nil.
+func send(t *testing.T, method, url, token string, body any) reply {
+	t.Helper()
+	var payload io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, url, payload)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +63,11 @@ func get(t *testing.T, url, token string) reply {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	answer, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return reply{resp.StatusCode, resp.Header, body}
+	return reply{resp.StatusCode, resp.Header, answer}
 }
 
 func getJSON(t *testing.T, url, token string, v any) reply {

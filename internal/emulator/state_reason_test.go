@@ -1,7 +1,6 @@
 package emulator_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -19,22 +18,13 @@ func TestStateReasonOnlyWithAStateChange(t *testing.T) {
 	patch := func(n int, body string) (state, reason string) {
 		t.Helper()
 		url := base + "/repos/acme/widgets/issues/" + strconv.Itoa(n)
-		req, err := http.NewRequest(http.MethodPatch, url, bytes.NewBufferString(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "token "+emulator.DemoTokenAlice)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
+		r := send(t, http.MethodPatch, url, emulator.DemoTokenAlice, json.RawMessage(body))
 		var is struct {
 			State       string `json:"state"`
 			StateReason string `json:"state_reason"`
 		}
-		if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&is) != nil {
-			t.Fatalf("PATCH %s %s: %d", url, body, resp.StatusCode)
+		if r.status != http.StatusOK || json.Unmarshal(r.body, &is) != nil {
+			t.Fatalf("PATCH %s %s: %d", url, body, r.status)
 		}
 		return is.State, is.StateReason
 	}
