@@ -14,6 +14,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -213,7 +214,12 @@ func TestReadOnlyListsNoWrites(t *testing.T) {
 // A tool a deployment's allow or deny list leaves out is refused as
 // tool_not_allowed.
 func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
-	srv, err := server.New(&tools.Service{Clients: tools.OneClient{}}, server.Options{Deny: []string{"github_link_issues"}})
+	var wrapped []string
+	wrap := func(ctx context.Context, c tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+		wrapped = append(wrapped, c.Tool)
+		return next(ctx)
+	}
+	srv, err := server.New(&tools.Service{Clients: tools.OneClient{}}, server.Options{Deny: []string{"github_link_issues"}, Wrap: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,6 +232,10 @@ func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
 	b, _ := json.Marshal(res.StructuredContent)
 	if json.Unmarshal(b, &e) != nil || e.Code != contract.CodeToolNotAllowed {
 		t.Fatalf("envelope: %s", b)
+	}
+	// The refusal went through the wrapper, as the broker's audit needs.
+	if len(wrapped) != 1 || wrapped[0] != "github_link_issues" {
+		t.Fatalf("wrapped: %v", wrapped)
 	}
 }
 

@@ -42,6 +42,12 @@ func (u *unservedTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		e.Settlement = contract.NotStarted
 		e.WithRepair(contract.Repair{NextStep: "use the tools tools/list shows; retrying will not help",
 			Alternative: "read " + capabilitiesURI + " for what this server does"})
-		return tooldef.ErrorResult(u.env, mode, e), nil
+		refuse := func(context.Context) (*mcp.CallToolResult, error) { return tooldef.ErrorResult(u.env, mode, e), nil }
+		if u.env.Wrap != nil {
+			// Through the wrapper, so the broker's audit log records the
+			// refused call like any other.
+			return u.env.Wrap(ctx, tooldef.Call{Tool: p.Name, Mode: mode, Arguments: p.Arguments}, refuse)
+		}
+		return refuse(ctx)
 	}
 }
