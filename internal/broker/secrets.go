@@ -114,16 +114,6 @@ func (s *SecretStore) missing(cfg *Config) []error {
 	return errs
 }
 
-// checkSecretsMode refuses a secrets file others can read or the group can
-// write. The message names the file and its mode only.
-func checkSecretsMode(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("secrets file %s: %w", path, unwrapPathError(err))
-	}
-	return checkSecretsInfo(path, fi)
-}
-
 func checkSecretsInfo(path string, fi os.FileInfo) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("secrets file %s is not a regular file", path)

@@ -16,12 +16,6 @@ type links struct {
 }
 
 func (l links) repo(r *Repo) string { return l.api + "/repos/" + r.FullName() }
-func (l links) user(a *Account) string {
-	if a.IsOrg {
-		return l.api + "/orgs/" + url.PathEscape(a.Login)
-	}
-	return l.api + "/users/" + url.PathEscape(a.Login)
-}
 
 // profile is an account's page on the web: an App's bot has none of its
 // own and links to the App's.

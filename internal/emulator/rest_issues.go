@@ -523,15 +523,6 @@ func (e *Emulator) unlockIssue(c *call) {
 	c.noContent()
 }
 
-// issueByNumber resolves a number from a request body within r.
-func (c *call) liveIssue(r *Repo, number int) *Issue {
-	is := r.Issue(number)
-	if is == nil || is.Deleted {
-		return nil
-	}
-	return is
-}
-
 // GitHub's limits on an issue's text, in characters.
 const (
 	maxTitleChars = 256

@@ -59,12 +59,6 @@ func (v *validator) prepare(s *jsonschema.Schema) error {
 	return nil
 }
 
-// check validates raw JSON arguments.
-func (v *validator) check(raw json.RawMessage) *fieldError {
-	_, fe := v.checkNormalized(raw)
-	return fe
-}
-
 // checkNormalized validates raw JSON arguments and returns them re-encoded
 // so encoding/json can decode them into the typed input: JSON Schema counts
 // 1.0 as an integer, encoding/json does not, so integral numbers are

@@ -50,8 +50,8 @@ func MapError(err error) *contract.Error {
 	case contract.CodeInsufficientScope:
 		e.Repair = &contract.Repair{NextStep: "stop: the credential lacks a permission for this call", Alternative: "read-only tools still work"}
 	case contract.CodeUpstreamUnavailable, contract.CodeMalformedResponse:
-		// Tools whose writes may have happened replace this with a look
-		// first (see afterWrite and lostWrite).
+		// Tools whose writes may have happened replace this with their
+		// own repair (see lostWrite, and each write tool's failure path).
 		unwritten := e.Settlement == "" || e.Settlement == contract.NotStarted || e.Settlement == contract.NoRemoteSuccessKnown
 		if e.Temporary && unwritten {
 			e.Repair = &contract.Repair{NextStep: "wait a moment (retry_after_ms when given), then make the same call again"}
@@ -76,19 +76,5 @@ func notFoundIssue(err error, owner, repo string, number int) error {
 	e.Message = fmt.Sprintf("%s/%s#%d does not exist or is not visible to this credential", owner, repo, number)
 	e.Repair = &contract.Repair{NextStep: "search the repository for the issue you mean",
 		Tool: "github_search_issues", Arguments: map[string]any{"owner": owner, "repo": repo, "state": "all"}}
-	return e
-}
-
-// afterWrite adds the re-read repair a write needs when its outcome is not
-// known for sure.
-func afterWrite(err error, reread *contract.Repair) error {
-	e := MapError(err)
-	if e == nil {
-		return err
-	}
-	if e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown {
-		e.Repair = reread
-		e.Temporary = false
-	}
 	return e
 }
