@@ -113,9 +113,9 @@ func serveHTTP(ctx context.Context, addr string, m *mcp.Server, log *slog.Logger
 	// refused with 403, as MCP's transport requires; clients that send no
 	// Origin, as non-browser ones do, are unaffected.
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, CrossOriginProtection: http.NewCrossOriginProtection()})
+		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log})
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, h)
+	mux.Handle(mcpPath, http.NewCrossOriginProtection().Handler(h))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
