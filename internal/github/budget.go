@@ -121,3 +121,6 @@ func (c *Client) GitHubTime(local time.Time) (t time.Time, ok bool) {
 	}
 	return local.Add(c.budget.clockOffset), true
 }
+
+// Now is this client's clock, the one GitHubTime's offset is measured on.
+func (c *Client) Now() time.Time { return c.now() }

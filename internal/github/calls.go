@@ -57,8 +57,6 @@ var (
 	repoName  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
 )
 
-// checkRepo refuses names that are not GitHub owner and repository names,
-// before they are put into a URL path (go-github does not escape them).
 // CheckOwner and CheckRepo report whether names have the shape GitHub
 // allows; a name that does not would change the path of the request it is
 // put in.
@@ -72,9 +70,11 @@ func CheckOwner(owner string) error {
 // CheckRepo: see CheckOwner.
 func CheckRepo(owner, repo string) error { return checkRepo(owner, repo) }
 
+// checkRepo refuses names that are not GitHub owner and repository names,
+// before they are put into a URL path (go-github does not escape them).
 func checkRepo(owner, repo string) error {
-	if !ownerName.MatchString(owner) {
-		return fmt.Errorf("owner %q is not a GitHub user or organization name", owner)
+	if err := CheckOwner(owner); err != nil {
+		return err
 	}
 	if !repoName.MatchString(repo) || repo == "." || repo == ".." {
 		return fmt.Errorf("repository %q is not a GitHub repository name", repo)

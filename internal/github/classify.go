@@ -138,9 +138,10 @@ func invalidArgument(write bool, msg string) *Error {
 
 // issuesPermission is what a refused REST call needs when GitHub's answer
 // did not say (it sends X-Accepted-GitHub-Permissions to fine-grained tokens
-// and Apps, but not always to classic tokens): every endpoint this layer
-// calls is documented under the "Issues" repository permission, read for
-// GET and write for the rest, and classic tokens need the repo scope.
+// and Apps, but not always to classic tokens): the issue, comment, label,
+// milestone, sub-issue and dependency endpoints this layer calls are
+// documented under the "Issues" repository permission, read for GET and
+// write for the rest, and classic tokens need the repo scope.
 func issuesPermission(method string) []string {
 	if method == http.MethodGet || method == http.MethodHead {
 		return []string{"issues=read", "repo"}

@@ -152,8 +152,18 @@ func (r *lineReader) refuse(line []byte) string {
 			r.warn("input line is not a JSON-RPC message; answered with invalid request", len(line))
 			return invalidRequest
 		}
+	case trimmed[0] != '[' || emptyArray(trimmed):
+		// A JSON value that is not an object (null, 42, "x") and an empty
+		// batch are invalid requests, as JSON-RPC 2.0 says.
+		r.warn("input line is not a JSON-RPC message; answered with invalid request", len(line))
+		return invalidRequest
 	}
 	return ""
+}
+
+func emptyArray(b []byte) bool {
+	var a []json.RawMessage
+	return json.Unmarshal(b, &a) == nil && len(a) == 0
 }
 
 func (r *lineReader) warn(msg string, n int) {

@@ -17,7 +17,7 @@ const findPages = 10
 // user, with the same body, made no earlier than the key's reservation
 // (see recoveryWindow). Two reads: the viewer, then the comments updated
 // since. When several match, the first made after the reservation is
-// taken; a match only within the skew allowance is the fallback.
+// taken; a match only within recoveryWindow's slack before it is the fallback.
 func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserved time.Time) (*Comment, error) {
 	var login string
 	if _, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {

@@ -62,7 +62,8 @@ func (s *Service) createNow(ctx context.Context, c *github.Client, in CreateIssu
 }
 
 // resolveCreate fills send with the repository's spelling of every label,
-// or refuses the labels that do not exist and a parent out of scope.
+// or refuses labels that do not exist, a parent outside the creator scope,
+// and a parent at GitHub's sub-issue count or nesting limit.
 func (s *Service) resolveCreate(ctx context.Context, c *github.Client, in CreateIssueIn, pf preflight, res *preflightResult, send *github.NewIssue) error {
 	var unknown []string
 	for _, l := range pf.labels {

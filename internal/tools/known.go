@@ -46,7 +46,7 @@ func knownKey(c *github.Client, owner, repo string) string {
 func (s *Service) preflight(ctx context.Context, c *github.Client, p preflight) (*preflightResult, error) {
 	now := s.now()
 	key := knownKey(c, p.owner, p.repo)
-	res := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+	res := newPreflightResult()
 	ask := p
 	ask.labels, ask.assignees = nil, nil
 
@@ -149,7 +149,7 @@ func (s *Service) forget(c *github.Client, owner, repo string) {
 // a whole list (GitHub answers them unpaged), since the preflight treats
 // the remembered set as complete.
 func (s *Service) rememberListed(c *github.Client, owner, repo, kind string, items []RepoMetaItem) {
-	got := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+	got := newPreflightResult()
 	var asked preflight
 	switch kind {
 	case "labels":
@@ -167,8 +167,7 @@ func (s *Service) rememberListed(c *github.Client, owner, repo, kind string, ite
 		}
 	case "milestones":
 		for _, it := range items {
-			s.remember(knownKey(c, owner, repo), s.now(), preflight{}, &preflightResult{labels: map[string]string{}, types: map[string]string{},
-				assignable: map[string]string{}, milestone: &gh.Milestone{Number: gh.Ptr(it.Number), Title: gh.Ptr(it.Title)}})
+			s.remember(knownKey(c, owner, repo), s.now(), preflight{}, withMilestone(&gh.Milestone{Number: gh.Ptr(it.Number), Title: gh.Ptr(it.Title)}))
 		}
 		return
 	default:

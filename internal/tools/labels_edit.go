@@ -31,8 +31,7 @@ const maxLabelNames = 50
 
 func (e *LabelsEdit) validate() *contract.Error {
 	bad := func(field, reason string) *contract.Error {
-		return contract.Errorf(contract.CodeInvalidField, "labels.%s %s", field, reason).WithField("labels."+field, reason).
-			WithRepair(contract.Repair{NextStep: "correct labels." + field + " (" + reason + ") and call again", Tool: "github_update_issue"})
+		return contract.Errorf(contract.CodeInvalidField, "labels.%s %s", field, reason).WithField("labels."+field, reason)
 	}
 	if e.Set != nil {
 		if len(e.Set) == 0 {

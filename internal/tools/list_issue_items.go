@@ -12,9 +12,6 @@ import (
 )
 
 // ListIssueItemsIn are github_list_issue_items' arguments.
-// Validate checks the names before they reach a request path.
-func (in *ListIssueItemsIn) Validate() *contract.Error { return checkNames(in.Owner, in.Repo) }
-
 type ListIssueItemsIn struct {
 	Owner       string `json:"owner"`
 	Repo        string `json:"repo"`
@@ -23,6 +20,9 @@ type ListIssueItemsIn struct {
 	PageSize    int    `json:"page_size,omitempty" jsonschema:"default 30"`
 	Cursor      string `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
 }
+
+// Validate checks the names before they reach a request path.
+func (in *ListIssueItemsIn) Validate() *contract.Error { return checkNames(in.Owner, in.Repo) }
 
 // IssueItem is one row of any collection; fields appear by collection:
 // comments {id, author, body, at, edited, removed}; sub_issues, blocked_by,

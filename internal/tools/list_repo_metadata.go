@@ -12,9 +12,6 @@ import (
 )
 
 // ListRepoMetadataIn are github_list_repo_metadata's arguments.
-// Validate checks the names before they reach a request path.
-func (in *ListRepoMetadataIn) Validate() *contract.Error { return checkNames(in.Owner, in.Repo) }
-
 type ListRepoMetadataIn struct {
 	Owner    string `json:"owner"`
 	Repo     string `json:"repo"`
@@ -22,6 +19,9 @@ type ListRepoMetadataIn struct {
 	PageSize int    `json:"page_size,omitempty" jsonschema:"default 100"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
 }
+
+// Validate checks the names before they reach a request path.
+func (in *ListRepoMetadataIn) Validate() *contract.Error { return checkNames(in.Owner, in.Repo) }
 
 // RepoMetaItem is one row; which fields appear depends on the kind:
 // labels {name, color, description}; milestones {number, title, state,
@@ -50,7 +50,7 @@ type ListRepoMetadataOut struct {
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }
 
-// The kinds, and which of them GitHub pages.
+// The kinds.
 var metadataKinds = []any{"labels", "milestones", "assignees", "issue_types", "templates"}
 
 func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (ListRepoMetadataOut, error) {

@@ -52,6 +52,18 @@ const issueSelection = `databaseId number title body state stateReason(enableDup
  labels(first: 100) { nodes { name } } assignees(first: 100) { nodes { login } }
  url createdAt updatedAt closedAt`
 
+// newPreflightResult is an empty answer: nothing found yet.
+func newPreflightResult() *preflightResult {
+	return &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+}
+
+// withMilestone is an answer holding one milestone.
+func withMilestone(m *gh.Milestone) *preflightResult {
+	r := newPreflightResult()
+	r.milestone = m
+	return r
+}
+
 func (p preflight) empty() bool {
 	return p.issue == 0 && p.parent == 0 && len(p.labels) == 0 && p.milestone == 0 && !p.types && len(p.assignees) == 0
 }
@@ -223,8 +235,10 @@ func (g *gqlIssue) rest() *gh.Issue {
 	return is
 }
 
-// run asks the preflight. A missing issue is reported as not_found with a
-// search repair; other failures as the access layer maps them.
+// run asks the preflight. A pull request's number is read through REST
+// (see runForPullRequest); a missing issue is reported as not_found with a
+// search repair, and a pull request named as a parent as invalid_field;
+// other failures as the access layer maps them.
 func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult, error) {
 	doc, vars := p.document()
 	var data struct {
@@ -249,7 +263,7 @@ func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult,
 	if err != nil {
 		return nil, err
 	}
-	out := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+	out := newPreflightResult()
 	if p.issue > 0 {
 		var g gqlIssue
 		if err := decodeRaw(r["issue"], &g); err != nil {
@@ -355,7 +369,7 @@ func (p preflight) runForPullRequest(ctx context.Context, c *github.Client) (*pr
 	}
 	rest := p
 	rest.issue = 0
-	out := &preflightResult{labels: map[string]string{}, types: map[string]string{}, assignable: map[string]string{}}
+	out := newPreflightResult()
 	if !rest.empty() {
 		if out, err = rest.run(ctx, c); err != nil {
 			return nil, err

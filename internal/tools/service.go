@@ -47,7 +47,7 @@ type Service struct {
 	// never the token).
 	Credential func(ctx context.Context, owner string) string
 
-	// known remembers names writes have confirmed (see knownNames).
+	// known remembers names confirmed to exist (see knownNames).
 	known knownNames
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
@@ -42,7 +41,7 @@ func (u *update) patchStep(edit github.IssueEdit) step {
 	return step{
 		done: "set " + what, todo: "set " + what,
 		run: func(ctx context.Context) error {
-			u.patchedAt = time.Now()
+			u.patchedAt = u.c.Now()
 			is, _, err := u.c.EditIssue(ctx, in.Owner, in.Repo, in.IssueNumber, edit)
 			if err != nil {
 				return err

@@ -50,9 +50,10 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 			return e
 		}
 	}
+	// A rule without a repair of its own gets tooldef's "correct the
+	// field and call again".
 	bad := func(field, reason string) *contract.Error {
-		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason).
-			WithRepair(contract.Repair{NextStep: "correct " + field + " (" + reason + ") and call again", Tool: "github_update_issue"})
+		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason)
 	}
 	switch {
 	case in.Title != nil && strings.TrimSpace(*in.Title) == "":

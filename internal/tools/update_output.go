@@ -12,7 +12,8 @@ import (
 // output renders the issue as the writes left it. With the issue read
 // first, changed_fields is the difference between before and after; when
 // it was not read, it lists the PATCH's fields that GitHub's answer shows
-// applied (they may have held those values already).
+// applied, unless the answer's updated_at (or closed_at, for a close)
+// shows the issue already held them (see unchanged and alreadyClosed).
 func (u *update) output() UpdateIssueOut {
 	after := u.after
 	if after == nil {
@@ -66,10 +67,8 @@ func (u *update) output() UpdateIssueOut {
 // seconds for whole-second timestamps, or, before any Date was seen, a
 // minute earlier by this host's clock.
 func (u *update) beforePatch() time.Time {
-	if at, ok := u.c.GitHubTime(u.patchedAt); ok {
-		return at.Add(-2 * time.Second)
-	}
-	return u.patchedAt.Add(-time.Minute)
+	from, _ := recoveryWindow(u.c, u.patchedAt)
+	return from
 }
 
 // alreadyClosed reports whether an unread close found the issue closed: a

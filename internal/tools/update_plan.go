@@ -27,7 +27,8 @@ type update struct {
 	notes []string
 	// patched names the fields the PATCH carries, for the unread case.
 	patched []string
-	// patchedAt is when the PATCH was sent, by this host's clock.
+	// patchedAt is when the PATCH was sent, by the client's clock (the one
+	// its GitHub clock offset is measured on).
 	patchedAt time.Time
 	// fromGitHub is true when after is GitHub's answer to the PATCH; label,
 	// assignee and lock writes answer with less, and are applied to the
