@@ -19,14 +19,9 @@ func commentCount(env *servertest.Env, n int) int {
 
 func addComment(t *testing.T, env *servertest.Env, in tools.AddCommentIn) tools.AddCommentOut {
 	t.Helper()
-	res := env.Call(t, "github_add_comment", in)
-	if res.IsError {
-		t.Fatalf("%+v: %s", in, res.JSON)
-	}
-	var out tools.AddCommentOut
-	res.Decode(t, &out)
+	out := callOK[tools.AddCommentOut](t, env, "github_add_comment", in)
 	if out.IssueNumber != in.IssueNumber || out.Comment.ID == 0 || out.Comment.Body != in.Body {
-		t.Fatalf("comment: %s", res.JSON)
+		t.Fatalf("comment: %+v", out)
 	}
 	return out
 }

@@ -76,13 +76,7 @@ func ciMilestone(t *testing.T, env *servertest.Env, title string) int {
 
 func ciCreate(t *testing.T, env *servertest.Env, in tools.CreateIssueIn) tools.CreateIssueOut {
 	t.Helper()
-	res := env.Call(t, "github_create_issue", in)
-	if res.IsError {
-		t.Fatalf("create: %s", res.JSON)
-	}
-	var out tools.CreateIssueOut
-	res.Decode(t, &out)
-	return out
+	return callOK[tools.CreateIssueOut](t, env, "github_create_issue", in)
 }
 
 func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {

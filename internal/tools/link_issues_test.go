@@ -33,12 +33,7 @@ func loneIssue(t *testing.T, env *servertest.Env, skip ...int) int {
 
 func link(t *testing.T, env *servertest.Env, in tools.LinkIssuesIn) tools.LinkIssuesOut {
 	t.Helper()
-	res := env.Call(t, "github_link_issues", in)
-	if res.IsError {
-		t.Fatalf("%+v: %s", in, res.JSON)
-	}
-	var out tools.LinkIssuesOut
-	res.Decode(t, &out)
+	out := callOK[tools.LinkIssuesOut](t, env, "github_link_issues", in)
 	if !out.Done {
 		t.Fatalf("echo: %+v for %+v", out, in)
 	}

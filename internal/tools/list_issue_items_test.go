@@ -14,13 +14,7 @@ import (
 
 func listItems(t *testing.T, env *servertest.Env, in tools.ListIssueItemsIn) tools.ListIssueItemsOut {
 	t.Helper()
-	res := env.Call(t, "github_list_issue_items", in)
-	if res.IsError {
-		t.Fatalf("%+v: %s", in, res.JSON)
-	}
-	var out tools.ListIssueItemsOut
-	res.Decode(t, &out)
-	return out
+	return callOK[tools.ListIssueItemsOut](t, env, "github_list_issue_items", in)
 }
 
 func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {

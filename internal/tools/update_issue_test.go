@@ -39,13 +39,7 @@ func ciIssue(env *servertest.Env, n int) (labels []string, is emulator.Issue) {
 
 func ciUpdate(t *testing.T, env *servertest.Env, in tools.UpdateIssueIn) tools.UpdateIssueOut {
 	t.Helper()
-	res := env.Call(t, "github_update_issue", in)
-	if res.IsError {
-		t.Fatalf("update: %s", res.JSON)
-	}
-	var out tools.UpdateIssueOut
-	res.Decode(t, &out)
-	return out
+	return callOK[tools.UpdateIssueOut](t, env, "github_update_issue", in)
 }
 
 func ciVersion(t *testing.T, env *servertest.Env, n int) string {
@@ -264,13 +258,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 
 func ciUpdateRaw(t *testing.T, env *servertest.Env, raw json.RawMessage) tools.UpdateIssueOut {
 	t.Helper()
-	res := env.Call(t, "github_update_issue", raw)
-	if res.IsError {
-		t.Fatalf("update: %s", res.JSON)
-	}
-	var out tools.UpdateIssueOut
-	res.Decode(t, &out)
-	return out
+	return callOK[tools.UpdateIssueOut](t, env, "github_update_issue", raw)
 }
 
 func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
