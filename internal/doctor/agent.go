@@ -115,13 +115,8 @@ func (c *checker) agentReachesSocket() {
 		return
 	}
 	path := c.cfg.Listen.Socket
-	fi, err := c.env.Stat(path)
-	if isNotExist(err) {
-		c.add(name, Warn, "%s does not exist: is the broker running?", path)
-		return
-	}
-	if err != nil {
-		c.add(name, Fail, "%v", err)
+	fi, ok := c.statSocket(name)
+	if !ok {
 		return
 	}
 	if dir := c.blockingDir(path, c.agent); dir != "" {

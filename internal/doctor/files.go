@@ -209,13 +209,8 @@ func (c *checker) socket() {
 		return
 	}
 	path := c.cfg.Listen.Socket
-	fi, err := c.env.Stat(path)
-	if isNotExist(err) {
-		c.add(name, Warn, "%s does not exist: is the broker running?", path)
-		return
-	}
-	if err != nil {
-		c.add(name, Fail, "%v", err)
+	fi, ok := c.statSocket(name)
+	if !ok {
 		return
 	}
 	desc := c.describe(fi)
@@ -232,4 +227,21 @@ func (c *checker) socket() {
 	default:
 		c.add(name, Pass, "%s is %s", path, desc)
 	}
+}
+
+// statSocket stats the configured socket for the check name; a missing
+// socket is a warning (the broker may not be running yet), any other
+// failure a fail. ok is false when the check has been reported already.
+func (c *checker) statSocket(name string) (fi FileInfo, ok bool) {
+	path := c.cfg.Listen.Socket
+	fi, err := c.env.Stat(path)
+	if isNotExist(err) {
+		c.add(name, Warn, "%s does not exist: is the broker running?", path)
+		return fi, false
+	}
+	if err != nil {
+		c.add(name, Fail, "%v", err)
+		return fi, false
+	}
+	return fi, true
 }
