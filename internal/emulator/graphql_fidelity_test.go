@@ -2,7 +2,7 @@ package emulator
 
 import (
 	"bytes"
-	"errors"
+	"github.com/ghgate/ghgate/internal/openapiprune"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,7 +29,7 @@ type githubSchemas struct {
 }
 
 var loadGitHubSchemas = sync.OnceValues(func() (*githubSchemas, error) {
-	root, err := testModuleRoot()
+	root, err := openapiprune.ModuleRoot(".")
 	if err != nil {
 		return nil, err
 	}
@@ -55,24 +55,6 @@ func schemasOrFail(t testing.TB) *githubSchemas {
 		t.Fatalf("GitHub's GraphQL schema is needed (node_modules/@octokit/graphql-schema): %v; run `make test`, which runs npm ci", err)
 	}
 	return s
-}
-
-func testModuleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for range 64 {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	return "", errors.New("no go.mod above the test's directory")
 }
 
 // fidelityCount counts the documents validated against GitHub's schema and
@@ -147,7 +129,7 @@ func TestDuplicateFieldsAreDropped(t *testing.T) {
 }
 
 func TestPrunedSchemaIsCurrent(t *testing.T) {
-	root, err := testModuleRoot()
+	root, err := openapiprune.ModuleRoot(".")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/openapiprune"
 	"os"
 	"path/filepath"
 
@@ -33,7 +33,7 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
-	root, err := moduleRoot(wd)
+	root, err := openapiprune.ModuleRoot(wd)
 	if err != nil {
 		return err
 	}
@@ -57,19 +57,4 @@ func run(out string) error {
 	fmt.Printf("prunegraphql: %d fields from %s@%s (%d bytes) -> %s (%d bytes)\n",
 		len(emulator.GraphQLFields()), src.Package, src.Version, len(published), out, len(pruned))
 	return nil
-}
-
-// moduleRoot walks up from dir to the directory holding go.mod.
-func moduleRoot(dir string) (string, error) {
-	for range 64 { // bounded: no path is this deep
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	return "", errors.New("no go.mod above the working directory: run from inside the module")
 }
