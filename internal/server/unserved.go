@@ -42,7 +42,9 @@ func (u *unservedTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		e.Settlement = contract.NotStarted
 		e.WithRepair(contract.Repair{NextStep: "use the tools tools/list shows; retrying will not help",
 			Alternative: "read " + capabilitiesURI + " for what this server does"})
-		refuse := func(context.Context) (*mcp.CallToolResult, error) { return tooldef.ErrorResult(u.env, mode, e), nil }
+		refuse := func(context.Context) (*mcp.CallToolResult, error) {
+			return tooldef.ErrorResult(u.env, mode, tooldef.NewRequestID(), e), nil
+		}
 		if u.env.Wrap != nil {
 			// Through the wrapper, so the broker's audit log records the
 			// refused call like any other.

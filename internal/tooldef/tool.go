@@ -247,10 +247,12 @@ func (t Tool[In, Out]) errorResult(env *Env, reqID string, e *contract.Error) *m
 	return errorResult(env, t.Mode, reqID, e)
 }
 
-// ErrorResult is the tool result carrying e, for a call the server answers
-// itself (one to a tool this deployment does not serve, say).
-func ErrorResult(env *Env, mode Mode, e *contract.Error) *mcp.CallToolResult {
-	return errorResult(env, mode, NewRequestID(), e)
+// ErrorResult is the tool result carrying e, for a call answered outside
+// a Tool (a refused call to a tool not served, a forwarded upstream tool):
+// compact JSON in structuredContent and text, with the request id and
+// fingerprint, and a settlement only on writes.
+func ErrorResult(env *Env, mode Mode, reqID string, e *contract.Error) *mcp.CallToolResult {
+	return errorResult(env, mode, reqID, e)
 }
 
 func errorResult(env *Env, mode Mode, reqID string, e *contract.Error) *mcp.CallToolResult {

@@ -106,30 +106,6 @@ func unavailable(format string, args ...any) *contract.Error {
 	return contract.Errorf(contract.CodeUpstreamUnavailable, format, args...)
 }
 
-// errorResult renders an envelope as ghgate's own tools do: compact JSON
-// in structuredContent and text, with a request id, and a settlement only
-// on writes.
-func (p *Proxy) errorResult(mode tooldef.Mode, reqID string, e *contract.Error) *mcp.CallToolResult {
-	e.RequestID = reqID
-	if p.opts.Fingerprint != nil {
-		e.Fingerprint = p.opts.Fingerprint()
-	}
-	if mode == tooldef.Read {
-		e.Settlement = ""
-	} else if e.Settlement == "" {
-		e.Settlement = contract.Indeterminate
-	}
-	body, err := tooldef.Compact(e, "retry_after_ms")
-	if err != nil {
-		body = []byte(`{"code":"internal_error","message":"cannot encode error","retry_after_ms":null}`)
-	}
-	return &mcp.CallToolResult{
-		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-		StructuredContent: json.RawMessage(body),
-	}
-}
-
 // exactStructured keeps large integers exact: the SDK decodes
 // structuredContent into float64s, so when the single text block carries
 // the same JSON (as ghgate's tools and many others send it) its bytes are
@@ -154,4 +130,9 @@ func newRequestID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return "ghg_" + hex.EncodeToString(b[:])
+}
+
+// errorResult renders an envelope as ghgate's own tools do.
+func (p *Proxy) errorResult(mode tooldef.Mode, reqID string, e *contract.Error) *mcp.CallToolResult {
+	return tooldef.ErrorResult(&tooldef.Env{Fingerprint: p.opts.Fingerprint}, mode, reqID, e)
 }
