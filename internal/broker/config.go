@@ -95,7 +95,9 @@ type Upstream struct {
 // needs.
 type UpstreamTool struct {
 	Tool string `toml:"tool"`
-	Mode string `toml:"mode"` // read or write
+	// Mode is read or write; omitted means write, so a tool nobody
+	// declared a read never runs with a read-only deployment's blessing.
+	Mode string `toml:"mode"`
 }
 
 // LoadConfig reads and checks a config file. Unknown keys are an error.
@@ -156,9 +158,15 @@ func (c *Config) validate() error {
 		if (len(u.Command) == 0) == (u.URL == "") {
 			errs = append(errs, fmt.Errorf("upstream %q: give exactly one of command or url", u.Name))
 		}
-		for _, t := range u.Allow {
-			if t.Mode != "read" && t.Mode != "write" {
-				errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write", u.Name, t.Tool))
+		for i, t := range u.Allow {
+			switch t.Mode {
+			case "":
+				// Fail closed: a tool not declared a read is a write, so
+				// read_only hides it and it gets only a write credential.
+				u.Allow[i].Mode = "write"
+			case "read", "write":
+			default:
+				errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write (omitted: write)", u.Name, t.Tool))
 			}
 		}
 	}
