@@ -2,10 +2,16 @@ package broker
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
 // AuditLine is one tool call as the audit log records it. It holds names
@@ -35,7 +41,20 @@ type AuditLine struct {
 	// upstream MCP server.
 	Upstream   int64 `json:"upstream"`
 	DurationMS int64 `json:"duration_ms"`
+	// TruncatedBytes counts the bytes cut from the string fields to keep
+	// the line within its cap (they come from the caller's arguments, of
+	// any length); absent when nothing was cut.
+	TruncatedBytes int64 `json:"truncated_bytes,omitempty"`
 }
+
+// maxAuditField is the most bytes one string field takes in an encoded
+// line, escapes included. Owners, repos and tool names are far shorter;
+// anything longer is an agent filling the log.
+const maxAuditField = 256
+
+// maxAuditLine is the cap on one encoded line. Ten capped fields, their
+// keys and the numbers stay well within it; a test holds the worst case to it.
+const maxAuditLine = 4096
 
 // AuditLog writes audit lines, one JSON object per line, each with a single
 // write so concurrent calls never interleave. A file is opened for append
@@ -45,6 +64,8 @@ type AuditLog struct {
 	path string
 	w    io.Writer
 	f    *os.File
+	// truncated counts the lines written with a field cut.
+	truncated int64
 }
 
 // auditFileMode keeps the audit log away from other users: it names the
@@ -69,13 +90,61 @@ func OpenAuditLog(path string, fallback io.Writer) (*AuditLog, error) {
 	return a, nil
 }
 
+// openAuditFile opens path for append, creating it, but only in a
+// directory nobody but the broker's user and root can change, and only as
+// a regular file the broker's user owns: the broker must not be steered
+// into appending to (or re-moding) a file someone else chose, and nobody
+// may swap the file between the checks and the writes. The directory is
+// opened once and the file looked up in it, so the directory checked is
+// the one written in; O_NOFOLLOW refuses a symbolic link at either.
 func openAuditFile(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, auditFileMode)
-	if err != nil {
-		return nil, fmt.Errorf("audit log: %w", err)
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	if fi, err := os.Lstat(dir); err != nil {
+		return nil, fmt.Errorf("audit log %s: %w", path, err)
+	} else if problem := privateDirProblem(fi); problem != "" {
+		return nil, fmt.Errorf("audit log %s: its directory %s %s; use a directory only the broker's user can write, such as /var/log/ghgate", path, dir, problem)
 	}
+	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("audit log %s: opening its directory %s: %w", path, dir, err)
+	}
+	defer unix.Close(dfd)
+	// Again on the open directory: it may have been swapped since Lstat.
+	var dst unix.Stat_t
+	if err := unix.Fstat(dfd, &dst); err != nil {
+		return nil, fmt.Errorf("audit log %s: %w", path, err)
+	}
+	if euid := uint32(os.Geteuid()); dst.Uid != euid && dst.Uid != 0 || dst.Mode&0o022 != 0 {
+		return nil, fmt.Errorf("audit log %s: its directory %s changed while opening it (now uid %d, mode %04o); not writing there", path, dir, dst.Uid, dst.Mode&0o7777)
+	}
+
+	var st unix.Stat_t
+	switch err := unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW); {
+	case errors.Is(err, unix.ENOENT):
+	case err != nil:
+		return nil, fmt.Errorf("audit log %s: %w", path, err)
+	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+		return nil, auditSymlinkError(path)
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return nil, fmt.Errorf("audit log %s is not a regular file; remove it or configure another path", path)
+	}
+	// O_NONBLOCK: a FIFO put in place since the look must not hang the
+	// open; it is refused below like any other non-regular file.
+	fd, err := unix.Openat(dfd, base, unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, auditFileMode)
+	if errors.Is(err, unix.ELOOP) {
+		return nil, auditSymlinkError(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("audit log %s: %w", path, &fs.PathError{Op: "open", Path: path, Err: err})
+	}
+	if err := checkAuditFd(fd, path); err != nil {
+		_ = unix.Close(fd)
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), path)
 	// A file that already existed keeps its mode on open; one wider than
 	// the broker's is narrowed, so the log is never readable by others.
+	// Only now, on the descriptor known to be the broker's regular file.
 	if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&^auditFileMode != 0 {
 		if err := f.Chmod(auditFileMode); err != nil {
 			_ = f.Close()
@@ -85,8 +154,82 @@ func openAuditFile(path string) (*os.File, error) {
 	return f, nil
 }
 
-// Write appends one line.
+// checkAuditFd accepts only a regular file owned by the broker's user, and
+// puts the descriptor back in blocking mode for the writes.
+func checkAuditFd(fd int, path string) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("audit log %s: %w", path, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return fmt.Errorf("audit log %s is not a regular file; remove it or configure another path", path)
+	}
+	if euid := uint32(os.Geteuid()); st.Uid != euid {
+		return fmt.Errorf("audit log %s is owned by %s, not by this broker's user (uid %d): not writing to it nor changing its mode; chown it to the broker's user or remove it", path, ownerName(st.Uid), euid)
+	}
+	if err := unix.SetNonblock(fd, false); err != nil {
+		return fmt.Errorf("audit log %s: %w", path, err)
+	}
+	return nil
+}
+
+func auditSymlinkError(path string) error {
+	return fmt.Errorf("audit log %s is a symbolic link: not following it, as it could point at any file the broker can write; remove it or configure the real path", path)
+}
+
+// capAuditField keeps the longest prefix of s, whole runes only, whose
+// JSON encoding takes at most maxAuditField bytes, and returns it with the
+// number of bytes cut.
+func capAuditField(s string) (string, int64) {
+	if len(s) <= maxAuditField/6 {
+		return s, 0 // even escaped six-fold it fits
+	}
+	cost := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		c := jsonCost(r, size)
+		if cost+c > maxAuditField {
+			return s[:i], int64(len(s) - i)
+		}
+		cost += c
+		i += size
+	}
+	return s, 0
+}
+
+// jsonCost is how many bytes encoding/json writes for one rune of a
+// string (size bytes of it in the input), rounded up where it has a
+// shorter form.
+func jsonCost(r rune, size int) int {
+	switch {
+	case r == utf8.RuneError && size == 1: // invalid byte: \ufffd
+		return 6
+	case r < 0x20, r == '<', r == '>', r == '&', r == '\u2028', r == '\u2029':
+		return 6 // \u00XX
+	case r == '"', r == '\\':
+		return 2
+	}
+	return size
+}
+
+// capAuditLine caps each string field of line in place and records the
+// bytes cut; it reports whether anything was.
+func capAuditLine(line *AuditLine) bool {
+	var cut int64
+	for _, f := range []*string{&line.Tool, &line.Owner, &line.Repo, &line.Mode, &line.Credential,
+		&line.Route, &line.Outcome, &line.Code, &line.Settlement, &line.Time} {
+		var n int64
+		*f, n = capAuditField(*f)
+		cut += n
+	}
+	line.TruncatedBytes = cut
+	return cut > 0
+}
+
+// Write appends one line, its string fields capped so that one call
+// cannot make a line of any size (the cut is counted in the line).
 func (a *AuditLog) Write(line AuditLine) error {
+	cut := capAuditLine(&line)
 	b, err := json.Marshal(line)
 	if err != nil {
 		return fmt.Errorf("audit line: %w", err)
@@ -97,8 +240,18 @@ func (a *AuditLog) Write(line AuditLine) error {
 	if a.w == nil {
 		return fmt.Errorf("audit log is closed")
 	}
+	if cut {
+		a.truncated++
+	}
 	_, err = a.w.Write(b)
 	return err
+}
+
+// Truncated is how many lines were written with a field cut.
+func (a *AuditLog) Truncated() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.truncated
 }
 
 // Reopen opens the file again by its path, so lines go to a new file once

@@ -89,6 +89,7 @@ type owner struct{ uid, gid uint32 }
 // test need not be root) and modes real.
 type world struct {
 	root     string
+	realRoot string // root with symbolic links resolved
 	accounts *fakeAccounts
 	owners   map[string]owner // by path relative to root
 	acl      map[string]bool
@@ -123,6 +124,10 @@ func (w *world) chmod(t *testing.T, rel string, mode fs.FileMode) {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	w := &world{root: t.TempDir(), accounts: newAccounts(), owners: map[string]owner{}, acl: map[string]bool{}}
+	var err error
+	if w.realRoot, err = filepath.EvalSymlinks(w.root); err != nil {
+		t.Fatal(err)
+	}
 	for _, d := range []struct {
 		rel  string
 		mode fs.FileMode
@@ -154,17 +159,12 @@ write = "acme-write"
 `, w.path("run/ghgate/ghgate.sock"), w.path("etc/ghgate/secrets.toml"))
 	w.write(t, "etc/ghgate/broker.toml", w.cfgBody, 0o640, owner{0, gidSvc})
 	w.write(t, "etc/sudoers", "root ALL=(ALL:ALL) ALL\n%sudo ALL=(ALL:ALL) ALL\n# agent ALL=(ALL) NOPASSWD: ALL\n@includedir /etc/sudoers.d\n", 0o440, owner{0, 0})
-	ln, err := net.Listen("unix", w.path("run/ghgate/ghgate.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	w.chmod(t, "run/ghgate/ghgate.sock", 0o660)
-	w.owners["run/ghgate/ghgate.sock"] = owner{uidSvc, gidBridge}
+	w.listen(t, "run/ghgate/ghgate.sock", owner{uidSvc, gidBridge})
 
 	w.env = Env{
 		Accounts:      w.accounts,
 		Stat:          w.stat,
+		Lstat:         w.lstat,
 		ReadFile:      os.ReadFile,
 		Glob:          filepath.Glob,
 		LoadConfig:    broker.LoadConfig,
@@ -177,14 +177,39 @@ write = "acme-write"
 	return w
 }
 
-// stat reports real types and modes with the faked owners. Paths outside
-// the world (the temp dir's parents) look like searchable root directories.
+// listen puts a 0660 socket owned by o at rel.
+func (w *world) listen(t *testing.T, rel string, o owner) {
+	t.Helper()
+	ln, err := net.Listen("unix", w.path(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	w.chmod(t, rel, 0o660)
+	w.owners[rel] = o
+}
+
+// stat reports real types and modes with the faked owners, those of the
+// file a symbolic link leads to. Paths outside the world (the temp dir's
+// parents) look like searchable root directories.
 func (w *world) stat(path string) (FileInfo, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		if rel, err := filepath.Rel(w.realRoot, real); err == nil {
+			path = filepath.Join(w.root, rel)
+		}
+	}
+	return w.info(path, os.Stat)
+}
+
+// lstat is stat of a symbolic link itself.
+func (w *world) lstat(path string) (FileInfo, error) { return w.info(path, os.Lstat) }
+
+func (w *world) info(path string, stat func(string) (os.FileInfo, error)) (FileInfo, error) {
 	rel, err := filepath.Rel(w.root, path)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || rel == "." {
 		return FileInfo{Mode: fs.ModeDir | 0o755}, nil
 	}
-	st, err := os.Stat(path)
+	st, err := stat(path)
 	if err != nil {
 		return FileInfo{}, err
 	}
@@ -325,6 +350,68 @@ func TestGates(t *testing.T) {
 			want:   map[string]Verdict{"socket": Warn, "agent can reach socket": Fail},
 		},
 		{
+			name:   "socket owned by the agent",
+			mutate: func(t *testing.T, w *world) { w.owners["run/ghgate/ghgate.sock"] = owner{uidAgent, gidBridge} },
+			want:   map[string]Verdict{"socket": Fail},
+		},
+		{
+			// The agent moved the broker's socket aside and linked the
+			// path to its own listener, which it may well make 0660 in
+			// the bridge group.
+			name: "socket is a symlink to another listener",
+			mutate: func(t *testing.T, w *world) {
+				if err := os.Remove(w.path("run/ghgate/ghgate.sock")); err != nil {
+					t.Fatal(err)
+				}
+				w.listen(t, "impostor.sock", owner{uidAgent, gidBridge})
+				if err := os.Symlink(w.path("impostor.sock"), w.path("run/ghgate/ghgate.sock")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: map[string]Verdict{"socket": Fail},
+		},
+		{
+			name:   "socket directory writable by others",
+			mutate: func(t *testing.T, w *world) { w.chmod(t, "run/ghgate", 0o777) },
+			want:   map[string]Verdict{"socket": Fail},
+		},
+		{
+			name:   "socket directory writable by its group",
+			mutate: func(t *testing.T, w *world) { w.chmod(t, "run/ghgate", 0o775) },
+			want:   map[string]Verdict{"socket": Fail},
+		},
+		{
+			name:   "socket directory sticky and writable by all",
+			mutate: func(t *testing.T, w *world) { w.chmod(t, "run/ghgate", 0o777|fs.ModeSticky) },
+			want:   map[string]Verdict{"socket": Fail},
+		},
+		{
+			name:   "socket directory owned by the agent",
+			mutate: func(t *testing.T, w *world) { w.owners["run/ghgate"] = owner{uidAgent, gidAgent} },
+			want:   map[string]Verdict{"socket": Fail},
+		},
+		{
+			name: "socket directory owned by root",
+			mutate: func(t *testing.T, w *world) {
+				w.owners["run/ghgate"] = owner{0, 0}
+			},
+		},
+		{
+			name: "socket directory is a symlink",
+			mutate: func(t *testing.T, w *world) {
+				if err := os.Rename(w.path("run/ghgate"), w.path("run/real")); err != nil {
+					t.Fatal(err)
+				}
+				w.owners["run/real"] = w.owners["run/ghgate"]
+				w.owners["run/real/ghgate.sock"] = w.owners["run/ghgate/ghgate.sock"]
+				if err := os.Symlink("real", w.path("run/ghgate")); err != nil {
+					t.Fatal(err)
+				}
+				w.owners["run/ghgate"] = owner{uidAgent, gidAgent}
+			},
+			want: map[string]Verdict{"socket": Fail},
+		},
+		{
 			name:   "socket missing",
 			mutate: func(t *testing.T, w *world) { os.Remove(w.path("run/ghgate/ghgate.sock")) },
 			want:   map[string]Verdict{"socket": Warn, "agent can reach socket": Warn},
@@ -357,12 +444,14 @@ func TestGates(t *testing.T) {
 		{
 			name:   "service user missing",
 			mutate: func(t *testing.T, w *world) { delete(w.accounts.users, "ghgate") },
-			want:   map[string]Verdict{"service user": Fail, "secrets file": Fail, "agent not in service group": Fail},
+			// The socket and its directory belong to an unknown uid.
+			want: map[string]Verdict{"service user": Fail, "secrets file": Fail, "socket": Fail, "agent not in service group": Fail},
 		},
 		{
 			name:   "service user is root",
 			mutate: func(t *testing.T, w *world) { w.opts.ServiceUser = "root" },
-			want:   map[string]Verdict{"service user": Fail, "secrets file": Fail, "bridge group": Warn},
+			// The socket is not root's.
+			want: map[string]Verdict{"service user": Fail, "secrets file": Fail, "bridge group": Warn, "socket": Fail},
 		},
 		{
 			name:   "agent missing",

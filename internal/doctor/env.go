@@ -25,8 +25,11 @@ type FileInfo struct {
 
 // Env is the doctor's view of the host; tests replace any part of it.
 type Env struct {
-	Accounts   Accounts
-	Stat       func(path string) (FileInfo, error)
+	Accounts Accounts
+	Stat     func(path string) (FileInfo, error)
+	// Lstat is Stat without following a final symbolic link, for the
+	// gates that must see a link as one.
+	Lstat      func(path string) (FileInfo, error)
 	ReadFile   func(path string) ([]byte, error)
 	Glob       func(pattern string) ([]string, error)
 	LoadConfig func(path string) (*broker.Config, error)
@@ -47,6 +50,7 @@ func OSEnv() Env {
 	e := Env{
 		Accounts:      OSAccounts{},
 		Stat:          statFile,
+		Lstat:         lstatFile,
 		ReadFile:      os.ReadFile,
 		Glob:          filepath.Glob,
 		LoadConfig:    broker.LoadConfig,
@@ -73,16 +77,34 @@ func statFile(path string) (FileInfo, error) {
 	if err != nil {
 		return FileInfo{}, err
 	}
-	fi := FileInfo{Mode: st.Mode()}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		fi.UID, fi.GID = sys.Uid, sys.Gid
-	}
+	fi := fileInfo(st)
 	// A minimal ACL is not stored as an attribute, so any value here is an
 	// extended one. ENODATA / ENOTSUP mean none.
 	if n, err := unix.Getxattr(path, "system.posix_acl_access", nil); err == nil && n > 0 {
 		fi.ACL = true
 	}
 	return fi, nil
+}
+
+// lstatFile stats path itself, a symbolic link as the link.
+func lstatFile(path string) (FileInfo, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	fi := fileInfo(st)
+	if n, err := unix.Lgetxattr(path, "system.posix_acl_access", nil); err == nil && n > 0 {
+		fi.ACL = true
+	}
+	return fi, nil
+}
+
+func fileInfo(st os.FileInfo) FileInfo {
+	fi := FileInfo{Mode: st.Mode()}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		fi.UID, fi.GID = sys.Uid, sys.Gid
+	}
+	return fi
 }
 
 // isNotExist reports a missing file through any wrapping.

@@ -201,23 +201,43 @@ func (c *checker) inCredStore(secret string) bool {
 	return false
 }
 
-// socket: a Unix socket of mode 0660 owned by the bridge group. Missing is
-// a warning: the broker may not be running yet.
+// socket: a Unix socket of mode 0660 in the bridge group, the broker's own
+// (owned by the service user), in a directory only the service user or
+// root can write. Whoever can write the directory, or own the socket, can
+// put another listener where agents connect and read their calls. The
+// path and the directory are looked at themselves, never through a link:
+// the broker creates neither as one. Missing is a warning: the broker may
+// not be running yet.
 func (c *checker) socket() {
 	const name = "socket"
 	if c.cfg == nil {
 		return
 	}
 	path := c.cfg.Listen.Socket
-	fi, ok := c.statSocket(name)
-	if !ok {
+	dir := filepath.Dir(path)
+	dirDesc, problem := c.socketDir(dir)
+	if problem != "" {
+		c.add(name, Fail, "%s", problem)
+		return
+	}
+	fi, err := c.env.Lstat(path)
+	if isNotExist(err) {
+		c.add(name, Warn, "%s does not exist: is the broker running?", path)
+		return
+	}
+	if err != nil {
+		c.add(name, Fail, "%v", err)
 		return
 	}
 	desc := c.describe(fi)
 	perm := fi.Mode.Perm()
 	switch {
+	case fi.Mode.Type() == fs.ModeSymlink:
+		c.add(name, Fail, "%s is a symbolic link (%s): the broker never makes one, so agents may be connecting to another listener; stop the broker, remove the link and start it again", path, c.owner(fi))
 	case fi.Mode.Type() != fs.ModeSocket:
 		c.add(name, Fail, "%s is not a socket", path)
+	case c.svc == nil || fi.UID != c.svc.UID:
+		c.add(name, Fail, "%s is %s: not owned by %s, so it is not the broker's socket and another listener may be answering agents", path, desc, c.opts.ServiceUser)
 	case perm&0o007 != 0:
 		c.add(name, Fail, "%s is %s: others can connect and act with the broker's credentials", path, desc)
 	case c.bridge != nil && fi.GID != c.bridge.GID:
@@ -225,8 +245,38 @@ func (c *checker) socket() {
 	case perm != 0o660:
 		c.add(name, Warn, "%s is %s: expected 0660 (the group needs read and write to connect)", path, desc)
 	default:
-		c.add(name, Pass, "%s is %s", path, desc)
+		c.add(name, Pass, "%s is %s, in %s (%s)", path, desc, dir, dirDesc)
 	}
+}
+
+// socketDir describes the socket's directory and says why it lets someone
+// other than the service user or root replace the socket; problem is ""
+// when it does not (or is missing, which the socket's absence reports).
+func (c *checker) socketDir(dir string) (desc, problem string) {
+	fi, err := c.env.Lstat(dir)
+	if isNotExist(err) {
+		return "", ""
+	}
+	if err != nil {
+		return "", err.Error()
+	}
+	mode := uint32(fi.Mode.Perm())
+	if fi.Mode&fs.ModeSticky != 0 {
+		mode |= 0o1000
+	}
+	desc = fmt.Sprintf("%s %04o", c.owner(fi), mode)
+	const fix = "use a directory only the service user can write, such as the unit's RuntimeDirectory /run/ghgate"
+	switch {
+	case fi.Mode.Type() == fs.ModeSymlink:
+		return desc, fmt.Sprintf("the socket's directory %s is a symbolic link (%s): whoever can change it can point agents at another listener; %s", dir, c.owner(fi), fix)
+	case !fi.Mode.IsDir():
+		return desc, fmt.Sprintf("the socket's directory %s is not a directory", dir)
+	case !c.ownedByRootOrService(fi):
+		return desc, fmt.Sprintf("the socket's directory %s is %s: owned by neither root nor %s, so its owner can move the socket aside and listen in its place; %s", dir, desc, c.opts.ServiceUser, fix)
+	case fi.Mode.Perm()&0o022 != 0:
+		return desc, fmt.Sprintf("the socket's directory %s is %s: group or others can move the socket aside and listen in its place; %s", dir, desc, fix)
+	}
+	return desc, ""
 }
 
 // statSocket stats the configured socket for the check name; a missing

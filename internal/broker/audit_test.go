@@ -1,0 +1,269 @@
+package broker
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+)
+
+// keepFile writes a file the audit log must never touch, and returns a
+// check that its content and mode are still what they were.
+func keepFile(t *testing.T, path string) func() {
+	t.Helper()
+	const body = "not the audit log\n"
+	if err := os.WriteFile(path, []byte(body), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	// Wider than the audit mode, so a Chmod through the link would show.
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil || string(data) != body {
+			t.Errorf("%s was written: %q, %v", path, data, err)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o666 {
+			t.Errorf("%s was re-moded: %v, %v", path, fi.Mode(), err)
+		}
+	}
+}
+
+func TestAuditRefusesASymlinkAtItsPath(t *testing.T) {
+	dir := t.TempDir()
+	check := keepFile(t, filepath.Join(dir, "other.db"))
+	path := filepath.Join(dir, "audit.jsonl")
+	if err := os.Symlink("other.db", path); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenAuditLog(path, nil)
+	if err == nil {
+		a.Close()
+		t.Fatal("a symlink at the audit path was opened")
+	}
+	if !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), path) {
+		t.Errorf("err %q does not name the path and say it is a symbolic link", err)
+	}
+	check()
+}
+
+func TestAuditReopenRefusesASymlinkAndKeepsTheOldFile(t *testing.T) {
+	dir := t.TempDir()
+	check := keepFile(t, filepath.Join(dir, "other.db"))
+	path := filepath.Join(dir, "audit.jsonl")
+	a, err := OpenAuditLog(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	// A rotation moves the file away; a link takes its place.
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("other.db", path); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Reopen(); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("Reopen through a symlink: %v", err)
+	}
+	if err := a.Write(AuditLine{Tool: "t", Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(path + ".1"); err != nil || !strings.Contains(string(data), `"tool":"t"`) {
+		t.Errorf("the line did not go to the file still open: %q, %v", data, err)
+	}
+	check()
+}
+
+func TestAuditRefusesADirectoryOthersCanWrite(t *testing.T) {
+	for _, mode := range []os.FileMode{0o777, 0o770, 0o757, 0o777 | os.ModeSticky} {
+		dir := t.TempDir()
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+		a, err := OpenAuditLog(filepath.Join(dir, "audit.jsonl"), nil)
+		if err == nil {
+			a.Close()
+			t.Errorf("mode %04o: the audit log opened in a directory others can write", mode)
+			continue
+		}
+		if !strings.Contains(err.Error(), dir) {
+			t.Errorf("mode %04o: err %q does not name the directory", mode, err)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, "audit.jsonl")); !os.IsNotExist(err) {
+			t.Errorf("mode %04o: the file was created: %v", mode, err)
+		}
+	}
+}
+
+func TestAuditRefusesADirectoryOwnedByAnother(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving a directory to another user needs root")
+	}
+	dir := t.TempDir()
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := OpenAuditLog(filepath.Join(dir, "audit.jsonl"), nil); err == nil {
+		a.Close()
+		t.Fatal("the audit log opened in a directory another user owns")
+	}
+}
+
+func TestAuditRefusesASymlinkedDirectory(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	if err := os.Mkdir(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenAuditLog(filepath.Join(link, "audit.jsonl"), nil)
+	if err == nil {
+		a.Close()
+		t.Fatal("the audit log opened through a symlinked directory")
+	}
+	if !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("err %q does not say symbolic link", err)
+	}
+}
+
+func TestAuditRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A reader, so that an open for writing would not block.
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sub := filepath.Join(dir, "sub.jsonl")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{fifo, sub} {
+		a, err := OpenAuditLog(path, nil)
+		if err == nil {
+			a.Close()
+			t.Errorf("%s: opened as the audit log", path)
+			continue
+		}
+		if !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: err %q does not say it is not a regular file", path, err)
+		}
+	}
+}
+
+func TestAuditRefusesAFileOwnedByAnotherAndLeavesItsMode(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving a file to another user needs root")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	check := keepFile(t, path)
+	if err := os.Chown(path, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenAuditLog(path, nil)
+	if err == nil {
+		a.Close()
+		t.Fatal("an audit file owned by another user was opened")
+	}
+	if !strings.Contains(err.Error(), "owned by") {
+		t.Errorf("err %q does not name the owner", err)
+	}
+	check()
+}
+
+func decodeLine(t *testing.T, b []byte) AuditLine {
+	t.Helper()
+	var l AuditLine
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatalf("line %q: %v", b, err)
+	}
+	return l
+}
+
+func TestAuditLineIsCapped(t *testing.T) {
+	var buf bytes.Buffer
+	a, err := OpenAuditLog("", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := strings.Repeat("o", 8<<20)
+	if err := a.Write(AuditLine{Tool: "list_issues", Owner: owner, Repo: "widgets", Mode: "read", Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > maxAuditLine {
+		t.Fatalf("line of %d bytes, want at most %d", buf.Len(), maxAuditLine)
+	}
+	l := decodeLine(t, buf.Bytes())
+	if len(l.Owner) != maxAuditField || l.Owner != owner[:maxAuditField] {
+		t.Errorf("owner kept %d bytes, want the first %d", len(l.Owner), maxAuditField)
+	}
+	if want := int64(len(owner) - maxAuditField); l.TruncatedBytes != want {
+		t.Errorf("truncated_bytes %d, want %d", l.TruncatedBytes, want)
+	}
+	if l.Tool != "list_issues" || l.Repo != "widgets" || l.Outcome != "ok" {
+		t.Errorf("short fields changed: %+v", l)
+	}
+	if n := a.Truncated(); n != 1 {
+		t.Errorf("Truncated() = %d, want 1", n)
+	}
+
+	// A line within the caps is written as it is, without the field.
+	buf.Reset()
+	if err := a.Write(AuditLine{Tool: "t", Owner: "acme", Mode: "read", Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "truncated_bytes") || a.Truncated() != 1 {
+		t.Errorf("an uncut line: %q, Truncated() = %d", buf.String(), a.Truncated())
+	}
+}
+
+func TestAuditFieldIsCutAtARuneBoundary(t *testing.T) {
+	s := strings.Repeat("€", 100) // 3 bytes each
+	got, cut := capAuditField(s)
+	if !utf8.ValidString(got) || len(got) != 255 || cut != int64(len(s)-255) {
+		t.Errorf("kept %d bytes (valid %v), cut %d", len(got), utf8.ValidString(got), cut)
+	}
+}
+
+// Every field at its worst (characters JSON escapes six-fold, invalid
+// UTF-8, the largest numbers) still makes a line within the cap.
+func TestAuditLineWorstCaseFitsTheCap(t *testing.T) {
+	var buf bytes.Buffer
+	a, _ := OpenAuditLog("", &buf)
+	for _, fill := range []string{"<", "\x01", "\xff", "\u2028", `"`} {
+		buf.Reset()
+		big := strings.Repeat(fill, 1<<16)
+		uid := uint32(math.MaxUint32)
+		line := AuditLine{Time: "2006-01-02T15:04:05.999999999Z", Client: &uid, ClientPID: math.MinInt32,
+			Tool: big, Owner: big, Repo: big, Mode: big, Credential: big, Route: big, Outcome: big, Code: big, Settlement: big,
+			Upstream: math.MinInt64, DurationMS: math.MinInt64}
+		if err := a.Write(line); err != nil {
+			t.Fatal(err)
+		}
+		if buf.Len() > maxAuditLine {
+			t.Errorf("fill %q: line of %d bytes, want at most %d", fill, buf.Len(), maxAuditLine)
+		}
+		decodeLine(t, buf.Bytes())
+	}
+}
