@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker/callargs"
 	"github.com/ghgate/ghgate/internal/broker/upstream"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
@@ -59,6 +60,10 @@ type Broker struct {
 	sessions map[*net.UnixConn]*mcp.ServerSession
 	// proxies are the upstream MCP servers fronted, closed with the broker.
 	proxies []*upstream.Proxy
+	// declared holds each upstream tool's argument names: a call naming
+	// any other is refused before it is routed. ghgate's own tools check
+	// their arguments themselves.
+	declared map[string]callargs.Declared
 }
 
 // New assembles a broker from cfg: it refuses an unsafe config (Check),
@@ -82,7 +87,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 		return nil, err
 	}
 	b := &Broker{cfg: cfg, log: log, store: st, now: now, grace: opts.ShutdownGrace,
-		sessions: map[*net.UnixConn]*mcp.ServerSession{}}
+		sessions: map[*net.UnixConn]*mcp.ServerSession{}, declared: map[string]callargs.Declared{}}
 	if b.grace <= 0 {
 		b.grace = 10 * time.Second
 	}
@@ -116,6 +121,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	if err != nil {
 		return fail(err)
 	}
+	b.server.MCP.AddReceivingMiddleware(b.auditMethods)
 	if b.audit, err = OpenAuditLog(cfg.Audit.File, opts.AuditFallback); err != nil {
 		return fail(err)
 	}
@@ -146,6 +152,7 @@ func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
 		b.proxies = append(b.proxies, p)
 		for _, t := range p.Tools() {
 			extra = append(extra, server.Extra{Def: t.Def, Handler: t.Handler, Mode: t.Mode})
+			b.declared[t.Def.Name] = callargs.DeclaredBy(t.Def.InputSchema)
 		}
 	}
 	if err := upstream.CheckNames(nil, b.proxies...); err != nil {
@@ -176,7 +183,7 @@ func (b *Broker) Router() *Router { return b.router }
 // its context and one audit line per call. mode says which credential
 // the tool acts with.
 func (b *Broker) AddTool(def *mcp.Tool, h mcp.ToolHandler, mode tooldef.Mode) {
-	b.server.MCP.AddTool(def, server.WrapExtra(server.Extra{Def: def, Handler: h, Mode: mode}, b.wrap))
+	b.server.AddExtra(server.Extra{Def: def, Handler: h, Mode: mode})
 }
 
 // ReopenAudit reopens the audit file (after a log rotation renamed it).
@@ -203,51 +210,46 @@ func (b *Broker) Close() error {
 	return errors.Join(errs...)
 }
 
-// callTarget is where a call's arguments say it acts; every ghgate tool
-// and most upstream tools name the repository this way.
-type callTarget struct {
-	Owner string `json:"owner"`
-	Repo  string `json:"repo"`
-}
-
 // resultEnvelope is the part of an error result the audit line keeps.
 type resultEnvelope struct {
 	Code       string `json:"code"`
 	Settlement string `json:"settlement"`
 }
 
-// wrap runs around every tool call: it carries a CallRecord for the
+// wrap runs around every tool call: it reads the arguments once (refusing
+// any whose owner could be read two ways), carries a CallRecord for the
 // router to fill in, and writes the call's audit line when it ends.
 func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	start := b.now()
-	rec := &CallRecord{Tool: call.Tool, Mode: string(call.Mode)}
-	var target callTarget
-	if len(call.Arguments) > 0 {
-		// Arguments that do not decode are the tool's to reject; the audit
-		// line then simply has no owner.
-		_ = json.Unmarshal(call.Arguments, &target)
+	if outer := RecordFrom(ctx); outer != nil {
+		// A resource read answered by a tool: this call's line covers it.
+		outer.covered.Store(true)
 	}
-	rec.Owner, rec.Repo = target.Owner, target.Repo
+	rec := &CallRecord{Tool: call.Tool, Mode: string(call.Mode)}
+	args, invalid := callargs.Read(call.Arguments, b.declared[call.Tool])
 
 	var (
 		res *mcp.CallToolResult
 		err error
 	)
-	if b.draining.Load() {
+	switch {
+	case call.Unknown:
+		// Answered by the protocol's error; only the audit line is added.
+		res, err = next(ctx)
+	case b.draining.Load():
 		res = b.refusal(contract.Errorf(contract.CodeUpstreamUnavailable,
 			"the broker is shutting down; reconnect and call again"), call.Mode)
-	} else {
-		res, err = next(WithRecord(ctx, rec))
+	case invalid != nil:
+		res = b.refusal(invalid, call.Mode)
+	default:
+		rec.Owner, rec.Repo = args.Target.Owner, args.Target.Repo
+		rec.ownerNamed = args.Target.Owner != ""
+		res, err = next(WithRecord(callargs.With(ctx, args), rec))
 	}
-
-	line := AuditLine{Time: start.UTC().Format(time.RFC3339Nano), Tool: rec.Tool, Owner: rec.Owner, Repo: rec.Repo,
-		Mode: rec.Mode, Credential: rec.Credential, Route: rec.Route, Upstream: rec.Upstream.Load(),
-		DurationMS: b.now().Sub(start).Milliseconds(), Outcome: "ok"}
-	if p, ok := PeerFrom(ctx); ok {
-		uid := p.UID
-		line.Client, line.ClientPID = &uid, p.PID
-	}
+	line := b.lineFor(ctx, rec, start)
 	switch {
+	case call.Unknown:
+		line.Outcome, line.Code = "error", "unknown_tool"
 	case err != nil:
 		// A Go error becomes a JSON-RPC error; its text is not copied here,
 		// the audit line keeps codes only.
@@ -257,10 +259,26 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 		env := envelopeOf(res)
 		line.Code, line.Settlement = env.Code, env.Settlement
 	}
-	if werr := b.audit.Write(line); werr != nil {
-		b.log.Error("writing the audit line", "tool", call.Tool, "error", werr)
-	}
+	b.writeAudit(line)
 	return res, err
+}
+
+// lineFor starts the audit line of a call that began at start.
+func (b *Broker) lineFor(ctx context.Context, rec *CallRecord, start time.Time) AuditLine {
+	line := AuditLine{Time: start.UTC().Format(time.RFC3339Nano), Tool: rec.Tool, Owner: rec.Owner, Repo: rec.Repo,
+		Mode: rec.Mode, Credential: rec.Credential, Route: rec.Route, Upstream: rec.Upstream.Load(),
+		DurationMS: b.now().Sub(start).Milliseconds(), Outcome: "ok"}
+	if p, ok := PeerFrom(ctx); ok {
+		uid := p.UID
+		line.Client, line.ClientPID = &uid, p.PID
+	}
+	return line
+}
+
+func (b *Broker) writeAudit(line AuditLine) {
+	if werr := b.audit.Write(line); werr != nil {
+		b.log.Error("writing the audit line", "tool", line.Tool, "error", werr)
+	}
 }
 
 // envelopeOf reads the code and settlement of an error result.

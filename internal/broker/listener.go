@@ -54,6 +54,9 @@ func (s *Socket) Close() error {
 // mode there, and only then linked to its path: at no moment can anyone
 // outside the group connect, whatever the umask.
 func OpenSocket(l Listen) (*Socket, error) {
+	if err := CheckSocketDir(l.Socket); err != nil {
+		return nil, err
+	}
 	path := l.Socket
 	mode, err := SocketMode(l.Mode)
 	if err != nil {

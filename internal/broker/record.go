@@ -15,6 +15,14 @@ type CallRecord struct {
 	// Upstream counts the requests sent to GitHub (or to an upstream MCP
 	// server) for this call.
 	Upstream atomic.Int64
+
+	// ownerNamed says the arguments named Owner: the router then refuses
+	// to choose a credential for any other owner, so the credential, the
+	// audited owner and the owner the tool acts on are one.
+	ownerNamed bool
+	// covered is set when a tool call inside this one (a resource read
+	// answered by a tool) wrote the audit line.
+	covered atomic.Bool
 }
 
 type recordKey struct{}

@@ -160,13 +160,22 @@ func (r *Router) Credential(ctx context.Context, owner string) string {
 // resolve picks the route and credential, notes them in the call's record
 // and returns the credential's client, building it on first use.
 func (r *Router) resolve(ctx context.Context, owner string, mode tooldef.Mode) (*credential, error) {
+	if rec := RecordFrom(ctx); rec != nil && rec.ownerNamed && !strings.EqualFold(owner, rec.Owner) {
+		// Never reached by a tool that acts on the owner it was given; a
+		// credential for any other owner than the one the call named (and
+		// the audit line records) is not handed out.
+		r.log().Error("broker: a call asked for another owner's credential than it named", "named", rec.Owner, "asked", owner)
+		e := contract.Errorf(contract.CodeInternal, "the call named owner %q but asked for another owner's credential; nothing was sent", rec.Owner)
+		e.Settlement = contract.NotStarted
+		return nil, e
+	}
 	rt := r.route(owner)
 	if rt == nil {
 		return nil, r.noRoute(owner)
 	}
 	name := r.credentialName(rt, mode)
 	if rec := RecordFrom(ctx); rec != nil {
-		rec.Route, rec.Credential = rt.Owner, name
+		rec.Owner, rec.Route, rec.Credential = owner, rt.Owner, name
 	}
 	if name == "" {
 		return nil, r.readOnlyRoute(rt)

@@ -2,8 +2,14 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -11,9 +17,15 @@ import (
 // templates declare: owner, repo and label (the repository-issues
 // template's filter). Anything else, including issue_number and
 // variables a template does not declare, gets an empty list, never null.
-type completer struct{ svc *tools.Service }
+type completer struct {
+	svc *tools.Service
+	// fingerprint is the surface's, stamped on a refusal's envelope.
+	fingerprint func() string
+}
 
-func newCompleter(svc *tools.Service) *completer { return &completer{svc: svc} }
+func newCompleter(svc *tools.Service, fingerprint func() string) *completer {
+	return &completer{svc: svc, fingerprint: fingerprint}
+}
 
 func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	p := req.Params
@@ -25,6 +37,11 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 	}
 	var values []string
 	if p.Ref != nil && p.Ref.Type == "ref/resource" && templateDeclares(p.Ref.URI, p.Argument.Name) {
+		// The owner and repository already chosen go into request paths:
+		// they get the same name check as a tool's arguments.
+		if e := checkCompletionContext(p.Argument.Name, known["owner"], known["repo"]); e != nil {
+			return nil, c.refuse(e)
+		}
 		switch p.Argument.Name {
 		case "owner":
 			values = c.svc.CompleteOwners(ctx, p.Argument.Value)
@@ -38,4 +55,39 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 		values = []string{}
 	}
 	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: len(values)}}, nil
+}
+
+// checkCompletionContext refuses an owner or repo of a shape GitHub does
+// not allow, where completing arg would put it in a request path.
+func checkCompletionContext(arg, owner, repo string) *contract.Error {
+	if arg == "owner" {
+		return nil
+	}
+	if owner != "" {
+		if err := github.CheckOwner(owner); err != nil {
+			return contract.Errorf(contract.CodeInvalidField, "context owner is not a GitHub user or organization name").
+				WithField("owner", "must be a GitHub user or organization name (letters, digits, hyphens)")
+		}
+	}
+	if arg == "label" && owner != "" && repo != "" {
+		if err := github.CheckRepo(owner, repo); err != nil {
+			return contract.Errorf(contract.CodeInvalidField, "context repo is not a GitHub repository name").
+				WithField("repo", "must be a repository name (letters, digits, '.', '-', '_'), without the owner")
+		}
+	}
+	return nil
+}
+
+// refuse is a completion's JSON-RPC error carrying the envelope, as a
+// failed resource read carries it.
+func (c *completer) refuse(e *contract.Error) error {
+	e.RequestID = tooldef.NewRequestID()
+	if c.fingerprint != nil {
+		e.Fingerprint = c.fingerprint()
+	}
+	data, err := json.Marshal(resourceErrorData{Error: *e, MachineCode: e.Code, HumanMessage: e.Message})
+	if err != nil {
+		data = nil
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
 }

@@ -48,6 +48,16 @@ type Server struct {
 	MCP         *mcp.Server
 	Tools       []tooldef.Spec
 	Fingerprint string
+
+	unserved *unservedTools
+	wrap     tooldef.Wrapper
+}
+
+// AddExtra serves one more tool that is not ghgate's own, through the
+// same wrapper as the rest. It is not part of the fingerprint.
+func (s *Server) AddExtra(x Extra) {
+	s.unserved.markServed(x.Def.Name)
+	s.MCP.AddTool(x.Def, WrapExtra(x, s.wrap))
 }
 
 // New builds the MCP server over svc.
@@ -56,9 +66,13 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if specs, err = filterTools(svc, specs, opts.Allow, opts.Deny); err != nil {
+	if specs, err = filterTools(svc, specs, opts.Extra, opts.Allow, opts.Deny); err != nil {
 		return nil, err
 	}
+	// Another server's tools obey the same rules as ghgate's own: read-only
+	// serves only the reads, and allow and deny name them too.
+	served, unservedExtra := selectExtra(svc, opts.Extra, opts.ReadOnly, opts.Allow, opts.Deny)
+	opts.Extra = served
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -115,7 +129,7 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Version}, &mcp.ServerOptions{
 		Instructions:      summary + "Surface fingerprint: " + srv.Fingerprint + "\n",
 		Logger:            log,
-		CompletionHandler: newCompleter(svc).complete,
+		CompletionHandler: newCompleter(svc, env.Fingerprint).complete,
 		// ghgate has no prompts, but the SDK answers prompts/list (with an
 		// empty list) whether or not prompts are declared, and MCP
 		// 2026-07-28 requires a server that answers it to declare the
@@ -130,7 +144,7 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	if err := res.register(m, summary, env); err != nil {
 		return nil, err
 	}
-	unserved := &unservedTools{env: env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}}
+	unserved := &unservedTools{env: env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}, served: names}
 	for _, set := range toolsets(svc) {
 		for _, t := range set {
 			if !names[t.ToolName()] {
@@ -138,8 +152,11 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 			}
 		}
 	}
+	for _, x := range unservedExtra {
+		unserved.modes[x.Def.Name] = x.Mode
+	}
 	m.AddReceivingMiddleware(unserved.middleware)
-	srv.MCP = m
+	srv.MCP, srv.unserved, srv.wrap = m, unserved, opts.Wrap
 	return srv, nil
 }
 

@@ -75,13 +75,16 @@ func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spe
 }
 
 // filterTools applies an allowlist and a denylist by tool name. Names must
-// be tools ghgate has (in any toolset).
-func filterTools(s *tools.Service, specs []tooldef.Spec, allow, deny []string) ([]tooldef.Spec, error) {
+// be tools ghgate has (in any toolset) or extra tools offered beside them.
+func filterTools(s *tools.Service, specs []tooldef.Spec, extra []Extra, allow, deny []string) ([]tooldef.Spec, error) {
 	known := map[string]bool{}
 	for _, set := range toolsets(s) {
 		for _, t := range set {
 			known[t.ToolName()] = true
 		}
+	}
+	for _, x := range extra {
+		known[x.Def.Name] = true
 	}
 	for _, n := range append(append([]string{}, allow...), deny...) {
 		if !known[n] {
@@ -90,13 +93,43 @@ func filterTools(s *tools.Service, specs []tooldef.Spec, allow, deny []string) (
 	}
 	var out []tooldef.Spec
 	for _, t := range specs {
-		if len(allow) > 0 && !slices.Contains(allow, t.ToolName()) {
-			continue
+		if permitted(t.ToolName(), allow, deny) {
+			out = append(out, t)
 		}
-		if slices.Contains(deny, t.ToolName()) {
-			continue
-		}
-		out = append(out, t)
 	}
 	return out, nil
+}
+
+// permitted applies allow (when not empty) and deny to one tool name.
+func permitted(name string, allow, deny []string) bool {
+	return (len(allow) == 0 || slices.Contains(allow, name)) && !slices.Contains(deny, name)
+}
+
+// selectExtra splits the extra tools into those served and those refused:
+// under read-only every tool not declared a read is refused (a tool of
+// unknown mode counts as a write), and allow and deny apply as to
+// ghgate's own tools. A deny entry naming a tool ghgate has denies
+// ghgate's own: that is how an upstream's tool of the same name is served
+// in its place (the upstream's allow list chose it).
+func selectExtra(s *tools.Service, extra []Extra, readOnly bool, allow, deny []string) (served, refused []Extra) {
+	own := map[string]bool{}
+	for _, set := range toolsets(s) {
+		for _, t := range set {
+			own[t.ToolName()] = true
+		}
+	}
+	var denyExtra []string
+	for _, n := range deny {
+		if !own[n] {
+			denyExtra = append(denyExtra, n)
+		}
+	}
+	for _, x := range extra {
+		if (readOnly && x.Mode != tooldef.Read) || !permitted(x.Def.Name, allow, denyExtra) {
+			refused = append(refused, x)
+			continue
+		}
+		served = append(served, x)
+	}
+	return served, refused
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -16,8 +17,25 @@ import (
 type unservedTools struct {
 	env      *tooldef.Env
 	readOnly bool
-	// modes holds every ghgate tool this deployment does not serve.
+	// modes holds every tool this deployment has but does not serve:
+	// ghgate's own and other servers' it fronts.
 	modes map[string]tooldef.Mode
+	// served names the tools that are served; tools can be added while
+	// sessions run (Server.AddExtra).
+	mu     sync.RWMutex
+	served map[string]bool
+}
+
+func (u *unservedTools) isServed(name string) bool {
+	u.mu.RLock()
+	defer u.mu.RUnlock()
+	return u.served[name]
+}
+
+func (u *unservedTools) markServed(name string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.served[name] = true
 }
 
 func (u *unservedTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -31,6 +49,18 @@ func (u *unservedTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		mode, unserved := u.modes[p.Name]
 		if !unserved {
+			if !u.isServed(p.Name) && u.env.Wrap != nil {
+				// A name nobody serves gets the protocol's error, and the
+				// broker's audit line records the attempt.
+				var res mcp.Result
+				_, err := u.env.Wrap(ctx, tooldef.Call{Tool: p.Name, Arguments: p.Arguments, Unknown: true},
+					func(ctx context.Context) (*mcp.CallToolResult, error) {
+						var err error
+						res, err = next(ctx, method, req)
+						return nil, err
+					})
+				return res, err
+			}
 			return next(ctx, method, req)
 		}
 		var e *contract.Error

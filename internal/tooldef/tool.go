@@ -71,6 +71,9 @@ type Call struct {
 	Tool      string
 	Mode      Mode
 	Arguments json.RawMessage
+	// Unknown marks a call to a tool this server does not have at all;
+	// it is answered with the protocol's error, and audited.
+	Unknown bool
 }
 
 // Wrapper runs around a tool call: next runs the tool. The broker routes

@@ -61,7 +61,8 @@ func (s *Service) CompleteOwners(ctx context.Context, prefix string) []string {
 
 // CompleteRepos suggests repository names of an owner.
 func (s *Service) CompleteRepos(ctx context.Context, owner, prefix string) []string {
-	if owner == "" {
+	if owner == "" || checkNames(owner, "") != nil {
+		// The name goes into the request path unescaped.
 		return []string{}
 	}
 	c, err := s.client(ctx, owner, tooldef.Read)
@@ -91,7 +92,8 @@ func (s *Service) CompleteRepos(ctx context.Context, owner, prefix string) []str
 
 // CompleteLabels suggests a repository's label names.
 func (s *Service) CompleteLabels(ctx context.Context, owner, repo, prefix string) []string {
-	if owner == "" || repo == "" {
+	if owner == "" || repo == "" || checkNames(owner, repo) != nil {
+		// The names go into the request path unescaped.
 		return []string{}
 	}
 	c, err := s.client(ctx, owner, tooldef.Read)

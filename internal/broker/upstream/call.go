@@ -8,6 +8,7 @@ import (
 	"errors"
 	"reflect"
 
+	"github.com/ghgate/ghgate/internal/broker/callargs"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -22,16 +23,25 @@ func (p *Proxy) handler(a Allowed) mcp.ToolHandler {
 		reqID := newRequestID()
 		fail := func(e *contract.Error) (*mcp.CallToolResult, error) { return p.errorResult(a.Mode, reqID, e), nil }
 
-		// The call's target owner chooses the route, as for ghgate's own
-		// tools; a tool whose arguments name none uses the configured owner.
-		owner := p.owner
-		if req != nil && req.Params != nil {
-			var target struct {
-				Owner string `json:"owner"`
+		// The arguments are read once, by the broker around this handler
+		// (or here, when called without it): the owner they name chooses
+		// the route, and the same bytes are forwarded, so the upstream
+		// reads the owner the credential was chosen for. A tool whose
+		// arguments name none uses the configured owner.
+		args, ok := callargs.From(ctx)
+		if !ok {
+			var raw json.RawMessage
+			if req != nil && req.Params != nil {
+				raw = req.Params.Arguments
 			}
-			if json.Unmarshal(req.Params.Arguments, &target) == nil && target.Owner != "" {
-				owner = target.Owner
+			var e *contract.Error
+			if args, e = callargs.Read(raw, p.declared[a.Tool]); e != nil {
+				return fail(e)
 			}
+		}
+		owner := args.Target.Owner
+		if owner == "" {
+			owner = p.owner
 		}
 		token, cred, err := p.opts.Tokens.Token(ctx, owner, a.Mode)
 		if err == nil && token == "" {
@@ -57,18 +67,18 @@ func (p *Proxy) handler(a Allowed) mcp.ToolHandler {
 		}
 		defer sess.release()
 
-		var args any
-		if req != nil && req.Params != nil && len(req.Params.Arguments) > 0 {
-			args = req.Params.Arguments
+		var forwarded any
+		if len(args.Canonical) > 0 {
+			forwarded = args.Canonical
 		}
 		if p.opts.Forwarded != nil {
 			p.opts.Forwarded(ctx)
 		}
-		res, err := sess.cs.CallTool(ctx, &mcp.CallToolParams{Name: a.Tool, Arguments: args})
+		res, err := sess.cs.CallTool(ctx, &mcp.CallToolParams{Name: a.Tool, Arguments: forwarded})
 		if err != nil {
 			return fail(p.callError(a, reqID, err))
 		}
-		if p.red.contains(res) {
+		if p.red.leaks(res) {
 			p.log.Error("upstream result contained a credential; withheld", "tool", a.Tool, "request_id", reqID)
 			e := unavailable("upstream %s returned an answer that cannot be shown; the details are in the server log", p.cfg.Name)
 			e.Temporary = false

@@ -1,0 +1,362 @@
+package broker_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/broker"
+	"github.com/ghgate/ghgate/internal/broker/brokertest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// lenientUpstream is an MCP server that reads its arguments as GitHub's
+// MCP server does: into a map, the key "owner" exactly, unknown keys
+// ignored. It records the bearer token and the owner each call read.
+type lenientUpstream struct {
+	URL   string
+	mu    sync.Mutex
+	calls []upstreamCall
+}
+
+type upstreamCall struct {
+	Tool, Token, Owner string
+	Args               map[string]any
+}
+
+func (u *lenientUpstream) seen() []upstreamCall {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]upstreamCall(nil), u.calls...)
+}
+
+func startLenientUpstream(t *testing.T) *lenientUpstream {
+	t.Helper()
+	u := &lenientUpstream{}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "lenient", Version: "0"}, nil)
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"owner": map[string]any{"type": "string"}, "repo": map[string]any{"type": "string"},
+		"title": map[string]any{"type": "string"}, "query": map[string]any{"type": "string"}}}
+	for _, name := range []string{"issue_write", "issue_read", "list_things"} {
+		srv.AddTool(&mcp.Tool{Name: name, InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var args map[string]any
+			_ = json.Unmarshal(req.Params.Arguments, &args)
+			owner, _ := args["owner"].(string)
+			tok := ""
+			if req.Extra != nil && req.Extra.Header != nil {
+				tok = strings.TrimPrefix(req.Extra.Header.Get("Authorization"), "Bearer ")
+			}
+			u.mu.Lock()
+			u.calls = append(u.calls, upstreamCall{Tool: name, Token: tok, Owner: owner, Args: args})
+			u.mu.Unlock()
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "acted on " + owner}}}, nil
+		})
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	u.URL = hs.URL
+	return u
+}
+
+// boundary is a broker with route acme (read and write) and route alice
+// (read only), no "*" route, fronting a lenient upstream.
+type boundary struct {
+	up     *lenientUpstream
+	broker *broker.Broker
+	cs     *mcp.ClientSession
+	audit  string
+	// tokens maps each secret's value to its name.
+	tokens map[string]string
+}
+
+func startBoundary(t *testing.T, toolsSection string) *boundary {
+	t.Helper()
+	up := startLenientUpstream(t)
+	dir := t.TempDir()
+	secrets := map[string]string{"acme-read": "tokacmeread0001", "acme-write": "tokacmewrite0002", "alice-read": "tokaliceread0003"}
+	var body strings.Builder
+	tokens := map[string]string{}
+	for name, v := range secrets {
+		fmt.Fprintf(&body, "%s = %q\n", name, v)
+		tokens[v] = name
+	}
+	secretsPath := filepath.Join(dir, "secrets.toml")
+	if err := os.WriteFile(secretsPath, []byte(body.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	audit := filepath.Join(dir, "audit.jsonl")
+	cfg := fmt.Sprintf(`
+[listen]
+socket = %q
+
+[github]
+url = "http://127.0.0.1:9"
+
+[secrets]
+file = %q
+
+[[route]]
+owner = "acme"
+read = "acme-read"
+write = "acme-write"
+
+[[route]]
+owner = "alice"
+read = "alice-read"
+
+%s
+
+[audit]
+file = %q
+
+[[upstream]]
+name = "lenient"
+url = %q
+owner = "acme"
+allow = [{ tool = "issue_write", mode = "write" }, { tool = "issue_read", mode = "read" }, { tool = "list_things" }]
+`, filepath.Join(dir, "b.sock"), secretsPath, toolsSection, audit, up.URL+"/mcp")
+	cfgPath := filepath.Join(dir, "broker.toml")
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := broker.LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := broker.New(c, broker.Options{})
+	if err != nil {
+		t.Fatalf("broker.New: %v", err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := b.MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
+	return &boundary{up: up, broker: b, cs: cs, audit: audit, tokens: tokens}
+}
+
+// callRaw sends a tools/call whose arguments are the exact bytes given,
+// so duplicate keys reach the broker as an agent can send them.
+func (bd *boundary) callRaw(t *testing.T, tool, args string) (*mcp.CallToolResult, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return bd.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+}
+
+func envelopeCode(res *mcp.CallToolResult) string {
+	var env struct {
+		Code string `json:"code"`
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(raw, &env)
+	return env.Code
+}
+
+// An agent cannot make the broker route by one owner while the upstream
+// acts on another: every way of naming "owner" twice, or not as a string,
+// is refused before a credential is chosen, and what is forwarded is
+// what was checked.
+func TestUpstreamOwnerIsReadOnce(t *testing.T) {
+	bd := startBoundary(t, `[tools]
+toolsets = ["issues"]`)
+	refused := []struct{ name, args string }{
+		{"second key in another case", `{"owner":"alice","repo":"notes","title":"x","Owner":"acme"}`},
+		{"upper case key", `{"owner":"alice","repo":"notes","title":"x","OWNER":"acme"}`},
+		{"exact duplicate", `{"owner":"alice","repo":"notes","title":"x","owner":"acme"}`},
+		{"folded key not a string", `{"owner":"alice","repo":"notes","title":"x","Owner":1}`},
+		{"owner not a string", `{"owner":1,"repo":"notes","title":"x"}`},
+		{"owner null", `{"owner":null,"repo":"notes","title":"x"}`},
+		{"unrouted owner plus a folded key", `{"owner":"mallory","repo":"notes","title":"x","Owner":"acme"}`},
+		{"only a folded key", `{"Owner":"acme","repo":"notes","title":"x"}`},
+		{"undeclared key", `{"owner":"acme","repo":"widgets","title":"x","labels":["a"]}`},
+		{"path in repo", `{"owner":"acme","repo":"x/%2e%2e/%2e%2e/alice/notes","title":"x"}`},
+		{"path in owner", `{"owner":"acme/../alice","repo":"notes","title":"x"}`},
+		{"not an object", `["owner","acme"]`},
+	}
+	for _, c := range refused {
+		res, err := bd.callRaw(t, "issue_write", c.args)
+		if err != nil {
+			t.Fatalf("%s: protocol error %v", c.name, err)
+		}
+		if !res.IsError || envelopeCode(res) != "invalid_field" {
+			t.Errorf("%s: %s: got %+v, want invalid_field", c.name, c.args, brokertest.ResultText(res))
+		}
+	}
+	if n := len(bd.up.seen()); n != 0 {
+		t.Fatalf("refused calls reached the upstream %d times: %+v", n, bd.up.seen())
+	}
+
+	// Calls that name one owner once act on it with its own credential.
+	ok := []struct {
+		tool, args, owner, secret string
+	}{
+		{"issue_write", `{"owner":"acme","repo":"widgets","title":"x"}`, "acme", "acme-write"},
+		{"issue_write", `{"owner":"ACME","repo":"widgets","title":"x"}`, "ACME", "acme-write"},
+		{"issue_read", `{"owner":"alice","repo":"notes"}`, "alice", "alice-read"},
+		{"issue_read", `{"repo":"widgets"}`, "", "acme-read"},
+		{"list_things", `{}`, "", "acme-write"},
+	}
+	for _, c := range ok {
+		res, err := bd.callRaw(t, c.tool, c.args)
+		if err != nil || res.IsError {
+			t.Fatalf("%s %s: %v %s", c.tool, c.args, err, brokertest.ResultText(res))
+		}
+	}
+	seen := bd.up.seen()
+	if len(seen) != len(ok) {
+		t.Fatalf("the upstream saw %d calls, want %d", len(seen), len(ok))
+	}
+	for i, c := range ok {
+		if seen[i].Owner != c.owner || bd.tokens[seen[i].Token] != c.secret {
+			t.Errorf("%s %s: the upstream read owner %q with credential %q, want %q with %q",
+				c.tool, c.args, seen[i].Owner, bd.tokens[seen[i].Token], c.owner, c.secret)
+		}
+	}
+
+	// A write for the read-only route is refused before anything is sent.
+	res, err := bd.callRaw(t, "issue_write", `{"owner":"alice","repo":"notes","title":"x"}`)
+	if err != nil || !res.IsError || envelopeCode(res) != "insufficient_scope" {
+		t.Fatalf("a write for alice: %v %s", err, brokertest.ResultText(res))
+	}
+	if n := len(bd.up.seen()); n != len(ok) {
+		t.Fatalf("the refused write reached the upstream")
+	}
+
+	// The audit line names the owner that chose the credential: the one
+	// given, or the upstream's configured owner when none was.
+	lines := brokertest.AuditLines(t, bd.audit)
+	var okLines []broker.AuditLine
+	for _, l := range lines {
+		if l.Outcome == "ok" {
+			okLines = append(okLines, l)
+		}
+	}
+	if len(lines) != len(refused)+len(ok)+1 || len(okLines) != len(ok) {
+		t.Fatalf("%d audit lines (%d ok), want %d (%d ok)", len(lines), len(okLines), len(refused)+len(ok)+1, len(ok))
+	}
+	for i, c := range ok {
+		wantOwner := c.owner
+		if wantOwner == "" {
+			wantOwner = "acme"
+		}
+		if l := okLines[i]; l.Owner != wantOwner || l.Credential != c.secret {
+			t.Errorf("audit line %d: owner %q credential %q, want %q %q", i, l.Owner, l.Credential, wantOwner, c.secret)
+		}
+	}
+}
+
+// read_only applies to an upstream's tools as to ghgate's own: its writes
+// (and tools not declared reads) are neither listed nor callable.
+func TestReadOnlyCoversUpstreamTools(t *testing.T) {
+	bd := startBoundary(t, `[tools]
+toolsets = ["issues"]
+read_only = true`)
+	list, err := bd.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, tl := range list.Tools {
+		listed[tl.Name] = true
+	}
+	if !listed["issue_read"] || listed["issue_write"] || listed["list_things"] || listed["github_create_issue"] {
+		t.Fatalf("read-only listing: %v", listed)
+	}
+	for _, tool := range []string{"issue_write", "list_things"} {
+		res, err := bd.callRaw(t, tool, `{"owner":"acme","repo":"widgets","title":"x"}`)
+		if err != nil || !res.IsError || envelopeCode(res) != "read_only" {
+			t.Errorf("%s under read_only: %v %s", tool, err, brokertest.ResultText(res))
+		}
+	}
+	if n := len(bd.up.seen()); n != 0 {
+		t.Fatalf("a write reached the upstream under read_only: %+v", bd.up.seen())
+	}
+	lines := brokertest.AuditLines(t, bd.audit)
+	if len(lines) != 2 || lines[0].Code != "read_only" || lines[1].Code != "read_only" {
+		t.Fatalf("audit lines for the refused writes: %+v", lines)
+	}
+}
+
+// deny names upstream tools too; a call to one is refused and audited,
+// as is a call to a tool nobody serves.
+func TestDenyAndUnknownToolsAreAudited(t *testing.T) {
+	bd := startBoundary(t, `[tools]
+toolsets = ["issues"]
+deny = ["issue_read"]`)
+	res, err := bd.callRaw(t, "issue_read", `{"owner":"acme"}`)
+	if err != nil || !res.IsError || envelopeCode(res) != "tool_not_allowed" {
+		t.Fatalf("a denied upstream tool: %v %s", err, brokertest.ResultText(res))
+	}
+	if _, err := bd.callRaw(t, "no_such_tool", `{"owner":"acme"}`); err == nil {
+		t.Fatal("a call to an unknown tool succeeded")
+	}
+	lines := brokertest.AuditLines(t, bd.audit)
+	if len(lines) != 2 || lines[0].Tool != "issue_read" || lines[0].Code != "tool_not_allowed" ||
+		lines[1].Tool != "no_such_tool" || lines[1].Code != "unknown_tool" {
+		t.Fatalf("audit lines: %+v", lines)
+	}
+	if n := len(bd.up.seen()); n != 0 {
+		t.Fatalf("the upstream was called: %+v", bd.up.seen())
+	}
+}
+
+// Completions check the names they put in request paths, route like tool
+// calls and are audited.
+func TestCompletionsAreCheckedRoutedAndAudited(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{})
+	cs := d.Connect(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	complete := func(owner, repo string) (*mcp.CompleteResult, error) {
+		return cs.Complete(ctx, &mcp.CompleteParams{
+			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
+			Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
+			Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": owner, "repo": repo}},
+		})
+	}
+	for _, c := range []struct{ owner, repo string }{
+		{"acme", "x/%2e%2e/%2e%2e/alice/notes/contents?"},
+		{"acme", "../../alice/notes"},
+		{"acme/../alice", "notes"},
+	} {
+		res, err := complete(c.owner, c.repo)
+		if err == nil {
+			t.Errorf("completion with owner %q repo %q: %+v, want an error", c.owner, c.repo, res)
+		} else if !strings.Contains(err.Error(), "invalid_field") {
+			t.Errorf("completion with owner %q repo %q: %v, want invalid_field", c.owner, c.repo, err)
+		}
+	}
+	res, err := complete("acme", "widgets")
+	if err != nil || len(res.Completion.Values) == 0 {
+		t.Fatalf("acme/widgets labels: %v %+v", err, res)
+	}
+	lines := brokertest.AuditLines(t, d.Audit)
+	if len(lines) != 4 {
+		t.Fatalf("%d audit lines for 4 completions: %+v", len(lines), lines)
+	}
+	for _, l := range lines[:3] {
+		if l.Tool != "completion/complete" || l.Outcome != "error" || l.Code != "invalid_field" || l.Credential != "" {
+			t.Errorf("refused completion's audit line: %+v", l)
+		}
+	}
+	if l := lines[3]; l.Tool != "completion/complete" || l.Outcome != "ok" || l.Owner != "acme" ||
+		l.Credential != brokertest.SecretAcmeRead || l.Upstream == 0 {
+		t.Errorf("completion's audit line: %+v", l)
+	}
+}

@@ -1,0 +1,244 @@
+// Package callargs reads a tool call's arguments once, the same way for
+// every reader: the broker that chooses the credential, the audit line
+// that records the owner, and the upstream MCP server the call is
+// forwarded to. Readers that disagree about which key is "owner" let a
+// call act on one owner with another's credential, so the reading is
+// strict: a JSON object, each key once under any case folding, owner and
+// repo strings with GitHub's name shapes, and (where the tool declares its
+// arguments) no undeclared key.
+package callargs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+)
+
+// Target is where a call acts, as its arguments say: the owner and
+// repository named by the keys "owner" and "repo" exactly, or "" where a
+// key is absent (or an empty string, which every reader takes as absent).
+type Target struct {
+	Owner string
+	Repo  string
+}
+
+// Args is a call's arguments read once.
+type Args struct {
+	Target Target
+	// Canonical is the arguments object re-encoded with every key once, in
+	// the order sent: what is forwarded, so the receiver reads what was
+	// checked. Nil when the call had no arguments.
+	Canonical json.RawMessage
+}
+
+// Declared says which argument names a tool accepts; nil accepts any name
+// (the tool checks its own), an empty set accepts none.
+type Declared map[string]bool
+
+// DeclaredBy returns the property names an input schema declares (an
+// upstream's tool definition, as its JSON), or an empty set when it
+// declares none: a tool without properties takes no arguments.
+func DeclaredBy(inputSchema any) Declared {
+	out := Declared{}
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	raw, err := json.Marshal(inputSchema)
+	if err != nil || json.Unmarshal(raw, &s) != nil {
+		return out
+	}
+	for k := range s.Properties {
+		out[k] = true
+	}
+	return out
+}
+
+// maxKeys bounds the keys of one arguments object; no tool takes more than
+// a few dozen.
+const maxKeys = 256
+
+// Read reads raw (a tools/call's arguments). It refuses, before anything
+// is routed: a value that is not an object, a key given twice (exactly or
+// under Unicode case folding, which decides what encoding/json and many
+// other decoders treat as the same field), a key the tool does not declare
+// (when declared is not nil), and an owner or repo that is not a string
+// of GitHub's name shape.
+func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return Args{}, nil
+	}
+	if trimmed[0] != '{' {
+		return Args{}, invalid("", "arguments must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return Args{}, invalid("", "arguments are not valid JSON")
+	}
+	type member struct {
+		key   string
+		value json.RawMessage
+	}
+	var (
+		members []member
+		seen    = map[string]string{} // folded -> key as sent
+		target  Target
+	)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return Args{}, invalid("", "arguments are not valid JSON")
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return Args{}, invalid("", "arguments are not valid JSON")
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return Args{}, invalid(shown(key), "arguments are not valid JSON")
+		}
+		if len(members) == maxKeys {
+			return Args{}, invalid("", fmt.Sprintf("more than %d arguments", maxKeys))
+		}
+		folded := Fold(key)
+		if prev, dup := seen[folded]; dup {
+			if prev == key {
+				return Args{}, invalid(shown(key), "is given twice; give each argument once")
+			}
+			return Args{}, invalid(shown(key), fmt.Sprintf("is the same name as %q under case folding; give each argument once, spelled as the tool declares it", shown(prev)))
+		}
+		seen[folded] = key
+		if declared != nil && !declared[key] {
+			return Args{}, invalid(shown(key), "is not an argument of this tool (names are case-sensitive)")
+		}
+		switch key {
+		case "owner", "repo":
+			// null decodes into a string without error; only a JSON
+			// string is one.
+			var s string
+			if len(value) == 0 || value[0] != '"' || json.Unmarshal(value, &s) != nil {
+				return Args{}, invalid(key, "must be a string")
+			}
+			if key == "owner" {
+				target.Owner = s
+			} else {
+				target.Repo = s
+			}
+		}
+		members = append(members, member{key, value})
+	}
+	if _, err := dec.Token(); err != nil {
+		return Args{}, invalid("", "arguments are not valid JSON")
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Args{}, invalid("", "arguments must be one JSON object")
+	}
+	if e := checkTarget(target); e != nil {
+		return Args{}, e
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range members {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.value)
+	}
+	b.WriteByte('}')
+	return Args{Target: target, Canonical: b.Bytes()}, nil
+}
+
+// checkTarget applies the name check ghgate's own tools apply: a name of
+// another shape would change the path of the request it is put in.
+func checkTarget(t Target) *contract.Error {
+	if t.Owner != "" {
+		if err := github.CheckOwner(t.Owner); err != nil {
+			return invalid("owner", "must be a GitHub user or organization name (letters, digits, hyphens)")
+		}
+	}
+	if t.Repo != "" {
+		if t.Owner == "" {
+			// A repository name is only checkable beside its owner; any
+			// owner of the right shape will do for the shape check.
+			if err := github.CheckRepo("x", t.Repo); err != nil {
+				return invalid("repo", "must be a repository name (letters, digits, '.', '-', '_'), without the owner")
+			}
+		} else if err := github.CheckRepo(t.Owner, t.Repo); err != nil {
+			return invalid("repo", "must be a repository name (letters, digits, '.', '-', '_'), without the owner")
+		}
+	}
+	return nil
+}
+
+// Fold maps s to a canonical form under Unicode simple case folding: two
+// names fold alike exactly when strings.EqualFold holds for them (so
+// "Owner", "OWNER" and "owner" are one name, as encoding/json reads them).
+func Fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		b.WriteRune(foldRune(r))
+	}
+	return b.String()
+}
+
+// foldRune is the smallest rune in r's case-folding orbit.
+func foldRune(r rune) rune {
+	least := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		least = min(least, f)
+	}
+	return least
+}
+
+// maxShown bounds a key quoted back in an error: the key is the caller's
+// own text, and an error must stay small.
+const maxShown = 64
+
+func shown(key string) string {
+	if len(key) <= maxShown {
+		return key
+	}
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(key[cut]) {
+		cut--
+	}
+	return key[:cut] + "…"
+}
+
+func invalid(field, reason string) *contract.Error {
+	msg := reason
+	if field != "" {
+		msg = "`" + field + "` " + reason
+	}
+	e := contract.Errorf(contract.CodeInvalidField, "%s; nothing was sent", msg).WithField(field, reason)
+	e.Settlement = contract.NotStarted
+	return e
+}
+
+type argsKey struct{}
+
+// With attaches a call's arguments, read once, to its context, for the
+// handler that forwards them.
+func With(ctx context.Context, a Args) context.Context {
+	return context.WithValue(ctx, argsKey{}, a)
+}
+
+// From returns the arguments With attached; ok is false when none were.
+func From(ctx context.Context) (a Args, ok bool) {
+	a, ok = ctx.Value(argsKey{}).(Args)
+	return a, ok
+}
