@@ -48,6 +48,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/broker/callargs"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -118,6 +119,8 @@ type Proxy struct {
 	slotsMu sync.Mutex
 	slots   map[string]*slot
 	red     *redactor
+	// declared holds each allowlisted tool's argument names.
+	declared map[string]callargs.Declared
 
 	// retiring tracks sessions being closed in the background; closing
 	// tells them to stop waiting for their calls.
@@ -364,6 +367,10 @@ func (p *Proxy) buildTools(offered map[string]*mcp.Tool) error {
 			continue
 		}
 		def := *t
+		if p.declared == nil {
+			p.declared = map[string]callargs.Declared{}
+		}
+		p.declared[a.Tool] = callargs.DeclaredBy(def.InputSchema)
 		p.tools = append(p.tools, Tool{Def: &def, Mode: a.Mode, Handler: p.handler(a)})
 	}
 	var errs []error
