@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/ghgate/ghgate/internal/server"
@@ -29,6 +31,69 @@ type fileConfig struct {
 	State               string   `toml:"state"`
 	CursorKey           string   `toml:"cursor_key"`
 	HTTP                string   `toml:"http"`
+
+	// The HTTP limits, pointers so that a value given as 0 is told from
+	// one not given (and refused where 0 would disable the limit).
+	HTTPReadHeaderTimeout *duration `toml:"http_read_header_timeout"`
+	HTTPReadTimeout       *duration `toml:"http_read_timeout"`
+	HTTPWriteTimeout      *duration `toml:"http_write_timeout"`
+	HTTPIdleTimeout       *duration `toml:"http_idle_timeout"`
+	HTTPMaxHeaderBytes    *int      `toml:"http_max_header_bytes"`
+	HTTPMaxBodyBytes      *int64    `toml:"http_max_body_bytes"`
+}
+
+// configKeys are the config file's keys, in the order of fileConfig.
+func configKeys() []string {
+	t := reflect.TypeFor[fileConfig]()
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i] = strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
+	}
+	return keys
+}
+
+// duration is a time.Duration written in TOML as a Go duration string
+// ("30s", "2m"). A bare number is refused: its unit would be a guess.
+type duration time.Duration
+
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		// The value is not repeated: errors never quote the file.
+		return errors.New("want a duration with a unit, such as 30s or 2m")
+	}
+	*d = duration(v)
+	return nil
+}
+
+// httpLimits bound what one client of serve --http can make the server
+// hold: a connection, the time to send a request, its headers, its body.
+type httpLimits struct {
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request, body included. It ends
+	// once the body is read, so a long tool call is not cut by it.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds a whole response, from the request's headers on;
+	// 0 means none. A stateless streamable HTTP response stays open for the
+	// whole tool call, which with GitHub's retries and rate-limit waits can
+	// take minutes, so by default there is none: a client that stops
+	// reading holds only what fits in its socket buffers, and IdleTimeout
+	// closes the connection after.
+	WriteTimeout   time.Duration
+	IdleTimeout    time.Duration
+	MaxHeaderBytes int
+	MaxBodyBytes   int64
+}
+
+// defaultHTTPLimits leave room for any real MCP client on a slow link: a
+// request is a few kilobytes (an issue body at most 65,536 characters) and
+// MCP needs a handful of headers.
+var defaultHTTPLimits = httpLimits{
+	ReadHeaderTimeout: 10 * time.Second,
+	ReadTimeout:       30 * time.Second,
+	IdleTimeout:       120 * time.Second,
+	MaxHeaderBytes:    64 << 10,
+	MaxBodyBytes:      1 << 20,
 }
 
 // serveConfig is what serve runs with once the file, the environment and
@@ -44,6 +109,7 @@ type serveConfig struct {
 	HTTP                string
 	AllowRemote         bool
 	Demo                bool
+	HTTPLimits          httpLimits
 }
 
 // serveFlags are serve's command-line settings; which of them were given
@@ -59,10 +125,11 @@ type serveFlags struct {
 	http                string
 	allowRemote         bool
 	demo                bool
+	httpLimits          httpLimits
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.config, "config", "", "TOML config file (keys: github_url, token, toolsets, read_only, allowed_issue_creator, state, cursor_key, http)")
+	fs.StringVar(&f.config, "config", "", "TOML config file (keys: "+strings.Join(configKeys(), ", ")+")")
 	fs.StringVar(&f.githubURL, "github-url", "", "GitHub API base URL for GitHub Enterprise Server or an emulator (default: GitHub.com)")
 	fs.StringSliceVar(&f.toolsets, "toolsets", nil, fmt.Sprintf("toolsets to serve, comma-separated, or all (known: %s; default: %s)",
 		strings.Join(server.ToolsetNames(), ", "), strings.Join(server.DefaultToolsets, ", ")))
@@ -72,6 +139,14 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP (stateless) on this loopback address, e.g. 127.0.0.1:8080, instead of stdio")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow --http on a non-loopback address (anyone who reaches it acts with the token)")
 	fs.BoolVar(&f.demo, "demo", false, "serve against an in-process GitHub emulator with the demo seed, as alice; no token needed, state in memory")
+	d := defaultHTTPLimits
+	fs.DurationVar(&f.httpLimits.ReadHeaderTimeout, "http-read-header-timeout", d.ReadHeaderTimeout, "--http: time allowed to send a request's headers")
+	fs.DurationVar(&f.httpLimits.ReadTimeout, "http-read-timeout", d.ReadTimeout, "--http: time allowed to send a whole request, body included")
+	fs.DurationVar(&f.httpLimits.WriteTimeout, "http-write-timeout", d.WriteTimeout,
+		"--http: time allowed for a whole response, tool call included; 0 for none, as a call may take minutes")
+	fs.DurationVar(&f.httpLimits.IdleTimeout, "http-idle-timeout", d.IdleTimeout, "--http: how long an idle keep-alive connection stays open")
+	fs.IntVar(&f.httpLimits.MaxHeaderBytes, "http-max-header-bytes", d.MaxHeaderBytes, "--http: largest request headers")
+	fs.Int64Var(&f.httpLimits.MaxBodyBytes, "http-max-body-bytes", d.MaxBodyBytes, "--http: largest request body; a larger one is answered 413")
 }
 
 // resolve merges, lowest precedence first: the config file, the
@@ -90,6 +165,7 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	if fc.ReadOnly != nil {
 		c.ReadOnly = *fc.ReadOnly
 	}
+	c.HTTPLimits = fc.httpLimits()
 	if fc.CursorKey != "" {
 		key, err := decodeKey(fc.CursorKey)
 		if err != nil {
@@ -122,7 +198,74 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	if changed("http") {
 		c.HTTP = f.http
 	}
+	lim, fl := &c.HTTPLimits, f.httpLimits
+	if changed("http-read-header-timeout") {
+		lim.ReadHeaderTimeout = fl.ReadHeaderTimeout
+	}
+	if changed("http-read-timeout") {
+		lim.ReadTimeout = fl.ReadTimeout
+	}
+	if changed("http-write-timeout") {
+		lim.WriteTimeout = fl.WriteTimeout
+	}
+	if changed("http-idle-timeout") {
+		lim.IdleTimeout = fl.IdleTimeout
+	}
+	if changed("http-max-header-bytes") {
+		lim.MaxHeaderBytes = fl.MaxHeaderBytes
+	}
+	if changed("http-max-body-bytes") {
+		lim.MaxBodyBytes = fl.MaxBodyBytes
+	}
 	return c, c.check()
+}
+
+// httpLimits are the defaults with what the file sets over them.
+func (fc fileConfig) httpLimits() httpLimits {
+	l := defaultHTTPLimits
+	if fc.HTTPReadHeaderTimeout != nil {
+		l.ReadHeaderTimeout = time.Duration(*fc.HTTPReadHeaderTimeout)
+	}
+	if fc.HTTPReadTimeout != nil {
+		l.ReadTimeout = time.Duration(*fc.HTTPReadTimeout)
+	}
+	if fc.HTTPWriteTimeout != nil {
+		l.WriteTimeout = time.Duration(*fc.HTTPWriteTimeout)
+	}
+	if fc.HTTPIdleTimeout != nil {
+		l.IdleTimeout = time.Duration(*fc.HTTPIdleTimeout)
+	}
+	if fc.HTTPMaxHeaderBytes != nil {
+		l.MaxHeaderBytes = *fc.HTTPMaxHeaderBytes
+	}
+	if fc.HTTPMaxBodyBytes != nil {
+		l.MaxBodyBytes = *fc.HTTPMaxBodyBytes
+	}
+	return l
+}
+
+// check refuses a limit that would be no limit: net/http reads 0 as "none"
+// (and a negative as "already expired", or as its own default for
+// MaxHeaderBytes). Only the write timeout may be 0; see httpLimits.
+func (l httpLimits) check() error {
+	for _, v := range []struct {
+		name string
+		bad  bool
+	}{
+		{"http_read_header_timeout / --http-read-header-timeout", l.ReadHeaderTimeout <= 0},
+		{"http_read_timeout / --http-read-timeout", l.ReadTimeout <= 0},
+		{"http_idle_timeout / --http-idle-timeout", l.IdleTimeout <= 0},
+		{"http_max_header_bytes / --http-max-header-bytes", l.MaxHeaderBytes <= 0},
+		{"http_max_body_bytes / --http-max-body-bytes", l.MaxBodyBytes <= 0},
+	} {
+		if v.bad {
+			return fmt.Errorf("%s must be more than 0", v.name)
+		}
+	}
+	if l.WriteTimeout < 0 {
+		return errors.New("http_write_timeout / --http-write-timeout must be 0 (none) or more")
+	}
+	return nil
 }
 
 // check rejects settings that cannot work, before anything starts.
@@ -140,6 +283,9 @@ func (c *serveConfig) check() error {
 		if err := checkListen(c.HTTP, c.AllowRemote); err != nil {
 			return err
 		}
+	}
+	if err := c.HTTPLimits.check(); err != nil {
+		return err
 	}
 	if c.State == "" && !c.Demo {
 		p, err := store.DefaultPath()
@@ -186,8 +332,7 @@ func loadConfigFile(path string) (fileConfig, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return fileConfig{}, fmt.Errorf("config %s: unknown key %s (known: github_url, token, toolsets, read_only, allowed_issue_creator, state, cursor_key, http)",
-			path, strings.Join(keys, ", "))
+		return fileConfig{}, fmt.Errorf("config %s: unknown key %s (known: %s)", path, strings.Join(keys, ", "), strings.Join(configKeys(), ", "))
 	}
 	return fc, nil
 }

@@ -90,7 +90,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}
-	return serveHTTP(ctx, cfg.HTTP, st.Server.MCP, log)
+	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, st.Server.MCP, log)
 }
 
 // serveStdio speaks MCP on stdin/stdout until the client hangs up or ctx
@@ -106,21 +106,29 @@ func serveStdio(ctx context.Context, m *mcp.Server, log *slog.Logger) error {
 }
 
 // serveHTTP serves streamable HTTP, stateless: every request gets a
-// temporary session, so any replica can answer it.
-func serveHTTP(ctx context.Context, addr string, m *mcp.Server, log *slog.Logger) error {
+// temporary session, so any replica can answer it. lim bounds what each
+// client can make the server hold.
+func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, log *slog.Logger) error {
 	// A browser page must not drive the server with the operator's token:
 	// a request whose Origin (or Sec-Fetch-Site) shows another site is
 	// refused with 403, as MCP's transport requires; clients that send no
 	// Origin, as non-browser ones do, are unaffected.
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log})
+		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, http.NewCrossOriginProtection().Handler(h))
+	mux.Handle(mcpPath, limitBody(lim.MaxBodyBytes, http.NewCrossOriginProtection().Handler(h)))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: lim.ReadHeaderTimeout,
+		ReadTimeout:       lim.ReadTimeout,
+		WriteTimeout:      lim.WriteTimeout, // 0 by default: see httpLimits
+		IdleTimeout:       lim.IdleTimeout,
+		MaxHeaderBytes:    lim.MaxHeaderBytes,
+	}
 	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+mcpPath)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -143,6 +151,21 @@ func serveHTTP(ctx context.Context, addr string, m *mcp.Server, log *slog.Logger
 		return err
 	}
 	return nil
+}
+
+// limitBody caps a request body at max bytes: a body declared longer is
+// answered 413 before any of it is read, and reading past max from one
+// sent without a length fails with *http.MaxBytesError, which the SDK's
+// handler answers 413 too.
+func limitBody(max int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", max), http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, max)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // checkListen accepts loopback addresses; any other needs allowRemote,

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"github.com/ghgate/ghgate/internal/testutil"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -622,5 +623,183 @@ func TestServeHTTPRefusesOtherOrigins(t *testing.T) {
 	own := strings.TrimSuffix(url, "/mcp")
 	if got := post(own); got != http.StatusOK {
 		t.Fatalf("the server's own origin: %d, want 200", got)
+	}
+}
+
+// startBoundedHTTPServe runs `ghgate serve --demo --http 127.0.0.1:0` with
+// a config file that sets a 1 s read timeout and a 64 KiB body limit.
+func startBoundedHTTPServe(t *testing.T) string {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "c.toml")
+	if err := os.WriteFile(cfg, []byte("http_read_timeout = \"1s\"\nhttp_max_body_bytes = 65536\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url, _, _, _ := startHTTPServe(t, "--demo", "--config", cfg)
+	return url
+}
+
+// TestServeHTTPBoundsRequestBodies: a body over http_max_body_bytes is
+// answered 413, whether its length is declared or not, and a normal MCP
+// session still works under the limits.
+func TestServeHTTPBoundsRequestBodies(t *testing.T) {
+	url := startBoundedHTTPServe(t)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("initialize under the limits: %v", err)
+	}
+	defer cs.Close()
+	if names := toolNames(t, cs); !slices.Contains(names, "github_get_issue") {
+		t.Fatalf("tools/list under the limits: %v", names)
+	}
+
+	// A JSON-RPC ping padded past the limit.
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("x", 65536) + `"}}}`
+	for _, declared := range []bool{true, false} {
+		var body io.Reader = strings.NewReader(big)
+		if !declared {
+			body = io.MultiReader(body) // hides the length: sent chunked
+		}
+		req, err := http.NewRequest(http.MethodPost, url, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("length declared %v: %v", declared, err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Fatalf("a %d-byte body, length declared %v: status %d, want 413", len(big), declared, resp.StatusCode)
+		}
+	}
+}
+
+// TestServeHTTPCutsOffSlowBodies: a client that sends its headers and then
+// its body a byte every 100 ms is disconnected once http_read_timeout
+// passes, instead of holding the connection for as long as it trickles.
+func TestServeHTTPCutsOffSlowBodies(t *testing.T) {
+	url := startBoundedHTTPServe(t)
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), mcpPath)
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// 1,000 bytes at 10 a second would take 100 s to arrive.
+	head := "POST " + mcpPath + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n" +
+		"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n"
+	if _, err := io.WriteString(conn, head); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		_, _ = io.Copy(io.Discard, conn) // returns when the server closes
+	}()
+	// A bound on correctness, not speed: far above the 1 s timeout, far
+	// below the 100 s the body would take.
+	bound := time.After(20 * time.Second)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-closed:
+			return
+		case <-bound:
+			t.Fatal("the server still holds a slow-body connection after 20 s")
+		case <-tick.C:
+			// Once the server has closed, a write may fail; the read
+			// side reports the close.
+			_, _ = conn.Write([]byte(" "))
+		}
+	}
+}
+
+// TestServeSettingsDocumentEveryKey: each config file key has a row in the
+// README's Settings table.
+func TestServeSettingsDocumentEveryKey(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	start := strings.Index(readme, "### Settings")
+	if start < 0 {
+		t.Fatal(`README has no "### Settings" section`)
+	}
+	section := readme[start:]
+	if end := strings.Index(section[4:], "\n#"); end >= 0 {
+		section = section[:end+4]
+	}
+	for _, key := range configKeys() {
+		if !strings.Contains(section, "| `"+key+"`") {
+			t.Errorf("README's Settings table lacks `%s`", key)
+		}
+	}
+}
+
+// TestServeHTTPLimitsSettings: the HTTP limits have safe defaults, come
+// from the config file (durations as Go duration strings), yield to flags,
+// and refuse values that would disable them.
+func TestServeHTTPLimitsSettings(t *testing.T) {
+	c, err := parseServe(t, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := httpLimits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second,
+		MaxHeaderBytes: 64 << 10, MaxBodyBytes: 1 << 20}
+	if c.HTTPLimits != want {
+		t.Fatalf("defaults %+v, want %+v", c.HTTPLimits, want)
+	}
+
+	body := `
+http_read_header_timeout = "5s"
+http_read_timeout = "1m"
+http_write_timeout = "10m"
+http_idle_timeout = "90s"
+http_max_header_bytes = 8192
+http_max_body_bytes = 65536
+`
+	c, err = parseServe(t, nil, body, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = httpLimits{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: time.Minute, WriteTimeout: 10 * time.Minute,
+		IdleTimeout: 90 * time.Second, MaxHeaderBytes: 8192, MaxBodyBytes: 65536}
+	if c.HTTPLimits != want {
+		t.Fatalf("from the file %+v, want %+v", c.HTTPLimits, want)
+	}
+
+	c, err = parseServe(t, []string{"--http-read-header-timeout", "2s", "--http-read-timeout", "3s", "--http-write-timeout", "0",
+		"--http-idle-timeout", "4s", "--http-max-header-bytes", "4096", "--http-max-body-bytes", "1024"}, body, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = httpLimits{ReadHeaderTimeout: 2 * time.Second, ReadTimeout: 3 * time.Second, IdleTimeout: 4 * time.Second,
+		MaxHeaderBytes: 4096, MaxBodyBytes: 1024}
+	if c.HTTPLimits != want {
+		t.Fatalf("from flags %+v, want %+v", c.HTTPLimits, want)
+	}
+
+	for _, bad := range []string{
+		`http_read_timeout = 30`, // a bare number: its unit would be a guess
+		`http_read_timeout = "soon"`,
+		`http_read_timeout = "0s"`,
+		`http_read_header_timeout = "-1s"`,
+		`http_idle_timeout = "0s"`,
+		`http_write_timeout = "-1s"`,
+		`http_max_body_bytes = 0`,
+		`http_max_header_bytes = -1`,
+	} {
+		key := strings.Fields(bad)[0]
+		if _, err := parseServe(t, nil, bad, nil); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s: want an error naming %s, got %v", bad, key, err)
+		}
+	}
+	if _, err := parseServe(t, []string{"--http-max-body-bytes", "0"}, "", nil); err == nil || !strings.Contains(err.Error(), "http-max-body-bytes") {
+		t.Errorf("--http-max-body-bytes 0: want an error naming the flag, got %v", err)
 	}
 }

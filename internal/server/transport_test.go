@@ -12,6 +12,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // lineSession runs a ghgate server over a LineTransport and returns the
@@ -22,17 +23,33 @@ func lineSession(t *testing.T) (in io.WriteCloser, out <-chan map[string]json.Ra
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pipeSession(t, srv.MCP, server.LineTransport{})
+}
+
+// pipeSession runs m over tr (its Reader and Writer set here to pipes) and
+// returns the client's ends. A batch reply (a JSON array) arrives as its
+// elements, one frame each.
+func pipeSession(t *testing.T, m *mcp.Server, tr server.LineTransport) (in io.WriteCloser, out <-chan map[string]json.RawMessage) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
+	tr.Reader, tr.Writer = inR, outW
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.MCP.Run(ctx, &server.LineTransport{Reader: inR, Writer: outW}) }()
+	go func() { done <- m.Run(ctx, &tr) }()
 	frames := make(chan map[string]json.RawMessage, 100)
 	go func() {
 		defer close(frames)
 		sc := bufio.NewScanner(outR)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
+			var batch []map[string]json.RawMessage
+			if json.Unmarshal(sc.Bytes(), &batch) == nil {
+				for _, f := range batch {
+					frames <- f
+				}
+				continue
+			}
 			var f map[string]json.RawMessage
 			if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
 				t.Errorf("output line is not one JSON frame: %q", sc.Text())
@@ -154,4 +171,169 @@ func TestLineTransportFramesDoNotInterleave(t *testing.T) {
 			t.Fatalf("unexpected frame %v", f)
 		}
 	}
+}
+
+// echoServer is a bare MCP server with one tool, echo, that returns its
+// text argument.
+func echoServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "0"}, nil)
+	type args struct {
+		Text string `json:"text"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, a args) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text}}}, nil, nil
+	})
+	return s
+}
+
+// initialized opens the session with 2025-03-26, the last version that
+// allows batches.
+func initialized(t *testing.T, in io.Writer, frames <-chan map[string]json.RawMessage) {
+	t.Helper()
+	send(t, in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	if f := next(t, frames); string(f["id"]) != "0" || f["result"] == nil {
+		t.Fatalf("initialize: %v", f)
+	}
+	send(t, in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+// echoLine is a tools/call of echo, padded to exactly n bytes.
+func echoLine(t *testing.T, id, n int) (line, text string) {
+	t.Helper()
+	head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"`, id)
+	const tail = `"}}}`
+	if n < len(head)+len(tail) {
+		t.Fatalf("%d bytes is too short for a call", n)
+	}
+	text = strings.Repeat("x", n-len(head)-len(tail))
+	return head + text + tail, text
+}
+
+// echoed returns the text of an echo result, failing unless f is one.
+func echoed(t *testing.T, f map[string]json.RawMessage, id int) string {
+	t.Helper()
+	var res struct {
+		Content []struct{ Text string }
+	}
+	if string(f["id"]) != fmt.Sprint(id) || json.Unmarshal(f["result"], &res) != nil || len(res.Content) != 1 {
+		t.Fatalf("want echo's result for id %d, got %s", id, show(f))
+	}
+	return res.Content[0].Text
+}
+
+// errorMessage returns the message of a -32600 error with a null id,
+// failing unless f is one.
+func errorMessage(t *testing.T, f map[string]json.RawMessage) string {
+	t.Helper()
+	var e struct{ Message string }
+	if !isError(f, -32600) || json.Unmarshal(f["error"], &e) != nil {
+		t.Fatalf("want Invalid Request with a null id, got %s", show(f))
+	}
+	return e.Message
+}
+
+// TestLineTransportRefusesOverlongLines: a line over MaxLineBytes gets one
+// Invalid Request naming the limit, sent before the line has even ended,
+// and the session serves the next line; a line of exactly the limit is
+// served.
+func TestLineTransportRefusesOverlongLines(t *testing.T) {
+	const limit = 4 << 10
+	in, frames := pipeSession(t, echoServer(), server.LineTransport{MaxLineBytes: limit})
+	initialized(t, in, frames)
+
+	line, text := echoLine(t, 1, limit)
+	send(t, in, line)
+	if got := echoed(t, next(t, frames), 1); got != text {
+		t.Fatalf("a line of exactly %d bytes: echoed %d bytes, want %d", limit, len(got), len(text))
+	}
+
+	line, _ = echoLine(t, 2, limit+1)
+	send(t, in, line)
+	if msg := errorMessage(t, next(t, frames)); !strings.Contains(msg, "4096 bytes") {
+		t.Fatalf("the refusal does not name the limit: %q", msg)
+	}
+	line, text = echoLine(t, 3, 100)
+	send(t, in, line)
+	if got := echoed(t, next(t, frames), 3); got != text {
+		t.Fatalf("after the refusal: echoed %q, want %q", got, text)
+	}
+
+	// A line many times the limit (and the read buffer) is refused once,
+	// as soon as it passes the limit, before its newline is sent.
+	if _, err := io.WriteString(in, strings.Repeat("y", limit+100)); err != nil {
+		t.Fatal(err)
+	}
+	if msg := errorMessage(t, next(t, frames)); !strings.Contains(msg, "4096 bytes") {
+		t.Fatalf("the refusal does not name the limit: %q", msg)
+	}
+	send(t, in, strings.Repeat("z", 300<<10))
+	line, text = echoLine(t, 4, limit)
+	send(t, in, line)
+	if got := echoed(t, next(t, frames), 4); got != text {
+		t.Fatalf("after a long refused line: echoed %d bytes, want %d", len(got), len(text))
+	}
+}
+
+// TestLineTransportBoundsBatches: a batch of more than MaxBatch messages is
+// refused whole with one Invalid Request naming the limit; a batch within
+// it is served; the default limit applies when MaxBatch is 0.
+func TestLineTransportBoundsBatches(t *testing.T) {
+	const limit = 3
+	batch := func(first, n int) string {
+		calls := make([]string, n)
+		for i := range calls {
+			l, _ := echoLine(t, first+i, 150)
+			calls[i] = l
+		}
+		return "[" + strings.Join(calls, ",") + "]"
+	}
+	in, frames := pipeSession(t, echoServer(), server.LineTransport{MaxBatch: limit})
+	initialized(t, in, frames)
+
+	send(t, in, batch(1, limit+1))
+	if msg := errorMessage(t, next(t, frames)); !strings.Contains(msg, "3 messages") {
+		t.Fatalf("the refusal does not name the limit: %q", msg)
+	}
+	send(t, in, batch(10, limit))
+	seen := map[string]bool{}
+	for range limit {
+		f := next(t, frames)
+		seen[string(f["id"])] = true
+		echoed(t, f, mustAtoi(t, string(f["id"])))
+	}
+	for id := 10; id < 10+limit; id++ {
+		if !seen[fmt.Sprint(id)] {
+			t.Fatalf("batch within the limit: no reply to %d (got %v)", id, seen)
+		}
+	}
+	// Nothing of the refused batch ran: the next frame answers a ping.
+	send(t, in, `{"jsonrpc":"2.0","id":99,"method":"ping"}`)
+	if f := next(t, frames); string(f["id"]) != "99" {
+		t.Fatalf("after the batches: %s", show(f))
+	}
+
+	in, frames = pipeSession(t, echoServer(), server.LineTransport{})
+	initialized(t, in, frames)
+	send(t, in, batch(1, server.DefaultMaxBatch+1))
+	if msg := errorMessage(t, next(t, frames)); !strings.Contains(msg, fmt.Sprintf("%d messages", server.DefaultMaxBatch)) {
+		t.Fatalf("the default limit's refusal: %q", msg)
+	}
+}
+
+// show is f as JSON, cut short: frames here may carry kilobytes of padding.
+func show(f map[string]json.RawMessage) string {
+	b, _ := json.Marshal(f)
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatalf("id %q: %v", s, err)
+	}
+	return n
 }
