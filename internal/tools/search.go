@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +42,9 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 	if e := checkNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
+	if e := in.checkScope(); e != nil {
+		return e
+	}
 	for _, l := range in.Labels {
 		// A comma separates alternatives in GitHub's label: qualifier, and
 		// a double quote cannot be written inside one: such a name would
@@ -59,6 +63,98 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 		}
 	}
 	return nil
+}
+
+// checkScope refuses scope qualifiers in query that reach past the owner
+// the call is routed by: GitHub ORs them with the owner's own scope, so they
+// would be read on that owner's credential. Without owner, the query may
+// name one owner, which then routes the call (see routedOwner).
+func (in *SearchIssuesIn) checkScope() *contract.Error {
+	const tool = "github_search_issues"
+	tokens := queryTokens(in.Query)
+	refs := scopeRefs(tokens)
+	if len(refs) == 0 {
+		return nil
+	}
+	fixed := *in
+	fixed.Cursor = ""
+	if in.Owner != "" {
+		where := in.Owner
+		if in.Repo != "" {
+			where += "/" + in.Repo
+		}
+		var outside []scopeRef
+		for _, r := range refs {
+			if !r.within(in.Owner, in.Repo) {
+				outside = append(outside, r)
+			}
+		}
+		if len(outside) == 0 {
+			return nil
+		}
+		fixed.Query = rewriteQuery(tokens, outside, nil)
+		return contract.Errorf(contract.CodeInvalidField, "query's %s reaches past %s, the scope this search is routed and authorized by", qualifierList(outside), where).
+			WithField("query", "must not name repositories outside "+where).
+			WithRepair(contract.Repair{NextStep: "call again without those qualifiers; owner already limits the search to " + where, Tool: tool, Arguments: fixed,
+				Alternative: "to search another owner's issues, call again with owner set to that owner"})
+	}
+	var owners []string
+	var notted, others []scopeRef
+	for _, r := range refs {
+		if r.afterNOT {
+			notted = append(notted, r)
+			continue
+		}
+		if !slices.ContainsFunc(owners, func(o string) bool { return o == r.owner || sameOwner(o, r.owner) }) {
+			owners = append(owners, r.owner)
+		}
+		if r.owner != owners[0] && !sameOwner(r.owner, owners[0]) {
+			others = append(others, r)
+		}
+	}
+	fixed.Query = rewriteQuery(tokens, others, notted)
+	if len(owners) > 1 {
+		return contract.Errorf(contract.CodeInvalidField, "query names repositories of %d owners (%s); a search is routed by one owner's credential", len(owners), strings.Join(owners, ", ")).
+			WithField("query", "must name repositories of one owner only").
+			WithRepair(contract.Repair{NextStep: "search one owner at a time: these arguments search " + owners[0] + "; then call again with each other owner's qualifiers", Tool: tool, Arguments: fixed})
+	}
+	if len(notted) > 0 {
+		return contract.Errorf(contract.CodeInvalidField, "query's %s is ambiguous: GitHub applies NOT to words, not to qualifiers", qualifierList(notted)).
+			WithField("query", "must exclude a scope with a leading minus, not NOT").
+			WithRepair(contract.Repair{NextStep: "call again with the exclusion written as -qualifier:value", Tool: tool, Arguments: fixed})
+	}
+	return nil
+}
+
+// qualifierList names refs for a message, as name:value.
+func qualifierList(refs []scopeRef) string {
+	var names []string
+	for _, r := range refs {
+		q := r.name + ":" + r.value
+		if r.afterNOT {
+			q = "NOT " + q
+		}
+		if !slices.Contains(names, q) {
+			names = append(names, q)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// routedOwner is the owner whose credential serves the search: owner when
+// given, else the one owner the query's scope qualifiers name (checkScope
+// has refused two), else "" as for any unscoped call. The credential's own
+// account (@me) names no route.
+func (in SearchIssuesIn) routedOwner() string {
+	if in.Owner != "" {
+		return in.Owner
+	}
+	for _, r := range scopeRefs(queryTokens(in.Query)) {
+		if !r.afterNOT && r.owner != viewerLogin {
+			return r.owner
+		}
+	}
+	return ""
 }
 
 func parseDateArg(s string) (time.Time, error) {
@@ -167,7 +263,9 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 	if detail == "" {
 		detail = Summary
 	}
-	scope := in.Owner + "/" + in.Repo
+	// The cursor is bound to the owner whose credential read the rows.
+	owner := in.routedOwner()
+	scope := owner + "/" + in.Repo
 	filters := searchFilters{in.Query, in.State, in.Assignee, in.Author, in.UpdatedAfter, in.Sort, in.Order,
 		in.Labels, in.NoLabels, in.IncludePRs, in.PageSize}
 	restart := in
@@ -184,7 +282,7 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 		}
 		in.Author = s.AllowedIssueCreator
 	}
-	c, err := s.client(ctx, in.Owner, tooldef.Read)
+	c, err := s.client(ctx, owner, tooldef.Read)
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
