@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -37,10 +38,21 @@ wider than 0660, a route naming a missing secret) refuses to start.`,
 				level = slog.LevelDebug
 			}
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			// Before any secret is in memory: no other process of the
+			// broker's user may read its memory or environment.
+			switch err := broker.MakeNonDumpable(); {
+			case errors.Is(err, errors.ErrUnsupported):
+				log.Warn("cannot mark the broker non-dumpable on this system: processes of its user can read its memory")
+			case err != nil:
+				return err
+			default:
+				log.Info("broker marked non-dumpable: processes of its own user cannot read its memory or environment")
+			}
 			cfg, err := broker.LoadConfig(configPath)
 			if err != nil {
 				return err
 			}
+			warnUpstreamTrust(log, cfg)
 			b, err := broker.New(cfg, broker.Options{Log: log, AuditFallback: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
@@ -57,6 +69,29 @@ wider than 0660, a route naming a missing secret) refuses to start.`,
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log at debug level")
 	_ = cmd.MarkFlagRequired("config")
 	return cmd
+}
+
+// warnUpstreamTrust says, at start, what each upstream child is trusted
+// with when it does not run as a user of its own.
+func warnUpstreamTrust(log *slog.Logger, cfg *broker.Config) {
+	for _, u := range cfg.Upstreams {
+		if len(u.Command) == 0 {
+			continue
+		}
+		if u.User == "" {
+			log.Warn("upstream children run as the broker's own user: the upstream is trusted with every credential the broker holds; set user and write_user to isolate them",
+				"upstream", u.Name)
+			continue
+		}
+		modes := map[string]bool{}
+		for _, a := range u.Allow {
+			modes[a.Mode] = true
+		}
+		if modes["read"] && modes["write"] && (u.WriteUser == "" || u.WriteUser == u.User) {
+			log.Warn("upstream read and write children share one user: a read child can read the write child's token; set a distinct write_user",
+				"upstream", u.Name, "user", u.User)
+		}
+	}
 }
 
 // runBroker serves until ctx ends (SIGTERM, SIGINT), reopening the audit

@@ -104,7 +104,10 @@ func benchBrokerConfig(emu *emulator.Emulator, url, dir string) (*broker.Config,
 	}
 	path := filepath.Join(dir, "broker.toml")
 	body := fmt.Sprintf("[listen]\nsocket = %q\n[github]\nurl = %q\n[secrets]\nfile = %q\n"+
-		"[[route]]\nowner = \"*\"\nread = \"reader\"\n[audit]\nfile = %q\n",
+		"[[route]]\nowner = \"*\"\nread = \"reader\"\n[audit]\nfile = %q\n"+
+		// The bench's clients share one uid and call as fast as they can:
+		// the limits that pace one agent are lifted, to measure the broker.
+		"[limits]\nmax_connections_per_client = 64\ncalls_per_second = 1000000\ncall_burst = 1000000\n",
 		filepath.Join(dir, "b.sock"), url, secrets, filepath.Join(dir, "audit.jsonl"))
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		return nil, err

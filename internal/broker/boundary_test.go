@@ -38,7 +38,7 @@ func (u *lenientUpstream) seen() []upstreamCall {
 	return append([]upstreamCall(nil), u.calls...)
 }
 
-func startLenientUpstream(t *testing.T) *lenientUpstream {
+func startLenientUpstream(t testing.TB) *lenientUpstream {
 	t.Helper()
 	u := &lenientUpstream{}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "lenient", Version: "0"}, nil)
@@ -78,7 +78,7 @@ type boundary struct {
 	tokens map[string]string
 }
 
-func startBoundary(t *testing.T, toolsSection string) *boundary {
+func startBoundary(t testing.TB, toolsSection string) *boundary {
 	t.Helper()
 	up := startLenientUpstream(t)
 	dir := t.TempDir()

@@ -58,6 +58,8 @@ type Broker struct {
 	pending  pending
 	mu       sync.Mutex
 	sessions map[*net.UnixConn]*mcp.ServerSession
+	// slots bound the open client connections.
+	slots *connSlots
 	// proxies are the upstream MCP servers fronted, closed with the broker.
 	proxies []*upstream.Proxy
 	// declared holds each upstream tool's argument names: a call naming
@@ -79,6 +81,9 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	if now == nil {
 		now = time.Now
 	}
+	if err := cfg.Limits.withDefaults(); err != nil {
+		return nil, err
+	}
 	if err := Check(cfg); err != nil {
 		return nil, err
 	}
@@ -87,7 +92,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 		return nil, err
 	}
 	b := &Broker{cfg: cfg, log: log, store: st, now: now, grace: opts.ShutdownGrace,
-		sessions: map[*net.UnixConn]*mcp.ServerSession{}, declared: map[string]callargs.Declared{}}
+		sessions: map[*net.UnixConn]*mcp.ServerSession{}, declared: map[string]callargs.Declared{}, slots: newConnSlots(cfg.Limits)}
 	if b.grace <= 0 {
 		b.grace = 10 * time.Second
 	}
@@ -135,7 +140,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
 	var extra []server.Extra
 	for _, u := range b.cfg.Upstreams {
-		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner}
+		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner, User: u.User, WriteUser: u.WriteUser, SecretsFile: b.cfg.Secrets.File}
 		for _, a := range u.Allow {
 			ucfg.Allow = append(ucfg.Allow, upstream.Allowed{Tool: a.Tool, Mode: tooldef.Mode(a.Mode)})
 		}

@@ -8,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/server"
 
 	"github.com/BurntSushi/toml"
 )
@@ -22,6 +25,7 @@ type Config struct {
 	Tools     Tools      `toml:"tools"`
 	Audit     Audit      `toml:"audit"`
 	Upstreams []Upstream `toml:"upstream"`
+	Limits    Limits     `toml:"limits"`
 	// State is the SQLite state file (ETags, idempotency keys, the cursor
 	// key); empty keeps state in memory.
 	State string `toml:"state"`
@@ -89,6 +93,13 @@ type Upstream struct {
 	// that names one is routed by it. Default "*".
 	Owner string         `toml:"owner"`
 	Allow []UpstreamTool `toml:"allow"`
+	// User is the OS user the children run as; WriteUser the one for the
+	// children holding a write credential (default User). A distinct
+	// WriteUser keeps a read child from reading a write child's token
+	// (processes of one uid read each other's environment). Empty: the
+	// children run as the broker's own user, trusted with every credential.
+	User      string `toml:"user"`
+	WriteUser string `toml:"write_user"`
 }
 
 // UpstreamTool is one allowlisted upstream tool and the credential mode it
@@ -98,6 +109,89 @@ type UpstreamTool struct {
 	// Mode is read or write; omitted means write, so a tool nobody
 	// declared a read never runs with a read-only deployment's blessing.
 	Mode string `toml:"mode"`
+}
+
+// Limits bound what one client can take of the broker, so a hostile or
+// broken agent cannot exhaust its memory, file descriptors or GitHub's
+// rate budget, or lock other agents out. Zero values take the defaults
+// (DefaultLimits); every limit refuses with a JSON-RPC error or closes the
+// connection, and never leaves a client hanging.
+type Limits struct {
+	// MaxConnections bounds open client connections in total;
+	// MaxConnectionsPerClient those of one peer uid, so one agent cannot
+	// take every slot. A connection over either is answered with a
+	// JSON-RPC error and closed.
+	MaxConnections          int `toml:"max_connections"`
+	MaxConnectionsPerClient int `toml:"max_connections_per_client"`
+	// IdleTimeout closes a connection that sent nothing and has no call
+	// in flight for this long.
+	IdleTimeout time.Duration `toml:"idle_timeout"`
+	// MaxLineBytes bounds one JSON-RPC message line; MaxBatch the
+	// messages in one batch.
+	MaxLineBytes int `toml:"max_line_bytes"`
+	MaxBatch     int `toml:"max_batch"`
+	// MaxInFlight bounds the requests one session has unanswered; more
+	// are refused at once.
+	MaxInFlight int `toml:"max_in_flight"`
+	// CallsPerSecond and CallBurst bound one session's request rate (a
+	// token bucket); a request over it is refused with the time to retry.
+	CallsPerSecond float64 `toml:"calls_per_second"`
+	CallBurst      int     `toml:"call_burst"`
+}
+
+// DefaultLimits are the limits a config leaves at zero.
+var DefaultLimits = Limits{
+	MaxConnections:          128,
+	MaxConnectionsPerClient: 16,
+	IdleTimeout:             10 * time.Minute,
+	MaxLineBytes:            server.DefaultMaxLineBytes,
+	MaxBatch:                server.DefaultMaxBatch,
+	MaxInFlight:             20,
+	CallsPerSecond:          10,
+	CallBurst:               40,
+}
+
+// withDefaults fills the zero limits in and refuses negative ones, and
+// durations under a second (a bare TOML integer is nanoseconds).
+func (l *Limits) withDefaults() error {
+	d := DefaultLimits
+	var errs []error
+	ints := []struct {
+		name string
+		v    *int
+		def  int
+	}{
+		{"max_connections", &l.MaxConnections, d.MaxConnections},
+		{"max_connections_per_client", &l.MaxConnectionsPerClient, d.MaxConnectionsPerClient},
+		{"max_line_bytes", &l.MaxLineBytes, d.MaxLineBytes},
+		{"max_batch", &l.MaxBatch, d.MaxBatch},
+		{"max_in_flight", &l.MaxInFlight, d.MaxInFlight},
+		{"call_burst", &l.CallBurst, d.CallBurst},
+	}
+	for _, f := range ints {
+		switch {
+		case *f.v < 0:
+			errs = append(errs, fmt.Errorf("[limits] %s must not be negative", f.name))
+		case *f.v == 0:
+			*f.v = f.def
+		}
+	}
+	switch {
+	case l.IdleTimeout == 0:
+		l.IdleTimeout = d.IdleTimeout
+	case l.IdleTimeout < time.Second:
+		errs = append(errs, fmt.Errorf("[limits] idle_timeout %v is under a second; give a duration such as \"10m\"", l.IdleTimeout))
+	}
+	switch {
+	case l.CallsPerSecond < 0:
+		errs = append(errs, errors.New("[limits] calls_per_second must not be negative"))
+	case l.CallsPerSecond == 0:
+		l.CallsPerSecond = d.CallsPerSecond
+	}
+	if l.MaxConnectionsPerClient > l.MaxConnections {
+		l.MaxConnectionsPerClient = l.MaxConnections
+	}
+	return errors.Join(errs...)
 }
 
 // LoadConfig reads and checks a config file. Unknown keys are an error.
@@ -133,6 +227,9 @@ func (c *Config) validate() error {
 	if len(c.Routes) == 0 {
 		errs = append(errs, errors.New("at least one [[route]] is required"))
 	}
+	if err := c.Limits.withDefaults(); err != nil {
+		errs = append(errs, err)
+	}
 	seen := map[string]bool{}
 	for i, r := range c.Routes {
 		owner := strings.ToLower(r.Owner)
@@ -157,6 +254,12 @@ func (c *Config) validate() error {
 	for _, u := range c.Upstreams {
 		if (len(u.Command) == 0) == (u.URL == "") {
 			errs = append(errs, fmt.Errorf("upstream %q: give exactly one of command or url", u.Name))
+		}
+		if u.WriteUser != "" && u.User == "" {
+			errs = append(errs, fmt.Errorf("upstream %q: write_user needs user (the user for the read children)", u.Name))
+		}
+		if (u.User != "" || u.WriteUser != "") && len(u.Command) == 0 {
+			errs = append(errs, fmt.Errorf("upstream %q: user and write_user are for a command upstream", u.Name))
 		}
 		for i, t := range u.Allow {
 			switch t.Mode {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -44,11 +45,15 @@ func (p *pending) wait() <-chan struct{} {
 }
 
 // trackedTransport is a client connection's transport whose requests and
-// answers are counted in pending.
+// answers are counted in pending, and whose requests are held to the
+// session's limits.
 type trackedTransport struct {
-	next mcp.Transport
-	p    *pending
-	conn *trackedConn
+	next   mcp.Transport
+	p      *pending
+	limits *sessionLimits
+	// refused, when set, is told of each request a limit refused.
+	refused func(method string, e *contract.Error)
+	conn    *trackedConn
 }
 
 func (t *trackedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -56,27 +61,59 @@ func (t *trackedTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	t.conn = &trackedConn{Connection: c, p: t.p}
+	t.conn = &trackedConn{Connection: c, p: t.p, limits: t.limits, refused: t.refused}
 	return t.conn, nil
 }
 
 type trackedConn struct {
 	mcp.Connection
-	p *pending
+	p       *pending
+	limits  *sessionLimits
+	refused func(method string, e *contract.Error)
 
 	mu   sync.Mutex
 	open int
 }
 
+// busy reports whether a request is unanswered.
+func (c *trackedConn) busy() bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.open > 0
+}
+
 func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	m, err := c.Connection.Read(ctx)
-	if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
+	for {
+		m, err := c.Connection.Read(ctx)
+		req, ok := m.(*jsonrpc.Request)
+		if err != nil || !ok || !req.IsCall() {
+			return m, err
+		}
+		if c.limits != nil {
+			c.mu.Lock()
+			open := c.open
+			c.mu.Unlock()
+			if e := c.limits.admit(req.Method, open); e != nil {
+				// Answered here, never handed on: the refusal costs the
+				// broker one write.
+				if c.refused != nil {
+					c.refused(req.Method, e)
+				}
+				if werr := c.Connection.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: limitError(e)}); werr != nil {
+					return nil, werr
+				}
+				continue
+			}
+		}
 		c.mu.Lock()
 		c.open++
 		c.p.add(1)
 		c.mu.Unlock()
+		return m, err
 	}
-	return m, err
 }
 
 func (c *trackedConn) Write(ctx context.Context, m jsonrpc.Message) error {

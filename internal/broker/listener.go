@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"os/user"
@@ -14,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -182,10 +184,26 @@ func (b *Broker) Serve(ctx context.Context, s *Socket) error {
 			continue
 		}
 		backoff = 0
+		peer, err := peerOf(conn)
+		if err != nil {
+			// A connection the kernel cannot attribute is not served: every
+			// call must be auditable to a uid.
+			b.log.Error("refusing a client", "error", err)
+			_ = conn.Close()
+			continue
+		}
+		if err := b.slots.take(peer.UID); err != nil {
+			b.log.Warn("refusing a connection over the limits", "client", peer.UID, "pid", peer.PID, "reason", err.Error())
+			e := contract.Errorf(contract.CodeRateLimited, "%s", err.Error())
+			e.Temporary = true
+			go refuseConn(conn, e)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b.serveConn(conn)
+			defer b.slots.release(peer.UID)
+			b.serveConn(conn, peer)
 		}()
 	}
 	_ = s.Close()
@@ -196,22 +214,18 @@ func (b *Broker) Serve(ctx context.Context, s *Socket) error {
 	return acceptErr
 }
 
-// serveConn runs one client's session until it hangs up or the broker
-// shuts down.
-func (b *Broker) serveConn(conn *net.UnixConn) {
+// serveConn runs one client's session until it hangs up, goes idle, or
+// the broker shuts down.
+func (b *Broker) serveConn(conn *net.UnixConn, peer Peer) {
 	defer conn.Close()
-	peer, err := peerOf(conn)
-	if err != nil {
-		// A connection the kernel cannot attribute is not served: every
-		// call must be auditable to a uid.
-		b.log.Error("refusing a client", "error", err)
-		return
-	}
 	log := b.log.With("client", peer.UID, "pid", peer.PID)
 	// The session context carries the peer to every call's audit line; it
 	// is not cancelled with Serve's context, the shutdown ends sessions.
 	ctx := WithPeer(context.Background(), peer)
-	tr := &trackedTransport{next: &server.LineTransport{Reader: conn, Writer: conn, Log: log}, p: &b.pending}
+	lim := b.cfg.Limits
+	tr := &trackedTransport{p: &b.pending, limits: newSessionLimits(lim), refused: refusalLogger(log)}
+	in := &idleConn{UnixConn: conn, idle: lim.IdleTimeout, busy: func() bool { return tr.conn.busy() }}
+	tr.next = &server.LineTransport{Reader: in, Writer: conn, Log: log, MaxLineBytes: lim.MaxLineBytes, MaxBatch: lim.MaxBatch}
 	ss, err := b.server.MCP.Connect(ctx, tr, nil)
 	defer tr.conn.release()
 	if err != nil {
@@ -223,9 +237,33 @@ func (b *Broker) serveConn(conn *net.UnixConn) {
 		return
 	}
 	log.Info("client connected")
-	_ = ss.Wait()
+	err = ss.Wait()
 	b.untrack(conn)
+	if errors.Is(err, errIdle) {
+		log.Info("client disconnected: idle", "idle_timeout", lim.IdleTimeout)
+		return
+	}
 	log.Info("client disconnected")
+}
+
+// refusalLogger logs a session's refused requests, at most once every
+// ten seconds with the count since, so a flood cannot flood the log.
+func refusalLogger(log *slog.Logger) func(string, *contract.Error) {
+	var (
+		mu      sync.Mutex
+		last    time.Time
+		skipped int
+	)
+	return func(method string, e *contract.Error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(last) < 10*time.Second {
+			skipped++
+			return
+		}
+		log.Warn("request refused by a session limit", "method", method, "reason", e.Message, "refused_since_last", skipped)
+		last, skipped = time.Now(), 0
+	}
 }
 
 // track registers a live session; false once the shutdown began.

@@ -2,6 +2,8 @@ package broker_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -9,18 +11,21 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/broker/brokertest"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// TestDaemonUnderLoad runs 50 socket clients × 200 calls against an
-// emulator that adds 5 ms to every request. It asserts no error and that
-// the run ends within a generous deadline; it does not assert speed.
+// TestDaemonUnderLoad runs 8 socket clients × 60 calls, each client as
+// fast as it can, against an emulator that adds 5 ms to every request,
+// under the default limits: calls are paced, never refused or lost, and
+// every one is audited. It asserts correctness only (the bound below
+// catches a hang, not slowness); throughput is measured by ghgate bench.
 func TestDaemonUnderLoad(t *testing.T) {
 	if testing.Short() {
-		t.Skip("10,000 calls")
+		t.Skip("480 calls")
 	}
-	const clients, calls = 50, 200
+	const clients, calls = 8, 60
 	d := brokertest.Start(t, brokertest.Options{Latency: 5 * time.Millisecond, Plain: true})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 
 	var (
@@ -42,6 +47,16 @@ func TestDaemonUnderLoad(t *testing.T) {
 					tool, args = "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "query": "bug"}
 				}
 				res, err := d.Call(ctx, cs, tool, args)
+				for retries := 0; err != nil && retries < 100; retries++ {
+					// Over the session's call rate: the refusal says when
+					// to send it again, as a well-behaved client does.
+					wait, limited := retryAfter(err)
+					if !limited {
+						break
+					}
+					time.Sleep(wait)
+					res, err = d.Call(ctx, cs, tool, args)
+				}
 				if err == nil && res.IsError {
 					err = fmt.Errorf("%s: %s", tool, brokertest.ResultText(res))
 				}
@@ -60,7 +75,7 @@ func TestDaemonUnderLoad(t *testing.T) {
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
-		t.Fatalf("the load did not finish within the deadline: %d calls done, %d failed", ok.Load(), fail.Load())
+		t.Fatalf("the load hung: %d calls done, %d failed after 15 minutes", ok.Load(), fail.Load())
 	}
 	if fail.Load() != 0 || ok.Load() != clients*calls {
 		t.Fatalf("%d calls succeeded, %d failed (want %d, 0); first error: %v", ok.Load(), fail.Load(), clients*calls, firstErr)
@@ -68,4 +83,20 @@ func TestDaemonUnderLoad(t *testing.T) {
 	if n := len(brokertest.AuditLines(t, d.Audit)); n != clients*calls {
 		t.Errorf("%d audit lines for %d calls", n, clients*calls)
 	}
+}
+
+// retryAfter reads a rate_limited refusal's retry time.
+func retryAfter(err error) (time.Duration, bool) {
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) {
+		return 0, false
+	}
+	var d struct {
+		Code         string `json:"code"`
+		RetryAfterMS int64  `json:"retry_after_ms"`
+	}
+	if json.Unmarshal(werr.Data, &d) != nil || d.Code != "rate_limited" {
+		return 0, false
+	}
+	return time.Duration(d.RetryAfterMS) * time.Millisecond, true
 }

@@ -246,6 +246,8 @@ type Options struct {
 	SocketDir string
 	// Grace is the broker's shutdown grace (default: the broker's).
 	Grace time.Duration
+	// Config is appended to the config file, e.g. a [limits] table.
+	Config string
 }
 
 // Daemon is a broker serving its socket in-process.
@@ -269,6 +271,19 @@ func Start(t testing.TB, o Options) *Daemon {
 	t.Helper()
 	up := StartUpstream(t, o.Latency, o.Plain)
 	files := WriteFiles(t, up, o.SocketDir)
+	if o.Config != "" {
+		f, err := os.OpenFile(files.Config, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.WriteString("\n" + o.Config + "\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	c := up.Canary
 	cfg, err := broker.LoadConfig(files.Config)
 	if err != nil {

@@ -125,6 +125,7 @@ func TestUnitHardening(t *testing.T) {
 		"ProtectKernelTunables=yes", "ProtectKernelModules=yes", "ProtectKernelLogs=yes",
 		"MemoryDenyWriteExecute=yes", "LockPersonality=yes", "RestrictNamespaces=yes", "UMask=0007",
 		"ExecReload=/bin/kill -HUP $MAINPID",
+		"MemoryMax=768M", "TasksMax=512", "LimitNOFILE=4096",
 		"ExecStart=/usr/local/bin/ghgate broker --config /etc/ghgate/broker.toml",
 	} {
 		if !lines[want] {

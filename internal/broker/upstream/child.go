@@ -2,9 +2,11 @@ package upstream
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"time"
 
@@ -41,18 +43,49 @@ func childEnv(lookup func(string) (string, bool), tokenEnv, token string) []stri
 }
 
 // childTransport prepares (but does not start) a child for mode with
-// token in its environment. Its stderr goes to the broker's log, line by
-// line, redacted.
-func (p *Proxy) childTransport(mode tooldef.Mode, token string) (*mcp.CommandTransport, error) {
+// token in its environment, as the mode's configured user if there is
+// one. Its stderr goes to the broker's log, line by line, redacted.
+func (p *Proxy) childTransport(mode tooldef.Mode, token string) (*childCommand, error) {
 	cmd := exec.Command(p.cfg.Command[0], p.cfg.Command[1:]...)
 	if cmd.Err != nil {
 		return nil, &dialError{name: p.cfg.Name, msg: p.red.clean(cmd.Err.Error())}
 	}
-	cmd.Env = childEnv(os.LookupEnv, p.cfg.TokenEnv, token)
+	lookup := os.LookupEnv
+	if name := p.cfg.userFor(mode); name != "" {
+		u, err := resolveChildUser(name, p.cfg.SecretsFile)
+		if err != nil {
+			return nil, &dialError{name: p.cfg.Name, msg: p.red.clean(err.Error())}
+		}
+		cmd.SysProcAttr = u.sysProcAttr()
+		// The broker's HOME is the broker's; the child gets one it can use.
+		lookup = func(k string) (string, bool) {
+			if k == "HOME" {
+				return u.home, true
+			}
+			return os.LookupEnv(k)
+		}
+	}
+	cmd.Env = childEnv(lookup, p.cfg.TokenEnv, token)
 	cmd.Stderr = &lineLog{log: p.log.With("mode", string(mode)), red: p.red}
 	// A grandchild that keeps stderr open must not hold up reaping.
 	cmd.WaitDelay = terminateAfter
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}, nil
+	return &childCommand{&mcp.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}}, nil
+}
+
+// childCommand starts a child that inherits no capability from the
+// broker, whatever user it runs as.
+type childCommand struct{ *mcp.CommandTransport }
+
+// Connect starts the child on a thread whose inheritable and ambient
+// capabilities are cleared first (capabilities are per thread, and the
+// child is forked from the calling one).
+func (c *childCommand) Connect(ctx context.Context) (mcp.Connection, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := dropInheritedCaps(); err != nil {
+		return nil, err
+	}
+	return c.CommandTransport.Connect(ctx)
 }
 
 // maxLogLine bounds one logged stderr line; longer lines are cut.

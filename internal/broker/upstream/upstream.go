@@ -21,6 +21,15 @@
 //     nowhere else. Plain http:// is refused except to a loopback host.
 //   - The child's environment is PATH, HOME and LANG (when the broker has
 //     them) plus the token variable; nothing else of the broker's.
+//   - With user set, a child runs as that user (a write-credential child
+//     as write_user, default user) with its primary group only, so it
+//     cannot read the broker's memory or files, the secrets file, or
+//     (given a distinct write_user) the other child's token; HOME is the
+//     user's home, or "/". The users are checked at start and before
+//     every child starts (see resolveChildUser). Without user, a child
+//     runs as the broker's own user and is trusted with every credential
+//     the broker holds. Either way a child starts with no capability:
+//     those the broker holds to switch users stay with the broker.
 //   - Proxied tools keep their upstream names. A name that clashes with one
 //     of ghgate's own tools or another upstream's is refused at start
 //     (CheckNames); drop the broker's own tool with [tools] deny to expose
@@ -68,6 +77,23 @@ type Config struct {
 	// "*": the fallback route); a call that names one is routed by it.
 	Owner string
 	Allow []Allowed
+	// User, when set, is the OS user a child runs as; WriteUser the one
+	// for a child holding a write credential (default User). Empty: the
+	// children run as the broker's own user and can read what it can.
+	User      string
+	WriteUser string
+	// SecretsFile is the broker's secrets file: a child user who could
+	// read it is refused.
+	SecretsFile string
+}
+
+// userFor is the user a child holding a credential of mode runs as; ""
+// is the broker's own.
+func (c Config) userFor(mode tooldef.Mode) string {
+	if mode == tooldef.Write && c.WriteUser != "" {
+		return c.WriteUser
+	}
+	return c.User
 }
 
 // Allowed is one allowlisted upstream tool and the credential mode it uses.
@@ -252,6 +278,9 @@ func (c Config) check() error {
 			errs = append(errs, fmt.Errorf("upstream %q: %w", c.Name, err))
 		}
 	}
+	if err := c.checkUsers(); err != nil {
+		errs = append(errs, fmt.Errorf("upstream %q: %w", c.Name, err))
+	}
 	if len(c.Allow) == 0 {
 		errs = append(errs, fmt.Errorf("upstream %q: allow is empty: list the tools to expose", c.Name))
 	}
@@ -267,6 +296,26 @@ func (c Config) check() error {
 		if a.Mode != tooldef.Read && a.Mode != tooldef.Write {
 			errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write", c.Name, a.Tool))
 		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkUsers refuses a user or write_user a child could reach the
+// broker's credentials through (see resolveChildUser), and a broker that
+// cannot switch to them.
+func (c Config) checkUsers() error {
+	switch {
+	case c.User == "" && c.WriteUser == "":
+		return nil
+	case c.User == "":
+		return errors.New("write_user needs user (the user for the read children)")
+	case len(c.Command) == 0:
+		return errors.New("user and write_user are for a command upstream (there is no child to run as them)")
+	}
+	errs := []error{canSwitchUsers()}
+	for _, name := range slices.Compact([]string{c.User, c.userFor(tooldef.Write)}) {
+		_, err := resolveChildUser(name, c.SecretsFile)
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -1,0 +1,294 @@
+package broker_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/broker"
+	"github.com/ghgate/ghgate/internal/broker/brokertest"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// rawClient speaks newline-delimited JSON-RPC on the socket by hand, so a
+// test can send what no SDK client would.
+type rawClient struct {
+	conn net.Conn
+	in   *bufio.Reader
+}
+
+func dialRaw(t *testing.T, path string) *rawClient {
+	t.Helper()
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return &rawClient{conn: conn, in: bufio.NewReaderSize(conn, 1<<16)}
+}
+
+func (c *rawClient) send(t *testing.T, line string) {
+	t.Helper()
+	_ = c.conn.SetWriteDeadline(time.Now().Add(30 * time.Second))
+	if _, err := c.conn.Write([]byte(line + "\n")); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+}
+
+// rpcReply is a JSON-RPC response as it arrives.
+type rpcReply struct {
+	ID    json.RawMessage `json:"id"`
+	Error *struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+		Data    struct {
+			Code         string `json:"code"`
+			RetryAfterMS *int64 `json:"retry_after_ms"`
+		} `json:"data"`
+	} `json:"error"`
+	Result json.RawMessage `json:"result"`
+}
+
+// read reads one line (a response or a batch of them), bounded in time;
+// io errors are returned, so a test can see the connection close.
+func (c *rawClient) read(t *testing.T) ([]rpcReply, error) {
+	t.Helper()
+	_ = c.conn.SetReadDeadline(time.Now().Add(60 * time.Second))
+	line, err := c.in.ReadBytes('\n')
+	if err != nil {
+		return nil, err
+	}
+	line = []byte(strings.TrimSpace(string(line)))
+	if len(line) > 0 && line[0] == '[' {
+		var batch []rpcReply
+		if err := json.Unmarshal(line, &batch); err != nil {
+			t.Fatalf("reply %s: %v", line, err)
+		}
+		return batch, nil
+	}
+	var r rpcReply
+	if err := json.Unmarshal(line, &r); err != nil {
+		t.Fatalf("reply %s: %v", line, err)
+	}
+	return []rpcReply{r}, nil
+}
+
+func (c *rawClient) mustRead(t *testing.T) []rpcReply {
+	t.Helper()
+	r, err := c.read(t)
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return r
+}
+
+const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+
+// initialize completes the handshake on a raw client.
+func (c *rawClient) initialize(t *testing.T) {
+	t.Helper()
+	c.send(t, initLine)
+	if r := c.mustRead(t); len(r) != 1 || r[0].Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+// One client cannot hold every connection: past its own cap (and past the
+// broker's total) a connection is answered with an error and closed, and
+// a freed slot is usable again.
+func TestConnectionCaps(t *testing.T) {
+	t.Run("per client", func(t *testing.T) {
+		d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_connections = 10\nmax_connections_per_client = 2"})
+		first, second := dialRaw(t, d.Socket.Path()), dialRaw(t, d.Socket.Path())
+		first.initialize(t)
+		second.initialize(t)
+		third := dialRaw(t, d.Socket.Path())
+		r := third.mustRead(t)
+		if r[0].Error == nil || !strings.Contains(r[0].Error.Message, "max_connections_per_client") || r[0].Error.Data.Code != "rate_limited" {
+			t.Fatalf("the third connection: %+v", r[0])
+		}
+		if _, err := third.read(t); !closed(err) {
+			t.Fatalf("the refused connection stayed open: %v", err)
+		}
+		_ = first.conn.Close()
+		// The slot comes back once the broker has seen the close.
+		for i := 0; ; i++ {
+			again := dialRaw(t, d.Socket.Path())
+			again.send(t, initLine)
+			r := again.mustRead(t)
+			if r[0].Error == nil {
+				break
+			}
+			if i == 200 {
+				t.Fatalf("no slot after a connection closed: %+v", r[0])
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		second.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+		if r := second.mustRead(t); r[0].Error != nil {
+			t.Fatalf("a connection within the cap: %+v", r[0])
+		}
+	})
+	t.Run("total", func(t *testing.T) {
+		d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_connections = 2\nmax_connections_per_client = 2"})
+		dialRaw(t, d.Socket.Path()).initialize(t)
+		dialRaw(t, d.Socket.Path()).initialize(t)
+		r := dialRaw(t, d.Socket.Path()).mustRead(t)
+		if r[0].Error == nil || !strings.Contains(r[0].Error.Message, "max_connections") {
+			t.Fatalf("a connection over the total: %+v", r[0])
+		}
+	})
+}
+
+// A connection that sends nothing is closed after the idle timeout, but
+// not while a call of its own is in flight.
+func TestIdleConnectionsAreClosed(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nidle_timeout = \"1s\""})
+	release := make(chan struct{})
+	d.Broker.AddTool(&mcp.Tool{Name: "hold", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-release
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
+		}, tooldef.Read)
+
+	idle := dialRaw(t, d.Socket.Path())
+	idle.initialize(t)
+	if _, err := idle.read(t); !closed(err) {
+		t.Fatalf("an idle connection was not closed: %v", err)
+	}
+
+	busy := dialRaw(t, d.Socket.Path())
+	busy.initialize(t)
+	busy.send(t, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+	// Three idle timeouts pass with the call in flight.
+	time.Sleep(3 * time.Second)
+	close(release)
+	if r := busy.mustRead(t); r[0].Error != nil || string(r[0].ID) != "5" {
+		t.Fatalf("the held call's answer: %+v", r[0])
+	}
+}
+
+// The configured line and batch bounds reach the socket's transport: a
+// line or batch over them is answered with an error and the session
+// goes on.
+func TestLineAndBatchBounds(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_line_bytes = 4096\nmax_batch = 3"})
+	c := dialRaw(t, d.Socket.Path())
+	c.initialize(t)
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`+strings.Repeat("x", 64<<10)+`"}}`)
+	if r := c.mustRead(t); r[0].Error == nil || !strings.Contains(r[0].Error.Message, "4096") {
+		t.Fatalf("a line over max_line_bytes: %+v", r[0])
+	}
+	c.send(t, `[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`)
+	if r := c.mustRead(t); len(r) != 1 || r[0].Error == nil || !strings.Contains(r[0].Error.Message, "3") {
+		t.Fatalf("a batch over max_batch: %+v", r)
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":6,"method":"ping"}`)
+	if r := c.mustRead(t); r[0].Error != nil || string(r[0].ID) != "6" {
+		t.Fatalf("the session after the refusals: %+v", r[0])
+	}
+}
+
+// One session cannot have more than max_in_flight requests unanswered, nor
+// send faster than its rate: the excess is refused at once with a retry
+// time, and nothing of it reaches a tool.
+func TestSessionInFlightAndRate(t *testing.T) {
+	t.Run("in flight", func(t *testing.T) {
+		d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_in_flight = 2"})
+		release, entered := make(chan struct{}), make(chan struct{}, 10)
+		d.Broker.AddTool(&mcp.Tool{Name: "hold", InputSchema: &jsonschema.Schema{Type: "object"}},
+			func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				entered <- struct{}{}
+				<-release
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
+			}, tooldef.Read)
+		c := dialRaw(t, d.Socket.Path())
+		c.initialize(t)
+		for id := 1; id <= 3; id++ {
+			c.send(t, `{"jsonrpc":"2.0","id":`+string(rune('0'+id))+`,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+		}
+		r := c.mustRead(t)
+		if string(r[0].ID) != "3" || r[0].Error == nil || !strings.Contains(r[0].Error.Message, "max_in_flight") ||
+			r[0].Error.Data.RetryAfterMS == nil {
+			t.Fatalf("the third call in flight: %+v", r[0])
+		}
+		close(release)
+		got := map[string]bool{}
+		for len(got) < 2 {
+			for _, x := range c.mustRead(t) {
+				if x.Error != nil {
+					t.Fatalf("a call within the bound failed: %+v", x)
+				}
+				got[string(x.ID)] = true
+			}
+		}
+		if len(entered) != 2 {
+			t.Fatalf("%d calls reached the tool, want 2", len(entered))
+		}
+		if lines := brokertest.AuditLines(t, d.Audit); len(lines) != 2 {
+			t.Fatalf("%d audit lines, want 2 (the refused call never ran)", len(lines))
+		}
+	})
+	t.Run("rate", func(t *testing.T) {
+		d := brokertest.Start(t, brokertest.Options{Config: "[limits]\ncalls_per_second = 0.5\ncall_burst = 3"})
+		c := dialRaw(t, d.Socket.Path())
+		c.initialize(t)
+		c.send(t, `[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":3,"method":"tools/list"},{"jsonrpc":"2.0","id":4,"method":"tools/list"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`)
+		var ok, limited int
+		for ok+limited < 5 {
+			for _, x := range c.mustRead(t) {
+				switch {
+				case x.Error == nil:
+					ok++
+				case x.Error.Data.Code == "rate_limited" && x.Error.Data.RetryAfterMS != nil && *x.Error.Data.RetryAfterMS > 0:
+					limited++
+				default:
+					t.Fatalf("unexpected reply: %+v", x)
+				}
+			}
+		}
+		// Three from the burst and the ping, which is never limited.
+		if ok != 4 || limited != 1 {
+			t.Fatalf("%d answered, %d refused; want 4 and 1", ok, limited)
+		}
+	})
+}
+
+// The limits a config leaves out take their defaults; bad ones refuse to
+// start.
+func TestLimitsDefaults(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{})
+	if got := d.Config.Limits; got != broker.DefaultLimits {
+		t.Fatalf("limits %+v, want the defaults %+v", got, broker.DefaultLimits)
+	}
+	for _, bad := range []string{"max_connections = -1", "idle_timeout = 5", "calls_per_second = -2"} {
+		dir := t.TempDir()
+		path := dir + "/b.toml"
+		body := "[listen]\nsocket = \"" + dir + "/s\"\n[[route]]\nowner = \"*\"\nread = \"r\"\n[limits]\n" + bad + "\n"
+		if err := writeFile(path, body); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := broker.LoadConfig(path); err == nil || !strings.Contains(err.Error(), "[limits]") {
+			t.Errorf("%s: %v, want a [limits] error", bad, err)
+		}
+	}
+}
+
+func writeFile(path, body string) error { return os.WriteFile(path, []byte(body), 0o600) }
+
+// closed reports whether a read ended because the broker closed the
+// connection (not because the test's own deadline passed).
+func closed(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
+}
