@@ -188,9 +188,16 @@ toolsets = ["issues"]`)
 		{"path in repo", `{"owner":"acme","repo":"x/%2e%2e/%2e%2e/alice/notes","title":"x"}`},
 		{"path in owner", `{"owner":"acme/../alice","repo":"notes","title":"x"}`},
 		{"not an object", `["owner","acme"]`},
+		{"query reaching another owner", `{"owner":"acme","query":"is:open user:alice"}`},
+		{"query reaching another repo", `{"owner":"acme","repo":"widgets","query":"repo:acme/gadgets"}`},
+		{"query naming two owners", `{"query":"repo:acme/widgets repo:alice/notes"}`},
 	}
 	for _, c := range refused {
-		res, err := bd.callRaw(t, "issue_write", c.args)
+		tool := "issue_write"
+		if strings.Contains(c.args, "query") {
+			tool = "issue_read"
+		}
+		res, err := bd.callRaw(t, tool, c.args)
 		if err != nil {
 			t.Fatalf("%s: protocol error %v", c.name, err)
 		}
@@ -211,6 +218,7 @@ toolsets = ["issues"]`)
 		{"issue_read", `{"owner":"alice","repo":"notes"}`, "alice", "alice-read"},
 		{"issue_read", `{"repo":"widgets"}`, "", "acme-read"},
 		{"list_things", `{}`, "", "acme-write"},
+		{"issue_read", `{"query":"repo:alice/notes is:open"}`, "", "alice-read"},
 	}
 	for _, c := range ok {
 		res, err := bd.callRaw(t, c.tool, c.args)
@@ -252,7 +260,10 @@ toolsets = ["issues"]`)
 	}
 	for i, c := range ok {
 		wantOwner := c.owner
-		if wantOwner == "" {
+		switch {
+		case strings.Contains(c.args, "alice/notes"):
+			wantOwner = "alice" // routed by the one owner its query names
+		case wantOwner == "":
 			wantOwner = "acme"
 		}
 		if l := okLines[i]; l.Owner != wantOwner || l.Credential != c.secret {

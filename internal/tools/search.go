@@ -9,6 +9,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/searchquery"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -71,8 +72,8 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 // name one owner, which then routes the call (see routedOwner).
 func (in *SearchIssuesIn) checkScope() *contract.Error {
 	const tool = "github_search_issues"
-	tokens := queryTokens(in.Query)
-	refs := scopeRefs(tokens)
+	tokens := searchquery.Tokens(in.Query)
+	refs := searchquery.Refs(tokens)
 	if len(refs) == 0 {
 		return nil
 	}
@@ -83,36 +84,36 @@ func (in *SearchIssuesIn) checkScope() *contract.Error {
 		if in.Repo != "" {
 			where += "/" + in.Repo
 		}
-		var outside []scopeRef
+		var outside []searchquery.Ref
 		for _, r := range refs {
-			if !r.within(in.Owner, in.Repo) {
+			if !r.Within(in.Owner, in.Repo) {
 				outside = append(outside, r)
 			}
 		}
 		if len(outside) == 0 {
 			return nil
 		}
-		fixed.Query = rewriteQuery(tokens, outside, nil)
+		fixed.Query = searchquery.Rewrite(tokens, outside, nil)
 		return contract.Errorf(contract.CodeInvalidField, "query's %s reaches past %s, the scope this search is routed and authorized by", qualifierList(outside), where).
 			WithField("query", "must not name repositories outside "+where).
 			WithRepair(contract.Repair{NextStep: "call again without those qualifiers; owner already limits the search to " + where, Tool: tool, Arguments: fixed,
 				Alternative: "to search another owner's issues, call again with owner set to that owner"})
 	}
 	var owners []string
-	var notted, others []scopeRef
+	var notted, others []searchquery.Ref
 	for _, r := range refs {
-		if r.afterNOT {
+		if r.AfterNOT {
 			notted = append(notted, r)
 			continue
 		}
-		if !slices.ContainsFunc(owners, func(o string) bool { return o == r.owner || sameOwner(o, r.owner) }) {
-			owners = append(owners, r.owner)
+		if !slices.ContainsFunc(owners, func(o string) bool { return o == r.Owner || searchquery.SameOwner(o, r.Owner) }) {
+			owners = append(owners, r.Owner)
 		}
-		if r.owner != owners[0] && !sameOwner(r.owner, owners[0]) {
+		if r.Owner != owners[0] && !searchquery.SameOwner(r.Owner, owners[0]) {
 			others = append(others, r)
 		}
 	}
-	fixed.Query = rewriteQuery(tokens, others, notted)
+	fixed.Query = searchquery.Rewrite(tokens, others, notted)
 	if len(owners) > 1 {
 		return contract.Errorf(contract.CodeInvalidField, "query names repositories of %d owners (%s); a search is routed by one owner's credential", len(owners), strings.Join(owners, ", ")).
 			WithField("query", "must name repositories of one owner only").
@@ -127,11 +128,11 @@ func (in *SearchIssuesIn) checkScope() *contract.Error {
 }
 
 // qualifierList names refs for a message, as name:value.
-func qualifierList(refs []scopeRef) string {
+func qualifierList(refs []searchquery.Ref) string {
 	var names []string
 	for _, r := range refs {
-		q := r.name + ":" + r.value
-		if r.afterNOT {
+		q := r.Name + ":" + r.Value
+		if r.AfterNOT {
 			q = "NOT " + q
 		}
 		if !slices.Contains(names, q) {
@@ -149,9 +150,9 @@ func (in SearchIssuesIn) routedOwner() string {
 	if in.Owner != "" {
 		return in.Owner
 	}
-	for _, r := range scopeRefs(queryTokens(in.Query)) {
-		if !r.afterNOT && r.owner != viewerLogin {
-			return r.owner
+	for _, r := range searchquery.Refs(searchquery.Tokens(in.Query)) {
+		if !r.AfterNOT && r.Owner != searchquery.ViewerLogin {
+			return r.Owner
 		}
 	}
 	return ""

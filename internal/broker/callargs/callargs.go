@@ -21,6 +21,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/searchquery"
 )
 
 // Target is where a call acts, as its arguments say: the owner and
@@ -29,6 +30,9 @@ import (
 type Target struct {
 	Owner string
 	Repo  string
+	// Query is the "query" argument when it is a string: a search whose
+	// scope qualifiers can reach other owners.
+	Query string
 }
 
 // Args is a call's arguments read once.
@@ -121,6 +125,9 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 		if declared != nil && !declared[key] {
 			return Args{}, invalid(shown(key), "is not an argument of this tool (names are case-sensitive)")
 		}
+		if key == "query" && len(value) > 0 && value[0] == '"' {
+			_ = json.Unmarshal(value, &target.Query)
+		}
 		switch key {
 		case "owner", "repo":
 			// null decodes into a string without error; only a JSON
@@ -159,6 +166,47 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 	}
 	b.WriteByte('}')
 	return Args{Target: target, Canonical: b.Bytes()}, nil
+}
+
+// RouteOwner is the owner whose credential serves the call: the owner it
+// names, else the one owner its query's scope qualifiers name, else
+// fallback. A query scope reaching past the named owner (and repository),
+// or naming two owners, is refused: GitHub ORs such scopes together, so
+// they would be searched with the named owner's credential.
+func (a Args) RouteOwner(fallback string) (string, *contract.Error) {
+	refs := searchquery.Refs(searchquery.Tokens(a.Target.Query))
+	if a.Target.Owner != "" {
+		for _, r := range refs {
+			if !r.Within(a.Target.Owner, a.Target.Repo) {
+				where := a.Target.Owner
+				if a.Target.Repo != "" {
+					where += "/" + a.Target.Repo
+				}
+				e := contract.Errorf(contract.CodeInvalidField, "query's %s:%s reaches past %s, the owner this call is routed and authorized by; nothing was sent",
+					r.Name, shown(r.Value), where).WithField("query", "must not name repositories outside "+where)
+				e.Settlement = contract.NotStarted
+				return "", e.WithRepair(contract.Repair{NextStep: "call again without the " + r.Name + ": qualifier, or with owner set to the owner it names"})
+			}
+		}
+		return a.Target.Owner, nil
+	}
+	owner := ""
+	for _, r := range refs {
+		switch {
+		case r.Owner == searchquery.ViewerLogin:
+		case owner == "":
+			owner = r.Owner
+		case !searchquery.SameOwner(owner, r.Owner):
+			e := contract.Errorf(contract.CodeInvalidField, "query names repositories of more than one owner (%s, %s); a call is routed by one owner's credential; nothing was sent",
+				shown(owner), shown(r.Owner)).WithField("query", "must name repositories of one owner only")
+			e.Settlement = contract.NotStarted
+			return "", e.WithRepair(contract.Repair{NextStep: "search one owner at a time, with owner set to it"})
+		}
+	}
+	if owner != "" {
+		return owner, nil
+	}
+	return fallback, nil
 }
 
 // checkTarget applies the name check ghgate's own tools apply: a name of

@@ -39,9 +39,9 @@ func (p *Proxy) handler(a Allowed) mcp.ToolHandler {
 				return fail(e)
 			}
 		}
-		owner := args.Target.Owner
-		if owner == "" {
-			owner = p.owner
+		owner, e := args.RouteOwner(p.owner)
+		if e != nil {
+			return fail(e)
 		}
 		token, cred, err := p.opts.Tokens.Token(ctx, owner, a.Mode)
 		if err == nil && token == "" {

@@ -1,38 +1,38 @@
-package tools
+// Package searchquery reads the scope qualifiers of a GitHub search query
+// (user:, org:, repo:, owner:, project:) as GitHub reads them, and writes
+// a query without some of them. GitHub ORs every repository scope in a
+// query together, so a scope written in an agent's query text widens
+// whatever scope the caller meant; whoever chooses a credential by owner
+// must see them.
+package searchquery
 
 import (
 	"strings"
 	"unicode"
 )
 
-// GitHub's issue search ORs every repository scope in q together, so a
-// scope written in the agent's query text widens whatever scope the owner
-// and repo arguments add. The credential is chosen by owner, so a scope
-// naming anyone else would be read on the wrong credential. This file reads
-// those scopes out of the query as GitHub reads them.
-
 // scopeQualifiers are the qualifiers that choose the repositories searched:
 // user:, org: and repo: as documented, owner: which GitHub accepts too, and
 // project:OWNER/N, which names the owner whose issues it matches.
 var scopeQualifiers = map[string]bool{"repo": true, "user": true, "org": true, "owner": true, "project": true}
 
-// scopeRef is one value of a scope qualifier in the query text.
-type scopeRef struct {
+// Ref is one value of a scope qualifier in the query text.
+type Ref struct {
 	tok   int    // index of its token in the query's tokens
-	name  string // qualifier name, lower-case
-	value string // the value as written, quotes removed
-	owner string // the owner it names, as written
-	repo  string // repo: only
-	// afterNOT marks a qualifier written after NOT. GitHub applies NOT to
+	Name  string // qualifier name, lower-case
+	Value string // the value as written, quotes removed
+	Owner string // the owner it names, as written
+	Repo  string // repo: only
+	// AfterNOT marks a qualifier written after NOT. GitHub applies NOT to
 	// words only, so it may still widen the scope, or it may narrow: it
 	// cannot be relied on either way.
-	afterNOT bool
+	AfterNOT bool
 }
 
-// queryTokens splits the query on whitespace outside double quotes,
+// Tokens splits the query on whitespace outside double quotes,
 // keeping the quotes. An unmatched quote is read as a plain character, so
 // it cannot hide the qualifiers after it.
-func queryTokens(q string) []string {
+func Tokens(q string) []string {
 	unmatched := -1
 	if strings.Count(q, `"`)%2 == 1 {
 		unmatched = strings.LastIndex(q, `"`)
@@ -94,11 +94,11 @@ func parseScope(tok string) (name string, values []string, excluded, ok bool) {
 	return name, values, strings.Count(prefix, "-") == 1, len(values) > 0
 }
 
-// scopeRefs lists the scope qualifiers of the query that can widen its
+// Refs lists the scope qualifiers of the query that can widen its
 // scope: every one not excluded by a leading minus, and every one after
 // NOT.
-func scopeRefs(tokens []string) []scopeRef {
-	var out []scopeRef
+func Refs(tokens []string) []Ref {
+	var out []Ref
 	for i, tok := range tokens {
 		name, values, excluded, ok := parseScope(tok)
 		afterNOT := i > 0 && strings.EqualFold(tokens[i-1], "NOT")
@@ -106,17 +106,17 @@ func scopeRefs(tokens []string) []scopeRef {
 			continue
 		}
 		for _, v := range values {
-			r := scopeRef{tok: i, name: name, value: v, owner: v, afterNOT: afterNOT}
+			r := Ref{tok: i, Name: name, Value: v, Owner: v, AfterNOT: afterNOT}
 			switch name {
 			case "repo":
-				r.owner, r.repo, _ = strings.Cut(v, "/")
+				r.Owner, r.Repo, _ = strings.Cut(v, "/")
 			case "project":
 				owner, _, found := strings.Cut(v, "/")
 				if !found {
 					// A bare project number names no owner.
 					continue
 				}
-				r.owner = owner
+				r.Owner = owner
 			}
 			out = append(out, r)
 		}
@@ -124,45 +124,45 @@ func scopeRefs(tokens []string) []scopeRef {
 	return out
 }
 
-// viewerLogin is how search names the credential's own account; it never
+// ViewerLogin is how search names the credential's own account; it never
 // counts as the same owner as a named one, since which login it is depends
 // on the credential.
-const viewerLogin = "@me"
+const ViewerLogin = "@me"
 
-// sameOwner compares logins as GitHub does, case-insensitively.
-func sameOwner(a, b string) bool {
-	return a != viewerLogin && b != viewerLogin && strings.EqualFold(a, b)
+// SameOwner compares logins as GitHub does, case-insensitively.
+func SameOwner(a, b string) bool {
+	return a != ViewerLogin && b != ViewerLogin && strings.EqualFold(a, b)
 }
 
-// within reports whether the qualifier stays inside owner (and repo, when
+// Within reports whether the qualifier stays inside owner (and repo, when
 // given): a repo: of that repository, a project: of that owner, or, with no
 // repo, any scope of that owner. user:, org: and owner: would widen a
 // repository search to the whole owner.
-func (r scopeRef) within(owner, repo string) bool {
+func (r Ref) Within(owner, repo string) bool {
 	switch {
-	case !sameOwner(r.owner, owner):
+	case !SameOwner(r.Owner, owner):
 		return false
-	case repo == "" || r.name == "project":
+	case repo == "" || r.Name == "project":
 		return true
-	case r.name == "repo":
-		return strings.EqualFold(r.repo, repo)
+	case r.Name == "repo":
+		return strings.EqualFold(r.Repo, repo)
 	default:
 		return false
 	}
 }
 
-// rewriteQuery is the query with the drop refs' values removed (a token
+// Rewrite is the query with the drop refs' values removed (a token
 // left with none goes, with the NOTs before it and one AND or OR beside
 // it) and the NOT before each exclude ref written as the documented
 // leading minus. Parentheses of a removed token stay, so groups still
 // balance.
-func rewriteQuery(tokens []string, drop, exclude []scopeRef) string {
+func Rewrite(tokens []string, drop, exclude []Ref) string {
 	dropped := map[int]map[string]bool{}
 	for _, r := range drop {
 		if dropped[r.tok] == nil {
 			dropped[r.tok] = map[string]bool{}
 		}
-		dropped[r.tok][r.value] = true
+		dropped[r.tok][r.Value] = true
 	}
 	skip := map[int]bool{}
 	kept := map[int]string{}
@@ -199,7 +199,7 @@ func rewriteQuery(tokens []string, drop, exclude []scopeRef) string {
 	}
 	negate := map[int]bool{}
 	for _, r := range exclude {
-		if r.afterNOT && !skip[r.tok] {
+		if r.AfterNOT && !skip[r.tok] {
 			for j := notsBefore(tokens, r.tok); j < r.tok; j++ {
 				skip[j] = true
 			}
