@@ -371,3 +371,35 @@ func TestCompletionsAreCheckedRoutedAndAudited(t *testing.T) {
 		t.Errorf("completion's audit line: %+v", l)
 	}
 }
+
+// Resource reads are audited once each: a template read as the tool call
+// that answers it, with its route and credential, and any other read as
+// resources/read.
+func TestResourceReadsAreAudited(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{})
+	cs := d.Connect(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/widgets/issues/1"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ghgate://capabilities"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/x%2F..%2F..%2Falice/issues/1"}); err == nil {
+		t.Fatal("a read of a path-shaped repository succeeded")
+	}
+	lines := brokertest.AuditLines(t, d.Audit)
+	if len(lines) != 3 {
+		t.Fatalf("%d audit lines for 3 reads: %+v", len(lines), lines)
+	}
+	if l := lines[0]; l.Tool != "github_get_issue" || l.Owner != "acme" || l.Credential != brokertest.SecretAcmeRead || l.Outcome != "ok" {
+		t.Errorf("the issue read's line: %+v", l)
+	}
+	if l := lines[1]; l.Tool != "resources/read" || l.Outcome != "ok" {
+		t.Errorf("the capabilities read's line: %+v", l)
+	}
+	if l := lines[2]; l.Outcome != "error" || l.Credential != "" {
+		t.Errorf("the refused read's line: %+v", l)
+	}
+}

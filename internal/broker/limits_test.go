@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -291,4 +292,27 @@ func writeFile(path, body string) error { return os.WriteFile(path, []byte(body)
 // connection (not because the test's own deadline passed).
 func closed(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
+}
+
+// A batch of thousands of calls is refused whole: not one reaches a tool
+// or GitHub.
+func TestHugeBatchReachesNothing(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{})
+	c := dialRaw(t, d.Socket.Path())
+	c.initialize(t)
+	calls := make([]string, 3000)
+	for i := range calls {
+		calls[i] = `{"jsonrpc":"2.0","id":` + strconv.Itoa(i+1) + `,"method":"tools/call","params":{"name":"github_get_issue","arguments":{"owner":"acme","repo":"widgets","issue_number":1}}}`
+	}
+	c.send(t, "["+strings.Join(calls, ",")+"]")
+	if r := c.mustRead(t); len(r) != 1 || r[0].Error == nil {
+		t.Fatalf("a batch of 3,000 calls: %d replies, first %+v", len(r), r[0])
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":9999,"method":"ping"}`)
+	if r := c.mustRead(t); r[0].Error != nil {
+		t.Fatalf("the session after the refused batch: %+v", r[0])
+	}
+	if lines := brokertest.AuditLines(t, d.Audit); len(lines) != 0 {
+		t.Fatalf("%d calls of the refused batch ran", len(lines))
+	}
 }
