@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -191,6 +192,7 @@ toolsets = ["issues"]`)
 		{"query reaching another owner", `{"owner":"acme","query":"is:open user:alice"}`},
 		{"query reaching another repo", `{"owner":"acme","repo":"widgets","query":"repo:acme/gadgets"}`},
 		{"query naming two owners", `{"query":"repo:acme/widgets repo:alice/notes"}`},
+		{"query naming an owner and @me", `{"query":"repo:acme/widgets user:@me"}`},
 	}
 	for _, c := range refused {
 		tool := "issue_write"
@@ -353,14 +355,24 @@ func TestCompletionsAreCheckedRoutedAndAudited(t *testing.T) {
 			t.Errorf("completion with owner %q repo %q: %v, want invalid_field", c.owner, c.repo, err)
 		}
 	}
+	// Completing the owner itself is not pinned to an owner in the context.
+	owners, err := cs.Complete(ctx, &mcp.CompleteParams{
+		Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues/{issue_number}"},
+		Argument: mcp.CompleteParamsArgument{Name: "owner", Value: "a"},
+		Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme"}},
+	})
+	if err != nil || !slices.Contains(owners.Completion.Values, "acme") {
+		t.Fatalf("owner completion with an owner in the context: %v %+v", err, owners)
+	}
 	res, err := complete("acme", "widgets")
 	if err != nil || len(res.Completion.Values) == 0 {
 		t.Fatalf("acme/widgets labels: %v %+v", err, res)
 	}
 	lines := brokertest.AuditLines(t, d.Audit)
-	if len(lines) != 4 {
-		t.Fatalf("%d audit lines for 4 completions: %+v", len(lines), lines)
+	if len(lines) != 5 {
+		t.Fatalf("%d audit lines for 5 completions: %+v", len(lines), lines)
 	}
+	lines = append(lines[:3], lines[4])
 	for _, l := range lines[:3] {
 		if l.Tool != "completion/complete" || l.Outcome != "error" || l.Code != "invalid_field" || l.Credential != "" {
 			t.Errorf("refused completion's audit line: %+v", l)

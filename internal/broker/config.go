@@ -126,6 +126,10 @@ type Limits struct {
 	// IdleTimeout closes a connection that sent nothing and has no call
 	// in flight for this long.
 	IdleTimeout time.Duration `toml:"idle_timeout"`
+	// WriteTimeout closes a connection whose client has not taken an
+	// answer within it: a client that stops reading cannot make the
+	// broker hold its answers, nor read more of its requests meanwhile.
+	WriteTimeout time.Duration `toml:"write_timeout"`
 	// MaxLineBytes bounds one JSON-RPC message line; MaxBatch the
 	// messages in one batch.
 	MaxLineBytes int `toml:"max_line_bytes"`
@@ -144,6 +148,7 @@ var DefaultLimits = Limits{
 	MaxConnections:          128,
 	MaxConnectionsPerClient: 16,
 	IdleTimeout:             10 * time.Minute,
+	WriteTimeout:            30 * time.Second,
 	MaxLineBytes:            server.DefaultMaxLineBytes,
 	MaxBatch:                server.DefaultMaxBatch,
 	MaxInFlight:             20,
@@ -176,11 +181,21 @@ func (l *Limits) withDefaults() error {
 			*f.v = f.def
 		}
 	}
-	switch {
-	case l.IdleTimeout == 0:
-		l.IdleTimeout = d.IdleTimeout
-	case l.IdleTimeout < time.Second:
-		errs = append(errs, fmt.Errorf("[limits] idle_timeout %v is under a second; give a duration such as \"10m\"", l.IdleTimeout))
+	durations := []struct {
+		name string
+		v    *time.Duration
+		def  time.Duration
+	}{
+		{"idle_timeout", &l.IdleTimeout, d.IdleTimeout},
+		{"write_timeout", &l.WriteTimeout, d.WriteTimeout},
+	}
+	for _, f := range durations {
+		switch {
+		case *f.v == 0:
+			*f.v = f.def
+		case *f.v < time.Second:
+			errs = append(errs, fmt.Errorf("[limits] %s %v is under a second; give a duration such as \"30s\"", f.name, *f.v))
+		}
 	}
 	switch {
 	case l.CallsPerSecond < 0:

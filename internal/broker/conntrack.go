@@ -71,8 +71,11 @@ type trackedConn struct {
 	limits  *sessionLimits
 	refused func(method string, e *contract.Error)
 
-	mu   sync.Mutex
-	open int
+	mu sync.Mutex
+	// open holds the ids of the requests handed on and not yet answered.
+	// A request reusing an id still open is dropped by the SDK unanswered,
+	// so it is not counted: it would never be uncounted.
+	open map[jsonrpc.ID]bool
 }
 
 // busy reports whether a request is unanswered.
@@ -82,21 +85,37 @@ func (c *trackedConn) busy() bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.open > 0
+	return len(c.open) > 0
 }
 
 func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		m, err := c.Connection.Read(ctx)
 		req, ok := m.(*jsonrpc.Request)
-		if err != nil || !ok || !req.IsCall() {
+		if err != nil || !ok {
+			return m, err
+		}
+		if !req.IsCall() {
+			if c.limits != nil && !c.limits.notify(req.Method) {
+				// Over the rate: dropped, as a notification has no answer.
+				if c.refused != nil {
+					c.refused(req.Method, contract.Errorf(contract.CodeRateLimited, "a notification over the session's call rate was dropped"))
+				}
+				continue
+			}
+			return m, err
+		}
+		c.mu.Lock()
+		if c.open == nil {
+			c.open = map[jsonrpc.ID]bool{}
+		}
+		inFlight, reused := len(c.open), c.open[req.ID]
+		c.mu.Unlock()
+		if reused {
 			return m, err
 		}
 		if c.limits != nil {
-			c.mu.Lock()
-			open := c.open
-			c.mu.Unlock()
-			if e := c.limits.admit(req.Method, open); e != nil {
+			if e := c.limits.admit(req.Method, inFlight); e != nil {
 				// Answered here, never handed on: the refusal costs the
 				// broker one write.
 				if c.refused != nil {
@@ -109,7 +128,7 @@ func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 		}
 		c.mu.Lock()
-		c.open++
+		c.open[req.ID] = true
 		c.p.add(1)
 		c.mu.Unlock()
 		return m, err
@@ -118,10 +137,10 @@ func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 func (c *trackedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, m)
-	if _, ok := m.(*jsonrpc.Response); ok {
+	if resp, ok := m.(*jsonrpc.Response); ok {
 		c.mu.Lock()
-		if c.open > 0 {
-			c.open--
+		if c.open[resp.ID] {
+			delete(c.open, resp.ID)
 			c.p.add(-1)
 		}
 		c.mu.Unlock()
@@ -136,6 +155,6 @@ func (c *trackedConn) release() {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.p.add(-c.open)
-	c.open = 0
+	c.p.add(-len(c.open))
+	c.open = nil
 }

@@ -78,16 +78,26 @@ func limitError(e *contract.Error) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: codeLimited, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
 }
 
-// idleConn ends a client connection that has sent nothing for idle while
-// none of its requests is in flight: a call that takes long keeps it.
-type idleConn struct {
+// guardedConn is a client connection with three guards. Reads end it once
+// it has sent nothing for idle while none of its requests is in flight (a
+// call that takes long keeps it). A read waits while a write is under way,
+// so a client that does not read its answers cannot make the broker read,
+// and hold, more of its requests. A write that cannot finish within
+// writeTimeout closes it: a client that stops reading its answers is
+// disconnected rather than left holding them in the broker's memory.
+type guardedConn struct {
 	*net.UnixConn
-	idle time.Duration
-	busy func() bool
+	idle, writeTimeout time.Duration
+	busy               func() bool
+	// writing is held for the whole of each write.
+	writing sync.Mutex
 }
 
-func (c *idleConn) Read(p []byte) (int, error) {
+func (c *guardedConn) Read(p []byte) (int, error) {
 	for {
+		c.writing.Lock()
+		//lint:ignore SA2001 an empty critical section: waiting for a write
+		c.writing.Unlock()
 		_ = c.SetReadDeadline(time.Now().Add(c.idle))
 		n, err := c.UnixConn.Read(p)
 		if n > 0 || err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
@@ -99,30 +109,45 @@ func (c *idleConn) Read(p []byte) (int, error) {
 	}
 }
 
+func (c *guardedConn) Write(p []byte) (int, error) {
+	c.writing.Lock()
+	defer c.writing.Unlock()
+	_ = c.SetWriteDeadline(time.Now().Add(c.writeTimeout))
+	n, err := c.UnixConn.Write(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The client stopped reading: nothing more will reach it.
+		_ = c.UnixConn.Close()
+	}
+	return n, err
+}
+
 var errIdle = errors.New("the client sent nothing for the idle timeout")
 
 // sessionLimits are one session's in-flight bound and call pacing.
 type sessionLimits struct {
 	maxInFlight int
-	pace        *rate.Limiter
+	rate        *rate.Limiter
 }
 
 func newSessionLimits(l Limits) *sessionLimits {
-	return &sessionLimits{maxInFlight: l.MaxInFlight, pace: rate.NewLimiter(rate.Limit(l.CallsPerSecond), l.CallBurst)}
+	return &sessionLimits{maxInFlight: l.MaxInFlight, rate: rate.NewLimiter(rate.Limit(l.CallsPerSecond), l.CallBurst)}
 }
 
-// exempt are the requests never paced: the handshake and liveness checks
-// cost nothing and must keep working for a client being paced.
-func exempt(method string) bool {
-	return method == "initialize" || method == "ping"
+// unpaced are the messages the call rate never refuses: the handshake
+// and liveness checks cost nothing and must keep working for a client
+// being held to its rate, and a cancellation only lightens the load.
+// Requests among them still count against max_in_flight.
+func unpaced(method string) bool {
+	switch method {
+	case "initialize", "ping", "notifications/initialized", "notifications/cancelled":
+		return true
+	}
+	return false
 }
 
 // admit decides on one request given the requests already in flight: nil
 // to serve it, or the refusal to answer it with.
 func (s *sessionLimits) admit(method string, inFlight int) *contract.Error {
-	if exempt(method) {
-		return nil
-	}
 	if inFlight >= s.maxInFlight {
 		e := contract.Errorf(contract.CodeRateLimited,
 			"this session already has %d requests unanswered, the most it may (max_in_flight); wait for an answer and send it again", s.maxInFlight)
@@ -130,14 +155,29 @@ func (s *sessionLimits) admit(method string, inFlight int) *contract.Error {
 		e.RetryAfterMS = ptr(int64(1000))
 		return e
 	}
-	r := s.pace.Reserve()
+	if unpaced(method) {
+		return nil
+	}
+	return s.pace()
+}
+
+// notify says whether a notification from the client may be handled: it
+// counts against the call rate too, and one over it is dropped (a
+// notification has no answer to refuse it with).
+func (s *sessionLimits) notify(method string) bool {
+	return unpaced(method) || s.pace() == nil
+}
+
+// pace takes one request from the session's rate, or refuses it.
+func (s *sessionLimits) pace() *contract.Error {
+	r := s.rate.Reserve()
 	if wait := r.Delay(); !r.OK() || wait > 0 {
 		// Refused rather than held back: holding the session's reader
 		// would pace a flood silently instead of telling the client.
 		r.Cancel()
 		e := contract.Errorf(contract.CodeRateLimited,
 			"this session sends requests faster than %g a second (calls_per_second, bursts of %d); send it again after retry_after_ms",
-			float64(s.pace.Limit()), s.pace.Burst())
+			float64(s.rate.Limit()), s.rate.Burst())
 		e.Temporary = true
 		e.RetryAfterMS = ptr(max(wait, time.Millisecond).Milliseconds())
 		return e

@@ -316,3 +316,66 @@ func TestHugeBatchReachesNothing(t *testing.T) {
 		t.Fatalf("%d calls of the refused batch ran", len(lines))
 	}
 }
+
+// A client that sends and never reads its answers cannot make the broker
+// hold them: reading stops while an answer waits, pings count against
+// max_in_flight too, and the connection is closed once an answer has
+// waited the write timeout.
+func TestClientThatDoesNotReadIsDisconnected(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nwrite_timeout = \"1s\"\ncalls_per_second = 100000\ncall_burst = 100000"})
+	c := dialRaw(t, d.Socket.Path())
+	c.initialize(t)
+	pad := strings.Repeat("x", 64<<10)
+	// Far more answers than the socket buffers hold, none read.
+	sent := 0
+	deadline := time.Now().Add(2 * time.Minute)
+	for ; time.Now().Before(deadline); sent++ {
+		_ = c.conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+		_, err := c.conn.Write([]byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(sent+1) + `,"method":"ping","params":{"pad":"` + pad + `"}}` + "\n"))
+		if err != nil {
+			break // the broker stopped reading, then closed the connection
+		}
+	}
+	if sent > 2000 {
+		t.Fatalf("the broker read %d padded requests whose answers nobody read", sent)
+	}
+	// Whatever is left to read ends with the broker's close, not a hang.
+	_ = c.conn.SetReadDeadline(time.Now().Add(time.Minute))
+	if _, err := io.Copy(io.Discard, c.conn); err != nil && !closed(err) {
+		t.Fatalf("reading the rest: %v", err)
+	}
+	t.Logf("%d requests were taken before the broker stopped reading", sent)
+	// Another client is served.
+	other := dialRaw(t, d.Socket.Path())
+	other.initialize(t)
+}
+
+// Requests with an id already in flight are dropped by the protocol
+// layer unanswered; they do not count as in flight, so the idle timeout
+// and max_in_flight still work after them.
+func TestReusedRequestIDsDoNotLeak(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nidle_timeout = \"1s\"\nmax_in_flight = 2"})
+	release := make(chan struct{})
+	d.Broker.AddTool(&mcp.Tool{Name: "hold", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-release
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
+		}, tooldef.Read)
+	c := dialRaw(t, d.Socket.Path())
+	c.initialize(t)
+	c.send(t, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+	c.send(t, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	c.send(t, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	// A second request with a fresh id is within max_in_flight = 2.
+	c.send(t, `{"jsonrpc":"2.0","id":6,"method":"ping"}`)
+	if r := c.mustRead(t); string(r[0].ID) != "6" || r[0].Error != nil {
+		t.Fatalf("a ping beside the held call: %+v", r[0])
+	}
+	close(release)
+	if r := c.mustRead(t); string(r[0].ID) != "5" || r[0].Error != nil {
+		t.Fatalf("the held call: %+v", r[0])
+	}
+	if _, err := c.read(t); !closed(err) {
+		t.Fatalf("the connection was not closed when idle: %v", err)
+	}
+}

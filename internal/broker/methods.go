@@ -24,7 +24,10 @@ func (b *Broker) auditMethods(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		start := b.now()
 		rec := &CallRecord{Tool: method, Mode: string(tooldef.Read)}
-		if p, ok := req.GetParams().(*mcp.CompleteParams); ok && p.Context != nil {
+		// Completing an owner asks the credential's own view (no owner
+		// routes it); completing anything else is routed by the owner
+		// already chosen, and pinned to it.
+		if p, ok := req.GetParams().(*mcp.CompleteParams); ok && p.Context != nil && p.Argument.Name != "owner" {
 			rec.Owner, rec.Repo = p.Context.Arguments["owner"], p.Context.Arguments["repo"]
 			rec.ownerNamed = rec.Owner != ""
 		}

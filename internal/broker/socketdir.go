@@ -33,6 +33,9 @@ func CheckSocketDir(socketPath string) error {
 	if problem := privateDirProblem(fi); problem != "" {
 		return fmt.Errorf("socket %s: its directory %s %s; %s", socketPath, dir, problem, socketDirAdvice)
 	}
+	if err := checkAncestors(dir); err != nil {
+		return fmt.Errorf("socket %s: %w; %s", socketPath, err, socketDirAdvice)
+	}
 	if fi, err := os.Lstat(socketPath); err == nil && fi.Mode().Type() == fs.ModeSymlink {
 		return fmt.Errorf("socket %s is a symbolic link: not following it nor replacing it, as something other than this broker put it there; remove it", socketPath)
 	}
@@ -101,4 +104,56 @@ func ownerName(uid uint32) string {
 		return u.Username + " (uid " + id + ")"
 	}
 	return "uid " + id
+}
+
+// checkAncestors refuses a directory any of whose ancestors someone other
+// than root or the broker's user could change: whoever can rename an
+// ancestor can put a directory of their own, with their own listener, in
+// the socket's place. An ancestor writable by group or others is accepted
+// only with the sticky bit (as /tmp), which keeps others from renaming
+// what they do not own. The ancestors are checked both as written and,
+// where a symbolic link leads elsewhere (/var/run to /run), as resolved.
+func checkAncestors(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	paths := []string{abs}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil && resolved != abs {
+		paths = append(paths, resolved)
+	}
+	for _, p := range paths {
+		for a := filepath.Dir(p); ; a = filepath.Dir(a) {
+			fi, err := os.Lstat(a)
+			if err != nil {
+				return err
+			}
+			if problem := ancestorProblem(fi); problem != "" {
+				return fmt.Errorf("the directory above it, %s, %s", a, problem)
+			}
+			if a == filepath.Dir(a) {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// ancestorProblem says why an ancestor directory lets someone other than
+// root or the broker's user replace what is below it, or "".
+func ancestorProblem(fi fs.FileInfo) string {
+	uid, ok := fileUID(fi)
+	switch {
+	case !ok:
+		return "has no owner this system reports"
+	case uid != uint32(os.Geteuid()) && uid != 0:
+		return fmt.Sprintf("is %s: owned by neither this broker's user (uid %d) nor root", describeDir(fi, uid, ok), os.Geteuid())
+	case fi.Mode().Type() == fs.ModeSymlink:
+		// Only its directory's writers can replace it, and that directory
+		// is checked too; where it leads is checked as resolved.
+		return ""
+	case fi.Mode().Perm()&0o022 != 0 && fi.Mode()&fs.ModeSticky == 0:
+		return fmt.Sprintf("is %s: writable by group or others without the sticky bit", describeDir(fi, uid, ok))
+	}
+	return ""
 }

@@ -108,3 +108,32 @@ func TestSocketOpensInAPrivateDirectory(t *testing.T) {
 		}
 	}
 }
+
+// A socket directory of the right owner and mode, inside a directory
+// others can write without the sticky bit, can still be renamed away and
+// replaced: it is refused. Inside a sticky one (as /tmp) it is not.
+func TestSocketRefusesAWritableAncestor(t *testing.T) {
+	for _, c := range []struct {
+		mode    os.FileMode
+		refused bool
+	}{{0o777, true}, {0o775, true}, {os.ModeSticky | 0o777, false}, {0o755, false}} {
+		shared := filepath.Join(t.TempDir(), "shared")
+		if err := os.Mkdir(shared, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(shared, c.mode); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(shared, "ghgate")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		err := broker.CheckSocketDir(filepath.Join(dir, "s.sock"))
+		if c.refused != (err != nil) {
+			t.Errorf("a socket directory inside a %v directory: %v, want refused %v", c.mode, err, c.refused)
+		}
+		if err != nil && !strings.Contains(err.Error(), shared) {
+			t.Errorf("the refusal does not name %s: %v", shared, err)
+		}
+	}
+}

@@ -376,6 +376,16 @@ func TestGates(t *testing.T) {
 			want:   map[string]Verdict{"socket": Fail},
 		},
 		{
+			name:   "a directory above the socket's writable by others",
+			mutate: func(t *testing.T, w *world) { w.chmod(t, "run", 0o777) },
+			want:   map[string]Verdict{"socket": Fail},
+		},
+		{
+			name:   "a directory above the socket's sticky and writable by all",
+			mutate: func(t *testing.T, w *world) { w.chmod(t, "run", 0o777|fs.ModeSticky) },
+			want:   map[string]Verdict{},
+		},
+		{
 			name:   "socket directory writable by its group",
 			mutate: func(t *testing.T, w *world) { w.chmod(t, "run/ghgate", 0o775) },
 			want:   map[string]Verdict{"socket": Fail},

@@ -276,6 +276,25 @@ func (c *checker) socketDir(dir string) (desc, problem string) {
 	case fi.Mode.Perm()&0o022 != 0:
 		return desc, fmt.Sprintf("the socket's directory %s is %s: group or others can move the socket aside and listen in its place; %s", dir, desc, fix)
 	}
+	// Whoever can rename a directory above it can put their own in its
+	// place. Group- or world-writable is safe only with the sticky bit
+	// (as /tmp), which keeps others from renaming what they do not own.
+	for a := filepath.Dir(dir); ; a = filepath.Dir(a) {
+		afi, err := c.env.Lstat(a)
+		if err != nil {
+			return desc, err.Error()
+		}
+		switch {
+		case !c.ownedByRootOrService(afi):
+			return desc, fmt.Sprintf("%s, a directory above the socket's, is owned by %s: its owner can rename it and put another listener in its place; %s", a, c.owner(afi), fix)
+		case afi.Mode.Type() != fs.ModeSymlink && afi.Mode.Perm()&0o022 != 0 && afi.Mode&fs.ModeSticky == 0:
+			return desc, fmt.Sprintf("%s, a directory above the socket's, is %s %04o: group or others can rename what is in it and put another listener in its place; %s",
+				a, c.owner(afi), uint32(afi.Mode.Perm()), fix)
+		}
+		if a == filepath.Dir(a) {
+			break
+		}
+	}
 	return desc, ""
 }
 

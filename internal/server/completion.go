@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
@@ -19,12 +20,15 @@ import (
 // variables a template does not declare, gets an empty list, never null.
 type completer struct {
 	svc *tools.Service
+	// served are the templates this server serves: a template left out by
+	// allow, deny or read-only completes nothing, as it reads nothing.
+	served []string
 	// fingerprint is the surface's, stamped on a refusal's envelope.
 	fingerprint func() string
 }
 
-func newCompleter(svc *tools.Service, fingerprint func() string) *completer {
-	return &completer{svc: svc, fingerprint: fingerprint}
+func newCompleter(svc *tools.Service, served []string, fingerprint func() string) *completer {
+	return &completer{svc: svc, served: served, fingerprint: fingerprint}
 }
 
 func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
@@ -36,7 +40,7 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 		}
 	}
 	var values []string
-	if p.Ref != nil && p.Ref.Type == "ref/resource" && templateDeclares(p.Ref.URI, p.Argument.Name) {
+	if p.Ref != nil && p.Ref.Type == "ref/resource" && slices.Contains(c.served, p.Ref.URI) && templateDeclares(p.Ref.URI, p.Argument.Name) {
 		// The owner and repository already chosen go into request paths:
 		// they get the same name check as a tool's arguments.
 		if e := checkCompletionContext(p.Argument.Name, known["owner"], known["repo"]); e != nil {

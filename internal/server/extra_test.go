@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,5 +106,40 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?label=bug"})
 	if len(wrapped) != 1 || wrapped[0] != "github_search_issues" {
 		t.Fatalf("the read did not go through the wrapper as github_search_issues: %v", wrapped)
+	}
+}
+
+// A template left out by allow or deny completes nothing: its names
+// would be read through a tool the deployment does not serve.
+func TestCompletionsOnlyForServedTemplates(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	restricted, err := server.New(env.Stack.Service, server.Options{Allow: []string{"github_add_comment"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		srv  *server.Server
+		want bool
+	}{{env.Stack.Server, true}, {restricted, false}} {
+		st, ct := mcp.NewInMemoryTransports()
+		if _, err := c.srv.MCP.Connect(context.Background(), st, nil); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
+			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
+			Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
+			Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "widgets"}},
+		})
+		_ = cs.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(res.Completion.Values) > 0; got != c.want {
+			t.Errorf("served templates %v: %d labels completed", c.want, len(res.Completion.Values))
+		}
 	}
 }

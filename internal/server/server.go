@@ -129,7 +129,7 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Version}, &mcp.ServerOptions{
 		Instructions:      summary + "Surface fingerprint: " + srv.Fingerprint + "\n",
 		Logger:            log,
-		CompletionHandler: newCompleter(svc, env.Fingerprint).complete,
+		CompletionHandler: newCompleter(svc, res.uris(), env.Fingerprint).complete,
 		// ghgate has no prompts, but the SDK answers prompts/list (with an
 		// empty list) whether or not prompts are declared, and MCP
 		// 2026-07-28 requires a server that answers it to declare the

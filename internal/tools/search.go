@@ -43,6 +43,14 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 	if e := checkNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
+	// author and assignee become qualifiers of the query: anything but a
+	// login would add terms of its own, a scope among them.
+	if e := checkLoginFilter("author", in.Author, "@me"); e != nil {
+		return e
+	}
+	if e := checkLoginFilter("assignee", in.Assignee, "@me", "none"); e != nil {
+		return e
+	}
 	if e := in.checkScope(); e != nil {
 		return e
 	}
@@ -156,6 +164,27 @@ func (in SearchIssuesIn) routedOwner() string {
 		}
 	}
 	return ""
+}
+
+// checkLoginFilter refuses a login filter that is not a GitHub login, one
+// of the words the qualifier takes, or (for author) an app/ slug.
+func checkLoginFilter(field, value string, words ...string) *contract.Error {
+	if value == "" || slices.Contains(words, value) {
+		return nil
+	}
+	login := value
+	if field == "author" {
+		login = strings.TrimPrefix(value, "app/")
+	}
+	if github.CheckOwner(login) == nil {
+		return nil
+	}
+	reason := "must be a GitHub login"
+	if len(words) > 0 {
+		reason += " or " + strings.Join(words, " or ")
+	}
+	return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason).
+		WithRepair(contract.Repair{NextStep: "call again with " + field + " set to one login; put other search terms in query", Tool: "github_search_issues"})
 }
 
 func parseDateArg(s string) (time.Time, error) {

@@ -289,3 +289,42 @@ func jsonEqual(a, b any) bool {
 	jb, errB := json.Marshal(b)
 	return errA == nil && errB == nil && string(ja) == string(jb)
 }
+
+// author and assignee are put in the query as qualifiers: anything but a
+// login (or the words they take) is refused before any request, so they
+// cannot carry a scope of their own past the routed owner.
+func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
+	env, rec := startRecorded(t)
+	for _, in := range []tools.SearchIssuesIn{
+		{Owner: "acme", Author: "x repo:alice/notes"},
+		{Owner: "acme", Assignee: "x org:alice"},
+		{Author: "bob user:alice"},
+		{Owner: "acme", Author: "app/x repo:alice/notes"},
+		{Owner: "acme", Assignee: "bob\tuser:alice"},
+	} {
+		res := env.Call(t, "github_search_issues", in)
+		e := wireEnvelope(t, res, false)
+		field := "author"
+		if in.Assignee != "" {
+			field = "assignee"
+		}
+		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != field {
+			t.Errorf("%+v: want invalid_field on %s, got %s", in, field, res.JSON)
+		}
+	}
+	if got := rec.took(); len(got) != 0 {
+		t.Fatalf("refused searches asked for credentials for %q", got)
+	}
+	wantUpstream(t, env)
+	for _, in := range []tools.SearchIssuesIn{
+		{Owner: "acme", Author: "alice"},
+		{Owner: "acme", Author: "app/dependabot"},
+		{Owner: "acme", Author: "@me"},
+		{Owner: "acme", Assignee: "none"},
+		{Owner: "acme", Assignee: "@me"},
+		{Owner: "acme", Assignee: "bob"},
+	} {
+		args, _ := json.Marshal(in)
+		callOK[tools.SearchIssuesOut](t, env, "github_search_issues", json.RawMessage(args))
+	}
+}

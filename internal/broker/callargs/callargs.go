@@ -190,10 +190,13 @@ func (a Args) RouteOwner(fallback string) (string, *contract.Error) {
 		}
 		return a.Target.Owner, nil
 	}
-	owner := ""
+	owner, viewer := "", false
 	for _, r := range refs {
 		switch {
 		case r.Owner == searchquery.ViewerLogin:
+			// The credential's own account, whichever route's it is: beside
+			// a named owner it is a second one.
+			viewer = true
 		case owner == "":
 			owner = r.Owner
 		case !searchquery.SameOwner(owner, r.Owner):
@@ -202,6 +205,12 @@ func (a Args) RouteOwner(fallback string) (string, *contract.Error) {
 			e.Settlement = contract.NotStarted
 			return "", e.WithRepair(contract.Repair{NextStep: "search one owner at a time, with owner set to it"})
 		}
+	}
+	if owner != "" && viewer {
+		e := contract.Errorf(contract.CodeInvalidField, "query names %s and @me; a call is routed by one owner's credential; nothing was sent", shown(owner)).
+			WithField("query", "must name repositories of one owner only")
+		e.Settlement = contract.NotStarted
+		return "", e.WithRepair(contract.Repair{NextStep: "search one owner at a time, with owner set to it"})
 	}
 	if owner != "" {
 		return owner, nil

@@ -129,45 +129,6 @@ func (c *childSetup) brokerCmd(ctx context.Context, setpriv ...string) *exec.Cmd
 	return cmd
 }
 
-// startBrokerWithCaps runs the broker until the test ends, as startBroker
-// does, but holding CAP_SETUID and CAP_SETGID.
-func (c *childSetup) startBrokerWithCaps(t *testing.T) {
-	t.Helper()
-	cmd := c.brokerCmd(context.Background(), switchCaps...)
-	c.brokerErr = &testutil.SyncBuffer{}
-	cmd.Stdout, cmd.Stderr = c.brokerErr, c.brokerErr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c.brokerPID = cmd.Process.Pid // setpriv execs the broker
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-			t.Errorf("the broker did not stop on SIGTERM within 20s")
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if fi, err := os.Stat(c.socket); err == nil && fi.Mode().Type() == os.ModeSocket {
-			return
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("the broker exited before listening: %v\n%s", err, c.brokerErr.String())
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no socket at %s after 30s; broker output:\n%s", c.socket, c.brokerErr.String())
-		}
-	}
-}
-
 // refusal runs the broker, which must refuse to start; it returns what it
 // said.
 func (c *childSetup) refusal(t *testing.T, setpriv ...string) string {
@@ -224,7 +185,7 @@ func TestUpstreamChildIsolation(t *testing.T) {
 	requireRoot(t)
 	c := provisionChildren(t)
 	c.writeConfig(t, c.reader, c.writer)
-	c.startBrokerWithCaps(t)
+	c.startBroker(t, switchCaps...)
 	readTok, writeTok := c.tokens[0], c.tokens[1]
 
 	session := c.agentSpySession(t)

@@ -419,10 +419,13 @@ func checkProvisioned(t *testing.T, d *deployment) {
 	}
 }
 
-// startBroker runs `ghgate broker` as the service user until the test ends.
-func (d *deployment) startBroker(t *testing.T) {
+// startBroker runs `ghgate broker` as the service user until the test
+// ends, with extra setpriv flags (capabilities) when given.
+func (d *deployment) startBroker(t *testing.T, setpriv ...string) {
 	t.Helper()
-	cmd := asUser(d.svc, d.bin, "broker", "--config", d.config)
+	args := append([]string{"--reuid=" + d.svc, "--regid=" + d.svc, "--init-groups"}, setpriv...)
+	cmd := exec.Command("setpriv", append(args, "--", d.bin, "broker", "--config", d.config)...)
+	cmd.Env, cmd.Dir = childEnv, "/"
 	d.brokerErr = &testutil.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = d.brokerErr, d.brokerErr
 	if err := cmd.Start(); err != nil {

@@ -10,10 +10,16 @@
 //   - A child process has one environment, so one child is started per
 //     credential actually used (a route's read or write secret), lazily,
 //     on the first call that needs it; the child that lists the tools at
-//     start counts as the first. The call's "owner" argument chooses the
-//     route (the configured owner when it names none). A child whose credential changed (an App installation
-//     token was refreshed) is replaced by one started with the new token;
-//     the old one is closed once its calls have finished.
+//     start counts as the first. A child whose credential changed (an App
+//     installation token was refreshed) is replaced by one started with
+//     the new token; the old one is closed once its calls have finished.
+//   - A call's arguments are read once (callargs.Read, by the broker around
+//     the handler): each key once under any case folding, only the keys
+//     the tool declares, owner and repo strings of GitHub's name shapes.
+//     The "owner" they name chooses the route; with none, the one owner a
+//     "query" argument's scope qualifiers name; else the configured owner.
+//     What is forwarded is the arguments as read, so the upstream acts on
+//     the owner whose credential it holds.
 //   - A URL upstream gets the same treatment: one MCP session per
 //     credential, each session's requests carrying `Authorization: Bearer
 //     <token>` of that credential. The header is only ever sent to the configured origin and
