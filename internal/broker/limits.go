@@ -80,26 +80,48 @@ func limitError(e *contract.Error) *jsonrpc.Error {
 
 // guardedConn is a client connection with three guards. Reads end it once
 // it has sent nothing for idle while none of its requests is in flight (a
-// call that takes long keeps it). A read waits while a write is under way,
-// so a client that does not read its answers cannot make the broker read,
-// and hold, more of its requests. A write that cannot finish within
-// writeTimeout closes it: a client that stops reading its answers is
-// disconnected rather than left holding them in the broker's memory.
+// call that takes long keeps it). While an answer is being written, reads
+// stop after readAhead bytes until the write is done: a client that does
+// not read its answers cannot make the broker read, and hold, more of its
+// requests, while one that writes a whole request before it reads still
+// gets it read. A write that cannot finish within writeTimeout closes the
+// connection: a client that stopped reading is disconnected rather than
+// left holding answers in the broker's memory.
 type guardedConn struct {
 	*net.UnixConn
 	idle, writeTimeout time.Duration
+	readAhead          int
 	busy               func() bool
-	// writing is held for the whole of each write.
-	writing sync.Mutex
+
+	mu   sync.Mutex
+	done *sync.Cond // signalled when a write ends
+	// writing is set for the whole of a write; readDuringWrite counts the
+	// bytes read since it began.
+	writing         bool
+	readDuringWrite int
+}
+
+func newGuardedConn(conn *net.UnixConn, l Limits, busy func() bool) *guardedConn {
+	c := &guardedConn{UnixConn: conn, idle: l.IdleTimeout, writeTimeout: l.WriteTimeout,
+		readAhead: l.MaxLineBytes + 64<<10, busy: busy}
+	c.done = sync.NewCond(&c.mu)
+	return c
 }
 
 func (c *guardedConn) Read(p []byte) (int, error) {
 	for {
-		c.writing.Lock()
-		//lint:ignore SA2001 an empty critical section: waiting for a write
-		c.writing.Unlock()
+		c.mu.Lock()
+		for c.writing && c.readDuringWrite >= c.readAhead {
+			c.done.Wait()
+		}
+		c.mu.Unlock()
 		_ = c.SetReadDeadline(time.Now().Add(c.idle))
 		n, err := c.UnixConn.Read(p)
+		c.mu.Lock()
+		if c.writing {
+			c.readDuringWrite += n
+		}
+		c.mu.Unlock()
 		if n > 0 || err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
 			return n, err
 		}
@@ -109,9 +131,18 @@ func (c *guardedConn) Read(p []byte) (int, error) {
 	}
 }
 
+// Write is called by one writer at a time (the transport serialises
+// frames).
 func (c *guardedConn) Write(p []byte) (int, error) {
-	c.writing.Lock()
-	defer c.writing.Unlock()
+	c.mu.Lock()
+	c.writing, c.readDuringWrite = true, 0
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.writing = false
+		c.done.Broadcast()
+		c.mu.Unlock()
+	}()
 	_ = c.SetWriteDeadline(time.Now().Add(c.writeTimeout))
 	n, err := c.UnixConn.Write(p)
 	if errors.Is(err, os.ErrDeadlineExceeded) {

@@ -379,3 +379,29 @@ func TestReusedRequestIDsDoNotLeak(t *testing.T) {
 		t.Fatalf("the connection was not closed when idle: %v", err)
 	}
 }
+
+// A client that writes a whole request before it reads, while a large
+// answer to its previous one is being written, still gets both answers:
+// the broker reads ahead up to a line's limit while it writes.
+func TestClientWritingBeforeReadingIsServed(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nwrite_timeout = \"5s\""})
+	big := strings.Repeat("y", 2<<20)
+	d.Broker.AddTool(&mcp.Tool{Name: "big", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
+		}, tooldef.Read)
+	c := dialRaw(t, d.Socket.Path())
+	c.initialize(t)
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`)
+	time.Sleep(200 * time.Millisecond) // the 2 MiB answer is being written, unread
+	c.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"`+strings.Repeat("x", 900<<10)+`"}}`)
+	got := map[string]bool{}
+	for len(got) < 2 {
+		for _, r := range c.mustRead(t) {
+			if r.Error != nil {
+				t.Fatalf("answer %s: %+v", r.ID, r.Error)
+			}
+			got[string(r.ID)] = true
+		}
+	}
+}

@@ -224,7 +224,7 @@ func (b *Broker) serveConn(conn *net.UnixConn, peer Peer) {
 	ctx := WithPeer(context.Background(), peer)
 	lim := b.cfg.Limits
 	tr := &trackedTransport{p: &b.pending, limits: newSessionLimits(lim), refused: refusalLogger(log)}
-	guarded := &guardedConn{UnixConn: conn, idle: lim.IdleTimeout, writeTimeout: lim.WriteTimeout, busy: func() bool { return tr.conn.busy() }}
+	guarded := newGuardedConn(conn, lim, func() bool { return tr.conn.busy() })
 	tr.next = &server.LineTransport{Reader: guarded, Writer: guarded, Log: log, MaxLineBytes: lim.MaxLineBytes, MaxBatch: lim.MaxBatch}
 	ss, err := b.server.MCP.Connect(ctx, tr, nil)
 	defer tr.conn.release()
