@@ -72,10 +72,14 @@ type trackedConn struct {
 	refused func(method string, e *contract.Error)
 
 	mu sync.Mutex
-	// open holds the ids of the requests handed on and not yet answered.
-	// A request reusing an id still open is dropped by the SDK unanswered,
-	// so it is not counted: it would never be uncounted.
+	// open holds the ids of the requests handed on whose answer has not
+	// begun to be written. A request reusing one of them is a duplicate
+	// the SDK would drop unanswered, so it is dropped here. Once an
+	// answer begins the id is free again (as it is in the SDK), and a new
+	// request with it is a new request, counted and limited like any.
 	open map[jsonrpc.ID]bool
+	// inFlight counts the requests handed on and not yet answered.
+	inFlight int
 }
 
 // busy reports whether a request is unanswered.
@@ -85,7 +89,7 @@ func (c *trackedConn) busy() bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.open) > 0
+	return c.inFlight > 0
 }
 
 func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -109,10 +113,10 @@ func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if c.open == nil {
 			c.open = map[jsonrpc.ID]bool{}
 		}
-		inFlight, reused := len(c.open), c.open[req.ID]
+		inFlight, duplicate := c.inFlight, c.open[req.ID]
 		c.mu.Unlock()
-		if reused {
-			return m, err
+		if duplicate {
+			continue
 		}
 		if c.limits != nil {
 			if e := c.limits.admit(req.Method, inFlight); e != nil {
@@ -129,6 +133,7 @@ func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		c.mu.Lock()
 		c.open[req.ID] = true
+		c.inFlight++
 		c.p.add(1)
 		c.mu.Unlock()
 		return m, err
@@ -136,13 +141,21 @@ func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *trackedConn) Write(ctx context.Context, m jsonrpc.Message) error {
-	err := c.Connection.Write(ctx, m)
-	if resp, ok := m.(*jsonrpc.Response); ok {
+	resp, ok := m.(*jsonrpc.Response)
+	answering := false
+	if ok {
 		c.mu.Lock()
 		if c.open[resp.ID] {
 			delete(c.open, resp.ID)
-			c.p.add(-1)
+			answering = true
 		}
+		c.mu.Unlock()
+	}
+	err := c.Connection.Write(ctx, m)
+	if answering {
+		c.mu.Lock()
+		c.inFlight--
+		c.p.add(-1)
 		c.mu.Unlock()
 	}
 	return err
@@ -155,6 +168,6 @@ func (c *trackedConn) release() {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.p.add(-len(c.open))
-	c.open = nil
+	c.p.add(-c.inFlight)
+	c.open, c.inFlight = nil, 0
 }

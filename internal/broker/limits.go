@@ -158,19 +158,35 @@ var errIdle = errors.New("the client sent nothing for the idle timeout")
 type sessionLimits struct {
 	maxInFlight int
 	rate        *rate.Limiter
+
+	mu        sync.Mutex
+	handshake map[string]bool // the handshake messages already seen
 }
 
 func newSessionLimits(l Limits) *sessionLimits {
 	return &sessionLimits{maxInFlight: l.MaxInFlight, rate: rate.NewLimiter(rate.Limit(l.CallsPerSecond), l.CallBurst)}
 }
 
-// unpaced are the messages the call rate never refuses: the handshake
-// and liveness checks cost nothing and must keep working for a client
-// being held to its rate, and a cancellation only lightens the load.
-// Requests among them still count against max_in_flight.
-func unpaced(method string) bool {
+// unpaced says whether the call rate lets a message by regardless: the
+// first handshake of a session and liveness checks cost nothing and must
+// keep working for a client being held to its rate, and a cancellation
+// only lightens the load. A repeated handshake is paced like anything
+// else (the SDK logs each one). Requests still count against
+// max_in_flight.
+func (s *sessionLimits) unpaced(method string) bool {
 	switch method {
-	case "initialize", "ping", "notifications/initialized", "notifications/cancelled":
+	case "ping", "notifications/cancelled":
+		return true
+	case "initialize", "notifications/initialized":
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.handshake[method] {
+			return false
+		}
+		if s.handshake == nil {
+			s.handshake = map[string]bool{}
+		}
+		s.handshake[method] = true
 		return true
 	}
 	return false
@@ -186,7 +202,7 @@ func (s *sessionLimits) admit(method string, inFlight int) *contract.Error {
 		e.RetryAfterMS = ptr(int64(1000))
 		return e
 	}
-	if unpaced(method) {
+	if s.unpaced(method) {
 		return nil
 	}
 	return s.pace()
@@ -196,7 +212,7 @@ func (s *sessionLimits) admit(method string, inFlight int) *contract.Error {
 // counts against the call rate too, and one over it is dropped (a
 // notification has no answer to refuse it with).
 func (s *sessionLimits) notify(method string) bool {
-	return unpaced(method) || s.pace() == nil
+	return s.unpaced(method) || s.pace() == nil
 }
 
 // pace takes one request from the session's rate, or refuses it.

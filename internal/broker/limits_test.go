@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -403,5 +404,59 @@ func TestClientWritingBeforeReadingIsServed(t *testing.T) {
 			}
 			got[string(r.ID)] = true
 		}
+	}
+}
+
+// An id freed because its answer is being written may be reused, but the
+// new request is counted and limited like any other: reusing ids while
+// answers are blocked gets no call past max_in_flight or the rate.
+func TestReusedIDsDuringAnAnswerAreLimited(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_in_flight = 10\ncalls_per_second = 0.2\ncall_burst = 1\nwrite_timeout = \"20s\""})
+	big := strings.Repeat("y", 4<<20)
+	var entered atomic.Int64
+	d.Broker.AddTool(&mcp.Tool{Name: "big", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
+		}, tooldef.Read)
+	d.Broker.AddTool(&mcp.Tool{Name: "hold", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			entered.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "held"}}}, nil
+		}, tooldef.Read)
+	c := dialRaw(t, d.Socket.Path())
+	c.initialize(t)
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`)
+	time.Sleep(200 * time.Millisecond)
+	for id := 2; id <= 10; id++ {
+		c.send(t, `{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"ping"}`)
+	}
+	time.Sleep(200 * time.Millisecond)
+	for id := 2; id <= 10; id++ {
+		c.send(t, `{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+	}
+	answers := 0
+	for answers < 1+9+9 {
+		answers += len(c.mustRead(t))
+	}
+	if n := entered.Load(); n != 0 {
+		t.Fatalf("%d calls reusing ids ran past max_in_flight and the rate", n)
+	}
+}
+
+// The handshake passes the rate once; repeats are paced like any other
+// message, so they cannot flood the broker's log.
+func TestRepeatedHandshakeIsPaced(t *testing.T) {
+	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\ncalls_per_second = 0.5\ncall_burst = 3"})
+	c := dialRaw(t, d.Socket.Path())
+	c.initialize(t)
+	for range 500 {
+		c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":77,"method":"ping"}`)
+	if r := c.mustRead(t); string(r[0].ID) != "77" {
+		t.Fatalf("ping after the repeats: %+v", r[0])
+	}
+	if n := strings.Count(d.Log.String(), "duplicate initialized"); n > 5 {
+		t.Fatalf("%d repeated initialized notifications were handled (and logged)", n)
 	}
 }

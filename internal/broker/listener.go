@@ -299,12 +299,22 @@ func (b *Broker) shutdown(conns *sync.WaitGroup) {
 	sessions := b.sessions
 	b.sessions = nil
 	b.mu.Unlock()
-	for conn, ss := range sessions {
-		_ = ss.Close()
+	// The connections close first, so an answer a client is not reading
+	// fails at once instead of holding its session's close up to the
+	// write timeout; the sessions then close side by side.
+	for conn := range sessions {
 		_ = conn.Close()
 	}
+	var closing sync.WaitGroup
+	for _, ss := range sessions {
+		closing.Add(1)
+		go func() {
+			defer closing.Done()
+			_ = ss.Close()
+		}()
+	}
 	done := make(chan struct{})
-	go func() { conns.Wait(); close(done) }()
+	go func() { closing.Wait(); conns.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(b.grace):

@@ -279,23 +279,43 @@ func (c *checker) socketDir(dir string) (desc, problem string) {
 	// Whoever can rename a directory above it can put their own in its
 	// place. Group- or world-writable is safe only with the sticky bit
 	// (as /tmp), which keeps others from renaming what they do not own.
-	for a := filepath.Dir(dir); ; a = filepath.Dir(a) {
-		afi, err := c.env.Lstat(a)
-		if err != nil {
-			return desc, err.Error()
-		}
-		switch {
-		case !c.ownedByRootOrService(afi):
-			return desc, fmt.Sprintf("%s, a directory above the socket's, is owned by %s: its owner can rename it and put another listener in its place; %s", a, c.owner(afi), fix)
-		case afi.Mode.Type() != fs.ModeSymlink && afi.Mode.Perm()&0o022 != 0 && afi.Mode&fs.ModeSticky == 0:
-			return desc, fmt.Sprintf("%s, a directory above the socket's, is %s %04o: group or others can rename what is in it and put another listener in its place; %s",
-				a, c.owner(afi), uint32(afi.Mode.Perm()), fix)
-		}
-		if a == filepath.Dir(a) {
-			break
+	// The ancestors as written and, where a link leads elsewhere (/var/run
+	// to /run), as resolved, as the broker checks them.
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return desc, err.Error()
+	}
+	paths := []string{abs}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil && resolved != abs {
+		paths = append(paths, resolved)
+	}
+	for _, p := range paths {
+		if problem := c.ancestorsProblem(p, fix); problem != "" {
+			return desc, problem
 		}
 	}
 	return desc, ""
+}
+
+// ancestorsProblem says which directory above dir lets someone other than
+// root or the service user rename what is below it, or "".
+func (c *checker) ancestorsProblem(dir, fix string) string {
+	for a := filepath.Dir(dir); ; a = filepath.Dir(a) {
+		afi, err := c.env.Lstat(a)
+		if err != nil {
+			return err.Error()
+		}
+		switch {
+		case !c.ownedByRootOrService(afi):
+			return fmt.Sprintf("%s, a directory above the socket's, is owned by %s: its owner can rename it and put another listener in its place; %s", a, c.owner(afi), fix)
+		case afi.Mode.Type() != fs.ModeSymlink && afi.Mode.Perm()&0o022 != 0 && afi.Mode&fs.ModeSticky == 0:
+			return fmt.Sprintf("%s, a directory above the socket's, is %s %04o: group or others can rename what is in it and put another listener in its place; %s",
+				a, c.owner(afi), uint32(afi.Mode.Perm()), fix)
+		}
+		if a == filepath.Dir(a) {
+			return ""
+		}
+	}
 }
 
 // statSocket stats the configured socket for the check name; a missing
