@@ -158,11 +158,10 @@ func TestConnectionCaps(t *testing.T) {
 func TestIdleConnectionsAreClosed(t *testing.T) {
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nidle_timeout = \"1s\""})
 	release := make(chan struct{})
-	d.Broker.AddTool(&mcp.Tool{Name: "hold", InputSchema: &jsonschema.Schema{Type: "object"}},
-		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			<-release
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
-		}, tooldef.Read)
+	serveTool(d, "hold", func() string {
+		<-release
+		return "released"
+	})
 
 	idle := dialRaw(t, d.Socket.Path())
 	idle.initialize(t)
@@ -209,12 +208,11 @@ func TestSessionInFlightAndRate(t *testing.T) {
 	t.Run("in flight", func(t *testing.T) {
 		d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_in_flight = 2"})
 		release, entered := make(chan struct{}), make(chan struct{}, 10)
-		d.Broker.AddTool(&mcp.Tool{Name: "hold", InputSchema: &jsonschema.Schema{Type: "object"}},
-			func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				entered <- struct{}{}
-				<-release
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
-			}, tooldef.Read)
+		serveTool(d, "hold", func() string {
+			entered <- struct{}{}
+			<-release
+			return "released"
+		})
 		c := dialRaw(t, d.Socket.Path())
 		c.initialize(t)
 		for id := 1; id <= 3; id++ {
@@ -357,11 +355,10 @@ func TestClientThatDoesNotReadIsDisconnected(t *testing.T) {
 func TestReusedRequestIDsDoNotLeak(t *testing.T) {
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nidle_timeout = \"1s\"\nmax_in_flight = 2"})
 	release := make(chan struct{})
-	d.Broker.AddTool(&mcp.Tool{Name: "hold", InputSchema: &jsonschema.Schema{Type: "object"}},
-		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			<-release
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
-		}, tooldef.Read)
+	serveTool(d, "hold", func() string {
+		<-release
+		return "released"
+	})
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)
 	c.send(t, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
@@ -387,10 +384,9 @@ func TestReusedRequestIDsDoNotLeak(t *testing.T) {
 func TestClientWritingBeforeReadingIsServed(t *testing.T) {
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nwrite_timeout = \"5s\""})
 	big := strings.Repeat("y", 2<<20)
-	d.Broker.AddTool(&mcp.Tool{Name: "big", InputSchema: &jsonschema.Schema{Type: "object"}},
-		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
-		}, tooldef.Read)
+	serveTool(d, "big", func() string {
+		return big
+	})
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)
 	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`)
@@ -414,15 +410,13 @@ func TestReusedIDsDuringAnAnswerAreLimited(t *testing.T) {
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_in_flight = 10\ncalls_per_second = 0.2\ncall_burst = 1\nwrite_timeout = \"20s\""})
 	big := strings.Repeat("y", 4<<20)
 	var entered atomic.Int64
-	d.Broker.AddTool(&mcp.Tool{Name: "big", InputSchema: &jsonschema.Schema{Type: "object"}},
-		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
-		}, tooldef.Read)
-	d.Broker.AddTool(&mcp.Tool{Name: "hold", InputSchema: &jsonschema.Schema{Type: "object"}},
-		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			entered.Add(1)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "held"}}}, nil
-		}, tooldef.Read)
+	serveTool(d, "big", func() string {
+		return big
+	})
+	serveTool(d, "hold", func() string {
+		entered.Add(1)
+		return "held"
+	})
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)
 	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`)
@@ -459,4 +453,12 @@ func TestRepeatedHandshakeIsPaced(t *testing.T) {
 	if n := strings.Count(d.Log.String(), "duplicate initialized"); n > 5 {
 		t.Fatalf("%d repeated initialized notifications were handled (and logged)", n)
 	}
+}
+
+// serveTool serves a read tool on d whose result is the text fn returns.
+func serveTool(d *brokertest.Daemon, name string, fn func() string) {
+	d.Broker.AddTool(&mcp.Tool{Name: name, InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fn()}}}, nil
+		}, tooldef.Read)
 }
