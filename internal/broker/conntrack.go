@@ -3,6 +3,7 @@ package broker
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -78,8 +79,51 @@ type trackedConn struct {
 	// answer begins the id is free again (as it is in the SDK), and a new
 	// request with it is a new request, counted and limited like any.
 	open map[jsonrpc.ID]bool
-	// inFlight counts the requests handed on and not yet answered.
+	// inFlight counts the requests handed on and not yet answered;
+	// freed is closed (and replaced) each time it drops.
 	inFlight int
+	freed    chan struct{}
+}
+
+// slotGrace is how long a request over max_in_flight waits for a slot
+// before it is refused: an answer is counted until its write returns,
+// which may be just after the client has read it and sent the next.
+const slotGrace = 100 * time.Millisecond
+
+// inFlightNow returns the requests in flight, waiting up to slotGrace for
+// one to end when the session is at its bound.
+func (c *trackedConn) inFlightNow() int {
+	deadline := time.NewTimer(slotGrace)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		n, freed := c.inFlight, c.freed
+		if freed == nil {
+			c.freed = make(chan struct{})
+			freed = c.freed
+		}
+		c.mu.Unlock()
+		if c.limits == nil || n < c.limits.maxInFlight {
+			return n
+		}
+		select {
+		case <-freed:
+		case <-deadline.C:
+			return n
+		}
+	}
+}
+
+// done records that an answer was written.
+func (c *trackedConn) done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inFlight--
+	c.p.add(-1)
+	if c.freed != nil {
+		close(c.freed)
+		c.freed = nil
+	}
 }
 
 // busy reports whether a request is unanswered.
@@ -113,13 +157,13 @@ func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if c.open == nil {
 			c.open = map[jsonrpc.ID]bool{}
 		}
-		inFlight, duplicate := c.inFlight, c.open[req.ID]
+		duplicate := c.open[req.ID]
 		c.mu.Unlock()
 		if duplicate {
 			continue
 		}
 		if c.limits != nil {
-			if e := c.limits.admit(req.Method, inFlight); e != nil {
+			if e := c.limits.admit(req.Method, c.inFlightNow()); e != nil {
 				// Answered here, never handed on: the refusal costs the
 				// broker one write.
 				if c.refused != nil {
@@ -153,10 +197,7 @@ func (c *trackedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	}
 	err := c.Connection.Write(ctx, m)
 	if answering {
-		c.mu.Lock()
-		c.inFlight--
-		c.p.add(-1)
-		c.mu.Unlock()
+		c.done()
 	}
 	return err
 }
