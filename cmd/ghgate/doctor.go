@@ -16,7 +16,7 @@ func newDoctorCommand() *cobra.Command {
 		Short: "Check a broker deployment's gates: file modes, the socket, an agent user's reach",
 		Long: `Checks the broker's gates and prints a verdict per gate (PASS, WARN or FAIL)
 with its reason: the config and secrets files' owners and modes, the socket's
-mode and group, and with --agent-user, that the agent is in the bridge group
+mode, group, owner and directory, the state database's size, and with --agent-user, that the agent is in the bridge group
 but not in the service user's group, cannot read the secrets, has no
 passwordless sudo and no root-equivalent group (docker). Run it as root to
 see everything. Exits non-zero when any gate fails.`,

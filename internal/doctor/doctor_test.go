@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/broker"
+	"github.com/ghgate/ghgate/internal/store"
 )
 
 // The fake world: root, the service user, an agent, a bystander, and the
@@ -145,7 +147,9 @@ func newWorld(t *testing.T) *world {
 		w.owners[d.rel] = d.o
 	}
 	w.write(t, "etc/ghgate/secrets.toml", fmt.Sprintf("acme-read = %q\nacme-write = %q\n", canaryText, canaryText+"w"), 0o640, owner{0, gidSvc})
-	w.cfgBody = fmt.Sprintf(`[listen]
+	w.writeState(t)
+	w.cfgBody = fmt.Sprintf(`state = %q
+[listen]
 socket = %q
 group = "ghgate-clients"
 [github]
@@ -156,7 +160,7 @@ file = %q
 owner = "acme"
 read = "acme-read"
 write = "acme-write"
-`, w.path("run/ghgate/ghgate.sock"), w.path("etc/ghgate/secrets.toml"))
+`, w.path(stateRel), w.path("run/ghgate/ghgate.sock"), w.path("etc/ghgate/secrets.toml"))
 	w.write(t, "etc/ghgate/broker.toml", w.cfgBody, 0o640, owner{0, gidSvc})
 	w.write(t, "etc/sudoers", "root ALL=(ALL:ALL) ALL\n%sudo ALL=(ALL:ALL) ALL\n# agent ALL=(ALL) NOPASSWD: ALL\n@includedir /etc/sudoers.d\n", 0o440, owner{0, 0})
 	w.listen(t, "run/ghgate/ghgate.sock", owner{uidSvc, gidBridge})
@@ -168,6 +172,7 @@ write = "acme-write"
 		ReadFile:      os.ReadFile,
 		Glob:          filepath.Glob,
 		LoadConfig:    broker.LoadConfig,
+		InspectState:  inspectState,
 		SudoersFile:   w.path("etc/sudoers"),
 		SudoersDir:    w.path("etc/sudoers.d"),
 		CredStores:    []string{w.path("etc/credstore")},
@@ -175,6 +180,31 @@ write = "acme-write"
 	}
 	w.opts = Options{ConfigPath: w.path("etc/ghgate/broker.toml"), ServiceUser: "ghgate", AgentUser: "agent"}
 	return w
+}
+
+// stateRel is the broker's state database in the world.
+const stateRel = "var/lib/ghgate/state.db"
+
+// writeState makes the state database a broker leaves: two cached
+// responses and one idempotency key.
+func (w *world) writeState(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.Open(ctx, w.path(stateRel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cred := s.CredentialKey(canaryText)
+	for _, u := range []string{"https://api.github.com/repos/acme/widgets", "https://api.github.com/repos/acme/widgets/issues"} {
+		if err := s.PutETag(ctx, store.ETagKey{Credential: cred, URL: u}, store.CachedResponse{ETag: `"e"`, Status: 200, Body: []byte(`{"n":1}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Reserve(ctx, store.IdempotencyScope{Credential: cred, Repo: "acme/widgets", Tool: "github_create_issue"}, "k", "fp"); err != nil {
+		t.Fatal(err)
+	}
+	w.owners[stateRel] = owner{uidSvc, gidSvc}
 }
 
 // listen puts a 0660 socket owned by o at rel.
@@ -332,7 +362,46 @@ func TestGates(t *testing.T) {
 			name:   "config missing",
 			mutate: func(t *testing.T, w *world) { os.Remove(w.path("etc/ghgate/broker.toml")) },
 			want: map[string]Verdict{"config": Fail, "config file": Fail, "bridge group": Warn, "secrets file": Warn,
-				"agent in bridge group": Fail, "agent can reach socket": Fail, "agent cannot read secrets": Pass},
+				"agent in bridge group": Fail, "agent can reach socket": Fail, "agent cannot read secrets": Pass,
+				"state database": Warn},
+		},
+		{
+			// The broker creates it on its first start.
+			name:   "state database missing",
+			mutate: func(t *testing.T, w *world) { os.Remove(w.path(stateRel)) },
+			want:   map[string]Verdict{"state database": Warn},
+		},
+		{
+			name: "state database unreadable",
+			mutate: func(t *testing.T, w *world) {
+				w.write(t, stateRel, strings.Repeat("not a database ", 100), 0o600, owner{uidSvc, gidSvc})
+			},
+			want: map[string]Verdict{"state database": Warn},
+		},
+		{
+			name: "state database too private for this user",
+			mutate: func(t *testing.T, w *world) {
+				w.env.InspectState = func(path string) (store.Stats, error) {
+					return store.Stats{}, &fs.PathError{Op: "open", Path: path, Err: fs.ErrPermission}
+				}
+			},
+			want: map[string]Verdict{"state database": Warn},
+		},
+		{
+			name: "no state file: state lives in memory",
+			mutate: func(t *testing.T, w *world) {
+				w.write(t, "etc/ghgate/broker.toml", strings.Replace(w.cfgBody, fmt.Sprintf("state = %q\n", w.path(stateRel)), "", 1), 0o640, owner{0, gidSvc})
+			},
+			want: map[string]Verdict{"state database": Warn},
+		},
+		{
+			// Size alone never fails a deployment: the store bounds itself.
+			name: "a large state database passes",
+			mutate: func(t *testing.T, w *world) {
+				w.env.InspectState = func(string) (store.Stats, error) {
+					return store.Stats{FileBytes: 5 << 30, ETags: 1e6, ETagBodyBytes: 4 << 30, IdempotencyKeys: 1e6}, nil
+				}
+			},
 		},
 		{
 			name:   "socket open to others",
@@ -640,6 +709,37 @@ func countFail(m map[string]Verdict) int {
 		}
 	}
 	return n
+}
+
+// The state gate reports the file's size and what it holds.
+func TestStateGateReportsSizeAndRows(t *testing.T) {
+	w := newWorld(t)
+	var gate *Gate
+	gates := Run(w.env, w.opts)
+	for i := range gates {
+		if gates[i].Name == "state database" {
+			gate = &gates[i]
+		}
+	}
+	if gate == nil {
+		t.Fatalf("no state database gate in %v", gates)
+	}
+	if gate.Verdict != Pass {
+		t.Fatalf("state database: %s (%s)", gate.Verdict, gate.Reason)
+	}
+	for _, want := range []string{w.path(stateRel), "KiB", "2 cached responses (14 B)", "1 idempotency key"} {
+		if !strings.Contains(gate.Reason, want) {
+			t.Errorf("reason %q lacks %q", gate.Reason, want)
+		}
+	}
+}
+
+func TestHumanBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 64 << 20: "64.0 MiB", 5 << 30: "5.0 GiB"} {
+		if got := humanBytes(n); got != want {
+			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
 }
 
 // Without --agent-user only the deployment's own gates run.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/broker"
+	"github.com/ghgate/ghgate/internal/store"
 	"golang.org/x/sys/unix"
 )
 
@@ -33,6 +34,9 @@ type Env struct {
 	ReadFile   func(path string) ([]byte, error)
 	Glob       func(pattern string) ([]string, error)
 	LoadConfig func(path string) (*broker.Config, error)
+	// InspectState reports on the state database read-only; see
+	// store.Inspect.
+	InspectState func(path string) (store.Stats, error)
 	// SudoList returns the output of `sudo -l -n -U user`; nil when sudo is
 	// not installed.
 	SudoList func(user string) (string, error)
@@ -54,6 +58,7 @@ func OSEnv() Env {
 		ReadFile:      os.ReadFile,
 		Glob:          filepath.Glob,
 		LoadConfig:    broker.LoadConfig,
+		InspectState:  inspectState,
 		SudoersFile:   "/etc/sudoers",
 		SudoersDir:    "/etc/sudoers.d",
 		CredStores:    []string{"/etc/credstore", "/run/credstore"},
@@ -69,6 +74,14 @@ func OSEnv() Env {
 		}
 	}
 	return e
+}
+
+// inspectState bounds the read: a database locked by a stuck writer must
+// not hang the doctor.
+func inspectState(path string) (store.Stats, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return store.Inspect(ctx, path)
 }
 
 // statFile stats path, following symlinks as a reader would.

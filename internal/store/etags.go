@@ -32,18 +32,25 @@ type ETagKey struct {
 	Accept string
 }
 
-// GetETag returns the cached response for key, if there is one.
+// etagTouchEvery is how stale an entry's last-use time may get before a
+// lookup writes it again. Eviction order within a minute matters little,
+// and skipping the write keeps repeated reads of one URL from each taking
+// the database's write lock.
+const etagTouchEvery = time.Minute
+
+// GetETag returns the cached response for key, if there is one, and marks
+// it used so eviction takes idle entries first.
 func (s *Store) GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error) {
 	var (
-		r      CachedResponse
-		header string
-		stored int64
+		r              CachedResponse
+		header         string
+		stored, usedAt int64
 	)
 	err := s.db.QueryRowContext(ctx,
-		`SELECT etag, last_modified, status, header, body, stored_at FROM etags
+		`SELECT etag, last_modified, status, header, body, stored_at, used_at FROM etags
 		 WHERE credential = ? AND url = ? AND accept = ?`,
 		string(key.Credential), key.URL, key.Accept,
-	).Scan(&r.ETag, &r.LastModified, &r.Status, &header, &r.Body, &stored)
+	).Scan(&r.ETag, &r.LastModified, &r.Status, &header, &r.Body, &stored, &usedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return CachedResponse{}, false, nil
 	}
@@ -54,10 +61,20 @@ func (s *Store) GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool,
 		return CachedResponse{}, false, fmt.Errorf("store: cached response header: %w", err)
 	}
 	r.StoredAt = time.UnixMilli(stored)
+	if now := s.now(); now.Sub(time.UnixMilli(usedAt)) >= etagTouchEvery {
+		// A failure here only makes the entry look idler than it is; the
+		// response itself is good.
+		_, _ = s.db.ExecContext(ctx, `UPDATE etags SET used_at = ? WHERE credential = ? AND url = ? AND accept = ?`,
+			now.UnixMilli(), string(key.Credential), key.URL, key.Accept)
+	}
 	return r, true, nil
 }
 
-// PutETag stores (or replaces) the cached response for key.
+// PutETag stores (or replaces) the cached response for key, evicting the
+// least recently used entries when the cache would exceed its budget. A
+// response larger than the whole budget is not kept (and any older entry
+// for key is dropped, its validator being stale): keeping it would evict
+// everything else.
 func (s *Store) PutETag(ctx context.Context, key ETagKey, r CachedResponse) error {
 	if key.Credential == "" || key.URL == "" || r.ETag == "" {
 		return errors.New("store: a cached response needs a credential, a URL and an ETag")
@@ -77,17 +94,25 @@ func (s *Store) PutETag(ctx context.Context, key ETagKey, r CachedResponse) erro
 	if stored.IsZero() {
 		stored = s.now()
 	}
-	_, err = s.db.ExecContext(ctx,
-		`INSERT INTO etags (credential, url, accept, etag, last_modified, status, header, body, stored_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		 ON CONFLICT (credential, url, accept) DO UPDATE SET
-		   etag = excluded.etag, last_modified = excluded.last_modified, status = excluded.status,
-		   header = excluded.header, body = excluded.body, stored_at = excluded.stored_at`,
-		string(key.Credential), key.URL, key.Accept, r.ETag, r.LastModified, r.Status, string(header), body, stored.UnixMilli())
-	if err != nil {
-		return fmt.Errorf("store: save cached response: %w", err)
+	size := int64(len(body) + len(header))
+	if size > s.etagBudget {
+		return s.DeleteETag(ctx, key)
 	}
-	return nil
+	return s.withTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO etags (credential, url, accept, etag, last_modified, status, header, body, stored_at, used_at, size)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (credential, url, accept) DO UPDATE SET
+			   etag = excluded.etag, last_modified = excluded.last_modified, status = excluded.status,
+			   header = excluded.header, body = excluded.body, stored_at = excluded.stored_at,
+			   used_at = excluded.used_at, size = excluded.size`,
+			string(key.Credential), key.URL, key.Accept, r.ETag, r.LastModified, r.Status, string(header), body,
+			stored.UnixMilli(), s.now().UnixMilli(), size)
+		if err != nil {
+			return fmt.Errorf("store: save cached response: %w", err)
+		}
+		return s.evictETags(ctx, tx)
+	})
 }
 
 // DeleteETag forgets the cached response for key.

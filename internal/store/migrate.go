@@ -49,6 +49,31 @@ var migrations = []migration{
 		) STRICT`,
 		`CREATE INDEX idempotency_created_at ON idempotency (created_at)`,
 	},
+	// 2: the conditional-request cache is bounded by size, least recently
+	// used first. used_at is when an entry was last stored or looked up;
+	// size is what it costs (body and kept headers). etag_bytes holds the
+	// running total, kept by triggers so every process sharing the file
+	// sees the same figure without summing the table on each write.
+	{
+		`ALTER TABLE etags ADD COLUMN used_at INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE etags ADD COLUMN size INTEGER NOT NULL DEFAULT 0`,
+		`UPDATE etags SET used_at = stored_at, size = length(body) + length(CAST(header AS BLOB))`,
+		`CREATE INDEX etags_used_at ON etags (used_at)`,
+		`CREATE TABLE etag_bytes (
+			id    INTEGER PRIMARY KEY CHECK (id = 1),
+			total INTEGER NOT NULL
+		) STRICT`,
+		`INSERT INTO etag_bytes (id, total) SELECT 1, coalesce(sum(size), 0) FROM etags`,
+		`CREATE TRIGGER etags_bytes_insert AFTER INSERT ON etags BEGIN
+			UPDATE etag_bytes SET total = total + new.size;
+		END`,
+		`CREATE TRIGGER etags_bytes_delete AFTER DELETE ON etags BEGIN
+			UPDATE etag_bytes SET total = total - old.size;
+		END`,
+		`CREATE TRIGGER etags_bytes_update AFTER UPDATE OF size ON etags BEGIN
+			UPDATE etag_bytes SET total = total - old.size + new.size;
+		END`,
+	},
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -24,12 +25,36 @@ import (
 // process or another ghgate on the same file) before failing with SQLITE_BUSY.
 const busyTimeout = 5 * time.Second
 
+// DefaultETagBudget bounds the bytes of cached responses (bodies and the
+// headers kept with them). The largest body the GitHub client caches is
+// 8 MiB, so the budget holds at least eight of those; a typical issue or
+// list page is 5-100 KiB, so it holds thousands, more than an agent's
+// working set. An evicted entry costs one full read, never a wrong answer.
+const DefaultETagBudget int64 = 64 << 20
+
+// DefaultPruneEvery is how often an open Store prunes. Idempotency keys
+// live 10 minutes, so an expired key waits at most one more interval, and
+// the cache is also bounded on every write, so this pass only catches what
+// other processes sharing the file left over the budget and entries past
+// ETagMaxAge.
+const DefaultPruneEvery = 10 * time.Minute
+
 // Store is an open state database. It is safe for concurrent use.
 type Store struct {
 	db   *sql.DB
 	path string // "" for an in-memory database
 	salt []byte
 	now  func() time.Time
+
+	etagBudget int64
+	pruneEvery time.Duration
+
+	// stop ends the pruning loop; done is closed when it has returned.
+	// Both are nil when no loop runs.
+	stop      context.CancelFunc
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Option adjusts how Open builds a Store.
@@ -40,6 +65,24 @@ func WithClock(now func() time.Time) Option {
 	return func(s *Store) { s.now = now }
 }
 
+// WithETagBudget bounds the bytes of cached responses (default
+// DefaultETagBudget); past it the least recently used are evicted. A
+// non-positive value keeps the default: the cache is never unbounded.
+func WithETagBudget(bytes int64) Option {
+	return func(s *Store) {
+		if bytes > 0 {
+			s.etagBudget = bytes
+		}
+	}
+}
+
+// WithPruneEvery sets how often the open Store prunes (default
+// DefaultPruneEvery). Zero or less runs no schedule: Open still prunes
+// once, and the cache is still bounded on every write.
+func WithPruneEvery(d time.Duration) Option {
+	return func(s *Store) { s.pruneEvery = d }
+}
+
 // Open opens (creating when needed) the database at path and brings its
 // schema up to date. An empty path or ":memory:" opens a private in-memory
 // database that disappears on Close.
@@ -47,7 +90,7 @@ func WithClock(now func() time.Time) Option {
 // A file database is created 0600 in a directory created 0700, and runs in
 // WAL mode with a busy timeout so several processes can share it.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	s := &Store{now: time.Now}
+	s := &Store{now: time.Now, etagBudget: DefaultETagBudget, pruneEvery: DefaultPruneEvery}
 	for _, o := range opts {
 		o(s)
 	}
@@ -68,19 +111,22 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	// Keep the file from growing without bound: expired keys are useless,
-	// and a month-old cached response is rarely still current.
-	if _, err := s.PruneIdempotency(ctx); err != nil {
+	// a month-old cached response is rarely still current, and the budget
+	// may be smaller than the last process's.
+	if err := s.Prune(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
-	if _, err := s.PruneETags(ctx, s.now().Add(-ETagMaxAge)); err != nil {
-		_ = db.Close()
-		return nil, err
+	if s.pruneEvery > 0 {
+		loopCtx, stop := context.WithCancel(context.Background())
+		s.stop, s.done = stop, make(chan struct{})
+		go s.pruneLoop(loopCtx, s.pruneEvery)
 	}
 	return s, nil
 }
 
-// ETagMaxAge is how long a cached response is kept; Open drops older ones.
+// ETagMaxAge is how long a cached response is kept; Prune (on Open and on
+// the schedule) drops older ones.
 const ETagMaxAge = 30 * 24 * time.Hour
 
 func openDB(path string) (*sql.DB, error) {
@@ -133,8 +179,18 @@ func prepareFile(path string) error {
 // Path is the database file, or "" for an in-memory database.
 func (s *Store) Path() string { return s.path }
 
-// Close releases the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close stops the pruning schedule, waiting for a pass under way to give
+// up, and releases the database. Later calls return the first one's result.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		if s.stop != nil {
+			s.stop()
+			<-s.done
+		}
+		s.closeErr = s.db.Close()
+	})
+	return s.closeErr
+}
 
 // withTx runs fn in a transaction, committing when it returns nil.
 func (s *Store) withTx(ctx context.Context, fn func(*sql.Tx) error) error {

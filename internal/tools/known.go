@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"container/list"
 	"context"
 	"strings"
 	"sync"
@@ -19,16 +20,26 @@ import (
 // write (its documented behaviour for unknown label names).
 const knownTTL = 5 * time.Minute
 
+// knownMaxRepos bounds how many repositories' names are remembered. A
+// search across an organisation names a repository per hit, but an agent
+// writes to a handful at a time: 1,024 holds that working set, and what a
+// search adds beyond it is the long tail, cheap to confirm again.
+const knownMaxRepos = 1024
+
 // knownNames remembers, per credential and repository, the names confirmed
 // to exist, with the repository's spelling: by a write's preflight, by a
-// metadata listing, or by appearing on an issue that was read. The zero
-// value is ready to use.
+// metadata listing, or by appearing on an issue that was read. It holds at
+// most knownMaxRepos repositories, forgetting the least recently used
+// first, each for at most knownTTL. The zero value is ready to use; every
+// method needs mu held.
 type knownNames struct {
 	mu      sync.Mutex
-	entries map[string]*knownRepo
+	entries map[string]*list.Element // key -> element of order
+	order   list.List                // of *knownRepo, most recently used first
 }
 
 type knownRepo struct {
+	key        string
 	at         time.Time
 	labels     map[string]string // lower -> spelling
 	milestones map[int]string    // number -> title
@@ -51,11 +62,7 @@ func (s *Service) preflight(ctx context.Context, c *github.Client, p preflight) 
 	ask.labels, ask.assignees = nil, nil
 
 	s.known.mu.Lock()
-	entry := s.known.entries[key]
-	if entry != nil && now.Sub(entry.at) > knownTTL {
-		delete(s.known.entries, key)
-		entry = nil
-	}
+	entry := s.known.live(key, now)
 	for _, l := range p.labels {
 		if entry != nil && entry.labels[strings.ToLower(l)] != "" {
 			res.labels[strings.ToLower(l)] = entry.labels[strings.ToLower(l)]
@@ -140,7 +147,7 @@ func (s *Service) remember(key string, now time.Time, asked preflight, got *pref
 func (s *Service) forget(c *github.Client, owner, repo string) {
 	s.known.mu.Lock()
 	defer s.known.mu.Unlock()
-	delete(s.known.entries, knownKey(c, owner, repo))
+	s.known.drop(knownKey(c, owner, repo))
 }
 
 // rememberListed records names a metadata listing returned, so an agent
@@ -176,21 +183,59 @@ func (s *Service) rememberListed(c *github.Client, owner, repo, kind string, ite
 	s.remember(knownKey(c, owner, repo), s.now(), asked, got)
 }
 
-// entry returns the repository's entry, made afresh if absent or expired.
-// The caller holds mu.
-// An entry's age is that of its first name, so adding names never extends
-// the trust in older ones.
-func (k *knownNames) entry(key string, now time.Time) *knownRepo {
-	if k.entries == nil {
-		k.entries = map[string]*knownRepo{}
+// live returns the repository's entry while it is within knownTTL, marking
+// it used; an expired one is dropped and nil returned.
+func (k *knownNames) live(key string, now time.Time) *knownRepo {
+	el := k.entries[key]
+	if el == nil {
+		return nil
 	}
-	e := k.entries[key]
-	if e == nil || now.Sub(e.at) > knownTTL {
-		e = &knownRepo{at: now, labels: map[string]string{}, milestones: map[int]string{}, assignable: map[string]string{}}
-		k.entries[key] = e
+	e := el.Value.(*knownRepo)
+	if now.Sub(e.at) > knownTTL {
+		k.remove(el)
+		return nil
 	}
+	k.order.MoveToFront(el)
 	return e
 }
+
+// entry returns the repository's entry, made afresh if absent or expired,
+// and marks it used. Making one forgets expired entries at the idle end,
+// then the least recently used past knownMaxRepos.
+// An entry's age is that of its first name, so adding names (or using
+// them) never extends the trust in older ones.
+func (k *knownNames) entry(key string, now time.Time) *knownRepo {
+	if e := k.live(key, now); e != nil {
+		return e
+	}
+	if k.entries == nil {
+		k.entries = map[string]*list.Element{}
+	}
+	for back := k.order.Back(); back != nil && now.Sub(back.Value.(*knownRepo).at) > knownTTL; back = k.order.Back() {
+		k.remove(back)
+	}
+	for k.order.Len() >= knownMaxRepos {
+		k.remove(k.order.Back())
+	}
+	e := &knownRepo{key: key, at: now, labels: map[string]string{}, milestones: map[int]string{}, assignable: map[string]string{}}
+	k.entries[key] = k.order.PushFront(e)
+	return e
+}
+
+// drop forgets the repository's entry.
+func (k *knownNames) drop(key string) {
+	if el := k.entries[key]; el != nil {
+		k.remove(el)
+	}
+}
+
+func (k *knownNames) remove(el *list.Element) {
+	delete(k.entries, el.Value.(*knownRepo).key)
+	k.order.Remove(el)
+}
+
+// len is how many repositories are remembered.
+func (k *knownNames) len() int { return k.order.Len() }
 
 // rememberSeen records the labels and milestones that issues just read
 // carry: a name GitHub returned on an issue exists in its repository. An
