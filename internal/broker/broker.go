@@ -177,9 +177,6 @@ func (b *Broker) fingerprint() string {
 // MCP is the server every session is connected to.
 func (b *Broker) MCP() *mcp.Server { return b.server.MCP }
 
-// ToolNames lists ghgate's own tools (not the proxied ones).
-func (b *Broker) ToolNames() []string { return b.server.ToolNames() }
-
 // Router is the credential router.
 func (b *Broker) Router() *Router { return b.router }
 

@@ -180,7 +180,10 @@ func (b *Broker) Serve(ctx context.Context, s *Socket) error {
 			// rather than spin or give up on every client.
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
 			b.log.Error("accepting a client", "error", err, "retry_in", backoff)
-			time.Sleep(backoff)
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+			}
 			continue
 		}
 		backoff = 0

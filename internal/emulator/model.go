@@ -32,16 +32,6 @@ func (p Permission) String() string {
 	return "none"
 }
 
-// ParsePermission reads the names String returns.
-func ParsePermission(s string) (Permission, bool) {
-	for p := PermNone; p <= PermAdmin; p++ {
-		if p.String() == s {
-			return p, true
-		}
-	}
-	return PermNone, false
-}
-
 // Account is a user, an organization or a GitHub App's bot.
 type Account struct {
 	ID     int64

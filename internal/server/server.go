@@ -160,15 +160,6 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	return srv, nil
 }
 
-// ToolNames lists the served tools in listing order.
-func (s *Server) ToolNames() []string {
-	out := make([]string, 0, len(s.Tools))
-	for _, t := range s.Tools {
-		out = append(out, t.ToolName())
-	}
-	return out
-}
-
 // WrapExtra runs an extra tool through the same wrapper as ghgate's own.
 func WrapExtra(x Extra, wrap tooldef.Wrapper) mcp.ToolHandler {
 	if wrap == nil {

@@ -108,11 +108,3 @@ func ResponseSchema(operation string, status int) (*openapi3.Schema, error) {
 	return mt.Schema.Value, nil
 }
 
-// ComponentSchema is a schema from the description's components, by name.
-func ComponentSchema(name string) (*openapi3.Schema, error) {
-	s, err := loadSpec()
-	if err != nil {
-		return nil, err
-	}
-	return s.componentSchema(name)
-}
