@@ -107,4 +107,3 @@ func ResponseSchema(operation string, status int) (*openapi3.Schema, error) {
 	}
 	return mt.Schema.Value, nil
 }
-
