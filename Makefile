@@ -38,6 +38,7 @@ test: deps vet
 	@$(GO) test -count=1 -v ./internal/emulator/... | grep -E '^(openapi fidelity|graphql fidelity|fixture replay):'
 	$(MAKE) e2e conformance
 	$(MAKE) fuzz
+	$(MAKE) peers-test
 
 # Each fuzz target runs briefly; a finding fails the run and leaves the
 # input under testdata/fuzz for the regular tests to replay.
@@ -73,3 +74,20 @@ prune: npm-deps
 
 clean:
 	rm -rf bin
+
+# Peer tools: GitHub's CLI and GitHub's MCP server, pinned in their own Go
+# module (e2e/peers/go.mod, never imported by ghgate) and built from the Go
+# module proxy into e2e/peers/bin. The first build downloads and compiles
+# both (minutes); later ones are cached.
+.PHONY: peers peers-test
+PEERS_DIR = e2e/peers
+
+peers:
+	cd $(PEERS_DIR) && $(GO) build -o bin/gh github.com/cli/cli/v2/cmd/gh
+	cd $(PEERS_DIR) && $(GO) build -o bin/github-mcp-server github.com/github/github-mcp-server/cmd/github-mcp-server
+
+# A scripted gh session against a fresh emulator, in private network and
+# mount namespaces (needs root; skipped otherwise), compared with
+# e2e/peers/gh-expected-failures.txt.
+peers-test: peers build
+	cd $(PEERS_DIR) && GHGATE_BIN=$(CURDIR)/bin/ghgate $(GO) test -count=1 -v -timeout 20m ./...
