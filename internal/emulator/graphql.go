@@ -46,7 +46,7 @@ func (e *Emulator) graphQLHandler() http.Handler {
 			writeJSON(w, http.StatusInternalServerError, errorBody{Message: "emulator: embedded GraphQL schema: " + err.Error()})
 		})
 	}
-	return &graphQLServer{e: e, schema: schema, reg: newResolvers(), rules: rules.NewDefaultRules()}
+	return &graphQLServer{e: e, schema: schema, reg: newResolvers(), rules: githubValidationRules(schema)}
 }
 
 // gqlRequest is the POST body GitHub accepts. Query is raw so that a query

@@ -104,3 +104,85 @@ func testGraphQLIntrospection(t *testing.T, w *gqlWorld) {
 		t.Errorf("introspection = %s", res.raw)
 	}
 }
+
+// GitHub's CLI asks for state on both sides of issueOrPullRequest, where it
+// is IssueState! on one and PullRequestState! on the other; GitHub answers,
+// and so does the emulator. Fields that would merge into one value with
+// different names or arguments are still refused.
+func testGraphQLFieldMerge(t *testing.T, w *gqlWorld) {
+	// gh issue close/reopen (IssueFromArgWithFields with id, number, title
+	// and state), as gh v2.83.0 formats it.
+	const ghLookup = `
+	query IssueByNumber($owner: String!, $repo: String!, $number: Int!) {
+		repository(owner: $owner, name: $repo) {
+			hasIssuesEnabled
+			issue: issueOrPullRequest(number: $number) {
+				__typename
+				...on Issue{id,number,title,state}
+				...on PullRequest{id,number,title,state}
+			}
+		}
+	}`
+	for _, tc := range []struct {
+		number          int
+		typename, state string
+	}{{w.bug, "Issue", "OPEN"}, {w.wontfix, "Issue", "CLOSED"}, {w.pull, "PullRequest", "OPEN"}} {
+		var d struct {
+			Repository struct {
+				HasIssuesEnabled bool
+				Issue            struct {
+					Typename string `json:"__typename"`
+					Number   int
+					State    string
+				}
+			}
+		}
+		w.query("emu-carol", ghLookup, map[string]any{"owner": "acme", "repo": "widgets", "number": tc.number}).ok(t, &d)
+		if is := d.Repository.Issue; is.Typename != tc.typename || is.Number != tc.number || is.State != tc.state {
+			t.Errorf("#%d: %+v, want %s %s", tc.number, is, tc.typename, tc.state)
+		}
+	}
+
+	for _, doc := range []string{
+		`{ viewer { a: login a: name } }`,
+		`{ viewer { avatarUrl(size: 1) avatarUrl(size: 2) } }`,
+		`query($id: ID!) { node(id: $id) { ... on Issue { x: title } ... on Closable { x: closed } } }`,
+	} {
+		if _, ok, _ := checkDocument(t, doc); ok {
+			t.Errorf("GitHub's rules accepted %s", doc)
+		}
+		res := w.send("/graphql", "emu-alice", map[string]any{"query": doc, "variables": map[string]any{"id": "x"}})
+		if res.HasData || len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Message, "conflict") {
+			t.Errorf("%s: %s", doc, res.raw)
+		}
+	}
+}
+
+func TestOnlyReturnTypeConflicts(t *testing.T) {
+	schema, err := loadPrunedSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tail = ". Use different aliases on the fields to fetch both if this was intentional."
+	for _, tc := range []struct {
+		reason string
+		drop   bool
+	}{
+		{`they return conflicting types "IssueState!" and "PullRequestState!"`, true},
+		{`they return conflicting types "String" and "String!"`, true},
+		{`subfields "s" conflict because they return conflicting types "IssueState!" and "PullRequestState!"`, true},
+		// Sub-selections of these were never compared.
+		{`they return conflicting types "[Label]" and "Label"`, false},
+		{`subfields "s" conflict because they return conflicting types "IssueState!" and "PullRequestState!" and subfields "t" conflict because "title" and "body" are different fields`, false},
+		{`they have differing arguments`, false},
+		{`"login" and "name" are different fields`, false},
+	} {
+		msg := `Fields "x" conflict because ` + tc.reason + tail
+		if got := onlyReturnTypeConflicts(schema, msg); got != tc.drop {
+			t.Errorf("%s: dropped %v, want %v", tc.reason, got, tc.drop)
+		}
+	}
+	if onlyReturnTypeConflicts(schema, `Variable "$x" is never used.`) {
+		t.Error("an unrelated error was dropped")
+	}
+}

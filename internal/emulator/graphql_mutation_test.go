@@ -113,3 +113,130 @@ func testGraphQLConcurrent(t *testing.T, w *gqlWorld) {
 		t.Errorf("after three deletions: %d issues, want 3", d.Repository.Issues.TotalCount)
 	}
 }
+
+// addComment as GitHub's CLI sends it (`gh issue comment`): the comment
+// lands on the issue as a REST POST would leave it, and the edge's cursor
+// pages on from it.
+func testGraphQLAddComment(t *testing.T, w *gqlWorld) {
+	id := w.issueID("emu-carol", w.bug)
+	const doc = `mutation CommentCreate($input:AddCommentInput!){addComment(input: $input){commentEdge{node{url}}}}`
+	var d struct {
+		AddComment struct {
+			CommentEdge struct{ Node struct{ URL string } }
+		}
+	}
+	w.query("emu-carol", doc, map[string]any{"input": map[string]any{"subjectId": id, "body": "Seen it too."}}).ok(t, &d)
+	st := w.emu.State()
+	st.mu.RLock()
+	is := st.Repo("acme", "widgets").Issue(w.bug)
+	last := is.Comments[len(is.Comments)-1]
+	st.mu.RUnlock()
+	if last.Body != "Seen it too." || last.User.Login != "carol" {
+		t.Errorf("last comment = %q by %s", last.Body, last.User.Login)
+	}
+	if want := fmt.Sprintf("%s/acme/widgets/issues/%d#issuecomment-%d", w.srv.URL, w.bug, last.ID); d.AddComment.CommentEdge.Node.URL != want {
+		t.Errorf("url = %q, want %q", d.AddComment.CommentEdge.Node.URL, want)
+	}
+
+	const full = `mutation($id: ID!) { addComment(input: {subjectId: $id, body: "Again.", clientMutationId: "c-1"}) {
+  clientMutationId subject { id } commentEdge { cursor node { body author { login } } } } }`
+	var f struct {
+		AddComment struct {
+			ClientMutationID string
+			Subject          struct{ ID string }
+			CommentEdge      struct {
+				Cursor string
+				Node   struct {
+					Body   string
+					Author struct{ Login string }
+				}
+			}
+		}
+	}
+	w.query("emu-bob", full, map[string]any{"id": id}).ok(t, &f)
+	if f.AddComment.ClientMutationID != "c-1" || f.AddComment.Subject.ID != id || f.AddComment.CommentEdge.Node.Body != "Again." ||
+		f.AddComment.CommentEdge.Node.Author.Login != "bob" {
+		t.Errorf("payload = %+v", f.AddComment)
+	}
+	var after struct {
+		Node struct{ Comments struct{ TotalCount int } }
+	}
+	w.query("emu-bob", `query($id: ID!, $c: String) { node(id: $id) { ... on Issue { comments(first: 5, after: $c) { totalCount } } } }`,
+		map[string]any{"id": id, "c": f.AddComment.CommentEdge.Cursor}).ok(t, &after)
+	if after.Node.Comments.TotalCount != 27 {
+		t.Errorf("totalCount after two comments = %d, want 27", after.Node.Comments.TotalCount)
+	}
+
+	res := w.query("emu-carol", doc, map[string]any{"input": map[string]any{"subjectId": id, "body": "  "}})
+	if string(res.Data) != `{"addComment":null}` || len(res.Errors) != 1 || res.Errors[0].Message != "Body can't be blank" {
+		t.Errorf("blank body: %s", res.raw)
+	}
+	// A locked conversation takes comments from writers only.
+	locked := w.issueID("emu-carol", w.locked)
+	res = w.query("emu-carol", doc, map[string]any{"input": map[string]any{"subjectId": locked, "body": "Me too"}})
+	if len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" {
+		t.Errorf("carol on a locked issue: %s", res.raw)
+	}
+	w.query("emu-bob", doc, map[string]any{"input": map[string]any{"subjectId": locked, "body": "Calm down."}}).ok(t, &d)
+}
+
+// lockLockable and unlockLockable as GitHub's CLI sends them (`gh issue
+// lock --reason off_topic`, `gh issue unlock`).
+func testGraphQLLockUnlock(t *testing.T, w *gqlWorld) {
+	id := w.issueID("emu-bob", w.bug)
+	const lock = `mutation LockLockable($input:LockLockableInput!){lockLockable(input: $input){lockedRecord{locked}}}`
+	const unlock = `mutation UnlockLockable($input:UnlockLockableInput!){unlockLockable(input: $input){unlockedRecord{locked}}}`
+	state := func() (bool, string) {
+		st := w.emu.State()
+		st.mu.RLock()
+		defer st.mu.RUnlock()
+		is := st.Repo("acme", "widgets").Issue(w.bug)
+		if is.ActiveLockReason == nil {
+			return is.Locked, ""
+		}
+		return is.Locked, *is.ActiveLockReason
+	}
+
+	res := w.query("emu-carol", lock, map[string]any{"input": map[string]any{"lockableId": id}})
+	if len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" || res.Errors[0].Message != "carol does not have the correct permissions to execute `LockLockable`" {
+		t.Errorf("carol (read) locking: %s", res.raw)
+	}
+	var l struct {
+		LockLockable struct{ LockedRecord struct{ Locked bool } }
+	}
+	w.query("emu-bob", lock, map[string]any{"input": map[string]any{"lockableId": id, "lockReason": "OFF_TOPIC"}}).ok(t, &l)
+	if locked, reason := state(); !l.LockLockable.LockedRecord.Locked || !locked || reason != "off-topic" {
+		t.Errorf("after lockLockable: payload %v, state %v %q", l.LockLockable.LockedRecord.Locked, locked, reason)
+	}
+	// Locking again changes nothing, the reason included.
+	w.query("emu-bob", lock, map[string]any{"input": map[string]any{"lockableId": id, "lockReason": "SPAM"}}).ok(t, &l)
+	if _, reason := state(); reason != "off-topic" {
+		t.Errorf("relocking changed the reason to %q", reason)
+	}
+
+	const full = `mutation($id: ID!) { unlockLockable(input: {lockableId: $id, clientMutationId: "u-1"}) {
+  clientMutationId actor { login } unlockedRecord { __typename locked activeLockReason } } }`
+	var u struct {
+		UnlockLockable struct {
+			ClientMutationID string
+			Actor            struct{ Login string }
+			UnlockedRecord   struct {
+				Typename         string `json:"__typename"`
+				Locked           bool
+				ActiveLockReason *string
+			}
+		}
+	}
+	w.query("emu-bob", full, map[string]any{"id": id}).ok(t, &u)
+	rec := u.UnlockLockable.UnlockedRecord
+	if u.UnlockLockable.ClientMutationID != "u-1" || u.UnlockLockable.Actor.Login != "bob" || rec.Typename != "Issue" || rec.Locked || rec.ActiveLockReason != nil {
+		t.Errorf("unlock payload = %+v", u.UnlockLockable)
+	}
+	if locked, _ := state(); locked {
+		t.Error("still locked after unlockLockable")
+	}
+	res = w.query("emu-bob", unlock, map[string]any{"input": map[string]any{"lockableId": "I_nope"}})
+	if string(res.Data) != `{"unlockLockable":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
+		t.Errorf("unknown id: %s", res.raw)
+	}
+}

@@ -120,6 +120,7 @@ func newResolvers() *resolvers {
 	registerIssues(r)
 	registerIssueParts(r)
 	registerConnections(r)
+	registerMutations(r)
 	return r
 }
 

@@ -62,6 +62,10 @@ type Token struct {
 	// ExpiresAt, when set, makes the token invalid (401) after that moment,
 	// as a GitHub App installation token is.
 	ExpiresAt time.Time
+	// Scopes are a classic token's OAuth scopes, which GitHub reports in
+	// the X-OAuth-Scopes header of every answer to it. Tokens without
+	// scopes (GitHub App installation tokens) get no such header.
+	Scopes []string
 }
 
 // Repo is a repository and everything the emulator keeps inside it.

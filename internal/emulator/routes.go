@@ -22,6 +22,7 @@ func (e *Emulator) routeTable() []route {
 		issue = repo + "/issues/{issue_number}"
 	)
 	return []route{
+		{"GET", "/", e.getRoot},
 		{"GET", "/user", e.getViewer},
 		{"GET", "/users/{username}", e.getUser},
 		{"GET", "/users/{username}/repos", e.listUserRepos},

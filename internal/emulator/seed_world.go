@@ -45,15 +45,18 @@ func (sd *seeder) world() *world {
 	w.notes.Collaborators = []string{"alice"}
 
 	widgets, gadgets, notes := w.widgets.FullName(), w.gadgets.FullName(), w.notes.FullName()
-	s.AddToken(&Token{Value: DemoTokenAlice, Login: "alice",
+	// The demo tokens stand for classic personal access tokens with the
+	// scopes GitHub's CLI asks for (repo, read:org); what each may do is
+	// still decided per repository by Perms.
+	s.AddToken(&Token{Value: DemoTokenAlice, Login: "alice", Scopes: demoScopes(),
 		Perms: map[string]Permission{widgets: PermAdmin, gadgets: PermAdmin, notes: PermAdmin}})
-	s.AddToken(&Token{Value: DemoTokenBob, Login: "bob",
+	s.AddToken(&Token{Value: DemoTokenBob, Login: "bob", Scopes: demoScopes(),
 		Perms: map[string]Permission{widgets: PermWrite, gadgets: PermWrite}})
-	s.AddToken(&Token{Value: DemoTokenCarol, Login: "carol",
+	s.AddToken(&Token{Value: DemoTokenCarol, Login: "carol", Scopes: demoScopes(),
 		Perms: map[string]Permission{widgets: PermRead, gadgets: PermRead}})
 	// dave has no grants: public repositories fall back to read, private
 	// ones to none.
-	s.AddToken(&Token{Value: DemoTokenDave, Login: "dave", Perms: map[string]Permission{}})
+	s.AddToken(&Token{Value: DemoTokenDave, Login: "dave", Scopes: demoScopes(), Perms: map[string]Permission{}})
 
 	sd.issueTypes(w.acme)
 	sd.widgetsLabels(w.widgets)

@@ -256,6 +256,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range rec.header {
 		h[k] = v
 	}
+	setScopeHeaders(h, tok)
 	status := rec.status
 	body := rec.body.Bytes()
 	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && status == http.StatusOK && !graphql {

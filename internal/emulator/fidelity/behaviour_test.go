@@ -247,6 +247,7 @@ func TestPagination(t *testing.T) {
 func TestEnterprisePrefix(t *testing.T) {
 	w := newWorld(t, emulator.Options{})
 	for _, path := range []string{
+		"/",
 		"/repos/acme/widgets/issues/3",
 		"/repos/acme/widgets",
 		"/repos/acme/widgets/issues/1/timeline",

@@ -29,6 +29,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 	id := func(n int) int64 { return w.ids[n] }
 	appJWT := installApp(t, w)
 	steps := []step{
+		{"GET", "/", tokCarol, nil, 200},
 		{"GET", "/user", tokAlice, nil, 200},
 		{"GET", "/users/bob", tokAlice, nil, 200},
 		{"GET", "/users/acme", tokAlice, nil, 200},

@@ -1,0 +1,147 @@
+package emulator
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// GraphQL mutations on conversations: addComment, lockLockable and
+// unlockLockable, as GitHub's schema defines them. They act through the
+// same state operations as the REST endpoints (POST .../comments, PUT and
+// DELETE .../lock), with the same permission rules, so both APIs leave the
+// same comments and timeline events behind.
+
+type addCommentArgs struct {
+	Input struct {
+		SubjectID        gqlID   `json:"subjectId"`
+		Body             string  `json:"body"`
+		ClientMutationID *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+type lockLockableArgs struct {
+	Input struct {
+		LockableID       gqlID   `json:"lockableId"`
+		LockReason       *string `json:"lockReason"`
+		ClientMutationID *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+type unlockLockableArgs struct {
+	Input struct {
+		LockableID       gqlID   `json:"lockableId"`
+		ClientMutationID *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+// addCommentPayload is what addComment returns. Its timelineEdge is not
+// served: the emulator serves no timeline connection in GraphQL.
+type addCommentPayload struct {
+	comment          *Comment
+	edge             *edge
+	clientMutationID *string
+}
+
+// lockPayload is what lockLockable and unlockLockable return.
+type lockPayload struct {
+	actor            *Account
+	record           *Issue
+	clientMutationID *string
+}
+
+// graphQLLockReasons maps GitHub's LockReason enum to the REST API's lock_reason
+// values, which the state keeps.
+var graphQLLockReasons = map[string]string{
+	"OFF_TOPIC":  "off-topic",
+	"RESOLVED":   "resolved",
+	"SPAM":       "spam",
+	"TOO_HEATED": "too heated",
+}
+
+func registerMutations(r *resolvers) {
+	resolveArgs(r, "Mutation.addComment", addComment)
+	resolve(r, "AddCommentPayload.commentEdge", func(_ *gqlContext, p *addCommentPayload) (any, error) { return p.edge, nil })
+	resolve(r, "AddCommentPayload.subject", func(_ *gqlContext, p *addCommentPayload) (any, error) { return p.comment.Issue, nil })
+	resolve(r, "AddCommentPayload.clientMutationId", func(_ *gqlContext, p *addCommentPayload) (any, error) {
+		return p.clientMutationID, nil
+	})
+
+	resolveArgs(r, "Mutation.lockLockable", lockLockable)
+	resolve(r, "LockLockablePayload.lockedRecord", func(_ *gqlContext, p *lockPayload) (any, error) { return p.record, nil })
+	resolveArgs(r, "Mutation.unlockLockable", unlockLockable)
+	resolve(r, "UnlockLockablePayload.unlockedRecord", func(_ *gqlContext, p *lockPayload) (any, error) { return p.record, nil })
+	for _, t := range []string{"LockLockablePayload", "UnlockLockablePayload"} {
+		resolve(r, t+".actor", func(_ *gqlContext, p *lockPayload) (any, error) { return p.actor, nil })
+		resolve(r, t+".clientMutationId", func(_ *gqlContext, p *lockPayload) (any, error) { return p.clientMutationID, nil })
+	}
+}
+
+// conversation finds the issue or pull request a mutation names by node
+// id, as the caller may see it.
+func (x *gqlContext) conversation(id gqlID) (*Issue, error) {
+	is, _ := x.visibleNode(string(id)).(*Issue)
+	if is == nil {
+		return nil, nodeNotFound(string(id))
+	}
+	return is, nil
+}
+
+// addComment needs read access, and write access on a locked conversation,
+// as POST .../issues/{n}/comments does. A blank or overlong body is refused
+// with GitHub's validation messages.
+func addComment(x *gqlContext, _ root, a addCommentArgs) (any, error) {
+	is, err := x.conversation(a.Input.SubjectID)
+	if err != nil {
+		return nil, err
+	}
+	if is.Locked && x.c.token.Permission(is.Repo) < PermWrite {
+		return nil, forbidden(x.c.token.Login, "AddComment")
+	}
+	switch {
+	case strings.TrimSpace(a.Input.Body) == "":
+		return nil, &gqlError{Type: "UNPROCESSABLE", Message: "Body can't be blank"}
+	case utf8.RuneCountInString(a.Input.Body) > maxBodyChars:
+		return nil, &gqlError{Type: "UNPROCESSABLE", Message: "Body is too long (maximum is 65536 characters)"}
+	}
+	cm := x.st.AddComment(is, x.c.viewer, a.Input.Body, x.st.Now(), x.c.req.Host)
+	x.st.touch(is)
+	// The edge's cursor is the comment's place in Issue.comments, so a
+	// client can page on from it.
+	e := &edge{cursor: encodeCursor(len(is.Comments) - 1), node: cm}
+	return &addCommentPayload{comment: cm, edge: e, clientMutationID: a.Input.ClientMutationID}, nil
+}
+
+// lockLockable needs triage access, as PUT .../lock does. A conversation
+// that is already locked is left as it is, reason included: GitHub ignores
+// the request (clients unlock first to change the reason).
+func lockLockable(x *gqlContext, _ root, a lockLockableArgs) (any, error) {
+	is, err := x.conversation(a.Input.LockableID)
+	if err != nil {
+		return nil, err
+	}
+	if x.c.token.Permission(is.Repo) < PermTriage {
+		return nil, forbidden(x.c.token.Login, "LockLockable")
+	}
+	if !is.Locked {
+		var reason *string
+		if a.Input.LockReason != nil {
+			r := graphQLLockReasons[*a.Input.LockReason]
+			reason = &r
+		}
+		x.st.LockIssue(is, x.c.viewer, reason)
+	}
+	return &lockPayload{actor: x.c.viewer, record: is, clientMutationID: a.Input.ClientMutationID}, nil
+}
+
+// unlockLockable needs triage access, as DELETE .../lock does.
+func unlockLockable(x *gqlContext, _ root, a unlockLockableArgs) (any, error) {
+	is, err := x.conversation(a.Input.LockableID)
+	if err != nil {
+		return nil, err
+	}
+	if x.c.token.Permission(is.Repo) < PermTriage {
+		return nil, forbidden(x.c.token.Login, "UnlockLockable")
+	}
+	x.st.UnlockIssue(is, x.c.viewer)
+	return &lockPayload{actor: x.c.viewer, record: is, clientMutationID: a.Input.ClientMutationID}, nil
+}
