@@ -73,6 +73,7 @@ func registerIssues(r *resolvers) {
 		}
 		return reason, nil
 	})
+	resolve(r, "Issue.isPinned", func(_ *gqlContext, is *Issue) (any, error) { return is.Pinned, nil })
 	resolve(r, "Issue.issueType", func(_ *gqlContext, is *Issue) (any, error) { return is.Type, nil })
 	resolve(r, "Issue.parent", func(x *gqlContext, is *Issue) (any, error) {
 		if is.Parent == nil || is.Parent.Deleted || !x.canRead(is.Parent.Repo) {

@@ -240,3 +240,162 @@ func testGraphQLLockUnlock(t *testing.T, w *gqlWorld) {
 		t.Errorf("unknown id: %s", res.raw)
 	}
 }
+
+// closeIssue and reopenIssue as GitHub's CLI sends them (`gh issue close
+// --reason "not planned"`, `gh issue reopen`): the issue changes state as a
+// REST PATCH with state and state_reason would change it.
+func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
+	id := w.issueID("emu-bob", w.bug)
+	const closeDoc = `mutation IssueClose($input:CloseIssueInput!){closeIssue(input: $input){issue{id}}}`
+	const reopenDoc = `mutation IssueReopen($input:ReopenIssueInput!){reopenIssue(input: $input){issue{id}}}`
+	state := func(n int) (string, string, string) {
+		st := w.emu.State()
+		st.mu.RLock()
+		defer st.mu.RUnlock()
+		is := st.Repo("acme", "widgets").Issue(n)
+		last, reason := is.Events[len(is.Events)-1], ""
+		if is.StateReason != nil {
+			reason = *is.StateReason
+		}
+		return is.State, reason, last.Event + " by " + last.Actor.Login
+	}
+
+	// carol has read access and did not write the issue.
+	res := w.query("emu-carol", closeDoc, map[string]any{"input": map[string]any{"issueId": id}})
+	if string(res.Data) != `{"closeIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" ||
+		res.Errors[0].Message != "carol does not have the correct permissions to execute `CloseIssue`" {
+		t.Errorf("carol (read) closing: %s", res.raw)
+	}
+	var c struct {
+		CloseIssue struct{ Issue struct{ ID string } }
+	}
+	w.query("emu-bob", closeDoc, map[string]any{"input": map[string]any{"issueId": id, "stateReason": "NOT_PLANNED"}}).ok(t, &c)
+	if s, r, ev := state(w.bug); c.CloseIssue.Issue.ID != id || s != "closed" || r != "not_planned" || ev != "closed by bob" {
+		t.Errorf("after closeIssue: payload %q, state %s %s, last event %s", c.CloseIssue.Issue.ID, s, r, ev)
+	}
+	// Closing a closed issue changes nothing, its reason included.
+	w.query("emu-bob", closeDoc, map[string]any{"input": map[string]any{"issueId": id, "stateReason": "COMPLETED"}}).ok(t, &c)
+	if _, r, _ := state(w.bug); r != "not_planned" {
+		t.Errorf("closing again changed the reason to %q", r)
+	}
+
+	const full = `mutation($id: ID!) { reopenIssue(input: {issueId: $id, clientMutationId: "r-1"}) {
+  clientMutationId issue { state stateReason closed closedAt } } }`
+	var r struct {
+		ReopenIssue struct {
+			ClientMutationID string
+			Issue            struct {
+				State, StateReason string
+				Closed             bool
+				ClosedAt           *string
+			}
+		}
+	}
+	w.query("emu-bob", full, map[string]any{"id": id}).ok(t, &r)
+	if is := r.ReopenIssue.Issue; r.ReopenIssue.ClientMutationID != "r-1" || is.State != "OPEN" || is.StateReason != "REOPENED" || is.Closed || is.ClosedAt != nil {
+		t.Errorf("reopen payload = %+v", r.ReopenIssue)
+	}
+	if s, _, ev := state(w.bug); s != "open" || ev != "reopened by bob" {
+		t.Errorf("after reopenIssue: %s, last event %s", s, ev)
+	}
+
+	// An author may close and reopen their own issue with read access; no
+	// stateReason closes it as completed.
+	locked := w.issueID("emu-carol", w.locked)
+	w.query("emu-carol", closeDoc, map[string]any{"input": map[string]any{"issueId": locked}}).ok(t, &c)
+	if s, r, _ := state(w.locked); s != "closed" || r != "completed" {
+		t.Errorf("carol closing her own issue: %s %s", s, r)
+	}
+	w.query("emu-carol", reopenDoc, map[string]any{"input": map[string]any{"issueId": locked}}).ok(t, &c)
+	if s, _, _ := state(w.locked); s != "open" {
+		t.Errorf("carol reopening her own issue: %s", s)
+	}
+
+	// A duplicate names the issue it duplicates, which must resolve.
+	child2 := w.issueID("emu-bob", w.child2)
+	res = w.query("emu-bob", closeDoc, map[string]any{"input": map[string]any{"issueId": child2, "stateReason": "DUPLICATE", "duplicateIssueId": "I_nope"}})
+	if string(res.Data) != `{"closeIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
+		t.Errorf("unknown duplicateIssueId: %s", res.raw)
+	}
+	if s, _, _ := state(w.child2); s != "open" {
+		t.Errorf("a refused closeIssue closed the issue")
+	}
+	var d struct {
+		CloseIssue struct{ Issue struct{ StateReason string } }
+	}
+	w.query("emu-bob", `mutation($id: ID!, $dup: ID!) { closeIssue(input: {issueId: $id, stateReason: DUPLICATE, duplicateIssueId: $dup}) {
+  issue { stateReason(enableDuplicate: true) } } }`, map[string]any{"id": child2, "dup": id}).ok(t, &d)
+	if s, r, _ := state(w.child2); d.CloseIssue.Issue.StateReason != "DUPLICATE" || s != "closed" || r != "duplicate" {
+		t.Errorf("closing as a duplicate: payload %q, state %s %s", d.CloseIssue.Issue.StateReason, s, r)
+	}
+
+	// A pull request's id is not an issue's.
+	var p struct {
+		Repository struct{ PullRequest struct{ ID string } }
+	}
+	w.query("emu-bob", `query($n: Int!) { repository(owner: "acme", name: "widgets") { pullRequest(number: $n) { id } } }`,
+		map[string]any{"n": w.pull}).ok(t, &p)
+	res = w.query("emu-bob", reopenDoc, map[string]any{"input": map[string]any{"issueId": p.Repository.PullRequest.ID}})
+	if want := "Could not resolve to Issue node with the global id of '" + p.Repository.PullRequest.ID + "'"; len(res.Errors) != 1 ||
+		res.Errors[0].Type != "NOT_FOUND" || res.Errors[0].Message != want {
+		t.Errorf("pull request id: %s", res.raw)
+	}
+}
+
+// pinIssue and unpinIssue as GitHub's CLI sends them (`gh issue pin`, `gh
+// issue unpin`), read back through Issue.isPinned.
+func testGraphQLPinUnpin(t *testing.T, w *gqlWorld) {
+	id := w.issueID("emu-bob", w.bug)
+	const pin = `mutation IssuePin($input:PinIssueInput!){pinIssue(input: $input){issue{id}}}`
+	const unpin = `mutation IssueUnpin($input:UnpinIssueInput!){unpinIssue(input: $input){issue{id}}}`
+	pinned := func() bool {
+		var d struct {
+			Repository struct{ Issue struct{ IsPinned bool } }
+		}
+		w.query("emu-carol", `query($n: Int!) { repository(owner: "acme", name: "widgets") { issue(number: $n) { isPinned } } }`,
+			map[string]any{"n": w.bug}).ok(t, &d)
+		return d.Repository.Issue.IsPinned
+	}
+
+	// carol has read access only.
+	res := w.query("emu-carol", pin, map[string]any{"input": map[string]any{"issueId": id}})
+	if string(res.Data) != `{"pinIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" ||
+		res.Errors[0].Message != "carol does not have the correct permissions to execute `PinIssue`" {
+		t.Errorf("carol (read) pinning: %s", res.raw)
+	}
+	var p struct {
+		PinIssue struct{ Issue struct{ ID string } }
+	}
+	w.query("emu-bob", pin, map[string]any{"input": map[string]any{"issueId": id}}).ok(t, &p)
+	if p.PinIssue.Issue.ID != id || !pinned() {
+		t.Errorf("after pinIssue: payload %q, pinned %v", p.PinIssue.Issue.ID, pinned())
+	}
+
+	const full = `mutation($id: ID!) { unpinIssue(input: {issueId: $id, clientMutationId: "p-1"}) { clientMutationId issue { isPinned } } }`
+	var u struct {
+		UnpinIssue struct {
+			ClientMutationID string
+			Issue            struct{ IsPinned bool }
+		}
+	}
+	w.query("emu-bob", full, map[string]any{"id": id}).ok(t, &u)
+	if u.UnpinIssue.ClientMutationID != "p-1" || u.UnpinIssue.Issue.IsPinned || pinned() {
+		t.Errorf("unpin payload = %+v, pinned %v", u.UnpinIssue, pinned())
+	}
+	st := w.emu.State()
+	st.mu.RLock()
+	var events []string
+	for _, ev := range st.Repo("acme", "widgets").Issue(w.bug).Events {
+		if ev.Event == "pinned" || ev.Event == "unpinned" {
+			events = append(events, ev.Event+" by "+ev.Actor.Login)
+		}
+	}
+	st.mu.RUnlock()
+	if want := []string{"pinned by bob", "unpinned by bob"}; !reflect.DeepEqual(events, want) {
+		t.Errorf("events = %q, want %q", events, want)
+	}
+	res = w.query("emu-bob", unpin, map[string]any{"input": map[string]any{"issueId": "I_nope"}})
+	if string(res.Data) != `{"unpinIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
+		t.Errorf("unknown id: %s", res.raw)
+	}
+}

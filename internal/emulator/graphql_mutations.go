@@ -5,11 +5,13 @@ import (
 	"unicode/utf8"
 )
 
-// GraphQL mutations on conversations: addComment, lockLockable and
-// unlockLockable, as GitHub's schema defines them. They act through the
-// same state operations as the REST endpoints (POST .../comments, PUT and
-// DELETE .../lock), with the same permission rules, so both APIs leave the
-// same comments and timeline events behind.
+// GraphQL mutations on conversations: addComment, lockLockable,
+// unlockLockable, closeIssue and reopenIssue, as GitHub's schema defines
+// them. They act through the same state operations as the REST endpoints
+// (POST .../comments, PUT and DELETE .../lock, PATCH .../issues/{n} with
+// state), with the same permission rules, so both APIs leave the same
+// comments and timeline events behind. pinIssue and unpinIssue have no REST
+// counterpart; they follow GitHub's description of pinning.
 
 type addCommentArgs struct {
 	Input struct {
@@ -34,6 +36,30 @@ type unlockLockableArgs struct {
 	} `json:"input"`
 }
 
+type closeIssueArgs struct {
+	Input struct {
+		IssueID          gqlID   `json:"issueId"`
+		StateReason      *string `json:"stateReason"`
+		DuplicateIssueID *gqlID  `json:"duplicateIssueId"`
+		ClientMutationID *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+type reopenIssueArgs struct {
+	Input struct {
+		IssueID          gqlID   `json:"issueId"`
+		ClientMutationID *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+// pinIssueArgs is the input of pinIssue and unpinIssue alike.
+type pinIssueArgs struct {
+	Input struct {
+		IssueID          gqlID   `json:"issueId"`
+		ClientMutationID *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
 // addCommentPayload is what addComment returns. Its timelineEdge is not
 // served: the emulator serves no timeline connection in GraphQL.
 type addCommentPayload struct {
@@ -46,6 +72,14 @@ type addCommentPayload struct {
 type lockPayload struct {
 	actor            *Account
 	record           *Issue
+	clientMutationID *string
+}
+
+// issuePayload is what closeIssue, reopenIssue, pinIssue and unpinIssue
+// return. UnpinIssuePayload.id, the removed PinnedIssue's id, is not served:
+// the emulator keeps no PinnedIssue objects.
+type issuePayload struct {
+	issue            *Issue
 	clientMutationID *string
 }
 
@@ -74,6 +108,15 @@ func registerMutations(r *resolvers) {
 		resolve(r, t+".actor", func(_ *gqlContext, p *lockPayload) (any, error) { return p.actor, nil })
 		resolve(r, t+".clientMutationId", func(_ *gqlContext, p *lockPayload) (any, error) { return p.clientMutationID, nil })
 	}
+
+	resolveArgs(r, "Mutation.closeIssue", closeIssue)
+	resolveArgs(r, "Mutation.reopenIssue", reopenIssue)
+	resolveArgs(r, "Mutation.pinIssue", pinIssue)
+	resolveArgs(r, "Mutation.unpinIssue", unpinIssue)
+	for _, t := range []string{"CloseIssuePayload", "ReopenIssuePayload", "PinIssuePayload", "UnpinIssuePayload"} {
+		resolve(r, t+".issue", func(_ *gqlContext, p *issuePayload) (any, error) { return p.issue, nil })
+		resolve(r, t+".clientMutationId", func(_ *gqlContext, p *issuePayload) (any, error) { return p.clientMutationID, nil })
+	}
 }
 
 // conversation finds the issue or pull request a mutation names by node
@@ -82,6 +125,20 @@ func (x *gqlContext) conversation(id gqlID) (*Issue, error) {
 	is, _ := x.visibleNode(string(id)).(*Issue)
 	if is == nil {
 		return nil, nodeNotFound(string(id))
+	}
+	return is, nil
+}
+
+// issue finds the issue (not pull request) a mutation names by node id, as
+// the caller may see it. A pull request's id is refused with the message
+// GitHub gives for an id of another type.
+func (x *gqlContext) issue(id gqlID) (*Issue, error) {
+	is, err := x.conversation(id)
+	if err != nil {
+		return nil, err
+	}
+	if is.IsPull {
+		return nil, notFound("Could not resolve to Issue node with the global id of '%s'", string(id))
 	}
 	return is, nil
 }
@@ -144,4 +201,88 @@ func unlockLockable(x *gqlContext, _ root, a unlockLockableArgs) (any, error) {
 	}
 	x.st.UnlockIssue(is, x.c.viewer)
 	return &lockPayload{actor: x.c.viewer, record: is, clientMutationID: a.Input.ClientMutationID}, nil
+}
+
+// graphQLStateReasons maps GitHub's IssueClosedStateReason enum to the REST
+// API's state_reason values, which the state keeps.
+var graphQLStateReasons = map[string]string{
+	"COMPLETED":   "completed",
+	"NOT_PLANNED": "not_planned",
+	"DUPLICATE":   "duplicate",
+}
+
+// closeIssue needs triage access or authorship of the issue, as PATCH
+// .../issues/{n} with state closed does; without a stateReason the issue
+// closes as completed. Closing a closed issue leaves it and its reason as
+// they are, as the REST route ignores state_reason unless the state
+// changes. A duplicateIssueId must name an issue the caller can see; the
+// emulator keeps no duplicate link, so only the reason records it.
+func closeIssue(x *gqlContext, _ root, a closeIssueArgs) (any, error) {
+	is, err := x.issue(a.Input.IssueID)
+	if err != nil {
+		return nil, err
+	}
+	if !x.mayChangeState(is) {
+		return nil, forbidden(x.c.token.Login, "CloseIssue")
+	}
+	if a.Input.DuplicateIssueID != nil {
+		if _, err := x.issue(*a.Input.DuplicateIssueID); err != nil {
+			return nil, err
+		}
+	}
+	if is.State != "closed" {
+		reason := ""
+		if a.Input.StateReason != nil {
+			reason = graphQLStateReasons[*a.Input.StateReason]
+		}
+		x.st.Close(is, x.c.viewer, reason)
+	}
+	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
+}
+
+// reopenIssue needs triage access or authorship of the issue, as PATCH
+// .../issues/{n} with state open does.
+func reopenIssue(x *gqlContext, _ root, a reopenIssueArgs) (any, error) {
+	is, err := x.issue(a.Input.IssueID)
+	if err != nil {
+		return nil, err
+	}
+	if !x.mayChangeState(is) {
+		return nil, forbidden(x.c.token.Login, "ReopenIssue")
+	}
+	x.st.Reopen(is, x.c.viewer)
+	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
+}
+
+// mayChangeState reports whether the caller may close or reopen an issue:
+// triage access, or being its author, as the REST route requires.
+func (x *gqlContext) mayChangeState(is *Issue) bool {
+	return x.c.token.Permission(is.Repo) >= PermTriage || (x.c.viewer != nil && is.User == x.c.viewer)
+}
+
+// pinIssue needs write access: GitHub lets people with write access pin
+// issues to a repository.
+func pinIssue(x *gqlContext, _ root, a pinIssueArgs) (any, error) {
+	is, err := x.issue(a.Input.IssueID)
+	if err != nil {
+		return nil, err
+	}
+	if x.c.token.Permission(is.Repo) < PermWrite {
+		return nil, forbidden(x.c.token.Login, "PinIssue")
+	}
+	x.st.PinIssue(is, x.c.viewer)
+	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
+}
+
+// unpinIssue needs write access, as pinIssue does.
+func unpinIssue(x *gqlContext, _ root, a pinIssueArgs) (any, error) {
+	is, err := x.issue(a.Input.IssueID)
+	if err != nil {
+		return nil, err
+	}
+	if x.c.token.Permission(is.Repo) < PermWrite {
+		return nil, forbidden(x.c.token.Login, "UnpinIssue")
+	}
+	x.st.UnpinIssue(is, x.c.viewer)
+	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 }

@@ -207,6 +207,8 @@ func TestGraphQL(t *testing.T) {
 		{"DeleteIssueForbidden", testGraphQLDeleteIssueForbidden},
 		{"AddComment", testGraphQLAddComment},
 		{"LockUnlock", testGraphQLLockUnlock},
+		{"CloseReopen", testGraphQLCloseReopen},
+		{"PinUnpin", testGraphQLPinUnpin},
 		{"ViewerAndRateLimit", testGraphQLViewerAndRateLimit},
 		{"ValidationErrors", testGraphQLValidationErrors},
 		{"FieldMerge", testGraphQLFieldMerge},

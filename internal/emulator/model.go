@@ -147,6 +147,7 @@ type Issue struct {
 	Type             *IssueType
 	Locked           bool
 	ActiveLockReason *string
+	Pinned           bool // pinned to its repository (GraphQL's isPinned)
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	ClosedAt         *time.Time
@@ -178,7 +179,7 @@ type Comment struct {
 type Event struct {
 	ID        int64
 	NodeID    string
-	Event     string // labeled, unlabeled, assigned, unassigned, closed, reopened, renamed, locked, unlocked, milestoned, demilestoned, commented, cross-referenced, sub_issue_added, sub_issue_removed, parent_issue_added, parent_issue_removed, blocked_by_added, blocked_by_removed, blocking_added, blocking_removed
+	Event     string // labeled, unlabeled, assigned, unassigned, closed, reopened, renamed, locked, unlocked, pinned, unpinned, milestoned, demilestoned, commented, cross-referenced, sub_issue_added, sub_issue_removed, parent_issue_added, parent_issue_removed, blocked_by_added, blocked_by_removed, blocking_added, blocking_removed
 	Actor     *Account
 	CreatedAt time.Time
 

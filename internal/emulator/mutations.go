@@ -242,6 +242,27 @@ func (s *State) LockIssue(is *Issue, actor *Account, reason *string) {
 	s.touch(is)
 }
 
+// PinIssue pins an issue to its repository and records "pinned"; pinning a
+// pinned issue changes nothing.
+func (s *State) PinIssue(is *Issue, actor *Account) {
+	if is.Pinned {
+		return
+	}
+	is.Pinned = true
+	s.addEvent(is, &Event{Event: "pinned", Actor: actor})
+	s.touch(is)
+}
+
+// UnpinIssue unpins an issue and records "unpinned".
+func (s *State) UnpinIssue(is *Issue, actor *Account) {
+	if !is.Pinned {
+		return
+	}
+	is.Pinned = false
+	s.addEvent(is, &Event{Event: "unpinned", Actor: actor})
+	s.touch(is)
+}
+
 // UnlockIssue unlocks the conversation.
 func (s *State) UnlockIssue(is *Issue, actor *Account) {
 	if !is.Locked {
