@@ -33,13 +33,38 @@ type searchConnArgs struct {
 	Query *string `json:"query"`
 }
 
+// labelOrder is GitHub's LabelOrder input; the schema's default is
+// CREATED_AT ascending.
+type labelOrder struct {
+	Field     string `json:"field"`     // CREATED_AT | NAME
+	Direction string `json:"direction"` // ASC | DESC
+}
+
+// labelsArgs are the arguments of Repository.labels.
+type labelsArgs struct {
+	searchConnArgs
+	OrderBy *labelOrder `json:"orderBy"`
+}
+
 type milestonesArgs struct {
 	connArgs
 	States []string `json:"states"`
 	Query  *string  `json:"query"`
 }
 
+// gitRef is a branch: the emulator keeps no git data, only each
+// repository's default branch by name.
+type gitRef struct {
+	repo *Repo
+	name string
+}
+
 func registerRepository(r *resolvers) {
+	objectType(r, func(*gitRef) string { return "Ref" })
+	resolve(r, "Ref.name", func(_ *gqlContext, ref *gitRef) (any, error) { return ref.name, nil })
+	resolve(r, "Ref.prefix", func(_ *gqlContext, _ *gitRef) (any, error) { return "refs/heads/", nil })
+	resolve(r, "Ref.repository", func(_ *gqlContext, ref *gitRef) (any, error) { return ref.repo, nil })
+
 	objectType(r, func(*Repo) string { return "Repository" })
 	const t = "Repository"
 	resolve(r, t+".id", func(_ *gqlContext, repo *Repo) (any, error) { return repo.NodeID, nil })
@@ -60,7 +85,17 @@ func registerRepository(r *resolvers) {
 		}
 		return "PUBLIC", nil
 	})
-	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return true, nil })
+	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return repoHasIssues, nil })
+	resolve(r, t+".hasWikiEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return repoHasWiki, nil })
+	resolve(r, t+".hasProjectsEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return repoHasProjects, nil })
+	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoMergeCommit, nil })
+	resolve(r, t+".squashMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoSquashMerge, nil })
+	resolve(r, t+".rebaseMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoRebaseMerge, nil })
+	resolve(r, t+".isFork", func(_ *gqlContext, _ *Repo) (any, error) { return false, nil })
+	resolve(r, t+".parent", func(_ *gqlContext, _ *Repo) (any, error) { return nil, nil })
+	resolve(r, t+".defaultBranchRef", func(_ *gqlContext, repo *Repo) (any, error) {
+		return &gitRef{repo: repo, name: repoDefaultBranch}, nil
+	})
 	resolve(r, t+".createdAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.CreatedAt, nil })
 	resolve(r, t+".updatedAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.UpdatedAt, nil })
 	resolve(r, t+".url", func(x *gqlContext, repo *Repo) (any, error) { return x.webURL("/" + repo.FullName()), nil })
@@ -96,24 +131,22 @@ func registerRepository(r *resolvers) {
 		}
 		return is, nil
 	})
-	resolveArgs(r, t+".issues", func(x *gqlContext, repo *Repo, a issuesArgs) (any, error) {
-		return pageOf(x, filterIssues(repo, false, a), a.connArgs)
+	resolveArgs(r, t+".issues", func(x *gqlContext, repo *Repo, a issueListArgs) (any, error) {
+		list := filterIssues(repo, false, a.issuesArgs)
+		if f := a.FilterBy; f != nil {
+			if f.ViewerSubscribed {
+				return nil, errViewerSubscribed
+			}
+			list = slices.DeleteFunc(list, func(is *Issue) bool { return !f.match(is) })
+		}
+		return pageOf(x, list, a.connArgs)
 	})
 	resolveArgs(r, t+".pullRequests", func(x *gqlContext, repo *Repo, a issuesArgs) (any, error) {
 		return pageOf(x, filterIssues(repo, true, a), a.connArgs)
 	})
 
-	resolveArgs(r, t+".labels", func(x *gqlContext, repo *Repo, a searchConnArgs) (any, error) {
-		list := repo.Labels
-		if a.Query != nil && *a.Query != "" {
-			// GitHub matches the query against names and descriptions.
-			q := strings.ToLower(*a.Query)
-			list = slices.DeleteFunc(slices.Clone(list), func(l *Label) bool {
-				return !strings.Contains(strings.ToLower(l.Name), q) &&
-					(l.Description == nil || !strings.Contains(strings.ToLower(*l.Description), q))
-			})
-		}
-		return pageOf(x, list, a.connArgs)
+	resolveArgs(r, t+".labels", func(x *gqlContext, repo *Repo, a labelsArgs) (any, error) {
+		return pageOf(x, filterLabels(repo, a), a.connArgs)
 	})
 	resolveArgs(r, t+".label", func(_ *gqlContext, repo *Repo, a nameArgs) (any, error) {
 		if l := repo.FindLabel(a.Name); l != nil {
@@ -187,6 +220,34 @@ func filterIssues(repo *Repo, pulls bool, a issuesArgs) []*Issue {
 		dir = strings.ToLower(a.OrderBy.Direction)
 	}
 	sortIssues(list, by, dir)
+	return list
+}
+
+// filterLabels lists a repository's labels that match the query, in the
+// order asked for. GitHub matches the query against names and
+// descriptions. The repository keeps its labels in creation order, so
+// CREATED_AT needs no sort; NAME compares case-insensitively, as GitHub's
+// label list is ordered.
+func filterLabels(repo *Repo, a labelsArgs) []*Label {
+	list := slices.Clone(repo.Labels)
+	if a.Query != nil && *a.Query != "" {
+		q := strings.ToLower(*a.Query)
+		list = slices.DeleteFunc(list, func(l *Label) bool {
+			return !strings.Contains(strings.ToLower(l.Name), q) &&
+				(l.Description == nil || !strings.Contains(strings.ToLower(*l.Description), q))
+		})
+	}
+	if a.OrderBy == nil {
+		return list
+	}
+	if a.OrderBy.Field == "NAME" {
+		slices.SortStableFunc(list, func(p, q *Label) int {
+			return strings.Compare(strings.ToLower(p.Name), strings.ToLower(q.Name))
+		})
+	}
+	if a.OrderBy.Direction == "DESC" {
+		slices.Reverse(list)
+	}
 	return list
 }
 

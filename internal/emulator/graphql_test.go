@@ -215,6 +215,9 @@ func TestGraphQL(t *testing.T) {
 		{"RequestErrors", testGraphQLRequestErrors},
 		{"Introspection", testGraphQLIntrospection},
 		{"Concurrent", testGraphQLConcurrent},
+		{"GhLabelList", testGraphQLGhLabelList},
+		{"GhIssueList", testGraphQLGhIssueList},
+		{"GhRepositoryInfo", testGraphQLGhRepositoryInfo},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newGQLWorld(t, count)) })

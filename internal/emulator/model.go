@@ -90,6 +90,22 @@ type Repo struct {
 	Collaborators []string
 }
 
+// Repository settings the emulator does not model are those of a new
+// repository on GitHub, answered alike by REST (default_branch, has_*) and
+// GraphQL (defaultBranchRef, has*Enabled, *Allowed): issues, wiki and
+// projects on, and all three merge methods allowed. No repository is a
+// fork, so none has a parent.
+const (
+	repoDefaultBranch = "main"
+	repoHasIssues     = true
+	repoHasWiki       = true
+	repoHasProjects   = true
+	repoMergeCommit   = true
+	repoSquashMerge   = true
+	repoRebaseMerge   = true
+	repoHasDownloads  = true
+)
+
 // FullName is "owner/name".
 func (r *Repo) FullName() string { return r.Owner.Login + "/" + r.Name }
 

@@ -54,7 +54,7 @@ func (f issueFilter) match(is *Issue) bool {
 	if f.creator != "" && !strings.EqualFold(is.User.Login, f.creator) {
 		return false
 	}
-	if f.mentioned != "" && (is.Body == nil || !strings.Contains(strings.ToLower(*is.Body), "@"+strings.ToLower(f.mentioned))) {
+	if f.mentioned != "" && !mentionsUser(is, f.mentioned) {
 		return false
 	}
 	switch f.milestone {

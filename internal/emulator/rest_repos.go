@@ -139,9 +139,9 @@ func (c *call) repoJSON(r *Repo, full bool) repoJSON {
 		PullsURL: u + "/pulls{/number}", ReleasesURL: u + "/releases{/id}", SSHURL: "git@" + c.req.Host + ":" + r.FullName() + ".git",
 		StargazersURL: u + "/stargazers", StatusesURL: u + "/statuses/{sha}", SubscribersURL: u + "/subscribers",
 		SubscriptionURL: u + "/subscription", TagsURL: u + "/tags", TeamsURL: u + "/teams", TreesURL: u + "/git/trees{/sha}",
-		CloneURL: web + ".git", HooksURL: u + "/hooks", SvnURL: web, DefaultBranch: "main",
+		CloneURL: web + ".git", HooksURL: u + "/hooks", SvnURL: web, DefaultBranch: repoDefaultBranch,
 		OpenIssuesCount: open, OpenIssues: open, Topics: []string{},
-		HasIssues: true, HasProjects: true, HasWiki: true, HasDownloads: true,
+		HasIssues: repoHasIssues, HasProjects: repoHasProjects, HasWiki: repoHasWiki, HasDownloads: repoHasDownloads,
 		Visibility: visibility, PushedAt: &updated, CreatedAt: &created, UpdatedAt: &updated,
 		Permissions: &permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead},
 	}

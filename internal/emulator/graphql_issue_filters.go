@@ -1,0 +1,129 @@
+package emulator
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// issueFilters is GitHub's IssueFilters input, the filterBy argument of
+// Repository.issues. Fields whose null means something ("no assignee",
+// "no milestone") keep whether they were given at all: a variable the
+// client did not provide leaves its field unset, which filters nothing.
+type issueFilters struct {
+	Assignee         optional[string] `json:"assignee"`
+	CreatedBy        *string          `json:"createdBy"`
+	Labels           []string         `json:"labels"`
+	Mentioned        *string          `json:"mentioned"`
+	Milestone        optional[string] `json:"milestone"`
+	MilestoneNumber  optional[string] `json:"milestoneNumber"`
+	Since            *time.Time       `json:"since"`
+	States           []string         `json:"states"`
+	ViewerSubscribed bool             `json:"viewerSubscribed"`
+}
+
+// issueListArgs are the arguments of Repository.issues: those it shares
+// with pullRequests, and filterBy.
+type issueListArgs struct {
+	issuesArgs
+	FilterBy *issueFilters `json:"filterBy"`
+}
+
+// errViewerSubscribed refuses viewerSubscribed: true. The emulator keeps
+// no thread subscriptions, so it cannot say which issues the viewer is
+// subscribed to, and a list that ignored the filter would be wrong.
+var errViewerSubscribed = &gqlError{Message: "filterBy.viewerSubscribed is not served: the emulator keeps no subscriptions"}
+
+// match reports whether an issue passes every filter given, as
+// IssueFilters describes them: logins compare case-insensitively, all
+// the labels named must be on the issue, milestone names a milestone by
+// database id and milestoneNumber by number (each also takes "*" for any
+// milestone and null for none), since compares with the last update.
+func (f *issueFilters) match(is *Issue) bool {
+	if f.Assignee.Set {
+		switch {
+		case f.Assignee.Null:
+			if len(is.Assignees) > 0 {
+				return false
+			}
+		case f.Assignee.Value == "*":
+			if len(is.Assignees) == 0 {
+				return false
+			}
+		case !slices.ContainsFunc(is.Assignees, func(a *Account) bool { return strings.EqualFold(a.Login, f.Assignee.Value) }):
+			return false
+		}
+	}
+	if f.CreatedBy != nil && !strings.EqualFold(is.User.Login, *f.CreatedBy) {
+		return false
+	}
+	for _, want := range f.Labels {
+		if !slices.ContainsFunc(is.Labels, func(l *Label) bool { return strings.EqualFold(l.Name, want) }) {
+			return false
+		}
+	}
+	if f.Mentioned != nil && !mentionsUser(is, *f.Mentioned) {
+		return false
+	}
+	byID := func(m *Milestone, v string) bool { return strconv.FormatInt(m.ID, 10) == v }
+	byNumber := func(m *Milestone, v string) bool { return strconv.Itoa(m.Number) == v }
+	if !matchMilestone(is, f.Milestone, byID) || !matchMilestone(is, f.MilestoneNumber, byNumber) {
+		return false
+	}
+	if f.Since != nil && is.UpdatedAt.Before(*f.Since) {
+		return false
+	}
+	if len(f.States) > 0 && !slices.Contains(f.States, enumValue(is.State)) {
+		return false
+	}
+	return true
+}
+
+// matchMilestone applies one of the two milestone filters; same says
+// whether a milestone is the one a string names.
+func matchMilestone(is *Issue, o optional[string], same func(*Milestone, string) bool) bool {
+	switch {
+	case !o.Set:
+		return true
+	case o.Null:
+		return is.Milestone == nil
+	case o.Value == "*":
+		return is.Milestone != nil
+	}
+	return is.Milestone != nil && same(is.Milestone, o.Value)
+}
+
+// loginChar is a character a login may contain: @alice-b mentions
+// alice-b, not alice.
+var loginChar = regexp.MustCompile(`^[A-Za-z0-9-]`)
+
+// mentionsUser reports whether an issue's body or one of its comments
+// @mentions login, outside code and HTML comments, which GitHub renders
+// without mentions.
+func mentionsUser(is *Issue, login string) bool {
+	texts := make([]string, 0, 1+len(is.Comments))
+	if is.Body != nil {
+		texts = append(texts, *is.Body)
+	}
+	for _, c := range is.Comments {
+		texts = append(texts, c.Body)
+	}
+	at := "@" + strings.ToLower(login)
+	for _, text := range texts {
+		rest := strings.ToLower(stripUnlinked(text))
+		for {
+			i := strings.Index(rest, at)
+			if i < 0 {
+				break
+			}
+			before := i == 0 || !loginChar.MatchString(rest[i-1:]) // a@b is an email address
+			rest = rest[i+len(at):]
+			if before && !loginChar.MatchString(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
