@@ -133,6 +133,7 @@ var connectionTypes = []struct{ conn, edge string }{
 	{"UserConnection", "UserEdge"},
 	{"MilestoneConnection", "MilestoneEdge"},
 	{"IssueTypeConnection", "IssueTypeEdge"},
+	{"RepositoryConnection", "RepositoryEdge"},
 }
 
 func registerConnections(r *resolvers) {

@@ -189,7 +189,7 @@ func (ex *execution) field(objType *ast.Definition, parent any, def *ast.FieldDe
 		return nil, !def.Type.NonNull
 	}
 	ex.x.field, ex.x.path, ex.x.ex = f, path, ex
-	val, err := fr.fn(ex.x, parent, f.ArgumentMap(ex.vars))
+	val, err := fr.fn(ex.x, parent, ex.arguments(def, f))
 	if err != nil {
 		ex.fail(path, f.Position, err)
 		return nil, !def.Type.NonNull
@@ -359,4 +359,50 @@ func (o *jsonObject) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// arguments are a field's argument values with GraphQL's input coercion
+// for lists applied: a single value where the schema expects a list stands
+// for a list of that one value (ownerAffiliations: OWNER, which gh sends).
+// Validation has already checked the types.
+func (ex *execution) arguments(def *ast.FieldDefinition, f *ast.Field) map[string]any {
+	args := f.ArgumentMap(ex.vars)
+	for name, v := range args {
+		if ad := def.Arguments.ForName(name); ad != nil {
+			args[name] = coerceLists(ex.schema, ad.Type, v)
+		}
+	}
+	return args
+}
+
+// coerceLists wraps single values into lists where t (or an input object
+// field inside it) is a list type.
+func coerceLists(schema *ast.Schema, t *ast.Type, v any) any {
+	if v == nil {
+		return nil
+	}
+	if t.Elem != nil {
+		list, ok := v.([]any)
+		if !ok {
+			list = []any{v}
+		}
+		out := make([]any, len(list))
+		for i, e := range list {
+			out[i] = coerceLists(schema, t.Elem, e)
+		}
+		return out
+	}
+	def := schema.Types[t.NamedType]
+	m, ok := v.(map[string]any)
+	if def == nil || def.Kind != ast.InputObject || !ok {
+		return v
+	}
+	out := make(map[string]any, len(m))
+	for k, fv := range m {
+		if fd := def.Fields.ForName(k); fd != nil {
+			fv = coerceLists(schema, fd.Type, fv)
+		}
+		out[k] = fv
+	}
+	return out
 }

@@ -121,6 +121,8 @@ func newResolvers() *resolvers {
 	registerIssueParts(r)
 	registerConnections(r)
 	registerMutations(r)
+	registerIssueCreate(r)
+	registerRepositoryOwner(r)
 	return r
 }
 

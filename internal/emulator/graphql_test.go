@@ -218,6 +218,8 @@ func TestGraphQL(t *testing.T) {
 		{"GhLabelList", testGraphQLGhLabelList},
 		{"GhIssueList", testGraphQLGhIssueList},
 		{"GhRepositoryInfo", testGraphQLGhRepositoryInfo},
+		{"GhIssueCreate", testGraphQLGhIssueCreate},
+		{"GhRepoList", testGraphQLGhRepoList},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newGQLWorld(t, count)) })

@@ -66,6 +66,30 @@ func height(is *Issue) int {
 
 func (s *State) touch(is *Issue) { is.UpdatedAt = s.Now() }
 
+// IssueTriage is what a new issue may carry besides its text; setting any
+// of it needs triage access, which the caller checks.
+type IssueTriage struct {
+	Labels    []*Label
+	Assignees []*Account
+	Milestone *Milestone
+	Type      *IssueType
+}
+
+// CreateIssue opens an issue by author, as POST .../issues and GraphQL's
+// createIssue both do: the issue (cross-referencing what its body
+// mentions; hosts as AddIssue's), then its labels, assignees, milestone and
+// type, each recorded as the author's timeline event.
+func (s *State) CreateIssue(r *Repo, author *Account, title string, body *string, t IssueTriage, hosts ...string) *Issue {
+	is := s.AddIssue(r, author, title, body, false, s.Now(), hosts...)
+	s.AddLabels(is, author, t.Labels...)
+	s.Assign(is, author, t.Assignees...)
+	s.SetMilestone(is, author, t.Milestone)
+	if t.Type != nil {
+		s.SetType(is, t.Type)
+	}
+	return is
+}
+
 // AddLabels adds labels not already on the issue and records "labeled".
 func (s *State) AddLabels(is *Issue, actor *Account, labels ...*Label) {
 	changed := false
@@ -288,6 +312,27 @@ func isAncestor(a, b *Issue) bool {
 // With replaceParent a child that has another parent moves; without it that
 // is ErrAlreadyParented.
 func (s *State) AddSubIssue(parent, child *Issue, actor *Account, replaceParent bool) error {
+	if err := subIssueLinkError(parent, child, replaceParent); err != nil {
+		return err
+	}
+	if child.Parent != nil {
+		if err := s.RemoveSubIssue(child.Parent, child, actor); err != nil {
+			return err
+		}
+	}
+	parent.SubIssues = append(parent.SubIssues, child)
+	child.Parent = parent
+	s.addEvent(parent, &Event{Event: "sub_issue_added", Actor: actor, Subject: child})
+	s.addEvent(child, &Event{Event: "parent_issue_added", Actor: actor, Subject: parent})
+	s.touch(parent)
+	s.touch(child)
+	return nil
+}
+
+// subIssueLinkError is why child cannot become a sub-issue of parent, or
+// nil. It changes nothing, so a caller can check a link before creating
+// anything (createIssue with a parentIssueId).
+func subIssueLinkError(parent, child *Issue, replaceParent bool) error {
 	switch {
 	case parent == child:
 		return ErrSelfLink
@@ -306,17 +351,6 @@ func (s *State) AddSubIssue(parent, child *Issue, actor *Account, replaceParent 
 	case depth(parent)+1+height(child) > maxSubIssueDepth:
 		return ErrTooDeep
 	}
-	if child.Parent != nil {
-		if err := s.RemoveSubIssue(child.Parent, child, actor); err != nil {
-			return err
-		}
-	}
-	parent.SubIssues = append(parent.SubIssues, child)
-	child.Parent = parent
-	s.addEvent(parent, &Event{Event: "sub_issue_added", Actor: actor, Subject: child})
-	s.addEvent(child, &Event{Event: "parent_issue_added", Actor: actor, Subject: parent})
-	s.touch(parent)
-	s.touch(child)
 	return nil
 }
 
@@ -468,4 +502,10 @@ func (s *State) DeleteComment(c *Comment) {
 // IsCollaborator reports whether login can be assigned in r.
 func (r *Repo) IsCollaborator(login string) bool {
 	return slices.ContainsFunc(r.Collaborators, func(c string) bool { return strings.EqualFold(c, login) })
+}
+
+// Assignable reports whether an account may be assigned to the
+// repository's issues: its owner or a collaborator.
+func (r *Repo) Assignable(login string) bool {
+	return r.IsCollaborator(login) || strings.EqualFold(login, r.Owner.Login)
 }

@@ -278,7 +278,7 @@ func (c *call) resolveAssignees(r *Repo, logins []string) ([]*Account, bool) {
 	var out []*Account
 	for _, login := range logins {
 		a := c.st.Account(login)
-		if a == nil || (!r.IsCollaborator(login) && !strings.EqualFold(login, r.Owner.Login)) {
+		if a == nil || !r.Assignable(login) {
 			c.invalid("", issueDocs, fieldError{Resource: "Issue", Field: "assignees", Code: "invalid", Value: login})
 			return nil, false
 		}
@@ -358,15 +358,11 @@ func (e *Emulator) createIssue(c *call) {
 		b := in.Body.Value
 		body = &b
 	}
-	is := c.st.AddIssue(r, c.viewer, title, body, false, c.st.Now(), c.req.Host)
+	t := IssueTriage{Assignees: assignees, Milestone: milestone, Type: typ}
 	if canTriage {
-		c.st.AddLabels(is, c.viewer, c.resolveLabels(r, in.Labels.Value)...)
-		c.st.Assign(is, c.viewer, assignees...)
-		c.st.SetMilestone(is, c.viewer, milestone)
-		if typ != nil {
-			c.st.SetType(is, typ)
-		}
+		t.Labels = c.resolveLabels(r, in.Labels.Value)
 	}
+	is := c.st.CreateIssue(r, c.viewer, title, body, t, c.req.Host)
 	out := c.links.issueDetail(is)
 	c.w.Header().Set("Location", out.URL)
 	c.json(http.StatusCreated, out)
