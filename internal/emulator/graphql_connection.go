@@ -64,6 +64,11 @@ func decodeCursor(s string) (int, bool) {
 func pageOf[T any](x *gqlContext, items []T, a connArgs) (*connection, error) {
 	name := x.field.Name
 	if a.First == nil && a.Last == nil {
+		if x.selectsOnlyTotalCount() {
+			// GitHub counts a connection without paging it when nothing
+			// but totalCount is asked of it.
+			return &connection{total: len(items)}, nil
+		}
 		return nil, &gqlError{Type: "MISSING_PAGINATION_BOUNDARIES",
 			Message: "You must provide a `first` or `last` value to properly paginate the `" + name + "` connection."}
 	}
@@ -119,6 +124,19 @@ func pageOf[T any](x *gqlContext, items []T, a connArgs) (*connection, error) {
 	return c, nil
 }
 
+// selectsOnlyTotalCount reports whether the connection being resolved is
+// asked for its totalCount (and __typename) only, through fragments too.
+func (x *gqlContext) selectsOnlyTotalCount() bool {
+	def := x.ex.schema.Types[x.field.Definition.Type.Name()]
+	groups := x.ex.collect(def, x.field.SelectionSet, nil, map[string]bool{})
+	for _, g := range groups {
+		if name := g.fields[0].Name; name != "totalCount" && name != "__typename" {
+			return false
+		}
+	}
+	return len(groups) > 0
+}
+
 func invalidCursor(s string) error {
 	return &gqlError{Type: "INVALID_CURSOR_ARGUMENTS", Message: "`" + s + "` does not appear to be a valid cursor."}
 }
@@ -134,6 +152,7 @@ var connectionTypes = []struct{ conn, edge string }{
 	{"MilestoneConnection", "MilestoneEdge"},
 	{"IssueTypeConnection", "IssueTypeEdge"},
 	{"RepositoryConnection", "RepositoryEdge"},
+	{"ReactingUserConnection", "ReactingUserEdge"},
 }
 
 func registerConnections(r *resolvers) {

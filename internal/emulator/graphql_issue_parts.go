@@ -65,6 +65,18 @@ func registerIssueParts(r *resolvers) {
 	resolve(r, "IssueComment.url", func(x *gqlContext, c *Comment) (any, error) {
 		return x.webURL(fmt.Sprintf("%s#issuecomment-%d", issuePath(c.Issue), c.ID)), nil
 	})
+	resolve(r, "IssueComment.lastEditedAt", func(_ *gqlContext, c *Comment) (any, error) { return c.LastEditedAt, nil })
+	// GitHub keeps a comment's creation as the first entry of its edit
+	// history once the comment is edited, so an edited comment includes it.
+	resolve(r, "IssueComment.includesCreatedEdit", func(_ *gqlContext, c *Comment) (any, error) {
+		return c.LastEditedAt != nil, nil
+	})
+	resolve(r, "IssueComment.viewerDidAuthor", func(x *gqlContext, c *Comment) (any, error) {
+		return x.c.viewer != nil && c.User == x.c.viewer, nil
+	})
+	// The emulator offers no way to minimize (hide) a comment, so none is.
+	resolve(r, "IssueComment.isMinimized", func(_ *gqlContext, _ *Comment) (any, error) { return false, nil })
+	resolve(r, "IssueComment.minimizedReason", func(_ *gqlContext, _ *Comment) (any, error) { return nil, nil })
 	resolve(r, "IssueComment.resourcePath", func(_ *gqlContext, c *Comment) (any, error) {
 		return fmt.Sprintf("%s#issuecomment-%d", issuePath(c.Issue), c.ID), nil
 	})

@@ -122,6 +122,7 @@ func newResolvers() *resolvers {
 	registerConnections(r)
 	registerMutations(r)
 	registerIssueCreate(r)
+	registerReactions(r)
 	registerRepositoryOwner(r)
 	return r
 }

@@ -220,6 +220,7 @@ func TestGraphQL(t *testing.T) {
 		{"GhRepositoryInfo", testGraphQLGhRepositoryInfo},
 		{"GhIssueCreate", testGraphQLGhIssueCreate},
 		{"GhRepoList", testGraphQLGhRepoList},
+		{"GhIssueView", testGraphQLGhIssueView},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newGQLWorld(t, count)) })

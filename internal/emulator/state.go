@@ -245,6 +245,7 @@ func (s *State) EditComment(c *Comment, editor *Account, body string, hosts ...s
 	now := s.Now()
 	c.Body = body
 	c.UpdatedAt = now
+	c.LastEditedAt = &now
 	s.CrossReference(c.Issue, editor, body, now, hosts...)
 }
 

@@ -1,0 +1,44 @@
+package emulator
+
+// Reactions, as GitHub's Reactable interface serves them. The emulator's
+// model keeps no reactions yet, so every group is empty; the groups are
+// still listed, one for each ReactionContent value in the enum's order,
+// because GitHub lists them so (gh v2.83.0's issue view fixtures, recorded
+// from GitHub, carry all eight with a totalCount of 0).
+
+// reactionContents are the values of GitHub's ReactionContent enum.
+var reactionContents = []string{"CONFUSED", "EYES", "HEART", "HOORAY", "LAUGH", "ROCKET", "THUMBS_DOWN", "THUMBS_UP"}
+
+// reactionGroup is GitHub's ReactionGroup: one emoji and who reacted with it.
+type reactionGroup struct {
+	content string
+	users   []*Account
+}
+
+// noReactions is what a subject without reactions answers.
+func noReactions() []*reactionGroup {
+	out := make([]*reactionGroup, len(reactionContents))
+	for i, c := range reactionContents {
+		out[i] = &reactionGroup{content: c}
+	}
+	return out
+}
+
+func registerReactions(r *resolvers) {
+	resolve(r, "Issue.reactionGroups", func(_ *gqlContext, _ *Issue) (any, error) { return noReactions(), nil })
+	resolve(r, "PullRequest.reactionGroups", func(_ *gqlContext, _ *Issue) (any, error) { return noReactions(), nil })
+	resolve(r, "IssueComment.reactionGroups", func(_ *gqlContext, _ *Comment) (any, error) { return noReactions(), nil })
+
+	resolve(r, "ReactionGroup.content", func(_ *gqlContext, g *reactionGroup) (any, error) { return g.content, nil })
+	resolveArgs(r, "ReactionGroup.users", func(x *gqlContext, g *reactionGroup, a connArgs) (any, error) {
+		return pageOf(x, g.users, a)
+	})
+	resolve(r, "ReactionGroup.viewerHasReacted", func(x *gqlContext, g *reactionGroup) (any, error) {
+		for _, u := range g.users {
+			if x.c.viewer != nil && u == x.c.viewer {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+}
