@@ -270,7 +270,7 @@ func pinIssue(x *gqlContext, _ root, a pinIssueArgs) (any, error) {
 	if x.c.token.Permission(is.Repo) < PermWrite {
 		return nil, forbidden(x.c.token.Login, "PinIssue")
 	}
-	x.st.PinIssue(is, x.c.viewer)
+	x.st.SetPinned(is, x.c.viewer, true)
 	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 }
 
@@ -283,6 +283,6 @@ func unpinIssue(x *gqlContext, _ root, a pinIssueArgs) (any, error) {
 	if x.c.token.Permission(is.Repo) < PermWrite {
 		return nil, forbidden(x.c.token.Login, "UnpinIssue")
 	}
-	x.st.UnpinIssue(is, x.c.viewer)
+	x.st.SetPinned(is, x.c.viewer, false)
 	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 }

@@ -266,24 +266,18 @@ func (s *State) LockIssue(is *Issue, actor *Account, reason *string) {
 	s.touch(is)
 }
 
-// PinIssue pins an issue to its repository and records "pinned"; pinning a
-// pinned issue changes nothing.
-func (s *State) PinIssue(is *Issue, actor *Account) {
-	if is.Pinned {
+// SetPinned pins an issue to its repository (or unpins it) and records
+// "pinned" (or "unpinned"); asking for the state it is in changes nothing.
+func (s *State) SetPinned(is *Issue, actor *Account, pinned bool) {
+	if is.Pinned == pinned {
 		return
 	}
-	is.Pinned = true
-	s.addEvent(is, &Event{Event: "pinned", Actor: actor})
-	s.touch(is)
-}
-
-// UnpinIssue unpins an issue and records "unpinned".
-func (s *State) UnpinIssue(is *Issue, actor *Account) {
-	if !is.Pinned {
-		return
+	is.Pinned = pinned
+	event := "unpinned"
+	if pinned {
+		event = "pinned"
 	}
-	is.Pinned = false
-	s.addEvent(is, &Event{Event: "unpinned", Actor: actor})
+	s.addEvent(is, &Event{Event: event, Actor: actor})
 	s.touch(is)
 }
 
