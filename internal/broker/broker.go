@@ -302,16 +302,11 @@ func envelopeOf(res *mcp.CallToolResult) resultEnvelope {
 	return env
 }
 
-// refusal is the error result for a call the broker does not start.
+// refusal is the error result for a call the broker does not start,
+// rendered as every tool's error result is.
 func (b *Broker) refusal(e *contract.Error, mode tooldef.Mode) *mcp.CallToolResult {
 	if mode == tooldef.Write {
 		e.Settlement = contract.NotStarted
 	}
-	e.RequestID, e.Fingerprint = tooldef.NewRequestID(), b.fingerprint()
-	body, err := json.Marshal(e)
-	if err != nil {
-		body = []byte(`{"code":"internal_error","message":"cannot encode error","retry_after_ms":null}`)
-	}
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}},
-		StructuredContent: json.RawMessage(body)}
+	return tooldef.ErrorResult(&tooldef.Env{Fingerprint: b.fingerprint}, mode, tooldef.NewRequestID(), e)
 }

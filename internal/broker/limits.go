@@ -1,7 +1,6 @@
 package broker
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"golang.org/x/time/rate"
 )
@@ -67,15 +67,10 @@ func refuseConn(conn net.Conn, e *contract.Error) {
 	_, _ = conn.Write(append(msg, '\n'))
 }
 
-// limitError is a refusal's JSON-RPC error: the contract's envelope in
-// its data, with machine_code and human_message as resource errors carry.
+// limitError is a refusal's JSON-RPC error, the contract's envelope in
+// its data.
 func limitError(e *contract.Error) *jsonrpc.Error {
-	data, _ := json.Marshal(struct {
-		*contract.Error
-		MachineCode  contract.Code `json:"machine_code"`
-		HumanMessage string        `json:"human_message"`
-	}{e, e.Code, e.Message})
-	return &jsonrpc.Error{Code: codeLimited, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
+	return server.EnvelopeError(codeLimited, e)
 }
 
 // guardedConn is a client connection with three guards. Reads end it once

@@ -45,15 +45,8 @@ type closeIssueArgs struct {
 	} `json:"input"`
 }
 
-type reopenIssueArgs struct {
-	Input struct {
-		IssueID          gqlID   `json:"issueId"`
-		ClientMutationID *string `json:"clientMutationId"`
-	} `json:"input"`
-}
-
-// pinIssueArgs is the input of pinIssue and unpinIssue alike.
-type pinIssueArgs struct {
+// issueIDArgs is the input of reopenIssue, pinIssue and unpinIssue alike.
+type issueIDArgs struct {
 	Input struct {
 		IssueID          gqlID   `json:"issueId"`
 		ClientMutationID *string `json:"clientMutationId"`
@@ -111,8 +104,8 @@ func registerMutations(r *resolvers) {
 
 	resolveArgs(r, "Mutation.closeIssue", closeIssue)
 	resolveArgs(r, "Mutation.reopenIssue", reopenIssue)
-	resolveArgs(r, "Mutation.pinIssue", pinIssue)
-	resolveArgs(r, "Mutation.unpinIssue", unpinIssue)
+	resolveArgs(r, "Mutation.pinIssue", setPinned(true, "PinIssue"))
+	resolveArgs(r, "Mutation.unpinIssue", setPinned(false, "UnpinIssue"))
 	for _, t := range []string{"CloseIssuePayload", "ReopenIssuePayload", "PinIssuePayload", "UnpinIssuePayload"} {
 		resolve(r, t+".issue", func(_ *gqlContext, p *issuePayload) (any, error) { return p.issue, nil })
 		resolve(r, t+".clientMutationId", func(_ *gqlContext, p *issuePayload) (any, error) { return p.clientMutationID, nil })
@@ -242,7 +235,7 @@ func closeIssue(x *gqlContext, _ root, a closeIssueArgs) (any, error) {
 
 // reopenIssue needs triage access or authorship of the issue, as PATCH
 // .../issues/{n} with state open does.
-func reopenIssue(x *gqlContext, _ root, a reopenIssueArgs) (any, error) {
+func reopenIssue(x *gqlContext, _ root, a issueIDArgs) (any, error) {
 	is, err := x.issue(a.Input.IssueID)
 	if err != nil {
 		return nil, err
@@ -260,29 +253,18 @@ func (x *gqlContext) mayChangeState(is *Issue) bool {
 	return x.c.token.Permission(is.Repo) >= PermTriage || (x.c.viewer != nil && is.User == x.c.viewer)
 }
 
-// pinIssue needs write access: GitHub lets people with write access pin
-// issues to a repository.
-func pinIssue(x *gqlContext, _ root, a pinIssueArgs) (any, error) {
-	is, err := x.issue(a.Input.IssueID)
-	if err != nil {
-		return nil, err
+// setPinned is pinIssue (pinned) or unpinIssue; either needs write access:
+// GitHub lets people with write access pin issues to a repository.
+func setPinned(pinned bool, operation string) func(*gqlContext, root, issueIDArgs) (any, error) {
+	return func(x *gqlContext, _ root, a issueIDArgs) (any, error) {
+		is, err := x.issue(a.Input.IssueID)
+		if err != nil {
+			return nil, err
+		}
+		if x.c.token.Permission(is.Repo) < PermWrite {
+			return nil, forbidden(x.c.token.Login, operation)
+		}
+		x.st.SetPinned(is, x.c.viewer, pinned)
+		return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 	}
-	if x.c.token.Permission(is.Repo) < PermWrite {
-		return nil, forbidden(x.c.token.Login, "PinIssue")
-	}
-	x.st.SetPinned(is, x.c.viewer, true)
-	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
-}
-
-// unpinIssue needs write access, as pinIssue does.
-func unpinIssue(x *gqlContext, _ root, a pinIssueArgs) (any, error) {
-	is, err := x.issue(a.Input.IssueID)
-	if err != nil {
-		return nil, err
-	}
-	if x.c.token.Permission(is.Repo) < PermWrite {
-		return nil, forbidden(x.c.token.Login, "UnpinIssue")
-	}
-	x.st.SetPinned(is, x.c.viewer, false)
-	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 }

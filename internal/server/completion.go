@@ -89,9 +89,16 @@ func (c *completer) refuse(e *contract.Error) error {
 	if c.fingerprint != nil {
 		e.Fingerprint = c.fingerprint()
 	}
+	return EnvelopeError(jsonrpc.CodeInvalidParams, e)
+}
+
+// EnvelopeError is a JSON-RPC error carrying the envelope e in its data,
+// with machine_code and human_message beside it, as a failed request
+// other than a tool call carries it.
+func EnvelopeError(code int64, e *contract.Error) *jsonrpc.Error {
 	data, err := json.Marshal(resourceErrorData{Error: *e, MachineCode: e.Code, HumanMessage: e.Message})
 	if err != nil {
 		data = nil
 	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
+	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
 }
