@@ -7,6 +7,7 @@
 package searchquery
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -132,6 +133,18 @@ const ViewerLogin = "@me"
 // SameOwner compares logins as GitHub does, case-insensitively.
 func SameOwner(a, b string) bool {
 	return a != ViewerLogin && b != ViewerLogin && strings.EqualFold(a, b)
+}
+
+// Owners lists the distinct owners refs name, in the order first named;
+// logins compare as SameOwner does, so @me is equal only to itself.
+func Owners(refs []Ref) []string {
+	var owners []string
+	for _, r := range refs {
+		if !slices.ContainsFunc(owners, func(o string) bool { return o == r.Owner || SameOwner(o, r.Owner) }) {
+			owners = append(owners, r.Owner)
+		}
+	}
+	return owners
 }
 
 // Within reports whether the qualifier stays inside owner (and repo, when

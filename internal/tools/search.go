@@ -107,16 +107,16 @@ func (in *SearchIssuesIn) checkScope() *contract.Error {
 			WithRepair(contract.Repair{NextStep: "call again without those qualifiers; owner already limits the search to " + where, Tool: tool, Arguments: fixed,
 				Alternative: "to search another owner's issues, call again with owner set to that owner"})
 	}
-	var owners []string
-	var notted, others []searchquery.Ref
+	var plain, notted, others []searchquery.Ref
 	for _, r := range refs {
 		if r.AfterNOT {
 			notted = append(notted, r)
-			continue
+		} else {
+			plain = append(plain, r)
 		}
-		if !slices.ContainsFunc(owners, func(o string) bool { return o == r.Owner || searchquery.SameOwner(o, r.Owner) }) {
-			owners = append(owners, r.Owner)
-		}
+	}
+	owners := searchquery.Owners(plain)
+	for _, r := range plain {
 		if r.Owner != owners[0] && !searchquery.SameOwner(r.Owner, owners[0]) {
 			others = append(others, r)
 		}

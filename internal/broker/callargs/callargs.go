@@ -190,30 +190,17 @@ func (a Args) RouteOwner(fallback string) (string, *contract.Error) {
 		}
 		return a.Target.Owner, nil
 	}
-	owner, viewer := "", false
-	for _, r := range refs {
-		switch {
-		case r.Owner == searchquery.ViewerLogin:
-			// The credential's own account, whichever route's it is: beside
-			// a named owner it is a second one.
-			viewer = true
-		case owner == "":
-			owner = r.Owner
-		case !searchquery.SameOwner(owner, r.Owner):
-			e := contract.Errorf(contract.CodeInvalidField, "query names repositories of more than one owner (%s, %s); a call is routed by one owner's credential; nothing was sent",
-				shown(owner), shown(r.Owner)).WithField("query", "must name repositories of one owner only")
-			e.Settlement = contract.NotStarted
-			return "", e.WithRepair(contract.Repair{NextStep: "search one owner at a time, with owner set to it"})
-		}
-	}
-	if owner != "" && viewer {
-		e := contract.Errorf(contract.CodeInvalidField, "query names %s and @me; a call is routed by one owner's credential; nothing was sent", shown(owner)).
-			WithField("query", "must name repositories of one owner only")
+	// Without an owner the query's scope routes the call: one owner, or
+	// none; @me, the credential's own account whichever route's it is,
+	// counts as an owner beside a named one.
+	switch owners := searchquery.Owners(refs); {
+	case len(owners) > 1:
+		e := contract.Errorf(contract.CodeInvalidField, "query names repositories of more than one owner (%s, %s); a call is routed by one owner's credential; nothing was sent",
+			shown(owners[0]), shown(owners[1])).WithField("query", "must name repositories of one owner only")
 		e.Settlement = contract.NotStarted
 		return "", e.WithRepair(contract.Repair{NextStep: "search one owner at a time, with owner set to it"})
-	}
-	if owner != "" {
-		return owner, nil
+	case len(owners) == 1 && owners[0] != searchquery.ViewerLogin:
+		return owners[0], nil
 	}
 	return fallback, nil
 }
