@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker/ostest/spyreport"
 	"github.com/ghgate/ghgate/internal/testutil"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,32 +31,6 @@ import (
 var switchCaps = []string{"--inh-caps=+setuid,+setgid", "--ambient-caps=+setuid,+setgid"}
 
 const spyTokenEnv = "SPY_TOKEN"
-
-// spyReport mirrors the spy's Report.
-type spyReport struct {
-	PID            int               `json:"pid"`
-	PPID           int               `json:"ppid"`
-	UID            int               `json:"uid"`
-	EUID           int               `json:"euid"`
-	GID            int               `json:"gid"`
-	EGID           int               `json:"egid"`
-	Groups         []int             `json:"groups"`
-	Caps           map[string]string `json:"caps"`
-	EnvNames       []string          `json:"env_names"`
-	Home           string            `json:"home"`
-	TokenSHA256    string            `json:"token_sha256"`
-	BrokerEnviron  spyAccess         `json:"broker_environ"`
-	BrokerMaps     spyAccess         `json:"broker_maps"`
-	BrokerMem      spyAccess         `json:"broker_mem"`
-	Secrets        spyAccess         `json:"secrets"`
-	SiblingEnviron spyAccess         `json:"sibling_environ"`
-}
-
-type spyAccess struct {
-	Path     string `json:"path"`
-	Readable bool   `json:"readable"`
-	Error    string `json:"error"`
-}
 
 // childSetup is a provisioned deployment with the spy installed and two
 // child users: reader for the read children, writer for the write ones.
@@ -162,7 +137,7 @@ func gidOf(t *testing.T, user string) int {
 
 // spyProbe runs the spy's one-shot probe of pid's /proc entries as user
 // (root when user is "").
-func (c *childSetup) spyProbe(t *testing.T, user string, pid int) spyReport {
+func (c *childSetup) spyProbe(t *testing.T, user string, pid int) spyreport.Report {
 	t.Helper()
 	argv := []string{c.spy, "-probe", "-pid", strconv.Itoa(pid), "-secrets", c.secrets}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -174,7 +149,7 @@ func (c *childSetup) spyProbe(t *testing.T, user string, pid int) spyReport {
 	if err != nil {
 		t.Fatalf("spy -probe as %q: %v", user, err)
 	}
-	var r spyReport
+	var r spyreport.Report
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("spy -probe: %v\n%s", err, out)
 	}
@@ -200,10 +175,10 @@ func TestUpstreamChildIsolation(t *testing.T) {
 
 	children := []struct {
 		name      string
-		r         spyReport
+		r         spyreport.Report
 		user      string
 		token     string
-		sibling   spyAccess
+		sibling   spyreport.Access
 		siblingOf string
 	}{
 		{"read child", readAgain, c.reader, readTok, readAgain.SiblingEnviron, "the write child"},
@@ -402,9 +377,9 @@ func TestBrokerNotDumpable(t *testing.T) {
 
 // refusedBroker fails unless r shows the broker's environ, maps and mem
 // refused.
-func refusedBroker(t *testing.T, who string, r spyReport) {
+func refusedBroker(t *testing.T, who string, r spyreport.Report) {
 	t.Helper()
-	for what, a := range map[string]spyAccess{"environ": r.BrokerEnviron, "maps": r.BrokerMaps, "mem": r.BrokerMem} {
+	for what, a := range map[string]spyreport.Access{"environ": r.BrokerEnviron, "maps": r.BrokerMaps, "mem": r.BrokerMem} {
 		if a.Readable || a.Error == "" {
 			t.Errorf("%s read the broker's %s (%s): %+v", who, what, a.Path, a)
 		}
@@ -442,7 +417,7 @@ func (c *childSetup) agentSpySession(t *testing.T) *spySession {
 
 // call calls a spy tool, asking it to try sibling's environment (0: none),
 // and returns its report.
-func (s *spySession) call(tool string, sibling int) spyReport {
+func (s *spySession) call(tool string, sibling int) spyreport.Report {
 	t := s.t
 	t.Helper()
 	res, err := s.cs.CallTool(s.ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"sibling_pid": sibling}})
@@ -458,7 +433,7 @@ func (s *spySession) call(tool string, sibling int) spyReport {
 	if !ok {
 		t.Fatalf("%s: content %T", tool, res.Content[0])
 	}
-	var r spyReport
+	var r spyreport.Report
 	if err := json.Unmarshal([]byte(text.Text), &r); err != nil {
 		t.Fatalf("%s: %v\n%s", tool, err, text.Text)
 	}

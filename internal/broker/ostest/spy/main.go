@@ -20,42 +20,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/broker/ostest/spyreport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// Report is what the spy can reach. Access results say only whether a
-// read worked, and why not.
-type Report struct {
-	PID    int   `json:"pid"`
-	PPID   int   `json:"ppid"`
-	UID    int   `json:"uid"`
-	EUID   int   `json:"euid"`
-	GID    int   `json:"gid"`
-	EGID   int   `json:"egid"`
-	Groups []int `json:"groups"`
-	// Caps holds CapInh, CapPrm, CapEff and CapAmb from /proc/self/status.
-	Caps map[string]string `json:"caps"`
-	// EnvNames are the names of its environment's variables; Home is HOME.
-	EnvNames []string `json:"env_names"`
-	Home     string   `json:"home"`
-	// TokenSHA256 is the SHA-256 of the token variable's value ("" when
-	// unset): the test compares it with each token's, the value never
-	// leaves the process.
-	TokenSHA256 string `json:"token_sha256"`
-
-	BrokerEnviron  Access `json:"broker_environ"`
-	BrokerMaps     Access `json:"broker_maps"`
-	BrokerMem      Access `json:"broker_mem"`
-	Secrets        Access `json:"secrets"`
-	SiblingEnviron Access `json:"sibling_environ"`
-}
-
-// Access is one attempted read.
-type Access struct {
-	Path     string `json:"path"`
-	Readable bool   `json:"readable"`
-	Error    string `json:"error,omitempty"`
-}
 
 type probeArgs struct {
 	// SiblingPID is another child whose environment to try; 0 skips it.
@@ -98,8 +65,8 @@ func main() {
 	}
 }
 
-func probe(broker, sibling int, tokenEnv, secrets string) Report {
-	r := Report{PID: os.Getpid(), PPID: os.Getppid(), UID: os.Getuid(), EUID: os.Geteuid(), GID: os.Getgid(), EGID: os.Getegid(),
+func probe(broker, sibling int, tokenEnv, secrets string) spyreport.Report {
+	r := spyreport.Report{PID: os.Getpid(), PPID: os.Getppid(), UID: os.Getuid(), EUID: os.Geteuid(), GID: os.Getgid(), EGID: os.Getegid(),
 		Caps: caps(), Home: os.Getenv("HOME")}
 	r.Groups, _ = os.Getgroups()
 	for _, kv := range os.Environ() {
@@ -123,8 +90,8 @@ func probe(broker, sibling int, tokenEnv, secrets string) Report {
 }
 
 // tryRead reads one byte of path and discards it.
-func tryRead(path string) Access {
-	a := Access{Path: path}
+func tryRead(path string) spyreport.Access {
+	a := spyreport.Access{Path: path}
 	f, err := os.Open(path)
 	if err != nil {
 		a.Error = err.Error()
@@ -143,8 +110,8 @@ func tryRead(path string) Access {
 // tryMem reads a few bytes of pid's memory at the start of its first
 // readable mapping; when its maps cannot be read, at 0x400000, where a Go
 // binary's text starts (opening the file is what the kernel checks).
-func tryMem(pid int) Access {
-	a := Access{Path: fmt.Sprintf("/proc/%d/mem", pid)}
+func tryMem(pid int) spyreport.Access {
+	a := spyreport.Access{Path: fmt.Sprintf("/proc/%d/mem", pid)}
 	addr := int64(0x400000)
 	if start, ok := firstReadable(pid); ok {
 		addr = start
