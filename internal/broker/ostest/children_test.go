@@ -263,6 +263,28 @@ func TestUpstreamChildIsolation(t *testing.T) {
 		}
 	})
 
+	t.Run("the agent's arguments naming an owner two ways reach no child", func(t *testing.T) {
+		for _, args := range []string{
+			`{"sibling_pid":0,"owner":"acme","Owner":"other"}`,
+			`{"sibling_pid":0,"OWNER":"acme"}`,
+			`{"sibling_pid":0,"sibling_pid":1}`,
+		} {
+			res, err := session.cs.CallTool(session.ctx, &mcp.CallToolParams{Name: "spy_probe_write", Arguments: json.RawMessage(args)})
+			if err != nil {
+				t.Fatalf("%s: %v", args, err)
+			}
+			raw, _ := json.Marshal(res)
+			session.frames = append(session.frames, string(raw))
+			if !res.IsError || !strings.Contains(string(raw), `"invalid_field"`) || !strings.Contains(string(raw), `"not_started"`) {
+				t.Errorf("%s: %s, want invalid_field, not started", args, raw)
+			}
+		}
+		got := auditCodes(t, c.audit, uidOf(t, c.agent), "spy_probe_write")
+		if n := strings.Count(strings.Join(got, " "), "invalid_field"); n != 3 {
+			t.Errorf("the agent's audit lines for spy_probe_write: %v, want three invalid_field", got)
+		}
+	})
+
 	t.Run("no token in results or logs", func(t *testing.T) {
 		audit, _ := os.ReadFile(c.audit)
 		for name, text := range map[string]string{"results": strings.Join(session.frames, "\n"), "broker stderr": c.brokerErr.String(),
@@ -438,4 +460,30 @@ func (s *spySession) call(tool string, sibling int) spyreport.Report {
 		t.Fatalf("%s: %v\n%s", tool, err, text.Text)
 	}
 	return r
+}
+
+// auditCodes lists the outcome codes of uid's audit lines for tool ("ok"
+// for a success), in order.
+func auditCodes(t *testing.T, path string, uid int, tool string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct {
+			Client *int   `json:"client"`
+			Tool   string `json:"tool"`
+			Code   string `json:"code"`
+		}
+		if json.Unmarshal([]byte(line), &rec) != nil || rec.Client == nil || *rec.Client != uid || rec.Tool != tool {
+			continue
+		}
+		if rec.Code == "" {
+			rec.Code = "ok"
+		}
+		out = append(out, rec.Code)
+	}
+	return out
 }
