@@ -1,11 +1,9 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,11 +14,12 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var update = flag.Bool("update", false, "rewrite the tools/list snapshot")
+var update = flag.Bool("update", false, "rewrite the tools/list snapshots")
 
 // toolsListBudget is the most the default tools/list may weigh, compact.
 const toolsListBudget = 10_000
@@ -36,99 +35,58 @@ func listTools(t *testing.T, toolsets []string, readOnly bool) *mcp.ListToolsRes
 }
 
 // TestToolsListSnapshot pins every tool's name, description, annotations
-// and schemas. When it changes on purpose, run
+// and schemas, one file per tool in testdata/tools/<name>.json, so a change
+// shows as a readable diff of that tool alone. When it changes on purpose,
+// run
 // go test ./internal/server -run TestToolsListSnapshot -update
-// and review the diff of testdata/tools_list.golden in the commit.
+// and review the diff in the commit. A snapshot whose tool is no longer
+// served fails the test too (and -update removes it), so a rename is seen.
 func TestToolsListSnapshot(t *testing.T) {
 	res := listTools(t, []string{"all"}, false)
-	var buf bytes.Buffer
+	dir := filepath.Join("testdata", "tools")
+	served := map[string]bool{}
 	for _, tool := range res.Tools {
+		served[tool.Name+".json"] = true
 		b, err := json.MarshalIndent(tool, "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		buf.Write(b)
-		buf.WriteString("\n")
-	}
-	path := filepath.Join("testdata", "tools_list.golden")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(want, buf.Bytes()) {
-		t.Fatalf("tools/list changed; if on purpose, run with -update and commit the snapshot.\n%s", lineDiff(string(want), buf.String()))
-	}
-}
-
-// lineDiff renders a unified-style diff of two texts ("-" snapshot, "+"
-// now), with two lines of context around each change.
-func lineDiff(a, b string) string {
-	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
-	// Longest common subsequence table, from the end.
-	lcs := make([][]int, len(x)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+		got := append(b, '\n')
+		path := filepath.Join(dir, tool.Name+".json")
+		t.Run(tool.Name, func(t *testing.T) {
+			if *update {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
 			}
-		}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if d := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")); d != "" {
+				t.Errorf("%s changed; if on purpose, run with -update and commit the snapshot (-snapshot +now):\n%s", tool.Name, d)
+			}
+		})
 	}
-	type line struct {
-		op   byte
-		text string
+	files, err := os.ReadDir(dir)
+	if err != nil && !*update {
+		t.Fatal(err)
 	}
-	var ops []line
-	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		switch {
-		case i < len(x) && j < len(y) && x[i] == y[j]:
-			ops = append(ops, line{' ', x[i]})
-			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
-			ops = append(ops, line{'+', y[j]})
-			j++
-		default:
-			ops = append(ops, line{'-', x[i]})
-			i++
-		}
-	}
-	var out strings.Builder
-	last := -10
-	for k, op := range ops {
-		if op.op == ' ' {
+	for _, f := range files {
+		if served[f.Name()] {
 			continue
 		}
-		for c := max(k-2, last+1); c < k; c++ {
-			if c > last+1 && c == max(k-2, last+1) && last >= 0 {
-				out.WriteString("...\n")
+		if *update {
+			if err := os.Remove(filepath.Join(dir, f.Name())); err != nil {
+				t.Fatal(err)
 			}
-			fmt.Fprintf(&out, "  %s\n", ops[c].text)
+			continue
 		}
-		fmt.Fprintf(&out, "%c %s\n", op.op, op.text)
-		last = k
-		for c := k + 1; c <= k+2 && c < len(ops) && ops[c].op == ' '; c++ {
-			fmt.Fprintf(&out, "  %s\n", ops[c].text)
-			last = c
-		}
-	}
-	return out.String()
-}
-
-func TestLineDiffShowsChanges(t *testing.T) {
-	d := lineDiff("a\nb\nc\nd\ne\nf\ng", "a\nb\nc\nD\ne\nf\ng")
-	if !strings.Contains(d, "- d") || !strings.Contains(d, "+ D") || !strings.Contains(d, "  c") {
-		t.Fatalf("diff:\n%s", d)
+		t.Errorf("testdata/tools/%s: no tool of that name is served; if it was removed or renamed on purpose, run with -update", f.Name())
 	}
 }
 
