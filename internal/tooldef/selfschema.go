@@ -45,7 +45,12 @@ func typeSchemas(t reflect.Type) (map[reflect.Type]*jsonschema.Schema, error) {
 			return walk(t.Elem())
 		case reflect.Struct:
 			for i := range t.NumField() {
-				if err := walk(t.Field(i).Type); err != nil {
+				// Only what encoding/json (and so the schema) sees.
+				f := t.Field(i)
+				if !f.IsExported() && !f.Anonymous {
+					continue
+				}
+				if err := walk(f.Type); err != nil {
 					return err
 				}
 			}
