@@ -132,7 +132,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "TOML config file (keys: "+strings.Join(configKeys(), ", ")+")")
 	fs.StringVar(&f.githubURL, "github-url", "", "GitHub API base URL for GitHub Enterprise Server or an emulator (default: GitHub.com)")
 	fs.StringSliceVar(&f.toolsets, "toolsets", nil, fmt.Sprintf("toolsets to serve, comma-separated, or all (known: %s; default: %s)",
-		strings.Join(server.ToolsetNames(), ", "), strings.Join(server.DefaultToolsets, ", ")))
+		strings.Join(server.ToolsetNames(), ", "), strings.Join(server.DefaultToolsets(), ", ")))
 	fs.BoolVar(&f.readOnly, "read-only", false, "serve no write tools: not listed, not callable")
 	fs.StringVar(&f.allowedIssueCreator, "allowed-issue-creator", "", "limit reads to issues this user opened and refuse writes to others")
 	fs.StringVar(&f.state, "state", "", "state database path (default: $XDG_STATE_HOME/ghgate/state.db)")

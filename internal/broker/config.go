@@ -144,22 +144,24 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits a config leaves at zero.
-var DefaultLimits = Limits{
-	MaxConnections:          128,
-	MaxConnectionsPerClient: 16,
-	IdleTimeout:             10 * time.Minute,
-	WriteTimeout:            30 * time.Second,
-	MaxLineBytes:            server.DefaultMaxLineBytes,
-	MaxBatch:                server.DefaultMaxBatch,
-	MaxInFlight:             20,
-	CallsPerSecond:          10,
-	CallBurst:               40,
+func DefaultLimits() Limits {
+	return Limits{
+		MaxConnections:          128,
+		MaxConnectionsPerClient: 16,
+		IdleTimeout:             10 * time.Minute,
+		WriteTimeout:            30 * time.Second,
+		MaxLineBytes:            server.DefaultMaxLineBytes,
+		MaxBatch:                server.DefaultMaxBatch,
+		MaxInFlight:             20,
+		CallsPerSecond:          10,
+		CallBurst:               40,
+	}
 }
 
 // withDefaults fills the zero limits in and refuses negative ones, and
 // durations under a second (a bare TOML integer is nanoseconds).
 func (l *Limits) withDefaults() error {
-	d := DefaultLimits
+	d := DefaultLimits()
 	var errs []error
 	ints := []struct {
 		name string

@@ -269,8 +269,8 @@ func TestSessionInFlightAndRate(t *testing.T) {
 // start.
 func TestLimitsDefaults(t *testing.T) {
 	d := brokertest.Start(t, brokertest.Options{})
-	if got := d.Config.Limits; got != broker.DefaultLimits {
-		t.Fatalf("limits %+v, want the defaults %+v", got, broker.DefaultLimits)
+	if got := d.Config.Limits; got != broker.DefaultLimits() {
+		t.Fatalf("limits %+v, want the defaults %+v", got, broker.DefaultLimits())
 	}
 	for _, bad := range []string{"max_connections = -1", "idle_timeout = 5", "calls_per_second = -2"} {
 		dir := t.TempDir()

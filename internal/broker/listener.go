@@ -199,7 +199,14 @@ func (b *Broker) Serve(ctx context.Context, s *Socket) error {
 			b.log.Warn("refusing a connection over the limits", "client", peer.UID, "pid", peer.PID, "reason", err.Error())
 			e := contract.Errorf(contract.CodeRateLimited, "%s", err.Error())
 			e.Temporary = true
-			go refuseConn(conn, e)
+			// Tracked like a session, so Serve does not return while a
+			// refusal is still being written (at most refuseConn's
+			// write deadline).
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				refuseConn(conn, e)
+			}()
 			continue
 		}
 		wg.Add(1)

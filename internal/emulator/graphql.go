@@ -38,15 +38,19 @@ type graphQLServer struct {
 	rules  *rules.Rules
 }
 
-func (e *Emulator) graphQLHandler() http.Handler {
+func (e *Emulator) graphQLHandler() (http.Handler, error) {
 	schema, err := loadPrunedSchema()
 	if err != nil {
 		// Only a corrupt build gets here; the schema test catches it first.
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusInternalServerError, errorBody{Message: "emulator: embedded GraphQL schema: " + err.Error()})
-		})
+		}), nil
 	}
-	return &graphQLServer{e: e, schema: schema, reg: newResolvers(), rules: githubValidationRules(schema)}
+	reg, err := newResolvers()
+	if err != nil {
+		return nil, err
+	}
+	return &graphQLServer{e: e, schema: schema, reg: reg, rules: githubValidationRules(schema)}, nil
 }
 
 // gqlRequest is the POST body GitHub accepts. Query is raw so that a query

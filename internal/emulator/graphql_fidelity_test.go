@@ -208,9 +208,16 @@ func TestEveryServedFieldHasAResolver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := newResolvers()
+	reg, err := newResolvers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields, err := GraphQLFields()
+	if err != nil {
+		t.Fatal(err)
+	}
 	served := map[string]bool{}
-	for _, f := range GraphQLFields() {
+	for _, f := range fields {
 		key := f.Type + "." + f.Field
 		served[key] = true
 		def := pruned.Types[f.Type]

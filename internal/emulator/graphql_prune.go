@@ -34,7 +34,11 @@ func PruneGraphQLSchema(published, overlay []byte, src GraphQLSchemaSource) ([]b
 	for _, d := range doc.Definitions {
 		p.defs[d.Name] = d
 	}
-	if err := p.keepServed(GraphQLFields()); err != nil {
+	served, err := GraphQLFields()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.keepServed(served); err != nil {
 		return nil, err
 	}
 	if err := p.keepAbstract(); err != nil {

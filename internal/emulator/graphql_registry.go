@@ -52,6 +52,9 @@ type fieldResolver struct {
 type resolvers struct {
 	fields map[string]fieldResolver
 	types  map[reflect.Type]func(v any) string
+	// twice lists the keys registered more than once: a programming
+	// error newResolvers reports, so the emulator refuses to start.
+	twice []string
 }
 
 // noArgs marks a resolver whose field takes no arguments.
@@ -69,7 +72,8 @@ func resolve[P any](r *resolvers, key string, fn func(x *gqlContext, p P) (any, 
 // name the GraphQL arguments; they are what the pruned schema keeps.
 func resolveArgs[P, A any](r *resolvers, key string, fn func(x *gqlContext, p P, a A) (any, error)) {
 	if _, dup := r.fields[key]; dup {
-		panic("emulator: graphql resolver registered twice: " + key) // a programming error caught by every test
+		r.twice = append(r.twice, key)
+		return
 	}
 	var fr fieldResolver
 	if at := reflect.TypeFor[A](); at != reflect.TypeFor[noArgs]() {
@@ -111,8 +115,9 @@ func (r *resolvers) typeName(v any) string {
 	return ""
 }
 
-// newResolvers builds the whole registry.
-func newResolvers() *resolvers {
+// newResolvers builds the whole registry, or says which fields were
+// registered twice.
+func newResolvers() (*resolvers, error) {
 	r := &resolvers{fields: map[string]fieldResolver{}, types: map[reflect.Type]func(any) string{}}
 	registerRoot(r)
 	registerAccounts(r)
@@ -124,7 +129,10 @@ func newResolvers() *resolvers {
 	registerIssueCreate(r)
 	registerReactions(r)
 	registerRepositoryOwner(r)
-	return r
+	if len(r.twice) > 0 {
+		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))
+	}
+	return r, nil
 }
 
 // GraphQLField is one field the emulator serves, with the arguments it
@@ -136,8 +144,11 @@ type GraphQLField struct {
 }
 
 // GraphQLFields lists every served field, sorted by type then field.
-func GraphQLFields() []GraphQLField {
-	r := newResolvers()
+func GraphQLFields() ([]GraphQLField, error) {
+	r, err := newResolvers()
+	if err != nil {
+		return nil, err
+	}
 	out := make([]GraphQLField, 0, len(r.fields))
 	for key, fr := range r.fields {
 		typ, field, _ := strings.Cut(key, ".")
@@ -149,7 +160,7 @@ func GraphQLFields() []GraphQLField {
 		}
 		return out[i].Field < out[j].Field
 	})
-	return out
+	return out, nil
 }
 
 // argNames reads the GraphQL argument names from an argument struct's json

@@ -98,7 +98,11 @@ func DemoNow() time.Time { return time.Date(2026, time.October, 1, 0, 0, 0, 0, t
 // timestamp is fixed, and the state's clock is replaced while seeding so the
 // mutations it goes through (and the timeline events they record) carry
 // seeded times. The caller's clock is restored before it returns.
-func SeedDemo(s *State) {
+//
+// The seed checks its own invariants (issue numbers, labels and types it
+// names, links the state accepts); a broken one is an error naming it, which
+// New returns, so a command that starts an emulator stops with it.
+func SeedDemo(s *State) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sd := &seeder{s: s, rng: rand.New(rand.NewPCG(0x5eed, 0xacce55)), clock: demoStart()}
@@ -118,6 +122,7 @@ func SeedDemo(s *State) {
 			}
 		}
 	}
+	return sd.err
 }
 
 // seeder carries the seed's clock, its random source and the mutations
@@ -127,6 +132,16 @@ type seeder struct {
 	rng   *rand.Rand
 	clock time.Time
 	ops   []op
+	// err is the first broken invariant: run stops at it, and SeedDemo
+	// returns it.
+	err error
+}
+
+// fail records a broken seed invariant, keeping the first.
+func (sd *seeder) fail(format string, args ...any) {
+	if sd.err == nil {
+		sd.err = fmt.Errorf("emulator: demo seed: "+format, args...)
+	}
 }
 
 // op is one mutation at a seeded moment. Issues are created first, then
@@ -152,6 +167,9 @@ func (sd *seeder) schedule(t time.Time, f func()) {
 func (sd *seeder) run() {
 	slices.SortStableFunc(sd.ops, func(a, b op) int { return a.at.Compare(b.at) })
 	for _, o := range sd.ops {
+		if sd.err != nil {
+			break
+		}
 		sd.clock = o.at
 		o.do()
 	}
@@ -196,7 +214,7 @@ func (sd *seeder) materialize(r *Repo, plans []*plan) {
 	for i, p := range plans {
 		is := sd.s.newIssue(r, p.author, p.title, p.body, p.kind == kindPull, p.created)
 		if is.Number != i+1 {
-			panic(fmt.Sprintf("emulator: demo seed: %s issue %d created as #%d", r.FullName(), i+1, is.Number))
+			sd.fail("%s issue %d created as #%d", r.FullName(), i+1, is.Number)
 		}
 		if p.body != nil {
 			body, author, created := *p.body, p.author, p.created
@@ -216,7 +234,8 @@ func (sd *seeder) label(is *Issue, actor *Account, names ...string) {
 		}
 		l := is.Repo.FindLabel(n)
 		if l == nil {
-			panic(fmt.Sprintf("emulator: demo seed: %s has no label %q", is.Repo.FullName(), n))
+			sd.fail("%s has no label %q", is.Repo.FullName(), n)
+			continue
 		}
 		sd.s.AddLabels(is, actor, l)
 	}
@@ -242,7 +261,8 @@ func (sd *seeder) comment(is *Issue, author *Account, body string) {
 func (sd *seeder) setType(is *Issue, name string) {
 	t := sd.s.FindIssueType(is.Repo, name)
 	if t == nil {
-		panic(fmt.Sprintf("emulator: demo seed: %s has no issue type %q", is.Repo.FullName(), name))
+		sd.fail("%s has no issue type %q", is.Repo.FullName(), name)
+		return
 	}
 	sd.s.SetType(is, t)
 }
@@ -261,8 +281,13 @@ func (sd *seeder) merge(is *Issue, actor *Account, merged bool) {
 // link makes child a sub-issue of parent at t.
 func (sd *seeder) link(r *Repo, parent, child int, actor *Account, t time.Time) {
 	sd.schedule(t, func() {
-		if err := sd.s.AddSubIssue(r.Issue(parent), r.Issue(child), actor, false); err != nil {
-			panic(fmt.Sprintf("emulator: demo seed: sub-issue #%d of #%d: %v", child, parent, err))
+		p, c := r.Issue(parent), r.Issue(child)
+		if p == nil || c == nil {
+			sd.fail("sub-issue #%d of #%d: %s has no such issue", child, parent, r.FullName())
+			return
+		}
+		if err := sd.s.AddSubIssue(p, c, actor, false); err != nil {
+			sd.fail("sub-issue #%d of #%d: %v", child, parent, err)
 		}
 	})
 }
@@ -270,8 +295,13 @@ func (sd *seeder) link(r *Repo, parent, child int, actor *Account, t time.Time) 
 // block records that blocker blocks blocked at t.
 func (sd *seeder) block(r *Repo, blocked, blocker int, actor *Account, t time.Time) {
 	sd.schedule(t, func() {
-		if err := sd.s.AddBlockedBy(r.Issue(blocked), r.Issue(blocker), actor); err != nil {
-			panic(fmt.Sprintf("emulator: demo seed: #%d blocked by #%d: %v", blocked, blocker, err))
+		is, by := r.Issue(blocked), r.Issue(blocker)
+		if is == nil || by == nil {
+			sd.fail("#%d blocked by #%d: %s has no such issue", blocked, blocker, r.FullName())
+			return
+		}
+		if err := sd.s.AddBlockedBy(is, by, actor); err != nil {
+			sd.fail("#%d blocked by #%d: %v", blocked, blocker, err)
 		}
 	})
 }

@@ -18,7 +18,9 @@ import (
 func seeded(t *testing.T) *emulator.State {
 	t.Helper()
 	s := emulator.NewState(emulator.DemoNow)
-	emulator.SeedDemo(s)
+	if err := emulator.SeedDemo(s); err != nil {
+		t.Fatal(err)
+	}
 	return s
 }
 
@@ -453,7 +455,9 @@ func TestDemoSeedTimesAreOrdered(t *testing.T) {
 func TestDemoSeedRestoresTheClock(t *testing.T) {
 	fixed := time.Date(2030, time.May, 4, 3, 2, 1, 0, time.UTC)
 	s := emulator.NewState(func() time.Time { return fixed })
-	emulator.SeedDemo(s)
+	if err := emulator.SeedDemo(s); err != nil {
+		t.Fatal(err)
+	}
 	if got := s.Now(); !got.Equal(fixed) {
 		t.Fatalf("clock after seeding reads %s, want the caller's %s", got, fixed)
 	}

@@ -49,7 +49,9 @@ func New(opts Options) (*Emulator, error) {
 	st := NewState(opts.Now)
 	switch opts.Seed {
 	case "", "demo":
-		SeedDemo(st)
+		if err := SeedDemo(st); err != nil {
+			return nil, err
+		}
 	case "empty":
 	default:
 		return nil, fmt.Errorf("emulator: unknown seed %q (known: demo, empty)", opts.Seed)
@@ -62,7 +64,11 @@ func New(opts Options) (*Emulator, error) {
 		limits: newRateLimiter(st.now, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = http.NewServeMux()
 	e.routes(e.rest)
-	e.graphql = e.graphQLHandler()
+	graphql, err := e.graphQLHandler()
+	if err != nil {
+		return nil, err
+	}
+	e.graphql = graphql
 	return e, nil
 }
 

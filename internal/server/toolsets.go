@@ -10,8 +10,9 @@ import (
 	"github.com/ghgate/ghgate/internal/tools"
 )
 
-// DefaultToolsets is what a server offers when none are named.
-var DefaultToolsets = []string{"issues"}
+// DefaultToolsets is what a server offers when none are named; a fresh
+// slice each call, so no caller can change another's default.
+func DefaultToolsets() []string { return []string{"issues"} }
 
 // toolsets lists each toolset's tools in the order they are listed.
 func toolsets(s *tools.Service) map[string][]tooldef.Spec {
@@ -46,7 +47,7 @@ func ToolsetNames() []string {
 func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spec, error) {
 	sets := toolsets(s)
 	if len(names) == 0 {
-		names = DefaultToolsets
+		names = DefaultToolsets()
 	}
 	if slices.Contains(names, "all") {
 		names = ToolsetNames()

@@ -14,7 +14,7 @@ func FuzzArguments(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	in, err := schemaFor(reflect.TypeFor[echoIn](), Overrides)
+	in, err := schemaFor(reflect.TypeFor[echoIn]())
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -17,16 +17,16 @@ func publishedOutput(full *jsonschema.Schema) *jsonschema.Schema {
 	// Fields any result may carry are described once, in the server's
 	// instructions, rather than in every tool: the schema stays open
 	// (no additionalProperties: false), so they remain valid.
-	for _, name := range CommonOutputFields {
+	for _, name := range commonOutputFields {
 		delete(out.Properties, name)
 	}
 	return out
 }
 
-// CommonOutputFields may appear in any tool's result: rate_limit_remaining
+// commonOutputFields may appear in any tool's result: rate_limit_remaining
 // (set when under 10% of the rate budget is left) and notes (what a write
 // found already done, or what it could not check).
-var CommonOutputFields = []string{"rate_limit_remaining", "notes"}
+var commonOutputFields = []string{"rate_limit_remaining", "notes"}
 
 func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 	if s == nil {

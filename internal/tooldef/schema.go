@@ -14,9 +14,13 @@ import (
 // tags, with two adjustments: nulls are never sent (the compact form drops
 // them and inputs treat absence as "not given"), so the "null" that
 // pointers and slices add is removed; types that need their own schema
-// (tri-state inputs, say) bring it through overrides.
-func schemaFor(t reflect.Type, overrides map[reflect.Type]*jsonschema.Schema) (*jsonschema.Schema, error) {
-	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: overrides})
+// (tri-state inputs, say) state it themselves (SelfDescribing).
+func schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
+	own, err := typeSchemas(t)
+	if err != nil {
+		return nil, err
+	}
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: own})
 	if err != nil {
 		return nil, err
 	}

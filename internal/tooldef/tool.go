@@ -80,10 +80,6 @@ type Call struct {
 // credentials and writes its audit line here.
 type Wrapper func(ctx context.Context, call Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
 
-// Overrides are schemas for types that describe themselves, such as the
-// tri-state nullable inputs.
-var Overrides = map[reflect.Type]*jsonschema.Schema{}
-
 // Spec is the type-erased form of a Tool, as toolsets hold them.
 type Spec interface {
 	ToolName() string
@@ -101,14 +97,14 @@ func (t Tool[In, Out]) Schemas() (in, out *jsonschema.Schema, err error) {
 	if in, err = t.inputSchema(); err != nil {
 		return nil, nil, err
 	}
-	if out, err = schemaFor(reflect.TypeFor[Out](), Overrides); err != nil {
+	if out, err = schemaFor(reflect.TypeFor[Out]()); err != nil {
 		return nil, nil, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
 	}
 	return in, out, nil
 }
 
 func (t Tool[In, Out]) inputSchema() (*jsonschema.Schema, error) {
-	in, err := schemaFor(reflect.TypeFor[In](), Overrides)
+	in, err := schemaFor(reflect.TypeFor[In]())
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}

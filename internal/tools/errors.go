@@ -17,17 +17,8 @@ func MapError(err error) *contract.Error {
 	if !errors.As(err, &ge) {
 		return nil
 	}
-	code := contract.Code(ge.Code)
-	switch ge.Code {
-	case github.InvalidArgument:
-		code = contract.CodeInvalidField
-	case github.Cancelled:
-		code = contract.CodeUpstreamUnavailable
-	}
-	if !contract.Known(code) {
-		code = contract.CodeUpstreamUnavailable
-	}
-	e := &contract.Error{Code: code, Message: ge.Message, Temporary: ge.Temporary, Settlement: contract.Settlement(ge.Settlement)}
+	code := contractCode(ge.Code)
+	e := &contract.Error{Code: code, Message: ge.Message, Temporary: ge.Temporary, Settlement: ge.Settlement}
 	if ge.RetryAfter > 0 {
 		e.WithRetryAfter(ge.RetryAfter.Milliseconds())
 	}

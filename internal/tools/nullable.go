@@ -2,7 +2,6 @@ package tools
 
 import (
 	"encoding/json"
-	"reflect"
 
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -48,15 +47,18 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 // IsZero reports absence, for omitzero.
 func (n Nullable[T]) IsZero() bool { return !n.Set }
 
-// The schemas say what the type accepts; a field's jsonschema tag replaces
-// the description with a more specific one.
-func init() {
-	nullable := func(typ string) *jsonschema.Schema {
-		return &jsonschema.Schema{
-			AnyOf:       []*jsonschema.Schema{{Type: typ}, {Type: "null"}},
-			Description: "null clears; absent leaves as is",
-		}
+// JSONSchema implements tooldef.SelfDescribing: the value's own schema or
+// null. A field's jsonschema tag replaces the description with a more
+// specific one.
+func (Nullable[T]) JSONSchema() (*jsonschema.Schema, error) {
+	value, err := jsonschema.For[T](nil)
+	if err != nil {
+		return nil, err
 	}
-	tooldef.Overrides[reflect.TypeFor[Nullable[int]]()] = nullable("integer")
-	tooldef.Overrides[reflect.TypeFor[Nullable[string]]()] = nullable("string")
+	return &jsonschema.Schema{
+		AnyOf:       []*jsonschema.Schema{value, {Type: "null"}},
+		Description: "null clears; absent leaves as is",
+	}, nil
 }
+
+var _ tooldef.SelfDescribing = Nullable[int]{}

@@ -54,7 +54,11 @@ func run(out string) error {
 	if err := os.WriteFile(out, pruned, 0o644); err != nil {
 		return err
 	}
+	served, err := emulator.GraphQLFields()
+	if err != nil {
+		return err
+	}
 	fmt.Printf("prunegraphql: %d fields from %s@%s (%d bytes) -> %s (%d bytes)\n",
-		len(emulator.GraphQLFields()), src.Package, src.Version, len(published), out, len(pruned))
+		len(served), src.Package, src.Version, len(published), out, len(pruned))
 	return nil
 }

@@ -30,8 +30,20 @@ type session struct {
 	// done is closed when the connection ends (the child died, the
 	// stream broke, or Close).
 	done      chan struct{}
-	inflight  sync.WaitGroup
 	closeOnce sync.Once
+
+	// calls counts the calls holding the session. Once it is retired, idle
+	// is closed when the count reaches zero: the release that brings it
+	// there signals, so nothing waits on the count from a goroutine of its
+	// own that could outlive the proxy.
+	mu      sync.Mutex
+	calls   int
+	retired bool
+	idle    chan struct{}
+}
+
+func newSession(cs *mcp.ClientSession, token string, pid int) *session {
+	return &session{cs: cs, token: token, pid: pid, done: make(chan struct{}), idle: make(chan struct{})}
 }
 
 func (s *session) alive() bool {
@@ -43,7 +55,41 @@ func (s *session) alive() bool {
 	}
 }
 
-func (s *session) release() { s.inflight.Done() }
+// hold counts a call on the session; the caller must release it.
+func (s *session) hold() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+}
+
+func (s *session) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls--
+	s.signalIdle()
+}
+
+// retire marks the session as serving no new calls and returns a channel
+// closed once its last call is released.
+func (s *session) retire() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.retired = true
+	s.signalIdle()
+	return s.idle
+}
+
+// signalIdle closes idle when a retired session has no call; s.mu held.
+func (s *session) signalIdle() {
+	if !s.retired || s.calls != 0 {
+		return
+	}
+	select {
+	case <-s.idle:
+	default:
+		close(s.idle)
+	}
+}
 
 // close ends the session; for a child, the SDK closes its stdin, waits,
 // then signals it, and reaps it.
@@ -66,7 +112,7 @@ func (p *Proxy) acquire(ctx context.Context, mode tooldef.Mode, credential, toke
 	}
 	if cur := s.sess; cur != nil {
 		if cur.alive() && cur.token == token {
-			cur.inflight.Add(1)
+			cur.hold()
 			return cur, nil
 		}
 		if cur.alive() {
@@ -86,7 +132,7 @@ func (p *Proxy) acquire(ctx context.Context, mode tooldef.Mode, credential, toke
 		return nil, err
 	}
 	s.sess = sess
-	sess.inflight.Add(1)
+	sess.hold()
 	return sess, nil
 }
 
@@ -108,10 +154,8 @@ func (p *Proxy) retire(s *session) {
 	p.retiring.Add(1)
 	go func() {
 		defer p.retiring.Done()
-		idle := make(chan struct{})
-		go func() { s.inflight.Wait(); close(idle) }()
 		select {
-		case <-idle:
+		case <-s.retire():
 		case <-p.closing:
 		}
 		s.close()
@@ -146,7 +190,7 @@ func (p *Proxy) dial(ctx context.Context, mode tooldef.Mode, token string) (*ses
 	if err != nil {
 		return nil, &dialError{name: p.cfg.Name, msg: p.red.clean(err.Error())}
 	}
-	sess := &session{cs: cs, token: token, pid: pid(), done: make(chan struct{})}
+	sess := newSession(cs, token, pid())
 	go func() {
 		_ = cs.Wait()
 		close(sess.done)

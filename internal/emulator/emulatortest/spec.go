@@ -12,11 +12,11 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
 
-// PrunedSpec is GitHub's OpenAPI description cut down to the operations the
+// prunedSpec is GitHub's OpenAPI description cut down to the operations the
 // emulator serves, as scripts/pruneopenapi writes it.
 //
 //go:embed openapi/api.github.com.pruned.json
-var PrunedSpec []byte
+var prunedSpec []byte
 
 // spec is the parsed description and a router over it, built once per test
 // binary: parsing costs far less than the full 13 MB file, but still more
@@ -36,7 +36,7 @@ var (
 func loadSpec() (*spec, error) {
 	specOnce.Do(func() {
 		loader := openapi3.NewLoader()
-		doc, err := loader.LoadFromData(PrunedSpec)
+		doc, err := loader.LoadFromData(prunedSpec)
 		if err != nil {
 			specErr = fmt.Errorf("emulatortest: load pruned OpenAPI description: %w", err)
 			return

@@ -35,7 +35,7 @@ func routes(t *testing.T) []string {
 // Every route the emulator serves is an operation of the pruned
 // description, and the description holds nothing else.
 func TestPrunedSpecCoversEveryRoute(t *testing.T) {
-	ops, err := openapiprune.Operations(PrunedSpec)
+	ops, err := openapiprune.Operations(prunedSpec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,9 +82,9 @@ func TestPrunedSpecIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(want, PrunedSpec) {
+	if !bytes.Equal(want, prunedSpec) {
 		t.Fatalf("%s is stale for %s (%d bytes committed, %d regenerated); run `go run ./scripts/pruneopenapi`",
-			openapiprune.PrunedPath, src, len(PrunedSpec), len(want))
+			openapiprune.PrunedPath, src, len(prunedSpec), len(want))
 	}
 	if got := Source(); got != src.String() {
 		t.Fatalf("Source() = %q, want %q", got, src)
