@@ -28,16 +28,16 @@ type graphQLResponse struct {
 	Errors []GraphQLError  `json:"errors"`
 }
 
-// Do runs a GraphQL query document with vars (a struct or map marshalled
+// Query runs a GraphQL query document with vars (a struct or map marshalled
 // as the variables object) and decodes its data into out. Queries are
 // reads: they are retried like REST reads. Mutations must go through
 // Mutate, which never retries.
-func (c *Client) Do(ctx context.Context, query string, vars, out any) error {
+func (c *Client) Query(ctx context.Context, query string, vars, out any) error {
 	if c.token == "" {
 		return missingCredential(false)
 	}
 	if isMutation(query) {
-		return invalidArgument(false, "Do runs queries; send mutations with Mutate, which never retries")
+		return invalidArgument(false, "Query runs queries; send mutations with Mutate, which never retries")
 	}
 	_, err := c.graphql(ctx, true, query, vars, out)
 	return err

@@ -31,7 +31,7 @@ func (u *update) createLabelStep(name string) step {
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { followLabels(f).CreateMissing = true },
+		remaining: func(f *UpdateIssueIn) { followLabels(f).CreateMissing = true },
 	}
 }
 
@@ -49,7 +49,7 @@ func (u *update) patchStep(edit github.IssueEdit) step {
 			u.after, u.fromGitHub = is, true
 			return nil
 		},
-		rest: func(f *UpdateIssueIn) {
+		remaining: func(f *UpdateIssueIn) {
 			f.Title, f.Body, f.State, f.StateReason = edit.Title, edit.Body, in.State, in.StateReason
 			if edit.State == nil {
 				f.State = ""
@@ -91,7 +91,7 @@ func (u *update) addLabelsStep(names []string) step {
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { l := followLabels(f); l.Add = append(l.Add, names...) },
+		remaining: func(f *UpdateIssueIn) { l := followLabels(f); l.Add = append(l.Add, names...) },
 	}
 }
 
@@ -113,7 +113,7 @@ func (u *update) removeLabelStep(name string) step {
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { l := followLabels(f); l.Remove = append(l.Remove, name) },
+		remaining: func(f *UpdateIssueIn) { l := followLabels(f); l.Remove = append(l.Remove, name) },
 	}
 }
 
@@ -139,7 +139,7 @@ func (u *update) assigneesStep(add bool, logins []string) step {
 		}
 		return err
 	}
-	s.rest = func(f *UpdateIssueIn) {
+	s.remaining = func(f *UpdateIssueIn) {
 		if f.Assignees == nil {
 			f.Assignees = &AssigneesEdit{}
 		}
@@ -169,7 +169,7 @@ func (u *update) lockStep(reason string) step {
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { f.Locked, f.LockReason = gh.Ptr(true), reason },
+		remaining: func(f *UpdateIssueIn) { f.Locked, f.LockReason = gh.Ptr(true), reason },
 	}
 }
 
@@ -186,7 +186,7 @@ func (u *update) unlockStep() step {
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { f.Locked = gh.Ptr(false) },
+		remaining: func(f *UpdateIssueIn) { f.Locked = gh.Ptr(false) },
 	}
 }
 
@@ -241,7 +241,7 @@ func (u *update) partial(i int, err error) error {
 	}
 	follow := UpdateIssueIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber}
 	for _, st := range u.steps[i:] {
-		st.rest(&follow)
+		st.remaining(&follow)
 	}
 	return partialSuccess(
 		fmt.Sprintf("issue #%d was updated in part: %s failed (%s); what was applied stays", in.IssueNumber, u.steps[i].todo, reason),
