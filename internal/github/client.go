@@ -131,11 +131,6 @@ func credentialKey(s *store.Store, token string) store.CredentialKey {
 	return store.CredentialKey(hex.EncodeToString(m.Sum(nil)))
 }
 
-// REST is the go-github client, for calls this package does not wrap yet.
-// It goes through the same transport (credential, conditional requests,
-// read retries, budget) but its errors are go-github's, not Error.
-func (c *Client) REST() *gh.Client { return c.rest }
-
 // CredentialKey is the store's name for this client's credential, for
 // scoping idempotency keys.
 func (c *Client) CredentialKey() store.CredentialKey { return c.cred }

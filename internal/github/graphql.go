@@ -32,6 +32,8 @@ type graphQLResponse struct {
 // as the variables object) and decodes its data into out. Queries are
 // reads: they are retried like REST reads. Mutations must go through
 // Mutate, which never retries.
+//
+// POST /graphql
 func (c *Client) Query(ctx context.Context, query string, vars, out any) error {
 	if c.token == "" {
 		return missingCredential(false)
@@ -46,6 +48,8 @@ func (c *Client) Query(ctx context.Context, query string, vars, out any) error {
 // Mutate runs a GraphQL mutation document once and settles it. GitHub
 // answers GraphQL errors with 200, so a 200 proves success only when it
 // carries no errors; a 200 that cannot be read settles indeterminate.
+//
+// POST /graphql
 func (c *Client) Mutate(ctx context.Context, mutation string, vars, out any) (Settlement, error) {
 	if c.token == "" {
 		return NotStarted, missingCredential(true)

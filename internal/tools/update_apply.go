@@ -22,10 +22,7 @@ func (u *update) createLabelStep(name string) step {
 	return step{
 		done: fmt.Sprintf("created label %q", name), todo: fmt.Sprintf("create label %q", name),
 		run: func(ctx context.Context) error {
-			_, err := u.c.Write(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-				_, resp, err = rest.Issues.CreateLabel(ctx, in.Owner, in.Repo, &gh.Label{Name: gh.Ptr(name), Color: gh.Ptr("ededed")})
-				return resp, err
-			})
+			_, _, err := u.c.CreateLabel(ctx, in.Owner, in.Repo, name, "ededed")
 			if alreadyExists(err) {
 				return nil // another writer created it meanwhile: what we wanted
 			}
@@ -125,15 +122,11 @@ func (u *update) assigneesStep(add bool, logins []string) step {
 		s = step{done: "unassigned " + list, todo: "unassign " + list}
 	}
 	s.run = func(ctx context.Context) error {
-		var is *gh.Issue
-		_, err := u.c.Write(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-			if add {
-				is, resp, err = rest.Issues.AddAssignees(ctx, in.Owner, in.Repo, in.IssueNumber, logins)
-			} else {
-				is, resp, err = rest.Issues.RemoveAssignees(ctx, in.Owner, in.Repo, in.IssueNumber, logins)
-			}
-			return resp, err
-		})
+		assign := u.c.AddAssignees
+		if !add {
+			assign = u.c.RemoveAssignees
+		}
+		is, _, err := assign(ctx, in.Owner, in.Repo, in.IssueNumber, logins)
 		if err == nil && is != nil && u.after != nil {
 			u.after.Assignees = is.Assignees
 		}
@@ -157,9 +150,7 @@ func (u *update) lockStep(reason string) step {
 	return step{
 		done: "locked the conversation", todo: "lock the conversation",
 		run: func(ctx context.Context) error {
-			_, err := u.c.Write(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
-				return rest.Issues.Lock(ctx, in.Owner, in.Repo, in.IssueNumber, &gh.LockIssueOptions{LockReason: reason})
-			})
+			_, err := u.c.LockIssue(ctx, in.Owner, in.Repo, in.IssueNumber, reason)
 			if err == nil && u.after != nil {
 				u.after.Locked = gh.Ptr(true)
 				u.after.ActiveLockReason = nil
@@ -178,9 +169,7 @@ func (u *update) unlockStep() step {
 	return step{
 		done: "unlocked the conversation", todo: "unlock the conversation",
 		run: func(ctx context.Context) error {
-			_, err := u.c.Write(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
-				return rest.Issues.Unlock(ctx, in.Owner, in.Repo, in.IssueNumber)
-			})
+			_, err := u.c.UnlockIssue(ctx, in.Owner, in.Repo, in.IssueNumber)
 			if err == nil && u.after != nil {
 				u.after.Locked, u.after.ActiveLockReason = gh.Ptr(false), nil
 			}
