@@ -4,6 +4,11 @@
 // answered from the store), retries reads within a bound, never retries
 // writes, and reports for every write whether it happened (Settlement) and
 // for every failure a stable code (Error).
+//
+// Every endpoint ghgate calls is a typed method here, in a file per API
+// area, its comment naming its route; callers never build paths or reach
+// go-github. Owner and repository names pass one check (refRepo) before
+// any path is built.
 package github
 
 import (
