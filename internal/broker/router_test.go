@@ -43,7 +43,7 @@ func (e *rtEnv) minted(t *testing.T) int {
 // viewer is the login the client's credential acts as.
 func viewer(t *testing.T, ctx context.Context, c *github.Client) string {
 	t.Helper()
-	u, _, err := c.REST().Users.Get(ctx, "")
+	u, _, err := c.Viewer(ctx)
 	if err != nil {
 		t.Fatalf("GET /user: %v", err)
 	}

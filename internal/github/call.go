@@ -34,7 +34,7 @@ func withCall(ctx context.Context, read bool) (context.Context, *call) {
 }
 
 // callFrom returns the call a request belongs to. Requests made without
-// one (through REST() directly) get a fresh record whose retry policy
+// one (a go-github call made outside read and write) get a fresh record whose retry policy
 // follows the method.
 func callFrom(req *http.Request) *call {
 	if c, ok := req.Context().Value(callKey{}).(*call); ok {

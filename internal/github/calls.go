@@ -82,14 +82,17 @@ func checkRepo(owner, repo string) error {
 	return nil
 }
 
-func checkIssue(owner, repo string, number int) error {
-	if err := checkRepo(owner, repo); err != nil {
-		return err
+// refIssue is refRepo for a method naming an issue, which also refuses
+// numbers below 1.
+func refIssue(owner, repo string, number int, write bool) (repoRef, error) {
+	r, err := refRepo(owner, repo, write)
+	if err != nil {
+		return r, err
 	}
 	if number < 1 {
-		return fmt.Errorf("issue number %d: numbers start at 1", number)
+		return repoRef{}, invalidArgument(write, fmt.Sprintf("issue number %d: numbers start at 1", number))
 	}
-	return nil
+	return r, nil
 }
 
 // pageOpts maps page and per_page; 0 leaves GitHub's defaults (page 1,

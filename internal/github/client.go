@@ -4,6 +4,11 @@
 // answered from the store), retries reads within a bound, never retries
 // writes, and reports for every write whether it happened (Settlement) and
 // for every failure a stable code (Error).
+//
+// Every endpoint ghgate calls is a typed method here, in a file per API
+// area, its comment naming its route; callers never build paths or reach
+// go-github. Owner and repository names pass one check (refRepo) before
+// any path is built.
 package github
 
 import (
@@ -130,11 +135,6 @@ func credentialKey(s *store.Store, token string) store.CredentialKey {
 	m.Write([]byte(token))
 	return store.CredentialKey(hex.EncodeToString(m.Sum(nil)))
 }
-
-// REST is the go-github client, for calls this package does not wrap yet.
-// It goes through the same transport (credential, conditional requests,
-// read retries, budget) but its errors are go-github's, not Error.
-func (c *Client) REST() *gh.Client { return c.rest }
 
 // CredentialKey is the store's name for this client's credential, for
 // scoping idempotency keys.

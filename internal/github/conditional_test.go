@@ -41,16 +41,16 @@ func TestRepeatedReadCostsNoBudget(t *testing.T) {
 		t.Fatalf("%d requests, want 2 (the second conditional)", n)
 	}
 
-	// The response itself says so, for callers of REST() too. (go-github's
+	// The response itself says so, for go-github calls made outside read and write too. (go-github's
 	// Issues.Get sends its own Accept header, a separate cache entry, so
 	// this request is made twice.)
 	var raw [2]*http.Response
 	for i := range raw {
-		req, err := c.REST().NewRequest(ctx, "GET", "repos/acme/widgets/issues/5", nil)
+		req, err := c.rest.NewRequest(ctx, "GET", "repos/acme/widgets/issues/5", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := c.REST().Do(req, nil)
+		resp, err := c.rest.Do(req, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

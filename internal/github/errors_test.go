@@ -185,7 +185,7 @@ func TestNewRefusesBadOptions(t *testing.T) {
 	if _, _, err := c.GetIssue(context.Background(), owner, repo, 1); asError(t, err).Code != MissingCredential {
 		t.Errorf("no token: %v", err)
 	}
-	if err := c.Do(context.Background(), "query { viewer { login } }", nil, nil); asError(t, err).Code != MissingCredential {
+	if err := c.Query(context.Background(), "query { viewer { login } }", nil, nil); asError(t, err).Code != MissingCredential {
 		t.Errorf("no token, GraphQL: %v", err)
 	}
 }

@@ -28,16 +28,18 @@ type graphQLResponse struct {
 	Errors []GraphQLError  `json:"errors"`
 }
 
-// Do runs a GraphQL query document with vars (a struct or map marshalled
+// Query runs a GraphQL query document with vars (a struct or map marshalled
 // as the variables object) and decodes its data into out. Queries are
 // reads: they are retried like REST reads. Mutations must go through
 // Mutate, which never retries.
-func (c *Client) Do(ctx context.Context, query string, vars, out any) error {
+//
+// POST /graphql
+func (c *Client) Query(ctx context.Context, query string, vars, out any) error {
 	if c.token == "" {
 		return missingCredential(false)
 	}
 	if isMutation(query) {
-		return invalidArgument(false, "Do runs queries; send mutations with Mutate, which never retries")
+		return invalidArgument(false, "Query runs queries; send mutations with Mutate, which never retries")
 	}
 	_, err := c.graphql(ctx, true, query, vars, out)
 	return err
@@ -46,6 +48,8 @@ func (c *Client) Do(ctx context.Context, query string, vars, out any) error {
 // Mutate runs a GraphQL mutation document once and settles it. GitHub
 // answers GraphQL errors with 200, so a 200 proves success only when it
 // carries no errors; a 200 that cannot be read settles indeterminate.
+//
+// POST /graphql
 func (c *Client) Mutate(ctx context.Context, mutation string, vars, out any) (Settlement, error) {
 	if c.token == "" {
 		return NotStarted, missingCredential(true)

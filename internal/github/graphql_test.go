@@ -39,7 +39,7 @@ func TestGraphQLQuery(t *testing.T) {
 	em := startEmu(t, emulator.Options{})
 	c, _ := newClient(t, em.URL, emulator.DemoTokenBob)
 	var out viewerResult
-	if err := c.Do(context.Background(), viewerQuery, nil, &out); err != nil {
+	if err := c.Query(context.Background(), viewerQuery, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	if out.Viewer.Login != "bob" {
@@ -58,7 +58,7 @@ func TestGraphQLQueryRetried(t *testing.T) {
 	c, sl := newClient(t, em.URL, emulator.DemoTokenBob)
 	em.fault(t, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql", Times: 2})
 	var out viewerResult
-	if err := c.Do(context.Background(), viewerQuery, nil, &out); err != nil {
+	if err := c.Query(context.Background(), viewerQuery, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	if n := em.count("POST /api/graphql"); n != 3 || len(sl.recorded()) != 2 || out.Viewer.Login != "bob" {
@@ -76,7 +76,7 @@ func TestGraphQLErrors(t *testing.T) {
 			Name string `json:"name"`
 		} `json:"repository"`
 	}
-	err := c.Do(ctx, `query($o: String!, $n: String!) { repository(owner: $o, name: $n) { name } }`,
+	err := c.Query(ctx, `query($o: String!, $n: String!) { repository(owner: $o, name: $n) { name } }`,
 		struct {
 			Owner string `json:"o"`
 			Name  string `json:"n"`
@@ -85,10 +85,10 @@ func TestGraphQLErrors(t *testing.T) {
 		t.Fatalf("missing repository: %+v", e)
 	}
 
-	// A mutation sent through Do is refused before it is sent.
+	// A mutation sent through Query is refused before it is sent.
 	before := em.total()
-	if err := c.Do(ctx, `mutation { deleteIssue(input: {issueId: "x"}) { clientMutationId } }`, nil, nil); asError(t, err).Code != InvalidArgument {
-		t.Fatalf("mutation through Do: %v", err)
+	if err := c.Query(ctx, `mutation { deleteIssue(input: {issueId: "x"}) { clientMutationId } }`, nil, nil); asError(t, err).Code != InvalidArgument {
+		t.Fatalf("mutation through Query: %v", err)
 	}
 	if em.total() != before {
 		t.Fatal("the refused mutation was sent")
@@ -96,7 +96,7 @@ func TestGraphQLErrors(t *testing.T) {
 
 	// GitHub reports a spent GraphQL budget inside a 200.
 	em.ExhaustRateLimit(emulator.DemoTokenBob, "graphql")
-	err = c.Do(ctx, viewerQuery, nil, &viewerResult{})
+	err = c.Query(ctx, viewerQuery, nil, &viewerResult{})
 	if e := asError(t, err); e.Code != RateLimited || e.RetryAfter <= 0 {
 		t.Fatalf("spent budget: %+v", e)
 	}

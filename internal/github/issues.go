@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -14,13 +12,16 @@ import (
 
 // GetIssue reads one issue (or pull request, which GitHub also serves as
 // an issue).
+//
+// GET /repos/{owner}/{repo}/issues/{issue_number}
 func (c *Client) GetIssue(ctx context.Context, owner, repo string, number int) (*gh.Issue, Meta, error) {
-	if err := checkIssue(owner, repo, number); err != nil {
-		return nil, Meta{}, invalidArgument(false, err.Error())
+	r, err := refIssue(owner, repo, number, false)
+	if err != nil {
+		return nil, Meta{}, err
 	}
 	var out *gh.Issue
 	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Issues.Get(ctx, owner, repo, number)
+		out, resp, err = c.rest.Issues.Get(ctx, r.owner, r.repo, number)
 		return resp, err
 	})
 	return out, m, err
@@ -46,9 +47,12 @@ type ListIssuesOptions struct {
 // ListIssues lists one page of a repository's issues. GitHub includes pull
 // requests (they carry a pull_request key). Meta.NextPage says whether
 // there is more.
+//
+// GET /repos/{owner}/{repo}/issues
 func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*gh.Issue, Meta, error) {
-	if err := checkRepo(owner, repo); err != nil {
-		return nil, Meta{}, invalidArgument(false, err.Error())
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return nil, Meta{}, err
 	}
 	lo, err := pageOpts(o.Page, o.PerPage)
 	if err != nil {
@@ -58,7 +62,7 @@ func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssue
 		Milestone: o.Milestone, Type: o.Type, Since: o.Since, Sort: o.Sort, Direction: o.Direction, ListOptions: lo}
 	var out []*gh.Issue
 	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Issues.ListByRepo(ctx, owner, repo, opts)
+		out, resp, err = c.rest.Issues.ListByRepo(ctx, r.owner, r.repo, opts)
 		return resp, err
 	})
 	return out, m, err
@@ -76,9 +80,12 @@ type NewIssue struct {
 }
 
 // CreateIssue creates an issue, once: it is never retried.
+//
+// POST /repos/{owner}/{repo}/issues
 func (c *Client) CreateIssue(ctx context.Context, owner, repo string, in NewIssue) (*gh.Issue, Settlement, error) {
-	if err := checkRepo(owner, repo); err != nil {
-		return nil, NotStarted, invalidArgument(true, err.Error())
+	r, err := refRepo(owner, repo, true)
+	if err != nil {
+		return nil, NotStarted, err
 	}
 	if strings.TrimSpace(in.Title) == "" {
 		return nil, NotStarted, invalidArgument(true, "an issue needs a title")
@@ -98,7 +105,7 @@ func (c *Client) CreateIssue(ctx context.Context, owner, repo string, in NewIssu
 	}
 	var out *gh.Issue
 	s, err := c.write(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Issues.Create(ctx, owner, repo, req)
+		out, resp, err = c.rest.Issues.Create(ctx, r.owner, r.repo, req)
 		return resp, err
 	})
 	if err != nil {
@@ -171,72 +178,83 @@ func (e IssueEdit) check() error {
 	return nil
 }
 
-// EditIssue updates an issue, once: it is never retried.
+// EditIssue updates an issue, once: it is never retried. The path is
+// built here because go-github's IssueRequest cannot send milestone or type
+// as null (see IssueEdit.MarshalJSON).
+//
+// PATCH /repos/{owner}/{repo}/issues/{issue_number}
 func (c *Client) EditIssue(ctx context.Context, owner, repo string, number int, edit IssueEdit) (*gh.Issue, Settlement, error) {
-	if err := checkIssue(owner, repo, number); err != nil {
-		return nil, NotStarted, invalidArgument(true, err.Error())
+	r, err := refIssue(owner, repo, number, true)
+	if err != nil {
+		return nil, NotStarted, err
 	}
 	if err := edit.check(); err != nil {
 		return nil, NotStarted, invalidArgument(true, err.Error())
 	}
 	var out *gh.Issue
-	s, err := c.write(ctx, func(ctx context.Context) (*gh.Response, error) {
-		req, err := c.rest.NewRequest(ctx, "PATCH", fmt.Sprintf("repos/%s/%s/issues/%d", owner, repo, number), edit)
-		if err != nil {
-			return nil, err
-		}
-		out = new(gh.Issue)
-		return c.rest.Do(req, out)
-	})
+	out = new(gh.Issue)
+	s, err := c.send(ctx, "PATCH", r.path("issues", number), edit, out)
 	if err != nil {
 		out = nil
 	}
 	return out, s, err
 }
 
-// AddLabels adds labels to an issue, keeping the ones it has, and returns
-// the issue's labels after. Labels the repository lacks are created.
-func (c *Client) AddLabels(ctx context.Context, owner, repo string, number int, labels []string) ([]*gh.Label, Settlement, error) {
-	if err := checkIssue(owner, repo, number); err != nil {
-		return nil, NotStarted, invalidArgument(true, err.Error())
-	}
-	if len(labels) == 0 {
-		return nil, NotStarted, invalidArgument(true, "no labels to add")
-	}
-	var out []*gh.Label
-	s, err := c.write(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Issues.AddLabelsToIssue(ctx, owner, repo, number, labels)
-		return resp, err
-	})
-	if err != nil {
-		out = nil
-	}
-	return out, s, err
+// IssueRecord is GitHub's issue with the relation summaries go-github's
+// Issue type does not carry.
+type IssueRecord struct {
+	gh.Issue
+	SubIssuesSummary *struct {
+		Total     int `json:"total"`
+		Completed int `json:"completed"`
+	} `json:"sub_issues_summary,omitempty"`
+	IssueDependenciesSummary *struct {
+		BlockedBy      int `json:"blocked_by"`
+		Blocking       int `json:"blocking"`
+		TotalBlockedBy int `json:"total_blocked_by"`
+		TotalBlocking  int `json:"total_blocking"`
+	} `json:"issue_dependencies_summary,omitempty"`
 }
 
-// RemoveLabel takes one label off an issue and returns the labels left.
-// GitHub answers not_found both when the issue is missing and when the
-// label is not on it; the message tells them apart ("Label does not
-// exist").
-func (c *Client) RemoveLabel(ctx context.Context, owner, repo string, number int, label string) ([]*gh.Label, Settlement, error) {
-	if err := checkIssue(owner, repo, number); err != nil {
-		return nil, NotStarted, invalidArgument(true, err.Error())
-	}
-	if label == "" {
-		return nil, NotStarted, invalidArgument(true, "no label to remove")
-	}
-	var out []*gh.Label
-	s, err := c.write(ctx, func(ctx context.Context) (*gh.Response, error) {
-		// Label names may hold spaces, colons, slashes: escape the segment.
-		u := fmt.Sprintf("repos/%s/%s/issues/%d/labels/%s", owner, repo, number, url.PathEscape(label))
-		req, err := c.rest.NewRequest(ctx, "DELETE", u, nil)
-		if err != nil {
-			return nil, err
-		}
-		return c.rest.Do(req, &out)
-	})
+// GetIssueRecord reads one issue with its relation summaries, in one
+// request: the same endpoint as GetIssue, decoded into IssueRecord, which
+// is why the path is built here.
+//
+// GET /repos/{owner}/{repo}/issues/{issue_number}
+func (c *Client) GetIssueRecord(ctx context.Context, owner, repo string, number int) (*IssueRecord, Meta, error) {
+	r, err := refRepo(owner, repo, false)
 	if err != nil {
-		out = nil
+		return nil, Meta{}, err
 	}
-	return out, s, err
+	rec, m, err := getJSON[IssueRecord](ctx, c, r.path("issues", number), nil)
+	if err != nil {
+		return nil, m, err
+	}
+	return &rec, m, nil
+}
+
+// LockIssue locks an issue's conversation, once; reason may be empty.
+//
+// PUT /repos/{owner}/{repo}/issues/{issue_number}/lock
+func (c *Client) LockIssue(ctx context.Context, owner, repo string, number int, reason string) (Settlement, error) {
+	r, err := refRepo(owner, repo, true)
+	if err != nil {
+		return NotStarted, err
+	}
+	return c.write(ctx, func(ctx context.Context) (*gh.Response, error) {
+		return c.rest.Issues.Lock(ctx, r.owner, r.repo, number, &gh.LockIssueOptions{LockReason: reason})
+	})
+}
+
+// UnlockIssue unlocks an issue's conversation, once.
+//
+// DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock
+func (c *Client) UnlockIssue(ctx context.Context, owner, repo string, number int) (Settlement, error) {
+	r, err := refRepo(owner, repo, true)
+	if err != nil {
+		return NotStarted, err
+	}
+	return c.write(ctx, func(ctx context.Context) (*gh.Response, error) {
+		return c.rest.Issues.Unlock(ctx, r.owner, r.repo, number)
+	})
 }

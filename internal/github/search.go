@@ -19,6 +19,8 @@ type SearchOptions struct {
 // SearchIssues runs an issue search (GitHub's search syntax: repo:,
 // is:issue, label:, ...). Search draws on its own, smaller rate budget
 // ("search", 30 a minute).
+//
+// GET /search/issues
 func (c *Client) SearchIssues(ctx context.Context, query string, o SearchOptions) (*gh.IssuesSearchResult, Meta, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, Meta{}, invalidArgument(false, "an empty search query")

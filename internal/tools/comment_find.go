@@ -19,14 +19,11 @@ const findPages = 10
 // since. When several match, the first made after the reservation is
 // taken; a match only within recoveryWindow's slack before it is the fallback.
 func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserved time.Time) (*Comment, error) {
-	var login string
-	if _, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
-		u, resp, err := rest.Users.Get(ctx, "")
-		login = u.GetLogin()
-		return resp, err
-	}); err != nil {
+	me, _, err := c.Viewer(ctx)
+	if err != nil {
 		return nil, err
 	}
+	login := me.GetLogin()
 	from, at := recoveryWindow(c, reserved)
 	var fallback *gh.IssueComment
 	for page := 1; page <= findPages; page++ {

@@ -40,18 +40,10 @@ func (s *Service) CompleteOwners(ctx context.Context, prefix string) []string {
 		return []string{}
 	}
 	var owners []string
-	var me *gh.User
-	if _, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-		me, resp, err = rest.Users.Get(ctx, "")
-		return resp, err
-	}); err == nil {
+	if me, _, err := c.Viewer(ctx); err == nil {
 		owners = append(owners, me.GetLogin())
 	}
-	var repos []*gh.Repository
-	if _, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-		repos, resp, err = rest.Repositories.ListByAuthenticatedUser(ctx, &gh.RepositoryListByAuthenticatedUserOptions{ListOptions: gh.ListOptions{PerPage: 100}})
-		return resp, err
-	}); err == nil {
+	if repos, _, err := c.ListViewerRepos(ctx, gh.ListOptions{PerPage: 100}); err == nil {
 		for _, r := range repos {
 			owners = append(owners, r.GetOwner().GetLogin())
 		}
@@ -62,23 +54,16 @@ func (s *Service) CompleteOwners(ctx context.Context, prefix string) []string {
 // CompleteRepos suggests repository names of an owner.
 func (s *Service) CompleteRepos(ctx context.Context, owner, prefix string) []string {
 	if owner == "" || checkNames(owner, "") != nil {
-		// The name goes into the request path unescaped.
+		// A name GitHub would not accept is not worth a request.
 		return []string{}
 	}
 	c, err := s.client(ctx, owner, tooldef.Read)
 	if err != nil {
 		return []string{}
 	}
-	var repos []*gh.Repository
-	_, err = c.Read(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-		repos, resp, err = rest.Repositories.ListByOrg(ctx, owner, &gh.RepositoryListByOrgOptions{ListOptions: gh.ListOptions{PerPage: 100}})
-		return resp, err
-	})
+	repos, _, err := c.ListOrgRepos(ctx, owner, gh.ListOptions{PerPage: 100})
 	if err != nil {
-		_, err = c.Read(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-			repos, resp, err = rest.Repositories.ListByUser(ctx, owner, &gh.RepositoryListByUserOptions{ListOptions: gh.ListOptions{PerPage: 100}})
-			return resp, err
-		})
+		repos, _, err = c.ListUserRepos(ctx, owner, gh.ListOptions{PerPage: 100})
 	}
 	if err != nil {
 		return []string{}
@@ -93,18 +78,15 @@ func (s *Service) CompleteRepos(ctx context.Context, owner, prefix string) []str
 // CompleteLabels suggests a repository's label names.
 func (s *Service) CompleteLabels(ctx context.Context, owner, repo, prefix string) []string {
 	if owner == "" || repo == "" || checkNames(owner, repo) != nil {
-		// The names go into the request path unescaped.
+		// A name GitHub would not accept is not worth a request.
 		return []string{}
 	}
 	c, err := s.client(ctx, owner, tooldef.Read)
 	if err != nil {
 		return []string{}
 	}
-	var labels []*gh.Label
-	if _, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-		labels, resp, err = rest.Issues.ListLabels(ctx, owner, repo, &gh.ListOptions{PerPage: 100})
-		return resp, err
-	}); err != nil {
+	labels, _, err := c.ListLabels(ctx, owner, repo, gh.ListOptions{PerPage: 100})
+	if err != nil {
 		return []string{}
 	}
 	names := make([]string, 0, len(labels))

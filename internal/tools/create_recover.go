@@ -40,11 +40,8 @@ const recoveryPages = 5
 // agent's content, so no marker is hidden in them; the match is on what
 // was sent. It returns nil when there is none.
 func (s *Service) findCreated(ctx context.Context, c *github.Client, in CreateIssueIn, since time.Time) (*gh.Issue, error) {
-	var me *gh.User
-	if _, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-		me, resp, err = rest.Users.Get(ctx, "")
-		return resp, err
-	}); err != nil {
+	me, _, err := c.Viewer(ctx)
+	if err != nil {
 		return nil, err
 	}
 	from, _ := recoveryWindow(c, since)

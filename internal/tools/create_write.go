@@ -155,10 +155,7 @@ func (s *Service) finishCreate(ctx context.Context, c *github.Client, in CreateI
 	}
 	n := created.GetNumber()
 	if p := in.ParentIssueNumber; p > 0 && created.GetParentIssueURL() == "" {
-		_, err := c.Write(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-			_, resp, err = rest.SubIssue.Add(ctx, in.Owner, in.Repo, int64(p), gh.SubIssueRequest{SubIssueID: created.GetID()})
-			return resp, err
-		})
+		_, _, err := c.AddSubIssue(ctx, in.Owner, in.Repo, p, created.GetID())
 		if err != nil {
 			reason := err.Error()
 			if e := MapError(err); e != nil {

@@ -8,7 +8,6 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	gh "github.com/google/go-github/v88/github"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -56,18 +55,17 @@ func (s *Service) editComment(ctx context.Context, in EditCommentIn) (EditCommen
 	if err := s.commentInScope(ctx, c, in); err != nil {
 		return EditCommentOut{}, err
 	}
-	path := repoPath(in.Owner, in.Repo, "issues", "comments", in.CommentID)
 	if in.Delete {
-		if _, err := sendJSON(ctx, c, "DELETE", path, nil, nil); err != nil {
+		if _, err := c.DeleteComment(ctx, in.Owner, in.Repo, in.CommentID); err != nil {
 			return EditCommentOut{}, commentWriteFailed(err, in)
 		}
 		return EditCommentOut{Deleted: true, CommentID: in.CommentID}, nil
 	}
-	var cm gh.IssueComment
-	if _, err := sendJSON(ctx, c, "PATCH", path, map[string]string{"body": in.Body}, &cm); err != nil {
+	cm, _, err := c.EditComment(ctx, in.Owner, in.Repo, in.CommentID, in.Body)
+	if err != nil {
 		return EditCommentOut{}, commentWriteFailed(err, in)
 	}
-	v := commentView(&cm)
+	v := commentView(cm)
 	out := EditCommentOut{Comment: &v}
 	if ref := refFromAPIURL(cm.GetIssueURL(), in.Owner, in.Repo); ref != nil {
 		out.IssueNumber = ref.Number
@@ -82,7 +80,7 @@ func (s *Service) commentInScope(ctx context.Context, c *github.Client, in EditC
 	if s.AllowedIssueCreator == "" {
 		return nil
 	}
-	cm, _, err := getJSON[gh.IssueComment](ctx, c, repoPath(in.Owner, in.Repo, "issues", "comments", in.CommentID), nil)
+	cm, _, err := c.GetComment(ctx, in.Owner, in.Repo, in.CommentID)
 	if err != nil {
 		return notStarted(commentNotFound(err, in))
 	}

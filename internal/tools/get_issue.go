@@ -2,50 +2,25 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"github.com/ghgate/ghgate/internal/contract"
 	"strconv"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	gh "github.com/google/go-github/v88/github"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// issueRecord is GitHub's issue with the relation summaries go-github's
-// Issue type does not carry.
-type issueRecord struct {
-	gh.Issue
-	SubIssuesSummary *struct {
-		Total     int `json:"total"`
-		Completed int `json:"completed"`
-	} `json:"sub_issues_summary,omitempty"`
-	IssueDependenciesSummary *struct {
-		BlockedBy      int `json:"blocked_by"`
-		Blocking       int `json:"blocking"`
-		TotalBlockedBy int `json:"total_blocked_by"`
-		TotalBlocking  int `json:"total_blocking"`
-	} `json:"issue_dependencies_summary,omitempty"`
-}
-
 // fetchIssue reads one issue with its relation summaries in one request.
-func fetchIssue(ctx context.Context, c *github.Client, owner, repo string, number int) (*issueRecord, error) {
-	var rec issueRecord
-	_, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
-		req, err := c.NewRequest(ctx, "GET", fmt.Sprintf("repos/%s/%s/issues/%d", owner, repo, number), nil)
-		if err != nil {
-			return nil, err
-		}
-		return rest.Do(req, &rec)
-	})
+func fetchIssue(ctx context.Context, c *github.Client, owner, repo string, number int) (*github.IssueRecord, error) {
+	rec, _, err := c.GetIssueRecord(ctx, owner, repo, number)
 	if err != nil {
 		if e := MapError(err); e != nil && e.Code == contract.CodeNotFound && !repoExists(ctx, c, owner, repo) {
 			return nil, notFoundRepo(err, owner, repo)
 		}
 		return nil, notFoundIssue(err, owner, repo, number)
 	}
-	return &rec, nil
+	return rec, nil
 }
 
 // repoExists reads the repository, on the error path of a read that found
@@ -53,10 +28,7 @@ func fetchIssue(ctx context.Context, c *github.Client, owner, repo string, numbe
 // repairs differ. A failed look counts as existing (the issue's error
 // stands).
 func repoExists(ctx context.Context, c *github.Client, owner, repo string) bool {
-	_, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
-		_, resp, err := rest.Repositories.Get(ctx, owner, repo)
-		return resp, err
-	})
+	_, _, err := c.GetRepo(ctx, owner, repo)
 	e := MapError(err)
 	return e == nil || e.Code != contract.CodeNotFound
 }
@@ -78,7 +50,7 @@ type IssueRef struct {
 	Repo   string `json:"repo,omitempty" jsonschema:"owner/name when not the same repository"`
 }
 
-func relationsOf(rec *issueRecord, owner, repo string) *Relations {
+func relationsOf(rec *github.IssueRecord, owner, repo string) *Relations {
 	r := &Relations{}
 	if u := rec.GetParentIssueURL(); u != "" {
 		if ref := refFromAPIURL(u, owner, repo); ref != nil {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"container/list"
-	"context"
 	"strings"
 	"sync"
 	"time"
@@ -49,74 +48,6 @@ type knownRepo struct {
 
 func knownKey(c *github.Client, owner, repo string) string {
 	return string(c.CredentialKey()) + "\x00" + strings.ToLower(owner+"/"+repo)
-}
-
-// preflight runs p, answering from confirmed names where it can: when
-// every name it asks about is known and it needs no issue state, no
-// request is made at all.
-func (s *Service) preflight(ctx context.Context, c *github.Client, p preflight) (*preflightResult, error) {
-	now := s.now()
-	key := knownKey(c, p.owner, p.repo)
-	res := newPreflightResult()
-	ask := p
-	ask.labels, ask.assignees = nil, nil
-
-	s.known.mu.Lock()
-	entry := s.known.live(key, now)
-	for _, l := range p.labels {
-		if entry != nil && entry.labels[strings.ToLower(l)] != "" {
-			res.labels[strings.ToLower(l)] = entry.labels[strings.ToLower(l)]
-		} else {
-			ask.labels = append(ask.labels, l)
-		}
-	}
-	for _, a := range p.assignees {
-		if entry != nil && entry.assignable[strings.ToLower(a)] != "" {
-			res.assignable[strings.ToLower(a)] = entry.assignable[strings.ToLower(a)]
-		} else {
-			ask.assignees = append(ask.assignees, a)
-		}
-	}
-	if p.milestone > 0 && entry != nil && entry.milestones[p.milestone] != "" {
-		res.milestone = &gh.Milestone{Number: gh.Ptr(p.milestone), Title: gh.Ptr(entry.milestones[p.milestone])}
-		ask.milestone = 0
-	}
-	if p.types && entry != nil && entry.types != nil {
-		for k, v := range entry.types {
-			res.types[k] = v
-		}
-		ask.types = false
-	}
-	s.known.mu.Unlock()
-
-	if ask.empty() {
-		return res, nil
-	}
-	got, err := ask.run(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	got.merge(res)
-	s.remember(key, now, ask, got)
-	return got, nil
-}
-
-// merge adds what was already known to a fresh answer.
-func (r *preflightResult) merge(known *preflightResult) {
-	for k, v := range known.labels {
-		r.labels[k] = v
-	}
-	for k, v := range known.assignable {
-		r.assignable[k] = v
-	}
-	if r.milestone == nil {
-		r.milestone = known.milestone
-	}
-	if len(r.types) == 0 {
-		for k, v := range known.types {
-			r.types[k] = v
-		}
-	}
 }
 
 // remember keeps the names a preflight confirmed. Names it did not find

@@ -8,6 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	gh "github.com/google/go-github/v88/github"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -125,7 +126,7 @@ func (s *Service) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOu
 
 // target reads the target issue, for its database id (the link endpoints
 // take ids, not numbers) and its current parent.
-func (l *linker) target(ctx context.Context) (*issueRecord, error) {
+func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
 	rec, err := fetchIssue(ctx, l.c, l.in.Owner, l.in.Repo, l.in.TargetIssueNumber)
 	if err != nil {
 		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeNotFound {
@@ -159,7 +160,7 @@ func (l *linker) subIssue(ctx context.Context) error {
 		current = parent.Parent
 	}
 	isOurs := current != nil && current.Repo == "" && current.Number == in.IssueNumber
-	var rec issueRecord
+	var rec *github.IssueRecord
 	switch in.Action {
 	case "add":
 		if isOurs {
@@ -177,26 +178,24 @@ func (l *linker) subIssue(ctx context.Context) error {
 			}
 			return e
 		}
-		_, err = sendJSON(ctx, l.c, "POST", repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "sub_issues"),
-			map[string]int64{"sub_issue_id": t.GetID()}, &rec)
+		rec, _, err = l.c.AddSubIssue(ctx, in.Owner, in.Repo, in.IssueNumber, t.GetID())
 	case "remove":
 		if !isOurs {
 			l.noOp("#%d is not a sub-issue of #%d", in.TargetIssueNumber, in.IssueNumber)
 			return nil
 		}
-		_, err = sendJSON(ctx, l.c, "DELETE", repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "sub_issue"),
-			map[string]int64{"sub_issue_id": t.GetID()}, &rec)
+		rec, _, err = l.c.RemoveSubIssue(ctx, in.Owner, in.Repo, in.IssueNumber, t.GetID())
 	default:
 		return contract.Errorf(contract.CodeInvalidField, "unknown action").WithField("action", "must be add, remove or reorder")
 	}
 	if err != nil {
 		return l.writeFailed(err)
 	}
-	l.countSubIssues(&rec)
+	l.countSubIssues(rec)
 	return nil
 }
 
-func (l *linker) countSubIssues(rec *issueRecord) {
+func (l *linker) countSubIssues(rec *github.IssueRecord) {
 	if rec.SubIssuesSummary != nil {
 		n := rec.SubIssuesSummary.Total
 		l.out.SubIssues = &n
@@ -208,13 +207,13 @@ func (l *linker) countSubIssues(rec *issueRecord) {
 // both are its sub-issues, and shows whether the order already holds.
 func (l *linker) reorder(ctx context.Context) error {
 	in := l.in
-	subs, _, err := getJSON[[]*issueRecord](ctx, l.c, repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "sub_issues"), pageQuery(1, MaxPageSize))
+	subs, _, err := l.c.ListSubIssues(ctx, in.Owner, in.Repo, in.IssueNumber, gh.ListOptions{PerPage: MaxPageSize})
 	if err != nil {
 		return notStarted(notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber))
 	}
 	pos := map[int]int{}
 	for i, s := range subs {
-		if otherRepo(repoOf(&s.Issue), in.Owner, in.Repo) == "" {
+		if otherRepo(repoOf(s), in.Owner, in.Repo) == "" {
 			pos[s.GetNumber()] = i
 		}
 	}
@@ -231,25 +230,25 @@ func (l *linker) reorder(ctx context.Context) error {
 		}
 	}
 	t, a := pos[in.TargetIssueNumber], pos[in.anchor()]
-	body := map[string]int64{"sub_issue_id": subs[t].GetID()}
+	mv := github.SubIssueMove{SubIssueID: subs[t].GetID()}
 	if in.AfterIssueNumber != 0 {
 		if t == a+1 {
 			l.noOp("#%d already comes right after #%d", in.TargetIssueNumber, in.AfterIssueNumber)
 			return nil
 		}
-		body["after_id"] = subs[a].GetID()
+		mv.AfterID = subs[a].GetID()
 	} else {
 		if t == a-1 {
 			l.noOp("#%d already comes right before #%d", in.TargetIssueNumber, in.BeforeIssueNumber)
 			return nil
 		}
-		body["before_id"] = subs[a].GetID()
+		mv.BeforeID = subs[a].GetID()
 	}
-	var rec issueRecord
-	if _, err := sendJSON(ctx, l.c, "PATCH", repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "sub_issues", "priority"), body, &rec); err != nil {
+	rec, _, err := l.c.ReprioritizeSubIssue(ctx, in.Owner, in.Repo, in.IssueNumber, mv)
+	if err != nil {
 		return l.writeFailed(err)
 	}
-	l.countSubIssues(&rec)
+	l.countSubIssues(rec)
 	return nil
 }
 
@@ -272,10 +271,9 @@ func (l *linker) blockedBy(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	base := repoPath(in.Owner, in.Repo, "issues", in.IssueNumber, "dependencies", "blocked_by")
 	switch in.Action {
 	case "add":
-		_, err = sendJSON(ctx, l.c, "POST", base, map[string]int64{"issue_id": t.GetID()}, nil)
+		_, err = l.c.AddBlockedBy(ctx, in.Owner, in.Repo, in.IssueNumber, t.GetID())
 		if ge := githubCode(err); ge == github.ValidationFailed {
 			if linked, rerr := l.isBlockedBy(ctx, in.TargetIssueNumber); rerr == nil && linked {
 				l.noOp("#%d is already blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
@@ -283,7 +281,7 @@ func (l *linker) blockedBy(ctx context.Context) error {
 			}
 		}
 	case "remove":
-		_, err = sendJSON(ctx, l.c, "DELETE", fmt.Sprintf("%s/%d", base, t.GetID()), nil, nil)
+		_, err = l.c.RemoveBlockedBy(ctx, in.Owner, in.Repo, in.IssueNumber, t.GetID())
 		if ge := githubCode(err); ge == github.NotFound {
 			if _, rerr := fetchIssue(ctx, l.c, in.Owner, in.Repo, in.IssueNumber); rerr == nil {
 				l.noOp("#%d was not blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
@@ -301,14 +299,13 @@ func (l *linker) blockedBy(ctx context.Context) error {
 
 // isBlockedBy reads the issue's blockers (bounded) looking for number.
 func (l *linker) isBlockedBy(ctx context.Context, number int) (bool, error) {
-	path := repoPath(l.in.Owner, l.in.Repo, "issues", l.in.IssueNumber, "dependencies", "blocked_by")
 	for page := 1; page <= 5; page++ {
-		list, meta, err := getJSON[[]*issueRecord](ctx, l.c, path, pageQuery(page, MaxPageSize))
+		list, meta, err := l.c.ListBlockedBy(ctx, l.in.Owner, l.in.Repo, l.in.IssueNumber, gh.ListOptions{Page: pageParam(page), PerPage: MaxPageSize})
 		if err != nil {
 			return false, err
 		}
 		for _, is := range list {
-			if is.GetNumber() == number && otherRepo(repoOf(&is.Issue), l.in.Owner, l.in.Repo) == "" {
+			if is.GetNumber() == number && otherRepo(repoOf(is), l.in.Owner, l.in.Repo) == "" {
 				return true, nil
 			}
 		}

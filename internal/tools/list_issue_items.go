@@ -99,11 +99,12 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	}
 	out := ListIssueItemsOut{}
 	withheld := 0
-	base := repoPath(in.Owner, in.Repo, "issues", in.IssueNumber)
+	o := gh.ListOptions{Page: pageParam(page), PerPage: in.PageSize}
 	var next int
 	switch in.Collection {
 	case "comments":
-		out.Items, next, err = listRows(ctx, c, base+"/comments", page, in.PageSize, func(cm *gh.IssueComment) IssueItem {
+		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Page: o.Page, PerPage: o.PerPage})
+		out.Items, next, err = listRows(list, meta, lerr, func(cm *gh.IssueComment) IssueItem {
 			v := commentView(cm)
 			row := IssueItem{ID: v.ID, Author: v.Author, Body: v.Body, At: v.CreatedAt, Edited: v.Edited}
 			if v.Sanitized != nil {
@@ -113,8 +114,10 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 			return row
 		})
 	case "sub_issues", "blocked_by", "blocking":
-		path := map[string]string{"sub_issues": "/sub_issues", "blocked_by": "/dependencies/blocked_by", "blocking": "/dependencies/blocking"}[in.Collection]
-		out.Items, next, err = listRows(ctx, c, base+path, page, in.PageSize, func(is *gh.Issue) IssueItem {
+		list := map[string]func(context.Context, string, string, int, gh.ListOptions) ([]*gh.Issue, github.Meta, error){
+			"sub_issues": c.ListSubIssues, "blocked_by": c.ListBlockedBy, "blocking": c.ListBlocking}[in.Collection]
+		issues, meta, lerr := list(ctx, in.Owner, in.Repo, in.IssueNumber, o)
+		out.Items, next, err = listRows(issues, meta, lerr, func(is *gh.Issue) IssueItem {
 			row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), State: is.GetState()}
 			cleanTitle(&row, is.GetTitle())
 			if !s.creatorAllowed(is.GetUser().GetLogin()) {
@@ -126,7 +129,8 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 			return row
 		})
 	case "timeline":
-		out.Items, next, err = listRows(ctx, c, base+"/timeline", page, in.PageSize, func(ev *timelineEvent) IssueItem {
+		events, meta, lerr := c.ListTimeline(ctx, in.Owner, in.Repo, in.IssueNumber, o)
+		out.Items, next, err = listRows(events, meta, lerr, func(ev *github.TimelineEvent) IssueItem {
 			row := timelineRow(ev, in.Owner, in.Repo)
 			if s.AllowedIssueCreator != "" && row.Title != "" {
 				// A timeline's issue references carry no author, so under
@@ -137,7 +141,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 			return row
 		})
 	case "linked_prs":
-		out.Items, next, err = scanLinkedPRs(ctx, c, base+"/timeline", page, in.Owner, in.Repo)
+		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, in.IssueNumber, page)
 	default:
 		return out, contract.Errorf(contract.CodeInvalidField, "unknown collection").WithField("collection", "must be one of the listed collections")
 	}
@@ -156,9 +160,8 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	return out, nil
 }
 
-// listRows reads one page of a REST list and renders each element.
-func listRows[T any](ctx context.Context, c *github.Client, path string, page, perPage int, row func(T) IssueItem) ([]IssueItem, int, error) {
-	list, meta, err := getJSON[[]T](ctx, c, path, pageQuery(page, perPage))
+// listRows renders each element of one page of a REST list.
+func listRows[T any](list []T, meta github.Meta, err error, row func(T) IssueItem) ([]IssueItem, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
@@ -172,11 +175,11 @@ func listRows[T any](ctx context.Context, c *github.Client, path string, page, p
 // scanLinkedPRs reads up to linkedPRPages timeline pages from page on and
 // keeps the pull requests that reference the issue, each once. The next
 // page to scan is returned when the timeline goes on.
-func scanLinkedPRs(ctx context.Context, c *github.Client, path string, page int, owner, repo string) ([]IssueItem, int, error) {
+func scanLinkedPRs(ctx context.Context, c *github.Client, owner, repo string, number, page int) ([]IssueItem, int, error) {
 	var out []IssueItem
 	seen := map[string]bool{}
 	for range linkedPRPages {
-		events, meta, err := getJSON[[]*timelineEvent](ctx, c, path, pageQuery(page, MaxPageSize))
+		events, meta, err := c.ListTimeline(ctx, owner, repo, number, gh.ListOptions{Page: pageParam(page), PerPage: MaxPageSize})
 		if err != nil {
 			return nil, 0, err
 		}

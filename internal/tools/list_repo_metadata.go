@@ -78,22 +78,20 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	switch in.Kind {
 	case "labels":
 		var list []*gh.Label
-		list, meta, err = getJSON[[]*gh.Label](ctx, c, repoPath(in.Owner, in.Repo, "labels"), pageQuery(page, in.PageSize))
+		list, meta, err = c.ListLabels(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pageParam(page), PerPage: in.PageSize})
 		for _, l := range list {
 			out.Items = append(out.Items, RepoMetaItem{Name: l.GetName(), Color: l.GetColor(), Description: clean(l.GetDescription())})
 		}
 	case "milestones":
-		q := pageQuery(page, in.PageSize)
-		q.Set("state", "all")
 		var list []*gh.Milestone
-		list, meta, err = getJSON[[]*gh.Milestone](ctx, c, repoPath(in.Owner, in.Repo, "milestones"), q)
+		list, meta, err = c.ListMilestones(ctx, in.Owner, in.Repo, "all", gh.ListOptions{Page: pageParam(page), PerPage: in.PageSize})
 		for _, m := range list {
 			out.Items = append(out.Items, RepoMetaItem{Number: m.GetNumber(), Title: clean(m.GetTitle()), State: m.GetState(),
 				DueOn: day(m.GetDueOn()), OpenIssues: ptr(m.GetOpenIssues()), ClosedIssues: ptr(m.GetClosedIssues())})
 		}
 	case "assignees":
 		var list []*gh.User
-		list, meta, err = getJSON[[]*gh.User](ctx, c, repoPath(in.Owner, in.Repo, "assignees"), pageQuery(page, in.PageSize))
+		list, meta, err = c.ListAssignees(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pageParam(page), PerPage: in.PageSize})
 		for _, u := range list {
 			out.Items = append(out.Items, RepoMetaItem{Login: u.GetLogin()})
 		}
@@ -101,7 +99,7 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 		// The repository's enabled types (its owner's, for an organization);
 		// GitHub answers this list whole, without pages.
 		var list []*gh.IssueType
-		list, meta, err = getJSON[[]*gh.IssueType](ctx, c, repoPath(in.Owner, in.Repo, "issue-types"), nil)
+		list, meta, err = c.ListRepoIssueTypes(ctx, in.Owner, in.Repo)
 		for _, t := range list {
 			out.Items = append(out.Items, RepoMetaItem{Name: t.GetName(), Description: clean(t.GetDescription())})
 		}

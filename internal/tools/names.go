@@ -8,10 +8,13 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 )
 
-// checkNames refuses an owner or repository name GitHub would not accept,
-// before it is put in a request path: "widgets/issues/2?" as a repo would
-// otherwise reach another endpoint. repo may be empty where the tool
-// allows it (a search across repositories); owner too, then.
+// checkNames refuses an owner or repository name GitHub would not accept
+// ("widgets/issues/2?" as a repo would reach another endpoint) with the
+// argument it came in. It is the access layer's own name check
+// (github.CheckOwner, github.CheckRepo), run when the input is validated so
+// the refusal names the field; the access layer checks again before any
+// path is built. repo may be empty where the tool allows it (a search
+// across repositories); owner too, then.
 func checkNames(owner, repo string) *contract.Error {
 	if owner == "" && repo == "" {
 		return nil

@@ -60,3 +60,12 @@ func lowBudget(c *github.Client, resource string) *int {
 	r := b.Remaining
 	return &r
 }
+
+// pageParam is the page to ask GitHub for: the first page is asked for
+// without a page parameter (0), as GitHub's own links do.
+func pageParam(page int) int {
+	if page > 1 {
+		return page
+	}
+	return 0
+}

@@ -244,7 +244,7 @@ func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult,
 	var data struct {
 		Repository map[string]json.RawMessage `json:"repository"`
 	}
-	err := c.Do(ctx, doc, vars, &data)
+	err := c.Query(ctx, doc, vars, &data)
 	r := data.Repository
 	if r != nil {
 		// GitHub answers a number that is not an issue with null and an
@@ -401,4 +401,72 @@ func notAnIssue(err error, kind json.RawMessage, owner, repo string, number int,
 		err = &github.Error{Code: github.NotFound, Message: "Not Found"}
 	}
 	return notFoundIssue(err, owner, repo, number)
+}
+
+// preflight runs p, answering from confirmed names where it can: when
+// every name it asks about is known and it needs no issue state, no
+// request is made at all.
+func (s *Service) preflight(ctx context.Context, c *github.Client, p preflight) (*preflightResult, error) {
+	now := s.now()
+	key := knownKey(c, p.owner, p.repo)
+	res := newPreflightResult()
+	ask := p
+	ask.labels, ask.assignees = nil, nil
+
+	s.known.mu.Lock()
+	entry := s.known.live(key, now)
+	for _, l := range p.labels {
+		if entry != nil && entry.labels[strings.ToLower(l)] != "" {
+			res.labels[strings.ToLower(l)] = entry.labels[strings.ToLower(l)]
+		} else {
+			ask.labels = append(ask.labels, l)
+		}
+	}
+	for _, a := range p.assignees {
+		if entry != nil && entry.assignable[strings.ToLower(a)] != "" {
+			res.assignable[strings.ToLower(a)] = entry.assignable[strings.ToLower(a)]
+		} else {
+			ask.assignees = append(ask.assignees, a)
+		}
+	}
+	if p.milestone > 0 && entry != nil && entry.milestones[p.milestone] != "" {
+		res.milestone = &gh.Milestone{Number: gh.Ptr(p.milestone), Title: gh.Ptr(entry.milestones[p.milestone])}
+		ask.milestone = 0
+	}
+	if p.types && entry != nil && entry.types != nil {
+		for k, v := range entry.types {
+			res.types[k] = v
+		}
+		ask.types = false
+	}
+	s.known.mu.Unlock()
+
+	if ask.empty() {
+		return res, nil
+	}
+	got, err := ask.run(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	got.merge(res)
+	s.remember(key, now, ask, got)
+	return got, nil
+}
+
+// merge adds what was already known to a fresh answer.
+func (r *preflightResult) merge(known *preflightResult) {
+	for k, v := range known.labels {
+		r.labels[k] = v
+	}
+	for k, v := range known.assignable {
+		r.assignable[k] = v
+	}
+	if r.milestone == nil {
+		r.milestone = known.milestone
+	}
+	if len(r.types) == 0 {
+		for k, v := range known.types {
+			r.types[k] = v
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"net/url"
 	"path"
 	"strings"
 
@@ -18,15 +17,6 @@ const templateDir = ".github/ISSUE_TEMPLATE"
 
 // maxTemplates bounds the files read: each costs one request.
 const maxTemplates = 20
-
-// contentEntry is the part of GitHub's contents answer used here.
-type contentEntry struct {
-	Type     string `json:"type"`
-	Name     string `json:"name"`
-	Path     string `json:"path"`
-	Encoding string `json:"encoding"`
-	Content  string `json:"content"`
-}
 
 // templateHead is what an issue form (YAML) or a Markdown template's front
 // matter says about the issue it opens. Labels and assignees may be a list
@@ -43,7 +33,7 @@ type templateHead struct {
 // the directory, one per template file. config.yml (the chooser's
 // settings) is not a template.
 func listTemplates(ctx context.Context, c *github.Client, owner, repo string) ([]RepoMetaItem, bool, error) {
-	dir, _, err := getJSON[[]contentEntry](ctx, c, repoPath(owner, repo, "contents")+"/"+templateDir, nil)
+	dir, _, err := c.ListDirectory(ctx, owner, repo, templateDir)
 	if err != nil {
 		if e := MapError(err); e == nil || e.Code != contract.CodeNotFound {
 			return nil, false, err
@@ -51,7 +41,7 @@ func listTemplates(ctx context.Context, c *github.Client, owner, repo string) ([
 		// GitHub answers 404 alike for a missing directory and a missing
 		// (or invisible) repository; only the repository read tells them
 		// apart, so it is made on this path alone.
-		if _, _, rerr := getJSON[struct{}](ctx, c, repoPath(owner, repo), nil); rerr != nil {
+		if _, _, rerr := c.GetRepo(ctx, owner, repo); rerr != nil {
 			return nil, false, rerr
 		}
 		return nil, false, nil // the repository has no templates
@@ -66,7 +56,7 @@ func listTemplates(ctx context.Context, c *github.Client, owner, repo string) ([
 			truncated = true
 			break
 		}
-		file, _, err := getJSON[contentEntry](ctx, c, repoPath(owner, repo, "contents")+"/"+escapePath(f.Path), nil)
+		file, _, err := c.GetFile(ctx, owner, repo, f.Path)
 		if err != nil {
 			return nil, false, err
 		}
@@ -95,16 +85,7 @@ func isTemplateFile(name string) bool {
 	return false
 }
 
-// escapePath escapes each segment of a repository file path.
-func escapePath(p string) string {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		parts[i] = url.PathEscape(s)
-	}
-	return strings.Join(parts, "/")
-}
-
-func decodeContent(f contentEntry) []byte {
+func decodeContent(f github.ContentEntry) []byte {
 	if f.Encoding != "base64" {
 		return []byte(f.Content)
 	}

@@ -3,55 +3,14 @@ package tools
 import (
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/github"
+
 	gh "github.com/google/go-github/v88/github"
 )
 
-// timelineEvent is the part of one GitHub timeline entry ghgate reads.
-// go-github's Timeline type lacks the sub-issue and dependency subjects,
-// so the entry is decoded here.
-type timelineEvent struct {
-	ID        int64         `json:"id"`
-	Event     string        `json:"event"`
-	Actor     *gh.User      `json:"actor"`
-	CreatedAt *gh.Timestamp `json:"created_at"`
-	Label     *struct {
-		Name string `json:"name"`
-	} `json:"label"`
-	Assignee  *gh.User `json:"assignee"`
-	Milestone *struct {
-		Title string `json:"title"`
-	} `json:"milestone"`
-	Rename *struct {
-		From string `json:"from"`
-		To   string `json:"to"`
-	} `json:"rename"`
-	StateReason *string `json:"state_reason"`
-	LockReason  *string `json:"lock_reason"`
-	// The other issue of a sub-issue or dependency event.
-	SubIssue    *issueRefJSON `json:"sub_issue"`
-	ParentIssue *issueRefJSON `json:"parent_issue"`
-	BlockedBy   *issueRefJSON `json:"blocked_by"`
-	Blocking    *issueRefJSON `json:"blocking"`
-	// Source is the referencing issue or pull request of a
-	// cross-referenced event.
-	Source *struct {
-		Issue *gh.Issue `json:"issue"`
-	} `json:"source"`
-}
-
-// issueRefJSON is GitHub's nullable-issue-reference.
-type issueRefJSON struct {
-	Number     int    `json:"number"`
-	Title      string `json:"title"`
-	State      string `json:"state"`
-	Repository struct {
-		FullName string `json:"full_name"`
-	} `json:"repository"`
-}
-
 // timelineRow renders one event compactly. Comments are named by id only:
 // their text is in the comments collection.
-func timelineRow(ev *timelineEvent, owner, repo string) IssueItem {
+func timelineRow(ev *github.TimelineEvent, owner, repo string) IssueItem {
 	row := IssueItem{Event: ev.Event, Actor: ev.Actor.GetLogin(), At: stamp(ev.CreatedAt)}
 	if ev.Event == "commented" {
 		row.ID = ev.ID
@@ -72,7 +31,7 @@ func timelineRow(ev *timelineEvent, owner, repo string) IssueItem {
 	if ev.LockReason != nil {
 		row.Reason = *ev.LockReason
 	}
-	for _, ref := range []*issueRefJSON{ev.SubIssue, ev.ParentIssue, ev.BlockedBy, ev.Blocking} {
+	for _, ref := range []*github.TimelineIssue{ev.SubIssue, ev.ParentIssue, ev.BlockedBy, ev.Blocking} {
 		if ref != nil {
 			row.Number, row.State = ref.Number, ref.State
 			cleanTitle(&row, ref.Title)
@@ -92,7 +51,7 @@ func timelineRow(ev *timelineEvent, owner, repo string) IssueItem {
 // cross-reference from a pull request. ("connected" events, made when a
 // pull request's description closes the issue, name no pull request in
 // the REST timeline, so they cannot be listed.)
-func linkedPR(ev *timelineEvent, owner, repo string) (IssueItem, bool) {
+func linkedPR(ev *github.TimelineEvent, owner, repo string) (IssueItem, bool) {
 	if ev.Event != "cross-referenced" || ev.Source == nil || ev.Source.Issue == nil || !ev.Source.Issue.IsPullRequest() {
 		return IssueItem{}, false
 	}

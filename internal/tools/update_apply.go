@@ -22,16 +22,13 @@ func (u *update) createLabelStep(name string) step {
 	return step{
 		done: fmt.Sprintf("created label %q", name), todo: fmt.Sprintf("create label %q", name),
 		run: func(ctx context.Context) error {
-			_, err := u.c.Write(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-				_, resp, err = rest.Issues.CreateLabel(ctx, in.Owner, in.Repo, &gh.Label{Name: gh.Ptr(name), Color: gh.Ptr("ededed")})
-				return resp, err
-			})
+			_, _, err := u.c.CreateLabel(ctx, in.Owner, in.Repo, name, "ededed")
 			if alreadyExists(err) {
 				return nil // another writer created it meanwhile: what we wanted
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { followLabels(f).CreateMissing = true },
+		remaining: func(f *UpdateIssueIn) { followLabels(f).CreateMissing = true },
 	}
 }
 
@@ -49,7 +46,7 @@ func (u *update) patchStep(edit github.IssueEdit) step {
 			u.after, u.fromGitHub = is, true
 			return nil
 		},
-		rest: func(f *UpdateIssueIn) {
+		remaining: func(f *UpdateIssueIn) {
 			f.Title, f.Body, f.State, f.StateReason = edit.Title, edit.Body, in.State, in.StateReason
 			if edit.State == nil {
 				f.State = ""
@@ -91,7 +88,7 @@ func (u *update) addLabelsStep(names []string) step {
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { l := followLabels(f); l.Add = append(l.Add, names...) },
+		remaining: func(f *UpdateIssueIn) { l := followLabels(f); l.Add = append(l.Add, names...) },
 	}
 }
 
@@ -113,7 +110,7 @@ func (u *update) removeLabelStep(name string) step {
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { l := followLabels(f); l.Remove = append(l.Remove, name) },
+		remaining: func(f *UpdateIssueIn) { l := followLabels(f); l.Remove = append(l.Remove, name) },
 	}
 }
 
@@ -125,21 +122,17 @@ func (u *update) assigneesStep(add bool, logins []string) step {
 		s = step{done: "unassigned " + list, todo: "unassign " + list}
 	}
 	s.run = func(ctx context.Context) error {
-		var is *gh.Issue
-		_, err := u.c.Write(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-			if add {
-				is, resp, err = rest.Issues.AddAssignees(ctx, in.Owner, in.Repo, in.IssueNumber, logins)
-			} else {
-				is, resp, err = rest.Issues.RemoveAssignees(ctx, in.Owner, in.Repo, in.IssueNumber, logins)
-			}
-			return resp, err
-		})
+		assign := u.c.AddAssignees
+		if !add {
+			assign = u.c.RemoveAssignees
+		}
+		is, _, err := assign(ctx, in.Owner, in.Repo, in.IssueNumber, logins)
 		if err == nil && is != nil && u.after != nil {
 			u.after.Assignees = is.Assignees
 		}
 		return err
 	}
-	s.rest = func(f *UpdateIssueIn) {
+	s.remaining = func(f *UpdateIssueIn) {
 		if f.Assignees == nil {
 			f.Assignees = &AssigneesEdit{}
 		}
@@ -157,9 +150,7 @@ func (u *update) lockStep(reason string) step {
 	return step{
 		done: "locked the conversation", todo: "lock the conversation",
 		run: func(ctx context.Context) error {
-			_, err := u.c.Write(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
-				return rest.Issues.Lock(ctx, in.Owner, in.Repo, in.IssueNumber, &gh.LockIssueOptions{LockReason: reason})
-			})
+			_, err := u.c.LockIssue(ctx, in.Owner, in.Repo, in.IssueNumber, reason)
 			if err == nil && u.after != nil {
 				u.after.Locked = gh.Ptr(true)
 				u.after.ActiveLockReason = nil
@@ -169,7 +160,7 @@ func (u *update) lockStep(reason string) step {
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { f.Locked, f.LockReason = gh.Ptr(true), reason },
+		remaining: func(f *UpdateIssueIn) { f.Locked, f.LockReason = gh.Ptr(true), reason },
 	}
 }
 
@@ -178,15 +169,13 @@ func (u *update) unlockStep() step {
 	return step{
 		done: "unlocked the conversation", todo: "unlock the conversation",
 		run: func(ctx context.Context) error {
-			_, err := u.c.Write(ctx, func(ctx context.Context, rest *gh.Client) (*gh.Response, error) {
-				return rest.Issues.Unlock(ctx, in.Owner, in.Repo, in.IssueNumber)
-			})
+			_, err := u.c.UnlockIssue(ctx, in.Owner, in.Repo, in.IssueNumber)
 			if err == nil && u.after != nil {
 				u.after.Locked, u.after.ActiveLockReason = gh.Ptr(false), nil
 			}
 			return err
 		},
-		rest: func(f *UpdateIssueIn) { f.Locked = gh.Ptr(false) },
+		remaining: func(f *UpdateIssueIn) { f.Locked = gh.Ptr(false) },
 	}
 }
 
@@ -241,7 +230,7 @@ func (u *update) partial(i int, err error) error {
 	}
 	follow := UpdateIssueIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber}
 	for _, st := range u.steps[i:] {
-		st.rest(&follow)
+		st.remaining(&follow)
 	}
 	return partialSuccess(
 		fmt.Sprintf("issue #%d was updated in part: %s failed (%s); what was applied stays", in.IssueNumber, u.steps[i].todo, reason),

@@ -37,12 +37,12 @@ type update struct {
 }
 
 // step is one upstream write. done and todo say what it does for
-// details.applied and details.not_applied; rest adds the step's work to
-// a follow-up call that finishes the update when it was not applied.
+// details.applied and details.not_applied; remaining adds the step's work
+// to a follow-up call that finishes the update when it was not applied.
 type step struct {
 	done, todo string
 	run        func(ctx context.Context) error
-	rest       func(f *UpdateIssueIn)
+	remaining  func(f *UpdateIssueIn)
 }
 
 // needsRead decides whether the issue is read before writing.

@@ -39,11 +39,7 @@ func unknownName(code contract.Code, field, kind, owner, repo, msg string, match
 func unknownLabels(ctx context.Context, c *github.Client, owner, repo, field string, names []string, canCreate bool) *contract.Error {
 	var all []string
 	for page := 1; page <= 10; page++ {
-		var list []*gh.Label
-		m, err := c.Read(ctx, func(ctx context.Context, rest *gh.Client) (resp *gh.Response, err error) {
-			list, resp, err = rest.Issues.ListLabels(ctx, owner, repo, &gh.ListOptions{Page: page, PerPage: 100})
-			return resp, err
-		})
+		list, m, err := c.ListLabels(ctx, owner, repo, gh.ListOptions{Page: page, PerPage: 100})
 		if err != nil {
 			break // the refusal stands without suggestions
 		}
