@@ -52,6 +52,21 @@ type fieldResolver struct {
 type resolvers struct {
 	fields map[string]fieldResolver
 	types  map[reflect.Type]func(v any) string
+	// intro answers introspection (graphql_introspection.go), kept apart
+	// so that GraphQLFields lists only GitHub's own fields.
+	intro *resolvers
+}
+
+// lookup finds the resolver of "Type.field", GitHub's or introspection's.
+func (r *resolvers) lookup(key string) (fieldResolver, bool) {
+	if fr, ok := r.fields[key]; ok {
+		return fr, true
+	}
+	if r.intro != nil {
+		fr, ok := r.intro.fields[key]
+		return fr, ok
+	}
+	return fieldResolver{}, false
 }
 
 // noArgs marks a resolver whose field takes no arguments.
@@ -124,6 +139,7 @@ func newResolvers() *resolvers {
 	registerIssueCreate(r)
 	registerReactions(r)
 	registerRepositoryOwner(r)
+	r.intro = newIntrospectionResolvers()
 	return r
 }
 
