@@ -139,6 +139,7 @@ func newResolvers() *resolvers {
 	registerIssueCreate(r)
 	registerReactions(r)
 	registerRepositoryOwner(r)
+	registerIssueEdit(r)
 	r.intro = newIntrospectionResolvers()
 	return r
 }
