@@ -128,10 +128,62 @@ func ghSession() []ghCheck {
 		{name: "pr-view", args: []string{"pr", "view", "146", "-R", repo}, stdout: []string{"title:\tFix #145: Chart widget loses unsaved changes", "state:\tOPEN"}},
 		{name: "pr-diff", args: []string{"pr", "diff", "146", "-R", repo}, stdout: []string{"diff --git a/"}},
 
+		// bob has write access to acme's repositories: he comments, labels,
+		// assigns, closes and creates labels as alice does.
+		{name: "bob-issue-comment", token: "emu-bob", args: []string{"issue", "comment", "158", "-R", repo, "--body", "Comment written by bob."},
+			stdout: []string{"/acme/widgets/issues/158#issuecomment-"},
+			effect: api("repos/acme/widgets/issues/158/comments", `.[-1] | "\(.user.login) \(.body)"`, "bob Comment written by bob.")},
+		{name: "bob-issue-edit", token: "emu-bob", args: []string{"issue", "edit", "158", "-R", repo, "--add-label", "bug", "--add-assignee", "carol"},
+			stdout: []string{"/acme/widgets/issues/158"},
+			effect: api("repos/acme/widgets/issues/158", `"\(.labels | map(.name) | join(",")) | \(.assignees | map(.login) | join(","))"`, "bug | carol")},
+		{name: "bob-issue-close", token: "emu-bob", args: []string{"issue", "close", "159", "-R", repo}, stderr: []string{"Closed issue acme/widgets#159"},
+			effect: api("repos/acme/widgets/issues/159", `"\(.state) \(.state_reason)"`, "closed completed")},
+		{name: "bob-label-create", token: "emu-bob", args: []string{"label", "create", "peers-bob", "-R", repo, "--color", "5319e7"},
+			effect: api("repos/acme/widgets/labels/peers-bob", ".color", "5319e7")},
+
+		// carol may only read acme/widgets: she can comment on a public
+		// repository's issue and retitle her own, but GitHub refuses her
+		// labels, closing others' issues and label changes, and nothing
+		// changes.
+		{name: "carol-issue-view", token: "emu-carol", args: []string{"issue", "view", "149", "-R", repo},
+			stdout: []string{"title:\tIs there a way to change the default colour palette for every chart?", "author:\tcarol"}},
+		{name: "carol-issue-comment", token: "emu-carol", args: []string{"issue", "comment", "160", "-R", repo, "--body", "Comment written by carol."},
+			stdout: []string{"/acme/widgets/issues/160#issuecomment-"},
+			effect: api("repos/acme/widgets/issues/160/comments", `.[-1] | "\(.user.login) \(.body)"`, "carol Comment written by carol.")},
+		{name: "carol-issue-edit-own", token: "emu-carol", args: []string{"issue", "edit", "149", "-R", repo, "--title", "Default colour palette for every chart"},
+			stdout: []string{"/acme/widgets/issues/149"},
+			effect: api("repos/acme/widgets/issues/149", ".title", "Default colour palette for every chart")},
+		{name: "carol-issue-edit-label", token: "emu-carol", args: []string{"issue", "edit", "160", "-R", repo, "--add-label", "bug"}, code: 1,
+			stderr: []string{"GraphQL: carol does not have the correct permissions to execute `AddLabelsToLabelable` (addLabelsToLabelable)"},
+			effect: api("repos/acme/widgets/issues/160", ".labels | length", "0")},
+		{name: "carol-issue-close", token: "emu-carol", args: []string{"issue", "close", "160", "-R", repo}, code: 1,
+			stderr: []string{"GraphQL: carol does not have the correct permissions to execute `CloseIssue` (closeIssue)"},
+			effect: api("repos/acme/widgets/issues/160", ".state", "open")},
+		{name: "carol-label-create", token: "emu-carol", args: []string{"label", "create", "peers-carol", "-R", repo}, code: 1,
+			stderr: []string{"HTTP 403", "(http://api.github.localhost/repos/acme/widgets/labels)"},
+			effect: &ghCheck{args: []string{"api", "repos/acme/widgets/labels/peers-carol"}, code: 1, stderr: []string{"HTTP 404"}}},
+		{name: "carol-label-delete", token: "emu-carol", args: []string{"label", "delete", "bug", "-R", repo, "--yes"}, code: 1,
+			stderr: []string{"HTTP 403", "(http://api.github.localhost/repos/acme/widgets/labels/bug)"},
+			effect: api("repos/acme/widgets/labels/bug", ".name", "bug")},
+
+		// dave has no grant: acme's private gadgets repository does not
+		// exist for him, in GraphQL and in search alike.
+		{name: "dave-repo-view-private", token: "emu-dave", args: []string{"repo", "view", "acme/gadgets"}, code: 1,
+			stderr: []string{"GraphQL: Could not resolve to a Repository with the name 'acme/gadgets'. (repository)"}},
+		{name: "dave-issue-list-private", token: "emu-dave", args: []string{"issue", "list", "-R", "acme/gadgets"}, code: 1,
+			stderr: []string{"GraphQL: Could not resolve to a Repository with the name 'acme/gadgets'. (repository)"}},
+		{name: "dave-search-private", token: "emu-dave", args: []string{"search", "issues", "firmware", "--repo", "acme/gadgets"}, code: 1,
+			stderr: []string{"Invalid search query", "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."}},
+
 		// A token GitHub does not know: 401 Bad credentials, on REST and
 		// GraphQL alike.
 		{name: "bad-token-api", token: "emu-invalid", args: []string{"api", "user"}, code: 1, stderr: []string{"Bad credentials", "HTTP 401"}},
 		{name: "bad-token-issue-list", token: "emu-invalid", args: []string{"issue", "list", "-R", repo}, code: 1, stderr: []string{"HTTP 401", "Bad credentials"}},
+		{name: "bad-token-label-create", token: "emu-invalid", args: []string{"label", "create", "peers-bad", "-R", repo}, code: 1, stderr: []string{"HTTP 401: Bad credentials"}},
+		// gh's search asks GraphQL first (the SearchType feature check) and
+		// reports that request's failure in its own words.
+		{name: "bad-token-search-issues", token: "emu-invalid", args: []string{"search", "issues", "crash", "--repo", repo}, code: 1,
+			stderr: []string{"non-200 OK status code: 401 Unauthorized", "Bad credentials"}},
 		{name: "bad-token-auth-status", token: "emu-invalid", args: []string{"auth", "status", "--hostname", "github.localhost"}, code: 1,
 			stderr: []string{"Failed to log in to github.localhost using token (GH_TOKEN)", "The token in GH_TOKEN is invalid."}},
 	}
