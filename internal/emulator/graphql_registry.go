@@ -140,6 +140,7 @@ func newResolvers() *resolvers {
 	registerReactions(r)
 	registerRepositoryOwner(r)
 	registerIssueEdit(r)
+	registerSearch(r)
 	r.intro = newIntrospectionResolvers()
 	return r
 }

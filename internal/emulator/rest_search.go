@@ -30,11 +30,7 @@ func (e *Emulator) searchIssues(c *call) {
 			Message: "The search is longer than 256 characters."})
 		return
 	}
-	viewer := ""
-	if c.viewer != nil {
-		viewer = c.viewer.Login
-	}
-	s := parseIssueSearch(query, viewer)
+	s := parseIssueSearch(query, c.viewerLogin())
 	for _, login := range s.owners {
 		if c.st.Account(login) == nil {
 			c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
@@ -51,30 +47,7 @@ func (e *Emulator) searchIssues(c *call) {
 			return
 		}
 	}
-	var hits []*Issue
-	for _, r := range c.st.Repos() {
-		if c.token.Permission(r) == PermNone {
-			continue
-		}
-		for _, is := range r.Issues {
-			if s.match(is) {
-				hits = append(hits, is)
-			}
-		}
-	}
-	// The sort parameter wins over a sort: qualifier in the query; order
-	// applies only with sort, as GitHub documents.
-	sortBy, order := q.Get("sort"), q.Get("order")
-	if sortBy == "" {
-		sortBy, order = s.sort, s.order
-	}
-	if sortBy != "created" && sortBy != "updated" && sortBy != "comments" {
-		sortBy = "" // best match: newest first among equal scores
-	}
-	if order != "asc" {
-		order = "desc"
-	}
-	sortIssues(hits, sortBy, order)
+	hits := searchHits(c.st, c.token, s, q.Get("sort"), q.Get("order"))
 
 	perPage, page := pageParams(q)
 	// A page that starts at or past the cap is refused. Dividing rather than
@@ -98,4 +71,45 @@ func (e *Emulator) searchIssues(c *call) {
 		// The emulator matches words, as GitHub's lexical search does.
 		"search_type": "lexical",
 	})
+}
+
+// viewerLogin is the caller's login, "" when anonymous; search reads @me
+// as it.
+func (c *call) viewerLogin() string {
+	if c.viewer == nil {
+		return ""
+	}
+	return c.viewer.Login
+}
+
+// searchHits is every issue and pull request the token can read that the
+// query matches, in the order asked for: by sortBy (created, updated,
+// comments; the query's sort: qualifier when sortBy is empty) in order
+// (desc unless asc), or best match, which the emulator takes as newest
+// first.
+func searchHits(st *State, token *Token, s *issueSearch, sortBy, order string) []*Issue {
+	var hits []*Issue
+	for _, r := range st.Repos() {
+		if token.Permission(r) == PermNone {
+			continue
+		}
+		for _, is := range r.Issues {
+			if s.match(is) {
+				hits = append(hits, is)
+			}
+		}
+	}
+	// The sort parameter wins over a sort: qualifier in the query; order
+	// applies only with sort, as GitHub documents.
+	if sortBy == "" {
+		sortBy, order = s.sort, s.order
+	}
+	if sortBy != "created" && sortBy != "updated" && sortBy != "comments" {
+		sortBy = ""
+	}
+	if order != "asc" {
+		order = "desc"
+	}
+	sortIssues(hits, sortBy, order)
+	return hits
 }
