@@ -26,10 +26,11 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 		}
 		return searchPred(func(is *Issue) bool { return strings.EqualFold(is.Repo.FullName(), val) }), "repo", true
 	case "user", "org", "owner":
+		login := p.login(val) // user:@me is the caller's own repositories
 		if !neg {
-			p.q.owners = append(p.q.owners, lval)
+			p.q.owners = append(p.q.owners, strings.ToLower(login))
 		}
-		return searchPred(func(is *Issue) bool { return strings.EqualFold(is.Repo.Owner.Login, val) }), "owner", true
+		return searchPred(func(is *Issue) bool { return strings.EqualFold(is.Repo.Owner.Login, login) }), "owner", true
 	case "is", "state":
 		return isQualifier(lval), "", true
 	case "type":

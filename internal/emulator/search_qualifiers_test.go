@@ -216,6 +216,14 @@ func searchCases(f seedFacts) []searchCase {
 			}
 			return inWidgets(is) && !strings.Contains(text, "widget")
 		}, some: true},
+		{q: "repo:acme/widgets NOT widget", want: func(is *Issue) bool {
+			text := strings.ToLower(is.Title)
+			if is.Body != nil {
+				text += "\n" + strings.ToLower(*is.Body)
+			}
+			return inWidgets(is) && !strings.Contains(text, "widget")
+		}, some: true},
+		{q: "user:@me", want: func(is *Issue) bool { return is.Repo.Owner.Login == "alice" }, some: true},
 		{q: "label:bug OR label:documentation", want: func(is *Issue) bool { return hasLabel(is, "bug") || hasLabel(is, "documentation") }, some: true},
 		{q: "repo:acme/widgets -(label:bug OR is:closed)", want: func(is *Issue) bool {
 			return inWidgets(is) && !hasLabel(is, "bug") && is.State != "closed"
@@ -364,6 +372,53 @@ func TestSearchTokenizer(t *testing.T) {
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+// A query naming an account or repository the caller cannot see is
+// refused with GitHub's validation message; a negated one only excludes.
+func TestSearchUnknownScope(t *testing.T) {
+	emu, err := New(Options{Now: DemoNow, SearchLimit: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu)
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct {
+		q, token string
+		status   int
+		message  string
+	}{
+		{"user:nobody-here crash", DemoTokenAlice, http.StatusUnprocessableEntity,
+			"The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."},
+		{"repo:acme/gadgets crash", DemoTokenDave, http.StatusUnprocessableEntity,
+			"The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."},
+		{"-repo:acme/nope crash", DemoTokenAlice, http.StatusOK, ""},
+	} {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/search/issues?q="+url.QueryEscape(tc.q), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "token "+tc.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Message string `json:"message"`
+			Errors  []struct {
+				Message string `json:"message"`
+			} `json:"errors"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != tc.status {
+			t.Errorf("%s: %d %v", tc.q, resp.StatusCode, err)
+			continue
+		}
+		if tc.message != "" && (body.Message != "Validation Failed" || len(body.Errors) != 1 || body.Errors[0].Message != tc.message) {
+			t.Errorf("%s: %+v", tc.q, body)
 		}
 	}
 }

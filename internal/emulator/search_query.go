@@ -9,7 +9,8 @@ import (
 // with type ISSUE), read as GitHub's "Filtering and searching issues and
 // pull requests" describes it: words and qualifiers separated by spaces are
 // all required; a leading "-" excludes what a qualifier or word matches;
-// values with spaces are quoted (label:"in progress"); OR and parentheses
+// values with spaces are quoted (label:"in progress"); NOT before a term
+// excludes it as "-" does; OR and parentheses
 // combine terms, as advanced issue search allows (gh groups repeated repo:
 // and user: qualifiers so). Repeated repo:, user:, org: and owner:
 // qualifiers without an explicit operator widen the scope rather than
@@ -188,6 +189,12 @@ func (p *searchParser) and() searchExpr {
 		p.pos++
 		if t.paren == 0 && !t.neg && !t.quoted && t.text == "AND" {
 			continue
+		}
+		if t.paren == 0 && !t.neg && !t.quoted && t.text == "NOT" && p.pos < len(p.toks) && p.toks[p.pos].paren == 0 {
+			// NOT excludes the term that follows, as a leading "-" does.
+			t = p.toks[p.pos]
+			t.neg = !t.neg
+			p.pos++
 		}
 		if t.paren == '(' {
 			inner := p.or()
