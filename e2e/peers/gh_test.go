@@ -106,6 +106,9 @@ func ghSession() []ghCheck {
 		{name: "issue-edit", args: []string{"issue", "edit", "151", "-R", repo, "--title", "Compact display mode (edited by gh)", "--add-label", "enhancement", "--add-assignee", "bob"},
 			stdout: []string{"/acme/widgets/issues/151"},
 			effect: api("repos/acme/widgets/issues/151", `"\(.title) | \(.labels | map(.name) | join(",")) | \(.assignees | map(.login) | join(","))"`, "Compact display mode (edited by gh) | enhancement | bob")},
+		{name: "issue-edit-milestone", args: []string{"issue", "edit", "141", "-R", repo, "--remove-label", "priority: low", "--milestone", "v1.5.0", "--body", "Body edited by gh."},
+			stdout: []string{"/acme/widgets/issues/141"},
+			effect: api("repos/acme/widgets/issues/141", `"\(.milestone.title) | \(.body) | \(.labels | map(.name) | index("priority: low"))"`, "v1.5.0 | Body edited by gh. | null")},
 		{name: "issue-close", args: []string{"issue", "close", "152", "-R", repo, "--reason", "not planned"}, stderr: []string{"Closed issue acme/widgets#152"},
 			effect: api("repos/acme/widgets/issues/152", `"\(.state) \(.state_reason)"`, "closed not_planned")},
 		{name: "issue-reopen", args: []string{"issue", "reopen", "1", "-R", repo}, stderr: []string{"Reopened issue acme/widgets#1"},
@@ -126,6 +129,10 @@ func ghSession() []ghCheck {
 		{name: "search-prs", args: []string{"search", "prs", "--repo", repo, "--state", "open"}, stdout: []string{"Bump github.com/jackc/pgx/v5 from 5.7.1 to 5.7.2"}, lines: 4},
 		// Search qualifiers, each checked on every result gh prints: the
 		// results exist and all of them fit the qualifier.
+		// gh issue list --search asks GraphQL's search(type: ISSUE).
+		{name: "issue-list-search", args: []string{"issue", "list", "-R", repo, "--search", "no:assignee -label:bug sort:created-asc", "--limit", "15", "--json", "assignees,labels,createdAt",
+			"--jq", `(length == 15) and all(.[]; (.assignees | length) == 0 and ([.labels[].name] | index("bug") == null)) and ([.[].createdAt] == ([.[].createdAt] | sort))`},
+			exactLines: []string{"true"}},
 		{name: "search-issues-labels", args: []string{"search", "issues", "--repo", repo, "--label", "bug", "--label", "area: api", "--json", "labels",
 			"--jq", `(length > 0) and all(.[]; [.labels[].name] | (index("bug") != null) and (index("area: api") != null))`}, exactLines: []string{"true"}},
 		{name: "search-issues-exclude-label", args: []string{"search", "issues", "--repo", repo, "--json", "labels",
