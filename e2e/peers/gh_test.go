@@ -147,6 +147,10 @@ func ghSession() []ghCheck {
 			"--jq", `(length > 0) and all(.[]; .author.login == "alice")`}, exactLines: []string{"true"}},
 		{name: "search-issues-sort", args: []string{"search", "issues", "--repo", repo, "--sort", "created", "--order", "asc", "--limit", "20", "--json", "createdAt",
 			"--jq", `(length == 20) and ([.[].createdAt] == ([.[].createdAt] | sort))`}, exactLines: []string{"true"}},
+		// gh reports a merged pull request's state as "merged".
+		{name: "search-prs-merged", args: []string{"search", "prs", "--repo", repo, "--merged", "--json", "state,isPullRequest",
+			"--jq", `(length > 0) and all(.[]; .state == "merged" and .isPullRequest)`}, exactLines: []string{"true"},
+			effect: api("search/issues?q=repo:acme/widgets+is:pr+-is:merged+is:closed", `(.total_count > 0) and all(.items[]; .pull_request.merged_at == null and .state == "closed")`, "true")},
 		{name: "carol-search-private", token: "emu-carol", args: []string{"search", "issues", "--repo", "acme/gadgets", "--json", "repository",
 			"--jq", `(length > 0) and all(.[]; .repository.nameWithOwner == "acme/gadgets")`}, exactLines: []string{"true"}},
 		{name: "pr-list", args: []string{"pr", "list", "-R", repo}, stdout: []string{"146\tFix #145: Chart widget loses unsaved changes"}, lines: 4},
