@@ -68,8 +68,8 @@ type includeDeprecatedArgs struct {
 
 func (a includeDeprecatedArgs) all() bool { return a.IncludeDeprecated != nil && *a.IncludeDeprecated }
 
-// introspectionResolvers is the registry of the introspection fields, built
-// once: it is constant and read-only.
+// newIntrospectionResolvers builds the registry of the introspection
+// fields; like the main registry it is read-only once built.
 func newIntrospectionResolvers() *resolvers {
 	r := &resolvers{fields: map[string]fieldResolver{}, types: map[reflect.Type]func(any) string{}}
 	resolve(r, "Query.__schema", func(x *gqlContext, _ root) (any, error) {
