@@ -106,6 +106,9 @@ func ghSession() []ghCheck {
 		{name: "issue-edit", args: []string{"issue", "edit", "151", "-R", repo, "--title", "Compact display mode (edited by gh)", "--add-label", "enhancement", "--add-assignee", "bob"},
 			stdout: []string{"/acme/widgets/issues/151"},
 			effect: api("repos/acme/widgets/issues/151", `"\(.title) | \(.labels | map(.name) | join(",")) | \(.assignees | map(.login) | join(","))"`, "Compact display mode (edited by gh) | enhancement | bob")},
+		{name: "issue-edit-milestone", args: []string{"issue", "edit", "141", "-R", repo, "--remove-label", "priority: low", "--milestone", "v1.5.0", "--body", "Body edited by gh."},
+			stdout: []string{"/acme/widgets/issues/141"},
+			effect: api("repos/acme/widgets/issues/141", `"\(.milestone.title) | \(.body) | \(.labels | map(.name) | index("priority: low"))"`, "v1.5.0 | Body edited by gh. | null")},
 		{name: "issue-close", args: []string{"issue", "close", "152", "-R", repo, "--reason", "not planned"}, stderr: []string{"Closed issue acme/widgets#152"},
 			effect: api("repos/acme/widgets/issues/152", `"\(.state) \(.state_reason)"`, "closed not_planned")},
 		{name: "issue-reopen", args: []string{"issue", "reopen", "1", "-R", repo}, stderr: []string{"Reopened issue acme/widgets#1"},
@@ -124,14 +127,92 @@ func ghSession() []ghCheck {
 
 		{name: "search-issues", args: []string{"search", "issues", "time zone", "--repo", repo, "--state", "closed"}, stdout: []string{"Chart widget ignores the dashboard time zone after resizing the panel"}},
 		{name: "search-prs", args: []string{"search", "prs", "--repo", repo, "--state", "open"}, stdout: []string{"Bump github.com/jackc/pgx/v5 from 5.7.1 to 5.7.2"}, lines: 4},
+		// Search qualifiers, each checked on every result gh prints: the
+		// results exist and all of them fit the qualifier.
+		// gh issue list --search asks GraphQL's search(type: ISSUE).
+		{name: "issue-list-search", args: []string{"issue", "list", "-R", repo, "--search", "no:assignee -label:bug sort:created-asc", "--limit", "15", "--json", "assignees,labels,createdAt",
+			"--jq", `(length == 15) and all(.[]; (.assignees | length) == 0 and ([.labels[].name] | index("bug") == null)) and ([.[].createdAt] == ([.[].createdAt] | sort))`},
+			exactLines: []string{"true"}},
+		{name: "search-issues-labels", args: []string{"search", "issues", "--repo", repo, "--label", "bug", "--label", "area: api", "--json", "labels",
+			"--jq", `(length > 0) and all(.[]; [.labels[].name] | (index("bug") != null) and (index("area: api") != null))`}, exactLines: []string{"true"}},
+		{name: "search-issues-exclude-label", args: []string{"search", "issues", "--repo", repo, "--json", "labels",
+			"--jq", `(length > 0) and all(.[]; [.labels[].name] | index("bug") == null)`, "--", "-label:bug"}, exactLines: []string{"true"}},
+		{name: "search-issues-exclude-owner", args: []string{"search", "issues", "--json", "repository",
+			"--jq", `(length > 0) and all(.[]; .repository.nameWithOwner | startswith("acme/") | not)`, "--", "-user:acme"}, exactLines: []string{"true"}},
+		{name: "search-issues-no-assignee", args: []string{"search", "issues", "--repo", repo, "--no-assignee", "--state", "open", "--json", "assignees,state",
+			"--jq", `(length > 0) and all(.[]; (.assignees | length) == 0 and .state == "open")`}, exactLines: []string{"true"}},
+		{name: "search-issues-comments", args: []string{"search", "issues", "--repo", repo, "--comments", ">3", "--json", "commentsCount",
+			"--jq", `(length > 0) and all(.[]; .commentsCount > 3)`}, exactLines: []string{"true"}},
+		{name: "search-issues-author-me", args: []string{"search", "issues", "--author", "@me", "--json", "author",
+			"--jq", `(length > 0) and all(.[]; .author.login == "alice")`}, exactLines: []string{"true"}},
+		{name: "search-issues-sort", args: []string{"search", "issues", "--repo", repo, "--sort", "created", "--order", "asc", "--limit", "20", "--json", "createdAt",
+			"--jq", `(length == 20) and ([.[].createdAt] == ([.[].createdAt] | sort))`}, exactLines: []string{"true"}},
+		// gh reports a merged pull request's state as "merged".
+		{name: "search-prs-merged", args: []string{"search", "prs", "--repo", repo, "--merged", "--json", "state,isPullRequest",
+			"--jq", `(length > 0) and all(.[]; .state == "merged" and .isPullRequest)`}, exactLines: []string{"true"},
+			effect: api("search/issues?q=repo:acme/widgets+is:pr+-is:merged+is:closed", `(.total_count > 0) and all(.items[]; .pull_request.merged_at == null and .state == "closed")`, "true")},
+		{name: "carol-search-private", token: "emu-carol", args: []string{"search", "issues", "--repo", "acme/gadgets", "--json", "repository",
+			"--jq", `(length > 0) and all(.[]; .repository.nameWithOwner == "acme/gadgets")`}, exactLines: []string{"true"}},
 		{name: "pr-list", args: []string{"pr", "list", "-R", repo}, stdout: []string{"146\tFix #145: Chart widget loses unsaved changes"}, lines: 4},
 		{name: "pr-view", args: []string{"pr", "view", "146", "-R", repo}, stdout: []string{"title:\tFix #145: Chart widget loses unsaved changes", "state:\tOPEN"}},
 		{name: "pr-diff", args: []string{"pr", "diff", "146", "-R", repo}, stdout: []string{"diff --git a/"}},
+
+		// bob has write access to acme's repositories: he comments, labels,
+		// assigns, closes and creates labels as alice does.
+		{name: "bob-issue-comment", token: "emu-bob", args: []string{"issue", "comment", "158", "-R", repo, "--body", "Comment written by bob."},
+			stdout: []string{"/acme/widgets/issues/158#issuecomment-"},
+			effect: api("repos/acme/widgets/issues/158/comments", `.[-1] | "\(.user.login) \(.body)"`, "bob Comment written by bob.")},
+		{name: "bob-issue-edit", token: "emu-bob", args: []string{"issue", "edit", "158", "-R", repo, "--add-label", "bug", "--add-assignee", "carol"},
+			stdout: []string{"/acme/widgets/issues/158"},
+			effect: api("repos/acme/widgets/issues/158", `"\(.labels | map(.name) | join(",")) | \(.assignees | map(.login) | join(","))"`, "bug | carol")},
+		{name: "bob-issue-close", token: "emu-bob", args: []string{"issue", "close", "159", "-R", repo}, stderr: []string{"Closed issue acme/widgets#159"},
+			effect: api("repos/acme/widgets/issues/159", `"\(.state) \(.state_reason)"`, "closed completed")},
+		{name: "bob-label-create", token: "emu-bob", args: []string{"label", "create", "peers-bob", "-R", repo, "--color", "5319e7"},
+			effect: api("repos/acme/widgets/labels/peers-bob", ".color", "5319e7")},
+
+		// carol may only read acme/widgets: she can comment on a public
+		// repository's issue and retitle her own, but GitHub refuses her
+		// labels, closing others' issues and label changes, and nothing
+		// changes.
+		{name: "carol-issue-view", token: "emu-carol", args: []string{"issue", "view", "149", "-R", repo},
+			stdout: []string{"title:\tIs there a way to change the default colour palette for every chart?", "author:\tcarol"}},
+		{name: "carol-issue-comment", token: "emu-carol", args: []string{"issue", "comment", "160", "-R", repo, "--body", "Comment written by carol."},
+			stdout: []string{"/acme/widgets/issues/160#issuecomment-"},
+			effect: api("repos/acme/widgets/issues/160/comments", `.[-1] | "\(.user.login) \(.body)"`, "carol Comment written by carol.")},
+		{name: "carol-issue-edit-own", token: "emu-carol", args: []string{"issue", "edit", "149", "-R", repo, "--title", "Default colour palette for every chart"},
+			stdout: []string{"/acme/widgets/issues/149"},
+			effect: api("repos/acme/widgets/issues/149", ".title", "Default colour palette for every chart")},
+		{name: "carol-issue-edit-label", token: "emu-carol", args: []string{"issue", "edit", "160", "-R", repo, "--add-label", "bug"}, code: 1,
+			stderr: []string{"GraphQL: carol does not have the correct permissions to execute `AddLabelsToLabelable` (addLabelsToLabelable)"},
+			effect: api("repos/acme/widgets/issues/160", ".labels | length", "0")},
+		{name: "carol-issue-close", token: "emu-carol", args: []string{"issue", "close", "160", "-R", repo}, code: 1,
+			stderr: []string{"GraphQL: carol does not have the correct permissions to execute `CloseIssue` (closeIssue)"},
+			effect: api("repos/acme/widgets/issues/160", ".state", "open")},
+		{name: "carol-label-create", token: "emu-carol", args: []string{"label", "create", "peers-carol", "-R", repo}, code: 1,
+			stderr: []string{"HTTP 403", "(http://api.github.localhost/repos/acme/widgets/labels)"},
+			effect: &ghCheck{args: []string{"api", "repos/acme/widgets/labels/peers-carol"}, code: 1, stderr: []string{"HTTP 404"}}},
+		{name: "carol-label-delete", token: "emu-carol", args: []string{"label", "delete", "bug", "-R", repo, "--yes"}, code: 1,
+			stderr: []string{"HTTP 403", "(http://api.github.localhost/repos/acme/widgets/labels/bug)"},
+			effect: api("repos/acme/widgets/labels/bug", ".name", "bug")},
+
+		// dave has no grant: acme's private gadgets repository does not
+		// exist for him, in GraphQL and in search alike.
+		{name: "dave-repo-view-private", token: "emu-dave", args: []string{"repo", "view", "acme/gadgets"}, code: 1,
+			stderr: []string{"GraphQL: Could not resolve to a Repository with the name 'acme/gadgets'. (repository)"}},
+		{name: "dave-issue-list-private", token: "emu-dave", args: []string{"issue", "list", "-R", "acme/gadgets"}, code: 1,
+			stderr: []string{"GraphQL: Could not resolve to a Repository with the name 'acme/gadgets'. (repository)"}},
+		{name: "dave-search-private", token: "emu-dave", args: []string{"search", "issues", "firmware", "--repo", "acme/gadgets"}, code: 1,
+			stderr: []string{"Invalid search query", "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."}},
 
 		// A token GitHub does not know: 401 Bad credentials, on REST and
 		// GraphQL alike.
 		{name: "bad-token-api", token: "emu-invalid", args: []string{"api", "user"}, code: 1, stderr: []string{"Bad credentials", "HTTP 401"}},
 		{name: "bad-token-issue-list", token: "emu-invalid", args: []string{"issue", "list", "-R", repo}, code: 1, stderr: []string{"HTTP 401", "Bad credentials"}},
+		{name: "bad-token-label-create", token: "emu-invalid", args: []string{"label", "create", "peers-bad", "-R", repo}, code: 1, stderr: []string{"HTTP 401: Bad credentials"}},
+		// gh's search asks GraphQL first (the SearchType feature check) and
+		// reports that request's failure in its own words.
+		{name: "bad-token-search-issues", token: "emu-invalid", args: []string{"search", "issues", "crash", "--repo", repo}, code: 1,
+			stderr: []string{"non-200 OK status code: 401 Unauthorized", "Bad credentials"}},
 		{name: "bad-token-auth-status", token: "emu-invalid", args: []string{"auth", "status", "--hostname", "github.localhost"}, code: 1,
 			stderr: []string{"Failed to log in to github.localhost using token (GH_TOKEN)", "The token in GH_TOKEN is invalid."}},
 	}

@@ -56,16 +56,3 @@ func TestFaultsMatchInOrderAndCountDown(t *testing.T) {
 		t.Fatal("clear left a fault")
 	}
 }
-
-func TestSearchQueryParsing(t *testing.T) {
-	q := parseSearch(`repo:acme/widgets is:issue is:open label:"status: triage" -label:wontfix no:assignee author:bob crash "null pointer" in:title`)
-	if len(q.repos) != 1 || q.repos[0] != "acme/widgets" || q.kind != "issue" || q.state != "open" {
-		t.Fatalf("qualifiers: %+v", q)
-	}
-	if len(q.labels) != 1 || q.labels[0] != "status: triage" || len(q.notLabels) != 1 || !q.noAssignee || q.author != "bob" {
-		t.Fatalf("labels/assignee/author: %+v", q)
-	}
-	if len(q.terms) != 2 || q.terms[1] != "null pointer" || len(q.in) != 1 {
-		t.Fatalf("terms: %+v", q)
-	}
-}

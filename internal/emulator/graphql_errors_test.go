@@ -97,14 +97,6 @@ func testGraphQLRequestErrors(t *testing.T, w *gqlWorld) {
 	}
 }
 
-func testGraphQLIntrospection(t *testing.T, w *gqlWorld) {
-	res := w.query("emu-alice", `{ __type(name: "Issue") { name } viewer { login } }`, nil)
-	if string(res.Data) != `{"__type":null,"viewer":{"login":"alice"}}` || len(res.Errors) != 1 ||
-		!strings.Contains(res.Errors[0].Message, "does not serve introspection") {
-		t.Errorf("introspection = %s", res.raw)
-	}
-}
-
 // GitHub's CLI asks for state on both sides of issueOrPullRequest, where it
 // is IssueState! on one and PullRequestState! on the other; GitHub answers,
 // and so does the emulator. Fields that would merge into one value with

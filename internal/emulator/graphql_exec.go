@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -179,13 +178,9 @@ func (ex *execution) selectionSet(objType *ast.Definition, value any, set ast.Se
 func (ex *execution) field(objType *ast.Definition, parent any, def *ast.FieldDefinition, fields []*ast.Field, path []any) (any, bool) {
 	f := fields[0]
 	key := objType.Name + "." + def.Name
-	fr, ok := ex.reg.fields[key]
+	fr, ok := ex.reg.lookup(key)
 	if !ok {
-		err := fmt.Errorf("emulator: %s is not served", key)
-		if strings.HasPrefix(def.Name, "__") {
-			err = &gqlError{Message: "The emulator does not serve introspection (" + def.Name + "); GitHub publishes its schema as @octokit/graphql-schema."}
-		}
-		ex.fail(path, f.Position, err)
+		ex.fail(path, f.Position, fmt.Errorf("emulator: %s is not served", key))
 		return nil, !def.Type.NonNull
 	}
 	ex.x.field, ex.x.path, ex.x.ex = f, path, ex

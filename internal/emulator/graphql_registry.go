@@ -55,6 +55,21 @@ type resolvers struct {
 	// twice lists the keys registered more than once: a programming
 	// error newResolvers reports, so the emulator refuses to start.
 	twice []string
+	// intro answers introspection (graphql_introspection.go), kept apart
+	// so that GraphQLFields lists only GitHub's own fields.
+	intro *resolvers
+}
+
+// lookup finds the resolver of "Type.field", GitHub's or introspection's.
+func (r *resolvers) lookup(key string) (fieldResolver, bool) {
+	if fr, ok := r.fields[key]; ok {
+		return fr, true
+	}
+	if r.intro != nil {
+		fr, ok := r.intro.fields[key]
+		return fr, ok
+	}
+	return fieldResolver{}, false
 }
 
 // noArgs marks a resolver whose field takes no arguments.
@@ -129,6 +144,9 @@ func newResolvers() (*resolvers, error) {
 	registerIssueCreate(r)
 	registerReactions(r)
 	registerRepositoryOwner(r)
+	registerIssueEdit(r)
+	registerSearch(r)
+	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))
 	}

@@ -1,0 +1,145 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+)
+
+// postGraphQL sends a document GitHub's schema accepts to srv as token.
+func postGraphQL(t *testing.T, srv *httptest.Server, token, doc string, vars map[string]any, into any) []gqlErrorJSON {
+	t.Helper()
+	requireGitHubValid(t, &fidelityCount{}, doc)
+	b, err := json.Marshal(map[string]any{"query": doc, "variables": vars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, srv.URL+"/graphql", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "token "+token)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data   json.RawMessage `json:"data"`
+		Errors []gqlErrorJSON  `json:"errors"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Errors) == 0 {
+		if err := json.Unmarshal(out.Data, into); err != nil {
+			t.Fatalf("%v: %s", err, out.Data)
+		}
+	}
+	return out.Errors
+}
+
+// GraphQL's search answers what GET /search/issues answers, page by page,
+// and carol sees only what she can read.
+func TestGraphQLSearch(t *testing.T) {
+	schemasOrFail(t)
+	emu, err := New(Options{Now: DemoNow, SearchLimit: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu)
+	t.Cleanup(srv.Close)
+	const doc = `query($q: String!, $after: String) {
+  search(query: $q, type: ISSUE_ADVANCED, first: 50, after: $after) {
+    issueCount
+    nodes { __typename ...on Issue { number repository { nameWithOwner } } ...on PullRequest { number repository { nameWithOwner } } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`
+	type page struct {
+		Search struct {
+			IssueCount int
+			Nodes      []struct {
+				Typename   string `json:"__typename"`
+				Number     int
+				Repository struct{ NameWithOwner string }
+			}
+			PageInfo struct {
+				HasNextPage bool
+				EndCursor   string
+			}
+		}
+	}
+	for _, tc := range []struct{ token, q string }{
+		{DemoTokenAlice, "label:bug -is:closed"},
+		{DemoTokenAlice, "(repo:acme/widgets OR repo:acme/gadgets) is:pr"},
+		{DemoTokenCarol, "no:assignee"},
+	} {
+		var got []string
+		count := -1
+		vars := map[string]any{"q": tc.q}
+		for {
+			var p page
+			if errs := postGraphQL(t, srv, tc.token, doc, vars, &p); len(errs) > 0 {
+				t.Fatalf("%s: %+v", tc.q, errs)
+			}
+			count = p.Search.IssueCount
+			for _, n := range p.Search.Nodes {
+				got = append(got, fmt.Sprintf("%s#%d %s", n.Repository.NameWithOwner, n.Number, n.Typename))
+			}
+			if !p.Search.PageInfo.HasNextPage {
+				break
+			}
+			vars["after"] = p.Search.PageInfo.EndCursor
+		}
+		st := emu.State()
+		st.mu.RLock()
+		q := parseIssueSearch(tc.q, st.Token(tc.token).Login)
+		var want []string
+		for _, r := range st.Repos() {
+			if st.Token(tc.token).Permission(r) == PermNone {
+				continue
+			}
+			for _, is := range r.Issues {
+				if q.match(is) {
+					kind := "Issue"
+					if is.IsPull {
+						kind = "PullRequest"
+					}
+					want = append(want, fmt.Sprintf("%s#%d %s", r.FullName(), is.Number, kind))
+				}
+			}
+		}
+		st.mu.RUnlock()
+		slices.Sort(got)
+		slices.Sort(want)
+		if count != len(want) || !slices.Equal(got, want) || len(want) == 0 {
+			t.Errorf("%s as %s: issueCount %d, %d nodes; want %d\n got %v\nwant %v", tc.q, tc.token, count, len(got), len(want), got, want)
+		}
+		rest := searchREST(t, srv.URL, tc.q, "")
+		if tc.token == DemoTokenAlice && rest.TotalCount != count {
+			t.Errorf("%s: GraphQL counts %d, REST %d", tc.q, count, rest.TotalCount)
+		}
+	}
+
+	var none struct{}
+	errs := postGraphQL(t, srv, DemoTokenAlice, `{ search(query: "widgets", type: REPOSITORY, first: 1) { issueCount } }`, nil, &none)
+	if len(errs) != 1 || errs[0].Message != "The emulator serves search only for issues and pull requests (type: ISSUE or ISSUE_ADVANCED), not REPOSITORY." {
+		t.Errorf("type REPOSITORY: %+v", errs)
+	}
+
+	// gh looks for ISSUE_ADVANCED before it searches.
+	var st struct {
+		SearchType struct{ EnumValues []struct{ Name string } }
+	}
+	if errs := postGraphQL(t, srv, DemoTokenAlice, `query SearchType_enumValues { SearchType: __type(name: "SearchType") { enumValues(includeDeprecated: true) { name } } }`, nil, &st); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if !slices.ContainsFunc(st.SearchType.EnumValues, func(v struct{ Name string }) bool { return v.Name == "ISSUE_ADVANCED" }) {
+		t.Errorf("SearchType values: %+v", st.SearchType.EnumValues)
+	}
+}
