@@ -13,7 +13,9 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	w.query("emu-bob", `{ repository(owner: "acme", name: "widgets") { id } }`, nil).ok(t, &repo)
 
 	const create = `mutation($input: CreateLabelInput!) { createLabel(input: $input) { label { name id } } }`
-	var made struct{ CreateLabel struct{ Label struct{ Name, ID string } } }
+	var made struct {
+		CreateLabel struct{ Label struct{ Name, ID string } }
+	}
 	w.query("emu-bob", create, map[string]any{"input": map[string]any{
 		"repositoryId": repo.Repository.ID, "name": "area: gears", "color": "c5def5", "description": "Gear train"}}).ok(t, &made)
 	if made.CreateLabel.Label.Name != "area: gears" || made.CreateLabel.Label.ID == "" {
@@ -21,7 +23,9 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	}
 
 	const update = `mutation($input: UpdateLabelInput!) { updateLabel(input: $input) { label { name id } } }`
-	var changed struct{ UpdateLabel struct{ Label struct{ Name string } } }
+	var changed struct {
+		UpdateLabel struct{ Label struct{ Name string } }
+	}
 	w.query("emu-bob", update, map[string]any{"input": map[string]any{
 		"id": made.CreateLabel.Label.ID, "name": "area: gearbox", "color": "0e8a16"}}).ok(t, &changed)
 	if changed.UpdateLabel.Label.Name != "area: gearbox" {
@@ -54,7 +58,9 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	}
 
 	const del = `mutation($input: DeleteLabelInput!) { deleteLabel(input: $input) { clientMutationId } }`
-	var gone struct{ DeleteLabel struct{ ClientMutationID string } }
+	var gone struct {
+		DeleteLabel struct{ ClientMutationID string }
+	}
 	w.query("emu-bob", del, map[string]any{"input": map[string]any{"id": made.CreateLabel.Label.ID, "clientMutationId": "d1"}}).ok(t, &gone)
 	if gone.DeleteLabel.ClientMutationID != "d1" {
 		t.Errorf("deleteLabel = %+v", gone)
