@@ -172,6 +172,8 @@ func mcpSession() []mcpCheck {
 		// issues: reads
 		{name: "issue_read-get", tool: "issue_read", args: issueRead(9, "get"), want: []string{"Dashboard load time regressed about 3x"}},
 		{name: "issue_read-get-sub-issues-summary", tool: "issue_read", args: issueRead(12, "get"), want: []string{`"total":4`}},
+		// #146 is an open pull request whose description says "Fixes #145".
+		{name: "issue_read-get-closed-by", tool: "issue_read", args: issueRead(145, "get"), want: []string{`"number":146`}},
 		{name: "issue_read-get_comments", tool: "issue_read", args: issueRead(9, "get_comments")},
 		{name: "issue_read-get_sub_issues", tool: "issue_read", args: issueRead(12, "get_sub_issues"), want: []string{`"number":14`}},
 		{name: "issue_read-get_parent", tool: "issue_read", args: issueRead(14, "get_parent"), want: []string{`"number":12`}},

@@ -153,6 +153,8 @@ var connectionTypes = []struct{ conn, edge string }{
 	{"IssueTypeConnection", "IssueTypeEdge"},
 	{"RepositoryConnection", "RepositoryEdge"},
 	{"ReactingUserConnection", "ReactingUserEdge"},
+	{"IssueFieldsConnection", "IssueFieldsEdge"},
+	{"IssueFieldValueConnection", "IssueFieldValueEdge"},
 }
 
 func registerConnections(r *resolvers) {

@@ -125,6 +125,8 @@ func newResolvers() *resolvers {
 	registerReactions(r)
 	registerRepositoryOwner(r)
 	registerLabelMutations(r)
+	registerIssueFields(r)
+	registerClosingRefs(r)
 	return r
 }
 

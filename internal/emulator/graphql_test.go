@@ -223,6 +223,8 @@ func TestGraphQL(t *testing.T) {
 		{"GhIssueView", testGraphQLGhIssueView},
 		{"LabelMutations", testGraphQLLabelMutations},
 		{"LabelsByIssueCount", testGraphQLLabelsByIssueCount},
+		{"CustomIssueFields", testGraphQLCustomIssueFields},
+		{"ClosedByPullRequests", testGraphQLClosedByPullRequests},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newGQLWorld(t, count)) })

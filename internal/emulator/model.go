@@ -179,6 +179,9 @@ type Issue struct {
 	Blocking  []*Issue
 	Events    []*Event
 	Reactions []*Reaction // in the order given (reactions.go)
+	// FieldValues are the issue's values of its organization's issue
+	// fields, at most one per field (issue_fields.go).
+	FieldValues []*IssueFieldValue
 }
 
 // Comment is an issue comment.
