@@ -164,10 +164,10 @@ func mcpSession() []mcpCheck {
 	return []mcpCheck{
 		// context
 		{name: "get_me", tool: "get_me", args: map[string]any{}, want: []string{`"login":"alice"`}},
-		// The seed has no teams: alice's organization acme lists none.
-		{name: "get_teams", tool: "get_teams", args: map[string]any{}, want: []string{`"org":"acme"`}},
-		{name: "get_team_members", tool: "get_team_members", args: map[string]any{"org": o, "team_slug": "maintainers"},
-			refusal: "Could not resolve to a Team"},
+		// acme's teams: Maintainers (alice, bob) and Support (carol).
+		{name: "get_teams", tool: "get_teams", args: map[string]any{}, want: []string{`"org":"acme"`, `"slug":"maintainers"`}},
+		{name: "get_teams-user", tool: "get_teams", args: map[string]any{"user": "carol"}, want: []string{`"slug":"support"`}},
+		{name: "get_team_members", tool: "get_team_members", args: map[string]any{"org": o, "team_slug": "maintainers"}, want: []string{`["alice","bob"]`}},
 
 		// issues: reads
 		{name: "issue_read-get", tool: "issue_read", args: issueRead(9, "get"), want: []string{"Dashboard load time regressed about 3x"}},

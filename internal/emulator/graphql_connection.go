@@ -155,6 +155,9 @@ var connectionTypes = []struct{ conn, edge string }{
 	{"ReactingUserConnection", "ReactingUserEdge"},
 	{"IssueFieldsConnection", "IssueFieldsEdge"},
 	{"IssueFieldValueConnection", "IssueFieldValueEdge"},
+	{"OrganizationConnection", "OrganizationEdge"},
+	{"TeamConnection", "TeamEdge"},
+	{"TeamMemberConnection", "TeamMemberEdge"},
 }
 
 func registerConnections(r *resolvers) {

@@ -127,6 +127,7 @@ func newResolvers() *resolvers {
 	registerLabelMutations(r)
 	registerIssueFields(r)
 	registerClosingRefs(r)
+	registerTeams(r)
 	return r
 }
 

@@ -225,6 +225,7 @@ func TestGraphQL(t *testing.T) {
 		{"LabelsByIssueCount", testGraphQLLabelsByIssueCount},
 		{"CustomIssueFields", testGraphQLCustomIssueFields},
 		{"ClosedByPullRequests", testGraphQLClosedByPullRequests},
+		{"Teams", testGraphQLTeams},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newGQLWorld(t, count)) })

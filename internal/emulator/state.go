@@ -27,6 +27,8 @@ type State struct {
 	// issueFields are organizations' issue fields by lower-case login
 	// (issue_fields.go); nil until one is added.
 	issueFields map[string][]*IssueField
+	// teams are organizations' teams by lower-case login (teams.go).
+	teams map[string][]*Team
 }
 
 // NewState returns an empty world whose clock is now.
