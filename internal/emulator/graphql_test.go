@@ -226,6 +226,7 @@ func TestGraphQL(t *testing.T) {
 		{"CustomIssueFields", testGraphQLCustomIssueFields},
 		{"ClosedByPullRequests", testGraphQLClosedByPullRequests},
 		{"Teams", testGraphQLTeams},
+		{"ErrorsInDocumentOrder", testGraphQLErrorsInDocumentOrder},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newGQLWorld(t, count)) })
