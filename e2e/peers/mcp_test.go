@@ -174,6 +174,8 @@ func mcpSession() []mcpCheck {
 		{name: "issue_read-get-sub-issues-summary", tool: "issue_read", args: issueRead(12, "get"), want: []string{`"total":4`}},
 		// #146 is an open pull request whose description says "Fixes #145".
 		{name: "issue_read-get-closed-by", tool: "issue_read", args: issueRead(145, "get"), want: []string{`"number":146`}},
+		// GitHub answers an issue number nobody filed with 404.
+		{name: "issue_read-get-missing", tool: "issue_read", args: issueRead(9999, "get"), refusal: "404 Not Found"},
 		{name: "issue_read-get_comments", tool: "issue_read", args: issueRead(9, "get_comments")},
 		{name: "issue_read-get_sub_issues", tool: "issue_read", args: issueRead(12, "get_sub_issues"), want: []string{`"number":14`}},
 		{name: "issue_read-get_parent", tool: "issue_read", args: issueRead(14, "get_parent"), want: []string{`"number":12`}},
@@ -225,6 +227,9 @@ func mcpSession() []mcpCheck {
 		{name: "list_label", tool: "list_label", args: a(), want: []string{"priority: high", "good first issue"}},
 		{name: "label_write-create", tool: "label_write", args: a("method", "create", "name", "mcp-new", "color", "0e8a16", "description", "Made over MCP"),
 			effect: read(repo+"/labels/mcp-new", func(l github.Label) string { return l.GetColor() + " " + l.GetDescription() }, "0e8a16 Made over MCP")},
+		// Label names are unique regardless of case: GitHub refuses a second "Bug".
+		{name: "label_write-create-taken", tool: "label_write", args: a("method", "create", "name", "Bug", "color", "d73a4a"),
+			refusal: "Name has already been taken"},
 		{name: "label_write-update", tool: "label_write", args: a("method", "update", "name", "question", "new_name", "question (edited)", "color", "c5def5", "description", "Edited over MCP"),
 			effect: read(repo+"/labels/question%20(edited)", func(l github.Label) string { return l.GetColor() + " " + l.GetDescription() }, "c5def5 Edited over MCP")},
 		{name: "label_write-delete", tool: "label_write", args: a("method", "delete", "name", "invalid"),
@@ -334,6 +339,13 @@ func TestMCPSession(t *testing.T) {
 func mcpVerdict(c mcpCheck, r mcpRecord) string {
 	text := strings.Join(strings.Fields(r.Text), " ")
 	switch {
+	// The server hands some of GitHub's refusals back as the call's
+	// JSON-RPC error rather than as an error result.
+	case c.refusal != "" && r.Err != "":
+		if !strings.Contains(r.Err, c.refusal) {
+			return fmt.Sprintf("call failed with %q, want %q", clip(r.Err, 600), c.refusal)
+		}
+		return ""
 	case r.Err != "":
 		return "call failed: " + clip(r.Err, 600)
 	case c.refusal != "" && !r.IsError:
