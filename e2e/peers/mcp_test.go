@@ -89,7 +89,9 @@ type mcpCheck struct {
 	// one GitHub refuses: the result is an error containing it.
 	want    []string
 	refusal string
-	effect  *restRead // a read that shows a write took effect
+	// items, when set, is how many elements the result's JSON array has.
+	items  int
+	effect *restRead // a read that shows a write took effect
 }
 
 // restRead is a GET of the emulator's REST API as alice, its answer
@@ -170,20 +172,23 @@ func mcpSession() []mcpCheck {
 		{name: "get_team_members", tool: "get_team_members", args: map[string]any{"org": o, "team_slug": "maintainers"}, want: []string{`["alice","bob"]`}},
 
 		// issues: reads
-		{name: "issue_read-get", tool: "issue_read", args: issueRead(9, "get"), want: []string{"Dashboard load time regressed about 3x"}},
+		// #9 has 16 comments and the Priority P1 (acme's issue fields: Priority, Estimate).
+		{name: "issue_read-get", tool: "issue_read", args: issueRead(9, "get"),
+			want: []string{"Dashboard load time regressed about 3x", `{"field":"Priority","value":"P1"}`}},
 		{name: "issue_read-get-sub-issues-summary", tool: "issue_read", args: issueRead(12, "get"), want: []string{`"total":4`}},
 		// #146 is an open pull request whose description says "Fixes #145".
 		{name: "issue_read-get-closed-by", tool: "issue_read", args: issueRead(145, "get"), want: []string{`"number":146`}},
 		// GitHub answers an issue number nobody filed with 404.
 		{name: "issue_read-get-missing", tool: "issue_read", args: issueRead(9999, "get"), refusal: "404 Not Found"},
-		{name: "issue_read-get_comments", tool: "issue_read", args: issueRead(9, "get_comments")},
+		{name: "issue_read-get_comments", tool: "issue_read", args: issueRead(9, "get_comments"), items: 16},
 		{name: "issue_read-get_sub_issues", tool: "issue_read", args: issueRead(12, "get_sub_issues"), want: []string{`"number":14`}},
 		{name: "issue_read-get_parent", tool: "issue_read", args: issueRead(14, "get_parent"), want: []string{`"number":12`}},
 		{name: "issue_read-get_labels", tool: "issue_read", args: issueRead(123, "get_labels"), want: []string{"status: triage"}},
 		{name: "list_issues", tool: "list_issues", args: a("state", "OPEN", "labels", []string{"bug"}, "perPage", 5), want: []string{`"totalCount"`}},
 		{name: "list_issues-closed", tool: "list_issues", args: a("state", "CLOSED", "orderBy", "UPDATED_AT", "direction", "ASC"), want: []string{`"number":47`}},
 		{name: "list_issue_types", tool: "list_issue_types", args: map[string]any{"owner": o}, want: []string{"Bug", "Feature", "Task"}},
-		{name: "list_issue_fields", tool: "list_issue_fields", args: map[string]any{"owner": o}},
+		{name: "list_issue_fields", tool: "list_issue_fields", args: map[string]any{"owner": o},
+			want: []string{`"name":"Priority"`, `"data_type":"SINGLE_SELECT"`, `"name":"P3"`, `"name":"Estimate"`}},
 		{name: "search_issues", tool: "search_issues", args: a("query", "time zone is:closed"),
 			want: []string{"Chart widget ignores the dashboard time zone after resizing the panel"}},
 		{name: "get_label", tool: "get_label", args: a("name", "bug"), want: []string{`"name":"bug"`}},
@@ -361,6 +366,12 @@ func mcpVerdict(c mcpCheck, r mcpRecord) string {
 	for _, s := range c.want {
 		if !strings.Contains(r.Text, s) {
 			return fmt.Sprintf("result lacks %q; got %q", s, clip(text, 300))
+		}
+	}
+	if c.items > 0 {
+		var items []json.RawMessage
+		if err := json.Unmarshal([]byte(r.Text), &items); err != nil || len(items) != c.items {
+			return fmt.Sprintf("result is not an array of %d (%d, %v): %q", c.items, len(items), err, clip(text, 300))
 		}
 	}
 	if e := c.effect; e != nil {
