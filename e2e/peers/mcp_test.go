@@ -34,7 +34,8 @@ const (
 	mcpExpectedList = "mcp-expected-failures.txt"
 	// Set in the copy inside the namespaces: the server's binary.
 	envMCPServer = "GHGATE_PEERS_MCP_SERVER"
-	// The toolsets under test: context holds get_me and the team tools.
+	// The toolsets under test: context holds get_me and the team tools;
+	// v1.9.0 has no sub_issues toolset, sub_issue_write is in issues.
 	mcpToolsets = "context,issues,labels,users,repos,pull_requests"
 	// Bounds one tool call (and the server's start).
 	toolTimeout = 60 * time.Second
