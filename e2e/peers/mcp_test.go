@@ -203,6 +203,11 @@ func mcpSession() []mcpCheck {
 			effect: read(repo+"/issues/151", func(i github.Issue) string {
 				return i.GetTitle() + " | " + labelNames(i.Labels) + " | " + logins(i.Assignees)
 			}, "Edited over MCP | enhancement | bob")},
+		// Milestone 2 of acme/widgets is v1.5.0; Bug is one of acme's issue types.
+		{name: "issue_write-update-milestone-type", tool: "issue_write", args: a("method", "update", "issue_number", 158, "milestone", 2, "type", "Bug"),
+			effect: read(repo+"/issues/158", func(i github.Issue) string {
+				return i.GetMilestone().GetTitle() + " | " + i.GetType().GetName()
+			}, "v1.5.0 | Bug")},
 		{name: "issue_write-close-not_planned", tool: "issue_write", args: a("method", "update", "issue_number", 152, "state", "closed", "state_reason", "not_planned"),
 			effect: read(repo+"/issues/152", func(i github.Issue) string { return i.GetState() + " " + i.GetStateReason() }, "closed not_planned")},
 		{name: "issue_write-close-duplicate", tool: "issue_write", args: a("method", "update", "issue_number", 153, "state", "closed", "state_reason", "duplicate", "duplicate_of", 9),
@@ -225,6 +230,9 @@ func mcpSession() []mcpCheck {
 		// #12's sub-issues are #13 to #16: the first goes.
 		{name: "sub_issue_write-remove", tool: "sub_issue_write", args: a("method", "remove", "issue_number", 12, "sub_issue_id", restID(repo+"/issues/12/sub_issues")),
 			effect: read(repo+"/issues/12/sub_issues", func(is []*github.Issue) string { return issueNumbers(is) }, "14,15,16")},
+		// #15 is a sub-issue of #12; replace_parent moves it under #159.
+		{name: "sub_issue_write-add-replace-parent", tool: "sub_issue_write", args: a("method", "add", "issue_number", 159, "sub_issue_id", restID(repo+"/issues/15"), "replace_parent", true),
+			effect: read(repo+"/issues/15/parent", func(i github.Issue) string { return fmt.Sprint(i.GetNumber()) }, "159")},
 		// #40's sub-issues are #41 to #44: the last moves to the front.
 		{name: "sub_issue_write-reprioritize", tool: "sub_issue_write", args: a("method", "reprioritize", "issue_number", 40, "sub_issue_id", restID(repo+"/issues/40/sub_issues?per_page=1&page=4"), "before_id", restID(repo+"/issues/40/sub_issues")),
 			effect: read(repo+"/issues/40/sub_issues", func(is []*github.Issue) string { return issueNumbers(is) }, "44,41,42,43")},
