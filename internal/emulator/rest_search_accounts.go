@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ func (s *State) accountsInOrder() []*Account {
 	for _, a := range s.accounts {
 		out = append(out, a)
 	}
-	slices.SortFunc(out, func(a, b *Account) int { return int(a.ID - b.ID) })
+	slices.SortFunc(out, func(a, b *Account) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
 
