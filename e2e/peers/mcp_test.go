@@ -252,7 +252,11 @@ func mcpSession() []mcpCheck {
 		// users
 		{name: "search_users", tool: "search_users", args: map[string]any{"query": "alice"}, want: []string{`"login":"alice"`}},
 
-		// repos: reads
+		// repos: reads. The emulator keeps no git data yet (branches,
+		// commits, tags, releases, file contents), so the cases after
+		// search_repositories are listed as expected failures; their wants
+		// assume the default branch main and a tag and release v1.4.0 for
+		// the milestone that shipped, to be settled with the seed's git data.
 		{name: "list_repository_collaborators", tool: "list_repository_collaborators", args: a(), want: []string{`"login":"alice"`, `"login":"bob"`, `"login":"carol"`}},
 		{name: "search_repositories", tool: "search_repositories", args: map[string]any{"query": "widgets org:acme"}, want: []string{"acme/widgets"}},
 		{name: "get_file_contents", tool: "get_file_contents", args: a("path", "README.md"), want: []string{"widgets"}},
