@@ -86,8 +86,9 @@ peers:
 	cd $(PEERS_DIR) && $(GO) build -o bin/gh github.com/cli/cli/v2/cmd/gh
 	cd $(PEERS_DIR) && $(GO) build -o bin/github-mcp-server github.com/github/github-mcp-server/cmd/github-mcp-server
 
-# A scripted gh session against a fresh emulator, in private network and
-# mount namespaces (needs root; skipped otherwise), compared with
-# e2e/peers/gh-expected-failures.txt.
+# Scripted sessions of gh and of GitHub's MCP server against a fresh
+# emulator, in private network and mount namespaces (needs root; skipped
+# otherwise), compared with e2e/peers/gh-expected-failures.txt and
+# e2e/peers/mcp-expected-failures.txt; each prints a tally line.
 peers-test: peers build
 	cd $(PEERS_DIR) && GHGATE_BIN=$(CURDIR)/bin/ghgate $(GO) test -count=1 -v -timeout 20m ./...

@@ -1,18 +1,14 @@
 package peers
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -28,29 +24,12 @@ import (
 // taken off the list, so the list only shrinks.
 
 const (
-	expectedList = "gh-expected-failures.txt"
-	// Set only in the copy of the test binary that runs inside the
-	// namespaces; it names the file the records are written to.
-	envInside = "GHGATE_PEERS_GH_SESSION"
-	envGh     = "GHGATE_PEERS_GH"
-	envGhgate = "GHGATE_PEERS_GHGATE"
-	// Bounds: one gh command, the emulator's start, the whole session. The
-	// box is small and may be busy, so they are generous; a hang still ends.
+	ghExpectedList = "gh-expected-failures.txt"
+	// Set in the copy inside the namespaces: gh's binary.
+	envGh = "GHGATE_PEERS_GH"
+	// Bounds one gh command.
 	commandTimeout = 60 * time.Second
-	startTimeout   = 30 * time.Second
-	sessionTimeout = 15 * time.Minute
 )
-
-func TestMain(m *testing.M) {
-	if out := os.Getenv(envInside); out != "" {
-		if err := runSession(out); err != nil {
-			fmt.Fprintln(os.Stderr, "gh session:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
 
 // ghCheck is one gh command and what GitHub would answer to it.
 type ghCheck struct {
@@ -231,32 +210,23 @@ type record struct {
 func effectName(name string) string { return name + " effect" }
 
 func TestGhSession(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root: gh reaches a local API only as http://api.github.localhost/ on port 80, so the session runs in private network and mount namespaces (unshare --net --mount), which only root can create")
-	}
-	for _, tool := range []string{"unshare", "ip"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is missing (Debian: unshare is in util-linux, ip in iproute2): %v", tool, err)
-		}
-	}
-	expected := readExpected(t)
+	needNamespaces(t, "gh")
 	session := ghSession()
 	known := map[string]bool{}
 	for _, c := range session {
 		known[c.name] = true
 	}
-	for name := range expected {
-		if !known[name] {
-			t.Errorf("%s: %s lists it, but the session has no such command: remove it", name, expectedList)
-		}
-	}
+	expected := readExpected(t, ghExpectedList, known)
 
 	gh := peerBinary(t, "gh", "github.com/cli/cli/v2/cmd/gh")
-	ghgate := ghgateBinary(t)
-	records, emuLog := runInNamespaces(t, gh, ghgate)
+	var recs []record
+	emuLog := runInNamespaces(t, "gh", &recs, envGh+"="+gh)
+	records := map[string]record{}
+	for _, r := range recs {
+		records[r.Name] = r
+	}
 
-	passed, listed := 0, 0
-	var suggest []string
+	var outcomes []outcome
 	for _, c := range session {
 		r, ok := records[c.name]
 		if !ok {
@@ -271,29 +241,18 @@ func TestGhSession(t *testing.T) {
 				reason = fmt.Sprintf("effect (gh %s): %s", strings.Join(e.Args, " "), why)
 			}
 		}
-		_, isListed := expected[c.name]
-		switch {
-		case reason == "" && isListed:
-			t.Errorf("%s: behaves as on GitHub now (gh %s): remove it from %s", c.name, strings.Join(r.Args, " "), expectedList)
-		case reason == "":
-			passed++
-			t.Logf("ok      %-22s gh %s (%d ms)", c.name, strings.Join(r.Args, " "), r.Millis)
-		case isListed:
-			listed++
-			t.Logf("listed  %-22s gh %s: %s", c.name, strings.Join(r.Args, " "), reason)
-		default:
-			t.Errorf("%s: unexpected failure: %s\n  gh %s\n  exit %d\n  stdout: %s\n  stderr: %s",
-				c.name, reason, strings.Join(r.Args, " "), r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000))
-			suggest = append(suggest, c.name+" "+clip(reason, 200))
-		}
+		outcomes = append(outcomes, outcome{
+			name:   c.name,
+			what:   fmt.Sprintf("gh %s (%d ms)", strings.Join(r.Args, " "), r.Millis),
+			reason: reason,
+			detail: fmt.Sprintf("  exit %d\n  stdout: %s\n  stderr: %s", r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000)),
+		})
 	}
-	if len(suggest) > 0 {
-		t.Logf("lines for %s, if these failures are the emulator's and expected:\n%s", expectedList, strings.Join(suggest, "\n"))
-	}
+	passed, listed := judge(t, ghExpectedList, expected, outcomes)
 	if t.Failed() {
 		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
 	}
-	t.Logf("gh session: %d commands: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, expectedList)
+	t.Logf("gh session: %d commands: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, ghExpectedList)
 }
 
 // verdict says why a record is not what GitHub would give, or "" when it is.
@@ -327,160 +286,13 @@ func verdict(c ghCheck, r record) string {
 	return ""
 }
 
-// readExpected reads gh-expected-failures.txt: "<name> <reason>" a line.
-func readExpected(t *testing.T) map[string]string {
-	t.Helper()
-	data, err := os.ReadFile(expectedList)
-	if err != nil {
-		t.Fatal(err)
+// runGhSession runs inside the namespaces: every command of the session,
+// and the reads that show each write's effect.
+func runGhSession(work string) (any, error) {
+	gh := os.Getenv(envGh)
+	if gh == "" {
+		return nil, errors.New(envGh + " must name gh's binary")
 	}
-	out := map[string]string{}
-	for i, raw := range strings.Split(string(data), "\n") {
-		line := strings.TrimSpace(raw)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, reason, ok := strings.Cut(line, " ")
-		if !ok || strings.TrimSpace(reason) == "" {
-			t.Fatalf("%s:%d: want \"<name> <reason>\"", expectedList, i+1)
-		}
-		if _, dup := out[name]; dup {
-			t.Fatalf("%s:%d: %s is listed twice", expectedList, i+1, name)
-		}
-		out[name] = reason
-	}
-	return out
-}
-
-// peerBinary returns bin/<name>, built by `make peers`; when it is missing
-// the test builds it (several minutes on a small machine, once).
-func peerBinary(t *testing.T, name, pkg string) string {
-	t.Helper()
-	path, err := filepath.Abs(filepath.Join("bin", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	t.Logf("%s is missing: building %s (make peers does this ahead)", path, pkg)
-	goBuild(t, ".", path, pkg)
-	return path
-}
-
-// ghgateBinary returns $GHGATE_BIN when set (the Makefile's build), or
-// builds ghgate from the repository this module sits in.
-func ghgateBinary(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("GHGATE_BIN"); p != "" {
-		return p
-	}
-	path := filepath.Join(t.TempDir(), "ghgate")
-	goBuild(t, filepath.Join("..", ".."), path, "./cmd/ghgate")
-	return path
-}
-
-func goBuild(t *testing.T, dir, out, pkg string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, pkg)
-	cmd.Dir = dir
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s (in %s): %v\n%s", pkg, dir, err, b)
-	}
-}
-
-// runInNamespaces runs this test binary again inside new network, mount and
-// PID namespaces, where TestMain hands it to runSession: gh's arguments stay
-// Go slices (no shell quoting) and each command gets its own deadline and
-// its own record. The PID namespace
-// makes the copy its init: when it ends, for whatever reason, the kernel
-// ends the emulator and any gh still running; --kill-child ends the copy
-// when unshare itself is killed by the session's deadline.
-func runInNamespaces(t *testing.T, gh, ghgate string) (map[string]record, string) {
-	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	results := filepath.Join(t.TempDir(), "records.json")
-	ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", self, "-test.run=^$")
-	cmd.Env = append(os.Environ(), envInside+"="+results, envGh+"="+gh, envGhgate+"="+ghgate)
-	cmd.WaitDelay = 10 * time.Second
-	out, err := cmd.CombinedOutput()
-	emuLog, _ := os.ReadFile(results + ".emulator.log")
-	if err != nil {
-		t.Fatalf("the session in its namespaces failed: %v\n%s\nemulator log, last lines:\n%s", err, out, tail(string(emuLog), 30))
-	}
-	data, err := os.ReadFile(results)
-	if err != nil {
-		t.Fatalf("the session wrote no records: %v\n%s", err, out)
-	}
-	var recs []record
-	if err := json.Unmarshal(data, &recs); err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]record{}
-	for _, r := range recs {
-		byName[r.Name] = r
-	}
-	return byName, string(emuLog)
-}
-
-// runSession runs inside the namespaces: it sets up loopback and the hosts
-// file, starts the emulator on port 80 and runs every command of the
-// session, writing what each did to out.
-func runSession(out string) error {
-	gh, ghgate := os.Getenv(envGh), os.Getenv(envGhgate)
-	if gh == "" || ghgate == "" {
-		return errors.New(envGh + " and " + envGhgate + " must name the binaries")
-	}
-	work, err := os.MkdirTemp("", "ghgate-gh-session-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(work)
-
-	if b, err := exec.Command("ip", "link", "set", "lo", "up").CombinedOutput(); err != nil {
-		return fmt.Errorf("ip link set lo up: %v: %s", err, b)
-	}
-	// The mount namespace is private (unshare's default propagation), so
-	// this hosts file is seen only by the session.
-	hosts := filepath.Join(work, "hosts")
-	if err := os.WriteFile(hosts, []byte("127.0.0.1 localhost github.localhost api.github.localhost\n::1 localhost\n"), 0o644); err != nil {
-		return err
-	}
-	if err := syscall.Mount(hosts, "/etc/hosts", "", syscall.MS_BIND, ""); err != nil {
-		return fmt.Errorf("bind-mount %s on /etc/hosts: %w", hosts, err)
-	}
-
-	logFile, err := os.Create(out + ".emulator.log")
-	if err != nil {
-		return err
-	}
-	defer logFile.Close()
-	emu := exec.Command(ghgate, "emulator", "--listen", "127.0.0.1:80")
-	emu.Stdout, emu.Stderr = logFile, logFile
-	if err := emu.Start(); err != nil {
-		return err
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- emu.Wait() }()
-	defer func() {
-		_ = emu.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = emu.Process.Kill()
-		}
-	}()
-	if err := waitForPort("127.0.0.1:80", exited); err != nil {
-		return err
-	}
-
 	var recs []record
 	for _, c := range ghSession() {
 		recs = append(recs, runGh(gh, work, c.name, c))
@@ -488,28 +300,7 @@ func runSession(out string) error {
 			recs = append(recs, runGh(gh, work, effectName(c.name), *c.effect))
 		}
 	}
-	data, err := json.MarshalIndent(recs, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(out, data, 0o644)
-}
-
-func waitForPort(addr string, exited <-chan error) error {
-	deadline := time.Now().Add(startTimeout)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return fmt.Errorf("the emulator exited before listening: %v", err)
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return fmt.Errorf("the emulator did not listen on %s within %s", addr, startTimeout)
+	return recs, nil
 }
 
 // runGh runs one gh command as a user would, non-interactively: its own
@@ -561,29 +352,4 @@ func runGh(gh, work, name string, c ghCheck) record {
 		r.Code, r.Stderr = -1, err.Error()
 	}
 	return r
-}
-
-func lines(s string) []string {
-	var out []string
-	sc := bufio.NewScanner(strings.NewReader(s))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for sc.Scan() {
-		out = append(out, sc.Text())
-	}
-	return out
-}
-
-func tail(s string, n int) string {
-	ls := lines(s)
-	if len(ls) > n {
-		ls = ls[len(ls)-n:]
-	}
-	return strings.Join(ls, "\n")
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

@@ -5,6 +5,8 @@ go 1.26.8
 require (
 	github.com/cli/cli/v2 v2.83.0
 	github.com/github/github-mcp-server v1.9.0
+	github.com/google/go-github/v89 v89.0.1-0.20260728185857-34349a88bac3
+	github.com/modelcontextprotocol/go-sdk v1.7.0
 )
 
 require (
@@ -110,7 +112,6 @@ require (
 	github.com/google/certificate-transparency-go v1.3.2 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/go-containerregistry v0.20.6 // indirect
-	github.com/google/go-github/v89 v89.0.1-0.20260728185857-34349a88bac3 // indirect
 	github.com/google/go-querystring v1.2.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/s2a-go v0.1.9 // indirect
@@ -152,7 +153,6 @@ require (
 	github.com/mitchellh/hashstructure/v2 v2.0.2 // indirect
 	github.com/mitchellh/mapstructure v1.5.0 // indirect
 	github.com/mitchellh/reflectwalk v1.0.2 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.7.0 // indirect
 	github.com/muesli/ansi v0.0.0-20230316100256-276c6243b2f6 // indirect
 	github.com/muesli/cache2go v0.0.0-20221011235721-518229cd8021 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect

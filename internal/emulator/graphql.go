@@ -110,7 +110,7 @@ func (s *graphQLServer) execute(c *call, query, operationName string, rawVars ma
 		return gqlResponse{Errors: []gqlErrorJSON{parseError(perr)}}
 	}
 	if errs := validator.ValidateWithRules(s.schema, doc, s.rules); len(errs) > 0 {
-		return gqlResponse{Errors: validationErrors(doc, errs)}
+		return gqlResponse{Errors: validationErrors(doc, inDocumentOrder(s.schema, doc, errs))}
 	}
 	op, msg := pickOperation(doc, operationName)
 	if op == nil {

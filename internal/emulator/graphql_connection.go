@@ -170,6 +170,11 @@ var connectionTypes = []struct{ conn, edge string }{
 	{"IssueTypeConnection", "IssueTypeEdge"},
 	{"RepositoryConnection", "RepositoryEdge"},
 	{"ReactingUserConnection", "ReactingUserEdge"},
+	{"IssueFieldsConnection", "IssueFieldsEdge"},
+	{"IssueFieldValueConnection", "IssueFieldValueEdge"},
+	{"OrganizationConnection", "OrganizationEdge"},
+	{"TeamConnection", "TeamEdge"},
+	{"TeamMemberConnection", "TeamMemberEdge"},
 }
 
 func registerConnections(r *resolvers) {

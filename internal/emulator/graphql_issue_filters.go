@@ -22,6 +22,8 @@ type issueFilters struct {
 	Since            *time.Time       `json:"since"`
 	States           []string         `json:"states"`
 	ViewerSubscribed bool             `json:"viewerSubscribed"`
+	// IssueFieldValues must all hold (graphql_issue_fields.go).
+	IssueFieldValues []issueFieldValueFilter `json:"issueFieldValues"`
 }
 
 // issueListArgs are the arguments of Repository.issues: those it shares
@@ -77,6 +79,11 @@ func (f *issueFilters) match(is *Issue) bool {
 	}
 	if len(f.States) > 0 && !slices.Contains(f.States, enumValue(is.State)) {
 		return false
+	}
+	for _, v := range f.IssueFieldValues {
+		if !v.match(is) {
+			return false
+		}
 	}
 	return true
 }

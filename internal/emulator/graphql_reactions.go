@@ -1,8 +1,7 @@
 package emulator
 
-// Reactions, as GitHub's Reactable interface serves them. The emulator's
-// model keeps no reactions yet, so every group is empty; the groups are
-// still listed, one for each ReactionContent value in the enum's order,
+// Reactions, as GitHub's Reactable interface serves them: one group for
+// each ReactionContent value in the enum's order, empty ones included,
 // because GitHub lists them so (gh v2.83.0's issue view fixtures, recorded
 // from GitHub, carry all eight with a totalCount of 0).
 
@@ -15,19 +14,24 @@ type reactionGroup struct {
 	users   []*Account
 }
 
-// noReactions is what a subject without reactions answers.
-func noReactions() []*reactionGroup {
+// reactionGroups groups a subject's reactions by content.
+func reactionGroups(rs []*Reaction) []*reactionGroup {
 	out := make([]*reactionGroup, len(reactionContents))
 	for i, c := range reactionContents {
 		out[i] = &reactionGroup{content: c}
+		for _, r := range rs {
+			if r.Content == restReaction(c) {
+				out[i].users = append(out[i].users, r.User)
+			}
+		}
 	}
 	return out
 }
 
 func registerReactions(r *resolvers) {
-	resolve(r, "Issue.reactionGroups", func(_ *gqlContext, _ *Issue) (any, error) { return noReactions(), nil })
-	resolve(r, "PullRequest.reactionGroups", func(_ *gqlContext, _ *Issue) (any, error) { return noReactions(), nil })
-	resolve(r, "IssueComment.reactionGroups", func(_ *gqlContext, _ *Comment) (any, error) { return noReactions(), nil })
+	resolve(r, "Issue.reactionGroups", func(_ *gqlContext, is *Issue) (any, error) { return reactionGroups(is.Reactions), nil })
+	resolve(r, "PullRequest.reactionGroups", func(_ *gqlContext, is *Issue) (any, error) { return reactionGroups(is.Reactions), nil })
+	resolve(r, "IssueComment.reactionGroups", func(_ *gqlContext, cm *Comment) (any, error) { return reactionGroups(cm.Reactions), nil })
 
 	resolve(r, "ReactionGroup.content", func(_ *gqlContext, g *reactionGroup) (any, error) { return g.content, nil })
 	resolveArgs(r, "ReactionGroup.users", func(x *gqlContext, g *reactionGroup, a connArgs) (any, error) {

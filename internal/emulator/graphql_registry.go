@@ -146,6 +146,10 @@ func newResolvers() (*resolvers, error) {
 	registerRepositoryOwner(r)
 	registerIssueEdit(r)
 	registerSearch(r)
+	registerLabelMutations(r)
+	registerIssueFields(r)
+	registerClosingRefs(r)
+	registerTeams(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))

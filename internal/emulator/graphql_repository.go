@@ -36,7 +36,7 @@ type searchConnArgs struct {
 // labelOrder is GitHub's LabelOrder input; the schema's default is
 // CREATED_AT ascending.
 type labelOrder struct {
-	Field     string `json:"field"`     // CREATED_AT | NAME
+	Field     string `json:"field"`     // CREATED_AT | NAME | ISSUE_COUNT
 	Direction string `json:"direction"` // ASC | DESC
 }
 
@@ -240,10 +240,13 @@ func filterLabels(repo *Repo, a labelsArgs) []*Label {
 	if a.OrderBy == nil {
 		return list
 	}
-	if a.OrderBy.Field == "NAME" {
+	switch a.OrderBy.Field {
+	case "NAME":
 		slices.SortStableFunc(list, func(p, q *Label) int {
 			return strings.Compare(strings.ToLower(p.Name), strings.ToLower(q.Name))
 		})
+	case "ISSUE_COUNT":
+		sortByIssueCount(repo, list)
 	}
 	if a.OrderBy.Direction == "DESC" {
 		slices.Reverse(list)

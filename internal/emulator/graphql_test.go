@@ -221,6 +221,12 @@ func TestGraphQL(t *testing.T) {
 		{"GhIssueCreate", testGraphQLGhIssueCreate},
 		{"GhRepoList", testGraphQLGhRepoList},
 		{"GhIssueView", testGraphQLGhIssueView},
+		{"LabelMutations", testGraphQLLabelMutations},
+		{"LabelsByIssueCount", testGraphQLLabelsByIssueCount},
+		{"CustomIssueFields", testGraphQLCustomIssueFields},
+		{"ClosedByPullRequests", testGraphQLClosedByPullRequests},
+		{"Teams", testGraphQLTeams},
+		{"ErrorsInDocumentOrder", testGraphQLErrorsInDocumentOrder},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newGQLWorld(t, count)) })

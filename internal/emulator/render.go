@@ -262,7 +262,7 @@ func (l links) issue(is *Issue) *issueJSON {
 		CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt), ClosedAt: tsp(is.ClosedAt),
 		AuthorAssociation: association(is.User, r), ActiveLockReason: is.ActiveLockReason,
 		Type: issueType(is.Type), Body: is.Body, ClosedBy: l.simpleUser(is.ClosedBy),
-		Reactions:   reactionsJSON{URL: base + "/reactions"},
+		Reactions:   reactionRollup(base+"/reactions", is.Reactions),
 		TimelineURL: base + "/timeline", StateReason: is.StateReason,
 	}
 	for _, lb := range is.Labels {
@@ -375,6 +375,6 @@ func (l links) comment(c *Comment) commentJSON {
 		HTMLURL: fmt.Sprintf("%s/%s/issues/%d#issuecomment-%d", l.web, r.FullName(), c.Issue.Number, c.ID),
 		Body:    c.Body, User: l.simpleUser(c.User), CreatedAt: ts(c.CreatedAt), UpdatedAt: ts(c.UpdatedAt),
 		IssueURL: fmt.Sprintf("%s/issues/%d", l.repo(r), c.Issue.Number), AuthorAssociation: association(c.User, r),
-		Reactions: reactionsJSON{URL: u + "/reactions"},
+		Reactions: reactionRollup(u+"/reactions", c.Reactions),
 	}
 }

@@ -55,6 +55,7 @@ func (e *Emulator) routeTable() []route {
 		{"PATCH", repo + "/milestones/{milestone_number}", e.updateMilestone},
 		{"DELETE", repo + "/milestones/{milestone_number}", e.deleteMilestone},
 
+		{"GET", repo + "/collaborators", e.listCollaborators},
 		{"GET", repo + "/assignees", e.listAssignees},
 		{"GET", repo + "/assignees/{assignee}", e.checkAssignee},
 		{"POST", issue + "/assignees", e.addAssignees},
@@ -67,6 +68,13 @@ func (e *Emulator) routeTable() []route {
 		{"DELETE", repo + "/issues/comments/{comment_id}", e.deleteComment},
 
 		{"GET", "/search/issues", e.searchIssues},
+		{"GET", "/search/users", e.searchUsers},
+		{"GET", "/search/repositories", e.searchRepositories},
+
+		{"GET", issue + "/reactions", e.listIssueReactions},
+		{"POST", issue + "/reactions", e.createIssueReaction},
+		{"GET", repo + "/issues/comments/{comment_id}/reactions", e.listCommentReactions},
+		{"POST", repo + "/issues/comments/{comment_id}/reactions", e.createCommentReaction},
 
 		{"GET", issue + "/sub_issues", e.listSubIssues},
 		{"POST", issue + "/sub_issues", e.addSubIssue},

@@ -231,7 +231,7 @@ func searchCases(f seedFacts) []searchCase {
 	}
 }
 
-type searchPage struct {
+type issueSearchPage struct {
 	TotalCount int `json:"total_count"`
 	Items      []struct {
 		Number        int    `json:"number"`
@@ -241,9 +241,9 @@ type searchPage struct {
 	} `json:"items"`
 }
 
-func searchREST(t *testing.T, base, q, extra string) searchPage {
+func searchREST(t *testing.T, base, q, extra string) issueSearchPage {
 	t.Helper()
-	var all searchPage
+	var all issueSearchPage
 	for page := 1; ; page++ {
 		u := base + "/search/issues?per_page=100&page=" + fmt.Sprint(page) + "&q=" + url.QueryEscape(q) + extra
 		req, err := http.NewRequest(http.MethodGet, u, nil)
@@ -255,7 +255,7 @@ func searchREST(t *testing.T, base, q, extra string) searchPage {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var p searchPage
+		var p issueSearchPage
 		err = json.NewDecoder(resp.Body).Decode(&p)
 		resp.Body.Close()
 		if err != nil || resp.StatusCode != http.StatusOK {
@@ -328,7 +328,7 @@ func TestSearchSortQualifier(t *testing.T) {
 	}
 	srv := httptest.NewServer(emu)
 	t.Cleanup(srv.Close)
-	ordered := func(p searchPage, less func(a, b int) bool) bool {
+	ordered := func(p issueSearchPage, less func(a, b int) bool) bool {
 		for i := 1; i < len(p.Items); i++ {
 			if less(i, i-1) {
 				return false

@@ -278,3 +278,21 @@ func issueText(is *Issue, in []string) string {
 	}
 	return strings.ToLower(b.String())
 }
+
+// searchTerms is a query's words as plain strings ("-" kept on a negated
+// one, parentheses dropped), for the user and repository searches, whose
+// qualifiers are simple key:value words.
+func searchTerms(q string) []string {
+	var out []string
+	for _, t := range tokenizeSearch(q) {
+		if t.paren != 0 {
+			continue
+		}
+		if t.neg {
+			out = append(out, "-"+t.text)
+			continue
+		}
+		out = append(out, t.text)
+	}
+	return out
+}

@@ -115,6 +115,11 @@ func SeedDemo(s *State) error {
 	sd.seedGadgets(w)
 	sd.seedNotes(w)
 	sd.run()
+	// Teams and issue fields come last: nothing above depends on them, so
+	// they take ids after everything else and leave the other objects' ids
+	// as they were.
+	sd.seedTeams(w)
+	sd.seedIssueFields(w)
 	for _, r := range []*Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {
 			if is.UpdatedAt.After(r.UpdatedAt) {

@@ -24,6 +24,11 @@ type State struct {
 	nodes      map[string]any          // node_id -> *Issue, *Repo, *Account, *Label, *Milestone, *Comment, *IssueType
 	issuesByID map[int64]*Issue
 	apps       map[int64]*App // GitHub Apps by id (apps.go)
+	// issueFields are organizations' issue fields by lower-case login
+	// (issue_fields.go); nil until one is added.
+	issueFields map[string][]*IssueField
+	// teams are organizations' teams by lower-case login (teams.go).
+	teams map[string][]*Team
 }
 
 // NewState returns an empty world whose clock is now.

@@ -230,7 +230,7 @@ func unlistedStatus(route *routers.Route, method string, status int, h http.Head
 		http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		return "basic-error", true
 	case http.StatusForbidden:
-		return "basic-error", rateLimited || write
+		return "basic-error", rateLimited || write || restrictedReads[route.Path]
 	case http.StatusTooManyRequests:
 		return "basic-error", rateLimited
 	case http.StatusBadRequest:
@@ -242,6 +242,13 @@ func unlistedStatus(route *routers.Route, method string, status int, h http.Head
 	}
 	return "", false
 }
+
+// restrictedReads are GET operations whose documentation limits them to a
+// permission the repository's readers may lack, and which GitHub answers
+// 403 to the others: "List repository collaborators" needs write, maintain
+// or admin privileges ("Must have push access to view repository
+// collaborators.").
+var restrictedReads = map[string]bool{"/repos/{owner}/{repo}/collaborators": true}
 
 func listedStatuses(route *routers.Route) []string {
 	var out []string

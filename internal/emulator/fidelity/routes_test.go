@@ -72,6 +72,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"PATCH", repo + "/milestones/3", tokBob, map[string]any{"state": "closed", "due_on": nil}, 200},
 		{"DELETE", repo + "/milestones/3", tokBob, nil, 204},
 
+		{"GET", repo + "/collaborators?affiliation=all", tokBob, nil, 200},
 		{"GET", repo + "/assignees", tokCarol, nil, 200},
 		{"GET", repo + "/assignees/bob", tokCarol, nil, 204},
 		{"POST", repo + "/issues/36/assignees", tokBob, map[string]any{"assignees": []string{"carol", "bob"}}, 201},
@@ -81,10 +82,19 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"POST", repo + "/issues/36/comments", tokCarol, map[string]any{"body": "Could this be the `a<b && c` check?\n\n```go\nif a < b && c {}\n```"}, 201},
 		{"GET", repo + "/issues/comments/{comment}", tokCarol, nil, 200},
 		{"PATCH", repo + "/issues/comments/{comment}", tokCarol, map[string]any{"body": "Edited: probably the bounds check."}, 200},
+		{"POST", repo + "/issues/comments/{comment}/reactions", tokBob, map[string]any{"content": "heart"}, 201},
+		{"GET", repo + "/issues/comments/{comment}/reactions", tokCarol, nil, 200},
 		{"DELETE", repo + "/issues/comments/{comment}", tokBob, nil, 204},
 
 		{"GET", "/search/issues?q=" + strings.ReplaceAll("rattles repo:acme/widgets is:issue is:open label:bug", " ", "+") + "&sort=created&order=asc", tokCarol, nil, 200},
 		{"GET", "/search/issues?q=no:label+is:pr+repo:acme/widgets", tokCarol, nil, 200},
+		{"GET", "/search/users?q=ali+type:user", tokCarol, nil, 200},
+		{"GET", "/search/repositories?q=widgets+org:acme", tokCarol, nil, 200},
+
+		{"POST", repo + "/issues/1/reactions", tokCarol, map[string]any{"content": "+1"}, 201},
+		{"POST", repo + "/issues/1/reactions", tokCarol, map[string]any{"content": "+1"}, 200}, // already reacted so
+		{"GET", repo + "/issues/1/reactions?content=%2B1", tokCarol, nil, 200},
+		{"GET", repo + "/issues/1", tokCarol, nil, 200},
 
 		{"GET", repo + "/issues/1/sub_issues", tokCarol, nil, 200},
 		{"POST", repo + "/issues/1/sub_issues", tokAlice, map[string]any{"sub_issue_id": id(20)}, 201},

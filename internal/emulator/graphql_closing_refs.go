@@ -1,0 +1,64 @@
+package emulator
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Issue.closedByPullRequestsReferences: the pull requests that will close
+// an issue when merged. GitHub links them from a closing keyword in the
+// pull request's description ("Linking a pull request to an issue": close,
+// closes, closed, fix, fixes, fixed, resolve, resolves, resolved, before
+// #N in the same repository or OWNER/REPO#N in another). The emulator
+// keeps no manual links, so userLinkedOnly finds none.
+
+type closedByArgs struct {
+	connArgs
+	IncludeClosedPrs bool `json:"includeClosedPrs"`
+	OrderByState     bool `json:"orderByState"`
+	UserLinkedOnly   bool `json:"userLinkedOnly"`
+}
+
+var closingKeyword = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+([A-Za-z0-9-]+/[A-Za-z0-9._-]+)?#(\d+)\b`)
+
+// closes reports whether a pull request's description closes the issue.
+func closes(pr, is *Issue) bool {
+	if pr.Body == nil {
+		return false
+	}
+	for _, m := range closingKeyword.FindAllStringSubmatch(stripUnlinked(*pr.Body), -1) {
+		repo := pr.Repo.FullName()
+		if m[1] != "" {
+			repo = m[1]
+		}
+		if n, err := strconv.Atoi(m[2]); err == nil && n == is.Number && strings.EqualFold(repo, is.Repo.FullName()) {
+			return true
+		}
+	}
+	return false
+}
+
+func registerClosingRefs(r *resolvers) {
+	resolveArgs(r, "Issue.closedByPullRequestsReferences", func(x *gqlContext, is *Issue, a closedByArgs) (any, error) {
+		var list []*Issue
+		if !a.UserLinkedOnly {
+			for _, repo := range x.st.Repos() {
+				if !x.canRead(repo) {
+					continue
+				}
+				for _, pr := range repo.Issues {
+					open := pr.State == "open"
+					if pr.IsPull && !pr.Deleted && (open || a.IncludeClosedPrs) && closes(pr, is) {
+						list = append(list, pr)
+					}
+				}
+			}
+		}
+		if a.OrderByState {
+			slices.SortStableFunc(list, func(p, q *Issue) int { return strings.Compare(q.State, p.State) }) // open before closed
+		}
+		return pageOf(x, list, a.connArgs)
+	})
+}

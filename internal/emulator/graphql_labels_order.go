@@ -1,0 +1,20 @@
+package emulator
+
+import "slices"
+
+// sortByIssueCount orders labels by how many of the repository's live
+// issues and pull requests carry each, fewest first (LabelOrder's
+// ISSUE_COUNT; DESC reverses it). Labels carried equally keep their
+// creation order.
+func sortByIssueCount(repo *Repo, list []*Label) {
+	count := map[*Label]int{}
+	for _, is := range repo.Issues {
+		if is.Deleted {
+			continue
+		}
+		for _, l := range is.Labels {
+			count[l]++
+		}
+	}
+	slices.SortStableFunc(list, func(p, q *Label) int { return count[p] - count[q] })
+}

@@ -1,0 +1,100 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+)
+
+// GET /repos/{owner}/{repo}/collaborators: the people with access to a
+// repository and what each may do. GitHub shows the list only to those
+// who can push to the repository.
+
+const collaboratorDocs = "rest/collaborators/collaborators#list-repository-collaborators"
+
+// collaboratorJSON is GitHub's collaborator: a simple user with the
+// permissions it holds on the repository and the role they amount to.
+type collaboratorJSON struct {
+	*userJSON
+	Permissions permsJSON `json:"permissions"`
+	RoleName    string    `json:"role_name"`
+}
+
+// userPermission is what an account may do on a repository: the owner
+// administers it; a collaborator has the grant its tokens carry for the
+// repository (the seed gives each user one token standing for the user's
+// access), read when none names it.
+func (s *State) userPermission(a *Account, r *Repo) Permission {
+	if a == r.Owner {
+		return PermAdmin
+	}
+	best := PermRead
+	for _, t := range s.tokens {
+		if !strings.EqualFold(t.Login, a.Login) {
+			continue
+		}
+		if p, ok := t.Perms[strings.ToLower(r.FullName())]; ok && p > best {
+			best = p
+		}
+	}
+	return best
+}
+
+// roleName is the repository role a permission level amounts to, as
+// GitHub's role_name names it.
+func roleName(p Permission) string {
+	switch p {
+	case PermAdmin:
+		return "admin"
+	case PermWrite:
+		return "write"
+	case PermTriage:
+		return "triage"
+	}
+	return "read"
+}
+
+func (e *Emulator) listCollaborators(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	if c.token.Permission(r) < PermWrite {
+		c.fail(http.StatusForbidden, "Must have push access to view repository collaborators.", collaboratorDocs)
+		return
+	}
+	q := c.req.URL.Query()
+	affiliation := q.Get("affiliation")
+	switch affiliation {
+	case "", "all", "direct", "outside":
+	default:
+		c.invalid("", collaboratorDocs, fieldError{Resource: "Collaborator", Field: "affiliation", Code: "invalid"})
+		return
+	}
+	want := map[string]Permission{"pull": PermRead, "triage": PermTriage, "push": PermWrite, "maintain": PermAdmin, "admin": PermAdmin}
+	minPerm, filtered := want[q.Get("permission")]
+	if q.Get("permission") != "" && !filtered {
+		c.invalid("", collaboratorDocs, fieldError{Resource: "Collaborator", Field: "permission", Code: "invalid"})
+		return
+	}
+	var list []*Account
+	for _, a := range c.assignable(r) {
+		// The collaborators of an organization's repository are its
+		// members (association() calls them MEMBER), so none is an
+		// outside collaborator; a personal repository's are all outside
+		// the owner.
+		if affiliation == "outside" && (r.Owner.IsOrg || a == r.Owner) {
+			continue
+		}
+		if filtered && c.st.userPermission(a, r) < minPerm {
+			continue
+		}
+		list = append(list, a)
+	}
+	out := []collaboratorJSON{}
+	for _, a := range paginate(c, list) {
+		p := c.st.userPermission(a, r)
+		out = append(out, collaboratorJSON{userJSON: c.links.simpleUser(a), RoleName: roleName(p),
+			Permissions: permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead}})
+	}
+	c.json(http.StatusOK, out)
+}

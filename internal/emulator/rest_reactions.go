@@ -1,0 +1,133 @@
+package emulator
+
+import "net/http"
+
+// REST's reactions on issues and issue comments: list (optionally one
+// content only) and create. GitHub lets anyone who can read a repository
+// react, so reading is all a reaction needs.
+
+const reactionDocs = "rest/reactions/reactions"
+
+// reactionJSON is GitHub's reaction.
+type reactionJSON struct {
+	ID        int64     `json:"id"`
+	NodeID    string    `json:"node_id"`
+	User      *userJSON `json:"user"`
+	Content   string    `json:"content"`
+	CreatedAt string    `json:"created_at"`
+}
+
+func (l links) reaction(r *Reaction) reactionJSON {
+	return reactionJSON{ID: r.ID, NodeID: r.NodeID, User: l.simpleUser(r.User), Content: r.Content, CreatedAt: ts(r.CreatedAt)}
+}
+
+// reactionRollup is the reactions summary an issue or comment carries.
+func reactionRollup(url string, rs []*Reaction) reactionsJSON {
+	out := reactionsJSON{URL: url, TotalCount: len(rs)}
+	for _, r := range rs {
+		switch r.Content {
+		case "+1":
+			out.PlusOne++
+		case "-1":
+			out.MinusOne++
+		case "laugh":
+			out.Laugh++
+		case "confused":
+			out.Confused++
+		case "heart":
+			out.Heart++
+		case "hooray":
+			out.Hooray++
+		case "eyes":
+			out.Eyes++
+		case "rocket":
+			out.Rocket++
+		}
+	}
+	return out
+}
+
+func (e *Emulator) listIssueReactions(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	if is := c.issueFor(r); is != nil {
+		c.listReactions(is.Reactions)
+	}
+}
+
+func (e *Emulator) createIssueReaction(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	if is := c.issueFor(r); is != nil {
+		c.createReaction(&is.Reactions, reactionDocs+"#create-reaction-for-an-issue")
+	}
+}
+
+func (e *Emulator) listCommentReactions(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	if cm := c.commentFor(r); cm != nil {
+		c.listReactions(cm.Reactions)
+	}
+}
+
+func (e *Emulator) createCommentReaction(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	if cm := c.commentFor(r); cm != nil {
+		c.createReaction(&cm.Reactions, reactionDocs+"#create-reaction-for-an-issue-comment")
+	}
+}
+
+// listReactions answers one page of reactions, only those of the content
+// asked for when ?content= is given (a content outside REST's enum matches
+// none: GitHub's description lists no 422 for these GETs).
+func (c *call) listReactions(rs []*Reaction) {
+	list := rs
+	if want := c.req.URL.Query().Get("content"); want != "" {
+		list = nil
+		for _, r := range rs {
+			if r.Content == want {
+				list = append(list, r)
+			}
+		}
+	}
+	out := []reactionJSON{}
+	for _, r := range paginate(c, list) {
+		out = append(out, c.links.reaction(r))
+	}
+	c.json(http.StatusOK, out)
+}
+
+// createReaction adds the viewer's reaction: 201 when new, 200 with the
+// existing one when the viewer already reacted so.
+func (c *call) createReaction(list *[]*Reaction, doc string) {
+	var in struct {
+		Content optional[string] `json:"content"`
+	}
+	if !c.decode(&in) {
+		return
+	}
+	if !in.Content.Set || in.Content.Null || in.Content.Value == "" {
+		c.invalid("", doc, fieldError{Resource: "Reaction", Field: "content", Code: "missing_field"})
+		return
+	}
+	if !validReaction(in.Content.Value) {
+		c.invalid("", doc, fieldError{Resource: "Reaction", Field: "content", Code: "invalid"})
+		return
+	}
+	r, created := c.st.React(list, c.viewer, in.Content.Value)
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	c.json(status, c.links.reaction(r))
+}
