@@ -79,7 +79,7 @@ clean:
 # module (e2e/peers/go.mod, never imported by ghgate) and built from the Go
 # module proxy into e2e/peers/bin. The first build downloads and compiles
 # both (minutes); later ones are cached.
-.PHONY: peers peers-test
+.PHONY: peers peers-test bench-peer
 PEERS_DIR = e2e/peers
 
 peers:
@@ -92,3 +92,9 @@ peers:
 # e2e/peers/mcp-expected-failures.txt; each prints a tally line.
 peers-test: peers build
 	cd $(PEERS_DIR) && GHGATE_BIN=$(CURDIR)/bin/ghgate $(GO) test -count=1 -v -timeout 20m ./...
+
+# The same scripted tasks through ghgate and through GitHub's MCP server,
+# side by side on one emulator behind one counting proxy (no namespace
+# needed: GitHub's server reaches the emulator through HTTP_PROXY).
+bench-peer: peers build
+	./bin/ghgate bench --peer $(PEERS_DIR)/bin/github-mcp-server

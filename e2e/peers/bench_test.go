@@ -1,0 +1,38 @@
+package peers
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// `ghgate bench --peer` runs every scripted task through both ghgate and
+// GitHub's MCP server on one emulator. It needs no namespace: GitHub's
+// server reaches the emulator through the bench's counting proxy as an
+// HTTP proxy. Each task must run on both servers (the bench exits non-zero
+// and prints "failed on …" otherwise), and the table must carry a row per
+// task and the totals. The figures themselves are not judged here.
+func TestBenchPeerRunsEveryTaskOnBothServers(t *testing.T) {
+	ghgate := ghgateBinary(t)
+	peer := peerBinary(t, "github-mcp-server", "github.com/github/github-mcp-server/cmd/github-mcp-server")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, ghgate, "bench", "--peer", peer).CombinedOutput()
+	text := string(out)
+	t.Logf("ghgate bench --peer:\n%s", text)
+	if err != nil {
+		t.Fatalf("ghgate bench --peer: %v", err)
+	}
+	if strings.Contains(text, "failed") {
+		t.Errorf("a task failed on one of the servers")
+	}
+	for _, want := range []string{"tools/list bytes: ghgate default", "list open bugs", "search issue text", "read an issue and its comments",
+		"list an epic's sub-issues", "list the repository's labels", "create an issue with labels and a milestone",
+		"add a label, keeping the others", "close as a duplicate, with a comment", "all tasks that ran on both"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the table lacks %q", want)
+		}
+	}
+}
