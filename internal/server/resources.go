@@ -65,8 +65,8 @@ func newResources(svc *tools.Service, specs []tooldef.Spec) *resources {
 
 // Tools whose handlers answer the templates.
 const (
-	issueTool  = "github_get_issue"
-	issuesTool = "github_search_issues"
+	issueTool  = tools.NameGetIssue
+	issuesTool = tools.NameSearchIssues
 )
 
 // uris lists what a read may name: the templates first, then the fixed

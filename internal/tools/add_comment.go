@@ -46,7 +46,7 @@ type AddCommentOut struct {
 func (s *Service) AddComment() tooldef.Spec {
 	guard := &keyGuard{}
 	return tooldef.Tool[AddCommentIn, AddCommentOut]{
-		Name:        "github_add_comment",
+		Name:        NameAddComment,
 		Title:       "Add a comment",
 		Description: "Comment on an issue.",
 		Mode:        tooldef.Write,
@@ -66,7 +66,7 @@ func (s *Service) AddComment() tooldef.Spec {
 // its answer makes two reads to find that attempt's comment (see
 // findComment) before it would post.
 func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGuard) (AddCommentOut, error) {
-	const tool = "github_add_comment"
+	const tool = NameAddComment
 	c, err := s.client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
 		return AddCommentOut{}, notStarted(err)
@@ -152,9 +152,9 @@ func commentFailed(ctx context.Context, c *github.Client, err error, in AddComme
 	}
 	return lostWrite(e, in.IdempotencyKey != "",
 		contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the comment this call may have made",
-			Tool: "github_add_comment", Arguments: in},
+			Tool: NameAddComment, Arguments: in},
 		contract.Repair{NextStep: "the comment may have been posted: list the issue's comments before posting it again",
-			Tool: "github_list_issue_items", Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "comments", PageSize: MaxPageSize}})
+			Tool: NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "comments", PageSize: MaxPageSize}})
 }
 
 // lostWrite finishes the envelope of a create or comment that may have

@@ -19,7 +19,7 @@ func commentCount(env *servertest.Env, n int) int {
 
 func addComment(t *testing.T, env *servertest.Env, in tools.AddCommentIn) tools.AddCommentOut {
 	t.Helper()
-	out := callOK[tools.AddCommentOut](t, env, "github_add_comment", in)
+	out := callOK[tools.AddCommentOut](t, env, tools.NameAddComment, in)
 	if out.IssueNumber != in.IssueNumber || out.Comment.ID == 0 || out.Comment.Body != in.Body {
 		t.Fatalf("comment: %+v", out)
 	}
@@ -37,14 +37,14 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 		t.Fatalf("posted: %+v", out)
 	}
 	// A blank body is refused before any request.
-	e := wireEnvelope(t, env.Call(t, "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: " \n\t"}), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: " \n\t"}), true)
 	if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != "body" {
 		t.Fatalf("blank body: %+v", e)
 	}
 	wantUpstream(t, env)
 	// Forced error: an issue that does not exist.
-	e = wireEnvelope(t, env.Call(t, "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Body: "hello"}), true)
-	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != "github_search_issues" {
+	e = wireEnvelope(t, env.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Body: "hello"}), true)
+	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != tools.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
@@ -63,7 +63,7 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 	}
 	// The same key for another request is refused, nothing written.
 	in.Body = "Something else"
-	e := wireEnvelope(t, env.Call(t, "github_add_comment", in), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameAddComment, in), true)
 	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted {
 		t.Fatalf("reused key: %+v", e)
 	}
@@ -113,7 +113,7 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 			before := commentCount(env, n)
 			in := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "Under " + string(c.kind), IdempotencyKey: "fault-" + string(c.kind)}
 			addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: c.kind, Status: c.status, Times: 1})
-			e := wireEnvelope(t, env.Call(t, "github_add_comment", in), true)
+			e := wireEnvelope(t, env.Call(t, tools.NameAddComment, in), true)
 			// With the key, the same call is safe to repeat: temporary.
 			if e.Code != c.code || e.Settlement != c.settlement || !e.Temporary {
 				t.Fatalf("first attempt: %+v", e)
@@ -123,7 +123,7 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 			}
 			// The repair is the same call with the same key: it looks for the
 			// first attempt's comment before posting.
-			if e.Repair == nil || e.Repair.Tool != "github_add_comment" {
+			if e.Repair == nil || e.Repair.Tool != tools.NameAddComment {
 				t.Fatalf("repair: %+v", e.Repair)
 			}
 			env.Upstream()
@@ -156,8 +156,8 @@ func TestAddCommentWithoutKeyUnderDrop(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	addFault(t, env, emulator.Fault{Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", n), Kind: emulator.FaultDropAfter, Times: 1})
-	e := wireEnvelope(t, env.Call(t, "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "no key"}), true)
-	if e.Settlement != contract.Indeterminate || e.Repair == nil || e.Repair.Tool != "github_list_issue_items" {
+	e := wireEnvelope(t, env.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "no key"}), true)
+	if e.Settlement != contract.Indeterminate || e.Repair == nil || e.Repair.Tool != tools.NameListIssueItems {
 		t.Fatalf("dropped without key: %+v", e)
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
@@ -170,14 +170,14 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	n := emulator.DemoLockedIssue
 	carol.Upstream()
-	e := wireEnvelope(t, carol.Call(t, "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "me too", IdempotencyKey: "locked-1"}), true)
+	e := wireEnvelope(t, carol.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "me too", IdempotencyKey: "locked-1"}), true)
 	if e.Code != contract.CodeLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
 		t.Fatalf("locked: %+v", e)
 	}
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
 	// The refusal wrote nothing, so the key was released: the same call
 	// asks GitHub again rather than replaying a stale refusal.
-	wireEnvelope(t, carol.Call(t, "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "me too", IdempotencyKey: "locked-1"}), true)
+	wireEnvelope(t, carol.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "me too", IdempotencyKey: "locked-1"}), true)
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
 	// alice (admin) may comment on the locked issue.
 	alice := servertest.Start(t, servertest.Options{})
@@ -185,7 +185,7 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	scoped.Upstream()
-	e = wireEnvelope(t, scoped.Call(t, "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "hi"}), true)
+	e = wireEnvelope(t, scoped.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "hi"}), true)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}

@@ -16,7 +16,7 @@ func TestRateBudgetIsReportedBeforeItRunsOut(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{CoreLimit: 40}, MaxReadRetries: -1})
 	var warned bool
 	for i := 1; i <= 45; i++ {
-		res := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: i, Detail: "summary"})
+		res := env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: i, Detail: "summary"})
 		if res.IsError {
 			e := res.Envelope(t)
 			if e.Code != contract.CodeRateLimited || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 || !e.Temporary {
@@ -50,7 +50,7 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 		{"emu-revoked", contract.CodeInvalidCredential},
 	} {
 		env := servertest.Start(t, servertest.Options{Token: c.token})
-		e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
+		e := env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
 		if e.Code != c.code || e.Repair == nil {
 			t.Errorf("token %q: %+v", c.token, e)
 		}
@@ -58,7 +58,7 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 	// carol can read (and, as on GitHub, comment) but not label: the write
 	// fails as insufficient_scope.
 	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e := env.Call(t, "github_update_issue", `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["question"]}}`).Envelope(t)
+	e := env.Call(t, tools.NameUpdateIssue, `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["question"]}}`).Envelope(t)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement == "" {
 		t.Fatalf("write without permission: %+v", e)
 	}

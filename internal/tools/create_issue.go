@@ -64,7 +64,7 @@ type CreateIssueOut struct {
 func (s *Service) CreateIssue() tooldef.Spec {
 	guard := &keyGuard{}
 	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
-		Name:        "github_create_issue",
+		Name:        NameCreateIssue,
 		Title:       "Create an issue",
 		Description: "Open an issue; unknown names write nothing.",
 		Mode:        tooldef.Write,
@@ -81,7 +81,7 @@ func (s *Service) CreateIssue() tooldef.Spec {
 }
 
 func (s *Service) createIssue(ctx context.Context, in CreateIssueIn, guard *keyGuard) (CreateIssueOut, error) {
-	const tool = "github_create_issue"
+	const tool = NameCreateIssue
 	c, err := s.client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
 		return CreateIssueOut{}, notStarted(err)

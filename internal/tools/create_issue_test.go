@@ -76,7 +76,7 @@ func ciMilestone(t *testing.T, env *servertest.Env, title string) int {
 
 func ciCreate(t *testing.T, env *servertest.Env, in tools.CreateIssueIn) tools.CreateIssueOut {
 	t.Helper()
-	return callOK[tools.CreateIssueOut](t, env, "github_create_issue", in)
+	return callOK[tools.CreateIssueOut](t, env, tools.NameCreateIssue, in)
 }
 
 func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
@@ -97,7 +97,7 @@ func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
 		t.Fatalf("output: %+v", out)
 	}
 	var got tools.GetIssueOut
-	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: is.Number}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: is.Number}).Decode(t, &got)
 	if got.Issue.Version != is.Version {
 		t.Fatalf("create's version %s differs from get_issue's %s", is.Version, got.Issue.Version)
 	}
@@ -134,7 +134,7 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			in := base
 			tc.edit(&in)
 			env.Upstream()
-			e := env.Call(t, "github_create_issue", in).Envelope(t)
+			e := env.Call(t, tools.NameCreateIssue, in).Envelope(t)
 			if e.Code != tc.code || e.Settlement != tc.settlement || e.Details == nil || e.Details.Field != tc.field {
 				t.Fatalf("envelope: %+v", e)
 			}
@@ -153,7 +153,7 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			if posts != tc.posts {
 				t.Fatalf("%d creates sent, want %d: %v", posts, tc.posts, ciCalls(env))
 			}
-			if e.Repair == nil || e.Repair.Tool != "github_list_repo_metadata" {
+			if e.Repair == nil || e.Repair.Tool != tools.NameListRepoMetadata {
 				t.Fatalf("repair: %+v", e.Repair)
 			}
 			// The repair is callable as given and lists the valid names.
@@ -186,13 +186,13 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	out := ciCreate(t, env, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: XLSX", ParentIssueNumber: emulator.DemoParentIssue})
 	var got tools.GetIssueOut
-	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: out.Issue.Number}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: out.Issue.Number}).Decode(t, &got)
 	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
 		t.Fatalf("not linked: %+v", got.Relations)
 	}
 
 	// A missing parent is refused before the issue is created.
-	e := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: 9999}).Envelope(t)
+	e := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: 9999}).Envelope(t)
 	if e.Code != contract.CodeNotFound || e.Settlement != contract.NotStarted || len(ciIssues(env, "Orphan")) != 0 {
 		t.Fatalf("missing parent: %+v", e)
 	}
@@ -201,7 +201,7 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	// with a follow-up that finishes the job.
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/sub_issues", emulator.DemoParentIssue), Times: 1})
-	e = env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: ODS", ParentIssueNumber: emulator.DemoParentIssue}).Envelope(t)
+	e = env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: ODS", ParentIssueNumber: emulator.DemoParentIssue}).Envelope(t)
 	made := ciIssues(env, "Export: ODS")
 	if len(made) != 1 {
 		t.Fatalf("want one issue, have %v", made)
@@ -211,13 +211,13 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 		e.Details == nil || !slices.Equal(e.Details.Applied, []string{fmt.Sprintf("created issue #%d", n)}) || len(e.Details.NotApplied) != 1 {
 		t.Fatalf("partial success: %+v", e)
 	}
-	if e.FollowUp == nil || e.FollowUp.Tool != "github_link_issues" {
+	if e.FollowUp == nil || e.FollowUp.Tool != tools.NameLinkIssues {
 		t.Fatalf("follow_up: %+v", e.FollowUp)
 	}
 	if res := env.Call(t, e.FollowUp.Tool, e.FollowUp.Arguments); res.IsError {
 		t.Fatalf("follow-up as given failed: %s", res.JSON)
 	}
-	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
 	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
 		t.Fatalf("follow-up did not link: %+v", got.Relations)
 	}
@@ -245,7 +245,7 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 			env := servertest.Start(t, servertest.Options{})
 			title := "Settlement " + string(tc.kind)
 			ciFault(t, env, emulator.Fault{Kind: tc.kind, Status: tc.status, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
-			e := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title}).Envelope(t)
+			e := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title}).Envelope(t)
 			if e.Settlement != tc.settlement {
 				t.Fatalf("settlement %q, want %q: %+v", e.Settlement, tc.settlement, e)
 			}
@@ -256,7 +256,7 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 			if got := len(ciIssues(env, title)) == 1; got != tc.applied {
 				t.Fatalf("applied=%v, want %v", got, tc.applied)
 			}
-			if tc.settlement != contract.NoRemoteSuccessKnown && (e.Repair == nil || e.Repair.Tool != "github_search_issues" || e.Temporary) {
+			if tc.settlement != contract.NoRemoteSuccessKnown && (e.Repair == nil || e.Repair.Tool != tools.NameSearchIssues || e.Temporary) {
 				t.Fatalf("an uncertain create must send the agent to look first: %+v", e)
 			}
 		})
@@ -284,7 +284,7 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	// The same key for another request is refused.
 	other := in
 	other.Title = "Something else"
-	e := env.Call(t, "github_create_issue", other).Envelope(t)
+	e := env.Call(t, tools.NameCreateIssue, other).Envelope(t)
 	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted {
 		t.Fatalf("reused key: %+v", e)
 	}
@@ -298,7 +298,7 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	restarted := &servertest.Env{Emu: env.Emu, Stack: st, Session: servertest.Connect(t, st.Server.MCP)}
-	res := restarted.Call(t, "github_create_issue", in)
+	res := restarted.Call(t, tools.NameCreateIssue, in)
 	var after tools.CreateIssueOut
 	res.Decode(t, &after)
 	if res.IsError || !after.Replayed || after.Issue.Number != first.Issue.Number {
@@ -316,11 +316,11 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 			title := "Dropped " + string(kind)
 			in := tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Body: "body", IdempotencyKey: "k-" + string(kind)}
 			ciFault(t, env, emulator.Fault{Kind: kind, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
-			e := env.Call(t, "github_create_issue", in).Envelope(t)
+			e := env.Call(t, tools.NameCreateIssue, in).Envelope(t)
 			if e.Settlement != contract.Indeterminate && e.Settlement != contract.RemoteSuccessKnown {
 				t.Fatalf("first call: %+v", e)
 			}
-			if e.Repair == nil || e.Repair.Tool != "github_create_issue" {
+			if e.Repair == nil || e.Repair.Tool != tools.NameCreateIssue {
 				t.Fatalf("repair should repeat with the key: %+v", e.Repair)
 			}
 			// The repair is the same call with the same key.
@@ -341,7 +341,7 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 			}
 			env.Upstream()
 			var third tools.CreateIssueOut
-			env.Call(t, "github_create_issue", in).Decode(t, &third)
+			env.Call(t, tools.NameCreateIssue, in).Decode(t, &third)
 			if !third.Replayed || third.Issue.Number != out.Issue.Number {
 				t.Fatalf("third call: %+v", third)
 			}
@@ -352,11 +352,11 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 
 func TestCreateIssueInputSchema(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	res := env.Call(t, "github_create_issue", json.RawMessage(`{"owner":"acme","repo":"widgets","title":"x","idempotency_key":""}`))
+	res := env.Call(t, tools.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"x","idempotency_key":""}`))
 	if e := res.Envelope(t); e.Code != contract.CodeInvalidField || e.Details.Field != "idempotency_key" {
 		t.Fatalf("empty key: %+v", e)
 	}
-	res = env.Call(t, "github_create_issue", json.RawMessage(`{"owner":"acme","repo":"widgets","title":"   "}`))
+	res = env.Call(t, tools.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"   "}`))
 	if e := res.Envelope(t); e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted {
 		t.Fatalf("blank title: %+v", e)
 	}
@@ -374,7 +374,7 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 	errs := make(chan error, calls)
 	for range calls {
 		go func() {
-			res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_create_issue", Arguments: json.RawMessage(args)})
+			res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: tools.NameCreateIssue, Arguments: json.RawMessage(args)})
 			if err != nil {
 				errs <- err
 				return
@@ -437,7 +437,7 @@ func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
 	st.Unlock()
 	for _, parent := range []int{full.Number, deep.Number} {
 		env.Upstream()
-		e := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: parent}).Envelope(t)
+		e := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: parent}).Envelope(t)
 		if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "parent_issue_number" {
 			t.Fatalf("parent #%d: %+v", parent, e)
 		}

@@ -95,7 +95,7 @@ func (s *Service) resolveCreate(ctx context.Context, c *github.Client, in Create
 			e.Settlement = contract.NotStarted
 			without := in
 			without.ParentIssueNumber = 0
-			return e.WithRepair(contract.Repair{NextStep: "create the issue without a parent, or under another parent", Tool: "github_create_issue", Arguments: without})
+			return e.WithRepair(contract.Repair{NextStep: "create the issue without a parent, or under another parent", Tool: NameCreateIssue, Arguments: without})
 		}
 	}
 	return nil
@@ -141,9 +141,9 @@ func (s *Service) createFailed(ctx context.Context, c *github.Client, err error,
 	}
 	return lostWrite(e, in.IdempotencyKey != "",
 		contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the issue this call may have created",
-			Tool: "github_create_issue", Arguments: in},
+			Tool: NameCreateIssue, Arguments: in},
 		contract.Repair{NextStep: "the issue may exist: search for its title before creating it again",
-			Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, Query: in.Title, State: "all"}})
+			Tool: NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, Query: in.Title, State: "all"}})
 }
 
 // finishCreate links a created issue to its parent and renders it. A link
@@ -166,7 +166,7 @@ func (s *Service) finishCreate(ctx context.Context, c *github.Client, in CreateI
 				fmt.Sprintf("issue #%d was created, but adding it as a sub-issue of #%d failed (%s)", n, p, reason),
 				[]string{fmt.Sprintf("created issue #%d", n)},
 				[]string{fmt.Sprintf("add #%d as a sub-issue of #%d", n, p)},
-				&contract.Repair{NextStep: fmt.Sprintf("link #%d under #%d; do not create the issue again", n, p), Tool: "github_link_issues", Arguments: link})
+				&contract.Repair{NextStep: fmt.Sprintf("link #%d under #%d; do not create the issue again", n, p), Tool: NameLinkIssues, Arguments: link})
 		}
 	}
 	out.RateLimitRemaining = lowBudget(c, "core")

@@ -115,7 +115,7 @@ func commentNotFound(err error, in EditCommentIn) error {
 	e.Message = fmt.Sprintf("comment %d in %s/%s does not exist, was already deleted, or is not visible to this credential", in.CommentID, in.Owner, in.Repo)
 	e.WithField("comment_id", "no such comment visible here")
 	e.Repair = &contract.Repair{NextStep: "if you deleted this comment earlier, nothing is left to do; otherwise list the issue's comments for the right id",
-		Alternative: "github_list_issue_items with collection comments"}
+		Alternative: NameListIssueItems + " with collection comments"}
 	return e
 }
 
@@ -134,7 +134,7 @@ func commentWriteFailed(err error, in EditCommentIn) error {
 		if in.Delete {
 			step = "call again with the same arguments: not_found then means the first attempt deleted it"
 		}
-		e.Repair = &contract.Repair{NextStep: step, Tool: "github_edit_comment", Arguments: in}
+		e.Repair = &contract.Repair{NextStep: step, Tool: NameEditComment, Arguments: in}
 	}
 	return e
 }
@@ -142,7 +142,7 @@ func commentWriteFailed(err error, in EditCommentIn) error {
 // EditComment is github_edit_comment.
 func (s *Service) EditComment() tooldef.Spec {
 	return tooldef.Tool[EditCommentIn, EditCommentOut]{
-		Name:        "github_edit_comment",
+		Name:        NameEditComment,
 		Title:       "Edit or delete a comment",
 		Description: "Replace a comment's body or delete it.",
 		Mode:        tooldef.Write,

@@ -47,7 +47,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	env.Upstream()
 
 	var out tools.EditCommentOut
-	res := env.Call(t, "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Body: "Edited: a<b && c"})
+	res := env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Body: "Edited: a<b && c"})
 	res.Decode(t, &out)
 	wantUpstream(t, env, "PATCH "+path)
 	if res.IsError || out.Comment == nil || out.Comment.Body != "Edited: a<b && c" || out.Comment.ID != id ||
@@ -58,7 +58,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 		t.Fatalf("stored body %q", body)
 	}
 
-	res = env.Call(t, "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true})
+	res = env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true})
 	out = tools.EditCommentOut{}
 	res.Decode(t, &out)
 	wantUpstream(t, env, "DELETE "+path)
@@ -70,7 +70,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	}
 	// Deleting it again: GitHub's 404 cannot tell "already deleted" from
 	// "never there" or "not visible", so neither does the answer.
-	e := wireEnvelope(t, env.Call(t, "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true}), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true}), true)
 	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "already deleted") ||
 		e.Details == nil || e.Details.Field != "comment_id" {
 		t.Fatalf("second delete: %+v", e)
@@ -86,7 +86,7 @@ func TestEditCommentRefusals(t *testing.T) {
 		fmt.Sprintf(`{"owner":"acme","repo":"widgets","comment_id":%d}`, id),
 		fmt.Sprintf(`{"owner":"acme","repo":"widgets","comment_id":%d,"body":"  \n"}`, id),
 	} {
-		e := wireEnvelope(t, env.Call(t, "github_edit_comment", raw), true)
+		e := wireEnvelope(t, env.Call(t, tools.NameEditComment, raw), true)
 		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "body" {
 			t.Fatalf("%s: %+v", raw, e)
 		}
@@ -95,7 +95,7 @@ func TestEditCommentRefusals(t *testing.T) {
 
 	// carol may read but not edit someone else's comment.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e := wireEnvelope(t, carol.Call(t, "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice"), Body: "mine now"}), true)
+	e := wireEnvelope(t, carol.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice"), Body: "mine now"}), true)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("read-only user: %+v", e)
 	}
@@ -104,7 +104,7 @@ func TestEditCommentRefusals(t *testing.T) {
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	sid := commentBy(t, scoped, emulator.DemoManyCommentsIssue, "alice")
 	scoped.Upstream()
-	e = wireEnvelope(t, scoped.Call(t, "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: sid, Delete: true}), true)
+	e = wireEnvelope(t, scoped.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: sid, Delete: true}), true)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}
@@ -134,14 +134,14 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 	for i, c := range cases {
 		body := fmt.Sprintf("edit %d", i)
 		addFault(t, env, emulator.Fault{Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: c.kind, Status: c.status, Times: 1})
-		e := wireEnvelope(t, env.Call(t, "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Body: body}), true)
+		e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Body: body}), true)
 		if e.Code != c.code || e.Settlement != c.settlement {
 			t.Fatalf("%s: %+v", c.kind, e)
 		}
 		// An edit is safe to repeat: the repair is the same call, and it
 		// succeeds.
 		if c.settlement != contract.NoRemoteSuccessKnown {
-			if !e.Temporary || e.Repair == nil || e.Repair.Tool != "github_edit_comment" {
+			if !e.Temporary || e.Repair == nil || e.Repair.Tool != tools.NameEditComment {
 				t.Fatalf("%s: an unknown outcome's repair: %+v", c.kind, e)
 			}
 		}
@@ -150,7 +150,7 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 			t.Fatalf("%s: body %q (before %q)", c.kind, got, before)
 		}
 		if c.settlement != contract.NoRemoteSuccessKnown {
-			if res := env.Call(t, "github_edit_comment", e.Repair.Arguments); res.IsError {
+			if res := env.Call(t, tools.NameEditComment, e.Repair.Arguments); res.IsError {
 				t.Fatalf("%s: repeating the edit: %s", c.kind, res.JSON)
 			}
 			if got, _ := commentBody(env, id); got != body {
@@ -161,7 +161,7 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 	// Deletion under a dropped answer: the comment is gone, the answer says
 	// the outcome is unknown.
 	addFault(t, env, emulator.Fault{Method: "DELETE", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: emulator.FaultDropAfter, Times: 1})
-	e := wireEnvelope(t, env.Call(t, "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true}), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true}), true)
 	if e.Settlement != contract.Indeterminate || !strings.Contains(e.Repair.NextStep, "deleted") {
 		t.Fatalf("dropped delete: %+v", e)
 	}
@@ -170,9 +170,9 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Token: "-"})
 	for tool, args := range map[string]any{
-		"github_add_comment":  tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 9, Body: "x"},
-		"github_edit_comment": tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Delete: true},
-		"github_link_issues":  tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12, Relation: "sub_issue", Action: "add", TargetIssueNumber: 13},
+		tools.NameAddComment:  tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 9, Body: "x"},
+		tools.NameEditComment: tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Delete: true},
+		tools.NameLinkIssues:  tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12, Relation: "sub_issue", Action: "add", TargetIssueNumber: 13},
 	} {
 		e := wireEnvelope(t, env.Call(t, tool, args), true)
 		if e.Code != contract.CodeMissingCredential || e.Settlement != contract.NotStarted {
@@ -180,8 +180,8 @@ func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
 		}
 	}
 	for tool, args := range map[string]any{
-		"github_list_issue_items":   tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 9, Collection: "comments"},
-		"github_list_repo_metadata": tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"},
+		tools.NameListIssueItems:   tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 9, Collection: "comments"},
+		tools.NameListRepoMetadata: tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"},
 	} {
 		if e := wireEnvelope(t, env.Call(t, tool, args), false); e.Code != contract.CodeMissingCredential {
 			t.Errorf("%s: %+v", tool, e)

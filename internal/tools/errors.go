@@ -66,6 +66,6 @@ func notFoundIssue(err error, owner, repo string, number int) error {
 	}
 	e.Message = fmt.Sprintf("%s/%s#%d does not exist or is not visible to this credential", owner, repo, number)
 	e.Repair = &contract.Repair{NextStep: "search the repository for the issue you mean",
-		Tool: "github_search_issues", Arguments: map[string]any{"owner": owner, "repo": repo, "state": "all"}}
+		Tool: NameSearchIssues, Arguments: map[string]any{"owner": owner, "repo": repo, "state": "all"}}
 	return e
 }

@@ -116,7 +116,7 @@ type GetIssueOut struct {
 const commentsPerPage = 30
 
 func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error) {
-	const tool = "github_get_issue"
+	const tool = NameGetIssue
 	scope := in.Owner + "/" + in.Repo
 	// The comments cursor belongs to the issue; detail does not change
 	// which comments there are.
@@ -166,7 +166,7 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 // GetIssue is github_get_issue.
 func (s *Service) GetIssue() tooldef.Spec {
 	return tooldef.Tool[GetIssueIn, GetIssueOut]{
-		Name:  "github_get_issue",
+		Name:  NameGetIssue,
 		Title: "Get an issue",
 		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments; " +
 			"hidden text removed and counted.",

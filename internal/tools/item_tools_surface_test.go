@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools"
 )
 
 // TestItemToolsAnnotationsAndSize pins what tools/list says about the
@@ -21,11 +22,11 @@ func TestItemToolsAnnotationsAndSize(t *testing.T) {
 	// nothing for them and is left out.
 	type hints struct{ readOnly, destructive, idempotent bool }
 	want := map[string]hints{
-		"github_add_comment":        {destructive: false, idempotent: false},
-		"github_edit_comment":       {destructive: true, idempotent: true},
-		"github_list_issue_items":   {readOnly: true, idempotent: true},
-		"github_list_repo_metadata": {readOnly: true, idempotent: true},
-		"github_link_issues":        {destructive: true, idempotent: true},
+		tools.NameAddComment:       {destructive: false, idempotent: false},
+		tools.NameEditComment:      {destructive: true, idempotent: true},
+		tools.NameListIssueItems:   {readOnly: true, idempotent: true},
+		tools.NameListRepoMetadata: {readOnly: true, idempotent: true},
+		tools.NameLinkIssues:       {destructive: true, idempotent: true},
 	}
 	const maxBytes = 1400
 	for _, tool := range res.Tools {

@@ -13,13 +13,13 @@ import (
 func TestIssueItemsWithholdOthersTitlesUnderCreatorScope(t *testing.T) {
 	open := servertest.Start(t, servertest.Options{})
 	var all tools.ListIssueItemsOut
-	open.Call(t, "github_list_issue_items", tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"}).Decode(t, &all)
+	open.Call(t, tools.NameListIssueItems, tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"}).Decode(t, &all)
 
 	var parent tools.GetIssueOut
-	open.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &parent)
+	open.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &parent)
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: parent.Issue.Author})
 	var got tools.ListIssueItemsOut
-	res := scoped.Call(t, "github_list_issue_items", tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"})
+	res := scoped.Call(t, tools.NameListIssueItems, tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"})
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}

@@ -19,7 +19,7 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 	now := time.Now()
 	env.Stack.Service.Now = func() time.Time { return now }
 	create := func(title string, labels ...string) servertest.Result {
-		return env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Labels: labels, Milestone: 1})
+		return env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Labels: labels, Milestone: 1})
 	}
 	env.Upstream()
 	if res := create("first", "bug", "Priority: High"); res.IsError {
@@ -60,12 +60,12 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 func TestListedNamesSkipThePreflight(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"labels", "milestones"} {
-		if res := env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind}); res.IsError {
+		if res := env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind}); res.IsError {
 			t.Fatal(string(res.JSON))
 		}
 	}
 	env.Upstream()
-	res := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after listing",
+	res := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after listing",
 		Labels: []string{"bug", "enhancement"}, Milestone: 2})
 	if res.IsError {
 		t.Fatal(string(res.JSON))
@@ -84,13 +84,13 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Import drops the last row", IdempotencyKey: "k-502"}
-	e := env.Call(t, "github_create_issue", in).Envelope(t)
+	e := env.Call(t, tools.NameCreateIssue, in).Envelope(t)
 	if e.Code != contract.CodeUpstreamUnavailable || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("first attempt: %+v", e)
 	}
 	env.Upstream()
 	var out tools.CreateIssueOut
-	res := env.Call(t, "github_create_issue", in)
+	res := env.Call(t, tools.NameCreateIssue, in)
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -119,12 +119,12 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 func TestSeenNamesSkipThePreflight(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	var found tools.SearchIssuesOut
-	env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug", "priority: high"}, State: "all"}).Decode(t, &found)
+	env.Call(t, tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug", "priority: high"}, State: "all"}).Decode(t, &found)
 	if len(found.Items) == 0 {
 		t.Fatal("the seed has no issue labelled bug and priority: high")
 	}
 	env.Upstream()
-	res := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Seen names", Labels: []string{"Bug", "priority: high"}})
+	res := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Seen names", Labels: []string{"Bug", "priority: high"}})
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -140,15 +140,15 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	// get_issue confirms the labels of the issue it read.
 	other := servertest.Start(t, servertest.Options{})
 	var got tools.GetIssueOut
-	other.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: found.Items[0].Number}).Decode(t, &got)
+	other.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: found.Items[0].Number}).Decode(t, &got)
 	other.Upstream()
-	if res := other.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Read names", Labels: got.Issue.Labels}); res.IsError {
+	if res := other.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Read names", Labels: got.Issue.Labels}); res.IsError {
 		t.Fatal(string(res.JSON))
 	}
 	if calls := other.Upstream(); len(calls) != 1 {
 		t.Fatalf("a create naming labels get_issue showed should be the POST alone: %v", calls)
 	}
-	if e := other.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeUnknownLabel {
+	if e := other.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeUnknownLabel {
 		t.Fatalf("an unseen, unknown label must be refused: %+v", e)
 	}
 }
@@ -173,11 +173,11 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 		t.Fatal(err)
 	}
 	in.IdempotencyKey = "k-same-title"
-	if e := env.Call(t, "github_create_issue", in).Envelope(t); e.Settlement != contract.Indeterminate {
+	if e := env.Call(t, tools.NameCreateIssue, in).Envelope(t); e.Settlement != contract.Indeterminate {
 		t.Fatalf("first attempt: %+v", e)
 	}
 	var out tools.CreateIssueOut
-	res := env.Call(t, "github_create_issue", in)
+	res := env.Call(t, tools.NameCreateIssue, in)
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -190,17 +190,17 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 	env.Stack.Service.Store = env.Stack.Store
 	comment := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: earlier, Body: "Same comment"}
 	var first tools.AddCommentOut
-	env.Call(t, "github_add_comment", comment).Decode(t, &first)
+	env.Call(t, tools.NameAddComment, comment).Decode(t, &first)
 	env.Stack.Service.Store = later
 	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultDropBefore, Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", earlier), Times: 1}); err != nil {
 		t.Fatal(err)
 	}
 	comment.IdempotencyKey = "k-same-comment"
-	if e := env.Call(t, "github_add_comment", comment).Envelope(t); e.Settlement != contract.Indeterminate {
+	if e := env.Call(t, tools.NameAddComment, comment).Envelope(t); e.Settlement != contract.Indeterminate {
 		t.Fatalf("first keyed comment: %+v", e)
 	}
 	var again tools.AddCommentOut
-	res = env.Call(t, "github_add_comment", comment)
+	res = env.Call(t, tools.NameAddComment, comment)
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}

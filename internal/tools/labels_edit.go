@@ -36,7 +36,7 @@ func (e *LabelsEdit) validate() *contract.Error {
 	if e.Set != nil {
 		if len(e.Set) == 0 {
 			return bad("set", "cannot clear every label; use remove").WithRepair(contract.Repair{
-				NextStep: "to take every label off, name them in labels.remove: get_issue lists them", Tool: "github_update_issue"})
+				NextStep: "to take every label off, name them in labels.remove: get_issue lists them", Tool: NameUpdateIssue})
 		}
 		if len(e.Add) > 0 || len(e.Remove) > 0 || e.Swap != nil {
 			return bad("set", "replaces every label, so it cannot be combined with add, remove or swap")

@@ -33,7 +33,7 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be linked to itself", in.IssueNumber).
 			WithField("target_issue_number", "must differ from issue_number").
 			WithRepair(contract.Repair{NextStep: "find the other issue to link, then call again with its number as target_issue_number",
-				Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo}})
+				Tool: NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo}})
 	}
 	anchors := 0
 	for _, n := range []int{in.AfterIssueNumber, in.BeforeIssueNumber} {
@@ -47,20 +47,20 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 	case in.Action != "reorder" && anchors > 0:
 		return contract.Errorf(contract.CodeInvalidField, "after_issue_number and before_issue_number are for reorder only").
 			WithField("after_issue_number", "only with action reorder").
-			WithRepair(contract.Repair{NextStep: "call again without the anchor", Tool: "github_link_issues", Arguments: unanchored})
+			WithRepair(contract.Repair{NextStep: "call again without the anchor", Tool: NameLinkIssues, Arguments: unanchored})
 	case in.Action == "reorder" && in.Relation != "sub_issue":
 		return contract.Errorf(contract.CodeInvalidField, "only sub-issues have an order").WithField("action", "reorder needs relation sub_issue")
 	case in.Action == "reorder" && anchors == 0:
 		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
 			WithField("after_issue_number", "give exactly one of after_issue_number and before_issue_number").
 			WithRepair(contract.Repair{NextStep: "list the sub-issues in their order, then call again with one of them as after_issue_number",
-				Tool: "github_list_issue_items", Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
+				Tool: NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
 	case in.Action == "reorder" && anchors != 1:
 		after := *in
 		after.BeforeIssueNumber = 0
 		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
 			WithField("before_issue_number", "give exactly one of after_issue_number and before_issue_number").
-			WithRepair(contract.Repair{NextStep: "call again with after_issue_number alone", Tool: "github_link_issues", Arguments: after,
+			WithRepair(contract.Repair{NextStep: "call again with after_issue_number alone", Tool: NameLinkIssues, Arguments: after,
 				Alternative: "or with before_issue_number alone"})
 	case in.Action == "reorder" && (in.anchor() == in.TargetIssueNumber || in.anchor() == in.IssueNumber):
 		return contract.Errorf(contract.CodeInvalidField, "the anchor must be another sub-issue of #%d", in.IssueNumber).
@@ -173,7 +173,7 @@ func (l *linker) subIssue(ctx context.Context) error {
 			e.Settlement = contract.NotStarted
 			if current.Repo == "" {
 				e.WithRepair(contract.Repair{NextStep: "remove it from its current parent first, then add it again",
-					Tool: "github_link_issues", Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: current.Number,
+					Tool: NameLinkIssues, Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: current.Number,
 						Relation: "sub_issue", Action: "remove", TargetIssueNumber: in.TargetIssueNumber}})
 			}
 			return e
@@ -225,7 +225,7 @@ func (l *linker) reorder(ctx context.Context) error {
 			e := contract.Errorf(contract.CodeValidationFailed, "#%d is not a sub-issue of #%d", n.num, in.IssueNumber).
 				WithField(n.field, "must be a sub-issue of issue_number")
 			e.Settlement = contract.NotStarted
-			return e.WithRepair(contract.Repair{NextStep: "list the sub-issues to pick one", Tool: "github_list_issue_items",
+			return e.WithRepair(contract.Repair{NextStep: "list the sub-issues to pick one", Tool: NameListIssueItems,
 				Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
 		}
 	}
@@ -335,7 +335,7 @@ func (l *linker) writeFailed(err error) error {
 	case e.Settlement == contract.Indeterminate:
 		e.Temporary = false
 		e.Repair = &contract.Repair{NextStep: "call again with the same arguments: link edits are idempotent, so the repeat applies the change or reports no_op",
-			Tool: "github_link_issues", Arguments: in}
+			Tool: NameLinkIssues, Arguments: in}
 	case e.Code == contract.CodeValidationFailed:
 		// GitHub's own reason, when its answer named one, is what the agent
 		// needs; its message alone is often just "Validation Failed".
@@ -346,7 +346,7 @@ func (l *linker) writeFailed(err error) error {
 		e.Message = fmt.Sprintf("GitHub refused to %s the %s link between #%d and #%d: %s", in.Action, in.Relation, in.IssueNumber, in.TargetIssueNumber, why)
 		e.WithField("target_issue_number", "GitHub refused this link (a cycle, a pull request, another owner, or a limit)")
 		e.WithRepair(contract.Repair{NextStep: "pick another target_issue_number; GitHub will refuse this link again",
-			Tool: "github_list_issue_items", Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[string]string{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
+			Tool: NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[string]string{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
 	case e.Code == contract.CodeNotFound:
 		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
 	}
@@ -364,7 +364,7 @@ func refString(r *IssueRef) string {
 // LinkIssues is github_link_issues.
 func (s *Service) LinkIssues() tooldef.Spec {
 	return tooldef.Tool[LinkIssuesIn, LinkIssuesOut]{
-		Name:        "github_link_issues",
+		Name:        NameLinkIssues,
 		Title:       "Link issues",
 		Description: "Add, remove or reorder a sub-issue or blocked-by link; already so: no_op.",
 		Mode:        tooldef.Write,

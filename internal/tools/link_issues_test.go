@@ -33,7 +33,7 @@ func loneIssue(t *testing.T, env *servertest.Env, skip ...int) int {
 
 func link(t *testing.T, env *servertest.Env, in tools.LinkIssuesIn) tools.LinkIssuesOut {
 	t.Helper()
-	out := callOK[tools.LinkIssuesOut](t, env, "github_link_issues", in)
+	out := callOK[tools.LinkIssuesOut](t, env, tools.NameLinkIssues, in)
 	if !out.Done {
 		t.Fatalf("echo: %+v for %+v", out, in)
 	}
@@ -88,7 +88,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	env.Upstream()
 	// Self-links are refused before any request.
-	e := wireEnvelope(t, env.Call(t, "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
+	e := wireEnvelope(t, env.Call(t, tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: 12}), true)
 	if e.Code != contract.CodeSelfLink || e.Settlement != contract.NotStarted {
 		t.Fatalf("self link: %+v", e)
@@ -106,7 +106,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, BeforeIssueNumber: -1},
 	} {
 		bad.Owner, bad.Repo, bad.IssueNumber = "acme", "widgets", 12
-		e := wireEnvelope(t, env.Call(t, "github_link_issues", bad), true)
+		e := wireEnvelope(t, env.Call(t, tools.NameLinkIssues, bad), true)
 		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field == "" {
 			t.Fatalf("%+v: %+v", bad, e)
 		}
@@ -115,9 +115,9 @@ func TestLinkIssuesRefusals(t *testing.T) {
 
 	// A sub-issue of another parent: refused before writing, with the
 	// repair that frees it.
-	e = wireEnvelope(t, env.Call(t, "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+	e = wireEnvelope(t, env.Call(t, tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: 17}), true)
-	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != "github_link_issues" {
+	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != tools.NameLinkIssues {
 		t.Fatalf("other parent: %+v", e)
 	}
 	wantUpstream(t, env, "GET /repos/acme/widgets/issues/17")
@@ -127,7 +127,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	link(t, env, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: 17})
 
 	// A cycle is GitHub's refusal, reported as validation_failed.
-	e = wireEnvelope(t, env.Call(t, "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 13,
+	e = wireEnvelope(t, env.Call(t, tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 13,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "cycle") ||
 		e.Details == nil || e.Details.Field != "target_issue_number" {
@@ -135,7 +135,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	}
 	// A blocked-by cycle: 53 blocks 54 blocks 55, so 53 cannot be blocked by 55.
 	env.Upstream()
-	e = wireEnvelope(t, env.Call(t, "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue,
+	e = wireEnvelope(t, env.Call(t, tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: emulator.DemoBlockedIssue}), true)
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "cycle") {
 		t.Fatalf("dependency cycle: %+v", e)
@@ -145,14 +145,14 @@ func TestLinkIssuesRefusals(t *testing.T) {
 		fmt.Sprintf("GET /repos/acme/widgets/issues/%d/dependencies/blocked_by", emulator.DemoBlockerIssue))
 
 	// Forced error: a target that does not exist.
-	e = wireEnvelope(t, env.Call(t, "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
+	e = wireEnvelope(t, env.Call(t, tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: 9999}), true)
 	if e.Code != contract.CodeNotFound || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "target_issue_number" {
 		t.Fatalf("missing target: %+v", e)
 	}
 	// carol reads but cannot link.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e = wireEnvelope(t, carol.Call(t, "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
+	e = wireEnvelope(t, carol.Call(t, tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: loneIssue(t, carol)}), true)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("read-only user: %+v", e)
@@ -203,7 +203,7 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 
 	// Removing from an issue that does not exist is not_found, not a no-op.
 	in.IssueNumber = 9999
-	e := wireEnvelope(t, env.Call(t, "github_link_issues", in), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameLinkIssues, in), true)
 	if e.Code != contract.CodeNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
@@ -236,7 +236,7 @@ func TestLinkIssuesReorder(t *testing.T) {
 	}
 	// A target that is not a sub-issue is refused before writing.
 	in.TargetIssueNumber = 17
-	e := wireEnvelope(t, env.Call(t, "github_link_issues", in), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameLinkIssues, in), true)
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Details.Field != "target_issue_number" || e.Repair == nil {
 		t.Fatalf("not a sub-issue: %+v", e)
 	}
@@ -264,7 +264,7 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 		c.fault.Method, c.fault.Path, c.fault.Times = "POST", post, 1
 		addFault(t, env, c.fault)
 		in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "add", TargetIssueNumber: child}
-		e := wireEnvelope(t, env.Call(t, "github_link_issues", in), true)
+		e := wireEnvelope(t, env.Call(t, tools.NameLinkIssues, in), true)
 		if e.Code != c.code || e.Settlement != c.settlement {
 			t.Fatalf("%s: %+v", c.fault.Kind, e)
 		}
@@ -274,7 +274,7 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 		if c.settlement == contract.Indeterminate {
 			// The repair repeats the call: link edits are idempotent, so the
 			// repeat either applies the link or reports the no-op.
-			if e.Repair == nil || e.Repair.Tool != "github_link_issues" || e.Temporary {
+			if e.Repair == nil || e.Repair.Tool != tools.NameLinkIssues || e.Temporary {
 				t.Fatalf("%s: repair %+v", c.fault.Kind, e)
 			}
 			var out tools.LinkIssuesOut
@@ -298,7 +298,7 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 func TestLinkIssuesCreatorScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	env.Upstream()
-	e := wireEnvelope(t, env.Call(t, "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+	e := wireEnvelope(t, env.Call(t, tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: 60}), true)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)

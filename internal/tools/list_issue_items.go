@@ -65,7 +65,7 @@ var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking",
 const linkedPRPages = 5
 
 func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIssueItemsOut, error) {
-	const tool = "github_list_issue_items"
+	const tool = NameListIssueItems
 	if in.PageSize == 0 {
 		in.PageSize = DefaultPageSize
 	}
@@ -200,7 +200,7 @@ func scanLinkedPRs(ctx context.Context, c *github.Client, owner, repo string, nu
 // ListIssueItems is github_list_issue_items.
 func (s *Service) ListIssueItems() tooldef.Spec {
 	return tooldef.Tool[ListIssueItemsIn, ListIssueItemsOut]{
-		Name:        "github_list_issue_items",
+		Name:        NameListIssueItems,
 		Title:       "List issue items",
 		Description: "An issue's items by collection, paged.",
 		Mode:        tooldef.Read,

@@ -14,7 +14,7 @@ import (
 
 func listItems(t *testing.T, env *servertest.Env, in tools.ListIssueItemsIn) tools.ListIssueItemsOut {
 	t.Helper()
-	return callOK[tools.ListIssueItemsOut](t, env, "github_list_issue_items", in)
+	return callOK[tools.ListIssueItemsOut](t, env, tools.NameListIssueItems, in)
 }
 
 func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {
@@ -57,13 +57,13 @@ func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {
 		{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments", Cursor: c},
 		{Owner: "acme", Repo: "gadgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments", PageSize: 5, Cursor: c},
 	} {
-		e := wireEnvelope(t, env.Call(t, "github_list_issue_items", other), false)
-		if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != "github_list_issue_items" {
+		e := wireEnvelope(t, env.Call(t, tools.NameListIssueItems, other), false)
+		if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != tools.NameListIssueItems {
 			t.Fatalf("cursor reused for %+v: %+v", other, e)
 		}
 	}
 	wantUpstream(t, env) // refused before any request
-	e := wireEnvelope(t, env.Call(t, "github_list_issue_items", tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets",
+	e := wireEnvelope(t, env.Call(t, tools.NameListIssueItems, tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets",
 		IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments", PageSize: 5, Cursor: c + "x"}), false)
 	if e.Code != contract.CodeCursorInvalid {
 		t.Fatalf("tampered cursor: %+v", e)
@@ -186,11 +186,11 @@ func TestListIssueItemsSanitizesComments(t *testing.T) {
 func TestListIssueItemsErrorsAndScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	// Forced error: an issue that does not exist.
-	e := wireEnvelope(t, env.Call(t, "github_list_issue_items", tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Collection: "comments"}), false)
-	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != "github_search_issues" {
+	e := wireEnvelope(t, env.Call(t, tools.NameListIssueItems, tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Collection: "comments"}), false)
+	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != tools.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
-	e = wireEnvelope(t, env.Call(t, "github_list_issue_items", `{"owner":"acme","repo":"widgets","issue_number":9,"collection":"reactions"}`), false)
+	e = wireEnvelope(t, env.Call(t, tools.NameListIssueItems, `{"owner":"acme","repo":"widgets","issue_number":9,"collection":"reactions"}`), false)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "collection" {
 		t.Fatalf("unknown collection: %+v", e)
 	}
@@ -199,7 +199,7 @@ func TestListIssueItemsErrorsAndScope(t *testing.T) {
 	// someone else opened it.
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	scoped.Upstream()
-	e = wireEnvelope(t, scoped.Call(t, "github_list_issue_items", tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments"}), false)
+	e = wireEnvelope(t, scoped.Call(t, tools.NameListIssueItems, tools.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments"}), false)
 	if e.Code != contract.CodeIssueCreatorNotAllowed {
 		t.Fatalf("creator scope: %+v", e)
 	}

@@ -54,7 +54,7 @@ type ListRepoMetadataOut struct {
 var metadataKinds = []any{"labels", "milestones", "assignees", "issue_types", "templates"}
 
 func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (ListRepoMetadataOut, error) {
-	const tool = "github_list_repo_metadata"
+	const tool = NameListRepoMetadata
 	if in.PageSize == 0 {
 		in.PageSize = MaxPageSize
 	}
@@ -140,7 +140,7 @@ func notFoundRepo(err error, owner, repo string) error {
 	}
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
 	return e.WithRepair(contract.Repair{NextStep: "search " + owner + "'s issues: each row names its repository",
-		Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: owner, State: "all"}})
+		Tool: NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, State: "all"}})
 }
 
 // clean strips hidden characters from a short plain text: a name, a
@@ -162,7 +162,7 @@ func cleanTitle(row *IssueItem, title string) {
 // ListRepoMetadata is github_list_repo_metadata.
 func (s *Service) ListRepoMetadata() tooldef.Spec {
 	return tooldef.Tool[ListRepoMetadataIn, ListRepoMetadataOut]{
-		Name:        "github_list_repo_metadata",
+		Name:        NameListRepoMetadata,
 		Title:       "List repo metadata",
 		Description: "A repo's valid values for issue fields, by kind.",
 		Mode:        tooldef.Read,

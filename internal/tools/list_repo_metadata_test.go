@@ -25,7 +25,7 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 	env.Upstream()
 	for page := 1; page <= 10; page++ {
 		var out tools.ListRepoMetadataOut
-		env.Call(t, "github_list_repo_metadata", args).Decode(t, &out)
+		env.Call(t, tools.NameListRepoMetadata, args).Decode(t, &out)
 		if out.Kind != "labels" || len(out.Items) == 0 || len(out.Items) > 5 {
 			t.Fatalf("page %d: %+v", page, out)
 		}
@@ -54,8 +54,8 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 		{Owner: "acme", Repo: "gadgets", Kind: "labels", PageSize: 5, Cursor: firstCursor},
 		{Owner: "acme", Repo: "widgets", Kind: "labels", PageSize: 6, Cursor: firstCursor},
 	} {
-		e := wireEnvelope(t, env.Call(t, "github_list_repo_metadata", other), false)
-		if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != "github_list_repo_metadata" {
+		e := wireEnvelope(t, env.Call(t, tools.NameListRepoMetadata, other), false)
+		if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != tools.NameListRepoMetadata {
 			t.Fatalf("cursor reused for %+v: %+v", other, e)
 		}
 		// The restart repair is callable as given.
@@ -70,7 +70,7 @@ func TestListRepoMetadataKinds(t *testing.T) {
 	list := func(kind string) tools.ListRepoMetadataOut {
 		t.Helper()
 		var out tools.ListRepoMetadataOut
-		res := env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind})
+		res := env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind})
 		if res.IsError {
 			t.Fatalf("%s: %s", kind, res.JSON)
 		}
@@ -150,7 +150,7 @@ func TestListRepoMetadataTemplateFormats(t *testing.T) {
 		files[".github/ISSUE_TEMPLATE/notes.txt"] = "ignored"
 	})
 	var out tools.ListRepoMetadataOut
-	env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"}).Decode(t, &out)
+	env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"}).Decode(t, &out)
 	byFile := map[string]tools.RepoMetaItem{}
 	for _, it := range out.Items {
 		byFile[it.File] = it
@@ -172,31 +172,31 @@ func TestListRepoMetadataTemplateFormats(t *testing.T) {
 func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	// A repository without templates: an empty list, not an error.
-	res := env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "alice", Repo: "notes", Kind: "templates"})
+	res := env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "alice", Repo: "notes", Kind: "templates"})
 	if res.IsError || strings.Contains(string(res.JSON), "items") {
 		t.Fatalf("no templates: %s", res.JSON)
 	}
 	// Forced error: a repository that is not there.
 	for _, kind := range []string{"labels", "templates"} {
-		e := wireEnvelope(t, env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: kind}), false)
+		e := wireEnvelope(t, env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: kind}), false)
 		if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nothing-here") {
 			t.Fatalf("%s of a missing repository: %+v", kind, e)
 		}
 	}
 	// dave cannot see the private repository: the same not_found.
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
-	e := wireEnvelope(t, dave.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "gadgets", Kind: "labels"}), false)
+	e := wireEnvelope(t, dave.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "gadgets", Kind: "labels"}), false)
 	if e.Code != contract.CodeNotFound {
 		t.Fatalf("private repository: %+v", e)
 	}
 	// An unknown kind is refused by the schema with the accepted set.
-	e = wireEnvelope(t, env.Call(t, "github_list_repo_metadata", `{"owner":"acme","repo":"widgets","kind":"colors"}`), false)
+	e = wireEnvelope(t, env.Call(t, tools.NameListRepoMetadata, `{"owner":"acme","repo":"widgets","kind":"colors"}`), false)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "kind" {
 		t.Fatalf("unknown kind: %+v", e)
 	}
 	// A server error on a read: temporary, with no settlement.
 	addFault(t, env, emulator.Fault{Method: "GET", Path: "/repos/acme/widgets/milestones", Kind: emulator.FaultStatus, Status: 502})
-	e = wireEnvelope(t, env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "milestones"}), false)
+	e = wireEnvelope(t, env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "milestones"}), false)
 	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.Repair == nil || !strings.Contains(e.Repair.NextStep, "same call again") {
 		t.Fatalf("502: %+v", e)
 	}
@@ -211,7 +211,7 @@ func TestWholeListsArePagedToo(t *testing.T) {
 		var names []string
 		for page := 0; page < 10; page++ {
 			var out tools.ListRepoMetadataOut
-			res := env.Call(t, "github_list_repo_metadata", args)
+			res := env.Call(t, tools.NameListRepoMetadata, args)
 			if res.IsError {
 				t.Fatalf("%s page %d: %s", kind, page, res.JSON)
 			}

@@ -395,7 +395,7 @@ func notAnIssue(err error, kind json.RawMessage, owner, repo string, number int,
 			WithField(field, "is a pull request, not an issue")
 		e.Settlement = contract.NotStarted
 		return e.WithRepair(contract.Repair{NextStep: "find the issue you mean",
-			Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}})
+			Tool: NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}})
 	}
 	if err == nil {
 		err = &github.Error{Code: github.NotFound, Message: "Not Found"}

@@ -17,7 +17,7 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 	var total int
 	for page := 0; page < 10; page++ {
 		var out tools.SearchIssuesOut
-		res := env.Call(t, "github_search_issues", args)
+		res := env.Call(t, tools.NameSearchIssues, args)
 		if res.IsError {
 			t.Fatalf("page %d: %s", page, res.JSON)
 		}
@@ -47,16 +47,16 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 	// detail does not decide the rows, so a page may be read at another.
 	first := tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 5}
 	var p1 tools.SearchIssuesOut
-	env.Call(t, "github_search_issues", first).Decode(t, &p1)
+	env.Call(t, tools.NameSearchIssues, first).Decode(t, &p1)
 	first.Cursor, first.Detail = p1.NextCursor, "full"
-	if res := env.Call(t, "github_search_issues", first); res.IsError {
+	if res := env.Call(t, tools.NameSearchIssues, first); res.IsError {
 		t.Fatalf("the next page at detail full: %s", res.JSON)
 	}
 
 	// A cursor presented with other filters is refused with a restart repair.
 	args.State = "open"
-	e := env.Call(t, "github_search_issues", args).Envelope(t)
-	if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != "github_search_issues" {
+	e := env.Call(t, tools.NameSearchIssues, args).Envelope(t)
+	if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != tools.NameSearchIssues {
 		t.Fatalf("mismatched cursor: %+v", e)
 	}
 }
@@ -64,8 +64,8 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	var sum, full tools.SearchIssuesOut
-	env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30}).Decode(t, &sum)
-	env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30, Detail: "full"}).Decode(t, &full)
+	env.Call(t, tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30}).Decode(t, &sum)
+	env.Call(t, tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30, Detail: "full"}).Decode(t, &full)
 	if len(sum.Items) != len(full.Items) || len(sum.Items) == 0 {
 		t.Fatalf("rows differ: %d vs %d", len(sum.Items), len(full.Items))
 	}
@@ -83,7 +83,7 @@ func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
 func TestGetIssueSanitizesTheHostileIssue(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	var out tools.GetIssueOut
-	res := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoHostileIssue})
+	res := env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoHostileIssue})
 	res.Decode(t, &out)
 	body := out.Issue.Body
 	for _, bad := range []string{"\u200b", "\u202e", "\u2066", "<!--", "\U000E0041"} {
@@ -108,13 +108,13 @@ func TestGetIssueSanitizesTheHostileIssue(t *testing.T) {
 func TestGetIssueCommentsAndRelations(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	var out tools.GetIssueOut
-	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &out)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &out)
 	if out.Relations == nil || out.Relations.SubIssues < 3 || out.Issue.Version == "" {
 		t.Fatalf("parent issue: %+v", out)
 	}
 	env.Upstream()
 	var many tools.GetIssueOut
-	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue}).Decode(t, &many)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue}).Decode(t, &many)
 	if calls := env.Upstream(); len(calls) != 2 {
 		t.Fatalf("get_issue with comments made %d upstream calls: %v", len(calls), calls)
 	}
@@ -123,13 +123,13 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 	}
 	// A cursor that does not open is refused, naming the argument that
 	// carried it.
-	e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+	e := env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		CommentsCursor: "not-a-cursor"}).Envelope(t)
 	if e.Code != contract.CodeCursorInvalid || e.Details == nil || e.Details.Field != "comments_cursor" || e.Repair == nil {
 		t.Fatalf("a cursor from another issue: %+v", e)
 	}
-	e = env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999}).Envelope(t)
-	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != "github_search_issues" {
+	e = env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999}).Envelope(t)
+	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != tools.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
@@ -143,7 +143,7 @@ func TestSearchQueryQualifiersOverrideDefaults(t *testing.T) {
 		t.Helper()
 		in.Owner, in.Repo, in.PageSize = "acme", "widgets", 100
 		var out tools.SearchIssuesOut
-		res := env.Call(t, "github_search_issues", in)
+		res := env.Call(t, tools.NameSearchIssues, in)
 		if res.IsError {
 			t.Fatal(string(res.JSON))
 		}
@@ -176,13 +176,13 @@ func TestTitleSanitizingIsCounted(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Hidden\u200b title \u202eevil <!-- shown -->"})
 	var got tools.GetIssueOut
-	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
 	want := contract.Removed{ZeroWidth: 1, Bidi: 1}
 	if got.Issue.Title != "Hidden title evil <!-- shown -->" || got.Issue.TitleSanitized == nil || *got.Issue.TitleSanitized != want {
 		t.Fatalf("get_issue title %q, counted %+v", got.Issue.Title, got.Issue.TitleSanitized)
 	}
 	var found tools.SearchIssuesOut
-	env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "evil"}).Decode(t, &found)
+	env.Call(t, tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "evil"}).Decode(t, &found)
 	for _, is := range found.Items {
 		if is.Number == n {
 			if is.Title != got.Issue.Title || is.TitleSanitized == nil || *is.TitleSanitized != want {

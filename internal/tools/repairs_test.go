@@ -23,27 +23,27 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		args     any
 		callable bool
 	}{
-		{"unknown field", "github_get_issue", `{"owner":"acme","repo":"widgets","issue_number":1,"extra":1}`, true},
-		{"unknown nested field", "github_update_issue", `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["bug"],"extra":true}}`, true},
-		{"self link", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 5, Relation: "sub_issue", Action: "add", TargetIssueNumber: 5}, true},
-		{"anchor outside reorder", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "blocked_by", Action: "add", TargetIssueNumber: 7, AfterIssueNumber: 13}, true},
-		{"two anchors", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16}, false},
-		{"no anchor", "github_link_issues", tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13}, true},
-		{"repo without owner", "github_search_issues", tools.SearchIssuesIn{Repo: "widgets"}, false},
-		{"label with a comma", "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"a,b"}}, false},
-		{"label with a quote", "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{`say "hi"`}}, false},
-		{"bad date", "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
-		{"empty label set", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Set: []string{}}}, false},
-		{"add and remove one label", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
-		{"version never issued", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
-		{"lock reason without lock", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, LockReason: "resolved"}, true},
-		{"empty key", "github_add_comment", `{"owner":"acme","repo":"widgets","issue_number":2,"body":"x","idempotency_key":""}`, false},
-		{"long title", "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: strings.Repeat("t", 257)}, false},
-		{"long body", "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: ptrTo(strings.Repeat("b", 65537))}, false},
-		{"long comment", "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: strings.Repeat("b", 65537)}, false},
-		{"blank comment", "github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: " "}, false},
-		{"blank title", "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: " "}, false},
-		{"edit and delete", "github_edit_comment", tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Body: "x", Delete: true}, false},
+		{"unknown field", tools.NameGetIssue, `{"owner":"acme","repo":"widgets","issue_number":1,"extra":1}`, true},
+		{"unknown nested field", tools.NameUpdateIssue, `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["bug"],"extra":true}}`, true},
+		{"self link", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 5, Relation: "sub_issue", Action: "add", TargetIssueNumber: 5}, true},
+		{"anchor outside reorder", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "blocked_by", Action: "add", TargetIssueNumber: 7, AfterIssueNumber: 13}, true},
+		{"two anchors", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16}, false},
+		{"no anchor", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13}, true},
+		{"repo without owner", tools.NameSearchIssues, tools.SearchIssuesIn{Repo: "widgets"}, false},
+		{"label with a comma", tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"a,b"}}, false},
+		{"label with a quote", tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{`say "hi"`}}, false},
+		{"bad date", tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
+		{"empty label set", tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Set: []string{}}}, false},
+		{"add and remove one label", tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &tools.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
+		{"version never issued", tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
+		{"lock reason without lock", tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, LockReason: "resolved"}, true},
+		{"empty key", tools.NameAddComment, `{"owner":"acme","repo":"widgets","issue_number":2,"body":"x","idempotency_key":""}`, false},
+		{"long title", tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: strings.Repeat("t", 257)}, false},
+		{"long body", tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: ptrTo(strings.Repeat("b", 65537))}, false},
+		{"long comment", tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: strings.Repeat("b", 65537)}, false},
+		{"blank comment", tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: " "}, false},
+		{"blank title", tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: " "}, false},
+		{"edit and delete", tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Body: "x", Delete: true}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,11 +76,11 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 			tool string
 			args any
 		}{
-			{"github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: 3}},
-			{"github_list_issue_items", tools.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: 3, Collection: "comments"}},
-			{"github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: repo, Kind: "labels"}},
-			{"github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: repo}},
-			{"github_add_comment", tools.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: 3, Body: "x"}},
+			{tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: 3}},
+			{tools.NameListIssueItems, tools.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: 3, Collection: "comments"}},
+			{tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: repo, Kind: "labels"}},
+			{tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: repo}},
+			{tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: 3, Body: "x"}},
 		}
 		for _, c := range calls {
 			env.Upstream()
@@ -93,7 +93,7 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 			}
 		}
 	}
-	if e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: 3}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
+	if e := env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: 3}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
 		t.Fatalf("owner with a slash: %+v", e)
 	}
 }
@@ -114,7 +114,7 @@ func TestPullRequestNumbers(t *testing.T) {
 		t.Fatalf("retitling PR #%d: %+v", pr, out)
 	}
 	env.Upstream()
-	e := env.Call(t, "github_create_issue", tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: pr}).Envelope(t)
+	e := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: pr}).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "parent_issue_number" || !strings.Contains(e.Message, "pull request") {
 		t.Fatalf("a PR as parent: %+v", e)
 	}
@@ -124,7 +124,7 @@ func TestPullRequestNumbers(t *testing.T) {
 		}
 	}
 	// A number that is nothing is still not_found.
-	e = env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
+	e = env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
 	if e.Code != contract.CodeNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
@@ -138,8 +138,8 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 		tool string
 		args any
 	}{
-		{"github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "nope", IssueNumber: 1}},
-		{"github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "nope", Kind: "labels"}},
+		{tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "nope", IssueNumber: 1}},
+		{tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "nope", Kind: "labels"}},
 	} {
 		e := env.Call(t, c.tool, c.args).Envelope(t)
 		if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nope does not exist") || e.Repair == nil || e.Repair.Tool == "" {
@@ -150,7 +150,7 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 		}
 	}
 	// A missing issue in a real repository keeps the issue's repair.
-	e := env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 99999}).Envelope(t)
+	e := env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 99999}).Envelope(t)
 	if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "#99999") {
 		t.Fatalf("missing issue: %+v", e)
 	}

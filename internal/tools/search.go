@@ -37,7 +37,7 @@ type SearchIssuesIn struct {
 func (in *SearchIssuesIn) Validate() *contract.Error {
 	if in.Repo != "" && in.Owner == "" {
 		return contract.Errorf(contract.CodeInvalidField, "repo needs owner").WithField("owner", "is required when repo is given").
-			WithRepair(contract.Repair{NextStep: "call again with the repository's owner beside repo", Tool: "github_search_issues",
+			WithRepair(contract.Repair{NextStep: "call again with the repository's owner beside repo", Tool: NameSearchIssues,
 				Alternative: "or leave repo out to search every repository the credential can see"})
 	}
 	if e := checkNames(in.Owner, in.Repo); e != nil {
@@ -61,14 +61,14 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 		if strings.ContainsAny(l, ",\"") {
 			return contract.Errorf(contract.CodeInvalidField, "GitHub's search cannot filter on a label whose name holds a comma or a double quote").
 				WithField("labels", "a name with , or \" cannot be searched for").
-				WithRepair(contract.Repair{NextStep: "search without that label and check each row's labels (detail: summary lists them)", Tool: "github_search_issues"})
+				WithRepair(contract.Repair{NextStep: "search without that label and check each row's labels (detail: summary lists them)", Tool: NameSearchIssues})
 		}
 	}
 	if in.UpdatedAfter != "" {
 		if _, err := parseDateArg(in.UpdatedAfter); err != nil {
 			return contract.Errorf(contract.CodeInvalidField, "updated_after must be YYYY-MM-DD or RFC 3339").
 				WithField("updated_after", "must be YYYY-MM-DD or RFC 3339").
-				WithRepair(contract.Repair{NextStep: "call again with updated_after as a date such as 2026-01-31", Tool: "github_search_issues"})
+				WithRepair(contract.Repair{NextStep: "call again with updated_after as a date such as 2026-01-31", Tool: NameSearchIssues})
 		}
 	}
 	return nil
@@ -79,7 +79,7 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 // would be read on that owner's credential. Without owner, the query may
 // name one owner, which then routes the call (see routedOwner).
 func (in *SearchIssuesIn) checkScope() *contract.Error {
-	const tool = "github_search_issues"
+	const tool = NameSearchIssues
 	tokens := searchquery.Tokens(in.Query)
 	refs := searchquery.Refs(tokens)
 	if len(refs) == 0 {
@@ -184,7 +184,7 @@ func checkLoginFilter(field, value string, words ...string) *contract.Error {
 		reason += " or " + strings.Join(words, " or ")
 	}
 	return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason).
-		WithRepair(contract.Repair{NextStep: "call again with " + field + " set to one login; put other search terms in query", Tool: "github_search_issues"})
+		WithRepair(contract.Repair{NextStep: "call again with " + field + " set to one login; put other search terms in query", Tool: NameSearchIssues})
 }
 
 func parseDateArg(s string) (time.Time, error) {
@@ -285,7 +285,7 @@ func quoteQualifier(v string) string {
 const searchCap = 1000
 
 func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssuesOut, error) {
-	const tool = "github_search_issues"
+	const tool = NameSearchIssues
 	if in.PageSize == 0 {
 		in.PageSize = DefaultPageSize
 	}
@@ -361,7 +361,7 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 // SearchIssues is github_search_issues.
 func (s *Service) SearchIssues() tooldef.Spec {
 	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
-		Name:  "github_search_issues",
+		Name:  NameSearchIssues,
 		Title: "Search issues",
 		Description: "Find issues in a repo, an owner's or all. " +
 			"Summary rows; bodies: detail=full or github_get_issue.",

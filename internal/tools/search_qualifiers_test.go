@@ -68,12 +68,12 @@ func wantRowsIn(t *testing.T, out tools.SearchIssuesOut, prefix string) {
 // arguments as the literal input the agent would send back.
 func refusedScope(t *testing.T, env *servertest.Env, in tools.SearchIssuesIn) (contract.Error, json.RawMessage) {
 	t.Helper()
-	res := env.Call(t, "github_search_issues", in)
+	res := env.Call(t, tools.NameSearchIssues, in)
 	e := wireEnvelope(t, res, false)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "query" {
 		t.Fatalf("query %q: want invalid_field on query, got %s", in.Query, res.JSON)
 	}
-	if e.Repair == nil || e.Repair.Tool != "github_search_issues" || e.Repair.Arguments == nil || e.Repair.NextStep == "" {
+	if e.Repair == nil || e.Repair.Tool != tools.NameSearchIssues || e.Repair.Arguments == nil || e.Repair.NextStep == "" {
 		t.Fatalf("query %q: repair is not a callable search: %s", in.Query, res.JSON)
 	}
 	args, err := json.Marshal(e.Repair.Arguments)
@@ -101,7 +101,7 @@ func TestSearchOwnerRefusesAnotherOwnersQualifier(t *testing.T) {
 	if want := (tools.SearchIssuesIn{Owner: "acme", State: "all", PageSize: 50}); !jsonEqual(fixed, want) {
 		t.Errorf("repair arguments %s, want %+v", args, want)
 	}
-	out := callOK[tools.SearchIssuesOut](t, env, "github_search_issues", args)
+	out := callOK[tools.SearchIssuesOut](t, env, tools.NameSearchIssues, args)
 	wantRowsIn(t, out, "acme/")
 	if got := rec.took(); !slices.Equal(got, []string{"acme"}) {
 		t.Errorf("repaired search routed by %q, want acme", got)
@@ -166,7 +166,7 @@ func TestSearchOwnerAllowsNarrowingQualifiers(t *testing.T) {
 		{"acme", "widgets", "-user:alice", ""},
 	} {
 		in := tools.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query, State: "all"}
-		res := env.Call(t, "github_search_issues", in)
+		res := env.Call(t, tools.NameSearchIssues, in)
 		if res.IsError {
 			t.Errorf("%s/%s %q refused: %s", c.owner, c.repo, c.query, res.JSON)
 			continue
@@ -193,7 +193,7 @@ func TestSearchWithoutOwnerRoutesByTheQueryScope(t *testing.T) {
 		{"-user:alice", "", ""},
 		{"", "", ""},
 	} {
-		res := env.Call(t, "github_search_issues", tools.SearchIssuesIn{Query: c.query, State: "all"})
+		res := env.Call(t, tools.NameSearchIssues, tools.SearchIssuesIn{Query: c.query, State: "all"})
 		if res.IsError {
 			t.Errorf("%q refused: %s", c.query, res.JSON)
 			continue
@@ -232,7 +232,7 @@ func TestSearchWithoutOwnerRefusesTwoOwners(t *testing.T) {
 		if fixed.Owner != "" || fixed.Query != c.fixed {
 			t.Errorf("%q: repair arguments %s, want query %q", c.query, args, c.fixed)
 		}
-		callOK[tools.SearchIssuesOut](t, env, "github_search_issues", args)
+		callOK[tools.SearchIssuesOut](t, env, tools.NameSearchIssues, args)
 		if got := rec.took(); !slices.Equal(got, []string{c.route}) {
 			t.Errorf("%q: repaired search routed by %q, want %q", c.query, got, c.route)
 		}
@@ -252,7 +252,7 @@ func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
 	if fixed.Query != "crash -user:alice" {
 		t.Errorf("repair arguments %s, want query %q", args, "crash -user:alice")
 	}
-	callOK[tools.SearchIssuesOut](t, env, "github_search_issues", args)
+	callOK[tools.SearchIssuesOut](t, env, tools.NameSearchIssues, args)
 	if got := rec.took(); !slices.Equal(got, []string{""}) {
 		t.Errorf("repaired search routed by %q, want \"\"", got)
 	}
@@ -263,12 +263,12 @@ func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
 func TestSearchDerivedOwnerCursor(t *testing.T) {
 	env, rec := startRecorded(t)
 	in := tools.SearchIssuesIn{Query: "user:acme", State: "all", PageSize: 5}
-	first := callOK[tools.SearchIssuesOut](t, env, "github_search_issues", in)
+	first := callOK[tools.SearchIssuesOut](t, env, tools.NameSearchIssues, in)
 	if !first.HasMore || first.NextCursor == "" {
 		t.Fatalf("no next page: %+v", first.Page)
 	}
 	in.Cursor = first.NextCursor
-	second := callOK[tools.SearchIssuesOut](t, env, "github_search_issues", in)
+	second := callOK[tools.SearchIssuesOut](t, env, tools.NameSearchIssues, in)
 	wantRowsIn(t, second, "acme/")
 	if second.Items[0].Number == first.Items[0].Number && second.Items[0].Repo == first.Items[0].Repo {
 		t.Errorf("the cursor read page 1 again")
@@ -278,7 +278,7 @@ func TestSearchDerivedOwnerCursor(t *testing.T) {
 	}
 	// The same cursor under another owner's scope is not this listing.
 	other := tools.SearchIssuesIn{Query: "user:alice", State: "all", PageSize: 5, Cursor: first.NextCursor}
-	e := env.Call(t, "github_search_issues", other).Envelope(t)
+	e := env.Call(t, tools.NameSearchIssues, other).Envelope(t)
 	if e.Code != contract.CodeCursorInvalid {
 		t.Errorf("cursor replayed under user:alice: %+v", e)
 	}
@@ -302,7 +302,7 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 		{Owner: "acme", Author: "app/x repo:alice/notes"},
 		{Owner: "acme", Assignee: "bob\tuser:alice"},
 	} {
-		res := env.Call(t, "github_search_issues", in)
+		res := env.Call(t, tools.NameSearchIssues, in)
 		e := wireEnvelope(t, res, false)
 		field := "author"
 		if in.Assignee != "" {
@@ -325,6 +325,6 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 		{Owner: "acme", Assignee: "bob"},
 	} {
 		args, _ := json.Marshal(in)
-		callOK[tools.SearchIssuesOut](t, env, "github_search_issues", json.RawMessage(args))
+		callOK[tools.SearchIssuesOut](t, env, tools.NameSearchIssues, json.RawMessage(args))
 	}
 }

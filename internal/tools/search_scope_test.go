@@ -35,7 +35,7 @@ func TestSearchCreatorScopeFiltersRows(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	env := &servertest.Env{Stack: st, Session: servertest.Connect(t, st.Server.MCP)}
-	res := env.Call(t, "github_search_issues", tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "author:bob OR"})
+	res := env.Call(t, tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "author:bob OR"})
 	if res.IsError {
 		t.Fatalf("search: %s", res.JSON)
 	}

@@ -73,7 +73,7 @@ func (s *Service) creatorRefusal(owner, repo string, number int) *contract.Error
 		"issue #%d was not opened by %s; this deployment only works on that user's issues", number, s.AllowedIssueCreator)
 	e.Settlement = contract.NotStarted
 	return e.WithRepair(contract.Repair{NextStep: "work on an issue " + s.AllowedIssueCreator + " opened instead; this search lists them",
-		Tool: "github_search_issues", Arguments: SearchIssuesIn{Owner: owner, Repo: repo, Author: s.AllowedIssueCreator}})
+		Tool: NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, Author: s.AllowedIssueCreator}})
 }
 
 func (s *Service) log() *slog.Logger {

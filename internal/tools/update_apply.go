@@ -235,7 +235,7 @@ func (u *update) partial(i int, err error) error {
 	return partialSuccess(
 		fmt.Sprintf("issue #%d was updated in part: %s failed (%s); what was applied stays", in.IssueNumber, u.steps[i].todo, reason),
 		applied, notApplied,
-		&contract.Repair{NextStep: "call github_update_issue with these arguments to finish the update", Tool: "github_update_issue", Arguments: follow})
+		&contract.Repair{NextStep: "call github_update_issue with these arguments to finish the update", Tool: NameUpdateIssue, Arguments: follow})
 }
 
 // followLabels returns the follow-up's label edit, creating it.

@@ -71,16 +71,16 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 			fixed.State = "open"
 		}
 		return bad("state_reason", "needs state: "+fixed.State).WithRepair(contract.Repair{
-			NextStep: "call again with state " + fixed.State + " beside state_reason", Tool: "github_update_issue", Arguments: fixed})
+			NextStep: "call again with state " + fixed.State + " beside state_reason", Tool: NameUpdateIssue, Arguments: fixed})
 	case in.ExpectedVersion != "" && !contract.IsVersion(in.ExpectedVersion):
 		return bad("expected_version", "is not a version ghgate returned").WithRepair(contract.Repair{
-			NextStep: "read the issue and pass the version it returns", Tool: "github_get_issue",
+			NextStep: "read the issue and pass the version it returns", Tool: NameGetIssue,
 			Arguments: GetIssueIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Detail: "summary"}})
 	case in.LockReason != "" && (in.Locked == nil || !*in.Locked):
 		fixed := *in
 		fixed.Locked = ptr(true)
 		return bad("lock_reason", "needs locked: true").WithRepair(contract.Repair{
-			NextStep: "call again with locked: true beside lock_reason", Tool: "github_update_issue", Arguments: fixed})
+			NextStep: "call again with locked: true beside lock_reason", Tool: NameUpdateIssue, Arguments: fixed})
 	case in.Milestone.Set && !in.Milestone.Null && in.Milestone.Value < 1:
 		return bad("milestone", "must be a milestone number (1 or more) or null")
 	case in.Type.Set && !in.Type.Null && strings.TrimSpace(in.Type.Value) == "":
@@ -137,7 +137,7 @@ type UpdateIssueOut struct {
 // UpdateIssue is github_update_issue.
 func (s *Service) UpdateIssue() tooldef.Spec {
 	return tooldef.Tool[UpdateIssueIn, UpdateIssueOut]{
-		Name:  "github_update_issue",
+		Name:  NameUpdateIssue,
 		Title: "Update an issue",
 		Description: "Change an issue. add/remove/swap touch only the names given; set replaces all; " +
 			"unknown names are refused.",

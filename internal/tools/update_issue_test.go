@@ -39,13 +39,13 @@ func ciIssue(env *servertest.Env, n int) (labels []string, is emulator.Issue) {
 
 func ciUpdate(t *testing.T, env *servertest.Env, in tools.UpdateIssueIn) tools.UpdateIssueOut {
 	t.Helper()
-	return callOK[tools.UpdateIssueOut](t, env, "github_update_issue", in)
+	return callOK[tools.UpdateIssueOut](t, env, tools.NameUpdateIssue, in)
 }
 
 func ciVersion(t *testing.T, env *servertest.Env, n int) string {
 	t.Helper()
 	var got tools.GetIssueOut
-	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
 	return got.Issue.Version
 }
 
@@ -89,7 +89,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Labels", Labels: []string{"bug", "area: api"}})
 
 	// Another writer adds a label the agent never saw; add and remove keep it.
-	if res := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	if res := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
 		Labels: &tools.LabelsEdit{Add: []string{"help wanted"}}}); res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -129,7 +129,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Typo", Labels: []string{"bug"}})
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
 		Title: ptrTo("Typo fixed"), Labels: &tools.LabelsEdit{Add: []string{"priorty: high"}}}).Envelope(t)
 	if e.Code != contract.CodeUnknownLabel || e.Settlement != contract.NotStarted || e.Repair == nil ||
 		!strings.Contains(fmt.Sprint(e.Details.Value), "priority: high") {
@@ -170,9 +170,9 @@ func TestUpdateIssueConflictFlow(t *testing.T) {
 	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: ptrTo("someone else's edit")})
 	env.Upstream()
 
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
 		Title: ptrTo("Mine"), ExpectedVersion: v1}).Envelope(t)
-	if e.Code != contract.CodeConflict || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != "github_get_issue" {
+	if e.Code != contract.CodeConflict || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != tools.NameGetIssue {
 		t.Fatalf("conflict: %+v", e)
 	}
 	ciWantCalls(t, env, "conflict is found before any write", "POST /graphql")
@@ -195,7 +195,7 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 	// conflict. A no-op update reports the version it read.
 	env := servertest.Start(t, servertest.Options{})
 	var labels tools.ListRepoMetadataOut
-	env.Call(t, "github_list_repo_metadata", tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"}).Decode(t, &labels)
+	env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"}).Decode(t, &labels)
 	for _, n := range []int{emulator.DemoLockedIssue, emulator.DemoNotPlannedIssue, emulator.DemoDuplicateIssue,
 		emulator.DemoParentIssue, emulator.DemoHostileIssue, emulator.DemoManyCommentsIssue, 100} {
 		want := ciVersion(t, env, n)
@@ -229,7 +229,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 		t.Fatalf("null did not clear the milestone: %+v", out)
 	}
 	// An unknown milestone on the unread path is GitHub's 422, mapped.
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Milestone: tools.Some(99)}).Envelope(t)
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Milestone: tools.Some(99)}).Envelope(t)
 	if e.Code != contract.CodeUnknownMilestone || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil {
 		t.Fatalf("unknown milestone: %+v", e)
 	}
@@ -246,7 +246,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tool := range tl.Tools {
-		if tool.Name != "github_update_issue" {
+		if tool.Name != tools.NameUpdateIssue {
 			continue
 		}
 		b, _ := json.Marshal(tool.InputSchema)
@@ -258,7 +258,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 
 func ciUpdateRaw(t *testing.T, env *servertest.Env, raw json.RawMessage) tools.UpdateIssueOut {
 	t.Helper()
-	return callOK[tools.UpdateIssueOut](t, env, "github_update_issue", raw)
+	return callOK[tools.UpdateIssueOut](t, env, tools.NameUpdateIssue, raw)
 }
 
 func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
@@ -271,7 +271,7 @@ func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
 		{`{}`, "labels.add", ""},
 	} {
 		raw := json.RawMessage(`{"owner":"acme","repo":"widgets","issue_number":1,"labels":` + tc.args + `}`)
-		e := env.Call(t, "github_update_issue", raw).Envelope(t)
+		e := env.Call(t, tools.NameUpdateIssue, raw).Envelope(t)
 		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != tc.field ||
 			!strings.Contains(e.Details.Reason, tc.reason) {
 			t.Errorf("%s: %+v", tc.args, e)
@@ -285,7 +285,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Half done", Labels: []string{"bug", "status: triage"}})
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "DELETE",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/labels/*", n), Times: 1})
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
 		Labels: &tools.LabelsEdit{Swap: &tools.LabelSwap{Prefix: "status: ", To: "status: in progress"}}}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown ||
 		!slices.Equal(e.Details.Applied, []string{`added "status: in progress"`}) ||
@@ -306,7 +306,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	// The PATCH applied, the lock failed.
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "PUT",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/lock", n), Times: 1})
-	e = env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e = env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
 		Title: ptrTo("Locked soon"), Locked: ptrTo(true), LockReason: "resolved"}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess || !slices.Equal(e.Details.Applied, []string{"set title"}) || e.FollowUp == nil {
 		t.Fatalf("lock failure: %+v", e)
@@ -341,7 +341,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			title := "Faulty " + string(tc.kind)
 			ciFault(t, env, emulator.Fault{Kind: tc.kind, Status: tc.status, Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d", n), Times: 1})
-			e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Title: &title}).Envelope(t)
+			e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Title: &title}).Envelope(t)
 			if e.Settlement != tc.settlement {
 				t.Fatalf("settlement %q, want %q: %+v", e.Settlement, tc.settlement, e)
 			}
@@ -349,7 +349,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 				t.Fatalf("applied=%v, want %v", is.Title == title, tc.applied)
 			}
 			if (tc.settlement == contract.Indeterminate || tc.settlement == contract.RemoteSuccessKnown) &&
-				(e.Repair == nil || e.Repair.Tool != "github_get_issue" || e.Temporary) {
+				(e.Repair == nil || e.Repair.Tool != tools.NameGetIssue || e.Temporary) {
 				t.Fatalf("an uncertain write must send the agent to re-read: %+v", e)
 			}
 		})
@@ -358,7 +358,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 	for _, path := range []string{"/graphql", "/api/graphql"} {
 		ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 500, Method: "POST", Path: path})
 	}
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
 		Labels: &tools.LabelsEdit{Add: []string{"bug"}}}).Envelope(t)
 	if e.Settlement != contract.NotStarted {
 		t.Fatalf("read failure: %+v", e)
@@ -440,8 +440,8 @@ func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Reason alone"})
 	env.Upstream()
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, StateReason: "not_planned"}).Envelope(t)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "state_reason" || e.Repair == nil || e.Repair.Tool != "github_update_issue" {
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, StateReason: "not_planned"}).Envelope(t)
+	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "state_reason" || e.Repair == nil || e.Repair.Tool != tools.NameUpdateIssue {
 		t.Fatalf("envelope: %+v", e)
 	}
 	if calls := env.Upstream(); len(calls) != 0 {
@@ -471,7 +471,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	if out.Version != ciVersion(t, env, n) {
 		t.Fatal("version differs from get_issue's")
 	}
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
 		Assignees: &tools.AssigneesEdit{Add: []string{"dave"}}}).Envelope(t)
 	if e.Code != contract.CodeUnknownAssignee || e.Settlement != contract.NotStarted {
 		t.Fatalf("unassignable: %+v", e)
@@ -485,7 +485,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 func TestUpdateIssueCreatorScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob"})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Alice's"})
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed"}).Envelope(t)
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed"}).Envelope(t)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}
@@ -502,7 +502,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Remove typo", Labels: []string{"bug", "status: in progress"}})
 	env.Upstream()
-	e := env.Call(t, "github_update_issue", tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
 		Labels: &tools.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}).Envelope(t)
 	if e.Code != contract.CodeUnknownLabel || e.Details == nil || e.Details.Field != "labels.remove" || e.Settlement != contract.NotStarted {
 		t.Fatalf("envelope: %+v", e)
@@ -530,7 +530,7 @@ func TestUpdateIssueOutputIsNotStale(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	var before tools.GetIssueOut
-	env.Call(t, "github_get_issue", tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &before)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &before)
 	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Labels: &tools.LabelsEdit{Add: []string{"question"}}})
 	if out.NoOp || out.Issue.Comments == 0 || out.Issue.Comments != before.Issue.Comments {
 		t.Fatalf("comments: %d, get_issue said %d", out.Issue.Comments, before.Issue.Comments)

@@ -14,7 +14,7 @@ import (
 // getIssueRepair re-reads an issue: the repair for a conflict and for a
 // write whose outcome is not known.
 func getIssueRepair(owner, repo string, number int, step string) *contract.Repair {
-	return &contract.Repair{NextStep: step, Tool: "github_get_issue",
+	return &contract.Repair{NextStep: step, Tool: NameGetIssue,
 		Arguments: GetIssueIn{Owner: owner, Repo: repo, IssueNumber: number}}
 }
 
@@ -30,7 +30,7 @@ func unknownName(code contract.Code, field, kind, owner, repo, msg string, match
 	if len(matches) > 0 {
 		step = "call again with one of details.value, or list the repository's " + strings.ReplaceAll(kind, "_", " ")
 	}
-	return e.WithRepair(contract.Repair{NextStep: step, Tool: "github_list_repo_metadata",
+	return e.WithRepair(contract.Repair{NextStep: step, Tool: NameListRepoMetadata,
 		Arguments: ListRepoMetadataIn{Owner: owner, Repo: repo, Kind: kind}})
 }
 
