@@ -145,11 +145,9 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		return nil, err
 	}
 	unserved := &unservedTools{env: env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}, served: names}
-	for _, set := range toolsets(svc) {
-		for _, t := range set {
-			if !names[t.ToolName()] {
-				unserved.modes[t.ToolName()] = t.ToolMode()
-			}
+	for _, t := range tools.All(svc) {
+		if !names[t.ToolName()] {
+			unserved.modes[t.ToolName()] = t.ToolMode()
 		}
 	}
 	for _, x := range unservedExtra {

@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -14,32 +13,19 @@ import (
 // slice each call, so no caller can change another's default.
 func DefaultToolsets() []string { return []string{"issues"} }
 
-// toolsets lists each toolset's tools in the order they are listed.
+// toolsets groups every tool by the toolset it declares, each in the
+// order the registry lists them.
 func toolsets(s *tools.Service) map[string][]tooldef.Spec {
-	return map[string][]tooldef.Spec{
-		"issues": {
-			s.SearchIssues(),
-			s.GetIssue(),
-			s.CreateIssue(),
-			s.UpdateIssue(),
-			s.AddComment(),
-			s.EditComment(),
-			s.ListIssueItems(),
-			s.ListRepoMetadata(),
-			s.LinkIssues(),
-		},
+	sets := map[string][]tooldef.Spec{}
+	for _, t := range tools.All(s) {
+		sets[t.ToolsetName()] = append(sets[t.ToolsetName()], t)
 	}
+	return sets
 }
 
-// ToolsetNames lists the known toolsets, sorted.
-func ToolsetNames() []string {
-	names := make([]string, 0)
-	for n := range toolsets(&tools.Service{}) {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// ToolsetNames lists the known toolsets, sorted; known statically, so no
+// tool is built to answer it.
+func ToolsetNames() []string { return tools.Toolsets() }
 
 // selectTools resolves toolset names ("all" for every one) into the tools
 // to serve, in a deterministic order: toolsets in the order named (sorted
@@ -79,10 +65,8 @@ func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spe
 // be tools ghgate has (in any toolset) or extra tools offered beside them.
 func filterTools(s *tools.Service, specs []tooldef.Spec, extra []Extra, allow, deny []string) ([]tooldef.Spec, error) {
 	known := map[string]bool{}
-	for _, set := range toolsets(s) {
-		for _, t := range set {
-			known[t.ToolName()] = true
-		}
+	for _, t := range tools.All(s) {
+		known[t.ToolName()] = true
 	}
 	for _, x := range extra {
 		known[x.Def.Name] = true
@@ -114,10 +98,8 @@ func permitted(name string, allow, deny []string) bool {
 // in its place (the upstream's allow list chose it).
 func selectExtra(s *tools.Service, extra []Extra, readOnly bool, allow, deny []string) (served, refused []Extra) {
 	own := map[string]bool{}
-	for _, set := range toolsets(s) {
-		for _, t := range set {
-			own[t.ToolName()] = true
-		}
+	for _, t := range tools.All(s) {
+		own[t.ToolName()] = true
 	}
 	var denyExtra []string
 	for _, n := range deny {

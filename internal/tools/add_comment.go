@@ -47,6 +47,7 @@ func (s *Service) AddComment() tooldef.Spec {
 	guard := &keyGuard{}
 	return tooldef.Tool[AddCommentIn, AddCommentOut]{
 		Name:        NameAddComment,
+		Toolset:     ToolsetIssues,
 		Title:       "Add a comment",
 		Description: "Comment on an issue.",
 		Mode:        tooldef.Write,

@@ -65,6 +65,7 @@ func (s *Service) CreateIssue() tooldef.Spec {
 	guard := &keyGuard{}
 	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
 		Name:        NameCreateIssue,
+		Toolset:     ToolsetIssues,
 		Title:       "Create an issue",
 		Description: "Open an issue; unknown names write nothing.",
 		Mode:        tooldef.Write,

@@ -143,6 +143,7 @@ func commentWriteFailed(err error, in EditCommentIn) error {
 func (s *Service) EditComment() tooldef.Spec {
 	return tooldef.Tool[EditCommentIn, EditCommentOut]{
 		Name:        NameEditComment,
+		Toolset:     ToolsetIssues,
 		Title:       "Edit or delete a comment",
 		Description: "Replace a comment's body or delete it.",
 		Mode:        tooldef.Write,

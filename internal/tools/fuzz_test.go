@@ -29,8 +29,7 @@ func FuzzToolArguments(f *testing.F) {
 		f.Fatal(err)
 	}
 	svc := &tools.Service{Clients: tools.OneClient{}, Store: st, Cursors: cursors}
-	specs := []tooldef.Spec{svc.SearchIssues(), svc.GetIssue(), svc.CreateIssue(), svc.UpdateIssue(), svc.AddComment(),
-		svc.EditComment(), svc.ListIssueItems(), svc.ListRepoMetadata(), svc.LinkIssues()}
+	specs := tools.All(svc)
 	handlers := make([]mcp.ToolHandler, len(specs))
 	for i, sp := range specs {
 		if _, handlers[i], err = sp.Build(&tooldef.Env{MapError: tools.MapError}); err != nil {

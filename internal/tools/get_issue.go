@@ -166,8 +166,9 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 // GetIssue is github_get_issue.
 func (s *Service) GetIssue() tooldef.Spec {
 	return tooldef.Tool[GetIssueIn, GetIssueOut]{
-		Name:  NameGetIssue,
-		Title: "Get an issue",
+		Name:    NameGetIssue,
+		Toolset: ToolsetIssues,
+		Title:   "Get an issue",
 		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments; " +
 			"hidden text removed and counted.",
 		Mode: tooldef.Read,

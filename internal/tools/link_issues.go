@@ -365,6 +365,7 @@ func refString(r *IssueRef) string {
 func (s *Service) LinkIssues() tooldef.Spec {
 	return tooldef.Tool[LinkIssuesIn, LinkIssuesOut]{
 		Name:        NameLinkIssues,
+		Toolset:     ToolsetIssues,
 		Title:       "Link issues",
 		Description: "Add, remove or reorder a sub-issue or blocked-by link; already so: no_op.",
 		Mode:        tooldef.Write,

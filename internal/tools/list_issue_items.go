@@ -201,6 +201,7 @@ func scanLinkedPRs(ctx context.Context, c *github.Client, owner, repo string, nu
 func (s *Service) ListIssueItems() tooldef.Spec {
 	return tooldef.Tool[ListIssueItemsIn, ListIssueItemsOut]{
 		Name:        NameListIssueItems,
+		Toolset:     ToolsetIssues,
 		Title:       "List issue items",
 		Description: "An issue's items by collection, paged.",
 		Mode:        tooldef.Read,

@@ -163,6 +163,7 @@ func cleanTitle(row *IssueItem, title string) {
 func (s *Service) ListRepoMetadata() tooldef.Spec {
 	return tooldef.Tool[ListRepoMetadataIn, ListRepoMetadataOut]{
 		Name:        NameListRepoMetadata,
+		Toolset:     ToolsetIssues,
 		Title:       "List repo metadata",
 		Description: "A repo's valid values for issue fields, by kind.",
 		Mode:        tooldef.Read,

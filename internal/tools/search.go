@@ -361,8 +361,9 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 // SearchIssues is github_search_issues.
 func (s *Service) SearchIssues() tooldef.Spec {
 	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
-		Name:  NameSearchIssues,
-		Title: "Search issues",
+		Name:    NameSearchIssues,
+		Toolset: ToolsetIssues,
+		Title:   "Search issues",
 		Description: "Find issues in a repo, an owner's or all. " +
 			"Summary rows; bodies: detail=full or github_get_issue.",
 		Mode: tooldef.Read,

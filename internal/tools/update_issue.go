@@ -137,8 +137,9 @@ type UpdateIssueOut struct {
 // UpdateIssue is github_update_issue.
 func (s *Service) UpdateIssue() tooldef.Spec {
 	return tooldef.Tool[UpdateIssueIn, UpdateIssueOut]{
-		Name:  NameUpdateIssue,
-		Title: "Update an issue",
+		Name:    NameUpdateIssue,
+		Toolset: ToolsetIssues,
+		Title:   "Update an issue",
 		Description: "Change an issue. add/remove/swap touch only the names given; set replaces all; " +
 			"unknown names are refused.",
 		Mode:        tooldef.Write,
