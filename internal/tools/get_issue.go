@@ -123,7 +123,7 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 	filters := struct{ Number int }{in.IssueNumber}
 	restart := in
 	restart.CommentsCursor = ""
-	page, err := s.openCursor("comments_cursor", in.CommentsCursor, tool, scope, filters, restart)
+	pg, err := s.pager(Listing{Tool: tool, Scope: scope, Filters: filters, Field: "comments_cursor", Cursor: in.CommentsCursor, Restart: restart})
 	if err != nil {
 		return GetIssueOut{}, err
 	}
@@ -146,17 +146,16 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 	out := GetIssueOut{Issue: issueView(&rec.Issue, detail, false), Relations: relationsOf(rec, in.Owner, in.Repo)}
 	// The version is what an update needs, so every detail level carries it.
 	out.Issue.Version = IssueVersion(&rec.Issue)
-	if rec.GetComments() > 0 && (page-1)*commentsPerPage < rec.GetComments() {
-		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Page: page, PerPage: commentsPerPage})
+	if rec.GetComments() > 0 && (pg.Page-1)*commentsPerPage < rec.GetComments() {
+		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Page: pg.Page, PerPage: commentsPerPage})
 		if err != nil {
 			return GetIssueOut{}, err
 		}
 		for _, cm := range list {
 			out.Comments = append(out.Comments, commentView(cm))
 		}
-		if meta.NextPage > 0 {
-			out.CommentsHasMore = true
-			out.CommentsNextCursor = s.mintCursor(tool, scope, filters, meta.NextPage)
+		if next := pg.Next(meta.NextPage); next != "" {
+			out.CommentsHasMore, out.CommentsNextCursor = true, next
 		}
 	}
 	out.RateLimitRemaining = lowBudget(c, "core")

@@ -70,7 +70,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 		in.PageSize = DefaultPageSize
 	}
 	// The cursor is bound to the issue and collection through the filters
-	// (the repository is bound by openCursor itself).
+	// (the repository is bound by the pager itself).
 	filters := struct {
 		Number     int
 		Collection string
@@ -78,8 +78,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	}{in.IssueNumber, in.Collection, in.PageSize}
 	restart := in
 	restart.Cursor = ""
-	scope := in.Owner + "/" + in.Repo
-	page, err := s.openCursor("cursor", in.Cursor, tool, scope, filters, restart)
+	pg, err := s.pager(Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
 	if err != nil {
 		return ListIssueItemsOut{}, err
 	}
@@ -99,7 +98,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	}
 	out := ListIssueItemsOut{}
 	withheld := 0
-	o := gh.ListOptions{Page: pageParam(page), PerPage: in.PageSize}
+	o := gh.ListOptions{Page: pg.Param(), PerPage: in.PageSize}
 	var next int
 	switch in.Collection {
 	case "comments":
@@ -141,17 +140,14 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 			return row
 		})
 	case "linked_prs":
-		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, in.IssueNumber, page)
+		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, in.IssueNumber, pg.Page)
 	default:
 		return out, contract.Errorf(contract.CodeInvalidField, "unknown collection").WithField("collection", "must be one of the listed collections")
 	}
 	if err != nil {
 		return ListIssueItemsOut{}, notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber)
 	}
-	if next > 0 {
-		out.HasMore = true
-		out.NextCursor = s.mintCursor(tool, scope, filters, next)
-	}
+	pg.Fill(&out.Page, next)
 	if withheld > 0 {
 		out.Truncated = true
 		out.TruncationHint = fmt.Sprintf("titles of %d issues are withheld: this deployment only shows issues opened by %s", withheld, s.AllowedIssueCreator)

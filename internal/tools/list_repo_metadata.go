@@ -64,8 +64,7 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	}{in.Kind, in.PageSize}
 	restart := in
 	restart.Cursor = ""
-	scope := in.Owner + "/" + in.Repo
-	page, err := s.openCursor("cursor", in.Cursor, tool, scope, filters, restart)
+	pg, err := s.pager(Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
 	if err != nil {
 		return ListRepoMetadataOut{}, err
 	}
@@ -78,20 +77,20 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	switch in.Kind {
 	case "labels":
 		var list []*gh.Label
-		list, meta, err = c.ListLabels(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pageParam(page), PerPage: in.PageSize})
+		list, meta, err = c.ListLabels(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pg.Param(), PerPage: in.PageSize})
 		for _, l := range list {
 			out.Items = append(out.Items, RepoMetaItem{Name: l.GetName(), Color: l.GetColor(), Description: clean(l.GetDescription())})
 		}
 	case "milestones":
 		var list []*gh.Milestone
-		list, meta, err = c.ListMilestones(ctx, in.Owner, in.Repo, "all", gh.ListOptions{Page: pageParam(page), PerPage: in.PageSize})
+		list, meta, err = c.ListMilestones(ctx, in.Owner, in.Repo, "all", gh.ListOptions{Page: pg.Param(), PerPage: in.PageSize})
 		for _, m := range list {
 			out.Items = append(out.Items, RepoMetaItem{Number: m.GetNumber(), Title: clean(m.GetTitle()), State: m.GetState(),
 				DueOn: day(m.GetDueOn()), OpenIssues: ptr(m.GetOpenIssues()), ClosedIssues: ptr(m.GetClosedIssues())})
 		}
 	case "assignees":
 		var list []*gh.User
-		list, meta, err = c.ListAssignees(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pageParam(page), PerPage: in.PageSize})
+		list, meta, err = c.ListAssignees(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pg.Param(), PerPage: in.PageSize})
 		for _, u := range list {
 			out.Items = append(out.Items, RepoMetaItem{Login: u.GetLogin()})
 		}
@@ -120,12 +119,9 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	s.rememberListed(c, in.Owner, in.Repo, in.Kind, out.Items)
 	if in.Kind == "issue_types" || in.Kind == "templates" {
 		// GitHub answers these whole; page_size pages them here.
-		out.Items, meta.NextPage = pageOf(out.Items, page, in.PageSize)
+		out.Items, meta.NextPage = pageOf(out.Items, pg.Page, in.PageSize)
 	}
-	if meta.NextPage > 0 {
-		out.HasMore = true
-		out.NextCursor = s.mintCursor(tool, scope, filters, meta.NextPage)
-	}
+	pg.Fill(&out.Page, meta.NextPage)
 	out.RateLimitRemaining = lowBudget(c, "core")
 	return out, nil
 }
@@ -173,16 +169,4 @@ func (s *Service) ListRepoMetadata() tooldef.Spec {
 		},
 		Run: s.listRepoMetadata,
 	}
-}
-
-// pageOf is page (from 1) of items in pages of size, and the next page's
-// number, 0 when it is the last.
-func pageOf[T any](items []T, page, size int) ([]T, int) {
-	from := min((page-1)*size, len(items))
-	to := min(from+size, len(items))
-	next := 0
-	if to < len(items) {
-		next = page + 1
-	}
-	return items[from:to], next
 }

@@ -23,17 +23,43 @@ type Page struct {
 	TruncationHint string `json:"truncation_hint,omitempty"`
 }
 
-// openCursor returns the upstream page a cursor points at (1 without a
-// cursor). field names the argument that carried it; restart is the call
-// that begins the listing again, for the repair of a cursor that cannot be
-// used.
-func (s *Service) openCursor(field, cursor, tool, repo string, filters any, restart any) (int, error) {
-	if cursor == "" {
-		return 1, nil
+// Pager is one listing call's cursor: the page the call asked for, and
+// the means to mint the next page's cursor bound to the same tool,
+// repository and filters. Every listing opens one the same way.
+type Pager struct {
+	cursors     *contract.Cursors
+	tool, scope string
+	filters     any
+	// Page is the upstream page the call asked for, from 1.
+	Page int
+}
+
+// Listing describes what a listing's cursor is bound to and how to begin
+// it again.
+type Listing struct {
+	Tool  string
+	Scope string // owner/repo the rows were read from
+	// Filters are the arguments that shape the rows; a cursor minted under
+	// other filters is refused.
+	Filters any
+	// Field is the argument that carries the cursor; Cursor its value.
+	Field, Cursor string
+	// Restart is the call that begins the listing again, for the repair
+	// of a cursor that cannot be used.
+	Restart any
+}
+
+// pager opens l's cursor: page 1 without one, the page it points at, or a
+// cursor_invalid / cursor_expired envelope naming the field.
+func (s *Service) pager(l Listing) (*Pager, error) {
+	p := &Pager{cursors: s.Cursors, tool: l.Tool, scope: l.Scope, filters: l.Filters, Page: 1}
+	if l.Cursor == "" {
+		return p, nil
 	}
-	pos, err := s.Cursors.Open(cursor, tool, repo, filters)
+	pos, err := s.Cursors.Open(l.Cursor, l.Tool, l.Scope, l.Filters)
 	if err == nil {
-		if p, convErr := strconv.Atoi(pos); convErr == nil && p >= 1 {
+		if n, convErr := strconv.Atoi(pos); convErr == nil && n >= 1 {
+			p.Page = n
 			return p, nil
 		}
 		err = contract.ErrCursorInvalid
@@ -42,12 +68,41 @@ func (s *Service) openCursor(field, cursor, tool, repo string, filters any, rest
 	if errors.Is(err, contract.ErrCursorExpired) {
 		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
 	}
-	return 0, contract.Errorf(code, "%s", msg).WithField(field, msg).
-		WithRepair(contract.Repair{NextStep: "start the listing again from the first page", Tool: tool, Arguments: restart})
+	return nil, contract.Errorf(code, "%s", msg).WithField(l.Field, msg).
+		WithRepair(contract.Repair{NextStep: "start the listing again from the first page", Tool: l.Tool, Arguments: l.Restart})
 }
 
-func (s *Service) mintCursor(tool, repo string, filters any, page int) string {
-	return s.Cursors.Mint(tool, repo, filters, strconv.Itoa(page))
+// Next is the cursor for upstream page next; "" when next is 0 (this was
+// the last page).
+func (p *Pager) Next(next int) string {
+	if next <= 0 {
+		return ""
+	}
+	return p.cursors.Mint(p.tool, p.scope, p.filters, strconv.Itoa(next))
+}
+
+// Fill sets out's has_more and next_cursor for upstream page next (0 when
+// this was the last page).
+func (p *Pager) Fill(out *Page, next int) {
+	if c := p.Next(next); c != "" {
+		out.HasMore, out.NextCursor = true, c
+	}
+}
+
+// Param is the page to ask GitHub for: the first page is asked for
+// without a page parameter (0), as GitHub's own links do.
+func (p *Pager) Param() int { return pageParam(p.Page) }
+
+// pageOf is page (from 1) of items in pages of size, and the next page's
+// number, 0 when it is the last: paging for lists GitHub answers whole.
+func pageOf[T any](items []T, page, size int) ([]T, int) {
+	from := min((page-1)*size, len(items))
+	to := min(from+size, len(items))
+	next := 0
+	if to < len(items) {
+		next = page + 1
+	}
+	return items[from:to], next
 }
 
 // lowBudget returns the remaining budget when it is under 10% of the
@@ -61,8 +116,8 @@ func lowBudget(c *github.Client, resource string) *int {
 	return &r
 }
 
-// pageParam is the page to ask GitHub for: the first page is asked for
-// without a page parameter (0), as GitHub's own links do.
+// pageParam is the page to ask GitHub for (see Pager.Param), for
+// listings that walk upstream pages themselves.
 func pageParam(page int) int {
 	if page > 1 {
 		return page

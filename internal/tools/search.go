@@ -300,7 +300,7 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 		in.Labels, in.NoLabels, in.IncludePRs, in.PageSize}
 	restart := in
 	restart.Cursor = ""
-	page, err := s.openCursor("cursor", in.Cursor, tool, scope, filters, restart)
+	pg, err := s.pager(Listing{Tool: tool, Scope: scope, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
@@ -316,7 +316,7 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
-	opts := github.SearchOptions{Page: page, PerPage: in.PageSize, Order: in.Order}
+	opts := github.SearchOptions{Page: pg.Page, PerPage: in.PageSize, Order: in.Order}
 	if in.Sort != "" && in.Sort != "best_match" {
 		opts.Sort = in.Sort
 	}
@@ -338,10 +338,12 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 		out.Items = append(out.Items, issueView(is, detail, withRepo))
 	}
 	reachable := min(out.TotalCount, searchCap)
-	if meta.NextPage > 0 && meta.NextPage*in.PageSize-in.PageSize < reachable {
-		out.HasMore = true
-		out.NextCursor = s.mintCursor(tool, scope, filters, meta.NextPage)
+	next := meta.NextPage
+	if next*in.PageSize-in.PageSize >= reachable {
+		// The next page would start past what search can reach.
+		next = 0
 	}
+	pg.Fill(&out.Page, next)
 	if out.TotalCount > searchCap {
 		out.Truncated = true
 		out.TruncationHint = fmt.Sprintf("GitHub search reaches only the first %d of %d matches; narrow the query (labels, author, updated_after) to see the rest", searchCap, out.TotalCount)
