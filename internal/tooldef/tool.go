@@ -47,7 +47,9 @@ type Tool[In, Out any] struct {
 	// Idempotent marks writes that have no further effect when repeated.
 	Destructive bool
 	Idempotent  bool
-	// Input adjusts the inferred input schema: enums, ranges, defaults.
+	// Input adjusts the inferred input schema. ghgate's own tools leave it
+	// nil: their field types state ranges and enums (SelfDescribing), so
+	// no schema is edited by property name.
 	Input func(s *jsonschema.Schema)
 	Run   func(ctx context.Context, in In) (Out, error)
 }

@@ -8,16 +8,15 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // AddCommentIn are github_add_comment's arguments.
 type AddCommentIn struct {
-	Owner          string `json:"owner"`
-	Repo           string `json:"repo"`
-	IssueNumber    int    `json:"issue_number"`
-	Body           string `json:"body"`
-	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
+	Owner          string         `json:"owner"`
+	Repo           string         `json:"repo"`
+	IssueNumber    IssueNumber    `json:"issue_number"`
+	Body           string         `json:"body"`
+	IdempotencyKey IdempotencyKey `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
 }
 
 // Validate refuses a blank body before any request.
@@ -51,13 +50,7 @@ func (s *Service) AddComment() tooldef.Spec {
 		Title:       "Add a comment",
 		Description: "Comment on an issue.",
 		Mode:        tooldef.Write,
-		Input: func(sc *jsonschema.Schema) {
-			p := sc.Properties
-			p["issue_number"].Minimum = ptr(1.0)
-			p["idempotency_key"].MinLength = ptr(1)
-			p["idempotency_key"].MaxLength = ptr(maxKeyLength)
-		},
-		Run: func(ctx context.Context, in AddCommentIn) (AddCommentOut, error) { return s.addComment(ctx, in, guard) },
+		Run:         func(ctx context.Context, in AddCommentIn) (AddCommentOut, error) { return s.addComment(ctx, in, guard) },
 	}
 }
 
@@ -73,12 +66,12 @@ func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGua
 		return AddCommentOut{}, notStarted(err)
 	}
 	if s.AllowedIssueCreator != "" {
-		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, in.IssueNumber)
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 		if err != nil {
 			return AddCommentOut{}, notStarted(err)
 		}
 		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-			return AddCommentOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
+			return AddCommentOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 		}
 	}
 	if in.IdempotencyKey == "" {
@@ -86,7 +79,7 @@ func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGua
 	}
 	request := in
 	request.IdempotencyKey = ""
-	k, err := s.idempotencyKey(ctx, guard, in.Owner, in.Repo, tool, in.IdempotencyKey, request)
+	k, err := s.idempotencyKey(ctx, guard, in.Owner, in.Repo, tool, string(in.IdempotencyKey), request)
 	if err != nil {
 		return AddCommentOut{}, notStarted(err)
 	}
@@ -96,7 +89,7 @@ func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGua
 			if err != nil || found == nil {
 				return AddCommentOut{}, false, err
 			}
-			return AddCommentOut{Comment: *found, IssueNumber: in.IssueNumber}, true, nil
+			return AddCommentOut{Comment: *found, IssueNumber: int(in.IssueNumber)}, true, nil
 		},
 		write:    func() (AddCommentOut, error) { return s.postComment(ctx, c, in) },
 		clear:    clearComment,
@@ -105,11 +98,11 @@ func (s *Service) addComment(ctx context.Context, in AddCommentIn, guard *keyGua
 }
 
 func (s *Service) postComment(ctx context.Context, c *github.Client, in AddCommentIn) (AddCommentOut, error) {
-	cm, _, err := c.CreateComment(ctx, in.Owner, in.Repo, in.IssueNumber, in.Body)
+	cm, _, err := c.CreateComment(ctx, in.Owner, in.Repo, int(in.IssueNumber), in.Body)
 	if err != nil {
 		return AddCommentOut{}, commentFailed(ctx, c, err, in)
 	}
-	return AddCommentOut{Comment: commentView(cm), IssueNumber: in.IssueNumber, RateLimitRemaining: lowBudget(c, "core")}, nil
+	return AddCommentOut{Comment: commentView(cm), IssueNumber: int(in.IssueNumber), RateLimitRemaining: lowBudget(c, "core")}, nil
 }
 
 // clearComment drops what belongs to one call, not to the stored result.
@@ -137,11 +130,11 @@ func commentFailed(ctx context.Context, c *github.Client, err error, in AddComme
 	}
 	switch e.Code {
 	case contract.CodeNotFound:
-		nf, _ := contract.AsError(notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber))
+		nf, _ := contract.AsError(notFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber)))
 		nf.Settlement = e.Settlement
 		return nf
 	case contract.CodeInsufficientScope:
-		if is, _, rerr := c.GetIssue(ctx, in.Owner, in.Repo, in.IssueNumber); rerr == nil && is.GetLocked() {
+		if is, _, rerr := c.GetIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber)); rerr == nil && is.GetLocked() {
 			l := contract.Errorf(contract.CodeLocked, "%s/%s#%d is locked: only collaborators with write access can comment; nothing was written",
 				in.Owner, in.Repo, in.IssueNumber)
 			l.Settlement = e.Settlement

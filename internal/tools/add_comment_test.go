@@ -20,7 +20,7 @@ func commentCount(env *servertest.Env, n int) int {
 func addComment(t *testing.T, env *servertest.Env, in tools.AddCommentIn) tools.AddCommentOut {
 	t.Helper()
 	out := callOK[tools.AddCommentOut](t, env, tools.NameAddComment, in)
-	if out.IssueNumber != in.IssueNumber || out.Comment.ID == 0 || out.Comment.Body != in.Body {
+	if out.IssueNumber != int(in.IssueNumber) || out.Comment.ID == 0 || out.Comment.Body != in.Body {
 		t.Fatalf("comment: %+v", out)
 	}
 	return out
@@ -31,13 +31,13 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 	n := emulator.DemoManyCommentsIssue
 	before := commentCount(env, n)
 	env.Upstream()
-	out := addComment(t, env, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "Fixed when a<b && c > 0\n\n```go\nx := <-ch\n```"})
+	out := addComment(t, env, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: "Fixed when a<b && c > 0\n\n```go\nx := <-ch\n```"})
 	wantUpstream(t, env, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n))
 	if out.Replayed || out.Comment.Author != "alice" || commentCount(env, n) != before+1 {
 		t.Fatalf("posted: %+v", out)
 	}
 	// A blank body is refused before any request.
-	e := wireEnvelope(t, env.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: " \n\t"}), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: " \n\t"}), true)
 	if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != "body" {
 		t.Fatalf("blank body: %+v", e)
 	}
@@ -53,7 +53,7 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	before := commentCount(env, n)
-	in := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "Once only", IdempotencyKey: "k-1"}
+	in := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: "Once only", IdempotencyKey: "k-1"}
 	first := addComment(t, env, in)
 	env.Upstream()
 	again := addComment(t, env, in)
@@ -111,7 +111,7 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 		t.Run(string(c.kind), func(t *testing.T) {
 			env := servertest.Start(t, servertest.Options{})
 			before := commentCount(env, n)
-			in := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "Under " + string(c.kind), IdempotencyKey: "fault-" + string(c.kind)}
+			in := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: "Under " + string(c.kind), IdempotencyKey: tools.IdempotencyKey("fault-" + string(c.kind))}
 			addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: c.kind, Status: c.status, Times: 1})
 			e := wireEnvelope(t, env.Call(t, tools.NameAddComment, in), true)
 			// With the key, the same call is safe to repeat: temporary.
@@ -156,7 +156,7 @@ func TestAddCommentWithoutKeyUnderDrop(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	addFault(t, env, emulator.Fault{Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", n), Kind: emulator.FaultDropAfter, Times: 1})
-	e := wireEnvelope(t, env.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "no key"}), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: "no key"}), true)
 	if e.Settlement != contract.Indeterminate || e.Repair == nil || e.Repair.Tool != tools.NameListIssueItems {
 		t.Fatalf("dropped without key: %+v", e)
 	}
@@ -170,18 +170,18 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	n := emulator.DemoLockedIssue
 	carol.Upstream()
-	e := wireEnvelope(t, carol.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "me too", IdempotencyKey: "locked-1"}), true)
+	e := wireEnvelope(t, carol.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
 	if e.Code != contract.CodeLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
 		t.Fatalf("locked: %+v", e)
 	}
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
 	// The refusal wrote nothing, so the key was released: the same call
 	// asks GitHub again rather than replaying a stale refusal.
-	wireEnvelope(t, carol.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "me too", IdempotencyKey: "locked-1"}), true)
+	wireEnvelope(t, carol.Call(t, tools.NameAddComment, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
 	// alice (admin) may comment on the locked issue.
 	alice := servertest.Start(t, servertest.Options{})
-	addComment(t, alice, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: "Maintainer note"})
+	addComment(t, alice, tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: "Maintainer note"})
 
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	scoped.Upstream()

@@ -16,7 +16,7 @@ func TestRateBudgetIsReportedBeforeItRunsOut(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{CoreLimit: 40}, MaxReadRetries: -1})
 	var warned bool
 	for i := 1; i <= 45; i++ {
-		res := env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: i, Detail: "summary"})
+		res := env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(i), Detail: "summary"})
 		if res.IsError {
 			e := res.Envelope(t)
 			if e.Code != contract.CodeRateLimited || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 || !e.Temporary {

@@ -27,9 +27,9 @@ func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserve
 	from, at := recoveryWindow(c, reserved)
 	var fallback *gh.IssueComment
 	for page := 1; page <= findPages; page++ {
-		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Since: from, Page: page, PerPage: MaxPageSize})
+		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Since: from, Page: page, PerPage: MaxPageSize})
 		if err != nil {
-			return nil, notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber)
+			return nil, notFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
 		}
 		for _, cm := range list {
 			if !strings.EqualFold(cm.GetUser().GetLogin(), login) || !sameBody(cm.GetBody(), in.Body) || cm.CreatedAt == nil || cm.CreatedAt.Before(from) {

@@ -8,21 +8,20 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // CreateIssueIn are github_create_issue's arguments.
 type CreateIssueIn struct {
-	Owner             string   `json:"owner"`
-	Repo              string   `json:"repo"`
-	Title             string   `json:"title"`
-	Body              string   `json:"body,omitempty" jsonschema:"absent: empty"`
-	Labels            []string `json:"labels,omitempty" jsonschema:"absent: none"`
-	Assignees         []string `json:"assignees,omitempty" jsonschema:"absent: none"`
-	Milestone         int      `json:"milestone,omitempty" jsonschema:"number; absent: none"`
-	Type              string   `json:"type,omitempty" jsonschema:"absent: none"`
-	ParentIssueNumber int      `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
-	IdempotencyKey    string   `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
+	Owner             string          `json:"owner"`
+	Repo              string          `json:"repo"`
+	Title             string          `json:"title"`
+	Body              string          `json:"body,omitempty" jsonschema:"absent: empty"`
+	Labels            []string        `json:"labels,omitempty" jsonschema:"absent: none"`
+	Assignees         []string        `json:"assignees,omitempty" jsonschema:"absent: none"`
+	Milestone         MilestoneNumber `json:"milestone,omitempty" jsonschema:"number; absent: none"`
+	Type              string          `json:"type,omitempty" jsonschema:"absent: none"`
+	ParentIssueNumber IssueNumber     `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
+	IdempotencyKey    IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
 }
 
 // Validate checks what the schema cannot.
@@ -69,12 +68,6 @@ func (s *Service) CreateIssue() tooldef.Spec {
 		Title:       "Create an issue",
 		Description: "Open an issue; unknown names write nothing.",
 		Mode:        tooldef.Write,
-		Input: func(sc *jsonschema.Schema) {
-			sc.Properties["milestone"].Minimum = ptr(1.0)
-			sc.Properties["parent_issue_number"].Minimum = ptr(1.0)
-			sc.Properties["idempotency_key"].MinLength = ptr(1)
-			sc.Properties["idempotency_key"].MaxLength = ptr(maxKeyLength)
-		},
 		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {
 			return s.createIssue(ctx, in, guard)
 		},
@@ -92,7 +85,7 @@ func (s *Service) createIssue(ctx context.Context, in CreateIssueIn, guard *keyG
 	}
 	request := in
 	request.IdempotencyKey = ""
-	k, err := s.idempotencyKey(ctx, guard, in.Owner, in.Repo, tool, in.IdempotencyKey, request)
+	k, err := s.idempotencyKey(ctx, guard, in.Owner, in.Repo, tool, string(in.IdempotencyKey), request)
 	if err != nil {
 		return CreateIssueOut{}, notStarted(err)
 	}

@@ -84,7 +84,7 @@ func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
 	v150 := ciMilestone(t, env, "v1.5.0")
 	env.Upstream()
 	out := ciCreate(t, env, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export fails on empty sheets",
-		Body: "Steps: a<b && c", Labels: []string{"BUG", "Status: Triage"}, Milestone: v150})
+		Body: "Steps: a<b && c", Labels: []string{"BUG", "Status: Triage"}, Milestone: tools.MilestoneNumber(v150)})
 	// The minimum with names checked before writing: one preflight read
 	// (labels and milestone together) and the create. REST alone allows 1
 	// only by letting GitHub create misspelled labels silently.
@@ -97,7 +97,7 @@ func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
 		t.Fatalf("output: %+v", out)
 	}
 	var got tools.GetIssueOut
-	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: is.Number}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(is.Number)}).Decode(t, &got)
 	if got.Issue.Version != is.Version {
 		t.Fatalf("create's version %s differs from get_issue's %s", is.Version, got.Issue.Version)
 	}
@@ -186,7 +186,7 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	out := ciCreate(t, env, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: XLSX", ParentIssueNumber: emulator.DemoParentIssue})
 	var got tools.GetIssueOut
-	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: out.Issue.Number}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(out.Issue.Number)}).Decode(t, &got)
 	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
 		t.Fatalf("not linked: %+v", got.Relations)
 	}
@@ -217,7 +217,7 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	if res := env.Call(t, e.FollowUp.Tool, e.FollowUp.Arguments); res.IsError {
 		t.Fatalf("follow-up as given failed: %s", res.JSON)
 	}
-	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n)}).Decode(t, &got)
 	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
 		t.Fatalf("follow-up did not link: %+v", got.Relations)
 	}
@@ -314,7 +314,7 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			env := servertest.Start(t, servertest.Options{})
 			title := "Dropped " + string(kind)
-			in := tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Body: "body", IdempotencyKey: "k-" + string(kind)}
+			in := tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Body: "body", IdempotencyKey: tools.IdempotencyKey("k-" + string(kind))}
 			ciFault(t, env, emulator.Fault{Kind: kind, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
 			e := env.Call(t, tools.NameCreateIssue, in).Envelope(t)
 			if e.Settlement != contract.Indeterminate && e.Settlement != contract.RemoteSuccessKnown {
@@ -437,7 +437,7 @@ func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
 	st.Unlock()
 	for _, parent := range []int{full.Number, deep.Number} {
 		env.Upstream()
-		e := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: parent}).Envelope(t)
+		e := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: tools.IssueNumber(parent)}).Envelope(t)
 		if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "parent_issue_number" {
 			t.Fatalf("parent #%d: %+v", parent, e)
 		}

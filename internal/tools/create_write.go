@@ -28,14 +28,14 @@ import (
 func (s *Service) createNow(ctx context.Context, c *github.Client, in CreateIssueIn) (CreateIssueOut, error) {
 	send := github.NewIssue{Title: strings.TrimSpace(in.Title), Body: in.Body, Type: strings.TrimSpace(in.Type)}
 	if in.Milestone > 0 {
-		send.Milestone = ptr(in.Milestone)
+		send.Milestone = ptr(int(in.Milestone))
 	}
 	for _, a := range in.Assignees {
 		if !containsFold(send.Assignees, a) {
 			send.Assignees = append(send.Assignees, strings.TrimSpace(a))
 		}
 	}
-	pf := preflight{owner: in.Owner, repo: in.Repo, parent: in.ParentIssueNumber}
+	pf := preflight{owner: in.Owner, repo: in.Repo, parent: int(in.ParentIssueNumber)}
 	for _, l := range in.Labels {
 		if !containsFold(pf.labels, l) {
 			pf.labels = append(pf.labels, strings.TrimSpace(l))
@@ -77,7 +77,7 @@ func (s *Service) resolveCreate(ctx context.Context, c *github.Client, in Create
 		return unknownLabels(ctx, c, in.Owner, in.Repo, "labels", unknown, false)
 	}
 	if res.parent != nil && !s.creatorAllowed(res.parent.GetUser().GetLogin()) {
-		return s.creatorRefusal(in.Owner, in.Repo, in.ParentIssueNumber)
+		return s.creatorRefusal(in.Owner, in.Repo, int(in.ParentIssueNumber))
 	}
 	if res.parent != nil {
 		// GitHub would create the issue and then refuse the link: refused
@@ -155,13 +155,13 @@ func (s *Service) finishCreate(ctx context.Context, c *github.Client, in CreateI
 	}
 	n := created.GetNumber()
 	if p := in.ParentIssueNumber; p > 0 && created.GetParentIssueURL() == "" {
-		_, _, err := c.AddSubIssue(ctx, in.Owner, in.Repo, p, created.GetID())
+		_, _, err := c.AddSubIssue(ctx, in.Owner, in.Repo, int(p), created.GetID())
 		if err != nil {
 			reason := err.Error()
 			if e := MapError(err); e != nil {
 				reason = e.Message
 			}
-			link := LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: p, Relation: "sub_issue", Action: "add", TargetIssueNumber: n}
+			link := LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: p, Relation: "sub_issue", Action: "add", TargetIssueNumber: IssueNumber(n)}
 			return out, partialSuccess(
 				fmt.Sprintf("issue #%d was created, but adding it as a sub-issue of #%d failed (%s)", n, p, reason),
 				[]string{fmt.Sprintf("created issue #%d", n)},

@@ -8,16 +8,15 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // EditCommentIn are github_edit_comment's arguments.
 type EditCommentIn struct {
-	Owner     string `json:"owner"`
-	Repo      string `json:"repo"`
-	CommentID int64  `json:"comment_id"`
-	Body      string `json:"body,omitempty" jsonschema:"new Markdown body; omit only to delete"`
-	Delete    bool   `json:"delete,omitempty" jsonschema:"true deletes it; absent: edit"`
+	Owner     string    `json:"owner"`
+	Repo      string    `json:"repo"`
+	CommentID CommentID `json:"comment_id"`
+	Body      string    `json:"body,omitempty" jsonschema:"new Markdown body; omit only to delete"`
+	Delete    bool      `json:"delete,omitempty" jsonschema:"true deletes it; absent: edit"`
 }
 
 // Validate requires exactly one of body and delete.
@@ -56,12 +55,12 @@ func (s *Service) editComment(ctx context.Context, in EditCommentIn) (EditCommen
 		return EditCommentOut{}, err
 	}
 	if in.Delete {
-		if _, err := c.DeleteComment(ctx, in.Owner, in.Repo, in.CommentID); err != nil {
+		if _, err := c.DeleteComment(ctx, in.Owner, in.Repo, int64(in.CommentID)); err != nil {
 			return EditCommentOut{}, commentWriteFailed(err, in)
 		}
-		return EditCommentOut{Deleted: true, CommentID: in.CommentID}, nil
+		return EditCommentOut{Deleted: true, CommentID: int64(in.CommentID)}, nil
 	}
-	cm, _, err := c.EditComment(ctx, in.Owner, in.Repo, in.CommentID, in.Body)
+	cm, _, err := c.EditComment(ctx, in.Owner, in.Repo, int64(in.CommentID), in.Body)
 	if err != nil {
 		return EditCommentOut{}, commentWriteFailed(err, in)
 	}
@@ -80,7 +79,7 @@ func (s *Service) commentInScope(ctx context.Context, c *github.Client, in EditC
 	if s.AllowedIssueCreator == "" {
 		return nil
 	}
-	cm, _, err := c.GetComment(ctx, in.Owner, in.Repo, in.CommentID)
+	cm, _, err := c.GetComment(ctx, in.Owner, in.Repo, int64(in.CommentID))
 	if err != nil {
 		return notStarted(commentNotFound(err, in))
 	}
@@ -149,9 +148,6 @@ func (s *Service) EditComment() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
-		Input: func(sc *jsonschema.Schema) {
-			sc.Properties["comment_id"].Minimum = ptr(1.0)
-		},
-		Run: s.editComment,
+		Run:         s.editComment,
 	}
 }

@@ -47,7 +47,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	env.Upstream()
 
 	var out tools.EditCommentOut
-	res := env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Body: "Edited: a<b && c"})
+	res := env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: tools.CommentID(id), Body: "Edited: a<b && c"})
 	res.Decode(t, &out)
 	wantUpstream(t, env, "PATCH "+path)
 	if res.IsError || out.Comment == nil || out.Comment.Body != "Edited: a<b && c" || out.Comment.ID != id ||
@@ -58,7 +58,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 		t.Fatalf("stored body %q", body)
 	}
 
-	res = env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true})
+	res = env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: tools.CommentID(id), Delete: true})
 	out = tools.EditCommentOut{}
 	res.Decode(t, &out)
 	wantUpstream(t, env, "DELETE "+path)
@@ -70,7 +70,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	}
 	// Deleting it again: GitHub's 404 cannot tell "already deleted" from
 	// "never there" or "not visible", so neither does the answer.
-	e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true}), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: tools.CommentID(id), Delete: true}), true)
 	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "already deleted") ||
 		e.Details == nil || e.Details.Field != "comment_id" {
 		t.Fatalf("second delete: %+v", e)
@@ -95,7 +95,7 @@ func TestEditCommentRefusals(t *testing.T) {
 
 	// carol may read but not edit someone else's comment.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e := wireEnvelope(t, carol.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice"), Body: "mine now"}), true)
+	e := wireEnvelope(t, carol.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: tools.CommentID(commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice")), Body: "mine now"}), true)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("read-only user: %+v", e)
 	}
@@ -104,7 +104,7 @@ func TestEditCommentRefusals(t *testing.T) {
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	sid := commentBy(t, scoped, emulator.DemoManyCommentsIssue, "alice")
 	scoped.Upstream()
-	e = wireEnvelope(t, scoped.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: sid, Delete: true}), true)
+	e = wireEnvelope(t, scoped.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: tools.CommentID(sid), Delete: true}), true)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}
@@ -134,7 +134,7 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 	for i, c := range cases {
 		body := fmt.Sprintf("edit %d", i)
 		addFault(t, env, emulator.Fault{Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: c.kind, Status: c.status, Times: 1})
-		e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Body: body}), true)
+		e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: tools.CommentID(id), Body: body}), true)
 		if e.Code != c.code || e.Settlement != c.settlement {
 			t.Fatalf("%s: %+v", c.kind, e)
 		}
@@ -161,7 +161,7 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 	// Deletion under a dropped answer: the comment is gone, the answer says
 	// the outcome is unknown.
 	addFault(t, env, emulator.Fault{Method: "DELETE", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: emulator.FaultDropAfter, Times: 1})
-	e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: id, Delete: true}), true)
+	e := wireEnvelope(t, env.Call(t, tools.NameEditComment, tools.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: tools.CommentID(id), Delete: true}), true)
 	if e.Settlement != contract.Indeterminate || !strings.Contains(e.Repair.NextStep, "deleted") {
 		t.Fatalf("dropped delete: %+v", e)
 	}

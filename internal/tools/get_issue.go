@@ -8,7 +8,6 @@ import (
 
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // fetchIssue reads one issue with its relation summaries in one request.
@@ -92,11 +91,11 @@ func refFromAPIURL(u, owner, repo string) *IssueRef {
 
 // GetIssueIn are github_get_issue's arguments.
 type GetIssueIn struct {
-	Owner          string `json:"owner"`
-	Repo           string `json:"repo"`
-	IssueNumber    int    `json:"issue_number"`
-	Detail         string `json:"detail,omitempty" jsonschema:"default full"`
-	CommentsCursor string `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor; absent: page 1"`
+	Owner          string      `json:"owner"`
+	Repo           string      `json:"repo"`
+	IssueNumber    IssueNumber `json:"issue_number"`
+	Detail         Detail      `json:"detail,omitempty" jsonschema:"default full"`
+	CommentsCursor string      `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor; absent: page 1"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -120,7 +119,7 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 	scope := in.Owner + "/" + in.Repo
 	// The comments cursor belongs to the issue; detail does not change
 	// which comments there are.
-	filters := struct{ Number int }{in.IssueNumber}
+	filters := struct{ Number int }{int(in.IssueNumber)}
 	restart := in
 	restart.CommentsCursor = ""
 	pg, err := s.pager(Listing{Tool: tool, Scope: scope, Filters: filters, Field: "comments_cursor", Cursor: in.CommentsCursor, Restart: restart})
@@ -131,12 +130,12 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 	if err != nil {
 		return GetIssueOut{}, err
 	}
-	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, in.IssueNumber)
+	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 	if err != nil {
 		return GetIssueOut{}, err
 	}
 	if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
+		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 	}
 	s.rememberSeen(c, &rec.Issue)
 	detail := Detail(in.Detail)
@@ -147,7 +146,7 @@ func (s *Service) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, err
 	// The version is what an update needs, so every detail level carries it.
 	out.Issue.Version = IssueVersion(&rec.Issue)
 	if rec.GetComments() > 0 && (pg.Page-1)*commentsPerPage < rec.GetComments() {
-		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Page: pg.Page, PerPage: commentsPerPage})
+		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: pg.Page, PerPage: commentsPerPage})
 		if err != nil {
 			return GetIssueOut{}, err
 		}
@@ -171,10 +170,6 @@ func (s *Service) GetIssue() tooldef.Spec {
 		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments; " +
 			"hidden text removed and counted.",
 		Mode: tooldef.Read,
-		Input: func(sc *jsonschema.Schema) {
-			sc.Properties["detail"].Enum = []any{"summary", "full"}
-			sc.Properties["issue_number"].Minimum = ptr(1.0)
-		},
-		Run: s.getIssue,
+		Run:  s.getIssue,
 	}
 }

@@ -60,7 +60,7 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 func TestListedNamesSkipThePreflight(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"labels", "milestones"} {
-		if res := env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind}); res.IsError {
+		if res := env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: tools.MetadataKind(kind)}); res.IsError {
 			t.Fatal(string(res.JSON))
 		}
 	}
@@ -140,7 +140,7 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	// get_issue confirms the labels of the issue it read.
 	other := servertest.Start(t, servertest.Options{})
 	var got tools.GetIssueOut
-	other.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: found.Items[0].Number}).Decode(t, &got)
+	other.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(found.Items[0].Number)}).Decode(t, &got)
 	other.Upstream()
 	if res := other.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Read names", Labels: got.Issue.Labels}); res.IsError {
 		t.Fatal(string(res.JSON))
@@ -188,7 +188,7 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 
 	// The same for a comment.
 	env.Stack.Service.Store = env.Stack.Store
-	comment := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: earlier, Body: "Same comment"}
+	comment := tools.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(earlier), Body: "Same comment"}
 	var first tools.AddCommentOut
 	env.Call(t, tools.NameAddComment, comment).Decode(t, &first)
 	env.Stack.Service.Store = later

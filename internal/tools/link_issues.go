@@ -9,19 +9,18 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	gh "github.com/google/go-github/v88/github"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // LinkIssuesIn are github_link_issues' arguments.
 type LinkIssuesIn struct {
-	Owner             string `json:"owner"`
-	Repo              string `json:"repo"`
-	IssueNumber       int    `json:"issue_number" jsonschema:"the parent, or the blocked issue"`
-	Relation          string `json:"relation"`
-	Action            string `json:"action"`
-	TargetIssueNumber int    `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
-	AfterIssueNumber  int    `json:"after_issue_number,omitempty" jsonschema:"reorder: after this; absent: none"`
-	BeforeIssueNumber int    `json:"before_issue_number,omitempty" jsonschema:"reorder: or before; absent: none"`
+	Owner             string      `json:"owner"`
+	Repo              string      `json:"repo"`
+	IssueNumber       IssueNumber `json:"issue_number" jsonschema:"the parent, or the blocked issue"`
+	Relation          Relation    `json:"relation"`
+	Action            LinkAction  `json:"action"`
+	TargetIssueNumber IssueNumber `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
+	AfterIssueNumber  IssueNumber `json:"after_issue_number,omitempty" jsonschema:"reorder: after this; absent: none"`
+	BeforeIssueNumber IssueNumber `json:"before_issue_number,omitempty" jsonschema:"reorder: or before; absent: none"`
 }
 
 // Validate checks the rules that span fields, before any request.
@@ -36,7 +35,7 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 				Tool: NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo}})
 	}
 	anchors := 0
-	for _, n := range []int{in.AfterIssueNumber, in.BeforeIssueNumber} {
+	for _, n := range []int{int(in.AfterIssueNumber), int(in.BeforeIssueNumber)} {
 		if n != 0 {
 			anchors++
 		}
@@ -69,7 +68,7 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 	return nil
 }
 
-func (in *LinkIssuesIn) anchor() int { return max(in.AfterIssueNumber, in.BeforeIssueNumber) }
+func (in *LinkIssuesIn) anchor() IssueNumber { return max(in.AfterIssueNumber, in.BeforeIssueNumber) }
 
 // LinkIssuesOut says what the link edit did.
 // It does not repeat the request's relation, action and numbers: the
@@ -100,12 +99,12 @@ func (s *Service) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOu
 	if s.AllowedIssueCreator != "" {
 		// Under the creator scope the issue itself is read first; otherwise
 		// no request is spent on it.
-		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, in.IssueNumber)
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 		if err != nil {
 			return LinkIssuesOut{}, notStarted(err)
 		}
 		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-			return LinkIssuesOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
+			return LinkIssuesOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 		}
 	}
 	switch {
@@ -127,7 +126,7 @@ func (s *Service) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOu
 // target reads the target issue, for its database id (the link endpoints
 // take ids, not numbers) and its current parent.
 func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
-	rec, err := fetchIssue(ctx, l.c, l.in.Owner, l.in.Repo, l.in.TargetIssueNumber)
+	rec, err := fetchIssue(ctx, l.c, l.in.Owner, l.in.Repo, int(l.in.TargetIssueNumber))
 	if err != nil {
 		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeNotFound {
 			e.WithField("target_issue_number", "no such issue in the repository")
@@ -135,7 +134,7 @@ func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
 		return nil, notStarted(err)
 	}
 	if !l.s.creatorAllowed(rec.GetUser().GetLogin()) {
-		return nil, l.s.creatorRefusal(l.in.Owner, l.in.Repo, l.in.TargetIssueNumber)
+		return nil, l.s.creatorRefusal(l.in.Owner, l.in.Repo, int(l.in.TargetIssueNumber))
 	}
 	return rec, nil
 }
@@ -159,7 +158,7 @@ func (l *linker) subIssue(ctx context.Context) error {
 	if parent != nil {
 		current = parent.Parent
 	}
-	isOurs := current != nil && current.Repo == "" && current.Number == in.IssueNumber
+	isOurs := current != nil && current.Repo == "" && current.Number == int(in.IssueNumber)
 	var rec *github.IssueRecord
 	switch in.Action {
 	case "add":
@@ -173,18 +172,18 @@ func (l *linker) subIssue(ctx context.Context) error {
 			e.Settlement = contract.NotStarted
 			if current.Repo == "" {
 				e.WithRepair(contract.Repair{NextStep: "remove it from its current parent first, then add it again",
-					Tool: NameLinkIssues, Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: current.Number,
+					Tool: NameLinkIssues, Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: IssueNumber(current.Number),
 						Relation: "sub_issue", Action: "remove", TargetIssueNumber: in.TargetIssueNumber}})
 			}
 			return e
 		}
-		rec, _, err = l.c.AddSubIssue(ctx, in.Owner, in.Repo, in.IssueNumber, t.GetID())
+		rec, _, err = l.c.AddSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 	case "remove":
 		if !isOurs {
 			l.noOp("#%d is not a sub-issue of #%d", in.TargetIssueNumber, in.IssueNumber)
 			return nil
 		}
-		rec, _, err = l.c.RemoveSubIssue(ctx, in.Owner, in.Repo, in.IssueNumber, t.GetID())
+		rec, _, err = l.c.RemoveSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 	default:
 		return contract.Errorf(contract.CodeInvalidField, "unknown action").WithField("action", "must be add, remove or reorder")
 	}
@@ -207,9 +206,9 @@ func (l *linker) countSubIssues(rec *github.IssueRecord) {
 // both are its sub-issues, and shows whether the order already holds.
 func (l *linker) reorder(ctx context.Context) error {
 	in := l.in
-	subs, _, err := l.c.ListSubIssues(ctx, in.Owner, in.Repo, in.IssueNumber, gh.ListOptions{PerPage: MaxPageSize})
+	subs, _, err := l.c.ListSubIssues(ctx, in.Owner, in.Repo, int(in.IssueNumber), gh.ListOptions{PerPage: MaxPageSize})
 	if err != nil {
-		return notStarted(notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber))
+		return notStarted(notFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber)))
 	}
 	pos := map[int]int{}
 	for i, s := range subs {
@@ -220,7 +219,7 @@ func (l *linker) reorder(ctx context.Context) error {
 	for _, n := range []struct {
 		num   int
 		field string
-	}{{in.TargetIssueNumber, "target_issue_number"}, {in.anchor(), anchorField(in)}} {
+	}{{int(in.TargetIssueNumber), "target_issue_number"}, {int(in.anchor()), anchorField(in)}} {
 		if _, ok := pos[n.num]; !ok {
 			e := contract.Errorf(contract.CodeValidationFailed, "#%d is not a sub-issue of #%d", n.num, in.IssueNumber).
 				WithField(n.field, "must be a sub-issue of issue_number")
@@ -229,7 +228,7 @@ func (l *linker) reorder(ctx context.Context) error {
 				Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
 		}
 	}
-	t, a := pos[in.TargetIssueNumber], pos[in.anchor()]
+	t, a := pos[int(in.TargetIssueNumber)], pos[int(in.anchor())]
 	mv := github.SubIssueMove{SubIssueID: subs[t].GetID()}
 	if in.AfterIssueNumber != 0 {
 		if t == a+1 {
@@ -244,7 +243,7 @@ func (l *linker) reorder(ctx context.Context) error {
 		}
 		mv.BeforeID = subs[a].GetID()
 	}
-	rec, _, err := l.c.ReprioritizeSubIssue(ctx, in.Owner, in.Repo, in.IssueNumber, mv)
+	rec, _, err := l.c.ReprioritizeSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), mv)
 	if err != nil {
 		return l.writeFailed(err)
 	}
@@ -273,17 +272,17 @@ func (l *linker) blockedBy(ctx context.Context) error {
 	}
 	switch in.Action {
 	case "add":
-		_, err = l.c.AddBlockedBy(ctx, in.Owner, in.Repo, in.IssueNumber, t.GetID())
+		_, err = l.c.AddBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 		if ge := githubCode(err); ge == github.ValidationFailed {
-			if linked, rerr := l.isBlockedBy(ctx, in.TargetIssueNumber); rerr == nil && linked {
+			if linked, rerr := l.isBlockedBy(ctx, int(in.TargetIssueNumber)); rerr == nil && linked {
 				l.noOp("#%d is already blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
 				return nil
 			}
 		}
 	case "remove":
-		_, err = l.c.RemoveBlockedBy(ctx, in.Owner, in.Repo, in.IssueNumber, t.GetID())
+		_, err = l.c.RemoveBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 		if ge := githubCode(err); ge == github.NotFound {
-			if _, rerr := fetchIssue(ctx, l.c, in.Owner, in.Repo, in.IssueNumber); rerr == nil {
+			if _, rerr := fetchIssue(ctx, l.c, in.Owner, in.Repo, int(in.IssueNumber)); rerr == nil {
 				l.noOp("#%d was not blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
 				return nil
 			}
@@ -300,7 +299,7 @@ func (l *linker) blockedBy(ctx context.Context) error {
 // isBlockedBy reads the issue's blockers (bounded) looking for number.
 func (l *linker) isBlockedBy(ctx context.Context, number int) (bool, error) {
 	for page := 1; page <= 5; page++ {
-		list, meta, err := l.c.ListBlockedBy(ctx, l.in.Owner, l.in.Repo, l.in.IssueNumber, gh.ListOptions{Page: pageParam(page), PerPage: MaxPageSize})
+		list, meta, err := l.c.ListBlockedBy(ctx, l.in.Owner, l.in.Repo, int(l.in.IssueNumber), gh.ListOptions{Page: pageParam(page), PerPage: MaxPageSize})
 		if err != nil {
 			return false, err
 		}
@@ -346,7 +345,7 @@ func (l *linker) writeFailed(err error) error {
 		e.Message = fmt.Sprintf("GitHub refused to %s the %s link between #%d and #%d: %s", in.Action, in.Relation, in.IssueNumber, in.TargetIssueNumber, why)
 		e.WithField("target_issue_number", "GitHub refused this link (a cycle, a pull request, another owner, or a limit)")
 		e.WithRepair(contract.Repair{NextStep: "pick another target_issue_number; GitHub will refuse this link again",
-			Tool: NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[string]string{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
+			Tool: NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[Relation]Collection{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
 	case e.Code == contract.CodeNotFound:
 		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
 	}
@@ -371,14 +370,6 @@ func (s *Service) LinkIssues() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
-		Input: func(sc *jsonschema.Schema) {
-			p := sc.Properties
-			p["relation"].Enum = []any{"sub_issue", "blocked_by"}
-			p["action"].Enum = []any{"add", "remove", "reorder"}
-			for _, f := range []string{"issue_number", "target_issue_number", "after_issue_number", "before_issue_number"} {
-				p[f].Minimum = ptr(1.0)
-			}
-		},
-		Run: s.linkIssues,
+		Run:         s.linkIssues,
 	}
 }

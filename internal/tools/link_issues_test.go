@@ -54,7 +54,7 @@ func TestLinkIssuesSubIssueAddRemoveAndNoOps(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	child := loneIssue(t, env)
 	parent := emulator.DemoParentIssue
-	in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "add", TargetIssueNumber: child}
+	in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: tools.IssueNumber(child)}
 	getChild := fmt.Sprintf("GET /repos/acme/widgets/issues/%d", child)
 	env.Upstream()
 
@@ -153,7 +153,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	// carol reads but cannot link.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	e = wireEnvelope(t, carol.Call(t, tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
-		Relation: "sub_issue", Action: "add", TargetIssueNumber: loneIssue(t, carol)}), true)
+		Relation: "sub_issue", Action: "add", TargetIssueNumber: tools.IssueNumber(loneIssue(t, carol))}), true)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("read-only user: %+v", e)
 	}
@@ -162,7 +162,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 func TestLinkIssuesBlockedBy(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	issue, blocker := loneIssue(t, env), emulator.DemoBlockerIssue
-	in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: issue, Relation: "blocked_by", Action: "add", TargetIssueNumber: blocker}
+	in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(issue), Relation: "blocked_by", Action: "add", TargetIssueNumber: tools.IssueNumber(blocker)}
 	base := fmt.Sprintf("/repos/acme/widgets/issues/%d/dependencies/blocked_by", issue)
 	getBlocker := fmt.Sprintf("GET /repos/acme/widgets/issues/%d", blocker)
 	blockedBy := func() []int {
@@ -214,7 +214,7 @@ func TestLinkIssuesReorder(t *testing.T) {
 	parent := emulator.DemoParentIssue
 	list := fmt.Sprintf("GET /repos/acme/widgets/issues/%d/sub_issues", parent)
 	patch := fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d/sub_issues/priority", parent)
-	in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 16, AfterIssueNumber: 13}
+	in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 16, AfterIssueNumber: 13}
 	env.Upstream()
 	if out := link(t, env, in); out.NoOp || out.SubIssues == nil || *out.SubIssues != 4 {
 		t.Fatalf("reorder: %+v", out)
@@ -263,7 +263,7 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 		used = append(used, child)
 		c.fault.Method, c.fault.Path, c.fault.Times = "POST", post, 1
 		addFault(t, env, c.fault)
-		in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "add", TargetIssueNumber: child}
+		in := tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: tools.IssueNumber(child)}
 		e := wireEnvelope(t, env.Call(t, tools.NameLinkIssues, in), true)
 		if e.Code != c.code || e.Settlement != c.settlement {
 			t.Fatalf("%s: %+v", c.fault.Kind, e)
@@ -289,7 +289,7 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 	// place, which is all the result needs, so it succeeds and says so.
 	child := loneIssue(t, env, used...)
 	addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: emulator.FaultMalformedAfter, Times: 1})
-	out := link(t, env, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "add", TargetIssueNumber: child})
+	out := link(t, env, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: tools.IssueNumber(child)})
 	if out.NoOp || !strings.Contains(out.Note, "could not be read") || !slices.Contains(subIssueNumbers(env, parent), child) {
 		t.Fatalf("malformed_after: %+v", out)
 	}

@@ -8,17 +8,16 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	gh "github.com/google/go-github/v88/github"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // ListIssueItemsIn are github_list_issue_items' arguments.
 type ListIssueItemsIn struct {
-	Owner       string `json:"owner"`
-	Repo        string `json:"repo"`
-	IssueNumber int    `json:"issue_number"`
-	Collection  string `json:"collection"`
-	PageSize    int    `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor      string `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+	Owner       string      `json:"owner"`
+	Repo        string      `json:"repo"`
+	IssueNumber IssueNumber `json:"issue_number"`
+	Collection  Collection  `json:"collection"`
+	PageSize    PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
+	Cursor      string      `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -75,7 +74,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 		Number     int
 		Collection string
 		PageSize   int
-	}{in.IssueNumber, in.Collection, in.PageSize}
+	}{int(in.IssueNumber), string(in.Collection), int(in.PageSize)}
 	restart := in
 	restart.Cursor = ""
 	pg, err := s.pager(Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
@@ -88,21 +87,21 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 	}
 	if s.AllowedIssueCreator != "" {
 		// Only under the creator scope is the issue itself read first.
-		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, in.IssueNumber)
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 		if err != nil {
 			return ListIssueItemsOut{}, err
 		}
 		if !s.creatorAllowed(rec.GetUser().GetLogin()) {
-			return ListIssueItemsOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
+			return ListIssueItemsOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 		}
 	}
 	out := ListIssueItemsOut{}
 	withheld := 0
-	o := gh.ListOptions{Page: pg.Param(), PerPage: in.PageSize}
+	o := gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)}
 	var next int
 	switch in.Collection {
 	case "comments":
-		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, in.IssueNumber, github.ListCommentsOptions{Page: o.Page, PerPage: o.PerPage})
+		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: o.Page, PerPage: o.PerPage})
 		out.Items, next, err = listRows(list, meta, lerr, func(cm *gh.IssueComment) IssueItem {
 			v := commentView(cm)
 			row := IssueItem{ID: v.ID, Author: v.Author, Body: v.Body, At: v.CreatedAt, Edited: v.Edited}
@@ -114,8 +113,8 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 		})
 	case "sub_issues", "blocked_by", "blocking":
 		list := map[string]func(context.Context, string, string, int, gh.ListOptions) ([]*gh.Issue, github.Meta, error){
-			"sub_issues": c.ListSubIssues, "blocked_by": c.ListBlockedBy, "blocking": c.ListBlocking}[in.Collection]
-		issues, meta, lerr := list(ctx, in.Owner, in.Repo, in.IssueNumber, o)
+			"sub_issues": c.ListSubIssues, "blocked_by": c.ListBlockedBy, "blocking": c.ListBlocking}[string(in.Collection)]
+		issues, meta, lerr := list(ctx, in.Owner, in.Repo, int(in.IssueNumber), o)
 		out.Items, next, err = listRows(issues, meta, lerr, func(is *gh.Issue) IssueItem {
 			row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), State: is.GetState()}
 			cleanTitle(&row, is.GetTitle())
@@ -128,7 +127,7 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 			return row
 		})
 	case "timeline":
-		events, meta, lerr := c.ListTimeline(ctx, in.Owner, in.Repo, in.IssueNumber, o)
+		events, meta, lerr := c.ListTimeline(ctx, in.Owner, in.Repo, int(in.IssueNumber), o)
 		out.Items, next, err = listRows(events, meta, lerr, func(ev *github.TimelineEvent) IssueItem {
 			row := timelineRow(ev, in.Owner, in.Repo)
 			if s.AllowedIssueCreator != "" && row.Title != "" {
@@ -140,12 +139,12 @@ func (s *Service) listIssueItems(ctx context.Context, in ListIssueItemsIn) (List
 			return row
 		})
 	case "linked_prs":
-		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, in.IssueNumber, pg.Page)
+		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, int(in.IssueNumber), pg.Page)
 	default:
 		return out, contract.Errorf(contract.CodeInvalidField, "unknown collection").WithField("collection", "must be one of the listed collections")
 	}
 	if err != nil {
-		return ListIssueItemsOut{}, notFoundIssue(err, in.Owner, in.Repo, in.IssueNumber)
+		return ListIssueItemsOut{}, notFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
 	}
 	pg.Fill(&out.Page, next)
 	if withheld > 0 {
@@ -201,12 +200,6 @@ func (s *Service) ListIssueItems() tooldef.Spec {
 		Title:       "List issue items",
 		Description: "An issue's items by collection, paged.",
 		Mode:        tooldef.Read,
-		Input: func(sc *jsonschema.Schema) {
-			p := sc.Properties
-			p["collection"].Enum = issueCollections
-			p["issue_number"].Minimum = ptr(1.0)
-			p["page_size"].Minimum, p["page_size"].Maximum = ptr(1.0), ptr(float64(MaxPageSize))
-		},
-		Run: s.listIssueItems,
+		Run:         s.listIssueItems,
 	}
 }

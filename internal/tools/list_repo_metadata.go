@@ -8,16 +8,15 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	gh "github.com/google/go-github/v88/github"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // ListRepoMetadataIn are github_list_repo_metadata's arguments.
 type ListRepoMetadataIn struct {
-	Owner    string `json:"owner"`
-	Repo     string `json:"repo"`
-	Kind     string `json:"kind"`
-	PageSize int    `json:"page_size,omitempty" jsonschema:"default 100"`
-	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+	Owner    string       `json:"owner"`
+	Repo     string       `json:"repo"`
+	Kind     MetadataKind `json:"kind"`
+	PageSize PageSize     `json:"page_size,omitempty" jsonschema:"default 100"`
+	Cursor   string       `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -61,7 +60,7 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	filters := struct {
 		Kind     string
 		PageSize int
-	}{in.Kind, in.PageSize}
+	}{string(in.Kind), int(in.PageSize)}
 	restart := in
 	restart.Cursor = ""
 	pg, err := s.pager(Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
@@ -72,25 +71,25 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 	if err != nil {
 		return ListRepoMetadataOut{}, err
 	}
-	out := ListRepoMetadataOut{Kind: in.Kind}
+	out := ListRepoMetadataOut{Kind: string(in.Kind)}
 	var meta github.Meta
 	switch in.Kind {
 	case "labels":
 		var list []*gh.Label
-		list, meta, err = c.ListLabels(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pg.Param(), PerPage: in.PageSize})
+		list, meta, err = c.ListLabels(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)})
 		for _, l := range list {
 			out.Items = append(out.Items, RepoMetaItem{Name: l.GetName(), Color: l.GetColor(), Description: clean(l.GetDescription())})
 		}
 	case "milestones":
 		var list []*gh.Milestone
-		list, meta, err = c.ListMilestones(ctx, in.Owner, in.Repo, "all", gh.ListOptions{Page: pg.Param(), PerPage: in.PageSize})
+		list, meta, err = c.ListMilestones(ctx, in.Owner, in.Repo, "all", gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)})
 		for _, m := range list {
 			out.Items = append(out.Items, RepoMetaItem{Number: m.GetNumber(), Title: clean(m.GetTitle()), State: m.GetState(),
 				DueOn: day(m.GetDueOn()), OpenIssues: ptr(m.GetOpenIssues()), ClosedIssues: ptr(m.GetClosedIssues())})
 		}
 	case "assignees":
 		var list []*gh.User
-		list, meta, err = c.ListAssignees(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pg.Param(), PerPage: in.PageSize})
+		list, meta, err = c.ListAssignees(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)})
 		for _, u := range list {
 			out.Items = append(out.Items, RepoMetaItem{Login: u.GetLogin()})
 		}
@@ -116,10 +115,10 @@ func (s *Service) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (
 		return ListRepoMetadataOut{}, notFoundRepo(err, in.Owner, in.Repo)
 	}
 	// What was just listed exists: a write naming it need not ask again.
-	s.rememberListed(c, in.Owner, in.Repo, in.Kind, out.Items)
+	s.rememberListed(c, in.Owner, in.Repo, string(in.Kind), out.Items)
 	if in.Kind == "issue_types" || in.Kind == "templates" {
 		// GitHub answers these whole; page_size pages them here.
-		out.Items, meta.NextPage = pageOf(out.Items, pg.Page, in.PageSize)
+		out.Items, meta.NextPage = pageOf(out.Items, pg.Page, int(in.PageSize))
 	}
 	pg.Fill(&out.Page, meta.NextPage)
 	out.RateLimitRemaining = lowBudget(c, "core")
@@ -163,10 +162,6 @@ func (s *Service) ListRepoMetadata() tooldef.Spec {
 		Title:       "List repo metadata",
 		Description: "A repo's valid values for issue fields, by kind.",
 		Mode:        tooldef.Read,
-		Input: func(sc *jsonschema.Schema) {
-			sc.Properties["kind"].Enum = metadataKinds
-			sc.Properties["page_size"].Minimum, sc.Properties["page_size"].Maximum = ptr(1.0), ptr(float64(MaxPageSize))
-		},
-		Run: s.listRepoMetadata,
+		Run:         s.listRepoMetadata,
 	}
 }

@@ -70,7 +70,7 @@ func TestListRepoMetadataKinds(t *testing.T) {
 	list := func(kind string) tools.ListRepoMetadataOut {
 		t.Helper()
 		var out tools.ListRepoMetadataOut
-		res := env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind})
+		res := env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: tools.MetadataKind(kind)})
 		if res.IsError {
 			t.Fatalf("%s: %s", kind, res.JSON)
 		}
@@ -178,7 +178,7 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	}
 	// Forced error: a repository that is not there.
 	for _, kind := range []string{"labels", "templates"} {
-		e := wireEnvelope(t, env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: kind}), false)
+		e := wireEnvelope(t, env.Call(t, tools.NameListRepoMetadata, tools.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: tools.MetadataKind(kind)}), false)
 		if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nothing-here") {
 			t.Fatalf("%s of a missing repository: %+v", kind, e)
 		}
@@ -207,7 +207,7 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 func TestWholeListsArePagedToo(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"issue_types", "templates"} {
-		args := tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: kind, PageSize: 1}
+		args := tools.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: tools.MetadataKind(kind), PageSize: 1}
 		var names []string
 		for page := 0; page < 10; page++ {
 			var out tools.ListRepoMetadataOut

@@ -176,7 +176,7 @@ func TestTitleSanitizingIsCounted(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Hidden\u200b title \u202eevil <!-- shown -->"})
 	var got tools.GetIssueOut
-	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n)}).Decode(t, &got)
 	want := contract.Removed{ZeroWidth: 1, Bidi: 1}
 	if got.Issue.Title != "Hidden title evil <!-- shown -->" || got.Issue.TitleSanitized == nil || *got.Issue.TitleSanitized != want {
 		t.Fatalf("get_issue title %q, counted %+v", got.Issue.Title, got.Issue.TitleSanitized)

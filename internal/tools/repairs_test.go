@@ -26,9 +26,9 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		{"unknown field", tools.NameGetIssue, `{"owner":"acme","repo":"widgets","issue_number":1,"extra":1}`, true},
 		{"unknown nested field", tools.NameUpdateIssue, `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["bug"],"extra":true}}`, true},
 		{"self link", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 5, Relation: "sub_issue", Action: "add", TargetIssueNumber: 5}, true},
-		{"anchor outside reorder", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "blocked_by", Action: "add", TargetIssueNumber: 7, AfterIssueNumber: 13}, true},
-		{"two anchors", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16}, false},
-		{"no anchor", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: parent, Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13}, true},
+		{"anchor outside reorder", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(parent), Relation: "blocked_by", Action: "add", TargetIssueNumber: 7, AfterIssueNumber: 13}, true},
+		{"two anchors", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16}, false},
+		{"no anchor", tools.NameLinkIssues, tools.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13}, true},
 		{"repo without owner", tools.NameSearchIssues, tools.SearchIssuesIn{Repo: "widgets"}, false},
 		{"label with a comma", tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"a,b"}}, false},
 		{"label with a quote", tools.NameSearchIssues, tools.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{`say "hi"`}}, false},
@@ -105,16 +105,16 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 func TestPullRequestNumbers(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	pr := emulator.DemoFirstPull
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: pr, Labels: &tools.LabelsEdit{Add: []string{"question"}}})
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(pr), Labels: &tools.LabelsEdit{Add: []string{"question"}}})
 	if !out.Issue.IsPR || !slices.Contains(out.Issue.Labels, "question") || out.Version != ciVersion(t, env, pr) {
 		t.Fatalf("labelling PR #%d: %+v", pr, out)
 	}
-	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: pr, Title: ptrTo("Retitled PR")})
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(pr), Title: ptrTo("Retitled PR")})
 	if !out.Issue.IsPR || out.Issue.Title != "Retitled PR" {
 		t.Fatalf("retitling PR #%d: %+v", pr, out)
 	}
 	env.Upstream()
-	e := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: pr}).Envelope(t)
+	e := env.Call(t, tools.NameCreateIssue, tools.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: tools.IssueNumber(pr)}).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "parent_issue_number" || !strings.Contains(e.Message, "pull request") {
 		t.Fatalf("a PR as parent: %+v", e)
 	}

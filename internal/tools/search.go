@@ -11,26 +11,25 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/searchquery"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // SearchIssuesIn are github_search_issues' arguments.
 type SearchIssuesIn struct {
-	Owner        string   `json:"owner,omitempty" jsonschema:"absent: all"`
-	Repo         string   `json:"repo,omitempty" jsonschema:"needs owner; absent: all"`
-	Query        string   `json:"query,omitempty" jsonschema:"text and qualifiers; absent: any"`
-	State        string   `json:"state,omitempty" jsonschema:"default open"`
-	Labels       []string `json:"labels,omitempty" jsonschema:"all of these; absent: any"`
-	NoLabels     bool     `json:"no_labels,omitempty" jsonschema:"unlabeled only; absent: any"`
-	Assignee     string   `json:"assignee,omitempty" jsonschema:"login or none; absent: any"`
-	Author       string   `json:"author,omitempty" jsonschema:"opener login; absent: any"`
-	UpdatedAfter string   `json:"updated_after,omitempty" jsonschema:"YYYY-MM-DD or RFC 3339; absent: any"`
-	IncludePRs   bool     `json:"include_prs,omitempty" jsonschema:"default: issues only"`
-	Sort         string   `json:"sort,omitempty" jsonschema:"default best_match"`
-	Order        string   `json:"order,omitempty" jsonschema:"default desc"`
-	Detail       string   `json:"detail,omitempty" jsonschema:"default summary"`
-	PageSize     int      `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor       string   `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+	Owner        string       `json:"owner,omitempty" jsonschema:"absent: all"`
+	Repo         string       `json:"repo,omitempty" jsonschema:"needs owner; absent: all"`
+	Query        string       `json:"query,omitempty" jsonschema:"text and qualifiers; absent: any"`
+	State        SearchState  `json:"state,omitempty" jsonschema:"default open"`
+	Labels       SearchLabels `json:"labels,omitempty" jsonschema:"all of these; absent: any"`
+	NoLabels     bool         `json:"no_labels,omitempty" jsonschema:"unlabeled only; absent: any"`
+	Assignee     string       `json:"assignee,omitempty" jsonschema:"login or none; absent: any"`
+	Author       string       `json:"author,omitempty" jsonschema:"opener login; absent: any"`
+	UpdatedAfter string       `json:"updated_after,omitempty" jsonschema:"YYYY-MM-DD or RFC 3339; absent: any"`
+	IncludePRs   bool         `json:"include_prs,omitempty" jsonschema:"default: issues only"`
+	Sort         SearchSort   `json:"sort,omitempty" jsonschema:"default best_match"`
+	Order        SortOrder    `json:"order,omitempty" jsonschema:"default desc"`
+	Detail       Detail       `json:"detail,omitempty" jsonschema:"default summary"`
+	PageSize     PageSize     `json:"page_size,omitempty" jsonschema:"default 30"`
+	Cursor       string       `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
 }
 
 // Validate checks rules that span fields.
@@ -296,8 +295,8 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 	// The cursor is bound to the owner whose credential read the rows.
 	owner := in.routedOwner()
 	scope := owner + "/" + in.Repo
-	filters := searchFilters{in.Query, in.State, in.Assignee, in.Author, in.UpdatedAfter, in.Sort, in.Order,
-		in.Labels, in.NoLabels, in.IncludePRs, in.PageSize}
+	filters := searchFilters{in.Query, string(in.State), in.Assignee, in.Author, in.UpdatedAfter, string(in.Sort), string(in.Order),
+		in.Labels, in.NoLabels, in.IncludePRs, int(in.PageSize)}
 	restart := in
 	restart.Cursor = ""
 	pg, err := s.pager(Listing{Tool: tool, Scope: scope, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
@@ -316,9 +315,9 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
-	opts := github.SearchOptions{Page: pg.Page, PerPage: in.PageSize, Order: in.Order}
+	opts := github.SearchOptions{Page: pg.Page, PerPage: int(in.PageSize), Order: string(in.Order)}
 	if in.Sort != "" && in.Sort != "best_match" {
-		opts.Sort = in.Sort
+		opts.Sort = string(in.Sort)
 	}
 	res, meta, err := c.SearchIssues(ctx, in.githubQuery(), opts)
 	if err != nil {
@@ -339,7 +338,7 @@ func (s *Service) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIs
 	}
 	reachable := min(out.TotalCount, searchCap)
 	next := meta.NextPage
-	if next*in.PageSize-in.PageSize >= reachable {
+	if next*int(in.PageSize)-int(in.PageSize) >= reachable {
 		// The next page would start past what search can reach.
 		next = 0
 	}
@@ -369,16 +368,7 @@ func (s *Service) SearchIssues() tooldef.Spec {
 		Description: "Find issues in a repo, an owner's or all. " +
 			"Summary rows; bodies: detail=full or github_get_issue.",
 		Mode: tooldef.Read,
-		Input: func(sc *jsonschema.Schema) {
-			p := sc.Properties
-			p["state"].Enum = []any{"open", "closed", "all"}
-			p["sort"].Enum = []any{"best_match", "created", "updated", "comments"}
-			p["order"].Enum = []any{"desc", "asc"}
-			p["detail"].Enum = []any{"summary", "full"}
-			p["page_size"].Minimum, p["page_size"].Maximum = ptr(1.0), ptr(float64(MaxPageSize))
-			p["labels"].MaxItems = ptr(10)
-		},
-		Run: s.searchIssues,
+		Run:  s.searchIssues,
 	}
 }
 

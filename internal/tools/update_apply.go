@@ -39,7 +39,7 @@ func (u *update) patchStep(edit github.IssueEdit) step {
 		done: "set " + what, todo: "set " + what,
 		run: func(ctx context.Context) error {
 			u.patchedAt = u.c.Now()
-			is, _, err := u.c.EditIssue(ctx, in.Owner, in.Repo, in.IssueNumber, edit)
+			is, _, err := u.c.EditIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), edit)
 			if err != nil {
 				return err
 			}
@@ -82,7 +82,7 @@ func (u *update) addLabelsStep(names []string) step {
 	return step{
 		done: "added " + list, todo: "add " + list,
 		run: func(ctx context.Context) error {
-			labels, _, err := u.c.AddLabels(ctx, in.Owner, in.Repo, in.IssueNumber, names)
+			labels, _, err := u.c.AddLabels(ctx, in.Owner, in.Repo, int(in.IssueNumber), names)
 			if err == nil {
 				u.setLabels(labels)
 			}
@@ -97,7 +97,7 @@ func (u *update) removeLabelStep(name string) step {
 	return step{
 		done: fmt.Sprintf("removed %q", name), todo: fmt.Sprintf("remove %q", name),
 		run: func(ctx context.Context) error {
-			labels, _, err := u.c.RemoveLabel(ctx, in.Owner, in.Repo, in.IssueNumber, name)
+			labels, _, err := u.c.RemoveLabel(ctx, in.Owner, in.Repo, int(in.IssueNumber), name)
 			var ge *github.Error
 			if errors.As(err, &ge) && ge.Code == github.NotFound && strings.Contains(ge.Message, "Label does not exist") {
 				// Someone else removed it between the read and now.
@@ -126,7 +126,7 @@ func (u *update) assigneesStep(add bool, logins []string) step {
 		if !add {
 			assign = u.c.RemoveAssignees
 		}
-		is, _, err := assign(ctx, in.Owner, in.Repo, in.IssueNumber, logins)
+		is, _, err := assign(ctx, in.Owner, in.Repo, int(in.IssueNumber), logins)
 		if err == nil && is != nil && u.after != nil {
 			u.after.Assignees = is.Assignees
 		}
@@ -150,7 +150,7 @@ func (u *update) lockStep(reason string) step {
 	return step{
 		done: "locked the conversation", todo: "lock the conversation",
 		run: func(ctx context.Context) error {
-			_, err := u.c.LockIssue(ctx, in.Owner, in.Repo, in.IssueNumber, reason)
+			_, err := u.c.LockIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), reason)
 			if err == nil && u.after != nil {
 				u.after.Locked = gh.Ptr(true)
 				u.after.ActiveLockReason = nil
@@ -160,7 +160,7 @@ func (u *update) lockStep(reason string) step {
 			}
 			return err
 		},
-		remaining: func(f *UpdateIssueIn) { f.Locked, f.LockReason = gh.Ptr(true), reason },
+		remaining: func(f *UpdateIssueIn) { f.Locked, f.LockReason = gh.Ptr(true), LockReason(reason) },
 	}
 }
 
@@ -169,7 +169,7 @@ func (u *update) unlockStep() step {
 	return step{
 		done: "unlocked the conversation", todo: "unlock the conversation",
 		run: func(ctx context.Context) error {
-			_, err := u.c.UnlockIssue(ctx, in.Owner, in.Repo, in.IssueNumber)
+			_, err := u.c.UnlockIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber))
 			if err == nil && u.after != nil {
 				u.after.Locked, u.after.ActiveLockReason = gh.Ptr(false), nil
 			}
@@ -205,7 +205,7 @@ func (u *update) firstFailed(err error) error {
 	}
 	if e.Settlement == contract.Indeterminate || e.Settlement == contract.RemoteSuccessKnown {
 		e.Temporary = false
-		e.Repair = getIssueRepair(in.Owner, in.Repo, in.IssueNumber,
+		e.Repair = getIssueRepair(in.Owner, in.Repo, int(in.IssueNumber),
 			"the update may have been applied: re-read the issue, then repeat only what is still missing")
 	}
 	return e

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // UpdateIssueIn are github_update_issue's arguments. Absent fields are left
@@ -14,17 +13,17 @@ import (
 type UpdateIssueIn struct {
 	Owner           string           `json:"owner"`
 	Repo            string           `json:"repo"`
-	IssueNumber     int              `json:"issue_number"`
+	IssueNumber     IssueNumber      `json:"issue_number"`
 	Title           *string          `json:"title,omitempty" jsonschema:"absent: kept"`
 	Body            *string          `json:"body,omitempty" jsonschema:"empty clears; absent: kept"`
-	State           string           `json:"state,omitempty" jsonschema:"absent: kept"`
-	StateReason     string           `json:"state_reason,omitempty" jsonschema:"needs state; absent: kept"`
+	State           IssueState       `json:"state,omitempty" jsonschema:"absent: kept"`
+	StateReason     StateReason      `json:"state_reason,omitempty" jsonschema:"needs state; absent: kept"`
 	Labels          *LabelsEdit      `json:"labels,omitempty" jsonschema:"absent (or parts absent): kept"`
 	Assignees       *AssigneesEdit   `json:"assignees,omitempty" jsonschema:"absent (or parts absent): kept"`
 	Milestone       Nullable[int]    `json:"milestone,omitzero" jsonschema:"number; null clears; absent: kept"`
 	Type            Nullable[string] `json:"type,omitzero" jsonschema:"name; null clears; absent: kept"`
 	Locked          *bool            `json:"locked,omitempty" jsonschema:"absent: kept"`
-	LockReason      string           `json:"lock_reason,omitempty" jsonschema:"needs locked: true; absent: none"`
+	LockReason      LockReason       `json:"lock_reason,omitempty" jsonschema:"needs locked: true; absent: none"`
 	ExpectedVersion string           `json:"expected_version,omitempty" jsonschema:"conflict if changed; absent: no check"`
 }
 
@@ -70,8 +69,8 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 		if in.StateReason == "reopened" {
 			fixed.State = "open"
 		}
-		return bad("state_reason", "needs state: "+fixed.State).WithRepair(contract.Repair{
-			NextStep: "call again with state " + fixed.State + " beside state_reason", Tool: NameUpdateIssue, Arguments: fixed})
+		return bad("state_reason", "needs state: "+string(fixed.State)).WithRepair(contract.Repair{
+			NextStep: "call again with state " + string(fixed.State) + " beside state_reason", Tool: NameUpdateIssue, Arguments: fixed})
 	case in.ExpectedVersion != "" && !contract.IsVersion(in.ExpectedVersion):
 		return bad("expected_version", "is not a version ghgate returned").WithRepair(contract.Repair{
 			NextStep: "read the issue and pass the version it returns", Tool: NameGetIssue,
@@ -145,13 +144,7 @@ func (s *Service) UpdateIssue() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
-		Input: func(sc *jsonschema.Schema) {
-			sc.Properties["issue_number"].Minimum = ptr(1.0)
-			sc.Properties["state"].Enum = []any{"open", "closed"}
-			sc.Properties["state_reason"].Enum = []any{"completed", "not_planned", "duplicate", "reopened"}
-			sc.Properties["lock_reason"].Enum = []any{"off-topic", "too heated", "resolved", "spam"}
-		},
-		Run: s.updateIssue,
+		Run:         s.updateIssue,
 	}
 }
 
@@ -166,7 +159,7 @@ func (s *Service) updateIssue(ctx context.Context, in UpdateIssueIn) (UpdateIssu
 			return UpdateIssueOut{}, err
 		}
 		if !s.creatorAllowed(u.before.GetUser().GetLogin()) {
-			return UpdateIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, in.IssueNumber)
+			return UpdateIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 		}
 		if in.ExpectedVersion != "" {
 			if now := IssueVersion(u.before); now != in.ExpectedVersion {
@@ -175,7 +168,7 @@ func (s *Service) updateIssue(ctx context.Context, in UpdateIssueIn) (UpdateIssu
 						"apply your change to what it holds now, and pass its version as expected_version", in.IssueNumber).
 					WithField("expected_version", "is not the issue's current version")
 				e.Settlement = contract.NotStarted
-				e.Repair = getIssueRepair(in.Owner, in.Repo, in.IssueNumber, "re-read the issue, then update it again with the version it returns")
+				e.Repair = getIssueRepair(in.Owner, in.Repo, int(in.IssueNumber), "re-read the issue, then update it again with the version it returns")
 				return UpdateIssueOut{}, e
 			}
 		}

@@ -45,7 +45,7 @@ func ciUpdate(t *testing.T, env *servertest.Env, in tools.UpdateIssueIn) tools.U
 func ciVersion(t *testing.T, env *servertest.Env, n int) string {
 	t.Helper()
 	var got tools.GetIssueOut
-	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &got)
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n)}).Decode(t, &got)
 	return got.Issue.Version
 }
 
@@ -54,7 +54,7 @@ func ptrTo[T any](v T) *T { return &v }
 func TestUpdateIssueSwapStatusLabelAtMinimum(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Swap me", Labels: []string{"bug", "status: triage", "priority: high"}})
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Swap: &tools.LabelSwap{Prefix: "Status: ", To: "STATUS: in progress"}}})
 	// The REST minimum: read the issue (here one GraphQL request that also
 	// checks the new label exists), add, remove. No PUT of the whole set.
@@ -89,12 +89,12 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Labels", Labels: []string{"bug", "area: api"}})
 
 	// Another writer adds a label the agent never saw; add and remove keep it.
-	if res := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	if res := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Add: []string{"help wanted"}}}); res.IsError {
 		t.Fatal(string(res.JSON))
 	}
 	env.Upstream()
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Add: []string{"Documentation", "BUG"}, Remove: []string{"area: API", "wontfix"}}})
 	labels, _ := ciIssue(env, n)
 	if !slices.Equal(labels, []string{"bug", "documentation", "help wanted"}) {
@@ -110,7 +110,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	}
 
 	// Asking for what is already so is a successful no-op that writes nothing.
-	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Add: []string{"bug"}, Remove: []string{"area: api"}}})
 	if !out.NoOp || len(out.ChangedFields) != 0 || len(out.Notes) != 2 {
 		t.Fatalf("no-op: %+v", out)
@@ -118,7 +118,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	ciWantCalls(t, env, "no-op", "POST /graphql")
 
 	// set replaces the whole set, in one PATCH after the read.
-	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Set: []string{"Enhancement", "bug"}}})
 	if labels, _ := ciIssue(env, n); !slices.Equal(labels, []string{"bug", "enhancement"}) {
 		t.Fatalf("set: %v", labels)
@@ -129,7 +129,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Typo", Labels: []string{"bug"}})
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Title: ptrTo("Typo fixed"), Labels: &tools.LabelsEdit{Add: []string{"priorty: high"}}}).Envelope(t)
 	if e.Code != contract.CodeUnknownLabel || e.Settlement != contract.NotStarted || e.Repair == nil ||
 		!strings.Contains(fmt.Sprint(e.Details.Value), "priority: high") {
@@ -146,7 +146,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 		t.Fatalf("repair: %s", res.JSON)
 	}
 	// The corrected update succeeds.
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Title: ptrTo("Typo fixed"), Labels: &tools.LabelsEdit{Add: []string{"priority: high"}}})
 	if !slices.Equal(out.ChangedFields, []string{"title", "labels"}) {
 		t.Fatalf("corrected: %+v", out)
@@ -154,7 +154,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 
 	// create_missing creates the label first, then adds it.
 	env.Upstream()
-	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Add: []string{"needs design"}, CreateMissing: true}})
 	ciWantCalls(t, env, "create_missing", "POST /graphql", "POST /repos/acme/widgets/labels",
 		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/labels", n))
@@ -167,10 +167,10 @@ func TestUpdateIssueConflictFlow(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Versioned"})
 	v1 := ciVersion(t, env, n)
-	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Body: ptrTo("someone else's edit")})
+	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Body: ptrTo("someone else's edit")})
 	env.Upstream()
 
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Title: ptrTo("Mine"), ExpectedVersion: v1}).Envelope(t)
 	if e.Code != contract.CodeConflict || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != tools.NameGetIssue {
 		t.Fatalf("conflict: %+v", e)
@@ -182,7 +182,7 @@ func TestUpdateIssueConflictFlow(t *testing.T) {
 	if res.IsError || fresh.Issue.Version == v1 || fresh.Issue.Body != "someone else's edit" {
 		t.Fatalf("re-read: %s", res.JSON)
 	}
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Title: ptrTo("Mine"), ExpectedVersion: fresh.Issue.Version})
 	if out.Version == fresh.Issue.Version || out.Version != ciVersion(t, env, n) || !slices.Equal(out.ChangedFields, []string{"title"}) {
 		t.Fatalf("update after re-read: %+v", out)
@@ -208,7 +208,7 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 				break
 			}
 		}
-		out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+		out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 			Labels: &tools.LabelsEdit{Remove: []string{absent}}, ExpectedVersion: want})
 		if !out.NoOp || out.Version != want {
 			t.Errorf("#%d: update saw %s, get_issue %s", n, out.Version, want)
@@ -219,8 +219,8 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	v150 := ciMilestone(t, env, "v1.5.0")
-	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Milestoned", Milestone: v150})
-	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Title: ptrTo("Still milestoned")})
+	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Milestoned", Milestone: tools.MilestoneNumber(v150)})
+	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Title: ptrTo("Still milestoned")})
 	if _, is := ciIssue(env, n); is.Milestone == nil || is.Milestone.Number != v150 {
 		t.Fatal("an absent milestone changed the milestone")
 	}
@@ -229,13 +229,13 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 		t.Fatalf("null did not clear the milestone: %+v", out)
 	}
 	// An unknown milestone on the unread path is GitHub's 422, mapped.
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Milestone: tools.Some(99)}).Envelope(t)
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Milestone: tools.Some(99)}).Envelope(t)
 	if e.Code != contract.CodeUnknownMilestone || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil {
 		t.Fatalf("unknown milestone: %+v", e)
 	}
 	// type: null clears too.
-	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Type: tools.Some("task")})
-	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Type: tools.Null[string]()})
+	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Type: tools.Some("task")})
+	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Type: tools.Null[string]()})
 	if _, is := ciIssue(env, n); is.Type != nil {
 		t.Fatal("type: null did not clear the type")
 	}
@@ -285,7 +285,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Half done", Labels: []string{"bug", "status: triage"}})
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "DELETE",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/labels/*", n), Times: 1})
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Swap: &tools.LabelSwap{Prefix: "status: ", To: "status: in progress"}}}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown ||
 		!slices.Equal(e.Details.Applied, []string{`added "status: in progress"`}) ||
@@ -306,7 +306,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	// The PATCH applied, the lock failed.
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "PUT",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/lock", n), Times: 1})
-	e = env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e = env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Title: ptrTo("Locked soon"), Locked: ptrTo(true), LockReason: "resolved"}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess || !slices.Equal(e.Details.Applied, []string{"set title"}) || e.FollowUp == nil {
 		t.Fatalf("lock failure: %+v", e)
@@ -341,7 +341,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			title := "Faulty " + string(tc.kind)
 			ciFault(t, env, emulator.Fault{Kind: tc.kind, Status: tc.status, Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d", n), Times: 1})
-			e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Title: &title}).Envelope(t)
+			e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Title: &title}).Envelope(t)
 			if e.Settlement != tc.settlement {
 				t.Fatalf("settlement %q, want %q: %+v", e.Settlement, tc.settlement, e)
 			}
@@ -358,7 +358,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 	for _, path := range []string{"/graphql", "/api/graphql"} {
 		ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 500, Method: "POST", Path: path})
 	}
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Add: []string{"bug"}}}).Envelope(t)
 	if e.Settlement != contract.NotStarted {
 		t.Fatalf("read failure: %+v", e)
@@ -368,7 +368,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Dup"})
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed", StateReason: "duplicate"})
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), State: "closed", StateReason: "duplicate"})
 	// The update half of "close as duplicate with a comment": one PATCH
 	// (the comment is the other call of the task's minimum of two).
 	ciWantCalls(t, env, "close as duplicate", fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d", n))
@@ -381,7 +381,7 @@ func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	// With expected_version: one read, one PATCH.
 	v := ciVersion(t, env, n)
 	env.Upstream()
-	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "open", ExpectedVersion: v})
+	ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), State: "open", ExpectedVersion: v})
 	ciWantCalls(t, env, "reopen with expected_version", "POST /graphql", fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d", n))
 }
 
@@ -393,14 +393,14 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	if _, is := ciIssue(env, n); is.State != "closed" {
 		t.Fatalf("seed: #%d is %s, want closed", n, is.State)
 	}
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed"})
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), State: "closed"})
 	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "already closed") }) {
 		t.Fatalf("closing a closed issue: %+v", out)
 	}
 	// GitHub applies a state_reason only with a change of state: a closed
 	// issue keeps its reason, and the answer says so and how to change it.
 	_, was := ciIssue(env, n)
-	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed", StateReason: "not_planned"})
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), State: "closed", StateReason: "not_planned"})
 	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
 		t.Fatalf("re-closing as not planned: %+v", out)
 	}
@@ -410,7 +410,7 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	// The same when the issue is read first (expected_version): nothing is
 	// written.
 	env.Upstream()
-	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed", StateReason: "duplicate",
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), State: "closed", StateReason: "duplicate",
 		ExpectedVersion: ciVersion(t, env, n)})
 	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
 		t.Fatalf("re-closing as duplicate after a read: %+v", out)
@@ -422,13 +422,13 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	}
 	// A not-planned issue closed again keeps its reason.
 	np := emulator.DemoNotPlannedIssue
-	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: np, State: "closed"})
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(np), State: "closed"})
 	if _, is := ciIssue(env, np); !out.NoOp || is.StateReason == nil || *is.StateReason != "not_planned" {
 		t.Fatalf("closing not-planned #%d again: %+v, reason now %v", np, out, is.StateReason)
 	}
 	// A close that does close is reported as a change.
 	open := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Open then closed"})
-	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: open, State: "closed"})
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(open), State: "closed"})
 	if out.NoOp || !slices.Equal(out.ChangedFields, []string{"state"}) {
 		t.Fatalf("closing an open issue: %+v", out)
 	}
@@ -440,7 +440,7 @@ func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Reason alone"})
 	env.Upstream()
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, StateReason: "not_planned"}).Envelope(t)
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), StateReason: "not_planned"}).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "state_reason" || e.Repair == nil || e.Repair.Tool != tools.NameUpdateIssue {
 		t.Fatalf("envelope: %+v", e)
 	}
@@ -459,7 +459,7 @@ func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
 func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "People", Assignees: []string{"carol"}})
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Assignees: &tools.AssigneesEdit{Add: []string{"BOB"}, Remove: []string{"carol", "alice"}}, Locked: ptrTo(true), LockReason: "too heated"})
 	_, is := ciIssue(env, n)
 	if len(is.Assignees) != 1 || is.Assignees[0].Login != "bob" || !is.Locked {
@@ -471,12 +471,12 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	if out.Version != ciVersion(t, env, n) {
 		t.Fatal("version differs from get_issue's")
 	}
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Assignees: &tools.AssigneesEdit{Add: []string{"dave"}}}).Envelope(t)
 	if e.Code != contract.CodeUnknownAssignee || e.Settlement != contract.NotStarted {
 		t.Fatalf("unassignable: %+v", e)
 	}
-	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Locked: ptrTo(false)})
+	out = ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Locked: ptrTo(false)})
 	if _, is := ciIssue(env, n); is.Locked || !slices.Equal(out.ChangedFields, []string{"locked", "lock_reason"}) {
 		t.Fatalf("unlock: %+v", out)
 	}
@@ -485,7 +485,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 func TestUpdateIssueCreatorScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob"})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Alice's"})
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, State: "closed"}).Envelope(t)
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), State: "closed"}).Envelope(t)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}
@@ -502,7 +502,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, tools.CreateIssueIn{Title: "Remove typo", Labels: []string{"bug", "status: in progress"}})
 	env.Upstream()
-	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n,
+	e := env.Call(t, tools.NameUpdateIssue, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n),
 		Labels: &tools.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}).Envelope(t)
 	if e.Code != contract.CodeUnknownLabel || e.Details == nil || e.Details.Field != "labels.remove" || e.Settlement != contract.NotStarted {
 		t.Fatalf("envelope: %+v", e)
@@ -518,7 +518,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	if _, is := ciIssue(env, n); len(is.Labels) != 2 {
 		t.Fatalf("labels changed: %d left", len(is.Labels))
 	}
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Labels: &tools.LabelsEdit{Remove: []string{"question"}}})
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Labels: &tools.LabelsEdit{Remove: []string{"question"}}})
 	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "was not on the issue") }) {
 		t.Fatalf("removing an absent repository label: %+v", out)
 	}
@@ -530,8 +530,8 @@ func TestUpdateIssueOutputIsNotStale(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	var before tools.GetIssueOut
-	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n}).Decode(t, &before)
-	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Labels: &tools.LabelsEdit{Add: []string{"question"}}})
+	env.Call(t, tools.NameGetIssue, tools.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n)}).Decode(t, &before)
+	out := ciUpdate(t, env, tools.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: tools.IssueNumber(n), Labels: &tools.LabelsEdit{Add: []string{"question"}}})
 	if out.NoOp || out.Issue.Comments == 0 || out.Issue.Comments != before.Issue.Comments {
 		t.Fatalf("comments: %d, get_issue said %d", out.Issue.Comments, before.Issue.Comments)
 	}
@@ -569,7 +569,7 @@ func TestUnreadUpdateThatChangesNothingIsNoOp(t *testing.T) {
 		{"closed as duplicate again", tools.UpdateIssueIn{State: "closed", StateReason: "duplicate"}, nil},
 	} {
 		later()
-		tc.in.Owner, tc.in.Repo, tc.in.IssueNumber = "acme", "widgets", n
+		tc.in.Owner, tc.in.Repo, tc.in.IssueNumber = "acme", "widgets", tools.IssueNumber(n)
 		out := ciUpdate(t, env, tc.in)
 		if !slices.Equal(out.ChangedFields, tc.want) || out.NoOp != (tc.want == nil) {
 			t.Errorf("%s: changed %v, no_op %v, notes %v", tc.name, out.ChangedFields, out.NoOp, out.Notes)

@@ -30,7 +30,7 @@ func (u *update) output() UpdateIssueOut {
 			applied = slices.DeleteFunc(applied, func(f string) bool { return f == "state" || f == "state_reason" })
 			ignored = slices.DeleteFunc(ignored, func(f string) bool { return f == "state_reason" })
 			out.Notes = append(out.Notes, "the issue was already closed, so its state did not change")
-			if r := u.in.StateReason; r != "" && after.GetStateReason() != r {
+			if r := u.in.StateReason; r != "" && after.GetStateReason() != string(r) {
 				out.Notes = append(out.Notes, reasonKept(after.GetStateReason()))
 			}
 		}
@@ -149,9 +149,9 @@ func (u *update) confirmed(after *gh.Issue) (applied, ignored []string) {
 		case "body":
 			ok = after.GetBody() == *in.Body
 		case "state":
-			ok = after.GetState() == in.State
+			ok = after.GetState() == string(in.State)
 		case "state_reason":
-			ok = after.GetStateReason() == in.StateReason
+			ok = after.GetStateReason() == string(in.StateReason)
 		case "milestone":
 			ok = (in.Milestone.Null && after.Milestone == nil) || (!in.Milestone.Null && after.GetMilestone().GetNumber() == in.Milestone.Value)
 		case "type":

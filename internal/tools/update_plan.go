@@ -65,7 +65,7 @@ func (u *update) needsRead() bool {
 
 func (u *update) read(ctx context.Context) error {
 	in := u.in
-	pf := preflight{owner: in.Owner, repo: in.Repo, issue: in.IssueNumber}
+	pf := preflight{owner: in.Owner, repo: in.Repo, issue: int(in.IssueNumber)}
 	if in.Labels != nil {
 		pf.labels = in.Labels.lookups(true)
 	}
@@ -110,10 +110,10 @@ func (u *update) plan(ctx context.Context) error {
 	}
 	target := in.State
 	if target == "" && before != nil {
-		target = before.GetState()
+		target = IssueState(before.GetState())
 	}
-	stateDiff := in.State != "" && (before == nil || before.GetState() != in.State)
-	reasonDiff := in.StateReason != "" && (before == nil || (target == "closed" && before.GetStateReason() != in.StateReason))
+	stateDiff := in.State != "" && (before == nil || before.GetState() != string(in.State))
+	reasonDiff := in.StateReason != "" && (before == nil || (target == "closed" && before.GetStateReason() != string(in.StateReason)))
 	if reasonDiff && !stateDiff && before != nil {
 		// GitHub applies a state_reason only with a change of state.
 		reasonDiff = false
@@ -121,11 +121,11 @@ func (u *update) plan(ctx context.Context) error {
 	}
 	if stateDiff || reasonDiff {
 		if in.State != "" {
-			edit.State = &in.State
+			edit.State = ptr(string(in.State))
 			patch("state")
 		}
 		if in.StateReason != "" {
-			edit.StateReason = &in.StateReason
+			edit.StateReason = ptr(string(in.StateReason))
 			patch("state_reason")
 		}
 	}
@@ -283,11 +283,11 @@ func (u *update) planLock() {
 		return
 	}
 	if *in.Locked {
-		if before.GetLocked() && (in.LockReason == "" || before.GetActiveLockReason() == in.LockReason) {
+		if before.GetLocked() && (in.LockReason == "" || before.GetActiveLockReason() == string(in.LockReason)) {
 			u.notes = append(u.notes, "the conversation was already locked")
 			return
 		}
-		u.steps = append(u.steps, u.lockStep(in.LockReason))
+		u.steps = append(u.steps, u.lockStep(string(in.LockReason)))
 		return
 	}
 	if !before.GetLocked() {

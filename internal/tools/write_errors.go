@@ -15,7 +15,7 @@ import (
 // write whose outcome is not known.
 func getIssueRepair(owner, repo string, number int, step string) *contract.Repair {
 	return &contract.Repair{NextStep: step, Tool: NameGetIssue,
-		Arguments: GetIssueIn{Owner: owner, Repo: repo, IssueNumber: number}}
+		Arguments: GetIssueIn{Owner: owner, Repo: repo, IssueNumber: IssueNumber(number)}}
 }
 
 // unknownName builds the unknown_label / _milestone / _assignee /
@@ -31,7 +31,7 @@ func unknownName(code contract.Code, field, kind, owner, repo, msg string, match
 		step = "call again with one of details.value, or list the repository's " + strings.ReplaceAll(kind, "_", " ")
 	}
 	return e.WithRepair(contract.Repair{NextStep: step, Tool: NameListRepoMetadata,
-		Arguments: ListRepoMetadataIn{Owner: owner, Repo: repo, Kind: kind}})
+		Arguments: ListRepoMetadataIn{Owner: owner, Repo: repo, Kind: MetadataKind(kind)}})
 }
 
 // unknownLabels refuses names the repository lacks, with close matches
