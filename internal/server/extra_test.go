@@ -8,12 +8,12 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestExtraToolsJoinTheSurface(t *testing.T) {
-	svc := &tools.Service{Clients: tools.OneClient{}}
+	svc := &core.Service{Clients: core.OneClient{}}
 	plain, err := server.New(svc, server.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 // wrapper (the broker's routing and audit), and a tool the deployment does
 // not serve cannot be reached through its template.
 func TestResourceReadsFollowTheToolSurface(t *testing.T) {
-	svc := &tools.Service{Clients: tools.OneClient{}}
+	svc := &core.Service{Clients: core.OneClient{}}
 	var wrapped []string
 	wrap := func(ctx context.Context, c tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 		wrapped = append(wrapped, c.Tool)

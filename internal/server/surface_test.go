@@ -13,7 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -177,7 +177,7 @@ func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
 		wrapped = append(wrapped, c.Tool)
 		return next(ctx)
 	}
-	srv, err := server.New(&tools.Service{Clients: tools.OneClient{}}, server.Options{Deny: []string{"github_link_issues"}, Wrap: wrap})
+	srv, err := server.New(&core.Service{Clients: core.OneClient{}}, server.Options{Deny: []string{"github_link_issues"}, Wrap: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}

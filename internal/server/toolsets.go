@@ -7,6 +7,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // DefaultToolsets is what a server offers when none are named; a fresh
@@ -15,7 +16,7 @@ func DefaultToolsets() []string { return []string{"issues"} }
 
 // toolsets groups every tool by the toolset it declares, each in the
 // order the registry lists them.
-func toolsets(s *tools.Service) map[string][]tooldef.Spec {
+func toolsets(s *core.Service) map[string][]tooldef.Spec {
 	sets := map[string][]tooldef.Spec{}
 	for _, t := range tools.All(s) {
 		sets[t.ToolsetName()] = append(sets[t.ToolsetName()], t)
@@ -30,7 +31,7 @@ func ToolsetNames() []string { return tools.Toolsets() }
 // selectTools resolves toolset names ("all" for every one) into the tools
 // to serve, in a deterministic order: toolsets in the order named (sorted
 // for "all"), tools in each toolset's order. Read-only drops every write.
-func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spec, error) {
+func selectTools(s *core.Service, names []string, readOnly bool) ([]tooldef.Spec, error) {
 	sets := toolsets(s)
 	if len(names) == 0 {
 		names = DefaultToolsets()
@@ -63,7 +64,7 @@ func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spe
 
 // filterTools applies an allowlist and a denylist by tool name. Names must
 // be tools ghgate has (in any toolset) or extra tools offered beside them.
-func filterTools(s *tools.Service, specs []tooldef.Spec, extra []Extra, allow, deny []string) ([]tooldef.Spec, error) {
+func filterTools(s *core.Service, specs []tooldef.Spec, extra []Extra, allow, deny []string) ([]tooldef.Spec, error) {
 	known := map[string]bool{}
 	for _, t := range tools.All(s) {
 		known[t.ToolName()] = true
@@ -96,7 +97,7 @@ func permitted(name string, allow, deny []string) bool {
 // ghgate's own tools. A deny entry naming a tool ghgate has denies
 // ghgate's own: that is how an upstream's tool of the same name is served
 // in its place (the upstream's allow list chose it).
-func selectExtra(s *tools.Service, extra []Extra, readOnly bool, allow, deny []string) (served, refused []Extra) {
+func selectExtra(s *core.Service, extra []Extra, readOnly bool, allow, deny []string) (served, refused []Extra) {
 	own := map[string]bool{}
 	for _, t := range tools.All(s) {
 		own[t.ToolName()] = true

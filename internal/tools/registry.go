@@ -1,28 +1,22 @@
+// Package tools is the registry of ghgate's tools: every toolset's tools,
+// built over one shared core.Service. Servers select from it and tests
+// walk it; the tools themselves live in a package per toolset
+// (internal/tools/issues) over internal/tools/core.
 package tools
 
-import "github.com/ghgate/ghgate/internal/tooldef"
-
-// The toolsets ghgate offers; each tool names its own (tooldef.Tool's
-// Toolset), and these are known without building any tool.
-const (
-	ToolsetIssues = "issues"
+import (
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
 )
 
-// Toolsets lists the toolset names, sorted.
-func Toolsets() []string { return []string{ToolsetIssues} }
+// Toolsets lists the toolset names, sorted; each tool names its own
+// (tooldef.Tool's Toolset), and these are known without building any
+// tool.
+func Toolsets() []string { return []string{issues.Toolset} }
 
-// All returns every tool ghgate has, in the order they are listed: the
-// one registry servers select from and tests walk.
-func All(s *Service) []tooldef.Spec {
-	return []tooldef.Spec{
-		s.SearchIssues(),
-		s.GetIssue(),
-		s.CreateIssue(),
-		s.UpdateIssue(),
-		s.AddComment(),
-		s.EditComment(),
-		s.ListIssueItems(),
-		s.ListRepoMetadata(),
-		s.LinkIssues(),
-	}
+// All returns every tool ghgate has, toolset by toolset, each in the
+// order it is listed.
+func All(s *core.Service) []tooldef.Spec {
+	return issues.Specs(s)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // TestRegistryToolsets checks that the toolset names known without
@@ -13,7 +14,7 @@ import (
 func TestRegistryToolsets(t *testing.T) {
 	declared := map[string]int{}
 	names := map[string]bool{}
-	for _, sp := range tools.All(&tools.Service{}) {
+	for _, sp := range tools.All(&core.Service{}) {
 		if names[sp.ToolName()] {
 			t.Errorf("%s is registered twice", sp.ToolName())
 		}
