@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -121,25 +122,27 @@ func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 		srv  *server.Server
 		want bool
 	}{{env.Stack.Server, true}, {restricted, false}} {
-		st, ct := mcp.NewInMemoryTransports()
-		if _, err := c.srv.MCP.Connect(context.Background(), st, nil); err != nil {
-			t.Fatal(err)
-		}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
-			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
-			Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
-			Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "widgets"}},
+		t.Run(fmt.Sprintf("listed %v", c.want), func(t *testing.T) {
+			st, ct := mcp.NewInMemoryTransports()
+			if _, err := c.srv.MCP.Connect(context.Background(), st, nil); err != nil {
+				t.Fatal(err)
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
+				Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
+				Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
+				Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "widgets"}},
+			})
+			_ = cs.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(res.Completion.Values) > 0; got != c.want {
+				t.Errorf("served templates %v: %d labels completed", c.want, len(res.Completion.Values))
+			}
 		})
-		_ = cs.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := len(res.Completion.Values) > 0; got != c.want {
-			t.Errorf("served templates %v: %d labels completed", c.want, len(res.Completion.Values))
-		}
 	}
 }

@@ -133,21 +133,23 @@ func TestUnservedResourceURIsCarryTheEnvelope(t *testing.T) {
 		"ghgate://nothing",
 		"https://github.com/acme/widgets/issues/1",
 	} {
-		werr, data := readError(t, env, uri)
-		if werr.Code != jsonrpc.CodeInvalidParams || data.Code != contract.CodeInvalidField {
-			t.Errorf("%s: JSON-RPC code %d, envelope code %s; want %d invalid_field", uri, werr.Code, data.Code, jsonrpc.CodeInvalidParams)
-		}
-		if data.Details == nil || data.Details.Field != "uri" || data.Details.Reason == "" {
-			t.Errorf("%s: details %+v, want field uri and a reason", uri, data.Details)
-		}
-		if data.Repair == nil || !strings.Contains(data.Repair.NextStep, issuesTemplate) ||
-			!strings.Contains(data.Repair.NextStep, "github://{owner}/{repo}/issues/{issue_number}") ||
-			!strings.Contains(data.Message, issuesTemplate) {
-			t.Errorf("%s: message %q and repair %+v should name the served URIs", uri, data.Message, data.Repair)
-		}
-		if strings.Contains(data.Message, uri) {
-			t.Errorf("%s: message echoes the URI: %q", uri, data.Message)
-		}
+		t.Run(uri, func(t *testing.T) {
+			werr, data := readError(t, env, uri)
+			if werr.Code != jsonrpc.CodeInvalidParams || data.Code != contract.CodeInvalidField {
+				t.Errorf("%s: JSON-RPC code %d, envelope code %s; want %d invalid_field", uri, werr.Code, data.Code, jsonrpc.CodeInvalidParams)
+			}
+			if data.Details == nil || data.Details.Field != "uri" || data.Details.Reason == "" {
+				t.Errorf("%s: details %+v, want field uri and a reason", uri, data.Details)
+			}
+			if data.Repair == nil || !strings.Contains(data.Repair.NextStep, issuesTemplate) ||
+				!strings.Contains(data.Repair.NextStep, "github://{owner}/{repo}/issues/{issue_number}") ||
+				!strings.Contains(data.Message, issuesTemplate) {
+				t.Errorf("%s: message %q and repair %+v should name the served URIs", uri, data.Message, data.Repair)
+			}
+			if strings.Contains(data.Message, uri) {
+				t.Errorf("%s: message echoes the URI: %q", uri, data.Message)
+			}
+		})
 	}
 }
 
@@ -275,15 +277,17 @@ func TestCompletions(t *testing.T) {
 		return res.Completion.Values
 	}
 	for _, tpl := range []string{issueTemplate, issuesTemplate} {
-		if got := complete(tpl, "owner", "a", nil); !contains(got, emulator.DemoOrg) || !contains(got, "alice") {
-			t.Errorf("%s owners: %v", tpl, got)
-		}
-		if got := complete(tpl, "repo", "w", map[string]string{"owner": "acme"}); len(got) != 1 || got[0] != "widgets" {
-			t.Errorf("%s repos: %v", tpl, got)
-		}
-		if got := complete(tpl, "repo", "x", nil); len(got) != 0 {
-			t.Errorf("%s repo without owner: %v", tpl, got)
-		}
+		t.Run(tpl, func(t *testing.T) {
+			if got := complete(tpl, "owner", "a", nil); !contains(got, emulator.DemoOrg) || !contains(got, "alice") {
+				t.Errorf("%s owners: %v", tpl, got)
+			}
+			if got := complete(tpl, "repo", "w", map[string]string{"owner": "acme"}); len(got) != 1 || got[0] != "widgets" {
+				t.Errorf("%s repos: %v", tpl, got)
+			}
+			if got := complete(tpl, "repo", "x", nil); len(got) != 0 {
+				t.Errorf("%s repo without owner: %v", tpl, got)
+			}
+		})
 	}
 	// label is the repository-issues template's variable, so a client
 	// that completes the variables a template declares reaches it.

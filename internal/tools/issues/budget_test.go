@@ -50,11 +50,13 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 		{"-", contract.CodeMissingCredential},
 		{"emu-revoked", contract.CodeInvalidCredential},
 	} {
-		env := servertest.Start(t, servertest.Options{Token: c.token})
-		e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
-		if e.Code != c.code || e.Repair == nil {
-			t.Errorf("token %q: %+v", c.token, e)
-		}
+		t.Run(c.token, func(t *testing.T) {
+			env := servertest.Start(t, servertest.Options{Token: c.token})
+			e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
+			if e.Code != c.code || e.Repair == nil {
+				t.Errorf("token %q: %+v", c.token, e)
+			}
+		})
 	}
 	// carol can read (and, as on GitHub, comment) but not label: the write
 	// fails as insufficient_scope.

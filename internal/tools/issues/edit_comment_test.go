@@ -87,10 +87,12 @@ func TestEditCommentRefusals(t *testing.T) {
 		fmt.Sprintf(`{"owner":"acme","repo":"widgets","comment_id":%d}`, id),
 		fmt.Sprintf(`{"owner":"acme","repo":"widgets","comment_id":%d,"body":"  \n"}`, id),
 	} {
-		e := wireEnvelope(t, env.Call(t, core.NameEditComment, raw), true)
-		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "body" {
-			t.Fatalf("%s: %+v", raw, e)
-		}
+		t.Run(raw, func(t *testing.T) {
+			e := wireEnvelope(t, env.Call(t, core.NameEditComment, raw), true)
+			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "body" {
+				t.Fatalf("%s: %+v", raw, e)
+			}
+		})
 	}
 	wantUpstream(t, env)
 

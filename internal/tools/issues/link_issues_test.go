@@ -106,11 +106,13 @@ func TestLinkIssuesRefusals(t *testing.T) {
 		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: -1},
 		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, BeforeIssueNumber: -1},
 	} {
-		bad.Owner, bad.Repo, bad.IssueNumber = "acme", "widgets", 12
-		e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, bad), true)
-		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field == "" {
-			t.Fatalf("%+v: %+v", bad, e)
-		}
+		t.Run(string(bad.Relation)+" "+string(bad.Action), func(t *testing.T) {
+			bad.Owner, bad.Repo, bad.IssueNumber = "acme", "widgets", 12
+			e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, bad), true)
+			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field == "" {
+				t.Fatalf("%+v: %+v", bad, e)
+			}
+		})
 	}
 	wantUpstream(t, env)
 
@@ -260,31 +262,33 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 	}
 	var used []int
 	for _, c := range cases {
-		child := loneIssue(t, env, used...)
-		used = append(used, child)
-		c.fault.Method, c.fault.Path, c.fault.Times = "POST", post, 1
-		addFault(t, env, c.fault)
-		in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)}
-		e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
-		if e.Code != c.code || e.Settlement != c.settlement {
-			t.Fatalf("%s: %+v", c.fault.Kind, e)
-		}
-		if applied := slices.Contains(subIssueNumbers(env, parent), child); applied != c.applied {
-			t.Fatalf("%s: applied %v", c.fault.Kind, applied)
-		}
-		if c.settlement == contract.Indeterminate {
-			// The repair repeats the call: link edits are idempotent, so the
-			// repeat either applies the link or reports the no-op.
-			if e.Repair == nil || e.Repair.Tool != core.NameLinkIssues || e.Temporary {
-				t.Fatalf("%s: repair %+v", c.fault.Kind, e)
+		t.Run(string(c.fault.Kind), func(t *testing.T) {
+			child := loneIssue(t, env, used...)
+			used = append(used, child)
+			c.fault.Method, c.fault.Path, c.fault.Times = "POST", post, 1
+			addFault(t, env, c.fault)
+			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)}
+			e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
+			if e.Code != c.code || e.Settlement != c.settlement {
+				t.Fatalf("%s: %+v", c.fault.Kind, e)
 			}
-			var out issues.LinkIssuesOut
-			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
-			res.Decode(t, &out)
-			if res.IsError || out.NoOp != c.applied || !slices.Contains(subIssueNumbers(env, parent), child) {
-				t.Fatalf("%s: repeat %s", c.fault.Kind, res.JSON)
+			if applied := slices.Contains(subIssueNumbers(env, parent), child); applied != c.applied {
+				t.Fatalf("%s: applied %v", c.fault.Kind, applied)
 			}
-		}
+			if c.settlement == contract.Indeterminate {
+				// The repair repeats the call: link edits are idempotent, so the
+				// repeat either applies the link or reports the no-op.
+				if e.Repair == nil || e.Repair.Tool != core.NameLinkIssues || e.Temporary {
+					t.Fatalf("%s: repair %+v", c.fault.Kind, e)
+				}
+				var out issues.LinkIssuesOut
+				res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
+				res.Decode(t, &out)
+				if res.IsError || out.NoOp != c.applied || !slices.Contains(subIssueNumbers(env, parent), child) {
+					t.Fatalf("%s: repeat %s", c.fault.Kind, res.JSON)
+				}
+			}
+		})
 	}
 	// GitHub applied it but its answer could not be read: the link is in
 	// place, which is all the result needs, so it succeeds and says so.

@@ -58,10 +58,12 @@ func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {
 		{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments", Cursor: c},
 		{Owner: "acme", Repo: "gadgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments", PageSize: 5, Cursor: c},
 	} {
-		e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, other), false)
-		if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != core.NameListIssueItems {
-			t.Fatalf("cursor reused for %+v: %+v", other, e)
-		}
+		t.Run(fmt.Sprintf("%s #%d %s size %d", other.Repo, other.IssueNumber, other.Collection, other.PageSize), func(t *testing.T) {
+			e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, other), false)
+			if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != core.NameListIssueItems {
+				t.Fatalf("cursor reused for %+v: %+v", other, e)
+			}
+		})
 	}
 	wantUpstream(t, env) // refused before any request
 	e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets",

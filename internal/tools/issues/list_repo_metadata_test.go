@@ -1,6 +1,7 @@
 package issues_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -55,14 +56,16 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 		{Owner: "acme", Repo: "gadgets", Kind: "labels", PageSize: 5, Cursor: firstCursor},
 		{Owner: "acme", Repo: "widgets", Kind: "labels", PageSize: 6, Cursor: firstCursor},
 	} {
-		e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, other), false)
-		if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != core.NameListRepoMetadata {
-			t.Fatalf("cursor reused for %+v: %+v", other, e)
-		}
-		// The restart repair is callable as given.
-		if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
-			t.Fatalf("restart repair failed: %s", res.JSON)
-		}
+		t.Run(fmt.Sprintf("%s %s size %d", other.Repo, other.Kind, other.PageSize), func(t *testing.T) {
+			e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, other), false)
+			if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != core.NameListRepoMetadata {
+				t.Fatalf("cursor reused for %+v: %+v", other, e)
+			}
+			// The restart repair is callable as given.
+			if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
+				t.Fatalf("restart repair failed: %s", res.JSON)
+			}
+		})
 	}
 }
 
@@ -179,10 +182,12 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	}
 	// Forced error: a repository that is not there.
 	for _, kind := range []string{"labels", "templates"} {
-		e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: issues.MetadataKind(kind)}), false)
-		if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nothing-here") {
-			t.Fatalf("%s of a missing repository: %+v", kind, e)
-		}
+		t.Run(kind, func(t *testing.T) {
+			e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: issues.MetadataKind(kind)}), false)
+			if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nothing-here") {
+				t.Fatalf("%s of a missing repository: %+v", kind, e)
+			}
+		})
 	}
 	// dave cannot see the private repository: the same not_found.
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
@@ -208,26 +213,28 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 func TestWholeListsArePagedToo(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"issue_types", "templates"} {
-		args := issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind), PageSize: 1}
-		var names []string
-		for page := 0; page < 10; page++ {
-			var out issues.ListRepoMetadataOut
-			res := env.Call(t, core.NameListRepoMetadata, args)
-			if res.IsError {
-				t.Fatalf("%s page %d: %s", kind, page, res.JSON)
+		t.Run(kind, func(t *testing.T) {
+			args := issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind), PageSize: 1}
+			var names []string
+			for page := 0; page < 10; page++ {
+				var out issues.ListRepoMetadataOut
+				res := env.Call(t, core.NameListRepoMetadata, args)
+				if res.IsError {
+					t.Fatalf("%s page %d: %s", kind, page, res.JSON)
+				}
+				res.Decode(t, &out)
+				if len(out.Items) != 1 {
+					t.Fatalf("%s page %d: %d items for page_size 1", kind, page, len(out.Items))
+				}
+				names = append(names, out.Items[0].Name)
+				if !out.HasMore {
+					break
+				}
+				args.Cursor = out.NextCursor
 			}
-			res.Decode(t, &out)
-			if len(out.Items) != 1 {
-				t.Fatalf("%s page %d: %d items for page_size 1", kind, page, len(out.Items))
+			if len(names) < 2 {
+				t.Fatalf("%s: %v, want the seed's two or more, one per page", kind, names)
 			}
-			names = append(names, out.Items[0].Name)
-			if !out.HasMore {
-				break
-			}
-			args.Cursor = out.NextCursor
-		}
-		if len(names) < 2 {
-			t.Fatalf("%s: %v, want the seed's two or more, one per page", kind, names)
-		}
+		})
 	}
 }

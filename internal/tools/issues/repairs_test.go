@@ -73,26 +73,30 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	for _, repo := range []string{"widgets/issues/2?", "widgets?x=1", "widgets/../gadgets", ".."} {
-		calls := []struct {
-			tool string
-			args any
-		}{
-			{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: 3}},
-			{core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: 3, Collection: "comments"}},
-			{core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: repo, Kind: "labels"}},
-			{core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: repo}},
-			{core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: 3, Body: "x"}},
-		}
-		for _, c := range calls {
-			env.Upstream()
-			e := env.Call(t, c.tool, c.args).Envelope(t)
-			if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "repo" {
-				t.Errorf("%s with repo %q: %+v", c.tool, repo, e)
+		t.Run(repo, func(t *testing.T) {
+			calls := []struct {
+				tool string
+				args any
+			}{
+				{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: 3}},
+				{core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: 3, Collection: "comments"}},
+				{core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: repo, Kind: "labels"}},
+				{core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: repo}},
+				{core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: 3, Body: "x"}},
 			}
-			if sent := env.Upstream(); len(sent) != 0 {
-				t.Errorf("%s with repo %q sent %v", c.tool, repo, sent)
+			for _, c := range calls {
+				t.Run(c.tool, func(t *testing.T) {
+					env.Upstream()
+					e := env.Call(t, c.tool, c.args).Envelope(t)
+					if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "repo" {
+						t.Errorf("%s with repo %q: %+v", c.tool, repo, e)
+					}
+					if sent := env.Upstream(); len(sent) != 0 {
+						t.Errorf("%s with repo %q sent %v", c.tool, repo, sent)
+					}
+				})
 			}
-		}
+		})
 	}
 	if e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: 3}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
 		t.Fatalf("owner with a slash: %+v", e)
@@ -142,13 +146,15 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 		{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "nope", IssueNumber: 1}},
 		{core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nope", Kind: "labels"}},
 	} {
-		e := env.Call(t, c.tool, c.args).Envelope(t)
-		if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nope does not exist") || e.Repair == nil || e.Repair.Tool == "" {
-			t.Fatalf("%s: %+v", c.tool, e)
-		}
-		if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
-			t.Fatalf("%s: the repair failed: %s", c.tool, res.JSON)
-		}
+		t.Run(c.tool, func(t *testing.T) {
+			e := env.Call(t, c.tool, c.args).Envelope(t)
+			if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nope does not exist") || e.Repair == nil || e.Repair.Tool == "" {
+				t.Fatalf("%s: %+v", c.tool, e)
+			}
+			if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
+				t.Fatalf("%s: the repair failed: %s", c.tool, res.JSON)
+			}
+		})
 	}
 	// A missing issue in a real repository keeps the issue's repair.
 	e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 99999}).Envelope(t)

@@ -3,6 +3,7 @@ package issues_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -136,16 +137,18 @@ func TestSearchOwnerRefusesWideningSpellings(t *testing.T) {
 		{"acme", "widgets", "user:acme", ""},
 		{"acme", "widgets", "ORG:ACME crash", "crash"},
 	} {
-		in := issues.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query}
-		_, args := refusedScope(t, env, in)
-		var fixed issues.SearchIssuesIn
-		if err := json.Unmarshal(args, &fixed); err != nil {
-			t.Fatal(err)
-		}
-		if fixed.Owner != c.owner || fixed.Repo != c.repo || fixed.Query != c.fixed {
-			t.Errorf("%s/%s %q: repair arguments %s, want query %q", c.owner, c.repo, c.query, args, c.fixed)
-		}
-		wantUpstream(t, env)
+		t.Run(c.query, func(t *testing.T) {
+			in := issues.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query}
+			_, args := refusedScope(t, env, in)
+			var fixed issues.SearchIssuesIn
+			if err := json.Unmarshal(args, &fixed); err != nil {
+				t.Fatal(err)
+			}
+			if fixed.Owner != c.owner || fixed.Repo != c.repo || fixed.Query != c.fixed {
+				t.Errorf("%s/%s %q: repair arguments %s, want query %q", c.owner, c.repo, c.query, args, c.fixed)
+			}
+			wantUpstream(t, env)
+		})
 	}
 }
 
@@ -166,20 +169,22 @@ func TestSearchOwnerAllowsNarrowingQualifiers(t *testing.T) {
 		{"acme", "widgets", "repo:ACME/Widgets", ""},
 		{"acme", "widgets", "-user:alice", ""},
 	} {
-		in := issues.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query, State: "all"}
-		res := env.Call(t, core.NameSearchIssues, in)
-		if res.IsError {
-			t.Errorf("%s/%s %q refused: %s", c.owner, c.repo, c.query, res.JSON)
-			continue
-		}
-		var out issues.SearchIssuesOut
-		res.Decode(t, &out)
-		if c.within != "" && len(out.Items) > 0 {
-			wantRowsIn(t, out, c.within)
-		}
-		if got := rec.took(); !slices.Equal(got, []string{c.owner}) {
-			t.Errorf("%q routed by %q, want %s", c.query, got, c.owner)
-		}
+		t.Run(c.owner+"/"+c.repo+" "+c.query, func(t *testing.T) {
+			in := issues.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query, State: "all"}
+			res := env.Call(t, core.NameSearchIssues, in)
+			if res.IsError {
+				t.Errorf("%s/%s %q refused: %s", c.owner, c.repo, c.query, res.JSON)
+				return
+			}
+			var out issues.SearchIssuesOut
+			res.Decode(t, &out)
+			if c.within != "" && len(out.Items) > 0 {
+				wantRowsIn(t, out, c.within)
+			}
+			if got := rec.took(); !slices.Equal(got, []string{c.owner}) {
+				t.Errorf("%q routed by %q, want %s", c.query, got, c.owner)
+			}
+		})
 	}
 }
 
@@ -194,19 +199,21 @@ func TestSearchWithoutOwnerRoutesByTheQueryScope(t *testing.T) {
 		{"-user:alice", "", ""},
 		{"", "", ""},
 	} {
-		res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Query: c.query, State: "all"})
-		if res.IsError {
-			t.Errorf("%q refused: %s", c.query, res.JSON)
-			continue
-		}
-		var out issues.SearchIssuesOut
-		res.Decode(t, &out)
-		if c.within != "" {
-			wantRowsIn(t, out, c.within)
-		}
-		if got := rec.took(); !slices.Equal(got, []string{c.route}) {
-			t.Errorf("%q routed by %q, want %q", c.query, got, c.route)
-		}
+		t.Run(c.query, func(t *testing.T) {
+			res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Query: c.query, State: "all"})
+			if res.IsError {
+				t.Errorf("%q refused: %s", c.query, res.JSON)
+				return
+			}
+			var out issues.SearchIssuesOut
+			res.Decode(t, &out)
+			if c.within != "" {
+				wantRowsIn(t, out, c.within)
+			}
+			if got := rec.took(); !slices.Equal(got, []string{c.route}) {
+				t.Errorf("%q routed by %q, want %q", c.query, got, c.route)
+			}
+		})
 	}
 }
 
@@ -220,23 +227,25 @@ func TestSearchWithoutOwnerRefusesTwoOwners(t *testing.T) {
 		{"user:acme,alice", "user:acme", "acme"},
 		{"user:@me repo:alice/notes", "user:@me", ""},
 	} {
-		env.Upstream()
-		_, args := refusedScope(t, env, issues.SearchIssuesIn{Query: c.query})
-		wantUpstream(t, env)
-		if got := rec.took(); len(got) != 0 {
-			t.Errorf("%q: a refused search asked for a credential for %q", c.query, got)
-		}
-		var fixed issues.SearchIssuesIn
-		if err := json.Unmarshal(args, &fixed); err != nil {
-			t.Fatal(err)
-		}
-		if fixed.Owner != "" || fixed.Query != c.fixed {
-			t.Errorf("%q: repair arguments %s, want query %q", c.query, args, c.fixed)
-		}
-		callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
-		if got := rec.took(); !slices.Equal(got, []string{c.route}) {
-			t.Errorf("%q: repaired search routed by %q, want %q", c.query, got, c.route)
-		}
+		t.Run(c.query, func(t *testing.T) {
+			env.Upstream()
+			_, args := refusedScope(t, env, issues.SearchIssuesIn{Query: c.query})
+			wantUpstream(t, env)
+			if got := rec.took(); len(got) != 0 {
+				t.Errorf("%q: a refused search asked for a credential for %q", c.query, got)
+			}
+			var fixed issues.SearchIssuesIn
+			if err := json.Unmarshal(args, &fixed); err != nil {
+				t.Fatal(err)
+			}
+			if fixed.Owner != "" || fixed.Query != c.fixed {
+				t.Errorf("%q: repair arguments %s, want query %q", c.query, args, c.fixed)
+			}
+			callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+			if got := rec.took(); !slices.Equal(got, []string{c.route}) {
+				t.Errorf("%q: repaired search routed by %q, want %q", c.query, got, c.route)
+			}
+		})
 	}
 }
 
@@ -303,15 +312,17 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 		{Owner: "acme", Author: "app/x repo:alice/notes"},
 		{Owner: "acme", Assignee: "bob\tuser:alice"},
 	} {
-		res := env.Call(t, core.NameSearchIssues, in)
-		e := wireEnvelope(t, res, false)
-		field := "author"
-		if in.Assignee != "" {
-			field = "assignee"
-		}
-		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != field {
-			t.Errorf("%+v: want invalid_field on %s, got %s", in, field, res.JSON)
-		}
+		t.Run(fmt.Sprintf("author %q assignee %q", in.Author, in.Assignee), func(t *testing.T) {
+			res := env.Call(t, core.NameSearchIssues, in)
+			e := wireEnvelope(t, res, false)
+			field := "author"
+			if in.Assignee != "" {
+				field = "assignee"
+			}
+			if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != field {
+				t.Errorf("%+v: want invalid_field on %s, got %s", in, field, res.JSON)
+			}
+		})
 	}
 	if got := rec.took(); len(got) != 0 {
 		t.Fatalf("refused searches asked for credentials for %q", got)
@@ -325,7 +336,9 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 		{Owner: "acme", Assignee: "@me"},
 		{Owner: "acme", Assignee: "bob"},
 	} {
-		args, _ := json.Marshal(in)
-		callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, json.RawMessage(args))
+		t.Run(fmt.Sprintf("author %q assignee %q", in.Author, in.Assignee), func(t *testing.T) {
+			args, _ := json.Marshal(in)
+			callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, json.RawMessage(args))
+		})
 	}
 }

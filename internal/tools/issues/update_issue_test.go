@@ -271,12 +271,14 @@ func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
 		{`{"swap":{"prefix":" ","to":"x"}}`, "labels.swap", ""},
 		{`{}`, "labels.add", ""},
 	} {
-		raw := json.RawMessage(`{"owner":"acme","repo":"widgets","issue_number":1,"labels":` + tc.args + `}`)
-		e := env.Call(t, core.NameUpdateIssue, raw).Envelope(t)
-		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != tc.field ||
-			!strings.Contains(e.Details.Reason, tc.reason) {
-			t.Errorf("%s: %+v", tc.args, e)
-		}
+		t.Run(tc.args, func(t *testing.T) {
+			raw := json.RawMessage(`{"owner":"acme","repo":"widgets","issue_number":1,"labels":` + tc.args + `}`)
+			e := env.Call(t, core.NameUpdateIssue, raw).Envelope(t)
+			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != tc.field ||
+				!strings.Contains(e.Details.Reason, tc.reason) {
+				t.Errorf("%s: %+v", tc.args, e)
+			}
+		})
 	}
 	ciWantCalls(t, env, "refusals are made before any request")
 }
@@ -569,11 +571,13 @@ func TestUnreadUpdateThatChangesNothingIsNoOp(t *testing.T) {
 		{"closed as duplicate", issues.UpdateIssueIn{State: "closed", StateReason: "duplicate"}, []string{"state", "state_reason"}},
 		{"closed as duplicate again", issues.UpdateIssueIn{State: "closed", StateReason: "duplicate"}, nil},
 	} {
-		later()
-		tc.in.Owner, tc.in.Repo, tc.in.IssueNumber = "acme", "widgets", core.IssueNumber(n)
-		out := ciUpdate(t, env, tc.in)
-		if !slices.Equal(out.ChangedFields, tc.want) || out.NoOp != (tc.want == nil) {
-			t.Errorf("%s: changed %v, no_op %v, notes %v", tc.name, out.ChangedFields, out.NoOp, out.Notes)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			later()
+			tc.in.Owner, tc.in.Repo, tc.in.IssueNumber = "acme", "widgets", core.IssueNumber(n)
+			out := ciUpdate(t, env, tc.in)
+			if !slices.Equal(out.ChangedFields, tc.want) || out.NoOp != (tc.want == nil) {
+				t.Errorf("%s: changed %v, no_op %v, notes %v", tc.name, out.ChangedFields, out.NoOp, out.Notes)
+			}
+		})
 	}
 }
