@@ -44,7 +44,7 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 	}
 	wantUpstream(t, env)
 	// Forced error: an issue that does not exist.
-	e = wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Body: "hello"}), true)
+	e = wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Body: "hello"}), true)
 	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
@@ -69,7 +69,7 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 		t.Fatalf("reused key: %+v", e)
 	}
 	// Keys are scoped per tool and repository: the same key elsewhere is new.
-	other := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "gadgets", IssueNumber: 1, Body: "Once only", IdempotencyKey: "k-1"})
+	other := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "gadgets", IssueNumber: firstIssue, Body: "Once only", IdempotencyKey: "k-1"})
 	if other.Replayed {
 		t.Fatalf("key leaked across repositories: %+v", other)
 	}

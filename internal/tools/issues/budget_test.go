@@ -52,7 +52,7 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 	} {
 		t.Run(c.token, func(t *testing.T) {
 			env := servertest.Start(t, servertest.Options{Token: c.token})
-			e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
+			e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: firstIssue}).Envelope(t)
 			if e.Code != c.code || e.Repair == nil {
 				t.Errorf("token %q: %+v", c.token, e)
 			}

@@ -193,7 +193,7 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	}
 
 	// A missing parent is refused before the issue is created.
-	e := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: 9999}).Envelope(t)
+	e := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: missingIssue}).Envelope(t)
 	if e.Code != contract.CodeNotFound || e.Settlement != contract.NotStarted || len(ciIssues(env, "Orphan")) != 0 {
 		t.Fatalf("missing parent: %+v", e)
 	}

@@ -173,9 +173,9 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Token: "-"})
 	for tool, args := range map[string]any{
-		core.NameAddComment:  issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 9, Body: "x"},
+		core.NameAddComment:  issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "x"},
 		core.NameEditComment: issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Delete: true},
-		core.NameLinkIssues:  issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12, Relation: "sub_issue", Action: "add", TargetIssueNumber: 13},
+		core.NameLinkIssues:  issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: jobsSubIssue},
 	} {
 		e := wireEnvelope(t, env.Call(t, tool, args), true)
 		if e.Code != contract.CodeMissingCredential || e.Settlement != contract.NotStarted {
@@ -183,7 +183,7 @@ func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
 		}
 	}
 	for tool, args := range map[string]any{
-		core.NameListIssueItems:   issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 9, Collection: "comments"},
+		core.NameListIssueItems:   issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments"},
 		core.NameListRepoMetadata: issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"},
 	} {
 		if e := wireEnvelope(t, env.Call(t, tool, args), false); e.Code != contract.CodeMissingCredential {

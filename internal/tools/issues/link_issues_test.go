@@ -89,22 +89,22 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	env.Upstream()
 	// Self-links are refused before any request.
-	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
-		Relation: "blocked_by", Action: "add", TargetIssueNumber: 12}), true)
+	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		Relation: "blocked_by", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
 	if e.Code != contract.CodeSelfLink || e.Settlement != contract.NotStarted {
 		t.Fatalf("self link: %+v", e)
 	}
 	// Argument rules that span fields.
 	for _, bad := range []issues.LinkIssuesIn{
-		{Relation: "blocked_by", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15},
-		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13},
-		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16},
-		{Relation: "sub_issue", Action: "add", TargetIssueNumber: 13, AfterIssueNumber: 15},
-		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, BeforeIssueNumber: 13},
+		{Relation: "blocked_by", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue, BeforeIssueNumber: docsSubIssue},
+		{Relation: "sub_issue", Action: "add", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, BeforeIssueNumber: jobsSubIssue},
 		// Anchors count from 1, like every issue number: a negative one is
 		// refused by name before the sub-issues are read.
-		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: -1},
-		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, BeforeIssueNumber: -1},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: -1},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, BeforeIssueNumber: -1},
 	} {
 		t.Run(string(bad.Relation)+" "+string(bad.Action), func(t *testing.T) {
 			bad.Owner, bad.Repo, bad.IssueNumber = "acme", "widgets", 12
@@ -119,7 +119,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	// A sub-issue of another parent: refused before writing, with the
 	// repair that frees it.
 	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
-		Relation: "sub_issue", Action: "add", TargetIssueNumber: 17}), true)
+		Relation: "sub_issue", Action: "add", TargetIssueNumber: csvSubIssue}), true)
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameLinkIssues {
 		t.Fatalf("other parent: %+v", e)
 	}
@@ -127,10 +127,10 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
 		t.Fatalf("repair as given: %s", res.JSON)
 	}
-	link(t, env, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: 17})
+	link(t, env, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: csvSubIssue})
 
 	// A cycle is GitHub's refusal, reported as validation_failed.
-	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 13,
+	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: jobsSubIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "cycle") ||
 		e.Details == nil || e.Details.Field != "target_issue_number" {
@@ -148,14 +148,14 @@ func TestLinkIssuesRefusals(t *testing.T) {
 		fmt.Sprintf("GET /repos/acme/widgets/issues/%d/dependencies/blocked_by", emulator.DemoBlockerIssue))
 
 	// Forced error: a target that does not exist.
-	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
-		Relation: "blocked_by", Action: "add", TargetIssueNumber: 9999}), true)
+	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		Relation: "blocked_by", Action: "add", TargetIssueNumber: missingIssue}), true)
 	if e.Code != contract.CodeNotFound || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "target_issue_number" {
 		t.Fatalf("missing target: %+v", e)
 	}
 	// carol reads but cannot link.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e = wireEnvelope(t, carol.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 12,
+	e = wireEnvelope(t, carol.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(loneIssue(t, carol))}), true)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("read-only user: %+v", e)
@@ -205,7 +205,7 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 	wantUpstream(t, env, getBlocker, fmt.Sprintf("DELETE %s/%d", base, blockerID), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", issue))
 
 	// Removing from an issue that does not exist is not_found, not a no-op.
-	in.IssueNumber = 9999
+	in.IssueNumber = missingIssue
 	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
 	if e.Code != contract.CodeNotFound {
 		t.Fatalf("missing issue: %+v", e)
@@ -217,7 +217,7 @@ func TestLinkIssuesReorder(t *testing.T) {
 	parent := emulator.DemoParentIssue
 	list := fmt.Sprintf("GET /repos/acme/widgets/issues/%d/sub_issues", parent)
 	patch := fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d/sub_issues/priority", parent)
-	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 16, AfterIssueNumber: 13}
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: docsSubIssue, AfterIssueNumber: jobsSubIssue}
 	env.Upstream()
 	if out := link(t, env, in); out.NoOp || out.SubIssues == nil || *out.SubIssues != 4 {
 		t.Fatalf("reorder: %+v", out)
@@ -304,7 +304,7 @@ func TestLinkIssuesCreatorScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	env.Upstream()
 	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
-		Relation: "sub_issue", Action: "add", TargetIssueNumber: 60}), true)
+		Relation: "sub_issue", Action: "add", TargetIssueNumber: freeIssue}), true)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}

@@ -106,7 +106,7 @@ func TestListIssueItemsRelations(t *testing.T) {
 	}
 	// PR #146's description says "Fixes #145": GitHub's timeline for #145
 	// cross-references it, and that is the linked PR.
-	prs = listItems(t, env, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 145, Collection: "linked_prs"})
+	prs = listItems(t, env, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: fixedIssue, Collection: "linked_prs"})
 	if got := numbers(prs); !slices.Equal(got, []int{146}) || prs.Items[0].Title == "" || prs.Items[0].State == "" {
 		t.Fatalf("linked_prs of #145: %+v", prs.Items)
 	}
@@ -189,7 +189,7 @@ func TestListIssueItemsSanitizesComments(t *testing.T) {
 func TestListIssueItemsErrorsAndScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	// Forced error: an issue that does not exist.
-	e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Collection: "comments"}), false)
+	e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Collection: "comments"}), false)
 	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}

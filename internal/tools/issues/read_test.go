@@ -129,7 +129,7 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 	if e.Code != contract.CodeCursorInvalid || e.Details == nil || e.Details.Field != "comments_cursor" || e.Repair == nil {
 		t.Fatalf("a cursor from another issue: %+v", e)
 	}
-	e = env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999}).Envelope(t)
+	e = env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
 	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}

@@ -1,6 +1,7 @@
 package issues_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -26,23 +27,23 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 	}{
 		{"unknown field", core.NameGetIssue, `{"owner":"acme","repo":"widgets","issue_number":1,"extra":1}`, true},
 		{"unknown nested field", core.NameUpdateIssue, `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["bug"],"extra":true}}`, true},
-		{"self link", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: 5, Relation: "sub_issue", Action: "add", TargetIssueNumber: 5}, true},
-		{"anchor outside reorder", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "blocked_by", Action: "add", TargetIssueNumber: 7, AfterIssueNumber: 13}, true},
-		{"two anchors", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13, AfterIssueNumber: 15, BeforeIssueNumber: 16}, false},
-		{"no anchor", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: 13}, true},
+		{"self link", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: plainIssue}, true},
+		{"anchor outside reorder", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "blocked_by", Action: "add", TargetIssueNumber: plainIssue, AfterIssueNumber: jobsSubIssue}, true},
+		{"two anchors", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue, BeforeIssueNumber: docsSubIssue}, false},
+		{"no anchor", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue}, true},
 		{"repo without owner", core.NameSearchIssues, issues.SearchIssuesIn{Repo: "widgets"}, false},
 		{"label with a comma", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"a,b"}}, false},
 		{"label with a quote", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{`say "hi"`}}, false},
 		{"bad date", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
-		{"empty label set", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &issues.LabelsEdit{Set: []string{}}}, false},
-		{"add and remove one label", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
-		{"version never issued", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
-		{"lock reason without lock", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, LockReason: "resolved"}, true},
+		{"empty label set", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Labels: &issues.LabelsEdit{Set: []string{}}}, false},
+		{"add and remove one label", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
+		{"version never issued", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
+		{"lock reason without lock", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, LockReason: "resolved"}, true},
 		{"empty key", core.NameAddComment, `{"owner":"acme","repo":"widgets","issue_number":2,"body":"x","idempotency_key":""}`, false},
 		{"long title", core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: strings.Repeat("t", 257)}, false},
-		{"long body", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: ptrTo(strings.Repeat("b", 65537))}, false},
-		{"long comment", core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: strings.Repeat("b", 65537)}, false},
-		{"blank comment", core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: 2, Body: " "}, false},
+		{"long body", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: ptrTo(strings.Repeat("b", 65537))}, false},
+		{"long comment", core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: strings.Repeat("b", 65537)}, false},
+		{"blank comment", core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: " "}, false},
 		{"blank title", core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: " "}, false},
 		{"edit and delete", core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Body: "x", Delete: true}, false},
 	}
@@ -78,11 +79,11 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 				tool string
 				args any
 			}{
-				{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: 3}},
-				{core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: 3, Collection: "comments"}},
+				{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue}},
+				{core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue, Collection: "comments"}},
 				{core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: repo, Kind: "labels"}},
 				{core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: repo}},
-				{core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: 3, Body: "x"}},
+				{core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue, Body: "x"}},
 			}
 			for _, c := range calls {
 				t.Run(c.tool, func(t *testing.T) {
@@ -98,7 +99,7 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 			}
 		})
 	}
-	if e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: 3}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
+	if e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: plainIssue}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
 		t.Fatalf("owner with a slash: %+v", e)
 	}
 }
@@ -129,7 +130,7 @@ func TestPullRequestNumbers(t *testing.T) {
 		}
 	}
 	// A number that is nothing is still not_found.
-	e = env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 9999, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
+	e = env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
 	if e.Code != contract.CodeNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
@@ -143,7 +144,7 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 		tool string
 		args any
 	}{
-		{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "nope", IssueNumber: 1}},
+		{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "nope", IssueNumber: firstIssue}},
 		{core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nope", Kind: "labels"}},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
@@ -157,8 +158,8 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 		})
 	}
 	// A missing issue in a real repository keeps the issue's repair.
-	e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 99999}).Envelope(t)
-	if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "#99999") {
+	e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
+	if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, fmt.Sprintf("#%d", missingIssue)) {
 		t.Fatalf("missing issue: %+v", e)
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
