@@ -8,11 +8,12 @@ import (
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
 )
 
 // DefaultToolsets is what a server offers when none are named; a fresh
 // slice each call, so no caller can change another's default.
-func DefaultToolsets() []string { return []string{"issues"} }
+func DefaultToolsets() []string { return []string{issues.Toolset} }
 
 // toolsets groups every tool by the toolset it declares, each in the
 // order the registry lists them.
