@@ -55,8 +55,8 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 		t.Fatalf("the extra tool did not go through the wrapper: %v", wrapped)
 	}
 	clash := extra
-	clash.Def = &mcp.Tool{Name: "github_get_issue", InputSchema: map[string]any{"type": "object"}}
-	if _, err := server.New(svc, server.Options{Extra: []server.Extra{clash}}); err == nil || !strings.Contains(err.Error(), "github_get_issue") {
+	clash.Def = &mcp.Tool{Name: core.NameGetIssue, InputSchema: map[string]any{"type": "object"}}
+	if _, err := server.New(svc, server.Options{Extra: []server.Extra{clash}}); err == nil || !strings.Contains(err.Error(), core.NameGetIssue) {
 		t.Fatalf("a clashing name was accepted: %v", err)
 	}
 }
@@ -71,7 +71,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 		wrapped = append(wrapped, c.Tool)
 		return next(ctx)
 	}
-	srv, err := server.New(svc, server.Options{Deny: []string{"github_get_issue"}, Wrap: wrap})
+	srv, err := server.New(svc, server.Options{Deny: []string{core.NameGetIssue}, Wrap: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 	// The repository template's tool is served: its read goes through the
 	// wrapper as that tool's call (it fails here, there is no credential).
 	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?label=bug"})
-	if len(wrapped) != 1 || wrapped[0] != "github_search_issues" {
+	if len(wrapped) != 1 || wrapped[0] != core.NameSearchIssues {
 		t.Fatalf("the read did not go through the wrapper as github_search_issues: %v", wrapped)
 	}
 }
@@ -114,7 +114,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 // would be read through a tool the deployment does not serve.
 func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	restricted, err := server.New(env.Stack.Service, server.Options{Allow: []string{"github_add_comment"}})
+	restricted, err := server.New(env.Stack.Service, server.Options{Allow: []string{core.NameAddComment}})
 	if err != nil {
 		t.Fatal(err)
 	}

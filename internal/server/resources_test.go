@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"net/url"
 	"strings"
 	"testing"
@@ -47,8 +48,8 @@ func TestDiscoveryResources(t *testing.T) {
 	if err := json.Unmarshal([]byte(sch.Contents[0].Text), &schemas); err != nil || len(schemas) != len(env.Stack.Server.Tools) {
 		t.Fatalf("schemas: %v, %d tools", err, len(schemas))
 	}
-	got := schemas["github_get_issue"].Output
-	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas["github_get_issue"].Input == nil {
+	got := schemas[core.NameGetIssue].Output
+	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas[core.NameGetIssue].Input == nil {
 		t.Fatalf("get_issue's full output schema lacks nested fields: %v", got)
 	}
 	if !strings.Contains(init.Instructions, "ghgate://schemas") {
@@ -190,7 +191,7 @@ func TestRepositoryIssuesLabelFilter(t *testing.T) {
 		}
 	}
 	// The same rows as the tool that answers the same question.
-	viaTool := env.Call(t, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}})
+	viaTool := env.Call(t, core.NameSearchIssues, map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}})
 	var a, b page
 	viaTool.Decode(t, &a)
 	_ = json.Unmarshal([]byte(body), &b)
