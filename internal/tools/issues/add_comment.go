@@ -2,13 +2,13 @@ package issues
 
 import (
 	"context"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"strings"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // AddCommentIn are github_add_comment's arguments.

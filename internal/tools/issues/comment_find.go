@@ -2,11 +2,11 @@ package issues
 
 import (
 	"context"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"strings"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
 )
 

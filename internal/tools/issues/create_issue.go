@@ -3,12 +3,12 @@ package issues
 import (
 	"context"
 	"fmt"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"strings"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // CreateIssueIn are github_create_issue's arguments.

@@ -3,12 +3,12 @@ package issues
 import (
 	"context"
 	"fmt"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"slices"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
 )
 

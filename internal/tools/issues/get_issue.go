@@ -2,13 +2,13 @@ package issues
 
 import (
 	"context"
-	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"strconv"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // fetchIssue reads one issue with its relation summaries in one request.

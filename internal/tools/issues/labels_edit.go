@@ -2,11 +2,11 @@ package issues
 
 import (
 	"fmt"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"slices"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // LabelsEdit changes an issue's labels by name. add, remove and swap touch

@@ -3,11 +3,11 @@ package issues
 import (
 	"context"
 	"fmt"
-	"github.com/ghgate/ghgate/internal/tools/core"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
 )
 

@@ -3,7 +3,6 @@ package issues
 import (
 	"context"
 	"fmt"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/searchquery"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // SearchIssuesIn are github_search_issues' arguments.

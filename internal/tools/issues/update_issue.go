@@ -2,11 +2,11 @@ package issues
 
 import (
 	"context"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // UpdateIssueIn are github_update_issue's arguments. Absent fields are left

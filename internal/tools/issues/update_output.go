@@ -1,12 +1,12 @@
 package issues
 
 import (
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
 )
 
