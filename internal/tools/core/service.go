@@ -58,6 +58,8 @@ type Service struct {
 // this Service.
 func (s *Service) Known() *KnownNames { return &s.known }
 
+// CurrentTime is the Service's clock: Now when set (tests), else the
+// wall clock.
 func (s *Service) CurrentTime() time.Time {
 	if s.Now != nil {
 		return s.Now()
@@ -65,6 +67,7 @@ func (s *Service) CurrentTime() time.Time {
 	return time.Now()
 }
 
+// Client is the GitHub client for a call on owner's resources in mode.
 func (s *Service) Client(ctx context.Context, owner string, mode tooldef.Mode) (*github.Client, error) {
 	return s.Clients.For(ctx, owner, mode)
 }
@@ -75,6 +78,7 @@ func (s *Service) CreatorAllowed(login string) bool {
 	return s.AllowedIssueCreator == "" || strings.EqualFold(login, s.AllowedIssueCreator)
 }
 
+// Logger is Log, or a logger that discards when none is set.
 func (s *Service) Logger() *slog.Logger {
 	if s.Log == nil {
 		return slog.New(slog.DiscardHandler)

@@ -1,12 +1,12 @@
 package issues
 
-import "github.com/ghgate/ghgate/internal/contract"
+import (
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
 
 // creatorRefusal refuses an issue another user opened, under the creator
 // scope, pointing at a search for the allowed user's issues.
-
-import "github.com/ghgate/ghgate/internal/tools/core"
-
 func (s *Tools) creatorRefusal(owner, repo string, number int) *contract.Error {
 	e := contract.Errorf(contract.CodeIssueCreatorNotAllowed,
 		"issue #%d was not opened by %s; this deployment only works on that user's issues", number, s.AllowedIssueCreator)

@@ -1,3 +1,7 @@
+// What the issue tools add to the Service's cache of confirmed names
+// (core.KnownNames): a preflight's answers, a metadata listing, the labels
+// and milestones on issues read.
+
 package issues
 
 import (
