@@ -1,6 +1,7 @@
 package issues_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 	// carol can read (and, as on GitHub, comment) but not label: the write
 	// fails as insufficient_scope.
 	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e := env.Call(t, core.NameUpdateIssue, `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["question"]}}`).Envelope(t)
+	e := env.Call(t, core.NameUpdateIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"add":["question"]}}`, plainIssue)).Envelope(t)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement == "" {
 		t.Fatalf("write without permission: %+v", e)
 	}

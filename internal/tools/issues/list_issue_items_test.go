@@ -193,7 +193,7 @@ func TestListIssueItemsErrorsAndScope(t *testing.T) {
 	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
-	e = wireEnvelope(t, env.Call(t, core.NameListIssueItems, `{"owner":"acme","repo":"widgets","issue_number":9,"collection":"reactions"}`), false)
+	e = wireEnvelope(t, env.Call(t, core.NameListIssueItems, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"collection":"reactions"}`, emulator.DemoManyCommentsIssue)), false)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "collection" {
 		t.Fatalf("unknown collection: %+v", e)
 	}

@@ -25,8 +25,8 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		args     any
 		callable bool
 	}{
-		{"unknown field", core.NameGetIssue, `{"owner":"acme","repo":"widgets","issue_number":1,"extra":1}`, true},
-		{"unknown nested field", core.NameUpdateIssue, `{"owner":"acme","repo":"widgets","issue_number":2,"labels":{"add":["bug"],"extra":true}}`, true},
+		{"unknown field", core.NameGetIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"extra":1}`, firstIssue), true},
+		{"unknown nested field", core.NameUpdateIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"add":["bug"],"extra":true}}`, plainIssue), true},
 		{"self link", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: plainIssue}, true},
 		{"anchor outside reorder", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "blocked_by", Action: "add", TargetIssueNumber: plainIssue, AfterIssueNumber: jobsSubIssue}, true},
 		{"two anchors", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue, BeforeIssueNumber: docsSubIssue}, false},
@@ -39,7 +39,7 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		{"add and remove one label", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
 		{"version never issued", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
 		{"lock reason without lock", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, LockReason: "resolved"}, true},
-		{"empty key", core.NameAddComment, `{"owner":"acme","repo":"widgets","issue_number":2,"body":"x","idempotency_key":""}`, false},
+		{"empty key", core.NameAddComment, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"body":"x","idempotency_key":""}`, plainIssue), false},
 		{"long title", core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: strings.Repeat("t", 257)}, false},
 		{"long body", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: ptrTo(strings.Repeat("b", 65537))}, false},
 		{"long comment", core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: strings.Repeat("b", 65537)}, false},

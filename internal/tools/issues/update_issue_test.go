@@ -272,7 +272,7 @@ func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
 		{`{}`, "labels.add", ""},
 	} {
 		t.Run(tc.args, func(t *testing.T) {
-			raw := json.RawMessage(`{"owner":"acme","repo":"widgets","issue_number":1,"labels":` + tc.args + `}`)
+			raw := json.RawMessage(fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":`, firstIssue) + tc.args + `}`)
 			e := env.Call(t, core.NameUpdateIssue, raw).Envelope(t)
 			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != tc.field ||
 				!strings.Contains(e.Details.Reason, tc.reason) {
