@@ -19,7 +19,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -115,7 +115,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	if err != nil {
 		return fail(fmt.Errorf("cursor key: %w", err))
 	}
-	svc := &tools.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
+	svc := &core.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
 		Credential: b.router.Credential}
 	extra, err := b.connectUpstreams(ctx)
 	if err != nil {

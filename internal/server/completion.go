@@ -9,7 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -19,7 +19,7 @@ import (
 // template's filter). Anything else, including issue_number and
 // variables a template does not declare, gets an empty list, never null.
 type completer struct {
-	svc *tools.Service
+	svc *core.Service
 	// served are the templates this server serves: a template left out by
 	// allow, deny or read-only completes nothing, as it reads nothing.
 	served []string
@@ -27,7 +27,7 @@ type completer struct {
 	fingerprint func() string
 }
 
-func newCompleter(svc *tools.Service, served []string, fingerprint func() string) *completer {
+func newCompleter(svc *core.Service, served []string, fingerprint func() string) *completer {
 	return &completer{svc: svc, served: served, fingerprint: fingerprint}
 }
 

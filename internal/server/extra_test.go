@@ -2,18 +2,19 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestExtraToolsJoinTheSurface(t *testing.T) {
-	svc := &tools.Service{Clients: tools.OneClient{}}
+	svc := &core.Service{Clients: core.OneClient{}}
 	plain, err := server.New(svc, server.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -54,8 +55,8 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 		t.Fatalf("the extra tool did not go through the wrapper: %v", wrapped)
 	}
 	clash := extra
-	clash.Def = &mcp.Tool{Name: "github_get_issue", InputSchema: map[string]any{"type": "object"}}
-	if _, err := server.New(svc, server.Options{Extra: []server.Extra{clash}}); err == nil || !strings.Contains(err.Error(), "github_get_issue") {
+	clash.Def = &mcp.Tool{Name: core.NameGetIssue, InputSchema: map[string]any{"type": "object"}}
+	if _, err := server.New(svc, server.Options{Extra: []server.Extra{clash}}); err == nil || !strings.Contains(err.Error(), core.NameGetIssue) {
 		t.Fatalf("a clashing name was accepted: %v", err)
 	}
 }
@@ -64,13 +65,13 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 // wrapper (the broker's routing and audit), and a tool the deployment does
 // not serve cannot be reached through its template.
 func TestResourceReadsFollowTheToolSurface(t *testing.T) {
-	svc := &tools.Service{Clients: tools.OneClient{}}
+	svc := &core.Service{Clients: core.OneClient{}}
 	var wrapped []string
 	wrap := func(ctx context.Context, c tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 		wrapped = append(wrapped, c.Tool)
 		return next(ctx)
 	}
-	srv, err := server.New(svc, server.Options{Deny: []string{"github_get_issue"}, Wrap: wrap})
+	srv, err := server.New(svc, server.Options{Deny: []string{core.NameGetIssue}, Wrap: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 	// The repository template's tool is served: its read goes through the
 	// wrapper as that tool's call (it fails here, there is no credential).
 	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?label=bug"})
-	if len(wrapped) != 1 || wrapped[0] != "github_search_issues" {
+	if len(wrapped) != 1 || wrapped[0] != core.NameSearchIssues {
 		t.Fatalf("the read did not go through the wrapper as github_search_issues: %v", wrapped)
 	}
 }
@@ -113,7 +114,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 // would be read through a tool the deployment does not serve.
 func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	restricted, err := server.New(env.Stack.Service, server.Options{Allow: []string{"github_add_comment"}})
+	restricted, err := server.New(env.Stack.Service, server.Options{Allow: []string{core.NameAddComment}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,25 +122,27 @@ func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 		srv  *server.Server
 		want bool
 	}{{env.Stack.Server, true}, {restricted, false}} {
-		st, ct := mcp.NewInMemoryTransports()
-		if _, err := c.srv.MCP.Connect(context.Background(), st, nil); err != nil {
-			t.Fatal(err)
-		}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
-			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
-			Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
-			Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "widgets"}},
+		t.Run(fmt.Sprintf("listed %v", c.want), func(t *testing.T) {
+			st, ct := mcp.NewInMemoryTransports()
+			if _, err := c.srv.MCP.Connect(context.Background(), st, nil); err != nil {
+				t.Fatal(err)
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
+				Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
+				Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
+				Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "widgets"}},
+			})
+			_ = cs.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(res.Completion.Values) > 0; got != c.want {
+				t.Errorf("served templates %v: %d labels completed", c.want, len(res.Completion.Values))
+			}
 		})
-		_ = cs.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := len(res.Completion.Values) > 0; got != c.want {
-			t.Errorf("served templates %v: %d labels completed", c.want, len(res.Completion.Values))
-		}
 	}
 }

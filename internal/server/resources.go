@@ -11,7 +11,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -42,7 +43,7 @@ func templateDeclares(template, variable string) bool {
 // by URI template. Every failed read answers with the contract's envelope
 // in the JSON-RPC error's data.
 type resources struct {
-	svc *tools.Service
+	svc *core.Service
 	// served names the tools this server lists: a template is served only
 	// when the tool that answers it is, so an allow or deny list cannot be
 	// stepped around by reading a resource instead.
@@ -55,7 +56,7 @@ type resources struct {
 	getIssue, searchIssues mcp.ToolHandler
 }
 
-func newResources(svc *tools.Service, specs []tooldef.Spec) *resources {
+func newResources(svc *core.Service, specs []tooldef.Spec) *resources {
 	r := &resources{svc: svc, served: map[string]bool{}, specs: specs}
 	for _, t := range specs {
 		r.served[t.ToolName()] = true
@@ -65,8 +66,8 @@ func newResources(svc *tools.Service, specs []tooldef.Spec) *resources {
 
 // Tools whose handlers answer the templates.
 const (
-	issueTool  = "github_get_issue"
-	issuesTool = "github_search_issues"
+	issueTool  = core.NameGetIssue
+	issuesTool = core.NameSearchIssues
 )
 
 // uris lists what a read may name: the templates first, then the fixed
@@ -89,10 +90,10 @@ func (r *resources) uris() []string {
 func (r *resources) register(m *mcp.Server, summary string, env *tooldef.Env) error {
 	r.fingerprint = env.Fingerprint
 	var err error
-	if _, r.getIssue, err = r.svc.GetIssue().Build(env); err != nil {
+	if _, r.getIssue, err = (&issues.Tools{Service: r.svc}).GetIssue().Build(env); err != nil {
 		return err
 	}
-	if _, r.searchIssues, err = r.svc.SearchIssues().Build(env); err != nil {
+	if _, r.searchIssues, err = (&issues.Tools{Service: r.svc}).SearchIssues().Build(env); err != nil {
 		return err
 	}
 	m.AddResource(&mcp.Resource{URI: capabilitiesURI, Name: "capabilities", MIMEType: "text/plain",
@@ -149,38 +150,38 @@ func (r *resources) readIssues(ctx context.Context, req *mcp.ReadResourceRequest
 
 // issueArgs reads github://owner/repo/issues/n as github_get_issue's
 // arguments.
-func issueArgs(uri string) (tools.GetIssueIn, *contract.Error) {
+func issueArgs(uri string) (issues.GetIssueIn, *contract.Error) {
 	u, owner, repo, rest, e := parseRepoURI(uri)
 	switch {
 	case e != nil:
-		return tools.GetIssueIn{}, e
+		return issues.GetIssueIn{}, e
 	case len(rest) != 2 || rest[0] != "issues":
-		return tools.GetIssueIn{}, unservedURI("does not name an issue")
+		return issues.GetIssueIn{}, unservedURI("does not name an issue")
 	case u.RawQuery != "":
-		return tools.GetIssueIn{}, unservedURI("an issue's URI takes no query")
+		return issues.GetIssueIn{}, unservedURI("an issue's URI takes no query")
 	}
 	n, err := strconv.Atoi(rest[1])
 	if err != nil || n < 1 {
-		return tools.GetIssueIn{}, unservedURI("issue_number must be a positive whole number")
+		return issues.GetIssueIn{}, unservedURI("issue_number must be a positive whole number")
 	}
-	return tools.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: n}, nil
+	return issues.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(n)}, nil
 }
 
 // issuesArgs reads github://owner/repo/issues[?label=NAME] as
 // github_search_issues's arguments (open issues is its default).
-func issuesArgs(uri string) (tools.SearchIssuesIn, *contract.Error) {
+func issuesArgs(uri string) (issues.SearchIssuesIn, *contract.Error) {
 	u, owner, repo, rest, e := parseRepoURI(uri)
 	switch {
 	case e != nil:
-		return tools.SearchIssuesIn{}, e
+		return issues.SearchIssuesIn{}, e
 	case len(rest) != 1 || rest[0] != "issues":
-		return tools.SearchIssuesIn{}, unservedURI("does not name a repository's issues")
+		return issues.SearchIssuesIn{}, unservedURI("does not name a repository's issues")
 	}
 	labels, e := labelFilter(u.RawQuery)
 	if e != nil {
-		return tools.SearchIssuesIn{}, e
+		return issues.SearchIssuesIn{}, e
 	}
-	return tools.SearchIssuesIn{Owner: owner, Repo: repo, Labels: labels}, nil
+	return issues.SearchIssuesIn{Owner: owner, Repo: repo, Labels: labels}, nil
 }
 
 // parseRepoURI splits github://owner/repo/rest...

@@ -11,6 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,8 +48,8 @@ func TestDiscoveryResources(t *testing.T) {
 	if err := json.Unmarshal([]byte(sch.Contents[0].Text), &schemas); err != nil || len(schemas) != len(env.Stack.Server.Tools) {
 		t.Fatalf("schemas: %v, %d tools", err, len(schemas))
 	}
-	got := schemas["github_get_issue"].Output
-	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas["github_get_issue"].Input == nil {
+	got := schemas[core.NameGetIssue].Output
+	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas[core.NameGetIssue].Input == nil {
 		t.Fatalf("get_issue's full output schema lacks nested fields: %v", got)
 	}
 	if !strings.Contains(init.Instructions, "ghgate://schemas") {
@@ -133,21 +134,23 @@ func TestUnservedResourceURIsCarryTheEnvelope(t *testing.T) {
 		"ghgate://nothing",
 		"https://github.com/acme/widgets/issues/1",
 	} {
-		werr, data := readError(t, env, uri)
-		if werr.Code != jsonrpc.CodeInvalidParams || data.Code != contract.CodeInvalidField {
-			t.Errorf("%s: JSON-RPC code %d, envelope code %s; want %d invalid_field", uri, werr.Code, data.Code, jsonrpc.CodeInvalidParams)
-		}
-		if data.Details == nil || data.Details.Field != "uri" || data.Details.Reason == "" {
-			t.Errorf("%s: details %+v, want field uri and a reason", uri, data.Details)
-		}
-		if data.Repair == nil || !strings.Contains(data.Repair.NextStep, issuesTemplate) ||
-			!strings.Contains(data.Repair.NextStep, "github://{owner}/{repo}/issues/{issue_number}") ||
-			!strings.Contains(data.Message, issuesTemplate) {
-			t.Errorf("%s: message %q and repair %+v should name the served URIs", uri, data.Message, data.Repair)
-		}
-		if strings.Contains(data.Message, uri) {
-			t.Errorf("%s: message echoes the URI: %q", uri, data.Message)
-		}
+		t.Run(uri, func(t *testing.T) {
+			werr, data := readError(t, env, uri)
+			if werr.Code != jsonrpc.CodeInvalidParams || data.Code != contract.CodeInvalidField {
+				t.Errorf("%s: JSON-RPC code %d, envelope code %s; want %d invalid_field", uri, werr.Code, data.Code, jsonrpc.CodeInvalidParams)
+			}
+			if data.Details == nil || data.Details.Field != "uri" || data.Details.Reason == "" {
+				t.Errorf("%s: details %+v, want field uri and a reason", uri, data.Details)
+			}
+			if data.Repair == nil || !strings.Contains(data.Repair.NextStep, issuesTemplate) ||
+				!strings.Contains(data.Repair.NextStep, "github://{owner}/{repo}/issues/{issue_number}") ||
+				!strings.Contains(data.Message, issuesTemplate) {
+				t.Errorf("%s: message %q and repair %+v should name the served URIs", uri, data.Message, data.Repair)
+			}
+			if strings.Contains(data.Message, uri) {
+				t.Errorf("%s: message echoes the URI: %q", uri, data.Message)
+			}
+		})
 	}
 }
 
@@ -188,7 +191,7 @@ func TestRepositoryIssuesLabelFilter(t *testing.T) {
 		}
 	}
 	// The same rows as the tool that answers the same question.
-	viaTool := env.Call(t, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}})
+	viaTool := env.Call(t, core.NameSearchIssues, map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}})
 	var a, b page
 	viaTool.Decode(t, &a)
 	_ = json.Unmarshal([]byte(body), &b)
@@ -275,15 +278,17 @@ func TestCompletions(t *testing.T) {
 		return res.Completion.Values
 	}
 	for _, tpl := range []string{issueTemplate, issuesTemplate} {
-		if got := complete(tpl, "owner", "a", nil); !contains(got, emulator.DemoOrg) || !contains(got, "alice") {
-			t.Errorf("%s owners: %v", tpl, got)
-		}
-		if got := complete(tpl, "repo", "w", map[string]string{"owner": "acme"}); len(got) != 1 || got[0] != "widgets" {
-			t.Errorf("%s repos: %v", tpl, got)
-		}
-		if got := complete(tpl, "repo", "x", nil); len(got) != 0 {
-			t.Errorf("%s repo without owner: %v", tpl, got)
-		}
+		t.Run(tpl, func(t *testing.T) {
+			if got := complete(tpl, "owner", "a", nil); !contains(got, emulator.DemoOrg) || !contains(got, "alice") {
+				t.Errorf("%s owners: %v", tpl, got)
+			}
+			if got := complete(tpl, "repo", "w", map[string]string{"owner": "acme"}); len(got) != 1 || got[0] != "widgets" {
+				t.Errorf("%s repos: %v", tpl, got)
+			}
+			if got := complete(tpl, "repo", "x", nil); len(got) != 0 {
+				t.Errorf("%s repo without owner: %v", tpl, got)
+			}
+		})
 	}
 	// label is the repository-issues template's variable, so a client
 	// that completes the variables a template declares reaches it.

@@ -13,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -61,7 +62,7 @@ func (s *Server) AddExtra(x Extra) {
 }
 
 // New builds the MCP server over svc.
-func New(svc *tools.Service, opts Options) (*Server, error) {
+func New(svc *core.Service, opts Options) (*Server, error) {
 	specs, err := selectTools(svc, opts.Toolsets, opts.ReadOnly)
 	if err != nil {
 		return nil, err
@@ -92,7 +93,7 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 	res := newResources(svc, specs)
 	summary := capabilities(specs, extraNames, opts.ReadOnly, res.uris())
 	srv := &Server{Tools: specs}
-	env := &tooldef.Env{Log: log, MapError: tools.MapError, Wrap: opts.Wrap,
+	env := &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap,
 		Fingerprint: func() string { return srv.Fingerprint }}
 
 	type built struct {
@@ -145,11 +146,9 @@ func New(svc *tools.Service, opts Options) (*Server, error) {
 		return nil, err
 	}
 	unserved := &unservedTools{env: env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}, served: names}
-	for _, set := range toolsets(svc) {
-		for _, t := range set {
-			if !names[t.ToolName()] {
-				unserved.modes[t.ToolName()] = t.ToolMode()
-			}
+	for _, t := range tools.All(svc) {
+		if !names[t.ToolName()] {
+			unserved.modes[t.ToolName()] = t.ToolMode()
 		}
 	}
 	for _, x := range unservedExtra {

@@ -11,7 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/store"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // StackOptions describe a whole single-credential ghgate: GitHub access,
@@ -40,7 +40,7 @@ type StackOptions struct {
 // Stack is an assembled ghgate and the parts it owns.
 type Stack struct {
 	Server  *Server
-	Service *tools.Service
+	Service *core.Service
 	Store   *store.Store
 	GitHub  *github.Client
 }
@@ -70,7 +70,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 			return fail(err)
 		}
 	}
-	svc := &tools.Service{Clients: tools.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
+	svc := &core.Service{Clients: core.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
 		AllowedIssueCreator: o.AllowedIssueCreator}
 	if gh != nil {
 		cred := string(gh.CredentialKey())

@@ -13,7 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -153,7 +153,7 @@ func TestReadOnlyListsNoWrites(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{ReadOnly: true})
 	env.Upstream()
 	// A write tool is refused with the envelope, nothing sent upstream.
-	e := env.Call(t, "github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}).Envelope(t)
+	e := env.Call(t, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}).Envelope(t)
 	if e.Code != contract.CodeReadOnly || e.Settlement != contract.NotStarted || e.Repair == nil || e.RequestID == "" || e.Fingerprint == "" {
 		t.Fatalf("a write on a read-only server: %+v", e)
 	}
@@ -177,12 +177,12 @@ func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
 		wrapped = append(wrapped, c.Tool)
 		return next(ctx)
 	}
-	srv, err := server.New(&tools.Service{Clients: tools.OneClient{}}, server.Options{Deny: []string{"github_link_issues"}, Wrap: wrap})
+	srv, err := server.New(&core.Service{Clients: core.OneClient{}}, server.Options{Deny: []string{core.NameLinkIssues}, Wrap: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cs := servertest.Connect(t, srv.MCP)
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_link_issues", Arguments: map[string]any{}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: core.NameLinkIssues, Arguments: map[string]any{}})
 	if err != nil || !res.IsError {
 		t.Fatalf("denied tool: %v %+v", err, res)
 	}
@@ -192,7 +192,7 @@ func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
 		t.Fatalf("envelope: %s", b)
 	}
 	// The refusal went through the wrapper, as the broker's audit needs.
-	if len(wrapped) != 1 || wrapped[0] != "github_link_issues" {
+	if len(wrapped) != 1 || wrapped[0] != core.NameLinkIssues {
 		t.Fatalf("wrapped: %v", wrapped)
 	}
 }
@@ -210,15 +210,15 @@ var forcedErrors = map[string]struct {
 	args string
 	code contract.Code
 }{
-	"github_search_issues":      {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
-	"github_get_issue":          {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeNotFound},
-	"github_create_issue":       {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeUnknownLabel},
-	"github_update_issue":       {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
-	"github_add_comment":        {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeNotFound},
-	"github_edit_comment":       {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeNotFound},
-	"github_list_issue_items":   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeNotFound},
-	"github_list_repo_metadata": {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeNotFound},
-	"github_link_issues":        {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
+	core.NameSearchIssues:     {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
+	core.NameGetIssue:         {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeNotFound},
+	core.NameCreateIssue:      {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeUnknownLabel},
+	core.NameUpdateIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
+	core.NameAddComment:       {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeNotFound},
+	core.NameEditComment:      {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeNotFound},
+	core.NameListIssueItems:   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeNotFound},
+	core.NameListRepoMetadata: {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeNotFound},
+	core.NameLinkIssues:       {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {
@@ -261,11 +261,11 @@ func TestForcedErrorPerTool(t *testing.T) {
 
 func TestArgumentErrorsAreEnvelopes(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	e := env.Call(t, "github_get_issue", `{"owner":"acme","repo":"widgets","issue_number":"seven"}`).Envelope(t)
+	e := env.Call(t, core.NameGetIssue, `{"owner":"acme","repo":"widgets","issue_number":"seven"}`).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "issue_number" || strings.Contains(e.Message, "seven") {
 		t.Fatalf("%+v", e)
 	}
-	e = env.Call(t, "github_search_issues", `{"state":"opne"}`).Envelope(t)
+	e = env.Call(t, core.NameSearchIssues, `{"state":"opne"}`).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details.Field != "state" || e.Details.Value == nil {
 		t.Fatalf("enum error should list the members: %+v", e)
 	}

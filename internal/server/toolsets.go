@@ -3,48 +3,36 @@ package server
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
 )
 
 // DefaultToolsets is what a server offers when none are named; a fresh
 // slice each call, so no caller can change another's default.
-func DefaultToolsets() []string { return []string{"issues"} }
+func DefaultToolsets() []string { return []string{issues.Toolset} }
 
-// toolsets lists each toolset's tools in the order they are listed.
-func toolsets(s *tools.Service) map[string][]tooldef.Spec {
-	return map[string][]tooldef.Spec{
-		"issues": {
-			s.SearchIssues(),
-			s.GetIssue(),
-			s.CreateIssue(),
-			s.UpdateIssue(),
-			s.AddComment(),
-			s.EditComment(),
-			s.ListIssueItems(),
-			s.ListRepoMetadata(),
-			s.LinkIssues(),
-		},
+// toolsets groups every tool by the toolset it declares, each in the
+// order the registry lists them.
+func toolsets(s *core.Service) map[string][]tooldef.Spec {
+	sets := map[string][]tooldef.Spec{}
+	for _, t := range tools.All(s) {
+		sets[t.ToolsetName()] = append(sets[t.ToolsetName()], t)
 	}
+	return sets
 }
 
-// ToolsetNames lists the known toolsets, sorted.
-func ToolsetNames() []string {
-	names := make([]string, 0)
-	for n := range toolsets(&tools.Service{}) {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// ToolsetNames lists the known toolsets, sorted; known statically, so no
+// tool is built to answer it.
+func ToolsetNames() []string { return tools.Toolsets() }
 
 // selectTools resolves toolset names ("all" for every one) into the tools
 // to serve, in a deterministic order: toolsets in the order named (sorted
 // for "all"), tools in each toolset's order. Read-only drops every write.
-func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spec, error) {
+func selectTools(s *core.Service, names []string, readOnly bool) ([]tooldef.Spec, error) {
 	sets := toolsets(s)
 	if len(names) == 0 {
 		names = DefaultToolsets()
@@ -77,12 +65,10 @@ func selectTools(s *tools.Service, names []string, readOnly bool) ([]tooldef.Spe
 
 // filterTools applies an allowlist and a denylist by tool name. Names must
 // be tools ghgate has (in any toolset) or extra tools offered beside them.
-func filterTools(s *tools.Service, specs []tooldef.Spec, extra []Extra, allow, deny []string) ([]tooldef.Spec, error) {
+func filterTools(s *core.Service, specs []tooldef.Spec, extra []Extra, allow, deny []string) ([]tooldef.Spec, error) {
 	known := map[string]bool{}
-	for _, set := range toolsets(s) {
-		for _, t := range set {
-			known[t.ToolName()] = true
-		}
+	for _, t := range tools.All(s) {
+		known[t.ToolName()] = true
 	}
 	for _, x := range extra {
 		known[x.Def.Name] = true
@@ -112,12 +98,10 @@ func permitted(name string, allow, deny []string) bool {
 // ghgate's own tools. A deny entry naming a tool ghgate has denies
 // ghgate's own: that is how an upstream's tool of the same name is served
 // in its place (the upstream's allow list chose it).
-func selectExtra(s *tools.Service, extra []Extra, readOnly bool, allow, deny []string) (served, refused []Extra) {
+func selectExtra(s *core.Service, extra []Extra, readOnly bool, allow, deny []string) (served, refused []Extra) {
 	own := map[string]bool{}
-	for _, set := range toolsets(s) {
-		for _, t := range set {
-			own[t.ToolName()] = true
-		}
+	for _, t := range tools.All(s) {
+		own[t.ToolName()] = true
 	}
 	var denyExtra []string
 	for _, n := range deny {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/server"
-	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,7 +19,7 @@ import (
 // client's ends: what it writes, and the frames it reads.
 func lineSession(t *testing.T) (in io.WriteCloser, out <-chan map[string]json.RawMessage) {
 	t.Helper()
-	srv, err := server.New(&tools.Service{Clients: tools.OneClient{}}, server.Options{})
+	srv, err := server.New(&core.Service{Clients: core.OneClient{}}, server.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +120,14 @@ func TestLineTransportAnswersUnparseableLines(t *testing.T) {
 	if f := next(t, frames); !isError(f, -32600) {
 		t.Fatalf("reply to an object that is not JSON-RPC: %v", f)
 	}
-	for _, v := range []string{"null", "42", `"x"`, "[]", "true"} { // JSON, but no request
-		send(t, in, v)
-		if f := next(t, frames); !isError(f, -32600) {
-			t.Fatalf("reply to %s: %v", v, f)
-		}
+	// JSON, but no request.
+	for _, v := range []string{"null", "42", `"x"`, "[]", "true"} {
+		t.Run(v, func(t *testing.T) {
+			send(t, in, v)
+			if f := next(t, frames); !isError(f, -32600) {
+				t.Fatalf("reply to %s: %v", v, f)
+			}
+		})
 	}
 	send(t, in, "") // blank lines are not frames and get no reply
 	send(t, in, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)

@@ -35,7 +35,7 @@ func requireNonEmpty(s *jsonschema.Schema) {
 		return
 	}
 	for _, name := range s.Required {
-		if p := s.Properties[name]; p != nil && p.Type == "string" && p.MinLength == nil && len(p.Enum) == 0 {
+		if p := s.Properties[name]; p != nil && p.Type == "string" && p.MinLength == nil {
 			one := 1
 			p.MinLength = &one
 		}

@@ -36,7 +36,10 @@ const (
 
 // Tool describes one tool: a typed input, a typed output and a function.
 type Tool[In, Out any] struct {
-	Name        string
+	Name string
+	// Toolset names the group the tool is offered in; servers select
+	// tools by it.
+	Toolset     string
 	Title       string
 	Description string
 	Mode        Mode
@@ -44,7 +47,9 @@ type Tool[In, Out any] struct {
 	// Idempotent marks writes that have no further effect when repeated.
 	Destructive bool
 	Idempotent  bool
-	// Input adjusts the inferred input schema: enums, ranges, defaults.
+	// Input adjusts the inferred input schema. ghgate's own tools leave it
+	// nil: their field types state ranges and enums (SelfDescribing), so
+	// no schema is edited by property name.
 	Input func(s *jsonschema.Schema)
 	Run   func(ctx context.Context, in In) (Out, error)
 }
@@ -84,6 +89,8 @@ type Wrapper func(ctx context.Context, call Call, next func(context.Context) (*m
 type Spec interface {
 	ToolName() string
 	ToolMode() Mode
+	// ToolsetName is the toolset the tool belongs to.
+	ToolsetName() string
 	// Build returns the MCP tool definition and its handler.
 	Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error)
 	// Schemas returns the full input and output schemas: what arguments
@@ -120,6 +127,9 @@ func (t Tool[In, Out]) ToolName() string { return t.Name }
 
 // ToolMode implements Spec.
 func (t Tool[In, Out]) ToolMode() Mode { return t.Mode }
+
+// ToolsetName implements Spec.
+func (t Tool[In, Out]) ToolsetName() string { return t.Toolset }
 
 // Build implements Spec.
 func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {

@@ -143,30 +143,32 @@ func TestToolContract(t *testing.T) {
 		{`{"owner":"fail"}`, "internal_error", ""},
 	}
 	for _, c := range cases {
-		res, env := call(t, cs, c.args)
-		if !res.IsError {
-			t.Errorf("%s: not an error", c.args)
-			continue
-		}
-		if env["code"] != c.code {
-			t.Errorf("%s: code %v, want %s", c.args, env["code"], c.code)
-		}
-		details, _ := env["details"].(map[string]any)
-		if c.field != "" && (details == nil || details["field"] != c.field) {
-			t.Errorf("%s: details %v, want field %s", c.args, details, c.field)
-		}
-		if _, ok := env["retry_after_ms"]; !ok {
-			t.Errorf("%s: retry_after_ms absent", c.args)
-		}
-		if env["fingerprint"] != "fp1" || !strings.HasPrefix(env["request_id"].(string), "ghg_") {
-			t.Errorf("%s: fingerprint/request_id: %v", c.args, env)
-		}
-		if env["settlement"] == nil {
-			t.Errorf("%s: a write tool's error carries no settlement", c.args)
-		}
-		if strings.Contains(res.Content[0].(*mcp.TextContent).Text, "secret-ish") {
-			t.Errorf("%s: an unmapped error leaked its text", c.args)
-		}
+		t.Run(c.args, func(t *testing.T) {
+			res, env := call(t, cs, c.args)
+			if !res.IsError {
+				t.Errorf("%s: not an error", c.args)
+				return
+			}
+			if env["code"] != c.code {
+				t.Errorf("%s: code %v, want %s", c.args, env["code"], c.code)
+			}
+			details, _ := env["details"].(map[string]any)
+			if c.field != "" && (details == nil || details["field"] != c.field) {
+				t.Errorf("%s: details %v, want field %s", c.args, details, c.field)
+			}
+			if _, ok := env["retry_after_ms"]; !ok {
+				t.Errorf("%s: retry_after_ms absent", c.args)
+			}
+			if env["fingerprint"] != "fp1" || !strings.HasPrefix(env["request_id"].(string), "ghg_") {
+				t.Errorf("%s: fingerprint/request_id: %v", c.args, env)
+			}
+			if env["settlement"] == nil {
+				t.Errorf("%s: a write tool's error carries no settlement", c.args)
+			}
+			if strings.Contains(res.Content[0].(*mcp.TextContent).Text, "secret-ish") {
+				t.Errorf("%s: an unmapped error leaked its text", c.args)
+			}
+		})
 	}
 	// The enum members are server-known values and may be echoed.
 	_, env2 := call(t, cs, `{"owner":"acme","state":"maybe"}`)
@@ -194,21 +196,23 @@ func TestAnnotationsAreHonest(t *testing.T) {
 		{"destructive idempotent write", Tool[echoIn, echoOut]{Mode: Write, Destructive: true, Idempotent: true}, hints{idempotent: true, destructive: &yes}},
 	}
 	for _, c := range cases {
-		c.tool.Name, c.tool.Run = "test_"+strings.ReplaceAll(c.name, " ", "_"), echo.Run
-		def, _, err := c.tool.Build(&Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := def.Annotations
-		got := hints{readOnly: a.ReadOnlyHint, idempotent: a.IdempotentHint, destructive: a.DestructiveHint}
-		if got.readOnly != c.want.readOnly || got.idempotent != c.want.idempotent ||
-			(got.destructive == nil) != (c.want.destructive == nil) ||
-			(got.destructive != nil && *got.destructive != *c.want.destructive) {
-			t.Errorf("%s: annotations %+v, want %+v", c.name, a, c.want)
-		}
-		b, _ := json.Marshal(a)
-		if c.want.readOnly && !strings.Contains(string(b), `"idempotentHint":true`) {
-			t.Errorf("%s: published annotations %s lack idempotentHint true", c.name, b)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			c.tool.Name, c.tool.Run = "test_"+strings.ReplaceAll(c.name, " ", "_"), echo.Run
+			def, _, err := c.tool.Build(&Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := def.Annotations
+			got := hints{readOnly: a.ReadOnlyHint, idempotent: a.IdempotentHint, destructive: a.DestructiveHint}
+			if got.readOnly != c.want.readOnly || got.idempotent != c.want.idempotent ||
+				(got.destructive == nil) != (c.want.destructive == nil) ||
+				(got.destructive != nil && *got.destructive != *c.want.destructive) {
+				t.Errorf("%s: annotations %+v, want %+v", c.name, a, c.want)
+			}
+			b, _ := json.Marshal(a)
+			if c.want.readOnly && !strings.Contains(string(b), `"idempotentHint":true`) {
+				t.Errorf("%s: published annotations %s lack idempotentHint true", c.name, b)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,12 +29,11 @@ func FuzzToolArguments(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	svc := &tools.Service{Clients: tools.OneClient{}, Store: st, Cursors: cursors}
-	specs := []tooldef.Spec{svc.SearchIssues(), svc.GetIssue(), svc.CreateIssue(), svc.UpdateIssue(), svc.AddComment(),
-		svc.EditComment(), svc.ListIssueItems(), svc.ListRepoMetadata(), svc.LinkIssues()}
+	svc := &core.Service{Clients: core.OneClient{}, Store: st, Cursors: cursors}
+	specs := tools.All(svc)
 	handlers := make([]mcp.ToolHandler, len(specs))
 	for i, sp := range specs {
-		if _, handlers[i], err = sp.Build(&tooldef.Env{MapError: tools.MapError}); err != nil {
+		if _, handlers[i], err = sp.Build(&tooldef.Env{MapError: core.MapError}); err != nil {
 			f.Fatal(err)
 		}
 	}

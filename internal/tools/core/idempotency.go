@@ -1,0 +1,306 @@
+package core
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/store"
+)
+
+// How an idempotency key works for a create tool:
+//
+//  1. Reserve the key in the store (scope: credential, repository, tool)
+//     under a fingerprint of the request. A finished earlier use is
+//     replayed; a use with another request is refused.
+//  2. Write. Success (or a partial success: the object exists) completes
+//     the key with the result. A failure that certainly wrote nothing
+//     (not started, or a 4xx) releases it. Anything else (the connection
+//     dropped after sending, a 5xx, an unreadable 2xx) leaves it pending.
+//  3. A repeat that finds the key pending looks for the object the first
+//     attempt may have created before sending again (the tool supplies the
+//     search); found, it completes the key with it and replays it.
+//
+// A pending key is also what a concurrent repeat sees while the first call
+// is still writing. KeyGuard tells the two apart within this process, so a
+// repeat never re-sends while the first attempt may still land; across
+// processes sharing one store the store's reservation is the only guard.
+
+// maxKeyLength bounds idempotency keys.
+const maxKeyLength = 200
+
+// KeyGuard marks the keys this process is working on.
+type KeyGuard struct {
+	mu   sync.Mutex
+	busy map[string]bool
+}
+
+func (g *KeyGuard) take(k string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.busy[k] {
+		return false
+	}
+	if g.busy == nil {
+		g.busy = map[string]bool{}
+	}
+	g.busy[k] = true
+	return true
+}
+
+func (g *KeyGuard) drop(k string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.busy, k)
+}
+
+// idemRecord is what a completed key replays: the output, or the
+// partial-success envelope the first call returned.
+type idemRecord struct {
+	Out json.RawMessage `json:"out,omitempty"`
+	Err *contract.Error `json:"error,omitempty"`
+}
+
+// IdemKey is one key in use by one call.
+type IdemKey struct {
+	s     *Service
+	guard *KeyGuard
+	scope store.IdempotencyScope
+	key   string
+	fp    string
+	held  bool
+}
+
+// idemClaim is what claiming a key found.
+type idemClaim struct {
+	// replay is the earlier result, when the key completed.
+	replay *idemRecord
+	// reserved: this call owns the key and may write.
+	reserved bool
+	// since is when the pending earlier attempt reserved the key, when it
+	// neither completed nor was released.
+	since time.Time
+}
+
+// idempotencyKey prepares key for a call of tool on owner/repo with the
+// given request (its fingerprint is what a repeat must match).
+func (s *Service) OpenKey(ctx context.Context, g *KeyGuard, owner, repo, tool, key string, request any) (*IdemKey, error) {
+	if s.Store == nil || s.Credential == nil {
+		return nil, contract.Errorf(contract.CodeInternal, "idempotency keys need the state store")
+	}
+	b, err := json.Marshal(request)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	return &IdemKey{s: s, guard: g, key: key, fp: hex.EncodeToString(sum[:]),
+		scope: store.IdempotencyScope{Credential: store.CredentialKey(s.Credential(ctx, owner)), Repo: strings.ToLower(owner + "/" + repo), Tool: tool}}, nil
+}
+
+func (k *IdemKey) guardName() string {
+	return string(k.scope.Credential) + "\x00" + k.scope.Repo + "\x00" + k.scope.Tool + "\x00" + k.key
+}
+
+// claim reserves the key or reports its earlier use.
+func (k *IdemKey) claim(ctx context.Context) (idemClaim, error) {
+	res, err := k.s.Store.Reserve(ctx, k.scope, k.key, k.fp)
+	if errors.Is(err, store.ErrKeyReused) {
+		e := contract.Errorf(contract.CodeIdempotencyKeyReused,
+			"this idempotency_key was used in the last 10 minutes for a different request; nothing was written").
+			WithField("idempotency_key", "already used for a different request")
+		e.Settlement = contract.NotStarted
+		return idemClaim{}, e.WithRepair(contract.Repair{NextStep: "call again with a new idempotency_key for a new request"})
+	}
+	if err != nil {
+		return idemClaim{}, NotStarted(err)
+	}
+	switch res.Outcome {
+	case store.Replay:
+		var rec idemRecord
+		if err := json.Unmarshal(res.Result, &rec); err != nil {
+			return idemClaim{}, NotStarted(err)
+		}
+		return idemClaim{replay: &rec}, nil
+	case store.Reserved:
+		k.held = k.guard.take(k.guardName())
+		return idemClaim{reserved: true}, nil
+	}
+	return idemClaim{since: res.CreatedAt}, nil
+}
+
+// lockPending takes this process's guard on a pending key before looking
+// for what its first attempt wrote; false means that attempt is still
+// running here, and the caller must not write.
+func (k *IdemKey) lockPending() bool {
+	k.held = k.guard.take(k.guardName())
+	return k.held
+}
+
+// retake claims a pending key whose first attempt is over and wrote
+// nothing that can be found, so this call may write.
+func (k *IdemKey) retake(ctx context.Context) (bool, error) {
+	if err := k.s.Store.Release(ctx, k.scope, k.key, k.fp); err != nil && !errors.Is(err, store.ErrNotReserved) {
+		return false, NotStarted(err)
+	}
+	res, err := k.s.Store.Reserve(ctx, k.scope, k.key, k.fp)
+	if err != nil {
+		return false, NotStarted(err)
+	}
+	return res.Outcome == store.Reserved, nil
+}
+
+// inProgress is the refusal for a repeat that arrives while the first
+// attempt is still writing.
+func inProgress() *contract.Error {
+	e := contract.Errorf(contract.CodeConflict,
+		"a call with this idempotency_key is still running; nothing was written by this one")
+	e.Temporary = true
+	e.Settlement = contract.NotStarted
+	return e.WithRetryAfter(2000).WithRepair(contract.Repair{NextStep: "wait retry_after_ms, then make the same call again with the same idempotency_key"})
+}
+
+// complete records the result for replay. A failure to record it is
+// logged, not returned: the write itself succeeded.
+func (k *IdemKey) complete(ctx context.Context, rec idemRecord) {
+	defer k.release()
+	b, err := json.Marshal(rec)
+	if err == nil {
+		err = k.s.Store.Complete(ctx, k.scope, k.key, k.fp, b)
+	}
+	if err != nil {
+		k.s.Logger().Warn("idempotency key not recorded", "tool", k.scope.Tool, "err", err)
+	}
+}
+
+// settle handles a failed write: keys whose write certainly did not
+// happen are released; the rest stay pending for the next repeat to look.
+func (k *IdemKey) settle(ctx context.Context, e *contract.Error) {
+	defer k.release()
+	if e == nil {
+		return
+	}
+	clean := e.Settlement == contract.NotStarted || (e.Settlement == contract.NoRemoteSuccessKnown && !e.Temporary)
+	if !clean {
+		return
+	}
+	if err := k.s.Store.Release(ctx, k.scope, k.key, k.fp); err != nil && !errors.Is(err, store.ErrNotReserved) {
+		k.s.Logger().Warn("idempotency key not released", "tool", k.scope.Tool, "err", err)
+	}
+}
+
+func (k *IdemKey) release() {
+	if k.held {
+		k.guard.drop(k.guardName())
+		k.held = false
+	}
+}
+
+// recordOutcome completes or settles an idempotency key with a write's
+// outcome and returns the error to report. A success, or a partial success
+// (the object exists), is stored for repeats to return. A failure that may
+// have written something keeps the key pending, so the next repeat looks
+// for what was written before writing again; one that wrote nothing frees
+// the key.
+func recordOutcome[Out any](ctx context.Context, k *IdemKey, out Out, err error, clear func(*Out)) error {
+	if err == nil {
+		clear(&out)
+		b, mErr := json.Marshal(out)
+		if mErr != nil {
+			k.settle(ctx, nil)
+			return nil
+		}
+		k.complete(ctx, idemRecord{Out: b})
+		return nil
+	}
+	e := MapError(err)
+	switch {
+	case e != nil && e.Code == contract.CodePartialSuccess:
+		k.complete(ctx, idemRecord{Err: e})
+	case e == nil || MayHaveWritten(e):
+		k.settle(ctx, nil)
+	default:
+		k.settle(ctx, &contract.Error{Settlement: contract.NotStarted})
+	}
+	if e == nil {
+		return err
+	}
+	return e
+}
+
+// KeyedWrite is a write an idempotency key protects.
+type KeyedWrite[Out any] struct {
+	// Adopt looks for what an earlier attempt, which lost its answer, wrote
+	// since the key was reserved. found reports that it did; out and err
+	// are then this call's outcome.
+	Adopt func(since time.Time) (out Out, found bool, err error)
+	// Write performs the write.
+	Write func() (Out, error)
+	// Clear drops per-call fields before an outcome is stored; Replayed
+	// marks an adopted result.
+	Clear, Replayed func(*Out)
+}
+
+// RunKeyed writes once per key: a completed key is replayed, an unfinished
+// one first looks for what its earlier attempt wrote, and only a key that
+// is free (or freed) writes.
+func RunKeyed[Out any](ctx context.Context, k *IdemKey, w KeyedWrite[Out]) (Out, error) {
+	var zero Out
+	cl, err := k.claim(ctx)
+	if err != nil {
+		return zero, err
+	}
+	if cl.replay != nil {
+		return replayStored(cl.replay, w)
+	}
+	if !cl.reserved {
+		// The key's first attempt did not finish cleanly, or is still
+		// running: look for what it wrote before writing again.
+		if !k.lockPending() {
+			return zero, inProgress()
+		}
+		out, found, err := w.Adopt(cl.since)
+		if found {
+			if err == nil {
+				w.Replayed(&out)
+			}
+			return out, recordOutcome(ctx, k, out, err, w.Clear)
+		}
+		if err != nil {
+			k.release()
+			return zero, NotStarted(err)
+		}
+		ok, err := k.retake(ctx)
+		if err != nil || !ok {
+			k.release()
+			if err == nil {
+				err = inProgress()
+			}
+			return zero, err
+		}
+	}
+	out, err := w.Write()
+	return out, recordOutcome(ctx, k, out, err, w.Clear)
+}
+
+// replayStored returns a completed key's outcome again: its result marked
+// replayed, or its error saying nothing was written now.
+func replayStored[Out any](rec *idemRecord, w KeyedWrite[Out]) (Out, error) {
+	var out Out
+	if rec.Err != nil {
+		e := *rec.Err
+		e.Message += " (replayed: an earlier call with this idempotency_key returned this; nothing was written now)"
+		return out, &e
+	}
+	if err := json.Unmarshal(rec.Out, &out); err != nil {
+		return out, NotStarted(err)
+	}
+	w.Clear(&out)
+	w.Replayed(&out)
+	return out, nil
+}

@@ -1,0 +1,87 @@
+// Package core is what every toolset's tools share: the Service and its
+// GitHub clients, the mapping of errors to envelopes, paging and cursors,
+// tri-state inputs, input field types, name checks, idempotency keys and
+// the cache of names confirmed to exist. Toolsets (internal/tools/issues)
+// build on it; it knows none of them.
+package core
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tooldef"
+)
+
+// Clients chooses the GitHub client for a call by its target owner and the
+// tool's mode. A single-user server has one client; the broker routes per
+// owner and mode between read and write credentials.
+type Clients interface {
+	For(ctx context.Context, owner string, mode tooldef.Mode) (*github.Client, error)
+}
+
+// OneClient serves every call with the same client.
+type OneClient struct{ Client *github.Client }
+
+// For implements Clients.
+func (o OneClient) For(context.Context, string, tooldef.Mode) (*github.Client, error) {
+	if o.Client == nil {
+		return nil, contract.Errorf(contract.CodeMissingCredential, "no GitHub token is configured: set GITHUB_TOKEN or GH_TOKEN, or use --demo").
+			WithRepair(contract.Repair{NextStep: "stop: the operator must configure a GitHub token; retrying will not help"})
+	}
+	return o.Client, nil
+}
+
+// Service is what the tools share.
+type Service struct {
+	Clients Clients
+	Store   *store.Store
+	Cursors *contract.Cursors
+	Log     *slog.Logger
+	Now     func() time.Time
+	// AllowedIssueCreator, when set, limits reads to issues that user opened
+	// and refuses writes to others.
+	AllowedIssueCreator string
+	// Credential names the credential for idempotency scoping (a digest,
+	// never the token).
+	Credential func(ctx context.Context, owner string) string
+
+	// known remembers names confirmed to exist (see KnownNames).
+	known KnownNames
+}
+
+// Known is the cache of names confirmed to exist, shared by every tool of
+// this Service.
+func (s *Service) Known() *KnownNames { return &s.known }
+
+// CurrentTime is the Service's clock: Now when set (tests), else the
+// wall clock.
+func (s *Service) CurrentTime() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Client is the GitHub client for a call on owner's resources in mode.
+func (s *Service) Client(ctx context.Context, owner string, mode tooldef.Mode) (*github.Client, error) {
+	return s.Clients.For(ctx, owner, mode)
+}
+
+// CreatorAllowed reports whether an issue by login may be touched under the
+// creator scope.
+func (s *Service) CreatorAllowed(login string) bool {
+	return s.AllowedIssueCreator == "" || strings.EqualFold(login, s.AllowedIssueCreator)
+}
+
+// Logger is Log, or a logger that discards when none is set.
+func (s *Service) Logger() *slog.Logger {
+	if s.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Log
+}

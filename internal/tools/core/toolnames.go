@@ -1,0 +1,16 @@
+package core
+
+// The names tools are served under. Repairs name the tool to call next;
+// the constants keep a rename from leaving a repair pointing at a tool
+// that no longer exists.
+const (
+	NameSearchIssues     = "github_search_issues"
+	NameGetIssue         = "github_get_issue"
+	NameCreateIssue      = "github_create_issue"
+	NameUpdateIssue      = "github_update_issue"
+	NameAddComment       = "github_add_comment"
+	NameEditComment      = "github_edit_comment"
+	NameListIssueItems   = "github_list_issue_items"
+	NameListRepoMetadata = "github_list_repo_metadata"
+	NameLinkIssues       = "github_link_issues"
+)

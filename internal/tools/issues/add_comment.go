@@ -1,0 +1,156 @@
+package issues
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// AddCommentIn are github_add_comment's arguments.
+type AddCommentIn struct {
+	Owner          string              `json:"owner"`
+	Repo           string              `json:"repo"`
+	IssueNumber    core.IssueNumber    `json:"issue_number"`
+	Body           string              `json:"body"`
+	IdempotencyKey core.IdempotencyKey `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
+}
+
+// Validate refuses a blank body before any request.
+func (in *AddCommentIn) Validate() *contract.Error {
+	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
+	if e := core.CheckLength("body", in.Body, core.MaxBodyChars); e != nil {
+		return e
+	}
+	if strings.TrimSpace(in.Body) == "" {
+		return contract.Errorf(contract.CodeInvalidField, "a comment needs a body").WithField("body", "must hold a non-space character")
+	}
+	return nil
+}
+
+// AddCommentOut is the new comment.
+type AddCommentOut struct {
+	Comment            Comment `json:"comment"`
+	IssueNumber        int     `json:"issue_number"`
+	Replayed           bool    `json:"replayed,omitempty" jsonschema:"an earlier call with this idempotency_key made it; nothing was written now"`
+	RateLimitRemaining *int    `json:"rate_limit_remaining,omitempty"`
+}
+
+// AddComment is github_add_comment.
+func (s *Tools) AddComment() tooldef.Spec {
+	guard := &core.KeyGuard{}
+	return tooldef.Tool[AddCommentIn, AddCommentOut]{
+		Name:        core.NameAddComment,
+		Toolset:     Toolset,
+		Title:       "Add a comment",
+		Description: "Comment on an issue.",
+		Mode:        tooldef.Write,
+		Run:         func(ctx context.Context, in AddCommentIn) (AddCommentOut, error) { return s.addComment(ctx, in, guard) },
+	}
+}
+
+// addComment posts the comment, once per idempotency key. Upstream calls:
+// one POST (plus a read of the issue under the creator scope). A repeat of
+// a completed key makes none; a repeat of a key whose first attempt lost
+// its answer makes two reads to find that attempt's comment (see
+// findComment) before it would post.
+func (s *Tools) addComment(ctx context.Context, in AddCommentIn, guard *core.KeyGuard) (AddCommentOut, error) {
+	const tool = core.NameAddComment
+	c, err := s.Client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return AddCommentOut{}, core.NotStarted(err)
+	}
+	if s.AllowedIssueCreator != "" {
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
+		if err != nil {
+			return AddCommentOut{}, core.NotStarted(err)
+		}
+		if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
+			return AddCommentOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
+		}
+	}
+	if in.IdempotencyKey == "" {
+		return s.postComment(ctx, c, in)
+	}
+	request := in
+	request.IdempotencyKey = ""
+	k, err := s.OpenKey(ctx, guard, in.Owner, in.Repo, tool, string(in.IdempotencyKey), request)
+	if err != nil {
+		return AddCommentOut{}, core.NotStarted(err)
+	}
+	return core.RunKeyed(ctx, k, core.KeyedWrite[AddCommentOut]{
+		Adopt: func(since time.Time) (AddCommentOut, bool, error) {
+			found, err := findComment(ctx, c, in, since)
+			if err != nil || found == nil {
+				return AddCommentOut{}, false, err
+			}
+			return AddCommentOut{Comment: *found, IssueNumber: int(in.IssueNumber)}, true, nil
+		},
+		Write:    func() (AddCommentOut, error) { return s.postComment(ctx, c, in) },
+		Clear:    clearComment,
+		Replayed: func(out *AddCommentOut) { out.Replayed = true },
+	})
+}
+
+func (s *Tools) postComment(ctx context.Context, c *github.Client, in AddCommentIn) (AddCommentOut, error) {
+	cm, _, err := c.CreateComment(ctx, in.Owner, in.Repo, int(in.IssueNumber), in.Body)
+	if err != nil {
+		return AddCommentOut{}, commentFailed(ctx, c, err, in)
+	}
+	return AddCommentOut{Comment: commentView(cm), IssueNumber: int(in.IssueNumber), RateLimitRemaining: core.LowBudget(c, "core")}, nil
+}
+
+// clearComment drops what belongs to one call, not to the stored result.
+func clearComment(out *AddCommentOut) { out.RateLimitRemaining = nil }
+
+// commentFailed reports a comment that was not (known to be) posted. A
+// 403 on an issue that turns out to be locked is `locked`: only
+// collaborators with write access may comment there, and retrying will not
+// help. The issue is read on that path alone, since GitHub's 403 says the
+// same for a locked conversation and for a credential without access.
+func commentFailed(ctx context.Context, c *github.Client, err error, in AddCommentIn) error {
+	e := core.MapError(err)
+	if e == nil {
+		return err
+	}
+	switch e.Code {
+	case contract.CodeNotFound:
+		nf, _ := contract.AsError(core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber)))
+		nf.Settlement = e.Settlement
+		return nf
+	case contract.CodeInsufficientScope:
+		if is, _, rerr := c.GetIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber)); rerr == nil && is.GetLocked() {
+			l := contract.Errorf(contract.CodeLocked, "%s/%s#%d is locked: only collaborators with write access can comment; nothing was written",
+				in.Owner, in.Repo, in.IssueNumber)
+			l.Settlement = e.Settlement
+			return l.WithRepair(contract.Repair{NextStep: "do not retry; ask a maintainer to unlock the issue or to comment"})
+		}
+	}
+	if !core.MayHaveWritten(e) {
+		return e
+	}
+	return lostWrite(e, in.IdempotencyKey != "",
+		contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the comment this call may have made",
+			Tool: core.NameAddComment, Arguments: in},
+		contract.Repair{NextStep: "the comment may have been posted: list the issue's comments before posting it again",
+			Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "comments", PageSize: core.MaxPageSize}})
+}
+
+// lostWrite finishes the envelope of a create or comment that may have
+// been written. With an idempotency key the same call is safe to repeat
+// (it looks before writing), so the failure is temporary and the repair is
+// that call; without one, repeating it could write twice: not temporary,
+// and the repair looks first.
+func lostWrite(e *contract.Error, keyed bool, repeat, look contract.Repair) *contract.Error {
+	e.Temporary = keyed
+	if keyed {
+		return e.WithRepair(repeat)
+	}
+	return e.WithRepair(look)
+}

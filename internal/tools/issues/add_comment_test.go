@@ -1,0 +1,194 @@
+package issues_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+func commentCount(env *servertest.Env, n int) int {
+	var c int
+	withState(env, func(*emulator.State) { c = len(widgets(env).Issue(n).Comments) })
+	return c
+}
+
+func addComment(t *testing.T, env *servertest.Env, in issues.AddCommentIn) issues.AddCommentOut {
+	t.Helper()
+	out := callOK[issues.AddCommentOut](t, env, core.NameAddComment, in)
+	if out.IssueNumber != int(in.IssueNumber) || out.Comment.ID == 0 || out.Comment.Body != in.Body {
+		t.Fatalf("comment: %+v", out)
+	}
+	return out
+}
+
+func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	n := emulator.DemoManyCommentsIssue
+	before := commentCount(env, n)
+	env.Upstream()
+	out := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Fixed when a<b && c > 0\n\n```go\nx := <-ch\n```"})
+	wantUpstream(t, env, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n))
+	if out.Replayed || out.Comment.Author != "alice" || commentCount(env, n) != before+1 {
+		t.Fatalf("posted: %+v", out)
+	}
+	// A blank body is refused before any request.
+	e := wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: " \n\t"}), true)
+	if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != "body" {
+		t.Fatalf("blank body: %+v", e)
+	}
+	wantUpstream(t, env)
+	// Forced error: an issue that does not exist.
+	e = wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Body: "hello"}), true)
+	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+		t.Fatalf("missing issue: %+v", e)
+	}
+}
+
+func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	n := emulator.DemoManyCommentsIssue
+	before := commentCount(env, n)
+	in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Once only", IdempotencyKey: "k-1"}
+	first := addComment(t, env, in)
+	env.Upstream()
+	again := addComment(t, env, in)
+	wantUpstream(t, env) // replayed from the store: no request at all
+	if !again.Replayed || again.Comment.ID != first.Comment.ID || commentCount(env, n) != before+1 {
+		t.Fatalf("repeat: %+v (first %+v)", again, first)
+	}
+	// The same key for another request is refused, nothing written.
+	in.Body = "Something else"
+	e := wireEnvelope(t, env.Call(t, core.NameAddComment, in), true)
+	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted {
+		t.Fatalf("reused key: %+v", e)
+	}
+	// Keys are scoped per tool and repository: the same key elsewhere is new.
+	other := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "gadgets", IssueNumber: firstIssue, Body: "Once only", IdempotencyKey: "k-1"})
+	if other.Replayed {
+		t.Fatalf("key leaked across repositories: %+v", other)
+	}
+	wantUpstream(t, env, "POST /repos/acme/gadgets/issues/1/comments")
+}
+
+func TestAddCommentIdempotencyKeySurvivesRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "Across restarts", IdempotencyKey: "restart-1"}
+	first := servertest.Start(t, servertest.Options{StorePath: path})
+	out := addComment(t, first, in)
+	if err := first.Stack.Close(); err != nil {
+		t.Fatal(err)
+	}
+	second := servertest.Start(t, servertest.Options{StorePath: path})
+	second.Upstream()
+	again := addComment(t, second, in)
+	wantUpstream(t, second)
+	if !again.Replayed || again.Comment.ID != out.Comment.ID {
+		t.Fatalf("after restart: %+v, first %+v", again, out)
+	}
+}
+
+func TestAddCommentSettlementUnderFaults(t *testing.T) {
+	n := emulator.DemoManyCommentsIssue
+	post := fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", n)
+	cases := []struct {
+		kind       emulator.FaultKind
+		status     int
+		code       contract.Code
+		settlement contract.Settlement
+		applied    bool
+	}{
+		{emulator.FaultStatus, 500, contract.CodeUpstreamUnavailable, contract.NoRemoteSuccessKnown, false},
+		{emulator.FaultDropBefore, 0, contract.CodeUpstreamUnavailable, contract.Indeterminate, false},
+		{emulator.FaultDropAfter, 0, contract.CodeUpstreamUnavailable, contract.Indeterminate, true},
+		{emulator.FaultMalformedAfter, 0, contract.CodeMalformedResponse, contract.RemoteSuccessKnown, true},
+	}
+	for _, c := range cases {
+		t.Run(string(c.kind), func(t *testing.T) {
+			env := servertest.Start(t, servertest.Options{})
+			before := commentCount(env, n)
+			in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Under " + string(c.kind), IdempotencyKey: core.IdempotencyKey("fault-" + string(c.kind))}
+			addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: c.kind, Status: c.status, Times: 1})
+			e := wireEnvelope(t, env.Call(t, core.NameAddComment, in), true)
+			// With the key, the same call is safe to repeat: temporary.
+			if e.Code != c.code || e.Settlement != c.settlement || !e.Temporary {
+				t.Fatalf("first attempt: %+v", e)
+			}
+			if got := commentCount(env, n) - before; got != map[bool]int{false: 0, true: 1}[c.applied] {
+				t.Fatalf("first attempt wrote %d comments", got)
+			}
+			// The repair is the same call with the same key: it looks for the
+			// first attempt's comment before posting.
+			if e.Repair == nil || e.Repair.Tool != core.NameAddComment {
+				t.Fatalf("repair: %+v", e.Repair)
+			}
+			env.Upstream()
+			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
+			var out issues.AddCommentOut
+			res.Decode(t, &out)
+			if res.IsError || out.Comment.Body != in.Body {
+				t.Fatalf("repeat: %s", res.JSON)
+			}
+			look := []string{"GET /user", "GET " + post}
+			if c.applied {
+				wantUpstream(t, env, look...)
+			} else {
+				wantUpstream(t, env, append(look, "POST "+post)...)
+			}
+			if out.Replayed != c.applied || commentCount(env, n)-before != 1 {
+				t.Fatalf("repeat: replayed %v, %d comments written in all", out.Replayed, commentCount(env, n)-before)
+			}
+			// And a third call replays from the store without a request.
+			third := addComment(t, env, in)
+			wantUpstream(t, env)
+			if !third.Replayed || third.Comment.ID != out.Comment.ID {
+				t.Fatalf("third call: %+v", third)
+			}
+		})
+	}
+}
+
+func TestAddCommentWithoutKeyUnderDrop(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	n := emulator.DemoManyCommentsIssue
+	addFault(t, env, emulator.Fault{Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", n), Kind: emulator.FaultDropAfter, Times: 1})
+	e := wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "no key"}), true)
+	if e.Settlement != contract.Indeterminate || e.Repair == nil || e.Repair.Tool != core.NameListIssueItems {
+		t.Fatalf("dropped without key: %+v", e)
+	}
+	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
+		t.Fatalf("repair as given: %s", res.JSON)
+	}
+}
+
+func TestAddCommentLockedAndScoped(t *testing.T) {
+	// carol has read access only: a locked conversation refuses her.
+	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
+	n := emulator.DemoLockedIssue
+	carol.Upstream()
+	e := wireEnvelope(t, carol.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
+	if e.Code != contract.CodeLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
+		t.Fatalf("locked: %+v", e)
+	}
+	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
+	// The refusal wrote nothing, so the key was released: the same call
+	// asks GitHub again rather than replaying a stale refusal.
+	wireEnvelope(t, carol.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
+	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
+	// alice (admin) may comment on the locked issue.
+	alice := servertest.Start(t, servertest.Options{})
+	addComment(t, alice, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Maintainer note"})
+
+	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
+	scoped.Upstream()
+	e = wireEnvelope(t, scoped.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "hi"}), true)
+	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
+		t.Fatalf("creator scope: %+v", e)
+	}
+	wantUpstream(t, scoped, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoManyCommentsIssue))
+}

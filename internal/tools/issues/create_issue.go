@@ -1,0 +1,109 @@
+package issues
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// CreateIssueIn are github_create_issue's arguments.
+type CreateIssueIn struct {
+	Owner             string               `json:"owner"`
+	Repo              string               `json:"repo"`
+	Title             string               `json:"title"`
+	Body              string               `json:"body,omitempty" jsonschema:"absent: empty"`
+	Labels            []string             `json:"labels,omitempty" jsonschema:"absent: none"`
+	Assignees         []string             `json:"assignees,omitempty" jsonschema:"absent: none"`
+	Milestone         core.MilestoneNumber `json:"milestone,omitempty" jsonschema:"number; absent: none"`
+	Type              string               `json:"type,omitempty" jsonschema:"absent: none"`
+	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
+	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
+}
+
+// Validate checks what the schema cannot.
+func (in *CreateIssueIn) Validate() *contract.Error {
+	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
+	if e := core.CheckLength("title", strings.TrimSpace(in.Title), core.MaxTitleChars); e != nil {
+		return e
+	}
+	if e := core.CheckLength("body", in.Body, core.MaxBodyChars); e != nil {
+		return e
+	}
+	switch {
+	case strings.TrimSpace(in.Title) == "":
+		return contract.Errorf(contract.CodeInvalidField, "title cannot be blank").WithField("title", "must hold a non-space character")
+	case len(in.Labels) > maxLabelNames:
+		return contract.Errorf(contract.CodeInvalidField, "too many labels").WithField("labels", fmt.Sprintf("at most %d", maxLabelNames))
+	case len(in.Assignees) > 10:
+		return contract.Errorf(contract.CodeInvalidField, "GitHub allows 10 assignees per issue").WithField("assignees", "at most 10")
+	}
+	for _, l := range in.Labels {
+		if strings.TrimSpace(l) == "" {
+			return contract.Errorf(contract.CodeInvalidField, "labels holds an empty name").WithField("labels", "names cannot be blank")
+		}
+	}
+	return nil
+}
+
+// CreateIssueOut is the new issue.
+type CreateIssueOut struct {
+	Issue              Issue    `json:"issue"`
+	Replayed           bool     `json:"replayed,omitempty"`
+	Notes              []string `json:"notes,omitempty"`
+	RateLimitRemaining *int     `json:"rate_limit_remaining,omitempty"`
+}
+
+// CreateIssue is github_create_issue.
+func (s *Tools) CreateIssue() tooldef.Spec {
+	guard := &core.KeyGuard{}
+	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
+		Name:        core.NameCreateIssue,
+		Toolset:     Toolset,
+		Title:       "Create an issue",
+		Description: "Open an issue; unknown names write nothing.",
+		Mode:        tooldef.Write,
+		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {
+			return s.createIssue(ctx, in, guard)
+		},
+	}
+}
+
+func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.KeyGuard) (CreateIssueOut, error) {
+	const tool = core.NameCreateIssue
+	c, err := s.Client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return CreateIssueOut{}, core.NotStarted(err)
+	}
+	if in.IdempotencyKey == "" {
+		return s.createNow(ctx, c, in)
+	}
+	request := in
+	request.IdempotencyKey = ""
+	k, err := s.OpenKey(ctx, guard, in.Owner, in.Repo, tool, string(in.IdempotencyKey), request)
+	if err != nil {
+		return CreateIssueOut{}, core.NotStarted(err)
+	}
+	return core.RunKeyed(ctx, k, core.KeyedWrite[CreateIssueOut]{
+		Adopt: func(since time.Time) (CreateIssueOut, bool, error) {
+			found, err := s.findCreated(ctx, c, in, since)
+			if err != nil || found == nil {
+				return CreateIssueOut{}, false, err
+			}
+			out, err := s.finishCreate(ctx, c, in, found)
+			return out, true, err
+		},
+		Write:    func() (CreateIssueOut, error) { return s.createNow(ctx, c, in) },
+		Clear:    clearCreate,
+		Replayed: func(out *CreateIssueOut) { out.Replayed = true },
+	})
+}
+
+// clearCreate drops what belongs to one call, not to the stored result.
+func clearCreate(out *CreateIssueOut) { out.RateLimitRemaining = nil }

@@ -1,0 +1,193 @@
+package issues_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// commentBy returns the id of the first comment login wrote on issue n.
+func commentBy(t *testing.T, env *servertest.Env, n int, login string) int64 {
+	t.Helper()
+	var id int64
+	withState(env, func(*emulator.State) {
+		for _, c := range widgets(env).Issue(n).Comments {
+			if c.User.Login == login {
+				id = c.ID
+				return
+			}
+		}
+	})
+	if id == 0 {
+		t.Fatalf("no comment by %s on #%d", login, n)
+	}
+	return id
+}
+
+func commentBody(env *servertest.Env, id int64) (string, bool) {
+	var body string
+	var ok bool
+	withState(env, func(*emulator.State) {
+		if c := widgets(env).FindComment(id); c != nil {
+			body, ok = c.Body, true
+		}
+	})
+	return body, ok
+}
+
+func TestEditCommentEditAndDelete(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	id := commentBy(t, env, emulator.DemoManyCommentsIssue, "alice")
+	path := fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id)
+	env.Upstream()
+
+	var out issues.EditCommentOut
+	res := env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Body: "Edited: a<b && c"})
+	res.Decode(t, &out)
+	wantUpstream(t, env, "PATCH "+path)
+	if res.IsError || out.Comment == nil || out.Comment.Body != "Edited: a<b && c" || out.Comment.ID != id ||
+		out.IssueNumber != emulator.DemoManyCommentsIssue || out.Deleted {
+		t.Fatalf("edit: %s", res.JSON)
+	}
+	if body, _ := commentBody(env, id); body != "Edited: a<b && c" {
+		t.Fatalf("stored body %q", body)
+	}
+
+	res = env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Delete: true})
+	out = issues.EditCommentOut{}
+	res.Decode(t, &out)
+	wantUpstream(t, env, "DELETE "+path)
+	if res.IsError || !out.Deleted || out.CommentID != id || out.Comment != nil {
+		t.Fatalf("delete: %s", res.JSON)
+	}
+	if _, ok := commentBody(env, id); ok {
+		t.Fatal("the comment is still there")
+	}
+	// Deleting it again: GitHub's 404 cannot tell "already deleted" from
+	// "never there" or "not visible", so neither does the answer.
+	e := wireEnvelope(t, env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Delete: true}), true)
+	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "already deleted") ||
+		e.Details == nil || e.Details.Field != "comment_id" {
+		t.Fatalf("second delete: %+v", e)
+	}
+}
+
+func TestEditCommentRefusals(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	id := commentBy(t, env, emulator.DemoManyCommentsIssue, "alice")
+	env.Upstream()
+	for _, raw := range []string{
+		fmt.Sprintf(`{"owner":"acme","repo":"widgets","comment_id":%d,"body":"x","delete":true}`, id),
+		fmt.Sprintf(`{"owner":"acme","repo":"widgets","comment_id":%d}`, id),
+		fmt.Sprintf(`{"owner":"acme","repo":"widgets","comment_id":%d,"body":"  \n"}`, id),
+	} {
+		t.Run(raw, func(t *testing.T) {
+			e := wireEnvelope(t, env.Call(t, core.NameEditComment, raw), true)
+			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "body" {
+				t.Fatalf("%s: %+v", raw, e)
+			}
+		})
+	}
+	wantUpstream(t, env)
+
+	// carol may read but not edit someone else's comment.
+	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
+	e := wireEnvelope(t, carol.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice")), Body: "mine now"}), true)
+	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
+		t.Fatalf("read-only user: %+v", e)
+	}
+
+	// The creator scope reads the comment's issue first.
+	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
+	sid := commentBy(t, scoped, emulator.DemoManyCommentsIssue, "alice")
+	scoped.Upstream()
+	e = wireEnvelope(t, scoped.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(sid), Delete: true}), true)
+	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
+		t.Fatalf("creator scope: %+v", e)
+	}
+	wantUpstream(t, scoped, fmt.Sprintf("GET /repos/acme/widgets/issues/comments/%d", sid),
+		fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoManyCommentsIssue))
+	if _, ok := commentBody(scoped, sid); !ok {
+		t.Fatal("deleted despite the creator scope")
+	}
+}
+
+func TestEditCommentSettlementUnderFaults(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	cases := []struct {
+		kind       emulator.FaultKind
+		status     int
+		code       contract.Code
+		settlement contract.Settlement
+		applied    bool
+	}{
+		{emulator.FaultStatus, 500, contract.CodeUpstreamUnavailable, contract.NoRemoteSuccessKnown, false},
+		{emulator.FaultDropBefore, 0, contract.CodeUpstreamUnavailable, contract.Indeterminate, false},
+		{emulator.FaultDropAfter, 0, contract.CodeUpstreamUnavailable, contract.Indeterminate, true},
+		{emulator.FaultMalformedAfter, 0, contract.CodeMalformedResponse, contract.RemoteSuccessKnown, true},
+	}
+	id := commentBy(t, env, emulator.DemoManyCommentsIssue, "alice")
+	before, _ := commentBody(env, id)
+	for i, c := range cases {
+		body := fmt.Sprintf("edit %d", i)
+		addFault(t, env, emulator.Fault{Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: c.kind, Status: c.status, Times: 1})
+		e := wireEnvelope(t, env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Body: body}), true)
+		if e.Code != c.code || e.Settlement != c.settlement {
+			t.Fatalf("%s: %+v", c.kind, e)
+		}
+		// An edit is safe to repeat: the repair is the same call, and it
+		// succeeds.
+		if c.settlement != contract.NoRemoteSuccessKnown {
+			if !e.Temporary || e.Repair == nil || e.Repair.Tool != core.NameEditComment {
+				t.Fatalf("%s: an unknown outcome's repair: %+v", c.kind, e)
+			}
+		}
+		got, _ := commentBody(env, id)
+		if (got == body) != c.applied {
+			t.Fatalf("%s: body %q (before %q)", c.kind, got, before)
+		}
+		if c.settlement != contract.NoRemoteSuccessKnown {
+			if res := env.Call(t, core.NameEditComment, e.Repair.Arguments); res.IsError {
+				t.Fatalf("%s: repeating the edit: %s", c.kind, res.JSON)
+			}
+			if got, _ := commentBody(env, id); got != body {
+				t.Fatalf("%s: after the repeat the body is %q", c.kind, got)
+			}
+		}
+	}
+	// Deletion under a dropped answer: the comment is gone, the answer says
+	// the outcome is unknown.
+	addFault(t, env, emulator.Fault{Method: "DELETE", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: emulator.FaultDropAfter, Times: 1})
+	e := wireEnvelope(t, env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Delete: true}), true)
+	if e.Settlement != contract.Indeterminate || !strings.Contains(e.Repair.NextStep, "deleted") {
+		t.Fatalf("dropped delete: %+v", e)
+	}
+}
+
+func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Token: "-"})
+	for tool, args := range map[string]any{
+		core.NameAddComment:  issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "x"},
+		core.NameEditComment: issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Delete: true},
+		core.NameLinkIssues:  issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: jobsSubIssue},
+	} {
+		e := wireEnvelope(t, env.Call(t, tool, args), true)
+		if e.Code != contract.CodeMissingCredential || e.Settlement != contract.NotStarted {
+			t.Errorf("%s: %+v", tool, e)
+		}
+	}
+	for tool, args := range map[string]any{
+		core.NameListIssueItems:   issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments"},
+		core.NameListRepoMetadata: issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"},
+	} {
+		if e := wireEnvelope(t, env.Call(t, tool, args), false); e.Code != contract.CodeMissingCredential {
+			t.Errorf("%s: %+v", tool, e)
+		}
+	}
+}

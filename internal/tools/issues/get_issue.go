@@ -1,0 +1,176 @@
+package issues
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// fetchIssue reads one issue with its relation summaries in one request.
+func fetchIssue(ctx context.Context, c *github.Client, owner, repo string, number int) (*github.IssueRecord, error) {
+	rec, _, err := c.GetIssueRecord(ctx, owner, repo, number)
+	if err != nil {
+		if e := core.MapError(err); e != nil && e.Code == contract.CodeNotFound && !repoExists(ctx, c, owner, repo) {
+			return nil, notFoundRepo(err, owner, repo)
+		}
+		return nil, core.NotFoundIssue(err, owner, repo, number)
+	}
+	return rec, nil
+}
+
+// repoExists reads the repository, on the error path of a read that found
+// nothing, to tell a missing issue from a missing repository: their
+// repairs differ. A failed look counts as existing (the issue's error
+// stands).
+func repoExists(ctx context.Context, c *github.Client, owner, repo string) bool {
+	_, _, err := c.GetRepo(ctx, owner, repo)
+	e := core.MapError(err)
+	return e == nil || e.Code != contract.CodeNotFound
+}
+
+// Relations summarizes an issue's links.
+type Relations struct {
+	Parent         *IssueRef `json:"parent,omitempty"`
+	SubIssues      int       `json:"sub_issues,omitempty" jsonschema:"sub-issue count"`
+	SubIssuesDone  int       `json:"sub_issues_completed,omitempty"`
+	BlockedBy      int       `json:"blocked_by,omitempty" jsonschema:"open issues blocking this one"`
+	BlockedByTotal int       `json:"blocked_by_total,omitempty"`
+	Blocking       int       `json:"blocking,omitempty" jsonschema:"open issues this one blocks"`
+	BlockingTotal  int       `json:"blocking_total,omitempty"`
+}
+
+// IssueRef points at an issue, possibly in another repository.
+type IssueRef struct {
+	Number int    `json:"number"`
+	Repo   string `json:"repo,omitempty" jsonschema:"owner/name when not the same repository"`
+}
+
+func relationsOf(rec *github.IssueRecord, owner, repo string) *Relations {
+	r := &Relations{}
+	if u := rec.GetParentIssueURL(); u != "" {
+		if ref := refFromAPIURL(u, owner, repo); ref != nil {
+			r.Parent = ref
+		}
+	}
+	if s := rec.SubIssuesSummary; s != nil {
+		r.SubIssues, r.SubIssuesDone = s.Total, s.Completed
+	}
+	if d := rec.IssueDependenciesSummary; d != nil {
+		r.BlockedBy, r.BlockedByTotal, r.Blocking, r.BlockingTotal = d.BlockedBy, d.TotalBlockedBy, d.Blocking, d.TotalBlocking
+	}
+	if *r == (Relations{}) {
+		return nil
+	}
+	return r
+}
+
+// refFromAPIURL reads ".../repos/OWNER/REPO/issues/N".
+func refFromAPIURL(u, owner, repo string) *IssueRef {
+	i := strings.LastIndex(u, "/repos/")
+	if i < 0 {
+		return nil
+	}
+	parts := strings.Split(u[i+len("/repos/"):], "/")
+	if len(parts) != 4 || parts[2] != "issues" {
+		return nil
+	}
+	n, err := strconv.Atoi(parts[3])
+	if err != nil {
+		return nil
+	}
+	ref := &IssueRef{Number: n}
+	if !strings.EqualFold(parts[0]+"/"+parts[1], owner+"/"+repo) {
+		ref.Repo = parts[0] + "/" + parts[1]
+	}
+	return ref
+}
+
+// GetIssueIn are github_get_issue's arguments.
+type GetIssueIn struct {
+	Owner          string           `json:"owner"`
+	Repo           string           `json:"repo"`
+	IssueNumber    core.IssueNumber `json:"issue_number"`
+	Detail         Detail           `json:"detail,omitempty" jsonschema:"default full"`
+	CommentsCursor string           `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor; absent: page 1"`
+}
+
+// Validate checks the names before they reach a request path.
+func (in *GetIssueIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
+
+// GetIssueOut is one issue with its first page of comments.
+type GetIssueOut struct {
+	Issue              Issue      `json:"issue"`
+	Relations          *Relations `json:"relations,omitempty"`
+	Comments           []Comment  `json:"comments,omitempty"`
+	CommentsHasMore    bool       `json:"comments_has_more,omitempty"`
+	CommentsNextCursor string     `json:"comments_next_cursor,omitempty"`
+	RateLimitRemaining *int       `json:"rate_limit_remaining,omitempty"`
+}
+
+// commentsPerPage is how many comments github_get_issue returns at once.
+const commentsPerPage = 30
+
+func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error) {
+	const tool = core.NameGetIssue
+	scope := in.Owner + "/" + in.Repo
+	// The comments cursor belongs to the issue; detail does not change
+	// which comments there are.
+	filters := struct{ Number int }{int(in.IssueNumber)}
+	restart := in
+	restart.CommentsCursor = ""
+	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "comments_cursor", Cursor: in.CommentsCursor, Restart: restart})
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	c, err := s.Client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
+		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
+	}
+	s.rememberSeen(c, &rec.Issue)
+	detail := Detail(in.Detail)
+	if detail == "" {
+		detail = Full
+	}
+	out := GetIssueOut{Issue: issueView(&rec.Issue, detail, false), Relations: relationsOf(rec, in.Owner, in.Repo)}
+	// The version is what an update needs, so every detail level carries it.
+	out.Issue.Version = IssueVersion(&rec.Issue)
+	if rec.GetComments() > 0 && (pg.Page-1)*commentsPerPage < rec.GetComments() {
+		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: pg.Page, PerPage: commentsPerPage})
+		if err != nil {
+			return GetIssueOut{}, err
+		}
+		for _, cm := range list {
+			out.Comments = append(out.Comments, commentView(cm))
+		}
+		if next := pg.Next(meta.NextPage); next != "" {
+			out.CommentsHasMore, out.CommentsNextCursor = true, next
+		}
+	}
+	out.RateLimitRemaining = core.LowBudget(c, "core")
+	return out, nil
+}
+
+// GetIssue is github_get_issue.
+func (s *Tools) GetIssue() tooldef.Spec {
+	return tooldef.Tool[GetIssueIn, GetIssueOut]{
+		Name:    core.NameGetIssue,
+		Toolset: Toolset,
+		Title:   "Get an issue",
+		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments; " +
+			"hidden text removed and counted.",
+		Mode: tooldef.Read,
+		Run:  s.getIssue,
+	}
+}

@@ -1,0 +1,58 @@
+package issues_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// TestItemToolsAnnotationsAndSize pins what tools/list says about the
+// comment, item, metadata and link tools: honest hints, and a size that
+// leaves the default set within its 10,000-byte budget.
+func TestItemToolsAnnotationsAndSize(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	res, err := env.Session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Reads are read-only and, so, idempotent; destructiveHint means
+	// nothing for them and is left out.
+	type hints struct{ readOnly, destructive, idempotent bool }
+	want := map[string]hints{
+		core.NameAddComment:       {destructive: false, idempotent: false},
+		core.NameEditComment:      {destructive: true, idempotent: true},
+		core.NameListIssueItems:   {readOnly: true, idempotent: true},
+		core.NameListRepoMetadata: {readOnly: true, idempotent: true},
+		core.NameLinkIssues:       {destructive: true, idempotent: true},
+	}
+	const maxBytes = 1400
+	for _, tool := range res.Tools {
+		w, ok := want[tool.Name]
+		if !ok {
+			continue
+		}
+		delete(want, tool.Name)
+		a := tool.Annotations
+		if a == nil || a.ReadOnlyHint != w.readOnly || a.IdempotentHint != w.idempotent {
+			t.Errorf("%s: annotations %+v, want %+v", tool.Name, a, w)
+			continue
+		}
+		if !w.readOnly && (a.DestructiveHint == nil || *a.DestructiveHint != w.destructive) {
+			t.Errorf("%s: destructiveHint %v, want %v", tool.Name, a.DestructiveHint, w.destructive)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s: no outputSchema", tool.Name)
+		}
+		b, _ := json.Marshal(tool)
+		if len(b) > maxBytes {
+			t.Errorf("%s: %d bytes in tools/list, budget %d", tool.Name, len(b), maxBytes)
+		}
+		t.Logf("%s: %d bytes", tool.Name, len(b))
+	}
+	for name := range want {
+		t.Errorf("%s is not listed", name)
+	}
+}

@@ -1,0 +1,378 @@
+package issues
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// LinkIssuesIn are github_link_issues' arguments.
+type LinkIssuesIn struct {
+	Owner             string           `json:"owner"`
+	Repo              string           `json:"repo"`
+	IssueNumber       core.IssueNumber `json:"issue_number" jsonschema:"the parent, or the blocked issue"`
+	Relation          Relation         `json:"relation"`
+	Action            LinkAction       `json:"action"`
+	TargetIssueNumber core.IssueNumber `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
+	AfterIssueNumber  core.IssueNumber `json:"after_issue_number,omitempty" jsonschema:"reorder: after this; absent: none"`
+	BeforeIssueNumber core.IssueNumber `json:"before_issue_number,omitempty" jsonschema:"reorder: or before; absent: none"`
+}
+
+// Validate checks the rules that span fields, before any request.
+func (in *LinkIssuesIn) Validate() *contract.Error {
+	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
+	if in.TargetIssueNumber == in.IssueNumber {
+		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be linked to itself", in.IssueNumber).
+			WithField("target_issue_number", "must differ from issue_number").
+			WithRepair(contract.Repair{NextStep: "find the other issue to link, then call again with its number as target_issue_number",
+				Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo}})
+	}
+	anchors := 0
+	for _, n := range []int{int(in.AfterIssueNumber), int(in.BeforeIssueNumber)} {
+		if n != 0 {
+			anchors++
+		}
+	}
+	unanchored := *in
+	unanchored.AfterIssueNumber, unanchored.BeforeIssueNumber = 0, 0
+	switch {
+	case in.Action != "reorder" && anchors > 0:
+		return contract.Errorf(contract.CodeInvalidField, "after_issue_number and before_issue_number are for reorder only").
+			WithField("after_issue_number", "only with action reorder").
+			WithRepair(contract.Repair{NextStep: "call again without the anchor", Tool: core.NameLinkIssues, Arguments: unanchored})
+	case in.Action == "reorder" && in.Relation != "sub_issue":
+		return contract.Errorf(contract.CodeInvalidField, "only sub-issues have an order").WithField("action", "reorder needs relation sub_issue")
+	case in.Action == "reorder" && anchors == 0:
+		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
+			WithField("after_issue_number", "give exactly one of after_issue_number and before_issue_number").
+			WithRepair(contract.Repair{NextStep: "list the sub-issues in their order, then call again with one of them as after_issue_number",
+				Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
+	case in.Action == "reorder" && anchors != 1:
+		after := *in
+		after.BeforeIssueNumber = 0
+		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
+			WithField("before_issue_number", "give exactly one of after_issue_number and before_issue_number").
+			WithRepair(contract.Repair{NextStep: "call again with after_issue_number alone", Tool: core.NameLinkIssues, Arguments: after,
+				Alternative: "or with before_issue_number alone"})
+	case in.Action == "reorder" && (in.anchor() == in.TargetIssueNumber || in.anchor() == in.IssueNumber):
+		return contract.Errorf(contract.CodeInvalidField, "the anchor must be another sub-issue of #%d", in.IssueNumber).
+			WithField("after_issue_number", "must name a sibling sub-issue, not the target or the parent")
+	}
+	return nil
+}
+
+func (in *LinkIssuesIn) anchor() core.IssueNumber {
+	return max(in.AfterIssueNumber, in.BeforeIssueNumber)
+}
+
+// LinkIssuesOut says what the link edit did.
+// It does not repeat the request's relation, action and numbers: the
+// caller has them.
+type LinkIssuesOut struct {
+	// Done is always true on success, so an empty result still says so.
+	Done      bool   `json:"done"`
+	NoOp      bool   `json:"no_op,omitempty" jsonschema:"nothing needed doing; note says why"`
+	Note      string `json:"note,omitempty"`
+	SubIssues *int   `json:"sub_issues,omitempty" jsonschema:"the parent's sub-issue count after the edit"`
+}
+
+// linker carries one call's context through the relation's steps.
+type linker struct {
+	s   *Tools
+	c   *github.Client
+	in  LinkIssuesIn
+	out LinkIssuesOut
+}
+
+func (s *Tools) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOut, error) {
+	l := &linker{s: s, in: in, out: LinkIssuesOut{Done: true}}
+	c, err := s.Client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return LinkIssuesOut{}, core.NotStarted(err)
+	}
+	l.c = c
+	if s.AllowedIssueCreator != "" {
+		// Under the creator scope the issue itself is read first; otherwise
+		// no request is spent on it.
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
+		if err != nil {
+			return LinkIssuesOut{}, core.NotStarted(err)
+		}
+		if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
+			return LinkIssuesOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
+		}
+	}
+	switch {
+	case in.Relation == "sub_issue" && in.Action == "reorder":
+		err = l.reorder(ctx)
+	case in.Relation == "sub_issue":
+		err = l.subIssue(ctx)
+	case in.Relation == "blocked_by":
+		err = l.blockedBy(ctx)
+	default:
+		err = contract.Errorf(contract.CodeInvalidField, "unknown relation").WithField("relation", "must be sub_issue or blocked_by")
+	}
+	if err != nil {
+		return LinkIssuesOut{}, err
+	}
+	return l.out, nil
+}
+
+// target reads the target issue, for its database id (the link endpoints
+// take ids, not numbers) and its current parent.
+func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
+	rec, err := fetchIssue(ctx, l.c, l.in.Owner, l.in.Repo, int(l.in.TargetIssueNumber))
+	if err != nil {
+		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeNotFound {
+			e.WithField("target_issue_number", "no such issue in the repository")
+		}
+		return nil, core.NotStarted(err)
+	}
+	if !l.s.CreatorAllowed(rec.GetUser().GetLogin()) {
+		return nil, l.s.creatorRefusal(l.in.Owner, l.in.Repo, int(l.in.TargetIssueNumber))
+	}
+	return rec, nil
+}
+
+func (l *linker) noOp(format string, args ...any) {
+	l.out.NoOp = true
+	l.out.Note = fmt.Sprintf(format, args...)
+}
+
+// subIssue adds or removes a sub-issue. The target's own record says who
+// its parent is, so an add that is already done, or a remove of a link
+// that is not there, is answered without a write.
+func (l *linker) subIssue(ctx context.Context) error {
+	in := l.in
+	t, err := l.target(ctx)
+	if err != nil {
+		return err
+	}
+	parent := relationsOf(t, in.Owner, in.Repo)
+	var current *IssueRef
+	if parent != nil {
+		current = parent.Parent
+	}
+	isOurs := current != nil && current.Repo == "" && current.Number == int(in.IssueNumber)
+	var rec *github.IssueRecord
+	switch in.Action {
+	case "add":
+		if isOurs {
+			l.noOp("#%d is already a sub-issue of #%d", in.TargetIssueNumber, in.IssueNumber)
+			return nil
+		}
+		if current != nil {
+			e := contract.Errorf(contract.CodeValidationFailed, "#%d already has a parent (%s); an issue has at most one",
+				in.TargetIssueNumber, refString(current)).WithField("target_issue_number", "already has another parent")
+			e.Settlement = contract.NotStarted
+			if current.Repo == "" {
+				e.WithRepair(contract.Repair{NextStep: "remove it from its current parent first, then add it again",
+					Tool: core.NameLinkIssues, Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: core.IssueNumber(current.Number),
+						Relation: "sub_issue", Action: "remove", TargetIssueNumber: in.TargetIssueNumber}})
+			}
+			return e
+		}
+		rec, _, err = l.c.AddSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
+	case "remove":
+		if !isOurs {
+			l.noOp("#%d is not a sub-issue of #%d", in.TargetIssueNumber, in.IssueNumber)
+			return nil
+		}
+		rec, _, err = l.c.RemoveSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
+	default:
+		return contract.Errorf(contract.CodeInvalidField, "unknown action").WithField("action", "must be add, remove or reorder")
+	}
+	if err != nil {
+		return l.writeFailed(err)
+	}
+	l.countSubIssues(rec)
+	return nil
+}
+
+func (l *linker) countSubIssues(rec *github.IssueRecord) {
+	if rec.SubIssuesSummary != nil {
+		n := rec.SubIssuesSummary.Total
+		l.out.SubIssues = &n
+	}
+}
+
+// reorder moves a sub-issue next to a sibling. One read of the parent's
+// sub-issues (at most 100, one page) gives both database ids, checks that
+// both are its sub-issues, and shows whether the order already holds.
+func (l *linker) reorder(ctx context.Context) error {
+	in := l.in
+	subs, _, err := l.c.ListSubIssues(ctx, in.Owner, in.Repo, int(in.IssueNumber), gh.ListOptions{PerPage: core.MaxPageSize})
+	if err != nil {
+		return core.NotStarted(core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber)))
+	}
+	pos := map[int]int{}
+	for i, s := range subs {
+		if otherRepo(repoOf(s), in.Owner, in.Repo) == "" {
+			pos[s.GetNumber()] = i
+		}
+	}
+	for _, n := range []struct {
+		num   int
+		field string
+	}{{int(in.TargetIssueNumber), "target_issue_number"}, {int(in.anchor()), anchorField(in)}} {
+		if _, ok := pos[n.num]; !ok {
+			e := contract.Errorf(contract.CodeValidationFailed, "#%d is not a sub-issue of #%d", n.num, in.IssueNumber).
+				WithField(n.field, "must be a sub-issue of issue_number")
+			e.Settlement = contract.NotStarted
+			return e.WithRepair(contract.Repair{NextStep: "list the sub-issues to pick one", Tool: core.NameListIssueItems,
+				Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
+		}
+	}
+	t, a := pos[int(in.TargetIssueNumber)], pos[int(in.anchor())]
+	mv := github.SubIssueMove{SubIssueID: subs[t].GetID()}
+	if in.AfterIssueNumber != 0 {
+		if t == a+1 {
+			l.noOp("#%d already comes right after #%d", in.TargetIssueNumber, in.AfterIssueNumber)
+			return nil
+		}
+		mv.AfterID = subs[a].GetID()
+	} else {
+		if t == a-1 {
+			l.noOp("#%d already comes right before #%d", in.TargetIssueNumber, in.BeforeIssueNumber)
+			return nil
+		}
+		mv.BeforeID = subs[a].GetID()
+	}
+	rec, _, err := l.c.ReprioritizeSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), mv)
+	if err != nil {
+		return l.writeFailed(err)
+	}
+	l.countSubIssues(rec)
+	return nil
+}
+
+func anchorField(in LinkIssuesIn) string {
+	if in.AfterIssueNumber != 0 {
+		return "after_issue_number"
+	}
+	return "before_issue_number"
+}
+
+// blockedBy adds or removes a dependency. Unlike a parent, the issue's
+// blockers are not on either issue's record, so the write is tried and
+// GitHub's refusal is checked: a 422 on add is a no-op only when a read
+// confirms the link is there (otherwise it is a real refusal, such as a
+// cycle), and a 404 on remove is a no-op only when a read confirms the
+// issue exists.
+func (l *linker) blockedBy(ctx context.Context) error {
+	in := l.in
+	t, err := l.target(ctx)
+	if err != nil {
+		return err
+	}
+	switch in.Action {
+	case "add":
+		_, err = l.c.AddBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
+		if ge := core.GitHubCode(err); ge == github.ValidationFailed {
+			if linked, rerr := l.isBlockedBy(ctx, int(in.TargetIssueNumber)); rerr == nil && linked {
+				l.noOp("#%d is already blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
+				return nil
+			}
+		}
+	case "remove":
+		_, err = l.c.RemoveBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
+		if ge := core.GitHubCode(err); ge == github.NotFound {
+			if _, rerr := fetchIssue(ctx, l.c, in.Owner, in.Repo, int(in.IssueNumber)); rerr == nil {
+				l.noOp("#%d was not blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
+				return nil
+			}
+		}
+	default:
+		return contract.Errorf(contract.CodeInvalidField, "unknown action").WithField("action", "must be add or remove for blocked_by")
+	}
+	if err != nil {
+		return l.writeFailed(err)
+	}
+	return nil
+}
+
+// isBlockedBy reads the issue's blockers (bounded) looking for number.
+func (l *linker) isBlockedBy(ctx context.Context, number int) (bool, error) {
+	for page := 1; page <= 5; page++ {
+		list, meta, err := l.c.ListBlockedBy(ctx, l.in.Owner, l.in.Repo, int(l.in.IssueNumber), gh.ListOptions{Page: core.PageParam(page), PerPage: core.MaxPageSize})
+		if err != nil {
+			return false, err
+		}
+		for _, is := range list {
+			if is.GetNumber() == number && otherRepo(repoOf(is), l.in.Owner, l.in.Repo) == "" {
+				return true, nil
+			}
+		}
+		if meta.NextPage == 0 {
+			break
+		}
+	}
+	return false, nil
+}
+
+// writeFailed maps a failed link write. GitHub's field names (sub_issue_id,
+// issue_id) are not arguments here, so a refusal names target_issue_number.
+// Two outcomes need no re-read: a 2xx whose body could not be read is a
+// success (the result needs nothing from that body), and when no answer
+// came at all the repair is the same call again, because a link edit is
+// idempotent: the repeat either applies it or reports the no-op.
+func (l *linker) writeFailed(err error) error {
+	in := l.in
+	e := core.MapError(err)
+	if e == nil {
+		return err
+	}
+	switch {
+	case e.Settlement == contract.RemoteSuccessKnown:
+		l.out.Note = "GitHub confirmed the change, but its answer could not be read"
+		return nil
+	case e.Settlement == contract.Indeterminate:
+		e.Temporary = false
+		e.Repair = &contract.Repair{NextStep: "call again with the same arguments: link edits are idempotent, so the repeat applies the change or reports no_op",
+			Tool: core.NameLinkIssues, Arguments: in}
+	case e.Code == contract.CodeValidationFailed:
+		// GitHub's own reason, when its answer named one, is what the agent
+		// needs; its message alone is often just "Validation Failed".
+		why := e.Message
+		if e.Details != nil && e.Details.Reason != "" {
+			why = strings.TrimPrefix(e.Details.Reason, "GitHub refused it: ")
+		}
+		e.Message = fmt.Sprintf("GitHub refused to %s the %s link between #%d and #%d: %s", in.Action, in.Relation, in.IssueNumber, in.TargetIssueNumber, why)
+		e.WithField("target_issue_number", "GitHub refused this link (a cycle, a pull request, another owner, or a limit)")
+		e.WithRepair(contract.Repair{NextStep: "pick another target_issue_number; GitHub will refuse this link again",
+			Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[Relation]Collection{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
+	case e.Code == contract.CodeNotFound:
+		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
+	}
+	return e
+}
+
+// refString names an issue reference for a message.
+func refString(r *IssueRef) string {
+	if r.Repo != "" {
+		return fmt.Sprintf("%s#%d", r.Repo, r.Number)
+	}
+	return fmt.Sprintf("#%d", r.Number)
+}
+
+// LinkIssues is github_link_issues.
+func (s *Tools) LinkIssues() tooldef.Spec {
+	return tooldef.Tool[LinkIssuesIn, LinkIssuesOut]{
+		Name:        core.NameLinkIssues,
+		Toolset:     Toolset,
+		Title:       "Link issues",
+		Description: "Add, remove or reorder a sub-issue or blocked-by link; already so: no_op.",
+		Mode:        tooldef.Write,
+		Destructive: true,
+		Idempotent:  true,
+		Run:         s.linkIssues,
+	}
+}

@@ -1,0 +1,312 @@
+package issues_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// loneIssue finds an open issue in acme/widgets with no links at all.
+func loneIssue(t *testing.T, env *servertest.Env, skip ...int) int {
+	t.Helper()
+	n := 0
+	withState(env, func(*emulator.State) {
+		for _, is := range widgets(env).Issues {
+			if !is.IsPull && !is.Deleted && is.Parent == nil && len(is.SubIssues) == 0 && len(is.BlockedBy) == 0 &&
+				len(is.Blocking) == 0 && is.Number > 60 && !slices.Contains(skip, is.Number) {
+				n = is.Number
+				return
+			}
+		}
+	})
+	if n == 0 {
+		t.Fatal("no unlinked issue in the seed")
+	}
+	return n
+}
+
+func link(t *testing.T, env *servertest.Env, in issues.LinkIssuesIn) issues.LinkIssuesOut {
+	t.Helper()
+	out := callOK[issues.LinkIssuesOut](t, env, core.NameLinkIssues, in)
+	if !out.Done {
+		t.Fatalf("echo: %+v for %+v", out, in)
+	}
+	return out
+}
+
+func subIssueNumbers(env *servertest.Env, parent int) []int {
+	var out []int
+	withState(env, func(*emulator.State) {
+		for _, c := range widgets(env).Issue(parent).SubIssues {
+			out = append(out, c.Number)
+		}
+	})
+	return out
+}
+
+func TestLinkIssuesSubIssueAddRemoveAndNoOps(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	child := loneIssue(t, env)
+	parent := emulator.DemoParentIssue
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)}
+	getChild := fmt.Sprintf("GET /repos/acme/widgets/issues/%d", child)
+	env.Upstream()
+
+	out := link(t, env, in)
+	wantUpstream(t, env, getChild, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/sub_issues", parent))
+	if out.NoOp || out.SubIssues == nil || *out.SubIssues != 5 || !slices.Contains(subIssueNumbers(env, parent), child) {
+		t.Fatalf("add: %+v, now %v", out, subIssueNumbers(env, parent))
+	}
+	// Already there: a successful no-op, known from the target's own
+	// record, so nothing is written.
+	out = link(t, env, in)
+	wantUpstream(t, env, getChild)
+	if !out.NoOp || !strings.Contains(out.Note, "already") {
+		t.Fatalf("repeat add: %+v", out)
+	}
+
+	in.Action = "remove"
+	out = link(t, env, in)
+	wantUpstream(t, env, getChild, fmt.Sprintf("DELETE /repos/acme/widgets/issues/%d/sub_issue", parent))
+	if out.NoOp || out.SubIssues == nil || *out.SubIssues != 4 || slices.Contains(subIssueNumbers(env, parent), child) {
+		t.Fatalf("remove: %+v", out)
+	}
+	out = link(t, env, in)
+	wantUpstream(t, env, getChild)
+	if !out.NoOp || !strings.Contains(out.Note, "not a sub-issue") {
+		t.Fatalf("repeat remove: %+v", out)
+	}
+}
+
+func TestLinkIssuesRefusals(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	env.Upstream()
+	// Self-links are refused before any request.
+	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		Relation: "blocked_by", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
+	if e.Code != contract.CodeSelfLink || e.Settlement != contract.NotStarted {
+		t.Fatalf("self link: %+v", e)
+	}
+	// Argument rules that span fields.
+	for _, bad := range []issues.LinkIssuesIn{
+		{Relation: "blocked_by", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue, BeforeIssueNumber: docsSubIssue},
+		{Relation: "sub_issue", Action: "add", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, BeforeIssueNumber: jobsSubIssue},
+		// Anchors count from 1, like every issue number: a negative one is
+		// refused by name before the sub-issues are read.
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: -1},
+		{Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, BeforeIssueNumber: -1},
+	} {
+		t.Run(string(bad.Relation)+" "+string(bad.Action), func(t *testing.T) {
+			bad.Owner, bad.Repo, bad.IssueNumber = "acme", "widgets", 12
+			e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, bad), true)
+			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field == "" {
+				t.Fatalf("%+v: %+v", bad, e)
+			}
+		})
+	}
+	wantUpstream(t, env)
+
+	// A sub-issue of another parent: refused before writing, with the
+	// repair that frees it.
+	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		Relation: "sub_issue", Action: "add", TargetIssueNumber: csvSubIssue}), true)
+	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameLinkIssues {
+		t.Fatalf("other parent: %+v", e)
+	}
+	wantUpstream(t, env, "GET /repos/acme/widgets/issues/17")
+	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
+		t.Fatalf("repair as given: %s", res.JSON)
+	}
+	link(t, env, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: csvSubIssue})
+
+	// A cycle is GitHub's refusal, reported as validation_failed.
+	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: jobsSubIssue,
+		Relation: "sub_issue", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
+	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "cycle") ||
+		e.Details == nil || e.Details.Field != "target_issue_number" {
+		t.Fatalf("sub-issue cycle: %+v", e)
+	}
+	// A blocked-by cycle: 53 blocks 54 blocks 55, so 53 cannot be blocked by 55.
+	env.Upstream()
+	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue,
+		Relation: "blocked_by", Action: "add", TargetIssueNumber: emulator.DemoBlockedIssue}), true)
+	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "cycle") {
+		t.Fatalf("dependency cycle: %+v", e)
+	}
+	wantUpstream(t, env, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoBlockedIssue),
+		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/dependencies/blocked_by", emulator.DemoBlockerIssue),
+		fmt.Sprintf("GET /repos/acme/widgets/issues/%d/dependencies/blocked_by", emulator.DemoBlockerIssue))
+
+	// Forced error: a target that does not exist.
+	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		Relation: "blocked_by", Action: "add", TargetIssueNumber: missingIssue}), true)
+	if e.Code != contract.CodeNotFound || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "target_issue_number" {
+		t.Fatalf("missing target: %+v", e)
+	}
+	// carol reads but cannot link.
+	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
+	e = wireEnvelope(t, carol.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(loneIssue(t, carol))}), true)
+	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
+		t.Fatalf("read-only user: %+v", e)
+	}
+}
+
+func TestLinkIssuesBlockedBy(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	issue, blocker := loneIssue(t, env), emulator.DemoBlockerIssue
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(issue), Relation: "blocked_by", Action: "add", TargetIssueNumber: core.IssueNumber(blocker)}
+	base := fmt.Sprintf("/repos/acme/widgets/issues/%d/dependencies/blocked_by", issue)
+	getBlocker := fmt.Sprintf("GET /repos/acme/widgets/issues/%d", blocker)
+	blockedBy := func() []int {
+		var out []int
+		withState(env, func(*emulator.State) {
+			for _, b := range widgets(env).Issue(issue).BlockedBy {
+				out = append(out, b.Number)
+			}
+		})
+		return out
+	}
+	env.Upstream()
+	if out := link(t, env, in); out.NoOp || !slices.Equal(blockedBy(), []int{blocker}) {
+		t.Fatalf("add: %+v, blocked by %v", out, blockedBy())
+	}
+	wantUpstream(t, env, getBlocker, "POST "+base)
+
+	// Adding it again: GitHub's 422, confirmed by a read, is a no-op.
+	if out := link(t, env, in); !out.NoOp || !strings.Contains(out.Note, "already") {
+		t.Fatalf("repeat add: %+v", out)
+	}
+	wantUpstream(t, env, getBlocker, "POST "+base, "GET "+base)
+
+	in.Action = "remove"
+	var blockerID int64
+	withState(env, func(*emulator.State) { blockerID = widgets(env).Issue(blocker).ID })
+	if out := link(t, env, in); out.NoOp || len(blockedBy()) != 0 {
+		t.Fatalf("remove: %+v, blocked by %v", out, blockedBy())
+	}
+	wantUpstream(t, env, getBlocker, fmt.Sprintf("DELETE %s/%d", base, blockerID))
+
+	// Removing it again: GitHub's 404, with the issue confirmed to exist,
+	// is a no-op.
+	if out := link(t, env, in); !out.NoOp || !strings.Contains(out.Note, "not blocked") {
+		t.Fatalf("repeat remove: %+v", out)
+	}
+	wantUpstream(t, env, getBlocker, fmt.Sprintf("DELETE %s/%d", base, blockerID), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", issue))
+
+	// Removing from an issue that does not exist is not_found, not a no-op.
+	in.IssueNumber = missingIssue
+	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
+	if e.Code != contract.CodeNotFound {
+		t.Fatalf("missing issue: %+v", e)
+	}
+}
+
+func TestLinkIssuesReorder(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	parent := emulator.DemoParentIssue
+	list := fmt.Sprintf("GET /repos/acme/widgets/issues/%d/sub_issues", parent)
+	patch := fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d/sub_issues/priority", parent)
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: docsSubIssue, AfterIssueNumber: jobsSubIssue}
+	env.Upstream()
+	if out := link(t, env, in); out.NoOp || out.SubIssues == nil || *out.SubIssues != 4 {
+		t.Fatalf("reorder: %+v", out)
+	}
+	wantUpstream(t, env, list, patch)
+	if got := subIssueNumbers(env, parent); !slices.Equal(got, []int{13, 16, emulator.DemoNestedParentIssue, 15}) {
+		t.Fatalf("order after: %v", got)
+	}
+	// Already in place: no write.
+	if out := link(t, env, in); !out.NoOp {
+		t.Fatalf("repeat reorder: %+v", out)
+	}
+	wantUpstream(t, env, list)
+	in.AfterIssueNumber, in.BeforeIssueNumber = 0, 13
+	link(t, env, in)
+	wantUpstream(t, env, list, patch)
+	if got := subIssueNumbers(env, parent); !slices.Equal(got, []int{16, 13, emulator.DemoNestedParentIssue, 15}) {
+		t.Fatalf("order after before: %v", got)
+	}
+	// A target that is not a sub-issue is refused before writing.
+	in.TargetIssueNumber = 17
+	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
+	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Details.Field != "target_issue_number" || e.Repair == nil {
+		t.Fatalf("not a sub-issue: %+v", e)
+	}
+	wantUpstream(t, env, list)
+}
+
+func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	parent := emulator.DemoParentIssue
+	post := fmt.Sprintf("/repos/acme/widgets/issues/%d/sub_issues", parent)
+	cases := []struct {
+		fault      emulator.Fault
+		code       contract.Code
+		settlement contract.Settlement
+		applied    bool
+	}{
+		{emulator.Fault{Kind: emulator.FaultStatus, Status: 500}, contract.CodeUpstreamUnavailable, contract.NoRemoteSuccessKnown, false},
+		{emulator.Fault{Kind: emulator.FaultDropBefore}, contract.CodeUpstreamUnavailable, contract.Indeterminate, false},
+		{emulator.Fault{Kind: emulator.FaultDropAfter}, contract.CodeUpstreamUnavailable, contract.Indeterminate, true},
+	}
+	var used []int
+	for _, c := range cases {
+		t.Run(string(c.fault.Kind), func(t *testing.T) {
+			child := loneIssue(t, env, used...)
+			used = append(used, child)
+			c.fault.Method, c.fault.Path, c.fault.Times = "POST", post, 1
+			addFault(t, env, c.fault)
+			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)}
+			e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
+			if e.Code != c.code || e.Settlement != c.settlement {
+				t.Fatalf("%s: %+v", c.fault.Kind, e)
+			}
+			if applied := slices.Contains(subIssueNumbers(env, parent), child); applied != c.applied {
+				t.Fatalf("%s: applied %v", c.fault.Kind, applied)
+			}
+			if c.settlement == contract.Indeterminate {
+				// The repair repeats the call: link edits are idempotent, so the
+				// repeat either applies the link or reports the no-op.
+				if e.Repair == nil || e.Repair.Tool != core.NameLinkIssues || e.Temporary {
+					t.Fatalf("%s: repair %+v", c.fault.Kind, e)
+				}
+				var out issues.LinkIssuesOut
+				res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
+				res.Decode(t, &out)
+				if res.IsError || out.NoOp != c.applied || !slices.Contains(subIssueNumbers(env, parent), child) {
+					t.Fatalf("%s: repeat %s", c.fault.Kind, res.JSON)
+				}
+			}
+		})
+	}
+	// GitHub applied it but its answer could not be read: the link is in
+	// place, which is all the result needs, so it succeeds and says so.
+	child := loneIssue(t, env, used...)
+	addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: emulator.FaultMalformedAfter, Times: 1})
+	out := link(t, env, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)})
+	if out.NoOp || !strings.Contains(out.Note, "could not be read") || !slices.Contains(subIssueNumbers(env, parent), child) {
+		t.Fatalf("malformed_after: %+v", out)
+	}
+}
+
+func TestLinkIssuesCreatorScope(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
+	env.Upstream()
+	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		Relation: "sub_issue", Action: "add", TargetIssueNumber: freeIssue}), true)
+	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
+		t.Fatalf("creator scope: %+v", e)
+	}
+	wantUpstream(t, env, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoParentIssue))
+}

@@ -1,0 +1,206 @@
+package issues
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// ListIssueItemsIn are github_list_issue_items' arguments.
+type ListIssueItemsIn struct {
+	Owner       string           `json:"owner"`
+	Repo        string           `json:"repo"`
+	IssueNumber core.IssueNumber `json:"issue_number"`
+	Collection  Collection       `json:"collection"`
+	PageSize    core.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
+	Cursor      string           `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+}
+
+// Validate checks the names before they reach a request path.
+func (in *ListIssueItemsIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
+
+// IssueItem is one row of any collection; fields appear by collection:
+// comments {id, author, body, at, edited, removed}; sub_issues, blocked_by,
+// blocking and linked_prs {number, repo, title, state}; timeline {event,
+// actor, at} and, by event, label, assignee, milestone, from/to (renamed),
+// reason (closed, locked), id (commented: the comment id) or number/repo/
+// title/state (the other issue of a sub-issue, dependency or reference).
+type IssueItem struct {
+	ID        int64  `json:"id,omitempty" jsonschema:"comment id"`
+	Number    int    `json:"number,omitempty"`
+	Repo      string `json:"repo,omitempty" jsonschema:"owner/name when another repository"`
+	Title     string `json:"title,omitempty"`
+	State     string `json:"state,omitempty"`
+	Event     string `json:"event,omitempty"`
+	Actor     string `json:"actor,omitempty"`
+	Author    string `json:"author,omitempty"`
+	At        string `json:"at,omitempty"`
+	Body      string `json:"body,omitempty"`
+	Edited    bool   `json:"edited,omitempty"`
+	Removed   int    `json:"removed,omitempty" jsonschema:"hidden characters removed from title and body (and HTML comments from body)"`
+	Label     string `json:"label,omitempty"`
+	Assignee  string `json:"assignee,omitempty"`
+	Milestone string `json:"milestone,omitempty"`
+	From      string `json:"from,omitempty"`
+	To        string `json:"to,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// ListIssueItemsOut is one page of an issue's collection.
+type ListIssueItemsOut struct {
+	Items []IssueItem `json:"items,omitempty"`
+	core.Page
+	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
+}
+
+var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking", "timeline", "linked_prs"}
+
+// linkedPRPages bounds how many timeline pages (of 100 events) one
+// linked_prs call scans; the cursor continues the scan.
+const linkedPRPages = 5
+
+func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIssueItemsOut, error) {
+	const tool = core.NameListIssueItems
+	if in.PageSize == 0 {
+		in.PageSize = core.DefaultPageSize
+	}
+	// The cursor is bound to the issue and collection through the filters
+	// (the repository is bound by the pager itself).
+	filters := struct {
+		Number     int
+		Collection string
+		PageSize   int
+	}{int(in.IssueNumber), string(in.Collection), int(in.PageSize)}
+	restart := in
+	restart.Cursor = ""
+	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
+	if err != nil {
+		return ListIssueItemsOut{}, err
+	}
+	c, err := s.Client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return ListIssueItemsOut{}, err
+	}
+	if s.AllowedIssueCreator != "" {
+		// Only under the creator scope is the issue itself read first.
+		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
+		if err != nil {
+			return ListIssueItemsOut{}, err
+		}
+		if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
+			return ListIssueItemsOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
+		}
+	}
+	out := ListIssueItemsOut{}
+	withheld := 0
+	o := gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)}
+	var next int
+	switch in.Collection {
+	case "comments":
+		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: o.Page, PerPage: o.PerPage})
+		out.Items, next, err = listRows(list, meta, lerr, func(cm *gh.IssueComment) IssueItem {
+			v := commentView(cm)
+			row := IssueItem{ID: v.ID, Author: v.Author, Body: v.Body, At: v.CreatedAt, Edited: v.Edited}
+			if v.Sanitized != nil {
+				r := *v.Sanitized
+				row.Removed = r.ZeroWidth + r.Bidi + r.Tags + r.HTMLComments
+			}
+			return row
+		})
+	case "sub_issues", "blocked_by", "blocking":
+		list := map[string]func(context.Context, string, string, int, gh.ListOptions) ([]*gh.Issue, github.Meta, error){
+			"sub_issues": c.ListSubIssues, "blocked_by": c.ListBlockedBy, "blocking": c.ListBlocking}[string(in.Collection)]
+		issues, meta, lerr := list(ctx, in.Owner, in.Repo, int(in.IssueNumber), o)
+		out.Items, next, err = listRows(issues, meta, lerr, func(is *gh.Issue) IssueItem {
+			row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), State: is.GetState()}
+			cleanTitle(&row, is.GetTitle())
+			if !s.CreatorAllowed(is.GetUser().GetLogin()) {
+				// Under the creator scope another user's issue is shown by
+				// number and state only: the row stays, its text does not.
+				row.Title, row.Removed = "", 0
+				withheld++
+			}
+			return row
+		})
+	case "timeline":
+		events, meta, lerr := c.ListTimeline(ctx, in.Owner, in.Repo, int(in.IssueNumber), o)
+		out.Items, next, err = listRows(events, meta, lerr, func(ev *github.TimelineEvent) IssueItem {
+			row := timelineRow(ev, in.Owner, in.Repo)
+			if s.AllowedIssueCreator != "" && row.Title != "" {
+				// A timeline's issue references carry no author, so under
+				// the creator scope their titles are withheld.
+				row.Title, row.Removed = "", 0
+				withheld++
+			}
+			return row
+		})
+	case "linked_prs":
+		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, int(in.IssueNumber), pg.Page)
+	default:
+		return out, contract.Errorf(contract.CodeInvalidField, "unknown collection").WithField("collection", "must be one of the listed collections")
+	}
+	if err != nil {
+		return ListIssueItemsOut{}, core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
+	}
+	pg.Fill(&out.Page, next)
+	if withheld > 0 {
+		out.Truncated = true
+		out.TruncationHint = fmt.Sprintf("titles of %d issues are withheld: this deployment only shows issues opened by %s", withheld, s.AllowedIssueCreator)
+	}
+	out.RateLimitRemaining = core.LowBudget(c, "core")
+	return out, nil
+}
+
+// listRows renders each element of one page of a REST list.
+func listRows[T any](list []T, meta github.Meta, err error, row func(T) IssueItem) ([]IssueItem, int, error) {
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]IssueItem, 0, len(list))
+	for _, v := range list {
+		out = append(out, row(v))
+	}
+	return out, meta.NextPage, nil
+}
+
+// scanLinkedPRs reads up to linkedPRPages timeline pages from page on and
+// keeps the pull requests that reference the issue, each once. The next
+// page to scan is returned when the timeline goes on.
+func scanLinkedPRs(ctx context.Context, c *github.Client, owner, repo string, number, page int) ([]IssueItem, int, error) {
+	var out []IssueItem
+	seen := map[string]bool{}
+	for range linkedPRPages {
+		events, meta, err := c.ListTimeline(ctx, owner, repo, number, gh.ListOptions{Page: core.PageParam(page), PerPage: core.MaxPageSize})
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, ev := range events {
+			if pr, ok := linkedPR(ev, owner, repo); ok && !seen[fmt.Sprint(pr.Repo, "#", pr.Number)] {
+				seen[fmt.Sprint(pr.Repo, "#", pr.Number)] = true
+				out = append(out, pr)
+			}
+		}
+		if meta.NextPage == 0 {
+			return out, 0, nil
+		}
+		page = meta.NextPage
+	}
+	return out, page, nil
+}
+
+// ListIssueItems is github_list_issue_items.
+func (s *Tools) ListIssueItems() tooldef.Spec {
+	return tooldef.Tool[ListIssueItemsIn, ListIssueItemsOut]{
+		Name:        core.NameListIssueItems,
+		Toolset:     Toolset,
+		Title:       "List issue items",
+		Description: "An issue's items by collection, paged.",
+		Mode:        tooldef.Read,
+		Run:         s.listIssueItems,
+	}
+}

@@ -1,0 +1,168 @@
+package issues
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// ListRepoMetadataIn are github_list_repo_metadata's arguments.
+type ListRepoMetadataIn struct {
+	Owner    string        `json:"owner"`
+	Repo     string        `json:"repo"`
+	Kind     MetadataKind  `json:"kind"`
+	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 100"`
+	Cursor   string        `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+}
+
+// Validate checks the names before they reach a request path.
+func (in *ListRepoMetadataIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
+
+// RepoMetaItem is one row; which fields appear depends on the kind:
+// labels {name, color, description}; milestones {number, title, state,
+// due_on, open_issues, closed_issues}; assignees {login}; issue_types
+// {name, description}; templates {file, name, description, title, labels}.
+type RepoMetaItem struct {
+	Name         string   `json:"name,omitempty"`
+	Login        string   `json:"login,omitempty"`
+	Number       int      `json:"number,omitempty"`
+	Title        string   `json:"title,omitempty"`
+	File         string   `json:"file,omitempty"`
+	Description  string   `json:"description,omitempty"`
+	Color        string   `json:"color,omitempty"`
+	State        string   `json:"state,omitempty"`
+	DueOn        string   `json:"due_on,omitempty"`
+	OpenIssues   *int     `json:"open_issues,omitempty"`
+	ClosedIssues *int     `json:"closed_issues,omitempty"`
+	Labels       []string `json:"labels,omitempty"`
+}
+
+// ListRepoMetadataOut is one page of a repository's metadata.
+type ListRepoMetadataOut struct {
+	Kind  string         `json:"kind"`
+	Items []RepoMetaItem `json:"items,omitempty"`
+	core.Page
+	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
+}
+
+// The kinds.
+var metadataKinds = []any{"labels", "milestones", "assignees", "issue_types", "templates"}
+
+func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (ListRepoMetadataOut, error) {
+	const tool = core.NameListRepoMetadata
+	if in.PageSize == 0 {
+		in.PageSize = core.MaxPageSize
+	}
+	filters := struct {
+		Kind     string
+		PageSize int
+	}{string(in.Kind), int(in.PageSize)}
+	restart := in
+	restart.Cursor = ""
+	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
+	if err != nil {
+		return ListRepoMetadataOut{}, err
+	}
+	c, err := s.Client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return ListRepoMetadataOut{}, err
+	}
+	out := ListRepoMetadataOut{Kind: string(in.Kind)}
+	var meta github.Meta
+	switch in.Kind {
+	case "labels":
+		var list []*gh.Label
+		list, meta, err = c.ListLabels(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)})
+		for _, l := range list {
+			out.Items = append(out.Items, RepoMetaItem{Name: l.GetName(), Color: l.GetColor(), Description: clean(l.GetDescription())})
+		}
+	case "milestones":
+		var list []*gh.Milestone
+		list, meta, err = c.ListMilestones(ctx, in.Owner, in.Repo, "all", gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)})
+		for _, m := range list {
+			out.Items = append(out.Items, RepoMetaItem{Number: m.GetNumber(), Title: clean(m.GetTitle()), State: m.GetState(),
+				DueOn: day(m.GetDueOn()), OpenIssues: ptr(m.GetOpenIssues()), ClosedIssues: ptr(m.GetClosedIssues())})
+		}
+	case "assignees":
+		var list []*gh.User
+		list, meta, err = c.ListAssignees(ctx, in.Owner, in.Repo, gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)})
+		for _, u := range list {
+			out.Items = append(out.Items, RepoMetaItem{Login: u.GetLogin()})
+		}
+	case "issue_types":
+		// The repository's enabled types (its owner's, for an organization);
+		// GitHub answers this list whole, without pages.
+		var list []*gh.IssueType
+		list, meta, err = c.ListRepoIssueTypes(ctx, in.Owner, in.Repo)
+		for _, t := range list {
+			out.Items = append(out.Items, RepoMetaItem{Name: t.GetName(), Description: clean(t.GetDescription())})
+		}
+	case "templates":
+		var truncated bool
+		out.Items, truncated, err = listTemplates(ctx, c, in.Owner, in.Repo)
+		if truncated {
+			out.Truncated = true
+			out.TruncationHint = fmt.Sprintf("only the first %d templates were read", maxTemplates)
+		}
+	default:
+		return out, contract.Errorf(contract.CodeInvalidField, "unknown kind").WithField("kind", "must be one of the listed kinds")
+	}
+	if err != nil {
+		return ListRepoMetadataOut{}, notFoundRepo(err, in.Owner, in.Repo)
+	}
+	// What was just listed exists: a write naming it need not ask again.
+	s.rememberListed(c, in.Owner, in.Repo, string(in.Kind), out.Items)
+	if in.Kind == "issue_types" || in.Kind == "templates" {
+		// GitHub answers these whole; page_size pages them here.
+		out.Items, meta.NextPage = core.PageOf(out.Items, pg.Page, int(in.PageSize))
+	}
+	pg.Fill(&out.Page, meta.NextPage)
+	out.RateLimitRemaining = core.LowBudget(c, "core")
+	return out, nil
+}
+
+// notFoundRepo names the repository in a not_found error, with a search
+// of the owner's issues (each row names its repository) to find the
+// right one.
+func notFoundRepo(err error, owner, repo string) error {
+	e := core.MapError(err)
+	if e == nil || e.Code != contract.CodeNotFound {
+		return err
+	}
+	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
+	return e.WithRepair(contract.Repair{NextStep: "search " + owner + "'s issues: each row names its repository",
+		Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, State: "all"}})
+}
+
+// clean strips hidden characters from a short plain text: a name, a
+// description, a title in a metadata row. Counts are not reported for
+// those; issue titles count theirs (see cleanTitle).
+func clean(s string) string {
+	out, _ := contract.SanitizeText(s)
+	return out
+}
+
+// cleanTitle strips hidden characters from an issue's title in an item
+// row, adding how many to the row's removed count.
+func cleanTitle(row *IssueItem, title string) {
+	out, rm := contract.SanitizeText(title)
+	row.Title = out
+	row.Removed += rm.ZeroWidth + rm.Bidi + rm.Tags + rm.HTMLComments
+}
+
+// ListRepoMetadata is github_list_repo_metadata.
+func (s *Tools) ListRepoMetadata() tooldef.Spec {
+	return tooldef.Tool[ListRepoMetadataIn, ListRepoMetadataOut]{
+		Name:        core.NameListRepoMetadata,
+		Toolset:     Toolset,
+		Title:       "List repo metadata",
+		Description: "A repo's valid values for issue fields, by kind.",
+		Mode:        tooldef.Read,
+		Run:         s.listRepoMetadata,
+	}
+}

@@ -1,0 +1,344 @@
+package issues_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// ownerRecorder is a core.Clients that notes the owner each call was
+// routed by, then serves it as the one it wraps would.
+type ownerRecorder struct {
+	next core.Clients
+
+	mu     sync.Mutex
+	owners []string
+}
+
+func (r *ownerRecorder) For(ctx context.Context, owner string, mode tooldef.Mode) (*github.Client, error) {
+	r.mu.Lock()
+	r.owners = append(r.owners, owner)
+	r.mu.Unlock()
+	return r.next.For(ctx, owner, mode)
+}
+
+// took returns the owners asked for since the last call and resets them.
+func (r *ownerRecorder) took() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.owners
+	r.owners = nil
+	return out
+}
+
+// startRecorded starts the demo environment with the service's clients
+// wrapped in an ownerRecorder.
+func startRecorded(t *testing.T) (*servertest.Env, *ownerRecorder) {
+	t.Helper()
+	env := servertest.Start(t, servertest.Options{})
+	rec := &ownerRecorder{next: env.Stack.Service.Clients}
+	env.Stack.Service.Clients = rec
+	return env, rec
+}
+
+// wantRowsIn fails unless the page has rows and every one is in a
+// repository whose full name starts with prefix (case-insensitive).
+func wantRowsIn(t *testing.T, out issues.SearchIssuesOut, prefix string) {
+	t.Helper()
+	if len(out.Items) == 0 {
+		t.Fatalf("no rows, want rows in %s", prefix)
+	}
+	for _, it := range out.Items {
+		if !strings.HasPrefix(strings.ToLower(it.Repo), strings.ToLower(prefix)) {
+			t.Fatalf("row #%d in %q, want only %s", it.Number, it.Repo, prefix)
+		}
+	}
+}
+
+// refusedScope checks a refusal on query and returns its repair's
+// arguments as the literal input the agent would send back.
+func refusedScope(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (contract.Error, json.RawMessage) {
+	t.Helper()
+	res := env.Call(t, core.NameSearchIssues, in)
+	e := wireEnvelope(t, res, false)
+	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "query" {
+		t.Fatalf("query %q: want invalid_field on query, got %s", in.Query, res.JSON)
+	}
+	if e.Repair == nil || e.Repair.Tool != core.NameSearchIssues || e.Repair.Arguments == nil || e.Repair.NextStep == "" {
+		t.Fatalf("query %q: repair is not a callable search: %s", in.Query, res.JSON)
+	}
+	args, err := json.Marshal(e.Repair.Arguments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, args
+}
+
+// The reported case: with owner acme, user:alice in the query would have
+// read alice's private notes on acme's credential. It is refused before
+// any request, and the repair is the same search without the qualifier.
+func TestSearchOwnerRefusesAnotherOwnersQualifier(t *testing.T) {
+	env, rec := startRecorded(t)
+	in := issues.SearchIssuesIn{Owner: "acme", Query: "user:alice", State: "all", PageSize: 50}
+	_, args := refusedScope(t, env, in)
+	wantUpstream(t, env)
+	if got := rec.took(); len(got) != 0 {
+		t.Errorf("a refused search asked for a credential for %q", got)
+	}
+	var fixed issues.SearchIssuesIn
+	if err := json.Unmarshal(args, &fixed); err != nil {
+		t.Fatal(err)
+	}
+	if want := (issues.SearchIssuesIn{Owner: "acme", State: "all", PageSize: 50}); !jsonEqual(fixed, want) {
+		t.Errorf("repair arguments %s, want %+v", args, want)
+	}
+	out := callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+	wantRowsIn(t, out, "acme/")
+	if got := rec.took(); !slices.Equal(got, []string{"acme"}) {
+		t.Errorf("repaired search routed by %q, want acme", got)
+	}
+}
+
+// Every spelling GitHub reads as a scope naming another owner is refused;
+// the repair drops exactly those qualifiers and keeps the rest.
+func TestSearchOwnerRefusesWideningSpellings(t *testing.T) {
+	env, _ := startRecorded(t)
+	for _, c := range []struct {
+		owner, repo, query string
+		fixed              string // the repair's query
+	}{
+		{"acme", "", "repo:alice/notes", ""},
+		{"acme", "", `USER:"alice"`, ""},
+		{"acme", "", "Repo:Alice/Notes", ""},
+		{"acme", "", "org:alice", ""},
+		{"acme", "", "owner:alice", ""},
+		{"acme", "", "project:alice/1", ""},
+		{"acme", "", `crash label:bug user:alice in:title`, `crash label:bug in:title`},
+		{"acme", "", "(user:alice OR user:acme) crash", "(user:acme) crash"},
+		{"acme", "", "crash OR user:alice", "crash"},
+		{"acme", "", "user:acme,alice", "user:acme"},
+		{"acme", "", "user:@me", ""},
+		{"acme", "", `"foo user:alice`, `"foo`},
+		// GitHub applies NOT to words only: a qualifier after it still
+		// widens the scope.
+		{"acme", "", "crash NOT user:alice", "crash"},
+		{"acme", "widgets", "repo:acme/gadgets", ""},
+		{"acme", "widgets", "user:acme", ""},
+		{"acme", "widgets", "ORG:ACME crash", "crash"},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			in := issues.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query}
+			_, args := refusedScope(t, env, in)
+			var fixed issues.SearchIssuesIn
+			if err := json.Unmarshal(args, &fixed); err != nil {
+				t.Fatal(err)
+			}
+			if fixed.Owner != c.owner || fixed.Repo != c.repo || fixed.Query != c.fixed {
+				t.Errorf("%s/%s %q: repair arguments %s, want query %q", c.owner, c.repo, c.query, args, c.fixed)
+			}
+			wantUpstream(t, env)
+		})
+	}
+}
+
+// Exclusions narrow, and naming the routed owner again is redundant: both
+// are searched as sent, within the owner.
+func TestSearchOwnerAllowsNarrowingQualifiers(t *testing.T) {
+	env, rec := startRecorded(t)
+	// within is "" where the rows are not checked: the emulator does not
+	// model excluding a scope (it reads -user:x as user:x).
+	for _, c := range []struct{ owner, repo, query, within string }{
+		{"acme", "", "-user:alice", ""},
+		{"acme", "", "-repo:alice/notes -org:alice", ""},
+		{"acme", "", "user:acme", "acme/"},
+		{"acme", "", `USER:"ACME"`, "acme/"},
+		{"acme", "", "repo:acme/widgets", "acme/"},
+		{"acme", "", "Owner:Acme org:acme", "acme/"},
+		{"acme", "", `label:"user:alice" OR -label:x`, "acme/"},
+		{"acme", "widgets", "repo:ACME/Widgets", ""},
+		{"acme", "widgets", "-user:alice", ""},
+	} {
+		t.Run(c.owner+"/"+c.repo+" "+c.query, func(t *testing.T) {
+			in := issues.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query, State: "all"}
+			res := env.Call(t, core.NameSearchIssues, in)
+			if res.IsError {
+				t.Errorf("%s/%s %q refused: %s", c.owner, c.repo, c.query, res.JSON)
+				return
+			}
+			var out issues.SearchIssuesOut
+			res.Decode(t, &out)
+			if c.within != "" && len(out.Items) > 0 {
+				wantRowsIn(t, out, c.within)
+			}
+			if got := rec.took(); !slices.Equal(got, []string{c.owner}) {
+				t.Errorf("%q routed by %q, want %s", c.query, got, c.owner)
+			}
+		})
+	}
+}
+
+// Without owner, the owner the query's scope names picks the credential;
+// with no scope named, the call routes by "" as before.
+func TestSearchWithoutOwnerRoutesByTheQueryScope(t *testing.T) {
+	env, rec := startRecorded(t)
+	for _, c := range []struct{ query, route, within string }{
+		{"repo:alice/notes", "alice", "alice/notes"},
+		{`USER:"Alice"`, "Alice", "alice/"},
+		{"repo:alice/notes user:alice", "alice", "alice/"},
+		{"-user:alice", "", ""},
+		{"", "", ""},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Query: c.query, State: "all"})
+			if res.IsError {
+				t.Errorf("%q refused: %s", c.query, res.JSON)
+				return
+			}
+			var out issues.SearchIssuesOut
+			res.Decode(t, &out)
+			if c.within != "" {
+				wantRowsIn(t, out, c.within)
+			}
+			if got := rec.took(); !slices.Equal(got, []string{c.route}) {
+				t.Errorf("%q routed by %q, want %q", c.query, got, c.route)
+			}
+		})
+	}
+}
+
+// Two owners in one query would be read on one owner's credential: it is
+// refused, and the repair is the first owner's own search.
+func TestSearchWithoutOwnerRefusesTwoOwners(t *testing.T) {
+	env, rec := startRecorded(t)
+	for _, c := range []struct{ query, fixed, route string }{
+		{"crash repo:alice/notes user:acme", "crash repo:alice/notes", "alice"},
+		{"org:acme USER:alice -label:x", "org:acme -label:x", "acme"},
+		{"user:acme,alice", "user:acme", "acme"},
+		{"user:@me repo:alice/notes", "user:@me", ""},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			env.Upstream()
+			_, args := refusedScope(t, env, issues.SearchIssuesIn{Query: c.query})
+			wantUpstream(t, env)
+			if got := rec.took(); len(got) != 0 {
+				t.Errorf("%q: a refused search asked for a credential for %q", c.query, got)
+			}
+			var fixed issues.SearchIssuesIn
+			if err := json.Unmarshal(args, &fixed); err != nil {
+				t.Fatal(err)
+			}
+			if fixed.Owner != "" || fixed.Query != c.fixed {
+				t.Errorf("%q: repair arguments %s, want query %q", c.query, args, c.fixed)
+			}
+			callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+			if got := rec.took(); !slices.Equal(got, []string{c.route}) {
+				t.Errorf("%q: repaired search routed by %q, want %q", c.query, got, c.route)
+			}
+		})
+	}
+}
+
+// NOT before a scope qualifier is ambiguous (GitHub applies NOT to words
+// only), so without an owner to bound it the call is refused and the
+// repair writes the documented exclusion instead.
+func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
+	env, rec := startRecorded(t)
+	_, args := refusedScope(t, env, issues.SearchIssuesIn{Query: "crash NOT user:alice"})
+	var fixed issues.SearchIssuesIn
+	if err := json.Unmarshal(args, &fixed); err != nil {
+		t.Fatal(err)
+	}
+	if fixed.Query != "crash -user:alice" {
+		t.Errorf("repair arguments %s, want query %q", args, "crash -user:alice")
+	}
+	callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+	if got := rec.took(); !slices.Equal(got, []string{""}) {
+		t.Errorf("repaired search routed by %q, want \"\"", got)
+	}
+}
+
+// A cursor minted under a derived owner reads the next page on the same
+// credential, and is bound to that scope and query.
+func TestSearchDerivedOwnerCursor(t *testing.T) {
+	env, rec := startRecorded(t)
+	in := issues.SearchIssuesIn{Query: "user:acme", State: "all", PageSize: 5}
+	first := callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+	if !first.HasMore || first.NextCursor == "" {
+		t.Fatalf("no next page: %+v", first.Page)
+	}
+	in.Cursor = first.NextCursor
+	second := callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+	wantRowsIn(t, second, "acme/")
+	if second.Items[0].Number == first.Items[0].Number && second.Items[0].Repo == first.Items[0].Repo {
+		t.Errorf("the cursor read page 1 again")
+	}
+	if got := rec.took(); !slices.Equal(got, []string{"acme", "acme"}) {
+		t.Errorf("pages routed by %q, want acme twice", got)
+	}
+	// The same cursor under another owner's scope is not this listing.
+	other := issues.SearchIssuesIn{Query: "user:alice", State: "all", PageSize: 5, Cursor: first.NextCursor}
+	e := env.Call(t, core.NameSearchIssues, other).Envelope(t)
+	if e.Code != contract.CodeCursorInvalid {
+		t.Errorf("cursor replayed under user:alice: %+v", e)
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
+}
+
+// author and assignee are put in the query as qualifiers: anything but a
+// login (or the words they take) is refused before any request, so they
+// cannot carry a scope of their own past the routed owner.
+func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
+	env, rec := startRecorded(t)
+	for _, in := range []issues.SearchIssuesIn{
+		{Owner: "acme", Author: "x repo:alice/notes"},
+		{Owner: "acme", Assignee: "x org:alice"},
+		{Author: "bob user:alice"},
+		{Owner: "acme", Author: "app/x repo:alice/notes"},
+		{Owner: "acme", Assignee: "bob\tuser:alice"},
+	} {
+		t.Run(fmt.Sprintf("author %q assignee %q", in.Author, in.Assignee), func(t *testing.T) {
+			res := env.Call(t, core.NameSearchIssues, in)
+			e := wireEnvelope(t, res, false)
+			field := "author"
+			if in.Assignee != "" {
+				field = "assignee"
+			}
+			if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != field {
+				t.Errorf("%+v: want invalid_field on %s, got %s", in, field, res.JSON)
+			}
+		})
+	}
+	if got := rec.took(); len(got) != 0 {
+		t.Fatalf("refused searches asked for credentials for %q", got)
+	}
+	wantUpstream(t, env)
+	for _, in := range []issues.SearchIssuesIn{
+		{Owner: "acme", Author: "alice"},
+		{Owner: "acme", Author: "app/dependabot"},
+		{Owner: "acme", Author: "@me"},
+		{Owner: "acme", Assignee: "none"},
+		{Owner: "acme", Assignee: "@me"},
+		{Owner: "acme", Assignee: "bob"},
+	} {
+		t.Run(fmt.Sprintf("author %q assignee %q", in.Author, in.Assignee), func(t *testing.T) {
+			args, _ := json.Marshal(in)
+			callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, json.RawMessage(args))
+		})
+	}
+}

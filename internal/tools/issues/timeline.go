@@ -1,0 +1,80 @@
+package issues
+
+import (
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/github"
+
+	gh "github.com/google/go-github/v88/github"
+)
+
+// timelineRow renders one event compactly. Comments are named by id only:
+// their text is in the comments collection.
+func timelineRow(ev *github.TimelineEvent, owner, repo string) IssueItem {
+	row := IssueItem{Event: ev.Event, Actor: ev.Actor.GetLogin(), At: stamp(ev.CreatedAt)}
+	if ev.Event == "commented" {
+		row.ID = ev.ID
+	}
+	if ev.Label != nil {
+		row.Label = clean(ev.Label.Name)
+	}
+	row.Assignee = ev.Assignee.GetLogin()
+	if ev.Milestone != nil {
+		row.Milestone = clean(ev.Milestone.Title)
+	}
+	if ev.Rename != nil {
+		row.From, row.To = clean(ev.Rename.From), clean(ev.Rename.To)
+	}
+	if ev.StateReason != nil {
+		row.Reason = *ev.StateReason
+	}
+	if ev.LockReason != nil {
+		row.Reason = *ev.LockReason
+	}
+	for _, ref := range []*github.TimelineIssue{ev.SubIssue, ev.ParentIssue, ev.BlockedBy, ev.Blocking} {
+		if ref != nil {
+			row.Number, row.State = ref.Number, ref.State
+			cleanTitle(&row, ref.Title)
+			row.Repo = otherRepo(ref.Repository.FullName, owner, repo)
+		}
+	}
+	if ev.Source != nil && ev.Source.Issue != nil {
+		is := ev.Source.Issue
+		row.Number, row.State = is.GetNumber(), prState(is)
+		cleanTitle(&row, is.GetTitle())
+		row.Repo = otherRepo(repoOf(is), owner, repo)
+	}
+	return row
+}
+
+// linkedPR reports the pull request a timeline event links, if any: a
+// cross-reference from a pull request. ("connected" events, made when a
+// pull request's description closes the issue, name no pull request in
+// the REST timeline, so they cannot be listed.)
+func linkedPR(ev *github.TimelineEvent, owner, repo string) (IssueItem, bool) {
+	if ev.Event != "cross-referenced" || ev.Source == nil || ev.Source.Issue == nil || !ev.Source.Issue.IsPullRequest() {
+		return IssueItem{}, false
+	}
+	is := ev.Source.Issue
+	row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), owner, repo),
+		State: prState(is), Actor: ev.Actor.GetLogin(), At: stamp(ev.CreatedAt)}
+	cleanTitle(&row, is.GetTitle())
+	return row, true
+}
+
+// prState is open, closed or merged for a pull request; the issue state
+// otherwise.
+func prState(is *gh.Issue) string {
+	if pr := is.PullRequestLinks; pr != nil && pr.MergedAt != nil {
+		return "merged"
+	}
+	return is.GetState()
+}
+
+// otherRepo is full when it names a repository other than owner/repo.
+func otherRepo(full, owner, repo string) string {
+	if full == "" || strings.EqualFold(full, owner+"/"+repo) {
+		return ""
+	}
+	return full
+}

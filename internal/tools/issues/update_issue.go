@@ -1,0 +1,184 @@
+package issues
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// UpdateIssueIn are github_update_issue's arguments. Absent fields are left
+// as they are.
+type UpdateIssueIn struct {
+	Owner           string                `json:"owner"`
+	Repo            string                `json:"repo"`
+	IssueNumber     core.IssueNumber      `json:"issue_number"`
+	Title           *string               `json:"title,omitempty" jsonschema:"absent: kept"`
+	Body            *string               `json:"body,omitempty" jsonschema:"empty clears; absent: kept"`
+	State           IssueState            `json:"state,omitempty" jsonschema:"absent: kept"`
+	StateReason     StateReason           `json:"state_reason,omitempty" jsonschema:"needs state; absent: kept"`
+	Labels          *LabelsEdit           `json:"labels,omitempty" jsonschema:"absent (or parts absent): kept"`
+	Assignees       *AssigneesEdit        `json:"assignees,omitempty" jsonschema:"absent (or parts absent): kept"`
+	Milestone       core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"number; null clears; absent: kept"`
+	Type            core.Nullable[string] `json:"type,omitzero" jsonschema:"name; null clears; absent: kept"`
+	Locked          *bool                 `json:"locked,omitempty" jsonschema:"absent: kept"`
+	LockReason      LockReason            `json:"lock_reason,omitempty" jsonschema:"needs locked: true; absent: none"`
+	ExpectedVersion string                `json:"expected_version,omitempty" jsonschema:"conflict if changed; absent: no check"`
+}
+
+// AssigneesEdit changes who is assigned.
+type AssigneesEdit struct {
+	Add    []string `json:"add,omitempty"`
+	Remove []string `json:"remove,omitempty"`
+	Set    []string `json:"set,omitempty"`
+}
+
+// Validate checks the rules that span fields, before any request.
+func (in *UpdateIssueIn) Validate() *contract.Error {
+	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
+	if in.Title != nil {
+		if e := core.CheckLength("title", strings.TrimSpace(*in.Title), core.MaxTitleChars); e != nil {
+			return e
+		}
+	}
+	if in.Body != nil {
+		if e := core.CheckLength("body", *in.Body, core.MaxBodyChars); e != nil {
+			return e
+		}
+	}
+	// A rule without a repair of its own gets tooldef's "correct the
+	// field and call again".
+	bad := func(field, reason string) *contract.Error {
+		return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason)
+	}
+	switch {
+	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
+		return bad("title", "cannot be blank")
+	case in.State == "open" && in.StateReason != "" && in.StateReason != "reopened":
+		return bad("state_reason", "must be reopened (or absent) when state is open")
+	case in.State == "closed" && in.StateReason == "reopened":
+		return bad("state_reason", "cannot be reopened when state is closed")
+	case in.StateReason != "" && in.State == "":
+		// GitHub applies a state_reason only with the state it explains,
+		// and ignores it silently otherwise.
+		fixed := *in
+		fixed.State = "closed"
+		if in.StateReason == "reopened" {
+			fixed.State = "open"
+		}
+		return bad("state_reason", "needs state: "+string(fixed.State)).WithRepair(contract.Repair{
+			NextStep: "call again with state " + string(fixed.State) + " beside state_reason", Tool: core.NameUpdateIssue, Arguments: fixed})
+	case in.ExpectedVersion != "" && !contract.IsVersion(in.ExpectedVersion):
+		return bad("expected_version", "is not a version ghgate returned").WithRepair(contract.Repair{
+			NextStep: "read the issue and pass the version it returns", Tool: core.NameGetIssue,
+			Arguments: GetIssueIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Detail: "summary"}})
+	case in.LockReason != "" && (in.Locked == nil || !*in.Locked):
+		fixed := *in
+		fixed.Locked = ptr(true)
+		return bad("lock_reason", "needs locked: true").WithRepair(contract.Repair{
+			NextStep: "call again with locked: true beside lock_reason", Tool: core.NameUpdateIssue, Arguments: fixed})
+	case in.Milestone.Set && !in.Milestone.Null && in.Milestone.Value < 1:
+		return bad("milestone", "must be a milestone number (1 or more) or null")
+	case in.Type.Set && !in.Type.Null && strings.TrimSpace(in.Type.Value) == "":
+		return bad("type", "must be an issue type name or null")
+	}
+	if in.Labels != nil {
+		if e := in.Labels.validate(); e != nil {
+			return e
+		}
+	}
+	if a := in.Assignees; a != nil {
+		switch {
+		case a.Set != nil && (len(a.Add) > 0 || len(a.Remove) > 0):
+			return bad("assignees.set", "replaces every assignee, so it cannot be combined with add or remove")
+		case a.Set == nil && len(a.Add) == 0 && len(a.Remove) == 0:
+			return bad("assignees.add", "or remove or set is needed to change assignees")
+		case len(a.Set) > 10 || len(a.Add) > 10:
+			return bad("assignees", "GitHub allows 10 assignees per issue")
+		}
+		for _, r := range a.Remove {
+			if containsFold(a.Add, r) {
+				return bad("assignees.remove", "names a login that add also names")
+			}
+		}
+	}
+	if !in.changesSomething() {
+		return contract.Errorf(contract.CodeInvalidField, "nothing to update: give at least one field to change").
+			WithField("title", "or another field to change is needed")
+	}
+	return nil
+}
+
+func (in *UpdateIssueIn) changesSomething() bool {
+	return in.patchFields() || in.Labels != nil || in.Assignees != nil || in.Locked != nil
+}
+
+// patchFields reports whether the edit has fields the issue PATCH carries.
+func (in *UpdateIssueIn) patchFields() bool {
+	return in.Title != nil || in.Body != nil || in.State != "" || in.StateReason != "" || in.Milestone.Set || in.Type.Set ||
+		(in.Assignees != nil && in.Assignees.Set != nil) || (in.Labels != nil && in.Labels.Set != nil)
+}
+
+// UpdateIssueOut is the outcome of an update.
+type UpdateIssueOut struct {
+	Version       string   `json:"version"`
+	ChangedFields []string `json:"changed_fields,omitempty"`
+	NoOp          bool     `json:"no_op,omitempty" jsonschema:"nothing needed writing"`
+	Notes         []string `json:"notes,omitempty"`
+	Issue         Issue    `json:"issue"`
+	// RateLimitRemaining appears when under 10% of the budget is left.
+	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
+}
+
+// UpdateIssue is github_update_issue.
+func (s *Tools) UpdateIssue() tooldef.Spec {
+	return tooldef.Tool[UpdateIssueIn, UpdateIssueOut]{
+		Name:    core.NameUpdateIssue,
+		Toolset: Toolset,
+		Title:   "Update an issue",
+		Description: "Change an issue. add/remove/swap touch only the names given; set replaces all; " +
+			"unknown names are refused.",
+		Mode:        tooldef.Write,
+		Destructive: true,
+		Idempotent:  true,
+		Run:         s.updateIssue,
+	}
+}
+
+func (s *Tools) updateIssue(ctx context.Context, in UpdateIssueIn) (UpdateIssueOut, error) {
+	c, err := s.Client(ctx, in.Owner, tooldef.Write)
+	if err != nil {
+		return UpdateIssueOut{}, core.NotStarted(err)
+	}
+	u := &update{s: s, c: c, in: in}
+	if u.needsRead() {
+		if err := u.read(ctx); err != nil {
+			return UpdateIssueOut{}, err
+		}
+		if !s.CreatorAllowed(u.before.GetUser().GetLogin()) {
+			return UpdateIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
+		}
+		if in.ExpectedVersion != "" {
+			if now := IssueVersion(u.before); now != in.ExpectedVersion {
+				e := contract.Errorf(contract.CodeConflict,
+					"issue #%d changed since expected_version was read; nothing was written. Re-read it with github_get_issue, "+
+						"apply your change to what it holds now, and pass its version as expected_version", in.IssueNumber).
+					WithField("expected_version", "is not the issue's current version")
+				e.Settlement = contract.NotStarted
+				e.Repair = getIssueRepair(in.Owner, in.Repo, int(in.IssueNumber), "re-read the issue, then update it again with the version it returns")
+				return UpdateIssueOut{}, e
+			}
+		}
+	}
+	if err := u.plan(ctx); err != nil {
+		return UpdateIssueOut{}, err
+	}
+	if err := u.apply(ctx); err != nil {
+		return UpdateIssueOut{}, err
+	}
+	return u.output(), nil
+}
