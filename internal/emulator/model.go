@@ -88,6 +88,9 @@ type Repo struct {
 	Files map[string]string
 	// Collaborators are the logins that can be assigned.
 	Collaborators []string
+	// Git is the repository's branches and commits (git_objects.go), nil
+	// until EnsureGit.
+	Git *GitRepo
 }
 
 // Repository settings the emulator does not model are those of a new
@@ -178,6 +181,9 @@ type Issue struct {
 	BlockedBy []*Issue
 	Blocking  []*Issue
 	Events    []*Event
+
+	// Pull is a pull request's branches, reviews and merge (pulls_model.go).
+	Pull *PullRequest
 }
 
 // Comment is an issue comment.

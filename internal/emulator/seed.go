@@ -110,7 +110,9 @@ func SeedDemo(s *State) {
 	sd.seedWidgets(w)
 	sd.seedGadgets(w)
 	sd.seedNotes(w)
+	sd.seedGit(w)
 	sd.run()
+	sd.seedPullActivity(w)
 	for _, r := range []*Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {
 			if is.UpdatedAt.After(r.UpdatedAt) {
@@ -198,6 +200,9 @@ func (sd *seeder) materialize(r *Repo, plans []*plan) {
 		if is.Number != i+1 {
 			panic(fmt.Sprintf("emulator: demo seed: %s issue %d created as #%d", r.FullName(), i+1, is.Number))
 		}
+		if p.kind == kindPull {
+			sd.schedule(p.created, func() { sd.openPull(is) })
+		}
 		if p.body != nil {
 			body, author, created := *p.body, p.author, p.created
 			sd.schedule(created, func() { sd.s.CrossReference(is, author, body, created) })
@@ -250,6 +255,10 @@ func (sd *seeder) setType(is *Issue, name string) {
 // merge closes a pull request as merged. Pull requests carry no
 // state_reason on GitHub, so the one Close records is cleared.
 func (sd *seeder) merge(is *Issue, actor *Account, merged bool) {
+	if merged && is.Pull != nil {
+		sd.s.MergePull(is, actor) // a merge commit on the base branch
+		return
+	}
 	is.Merged = merged
 	sd.s.Close(is, actor, "")
 	is.StateReason = nil
