@@ -157,18 +157,7 @@ var connectionTypes = []struct{ conn, edge string }{
 
 func registerConnections(r *resolvers) {
 	for _, ct := range connectionTypes {
-		resolve(r, ct.conn+".nodes", func(_ *gqlContext, c *connection) (any, error) { return c.nodes, nil })
-		resolve(r, ct.conn+".totalCount", func(_ *gqlContext, c *connection) (any, error) { return c.total, nil })
-		resolve(r, ct.conn+".pageInfo", func(_ *gqlContext, c *connection) (any, error) { return c, nil })
-		resolve(r, ct.conn+".edges", func(_ *gqlContext, c *connection) (any, error) {
-			out := make([]*edge, len(c.nodes))
-			for i := range c.nodes {
-				out[i] = &edge{cursor: c.cursors[i], node: c.nodes[i]}
-			}
-			return out, nil
-		})
-		resolve(r, ct.edge+".cursor", func(_ *gqlContext, e *edge) (any, error) { return e.cursor, nil })
-		resolve(r, ct.edge+".node", func(_ *gqlContext, e *edge) (any, error) { return e.node, nil })
+		registerConnection(r, ct.conn, ct.edge)
 	}
 	resolve(r, "PageInfo.hasNextPage", func(_ *gqlContext, c *connection) (any, error) { return c.hasNext, nil })
 	resolve(r, "PageInfo.hasPreviousPage", func(_ *gqlContext, c *connection) (any, error) { return c.hasPrev, nil })
@@ -184,4 +173,21 @@ func registerConnections(r *resolvers) {
 		}
 		return c.cursors[len(c.cursors)-1], nil
 	})
+}
+
+// registerConnection serves a connection type and its edge type from a
+// *connection.
+func registerConnection(r *resolvers, conn, edgeType string) {
+	resolve(r, conn+".nodes", func(_ *gqlContext, c *connection) (any, error) { return c.nodes, nil })
+	resolve(r, conn+".totalCount", func(_ *gqlContext, c *connection) (any, error) { return c.total, nil })
+	resolve(r, conn+".pageInfo", func(_ *gqlContext, c *connection) (any, error) { return c, nil })
+	resolve(r, conn+".edges", func(_ *gqlContext, c *connection) (any, error) {
+		out := make([]*edge, len(c.nodes))
+		for i := range c.nodes {
+			out[i] = &edge{cursor: c.cursors[i], node: c.nodes[i]}
+		}
+		return out, nil
+	})
+	resolve(r, edgeType+".cursor", func(_ *gqlContext, e *edge) (any, error) { return e.cursor, nil })
+	resolve(r, edgeType+".node", func(_ *gqlContext, e *edge) (any, error) { return e.node, nil })
 }

@@ -124,6 +124,7 @@ func newResolvers() *resolvers {
 	registerIssueCreate(r)
 	registerReactions(r)
 	registerRepositoryOwner(r)
+	registerPulls(r)
 	return r
 }
 

@@ -141,9 +141,7 @@ func registerRepository(r *resolvers) {
 		}
 		return pageOf(x, list, a.connArgs)
 	})
-	resolveArgs(r, t+".pullRequests", func(x *gqlContext, repo *Repo, a issuesArgs) (any, error) {
-		return pageOf(x, filterIssues(repo, true, a), a.connArgs)
-	})
+	// Repository.pullRequests is served with the pull requests (graphql_pulls.go).
 
 	resolveArgs(r, t+".labels", func(x *gqlContext, repo *Repo, a labelsArgs) (any, error) {
 		return pageOf(x, filterLabels(repo, a), a.connArgs)

@@ -182,6 +182,19 @@ func (s *State) OpenPull(is *Issue, headRepo *Repo, headRef, baseRef string, dra
 	return is.Pull
 }
 
+// openBranchPull opens a pull request created without naming branches
+// (AddIssue's callers are tests and tools that only need one to exist)
+// from a new branch "patch-<number>" holding one commit by its author
+// that changes nothing, as `git commit --allow-empty` makes.
+func (s *State) openBranchPull(is *Issue) {
+	r := is.Repo
+	g := s.EnsureGit(r)
+	branch := "patch-" + itoa(is.Number)
+	g.Branches[branch] = g.Branches[repoDefaultBranch]
+	s.Commit(r, branch, is.User, is.CreatedAt, is.Title, nil)
+	s.OpenPull(is, r, branch, repoDefaultBranch, false)
+}
+
 // MergePull merges an open pull request with a merge commit on its base
 // branch: the base tip's files with the head's changes applied, as git's
 // merge writes them when nothing conflicts. It closes the pull request.
@@ -205,6 +218,13 @@ func (s *State) MergePull(is *Issue, actor *Account) {
 	sig := signature(actor, now)
 	p.Base = tip
 	p.MergeCommit = g.commit(p.BaseRef, []*GitCommit{tip, p.Head}, files, sig, sig, msg)
+	if p.BaseRef == repoDefaultBranch {
+		// Repo.Files is the default branch's tree.
+		is.Repo.Files = make(map[string]string, len(files))
+		for path, c := range files {
+			is.Repo.Files[path] = c
+		}
+	}
 	p.MergedAt, p.MergedBy = &now, actor
 	is.Merged = true
 	s.Close(is, actor, "")

@@ -40,6 +40,11 @@ func (sd *seeder) seedGit(w *world) {
 		}
 		sig := signature(author, r.CreatedAt)
 		r.Git.commit(repoDefaultBranch, nil, files, sig, sig, "Initial commit")
+		// Repo.Files is the default branch's tree.
+		r.Files = make(map[string]string, len(files))
+		for p, c := range files {
+			r.Files[p] = c
+		}
 	}
 }
 
