@@ -195,6 +195,14 @@ func (s *State) openBranchPull(is *Issue) {
 	s.OpenPull(is, r, branch, repoDefaultBranch, false)
 }
 
+// Push commits writes on a pull request's head branch and moves the pull
+// request to the new commit, as a push to its branch does.
+func (s *State) Push(is *Issue, author *Account, at time.Time, message string, writes map[string]*string) *GitCommit {
+	p := is.Pull
+	p.Head = s.Commit(p.HeadRepo, p.HeadRef, author, at, message, writes)
+	return p.Head
+}
+
 // MergePull merges an open pull request with a merge commit on its base
 // branch: the base tip's files with the head's changes applied, as git's
 // merge writes them when nothing conflicts. It closes the pull request.

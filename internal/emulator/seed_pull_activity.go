@@ -52,7 +52,7 @@ func (sd *seeder) seedPullActivity(w *world) {
 					rv := sd.s.AddReview(is, reviewer, "CHANGES_REQUESTED", "Nearly there: one case is missing.", at(0.2))
 					if t := sd.thread(rv, "This misses the empty case.", at(0.2)); t != nil {
 						content := p.Head.Files[t.Path] + reviewNote(t.Path)
-						p.Head = sd.s.Commit(r, p.HeadRef, is.User, at(0.4), "Address review: cover the empty case", map[string]*string{t.Path: &content})
+						sd.s.Push(is, is.User, at(0.4), "Address review: cover the empty case", map[string]*string{t.Path: &content})
 					}
 					p.RequestedReviewers = append(p.RequestedReviewers, reviewer)
 					sd.checks(r, p.Head, at(0.4), "success", "failure")

@@ -116,6 +116,26 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/contents/.github/ISSUE_TEMPLATE/bug_report.yml", tokCarol, nil, 200},
 		{"GET", repo + "/contents/README.md?ref=main", tokCarol, nil, 200},
 
+		{"GET", repo + "/pulls?state=all&sort=updated&direction=desc&per_page=1", tokCarol, nil, 200},
+		{"GET", repo + "/pulls?head=acme:patch-7&base=main", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/files", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/commits", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/reviews", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/comments", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/requested_reviewers", tokCarol, nil, 200},
+		{"GET", repo + "/branches?per_page=1", tokCarol, nil, 200},
+		{"GET", repo + "/branches/main", tokCarol, nil, 200},
+		{"GET", repo + "/branches/patch-7", tokCarol, nil, 200},
+		{"GET", repo + "/git/ref/heads%2Fpatch-7", tokCarol, nil, 200},
+		{"GET", repo + "/git/matching-refs/heads%2Fpatch", tokCarol, nil, 200},
+		{"GET", repo + "/commits?sha=patch-7&path=gears", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7/status", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7/statuses", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7/check-runs", tokCarol, nil, 200},
+		{"GET", repo + "/contents/gears/ratio.go?ref=patch-7", tokCarol, nil, 200},
+
 		{"POST", "/app/installations/7/access_tokens", appJWT, map[string]any{"repositories": []string{"widgets"}}, 201},
 	}
 

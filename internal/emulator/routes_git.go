@@ -1,0 +1,30 @@
+package emulator
+
+// gitRoutes are the REST endpoints over pull requests and git data.
+// Branch names and refs may hold slashes, so those wildcards take the
+// rest of the path.
+func (e *Emulator) gitRoutes() []route {
+	const (
+		repo = "/repos/{owner}/{repo}"
+		pull = repo + "/pulls/{pull_number}"
+	)
+	return []route{
+		{"GET", repo + "/pulls", e.listPulls},
+		{"GET", pull, e.getPull},
+		{"GET", pull + "/files", e.listPullFiles},
+		{"GET", pull + "/commits", e.listPullCommits},
+		{"GET", pull + "/reviews", e.listPullReviews},
+		{"GET", pull + "/comments", e.listPullReviewComments},
+		{"GET", pull + "/requested_reviewers", e.listRequestedReviewers},
+
+		{"GET", repo + "/branches", e.listBranches},
+		{"GET", repo + "/branches/{branch...}", e.getBranch},
+		{"GET", repo + "/git/ref/{ref...}", e.getGitRef},
+		{"GET", repo + "/git/matching-refs/{ref...}", e.listMatchingRefs},
+		{"GET", repo + "/commits", e.listCommits},
+		{"GET", repo + "/commits/{ref}", e.getCommit},
+		{"GET", repo + "/commits/{ref}/status", e.getCombinedStatus},
+		{"GET", repo + "/commits/{ref}/statuses", e.listCommitStatuses},
+		{"GET", repo + "/commits/{ref}/check-runs", e.listCommitCheckRuns},
+	}
+}
