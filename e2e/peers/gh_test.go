@@ -127,6 +127,12 @@ func ghSession() []ghCheck {
 		{name: "pr-list", args: []string{"pr", "list", "-R", repo}, stdout: []string{"146\tFix #145: Chart widget loses unsaved changes"}, lines: 4},
 		{name: "pr-view", args: []string{"pr", "view", "146", "-R", repo}, stdout: []string{"title:\tFix #145: Chart widget loses unsaved changes", "state:\tOPEN"}},
 		{name: "pr-diff", args: []string{"pr", "diff", "146", "-R", repo}, stdout: []string{"diff --git a/"}},
+		// #121 had changes requested, then a push that outdated the thread.
+		{name: "pr-view-comments", args: []string{"pr", "view", "121", "-R", repo, "--comments"}, stdout: []string{"status:\tchanges requested", "Nearly there: one case is missing."}},
+		{name: "pr-view-json", args: []string{"pr", "view", "146", "-R", repo, "--json", "reviewDecision,mergeStateStatus,reviews,files,headRefName",
+			"--jq", `"\(.reviewDecision) \(.mergeStateStatus) \(.reviews | map(.state) | join(",")) \(.files | length) \(.headRefName)"`},
+			exactLines: []string{"APPROVED CLEAN APPROVED 2 fix/145-chart-widget-loses-unsaved-changes-after"}},
+		{name: "pr-list-merged", args: []string{"pr", "list", "-R", repo, "--state", "merged", "--limit", "3"}, stdout: []string{"108\tBump @testing-library/react from 16.0.1 to 16.1.0"}, lines: 3},
 
 		// A token GitHub does not know: 401 Bad credentials, on REST and
 		// GraphQL alike.

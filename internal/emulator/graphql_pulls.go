@@ -70,6 +70,8 @@ func registerPulls(r *resolvers) {
 		return pageOf(x, list, a.connArgs)
 	})
 
+	// fullDatabaseId is a BigInt, which GitHub writes as a string.
+	resolve(r, "PullRequest.fullDatabaseId", func(_ *gqlContext, is *Issue) (any, error) { return strconv.FormatInt(is.ID, 10), nil })
 	pullField(r, "isDraft", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.Draft, nil })
 	pullField(r, "headRefName", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.HeadRef, nil })
 	pullField(r, "baseRefName", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.BaseRef, nil })

@@ -121,7 +121,7 @@ func reviewNote(path string) string {
 
 // checks records the CI workflow's build, test and lint runs on a commit:
 // build concludes as given, test as given ("" while it runs), lint passes
-// (or is still queued behind a running test).
+// (or, while test runs, runs too).
 func (sd *seeder) checks(r *Repo, c *GitCommit, started time.Time, build, test string) {
 	sd.s.AddCheckRun(r, c.SHA, "CI", "build", build, started.Add(time.Minute), 3*time.Minute+17*time.Second)
 	sd.s.AddCheckRun(r, c.SHA, "CI", "test", test, started.Add(time.Minute), 6*time.Minute+4*time.Second)
