@@ -37,7 +37,7 @@ type restPull struct {
 	Draft          bool
 	Merged         bool
 	Mergeable      *bool
-	MergeableState string `json:"mergeable_state"`
+	MergeableState string  `json:"mergeable_state"`
 	MergedAt       *string `json:"merged_at"`
 	MergeCommitSHA *string `json:"merge_commit_sha"`
 	Commits        int
