@@ -169,7 +169,7 @@ func TestGraphQLGhPulls(t *testing.T) {
 							StatusCheckRollup struct {
 								Contexts struct {
 									CheckRunCount, StatusContextCount int
-									CheckRunCountsByState              []struct {
+									CheckRunCountsByState             []struct {
 										State string
 										Count int
 									}
