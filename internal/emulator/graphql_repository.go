@@ -91,8 +91,13 @@ func registerRepository(r *resolvers) {
 	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoMergeCommit, nil })
 	resolve(r, t+".squashMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoSquashMerge, nil })
 	resolve(r, t+".rebaseMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoRebaseMerge, nil })
-	resolve(r, t+".isFork", func(_ *gqlContext, _ *Repo) (any, error) { return false, nil })
-	resolve(r, t+".parent", func(_ *gqlContext, _ *Repo) (any, error) { return nil, nil })
+	resolve(r, t+".isFork", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Parent != nil, nil })
+	resolve(r, t+".parent", func(x *gqlContext, repo *Repo) (any, error) {
+		if repo.Parent == nil || !x.canRead(repo.Parent) {
+			return nil, nil
+		}
+		return repo.Parent, nil
+	})
 	resolve(r, t+".defaultBranchRef", func(_ *gqlContext, repo *Repo) (any, error) {
 		return &gitRef{repo: repo, name: repoDefaultBranch}, nil
 	})

@@ -91,6 +91,8 @@ type Repo struct {
 	// Git is the repository's branches and commits (git_objects.go), nil
 	// until EnsureGit.
 	Git *GitRepo
+	// Parent is the repository this one is a fork of, nil if none.
+	Parent *Repo
 }
 
 // Repository settings the emulator does not model are those of a new

@@ -179,6 +179,7 @@ func (s *State) OpenPull(is *Issue, headRepo *Repo, headRef, baseRef string, dra
 	is.IsPull = true
 	is.Pull = &PullRequest{HeadRepo: headRepo, HeadRef: headRef, BaseRef: baseRef, Head: head, Base: base,
 		Draft: draft, MaintainerCanModify: headRepo != is.Repo}
+	s.trackHead(is)
 	return is.Pull
 }
 
@@ -200,6 +201,7 @@ func (s *State) openBranchPull(is *Issue) {
 func (s *State) Push(is *Issue, author *Account, at time.Time, message string, writes map[string]*string) *GitCommit {
 	p := is.Pull
 	p.Head = s.Commit(p.HeadRepo, p.HeadRef, author, at, message, writes)
+	s.trackHead(is)
 	return p.Head
 }
 

@@ -31,7 +31,13 @@ func TestDemoSeedPulls(t *testing.T) {
 				t.Errorf("%s#%d has no branches", name, is.Number)
 				continue
 			}
-			if g.Branches[p.HeadRef] == nil || p.BaseRef != repoDefaultBranch {
+			if p.HeadRepo != r {
+				seen["cross-repository"]++
+				if p.HeadRepo.Parent != r || !p.MaintainerCanModify || g.Commits[p.Head.SHA] != p.Head {
+					t.Errorf("%s#%d: head in %s, not a fork whose head the base repository tracks", name, is.Number, p.HeadRepo.FullName())
+				}
+			}
+			if p.HeadRepo.Git.Branches[p.HeadRef] == nil || p.BaseRef != repoDefaultBranch {
 				t.Errorf("%s#%d: head %q base %q", name, is.Number, p.HeadRef, p.BaseRef)
 			}
 			if n := len(p.Commits()); n < 1 || n > 3 {
@@ -74,7 +80,7 @@ func TestDemoSeedPulls(t *testing.T) {
 			teams += len(p.RequestedTeams)
 		}
 	}
-	for _, k := range []string{"merged", "closed", "draft", "open"} {
+	for _, k := range []string{"merged", "closed", "draft", "open", "cross-repository"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s pull request in the seed (%v)", k, seen)
 		}

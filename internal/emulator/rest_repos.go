@@ -145,6 +145,13 @@ func (c *call) repoJSON(r *Repo, full bool) repoJSON {
 		Visibility: visibility, PushedAt: &updated, CreatedAt: &created, UpdatedAt: &updated,
 		Permissions: &permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead},
 	}
+	out.Fork = r.Parent != nil
+	for _, o := range c.st.Repos() {
+		if o.Parent == r {
+			out.ForksCount++
+			out.Forks++
+		}
+	}
 	if full {
 		out.fullRepoFields = &fullRepoFields{}
 	}

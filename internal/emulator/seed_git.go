@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -46,6 +47,9 @@ func (sd *seeder) seedGit(w *world) {
 			r.Files[p] = c
 		}
 	}
+	// dave, an outside contributor, sends his pull requests to the public
+	// acme/widgets from his fork.
+	sd.s.Fork(w.widgets, w.dave, day(2025, time.November, 3))
 }
 
 // repoLayout says where a repository keeps the sources of user-facing
@@ -246,14 +250,24 @@ func (sd *seeder) openPull(is *Issue) {
 			step{is.Title, map[string]*string{"docs/proposals/" + s + ".md": ptr(fmt.Sprintf("# %s\n\nStatus: implemented behind an option, off by default.\n", is.Title))}},
 			step{"Add a changelog entry", map[string]*string{"CHANGELOG.md": ptr(strings.Replace(main["CHANGELOG.md"], "## Unreleased\n\n", "## Unreleased\n\n- "+is.Title+"\n", 1))}})
 	}
-	if g.Branches[branch] != nil {
+	// An outside contributor cannot push to the repository: the branch
+	// lives in their fork, brought up to date first.
+	head := r
+	if !slices.ContainsFunc(r.Collaborators, func(l string) bool { return strings.EqualFold(l, author.Login) }) {
+		if head = sd.s.Repo(author.Login, r.Name); head == nil || head.Parent != r {
+			panic(fmt.Sprintf("emulator: demo seed: %s has no fork of %s", author.Login, r.FullName()))
+		}
+		sd.s.SyncFork(head)
+	}
+	hg := head.Git
+	if hg.Branches[branch] != nil {
 		branch = fmt.Sprintf("%s-%d", branch, is.Number)
 	}
-	g.Branches[branch] = g.Branches[repoDefaultBranch]
+	hg.Branches[branch] = hg.Branches[repoDefaultBranch]
 	for i, st := range steps {
-		sd.s.Commit(r, branch, author, at.Add(time.Duration(i)*37*time.Minute), st.msg, st.writes)
+		sd.s.Commit(head, branch, author, at.Add(time.Duration(i)*37*time.Minute), st.msg, st.writes)
 	}
-	sd.s.OpenPull(is, r, branch, repoDefaultBranch, false)
+	sd.s.OpenPull(is, head, branch, repoDefaultBranch, false)
 }
 
 func lowerFirst(s string) string {
