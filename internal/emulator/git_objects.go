@@ -45,6 +45,8 @@ type GitRepo struct {
 	// Statuses and CheckRuns hang off commits by sha, as on GitHub.
 	Statuses  map[string][]*CommitStatus
 	CheckRuns map[string][]*CheckRun
+	// Tags are lightweight tags by name.
+	Tags map[string]*GitCommit
 }
 
 func newGitRepo() *GitRepo {

@@ -93,6 +93,8 @@ type Repo struct {
 	Git *GitRepo
 	// Parent is the repository this one is a fork of, nil if none.
 	Parent *Repo
+	// Releases are the published releases, oldest first (releases.go).
+	Releases []*Release
 }
 
 // Repository settings the emulator does not model are those of a new

@@ -1,6 +1,7 @@
 package emulator
 
-// gitRoutes are the REST endpoints over pull requests and git data.
+// gitRoutes are the REST endpoints over pull requests, git data and
+// releases.
 // Branch names and refs may hold slashes, so those wildcards take the
 // rest of the path.
 func (e *Emulator) gitRoutes() []route {
@@ -26,5 +27,10 @@ func (e *Emulator) gitRoutes() []route {
 		{"GET", repo + "/commits/{ref}/status", e.getCombinedStatus},
 		{"GET", repo + "/commits/{ref}/statuses", e.listCommitStatuses},
 		{"GET", repo + "/commits/{ref}/check-runs", e.listCommitCheckRuns},
+
+		{"GET", repo + "/tags", e.listTags},
+		{"GET", repo + "/releases", e.listReleases},
+		{"GET", repo + "/releases/latest", e.getLatestRelease},
+		{"GET", repo + "/releases/tags/{tag}", e.getReleaseByTag},
 	}
 }

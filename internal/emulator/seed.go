@@ -113,6 +113,7 @@ func SeedDemo(s *State) {
 	sd.seedGit(w)
 	sd.run()
 	sd.seedPullActivity(w)
+	sd.seedReleases(w)
 	for _, r := range []*Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {
 			if is.UpdatedAt.After(r.UpdatedAt) {

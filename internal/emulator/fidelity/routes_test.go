@@ -135,6 +135,10 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/commits/patch-7/statuses", tokCarol, nil, 200},
 		{"GET", repo + "/commits/patch-7/check-runs", tokCarol, nil, 200},
 		{"GET", repo + "/contents/gears/ratio.go?ref=patch-7", tokCarol, nil, 200},
+		{"GET", repo + "/tags", tokCarol, nil, 200},
+		{"GET", repo + "/releases", tokCarol, nil, 200},
+		{"GET", repo + "/releases/latest", tokCarol, nil, 200},
+		{"GET", repo + "/releases/tags/v1.1.0-rc.1", tokCarol, nil, 200},
 
 		{"POST", "/app/installations/7/access_tokens", appJWT, map[string]any{"repositories": []string{"widgets"}}, 201},
 	}

@@ -136,6 +136,11 @@ func newWorld(t *testing.T, opts emulator.Options) *world {
 	st.AddCheckRun(widgets, head.SHA, "CI", "test", "success", at(51), 3*time.Minute)
 	st.AddCheckRun(widgets, head.SHA, "CI", "lint", "", at(51), 0)
 	st.AddStatus(widgets, head.SHA, "failure", "ci/coverage", "Coverage fell by 2%", "https://coverage.example/7", alice, at(51))
+	// Two releases of main: v1.0.0, and v1.1.0-rc.1, a pre-release.
+	st.Tag(widgets, "v1.0.0", widgets.Git.Branches["main"])
+	st.AddRelease(widgets, "v1.0.0", "First release.", alice, at(54))
+	st.Tag(widgets, "v1.1.0-rc.1", widgets.Git.Branches["main"])
+	st.AddRelease(widgets, "v1.1.0-rc.1", "", alice, at(55))
 
 	widgets.Files[".github/ISSUE_TEMPLATE/bug_report.yml"] = "name: Bug report\ndescription: Something is broken\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What happened?\n"
 	widgets.Files[".github/ISSUE_TEMPLATE/feature_request.md"] = "---\nname: Feature request\nabout: Suggest an idea\n---\n\nDescribe the idea.\n"
