@@ -172,11 +172,18 @@ func (g *GitRepo) BranchNames() []string {
 	return names
 }
 
-// Resolve finds the commit a ref names: a branch, a full or abbreviated
-// (at least 7 hex digits) sha, or "refs/heads/<branch>".
+// Resolve finds the commit a ref names: a branch, a tag, a full or
+// abbreviated (at least 7 hex digits) sha, or "refs/heads/<branch>" or
+// "refs/tags/<tag>".
 func (g *GitRepo) Resolve(ref string) *GitCommit {
+	if tag, ok := strings.CutPrefix(ref, "refs/tags/"); ok {
+		return g.Tags[tag]
+	}
 	ref = strings.TrimPrefix(ref, "refs/heads/")
 	if c := g.Branches[ref]; c != nil {
+		return c
+	}
+	if c := g.Tags[ref]; c != nil {
 		return c
 	}
 	if c := g.Commits[strings.ToLower(ref)]; c != nil {

@@ -222,12 +222,34 @@ type gitRefJSON struct {
 	} `json:"object"`
 }
 
-func (c *call) gitRef(r *Repo, branch string, tip *GitCommit) gitRefJSON {
-	ref := "refs/heads/" + branch
-	out := gitRefJSON{Ref: ref, NodeID: nodeID("REF", r.ID) + strings.ReplaceAll(branch, "/", "_"),
-		URL: c.links.repo(r) + "/git/" + escapePath(ref)}
+// gitRef renders a ref ("heads/main", "tags/v1.0.0"). Tags are
+// lightweight: they point at the commit itself.
+func (c *call) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
+	full := "refs/" + ref
+	out := gitRefJSON{Ref: full, NodeID: nodeID("REF", r.ID) + strings.ReplaceAll(ref, "/", "_"),
+		URL: c.links.repo(r) + "/git/" + escapePath(full)}
 	out.Object.Type, out.Object.SHA, out.Object.URL = "commit", tip.SHA, c.links.repo(r)+"/git/commits/"+tip.SHA
 	return out
+}
+
+// refs lists a repository's refs by name without "refs/": branches, then
+// tags.
+func refs(g *GitRepo) (names []string, tips map[string]*GitCommit) {
+	tips = map[string]*GitCommit{}
+	for _, n := range g.BranchNames() {
+		names = append(names, "heads/"+n)
+		tips["heads/"+n] = g.Branches[n]
+	}
+	tags := make([]string, 0, len(g.Tags))
+	for n := range g.Tags {
+		tags = append(tags, n)
+	}
+	slices.Sort(tags)
+	for _, n := range tags {
+		names = append(names, "tags/"+n)
+		tips["tags/"+n] = g.Tags[n]
+	}
+	return names, tips
 }
 
 func (e *Emulator) getGitRef(c *call) {
@@ -235,27 +257,28 @@ func (e *Emulator) getGitRef(c *call) {
 	if r == nil {
 		return
 	}
-	branch, ok := strings.CutPrefix(c.req.PathValue("ref"), "heads/")
-	tip := g.Branches[branch]
-	if !ok || tip == nil {
+	ref := c.req.PathValue("ref")
+	_, tips := refs(g)
+	tip := tips[ref]
+	if tip == nil {
 		c.fail(http.StatusNotFound, "Not Found", "rest/git/refs#get-a-reference")
 		return
 	}
-	c.json(http.StatusOK, c.gitRef(r, branch, tip))
+	c.json(http.StatusOK, c.gitRef(r, ref, tip))
 }
 
-// listMatchingRefs lists the refs whose name starts with refs/<ref>: the
-// emulator keeps branches only.
+// listMatchingRefs lists the refs whose name starts with refs/<ref>.
 func (e *Emulator) listMatchingRefs(c *call) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
 	}
-	prefix := "refs/" + c.req.PathValue("ref")
+	prefix := c.req.PathValue("ref")
+	names, tips := refs(g)
 	out := []gitRefJSON{}
-	for _, n := range g.BranchNames() {
-		if strings.HasPrefix("refs/heads/"+n, prefix) {
-			out = append(out, c.gitRef(r, n, g.Branches[n]))
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, c.gitRef(r, n, tips[n]))
 		}
 	}
 	c.json(http.StatusOK, out)

@@ -50,6 +50,19 @@ func TestRESTReleases(t *testing.T) {
 	if r := get(t, base+"/releases/tags/v9", tok); r.status != http.StatusNotFound {
 		t.Errorf("unknown tag: %d", r.status)
 	}
+	var ref struct {
+		Ref    string
+		Object struct{ SHA string }
+	}
+	getJSON(t, base+"/git/ref/tags/v1.4.0", tok, &ref)
+	if ref.Ref != "refs/tags/v1.4.0" || ref.Object.SHA != tags[3].Commit.SHA {
+		t.Errorf("tag ref = %+v", ref)
+	}
+	var matching []struct{ Ref string }
+	getJSON(t, base+"/git/matching-refs/tags/v1.4", tok, &matching)
+	if len(matching) != 3 {
+		t.Errorf("refs matching tags/v1.4 = %+v", matching)
+	}
 	// The tag points at main as it was: the v1.4.0 commit holds #37's
 	// changelog line, not #84's.
 	var c struct{ SHA string }
