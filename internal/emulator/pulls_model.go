@@ -205,45 +205,6 @@ func (s *State) Push(is *Issue, author *Account, at time.Time, message string, w
 	return p.Head
 }
 
-// MergePull merges an open pull request with a merge commit on its base
-// branch: the base tip's files with the head's changes applied, as git's
-// merge writes them when nothing conflicts. It closes the pull request.
-func (s *State) MergePull(is *Issue, actor *Account) {
-	p := is.Pull
-	now := s.Now()
-	g := is.Repo.Git
-	tip := g.Branches[p.BaseRef]
-	files := make(map[string]string, len(tip.Files))
-	for path, c := range tip.Files {
-		files[path] = c
-	}
-	for _, fc := range Changes(MergeBase(tip, p.Head).Files, p.Head.Files) {
-		if fc.Status == "removed" {
-			delete(files, fc.Path)
-		} else {
-			files[fc.Path] = fc.After
-		}
-	}
-	msg := "Merge pull request #" + itoa(is.Number) + " from " + p.HeadRepo.Owner.Login + "/" + p.HeadRef + "\n\n" + is.Title
-	sig := signature(actor, now)
-	p.Base = tip
-	p.MergeCommit = g.commit(p.BaseRef, []*GitCommit{tip, p.Head}, files, sig, sig, msg)
-	if p.BaseRef == repoDefaultBranch {
-		// Repo.Files is the default branch's tree.
-		is.Repo.Files = make(map[string]string, len(files))
-		for path, c := range files {
-			is.Repo.Files[path] = c
-		}
-	}
-	p.MergedAt, p.MergedBy = &now, actor
-	is.Merged = true
-	s.Close(is, actor, "")
-	is.StateReason = nil
-	if n := len(is.Events); n > 0 && is.Events[n-1].Event == "closed" {
-		is.Events[n-1].StateReason = nil
-	}
-}
-
 // AddReview records a submitted review on the pull request's head commit
 // and drops the reviewer's pending review request, as submitting does.
 func (s *State) AddReview(is *Issue, author *Account, state, body string, at time.Time) *Review {

@@ -1,6 +1,8 @@
 package emulator_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -248,5 +250,67 @@ func TestRESTGitData(t *testing.T) {
 	}
 	if r := get(t, base+"/commits/"+strings.Repeat("0", 40), tok); r.status != http.StatusUnprocessableEntity {
 		t.Errorf("unknown commit: %d %s", r.status, r.body)
+	}
+}
+
+func TestRESTMergePull(t *testing.T) {
+	base := serveDemo(t) + "/repos/acme/widgets"
+	put := func(tok string, n int, body map[string]any) reply {
+		t.Helper()
+		return send(t, http.MethodPut, fmt.Sprintf("%s/pulls/%d/merge", base, n), tok, body)
+	}
+	bob, carol := emulator.DemoTokenBob, emulator.DemoTokenCarol
+	for _, c := range []struct {
+		tok    string
+		n      int
+		body   map[string]any
+		status int
+		msg    string
+	}{
+		{carol, 146, nil, http.StatusForbidden, ""},
+		{bob, 155, nil, http.StatusMethodNotAllowed, "Pull Request is still a draft"},
+		{bob, 133, nil, http.StatusMethodNotAllowed, "At least 1 approving review is required"},
+		{bob, 96, nil, http.StatusMethodNotAllowed, "Pull Request is not mergeable"},
+		{bob, 146, map[string]any{"merge_method": "octopus"}, http.StatusUnprocessableEntity, ""},
+		{bob, 146, map[string]any{"sha": strings.Repeat("a", 40)}, http.StatusConflict, "Head branch was modified"},
+	} {
+		r := put(c.tok, c.n, c.body)
+		if r.status != c.status || !strings.Contains(string(r.body), c.msg) {
+			t.Errorf("merge #%d %v: %d %s, want %d %q", c.n, c.body, r.status, r.body, c.status, c.msg)
+		}
+	}
+	if r := get(t, base+"/pulls/146/merge", carol); r.status != http.StatusNotFound {
+		t.Errorf("unmerged pull request: %d", r.status)
+	}
+	var before restPull
+	getJSON(t, base+"/pulls/146", carol, &before)
+	r := put(bob, 146, map[string]any{"merge_method": "squash", "sha": before.Head.SHA})
+	var out struct {
+		SHA    string
+		Merged bool
+	}
+	if r.status != http.StatusOK || json.Unmarshal(r.body, &out) != nil || !out.Merged {
+		t.Fatalf("merge: %d %s", r.status, r.body)
+	}
+	var after restPull
+	getJSON(t, base+"/pulls/146", carol, &after)
+	var main struct{ Commit struct{ SHA string } }
+	getJSON(t, base+"/branches/main", carol, &main)
+	var squash struct {
+		Commit  struct{ Message string }
+		Parents []struct{ SHA string }
+	}
+	getJSON(t, base+"/commits/"+out.SHA, carol, &squash)
+	if !after.Merged || after.State != "closed" || after.MergeCommitSHA == nil || *after.MergeCommitSHA != out.SHA ||
+		main.Commit.SHA != out.SHA || len(squash.Parents) != 1 ||
+		!strings.HasPrefix(squash.Commit.Message, "Fix #145: Chart widget loses unsaved changes after resizing the panel (#146)\n\n* ") {
+		t.Errorf("after the merge: pull %+v, main %s, commit %+v", after, main.Commit.SHA, squash)
+	}
+	if r := get(t, base+"/pulls/146/merge", carol); r.status != http.StatusNoContent {
+		t.Errorf("merged pull request: %d", r.status)
+	}
+	// The merged file is on main now.
+	if r := get(t, base+"/contents/web/src/widgets/ChartWidget.issue145.test.tsx", carol); r.status != http.StatusOK {
+		t.Errorf("the merged file on main: %d", r.status)
 	}
 }

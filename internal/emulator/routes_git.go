@@ -17,6 +17,8 @@ func (e *Emulator) gitRoutes() []route {
 		{"GET", pull + "/reviews", e.listPullReviews},
 		{"GET", pull + "/comments", e.listPullReviewComments},
 		{"GET", pull + "/requested_reviewers", e.listRequestedReviewers},
+		{"GET", pull + "/merge", e.checkMerged},
+		{"PUT", pull + "/merge", e.mergePull},
 
 		{"GET", repo + "/branches", e.listBranches},
 		{"GET", repo + "/branches/{branch...}", e.getBranch},

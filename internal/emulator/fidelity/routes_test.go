@@ -135,6 +135,8 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/commits/patch-7/statuses", tokCarol, nil, 200},
 		{"GET", repo + "/commits/patch-7/check-runs", tokCarol, nil, 200},
 		{"GET", repo + "/contents/gears/ratio.go?ref=patch-7", tokCarol, nil, 200},
+		{"PUT", repo + "/pulls/7/merge", tokAlice, map[string]any{"merge_method": "squash", "commit_title": "Cap the gear ratio (#7)"}, 200},
+		{"GET", repo + "/pulls/7/merge", tokCarol, nil, 204},
 		{"GET", repo + "/tags", tokCarol, nil, 200},
 		{"GET", repo + "/releases", tokCarol, nil, 200},
 		{"GET", repo + "/releases/latest", tokCarol, nil, 200},
