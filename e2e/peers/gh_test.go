@@ -133,6 +133,14 @@ func ghSession() []ghCheck {
 			"--jq", `"\(.reviewDecision) \(.mergeStateStatus) \(.reviews | map(.state) | join(",")) \(.files | length) \(.headRefName)"`},
 			exactLines: []string{"APPROVED CLEAN APPROVED 2 fix/145-chart-widget-loses-unsaved-changes-after"}},
 		{name: "pr-list-merged", args: []string{"pr", "list", "-R", repo, "--state", "merged", "--limit", "3"}, stdout: []string{"108\tBump @testing-library/react from 16.0.1 to 16.1.0"}, lines: 3},
+		// Each pull request write works on its own pull request: #121 is
+		// dave's (alice may approve it), #133 and #155 are open.
+		{name: "pr-review", args: []string{"pr", "review", "121", "-R", repo, "--approve", "--body", "Looks good now."},
+			effect: api("repos/acme/widgets/pulls/121/reviews", `.[-1] | "\(.state) \(.user.login) \(.body)"`, "APPROVED alice Looks good now.")},
+		{name: "pr-close", args: []string{"pr", "close", "133", "-R", repo}, stderr: []string{"Closed pull request acme/widgets#133"},
+			effect: api("repos/acme/widgets/pulls/133", `"\(.state) \(.merged)"`, "closed false")},
+		{name: "pr-ready", args: []string{"pr", "ready", "155", "-R", repo}, stderr: []string{"acme/widgets#155 is marked as \"ready for review\""},
+			effect: api("repos/acme/widgets/pulls/155", ".draft", "false")},
 
 		// A token GitHub does not know: 401 Bad credentials, on REST and
 		// GraphQL alike.

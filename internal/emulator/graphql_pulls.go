@@ -242,6 +242,7 @@ func registerPulls(r *resolvers) {
 
 	registerReviews(r)
 	registerCommits(r)
+	registerPullMutations(r)
 	for _, ct := range []struct{ conn, edge string }{
 		{"PullRequestCommitConnection", "PullRequestCommitEdge"},
 		{"PullRequestReviewConnection", "PullRequestReviewEdge"},

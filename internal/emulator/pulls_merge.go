@@ -93,13 +93,18 @@ func (s *State) Merge(is *Issue, actor *Account, o MergeOptions) *GitCommit {
 	}
 	p.MergedAt, p.MergedBy = &now, actor
 	is.Merged = true
-	// A merged pull request closes without a state_reason.
+	s.closePull(is, actor)
+	return result
+}
+
+// closePull closes a pull request. Pull requests carry no state_reason
+// on GitHub, so the one Close records is cleared.
+func (s *State) closePull(is *Issue, actor *Account) {
 	s.Close(is, actor, "")
 	is.StateReason = nil
 	if n := len(is.Events); n > 0 && is.Events[n-1].Event == "closed" {
 		is.Events[n-1].StateReason = nil
 	}
-	return result
 }
 
 // mergeBlocker is why the base branch's protection refuses a merge by
