@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -444,4 +445,49 @@ func (s *State) AddTeam(org *Account, name, slug string) *Team {
 	t := &Team{ID: id, NodeID: nodeID("T", id), Org: org, Name: name, Slug: slug}
 	s.nodes[t.NodeID] = t
 	return t
+}
+
+// FindTeam finds an organization's team by slug.
+func (s *State) FindTeam(org *Account, slug string) *Team {
+	for _, n := range s.nodes {
+		if t, ok := n.(*Team); ok && t.Org == org && strings.EqualFold(t.Slug, slug) {
+			return t
+		}
+	}
+	return nil
+}
+
+// CreatePull opens a pull request from an existing head branch (in r or a
+// fork of it) into a base branch of r, and cross-references the issues its
+// body mentions (hosts as AddIssue's).
+func (s *State) CreatePull(r *Repo, author *Account, title string, body *string, headRepo *Repo, headRef, baseRef string, draft bool, hosts ...string) *Issue {
+	now := s.Now()
+	is := s.newIssue(r, author, title, body, true, now)
+	s.OpenPull(is, headRepo, headRef, baseRef, draft)
+	if body != nil {
+		s.CrossReference(is, author, *body, now, hosts...)
+	}
+	return is
+}
+
+// PushFile commits one file to a branch of r and moves the open pull
+// requests whose head is that branch along, as a push does; on the
+// default branch the repository's files follow.
+func (s *State) PushFile(r *Repo, branch string, author *Account, message, path, content string) *GitCommit {
+	c := s.Commit(r, branch, author, s.Now(), message, map[string]*string{path: &content})
+	if branch == repoDefaultBranch {
+		r.Files = make(map[string]string, len(c.Files))
+		for p, body := range c.Files {
+			r.Files[p] = body
+		}
+	}
+	for _, other := range s.Repos() {
+		for _, is := range other.Issues {
+			if p := is.Pull; p != nil && is.State == "open" && p.HeadRepo == r && p.HeadRef == branch {
+				p.Head = c
+				s.trackHead(is)
+			}
+		}
+	}
+	return c
 }

@@ -3,6 +3,8 @@ package fidelity
 import (
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha1"
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,6 +30,14 @@ func TestEveryRouteSucceeds(t *testing.T) {
 	const repo = "/repos/acme/widgets"
 	id := func(n int) int64 { return w.ids[n] }
 	appJWT := installApp(t, w)
+	st := w.srv.Emu.State()
+	st.Lock()
+	mainSHA := st.Repo("acme", "widgets").Git.Branches["main"].SHA
+	st.Unlock()
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	blob := func(s string) string {
+		return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(s), s))))
+	}
 	steps := []step{
 		{"GET", "/", tokCarol, nil, 200},
 		{"GET", "/user", tokAlice, nil, 200},
@@ -135,6 +145,13 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/commits/patch-7/statuses", tokCarol, nil, 200},
 		{"GET", repo + "/commits/patch-7/check-runs", tokCarol, nil, 200},
 		{"GET", repo + "/contents/gears/ratio.go?ref=patch-7", tokCarol, nil, 200},
+		{"POST", repo + "/git/refs", tokBob, map[string]any{"ref": "refs/heads/gears-docs", "sha": mainSHA}, 201},
+		{"PUT", repo + "/contents/docs/gears.md", tokBob, map[string]any{"message": "Document gears", "content": b64("# Gears\n"), "branch": "gears-docs"}, 201},
+		{"POST", repo + "/pulls", tokBob, map[string]any{"title": "Document gears", "head": "gears-docs", "base": "main", "body": "Explains #7."}, 201},
+		{"PUT", repo + "/contents/docs/gears.md", tokBob, map[string]any{"message": "Retitle", "content": b64("# Gear train\n"), "sha": blob("# Gears\n"), "branch": "gears-docs"}, 200},
+		{"PATCH", repo + "/pulls/38", tokBob, map[string]any{"title": "Document the gear train", "body": "Explains #7 and #8."}, 200},
+		{"POST", repo + "/pulls/38/requested_reviewers", tokBob, map[string]any{"reviewers": []string{"alice", "carol"}}, 201},
+		{"DELETE", repo + "/pulls/38/requested_reviewers", tokBob, map[string]any{"reviewers": []string{"carol"}}, 200},
 		{"PUT", repo + "/pulls/7/merge", tokAlice, map[string]any{"merge_method": "squash", "commit_title": "Cap the gear ratio (#7)"}, 200},
 		{"GET", repo + "/pulls/7/merge", tokCarol, nil, 204},
 		{"GET", repo + "/tags", tokCarol, nil, 200},
