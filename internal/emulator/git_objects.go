@@ -47,11 +47,38 @@ type GitRepo struct {
 	CheckRuns map[string][]*CheckRun
 	// Tags are lightweight tags by name.
 	Tags map[string]*GitCommit
+	// Trees (root trees: path -> content) and Blobs by object id, for the
+	// Git Data API, which names them by sha.
+	Trees map[string]map[string]string
+	Blobs map[string]string
 }
 
 func newGitRepo() *GitRepo {
 	return &GitRepo{Commits: map[string]*GitCommit{}, Branches: map[string]*GitCommit{},
-		Statuses: map[string][]*CommitStatus{}, CheckRuns: map[string][]*CheckRun{}}
+		Statuses: map[string][]*CommitStatus{}, CheckRuns: map[string][]*CheckRun{},
+		Trees: map[string]map[string]string{}, Blobs: map[string]string{}}
+}
+
+// add makes a commit, its tree and its blobs known to the repository by
+// sha.
+func (g *GitRepo) add(c *GitCommit) {
+	if g.Commits[c.SHA] != nil {
+		return
+	}
+	g.Commits[c.SHA] = c
+	g.addTree(c.Files)
+}
+
+// addTree records a root tree and its blobs, and returns its sha.
+func (g *GitRepo) addTree(files map[string]string) string {
+	sha := treeSHA(files)
+	if g.Trees[sha] == nil {
+		g.Trees[sha] = files
+		for _, content := range files {
+			g.Blobs[blobSHA(content)] = content
+		}
+	}
+	return sha
 }
 
 // Headline is the commit message's first line.
@@ -155,7 +182,7 @@ func (g *GitRepo) commit(branch string, parents []*GitCommit, files map[string]s
 	c := &GitCommit{Parents: parents, Author: author, Committer: committer, Message: message, Files: files}
 	c.TreeSHA = treeSHA(files)
 	c.SHA = commitSHA(c)
-	g.Commits[c.SHA] = c
+	g.add(c)
 	if branch != "" {
 		g.Branches[branch] = c
 	}

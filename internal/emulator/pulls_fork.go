@@ -15,7 +15,7 @@ func (s *State) Fork(parent *Repo, owner *Account, at time.Time) *Repo {
 	f.Git = newGitRepo()
 	tip := pg.Branches[repoDefaultBranch]
 	for _, c := range History(tip) {
-		f.Git.Commits[c.SHA] = c
+		f.Git.add(c)
 	}
 	f.Git.Branches[repoDefaultBranch] = tip
 	return f
@@ -26,7 +26,7 @@ func (s *State) Fork(parent *Repo, owner *Account, at time.Time) *Repo {
 func (s *State) SyncFork(f *Repo) {
 	tip := f.Parent.Git.Branches[repoDefaultBranch]
 	for _, c := range History(tip) {
-		f.Git.Commits[c.SHA] = c
+		f.Git.add(c)
 	}
 	f.Git.Branches[repoDefaultBranch] = tip
 }
@@ -40,6 +40,6 @@ func (s *State) trackHead(is *Issue) {
 		return
 	}
 	for _, c := range p.Commits() {
-		is.Repo.Git.Commits[c.SHA] = c
+		is.Repo.Git.add(c)
 	}
 }

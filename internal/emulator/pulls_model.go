@@ -475,6 +475,15 @@ func (s *State) CreatePull(r *Repo, author *Account, title string, body *string,
 // default branch the repository's files follow.
 func (s *State) PushFile(r *Repo, branch string, author *Account, message, path, content string) *GitCommit {
 	c := s.Commit(r, branch, author, s.Now(), message, map[string]*string{path: &content})
+	s.MoveBranch(r, branch, c)
+	return c
+}
+
+// MoveBranch points a branch at a commit, as a push does: on the default
+// branch the repository's files follow, and the open pull requests whose
+// head is the branch move along.
+func (s *State) MoveBranch(r *Repo, branch string, c *GitCommit) {
+	r.Git.Branches[branch] = c
 	if branch == repoDefaultBranch {
 		r.Files = make(map[string]string, len(c.Files))
 		for p, body := range c.Files {
@@ -489,5 +498,4 @@ func (s *State) PushFile(r *Repo, branch string, author *Account, message, path,
 			}
 		}
 	}
-	return c
 }

@@ -110,3 +110,64 @@ func TestRESTPullWrites(t *testing.T) {
 		t.Errorf("after the edit: %+v", after)
 	}
 }
+
+// Several files in one commit through the Git Data API, as clients push
+// them: tree, commit, then the branch moved forward.
+func TestRESTGitDataWrites(t *testing.T) {
+	base := serveDemo(t) + "/repos/acme/widgets"
+	bob, carol := emulator.DemoTokenBob, emulator.DemoTokenCarol
+	var pull struct {
+		Head struct{ Ref, SHA string }
+	}
+	getJSON(t, base+"/pulls/146", carol, &pull)
+	var head struct {
+		Tree struct{ SHA string }
+	}
+	getJSON(t, base+"/git/commits/"+pull.Head.SHA, carol, &head)
+	var tree struct {
+		SHA  string
+		Tree []struct{ Path, Type string }
+	}
+	getJSON(t, base+"/git/trees/"+head.Tree.SHA+"?recursive=1", carol, &tree)
+	if tree.SHA != head.Tree.SHA || len(tree.Tree) == 0 {
+		t.Fatalf("tree = %+v", tree)
+	}
+	r := send(t, http.MethodPost, base+"/git/trees", bob, map[string]any{"base_tree": head.Tree.SHA, "tree": []map[string]any{
+		{"path": "docs/a.md", "mode": "100644", "type": "blob", "content": "a\n"},
+		{"path": "docs/b.md", "mode": "100644", "type": "blob", "content": "b\n"},
+		{"path": "CHANGELOG.md", "mode": "100644", "type": "blob", "sha": nil},
+	}})
+	var created struct{ SHA string }
+	if r.status != http.StatusCreated || json.Unmarshal(r.body, &created) != nil {
+		t.Fatalf("create tree: %d %s", r.status, r.body)
+	}
+	r = send(t, http.MethodPost, base+"/git/commits", bob, map[string]any{"message": "Add two pages", "tree": created.SHA, "parents": []string{pull.Head.SHA}})
+	var commit struct {
+		SHA    string
+		Author struct{ Name string }
+	}
+	if r.status != http.StatusCreated || json.Unmarshal(r.body, &commit) != nil || commit.Author.Name != "Bob Brennan" {
+		t.Fatalf("create commit: %d %s", r.status, r.body)
+	}
+	// A commit that does not descend from the branch's tip is refused
+	// unless forced.
+	var main struct{ Commit struct{ SHA string } }
+	getJSON(t, base+"/branches/main", carol, &main)
+	ref := base + "/git/refs/heads/" + pull.Head.Ref
+	if r := send(t, http.MethodPatch, ref, bob, map[string]any{"sha": main.Commit.SHA}); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("non-fast-forward: %d %s", r.status, r.body)
+	}
+	if r := send(t, http.MethodPatch, ref, bob, map[string]any{"sha": commit.SHA}); r.status != http.StatusOK {
+		t.Fatalf("update ref: %d %s", r.status, r.body)
+	}
+	var after struct {
+		ChangedFiles int `json:"changed_files"`
+		Commits      int
+		Head         struct{ SHA string }
+	}
+	getJSON(t, base+"/pulls/146", carol, &after)
+	// The pull request now also adds two pages and deletes the changelog.
+	if after.Head.SHA != commit.SHA || after.Commits != 3 || after.ChangedFiles != 5 {
+		t.Errorf("pull request after the push: %+v", after)
+	}
+}
