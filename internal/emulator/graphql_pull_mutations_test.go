@@ -109,3 +109,81 @@ func TestGraphQLPullMutations(t *testing.T) {
 		t.Errorf("merge = %+v", m)
 	}
 }
+
+// A pending review: started, given a thread, seen only by its author,
+// then submitted; and a thread resolved and unresolved.
+func TestGraphQLPendingReview(t *testing.T) {
+	schemasOrFail(t)
+	w := demoGQLWorld(t)
+	var pr struct {
+		Repository struct {
+			PullRequest struct {
+				ID            string
+				ReviewThreads struct{ Nodes []struct{ ID string } }
+			}
+		}
+	}
+	w.query(DemoTokenCarol, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 146) { id reviewThreads(first: 5) { nodes { id } } } } }`, nil).ok(t, &pr)
+	prID := pr.Repository.PullRequest.ID
+	var started struct {
+		AddPullRequestReview struct{ PullRequestReview struct{ ID, State string } }
+	}
+	w.query(DemoTokenCarol, `mutation($id: ID!) { addPullRequestReview(input: {pullRequestId: $id}) { pullRequestReview { id state } } }`,
+		map[string]any{"id": prID}).ok(t, &started)
+	rv := started.AddPullRequestReview.PullRequestReview
+	if rv.State != "PENDING" {
+		t.Fatalf("started review = %+v", rv)
+	}
+	var thread struct {
+		AddPullRequestReviewThread struct{ Thread struct{ Path string } }
+	}
+	w.query(DemoTokenCarol, `mutation($id: ID!) { addPullRequestReviewThread(input: {pullRequestReviewId: $id, path: "web/src/widgets/ChartWidget.tsx", line: 10, body: "Why undefined and not null?"}) { thread { path } } }`,
+		map[string]any{"id": rv.ID}).ok(t, &thread)
+	count := func(tok string) (reviews, threads int) {
+		var d struct {
+			Repository struct {
+				PullRequest struct {
+					Reviews, ReviewThreads struct{ TotalCount int }
+				}
+			}
+		}
+		w.query(tok, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 146) { reviews { totalCount } reviewThreads { totalCount } } } }`, nil).ok(t, &d)
+		return d.Repository.PullRequest.Reviews.TotalCount, d.Repository.PullRequest.ReviewThreads.TotalCount
+	}
+	if r, th := count(DemoTokenCarol); r != 2 || th != 1 {
+		t.Errorf("carol sees %d reviews and %d threads, want her pending review and no new thread", r, th)
+	}
+	if r, _ := count(DemoTokenBob); r != 1 {
+		t.Errorf("bob sees %d reviews, want carol's pending one hidden", r)
+	}
+	var submitted struct {
+		SubmitPullRequestReview struct{ PullRequestReview struct{ State string } }
+	}
+	w.query(DemoTokenCarol, `mutation($id: ID!) { submitPullRequestReview(input: {pullRequestReviewId: $id, event: COMMENT}) { pullRequestReview { state } } }`,
+		map[string]any{"id": rv.ID}).ok(t, &submitted)
+	if submitted.SubmitPullRequestReview.PullRequestReview.State != "COMMENTED" {
+		t.Errorf("submitted = %+v", submitted)
+	}
+	if r, th := count(DemoTokenBob); r != 2 || th != 2 {
+		t.Errorf("after submitting, bob sees %d reviews and %d threads", r, th)
+	}
+	// Resolving needs write access or authorship of the pull request.
+	const resolve = `mutation($id: ID!) { resolveReviewThread(input: {threadId: $id}) { thread { isResolved resolvedBy { login } } } }`
+	threadID := pr.Repository.PullRequest.ReviewThreads.Nodes[0].ID
+	if res := w.query(DemoTokenCarol, resolve, map[string]any{"id": threadID}); len(res.Errors) == 0 || res.Errors[0].Type != "FORBIDDEN" {
+		t.Errorf("carol resolves: %s", res.raw)
+	}
+	var unresolved struct {
+		UnresolveReviewThread struct{ Thread struct{ IsResolved bool } }
+	}
+	w.query(DemoTokenBob, `mutation($id: ID!) { unresolveReviewThread(input: {threadId: $id}) { thread { isResolved } } }`,
+		map[string]any{"id": threadID}).ok(t, &unresolved)
+	if unresolved.UnresolveReviewThread.Thread.IsResolved {
+		t.Error("the thread is still resolved")
+	}
+	// A pending review can be deleted; a submitted one cannot.
+	const del = `mutation($id: ID!) { deletePullRequestReview(input: {pullRequestReviewId: $id}) { pullRequestReview { id } } }`
+	if res := w.query(DemoTokenCarol, del, map[string]any{"id": rv.ID}); len(res.Errors) == 0 {
+		t.Errorf("deleting a submitted review: %s", res.raw)
+	}
+}

@@ -162,7 +162,7 @@ func registerPulls(r *resolvers) {
 		if err != nil {
 			return nil, err
 		}
-		list := slices.DeleteFunc(slices.Clone(p.Reviews), func(rv *Review) bool {
+		list := slices.DeleteFunc(p.VisibleReviews(x.c.viewer), func(rv *Review) bool {
 			return len(a.States) > 0 && !slices.Contains(a.States, rv.State) ||
 				a.Author != nil && !strings.EqualFold(rv.User.Login, *a.Author)
 		})

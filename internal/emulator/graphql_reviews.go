@@ -1,6 +1,9 @@
 package emulator
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // registerReviews serves pull request reviews, review threads and review
 // comments.
@@ -15,9 +18,19 @@ func registerReviews(r *resolvers) {
 	})
 	resolve(r, rv+".body", func(_ *gqlContext, v *Review) (any, error) { return v.Body, nil })
 	resolve(r, rv+".state", func(_ *gqlContext, v *Review) (any, error) { return v.State, nil })
-	resolve(r, rv+".submittedAt", func(_ *gqlContext, v *Review) (any, error) { return v.SubmittedAt, nil })
-	resolve(r, rv+".createdAt", func(_ *gqlContext, v *Review) (any, error) { return v.SubmittedAt, nil })
-	resolve(r, rv+".updatedAt", func(_ *gqlContext, v *Review) (any, error) { return v.SubmittedAt, nil })
+	resolve(r, rv+".submittedAt", func(_ *gqlContext, v *Review) (any, error) {
+		if v.State == "PENDING" {
+			return nil, nil
+		}
+		return v.SubmittedAt, nil
+	})
+	resolve(r, rv+".createdAt", func(_ *gqlContext, v *Review) (any, error) { return v.CreatedAt, nil })
+	resolve(r, rv+".updatedAt", func(_ *gqlContext, v *Review) (any, error) {
+		if v.State == "PENDING" {
+			return v.CreatedAt, nil
+		}
+		return v.SubmittedAt, nil
+	})
 	resolve(r, rv+".includesCreatedEdit", func(_ *gqlContext, _ *Review) (any, error) { return false, nil })
 	resolve(r, rv+".commit", func(_ *gqlContext, v *Review) (any, error) {
 		return &commitRef{repo: v.Pull.Repo, commit: v.Commit}, nil
@@ -49,7 +62,7 @@ func registerReviews(r *resolvers) {
 	resolve(r, th+".pullRequest", func(_ *gqlContext, t *ReviewThread) (any, error) { return t.Pull, nil })
 	resolve(r, th+".repository", func(_ *gqlContext, t *ReviewThread) (any, error) { return t.Pull.Repo, nil })
 	resolveArgs(r, th+".comments", func(x *gqlContext, t *ReviewThread, a connArgs) (any, error) {
-		return pageOf(x, t.Comments, a)
+		return pageOf(x, visibleComments(t.Comments, x.c.viewer), a)
 	})
 
 	objectType(r, func(*ReviewComment) string { return "PullRequestReviewComment" })
@@ -88,4 +101,11 @@ func registerReviews(r *resolvers) {
 		return x.webURL(fmt.Sprintf("%s#discussion_r%d", issuePath(c.Review.Pull), c.ID)), nil
 	})
 	resolve(r, cm+".reactionGroups", func(_ *gqlContext, _ *ReviewComment) (any, error) { return noReactions(), nil })
+}
+
+// visibleComments drops the comments of other people's pending reviews.
+func visibleComments(list []*ReviewComment, viewer *Account) []*ReviewComment {
+	return slices.DeleteFunc(slices.Clone(list), func(c *ReviewComment) bool {
+		return c.Review.State == "PENDING" && c.Review.User != viewer
+	})
 }

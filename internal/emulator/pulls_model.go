@@ -51,9 +51,10 @@ type Review struct {
 	Pull        *Issue
 	User        *Account
 	Body        string
-	State       string // APPROVED | CHANGES_REQUESTED | COMMENTED | DISMISSED
+	State       string // APPROVED | CHANGES_REQUESTED | COMMENTED | DISMISSED, or PENDING until submitted
 	Commit      *GitCommit
-	SubmittedAt time.Time
+	CreatedAt   time.Time
+	SubmittedAt time.Time // zero while pending
 	Comments    []*ReviewComment
 }
 
@@ -206,16 +207,64 @@ func (s *State) Push(is *Issue, author *Account, at time.Time, message string, w
 	return p.Head
 }
 
-// AddReview records a submitted review on the pull request's head commit
-// and drops the reviewer's pending review request, as submitting does.
+// AddReview records a review on the pull request's head commit: submitted
+// at once (dropping the reviewer's review request, as submitting does), or
+// with state PENDING, seen only by its author until SubmitReview.
 func (s *State) AddReview(is *Issue, author *Account, state, body string, at time.Time) *Review {
 	id := s.nextID()
-	rv := &Review{ID: id, NodeID: nodeID("PRR", id), Pull: is, User: author, Body: body, State: state,
-		Commit: is.Pull.Head, SubmittedAt: at}
+	rv := &Review{ID: id, NodeID: nodeID("PRR", id), Pull: is, User: author, Body: body, State: "PENDING",
+		Commit: is.Pull.Head, CreatedAt: at}
 	is.Pull.Reviews = append(is.Pull.Reviews, rv)
-	is.Pull.RequestedReviewers = slices.DeleteFunc(is.Pull.RequestedReviewers, func(a *Account) bool { return a == author })
 	s.nodes[rv.NodeID] = rv
+	if state != "PENDING" {
+		s.SubmitReview(rv, state, body, at)
+	}
 	return rv
+}
+
+// SubmitReview submits a pending review: its threads appear on the pull
+// request and the reviewer's review request is done.
+func (s *State) SubmitReview(rv *Review, state, body string, at time.Time) {
+	p := rv.Pull.Pull
+	rv.State, rv.Body, rv.SubmittedAt = state, body, at
+	for _, c := range rv.Comments {
+		c.CreatedAt, c.UpdatedAt = at, at
+		if c.InReplyTo == nil {
+			p.Threads = append(p.Threads, c.Thread)
+		}
+	}
+	p.RequestedReviewers = slices.DeleteFunc(p.RequestedReviewers, func(a *Account) bool { return a == rv.User })
+}
+
+// DeleteReview deletes a pending review and its comments.
+func (s *State) DeleteReview(rv *Review) {
+	p := rv.Pull.Pull
+	p.Reviews = slices.DeleteFunc(p.Reviews, func(x *Review) bool { return x == rv })
+	delete(s.nodes, rv.NodeID)
+	for _, c := range rv.Comments {
+		delete(s.nodes, c.NodeID)
+		if c.InReplyTo == nil {
+			delete(s.nodes, c.Thread.NodeID)
+		} else {
+			c.Thread.Comments = slices.DeleteFunc(c.Thread.Comments, func(x *ReviewComment) bool { return x == c })
+		}
+	}
+}
+
+// PendingReview is the user's pending review on a pull request, if any.
+func (p *PullRequest) PendingReview(user *Account) *Review {
+	for _, rv := range p.Reviews {
+		if rv.State == "PENDING" && rv.User == user {
+			return rv
+		}
+	}
+	return nil
+}
+
+// VisibleReviews are the reviews viewer may see: every submitted review,
+// and their own pending one.
+func (p *PullRequest) VisibleReviews(viewer *Account) []*Review {
+	return slices.DeleteFunc(slices.Clone(p.Reviews), func(rv *Review) bool { return rv.State == "PENDING" && rv.User != viewer })
 }
 
 // AddReviewComment starts a thread on a line of the head commit's version
@@ -230,7 +279,10 @@ func (s *State) AddReviewComment(rv *Review, replyTo *ReviewComment, path string
 	} else {
 		tid := s.nextID()
 		c.Thread = &ReviewThread{ID: tid, NodeID: nodeID("PRRT", tid), Pull: is, Path: path, Line: line}
-		is.Pull.Threads = append(is.Pull.Threads, c.Thread)
+		if rv.State != "PENDING" {
+			// A pending review's threads appear when it is submitted.
+			is.Pull.Threads = append(is.Pull.Threads, c.Thread)
+		}
 		s.nodes[c.Thread.NodeID] = c.Thread
 		c.DiffHunk = diffHunkAt(is, path, line)
 	}
@@ -332,6 +384,9 @@ func (p *PullRequest) LatestReviews() []*Review {
 	latest := map[*Account]*Review{}
 	var order []*Account
 	for _, rv := range p.Reviews {
+		if rv.State == "PENDING" {
+			continue
+		}
 		prev, seen := latest[rv.User]
 		if !seen {
 			order = append(order, rv.User)

@@ -182,7 +182,7 @@ func (c *call) pullJSON(is *Issue, detail bool) *pullJSON {
 		d.Mergeable, d.Rebaseable = &ok, &ok
 	}
 	for _, t := range p.Threads {
-		d.ReviewComments += len(t.Comments)
+		d.ReviewComments += len(visibleComments(t.Comments, nil))
 	}
 	for _, fc := range p.Changes() {
 		d.Additions += fc.Additions
@@ -390,7 +390,7 @@ type reviewJSON struct {
 		HTML        linkJSON `json:"html"`
 		PullRequest linkJSON `json:"pull_request"`
 	} `json:"_links"`
-	SubmittedAt       string  `json:"submitted_at"`
+	SubmittedAt       string  `json:"submitted_at,omitempty"`
 	CommitID          *string `json:"commit_id"`
 	AuthorAssociation string  `json:"author_association"`
 }
@@ -400,8 +400,11 @@ func (c *call) reviewJSON(rv *Review) reviewJSON {
 	api := fmt.Sprintf("%s/pulls/%d", c.links.repo(is.Repo), is.Number)
 	html := fmt.Sprintf("%s%s#pullrequestreview-%d", c.links.web, issuePath(is), rv.ID)
 	out := reviewJSON{ID: rv.ID, NodeID: rv.NodeID, User: c.links.simpleUser(rv.User), Body: rv.Body, State: rv.State,
-		HTMLURL: html, PullRequestURL: api, SubmittedAt: ts(rv.SubmittedAt), CommitID: &rv.Commit.SHA,
-		AuthorAssociation: association(rv.User, is.Repo)}
+		HTMLURL: html, PullRequestURL: api, CommitID: &rv.Commit.SHA, AuthorAssociation: association(rv.User, is.Repo)}
+	if rv.State != "PENDING" {
+		// A pending review has not been submitted yet.
+		out.SubmittedAt = ts(rv.SubmittedAt)
+	}
 	out.Links.HTML, out.Links.PullRequest = linkJSON{html}, linkJSON{api}
 	return out
 }
@@ -416,7 +419,7 @@ func (e *Emulator) listPullReviews(c *call) {
 		return
 	}
 	out := []reviewJSON{}
-	for _, rv := range paginate(c, is.Pull.Reviews) {
+	for _, rv := range paginate(c, is.Pull.VisibleReviews(c.viewer)) {
 		out = append(out, c.reviewJSON(rv))
 	}
 	c.json(http.StatusOK, out)
@@ -489,7 +492,7 @@ func (e *Emulator) listPullReviewComments(c *call) {
 		return
 	}
 	var list []*ReviewComment
-	for _, rv := range is.Pull.Reviews {
+	for _, rv := range is.Pull.VisibleReviews(c.viewer) {
 		list = append(list, rv.Comments...)
 	}
 	// GitHub lists review comments by creation, ascending, unless told.
