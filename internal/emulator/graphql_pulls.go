@@ -243,6 +243,7 @@ func registerPulls(r *resolvers) {
 	registerReviews(r)
 	registerCommits(r)
 	registerPullMutations(r)
+	registerRefs(r)
 	for _, ct := range []struct{ conn, edge string }{
 		{"PullRequestCommitConnection", "PullRequestCommitEdge"},
 		{"PullRequestReviewConnection", "PullRequestReviewEdge"},

@@ -52,17 +52,23 @@ type milestonesArgs struct {
 	Query  *string  `json:"query"`
 }
 
-// gitRef is a branch: the emulator keeps no git data, only each
-// repository's default branch by name.
+// gitRef is a branch, or with prefix "refs/tags/" a tag, of a
+// repository's git data (git_objects.go).
 type gitRef struct {
-	repo *Repo
-	name string
+	repo   *Repo
+	name   string
+	prefix string // "" for refs/heads/
 }
 
 func registerRepository(r *resolvers) {
 	objectType(r, func(*gitRef) string { return "Ref" })
 	resolve(r, "Ref.name", func(_ *gqlContext, ref *gitRef) (any, error) { return ref.name, nil })
-	resolve(r, "Ref.prefix", func(_ *gqlContext, _ *gitRef) (any, error) { return "refs/heads/", nil })
+	resolve(r, "Ref.prefix", func(_ *gqlContext, ref *gitRef) (any, error) {
+		if ref.prefix != "" {
+			return ref.prefix, nil
+		}
+		return "refs/heads/", nil
+	})
 	resolve(r, "Ref.repository", func(_ *gqlContext, ref *gitRef) (any, error) { return ref.repo, nil })
 
 	objectType(r, func(*Repo) string { return "Repository" })
