@@ -83,8 +83,8 @@ type Repo struct {
 	Labels        []*Label
 	Milestones    []*Milestone
 	nextMilestone int
-	// Files holds repository contents by path, enough to serve
-	// .github/ISSUE_TEMPLATE/*.
+	// Files holds repository contents by path: the default branch's tree
+	// once the repository has git data (Git).
 	Files map[string]string
 	// Collaborators are the logins that can be assigned.
 	Collaborators []string
@@ -100,8 +100,8 @@ type Repo struct {
 // Repository settings the emulator does not model are those of a new
 // repository on GitHub, answered alike by REST (default_branch, has_*) and
 // GraphQL (defaultBranchRef, has*Enabled, *Allowed): issues, wiki and
-// projects on, and all three merge methods allowed. No repository is a
-// fork, so none has a parent.
+// projects on, and all three merge methods allowed. A fork's parent is
+// Repo.Parent.
 const (
 	repoDefaultBranch = "main"
 	repoHasIssues     = true
