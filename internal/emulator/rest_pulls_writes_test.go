@@ -171,3 +171,28 @@ func TestRESTGitDataWrites(t *testing.T) {
 		t.Errorf("pull request after the push: %+v", after)
 	}
 }
+
+func TestRESTFork(t *testing.T) {
+	base := serveDemo(t)
+	var fork struct {
+		Fork   bool
+		Parent struct {
+			FullName string `json:"full_name"`
+		}
+		Source struct {
+			FullName string `json:"full_name"`
+		}
+	}
+	getJSON(t, base+"/repos/dave/widgets", emulator.DemoTokenDave, &fork)
+	if !fork.Fork || fork.Parent.FullName != "acme/widgets" || fork.Source.FullName != "acme/widgets" {
+		t.Errorf("dave/widgets = %+v", fork)
+	}
+	var parent struct {
+		Fork       bool
+		ForksCount int `json:"forks_count"`
+	}
+	getJSON(t, base+"/repos/acme/widgets", emulator.DemoTokenDave, &parent)
+	if parent.Fork || parent.ForksCount != 1 {
+		t.Errorf("acme/widgets = %+v", parent)
+	}
+}
