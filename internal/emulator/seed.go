@@ -253,19 +253,14 @@ func (sd *seeder) setType(is *Issue, name string) {
 	sd.s.SetType(is, t)
 }
 
-// merge closes a pull request as merged. Pull requests carry no
-// state_reason on GitHub, so the one Close records is cleared.
+// merge closes a pull request: merged with a merge commit on its base
+// branch, or closed unmerged.
 func (sd *seeder) merge(is *Issue, actor *Account, merged bool) {
-	if merged && is.Pull != nil {
-		sd.s.MergePull(is, actor) // a merge commit on the base branch
+	if merged {
+		sd.s.MergePull(is, actor)
 		return
 	}
-	is.Merged = merged
-	sd.s.Close(is, actor, "")
-	is.StateReason = nil
-	if n := len(is.Events); n > 0 && is.Events[n-1].Event == "closed" {
-		is.Events[n-1].StateReason = nil
-	}
+	sd.s.closePull(is, actor)
 }
 
 // link makes child a sub-issue of parent at t.
