@@ -135,6 +135,20 @@ func ghSession() []ghCheck {
 		{name: "pr-list", args: []string{"pr", "list", "-R", repo}, stdout: []string{"146\tFix #145: Chart widget loses unsaved changes"}, lines: 4},
 		{name: "pr-view", args: []string{"pr", "view", "146", "-R", repo}, stdout: []string{"title:\tFix #145: Chart widget loses unsaved changes", "state:\tOPEN"}},
 		{name: "pr-diff", args: []string{"pr", "diff", "146", "-R", repo}, stdout: []string{"diff --git a/"}},
+		// #121 had changes requested, then a push that outdated the thread.
+		{name: "pr-view-comments", args: []string{"pr", "view", "121", "-R", repo, "--comments"}, stdout: []string{"status:\tchanges requested", "Nearly there: one case is missing."}},
+		{name: "pr-view-json", args: []string{"pr", "view", "146", "-R", repo, "--json", "reviewDecision,mergeStateStatus,reviews,files,headRefName",
+			"--jq", `"\(.reviewDecision) \(.mergeStateStatus) \(.reviews | map(.state) | join(",")) \(.files | length) \(.headRefName)"`},
+			exactLines: []string{"APPROVED CLEAN APPROVED 2 fix/145-chart-widget-loses-unsaved-changes-after"}},
+		{name: "pr-list-merged", args: []string{"pr", "list", "-R", repo, "--state", "merged", "--limit", "3"}, stdout: []string{"108\tBump @testing-library/react from 16.0.1 to 16.1.0"}, lines: 3},
+		// Each pull request write works on its own pull request: #121 is
+		// dave's (alice may approve it), #133 and #155 are open.
+		{name: "pr-review", args: []string{"pr", "review", "121", "-R", repo, "--approve", "--body", "Looks good now."},
+			effect: api("repos/acme/widgets/pulls/121/reviews", `.[-1] | "\(.state) \(.user.login) \(.body)"`, "APPROVED alice Looks good now.")},
+		{name: "pr-close", args: []string{"pr", "close", "133", "-R", repo}, stderr: []string{"Closed pull request acme/widgets#133"},
+			effect: api("repos/acme/widgets/pulls/133", `"\(.state) \(.merged)"`, "closed false")},
+		{name: "pr-ready", args: []string{"pr", "ready", "155", "-R", repo}, stderr: []string{"acme/widgets#155 is marked as \"ready for review\""},
+			effect: api("repos/acme/widgets/pulls/155", ".draft", "false")},
 
 		// bob has write access to acme's repositories: he comments, labels,
 		// assigns, closes and creates labels as alice does.

@@ -196,3 +196,4 @@ func registerConnections(r *resolvers) {
 		return c.cursors[len(c.cursors)-1], nil
 	})
 }
+

@@ -121,12 +121,14 @@ func registerIssues(r *resolvers) {
 	resolve(r, "PullRequest.state", func(_ *gqlContext, is *Issue) (any, error) { return pullOrIssueState(is), nil })
 	resolve(r, "PullRequest.merged", func(_ *gqlContext, is *Issue) (any, error) { return is.Merged, nil })
 	resolve(r, "PullRequest.mergedAt", func(_ *gqlContext, is *Issue) (any, error) {
-		if !is.Merged {
+		switch {
+		case !is.Merged:
 			return nil, nil
+		case is.Pull != nil && is.Pull.MergedAt != nil:
+			return is.Pull.MergedAt, nil
 		}
 		return is.ClosedAt, nil
 	})
-	resolve(r, "PullRequest.isDraft", func(_ *gqlContext, _ *Issue) (any, error) { return false, nil })
 }
 
 // issuePath is an issue's or pull request's path on github.com.

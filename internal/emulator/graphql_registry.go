@@ -150,6 +150,7 @@ func newResolvers() (*resolvers, error) {
 	registerIssueFields(r)
 	registerClosingRefs(r)
 	registerTeams(r)
+	registerPulls(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))

@@ -52,17 +52,23 @@ type milestonesArgs struct {
 	Query  *string  `json:"query"`
 }
 
-// gitRef is a branch: the emulator keeps no git data, only each
-// repository's default branch by name.
+// gitRef is a branch, or with prefix "refs/tags/" a tag, of a
+// repository's git data (git_objects.go).
 type gitRef struct {
-	repo *Repo
-	name string
+	repo   *Repo
+	name   string
+	prefix string // "" for refs/heads/
 }
 
 func registerRepository(r *resolvers) {
 	objectType(r, func(*gitRef) string { return "Ref" })
 	resolve(r, "Ref.name", func(_ *gqlContext, ref *gitRef) (any, error) { return ref.name, nil })
-	resolve(r, "Ref.prefix", func(_ *gqlContext, _ *gitRef) (any, error) { return "refs/heads/", nil })
+	resolve(r, "Ref.prefix", func(_ *gqlContext, ref *gitRef) (any, error) {
+		if ref.prefix != "" {
+			return ref.prefix, nil
+		}
+		return "refs/heads/", nil
+	})
 	resolve(r, "Ref.repository", func(_ *gqlContext, ref *gitRef) (any, error) { return ref.repo, nil })
 
 	objectType(r, func(*Repo) string { return "Repository" })
@@ -91,8 +97,13 @@ func registerRepository(r *resolvers) {
 	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoMergeCommit, nil })
 	resolve(r, t+".squashMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoSquashMerge, nil })
 	resolve(r, t+".rebaseMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoRebaseMerge, nil })
-	resolve(r, t+".isFork", func(_ *gqlContext, _ *Repo) (any, error) { return false, nil })
-	resolve(r, t+".parent", func(_ *gqlContext, _ *Repo) (any, error) { return nil, nil })
+	resolve(r, t+".isFork", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Parent != nil, nil })
+	resolve(r, t+".parent", func(x *gqlContext, repo *Repo) (any, error) {
+		if repo.Parent == nil || !x.canRead(repo.Parent) {
+			return nil, nil
+		}
+		return repo.Parent, nil
+	})
 	resolve(r, t+".defaultBranchRef", func(_ *gqlContext, repo *Repo) (any, error) {
 		return &gitRef{repo: repo, name: repoDefaultBranch}, nil
 	})
@@ -141,9 +152,7 @@ func registerRepository(r *resolvers) {
 		}
 		return pageOf(x, list, a.connArgs)
 	})
-	resolveArgs(r, t+".pullRequests", func(x *gqlContext, repo *Repo, a issuesArgs) (any, error) {
-		return pageOf(x, filterIssues(repo, true, a), a.connArgs)
-	})
+	// Repository.pullRequests is served with the pull requests (graphql_pulls.go).
 
 	resolveArgs(r, t+".labels", func(x *gqlContext, repo *Repo, a labelsArgs) (any, error) {
 		return pageOf(x, filterLabels(repo, a), a.connArgs)

@@ -76,8 +76,8 @@ func ownerRepositories(x *gqlContext, owner *Account, a ownerRepositoriesArgs) (
 		if a.Privacy != nil && (*a.Privacy == "PRIVATE") != repo.Private {
 			continue
 		}
-		// The emulator has no forks and no archived repositories.
-		if (a.IsFork != nil && *a.IsFork) || (a.IsArchived != nil && *a.IsArchived) {
+		// The emulator has no archived repositories.
+		if (a.IsFork != nil && *a.IsFork != (repo.Parent != nil)) || (a.IsArchived != nil && *a.IsArchived) {
 			continue
 		}
 		list = append(list, repo)

@@ -83,18 +83,25 @@ type Repo struct {
 	Labels        []*Label
 	Milestones    []*Milestone
 	nextMilestone int
-	// Files holds repository contents by path, enough to serve
-	// .github/ISSUE_TEMPLATE/*.
+	// Files holds repository contents by path: the default branch's tree
+	// once the repository has git data (Git).
 	Files map[string]string
 	// Collaborators are the logins that can be assigned.
 	Collaborators []string
+	// Git is the repository's branches and commits (git_objects.go), nil
+	// until EnsureGit.
+	Git *GitRepo
+	// Parent is the repository this one is a fork of, nil if none.
+	Parent *Repo
+	// Releases are the published releases, oldest first (releases.go).
+	Releases []*Release
 }
 
 // Repository settings the emulator does not model are those of a new
 // repository on GitHub, answered alike by REST (default_branch, has_*) and
 // GraphQL (defaultBranchRef, has*Enabled, *Allowed): issues, wiki and
-// projects on, and all three merge methods allowed. No repository is a
-// fork, so none has a parent.
+// projects on, and all three merge methods allowed. A fork's parent is
+// Repo.Parent.
 const (
 	repoDefaultBranch = "main"
 	repoHasIssues     = true
@@ -182,6 +189,9 @@ type Issue struct {
 	// FieldValues are the issue's values of its organization's issue
 	// fields, at most one per field (issue_fields.go).
 	FieldValues []*IssueFieldValue
+
+	// Pull is a pull request's branches, reviews and merge (pulls_model.go).
+	Pull *PullRequest
 }
 
 // Comment is an issue comment.

@@ -281,7 +281,7 @@ func (l links) issue(is *Issue) *issueJSON {
 		if is.Merged && is.ClosedAt != nil {
 			out.PullRequest.MergedAt = tsp(is.ClosedAt)
 		}
-		draft := false
+		draft := is.Pull != nil && is.Pull.Draft
 		out.Draft = &draft
 		return out
 	}

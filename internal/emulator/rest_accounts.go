@@ -283,8 +283,12 @@ func (e *Emulator) getContents(c *call) {
 	if r == nil {
 		return
 	}
+	files, ok := c.filesAt(r)
+	if !ok {
+		return
+	}
 	path := strings.Trim(c.req.PathValue("path"), "/")
-	if body, ok := r.Files[path]; ok {
+	if body, ok := files[path]; ok {
 		entry := c.contentEntry(r, path, false, body)
 		enc := base64.StdEncoding.EncodeToString([]byte(body))
 		// GitHub wraps base64 content at 60 characters with newlines.
@@ -305,7 +309,7 @@ func (e *Emulator) getContents(c *call) {
 	}
 	seen := map[string]bool{}
 	var names []string
-	for p := range r.Files {
+	for p := range files {
 		rest, ok := strings.CutPrefix(p, prefix)
 		if !ok {
 			continue
@@ -324,7 +328,7 @@ func (e *Emulator) getContents(c *call) {
 	out := []contentJSON{}
 	for _, n := range names {
 		full := prefix + n
-		body, isFile := r.Files[full]
+		body, isFile := files[full]
 		out = append(out, c.contentEntry(r, full, !isFile, body))
 	}
 	c.json(http.StatusOK, out)

@@ -93,6 +93,9 @@ type repoJSON struct {
 type fullRepoFields struct {
 	NetworkCount     int `json:"network_count"`
 	SubscribersCount int `json:"subscribers_count"`
+	// A fork names its parent and the root of its network (source).
+	Parent *repoJSON `json:"parent,omitempty"`
+	Source *repoJSON `json:"source,omitempty"`
 }
 
 type permsJSON struct {
@@ -145,8 +148,24 @@ func (c *call) repoJSON(r *Repo, full bool) repoJSON {
 		Visibility: visibility, PushedAt: &updated, CreatedAt: &created, UpdatedAt: &updated,
 		Permissions: &permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead},
 	}
+	out.Fork = r.Parent != nil
+	for _, o := range c.st.Repos() {
+		if o.Parent == r {
+			out.ForksCount++
+			out.Forks++
+		}
+	}
 	if full {
 		out.fullRepoFields = &fullRepoFields{}
+		if r.Parent != nil && c.token.Permission(r.Parent) > PermNone {
+			parent := c.repoJSON(r.Parent, false)
+			source := r.Parent
+			for source.Parent != nil {
+				source = source.Parent
+			}
+			src := c.repoJSON(source, false)
+			out.Parent, out.Source = &parent, &src
+		}
 	}
 	return out
 }

@@ -21,7 +21,7 @@ func (e *Emulator) routeTable() []route {
 		repo  = "/repos/{owner}/{repo}"
 		issue = repo + "/issues/{issue_number}"
 	)
-	return []route{
+	return append([]route{
 		{"GET", "/", e.getRoot},
 		{"GET", "/user", e.getViewer},
 		{"GET", "/users/{username}", e.getUser},
@@ -95,14 +95,14 @@ func (e *Emulator) routeTable() []route {
 		{"GET", repo + "/contents/{path...}", e.getContents},
 
 		{"POST", "/app/installations/{installation_id}/access_tokens", e.createInstallationToken},
-	}
+	}, e.gitRoutes()...)
 }
 
 // Routes lists the REST endpoints served, as "METHOD /openapi/{template}".
 func (e *Emulator) Routes() []string {
 	var out []string
 	for _, r := range e.routeTable() {
-		out = append(out, r.method+" "+strings.Replace(r.path, "{path...}", "{path}", 1))
+		out = append(out, r.method+" "+strings.ReplaceAll(r.path, "...}", "}"))
 	}
 	return out
 }

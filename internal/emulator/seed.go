@@ -114,12 +114,16 @@ func SeedDemo(s *State) error {
 	sd.seedWidgets(w)
 	sd.seedGadgets(w)
 	sd.seedNotes(w)
+	sd.seedGit(w)
 	sd.run()
-	// Teams and issue fields come last: nothing above depends on them, so
-	// they take ids after everything else and leave the other objects' ids
-	// as they were.
+	// Teams and issue fields come after the issues: nothing above depends
+	// on them, so they take ids after everything else and leave the other
+	// objects' ids as they were. Pull request activity asks teams for
+	// reviews, so it comes after them.
 	sd.seedTeams(w)
 	sd.seedIssueFields(w)
+	sd.seedPullActivity(w)
+	sd.seedReleases(w)
 	for _, r := range []*Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {
 			if is.UpdatedAt.After(r.UpdatedAt) {
@@ -221,6 +225,9 @@ func (sd *seeder) materialize(r *Repo, plans []*plan) {
 		if is.Number != i+1 {
 			sd.fail("%s issue %d created as #%d", r.FullName(), i+1, is.Number)
 		}
+		if p.kind == kindPull {
+			sd.schedule(p.created, func() { sd.openPull(is) })
+		}
 		if p.body != nil {
 			body, author, created := *p.body, p.author, p.created
 			sd.schedule(created, func() { sd.s.CrossReference(is, author, body, created) })
@@ -272,15 +279,14 @@ func (sd *seeder) setType(is *Issue, name string) {
 	sd.s.SetType(is, t)
 }
 
-// merge closes a pull request as merged. Pull requests carry no
-// state_reason on GitHub, so the one Close records is cleared.
+// merge closes a pull request: merged with a merge commit on its base
+// branch, or closed unmerged.
 func (sd *seeder) merge(is *Issue, actor *Account, merged bool) {
-	is.Merged = merged
-	sd.s.Close(is, actor, "")
-	is.StateReason = nil
-	if n := len(is.Events); n > 0 && is.Events[n-1].Event == "closed" {
-		is.Events[n-1].StateReason = nil
+	if merged {
+		sd.s.MergePull(is, actor)
+		return
 	}
+	sd.s.closePull(is, actor)
 }
 
 // link makes child a sub-issue of parent at t.

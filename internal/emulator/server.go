@@ -290,7 +290,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !graphql && status >= 200 && status < 300 && len(body) > 0 {
 		h["Vary"] = []string{varyCredential, varyContent}
 	}
-	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
+	if h.Get("X-GitHub-Media-Type") == "" { // a diff or patch names its own
+		h.Set("X-GitHub-Media-Type", "github.v3; format=json")
+	}
 	if !versionRejected {
 		h.Set("X-GitHub-Api-Version-Selected", defaultAPIVersion)
 	}

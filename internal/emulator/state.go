@@ -196,6 +196,9 @@ func (s *State) FindIssueType(r *Repo, name string) *IssueType {
 // as mentions (see CrossReference).
 func (s *State) AddIssue(r *Repo, author *Account, title string, body *string, isPull bool, created time.Time, hosts ...string) *Issue {
 	is := s.newIssue(r, author, title, body, isPull, created)
+	if isPull {
+		s.openBranchPull(is)
+	}
 	if body != nil {
 		s.CrossReference(is, author, *body, created, hosts...)
 	}

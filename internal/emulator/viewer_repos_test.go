@@ -40,7 +40,7 @@ func TestViewerReposListsOwnedAndCollaborations(t *testing.T) {
 	if got := names(DemoTokenCarol); len(got) != 2 {
 		t.Fatalf("carol collaborates on both acme repositories: %v", got)
 	}
-	if got := names(DemoTokenDave); len(got) != 0 {
-		t.Fatalf("dave collaborates on nothing: %v", got)
+	if got := names(DemoTokenDave); len(got) != 1 || got[0] != "dave/widgets" {
+		t.Fatalf("dave collaborates on nothing and owns his fork of acme/widgets: %v", got)
 	}
 }

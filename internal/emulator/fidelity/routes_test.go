@@ -3,6 +3,9 @@ package fidelity
 import (
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 )
 
 // step is one realistic request and the status GitHub answers it with.
@@ -28,6 +32,22 @@ func TestEveryRouteSucceeds(t *testing.T) {
 	const repo = "/repos/acme/widgets"
 	id := func(n int) int64 { return w.ids[n] }
 	appJWT := installApp(t, w)
+	st := w.srv.Emu.State()
+	st.Lock()
+	mainSHA := st.Repo("acme", "widgets").Git.Branches["main"].SHA
+	mainTree := st.Repo("acme", "widgets").Git.Branches["main"].TreeSHA
+	st.Unlock()
+	// The Git Data steps chain: a tree, a commit of it, the branch moved
+	// to it. Their bodies read what the step before created.
+	var created struct{ tree, commit string }
+	captures := map[string]func(*emulatortest.Response){
+		"POST " + repo + "/git/trees":   func(res *emulatortest.Response) { created.tree = shaOf(t, res) },
+		"POST " + repo + "/git/commits": func(res *emulatortest.Response) { created.commit = shaOf(t, res) },
+	}
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	blob := func(s string) string {
+		return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(s), s))))
+	}
 	steps := []step{
 		{"GET", "/", tokCarol, nil, 200},
 		{"GET", "/user", tokAlice, nil, 200},
@@ -126,6 +146,46 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/contents/.github/ISSUE_TEMPLATE/bug_report.yml", tokCarol, nil, 200},
 		{"GET", repo + "/contents/README.md?ref=main", tokCarol, nil, 200},
 
+		{"GET", repo + "/pulls?state=all&sort=updated&direction=desc&per_page=1", tokCarol, nil, 200},
+		{"GET", repo + "/pulls?head=acme:patch-7&base=main", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/files", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/commits", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/reviews", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/comments", tokCarol, nil, 200},
+		{"GET", repo + "/pulls/7/requested_reviewers", tokCarol, nil, 200},
+		{"GET", repo + "/branches?per_page=1", tokCarol, nil, 200},
+		{"GET", repo + "/branches/main", tokCarol, nil, 200},
+		{"GET", repo + "/branches/patch-7", tokCarol, nil, 200},
+		{"GET", repo + "/git/ref/heads%2Fpatch-7", tokCarol, nil, 200},
+		{"GET", repo + "/git/matching-refs/heads%2Fpatch", tokCarol, nil, 200},
+		{"GET", repo + "/commits?sha=patch-7&path=gears", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7/status", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7/statuses", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7/check-runs", tokCarol, nil, 200},
+		{"GET", repo + "/contents/gears/ratio.go?ref=patch-7", tokCarol, nil, 200},
+		{"POST", repo + "/git/refs", tokBob, map[string]any{"ref": "refs/heads/gears-docs", "sha": mainSHA}, 201},
+		{"PUT", repo + "/contents/docs/gears.md", tokBob, map[string]any{"message": "Document gears", "content": b64("# Gears\n"), "branch": "gears-docs"}, 201},
+		{"POST", repo + "/pulls", tokBob, map[string]any{"title": "Document gears", "head": "gears-docs", "base": "main", "body": "Explains #7."}, 201},
+		{"PUT", repo + "/contents/docs/gears.md", tokBob, map[string]any{"message": "Retitle", "content": b64("# Gear train\n"), "sha": blob("# Gears\n"), "branch": "gears-docs"}, 200},
+		{"PATCH", repo + "/pulls/38", tokBob, map[string]any{"title": "Document the gear train", "body": "Explains #7 and #8."}, 200},
+		{"POST", repo + "/pulls/38/requested_reviewers", tokBob, map[string]any{"reviewers": []string{"alice", "carol"}}, 201},
+		{"DELETE", repo + "/pulls/38/requested_reviewers", tokBob, map[string]any{"reviewers": []string{"carol"}}, 200},
+		{"GET", repo + "/git/commits/" + mainSHA, tokCarol, nil, 200},
+		{"GET", repo + "/git/trees/" + mainTree + "?recursive=1", tokCarol, nil, 200},
+		{"POST", repo + "/git/trees", tokBob, map[string]any{"base_tree": mainTree, "tree": []map[string]any{
+			{"path": "docs/gears.md", "mode": "100644", "type": "blob", "content": "# Gears\n"}, {"path": "README.md", "mode": "100644", "sha": nil}}}, 201},
+		{"POST", repo + "/git/commits", tokBob, map[string]any{"message": "Docs for gears", "tree": lazyJSON(func() any { return created.tree }),
+			"parents": []string{mainSHA}, "author": map[string]any{"name": "Bob", "email": "bob@example.com", "date": "2025-02-01T10:00:00Z"}}, 201},
+		{"PATCH", repo + "/git/refs/heads%2Fgears-docs", tokBob, map[string]any{"sha": lazyJSON(func() any { return created.commit }), "force": true}, 200},
+		{"PUT", repo + "/pulls/7/merge", tokAlice, map[string]any{"merge_method": "squash", "commit_title": "Cap the gear ratio (#7)"}, 200},
+		{"GET", repo + "/pulls/7/merge", tokCarol, nil, 204},
+		{"GET", repo + "/tags", tokCarol, nil, 200},
+		{"GET", repo + "/releases", tokCarol, nil, 200},
+		{"GET", repo + "/releases/latest", tokCarol, nil, 200},
+		{"GET", repo + "/releases/tags/v1.1.0-rc.1", tokCarol, nil, 200},
+
 		{"POST", "/app/installations/7/access_tokens", appJWT, map[string]any{"repositories": []string{"widgets"}}, 201},
 	}
 
@@ -143,6 +203,9 @@ func TestEveryRouteSucceeds(t *testing.T) {
 			continue
 		}
 		succeeded[res.Operation] = true
+		if f := captures[s.method+" "+path]; f != nil {
+			f(res)
+		}
 		if s.method == "POST" && strings.HasSuffix(path, "/comments") {
 			var c struct {
 				ID int64 `json:"id"`
@@ -209,4 +272,19 @@ func installApp(t *testing.T, w *world) string {
 		t.Fatal(err)
 	}
 	return jwt
+}
+
+// lazyJSON is a request body value read when the request is sent.
+type lazyJSON func() any
+
+func (f lazyJSON) MarshalJSON() ([]byte, error) { return json.Marshal(f()) }
+
+// shaOf reads the sha of a created git object.
+func shaOf(t *testing.T, res *emulatortest.Response) string {
+	t.Helper()
+	var v struct {
+		SHA string `json:"sha"`
+	}
+	res.JSON(t, &v)
+	return v.SHA
 }

@@ -122,6 +122,26 @@ func newWorld(t *testing.T, opts emulator.Options) *world {
 	mustNil(t, st.AddBlockedBy(issue(15), issue(16), alice))
 	mustNil(t, st.RemoveBlockedBy(issue(15), issue(16), alice))
 
+	// Pull request 7 carries two pushes, a review with a thread and a
+	// reply, a pending review request, check runs and a status.
+	pr := issue(7)
+	fix := "package gears\n\n// MaxRatio is the highest gear ratio a widget runs at.\nconst MaxRatio = 9\n"
+	st.Push(pr, bob, at(50), "Cap the gear ratio at 9:1\n\nFixes #7.", map[string]*string{"gears/ratio.go": &fix})
+	test := "package gears\n\nimport \"testing\"\n\nfunc TestMaxRatio(t *testing.T) {\n\tif MaxRatio != 9 {\n\t\tt.Fatal(MaxRatio)\n\t}\n}\n"
+	head := st.Push(pr, bob, at(51), "Test the cap", map[string]*string{"gears/ratio_test.go": &test})
+	rv := st.AddReview(pr, alice, "CHANGES_REQUESTED", "One question.", at(52))
+	first := st.AddReviewComment(rv, nil, "gears/ratio.go", 4, "Why 9 and not 8?", at(52))
+	st.AddReviewComment(st.AddReview(pr, bob, "COMMENTED", "", at(53)), first, "", 0, "The spec says 9.", at(53))
+	pr.Pull.RequestedReviewers = append(pr.Pull.RequestedReviewers, carol)
+	st.AddCheckRun(widgets, head.SHA, "CI", "test", "success", at(51), 3*time.Minute)
+	st.AddCheckRun(widgets, head.SHA, "CI", "lint", "", at(51), 0)
+	st.AddStatus(widgets, head.SHA, "failure", "ci/coverage", "Coverage fell by 2%", "https://coverage.example/7", alice, at(51))
+	// Two releases of main: v1.0.0, and v1.1.0-rc.1, a pre-release.
+	st.Tag(widgets, "v1.0.0", widgets.Git.Branches["main"])
+	st.AddRelease(widgets, "v1.0.0", "First release.", alice, at(54))
+	st.Tag(widgets, "v1.1.0-rc.1", widgets.Git.Branches["main"])
+	st.AddRelease(widgets, "v1.1.0-rc.1", "", alice, at(55))
+
 	widgets.Files[".github/ISSUE_TEMPLATE/bug_report.yml"] = "name: Bug report\ndescription: Something is broken\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What happened?\n"
 	widgets.Files[".github/ISSUE_TEMPLATE/feature_request.md"] = "---\nname: Feature request\nabout: Suggest an idea\n---\n\nDescribe the idea.\n"
 	widgets.Files["README.md"] = "# widgets\n"

@@ -1,0 +1,162 @@
+package emulator
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Object ids git itself gives well-known content.
+func TestGitObjectIDs(t *testing.T) {
+	if got := blobSHA("hello\n"); got != "ce013625030ba8dba906f756967f9e9ca394464a" {
+		t.Errorf("blob hello = %s", got)
+	}
+	if got := gitObjectID("tree", nil); got != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
+		t.Errorf("empty tree = %s", got)
+	}
+}
+
+// gitCLI runs git in dir with a fixed identity and clock, or skips the
+// test when git is not installed.
+func gitCLI(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), append([]string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null"}, env...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Two commits made by the model get the ids git gives the same commits,
+// and the model's diff between them applies with git apply.
+func TestGitCommitsMatchGit(t *testing.T) {
+	dir := t.TempDir()
+	a := &Account{ID: 7, Login: "alice", Name: "Alice Anderson"}
+	t1 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	t2 := t1.Add(time.Hour)
+	env := func(at time.Time) []string {
+		s := signature(a, at)
+		date := at.Format(time.RFC3339)
+		return []string{"GIT_AUTHOR_NAME=" + s.Name, "GIT_AUTHOR_EMAIL=" + s.Email, "GIT_AUTHOR_DATE=" + date,
+			"GIT_COMMITTER_NAME=" + s.Name, "GIT_COMMITTER_EMAIL=" + s.Email, "GIT_COMMITTER_DATE=" + date}
+	}
+	first := map[string]string{"README.md": "# gears\n", "src/a.go": "package a\n", "src/b/c.go": "package b\n\nconst X = 1\n", "src.txt": "x\n"}
+	second := map[string]string{"README.md": "# gears\n\nNow with docs.\n", "src/b/c.go": "package b\n\nconst X = 2\n", "src.txt": "x\n", "docs/new.md": "new\n"}
+
+	g := newGitRepo()
+	c1 := g.commit("main", nil, first, signature(a, t1), signature(a, t1), "Initial commit")
+	c2 := g.commit("main", []*GitCommit{c1}, second, signature(a, t2), signature(a, t2), "Second\n\nWith a body.")
+
+	gitCLI(t, dir, nil, "init", "-q", "-b", "main")
+	writeTree(t, dir, first)
+	gitCLI(t, dir, nil, "add", "-A")
+	gitCLI(t, dir, env(t1), "commit", "-q", "-m", "Initial commit")
+	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD"); got != c1.SHA {
+		t.Fatalf("first commit: git %s, model %s", got, c1.SHA)
+	}
+	// The model's diff turns the first tree into the second.
+	patch := filepath.Join(t.TempDir(), "change.diff")
+	if err := os.WriteFile(patch, []byte(gitDiff(Changes(first, second))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitCLI(t, dir, nil, "apply", "--index", patch)
+	gitCLI(t, dir, env(t2), "commit", "-q", "-m", "Second\n\nWith a body.")
+	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD"); got != c2.SHA {
+		t.Fatalf("second commit: git %s, model %s", got, c2.SHA)
+	}
+	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD^{tree}"); got != c2.TreeSHA {
+		t.Errorf("tree: git %s, model %s", got, c2.TreeSHA)
+	}
+	// git format-patch's mail applies too, back on the first commit.
+	mbox := filepath.Join(t.TempDir(), "change.patch")
+	if err := os.WriteFile(mbox, []byte(formatPatch([]*GitCommit{c2})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitCLI(t, dir, nil, "checkout", "-q", "-b", "replay", c1.SHA)
+	gitCLI(t, dir, env(t2), "am", "-q", "--committer-date-is-author-date", mbox)
+	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD"); got != c2.SHA {
+		t.Errorf("git am of the patch: %s, want %s", got, c2.SHA)
+	}
+}
+
+func TestGitHistory(t *testing.T) {
+	a := &Account{ID: 1, Login: "a", Name: "A"}
+	at := func(h int) GitSignature { return signature(a, time.Date(2026, 1, 1, h, 0, 0, 0, time.UTC)) }
+	g := newGitRepo()
+	root := g.commit("main", nil, map[string]string{"f": "1\n"}, at(1), at(1), "root")
+	g.Branches["topic"] = root
+	t1 := g.commit("topic", []*GitCommit{root}, map[string]string{"f": "1\n", "t": "t\n"}, at(2), at(2), "topic 1")
+	m1 := g.commit("main", []*GitCommit{root}, map[string]string{"f": "2\n"}, at(3), at(3), "main 1")
+	t2 := g.commit("topic", []*GitCommit{t1}, map[string]string{"f": "1\n", "t": "u\n"}, at(4), at(4), "topic 2")
+	if mb := MergeBase(m1, t2); mb != root {
+		t.Errorf("merge base = %v, want root", mb)
+	}
+	if got := Between(m1, t2); len(got) != 2 || got[0] != t1 || got[1] != t2 {
+		t.Errorf("between = %v", got)
+	}
+	if got := g.Resolve(t2.SHA[:9]); got != t2 {
+		t.Errorf("abbreviated sha resolves to %v", got)
+	}
+	if g.Resolve("refs/heads/topic") != t2 || g.Resolve("nope") != nil {
+		t.Error("branch resolution")
+	}
+	// The topic changed t only; main changed f only: no conflict.
+	p := &PullRequest{HeadRepo: &Repo{Git: g}, HeadRef: "topic", BaseRef: "main", Head: t2, Base: m1}
+	if p.Conflicts(&Repo{Git: g}) {
+		t.Error("disjoint changes conflict")
+	}
+	t3 := g.commit("topic", []*GitCommit{t2}, map[string]string{"f": "3\n", "t": "u\n"}, at(5), at(5), "topic 3")
+	p.Head = t3
+	if !p.Conflicts(&Repo{Git: g}) {
+		t.Error("both sides changed f differently, yet no conflict")
+	}
+}
+
+func TestChangesAndHunks(t *testing.T) {
+	before := map[string]string{"keep": "same\n", "gone": "a\nb\n", "edit": "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"}
+	after := map[string]string{"keep": "same\n", "new": "x\n", "edit": "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n11\n"}
+	got := Changes(before, after)
+	want := []struct {
+		path, status string
+		add, del     int
+	}{{"edit", "modified", 2, 1}, {"gone", "removed", 0, 2}, {"new", "added", 1, 0}}
+	if len(got) != len(want) {
+		t.Fatalf("changes = %+v", got)
+	}
+	for i, w := range want {
+		if got[i].Path != w.path || got[i].Status != w.status || got[i].Additions != w.add || got[i].Deletions != w.del {
+			t.Errorf("change %d = %s %s +%d -%d, want %+v", i, got[i].Path, got[i].Status, got[i].Additions, got[i].Deletions, w)
+		}
+	}
+	if !strings.HasPrefix(got[0].Patch, "@@ -2,9 +2,10 @@\n 2\n 3\n 4\n-5\n+five\n") {
+		t.Errorf("edit patch:\n%s", got[0].Patch)
+	}
+	if got[2].Patch != "@@ -0,0 +1 @@\n+x" {
+		t.Errorf("new file patch: %q", got[2].Patch)
+	}
+	if firstAddedLine(got[0].Patch) != 5 {
+		t.Errorf("first added line = %d, want 5", firstAddedLine(got[0].Patch))
+	}
+}

@@ -1,0 +1,146 @@
+package emulator
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MergeOptions are a merge's method (merge, squash or rebase) and, for
+// the first two, the commit's title and message; empty ones take GitHub's
+// defaults.
+type MergeOptions struct {
+	Method  string
+	Title   string
+	Message string
+}
+
+// MergePull merges an open pull request with a merge commit, as the seed
+// and GitHub's default merge button do.
+func (s *State) MergePull(is *Issue, actor *Account) *GitCommit {
+	return s.Merge(is, actor, MergeOptions{Method: "merge"})
+}
+
+// Merge lands an open pull request on its base branch and closes it:
+// "merge" writes a merge commit, "squash" one commit of the whole change,
+// "rebase" replays each commit on the base. The base tip's files get the
+// head's changes since their merge base, as git writes them when nothing
+// conflicts (callers refuse conflicting pull requests first). It returns
+// the commit the base branch now points at.
+func (s *State) Merge(is *Issue, actor *Account, o MergeOptions) *GitCommit {
+	p := is.Pull
+	now := s.Now()
+	g := is.Repo.Git
+	tip := g.Branches[p.BaseRef]
+	sig := signature(actor, now)
+	apply := func(onto map[string]string, changes []FileChange) map[string]string {
+		files := make(map[string]string, len(onto))
+		for path, c := range onto {
+			files[path] = c
+		}
+		for _, fc := range changes {
+			if fc.Status == "removed" {
+				delete(files, fc.Path)
+			} else {
+				files[fc.Path] = fc.After
+			}
+		}
+		return files
+	}
+	merged := apply(tip.Files, Changes(MergeBase(tip, p.Head).Files, p.Head.Files))
+	var result *GitCommit
+	switch o.Method {
+	case "squash":
+		title, msg := o.Title, o.Message
+		if title == "" {
+			title = fmt.Sprintf("%s (#%d)", is.Title, is.Number)
+		}
+		if msg == "" {
+			var b strings.Builder
+			for _, c := range p.Commits() {
+				b.WriteString("* " + c.Headline() + "\n")
+			}
+			msg = strings.TrimSuffix(b.String(), "\n")
+		}
+		// GitHub credits the pull request's author for a squash.
+		result = g.commit(p.BaseRef, []*GitCommit{tip}, merged, signature(is.User, now), sig, title+"\n\n"+msg)
+	case "rebase":
+		result = tip
+		for _, c := range p.Commits() {
+			var parent map[string]string
+			if len(c.Parents) > 0 {
+				parent = c.Parents[0].Files
+			}
+			files := apply(result.Files, Changes(parent, c.Files))
+			result = g.commit(p.BaseRef, []*GitCommit{result}, files, c.Author, sig, c.Message)
+		}
+	default:
+		title, msg := o.Title, o.Message
+		if title == "" {
+			title = "Merge pull request #" + itoa(is.Number) + " from " + p.HeadRepo.Owner.Login + "/" + p.HeadRef
+		}
+		if msg == "" {
+			msg = is.Title
+		}
+		result = g.commit(p.BaseRef, []*GitCommit{tip, p.Head}, merged, sig, sig, title+"\n\n"+msg)
+	}
+	p.Base, p.MergeCommit = tip, result
+	if p.BaseRef == repoDefaultBranch {
+		// Repo.Files is the default branch's tree.
+		is.Repo.Files = make(map[string]string, len(result.Files))
+		for path, c := range result.Files {
+			is.Repo.Files[path] = c
+		}
+	}
+	p.MergedAt, p.MergedBy = &now, actor
+	is.Merged = true
+	s.closePull(is, actor)
+	return result
+}
+
+// closePull closes a pull request. Pull requests carry no state_reason
+// on GitHub, so the one Close records is cleared.
+func (s *State) closePull(is *Issue, actor *Account) {
+	s.Close(is, actor, "")
+	is.StateReason = nil
+	if n := len(is.Events); n > 0 && is.Events[n-1].Event == "closed" {
+		is.Events[n-1].StateReason = nil
+	}
+}
+
+// mergeBlocker is why the base branch's protection refuses a merge by
+// someone below admin (admins may bypass it, as enforce_admins is off):
+// the one approving review it requires, then its required checks. It is
+// "" when nothing blocks.
+func mergeBlocker(is *Issue) string {
+	p := is.Pull
+	if !protectedBranch(p.BaseRef) {
+		return ""
+	}
+	if p.ReviewDecision() != "APPROVED" {
+		return "At least 1 approving review is required by reviewers with write access."
+	}
+	g := is.Repo.Git
+	for _, name := range requiredChecks {
+		state := ""
+		for _, cr := range g.CheckRuns[p.Head.SHA] {
+			if cr.Name == name {
+				state = checkRunState(cr)
+			}
+		}
+		for _, st := range latestStatuses(g.Statuses[p.Head.SHA]) {
+			if st.Context == name {
+				state = enumValue(st.State)
+			}
+		}
+		switch state {
+		case "SUCCESS", "NEUTRAL", "SKIPPED":
+		case "":
+			return fmt.Sprintf("Required status check %q is expected.", name)
+		case "QUEUED", "IN_PROGRESS", "PENDING", "WAITING", "REQUESTED":
+			return fmt.Sprintf("Required status check %q is in progress.", name)
+		default:
+			return fmt.Sprintf("Required status check %q is failing.", name)
+		}
+	}
+	return ""
+}

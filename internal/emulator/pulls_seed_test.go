@@ -1,0 +1,123 @@
+package emulator
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every seeded pull request has a branch of one to three commits over its
+// base that changes files, and together they cover the states a client
+// meets.
+func TestDemoSeedPulls(t *testing.T) {
+	s := NewState(func() time.Time { return DemoNow() })
+	SeedDemo(s)
+	seen := map[string]int{}
+	reviewStates := map[string]bool{}
+	outdated, resolved, teams := 0, 0, 0
+	for _, name := range []string{DemoWidgetsRepo, DemoGadgetsRepo} {
+		r := s.Repo(DemoOrg, name)
+		g := r.Git
+		if g == nil || g.Branches[repoDefaultBranch] == nil {
+			t.Fatalf("%s has no main branch", name)
+		}
+		for _, is := range r.Issues {
+			if !is.IsPull {
+				continue
+			}
+			p := is.Pull
+			if p == nil {
+				t.Errorf("%s#%d has no branches", name, is.Number)
+				continue
+			}
+			if p.HeadRepo != r {
+				seen["cross-repository"]++
+				if p.HeadRepo.Parent != r || !p.MaintainerCanModify || g.Commits[p.Head.SHA] != p.Head {
+					t.Errorf("%s#%d: head in %s, not a fork whose head the base repository tracks", name, is.Number, p.HeadRepo.FullName())
+				}
+			}
+			if p.HeadRepo.Git.Branches[p.HeadRef] == nil || p.BaseRef != repoDefaultBranch {
+				t.Errorf("%s#%d: head %q base %q", name, is.Number, p.HeadRef, p.BaseRef)
+			}
+			if n := len(p.Commits()); n < 1 || n > 3 {
+				t.Errorf("%s#%d has %d commits", name, is.Number, n)
+			}
+			if len(p.Changes()) == 0 {
+				t.Errorf("%s#%d changes no file", name, is.Number)
+			}
+			if len(g.CheckRuns[p.Head.SHA]) == 0 {
+				t.Errorf("%s#%d has no check runs on its head", name, is.Number)
+			}
+			switch {
+			case is.Merged:
+				seen["merged"]++
+				mc := p.MergeCommit
+				if mc == nil || len(mc.Parents) != 2 || mc.Parents[1] != p.Head || !slices.Contains(History(g.Branches[repoDefaultBranch]), mc) {
+					t.Errorf("%s#%d: merged without a merge commit on main", name, is.Number)
+				}
+				if p.MergedAt == nil || is.ClosedAt == nil || !p.MergedAt.Equal(*is.ClosedAt) || p.MergedBy == nil {
+					t.Errorf("%s#%d: merged_at %v closed_at %v merged_by %v", name, is.Number, p.MergedAt, is.ClosedAt, p.MergedBy)
+				}
+			case is.State == "closed":
+				seen["closed"]++
+			case p.Draft:
+				seen["draft"]++
+			default:
+				seen["open"]++
+			}
+			for _, rv := range p.Reviews {
+				reviewStates[rv.State] = true
+			}
+			for _, th := range p.Threads {
+				if th.Outdated() {
+					outdated++
+				}
+				if th.Resolved {
+					resolved++
+				}
+			}
+			teams += len(p.RequestedTeams)
+		}
+	}
+	for _, k := range []string{"merged", "closed", "draft", "open", "cross-repository"} {
+		if seen[k] == 0 {
+			t.Errorf("no %s pull request in the seed (%v)", k, seen)
+		}
+	}
+	for _, st := range []string{"APPROVED", "CHANGES_REQUESTED", "COMMENTED"} {
+		if !reviewStates[st] {
+			t.Errorf("no %s review in the seed", st)
+		}
+	}
+	if outdated == 0 || resolved == 0 || teams == 0 {
+		t.Errorf("outdated threads %d, resolved threads %d, team review requests %d", outdated, resolved, teams)
+	}
+	// The default branch's files are its tip's tree.
+	w := s.Repo(DemoOrg, DemoWidgetsRepo)
+	tip := w.Git.Branches[repoDefaultBranch]
+	if treeSHA(w.Files) != tip.TreeSHA {
+		t.Error("acme/widgets' files are not main's tree")
+	}
+	if !strings.Contains(w.Files["README.md"], "docs/query-cache-invalidation.md") {
+		t.Error("a merged docs pull request's README link is not on main")
+	}
+}
+
+// The seed is deterministic: two runs give the same commit ids.
+func TestDemoSeedGitDeterministic(t *testing.T) {
+	tips := func() string {
+		s := NewState(func() time.Time { return DemoNow() })
+		SeedDemo(s)
+		var b strings.Builder
+		for _, r := range s.Repos() {
+			for _, n := range r.Git.BranchNames() {
+				b.WriteString(r.FullName() + " " + n + " " + r.Git.Branches[n].SHA + "\n")
+			}
+		}
+		return b.String()
+	}
+	if a, b := tips(), tips(); a != b {
+		t.Errorf("two seeds differ:\n%s\n---\n%s", a, b)
+	}
+}

@@ -1,0 +1,79 @@
+package emulator
+
+import "net/http"
+
+// mergeRequest is the body of PUT .../pulls/{pull_number}/merge.
+type mergeRequest struct {
+	CommitTitle   string `json:"commit_title"`
+	CommitMessage string `json:"commit_message"`
+	SHA           string `json:"sha"`
+	MergeMethod   string `json:"merge_method"`
+}
+
+const mergeDoc = "rest/pulls/pulls#merge-a-pull-request"
+
+// mergePull merges as GitHub's REST API does: 405 for a pull request that
+// cannot be merged (closed, draft, conflicting, or held by the branch's
+// protection), 409 when sha is not the head, 422 for an unknown method.
+func (e *Emulator) mergePull(c *call) {
+	r := c.repoFor(PermWrite)
+	if r == nil {
+		return
+	}
+	is := c.pullFor(r)
+	if is == nil {
+		return
+	}
+	var in mergeRequest
+	if !c.decode(&in) {
+		return
+	}
+	if in.MergeMethod == "" {
+		in.MergeMethod = "merge"
+	}
+	if in.MergeMethod != "merge" && in.MergeMethod != "squash" && in.MergeMethod != "rebase" {
+		c.invalid("", mergeDoc, fieldError{Resource: "PullRequest", Field: "merge_method", Code: "invalid", Value: in.MergeMethod})
+		return
+	}
+	p := is.Pull
+	switch {
+	case is.State != "open" || p.Conflicts(r):
+		c.fail(http.StatusMethodNotAllowed, "Pull Request is not mergeable", mergeDoc)
+		return
+	case p.Draft:
+		c.fail(http.StatusMethodNotAllowed, "Pull Request is still a draft", mergeDoc)
+		return
+	case in.SHA != "" && in.SHA != p.Head.SHA:
+		c.fail(http.StatusConflict, "Head branch was modified. Review and try the merge again.", mergeDoc)
+		return
+	}
+	if c.token.Permission(r) < PermAdmin {
+		if why := mergeBlocker(is); why != "" {
+			c.fail(http.StatusMethodNotAllowed, why, mergeDoc)
+			return
+		}
+	}
+	commit := c.st.Merge(is, c.viewer, MergeOptions{Method: in.MergeMethod, Title: in.CommitTitle, Message: in.CommitMessage})
+	c.json(http.StatusOK, struct {
+		SHA     string `json:"sha"`
+		Merged  bool   `json:"merged"`
+		Message string `json:"message"`
+	}{commit.SHA, true, "Pull Request successfully merged"})
+}
+
+// checkMerged answers 204 when the pull request was merged, else 404.
+func (e *Emulator) checkMerged(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	is := c.pullFor(r)
+	if is == nil {
+		return
+	}
+	if !is.Merged {
+		c.notFound()
+		return
+	}
+	c.noContent()
+}

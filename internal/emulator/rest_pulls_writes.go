@@ -1,0 +1,243 @@
+package emulator
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+type createPullRequest struct {
+	Title               string  `json:"title"`
+	Head                string  `json:"head"`
+	Base                string  `json:"base"`
+	Body                *string `json:"body"`
+	Draft               bool    `json:"draft"`
+	MaintainerCanModify *bool   `json:"maintainer_can_modify"`
+}
+
+const createPullDoc = "rest/pulls/pulls#create-a-pull-request"
+
+// createPull opens a pull request between existing branches: head is a
+// branch of the repository or "owner:branch" of a fork of it. GitHub
+// refuses a pull request with no commits over its base, or one whose head
+// and base already have an open pull request.
+func (e *Emulator) createPull(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	var in createPullRequest
+	if !c.decode(&in) {
+		return
+	}
+	bad := func(field string) {
+		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Field: field, Code: "invalid"})
+	}
+	switch {
+	case strings.TrimSpace(in.Title) == "":
+		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Field: "title", Code: "missing_field"})
+		return
+	case in.Head == "":
+		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Field: "head", Code: "missing_field"})
+		return
+	case in.Base == "":
+		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Field: "base", Code: "missing_field"})
+		return
+	}
+	headRepo, headRef := r, in.Head
+	if owner, ref, ok := strings.Cut(in.Head, ":"); ok {
+		headRef = ref
+		if !strings.EqualFold(owner, r.Owner.Login) {
+			headRepo = c.st.Repo(owner, r.Name)
+			if headRepo == nil || headRepo.Parent != r || c.token.Permission(headRepo) == PermNone {
+				bad("head")
+				return
+			}
+		}
+	}
+	g := c.st.EnsureGit(r)
+	if g.Branches[in.Base] == nil {
+		bad("base")
+		return
+	}
+	if headRepo.Git == nil || headRepo.Git.Branches[headRef] == nil {
+		bad("head")
+		return
+	}
+	if len(Between(g.Branches[in.Base], headRepo.Git.Branches[headRef])) == 0 {
+		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Code: "custom", Message: "No commits between " + in.Base + " and " + in.Head})
+		return
+	}
+	for _, is := range r.Issues {
+		if p := is.Pull; p != nil && is.State == "open" && p.HeadRepo == headRepo && p.HeadRef == headRef && p.BaseRef == in.Base {
+			c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Code: "custom",
+				Message: "A pull request already exists for " + headRepo.Owner.Login + ":" + headRef + "."})
+			return
+		}
+	}
+	is := c.st.CreatePull(r, c.viewer, in.Title, in.Body, headRepo, headRef, in.Base, in.Draft, c.req.Host)
+	if in.MaintainerCanModify != nil && headRepo != r {
+		is.Pull.MaintainerCanModify = *in.MaintainerCanModify
+	}
+	out := c.pullJSON(is, true)
+	c.w.Header().Set("Location", out.URL)
+	c.json(http.StatusCreated, out)
+}
+
+type updatePullRequest struct {
+	Title               *string `json:"title"`
+	Body                *string `json:"body"`
+	State               *string `json:"state"`
+	Base                *string `json:"base"`
+	MaintainerCanModify *bool   `json:"maintainer_can_modify"`
+}
+
+const updatePullDoc = "rest/pulls/pulls#update-a-pull-request"
+
+// updatePull edits a pull request: its author or anyone with write access
+// may, as on GitHub.
+func (e *Emulator) updatePull(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	is := c.pullFor(r)
+	if is == nil {
+		return
+	}
+	if c.token.Permission(r) < PermWrite && is.User != c.viewer {
+		c.forbidden()
+		return
+	}
+	var in updatePullRequest
+	if !c.decode(&in) {
+		return
+	}
+	p := is.Pull
+	switch {
+	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
+		c.invalid("", updatePullDoc, fieldError{Resource: "PullRequest", Field: "title", Code: "missing_field"})
+		return
+	case in.State != nil && *in.State != "open" && *in.State != "closed":
+		c.invalid("", updatePullDoc, fieldError{Resource: "PullRequest", Field: "state", Code: "invalid"})
+		return
+	case in.State != nil && *in.State == "open" && is.Merged:
+		c.invalid("", updatePullDoc, fieldError{Resource: "PullRequest", Code: "custom", Message: "state cannot be changed. The pull request cannot be reopened."})
+		return
+	case in.Base != nil && r.Git.Branches[*in.Base] == nil:
+		c.invalid("", updatePullDoc, fieldError{Resource: "PullRequest", Field: "base", Code: "invalid"})
+		return
+	}
+	if in.Title != nil && *in.Title != is.Title {
+		c.st.Rename(is, c.viewer, *in.Title)
+	}
+	if in.Body != nil {
+		is.Body = in.Body
+		c.st.CrossReference(is, c.viewer, *in.Body, c.st.Now(), c.req.Host)
+	}
+	if in.Base != nil && is.State == "open" {
+		p.BaseRef, p.Base = *in.Base, r.Git.Branches[*in.Base]
+	}
+	if in.MaintainerCanModify != nil && p.HeadRepo != r {
+		p.MaintainerCanModify = *in.MaintainerCanModify
+	}
+	if in.State != nil {
+		switch {
+		case *in.State == "closed" && is.State == "open":
+			c.st.closePull(is, c.viewer)
+		case *in.State == "open" && is.State == "closed":
+			c.st.Reopen(is, c.viewer)
+		}
+	}
+	c.st.touch(is)
+	c.json(http.StatusOK, c.pullJSON(is, true))
+}
+
+type reviewersRequest struct {
+	Reviewers     []string `json:"reviewers"`
+	TeamReviewers []string `json:"team_reviewers"`
+}
+
+const reviewersDoc = "rest/pulls/review-requests#request-reviewers-for-a-pull-request"
+
+// requestReviewers asks collaborators (not the author) and the
+// organization's teams for a review; it needs triage access.
+func (e *Emulator) requestReviewers(c *call) {
+	r := c.repoFor(PermTriage)
+	if r == nil {
+		return
+	}
+	is := c.pullFor(r)
+	if is == nil {
+		return
+	}
+	var in reviewersRequest
+	if !c.decode(&in) {
+		return
+	}
+	p := is.Pull
+	var users []*Account
+	for _, login := range in.Reviewers {
+		a := c.st.Account(login)
+		if a != nil && a == is.User {
+			c.invalid("Review cannot be requested from pull request author.", reviewersDoc)
+			return
+		}
+		if a == nil || association(a, r) != "OWNER" && !slices.ContainsFunc(r.Collaborators, func(l string) bool { return strings.EqualFold(l, login) }) {
+			c.invalid("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
+				r.FullName()+" repository.", reviewersDoc)
+			return
+		}
+		users = append(users, a)
+	}
+	var teams []*Team
+	for _, slug := range in.TeamReviewers {
+		t := c.st.FindTeam(r.Owner.Login, slug)
+		if t == nil {
+			c.invalid("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
+				r.FullName()+" repository.", reviewersDoc)
+			return
+		}
+		teams = append(teams, t)
+	}
+	for _, a := range users {
+		if !slices.Contains(p.RequestedReviewers, a) {
+			p.RequestedReviewers = append(p.RequestedReviewers, a)
+		}
+	}
+	for _, t := range teams {
+		if !slices.Contains(p.RequestedTeams, t) {
+			p.RequestedTeams = append(p.RequestedTeams, t)
+		}
+	}
+	c.json(http.StatusCreated, c.pullJSON(is, false))
+}
+
+// removeRequestedReviewers withdraws review requests; it needs triage
+// access.
+func (e *Emulator) removeRequestedReviewers(c *call) {
+	r := c.repoFor(PermTriage)
+	if r == nil {
+		return
+	}
+	is := c.pullFor(r)
+	if is == nil {
+		return
+	}
+	var in reviewersRequest
+	if !c.decode(&in) {
+		return
+	}
+	if in.Reviewers == nil {
+		c.invalid("", reviewersDoc, fieldError{Resource: "PullRequest", Field: "reviewers", Code: "missing_field"})
+		return
+	}
+	p := is.Pull
+	p.RequestedReviewers = slices.DeleteFunc(p.RequestedReviewers, func(a *Account) bool {
+		return slices.ContainsFunc(in.Reviewers, func(l string) bool { return strings.EqualFold(l, a.Login) })
+	})
+	p.RequestedTeams = slices.DeleteFunc(p.RequestedTeams, func(t *Team) bool {
+		return slices.ContainsFunc(in.TeamReviewers, func(s string) bool { return strings.EqualFold(s, t.Slug) })
+	})
+	c.json(http.StatusOK, c.pullJSON(is, false))
+}

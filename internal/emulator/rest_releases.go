@@ -1,0 +1,140 @@
+package emulator
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// tagJSON is GitHub's tag.
+type tagJSON struct {
+	Name       string     `json:"name"`
+	Commit     shaURLJSON `json:"commit"`
+	ZipballURL string     `json:"zipball_url"`
+	TarballURL string     `json:"tarball_url"`
+	NodeID     string     `json:"node_id"`
+}
+
+// tagNames lists a repository's tags newest first: by the tagged commit's
+// date, then by name.
+func tagNames(g *GitRepo) []string {
+	names := make([]string, 0, len(g.Tags))
+	for n := range g.Tags {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if c := g.Tags[b].Committer.When.Compare(g.Tags[a].Committer.When); c != 0 {
+			return c
+		}
+		return strings.Compare(b, a)
+	})
+	return names
+}
+
+func (e *Emulator) listTags(c *call) {
+	r, g := c.gitFor(PermRead)
+	if r == nil {
+		return
+	}
+	out := []tagJSON{}
+	for _, n := range paginate(c, tagNames(g)) {
+		sha := g.Tags[n].SHA
+		out = append(out, tagJSON{Name: n, Commit: shaURLJSON{SHA: sha, URL: c.links.repo(r) + "/commits/" + sha},
+			ZipballURL: c.links.repo(r) + "/zipball/refs/tags/" + url.PathEscape(n),
+			TarballURL: c.links.repo(r) + "/tarball/refs/tags/" + url.PathEscape(n),
+			NodeID:     nodeID("REF", r.ID) + "tag_" + n})
+	}
+	c.json(http.StatusOK, out)
+}
+
+// releaseJSON is GitHub's release.
+type releaseJSON struct {
+	URL             string        `json:"url"`
+	HTMLURL         string        `json:"html_url"`
+	AssetsURL       string        `json:"assets_url"`
+	UploadURL       string        `json:"upload_url"`
+	TarballURL      *string       `json:"tarball_url"`
+	ZipballURL      *string       `json:"zipball_url"`
+	ID              int64         `json:"id"`
+	NodeID          string        `json:"node_id"`
+	TagName         string        `json:"tag_name"`
+	TargetCommitish string        `json:"target_commitish"`
+	Name            *string       `json:"name"`
+	Body            *string       `json:"body"`
+	Draft           bool          `json:"draft"`
+	Prerelease      bool          `json:"prerelease"`
+	Immutable       bool          `json:"immutable"`
+	CreatedAt       string        `json:"created_at"`
+	PublishedAt     *string       `json:"published_at"`
+	UpdatedAt       *string       `json:"updated_at"`
+	Author          *userJSON     `json:"author"`
+	Assets          []struct{}    `json:"assets"`
+	Reactions       reactionsJSON `json:"reactions"`
+}
+
+func (c *call) releaseJSON(r *Repo, rel *Release) releaseJSON {
+	u := fmt.Sprintf("%s/releases/%d", c.links.repo(r), rel.ID)
+	tag := url.PathEscape(rel.TagName)
+	tar := c.links.repo(r) + "/tarball/" + tag
+	zip := c.links.repo(r) + "/zipball/" + tag
+	// Uploads go to GitHub's uploads host (uploads.github.com beside
+	// api.github.com).
+	up := strings.Replace(c.links.api, "://api.", "://uploads.", 1)
+	return releaseJSON{URL: u, HTMLURL: c.links.web + "/" + r.FullName() + "/releases/tag/" + tag,
+		AssetsURL: u + "/assets", UploadURL: fmt.Sprintf("%s/repos/%s/releases/%d/assets{?name,label}", up, r.FullName(), rel.ID),
+		TarballURL: &tar, ZipballURL: &zip, ID: rel.ID, NodeID: rel.NodeID, TagName: rel.TagName,
+		TargetCommitish: repoDefaultBranch, Name: &rel.Name, Body: &rel.Body, Draft: rel.Draft, Prerelease: rel.Prerelease,
+		CreatedAt: ts(rel.CreatedAt), PublishedAt: tsp(&rel.PublishedAt), UpdatedAt: tsp(&rel.PublishedAt),
+		Author: c.links.simpleUser(rel.Author), Assets: []struct{}{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
+}
+
+// releasesNewestFirst is the order GitHub lists releases in.
+func releasesNewestFirst(r *Repo) []*Release {
+	list := slices.Clone(r.Releases)
+	slices.SortStableFunc(list, func(a, b *Release) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	return list
+}
+
+func (e *Emulator) listReleases(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	out := []releaseJSON{}
+	for _, rel := range paginate(c, releasesNewestFirst(r)) {
+		out = append(out, c.releaseJSON(r, rel))
+	}
+	c.json(http.StatusOK, out)
+}
+
+// getLatestRelease answers the newest release that is neither a draft nor
+// a pre-release, as GitHub documents.
+func (e *Emulator) getLatestRelease(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	for _, rel := range releasesNewestFirst(r) {
+		if !rel.Draft && !rel.Prerelease {
+			c.json(http.StatusOK, c.releaseJSON(r, rel))
+			return
+		}
+	}
+	c.notFound()
+}
+
+func (e *Emulator) getReleaseByTag(c *call) {
+	r := c.repoFor(PermRead)
+	if r == nil {
+		return
+	}
+	for _, rel := range r.Releases {
+		if rel.TagName == c.req.PathValue("tag") && !rel.Draft {
+			c.json(http.StatusOK, c.releaseJSON(r, rel))
+			return
+		}
+	}
+	c.notFound()
+}
