@@ -23,21 +23,43 @@ type closedByArgs struct {
 
 var closingKeyword = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+([A-Za-z0-9-]+/[A-Za-z0-9._-]+)?#(\d+)\b`)
 
-// closes reports whether a pull request's description closes the issue.
-func closes(pr, is *Issue) bool {
-	if pr.Body == nil {
-		return false
+// closingText is where GitHub reads a pull request's closing keywords:
+// its description and its commits' messages.
+func closingText(pr *Issue) string {
+	var text strings.Builder
+	if pr.Body != nil {
+		text.WriteString(stripUnlinked(*pr.Body) + "\n")
 	}
-	for _, m := range closingKeyword.FindAllStringSubmatch(stripUnlinked(*pr.Body), -1) {
+	if pr.Pull != nil {
+		for _, c := range pr.Pull.Commits() {
+			text.WriteString(c.Message + "\n")
+		}
+	}
+	return text.String()
+}
+
+// closingRefs are the issues a pull request's closing keywords name, as
+// repository full names (the pull request's own when none is written) and
+// numbers.
+func closingRefs(pr *Issue) []issueRef {
+	var out []issueRef
+	for _, m := range closingKeyword.FindAllStringSubmatch(closingText(pr), -1) {
 		repo := pr.Repo.FullName()
 		if m[1] != "" {
 			repo = m[1]
 		}
-		if n, err := strconv.Atoi(m[2]); err == nil && n == is.Number && strings.EqualFold(repo, is.Repo.FullName()) {
-			return true
+		if n, err := strconv.Atoi(m[2]); err == nil {
+			out = append(out, issueRef{repo: repo, number: n})
 		}
 	}
-	return false
+	return out
+}
+
+// closes reports whether a pull request's closing keywords name the issue.
+func closes(pr, is *Issue) bool {
+	return slices.ContainsFunc(closingRefs(pr), func(r issueRef) bool {
+		return r.number == is.Number && strings.EqualFold(r.repo, is.Repo.FullName())
+	})
 }
 
 func registerClosingRefs(r *resolvers) {

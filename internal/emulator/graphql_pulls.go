@@ -3,7 +3,6 @@ package emulator
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,27 +254,15 @@ func registerPulls(r *resolvers) {
 // autoMerge is GitHub's AutoMergeRequest, which the emulator never has.
 type autoMerge struct{}
 
-// closingRef is a closing keyword and an issue number in the same
-// repository, as GitHub reads them in a pull request's description and
-// commit messages.
-var closingRef = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)\b`)
-
 // closingIssues are the issues in the pull request's repository that its
 // description or commits say it fixes, closes or resolves ("Fixes #12").
 func closingIssues(is *Issue) []*Issue {
-	var text strings.Builder
-	if is.Body != nil {
-		text.WriteString(*is.Body + "\n")
-	}
-	if is.Pull != nil {
-		for _, c := range is.Pull.Commits() {
-			text.WriteString(c.Message + "\n")
-		}
-	}
 	var out []*Issue
-	for _, m := range closingRef.FindAllStringSubmatch(text.String(), -1) {
-		n, _ := strconv.Atoi(m[1])
-		if target := is.Repo.Issue(n); target != nil && !target.IsPull && !target.Deleted && !slices.Contains(out, target) {
+	for _, ref := range closingRefs(is) {
+		if !strings.EqualFold(ref.repo, is.Repo.FullName()) {
+			continue
+		}
+		if target := is.Repo.Issue(ref.number); target != nil && !target.IsPull && !target.Deleted && !slices.Contains(out, target) {
 			out = append(out, target)
 		}
 	}

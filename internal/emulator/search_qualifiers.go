@@ -122,6 +122,9 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 		}
 		return nil, "", true
 	}
+	if e, ok := p.pullQualifier(key, val); ok {
+		return e, "", true
+	}
 	return nil, "", false
 }
 
@@ -182,6 +185,8 @@ func isQualifier(v string) searchExpr {
 	case "unmerged":
 		// Open pull requests and those closed without being merged.
 		f = func(is *Issue) bool { return is.IsPull && !is.Merged }
+	case "draft":
+		f = func(is *Issue) bool { return is.IsPull && is.Pull != nil && is.Pull.Draft }
 	case "public":
 		f = func(is *Issue) bool { return !is.Repo.Private }
 	case "private":

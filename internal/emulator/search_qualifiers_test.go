@@ -111,8 +111,18 @@ func searchCases(f seedFacts) []searchCase {
 		{q: "repo:acme/widgets is:pr", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull }, some: true},
 		{q: "repo:acme/widgets type:issue is:closed", want: func(is *Issue) bool { return inWidgets(is) && !is.IsPull && is.State == "closed" }, some: true},
 		{q: "repo:acme/widgets state:open", want: func(is *Issue) bool { return inWidgets(is) && is.State == "open" }, some: true},
-		{q: "repo:acme/widgets is:merged", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull && is.Merged }},
 		{q: "repo:acme/widgets is:unmerged", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull && !is.Merged }},
+		// Pull request qualifiers, read here from the pull request model.
+		{q: "repo:acme/widgets is:merged", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.MergedAt != nil }, some: true},
+		{q: "repo:acme/widgets is:draft", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.Draft }, some: true},
+		{q: "repo:acme/widgets is:pr draft:false", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && !is.Pull.Draft }, some: true},
+		{q: "repo:acme/widgets review:approved", want: func(is *Issue) bool { return inWidgets(is) && latestVerdict(is, "APPROVED") && !latestVerdict(is, "CHANGES_REQUESTED") }, some: true},
+		{q: "repo:acme/widgets review:changes_requested", want: func(is *Issue) bool { return inWidgets(is) && latestVerdict(is, "CHANGES_REQUESTED") }, some: true},
+		{q: "repo:acme/widgets is:pr review:none", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && submittedReviews(is) == 0 }, some: true},
+		{q: "repo:acme/widgets reviewed-by:alice", want: func(is *Issue) bool { return inWidgets(is) && reviewedBy(is, "alice") }, some: true},
+		{q: "repo:acme/widgets -reviewed-by:alice is:pr", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull && !reviewedBy(is, "alice") }, some: true},
+		{q: "repo:acme/widgets base:main", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.BaseRef == "main" }, some: true},
+		{q: "repo:acme/widgets linked:issue", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull && mentionsClosing(is) }},
 		{q: "repo:acme/widgets is:locked", want: func(is *Issue) bool { return inWidgets(is) && is.Locked }, some: true},
 		{q: "is:private", want: func(is *Issue) bool { return is.Repo.Private }, some: true},
 		{q: "type:" + f.typeName, want: func(is *Issue) bool { return is.Type != nil && is.Type.Name == f.typeName }, some: true},
@@ -421,4 +431,62 @@ func TestSearchUnknownScope(t *testing.T) {
 			t.Errorf("%s: %+v", tc.q, body)
 		}
 	}
+}
+
+// latestVerdict reports whether a reviewer's latest submitted review of the
+// pull request has the state.
+func latestVerdict(is *Issue, state string) bool {
+	if is.Pull == nil {
+		return false
+	}
+	latest := map[string]string{}
+	for _, rv := range is.Pull.Reviews {
+		if rv.State == "APPROVED" || rv.State == "CHANGES_REQUESTED" || rv.State == "DISMISSED" {
+			latest[rv.User.Login] = rv.State
+		}
+	}
+	for _, st := range latest {
+		if st == state {
+			return true
+		}
+	}
+	return false
+}
+
+func submittedReviews(is *Issue) int {
+	n := 0
+	for _, rv := range is.Pull.Reviews {
+		if rv.State != "PENDING" {
+			n++
+		}
+	}
+	return n
+}
+
+func reviewedBy(is *Issue, login string) bool {
+	if is.Pull == nil {
+		return false
+	}
+	for _, rv := range is.Pull.Reviews {
+		if rv.State != "PENDING" && rv.User.Login == login {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsClosing reports whether a pull request's description says it
+// fixes, closes or resolves an issue of its repository that exists.
+func mentionsClosing(is *Issue) bool {
+	if is.Body == nil {
+		return false
+	}
+	for _, w := range []string{"fix", "fixes", "fixed", "close", "closes", "closed", "resolve", "resolves", "resolved"} {
+		for _, o := range is.Repo.Issues {
+			if !o.IsPull && !o.Deleted && strings.Contains(strings.ToLower(*is.Body), fmt.Sprintf("%s #%d", w, o.Number)) {
+				return true
+			}
+		}
+	}
+	return false
 }
