@@ -116,7 +116,9 @@ func searchCases(f seedFacts) []searchCase {
 		{q: "repo:acme/widgets is:merged", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.MergedAt != nil }, some: true},
 		{q: "repo:acme/widgets is:draft", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.Draft }, some: true},
 		{q: "repo:acme/widgets is:pr draft:false", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && !is.Pull.Draft }, some: true},
-		{q: "repo:acme/widgets review:approved", want: func(is *Issue) bool { return inWidgets(is) && latestVerdict(is, "APPROVED") && !latestVerdict(is, "CHANGES_REQUESTED") }, some: true},
+		{q: "repo:acme/widgets review:approved", want: func(is *Issue) bool {
+			return inWidgets(is) && latestVerdict(is, "APPROVED") && !latestVerdict(is, "CHANGES_REQUESTED")
+		}, some: true},
 		{q: "repo:acme/widgets review:changes_requested", want: func(is *Issue) bool { return inWidgets(is) && latestVerdict(is, "CHANGES_REQUESTED") }, some: true},
 		{q: "repo:acme/widgets is:pr review:none", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && submittedReviews(is) == 0 }, some: true},
 		{q: "repo:acme/widgets reviewed-by:alice", want: func(is *Issue) bool { return inWidgets(is) && reviewedBy(is, "alice") }, some: true},
