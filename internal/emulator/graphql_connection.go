@@ -196,4 +196,3 @@ func registerConnections(r *resolvers) {
 		return c.cursors[len(c.cursors)-1], nil
 	})
 }
-

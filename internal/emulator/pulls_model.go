@@ -34,7 +34,6 @@ type PullRequest struct {
 	Threads            []*ReviewThread
 }
 
-
 // Review is a submitted pull request review.
 type Review struct {
 	ID          int64
