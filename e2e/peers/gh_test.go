@@ -103,6 +103,12 @@ func ghSession() []ghCheck {
 			effect: &ghCheck{args: []string{"api", "graphql", "-f", `query={ repository(owner: "acme", name: "widgets") { issue(number: 156) { isPinned } } }`, "--jq", ".data.repository.issue.isPinned"}, exactLines: []string{"true"}}},
 		{name: "issue-develop", args: []string{"issue", "develop", "157", "-R", repo, "--name", "peers-157"}, stdout: []string{"github.localhost/acme/widgets/tree/peers-157"},
 			effect: api("repos/acme/widgets/git/ref/heads/peers-157", ".ref", "refs/heads/peers-157")},
+		// The branch is linked to #157 and starts at the default branch's
+		// head. The emulator serves plain http, so its web URLs are http.
+		{name: "issue-develop-list", args: []string{"issue", "develop", "157", "-R", repo, "--list"},
+			exactLines: []string{"peers-157\thttp://github.localhost/acme/widgets/tree/peers-157"},
+			effect: &ghCheck{args: []string{"api", "graphql", "-f", `query={ repository(owner: "acme", name: "widgets") { main: ref(qualifiedName: "main") { target { oid } } linked: ref(qualifiedName: "peers-157") { target { oid } } } }`,
+				"--jq", `.data.repository | .linked != null and .main.target.oid == .linked.target.oid`}, exactLines: []string{"true"}}},
 
 		{name: "search-issues", args: []string{"search", "issues", "time zone", "--repo", repo, "--state", "closed"}, stdout: []string{"Chart widget ignores the dashboard time zone after resizing the panel"}},
 		{name: "search-prs", args: []string{"search", "prs", "--repo", repo, "--state", "open"}, stdout: []string{"Bump github.com/jackc/pgx/v5 from 5.7.1 to 5.7.2"}, lines: 4},
