@@ -152,6 +152,7 @@ func newResolvers() (*resolvers, error) {
 	registerTeams(r)
 	registerPulls(r)
 	registerLinkedBranches(r)
+	registerBranchProtection(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))
