@@ -1,6 +1,7 @@
 package emulator_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -111,5 +112,52 @@ func TestRESTSearchCode(t *testing.T) {
 	}
 	if r := get(t, api+"/search/code?q=widget", ""); r.status != http.StatusUnauthorized {
 		t.Errorf("anonymous: %d", r.status)
+	}
+}
+
+// With the text-match media type, each hit says where the words are.
+func TestRESTSearchCodeTextMatches(t *testing.T) {
+	api := serveDemo(t)
+	req, err := http.NewRequest(http.MethodGet, api+"/search/code?q=widget+repo:acme/widgets+in:file", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "token "+emulator.DemoTokenDave)
+	req.Header.Set("Accept", "application/vnd.github.text-match+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var res struct {
+		Items []struct {
+			Path        string
+			TextMatches []struct {
+				Property string
+				Fragment string
+				Matches  []struct {
+					Text    string
+					Indices []int
+				}
+			} `json:"text_matches"`
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 {
+		t.Fatal("no hits")
+	}
+	for _, it := range res.Items {
+		if len(it.TextMatches) != 1 || it.TextMatches[0].Property != "content" {
+			t.Errorf("%s: text_matches %+v", it.Path, it.TextMatches)
+			continue
+		}
+		m := it.TextMatches[0]
+		for _, x := range m.Matches {
+			if len(x.Indices) != 2 || m.Fragment[x.Indices[0]:x.Indices[1]] != x.Text || !strings.EqualFold(x.Text, "widget") {
+				t.Errorf("%s: match %+v in %q", it.Path, x, m.Fragment)
+			}
+		}
 	}
 }
