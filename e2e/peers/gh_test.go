@@ -103,6 +103,12 @@ func ghSession() []ghCheck {
 			effect: &ghCheck{args: []string{"api", "graphql", "-f", `query={ repository(owner: "acme", name: "widgets") { issue(number: 156) { isPinned } } }`, "--jq", ".data.repository.issue.isPinned"}, exactLines: []string{"true"}}},
 		{name: "issue-develop", args: []string{"issue", "develop", "157", "-R", repo, "--name", "peers-157"}, stdout: []string{"github.localhost/acme/widgets/tree/peers-157"},
 			effect: api("repos/acme/widgets/git/ref/heads/peers-157", ".ref", "refs/heads/peers-157")},
+		// The branch is linked to #157 and starts at the default branch's
+		// head. The emulator serves plain http, so its web URLs are http.
+		{name: "issue-develop-list", args: []string{"issue", "develop", "157", "-R", repo, "--list"},
+			exactLines: []string{"peers-157\thttp://github.localhost/acme/widgets/tree/peers-157"},
+			effect: &ghCheck{args: []string{"api", "graphql", "-f", `query={ repository(owner: "acme", name: "widgets") { main: ref(qualifiedName: "main") { target { oid } } linked: ref(qualifiedName: "peers-157") { target { oid } } } }`,
+				"--jq", `.data.repository | .linked != null and .main.target.oid == .linked.target.oid`}, exactLines: []string{"true"}}},
 
 		{name: "search-issues", args: []string{"search", "issues", "time zone", "--repo", repo, "--state", "closed"}, stdout: []string{"Chart widget ignores the dashboard time zone after resizing the panel"}},
 		{name: "search-prs", args: []string{"search", "prs", "--repo", repo, "--state", "open"}, stdout: []string{"Bump github.com/jackc/pgx/v5 from 5.7.1 to 5.7.2"}, lines: 4},
@@ -149,6 +155,22 @@ func ghSession() []ghCheck {
 			effect: api("repos/acme/widgets/pulls/133", `"\(.state) \(.merged)"`, "closed false")},
 		{name: "pr-ready", args: []string{"pr", "ready", "155", "-R", repo}, stderr: []string{"acme/widgets#155 is marked as \"ready for review\""},
 			effect: api("repos/acme/widgets/pulls/155", ".draft", "false")},
+		// #146's head has passed its check runs (build, lint, test) and the
+		// ci/coverage status; gh prints one tab-separated line for each.
+		{name: "pr-checks", args: []string{"pr", "checks", "146", "-R", repo}, lines: 4,
+			stdout: []string{"build\tpass\t", "lint\tpass\t", "test\tpass\t", "ci/coverage\tpass\t"}},
+		// Outside a clone gh has no current branch and lists alice's open
+		// pull requests and the reviews asked of her.
+		{name: "pr-status", args: []string{"pr", "status", "-R", repo},
+			stdout: []string{"Created by you\n  #146  Fix #145", "✓ Checks passing ✓ 1 Approved", "Requesting a code review from you"}},
+		{name: "pr-edit-label", args: []string{"pr", "edit", "121", "-R", repo, "--add-label", "bug"}, stdout: []string{"/acme/widgets/pull/121"},
+			effect: api("repos/acme/widgets/issues/121", `.labels | map(.name) | index("bug") != null`, "true")},
+		// #146 is approved and its required checks pass: alice squashes it,
+		// and main gains one commit titled after it.
+		{name: "pr-merge-squash", args: []string{"pr", "merge", "146", "-R", repo, "--squash"},
+			effect: api("repos/acme/widgets/pulls/146", `"\(.state) \(.merged) \(.merged_by.login)"`, "closed true alice")},
+		{name: "pr-merge-squash-commit", args: []string{"api", "repos/acme/widgets/commits/main", "--jq", `"\(.parents | length) \(.commit.message | split("\n")[0])"`},
+			exactLines: []string{"1 Fix #145: Chart widget loses unsaved changes after resizing the panel (#146)"}},
 
 		// bob has write access to acme's repositories: he comments, labels,
 		// assigns, closes and creates labels as alice does.

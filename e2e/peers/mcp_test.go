@@ -93,6 +93,10 @@ type mcpCheck struct {
 	// items, when set, is how many elements the result's JSON array has.
 	items  int
 	effect *restRead // a read that shows a write took effect
+	// expect, when set, is a read made before the call: the result must
+	// contain its projection, for answers that follow the seed's data
+	// (a file's content, the latest release) rather than a literal.
+	expect *restRead
 }
 
 // restRead is a GET of the emulator's REST API as alice, its answer
@@ -252,21 +256,22 @@ func mcpSession() []mcpCheck {
 		// users
 		{name: "search_users", tool: "search_users", args: map[string]any{"query": "alice"}, want: []string{`"login":"alice"`}},
 
-		// repos: reads. The emulator keeps no git data yet (branches,
-		// commits, tags, releases, file contents), so the cases after
-		// search_repositories are listed as expected failures; their wants
-		// assume the default branch main and a tag and release v1.4.0 for
-		// the milestone that shipped, to be settled with the seed's git data.
+		// repos: reads. The seed's acme/widgets has the default branch main
+		// and a tag and release for each shipped version, v1.4.0 among them.
 		{name: "list_repository_collaborators", tool: "list_repository_collaborators", args: a(), want: []string{`"login":"alice"`, `"login":"bob"`, `"login":"carol"`}},
 		{name: "search_repositories", tool: "search_repositories", args: map[string]any{"query": "widgets org:acme"}, want: []string{"acme/widgets"}},
-		{name: "get_file_contents", tool: "get_file_contents", args: a("path", "README.md"), want: []string{"widgets"}},
+		// The server answers a file as an embedded resource holding its
+		// text: the README's content at the default branch, as REST has it.
+		{name: "get_file_contents", tool: "get_file_contents", args: a("path", "README.md"), want: []string{"widgets"},
+			expect: read(repo+"/contents/README.md", fileText, "")},
 		{name: "list_branches", tool: "list_branches", args: a(), want: []string{`"name":"main"`}},
 		{name: "list_commits", tool: "list_commits", args: a("perPage", 3), want: []string{`"sha"`}},
 		{name: "get_commit", tool: "get_commit", args: a("sha", "main"), want: []string{`"sha"`}},
 		{name: "list_tags", tool: "list_tags", args: a()},
 		{name: "get_tag", tool: "get_tag", args: a("tag", "v1.4.0"), want: []string{"v1.4.0"}},
 		{name: "list_releases", tool: "list_releases", args: a()},
-		{name: "get_latest_release", tool: "get_latest_release", args: a(), want: []string{"v1.4.0"}},
+		{name: "get_latest_release", tool: "get_latest_release", args: a(),
+			expect: read(repo+"/releases/latest", func(rel github.RepositoryRelease) string { return `"tag_name":"` + rel.GetTagName() + `"` }, "")},
 		{name: "get_release_by_tag", tool: "get_release_by_tag", args: a("tag", "v1.4.0"), want: []string{"v1.4.0"}},
 		{name: "search_code", tool: "search_code", args: map[string]any{"query": "widget repo:acme/widgets"}, want: []string{"acme/widgets"}},
 		{name: "search_commits", tool: "search_commits", args: map[string]any{"query": "repo:acme/widgets fix"}, want: []string{`"sha"`}},
@@ -277,6 +282,16 @@ func mcpSession() []mcpCheck {
 		prRead("get"), prRead("get_diff"), prRead("get_status"), prRead("get_files"), prRead("get_commits"),
 		prRead("get_review_comments"), prRead("get_reviews"), prRead("get_comments"), prRead("get_check_runs"),
 	}
+}
+
+// fileText is a file's content as GET /repos/{owner}/{repo}/contents/{path}
+// answers it, decoded.
+func fileText(f github.RepositoryContent) string {
+	text, err := f.GetContent()
+	if err != nil || text == "" {
+		return "(no content: " + fmt.Sprint(err) + ")"
+	}
+	return text
 }
 
 // mcpRecord is what one tool call did, as written by the session: the call's
@@ -291,6 +306,9 @@ type mcpRecord struct {
 	// The effect read: its status and body.
 	EffectStatus int    `json:"effectStatus,omitempty"`
 	EffectBody   string `json:"effectBody,omitempty"`
+	// The expect read, made before the call.
+	ExpectStatus int    `json:"expectStatus,omitempty"`
+	ExpectBody   string `json:"expectBody,omitempty"`
 }
 
 // mcpRecords is the session's output: tools/list's names and the calls.
@@ -381,6 +399,18 @@ func mcpVerdict(c mcpCheck, r mcpRecord) string {
 			return fmt.Sprintf("result lacks %q; got %q", s, clip(text, 300))
 		}
 	}
+	if e := c.expect; e != nil {
+		if r.ExpectStatus != http.StatusOK {
+			return fmt.Sprintf("expect: GET %s answers %d: %s", e.path, r.ExpectStatus, clip(r.ExpectBody, 300))
+		}
+		want, err := e.project([]byte(r.ExpectBody))
+		if err != nil {
+			return fmt.Sprintf("expect: GET %s: %v", e.path, err)
+		}
+		if !strings.Contains(r.Text, want) {
+			return fmt.Sprintf("result lacks %q (from GET %s); got %q", clip(want, 200), e.path, clip(text, 300))
+		}
+	}
 	if c.items > 0 {
 		var items []json.RawMessage
 		if err := json.Unmarshal([]byte(r.Text), &items); err != nil || len(items) != c.items {
@@ -468,6 +498,9 @@ func callTool(ctx context.Context, session *mcp.ClientSession, c mcpCheck) mcpRe
 		}
 		r.Args[k] = v
 	}
+	if c.expect != nil {
+		r.ExpectStatus, r.ExpectBody = restGet(ctx, c.expect.path)
+	}
 	callCtx, cancel := context.WithTimeout(ctx, toolTimeout)
 	defer cancel()
 	start := time.Now()
@@ -480,8 +513,14 @@ func callTool(ctx context.Context, session *mcp.ClientSession, c mcpCheck) mcpRe
 	r.IsError = res.IsError
 	var texts []string
 	for _, content := range res.Content {
-		if tc, ok := content.(*mcp.TextContent); ok {
-			texts = append(texts, tc.Text)
+		switch content := content.(type) {
+		case *mcp.TextContent:
+			texts = append(texts, content.Text)
+		case *mcp.EmbeddedResource:
+			// A file's text comes back as an embedded resource.
+			if content.Resource != nil {
+				texts = append(texts, content.Resource.Text)
+			}
 		}
 	}
 	r.Text = strings.Join(texts, "\n")

@@ -151,6 +151,8 @@ func newResolvers() (*resolvers, error) {
 	registerClosingRefs(r)
 	registerTeams(r)
 	registerPulls(r)
+	registerLinkedBranches(r)
+	registerBranchProtection(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))

@@ -170,6 +170,10 @@ func (x *gqlContext) visibleNode(id string) any {
 		if repo := repoOfMilestone(x.st, v); repo != nil && x.canRead(repo) {
 			return v
 		}
+	case *LinkedBranch:
+		if !v.Issue.Deleted && x.canRead(v.Issue.Repo) && x.canRead(v.Repo) {
+			return v
+		}
 	case *Account, *IssueType:
 		return v
 	}

@@ -192,6 +192,9 @@ type Issue struct {
 
 	// Pull is a pull request's branches, reviews and merge (pulls_model.go).
 	Pull *PullRequest
+	// LinkedBranches are the branches created for the issue from its
+	// Development section or `gh issue develop` (linked_branches.go).
+	LinkedBranches []*LinkedBranch
 }
 
 // Comment is an issue comment.

@@ -70,6 +70,8 @@ func (e *Emulator) routeTable() []route {
 		{"GET", "/search/issues", e.searchIssues},
 		{"GET", "/search/users", e.searchUsers},
 		{"GET", "/search/repositories", e.searchRepositories},
+		{"GET", "/search/commits", e.searchCommits},
+		{"GET", "/search/code", e.searchCode},
 
 		{"GET", issue + "/reactions", e.listIssueReactions},
 		{"POST", issue + "/reactions", e.createIssueReaction},

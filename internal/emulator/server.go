@@ -132,6 +132,12 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	root := scheme + "://" + r.Host
 	l := links{api: root, web: root}
+	// Reached as api.<host>, as github.com's API is, the web pages are at
+	// <host>: GitHub's html_url and GraphQL url name github.com, not
+	// api.github.com.
+	if web, ok := strings.CutPrefix(r.Host, "api."); ok && web != "" {
+		l.web = scheme + "://" + web
+	}
 	graphql := false
 	switch {
 	case path == "/graphql" || path == "/api/graphql":

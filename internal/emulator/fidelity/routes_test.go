@@ -110,6 +110,8 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", "/search/issues?q=no:label+is:pr+repo:acme/widgets", tokCarol, nil, 200},
 		{"GET", "/search/users?q=ali+type:user", tokCarol, nil, 200},
 		{"GET", "/search/repositories?q=widgets+org:acme", tokCarol, nil, 200},
+		{"GET", "/search/commits?q=repo:acme/widgets+initial&sort=committer-date&order=asc", tokCarol, nil, 200},
+		{"GET", "/search/code?q=widgets+repo:acme/widgets+in:file", tokCarol, nil, 200},
 
 		{"POST", repo + "/issues/1/reactions", tokCarol, map[string]any{"content": "+1"}, 201},
 		{"POST", repo + "/issues/1/reactions", tokCarol, map[string]any{"content": "+1"}, 200}, // already reacted so
