@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/faults"
 )
 
 // fullUserJSON is GitHub's public-user (and, for /user, private-user).
@@ -186,8 +188,8 @@ type rateJSON struct {
 }
 
 func (e *Emulator) getRateLimit(c *call) {
-	all := e.limits.all(c.token.Value)
-	toJSON := func(s rateSnapshot) rateJSON {
+	all := e.limits.All(c.token.Value)
+	toJSON := func(s faults.Snapshot) rateJSON {
 		return rateJSON{Limit: s.Limit, Remaining: s.Remaining, Reset: s.Reset.Unix(), Used: s.Used, Resource: s.Resource}
 	}
 	resources := map[string]rateJSON{}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/faults"
 )
 
 // Options configure an Emulator. The zero value serves the demo seed with
@@ -39,7 +41,7 @@ type Emulator struct {
 	rest    *http.ServeMux
 	graphql http.Handler
 	faults  *Faults
-	limits  *rateLimiter
+	limits  *faults.RateLimiter
 	reqSeq  atomic.Int64
 	log     *slog.Logger
 }
@@ -61,7 +63,7 @@ func New(opts Options) (*Emulator, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	e := &Emulator{state: st, opts: opts, faults: &Faults{}, log: log,
-		limits: newRateLimiter(st.now, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
+		limits: faults.NewRateLimiter(st.now, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = http.NewServeMux()
 	e.routes(e.rest)
 	graphql, err := e.graphQLHandler()
@@ -80,12 +82,7 @@ func (e *Emulator) Faults() *Faults { return e.faults }
 
 // ExhaustRateLimit spends a token's whole budget for a resource
 // ("core", "search" or "graphql").
-func (e *Emulator) ExhaustRateLimit(token, resource string) { e.limits.exhaust(token, resource) }
-
-// FaultHeader marks a response whose body an injected fault cut short, so
-// test harnesses that check response shapes can tell it from a broken
-// handler. GitHub never sends it.
-const FaultHeader = "X-Emulator-Fault"
+func (e *Emulator) ExhaustRateLimit(token, resource string) { e.limits.Exhaust(token, resource) }
 
 // GitHub's Vary headers. Every REST answer varies on the content
 // negotiation headers; an answer that carries a resource (a 2xx with a
@@ -156,7 +153,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	routeKey := r.Method + " " + path
-	fault := e.faults.take(r.Method, path)
+	fault := e.faults.Take(r.Method, path)
 	delay := e.opts.Latency
 	if fault != nil {
 		delay += fault.Latency
@@ -173,19 +170,19 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if authErr != "" {
 		// Failed authentication is charged to the caller's address at the
 		// unauthenticated budget, and says so in the usual headers.
-		anon := anonymousPrefix + clientHost(r)
-		e.limits.charge(anon, "core")
-		setRateHeaders(w.Header(), e.limits.snapshot(anon, "core"))
+		anon := faults.AnonymousPrefix + clientHost(r)
+		e.limits.Charge(anon, "core")
+		faults.SetHeaders(w.Header(), e.limits.Snapshot(anon, "core"))
 		writeJSON(w, http.StatusUnauthorized, errorBody{Message: authErr, DocumentationURL: docsURL("rest"), Status: "401"})
 		return
 	}
 	free := path == "/rate_limit" && !graphql // GitHub does not charge for reading the budget
 	if fault != nil && fault.Kind == FaultRateLimit {
-		e.limits.exhaust(tok.Value, resource)
+		e.limits.Exhaust(tok.Value, resource)
 	}
 	if !free {
-		if snap, ok := e.limits.check(tok.Value, resource); !ok {
-			setRateHeaders(w.Header(), snap)
+		if snap, ok := e.limits.Check(tok.Value, resource); !ok {
+			faults.SetHeaders(w.Header(), snap)
 			if graphql {
 				// GitHub reports an exhausted GraphQL budget inside a 200.
 				writeJSON(w, http.StatusOK, map[string]any{"errors": []map[string]any{{
@@ -203,13 +200,13 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if fault != nil {
 		switch fault.Kind {
 		case FaultStatus:
-			e.limits.charge(tok.Value, resource)
-			setRateHeaders(w.Header(), e.limits.snapshot(tok.Value, resource))
+			e.limits.Charge(tok.Value, resource)
+			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			writeFaultStatus(w, fault.Status)
 			return
 		case FaultSecondary:
-			setRateHeaders(w.Header(), e.limits.snapshot(tok.Value, resource))
-			w.Header().Set("Retry-After", strconv.Itoa(fault.retryAfterSeconds()))
+			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
+			w.Header().Set("Retry-After", strconv.Itoa(fault.RetryAfterSeconds()))
 			status := fault.Status
 			if status == 0 {
 				status = http.StatusForbidden
@@ -253,8 +250,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			dropConnection(w)
 			return
 		case FaultMalformedAfter:
-			e.limits.charge(tok.Value, resource)
-			setRateHeaders(w.Header(), e.limits.snapshot(tok.Value, resource))
+			e.limits.Charge(tok.Value, resource)
+			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.Header().Set(FaultHeader, string(FaultMalformedAfter))
 			w.WriteHeader(rec.status)
@@ -279,7 +276,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// A conditional hit costs no budget, as GitHub documents. It
 			// carries the Vary the 200 would have (RFC 9110 section 15.4.5).
 			h["Vary"] = []string{varyCredential, varyContent}
-			setRateHeaders(h, e.limits.snapshot(tok.Value, resource))
+			faults.SetHeaders(h, e.limits.Snapshot(tok.Value, resource))
 			h.Del("Content-Type")
 			h.Del("Link")
 			w.WriteHeader(http.StatusNotModified)
@@ -287,9 +284,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !free {
-		e.limits.charge(tok.Value, resource)
+		e.limits.Charge(tok.Value, resource)
 	}
-	setRateHeaders(h, e.limits.snapshot(tok.Value, resource))
+	faults.SetHeaders(h, e.limits.Snapshot(tok.Value, resource))
 	if h.Get("Content-Type") == "" && len(body) > 0 {
 		h.Set("Content-Type", "application/json; charset=utf-8")
 	}

@@ -1,39 +1,41 @@
-package emulator
+// Package faults holds the emulator's request-level misbehaviour: faults
+// injected by tests and operators (a status, a dropped connection, a cut-short
+// body, latency, a secondary rate limit) and the per-token rate-limit budgets
+// GitHub keeps. It knows nothing of the API the requests carry.
+package faults
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
 )
 
-// FaultKind names what an injected fault does to a matching request.
-type FaultKind string
+// Kind names what an injected fault does to a matching request.
+type Kind string
 
 const (
-	// FaultLatency only delays the request.
-	FaultLatency FaultKind = "latency"
-	// FaultStatus answers Status without handling the request.
-	FaultStatus FaultKind = "status"
-	// FaultSecondary answers a secondary rate limit (403 by default, or
+	// Latency only delays the request.
+	Latency Kind = "latency"
+	// Status answers Status without handling the request.
+	Status Kind = "status"
+	// Secondary answers a secondary rate limit (403 by default, or
 	// Status) with a retry-after header, without handling the request.
-	FaultSecondary FaultKind = "secondary_rate_limit"
-	// FaultDropBefore closes the connection before the request is handled.
-	FaultDropBefore FaultKind = "drop_before"
-	// FaultDropAfter handles the request (a write is applied) and then closes
+	Secondary Kind = "secondary_rate_limit"
+	// DropBefore closes the connection before the request is handled.
+	DropBefore Kind = "drop_before"
+	// DropAfter handles the request (a write is applied) and then closes
 	// the connection without answering.
-	FaultDropAfter FaultKind = "drop_after"
-	// FaultMalformedAfter handles the request and answers its status with a
+	DropAfter Kind = "drop_after"
+	// MalformedAfter handles the request and answers its status with a
 	// truncated body.
-	FaultMalformedAfter FaultKind = "malformed_after"
-	// FaultRateLimit spends the token's whole budget before the request, so it
+	MalformedAfter Kind = "malformed_after"
+	// RateLimit spends the token's whole budget before the request, so it
 	// is refused as rate limited.
-	FaultRateLimit FaultKind = "rate_limit"
+	RateLimit Kind = "rate_limit"
 )
 
-var faultKinds = []FaultKind{FaultLatency, FaultStatus, FaultSecondary, FaultDropBefore, FaultDropAfter, FaultMalformedAfter, FaultRateLimit}
+var kinds = []Kind{Latency, Status, Secondary, DropBefore, DropAfter, MalformedAfter, RateLimit}
 
 // Fault is one injected misbehaviour.
 type Fault struct {
@@ -41,9 +43,9 @@ type Fault struct {
 	Method string `json:"method,omitempty"`
 	// Path matches the request path (after any /api/v3 prefix is removed):
 	// exactly, or as a prefix when it ends in "*". Empty matches any.
-	Path string    `json:"path,omitempty"`
-	Kind FaultKind `json:"kind"`
-	// Status is the code for FaultStatus and FaultSecondary.
+	Path string `json:"path,omitempty"`
+	Kind Kind   `json:"kind"`
+	// Status is the code for Status and Secondary.
 	Status int `json:"status,omitempty"`
 	// Latency is added before the request is handled, for any kind.
 	Latency   time.Duration `json:"-"`
@@ -54,7 +56,8 @@ type Fault struct {
 	Times int `json:"times,omitempty"`
 }
 
-func (f *Fault) retryAfterSeconds() int {
+// RetryAfterSeconds is the secondary limit's retry-after, 60 unless set.
+func (f *Fault) RetryAfterSeconds() int {
 	if f.RetryAfter > 0 {
 		return f.RetryAfter
 	}
@@ -64,13 +67,13 @@ func (f *Fault) retryAfterSeconds() int {
 // Validate reports what is wrong with a fault, if anything.
 func (f *Fault) Validate() error {
 	known := false
-	for _, k := range faultKinds {
+	for _, k := range kinds {
 		known = known || k == f.Kind
 	}
 	if !known {
 		return fmt.Errorf("unknown fault kind %q", f.Kind)
 	}
-	if f.Kind == FaultStatus && (f.Status < 400 || f.Status > 599) {
+	if f.Kind == Status && (f.Status < 400 || f.Status > 599) {
 		return fmt.Errorf("a status fault needs a status from 400 to 599, got %d", f.Status)
 	}
 	if f.LatencyMS < 0 || f.Times < 0 {
@@ -92,8 +95,8 @@ func (f *Fault) matches(method, path string) bool {
 	return f.Path == path
 }
 
-// Faults is the table of active faults; the first match wins.
-type Faults struct {
+// Table is the table of active faults; the first match wins.
+type Table struct {
 	mu   sync.Mutex
 	list []*entry
 }
@@ -104,7 +107,7 @@ type entry struct {
 }
 
 // Add installs a fault.
-func (fs *Faults) Add(f Fault) error {
+func (fs *Table) Add(f Fault) error {
 	if f.Latency == 0 && f.LatencyMS > 0 {
 		f.Latency = time.Duration(f.LatencyMS) * time.Millisecond
 	}
@@ -118,14 +121,14 @@ func (fs *Faults) Add(f Fault) error {
 }
 
 // Clear removes every fault.
-func (fs *Faults) Clear() {
+func (fs *Table) Clear() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.list = nil
 }
 
-// take returns the first fault matching the request and counts it used.
-func (fs *Faults) take(method, path string) *Fault {
+// Take returns the first fault matching the request and counts it used.
+func (fs *Table) Take(method, path string) *Fault {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for i, e := range fs.list {
@@ -144,23 +147,23 @@ func (fs *Faults) take(method, path string) *Fault {
 	return nil
 }
 
-// ParseFault reads the CLI form "kind[:status]@METHOD /path[xN]", e.g.
+// Parse reads the CLI form "kind[:status]@METHOD /path[xN]", e.g.
 // "status:502@POST /repos/acme/widgets/issues", "drop_after@POST /repos/*x1",
 // "latency:200@*" (latency's number is milliseconds).
-func ParseFault(s string) (Fault, error) {
+func Parse(s string) (Fault, error) {
 	var f Fault
 	spec, target, ok := strings.Cut(s, "@")
 	if !ok {
 		return f, fmt.Errorf("fault %q: want kind[:n]@[METHOD ]path[xN]", s)
 	}
 	kind, arg, _ := strings.Cut(spec, ":")
-	f.Kind = FaultKind(kind)
+	f.Kind = Kind(kind)
 	if arg != "" {
 		var n int
 		if _, err := fmt.Sscanf(arg, "%d", &n); err != nil {
 			return f, fmt.Errorf("fault %q: %q is not a number", s, arg)
 		}
-		if f.Kind == FaultLatency {
+		if f.Kind == Latency {
 			f.LatencyMS = n
 		} else {
 			f.Status = n
@@ -185,40 +188,7 @@ func ParseFault(s string) (Fault, error) {
 	return f, f.Validate()
 }
 
-// admin serves /_emulator/: faults and rate-limit exhaustion for tests and
-// operators on the same loopback port. It needs no token: the emulator only
-// ever listens where its user can reach it.
-func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.URL.Path == "/_emulator/faults" && r.Method == http.MethodPost:
-		var f Fault
-		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Message: "Problems parsing JSON: " + err.Error()})
-			return
-		}
-		if err := e.faults.Add(f); err != nil {
-			writeJSON(w, http.StatusUnprocessableEntity, errorBody{Message: err.Error()})
-			return
-		}
-		writeJSON(w, http.StatusCreated, f)
-	case r.URL.Path == "/_emulator/faults" && r.Method == http.MethodDelete:
-		e.faults.Clear()
-		w.WriteHeader(http.StatusNoContent)
-	case r.URL.Path == "/_emulator/rate_limit/exhaust" && r.Method == http.MethodPost:
-		var body struct {
-			Token    string `json:"token"`
-			Resource string `json:"resource"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Token == "" {
-			writeJSON(w, http.StatusBadRequest, errorBody{Message: `want {"token": "...", "resource": "core|search|graphql"}`})
-			return
-		}
-		if body.Resource == "" {
-			body.Resource = "core"
-		}
-		e.limits.exhaust(body.Token, body.Resource)
-		w.WriteHeader(http.StatusNoContent)
-	default:
-		writeJSON(w, http.StatusNotFound, errorBody{Message: "Not Found"})
-	}
-}
+// Header marks a response whose body an injected fault cut short, so
+// test harnesses that check response shapes can tell it from a broken
+// handler. GitHub never sends it.
+const Header = "X-Emulator-Fault"

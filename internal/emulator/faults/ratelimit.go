@@ -1,4 +1,4 @@
-package emulator
+package faults
 
 import (
 	"net/http"
@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// rateLimiter keeps a real per-token budget per resource, in fixed windows
+// RateLimiter keeps a real per-token budget per resource, in fixed windows
 // as GitHub's are: the budget refills at once when the window resets.
-type rateLimiter struct {
+type RateLimiter struct {
 	mu     sync.Mutex
 	now    func() time.Time
 	limits map[string]int
@@ -23,8 +23,8 @@ type budget struct {
 	reset time.Time
 }
 
-// rateSnapshot is what the x-ratelimit-* headers report.
-type rateSnapshot struct {
+// Snapshot is what the x-ratelimit-* headers report.
+type Snapshot struct {
 	Resource  string
 	Limit     int
 	Used      int
@@ -32,7 +32,9 @@ type rateSnapshot struct {
 	Reset     time.Time
 }
 
-func newRateLimiter(now func() time.Time, core, search, graphql int) *rateLimiter {
+// NewRateLimiter makes a limiter with the given budgets per window; zero
+// takes GitHub's default for a token.
+func NewRateLimiter(now func() time.Time, core, search, graphql int) *RateLimiter {
 	if core <= 0 {
 		core = 5000
 	}
@@ -42,13 +44,13 @@ func newRateLimiter(now func() time.Time, core, search, graphql int) *rateLimite
 	if graphql <= 0 {
 		graphql = 5000
 	}
-	return &rateLimiter{now: now,
+	return &RateLimiter{now: now,
 		limits: map[string]int{"core": core, "search": search, "graphql": graphql},
 		window: map[string]time.Duration{"core": time.Hour, "search": time.Minute, "graphql": time.Hour},
 		used:   map[string]*budget{}}
 }
 
-func (l *rateLimiter) budgetLocked(token, resource string) *budget {
+func (l *RateLimiter) budgetLocked(token, resource string) *budget {
 	key := token + "\x00" + resource
 	b := l.used[key]
 	now := l.now()
@@ -59,50 +61,54 @@ func (l *rateLimiter) budgetLocked(token, resource string) *budget {
 	return b
 }
 
-func (l *rateLimiter) snapLocked(token, resource string) rateSnapshot {
+func (l *RateLimiter) snapLocked(token, resource string) Snapshot {
 	b := l.budgetLocked(token, resource)
 	limit := l.limitFor(token, resource)
-	return rateSnapshot{Resource: resource, Limit: limit, Used: b.used, Remaining: max(limit-b.used, 0), Reset: b.reset}
+	return Snapshot{Resource: resource, Limit: limit, Used: b.used, Remaining: max(limit-b.used, 0), Reset: b.reset}
 }
 
-// check reports whether a request may be served now.
-func (l *rateLimiter) check(token, resource string) (rateSnapshot, bool) {
+// Check reports whether a request may be served now.
+func (l *RateLimiter) Check(token, resource string) (Snapshot, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := l.snapLocked(token, resource)
 	return s, s.Remaining > 0
 }
 
-// charge spends one unit of the budget.
-func (l *rateLimiter) charge(token, resource string) {
+// Charge spends one unit of the budget.
+func (l *RateLimiter) Charge(token, resource string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.budgetLocked(token, resource).used++
 }
 
-func (l *rateLimiter) snapshot(token, resource string) rateSnapshot {
+// Snapshot reports a token's budget for a resource without spending it.
+func (l *RateLimiter) Snapshot(token, resource string) Snapshot {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.snapLocked(token, resource)
 }
 
-func (l *rateLimiter) exhaust(token, resource string) {
+// Exhaust spends a token's whole budget for a resource.
+func (l *RateLimiter) Exhaust(token, resource string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.budgetLocked(token, resource).used = l.limitFor(token, resource)
 }
 
-func (l *rateLimiter) all(token string) map[string]rateSnapshot {
+// All reports a token's budget for every resource.
+func (l *RateLimiter) All(token string) map[string]Snapshot {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := map[string]rateSnapshot{}
+	out := map[string]Snapshot{}
 	for res := range l.limits {
 		out[res] = l.snapLocked(token, res)
 	}
 	return out
 }
 
-func setRateHeaders(h http.Header, s rateSnapshot) {
+// SetHeaders writes a budget as GitHub's x-ratelimit-* headers.
+func SetHeaders(h http.Header, s Snapshot) {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(s.Limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(s.Remaining))
 	h.Set("X-RateLimit-Used", strconv.Itoa(s.Used))
@@ -110,15 +116,15 @@ func setRateHeaders(h http.Header, s rateSnapshot) {
 	h.Set("X-RateLimit-Resource", s.Resource)
 }
 
-// anonymousPrefix marks budgets kept for requests without a valid token,
+// AnonymousPrefix marks budgets kept for requests without a valid token,
 // per client address, as GitHub keeps them.
-const anonymousPrefix = "anonymous:"
+const AnonymousPrefix = "anonymous:"
 
 // anonymousLimit is GitHub's hourly budget for unauthenticated requests.
 const anonymousLimit = 60
 
-func (l *rateLimiter) limitFor(token, resource string) int {
-	if strings.HasPrefix(token, anonymousPrefix) {
+func (l *RateLimiter) limitFor(token, resource string) int {
+	if strings.HasPrefix(token, AnonymousPrefix) {
 		return anonymousLimit
 	}
 	return l.limits[resource]

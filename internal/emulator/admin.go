@@ -1,0 +1,44 @@
+package emulator
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// admin serves /_emulator/: faults and rate-limit exhaustion for tests and
+// operators on the same loopback port. It needs no token: the emulator only
+// ever listens where its user can reach it.
+func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/_emulator/faults" && r.Method == http.MethodPost:
+		var f Fault
+		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody{Message: "Problems parsing JSON: " + err.Error()})
+			return
+		}
+		if err := e.faults.Add(f); err != nil {
+			writeJSON(w, http.StatusUnprocessableEntity, errorBody{Message: err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusCreated, f)
+	case r.URL.Path == "/_emulator/faults" && r.Method == http.MethodDelete:
+		e.faults.Clear()
+		w.WriteHeader(http.StatusNoContent)
+	case r.URL.Path == "/_emulator/rate_limit/exhaust" && r.Method == http.MethodPost:
+		var body struct {
+			Token    string `json:"token"`
+			Resource string `json:"resource"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Token == "" {
+			writeJSON(w, http.StatusBadRequest, errorBody{Message: `want {"token": "...", "resource": "core|search|graphql"}`})
+			return
+		}
+		if body.Resource == "" {
+			body.Resource = "core"
+		}
+		e.limits.Exhaust(body.Token, body.Resource)
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		writeJSON(w, http.StatusNotFound, errorBody{Message: "Not Found"})
+	}
+}

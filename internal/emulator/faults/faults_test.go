@@ -1,0 +1,58 @@
+package faults
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseFault(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Fault
+	}{
+		{"status:502@POST /repos/acme/widgets/issues", Fault{Kind: Status, Status: 502, Method: "POST", Path: "/repos/acme/widgets/issues"}},
+		{"drop_after@post /repos/*x1", Fault{Kind: DropAfter, Method: "POST", Path: "/repos/*", Times: 1}},
+		{"latency:200@*", Fault{Kind: Latency, LatencyMS: 200, Latency: 200 * time.Millisecond}},
+		{"secondary_rate_limit@/search/issues", Fault{Kind: Secondary, Path: "/search/issues"}},
+	}
+	for _, c := range cases {
+		got, err := Parse(c.in)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%q: got %+v, want %+v", c.in, got, c.want)
+		}
+	}
+	for _, bad := range []string{"nonsense", "explode@*", "status@*", "status:99@*", "latency:x@*"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+}
+
+func TestFaultsMatchInOrderAndCountDown(t *testing.T) {
+	var fs Table
+	if err := fs.Add(Fault{Kind: Status, Status: 500, Method: "GET", Path: "/a", Times: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Add(Fault{Kind: DropBefore, Path: "/a*"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if f := fs.Take("GET", "/a"); f == nil || f.Kind != Status {
+			t.Fatalf("take %d: %+v", i, f)
+		}
+	}
+	if f := fs.Take("GET", "/a"); f == nil || f.Kind != DropBefore {
+		t.Fatalf("after the counted fault is spent the next should match, got %+v", f)
+	}
+	if f := fs.Take("GET", "/b"); f != nil {
+		t.Fatalf("unrelated path matched %+v", f)
+	}
+	fs.Clear()
+	if f := fs.Take("GET", "/a"); f != nil {
+		t.Fatal("clear left a fault")
+	}
+}

@@ -1,0 +1,32 @@
+package emulator
+
+import "github.com/ghgate/ghgate/internal/emulator/faults"
+
+// The fault and rate-limit types live in package faults; these names keep
+// the emulator's users (tests that inject faults, cmd/ghgate's -fault flag)
+// compiling against package emulator alone.
+type (
+	// Fault is one injected misbehaviour.
+	Fault = faults.Fault
+	// FaultKind names what an injected fault does to a matching request.
+	FaultKind = faults.Kind
+	// Faults is the table of active faults.
+	Faults = faults.Table
+)
+
+// The kinds of fault; see package faults.
+const (
+	FaultLatency        = faults.Latency
+	FaultStatus         = faults.Status
+	FaultSecondary      = faults.Secondary
+	FaultDropBefore     = faults.DropBefore
+	FaultDropAfter      = faults.DropAfter
+	FaultMalformedAfter = faults.MalformedAfter
+	FaultRateLimit      = faults.RateLimit
+)
+
+// FaultHeader marks a response whose body an injected fault cut short.
+const FaultHeader = faults.Header
+
+// ParseFault reads the CLI form of a fault; see faults.Parse.
+func ParseFault(s string) (Fault, error) { return faults.Parse(s) }
