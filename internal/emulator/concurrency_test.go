@@ -25,11 +25,11 @@ func TestConcurrentRequests(t *testing.T) {
 	client := srv.Client()
 
 	st := emu.State()
-	st.mu.RLock()
+	st.RLock()
 	widgets := st.Repo(DemoOrg, DemoWidgetsRepo)
 	issuesBefore := len(widgets.Issues)
 	commentsBefore := len(widgets.Issue(3).Comments)
-	st.mu.RUnlock()
+	st.RUnlock()
 
 	const workers, rounds = 8, 10
 	type req struct{ method, path, token, body string }
@@ -83,8 +83,8 @@ func TestConcurrentRequests(t *testing.T) {
 		t.Error(e)
 	}
 
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	if got, want := len(widgets.Issues), issuesBefore+workers*rounds; got != want {
 		t.Errorf("issues: %d, want %d (a create was lost or doubled)", got, want)
 	}

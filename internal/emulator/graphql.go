@@ -122,11 +122,11 @@ func (s *graphQLServer) execute(c *call, query, operationName string, rawVars ma
 	}
 
 	if op.Operation == ast.Mutation {
-		c.st.mu.Lock()
-		defer c.st.mu.Unlock()
+		c.st.Lock()
+		defer c.st.Unlock()
 	} else {
-		c.st.mu.RLock()
-		defer c.st.mu.RUnlock()
+		c.st.RLock()
+		defer c.st.RUnlock()
 	}
 	ex := &execution{schema: s.schema, reg: s.reg, doc: doc, vars: vars, x: &gqlContext{c: c, st: c.st}}
 	data := ex.run(op)

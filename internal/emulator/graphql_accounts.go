@@ -45,7 +45,7 @@ func registerAccounts(r *resolvers) {
 	}
 	// A Bot is known by its App: GitHub's GraphQL reports its login without
 	// the "[bot]" REST adds, and its page is the App's.
-	resolve(r, "Bot.login", func(_ *gqlContext, a *Account) (any, error) { return a.appSlug(), nil })
-	resolve(r, "Bot.url", func(x *gqlContext, a *Account) (any, error) { return x.webURL("/apps/" + a.appSlug()), nil })
-	resolve(r, "Bot.resourcePath", func(_ *gqlContext, a *Account) (any, error) { return "/apps/" + a.appSlug(), nil })
+	resolve(r, "Bot.login", func(_ *gqlContext, a *Account) (any, error) { return a.AppSlug(), nil })
+	resolve(r, "Bot.url", func(x *gqlContext, a *Account) (any, error) { return x.webURL("/apps/" + a.AppSlug()), nil })
+	resolve(r, "Bot.resourcePath", func(_ *gqlContext, a *Account) (any, error) { return "/apps/" + a.AppSlug(), nil })
 }

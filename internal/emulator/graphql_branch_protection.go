@@ -1,5 +1,9 @@
 package emulator
 
+import (
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
+
 // Ref.branchProtectionRule: the rule protecting a branch, as GitHub's
 // GraphQL reports it. The emulator's one rule is the default branch's
 // (protectedBranch): one approving review and the required checks
@@ -13,22 +17,22 @@ type branchRule struct{ repo *Repo }
 func registerBranchProtection(r *resolvers) {
 	objectType(r, func(*branchRule) string { return "BranchProtectionRule" })
 	resolve(r, "Ref.branchProtectionRule", func(_ *gqlContext, ref *gitRef) (any, error) {
-		if ref.prefix != "" || !protectedBranch(ref.name) {
+		if ref.prefix != "" || !state.ProtectedBranch(ref.name) {
 			return nil, nil
 		}
 		return &branchRule{repo: ref.repo}, nil
 	})
 	resolve(r, "BranchProtectionRule.id", func(_ *gqlContext, b *branchRule) (any, error) {
-		return nodeID("BPR", b.repo.ID), nil
+		return state.NodeID("BPR", b.repo.ID), nil
 	})
-	resolve(r, "BranchProtectionRule.pattern", func(_ *gqlContext, _ *branchRule) (any, error) { return repoDefaultBranch, nil })
+	resolve(r, "BranchProtectionRule.pattern", func(_ *gqlContext, _ *branchRule) (any, error) { return state.RepoDefaultBranch, nil })
 	resolve(r, "BranchProtectionRule.repository", func(_ *gqlContext, b *branchRule) (any, error) { return b.repo, nil })
 	resolve(r, "BranchProtectionRule.requiresApprovingReviews", func(_ *gqlContext, _ *branchRule) (any, error) { return true, nil })
 	resolve(r, "BranchProtectionRule.requiredApprovingReviewCount", func(_ *gqlContext, _ *branchRule) (any, error) { return 1, nil })
 	resolve(r, "BranchProtectionRule.requiresStatusChecks", func(_ *gqlContext, _ *branchRule) (any, error) { return true, nil })
 	resolve(r, "BranchProtectionRule.requiresStrictStatusChecks", func(_ *gqlContext, _ *branchRule) (any, error) { return false, nil })
 	resolve(r, "BranchProtectionRule.requiredStatusCheckContexts", func(_ *gqlContext, _ *branchRule) (any, error) {
-		return append([]string(nil), requiredChecks...), nil
+		return append([]string(nil), state.RequiredChecks...), nil
 	})
 	resolve(r, "BranchProtectionRule.isAdminEnforced", func(_ *gqlContext, _ *branchRule) (any, error) { return false, nil })
 }

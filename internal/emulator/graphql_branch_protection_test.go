@@ -3,6 +3,8 @@ package emulator
 import (
 	"slices"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 func TestGraphQLBranchProtectionRule(t *testing.T) {
@@ -32,7 +34,7 @@ func TestGraphQLBranchProtectionRule(t *testing.T) {
 	fragment r on Ref { branchProtectionRule { pattern requiresApprovingReviews requiredApprovingReviewCount requiresStrictStatusChecks requiredStatusCheckContexts } }`, nil).ok(t, &d)
 	m := d.Repository.Main.BranchProtectionRule
 	if m == nil || m.Pattern != "main" || !m.RequiresApprovingReviews || m.RequiredApprovingReviewCount != 1 || m.RequiresStrictStatusChecks ||
-		!slices.Equal(m.RequiredStatusCheckContexts, requiredChecks) {
+		!slices.Equal(m.RequiredStatusCheckContexts, state.RequiredChecks) {
 		t.Errorf("main's rule = %+v", m)
 	}
 	if d.Repository.Pull.BaseRef.BranchProtectionRule == nil {

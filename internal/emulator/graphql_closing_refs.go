@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // Issue.closedByPullRequestsReferences: the pull requests that will close
@@ -28,7 +30,7 @@ var closingKeyword = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resol
 func closingText(pr *Issue) string {
 	var text strings.Builder
 	if pr.Body != nil {
-		text.WriteString(stripUnlinked(*pr.Body) + "\n")
+		text.WriteString(state.StripUnlinked(*pr.Body) + "\n")
 	}
 	if pr.Pull != nil {
 		for _, c := range pr.Pull.Commits() {

@@ -3,6 +3,8 @@ package emulator
 import (
 	"fmt"
 	"slices"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // commitRef is a commit in a repository: GraphQL's Commit, which reaches
@@ -26,7 +28,7 @@ func (ro *rollup) contexts() []any {
 	for _, cr := range g.CheckRuns[ro.sha] {
 		out = append(out, cr)
 	}
-	for _, st := range latestStatuses(g.Statuses[ro.sha]) {
+	for _, st := range state.LatestStatuses(g.Statuses[ro.sha]) {
 		out = append(out, st)
 	}
 	return out
@@ -43,15 +45,6 @@ type rollupConnection struct {
 type stateCount struct {
 	state string
 	count int
-}
-
-// checkRunState is a check run's CheckConclusionState or, before it
-// completes, its CheckStatusState, as the rollup's counts key them.
-func checkRunState(cr *CheckRun) string {
-	if cr.Conclusion != nil {
-		return enumValue(*cr.Conclusion)
-	}
-	return enumValue(cr.Status)
 }
 
 // checkSuite stands for a check run's suite and workflow run, which the
@@ -71,15 +64,14 @@ type isRequiredArgs struct {
 	PullRequestNumber *int    `json:"pullRequestNumber"`
 }
 
-// requiredChecks are the checks the default branch's protection requires.
-var requiredChecks = []string{"build", "test"}
-
 func registerCommits(r *resolvers) {
 	objectType(r, func(*commitRef) string { return "Commit" })
 	const t = "Commit"
-	resolve(r, t+".id", func(_ *gqlContext, c *commitRef) (any, error) { return nodeID("C", c.repo.ID) + c.commit.SHA[:10], nil })
+	resolve(r, t+".id", func(_ *gqlContext, c *commitRef) (any, error) {
+		return state.NodeID("C", c.repo.ID) + c.commit.SHA[:10], nil
+	})
 	resolve(r, t+".oid", func(_ *gqlContext, c *commitRef) (any, error) { return c.commit.SHA, nil })
-	resolve(r, t+".abbreviatedOid", func(_ *gqlContext, c *commitRef) (any, error) { return shortSHA(c.commit.SHA), nil })
+	resolve(r, t+".abbreviatedOid", func(_ *gqlContext, c *commitRef) (any, error) { return state.ShortSHA(c.commit.SHA), nil })
 	resolve(r, t+".message", func(_ *gqlContext, c *commitRef) (any, error) { return c.commit.Message, nil })
 	resolve(r, t+".messageHeadline", func(_ *gqlContext, c *commitRef) (any, error) { return c.commit.Headline(), nil })
 	resolve(r, t+".messageBody", func(_ *gqlContext, c *commitRef) (any, error) { return c.commit.Body(), nil })
@@ -110,7 +102,7 @@ func registerCommits(r *resolvers) {
 
 	objectType(r, func(*rollup) string { return "StatusCheckRollup" })
 	resolve(r, "StatusCheckRollup.state", func(_ *gqlContext, ro *rollup) (any, error) {
-		return enumValue(ro.repo.Git.checksState(ro.sha)), nil
+		return state.EnumValue(ro.repo.Git.ChecksState(ro.sha)), nil
 	})
 	resolveArgs(r, "StatusCheckRollup.contexts", func(x *gqlContext, ro *rollup, a connArgs) (any, error) {
 		all := ro.contexts()
@@ -152,7 +144,7 @@ func registerCommits(r *resolvers) {
 			if !ok {
 				return "", false
 			}
-			return checkRunState(cr), true
+			return state.CheckRunState(cr), true
 		}), nil
 	})
 	resolve(r, rc+".statusContextCountsByState", func(_ *gqlContext, c *rollupConnection) (any, error) {
@@ -161,7 +153,7 @@ func registerCommits(r *resolvers) {
 			if !ok {
 				return "", false
 			}
-			return enumValue(st.State), true
+			return state.EnumValue(st.State), true
 		}), nil
 	})
 	for _, typ := range []string{"CheckRunStateCount", "StatusContextStateCount"} {
@@ -175,19 +167,19 @@ func registerCommits(r *resolvers) {
 	resolve(r, cr+".id", func(_ *gqlContext, c *CheckRun) (any, error) { return c.NodeID, nil })
 	resolve(r, cr+".databaseId", func(_ *gqlContext, c *CheckRun) (any, error) { return c.ID, nil })
 	resolve(r, cr+".name", func(_ *gqlContext, c *CheckRun) (any, error) { return c.Name, nil })
-	resolve(r, cr+".status", func(_ *gqlContext, c *CheckRun) (any, error) { return enumValue(c.Status), nil })
+	resolve(r, cr+".status", func(_ *gqlContext, c *CheckRun) (any, error) { return state.EnumValue(c.Status), nil })
 	resolve(r, cr+".conclusion", func(_ *gqlContext, c *CheckRun) (any, error) {
 		if c.Conclusion == nil {
 			return nil, nil
 		}
-		return enumValue(*c.Conclusion), nil
+		return state.EnumValue(*c.Conclusion), nil
 	})
 	resolve(r, cr+".startedAt", func(_ *gqlContext, c *CheckRun) (any, error) { return c.StartedAt, nil })
 	resolve(r, cr+".completedAt", func(_ *gqlContext, c *CheckRun) (any, error) { return c.CompletedAt, nil })
 	resolve(r, cr+".detailsUrl", func(x *gqlContext, c *CheckRun) (any, error) { return x.webURL(checkRunPath(x.st, c)), nil })
 	resolve(r, cr+".url", func(x *gqlContext, c *CheckRun) (any, error) { return x.webURL(checkRunPath(x.st, c)), nil })
 	resolveArgs(r, cr+".isRequired", func(_ *gqlContext, c *CheckRun, _ isRequiredArgs) (any, error) {
-		return slices.Contains(requiredChecks, c.Name), nil
+		return slices.Contains(state.RequiredChecks, c.Name), nil
 	})
 	resolve(r, cr+".checkSuite", func(x *gqlContext, c *CheckRun) (any, error) {
 		return &checkSuite{repo: repoOfCheckRun(x.st, c), run: c}, nil
@@ -205,13 +197,13 @@ func registerCommits(r *resolvers) {
 	const sc = "StatusContext"
 	resolve(r, sc+".id", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.NodeID, nil })
 	resolve(r, sc+".context", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.Context, nil })
-	resolve(r, sc+".state", func(_ *gqlContext, s *CommitStatus) (any, error) { return enumValue(s.State), nil })
+	resolve(r, sc+".state", func(_ *gqlContext, s *CommitStatus) (any, error) { return state.EnumValue(s.State), nil })
 	resolve(r, sc+".description", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.Description, nil })
 	resolve(r, sc+".targetUrl", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.TargetURL, nil })
 	resolve(r, sc+".createdAt", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.CreatedAt, nil })
 	resolve(r, sc+".creator", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.Creator, nil })
 	resolveArgs(r, sc+".isRequired", func(_ *gqlContext, s *CommitStatus, _ isRequiredArgs) (any, error) {
-		return slices.Contains(requiredChecks, s.Context), nil
+		return slices.Contains(state.RequiredChecks, s.Context), nil
 	})
 }
 

@@ -62,8 +62,8 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 			CreateIssue struct{ Issue struct{ ID, URL string } }
 		}
 		res.ok(t, &d)
-		st.mu.RLock()
-		defer st.mu.RUnlock()
+		st.RLock()
+		defer st.RUnlock()
 		is, _ := st.Node(d.CreateIssue.Issue.ID).(*Issue)
 		if is == nil || d.CreateIssue.Issue.URL != w.srv.URL+"/acme/widgets/issues/"+itoa(is.Number) {
 			t.Fatalf("payload %+v does not name a new issue", d.CreateIssue.Issue)
@@ -71,8 +71,8 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 		return is
 	}
 	names := func(is *Issue) (labels, assignees []string) {
-		st.mu.RLock()
-		defer st.mu.RUnlock()
+		st.RLock()
+		defer st.RUnlock()
 		for _, l := range is.Labels {
 			labels = append(labels, l.Name)
 		}
@@ -112,17 +112,17 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 	// triage access on the parent's repository.
 	epic := w.issueID("emu-alice", w.epic)
 	is = created(create("emu-alice", map[string]any{"repositoryId": repoID, "title": "Gizmo packaging", "parentIssueId": epic}))
-	st.mu.RLock()
+	st.RLock()
 	parent := is.Parent
-	st.mu.RUnlock()
+	st.RUnlock()
 	if parent == nil || parent.Number != w.epic || parent.SubIssues[len(parent.SubIssues)-1] != is {
 		t.Errorf("parent of the new issue = %v", parent)
 	}
 
-	st.mu.RLock()
+	st.RLock()
 	before := len(st.Repo("acme", "widgets").Issues)
 	vaultID := st.Repo("acme", "vault").NodeID
-	st.mu.RUnlock()
+	st.RUnlock()
 	for _, tc := range []struct {
 		name, token string
 		input       map[string]any
@@ -145,9 +145,9 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 			t.Errorf("%s: %s", tc.name, res.raw)
 		}
 	}
-	st.mu.RLock()
+	st.RLock()
 	after := len(st.Repo("acme", "widgets").Issues)
-	st.mu.RUnlock()
+	st.RUnlock()
 	if after != before {
 		t.Errorf("refused mutations created %d issues", after-before)
 	}

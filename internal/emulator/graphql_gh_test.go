@@ -192,9 +192,9 @@ func testGraphQLGhIssueList(t *testing.T, w *gqlWorld) {
 		return d
 	}
 	var milestoneID int64
-	st.mu.RLock()
+	st.RLock()
 	milestoneID = repo.Milestones[0].ID
-	st.mu.RUnlock()
+	st.RUnlock()
 	for _, tc := range []struct {
 		name   string
 		filter map[string]any

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // createIssue, as GitHub's schema defines it (CreateIssueInput). It acts
@@ -137,7 +139,7 @@ func (x *gqlContext) newIssueParent(repo *Repo, id gqlID) (*Issue, error) {
 	if x.c.token.Permission(parent.Repo) < PermTriage {
 		return nil, forbidden(x.c.token.Login, "CreateIssue")
 	}
-	if err := subIssueLinkError(parent, &Issue{Repo: repo}, false); err != nil {
+	if err := state.SubIssueLinkError(parent, &Issue{Repo: repo}, false); err != nil {
 		return nil, unprocessable(err.Error())
 	}
 	return parent, nil

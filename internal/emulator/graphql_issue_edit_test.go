@@ -25,8 +25,8 @@ type editView struct {
 
 func (w *gqlWorld) editView(n int) editView {
 	st := w.emu.State()
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	is := st.Repo("acme", "widgets").Issue(n)
 	v := editView{title: is.Title}
 	if is.Body != nil {
@@ -83,7 +83,7 @@ func TestGraphQLIssueEdit(t *testing.T) {
 
 	// suggestedActors(CAN_BE_ASSIGNED) lists exactly who can be assigned.
 	st := w.emu.State()
-	st.mu.RLock()
+	st.RLock()
 	repo := st.Repo("acme", "widgets")
 	var want []string
 	for _, login := range []string{"acme", "alice", "bob", "carol", "nobody"} {
@@ -91,7 +91,7 @@ func TestGraphQLIssueEdit(t *testing.T) {
 			want = append(want, login)
 		}
 	}
-	st.mu.RUnlock()
+	st.RUnlock()
 	var got []string
 	for login := range actors {
 		got = append(got, login)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // issueFilters is GitHub's IssueFilters input, the filterBy argument of
@@ -77,7 +79,7 @@ func (f *issueFilters) match(is *Issue) bool {
 	if f.Since != nil && is.UpdatedAt.Before(*f.Since) {
 		return false
 	}
-	if len(f.States) > 0 && !slices.Contains(f.States, enumValue(is.State)) {
+	if len(f.States) > 0 && !slices.Contains(f.States, state.EnumValue(is.State)) {
 		return false
 	}
 	for _, v := range f.IssueFieldValues {
@@ -119,7 +121,7 @@ func mentionsUser(is *Issue, login string) bool {
 	}
 	at := "@" + strings.ToLower(login)
 	for _, text := range texts {
-		rest := strings.ToLower(stripUnlinked(text))
+		rest := strings.ToLower(state.StripUnlinked(text))
 		for {
 			i := strings.Index(rest, at)
 			if i < 0 {

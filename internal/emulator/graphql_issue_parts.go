@@ -3,6 +3,8 @@ package emulator
 import (
 	"fmt"
 	"net/url"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // registerIssueParts serves what hangs off an issue: labels, milestones,
@@ -27,7 +29,7 @@ func registerIssueParts(r *resolvers) {
 	resolve(r, "Milestone.number", func(_ *gqlContext, m *Milestone) (any, error) { return m.Number, nil })
 	resolve(r, "Milestone.title", func(_ *gqlContext, m *Milestone) (any, error) { return m.Title, nil })
 	resolve(r, "Milestone.description", func(_ *gqlContext, m *Milestone) (any, error) { return m.Description, nil })
-	resolve(r, "Milestone.state", func(_ *gqlContext, m *Milestone) (any, error) { return enumValue(m.State), nil })
+	resolve(r, "Milestone.state", func(_ *gqlContext, m *Milestone) (any, error) { return state.EnumValue(m.State), nil })
 	resolve(r, "Milestone.closed", func(_ *gqlContext, m *Milestone) (any, error) { return m.State == "closed", nil })
 	resolve(r, "Milestone.dueOn", func(_ *gqlContext, m *Milestone) (any, error) { return m.DueOn, nil })
 	resolve(r, "Milestone.createdAt", func(_ *gqlContext, m *Milestone) (any, error) { return m.CreatedAt, nil })
@@ -90,7 +92,7 @@ func registerIssueParts(r *resolvers) {
 		if t.Color == nil {
 			return "GRAY", nil // GitHub's default issue type color
 		}
-		return enumValue(*t.Color), nil
+		return state.EnumValue(*t.Color), nil
 	})
 
 	resolve(r, "SubIssuesSummary.total", func(_ *gqlContext, s *subIssuesSummary) (any, error) { return s.total, nil })

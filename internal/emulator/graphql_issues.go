@@ -1,6 +1,10 @@
 package emulator
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 type stateReasonArgs struct {
 	EnableDuplicate bool `json:"enableDuplicate"`
@@ -43,7 +47,7 @@ func registerIssues(r *resolvers) {
 			if is.ActiveLockReason == nil {
 				return nil, nil
 			}
-			return enumValue(*is.ActiveLockReason), nil
+			return state.EnumValue(*is.ActiveLockReason), nil
 		})
 		resolve(r, t+".author", func(_ *gqlContext, is *Issue) (any, error) { return is.User, nil })
 		resolve(r, t+".authorAssociation", func(_ *gqlContext, is *Issue) (any, error) {
@@ -60,12 +64,12 @@ func registerIssues(r *resolvers) {
 		})
 	}
 
-	resolve(r, "Issue.state", func(_ *gqlContext, is *Issue) (any, error) { return enumValue(is.State), nil })
+	resolve(r, "Issue.state", func(_ *gqlContext, is *Issue) (any, error) { return state.EnumValue(is.State), nil })
 	resolveArgs(r, "Issue.stateReason", func(_ *gqlContext, is *Issue, a stateReasonArgs) (any, error) {
 		if is.StateReason == nil {
 			return nil, nil
 		}
-		reason := enumValue(*is.StateReason)
+		reason := state.EnumValue(*is.StateReason)
 		if reason == "DUPLICATE" && !a.EnableDuplicate {
 			// Clients that have not opted in see duplicates as not
 			// planned, as GitHub documents for enableDuplicate.

@@ -32,13 +32,13 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 		t.Errorf("updateLabel = %+v", changed)
 	}
 	st := w.emu.State()
-	st.mu.RLock()
+	st.RLock()
 	l := st.Repo("acme", "widgets").FindLabel("area: gearbox")
 	got := []any{l != nil}
 	if l != nil {
 		got = append(got, l.Color, *l.Description)
 	}
-	st.mu.RUnlock()
+	st.RUnlock()
 	if want := []any{true, "0e8a16", "Gear train"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("after updateLabel the label is %v, want %v", got, want)
 	}

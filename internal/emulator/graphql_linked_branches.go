@@ -1,6 +1,10 @@
 package emulator
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 // GraphQL over linked branches (linked_branches.go): Issue.linkedBranches,
 // the LinkedBranch type, and the createLinkedBranch and deleteLinkedBranch
@@ -38,7 +42,7 @@ func registerLinkedBranches(r *resolvers) {
 	objectType(r, func(*LinkedBranch) string { return "LinkedBranch" })
 	resolve(r, "LinkedBranch.id", func(_ *gqlContext, lb *LinkedBranch) (any, error) { return lb.NodeID, nil })
 	resolve(r, "LinkedBranch.ref", func(_ *gqlContext, lb *LinkedBranch) (any, error) {
-		if !lb.exists() {
+		if !lb.Exists() {
 			return nil, nil
 		}
 		return &gitRef{repo: lb.Repo, name: lb.Name}, nil
@@ -46,7 +50,7 @@ func registerLinkedBranches(r *resolvers) {
 	resolveArgs(r, "Issue.linkedBranches", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
 		var list []*LinkedBranch
 		for _, lb := range is.LinkedBranches {
-			if lb.exists() && x.canRead(lb.Repo) {
+			if lb.Exists() && x.canRead(lb.Repo) {
 				list = append(list, lb)
 			}
 		}
@@ -85,13 +89,13 @@ func createLinkedBranchMutation(x *gqlContext, _ root, a createLinkedBranchArgs)
 	if at == nil {
 		return nil, unprocessable("Oid does not exist in the repository")
 	}
-	name := linkedBranchName(is)
+	name := state.LinkedBranchName(is)
 	if in.Name != nil && strings.TrimSpace(*in.Name) != "" {
 		name = strings.TrimPrefix(strings.TrimSpace(*in.Name), "refs/heads/")
 	}
 	lb, err := x.st.CreateLinkedBranch(is, repo, name, at)
 	if err != nil {
-		return nil, err
+		return nil, unprocessable(err.Error()) // the only refusal it has
 	}
 	return &linkedBranchPayload{issue: is, linkedBranch: lb, clientMutationID: in.ClientMutationID}, nil
 }

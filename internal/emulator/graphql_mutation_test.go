@@ -58,9 +58,9 @@ func testGraphQLDeleteIssueForbidden(t *testing.T, w *gqlWorld) {
 			t.Errorf("%s: %s", who, res.raw)
 		}
 	}
-	w.emu.State().mu.RLock()
+	w.emu.State().RLock()
 	deleted := w.emu.State().Repo("acme", "widgets").Issue(w.bug).Deleted
-	w.emu.State().mu.RUnlock()
+	w.emu.State().RUnlock()
 	if deleted {
 		t.Error("a refused deleteIssue deleted the issue")
 	}
@@ -127,10 +127,10 @@ func testGraphQLAddComment(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-carol", doc, map[string]any{"input": map[string]any{"subjectId": id, "body": "Seen it too."}}).ok(t, &d)
 	st := w.emu.State()
-	st.mu.RLock()
+	st.RLock()
 	is := st.Repo("acme", "widgets").Issue(w.bug)
 	last := is.Comments[len(is.Comments)-1]
-	st.mu.RUnlock()
+	st.RUnlock()
 	if last.Body != "Seen it too." || last.User.Login != "carol" {
 		t.Errorf("last comment = %q by %s", last.Body, last.User.Login)
 	}
@@ -188,8 +188,8 @@ func testGraphQLLockUnlock(t *testing.T, w *gqlWorld) {
 	const unlock = `mutation UnlockLockable($input:UnlockLockableInput!){unlockLockable(input: $input){unlockedRecord{locked}}}`
 	state := func() (bool, string) {
 		st := w.emu.State()
-		st.mu.RLock()
-		defer st.mu.RUnlock()
+		st.RLock()
+		defer st.RUnlock()
 		is := st.Repo("acme", "widgets").Issue(w.bug)
 		if is.ActiveLockReason == nil {
 			return is.Locked, ""
@@ -250,8 +250,8 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 	const reopenDoc = `mutation IssueReopen($input:ReopenIssueInput!){reopenIssue(input: $input){issue{id}}}`
 	state := func(n int) (string, string, string) {
 		st := w.emu.State()
-		st.mu.RLock()
-		defer st.mu.RUnlock()
+		st.RLock()
+		defer st.RUnlock()
 		is := st.Repo("acme", "widgets").Issue(n)
 		last, reason := is.Events[len(is.Events)-1], ""
 		if is.StateReason != nil {
@@ -383,14 +383,14 @@ func testGraphQLPinUnpin(t *testing.T, w *gqlWorld) {
 		t.Errorf("unpin payload = %+v, pinned %v", u.UnpinIssue, pinned())
 	}
 	st := w.emu.State()
-	st.mu.RLock()
+	st.RLock()
 	var events []string
 	for _, ev := range st.Repo("acme", "widgets").Issue(w.bug).Events {
 		if ev.Event == "pinned" || ev.Event == "unpinned" {
 			events = append(events, ev.Event+" by "+ev.Actor.Login)
 		}
 	}
-	st.mu.RUnlock()
+	st.RUnlock()
 	if want := []string{"pinned by bob", "unpinned by bob"}; !reflect.DeepEqual(events, want) {
 		t.Errorf("events = %q, want %q", events, want)
 	}

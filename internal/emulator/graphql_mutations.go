@@ -154,7 +154,7 @@ func addComment(x *gqlContext, _ root, a addCommentArgs) (any, error) {
 		return nil, &gqlError{Type: "UNPROCESSABLE", Message: "Body is too long (maximum is 65536 characters)"}
 	}
 	cm := x.st.AddComment(is, x.c.viewer, a.Input.Body, x.st.Now(), x.c.req.Host)
-	x.st.touch(is)
+	x.st.Touch(is)
 	// The edge's cursor is the comment's place in Issue.comments, so a
 	// client can page on from it.
 	e := &edge{cursor: encodeCursor(len(is.Comments) - 1), node: cm}

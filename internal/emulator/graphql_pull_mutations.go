@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // GraphQL mutations on pull requests: closePullRequest, reopenPullRequest,
@@ -64,7 +66,7 @@ type pullPayload struct {
 func registerPullMutations(r *resolvers) {
 	resolveArgs(r, "Mutation.closePullRequest", pullStateMutation("ClosePullRequest", func(x *gqlContext, is *Issue) error {
 		if is.State == "open" {
-			x.st.closePull(is, x.c.viewer)
+			x.st.ClosePull(is, x.c.viewer)
 		}
 		return nil
 	}))
@@ -77,7 +79,7 @@ func registerPullMutations(r *resolvers) {
 	}))
 	resolveArgs(r, "Mutation.markPullRequestReadyForReview", pullStateMutation("MarkPullRequestReadyForReview", func(x *gqlContext, is *Issue) error {
 		is.Pull.Draft = false
-		x.st.touch(is)
+		x.st.Touch(is)
 		return nil
 	}))
 	resolveArgs(r, "Mutation.convertPullRequestToDraft", pullStateMutation("ConvertPullRequestToDraft", func(x *gqlContext, is *Issue) error {
@@ -85,7 +87,7 @@ func registerPullMutations(r *resolvers) {
 			return &gqlError{Type: "UNPROCESSABLE", Message: "Could not convert a closed pull request to a draft."}
 		}
 		is.Pull.Draft = true
-		x.st.touch(is)
+		x.st.Touch(is)
 		return nil
 	}))
 	resolveArgs(r, "Mutation.addPullRequestReview", addPullRequestReview)
@@ -174,7 +176,7 @@ func addPullRequestReview(x *gqlContext, _ root, a addReviewArgs) (any, error) {
 		x.st.AddReviewComment(rv, nil, th.Path, th.Line, th.Body, now)
 	}
 	if state != "PENDING" {
-		x.st.touch(is)
+		x.st.Touch(is)
 	}
 	return &pullPayload{pull: is, review: rv, clientMutationID: in.ClientMutationID}, nil
 }
@@ -187,10 +189,10 @@ func lineInDiff(is *Issue, path string, line int) bool {
 			continue
 		}
 		n := 0
-		for _, l := range splitPatch(fc.Patch) {
+		for _, l := range state.SplitPatch(fc.Patch) {
 			switch {
 			case strings.HasPrefix(l, "@@"):
-				n = hunkStart(l) - 1
+				n = state.HunkStart(l) - 1
 			case strings.HasPrefix(l, "-"), strings.HasPrefix(l, "\\"):
 			default:
 				n++
@@ -225,7 +227,7 @@ func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
 		return nil, unprocessable("Head branch was modified. Review and try the merge again.")
 	}
 	if x.c.token.Permission(is.Repo) < PermAdmin {
-		if why := mergeBlocker(is); why != "" {
+		if why := state.MergeBlocker(is); why != "" {
 			return nil, unprocessable(why)
 		}
 	}
@@ -391,7 +393,7 @@ func registerReviewMutations(r *resolvers) {
 			return nil, err
 		}
 		x.st.SubmitReview(rv, state, body, x.st.Now())
-		x.st.touch(rv.Pull)
+		x.st.Touch(rv.Pull)
 		return &pullPayload{pull: rv.Pull, review: rv, clientMutationID: in.ClientMutationID}, nil
 	})
 	resolveArgs(r, "Mutation.deletePullRequestReview", func(x *gqlContext, _ root, a reviewIDArgs) (any, error) {

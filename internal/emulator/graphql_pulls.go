@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // pullRequestsArgs are Repository.pullRequests' arguments: the issue
@@ -107,7 +109,7 @@ func registerPulls(r *resolvers) {
 		return "MERGEABLE", nil
 	})
 	pullField(r, "mergeStateStatus", func(_ *gqlContext, is *Issue, p *PullRequest) (any, error) {
-		return enumValue(p.MergeState(is)), nil
+		return state.EnumValue(p.MergeState(is)), nil
 	})
 	pullField(r, "reviewDecision", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.ReviewDecision(), nil })
 	pullField(r, "mergedBy", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.MergedBy, nil })
@@ -224,7 +226,7 @@ func registerPulls(r *resolvers) {
 
 	objectType(r, func(*pullCommit) string { return "PullRequestCommit" })
 	resolve(r, "PullRequestCommit.id", func(_ *gqlContext, pc *pullCommit) (any, error) {
-		return nodeID("PURC", pc.pull.ID) + pc.commit.SHA[:8], nil
+		return state.NodeID("PURC", pc.pull.ID) + pc.commit.SHA[:8], nil
 	})
 	resolve(r, "PullRequestCommit.commit", func(_ *gqlContext, pc *pullCommit) (any, error) {
 		return &commitRef{repo: pc.pull.Repo, commit: pc.commit}, nil

@@ -1,5 +1,9 @@
 package emulator
 
+import (
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
+
 // Reactions, as GitHub's Reactable interface serves them: one group for
 // each ReactionContent value in the enum's order, empty ones included,
 // because GitHub lists them so (gh v2.83.0's issue view fixtures, recorded
@@ -20,7 +24,7 @@ func reactionGroups(rs []*Reaction) []*reactionGroup {
 	for i, c := range reactionContents {
 		out[i] = &reactionGroup{content: c}
 		for _, r := range rs {
-			if r.Content == restReaction(c) {
+			if r.Content == state.RestReaction(c) {
 				out[i].users = append(out[i].users, r.User)
 			}
 		}

@@ -3,6 +3,8 @@ package emulator
 import (
 	"slices"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // Refs over GraphQL: Repository.ref and refs, and Ref.target.
@@ -71,7 +73,7 @@ func registerRefs(r *resolvers) {
 		if p == "" {
 			p = "refs/heads/"
 		}
-		return nodeID("REF", ref.repo.ID) + strings.ReplaceAll(strings.TrimPrefix(p, "refs/")+ref.name, "/", "_"), nil
+		return state.NodeID("REF", ref.repo.ID) + strings.ReplaceAll(strings.TrimPrefix(p, "refs/")+ref.name, "/", "_"), nil
 	})
 	resolve(r, "Ref.target", func(_ *gqlContext, ref *gitRef) (any, error) {
 		c := ref.tip()
@@ -89,7 +91,7 @@ func registerRefs(r *resolvers) {
 	resolveArgs(r, "Repository.refs", func(x *gqlContext, repo *Repo, a refsArgs) (any, error) {
 		var list []*gitRef
 		if g := repo.Git; g != nil {
-			names, _ := refs(g)
+			names, _ := state.Refs(g)
 			for _, n := range names {
 				full := "refs/" + n
 				if !strings.HasPrefix(full, a.RefPrefix) || !strings.HasSuffix(a.RefPrefix, "/") {

@@ -3,6 +3,8 @@ package emulator
 import (
 	"slices"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 type numberArgs struct {
@@ -91,12 +93,12 @@ func registerRepository(r *resolvers) {
 		}
 		return "PUBLIC", nil
 	})
-	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return repoHasIssues, nil })
-	resolve(r, t+".hasWikiEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return repoHasWiki, nil })
-	resolve(r, t+".hasProjectsEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return repoHasProjects, nil })
-	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoMergeCommit, nil })
-	resolve(r, t+".squashMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoSquashMerge, nil })
-	resolve(r, t+".rebaseMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return repoRebaseMerge, nil })
+	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoHasIssues, nil })
+	resolve(r, t+".hasWikiEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoHasWiki, nil })
+	resolve(r, t+".hasProjectsEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoHasProjects, nil })
+	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoMergeCommit, nil })
+	resolve(r, t+".squashMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoSquashMerge, nil })
+	resolve(r, t+".rebaseMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoRebaseMerge, nil })
 	resolve(r, t+".isFork", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Parent != nil, nil })
 	resolve(r, t+".parent", func(x *gqlContext, repo *Repo) (any, error) {
 		if repo.Parent == nil || !x.canRead(repo.Parent) {
@@ -105,7 +107,7 @@ func registerRepository(r *resolvers) {
 		return repo.Parent, nil
 	})
 	resolve(r, t+".defaultBranchRef", func(_ *gqlContext, repo *Repo) (any, error) {
-		return &gitRef{repo: repo, name: repoDefaultBranch}, nil
+		return &gitRef{repo: repo, name: state.RepoDefaultBranch}, nil
 	})
 	resolve(r, t+".createdAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.CreatedAt, nil })
 	resolve(r, t+".updatedAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.UpdatedAt, nil })
@@ -113,7 +115,7 @@ func registerRepository(r *resolvers) {
 	resolve(r, t+".resourcePath", func(_ *gqlContext, repo *Repo) (any, error) { return "/" + repo.FullName(), nil })
 	resolve(r, t+".viewerPermission", func(x *gqlContext, repo *Repo) (any, error) {
 		if p := x.c.token.Permission(repo); p > PermNone {
-			return enumValue(p.String()), nil
+			return state.EnumValue(p.String()), nil
 		}
 		return nil, nil
 	})
@@ -166,7 +168,7 @@ func registerRepository(r *resolvers) {
 	resolveArgs(r, t+".milestones", func(x *gqlContext, repo *Repo, a milestonesArgs) (any, error) {
 		var list []*Milestone
 		for _, m := range repo.Milestones {
-			if len(a.States) > 0 && !slices.Contains(a.States, enumValue(m.State)) {
+			if len(a.States) > 0 && !slices.Contains(a.States, state.EnumValue(m.State)) {
 				continue
 			}
 			if a.Query != nil && !strings.Contains(strings.ToLower(m.Title), strings.ToLower(*a.Query)) {
@@ -269,5 +271,5 @@ func pullOrIssueState(is *Issue) string {
 	if is.IsPull && is.Merged {
 		return "MERGED"
 	}
-	return enumValue(is.State)
+	return state.EnumValue(is.State)
 }

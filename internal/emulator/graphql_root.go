@@ -3,7 +3,6 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -203,13 +202,6 @@ func repoOfMilestone(st *State, m *Milestone) *Repo {
 		}
 	}
 	return nil
-}
-
-// enumValue writes a REST-style value ("not_planned", "off-topic", "too
-// heated") as the GraphQL enum value ("NOT_PLANNED", "OFF_TOPIC",
-// "TOO_HEATED").
-func enumValue(s string) string {
-	return strings.ToUpper(strings.NewReplacer("-", "_", " ", "_").Replace(s))
 }
 
 // webURL is an object's github.com address on the emulator's host.

@@ -97,7 +97,7 @@ func TestGraphQLSearch(t *testing.T) {
 			vars["after"] = p.Search.PageInfo.EndCursor
 		}
 		st := emu.State()
-		st.mu.RLock()
+		st.RLock()
 		q := parseIssueSearch(tc.q, st.Token(tc.token).Login)
 		var want []string
 		for _, r := range st.Repos() {
@@ -114,7 +114,7 @@ func TestGraphQLSearch(t *testing.T) {
 				}
 			}
 		}
-		st.mu.RUnlock()
+		st.RUnlock()
 		slices.Sort(got)
 		slices.Sort(want)
 		if count != len(want) || !slices.Equal(got, want) || len(want) == 0 {

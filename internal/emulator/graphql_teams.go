@@ -24,7 +24,7 @@ type slugArgs struct {
 }
 
 // seesTeams reports whether the caller may see an organization's teams.
-func (x *gqlContext) seesTeams(org *Account) bool { return x.st.isOrgMember(org, x.c.viewer) }
+func (x *gqlContext) seesTeams(org *Account) bool { return x.st.IsOrgMember(org, x.c.viewer) }
 
 func registerTeams(r *resolvers) {
 	objectType(r, func(*Team) string { return "Team" })
@@ -72,6 +72,6 @@ func registerTeams(r *resolvers) {
 	// Memberships are taken as public, so anyone sees a user's
 	// organizations.
 	resolveArgs(r, "User.organizations", func(x *gqlContext, u *Account, a connArgs) (any, error) {
-		return pageOf(x, x.st.organizationsOf(u), a)
+		return pageOf(x, x.st.OrganizationsOf(u), a)
 	})
 }

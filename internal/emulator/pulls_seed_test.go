@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // Every seeded pull request has a branch of one to three commits over its
@@ -19,7 +21,7 @@ func TestDemoSeedPulls(t *testing.T) {
 	for _, name := range []string{DemoWidgetsRepo, DemoGadgetsRepo} {
 		r := s.Repo(DemoOrg, name)
 		g := r.Git
-		if g == nil || g.Branches[repoDefaultBranch] == nil {
+		if g == nil || g.Branches[state.RepoDefaultBranch] == nil {
 			t.Fatalf("%s has no main branch", name)
 		}
 		for _, is := range r.Issues {
@@ -37,7 +39,7 @@ func TestDemoSeedPulls(t *testing.T) {
 					t.Errorf("%s#%d: head in %s, not a fork whose head the base repository tracks", name, is.Number, p.HeadRepo.FullName())
 				}
 			}
-			if p.HeadRepo.Git.Branches[p.HeadRef] == nil || p.BaseRef != repoDefaultBranch {
+			if p.HeadRepo.Git.Branches[p.HeadRef] == nil || p.BaseRef != state.RepoDefaultBranch {
 				t.Errorf("%s#%d: head %q base %q", name, is.Number, p.HeadRef, p.BaseRef)
 			}
 			if n := len(p.Commits()); n < 1 || n > 3 {
@@ -53,7 +55,7 @@ func TestDemoSeedPulls(t *testing.T) {
 			case is.Merged:
 				seen["merged"]++
 				mc := p.MergeCommit
-				if mc == nil || len(mc.Parents) != 2 || mc.Parents[1] != p.Head || !slices.Contains(History(g.Branches[repoDefaultBranch]), mc) {
+				if mc == nil || len(mc.Parents) != 2 || mc.Parents[1] != p.Head || !slices.Contains(state.History(g.Branches[state.RepoDefaultBranch]), mc) {
 					t.Errorf("%s#%d: merged without a merge commit on main", name, is.Number)
 				}
 				if p.MergedAt == nil || is.ClosedAt == nil || !p.MergedAt.Equal(*is.ClosedAt) || p.MergedBy == nil {
@@ -95,8 +97,8 @@ func TestDemoSeedPulls(t *testing.T) {
 	}
 	// The default branch's files are its tip's tree.
 	w := s.Repo(DemoOrg, DemoWidgetsRepo)
-	tip := w.Git.Branches[repoDefaultBranch]
-	if treeSHA(w.Files) != tip.TreeSHA {
+	tip := w.Git.Branches[state.RepoDefaultBranch]
+	if state.TreeSHA(w.Files) != tip.TreeSHA {
 		t.Error("acme/widgets' files are not main's tree")
 	}
 	if !strings.Contains(w.Files["README.md"], "docs/query-cache-invalidation.md") {

@@ -21,7 +21,7 @@ func (l links) repo(r *Repo) string { return l.api + "/repos/" + r.FullName() }
 // own and links to the App's.
 func (l links) profile(a *Account) string {
 	if a.IsBot {
-		return l.web + "/apps/" + url.PathEscape(a.appSlug())
+		return l.web + "/apps/" + url.PathEscape(a.AppSlug())
 	}
 	return l.web + "/" + a.Login
 }

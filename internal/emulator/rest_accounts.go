@@ -1,9 +1,7 @@
 package emulator
 
 import (
-	"crypto/sha1"
 	"encoding/base64"
-	"encoding/hex"
 	"net/http"
 	"net/url"
 	"slices"
@@ -11,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // fullUserJSON is GitHub's public-user (and, for /user, private-user).
@@ -247,28 +246,18 @@ type contentJSON struct {
 	Links       contentLinksJSON `json:"_links"`
 }
 
-// blobSHA is git's object id for a blob with this content.
-func blobSHA(content string) string {
-	h := sha1.New()
-	h.Write([]byte("blob "))
-	h.Write([]byte(itoa(len(content))))
-	h.Write([]byte{0})
-	h.Write([]byte(content))
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 func (c *call) contentEntry(r *Repo, path string, isDir bool, content string) contentJSON {
 	name := path[strings.LastIndex(path, "/")+1:]
 	// URLs carry the path escaped segment by segment, as GitHub's do.
 	esc := escapePath(path)
 	self := c.links.repo(r) + "/contents/" + esc + "?ref=main"
 	html := c.links.web + "/" + r.FullName() + "/blob/main/" + esc
-	typ, sha, size := "file", blobSHA(content), len(content)
+	typ, sha, size := "file", state.BlobSHA(content), len(content)
 	gitURL := c.links.repo(r) + "/git/blobs/" + sha
 	var download *string
 	if isDir {
 		typ, size = "dir", 0
-		sha = blobSHA("tree:" + path)
+		sha = state.BlobSHA("tree:" + path)
 		html = c.links.web + "/" + r.FullName() + "/tree/main/" + esc
 		gitURL = c.links.repo(r) + "/git/trees/" + sha
 	} else {

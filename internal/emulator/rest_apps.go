@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // installationTokenJSON is GitHub's installation-token.
@@ -19,10 +21,10 @@ type installationTokenJSON struct {
 // the installation's repositories. The body may narrow the token to some
 // of those repositories (by name or id) and to read access on issues.
 func (e *Emulator) createInstallationToken(c *call) {
-	app := c.st.appForIdentity(c.token)
+	app := c.st.AppForIdentity(c.token)
 	if app == nil {
 		// Any other credential is not an App JWT.
-		c.fail(http.StatusUnauthorized, jwtUndecodable, "rest")
+		c.fail(http.StatusUnauthorized, state.JWTUndecodable, "rest")
 		return
 	}
 	id, err := strconv.ParseInt(c.req.PathValue("installation_id"), 10, 64)
@@ -58,7 +60,8 @@ func (e *Emulator) createInstallationToken(c *call) {
 	for _, rid := range body.RepositoryIDs {
 		found := false
 		for key, p := range in.Perms {
-			if r := c.st.repos[key]; r != nil && r.ID == rid {
+			owner, name, _ := strings.Cut(key, "/") // keys are lower-case "owner/name"
+			if r := c.st.Repo(owner, name); r != nil && r.ID == rid {
 				perms[key], found = p, true
 			}
 		}
@@ -86,7 +89,7 @@ func (e *Emulator) createInstallationToken(c *call) {
 			issues = "write"
 		}
 	}
-	t := c.st.mint(in, perms)
+	t := c.st.Mint(in, perms)
 	c.json(http.StatusCreated, installationTokenJSON{Token: t.Value, ExpiresAt: ts(t.ExpiresAt),
 		Permissions:         map[string]string{"issues": issues, "metadata": "read"},
 		RepositorySelection: "selected"})

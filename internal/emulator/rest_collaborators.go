@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"net/http"
-	"strings"
 )
 
 // GET /repos/{owner}/{repo}/collaborators: the people with access to a
@@ -17,26 +16,6 @@ type collaboratorJSON struct {
 	*userJSON
 	Permissions permsJSON `json:"permissions"`
 	RoleName    string    `json:"role_name"`
-}
-
-// userPermission is what an account may do on a repository: the owner
-// administers it; a collaborator has the grant its tokens carry for the
-// repository (the seed gives each user one token standing for the user's
-// access), read when none names it.
-func (s *State) userPermission(a *Account, r *Repo) Permission {
-	if a == r.Owner {
-		return PermAdmin
-	}
-	best := PermRead
-	for _, t := range s.tokens {
-		if !strings.EqualFold(t.Login, a.Login) {
-			continue
-		}
-		if p, ok := t.Perms[strings.ToLower(r.FullName())]; ok && p > best {
-			best = p
-		}
-	}
-	return best
 }
 
 // roleName is the repository role a permission level amounts to, as
@@ -85,14 +64,14 @@ func (e *Emulator) listCollaborators(c *call) {
 		if affiliation == "outside" && (r.Owner.IsOrg || a == r.Owner) {
 			continue
 		}
-		if filtered && c.st.userPermission(a, r) < minPerm {
+		if filtered && c.st.UserPermission(a, r) < minPerm {
 			continue
 		}
 		list = append(list, a)
 	}
 	out := []collaboratorJSON{}
 	for _, a := range paginate(c, list) {
-		p := c.st.userPermission(a, r)
+		p := c.st.UserPermission(a, r)
 		out = append(out, collaboratorJSON{userJSON: c.links.simpleUser(a), RoleName: roleName(p),
 			Permissions: permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead}})
 	}

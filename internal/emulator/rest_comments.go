@@ -77,7 +77,7 @@ func (e *Emulator) createComment(c *call) {
 		return
 	}
 	cm := c.st.AddComment(is, c.viewer, body, c.st.Now(), c.req.Host)
-	c.st.touch(is)
+	c.st.Touch(is)
 	out := c.links.comment(cm)
 	c.w.Header().Set("Location", out.URL)
 	c.json(http.StatusCreated, out)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // REST over a repository's git data: branches, refs, commits, and the
@@ -70,7 +72,7 @@ func gitUser(s GitSignature) gitUserJSON {
 func (c *call) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
 	api := c.links.repo(r)
 	web := c.links.web + "/" + r.FullName()
-	out := &commitJSON{URL: api + "/commits/" + cm.SHA, SHA: cm.SHA, NodeID: nodeID("C", r.ID) + cm.SHA[:10],
+	out := &commitJSON{URL: api + "/commits/" + cm.SHA, SHA: cm.SHA, NodeID: state.NodeID("C", r.ID) + cm.SHA[:10],
 		HTMLURL: web + "/commit/" + cm.SHA, CommentsURL: api + "/commits/" + cm.SHA + "/comments",
 		Commit: gitCommitJSON{URL: api + "/git/commits/" + cm.SHA, Author: gitUser(cm.Author), Committer: gitUser(cm.Committer),
 			Message: strings.TrimSuffix(cm.Message, "\n"), Tree: shaURLJSON{SHA: cm.TreeSHA, URL: api + "/git/trees/" + cm.TreeSHA},
@@ -93,7 +95,7 @@ func (c *call) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
 		}
 		out.Stats = &statsJSON{}
 		out.Files = []diffEntryJSON{}
-		for _, fc := range Changes(parent, cm.Files) {
+		for _, fc := range state.Changes(parent, cm.Files) {
 			out.Stats.Additions += fc.Additions
 			out.Stats.Deletions += fc.Deletions
 			out.Files = append(out.Files, c.diffEntry(r, cm, fc))
@@ -118,10 +120,6 @@ func (c *call) gitFor(need Permission) (*Repo, *GitRepo) {
 	return r, r.Git
 }
 
-// protectedBranch reports whether a branch is protected: the default
-// branch is, with the rule the pull requests' review decision follows.
-func protectedBranch(name string) bool { return name == repoDefaultBranch }
-
 type shortBranchJSON struct {
 	Name      string     `json:"name"`
 	Commit    shaURLJSON `json:"commit"`
@@ -136,7 +134,7 @@ func (e *Emulator) listBranches(c *call) {
 	q := c.req.URL.Query()
 	var names []string
 	for _, n := range g.BranchNames() {
-		if v := q.Get("protected"); v != "" && (v == "true") != protectedBranch(n) {
+		if v := q.Get("protected"); v != "" && (v == "true") != state.ProtectedBranch(n) {
 			continue
 		}
 		names = append(names, n)
@@ -145,7 +143,7 @@ func (e *Emulator) listBranches(c *call) {
 	for _, n := range paginate(c, names) {
 		sha := g.Branches[n].SHA
 		out = append(out, shortBranchJSON{Name: n, Commit: shaURLJSON{SHA: sha, URL: c.links.repo(r) + "/commits/" + sha},
-			Protected: protectedBranch(n)})
+			Protected: state.ProtectedBranch(n)})
 	}
 	c.json(http.StatusOK, out)
 }
@@ -194,7 +192,7 @@ func (e *Emulator) getBranch(c *call) {
 		c.fail(http.StatusNotFound, "Branch not found", "rest/branches/branches#get-a-branch")
 		return
 	}
-	out := branchJSON{Name: name, Commit: c.commitJSON(r, tip, false), Protected: protectedBranch(name),
+	out := branchJSON{Name: name, Commit: c.commitJSON(r, tip, false), Protected: state.ProtectedBranch(name),
 		ProtectionURL: c.links.repo(r) + "/branches/" + escapePath(name) + "/protection"}
 	out.Links.HTML = c.links.web + "/" + r.FullName() + "/tree/" + escapePath(name)
 	out.Links.Self = c.links.repo(r) + "/branches/" + escapePath(name)
@@ -202,7 +200,7 @@ func (e *Emulator) getBranch(c *call) {
 	if out.Protected {
 		out.Protection.Enabled = true
 		out.Protection.RequiredStatusChecks.EnforcementLevel = "non_admins"
-		for _, ctx := range requiredChecks {
+		for _, ctx := range state.RequiredChecks {
 			out.Protection.RequiredStatusChecks.Contexts = append(out.Protection.RequiredStatusChecks.Contexts, ctx)
 			out.Protection.RequiredStatusChecks.Checks = append(out.Protection.RequiredStatusChecks.Checks, requiredCheckJSON{Context: ctx})
 		}
@@ -226,30 +224,10 @@ type gitRefJSON struct {
 // lightweight: they point at the commit itself.
 func (c *call) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
 	full := "refs/" + ref
-	out := gitRefJSON{Ref: full, NodeID: nodeID("REF", r.ID) + strings.ReplaceAll(ref, "/", "_"),
+	out := gitRefJSON{Ref: full, NodeID: state.NodeID("REF", r.ID) + strings.ReplaceAll(ref, "/", "_"),
 		URL: c.links.repo(r) + "/git/" + escapePath(full)}
 	out.Object.Type, out.Object.SHA, out.Object.URL = "commit", tip.SHA, c.links.repo(r)+"/git/commits/"+tip.SHA
 	return out
-}
-
-// refs lists a repository's refs by name without "refs/": branches, then
-// tags.
-func refs(g *GitRepo) (names []string, tips map[string]*GitCommit) {
-	tips = map[string]*GitCommit{}
-	for _, n := range g.BranchNames() {
-		names = append(names, "heads/"+n)
-		tips["heads/"+n] = g.Branches[n]
-	}
-	tags := make([]string, 0, len(g.Tags))
-	for n := range g.Tags {
-		tags = append(tags, n)
-	}
-	slices.Sort(tags)
-	for _, n := range tags {
-		names = append(names, "tags/"+n)
-		tips["tags/"+n] = g.Tags[n]
-	}
-	return names, tips
 }
 
 func (e *Emulator) getGitRef(c *call) {
@@ -258,7 +236,7 @@ func (e *Emulator) getGitRef(c *call) {
 		return
 	}
 	ref := c.req.PathValue("ref")
-	_, tips := refs(g)
+	_, tips := state.Refs(g)
 	tip := tips[ref]
 	if tip == nil {
 		c.fail(http.StatusNotFound, "Not Found", "rest/git/refs#get-a-reference")
@@ -274,7 +252,7 @@ func (e *Emulator) listMatchingRefs(c *call) {
 		return
 	}
 	prefix := c.req.PathValue("ref")
-	names, tips := refs(g)
+	names, tips := state.Refs(g)
 	out := []gitRefJSON{}
 	for _, n := range names {
 		if strings.HasPrefix(n, prefix) {
@@ -300,7 +278,7 @@ func (e *Emulator) listCommits(c *call) {
 		return
 	}
 	q := c.req.URL.Query()
-	start := g.Branches[repoDefaultBranch]
+	start := g.Branches[state.RepoDefaultBranch]
 	if sha := q.Get("sha"); sha != "" {
 		if start = g.Resolve(sha); start == nil {
 			c.fail(http.StatusNotFound, "Not Found", "rest/commits/commits#list-commits")
@@ -322,7 +300,7 @@ func (e *Emulator) listCommits(c *call) {
 		}
 	}
 	var list []*GitCommit
-	for _, cm := range History(start) {
+	for _, cm := range state.History(start) {
 		if p := q.Get("path"); p != "" && !touches(cm, strings.Trim(p, "/")) {
 			continue
 		}
@@ -349,7 +327,7 @@ func touches(cm *GitCommit, path string) bool {
 	if len(cm.Parents) > 0 {
 		parent = cm.Parents[0].Files
 	}
-	for _, fc := range Changes(parent, cm.Files) {
+	for _, fc := range state.Changes(parent, cm.Files) {
 		if fc.Path == path || strings.HasPrefix(fc.Path, path+"/") {
 			return true
 		}
@@ -372,9 +350,9 @@ func (e *Emulator) getCommit(c *call) {
 		if len(cm.Parents) > 0 {
 			parent = cm.Parents[0].Files
 		}
-		c.text("diff", gitDiff(Changes(parent, cm.Files)))
+		c.text("diff", state.GitDiff(state.Changes(parent, cm.Files)))
 	case "patch":
-		c.text("patch", formatPatch([]*GitCommit{cm}))
+		c.text("patch", state.FormatPatch([]*GitCommit{cm}))
 	default:
 		c.json(http.StatusOK, c.commitJSON(r, cm, true))
 	}
@@ -423,7 +401,7 @@ func (e *Emulator) getCombinedStatus(c *call) {
 	if cm == nil {
 		return
 	}
-	latest := latestStatuses(g.Statuses[cm.SHA])
+	latest := state.LatestStatuses(g.Statuses[cm.SHA])
 	state := "success"
 	if len(latest) == 0 {
 		state = "pending"
@@ -548,7 +526,7 @@ func (e *Emulator) listCommitCheckRuns(c *call) {
 // that names nothing answers 404, as on GitHub, and ok is false.
 func (c *call) filesAt(r *Repo) (files map[string]string, ok bool) {
 	ref := c.req.URL.Query().Get("ref")
-	if ref == "" || ref == repoDefaultBranch || ref == "refs/heads/"+repoDefaultBranch {
+	if ref == "" || ref == state.RepoDefaultBranch || ref == "refs/heads/"+state.RepoDefaultBranch {
 		return r.Files, true
 	}
 	var cm *GitCommit

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // GitHub's Git Data API over the git model: trees, commits and moving a
@@ -31,7 +33,7 @@ type treeJSON struct {
 // recursive every file and directory beneath it, in git's order.
 func (c *call) treeJSON(r *Repo, files map[string]string, recursive bool) treeJSON {
 	api := c.links.repo(r)
-	sha := treeSHA(files)
+	sha := state.TreeSHA(files)
 	out := treeJSON{SHA: sha, URL: api + "/git/trees/" + sha, Tree: []treeEntryJSON{}}
 	dirs := map[string]bool{}
 	var paths []string
@@ -51,12 +53,12 @@ func (c *call) treeJSON(r *Repo, files map[string]string, recursive bool) treeJS
 			continue
 		}
 		if dirs[p] {
-			tsha := treeOf(files, p+"/")
+			tsha := state.TreeOf(files, p+"/")
 			out.Tree = append(out.Tree, treeEntryJSON{Path: p, Mode: "040000", Type: "tree", SHA: tsha, URL: api + "/git/trees/" + tsha})
 			continue
 		}
 		size := len(files[p])
-		bsha := blobSHA(files[p])
+		bsha := state.BlobSHA(files[p])
 		out.Tree = append(out.Tree, treeEntryJSON{Path: p, Mode: "100644", Type: "blob", SHA: bsha, Size: &size, URL: api + "/git/blobs/" + bsha})
 	}
 	return out
@@ -148,7 +150,7 @@ func (e *Emulator) createTree(c *call) {
 			files[path] = body
 		}
 	}
-	g.addTree(files)
+	g.AddTree(files)
 	c.json(http.StatusCreated, c.treeJSON(r, files, false))
 }
 
@@ -252,7 +254,7 @@ func (e *Emulator) createCommit(c *call) {
 		s.User = accountOfEmail(c.st, s.Email)
 		return s, true
 	}
-	author, ok := sig(in.Author, signature(c.viewer, c.st.Now()))
+	author, ok := sig(in.Author, state.Signature(c.viewer, c.st.Now()))
 	if !ok {
 		c.invalid("", createCommitDoc, fieldError{Resource: "Commit", Field: "author", Code: "invalid"})
 		return
@@ -262,7 +264,7 @@ func (e *Emulator) createCommit(c *call) {
 		c.invalid("", createCommitDoc, fieldError{Resource: "Commit", Field: "committer", Code: "invalid"})
 		return
 	}
-	cm := g.commit("", parents, files, author, committer, in.Message)
+	cm := g.Commit("", parents, files, author, committer, in.Message)
 	out := c.gitCommitJSON(r, cm)
 	c.w.Header().Set("Location", c.links.repo(r)+"/git/commits/"+cm.SHA)
 	c.json(http.StatusCreated, out)
@@ -304,7 +306,7 @@ func (e *Emulator) updateRef(c *call) {
 	}
 	ref := strings.TrimPrefix(c.req.PathValue("ref"), "refs/")
 	kind, name, _ := strings.Cut(ref, "/")
-	_, tips := refs(g)
+	_, tips := state.Refs(g)
 	old := tips[ref]
 	if old == nil {
 		c.invalid("Reference does not exist", updateRefDoc)
@@ -318,7 +320,7 @@ func (e *Emulator) updateRef(c *call) {
 	if kind == "tags" {
 		c.st.Tag(r, name, target)
 	} else {
-		if !in.Force && MergeBase(old, target) != old {
+		if !in.Force && state.MergeBase(old, target) != old {
 			c.invalid("Update is not a fast forward", updateRefDoc)
 			return
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"net/http"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 type createRefRequest struct {
@@ -35,7 +37,7 @@ func (e *Emulator) createRef(c *call) {
 		c.invalid("Object does not exist", createRefDoc)
 		return
 	}
-	if _, tips := refs(g); tips[kind+"/"+name] != nil {
+	if _, tips := state.Refs(g); tips[kind+"/"+name] != nil {
 		c.invalid("Reference already exists", createRefDoc)
 		return
 	}
@@ -87,7 +89,7 @@ func (e *Emulator) putContents(c *call) {
 	}
 	branch := in.Branch
 	if branch == "" {
-		branch = repoDefaultBranch
+		branch = state.RepoDefaultBranch
 	}
 	tip := g.Branches[branch]
 	if tip == nil {
@@ -99,7 +101,7 @@ func (e *Emulator) putContents(c *call) {
 	case exists && in.SHA == "":
 		c.invalid("Invalid request.\n\n\"sha\" wasn't supplied.", putContentsDoc)
 		return
-	case exists && in.SHA != blobSHA(old):
+	case exists && in.SHA != state.BlobSHA(old):
 		c.fail(http.StatusConflict, path+" does not match "+in.SHA, putContentsDoc)
 		return
 	}

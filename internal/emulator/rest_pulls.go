@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // REST pull requests: GitHub's pull-request-simple in lists and
@@ -281,9 +283,9 @@ func (e *Emulator) getPull(c *call) {
 	}
 	switch mediaParam(c.req.Header.Get("Accept")) {
 	case "diff":
-		c.text("diff", gitDiff(is.Pull.Changes()))
+		c.text("diff", state.GitDiff(is.Pull.Changes()))
 	case "patch":
-		c.text("patch", formatPatch(is.Pull.Commits()))
+		c.text("patch", state.FormatPatch(is.Pull.Commits()))
 	default:
 		c.json(http.StatusOK, c.pullJSON(is, true))
 	}
@@ -337,7 +339,7 @@ func (c *call) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSON {
 	if fc.Status == "removed" {
 		content = fc.Before
 	}
-	sha := blobSHA(content)
+	sha := state.BlobSHA(content)
 	return diffEntryJSON{SHA: &sha, Filename: fc.Path, Status: fc.Status, Additions: fc.Additions, Deletions: fc.Deletions,
 		Changes: fc.Additions + fc.Deletions, Patch: fc.Patch,
 		BlobURL:     c.links.web + "/" + r.FullName() + "/blob/" + at.SHA + "/" + esc,

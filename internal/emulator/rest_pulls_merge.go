@@ -1,6 +1,10 @@
 package emulator
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 // mergeRequest is the body of PUT .../pulls/{pull_number}/merge.
 type mergeRequest struct {
@@ -48,7 +52,7 @@ func (e *Emulator) mergePull(c *call) {
 		return
 	}
 	if c.token.Permission(r) < PermAdmin {
-		if why := mergeBlocker(is); why != "" {
+		if why := state.MergeBlocker(is); why != "" {
 			c.fail(http.StatusMethodNotAllowed, why, mergeDoc)
 			return
 		}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 type createPullRequest struct {
@@ -64,7 +66,7 @@ func (e *Emulator) createPull(c *call) {
 		bad("head")
 		return
 	}
-	if len(Between(g.Branches[in.Base], headRepo.Git.Branches[headRef])) == 0 {
+	if len(state.Between(g.Branches[in.Base], headRepo.Git.Branches[headRef])) == 0 {
 		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Code: "custom", Message: "No commits between " + in.Base + " and " + in.Head})
 		return
 	}
@@ -144,12 +146,12 @@ func (e *Emulator) updatePull(c *call) {
 	if in.State != nil {
 		switch {
 		case *in.State == "closed" && is.State == "open":
-			c.st.closePull(is, c.viewer)
+			c.st.ClosePull(is, c.viewer)
 		case *in.State == "open" && is.State == "closed":
 			c.st.Reopen(is, c.viewer)
 		}
 	}
-	c.st.touch(is)
+	c.st.Touch(is)
 	c.json(http.StatusOK, c.pullJSON(is, true))
 }
 

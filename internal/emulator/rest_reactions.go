@@ -1,6 +1,10 @@
 package emulator
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 // REST's reactions on issues and issue comments: list (optionally one
 // content only) and create. GitHub lets anyone who can read a repository
@@ -120,7 +124,7 @@ func (c *call) createReaction(list *[]*Reaction, doc string) {
 		c.invalid("", doc, fieldError{Resource: "Reaction", Field: "content", Code: "missing_field"})
 		return
 	}
-	if !validReaction(in.Content.Value) {
+	if !state.ValidReaction(in.Content.Value) {
 		c.invalid("", doc, fieldError{Resource: "Reaction", Field: "content", Code: "invalid"})
 		return
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 const (
@@ -29,7 +31,7 @@ func (c *call) issueList(list []*Issue) {
 // link).
 func (c *call) linkError(err error, resource, field, doc string) {
 	switch {
-	case errors.Is(err, ErrNotLinked):
+	case errors.Is(err, state.ErrNotLinked):
 		c.notFound()
 	default:
 		c.invalid(err.Error(), doc, fieldError{Resource: resource, Field: field, Code: "invalid", Message: err.Error()})

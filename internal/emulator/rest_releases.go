@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // tagJSON is GitHub's tag.
@@ -44,7 +46,7 @@ func (e *Emulator) listTags(c *call) {
 		out = append(out, tagJSON{Name: n, Commit: shaURLJSON{SHA: sha, URL: c.links.repo(r) + "/commits/" + sha},
 			ZipballURL: c.links.repo(r) + "/zipball/refs/tags/" + url.PathEscape(n),
 			TarballURL: c.links.repo(r) + "/tarball/refs/tags/" + url.PathEscape(n),
-			NodeID:     nodeID("REF", r.ID) + "tag_" + n})
+			NodeID:     state.NodeID("REF", r.ID) + "tag_" + n})
 	}
 	c.json(http.StatusOK, out)
 }
@@ -85,7 +87,7 @@ func (c *call) releaseJSON(r *Repo, rel *Release) releaseJSON {
 	return releaseJSON{URL: u, HTMLURL: c.links.web + "/" + r.FullName() + "/releases/tag/" + tag,
 		AssetsURL: u + "/assets", UploadURL: fmt.Sprintf("%s/repos/%s/releases/%d/assets{?name,label}", up, r.FullName(), rel.ID),
 		TarballURL: &tar, ZipballURL: &zip, ID: rel.ID, NodeID: rel.NodeID, TagName: rel.TagName,
-		TargetCommitish: repoDefaultBranch, Name: &rel.Name, Body: &rel.Body, Draft: rel.Draft, Prerelease: rel.Prerelease,
+		TargetCommitish: state.RepoDefaultBranch, Name: &rel.Name, Body: &rel.Body, Draft: rel.Draft, Prerelease: rel.Prerelease,
 		CreatedAt: ts(rel.CreatedAt), PublishedAt: tsp(&rel.PublishedAt), UpdatedAt: tsp(&rel.PublishedAt),
 		Author: c.links.simpleUser(rel.Author), Assets: []struct{}{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
 }

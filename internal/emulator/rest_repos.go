@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"strconv"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -142,9 +144,9 @@ func (c *call) repoJSON(r *Repo, full bool) repoJSON {
 		PullsURL: u + "/pulls{/number}", ReleasesURL: u + "/releases{/id}", SSHURL: "git@" + c.req.Host + ":" + r.FullName() + ".git",
 		StargazersURL: u + "/stargazers", StatusesURL: u + "/statuses/{sha}", SubscribersURL: u + "/subscribers",
 		SubscriptionURL: u + "/subscription", TagsURL: u + "/tags", TeamsURL: u + "/teams", TreesURL: u + "/git/trees{/sha}",
-		CloneURL: web + ".git", HooksURL: u + "/hooks", SvnURL: web, DefaultBranch: repoDefaultBranch,
+		CloneURL: web + ".git", HooksURL: u + "/hooks", SvnURL: web, DefaultBranch: state.RepoDefaultBranch,
 		OpenIssuesCount: open, OpenIssues: open, Topics: []string{},
-		HasIssues: repoHasIssues, HasProjects: repoHasProjects, HasWiki: repoHasWiki, HasDownloads: repoHasDownloads,
+		HasIssues: state.RepoHasIssues, HasProjects: state.RepoHasProjects, HasWiki: state.RepoHasWiki, HasDownloads: state.RepoHasDownloads,
 		Visibility: visibility, PushedAt: &updated, CreatedAt: &created, UpdatedAt: &updated,
 		Permissions: &permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead},
 	}

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"cmp"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,16 +11,6 @@ import (
 // and the name or description (repositories), case-insensitively; the
 // qualifiers the emulator knows narrow the set, others are ignored as
 // GitHub ignores those that do not apply.
-
-// accountsInOrder lists every account in creation order.
-func (s *State) accountsInOrder() []*Account {
-	out := make([]*Account, 0, len(s.accounts))
-	for _, a := range s.accounts {
-		out = append(out, a)
-	}
-	slices.SortFunc(out, func(a, b *Account) int { return cmp.Compare(a.ID, b.ID) })
-	return out
-}
 
 // searchQ reads and bounds q as /search/issues does; it answers and
 // returns false when q is missing or too long.
@@ -90,7 +79,7 @@ func (e *Emulator) searchUsers(c *call) {
 		}
 	}
 	var hits []*Account
-	for _, a := range c.st.accountsInOrder() {
+	for _, a := range c.st.AccountsInOrder() {
 		if a.IsBot || (kind == "user" && a.IsOrg) || (kind == "org" && !a.IsOrg) {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // GET /search/code: GitHub's legacy code search as its REST docs describe
@@ -248,12 +250,12 @@ func (e *Emulator) searchCode(c *call) {
 // branch's head commit, as GitHub's do.
 func (c *call) codeSearchItem(h codeHit, s *codeSearch, withMatches bool) codeSearchItemJSON {
 	api := c.links.repo(h.repo)
-	head := h.repo.Git.Branches[repoDefaultBranch]
-	ref := repoDefaultBranch
+	head := h.repo.Git.Branches[state.RepoDefaultBranch]
+	ref := state.RepoDefaultBranch
 	if head != nil {
 		ref = head.SHA
 	}
-	sha := blobSHA(h.content)
+	sha := state.BlobSHA(h.content)
 	url := api + "/contents/" + escapePath(h.path) + "?ref=" + ref
 	out := codeSearchItemJSON{Name: path.Base(h.path), Path: h.path, SHA: sha, URL: url,
 		GitURL: api + "/git/blobs/" + sha, HTMLURL: c.links.web + "/" + h.repo.FullName() + "/blob/" + ref + "/" + escapePath(h.path),

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // GET /search/commits, as GitHub's "Search commits" documents it: only
@@ -161,10 +163,10 @@ func (e *Emulator) searchCommits(c *call) {
 	}
 	var hits []commitHit
 	for _, r := range s.scope.reposFor(c) {
-		if r.Git == nil || r.Git.Branches[repoDefaultBranch] == nil {
+		if r.Git == nil || r.Git.Branches[state.RepoDefaultBranch] == nil {
 			continue
 		}
-		for _, cm := range History(r.Git.Branches[repoDefaultBranch]) {
+		for _, cm := range state.History(r.Git.Branches[state.RepoDefaultBranch]) {
 			if s.match(cm) {
 				hits = append(hits, commitHit{r, cm})
 			}

@@ -118,11 +118,11 @@ func (e *Emulator) routes(mux *http.ServeMux) {
 			c := callFrom(r)
 			c.req = r
 			if write {
-				e.state.mu.Lock()
-				defer e.state.mu.Unlock()
+				e.state.Lock()
+				defer e.state.Unlock()
 			} else {
-				e.state.mu.RLock()
-				defer e.state.mu.RUnlock()
+				e.state.RLock()
+				defer e.state.RUnlock()
 			}
 			defer func() {
 				if v := recover(); v != nil {

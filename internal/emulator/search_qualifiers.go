@@ -143,7 +143,7 @@ func accountIs(a *Account, login string) bool {
 		return false
 	}
 	if slug, ok := strings.CutPrefix(strings.ToLower(login), "app/"); ok {
-		return a.IsBot && strings.EqualFold(a.appSlug(), slug)
+		return a.IsBot && strings.EqualFold(a.AppSlug(), slug)
 	}
 	return strings.EqualFold(a.Login, login)
 }

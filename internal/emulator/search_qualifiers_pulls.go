@@ -51,7 +51,7 @@ func (p *searchParser) pullQualifier(key, val string) (e searchExpr, known bool)
 		}), true
 	case "status":
 		return pull(func(is *Issue, pr *PullRequest) bool {
-			return pr.Head != nil && is.Repo.Git != nil && is.Repo.Git.checksState(pr.Head.SHA) == lval
+			return pr.Head != nil && is.Repo.Git != nil && is.Repo.Git.ChecksState(pr.Head.SHA) == lval
 		}), true
 	case "head":
 		return pull(func(_ *Issue, pr *PullRequest) bool { return strings.EqualFold(pr.HeadRef, val) }), true

@@ -290,12 +290,12 @@ func TestSearchQualifiers(t *testing.T) {
 	t.Cleanup(srv.Close)
 	st := emu.State()
 
-	st.mu.RLock()
+	st.RLock()
 	facts := demoFacts(t, st)
-	st.mu.RUnlock()
+	st.RUnlock()
 	for _, tc := range searchCases(facts) {
 		t.Run(tc.q, func(t *testing.T) {
-			st.mu.RLock()
+			st.RLock()
 			var want []string
 			all := 0
 			alice := st.Token(DemoTokenAlice)
@@ -313,7 +313,7 @@ func TestSearchQualifiers(t *testing.T) {
 					}
 				}
 			}
-			st.mu.RUnlock()
+			st.RUnlock()
 			if tc.some && (len(want) == 0 || len(want) == all) {
 				t.Fatalf("the seed gives this case %d of %d: it cannot tell the qualifier works", len(want), all)
 			}

@@ -103,12 +103,11 @@ func DemoNow() time.Time { return time.Date(2026, time.October, 1, 0, 0, 0, 0, t
 // names, links the state accepts); a broken one is an error naming it, which
 // New returns, so a command that starts an emulator stops with it.
 func SeedDemo(s *State) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	sd := &seeder{s: s, rng: rand.New(rand.NewPCG(0x5eed, 0xacce55)), clock: demoStart()}
-	saved := s.now
-	s.now = func() time.Time { return sd.clock }
-	defer func() { s.now = saved }()
+	saved := s.SetClock(func() time.Time { return sd.clock })
+	defer s.SetClock(saved)
 
 	w := sd.world()
 	sd.seedWidgets(w)
@@ -221,7 +220,7 @@ func (p *plan) at(t time.Time, f func(*Issue)) {
 // in order on the mentioned issue's timeline.
 func (sd *seeder) materialize(r *Repo, plans []*plan) {
 	for i, p := range plans {
-		is := sd.s.newIssue(r, p.author, p.title, p.body, p.kind == kindPull, p.created)
+		is := sd.s.NewIssue(r, p.author, p.title, p.body, p.kind == kindPull, p.created)
 		if is.Number != i+1 {
 			sd.fail("%s issue %d created as #%d", r.FullName(), i+1, is.Number)
 		}
@@ -266,7 +265,7 @@ func (sd *seeder) unlabel(is *Issue, actor *Account, names ...string) {
 // updated_at on GitHub, which AddComment leaves to its caller.
 func (sd *seeder) comment(is *Issue, author *Account, body string) {
 	sd.s.AddComment(is, author, body, sd.s.Now())
-	sd.s.touch(is)
+	sd.s.Touch(is)
 }
 
 // setType sets an organization issue type by name.
@@ -286,7 +285,7 @@ func (sd *seeder) merge(is *Issue, actor *Account, merged bool) {
 		sd.s.MergePull(is, actor)
 		return
 	}
-	sd.s.closePull(is, actor)
+	sd.s.ClosePull(is, actor)
 }
 
 // link makes child a sub-issue of parent at t.

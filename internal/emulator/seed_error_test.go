@@ -14,7 +14,7 @@ func TestDemoSeedInvariantsAreErrors(t *testing.T) {
 	sd := &seeder{s: s, clock: demoStart()}
 	owner := s.AddAccount("acme", "Acme", true, demoStart())
 	r := s.AddRepo(owner, "widgets", "", false, demoStart())
-	is := s.newIssue(r, owner, "first", nil, false, demoStart())
+	is := s.NewIssue(r, owner, "first", nil, false, demoStart())
 
 	ran := false
 	sd.schedule(demoStart().Add(time.Hour), func() { sd.label(is, owner, "no-such-label") })
@@ -42,7 +42,7 @@ func TestDemoSeedLinkToAMissingIssueIsAnError(t *testing.T) {
 	sd := &seeder{s: s, clock: demoStart()}
 	owner := s.AddAccount("acme", "Acme", true, demoStart())
 	r := s.AddRepo(owner, "widgets", "", false, demoStart())
-	s.newIssue(r, owner, "first", nil, false, demoStart())
+	s.NewIssue(r, owner, "first", nil, false, demoStart())
 	sd.block(r, 1, 9, owner, demoStart().Add(time.Hour))
 	sd.run()
 	if sd.err == nil || !strings.Contains(sd.err.Error(), "#1 blocked by #9") {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // The demo seed's git data. Each repository starts with one commit of its
@@ -31,7 +33,7 @@ func (sd *seeder) seedGit(w *world) {
 		for p, c := range sourceTree(r) {
 			files[p] = c
 		}
-		r.Git = newGitRepo()
+		r.Git = state.NewGitRepo()
 		// An organization's repository is created by a member.
 		author := r.Owner
 		if r.Owner.IsOrg && len(r.Collaborators) > 0 {
@@ -39,8 +41,8 @@ func (sd *seeder) seedGit(w *world) {
 				author = a
 			}
 		}
-		sig := signature(author, r.CreatedAt)
-		r.Git.commit(repoDefaultBranch, nil, files, sig, sig, "Initial commit")
+		sig := state.Signature(author, r.CreatedAt)
+		r.Git.Commit(state.RepoDefaultBranch, nil, files, sig, sig, "Initial commit")
 		// Repo.Files is the default branch's tree.
 		r.Files = make(map[string]string, len(files))
 		for p, c := range files {
@@ -203,7 +205,7 @@ func (sd *seeder) openPull(is *Issue) {
 	}
 	var branch string
 	var steps []step
-	main := g.Branches[repoDefaultBranch].Files
+	main := g.Branches[state.RepoDefaultBranch].Files
 	switch m := bumpTitle.FindStringSubmatch(is.Title); {
 	case m != nil:
 		name, from, to := m[1], m[2], m[3]
@@ -263,11 +265,11 @@ func (sd *seeder) openPull(is *Issue) {
 	if hg.Branches[branch] != nil {
 		branch = fmt.Sprintf("%s-%d", branch, is.Number)
 	}
-	hg.Branches[branch] = hg.Branches[repoDefaultBranch]
+	hg.Branches[branch] = hg.Branches[state.RepoDefaultBranch]
 	for i, st := range steps {
 		sd.s.Commit(head, branch, author, at.Add(time.Duration(i)*37*time.Minute), st.msg, st.writes)
 	}
-	sd.s.OpenPull(is, head, branch, repoDefaultBranch, false)
+	sd.s.OpenPull(is, head, branch, state.RepoDefaultBranch, false)
 }
 
 func lowerFirst(s string) string {

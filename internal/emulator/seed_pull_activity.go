@@ -3,6 +3,8 @@ package emulator
 import (
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // seedPullActivity gives the demo pull requests their reviews, review
@@ -87,29 +89,11 @@ func (sd *seeder) seedPullActivity(w *world) {
 // or returns nil when it adds none.
 func (sd *seeder) thread(rv *Review, body string, at time.Time) *ReviewThread {
 	for _, fc := range rv.Pull.Pull.Changes() {
-		if line := firstAddedLine(fc.Patch); line > 0 {
+		if line := state.FirstAddedLine(fc.Patch); line > 0 {
 			return sd.s.AddReviewComment(rv, nil, fc.Path, line, body, at).Thread
 		}
 	}
 	return nil
-}
-
-// firstAddedLine is the new file's number of the first added line in a
-// patch, 0 when it adds none.
-func firstAddedLine(patch string) int {
-	n := 0
-	for _, l := range splitPatch(patch) {
-		switch {
-		case strings.HasPrefix(l, "@@"):
-			n = hunkStart(l) - 1
-		case strings.HasPrefix(l, "+"):
-			return n + 1
-		case strings.HasPrefix(l, "-"), strings.HasPrefix(l, "\\"):
-		default:
-			n++
-		}
-	}
-	return 0
 }
 
 // reviewNote is the line a push answering a review appends to a file.

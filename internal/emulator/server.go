@@ -63,7 +63,7 @@ func New(opts Options) (*Emulator, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	e := &Emulator{state: st, opts: opts, faults: &Faults{}, log: log,
-		limits: faults.NewRateLimiter(st.now, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
+		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = http.NewServeMux()
 	e.routes(e.rest)
 	graphql, err := e.graphQLHandler()
@@ -223,9 +223,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	rec := newRecorder()
 	c := &call{e: e, st: e.state, token: tok, links: l, resource: resource, w: rec}
-	e.state.mu.RLock()
+	e.state.RLock()
 	c.viewer = e.state.Account(tok.Login)
-	e.state.mu.RUnlock()
+	e.state.RUnlock()
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, c))
 	c.req = r
 	versionRejected := false
@@ -306,8 +306,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) viewerID(t *Token) int64 {
-	e.state.mu.RLock()
-	defer e.state.mu.RUnlock()
+	e.state.RLock()
+	defer e.state.RUnlock()
 	if a := e.state.Account(t.Login); a != nil {
 		return a.ID
 	}
@@ -325,13 +325,13 @@ func (e *Emulator) authenticate(r *http.Request) (*Token, string) {
 	if !ok || (!strings.EqualFold(scheme, "token") && !strings.EqualFold(scheme, "bearer")) {
 		return nil, "Bad credentials"
 	}
-	e.state.mu.RLock()
-	defer e.state.mu.RUnlock()
+	e.state.RLock()
+	defer e.state.RUnlock()
 	t := e.state.Token(strings.TrimSpace(value))
 	if t == nil && isAppPath(r.URL.Path) {
-		return e.state.appIdentity(strings.TrimSpace(value)) // an App's JWT (apps_jwt.go)
+		return e.state.AppIdentity(strings.TrimSpace(value)) // an App's JWT (apps_jwt.go)
 	}
-	if t == nil || (!t.ExpiresAt.IsZero() && !e.state.now().Before(t.ExpiresAt)) {
+	if t == nil || (!t.ExpiresAt.IsZero() && !e.state.Clock().Before(t.ExpiresAt)) {
 		return nil, "Bad credentials"
 	}
 	return t, ""
@@ -396,3 +396,7 @@ func clientHost(r *http.Request) string {
 	}
 	return host
 }
+
+// isAppPath reports whether a REST path is one of the endpoints an App
+// authenticates to with its JWT.
+func isAppPath(path string) bool { return path == "/app" || strings.HasPrefix(path, "/app/") }

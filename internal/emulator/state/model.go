@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"strings"
@@ -48,9 +48,9 @@ type Account struct {
 // botSuffix ends the login of a GitHub App's bot account.
 const botSuffix = "[bot]"
 
-// appSlug is the slug of the App whose bot account a is: its login without
+// AppSlug is the slug of the App whose bot account a is: its login without
 // "[bot]", which is also the login GraphQL reports for it.
-func (a *Account) appSlug() string { return strings.TrimSuffix(a.Login, botSuffix) }
+func (a *Account) AppSlug() string { return strings.TrimSuffix(a.Login, botSuffix) }
 
 // Token is a credential the emulator accepts: who it acts as and what it may
 // do per repository ("owner/name"). Repositories not listed fall back to
@@ -103,14 +103,14 @@ type Repo struct {
 // projects on, and all three merge methods allowed. A fork's parent is
 // Repo.Parent.
 const (
-	repoDefaultBranch = "main"
-	repoHasIssues     = true
-	repoHasWiki       = true
-	repoHasProjects   = true
-	repoMergeCommit   = true
-	repoSquashMerge   = true
-	repoRebaseMerge   = true
-	repoHasDownloads  = true
+	RepoDefaultBranch = "main"
+	RepoHasIssues     = true
+	RepoHasWiki       = true
+	RepoHasProjects   = true
+	RepoMergeCommit   = true
+	RepoSquashMerge   = true
+	RepoRebaseMerge   = true
+	RepoHasDownloads  = true
 )
 
 // FullName is "owner/name".

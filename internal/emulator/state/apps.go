@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"crypto/rand"
@@ -76,9 +76,9 @@ func (a *App) AddInstallation(id int64, account string, perms map[string]Permiss
 	return in
 }
 
-// appForIdentity returns the App a request authenticated as with its JWT,
+// AppForIdentity returns the App a request authenticated as with its JWT,
 // or nil for any other credential.
-func (s *State) appForIdentity(t *Token) *App {
+func (s *State) AppForIdentity(t *Token) *App {
 	for _, a := range s.apps {
 		if a.jwt == t {
 			return a
@@ -87,9 +87,9 @@ func (s *State) appForIdentity(t *Token) *App {
 	return nil
 }
 
-// mint issues an installation token limited to perms, registered as an
+// Mint issues an installation token limited to perms, registered as an
 // ordinary emulator token that expires.
-func (s *State) mint(in *Installation, perms map[string]Permission) *Token {
+func (s *State) Mint(in *Installation, perms map[string]Permission) *Token {
 	now := s.now()
 	kept := in.live[:0]
 	for _, t := range in.live {
@@ -122,4 +122,24 @@ func randomAlnum(n int) string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return string(b)
+}
+
+// UserPermission is what an account may do on a repository: the owner
+// administers it; a collaborator has the grant its tokens carry for the
+// repository (the seed gives each user one token standing for the user's
+// access), read when none names it.
+func (s *State) UserPermission(a *Account, r *Repo) Permission {
+	if a == r.Owner {
+		return PermAdmin
+	}
+	best := PermRead
+	for _, t := range s.tokens {
+		if !strings.EqualFold(t.Login, a.Login) {
+			continue
+		}
+		if p, ok := t.Perms[strings.ToLower(r.FullName())]; ok && p > best {
+			best = p
+		}
+	}
+	return best
 }

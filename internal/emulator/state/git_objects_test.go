@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 
 // Object ids git itself gives well-known content.
 func TestGitObjectIDs(t *testing.T) {
-	if got := blobSHA("hello\n"); got != "ce013625030ba8dba906f756967f9e9ca394464a" {
+	if got := BlobSHA("hello\n"); got != "ce013625030ba8dba906f756967f9e9ca394464a" {
 		t.Errorf("blob hello = %s", got)
 	}
 	if got := gitObjectID("tree", nil); got != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
@@ -57,7 +57,7 @@ func TestGitCommitsMatchGit(t *testing.T) {
 	t1 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	t2 := t1.Add(time.Hour)
 	env := func(at time.Time) []string {
-		s := signature(a, at)
+		s := Signature(a, at)
 		date := at.Format(time.RFC3339)
 		return []string{"GIT_AUTHOR_NAME=" + s.Name, "GIT_AUTHOR_EMAIL=" + s.Email, "GIT_AUTHOR_DATE=" + date,
 			"GIT_COMMITTER_NAME=" + s.Name, "GIT_COMMITTER_EMAIL=" + s.Email, "GIT_COMMITTER_DATE=" + date}
@@ -65,9 +65,9 @@ func TestGitCommitsMatchGit(t *testing.T) {
 	first := map[string]string{"README.md": "# gears\n", "src/a.go": "package a\n", "src/b/c.go": "package b\n\nconst X = 1\n", "src.txt": "x\n"}
 	second := map[string]string{"README.md": "# gears\n\nNow with docs.\n", "src/b/c.go": "package b\n\nconst X = 2\n", "src.txt": "x\n", "docs/new.md": "new\n"}
 
-	g := newGitRepo()
-	c1 := g.commit("main", nil, first, signature(a, t1), signature(a, t1), "Initial commit")
-	c2 := g.commit("main", []*GitCommit{c1}, second, signature(a, t2), signature(a, t2), "Second\n\nWith a body.")
+	g := NewGitRepo()
+	c1 := g.Commit("main", nil, first, Signature(a, t1), Signature(a, t1), "Initial commit")
+	c2 := g.Commit("main", []*GitCommit{c1}, second, Signature(a, t2), Signature(a, t2), "Second\n\nWith a body.")
 
 	gitCLI(t, dir, nil, "init", "-q", "-b", "main")
 	writeTree(t, dir, first)
@@ -78,7 +78,7 @@ func TestGitCommitsMatchGit(t *testing.T) {
 	}
 	// The model's diff turns the first tree into the second.
 	patch := filepath.Join(t.TempDir(), "change.diff")
-	if err := os.WriteFile(patch, []byte(gitDiff(Changes(first, second))), 0o644); err != nil {
+	if err := os.WriteFile(patch, []byte(GitDiff(Changes(first, second))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	gitCLI(t, dir, nil, "apply", "--index", patch)
@@ -91,7 +91,7 @@ func TestGitCommitsMatchGit(t *testing.T) {
 	}
 	// git format-patch's mail applies too, back on the first commit.
 	mbox := filepath.Join(t.TempDir(), "change.patch")
-	if err := os.WriteFile(mbox, []byte(formatPatch([]*GitCommit{c2})), 0o644); err != nil {
+	if err := os.WriteFile(mbox, []byte(FormatPatch([]*GitCommit{c2})), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	gitCLI(t, dir, nil, "checkout", "-q", "-b", "replay", c1.SHA)
@@ -103,13 +103,13 @@ func TestGitCommitsMatchGit(t *testing.T) {
 
 func TestGitHistory(t *testing.T) {
 	a := &Account{ID: 1, Login: "a", Name: "A"}
-	at := func(h int) GitSignature { return signature(a, time.Date(2026, 1, 1, h, 0, 0, 0, time.UTC)) }
-	g := newGitRepo()
-	root := g.commit("main", nil, map[string]string{"f": "1\n"}, at(1), at(1), "root")
+	at := func(h int) GitSignature { return Signature(a, time.Date(2026, 1, 1, h, 0, 0, 0, time.UTC)) }
+	g := NewGitRepo()
+	root := g.Commit("main", nil, map[string]string{"f": "1\n"}, at(1), at(1), "root")
 	g.Branches["topic"] = root
-	t1 := g.commit("topic", []*GitCommit{root}, map[string]string{"f": "1\n", "t": "t\n"}, at(2), at(2), "topic 1")
-	m1 := g.commit("main", []*GitCommit{root}, map[string]string{"f": "2\n"}, at(3), at(3), "main 1")
-	t2 := g.commit("topic", []*GitCommit{t1}, map[string]string{"f": "1\n", "t": "u\n"}, at(4), at(4), "topic 2")
+	t1 := g.Commit("topic", []*GitCommit{root}, map[string]string{"f": "1\n", "t": "t\n"}, at(2), at(2), "topic 1")
+	m1 := g.Commit("main", []*GitCommit{root}, map[string]string{"f": "2\n"}, at(3), at(3), "main 1")
+	t2 := g.Commit("topic", []*GitCommit{t1}, map[string]string{"f": "1\n", "t": "u\n"}, at(4), at(4), "topic 2")
 	if mb := MergeBase(m1, t2); mb != root {
 		t.Errorf("merge base = %v, want root", mb)
 	}
@@ -127,7 +127,7 @@ func TestGitHistory(t *testing.T) {
 	if p.Conflicts(&Repo{Git: g}) {
 		t.Error("disjoint changes conflict")
 	}
-	t3 := g.commit("topic", []*GitCommit{t2}, map[string]string{"f": "3\n", "t": "u\n"}, at(5), at(5), "topic 3")
+	t3 := g.Commit("topic", []*GitCommit{t2}, map[string]string{"f": "3\n", "t": "u\n"}, at(5), at(5), "topic 3")
 	p.Head = t3
 	if !p.Conflicts(&Repo{Git: g}) {
 		t.Error("both sides changed f differently, yet no conflict")
@@ -156,7 +156,7 @@ func TestChangesAndHunks(t *testing.T) {
 	if got[2].Patch != "@@ -0,0 +1 @@\n+x" {
 		t.Errorf("new file patch: %q", got[2].Patch)
 	}
-	if firstAddedLine(got[0].Patch) != 5 {
-		t.Errorf("first added line = %d, want 5", firstAddedLine(got[0].Patch))
+	if FirstAddedLine(got[0].Patch) != 5 {
+		t.Errorf("first added line = %d, want 5", FirstAddedLine(got[0].Patch))
 	}
 }

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"fmt"
@@ -90,13 +90,13 @@ func hunks(a, b string) string {
 	return strings.TrimSuffix(s, "\n")
 }
 
-// gitDiff renders changes as `git diff` does: the text GitHub answers for
+// GitDiff renders changes as `git diff` does: the text GitHub answers for
 // a pull request in the application/vnd.github.diff media type.
-func gitDiff(changes []FileChange) string {
+func GitDiff(changes []FileChange) string {
 	var b strings.Builder
 	for _, fc := range changes {
 		fmt.Fprintf(&b, "diff --git a/%s b/%s\n", fc.Path, fc.Path)
-		before, after := shortSHA(blobSHA(fc.Before)), shortSHA(blobSHA(fc.After))
+		before, after := ShortSHA(BlobSHA(fc.Before)), ShortSHA(BlobSHA(fc.After))
 		from, to := "a/"+fc.Path, "b/"+fc.Path
 		switch fc.Status {
 		case "added":
@@ -118,8 +118,8 @@ func gitDiff(changes []FileChange) string {
 	return b.String()
 }
 
-// shortSHA is git's default abbreviation of an object id.
-func shortSHA(sha string) string { return sha[:7] }
+// ShortSHA is git's default abbreviation of an object id.
+func ShortSHA(sha string) string { return sha[:7] }
 
 // diffStat is `git diff --stat`'s summary line.
 func diffStat(changes []FileChange) string {
@@ -145,10 +145,10 @@ func plural(n int) string {
 	return "s"
 }
 
-// formatPatch renders commits as `git format-patch --stdout` does: the text
+// FormatPatch renders commits as `git format-patch --stdout` does: the text
 // GitHub answers for a pull request in the application/vnd.github.patch
 // media type, one mail per commit.
-func formatPatch(commits []*GitCommit) string {
+func FormatPatch(commits []*GitCommit) string {
 	var b strings.Builder
 	for i, c := range commits {
 		var parent map[string]string
@@ -175,14 +175,14 @@ func formatPatch(commits []*GitCommit) string {
 				strings.Repeat("+", fc.Additions)+strings.Repeat("-", fc.Deletions))
 		}
 		b.WriteString(diffStat(changes) + "\n\n")
-		b.WriteString(gitDiff(changes))
+		b.WriteString(GitDiff(changes))
 		b.WriteString("\n")
 	}
 	return b.String()
 }
 
-// splitPatch cuts a patch into its lines.
-func splitPatch(p string) []string {
+// SplitPatch cuts a patch into its lines.
+func SplitPatch(p string) []string {
 	if p == "" {
 		return nil
 	}
@@ -191,9 +191,9 @@ func splitPatch(p string) []string {
 
 func joinLines(ls []string) string { return strings.Join(ls, "\n") }
 
-// hunkStart is the new file's first line number in a hunk header
+// HunkStart is the new file's first line number in a hunk header
 // "@@ -a,b +c,d @@".
-func hunkStart(header string) int {
+func HunkStart(header string) int {
 	var a, b, c int
 	if _, err := fmt.Sscanf(header, "@@ -%d,%d +%d", &a, &b, &c); err == nil {
 		return c
@@ -203,4 +203,22 @@ func hunkStart(header string) int {
 	}
 	_, _ = fmt.Sscanf(header, "@@ -%d,%d +%d", &a, &b, &c)
 	return c
+}
+
+// FirstAddedLine is the new file's number of the first added line in a
+// patch, 0 when it adds none.
+func FirstAddedLine(patch string) int {
+	n := 0
+	for _, l := range SplitPatch(patch) {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			n = HunkStart(l) - 1
+		case strings.HasPrefix(l, "+"):
+			return n + 1
+		case strings.HasPrefix(l, "-"), strings.HasPrefix(l, "\\"):
+		default:
+			n++
+		}
+	}
+	return 0
 }

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"slices"
@@ -154,7 +154,7 @@ func TestCrossReferencesAcrossRepositories(t *testing.T) {
 
 	// alice can: hers records, and a private source may mention a public
 	// issue (who sees the event is decided when the timeline is read).
-	s.AddIssue(widgets, alice, "from alice", ptr("Needs ACME/VAULT#1 first"), false, s.Now())
+	s.AddIssue(widgets, alice, "from alice", new("Needs ACME/VAULT#1 first"), false, s.Now())
 	if got := crossRefs(secret); !slices.Equal(got, []string{"acme/widgets#3 by alice"}) {
 		t.Errorf("acme/vault#1 from alice: %v", got)
 	}

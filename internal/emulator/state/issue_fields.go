@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"fmt"
@@ -49,11 +49,11 @@ type IssueFieldValue struct {
 // the names of a SINGLE_SELECT field's choices, all GRAY.
 func (s *State) AddIssueField(org *Account, name, dataType string, description *string, options ...string) *IssueField {
 	id := s.nextID()
-	f := &IssueField{ID: id, NodeID: nodeID("IFT", id), Name: name, Description: description, DataType: dataType,
+	f := &IssueField{ID: id, NodeID: NodeID("IFT", id), Name: name, Description: description, DataType: dataType,
 		Visibility: "ALL", CreatedAt: s.Now()}
 	for _, o := range options {
 		oid := s.nextID()
-		opt := &IssueFieldOption{ID: oid, NodeID: nodeID("IFSO", oid), Name: o, Color: "GRAY"}
+		opt := &IssueFieldOption{ID: oid, NodeID: NodeID("IFSO", oid), Name: o, Color: "GRAY"}
 		f.Options = append(f.Options, opt)
 		s.nodes[opt.NodeID] = opt
 	}
@@ -98,7 +98,7 @@ func (s *State) SetIssueFieldValue(is *Issue, f *IssueField, value string) error
 		}
 	}
 	v.ID = s.nextID()
-	v.NodeID = nodeID("IFV", v.ID)
+	v.NodeID = NodeID("IFV", v.ID)
 	for i, old := range is.FieldValues {
 		if old.Field == f {
 			delete(s.nodes, old.NodeID)

@@ -1,7 +1,8 @@
-package emulator
+package state
 
 import (
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -122,7 +123,7 @@ func (s *State) EnsureGit(r *Repo) *GitRepo {
 	if r.Git != nil {
 		return r.Git
 	}
-	r.Git = newGitRepo()
+	r.Git = NewGitRepo()
 	files := map[string]string{}
 	for p, c := range r.Files {
 		files[p] = c
@@ -130,8 +131,8 @@ func (s *State) EnsureGit(r *Repo) *GitRepo {
 	if len(files) == 0 {
 		files["README.md"] = "# " + r.Name + "\n"
 	}
-	sig := signature(r.Owner, r.CreatedAt)
-	r.Git.commit(repoDefaultBranch, nil, files, sig, sig, "Initial commit")
+	sig := Signature(r.Owner, r.CreatedAt)
+	r.Git.Commit(RepoDefaultBranch, nil, files, sig, sig, "Initial commit")
 	return r.Git
 }
 
@@ -142,7 +143,7 @@ func (s *State) Commit(r *Repo, branch string, author *Account, at time.Time, me
 	g := s.EnsureGit(r)
 	parent := g.Branches[branch]
 	if parent == nil {
-		parent = g.Branches[repoDefaultBranch]
+		parent = g.Branches[RepoDefaultBranch]
 	}
 	files := make(map[string]string, len(parent.Files)+len(writes))
 	for p, c := range parent.Files {
@@ -155,8 +156,8 @@ func (s *State) Commit(r *Repo, branch string, author *Account, at time.Time, me
 			files[p] = *c
 		}
 	}
-	sig := signature(author, at)
-	return g.commit(branch, []*GitCommit{parent}, files, sig, sig, message)
+	sig := Signature(author, at)
+	return g.Commit(branch, []*GitCommit{parent}, files, sig, sig, message)
 }
 
 // OpenPull makes is (an issue with IsPull) a pull request from the head
@@ -182,10 +183,10 @@ func (s *State) OpenPull(is *Issue, headRepo *Repo, headRef, baseRef string, dra
 func (s *State) openBranchPull(is *Issue) {
 	r := is.Repo
 	g := s.EnsureGit(r)
-	branch := "patch-" + itoa(is.Number)
-	g.Branches[branch] = g.Branches[repoDefaultBranch]
+	branch := "patch-" + strconv.Itoa(is.Number)
+	g.Branches[branch] = g.Branches[RepoDefaultBranch]
 	s.Commit(r, branch, is.User, is.CreatedAt, is.Title, nil)
-	s.OpenPull(is, r, branch, repoDefaultBranch, false)
+	s.OpenPull(is, r, branch, RepoDefaultBranch, false)
 }
 
 // Push commits writes on a pull request's head branch and moves the pull
@@ -202,7 +203,7 @@ func (s *State) Push(is *Issue, author *Account, at time.Time, message string, w
 // with state PENDING, seen only by its author until SubmitReview.
 func (s *State) AddReview(is *Issue, author *Account, state, body string, at time.Time) *Review {
 	id := s.nextID()
-	rv := &Review{ID: id, NodeID: nodeID("PRR", id), Pull: is, User: author, Body: body, State: "PENDING",
+	rv := &Review{ID: id, NodeID: NodeID("PRR", id), Pull: is, User: author, Body: body, State: "PENDING",
 		Commit: is.Pull.Head, CreatedAt: at}
 	is.Pull.Reviews = append(is.Pull.Reviews, rv)
 	s.nodes[rv.NodeID] = rv
@@ -262,13 +263,13 @@ func (p *PullRequest) VisibleReviews(viewer *Account) []*Review {
 func (s *State) AddReviewComment(rv *Review, replyTo *ReviewComment, path string, line int, body string, at time.Time) *ReviewComment {
 	is := rv.Pull
 	id := s.nextID()
-	c := &ReviewComment{ID: id, NodeID: nodeID("PRRC", id), Review: rv, InReplyTo: replyTo, User: rv.User, Body: body,
+	c := &ReviewComment{ID: id, NodeID: NodeID("PRRC", id), Review: rv, InReplyTo: replyTo, User: rv.User, Body: body,
 		Path: path, Line: line, Commit: rv.Commit, CreatedAt: at, UpdatedAt: at}
 	if replyTo != nil {
 		c.Thread, c.Path, c.Line, c.DiffHunk = replyTo.Thread, replyTo.Path, replyTo.Line, replyTo.DiffHunk
 	} else {
 		tid := s.nextID()
-		c.Thread = &ReviewThread{ID: tid, NodeID: nodeID("PRRT", tid), Pull: is, Path: path, Line: line}
+		c.Thread = &ReviewThread{ID: tid, NodeID: NodeID("PRRT", tid), Pull: is, Path: path, Line: line}
 		if rv.State != "PENDING" {
 			// A pending review's threads appear when it is submitted.
 			is.Pull.Threads = append(is.Pull.Threads, c.Thread)
@@ -291,10 +292,10 @@ func diffHunkAt(is *Issue, path string, line int) string {
 		}
 		var out []string
 		newLine := 0
-		for _, l := range splitPatch(fc.Patch) {
+		for _, l := range SplitPatch(fc.Patch) {
 			if len(l) > 1 && l[:2] == "@@" {
 				out = []string{l}
-				newLine = hunkStart(l) - 1
+				newLine = HunkStart(l) - 1
 				continue
 			}
 			out = append(out, l)
@@ -313,7 +314,7 @@ func diffHunkAt(is *Issue, path string, line int) string {
 // AddStatus records a commit status.
 func (s *State) AddStatus(r *Repo, sha, state, context, description, target string, creator *Account, at time.Time) *CommitStatus {
 	id := s.nextID()
-	st := &CommitStatus{ID: id, NodeID: nodeID("SC", id), State: state, Context: context, Description: description,
+	st := &CommitStatus{ID: id, NodeID: NodeID("SC", id), State: state, Context: context, Description: description,
 		TargetURL: target, Creator: creator, CreatedAt: at, UpdatedAt: at}
 	g := s.EnsureGit(r)
 	g.Statuses[sha] = append(g.Statuses[sha], st)
@@ -324,7 +325,7 @@ func (s *State) AddStatus(r *Repo, sha, state, context, description, target stri
 // one on a commit.
 func (s *State) AddCheckRun(r *Repo, sha, workflow, name, conclusion string, started time.Time, took time.Duration) *CheckRun {
 	id := s.nextID()
-	cr := &CheckRun{ID: id, NodeID: nodeID("CR", id), Name: name, Workflow: workflow, HeadSHA: sha, Status: "in_progress", StartedAt: started}
+	cr := &CheckRun{ID: id, NodeID: NodeID("CR", id), Name: name, Workflow: workflow, HeadSHA: sha, Status: "in_progress", StartedAt: started}
 	if conclusion != "" {
 		done := started.Add(took)
 		cr.Status, cr.Conclusion, cr.CompletedAt = "completed", &conclusion, &done
@@ -413,10 +414,10 @@ func (p *PullRequest) ReviewDecision() string {
 	return "REVIEW_REQUIRED"
 }
 
-// checksState sums the head commit's statuses and check runs as GitHub's
+// ChecksState sums the head commit's statuses and check runs as GitHub's
 // combined status does: failure if any failed, pending if any has not
 // finished, success when all passed ("" when there are none).
-func (g *GitRepo) checksState(sha string) string {
+func (g *GitRepo) ChecksState(sha string) string {
 	state := ""
 	set := func(s string) {
 		rank := map[string]int{"": 0, "success": 1, "pending": 2, "failure": 3}
@@ -424,7 +425,7 @@ func (g *GitRepo) checksState(sha string) string {
 			state = s
 		}
 	}
-	for _, st := range latestStatuses(g.Statuses[sha]) {
+	for _, st := range LatestStatuses(g.Statuses[sha]) {
 		switch st.State {
 		case "error", "failure":
 			set("failure")
@@ -445,9 +446,9 @@ func (g *GitRepo) checksState(sha string) string {
 	return state
 }
 
-// latestStatuses keeps the newest status per context, as the combined
+// LatestStatuses keeps the newest status per context, as the combined
 // status does, ordered by context.
-func latestStatuses(list []*CommitStatus) []*CommitStatus {
+func LatestStatuses(list []*CommitStatus) []*CommitStatus {
 	latest := map[string]*CommitStatus{}
 	var order []string
 	for _, st := range list {
@@ -478,7 +479,7 @@ func (p *PullRequest) MergeState(is *Issue) string {
 		return "draft"
 	case p.ReviewDecision() != "APPROVED":
 		return "blocked"
-	case is.Repo.Git.checksState(p.Head.SHA) == "failure":
+	case is.Repo.Git.ChecksState(p.Head.SHA) == "failure":
 		return "unstable"
 	}
 	return "clean"
@@ -489,7 +490,7 @@ func (p *PullRequest) MergeState(is *Issue) string {
 // body mentions (hosts as AddIssue's).
 func (s *State) CreatePull(r *Repo, author *Account, title string, body *string, headRepo *Repo, headRef, baseRef string, draft bool, hosts ...string) *Issue {
 	now := s.Now()
-	is := s.newIssue(r, author, title, body, true, now)
+	is := s.NewIssue(r, author, title, body, true, now)
 	s.OpenPull(is, headRepo, headRef, baseRef, draft)
 	if body != nil {
 		s.CrossReference(is, author, *body, now, hosts...)
@@ -511,7 +512,7 @@ func (s *State) PushFile(r *Repo, branch string, author *Account, message, path,
 // head is the branch move along.
 func (s *State) MoveBranch(r *Repo, branch string, c *GitCommit) {
 	r.Git.Branches[branch] = c
-	if branch == repoDefaultBranch {
+	if branch == RepoDefaultBranch {
 		r.Files = make(map[string]string, len(c.Files))
 		for p, body := range c.Files {
 			r.Files[p] = body

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"regexp"
@@ -49,7 +49,7 @@ var githubHosts = []string{"github.com", "www.github.com"}
 // included. hosts are web hosts besides github.com whose issue URLs count
 // (the emulator's own, whose html_url values point there).
 func parseMentions(text string, hosts ...string) []issueMention {
-	text = stripUnlinked(text)
+	text = StripUnlinked(text)
 	type hit struct {
 		at int
 		m  issueMention
@@ -113,11 +113,11 @@ func refNumber(s string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
-// stripUnlinked blanks the parts of Markdown GitHub renders without links:
+// StripUnlinked blanks the parts of Markdown GitHub renders without links:
 // fenced and indented code blocks, inline code spans and HTML comments.
 // Blanked text becomes spaces (newlines kept), so what remains keeps its
 // word boundaries.
-func stripUnlinked(text string) string {
+func StripUnlinked(text string) string {
 	b := []byte(text)
 	blank := func(from, to int) {
 		for i := from; i < to; i++ {

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"errors"
@@ -64,7 +64,7 @@ func height(is *Issue) int {
 	return h
 }
 
-func (s *State) touch(is *Issue) { is.UpdatedAt = s.Now() }
+func (s *State) Touch(is *Issue) { is.UpdatedAt = s.Now() }
 
 // IssueTriage is what a new issue may carry besides its text; setting any
 // of it needs triage access, which the caller checks.
@@ -103,7 +103,7 @@ func (s *State) AddLabels(is *Issue, actor *Account, labels ...*Label) {
 	}
 	// An issue left as it was keeps its updated_at (and so its ETag).
 	if changed {
-		s.touch(is)
+		s.Touch(is)
 	}
 }
 
@@ -116,7 +116,7 @@ func (s *State) RemoveLabel(is *Issue, actor *Account, l *Label) bool {
 	}
 	is.Labels = slices.Delete(is.Labels, i, i+1)
 	s.addEvent(is, &Event{Event: "unlabeled", Actor: actor, Label: snapshotLabel(l)})
-	s.touch(is)
+	s.Touch(is)
 	return true
 }
 
@@ -144,7 +144,7 @@ func (s *State) Assign(is *Issue, actor *Account, users ...*Account) {
 		changed = true
 	}
 	if changed {
-		s.touch(is)
+		s.Touch(is)
 	}
 }
 
@@ -159,7 +159,7 @@ func (s *State) Unassign(is *Issue, actor *Account, users ...*Account) {
 		}
 	}
 	if changed {
-		s.touch(is)
+		s.Touch(is)
 	}
 }
 
@@ -183,7 +183,7 @@ func (s *State) Close(is *Issue, actor *Account, reason string) {
 	if is.State == "closed" {
 		if is.StateReason == nil || *is.StateReason != reason {
 			is.StateReason = &reason
-			s.touch(is)
+			s.Touch(is)
 		}
 		return
 	}
@@ -193,7 +193,7 @@ func (s *State) Close(is *Issue, actor *Account, reason string) {
 	is.ClosedAt = &now
 	is.ClosedBy = actor
 	s.addEvent(is, &Event{Event: "closed", Actor: actor, StateReason: &reason})
-	s.touch(is)
+	s.Touch(is)
 }
 
 // Reopen reopens a closed issue.
@@ -207,7 +207,7 @@ func (s *State) Reopen(is *Issue, actor *Account) {
 	is.ClosedAt = nil
 	is.ClosedBy = nil
 	s.addEvent(is, &Event{Event: "reopened", Actor: actor})
-	s.touch(is)
+	s.Touch(is)
 }
 
 // Rename changes the title and records "renamed".
@@ -217,7 +217,7 @@ func (s *State) Rename(is *Issue, actor *Account, title string) {
 	}
 	s.addEvent(is, &Event{Event: "renamed", Actor: actor, RenameFrom: is.Title, RenameTo: title})
 	is.Title = title
-	s.touch(is)
+	s.Touch(is)
 }
 
 // SetBody replaces the body; issues the new body mentions are
@@ -227,7 +227,7 @@ func (s *State) SetBody(is *Issue, editor *Account, body *string, hosts ...strin
 		return // an edit that changes nothing leaves updated_at as it was
 	}
 	is.Body = body
-	s.touch(is)
+	s.Touch(is)
 	if body != nil {
 		s.CrossReference(is, editor, *body, s.Now(), hosts...)
 	}
@@ -245,7 +245,7 @@ func (s *State) SetMilestone(is *Issue, actor *Account, m *Milestone) {
 		s.addEvent(is, &Event{Event: "milestoned", Actor: actor, Milestone: m.Title})
 	}
 	is.Milestone = m
-	s.touch(is)
+	s.Touch(is)
 }
 
 // SetType sets or clears (nil) the issue type.
@@ -254,7 +254,7 @@ func (s *State) SetType(is *Issue, t *IssueType) {
 		return
 	}
 	is.Type = t
-	s.touch(is)
+	s.Touch(is)
 }
 
 // LockIssue locks the conversation with an optional reason
@@ -263,7 +263,7 @@ func (s *State) LockIssue(is *Issue, actor *Account, reason *string) {
 	is.Locked = true
 	is.ActiveLockReason = reason
 	s.addEvent(is, &Event{Event: "locked", Actor: actor, LockReason: reason})
-	s.touch(is)
+	s.Touch(is)
 }
 
 // SetPinned pins an issue to its repository (or unpins it) and records
@@ -278,7 +278,7 @@ func (s *State) SetPinned(is *Issue, actor *Account, pinned bool) {
 		event = "pinned"
 	}
 	s.addEvent(is, &Event{Event: event, Actor: actor})
-	s.touch(is)
+	s.Touch(is)
 }
 
 // UnlockIssue unlocks the conversation.
@@ -289,7 +289,7 @@ func (s *State) UnlockIssue(is *Issue, actor *Account) {
 	is.Locked = false
 	is.ActiveLockReason = nil
 	s.addEvent(is, &Event{Event: "unlocked", Actor: actor})
-	s.touch(is)
+	s.Touch(is)
 }
 
 // isAncestor reports whether a is an ancestor of b (or b itself).
@@ -306,7 +306,7 @@ func isAncestor(a, b *Issue) bool {
 // With replaceParent a child that has another parent moves; without it that
 // is ErrAlreadyParented.
 func (s *State) AddSubIssue(parent, child *Issue, actor *Account, replaceParent bool) error {
-	if err := subIssueLinkError(parent, child, replaceParent); err != nil {
+	if err := SubIssueLinkError(parent, child, replaceParent); err != nil {
 		return err
 	}
 	if child.Parent != nil {
@@ -318,15 +318,15 @@ func (s *State) AddSubIssue(parent, child *Issue, actor *Account, replaceParent 
 	child.Parent = parent
 	s.addEvent(parent, &Event{Event: "sub_issue_added", Actor: actor, Subject: child})
 	s.addEvent(child, &Event{Event: "parent_issue_added", Actor: actor, Subject: parent})
-	s.touch(parent)
-	s.touch(child)
+	s.Touch(parent)
+	s.Touch(child)
 	return nil
 }
 
-// subIssueLinkError is why child cannot become a sub-issue of parent, or
+// SubIssueLinkError is why child cannot become a sub-issue of parent, or
 // nil. It changes nothing, so a caller can check a link before creating
 // anything (createIssue with a parentIssueId).
-func subIssueLinkError(parent, child *Issue, replaceParent bool) error {
+func SubIssueLinkError(parent, child *Issue, replaceParent bool) error {
 	switch {
 	case parent == child:
 		return ErrSelfLink
@@ -358,8 +358,8 @@ func (s *State) RemoveSubIssue(parent, child *Issue, actor *Account) error {
 	child.Parent = nil
 	s.addEvent(parent, &Event{Event: "sub_issue_removed", Actor: actor, Subject: child})
 	s.addEvent(child, &Event{Event: "parent_issue_removed", Actor: actor, Subject: parent})
-	s.touch(parent)
-	s.touch(child)
+	s.Touch(parent)
+	s.Touch(child)
 	return nil
 }
 
@@ -383,7 +383,7 @@ func (s *State) ReprioritizeSubIssue(parent, child, after, before *Issue) error 
 		j++
 	}
 	parent.SubIssues = slices.Insert(list, j, child)
-	s.touch(parent)
+	s.Touch(parent)
 	return nil
 }
 
@@ -418,8 +418,8 @@ func (s *State) AddBlockedBy(is, blocker *Issue, actor *Account) error {
 	blocker.Blocking = append(blocker.Blocking, is)
 	s.addEvent(is, &Event{Event: "blocked_by_added", Actor: actor, Subject: blocker})
 	s.addEvent(blocker, &Event{Event: "blocking_added", Actor: actor, Subject: is})
-	s.touch(is)
-	s.touch(blocker)
+	s.Touch(is)
+	s.Touch(blocker)
 	return nil
 }
 
@@ -435,8 +435,8 @@ func (s *State) RemoveBlockedBy(is, blocker *Issue, actor *Account) error {
 	}
 	s.addEvent(is, &Event{Event: "blocked_by_removed", Actor: actor, Subject: blocker})
 	s.addEvent(blocker, &Event{Event: "blocking_removed", Actor: actor, Subject: is})
-	s.touch(is)
-	s.touch(blocker)
+	s.Touch(is)
+	s.Touch(blocker)
 	return nil
 }
 

@@ -1,7 +1,8 @@
-package emulator
+package state
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -31,7 +32,7 @@ func (s *State) Merge(is *Issue, actor *Account, o MergeOptions) *GitCommit {
 	now := s.Now()
 	g := is.Repo.Git
 	tip := g.Branches[p.BaseRef]
-	sig := signature(actor, now)
+	sig := Signature(actor, now)
 	apply := func(onto map[string]string, changes []FileChange) map[string]string {
 		files := make(map[string]string, len(onto))
 		for path, c := range onto {
@@ -62,7 +63,7 @@ func (s *State) Merge(is *Issue, actor *Account, o MergeOptions) *GitCommit {
 			msg = strings.TrimSuffix(b.String(), "\n")
 		}
 		// GitHub credits the pull request's author for a squash.
-		result = g.commit(p.BaseRef, []*GitCommit{tip}, merged, signature(is.User, now), sig, title+"\n\n"+msg)
+		result = g.Commit(p.BaseRef, []*GitCommit{tip}, merged, Signature(is.User, now), sig, title+"\n\n"+msg)
 	case "rebase":
 		result = tip
 		for _, c := range p.Commits() {
@@ -71,20 +72,20 @@ func (s *State) Merge(is *Issue, actor *Account, o MergeOptions) *GitCommit {
 				parent = c.Parents[0].Files
 			}
 			files := apply(result.Files, Changes(parent, c.Files))
-			result = g.commit(p.BaseRef, []*GitCommit{result}, files, c.Author, sig, c.Message)
+			result = g.Commit(p.BaseRef, []*GitCommit{result}, files, c.Author, sig, c.Message)
 		}
 	default:
 		title, msg := o.Title, o.Message
 		if title == "" {
-			title = "Merge pull request #" + itoa(is.Number) + " from " + p.HeadRepo.Owner.Login + "/" + p.HeadRef
+			title = "Merge pull request #" + strconv.Itoa(is.Number) + " from " + p.HeadRepo.Owner.Login + "/" + p.HeadRef
 		}
 		if msg == "" {
 			msg = is.Title
 		}
-		result = g.commit(p.BaseRef, []*GitCommit{tip, p.Head}, merged, sig, sig, title+"\n\n"+msg)
+		result = g.Commit(p.BaseRef, []*GitCommit{tip, p.Head}, merged, sig, sig, title+"\n\n"+msg)
 	}
 	p.Base, p.MergeCommit = tip, result
-	if p.BaseRef == repoDefaultBranch {
+	if p.BaseRef == RepoDefaultBranch {
 		// Repo.Files is the default branch's tree.
 		is.Repo.Files = make(map[string]string, len(result.Files))
 		for path, c := range result.Files {
@@ -93,13 +94,13 @@ func (s *State) Merge(is *Issue, actor *Account, o MergeOptions) *GitCommit {
 	}
 	p.MergedAt, p.MergedBy = &now, actor
 	is.Merged = true
-	s.closePull(is, actor)
+	s.ClosePull(is, actor)
 	return result
 }
 
-// closePull closes a pull request. Pull requests carry no state_reason
+// ClosePull closes a pull request. Pull requests carry no state_reason
 // on GitHub, so the one Close records is cleared.
-func (s *State) closePull(is *Issue, actor *Account) {
+func (s *State) ClosePull(is *Issue, actor *Account) {
 	s.Close(is, actor, "")
 	is.StateReason = nil
 	if n := len(is.Events); n > 0 && is.Events[n-1].Event == "closed" {
@@ -107,29 +108,29 @@ func (s *State) closePull(is *Issue, actor *Account) {
 	}
 }
 
-// mergeBlocker is why the base branch's protection refuses a merge by
+// MergeBlocker is why the base branch's protection refuses a merge by
 // someone below admin (admins may bypass it, as enforce_admins is off):
 // the one approving review it requires, then its required checks. It is
 // "" when nothing blocks.
-func mergeBlocker(is *Issue) string {
+func MergeBlocker(is *Issue) string {
 	p := is.Pull
-	if !protectedBranch(p.BaseRef) {
+	if !ProtectedBranch(p.BaseRef) {
 		return ""
 	}
 	if p.ReviewDecision() != "APPROVED" {
 		return "At least 1 approving review is required by reviewers with write access."
 	}
 	g := is.Repo.Git
-	for _, name := range requiredChecks {
+	for _, name := range RequiredChecks {
 		state := ""
 		for _, cr := range g.CheckRuns[p.Head.SHA] {
 			if cr.Name == name {
-				state = checkRunState(cr)
+				state = CheckRunState(cr)
 			}
 		}
-		for _, st := range latestStatuses(g.Statuses[p.Head.SHA]) {
+		for _, st := range LatestStatuses(g.Statuses[p.Head.SHA]) {
 			if st.Context == name {
-				state = enumValue(st.State)
+				state = EnumValue(st.State)
 			}
 		}
 		switch state {
@@ -144,3 +145,26 @@ func mergeBlocker(is *Issue) string {
 	}
 	return ""
 }
+
+// ProtectedBranch reports whether a branch is protected: the default
+// branch is, with the rule the pull requests' review decision follows.
+func ProtectedBranch(name string) bool { return name == RepoDefaultBranch }
+
+// CheckRunState is a check run's CheckConclusionState or, before it
+// completes, its CheckStatusState, as the rollup's counts key them.
+func CheckRunState(cr *CheckRun) string {
+	if cr.Conclusion != nil {
+		return EnumValue(*cr.Conclusion)
+	}
+	return EnumValue(cr.Status)
+}
+
+// EnumValue writes a REST-style value ("not_planned", "off-topic", "too
+// heated") as the GraphQL enum value ("NOT_PLANNED", "OFF_TOPIC",
+// "TOO_HEATED").
+func EnumValue(s string) string {
+	return strings.ToUpper(strings.NewReplacer("-", "_", " ", "_").Replace(s))
+}
+
+// RequiredChecks are the checks the default branch's protection requires.
+var RequiredChecks = []string{"build", "test"}

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 // GitHub's answers to App JWTs it will not accept.
 const (
-	jwtUndecodable = "A JSON web token could not be decoded"
+	JWTUndecodable = "A JSON web token could not be decoded"
 	jwtExpired     = "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires"
 	jwtTooFar      = "'Expiration time' claim ('exp') is too far in the future"
 	jwtIssuedAt    = "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued"
@@ -28,15 +28,11 @@ const (
 	clockSkew      = 60 * time.Second
 )
 
-// isAppPath reports whether a REST path is one of the endpoints an App
-// authenticates to with its JWT.
-func isAppPath(path string) bool { return path == "/app" || strings.HasPrefix(path, "/app/") }
-
-// appIdentity checks an App JWT (RS256, iss = the App id, iat and exp
+// AppIdentity checks an App JWT (RS256, iss = the App id, iat and exp
 // within GitHub's bounds, signed by the App's registered key) and returns
 // the identity it authenticates, or the message of GitHub's 401. The
 // caller holds the state lock.
-func (s *State) appIdentity(raw string) (*Token, string) {
+func (s *State) AppIdentity(raw string) (*Token, string) {
 	parts := strings.Split(raw, ".")
 	if len(parts) != 3 {
 		return nil, "Bad credentials"
@@ -50,11 +46,11 @@ func (s *State) appIdentity(raw string) (*Token, string) {
 		Exp json.Number     `json:"exp"`
 	}
 	if !decodeSegment(parts[0], &header) || header.Alg != "RS256" || !decodeSegment(parts[1], &claims) {
-		return nil, jwtUndecodable
+		return nil, JWTUndecodable
 	}
 	id, ok := issuer(claims.Iss)
 	if !ok {
-		return nil, jwtUndecodable
+		return nil, JWTUndecodable
 	}
 	app := s.apps[id]
 	if app == nil || app.PublicKey == nil {
@@ -62,11 +58,11 @@ func (s *State) appIdentity(raw string) (*Token, string) {
 	}
 	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
 	if err != nil {
-		return nil, jwtUndecodable
+		return nil, JWTUndecodable
 	}
 	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
 	if rsa.VerifyPKCS1v15(app.PublicKey, crypto.SHA256, sum[:], sig) != nil {
-		return nil, jwtUndecodable
+		return nil, JWTUndecodable
 	}
 	iat, err := claims.Iat.Int64()
 	if err != nil {

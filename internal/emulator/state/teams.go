@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"regexp"
@@ -36,7 +36,7 @@ func teamSlug(name string) string {
 // AddTeam creates a team in an organization.
 func (s *State) AddTeam(org *Account, name string, description *string, members ...*Account) *Team {
 	id := s.nextID()
-	t := &Team{ID: id, NodeID: nodeID("T", id), Org: org, Name: name, Slug: teamSlug(name),
+	t := &Team{ID: id, NodeID: NodeID("T", id), Org: org, Name: name, Slug: teamSlug(name),
 		Description: description, Members: members, CreatedAt: s.Now()}
 	if s.teams == nil {
 		s.teams = map[string][]*Team{}
@@ -60,8 +60,8 @@ func (s *State) FindTeam(org, slug string) *Team {
 	return nil
 }
 
-// isOrgMember reports whether an account belongs to an organization.
-func (s *State) isOrgMember(org, a *Account) bool {
+// IsOrgMember reports whether an account belongs to an organization.
+func (s *State) IsOrgMember(org, a *Account) bool {
 	if a == nil || !org.IsOrg {
 		return false
 	}
@@ -73,12 +73,12 @@ func (s *State) isOrgMember(org, a *Account) bool {
 	return slices.ContainsFunc(s.Teams(org.Login), func(t *Team) bool { return slices.Contains(t.Members, a) })
 }
 
-// organizationsOf lists the organizations an account belongs to, in
+// OrganizationsOf lists the organizations an account belongs to, in
 // creation order.
-func (s *State) organizationsOf(a *Account) []*Account {
+func (s *State) OrganizationsOf(a *Account) []*Account {
 	var out []*Account
-	for _, org := range s.accountsInOrder() {
-		if s.isOrgMember(org, a) {
+	for _, org := range s.AccountsInOrder() {
+		if s.IsOrgMember(org, a) {
 			out = append(out, org)
 		}
 	}

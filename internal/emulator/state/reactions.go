@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import "time"
 
@@ -20,8 +20,8 @@ var reactionEnum = []struct{ rest, graphql string }{
 	{"heart", "HEART"}, {"hooray", "HOORAY"}, {"rocket", "ROCKET"}, {"eyes", "EYES"},
 }
 
-// validReaction reports whether content is one of REST's reaction names.
-func validReaction(content string) bool {
+// ValidReaction reports whether content is one of REST's reaction names.
+func ValidReaction(content string) bool {
 	for _, e := range reactionEnum {
 		if e.rest == content {
 			return true
@@ -30,8 +30,8 @@ func validReaction(content string) bool {
 	return false
 }
 
-// restReaction is the REST name of a GraphQL ReactionContent value.
-func restReaction(graphql string) string {
+// RestReaction is the REST name of a GraphQL ReactionContent value.
+func RestReaction(graphql string) string {
 	for _, e := range reactionEnum {
 		if e.graphql == graphql {
 			return e.rest
@@ -50,7 +50,7 @@ func (s *State) React(list *[]*Reaction, user *Account, content string) (*Reacti
 		}
 	}
 	id := s.nextID()
-	r := &Reaction{ID: id, NodeID: nodeID("REA", id), User: user, Content: content, CreatedAt: s.Now()}
+	r := &Reaction{ID: id, NodeID: NodeID("REA", id), User: user, Content: content, CreatedAt: s.Now()}
 	*list = append(*list, r)
 	s.nodes[r.NodeID] = r
 	return r, true

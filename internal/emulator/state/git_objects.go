@@ -1,10 +1,12 @@
-package emulator
+package state
 
 import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -53,7 +55,7 @@ type GitRepo struct {
 	Blobs map[string]string
 }
 
-func newGitRepo() *GitRepo {
+func NewGitRepo() *GitRepo {
 	return &GitRepo{Commits: map[string]*GitCommit{}, Branches: map[string]*GitCommit{},
 		Statuses: map[string][]*CommitStatus{}, CheckRuns: map[string][]*CheckRun{},
 		Trees: map[string]map[string]string{}, Blobs: map[string]string{}}
@@ -66,16 +68,16 @@ func (g *GitRepo) add(c *GitCommit) {
 		return
 	}
 	g.Commits[c.SHA] = c
-	g.addTree(c.Files)
+	g.AddTree(c.Files)
 }
 
-// addTree records a root tree and its blobs, and returns its sha.
-func (g *GitRepo) addTree(files map[string]string) string {
-	sha := treeSHA(files)
+// AddTree records a root tree and its blobs, and returns its sha.
+func (g *GitRepo) AddTree(files map[string]string) string {
+	sha := TreeSHA(files)
 	if g.Trees[sha] == nil {
 		g.Trees[sha] = files
 		for _, content := range files {
-			g.Blobs[blobSHA(content)] = content
+			g.Blobs[BlobSHA(content)] = content
 		}
 	}
 	return sha
@@ -101,15 +103,15 @@ func gitObjectID(kind string, body []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// treeSHA is the id of the tree holding files (path -> content), built
+// TreeSHA is the id of the tree holding files (path -> content), built
 // from nested trees as git builds it: entries "<mode> <name>\0<20-byte id>",
 // ordered by name with a subtree compared as if its name ended in "/".
-func treeSHA(files map[string]string) string {
-	return treeOf(files, "")
+func TreeSHA(files map[string]string) string {
+	return TreeOf(files, "")
 }
 
-// treeOf hashes the subtree under prefix ("" for the root, else "dir/").
-func treeOf(files map[string]string, prefix string) string {
+// TreeOf hashes the subtree under prefix ("" for the root, else "dir/").
+func TreeOf(files map[string]string, prefix string) string {
 	type entry struct {
 		name, mode, id string
 	}
@@ -123,11 +125,11 @@ func treeOf(files map[string]string, prefix string) string {
 		if dir, _, nested := strings.Cut(rest, "/"); nested {
 			if !seen[dir] {
 				seen[dir] = true
-				entries = append(entries, entry{dir, "40000", treeOf(files, prefix+dir+"/")})
+				entries = append(entries, entry{dir, "40000", TreeOf(files, prefix+dir+"/")})
 			}
 			continue
 		}
-		entries = append(entries, entry{rest, "100644", blobSHA(content)})
+		entries = append(entries, entry{rest, "100644", BlobSHA(content)})
 	}
 	key := func(e entry) string {
 		if e.mode == "40000" {
@@ -163,9 +165,9 @@ func commitSHA(c *GitCommit) string {
 	return gitObjectID("commit", []byte(b.String()))
 }
 
-// signature is the git identity of a GitHub account: its name and its
+// Signature is the git identity of a GitHub account: its name and its
 // noreply address, as GitHub writes them for web commits.
-func signature(a *Account, at time.Time) GitSignature {
+func Signature(a *Account, at time.Time) GitSignature {
 	name := a.Name
 	if name == "" {
 		name = a.Login
@@ -173,14 +175,14 @@ func signature(a *Account, at time.Time) GitSignature {
 	return GitSignature{Name: name, Email: fmt.Sprintf("%d+%s@users.noreply.github.com", a.ID, a.Login), When: at.UTC(), User: a}
 }
 
-// commit records a commit of files over parents on the repository; the
+// Commit records a commit of files over parents on the repository; the
 // branch, if named, moves to it.
-func (g *GitRepo) commit(branch string, parents []*GitCommit, files map[string]string, author, committer GitSignature, message string) *GitCommit {
+func (g *GitRepo) Commit(branch string, parents []*GitCommit, files map[string]string, author, committer GitSignature, message string) *GitCommit {
 	if !strings.HasSuffix(message, "\n") {
 		message += "\n" // git stores messages newline-terminated
 	}
 	c := &GitCommit{Parents: parents, Author: author, Committer: committer, Message: message, Files: files}
-	c.TreeSHA = treeSHA(files)
+	c.TreeSHA = TreeSHA(files)
 	c.SHA = commitSHA(c)
 	g.add(c)
 	if branch != "" {
@@ -293,4 +295,34 @@ func Between(base, head *GitCommit) []*GitCommit {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
+}
+
+// BlobSHA is git's object id for a blob with this content.
+func BlobSHA(content string) string {
+	h := sha1.New()
+	h.Write([]byte("blob "))
+	h.Write([]byte(strconv.Itoa(len(content))))
+	h.Write([]byte{0})
+	h.Write([]byte(content))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Refs lists a repository's refs by name without "refs/": branches, then
+// tags.
+func Refs(g *GitRepo) (names []string, tips map[string]*GitCommit) {
+	tips = map[string]*GitCommit{}
+	for _, n := range g.BranchNames() {
+		names = append(names, "heads/"+n)
+		tips["heads/"+n] = g.Branches[n]
+	}
+	tags := make([]string, 0, len(g.Tags))
+	for n := range g.Tags {
+		tags = append(tags, n)
+	}
+	slices.Sort(tags)
+	for _, n := range tags {
+		names = append(names, "tags/"+n)
+		tips["tags/"+n] = g.Tags[n]
+	}
+	return names, tips
 }

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"strconv"
@@ -23,14 +23,14 @@ type LinkedBranch struct {
 	Name string
 }
 
-// exists reports whether the branch is still there.
-func (lb *LinkedBranch) exists() bool {
+// Exists reports whether the branch is still there.
+func (lb *LinkedBranch) Exists() bool {
 	return lb.Repo.Git != nil && lb.Repo.Git.Branches[lb.Name] != nil
 }
 
-// linkedBranchName is the name GitHub gives a branch created for an issue
+// LinkedBranchName is the name GitHub gives a branch created for an issue
 // without one: "<number>-<title as a slug>".
-func linkedBranchName(is *Issue) string {
+func LinkedBranchName(is *Issue) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(is.Title) {
@@ -57,14 +57,14 @@ func (s *State) CreateLinkedBranch(is *Issue, repo *Repo, name string, at *GitCo
 	g := s.EnsureGit(repo)
 	if name == "" || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.Contains(name, "..") ||
 		strings.ContainsAny(name, " ~^:?*[\\") {
-		return nil, unprocessable("Name is not a valid branch name")
+		return nil, &UnprocessableError{"Name is not a valid branch name"}
 	}
-	if _, tips := refs(g); tips["heads/"+name] != nil {
-		return nil, unprocessable("Name already exists on this repository")
+	if _, tips := Refs(g); tips["heads/"+name] != nil {
+		return nil, &UnprocessableError{"Name already exists on this repository"}
 	}
 	g.Branches[name] = at
 	id := s.nextID()
-	lb := &LinkedBranch{ID: id, NodeID: nodeID("LB", id), Issue: is, Repo: repo, Name: name}
+	lb := &LinkedBranch{ID: id, NodeID: NodeID("LB", id), Issue: is, Repo: repo, Name: name}
 	is.LinkedBranches = append(is.LinkedBranches, lb)
 	s.nodes[lb.NodeID] = lb
 	return lb, nil
@@ -81,3 +81,9 @@ func (s *State) DeleteLinkedBranch(lb *LinkedBranch) {
 	}
 	delete(s.nodes, lb.NodeID)
 }
+
+// UnprocessableError is an operation refused for its input, as GitHub
+// refuses it with UNPROCESSABLE (GraphQL) or 422 (REST).
+type UnprocessableError struct{ Message string }
+
+func (e *UnprocessableError) Error() string { return e.Message }

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import "time"
 
@@ -12,23 +12,23 @@ func (s *State) Fork(parent *Repo, owner *Account, at time.Time) *Repo {
 		f.Files[p] = c
 	}
 	pg := s.EnsureGit(parent)
-	f.Git = newGitRepo()
-	tip := pg.Branches[repoDefaultBranch]
+	f.Git = NewGitRepo()
+	tip := pg.Branches[RepoDefaultBranch]
 	for _, c := range History(tip) {
 		f.Git.add(c)
 	}
-	f.Git.Branches[repoDefaultBranch] = tip
+	f.Git.Branches[RepoDefaultBranch] = tip
 	return f
 }
 
 // SyncFork moves a fork's default branch to its parent's, as GitHub's
 // "Sync fork" does when the fork has no commits of its own there.
 func (s *State) SyncFork(f *Repo) {
-	tip := f.Parent.Git.Branches[repoDefaultBranch]
+	tip := f.Parent.Git.Branches[RepoDefaultBranch]
 	for _, c := range History(tip) {
 		f.Git.add(c)
 	}
-	f.Git.Branches[repoDefaultBranch] = tip
+	f.Git.Branches[RepoDefaultBranch] = tip
 }
 
 // trackHead makes a pull request's commits reachable by sha in its base

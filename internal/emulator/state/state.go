@@ -1,7 +1,9 @@
-package emulator
+package state
 
 import (
+	"cmp"
 	"encoding/base64"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,15 +59,29 @@ func (s *State) nextID() int64 {
 	return s.lastID
 }
 
-// nodeID mints an opaque global id with GitHub's type prefix convention
+// NodeID mints an opaque global id with GitHub's type prefix convention
 // (I_ for issues, R_ for repositories, ...).
-func nodeID(prefix string, id int64) string {
+func NodeID(prefix string, id int64) string {
 	return prefix + "_kwDO" + base64.RawURLEncoding.EncodeToString([]byte("emu:"+strconv.FormatInt(id, 10)))
 }
 
-// Lock and Unlock give seeding code and tests exclusive access.
-func (s *State) Lock()   { s.mu.Lock() }
-func (s *State) Unlock() { s.mu.Unlock() }
+// Lock and Unlock give a writing request, seeding code and tests exclusive
+// access; RLock and RUnlock let reading requests share it.
+func (s *State) Lock()    { s.mu.Lock() }
+func (s *State) Unlock()  { s.mu.Unlock() }
+func (s *State) RLock()   { s.mu.RLock() }
+func (s *State) RUnlock() { s.mu.RUnlock() }
+
+// Clock reads the emulator's clock untruncated, as rate-limit windows and
+// token expiry compare it.
+func (s *State) Clock() time.Time { return s.now() }
+
+// SetClock replaces the clock and returns the one it replaced, so the seed
+// can run on its own time and restore the caller's.
+func (s *State) SetClock(now func() time.Time) (previous func() time.Time) {
+	previous, s.now = s.now, now
+	return previous
+}
 
 // AddAccount creates a user or organization.
 func (s *State) AddAccount(login, name string, isOrg bool, created time.Time) *Account {
@@ -74,7 +90,7 @@ func (s *State) AddAccount(login, name string, isOrg bool, created time.Time) *A
 	if isOrg {
 		prefix = "O"
 	}
-	a := &Account{ID: id, NodeID: nodeID(prefix, id), Login: login, Name: name, IsOrg: isOrg, CreatedAt: created}
+	a := &Account{ID: id, NodeID: NodeID(prefix, id), Login: login, Name: name, IsOrg: isOrg, CreatedAt: created}
 	s.accounts[strings.ToLower(login)] = a
 	s.nodes[a.NodeID] = a
 	return a
@@ -84,7 +100,7 @@ func (s *State) AddAccount(login, name string, isOrg bool, created time.Time) *A
 // global id (BOT_...).
 func (s *State) addBot(slug string, created time.Time) *Account {
 	id := s.nextID()
-	a := &Account{ID: id, NodeID: nodeID("BOT", id), Login: slug + botSuffix, Name: slug, IsBot: true, CreatedAt: created}
+	a := &Account{ID: id, NodeID: NodeID("BOT", id), Login: slug + botSuffix, Name: slug, IsBot: true, CreatedAt: created}
 	s.accounts[strings.ToLower(a.Login)] = a
 	s.nodes[a.NodeID] = a
 	return a
@@ -109,7 +125,7 @@ func (s *State) Token(value string) *Token { return s.tokens[value] }
 // AddRepo creates a repository owned by owner.
 func (s *State) AddRepo(owner *Account, name, description string, private bool, created time.Time) *Repo {
 	id := s.nextID()
-	r := &Repo{ID: id, NodeID: nodeID("R", id), Owner: owner, Name: name, Description: description,
+	r := &Repo{ID: id, NodeID: NodeID("R", id), Owner: owner, Name: name, Description: description,
 		Private: private, CreatedAt: created, UpdatedAt: created, Files: map[string]string{}}
 	s.repos[strings.ToLower(r.FullName())] = r
 	s.repoOrder = append(s.repoOrder, r)
@@ -128,7 +144,7 @@ func (s *State) Repos() []*Repo { return s.repoOrder }
 // AddLabel creates a repository label.
 func (s *State) AddLabel(r *Repo, name, color string, description *string) *Label {
 	id := s.nextID()
-	l := &Label{ID: id, NodeID: nodeID("LA", id), Name: name, Color: color, Description: description}
+	l := &Label{ID: id, NodeID: NodeID("LA", id), Name: name, Color: color, Description: description}
 	r.Labels = append(r.Labels, l)
 	s.nodes[l.NodeID] = l
 	return l
@@ -148,7 +164,7 @@ func (r *Repo) FindLabel(name string) *Label {
 func (s *State) AddMilestone(r *Repo, title string, description *string, dueOn *time.Time, creator *Account, created time.Time) *Milestone {
 	id := s.nextID()
 	r.nextMilestone++
-	m := &Milestone{ID: id, NodeID: nodeID("MI", id), Number: r.nextMilestone, Title: title, Description: description,
+	m := &Milestone{ID: id, NodeID: NodeID("MI", id), Number: r.nextMilestone, Title: title, Description: description,
 		State: "open", DueOn: dueOn, Creator: creator, CreatedAt: created, UpdatedAt: created}
 	r.Milestones = append(r.Milestones, m)
 	s.nodes[m.NodeID] = m
@@ -168,7 +184,7 @@ func (r *Repo) FindMilestone(number int) *Milestone {
 // AddIssueType creates an organization issue type.
 func (s *State) AddIssueType(org *Account, name string, description, color *string, created time.Time) *IssueType {
 	id := s.nextID()
-	t := &IssueType{ID: id, NodeID: nodeID("IT", id), Name: name, Description: description, Color: color,
+	t := &IssueType{ID: id, NodeID: NodeID("IT", id), Name: name, Description: description, Color: color,
 		IsEnabled: true, CreatedAt: created, UpdatedAt: created}
 	key := strings.ToLower(org.Login)
 	s.issueTypes[key] = append(s.issueTypes[key], t)
@@ -195,7 +211,7 @@ func (s *State) FindIssueType(r *Repo, name string) *IssueType {
 // mentions. hosts are web hosts besides github.com whose issue URLs count
 // as mentions (see CrossReference).
 func (s *State) AddIssue(r *Repo, author *Account, title string, body *string, isPull bool, created time.Time, hosts ...string) *Issue {
-	is := s.newIssue(r, author, title, body, isPull, created)
+	is := s.NewIssue(r, author, title, body, isPull, created)
 	if isPull {
 		s.openBranchPull(is)
 	}
@@ -205,15 +221,15 @@ func (s *State) AddIssue(r *Repo, author *Account, title string, body *string, i
 	return is
 }
 
-// newIssue creates the issue alone: the seed, which records mentions at
+// NewIssue creates the issue alone: the seed, which records mentions at
 // their seeded moment, uses it directly.
-func (s *State) newIssue(r *Repo, author *Account, title string, body *string, isPull bool, created time.Time) *Issue {
+func (s *State) NewIssue(r *Repo, author *Account, title string, body *string, isPull bool, created time.Time) *Issue {
 	id := s.nextID()
 	prefix := "I"
 	if isPull {
 		prefix = "PR"
 	}
-	is := &Issue{ID: id, NodeID: nodeID(prefix, id), Repo: r, Number: len(r.Issues) + 1, Title: title, Body: body,
+	is := &Issue{ID: id, NodeID: NodeID(prefix, id), Repo: r, Number: len(r.Issues) + 1, Title: title, Body: body,
 		State: "open", User: author, IsPull: isPull, CreatedAt: created, UpdatedAt: created}
 	r.Issues = append(r.Issues, is)
 	s.nodes[is.NodeID] = is
@@ -239,7 +255,7 @@ func (s *State) Node(id string) any { return s.nodes[id] }
 // cross-references the issues the comment mentions (hosts as AddIssue's).
 func (s *State) AddComment(is *Issue, author *Account, body string, created time.Time, hosts ...string) *Comment {
 	id := s.nextID()
-	c := &Comment{ID: id, NodeID: nodeID("IC", id), Issue: is, User: author, Body: body, CreatedAt: created, UpdatedAt: created}
+	c := &Comment{ID: id, NodeID: NodeID("IC", id), Issue: is, User: author, Body: body, CreatedAt: created, UpdatedAt: created}
 	is.Comments = append(is.Comments, c)
 	s.nodes[c.NodeID] = c
 	s.addEvent(is, &Event{Event: "commented", Actor: author, CreatedAt: created, Comment: c})
@@ -272,7 +288,7 @@ func (r *Repo) FindComment(id int64) *Comment {
 // addEvent appends a timeline event to an issue.
 func (s *State) addEvent(is *Issue, e *Event) {
 	e.ID = s.nextID()
-	e.NodeID = nodeID("E", e.ID)
+	e.NodeID = NodeID("E", e.ID)
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = s.Now()
 	}
@@ -291,4 +307,14 @@ func (t *Token) Permission(r *Repo) Permission {
 		return PermNone
 	}
 	return PermRead
+}
+
+// AccountsInOrder lists every account in creation order.
+func (s *State) AccountsInOrder() []*Account {
+	out := make([]*Account, 0, len(s.accounts))
+	for _, a := range s.accounts {
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(a, b *Account) int { return cmp.Compare(a.ID, b.ID) })
+	return out
 }

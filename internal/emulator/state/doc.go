@@ -1,0 +1,8 @@
+// Package state is the emulator's world: the model GitHub's API exposes
+// (accounts, tokens, repositories, issues, pull requests, their git data,
+// labels, milestones, teams, Apps, releases, issue fields) and the
+// operations that change it as GitHub does, with the timeline events,
+// cross-references and node ids those changes leave. It knows nothing of
+// HTTP, REST or GraphQL: the emulator's handlers and resolvers render it,
+// and the seed fills it.
+package state
