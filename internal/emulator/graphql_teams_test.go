@@ -21,7 +21,7 @@ func testGraphQLTeams(t *testing.T, w *gqlWorld) {
 	erin := st.AddAccount("erin", "Erin", false, gqlEpoch)
 	st.AddToken(&Token{Value: "emu-erin", Login: "erin"})
 	st.AddTeam(acme, "Core Team", nil, st.Account("alice"), st.Account("bob"))
-	st.AddTeam(acme, "Docs", ptr("Writes the manual"), st.Account("carol"), erin)
+	st.AddTeam(acme, "Docs", new("Writes the manual"), st.Account("carol"), erin)
 	st.Unlock()
 
 	type teams struct {

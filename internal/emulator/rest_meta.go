@@ -5,11 +5,6 @@ import (
 	"strings"
 )
 
-// demoScopes are the OAuth scopes of the demo seed's classic tokens: the
-// minimum GitHub's CLI checks for ("repo" and "read:org"), so `gh auth
-// status` reports no missing scope.
-func demoScopes() []string { return []string{"repo", "read:org"} }
-
 // setScopeHeaders writes X-OAuth-Scopes as GitHub does for a classic
 // token: its scopes, comma separated. Tokens without scopes get none.
 func setScopeHeaders(h http.Header, t *Token) {

@@ -1,4 +1,4 @@
-package emulator
+package seed
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ func (sd *seeder) seedPullActivity(w *world) {
 		sd.fail("the Maintainers team is missing")
 		return
 	}
-	for _, r := range []*Repo{w.widgets, w.gadgets} {
+	for _, r := range []*state.Repo{w.widgets, w.gadgets} {
 		open := 0
 		for _, is := range r.Issues {
 			if is.Pull == nil {
@@ -87,7 +87,7 @@ func (sd *seeder) seedPullActivity(w *world) {
 
 // thread starts a review thread on the first line the pull request adds,
 // or returns nil when it adds none.
-func (sd *seeder) thread(rv *Review, body string, at time.Time) *ReviewThread {
+func (sd *seeder) thread(rv *state.Review, body string, at time.Time) *state.ReviewThread {
 	for _, fc := range rv.Pull.Pull.Changes() {
 		if line := state.FirstAddedLine(fc.Patch); line > 0 {
 			return sd.s.AddReviewComment(rv, nil, fc.Path, line, body, at).Thread
@@ -110,7 +110,7 @@ func reviewNote(path string) string {
 // checks records the CI workflow's build, test and lint runs on a commit:
 // build concludes as given, test as given ("" while it runs), lint passes
 // (or, while test runs, runs too).
-func (sd *seeder) checks(r *Repo, c *GitCommit, started time.Time, build, test string) {
+func (sd *seeder) checks(r *state.Repo, c *state.GitCommit, started time.Time, build, test string) {
 	sd.s.AddCheckRun(r, c.SHA, "CI", "build", build, started.Add(time.Minute), 3*time.Minute+17*time.Second)
 	sd.s.AddCheckRun(r, c.SHA, "CI", "test", test, started.Add(time.Minute), 6*time.Minute+4*time.Second)
 	lint := "success"

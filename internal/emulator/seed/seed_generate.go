@@ -1,9 +1,11 @@
-package emulator
+package seed
 
 import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // labelRoles maps the roles labels play to a repository's label names;
@@ -38,7 +40,7 @@ func (l labelRoles) forKind(k kind) string {
 type repoGen struct {
 	sd      *seeder
 	w       *world
-	r       *Repo
+	r       *state.Repo
 	v       *vocab
 	labels  labelRoles
 	start   time.Time
@@ -50,16 +52,16 @@ type repoGen struct {
 	form bool
 	// untriagedFrom is the first number nobody has triaged yet (0: none).
 	untriagedFrom int
-	authors       []*Account // weighted by repetition
-	triagers      []*Account
-	assignees     []*Account
+	authors       []*state.Account // weighted by repetition
+	triagers      []*state.Account
+	assignees     []*state.Account
 	curated       map[int]func(created time.Time) *plan
 	pulls         []int
 	// pullFate says, per pull request in order, "merged", "closed" or "open".
 	pullFate func(i int) string
 	// closeOdds is the chance, in percent, that issue n is closed by now.
 	closeOdds func(n int) int
-	milestone func(p *plan, reason string) *Milestone
+	milestone func(p *plan, reason string) *state.Milestone
 
 	plans  []*plan
 	titles map[string]bool
@@ -199,7 +201,7 @@ func (g *repoGen) life(n int, p *plan, form bool, thing, area string, f bugFacts
 	author := p.author
 	if form {
 		// The form applies its labels as the issue is filed.
-		p.at(p.created, func(is *Issue) { sd.label(is, author, L.bug, L.triage) })
+		p.at(p.created, func(is *state.Issue) { sd.label(is, author, L.bug, L.triage) })
 	}
 	version, env := f.version, f.env
 	if version == "" {
@@ -209,7 +211,7 @@ func (g *repoGen) life(n int, p *plan, form bool, thing, area string, f bugFacts
 		// Nobody has looked at the newest issues yet.
 		if sd.chance(40) {
 			other := pick(sd, g.authors)
-			p.at(p.created.Add(sd.between(2*time.Hour, 30*time.Hour)), func(is *Issue) {
+			p.at(p.created.Add(sd.between(2*time.Hour, 30*time.Hour)), func(is *state.Issue) {
 				sd.comment(is, other, fill(pick(sd, g.v.comments(p.kind).others), author, other, version, env, thing, g.ref(n)))
 			})
 		}
@@ -233,14 +235,14 @@ func (g *repoGen) life(n int, p *plan, form bool, thing, area string, f bugFacts
 	} else if p.kind == kindFeature && sd.chance(15) {
 		labels = append(labels, L.help)
 	}
-	p.at(t, func(is *Issue) { sd.label(is, tri, labels...) })
+	p.at(t, func(is *state.Issue) { sd.label(is, tri, labels...) })
 	if g.typed && sd.chance(75) {
 		typ := map[kind]string{kindBug: "Bug", kindFeature: "Feature"}[p.kind]
 		if typ == "" && p.kind != kindQuestion {
 			typ = "Task"
 		}
 		if typ != "" {
-			p.at(t, func(is *Issue) { sd.setType(is, typ) })
+			p.at(t, func(is *state.Issue) { sd.setType(is, typ) })
 		}
 	}
 
@@ -255,19 +257,19 @@ func (g *repoGen) life(n int, p *plan, form bool, thing, area string, f bugFacts
 			reason = "duplicate"
 		}
 	}
-	var assignee *Account
+	var assignee *state.Account
 	if p.kind != kindQuestion && sd.chance(45) {
 		assignee = pick(sd, g.assignees)
-		p.at(t.Add(time.Minute), func(is *Issue) { sd.s.Assign(is, tri, assignee) })
+		p.at(t.Add(time.Minute), func(is *state.Issue) { sd.s.Assign(is, tri, assignee) })
 	}
 	if m := g.milestone(p, reason); m != nil {
-		p.at(t.Add(2*time.Minute), func(is *Issue) { sd.s.SetMilestone(is, tri, m) })
+		p.at(t.Add(2*time.Minute), func(is *state.Issue) { sd.s.SetMilestone(is, tri, m) })
 	}
 	// At most one status label: triage until someone decides, in progress
 	// once assigned, now and then blocked.
 	inTriage := form && assignee == nil && reason == "" && sd.chance(50)
 	if form && !inTriage {
-		p.at(t.Add(3*time.Minute), func(is *Issue) { sd.unlabel(is, tri, L.triage) })
+		p.at(t.Add(3*time.Minute), func(is *state.Issue) { sd.unlabel(is, tri, L.triage) })
 	}
 	if reason == "" && !inTriage {
 		status := ""
@@ -279,7 +281,7 @@ func (g *repoGen) life(n int, p *plan, form bool, thing, area string, f bugFacts
 		case x < 35:
 			status = L.blocked
 		}
-		p.at(t.Add(4*time.Minute), func(is *Issue) { sd.label(is, tri, status) })
+		p.at(t.Add(4*time.Minute), func(is *state.Issue) { sd.label(is, tri, status) })
 	}
 
 	last := g.converse(n, p, tri, reason, version, env, thing, t)
@@ -293,7 +295,7 @@ func (g *repoGen) life(n int, p *plan, form bool, thing, area string, f bugFacts
 		closer = assignee
 	}
 	dup := g.ref(n)
-	p.at(last.Add(sd.between(2*time.Hour, 9*24*time.Hour)), func(is *Issue) {
+	p.at(last.Add(sd.between(2*time.Hour, 9*24*time.Hour)), func(is *state.Issue) {
 		switch reason {
 		case "not_planned":
 			sd.label(is, closer, L.wontfix)
@@ -308,12 +310,12 @@ func (g *repoGen) life(n int, p *plan, form bool, thing, area string, f bugFacts
 
 // converse plans a generated issue's comments and returns when the last
 // one is posted.
-func (g *repoGen) converse(n int, p *plan, maintainer *Account, reason, version, env, thing string, t time.Time) time.Time {
+func (g *repoGen) converse(n int, p *plan, maintainer *state.Account, reason, version, env, thing string, t time.Time) time.Time {
 	sd := g.sd
 	pools := g.v.comments(p.kind)
 	author := p.author
 	type line struct {
-		who  *Account
+		who  *state.Account
 		tmpl string
 	}
 	var lines []line
@@ -341,13 +343,13 @@ func (g *repoGen) converse(n int, p *plan, maintainer *Account, reason, version,
 		at = at.Add(sd.between(40*time.Minute, 3*24*time.Hour))
 		body := fill(l.tmpl, author, maintainer, version, env, thing, g.ref(n))
 		who := l.who
-		p.at(at, func(is *Issue) { sd.comment(is, who, body) })
+		p.at(at, func(is *state.Issue) { sd.comment(is, who, body) })
 	}
 	return at
 }
 
 // bystander is someone other than the reporter and the maintainer.
-func (g *repoGen) bystander(author, maintainer *Account) *Account {
+func (g *repoGen) bystander(author, maintainer *state.Account) *state.Account {
 	for range 10 {
 		if a := pick(g.sd, g.authors); a != author && a != maintainer {
 			return a

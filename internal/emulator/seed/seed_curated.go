@@ -1,7 +1,9 @@
-package emulator
+package seed
 
 import (
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // widgetsStory holds acme/widgets' hand-written issues: the ones the Demo*
@@ -14,7 +16,7 @@ type widgetsStory struct {
 }
 
 type said struct {
-	who  *Account
+	who  *state.Account
 	text string
 }
 
@@ -26,16 +28,16 @@ func (st *widgetsStory) talk(p *plan, start time.Time, gap time.Duration, lines 
 	at := start
 	for _, l := range lines {
 		who, text := l.who, l.text
-		p.at(at, func(is *Issue) { st.sd.comment(is, who, text) })
+		p.at(at, func(is *state.Issue) { st.sd.comment(is, who, text) })
 		at = at.Add(gap)
 	}
 	return at
 }
 
 // triage plans labels, the issue type, assignees and a milestone at t.
-func (st *widgetsStory) triage(p *plan, t time.Time, actor *Account, typ string, labels []string, assignees []*Account, m *Milestone) {
+func (st *widgetsStory) triage(p *plan, t time.Time, actor *state.Account, typ string, labels []string, assignees []*state.Account, m *state.Milestone) {
 	sd := st.sd
-	p.at(t, func(is *Issue) {
+	p.at(t, func(is *state.Issue) {
 		sd.label(is, actor, labels...)
 		if typ != "" {
 			sd.setType(is, typ)
@@ -49,13 +51,13 @@ func (st *widgetsStory) triage(p *plan, t time.Time, actor *Account, typ string,
 		if early := m.CreatedAt.Add(26 * time.Hour); t.Before(early) {
 			t = early
 		}
-		p.at(t, func(is *Issue) { sd.s.SetMilestone(is, actor, m) })
+		p.at(t, func(is *state.Issue) { sd.s.SetMilestone(is, actor, m) })
 	}
 }
 
-func (st *widgetsStory) closeAt(p *plan, t time.Time, actor *Account, reason string, drop ...string) {
+func (st *widgetsStory) closeAt(p *plan, t time.Time, actor *state.Account, reason string, drop ...string) {
 	p.closing = true
-	p.at(t, func(is *Issue) {
+	p.at(t, func(is *state.Issue) {
 		st.sd.unlabel(is, actor, drop...)
 		st.sd.s.Close(is, actor, reason)
 	})
@@ -94,7 +96,7 @@ func (st *widgetsStory) slowDashboards(c time.Time) *plan {
 		said{w.alice, "Fair point. We'll backport the minimal part (the memoized theme) to v1.4.1; the rest lands with v1.5.0."},
 		said{w.bob, "The backport is on the v1.4.1 branch. Leaving this open until the full fix ships in v1.5.0."},
 	)
-	st.triage(p, c.Add(days(31)), w.alice, "", []string{"status: in progress"}, []*Account{w.bob}, w.v150)
+	st.triage(p, c.Add(days(31)), w.alice, "", []string{"status: in progress"}, []*state.Account{w.bob}, w.v150)
 	return p
 }
 
@@ -108,7 +110,7 @@ func (st *widgetsStory) exportEpic(c time.Time) *plan {
 			"- Limits and timeouts are documented\n\n## Non-goals\n\n- New export formats (tracked separately)\n" +
 			"- Scheduled reports (see the scheduler work)\n\n## Rollout\n\n" +
 			"Behind the `exports.v2` flag in v1.5.0, on by default in v2.0.0.\n")}
-	st.triage(p, c.Add(hours(1)), w.alice, "Feature", []string{"enhancement", "area: api"}, []*Account{w.alice}, nil)
+	st.triage(p, c.Add(hours(1)), w.alice, "Feature", []string{"enhancement", "area: api"}, []*state.Account{w.alice}, nil)
 	st.triage(p, c.Add(days(14)), w.alice, "", nil, nil, w.v150)
 	st.talk(p, c.Add(days(2)), days(9),
 		said{w.bob, "I'll take the job queue part (#13) first; it unblocks everything else."},
@@ -126,7 +128,7 @@ func (st *widgetsStory) exportJobs(c time.Time) *plan {
 			"- [x] `POST /api/v2/exports` returns `202` with a status URL\n" +
 			"- [x] The UI polls the status URL and downloads the file when ready\n" +
 			"- [x] Jobs older than 24 h are cleaned up\n")}
-	st.triage(p, c.Add(hours(2)), w.bob, "Task", []string{"area: api"}, []*Account{w.bob}, w.v140)
+	st.triage(p, c.Add(hours(2)), w.bob, "Task", []string{"area: api"}, []*state.Account{w.bob}, w.v140)
 	st.talk(p, c.Add(days(12)), days(3),
 		said{w.bob, "Worker pool and status API are merged. The UI part is in review."},
 		said{w.alice, "Tried it on staging with a 400k-row export: 41 s, no timeout. Nice."},
@@ -143,7 +145,7 @@ func (st *widgetsStory) streamCSV(c time.Time) *plan {
 			"and has taken down a worker twice this month.\n\n" +
 			"Stream instead: write rows as query pages arrive, with back-pressure from the client connection. " +
 			"The sub-issues split this into reviewable steps.\n")}
-	st.triage(p, c.Add(hours(1)), w.alice, "Feature", []string{"enhancement", "area: api", "status: in progress"}, []*Account{w.bob}, w.v150)
+	st.triage(p, c.Add(hours(1)), w.alice, "Feature", []string{"enhancement", "area: api", "status: in progress"}, []*state.Account{w.bob}, w.v150)
 	st.talk(p, c.Add(days(4)), days(5),
 		said{w.bob, "Prototype streams a 2M row export at a flat 60 MB RSS. Splitting it into the header, flushing and progress parts."},
 	)
@@ -177,7 +179,7 @@ func (st *widgetsStory) csvHeader(c time.Time) *plan {
 		title: "Stream CSV: send the header row before the first query page arrives",
 		body: ptr("Write the header as soon as the query's columns are known, so the download starts immediately and proxies " +
 			"do not time out an idle connection while the first page is computed.\n")}
-	st.triage(p, c.Add(hours(1)), w.bob, "Task", []string{"area: api"}, []*Account{w.bob}, w.v150)
+	st.triage(p, c.Add(hours(1)), w.bob, "Task", []string{"area: api"}, []*state.Account{w.bob}, w.v150)
 	st.closeAt(p, c.Add(days(9)), w.bob, "completed")
 	return p
 }
@@ -189,7 +191,7 @@ func (st *widgetsStory) csvFlush(c time.Time) *plan {
 		body: ptr("Flush the writer every 1,000 rows (configurable) and watch the request context: when the client goes away, " +
 			"cancel the query instead of computing the rest of the export for nobody.\n\n" +
 			"- [ ] Flush interval setting\n- [ ] Cancel the query on disconnect\n- [ ] Metric for cancelled exports\n")}
-	st.triage(p, c.Add(hours(1)), w.bob, "Task", []string{"area: api", "status: in progress"}, []*Account{w.bob}, w.v150)
+	st.triage(p, c.Add(hours(1)), w.bob, "Task", []string{"area: api", "status: in progress"}, []*state.Account{w.bob}, w.v150)
 	return p
 }
 
@@ -211,7 +213,7 @@ func (st *widgetsStory) dropV1Embed(c time.Time) *plan {
 			"It bypasses the SDK's sandboxing, cannot use themes, and costs us about a day a month in support.\n\n" +
 			"## Proposal\n\n- v1.5.0: log a console warning on every v1 embed\n- v2.0.0: remove it; v1 embeds show a link to the migration guide\n\n" +
 			"The migration is a two-line change per page; `widgetctl embeds migrate` rewrites them automatically.\n")}
-	st.triage(p, c.Add(hours(2)), w.alice, "Task", []string{"area: ui", "enhancement"}, []*Account{w.alice}, nil)
+	st.triage(p, c.Add(hours(2)), w.alice, "Task", []string{"area: ui", "enhancement"}, []*state.Account{w.alice}, nil)
 	end := st.talk(p, c.Add(hours(20)), hours(19),
 		said{w.dave, "This would break more than 200 customer sites for us. Not everyone can redeploy their pages on your schedule."},
 		said{w.bob, "The v1 snippet keeps working through all of v1.x. v2.0.0 is at least six months away, and the migration tool handles the rewrite."},
@@ -221,7 +223,7 @@ func (st *widgetsStory) dropV1Embed(c time.Time) *plan {
 		said{w.alice, "We hear the concern, and we'll look at a self-hosted shim for v2.0.0. I am locking this thread because it has become too heated; please open a new issue with concrete migration blockers."},
 	)
 	reason := "too heated"
-	p.at(end, func(is *Issue) { st.sd.s.LockIssue(is, w.alice, &reason) })
+	p.at(end, func(is *state.Issue) { st.sd.s.LockIssue(is, w.alice, &reason) })
 	st.triage(p, day(2026, time.April, 21).Add(hours(10)), w.alice, "", nil, nil, w.v200)
 	return p
 }
@@ -233,7 +235,7 @@ func (st *widgetsStory) a11yAudit(c time.Time) *plan {
 		body: ptr("The external accessibility audit came back with 4 findings for the widgets themselves. Each is a sub-issue. " +
 			"Target: all fixed by v1.5.0, so the next audit passes.\n\n" +
 			"Report: `audits/2026-02-wcag.pdf` in the shared drive (internal).\n")}
-	st.triage(p, c.Add(hours(1)), w.alice, "Task", []string{"area: ui", "priority: high"}, []*Account{w.carol}, w.v150)
+	st.triage(p, c.Add(hours(1)), w.alice, "Task", []string{"area: ui", "priority: high"}, []*state.Account{w.carol}, w.v150)
 	return p
 }
 
@@ -253,7 +255,7 @@ func (st *widgetsStory) a11yChart(c time.Time) *plan {
 		title: "Chart widget: expose data points to screen readers",
 		body: ptr("Charts are a single `<canvas>` with no text alternative. The audit asks for a data table alternative " +
 			"(visually hidden, or behind a \"Show data\" toggle) and keyboard navigation between points.\n")}
-	st.triage(p, c.Add(hours(1)), w.alice, "Bug", []string{"bug", "area: ui"}, []*Account{w.carol}, w.v150)
+	st.triage(p, c.Add(hours(1)), w.alice, "Bug", []string{"bug", "area: ui"}, []*state.Account{w.carol}, w.v150)
 	return p
 }
 
@@ -273,7 +275,7 @@ func (st *widgetsStory) a11yContrast(c time.Time) *plan {
 		title: "Theme engine: default palette fails 4.5:1 contrast for small text",
 		body: ptr("Axis labels in the default light palette are `#9aa0a6` on white: 2.6:1. Small text needs 4.5:1.\n\n" +
 			"Proposed: `#5f6368` (6.0:1) for axis labels and legends.\n")}
-	st.triage(p, c.Add(hours(1)), w.alice, "Bug", []string{"bug", "area: ui"}, []*Account{w.carol}, w.v150)
+	st.triage(p, c.Add(hours(1)), w.alice, "Bug", []string{"bug", "area: ui"}, []*state.Account{w.carol}, w.v150)
 	st.talk(p, c.Add(days(3)), days(1), said{w.carol, "Changed the token and updated the visual snapshots."})
 	st.closeAt(p, c.Add(days(5)), w.carol, "completed")
 	return p
@@ -293,7 +295,7 @@ func (st *widgetsStory) ie11(c time.Time) *plan {
 		said{w.bob, "Thanks for the detailed request, @dave. IE 11 has been out of support since 2022 and the SDK depends on web components and ES2020; a legacy build would be a second product."},
 		said{w.alice, "Agreed, we won't do this. The static image export (PNG) is the suggested fallback for legacy browsers."},
 	)
-	p.at(c.Add(hours(40)), func(is *Issue) { st.sd.label(is, w.alice, "wontfix") })
+	p.at(c.Add(hours(40)), func(is *state.Issue) { st.sd.label(is, w.alice, "wontfix") })
 	st.closeAt(p, c.Add(hours(40)+time.Minute), w.alice, "not_planned")
 	return p
 }
@@ -305,7 +307,7 @@ func (st *widgetsStory) rendererV5(c time.Time) *plan {
 		body: ptr("The v5 renderer draws incrementally and cuts the render time of large series by about 60% in our benchmarks.\n\n" +
 			"- [x] Swap the runtime behind `charts.renderer: v5`\n- [x] Fix the visual snapshot diffs\n" +
 			"- [x] Benchmark the 100k-point sample before and after\n")}
-	st.triage(p, c.Add(hours(2)), w.bob, "Task", []string{"area: ui", "status: in progress"}, []*Account{w.bob}, w.v150)
+	st.triage(p, c.Add(hours(2)), w.bob, "Task", []string{"area: ui", "status: in progress"}, []*state.Account{w.bob}, w.v150)
 	st.talk(p, c.Add(days(6)), days(5),
 		said{w.bob, "Benchmarks: 100k-point line chart 1.9 s → 0.7 s; memory flat. Snapshots updated."},
 		said{w.alice, "Merged. Custom plugins are the remaining work, tracked in #54."},
@@ -320,7 +322,7 @@ func (st *widgetsStory) pluginsV5(c time.Time) *plan {
 		title: "Migrate custom chart plugins to the v5 plugin API",
 		body: ptr("Five first-party plugins (annotations, thresholds, forecast band, heatmap legend, sparkline) use the v4 hooks. " +
 			"Port them to the v5 plugin API and publish a migration note for third-party plugin authors.\n")}
-	st.triage(p, c.Add(hours(2)), w.alice, "Task", []string{"area: ui", "status: blocked"}, []*Account{w.bob}, w.v150)
+	st.triage(p, c.Add(hours(2)), w.alice, "Task", []string{"area: ui", "status: blocked"}, []*state.Account{w.bob}, w.v150)
 	return p
 }
 
@@ -347,7 +349,7 @@ func (st *widgetsStory) slowDuplicate(c time.Time) *plan {
 	st.talk(p, c.Add(hours(4)), time.Hour,
 		said{w.alice, "Duplicate of #9"},
 	)
-	p.at(c.Add(hours(4)+time.Minute), func(is *Issue) { st.sd.label(is, w.alice, "duplicate") })
+	p.at(c.Add(hours(4)+time.Minute), func(is *state.Issue) { st.sd.label(is, w.alice, "duplicate") })
 	st.closeAt(p, c.Add(hours(4)+2*time.Minute), w.alice, "duplicate")
 	return p
 }
@@ -357,7 +359,7 @@ func (st *widgetsStory) hostile(c time.Time) *plan {
 	p := &plan{kind: kindBug, author: w.dave, created: c,
 		title: "[Bug]: CSV export of a filtered table widget only contains the first page",
 		body:  ptr(hostileBody())}
-	p.at(c, func(is *Issue) { st.sd.label(is, w.dave, "bug", "status: triage") })
+	p.at(c, func(is *state.Issue) { st.sd.label(is, w.dave, "bug", "status: triage") })
 	st.triage(p, c.Add(hours(7)), w.bob, "Bug", []string{"area: api"}, nil, nil)
 	st.talk(p, c.Add(hours(8)), hours(20),
 		said{w.carol, "I can reproduce the truncation on v1.4.0: the export stops at the page size (50 rows) whenever a filter is active."},

@@ -1,16 +1,18 @@
-package emulator
+package seed
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // A broken seed invariant is an error SeedDemo returns (and New with it),
 // not a panic: a label the repository lacks is reported by name, and the
 // mutations planned after it do not run.
 func TestDemoSeedInvariantsAreErrors(t *testing.T) {
-	s := NewState(DemoNow)
+	s := state.NewState(DemoNow)
 	sd := &seeder{s: s, clock: demoStart()}
 	owner := s.AddAccount("acme", "Acme", true, demoStart())
 	r := s.AddRepo(owner, "widgets", "", false, demoStart())
@@ -38,7 +40,7 @@ func TestDemoSeedInvariantsAreErrors(t *testing.T) {
 
 // A link to an issue the seed did not create is reported, not dereferenced.
 func TestDemoSeedLinkToAMissingIssueIsAnError(t *testing.T) {
-	s := NewState(DemoNow)
+	s := state.NewState(DemoNow)
 	sd := &seeder{s: s, clock: demoStart()}
 	owner := s.AddAccount("acme", "Acme", true, demoStart())
 	r := s.AddRepo(owner, "widgets", "", false, demoStart())

@@ -1,4 +1,4 @@
-package emulator
+package seed
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ import (
 
 // seedGit gives each demo repository its initial commit.
 func (sd *seeder) seedGit(w *world) {
-	for _, r := range []*Repo{w.widgets, w.gadgets, w.notes} {
+	for _, r := range []*state.Repo{w.widgets, w.gadgets, w.notes} {
 		files := map[string]string{}
 		for p, c := range r.Files {
 			files[p] = c
@@ -61,7 +61,7 @@ type repoLayout struct {
 	vocab                                *vocab
 }
 
-func layoutOf(r *Repo) *repoLayout {
+func layoutOf(r *state.Repo) *repoLayout {
 	switch r.Name {
 	case DemoWidgetsRepo:
 		return &repoLayout{"web/src/widgets/", ".tsx", "internal/", ".go", widgetsVocab()}
@@ -95,7 +95,7 @@ func (l *repoLayout) testFile(c component, n int) string {
 
 // sourceTree is a repository's code beyond its documents: one file per
 // component and the dependency manifests.
-func sourceTree(r *Repo) map[string]string {
+func sourceTree(r *state.Repo) map[string]string {
 	l := layoutOf(r)
 	files := map[string]string{}
 	if l == nil {
@@ -140,7 +140,7 @@ func componentSource(c component, path string) string {
 }
 
 // manifest lists deps at their old versions in the file's format.
-func manifest(r *Repo, file string, deps []dep) string {
+func manifest(r *state.Repo, file string, deps []dep) string {
 	var b strings.Builder
 	switch {
 	case strings.HasSuffix(file, "go.mod"):
@@ -183,13 +183,13 @@ func slug(s string) string {
 }
 
 // gitRand is the git seed's own source for a pull request.
-func gitRand(is *Issue) *rand.Rand {
+func gitRand(is *state.Issue) *rand.Rand {
 	return rand.New(rand.NewPCG(0x617, uint64(is.ID)))
 }
 
 // openPull creates the pull request's branch and commits, from main as it
 // is at the pull request's creation, and opens it.
-func (sd *seeder) openPull(is *Issue) {
+func (sd *seeder) openPull(is *state.Issue) {
 	r := is.Repo
 	g := r.Git
 	l := layoutOf(r)

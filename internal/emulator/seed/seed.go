@@ -1,10 +1,12 @@
-package emulator
+package seed
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // The demo world. Tests and the demo command refer to these names rather
@@ -102,7 +104,7 @@ func DemoNow() time.Time { return time.Date(2026, time.October, 1, 0, 0, 0, 0, t
 // The seed checks its own invariants (issue numbers, labels and types it
 // names, links the state accepts); a broken one is an error naming it, which
 // New returns, so a command that starts an emulator stops with it.
-func SeedDemo(s *State) error {
+func SeedDemo(s *state.State) error {
 	s.Lock()
 	defer s.Unlock()
 	sd := &seeder{s: s, rng: rand.New(rand.NewPCG(0x5eed, 0xacce55)), clock: demoStart()}
@@ -123,7 +125,7 @@ func SeedDemo(s *State) error {
 	sd.seedIssueFields(w)
 	sd.seedPullActivity(w)
 	sd.seedReleases(w)
-	for _, r := range []*Repo{w.widgets, w.gadgets, w.notes} {
+	for _, r := range []*state.Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {
 			if is.UpdatedAt.After(r.UpdatedAt) {
 				r.UpdatedAt = is.UpdatedAt
@@ -136,7 +138,7 @@ func SeedDemo(s *State) error {
 // seeder carries the seed's clock, its random source and the mutations
 // waiting to run.
 type seeder struct {
-	s     *State
+	s     *state.State
 	rng   *rand.Rand
 	clock time.Time
 	ops   []op
@@ -189,7 +191,7 @@ type plan struct {
 	kind    kind
 	title   string
 	body    *string
-	author  *Account
+	author  *state.Account
 	created time.Time
 	acts    []act
 	// closing is set once a close (or merge) is planned, so nothing plans
@@ -203,11 +205,11 @@ type plan struct {
 
 type act struct {
 	at time.Time
-	do func(*Issue)
+	do func(*state.Issue)
 }
 
 // at plans f at t, which must not precede the issue's creation.
-func (p *plan) at(t time.Time, f func(*Issue)) {
+func (p *plan) at(t time.Time, f func(*state.Issue)) {
 	if t.Before(p.created) {
 		t = p.created
 	}
@@ -218,7 +220,7 @@ func (p *plan) at(t time.Time, f func(*Issue)) {
 // schedules their acts. The issues a body mentions are cross-referenced as
 // AddIssue does, but at the issue's creation in the run, so the event sits
 // in order on the mentioned issue's timeline.
-func (sd *seeder) materialize(r *Repo, plans []*plan) {
+func (sd *seeder) materialize(r *state.Repo, plans []*plan) {
 	for i, p := range plans {
 		is := sd.s.NewIssue(r, p.author, p.title, p.body, p.kind == kindPull, p.created)
 		if is.Number != i+1 {
@@ -238,7 +240,7 @@ func (sd *seeder) materialize(r *Repo, plans []*plan) {
 }
 
 // label adds labels by name; a name the repository lacks is a seed bug.
-func (sd *seeder) label(is *Issue, actor *Account, names ...string) {
+func (sd *seeder) label(is *state.Issue, actor *state.Account, names ...string) {
 	for _, n := range names {
 		if n == "" {
 			continue
@@ -253,7 +255,7 @@ func (sd *seeder) label(is *Issue, actor *Account, names ...string) {
 }
 
 // unlabel removes labels by name when present.
-func (sd *seeder) unlabel(is *Issue, actor *Account, names ...string) {
+func (sd *seeder) unlabel(is *state.Issue, actor *state.Account, names ...string) {
 	for _, n := range names {
 		if l := is.Repo.FindLabel(n); l != nil {
 			sd.s.RemoveLabel(is, actor, l)
@@ -263,13 +265,13 @@ func (sd *seeder) unlabel(is *Issue, actor *Account, names ...string) {
 
 // comment adds a comment at the seed clock; a comment bumps the issue's
 // updated_at on GitHub, which AddComment leaves to its caller.
-func (sd *seeder) comment(is *Issue, author *Account, body string) {
+func (sd *seeder) comment(is *state.Issue, author *state.Account, body string) {
 	sd.s.AddComment(is, author, body, sd.s.Now())
 	sd.s.Touch(is)
 }
 
 // setType sets an organization issue type by name.
-func (sd *seeder) setType(is *Issue, name string) {
+func (sd *seeder) setType(is *state.Issue, name string) {
 	t := sd.s.FindIssueType(is.Repo, name)
 	if t == nil {
 		sd.fail("%s has no issue type %q", is.Repo.FullName(), name)
@@ -280,7 +282,7 @@ func (sd *seeder) setType(is *Issue, name string) {
 
 // merge closes a pull request: merged with a merge commit on its base
 // branch, or closed unmerged.
-func (sd *seeder) merge(is *Issue, actor *Account, merged bool) {
+func (sd *seeder) merge(is *state.Issue, actor *state.Account, merged bool) {
 	if merged {
 		sd.s.MergePull(is, actor)
 		return
@@ -289,7 +291,7 @@ func (sd *seeder) merge(is *Issue, actor *Account, merged bool) {
 }
 
 // link makes child a sub-issue of parent at t.
-func (sd *seeder) link(r *Repo, parent, child int, actor *Account, t time.Time) {
+func (sd *seeder) link(r *state.Repo, parent, child int, actor *state.Account, t time.Time) {
 	sd.schedule(t, func() {
 		p, c := r.Issue(parent), r.Issue(child)
 		if p == nil || c == nil {
@@ -303,7 +305,7 @@ func (sd *seeder) link(r *Repo, parent, child int, actor *Account, t time.Time) 
 }
 
 // block records that blocker blocks blocked at t.
-func (sd *seeder) block(r *Repo, blocked, blocker int, actor *Account, t time.Time) {
+func (sd *seeder) block(r *state.Repo, blocked, blocker int, actor *state.Account, t time.Time) {
 	sd.schedule(t, func() {
 		is, by := r.Issue(blocked), r.Issue(blocker)
 		if is == nil || by == nil {

@@ -1,4 +1,4 @@
-package emulator
+package seed
 
 import (
 	"slices"
@@ -13,7 +13,7 @@ import (
 // base that changes files, and together they cover the states a client
 // meets.
 func TestDemoSeedPulls(t *testing.T) {
-	s := NewState(func() time.Time { return DemoNow() })
+	s := state.NewState(func() time.Time { return DemoNow() })
 	SeedDemo(s)
 	seen := map[string]int{}
 	reviewStates := map[string]bool{}
@@ -109,7 +109,7 @@ func TestDemoSeedPulls(t *testing.T) {
 // The seed is deterministic: two runs give the same commit ids.
 func TestDemoSeedGitDeterministic(t *testing.T) {
 	tips := func() string {
-		s := NewState(func() time.Time { return DemoNow() })
+		s := state.NewState(func() time.Time { return DemoNow() })
 		SeedDemo(s)
 		var b strings.Builder
 		for _, r := range s.Repos() {

@@ -1,8 +1,10 @@
-package emulator
+package seed
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // seedGadgets fills acme/gadgets, the private repository: 20 issues
@@ -15,7 +17,7 @@ func (sd *seeder) seedGadgets(w *world) {
 			triage: "needs repro", blocked: "blocked"},
 		start: day(2026, time.February, 2).Add(10 * time.Hour), spacing: 8 * 24 * time.Hour, count: 20,
 		typed: true, untriagedFrom: 19,
-		authors:   []*Account{w.alice, w.bob, w.bob, w.carol, w.carol},
+		authors:   []*state.Account{w.alice, w.bob, w.bob, w.carol, w.carol},
 		triagers:  w.maintainers(),
 		assignees: w.members(),
 		pulls:     []int{7, 15},
@@ -32,7 +34,7 @@ func (sd *seeder) seedGadgets(w *world) {
 			return 20
 		},
 	}
-	g.milestone = func(p *plan, reason string) *Milestone {
+	g.milestone = func(p *plan, reason string) *state.Milestone {
 		if p.created.Before(day(2026, time.June, 1)) && p.kind != kindQuestion && reason != "not_planned" && sd.chance(40) {
 			return w.hub32
 		}

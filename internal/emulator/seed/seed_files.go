@@ -1,4 +1,4 @@
-package emulator
+package seed
 
 // Repository files of the demo seed: READMEs and acme/widgets' issue
 // templates, in the formats GitHub reads from .github/ISSUE_TEMPLATE

@@ -1,22 +1,26 @@
-package emulator
+package seed
 
-import "time"
+import (
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 // world holds the seeded accounts, repositories and milestones the issue
 // plans refer to.
 type world struct {
-	acme, alice, bob, carol, dave *Account
-	widgets, gadgets, notes       *Repo
+	acme, alice, bob, carol, dave *state.Account
+	widgets, gadgets, notes       *state.Repo
 	// widgets milestones: v1.4.0 (closed), v1.5.0, v2.0.0.
-	v140, v150, v200 *Milestone
-	hub32            *Milestone // gadgets
+	v140, v150, v200 *state.Milestone
+	hub32            *state.Milestone // gadgets
 }
 
 // maintainers may label, assign and close in acme's repositories.
-func (w *world) maintainers() []*Account { return []*Account{w.alice, w.bob} }
+func (w *world) maintainers() []*state.Account { return []*state.Account{w.alice, w.bob} }
 
 // members are acme's people, the ones that can be assigned.
-func (w *world) members() []*Account { return []*Account{w.alice, w.bob, w.carol} }
+func (w *world) members() []*state.Account { return []*state.Account{w.alice, w.bob, w.carol} }
 
 func day(year int, month time.Month, d int) time.Time {
 	return time.Date(year, month, d, 0, 0, 0, 0, time.UTC)
@@ -39,7 +43,7 @@ func (sd *seeder) world() *world {
 	w.gadgets = s.AddRepo(w.acme, DemoGadgetsRepo,
 		"Firmware and companion app for the Acme Gadget Hub (internal)", true, day(2023, time.May, 8))
 	w.notes = s.AddRepo(w.alice, DemoNotesRepo, "Personal notes, reading lists and talk drafts", true, day(2024, time.January, 20))
-	for _, r := range []*Repo{w.widgets, w.gadgets} {
+	for _, r := range []*state.Repo{w.widgets, w.gadgets} {
 		r.Collaborators = []string{"alice", "bob", "carol"}
 	}
 	w.notes.Collaborators = []string{"alice"}
@@ -48,15 +52,15 @@ func (sd *seeder) world() *world {
 	// The demo tokens stand for classic personal access tokens with the
 	// scopes GitHub's CLI asks for (repo, read:org); what each may do is
 	// still decided per repository by Perms.
-	s.AddToken(&Token{Value: DemoTokenAlice, Login: "alice", Scopes: demoScopes(),
-		Perms: map[string]Permission{widgets: PermAdmin, gadgets: PermAdmin, notes: PermAdmin}})
-	s.AddToken(&Token{Value: DemoTokenBob, Login: "bob", Scopes: demoScopes(),
-		Perms: map[string]Permission{widgets: PermWrite, gadgets: PermWrite}})
-	s.AddToken(&Token{Value: DemoTokenCarol, Login: "carol", Scopes: demoScopes(),
-		Perms: map[string]Permission{widgets: PermRead, gadgets: PermRead}})
+	s.AddToken(&state.Token{Value: DemoTokenAlice, Login: "alice", Scopes: demoScopes(),
+		Perms: map[string]state.Permission{widgets: state.PermAdmin, gadgets: state.PermAdmin, notes: state.PermAdmin}})
+	s.AddToken(&state.Token{Value: DemoTokenBob, Login: "bob", Scopes: demoScopes(),
+		Perms: map[string]state.Permission{widgets: state.PermWrite, gadgets: state.PermWrite}})
+	s.AddToken(&state.Token{Value: DemoTokenCarol, Login: "carol", Scopes: demoScopes(),
+		Perms: map[string]state.Permission{widgets: state.PermRead, gadgets: state.PermRead}})
 	// dave has no grants: public repositories fall back to read, private
 	// ones to none.
-	s.AddToken(&Token{Value: DemoTokenDave, Login: "dave", Scopes: demoScopes(), Perms: map[string]Permission{}})
+	s.AddToken(&state.Token{Value: DemoTokenDave, Login: "dave", Scopes: demoScopes(), Perms: map[string]state.Permission{}})
 
 	sd.issueTypes(w.acme)
 	sd.widgetsLabels(w.widgets)
@@ -84,7 +88,7 @@ func (sd *seeder) world() *world {
 }
 
 // issueTypes creates GitHub's three default organization issue types.
-func (sd *seeder) issueTypes(org *Account) {
+func (sd *seeder) issueTypes(org *state.Account) {
 	created := day(2025, time.March, 10)
 	sd.s.AddIssueType(org, "Task", ptr("A specific piece of work"), ptr("yellow"), created)
 	sd.s.AddIssueType(org, "Bug", ptr("An unexpected problem or behavior"), ptr("red"), created)
@@ -98,14 +102,14 @@ type labelSpec struct {
 	builtin bool
 }
 
-func (sd *seeder) addLabels(r *Repo, specs []labelSpec) {
+func (sd *seeder) addLabels(r *state.Repo, specs []labelSpec) {
 	for _, l := range specs {
 		lb := sd.s.AddLabel(r, l.name, l.color, ptr(l.description))
 		lb.Default = l.builtin
 	}
 }
 
-func (sd *seeder) widgetsLabels(r *Repo) {
+func (sd *seeder) widgetsLabels(r *state.Repo) {
 	sd.addLabels(r, []labelSpec{
 		{"bug", "d73a4a", "Something isn't working", true},
 		{"documentation", "0075ca", "Improvements or additions to documentation", true},
@@ -127,7 +131,7 @@ func (sd *seeder) widgetsLabels(r *Repo) {
 	})
 }
 
-func (sd *seeder) gadgetsLabels(r *Repo) {
+func (sd *seeder) gadgetsLabels(r *state.Repo) {
 	sd.addLabels(r, []labelSpec{
 		{"bug", "d73a4a", "Something isn't working", true},
 		{"feature", "a2eeef", "New capability for the hub or the app", false},
@@ -141,10 +145,15 @@ func (sd *seeder) gadgetsLabels(r *Repo) {
 	})
 }
 
-func (sd *seeder) notesLabels(r *Repo) {
+func (sd *seeder) notesLabels(r *state.Repo) {
 	sd.addLabels(r, []labelSpec{
 		{"idea", "fef2c0", "Something to think about", false},
 		{"todo", "0e8a16", "Something to do", false},
 		{"reading", "c5def5", "Papers, books and posts", false},
 	})
 }
+
+// demoScopes are the OAuth scopes of the demo seed's classic tokens: the
+// minimum GitHub's CLI checks for ("repo" and "read:org"), so `gh auth
+// status` reports no missing scope.
+func demoScopes() []string { return []string{"repo", "read:org"} }

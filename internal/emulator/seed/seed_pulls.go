@@ -1,8 +1,10 @@
-package emulator
+package seed
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // pull composes the i-th pull request: a fix for an open generated bug
@@ -57,7 +59,7 @@ func (g *repoGen) pull(n, i int, created time.Time) *plan {
 	if labeler == g.w.dave {
 		labeler = g.w.alice
 	}
-	p.at(created.Add(10*time.Minute), func(is *Issue) { sd.label(is, labeler, label) })
+	p.at(created.Add(10*time.Minute), func(is *state.Issue) { sd.label(is, labeler, label) })
 	reviewer := g.w.alice
 	if p.author == g.w.alice {
 		reviewer = g.w.bob
@@ -69,7 +71,7 @@ func (g *repoGen) pull(n, i int, created time.Time) *plan {
 		if k == 2 {
 			who = p.author
 		}
-		p.at(at, func(is *Issue) { sd.comment(is, who, body) })
+		p.at(at, func(is *state.Issue) { sd.comment(is, who, body) })
 	}
 	fate := g.pullFate(i)
 	if fate == "open" {
@@ -77,10 +79,10 @@ func (g *repoGen) pull(n, i int, created time.Time) *plan {
 	}
 	p.closing = true
 	done := at.Add(sd.between(2*time.Hour, 4*24*time.Hour))
-	p.at(done, func(is *Issue) { sd.merge(is, reviewer, fate == "merged") })
+	p.at(done, func(is *state.Issue) { sd.merge(is, reviewer, fate == "merged") })
 	if fixes != nil && fate == "merged" {
 		fixes.closing = true
-		fixes.at(done.Add(30*time.Second), func(is *Issue) {
+		fixes.at(done.Add(30*time.Second), func(is *state.Issue) {
 			sd.unlabel(is, reviewer, L.progress, L.triage, L.blocked)
 			sd.s.Close(is, reviewer, "completed")
 		})

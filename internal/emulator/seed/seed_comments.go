@@ -1,8 +1,10 @@
-package emulator
+package seed
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // Comment templates for generated issues, in the order a conversation
@@ -130,7 +132,7 @@ func widgetsComments(k kind) commentPools {
 }
 
 // fill replaces a comment template's placeholders.
-func fill(tmpl string, author, maintainer *Account, version, env, thing string, ref int) string {
+func fill(tmpl string, author, maintainer *state.Account, version, env, thing string, ref int) string {
 	return strings.NewReplacer("{author}", author.Login, "{maintainer}", maintainer.Login, "{version}", version,
 		"{env}", env, "{thing}", upper(thing), "{ref}", strconv.Itoa(ref)).Replace(tmpl)
 }

@@ -1,6 +1,10 @@
-package emulator
+package seed
 
-import "time"
+import (
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 // seedNotes fills alice/notes: a few personal issues, two of them closed.
 func (sd *seeder) seedNotes(w *world) {
@@ -8,7 +12,7 @@ func (sd *seeder) seedNotes(w *world) {
 	base := day(2026, time.March, 2).Add(20 * time.Hour)
 	note := func(n int, title, body, label string) *plan {
 		p := &plan{kind: kindChore, author: a, created: base.Add(days(19 * (n - 1))).Add(hours(n * 3)), title: title, body: ptr(body)}
-		p.at(p.created.Add(time.Minute), func(is *Issue) { sd.label(is, a, label) })
+		p.at(p.created.Add(time.Minute), func(is *state.Issue) { sd.label(is, a, label) })
 		return p
 	}
 	reading := note(1, "Reading list: distributed systems papers",
@@ -30,11 +34,11 @@ func (sd *seeder) seedNotes(w *world) {
 	oncall := note(5, "Draft: on-call handbook improvements",
 		"- Runbook links in every alert\n- Escalation path for the export workers\n- A 'first 15 minutes' checklist\n",
 		"idea")
-	reading.at(reading.created.Add(days(40)), func(is *Issue) { sd.s.Close(is, a, "completed") })
-	homelab.at(homelab.created.Add(days(12)), func(is *Issue) {
+	reading.at(reading.created.Add(days(40)), func(is *state.Issue) { sd.s.Close(is, a, "completed") })
+	homelab.at(homelab.created.Add(days(12)), func(is *state.Issue) {
 		sd.comment(is, a, "Both drives replaced, the pool is healthy again.")
 		sd.s.Close(is, a, "completed")
 	})
-	talk.at(talk.created.Add(days(3)), func(is *Issue) { sd.comment(is, a, "Submitted. Slides due two weeks before the meetup.") })
+	talk.at(talk.created.Add(days(3)), func(is *state.Issue) { sd.comment(is, a, "Submitted. Slides due two weeks before the meetup.") })
 	sd.materialize(w.notes, []*plan{reading, roadmap, talk, homelab, oncall})
 }

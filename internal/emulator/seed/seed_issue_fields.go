@@ -1,4 +1,8 @@
-package emulator
+package seed
+
+import (
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 // seedIssueFields gives acme two issue fields, a single-select Priority
 // and a numeric Estimate, and sets them on a few acme/widgets issues: the
@@ -10,7 +14,7 @@ func (sd *seeder) seedIssueFields(w *world) {
 	estimate := s.AddIssueField(w.acme, "Estimate", "NUMBER", ptr("Effort in ideal days"))
 	for _, v := range []struct {
 		n     int
-		f     *IssueField
+		f     *state.IssueField
 		value string
 	}{
 		{DemoManyCommentsIssue, priority, "P1"},

@@ -1,4 +1,4 @@
-package emulator
+package seed
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // was that day and publishes it with notes listing the pull requests
 // merged since the previous one, as GitHub's generated notes do.
 func (sd *seeder) seedReleases(w *world) {
-	for _, r := range []*Repo{w.widgets, w.gadgets} {
+	for _, r := range []*state.Repo{w.widgets, w.gadgets} {
 		l := layoutOf(r)
 		main := r.Git.Branches[state.RepoDefaultBranch]
 		var prev time.Time

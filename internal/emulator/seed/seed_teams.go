@@ -1,4 +1,4 @@
-package emulator
+package seed
 
 // seedTeams gives acme two teams: the maintainers (alice and bob, who may
 // write to its repositories) and support (carol, who reads them).

@@ -1,6 +1,10 @@
-package emulator
+package seed
 
-import "time"
+import (
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 // seedWidgets fills acme/widgets: DemoWidgetsIssueCount issues and pull
 // requests over January to September 2026, the curated ones at the numbers
@@ -14,7 +18,7 @@ func (sd *seeder) seedWidgets(w *world) {
 			help: "help wanted", deps: "dependencies"},
 		start: demoStart(), spacing: 34 * time.Hour, count: DemoWidgetsIssueCount,
 		typed: true, form: true, untriagedFrom: DemoUntriagedFrom,
-		authors:   []*Account{w.alice, w.alice, w.bob, w.bob, w.carol, w.carol, w.carol, w.dave, w.dave, w.dave},
+		authors:   []*state.Account{w.alice, w.alice, w.bob, w.bob, w.carol, w.carol, w.carol, w.dave, w.dave, w.dave},
 		triagers:  w.maintainers(),
 		assignees: w.members(),
 		pulls:     DemoPulls(),
@@ -37,7 +41,7 @@ func (sd *seeder) seedWidgets(w *world) {
 			return 12
 		},
 	}
-	g.milestone = func(p *plan, reason string) *Milestone {
+	g.milestone = func(p *plan, reason string) *state.Milestone {
 		switch {
 		case p.kind == kindQuestion:
 			return nil
