@@ -1,9 +1,7 @@
 package emulator
 
 import (
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -23,47 +21,6 @@ type closedByArgs struct {
 	UserLinkedOnly   bool `json:"userLinkedOnly"`
 }
 
-var closingKeyword = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+([A-Za-z0-9-]+/[A-Za-z0-9._-]+)?#(\d+)\b`)
-
-// closingText is where GitHub reads a pull request's closing keywords:
-// its description and its commits' messages.
-func closingText(pr *Issue) string {
-	var text strings.Builder
-	if pr.Body != nil {
-		text.WriteString(state.StripUnlinked(*pr.Body) + "\n")
-	}
-	if pr.Pull != nil {
-		for _, c := range pr.Pull.Commits() {
-			text.WriteString(c.Message + "\n")
-		}
-	}
-	return text.String()
-}
-
-// closingRefs are the issues a pull request's closing keywords name, as
-// repository full names (the pull request's own when none is written) and
-// numbers.
-func closingRefs(pr *Issue) []issueRef {
-	var out []issueRef
-	for _, m := range closingKeyword.FindAllStringSubmatch(closingText(pr), -1) {
-		repo := pr.Repo.FullName()
-		if m[1] != "" {
-			repo = m[1]
-		}
-		if n, err := strconv.Atoi(m[2]); err == nil {
-			out = append(out, issueRef{repo: repo, number: n})
-		}
-	}
-	return out
-}
-
-// closes reports whether a pull request's closing keywords name the issue.
-func closes(pr, is *Issue) bool {
-	return slices.ContainsFunc(closingRefs(pr), func(r issueRef) bool {
-		return r.number == is.Number && strings.EqualFold(r.repo, is.Repo.FullName())
-	})
-}
-
 func registerClosingRefs(r *resolvers) {
 	resolveArgs(r, "Issue.closedByPullRequestsReferences", func(x *gqlContext, is *Issue, a closedByArgs) (any, error) {
 		var list []*Issue
@@ -74,7 +31,7 @@ func registerClosingRefs(r *resolvers) {
 				}
 				for _, pr := range repo.Issues {
 					open := pr.State == "open"
-					if pr.IsPull && !pr.Deleted && (open || a.IncludeClosedPrs) && closes(pr, is) {
+					if pr.IsPull && !pr.Deleted && (open || a.IncludeClosedPrs) && state.Closes(pr, is) {
 						list = append(list, pr)
 					}
 				}

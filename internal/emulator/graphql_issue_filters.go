@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,7 +67,7 @@ func (f *issueFilters) match(is *Issue) bool {
 			return false
 		}
 	}
-	if f.Mentioned != nil && !mentionsUser(is, *f.Mentioned) {
+	if f.Mentioned != nil && !state.MentionsUser(is, *f.Mentioned) {
 		return false
 	}
 	byID := func(m *Milestone, v string) bool { return strconv.FormatInt(m.ID, 10) == v }
@@ -102,37 +101,4 @@ func matchMilestone(is *Issue, o optional[string], same func(*Milestone, string)
 		return is.Milestone != nil
 	}
 	return is.Milestone != nil && same(is.Milestone, o.Value)
-}
-
-// loginChar is a character a login may contain: @alice-b mentions
-// alice-b, not alice.
-var loginChar = regexp.MustCompile(`^[A-Za-z0-9-]`)
-
-// mentionsUser reports whether an issue's body or one of its comments
-// @mentions login, outside code and HTML comments, which GitHub renders
-// without mentions.
-func mentionsUser(is *Issue, login string) bool {
-	texts := make([]string, 0, 1+len(is.Comments))
-	if is.Body != nil {
-		texts = append(texts, *is.Body)
-	}
-	for _, c := range is.Comments {
-		texts = append(texts, c.Body)
-	}
-	at := "@" + strings.ToLower(login)
-	for _, text := range texts {
-		rest := strings.ToLower(state.StripUnlinked(text))
-		for {
-			i := strings.Index(rest, at)
-			if i < 0 {
-				break
-			}
-			before := i == 0 || !loginChar.MatchString(rest[i-1:]) // a@b is an email address
-			rest = rest[i+len(at):]
-			if before && !loginChar.MatchString(rest) {
-				return true
-			}
-		}
-	}
-	return false
 }

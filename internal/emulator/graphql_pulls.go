@@ -198,7 +198,7 @@ func registerPulls(r *resolvers) {
 		return pageOf(x, p.Threads, a)
 	})
 	resolveArgs(r, "PullRequest.closingIssuesReferences", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
-		return pageOf(x, x.readable(closingIssues(is)), a)
+		return pageOf(x, x.readable(state.ClosingIssues(is)), a)
 	})
 
 	objectType(r, func(*reviewRequest) string { return "ReviewRequest" })
@@ -255,18 +255,3 @@ func registerPulls(r *resolvers) {
 
 // autoMerge is GitHub's AutoMergeRequest, which the emulator never has.
 type autoMerge struct{}
-
-// closingIssues are the issues in the pull request's repository that its
-// description or commits say it fixes, closes or resolves ("Fixes #12").
-func closingIssues(is *Issue) []*Issue {
-	var out []*Issue
-	for _, ref := range closingRefs(is) {
-		if !strings.EqualFold(ref.repo, is.Repo.FullName()) {
-			continue
-		}
-		if target := is.Repo.Issue(ref.number); target != nil && !target.IsPull && !target.Deleted && !slices.Contains(out, target) {
-			out = append(out, target)
-		}
-	}
-	return out
-}

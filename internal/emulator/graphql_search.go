@@ -1,7 +1,11 @@
 package emulator
 
+import (
+	"github.com/ghgate/ghgate/internal/emulator/search"
+)
+
 // GraphQL's search(query:, type:) for issues and pull requests: the same
-// query language and matching as GET /search/issues (search_query.go), the
+// query language and matching as GET /search/issues (package search), the
 // same visibility, and GitHub's 1,000-result cap. Types other than ISSUE
 // and ISSUE_ADVANCED (repositories, users, discussions) are not served and
 // say so.
@@ -20,7 +24,7 @@ type searchResult struct {
 }
 
 func registerSearch(r *resolvers) {
-	resolveArgs(r, "Query.search", search)
+	resolveArgs(r, "Query.search", searchIssues)
 	resolve(r, "SearchResultItemConnection.issueCount", func(_ *gqlContext, s *searchResult) (any, error) { return s.issueCount, nil })
 	resolve(r, "SearchResultItemConnection.nodes", func(_ *gqlContext, s *searchResult) (any, error) { return s.nodes, nil })
 	resolve(r, "SearchResultItemConnection.pageInfo", func(_ *gqlContext, s *searchResult) (any, error) { return s.connection, nil })
@@ -35,11 +39,11 @@ func registerSearch(r *resolvers) {
 	resolve(r, "SearchResultItemEdge.node", func(_ *gqlContext, e *edge) (any, error) { return e.node, nil })
 }
 
-func search(x *gqlContext, _ root, a searchArgs) (any, error) {
+func searchIssues(x *gqlContext, _ root, a searchArgs) (any, error) {
 	if a.Type != "ISSUE" && a.Type != "ISSUE_ADVANCED" {
 		return nil, &gqlError{Message: "The emulator serves search only for issues and pull requests (type: ISSUE or ISSUE_ADVANCED), not " + a.Type + "."}
 	}
-	hits := searchHits(x.st, x.c.token, parseIssueSearch(a.Query, x.c.viewerLogin()), "", "")
+	hits := searchHits(x.st, x.c.token, search.Parse(a.Query, x.c.viewerLogin()), "", "")
 	count := len(hits)
 	if len(hits) > searchCap {
 		hits = hits[:searchCap]

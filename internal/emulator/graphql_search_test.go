@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"slices"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/search"
 )
 
 // postGraphQL sends a document GitHub's schema accepts to srv as token.
@@ -98,14 +100,14 @@ func TestGraphQLSearch(t *testing.T) {
 		}
 		st := emu.State()
 		st.RLock()
-		q := parseIssueSearch(tc.q, st.Token(tc.token).Login)
+		q := search.Parse(tc.q, st.Token(tc.token).Login)
 		var want []string
 		for _, r := range st.Repos() {
 			if st.Token(tc.token).Permission(r) == PermNone {
 				continue
 			}
 			for _, is := range r.Issues {
-				if q.match(is) {
+				if q.Match(is) {
 					kind := "Issue"
 					if is.IsPull {
 						kind = "PullRequest"

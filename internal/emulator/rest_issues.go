@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // issueFilter is the subset of list parameters shared by the issue list.
@@ -54,7 +56,7 @@ func (f issueFilter) match(is *Issue) bool {
 	if f.creator != "" && !strings.EqualFold(is.User.Login, f.creator) {
 		return false
 	}
-	if f.mentioned != "" && !mentionsUser(is, f.mentioned) {
+	if f.mentioned != "" && !state.MentionsUser(is, f.mentioned) {
 		return false
 	}
 	switch f.milestone {

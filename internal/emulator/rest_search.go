@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/search"
 )
 
 // searchItemJSON is GitHub's issue-search-result-item.
@@ -30,15 +32,15 @@ func (e *Emulator) searchIssues(c *call) {
 			Message: "The search is longer than 256 characters."})
 		return
 	}
-	s := parseIssueSearch(query, c.viewerLogin())
-	for _, login := range s.owners {
+	s := search.Parse(query, c.viewerLogin())
+	for _, login := range s.Owners {
 		if c.st.Account(login) == nil {
 			c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
 				Message: "The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."})
 			return
 		}
 	}
-	for _, name := range s.repos {
+	for _, name := range s.Repos {
 		owner, repo, _ := strings.Cut(name, "/")
 		r := c.st.Repo(owner, repo)
 		if r == nil || c.token.Permission(r) == PermNone {
@@ -87,14 +89,14 @@ func (c *call) viewerLogin() string {
 // comments; the query's sort: qualifier when sortBy is empty) in order
 // (desc unless asc), or best match, which the emulator takes as newest
 // first.
-func searchHits(st *State, token *Token, s *issueSearch, sortBy, order string) []*Issue {
+func searchHits(st *State, token *Token, s *search.Query, sortBy, order string) []*Issue {
 	var hits []*Issue
 	for _, r := range st.Repos() {
 		if token.Permission(r) == PermNone {
 			continue
 		}
 		for _, is := range r.Issues {
-			if s.match(is) {
+			if s.Match(is) {
 				hits = append(hits, is)
 			}
 		}
@@ -102,7 +104,7 @@ func searchHits(st *State, token *Token, s *issueSearch, sortBy, order string) [
 	// The sort parameter wins over a sort: qualifier in the query; order
 	// applies only with sort, as GitHub documents.
 	if sortBy == "" {
-		sortBy, order = s.sort, s.order
+		sortBy, order = s.Sort, s.Order
 	}
 	if sortBy != "created" && sortBy != "updated" && sortBy != "comments" {
 		sortBy = ""

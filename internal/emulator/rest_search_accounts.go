@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/search"
 )
 
 // GET /search/users and /search/repositories: GitHub's lexical search
@@ -67,7 +69,7 @@ func (e *Emulator) searchUsers(c *call) {
 	}
 	kind := ""
 	var words []string
-	for _, term := range searchTerms(query) {
+	for _, term := range search.Terms(query) {
 		key, value, isQualifier := strings.Cut(term, ":")
 		switch {
 		case isQualifier && key == "type":
@@ -112,7 +114,7 @@ func (e *Emulator) searchRepositories(c *call) {
 	}
 	var owners, names, words []string
 	visibility := ""
-	for _, term := range searchTerms(query) {
+	for _, term := range search.Terms(query) {
 		key, value, isQualifier := strings.Cut(term, ":")
 		switch {
 		case isQualifier && (key == "org" || key == "user"):

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -32,7 +33,7 @@ type codeSearch struct {
 
 func parseCodeSearch(q string) *codeSearch {
 	s := &codeSearch{}
-	for _, term := range searchTerms(q) {
+	for _, term := range search.Terms(q) {
 		key, value, isQualifier := strings.Cut(term, ":")
 		if !isQualifier || value == "" {
 			s.words = append(s.words, strings.Trim(term, `"`))
@@ -56,7 +57,7 @@ func parseCodeSearch(q string) *codeSearch {
 				s.inPath = s.inPath || where == "path"
 			}
 		case "size":
-			f, ok := parseIntRange(value)
+			f, ok := search.IntRange(value)
 			s.size, s.badSize = f, !ok
 		default:
 			s.words = append(s.words, term)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -31,7 +32,7 @@ type commitSearch struct {
 
 func parseCommitSearch(q string) *commitSearch {
 	s := &commitSearch{}
-	for _, term := range searchTerms(q) {
+	for _, term := range search.Terms(q) {
 		neg := strings.HasPrefix(term, "-")
 		key, value, isQualifier := strings.Cut(strings.TrimPrefix(term, "-"), ":")
 		if !isQualifier || value == "" {
@@ -68,7 +69,7 @@ func commitQualifier(key, value string) (f commitFilter, known bool) {
 	lower := strings.ToLower(value)
 	prefix := func(sha string) bool { return len(lower) >= 7 && strings.HasPrefix(sha, lower) }
 	date := func(at func(*GitCommit) time.Time) commitFilter {
-		in, ok := parseDateRange(value)
+		in, ok := search.DateRange(value)
 		if !ok {
 			return nil
 		}

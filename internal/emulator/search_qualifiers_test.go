@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // Each qualifier is checked on the demo seed through GET /search/issues:
@@ -195,9 +197,9 @@ func searchCases(f seedFacts) []searchCase {
 		{q: "author:@me", want: func(is *Issue) bool { return is.User.Login == "alice" }, some: true},
 		{q: "assignee:bob", want: func(is *Issue) bool { return hasAssignee(is, "bob") }, some: true},
 		{q: "commenter:dave", want: func(is *Issue) bool { return hasCommenter(is, "dave") }, some: true},
-		{q: "mentions:bob", want: func(is *Issue) bool { return mentionsUser(is, "bob") }},
+		{q: "mentions:bob", want: func(is *Issue) bool { return state.MentionsUser(is, "bob") }},
 		{q: "involves:carol", want: func(is *Issue) bool {
-			return is.User.Login == "carol" || hasAssignee(is, "carol") || hasCommenter(is, "carol") || mentionsUser(is, "carol")
+			return is.User.Login == "carol" || hasAssignee(is, "carol") || hasCommenter(is, "carol") || state.MentionsUser(is, "carol")
 		}, some: true},
 		{q: "created:>=" + mid, want: func(is *Issue) bool { return !is.CreatedAt.Before(f.mid) }, some: true},
 		{q: "created:<" + mid, want: func(is *Issue) bool { return is.CreatedAt.Before(f.mid) }, some: true},
@@ -359,32 +361,6 @@ func TestSearchSortQualifier(t *testing.T) {
 	p = searchREST(t, srv.URL, "repo:acme/widgets sort:created-asc", "&sort=comments&order=asc")
 	if !ordered(p, func(i, j int) bool { return p.Items[i].Comments < p.Items[j].Comments }) {
 		t.Error("the sort parameter does not win over sort:")
-	}
-}
-
-func TestSearchTokenizer(t *testing.T) {
-	for _, tc := range []struct {
-		q    string
-		want []string
-	}{
-		{`label:"status: triage" -label:wontfix "null pointer"`, []string{"label:status: triage", "-label:wontfix", "null pointer"}},
-		{`(repo:a/b OR repo:c/d) is:open`, []string{"(", "repo:a/b", "OR", "repo:c/d", ")", "is:open"}},
-		{`-(label:x) a-b`, []string{"-(", "label:x", ")", "a-b"}},
-	} {
-		var got []string
-		for _, tok := range tokenizeSearch(tc.q) {
-			s := tok.text
-			if tok.paren != 0 {
-				s = string(tok.paren)
-			}
-			if tok.neg {
-				s = "-" + s
-			}
-			got = append(got, s)
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%s: %q, want %q", tc.q, got, tc.want)
-		}
 	}
 }
 

@@ -316,3 +316,36 @@ func crossReferenced(target, src *Issue) bool {
 	}
 	return false
 }
+
+// loginChar is a character a login may contain: @alice-b mentions
+// alice-b, not alice.
+var loginChar = regexp.MustCompile(`^[A-Za-z0-9-]`)
+
+// MentionsUser reports whether an issue's body or one of its comments
+// @mentions login, outside code and HTML comments, which GitHub renders
+// without mentions.
+func MentionsUser(is *Issue, login string) bool {
+	texts := make([]string, 0, 1+len(is.Comments))
+	if is.Body != nil {
+		texts = append(texts, *is.Body)
+	}
+	for _, c := range is.Comments {
+		texts = append(texts, c.Body)
+	}
+	at := "@" + strings.ToLower(login)
+	for _, text := range texts {
+		rest := strings.ToLower(StripUnlinked(text))
+		for {
+			i := strings.Index(rest, at)
+			if i < 0 {
+				break
+			}
+			before := i == 0 || !loginChar.MatchString(rest[i-1:]) // a@b is an email address
+			rest = rest[i+len(at):]
+			if before && !loginChar.MatchString(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,10 +1,12 @@
-package emulator
+package search
 
 import (
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // The issue search qualifiers GitHub documents ("Searching issues and pull
@@ -22,15 +24,15 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 	switch key {
 	case "repo":
 		if !neg {
-			p.q.repos = append(p.q.repos, lval)
+			p.q.Repos = append(p.q.Repos, lval)
 		}
-		return searchPred(func(is *Issue) bool { return strings.EqualFold(is.Repo.FullName(), val) }), "repo", true
+		return searchPred(func(is *state.Issue) bool { return strings.EqualFold(is.Repo.FullName(), val) }), "repo", true
 	case "user", "org", "owner":
 		login := p.login(val) // user:@me is the caller's own repositories
 		if !neg {
-			p.q.owners = append(p.q.owners, strings.ToLower(login))
+			p.q.Owners = append(p.q.Owners, strings.ToLower(login))
 		}
-		return searchPred(func(is *Issue) bool { return strings.EqualFold(is.Repo.Owner.Login, login) }), "owner", true
+		return searchPred(func(is *state.Issue) bool { return strings.EqualFold(is.Repo.Owner.Login, login) }), "owner", true
 	case "is", "state":
 		return isQualifier(lval), "", true
 	case "type":
@@ -46,8 +48,8 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 				names = append(names, n)
 			}
 		}
-		return searchPred(func(is *Issue) bool {
-			return slices.ContainsFunc(is.Labels, func(l *Label) bool {
+		return searchPred(func(is *state.Issue) bool {
+			return slices.ContainsFunc(is.Labels, func(l *state.Label) bool {
 				return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(l.Name, n) })
 			})
 		}), "", true
@@ -56,24 +58,24 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 	case "has":
 		return hasQualifier(lval), "", true
 	case "milestone":
-		return searchPred(func(is *Issue) bool { return is.Milestone != nil && strings.EqualFold(is.Milestone.Title, val) }), "", true
+		return searchPred(func(is *state.Issue) bool { return is.Milestone != nil && strings.EqualFold(is.Milestone.Title, val) }), "", true
 	case "author":
 		login := p.login(val)
-		return searchPred(func(is *Issue) bool { return accountIs(is.User, login) }), "", true
+		return searchPred(func(is *state.Issue) bool { return accountIs(is.User, login) }), "", true
 	case "assignee":
 		login := p.login(val)
-		return searchPred(func(is *Issue) bool { return assignedTo(is, login) }), "", true
+		return searchPred(func(is *state.Issue) bool { return assignedTo(is, login) }), "", true
 	case "mentions":
 		login := p.login(val)
-		return searchPred(func(is *Issue) bool { return mentionsUser(is, login) }), "", true
+		return searchPred(func(is *state.Issue) bool { return state.MentionsUser(is, login) }), "", true
 	case "commenter":
 		login := p.login(val)
-		return searchPred(func(is *Issue) bool { return commentedBy(is, login) }), "", true
+		return searchPred(func(is *state.Issue) bool { return commentedBy(is, login) }), "", true
 	case "involves":
 		login := p.login(val)
-		return searchPred(func(is *Issue) bool {
+		return searchPred(func(is *state.Issue) bool {
 			return (accountIs(is.User, login)) || assignedTo(is, login) ||
-				mentionsUser(is, login) || commentedBy(is, login)
+				state.MentionsUser(is, login) || commentedBy(is, login)
 		}), "", true
 	case "in":
 		for _, f := range strings.Split(lval, ",") {
@@ -83,11 +85,11 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 		}
 		return nil, "", true
 	case "comments":
-		in, ok := parseIntRange(val)
-		return validOrNothing(ok, func(is *Issue) bool { return in(len(is.Comments)) }), "", true
+		in, ok := IntRange(val)
+		return validOrNothing(ok, func(is *state.Issue) bool { return in(len(is.Comments)) }), "", true
 	case "created", "updated", "closed":
-		in, ok := parseDateRange(val)
-		return validOrNothing(ok, func(is *Issue) bool {
+		in, ok := DateRange(val)
+		return validOrNothing(ok, func(is *state.Issue) bool {
 			switch key {
 			case "created":
 				return in(is.CreatedAt)
@@ -98,19 +100,19 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 		}), "", true
 	case "blocked-by", "blocking":
 		ref, ok := parseIssueRef(val)
-		return validOrNothing(ok, func(is *Issue) bool {
+		return validOrNothing(ok, func(is *state.Issue) bool {
 			list := is.BlockedBy
 			if key == "blocking" {
 				list = is.Blocking
 			}
-			return slices.ContainsFunc(list, func(o *Issue) bool { return ref.is(o, is.Repo) })
+			return slices.ContainsFunc(list, func(o *state.Issue) bool { return ref.is(o, is.Repo) })
 		}), "", true
 	case "parent-issue":
 		ref, ok := parseIssueRef(val)
-		return validOrNothing(ok, func(is *Issue) bool { return is.Parent != nil && ref.is(is.Parent, is.Repo) }), "", true
+		return validOrNothing(ok, func(is *state.Issue) bool { return is.Parent != nil && ref.is(is.Parent, is.Repo) }), "", true
 	case "sub-issues-progress":
-		in, ok := parseIntRange(val)
-		return validOrNothing(ok, func(is *Issue) bool {
+		in, ok := IntRange(val)
+		return validOrNothing(ok, func(is *state.Issue) bool {
 			pct, has := subIssuesProgress(is)
 			return has && in(pct)
 		}), "", true
@@ -118,7 +120,7 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 		by, order, _ := strings.Cut(lval, "-")
 		switch by {
 		case "created", "updated", "comments":
-			p.q.sort, p.q.order = by, order
+			p.q.Sort, p.q.Order = by, order
 		}
 		return nil, "", true
 	}
@@ -138,7 +140,7 @@ func (p *searchParser) login(v string) string {
 
 // accountIs reports whether a is the account a qualifier names: by login,
 // or an App's bot as app/<slug>, as GitHub's search names bots.
-func accountIs(a *Account, login string) bool {
+func accountIs(a *state.Account, login string) bool {
 	if a == nil {
 		return false
 	}
@@ -148,19 +150,19 @@ func accountIs(a *Account, login string) bool {
 	return strings.EqualFold(a.Login, login)
 }
 
-func assignedTo(is *Issue, login string) bool {
-	return slices.ContainsFunc(is.Assignees, func(a *Account) bool { return accountIs(a, login) })
+func assignedTo(is *state.Issue, login string) bool {
+	return slices.ContainsFunc(is.Assignees, func(a *state.Account) bool { return accountIs(a, login) })
 }
 
-func commentedBy(is *Issue, login string) bool {
-	return slices.ContainsFunc(is.Comments, func(c *Comment) bool { return accountIs(c.User, login) })
+func commentedBy(is *state.Issue, login string) bool {
+	return slices.ContainsFunc(is.Comments, func(c *state.Comment) bool { return accountIs(c.User, login) })
 }
 
 // validOrNothing is the test of a qualifier whose value parsed, or one
 // that matches nothing: a malformed range or reference finds no issue.
-func validOrNothing(ok bool, f func(is *Issue) bool) searchExpr {
+func validOrNothing(ok bool, f func(is *state.Issue) bool) searchExpr {
 	if !ok {
-		return searchPred(func(*Issue) bool { return false })
+		return searchPred(func(*state.Issue) bool { return false })
 	}
 	return searchPred(f)
 }
@@ -168,36 +170,36 @@ func validOrNothing(ok bool, f func(is *Issue) bool) searchExpr {
 // isQualifier is is:… (and state:…): kind, state, lock, merge state,
 // visibility and dependencies.
 func isQualifier(v string) searchExpr {
-	var f func(is *Issue) bool
+	var f func(is *state.Issue) bool
 	switch v {
 	case "issue":
-		f = func(is *Issue) bool { return !is.IsPull }
+		f = func(is *state.Issue) bool { return !is.IsPull }
 	case "pr", "pull-request":
-		f = func(is *Issue) bool { return is.IsPull }
+		f = func(is *state.Issue) bool { return is.IsPull }
 	case "open", "closed":
-		f = func(is *Issue) bool { return is.State == v }
+		f = func(is *state.Issue) bool { return is.State == v }
 	case "locked":
-		f = func(is *Issue) bool { return is.Locked }
+		f = func(is *state.Issue) bool { return is.Locked }
 	case "unlocked":
-		f = func(is *Issue) bool { return !is.Locked }
+		f = func(is *state.Issue) bool { return !is.Locked }
 	case "merged":
-		f = func(is *Issue) bool { return is.IsPull && is.Merged }
+		f = func(is *state.Issue) bool { return is.IsPull && is.Merged }
 	case "unmerged":
 		// Open pull requests and those closed without being merged.
-		f = func(is *Issue) bool { return is.IsPull && !is.Merged }
+		f = func(is *state.Issue) bool { return is.IsPull && !is.Merged }
 	case "draft":
-		f = func(is *Issue) bool { return is.IsPull && is.Pull != nil && is.Pull.Draft }
+		f = func(is *state.Issue) bool { return is.IsPull && is.Pull != nil && is.Pull.Draft }
 	case "public":
-		f = func(is *Issue) bool { return !is.Repo.Private }
+		f = func(is *state.Issue) bool { return !is.Repo.Private }
 	case "private":
-		f = func(is *Issue) bool { return is.Repo.Private }
+		f = func(is *state.Issue) bool { return is.Repo.Private }
 	case "blocked":
-		f = func(is *Issue) bool { return len(is.BlockedBy) > 0 }
+		f = func(is *state.Issue) bool { return len(is.BlockedBy) > 0 }
 	case "blocking":
-		f = func(is *Issue) bool { return len(is.Blocking) > 0 }
+		f = func(is *state.Issue) bool { return len(is.Blocking) > 0 }
 	default:
 		// An is: value GitHub does not define matches nothing.
-		f = func(*Issue) bool { return false }
+		f = func(*state.Issue) bool { return false }
 	}
 	return searchPred(f)
 }
@@ -209,46 +211,46 @@ func typeQualifier(v string) searchExpr {
 	case "issue", "pr", "pull-request":
 		return isQualifier(v)
 	}
-	return searchPred(func(is *Issue) bool { return is.Type != nil && strings.EqualFold(is.Type.Name, v) })
+	return searchPred(func(is *state.Issue) bool { return is.Type != nil && strings.EqualFold(is.Type.Name, v) })
 }
 
 // reasonQualifier is reason:completed, reason:"not planned" and
 // reason:duplicate: closed issues closed for that reason.
 func reasonQualifier(v string) searchExpr {
 	want := strings.ReplaceAll(strings.ReplaceAll(v, " ", "_"), "-", "_")
-	return searchPred(func(is *Issue) bool {
+	return searchPred(func(is *state.Issue) bool {
 		return is.State == "closed" && is.StateReason != nil && *is.StateReason == want
 	})
 }
 
 // hasQualifier is has:…; no:… is its negation.
 func hasQualifier(v string) searchExpr {
-	var f func(is *Issue) bool
+	var f func(is *state.Issue) bool
 	switch v {
 	case "label":
-		f = func(is *Issue) bool { return len(is.Labels) > 0 }
+		f = func(is *state.Issue) bool { return len(is.Labels) > 0 }
 	case "assignee":
-		f = func(is *Issue) bool { return len(is.Assignees) > 0 }
+		f = func(is *state.Issue) bool { return len(is.Assignees) > 0 }
 	case "milestone":
-		f = func(is *Issue) bool { return is.Milestone != nil }
+		f = func(is *state.Issue) bool { return is.Milestone != nil }
 	case "type", "issue-type":
-		f = func(is *Issue) bool { return is.Type != nil }
+		f = func(is *state.Issue) bool { return is.Type != nil }
 	case "parent-issue":
-		f = func(is *Issue) bool { return is.Parent != nil }
+		f = func(is *state.Issue) bool { return is.Parent != nil }
 	case "sub-issues", "sub-issue":
-		f = func(is *Issue) bool {
+		f = func(is *state.Issue) bool {
 			_, has := subIssuesProgress(is)
 			return has
 		}
 	case "blocked-by":
-		f = func(is *Issue) bool { return len(is.BlockedBy) > 0 }
+		f = func(is *state.Issue) bool { return len(is.BlockedBy) > 0 }
 	case "blocking":
-		f = func(is *Issue) bool { return len(is.Blocking) > 0 }
+		f = func(is *state.Issue) bool { return len(is.Blocking) > 0 }
 	case "project":
 		// The emulator keeps no projects: nothing is in one.
-		f = func(*Issue) bool { return false }
+		f = func(*state.Issue) bool { return false }
 	default:
-		f = func(*Issue) bool { return false }
+		f = func(*state.Issue) bool { return false }
 	}
 	return searchPred(f)
 }
@@ -256,7 +258,7 @@ func hasQualifier(v string) searchExpr {
 // subIssuesProgress is the share of an issue's sub-issues that are closed,
 // in percent rounded down as the sub-issues summary gives it, and whether
 // it has any.
-func subIssuesProgress(is *Issue) (int, bool) {
+func subIssuesProgress(is *state.Issue) (int, bool) {
 	total, done := 0, 0
 	for _, c := range is.SubIssues {
 		if c.Deleted {
@@ -294,7 +296,7 @@ func parseIssueRef(v string) (issueRef, bool) {
 
 // is reports whether o is the referenced issue, relative to the
 // repository of the issue being tested.
-func (r issueRef) is(o *Issue, from *Repo) bool {
+func (r issueRef) is(o *state.Issue, from *state.Repo) bool {
 	if o.Number != r.number {
 		return false
 	}
@@ -304,8 +306,8 @@ func (r issueRef) is(o *Issue, from *Repo) bool {
 	return strings.EqualFold(o.Repo.FullName(), r.repo)
 }
 
-// parseIntRange reads n, >n, >=n, <n, <=n, a..b, a..* and *..b.
-func parseIntRange(v string) (func(int) bool, bool) {
+// IntRange reads n, >n, >=n, <n, <=n, a..b, a..* and *..b.
+func IntRange(v string) (func(int) bool, bool) {
 	atoi := func(s string) (int, bool) {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		return n, err == nil
@@ -372,9 +374,9 @@ func parseDateSpan(s string) (dateSpan, bool) {
 	return dateSpan{}, false
 }
 
-// parseDateRange reads a date qualifier's value: a date or time, one with
+// DateRange reads a date qualifier's value: a date or time, one with
 // >, >=, < or <=, or a range a..b where either end may be *.
-func parseDateRange(v string) (func(time.Time) bool, bool) {
+func DateRange(v string) (func(time.Time) bool, bool) {
 	if lo, hi, ok := strings.Cut(v, ".."); ok {
 		var from, to *dateSpan
 		if lo != "*" {

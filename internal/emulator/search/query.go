@@ -1,8 +1,10 @@
-package emulator
+package search
 
 import (
 	"strings"
 	"unicode"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // An issue search query (GET /search/issues's q, GraphQL's search(query:)
@@ -17,17 +19,17 @@ import (
 // narrow it, as the legacy search GitHub's REST clients still rely on does.
 //
 // The qualifiers themselves are compiled into predicates by
-// search_qualifiers.go.
+// qualifiers.go.
 
 // searchExpr is a compiled query or part of one.
 type searchExpr interface {
-	match(is *Issue) bool
+	match(is *state.Issue) bool
 }
 
 // searchAll matches when every part matches (the empty one matches all).
 type searchAll []searchExpr
 
-func (a searchAll) match(is *Issue) bool {
+func (a searchAll) match(is *state.Issue) bool {
 	for _, e := range a {
 		if !e.match(is) {
 			return false
@@ -39,7 +41,7 @@ func (a searchAll) match(is *Issue) bool {
 // searchAny matches when one of its parts matches.
 type searchAny []searchExpr
 
-func (a searchAny) match(is *Issue) bool {
+func (a searchAny) match(is *state.Issue) bool {
 	for _, e := range a {
 		if e.match(is) {
 			return true
@@ -51,28 +53,29 @@ func (a searchAny) match(is *Issue) bool {
 // searchNot excludes what its part matches.
 type searchNot struct{ e searchExpr }
 
-func (n searchNot) match(is *Issue) bool { return !n.e.match(is) }
+func (n searchNot) match(is *state.Issue) bool { return !n.e.match(is) }
 
 // searchPred is one qualifier's test.
-type searchPred func(is *Issue) bool
+type searchPred func(is *state.Issue) bool
 
-func (p searchPred) match(is *Issue) bool { return p(is) }
+func (p searchPred) match(is *state.Issue) bool { return p(is) }
 
-// issueSearch is a parsed query.
-type issueSearch struct {
+// Query is a parsed query.
+type Query struct {
 	expr searchExpr
-	// repos and owners are the repositories (owner/name) and accounts that
+	// Repos and Owners are the repositories (owner/name) and accounts that
 	// positive repo:, user:, org: and owner: qualifiers name: GitHub refuses
 	// a query naming one the caller cannot see.
-	repos, owners []string
-	// sort and order come from a sort: qualifier ("created", "asc").
-	sort, order string
+	Repos, Owners []string
+	// Sort and Order come from a sort: qualifier ("created", "asc").
+	Sort, Order string
 	// in lists where words are looked for (title, body, comments); empty
 	// means title and body.
 	in []string
 }
 
-func (q *issueSearch) match(is *Issue) bool { return !is.Deleted && q.expr.match(is) }
+// Match reports whether an issue or pull request answers the query.
+func (q *Query) Match(is *state.Issue) bool { return !is.Deleted && q.expr.match(is) }
 
 // searchToken is one word of a query, or a parenthesis.
 type searchToken struct {
@@ -82,9 +85,9 @@ type searchToken struct {
 	paren  byte // '(' or ')' for a parenthesis, else 0
 }
 
-// tokenizeSearch splits a query on spaces and parentheses outside double
+// tokenize splits a query on spaces and parentheses outside double
 // quotes. A quote may open anywhere in a word (label:"in progress").
-func tokenizeSearch(q string) []searchToken {
+func tokenize(q string) []searchToken {
 	var out []searchToken
 	rs := []rune(q)
 	for i := 0; i < len(rs); {
@@ -136,13 +139,13 @@ type searchParser struct {
 	toks   []searchToken
 	pos    int
 	viewer string // the caller's login, for @me
-	q      *issueSearch
+	q      *Query
 }
 
-// parseIssueSearch parses q for the caller viewer (who @me stands for).
-func parseIssueSearch(q, viewer string) *issueSearch {
-	out := &issueSearch{}
-	p := &searchParser{toks: tokenizeSearch(q), viewer: viewer, q: out}
+// Parse parses q for the caller viewer (who @me stands for).
+func Parse(q, viewer string) *Query {
+	out := &Query{}
+	p := &searchParser{toks: tokenize(q), viewer: viewer, q: out}
 	var parts searchAll
 	for p.pos < len(p.toks) {
 		e := p.or()
@@ -248,13 +251,13 @@ func (p *searchParser) term(t searchToken) (searchExpr, string) {
 func (p *searchParser) text(s string) searchExpr {
 	needle := strings.ToLower(s)
 	q := p.q
-	return searchPred(func(is *Issue) bool {
+	return searchPred(func(is *state.Issue) bool {
 		return strings.Contains(issueText(is, q.in), needle)
 	})
 }
 
 // issueText is the lower-cased text of the fields a search looks in.
-func issueText(is *Issue, in []string) string {
+func issueText(is *state.Issue, in []string) string {
 	fields := in
 	if len(fields) == 0 {
 		fields = []string{"title", "body"}
@@ -279,12 +282,12 @@ func issueText(is *Issue, in []string) string {
 	return strings.ToLower(b.String())
 }
 
-// searchTerms is a query's words as plain strings ("-" kept on a negated
+// Terms is a query's words as plain strings ("-" kept on a negated
 // one, parentheses dropped), for the user and repository searches, whose
 // qualifiers are simple key:value words.
-func searchTerms(q string) []string {
+func Terms(q string) []string {
 	var out []string
-	for _, t := range tokenizeSearch(q) {
+	for _, t := range tokenize(q) {
 		if t.paren != 0 {
 			continue
 		}
