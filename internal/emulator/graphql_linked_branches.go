@@ -6,7 +6,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
-// GraphQL over linked branches (linked_branches.go): Issue.linkedBranches,
+// GraphQL over linked branches (state/linked_branches.go): Issue.linkedBranches,
 // the LinkedBranch type, and the createLinkedBranch and deleteLinkedBranch
 // mutations, as GitHub's schema defines them. `gh issue develop` checks
 // that LinkedBranch exists, finds the base commit through Repository.ref

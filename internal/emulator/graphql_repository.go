@@ -55,7 +55,7 @@ type milestonesArgs struct {
 }
 
 // gitRef is a branch, or with prefix "refs/tags/" a tag, of a
-// repository's git data (git_objects.go).
+// repository's git data (state/git_objects.go).
 type gitRef struct {
 	repo   *Repo
 	name   string

@@ -6,7 +6,7 @@ import (
 )
 
 // Teams in GraphQL: User.organizations, Organization.teams and .team, and
-// a team's members, with the visibility teams.go describes.
+// a team's members, with the visibility state/teams.go describes.
 
 type teamsArgs struct {
 	connArgs

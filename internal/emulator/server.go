@@ -329,7 +329,7 @@ func (e *Emulator) authenticate(r *http.Request) (*Token, string) {
 	defer e.state.RUnlock()
 	t := e.state.Token(strings.TrimSpace(value))
 	if t == nil && isAppPath(r.URL.Path) {
-		return e.state.AppIdentity(strings.TrimSpace(value)) // an App's JWT (apps_jwt.go)
+		return e.state.AppIdentity(strings.TrimSpace(value)) // an App's JWT (state/apps_jwt.go)
 	}
 	if t == nil || (!t.ExpiresAt.IsZero() && !e.state.Clock().Before(t.ExpiresAt)) {
 		return nil, "Bad credentials"

@@ -1,7 +1,7 @@
 package issues_test
 
 // Issues of the demo seed's acme/widgets that the tests name, beside the
-// emulator's own Demo* constants (internal/emulator/seed_widgets.go plans
+// emulator's own Demo* constants (internal/emulator/seed/widgets.go plans
 // the sub-issue trees these come from).
 const (
 	// jobsSubIssue, pdfSubIssue and docsSubIssue are sub-issues of

@@ -3,7 +3,7 @@ package seed
 import "time"
 
 // The word lists the seed composes issue text from. Each product (widgets,
-// gadgets) has its own vocabulary; seed_compose.go turns a vocabulary into
+// gadgets) has its own vocabulary; compose.go turns a vocabulary into
 // titles and bodies.
 
 type kind int
