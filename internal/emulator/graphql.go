@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,18 +15,14 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/vektah/gqlparser/v2/validator/rules"
-)
 
-// prunedSchema is GitHub's schema cut down to what the emulator serves,
-// written by scripts/prunegraphql.
-//
-//go:embed schema/github.graphql
-var prunedSchema string
+	"github.com/ghgate/ghgate/internal/emulator/schema"
+)
 
 // loadPrunedSchema parses the embedded schema once per process: it is
 // constant, and every emulator shares the parsed form read-only.
 var loadPrunedSchema = sync.OnceValues(func() (*ast.Schema, error) {
-	return gqlparser.LoadSchema(&ast.Source{Name: "github.graphql", Input: prunedSchema})
+	return gqlparser.LoadSchema(&ast.Source{Name: "github.graphql", Input: schema.Pruned})
 })
 
 // graphQLServer answers /graphql and /api/graphql.

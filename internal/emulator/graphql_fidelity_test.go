@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"bytes"
-	"github.com/ghgate/ghgate/internal/openapiprune"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +12,9 @@ import (
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/ghgate/ghgate/internal/emulator/schema"
+	"github.com/ghgate/ghgate/internal/openapiprune"
 )
 
 // The GraphQL tests check every document they send against GitHub's full
@@ -38,10 +40,10 @@ var loadGitHubSchemas = sync.OnceValues(func() (*githubSchemas, error) {
 		return nil, err
 	}
 	s := &githubSchemas{src: src, pub: published, ovl: overlay}
-	if s.published, err = loadGitHubSchema(published, nil); err != nil {
+	if s.published, err = schema.Load(published, nil); err != nil {
 		return nil, err
 	}
-	if s.overlaid, err = loadGitHubSchema(published, overlay); err != nil {
+	if s.overlaid, err = schema.Load(published, overlay); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -117,7 +119,7 @@ func TestDuplicateFieldsAreDropped(t *testing.T) {
 	if _, err := gqlparser.LoadSchema(&ast.Source{Input: sdl}); err == nil {
 		t.Fatal("gqlparser accepted a duplicate field; the dedupe may no longer be needed")
 	}
-	s, err := loadGitHubSchema([]byte(sdl), nil)
+	s, err := schema.Load([]byte(sdl), nil)
 	if err != nil {
 		t.Fatalf("deduplicated schema does not load: %v", err)
 	}
@@ -142,16 +144,16 @@ func TestPrunedSchemaIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(want, []byte(prunedSchema)) {
+	if !bytes.Equal(want, []byte(schema.Pruned)) {
 		t.Fatalf("%s is stale for %s@%s and the registered resolvers: run `go run ./scripts/prunegraphql`",
 			GraphQLPrunedPath, s.src.Package, s.src.Version)
 	}
-	if !strings.Contains(prunedSchema, s.src.Package+" "+s.src.Version) {
+	if !strings.Contains(schema.Pruned, s.src.Package+" "+s.src.Version) {
 		t.Errorf("the pruned schema's header does not name %s %s", s.src.Package, s.src.Version)
 	}
-	t.Logf("pruned schema: %d bytes (published schema.graphql: %d bytes)", len(prunedSchema), len(s.pub))
-	if len(prunedSchema) > 300<<10 {
-		t.Errorf("pruned schema is %d bytes; keep it under 300 KB", len(prunedSchema))
+	t.Logf("pruned schema: %d bytes (published schema.graphql: %d bytes)", len(schema.Pruned), len(s.pub))
+	if len(schema.Pruned) > 300<<10 {
+		t.Errorf("pruned schema is %d bytes; keep it under 300 KB", len(schema.Pruned))
 	}
 }
 

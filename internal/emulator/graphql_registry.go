@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/ghgate/ghgate/internal/emulator/schema"
 )
 
 // The GraphQL endpoint is a registry of resolvers, one per "Type.field",
@@ -162,11 +164,7 @@ func newResolvers() (*resolvers, error) {
 
 // GraphQLField is one field the emulator serves, with the arguments it
 // accepts: what scripts/prunegraphql keeps from GitHub's schema.
-type GraphQLField struct {
-	Type  string
-	Field string
-	Args  []string
-}
+type GraphQLField = schema.Field
 
 // GraphQLFields lists every served field, sorted by type then field.
 func GraphQLFields() ([]GraphQLField, error) {

@@ -1,4 +1,4 @@
-package emulator
+package schema
 
 import (
 	"bytes"
@@ -16,9 +16,9 @@ import (
 // Reading GitHub's published GraphQL schema: shared by scripts/prunegraphql
 // and by the tests, which validate every document they send against it.
 
-// GraphQLSchemaSource names where a schema came from, for the header of the
-// pruned copy.
-type GraphQLSchemaSource struct {
+// Source names where a schema came from, for the header of the pruned
+// copy.
+type Source struct {
 	Package string // "@octokit/graphql-schema"
 	Version string // "15.26.1"
 	Overlay string // the overlay file's path in the repository
@@ -26,15 +26,15 @@ type GraphQLSchemaSource struct {
 
 // Paths relative to the module root.
 const (
-	GraphQLSchemaPackage = "node_modules/@octokit/graphql-schema"
-	GraphQLOverlayPath   = "internal/emulator/schema/overlay.graphql"
-	GraphQLPrunedPath    = "internal/emulator/schema/github.graphql"
+	PackagePath = "node_modules/@octokit/graphql-schema"
+	OverlayPath = "internal/emulator/schema/overlay.graphql"
+	PrunedPath  = "internal/emulator/schema/github.graphql"
 )
 
-// ReadGraphQLSources reads GitHub's published schema, its package version
+// ReadSources reads GitHub's published schema, its package version
 // and the overlay from a checkout rooted at root.
-func ReadGraphQLSources(root string) (published, overlay []byte, src GraphQLSchemaSource, err error) {
-	pkg, err := os.ReadFile(filepath.Join(root, GraphQLSchemaPackage, "package.json"))
+func ReadSources(root string) (published, overlay []byte, src Source, err error) {
+	pkg, err := os.ReadFile(filepath.Join(root, PackagePath, "package.json"))
 	if err != nil {
 		return nil, nil, src, err
 	}
@@ -43,24 +43,24 @@ func ReadGraphQLSources(root string) (published, overlay []byte, src GraphQLSche
 		Version string `json:"version"`
 	}
 	if err := json.Unmarshal(pkg, &meta); err != nil {
-		return nil, nil, src, fmt.Errorf("%s/package.json: %w", GraphQLSchemaPackage, err)
+		return nil, nil, src, fmt.Errorf("%s/package.json: %w", PackagePath, err)
 	}
-	published, err = os.ReadFile(filepath.Join(root, GraphQLSchemaPackage, "schema.graphql"))
+	published, err = os.ReadFile(filepath.Join(root, PackagePath, "schema.graphql"))
 	if err != nil {
 		return nil, nil, src, err
 	}
-	overlay, err = os.ReadFile(filepath.Join(root, GraphQLOverlayPath))
+	overlay, err = os.ReadFile(filepath.Join(root, OverlayPath))
 	if err != nil {
 		return nil, nil, src, err
 	}
-	return published, overlay, GraphQLSchemaSource{Package: meta.Name, Version: meta.Version, Overlay: GraphQLOverlayPath}, nil
+	return published, overlay, Source{Package: meta.Name, Version: meta.Version, Overlay: OverlayPath}, nil
 }
 
-// parseGitHubSchema parses GitHub's schema and the overlay, drops the
+// parse parses GitHub's schema and the overlay, drops the
 // duplicate field definitions GitHub's file contains
 // (EnterpriseOwnerInfo.repositoryDeployKeySetting is defined twice), and
 // folds the overlay's type extensions into the types they extend.
-func parseGitHubSchema(published, overlay []byte) (*ast.SchemaDocument, error) {
+func parse(published, overlay []byte) (*ast.SchemaDocument, error) {
 	sources := []*ast.Source{{Name: "schema.graphql", Input: string(published)}}
 	if len(overlay) > 0 {
 		sources = append(sources, &ast.Source{Name: "overlay.graphql", Input: string(overlay)})
@@ -109,10 +109,10 @@ func dedupeFields(fields ast.FieldList) ast.FieldList {
 	return out
 }
 
-// loadGitHubSchema loads the published schema (and overlay, when given) for
+// Load loads the published schema (and overlay, when given) for
 // validating documents: the tests check every document they send against it.
-func loadGitHubSchema(published, overlay []byte) (*ast.Schema, error) {
-	doc, err := parseGitHubSchema(published, overlay)
+func Load(published, overlay []byte) (*ast.Schema, error) {
+	doc, err := parse(published, overlay)
 	if err != nil {
 		return nil, err
 	}

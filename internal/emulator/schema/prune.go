@@ -1,4 +1,4 @@
-package emulator
+package schema
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 // GitHub publishes its GraphQL schema as one 1.2 MB file. The emulator
 // embeds a pruned copy: the object types and fields the resolver registry
-// serves (GraphQLFields), with exactly the arguments the resolvers accept,
+// serves (the Fields Prune is given), with exactly the arguments the resolvers accept,
 // plus the interfaces, unions, enums, scalars and input types those fields
 // need. Descriptions and GitHub's custom directives are removed.
 //
@@ -23,20 +23,24 @@ import (
 // values and input objects are kept whole: they describe what a client may
 // send, and the emulator's argument structs mirror them.
 
-// PruneGraphQLSchema cuts GitHub's schema down to the fields the emulator
-// serves and returns the SDL to embed.
-func PruneGraphQLSchema(published, overlay []byte, src GraphQLSchemaSource) ([]byte, error) {
-	doc, err := parseGitHubSchema(published, overlay)
+// Field is one field the emulator serves, with the arguments it accepts:
+// what Prune keeps from GitHub's schema.
+type Field struct {
+	Type  string
+	Field string
+	Args  []string
+}
+
+// Prune cuts GitHub's schema down to the served fields and returns the SDL
+// to embed.
+func Prune(published, overlay []byte, src Source, served []Field) ([]byte, error) {
+	doc, err := parse(published, overlay)
 	if err != nil {
 		return nil, err
 	}
 	p := &pruner{defs: map[string]*ast.Definition{}, kept: map[string]*ast.Definition{}}
 	for _, d := range doc.Definitions {
 		p.defs[d.Name] = d
-	}
-	served, err := GraphQLFields()
-	if err != nil {
-		return nil, err
 	}
 	if err := p.keepServed(served); err != nil {
 		return nil, err
@@ -86,7 +90,7 @@ func builtin(name string) bool {
 
 // keepServed copies each served object type with only its served fields
 // and their accepted arguments.
-func (p *pruner) keepServed(fields []GraphQLField) error {
+func (p *pruner) keepServed(fields []Field) error {
 	var errs []error
 	for _, sf := range fields {
 		src := p.defs[sf.Type]
