@@ -2,7 +2,8 @@
 // (accounts, tokens, repositories, issues, pull requests, their git data,
 // labels, milestones, teams, Apps, releases, issue fields) and the
 // operations that change it as GitHub does, with the timeline events,
-// cross-references and node ids those changes leave. It knows nothing of
-// HTTP, REST or GraphQL: the emulator's handlers and resolvers render it,
-// and the seed fills it.
+// cross-references and node ids those changes leave. It imports nothing of
+// the emulator and serves no requests: the emulator's REST handlers and
+// GraphQL resolvers read and change it under its lock, and the seed fills
+// it.
 package state
