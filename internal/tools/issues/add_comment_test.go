@@ -45,7 +45,7 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 	wantUpstream(t, env)
 	// Forced error: an issue that does not exist.
 	e = wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Body: "hello"}), true)
-	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
@@ -172,7 +172,7 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	n := emulator.DemoLockedIssue
 	carol.Upstream()
 	e := wireEnvelope(t, carol.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
-	if e.Code != contract.CodeLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
+	if e.Code != contract.CodeIssueLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
 		t.Fatalf("locked: %+v", e)
 	}
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))

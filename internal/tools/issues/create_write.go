@@ -121,15 +121,15 @@ func (s *Tools) createFailed(ctx context.Context, c *github.Client, err error, i
 	}
 	where := in.Owner + "/" + in.Repo
 	switch e.Code {
-	case contract.CodeUnknownMilestone:
+	case contract.CodeMilestoneNotFound:
 		e.Message = fmt.Sprintf("milestone %d does not exist in %s; nothing was written", in.Milestone, where)
-	case contract.CodeUnknownAssignee:
+	case contract.CodeAssigneeNotFound:
 		who := "one of " + strings.Join(in.Assignees, ", ")
 		if len(in.Assignees) == 1 {
 			who = fmt.Sprintf("%q", in.Assignees[0])
 		}
 		e.Message = fmt.Sprintf("%s cannot be assigned in %s; nothing was written", who, where)
-	case contract.CodeUnknownIssueType:
+	case contract.CodeIssueTypeNotFound:
 		e.Message = fmt.Sprintf("issue type %q is not available in %s; nothing was written", in.Type, where)
 		// The names are read only on this error path, to offer them.
 		if res, err := (preflight{owner: in.Owner, repo: in.Repo, types: true}).run(ctx, c); err == nil && len(res.types) > 0 {

@@ -112,6 +112,7 @@ func commentNotFound(err error, in EditCommentIn) error {
 	if e.Code != contract.CodeNotFound {
 		return e
 	}
+	e.Code = contract.CodeCommentNotFound
 	e.Message = fmt.Sprintf("comment %d in %s/%s does not exist, was already deleted, or is not visible to this credential", in.CommentID, in.Owner, in.Repo)
 	e.WithField("comment_id", "no such comment visible here")
 	e.Repair = &contract.Repair{NextStep: "if you deleted this comment earlier, nothing is left to do; otherwise list the issue's comments for the right id",

@@ -131,7 +131,7 @@ func (s *Tools) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOut,
 func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
 	rec, err := fetchIssue(ctx, l.c, l.in.Owner, l.in.Repo, int(l.in.TargetIssueNumber))
 	if err != nil {
-		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeNotFound {
+		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeIssueNotFound {
 			e.WithField("target_issue_number", "no such issue in the repository")
 		}
 		return nil, core.NotStarted(err)
@@ -350,6 +350,7 @@ func (l *linker) writeFailed(err error) error {
 		e.WithRepair(contract.Repair{NextStep: "pick another target_issue_number; GitHub will refuse this link again",
 			Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[Relation]Collection{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
 	case e.Code == contract.CodeNotFound:
+		e.Code = contract.CodeIssueNotFound
 		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
 	}
 	return e

@@ -150,7 +150,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	// Forced error: a target that does not exist.
 	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: missingIssue}), true)
-	if e.Code != contract.CodeNotFound || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "target_issue_number" {
+	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "target_issue_number" {
 		t.Fatalf("missing target: %+v", e)
 	}
 	// carol reads but cannot link.
@@ -207,7 +207,7 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 	// Removing from an issue that does not exist is not_found, not a no-op.
 	in.IssueNumber = missingIssue
 	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
-	if e.Code != contract.CodeNotFound {
+	if e.Code != contract.CodeIssueNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }

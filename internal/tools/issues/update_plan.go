@@ -195,7 +195,7 @@ func (u *update) planMilestoneAndType(edit *github.IssueEdit, patch func(string)
 				patch("milestone")
 			}
 		case u.pf != nil && u.pf.milestone == nil:
-			return unknownName(contract.CodeUnknownMilestone, "milestone", "milestones", in.Owner, in.Repo,
+			return unknownName(contract.CodeMilestoneNotFound, "milestone", "milestones", in.Owner, in.Repo,
 				fmt.Sprintf("milestone %d does not exist in %s/%s", m.Value, in.Owner, in.Repo), nil)
 		case before == nil || before.GetMilestone().GetNumber() != m.Value:
 			edit.Milestone = ptr(m.Value)
@@ -214,7 +214,7 @@ func (u *update) planMilestoneAndType(edit *github.IssueEdit, patch func(string)
 		case u.pf != nil:
 			spelled, ok := u.pf.types[strings.ToLower(name)]
 			if !ok {
-				return unknownName(contract.CodeUnknownIssueType, "type", "issue_types", in.Owner, in.Repo,
+				return unknownName(contract.CodeIssueTypeNotFound, "type", "issue_types", in.Owner, in.Repo,
 					fmt.Sprintf("issue type %q is not available in %s/%s", name, in.Owner, in.Repo), typeNames(u.pf.types))
 			}
 			name = spelled
@@ -237,7 +237,7 @@ func (u *update) assignable(logins []string, field string) ([]string, error) {
 		if u.pf != nil {
 			spelled, ok := u.pf.assignable[strings.ToLower(l)]
 			if !ok {
-				return nil, unknownName(contract.CodeUnknownAssignee, field, "assignees", u.in.Owner, u.in.Repo,
+				return nil, unknownName(contract.CodeAssigneeNotFound, field, "assignees", u.in.Owner, u.in.Repo,
 					fmt.Sprintf("%q cannot be assigned in %s/%s", l, u.in.Owner, u.in.Repo), nil)
 			}
 			l = spelled
