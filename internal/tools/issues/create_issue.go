@@ -69,6 +69,7 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 		Title:       "Create an issue",
 		Description: "Open an issue; unknown names write nothing.",
 		Mode:        tooldef.Write,
+		Keep:        triageState("issue"),
 		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {
 			return s.createIssue(ctx, in, guard)
 		},

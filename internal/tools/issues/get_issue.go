@@ -171,6 +171,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments; " +
 			"hidden text removed and counted.",
 		Mode: tooldef.Read,
+		Keep: triageState("issue"),
 		Run:  s.getIssue,
 	}
 }

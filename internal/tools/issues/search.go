@@ -369,6 +369,7 @@ func (s *Tools) SearchIssues() tooldef.Spec {
 		Description: "Find issues in a repo, an owner's or all. " +
 			"Summary rows; bodies: detail=full or github_get_issue.",
 		Mode: tooldef.Read,
+		Keep: triageState("items[]"),
 		Run:  s.searchIssues,
 	}
 }

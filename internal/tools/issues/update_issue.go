@@ -145,6 +145,7 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
+		Keep:        triageState("issue"),
 		Run:         s.updateIssue,
 	}
 }
