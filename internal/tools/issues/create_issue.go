@@ -19,7 +19,7 @@ type CreateIssueIn struct {
 	Body              string               `json:"body,omitempty" jsonschema:"absent: empty"`
 	Labels            []string             `json:"labels,omitempty" jsonschema:"absent: none"`
 	Assignees         []string             `json:"assignees,omitempty" jsonschema:"absent: none"`
-	Milestone         core.MilestoneNumber `json:"milestone,omitempty" jsonschema:"number; absent: none"`
+	Milestone         core.MilestoneNumber `json:"milestone,omitempty" jsonschema:"absent: none"`
 	Type              string               `json:"type,omitempty" jsonschema:"absent: none"`
 	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
 	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`

@@ -168,7 +168,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Name:    core.NameGetIssue,
 		Toolset: Toolset,
 		Title:   "Get an issue",
-		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments; " +
+		Description: "One issue: fields, version (for expected_version), relations, first 30 comments; " +
 			"hidden text removed and counted.",
 		Mode: tooldef.Read,
 		Keep: triageState("issue"),

@@ -35,6 +35,8 @@ type update struct {
 	// assignee and lock writes answer with less, and are applied to the
 	// copy of what was read.
 	fromGitHub bool
+	// duplicated is true once closeIssue named the original (duplicateStep).
+	duplicated bool
 }
 
 // step is one upstream write. done and todo say what it does for
@@ -60,7 +62,7 @@ type step struct {
 // from GitHub's 422 instead of being checked first.
 func (u *update) needsRead() bool {
 	in := u.in
-	return in.ExpectedVersion != "" || u.s.AllowedIssueCreator != "" || in.Labels != nil || in.Locked != nil ||
+	return in.ExpectedVersion != "" || u.s.AllowedIssueCreator != "" || in.Labels != nil || in.Locked != nil || in.DuplicateOf != 0 ||
 		(in.Assignees != nil && in.Assignees.Set == nil) || !in.patchFields()
 }
 
@@ -120,6 +122,10 @@ func (u *update) plan(ctx context.Context) error {
 		reasonDiff = false
 		u.notes = append(u.notes, reasonKept(before.GetStateReason()))
 	}
+	if in.DuplicateOf != 0 {
+		// closeIssue closes it and names the original (duplicateStep).
+		stateDiff, reasonDiff = false, false
+	}
 	if stateDiff || reasonDiff {
 		if in.State != "" {
 			edit.State = ptr(string(in.State))
@@ -168,6 +174,9 @@ func (u *update) plan(ctx context.Context) error {
 	}
 	if len(u.patched) > 0 {
 		u.steps = append(u.steps, u.patchStep(edit))
+	}
+	if in.DuplicateOf != 0 {
+		u.steps = append(u.steps, u.duplicateStep())
 	}
 	if len(lp.add) > 0 {
 		u.steps = append(u.steps, u.addLabelsStep(lp.add))
