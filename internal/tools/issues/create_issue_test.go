@@ -186,6 +186,9 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 func TestCreateIssueAsSubIssue(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	out := ciCreate(t, env, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: XLSX", ParentIssueNumber: emulator.DemoParentIssue})
+	if out.Issue.Parent == nil || out.Issue.Parent.Number != emulator.DemoParentIssue {
+		t.Fatalf("the result does not state the parent link: %+v", out.Issue.Parent)
+	}
 	var got issues.GetIssueOut
 	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(out.Issue.Number)}).Decode(t, &got)
 	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {

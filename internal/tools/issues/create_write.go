@@ -170,6 +170,11 @@ func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIss
 				&contract.Repair{NextStep: fmt.Sprintf("link #%d under #%d; do not create the issue again", n, p), Tool: core.NameLinkIssues, Arguments: link})
 		}
 	}
+	if p := in.ParentIssueNumber; p > 0 {
+		// The write's whole effect is in the result: no read of the
+		// parent's sub-issues is needed to confirm the link.
+		out.Issue.Parent = &IssueRef{Number: int(p)}
+	}
 	out.RateLimitRemaining = core.LowBudget(c, "core")
 	return out, nil
 }

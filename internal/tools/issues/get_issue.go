@@ -169,7 +169,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Toolset: Toolset,
 		Title:   "Get an issue",
 		Description: "One issue: fields, version (for expected_version), relations, first 30 comments; " +
-			"hidden text removed and counted.",
+			"hidden text removed, counted.",
 		Mode: tooldef.Read,
 		Keep: triageState("issue"),
 		Run:  s.getIssue,

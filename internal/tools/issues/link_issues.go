@@ -82,6 +82,7 @@ type LinkIssuesOut struct {
 	NoOp      bool   `json:"no_op,omitempty" jsonschema:"nothing needed doing; note says why"`
 	Note      string `json:"note,omitempty"`
 	SubIssues *int   `json:"sub_issues,omitempty" jsonschema:"the parent's sub-issue count after the edit"`
+	Position  int    `json:"position,omitempty" jsonschema:"after a reorder, the sub-issue's place among its siblings (1 = first)"`
 }
 
 // linker carries one call's context through the relation's steps.
@@ -251,6 +252,17 @@ func (l *linker) reorder(ctx context.Context) error {
 		return l.writeFailed(err)
 	}
 	l.countSubIssues(rec)
+	// The new place follows from the order read and the move GitHub
+	// accepted: the result says it, so no list is needed to confirm it.
+	at := a + 1 // after the anchor
+	if in.AfterIssueNumber == 0 {
+		at = a // before it
+	}
+	if t < a {
+		at-- // the sub-issue left a place ahead of the anchor
+	}
+	l.out.Position = at + 1
+	l.out.Note = fmt.Sprintf("#%d is now sub-issue %d of %d of #%d", in.TargetIssueNumber, l.out.Position, len(subs), in.IssueNumber)
 	return nil
 }
 
