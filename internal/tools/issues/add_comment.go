@@ -95,6 +95,11 @@ func (s *Tools) addComment(ctx context.Context, in AddCommentIn, guard *core.Key
 		Write:    func() (AddCommentOut, error) { return s.postComment(ctx, c, in) },
 		Clear:    clearComment,
 		Replayed: func(out *AddCommentOut) { out.Replayed = true },
+		Again: func(key core.IdempotencyKey) any {
+			again := in
+			again.IdempotencyKey = key
+			return again
+		},
 	})
 }
 

@@ -65,9 +65,18 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 	// The same key for another request is refused, nothing written.
 	in.Body = "Something else"
 	e := wireEnvelope(t, env.Call(t, core.NameAddComment, in), true)
-	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted {
+	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameAddComment {
 		t.Fatalf("reused key: %+v", e)
 	}
+	// The repair is the same call with a fresh key: sent as given, it posts
+	// the new comment once.
+	var fixed issues.AddCommentOut
+	res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
+	res.Decode(t, &fixed)
+	if res.IsError || fixed.Replayed || fixed.Comment.ID == first.Comment.ID || commentCount(env, n) != before+2 {
+		t.Fatalf("the repair's call: %s", res.JSON)
+	}
+	env.Upstream()
 	// Keys are scoped per tool and repository: the same key elsewhere is new.
 	other := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "gadgets", IssueNumber: firstIssue, Body: "Once only", IdempotencyKey: "k-1"})
 	if other.Replayed {

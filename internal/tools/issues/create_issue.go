@@ -103,6 +103,11 @@ func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.K
 		Write:    func() (CreateIssueOut, error) { return s.createNow(ctx, c, in) },
 		Clear:    clearCreate,
 		Replayed: func(out *CreateIssueOut) { out.Replayed = true },
+		Again: func(key core.IdempotencyKey) any {
+			again := in
+			again.IdempotencyKey = key
+			return again
+		},
 	})
 }
 
