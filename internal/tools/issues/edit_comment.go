@@ -16,7 +16,7 @@ type EditCommentIn struct {
 	Owner     string         `json:"owner"`
 	Repo      string         `json:"repo"`
 	CommentID core.CommentID `json:"comment_id"`
-	Body      string         `json:"body,omitempty" jsonschema:"new Markdown body; omit only to delete"`
+	Body      string         `json:"body,omitempty" jsonschema:"new Markdown; omit only to delete"`
 	Delete    bool           `json:"delete,omitempty" jsonschema:"true deletes it; absent: edit"`
 }
 

@@ -17,11 +17,13 @@ import (
 // state_reason duplicate records only the reason.
 func (u *update) duplicateStep() step {
 	in := u.in
+	original := in.originalName()
 	return step{
-		done: fmt.Sprintf("closed as a duplicate of #%d", in.DuplicateOf), todo: fmt.Sprintf("close as a duplicate of #%d", in.DuplicateOf),
+		done: "closed as a duplicate of " + original, todo: "close as a duplicate of " + original,
 		run: func(ctx context.Context) error {
+			owner, repo := in.duplicateOf()
 			state, reason, err := u.c.CloseAsDuplicate(ctx, github.IssueRef{Owner: in.Owner, Repo: in.Repo, Number: int(in.IssueNumber)},
-				github.IssueRef{Owner: in.Owner, Repo: in.Repo, Number: int(in.DuplicateOf)})
+				github.IssueRef{Owner: owner, Repo: repo, Number: int(in.DuplicateOf)})
 			if err != nil {
 				return duplicateFailed(err, in)
 			}
@@ -31,8 +33,18 @@ func (u *update) duplicateStep() step {
 			u.duplicated = true
 			return nil
 		},
-		remaining: func(f *UpdateIssueIn) { f.DuplicateOf = in.DuplicateOf },
+		remaining: func(f *UpdateIssueIn) { f.DuplicateOf, f.DuplicateOfRepo = in.DuplicateOf, in.DuplicateOfRepo },
 	}
+}
+
+// originalName names the original for a message: #N, or owner/name#N in
+// another repository.
+func (in UpdateIssueIn) originalName() string {
+	if in.duplicateSameRepo() {
+		return fmt.Sprintf("#%d", in.DuplicateOf)
+	}
+	owner, repo := in.duplicateOf()
+	return fmt.Sprintf("%s/%s#%d", owner, repo, in.DuplicateOf)
 }
 
 // duplicateFailed names duplicate_of when the original is not there: the
@@ -43,9 +55,10 @@ func duplicateFailed(err error, in UpdateIssueIn) error {
 		return err
 	}
 	e.Code = contract.CodeIssueNotFound
-	e.Message = fmt.Sprintf("%s/%s#%d, named by duplicate_of, does not exist or is not visible to this credential; nothing was written", in.Owner, in.Repo, in.DuplicateOf)
-	e.WithField("duplicate_of", "no such issue in the repository")
-	e.Repair = &contract.Repair{NextStep: "search the repository for the original issue, then call again with its number",
-		Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, State: "all"}}
+	owner, repo := in.duplicateOf()
+	e.Message = fmt.Sprintf("%s/%s#%d, named by duplicate_of, does not exist or is not visible to this credential; nothing was written", owner, repo, in.DuplicateOf)
+	e.WithField("duplicate_of", "no such issue in "+owner+"/"+repo)
+	e.Repair = &contract.Repair{NextStep: "search for the original issue, then call again with its number",
+		Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}}
 	return e
 }

@@ -55,4 +55,19 @@ func TestUpdateIssueDuplicateOf(t *testing.T) {
 	if _, is := ciIssue(env, int(n)); is.State != "open" {
 		t.Fatalf("a refused duplicate_of closed #%d", n)
 	}
+	e := wireEnvelope(t, env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, DuplicateOfRepo: "acme/gadgets"}), true)
+	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "duplicate_of_repo" {
+		t.Errorf("duplicate_of_repo alone: %+v", e)
+	}
+
+	// The original may be in another repository; the same number there is
+	// not the issue itself.
+	out = callOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue,
+		issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, DuplicateOf: 1, DuplicateOfRepo: "acme/gadgets"})
+	if out.Issue.StateReason != "duplicate" || !slices.Contains(out.ChangedFields, "duplicate_of") {
+		t.Fatalf("cross-repository duplicate: %+v", out)
+	}
+	if _, is := ciIssue(env, int(n)); is.DuplicateOf == nil || is.DuplicateOf.Number != 1 || is.DuplicateOf.Repo.Name != emulator.DemoGadgetsRepo {
+		t.Fatalf("emulator: duplicate of %+v", is.DuplicateOf)
+	}
 }

@@ -26,6 +26,7 @@ type UpdateIssueIn struct {
 	Locked          *bool                 `json:"locked,omitempty" jsonschema:"absent: kept"`
 	LockReason      LockReason            `json:"lock_reason,omitempty" jsonschema:"needs locked; absent: none"`
 	DuplicateOf     core.IssueNumber      `json:"duplicate_of,omitempty" jsonschema:"closes as duplicate of it; absent: no"`
+	DuplicateOfRepo string                `json:"duplicate_of_repo,omitempty" jsonschema:"owner/name; absent: same"`
 	ExpectedVersion string                `json:"expected_version,omitempty" jsonschema:"conflict if stale; absent: no check"`
 }
 
@@ -82,7 +83,11 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 		fixed.Locked = ptr(true)
 		return bad("lock_reason", "needs locked: true").WithRepair(contract.Repair{
 			NextStep: "call again with locked: true beside lock_reason", Tool: core.NameUpdateIssue, Arguments: fixed})
-	case in.DuplicateOf != 0 && in.DuplicateOf == in.IssueNumber:
+	case in.DuplicateOfRepo != "" && in.DuplicateOf == 0:
+		return bad("duplicate_of_repo", "needs duplicate_of, the original's number there")
+	case in.DuplicateOfRepo != "" && !validRepoName(in.DuplicateOfRepo):
+		return bad("duplicate_of_repo", "must be owner/name")
+	case in.DuplicateOf != 0 && in.DuplicateOf == in.IssueNumber && in.duplicateSameRepo():
 		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be a duplicate of itself", in.IssueNumber).
 			WithField("duplicate_of", "must name another issue")
 	case in.DuplicateOf != 0 && (in.State == "open" || (in.StateReason != "" && in.StateReason != "duplicate")):
@@ -122,6 +127,26 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 			WithField("title", "or another field to change is needed")
 	}
 	return nil
+}
+
+// duplicateOf is the original duplicate_of names: in duplicate_of_repo
+// when given, else in the issue's own repository.
+func (in *UpdateIssueIn) duplicateOf() (owner, repo string) {
+	if o, r, ok := strings.Cut(in.DuplicateOfRepo, "/"); ok {
+		return o, r
+	}
+	return in.Owner, in.Repo
+}
+
+func (in *UpdateIssueIn) duplicateSameRepo() bool {
+	o, r := in.duplicateOf()
+	return strings.EqualFold(o, in.Owner) && strings.EqualFold(r, in.Repo)
+}
+
+// validRepoName reports whether s is owner/name with GitHub's names.
+func validRepoName(s string) bool {
+	o, r, ok := strings.Cut(s, "/")
+	return ok && core.CheckNames(o, r) == nil
 }
 
 func (in *UpdateIssueIn) changesSomething() bool {

@@ -28,7 +28,7 @@ func (u *update) output() UpdateIssueOut {
 			// GitHub now links the two issues: a change the fields above do
 			// not show.
 			out.ChangedFields = append(out.ChangedFields, "duplicate_of")
-			out.Notes = append(out.Notes, fmt.Sprintf("GitHub records #%d as a duplicate of #%d", u.in.IssueNumber, u.in.DuplicateOf))
+			out.Notes = append(out.Notes, fmt.Sprintf("GitHub records #%d as a duplicate of %s", u.in.IssueNumber, u.in.originalName()))
 		}
 	} else {
 		applied, ignored := u.confirmed(after)
