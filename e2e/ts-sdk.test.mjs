@@ -113,7 +113,7 @@ for (const [name, connect] of Object.entries(transports)) {
       const res = await callRaw('github_get_issue', { owner: OWNER, repo: REPO, issue_number: 999999 });
       assert.equal(res.isError, true);
       assertMirrors(res);
-      assert.equal(res.structuredContent.code, 'not_found');
+      assert.equal(res.structuredContent.code, 'issue_not_found');
       assert.ok('retry_after_ms' in res.structuredContent, 'retry_after_ms always present');
     });
 
@@ -133,7 +133,7 @@ for (const [name, connect] of Object.entries(transports)) {
       const read = await conn.client.readResource({ uri: 'ghgate://errors' });
       assert.equal(read.contents.length, 1);
       const catalog = JSON.parse(read.contents[0].text);
-      assert.ok(Array.isArray(catalog) && catalog.some((c) => c.code === 'not_found'), 'catalog lists not_found');
+      assert.ok(Array.isArray(catalog) && catalog.some((c) => c.code === 'issue_not_found'), 'catalog lists issue_not_found');
     });
 
     test('completion for a resource template argument is an array, never null', async () => {

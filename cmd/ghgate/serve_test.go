@@ -431,7 +431,7 @@ func TestServeHTTPDemo(t *testing.T) {
 	}
 	// A forced error arrives as an envelope.
 	isErr, out = callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999})
-	if !isErr || out["code"] != "not_found" {
+	if !isErr || out["code"] != "issue_not_found" {
 		t.Fatalf("want a not_found envelope, got %v %v", isErr, out)
 	}
 	_ = cs.Close()

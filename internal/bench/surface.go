@@ -156,7 +156,7 @@ func Surface(ctx context.Context) ([]Figure, error) {
 		}
 		note := fmt.Sprintf("%d issues, whole response %d bytes", len(out.Items), len(text))
 		if detail == "summary" {
-			note += "; budget 200"
+			note += "; budget 230"
 		}
 		figs = append(figs, Figure{Name: "search_issues bytes per issue, " + detail, Value: float64(len(text)) / float64(len(out.Items)), Unit: "bytes", Note: note})
 	}

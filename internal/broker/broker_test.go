@@ -64,7 +64,7 @@ func TestDaemonServesToolsOverTheSocketAndAuditsEachCall(t *testing.T) {
 		{"github_get_issue", "acme", "widgets", "read", brokertest.SecretAcmeRead, "acme", "ok", ""},
 		{"github_create_issue", "acme", "gadgets", "write", brokertest.SecretAcmeWrite, "acme", "ok", ""},
 		{"github_search_issues", "", "", "read", brokertest.SecretFallback, "*", "ok", ""},
-		{"github_get_issue", "acme", "widgets", "read", brokertest.SecretAcmeRead, "acme", "error", "not_found"},
+		{"github_get_issue", "acme", "widgets", "read", brokertest.SecretAcmeRead, "acme", "error", "issue_not_found"},
 	}
 	lines := brokertest.AuditLines(t, d.Audit)
 	if len(lines) != len(want) {

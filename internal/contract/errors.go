@@ -12,10 +12,14 @@ type Code string
 
 // The codes every ghgate tool may return. Catalog describes each.
 const (
-	CodeInvalidField           Code = "invalid_field"
-	CodeMissingCredential      Code = "missing_credential"
-	CodeInvalidCredential      Code = "invalid_credential"
-	CodeInsufficientScope      Code = "insufficient_scope"
+	CodeInvalidField      Code = "invalid_field"
+	CodeMissingCredential Code = "missing_credential"
+	CodeInvalidCredential Code = "invalid_credential"
+	CodeInsufficientScope Code = "insufficient_scope"
+	CodeRepoNotFound      Code = "repo_not_found"
+	CodeIssueNotFound     Code = "issue_not_found"
+	CodeCommentNotFound   Code = "comment_not_found"
+	// CodeNotFound is a 404 for an object no more precise code names.
 	CodeNotFound               Code = "not_found"
 	CodeGone                   Code = "gone"
 	CodeValidationFailed       Code = "validation_failed"
@@ -26,15 +30,15 @@ const (
 	CodeBadRequest             Code = "bad_request"
 	CodeCursorExpired          Code = "cursor_expired"
 	CodeCursorInvalid          Code = "cursor_invalid"
-	CodeUnknownLabel           Code = "unknown_label"
-	CodeUnknownAssignee        Code = "unknown_assignee"
-	CodeUnknownMilestone       Code = "unknown_milestone"
-	CodeUnknownIssueType       Code = "unknown_issue_type"
+	CodeLabelNotFound          Code = "label_not_found"
+	CodeAssigneeNotFound       Code = "assignee_not_found"
+	CodeMilestoneNotFound      Code = "milestone_not_found"
+	CodeIssueTypeNotFound      Code = "issue_type_not_found"
 	CodePartialSuccess         Code = "partial_success"
 	CodeIssueCreatorNotAllowed Code = "issue_creator_not_allowed"
 	CodeIdempotencyKeyReused   Code = "idempotency_key_reused"
 	CodeSelfLink               Code = "self_link"
-	CodeLocked                 Code = "locked"
+	CodeIssueLocked            Code = "issue_locked"
 	CodeReadOnly               Code = "read_only"
 	CodeToolNotAllowed         Code = "tool_not_allowed"
 	CodeInternal               Code = "internal_error"
@@ -53,7 +57,10 @@ var catalog = map[Code]CodeInfo{
 	CodeMissingCredential:      {Meaning: "no GitHub credential is configured for this target", WhatToDo: "ask the operator to configure a token; retrying will not help"},
 	CodeInvalidCredential:      {Meaning: "GitHub rejected the credential (revoked, expired or wrong)", WhatToDo: "ask the operator to replace the token; retrying will not help"},
 	CodeInsufficientScope:      {Meaning: "the credential lacks a permission this call needs", WhatToDo: "details.required_scopes names what is missing; use a read-only alternative or ask the operator"},
-	CodeNotFound:               {Meaning: "the repository, issue or other object does not exist or is not visible to this credential", WhatToDo: "check owner, repo and number; search to find the right one"},
+	CodeRepoNotFound:           {Meaning: "the repository does not exist or is not visible to this credential", WhatToDo: "check owner and repo; the repair searches for the repository"},
+	CodeIssueNotFound:          {Meaning: "the issue does not exist in the repository or is not visible to this credential", WhatToDo: "check the number; the repair searches the repository"},
+	CodeCommentNotFound:        {Meaning: "the comment does not exist on the issue, or was deleted", WhatToDo: "list the issue's comments to find the right id"},
+	CodeNotFound:               {Meaning: "an object that no more precise *_not_found code names does not exist or is not visible to this credential", WhatToDo: "check the names and numbers sent; search to find the right one"},
 	CodeGone:                   {Meaning: "the object was deleted", WhatToDo: "do not retry; the object will not come back"},
 	CodeValidationFailed:       {Meaning: "GitHub refused the values sent", WhatToDo: "details.field and details.reason say which value; correct it and call again"},
 	CodeConflict:               {Meaning: "the issue changed since the version given in expected_version, or GitHub refused a write as conflicting with the current state (HTTP 409)", WhatToDo: "re-read the issue (the repair says how), reapply the change to the new state, and pass the new version"},
@@ -63,15 +70,15 @@ var catalog = map[Code]CodeInfo{
 	CodeBadRequest:             {Meaning: "GitHub could not parse the request", WhatToDo: "report it; this is a ghgate defect"},
 	CodeCursorExpired:          {Meaning: "the cursor is older than 15 minutes", WhatToDo: "restart the listing without a cursor (the repair does that)"},
 	CodeCursorInvalid:          {Meaning: "the cursor is not one this server minted for this tool, repository and filters", WhatToDo: "restart the listing without a cursor, with the same filters as the first page"},
-	CodeUnknownLabel:           {Meaning: "a label named does not exist in the repository; nothing was written", WhatToDo: "use an existing label (details.value lists close matches) or set create_missing"},
-	CodeUnknownAssignee:        {Meaning: "a user named cannot be assigned in this repository; nothing was written", WhatToDo: "list assignees to pick a valid login"},
-	CodeUnknownMilestone:       {Meaning: "the milestone does not exist in the repository; nothing was written", WhatToDo: "list milestones to pick a valid one"},
-	CodeUnknownIssueType:       {Meaning: "the issue type does not exist for the repository's owner; nothing was written", WhatToDo: "list issue types to pick a valid one"},
+	CodeLabelNotFound:          {Meaning: "a label named does not exist in the repository; nothing was written", WhatToDo: "use an existing label (details.value lists close matches) or set create_missing"},
+	CodeAssigneeNotFound:       {Meaning: "a user named cannot be assigned in this repository; nothing was written", WhatToDo: "list assignees to pick a valid login"},
+	CodeMilestoneNotFound:      {Meaning: "the milestone does not exist in the repository; nothing was written", WhatToDo: "list milestones to pick a valid one"},
+	CodeIssueTypeNotFound:      {Meaning: "the issue type does not exist for the repository's owner; nothing was written", WhatToDo: "list issue types to pick a valid one"},
 	CodePartialSuccess:         {Meaning: "part of a write was applied before a later step failed", WhatToDo: "details say what was applied; follow_up says how to finish"},
 	CodeIssueCreatorNotAllowed: {Meaning: "this deployment only allows issues opened by a configured user", WhatToDo: "work only on issues that user opened"},
 	CodeIdempotencyKeyReused:   {Meaning: "the idempotency key was used within 10 minutes for a different request", WhatToDo: "use a new key for a new request"},
 	CodeSelfLink:               {Meaning: "an issue cannot be linked to itself", WhatToDo: "name a different target issue"},
-	CodeLocked:                 {Meaning: "the issue's conversation is locked", WhatToDo: "only collaborators with write access can comment; do not retry"},
+	CodeIssueLocked:            {Meaning: "the issue's conversation is locked", WhatToDo: "only collaborators with write access can comment; do not retry"},
 	CodeReadOnly:               {Meaning: "this server runs read-only", WhatToDo: "writes are not available here"},
 	CodeToolNotAllowed:         {Meaning: "the tool is not on this deployment's allowlist", WhatToDo: "use another tool; retrying will not help"},
 	CodeInternal:               {Meaning: "an unexpected error inside ghgate", Temporary: true, WhatToDo: "call again once; if it persists, report request_id"},
@@ -86,6 +93,16 @@ func Catalog() []CodeInfo {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
+}
+
+// IsNotFound reports whether a code says an object addressed by the call
+// is not there (not a name inside the call's values, such as a label).
+func IsNotFound(c Code) bool {
+	switch c {
+	case CodeNotFound, CodeRepoNotFound, CodeIssueNotFound, CodeCommentNotFound:
+		return true
+	}
+	return false
 }
 
 // Known reports whether a code is in the catalog.

@@ -328,6 +328,25 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 	if s, r, _ := state(w.child2); d.CloseIssue.Issue.StateReason != "DUPLICATE" || s != "closed" || r != "duplicate" {
 		t.Errorf("closing as a duplicate: payload %q, state %s %s", d.CloseIssue.Issue.StateReason, s, r)
 	}
+	// The timeline records the duplicate before the close, as GitHub's does.
+	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/repos/acme/widgets/issues/%d/timeline", w.srv.URL, w.child2), nil)
+	req.Header.Set("Authorization", "token emu-bob")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var timeline []struct {
+		Event string
+		Actor struct{ Login string }
+	}
+	err = json.NewDecoder(resp.Body).Decode(&timeline)
+	_ = resp.Body.Close()
+	if err != nil || len(timeline) < 2 {
+		t.Fatalf("timeline: %v, %d items", err, len(timeline))
+	}
+	if last := timeline[len(timeline)-2:]; last[0].Event != "marked_as_duplicate" || last[0].Actor.Login != "bob" || last[1].Event != "closed" {
+		t.Errorf("timeline ends %+v, want marked_as_duplicate by bob, then closed", last)
+	}
 
 	// A pull request's id is not an issue's.
 	var p struct {

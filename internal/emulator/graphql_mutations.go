@@ -208,8 +208,9 @@ var graphQLStateReasons = map[string]string{
 // .../issues/{n} with state closed does; without a stateReason the issue
 // closes as completed. Closing a closed issue leaves it and its reason as
 // they are, as the REST route ignores state_reason unless the state
-// changes. A duplicateIssueId must name an issue the caller can see; the
-// emulator keeps no duplicate link, so only the reason records it.
+// changes. A duplicateIssueId must name an issue the caller can see; as on
+// GitHub, the issue's timeline then records it as marked_as_duplicate of
+// that issue, before the close.
 func closeIssue(x *gqlContext, _ root, a closeIssueArgs) (any, error) {
 	is, err := x.issue(a.Input.IssueID)
 	if err != nil {
@@ -219,9 +220,11 @@ func closeIssue(x *gqlContext, _ root, a closeIssueArgs) (any, error) {
 		return nil, forbidden(x.c.token.Login, "CloseIssue")
 	}
 	if a.Input.DuplicateIssueID != nil {
-		if _, err := x.issue(*a.Input.DuplicateIssueID); err != nil {
+		canonical, err := x.issue(*a.Input.DuplicateIssueID)
+		if err != nil {
 			return nil, err
 		}
+		x.st.MarkDuplicate(is, canonical, x.c.viewer)
 	}
 	if is.State != "closed" {
 		reason := ""

@@ -22,7 +22,8 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		b.WriteString("- a pull request's number works where GitHub's Issues API takes one (read, comment, labels, assignees, milestone, state, title, body)\n")
 	}
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
-	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left) and notes (what was already so, or not checked)\n")
+	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
+		"and on a listing truncated with truncation_hint (what cannot be reached, and how to narrow)\n")
 	b.WriteString("\nDoes not:\n")
 	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
 	b.WriteString("- delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception), Projects, bulk edits\n")

@@ -311,8 +311,11 @@ func (r *resources) fail(uri string, e *contract.Error) error {
 		data = json.RawMessage(`{"code":"internal_error","message":"cannot encode error","retry_after_ms":null,"machine_code":"internal_error","human_message":"cannot encode error"}`)
 	}
 	code := int64(jsonrpc.CodeInternalError)
+	if contract.IsNotFound(e.Code) {
+		code = mcp.CodeResourceNotFound
+	}
 	switch e.Code {
-	case contract.CodeNotFound, contract.CodeGone:
+	case contract.CodeGone:
 		code = mcp.CodeResourceNotFound
 	case contract.CodeInvalidField:
 		code = jsonrpc.CodeInvalidParams

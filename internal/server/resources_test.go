@@ -233,12 +233,12 @@ func TestIssueResourceTemplates(t *testing.T) {
 		HumanMessage string `json:"human_message"`
 		Code         string `json:"code"`
 	}
-	if err := json.Unmarshal(werr.Data, &data); err != nil || data.MachineCode != "not_found" || data.Code != "not_found" || data.HumanMessage == "" {
+	if err := json.Unmarshal(werr.Data, &data); err != nil || data.MachineCode != "issue_not_found" || data.Code != "issue_not_found" || data.HumanMessage == "" {
 		t.Fatalf("error.data: %s (%v)", werr.Data, err)
 	}
 	// The same envelope as a tool's error, fingerprint included.
 	werr, envl := readError(t, env, "github://acme/widgets/issues/9999")
-	if werr.Code != mcp.CodeResourceNotFound || envl.Code != contract.CodeNotFound || envl.Settlement != "" {
+	if werr.Code != mcp.CodeResourceNotFound || envl.Code != contract.CodeIssueNotFound || envl.Settlement != "" {
 		t.Errorf("missing issue: JSON-RPC code %d, envelope %+v", werr.Code, envl)
 	}
 }

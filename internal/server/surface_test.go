@@ -211,13 +211,13 @@ var forcedErrors = map[string]struct {
 	code contract.Code
 }{
 	core.NameSearchIssues:     {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
-	core.NameGetIssue:         {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeNotFound},
-	core.NameCreateIssue:      {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeUnknownLabel},
+	core.NameGetIssue:         {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeIssueNotFound},
+	core.NameCreateIssue:      {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeLabelNotFound},
 	core.NameUpdateIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
-	core.NameAddComment:       {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeNotFound},
-	core.NameEditComment:      {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeNotFound},
-	core.NameListIssueItems:   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeNotFound},
-	core.NameListRepoMetadata: {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeNotFound},
+	core.NameAddComment:       {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeIssueNotFound},
+	core.NameEditComment:      {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeCommentNotFound},
+	core.NameListIssueItems:   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
+	core.NameListRepoMetadata: {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
 	core.NameLinkIssues:       {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
 }
 

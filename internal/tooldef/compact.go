@@ -8,8 +8,9 @@ import (
 // Compact renders v as the compact JSON agents receive: nulls, empty
 // strings, empty arrays and empty objects are dropped at every depth, and
 // nothing is HTML-escaped (an issue body's `a<b` stays `a<b`). keep names
-// top-level keys kept even when null, for contract fields that must always
-// be present.
+// keys kept even when empty, for contract fields that must always be
+// present: a path of keys joined by dots, with [] for each element of an
+// array ("retry_after_ms", "issue.labels", "items[].milestone").
 func Compact(v any, keep ...string) ([]byte, error) {
 	raw, err := marshalNoEscape(v)
 	if err != nil {
@@ -21,32 +22,21 @@ func Compact(v any, keep ...string) ([]byte, error) {
 	if err := dec.Decode(&tree); err != nil {
 		return nil, err
 	}
-	if obj, ok := tree.(map[string]any); ok {
-		kept := map[string]any{}
-		for _, k := range keep {
-			if val, present := obj[k]; present {
-				kept[k] = val
-			}
-		}
-		tree = prune(obj)
-		out, _ := tree.(map[string]any)
-		if out == nil {
-			out = map[string]any{}
-		}
-		for k, val := range kept {
-			if _, present := out[k]; !present {
-				out[k] = val
-			}
-		}
-		tree = out
-	} else {
-		tree = prune(tree)
+	kept := map[string]bool{}
+	for _, k := range keep {
+		kept[k] = true
+	}
+	_, object := tree.(map[string]any)
+	tree = prune(tree, "", kept)
+	if object && tree == nil {
+		tree = map[string]any{} // an object stays one, even when empty
 	}
 	return marshalNoEscape(tree)
 }
 
-// prune drops empty values; it returns nil for a value that is itself empty.
-func prune(v any) any {
+// prune drops empty values, except at the paths kept; it returns nil for a
+// value that is itself empty.
+func prune(v any, path string, kept map[string]bool) any {
 	switch t := v.(type) {
 	case nil:
 		return nil
@@ -56,10 +46,16 @@ func prune(v any) any {
 		}
 	case map[string]any:
 		for k, val := range t {
-			if p := prune(val); p == nil {
-				delete(t, k)
-			} else {
+			at := k
+			if path != "" {
+				at = path + "." + k
+			}
+			if p := prune(val, at, kept); p != nil {
 				t[k] = p
+			} else if kept[at] {
+				t[k] = emptyAs(val)
+			} else {
+				delete(t, k)
 			}
 		}
 		if len(t) == 0 {
@@ -70,7 +66,7 @@ func prune(v any) any {
 		for _, val := range t {
 			// Elements are kept even when empty: dropping one would shift
 			// positions and change the number of rows.
-			if p := prune(val); p != nil {
+			if p := prune(val, path+"[]", kept); p != nil {
 				out = append(out, p)
 			} else {
 				out = append(out, val)
@@ -82,6 +78,15 @@ func prune(v any) any {
 		return out
 	}
 	return v
+}
+
+// emptyAs is how a kept empty value is written: an empty list stays [],
+// anything else becomes null.
+func emptyAs(v any) any {
+	if _, ok := v.([]any); ok {
+		return []any{}
+	}
+	return nil
 }
 
 func marshalNoEscape(v any) ([]byte, error) {

@@ -26,3 +26,28 @@ func TestCompact(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
+
+// Kept paths reach into objects and array elements: an empty list stays
+// [], an empty object or string becomes null, and other empties still go.
+func TestCompactKeepsNestedPaths(t *testing.T) {
+	type row struct {
+		Labels    []string `json:"labels"`
+		Milestone *struct {
+			N int `json:"n"`
+		} `json:"milestone"`
+		Body string `json:"body"`
+	}
+	type out struct {
+		Issue row   `json:"issue"`
+		Items []row `json:"items"`
+	}
+	got, err := Compact(out{Issue: row{Labels: []string{}}, Items: []row{{}, {Labels: []string{"bug"}}}},
+		"issue.labels", "issue.milestone", "items[].labels", "items[].milestone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"issue":{"labels":[],"milestone":null},"items":[{"labels":null,"milestone":null},{"labels":["bug"],"milestone":null}]}`
+	if string(got) != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}

@@ -24,9 +24,10 @@ func publishedOutput(full *jsonschema.Schema) *jsonschema.Schema {
 }
 
 // commonOutputFields may appear in any tool's result: rate_limit_remaining
-// (set when under 10% of the rate budget is left) and notes (what a write
-// found already done, or what it could not check).
-var commonOutputFields = []string{"rate_limit_remaining", "notes"}
+// (set when under 10% of the rate budget is left), notes (what a write
+// found already done, or what it could not check), and on a listing
+// truncated with truncation_hint (some matches cannot be reached).
+var commonOutputFields = []string{"rate_limit_remaining", "notes", "truncated", "truncation_hint"}
 
 func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 	if s == nil {

@@ -68,6 +68,30 @@ func dropNull(s *jsonschema.Schema) {
 	}
 }
 
+// allowNull gives back the null that schemaFor drops to a field Compact
+// keeps even when empty (a path as Compact reads it): an empty object or
+// pointer is written there as null.
+func allowNull(s *jsonschema.Schema, path string) error {
+	for _, part := range strings.Split(path, ".") {
+		name, elems := strings.CutSuffix(part, "[]")
+		if s == nil || s.Properties[name] == nil {
+			return fmt.Errorf("no field %q in the output", name)
+		}
+		s = s.Properties[name]
+		if elems {
+			s = s.Items
+		}
+	}
+	if s == nil {
+		return fmt.Errorf("no schema at %s", path)
+	}
+	if s.Type != "" && s.Type != "null" {
+		s.Types = []string{s.Type, "null"}
+		s.Type = ""
+	}
+	return nil
+}
+
 // describe says in words what a schema accepts, for error reasons. It never
 // repeats the value the agent sent.
 func describe(s *jsonschema.Schema) string {

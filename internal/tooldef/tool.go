@@ -51,7 +51,10 @@ type Tool[In, Out any] struct {
 	// nil: their field types state ranges and enums (SelfDescribing), so
 	// no schema is edited by property name.
 	Input func(s *jsonschema.Schema)
-	Run   func(ctx context.Context, in In) (Out, error)
+	// Keep names output fields written even when empty (see Compact):
+	// those whose absence would read as "not included" rather than "none".
+	Keep []string
+	Run  func(ctx context.Context, in In) (Out, error)
 }
 
 // Validator is implemented by inputs with rules that span fields.
@@ -106,6 +109,11 @@ func (t Tool[In, Out]) Schemas() (in, out *jsonschema.Schema, err error) {
 	}
 	if out, err = schemaFor(reflect.TypeFor[Out]()); err != nil {
 		return nil, nil, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
+	}
+	for _, path := range t.Keep {
+		if err := allowNull(out, path); err != nil {
+			return nil, nil, fmt.Errorf("tool %s: keep %s: %w", t.Name, path, err)
+		}
 	}
 	return in, out, nil
 }
@@ -214,7 +222,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		if err != nil {
 			return fail(toEnvelope(env, err))
 		}
-		body, err := Compact(output)
+		body, err := Compact(output, t.Keep...)
 		if err != nil {
 			return fail(internal(env, t.Name, fmt.Errorf("encoding output: %w", err)))
 		}

@@ -96,8 +96,8 @@ func TestChildProxy(t *testing.T) {
 	}
 	// An upstream isError result comes back unchanged.
 	isErr, out = call(t, tr, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999})
-	if !isErr || out["code"] != "not_found" {
-		t.Fatalf("want the upstream's not_found envelope, got %v %v", isErr, out)
+	if !isErr || out["code"] != "issue_not_found" {
+		t.Fatalf("want the upstream's issue_not_found envelope, got %v %v", isErr, out)
 	}
 
 	// The read child has only the minimal environment, with the read token.

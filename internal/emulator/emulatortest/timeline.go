@@ -54,9 +54,10 @@ var timelineBranches = map[string]string{
 	// Events with no schema of their own carry the plain issue-event
 	// fields, which state-change-issue-event describes (with the optional
 	// state_reason a close has).
-	"closed":   "state-change-issue-event",
-	"reopened": "state-change-issue-event",
-	"unlocked": "state-change-issue-event",
+	"closed":              "state-change-issue-event",
+	"marked_as_duplicate": "state-change-issue-event",
+	"reopened":            "state-change-issue-event",
+	"unlocked":            "state-change-issue-event",
 }
 
 // checkTimelineBranches validates every item of a timeline page against the

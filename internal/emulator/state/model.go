@@ -184,8 +184,11 @@ type Issue struct {
 	SubIssues []*Issue // in priority order
 	BlockedBy []*Issue
 	Blocking  []*Issue
-	Events    []*Event
-	Reactions []*Reaction // in the order given (reactions.go)
+	// DuplicateOf is the issue this one was marked a duplicate of
+	// (closeIssue's duplicateIssueId).
+	DuplicateOf *Issue
+	Events      []*Event
+	Reactions   []*Reaction // in the order given (reactions.go)
 	// FieldValues are the issue's values of its organization's issue
 	// fields, at most one per field (issue_fields.go).
 	FieldValues []*IssueFieldValue
@@ -216,7 +219,7 @@ type Comment struct {
 type Event struct {
 	ID        int64
 	NodeID    string
-	Event     string // labeled, unlabeled, assigned, unassigned, closed, reopened, renamed, locked, unlocked, pinned, unpinned, milestoned, demilestoned, commented, cross-referenced, sub_issue_added, sub_issue_removed, parent_issue_added, parent_issue_removed, blocked_by_added, blocked_by_removed, blocking_added, blocking_removed
+	Event     string // labeled, unlabeled, assigned, unassigned, closed, reopened, renamed, locked, unlocked, pinned, unpinned, milestoned, demilestoned, commented, cross-referenced, sub_issue_added, sub_issue_removed, parent_issue_added, parent_issue_removed, blocked_by_added, blocked_by_removed, blocking_added, blocking_removed, marked_as_duplicate
 	Actor     *Account
 	CreatedAt time.Time
 
@@ -228,6 +231,6 @@ type Event struct {
 	LockReason  *string
 	StateReason *string
 	Comment     *Comment
-	Subject     *Issue // the other issue in a sub-issue or dependency event
+	Subject     *Issue // the other issue in a sub-issue or dependency event, the original of a marked_as_duplicate
 	Source      *Issue // the mentioning issue or pull request of a cross-referenced event
 }

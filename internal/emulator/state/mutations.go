@@ -196,6 +196,14 @@ func (s *State) Close(is *Issue, actor *Account, reason string) {
 	s.Touch(is)
 }
 
+// MarkDuplicate records is as a duplicate of canonical: GitHub's
+// marked_as_duplicate event on is, naming canonical as its subject.
+func (s *State) MarkDuplicate(is, canonical *Issue, actor *Account) {
+	is.DuplicateOf = canonical
+	s.addEvent(is, &Event{Event: "marked_as_duplicate", Actor: actor, Subject: canonical})
+	s.touch(is)
+}
+
 // Reopen reopens a closed issue.
 func (s *State) Reopen(is *Issue, actor *Account) {
 	if is.State == "open" {

@@ -64,6 +64,7 @@ func NotFoundIssue(err error, owner, repo string, number int) error {
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
+	e.Code = contract.CodeIssueNotFound
 	e.Message = fmt.Sprintf("%s/%s#%d does not exist or is not visible to this credential", owner, repo, number)
 	e.Repair = &contract.Repair{NextStep: "search the repository for the issue you mean",
 		Tool: NameSearchIssues, Arguments: map[string]any{"owner": owner, "repo": repo, "state": "all"}}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -244,6 +245,16 @@ type KeyedWrite[Out any] struct {
 	// Clear drops per-call fields before an outcome is stored; Replayed
 	// marks an adopted result.
 	Clear, Replayed func(*Out)
+	// Again is this call's arguments with another key: the repair when the
+	// key was used for a different request is that call, ready to send.
+	Again func(key IdempotencyKey) any
+}
+
+// FreshKey is a new idempotency key, for a repair that needs one.
+func FreshKey() IdempotencyKey {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return IdempotencyKey("key-" + hex.EncodeToString(b[:]))
 }
 
 // RunKeyed writes once per key: a completed key is replayed, an unfinished
@@ -253,6 +264,10 @@ func RunKeyed[Out any](ctx context.Context, k *IdemKey, w KeyedWrite[Out]) (Out,
 	var zero Out
 	cl, err := k.claim(ctx)
 	if err != nil {
+		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeIdempotencyKeyReused && w.Again != nil {
+			e.Repair = &contract.Repair{NextStep: "call again with this new idempotency_key: it names this different request",
+				Tool: k.scope.Tool, Arguments: w.Again(FreshKey())}
+		}
 		return zero, err
 	}
 	if cl.replay != nil {

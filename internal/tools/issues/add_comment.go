@@ -95,6 +95,11 @@ func (s *Tools) addComment(ctx context.Context, in AddCommentIn, guard *core.Key
 		Write:    func() (AddCommentOut, error) { return s.postComment(ctx, c, in) },
 		Clear:    clearComment,
 		Replayed: func(out *AddCommentOut) { out.Replayed = true },
+		Again: func(key core.IdempotencyKey) any {
+			again := in
+			again.IdempotencyKey = key
+			return again
+		},
 	})
 }
 
@@ -126,7 +131,7 @@ func commentFailed(ctx context.Context, c *github.Client, err error, in AddComme
 		return nf
 	case contract.CodeInsufficientScope:
 		if is, _, rerr := c.GetIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber)); rerr == nil && is.GetLocked() {
-			l := contract.Errorf(contract.CodeLocked, "%s/%s#%d is locked: only collaborators with write access can comment; nothing was written",
+			l := contract.Errorf(contract.CodeIssueLocked, "%s/%s#%d is locked: only collaborators with write access can comment; nothing was written",
 				in.Owner, in.Repo, in.IssueNumber)
 			l.Settlement = e.Settlement
 			return l.WithRepair(contract.Repair{NextStep: "do not retry; ask a maintainer to unlock the issue or to comment"})

@@ -45,7 +45,7 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 	wantUpstream(t, env)
 	// Forced error: an issue that does not exist.
 	e = wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Body: "hello"}), true)
-	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
@@ -65,9 +65,18 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 	// The same key for another request is refused, nothing written.
 	in.Body = "Something else"
 	e := wireEnvelope(t, env.Call(t, core.NameAddComment, in), true)
-	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted {
+	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameAddComment {
 		t.Fatalf("reused key: %+v", e)
 	}
+	// The repair is the same call with a fresh key: sent as given, it posts
+	// the new comment once.
+	var fixed issues.AddCommentOut
+	res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
+	res.Decode(t, &fixed)
+	if res.IsError || fixed.Replayed || fixed.Comment.ID == first.Comment.ID || commentCount(env, n) != before+2 {
+		t.Fatalf("the repair's call: %s", res.JSON)
+	}
+	env.Upstream()
 	// Keys are scoped per tool and repository: the same key elsewhere is new.
 	other := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "gadgets", IssueNumber: firstIssue, Body: "Once only", IdempotencyKey: "k-1"})
 	if other.Replayed {
@@ -172,7 +181,7 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	n := emulator.DemoLockedIssue
 	carol.Upstream()
 	e := wireEnvelope(t, carol.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
-	if e.Code != contract.CodeLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
+	if e.Code != contract.CodeIssueLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
 		t.Fatalf("locked: %+v", e)
 	}
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))

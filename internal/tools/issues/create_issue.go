@@ -19,7 +19,7 @@ type CreateIssueIn struct {
 	Body              string               `json:"body,omitempty" jsonschema:"absent: empty"`
 	Labels            []string             `json:"labels,omitempty" jsonschema:"absent: none"`
 	Assignees         []string             `json:"assignees,omitempty" jsonschema:"absent: none"`
-	Milestone         core.MilestoneNumber `json:"milestone,omitempty" jsonschema:"number; absent: none"`
+	Milestone         core.MilestoneNumber `json:"milestone,omitempty" jsonschema:"absent: none"`
 	Type              string               `json:"type,omitempty" jsonschema:"absent: none"`
 	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
 	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
@@ -69,6 +69,7 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 		Title:       "Create an issue",
 		Description: "Open an issue; unknown names write nothing.",
 		Mode:        tooldef.Write,
+		Keep:        triageState("issue"),
 		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {
 			return s.createIssue(ctx, in, guard)
 		},
@@ -102,6 +103,11 @@ func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.K
 		Write:    func() (CreateIssueOut, error) { return s.createNow(ctx, c, in) },
 		Clear:    clearCreate,
 		Replayed: func(out *CreateIssueOut) { out.Replayed = true },
+		Again: func(key core.IdempotencyKey) any {
+			again := in
+			again.IdempotencyKey = key
+			return again
+		},
 	})
 }
 

@@ -125,10 +125,10 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 		settlement contract.Settlement
 		posts      int
 	}{
-		{"label", func(in *issues.CreateIssueIn) { in.Labels = []string{"bug", "priorty: high"} }, contract.CodeUnknownLabel, "labels", "labels", "priority: high", contract.NotStarted, 0},
-		{"milestone", func(in *issues.CreateIssueIn) { in.Milestone = 99 }, contract.CodeUnknownMilestone, "milestone", "milestones", "", contract.NoRemoteSuccessKnown, 1},
-		{"type", func(in *issues.CreateIssueIn) { in.Type = "Epic" }, contract.CodeUnknownIssueType, "type", "issue_types", "Bug", contract.NoRemoteSuccessKnown, 1},
-		{"assignee", func(in *issues.CreateIssueIn) { in.Assignees = []string{"dave"} }, contract.CodeUnknownAssignee, "assignees", "assignees", "", contract.NoRemoteSuccessKnown, 1},
+		{"label", func(in *issues.CreateIssueIn) { in.Labels = []string{"bug", "priorty: high"} }, contract.CodeLabelNotFound, "labels", "labels", "priority: high", contract.NotStarted, 0},
+		{"milestone", func(in *issues.CreateIssueIn) { in.Milestone = 99 }, contract.CodeMilestoneNotFound, "milestone", "milestones", "", contract.NoRemoteSuccessKnown, 1},
+		{"type", func(in *issues.CreateIssueIn) { in.Type = "Epic" }, contract.CodeIssueTypeNotFound, "type", "issue_types", "Bug", contract.NoRemoteSuccessKnown, 1},
+		{"assignee", func(in *issues.CreateIssueIn) { in.Assignees = []string{"dave"} }, contract.CodeAssigneeNotFound, "assignees", "assignees", "", contract.NoRemoteSuccessKnown, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,6 +186,9 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 func TestCreateIssueAsSubIssue(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	out := ciCreate(t, env, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: XLSX", ParentIssueNumber: emulator.DemoParentIssue})
+	if out.Issue.Parent == nil || out.Issue.Parent.Number != emulator.DemoParentIssue {
+		t.Fatalf("the result does not state the parent link: %+v", out.Issue.Parent)
+	}
 	var got issues.GetIssueOut
 	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(out.Issue.Number)}).Decode(t, &got)
 	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
@@ -194,7 +197,7 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 
 	// A missing parent is refused before the issue is created.
 	e := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: missingIssue}).Envelope(t)
-	if e.Code != contract.CodeNotFound || e.Settlement != contract.NotStarted || len(ciIssues(env, "Orphan")) != 0 {
+	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || len(ciIssues(env, "Orphan")) != 0 {
 		t.Fatalf("missing parent: %+v", e)
 	}
 

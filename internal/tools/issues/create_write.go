@@ -121,15 +121,15 @@ func (s *Tools) createFailed(ctx context.Context, c *github.Client, err error, i
 	}
 	where := in.Owner + "/" + in.Repo
 	switch e.Code {
-	case contract.CodeUnknownMilestone:
+	case contract.CodeMilestoneNotFound:
 		e.Message = fmt.Sprintf("milestone %d does not exist in %s; nothing was written", in.Milestone, where)
-	case contract.CodeUnknownAssignee:
+	case contract.CodeAssigneeNotFound:
 		who := "one of " + strings.Join(in.Assignees, ", ")
 		if len(in.Assignees) == 1 {
 			who = fmt.Sprintf("%q", in.Assignees[0])
 		}
 		e.Message = fmt.Sprintf("%s cannot be assigned in %s; nothing was written", who, where)
-	case contract.CodeUnknownIssueType:
+	case contract.CodeIssueTypeNotFound:
 		e.Message = fmt.Sprintf("issue type %q is not available in %s; nothing was written", in.Type, where)
 		// The names are read only on this error path, to offer them.
 		if res, err := (preflight{owner: in.Owner, repo: in.Repo, types: true}).run(ctx, c); err == nil && len(res.types) > 0 {
@@ -169,6 +169,11 @@ func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIss
 				[]string{fmt.Sprintf("add #%d as a sub-issue of #%d", n, p)},
 				&contract.Repair{NextStep: fmt.Sprintf("link #%d under #%d; do not create the issue again", n, p), Tool: core.NameLinkIssues, Arguments: link})
 		}
+	}
+	if p := in.ParentIssueNumber; p > 0 {
+		// The write's whole effect is in the result: no read of the
+		// parent's sub-issues is needed to confirm the link.
+		out.Issue.Parent = &IssueRef{Number: int(p)}
 	}
 	out.RateLimitRemaining = core.LowBudget(c, "core")
 	return out, nil

@@ -16,7 +16,7 @@ type EditCommentIn struct {
 	Owner     string         `json:"owner"`
 	Repo      string         `json:"repo"`
 	CommentID core.CommentID `json:"comment_id"`
-	Body      string         `json:"body,omitempty" jsonschema:"new Markdown body; omit only to delete"`
+	Body      string         `json:"body,omitempty" jsonschema:"new Markdown; omit only to delete"`
 	Delete    bool           `json:"delete,omitempty" jsonschema:"true deletes it; absent: edit"`
 }
 
@@ -112,6 +112,7 @@ func commentNotFound(err error, in EditCommentIn) error {
 	if e.Code != contract.CodeNotFound {
 		return e
 	}
+	e.Code = contract.CodeCommentNotFound
 	e.Message = fmt.Sprintf("comment %d in %s/%s does not exist, was already deleted, or is not visible to this credential", in.CommentID, in.Owner, in.Repo)
 	e.WithField("comment_id", "no such comment visible here")
 	e.Repair = &contract.Repair{NextStep: "if you deleted this comment earlier, nothing is left to do; otherwise list the issue's comments for the right id",

@@ -72,7 +72,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	// Deleting it again: GitHub's 404 cannot tell "already deleted" from
 	// "never there" or "not visible", so neither does the answer.
 	e := wireEnvelope(t, env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Delete: true}), true)
-	if e.Code != contract.CodeNotFound || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "already deleted") ||
+	if e.Code != contract.CodeCommentNotFound || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "already deleted") ||
 		e.Details == nil || e.Details.Field != "comment_id" {
 		t.Fatalf("second delete: %+v", e)
 	}

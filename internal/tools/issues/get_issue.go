@@ -35,13 +35,26 @@ func repoExists(ctx context.Context, c *github.Client, owner, repo string) bool 
 
 // Relations summarizes an issue's links.
 type Relations struct {
-	Parent         *IssueRef `json:"parent,omitempty"`
-	SubIssues      int       `json:"sub_issues,omitempty" jsonschema:"sub-issue count"`
-	SubIssuesDone  int       `json:"sub_issues_completed,omitempty"`
-	BlockedBy      int       `json:"blocked_by,omitempty" jsonschema:"open issues blocking this one"`
-	BlockedByTotal int       `json:"blocked_by_total,omitempty"`
-	Blocking       int       `json:"blocking,omitempty" jsonschema:"open issues this one blocks"`
-	BlockingTotal  int       `json:"blocking_total,omitempty"`
+	Parent        *IssueRef `json:"parent,omitempty"`
+	SubIssues     int       `json:"sub_issues,omitempty" jsonschema:"sub-issue count"`
+	SubIssuesDone int       `json:"sub_issues_completed,omitempty"`
+	BlockedBy     *Count    `json:"blocked_by,omitempty" jsonschema:"issues blocking this one"`
+	Blocking      *Count    `json:"blocking,omitempty" jsonschema:"issues this one blocks"`
+}
+
+// Count counts an issue's dependencies: open ones still block, closed ones
+// no longer do. Named fields say which is which without a description.
+type Count struct {
+	Open  int `json:"open"`
+	Total int `json:"total"`
+}
+
+// count is nil when there is nothing to count.
+func count(open, total int) *Count {
+	if total == 0 && open == 0 {
+		return nil
+	}
+	return &Count{Open: open, Total: total}
 }
 
 // IssueRef points at an issue, possibly in another repository.
@@ -61,7 +74,7 @@ func relationsOf(rec *github.IssueRecord, owner, repo string) *Relations {
 		r.SubIssues, r.SubIssuesDone = s.Total, s.Completed
 	}
 	if d := rec.IssueDependenciesSummary; d != nil {
-		r.BlockedBy, r.BlockedByTotal, r.Blocking, r.BlockingTotal = d.BlockedBy, d.TotalBlockedBy, d.Blocking, d.TotalBlocking
+		r.BlockedBy, r.Blocking = count(d.BlockedBy, d.TotalBlockedBy), count(d.Blocking, d.TotalBlocking)
 	}
 	if *r == (Relations{}) {
 		return nil
@@ -168,9 +181,10 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Name:    core.NameGetIssue,
 		Toolset: Toolset,
 		Title:   "Get an issue",
-		Description: "One issue: fields, version (for expected_version), relation counts, first 30 comments; " +
-			"hidden text removed and counted.",
+		Description: "One issue: fields, version (for expected_version), relations, first 30 comments; " +
+			"hidden text removed, counted.",
 		Mode: tooldef.Read,
+		Keep: triageState("issue"),
 		Run:  s.getIssue,
 	}
 }

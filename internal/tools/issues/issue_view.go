@@ -19,17 +19,21 @@ const (
 )
 
 // Issue is an issue as agents see it. Summary fields come first; the rest
-// appear with detail "full" (and always from github_get_issue).
+// appear with detail "full" (and always from github_get_issue). The triage
+// state (labels, assignees, milestone) is always present, as [] or null
+// when empty: an absent field would read as "not included", not "none".
 type Issue struct {
-	Number    int      `json:"number"`
-	Title     string   `json:"title"`
-	State     string   `json:"state" jsonschema:"open or closed"`
-	Labels    []string `json:"labels,omitempty"`
-	Assignees []string `json:"assignees,omitempty"`
-	Comments  int      `json:"comments,omitempty" jsonschema:"comment count"`
-	Updated   string   `json:"updated,omitempty" jsonschema:"last update, YYYY-MM-DD"`
-	Repo      string   `json:"repo,omitempty" jsonschema:"owner/name, when a listing spans repositories"`
-	IsPR      bool     `json:"is_pr,omitempty" jsonschema:"true for a pull request"`
+	Number    int           `json:"number"`
+	Title     string        `json:"title"`
+	State     string        `json:"state" jsonschema:"open or closed"`
+	Labels    []string      `json:"labels"`
+	Assignees []string      `json:"assignees"`
+	Milestone *MilestoneRef `json:"milestone"`
+	Type      string        `json:"type,omitempty" jsonschema:"issue type name"`
+	Comments  int           `json:"comments,omitempty" jsonschema:"comment count"`
+	Updated   string        `json:"updated,omitempty" jsonschema:"last update, YYYY-MM-DD"`
+	Repo      string        `json:"repo,omitempty" jsonschema:"owner/name, when a listing spans repositories"`
+	IsPR      bool          `json:"is_pr,omitempty" jsonschema:"true for a pull request"`
 	// TitleSanitized counts the hidden characters removed from the title.
 	TitleSanitized *contract.Removed `json:"title_sanitized,omitempty" jsonschema:"hidden characters removed from the title"`
 
@@ -37,8 +41,7 @@ type Issue struct {
 	Body        string            `json:"body,omitempty" jsonschema:"Markdown, sanitized: see sanitized"`
 	Author      string            `json:"author,omitempty"`
 	StateReason string            `json:"state_reason,omitempty"`
-	Milestone   *MilestoneRef     `json:"milestone,omitempty"`
-	Type        string            `json:"type,omitempty" jsonschema:"issue type name"`
+	Parent      *IssueRef         `json:"parent,omitempty" jsonschema:"the parent a create linked it under"`
 	Locked      bool              `json:"locked,omitempty"`
 	LockReason  string            `json:"lock_reason,omitempty"`
 	CreatedAt   string            `json:"created_at,omitempty"`
@@ -47,6 +50,13 @@ type Issue struct {
 	URL         string            `json:"url,omitempty" jsonschema:"web address"`
 	Version     string            `json:"version,omitempty" jsonschema:"pass as expected_version to update only this state"`
 	Sanitized   *contract.Removed `json:"sanitized,omitempty" jsonschema:"hidden characters and HTML comments removed from the body"`
+}
+
+// triageState is the Keep list of a tool whose output holds issues at
+// prefix ("issue", "items[]"): their triage state is written even when
+// empty (see Issue).
+func triageState(prefix string) []string {
+	return []string{prefix + ".labels", prefix + ".assignees", prefix + ".milestone"}
 }
 
 // MilestoneRef names a milestone.
@@ -141,6 +151,12 @@ func issueView(is *gh.Issue, detail Detail, withRepo bool) Issue {
 	if removed.Any() {
 		v.TitleSanitized = &removed
 	}
+	if m := is.Milestone; m != nil {
+		v.Milestone = &MilestoneRef{Number: m.GetNumber(), Title: m.GetTitle()}
+	}
+	if is.Type != nil {
+		v.Type = is.Type.GetName()
+	}
 	if detail != Full {
 		return v
 	}
@@ -151,12 +167,6 @@ func issueView(is *gh.Issue, detail Detail, withRepo bool) Issue {
 	}
 	v.Author = is.GetUser().GetLogin()
 	v.StateReason = is.GetStateReason()
-	if m := is.Milestone; m != nil {
-		v.Milestone = &MilestoneRef{Number: m.GetNumber(), Title: m.GetTitle()}
-	}
-	if is.Type != nil {
-		v.Type = is.Type.GetName()
-	}
 	v.Locked = is.GetLocked()
 	v.LockReason = is.GetActiveLockReason()
 	v.CreatedAt = stamp(is.CreatedAt)

@@ -36,7 +36,7 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 		t.Fatalf("warm create should be the POST alone: %v", calls)
 	}
 	// An unknown name is never trusted: it is asked about, and refused.
-	if e := create("third", "bug", "no such label").Envelope(t); e.Code != contract.CodeUnknownLabel {
+	if e := create("third", "bug", "no such label").Envelope(t); e.Code != contract.CodeLabelNotFound {
 		t.Fatalf("unknown label: %+v", e)
 	}
 	calls := env.Upstream()
@@ -149,7 +149,7 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	if calls := other.Upstream(); len(calls) != 1 {
 		t.Fatalf("a create naming labels get_issue showed should be the POST alone: %v", calls)
 	}
-	if e := other.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeUnknownLabel {
+	if e := other.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeLabelNotFound {
 		t.Fatalf("an unseen, unknown label must be refused: %+v", e)
 	}
 }

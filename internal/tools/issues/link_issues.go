@@ -20,6 +20,8 @@ type LinkIssuesIn struct {
 	Relation          Relation         `json:"relation"`
 	Action            LinkAction       `json:"action"`
 	TargetIssueNumber core.IssueNumber `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
+	TargetOwner       string           `json:"target_owner,omitempty" jsonschema:"default: owner"`
+	TargetRepo        string           `json:"target_repo,omitempty" jsonschema:"default: repo"`
 	AfterIssueNumber  core.IssueNumber `json:"after_issue_number,omitempty" jsonschema:"reorder: after this; absent: none"`
 	BeforeIssueNumber core.IssueNumber `json:"before_issue_number,omitempty" jsonschema:"reorder: or before; absent: none"`
 }
@@ -29,7 +31,12 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
-	if in.TargetIssueNumber == in.IssueNumber {
+	if tOwner, tRepo := in.targetRepo(); in.TargetOwner != "" || in.TargetRepo != "" {
+		if e := core.CheckNames(tOwner, tRepo); e != nil {
+			return e
+		}
+	}
+	if in.TargetIssueNumber == in.IssueNumber && in.sameRepo() {
 		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be linked to itself", in.IssueNumber).
 			WithField("target_issue_number", "must differ from issue_number").
 			WithRepair(contract.Repair{NextStep: "find the other issue to link, then call again with its number as target_issue_number",
@@ -48,6 +55,9 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 		return contract.Errorf(contract.CodeInvalidField, "after_issue_number and before_issue_number are for reorder only").
 			WithField("after_issue_number", "only with action reorder").
 			WithRepair(contract.Repair{NextStep: "call again without the anchor", Tool: core.NameLinkIssues, Arguments: unanchored})
+	case in.Action == "reorder" && !in.sameRepo():
+		return contract.Errorf(contract.CodeInvalidField, "reorder moves a sub-issue among its siblings by number in %s/%s", in.Owner, in.Repo).
+			WithField("target_repo", "not with reorder: name the sub-issue by its number in this repository's listing")
 	case in.Action == "reorder" && in.Relation != "sub_issue":
 		return contract.Errorf(contract.CodeInvalidField, "only sub-issues have an order").WithField("action", "reorder needs relation sub_issue")
 	case in.Action == "reorder" && anchors == 0:
@@ -69,6 +79,35 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 	return nil
 }
 
+// targetRepo is the repository of the target issue: the issue's own
+// unless target_owner or target_repo name another.
+func (in *LinkIssuesIn) targetRepo() (owner, repo string) {
+	owner, repo = in.TargetOwner, in.TargetRepo
+	if owner == "" {
+		owner = in.Owner
+	}
+	if repo == "" {
+		repo = in.Repo
+	}
+	return owner, repo
+}
+
+// sameRepo reports whether the target is in the issue's repository.
+func (in *LinkIssuesIn) sameRepo() bool {
+	owner, repo := in.targetRepo()
+	return strings.EqualFold(owner, in.Owner) && strings.EqualFold(repo, in.Repo)
+}
+
+// targetName names the target issue for a message: #N, or owner/repo#N
+// in another repository.
+func (in *LinkIssuesIn) targetName() string {
+	if in.sameRepo() {
+		return fmt.Sprintf("#%d", in.TargetIssueNumber)
+	}
+	owner, repo := in.targetRepo()
+	return fmt.Sprintf("%s/%s#%d", owner, repo, in.TargetIssueNumber)
+}
+
 func (in *LinkIssuesIn) anchor() core.IssueNumber {
 	return max(in.AfterIssueNumber, in.BeforeIssueNumber)
 }
@@ -82,6 +121,7 @@ type LinkIssuesOut struct {
 	NoOp      bool   `json:"no_op,omitempty" jsonschema:"nothing needed doing; note says why"`
 	Note      string `json:"note,omitempty"`
 	SubIssues *int   `json:"sub_issues,omitempty" jsonschema:"the parent's sub-issue count after the edit"`
+	Position  int    `json:"position,omitempty" jsonschema:"after a reorder, the sub-issue's place among its siblings (1 = first)"`
 }
 
 // linker carries one call's context through the relation's steps.
@@ -128,16 +168,26 @@ func (s *Tools) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOut,
 
 // target reads the target issue, for its database id (the link endpoints
 // take ids, not numbers) and its current parent.
+// A target in another repository is read with the credential that serves
+// that repository's owner.
 func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
-	rec, err := fetchIssue(ctx, l.c, l.in.Owner, l.in.Repo, int(l.in.TargetIssueNumber))
+	owner, repo := l.in.targetRepo()
+	c := l.c
+	if !strings.EqualFold(owner, l.in.Owner) {
+		var err error
+		if c, err = l.s.Client(ctx, owner, tooldef.Read); err != nil {
+			return nil, core.NotStarted(err)
+		}
+	}
+	rec, err := fetchIssue(ctx, c, owner, repo, int(l.in.TargetIssueNumber))
 	if err != nil {
-		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeNotFound {
-			e.WithField("target_issue_number", "no such issue in the repository")
+		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeIssueNotFound {
+			e.WithField("target_issue_number", "no such issue in "+owner+"/"+repo)
 		}
 		return nil, core.NotStarted(err)
 	}
 	if !l.s.CreatorAllowed(rec.GetUser().GetLogin()) {
-		return nil, l.s.creatorRefusal(l.in.Owner, l.in.Repo, int(l.in.TargetIssueNumber))
+		return nil, l.s.creatorRefusal(owner, repo, int(l.in.TargetIssueNumber))
 	}
 	return rec, nil
 }
@@ -166,24 +216,24 @@ func (l *linker) subIssue(ctx context.Context) error {
 	switch in.Action {
 	case "add":
 		if isOurs {
-			l.noOp("#%d is already a sub-issue of #%d", in.TargetIssueNumber, in.IssueNumber)
+			l.noOp("%s is already a sub-issue of #%d", in.targetName(), in.IssueNumber)
 			return nil
 		}
 		if current != nil {
-			e := contract.Errorf(contract.CodeValidationFailed, "#%d already has a parent (%s); an issue has at most one",
-				in.TargetIssueNumber, refString(current)).WithField("target_issue_number", "already has another parent")
+			e := contract.Errorf(contract.CodeValidationFailed, "%s already has a parent (%s); an issue has at most one",
+				in.targetName(), refString(current)).WithField("target_issue_number", "already has another parent")
 			e.Settlement = contract.NotStarted
 			if current.Repo == "" {
 				e.WithRepair(contract.Repair{NextStep: "remove it from its current parent first, then add it again",
 					Tool: core.NameLinkIssues, Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: core.IssueNumber(current.Number),
-						Relation: "sub_issue", Action: "remove", TargetIssueNumber: in.TargetIssueNumber}})
+						Relation: "sub_issue", Action: "remove", TargetIssueNumber: in.TargetIssueNumber, TargetOwner: in.TargetOwner, TargetRepo: in.TargetRepo}})
 			}
 			return e
 		}
 		rec, _, err = l.c.AddSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 	case "remove":
 		if !isOurs {
-			l.noOp("#%d is not a sub-issue of #%d", in.TargetIssueNumber, in.IssueNumber)
+			l.noOp("%s is not a sub-issue of #%d", in.targetName(), in.IssueNumber)
 			return nil
 		}
 		rec, _, err = l.c.RemoveSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
@@ -251,6 +301,17 @@ func (l *linker) reorder(ctx context.Context) error {
 		return l.writeFailed(err)
 	}
 	l.countSubIssues(rec)
+	// The new place follows from the order read and the move GitHub
+	// accepted: the result says it, so no list is needed to confirm it.
+	at := a + 1 // after the anchor
+	if in.AfterIssueNumber == 0 {
+		at = a // before it
+	}
+	if t < a {
+		at-- // the sub-issue left a place ahead of the anchor
+	}
+	l.out.Position = at + 1
+	l.out.Note = fmt.Sprintf("#%d is now sub-issue %d of %d of #%d", in.TargetIssueNumber, l.out.Position, len(subs), in.IssueNumber)
 	return nil
 }
 
@@ -278,7 +339,7 @@ func (l *linker) blockedBy(ctx context.Context) error {
 		_, err = l.c.AddBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 		if ge := core.GitHubCode(err); ge == github.ValidationFailed {
 			if linked, rerr := l.isBlockedBy(ctx, int(in.TargetIssueNumber)); rerr == nil && linked {
-				l.noOp("#%d is already blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
+				l.noOp("#%d is already blocked by %s", in.IssueNumber, in.targetName())
 				return nil
 			}
 		}
@@ -286,7 +347,7 @@ func (l *linker) blockedBy(ctx context.Context) error {
 		_, err = l.c.RemoveBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 		if ge := core.GitHubCode(err); ge == github.NotFound {
 			if _, rerr := fetchIssue(ctx, l.c, in.Owner, in.Repo, int(in.IssueNumber)); rerr == nil {
-				l.noOp("#%d was not blocked by #%d", in.IssueNumber, in.TargetIssueNumber)
+				l.noOp("#%d was not blocked by %s", in.IssueNumber, in.targetName())
 				return nil
 			}
 		}
@@ -307,7 +368,7 @@ func (l *linker) isBlockedBy(ctx context.Context, number int) (bool, error) {
 			return false, err
 		}
 		for _, is := range list {
-			if is.GetNumber() == number && otherRepo(repoOf(is), l.in.Owner, l.in.Repo) == "" {
+			if owner, repo := l.in.targetRepo(); is.GetNumber() == number && otherRepo(repoOf(is), owner, repo) == "" {
 				return true, nil
 			}
 		}
@@ -350,6 +411,7 @@ func (l *linker) writeFailed(err error) error {
 		e.WithRepair(contract.Repair{NextStep: "pick another target_issue_number; GitHub will refuse this link again",
 			Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[Relation]Collection{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
 	case e.Code == contract.CodeNotFound:
+		e.Code = contract.CodeIssueNotFound
 		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
 	}
 	return e

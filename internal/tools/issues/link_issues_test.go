@@ -150,7 +150,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	// Forced error: a target that does not exist.
 	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: missingIssue}), true)
-	if e.Code != contract.CodeNotFound || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "target_issue_number" {
+	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "target_issue_number" {
 		t.Fatalf("missing target: %+v", e)
 	}
 	// carol reads but cannot link.
@@ -207,7 +207,7 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 	// Removing from an issue that does not exist is not_found, not a no-op.
 	in.IssueNumber = missingIssue
 	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
-	if e.Code != contract.CodeNotFound {
+	if e.Code != contract.CodeIssueNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
@@ -219,12 +219,18 @@ func TestLinkIssuesReorder(t *testing.T) {
 	patch := fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d/sub_issues/priority", parent)
 	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: docsSubIssue, AfterIssueNumber: jobsSubIssue}
 	env.Upstream()
-	if out := link(t, env, in); out.NoOp || out.SubIssues == nil || *out.SubIssues != 4 {
+	out := link(t, env, in)
+	if out.NoOp || out.SubIssues == nil || *out.SubIssues != 4 {
 		t.Fatalf("reorder: %+v", out)
 	}
 	wantUpstream(t, env, list, patch)
-	if got := subIssueNumbers(env, parent); !slices.Equal(got, []int{13, 16, emulator.DemoNestedParentIssue, 15}) {
+	got := subIssueNumbers(env, parent)
+	if !slices.Equal(got, []int{13, 16, emulator.DemoNestedParentIssue, 15}) {
 		t.Fatalf("order after: %v", got)
+	}
+	// The result says where the sub-issue now stands, as the list does.
+	if out.Position != slices.Index(got, docsSubIssue)+1 || !strings.Contains(out.Note, fmt.Sprintf("sub-issue %d of 4", out.Position)) {
+		t.Fatalf("reorder result %+v, order %v", out, got)
 	}
 	// Already in place: no write.
 	if out := link(t, env, in); !out.NoOp {
@@ -232,10 +238,10 @@ func TestLinkIssuesReorder(t *testing.T) {
 	}
 	wantUpstream(t, env, list)
 	in.AfterIssueNumber, in.BeforeIssueNumber = 0, 13
-	link(t, env, in)
+	out = link(t, env, in)
 	wantUpstream(t, env, list, patch)
-	if got := subIssueNumbers(env, parent); !slices.Equal(got, []int{16, 13, emulator.DemoNestedParentIssue, 15}) {
-		t.Fatalf("order after before: %v", got)
+	if got := subIssueNumbers(env, parent); !slices.Equal(got, []int{16, 13, emulator.DemoNestedParentIssue, 15}) || out.Position != 1 {
+		t.Fatalf("order after before: %v, result %+v", got, out)
 	}
 	// A target that is not a sub-issue is refused before writing.
 	in.TargetIssueNumber = 17

@@ -190,7 +190,7 @@ func TestListIssueItemsErrorsAndScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	// Forced error: an issue that does not exist.
 	e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Collection: "comments"}), false)
-	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	if e.Code != contract.CodeIssueNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
 	e = wireEnvelope(t, env.Call(t, core.NameListIssueItems, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"collection":"reactions"}`, emulator.DemoManyCommentsIssue)), false)

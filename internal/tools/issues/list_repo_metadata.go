@@ -126,7 +126,7 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 	return out, nil
 }
 
-// notFoundRepo names the repository in a not_found error, with a search
+// notFoundRepo names the repository in a repo_not_found error, with a search
 // of the owner's issues (each row names its repository) to find the
 // right one.
 func notFoundRepo(err error, owner, repo string) error {
@@ -134,6 +134,7 @@ func notFoundRepo(err error, owner, repo string) error {
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
+	e.Code = contract.CodeRepoNotFound
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
 	return e.WithRepair(contract.Repair{NextStep: "search " + owner + "'s issues: each row names its repository",
 		Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, State: "all"}})

@@ -184,7 +184,7 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	for _, kind := range []string{"labels", "templates"} {
 		t.Run(kind, func(t *testing.T) {
 			e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: issues.MetadataKind(kind)}), false)
-			if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nothing-here") {
+			if e.Code != contract.CodeRepoNotFound || !strings.Contains(e.Message, "acme/nothing-here") {
 				t.Fatalf("%s of a missing repository: %+v", kind, e)
 			}
 		})
@@ -192,7 +192,7 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	// dave cannot see the private repository: the same not_found.
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
 	e := wireEnvelope(t, dave.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "gadgets", Kind: "labels"}), false)
-	if e.Code != contract.CodeNotFound {
+	if e.Code != contract.CodeRepoNotFound {
 		t.Fatalf("private repository: %+v", e)
 	}
 	// An unknown kind is refused by the schema with the accepted set.

@@ -237,7 +237,7 @@ func (g *gqlIssue) rest() *gh.Issue {
 }
 
 // run asks the preflight. A pull request's number is read through REST
-// (see runForPullRequest); a missing issue is reported as not_found with a
+// (see runForPullRequest); a missing issue is reported as issue_not_found with a
 // search repair, and a pull request named as a parent as invalid_field;
 // other failures as the access layer maps them.
 func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult, error) {
@@ -389,7 +389,7 @@ func isPullRequest(kind json.RawMessage) bool {
 
 // notAnIssue is the refusal for a number the preflight found no issue
 // under: a pull request's number where only an issue will do (a parent
-// of sub-issues) says so, anything else is not_found.
+// of sub-issues) says so, anything else is issue_not_found.
 func notAnIssue(err error, kind json.RawMessage, owner, repo string, number int, field string) error {
 	if isPullRequest(kind) {
 		e := contract.Errorf(contract.CodeInvalidField, "%s/%s#%d is a pull request; only an issue can be a parent", owner, repo, number).

@@ -130,7 +130,7 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 		t.Fatalf("a cursor from another issue: %+v", e)
 	}
 	e = env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
-	if e.Code != contract.CodeNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	if e.Code != contract.CodeIssueNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }

@@ -131,7 +131,7 @@ func TestPullRequestNumbers(t *testing.T) {
 	}
 	// A number that is nothing is still not_found.
 	e = env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
-	if e.Code != contract.CodeNotFound {
+	if e.Code != contract.CodeIssueNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
@@ -149,7 +149,7 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 	} {
 		t.Run(c.tool, func(t *testing.T) {
 			e := env.Call(t, c.tool, c.args).Envelope(t)
-			if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "acme/nope does not exist") || e.Repair == nil || e.Repair.Tool == "" {
+			if e.Code != contract.CodeRepoNotFound || !strings.Contains(e.Message, "acme/nope does not exist") || e.Repair == nil || e.Repair.Tool == "" {
 				t.Fatalf("%s: %+v", c.tool, e)
 			}
 			if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
@@ -159,7 +159,7 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 	}
 	// A missing issue in a real repository keeps the issue's repair.
 	e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
-	if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, fmt.Sprintf("#%d", missingIssue)) {
+	if e.Code != contract.CodeIssueNotFound || !strings.Contains(e.Message, fmt.Sprintf("#%d", missingIssue)) {
 		t.Fatalf("missing issue: %+v", e)
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {

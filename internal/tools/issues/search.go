@@ -367,8 +367,9 @@ func (s *Tools) SearchIssues() tooldef.Spec {
 		Toolset: Toolset,
 		Title:   "Search issues",
 		Description: "Find issues in a repo, an owner's or all. " +
-			"Summary rows; bodies: detail=full or github_get_issue.",
+			"Summary rows; bodies: detail=full.",
 		Mode: tooldef.Read,
+		Keep: triageState("items[]"),
 		Run:  s.searchIssues,
 	}
 }

@@ -19,13 +19,15 @@ type UpdateIssueIn struct {
 	Body            *string               `json:"body,omitempty" jsonschema:"empty clears; absent: kept"`
 	State           IssueState            `json:"state,omitempty" jsonschema:"absent: kept"`
 	StateReason     StateReason           `json:"state_reason,omitempty" jsonschema:"needs state; absent: kept"`
-	Labels          *LabelsEdit           `json:"labels,omitempty" jsonschema:"absent (or parts absent): kept"`
-	Assignees       *AssigneesEdit        `json:"assignees,omitempty" jsonschema:"absent (or parts absent): kept"`
-	Milestone       core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"number; null clears; absent: kept"`
-	Type            core.Nullable[string] `json:"type,omitzero" jsonschema:"name; null clears; absent: kept"`
+	Labels          *LabelsEdit           `json:"labels,omitempty" jsonschema:"absent parts: kept"`
+	Assignees       *AssigneesEdit        `json:"assignees,omitempty" jsonschema:"absent parts: kept"`
+	Milestone       core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"null clears; absent: kept"`
+	Type            core.Nullable[string] `json:"type,omitzero" jsonschema:"null clears; absent: kept"`
 	Locked          *bool                 `json:"locked,omitempty" jsonschema:"absent: kept"`
-	LockReason      LockReason            `json:"lock_reason,omitempty" jsonschema:"needs locked: true; absent: none"`
-	ExpectedVersion string                `json:"expected_version,omitempty" jsonschema:"conflict if changed; absent: no check"`
+	LockReason      LockReason            `json:"lock_reason,omitempty" jsonschema:"needs locked; absent: none"`
+	DuplicateOf     core.IssueNumber      `json:"duplicate_of,omitempty" jsonschema:"closes as duplicate of it; absent: no"`
+	DuplicateOfRepo string                `json:"duplicate_of_repo,omitempty" jsonschema:"owner/name; absent: same"`
+	ExpectedVersion string                `json:"expected_version,omitempty" jsonschema:"conflict if stale; absent: no check"`
 }
 
 // AssigneesEdit changes who is assigned.
@@ -81,6 +83,20 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 		fixed.Locked = ptr(true)
 		return bad("lock_reason", "needs locked: true").WithRepair(contract.Repair{
 			NextStep: "call again with locked: true beside lock_reason", Tool: core.NameUpdateIssue, Arguments: fixed})
+	case in.DuplicateOfRepo != "" && in.DuplicateOf == 0:
+		return bad("duplicate_of_repo", "needs duplicate_of, the original's number there")
+	case in.DuplicateOfRepo != "" && !validRepoName(in.DuplicateOfRepo):
+		return bad("duplicate_of_repo", "must be owner/name")
+	case in.DuplicateOf != 0 && in.DuplicateOf == in.IssueNumber && in.duplicateSameRepo():
+		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be a duplicate of itself", in.IssueNumber).
+			WithField("duplicate_of", "must name another issue")
+	case in.DuplicateOf != 0 && (in.State == "open" || (in.StateReason != "" && in.StateReason != "duplicate")):
+		// duplicate_of closes the issue as a duplicate: any other state
+		// or reason contradicts it.
+		fixed := *in
+		fixed.State, fixed.StateReason = "closed", "duplicate"
+		return bad("duplicate_of", "closes the issue as a duplicate; state and state_reason must be closed and duplicate, or absent").
+			WithRepair(contract.Repair{NextStep: "call again with state closed and state_reason duplicate, or without them", Tool: core.NameUpdateIssue, Arguments: fixed})
 	case in.Milestone.Set && !in.Milestone.Null && in.Milestone.Value < 1:
 		return bad("milestone", "must be a milestone number (1 or more) or null")
 	case in.Type.Set && !in.Type.Null && strings.TrimSpace(in.Type.Value) == "":
@@ -113,8 +129,28 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 	return nil
 }
 
+// duplicateOf is the original duplicate_of names: in duplicate_of_repo
+// when given, else in the issue's own repository.
+func (in *UpdateIssueIn) duplicateOf() (owner, repo string) {
+	if o, r, ok := strings.Cut(in.DuplicateOfRepo, "/"); ok {
+		return o, r
+	}
+	return in.Owner, in.Repo
+}
+
+func (in *UpdateIssueIn) duplicateSameRepo() bool {
+	o, r := in.duplicateOf()
+	return strings.EqualFold(o, in.Owner) && strings.EqualFold(r, in.Repo)
+}
+
+// validRepoName reports whether s is owner/name with GitHub's names.
+func validRepoName(s string) bool {
+	o, r, ok := strings.Cut(s, "/")
+	return ok && core.CheckNames(o, r) == nil
+}
+
 func (in *UpdateIssueIn) changesSomething() bool {
-	return in.patchFields() || in.Labels != nil || in.Assignees != nil || in.Locked != nil
+	return in.patchFields() || in.Labels != nil || in.Assignees != nil || in.Locked != nil || in.DuplicateOf != 0
 }
 
 // patchFields reports whether the edit has fields the issue PATCH carries.
@@ -140,11 +176,12 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Name:    core.NameUpdateIssue,
 		Toolset: Toolset,
 		Title:   "Update an issue",
-		Description: "Change an issue. add/remove/swap touch only the names given; set replaces all; " +
-			"unknown names are refused.",
+		Description: "Change an issue. add/remove/swap touch only names given; set replaces all; " +
+			"unknown names refused.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
+		Keep:        triageState("issue"),
 		Run:         s.updateIssue,
 	}
 }

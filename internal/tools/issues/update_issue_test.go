@@ -132,7 +132,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Typo", Labels: []string{"bug"}})
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
 		Title: ptrTo("Typo fixed"), Labels: &issues.LabelsEdit{Add: []string{"priorty: high"}}}).Envelope(t)
-	if e.Code != contract.CodeUnknownLabel || e.Settlement != contract.NotStarted || e.Repair == nil ||
+	if e.Code != contract.CodeLabelNotFound || e.Settlement != contract.NotStarted || e.Repair == nil ||
 		!strings.Contains(fmt.Sprint(e.Details.Value), "priority: high") {
 		t.Fatalf("unknown label: %+v", e)
 	}
@@ -231,7 +231,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 	}
 	// An unknown milestone on the unread path is GitHub's 422, mapped.
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Milestone: core.Some(99)}).Envelope(t)
-	if e.Code != contract.CodeUnknownMilestone || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil {
+	if e.Code != contract.CodeMilestoneNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil {
 		t.Fatalf("unknown milestone: %+v", e)
 	}
 	// type: null clears too.
@@ -476,7 +476,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	}
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
 		Assignees: &issues.AssigneesEdit{Add: []string{"dave"}}}).Envelope(t)
-	if e.Code != contract.CodeUnknownAssignee || e.Settlement != contract.NotStarted {
+	if e.Code != contract.CodeAssigneeNotFound || e.Settlement != contract.NotStarted {
 		t.Fatalf("unassignable: %+v", e)
 	}
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Locked: ptrTo(false)})
@@ -507,7 +507,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	env.Upstream()
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
 		Labels: &issues.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}).Envelope(t)
-	if e.Code != contract.CodeUnknownLabel || e.Details == nil || e.Details.Field != "labels.remove" || e.Settlement != contract.NotStarted {
+	if e.Code != contract.CodeLabelNotFound || e.Details == nil || e.Details.Field != "labels.remove" || e.Settlement != contract.NotStarted {
 		t.Fatalf("envelope: %+v", e)
 	}
 	if !strings.Contains(fmt.Sprint(e.Details.Value), "status: in progress") {

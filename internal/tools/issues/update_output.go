@@ -1,6 +1,7 @@
 package issues
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,12 @@ func (u *update) output() UpdateIssueOut {
 	out := UpdateIssueOut{Version: IssueVersion(after), Notes: u.notes, NoOp: len(u.steps) == 0}
 	if u.before != nil {
 		out.ChangedFields = changedFields(u.before, after)
+		if u.duplicated {
+			// GitHub now links the two issues: a change the fields above do
+			// not show.
+			out.ChangedFields = append(out.ChangedFields, "duplicate_of")
+			out.Notes = append(out.Notes, fmt.Sprintf("GitHub records #%d as a duplicate of %s", u.in.IssueNumber, u.in.originalName()))
+		}
 	} else {
 		applied, ignored := u.confirmed(after)
 		if u.alreadyClosed(after) {

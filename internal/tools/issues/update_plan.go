@@ -35,6 +35,8 @@ type update struct {
 	// assignee and lock writes answer with less, and are applied to the
 	// copy of what was read.
 	fromGitHub bool
+	// duplicated is true once closeIssue named the original (duplicateStep).
+	duplicated bool
 }
 
 // step is one upstream write. done and todo say what it does for
@@ -60,7 +62,7 @@ type step struct {
 // from GitHub's 422 instead of being checked first.
 func (u *update) needsRead() bool {
 	in := u.in
-	return in.ExpectedVersion != "" || u.s.AllowedIssueCreator != "" || in.Labels != nil || in.Locked != nil ||
+	return in.ExpectedVersion != "" || u.s.AllowedIssueCreator != "" || in.Labels != nil || in.Locked != nil || in.DuplicateOf != 0 ||
 		(in.Assignees != nil && in.Assignees.Set == nil) || !in.patchFields()
 }
 
@@ -120,6 +122,10 @@ func (u *update) plan(ctx context.Context) error {
 		reasonDiff = false
 		u.notes = append(u.notes, reasonKept(before.GetStateReason()))
 	}
+	if in.DuplicateOf != 0 {
+		// closeIssue closes it and names the original (duplicateStep).
+		stateDiff, reasonDiff = false, false
+	}
 	if stateDiff || reasonDiff {
 		if in.State != "" {
 			edit.State = ptr(string(in.State))
@@ -169,6 +175,9 @@ func (u *update) plan(ctx context.Context) error {
 	if len(u.patched) > 0 {
 		u.steps = append(u.steps, u.patchStep(edit))
 	}
+	if in.DuplicateOf != 0 {
+		u.steps = append(u.steps, u.duplicateStep())
+	}
 	if len(lp.add) > 0 {
 		u.steps = append(u.steps, u.addLabelsStep(lp.add))
 	}
@@ -195,7 +204,7 @@ func (u *update) planMilestoneAndType(edit *github.IssueEdit, patch func(string)
 				patch("milestone")
 			}
 		case u.pf != nil && u.pf.milestone == nil:
-			return unknownName(contract.CodeUnknownMilestone, "milestone", "milestones", in.Owner, in.Repo,
+			return unknownName(contract.CodeMilestoneNotFound, "milestone", "milestones", in.Owner, in.Repo,
 				fmt.Sprintf("milestone %d does not exist in %s/%s", m.Value, in.Owner, in.Repo), nil)
 		case before == nil || before.GetMilestone().GetNumber() != m.Value:
 			edit.Milestone = ptr(m.Value)
@@ -214,7 +223,7 @@ func (u *update) planMilestoneAndType(edit *github.IssueEdit, patch func(string)
 		case u.pf != nil:
 			spelled, ok := u.pf.types[strings.ToLower(name)]
 			if !ok {
-				return unknownName(contract.CodeUnknownIssueType, "type", "issue_types", in.Owner, in.Repo,
+				return unknownName(contract.CodeIssueTypeNotFound, "type", "issue_types", in.Owner, in.Repo,
 					fmt.Sprintf("issue type %q is not available in %s/%s", name, in.Owner, in.Repo), typeNames(u.pf.types))
 			}
 			name = spelled
@@ -237,7 +246,7 @@ func (u *update) assignable(logins []string, field string) ([]string, error) {
 		if u.pf != nil {
 			spelled, ok := u.pf.assignable[strings.ToLower(l)]
 			if !ok {
-				return nil, unknownName(contract.CodeUnknownAssignee, field, "assignees", u.in.Owner, u.in.Repo,
+				return nil, unknownName(contract.CodeAssigneeNotFound, field, "assignees", u.in.Owner, u.in.Repo,
 					fmt.Sprintf("%q cannot be assigned in %s/%s", l, u.in.Owner, u.in.Repo), nil)
 			}
 			l = spelled

@@ -19,8 +19,8 @@ func getIssueRepair(owner, repo string, number int, step string) *contract.Repai
 		Arguments: GetIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number)}}
 }
 
-// unknownName builds the unknown_label / _milestone / _assignee /
-// _issue_type refusal, which is always made before any write.
+// unknownName builds the label_not_found / milestone_not_found /
+// assignee_not_found / issue_type_not_found refusal, which is always made before any write.
 func unknownName(code contract.Code, field, kind, owner, repo, msg string, matches []string) *contract.Error {
 	e := contract.Errorf(code, "%s; nothing was written", msg).WithField(field, "not found in "+owner+"/"+repo)
 	if len(matches) > 0 {
@@ -63,7 +63,7 @@ func unknownLabels(ctx context.Context, c *github.Client, owner, repo, field str
 	for i, n := range names {
 		quoted[i] = fmt.Sprintf("%q", n)
 	}
-	e := unknownName(contract.CodeUnknownLabel, field, "labels", owner, repo,
+	e := unknownName(contract.CodeLabelNotFound, field, "labels", owner, repo,
 		"label "+strings.Join(quoted, ", ")+" does not exist in "+owner+"/"+repo, matches)
 	if canCreate {
 		e.Repair.Alternative = "to create it, call again with labels.create_missing: true"
@@ -83,11 +83,11 @@ func refusedField(err error, owner, repo string) *contract.Error {
 		var u *contract.Error
 		switch f.Field {
 		case "milestone":
-			u = unknownName(contract.CodeUnknownMilestone, "milestone", "milestones", owner, repo, "GitHub refused the milestone", nil)
+			u = unknownName(contract.CodeMilestoneNotFound, "milestone", "milestones", owner, repo, "GitHub refused the milestone", nil)
 		case "type":
-			u = unknownName(contract.CodeUnknownIssueType, "type", "issue_types", owner, repo, "GitHub refused the issue type", nil)
+			u = unknownName(contract.CodeIssueTypeNotFound, "type", "issue_types", owner, repo, "GitHub refused the issue type", nil)
 		case "assignees", "assignee":
-			u = unknownName(contract.CodeUnknownAssignee, "assignees", "assignees", owner, repo, "GitHub refused an assignee", nil)
+			u = unknownName(contract.CodeAssigneeNotFound, "assignees", "assignees", owner, repo, "GitHub refused an assignee", nil)
 		default:
 			continue
 		}

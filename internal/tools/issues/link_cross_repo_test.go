@@ -1,0 +1,68 @@
+package issues_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// target_owner and target_repo name an issue in another repository: a
+// sub-issue and a blocker there are linked as GitHub links them, a repeat
+// is a no-op that names the other repository, and a target missing there
+// is refused before any write.
+func TestLinkIssuesAcrossRepositories(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	var other int
+	withState(env, func(s *emulator.State) {
+		for _, is := range s.Repo(emulator.DemoOrg, emulator.DemoGadgetsRepo).Issues {
+			if !is.IsPull && !is.Deleted && is.Parent == nil && is.State == "open" {
+				other = is.Number
+				break
+			}
+		}
+	})
+	if other == 0 {
+		t.Fatal("no open issue without a parent in acme/gadgets")
+	}
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add",
+		TargetIssueNumber: core.IssueNumber(other), TargetRepo: emulator.DemoGadgetsRepo}
+	if out := link(t, env, in); out.NoOp {
+		t.Fatalf("add: %+v", out)
+	}
+	withState(env, func(s *emulator.State) {
+		p := s.Repo(emulator.DemoOrg, emulator.DemoGadgetsRepo).Issue(other).Parent
+		if p == nil || p.Number != emulator.DemoParentIssue || p.Repo.Name != emulator.DemoWidgetsRepo {
+			t.Fatalf("acme/gadgets#%d's parent: %+v", other, p)
+		}
+	})
+	if out := link(t, env, in); !out.NoOp || !strings.Contains(out.Note, "acme/gadgets#") {
+		t.Fatalf("repeat: %+v", out)
+	}
+
+	blocked := in
+	blocked.IssueNumber, blocked.Relation = emulator.DemoUntriagedFrom, "blocked_by"
+	if out := link(t, env, blocked); out.NoOp {
+		t.Fatalf("blocked_by add: %+v", out)
+	}
+	withState(env, func(s *emulator.State) {
+		bs := widgets(env).Issue(emulator.DemoUntriagedFrom).BlockedBy
+		if len(bs) != 1 || bs[0].Number != other || bs[0].Repo.Name != emulator.DemoGadgetsRepo {
+			t.Fatalf("blocked by %v", bs)
+		}
+	})
+	if out := link(t, env, blocked); !out.NoOp {
+		t.Fatalf("blocked_by repeat: %+v", out)
+	}
+
+	missing := in
+	missing.TargetIssueNumber = 99999
+	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, missing), true)
+	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || !strings.Contains(e.Message, "acme/gadgets#99999") {
+		t.Fatalf("missing target: %+v", e)
+	}
+}

@@ -1,0 +1,77 @@
+package issues_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// triageFields is one issue object as sent: a key absent is not the same
+// as a key present with [] or null.
+type triageFields map[string]json.RawMessage
+
+func (f triageFields) check(t *testing.T, where string) {
+	t.Helper()
+	for _, name := range []string{"labels", "assignees", "milestone"} {
+		if _, ok := f[name]; !ok {
+			t.Errorf("%s: #%s has no %s field: absent reads as not included", where, f["number"], name)
+		}
+	}
+}
+
+// Summary rows and get_issue state an issue's labels, assignees and
+// milestone even when it has none, and summary rows carry the issue type.
+func TestTriageStateIsAlwaysPresent(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 100})
+	if res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	var page struct {
+		Items []triageFields `json:"items"`
+	}
+	if err := json.Unmarshal(res.JSON, &page); err != nil || len(page.Items) == 0 {
+		t.Fatalf("%v: %s", err, res.JSON)
+	}
+	var empty, typed bool
+	for _, row := range page.Items {
+		row.check(t, "search row")
+		if string(row["labels"]) == "[]" && string(row["milestone"]) == "null" && string(row["assignees"]) == "[]" {
+			empty = true
+		}
+		typed = typed || len(row["type"]) > 2
+	}
+	if !empty || !typed {
+		t.Fatalf("want an unlabelled, unassigned row without a milestone (%v) and a typed row (%v)", empty, typed)
+	}
+	res = env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoUntriagedFrom})
+	var got struct {
+		Issue triageFields `json:"issue"`
+	}
+	if err := json.Unmarshal(res.JSON, &got); err != nil || res.IsError {
+		t.Fatalf("%v: %s", err, res.JSON)
+	}
+	got.Issue.check(t, "get_issue")
+	if string(got.Issue["labels"]) != "[]" {
+		t.Fatalf("#%d labels %s, want []", emulator.DemoUntriagedFrom, got.Issue["labels"])
+	}
+}
+
+// Summary rows stay within 230 bytes an issue on the demo seed, measured
+// as the bench measures them: the whole response over the rows.
+func TestSummaryRowsStayWithinBudget(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 30})
+	var out issues.SearchIssuesOut
+	res.Decode(t, &out)
+	if len(out.Items) != 30 {
+		t.Fatalf("%d rows", len(out.Items))
+	}
+	if per := len(res.JSON) / len(out.Items); per > 230 {
+		t.Fatalf("%d bytes an issue in summary rows, budget 230", per)
+	}
+}
