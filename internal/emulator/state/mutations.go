@@ -201,7 +201,7 @@ func (s *State) Close(is *Issue, actor *Account, reason string) {
 func (s *State) MarkDuplicate(is, canonical *Issue, actor *Account) {
 	is.DuplicateOf = canonical
 	s.addEvent(is, &Event{Event: "marked_as_duplicate", Actor: actor, Subject: canonical})
-	s.touch(is)
+	s.Touch(is)
 }
 
 // Reopen reopens a closed issue.
