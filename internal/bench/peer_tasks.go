@@ -163,7 +163,7 @@ func peerTasks() []peerTask {
 			}},
 		{name: "close as a duplicate, with a comment",
 			ghgate: func(ctx context.Context, s *stdioServer, f peerFixtures) error {
-				if _, err := s.call(ctx, "github_update_issue", f.in(args{"issue_number": f.closeOne[0], "state": "closed", "state_reason": "duplicate"})); err != nil {
+				if _, err := s.call(ctx, "github_update_issue", f.in(args{"issue_number": f.closeOne[0], "state": "closed", "state_reason": "duplicate", "duplicate_of": f.duplicateOf})); err != nil {
 					return err
 				}
 				_, err := s.call(ctx, "github_add_comment", f.in(args{"issue_number": f.closeOne[0], "body": fmt.Sprintf("Duplicate of #%d", f.duplicateOf)}))
