@@ -195,6 +195,17 @@ func (c *call) pullJSON(is *Issue, detail bool) *pullJSON {
 	return out
 }
 
+// repoPull resolves {owner}/{repo} with the permission a route needs and
+// {pull_number} in it; nil (the answer already written) when either
+// fails.
+func (c *call) repoPull(perm Permission) (*Repo, *Issue) {
+	r := c.repoFor(perm)
+	if r == nil {
+		return nil, nil
+	}
+	return r, c.pullFor(r)
+}
+
 // pullFor resolves {pull_number}: a pull request of r (an issue number
 // answers 404, as on GitHub).
 func (c *call) pullFor(r *Repo) *Issue {
@@ -273,11 +284,7 @@ func (e *Emulator) listPulls(c *call) {
 }
 
 func (e *Emulator) getPull(c *call) {
-	r := c.repoFor(PermRead)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
 	}
@@ -348,11 +355,7 @@ func (c *call) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSON {
 }
 
 func (e *Emulator) listPullFiles(c *call) {
-	r := c.repoFor(PermRead)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
 	}
@@ -364,11 +367,7 @@ func (e *Emulator) listPullFiles(c *call) {
 }
 
 func (e *Emulator) listPullCommits(c *call) {
-	r := c.repoFor(PermRead)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
 	}
@@ -412,11 +411,7 @@ func (c *call) reviewJSON(rv *Review) reviewJSON {
 }
 
 func (e *Emulator) listPullReviews(c *call) {
-	r := c.repoFor(PermRead)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
 	}
@@ -485,11 +480,7 @@ func (c *call) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
 }
 
 func (e *Emulator) listPullReviewComments(c *call) {
-	r := c.repoFor(PermRead)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
 	}
@@ -512,11 +503,7 @@ func (e *Emulator) listPullReviewComments(c *call) {
 }
 
 func (e *Emulator) listRequestedReviewers(c *call) {
-	r := c.repoFor(PermRead)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
 	}

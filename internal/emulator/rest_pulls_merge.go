@@ -20,11 +20,7 @@ const mergeDoc = "rest/pulls/pulls#merge-a-pull-request"
 // cannot be merged (closed, draft, conflicting, or held by the branch's
 // protection), 409 when sha is not the head, 422 for an unknown method.
 func (e *Emulator) mergePull(c *call) {
-	r := c.repoFor(PermWrite)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	r, is := c.repoPull(PermWrite)
 	if is == nil {
 		return
 	}
@@ -67,11 +63,7 @@ func (e *Emulator) mergePull(c *call) {
 
 // checkMerged answers 204 when the pull request was merged, else 404.
 func (e *Emulator) checkMerged(c *call) {
-	r := c.repoFor(PermRead)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
 	}

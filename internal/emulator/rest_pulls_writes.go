@@ -99,11 +99,7 @@ const updatePullDoc = "rest/pulls/pulls#update-a-pull-request"
 // updatePull edits a pull request: its author or anyone with write access
 // may, as on GitHub.
 func (e *Emulator) updatePull(c *call) {
-	r := c.repoFor(PermRead)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	r, is := c.repoPull(PermRead)
 	if is == nil {
 		return
 	}
@@ -165,11 +161,7 @@ const reviewersDoc = "rest/pulls/review-requests#request-reviewers-for-a-pull-re
 // requestReviewers asks collaborators (not the author) and the
 // organization's teams for a review; it needs triage access.
 func (e *Emulator) requestReviewers(c *call) {
-	r := c.repoFor(PermTriage)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	r, is := c.repoPull(PermTriage)
 	if is == nil {
 		return
 	}
@@ -218,11 +210,7 @@ func (e *Emulator) requestReviewers(c *call) {
 // removeRequestedReviewers withdraws review requests; it needs triage
 // access.
 func (e *Emulator) removeRequestedReviewers(c *call) {
-	r := c.repoFor(PermTriage)
-	if r == nil {
-		return
-	}
-	is := c.pullFor(r)
+	_, is := c.repoPull(PermTriage)
 	if is == nil {
 		return
 	}
