@@ -129,7 +129,7 @@ func Surface(ctx context.Context) ([]Figure, error) {
 		return nil, err
 	}
 	figs = append(figs, Figure{Name: "tools/list, default toolset, compact", Value: float64(def), Unit: "bytes",
-		Note: "budget 10,000; GitHub's official MCP server: 50,714 default, 13,967 for its 9 issue tools"})
+		Note: "budget 10,000; GitHub's MCP server side by side: ghgate bench --peer"})
 	all, _, _, err := toolsListBytes(ctx, []string{"all"})
 	if err != nil {
 		return nil, err
