@@ -262,6 +262,16 @@ func (e *Emulator) listMatchingRefs(c *call) {
 	c.json(http.StatusOK, out)
 }
 
+// refCommit resolves a readable repository's {ref} path value to a
+// commit; cm is nil (the answer already written) when either fails.
+func (c *call) refCommit() (r *Repo, g *GitRepo, cm *GitCommit) {
+	r, g = c.gitFor(PermRead)
+	if r == nil {
+		return nil, nil, nil
+	}
+	return r, g, c.commitFor(g, c.req.PathValue("ref"))
+}
+
 // commitFor resolves {ref} (a branch, or a full or abbreviated sha) with
 // GitHub's 422 for a ref that names nothing.
 func (c *call) commitFor(g *GitRepo, ref string) *GitCommit {
@@ -336,11 +346,7 @@ func touches(cm *GitCommit, path string) bool {
 }
 
 func (e *Emulator) getCommit(c *call) {
-	r, g := c.gitFor(PermRead)
-	if r == nil {
-		return
-	}
-	cm := c.commitFor(g, c.req.PathValue("ref"))
+	r, _, cm := c.refCommit()
 	if cm == nil {
 		return
 	}
@@ -393,11 +399,7 @@ func (c *call) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator boo
 // any failed or errored, pending if any is pending or there are none,
 // success otherwise, as GitHub documents.
 func (e *Emulator) getCombinedStatus(c *call) {
-	r, g := c.gitFor(PermRead)
-	if r == nil {
-		return
-	}
-	cm := c.commitFor(g, c.req.PathValue("ref"))
+	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
 	}
@@ -431,11 +433,7 @@ func (e *Emulator) getCombinedStatus(c *call) {
 }
 
 func (e *Emulator) listCommitStatuses(c *call) {
-	r, g := c.gitFor(PermRead)
-	if r == nil {
-		return
-	}
-	cm := c.commitFor(g, c.req.PathValue("ref"))
+	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
 	}
@@ -492,11 +490,7 @@ func (c *call) checkRunJSON(r *Repo, cr *CheckRun) checkRunJSON {
 }
 
 func (e *Emulator) listCommitCheckRuns(c *call) {
-	r, g := c.gitFor(PermRead)
-	if r == nil {
-		return
-	}
-	cm := c.commitFor(g, c.req.PathValue("ref"))
+	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
 	}
