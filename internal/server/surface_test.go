@@ -122,10 +122,12 @@ func TestEveryToolKeepsTheContract(t *testing.T) {
 		if tool.Annotations == nil || tool.Description == "" {
 			t.Errorf("%s: no annotations or description", tool.Name)
 		}
-		// Every optional input says what leaving it out means.
+		// Every optional input says what leaving it out means: in words,
+		// or as JSON Schema's default keyword.
 		var schema struct {
 			Properties map[string]struct {
-				Description string `json:"description"`
+				Description string          `json:"description"`
+				Default     json.RawMessage `json:"default"`
 			} `json:"properties"`
 			Required []string `json:"required"`
 		}
@@ -136,7 +138,7 @@ func TestEveryToolKeepsTheContract(t *testing.T) {
 		}
 		for name, p := range schema.Properties {
 			d := p.Description
-			if !required[name] && !strings.Contains(d, "absent") && !strings.Contains(d, "default") && !strings.Contains(d, "omit") {
+			if !required[name] && p.Default == nil && !strings.Contains(d, "absent") && !strings.Contains(d, "default") && !strings.Contains(d, "omit") {
 				t.Errorf("%s: optional field %s does not say what omission means (%q)", tool.Name, name, d)
 			}
 		}

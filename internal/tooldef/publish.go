@@ -1,18 +1,24 @@
 package tooldef
 
-import "github.com/google/jsonschema-go/jsonschema"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
 
 // publishedOutput is the output schema as listed to clients: the same
 // shape, told more briefly. Every result is still validated against the
 // full schema before it is sent; what clients see is looser, never
 // stricter, so a client validating against it never rejects a real
 // result. It keeps the top-level fields and their types (nested objects
-// as any value, and no required list): tools/list is loaded into
-// every agent's context, and the full nested shapes would cost more bytes
-// than all the tools' inputs together. The full schemas are served as the
+// as any object, and no required list): tools/list is loaded into every
+// agent's context, and the full nested shapes would cost more bytes than
+// all the tools' inputs together. The full schemas are served as the
 // ghgate://schemas resource (see Spec.Schemas), read only by whoever needs
-// them.
-func publishedOutput(full *jsonschema.Schema) *jsonschema.Schema {
+// them. The fields a tool outlines (Tool.Outline) are listed one level
+// further down, with their descriptions.
+func publishedOutput(full *jsonschema.Schema, outline []string) (*jsonschema.Schema, error) {
 	out := slim(full, 0)
 	// Fields any result may carry are described once, in the server's
 	// instructions, rather than in every tool: the schema stays open
@@ -20,7 +26,57 @@ func publishedOutput(full *jsonschema.Schema) *jsonschema.Schema {
 	for _, name := range commonOutputFields {
 		delete(out.Properties, name)
 	}
-	return out
+	for _, path := range outline {
+		if err := outlineField(out, full, path); err != nil {
+			return nil, fmt.Errorf("outline %s: %w", path, err)
+		}
+	}
+	return out, nil
+}
+
+// outlineField lists, in the published schema out, the nested field a
+// path names ("relations.blocked_by", "items[].labels") or every nested
+// field of an object ("relations", "items[]" for each item): its type,
+// and the description the Go type gives it. One level only: a nested
+// object is listed as any object, its description saying what it holds.
+func outlineField(out, full *jsonschema.Schema, path string) error {
+	top, sub, _ := strings.Cut(path, ".")
+	name, elems := strings.CutSuffix(top, "[]")
+	src, pub := full.Properties[name], out.Properties[name]
+	if src == nil || pub == nil {
+		return fmt.Errorf("no published field %q in the output", name)
+	}
+	if elems {
+		if src.Items == nil || pub.Type != "array" {
+			return fmt.Errorf("%s is not an array", name)
+		}
+		src = src.Items
+		if pub.Items == nil {
+			pub.Items = &jsonschema.Schema{Type: "object"}
+		}
+		pub = pub.Items
+	}
+	if src.Type != "object" || len(src.Properties) == 0 {
+		return fmt.Errorf("%s is not an object with fields", top)
+	}
+	pub.Description = src.Description
+	if pub.Properties == nil {
+		pub.Properties = map[string]*jsonschema.Schema{}
+	}
+	names := propertyNames(src)
+	if sub != "" {
+		names = []string{sub}
+	}
+	for _, n := range names {
+		p := src.Properties[n]
+		if p == nil {
+			return fmt.Errorf("no field %q in %s", n, top)
+		}
+		q := slim(p, 1)
+		q.Description = p.Description
+		pub.Properties[n] = q
+	}
+	return nil
 }
 
 // commonOutputFields may appear in any tool's result: rate_limit_remaining
@@ -64,22 +120,36 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 }
 
 // publishedInput is the input schema as listed: the same fields, types,
-// enums and bounded ranges, without the minLength of 1 every required
-// string carries and the minimum of 1 on numbers. That rule is still enforced, and an empty value is answered
-// with an invalid_field naming the field; listing it on every owner, repo
-// and title would cost more bytes than it tells.
+// enums and upper bounds, without the minLength of 1 every required
+// string (and the idempotency key) carries and the minimum of 1 on
+// numbers. That rule is still enforced, and an empty value or a 0 is
+// answered with an invalid_field naming the field; listing it on every
+// owner, repo, title, issue number and page size would cost more bytes
+// than it tells.
+//
+// An object nested in the arguments (labels: {add, remove}) is listed with
+// its fields but not closed: the arguments themselves are closed
+// (additionalProperties: false at the top), and a stray field at any depth
+// is still refused as invalid_field, with a repair that drops it.
 func publishedInput(full *jsonschema.Schema) *jsonschema.Schema {
+	return publishedArgs(full, true)
+}
+
+func publishedArgs(full *jsonschema.Schema, top bool) *jsonschema.Schema {
 	cp := *full
+	if !top && cp.AdditionalProperties != nil && cp.AdditionalProperties.Not != nil {
+		cp.AdditionalProperties = nil
+	}
 	if len(full.Properties) > 0 {
 		cp.Properties = map[string]*jsonschema.Schema{}
 		for name, p := range full.Properties {
-			q := publishedInput(p)
-			if q.MinLength != nil && *q.MinLength == 1 && q.MaxLength == nil {
+			q := publishedArgs(p, false)
+			if q.MinLength != nil && *q.MinLength == 1 {
 				q.MinLength = nil
 			}
-			// Likewise the minimum of 1 on issue numbers and ids: they
-			// count from 1 on GitHub, and 0 is refused by name.
-			if q.Type == "integer" && q.Minimum != nil && *q.Minimum == 1 && q.Maximum == nil {
+			// Likewise the minimum of 1 on issue numbers, ids and page
+			// sizes: they count from 1 on GitHub, and 0 is refused by name.
+			if q.Type == "integer" && q.Minimum != nil && *q.Minimum == 1 {
 				q.Minimum = nil
 			}
 			cp.Properties[name] = q

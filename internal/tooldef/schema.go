@@ -1,10 +1,12 @@
 package tooldef
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -26,6 +28,54 @@ func schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 	}
 	dropNull(s)
 	return s, nil
+}
+
+// defaultsFromTags turns a description that only names what omission
+// means, as a field's jsonschema tag writes it ("default open", "default
+// 30"), into JSON Schema's default keyword: the same in fewer bytes of
+// tools/list, and in a form a client can read. A value the field cannot
+// hold (not one of its enum, not a whole number) is a mistake in the tag.
+func defaultsFromTags(s *jsonschema.Schema) error {
+	if s == nil {
+		return nil
+	}
+	for name, p := range s.Properties {
+		if err := defaultsFromTags(p); err != nil {
+			return err
+		}
+		word, ok := strings.CutPrefix(p.Description, "default ")
+		if !ok || strings.ContainsAny(word, " :;,") {
+			continue
+		}
+		var v any
+		switch {
+		case len(p.Enum) > 0:
+			if !slices.Contains(p.Enum, any(word)) {
+				return fmt.Errorf("%s: default %q is not one of its values", name, word)
+			}
+			v = word
+		case p.Type == "integer":
+			n, err := strconv.Atoi(word)
+			if err != nil {
+				return fmt.Errorf("%s: default %q is not a whole number", name, word)
+			}
+			v = n
+		case p.Type == "boolean":
+			b, err := strconv.ParseBool(word)
+			if err != nil {
+				return fmt.Errorf("%s: default %q is not true or false", name, word)
+			}
+			v = b
+		default:
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		p.Default, p.Description = raw, ""
+	}
+	return nil
 }
 
 // requireNonEmpty makes every required string field refuse "": a required

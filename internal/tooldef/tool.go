@@ -54,7 +54,19 @@ type Tool[In, Out any] struct {
 	// Keep names output fields written even when empty (see Compact):
 	// those whose absence would read as "not included" rather than "none".
 	Keep []string
-	Run  func(ctx context.Context, in In) (Out, error)
+	// Outline names output fields tools/list describes one level down
+	// (see outlineField): "relations" for every field of an object,
+	// "items[]" for every field of each item, "issue.parent" for one.
+	//
+	// Every outlined field is paid for in the default tools/list's
+	// 10,000 bytes, so a tool outlines only what an agent would otherwise
+	// guess at: which way a relation points and what a count counts, and
+	// what a write did beyond the fields it was given (the parent a create
+	// linked). Fields whose names and types say it all, and rows an agent
+	// sees in full in its first result (a search's summary row), stay in
+	// the ghgate://schemas resource.
+	Outline []string
+	Run     func(ctx context.Context, in In) (Out, error)
 }
 
 // Validator is implemented by inputs with rules that span fields.
@@ -127,6 +139,9 @@ func (t Tool[In, Out]) inputSchema() (*jsonschema.Schema, error) {
 	if t.Input != nil {
 		t.Input(in)
 	}
+	if err := defaultsFromTags(in); err != nil {
+		return nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+	}
 	return in, nil
 }
 
@@ -153,6 +168,10 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
 	}
+	published, err := publishedOutput(out, t.Outline)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
+	}
 	readOnly := t.Mode == Read
 	// openWorldHint defaults to true and the destructive hint means
 	// nothing for a read-only tool, so it is sent for writes only. The SDK
@@ -164,7 +183,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	}
 	// Title is left out of the listing: the name and description say the
 	// same, and every byte of tools/list lands in each agent's context.
-	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in), OutputSchema: publishedOutput(out), Annotations: ann}
+	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in), OutputSchema: published, Annotations: ann}
 
 	run := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reqID := NewRequestID()

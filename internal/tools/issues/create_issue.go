@@ -70,6 +70,7 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 		Description: "Open an issue; unknown names write nothing.",
 		Mode:        tooldef.Write,
 		Keep:        triageState("issue"),
+		Outline:     []string{"issue.parent"},
 		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {
 			return s.createIssue(ctx, in, guard)
 		},

@@ -17,7 +17,7 @@ type EditCommentIn struct {
 	Repo      string         `json:"repo"`
 	CommentID core.CommentID `json:"comment_id"`
 	Body      string         `json:"body,omitempty" jsonschema:"new Markdown; omit only to delete"`
-	Delete    bool           `json:"delete,omitempty" jsonschema:"true deletes it; absent: edit"`
+	Delete    bool           `json:"delete,omitempty" jsonschema:"default false"`
 }
 
 // Validate requires exactly one of body and delete.

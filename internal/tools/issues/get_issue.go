@@ -181,10 +181,11 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Name:    core.NameGetIssue,
 		Toolset: Toolset,
 		Title:   "Get an issue",
-		Description: "One issue: fields, version (for expected_version), relations, first 30 comments; " +
+		Description: "One issue: version (for expected_version), relations, first 30 comments; " +
 			"hidden text removed, counted.",
-		Mode: tooldef.Read,
-		Keep: triageState("issue"),
-		Run:  s.getIssue,
+		Mode:    tooldef.Read,
+		Keep:    triageState("issue"),
+		Outline: []string{"relations"},
+		Run:     s.getIssue,
 	}
 }

@@ -41,7 +41,7 @@ type Issue struct {
 	Body        string            `json:"body,omitempty" jsonschema:"Markdown, sanitized: see sanitized"`
 	Author      string            `json:"author,omitempty"`
 	StateReason string            `json:"state_reason,omitempty"`
-	Parent      *IssueRef         `json:"parent,omitempty" jsonschema:"the parent a create linked it under"`
+	Parent      *IssueRef         `json:"parent,omitempty" jsonschema:"linked by parent_issue_number"`
 	Locked      bool              `json:"locked,omitempty"`
 	LockReason  string            `json:"lock_reason,omitempty"`
 	CreatedAt   string            `json:"created_at,omitempty"`

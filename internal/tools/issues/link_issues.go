@@ -431,7 +431,7 @@ func (s *Tools) LinkIssues() tooldef.Spec {
 		Name:        core.NameLinkIssues,
 		Toolset:     Toolset,
 		Title:       "Link issues",
-		Description: "Add, remove or reorder a sub-issue or blocked-by link; already so: no_op.",
+		Description: "Edit a sub-issue or blocked-by link; already so: no_op.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,

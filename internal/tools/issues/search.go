@@ -21,11 +21,11 @@ type SearchIssuesIn struct {
 	Query        string        `json:"query,omitempty" jsonschema:"text and qualifiers; absent: any"`
 	State        SearchState   `json:"state,omitempty" jsonschema:"default open"`
 	Labels       SearchLabels  `json:"labels,omitempty" jsonschema:"all of these; absent: any"`
-	NoLabels     bool          `json:"no_labels,omitempty" jsonschema:"unlabeled only; absent: any"`
+	NoLabels     bool          `json:"no_labels,omitempty" jsonschema:"default false"`
 	Assignee     string        `json:"assignee,omitempty" jsonschema:"login or none; absent: any"`
-	Author       string        `json:"author,omitempty" jsonschema:"opener login; absent: any"`
+	Author       string        `json:"author,omitempty" jsonschema:"login; absent: any"`
 	UpdatedAfter string        `json:"updated_after,omitempty" jsonschema:"YYYY-MM-DD or RFC 3339; absent: any"`
-	IncludePRs   bool          `json:"include_prs,omitempty" jsonschema:"default: issues only"`
+	IncludePRs   bool          `json:"include_prs,omitempty" jsonschema:"default false"`
 	Sort         SearchSort    `json:"sort,omitempty" jsonschema:"default best_match"`
 	Order        SortOrder     `json:"order,omitempty" jsonschema:"default desc"`
 	Detail       Detail        `json:"detail,omitempty" jsonschema:"default summary"`
@@ -363,14 +363,13 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 // SearchIssues is github_search_issues.
 func (s *Tools) SearchIssues() tooldef.Spec {
 	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
-		Name:    core.NameSearchIssues,
-		Toolset: Toolset,
-		Title:   "Search issues",
-		Description: "Find issues in a repo, an owner's or all. " +
-			"Summary rows; bodies: detail=full.",
-		Mode: tooldef.Read,
-		Keep: triageState("items[]"),
-		Run:  s.searchIssues,
+		Name:        core.NameSearchIssues,
+		Toolset:     Toolset,
+		Title:       "Search issues",
+		Description: "Find issues in a repo, an owner's or all; bodies need detail=full.",
+		Mode:        tooldef.Read,
+		Keep:        triageState("items[]"),
+		Run:         s.searchIssues,
 	}
 }
 

@@ -1,0 +1,132 @@
+package tooldef
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+type outlineRow struct {
+	Number int      `json:"number"`
+	Count  int      `json:"count,omitempty" jsonschema:"comment count"`
+	Labels []string `json:"labels"`
+	Ref    *struct {
+		N int `json:"n"`
+	} `json:"ref,omitempty" jsonschema:"what it points at"`
+}
+
+type outlineOut struct {
+	Row   outlineRow   `json:"row"`
+	Rows  []outlineRow `json:"rows"`
+	Plain string       `json:"plain"`
+}
+
+func publishedJSON(t *testing.T, outline ...string) string {
+	t.Helper()
+	full, err := schemaFor(reflect.TypeFor[outlineOut]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := publishedOutput(full, outline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Without an outline, nested objects are any object; an outlined object
+// lists its fields one level down with their descriptions, and a field
+// nested deeper stays any object, described.
+func TestPublishedOutputOutlinesOneLevel(t *testing.T) {
+	if got, want := publishedJSON(t), `{"type":"object","properties":{"plain":{"type":"string"},"row":{"type":"object"},"rows":{"type":"array"}}}`; got != want {
+		t.Errorf("no outline:\n got %s\nwant %s", got, want)
+	}
+	got := publishedJSON(t, "row", "rows[].count")
+	for _, want := range []string{
+		`"row":{"type":"object","properties":{"count":{"type":"integer","description":"comment count"},"labels":{"type":"array","items":{"type":"string"}},"number":{"type":"integer"},"ref":{"type":"object","description":"what it points at"}}}`,
+		`"rows":{"type":"array","items":{"type":"object","properties":{"count":{"type":"integer","description":"comment count"}}}}`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("outline row, rows[].count:\n got %s\nwant it to contain %s", got, want)
+		}
+	}
+}
+
+// A path that names no object field is refused when the tool is built, so
+// a renamed field cannot silently drop out of tools/list.
+func TestPublishedOutputRefusesBadOutlines(t *testing.T) {
+	full, err := schemaFor(reflect.TypeFor[outlineOut]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"missing", "plain", "row.missing", "row[]", "rows.count"} {
+		if _, err := publishedOutput(full, []string{path}); err == nil {
+			t.Errorf("outline %q was accepted", path)
+		}
+	}
+}
+
+type defaultsIn struct {
+	State  string `json:"state,omitempty" jsonschema:"default open"`
+	Size   int    `json:"size,omitempty" jsonschema:"default 30"`
+	All    bool   `json:"all,omitempty" jsonschema:"default false"`
+	Owner  string `json:"owner,omitempty" jsonschema:"default: the caller"`
+	Nested *struct {
+		Add []string `json:"add,omitempty"`
+	} `json:"nested,omitempty" jsonschema:"absent parts: kept"`
+}
+
+// A tag that only names the default becomes the default keyword; prose
+// stays prose; a nested object is listed open, the arguments closed.
+func TestPublishedInputDefaultsAndClosure(t *testing.T) {
+	tool := Tool[defaultsIn, outlineOut]{Name: "t", Input: func(s *jsonschema.Schema) {
+		s.Properties["state"].Enum = []any{"open", "closed"}
+	}}
+	in, err := tool.inputSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(publishedInput(in))
+	got := string(b)
+	for _, want := range []string{
+		`"state":{"type":"string","default":"open","enum":["open","closed"]}`,
+		`"size":{"type":"integer","default":30}`,
+		`"all":{"type":"boolean","default":false}`,
+		`"owner":{"type":"string","description":"default: the caller"}`,
+		`"nested":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}}},"description":"absent parts: kept"}`,
+		`"additionalProperties":false`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("published input:\n got %s\nwant it to contain %s", got, want)
+		}
+	}
+	// The full schema still closes the nested object.
+	if in.Properties["nested"].AdditionalProperties == nil {
+		t.Error("the full input schema lost the nested object's closure")
+	}
+}
+
+// A default the field cannot hold is a mistake in the tag, refused when
+// the schema is built.
+func TestDefaultTagsMustFit(t *testing.T) {
+	type badEnum struct {
+		State string `json:"state,omitempty" jsonschema:"default shut"`
+	}
+	type badInt struct {
+		Size int `json:"size,omitempty" jsonschema:"default many"`
+	}
+	enum := Tool[badEnum, outlineOut]{Name: "e", Input: func(s *jsonschema.Schema) { s.Properties["state"].Enum = []any{"open"} }}
+	if _, err := enum.inputSchema(); err == nil {
+		t.Error("default shut on an enum of open was accepted")
+	}
+	if _, err := (Tool[badInt, outlineOut]{Name: "i"}).inputSchema(); err == nil {
+		t.Error("default many on an integer was accepted")
+	}
+}
