@@ -372,8 +372,9 @@ func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Dup"})
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), State: "closed", StateReason: "duplicate"})
-	// The update half of "close as duplicate with a comment": one PATCH
-	// (the comment is the other call of the task's minimum of two).
+	// A close with state_reason duplicate and no original named: one
+	// PATCH (duplicate_of, which names it, goes through closeIssue; see
+	// update_duplicate_test.go).
 	ciWantCalls(t, env, "close as duplicate", fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d", n))
 	if _, is := ciIssue(env, n); is.State != "closed" || is.StateReason == nil || *is.StateReason != "duplicate" {
 		t.Fatalf("state %s", is.State)
