@@ -33,7 +33,7 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if withExtra.Fingerprint == plain.Fingerprint {
+	if withExtra.Fingerprint() == plain.Fingerprint() {
 		t.Fatal("an extra tool does not change the surface fingerprint")
 	}
 	st, ct := mcp.NewInMemoryTransports()
@@ -104,7 +104,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 	}
 	// The repository template's tool is served: its read goes through the
 	// wrapper as that tool's call (it fails here, there is no credential).
-	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?label=bug"})
+	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?labels=bug"})
 	if len(wrapped) != 1 || wrapped[0] != core.NameSearchIssues {
 		t.Fatalf("the read did not go through the wrapper as github_search_issues: %v", wrapped)
 	}
@@ -132,8 +132,8 @@ func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
-				Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
-				Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
+				Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?state,labels,assignee,updated_after}"},
+				Argument: mcp.CompleteParamsArgument{Name: "labels", Value: ""},
 				Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "widgets"}},
 			})
 			_ = cs.Close()
