@@ -394,3 +394,49 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestEveryResourceHintsItsScope reads every listed resource and one URI
+// of every listed template: what is read from GitHub is private and
+// short-lived, the deployment's own documents public and long-lived. A
+// template without a sample here fails, so a new one cannot skip it.
+func TestEveryResourceHintsItsScope(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	ctx := context.Background()
+	samples := map[string]string{
+		"github://{owner}/{repo}/issues/{issue_number}":                        "github://acme/widgets/issues/1",
+		"github://{owner}/{repo}/issues/{issue_number}/comments{?chunk}":       "github://acme/widgets/issues/1/comments",
+		"github://{owner}/{repo}/issues{?state,labels,assignee,updated_after}": "github://acme/widgets/issues?state=all",
+		"github://{owner}/{repo}/labels":                                       "github://acme/widgets/labels",
+	}
+	tpls, err := env.Session.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tpl := range tpls.ResourceTemplates {
+		uri, ok := samples[tpl.URITemplate]
+		if !ok {
+			t.Errorf("template %s has no sample URI in this test", tpl.URITemplate)
+			continue
+		}
+		res, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		if res.CacheScope != "private" || res.TTLMs != 30_000 {
+			t.Errorf("%s: %s for %d ms, want private for 30000", uri, res.CacheScope, res.TTLMs)
+		}
+	}
+	list, err := env.Session.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range list.Resources {
+		res, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
+		if err != nil {
+			t.Fatalf("%s: %v", r.URI, err)
+		}
+		if res.CacheScope != "public" || res.TTLMs != 86_400_000 {
+			t.Errorf("%s: %s for %d ms, want public for 86400000", r.URI, res.CacheScope, res.TTLMs)
+		}
+	}
+}
