@@ -373,8 +373,10 @@ func TestResourcesOnTheWire(t *testing.T) {
 				if err != nil || !res.IsError {
 					t.Fatalf("forced error: %v %v", err, res)
 				}
-				if fp, _ := res.StructuredContent.(map[string]any)["fingerprint"].(string); fp != arrived {
-					t.Errorf("tool envelope fingerprint %q, want %q", fp, arrived)
+				envelope, _ := res.StructuredContent.(map[string]any)
+				if envelope["code"] != "issue_not_found" || envelope["fingerprint"] != arrived {
+					t.Errorf("a call to a tool enabled at run time: code %v fingerprint %v, want issue_not_found and %s",
+						envelope["code"], envelope["fingerprint"], arrived)
 				}
 				later := connectWire(t, srv, transport, version)
 				if ins := later.cs.InitializeResult().Instructions; !strings.Contains(ins, "Surface fingerprint: "+arrived) || !strings.Contains(ins, "upstream_probe") {
