@@ -254,6 +254,14 @@ func TestIssueIndexFilters(t *testing.T) {
 	if data.Details == nil || !strings.Contains(data.Details.Reason, "%20") {
 		t.Errorf("label with +: details %+v should say a space is %%20", data.Details)
 	}
+	// An RFC 3339 time's colons are percent-encoded too.
+	_, data = readError(t, env, "github://acme/widgets/issues?updated_after=2024-01-01T00:00:00Z")
+	if data.Details == nil || !strings.Contains(data.Details.Reason, "%3A") {
+		t.Errorf("updated_after with colons: details %+v should say a colon is %%3A", data.Details)
+	}
+	if later, _ := read("github://acme/widgets/issues?state=all&updated_after=2100-01-01T00%3A00%3A00Z"); later.TotalCount != 0 {
+		t.Errorf("updated_after as RFC 3339: %d listed", later.TotalCount)
+	}
 }
 
 // indexDoc is the issue index as a client decodes it.

@@ -287,18 +287,22 @@ func (s *Server) refresh() error {
 // instructions is a receiving middleware: the instructions of an
 // initialize or server/discover answer are the capability summary as it
 // stands now, so a client connecting after the surface grew reads the
-// fingerprint it will see on envelopes.
+// fingerprint it will see on envelopes; the fingerprint is in the
+// answer's _meta too, for a client to compare without parsing text.
 func (s *Server) instructions(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if err != nil {
 			return res, err
 		}
+		s.mu.RLock()
+		summary, fp := s.summary, s.fingerprint
+		s.mu.RUnlock()
 		switch r := res.(type) {
 		case *mcp.InitializeResult:
-			r.Instructions = s.Summary()
+			r.Instructions, r.Meta = summary, withFingerprint(r.Meta, fp)
 		case *mcp.DiscoverResult:
-			r.Instructions = s.Summary()
+			r.Instructions, r.Meta = summary, withFingerprint(r.Meta, fp)
 		}
 		return res, nil
 	}
@@ -317,4 +321,15 @@ func WrapExtra(x Extra, wrap tooldef.Wrapper) mcp.ToolHandler {
 		return wrap(ctx, tooldef.Call{Tool: x.Def.Name, Mode: x.Mode, Arguments: args},
 			func(ctx context.Context) (*mcp.CallToolResult, error) { return x.Handler(ctx, req) })
 	}
+}
+
+// fingerprintMetaKey names the fingerprint in a discovery answer's _meta.
+const fingerprintMetaKey = "ghgate/fingerprint"
+
+func withFingerprint(m mcp.Meta, fp string) mcp.Meta {
+	if m == nil {
+		m = mcp.Meta{}
+	}
+	m[fingerprintMetaKey] = fp
+	return m
 }

@@ -49,9 +49,9 @@ func templateTable() []template {
 				"private to this credential, ttlMs 30000"},
 			tool: core.NameGetIssue, completes: []string{"owner", "repo"}, read: (*resources).readComments},
 		{def: mcp.ResourceTemplate{URITemplate: issuesTemplate, Name: "issue-index", MIMEType: jsonMIME,
-			Description: "A repository's issues for triage, 30 at a time: uri, title, state, labels, assignees, a short preview, size (body bytes) " +
+			Description: "A repository's issues for triage, most recently updated first, 30 at a time: uri, title, state, labels, assignees, a short preview, size (body bytes) " +
 				"and annotations.lastModified, never bodies; state open (default), closed or all; labels all of these, comma-separated; " +
-				"assignee a login or none; updated_after YYYY-MM-DD; private to this credential, ttlMs 30000"},
+				"assignee a login or none; updated_after YYYY-MM-DD or RFC 3339 (colons as %3A); private to this credential, ttlMs 30000"},
 			tool: core.NameSearchIssues, completes: []string{"owner", "repo", "state", "labels"}, read: (*resources).readIndex},
 		{def: mcp.ResourceTemplate{URITemplate: labelsTemplate, Name: "labels", MIMEType: jsonMIME,
 			Description: "A repository's labels (first 100), as github_list_repo_metadata lists them; private to this credential, ttlMs 30000"},

@@ -211,6 +211,9 @@ func TestResourcesOnTheWire(t *testing.T) {
 				if !strings.Contains(c.cs.InitializeResult().Instructions, "Surface fingerprint: "+before) {
 					t.Fatalf("instructions lack the fingerprint %s", before)
 				}
+				if !strings.Contains(c.frames.String(), `"ghgate/fingerprint":"`+before+`"`) {
+					t.Errorf("the discovery answer's _meta lacks the fingerprint %s", before)
+				}
 				tpls, err := c.cs.ListResourceTemplates(ctx, nil)
 				if err != nil || len(tpls.ResourceTemplates) != 1 || tpls.ResourceTemplates[0].URITemplate != issuesTemplate {
 					t.Fatalf("before the late toolset: templates %v %v", err, tpls)
