@@ -146,3 +146,41 @@ func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 		})
 	}
 }
+
+// A toolset enabled at run time obeys the rules the server was built
+// with: an unknown name changes nothing, and a denied tool (with the
+// templates it answers) stays unserved.
+func TestEnableToolsetsKeepsTheRules(t *testing.T) {
+	svc := &core.Service{Clients: core.OneClient{}}
+	srv, err := server.NewWithRegistry(svc, server.Options{Deny: []string{core.NameGetIssue}}, splitRegistry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Fingerprint()
+	if err := srv.EnableToolsets("nope"); err == nil || !strings.Contains(err.Error(), "late") || srv.Fingerprint() != before {
+		t.Fatalf("an unknown toolset: %v (fingerprint %s, was %s)", err, srv.Fingerprint(), before)
+	}
+	if err := srv.EnableToolsets("late"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, sp := range srv.Tools() {
+		names = append(names, sp.ToolName())
+	}
+	if contains(names, core.NameGetIssue) || !contains(names, core.NameListRepoMetadata) || srv.Fingerprint() == before {
+		t.Fatalf("after enabling late with get_issue denied: %v, fingerprint %s (was %s)", names, srv.Fingerprint(), before)
+	}
+	cs := servertest.Connect(t, srv.MCP)
+	tpls, err := cs.ListResourceTemplates(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tpl := range tpls.ResourceTemplates {
+		if strings.Contains(tpl.URITemplate, "{issue_number}") {
+			t.Errorf("%s is served though github_get_issue is denied", tpl.URITemplate)
+		}
+	}
+	if len(tpls.ResourceTemplates) != 2 {
+		t.Errorf("templates %d, want the index and labels", len(tpls.ResourceTemplates))
+	}
+}
