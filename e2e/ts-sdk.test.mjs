@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { ghgateBin, startHTTP } from './ghgate.mjs';
 
 const OWNER = 'acme';
@@ -134,6 +135,91 @@ for (const [name, connect] of Object.entries(transports)) {
       assert.equal(read.contents.length, 1);
       const catalog = JSON.parse(read.contents[0].text);
       assert.ok(Array.isArray(catalog) && catalog.some((c) => c.code === 'issue_not_found'), 'catalog lists issue_not_found');
+    });
+
+    // resources/read as sent on the wire: the SDK's own result schema
+    // drops what ResourceContents does not declare (annotations), so the
+    // read is made with a schema that keeps every field.
+    const RawRead = z.object({
+      ttlMs: z.number(),
+      cacheScope: z.string(),
+      contents: z.array(z.object({ uri: z.string(), text: z.string() }).passthrough()),
+    }).passthrough();
+    const read = (uri) => conn.client.request({ method: 'resources/read', params: { uri } }, RawRead);
+
+    test('resources carry honest cache hints and the fingerprint', async () => {
+      const listed = await conn.client.listResources();
+      assert.equal(listed.cacheScope, 'public', 'resources/list is the same for every client');
+      const summary = await read('ghgate://capabilities');
+      assert.equal(summary.ttlMs, 86400000);
+      assert.equal(summary.cacheScope, 'public');
+      const fp = /Surface fingerprint: (ghgate@\S+\+[0-9a-f]{16})/.exec(summary.contents[0].text)?.[1];
+      assert.ok(fp, 'the summary names a ghgate@<version>+<hash> fingerprint');
+      assert.ok((conn.client.getInstructions() ?? '').includes(fp), 'the instructions carry the same fingerprint');
+      for (const code of ['missing_credential', 'invalid_credential', 'insufficient_scope']) {
+        assert.ok(summary.contents[0].text.includes(code), `the summary states the credential failure ${code}`);
+      }
+      const catalog = await read('ghgate://errors');
+      assert.equal(catalog.ttlMs, 86400000);
+      assert.equal(catalog.cacheScope, 'public');
+      await assert.rejects(read(`github://${OWNER}/${REPO}/issues/999999`), (err) => {
+        assert.equal(err.data?.machine_code, 'issue_not_found');
+        assert.equal(err.data?.fingerprint, fp, 'the envelope carries the fingerprint');
+        return true;
+      });
+    });
+
+    test('an issue resource is private, says when it changed, and its 75 comments are followed chunk by chunk', async () => {
+      const created = await conn.client.callTool({ name: 'github_create_issue', arguments: { owner: OWNER, repo: REPO, title: 'A long thread', body: 'Many comments follow.' } });
+      assert.ok(!created.isError, textOf(created));
+      const number = created.structuredContent.issue.number;
+      for (let i = 1; i <= 75; i++) {
+        const c = await conn.client.callTool({ name: 'github_add_comment', arguments: { owner: OWNER, repo: REPO, issue_number: number, body: `comment ${i}` } });
+        assert.ok(!c.isError, textOf(c));
+      }
+      const uri = `github://${OWNER}/${REPO}/issues/${number}`;
+      const issue = await read(uri);
+      assert.equal(issue.ttlMs, 30000);
+      assert.equal(issue.cacheScope, 'private', 'an issue is one credential\'s view: never public');
+      const doc = JSON.parse(issue.contents[0].text);
+      assert.equal(issue.contents[0].annotations?.lastModified, doc.issue.updated_at, 'annotations.lastModified is the issue\'s updated_at');
+      assert.equal(doc.comments.length, 30, 'the issue carries the first chunk');
+      const bodies = doc.comments.map((c) => c.body);
+      let next = doc.next_chunk_uri;
+      let chunks = 1;
+      while (next) {
+        const part = await read(next);
+        assert.equal(part.cacheScope, 'private');
+        assert.equal(part.ttlMs, 30000);
+        const chunk = JSON.parse(part.contents[0].text);
+        chunks++;
+        assert.equal(chunk.chunk, chunks);
+        bodies.push(...chunk.comments.map((c) => c.body));
+        next = chunk.next_chunk_uri;
+      }
+      assert.equal(chunks, 3, 'three chunks of at most 30');
+      assert.deepEqual(bodies, Array.from({ length: 75 }, (_, i) => `comment ${i + 1}`), 'every comment once, in order');
+      const { resourceTemplates } = await conn.client.listResourceTemplates();
+      assert.ok(resourceTemplates.some((t) => t.uriTemplate === 'github://{owner}/{repo}/issues/{issue_number}/comments{?chunk}'), 'the chunk URI is a published template');
+    });
+
+    test('the issue index lists triage metadata, never bodies; the labels index completes label names', async () => {
+      const index = await read(`github://${OWNER}/${REPO}/issues?state=open&labels=bug`);
+      assert.equal(index.cacheScope, 'private');
+      const doc = JSON.parse(index.contents[0].text);
+      assert.ok(doc.issues.length > 0, 'open bugs listed');
+      for (const row of doc.issues) {
+        assert.ok(row.labels.includes('bug'));
+        assert.equal(row.body, undefined, 'no body');
+        assert.ok(typeof row.size === 'number' && typeof row.annotations?.lastModified === 'string', 'size and lastModified');
+        assert.ok((row.preview ?? '').length <= 120, 'a short preview');
+      }
+      const labels = await read(`github://${OWNER}/${REPO}/labels`);
+      assert.equal(labels.cacheScope, 'private');
+      assert.ok(JSON.parse(labels.contents[0].text).items.some((l) => l.name === 'bug'));
+      const done = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'github://{owner}/{repo}/issues{?state,labels,assignee,updated_after}' },
+        argument: { name: 'labels', value: 'bu' }, context: { arguments: { owner: OWNER, repo: REPO } } });
+      assert.ok(done.completion.values.includes('bug'), `label completion: ${JSON.stringify(done.completion.values)}`);
     });
 
     test('completion for a resource template argument is an array, never null', async () => {

@@ -86,7 +86,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 			log.Error("closing the store", "error", err)
 		}
 	}()
-	log.Info("ghgate serving", "tools", len(st.Server.Tools), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint)
+	log.Info("ghgate serving", "tools", len(st.Server.Tools()), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint())
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}

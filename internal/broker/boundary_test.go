@@ -338,8 +338,8 @@ func TestCompletionsAreCheckedRoutedAndAudited(t *testing.T) {
 	defer cancel()
 	complete := func(owner, repo string) (*mcp.CompleteResult, error) {
 		return cs.Complete(ctx, &mcp.CompleteParams{
-			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
-			Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
+			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?state,labels,assignee,updated_after}"},
+			Argument: mcp.CompleteParamsArgument{Name: "labels", Value: ""},
 			Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": owner, "repo": repo}},
 		})
 	}

@@ -171,7 +171,7 @@ func (b *Broker) fingerprint() string {
 	if b.server == nil {
 		return ""
 	}
-	return b.server.Fingerprint
+	return b.server.Fingerprint()
 }
 
 // MCP is the server every session is connected to.
@@ -183,9 +183,9 @@ func (b *Broker) Router() *Router { return b.router }
 // AddTool serves a tool that is not ghgate's own (an upstream MCP server's)
 // in every session, through the same audit wrapper: it gets a CallRecord in
 // its context and one audit line per call. mode says which credential
-// the tool acts with.
-func (b *Broker) AddTool(def *mcp.Tool, h mcp.ToolHandler, mode tooldef.Mode) {
-	b.server.AddExtra(server.Extra{Def: def, Handler: h, Mode: mode})
+// the tool acts with. Connected clients are told the tool list changed.
+func (b *Broker) AddTool(def *mcp.Tool, h mcp.ToolHandler, mode tooldef.Mode) error {
+	return b.server.AddExtra(server.Extra{Def: def, Handler: h, Mode: mode})
 }
 
 // ReopenAudit reopens the audit file (after a log rotation renamed it).

@@ -160,7 +160,7 @@ func (b *Broker) Run(ctx context.Context) error {
 func (b *Broker) Serve(ctx context.Context, s *Socket) error {
 	stop := context.AfterFunc(ctx, func() { _ = s.Close() })
 	defer stop()
-	b.log.Info("broker listening", "socket", s.Path(), "tools", len(b.server.Tools))
+	b.log.Info("broker listening", "socket", s.Path(), "tools", len(b.server.Tools()))
 	var (
 		wg        sync.WaitGroup
 		acceptErr error

@@ -40,11 +40,25 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		b.WriteString("\nFrom other MCP servers, forwarded with this deployment's credentials: " + strings.Join(extra, ", "))
 	}
 	notes := map[string]string{errorsURI: " (the error-code catalog)", schemasURI: " (each tool's full input and output schema)",
-		issuesTemplate: " (open issues, with one label if given)"}
+		issueTemplate:    " (an issue with its first 30 comments and next_chunk_uri)",
+		commentsTemplate: " (comments in chunks of 30, each naming the next in next_chunk_uri)",
+		issuesTemplate:   " (triage metadata only: title, preview, size, lastModified; never bodies)",
+		labelsTemplate:   " (the repository's labels; label names complete in the issue index's labels)"}
 	described := make([]string, len(resources))
 	for i, uri := range resources {
 		described[i] = uri + notes[uri]
 	}
 	b.WriteString("\nResources: " + strings.Join(described, ", ") + "\n")
+	b.WriteString("Cache hints: " + capabilitiesURI + ", " + errorsURI + " and " + schemasURI + " are public, ttlMs 86400000 " +
+		"(they change only with the surface, and the fingerprint with them); issues, comments, the issue index and labels are " +
+		"private to the credential that read them, ttlMs 30000; issue resources carry annotations.lastModified (the issue's updated_at).\n")
+	b.WriteString("\nCredentials: the operator configures the GitHub credential (a token, or the broker's routes); an agent never sends one. " +
+		"Each failure has its code: none configured for the target, missing_credential; GitHub refuses it (revoked, expired, wrong), " +
+		"invalid_credential; it lacks a permission the call needs, insufficient_scope with details.required_scopes. " +
+		"Retrying does not help any of them; the operator must act.\n")
+	b.WriteString("\nValues echoed: details.value only ever holds what ghgate or GitHub minted, never what the caller sent: " +
+		"the values a field accepts (invalid_field), the repository's close label matches (label_not_found), its issue types " +
+		"(issue_type_not_found), and the URIs this server serves (a resource read naming none). Messages and reasons name the " +
+		"field, not the value sent.\n\n")
 	return b.String()
 }

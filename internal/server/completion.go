@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
@@ -14,22 +14,27 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// completer answers completion/complete for the variables the resource
-// templates declare: owner, repo and label (the repository-issues
-// template's filter). Anything else, including issue_number and
-// variables a template does not declare, gets an empty list, never null.
+// completer answers completion/complete for the variables the served
+// resource templates complete: owner, repo, and the issue index's labels
+// (drawn from the repository's labels, as its labels resource lists them)
+// and state. Anything else, including issue_number and variables a
+// template does not declare, gets an empty list, never null.
 type completer struct {
 	svc *core.Service
-	// served are the templates this server serves: a template left out by
-	// allow, deny or read-only completes nothing, as it reads nothing.
-	served []string
+	// completes reports whether a served template completes a variable: a
+	// template left out by allow, deny or read-only completes nothing, as
+	// it reads nothing.
+	completes func(uriTemplate, variable string) bool
 	// fingerprint is the surface's, stamped on a refusal's envelope.
 	fingerprint func() string
 }
 
-func newCompleter(svc *core.Service, served []string, fingerprint func() string) *completer {
-	return &completer{svc: svc, served: served, fingerprint: fingerprint}
+func newCompleter(svc *core.Service, completes func(string, string) bool, fingerprint func() string) *completer {
+	return &completer{svc: svc, completes: completes, fingerprint: fingerprint}
 }
+
+// indexStates are the issue index's state values.
+var indexStates = []string{"open", "closed", "all"}
 
 func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	p := req.Params
@@ -40,7 +45,7 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 		}
 	}
 	var values []string
-	if p.Ref != nil && p.Ref.Type == "ref/resource" && slices.Contains(c.served, p.Ref.URI) && templateDeclares(p.Ref.URI, p.Argument.Name) {
+	if p.Ref != nil && p.Ref.Type == "ref/resource" && c.completes(p.Ref.URI, p.Argument.Name) {
 		// The owner and repository already chosen go into request paths:
 		// they get the same name check as a tool's arguments.
 		if e := checkCompletionContext(p.Argument.Name, known["owner"], known["repo"]); e != nil {
@@ -51,8 +56,20 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 			values = c.svc.CompleteOwners(ctx, p.Argument.Value)
 		case "repo":
 			values = c.svc.CompleteRepos(ctx, known["owner"], p.Argument.Value)
-		case "label":
-			values = c.svc.CompleteLabels(ctx, known["owner"], known["repo"], p.Argument.Value)
+		case "labels":
+			// A list: the items before the last stay as typed.
+			head, item := splitLast(p.Argument.Value)
+			values = c.svc.CompleteLabels(ctx, known["owner"], known["repo"], item)
+			for i := range values {
+				values[i] = head + values[i]
+			}
+		case "state":
+			values = []string{}
+			for _, s := range indexStates {
+				if strings.HasPrefix(s, p.Argument.Value) {
+					values = append(values, s)
+				}
+			}
 		}
 	}
 	if values == nil {
@@ -64,7 +81,7 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 // checkCompletionContext refuses an owner or repo of a shape GitHub does
 // not allow, where completing arg would put it in a request path.
 func checkCompletionContext(arg, owner, repo string) *contract.Error {
-	if arg == "owner" {
+	if arg == "owner" || arg == "state" {
 		return nil
 	}
 	if owner != "" {
@@ -73,7 +90,7 @@ func checkCompletionContext(arg, owner, repo string) *contract.Error {
 				WithField("owner", "must be a GitHub user or organization name (letters, digits, hyphens)")
 		}
 	}
-	if arg == "label" && owner != "" && repo != "" {
+	if arg == "labels" && owner != "" && repo != "" {
 		if err := github.CheckRepo(owner, repo); err != nil {
 			return contract.Errorf(contract.CodeInvalidField, "context repo is not a GitHub repository name").
 				WithField("repo", "must be a repository name (letters, digits, '.', '-', '_'), without the owner")
@@ -101,4 +118,11 @@ func EnvelopeError(code int64, e *contract.Error) *jsonrpc.Error {
 		data = nil
 	}
 	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
+}
+
+// splitLast splits a comma-separated list being typed into the items
+// before the last (with their commas) and the last, the one completed.
+func splitLast(v string) (head, item string) {
+	i := strings.LastIndex(v, ",")
+	return v[:i+1], v[i+1:]
 }

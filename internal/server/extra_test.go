@@ -33,7 +33,7 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if withExtra.Fingerprint == plain.Fingerprint {
+	if withExtra.Fingerprint() == plain.Fingerprint() {
 		t.Fatal("an extra tool does not change the surface fingerprint")
 	}
 	st, ct := mcp.NewInMemoryTransports()
@@ -104,7 +104,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 	}
 	// The repository template's tool is served: its read goes through the
 	// wrapper as that tool's call (it fails here, there is no credential).
-	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?label=bug"})
+	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?labels=bug"})
 	if len(wrapped) != 1 || wrapped[0] != core.NameSearchIssues {
 		t.Fatalf("the read did not go through the wrapper as github_search_issues: %v", wrapped)
 	}
@@ -132,8 +132,8 @@ func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
-				Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?label}"},
-				Argument: mcp.CompleteParamsArgument{Name: "label", Value: ""},
+				Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?state,labels,assignee,updated_after}"},
+				Argument: mcp.CompleteParamsArgument{Name: "labels", Value: ""},
 				Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "widgets"}},
 			})
 			_ = cs.Close()
@@ -144,5 +144,43 @@ func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 				t.Errorf("served templates %v: %d labels completed", c.want, len(res.Completion.Values))
 			}
 		})
+	}
+}
+
+// A toolset enabled at run time obeys the rules the server was built
+// with: an unknown name changes nothing, and a denied tool (with the
+// templates it answers) stays unserved.
+func TestEnableToolsetsKeepsTheRules(t *testing.T) {
+	svc := &core.Service{Clients: core.OneClient{}}
+	srv, err := server.NewWithRegistry(svc, server.Options{Deny: []string{core.NameGetIssue}}, splitRegistry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Fingerprint()
+	if err := srv.EnableToolsets("nope"); err == nil || !strings.Contains(err.Error(), "late") || srv.Fingerprint() != before {
+		t.Fatalf("an unknown toolset: %v (fingerprint %s, was %s)", err, srv.Fingerprint(), before)
+	}
+	if err := srv.EnableToolsets("late"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, sp := range srv.Tools() {
+		names = append(names, sp.ToolName())
+	}
+	if contains(names, core.NameGetIssue) || !contains(names, core.NameListRepoMetadata) || srv.Fingerprint() == before {
+		t.Fatalf("after enabling late with get_issue denied: %v, fingerprint %s (was %s)", names, srv.Fingerprint(), before)
+	}
+	cs := servertest.Connect(t, srv.MCP)
+	tpls, err := cs.ListResourceTemplates(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tpl := range tpls.ResourceTemplates {
+		if strings.Contains(tpl.URITemplate, "{issue_number}") {
+			t.Errorf("%s is served though github_get_issue is denied", tpl.URITemplate)
+		}
+	}
+	if len(tpls.ResourceTemplates) != 2 {
+		t.Errorf("templates %d, want the index and labels", len(tpls.ResourceTemplates))
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -21,203 +21,163 @@ const (
 	capabilitiesURI = "ghgate://capabilities"
 	errorsURI       = "ghgate://errors"
 	schemasURI      = "ghgate://schemas"
-	issueTemplate   = "github://{owner}/{repo}/issues/{issue_number}"
-	// issuesTemplate's {?label} is RFC 6570 form-style query expansion:
-	// github://acme/widgets/issues?label=status%3A%20triage.
-	issuesTemplate = "github://{owner}/{repo}/issues{?label}"
 )
 
-// templateDeclares reports whether a resource template declares the
-// variable: completion offers values only for those.
-func templateDeclares(template, variable string) bool {
-	switch template {
-	case issueTemplate:
-		return variable == "owner" || variable == "repo" || variable == "issue_number"
-	case issuesTemplate:
-		return variable == "owner" || variable == "repo" || variable == "label"
-	}
-	return false
-}
-
-// resources serves the capability summary, the error catalog, and issues
-// by URI template. Every failed read answers with the contract's envelope
-// in the JSON-RPC error's data.
+// resources serves the capability summary, the error catalog, the schemas,
+// and GitHub's issues, comments and labels by URI template. Every failed
+// read answers with the contract's envelope in the JSON-RPC error's data.
 type resources struct {
 	svc *core.Service
+	// fingerprint is the surface's, stamped on every envelope.
+	fingerprint func() string
+	// summary and schemas are the current documents: the surface can grow
+	// while sessions run.
+	summary func() string
+	schemas func() ([]byte, error)
+	// getIssue, searchIssues and listMetadata answer the templates, so a
+	// resource and the tool that answers the same question read GitHub
+	// the same way, through the same wrapper (routing, audit).
+	getIssue, searchIssues, listMetadata mcp.ToolHandler
+
+	mu sync.RWMutex
 	// served names the tools this server lists: a template is served only
 	// when the tool that answers it is, so an allow or deny list cannot be
 	// stepped around by reading a resource instead.
 	served map[string]bool
-	specs  []tooldef.Spec
-	// fingerprint is the surface's, known once the server is built.
-	fingerprint func() string
-	// getIssue and searchIssues answer the templates, so a resource and
-	// the tool that answers the same question give the same JSON.
-	getIssue, searchIssues mcp.ToolHandler
+	// registered names the templates added to the MCP server.
+	registered map[string]bool
 }
 
-func newResources(svc *core.Service, specs []tooldef.Spec) *resources {
-	r := &resources{svc: svc, served: map[string]bool{}, specs: specs}
-	for _, t := range specs {
-		r.served[t.ToolName()] = true
+func newResources(svc *core.Service) *resources {
+	return &resources{svc: svc, served: map[string]bool{}, registered: map[string]bool{}}
+}
+
+// serve marks tools as served; templates they answer become readable at
+// the next register.
+func (r *resources) serve(names ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, n := range names {
+		r.served[n] = true
 	}
-	return r
 }
 
-// Tools whose handlers answer the templates.
-const (
-	issueTool  = core.NameGetIssue
-	issuesTool = core.NameSearchIssues
-)
+// servedTemplates are the templates whose tool is served, in table order.
+func (r *resources) servedTemplates() []template {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []template
+	for _, t := range templateTable() {
+		if r.served[t.tool] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 // uris lists what a read may name: the templates first, then the fixed
 // resources.
 func (r *resources) uris() []string {
 	var out []string
-	if r.served[issueTool] {
-		out = append(out, issueTemplate)
-	}
-	if r.served[issuesTool] {
-		out = append(out, issuesTemplate)
+	for _, t := range r.servedTemplates() {
+		out = append(out, t.def.URITemplate)
 	}
 	return append(out, capabilitiesURI, errorsURI, schemasURI)
 }
 
-// register adds the resources and templates to m, and the middleware that
-// gives a read of a URI m does not serve the envelope too. env is the
-// tools' environment, Wrap included: a template read is the tool call that
-// answers it, routed and audited as that call.
-func (r *resources) register(m *mcp.Server, summary string, env *tooldef.Env) error {
+// completes reports whether completion offers values for variable of the
+// served template uriTemplate.
+func (r *resources) completes(uriTemplate, variable string) bool {
+	for _, t := range r.servedTemplates() {
+		if t.def.URITemplate == uriTemplate {
+			for _, v := range t.completes {
+				if v == variable {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// fixed are the resources every deployment serves.
+func fixed() []*mcp.Resource {
+	return []*mcp.Resource{
+		{URI: capabilitiesURI, Name: "capabilities", MIMEType: "text/plain",
+			Description: "What ghgate does and does not do, its credential prerequisites and the surface fingerprint"},
+		{URI: errorsURI, Name: "error-codes", MIMEType: "application/json",
+			Description: "Every error code a tool can return, what it means and what to do"},
+		{URI: schemasURI, Name: "tool-schemas", MIMEType: "application/json",
+			Description: "Each tool's full input and output schema; tools/list carries a shorter output schema"},
+	}
+}
+
+// build makes the handlers the templates are answered by. env is the
+// tools' environment, Wrap included: a template read is the tool call
+// that answers it, routed and audited as that call.
+func (r *resources) build(env *tooldef.Env) error {
 	r.fingerprint = env.Fingerprint
+	t := &issues.Tools{Service: r.svc}
 	var err error
-	if _, r.getIssue, err = (&issues.Tools{Service: r.svc}).GetIssue().Build(env); err != nil {
+	if _, r.getIssue, err = t.GetIssue().Build(env); err != nil {
 		return err
 	}
-	if _, r.searchIssues, err = (&issues.Tools{Service: r.svc}).SearchIssues().Build(env); err != nil {
+	if _, r.searchIssues, err = t.SearchIssues().Build(env); err != nil {
 		return err
 	}
-	m.AddResource(&mcp.Resource{URI: capabilitiesURI, Name: "capabilities", MIMEType: "text/plain",
-		Description: "What ghgate does and does not do"},
-		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return text(req.Params.URI, "text/plain", summary+"Surface fingerprint: "+r.fingerprint()+"\n"), nil
-		})
-	schemas, err := r.schemas()
-	if err != nil {
-		return err
+	_, r.listMetadata, err = t.ListRepoMetadata().Build(env)
+	return err
+}
+
+// registerFixed adds the fixed resources to m, and the middleware that
+// gives a read of a URI m does not serve the envelope too.
+func (r *resources) registerFixed(m *mcp.Server) {
+	docs := map[string]func() (string, error){
+		capabilitiesURI: func() (string, error) { return r.summary(), nil },
+		errorsURI: func() (string, error) {
+			b, err := json.Marshal(contract.Catalog())
+			return string(b), err
+		},
+		schemasURI: func() (string, error) {
+			b, err := r.schemas()
+			return string(b), err
+		},
 	}
-	m.AddResource(&mcp.Resource{URI: schemasURI, Name: "tool-schemas", MIMEType: "application/json",
-		Description: "Each tool's full input and output schema; tools/list carries a shorter output schema"},
-		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return text(req.Params.URI, "application/json", string(schemas)), nil
+	for _, res := range fixed() {
+		doc, mime := docs[res.URI], res.MIMEType
+		m.AddResource(res, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			body, err := doc()
+			if err != nil {
+				return nil, r.fail(req.Params.URI, contract.Errorf(contract.CodeInternal, "ghgate could not encode the document"))
+			}
+			// The same for every client of this deployment, and changed only
+			// with the surface: long-lived and public.
+			return hinted(text(req.Params.URI, mime, body), surfaceTTL, scopePublic), nil
 		})
-	m.AddResource(&mcp.Resource{URI: errorsURI, Name: "error-codes", MIMEType: "application/json",
-		Description: "Every error code a tool can return, what it means and what to do"},
-		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			b, _ := json.Marshal(contract.Catalog())
-			return text(req.Params.URI, "application/json", string(b)), nil
+	}
+	m.AddReceivingMiddleware(r.envelopeUnserved, annotateReads)
+}
+
+// registerTemplates adds every served template not added yet; the SDK
+// tells listening clients (notifications/resources/list_changed).
+func (r *resources) registerTemplates(m *mcp.Server) {
+	for _, t := range r.servedTemplates() {
+		r.mu.Lock()
+		done := r.registered[t.def.URITemplate]
+		r.registered[t.def.URITemplate] = true
+		r.mu.Unlock()
+		if done {
+			continue
+		}
+		def, read := t.def, t.read
+		m.AddResourceTemplate(&def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return read(r, ctx, req)
 		})
-	if r.served[issueTool] {
-		m.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: issueTemplate, Name: "issue", MIMEType: "application/json",
-			Description: "One issue with its first page of comments, as github_get_issue returns it"}, r.readIssue)
 	}
-	if r.served[issuesTool] {
-		m.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: issuesTemplate, Name: "repository-issues", MIMEType: "application/json",
-			Description: "A repository's open issues (first 30), with the label given if any, as github_search_issues returns them"}, r.readIssues)
-	}
-	m.AddReceivingMiddleware(r.envelopeUnserved)
-	return nil
 }
 
 func text(uri, mime, body string) *mcp.ReadResourceResult {
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: body}}}
-}
-
-func (r *resources) readIssue(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	in, e := issueArgs(req.Params.URI)
-	if e != nil {
-		return nil, r.fail(req.Params.URI, e)
-	}
-	return r.viaTool(ctx, req.Params.URI, r.getIssue, in)
-}
-
-func (r *resources) readIssues(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	in, e := issuesArgs(req.Params.URI)
-	if e != nil {
-		return nil, r.fail(req.Params.URI, e)
-	}
-	return r.viaTool(ctx, req.Params.URI, r.searchIssues, in)
-}
-
-// issueArgs reads github://owner/repo/issues/n as github_get_issue's
-// arguments.
-func issueArgs(uri string) (issues.GetIssueIn, *contract.Error) {
-	u, owner, repo, rest, e := parseRepoURI(uri)
-	switch {
-	case e != nil:
-		return issues.GetIssueIn{}, e
-	case len(rest) != 2 || rest[0] != "issues":
-		return issues.GetIssueIn{}, unservedURI("does not name an issue")
-	case u.RawQuery != "":
-		return issues.GetIssueIn{}, unservedURI("an issue's URI takes no query")
-	}
-	n, err := strconv.Atoi(rest[1])
-	if err != nil || n < 1 {
-		return issues.GetIssueIn{}, unservedURI("issue_number must be a positive whole number")
-	}
-	return issues.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(n)}, nil
-}
-
-// issuesArgs reads github://owner/repo/issues[?label=NAME] as
-// github_search_issues's arguments (open issues is its default).
-func issuesArgs(uri string) (issues.SearchIssuesIn, *contract.Error) {
-	u, owner, repo, rest, e := parseRepoURI(uri)
-	switch {
-	case e != nil:
-		return issues.SearchIssuesIn{}, e
-	case len(rest) != 1 || rest[0] != "issues":
-		return issues.SearchIssuesIn{}, unservedURI("does not name a repository's issues")
-	}
-	labels, e := labelFilter(u.RawQuery)
-	if e != nil {
-		return issues.SearchIssuesIn{}, e
-	}
-	return issues.SearchIssuesIn{Owner: owner, Repo: repo, Labels: labels}, nil
-}
-
-// parseRepoURI splits github://owner/repo/rest...
-func parseRepoURI(raw string) (u *url.URL, owner, repo string, rest []string, e *contract.Error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "github" {
-		return nil, "", "", nil, unservedURI("is not a github:// URI ghgate can parse")
-	}
-	parts := strings.Split(strings.TrimPrefix(u.Path, "/"), "/")
-	if u.Host == "" || len(parts) < 2 || parts[0] == "" {
-		return nil, "", "", nil, unservedURI("must name an owner and a repository")
-	}
-	return u, u.Host, parts[0], parts[1:], nil
-}
-
-// labelFilter reads the repository-issues template's query: nothing, or
-// label=NAME once.
-func labelFilter(rawQuery string) ([]string, *contract.Error) {
-	if rawQuery == "" {
-		return nil, nil
-	}
-	q, err := url.ParseQuery(rawQuery)
-	if err != nil {
-		return nil, unservedURI("has a query that cannot be parsed")
-	}
-	for k, vs := range q {
-		switch {
-		case k != "label":
-			return nil, unservedURI("takes no query parameter but label")
-		case len(vs) != 1:
-			return nil, unservedURI("label may be given once")
-		case vs[0] == "":
-			return nil, unservedURI("label must not be empty")
-		}
-	}
-	return []string{q.Get("label")}, nil
 }
 
 // unservedURI is the envelope for a read naming nothing ghgate serves; the
@@ -256,9 +216,11 @@ func (r *resources) envelopeUnserved(next mcp.MethodHandler) mcp.MethodHandler {
 		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok {
 			uri = p.URI
 			if u, err := url.Parse(p.URI); err == nil && strings.Contains(u.RawQuery, "+") {
-				// Form encoding; the template's {?label} expands a space
-				// to %20 and matches no +.
-				reason = "must percent-encode the label as RFC 6570 does (a space is %20, not +)"
+				// Form encoding; the templates' query variables expand a
+				// space to %20 and match no +.
+				reason = "must percent-encode query values as RFC 6570 does (a space is %20, not +)"
+			} else if err == nil && strings.Contains(u.RawQuery, ":") {
+				reason = "must percent-encode query values as RFC 6570 does (a colon is %3A)"
 			}
 		}
 		return nil, r.fail(uri, unservedURI(reason))
@@ -272,9 +234,10 @@ func carriesEnvelope(data json.RawMessage) bool {
 	return json.Unmarshal(data, &d) == nil && d.MachineCode != ""
 }
 
-// viaTool reads a resource through the tool handler that answers the same
-// question; a failure becomes a JSON-RPC error carrying the envelope.
-func (r *resources) viaTool(ctx context.Context, uri string, h mcp.ToolHandler, args any) (*mcp.ReadResourceResult, error) {
+// viaTool reads through the tool handler that answers the same question
+// and returns its structuredContent; a failure becomes a JSON-RPC error
+// carrying the envelope.
+func (r *resources) viaTool(ctx context.Context, uri string, h mcp.ToolHandler, args any) (json.RawMessage, error) {
 	raw, _ := json.Marshal(args)
 	res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Arguments: raw}})
 	if err != nil {
@@ -288,7 +251,7 @@ func (r *resources) viaTool(ctx context.Context, uri string, h mcp.ToolHandler, 
 		}
 		return nil, r.fail(uri, &env)
 	}
-	return text(uri, "application/json", string(body)), nil
+	return body, nil
 }
 
 // fail turns an envelope into a read's JSON-RPC error: the envelope in
@@ -333,15 +296,15 @@ type resourceErrorData struct {
 	URI          string        `json:"uri,omitempty"`
 }
 
-// schemas is the ghgate://schemas document: for each served tool, the full
-// schemas its arguments and results are checked against.
-func (r *resources) schemas() ([]byte, error) {
+// schemasDoc is the ghgate://schemas document: for each served tool, the
+// full schemas its arguments and results are checked against.
+func schemasDoc(specs []tooldef.Spec) ([]byte, error) {
 	type pair struct {
 		Input  any `json:"input"`
 		Output any `json:"output"`
 	}
 	doc := map[string]pair{}
-	for _, sp := range r.specs {
+	for _, sp := range specs {
 		in, out, err := sp.Schemas()
 		if err != nil {
 			return nil, err

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -20,7 +22,7 @@ func TestDiscoveryResources(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	ctx := context.Background()
 	init := env.Session.InitializeResult()
-	if !strings.Contains(init.Instructions, "Does not:") || !strings.Contains(init.Instructions, env.Stack.Server.Fingerprint) {
+	if !strings.Contains(init.Instructions, "Does not:") || !strings.Contains(init.Instructions, env.Stack.Server.Fingerprint()) {
 		t.Fatalf("instructions lack the capability summary or fingerprint: %q", init.Instructions)
 	}
 	caps, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ghgate://capabilities"})
@@ -45,7 +47,7 @@ func TestDiscoveryResources(t *testing.T) {
 		Input  map[string]any `json:"input"`
 		Output map[string]any `json:"output"`
 	}
-	if err := json.Unmarshal([]byte(sch.Contents[0].Text), &schemas); err != nil || len(schemas) != len(env.Stack.Server.Tools) {
+	if err := json.Unmarshal([]byte(sch.Contents[0].Text), &schemas); err != nil || len(schemas) != len(env.Stack.Server.Tools()) {
 		t.Fatalf("schemas: %v, %d tools", err, len(schemas))
 	}
 	got := schemas[core.NameGetIssue].Output
@@ -56,21 +58,24 @@ func TestDiscoveryResources(t *testing.T) {
 		t.Fatal("the capability summary does not name ghgate://schemas")
 	}
 	tpls, err := env.Session.ListResourceTemplates(ctx, nil)
-	if err != nil || len(tpls.ResourceTemplates) != 2 {
+	if err != nil || len(tpls.ResourceTemplates) != 4 {
 		t.Fatalf("templates: %v %+v", err, tpls)
 	}
 	var uris []string
 	for _, tpl := range tpls.ResourceTemplates {
 		uris = append(uris, tpl.URITemplate)
 	}
-	if !contains(uris, issuesTemplate) || !contains(uris, "github://{owner}/{repo}/issues/{issue_number}") {
-		t.Errorf("templates %v, want the issue template and %s", uris, issuesTemplate)
+	for _, want := range []string{issuesTemplate, "github://{owner}/{repo}/issues/{issue_number}",
+		"github://{owner}/{repo}/issues/{issue_number}/comments{?chunk}", "github://{owner}/{repo}/labels"} {
+		if !contains(uris, want) {
+			t.Errorf("templates %v, want %s", uris, want)
+		}
 	}
 }
 
-// issuesTemplate is the repository-issues template, with its label filter
-// as an RFC 6570 form-style query variable.
-const issuesTemplate = "github://{owner}/{repo}/issues{?label}"
+// issuesTemplate is the issue index, its filters RFC 6570 form-style
+// query variables.
+const issuesTemplate = "github://{owner}/{repo}/issues{?state,labels,assignee,updated_after}"
 
 // readError reads uri, expects a failure and returns the JSON-RPC error
 // and its data decoded as the envelope.
@@ -97,8 +102,8 @@ func readError(t *testing.T, env *servertest.Env, uri string) (*jsonrpc.Error, r
 	if !contract.Known(data.Code) || data.MachineCode != string(data.Code) || data.HumanMessage != data.Message || data.HumanMessage == "" {
 		t.Errorf("%s: error.data %s: code, machine_code, message and human_message disagree", uri, werr.Data)
 	}
-	if data.Fingerprint != env.Stack.Server.Fingerprint {
-		t.Errorf("%s: fingerprint %q, want the surface's %q", uri, data.Fingerprint, env.Stack.Server.Fingerprint)
+	if data.Fingerprint != env.Stack.Server.Fingerprint() {
+		t.Errorf("%s: fingerprint %q, want the surface's %q", uri, data.Fingerprint, env.Stack.Server.Fingerprint())
 	}
 	if !strings.HasPrefix(data.RequestID, "ghg_") {
 		t.Errorf("%s: request_id %q", uri, data.RequestID)
@@ -126,11 +131,16 @@ func TestUnservedResourceURIsCarryTheEnvelope(t *testing.T) {
 		"github://acme/widgets/issues/0",               // not a positive number
 		"github://acme/widgets/issues/",                // no number
 		"github://acme/widgets/pulls/1",                // matches no template
-		"github://acme/widgets/issues?label=a&state=x", // matches no template
-		"github://acme/widgets/issues?state=closed",    // matches the template's query shape, not its variable
-		"github://acme/widgets/issues?label=",          // empty label
-		"github:///widgets/issues/1",                   // no owner
-		"github://acme",                                // no repository
+		"github://acme/widgets/issues?labels=a&sort=x", // matches the template's query shape, not its variables
+		"github://acme/widgets/issues?sort=updated",    // the same
+		"github://acme/widgets/issues?labels=",         // empty labels
+		"github://acme/widgets/issues?labels=a,,b",     // an empty label in the list
+		"github://acme/widgets/issues?state=open&state=closed",
+		"github://acme/widgets/issues/1/comments?chunk=0",
+		"github://acme/widgets/issues/1/comments?page=2",
+		"github://acme/widgets/labels?page=2",
+		"github:///widgets/issues/1", // no owner
+		"github://acme",              // no repository
 		"ghgate://nothing",
 		"https://github.com/acme/widgets/issues/1",
 	} {
@@ -154,56 +164,122 @@ func TestUnservedResourceURIsCarryTheEnvelope(t *testing.T) {
 	}
 }
 
-// TestRepositoryIssuesLabelFilter: the repository-issues template's label
-// variable filters the open issues it lists.
-func TestRepositoryIssuesLabelFilter(t *testing.T) {
+// TestIssueIndexFilters: the issue index's filters narrow what it lists
+// as github_search_issues's would, and it carries triage metadata only.
+func TestIssueIndexFilters(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	type page struct {
-		Items []struct {
-			Number int      `json:"number"`
-			State  string   `json:"state"`
-			Labels []string `json:"labels"`
-		} `json:"items"`
-		TotalCount int `json:"total_count"`
-	}
-	read := func(uri string) (page, string) {
+	read := func(uri string) (indexDoc, *mcp.ReadResourceResult) {
 		t.Helper()
 		res, err := env.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
 		if err != nil {
 			t.Fatalf("%s: %v", uri, err)
 		}
-		var out page
+		var out indexDoc
 		if err := json.Unmarshal([]byte(res.Contents[0].Text), &out); err != nil {
 			t.Fatalf("%s: %v", uri, err)
 		}
-		return out, res.Contents[0].Text
+		return out, res
 	}
-	all, _ := read("github://acme/widgets/issues")
+	all, res := read("github://acme/widgets/issues")
+	if res.CacheScope != "private" || res.TTLMs != 30_000 {
+		t.Errorf("index cache hints %s/%d, want private/30000", res.CacheScope, res.TTLMs)
+	}
+	if strings.Contains(res.Contents[0].Text, `"body"`) {
+		t.Errorf("the index carries bodies: %.300s", res.Contents[0].Text)
+	}
+	if len(all.Issues) == 0 {
+		t.Fatal("the index lists no issues")
+	}
+	for _, is := range all.Issues {
+		if is.State != "open" || is.URI != fmt.Sprintf("github://acme/widgets/issues/%d", is.Number) || is.Title == "" {
+			t.Errorf("row %+v", is)
+		}
+		if _, err := time.Parse(time.RFC3339, is.Annotations.LastModified); err != nil {
+			t.Errorf("#%d lastModified %q: %v", is.Number, is.Annotations.LastModified, err)
+		}
+		if n := utf8.RuneCountInString(is.Preview); n > 120 || (is.Size > 0 && is.Preview == "") {
+			t.Errorf("#%d preview of %d runes for a body of %d bytes", is.Number, n, is.Size)
+		}
+	}
 	const label = "status: triage"
 	// RFC 6570 form-style expansion percent-encodes the space and colon.
-	triage, body := read("github://acme/widgets/issues?label=status%3A%20triage")
+	triage, _ := read("github://acme/widgets/issues?labels=status%3A%20triage")
 	if triage.TotalCount == 0 || triage.TotalCount >= all.TotalCount {
 		t.Errorf("label filter: %d of %d open issues", triage.TotalCount, all.TotalCount)
 	}
-	for _, is := range triage.Items {
+	for _, is := range triage.Issues {
 		if !contains(is.Labels, label) || is.State != "open" {
 			t.Errorf("label filter returned #%d (%s, %v)", is.Number, is.State, is.Labels)
 		}
 	}
 	// The same rows as the tool that answers the same question.
-	viaTool := env.Call(t, core.NameSearchIssues, map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}})
-	var a, b page
-	viaTool.Decode(t, &a)
-	_ = json.Unmarshal([]byte(body), &b)
-	if viaTool.IsError || len(a.Items) != len(b.Items) || a.TotalCount != b.TotalCount {
-		t.Errorf("resource and github_search_issues differ:\nresource: %s\ntool:     %s", body, viaTool.JSON)
+	viaTool := env.Call(t, core.NameSearchIssues, map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}, "sort": "updated"})
+	var tool struct {
+		Items []struct {
+			Number int `json:"number"`
+		} `json:"items"`
+		TotalCount int `json:"total_count"`
+	}
+	viaTool.Decode(t, &tool)
+	if viaTool.IsError || len(tool.Items) != len(triage.Issues) || tool.TotalCount != triage.TotalCount {
+		t.Fatalf("resource and github_search_issues differ: %d/%d rows, %d/%d total", len(triage.Issues), len(tool.Items), triage.TotalCount, tool.TotalCount)
+	}
+	for i := range tool.Items {
+		if tool.Items[i].Number != triage.Issues[i].Number {
+			t.Errorf("row %d: resource #%d, tool #%d", i, triage.Issues[i].Number, tool.Items[i].Number)
+		}
+	}
+	closed, _ := read("github://acme/widgets/issues?state=closed")
+	for _, is := range closed.Issues {
+		if is.State != "closed" {
+			t.Errorf("state=closed listed #%d (%s)", is.Number, is.State)
+		}
+	}
+	if len(closed.Issues) == 0 {
+		t.Error("state=closed listed nothing")
+	}
+	bob, _ := read("github://acme/widgets/issues?state=all&assignee=bob")
+	for _, is := range bob.Issues {
+		if !contains(is.Assignees, "bob") {
+			t.Errorf("assignee=bob listed #%d (%v)", is.Number, is.Assignees)
+		}
+	}
+	later, _ := read("github://acme/widgets/issues?state=all&updated_after=2100-01-01")
+	if later.TotalCount != 0 {
+		t.Errorf("updated_after in 2100 listed %d", later.TotalCount)
 	}
 	// A form-encoded space (+) is not what the template expands to; the
 	// envelope says how to encode it.
-	_, data := readError(t, env, "github://acme/widgets/issues?label="+url.QueryEscape(label))
+	_, data := readError(t, env, "github://acme/widgets/issues?labels="+url.QueryEscape(label))
 	if data.Details == nil || !strings.Contains(data.Details.Reason, "%20") {
 		t.Errorf("label with +: details %+v should say a space is %%20", data.Details)
 	}
+	// An RFC 3339 time's colons are percent-encoded too.
+	_, data = readError(t, env, "github://acme/widgets/issues?updated_after=2024-01-01T00:00:00Z")
+	if data.Details == nil || !strings.Contains(data.Details.Reason, "%3A") {
+		t.Errorf("updated_after with colons: details %+v should say a colon is %%3A", data.Details)
+	}
+	if later, _ := read("github://acme/widgets/issues?state=all&updated_after=2100-01-01T00%3A00%3A00Z"); later.TotalCount != 0 {
+		t.Errorf("updated_after as RFC 3339: %d listed", later.TotalCount)
+	}
+}
+
+// indexDoc is the issue index as a client decodes it.
+type indexDoc struct {
+	Issues []struct {
+		URI         string   `json:"uri"`
+		Number      int      `json:"number"`
+		Title       string   `json:"title"`
+		State       string   `json:"state"`
+		Labels      []string `json:"labels"`
+		Assignees   []string `json:"assignees"`
+		Preview     string   `json:"preview"`
+		Size        int      `json:"size"`
+		Annotations struct {
+			LastModified string `json:"lastModified"`
+		} `json:"annotations"`
+	} `json:"issues"`
+	TotalCount int `json:"total_count"`
 }
 
 func TestIssueResourceTemplates(t *testing.T) {
@@ -220,7 +296,7 @@ func TestIssueResourceTemplates(t *testing.T) {
 		t.Fatalf("issue resource: %v %s", err, res.Contents[0].Text)
 	}
 	list, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/widgets/issues"})
-	if err != nil || !strings.Contains(list.Contents[0].Text, `"items"`) {
+	if err != nil || !strings.Contains(list.Contents[0].Text, `"issues"`) {
 		t.Fatalf("issues resource: %v", err)
 	}
 	_, err = env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/widgets/issues/99999"})
@@ -290,17 +366,24 @@ func TestCompletions(t *testing.T) {
 			}
 		})
 	}
-	// label is the repository-issues template's variable, so a client
-	// that completes the variables a template declares reaches it.
-	if got := complete(issuesTemplate, "label", "status", map[string]string{"owner": "acme", "repo": "widgets"}); !contains(got, "status: triage") {
+	// labels is the issue index's variable, so a client that completes
+	// the variables a template declares reaches it; it is a list, and the
+	// last item is the one completed.
+	if got := complete(issuesTemplate, "labels", "status", map[string]string{"owner": "acme", "repo": "widgets"}); !contains(got, "status: triage") {
 		t.Errorf("labels: %v", got)
 	}
-	if got := complete(issuesTemplate, "label", "status", nil); len(got) != 0 {
+	if got := complete(issuesTemplate, "labels", "bug,status", map[string]string{"owner": "acme", "repo": "widgets"}); !contains(got, "bug,status: triage") {
+		t.Errorf("labels after a first: %v", got)
+	}
+	if got := complete(issuesTemplate, "state", "c", nil); len(got) != 1 || got[0] != "closed" {
+		t.Errorf("state: %v", got)
+	}
+	if got := complete(issuesTemplate, "labels", "status", nil); len(got) != 0 {
 		t.Errorf("labels without a repository: %v", got)
 	}
 	// Variables a template does not declare, and issue numbers, get an
 	// empty list, never null.
-	if got := complete(issueTemplate, "label", "status", map[string]string{"owner": "acme", "repo": "widgets"}); len(got) != 0 {
+	if got := complete(issueTemplate, "labels", "status", map[string]string{"owner": "acme", "repo": "widgets"}); len(got) != 0 {
 		t.Errorf("label on the issue template, which declares none: %v", got)
 	}
 	if got := complete(issueTemplate, "issue_number", "1", nil); len(got) != 0 {
@@ -318,4 +401,50 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestEveryResourceHintsItsScope reads every listed resource and one URI
+// of every listed template: what is read from GitHub is private and
+// short-lived, the deployment's own documents public and long-lived. A
+// template without a sample here fails, so a new one cannot skip it.
+func TestEveryResourceHintsItsScope(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	ctx := context.Background()
+	samples := map[string]string{
+		"github://{owner}/{repo}/issues/{issue_number}":                        "github://acme/widgets/issues/1",
+		"github://{owner}/{repo}/issues/{issue_number}/comments{?chunk}":       "github://acme/widgets/issues/1/comments",
+		"github://{owner}/{repo}/issues{?state,labels,assignee,updated_after}": "github://acme/widgets/issues?state=all",
+		"github://{owner}/{repo}/labels":                                       "github://acme/widgets/labels",
+	}
+	tpls, err := env.Session.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tpl := range tpls.ResourceTemplates {
+		uri, ok := samples[tpl.URITemplate]
+		if !ok {
+			t.Errorf("template %s has no sample URI in this test", tpl.URITemplate)
+			continue
+		}
+		res, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		if res.CacheScope != "private" || res.TTLMs != 30_000 {
+			t.Errorf("%s: %s for %d ms, want private for 30000", uri, res.CacheScope, res.TTLMs)
+		}
+	}
+	list, err := env.Session.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range list.Resources {
+		res, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
+		if err != nil {
+			t.Fatalf("%s: %v", r.URI, err)
+		}
+		if res.CacheScope != "public" || res.TTLMs != 86_400_000 {
+			t.Errorf("%s: %s for %d ms, want public for 86400000", r.URI, res.CacheScope, res.TTLMs)
+		}
+	}
 }

@@ -4,17 +4,15 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
+	"sync"
 
-	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/ghgate/ghgate/internal/tools/core"
-	"github.com/ghgate/ghgate/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -44,35 +42,48 @@ type Extra struct {
 	Mode    tooldef.Mode
 }
 
-// Server is an assembled MCP server and what it was built from.
+// Server is an assembled MCP server and what it was built from. What it
+// serves can grow while sessions run (EnableToolsets, AddExtra); the SDK
+// tells listening clients (notifications/tools/list_changed and
+// notifications/resources/list_changed), and the fingerprint and the
+// capability summary follow.
 type Server struct {
-	MCP         *mcp.Server
-	Tools       []tooldef.Spec
-	Fingerprint string
+	MCP *mcp.Server
 
+	svc      *core.Service
+	registry func(*core.Service) []tooldef.Spec
+	opts     Options
+	env      *tooldef.Env
+	res      *resources
 	unserved *unservedTools
-	wrap     tooldef.Wrapper
-}
 
-// AddExtra serves one more tool that is not ghgate's own, through the
-// same wrapper as the rest. It is not part of the fingerprint.
-func (s *Server) AddExtra(x Extra) {
-	s.unserved.markServed(x.Def.Name)
-	s.MCP.AddTool(x.Def, WrapExtra(x, s.wrap))
+	mu          sync.RWMutex
+	specs       []tooldef.Spec
+	defs        []*mcp.Tool // every served tool's definition, in listing order
+	extraNames  []string
+	summary     string // the capability summary, its fingerprint line included
+	fingerprint string
 }
 
 // New builds the MCP server over svc.
 func New(svc *core.Service, opts Options) (*Server, error) {
-	specs, err := selectTools(svc, opts.Toolsets, opts.ReadOnly)
+	return newServer(svc, opts, tools.All)
+}
+
+// newServer builds the server over the tools registry returns (tools.All;
+// tests give other toolsets).
+func newServer(svc *core.Service, opts Options, registry func(*core.Service) []tooldef.Spec) (*Server, error) {
+	all := registry(svc)
+	specs, err := selectTools(all, opts.Toolsets, opts.ReadOnly)
 	if err != nil {
 		return nil, err
 	}
-	if specs, err = filterTools(svc, specs, opts.Extra, opts.Allow, opts.Deny); err != nil {
+	if specs, err = filterTools(all, specs, opts.Extra, opts.Allow, opts.Deny); err != nil {
 		return nil, err
 	}
 	// Another server's tools obey the same rules as ghgate's own: read-only
 	// serves only the reads, and allow and deny name them too.
-	served, unservedExtra := selectExtra(svc, opts.Extra, opts.ReadOnly, opts.Allow, opts.Deny)
+	served, unservedExtra := selectExtra(all, opts.Extra, opts.ReadOnly, opts.Allow, opts.Deny)
 	opts.Extra = served
 	log := opts.Log
 	if log == nil {
@@ -82,19 +93,18 @@ func New(svc *core.Service, opts Options) (*Server, error) {
 	for _, sp := range specs {
 		names[sp.ToolName()] = true
 	}
-	var extraNames []string
 	for _, x := range opts.Extra {
 		if names[x.Def.Name] {
 			return nil, fmt.Errorf("tool %s is served twice (deny ghgate's own to serve another's)", x.Def.Name)
 		}
 		names[x.Def.Name] = true
-		extraNames = append(extraNames, x.Def.Name)
 	}
-	res := newResources(svc, specs)
-	summary := capabilities(specs, extraNames, opts.ReadOnly, res.uris())
-	srv := &Server{Tools: specs}
-	env := &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap,
-		Fingerprint: func() string { return srv.Fingerprint }}
+	srv := &Server{svc: svc, registry: registry, opts: opts, res: newResources(svc)}
+	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint}
+	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
+	if err := srv.res.build(srv.env); err != nil {
+		return nil, err
+	}
 
 	type built struct {
 		def *mcp.Tool
@@ -102,51 +112,50 @@ func New(svc *core.Service, opts Options) (*Server, error) {
 	}
 	var defs []built
 	for _, s := range specs {
-		def, h, err := s.Build(env)
+		def, h, err := s.Build(srv.env)
 		if err != nil {
 			return nil, err
 		}
 		defs = append(defs, built{def, h})
 	}
-	surface := struct {
-		Version   string              `json:"version"`
-		Tools     []*mcp.Tool         `json:"tools"`
-		Resources []string            `json:"resources"`
-		Codes     []contract.CodeInfo `json:"codes"`
-	}{Version: version.Version, Resources: res.uris(), Codes: contract.Catalog()}
 	for _, x := range opts.Extra {
 		defs = append(defs, built{x.Def, WrapExtra(x, opts.Wrap)})
+		srv.extraNames = append(srv.extraNames, x.Def.Name)
 	}
+	srv.specs = specs
 	for _, d := range defs {
-		surface.Tools = append(surface.Tools, d.def)
+		srv.defs = append(srv.defs, d.def)
 	}
-	b, err := json.Marshal(surface)
-	if err != nil {
+	for n := range names {
+		srv.res.serve(n)
+	}
+	if err := srv.refresh(); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(b)
-	srv.Fingerprint = "sha256:" + hex.EncodeToString(sum[:8])
 
-	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Version}, &mcp.ServerOptions{
-		Instructions:      summary + "Surface fingerprint: " + srv.Fingerprint + "\n",
+	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: versionString()}, &mcp.ServerOptions{
+		// The instructions are the capability summary as it stands when a
+		// client connects: the instructions middleware keeps them current.
+		Instructions:      srv.Summary(),
 		Logger:            log,
-		CompletionHandler: newCompleter(svc, res.uris(), env.Fingerprint).complete,
+		CompletionHandler: newCompleter(svc, srv.res.completes, srv.Fingerprint).complete,
+		SetCacheable:      setCacheable,
 		// ghgate has no prompts, but the SDK answers prompts/list (with an
 		// empty list) whether or not prompts are declared, and MCP
 		// 2026-07-28 requires a server that answers it to declare the
 		// capability (conformance check
 		// sep-2575-server-declares-prompts-in-discover fails without it).
-		// Logging is the SDK's default, kept.
+		// Logging is the SDK's default, kept. Tools and resources are
+		// inferred with listChanged: the surface can grow at run time.
 		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
 	})
 	for _, d := range defs {
 		m.AddTool(d.def, d.h)
 	}
-	if err := res.register(m, summary, env); err != nil {
-		return nil, err
-	}
-	unserved := &unservedTools{env: env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}, served: names}
-	for _, t := range tools.All(svc) {
+	srv.res.registerFixed(m)
+	srv.res.registerTemplates(m)
+	unserved := &unservedTools{env: srv.env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}, served: names}
+	for _, t := range all {
 		if !names[t.ToolName()] {
 			unserved.modes[t.ToolName()] = t.ToolMode()
 		}
@@ -154,9 +163,149 @@ func New(svc *core.Service, opts Options) (*Server, error) {
 	for _, x := range unservedExtra {
 		unserved.modes[x.Def.Name] = x.Mode
 	}
-	m.AddReceivingMiddleware(unserved.middleware)
-	srv.MCP, srv.unserved, srv.wrap = m, unserved, opts.Wrap
+	m.AddReceivingMiddleware(unserved.middleware, srv.instructions)
+	srv.MCP, srv.unserved = m, unserved
 	return srv, nil
+}
+
+// Fingerprint identifies the surface served now: ghgate@<version>+<hash>.
+func (s *Server) Fingerprint() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.fingerprint
+}
+
+// Summary is the capability summary served now, fingerprint included: the
+// ghgate://capabilities resource and the server's instructions.
+func (s *Server) Summary() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.summary
+}
+
+// Tools are ghgate's own tools served now.
+func (s *Server) Tools() []tooldef.Spec {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.specs)
+}
+
+func (s *Server) schemas() ([]byte, error) { return schemasDoc(s.Tools()) }
+
+// AddExtra serves one more tool that is not ghgate's own, through the
+// same wrapper as the rest (an upstream's tool arriving in the broker).
+// Sessions are told (notifications/tools/list_changed), and the
+// fingerprint and capability summary name it.
+func (s *Server) AddExtra(x Extra) error {
+	if s.unserved.isServed(x.Def.Name) {
+		return fmt.Errorf("tool %s is served already", x.Def.Name)
+	}
+	s.mu.Lock()
+	s.defs = append(s.defs, x.Def)
+	s.extraNames = append(s.extraNames, x.Def.Name)
+	s.mu.Unlock()
+	if err := s.refresh(); err != nil {
+		return err
+	}
+	s.unserved.markServed(x.Def.Name)
+	s.MCP.AddTool(x.Def, WrapExtra(x, s.opts.Wrap))
+	return nil
+}
+
+// EnableToolsets serves the named toolsets' tools beside those served
+// already, under the same read-only, allow and deny rules, with the
+// resource templates they answer. Sessions are told
+// (notifications/tools/list_changed, and resources/list_changed when a
+// template is added). Unknown names are an error and change nothing.
+func (s *Server) EnableToolsets(names ...string) error {
+	all := s.registry(s.svc)
+	specs, err := selectTools(all, names, s.opts.ReadOnly)
+	if err != nil {
+		return err
+	}
+	if specs, err = filterTools(all, specs, s.opts.Extra, s.opts.Allow, s.opts.Deny); err != nil {
+		return err
+	}
+	type built struct {
+		def *mcp.Tool
+		h   mcp.ToolHandler
+	}
+	var added []built
+	var addedSpecs []tooldef.Spec
+	for _, sp := range specs {
+		if s.unserved.isServed(sp.ToolName()) {
+			continue
+		}
+		def, h, err := sp.Build(s.env)
+		if err != nil {
+			return err
+		}
+		added = append(added, built{def, h})
+		addedSpecs = append(addedSpecs, sp)
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	for i, b := range added {
+		s.specs = append(s.specs, addedSpecs[i])
+		// ghgate's own tools are listed before other servers'.
+		s.defs = slices.Insert(s.defs, len(s.specs)-1, b.def)
+	}
+	s.mu.Unlock()
+	for _, sp := range addedSpecs {
+		s.res.serve(sp.ToolName())
+	}
+	if err := s.refresh(); err != nil {
+		return err
+	}
+	for i, b := range added {
+		s.unserved.markServed(addedSpecs[i].ToolName())
+		s.MCP.AddTool(b.def, b.h)
+	}
+	s.res.registerTemplates(s.MCP)
+	return nil
+}
+
+// refresh recomputes the capability summary and the fingerprint from what
+// is served now.
+func (s *Server) refresh() error {
+	s.mu.RLock()
+	specs, defs, extra := slices.Clone(s.specs), slices.Clone(s.defs), slices.Clone(s.extraNames)
+	s.mu.RUnlock()
+	body := capabilities(specs, extra, s.opts.ReadOnly, s.res.uris())
+	fp, err := fingerprintOf(defs, s.res, body)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.fingerprint, s.summary = fp, body+"Surface fingerprint: "+fp+"\n"
+	s.mu.Unlock()
+	return nil
+}
+
+// instructions is a receiving middleware: the instructions of an
+// initialize or server/discover answer are the capability summary as it
+// stands now, so a client connecting after the surface grew reads the
+// fingerprint it will see on envelopes; the fingerprint is in the
+// answer's _meta too, for a client to compare without parsing text.
+func (s *Server) instructions(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return res, err
+		}
+		s.mu.RLock()
+		summary, fp := s.summary, s.fingerprint
+		s.mu.RUnlock()
+		switch r := res.(type) {
+		case *mcp.InitializeResult:
+			r.Instructions, r.Meta = summary, withFingerprint(r.Meta, fp)
+		case *mcp.DiscoverResult:
+			r.Instructions, r.Meta = summary, withFingerprint(r.Meta, fp)
+		}
+		return res, nil
+	}
 }
 
 // WrapExtra runs an extra tool through the same wrapper as ghgate's own.
@@ -172,4 +321,15 @@ func WrapExtra(x Extra, wrap tooldef.Wrapper) mcp.ToolHandler {
 		return wrap(ctx, tooldef.Call{Tool: x.Def.Name, Mode: x.Mode, Arguments: args},
 			func(ctx context.Context) (*mcp.CallToolResult, error) { return x.Handler(ctx, req) })
 	}
+}
+
+// fingerprintMetaKey names the fingerprint in a discovery answer's _meta.
+const fingerprintMetaKey = "ghgate/fingerprint"
+
+func withFingerprint(m mcp.Meta, fp string) mcp.Meta {
+	if m == nil {
+		m = mcp.Meta{}
+	}
+	m[fingerprintMetaKey] = fp
+	return m
 }

@@ -2,12 +2,12 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 )
 
@@ -17,9 +17,9 @@ func DefaultToolsets() []string { return []string{issues.Toolset} }
 
 // toolsets groups every tool by the toolset it declares, each in the
 // order the registry lists them.
-func toolsets(s *core.Service) map[string][]tooldef.Spec {
+func toolsets(all []tooldef.Spec) map[string][]tooldef.Spec {
 	sets := map[string][]tooldef.Spec{}
-	for _, t := range tools.All(s) {
+	for _, t := range all {
 		sets[t.ToolsetName()] = append(sets[t.ToolsetName()], t)
 	}
 	return sets
@@ -32,13 +32,14 @@ func ToolsetNames() []string { return tools.Toolsets() }
 // selectTools resolves toolset names ("all" for every one) into the tools
 // to serve, in a deterministic order: toolsets in the order named (sorted
 // for "all"), tools in each toolset's order. Read-only drops every write.
-func selectTools(s *core.Service, names []string, readOnly bool) ([]tooldef.Spec, error) {
-	sets := toolsets(s)
+func selectTools(all []tooldef.Spec, names []string, readOnly bool) ([]tooldef.Spec, error) {
+	sets := toolsets(all)
 	if len(names) == 0 {
 		names = DefaultToolsets()
 	}
+	known := slices.Sorted(maps.Keys(sets))
 	if slices.Contains(names, "all") {
-		names = ToolsetNames()
+		names = known
 	}
 	var unknown []string
 	for _, n := range names {
@@ -47,7 +48,7 @@ func selectTools(s *core.Service, names []string, readOnly bool) ([]tooldef.Spec
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("unknown toolset %s (known: %s, or all)", strings.Join(unknown, ", "), strings.Join(ToolsetNames(), ", "))
+		return nil, fmt.Errorf("unknown toolset %s (known: %s, or all)", strings.Join(unknown, ", "), strings.Join(known, ", "))
 	}
 	var out []tooldef.Spec
 	seen := map[string]bool{}
@@ -65,9 +66,9 @@ func selectTools(s *core.Service, names []string, readOnly bool) ([]tooldef.Spec
 
 // filterTools applies an allowlist and a denylist by tool name. Names must
 // be tools ghgate has (in any toolset) or extra tools offered beside them.
-func filterTools(s *core.Service, specs []tooldef.Spec, extra []Extra, allow, deny []string) ([]tooldef.Spec, error) {
+func filterTools(all, specs []tooldef.Spec, extra []Extra, allow, deny []string) ([]tooldef.Spec, error) {
 	known := map[string]bool{}
-	for _, t := range tools.All(s) {
+	for _, t := range all {
 		known[t.ToolName()] = true
 	}
 	for _, x := range extra {
@@ -98,9 +99,9 @@ func permitted(name string, allow, deny []string) bool {
 // ghgate's own tools. A deny entry naming a tool ghgate has denies
 // ghgate's own: that is how an upstream's tool of the same name is served
 // in its place (the upstream's allow list chose it).
-func selectExtra(s *core.Service, extra []Extra, readOnly bool, allow, deny []string) (served, refused []Extra) {
+func selectExtra(all []tooldef.Spec, extra []Extra, readOnly bool, allow, deny []string) (served, refused []Extra) {
 	own := map[string]bool{}
-	for _, t := range tools.All(s) {
+	for _, t := range all {
 		own[t.ToolName()] = true
 	}
 	var denyExtra []string

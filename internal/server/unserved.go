@@ -47,9 +47,13 @@ func (u *unservedTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok {
 			return next(ctx, method, req)
 		}
+		if u.isServed(p.Name) {
+			// Served, if only since a toolset was enabled at run time.
+			return next(ctx, method, req)
+		}
 		mode, unserved := u.modes[p.Name]
 		if !unserved {
-			if !u.isServed(p.Name) && u.env.Wrap != nil {
+			if u.env.Wrap != nil {
 				// A name nobody serves gets the protocol's error, and the
 				// broker's audit line records the attempt.
 				var res mcp.Result

@@ -133,7 +133,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	scope := in.Owner + "/" + in.Repo
 	// The comments cursor belongs to the issue; detail does not change
 	// which comments there are.
-	filters := struct{ Number int }{int(in.IssueNumber)}
+	filters := commentsFilters(int(in.IssueNumber))
 	restart := in
 	restart.CommentsCursor = ""
 	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "comments_cursor", Cursor: in.CommentsCursor, Restart: restart})

@@ -1,0 +1,13 @@
+package server
+
+import (
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// NewWithRegistry builds a server over the tools registry returns, so a
+// test can offer toolsets ghgate does not ship (to enable one at run
+// time).
+func NewWithRegistry(svc *core.Service, opts Options, registry func(*core.Service) []tooldef.Spec) (*Server, error) {
+	return newServer(svc, opts, registry)
+}
