@@ -397,13 +397,13 @@ func (s *Tools) noteWithheld(out *SearchIssuesOut, withheld int) {
 // SearchIssues is github_search_issues.
 func (s *Tools) SearchIssues() tooldef.Spec {
 	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
-		Name:    core.NameSearchIssues,
-		Toolset: Toolset,
-		Title:   "Search issues",
+		Name:        core.NameSearchIssues,
+		Toolset:     Toolset,
+		Title:       "Search issues",
 		Description: "Find issues in a repo, an owner's or all; detail=full adds bodies.",
-		Mode: tooldef.Read,
-		Keep: triageState("items[]"),
-		Run:  s.searchIssues,
+		Mode:        tooldef.Read,
+		Keep:        triageState("items[]"),
+		Run:         s.searchIssues,
 	}
 }
 
