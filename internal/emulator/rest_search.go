@@ -96,7 +96,8 @@ func searchHits(st *State, token *Token, s *search.Query, sortBy, order string) 
 			continue
 		}
 		for _, is := range r.Issues {
-			if s.Match(is) {
+			// Matched as the index holds it (state/search_lag.go), shown as it is.
+			if v := st.SearchVersion(is); v != nil && !is.Deleted && s.Match(v) {
 				hits = append(hits, is)
 			}
 		}

@@ -32,6 +32,9 @@ type Options struct {
 	CoreLimit, SearchLimit, GraphQLLimit int
 	// Logger receives one line per request at debug level; nil discards.
 	Logger *slog.Logger
+	// SearchLag is how long a write takes to reach search's index, as
+	// GitHub's trails by seconds; zero makes every write searchable at once.
+	SearchLag time.Duration
 }
 
 // Emulator is a stateful stand-in for GitHub's REST and GraphQL APIs.
@@ -58,6 +61,7 @@ func New(opts Options) (*Emulator, error) {
 	default:
 		return nil, fmt.Errorf("emulator: unknown seed %q (known: demo, empty)", opts.Seed)
 	}
+	st.SetSearchLag(opts.SearchLag) // after the seed, which is indexed
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
