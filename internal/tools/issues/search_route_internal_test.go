@@ -17,7 +17,10 @@ import (
 // and searches wider than a repository go to search.
 func TestSearchRoutesPlainFiltersToTheListEndpoint(t *testing.T) {
 	since := time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC)
-	repo := func(in SearchIssuesIn) SearchIssuesIn { in.Owner, in.Repo, in.PageSize = "acme", "widgets", 30; return in }
+	repo := func(in SearchIssuesIn) SearchIssuesIn {
+		in.Owner, in.Repo, in.PageSize = "acme", "widgets", 30
+		return in
+	}
 	listed := []struct {
 		in   SearchIssuesIn
 		want github.ListIssuesOptions
