@@ -110,6 +110,9 @@ type call struct {
 	resource string
 	req      *http.Request
 	w        http.ResponseWriter
+	// timedOut is set when an injected fault makes a search run out of
+	// time (rest_search.go).
+	timedOut bool
 }
 
 func callFrom(r *http.Request) *call { return r.Context().Value(ctxKey{}).(*call) }
@@ -226,7 +229,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	rec := newRecorder()
-	c := &call{e: e, st: e.state, token: tok, links: l, resource: resource, w: rec}
+	c := &call{e: e, st: e.state, token: tok, links: l, resource: resource, w: rec,
+		timedOut: fault != nil && fault.Kind == faults.SearchTimeout}
 	e.state.RLock()
 	c.viewer = e.state.Account(tok.Login)
 	e.state.RUnlock()

@@ -167,3 +167,27 @@ func rateUsed(t *testing.T, env *servertest.Env, resource string) int {
 	}
 	return r.Used
 }
+
+// When GitHub's search runs out of time it answers what it found with
+// incomplete_results; the result says the rows are partial and how to
+// get the rest. A plain listing has no such limit.
+func TestSearchThatTimesOutSaysItIsPartial(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	args := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "comments:>=0", State: "all", PageSize: 100}
+	var whole issues.SearchIssuesOut
+	env.Call(t, core.NameSearchIssues, args).Decode(t, &whole)
+	if whole.Truncated || whole.TotalCount < 4 {
+		t.Fatalf("the search in full: %d matches, truncated %v", whole.TotalCount, whole.Truncated)
+	}
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultSearchTimeout, Method: "GET", Path: "/search/issues", Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var partial issues.SearchIssuesOut
+	args.Sort = "created" // another URL: not answered from the cache
+	env.Call(t, core.NameSearchIssues, args).Decode(t, &partial)
+	if partial.Source != issues.SourceSearch || !partial.Truncated || !strings.Contains(partial.TruncationHint, "timed out") ||
+		len(partial.Items) >= len(whole.Items) {
+		t.Fatalf("a timed-out search: source %q, %d of %d rows, truncated %v (%q)", partial.Source, len(partial.Items), len(whole.Items),
+			partial.Truncated, partial.TruncationHint)
+	}
+}
