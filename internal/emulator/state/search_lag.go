@@ -63,9 +63,20 @@ func (s *State) recordVersion(is *Issue) {
 	if v == nil {
 		return
 	}
+	now := s.Now()
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.versions[is] = append(v.versions[is], issueVersion{at: s.Now(), snap: snapshot(is)})
+	vs := v.versions[is]
+	// Of the versions already past the lag only the newest can still be
+	// asked for: an issue written often, and never searched, keeps few.
+	indexedUpTo := now.Add(-v.lag)
+	first := 0
+	for i := range vs {
+		if !vs[i].at.After(indexedUpTo) {
+			first = i
+		}
+	}
+	v.versions[is] = append(vs[first:], issueVersion{at: now, snap: snapshot(is)})
 }
 
 // SearchVersion is is as the search index holds it now: is itself when no
