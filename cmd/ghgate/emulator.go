@@ -18,6 +18,7 @@ func newEmulatorCommand() *cobra.Command {
 	var (
 		listen  string
 		latency time.Duration
+		lag     time.Duration
 		seed    string
 		faults  []string
 		verbose bool
@@ -44,7 +45,7 @@ POST /_emulator/faults, e.g.
 				level = slog.LevelDebug
 			}
 			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-			emu, err := emulator.New(emulator.Options{Seed: seed, Latency: latency, Logger: log})
+			emu, err := emulator.New(emulator.Options{Seed: seed, Latency: latency, SearchLag: lag, Logger: log})
 			if err != nil {
 				return err
 			}
@@ -62,6 +63,7 @@ POST /_emulator/faults, e.g.
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8765", "loopback address to listen on")
 	cmd.Flags().DurationVar(&latency, "latency", 0, "latency added to every request, e.g. 50ms")
+	cmd.Flags().DurationVar(&lag, "search-lag", 0, "how long a write takes to reach search results, as GitHub's index trails writes, e.g. 5s")
 	cmd.Flags().StringVar(&seed, "seed", "demo", "initial world: demo or empty")
 	cmd.Flags().StringArrayVar(&faults, "fault", nil, "inject a fault: kind[:n]@[METHOD ]path[xCOUNT] (repeatable)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every request")

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +90,59 @@ func TestVersionCommand(t *testing.T) {
 	cmd.SetArgs([]string{"version"})
 	if err := cmd.Execute(); err != nil || !strings.HasPrefix(out.String(), "ghgate ") {
 		t.Fatalf("version: %q, %v", out.String(), err)
+	}
+}
+
+// --search-lag makes search trail writes: an issue just created is read
+// back at once, and not found by search.
+func TestEmulatorCommandSearchLag(t *testing.T) {
+	addr := freeLoopbackAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd := newRootCommand()
+	cmd.SetArgs([]string{"emulator", "--listen", addr, "--search-lag", "1h"})
+	cmd.SetErr(&bytes.Buffer{})
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	do := func(method, path, body string) (*http.Response, error) {
+		req, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "token emu-alice")
+		return http.DefaultClient.Do(req)
+	}
+	var resp *http.Response
+	var err error
+	for i := 0; i < 100; i++ { // up to 5 s for the listener
+		if resp, err = do("POST", "/repos/acme/widgets/issues", `{"title":"Quasar alignment drifts"}`); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %v %v", resp, err)
+	}
+	var created struct {
+		Number int `json:"number"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if resp, err = do("GET", "/repos/acme/widgets/issues/"+strconv.Itoa(created.Number), ""); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("read back #%d: %v %v", created.Number, resp, err)
+	}
+	resp.Body.Close()
+	resp, err = do("GET", "/search/issues?q=quasar+repo:acme/widgets", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found struct {
+		Total int `json:"total_count"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&found)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || found.Total != 0 {
+		t.Fatalf("search right after the create: %d, %d found; want 200 and none within the lag", resp.StatusCode, found.Total)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("shutdown: %v", err)
 	}
 }

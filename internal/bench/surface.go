@@ -52,7 +52,12 @@ func (m *meter) take() ([]string, time.Duration) {
 }
 
 func newRig(ctx context.Context, toolsets []string) (*rig, error) {
-	emu, err := startEmulator(emulator.Options{CoreLimit: 1_000_000, SearchLimit: 1_000_000})
+	return newRigOn(ctx, toolsets, emulator.Options{CoreLimit: 1_000_000, SearchLimit: 1_000_000})
+}
+
+// newRigOn is newRig on an emulator with opts (its budgets, its clock).
+func newRigOn(ctx context.Context, toolsets []string, opts emulator.Options) (*rig, error) {
+	emu, err := startEmulator(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,7 @@ const (
 	FaultDropAfter      = faults.DropAfter
 	FaultMalformedAfter = faults.MalformedAfter
 	FaultRateLimit      = faults.RateLimit
+	FaultSearchTimeout  = faults.SearchTimeout
 )
 
 // FaultHeader marks a response whose body an injected fault cut short.

@@ -32,6 +32,9 @@ type Options struct {
 	CoreLimit, SearchLimit, GraphQLLimit int
 	// Logger receives one line per request at debug level; nil discards.
 	Logger *slog.Logger
+	// SearchLag is how long a write takes to reach search's index, as
+	// GitHub's trails by seconds; zero makes every write searchable at once.
+	SearchLag time.Duration
 }
 
 // Emulator is a stateful stand-in for GitHub's REST and GraphQL APIs.
@@ -58,6 +61,7 @@ func New(opts Options) (*Emulator, error) {
 	default:
 		return nil, fmt.Errorf("emulator: unknown seed %q (known: demo, empty)", opts.Seed)
 	}
+	st.SetSearchLag(opts.SearchLag) // after the seed, which is indexed
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -106,6 +110,9 @@ type call struct {
 	resource string
 	req      *http.Request
 	w        http.ResponseWriter
+	// timedOut is set when an injected fault makes a search run out of
+	// time (rest_search.go).
+	timedOut bool
 }
 
 func callFrom(r *http.Request) *call { return r.Context().Value(ctxKey{}).(*call) }
@@ -222,7 +229,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	rec := newRecorder()
-	c := &call{e: e, st: e.state, token: tok, links: l, resource: resource, w: rec}
+	c := &call{e: e, st: e.state, token: tok, links: l, resource: resource, w: rec,
+		timedOut: fault != nil && fault.Kind == faults.SearchTimeout}
 	e.state.RLock()
 	c.viewer = e.state.Account(tok.Login)
 	e.state.RUnlock()

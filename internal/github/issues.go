@@ -35,6 +35,7 @@ type ListIssuesOptions struct {
 	Labels    []string
 	Assignee  string // a login, "none" or "*"
 	Creator   string
+	Mentioned string // a login
 	Milestone string // a number, "none" or "*"
 	Type      string // an issue type name, "none" or "*"
 	Since     time.Time
@@ -58,7 +59,7 @@ func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssue
 	if err != nil {
 		return nil, Meta{}, invalidArgument(false, err.Error())
 	}
-	opts := &gh.IssueListByRepoOptions{State: o.State, Labels: o.Labels, Assignee: o.Assignee, Creator: o.Creator,
+	opts := &gh.IssueListByRepoOptions{State: o.State, Labels: o.Labels, Assignee: o.Assignee, Creator: o.Creator, Mentioned: o.Mentioned,
 		Milestone: o.Milestone, Type: o.Type, Since: o.Since, Sort: o.Sort, Direction: o.Direction, ListOptions: lo}
 	var out []*gh.Issue
 	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {

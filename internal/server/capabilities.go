@@ -21,6 +21,7 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
 		b.WriteString("- a pull request's number works where GitHub's Issues API takes one (read, comment, labels, assignees, milestone, state, title, body)\n")
 	}
+	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
 		"and on a listing truncated with truncation_hint (what cannot be reached, and how to narrow)\n")
@@ -62,3 +63,13 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		"field, not the value sent.\n\n")
 	return b.String()
 }
+
+// searchRouting says which filters of github_search_issues are answered by
+// which of GitHub's APIs, and what that means for freshness and budgets:
+// an agent checking its own writes needs the list path.
+const searchRouting = "- search_issues on one repo with plain filters only (state, labels, assignee, author, updated_after, sort, include_prs; " +
+	"in query: label:, assignee:, author:, mentions:, type:, no:milestone, no:assignee, is:open/closed/issue) lists the issues directly " +
+	"(source: list): every write shows at once, core budget, repeats free (304). " +
+	"Query text, other qualifiers, no_labels, @me, app authors, and searches of an owner or everywhere use GitHub search " +
+	"(source: search): 30 a minute, 1,000 results at most, and it can trail writes by seconds (notes say so); " +
+	"after a write, read with get_issue or a plain listing. A cursor belongs to the path that minted it\n"

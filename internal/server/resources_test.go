@@ -29,6 +29,12 @@ func TestDiscoveryResources(t *testing.T) {
 	if err != nil || !strings.Contains(caps.Contents[0].Text, "Does:") {
 		t.Fatalf("capabilities: %v", err)
 	}
+	// The summary says which filters are listed and which searched.
+	for _, want := range []string{"source: list", "source: search", "no_labels", "trail writes"} {
+		if !strings.Contains(caps.Contents[0].Text, want) {
+			t.Fatalf("capabilities do not say %q: %s", want, caps.Contents[0].Text)
+		}
+	}
 	cat, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ghgate://errors"})
 	if err != nil {
 		t.Fatal(err)

@@ -33,9 +33,13 @@ const (
 	// RateLimit spends the token's whole budget before the request, so it
 	// is refused as rate limited.
 	RateLimit Kind = "rate_limit"
+	// SearchTimeout makes a search run out of time, as GitHub's does on a
+	// costly query: the answer holds the matches found so far (half of
+	// them) and says incomplete_results. Other requests ignore it.
+	SearchTimeout Kind = "search_timeout"
 )
 
-var kinds = []Kind{Latency, Status, Secondary, DropBefore, DropAfter, MalformedAfter, RateLimit}
+var kinds = []Kind{Latency, Status, Secondary, DropBefore, DropAfter, MalformedAfter, RateLimit, SearchTimeout}
 
 // Fault is one injected misbehaviour.
 type Fault struct {

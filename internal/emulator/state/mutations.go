@@ -64,7 +64,12 @@ func height(is *Issue) int {
 	return h
 }
 
-func (s *State) Touch(is *Issue) { is.UpdatedAt = s.Now() }
+// Touch marks is written now; the search index takes the new version once
+// its lag has passed.
+func (s *State) Touch(is *Issue) {
+	is.UpdatedAt = s.Now()
+	s.recordVersion(is)
+}
 
 // IssueTriage is what a new issue may carry besides its text; setting any
 // of it needs triage access, which the caller checks.

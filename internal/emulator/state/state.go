@@ -31,6 +31,9 @@ type State struct {
 	issueFields map[string][]*IssueField
 	// teams are organizations' teams by lower-case login (teams.go).
 	teams map[string][]*Team
+	// search is what the search index holds when it trails writes
+	// (search_lag.go); nil when it does not.
+	search *searchView
 }
 
 // NewState returns an empty world whose clock is now.
@@ -234,6 +237,7 @@ func (s *State) NewIssue(r *Repo, author *Account, title string, body *string, i
 	r.Issues = append(r.Issues, is)
 	s.nodes[is.NodeID] = is
 	s.issuesByID[id] = is
+	s.recordVersion(is)
 	return is
 }
 

@@ -17,7 +17,7 @@ type AddCommentIn struct {
 	Repo           string              `json:"repo"`
 	IssueNumber    core.IssueNumber    `json:"issue_number"`
 	Body           string              `json:"body"`
-	IdempotencyKey core.IdempotencyKey `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
+	IdempotencyKey core.IdempotencyKey `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it; absent: none"`
 }
 
 // Validate refuses a blank body before any request.

@@ -22,7 +22,7 @@ type CreateIssueIn struct {
 	Milestone         core.MilestoneNumber `json:"milestone,omitempty" jsonschema:"absent: none"`
 	Type              string               `json:"type,omitempty" jsonschema:"absent: none"`
 	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
-	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"a repeat in 10 min returns it; absent: none"`
+	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it; absent: none"`
 }
 
 // Validate checks what the schema cannot.

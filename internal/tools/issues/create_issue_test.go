@@ -263,6 +263,17 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 			if tc.settlement != contract.NoRemoteSuccessKnown && (e.Repair == nil || e.Repair.Tool != core.NameSearchIssues || e.Temporary) {
 				t.Fatalf("an uncertain create must send the agent to look first: %+v", e)
 			}
+			if tc.settlement != contract.NoRemoteSuccessKnown {
+				// The look is a listing, which sees the write at once, not a
+				// search, whose index may not have it yet.
+				var look issues.SearchIssuesOut
+				res := env.Call(t, core.NameSearchIssues, e.Repair.Arguments)
+				res.Decode(t, &look)
+				found := slices.ContainsFunc(look.Items, func(is issues.Issue) bool { return is.Title == title })
+				if res.IsError || look.Source != issues.SourceList || found != tc.applied {
+					t.Fatalf("the repair's look: source %q, found %v, want list and %v: %s", look.Source, found, tc.applied, res.JSON)
+				}
+			}
 		})
 	}
 	// Latency delays the answer and changes nothing else.

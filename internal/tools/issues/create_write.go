@@ -143,8 +143,10 @@ func (s *Tools) createFailed(ctx context.Context, c *github.Client, err error, i
 	return lostWrite(e, in.IdempotencyKey != "",
 		contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the issue this call may have created",
 			Tool: core.NameCreateIssue, Arguments: in},
-		contract.Repair{NextStep: "the issue may exist: search for its title before creating it again",
-			Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, Query: in.Title, State: "all"}})
+		// Listed newest first, not searched by title: search's index trails
+		// a write by seconds and would miss the very issue to look for.
+		contract.Repair{NextStep: "the issue may exist: look for its title among the newest issues before creating it again",
+			Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, State: "all", Sort: "created"}})
 }
 
 // finishCreate links a created issue to its parent and renders it. A link

@@ -182,7 +182,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Toolset: Toolset,
 		Title:   "Get an issue",
 		Description: "One issue: version (for expected_version), relations, first 30 comments; " +
-			"hidden text removed, counted.",
+			"hidden text cut, counted.",
 		Mode:    tooldef.Read,
 		Keep:    triageState("issue"),
 		Outline: []string{"relations"},

@@ -12,19 +12,20 @@ import (
 	"github.com/ghgate/ghgate/internal/searchquery"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // SearchIssuesIn are github_search_issues' arguments.
 type SearchIssuesIn struct {
 	Owner        string        `json:"owner,omitempty" jsonschema:"absent: all"`
 	Repo         string        `json:"repo,omitempty" jsonschema:"needs owner; absent: all"`
-	Query        string        `json:"query,omitempty" jsonschema:"text and qualifiers; absent: any"`
+	Query        string        `json:"query,omitempty" jsonschema:"text, qualifiers; absent: any"`
 	State        SearchState   `json:"state,omitempty" jsonschema:"default open"`
-	Labels       SearchLabels  `json:"labels,omitempty" jsonschema:"all of these; absent: any"`
+	Labels       SearchLabels  `json:"labels,omitempty" jsonschema:"all these; absent: any"`
 	NoLabels     bool          `json:"no_labels,omitempty" jsonschema:"default false"`
 	Assignee     string        `json:"assignee,omitempty" jsonschema:"login or none; absent: any"`
 	Author       string        `json:"author,omitempty" jsonschema:"login; absent: any"`
-	UpdatedAfter string        `json:"updated_after,omitempty" jsonschema:"YYYY-MM-DD or RFC 3339; absent: any"`
+	UpdatedAfter string        `json:"updated_after,omitempty" jsonschema:"date/RFC 3339; absent: any"`
 	IncludePRs   bool          `json:"include_prs,omitempty" jsonschema:"default false"`
 	Sort         SearchSort    `json:"sort,omitempty" jsonschema:"default best_match"`
 	Order        SortOrder     `json:"order,omitempty" jsonschema:"default desc"`
@@ -196,10 +197,15 @@ func parseDateArg(s string) (time.Time, error) {
 
 // SearchIssuesOut is one page of results.
 type SearchIssuesOut struct {
-	Items      []Issue `json:"items,omitempty"`
-	TotalCount int     `json:"total_count"`
+	Items []Issue `json:"items,omitempty"`
+	// TotalCount is every match: search counts them; the list endpoint
+	// does not, so a listing gives it only when one page holds them all.
+	TotalCount int    `json:"total_count,omitempty"`
+	Source     Source `json:"source"`
 	core.Page
-	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty" jsonschema:"present when under 10% of the search budget is left"`
+	// Notes carry search's freshness caveat.
+	Notes              []string `json:"notes,omitempty"`
+	RateLimitRemaining *int     `json:"rate_limit_remaining,omitempty" jsonschema:"present when under 10% of the search budget is left"`
 }
 
 // searchFilters is what a cursor is bound to: every argument that decides
@@ -210,6 +216,8 @@ type searchFilters struct {
 	Labels                                                    []string
 	NoLabels, IncludePRs                                      bool
 	PageSize                                                  int
+	// Source is the path the listing takes (list or search).
+	Source string
 }
 
 // githubQuery builds GitHub's q parameter from the typed filters.
@@ -293,17 +301,13 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 	if detail == "" {
 		detail = Summary
 	}
-	// The cursor is bound to the owner whose credential read the rows.
+	// The cursor is bound to the owner whose credential read the rows, and
+	// to the path that read them: a page number means nothing on the other.
 	owner := in.routedOwner()
 	scope := owner + "/" + in.Repo
-	filters := searchFilters{in.Query, string(in.State), in.Assignee, in.Author, in.UpdatedAfter, string(in.Sort), string(in.Order),
-		in.Labels, in.NoLabels, in.IncludePRs, int(in.PageSize)}
 	restart := in
 	restart.Cursor = ""
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
-	if err != nil {
-		return SearchIssuesOut{}, err
-	}
+	asked := in
 	if s.AllowedIssueCreator != "" {
 		// The creator scope narrows the query itself, so pages stay full.
 		if in.Author != "" && !s.CreatorAllowed(in.Author) {
@@ -312,10 +316,29 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 		}
 		in.Author = s.AllowedIssueCreator
 	}
+	plan, listed := in.listPlan()
+	source := SourceSearch
+	if listed {
+		source = SourceList
+	}
+	filters := searchFilters{asked.Query, string(asked.State), asked.Assignee, asked.Author, asked.UpdatedAfter, string(asked.Sort), string(asked.Order),
+		asked.Labels, asked.NoLabels, asked.IncludePRs, int(asked.PageSize), string(source)}
+	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
+	if err != nil {
+		return SearchIssuesOut{}, err
+	}
 	c, err := s.Client(ctx, owner, tooldef.Read)
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
+	if listed {
+		return s.listPage(ctx, c, in, plan, pg, detail)
+	}
+	return s.searchPage(ctx, c, in, pg, detail)
+}
+
+// searchPage reads one page of in through the search API.
+func (s *Tools) searchPage(ctx context.Context, c *github.Client, in SearchIssuesIn, pg *core.Pager, detail Detail) (SearchIssuesOut, error) {
 	opts := github.SearchOptions{Page: pg.Page, PerPage: int(in.PageSize), Order: string(in.Order)}
 	if in.Sort != "" && in.Sort != "best_match" {
 		opts.Sort = string(in.Sort)
@@ -324,19 +347,9 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
-	s.rememberSeen(c, res.Issues...)
-	out := SearchIssuesOut{TotalCount: res.GetTotal(), RateLimitRemaining: core.LowBudget(c, "search")}
-	withRepo := in.Repo == ""
-	withheld := 0
-	for _, is := range res.Issues {
-		if !s.CreatorAllowed(is.GetUser().GetLogin()) {
-			// The agent's own query text can widen what author: narrows
-			// (another author:, OR), so the scope is enforced on the rows.
-			withheld++
-			continue
-		}
-		out.Items = append(out.Items, issueView(is, detail, withRepo))
-	}
+	out := SearchIssuesOut{TotalCount: res.GetTotal(), Source: SourceSearch, Notes: []string{searchLagNote},
+		RateLimitRemaining: core.LowBudget(c, "search")}
+	withheld := s.fillRows(c, &out, res.Issues, detail, in.Repo == "")
 	reachable := min(out.TotalCount, searchCap)
 	next := meta.NextPage
 	if next*int(in.PageSize)-int(in.PageSize) >= reachable {
@@ -348,16 +361,37 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 		out.Truncated = true
 		out.TruncationHint = fmt.Sprintf("GitHub search reaches only the first %d of %d matches; narrow the query (labels, author, updated_after) to see the rest", searchCap, out.TotalCount)
 	}
-	if withheld > 0 {
-		out.Truncated = true
-		out.TruncationHint = fmt.Sprintf("%d matches opened by someone other than %s were left out; "+
-			"this deployment only shows that user's issues", withheld, s.AllowedIssueCreator)
-	}
+	s.noteWithheld(&out, withheld)
 	if res.GetIncompleteResults() {
 		out.Truncated = true
 		out.TruncationHint = "GitHub's search timed out and returned partial results; repeat the search or narrow it"
 	}
 	return out, nil
+}
+
+// fillRows adds the rows of issues to out at detail, and returns how many
+// the creator scope withheld.
+func (s *Tools) fillRows(c *github.Client, out *SearchIssuesOut, issues []*gh.Issue, detail Detail, withRepo bool) (withheld int) {
+	s.rememberSeen(c, issues...)
+	for _, is := range issues {
+		if !s.CreatorAllowed(is.GetUser().GetLogin()) {
+			// The agent's own query text can widen what author: narrows
+			// (another author:, OR), so the scope is enforced on the rows.
+			withheld++
+			continue
+		}
+		out.Items = append(out.Items, issueView(is, detail, withRepo))
+	}
+	return withheld
+}
+
+// noteWithheld says that the creator scope kept rows out.
+func (s *Tools) noteWithheld(out *SearchIssuesOut, withheld int) {
+	if withheld > 0 {
+		out.Truncated = true
+		out.TruncationHint = fmt.Sprintf("%d matches opened by someone other than %s were left out; "+
+			"this deployment only shows that user's issues", withheld, s.AllowedIssueCreator)
+	}
 }
 
 // SearchIssues is github_search_issues.
@@ -366,7 +400,7 @@ func (s *Tools) SearchIssues() tooldef.Spec {
 		Name:        core.NameSearchIssues,
 		Toolset:     Toolset,
 		Title:       "Search issues",
-		Description: "Find issues in a repo, an owner's or all; bodies need detail=full.",
+		Description: "Issues in a repo, an owner's or all; detail=full adds bodies.",
 		Mode:        tooldef.Read,
 		Keep:        triageState("items[]"),
 		Run:         s.searchIssues,

@@ -176,7 +176,7 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Name:    core.NameUpdateIssue,
 		Toolset: Toolset,
 		Title:   "Update an issue",
-		Description: "Change an issue. add/remove/swap touch only names given; set replaces all; " +
+		Description: "Edit an issue. add/remove/swap touch only names given; set replaces all; " +
 			"unknown names refused.",
 		Mode:        tooldef.Write,
 		Destructive: true,
