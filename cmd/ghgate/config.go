@@ -112,10 +112,10 @@ type serveConfig struct {
 	HTTP                string
 	// Auth, when not nil, makes the HTTP endpoint require a bearer token
 	// from one of its clients (see internal/httpauth).
-	Auth     *httpauth.Config
-	AuthFile string
-	Demo     bool
-	HTTPLimits          httpLimits
+	Auth       *httpauth.Config
+	AuthFile   string
+	Demo       bool
+	HTTPLimits httpLimits
 }
 
 // serveFlags are serve's command-line settings; which of them were given
