@@ -471,3 +471,15 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 		}
 	}
 }
+
+// TestServeHTTPWithoutAuthWarns: loopback without --auth keeps serving
+// anyone who reaches the port, and says so at start.
+func TestServeHTTPWithoutAuthWarns(t *testing.T) {
+	url, _, stderr, _ := startHTTPServe(t, "--demo")
+	if !strings.Contains(stderr.String(), "level=WARN") || !strings.Contains(stderr.String(), "without --auth") {
+		t.Fatalf("no start-up warning naming the missing --auth:\n%s", stderr.String())
+	}
+	if status, _ := rawCall(t, url, ""); status != http.StatusOK {
+		t.Fatalf("loopback without --auth: a call without a token got %d", status)
+	}
+}

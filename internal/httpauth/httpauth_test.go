@@ -308,3 +308,47 @@ func TestVerifyPicksUpRotation(t *testing.T) {
 		t.Fatal("k1, retired, still accepted after the keys were fetched anew")
 	}
 }
+
+// TestVerifyRefusesAlgorithmConfusion: a token MACed with HS256 using the
+// provider's public key as the secret is not accepted as the provider's.
+func TestVerifyRefusesAlgorithmConfusion(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	i := newIdP(t)
+	k := rsaKey(t, "k1")
+	i.publish(k)
+	a, err := New(ctx, &Config{Issuers: []Issuer{{URL: i.srv.URL}}, Clients: []Client{{Name: "bot", Read: []string{"*"}}}},
+		"https://ghgate.test/mcp", Options{MinRefresh: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := k.PublicKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, err := json.Marshal(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hk, err := jwk.Import(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = hk.Set(jwk.KeyIDKey, "k1")
+	tok, err := jwt.NewBuilder().Issuer(i.srv.URL).Audience([]string{"https://ghgate.test/mcp"}).
+		Expiration(time.Now().Add(time.Hour)).Claim("client_id", "bot").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := jwt.Sign(tok, jwt.WithKey(jwa.HS256(), hk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ti, err := a.Verify(ctx, string(signed), nil); err == nil {
+		t.Fatalf("an HS256 token keyed with the public key was accepted as %q", ti.UserID)
+	}
+	// The same claims signed by the real key pass: the refusal is the algorithm's.
+	if _, err := a.Verify(ctx, i.sign(t, k, nil), nil); err != nil {
+		t.Fatalf("RS256: %v", err)
+	}
+}
