@@ -404,6 +404,15 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 	refused("triage", triage, "github_search_issues", map[string]any{"query": "bug"}, "read:*")
 	refused("triage", triage, "github_link_issues", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}, "tool:github_link_issues")
 
+	// An owner given twice under case folding could be read as either: refused, before GitHub.
+	before0 := upstream.Load()
+	if isErr, env := callEnvelope(t, triage, "github_get_issue", map[string]any{"owner": "acme", "Owner": "alice", "repo": "widgets", "issue_number": 1}); !isErr || env.Code != "invalid_field" {
+		t.Errorf("owner twice: want invalid_field, got %v %+v", isErr, env)
+	}
+	if upstream.Load() != before0 {
+		t.Error("owner twice: the call reached GitHub")
+	}
+
 	allowed("reader", reader, "github_get_issue", gadgets)
 	allowed("reader", reader, "github_search_issues", map[string]any{"owner": "acme", "query": "widget"})
 	refused("reader", reader, "github_get_issue", notes, "read:alice/notes")

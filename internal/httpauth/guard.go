@@ -99,18 +99,24 @@ func (g *Guard) Wrap(ctx context.Context, call tooldef.Call, next func(context.C
 	}
 	start := g.now()
 	args, invalid := callargs.Read(call.Arguments, nil)
-	var refused *contract.Error
-	if info, ours := g.tools[call.Tool]; ours {
+	// Arguments that cannot be read one way only (a key given twice, or
+	// twice under case folding) are refused: the tool could read another
+	// owner from them than the one checked here. The broker does the same.
+	refused := invalid
+	if refused != nil {
+		refused.Settlement = contract.NotStarted
+	}
+	if info, ours := g.tools[call.Tool]; ours && refused == nil {
 		if s := e.policy.toolScope(call.Tool, info); s != "" {
 			refused = refusal(e.name, []string{s}, describe(call.Tool))
 		}
 	}
-	if refused == nil && invalid == nil && args.Target.Owner != "" {
+	if refused == nil && args.Target.Owner != "" {
 		// A query reaching past the named owner would act beyond what is
 		// checked below; the broker refuses it the same way.
 		_, refused = args.RouteOwner("")
 	}
-	if refused == nil && invalid == nil {
+	if refused == nil {
 		if missing := e.policy.missingScopes(call.Mode, args); len(missing) > 0 {
 			refused = refusal(e.name, missing, describe(call.Tool)+" there")
 		}
@@ -122,8 +128,6 @@ func (g *Guard) Wrap(ctx context.Context, call tooldef.Call, next func(context.C
 	if refused != nil {
 		res = tooldef.ErrorResult(&tooldef.Env{Fingerprint: g.fingerprint}, call.Mode, tooldef.NewRequestID(), refused)
 	} else {
-		// Invalid arguments are the tool's to refuse, with its own field
-		// names; nothing targets GitHub before it has.
 		res, err = next(ctx)
 	}
 	outcome, code := "ok", ""

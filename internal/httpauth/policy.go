@@ -88,8 +88,8 @@ func (p *policy) everything(mode tooldef.Mode) bool {
 	return slices.Contains(p.lists(mode), "*")
 }
 
-// reachOf lists the owners the client may read anything of; nil with all
-// when it may read everything.
+// readableOwners lists the owners the client may read anything of, or
+// all when it may read everything.
 func (p *policy) readableOwners() (owners []string, all bool) {
 	for _, pat := range p.lists(tooldef.Read) {
 		if pat == "*" {
