@@ -413,6 +413,14 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 		t.Error("owner twice: the call reached GitHub")
 	}
 
+	// A query reaching past the owner and repository the call names is refused too.
+	if isErr, env := callEnvelope(t, triage, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "query": "repo:alice/notes"}); !isErr || env.Code != "invalid_field" {
+		t.Errorf("query past the named repo: want invalid_field, got %v %+v", isErr, env)
+	}
+	if upstream.Load() != before0 {
+		t.Error("a query past the named repo reached GitHub")
+	}
+
 	allowed("reader", reader, "github_get_issue", gadgets)
 	allowed("reader", reader, "github_search_issues", map[string]any{"owner": "acme", "query": "widget"})
 	refused("reader", reader, "github_get_issue", notes, "read:alice/notes")
