@@ -12,13 +12,21 @@
 //     pending) are run and reported but gate nothing, as the suite itself
 //     treats them.
 //
+// ghgate runs with --auth (a static client key allowed everything): the
+// suite's server command cannot send a bearer token, so it reaches ghgate
+// through a loopback proxy that adds the client's Authorization header to
+// every request and changes nothing else. A request that skips the proxy
+// is checked to be refused with 401, so the suites do run with auth on.
+//
 // The run fails on a gated check that fails and is not in the list, on a
 // listed check that now passes or did not run, and on a gated scenario that
 // produced no result. The suite needs Node 22; the npm package `node`
 // provides it (node_modules/.bin/node).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, createWriteStream, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,10 +124,42 @@ function readResults(dir) {
   return out;
 }
 
+// startBearerProxy forwards every request to target unchanged (Host and
+// Origin included, so ghgate's cross-origin check sees what the suite
+// sent) but for an added Authorization header. Resolves to { url, close }.
+async function startBearerProxy(target, token) {
+  const t = new URL(target);
+  const proxy = createServer((req, res) => {
+    const up = httpRequest({ hostname: t.hostname, port: t.port, path: req.url, method: req.method,
+      headers: { ...req.headers, authorization: `Bearer ${token}` } }, (ur) => {
+      res.writeHead(ur.statusCode, ur.headers);
+      ur.pipe(res);
+    });
+    up.on('error', (err) => { if (!res.headersSent) res.writeHead(502); res.end(String(err)); });
+    res.on('close', () => up.destroy());
+    req.pipe(up);
+  });
+  await new Promise((r) => proxy.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${proxy.address().port}${t.pathname}`, close: () => new Promise((r) => { proxy.closeAllConnections(); proxy.close(r); }) };
+}
+
 const expected = readExpected();
 const work = mkdtempSync(join(tmpdir(), 'ghgate-conformance-'));
-const server = await startHTTP(['--demo']);
-console.log(`conformance: ghgate (pid ${server.pid}) at ${server.url}; results in ${work}`);
+const clientKey = randomBytes(32).toString('hex');
+const authFile = join(work, 'auth.toml');
+writeFileSync(authFile, `[[client]]\nname = "conformance"\nkey_sha256 = "${createHash('sha256').update(clientKey).digest('hex')}"\nread = ["*"]\nwrite = ["*"]\n`);
+const server = await startHTTP(['--demo', '--auth', authFile]);
+const proxy = await startBearerProxy(server.url, clientKey);
+{
+  const bare = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+  if (bare.status !== 401 || !/resource_metadata=/.test(bare.headers.get('www-authenticate') ?? '')) {
+    await proxy.close();
+    await server.stop();
+    fail(`ghgate --auth answered a request without a token ${bare.status} (${bare.headers.get('www-authenticate')}), not 401 with resource_metadata`);
+  }
+}
+console.log(`conformance: ghgate --auth (pid ${server.pid}) at ${server.url}, reached with a client key through ${proxy.url}; results in ${work}`);
 
 const problems = [];
 const seen = new Set();
@@ -128,7 +168,7 @@ try {
     const { dir, cli, version } = packageCLI(suite.pkg);
     const outDir = join(work, suite.label);
     const logFile = join(work, `${suite.label}.log`);
-    const { code, signal } = await runSuite(cli, ['--url', server.url, ...suite.args, '-o', outDir], logFile);
+    const { code, signal } = await runSuite(cli, ['--url', proxy.url, ...suite.args, '-o', outDir], logFile);
     const results = existsSync(outDir) ? readResults(outDir) : new Map();
     const gated = suite.requirements ? gatedScenarios(dir, suite.requirements) : new Set(results.keys());
     if (results.size === 0) problems.push(`${suite.label}: the suite produced no results (exit ${code ?? signal}); see ${logFile}`);
@@ -165,6 +205,7 @@ try {
     }
   }
 } finally {
+  await proxy.close();
   const { code, signal } = await server.stop();
   if (code !== 0 && signal !== 'SIGTERM') {
     problems.push(`ghgate did not exit cleanly on SIGTERM (code ${code}, signal ${signal}); its last log lines:\n${server.stderr().split('\n').slice(-20).join('\n')}`);

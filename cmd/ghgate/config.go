@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/ghgate/ghgate/internal/httpauth"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/spf13/pflag"
@@ -31,6 +32,8 @@ type fileConfig struct {
 	State               string   `toml:"state"`
 	CursorKey           string   `toml:"cursor_key"`
 	HTTP                string   `toml:"http"`
+	// Auth is the --auth file: the clients of the HTTP endpoint.
+	Auth string `toml:"auth"`
 
 	// The HTTP limits, pointers so that a value given as 0 is told from
 	// one not given (and refused where 0 would disable the limit).
@@ -107,9 +110,12 @@ type serveConfig struct {
 	State               string
 	CursorKey           []byte
 	HTTP                string
-	AllowRemote         bool
-	Demo                bool
-	HTTPLimits          httpLimits
+	// Auth, when not nil, makes the HTTP endpoint require a bearer token
+	// from one of its clients (see internal/httpauth).
+	Auth       *httpauth.Config
+	AuthFile   string
+	Demo       bool
+	HTTPLimits httpLimits
 }
 
 // serveFlags are serve's command-line settings; which of them were given
@@ -123,6 +129,7 @@ type serveFlags struct {
 	allowedIssueCreator string
 	state               string
 	http                string
+	auth                string
 	allowRemote         bool
 	demo                bool
 	httpLimits          httpLimits
@@ -137,7 +144,12 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.allowedIssueCreator, "allowed-issue-creator", "", "limit reads to issues this user opened and refuse writes to others")
 	fs.StringVar(&f.state, "state", "", "state database path (default: $XDG_STATE_HOME/ghgate/state.db)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP (stateless) on this loopback address, e.g. 127.0.0.1:8080, instead of stdio")
-	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow --http on a non-loopback address (anyone who reaches it acts with the token)")
+	fs.StringVar(&f.auth, "auth", "", "--http: TOML file of the clients allowed to call (identity provider and/or static keys, each with a policy); "+
+		"required on a non-loopback address")
+	// --allow-remote once opened a non-loopback address without
+	// authentication; it is kept only to say what replaced it.
+	fs.BoolVar(&f.allowRemote, "allow-remote", false, "removed: a non-loopback --http address needs --auth")
+	_ = fs.MarkHidden("allow-remote")
 	fs.BoolVar(&f.demo, "demo", false, "serve against an in-process GitHub emulator with the demo seed, as alice; no token needed, state in memory")
 	d := defaultHTTPLimits
 	fs.DurationVar(&f.httpLimits.ReadHeaderTimeout, "http-read-header-timeout", d.ReadHeaderTimeout, "--http: time allowed to send a request's headers")
@@ -161,7 +173,11 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 		}
 	}
 	c := serveConfig{GitHubURL: fc.GitHubURL, Token: fc.Token, Toolsets: fc.Toolsets, AllowedIssueCreator: fc.AllowedIssueCreator,
-		State: fc.State, HTTP: fc.HTTP, AllowRemote: f.allowRemote, Demo: f.demo}
+		State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo}
+	if f.allowRemote {
+		return serveConfig{}, errors.New("--allow-remote is gone: a non-loopback --http address now requires --auth FILE, " +
+			"so that every caller is authenticated (see the README's HTTP section)")
+	}
 	if fc.ReadOnly != nil {
 		c.ReadOnly = *fc.ReadOnly
 	}
@@ -197,6 +213,16 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if changed("http") {
 		c.HTTP = f.http
+	}
+	if changed("auth") {
+		c.AuthFile = f.auth
+	}
+	if c.AuthFile != "" {
+		ac, err := httpauth.Load(c.AuthFile)
+		if err != nil {
+			return serveConfig{}, err
+		}
+		c.Auth = ac
 	}
 	lim, fl := &c.HTTPLimits, f.httpLimits
 	if changed("http-read-header-timeout") {
@@ -280,9 +306,11 @@ func (c *serveConfig) check() error {
 		return errors.New("--demo serves its own emulator: drop --github-url (or github_url in the config file)")
 	}
 	if c.HTTP != "" {
-		if err := checkListen(c.HTTP, c.AllowRemote); err != nil {
+		if err := checkListen(c.HTTP, c.Auth); err != nil {
 			return err
 		}
+	} else if c.Auth != nil {
+		return errors.New("--auth applies to --http: stdio has one caller, the process that started ghgate")
 	}
 	if err := c.HTTPLimits.check(); err != nil {
 		return err

@@ -12,7 +12,9 @@ import (
 
 	"github.com/ghgate/ghgate/internal/demo"
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/httpauth"
 	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
@@ -63,6 +65,14 @@ every tool call fails with missing_credential. Flags override the config file.
 func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey,
 		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, Log: log}
+	// The guard applies each HTTP client's policy; it needs the served
+	// tools, known once the stack is built, and wraps every call in it.
+	var guard *httpauth.Guard
+	if cfg.Auth != nil {
+		opts.Wrap = func(ctx context.Context, call tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+			return guard.Wrap(ctx, call, next)
+		}
+	}
 	if cfg.Demo {
 		emu, err := demo.StartEmulator(emulator.Options{Seed: "demo", Logger: log.With("component", "emulator")})
 		if err != nil {
@@ -86,11 +96,15 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 			log.Error("closing the store", "error", err)
 		}
 	}()
+	if cfg.Auth != nil {
+		guard = httpauth.NewGuard(st.Server.Tools, st.Server.Fingerprint, log.With("component", "audit"))
+		st.Server.MCP.AddReceivingMiddleware(guard.Middleware)
+	}
 	log.Info("ghgate serving", "tools", len(st.Server.Tools()), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint())
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}
-	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, st.Server.MCP, log)
+	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, cfg.Auth, st.Server.MCP, log)
 }
 
 // serveStdio speaks MCP on stdin/stdout until the client hangs up or ctx
@@ -108,7 +122,7 @@ func serveStdio(ctx context.Context, m *mcp.Server, log *slog.Logger) error {
 // serveHTTP serves streamable HTTP, stateless: every request gets a
 // temporary session, so any replica can answer it. lim bounds what each
 // client can make the server hold.
-func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Config, m *mcp.Server, log *slog.Logger) error {
 	// A browser page must not drive the server with the operator's token:
 	// a request whose Origin (or Sec-Fetch-Site) shows another site is
 	// refused with 403, as MCP's transport requires; clients that send no
@@ -116,10 +130,29 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, 
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, limitBody(lim.MaxBodyBytes, http.NewCrossOriginProtection().Handler(h)))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
+	}
+	guarded := func(h http.Handler) http.Handler {
+		return limitBody(lim.MaxBodyBytes, http.NewCrossOriginProtection().Handler(h))
+	}
+	if ac == nil {
+		log.Warn("serving HTTP without --auth: any local user who can reach this loopback port acts on GitHub with this "+
+			"server's token, no credential asked; pass --auth FILE to require one", "addr", ln.Addr().String())
+		mux.Handle(mcpPath, guarded(h))
+	} else {
+		resource := ac.Resource
+		if resource == "" {
+			resource = "http://" + ln.Addr().String() + mcpPath
+		}
+		a, err := httpauth.New(ctx, ac, resource, httpauth.Options{Log: log.With("component", "auth")})
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		a.Mount(mux, mcpPath, h, guarded)
+		log.Info("HTTP clients must present a bearer token", "resource", resource, "clients", len(ac.Clients), "issuers", len(ac.Issuers))
 	}
 	srv := &http.Server{
 		Handler:           mux,
@@ -168,24 +201,37 @@ func limitBody(max int64, next http.Handler) http.Handler {
 	})
 }
 
-// checkListen accepts loopback addresses; any other needs allowRemote,
-// because the HTTP endpoint has no authentication of its own: whoever
-// reaches it acts on GitHub with ghgate's token.
-func checkListen(addr string, allowRemote bool) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
+// checkListen accepts loopback addresses; any other needs auth, since
+// whoever reaches the endpoint acts on GitHub with ghgate's token, and with
+// an explicit resource URL, since the listen address (0.0.0.0, say) is not
+// the one clients reach and tokens are issued for.
+func checkListen(addr string, auth *httpauth.Config) error {
+	if isLoopback(addr) {
+		return nil
+	} else if _, _, err := net.SplitHostPort(addr); err != nil {
 		return fmt.Errorf("--http %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", addr, err)
 	}
+	if auth == nil {
+		return fmt.Errorf("--http %q is not a loopback address: anyone who could reach it would act on GitHub with this "+
+			"server's token, so it requires --auth FILE (clients from an identity provider or static keys, each with a "+
+			"policy; see the README's HTTP section); or listen on 127.0.0.1", addr)
+	}
+	if auth.Resource == "" {
+		return fmt.Errorf("--http %q is not a loopback address: the --auth file must set resource, the endpoint's "+
+			"public URL (e.g. https://ghgate.example.com/mcp), which tokens are issued for", addr)
+	}
+	return nil
+}
+
+// isLoopback reports whether addr (HOST:PORT) listens on loopback only.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
 	if host == "localhost" {
-		return nil
+		return true
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	if allowRemote {
-		return nil
-	}
-	return fmt.Errorf("--http %q is not a loopback address: the HTTP endpoint has no authentication of its own, so anyone "+
-		"who can reach it would act on GitHub with this server's token; listen on 127.0.0.1, or pass --allow-remote "+
-		"behind something that authenticates callers", addr)
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

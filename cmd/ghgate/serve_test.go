@@ -156,11 +156,30 @@ func TestServeCursorKey(t *testing.T) {
 
 func TestServeRefusesNonLoopbackHTTP(t *testing.T) {
 	_, err := parseServe(t, []string{"--http", "0.0.0.0:8080"}, "", nil)
-	if err == nil || !strings.Contains(err.Error(), "--allow-remote") || !strings.Contains(err.Error(), "authentication") {
+	if err == nil || !strings.Contains(err.Error(), "--auth") || !strings.Contains(err.Error(), "loopback") {
 		t.Fatalf("want a refusal that says why and how, got %v", err)
 	}
-	if _, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--allow-remote"}, "", nil); err != nil {
-		t.Fatalf("--allow-remote: %v", err)
+	// No flag turns the requirement off: --allow-remote is refused, and says what replaced it.
+	if _, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--allow-remote"}, "", nil); err == nil || !strings.Contains(err.Error(), "--auth") {
+		t.Fatalf("--allow-remote: want a refusal naming --auth, got %v", err)
+	}
+	dir := t.TempDir()
+	authFile := filepath.Join(dir, "auth.toml")
+	body := "[[client]]\nname = \"ci\"\nkey_sha256 = \"" + strings.Repeat("ab", 32) + "\"\nread = [\"acme\"]\n"
+	if err := os.WriteFile(authFile, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--auth", authFile}, "", nil); err == nil || !strings.Contains(err.Error(), "resource") {
+		t.Fatalf("non-loopback --auth without resource: want a refusal naming resource, got %v", err)
+	}
+	if err := os.WriteFile(authFile, []byte("resource = \"https://ghgate.example.com/mcp\"\n"+body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--auth", authFile}, "", nil); err != nil || c.Auth == nil || len(c.Auth.Clients) != 1 {
+		t.Fatalf("non-loopback with --auth: %v", err)
+	}
+	if _, err := parseServe(t, []string{"--auth", authFile}, "", nil); err == nil {
+		t.Fatal("--auth without --http: no error")
 	}
 	for _, ok := range []string{"127.0.0.1:0", "[::1]:8080", "localhost:8080"} {
 		if _, err := parseServe(t, []string{"--http", ok}, "", nil); err != nil {

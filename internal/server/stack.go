@@ -11,6 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
@@ -35,6 +36,8 @@ type StackOptions struct {
 	Now                 func() time.Time
 	// MaxReadRetries passes through to the access layer (0: its default).
 	MaxReadRetries int
+	// Wrap runs around every tool call (HTTP client policy and audit).
+	Wrap tooldef.Wrapper
 }
 
 // Stack is an assembled ghgate and the parts it owns.
@@ -76,7 +79,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		cred := string(gh.CredentialKey())
 		svc.Credential = func(context.Context, string) string { return cred }
 	}
-	srv, err := New(svc, Options{Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log})
+	srv, err := New(svc, Options{Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap})
 	if err != nil {
 		return fail(err)
 	}

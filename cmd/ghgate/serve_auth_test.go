@@ -1,0 +1,502 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/httpauth"
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/lestrrat-go/jwx/v3/jwt"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// testIdP is an identity provider served by the test on loopback: OpenID
+// metadata naming a JWKS, and the JWKS of whichever keys it publishes now.
+type testIdP struct {
+	srv       *httptest.Server
+	mu        sync.Mutex
+	published []jwk.Key // private keys; the JWKS serves their public halves
+	jwksHits  atomic.Int64
+}
+
+func newTestIdP(t *testing.T) *testIdP {
+	t.Helper()
+	idp := &testIdP{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"issuer": idp.srv.URL, "jwks_uri": idp.srv.URL + "/jwks",
+			"authorization_endpoint": idp.srv.URL + "/authorize", "token_endpoint": idp.srv.URL + "/token",
+			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
+		})
+	})
+	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
+		idp.jwksHits.Add(1)
+		idp.mu.Lock()
+		set := jwk.NewSet()
+		for _, k := range idp.published {
+			pub, err := k.PublicKey()
+			if err != nil {
+				t.Error(err)
+			}
+			_ = set.AddKey(pub)
+		}
+		idp.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(set)
+	})
+	idp.srv = httptest.NewServer(mux)
+	t.Cleanup(idp.srv.Close)
+	return idp
+}
+
+// newKey makes a real RSA signing key with kid.
+func newKey(t *testing.T, kid string) jwk.Key {
+	t.Helper()
+	raw, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := jwk.Import(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Set(jwk.KeyIDKey, kid); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Set(jwk.AlgorithmKey, jwa.RS256()); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func (idp *testIdP) publish(keys ...jwk.Key) {
+	idp.mu.Lock()
+	defer idp.mu.Unlock()
+	idp.published = keys
+}
+
+// token signs an access token for client with key.
+func (idp *testIdP) token(t *testing.T, key jwk.Key, client, audience string, exp time.Time) string {
+	t.Helper()
+	tok, err := jwt.NewBuilder().Issuer(idp.srv.URL).Audience([]string{audience}).Subject("svc-"+client).
+		IssuedAt(time.Now().Add(-time.Minute)).Expiration(exp).Claim("client_id", client).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := jwt.Sign(tok, jwt.WithKey(jwa.RS256(), key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(signed)
+}
+
+// countingEmulator serves the demo world and counts the requests that
+// reach it: a refused call must add none.
+func countingEmulator(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	emu, err := emulator.New(emulator.Options{Seed: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		emu.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+const (
+	staticKey = "ghgate-static-key-for-the-reader-client-0123456789"
+)
+
+// authServe starts the built binary with --auth: an IdP client "triage"
+// limited to acme/widgets and the issues toolset, and a static-key client
+// "reader" that may read all of acme, read-only.
+func authServe(t *testing.T, idp *testIdP) (url string, upstream *atomic.Int64, stderr interface{ String() string }) {
+	t.Helper()
+	emu, n := countingEmulator(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ghgate.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("token = %q\ngithub_url = %q\ntoolsets = [\"all\"]\n", emulator.DemoTokenAlice, emu.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	authFile := filepath.Join(dir, "auth.toml")
+	body := fmt.Sprintf(`
+scopes_supported = ["read", "write"]
+
+[[issuer]]
+url = %q
+
+[[client]]
+name = "triage"
+read = ["acme/widgets"]
+write = ["acme/widgets"]
+[client.tools]
+toolsets = ["issues"]
+deny = ["github_link_issues"]
+
+[[client]]
+name = "reader"
+key_sha256 = %q
+read = ["acme"]
+[client.tools]
+read_only = true
+`, idp.srv.URL, httpauth.KeyDigest(staticKey))
+	if err := os.WriteFile(authFile, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, _, buf, _ := startHTTPServe(t, "--config", cfg, "--auth", authFile)
+	return u, n, buf
+}
+
+// rawCall posts a tools/call with an optional Authorization header and
+// returns the status and the WWW-Authenticate header.
+func rawCall(t *testing.T, url, authz string) (int, string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"github_get_issue","arguments":{"owner":"acme","repo":"widgets","issue_number":1}}}`
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	if authz != "" {
+		req.Header.Set("Authorization", authz)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("WWW-Authenticate")
+}
+
+// bearer adds a token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func connectAs(t *testing.T, url, token string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "auth-test", Version: "0"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// TestServeAuthRefusals sends each kind of bad credential over the wire:
+// every one is answered 401 with a WWW-Authenticate naming the resource
+// metadata, and none reaches GitHub.
+func TestServeAuthRefusals(t *testing.T) {
+	idp := newTestIdP(t)
+	k1 := newKey(t, "k1")
+	idp.publish(k1)
+	url, upstream, stderr := authServe(t, idp)
+	metaURL := strings.TrimSuffix(url, "/mcp") + httpauth.MetadataPath
+	wantHeader := `Bearer resource_metadata="` + metaURL + `"`
+
+	tamperedKey := []byte(staticKey)
+	tamperedKey[7] ^= 0x01
+	rogue := newKey(t, "rogue")
+	cases := []struct {
+		name, authz string
+	}{
+		{"no token", ""},
+		{"not bearer", "Basic " + staticKey},
+		{"expired token", "Bearer " + idp.token(t, k1, "triage", url, time.Now().Add(-2*time.Minute))},
+		{"other audience", "Bearer " + idp.token(t, k1, "triage", "https://other.example/mcp", time.Now().Add(time.Hour))},
+		{"unconfigured client", "Bearer " + idp.token(t, k1, "stranger", url, time.Now().Add(time.Hour))},
+		{"static key with one byte changed", "Bearer " + string(tamperedKey)},
+	}
+	for _, c := range cases {
+		before := upstream.Load()
+		status, header := rawCall(t, url, c.authz)
+		if status != http.StatusUnauthorized || header != wantHeader {
+			t.Errorf("%s: got %d %q, want 401 %q", c.name, status, header, wantHeader)
+		}
+		if n := upstream.Load() - before; n != 0 {
+			t.Errorf("%s: %d requests reached GitHub", c.name, n)
+		}
+		t.Logf("%s: %d, WWW-Authenticate: %s", c.name, status, header)
+	}
+	// The good credentials pass, so the refusals above are the checks'.
+	for name, authz := range map[string]string{
+		"static key": "Bearer " + staticKey,
+		"IdP token":  "Bearer " + idp.token(t, k1, "triage", url, time.Now().Add(time.Hour)),
+	} {
+		before := upstream.Load()
+		if status, _ := rawCall(t, url, authz); status != http.StatusOK {
+			t.Errorf("%s: got %d, want 200\n%s", name, status, stderr.String())
+		}
+		if upstream.Load() == before {
+			t.Errorf("%s: the call reached no GitHub", name)
+		}
+	}
+
+	// The metadata the header names says who issues tokens for what.
+	resp, err := http.Get(metaURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Resource             string   `json:"resource"`
+		AuthorizationServers []string `json:"authorization_servers"`
+		Scopes               []string `json:"scopes_supported"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&meta)
+	resp.Body.Close()
+	if err != nil || meta.Resource != url || !slices.Equal(meta.AuthorizationServers, []string{idp.srv.URL}) || !slices.Equal(meta.Scopes, []string{"read", "write"}) {
+		t.Fatalf("metadata: %+v %v", meta, err)
+	}
+
+	// Key rotation mid-run: the IdP replaces k1 with k2. A token signed
+	// with k2 is accepted at once (the unknown kid makes ghgate fetch the
+	// keys anew); one signed with the retired k1 is then refused.
+	k2 := newKey(t, "k2")
+	idp.publish(k2)
+	hits := idp.jwksHits.Load()
+	before := upstream.Load()
+	if status, header := rawCall(t, url, "Bearer "+idp.token(t, k2, "triage", url, time.Now().Add(time.Hour))); status != http.StatusOK {
+		t.Fatalf("token signed with the rotated-in key: %d %q\n%s", status, header, stderr.String())
+	}
+	if idp.jwksHits.Load() == hits || upstream.Load() == before {
+		t.Fatalf("rotation: JWKS fetched %d more times, %d GitHub requests", idp.jwksHits.Load()-hits, upstream.Load()-before)
+	}
+	before = upstream.Load()
+	if status, header := rawCall(t, url, "Bearer "+idp.token(t, k1, "triage", url, time.Now().Add(time.Hour))); status != http.StatusUnauthorized || header != wantHeader {
+		t.Errorf("token signed with the retired key: %d %q", status, header)
+	} else {
+		t.Logf("retired key after rotation: %d, WWW-Authenticate: %s", status, header)
+	}
+	if upstream.Load() != before {
+		t.Error("a retired key's call reached GitHub")
+	}
+	// A key the IdP never published is refused even after the keys are
+	// fetched anew. (It runs after the rotation: an unknown key forces a
+	// fetch at most once a minute, so it would delay seeing the rotation.)
+	before = upstream.Load()
+	if status, header := rawCall(t, url, "Bearer "+idp.token(t, rogue, "triage", url, time.Now().Add(time.Hour))); status != http.StatusUnauthorized || header != wantHeader {
+		t.Errorf("unknown signing key: %d %q", status, header)
+	} else {
+		t.Logf("unknown signing key: %d, WWW-Authenticate: %s", status, header)
+	}
+	if upstream.Load() != before {
+		t.Error("an unknown key's call reached GitHub")
+	}
+	if strings.Contains(stderr.String(), staticKey) || strings.Contains(stderr.String(), string(tamperedKey)) {
+		t.Error("the log shows a client key")
+	}
+}
+
+// envelope is the error envelope a refused tool call carries.
+type envelope struct {
+	Code    string `json:"code"`
+	Details struct {
+		RequiredScopes []string `json:"required_scopes"`
+	} `json:"details"`
+	Settlement string `json:"settlement"`
+}
+
+func callEnvelope(t *testing.T, cs *mcp.ClientSession, tool string, args any) (bool, envelope) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	var env envelope
+	if res.IsError {
+		raw, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(raw, &env); err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+	}
+	return res.IsError, env
+}
+
+// TestServeAuthTwoClientsTwoPolicies: one server, two clients, each doing
+// exactly what its policy says, through tools, resource templates and
+// completions; every refusal is insufficient_scope naming the missing
+// scope, before any GitHub request.
+func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
+	idp := newTestIdP(t)
+	k := newKey(t, "k1")
+	idp.publish(k)
+	url, upstream, stderr := authServe(t, idp)
+	triage := connectAs(t, url, idp.token(t, k, "triage", url, time.Now().Add(time.Hour)))
+	reader := connectAs(t, url, staticKey)
+	ctx := context.Background()
+
+	refused := func(who string, cs *mcp.ClientSession, tool string, args map[string]any, scope string) {
+		t.Helper()
+		before := upstream.Load()
+		isErr, env := callEnvelope(t, cs, tool, args)
+		if !isErr || env.Code != "insufficient_scope" || !slices.Equal(env.Details.RequiredScopes, []string{scope}) {
+			t.Errorf("%s %s %v: want insufficient_scope [%s], got %v %+v", who, tool, args, scope, isErr, env)
+		}
+		if upstream.Load() != before {
+			t.Errorf("%s %s: a refused call reached GitHub", who, tool)
+		}
+	}
+	allowed := func(who string, cs *mcp.ClientSession, tool string, args map[string]any) {
+		t.Helper()
+		if isErr, env := callEnvelope(t, cs, tool, args); isErr {
+			t.Errorf("%s %s %v: refused: %+v", who, tool, args, env)
+		}
+	}
+
+	// tools/list shows each client its own surface.
+	names := func(cs *mcp.ClientSession) []string {
+		res, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tl := range res.Tools {
+			out = append(out, tl.Name)
+		}
+		return out
+	}
+	tn, rn := names(triage), names(reader)
+	if !slices.Contains(tn, "github_create_issue") || slices.Contains(tn, "github_link_issues") {
+		t.Errorf("triage (may write, github_link_issues denied) lists %v", tn)
+	}
+	if slices.Contains(rn, "github_create_issue") || slices.Contains(rn, "github_update_issue") || !slices.Contains(rn, "github_get_issue") {
+		t.Errorf("reader (read-only) lists %v", rn)
+	}
+
+	widgets := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}
+	gadgets := map[string]any{"owner": "acme", "repo": "gadgets", "issue_number": 1}
+	notes := map[string]any{"owner": "alice", "repo": "notes", "issue_number": 1}
+	allowed("triage", triage, "github_get_issue", widgets)
+	allowed("triage", triage, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "body": "seen"})
+	refused("triage", triage, "github_get_issue", gadgets, "read:acme/gadgets")
+	refused("triage", triage, "github_add_comment", map[string]any{"owner": "acme", "repo": "gadgets", "issue_number": 1, "body": "x"}, "write:acme/gadgets")
+	refused("triage", triage, "github_search_issues", map[string]any{"query": "repo:acme/gadgets bug"}, "read:acme/gadgets")
+	refused("triage", triage, "github_search_issues", map[string]any{"query": "bug"}, "read:*")
+	refused("triage", triage, "github_link_issues", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}, "tool:github_link_issues")
+
+	// An owner given twice under case folding could be read as either: refused, before GitHub.
+	before0 := upstream.Load()
+	if isErr, env := callEnvelope(t, triage, "github_get_issue", map[string]any{"owner": "acme", "Owner": "alice", "repo": "widgets", "issue_number": 1}); !isErr || env.Code != "invalid_field" {
+		t.Errorf("owner twice: want invalid_field, got %v %+v", isErr, env)
+	}
+	if upstream.Load() != before0 {
+		t.Error("owner twice: the call reached GitHub")
+	}
+
+	// A query reaching past the owner and repository the call names is refused too.
+	if isErr, env := callEnvelope(t, triage, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "query": "repo:alice/notes"}); !isErr || env.Code != "invalid_field" {
+		t.Errorf("query past the named repo: want invalid_field, got %v %+v", isErr, env)
+	}
+	if upstream.Load() != before0 {
+		t.Error("a query past the named repo reached GitHub")
+	}
+
+	allowed("reader", reader, "github_get_issue", gadgets)
+	allowed("reader", reader, "github_search_issues", map[string]any{"owner": "acme", "query": "widget"})
+	refused("reader", reader, "github_get_issue", notes, "read:alice/notes")
+	refused("reader", reader, "github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}, "write")
+
+	// Resource templates: a read inside the policy works, one outside is
+	// refused with the envelope in the error's data.
+	if _, err := triage.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/widgets/issues/1"}); err != nil {
+		t.Errorf("triage reads acme/widgets#1: %v", err)
+	}
+	before := upstream.Load()
+	_, err := triage.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/gadgets/issues/1"})
+	if err == nil || !strings.Contains(err.Error(), "insufficient_scope") || !strings.Contains(err.Error(), "read:acme/gadgets") {
+		t.Errorf("triage reads acme/gadgets#1: want insufficient_scope, got %v", err)
+	}
+	_, err = reader.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://alice/notes/issues"})
+	if err == nil || !strings.Contains(err.Error(), "insufficient_scope") {
+		t.Errorf("reader reads alice/notes' issues: want insufficient_scope, got %v", err)
+	}
+	if upstream.Load() != before {
+		t.Error("a refused resource read reached GitHub")
+	}
+	if _, err := reader.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/gadgets/issues"}); err != nil {
+		t.Errorf("reader reads acme/gadgets' issues: %v", err)
+	}
+
+	// Completions: owners and repositories offered are the policy's; a
+	// label inside a repository outside it is refused before GitHub.
+	complete := func(cs *mcp.ClientSession, arg, value string, known map[string]string) ([]string, error) {
+		res, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: "github://{owner}/{repo}/issues{?state,labels,assignee,updated_after}"},
+			Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}, Context: &mcp.CompleteContext{Arguments: known}})
+		if err != nil {
+			return nil, err
+		}
+		return res.Completion.Values, nil
+	}
+	if v, err := complete(triage, "repo", "", map[string]string{"owner": "acme"}); err != nil || !slices.Equal(v, []string{"widgets"}) {
+		t.Errorf("triage completes acme's repos: %v %v", v, err)
+	}
+	if v, err := complete(reader, "repo", "", map[string]string{"owner": "acme"}); err != nil || !slices.Contains(v, "gadgets") || !slices.Contains(v, "widgets") {
+		t.Errorf("reader completes acme's repos: %v %v", v, err)
+	}
+	if v, err := complete(reader, "owner", "", nil); err != nil || slices.ContainsFunc(v, func(s string) bool { return !strings.EqualFold(s, "acme") }) {
+		t.Errorf("reader completes owners: %v %v", v, err)
+	}
+	before = upstream.Load()
+	if _, err := complete(triage, "labels", "", map[string]string{"owner": "acme", "repo": "gadgets"}); err == nil || !strings.Contains(err.Error(), "insufficient_scope") {
+		t.Errorf("triage completes gadgets' labels: want insufficient_scope, got %v", err)
+	}
+	if _, err := complete(reader, "repo", "", map[string]string{"owner": "alice"}); err == nil || !strings.Contains(err.Error(), "read:alice") {
+		t.Errorf("reader completes alice's repos: want insufficient_scope, got %v", err)
+	}
+	if upstream.Load() != before {
+		t.Error("a refused completion reached GitHub")
+	}
+	if v, err := complete(triage, "labels", "", map[string]string{"owner": "acme", "repo": "widgets"}); err != nil || len(v) == 0 {
+		t.Errorf("triage completes widgets' labels: %v %v", v, err)
+	}
+
+	// The audit lines name the client.
+	log := stderr.String()
+	for _, want := range []string{"client=triage tool=github_get_issue", "client=reader tool=github_get_issue", "code=insufficient_scope"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
+}
+
+// TestServeHTTPWithoutAuthWarns: loopback without --auth keeps serving
+// anyone who reaches the port, and says so at start.
+func TestServeHTTPWithoutAuthWarns(t *testing.T) {
+	url, _, stderr, _ := startHTTPServe(t, "--demo")
+	if !strings.Contains(stderr.String(), "level=WARN") || !strings.Contains(stderr.String(), "without --auth") {
+		t.Fatalf("no start-up warning naming the missing --auth:\n%s", stderr.String())
+	}
+	if status, _ := rawCall(t, url, ""); status != http.StatusOK {
+		t.Fatalf("loopback without --auth: a call without a token got %d", status)
+	}
+}
