@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 
+	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/schema"
 )
 
@@ -27,13 +28,15 @@ var loadPrunedSchema = sync.OnceValues(func() (*ast.Schema, error) {
 
 // graphQLServer answers /graphql and /api/graphql.
 type graphQLServer struct {
-	e      *Emulator
+	limits *faults.RateLimiter
 	schema *ast.Schema
 	reg    *resolvers
 	rules  *rules.Rules
 }
 
-func (e *Emulator) graphQLHandler() (http.Handler, error) {
+// newGraphQLHandler builds the GraphQL endpoint; limits answers
+// Query.rateLimit.
+func newGraphQLHandler(limits *faults.RateLimiter) (http.Handler, error) {
 	schema, err := loadPrunedSchema()
 	if err != nil {
 		// Only a corrupt build gets here; the schema test catches it first.
@@ -45,7 +48,7 @@ func (e *Emulator) graphQLHandler() (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &graphQLServer{e: e, schema: schema, reg: reg, rules: githubValidationRules(schema)}, nil
+	return &graphQLServer{limits: limits, schema: schema, reg: reg, rules: githubValidationRules(schema)}, nil
 }
 
 // gqlRequest is the POST body GitHub accepts. Query is raw so that a query
@@ -123,7 +126,7 @@ func (s *graphQLServer) execute(c *call, query, operationName string, rawVars ma
 		c.st.RLock()
 		defer c.st.RUnlock()
 	}
-	ex := &execution{schema: s.schema, reg: s.reg, doc: doc, vars: vars, x: &gqlContext{c: c, st: c.st}}
+	ex := &execution{schema: s.schema, reg: s.reg, doc: doc, vars: vars, x: &gqlContext{c: c, st: c.st, limits: s.limits}}
 	data := ex.run(op)
 	out := gqlResponse{Data: json.RawMessage("null"), Errors: ex.errs}
 	if data != nil {

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -223,23 +222,4 @@ func countStates(all []any, pick func(any) (string, bool)) []*stateCount {
 		out[i].count++
 	}
 	return out
-}
-
-// repoOfCheckRun finds the repository whose commit a check run checked.
-func repoOfCheckRun(st *State, c *CheckRun) *Repo {
-	for _, r := range st.Repos() {
-		if r.Git != nil && slices.Contains(r.Git.CheckRuns[c.HeadSHA], c) {
-			return r
-		}
-	}
-	return nil
-}
-
-// checkRunPath is a check run's page: its job in the workflow run.
-func checkRunPath(st *State, c *CheckRun) string {
-	name := ""
-	if r := repoOfCheckRun(st, c); r != nil {
-		name = "/" + r.FullName()
-	}
-	return fmt.Sprintf("%s/actions/runs/%d/job/%d", name, c.ID, c.ID)
 }

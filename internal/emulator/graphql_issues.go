@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"fmt"
-
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -133,15 +131,6 @@ func registerIssues(r *resolvers) {
 		}
 		return is.ClosedAt, nil
 	})
-}
-
-// issuePath is an issue's or pull request's path on github.com.
-func issuePath(is *Issue) string {
-	kind := "issues"
-	if is.IsPull {
-		kind = "pull"
-	}
-	return fmt.Sprintf("/%s/%s/%d", is.Repo.FullName(), kind, is.Number)
 }
 
 // readable drops deleted issues and those in repositories the caller

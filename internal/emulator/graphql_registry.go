@@ -9,6 +9,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/schema"
 )
 
@@ -29,11 +30,13 @@ import (
 // caller, the state (locked by the executor for the whole document) and the
 // field being resolved, for messages that name it.
 type gqlContext struct {
-	c     *call
-	st    *State
-	field *ast.Field
-	path  []any
-	ex    *execution
+	c  *call
+	st *State
+	// limits is the rate limiter, read by Query.rateLimit.
+	limits *faults.RateLimiter
+	field  *ast.Field
+	path   []any
+	ex     *execution
 }
 
 // errorAt reports an error for one element of a list the resolver returns

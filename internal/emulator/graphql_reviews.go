@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"fmt"
-	"slices"
 )
 
 // registerReviews serves pull request reviews, review threads and review
@@ -101,11 +100,4 @@ func registerReviews(r *resolvers) {
 		return x.webURL(fmt.Sprintf("%s#discussion_r%d", issuePath(c.Review.Pull), c.ID)), nil
 	})
 	resolve(r, cm+".reactionGroups", func(_ *gqlContext, _ *ReviewComment) (any, error) { return reactionGroups(nil), nil })
-}
-
-// visibleComments drops the comments of other people's pending reviews.
-func visibleComments(list []*ReviewComment, viewer *Account) []*ReviewComment {
-	return slices.DeleteFunc(slices.Clone(list), func(c *ReviewComment) bool {
-		return c.Review.State == "PENDING" && c.Review.User != viewer
-	})
 }

@@ -107,7 +107,7 @@ func registerRoot(r *resolvers) {
 	resolve(r, "Query.rateLimit", func(x *gqlContext, _ root) (any, error) {
 		// The server charges the query after it has run; the budget
 		// reported here already counts it, as GitHub's does.
-		s := x.c.e.limits.Snapshot(x.c.token.Value, "graphql")
+		s := x.limits.Snapshot(x.c.token.Value, "graphql")
 		return &rateLimitInfo{cost: 1, limit: s.Limit, used: min(s.Used+1, s.Limit),
 			remaining: max(s.Remaining-1, 0), resetAt: s.Reset}, nil
 	})

@@ -3,38 +3,7 @@ package emulator
 import (
 	"fmt"
 	"net/url"
-	"strings"
-	"time"
 )
-
-// links builds the URLs GitHub puts in its payloads. api is the REST base as
-// the client addressed it ("http://host:port" or "http://host:port/api/v3"),
-// web the host root that stands in for github.com.
-type links struct {
-	api string
-	web string
-}
-
-func (l links) repo(r *Repo) string { return l.api + "/repos/" + r.FullName() }
-
-// profile is an account's page on the web: an App's bot has none of its
-// own and links to the App's.
-func (l links) profile(a *Account) string {
-	if a.IsBot {
-		return l.web + "/apps/" + url.PathEscape(a.AppSlug())
-	}
-	return l.web + "/" + a.Login
-}
-
-func ts(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-
-func tsp(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := ts(*t)
-	return &s
-}
 
 // userJSON is GitHub's simple-user.
 type userJSON struct {
@@ -133,17 +102,7 @@ func (l links) milestone(r *Repo, m *Milestone) *milestoneJSON {
 	if m == nil {
 		return nil
 	}
-	open, closed := 0, 0
-	for _, is := range r.Issues {
-		if is.Deleted || is.Milestone != m {
-			continue
-		}
-		if is.State == "open" {
-			open++
-		} else {
-			closed++
-		}
-	}
+	open, closed := milestoneCounts(r, m)
 	u := fmt.Sprintf("%s/milestones/%d", l.repo(r), m.Number)
 	return &milestoneJSON{
 		URL: u, HTMLURL: fmt.Sprintf("%s/%s/milestone/%d", l.web, r.FullName(), m.Number), LabelsURL: u + "/labels",
@@ -331,25 +290,6 @@ type issueDetailJSON struct {
 func (l links) issueDetail(is *Issue) issueDetailJSON {
 	out := l.issue(is)
 	return issueDetailJSON{issueJSON: out, ClosedBy: out.ClosedBy}
-}
-
-// association is GitHub's author_association for an author in a repository.
-func association(a *Account, r *Repo) string {
-	if a == nil {
-		return "NONE"
-	}
-	if strings.EqualFold(a.Login, r.Owner.Login) {
-		return "OWNER"
-	}
-	for _, c := range r.Collaborators {
-		if strings.EqualFold(c, a.Login) {
-			if r.Owner.IsOrg {
-				return "MEMBER"
-			}
-			return "COLLABORATOR"
-		}
-	}
-	return "CONTRIBUTOR"
 }
 
 // commentJSON is GitHub's issue-comment.

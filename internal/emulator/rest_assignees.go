@@ -5,21 +5,6 @@ import (
 	"strings"
 )
 
-// assignable lists the users who can be assigned in r: the owner when it is
-// a user, and the collaborators.
-func (c *call) assignable(r *Repo) []*Account {
-	var out []*Account
-	if !r.Owner.IsOrg {
-		out = append(out, r.Owner)
-	}
-	for _, login := range r.Collaborators {
-		if a := c.st.Account(login); a != nil && a != r.Owner {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 func (e *Emulator) listAssignees(c *call) {
 	r := c.repoFor(PermRead)
 	if r == nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -93,30 +92,6 @@ func (f issueFilter) match(is *Issue) bool {
 		return false
 	}
 	return true
-}
-
-// sortIssues orders by created (default), updated or comments, desc by default.
-func sortIssues(list []*Issue, by, direction string) {
-	key := func(is *Issue) int64 {
-		switch by {
-		case "updated":
-			return is.UpdatedAt.Unix()
-		case "comments":
-			return int64(len(is.Comments))
-		}
-		return is.CreatedAt.Unix()
-	}
-	asc := direction == "asc"
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := key(list[i]), key(list[j])
-		if a == b {
-			a, b = int64(list[i].Number), int64(list[j].Number)
-		}
-		if asc {
-			return a < b
-		}
-		return a > b
-	})
 }
 
 func (e *Emulator) listIssues(c *call) {
@@ -223,22 +198,6 @@ func (l *labelNames) UnmarshalJSON(b []byte) error {
 	}
 	*l = out
 	return nil
-}
-
-// optional tells an absent JSON field from an explicit null.
-type optional[T any] struct {
-	Set   bool
-	Null  bool
-	Value T
-}
-
-func (o *optional[T]) UnmarshalJSON(b []byte) error {
-	o.Set = true
-	if string(b) == "null" {
-		o.Null = true
-		return nil
-	}
-	return json.Unmarshal(b, &o.Value)
 }
 
 type issueWrite struct {
@@ -520,12 +479,6 @@ func (e *Emulator) unlockIssue(c *call) {
 	c.st.UnlockIssue(is, c.viewer)
 	c.noContent()
 }
-
-// GitHub's limits on an issue's text, in characters.
-const (
-	maxTitleChars = 256
-	maxBodyChars  = 65536
-)
 
 // tooLong answers GitHub's 422 for a title or body over its limit.
 func (c *call) tooLong(doc, resource string, titleSet bool, title string, bodySet bool, body string) bool {

@@ -2,18 +2,11 @@ package emulator
 
 import (
 	"net/http"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
 
 const labelDocs = "rest/issues/labels"
-
-var hexColor = regexp.MustCompile(`^[0-9a-fA-F]{6}$`)
-
-// maxLabelDescription is the limit GitHub's description of the label
-// routes gives: "Must be 100 characters or fewer."
-const maxLabelDescription = 100
 
 // descriptionTooLong answers 422 when a label description is over the limit.
 func (c *call) descriptionTooLong(in labelWrite, doc string) bool {

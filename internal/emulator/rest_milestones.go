@@ -69,14 +69,6 @@ func (e *Emulator) listMilestones(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func completeness(r *Repo, m *Milestone) float64 {
-	j := (links{}).milestone(r, m)
-	if j.OpenIssues+j.ClosedIssues == 0 {
-		return 0
-	}
-	return float64(j.ClosedIssues) / float64(j.OpenIssues+j.ClosedIssues)
-}
-
 func (e *Emulator) getMilestone(c *call) {
 	r := c.repoFor(PermRead)
 	if r == nil {

@@ -16,9 +16,6 @@ type searchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-// searchCap is how many results GitHub's search API will page through.
-const searchCap = 1000
-
 func (e *Emulator) searchIssues(c *call) {
 	q := c.req.URL.Query()
 	const doc = "rest/search/search#search-issues-and-pull-requests"
@@ -73,45 +70,4 @@ func (e *Emulator) searchIssues(c *call) {
 		// The emulator matches words, as GitHub's lexical search does.
 		"search_type": "lexical",
 	})
-}
-
-// viewerLogin is the caller's login, "" when anonymous; search reads @me
-// as it.
-func (c *call) viewerLogin() string {
-	if c.viewer == nil {
-		return ""
-	}
-	return c.viewer.Login
-}
-
-// searchHits is every issue and pull request the token can read that the
-// query matches, in the order asked for: by sortBy (created, updated,
-// comments; the query's sort: qualifier when sortBy is empty) in order
-// (desc unless asc), or best match, which the emulator takes as newest
-// first.
-func searchHits(st *State, token *Token, s *search.Query, sortBy, order string) []*Issue {
-	var hits []*Issue
-	for _, r := range st.Repos() {
-		if token.Permission(r) == PermNone {
-			continue
-		}
-		for _, is := range r.Issues {
-			if s.Match(is) {
-				hits = append(hits, is)
-			}
-		}
-	}
-	// The sort parameter wins over a sort: qualifier in the query; order
-	// applies only with sort, as GitHub documents.
-	if sortBy == "" {
-		sortBy, order = s.Sort, s.Order
-	}
-	if sortBy != "created" && sortBy != "updated" && sortBy != "comments" {
-		sortBy = ""
-	}
-	if order != "asc" {
-		order = "desc"
-	}
-	sortIssues(hits, sortBy, order)
-	return hits
 }

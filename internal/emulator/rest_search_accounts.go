@@ -30,17 +30,6 @@ func (c *call) searchQ(doc string) (string, bool) {
 	return query, true
 }
 
-// containsFold reports whether any of the texts contains the word, case-insensitively.
-func containsFold(word string, texts ...string) bool {
-	w := strings.ToLower(word)
-	for _, t := range texts {
-		if strings.Contains(strings.ToLower(t), w) {
-			return true
-		}
-	}
-	return false
-}
-
 // searchPage answers one page of search results, capped as GitHub's
 // search is.
 func searchPage[T any](c *call, doc string, hits []T) ([]T, bool) {

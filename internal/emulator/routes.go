@@ -118,18 +118,17 @@ func (e *Emulator) routes(mux *http.ServeMux) {
 			c := callFrom(r)
 			c.req = r
 			if write {
-				e.state.Lock()
-				defer e.state.Unlock()
+				c.st.Lock()
+				defer c.st.Unlock()
 			} else {
-				e.state.RLock()
-				defer e.state.RUnlock()
+				c.st.RLock()
+				defer c.st.RUnlock()
 			}
 			defer func() {
 				if v := recover(); v != nil {
 					e.log.Error("emulator handler panic", "route", rt.method+" "+rt.path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 					rec := c.w.(*recorder)
-					rec.header = http.Header{}
-					rec.body.Reset()
+					rec.reset()
 					writeJSON(rec, http.StatusInternalServerError, errorBody{Message: "Server Error"})
 				}
 			}()

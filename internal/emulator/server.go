@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -66,7 +64,7 @@ func New(opts Options) (*Emulator, error) {
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = http.NewServeMux()
 	e.routes(e.rest)
-	graphql, err := e.graphQLHandler()
+	graphql, err := newGraphQLHandler(e.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -92,23 +90,6 @@ const (
 	varyCredential = "Accept, Authorization, Cookie, X-GitHub-OTP"
 	varyContent    = "Accept-Encoding, Accept, X-Requested-With"
 )
-
-// ctxKey carries the per-request call through the context.
-type ctxKey struct{}
-
-// call is what every handler gets: who is asking and how to address them.
-type call struct {
-	e        *Emulator
-	st       *State
-	token    *Token
-	viewer   *Account
-	links    links
-	resource string
-	req      *http.Request
-	w        http.ResponseWriter
-}
-
-func callFrom(r *http.Request) *call { return r.Context().Value(ctxKey{}).(*call) }
 
 // ServeHTTP implements http.Handler.
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -222,11 +203,11 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	rec := newRecorder()
-	c := &call{e: e, st: e.state, token: tok, links: l, resource: resource, w: rec}
+	c := &call{st: e.state, token: tok, links: l, resource: resource, w: rec}
 	e.state.RLock()
 	c.viewer = e.state.Account(tok.Login)
 	e.state.RUnlock()
-	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, c))
+	r = withCall(r, c)
 	c.req = r
 	versionRejected := false
 	switch {
@@ -262,7 +243,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	h := w.Header()
-	for k, v := range rec.header {
+	for k, v := range rec.Header() {
 		h[k] = v
 	}
 	setScopeHeaders(h, tok)
@@ -375,20 +356,6 @@ func dropConnection(w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
-// recorder buffers a handler's response so the emulator can add ETags,
-// answer 304s and inject faults after the handler has run.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func newRecorder() *recorder { return &recorder{header: http.Header{}, status: http.StatusOK} }
-
-func (r *recorder) Header() http.Header         { return r.header }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
-func (r *recorder) WriteHeader(status int)      { r.status = status }
-
 func clientHost(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
@@ -400,3 +367,14 @@ func clientHost(r *http.Request) string {
 // isAppPath reports whether a REST path is one of the endpoints an App
 // authenticates to with its JWT.
 func isAppPath(path string) bool { return path == "/app" || strings.HasPrefix(path, "/app/") }
+
+func writeFaultStatus(w http.ResponseWriter, status int) {
+	msg := http.StatusText(status)
+	switch status {
+	case http.StatusBadGateway:
+		msg = "Server Error"
+	case http.StatusServiceUnavailable:
+		msg = "Service Unavailable"
+	}
+	writeJSON(w, status, errorBody{Message: msg, DocumentationURL: docsURL("rest"), Status: strconv.Itoa(status)})
+}
