@@ -28,7 +28,7 @@ type userJSON struct {
 	UserViewType      string  `json:"user_view_type,omitempty"`
 }
 
-func (l links) simpleUser(a *Account) *userJSON {
+func renderSimpleUser(l links, a *Account) *userJSON {
 	if a == nil {
 		return nil
 	}
@@ -73,7 +73,7 @@ type labelJSON struct {
 	Description *string `json:"description"`
 }
 
-func (l links) label(r *Repo, lb *Label) labelJSON {
+func renderLabel(l links, r *Repo, lb *Label) labelJSON {
 	return labelJSON{ID: lb.ID, NodeID: lb.NodeID, URL: l.repo(r) + "/labels/" + url.PathEscape(lb.Name),
 		Name: lb.Name, Color: lb.Color, Default: lb.Default, Description: lb.Description}
 }
@@ -98,7 +98,7 @@ type milestoneJSON struct {
 	DueOn        *string   `json:"due_on"`
 }
 
-func (l links) milestone(r *Repo, m *Milestone) *milestoneJSON {
+func renderMilestone(l links, r *Repo, m *Milestone) *milestoneJSON {
 	if m == nil {
 		return nil
 	}
@@ -107,7 +107,7 @@ func (l links) milestone(r *Repo, m *Milestone) *milestoneJSON {
 	return &milestoneJSON{
 		URL: u, HTMLURL: fmt.Sprintf("%s/%s/milestone/%d", l.web, r.FullName(), m.Number), LabelsURL: u + "/labels",
 		ID: m.ID, NodeID: m.NodeID, Number: m.Number, State: m.State, Title: m.Title, Description: m.Description,
-		Creator: l.simpleUser(m.Creator), OpenIssues: open, ClosedIssues: closed,
+		Creator: renderSimpleUser(l, m.Creator), OpenIssues: open, ClosedIssues: closed,
 		CreatedAt: ts(m.CreatedAt), UpdatedAt: ts(m.UpdatedAt), ClosedAt: tsp(m.ClosedAt), DueOn: tsp(m.DueOn),
 	}
 }
@@ -205,7 +205,7 @@ type issueJSON struct {
 	IssueDependenciesSummary *dependenciesSummaryJSON `json:"issue_dependencies_summary,omitempty"`
 }
 
-func (l links) issue(is *Issue) *issueJSON {
+func renderIssue(l links, is *Issue) *issueJSON {
 	r := is.Repo
 	base := fmt.Sprintf("%s/issues/%d", l.repo(r), is.Number)
 	kind := "issues"
@@ -215,20 +215,20 @@ func (l links) issue(is *Issue) *issueJSON {
 	out := &issueJSON{
 		URL: base, RepositoryURL: l.repo(r), LabelsURL: base + "/labels{/name}", CommentsURL: base + "/comments",
 		EventsURL: base + "/events", HTMLURL: fmt.Sprintf("%s/%s/%s/%d", l.web, r.FullName(), kind, is.Number),
-		ID: is.ID, NodeID: is.NodeID, Number: is.Number, Title: is.Title, User: l.simpleUser(is.User),
+		ID: is.ID, NodeID: is.NodeID, Number: is.Number, Title: is.Title, User: renderSimpleUser(l, is.User),
 		Labels: []labelJSON{}, State: is.State, Locked: is.Locked, Assignees: []*userJSON{},
-		Milestone: l.milestone(r, is.Milestone), Comments: len(is.Comments),
+		Milestone: renderMilestone(l, r, is.Milestone), Comments: len(is.Comments),
 		CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt), ClosedAt: tsp(is.ClosedAt),
 		AuthorAssociation: association(is.User, r), ActiveLockReason: is.ActiveLockReason,
-		Type: issueType(is.Type), Body: is.Body, ClosedBy: l.simpleUser(is.ClosedBy),
+		Type: issueType(is.Type), Body: is.Body, ClosedBy: renderSimpleUser(l, is.ClosedBy),
 		Reactions:   reactionRollup(base+"/reactions", is.Reactions),
 		TimelineURL: base + "/timeline", StateReason: is.StateReason,
 	}
 	for _, lb := range is.Labels {
-		out.Labels = append(out.Labels, l.label(r, lb))
+		out.Labels = append(out.Labels, renderLabel(l, r, lb))
 	}
 	for _, a := range is.Assignees {
-		out.Assignees = append(out.Assignees, l.simpleUser(a))
+		out.Assignees = append(out.Assignees, renderSimpleUser(l, a))
 	}
 	if len(is.Assignees) > 0 {
 		out.Assignee = out.Assignees[0]
@@ -287,8 +287,8 @@ type issueDetailJSON struct {
 	ClosedBy *userJSON `json:"closed_by"`
 }
 
-func (l links) issueDetail(is *Issue) issueDetailJSON {
-	out := l.issue(is)
+func renderIssueDetail(l links, is *Issue) issueDetailJSON {
+	out := renderIssue(l, is)
 	return issueDetailJSON{issueJSON: out, ClosedBy: out.ClosedBy}
 }
 
@@ -307,13 +307,13 @@ type commentJSON struct {
 	Reactions         reactionsJSON `json:"reactions"`
 }
 
-func (l links) comment(c *Comment) commentJSON {
+func renderComment(l links, c *Comment) commentJSON {
 	r := c.Issue.Repo
 	u := fmt.Sprintf("%s/issues/comments/%d", l.repo(r), c.ID)
 	return commentJSON{
 		ID: c.ID, NodeID: c.NodeID, URL: u,
 		HTMLURL: fmt.Sprintf("%s/%s/issues/%d#issuecomment-%d", l.web, r.FullName(), c.Issue.Number, c.ID),
-		Body:    c.Body, User: l.simpleUser(c.User), CreatedAt: ts(c.CreatedAt), UpdatedAt: ts(c.UpdatedAt),
+		Body:    c.Body, User: renderSimpleUser(l, c.User), CreatedAt: ts(c.CreatedAt), UpdatedAt: ts(c.UpdatedAt),
 		IssueURL: fmt.Sprintf("%s/issues/%d", l.repo(r), c.Issue.Number), AuthorAssociation: association(c.User, r),
 		Reactions: reactionRollup(u+"/reactions", c.Reactions),
 	}

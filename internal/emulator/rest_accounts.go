@@ -43,7 +43,7 @@ type privateUserFields struct {
 func (e *Emulator) fullUser(c *call, a *Account, private bool) fullUserJSON {
 	name := a.Name
 	empty := ""
-	u := fullUserJSON{userJSON: c.links.simpleUser(a), Name: &name, Blog: &empty,
+	u := fullUserJSON{userJSON: renderSimpleUser(c.links, a), Name: &name, Blog: &empty,
 		CreatedAt: ts(a.CreatedAt), UpdatedAt: ts(a.CreatedAt)}
 	for _, r := range c.st.Repos() {
 		if r.Owner == a {

@@ -12,7 +12,7 @@ func (e *Emulator) listAssignees(c *call) {
 	}
 	out := []*userJSON{}
 	for _, a := range paginate(c, c.assignable(r)) {
-		out = append(out, c.links.simpleUser(a))
+		out = append(out, renderSimpleUser(c.links, a))
 	}
 	c.json(http.StatusOK, out)
 }
@@ -70,7 +70,7 @@ func (e *Emulator) addAssignees(c *call) {
 		}
 	}
 	c.st.Assign(is, c.viewer, users...)
-	c.json(http.StatusCreated, c.links.issueDetail(is))
+	c.json(http.StatusCreated, renderIssueDetail(c.links, is))
 }
 
 func (e *Emulator) removeAssignees(c *call) {
@@ -96,5 +96,5 @@ func (e *Emulator) removeAssignees(c *call) {
 		}
 	}
 	c.st.Unassign(is, c.viewer, users...)
-	c.json(http.StatusOK, c.links.issueDetail(is))
+	c.json(http.StatusOK, renderIssueDetail(c.links, is))
 }

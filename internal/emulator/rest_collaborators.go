@@ -72,7 +72,7 @@ func (e *Emulator) listCollaborators(c *call) {
 	out := []collaboratorJSON{}
 	for _, a := range paginate(c, list) {
 		p := c.st.UserPermission(a, r)
-		out = append(out, collaboratorJSON{userJSON: c.links.simpleUser(a), RoleName: roleName(p),
+		out = append(out, collaboratorJSON{userJSON: renderSimpleUser(c.links, a), RoleName: roleName(p),
 			Permissions: permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead}})
 	}
 	c.json(http.StatusOK, out)

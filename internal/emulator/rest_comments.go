@@ -35,7 +35,7 @@ func (e *Emulator) listComments(c *call) {
 	}
 	out := []commentJSON{}
 	for _, cm := range paginate(c, list) {
-		out = append(out, c.links.comment(cm))
+		out = append(out, renderComment(c.links, cm))
 	}
 	c.json(http.StatusOK, out)
 }
@@ -78,7 +78,7 @@ func (e *Emulator) createComment(c *call) {
 	}
 	cm := c.st.AddComment(is, c.viewer, body, c.st.Now(), c.req.Host)
 	c.st.Touch(is)
-	out := c.links.comment(cm)
+	out := renderComment(c.links, cm)
 	c.w.Header().Set("Location", out.URL)
 	c.json(http.StatusCreated, out)
 }
@@ -99,7 +99,7 @@ func (e *Emulator) getComment(c *call) {
 		return
 	}
 	if cm := c.commentFor(r); cm != nil {
-		c.json(http.StatusOK, c.links.comment(cm))
+		c.json(http.StatusOK, renderComment(c.links, cm))
 	}
 }
 
@@ -121,7 +121,7 @@ func (e *Emulator) updateComment(c *call) {
 		return
 	}
 	c.st.EditComment(cm, c.viewer, body, c.req.Host)
-	c.json(http.StatusOK, c.links.comment(cm))
+	c.json(http.StatusOK, renderComment(c.links, cm))
 }
 
 func (e *Emulator) deleteComment(c *call) {

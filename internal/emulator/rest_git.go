@@ -79,10 +79,10 @@ func (c *call) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
 			Verification: verificationJSON{Reason: "unsigned"}},
 		Parents: []shaURLJSON{}}
 	// A signature whose email belongs to no account links no user.
-	if u := c.links.simpleUser(cm.Author.User); u != nil {
+	if u := renderSimpleUser(c.links, cm.Author.User); u != nil {
 		out.Author = u
 	}
-	if u := c.links.simpleUser(cm.Committer.User); u != nil {
+	if u := renderSimpleUser(c.links, cm.Committer.User); u != nil {
 		out.Committer = u
 	}
 	for _, p := range cm.Parents {
@@ -380,7 +380,7 @@ type statusJSON struct {
 }
 
 func (c *call) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator bool) statusJSON {
-	avatar := c.links.simpleUser(st.Creator).AvatarURL
+	avatar := renderSimpleUser(c.links, st.Creator).AvatarURL
 	out := statusJSON{URL: c.links.repo(r) + "/statuses/" + sha, AvatarURL: &avatar, ID: st.ID, NodeID: st.NodeID,
 		State: st.State, Context: st.Context, CreatedAt: ts(st.CreatedAt), UpdatedAt: ts(st.UpdatedAt)}
 	if st.Description != "" {
@@ -390,7 +390,7 @@ func (c *call) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator boo
 		out.TargetURL = &st.TargetURL
 	}
 	if withCreator {
-		out.Creator = c.links.simpleUser(st.Creator)
+		out.Creator = renderSimpleUser(c.links, st.Creator)
 	}
 	return out
 }

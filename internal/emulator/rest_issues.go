@@ -133,7 +133,7 @@ func (e *Emulator) listIssues(c *call) {
 	sortIssues(list, q.Get("sort"), q.Get("direction"))
 	out := []*issueJSON{}
 	for _, is := range paginate(c, list) {
-		out = append(out, c.links.issue(is))
+		out = append(out, renderIssue(c.links, is))
 	}
 	c.json(http.StatusOK, out)
 }
@@ -147,7 +147,7 @@ func (e *Emulator) getIssue(c *call) {
 	if is == nil {
 		return
 	}
-	c.json(http.StatusOK, c.links.issueDetail(is))
+	c.json(http.StatusOK, renderIssueDetail(c.links, is))
 }
 
 // stringOrNumber accepts a JSON string or number, as GitHub does for titles.
@@ -324,7 +324,7 @@ func (e *Emulator) createIssue(c *call) {
 		t.Labels = c.resolveLabels(r, in.Labels.Value)
 	}
 	is := c.st.CreateIssue(r, c.viewer, title, body, t, c.req.Host)
-	out := c.links.issueDetail(is)
+	out := renderIssueDetail(c.links, is)
 	c.w.Header().Set("Location", out.URL)
 	c.json(http.StatusCreated, out)
 }
@@ -439,7 +439,7 @@ func (e *Emulator) updateIssue(c *call) {
 	case in.State.Value == "open":
 		c.st.Reopen(is, c.viewer)
 	}
-	c.json(http.StatusOK, c.links.issueDetail(is))
+	c.json(http.StatusOK, renderIssueDetail(c.links, is))
 }
 
 var lockReasons = []string{"off-topic", "too heated", "resolved", "spam"}

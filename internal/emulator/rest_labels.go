@@ -25,7 +25,7 @@ func (e *Emulator) listRepoLabels(c *call) {
 	}
 	out := []labelJSON{}
 	for _, l := range paginate(c, r.Labels) {
-		out = append(out, c.links.label(r, l))
+		out = append(out, renderLabel(c.links, r, l))
 	}
 	c.json(http.StatusOK, out)
 }
@@ -40,7 +40,7 @@ func (e *Emulator) getLabel(c *call) {
 		c.notFound()
 		return
 	}
-	c.json(http.StatusOK, c.links.label(r, l))
+	c.json(http.StatusOK, renderLabel(c.links, r, l))
 }
 
 type labelWrite struct {
@@ -87,7 +87,7 @@ func (e *Emulator) createLabel(c *call) {
 	}
 	// GitHub keeps the color as the client spelled it ("BADA55").
 	l := c.st.AddLabel(r, name, color, desc)
-	out := c.links.label(r, l)
+	out := renderLabel(c.links, r, l)
 	c.w.Header().Set("Location", out.URL)
 	c.json(http.StatusCreated, out)
 }
@@ -140,7 +140,7 @@ func (e *Emulator) updateLabel(c *call) {
 	if in.NewName.Set && !in.NewName.Null {
 		c.st.RenameLabel(l, strings.TrimSpace(in.NewName.Value))
 	}
-	c.json(http.StatusOK, c.links.label(r, l))
+	c.json(http.StatusOK, renderLabel(c.links, r, l))
 }
 
 func (e *Emulator) deleteLabel(c *call) {
@@ -160,7 +160,7 @@ func (e *Emulator) deleteLabel(c *call) {
 func (c *call) issueLabels(r *Repo, is *Issue) []labelJSON {
 	out := []labelJSON{}
 	for _, l := range is.Labels {
-		out = append(out, c.links.label(r, l))
+		out = append(out, renderLabel(c.links, r, l))
 	}
 	return out
 }
@@ -176,7 +176,7 @@ func (e *Emulator) listIssueLabels(c *call) {
 	}
 	out := []labelJSON{}
 	for _, l := range paginate(c, is.Labels) {
-		out = append(out, c.links.label(r, l))
+		out = append(out, renderLabel(c.links, r, l))
 	}
 	c.json(http.StatusOK, out)
 }

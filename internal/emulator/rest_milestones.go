@@ -64,7 +64,7 @@ func (e *Emulator) listMilestones(c *call) {
 	})
 	out := []*milestoneJSON{}
 	for _, m := range paginate(c, list) {
-		out = append(out, c.links.milestone(r, m))
+		out = append(out, renderMilestone(c.links, r, m))
 	}
 	c.json(http.StatusOK, out)
 }
@@ -75,7 +75,7 @@ func (e *Emulator) getMilestone(c *call) {
 		return
 	}
 	if m := c.milestoneFor(r); m != nil {
-		c.json(http.StatusOK, c.links.milestone(r, m))
+		c.json(http.StatusOK, renderMilestone(c.links, r, m))
 	}
 }
 
@@ -161,7 +161,7 @@ func (e *Emulator) createMilestone(c *call) {
 	}
 	m := c.st.AddMilestone(r, probe.Title, probe.Description, probe.DueOn, c.viewer, c.st.Now())
 	m.State, m.ClosedAt = probe.State, probe.ClosedAt
-	out := c.links.milestone(r, m)
+	out := renderMilestone(c.links, r, m)
 	c.w.Header().Set("Location", out.URL)
 	c.json(http.StatusCreated, out)
 }
@@ -185,7 +185,7 @@ func (e *Emulator) updateMilestone(c *call) {
 		return
 	}
 	*m = probe
-	c.json(http.StatusOK, c.links.milestone(r, m))
+	c.json(http.StatusOK, renderMilestone(c.links, r, m))
 }
 
 func (e *Emulator) deleteMilestone(c *call) {

@@ -56,7 +56,7 @@ type teamJSON struct {
 	Parent              *struct{} `json:"parent"`
 }
 
-func (l links) team(t *Team) teamJSON {
+func renderTeam(l links, t *Team) teamJSON {
 	u := fmt.Sprintf("%s/organizations/%d/team/%d", l.api, t.Org.ID, t.ID)
 	return teamJSON{ID: t.ID, NodeID: t.NodeID, URL: u, HTMLURL: l.web + "/orgs/" + t.Org.Login + "/teams/" + t.Slug,
 		Name: t.Name, Slug: t.Slug, Privacy: "closed", NotificationSetting: "notifications_enabled", Permission: "pull",
@@ -123,7 +123,7 @@ type pullDetail struct {
 
 func (c *call) branchRef(r *Repo, ref string, sha string) branchRefJSON {
 	repo := c.repoJSON(r, false)
-	return branchRefJSON{Label: r.Owner.Login + ":" + ref, Ref: ref, SHA: sha, User: c.links.simpleUser(r.Owner), Repo: &repo}
+	return branchRefJSON{Label: r.Owner.Login + ":" + ref, Ref: ref, SHA: sha, User: renderSimpleUser(c.links, r.Owner), Repo: &repo}
 }
 
 func (c *call) pullJSON(is *Issue, detail bool) *pullJSON {
@@ -136,8 +136,8 @@ func (c *call) pullJSON(is *Issue, detail bool) *pullJSON {
 		URL: api, ID: is.ID, NodeID: is.NodeID, HTMLURL: web, DiffURL: web + ".diff", PatchURL: web + ".patch",
 		IssueURL: issue, CommitsURL: api + "/commits", ReviewCommentsURL: api + "/comments",
 		ReviewCommentURL: l.repo(r) + "/pulls/comments{/number}", CommentsURL: issue + "/comments", StatusesURL: statuses,
-		Number: is.Number, State: is.State, Locked: is.Locked, Title: is.Title, User: l.simpleUser(is.User), Body: is.Body,
-		Labels: []labelJSON{}, Milestone: l.milestone(r, is.Milestone), ActiveLockReason: is.ActiveLockReason,
+		Number: is.Number, State: is.State, Locked: is.Locked, Title: is.Title, User: renderSimpleUser(l, is.User), Body: is.Body,
+		Labels: []labelJSON{}, Milestone: renderMilestone(l, r, is.Milestone), ActiveLockReason: is.ActiveLockReason,
 		CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt), ClosedAt: tsp(is.ClosedAt), MergedAt: tsp(p.MergedAt),
 		Assignees: []*userJSON{}, RequestedReviewers: []*userJSON{}, RequestedTeams: []teamJSON{},
 		Head: c.branchRef(p.HeadRepo, p.HeadRef, p.Head.SHA), Base: c.branchRef(r, p.BaseRef, p.Base.SHA),
@@ -154,7 +154,7 @@ func (c *call) pullJSON(is *Issue, detail bool) *pullJSON {
 		out.MergeCommitSHA = &p.MergeCommit.SHA
 	}
 	for _, lb := range is.Labels {
-		lj := l.label(r, lb)
+		lj := renderLabel(l, r, lb)
 		if !detail && lj.Description == nil {
 			// GitHub's description declares a pull-request-simple label's
 			// description a string that is never null.
@@ -163,21 +163,21 @@ func (c *call) pullJSON(is *Issue, detail bool) *pullJSON {
 		out.Labels = append(out.Labels, lj)
 	}
 	for _, a := range is.Assignees {
-		out.Assignees = append(out.Assignees, l.simpleUser(a))
+		out.Assignees = append(out.Assignees, renderSimpleUser(l, a))
 	}
 	if len(out.Assignees) > 0 {
 		out.Assignee = out.Assignees[0]
 	}
 	for _, a := range p.RequestedReviewers {
-		out.RequestedReviewers = append(out.RequestedReviewers, l.simpleUser(a))
+		out.RequestedReviewers = append(out.RequestedReviewers, renderSimpleUser(l, a))
 	}
 	for _, t := range p.RequestedTeams {
-		out.RequestedTeams = append(out.RequestedTeams, l.team(t))
+		out.RequestedTeams = append(out.RequestedTeams, renderTeam(l, t))
 	}
 	if !detail {
 		return out
 	}
-	d := &pullDetail{Merged: is.Merged, MergeableState: p.MergeState(is), MergedBy: l.simpleUser(p.MergedBy),
+	d := &pullDetail{Merged: is.Merged, MergeableState: p.MergeState(is), MergedBy: renderSimpleUser(l, p.MergedBy),
 		Comments: len(is.Comments), MaintainerCanModify: p.MaintainerCanModify, Commits: len(p.Commits())}
 	if is.State == "open" {
 		ok := !p.Conflicts(r)
@@ -400,7 +400,7 @@ func (c *call) reviewJSON(rv *Review) reviewJSON {
 	is := rv.Pull
 	api := fmt.Sprintf("%s/pulls/%d", c.links.repo(is.Repo), is.Number)
 	html := fmt.Sprintf("%s%s#pullrequestreview-%d", c.links.web, issuePath(is), rv.ID)
-	out := reviewJSON{ID: rv.ID, NodeID: rv.NodeID, User: c.links.simpleUser(rv.User), Body: rv.Body, State: rv.State,
+	out := reviewJSON{ID: rv.ID, NodeID: rv.NodeID, User: renderSimpleUser(c.links, rv.User), Body: rv.Body, State: rv.State,
 		HTMLURL: html, PullRequestURL: api, CommitID: &rv.Commit.SHA, AuthorAssociation: association(rv.User, is.Repo)}
 	if rv.State != "PENDING" {
 		// A pending review has not been submitted yet.
@@ -461,7 +461,7 @@ func (c *call) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
 	pr := fmt.Sprintf("%s/pulls/%d", c.links.repo(is.Repo), is.Number)
 	html := fmt.Sprintf("%s%s#discussion_r%d", c.links.web, issuePath(is), cm.ID)
 	out := reviewCommentJSON{URL: api, PullRequestReviewID: &cm.Review.ID, ID: cm.ID, NodeID: cm.NodeID, DiffHunk: cm.DiffHunk,
-		Path: cm.Path, CommitID: is.Pull.Head.SHA, OriginalCommitID: cm.Commit.SHA, User: c.links.simpleUser(cm.User),
+		Path: cm.Path, CommitID: is.Pull.Head.SHA, OriginalCommitID: cm.Commit.SHA, User: renderSimpleUser(c.links, cm.User),
 		Body: cm.Body, CreatedAt: ts(cm.CreatedAt), UpdatedAt: ts(cm.UpdatedAt), HTMLURL: html, PullRequestURL: pr,
 		AuthorAssociation: association(cm.User, is.Repo), OriginalLine: cm.Line, Side: "RIGHT", SubjectType: "line",
 		Reactions: reactionsJSON{URL: api + "/reactions"}}
@@ -512,10 +512,10 @@ func (e *Emulator) listRequestedReviewers(c *call) {
 		Teams []teamJSON  `json:"teams"`
 	}{Users: []*userJSON{}, Teams: []teamJSON{}}
 	for _, a := range is.Pull.RequestedReviewers {
-		out.Users = append(out.Users, c.links.simpleUser(a))
+		out.Users = append(out.Users, renderSimpleUser(c.links, a))
 	}
 	for _, t := range is.Pull.RequestedTeams {
-		out.Teams = append(out.Teams, c.links.team(t))
+		out.Teams = append(out.Teams, renderTeam(c.links, t))
 	}
 	c.json(http.StatusOK, out)
 }

@@ -21,8 +21,8 @@ type reactionJSON struct {
 	CreatedAt string    `json:"created_at"`
 }
 
-func (l links) reaction(r *Reaction) reactionJSON {
-	return reactionJSON{ID: r.ID, NodeID: r.NodeID, User: l.simpleUser(r.User), Content: r.Content, CreatedAt: ts(r.CreatedAt)}
+func renderReaction(l links, r *Reaction) reactionJSON {
+	return reactionJSON{ID: r.ID, NodeID: r.NodeID, User: renderSimpleUser(l, r.User), Content: r.Content, CreatedAt: ts(r.CreatedAt)}
 }
 
 // reactionRollup is the reactions summary an issue or comment carries.
@@ -106,7 +106,7 @@ func (c *call) listReactions(rs []*Reaction) {
 	}
 	out := []reactionJSON{}
 	for _, r := range paginate(c, list) {
-		out = append(out, c.links.reaction(r))
+		out = append(out, renderReaction(c.links, r))
 	}
 	c.json(http.StatusOK, out)
 }
@@ -133,5 +133,5 @@ func (c *call) createReaction(list *[]*Reaction, doc string) {
 	if created {
 		status = http.StatusCreated
 	}
-	c.json(status, c.links.reaction(r))
+	c.json(status, renderReaction(c.links, r))
 }

@@ -22,7 +22,7 @@ func (c *call) issueList(list []*Issue) {
 	}
 	out := []*issueJSON{}
 	for _, is := range paginate(c, live) {
-		out = append(out, c.links.issue(is))
+		out = append(out, renderIssue(c.links, is))
 	}
 	c.json(http.StatusOK, out)
 }
@@ -88,7 +88,7 @@ func (e *Emulator) addSubIssue(c *call) {
 		c.linkError(err, "SubIssue", "sub_issue_id", doc)
 		return
 	}
-	c.json(http.StatusCreated, c.links.issueDetail(parent))
+	c.json(http.StatusCreated, renderIssueDetail(c.links, parent))
 }
 
 func (e *Emulator) removeSubIssue(c *call) {
@@ -119,7 +119,7 @@ func (e *Emulator) removeSubIssue(c *call) {
 		c.linkError(err, "SubIssue", "sub_issue_id", subIssueDocs+"#remove-sub-issue")
 		return
 	}
-	c.json(http.StatusOK, c.links.issueDetail(parent))
+	c.json(http.StatusOK, renderIssueDetail(c.links, parent))
 }
 
 func (e *Emulator) reprioritizeSubIssue(c *call) {
@@ -165,7 +165,7 @@ func (e *Emulator) reprioritizeSubIssue(c *call) {
 			fieldError{Resource: "SubIssue", Field: "sub_issue_id", Code: "invalid"})
 		return
 	}
-	c.json(http.StatusOK, c.links.issueDetail(parent))
+	c.json(http.StatusOK, renderIssueDetail(c.links, parent))
 }
 
 func (e *Emulator) getParent(c *call) {
@@ -181,7 +181,7 @@ func (e *Emulator) getParent(c *call) {
 		c.notFound()
 		return
 	}
-	c.json(http.StatusOK, c.links.issueDetail(is.Parent))
+	c.json(http.StatusOK, renderIssueDetail(c.links, is.Parent))
 }
 
 func (e *Emulator) listBlockedBy(c *call) {
@@ -233,7 +233,7 @@ func (e *Emulator) addBlockedBy(c *call) {
 		c.linkError(err, "IssueDependency", "issue_id", doc)
 		return
 	}
-	c.json(http.StatusCreated, c.links.issueDetail(blocker))
+	c.json(http.StatusCreated, renderIssueDetail(c.links, blocker))
 }
 
 func (e *Emulator) removeBlockedBy(c *call) {
@@ -255,5 +255,5 @@ func (e *Emulator) removeBlockedBy(c *call) {
 		c.linkError(err, "IssueDependency", "issue_id", dependencyDocs)
 		return
 	}
-	c.json(http.StatusOK, c.links.issueDetail(blocker))
+	c.json(http.StatusOK, renderIssueDetail(c.links, blocker))
 }

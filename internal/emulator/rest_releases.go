@@ -89,7 +89,7 @@ func (c *call) releaseJSON(r *Repo, rel *Release) releaseJSON {
 		TarballURL: &tar, ZipballURL: &zip, ID: rel.ID, NodeID: rel.NodeID, TagName: rel.TagName,
 		TargetCommitish: state.RepoDefaultBranch, Name: &rel.Name, Body: &rel.Body, Draft: rel.Draft, Prerelease: rel.Prerelease,
 		CreatedAt: ts(rel.CreatedAt), PublishedAt: tsp(&rel.PublishedAt), UpdatedAt: tsp(&rel.PublishedAt),
-		Author: c.links.simpleUser(rel.Author), Assets: []struct{}{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
+		Author: renderSimpleUser(c.links, rel.Author), Assets: []struct{}{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
 }
 
 // releasesNewestFirst is the order GitHub lists releases in.

@@ -129,7 +129,7 @@ func (c *call) repoJSON(r *Repo, full bool) repoJSON {
 	}
 	p := c.token.Permission(r)
 	out := repoJSON{
-		ID: r.ID, NodeID: r.NodeID, Name: r.Name, FullName: r.FullName(), Owner: c.links.simpleUser(r.Owner),
+		ID: r.ID, NodeID: r.NodeID, Name: r.Name, FullName: r.FullName(), Owner: renderSimpleUser(c.links, r.Owner),
 		Private: r.Private, HTMLURL: web, Description: desc, URL: u,
 		ArchiveURL: u + "/{archive_format}{/ref}", AssigneesURL: u + "/assignees{/user}", BlobsURL: u + "/git/blobs{/sha}",
 		BranchesURL: u + "/branches{/branch}", CollaboratorsURL: u + "/collaborators{/collaborator}",

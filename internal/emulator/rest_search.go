@@ -61,7 +61,7 @@ func (e *Emulator) searchIssues(c *call) {
 	}
 	items := []searchItemJSON{}
 	for _, is := range paginate(c, reachable) {
-		items = append(items, searchItemJSON{issueJSON: c.links.issue(is), Body: is.Body, Score: 1})
+		items = append(items, searchItemJSON{issueJSON: renderIssue(c.links, is), Body: is.Body, Score: 1})
 	}
 	c.json(http.StatusOK, map[string]any{
 		"total_count":        len(hits),

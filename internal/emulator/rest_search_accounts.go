@@ -84,7 +84,7 @@ func (e *Emulator) searchUsers(c *call) {
 	}
 	items := []userSearchItemJSON{}
 	for _, a := range page {
-		items = append(items, userSearchItemJSON{userJSON: c.links.simpleUser(a), Score: 1})
+		items = append(items, userSearchItemJSON{userJSON: renderSimpleUser(c.links, a), Score: 1})
 	}
 	c.json(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
 }

@@ -101,8 +101,8 @@ func (c *call) crossReference(ev *Event) any {
 		return nil
 	}
 	at := ts(ev.CreatedAt)
-	return crossRefEventJSON{Actor: c.links.simpleUser(ev.Actor), CreatedAt: at, UpdatedAt: at, Event: ev.Event,
-		Source: crossRefSourceJSON{Type: "issue", Issue: sourceIssueJSON{issueJSON: c.links.issue(src), Repository: c.repoJSON(src.Repo, false)}}}
+	return crossRefEventJSON{Actor: renderSimpleUser(c.links, ev.Actor), CreatedAt: at, UpdatedAt: at, Event: ev.Event,
+		Source: crossRefSourceJSON{Type: "issue", Issue: sourceIssueJSON{issueJSON: renderIssue(c.links, src), Repository: c.repoJSON(src.Repo, false)}}}
 }
 
 func (c *call) event(is *Issue, ev *Event) any {
@@ -113,15 +113,15 @@ func (c *call) event(is *Issue, ev *Event) any {
 		if ev.Comment == nil || !containsComment(is, ev.Comment) {
 			return nil
 		}
-		return commentEventJSON{Event: "commented", Actor: c.links.simpleUser(ev.Comment.User), commentJSON: c.links.comment(ev.Comment)}
+		return commentEventJSON{Event: "commented", Actor: renderSimpleUser(c.links, ev.Comment.User), commentJSON: renderComment(c.links, ev.Comment)}
 	}
 	out := eventJSON{ID: ev.ID, NodeID: ev.NodeID, URL: fmt.Sprintf("%s/issues/events/%d", c.links.repo(is.Repo), ev.ID),
-		Actor: c.links.simpleUser(ev.Actor), Event: ev.Event, CreatedAt: ts(ev.CreatedAt)}
+		Actor: renderSimpleUser(c.links, ev.Actor), Event: ev.Event, CreatedAt: ts(ev.CreatedAt)}
 	switch ev.Event {
 	case "labeled", "unlabeled":
 		out.Label = &eventLabelJSON{Name: ev.Label.Name, Color: ev.Label.Color}
 	case "assigned", "unassigned":
-		out.Assignee = c.links.simpleUser(ev.Assignee)
+		out.Assignee = renderSimpleUser(c.links, ev.Assignee)
 	case "milestoned", "demilestoned":
 		out.Milestone = &eventTitleJSON{Title: ev.Milestone}
 	case "renamed":
