@@ -40,7 +40,7 @@ type privateUserFields struct {
 	TwoFactorAuthentication bool `json:"two_factor_authentication"`
 }
 
-func (e *Emulator) fullUser(c *call, a *Account, private bool) fullUserJSON {
+func (e *Emulator) fullUser(c *restCall, a *Account, private bool) fullUserJSON {
 	name := a.Name
 	empty := ""
 	u := fullUserJSON{userJSON: renderSimpleUser(c.links, a), Name: &name, Blog: &empty,
@@ -74,7 +74,7 @@ func ensure(p *privateUserFields) *privateUserFields {
 	return p
 }
 
-func (e *Emulator) getViewer(c *call) {
+func (e *Emulator) getViewer(c *restCall) {
 	if c.viewer == nil {
 		c.notFound()
 		return
@@ -82,7 +82,7 @@ func (e *Emulator) getViewer(c *call) {
 	c.json(http.StatusOK, e.fullUser(c, c.viewer, true))
 }
 
-func (e *Emulator) getUser(c *call) {
+func (e *Emulator) getUser(c *restCall) {
 	a := c.st.Account(c.req.PathValue("username"))
 	if a == nil {
 		c.notFound()
@@ -94,7 +94,7 @@ func (e *Emulator) getUser(c *call) {
 // visibleRepos lists the repositories of owner the token can see, in the
 // order GitHub's list endpoints default to (full_name for users, created
 // for orgs).
-func (c *call) visibleRepos(owner *Account, typ string) []*Repo {
+func (c *restCall) visibleRepos(owner *Account, typ string) []*Repo {
 	var out []*Repo
 	for _, r := range c.st.Repos() {
 		if r.Owner != owner || c.token.Permission(r) == PermNone {
@@ -115,7 +115,7 @@ func (c *call) visibleRepos(owner *Account, typ string) []*Repo {
 	return out
 }
 
-func (e *Emulator) listUserRepos(c *call) {
+func (e *Emulator) listUserRepos(c *restCall) {
 	a := c.st.Account(c.req.PathValue("username"))
 	if a == nil || a.IsOrg {
 		c.notFound()
@@ -132,7 +132,7 @@ func (e *Emulator) listUserRepos(c *call) {
 
 // listViewerRepos is GET /user/repos: the repositories the token's user
 // owns or collaborates on (through an organization too), by full name.
-func (e *Emulator) listViewerRepos(c *call) {
+func (e *Emulator) listViewerRepos(c *restCall) {
 	if c.viewer == nil {
 		c.notFound()
 		return
@@ -156,7 +156,7 @@ func (e *Emulator) listViewerRepos(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) listOrgRepos(c *call) {
+func (e *Emulator) listOrgRepos(c *restCall) {
 	a := c.st.Account(c.req.PathValue("org"))
 	if a == nil || !a.IsOrg {
 		c.notFound()
@@ -170,7 +170,7 @@ func (e *Emulator) listOrgRepos(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) getRepo(c *call) {
+func (e *Emulator) getRepo(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -186,7 +186,7 @@ type rateJSON struct {
 	Resource  string `json:"resource,omitempty"`
 }
 
-func (e *Emulator) getRateLimit(c *call) {
+func (e *Emulator) getRateLimit(c *restCall) {
 	all := e.limits.All(c.token.Value)
 	toJSON := func(s faults.Snapshot) rateJSON {
 		return rateJSON{Limit: s.Limit, Remaining: s.Remaining, Reset: s.Reset.Unix(), Used: s.Used, Resource: s.Resource}
@@ -198,7 +198,7 @@ func (e *Emulator) getRateLimit(c *call) {
 	c.json(http.StatusOK, map[string]any{"resources": resources, "rate": toJSON(all["core"])})
 }
 
-func (e *Emulator) listOrgIssueTypes(c *call) {
+func (e *Emulator) listOrgIssueTypes(c *restCall) {
 	org := c.st.Account(c.req.PathValue("org"))
 	if org == nil || !org.IsOrg {
 		c.notFound()
@@ -211,7 +211,7 @@ func (e *Emulator) listOrgIssueTypes(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) listRepoIssueTypes(c *call) {
+func (e *Emulator) listRepoIssueTypes(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -246,7 +246,7 @@ type contentJSON struct {
 	Links       contentLinksJSON `json:"_links"`
 }
 
-func (c *call) contentEntry(r *Repo, path string, isDir bool, content string) contentJSON {
+func (c *restCall) contentEntry(r *Repo, path string, isDir bool, content string) contentJSON {
 	name := path[strings.LastIndex(path, "/")+1:]
 	// URLs carry the path escaped segment by segment, as GitHub's do.
 	esc := escapePath(path)
@@ -269,7 +269,7 @@ func (c *call) contentEntry(r *Repo, path string, isDir bool, content string) co
 		Links: contentLinksJSON{Git: &gitURL, HTML: &html, Self: self}}
 }
 
-func (e *Emulator) getContents(c *call) {
+func (e *Emulator) getContents(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return

@@ -20,7 +20,7 @@ type installationTokenJSON struct {
 // the App, authenticated with its JWT, gets a token acting as its bot on
 // the installation's repositories. The body may narrow the token to some
 // of those repositories (by name or id) and to read access on issues.
-func (e *Emulator) createInstallationToken(c *call) {
+func (e *Emulator) createInstallationToken(c *restCall) {
 	app := c.st.AppForIdentity(c.token)
 	if app == nil {
 		// Any other credential is not an App JWT.

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-func (e *Emulator) listAssignees(c *call) {
+func (e *Emulator) listAssignees(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -17,7 +17,7 @@ func (e *Emulator) listAssignees(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) checkAssignee(c *call) {
+func (e *Emulator) checkAssignee(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -32,7 +32,7 @@ func (e *Emulator) checkAssignee(c *call) {
 	c.notFound()
 }
 
-func (c *call) assigneesBody() ([]string, bool) {
+func (c *restCall) assigneesBody() ([]string, bool) {
 	var in struct {
 		Assignees []string `json:"assignees"`
 	}
@@ -46,7 +46,7 @@ func (c *call) assigneesBody() ([]string, bool) {
 // the issue: GitHub's description says assignees sent without push access
 // are silently ignored, and lists no 403 for either route.
 
-func (e *Emulator) addAssignees(c *call) {
+func (e *Emulator) addAssignees(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -73,7 +73,7 @@ func (e *Emulator) addAssignees(c *call) {
 	c.json(http.StatusCreated, renderIssueDetail(c.links, is))
 }
 
-func (e *Emulator) removeAssignees(c *call) {
+func (e *Emulator) removeAssignees(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return

@@ -32,7 +32,7 @@ func roleName(p Permission) string {
 	return "read"
 }
 
-func (e *Emulator) listCollaborators(c *call) {
+func (e *Emulator) listCollaborators(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return

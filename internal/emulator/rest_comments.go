@@ -9,7 +9,7 @@ import (
 
 const commentDocs = "rest/issues/comments"
 
-func (e *Emulator) listComments(c *call) {
+func (e *Emulator) listComments(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -40,7 +40,7 @@ func (e *Emulator) listComments(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (c *call) commentBody(doc string) (string, bool) {
+func (c *restCall) commentBody(doc string) (string, bool) {
 	var in struct {
 		Body optional[string] `json:"body"`
 	}
@@ -57,7 +57,7 @@ func (c *call) commentBody(doc string) (string, bool) {
 	return in.Body.Value, true
 }
 
-func (e *Emulator) createComment(c *call) {
+func (e *Emulator) createComment(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -83,7 +83,7 @@ func (e *Emulator) createComment(c *call) {
 	c.json(http.StatusCreated, out)
 }
 
-func (c *call) commentFor(r *Repo) *Comment {
+func (c *restCall) commentFor(r *Repo) *Comment {
 	id, err := strconv.ParseInt(c.req.PathValue("comment_id"), 10, 64)
 	cm := r.FindComment(id)
 	if err != nil || cm == nil || cm.Issue.Deleted {
@@ -93,7 +93,7 @@ func (c *call) commentFor(r *Repo) *Comment {
 	return cm
 }
 
-func (e *Emulator) getComment(c *call) {
+func (e *Emulator) getComment(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -103,7 +103,7 @@ func (e *Emulator) getComment(c *call) {
 	}
 }
 
-func (e *Emulator) updateComment(c *call) {
+func (e *Emulator) updateComment(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -124,7 +124,7 @@ func (e *Emulator) updateComment(c *call) {
 	c.json(http.StatusOK, renderComment(c.links, cm))
 }
 
-func (e *Emulator) deleteComment(c *call) {
+func (e *Emulator) deleteComment(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return

@@ -69,7 +69,7 @@ func gitUser(s GitSignature) gitUserJSON {
 
 // commitJSON renders a commit of r; full adds its stats and files, as the
 // single-commit route does.
-func (c *call) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
+func (c *restCall) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
 	api := c.links.repo(r)
 	web := c.links.web + "/" + r.FullName()
 	out := &commitJSON{URL: api + "/commits/" + cm.SHA, SHA: cm.SHA, NodeID: state.NodeID("C", r.ID) + cm.SHA[:10],
@@ -108,7 +108,7 @@ func (c *call) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
 // gitFor resolves a repository and its git data. A repository without
 // any (one created through the API, which has no commits) answers as an
 // empty repository does on GitHub: 409 "Git Repository is empty.".
-func (c *call) gitFor(need Permission) (*Repo, *GitRepo) {
+func (c *restCall) gitFor(need Permission) (*Repo, *GitRepo) {
 	r := c.repoFor(need)
 	if r == nil {
 		return nil, nil
@@ -126,7 +126,7 @@ type shortBranchJSON struct {
 	Protected bool       `json:"protected"`
 }
 
-func (e *Emulator) listBranches(c *call) {
+func (e *Emulator) listBranches(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -176,7 +176,7 @@ type branchJSON struct {
 	ProtectionURL string               `json:"protection_url"`
 }
 
-func (e *Emulator) getBranch(c *call) {
+func (e *Emulator) getBranch(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -222,7 +222,7 @@ type gitRefJSON struct {
 
 // gitRef renders a ref ("heads/main", "tags/v1.0.0"). Tags are
 // lightweight: they point at the commit itself.
-func (c *call) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
+func (c *restCall) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
 	full := "refs/" + ref
 	out := gitRefJSON{Ref: full, NodeID: state.NodeID("REF", r.ID) + strings.ReplaceAll(ref, "/", "_"),
 		URL: c.links.repo(r) + "/git/" + escapePath(full)}
@@ -230,7 +230,7 @@ func (c *call) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
 	return out
 }
 
-func (e *Emulator) getGitRef(c *call) {
+func (e *Emulator) getGitRef(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -246,7 +246,7 @@ func (e *Emulator) getGitRef(c *call) {
 }
 
 // listMatchingRefs lists the refs whose name starts with refs/<ref>.
-func (e *Emulator) listMatchingRefs(c *call) {
+func (e *Emulator) listMatchingRefs(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -264,7 +264,7 @@ func (e *Emulator) listMatchingRefs(c *call) {
 
 // refCommit resolves a readable repository's {ref} path value to a
 // commit; cm is nil (the answer already written) when either fails.
-func (c *call) refCommit() (r *Repo, g *GitRepo, cm *GitCommit) {
+func (c *restCall) refCommit() (r *Repo, g *GitRepo, cm *GitCommit) {
 	r, g = c.gitFor(PermRead)
 	if r == nil {
 		return nil, nil, nil
@@ -274,7 +274,7 @@ func (c *call) refCommit() (r *Repo, g *GitRepo, cm *GitCommit) {
 
 // commitFor resolves {ref} (a branch, or a full or abbreviated sha) with
 // GitHub's 422 for a ref that names nothing.
-func (c *call) commitFor(g *GitRepo, ref string) *GitCommit {
+func (c *restCall) commitFor(g *GitRepo, ref string) *GitCommit {
 	cm := g.Resolve(ref)
 	if cm == nil {
 		c.invalid("No commit found for SHA: "+ref, "rest/commits/commits#get-a-commit")
@@ -282,7 +282,7 @@ func (c *call) commitFor(g *GitRepo, ref string) *GitCommit {
 	return cm
 }
 
-func (e *Emulator) listCommits(c *call) {
+func (e *Emulator) listCommits(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -345,7 +345,7 @@ func touches(cm *GitCommit, path string) bool {
 	return false
 }
 
-func (e *Emulator) getCommit(c *call) {
+func (e *Emulator) getCommit(c *restCall) {
 	r, _, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -379,7 +379,7 @@ type statusJSON struct {
 	Creator     *userJSON `json:"creator,omitempty"`
 }
 
-func (c *call) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator bool) statusJSON {
+func (c *restCall) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator bool) statusJSON {
 	avatar := renderSimpleUser(c.links, st.Creator).AvatarURL
 	out := statusJSON{URL: c.links.repo(r) + "/statuses/" + sha, AvatarURL: &avatar, ID: st.ID, NodeID: st.NodeID,
 		State: st.State, Context: st.Context, CreatedAt: ts(st.CreatedAt), UpdatedAt: ts(st.UpdatedAt)}
@@ -398,7 +398,7 @@ func (c *call) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator boo
 // getCombinedStatus sums a commit's latest status per context: failure if
 // any failed or errored, pending if any is pending or there are none,
 // success otherwise, as GitHub documents.
-func (e *Emulator) getCombinedStatus(c *call) {
+func (e *Emulator) getCombinedStatus(c *restCall) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -432,7 +432,7 @@ func (e *Emulator) getCombinedStatus(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) listCommitStatuses(c *call) {
+func (e *Emulator) listCommitStatuses(c *restCall) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -475,7 +475,7 @@ type checkRunJSON struct {
 	PullRequests []any     `json:"pull_requests"`
 }
 
-func (c *call) checkRunJSON(r *Repo, cr *CheckRun) checkRunJSON {
+func (c *restCall) checkRunJSON(r *Repo, cr *CheckRun) checkRunJSON {
 	u := c.links.repo(r) + "/check-runs/" + itoa(int(cr.ID))
 	html := c.links.web + checkRunPath(c.st, cr)
 	ext := ""
@@ -489,7 +489,7 @@ func (c *call) checkRunJSON(r *Repo, cr *CheckRun) checkRunJSON {
 	return out
 }
 
-func (e *Emulator) listCommitCheckRuns(c *call) {
+func (e *Emulator) listCommitCheckRuns(c *restCall) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -518,7 +518,7 @@ func (e *Emulator) listCommitCheckRuns(c *call) {
 // filesAt is the tree the contents API reads: the default branch's (the
 // repository's files) unless ?ref= names another branch or a commit. A ref
 // that names nothing answers 404, as on GitHub, and ok is false.
-func (c *call) filesAt(r *Repo) (files map[string]string, ok bool) {
+func (c *restCall) filesAt(r *Repo) (files map[string]string, ok bool) {
 	ref := c.req.URL.Query().Get("ref")
 	if ref == "" || ref == state.RepoDefaultBranch || ref == "refs/heads/"+state.RepoDefaultBranch {
 		return r.Files, true

@@ -31,7 +31,7 @@ type treeJSON struct {
 
 // treeJSON lists a root tree's entries: its direct children, or with
 // recursive every file and directory beneath it, in git's order.
-func (c *call) treeJSON(r *Repo, files map[string]string, recursive bool) treeJSON {
+func (c *restCall) treeJSON(r *Repo, files map[string]string, recursive bool) treeJSON {
 	api := c.links.repo(r)
 	sha := state.TreeSHA(files)
 	out := treeJSON{SHA: sha, URL: api + "/git/trees/" + sha, Tree: []treeEntryJSON{}}
@@ -65,7 +65,7 @@ func (c *call) treeJSON(r *Repo, files map[string]string, recursive bool) treeJS
 }
 
 // getTree answers a root tree by sha (or a commit-ish, as GitHub accepts).
-func (e *Emulator) getTree(c *call) {
+func (e *Emulator) getTree(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -103,7 +103,7 @@ const createTreeDoc = "rest/git/trees#create-a-tree"
 // createTree writes a root tree: base_tree's files (if given) with each
 // entry set from content or a blob's sha, or deleted by a null sha. The
 // emulator keeps regular files only.
-func (e *Emulator) createTree(c *call) {
+func (e *Emulator) createTree(c *restCall) {
 	r := c.repoFor(PermWrite)
 	if r == nil {
 		return
@@ -155,7 +155,7 @@ func (e *Emulator) createTree(c *call) {
 }
 
 // gitCommitJSONOf is GitHub's git-commit.
-func (c *call) gitCommitJSON(r *Repo, cm *GitCommit) any {
+func (c *restCall) gitCommitJSON(r *Repo, cm *GitCommit) any {
 	full := c.commitJSON(r, cm, false)
 	parents := []shaURLJSON{}
 	for _, p := range full.Parents {
@@ -176,7 +176,7 @@ func (c *call) gitCommitJSON(r *Repo, cm *GitCommit) any {
 		full.Commit.Message, full.Commit.Tree, parents, full.Commit.Verification}
 }
 
-func (e *Emulator) getGitCommit(c *call) {
+func (e *Emulator) getGitCommit(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -208,7 +208,7 @@ const createCommitDoc = "rest/git/commits#create-a-commit"
 // createCommit writes a commit of a known tree over known parents; no
 // branch moves until a ref is updated. Author and committer default to
 // the caller, at the current time.
-func (e *Emulator) createCommit(c *call) {
+func (e *Emulator) createCommit(c *restCall) {
 	r := c.repoFor(PermWrite)
 	if r == nil {
 		return
@@ -294,7 +294,7 @@ const updateRefDoc = "rest/git/refs#update-a-reference"
 
 // updateRef moves a branch (or tag) to a commit; a branch only moves
 // forward unless forced, as GitHub refuses a non-fast-forward update.
-func (e *Emulator) updateRef(c *call) {
+func (e *Emulator) updateRef(c *restCall) {
 	r := c.repoFor(PermWrite)
 	if r == nil {
 		return

@@ -17,7 +17,7 @@ const createRefDoc = "rest/git/refs#create-a-reference"
 
 // createRef creates a branch (refs/heads/...) or a lightweight tag
 // (refs/tags/...) at an existing commit.
-func (e *Emulator) createRef(c *call) {
+func (e *Emulator) createRef(c *restCall) {
 	r := c.repoFor(PermWrite)
 	if r == nil {
 		return
@@ -63,7 +63,7 @@ const putContentsDoc = "rest/repos/contents#create-or-update-file-contents"
 // putContents commits one file to a branch, as GitHub's contents API does:
 // updating a file needs the blob sha it replaces (409 when it is not the
 // current one).
-func (e *Emulator) putContents(c *call) {
+func (e *Emulator) putContents(c *restCall) {
 	r := c.repoFor(PermWrite)
 	if r == nil {
 		return

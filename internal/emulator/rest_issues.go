@@ -94,7 +94,7 @@ func (f issueFilter) match(is *Issue) bool {
 	return true
 }
 
-func (e *Emulator) listIssues(c *call) {
+func (e *Emulator) listIssues(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -138,7 +138,7 @@ func (e *Emulator) listIssues(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) getIssue(c *call) {
+func (e *Emulator) getIssue(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -215,7 +215,7 @@ type issueWrite struct {
 const issueDocs = "rest/issues/issues"
 
 // resolveLabels finds (creating when missing, as GitHub does) the labels named.
-func (c *call) resolveLabels(r *Repo, names []string) []*Label {
+func (c *restCall) resolveLabels(r *Repo, names []string) []*Label {
 	var out []*Label
 	for _, n := range names {
 		n = strings.TrimSpace(n)
@@ -235,7 +235,7 @@ func (c *call) resolveLabels(r *Repo, names []string) []*Label {
 
 // resolveAssignees finds assignable users or answers 422 naming the first
 // that is not.
-func (c *call) resolveAssignees(r *Repo, logins []string) ([]*Account, bool) {
+func (c *restCall) resolveAssignees(r *Repo, logins []string) ([]*Account, bool) {
 	var out []*Account
 	for _, login := range logins {
 		a := c.st.Account(login)
@@ -250,7 +250,7 @@ func (c *call) resolveAssignees(r *Repo, logins []string) ([]*Account, bool) {
 	return out, true
 }
 
-func (c *call) resolveMilestone(r *Repo, v json.Number) (*Milestone, bool) {
+func (c *restCall) resolveMilestone(r *Repo, v json.Number) (*Milestone, bool) {
 	n, err := strconv.Atoi(v.String())
 	m := r.FindMilestone(n)
 	if err != nil || m == nil {
@@ -260,7 +260,7 @@ func (c *call) resolveMilestone(r *Repo, v json.Number) (*Milestone, bool) {
 	return m, true
 }
 
-func (c *call) resolveType(r *Repo, name string) (*IssueType, bool) {
+func (c *restCall) resolveType(r *Repo, name string) (*IssueType, bool) {
 	t := c.st.FindIssueType(r, name)
 	if t == nil || !t.IsEnabled {
 		c.invalid("", issueDocs, fieldError{Resource: "Issue", Field: "type", Code: "invalid", Value: name})
@@ -269,7 +269,7 @@ func (c *call) resolveType(r *Repo, name string) (*IssueType, bool) {
 	return t, true
 }
 
-func (e *Emulator) createIssue(c *call) {
+func (e *Emulator) createIssue(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -331,7 +331,7 @@ func (e *Emulator) createIssue(c *call) {
 
 var stateReasons = []string{"completed", "not_planned", "duplicate", "reopened"}
 
-func (e *Emulator) updateIssue(c *call) {
+func (e *Emulator) updateIssue(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -444,7 +444,7 @@ func (e *Emulator) updateIssue(c *call) {
 
 var lockReasons = []string{"off-topic", "too heated", "resolved", "spam"}
 
-func (e *Emulator) lockIssue(c *call) {
+func (e *Emulator) lockIssue(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -467,7 +467,7 @@ func (e *Emulator) lockIssue(c *call) {
 	c.noContent()
 }
 
-func (e *Emulator) unlockIssue(c *call) {
+func (e *Emulator) unlockIssue(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -481,7 +481,7 @@ func (e *Emulator) unlockIssue(c *call) {
 }
 
 // tooLong answers GitHub's 422 for a title or body over its limit.
-func (c *call) tooLong(doc, resource string, titleSet bool, title string, bodySet bool, body string) bool {
+func (c *restCall) tooLong(doc, resource string, titleSet bool, title string, bodySet bool, body string) bool {
 	switch {
 	case titleSet && utf8.RuneCountInString(title) > maxTitleChars:
 		c.invalid("", doc, fieldError{Resource: resource, Field: "title", Code: "custom",

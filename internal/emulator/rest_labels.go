@@ -9,7 +9,7 @@ import (
 const labelDocs = "rest/issues/labels"
 
 // descriptionTooLong answers 422 when a label description is over the limit.
-func (c *call) descriptionTooLong(in labelWrite, doc string) bool {
+func (c *restCall) descriptionTooLong(in labelWrite, doc string) bool {
 	if !in.Description.Set || in.Description.Null || utf8.RuneCountInString(in.Description.Value) <= maxLabelDescription {
 		return false
 	}
@@ -18,7 +18,7 @@ func (c *call) descriptionTooLong(in labelWrite, doc string) bool {
 	return true
 }
 
-func (e *Emulator) listRepoLabels(c *call) {
+func (e *Emulator) listRepoLabels(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -30,7 +30,7 @@ func (e *Emulator) listRepoLabels(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) getLabel(c *call) {
+func (e *Emulator) getLabel(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -50,7 +50,7 @@ type labelWrite struct {
 	Description optional[string] `json:"description"`
 }
 
-func (e *Emulator) createLabel(c *call) {
+func (e *Emulator) createLabel(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -92,7 +92,7 @@ func (e *Emulator) createLabel(c *call) {
 	c.json(http.StatusCreated, out)
 }
 
-func (e *Emulator) updateLabel(c *call) {
+func (e *Emulator) updateLabel(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -143,7 +143,7 @@ func (e *Emulator) updateLabel(c *call) {
 	c.json(http.StatusOK, renderLabel(c.links, r, l))
 }
 
-func (e *Emulator) deleteLabel(c *call) {
+func (e *Emulator) deleteLabel(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -157,7 +157,7 @@ func (e *Emulator) deleteLabel(c *call) {
 	c.noContent()
 }
 
-func (c *call) issueLabels(r *Repo, is *Issue) []labelJSON {
+func (c *restCall) issueLabels(r *Repo, is *Issue) []labelJSON {
 	out := []labelJSON{}
 	for _, l := range is.Labels {
 		out = append(out, renderLabel(c.links, r, l))
@@ -165,7 +165,7 @@ func (c *call) issueLabels(r *Repo, is *Issue) []labelJSON {
 	return out
 }
 
-func (e *Emulator) listIssueLabels(c *call) {
+func (e *Emulator) listIssueLabels(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -182,7 +182,7 @@ func (e *Emulator) listIssueLabels(c *call) {
 }
 
 // labelsBody reads the add/set body: {"labels": [...]} or a bare array.
-func (c *call) labelsBody() (labelNames, bool) {
+func (c *restCall) labelsBody() (labelNames, bool) {
 	var in labelNames
 	if !c.decode(&in) {
 		return nil, false
@@ -190,7 +190,7 @@ func (c *call) labelsBody() (labelNames, bool) {
 	return in, true
 }
 
-func (e *Emulator) addIssueLabels(c *call) {
+func (e *Emulator) addIssueLabels(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -207,7 +207,7 @@ func (e *Emulator) addIssueLabels(c *call) {
 	c.json(http.StatusOK, c.issueLabels(r, is))
 }
 
-func (e *Emulator) setIssueLabels(c *call) {
+func (e *Emulator) setIssueLabels(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -224,7 +224,7 @@ func (e *Emulator) setIssueLabels(c *call) {
 	c.json(http.StatusOK, c.issueLabels(r, is))
 }
 
-func (e *Emulator) removeAllIssueLabels(c *call) {
+func (e *Emulator) removeAllIssueLabels(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -237,7 +237,7 @@ func (e *Emulator) removeAllIssueLabels(c *call) {
 	c.noContent()
 }
 
-func (e *Emulator) removeIssueLabel(c *call) {
+func (e *Emulator) removeIssueLabel(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return

@@ -10,7 +10,7 @@ import (
 
 const milestoneDocs = "rest/issues/milestones"
 
-func (c *call) milestoneFor(r *Repo) *Milestone {
+func (c *restCall) milestoneFor(r *Repo) *Milestone {
 	n, err := strconv.Atoi(c.req.PathValue("milestone_number"))
 	m := r.FindMilestone(n)
 	if err != nil || m == nil {
@@ -20,7 +20,7 @@ func (c *call) milestoneFor(r *Repo) *Milestone {
 	return m
 }
 
-func (e *Emulator) listMilestones(c *call) {
+func (e *Emulator) listMilestones(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -69,7 +69,7 @@ func (e *Emulator) listMilestones(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) getMilestone(c *call) {
+func (e *Emulator) getMilestone(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -88,7 +88,7 @@ type milestoneWrite struct {
 
 // apply validates and applies a milestone write; it reports whether it
 // answered with an error.
-func (c *call) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc string) bool {
+func (c *restCall) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc string) bool {
 	if in.State.Set && !in.State.Null && in.State.Value != "open" && in.State.Value != "closed" {
 		c.invalid("", doc, fieldError{Resource: "Milestone", Field: "state", Code: "invalid"})
 		return false
@@ -141,7 +141,7 @@ func (c *call) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc stri
 	return true
 }
 
-func (e *Emulator) createMilestone(c *call) {
+func (e *Emulator) createMilestone(c *restCall) {
 	r := c.repoFor(PermWrite)
 	if r == nil {
 		return
@@ -166,7 +166,7 @@ func (e *Emulator) createMilestone(c *call) {
 	c.json(http.StatusCreated, out)
 }
 
-func (e *Emulator) updateMilestone(c *call) {
+func (e *Emulator) updateMilestone(c *restCall) {
 	r := c.repoFor(PermWrite)
 	if r == nil {
 		return
@@ -188,7 +188,7 @@ func (e *Emulator) updateMilestone(c *call) {
 	c.json(http.StatusOK, renderMilestone(c.links, r, m))
 }
 
-func (e *Emulator) deleteMilestone(c *call) {
+func (e *Emulator) deleteMilestone(c *restCall) {
 	r := c.repoFor(PermWrite)
 	if r == nil {
 		return

@@ -121,12 +121,12 @@ type pullDetail struct {
 	ChangedFiles        int       `json:"changed_files"`
 }
 
-func (c *call) branchRef(r *Repo, ref string, sha string) branchRefJSON {
+func (c *restCall) branchRef(r *Repo, ref string, sha string) branchRefJSON {
 	repo := c.repoJSON(r, false)
 	return branchRefJSON{Label: r.Owner.Login + ":" + ref, Ref: ref, SHA: sha, User: renderSimpleUser(c.links, r.Owner), Repo: &repo}
 }
 
-func (c *call) pullJSON(is *Issue, detail bool) *pullJSON {
+func (c *restCall) pullJSON(is *Issue, detail bool) *pullJSON {
 	r, p, l := is.Repo, is.Pull, c.links
 	api := fmt.Sprintf("%s/pulls/%d", l.repo(r), is.Number)
 	issue := fmt.Sprintf("%s/issues/%d", l.repo(r), is.Number)
@@ -198,7 +198,7 @@ func (c *call) pullJSON(is *Issue, detail bool) *pullJSON {
 // repoPull resolves {owner}/{repo} with the permission a route needs and
 // {pull_number} in it; nil (the answer already written) when either
 // fails.
-func (c *call) repoPull(perm Permission) (*Repo, *Issue) {
+func (c *restCall) repoPull(perm Permission) (*Repo, *Issue) {
 	r := c.repoFor(perm)
 	if r == nil {
 		return nil, nil
@@ -208,7 +208,7 @@ func (c *call) repoPull(perm Permission) (*Repo, *Issue) {
 
 // pullFor resolves {pull_number}: a pull request of r (an issue number
 // answers 404, as on GitHub).
-func (c *call) pullFor(r *Repo) *Issue {
+func (c *restCall) pullFor(r *Repo) *Issue {
 	n, err := strconv.Atoi(c.req.PathValue("pull_number"))
 	if err != nil {
 		c.notFound()
@@ -222,7 +222,7 @@ func (c *call) pullFor(r *Repo) *Issue {
 	return is
 }
 
-func (e *Emulator) listPulls(c *call) {
+func (e *Emulator) listPulls(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -283,7 +283,7 @@ func (e *Emulator) listPulls(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) getPull(c *call) {
+func (e *Emulator) getPull(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -317,7 +317,7 @@ func mediaParam(accept string) string {
 
 // text answers 200 with a diff or patch, in the media type asked for, as
 // GitHub does.
-func (c *call) text(format, body string) {
+func (c *restCall) text(format, body string) {
 	h := c.w.Header()
 	h.Set("Content-Type", "application/vnd.github."+format+"; charset=utf-8")
 	h.Set("X-GitHub-Media-Type", "github.v3; param="+format)
@@ -339,7 +339,7 @@ type diffEntryJSON struct {
 	Patch       string  `json:"patch,omitempty"`
 }
 
-func (c *call) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSON {
+func (c *restCall) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSON {
 	esc := escapePath(fc.Path)
 	// A removed file's links point at the parent's version.
 	content := fc.After
@@ -354,7 +354,7 @@ func (c *call) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSON {
 		ContentsURL: c.links.repo(r) + "/contents/" + esc + "?ref=" + at.SHA}
 }
 
-func (e *Emulator) listPullFiles(c *call) {
+func (e *Emulator) listPullFiles(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -366,7 +366,7 @@ func (e *Emulator) listPullFiles(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) listPullCommits(c *call) {
+func (e *Emulator) listPullCommits(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -396,7 +396,7 @@ type reviewJSON struct {
 	AuthorAssociation string  `json:"author_association"`
 }
 
-func (c *call) reviewJSON(rv *Review) reviewJSON {
+func (c *restCall) reviewJSON(rv *Review) reviewJSON {
 	is := rv.Pull
 	api := fmt.Sprintf("%s/pulls/%d", c.links.repo(is.Repo), is.Number)
 	html := fmt.Sprintf("%s%s#pullrequestreview-%d", c.links.web, issuePath(is), rv.ID)
@@ -410,7 +410,7 @@ func (c *call) reviewJSON(rv *Review) reviewJSON {
 	return out
 }
 
-func (e *Emulator) listPullReviews(c *call) {
+func (e *Emulator) listPullReviews(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -455,7 +455,7 @@ type reviewCommentJSON struct {
 	Reactions         reactionsJSON `json:"reactions"`
 }
 
-func (c *call) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
+func (c *restCall) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
 	is := cm.Review.Pull
 	api := fmt.Sprintf("%s/pulls/comments/%d", c.links.repo(is.Repo), cm.ID)
 	pr := fmt.Sprintf("%s/pulls/%d", c.links.repo(is.Repo), is.Number)
@@ -479,7 +479,7 @@ func (c *call) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
 	return out
 }
 
-func (e *Emulator) listPullReviewComments(c *call) {
+func (e *Emulator) listPullReviewComments(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -502,7 +502,7 @@ func (e *Emulator) listPullReviewComments(c *call) {
 	c.json(http.StatusOK, out)
 }
 
-func (e *Emulator) listRequestedReviewers(c *call) {
+func (e *Emulator) listRequestedReviewers(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return

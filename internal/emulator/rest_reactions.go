@@ -51,7 +51,7 @@ func reactionRollup(url string, rs []*Reaction) reactionsJSON {
 	return out
 }
 
-func (e *Emulator) listIssueReactions(c *call) {
+func (e *Emulator) listIssueReactions(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -61,7 +61,7 @@ func (e *Emulator) listIssueReactions(c *call) {
 	}
 }
 
-func (e *Emulator) createIssueReaction(c *call) {
+func (e *Emulator) createIssueReaction(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -71,7 +71,7 @@ func (e *Emulator) createIssueReaction(c *call) {
 	}
 }
 
-func (e *Emulator) listCommentReactions(c *call) {
+func (e *Emulator) listCommentReactions(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -81,7 +81,7 @@ func (e *Emulator) listCommentReactions(c *call) {
 	}
 }
 
-func (e *Emulator) createCommentReaction(c *call) {
+func (e *Emulator) createCommentReaction(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -94,7 +94,7 @@ func (e *Emulator) createCommentReaction(c *call) {
 // listReactions answers one page of reactions, only those of the content
 // asked for when ?content= is given (a content outside REST's enum matches
 // none: GitHub's description lists no 422 for these GETs).
-func (c *call) listReactions(rs []*Reaction) {
+func (c *restCall) listReactions(rs []*Reaction) {
 	list := rs
 	if want := c.req.URL.Query().Get("content"); want != "" {
 		list = nil
@@ -113,7 +113,7 @@ func (c *call) listReactions(rs []*Reaction) {
 
 // createReaction adds the viewer's reaction: 201 when new, 200 with the
 // existing one when the viewer already reacted so.
-func (c *call) createReaction(list *[]*Reaction, doc string) {
+func (c *restCall) createReaction(list *[]*Reaction, doc string) {
 	var in struct {
 		Content optional[string] `json:"content"`
 	}

@@ -13,7 +13,7 @@ const (
 	dependencyDocs = "rest/issues/issue-dependencies"
 )
 
-func (c *call) issueList(list []*Issue) {
+func (c *restCall) issueList(list []*Issue) {
 	live := make([]*Issue, 0, len(list))
 	for _, is := range list {
 		if !is.Deleted && c.token.Permission(is.Repo) >= PermRead {
@@ -29,7 +29,7 @@ func (c *call) issueList(list []*Issue) {
 
 // linkError answers a refused link with GitHub's 422 (or 404 for an absent
 // link).
-func (c *call) linkError(err error, resource, field, doc string) {
+func (c *restCall) linkError(err error, resource, field, doc string) {
 	switch {
 	case errors.Is(err, state.ErrNotLinked):
 		c.notFound()
@@ -38,7 +38,7 @@ func (c *call) linkError(err error, resource, field, doc string) {
 	}
 }
 
-func (e *Emulator) listSubIssues(c *call) {
+func (e *Emulator) listSubIssues(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -50,7 +50,7 @@ func (e *Emulator) listSubIssues(c *call) {
 
 // subIssueByID finds a sub-issue candidate by database id; GitHub allows
 // sub-issues from other repositories the token can see within the owner.
-func (c *call) subIssueByID(id int64) *Issue {
+func (c *restCall) subIssueByID(id int64) *Issue {
 	is := c.st.IssueByID(id)
 	if is == nil || is.Deleted || c.token.Permission(is.Repo) == PermNone {
 		return nil
@@ -58,7 +58,7 @@ func (c *call) subIssueByID(id int64) *Issue {
 	return is
 }
 
-func (e *Emulator) addSubIssue(c *call) {
+func (e *Emulator) addSubIssue(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -91,7 +91,7 @@ func (e *Emulator) addSubIssue(c *call) {
 	c.json(http.StatusCreated, renderIssueDetail(c.links, parent))
 }
 
-func (e *Emulator) removeSubIssue(c *call) {
+func (e *Emulator) removeSubIssue(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -122,7 +122,7 @@ func (e *Emulator) removeSubIssue(c *call) {
 	c.json(http.StatusOK, renderIssueDetail(c.links, parent))
 }
 
-func (e *Emulator) reprioritizeSubIssue(c *call) {
+func (e *Emulator) reprioritizeSubIssue(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -168,7 +168,7 @@ func (e *Emulator) reprioritizeSubIssue(c *call) {
 	c.json(http.StatusOK, renderIssueDetail(c.links, parent))
 }
 
-func (e *Emulator) getParent(c *call) {
+func (e *Emulator) getParent(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -184,7 +184,7 @@ func (e *Emulator) getParent(c *call) {
 	c.json(http.StatusOK, renderIssueDetail(c.links, is.Parent))
 }
 
-func (e *Emulator) listBlockedBy(c *call) {
+func (e *Emulator) listBlockedBy(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -194,7 +194,7 @@ func (e *Emulator) listBlockedBy(c *call) {
 	}
 }
 
-func (e *Emulator) listBlocking(c *call) {
+func (e *Emulator) listBlocking(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -204,7 +204,7 @@ func (e *Emulator) listBlocking(c *call) {
 	}
 }
 
-func (e *Emulator) addBlockedBy(c *call) {
+func (e *Emulator) addBlockedBy(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return
@@ -236,7 +236,7 @@ func (e *Emulator) addBlockedBy(c *call) {
 	c.json(http.StatusCreated, renderIssueDetail(c.links, blocker))
 }
 
-func (e *Emulator) removeBlockedBy(c *call) {
+func (e *Emulator) removeBlockedBy(c *restCall) {
 	r := c.repoFor(PermTriage)
 	if r == nil {
 		return

@@ -35,7 +35,7 @@ func tagNames(g *GitRepo) []string {
 	return names
 }
 
-func (e *Emulator) listTags(c *call) {
+func (e *Emulator) listTags(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -76,7 +76,7 @@ type releaseJSON struct {
 	Reactions       reactionsJSON `json:"reactions"`
 }
 
-func (c *call) releaseJSON(r *Repo, rel *Release) releaseJSON {
+func (c *restCall) releaseJSON(r *Repo, rel *Release) releaseJSON {
 	u := fmt.Sprintf("%s/releases/%d", c.links.repo(r), rel.ID)
 	tag := url.PathEscape(rel.TagName)
 	tar := c.links.repo(r) + "/tarball/" + tag
@@ -99,7 +99,7 @@ func releasesNewestFirst(r *Repo) []*Release {
 	return list
 }
 
-func (e *Emulator) listReleases(c *call) {
+func (e *Emulator) listReleases(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -113,7 +113,7 @@ func (e *Emulator) listReleases(c *call) {
 
 // getLatestRelease answers the newest release that is neither a draft nor
 // a pre-release, as GitHub documents.
-func (e *Emulator) getLatestRelease(c *call) {
+func (e *Emulator) getLatestRelease(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return
@@ -127,7 +127,7 @@ func (e *Emulator) getLatestRelease(c *call) {
 	c.notFound()
 }
 
-func (e *Emulator) getReleaseByTag(c *call) {
+func (e *Emulator) getReleaseByTag(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return

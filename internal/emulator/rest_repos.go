@@ -108,7 +108,7 @@ type permsJSON struct {
 	Pull     bool `json:"pull"`
 }
 
-func (c *call) repoJSON(r *Repo, full bool) repoJSON {
+func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
 	u := c.links.repo(r)
 	web := c.links.web + "/" + r.FullName()
 	var desc *string

@@ -16,7 +16,7 @@ type searchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func (e *Emulator) searchIssues(c *call) {
+func (e *Emulator) searchIssues(c *restCall) {
 	q := c.req.URL.Query()
 	const doc = "rest/search/search#search-issues-and-pull-requests"
 	query := strings.TrimSpace(q.Get("q"))

@@ -16,7 +16,7 @@ import (
 
 // searchQ reads and bounds q as /search/issues does; it answers and
 // returns false when q is missing or too long.
-func (c *call) searchQ(doc string) (string, bool) {
+func (c *restCall) searchQ(doc string) (string, bool) {
 	query := strings.TrimSpace(c.req.URL.Query().Get("q"))
 	if query == "" {
 		c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "missing"})
@@ -32,7 +32,7 @@ func (c *call) searchQ(doc string) (string, bool) {
 
 // searchPage answers one page of search results, capped as GitHub's
 // search is.
-func searchPage[T any](c *call, doc string, hits []T) ([]T, bool) {
+func searchPage[T any](c *restCall, doc string, hits []T) ([]T, bool) {
 	perPage, page := pageParams(c.req.URL.Query())
 	if page-1 >= (searchCap+perPage-1)/perPage {
 		c.invalid("Only the first 1000 search results are available", doc)
@@ -50,7 +50,7 @@ type userSearchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func (e *Emulator) searchUsers(c *call) {
+func (e *Emulator) searchUsers(c *restCall) {
 	const doc = "rest/search/search#search-users"
 	query, ok := c.searchQ(doc)
 	if !ok {
@@ -95,7 +95,7 @@ type repoSearchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func (e *Emulator) searchRepositories(c *call) {
+func (e *Emulator) searchRepositories(c *restCall) {
 	const doc = "rest/search/search#search-repositories"
 	query, ok := c.searchQ(doc)
 	if !ok {

@@ -194,7 +194,7 @@ type codeSearchItemJSON struct {
 	TextMatches []textMatchesJSON `json:"text_matches,omitempty"`
 }
 
-func (e *Emulator) searchCode(c *call) {
+func (e *Emulator) searchCode(c *restCall) {
 	const doc = "rest/search/search#search-code"
 	if c.viewer == nil {
 		c.fail(http.StatusUnauthorized, "Requires authentication", doc)
@@ -249,7 +249,7 @@ func (e *Emulator) searchCode(c *call) {
 
 // codeSearchItem renders a hit; its URLs name the file at the default
 // branch's head commit, as GitHub's do.
-func (c *call) codeSearchItem(h codeHit, s *codeSearch, withMatches bool) codeSearchItemJSON {
+func (c *restCall) codeSearchItem(h codeHit, s *codeSearch, withMatches bool) codeSearchItemJSON {
 	api := c.links.repo(h.repo)
 	head := h.repo.Git.Branches[state.RepoDefaultBranch]
 	ref := state.RepoDefaultBranch

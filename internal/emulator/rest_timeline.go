@@ -60,7 +60,7 @@ type commentEventJSON struct {
 	commentJSON
 }
 
-func (c *call) issueRef(is *Issue) *issueRefJSON {
+func (c *restCall) issueRef(is *Issue) *issueRefJSON {
 	ref := &issueRefJSON{Number: is.Number, Title: is.Title, State: is.State, StateReason: is.StateReason,
 		Repository: c.repoJSON(is.Repo, false), IssueType: issueType(is.Type)}
 	if ref.IssueType != nil {
@@ -95,7 +95,7 @@ type sourceIssueJSON struct {
 // crossReference renders a cross-referenced event, or nil when the caller
 // cannot see it: GitHub shows a mention from a repository only to those who
 // can read that repository, and drops it with a deleted source.
-func (c *call) crossReference(ev *Event) any {
+func (c *restCall) crossReference(ev *Event) any {
 	src := ev.Source
 	if src == nil || src.Deleted || c.token.Permission(src.Repo) < PermRead {
 		return nil
@@ -105,7 +105,7 @@ func (c *call) crossReference(ev *Event) any {
 		Source: crossRefSourceJSON{Type: "issue", Issue: sourceIssueJSON{issueJSON: renderIssue(c.links, src), Repository: c.repoJSON(src.Repo, false)}}}
 }
 
-func (c *call) event(is *Issue, ev *Event) any {
+func (c *restCall) event(is *Issue, ev *Event) any {
 	if ev.Event == "cross-referenced" {
 		return c.crossReference(ev)
 	}
@@ -166,7 +166,7 @@ func containsComment(is *Issue, c *Comment) bool {
 	return false
 }
 
-func (e *Emulator) listTimeline(c *call) {
+func (e *Emulator) listTimeline(c *restCall) {
 	r := c.repoFor(PermRead)
 	if r == nil {
 		return

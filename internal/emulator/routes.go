@@ -7,13 +7,17 @@ import (
 	"strings"
 )
 
+// restCall is the request as REST handlers see it: the shared call, with
+// the helpers only REST needs as its methods.
+type restCall struct{ *call }
+
 // route is one REST endpoint the emulator serves. The table is exported
 // through Routes so the fidelity tests can check each against GitHub's
 // OpenAPI description.
 type route struct {
 	method  string
 	path    string // OpenAPI template, {name} wildcards
-	handler func(*call)
+	handler func(*restCall)
 }
 
 func (e *Emulator) routeTable() []route {
@@ -115,7 +119,7 @@ func (e *Emulator) routes(mux *http.ServeMux) {
 		write := rt.method != "GET"
 		h := rt.handler
 		rr.handle(rt.method, rt.path, func(w http.ResponseWriter, r *http.Request) {
-			c := callFrom(r)
+			c := &restCall{callFrom(r)}
 			c.req = r
 			if write {
 				c.st.Lock()

@@ -31,7 +31,7 @@ func (s *searchScope) take(key, value string) bool {
 // check refuses a scope naming an account or repository that does not
 // exist or that the caller cannot read, with the message GitHub's search
 // gives; it answers and returns false then.
-func (s *searchScope) check(c *call, doc string) bool {
+func (s *searchScope) check(c *restCall, doc string) bool {
 	for _, login := range s.owners {
 		if c.st.Account(login) == nil {
 			c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
@@ -52,7 +52,7 @@ func (s *searchScope) check(c *call, doc string) bool {
 }
 
 // reposFor lists the repositories in scope the caller can read.
-func (s *searchScope) reposFor(c *call) []*Repo {
+func (s *searchScope) reposFor(c *restCall) []*Repo {
 	var out []*Repo
 	for _, r := range c.st.Repos() {
 		switch {
