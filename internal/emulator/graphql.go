@@ -18,6 +18,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/schema"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // loadPrunedSchema parses the embedded schema once per process: it is
@@ -41,7 +42,7 @@ func newGraphQLHandler(limits *faults.RateLimiter) (http.Handler, error) {
 	if err != nil {
 		// Only a corrupt build gets here; the schema test catches it first.
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, http.StatusInternalServerError, errorBody{Message: "emulator: embedded GraphQL schema: " + err.Error()})
+			wire.WriteJSON(w, http.StatusInternalServerError, wire.ErrorBody{Message: "emulator: embedded GraphQL schema: " + err.Error()})
 		}), nil
 	}
 	reg, err := newResolvers()
@@ -67,42 +68,42 @@ type gqlResponse struct {
 }
 
 func (s *graphQLServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	c := callFrom(r)
+	c := wire.CallFrom(r)
 	defer func() {
 		// A resolver bug answers as GitHub answers its own failures, never
 		// as a dropped connection.
 		if v := recover(); v != nil {
-			writeJSON(w, http.StatusOK, gqlResponse{Data: json.RawMessage("null"), Errors: []gqlErrorJSON{{
+			wire.WriteJSON(w, http.StatusOK, gqlResponse{Data: json.RawMessage("null"), Errors: []gqlErrorJSON{{
 				Message: fmt.Sprintf("Something went wrong while executing your query. (emulator: %v)", v)}}})
 		}
 	}()
 	if r.Method != http.MethodPost {
-		c.fail(http.StatusNotFound, "Not Found", "graphql")
+		c.Fail(http.StatusNotFound, "Not Found", "graphql")
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 10<<20))
 	var req gqlRequest
 	if err != nil || json.Unmarshal(body, &req) != nil {
-		c.fail(http.StatusBadRequest, "Problems parsing JSON", "graphql")
+		c.Fail(http.StatusBadRequest, "Problems parsing JSON", "graphql")
 		return
 	}
 	var query string
 	if json.Unmarshal(req.Query, &query) != nil || strings.TrimSpace(query) == "" {
-		writeJSON(w, http.StatusOK, gqlResponse{Errors: []gqlErrorJSON{{Message: "A query attribute must be specified and must be a string."}}})
+		wire.WriteJSON(w, http.StatusOK, gqlResponse{Errors: []gqlErrorJSON{{Message: "A query attribute must be specified and must be a string."}}})
 		return
 	}
 	vars := map[string]any{}
 	if len(req.Variables) > 0 && string(req.Variables) != "null" {
 		if json.Unmarshal(req.Variables, &vars) != nil {
-			c.fail(http.StatusBadRequest, "Problems parsing JSON", "graphql")
+			c.Fail(http.StatusBadRequest, "Problems parsing JSON", "graphql")
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, s.execute(c, query, req.OperationName, vars))
+	wire.WriteJSON(w, http.StatusOK, s.execute(c, query, req.OperationName, vars))
 }
 
 // execute parses, validates and runs one document.
-func (s *graphQLServer) execute(c *call, query, operationName string, rawVars map[string]any) gqlResponse {
+func (s *graphQLServer) execute(c *wire.Call, query, operationName string, rawVars map[string]any) gqlResponse {
 	doc, perr := parser.ParseQuery(&ast.Source{Name: "query", Input: query})
 	if perr != nil {
 		return gqlResponse{Errors: []gqlErrorJSON{parseError(perr)}}
@@ -120,13 +121,13 @@ func (s *graphQLServer) execute(c *call, query, operationName string, rawVars ma
 	}
 
 	if op.Operation == ast.Mutation {
-		c.st.Lock()
-		defer c.st.Unlock()
+		c.State.Lock()
+		defer c.State.Unlock()
 	} else {
-		c.st.RLock()
-		defer c.st.RUnlock()
+		c.State.RLock()
+		defer c.State.RUnlock()
 	}
-	ex := &execution{schema: s.schema, reg: s.reg, doc: doc, vars: vars, x: &gqlContext{c: c, st: c.st, limits: s.limits}}
+	ex := &execution{schema: s.schema, reg: s.reg, doc: doc, vars: vars, x: &gqlContext{c: c, st: c.State, limits: s.limits}}
 	data := ex.run(op)
 	out := gqlResponse{Data: json.RawMessage("null"), Errors: ex.errs}
 	if data != nil {

@@ -25,7 +25,7 @@ func registerAccounts(r *resolvers) {
 		resolve(r, t+".databaseId", func(_ *gqlContext, a *Account) (any, error) { return a.ID, nil })
 		resolve(r, t+".createdAt", func(_ *gqlContext, a *Account) (any, error) { return a.CreatedAt, nil })
 		resolveArgs(r, t+".avatarUrl", func(x *gqlContext, a *Account, args avatarArgs) (any, error) {
-			u := fmt.Sprintf("%s/avatars/u/%d?v=4", x.c.links.web, a.ID)
+			u := fmt.Sprintf("%s/avatars/u/%d?v=4", x.c.Links.Web, a.ID)
 			if args.Size != nil {
 				u += fmt.Sprintf("&s=%d", *args.Size)
 			}

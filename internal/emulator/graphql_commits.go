@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // commitRef is a commit in a repository: GraphQL's Commit, which reaches
@@ -175,13 +176,13 @@ func registerCommits(r *resolvers) {
 	})
 	resolve(r, cr+".startedAt", func(_ *gqlContext, c *CheckRun) (any, error) { return c.StartedAt, nil })
 	resolve(r, cr+".completedAt", func(_ *gqlContext, c *CheckRun) (any, error) { return c.CompletedAt, nil })
-	resolve(r, cr+".detailsUrl", func(x *gqlContext, c *CheckRun) (any, error) { return x.webURL(checkRunPath(x.st, c)), nil })
-	resolve(r, cr+".url", func(x *gqlContext, c *CheckRun) (any, error) { return x.webURL(checkRunPath(x.st, c)), nil })
+	resolve(r, cr+".detailsUrl", func(x *gqlContext, c *CheckRun) (any, error) { return x.webURL(wire.CheckRunPath(x.st, c)), nil })
+	resolve(r, cr+".url", func(x *gqlContext, c *CheckRun) (any, error) { return x.webURL(wire.CheckRunPath(x.st, c)), nil })
 	resolveArgs(r, cr+".isRequired", func(_ *gqlContext, c *CheckRun, _ isRequiredArgs) (any, error) {
 		return slices.Contains(state.RequiredChecks, c.Name), nil
 	})
 	resolve(r, cr+".checkSuite", func(x *gqlContext, c *CheckRun) (any, error) {
-		return &checkSuite{repo: repoOfCheckRun(x.st, c), run: c}, nil
+		return &checkSuite{repo: state.RepoOfCheckRun(x.st, c), run: c}, nil
 	})
 	objectType(r, func(*checkSuite) string { return "CheckSuite" })
 	resolve(r, "CheckSuite.workflowRun", func(_ *gqlContext, s *checkSuite) (any, error) { return s, nil })
@@ -210,13 +211,13 @@ func registerCommits(r *resolvers) {
 func countStates(all []any, pick func(any) (string, bool)) []*stateCount {
 	var out []*stateCount
 	for _, v := range all {
-		state, ok := pick(v)
+		name, ok := pick(v)
 		if !ok {
 			continue
 		}
-		i := slices.IndexFunc(out, func(s *stateCount) bool { return s.state == state })
+		i := slices.IndexFunc(out, func(s *stateCount) bool { return s.state == name })
 		if i < 0 {
-			out = append(out, &stateCount{state: state})
+			out = append(out, &stateCount{state: name})
 			i = len(out) - 1
 		}
 		out[i].count++

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // execution runs one validated operation against the resolver registry,
@@ -309,7 +311,7 @@ func leafValue(def *ast.Definition, val any) (any, error) {
 	}
 	v := rv.Interface()
 	if t, ok := v.(time.Time); ok {
-		return ts(t), nil
+		return wire.Timestamp(t), nil
 	}
 	if def.Kind == ast.Enum {
 		s, ok := v.(string)

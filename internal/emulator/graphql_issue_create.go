@@ -52,10 +52,10 @@ func createIssue(x *gqlContext, _ root, a createIssueArgs) (any, error) {
 	switch {
 	case title == "":
 		return nil, unprocessable("Title can't be blank")
-	case utf8.RuneCountInString(title) > maxTitleChars:
-		return nil, unprocessable(fmt.Sprintf("Title is too long (maximum is %d characters)", maxTitleChars))
-	case in.Body != nil && utf8.RuneCountInString(*in.Body) > maxBodyChars:
-		return nil, unprocessable(fmt.Sprintf("Body is too long (maximum is %d characters)", maxBodyChars))
+	case utf8.RuneCountInString(title) > state.MaxTitleChars:
+		return nil, unprocessable(fmt.Sprintf("Title is too long (maximum is %d characters)", state.MaxTitleChars))
+	case in.Body != nil && utf8.RuneCountInString(*in.Body) > state.MaxBodyChars:
+		return nil, unprocessable(fmt.Sprintf("Body is too long (maximum is %d characters)", state.MaxBodyChars))
 	case in.IssueTemplate != nil:
 		return nil, unprocessable("The emulator does not apply issue templates (issueTemplate).")
 	}
@@ -73,13 +73,13 @@ func createIssue(x *gqlContext, _ root, a createIssueArgs) (any, error) {
 			return nil, err
 		}
 	}
-	if x.c.token.Permission(repo) < PermTriage {
+	if x.c.Token.Permission(repo) < PermTriage {
 		t = IssueTriage{}
 	}
-	is := x.st.CreateIssue(repo, x.c.viewer, title, in.Body, t, x.c.req.Host)
+	is := x.st.CreateIssue(repo, x.c.Viewer, title, in.Body, t, x.c.Req.Host)
 	if parent != nil {
 		// Checked by newIssueParent; a fresh issue passes every other rule.
-		if err := x.st.AddSubIssue(parent, is, x.c.viewer, false); err != nil {
+		if err := x.st.AddSubIssue(parent, is, x.c.Viewer, false); err != nil {
 			return nil, err
 		}
 	}
@@ -136,8 +136,8 @@ func (x *gqlContext) newIssueParent(repo *Repo, id gqlID) (*Issue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.c.token.Permission(parent.Repo) < PermTriage {
-		return nil, forbidden(x.c.token.Login, "CreateIssue")
+	if x.c.Token.Permission(parent.Repo) < PermTriage {
+		return nil, forbidden(x.c.Token.Login, "CreateIssue")
 	}
 	if err := state.SubIssueLinkError(parent, &Issue{Repo: repo}, false); err != nil {
 		return nil, unprocessable(err.Error())

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // Editing an issue through GraphQL, as `gh issue edit` does on github.com:
@@ -98,7 +100,7 @@ func registerIssueEdit(r *resolvers) {
 // anyone who can read it, which for the emulator's accounts is the same
 // set of collaborators and the owner).
 func suggestedActors(x *gqlContext, repo *Repo, a suggestedActorsArgs) (any, error) {
-	list := x.c.assignable(repo)
+	list := x.c.Assignable(repo)
 	if a.LoginNames != nil && strings.TrimSpace(*a.LoginNames) != "" {
 		var named []*Account
 		for _, login := range strings.Split(*a.LoginNames, ",") {
@@ -125,9 +127,9 @@ func updateIssue(x *gqlContext, _ root, a updateIssueArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	perm := x.c.token.Permission(is.Repo)
-	if perm < PermTriage && (x.c.viewer == nil || is.User != x.c.viewer) {
-		return nil, forbidden(x.c.token.Login, "UpdateIssue")
+	perm := x.c.Token.Permission(is.Repo)
+	if perm < PermTriage && (x.c.Viewer == nil || is.User != x.c.Viewer) {
+		return nil, forbidden(x.c.Token.Login, "UpdateIssue")
 	}
 	var title string
 	if in.Title != nil {
@@ -135,12 +137,12 @@ func updateIssue(x *gqlContext, _ root, a updateIssueArgs) (any, error) {
 		switch {
 		case title == "":
 			return nil, unprocessable("Title can't be blank")
-		case utf8.RuneCountInString(title) > maxTitleChars:
-			return nil, unprocessable(fmt.Sprintf("Title is too long (maximum is %d characters)", maxTitleChars))
+		case utf8.RuneCountInString(title) > state.MaxTitleChars:
+			return nil, unprocessable(fmt.Sprintf("Title is too long (maximum is %d characters)", state.MaxTitleChars))
 		}
 	}
-	if in.Body != nil && utf8.RuneCountInString(*in.Body) > maxBodyChars {
-		return nil, unprocessable(fmt.Sprintf("Body is too long (maximum is %d characters)", maxBodyChars))
+	if in.Body != nil && utf8.RuneCountInString(*in.Body) > state.MaxBodyChars {
+		return nil, unprocessable(fmt.Sprintf("Body is too long (maximum is %d characters)", state.MaxBodyChars))
 	}
 	if len(in.ProjectIDs) > 0 {
 		// No classic project exists here, so no id can resolve to one.
@@ -151,33 +153,33 @@ func updateIssue(x *gqlContext, _ root, a updateIssueArgs) (any, error) {
 		return nil, err
 	}
 	if in.Title != nil {
-		x.st.Rename(is, x.c.viewer, title)
+		x.st.Rename(is, x.c.Viewer, title)
 	}
 	if in.Body != nil {
-		x.st.SetBody(is, x.c.viewer, in.Body, x.c.req.Host)
+		x.st.SetBody(is, x.c.Viewer, in.Body, x.c.Req.Host)
 	}
 	// As PATCH .../issues/{n}: without triage access, label, assignee and
 	// milestone changes are dropped; the author's other changes apply.
 	if perm >= PermTriage {
 		if in.LabelIDs != nil {
-			x.st.SetLabels(is, x.c.viewer, t.Labels)
+			x.st.SetLabels(is, x.c.Viewer, t.Labels)
 		}
 		if in.AssigneeIDs != nil {
-			x.st.SetAssignees(is, x.c.viewer, t.Assignees)
+			x.st.SetAssignees(is, x.c.Viewer, t.Assignees)
 		}
 		if in.MilestoneID != nil {
-			x.st.SetMilestone(is, x.c.viewer, t.Milestone)
+			x.st.SetMilestone(is, x.c.Viewer, t.Milestone)
 		}
 	}
 	if in.State != nil {
 		switch {
 		case *in.State == "CLOSED" && is.State != "closed":
-			x.st.Close(is, x.c.viewer, "")
+			x.st.Close(is, x.c.Viewer, "")
 		case *in.State == "OPEN" && is.State != "open":
-			x.st.Reopen(is, x.c.viewer)
+			x.st.Reopen(is, x.c.Viewer)
 		}
 	}
-	return &editPayload{actor: x.c.viewer, issue: is, clientMutationID: in.ClientMutationID}, nil
+	return &editPayload{actor: x.c.Viewer, issue: is, clientMutationID: in.ClientMutationID}, nil
 }
 
 // editLabels is addLabelsToLabelable (add) or removeLabelsFromLabelable;
@@ -193,21 +195,21 @@ func editLabels(add bool) func(*gqlContext, root, labelableArgs) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if x.c.token.Permission(is.Repo) < PermTriage {
-			return nil, forbidden(x.c.token.Login, operation)
+		if x.c.Token.Permission(is.Repo) < PermTriage {
+			return nil, forbidden(x.c.Token.Login, operation)
 		}
 		t, err := x.issueTriage(is.Repo, a.Input.LabelIDs, nil, nil)
 		if err != nil {
 			return nil, err
 		}
 		if add {
-			x.st.AddLabels(is, x.c.viewer, t.Labels...)
+			x.st.AddLabels(is, x.c.Viewer, t.Labels...)
 		} else {
 			for _, l := range t.Labels {
-				x.st.RemoveLabel(is, x.c.viewer, l)
+				x.st.RemoveLabel(is, x.c.Viewer, l)
 			}
 		}
-		return &editPayload{actor: x.c.viewer, issue: is, clientMutationID: a.Input.ClientMutationID}, nil
+		return &editPayload{actor: x.c.Viewer, issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 	}
 }
 
@@ -219,8 +221,8 @@ func replaceActorsForAssignable(x *gqlContext, _ root, a replaceActorsArgs) (any
 	if err != nil {
 		return nil, err
 	}
-	if x.c.token.Permission(is.Repo) < PermTriage {
-		return nil, forbidden(x.c.token.Login, "ReplaceActorsForAssignable")
+	if x.c.Token.Permission(is.Repo) < PermTriage {
+		return nil, forbidden(x.c.Token.Login, "ReplaceActorsForAssignable")
 	}
 	var actors []*Account
 	for _, id := range a.Input.ActorIDs {
@@ -235,6 +237,6 @@ func replaceActorsForAssignable(x *gqlContext, _ root, a replaceActorsArgs) (any
 			actors = append(actors, u)
 		}
 	}
-	x.st.SetAssignees(is, x.c.viewer, actors)
-	return &editPayload{actor: x.c.viewer, issue: is, clientMutationID: a.Input.ClientMutationID}, nil
+	x.st.SetAssignees(is, x.c.Viewer, actors)
+	return &editPayload{actor: x.c.Viewer, issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 }

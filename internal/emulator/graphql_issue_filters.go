@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // issueFilters is GitHub's IssueFilters input, the filterBy argument of
@@ -14,15 +15,15 @@ import (
 // "no milestone") keep whether they were given at all: a variable the
 // client did not provide leaves its field unset, which filters nothing.
 type issueFilters struct {
-	Assignee         optional[string] `json:"assignee"`
-	CreatedBy        *string          `json:"createdBy"`
-	Labels           []string         `json:"labels"`
-	Mentioned        *string          `json:"mentioned"`
-	Milestone        optional[string] `json:"milestone"`
-	MilestoneNumber  optional[string] `json:"milestoneNumber"`
-	Since            *time.Time       `json:"since"`
-	States           []string         `json:"states"`
-	ViewerSubscribed bool             `json:"viewerSubscribed"`
+	Assignee         wire.Optional[string] `json:"assignee"`
+	CreatedBy        *string               `json:"createdBy"`
+	Labels           []string              `json:"labels"`
+	Mentioned        *string               `json:"mentioned"`
+	Milestone        wire.Optional[string] `json:"milestone"`
+	MilestoneNumber  wire.Optional[string] `json:"milestoneNumber"`
+	Since            *time.Time            `json:"since"`
+	States           []string              `json:"states"`
+	ViewerSubscribed bool                  `json:"viewerSubscribed"`
 	// IssueFieldValues must all hold (graphql_issue_fields.go).
 	IssueFieldValues []issueFieldValueFilter `json:"issueFieldValues"`
 }
@@ -91,7 +92,7 @@ func (f *issueFilters) match(is *Issue) bool {
 
 // matchMilestone applies one of the two milestone filters; same says
 // whether a milestone is the one a string names.
-func matchMilestone(is *Issue, o optional[string], same func(*Milestone, string) bool) bool {
+func matchMilestone(is *Issue, o wire.Optional[string], same func(*Milestone, string) bool) bool {
 	switch {
 	case !o.Set:
 		return true

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // registerIssueParts serves what hangs off an issue: labels, milestones,
@@ -41,7 +42,7 @@ func registerIssueParts(r *resolvers) {
 		if repo == nil {
 			return 0.0, nil
 		}
-		return completeness(repo, m) * 100, nil
+		return state.MilestoneCompleteness(repo, m) * 100, nil
 	})
 	resolve(r, "Milestone.resourcePath", func(x *gqlContext, m *Milestone) (any, error) { return milestonePath(x.st, m) })
 	resolve(r, "Milestone.url", func(x *gqlContext, m *Milestone) (any, error) {
@@ -58,14 +59,14 @@ func registerIssueParts(r *resolvers) {
 	resolve(r, "IssueComment.body", func(_ *gqlContext, c *Comment) (any, error) { return c.Body, nil })
 	resolve(r, "IssueComment.author", func(_ *gqlContext, c *Comment) (any, error) { return c.User, nil })
 	resolve(r, "IssueComment.authorAssociation", func(_ *gqlContext, c *Comment) (any, error) {
-		return association(c.User, c.Issue.Repo), nil
+		return state.Association(c.User, c.Issue.Repo), nil
 	})
 	resolve(r, "IssueComment.createdAt", func(_ *gqlContext, c *Comment) (any, error) { return c.CreatedAt, nil })
 	resolve(r, "IssueComment.updatedAt", func(_ *gqlContext, c *Comment) (any, error) { return c.UpdatedAt, nil })
 	resolve(r, "IssueComment.issue", func(_ *gqlContext, c *Comment) (any, error) { return c.Issue, nil })
 	resolve(r, "IssueComment.repository", func(_ *gqlContext, c *Comment) (any, error) { return c.Issue.Repo, nil })
 	resolve(r, "IssueComment.url", func(x *gqlContext, c *Comment) (any, error) {
-		return x.webURL(fmt.Sprintf("%s#issuecomment-%d", issuePath(c.Issue), c.ID)), nil
+		return x.webURL(fmt.Sprintf("%s#issuecomment-%d", wire.IssuePath(c.Issue), c.ID)), nil
 	})
 	resolve(r, "IssueComment.lastEditedAt", func(_ *gqlContext, c *Comment) (any, error) { return c.LastEditedAt, nil })
 	// GitHub keeps a comment's creation as the first entry of its edit
@@ -74,13 +75,13 @@ func registerIssueParts(r *resolvers) {
 		return c.LastEditedAt != nil, nil
 	})
 	resolve(r, "IssueComment.viewerDidAuthor", func(x *gqlContext, c *Comment) (any, error) {
-		return x.c.viewer != nil && c.User == x.c.viewer, nil
+		return x.c.Viewer != nil && c.User == x.c.Viewer, nil
 	})
 	// The emulator offers no way to minimize (hide) a comment, so none is.
 	resolve(r, "IssueComment.isMinimized", func(_ *gqlContext, _ *Comment) (any, error) { return false, nil })
 	resolve(r, "IssueComment.minimizedReason", func(_ *gqlContext, _ *Comment) (any, error) { return nil, nil })
 	resolve(r, "IssueComment.resourcePath", func(_ *gqlContext, c *Comment) (any, error) {
-		return fmt.Sprintf("%s#issuecomment-%d", issuePath(c.Issue), c.ID), nil
+		return fmt.Sprintf("%s#issuecomment-%d", wire.IssuePath(c.Issue), c.ID), nil
 	})
 
 	objectType(r, func(*IssueType) string { return "IssueType" })

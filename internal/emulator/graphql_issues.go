@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 type stateReasonArgs struct {
@@ -34,8 +35,8 @@ func registerIssues(r *resolvers) {
 			}
 			return *is.Body, nil
 		})
-		resolve(r, t+".url", func(x *gqlContext, is *Issue) (any, error) { return x.webURL(issuePath(is)), nil })
-		resolve(r, t+".resourcePath", func(_ *gqlContext, is *Issue) (any, error) { return issuePath(is), nil })
+		resolve(r, t+".url", func(x *gqlContext, is *Issue) (any, error) { return x.webURL(wire.IssuePath(is)), nil })
+		resolve(r, t+".resourcePath", func(_ *gqlContext, is *Issue) (any, error) { return wire.IssuePath(is), nil })
 		resolve(r, t+".createdAt", func(_ *gqlContext, is *Issue) (any, error) { return is.CreatedAt, nil })
 		resolve(r, t+".updatedAt", func(_ *gqlContext, is *Issue) (any, error) { return is.UpdatedAt, nil })
 		resolve(r, t+".closedAt", func(_ *gqlContext, is *Issue) (any, error) { return is.ClosedAt, nil })
@@ -49,7 +50,7 @@ func registerIssues(r *resolvers) {
 		})
 		resolve(r, t+".author", func(_ *gqlContext, is *Issue) (any, error) { return is.User, nil })
 		resolve(r, t+".authorAssociation", func(_ *gqlContext, is *Issue) (any, error) {
-			return association(is.User, is.Repo), nil
+			return state.Association(is.User, is.Repo), nil
 		})
 		resolve(r, t+".milestone", func(_ *gqlContext, is *Issue) (any, error) { return is.Milestone, nil })
 		resolve(r, t+".repository", func(_ *gqlContext, is *Issue) (any, error) { return is.Repo, nil })

@@ -3,6 +3,9 @@ package emulator
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // GraphQL's label mutations: createLabel, updateLabel and deleteLabel, as
@@ -71,10 +74,10 @@ func checkLabel(repo *Repo, self *Label, name, color, description *string) error
 			return unprocessable("Name has already been taken")
 		}
 	}
-	if color != nil && !hexColor.MatchString(strings.TrimPrefix(*color, "#")) {
+	if color != nil && !wire.HexColor.MatchString(strings.TrimPrefix(*color, "#")) {
 		return unprocessable("Color is invalid")
 	}
-	if description != nil && utf8.RuneCountInString(*description) > maxLabelDescription {
+	if description != nil && utf8.RuneCountInString(*description) > state.MaxLabelDescription {
 		return unprocessable("Description is too long (maximum is 100 characters)")
 	}
 	return nil
@@ -88,8 +91,8 @@ func (x *gqlContext) labelFor(id gqlID, mutation string) (*Label, *Repo, error) 
 		return nil, nil, nodeNotFound(string(id))
 	}
 	repo := repoOfLabel(x.st, l)
-	if x.c.token.Permission(repo) < PermTriage {
-		return nil, nil, forbidden(x.c.token.Login, mutation)
+	if x.c.Token.Permission(repo) < PermTriage {
+		return nil, nil, forbidden(x.c.Token.Login, mutation)
 	}
 	return l, repo, nil
 }
@@ -100,8 +103,8 @@ func createLabelMutation(x *gqlContext, _ root, a createLabelArgs) (any, error) 
 	if repo == nil {
 		return nil, nodeNotFound(string(in.RepositoryID))
 	}
-	if x.c.token.Permission(repo) < PermTriage {
-		return nil, forbidden(x.c.token.Login, "CreateLabel")
+	if x.c.Token.Permission(repo) < PermTriage {
+		return nil, forbidden(x.c.Token.Login, "CreateLabel")
 	}
 	if err := checkLabel(repo, nil, &in.Name, &in.Color, in.Description); err != nil {
 		return nil, err

@@ -79,8 +79,8 @@ func createLinkedBranchMutation(x *gqlContext, _ root, a createLinkedBranchArgs)
 			return nil, nodeNotFound(string(*in.RepositoryID))
 		}
 	}
-	if x.c.token.Permission(repo) < PermWrite {
-		return nil, forbidden(x.c.token.Login, "CreateLinkedBranch")
+	if x.c.Token.Permission(repo) < PermWrite {
+		return nil, forbidden(x.c.Token.Login, "CreateLinkedBranch")
 	}
 	var at *GitCommit
 	if repo.Git != nil {
@@ -106,8 +106,8 @@ func deleteLinkedBranchMutation(x *gqlContext, _ root, a deleteLinkedBranchArgs)
 	if lb == nil {
 		return nil, nodeNotFound(string(in.LinkedBranchID))
 	}
-	if x.c.token.Permission(lb.Issue.Repo) < PermWrite {
-		return nil, forbidden(x.c.token.Login, "DeleteLinkedBranch")
+	if x.c.Token.Permission(lb.Issue.Repo) < PermWrite {
+		return nil, forbidden(x.c.Token.Login, "DeleteLinkedBranch")
 	}
 	x.st.DeleteLinkedBranch(lb)
 	return &linkedBranchPayload{issue: lb.Issue, clientMutationID: in.ClientMutationID}, nil

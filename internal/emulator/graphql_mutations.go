@@ -3,6 +3,8 @@ package emulator
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // GraphQL mutations on conversations: addComment, lockLockable,
@@ -144,16 +146,16 @@ func addComment(x *gqlContext, _ root, a addCommentArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if is.Locked && x.c.token.Permission(is.Repo) < PermWrite {
-		return nil, forbidden(x.c.token.Login, "AddComment")
+	if is.Locked && x.c.Token.Permission(is.Repo) < PermWrite {
+		return nil, forbidden(x.c.Token.Login, "AddComment")
 	}
 	switch {
 	case strings.TrimSpace(a.Input.Body) == "":
 		return nil, &gqlError{Type: "UNPROCESSABLE", Message: "Body can't be blank"}
-	case utf8.RuneCountInString(a.Input.Body) > maxBodyChars:
+	case utf8.RuneCountInString(a.Input.Body) > state.MaxBodyChars:
 		return nil, &gqlError{Type: "UNPROCESSABLE", Message: "Body is too long (maximum is 65536 characters)"}
 	}
-	cm := x.st.AddComment(is, x.c.viewer, a.Input.Body, x.st.Now(), x.c.req.Host)
+	cm := x.st.AddComment(is, x.c.Viewer, a.Input.Body, x.st.Now(), x.c.Req.Host)
 	x.st.Touch(is)
 	// The edge's cursor is the comment's place in Issue.comments, so a
 	// client can page on from it.
@@ -169,8 +171,8 @@ func lockLockable(x *gqlContext, _ root, a lockLockableArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.c.token.Permission(is.Repo) < PermTriage {
-		return nil, forbidden(x.c.token.Login, "LockLockable")
+	if x.c.Token.Permission(is.Repo) < PermTriage {
+		return nil, forbidden(x.c.Token.Login, "LockLockable")
 	}
 	if !is.Locked {
 		var reason *string
@@ -178,9 +180,9 @@ func lockLockable(x *gqlContext, _ root, a lockLockableArgs) (any, error) {
 			r := graphQLLockReasons[*a.Input.LockReason]
 			reason = &r
 		}
-		x.st.LockIssue(is, x.c.viewer, reason)
+		x.st.LockIssue(is, x.c.Viewer, reason)
 	}
-	return &lockPayload{actor: x.c.viewer, record: is, clientMutationID: a.Input.ClientMutationID}, nil
+	return &lockPayload{actor: x.c.Viewer, record: is, clientMutationID: a.Input.ClientMutationID}, nil
 }
 
 // unlockLockable needs triage access, as DELETE .../lock does.
@@ -189,11 +191,11 @@ func unlockLockable(x *gqlContext, _ root, a unlockLockableArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.c.token.Permission(is.Repo) < PermTriage {
-		return nil, forbidden(x.c.token.Login, "UnlockLockable")
+	if x.c.Token.Permission(is.Repo) < PermTriage {
+		return nil, forbidden(x.c.Token.Login, "UnlockLockable")
 	}
-	x.st.UnlockIssue(is, x.c.viewer)
-	return &lockPayload{actor: x.c.viewer, record: is, clientMutationID: a.Input.ClientMutationID}, nil
+	x.st.UnlockIssue(is, x.c.Viewer)
+	return &lockPayload{actor: x.c.Viewer, record: is, clientMutationID: a.Input.ClientMutationID}, nil
 }
 
 // graphQLStateReasons maps GitHub's IssueClosedStateReason enum to the REST
@@ -217,21 +219,21 @@ func closeIssue(x *gqlContext, _ root, a closeIssueArgs) (any, error) {
 		return nil, err
 	}
 	if !x.mayChangeState(is) {
-		return nil, forbidden(x.c.token.Login, "CloseIssue")
+		return nil, forbidden(x.c.Token.Login, "CloseIssue")
 	}
 	if a.Input.DuplicateIssueID != nil {
 		canonical, err := x.issue(*a.Input.DuplicateIssueID)
 		if err != nil {
 			return nil, err
 		}
-		x.st.MarkDuplicate(is, canonical, x.c.viewer)
+		x.st.MarkDuplicate(is, canonical, x.c.Viewer)
 	}
 	if is.State != "closed" {
 		reason := ""
 		if a.Input.StateReason != nil {
 			reason = graphQLStateReasons[*a.Input.StateReason]
 		}
-		x.st.Close(is, x.c.viewer, reason)
+		x.st.Close(is, x.c.Viewer, reason)
 	}
 	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 }
@@ -244,16 +246,16 @@ func reopenIssue(x *gqlContext, _ root, a issueIDArgs) (any, error) {
 		return nil, err
 	}
 	if !x.mayChangeState(is) {
-		return nil, forbidden(x.c.token.Login, "ReopenIssue")
+		return nil, forbidden(x.c.Token.Login, "ReopenIssue")
 	}
-	x.st.Reopen(is, x.c.viewer)
+	x.st.Reopen(is, x.c.Viewer)
 	return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 }
 
 // mayChangeState reports whether the caller may close or reopen an issue:
 // triage access, or being its author, as the REST route requires.
 func (x *gqlContext) mayChangeState(is *Issue) bool {
-	return x.c.token.Permission(is.Repo) >= PermTriage || (x.c.viewer != nil && is.User == x.c.viewer)
+	return x.c.Token.Permission(is.Repo) >= PermTriage || (x.c.Viewer != nil && is.User == x.c.Viewer)
 }
 
 // setPinned is pinIssue (pinned) or unpinIssue; either needs write access:
@@ -264,10 +266,10 @@ func setPinned(pinned bool, operation string) func(*gqlContext, root, issueIDArg
 		if err != nil {
 			return nil, err
 		}
-		if x.c.token.Permission(is.Repo) < PermWrite {
-			return nil, forbidden(x.c.token.Login, operation)
+		if x.c.Token.Permission(is.Repo) < PermWrite {
+			return nil, forbidden(x.c.Token.Login, operation)
 		}
-		x.st.SetPinned(is, x.c.viewer, pinned)
+		x.st.SetPinned(is, x.c.Viewer, pinned)
 		return &issuePayload{issue: is, clientMutationID: a.Input.ClientMutationID}, nil
 	}
 }

@@ -66,7 +66,7 @@ type pullPayload struct {
 func registerPullMutations(r *resolvers) {
 	resolveArgs(r, "Mutation.closePullRequest", pullStateMutation("ClosePullRequest", func(x *gqlContext, is *Issue) error {
 		if is.State == "open" {
-			x.st.ClosePull(is, x.c.viewer)
+			x.st.ClosePull(is, x.c.Viewer)
 		}
 		return nil
 	}))
@@ -74,7 +74,7 @@ func registerPullMutations(r *resolvers) {
 		if is.Merged {
 			return &gqlError{Type: "UNPROCESSABLE", Message: "Could not reopen a merged pull request."}
 		}
-		x.st.Reopen(is, x.c.viewer)
+		x.st.Reopen(is, x.c.Viewer)
 		return nil
 	}))
 	resolveArgs(r, "Mutation.markPullRequestReadyForReview", pullStateMutation("MarkPullRequestReadyForReview", func(x *gqlContext, is *Issue) error {
@@ -128,7 +128,7 @@ func pullStateMutation(operation string, change func(*gqlContext, *Issue) error)
 			return nil, err
 		}
 		if !x.mayChangeState(is) {
-			return nil, forbidden(x.c.token.Login, operation)
+			return nil, forbidden(x.c.Token.Login, operation)
 		}
 		if err := change(x, is); err != nil {
 			return nil, err
@@ -159,23 +159,23 @@ func addPullRequestReview(x *gqlContext, _ root, a addReviewArgs) (any, error) {
 	}
 	// Without an event the review stays pending, seen only by its author,
 	// who adds threads and submits it later.
-	state := "PENDING"
+	verdict := "PENDING"
 	if in.Event != nil {
-		if state, err = x.reviewState(is, *in.Event, body, len(in.Threads) > 0); err != nil {
+		if verdict, err = x.reviewState(is, *in.Event, body, len(in.Threads) > 0); err != nil {
 			return nil, err
 		}
-	} else if is.Pull.PendingReview(x.c.viewer) != nil {
+	} else if is.Pull.PendingReview(x.c.Viewer) != nil {
 		return nil, unprocessable("User can only have one pending review per pull request")
 	}
 	if err := x.checkThreads(is, in.Threads); err != nil {
 		return nil, err
 	}
 	now := x.st.Now()
-	rv := x.st.AddReview(is, x.c.viewer, state, body, now)
+	rv := x.st.AddReview(is, x.c.Viewer, verdict, body, now)
 	for _, th := range in.Threads {
 		x.st.AddReviewComment(rv, nil, th.Path, th.Line, th.Body, now)
 	}
-	if state != "PENDING" {
+	if verdict != "PENDING" {
 		x.st.Touch(is)
 	}
 	return &pullPayload{pull: is, review: rv, clientMutationID: in.ClientMutationID}, nil
@@ -213,8 +213,8 @@ func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.c.token.Permission(is.Repo) < PermWrite {
-		return nil, forbidden(x.c.token.Login, "MergePullRequest")
+	if x.c.Token.Permission(is.Repo) < PermWrite {
+		return nil, forbidden(x.c.Token.Login, "MergePullRequest")
 	}
 	p := is.Pull
 	unprocessable := func(msg string) error { return &gqlError{Type: "UNPROCESSABLE", Message: msg} }
@@ -226,7 +226,7 @@ func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
 	case in.ExpectedHeadOid != nil && *in.ExpectedHeadOid != p.Head.SHA:
 		return nil, unprocessable("Head branch was modified. Review and try the merge again.")
 	}
-	if x.c.token.Permission(is.Repo) < PermAdmin {
+	if x.c.Token.Permission(is.Repo) < PermAdmin {
 		if why := state.MergeBlocker(is); why != "" {
 			return nil, unprocessable(why)
 		}
@@ -241,8 +241,8 @@ func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
 	if in.CommitBody != nil {
 		o.Message = *in.CommitBody
 	}
-	x.st.Merge(is, x.c.viewer, o)
-	return &pullPayload{pull: is, actor: x.c.viewer, clientMutationID: in.ClientMutationID}, nil
+	x.st.Merge(is, x.c.Viewer, o)
+	return &pullPayload{pull: is, actor: x.c.Viewer, clientMutationID: in.ClientMutationID}, nil
 }
 
 // reviewState checks a review event as GitHub does and returns the state
@@ -251,23 +251,23 @@ func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
 // body or threads.
 func (x *gqlContext) reviewState(is *Issue, event, body string, hasThreads bool) (string, error) {
 	unprocessable := func(msg string) error { return &gqlError{Type: "UNPROCESSABLE", Message: msg} }
-	state := map[string]string{"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}[event]
+	verdict := map[string]string{"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}[event]
 	switch {
-	case state == "":
+	case verdict == "":
 		return "", unprocessable("The emulator does not dismiss reviews through this mutation.")
-	case is.State != "open" && state != "COMMENTED":
+	case is.State != "open" && verdict != "COMMENTED":
 		return "", unprocessable("Can not " + strings.ToLower(strings.ReplaceAll(event, "_", " ")) + " a closed pull request.")
-	case x.c.viewer == is.User && state == "APPROVED":
+	case x.c.Viewer == is.User && verdict == "APPROVED":
 		return "", unprocessable("Can not approve your own pull request")
-	case x.c.viewer == is.User && state == "CHANGES_REQUESTED":
+	case x.c.Viewer == is.User && verdict == "CHANGES_REQUESTED":
 		return "", unprocessable("Can not request changes on your own pull request")
-	case state == "CHANGES_REQUESTED" && strings.TrimSpace(body) == "",
-		state == "COMMENTED" && strings.TrimSpace(body) == "" && !hasThreads:
+	case verdict == "CHANGES_REQUESTED" && strings.TrimSpace(body) == "",
+		verdict == "COMMENTED" && strings.TrimSpace(body) == "" && !hasThreads:
 		return "", unprocessable("Review body can't be blank")
-	case utf8.RuneCountInString(body) > maxBodyChars:
+	case utf8.RuneCountInString(body) > state.MaxBodyChars:
 		return "", unprocessable("Body is too long (maximum is 65536 characters)")
 	}
-	return state, nil
+	return verdict, nil
 }
 
 // checkThreads refuses a thread on a line outside the pull request's diff.
@@ -331,7 +331,7 @@ func (x *gqlContext) pendingReview(reviewID, pullID *gqlID) (*Review, error) {
 	switch {
 	case reviewID != nil:
 		rv, _ := x.st.Node(string(*reviewID)).(*Review)
-		if rv == nil || rv.User != x.c.viewer || !x.canRead(rv.Pull.Repo) {
+		if rv == nil || rv.User != x.c.Viewer || !x.canRead(rv.Pull.Repo) {
 			return nil, notFound("Could not resolve to a node with the global id of '%s'", string(*reviewID))
 		}
 		return rv, nil
@@ -340,7 +340,7 @@ func (x *gqlContext) pendingReview(reviewID, pullID *gqlID) (*Review, error) {
 		if err != nil {
 			return nil, err
 		}
-		if rv := is.Pull.PendingReview(x.c.viewer); rv != nil {
+		if rv := is.Pull.PendingReview(x.c.Viewer); rv != nil {
 			return rv, nil
 		}
 	}
@@ -388,11 +388,11 @@ func registerReviewMutations(r *resolvers) {
 		if in.Body != nil {
 			body = *in.Body
 		}
-		state, err := x.reviewState(rv.Pull, in.Event, body, len(rv.Comments) > 0)
+		verdict, err := x.reviewState(rv.Pull, in.Event, body, len(rv.Comments) > 0)
 		if err != nil {
 			return nil, err
 		}
-		x.st.SubmitReview(rv, state, body, x.st.Now())
+		x.st.SubmitReview(rv, verdict, body, x.st.Now())
 		x.st.Touch(rv.Pull)
 		return &pullPayload{pull: rv.Pull, review: rv, clientMutationID: in.ClientMutationID}, nil
 	})
@@ -427,12 +427,12 @@ func threadMutation(operation string, resolved bool) func(*gqlContext, root, thr
 		if t == nil || !x.canRead(t.Pull.Repo) || !slices.Contains(t.Pull.Pull.Threads, t) {
 			return nil, nodeNotFound(string(a.Input.ThreadID))
 		}
-		if x.c.token.Permission(t.Pull.Repo) < PermWrite && x.c.viewer != t.Pull.User {
-			return nil, forbidden(x.c.token.Login, operation)
+		if x.c.Token.Permission(t.Pull.Repo) < PermWrite && x.c.Viewer != t.Pull.User {
+			return nil, forbidden(x.c.Token.Login, operation)
 		}
 		t.Resolved, t.ResolvedBy = resolved, nil
 		if resolved {
-			t.ResolvedBy = x.c.viewer
+			t.ResolvedBy = x.c.Viewer
 		}
 		return &threadPayload{thread: t, clientMutationID: a.Input.ClientMutationID}, nil
 	}

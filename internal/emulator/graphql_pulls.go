@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // pullRequestsArgs are Repository.pullRequests' arguments: the issue
@@ -163,7 +164,7 @@ func registerPulls(r *resolvers) {
 		if err != nil {
 			return nil, err
 		}
-		list := slices.DeleteFunc(p.VisibleReviews(x.c.viewer), func(rv *Review) bool {
+		list := slices.DeleteFunc(p.VisibleReviews(x.c.Viewer), func(rv *Review) bool {
 			return len(a.States) > 0 && !slices.Contains(a.States, rv.State) ||
 				a.Author != nil && !strings.EqualFold(rv.User.Login, *a.Author)
 		})
@@ -233,7 +234,7 @@ func registerPulls(r *resolvers) {
 	})
 	resolve(r, "PullRequestCommit.pullRequest", func(_ *gqlContext, pc *pullCommit) (any, error) { return pc.pull, nil })
 	resolve(r, "PullRequestCommit.url", func(x *gqlContext, pc *pullCommit) (any, error) {
-		return x.webURL(fmt.Sprintf("%s/commits/%s", issuePath(pc.pull), pc.commit.SHA)), nil
+		return x.webURL(fmt.Sprintf("%s/commits/%s", wire.IssuePath(pc.pull), pc.commit.SHA)), nil
 	})
 
 	registerReviews(r)

@@ -43,7 +43,7 @@ func registerReactions(r *resolvers) {
 	})
 	resolve(r, "ReactionGroup.viewerHasReacted", func(x *gqlContext, g *reactionGroup) (any, error) {
 		for _, u := range g.users {
-			if x.c.viewer != nil && u == x.c.viewer {
+			if x.c.Viewer != nil && u == x.c.Viewer {
 				return true, nil
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/schema"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // The GraphQL endpoint is a registry of resolvers, one per "Type.field",
@@ -30,7 +31,7 @@ import (
 // caller, the state (locked by the executor for the whole document) and the
 // field being resolved, for messages that name it.
 type gqlContext struct {
-	c  *call
+	c  *wire.Call
 	st *State
 	// limits is the rate limiter, read by Query.rateLimit.
 	limits *faults.RateLimiter

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -114,7 +115,7 @@ func registerRepository(r *resolvers) {
 	resolve(r, t+".url", func(x *gqlContext, repo *Repo) (any, error) { return x.webURL("/" + repo.FullName()), nil })
 	resolve(r, t+".resourcePath", func(_ *gqlContext, repo *Repo) (any, error) { return "/" + repo.FullName(), nil })
 	resolve(r, t+".viewerPermission", func(x *gqlContext, repo *Repo) (any, error) {
-		if p := x.c.token.Permission(repo); p > PermNone {
+		if p := x.c.Token.Permission(repo); p > PermNone {
 			return state.EnumValue(p.String()), nil
 		}
 		return nil, nil
@@ -185,7 +186,7 @@ func registerRepository(r *resolvers) {
 		return nil, nil
 	})
 	resolveArgs(r, t+".assignableUsers", func(x *gqlContext, repo *Repo, a searchConnArgs) (any, error) {
-		list := x.c.assignable(repo)
+		list := x.c.Assignable(repo)
 		if a.Query != nil && *a.Query != "" {
 			q := strings.ToLower(*a.Query)
 			list = slices.DeleteFunc(list, func(u *Account) bool {
@@ -230,7 +231,7 @@ func filterIssues(repo *Repo, pulls bool, a issuesArgs) []*Issue {
 		by = map[string]string{"CREATED_AT": "created", "UPDATED_AT": "updated", "COMMENTS": "comments"}[a.OrderBy.Field]
 		dir = strings.ToLower(a.OrderBy.Direction)
 	}
-	sortIssues(list, by, dir)
+	search.SortIssues(list, by, dir)
 	return list
 }
 

@@ -2,6 +2,9 @@ package emulator
 
 import (
 	"fmt"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // registerReviews serves pull request reviews, review threads and review
@@ -13,7 +16,7 @@ func registerReviews(r *resolvers) {
 	resolve(r, rv+".databaseId", func(_ *gqlContext, v *Review) (any, error) { return v.ID, nil })
 	resolve(r, rv+".author", func(_ *gqlContext, v *Review) (any, error) { return v.User, nil })
 	resolve(r, rv+".authorAssociation", func(_ *gqlContext, v *Review) (any, error) {
-		return association(v.User, v.Pull.Repo), nil
+		return state.Association(v.User, v.Pull.Repo), nil
 	})
 	resolve(r, rv+".body", func(_ *gqlContext, v *Review) (any, error) { return v.Body, nil })
 	resolve(r, rv+".state", func(_ *gqlContext, v *Review) (any, error) { return v.State, nil })
@@ -36,7 +39,7 @@ func registerReviews(r *resolvers) {
 	})
 	resolve(r, rv+".pullRequest", func(_ *gqlContext, v *Review) (any, error) { return v.Pull, nil })
 	resolve(r, rv+".url", func(x *gqlContext, v *Review) (any, error) {
-		return x.webURL(fmt.Sprintf("%s#pullrequestreview-%d", issuePath(v.Pull), v.ID)), nil
+		return x.webURL(fmt.Sprintf("%s#pullrequestreview-%d", wire.IssuePath(v.Pull), v.ID)), nil
 	})
 	resolve(r, rv+".reactionGroups", func(_ *gqlContext, _ *Review) (any, error) { return reactionGroups(nil), nil })
 	resolveArgs(r, rv+".comments", func(x *gqlContext, v *Review, a connArgs) (any, error) { return pageOf(x, v.Comments, a) })
@@ -61,7 +64,7 @@ func registerReviews(r *resolvers) {
 	resolve(r, th+".pullRequest", func(_ *gqlContext, t *ReviewThread) (any, error) { return t.Pull, nil })
 	resolve(r, th+".repository", func(_ *gqlContext, t *ReviewThread) (any, error) { return t.Pull.Repo, nil })
 	resolveArgs(r, th+".comments", func(x *gqlContext, t *ReviewThread, a connArgs) (any, error) {
-		return pageOf(x, visibleComments(t.Comments, x.c.viewer), a)
+		return pageOf(x, state.VisibleReviewComments(t.Comments, x.c.Viewer), a)
 	})
 
 	objectType(r, func(*ReviewComment) string { return "PullRequestReviewComment" })
@@ -70,7 +73,7 @@ func registerReviews(r *resolvers) {
 	resolve(r, cm+".databaseId", func(_ *gqlContext, c *ReviewComment) (any, error) { return c.ID, nil })
 	resolve(r, cm+".author", func(_ *gqlContext, c *ReviewComment) (any, error) { return c.User, nil })
 	resolve(r, cm+".authorAssociation", func(_ *gqlContext, c *ReviewComment) (any, error) {
-		return association(c.User, c.Review.Pull.Repo), nil
+		return state.Association(c.User, c.Review.Pull.Repo), nil
 	})
 	resolve(r, cm+".body", func(_ *gqlContext, c *ReviewComment) (any, error) { return c.Body, nil })
 	resolve(r, cm+".path", func(_ *gqlContext, c *ReviewComment) (any, error) { return c.Path, nil })
@@ -97,7 +100,7 @@ func registerReviews(r *resolvers) {
 		return &commitRef{repo: c.Review.Pull.Repo, commit: c.Commit}, nil
 	})
 	resolve(r, cm+".url", func(x *gqlContext, c *ReviewComment) (any, error) {
-		return x.webURL(fmt.Sprintf("%s#discussion_r%d", issuePath(c.Review.Pull), c.ID)), nil
+		return x.webURL(fmt.Sprintf("%s#discussion_r%d", wire.IssuePath(c.Review.Pull), c.ID)), nil
 	})
 	resolve(r, cm+".reactionGroups", func(_ *gqlContext, _ *ReviewComment) (any, error) { return reactionGroups(nil), nil })
 }

@@ -91,7 +91,7 @@ func registerRoot(r *resolvers) {
 		}
 		return repo, nil
 	})
-	resolve(r, "Query.viewer", func(x *gqlContext, _ root) (any, error) { return x.c.viewer, nil })
+	resolve(r, "Query.viewer", func(x *gqlContext, _ root) (any, error) { return x.c.Viewer, nil })
 	resolveArgs(r, "Query.user", func(x *gqlContext, _ root, a loginArgs) (any, error) {
 		if acc := x.st.Account(a.Login); acc != nil && !acc.IsOrg {
 			return acc, nil
@@ -107,7 +107,7 @@ func registerRoot(r *resolvers) {
 	resolve(r, "Query.rateLimit", func(x *gqlContext, _ root) (any, error) {
 		// The server charges the query after it has run; the budget
 		// reported here already counts it, as GitHub's does.
-		s := x.limits.Snapshot(x.c.token.Value, "graphql")
+		s := x.limits.Snapshot(x.c.Token.Value, "graphql")
 		return &rateLimitInfo{cost: 1, limit: s.Limit, used: min(s.Used+1, s.Limit),
 			remaining: max(s.Remaining-1, 0), resetAt: s.Reset}, nil
 	})
@@ -131,8 +131,8 @@ func deleteIssue(x *gqlContext, _ root, a deleteIssueArgs) (any, error) {
 	if is == nil || is.IsPull {
 		return nil, nodeNotFound(id)
 	}
-	if x.c.token.Permission(is.Repo) < PermAdmin {
-		return nil, forbidden(x.c.token.Login, "DeleteIssue")
+	if x.c.Token.Permission(is.Repo) < PermAdmin {
+		return nil, forbidden(x.c.Token.Login, "DeleteIssue")
 	}
 	x.st.DeleteIssue(is)
 	return &deleteIssuePayload{repo: is.Repo, clientMutationID: a.Input.ClientMutationID}, nil
@@ -144,7 +144,7 @@ func nodeNotFound(id string) error {
 
 // canRead reports whether the caller may see a repository; one it may not
 // see answers as if it did not exist.
-func (x *gqlContext) canRead(r *Repo) bool { return x.c.token.Permission(r) >= PermRead }
+func (x *gqlContext) canRead(r *Repo) bool { return x.c.Token.Permission(r) >= PermRead }
 
 // visibleNode finds an object by global id if the caller may see it.
 func (x *gqlContext) visibleNode(id string) any {
@@ -205,4 +205,4 @@ func repoOfMilestone(st *State, m *Milestone) *Repo {
 }
 
 // webURL is an object's github.com address on the emulator's host.
-func (x *gqlContext) webURL(path string) string { return x.c.links.web + path }
+func (x *gqlContext) webURL(path string) string { return x.c.Links.Web + path }

@@ -43,10 +43,10 @@ func searchIssues(x *gqlContext, _ root, a searchArgs) (any, error) {
 	if a.Type != "ISSUE" && a.Type != "ISSUE_ADVANCED" {
 		return nil, &gqlError{Message: "The emulator serves search only for issues and pull requests (type: ISSUE or ISSUE_ADVANCED), not " + a.Type + "."}
 	}
-	hits := searchHits(x.st, x.c.token, search.Parse(a.Query, x.c.viewerLogin()), "", "")
+	hits := search.Hits(x.st, x.c.Token, search.Parse(a.Query, x.c.ViewerLogin()), "", "")
 	count := len(hits)
-	if len(hits) > searchCap {
-		hits = hits[:searchCap]
+	if len(hits) > search.ResultCap {
+		hits = hits[:search.ResultCap]
 	}
 	page, err := pageOf(x, hits, a.connArgs)
 	if err != nil {

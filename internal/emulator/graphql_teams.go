@@ -3,6 +3,8 @@ package emulator
 import (
 	"slices"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // Teams in GraphQL: User.organizations, Organization.teams and .team, and
@@ -24,7 +26,7 @@ type slugArgs struct {
 }
 
 // seesTeams reports whether the caller may see an organization's teams.
-func (x *gqlContext) seesTeams(org *Account) bool { return x.st.IsOrgMember(org, x.c.viewer) }
+func (x *gqlContext) seesTeams(org *Account) bool { return x.st.IsOrgMember(org, x.c.Viewer) }
 
 func registerTeams(r *resolvers) {
 	objectType(r, func(*Team) string { return "Team" })
@@ -41,7 +43,7 @@ func registerTeams(r *resolvers) {
 	resolveArgs(r, "Team.members", func(x *gqlContext, t *Team, a teamMembersArgs) (any, error) {
 		list := slices.Clone(t.Members)
 		if a.Query != nil && *a.Query != "" {
-			list = slices.DeleteFunc(list, func(u *Account) bool { return !containsFold(*a.Query, u.Login, u.Name) })
+			list = slices.DeleteFunc(list, func(u *Account) bool { return !wire.ContainsFold(*a.Query, u.Login, u.Name) })
 		}
 		return pageOf(x, list, a.connArgs)
 	})
@@ -61,7 +63,7 @@ func registerTeams(r *resolvers) {
 				}) {
 					continue
 				}
-				if a.Query != nil && *a.Query != "" && !containsFold(*a.Query, t.Name, t.Slug) {
+				if a.Query != nil && *a.Query != "" && !wire.ContainsFold(*a.Query, t.Name, t.Slug) {
 					continue
 				}
 				list = append(list, t)

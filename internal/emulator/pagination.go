@@ -22,7 +22,7 @@ func pageParams(q url.Values) (perPage, page int) {
 // paginate cuts one page out of items and sets GitHub's Link header, which
 // is left out when everything fits on one page.
 func paginate[T any](c *restCall, items []T) []T {
-	perPage, page := pageParams(c.req.URL.Query())
+	perPage, page := pageParams(c.Req.URL.Query())
 	setLink(c, len(items), perPage, page)
 	// Compare page numbers before multiplying: a page number near the
 	// integer limit would overflow (page-1)*perPage into a negative index.
@@ -43,14 +43,14 @@ func setLink(c *restCall, total, perPage, page int) {
 		return
 	}
 	at := func(p int) string {
-		u := *c.req.URL
+		u := *c.Req.URL
 		q := u.Query()
 		q.Set("page", strconv.Itoa(p))
 		if q.Get("per_page") != "" {
 			q.Set("per_page", strconv.Itoa(perPage))
 		}
 		u.RawQuery = q.Encode()
-		return fmt.Sprintf("<%s%s?%s>", c.links.api, u.Path, u.RawQuery)
+		return fmt.Sprintf("<%s%s?%s>", c.Links.API, u.Path, u.RawQuery)
 	}
 	var parts []string
 	if page > 1 {
@@ -62,5 +62,5 @@ func setLink(c *restCall, total, perPage, page int) {
 	if page > 1 {
 		parts = append(parts, at(1)+`; rel="first"`)
 	}
-	c.w.Header().Set("Link", strings.Join(parts, ", "))
+	c.W.Header().Set("Link", strings.Join(parts, ", "))
 }

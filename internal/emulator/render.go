@@ -3,6 +3,9 @@ package emulator
 import (
 	"fmt"
 	"net/url"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // userJSON is GitHub's simple-user.
@@ -28,12 +31,12 @@ type userJSON struct {
 	UserViewType      string  `json:"user_view_type,omitempty"`
 }
 
-func renderSimpleUser(l links, a *Account) *userJSON {
+func renderSimpleUser(l wire.Links, a *Account) *userJSON {
 	if a == nil {
 		return nil
 	}
 	// GitHub escapes a bot's brackets: /users/name%5Bbot%5D.
-	u := l.api + "/users/" + url.PathEscape(a.Login)
+	u := l.API + "/users/" + url.PathEscape(a.Login)
 	typ := "User"
 	switch {
 	case a.IsOrg:
@@ -44,10 +47,10 @@ func renderSimpleUser(l links, a *Account) *userJSON {
 	empty := ""
 	return &userJSON{
 		Login: a.Login, ID: a.ID, NodeID: a.NodeID,
-		AvatarURL:         fmt.Sprintf("%s/avatars/u/%d?v=4", l.web, a.ID),
+		AvatarURL:         fmt.Sprintf("%s/avatars/u/%d?v=4", l.Web, a.ID),
 		GravatarID:        &empty,
 		URL:               u,
-		HTMLURL:           l.profile(a),
+		HTMLURL:           l.Profile(a),
 		FollowersURL:      u + "/followers",
 		FollowingURL:      u + "/following{/other_user}",
 		GistsURL:          u + "/gists{/gist_id}",
@@ -73,8 +76,8 @@ type labelJSON struct {
 	Description *string `json:"description"`
 }
 
-func renderLabel(l links, r *Repo, lb *Label) labelJSON {
-	return labelJSON{ID: lb.ID, NodeID: lb.NodeID, URL: l.repo(r) + "/labels/" + url.PathEscape(lb.Name),
+func renderLabel(l wire.Links, r *Repo, lb *Label) labelJSON {
+	return labelJSON{ID: lb.ID, NodeID: lb.NodeID, URL: l.Repo(r) + "/labels/" + url.PathEscape(lb.Name),
 		Name: lb.Name, Color: lb.Color, Default: lb.Default, Description: lb.Description}
 }
 
@@ -98,17 +101,17 @@ type milestoneJSON struct {
 	DueOn        *string   `json:"due_on"`
 }
 
-func renderMilestone(l links, r *Repo, m *Milestone) *milestoneJSON {
+func renderMilestone(l wire.Links, r *Repo, m *Milestone) *milestoneJSON {
 	if m == nil {
 		return nil
 	}
-	open, closed := milestoneCounts(r, m)
-	u := fmt.Sprintf("%s/milestones/%d", l.repo(r), m.Number)
+	open, closed := state.MilestoneCounts(r, m)
+	u := fmt.Sprintf("%s/milestones/%d", l.Repo(r), m.Number)
 	return &milestoneJSON{
-		URL: u, HTMLURL: fmt.Sprintf("%s/%s/milestone/%d", l.web, r.FullName(), m.Number), LabelsURL: u + "/labels",
+		URL: u, HTMLURL: fmt.Sprintf("%s/%s/milestone/%d", l.Web, r.FullName(), m.Number), LabelsURL: u + "/labels",
 		ID: m.ID, NodeID: m.NodeID, Number: m.Number, State: m.State, Title: m.Title, Description: m.Description,
 		Creator: renderSimpleUser(l, m.Creator), OpenIssues: open, ClosedIssues: closed,
-		CreatedAt: ts(m.CreatedAt), UpdatedAt: ts(m.UpdatedAt), ClosedAt: tsp(m.ClosedAt), DueOn: tsp(m.DueOn),
+		CreatedAt: wire.Timestamp(m.CreatedAt), UpdatedAt: wire.Timestamp(m.UpdatedAt), ClosedAt: wire.TimestampPtr(m.ClosedAt), DueOn: wire.TimestampPtr(m.DueOn),
 	}
 }
 
@@ -129,7 +132,7 @@ func issueType(t *IssueType) *issueTypeJSON {
 		return nil
 	}
 	return &issueTypeJSON{ID: t.ID, NodeID: t.NodeID, Name: t.Name, Description: t.Description, Color: t.Color,
-		CreatedAt: ts(t.CreatedAt), UpdatedAt: ts(t.UpdatedAt), IsEnabled: t.IsEnabled}
+		CreatedAt: wire.Timestamp(t.CreatedAt), UpdatedAt: wire.Timestamp(t.UpdatedAt), IsEnabled: t.IsEnabled}
 }
 
 type subIssuesSummaryJSON struct {
@@ -205,21 +208,21 @@ type issueJSON struct {
 	IssueDependenciesSummary *dependenciesSummaryJSON `json:"issue_dependencies_summary,omitempty"`
 }
 
-func renderIssue(l links, is *Issue) *issueJSON {
+func renderIssue(l wire.Links, is *Issue) *issueJSON {
 	r := is.Repo
-	base := fmt.Sprintf("%s/issues/%d", l.repo(r), is.Number)
+	base := fmt.Sprintf("%s/issues/%d", l.Repo(r), is.Number)
 	kind := "issues"
 	if is.IsPull {
 		kind = "pull"
 	}
 	out := &issueJSON{
-		URL: base, RepositoryURL: l.repo(r), LabelsURL: base + "/labels{/name}", CommentsURL: base + "/comments",
-		EventsURL: base + "/events", HTMLURL: fmt.Sprintf("%s/%s/%s/%d", l.web, r.FullName(), kind, is.Number),
+		URL: base, RepositoryURL: l.Repo(r), LabelsURL: base + "/labels{/name}", CommentsURL: base + "/comments",
+		EventsURL: base + "/events", HTMLURL: fmt.Sprintf("%s/%s/%s/%d", l.Web, r.FullName(), kind, is.Number),
 		ID: is.ID, NodeID: is.NodeID, Number: is.Number, Title: is.Title, User: renderSimpleUser(l, is.User),
 		Labels: []labelJSON{}, State: is.State, Locked: is.Locked, Assignees: []*userJSON{},
 		Milestone: renderMilestone(l, r, is.Milestone), Comments: len(is.Comments),
-		CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt), ClosedAt: tsp(is.ClosedAt),
-		AuthorAssociation: association(is.User, r), ActiveLockReason: is.ActiveLockReason,
+		CreatedAt: wire.Timestamp(is.CreatedAt), UpdatedAt: wire.Timestamp(is.UpdatedAt), ClosedAt: wire.TimestampPtr(is.ClosedAt),
+		AuthorAssociation: state.Association(is.User, r), ActiveLockReason: is.ActiveLockReason,
 		Type: issueType(is.Type), Body: is.Body, ClosedBy: renderSimpleUser(l, is.ClosedBy),
 		Reactions:   reactionRollup(base+"/reactions", is.Reactions),
 		TimelineURL: base + "/timeline", StateReason: is.StateReason,
@@ -234,18 +237,18 @@ func renderIssue(l links, is *Issue) *issueJSON {
 		out.Assignee = out.Assignees[0]
 	}
 	if is.IsPull {
-		pr := fmt.Sprintf("%s/pulls/%d", l.repo(r), is.Number)
-		web := fmt.Sprintf("%s/%s/pull/%d", l.web, r.FullName(), is.Number)
+		pr := fmt.Sprintf("%s/pulls/%d", l.Repo(r), is.Number)
+		web := fmt.Sprintf("%s/%s/pull/%d", l.Web, r.FullName(), is.Number)
 		out.PullRequest = &pullRequestRefJSON{URL: pr, HTMLURL: web, DiffURL: web + ".diff", PatchURL: web + ".patch"}
 		if is.Merged && is.ClosedAt != nil {
-			out.PullRequest.MergedAt = tsp(is.ClosedAt)
+			out.PullRequest.MergedAt = wire.TimestampPtr(is.ClosedAt)
 		}
 		draft := is.Pull != nil && is.Pull.Draft
 		out.Draft = &draft
 		return out
 	}
 	if is.Parent != nil {
-		p := fmt.Sprintf("%s/issues/%d", l.repo(is.Parent.Repo), is.Parent.Number)
+		p := fmt.Sprintf("%s/issues/%d", l.Repo(is.Parent.Repo), is.Parent.Number)
 		out.ParentIssueURL = &p
 	}
 	sum := &subIssuesSummaryJSON{}
@@ -287,7 +290,7 @@ type issueDetailJSON struct {
 	ClosedBy *userJSON `json:"closed_by"`
 }
 
-func renderIssueDetail(l links, is *Issue) issueDetailJSON {
+func renderIssueDetail(l wire.Links, is *Issue) issueDetailJSON {
 	out := renderIssue(l, is)
 	return issueDetailJSON{issueJSON: out, ClosedBy: out.ClosedBy}
 }
@@ -307,14 +310,14 @@ type commentJSON struct {
 	Reactions         reactionsJSON `json:"reactions"`
 }
 
-func renderComment(l links, c *Comment) commentJSON {
+func renderComment(l wire.Links, c *Comment) commentJSON {
 	r := c.Issue.Repo
-	u := fmt.Sprintf("%s/issues/comments/%d", l.repo(r), c.ID)
+	u := fmt.Sprintf("%s/issues/comments/%d", l.Repo(r), c.ID)
 	return commentJSON{
 		ID: c.ID, NodeID: c.NodeID, URL: u,
-		HTMLURL: fmt.Sprintf("%s/%s/issues/%d#issuecomment-%d", l.web, r.FullName(), c.Issue.Number, c.ID),
-		Body:    c.Body, User: renderSimpleUser(l, c.User), CreatedAt: ts(c.CreatedAt), UpdatedAt: ts(c.UpdatedAt),
-		IssueURL: fmt.Sprintf("%s/issues/%d", l.repo(r), c.Issue.Number), AuthorAssociation: association(c.User, r),
+		HTMLURL: fmt.Sprintf("%s/%s/issues/%d#issuecomment-%d", l.Web, r.FullName(), c.Issue.Number, c.ID),
+		Body:    c.Body, User: renderSimpleUser(l, c.User), CreatedAt: wire.Timestamp(c.CreatedAt), UpdatedAt: wire.Timestamp(c.UpdatedAt),
+		IssueURL: fmt.Sprintf("%s/issues/%d", l.Repo(r), c.Issue.Number), AuthorAssociation: state.Association(c.User, r),
 		Reactions: reactionRollup(u+"/reactions", c.Reactions),
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // fullUserJSON is GitHub's public-user (and, for /user, private-user).
@@ -43,9 +44,9 @@ type privateUserFields struct {
 func (e *Emulator) fullUser(c *restCall, a *Account, private bool) fullUserJSON {
 	name := a.Name
 	empty := ""
-	u := fullUserJSON{userJSON: renderSimpleUser(c.links, a), Name: &name, Blog: &empty,
-		CreatedAt: ts(a.CreatedAt), UpdatedAt: ts(a.CreatedAt)}
-	for _, r := range c.st.Repos() {
+	u := fullUserJSON{userJSON: renderSimpleUser(c.Links, a), Name: &name, Blog: &empty,
+		CreatedAt: wire.Timestamp(a.CreatedAt), UpdatedAt: wire.Timestamp(a.CreatedAt)}
+	for _, r := range c.State.Repos() {
 		if r.Owner == a {
 			if r.Private {
 				if private {
@@ -75,20 +76,20 @@ func ensure(p *privateUserFields) *privateUserFields {
 }
 
 func (e *Emulator) getViewer(c *restCall) {
-	if c.viewer == nil {
-		c.notFound()
+	if c.Viewer == nil {
+		c.NotFound()
 		return
 	}
-	c.json(http.StatusOK, e.fullUser(c, c.viewer, true))
+	c.JSON(http.StatusOK, e.fullUser(c, c.Viewer, true))
 }
 
 func (e *Emulator) getUser(c *restCall) {
-	a := c.st.Account(c.req.PathValue("username"))
+	a := c.State.Account(c.Req.PathValue("username"))
 	if a == nil {
-		c.notFound()
+		c.NotFound()
 		return
 	}
-	c.json(http.StatusOK, e.fullUser(c, a, false))
+	c.JSON(http.StatusOK, e.fullUser(c, a, false))
 }
 
 // visibleRepos lists the repositories of owner the token can see, in the
@@ -96,8 +97,8 @@ func (e *Emulator) getUser(c *restCall) {
 // for orgs).
 func (c *restCall) visibleRepos(owner *Account, typ string) []*Repo {
 	var out []*Repo
-	for _, r := range c.st.Repos() {
-		if r.Owner != owner || c.token.Permission(r) == PermNone {
+	for _, r := range c.State.Repos() {
+		if r.Owner != owner || c.Token.Permission(r) == PermNone {
 			continue
 		}
 		switch typ {
@@ -116,33 +117,33 @@ func (c *restCall) visibleRepos(owner *Account, typ string) []*Repo {
 }
 
 func (e *Emulator) listUserRepos(c *restCall) {
-	a := c.st.Account(c.req.PathValue("username"))
+	a := c.State.Account(c.Req.PathValue("username"))
 	if a == nil || a.IsOrg {
-		c.notFound()
+		c.NotFound()
 		return
 	}
-	repos := c.visibleRepos(a, c.req.URL.Query().Get("type"))
+	repos := c.visibleRepos(a, c.Req.URL.Query().Get("type"))
 	sort.SliceStable(repos, func(i, j int) bool { return strings.ToLower(repos[i].Name) < strings.ToLower(repos[j].Name) })
 	out := []repoJSON{}
 	for _, r := range paginate(c, repos) {
 		out = append(out, c.repoJSON(r, false))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // listViewerRepos is GET /user/repos: the repositories the token's user
 // owns or collaborates on (through an organization too), by full name.
 func (e *Emulator) listViewerRepos(c *restCall) {
-	if c.viewer == nil {
-		c.notFound()
+	if c.Viewer == nil {
+		c.NotFound()
 		return
 	}
 	var repos []*Repo
-	for _, r := range c.st.Repos() {
-		if c.token.Permission(r) == PermNone {
+	for _, r := range c.State.Repos() {
+		if c.Token.Permission(r) == PermNone {
 			continue
 		}
-		if r.Owner == c.viewer || r.IsCollaborator(c.viewer.Login) {
+		if r.Owner == c.Viewer || r.IsCollaborator(c.Viewer.Login) {
 			repos = append(repos, r)
 		}
 	}
@@ -153,29 +154,29 @@ func (e *Emulator) listViewerRepos(c *restCall) {
 	for _, r := range paginate(c, repos) {
 		out = append(out, c.repoJSON(r, false))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) listOrgRepos(c *restCall) {
-	a := c.st.Account(c.req.PathValue("org"))
+	a := c.State.Account(c.Req.PathValue("org"))
 	if a == nil || !a.IsOrg {
-		c.notFound()
+		c.NotFound()
 		return
 	}
-	repos := c.visibleRepos(a, c.req.URL.Query().Get("type"))
+	repos := c.visibleRepos(a, c.Req.URL.Query().Get("type"))
 	out := []repoJSON{}
 	for _, r := range paginate(c, repos) {
 		out = append(out, c.repoJSON(r, false))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) getRepo(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	c.json(http.StatusOK, c.repoJSON(r, true))
+	c.JSON(http.StatusOK, c.repoJSON(r, true))
 }
 
 type rateJSON struct {
@@ -187,7 +188,7 @@ type rateJSON struct {
 }
 
 func (e *Emulator) getRateLimit(c *restCall) {
-	all := e.limits.All(c.token.Value)
+	all := e.limits.All(c.Token.Value)
 	toJSON := func(s faults.Snapshot) rateJSON {
 		return rateJSON{Limit: s.Limit, Remaining: s.Remaining, Reset: s.Reset.Unix(), Used: s.Used, Resource: s.Resource}
 	}
@@ -195,34 +196,34 @@ func (e *Emulator) getRateLimit(c *restCall) {
 	for name, s := range all {
 		resources[name] = toJSON(s)
 	}
-	c.json(http.StatusOK, map[string]any{"resources": resources, "rate": toJSON(all["core"])})
+	c.JSON(http.StatusOK, map[string]any{"resources": resources, "rate": toJSON(all["core"])})
 }
 
 func (e *Emulator) listOrgIssueTypes(c *restCall) {
-	org := c.st.Account(c.req.PathValue("org"))
+	org := c.State.Account(c.Req.PathValue("org"))
 	if org == nil || !org.IsOrg {
-		c.notFound()
+		c.NotFound()
 		return
 	}
 	out := []*issueTypeJSON{}
-	for _, t := range c.st.IssueTypes(org.Login) {
+	for _, t := range c.State.IssueTypes(org.Login) {
 		out = append(out, issueType(t))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) listRepoIssueTypes(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
 	out := []*issueTypeJSON{}
-	for _, t := range c.st.IssueTypes(r.Owner.Login) {
+	for _, t := range c.State.IssueTypes(r.Owner.Login) {
 		if t.IsEnabled {
 			out = append(out, issueType(t))
 		}
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 type contentLinksJSON struct {
@@ -250,18 +251,18 @@ func (c *restCall) contentEntry(r *Repo, path string, isDir bool, content string
 	name := path[strings.LastIndex(path, "/")+1:]
 	// URLs carry the path escaped segment by segment, as GitHub's do.
 	esc := escapePath(path)
-	self := c.links.repo(r) + "/contents/" + esc + "?ref=main"
-	html := c.links.web + "/" + r.FullName() + "/blob/main/" + esc
+	self := c.Links.Repo(r) + "/contents/" + esc + "?ref=main"
+	html := c.Links.Web + "/" + r.FullName() + "/blob/main/" + esc
 	typ, sha, size := "file", state.BlobSHA(content), len(content)
-	gitURL := c.links.repo(r) + "/git/blobs/" + sha
+	gitURL := c.Links.Repo(r) + "/git/blobs/" + sha
 	var download *string
 	if isDir {
 		typ, size = "dir", 0
 		sha = state.BlobSHA("tree:" + path)
-		html = c.links.web + "/" + r.FullName() + "/tree/main/" + esc
-		gitURL = c.links.repo(r) + "/git/trees/" + sha
+		html = c.Links.Web + "/" + r.FullName() + "/tree/main/" + esc
+		gitURL = c.Links.Repo(r) + "/git/trees/" + sha
 	} else {
-		d := c.links.web + "/raw/" + r.FullName() + "/main/" + esc
+		d := c.Links.Web + "/raw/" + r.FullName() + "/main/" + esc
 		download = &d
 	}
 	return contentJSON{Type: typ, Size: size, Name: name, Path: path, SHA: sha, URL: self,
@@ -270,7 +271,7 @@ func (c *restCall) contentEntry(r *Repo, path string, isDir bool, content string
 }
 
 func (e *Emulator) getContents(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
@@ -278,7 +279,7 @@ func (e *Emulator) getContents(c *restCall) {
 	if !ok {
 		return
 	}
-	path := strings.Trim(c.req.PathValue("path"), "/")
+	path := strings.Trim(c.Req.PathValue("path"), "/")
 	if body, ok := files[path]; ok {
 		entry := c.contentEntry(r, path, false, body)
 		enc := base64.StdEncoding.EncodeToString([]byte(body))
@@ -290,7 +291,7 @@ func (e *Emulator) getContents(c *restCall) {
 		}
 		s := wrapped.String()
 		entry.Content, entry.Encoding = &s, "base64"
-		c.json(http.StatusOK, entry)
+		c.JSON(http.StatusOK, entry)
 		return
 	}
 	// A directory lists its direct children: files and subdirectories.
@@ -312,7 +313,7 @@ func (e *Emulator) getContents(c *restCall) {
 		}
 	}
 	if len(names) == 0 {
-		c.notFound()
+		c.NotFound()
 		return
 	}
 	slices.Sort(names)
@@ -322,7 +323,7 @@ func (e *Emulator) getContents(c *restCall) {
 		body, isFile := files[full]
 		out = append(out, c.contentEntry(r, full, !isFile, body))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func escapePath(p string) string {

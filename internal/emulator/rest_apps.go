@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // installationTokenJSON is GitHub's installation-token.
@@ -21,16 +22,16 @@ type installationTokenJSON struct {
 // the installation's repositories. The body may narrow the token to some
 // of those repositories (by name or id) and to read access on issues.
 func (e *Emulator) createInstallationToken(c *restCall) {
-	app := c.st.AppForIdentity(c.token)
+	app := c.State.AppForIdentity(c.Token)
 	if app == nil {
 		// Any other credential is not an App JWT.
-		c.fail(http.StatusUnauthorized, state.JWTUndecodable, "rest")
+		c.Fail(http.StatusUnauthorized, state.JWTUndecodable, "rest")
 		return
 	}
-	id, err := strconv.ParseInt(c.req.PathValue("installation_id"), 10, 64)
+	id, err := strconv.ParseInt(c.Req.PathValue("installation_id"), 10, 64)
 	in := app.Installations[id]
 	if err != nil || in == nil {
-		c.notFound()
+		c.NotFound()
 		return
 	}
 	var body struct {
@@ -38,7 +39,7 @@ func (e *Emulator) createInstallationToken(c *restCall) {
 		RepositoryIDs []int64           `json:"repository_ids"`
 		Permissions   map[string]string `json:"permissions"`
 	}
-	if !c.decode(&body) {
+	if !c.Decode(&body) {
 		return
 	}
 	perms := map[string]Permission{}
@@ -52,7 +53,7 @@ func (e *Emulator) createInstallationToken(c *restCall) {
 		key := strings.ToLower(in.Account + "/" + name)
 		p, ok := in.Perms[key]
 		if !ok {
-			c.invalid("There is at least one repository that does not exist or is not accessible to the parent installation.", "rest/apps/apps#create-an-installation-access-token-for-an-app")
+			c.Invalid("There is at least one repository that does not exist or is not accessible to the parent installation.", "rest/apps/apps#create-an-installation-access-token-for-an-app")
 			return
 		}
 		perms[key] = p
@@ -61,12 +62,12 @@ func (e *Emulator) createInstallationToken(c *restCall) {
 		found := false
 		for key, p := range in.Perms {
 			owner, name, _ := strings.Cut(key, "/") // keys are lower-case "owner/name"
-			if r := c.st.Repo(owner, name); r != nil && r.ID == rid {
+			if r := c.State.Repo(owner, name); r != nil && r.ID == rid {
 				perms[key], found = p, true
 			}
 		}
 		if !found {
-			c.invalid("There is at least one repository that does not exist or is not accessible to the parent installation.", "rest/apps/apps#create-an-installation-access-token-for-an-app")
+			c.Invalid("There is at least one repository that does not exist or is not accessible to the parent installation.", "rest/apps/apps#create-an-installation-access-token-for-an-app")
 			return
 		}
 	}
@@ -78,8 +79,8 @@ func (e *Emulator) createInstallationToken(c *restCall) {
 			}
 		case "write":
 		default:
-			c.invalid("", "rest/apps/apps#create-an-installation-access-token-for-an-app",
-				fieldError{Resource: "Request", Field: "permissions", Code: "invalid"})
+			c.Invalid("", "rest/apps/apps#create-an-installation-access-token-for-an-app",
+				wire.FieldError{Resource: "Request", Field: "permissions", Code: "invalid"})
 			return
 		}
 	}
@@ -89,8 +90,8 @@ func (e *Emulator) createInstallationToken(c *restCall) {
 			issues = "write"
 		}
 	}
-	t := c.st.Mint(in, perms)
-	c.json(http.StatusCreated, installationTokenJSON{Token: t.Value, ExpiresAt: ts(t.ExpiresAt),
+	t := c.State.Mint(in, perms)
+	c.JSON(http.StatusCreated, installationTokenJSON{Token: t.Value, ExpiresAt: wire.Timestamp(t.ExpiresAt),
 		Permissions:         map[string]string{"issues": issues, "metadata": "read"},
 		RepositorySelection: "selected"})
 }

@@ -6,37 +6,37 @@ import (
 )
 
 func (e *Emulator) listAssignees(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
 	out := []*userJSON{}
-	for _, a := range paginate(c, c.assignable(r)) {
-		out = append(out, renderSimpleUser(c.links, a))
+	for _, a := range paginate(c, c.Assignable(r)) {
+		out = append(out, renderSimpleUser(c.Links, a))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) checkAssignee(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	login := c.req.PathValue("assignee")
-	for _, a := range c.assignable(r) {
+	login := c.Req.PathValue("assignee")
+	for _, a := range c.Assignable(r) {
 		if strings.EqualFold(a.Login, login) {
-			c.noContent()
+			c.NoContent()
 			return
 		}
 	}
-	c.notFound()
+	c.NotFound()
 }
 
 func (c *restCall) assigneesBody() ([]string, bool) {
 	var in struct {
 		Assignees []string `json:"assignees"`
 	}
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return nil, false
 	}
 	return in.Assignees, true
@@ -47,11 +47,11 @@ func (c *restCall) assigneesBody() ([]string, bool) {
 // are silently ignored, and lists no 403 for either route.
 
 func (e *Emulator) addAssignees(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
@@ -59,26 +59,26 @@ func (e *Emulator) addAssignees(c *restCall) {
 	if !ok {
 		return
 	}
-	if c.token.Permission(r) < PermTriage {
+	if c.Token.Permission(r) < PermTriage {
 		logins = nil
 	}
 	// GitHub ignores logins that cannot be assigned here.
 	var users []*Account
 	for _, login := range logins {
-		if a := c.st.Account(login); a != nil && (r.IsCollaborator(login) || a == r.Owner) {
+		if a := c.State.Account(login); a != nil && (r.IsCollaborator(login) || a == r.Owner) {
 			users = append(users, a)
 		}
 	}
-	c.st.Assign(is, c.viewer, users...)
-	c.json(http.StatusCreated, renderIssueDetail(c.links, is))
+	c.State.Assign(is, c.Viewer, users...)
+	c.JSON(http.StatusCreated, renderIssueDetail(c.Links, is))
 }
 
 func (e *Emulator) removeAssignees(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
@@ -86,15 +86,15 @@ func (e *Emulator) removeAssignees(c *restCall) {
 	if !ok {
 		return
 	}
-	if c.token.Permission(r) < PermTriage {
+	if c.Token.Permission(r) < PermTriage {
 		logins = nil
 	}
 	var users []*Account
 	for _, login := range logins {
-		if a := c.st.Account(login); a != nil {
+		if a := c.State.Account(login); a != nil {
 			users = append(users, a)
 		}
 	}
-	c.st.Unassign(is, c.viewer, users...)
-	c.json(http.StatusOK, renderIssueDetail(c.links, is))
+	c.State.Unassign(is, c.Viewer, users...)
+	c.JSON(http.StatusOK, renderIssueDetail(c.Links, is))
 }

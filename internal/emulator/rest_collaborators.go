@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"net/http"
+
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // GET /repos/{owner}/{repo}/collaborators: the people with access to a
@@ -33,30 +35,30 @@ func roleName(p Permission) string {
 }
 
 func (e *Emulator) listCollaborators(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	if c.token.Permission(r) < PermWrite {
-		c.fail(http.StatusForbidden, "Must have push access to view repository collaborators.", collaboratorDocs)
+	if c.Token.Permission(r) < PermWrite {
+		c.Fail(http.StatusForbidden, "Must have push access to view repository collaborators.", collaboratorDocs)
 		return
 	}
-	q := c.req.URL.Query()
+	q := c.Req.URL.Query()
 	affiliation := q.Get("affiliation")
 	switch affiliation {
 	case "", "all", "direct", "outside":
 	default:
-		c.invalid("", collaboratorDocs, fieldError{Resource: "Collaborator", Field: "affiliation", Code: "invalid"})
+		c.Invalid("", collaboratorDocs, wire.FieldError{Resource: "Collaborator", Field: "affiliation", Code: "invalid"})
 		return
 	}
 	want := map[string]Permission{"pull": PermRead, "triage": PermTriage, "push": PermWrite, "maintain": PermAdmin, "admin": PermAdmin}
 	minPerm, filtered := want[q.Get("permission")]
 	if q.Get("permission") != "" && !filtered {
-		c.invalid("", collaboratorDocs, fieldError{Resource: "Collaborator", Field: "permission", Code: "invalid"})
+		c.Invalid("", collaboratorDocs, wire.FieldError{Resource: "Collaborator", Field: "permission", Code: "invalid"})
 		return
 	}
 	var list []*Account
-	for _, a := range c.assignable(r) {
+	for _, a := range c.Assignable(r) {
 		// The collaborators of an organization's repository are its
 		// members (association() calls them MEMBER), so none is an
 		// outside collaborator; a personal repository's are all outside
@@ -64,16 +66,16 @@ func (e *Emulator) listCollaborators(c *restCall) {
 		if affiliation == "outside" && (r.Owner.IsOrg || a == r.Owner) {
 			continue
 		}
-		if filtered && c.st.UserPermission(a, r) < minPerm {
+		if filtered && c.State.UserPermission(a, r) < minPerm {
 			continue
 		}
 		list = append(list, a)
 	}
 	out := []collaboratorJSON{}
 	for _, a := range paginate(c, list) {
-		p := c.st.UserPermission(a, r)
-		out = append(out, collaboratorJSON{userJSON: renderSimpleUser(c.links, a), RoleName: roleName(p),
+		p := c.State.UserPermission(a, r)
+		out = append(out, collaboratorJSON{userJSON: renderSimpleUser(c.Links, a), RoleName: roleName(p),
 			Permissions: permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead}})
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }

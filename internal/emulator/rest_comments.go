@@ -5,24 +5,26 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 const commentDocs = "rest/issues/comments"
 
 func (e *Emulator) listComments(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
 	var since time.Time
-	if v := c.req.URL.Query().Get("since"); v != "" {
+	if v := c.Req.URL.Query().Get("since"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
-			c.invalid("", commentDocs, fieldError{Resource: "IssueComment", Field: "since", Code: "invalid"})
+			c.Invalid("", commentDocs, wire.FieldError{Resource: "IssueComment", Field: "since", Code: "invalid"})
 			return
 		}
 		since = t
@@ -35,20 +37,20 @@ func (e *Emulator) listComments(c *restCall) {
 	}
 	out := []commentJSON{}
 	for _, cm := range paginate(c, list) {
-		out = append(out, renderComment(c.links, cm))
+		out = append(out, renderComment(c.Links, cm))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (c *restCall) commentBody(doc string) (string, bool) {
 	var in struct {
-		Body optional[string] `json:"body"`
+		Body wire.Optional[string] `json:"body"`
 	}
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return "", false
 	}
 	if !in.Body.Set || in.Body.Null || strings.TrimSpace(in.Body.Value) == "" {
-		c.invalid("", doc, fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
+		c.Invalid("", doc, wire.FieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
 		return "", false
 	}
 	if c.tooLong(doc, "IssueComment", false, "", true, in.Body.Value) {
@@ -58,53 +60,53 @@ func (c *restCall) commentBody(doc string) (string, bool) {
 }
 
 func (e *Emulator) createComment(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
 	// A locked conversation takes comments only from collaborators with
 	// write access.
-	if is.Locked && c.token.Permission(r) < PermWrite {
-		c.forbidden()
+	if is.Locked && c.Token.Permission(r) < PermWrite {
+		c.Forbidden()
 		return
 	}
 	body, ok := c.commentBody(commentDocs + "#create-an-issue-comment")
 	if !ok {
 		return
 	}
-	cm := c.st.AddComment(is, c.viewer, body, c.st.Now(), c.req.Host)
-	c.st.Touch(is)
-	out := renderComment(c.links, cm)
-	c.w.Header().Set("Location", out.URL)
-	c.json(http.StatusCreated, out)
+	cm := c.State.AddComment(is, c.Viewer, body, c.State.Now(), c.Req.Host)
+	c.State.Touch(is)
+	out := renderComment(c.Links, cm)
+	c.W.Header().Set("Location", out.URL)
+	c.JSON(http.StatusCreated, out)
 }
 
 func (c *restCall) commentFor(r *Repo) *Comment {
-	id, err := strconv.ParseInt(c.req.PathValue("comment_id"), 10, 64)
+	id, err := strconv.ParseInt(c.Req.PathValue("comment_id"), 10, 64)
 	cm := r.FindComment(id)
 	if err != nil || cm == nil || cm.Issue.Deleted {
-		c.notFound()
+		c.NotFound()
 		return nil
 	}
 	return cm
 }
 
 func (e *Emulator) getComment(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
 	if cm := c.commentFor(r); cm != nil {
-		c.json(http.StatusOK, renderComment(c.links, cm))
+		c.JSON(http.StatusOK, renderComment(c.Links, cm))
 	}
 }
 
 func (e *Emulator) updateComment(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
@@ -112,20 +114,20 @@ func (e *Emulator) updateComment(c *restCall) {
 	if cm == nil {
 		return
 	}
-	if cm.User != c.viewer && c.token.Permission(r) < PermWrite {
-		c.forbidden()
+	if cm.User != c.Viewer && c.Token.Permission(r) < PermWrite {
+		c.Forbidden()
 		return
 	}
 	body, ok := c.commentBody(commentDocs + "#update-an-issue-comment")
 	if !ok {
 		return
 	}
-	c.st.EditComment(cm, c.viewer, body, c.req.Host)
-	c.json(http.StatusOK, renderComment(c.links, cm))
+	c.State.EditComment(cm, c.Viewer, body, c.Req.Host)
+	c.JSON(http.StatusOK, renderComment(c.Links, cm))
 }
 
 func (e *Emulator) deleteComment(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
@@ -133,10 +135,10 @@ func (e *Emulator) deleteComment(c *restCall) {
 	if cm == nil {
 		return
 	}
-	if cm.User != c.viewer && c.token.Permission(r) < PermWrite {
-		c.forbidden()
+	if cm.User != c.Viewer && c.Token.Permission(r) < PermWrite {
+		c.Forbidden()
 		return
 	}
-	c.st.DeleteComment(cm)
-	c.noContent()
+	c.State.DeleteComment(cm)
+	c.NoContent()
 }

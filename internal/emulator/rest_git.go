@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // REST over a repository's git data: branches, refs, commits, and the
@@ -64,14 +65,14 @@ type commitJSON struct {
 }
 
 func gitUser(s GitSignature) gitUserJSON {
-	return gitUserJSON{Name: s.Name, Email: s.Email, Date: ts(s.When)}
+	return gitUserJSON{Name: s.Name, Email: s.Email, Date: wire.Timestamp(s.When)}
 }
 
 // commitJSON renders a commit of r; full adds its stats and files, as the
 // single-commit route does.
 func (c *restCall) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
-	api := c.links.repo(r)
-	web := c.links.web + "/" + r.FullName()
+	api := c.Links.Repo(r)
+	web := c.Links.Web + "/" + r.FullName()
 	out := &commitJSON{URL: api + "/commits/" + cm.SHA, SHA: cm.SHA, NodeID: state.NodeID("C", r.ID) + cm.SHA[:10],
 		HTMLURL: web + "/commit/" + cm.SHA, CommentsURL: api + "/commits/" + cm.SHA + "/comments",
 		Commit: gitCommitJSON{URL: api + "/git/commits/" + cm.SHA, Author: gitUser(cm.Author), Committer: gitUser(cm.Committer),
@@ -79,10 +80,10 @@ func (c *restCall) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
 			Verification: verificationJSON{Reason: "unsigned"}},
 		Parents: []shaURLJSON{}}
 	// A signature whose email belongs to no account links no user.
-	if u := renderSimpleUser(c.links, cm.Author.User); u != nil {
+	if u := renderSimpleUser(c.Links, cm.Author.User); u != nil {
 		out.Author = u
 	}
-	if u := renderSimpleUser(c.links, cm.Committer.User); u != nil {
+	if u := renderSimpleUser(c.Links, cm.Committer.User); u != nil {
 		out.Committer = u
 	}
 	for _, p := range cm.Parents {
@@ -109,12 +110,12 @@ func (c *restCall) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
 // any (one created through the API, which has no commits) answers as an
 // empty repository does on GitHub: 409 "Git Repository is empty.".
 func (c *restCall) gitFor(need Permission) (*Repo, *GitRepo) {
-	r := c.repoFor(need)
+	r := c.RepoFor(need)
 	if r == nil {
 		return nil, nil
 	}
 	if r.Git == nil {
-		c.fail(http.StatusConflict, "Git Repository is empty.", "rest")
+		c.Fail(http.StatusConflict, "Git Repository is empty.", "rest")
 		return nil, nil
 	}
 	return r, r.Git
@@ -131,7 +132,7 @@ func (e *Emulator) listBranches(c *restCall) {
 	if r == nil {
 		return
 	}
-	q := c.req.URL.Query()
+	q := c.Req.URL.Query()
 	var names []string
 	for _, n := range g.BranchNames() {
 		if v := q.Get("protected"); v != "" && (v == "true") != state.ProtectedBranch(n) {
@@ -142,10 +143,10 @@ func (e *Emulator) listBranches(c *restCall) {
 	out := []shortBranchJSON{}
 	for _, n := range paginate(c, names) {
 		sha := g.Branches[n].SHA
-		out = append(out, shortBranchJSON{Name: n, Commit: shaURLJSON{SHA: sha, URL: c.links.repo(r) + "/commits/" + sha},
+		out = append(out, shortBranchJSON{Name: n, Commit: shaURLJSON{SHA: sha, URL: c.Links.Repo(r) + "/commits/" + sha},
 			Protected: state.ProtectedBranch(n)})
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 type requiredCheckJSON struct {
@@ -181,7 +182,7 @@ func (e *Emulator) getBranch(c *restCall) {
 	if r == nil {
 		return
 	}
-	name := c.req.PathValue("branch")
+	name := c.Req.PathValue("branch")
 	if name == "" {
 		// "/branches/" routes here, as the list.
 		e.listBranches(c)
@@ -189,13 +190,13 @@ func (e *Emulator) getBranch(c *restCall) {
 	}
 	tip := g.Branches[name]
 	if tip == nil {
-		c.fail(http.StatusNotFound, "Branch not found", "rest/branches/branches#get-a-branch")
+		c.Fail(http.StatusNotFound, "Branch not found", "rest/branches/branches#get-a-branch")
 		return
 	}
 	out := branchJSON{Name: name, Commit: c.commitJSON(r, tip, false), Protected: state.ProtectedBranch(name),
-		ProtectionURL: c.links.repo(r) + "/branches/" + escapePath(name) + "/protection"}
-	out.Links.HTML = c.links.web + "/" + r.FullName() + "/tree/" + escapePath(name)
-	out.Links.Self = c.links.repo(r) + "/branches/" + escapePath(name)
+		ProtectionURL: c.Links.Repo(r) + "/branches/" + escapePath(name) + "/protection"}
+	out.Links.HTML = c.Links.Web + "/" + r.FullName() + "/tree/" + escapePath(name)
+	out.Links.Self = c.Links.Repo(r) + "/branches/" + escapePath(name)
 	out.Protection.RequiredStatusChecks = requiredChecksJSON{EnforcementLevel: "off", Contexts: []string{}, Checks: []requiredCheckJSON{}}
 	if out.Protected {
 		out.Protection.Enabled = true
@@ -205,7 +206,7 @@ func (e *Emulator) getBranch(c *restCall) {
 			out.Protection.RequiredStatusChecks.Checks = append(out.Protection.RequiredStatusChecks.Checks, requiredCheckJSON{Context: ctx})
 		}
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // gitRefJSON is GitHub's git-ref.
@@ -225,8 +226,8 @@ type gitRefJSON struct {
 func (c *restCall) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
 	full := "refs/" + ref
 	out := gitRefJSON{Ref: full, NodeID: state.NodeID("REF", r.ID) + strings.ReplaceAll(ref, "/", "_"),
-		URL: c.links.repo(r) + "/git/" + escapePath(full)}
-	out.Object.Type, out.Object.SHA, out.Object.URL = "commit", tip.SHA, c.links.repo(r)+"/git/commits/"+tip.SHA
+		URL: c.Links.Repo(r) + "/git/" + escapePath(full)}
+	out.Object.Type, out.Object.SHA, out.Object.URL = "commit", tip.SHA, c.Links.Repo(r)+"/git/commits/"+tip.SHA
 	return out
 }
 
@@ -235,14 +236,14 @@ func (e *Emulator) getGitRef(c *restCall) {
 	if r == nil {
 		return
 	}
-	ref := c.req.PathValue("ref")
+	ref := c.Req.PathValue("ref")
 	_, tips := state.Refs(g)
 	tip := tips[ref]
 	if tip == nil {
-		c.fail(http.StatusNotFound, "Not Found", "rest/git/refs#get-a-reference")
+		c.Fail(http.StatusNotFound, "Not Found", "rest/git/refs#get-a-reference")
 		return
 	}
-	c.json(http.StatusOK, c.gitRef(r, ref, tip))
+	c.JSON(http.StatusOK, c.gitRef(r, ref, tip))
 }
 
 // listMatchingRefs lists the refs whose name starts with refs/<ref>.
@@ -251,7 +252,7 @@ func (e *Emulator) listMatchingRefs(c *restCall) {
 	if r == nil {
 		return
 	}
-	prefix := c.req.PathValue("ref")
+	prefix := c.Req.PathValue("ref")
 	names, tips := state.Refs(g)
 	out := []gitRefJSON{}
 	for _, n := range names {
@@ -259,7 +260,7 @@ func (e *Emulator) listMatchingRefs(c *restCall) {
 			out = append(out, c.gitRef(r, n, tips[n]))
 		}
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // refCommit resolves a readable repository's {ref} path value to a
@@ -269,7 +270,7 @@ func (c *restCall) refCommit() (r *Repo, g *GitRepo, cm *GitCommit) {
 	if r == nil {
 		return nil, nil, nil
 	}
-	return r, g, c.commitFor(g, c.req.PathValue("ref"))
+	return r, g, c.commitFor(g, c.Req.PathValue("ref"))
 }
 
 // commitFor resolves {ref} (a branch, or a full or abbreviated sha) with
@@ -277,7 +278,7 @@ func (c *restCall) refCommit() (r *Repo, g *GitRepo, cm *GitCommit) {
 func (c *restCall) commitFor(g *GitRepo, ref string) *GitCommit {
 	cm := g.Resolve(ref)
 	if cm == nil {
-		c.invalid("No commit found for SHA: "+ref, "rest/commits/commits#get-a-commit")
+		c.Invalid("No commit found for SHA: "+ref, "rest/commits/commits#get-a-commit")
 	}
 	return cm
 }
@@ -287,11 +288,11 @@ func (e *Emulator) listCommits(c *restCall) {
 	if r == nil {
 		return
 	}
-	q := c.req.URL.Query()
+	q := c.Req.URL.Query()
 	start := g.Branches[state.RepoDefaultBranch]
 	if sha := q.Get("sha"); sha != "" {
 		if start = g.Resolve(sha); start == nil {
-			c.fail(http.StatusNotFound, "Not Found", "rest/commits/commits#list-commits")
+			c.Fail(http.StatusNotFound, "Not Found", "rest/commits/commits#list-commits")
 			return
 		}
 	}
@@ -303,7 +304,7 @@ func (e *Emulator) listCommits(c *restCall) {
 		if v := q.Get(b.name); v != "" {
 			t, err := time.Parse(time.RFC3339, v)
 			if err != nil {
-				c.invalid("", "rest/commits/commits#list-commits", fieldError{Resource: "Commit", Field: b.name, Code: "invalid"})
+				c.Invalid("", "rest/commits/commits#list-commits", wire.FieldError{Resource: "Commit", Field: b.name, Code: "invalid"})
 				return
 			}
 			*b.t = t
@@ -327,7 +328,7 @@ func (e *Emulator) listCommits(c *restCall) {
 	for _, cm := range paginate(c, list) {
 		out = append(out, c.commitJSON(r, cm, false))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // touches reports whether a commit changed path (a file, or anything
@@ -350,7 +351,7 @@ func (e *Emulator) getCommit(c *restCall) {
 	if cm == nil {
 		return
 	}
-	switch mediaParam(c.req.Header.Get("Accept")) {
+	switch mediaParam(c.Req.Header.Get("Accept")) {
 	case "diff":
 		var parent map[string]string
 		if len(cm.Parents) > 0 {
@@ -360,7 +361,7 @@ func (e *Emulator) getCommit(c *restCall) {
 	case "patch":
 		c.text("patch", state.FormatPatch([]*GitCommit{cm}))
 	default:
-		c.json(http.StatusOK, c.commitJSON(r, cm, true))
+		c.JSON(http.StatusOK, c.commitJSON(r, cm, true))
 	}
 }
 
@@ -380,9 +381,9 @@ type statusJSON struct {
 }
 
 func (c *restCall) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator bool) statusJSON {
-	avatar := renderSimpleUser(c.links, st.Creator).AvatarURL
-	out := statusJSON{URL: c.links.repo(r) + "/statuses/" + sha, AvatarURL: &avatar, ID: st.ID, NodeID: st.NodeID,
-		State: st.State, Context: st.Context, CreatedAt: ts(st.CreatedAt), UpdatedAt: ts(st.UpdatedAt)}
+	avatar := renderSimpleUser(c.Links, st.Creator).AvatarURL
+	out := statusJSON{URL: c.Links.Repo(r) + "/statuses/" + sha, AvatarURL: &avatar, ID: st.ID, NodeID: st.NodeID,
+		State: st.State, Context: st.Context, CreatedAt: wire.Timestamp(st.CreatedAt), UpdatedAt: wire.Timestamp(st.UpdatedAt)}
 	if st.Description != "" {
 		out.Description = &st.Description
 	}
@@ -390,7 +391,7 @@ func (c *restCall) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator
 		out.TargetURL = &st.TargetURL
 	}
 	if withCreator {
-		out.Creator = renderSimpleUser(c.links, st.Creator)
+		out.Creator = renderSimpleUser(c.Links, st.Creator)
 	}
 	return out
 }
@@ -425,11 +426,11 @@ func (e *Emulator) getCombinedStatus(c *restCall) {
 		CommitURL  string       `json:"commit_url"`
 		URL        string       `json:"url"`
 	}{State: state, Statuses: []statusJSON{}, SHA: cm.SHA, TotalCount: len(latest), Repository: c.repoJSON(r, false),
-		CommitURL: c.links.repo(r) + "/commits/" + cm.SHA, URL: c.links.repo(r) + "/commits/" + cm.SHA + "/status"}
+		CommitURL: c.Links.Repo(r) + "/commits/" + cm.SHA, URL: c.Links.Repo(r) + "/commits/" + cm.SHA + "/status"}
 	for _, st := range latest {
 		out.Statuses = append(out.Statuses, c.statusJSON(r, cm.SHA, st, false))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) listCommitStatuses(c *restCall) {
@@ -444,7 +445,7 @@ func (e *Emulator) listCommitStatuses(c *restCall) {
 	for _, st := range paginate(c, list) {
 		out = append(out, c.statusJSON(r, cm.SHA, st, true))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // checkRunJSON is GitHub's check-run.
@@ -476,12 +477,12 @@ type checkRunJSON struct {
 }
 
 func (c *restCall) checkRunJSON(r *Repo, cr *CheckRun) checkRunJSON {
-	u := c.links.repo(r) + "/check-runs/" + itoa(int(cr.ID))
-	html := c.links.web + checkRunPath(c.st, cr)
+	u := c.Links.Repo(r) + "/check-runs/" + itoa(int(cr.ID))
+	html := c.Links.Web + wire.CheckRunPath(c.State, cr)
 	ext := ""
 	out := checkRunJSON{ID: cr.ID, HeadSHA: cr.HeadSHA, NodeID: cr.NodeID, ExternalID: &ext, URL: u, HTMLURL: &html,
-		DetailsURL: &html, Status: cr.Status, Conclusion: cr.Conclusion, StartedAt: tsp(&cr.StartedAt),
-		CompletedAt: tsp(cr.CompletedAt), Name: cr.Name, PullRequests: []any{}}
+		DetailsURL: &html, Status: cr.Status, Conclusion: cr.Conclusion, StartedAt: wire.TimestampPtr(&cr.StartedAt),
+		CompletedAt: wire.TimestampPtr(cr.CompletedAt), Name: cr.Name, PullRequests: []any{}}
 	out.Output.AnnotationsURL = u + "/annotations"
 	out.CheckSuite = &struct {
 		ID int64 `json:"id"`
@@ -494,7 +495,7 @@ func (e *Emulator) listCommitCheckRuns(c *restCall) {
 	if cm == nil {
 		return
 	}
-	q := c.req.URL.Query()
+	q := c.Req.URL.Query()
 	var list []*CheckRun
 	for _, cr := range g.CheckRuns[cm.SHA] {
 		if n := q.Get("check_name"); n != "" && cr.Name != n {
@@ -512,14 +513,14 @@ func (e *Emulator) listCommitCheckRuns(c *restCall) {
 	for _, cr := range paginate(c, list) {
 		out.CheckRuns = append(out.CheckRuns, c.checkRunJSON(r, cr))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // filesAt is the tree the contents API reads: the default branch's (the
 // repository's files) unless ?ref= names another branch or a commit. A ref
 // that names nothing answers 404, as on GitHub, and ok is false.
 func (c *restCall) filesAt(r *Repo) (files map[string]string, ok bool) {
-	ref := c.req.URL.Query().Get("ref")
+	ref := c.Req.URL.Query().Get("ref")
 	if ref == "" || ref == state.RepoDefaultBranch || ref == "refs/heads/"+state.RepoDefaultBranch {
 		return r.Files, true
 	}
@@ -528,7 +529,7 @@ func (c *restCall) filesAt(r *Repo) (files map[string]string, ok bool) {
 		cm = r.Git.Resolve(ref)
 	}
 	if cm == nil {
-		c.fail(http.StatusNotFound, "No commit found for the ref "+ref, "rest/repos/contents#get-repository-content")
+		c.Fail(http.StatusNotFound, "No commit found for the ref "+ref, "rest/repos/contents#get-repository-content")
 		return nil, false
 	}
 	return cm.Files, true

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // GitHub's Git Data API over the git model: trees, commits and moving a
@@ -32,7 +33,7 @@ type treeJSON struct {
 // treeJSON lists a root tree's entries: its direct children, or with
 // recursive every file and directory beneath it, in git's order.
 func (c *restCall) treeJSON(r *Repo, files map[string]string, recursive bool) treeJSON {
-	api := c.links.repo(r)
+	api := c.Links.Repo(r)
 	sha := state.TreeSHA(files)
 	out := treeJSON{SHA: sha, URL: api + "/git/trees/" + sha, Tree: []treeEntryJSON{}}
 	dirs := map[string]bool{}
@@ -70,7 +71,7 @@ func (e *Emulator) getTree(c *restCall) {
 	if r == nil {
 		return
 	}
-	ref := c.req.PathValue("tree_sha")
+	ref := c.Req.PathValue("tree_sha")
 	files := g.Trees[strings.ToLower(ref)]
 	if files == nil {
 		if cm := g.Resolve(ref); cm != nil {
@@ -78,11 +79,11 @@ func (e *Emulator) getTree(c *restCall) {
 		}
 	}
 	if files == nil {
-		c.notFound()
+		c.NotFound()
 		return
 	}
-	rec := c.req.URL.Query().Get("recursive")
-	c.json(http.StatusOK, c.treeJSON(r, files, rec != "" && rec != "0" && rec != "false"))
+	rec := c.Req.URL.Query().Get("recursive")
+	c.JSON(http.StatusOK, c.treeJSON(r, files, rec != "" && rec != "0" && rec != "false"))
 }
 
 type treeEntryRequest struct {
@@ -104,20 +105,20 @@ const createTreeDoc = "rest/git/trees#create-a-tree"
 // entry set from content or a blob's sha, or deleted by a null sha. The
 // emulator keeps regular files only.
 func (e *Emulator) createTree(c *restCall) {
-	r := c.repoFor(PermWrite)
+	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
 	}
-	g := c.st.EnsureGit(r)
+	g := c.State.EnsureGit(r)
 	var in createTreeRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	files := map[string]string{}
 	if in.BaseTree != "" {
 		base := g.Trees[strings.ToLower(in.BaseTree)]
 		if base == nil {
-			c.invalid("Invalid tree info", createTreeDoc)
+			c.Invalid("Invalid tree info", createTreeDoc)
 			return
 		}
 		for p, body := range base {
@@ -128,14 +129,14 @@ func (e *Emulator) createTree(c *restCall) {
 		path := strings.Trim(t.Path, "/")
 		switch {
 		case path == "":
-			c.invalid("", createTreeDoc, fieldError{Resource: "Tree", Field: "path", Code: "missing_field"})
+			c.Invalid("", createTreeDoc, wire.FieldError{Resource: "Tree", Field: "path", Code: "missing_field"})
 			return
 		case t.Mode != "100644" || t.Type != "" && t.Type != "blob":
-			c.invalid("The emulator keeps regular files only: mode 100644, type blob.", createTreeDoc,
-				fieldError{Resource: "Tree", Field: "mode", Code: "invalid", Value: t.Mode})
+			c.Invalid("The emulator keeps regular files only: mode 100644, type blob.", createTreeDoc,
+				wire.FieldError{Resource: "Tree", Field: "mode", Code: "invalid", Value: t.Mode})
 			return
 		case t.Content != nil && t.SHA != nil:
-			c.invalid("Must supply either tree.sha or tree.content. Request contains both.", createTreeDoc)
+			c.Invalid("Must supply either tree.sha or tree.content. Request contains both.", createTreeDoc)
 			return
 		case t.Content != nil:
 			files[path] = *t.Content
@@ -144,14 +145,14 @@ func (e *Emulator) createTree(c *restCall) {
 		default:
 			body, ok := g.Blobs[strings.ToLower(*t.SHA)]
 			if !ok {
-				c.invalid("Invalid tree info", createTreeDoc)
+				c.Invalid("Invalid tree info", createTreeDoc)
 				return
 			}
 			files[path] = body
 		}
 	}
 	g.AddTree(files)
-	c.json(http.StatusCreated, c.treeJSON(r, files, false))
+	c.JSON(http.StatusCreated, c.treeJSON(r, files, false))
 }
 
 // gitCommitJSONOf is GitHub's git-commit.
@@ -159,7 +160,7 @@ func (c *restCall) gitCommitJSON(r *Repo, cm *GitCommit) any {
 	full := c.commitJSON(r, cm, false)
 	parents := []shaURLJSON{}
 	for _, p := range full.Parents {
-		parents = append(parents, shaURLJSON{SHA: p.SHA, URL: c.links.repo(r) + "/git/commits/" + p.SHA, HTMLURL: p.HTMLURL})
+		parents = append(parents, shaURLJSON{SHA: p.SHA, URL: c.Links.Repo(r) + "/git/commits/" + p.SHA, HTMLURL: p.HTMLURL})
 	}
 	return struct {
 		SHA          string           `json:"sha"`
@@ -181,12 +182,12 @@ func (e *Emulator) getGitCommit(c *restCall) {
 	if r == nil {
 		return
 	}
-	cm := g.Commits[strings.ToLower(c.req.PathValue("commit_sha"))]
+	cm := g.Commits[strings.ToLower(c.Req.PathValue("commit_sha"))]
 	if cm == nil {
-		c.notFound()
+		c.NotFound()
 		return
 	}
-	c.json(http.StatusOK, c.gitCommitJSON(r, cm))
+	c.JSON(http.StatusOK, c.gitCommitJSON(r, cm))
 }
 
 type gitIdentityRequest struct {
@@ -209,29 +210,29 @@ const createCommitDoc = "rest/git/commits#create-a-commit"
 // branch moves until a ref is updated. Author and committer default to
 // the caller, at the current time.
 func (e *Emulator) createCommit(c *restCall) {
-	r := c.repoFor(PermWrite)
+	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
 	}
-	g := c.st.EnsureGit(r)
+	g := c.State.EnsureGit(r)
 	var in createCommitRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	files := g.Trees[strings.ToLower(in.Tree)]
 	if files == nil {
-		c.invalid("Tree SHA does not exist", createCommitDoc)
+		c.Invalid("Tree SHA does not exist", createCommitDoc)
 		return
 	}
 	if in.Message == "" {
-		c.invalid("", createCommitDoc, fieldError{Resource: "Commit", Field: "message", Code: "missing_field"})
+		c.Invalid("", createCommitDoc, wire.FieldError{Resource: "Commit", Field: "message", Code: "missing_field"})
 		return
 	}
 	var parents []*GitCommit
 	for _, sha := range in.Parents {
 		p := g.Commits[strings.ToLower(sha)]
 		if p == nil {
-			c.invalid("Parent SHA does not exist or is not a commit object", createCommitDoc)
+			c.Invalid("Parent SHA does not exist or is not a commit object", createCommitDoc)
 			return
 		}
 		parents = append(parents, p)
@@ -251,23 +252,23 @@ func (e *Emulator) createCommit(c *restCall) {
 		if s.Name == "" || s.Email == "" {
 			return s, false
 		}
-		s.User = accountOfEmail(c.st, s.Email)
+		s.User = accountOfEmail(c.State, s.Email)
 		return s, true
 	}
-	author, ok := sig(in.Author, state.Signature(c.viewer, c.st.Now()))
+	author, ok := sig(in.Author, state.Signature(c.Viewer, c.State.Now()))
 	if !ok {
-		c.invalid("", createCommitDoc, fieldError{Resource: "Commit", Field: "author", Code: "invalid"})
+		c.Invalid("", createCommitDoc, wire.FieldError{Resource: "Commit", Field: "author", Code: "invalid"})
 		return
 	}
 	committer, ok := sig(in.Committer, author)
 	if !ok {
-		c.invalid("", createCommitDoc, fieldError{Resource: "Commit", Field: "committer", Code: "invalid"})
+		c.Invalid("", createCommitDoc, wire.FieldError{Resource: "Commit", Field: "committer", Code: "invalid"})
 		return
 	}
 	cm := g.Commit("", parents, files, author, committer, in.Message)
 	out := c.gitCommitJSON(r, cm)
-	c.w.Header().Set("Location", c.links.repo(r)+"/git/commits/"+cm.SHA)
-	c.json(http.StatusCreated, out)
+	c.W.Header().Set("Location", c.Links.Repo(r)+"/git/commits/"+cm.SHA)
+	c.JSON(http.StatusCreated, out)
 }
 
 // accountOfEmail is the account a commit email belongs to: GitHub's
@@ -295,36 +296,36 @@ const updateRefDoc = "rest/git/refs#update-a-reference"
 // updateRef moves a branch (or tag) to a commit; a branch only moves
 // forward unless forced, as GitHub refuses a non-fast-forward update.
 func (e *Emulator) updateRef(c *restCall) {
-	r := c.repoFor(PermWrite)
+	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
 	}
-	g := c.st.EnsureGit(r)
+	g := c.State.EnsureGit(r)
 	var in updateRefRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
-	ref := strings.TrimPrefix(c.req.PathValue("ref"), "refs/")
+	ref := strings.TrimPrefix(c.Req.PathValue("ref"), "refs/")
 	kind, name, _ := strings.Cut(ref, "/")
 	_, tips := state.Refs(g)
 	old := tips[ref]
 	if old == nil {
-		c.invalid("Reference does not exist", updateRefDoc)
+		c.Invalid("Reference does not exist", updateRefDoc)
 		return
 	}
 	target := g.Commits[strings.ToLower(in.SHA)]
 	if target == nil {
-		c.invalid("Object does not exist", updateRefDoc)
+		c.Invalid("Object does not exist", updateRefDoc)
 		return
 	}
 	if kind == "tags" {
-		c.st.Tag(r, name, target)
+		c.State.Tag(r, name, target)
 	} else {
 		if !in.Force && state.MergeBase(old, target) != old {
-			c.invalid("Update is not a fast forward", updateRefDoc)
+			c.Invalid("Update is not a fast forward", updateRefDoc)
 			return
 		}
-		c.st.MoveBranch(r, name, target)
+		c.State.MoveBranch(r, name, target)
 	}
-	c.json(http.StatusOK, c.gitRef(r, ref, target))
+	c.JSON(http.StatusOK, c.gitRef(r, ref, target))
 }

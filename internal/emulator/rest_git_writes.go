@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 type createRefRequest struct {
@@ -18,37 +19,37 @@ const createRefDoc = "rest/git/refs#create-a-reference"
 // createRef creates a branch (refs/heads/...) or a lightweight tag
 // (refs/tags/...) at an existing commit.
 func (e *Emulator) createRef(c *restCall) {
-	r := c.repoFor(PermWrite)
+	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
 	}
-	g := c.st.EnsureGit(r)
+	g := c.State.EnsureGit(r)
 	var in createRefRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	kind, name, ok := strings.Cut(strings.TrimPrefix(in.Ref, "refs/"), "/")
 	if !strings.HasPrefix(in.Ref, "refs/") || !ok || name == "" || (kind != "heads" && kind != "tags") {
-		c.invalid("Reference name is invalid", createRefDoc)
+		c.Invalid("Reference name is invalid", createRefDoc)
 		return
 	}
 	target := g.Commits[strings.ToLower(in.SHA)]
 	if target == nil {
-		c.invalid("Object does not exist", createRefDoc)
+		c.Invalid("Object does not exist", createRefDoc)
 		return
 	}
 	if _, tips := state.Refs(g); tips[kind+"/"+name] != nil {
-		c.invalid("Reference already exists", createRefDoc)
+		c.Invalid("Reference already exists", createRefDoc)
 		return
 	}
 	if kind == "heads" {
 		g.Branches[name] = target
 	} else {
-		c.st.Tag(r, name, target)
+		c.State.Tag(r, name, target)
 	}
 	out := c.gitRef(r, kind+"/"+name, target)
-	c.w.Header().Set("Location", out.URL)
-	c.json(http.StatusCreated, out)
+	c.W.Header().Set("Location", out.URL)
+	c.JSON(http.StatusCreated, out)
 }
 
 type putContentsRequest struct {
@@ -64,27 +65,27 @@ const putContentsDoc = "rest/repos/contents#create-or-update-file-contents"
 // updating a file needs the blob sha it replaces (409 when it is not the
 // current one).
 func (e *Emulator) putContents(c *restCall) {
-	r := c.repoFor(PermWrite)
+	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
 	}
-	g := c.st.EnsureGit(r)
+	g := c.State.EnsureGit(r)
 	var in putContentsRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
-	path := strings.Trim(c.req.PathValue("path"), "/")
+	path := strings.Trim(c.Req.PathValue("path"), "/")
 	switch {
 	case path == "":
-		c.invalid("", putContentsDoc, fieldError{Resource: "Content", Field: "path", Code: "missing_field"})
+		c.Invalid("", putContentsDoc, wire.FieldError{Resource: "Content", Field: "path", Code: "missing_field"})
 		return
 	case in.Message == "":
-		c.invalid("Invalid request.\n\n\"message\" wasn't supplied.", putContentsDoc)
+		c.Invalid("Invalid request.\n\n\"message\" wasn't supplied.", putContentsDoc)
 		return
 	}
 	content, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(in.Content, "\n", ""))
 	if err != nil {
-		c.invalid("content is not valid Base64", putContentsDoc)
+		c.Invalid("content is not valid Base64", putContentsDoc)
 		return
 	}
 	branch := in.Branch
@@ -93,19 +94,19 @@ func (e *Emulator) putContents(c *restCall) {
 	}
 	tip := g.Branches[branch]
 	if tip == nil {
-		c.fail(http.StatusNotFound, "Branch "+branch+" not found", putContentsDoc)
+		c.Fail(http.StatusNotFound, "Branch "+branch+" not found", putContentsDoc)
 		return
 	}
 	old, exists := tip.Files[path]
 	switch {
 	case exists && in.SHA == "":
-		c.invalid("Invalid request.\n\n\"sha\" wasn't supplied.", putContentsDoc)
+		c.Invalid("Invalid request.\n\n\"sha\" wasn't supplied.", putContentsDoc)
 		return
 	case exists && in.SHA != state.BlobSHA(old):
-		c.fail(http.StatusConflict, path+" does not match "+in.SHA, putContentsDoc)
+		c.Fail(http.StatusConflict, path+" does not match "+in.SHA, putContentsDoc)
 		return
 	}
-	cm := c.st.PushFile(r, branch, c.viewer, in.Message, path, string(content))
+	cm := c.State.PushFile(r, branch, c.Viewer, in.Message, path, string(content))
 	entry := c.contentEntry(r, path, false, string(content))
 	commit := c.commitJSON(r, cm, false)
 	out := struct {
@@ -124,12 +125,12 @@ func (e *Emulator) putContents(c *restCall) {
 		} `json:"commit"`
 	}{Content: entry}
 	oc := &out.Commit
-	oc.SHA, oc.NodeID, oc.URL, oc.HTMLURL = cm.SHA, commit.NodeID, c.links.repo(r)+"/git/commits/"+cm.SHA, commit.HTMLURL
+	oc.SHA, oc.NodeID, oc.URL, oc.HTMLURL = cm.SHA, commit.NodeID, c.Links.Repo(r)+"/git/commits/"+cm.SHA, commit.HTMLURL
 	oc.Author, oc.Committer, oc.Message, oc.Tree = commit.Commit.Author, commit.Commit.Committer, commit.Commit.Message, commit.Commit.Tree
 	oc.Parents, oc.Verification = commit.Parents, commit.Commit.Verification
 	status := http.StatusCreated
 	if exists {
 		status = http.StatusOK
 	}
-	c.json(status, out)
+	c.JSON(status, out)
 }

@@ -10,7 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // issueFilter is the subset of list parameters shared by the issue list.
@@ -95,18 +97,18 @@ func (f issueFilter) match(is *Issue) bool {
 }
 
 func (e *Emulator) listIssues(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	q := c.req.URL.Query()
+	q := c.Req.URL.Query()
 	f := issueFilter{state: q.Get("state"), assignee: q.Get("assignee"), creator: q.Get("creator"),
 		mentioned: q.Get("mentioned"), milestone: q.Get("milestone"), typ: q.Get("type")}
 	if f.state == "" {
 		f.state = "open"
 	}
 	if f.state != "open" && f.state != "closed" && f.state != "all" {
-		c.invalid("", "rest/issues/issues#list-repository-issues", fieldError{Resource: "Issue", Field: "state", Code: "invalid"})
+		c.Invalid("", "rest/issues/issues#list-repository-issues", wire.FieldError{Resource: "Issue", Field: "state", Code: "invalid"})
 		return
 	}
 	if v := q.Get("labels"); v != "" {
@@ -119,7 +121,7 @@ func (e *Emulator) listIssues(c *restCall) {
 	if v := q.Get("since"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
-			c.invalid("", "rest/issues/issues#list-repository-issues", fieldError{Resource: "Issue", Field: "since", Code: "invalid"})
+			c.Invalid("", "rest/issues/issues#list-repository-issues", wire.FieldError{Resource: "Issue", Field: "since", Code: "invalid"})
 			return
 		}
 		f.since = t
@@ -130,24 +132,24 @@ func (e *Emulator) listIssues(c *restCall) {
 			list = append(list, is)
 		}
 	}
-	sortIssues(list, q.Get("sort"), q.Get("direction"))
+	search.SortIssues(list, q.Get("sort"), q.Get("direction"))
 	out := []*issueJSON{}
 	for _, is := range paginate(c, list) {
-		out = append(out, renderIssue(c.links, is))
+		out = append(out, renderIssue(c.Links, is))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) getIssue(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
-	c.json(http.StatusOK, renderIssueDetail(c.links, is))
+	c.JSON(http.StatusOK, renderIssueDetail(c.Links, is))
 }
 
 // stringOrNumber accepts a JSON string or number, as GitHub does for titles.
@@ -201,15 +203,15 @@ func (l *labelNames) UnmarshalJSON(b []byte) error {
 }
 
 type issueWrite struct {
-	Title       optional[stringOrNumber] `json:"title"`
-	Body        optional[string]         `json:"body"`
-	Assignee    optional[string]         `json:"assignee"`
-	Assignees   optional[[]string]       `json:"assignees"`
-	Milestone   optional[json.Number]    `json:"milestone"`
-	Labels      optional[labelNames]     `json:"labels"`
-	State       optional[string]         `json:"state"`
-	StateReason optional[string]         `json:"state_reason"`
-	Type        optional[string]         `json:"type"`
+	Title       wire.Optional[stringOrNumber] `json:"title"`
+	Body        wire.Optional[string]         `json:"body"`
+	Assignee    wire.Optional[string]         `json:"assignee"`
+	Assignees   wire.Optional[[]string]       `json:"assignees"`
+	Milestone   wire.Optional[json.Number]    `json:"milestone"`
+	Labels      wire.Optional[labelNames]     `json:"labels"`
+	State       wire.Optional[string]         `json:"state"`
+	StateReason wire.Optional[string]         `json:"state_reason"`
+	Type        wire.Optional[string]         `json:"type"`
 }
 
 const issueDocs = "rest/issues/issues"
@@ -224,7 +226,7 @@ func (c *restCall) resolveLabels(r *Repo, names []string) []*Label {
 		}
 		l := r.FindLabel(n)
 		if l == nil {
-			l = c.st.AddLabel(r, n, "ededed", nil)
+			l = c.State.AddLabel(r, n, "ededed", nil)
 		}
 		if !slices.Contains(out, l) {
 			out = append(out, l)
@@ -238,9 +240,9 @@ func (c *restCall) resolveLabels(r *Repo, names []string) []*Label {
 func (c *restCall) resolveAssignees(r *Repo, logins []string) ([]*Account, bool) {
 	var out []*Account
 	for _, login := range logins {
-		a := c.st.Account(login)
+		a := c.State.Account(login)
 		if a == nil || !r.Assignable(login) {
-			c.invalid("", issueDocs, fieldError{Resource: "Issue", Field: "assignees", Code: "invalid", Value: login})
+			c.Invalid("", issueDocs, wire.FieldError{Resource: "Issue", Field: "assignees", Code: "invalid", Value: login})
 			return nil, false
 		}
 		if !slices.Contains(out, a) {
@@ -254,33 +256,33 @@ func (c *restCall) resolveMilestone(r *Repo, v json.Number) (*Milestone, bool) {
 	n, err := strconv.Atoi(v.String())
 	m := r.FindMilestone(n)
 	if err != nil || m == nil {
-		c.invalid("", issueDocs, fieldError{Resource: "Issue", Field: "milestone", Code: "invalid", Value: v.String()})
+		c.Invalid("", issueDocs, wire.FieldError{Resource: "Issue", Field: "milestone", Code: "invalid", Value: v.String()})
 		return nil, false
 	}
 	return m, true
 }
 
 func (c *restCall) resolveType(r *Repo, name string) (*IssueType, bool) {
-	t := c.st.FindIssueType(r, name)
+	t := c.State.FindIssueType(r, name)
 	if t == nil || !t.IsEnabled {
-		c.invalid("", issueDocs, fieldError{Resource: "Issue", Field: "type", Code: "invalid", Value: name})
+		c.Invalid("", issueDocs, wire.FieldError{Resource: "Issue", Field: "type", Code: "invalid", Value: name})
 		return nil, false
 	}
 	return t, true
 }
 
 func (e *Emulator) createIssue(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
 	var in issueWrite
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	title := strings.TrimSpace(string(in.Title.Value))
 	if !in.Title.Set || in.Title.Null || title == "" {
-		c.invalid("", issueDocs+"#create-an-issue", fieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
+		c.Invalid("", issueDocs+"#create-an-issue", wire.FieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
 		return
 	}
 	if c.tooLong(issueDocs+"#create-an-issue", "Issue", in.Title.Set, string(in.Title.Value), in.Body.Set, in.Body.Value) {
@@ -288,7 +290,7 @@ func (e *Emulator) createIssue(c *restCall) {
 	}
 	// Labels, assignees, milestone and type need triage access; GitHub drops
 	// them silently for others.
-	canTriage := c.token.Permission(r) >= PermTriage
+	canTriage := c.Token.Permission(r) >= PermTriage
 	var (
 		assignees []*Account
 		milestone *Milestone
@@ -323,54 +325,54 @@ func (e *Emulator) createIssue(c *restCall) {
 	if canTriage {
 		t.Labels = c.resolveLabels(r, in.Labels.Value)
 	}
-	is := c.st.CreateIssue(r, c.viewer, title, body, t, c.req.Host)
-	out := renderIssueDetail(c.links, is)
-	c.w.Header().Set("Location", out.URL)
-	c.json(http.StatusCreated, out)
+	is := c.State.CreateIssue(r, c.Viewer, title, body, t, c.Req.Host)
+	out := renderIssueDetail(c.Links, is)
+	c.W.Header().Set("Location", out.URL)
+	c.JSON(http.StatusCreated, out)
 }
 
 var stateReasons = []string{"completed", "not_planned", "duplicate", "reopened"}
 
 func (e *Emulator) updateIssue(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
 	var in issueWrite
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
-	perm := c.token.Permission(r)
-	isAuthor := c.viewer != nil && is.User == c.viewer
+	perm := c.Token.Permission(r)
+	isAuthor := c.Viewer != nil && is.User == c.Viewer
 	if perm < PermTriage && !isAuthor {
-		c.forbidden()
+		c.Forbidden()
 		return
 	}
 	if perm < PermTriage {
 		// GitHub's description of this route: without push access, label,
 		// assignee, milestone and type changes are silently dropped; the
 		// author's title, body and state changes still apply.
-		in.Labels, in.Assignees, in.Assignee = optional[labelNames]{}, optional[[]string]{}, optional[string]{}
-		in.Milestone, in.Type = optional[json.Number]{}, optional[string]{}
+		in.Labels, in.Assignees, in.Assignee = wire.Optional[labelNames]{}, wire.Optional[[]string]{}, wire.Optional[string]{}
+		in.Milestone, in.Type = wire.Optional[json.Number]{}, wire.Optional[string]{}
 	}
 	const doc = issueDocs + "#update-an-issue"
 	if in.Title.Set && (in.Title.Null || strings.TrimSpace(string(in.Title.Value)) == "") {
-		c.invalid("", doc, fieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
+		c.Invalid("", doc, wire.FieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
 		return
 	}
 	if c.tooLong(doc, "Issue", in.Title.Set, string(in.Title.Value), in.Body.Set, in.Body.Value) {
 		return
 	}
 	if in.State.Set && !in.State.Null && in.State.Value != "open" && in.State.Value != "closed" {
-		c.invalid("", doc, fieldError{Resource: "Issue", Field: "state", Code: "invalid", Value: in.State.Value})
+		c.Invalid("", doc, wire.FieldError{Resource: "Issue", Field: "state", Code: "invalid", Value: in.State.Value})
 		return
 	}
 	if in.StateReason.Set && !in.StateReason.Null && !slices.Contains(stateReasons, in.StateReason.Value) {
-		c.invalid("", doc, fieldError{Resource: "Issue", Field: "state_reason", Code: "invalid", Value: in.StateReason.Value})
+		c.Invalid("", doc, wire.FieldError{Resource: "Issue", Field: "state_reason", Code: "invalid", Value: in.StateReason.Value})
 		return
 	}
 	// Resolve everything before changing anything, so a 422 leaves the issue
@@ -401,7 +403,7 @@ func (e *Emulator) updateIssue(c *restCall) {
 		}
 	}
 	if in.Title.Set {
-		c.st.Rename(is, c.viewer, strings.TrimSpace(string(in.Title.Value)))
+		c.State.Rename(is, c.Viewer, strings.TrimSpace(string(in.Title.Value)))
 	}
 	if in.Body.Set {
 		var body *string
@@ -409,19 +411,19 @@ func (e *Emulator) updateIssue(c *restCall) {
 			b := in.Body.Value
 			body = &b
 		}
-		c.st.SetBody(is, c.viewer, body, c.req.Host)
+		c.State.SetBody(is, c.Viewer, body, c.Req.Host)
 	}
 	if in.Labels.Set {
-		c.st.SetLabels(is, c.viewer, c.resolveLabels(r, in.Labels.Value))
+		c.State.SetLabels(is, c.Viewer, c.resolveLabels(r, in.Labels.Value))
 	}
 	if in.Assignees.Set || in.Assignee.Set {
-		c.st.SetAssignees(is, c.viewer, assignees)
+		c.State.SetAssignees(is, c.Viewer, assignees)
 	}
 	if in.Milestone.Set {
-		c.st.SetMilestone(is, c.viewer, milestone)
+		c.State.SetMilestone(is, c.Viewer, milestone)
 	}
 	if in.Type.Set {
-		c.st.SetType(is, typ)
+		c.State.SetType(is, typ)
 	}
 	reason := ""
 	if in.StateReason.Set && !in.StateReason.Null {
@@ -435,60 +437,60 @@ func (e *Emulator) updateIssue(c *restCall) {
 		if reason == "reopened" {
 			reason = ""
 		}
-		c.st.Close(is, c.viewer, reason)
+		c.State.Close(is, c.Viewer, reason)
 	case in.State.Value == "open":
-		c.st.Reopen(is, c.viewer)
+		c.State.Reopen(is, c.Viewer)
 	}
-	c.json(http.StatusOK, renderIssueDetail(c.links, is))
+	c.JSON(http.StatusOK, renderIssueDetail(c.Links, is))
 }
 
 var lockReasons = []string{"off-topic", "too heated", "resolved", "spam"}
 
 func (e *Emulator) lockIssue(c *restCall) {
-	r := c.repoFor(PermTriage)
+	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
 	var in struct {
 		LockReason *string `json:"lock_reason"`
 	}
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	if in.LockReason != nil && !slices.Contains(lockReasons, *in.LockReason) {
-		c.invalid("", "rest/issues/issues#lock-an-issue", fieldError{Resource: "Issue", Field: "lock_reason", Code: "invalid", Value: *in.LockReason})
+		c.Invalid("", "rest/issues/issues#lock-an-issue", wire.FieldError{Resource: "Issue", Field: "lock_reason", Code: "invalid", Value: *in.LockReason})
 		return
 	}
-	c.st.LockIssue(is, c.viewer, in.LockReason)
-	c.noContent()
+	c.State.LockIssue(is, c.Viewer, in.LockReason)
+	c.NoContent()
 }
 
 func (e *Emulator) unlockIssue(c *restCall) {
-	r := c.repoFor(PermTriage)
+	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
-	c.st.UnlockIssue(is, c.viewer)
-	c.noContent()
+	c.State.UnlockIssue(is, c.Viewer)
+	c.NoContent()
 }
 
 // tooLong answers GitHub's 422 for a title or body over its limit.
 func (c *restCall) tooLong(doc, resource string, titleSet bool, title string, bodySet bool, body string) bool {
 	switch {
-	case titleSet && utf8.RuneCountInString(title) > maxTitleChars:
-		c.invalid("", doc, fieldError{Resource: resource, Field: "title", Code: "custom",
-			Message: fmt.Sprintf("title is too long (maximum is %d characters)", maxTitleChars)})
-	case bodySet && utf8.RuneCountInString(body) > maxBodyChars:
-		c.invalid("", doc, fieldError{Resource: resource, Field: "body", Code: "custom",
-			Message: fmt.Sprintf("body is too long (maximum is %d characters)", maxBodyChars)})
+	case titleSet && utf8.RuneCountInString(title) > state.MaxTitleChars:
+		c.Invalid("", doc, wire.FieldError{Resource: resource, Field: "title", Code: "custom",
+			Message: fmt.Sprintf("title is too long (maximum is %d characters)", state.MaxTitleChars)})
+	case bodySet && utf8.RuneCountInString(body) > state.MaxBodyChars:
+		c.Invalid("", doc, wire.FieldError{Resource: resource, Field: "body", Code: "custom",
+			Message: fmt.Sprintf("body is too long (maximum is %d characters)", state.MaxBodyChars)})
 	default:
 		return false
 	}

@@ -19,9 +19,9 @@ func setScopeHeaders(h http.Header, t *Token) {
 // as GitHub sends it. The document is the 2022-11-28 one, the version the
 // emulator selects, which still lists authorizations_url and hub_url.
 func (e *Emulator) getRoot(c *restCall) {
-	api, web := c.links.api, c.links.web
-	c.w.Header().Set("X-Accepted-OAuth-Scopes", "")
-	c.json(http.StatusOK, map[string]string{
+	api, web := c.Links.API, c.Links.Web
+	c.W.Header().Set("X-Accepted-OAuth-Scopes", "")
+	c.JSON(http.StatusOK, map[string]string{
 		"current_user_url":                     api + "/user",
 		"current_user_authorizations_html_url": web + "/settings/connections/applications{/client_id}",
 		"authorizations_url":                   api + "/authorizations",

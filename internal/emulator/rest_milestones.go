@@ -6,33 +6,36 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 const milestoneDocs = "rest/issues/milestones"
 
 func (c *restCall) milestoneFor(r *Repo) *Milestone {
-	n, err := strconv.Atoi(c.req.PathValue("milestone_number"))
+	n, err := strconv.Atoi(c.Req.PathValue("milestone_number"))
 	m := r.FindMilestone(n)
 	if err != nil || m == nil {
-		c.notFound()
+		c.NotFound()
 		return nil
 	}
 	return m
 }
 
 func (e *Emulator) listMilestones(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	q := c.req.URL.Query()
-	state := q.Get("state")
-	if state == "" {
-		state = "open"
+	q := c.Req.URL.Query()
+	want := q.Get("state")
+	if want == "" {
+		want = "open"
 	}
 	var list []*Milestone
 	for _, m := range r.Milestones {
-		if state == "all" || m.State == state {
+		if want == "all" || m.State == want {
 			list = append(list, m)
 		}
 	}
@@ -44,7 +47,7 @@ func (e *Emulator) listMilestones(c *restCall) {
 		less := false
 		switch sortBy {
 		case "completeness":
-			less = completeness(r, a) < completeness(r, b)
+			less = state.MilestoneCompleteness(r, a) < state.MilestoneCompleteness(r, b)
 		default:
 			switch {
 			case a.DueOn == nil && b.DueOn == nil:
@@ -64,40 +67,40 @@ func (e *Emulator) listMilestones(c *restCall) {
 	})
 	out := []*milestoneJSON{}
 	for _, m := range paginate(c, list) {
-		out = append(out, renderMilestone(c.links, r, m))
+		out = append(out, renderMilestone(c.Links, r, m))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) getMilestone(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
 	if m := c.milestoneFor(r); m != nil {
-		c.json(http.StatusOK, renderMilestone(c.links, r, m))
+		c.JSON(http.StatusOK, renderMilestone(c.Links, r, m))
 	}
 }
 
 type milestoneWrite struct {
-	Title       optional[string] `json:"title"`
-	State       optional[string] `json:"state"`
-	Description optional[string] `json:"description"`
-	DueOn       optional[string] `json:"due_on"`
+	Title       wire.Optional[string] `json:"title"`
+	State       wire.Optional[string] `json:"state"`
+	Description wire.Optional[string] `json:"description"`
+	DueOn       wire.Optional[string] `json:"due_on"`
 }
 
 // apply validates and applies a milestone write; it reports whether it
 // answered with an error.
 func (c *restCall) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc string) bool {
 	if in.State.Set && !in.State.Null && in.State.Value != "open" && in.State.Value != "closed" {
-		c.invalid("", doc, fieldError{Resource: "Milestone", Field: "state", Code: "invalid"})
+		c.Invalid("", doc, wire.FieldError{Resource: "Milestone", Field: "state", Code: "invalid"})
 		return false
 	}
 	var due *time.Time
 	if in.DueOn.Set && !in.DueOn.Null {
 		t, err := time.Parse(time.RFC3339, in.DueOn.Value)
 		if err != nil {
-			c.invalid("", doc, fieldError{Resource: "Milestone", Field: "due_on", Code: "invalid"})
+			c.Invalid("", doc, wire.FieldError{Resource: "Milestone", Field: "due_on", Code: "invalid"})
 			return false
 		}
 		t = t.UTC()
@@ -106,12 +109,12 @@ func (c *restCall) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc 
 	if in.Title.Set {
 		title := strings.TrimSpace(in.Title.Value)
 		if title == "" {
-			c.invalid("", doc, fieldError{Resource: "Milestone", Field: "title", Code: "missing_field"})
+			c.Invalid("", doc, wire.FieldError{Resource: "Milestone", Field: "title", Code: "missing_field"})
 			return false
 		}
 		for _, other := range r.Milestones {
 			if other != m && strings.EqualFold(other.Title, title) {
-				c.invalid("", doc, fieldError{Resource: "Milestone", Field: "title", Code: "already_exists"})
+				c.Invalid("", doc, wire.FieldError{Resource: "Milestone", Field: "title", Code: "already_exists"})
 				return false
 			}
 		}
@@ -131,43 +134,43 @@ func (c *restCall) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc 
 	if in.State.Set && !in.State.Null && in.State.Value != m.State {
 		m.State = in.State.Value
 		if m.State == "closed" {
-			now := c.st.Now()
+			now := c.State.Now()
 			m.ClosedAt = &now
 		} else {
 			m.ClosedAt = nil
 		}
 	}
-	m.UpdatedAt = c.st.Now()
+	m.UpdatedAt = c.State.Now()
 	return true
 }
 
 func (e *Emulator) createMilestone(c *restCall) {
-	r := c.repoFor(PermWrite)
+	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
 	}
 	var in milestoneWrite
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	const doc = milestoneDocs + "#create-a-milestone"
 	if strings.TrimSpace(in.Title.Value) == "" {
-		c.invalid("", doc, fieldError{Resource: "Milestone", Field: "title", Code: "missing_field"})
+		c.Invalid("", doc, wire.FieldError{Resource: "Milestone", Field: "title", Code: "missing_field"})
 		return
 	}
 	probe := &Milestone{State: "open"}
 	if !c.applyMilestone(r, probe, in, doc) {
 		return
 	}
-	m := c.st.AddMilestone(r, probe.Title, probe.Description, probe.DueOn, c.viewer, c.st.Now())
+	m := c.State.AddMilestone(r, probe.Title, probe.Description, probe.DueOn, c.Viewer, c.State.Now())
 	m.State, m.ClosedAt = probe.State, probe.ClosedAt
-	out := renderMilestone(c.links, r, m)
-	c.w.Header().Set("Location", out.URL)
-	c.json(http.StatusCreated, out)
+	out := renderMilestone(c.Links, r, m)
+	c.W.Header().Set("Location", out.URL)
+	c.JSON(http.StatusCreated, out)
 }
 
 func (e *Emulator) updateMilestone(c *restCall) {
-	r := c.repoFor(PermWrite)
+	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
 	}
@@ -176,7 +179,7 @@ func (e *Emulator) updateMilestone(c *restCall) {
 		return
 	}
 	var in milestoneWrite
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	// Validate on a copy so a 422 changes nothing.
@@ -185,16 +188,16 @@ func (e *Emulator) updateMilestone(c *restCall) {
 		return
 	}
 	*m = probe
-	c.json(http.StatusOK, renderMilestone(c.links, r, m))
+	c.JSON(http.StatusOK, renderMilestone(c.Links, r, m))
 }
 
 func (e *Emulator) deleteMilestone(c *restCall) {
-	r := c.repoFor(PermWrite)
+	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
 	}
 	if m := c.milestoneFor(r); m != nil {
-		c.st.DeleteMilestone(r, m)
-		c.noContent()
+		c.State.DeleteMilestone(r, m)
+		c.NoContent()
 	}
 }

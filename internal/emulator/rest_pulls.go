@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // REST pull requests: GitHub's pull-request-simple in lists and
@@ -56,9 +58,9 @@ type teamJSON struct {
 	Parent              *struct{} `json:"parent"`
 }
 
-func renderTeam(l links, t *Team) teamJSON {
-	u := fmt.Sprintf("%s/organizations/%d/team/%d", l.api, t.Org.ID, t.ID)
-	return teamJSON{ID: t.ID, NodeID: t.NodeID, URL: u, HTMLURL: l.web + "/orgs/" + t.Org.Login + "/teams/" + t.Slug,
+func renderTeam(l wire.Links, t *Team) teamJSON {
+	u := fmt.Sprintf("%s/organizations/%d/team/%d", l.API, t.Org.ID, t.ID)
+	return teamJSON{ID: t.ID, NodeID: t.NodeID, URL: u, HTMLURL: l.Web + "/orgs/" + t.Org.Login + "/teams/" + t.Slug,
 		Name: t.Name, Slug: t.Slug, Privacy: "closed", NotificationSetting: "notifications_enabled", Permission: "pull",
 		MembersURL: u + "/members{/member}", RepositoriesURL: u + "/repos", Type: "organization"}
 }
@@ -123,28 +125,28 @@ type pullDetail struct {
 
 func (c *restCall) branchRef(r *Repo, ref string, sha string) branchRefJSON {
 	repo := c.repoJSON(r, false)
-	return branchRefJSON{Label: r.Owner.Login + ":" + ref, Ref: ref, SHA: sha, User: renderSimpleUser(c.links, r.Owner), Repo: &repo}
+	return branchRefJSON{Label: r.Owner.Login + ":" + ref, Ref: ref, SHA: sha, User: renderSimpleUser(c.Links, r.Owner), Repo: &repo}
 }
 
 func (c *restCall) pullJSON(is *Issue, detail bool) *pullJSON {
-	r, p, l := is.Repo, is.Pull, c.links
-	api := fmt.Sprintf("%s/pulls/%d", l.repo(r), is.Number)
-	issue := fmt.Sprintf("%s/issues/%d", l.repo(r), is.Number)
-	web := l.web + issuePath(is)
-	statuses := l.repo(r) + "/statuses/" + p.Head.SHA
+	r, p, l := is.Repo, is.Pull, c.Links
+	api := fmt.Sprintf("%s/pulls/%d", l.Repo(r), is.Number)
+	issue := fmt.Sprintf("%s/issues/%d", l.Repo(r), is.Number)
+	web := l.Web + wire.IssuePath(is)
+	statuses := l.Repo(r) + "/statuses/" + p.Head.SHA
 	out := &pullJSON{
 		URL: api, ID: is.ID, NodeID: is.NodeID, HTMLURL: web, DiffURL: web + ".diff", PatchURL: web + ".patch",
 		IssueURL: issue, CommitsURL: api + "/commits", ReviewCommentsURL: api + "/comments",
-		ReviewCommentURL: l.repo(r) + "/pulls/comments{/number}", CommentsURL: issue + "/comments", StatusesURL: statuses,
+		ReviewCommentURL: l.Repo(r) + "/pulls/comments{/number}", CommentsURL: issue + "/comments", StatusesURL: statuses,
 		Number: is.Number, State: is.State, Locked: is.Locked, Title: is.Title, User: renderSimpleUser(l, is.User), Body: is.Body,
 		Labels: []labelJSON{}, Milestone: renderMilestone(l, r, is.Milestone), ActiveLockReason: is.ActiveLockReason,
-		CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt), ClosedAt: tsp(is.ClosedAt), MergedAt: tsp(p.MergedAt),
+		CreatedAt: wire.Timestamp(is.CreatedAt), UpdatedAt: wire.Timestamp(is.UpdatedAt), ClosedAt: wire.TimestampPtr(is.ClosedAt), MergedAt: wire.TimestampPtr(p.MergedAt),
 		Assignees: []*userJSON{}, RequestedReviewers: []*userJSON{}, RequestedTeams: []teamJSON{},
 		Head: c.branchRef(p.HeadRepo, p.HeadRef, p.Head.SHA), Base: c.branchRef(r, p.BaseRef, p.Base.SHA),
 		Links: pullLinksJSON{Self: linkJSON{api}, HTML: linkJSON{web}, Issue: linkJSON{issue}, Comments: linkJSON{issue + "/comments"},
-			ReviewComments: linkJSON{api + "/comments"}, ReviewComment: linkJSON{l.repo(r) + "/pulls/comments{/number}"},
+			ReviewComments: linkJSON{api + "/comments"}, ReviewComment: linkJSON{l.Repo(r) + "/pulls/comments{/number}"},
 			Commits: linkJSON{api + "/commits"}, Statuses: linkJSON{statuses}},
-		AuthorAssociation: association(is.User, r), Draft: p.Draft,
+		AuthorAssociation: state.Association(is.User, r), Draft: p.Draft,
 	}
 	if is.State == "open" {
 		// The base of an open pull request is its branch's current tip.
@@ -184,7 +186,7 @@ func (c *restCall) pullJSON(is *Issue, detail bool) *pullJSON {
 		d.Mergeable, d.Rebaseable = &ok, &ok
 	}
 	for _, t := range p.Threads {
-		d.ReviewComments += len(visibleComments(t.Comments, nil))
+		d.ReviewComments += len(state.VisibleReviewComments(t.Comments, nil))
 	}
 	for _, fc := range p.Changes() {
 		d.Additions += fc.Additions
@@ -199,7 +201,7 @@ func (c *restCall) pullJSON(is *Issue, detail bool) *pullJSON {
 // {pull_number} in it; nil (the answer already written) when either
 // fails.
 func (c *restCall) repoPull(perm Permission) (*Repo, *Issue) {
-	r := c.repoFor(perm)
+	r := c.RepoFor(perm)
 	if r == nil {
 		return nil, nil
 	}
@@ -209,31 +211,31 @@ func (c *restCall) repoPull(perm Permission) (*Repo, *Issue) {
 // pullFor resolves {pull_number}: a pull request of r (an issue number
 // answers 404, as on GitHub).
 func (c *restCall) pullFor(r *Repo) *Issue {
-	n, err := strconv.Atoi(c.req.PathValue("pull_number"))
+	n, err := strconv.Atoi(c.Req.PathValue("pull_number"))
 	if err != nil {
-		c.notFound()
+		c.NotFound()
 		return nil
 	}
 	is := r.Issue(n)
 	if is == nil || is.Deleted || is.Pull == nil {
-		c.notFound()
+		c.NotFound()
 		return nil
 	}
 	return is
 }
 
 func (e *Emulator) listPulls(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	q := c.req.URL.Query()
-	state := q.Get("state")
-	if state == "" {
-		state = "open"
+	q := c.Req.URL.Query()
+	want := q.Get("state")
+	if want == "" {
+		want = "open"
 	}
-	if state != "open" && state != "closed" && state != "all" {
-		c.invalid("", "rest/pulls/pulls#list-pull-requests", fieldError{Resource: "PullRequest", Field: "state", Code: "invalid"})
+	if want != "open" && want != "closed" && want != "all" {
+		c.Invalid("", "rest/pulls/pulls#list-pull-requests", wire.FieldError{Resource: "PullRequest", Field: "state", Code: "invalid"})
 		return
 	}
 	sortBy, direction := q.Get("sort"), q.Get("direction")
@@ -241,7 +243,7 @@ func (e *Emulator) listPulls(c *restCall) {
 		sortBy = "created"
 	}
 	if !slices.Contains([]string{"created", "updated", "popularity", "long-running"}, sortBy) {
-		c.invalid("", "rest/pulls/pulls#list-pull-requests", fieldError{Resource: "PullRequest", Field: "sort", Code: "invalid"})
+		c.Invalid("", "rest/pulls/pulls#list-pull-requests", wire.FieldError{Resource: "PullRequest", Field: "sort", Code: "invalid"})
 		return
 	}
 	if direction == "" {
@@ -256,7 +258,7 @@ func (e *Emulator) listPulls(c *restCall) {
 	var list []*Issue
 	for _, is := range r.Issues {
 		p := is.Pull
-		if is.Deleted || p == nil || state != "all" && is.State != state {
+		if is.Deleted || p == nil || want != "all" && is.State != want {
 			continue
 		}
 		if base := q.Get("base"); base != "" && p.BaseRef != base {
@@ -269,18 +271,18 @@ func (e *Emulator) listPulls(c *restCall) {
 	}
 	switch sortBy {
 	case "popularity":
-		sortIssues(list, "comments", direction)
+		search.SortIssues(list, "comments", direction)
 	case "updated":
-		sortIssues(list, "updated", direction)
+		search.SortIssues(list, "updated", direction)
 	default:
 		// long-running orders by age too: the oldest still-active first.
-		sortIssues(list, "created", direction)
+		search.SortIssues(list, "created", direction)
 	}
 	out := []*pullJSON{}
 	for _, is := range paginate(c, list) {
 		out = append(out, c.pullJSON(is, false))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) getPull(c *restCall) {
@@ -288,13 +290,13 @@ func (e *Emulator) getPull(c *restCall) {
 	if is == nil {
 		return
 	}
-	switch mediaParam(c.req.Header.Get("Accept")) {
+	switch mediaParam(c.Req.Header.Get("Accept")) {
 	case "diff":
 		c.text("diff", state.GitDiff(is.Pull.Changes()))
 	case "patch":
 		c.text("patch", state.FormatPatch(is.Pull.Commits()))
 	default:
-		c.json(http.StatusOK, c.pullJSON(is, true))
+		c.JSON(http.StatusOK, c.pullJSON(is, true))
 	}
 }
 
@@ -318,11 +320,11 @@ func mediaParam(accept string) string {
 // text answers 200 with a diff or patch, in the media type asked for, as
 // GitHub does.
 func (c *restCall) text(format, body string) {
-	h := c.w.Header()
+	h := c.W.Header()
 	h.Set("Content-Type", "application/vnd.github."+format+"; charset=utf-8")
 	h.Set("X-GitHub-Media-Type", "github.v3; param="+format)
-	c.w.WriteHeader(http.StatusOK)
-	_, _ = c.w.Write([]byte(body))
+	c.W.WriteHeader(http.StatusOK)
+	_, _ = c.W.Write([]byte(body))
 }
 
 // diffEntryJSON is GitHub's diff-entry.
@@ -349,9 +351,9 @@ func (c *restCall) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSO
 	sha := state.BlobSHA(content)
 	return diffEntryJSON{SHA: &sha, Filename: fc.Path, Status: fc.Status, Additions: fc.Additions, Deletions: fc.Deletions,
 		Changes: fc.Additions + fc.Deletions, Patch: fc.Patch,
-		BlobURL:     c.links.web + "/" + r.FullName() + "/blob/" + at.SHA + "/" + esc,
-		RawURL:      c.links.web + "/" + r.FullName() + "/raw/" + at.SHA + "/" + esc,
-		ContentsURL: c.links.repo(r) + "/contents/" + esc + "?ref=" + at.SHA}
+		BlobURL:     c.Links.Web + "/" + r.FullName() + "/blob/" + at.SHA + "/" + esc,
+		RawURL:      c.Links.Web + "/" + r.FullName() + "/raw/" + at.SHA + "/" + esc,
+		ContentsURL: c.Links.Repo(r) + "/contents/" + esc + "?ref=" + at.SHA}
 }
 
 func (e *Emulator) listPullFiles(c *restCall) {
@@ -363,7 +365,7 @@ func (e *Emulator) listPullFiles(c *restCall) {
 	for _, fc := range paginate(c, is.Pull.Changes()) {
 		out = append(out, c.diffEntry(is.Pull.HeadRepo, is.Pull.Head, fc))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) listPullCommits(c *restCall) {
@@ -375,7 +377,7 @@ func (e *Emulator) listPullCommits(c *restCall) {
 	for _, cm := range paginate(c, is.Pull.Commits()) {
 		out = append(out, c.commitJSON(is.Pull.HeadRepo, cm, false))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // reviewJSON is GitHub's pull-request-review.
@@ -398,13 +400,13 @@ type reviewJSON struct {
 
 func (c *restCall) reviewJSON(rv *Review) reviewJSON {
 	is := rv.Pull
-	api := fmt.Sprintf("%s/pulls/%d", c.links.repo(is.Repo), is.Number)
-	html := fmt.Sprintf("%s%s#pullrequestreview-%d", c.links.web, issuePath(is), rv.ID)
-	out := reviewJSON{ID: rv.ID, NodeID: rv.NodeID, User: renderSimpleUser(c.links, rv.User), Body: rv.Body, State: rv.State,
-		HTMLURL: html, PullRequestURL: api, CommitID: &rv.Commit.SHA, AuthorAssociation: association(rv.User, is.Repo)}
+	api := fmt.Sprintf("%s/pulls/%d", c.Links.Repo(is.Repo), is.Number)
+	html := fmt.Sprintf("%s%s#pullrequestreview-%d", c.Links.Web, wire.IssuePath(is), rv.ID)
+	out := reviewJSON{ID: rv.ID, NodeID: rv.NodeID, User: renderSimpleUser(c.Links, rv.User), Body: rv.Body, State: rv.State,
+		HTMLURL: html, PullRequestURL: api, CommitID: &rv.Commit.SHA, AuthorAssociation: state.Association(rv.User, is.Repo)}
 	if rv.State != "PENDING" {
 		// A pending review has not been submitted yet.
-		out.SubmittedAt = ts(rv.SubmittedAt)
+		out.SubmittedAt = wire.Timestamp(rv.SubmittedAt)
 	}
 	out.Links.HTML, out.Links.PullRequest = linkJSON{html}, linkJSON{api}
 	return out
@@ -416,10 +418,10 @@ func (e *Emulator) listPullReviews(c *restCall) {
 		return
 	}
 	out := []reviewJSON{}
-	for _, rv := range paginate(c, is.Pull.VisibleReviews(c.viewer)) {
+	for _, rv := range paginate(c, is.Pull.VisibleReviews(c.Viewer)) {
 		out = append(out, c.reviewJSON(rv))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // reviewCommentJSON is GitHub's pull-request-review-comment.
@@ -457,13 +459,13 @@ type reviewCommentJSON struct {
 
 func (c *restCall) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
 	is := cm.Review.Pull
-	api := fmt.Sprintf("%s/pulls/comments/%d", c.links.repo(is.Repo), cm.ID)
-	pr := fmt.Sprintf("%s/pulls/%d", c.links.repo(is.Repo), is.Number)
-	html := fmt.Sprintf("%s%s#discussion_r%d", c.links.web, issuePath(is), cm.ID)
+	api := fmt.Sprintf("%s/pulls/comments/%d", c.Links.Repo(is.Repo), cm.ID)
+	pr := fmt.Sprintf("%s/pulls/%d", c.Links.Repo(is.Repo), is.Number)
+	html := fmt.Sprintf("%s%s#discussion_r%d", c.Links.Web, wire.IssuePath(is), cm.ID)
 	out := reviewCommentJSON{URL: api, PullRequestReviewID: &cm.Review.ID, ID: cm.ID, NodeID: cm.NodeID, DiffHunk: cm.DiffHunk,
-		Path: cm.Path, CommitID: is.Pull.Head.SHA, OriginalCommitID: cm.Commit.SHA, User: renderSimpleUser(c.links, cm.User),
-		Body: cm.Body, CreatedAt: ts(cm.CreatedAt), UpdatedAt: ts(cm.UpdatedAt), HTMLURL: html, PullRequestURL: pr,
-		AuthorAssociation: association(cm.User, is.Repo), OriginalLine: cm.Line, Side: "RIGHT", SubjectType: "line",
+		Path: cm.Path, CommitID: is.Pull.Head.SHA, OriginalCommitID: cm.Commit.SHA, User: renderSimpleUser(c.Links, cm.User),
+		Body: cm.Body, CreatedAt: wire.Timestamp(cm.CreatedAt), UpdatedAt: wire.Timestamp(cm.UpdatedAt), HTMLURL: html, PullRequestURL: pr,
+		AuthorAssociation: state.Association(cm.User, is.Repo), OriginalLine: cm.Line, Side: "RIGHT", SubjectType: "line",
 		Reactions: reactionsJSON{URL: api + "/reactions"}}
 	if cm.InReplyTo != nil {
 		out.InReplyToID = &cm.InReplyTo.ID
@@ -485,12 +487,12 @@ func (e *Emulator) listPullReviewComments(c *restCall) {
 		return
 	}
 	var list []*ReviewComment
-	for _, rv := range is.Pull.VisibleReviews(c.viewer) {
+	for _, rv := range is.Pull.VisibleReviews(c.Viewer) {
 		list = append(list, rv.Comments...)
 	}
 	// GitHub lists review comments by creation, ascending, unless told.
 	slices.SortStableFunc(list, func(a, b *ReviewComment) int {
-		if c.req.URL.Query().Get("direction") == "desc" {
+		if c.Req.URL.Query().Get("direction") == "desc" {
 			return b.CreatedAt.Compare(a.CreatedAt)
 		}
 		return a.CreatedAt.Compare(b.CreatedAt)
@@ -499,7 +501,7 @@ func (e *Emulator) listPullReviewComments(c *restCall) {
 	for _, cm := range paginate(c, list) {
 		out = append(out, c.reviewCommentJSON(cm))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 func (e *Emulator) listRequestedReviewers(c *restCall) {
@@ -512,10 +514,10 @@ func (e *Emulator) listRequestedReviewers(c *restCall) {
 		Teams []teamJSON  `json:"teams"`
 	}{Users: []*userJSON{}, Teams: []teamJSON{}}
 	for _, a := range is.Pull.RequestedReviewers {
-		out.Users = append(out.Users, renderSimpleUser(c.links, a))
+		out.Users = append(out.Users, renderSimpleUser(c.Links, a))
 	}
 	for _, t := range is.Pull.RequestedTeams {
-		out.Teams = append(out.Teams, renderTeam(c.links, t))
+		out.Teams = append(out.Teams, renderTeam(c.Links, t))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // mergeRequest is the body of PUT .../pulls/{pull_number}/merge.
@@ -25,36 +26,36 @@ func (e *Emulator) mergePull(c *restCall) {
 		return
 	}
 	var in mergeRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	if in.MergeMethod == "" {
 		in.MergeMethod = "merge"
 	}
 	if in.MergeMethod != "merge" && in.MergeMethod != "squash" && in.MergeMethod != "rebase" {
-		c.invalid("", mergeDoc, fieldError{Resource: "PullRequest", Field: "merge_method", Code: "invalid", Value: in.MergeMethod})
+		c.Invalid("", mergeDoc, wire.FieldError{Resource: "PullRequest", Field: "merge_method", Code: "invalid", Value: in.MergeMethod})
 		return
 	}
 	p := is.Pull
 	switch {
 	case is.State != "open" || p.Conflicts(r):
-		c.fail(http.StatusMethodNotAllowed, "Pull Request is not mergeable", mergeDoc)
+		c.Fail(http.StatusMethodNotAllowed, "Pull Request is not mergeable", mergeDoc)
 		return
 	case p.Draft:
-		c.fail(http.StatusMethodNotAllowed, "Pull Request is still a draft", mergeDoc)
+		c.Fail(http.StatusMethodNotAllowed, "Pull Request is still a draft", mergeDoc)
 		return
 	case in.SHA != "" && in.SHA != p.Head.SHA:
-		c.fail(http.StatusConflict, "Head branch was modified. Review and try the merge again.", mergeDoc)
+		c.Fail(http.StatusConflict, "Head branch was modified. Review and try the merge again.", mergeDoc)
 		return
 	}
-	if c.token.Permission(r) < PermAdmin {
+	if c.Token.Permission(r) < PermAdmin {
 		if why := state.MergeBlocker(is); why != "" {
-			c.fail(http.StatusMethodNotAllowed, why, mergeDoc)
+			c.Fail(http.StatusMethodNotAllowed, why, mergeDoc)
 			return
 		}
 	}
-	commit := c.st.Merge(is, c.viewer, MergeOptions{Method: in.MergeMethod, Title: in.CommitTitle, Message: in.CommitMessage})
-	c.json(http.StatusOK, struct {
+	commit := c.State.Merge(is, c.Viewer, MergeOptions{Method: in.MergeMethod, Title: in.CommitTitle, Message: in.CommitMessage})
+	c.JSON(http.StatusOK, struct {
 		SHA     string `json:"sha"`
 		Merged  bool   `json:"merged"`
 		Message string `json:"message"`
@@ -68,8 +69,8 @@ func (e *Emulator) checkMerged(c *restCall) {
 		return
 	}
 	if !is.Merged {
-		c.notFound()
+		c.NotFound()
 		return
 	}
-	c.noContent()
+	c.NoContent()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 type createPullRequest struct {
@@ -24,40 +25,40 @@ const createPullDoc = "rest/pulls/pulls#create-a-pull-request"
 // refuses a pull request with no commits over its base, or one whose head
 // and base already have an open pull request.
 func (e *Emulator) createPull(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
 	var in createPullRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	bad := func(field string) {
-		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Field: field, Code: "invalid"})
+		c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Field: field, Code: "invalid"})
 	}
 	switch {
 	case strings.TrimSpace(in.Title) == "":
-		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Field: "title", Code: "missing_field"})
+		c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Field: "title", Code: "missing_field"})
 		return
 	case in.Head == "":
-		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Field: "head", Code: "missing_field"})
+		c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Field: "head", Code: "missing_field"})
 		return
 	case in.Base == "":
-		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Field: "base", Code: "missing_field"})
+		c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Field: "base", Code: "missing_field"})
 		return
 	}
 	headRepo, headRef := r, in.Head
 	if owner, ref, ok := strings.Cut(in.Head, ":"); ok {
 		headRef = ref
 		if !strings.EqualFold(owner, r.Owner.Login) {
-			headRepo = c.st.Repo(owner, r.Name)
-			if headRepo == nil || headRepo.Parent != r || c.token.Permission(headRepo) == PermNone {
+			headRepo = c.State.Repo(owner, r.Name)
+			if headRepo == nil || headRepo.Parent != r || c.Token.Permission(headRepo) == PermNone {
 				bad("head")
 				return
 			}
 		}
 	}
-	g := c.st.EnsureGit(r)
+	g := c.State.EnsureGit(r)
 	if g.Branches[in.Base] == nil {
 		bad("base")
 		return
@@ -67,23 +68,23 @@ func (e *Emulator) createPull(c *restCall) {
 		return
 	}
 	if len(state.Between(g.Branches[in.Base], headRepo.Git.Branches[headRef])) == 0 {
-		c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Code: "custom", Message: "No commits between " + in.Base + " and " + in.Head})
+		c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Code: "custom", Message: "No commits between " + in.Base + " and " + in.Head})
 		return
 	}
 	for _, is := range r.Issues {
 		if p := is.Pull; p != nil && is.State == "open" && p.HeadRepo == headRepo && p.HeadRef == headRef && p.BaseRef == in.Base {
-			c.invalid("", createPullDoc, fieldError{Resource: "PullRequest", Code: "custom",
+			c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Code: "custom",
 				Message: "A pull request already exists for " + headRepo.Owner.Login + ":" + headRef + "."})
 			return
 		}
 	}
-	is := c.st.CreatePull(r, c.viewer, in.Title, in.Body, headRepo, headRef, in.Base, in.Draft, c.req.Host)
+	is := c.State.CreatePull(r, c.Viewer, in.Title, in.Body, headRepo, headRef, in.Base, in.Draft, c.Req.Host)
 	if in.MaintainerCanModify != nil && headRepo != r {
 		is.Pull.MaintainerCanModify = *in.MaintainerCanModify
 	}
 	out := c.pullJSON(is, true)
-	c.w.Header().Set("Location", out.URL)
-	c.json(http.StatusCreated, out)
+	c.W.Header().Set("Location", out.URL)
+	c.JSON(http.StatusCreated, out)
 }
 
 type updatePullRequest struct {
@@ -103,35 +104,35 @@ func (e *Emulator) updatePull(c *restCall) {
 	if is == nil {
 		return
 	}
-	if c.token.Permission(r) < PermWrite && is.User != c.viewer {
-		c.forbidden()
+	if c.Token.Permission(r) < PermWrite && is.User != c.Viewer {
+		c.Forbidden()
 		return
 	}
 	var in updatePullRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	p := is.Pull
 	switch {
 	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
-		c.invalid("", updatePullDoc, fieldError{Resource: "PullRequest", Field: "title", Code: "missing_field"})
+		c.Invalid("", updatePullDoc, wire.FieldError{Resource: "PullRequest", Field: "title", Code: "missing_field"})
 		return
 	case in.State != nil && *in.State != "open" && *in.State != "closed":
-		c.invalid("", updatePullDoc, fieldError{Resource: "PullRequest", Field: "state", Code: "invalid"})
+		c.Invalid("", updatePullDoc, wire.FieldError{Resource: "PullRequest", Field: "state", Code: "invalid"})
 		return
 	case in.State != nil && *in.State == "open" && is.Merged:
-		c.invalid("", updatePullDoc, fieldError{Resource: "PullRequest", Code: "custom", Message: "state cannot be changed. The pull request cannot be reopened."})
+		c.Invalid("", updatePullDoc, wire.FieldError{Resource: "PullRequest", Code: "custom", Message: "state cannot be changed. The pull request cannot be reopened."})
 		return
 	case in.Base != nil && r.Git.Branches[*in.Base] == nil:
-		c.invalid("", updatePullDoc, fieldError{Resource: "PullRequest", Field: "base", Code: "invalid"})
+		c.Invalid("", updatePullDoc, wire.FieldError{Resource: "PullRequest", Field: "base", Code: "invalid"})
 		return
 	}
 	if in.Title != nil && *in.Title != is.Title {
-		c.st.Rename(is, c.viewer, *in.Title)
+		c.State.Rename(is, c.Viewer, *in.Title)
 	}
 	if in.Body != nil {
 		is.Body = in.Body
-		c.st.CrossReference(is, c.viewer, *in.Body, c.st.Now(), c.req.Host)
+		c.State.CrossReference(is, c.Viewer, *in.Body, c.State.Now(), c.Req.Host)
 	}
 	if in.Base != nil && is.State == "open" {
 		p.BaseRef, p.Base = *in.Base, r.Git.Branches[*in.Base]
@@ -142,13 +143,13 @@ func (e *Emulator) updatePull(c *restCall) {
 	if in.State != nil {
 		switch {
 		case *in.State == "closed" && is.State == "open":
-			c.st.ClosePull(is, c.viewer)
+			c.State.ClosePull(is, c.Viewer)
 		case *in.State == "open" && is.State == "closed":
-			c.st.Reopen(is, c.viewer)
+			c.State.Reopen(is, c.Viewer)
 		}
 	}
-	c.st.Touch(is)
-	c.json(http.StatusOK, c.pullJSON(is, true))
+	c.State.Touch(is)
+	c.JSON(http.StatusOK, c.pullJSON(is, true))
 }
 
 type reviewersRequest struct {
@@ -166,19 +167,19 @@ func (e *Emulator) requestReviewers(c *restCall) {
 		return
 	}
 	var in reviewersRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	p := is.Pull
 	var users []*Account
 	for _, login := range in.Reviewers {
-		a := c.st.Account(login)
+		a := c.State.Account(login)
 		if a != nil && a == is.User {
-			c.invalid("Review cannot be requested from pull request author.", reviewersDoc)
+			c.Invalid("Review cannot be requested from pull request author.", reviewersDoc)
 			return
 		}
-		if a == nil || association(a, r) != "OWNER" && !slices.ContainsFunc(r.Collaborators, func(l string) bool { return strings.EqualFold(l, login) }) {
-			c.invalid("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
+		if a == nil || state.Association(a, r) != "OWNER" && !slices.ContainsFunc(r.Collaborators, func(l string) bool { return strings.EqualFold(l, login) }) {
+			c.Invalid("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
 				r.FullName()+" repository.", reviewersDoc)
 			return
 		}
@@ -186,9 +187,9 @@ func (e *Emulator) requestReviewers(c *restCall) {
 	}
 	var teams []*Team
 	for _, slug := range in.TeamReviewers {
-		t := c.st.FindTeam(r.Owner.Login, slug)
+		t := c.State.FindTeam(r.Owner.Login, slug)
 		if t == nil {
-			c.invalid("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
+			c.Invalid("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
 				r.FullName()+" repository.", reviewersDoc)
 			return
 		}
@@ -204,7 +205,7 @@ func (e *Emulator) requestReviewers(c *restCall) {
 			p.RequestedTeams = append(p.RequestedTeams, t)
 		}
 	}
-	c.json(http.StatusCreated, c.pullJSON(is, false))
+	c.JSON(http.StatusCreated, c.pullJSON(is, false))
 }
 
 // removeRequestedReviewers withdraws review requests; it needs triage
@@ -215,11 +216,11 @@ func (e *Emulator) removeRequestedReviewers(c *restCall) {
 		return
 	}
 	var in reviewersRequest
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	if in.Reviewers == nil {
-		c.invalid("", reviewersDoc, fieldError{Resource: "PullRequest", Field: "reviewers", Code: "missing_field"})
+		c.Invalid("", reviewersDoc, wire.FieldError{Resource: "PullRequest", Field: "reviewers", Code: "missing_field"})
 		return
 	}
 	p := is.Pull
@@ -229,5 +230,5 @@ func (e *Emulator) removeRequestedReviewers(c *restCall) {
 	p.RequestedTeams = slices.DeleteFunc(p.RequestedTeams, func(t *Team) bool {
 		return slices.ContainsFunc(in.TeamReviewers, func(s string) bool { return strings.EqualFold(s, t.Slug) })
 	})
-	c.json(http.StatusOK, c.pullJSON(is, false))
+	c.JSON(http.StatusOK, c.pullJSON(is, false))
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // REST's reactions on issues and issue comments: list (optionally one
@@ -21,8 +22,8 @@ type reactionJSON struct {
 	CreatedAt string    `json:"created_at"`
 }
 
-func renderReaction(l links, r *Reaction) reactionJSON {
-	return reactionJSON{ID: r.ID, NodeID: r.NodeID, User: renderSimpleUser(l, r.User), Content: r.Content, CreatedAt: ts(r.CreatedAt)}
+func renderReaction(l wire.Links, r *Reaction) reactionJSON {
+	return reactionJSON{ID: r.ID, NodeID: r.NodeID, User: renderSimpleUser(l, r.User), Content: r.Content, CreatedAt: wire.Timestamp(r.CreatedAt)}
 }
 
 // reactionRollup is the reactions summary an issue or comment carries.
@@ -52,27 +53,27 @@ func reactionRollup(url string, rs []*Reaction) reactionsJSON {
 }
 
 func (e *Emulator) listIssueReactions(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	if is := c.issueFor(r); is != nil {
+	if is := c.IssueFor(r); is != nil {
 		c.listReactions(is.Reactions)
 	}
 }
 
 func (e *Emulator) createIssueReaction(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	if is := c.issueFor(r); is != nil {
+	if is := c.IssueFor(r); is != nil {
 		c.createReaction(&is.Reactions, reactionDocs+"#create-reaction-for-an-issue")
 	}
 }
 
 func (e *Emulator) listCommentReactions(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
@@ -82,7 +83,7 @@ func (e *Emulator) listCommentReactions(c *restCall) {
 }
 
 func (e *Emulator) createCommentReaction(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
@@ -96,7 +97,7 @@ func (e *Emulator) createCommentReaction(c *restCall) {
 // none: GitHub's description lists no 422 for these GETs).
 func (c *restCall) listReactions(rs []*Reaction) {
 	list := rs
-	if want := c.req.URL.Query().Get("content"); want != "" {
+	if want := c.Req.URL.Query().Get("content"); want != "" {
 		list = nil
 		for _, r := range rs {
 			if r.Content == want {
@@ -106,32 +107,32 @@ func (c *restCall) listReactions(rs []*Reaction) {
 	}
 	out := []reactionJSON{}
 	for _, r := range paginate(c, list) {
-		out = append(out, renderReaction(c.links, r))
+		out = append(out, renderReaction(c.Links, r))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // createReaction adds the viewer's reaction: 201 when new, 200 with the
 // existing one when the viewer already reacted so.
 func (c *restCall) createReaction(list *[]*Reaction, doc string) {
 	var in struct {
-		Content optional[string] `json:"content"`
+		Content wire.Optional[string] `json:"content"`
 	}
-	if !c.decode(&in) {
+	if !c.Decode(&in) {
 		return
 	}
 	if !in.Content.Set || in.Content.Null || in.Content.Value == "" {
-		c.invalid("", doc, fieldError{Resource: "Reaction", Field: "content", Code: "missing_field"})
+		c.Invalid("", doc, wire.FieldError{Resource: "Reaction", Field: "content", Code: "missing_field"})
 		return
 	}
 	if !state.ValidReaction(in.Content.Value) {
-		c.invalid("", doc, fieldError{Resource: "Reaction", Field: "content", Code: "invalid"})
+		c.Invalid("", doc, wire.FieldError{Resource: "Reaction", Field: "content", Code: "invalid"})
 		return
 	}
-	r, created := c.st.React(list, c.viewer, in.Content.Value)
+	r, created := c.State.React(list, c.Viewer, in.Content.Value)
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
 	}
-	c.json(status, renderReaction(c.links, r))
+	c.JSON(status, renderReaction(c.Links, r))
 }

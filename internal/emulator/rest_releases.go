@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // tagJSON is GitHub's tag.
@@ -43,12 +44,12 @@ func (e *Emulator) listTags(c *restCall) {
 	out := []tagJSON{}
 	for _, n := range paginate(c, tagNames(g)) {
 		sha := g.Tags[n].SHA
-		out = append(out, tagJSON{Name: n, Commit: shaURLJSON{SHA: sha, URL: c.links.repo(r) + "/commits/" + sha},
-			ZipballURL: c.links.repo(r) + "/zipball/refs/tags/" + url.PathEscape(n),
-			TarballURL: c.links.repo(r) + "/tarball/refs/tags/" + url.PathEscape(n),
+		out = append(out, tagJSON{Name: n, Commit: shaURLJSON{SHA: sha, URL: c.Links.Repo(r) + "/commits/" + sha},
+			ZipballURL: c.Links.Repo(r) + "/zipball/refs/tags/" + url.PathEscape(n),
+			TarballURL: c.Links.Repo(r) + "/tarball/refs/tags/" + url.PathEscape(n),
 			NodeID:     state.NodeID("REF", r.ID) + "tag_" + n})
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // releaseJSON is GitHub's release.
@@ -77,19 +78,19 @@ type releaseJSON struct {
 }
 
 func (c *restCall) releaseJSON(r *Repo, rel *Release) releaseJSON {
-	u := fmt.Sprintf("%s/releases/%d", c.links.repo(r), rel.ID)
+	u := fmt.Sprintf("%s/releases/%d", c.Links.Repo(r), rel.ID)
 	tag := url.PathEscape(rel.TagName)
-	tar := c.links.repo(r) + "/tarball/" + tag
-	zip := c.links.repo(r) + "/zipball/" + tag
+	tar := c.Links.Repo(r) + "/tarball/" + tag
+	zip := c.Links.Repo(r) + "/zipball/" + tag
 	// Uploads go to GitHub's uploads host (uploads.github.com beside
 	// api.github.com).
-	up := strings.Replace(c.links.api, "://api.", "://uploads.", 1)
-	return releaseJSON{URL: u, HTMLURL: c.links.web + "/" + r.FullName() + "/releases/tag/" + tag,
+	up := strings.Replace(c.Links.API, "://api.", "://uploads.", 1)
+	return releaseJSON{URL: u, HTMLURL: c.Links.Web + "/" + r.FullName() + "/releases/tag/" + tag,
 		AssetsURL: u + "/assets", UploadURL: fmt.Sprintf("%s/repos/%s/releases/%d/assets{?name,label}", up, r.FullName(), rel.ID),
 		TarballURL: &tar, ZipballURL: &zip, ID: rel.ID, NodeID: rel.NodeID, TagName: rel.TagName,
 		TargetCommitish: state.RepoDefaultBranch, Name: &rel.Name, Body: &rel.Body, Draft: rel.Draft, Prerelease: rel.Prerelease,
-		CreatedAt: ts(rel.CreatedAt), PublishedAt: tsp(&rel.PublishedAt), UpdatedAt: tsp(&rel.PublishedAt),
-		Author: renderSimpleUser(c.links, rel.Author), Assets: []struct{}{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
+		CreatedAt: wire.Timestamp(rel.CreatedAt), PublishedAt: wire.TimestampPtr(&rel.PublishedAt), UpdatedAt: wire.TimestampPtr(&rel.PublishedAt),
+		Author: renderSimpleUser(c.Links, rel.Author), Assets: []struct{}{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
 }
 
 // releasesNewestFirst is the order GitHub lists releases in.
@@ -100,7 +101,7 @@ func releasesNewestFirst(r *Repo) []*Release {
 }
 
 func (e *Emulator) listReleases(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
@@ -108,35 +109,35 @@ func (e *Emulator) listReleases(c *restCall) {
 	for _, rel := range paginate(c, releasesNewestFirst(r)) {
 		out = append(out, c.releaseJSON(r, rel))
 	}
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }
 
 // getLatestRelease answers the newest release that is neither a draft nor
 // a pre-release, as GitHub documents.
 func (e *Emulator) getLatestRelease(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
 	for _, rel := range releasesNewestFirst(r) {
 		if !rel.Draft && !rel.Prerelease {
-			c.json(http.StatusOK, c.releaseJSON(r, rel))
+			c.JSON(http.StatusOK, c.releaseJSON(r, rel))
 			return
 		}
 	}
-	c.notFound()
+	c.NotFound()
 }
 
 func (e *Emulator) getReleaseByTag(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
 	for _, rel := range r.Releases {
-		if rel.TagName == c.req.PathValue("tag") && !rel.Draft {
-			c.json(http.StatusOK, c.releaseJSON(r, rel))
+		if rel.TagName == c.Req.PathValue("tag") && !rel.Draft {
+			c.JSON(http.StatusOK, c.releaseJSON(r, rel))
 			return
 		}
 	}
-	c.notFound()
+	c.NotFound()
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -109,8 +110,8 @@ type permsJSON struct {
 }
 
 func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
-	u := c.links.repo(r)
-	web := c.links.web + "/" + r.FullName()
+	u := c.Links.Repo(r)
+	web := c.Links.Web + "/" + r.FullName()
 	var desc *string
 	if r.Description != "" {
 		d := r.Description
@@ -122,14 +123,14 @@ func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
 			open++
 		}
 	}
-	created, updated := ts(r.CreatedAt), ts(r.UpdatedAt)
+	created, updated := wire.Timestamp(r.CreatedAt), wire.Timestamp(r.UpdatedAt)
 	visibility := "public"
 	if r.Private {
 		visibility = "private"
 	}
-	p := c.token.Permission(r)
+	p := c.Token.Permission(r)
 	out := repoJSON{
-		ID: r.ID, NodeID: r.NodeID, Name: r.Name, FullName: r.FullName(), Owner: renderSimpleUser(c.links, r.Owner),
+		ID: r.ID, NodeID: r.NodeID, Name: r.Name, FullName: r.FullName(), Owner: renderSimpleUser(c.Links, r.Owner),
 		Private: r.Private, HTMLURL: web, Description: desc, URL: u,
 		ArchiveURL: u + "/{archive_format}{/ref}", AssigneesURL: u + "/assignees{/user}", BlobsURL: u + "/git/blobs{/sha}",
 		BranchesURL: u + "/branches{/branch}", CollaboratorsURL: u + "/collaborators{/collaborator}",
@@ -137,11 +138,11 @@ func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
 		ContentsURL: u + "/contents/{+path}", ContributorsURL: u + "/contributors", DeploymentsURL: u + "/deployments",
 		DownloadsURL: u + "/downloads", EventsURL: u + "/events", ForksURL: u + "/forks",
 		GitCommitsURL: u + "/git/commits{/sha}", GitRefsURL: u + "/git/refs{/sha}", GitTagsURL: u + "/git/tags{/sha}",
-		GitURL: "git://" + c.req.Host + "/" + r.FullName() + ".git", IssueCommentURL: u + "/issues/comments{/number}",
+		GitURL: "git://" + c.Req.Host + "/" + r.FullName() + ".git", IssueCommentURL: u + "/issues/comments{/number}",
 		IssueEventsURL: u + "/issues/events{/number}", IssuesURL: u + "/issues{/number}", KeysURL: u + "/keys{/key_id}",
 		LabelsURL: u + "/labels{/name}", LanguagesURL: u + "/languages", MergesURL: u + "/merges",
 		MilestonesURL: u + "/milestones{/number}", NotificationsURL: u + "/notifications{?since,all,participating}",
-		PullsURL: u + "/pulls{/number}", ReleasesURL: u + "/releases{/id}", SSHURL: "git@" + c.req.Host + ":" + r.FullName() + ".git",
+		PullsURL: u + "/pulls{/number}", ReleasesURL: u + "/releases{/id}", SSHURL: "git@" + c.Req.Host + ":" + r.FullName() + ".git",
 		StargazersURL: u + "/stargazers", StatusesURL: u + "/statuses/{sha}", SubscribersURL: u + "/subscribers",
 		SubscriptionURL: u + "/subscription", TagsURL: u + "/tags", TeamsURL: u + "/teams", TreesURL: u + "/git/trees{/sha}",
 		CloneURL: web + ".git", HooksURL: u + "/hooks", SvnURL: web, DefaultBranch: state.RepoDefaultBranch,
@@ -151,7 +152,7 @@ func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
 		Permissions: &permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead},
 	}
 	out.Fork = r.Parent != nil
-	for _, o := range c.st.Repos() {
+	for _, o := range c.State.Repos() {
 		if o.Parent == r {
 			out.ForksCount++
 			out.Forks++
@@ -159,7 +160,7 @@ func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
 	}
 	if full {
 		out.fullRepoFields = &fullRepoFields{}
-		if r.Parent != nil && c.token.Permission(r.Parent) > PermNone {
+		if r.Parent != nil && c.Token.Permission(r.Parent) > PermNone {
 			parent := c.repoJSON(r.Parent, false)
 			source := r.Parent
 			for source.Parent != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/search"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // searchItemJSON is GitHub's issue-search-result-item.
@@ -17,53 +18,53 @@ type searchItemJSON struct {
 }
 
 func (e *Emulator) searchIssues(c *restCall) {
-	q := c.req.URL.Query()
+	q := c.Req.URL.Query()
 	const doc = "rest/search/search#search-issues-and-pull-requests"
 	query := strings.TrimSpace(q.Get("q"))
 	if query == "" {
-		c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "missing"})
+		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "missing"})
 		return
 	}
 	if len(query) > 256 {
-		c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 			Message: "The search is longer than 256 characters."})
 		return
 	}
-	s := search.Parse(query, c.viewerLogin())
+	s := search.Parse(query, c.ViewerLogin())
 	for _, login := range s.Owners {
-		if c.st.Account(login) == nil {
-			c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		if c.State.Account(login) == nil {
+			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 				Message: "The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."})
 			return
 		}
 	}
 	for _, name := range s.Repos {
 		owner, repo, _ := strings.Cut(name, "/")
-		r := c.st.Repo(owner, repo)
-		if r == nil || c.token.Permission(r) == PermNone {
-			c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		r := c.State.Repo(owner, repo)
+		if r == nil || c.Token.Permission(r) == PermNone {
+			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 				Message: "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."})
 			return
 		}
 	}
-	hits := searchHits(c.st, c.token, s, q.Get("sort"), q.Get("order"))
+	hits := search.Hits(c.State, c.Token, s, q.Get("sort"), q.Get("order"))
 
 	perPage, page := pageParams(q)
 	// A page that starts at or past the cap is refused. Dividing rather than
 	// multiplying keeps a huge page number from overflowing.
-	if page-1 >= (searchCap+perPage-1)/perPage {
-		c.invalid("Only the first 1000 search results are available", doc)
+	if page-1 >= (search.ResultCap+perPage-1)/perPage {
+		c.Invalid("Only the first 1000 search results are available", doc)
 		return
 	}
 	reachable := hits
-	if len(reachable) > searchCap {
-		reachable = reachable[:searchCap]
+	if len(reachable) > search.ResultCap {
+		reachable = reachable[:search.ResultCap]
 	}
 	items := []searchItemJSON{}
 	for _, is := range paginate(c, reachable) {
-		items = append(items, searchItemJSON{issueJSON: renderIssue(c.links, is), Body: is.Body, Score: 1})
+		items = append(items, searchItemJSON{issueJSON: renderIssue(c.Links, is), Body: is.Body, Score: 1})
 	}
-	c.json(http.StatusOK, map[string]any{
+	c.JSON(http.StatusOK, map[string]any{
 		"total_count":        len(hits),
 		"incomplete_results": false,
 		"items":              items,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/search"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // GET /search/users and /search/repositories: GitHub's lexical search
@@ -17,13 +18,13 @@ import (
 // searchQ reads and bounds q as /search/issues does; it answers and
 // returns false when q is missing or too long.
 func (c *restCall) searchQ(doc string) (string, bool) {
-	query := strings.TrimSpace(c.req.URL.Query().Get("q"))
+	query := strings.TrimSpace(c.Req.URL.Query().Get("q"))
 	if query == "" {
-		c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "missing"})
+		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "missing"})
 		return "", false
 	}
 	if len(query) > 256 {
-		c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 			Message: "The search is longer than 256 characters."})
 		return "", false
 	}
@@ -33,13 +34,13 @@ func (c *restCall) searchQ(doc string) (string, bool) {
 // searchPage answers one page of search results, capped as GitHub's
 // search is.
 func searchPage[T any](c *restCall, doc string, hits []T) ([]T, bool) {
-	perPage, page := pageParams(c.req.URL.Query())
-	if page-1 >= (searchCap+perPage-1)/perPage {
-		c.invalid("Only the first 1000 search results are available", doc)
+	perPage, page := pageParams(c.Req.URL.Query())
+	if page-1 >= (search.ResultCap+perPage-1)/perPage {
+		c.Invalid("Only the first 1000 search results are available", doc)
 		return nil, false
 	}
-	if len(hits) > searchCap {
-		hits = hits[:searchCap]
+	if len(hits) > search.ResultCap {
+		hits = hits[:search.ResultCap]
 	}
 	return paginate(c, hits), true
 }
@@ -70,11 +71,11 @@ func (e *Emulator) searchUsers(c *restCall) {
 		}
 	}
 	var hits []*Account
-	for _, a := range c.st.AccountsInOrder() {
+	for _, a := range c.State.AccountsInOrder() {
 		if a.IsBot || (kind == "user" && a.IsOrg) || (kind == "org" && !a.IsOrg) {
 			continue
 		}
-		if !slices.ContainsFunc(words, func(w string) bool { return !containsFold(w, a.Login, a.Name) }) {
+		if !slices.ContainsFunc(words, func(w string) bool { return !wire.ContainsFold(w, a.Login, a.Name) }) {
 			hits = append(hits, a)
 		}
 	}
@@ -84,9 +85,9 @@ func (e *Emulator) searchUsers(c *restCall) {
 	}
 	items := []userSearchItemJSON{}
 	for _, a := range page {
-		items = append(items, userSearchItemJSON{userJSON: renderSimpleUser(c.links, a), Score: 1})
+		items = append(items, userSearchItemJSON{userJSON: renderSimpleUser(c.Links, a), Score: 1})
 	}
-	c.json(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
+	c.JSON(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
 }
 
 // repoSearchItemJSON is GitHub's repo-search-result-item.
@@ -120,13 +121,13 @@ func (e *Emulator) searchRepositories(c *restCall) {
 		}
 	}
 	var hits []*Repo
-	for _, r := range c.st.Repos() {
+	for _, r := range c.State.Repos() {
 		switch {
-		case c.token.Permission(r) == PermNone,
+		case c.Token.Permission(r) == PermNone,
 			len(owners) > 0 && !slices.Contains(owners, strings.ToLower(r.Owner.Login)),
 			len(names) > 0 && !slices.Contains(names, strings.ToLower(r.FullName())),
 			visibility == "public" && r.Private, visibility == "private" && !r.Private,
-			slices.ContainsFunc(words, func(w string) bool { return !containsFold(w, r.Name, r.Description) }):
+			slices.ContainsFunc(words, func(w string) bool { return !wire.ContainsFold(w, r.Name, r.Description) }):
 			continue
 		}
 		hits = append(hits, r)
@@ -139,5 +140,5 @@ func (e *Emulator) searchRepositories(c *restCall) {
 	for _, r := range page {
 		items = append(items, repoSearchItemJSON{repoJSON: c.repoJSON(r, false), Score: 1})
 	}
-	c.json(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
+	c.JSON(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
 }

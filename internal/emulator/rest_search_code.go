@@ -8,6 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // GET /search/code: GitHub's legacy code search as its REST docs describe
@@ -141,7 +142,7 @@ func (s *codeSearch) match(p, content string) bool {
 
 // found reports whether a word is in the places in: names.
 func (s *codeSearch) found(w, p, content string) bool {
-	return (s.inFile && containsFold(w, content)) || (s.inPath && containsFold(w, p))
+	return (s.inFile && wire.ContainsFold(w, content)) || (s.inPath && wire.ContainsFold(w, p))
 }
 
 // underDir reports whether p is in dir or below it ("" and "/" are the
@@ -196,8 +197,8 @@ type codeSearchItemJSON struct {
 
 func (e *Emulator) searchCode(c *restCall) {
 	const doc = "rest/search/search#search-code"
-	if c.viewer == nil {
-		c.fail(http.StatusUnauthorized, "Requires authentication", doc)
+	if c.Viewer == nil {
+		c.Fail(http.StatusUnauthorized, "Requires authentication", doc)
 		return
 	}
 	query, ok := c.searchQ(doc)
@@ -207,13 +208,13 @@ func (e *Emulator) searchCode(c *restCall) {
 	s := parseCodeSearch(query)
 	switch {
 	case s.badSize:
-		c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 			Message: "The size qualifier's value could not be read."})
 		return
 	case s.positiveTerms() == 0:
 		// "You must include at least one search term when searching
 		// source code": a query of qualifiers only is refused.
-		c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 			Message: "Must include at least one search term."})
 		return
 	case !s.scope.check(c, doc):
@@ -239,18 +240,18 @@ func (e *Emulator) searchCode(c *restCall) {
 	if !ok {
 		return
 	}
-	withMatches := strings.Contains(c.req.Header.Get("Accept"), "text-match")
+	withMatches := strings.Contains(c.Req.Header.Get("Accept"), "text-match")
 	items := []codeSearchItemJSON{}
 	for _, h := range page {
 		items = append(items, c.codeSearchItem(h, s, withMatches))
 	}
-	c.json(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
+	c.JSON(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
 }
 
 // codeSearchItem renders a hit; its URLs name the file at the default
 // branch's head commit, as GitHub's do.
 func (c *restCall) codeSearchItem(h codeHit, s *codeSearch, withMatches bool) codeSearchItemJSON {
-	api := c.links.repo(h.repo)
+	api := c.Links.Repo(h.repo)
 	head := h.repo.Git.Branches[state.RepoDefaultBranch]
 	ref := state.RepoDefaultBranch
 	if head != nil {
@@ -259,7 +260,7 @@ func (c *restCall) codeSearchItem(h codeHit, s *codeSearch, withMatches bool) co
 	sha := state.BlobSHA(h.content)
 	url := api + "/contents/" + escapePath(h.path) + "?ref=" + ref
 	out := codeSearchItemJSON{Name: path.Base(h.path), Path: h.path, SHA: sha, URL: url,
-		GitURL: api + "/git/blobs/" + sha, HTMLURL: c.links.web + "/" + h.repo.FullName() + "/blob/" + ref + "/" + escapePath(h.path),
+		GitURL: api + "/git/blobs/" + sha, HTMLURL: c.Links.Web + "/" + h.repo.FullName() + "/blob/" + ref + "/" + escapePath(h.path),
 		Repository: c.repoJSON(h.repo, false), Score: 1}
 	if withMatches {
 		kind := "FileContent"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // GET /search/commits, as GitHub's "Search commits" documents it: only
@@ -81,9 +82,9 @@ func commitQualifier(key, value string) (f commitFilter, known bool) {
 	case "committer":
 		return func(c *GitCommit) bool { return signedBy(c.Committer, value) }, true
 	case "author-name":
-		return func(c *GitCommit) bool { return containsFold(value, c.Author.Name) }, true
+		return func(c *GitCommit) bool { return wire.ContainsFold(value, c.Author.Name) }, true
 	case "committer-name":
-		return func(c *GitCommit) bool { return containsFold(value, c.Committer.Name) }, true
+		return func(c *GitCommit) bool { return wire.ContainsFold(value, c.Committer.Name) }, true
 	case "author-email":
 		return func(c *GitCommit) bool { return strings.EqualFold(value, c.Author.Email) }, true
 	case "committer-email":
@@ -122,12 +123,12 @@ func (s *commitSearch) match(c *GitCommit) bool {
 	}
 	for _, w := range s.words {
 		if neg, ok := strings.CutPrefix(w, "-"); ok && neg != "" {
-			if containsFold(neg, c.Message) {
+			if wire.ContainsFold(neg, c.Message) {
 				return false
 			}
 			continue
 		}
-		if !containsFold(strings.Trim(w, `"`), c.Message) {
+		if !wire.ContainsFold(strings.Trim(w, `"`), c.Message) {
 			return false
 		}
 	}
@@ -155,7 +156,7 @@ func (e *Emulator) searchCommits(c *restCall) {
 	}
 	s := parseCommitSearch(query)
 	if s.bad != "" {
-		c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 			Message: "The " + s.bad + " qualifier's value could not be read."})
 		return
 	}
@@ -173,7 +174,7 @@ func (e *Emulator) searchCommits(c *restCall) {
 			}
 		}
 	}
-	sortCommitHits(hits, c.req.URL.Query().Get("sort"), c.req.URL.Query().Get("order"))
+	sortCommitHits(hits, c.Req.URL.Query().Get("sort"), c.Req.URL.Query().Get("order"))
 	page, ok := searchPage(c, doc, hits)
 	if !ok {
 		return
@@ -183,7 +184,7 @@ func (e *Emulator) searchCommits(c *restCall) {
 		items = append(items, commitSearchItemJSON{commitJSON: c.commitJSON(h.repo, h.commit, false),
 			Repository: c.repoJSON(h.repo, false), Score: 1})
 	}
-	c.json(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
+	c.JSON(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
 }
 
 // sortCommitHits orders hits by author-date or committer-date (desc

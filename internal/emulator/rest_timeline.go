@@ -3,6 +3,8 @@ package emulator
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // eventJSON is one entry of GitHub's timeline-issue-events. Fields that only
@@ -97,12 +99,12 @@ type sourceIssueJSON struct {
 // can read that repository, and drops it with a deleted source.
 func (c *restCall) crossReference(ev *Event) any {
 	src := ev.Source
-	if src == nil || src.Deleted || c.token.Permission(src.Repo) < PermRead {
+	if src == nil || src.Deleted || c.Token.Permission(src.Repo) < PermRead {
 		return nil
 	}
-	at := ts(ev.CreatedAt)
-	return crossRefEventJSON{Actor: renderSimpleUser(c.links, ev.Actor), CreatedAt: at, UpdatedAt: at, Event: ev.Event,
-		Source: crossRefSourceJSON{Type: "issue", Issue: sourceIssueJSON{issueJSON: renderIssue(c.links, src), Repository: c.repoJSON(src.Repo, false)}}}
+	at := wire.Timestamp(ev.CreatedAt)
+	return crossRefEventJSON{Actor: renderSimpleUser(c.Links, ev.Actor), CreatedAt: at, UpdatedAt: at, Event: ev.Event,
+		Source: crossRefSourceJSON{Type: "issue", Issue: sourceIssueJSON{issueJSON: renderIssue(c.Links, src), Repository: c.repoJSON(src.Repo, false)}}}
 }
 
 func (c *restCall) event(is *Issue, ev *Event) any {
@@ -113,15 +115,15 @@ func (c *restCall) event(is *Issue, ev *Event) any {
 		if ev.Comment == nil || !containsComment(is, ev.Comment) {
 			return nil
 		}
-		return commentEventJSON{Event: "commented", Actor: renderSimpleUser(c.links, ev.Comment.User), commentJSON: renderComment(c.links, ev.Comment)}
+		return commentEventJSON{Event: "commented", Actor: renderSimpleUser(c.Links, ev.Comment.User), commentJSON: renderComment(c.Links, ev.Comment)}
 	}
-	out := eventJSON{ID: ev.ID, NodeID: ev.NodeID, URL: fmt.Sprintf("%s/issues/events/%d", c.links.repo(is.Repo), ev.ID),
-		Actor: renderSimpleUser(c.links, ev.Actor), Event: ev.Event, CreatedAt: ts(ev.CreatedAt)}
+	out := eventJSON{ID: ev.ID, NodeID: ev.NodeID, URL: fmt.Sprintf("%s/issues/events/%d", c.Links.Repo(is.Repo), ev.ID),
+		Actor: renderSimpleUser(c.Links, ev.Actor), Event: ev.Event, CreatedAt: wire.Timestamp(ev.CreatedAt)}
 	switch ev.Event {
 	case "labeled", "unlabeled":
 		out.Label = &eventLabelJSON{Name: ev.Label.Name, Color: ev.Label.Color}
 	case "assigned", "unassigned":
-		out.Assignee = renderSimpleUser(c.links, ev.Assignee)
+		out.Assignee = renderSimpleUser(c.Links, ev.Assignee)
 	case "milestoned", "demilestoned":
 		out.Milestone = &eventTitleJSON{Title: ev.Milestone}
 	case "renamed":
@@ -167,11 +169,11 @@ func containsComment(is *Issue, c *Comment) bool {
 }
 
 func (e *Emulator) listTimeline(c *restCall) {
-	r := c.repoFor(PermRead)
+	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
 	}
-	is := c.issueFor(r)
+	is := c.IssueFor(r)
 	if is == nil {
 		return
 	}
@@ -182,5 +184,5 @@ func (e *Emulator) listTimeline(c *restCall) {
 		}
 	}
 	out := paginate(c, all)
-	c.json(http.StatusOK, out)
+	c.JSON(http.StatusOK, out)
 }

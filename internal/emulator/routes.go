@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // restCall is the request as REST handlers see it: the shared call, with
 // the helpers only REST needs as its methods.
-type restCall struct{ *call }
+type restCall struct{ *wire.Call }
 
 // route is one REST endpoint the emulator serves. The table is exported
 // through Routes so the fidelity tests can check each against GitHub's
@@ -119,21 +121,21 @@ func (e *Emulator) routes(mux *http.ServeMux) {
 		write := rt.method != "GET"
 		h := rt.handler
 		rr.handle(rt.method, rt.path, func(w http.ResponseWriter, r *http.Request) {
-			c := &restCall{callFrom(r)}
-			c.req = r
+			c := &restCall{wire.CallFrom(r)}
+			c.Req = r
 			if write {
-				c.st.Lock()
-				defer c.st.Unlock()
+				c.State.Lock()
+				defer c.State.Unlock()
 			} else {
-				c.st.RLock()
-				defer c.st.RUnlock()
+				c.State.RLock()
+				defer c.State.RUnlock()
 			}
 			defer func() {
 				if v := recover(); v != nil {
 					e.log.Error("emulator handler panic", "route", rt.method+" "+rt.path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-					rec := c.w.(*recorder)
-					rec.reset()
-					writeJSON(rec, http.StatusInternalServerError, errorBody{Message: "Server Error"})
+					rec := c.W.(*wire.Recorder)
+					rec.Reset()
+					wire.WriteJSON(rec, http.StatusInternalServerError, wire.ErrorBody{Message: "Server Error"})
 				}
 			}()
 			h(c)
@@ -142,7 +144,7 @@ func (e *Emulator) routes(mux *http.ServeMux) {
 	// GitHub answers unknown paths, and known paths with another method,
 	// with a JSON 404.
 	rr.notFound = func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, errorBody{Message: "Not Found", DocumentationURL: docsURL("rest"), Status: "404"})
+		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found", DocumentationURL: wire.DocsURL("rest"), Status: "404"})
 	}
 	mux.Handle("/", rr)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -277,7 +278,7 @@ func searchREST(t *testing.T, base, q, extra string) issueSearchPage {
 		}
 		all.TotalCount = p.TotalCount
 		all.Items = append(all.Items, p.Items...)
-		if len(p.Items) < 100 || len(all.Items) >= searchCap {
+		if len(p.Items) < 100 || len(all.Items) >= search.ResultCap {
 			return all
 		}
 	}

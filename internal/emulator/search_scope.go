@@ -1,6 +1,10 @@
 package emulator
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/wire"
+)
 
 // searchScope is the part of a commit or code search that picks
 // repositories: repo:, org:, user: and is:public/private, as GitHub's
@@ -33,17 +37,17 @@ func (s *searchScope) take(key, value string) bool {
 // gives; it answers and returns false then.
 func (s *searchScope) check(c *restCall, doc string) bool {
 	for _, login := range s.owners {
-		if c.st.Account(login) == nil {
-			c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		if c.State.Account(login) == nil {
+			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 				Message: "The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."})
 			return false
 		}
 	}
 	for _, name := range s.repos {
 		owner, repo, _ := strings.Cut(name, "/")
-		r := c.st.Repo(owner, repo)
-		if r == nil || c.token.Permission(r) == PermNone {
-			c.invalid("", doc, fieldError{Resource: "Search", Field: "q", Code: "invalid",
+		r := c.State.Repo(owner, repo)
+		if r == nil || c.Token.Permission(r) == PermNone {
+			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 				Message: "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."})
 			return false
 		}
@@ -54,9 +58,9 @@ func (s *searchScope) check(c *restCall, doc string) bool {
 // reposFor lists the repositories in scope the caller can read.
 func (s *searchScope) reposFor(c *restCall) []*Repo {
 	var out []*Repo
-	for _, r := range c.st.Repos() {
+	for _, r := range c.State.Repos() {
 		switch {
-		case c.token.Permission(r) == PermNone,
+		case c.Token.Permission(r) == PermNone,
 			len(s.owners) > 0 && !containsLower(s.owners, r.Owner.Login),
 			len(s.repos) > 0 && !containsLower(s.repos, r.FullName()),
 			s.visibility == "public" && r.Private, s.visibility == "private" && !r.Private:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // Options configure an Emulator. The zero value serves the demo seed with
@@ -109,19 +110,19 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		scheme = "https"
 	}
 	root := scheme + "://" + r.Host
-	l := links{api: root, web: root}
+	l := wire.Links{API: root, Web: root}
 	// Reached as api.<host>, as github.com's API is, the web pages are at
 	// <host>: GitHub's html_url and GraphQL url name github.com, not
 	// api.github.com.
 	if web, ok := strings.CutPrefix(r.Host, "api."); ok && web != "" {
-		l.web = scheme + "://" + web
+		l.Web = scheme + "://" + web
 	}
 	graphql := false
 	switch {
 	case path == "/graphql" || path == "/api/graphql":
 		graphql = true
 	case path == "/api/v3" || strings.HasPrefix(path, "/api/v3/"):
-		l.api = root + "/api/v3"
+		l.API = root + "/api/v3"
 		r = stripPrefix(r, "/api/v3")
 		path = r.URL.Path
 	}
@@ -154,7 +155,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		anon := faults.AnonymousPrefix + clientHost(r)
 		e.limits.Charge(anon, "core")
 		faults.SetHeaders(w.Header(), e.limits.Snapshot(anon, "core"))
-		writeJSON(w, http.StatusUnauthorized, errorBody{Message: authErr, DocumentationURL: docsURL("rest"), Status: "401"})
+		wire.WriteJSON(w, http.StatusUnauthorized, wire.ErrorBody{Message: authErr, DocumentationURL: wire.DocsURL("rest"), Status: "401"})
 		return
 	}
 	free := path == "/rate_limit" && !graphql // GitHub does not charge for reading the budget
@@ -166,14 +167,14 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			faults.SetHeaders(w.Header(), snap)
 			if graphql {
 				// GitHub reports an exhausted GraphQL budget inside a 200.
-				writeJSON(w, http.StatusOK, map[string]any{"errors": []map[string]any{{
+				wire.WriteJSON(w, http.StatusOK, map[string]any{"errors": []map[string]any{{
 					"type": "RATE_LIMITED", "message": "API rate limit already exceeded for user ID " + strconv.FormatInt(e.viewerID(tok), 10) + ".",
 				}}})
 				return
 			}
-			writeJSON(w, http.StatusForbidden, errorBody{
+			wire.WriteJSON(w, http.StatusForbidden, wire.ErrorBody{
 				Message:          "API rate limit exceeded for user ID " + strconv.FormatInt(e.viewerID(tok), 10) + ". If you reach out to GitHub Support for help, please include the request ID " + reqID + ".",
-				DocumentationURL: docsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api"), Status: "403"})
+				DocumentationURL: wire.DocsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api"), Status: "403"})
 			return
 		}
 	}
@@ -192,9 +193,9 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if status == 0 {
 				status = http.StatusForbidden
 			}
-			writeJSON(w, status, errorBody{
+			wire.WriteJSON(w, status, wire.ErrorBody{
 				Message:          "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID " + reqID + ".",
-				DocumentationURL: docsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits"), Status: strconv.Itoa(status)})
+				DocumentationURL: wire.DocsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits"), Status: strconv.Itoa(status)})
 			return
 		case FaultDropBefore:
 			dropConnection(w)
@@ -202,13 +203,13 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	rec := newRecorder()
-	c := &call{st: e.state, token: tok, links: l, resource: resource, w: rec}
+	rec := wire.NewRecorder()
+	c := &wire.Call{State: e.state, Token: tok, Links: l, Resource: resource, W: rec}
 	e.state.RLock()
-	c.viewer = e.state.Account(tok.Login)
+	c.Viewer = e.state.Account(tok.Login)
 	e.state.RUnlock()
-	r = withCall(r, c)
-	c.req = r
+	r = wire.WithCall(r, c)
+	c.Req = r
 	versionRejected := false
 	switch {
 	case graphql:
@@ -218,12 +219,12 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Answered like any other malformed request: after authentication,
 		// and charged as one.
 		versionRejected = true
-		writeJSON(rec, http.StatusBadRequest, errorBody{
-			Message: unsupportedVersionMessage(requestedAPIVersion(r.Header)), DocumentationURL: docsURL("rest"), Status: "400"})
+		wire.WriteJSON(rec, http.StatusBadRequest, wire.ErrorBody{
+			Message: unsupportedVersionMessage(requestedAPIVersion(r.Header)), DocumentationURL: wire.DocsURL("rest"), Status: "400"})
 	default:
 		e.rest.ServeHTTP(rec, r)
 	}
-	e.log.Debug("emulator request", "route", routeKey, "status", rec.status, "request_id", reqID)
+	e.log.Debug("emulator request", "route", routeKey, "status", rec.Status, "request_id", reqID)
 
 	if fault != nil {
 		switch fault.Kind {
@@ -235,8 +236,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.Header().Set(FaultHeader, string(FaultMalformedAfter))
-			w.WriteHeader(rec.status)
-			body := rec.body.Bytes()
+			w.WriteHeader(rec.Status)
+			body := rec.Body.Bytes()
 			_, _ = w.Write(body[:len(body)/2])
 			return
 		}
@@ -247,8 +248,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h[k] = v
 	}
 	setScopeHeaders(h, tok)
-	status := rec.status
-	body := rec.body.Bytes()
+	status := rec.Status
+	body := rec.Body.Bytes()
 	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && status == http.StatusOK && !graphql {
 		sum := sha256.Sum256(body)
 		etag := `W/"` + hex.EncodeToString(sum[:16]) + `"`
@@ -376,5 +377,5 @@ func writeFaultStatus(w http.ResponseWriter, status int) {
 	case http.StatusServiceUnavailable:
 		msg = "Service Unavailable"
 	}
-	writeJSON(w, status, errorBody{Message: msg, DocumentationURL: docsURL("rest"), Status: strconv.Itoa(status)})
+	wire.WriteJSON(w, status, wire.ErrorBody{Message: msg, DocumentationURL: wire.DocsURL("rest"), Status: strconv.Itoa(status)})
 }

@@ -1,12 +1,12 @@
-package emulator
+package state
 
 import (
 	"slices"
 	"strings"
 )
 
-// association is GitHub's author_association for an author in a repository.
-func association(a *Account, r *Repo) string {
+// Association is GitHub's author_association for an author in a repository.
+func Association(a *Account, r *Repo) string {
 	if a == nil {
 		return "NONE"
 	}
@@ -26,17 +26,17 @@ func association(a *Account, r *Repo) string {
 
 // GitHub's limits on an issue's text, in characters.
 const (
-	maxTitleChars = 256
-	maxBodyChars  = 65536
+	MaxTitleChars = 256
+	MaxBodyChars  = 65536
 )
 
-// maxLabelDescription is the limit GitHub's description of the label
+// MaxLabelDescription is the limit GitHub's description of the label
 // routes gives: "Must be 100 characters or fewer."
-const maxLabelDescription = 100
+const MaxLabelDescription = 100
 
-// milestoneCounts counts the open and closed issues and pull requests in
+// MilestoneCounts counts the open and closed issues and pull requests in
 // a milestone, deleted ones left out.
-func milestoneCounts(r *Repo, m *Milestone) (open, closed int) {
+func MilestoneCounts(r *Repo, m *Milestone) (open, closed int) {
 	for _, is := range r.Issues {
 		if is.Deleted || is.Milestone != m {
 			continue
@@ -50,24 +50,24 @@ func milestoneCounts(r *Repo, m *Milestone) (open, closed int) {
 	return open, closed
 }
 
-// completeness is the share of a milestone's issues that are closed.
-func completeness(r *Repo, m *Milestone) float64 {
-	open, closed := milestoneCounts(r, m)
+// MilestoneCompleteness is the share of a milestone's issues that are closed.
+func MilestoneCompleteness(r *Repo, m *Milestone) float64 {
+	open, closed := MilestoneCounts(r, m)
 	if open+closed == 0 {
 		return 0
 	}
 	return float64(closed) / float64(open+closed)
 }
 
-// visibleComments drops the comments of other people's pending reviews.
-func visibleComments(list []*ReviewComment, viewer *Account) []*ReviewComment {
+// VisibleReviewComments drops the comments of other people's pending reviews.
+func VisibleReviewComments(list []*ReviewComment, viewer *Account) []*ReviewComment {
 	return slices.DeleteFunc(slices.Clone(list), func(c *ReviewComment) bool {
 		return c.Review.State == "PENDING" && c.Review.User != viewer
 	})
 }
 
-// repoOfCheckRun finds the repository whose commit a check run checked.
-func repoOfCheckRun(st *State, c *CheckRun) *Repo {
+// RepoOfCheckRun finds the repository whose commit a check run checked.
+func RepoOfCheckRun(st *State, c *CheckRun) *Repo {
 	for _, r := range st.Repos() {
 		if r.Git != nil && slices.Contains(r.Git.CheckRuns[c.HeadSHA], c) {
 			return r

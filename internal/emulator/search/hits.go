@@ -1,23 +1,23 @@
-package emulator
+package search
 
 import (
 	"sort"
 
-	"github.com/ghgate/ghgate/internal/emulator/search"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
-// searchCap is how many results GitHub's search API will page through.
-const searchCap = 1000
+// ResultCap is how many results GitHub's search API will page through.
+const ResultCap = 1000
 
-// searchHits is every issue and pull request the token can read that the
+// Hits is every issue and pull request the token can read that the
 // query matches, in the order asked for: by sortBy (created, updated,
 // comments; the query's sort: qualifier when sortBy is empty) in order
 // (desc unless asc), or best match, which the emulator takes as newest
 // first.
-func searchHits(st *State, token *Token, s *search.Query, sortBy, order string) []*Issue {
-	var hits []*Issue
+func Hits(st *state.State, token *state.Token, s *Query, sortBy, order string) []*state.Issue {
+	var hits []*state.Issue
 	for _, r := range st.Repos() {
-		if token.Permission(r) == PermNone {
+		if token.Permission(r) == state.PermNone {
 			continue
 		}
 		for _, is := range r.Issues {
@@ -37,13 +37,13 @@ func searchHits(st *State, token *Token, s *search.Query, sortBy, order string) 
 	if order != "asc" {
 		order = "desc"
 	}
-	sortIssues(hits, sortBy, order)
+	SortIssues(hits, sortBy, order)
 	return hits
 }
 
-// sortIssues orders by created (default), updated or comments, desc by default.
-func sortIssues(list []*Issue, by, direction string) {
-	key := func(is *Issue) int64 {
+// SortIssues orders by created (default), updated or comments, desc by default.
+func SortIssues(list []*state.Issue, by, direction string) {
+	key := func(is *state.Issue) int64 {
 		switch by {
 		case "updated":
 			return is.UpdatedAt.Unix()

@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"bytes"
@@ -8,18 +8,20 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
-// errorBody is GitHub's basic-error and validation-error shape.
-type errorBody struct {
+// ErrorBody is GitHub's basic-error and validation-error shape.
+type ErrorBody struct {
 	Message          string       `json:"message"`
-	Errors           []fieldError `json:"errors,omitempty"`
+	Errors           []FieldError `json:"errors,omitempty"`
 	DocumentationURL string       `json:"documentation_url,omitempty"`
 	Status           string       `json:"status,omitempty"`
 }
 
-// fieldError is one entry of a 422's errors array.
-type fieldError struct {
+// FieldError is one entry of a 422's errors array.
+type FieldError struct {
 	Resource string `json:"resource"`
 	Field    string `json:"field,omitempty"`
 	Code     string `json:"code"`
@@ -27,9 +29,10 @@ type fieldError struct {
 	Message  string `json:"message,omitempty"`
 }
 
-func docsURL(path string) string { return "https://docs.github.com/" + path }
+func DocsURL(path string) string { return "https://docs.github.com/" + path }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// WriteJSON answers status with v as JSON, encoded as GitHub encodes it.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	// GitHub sends <, > and & as they are, not as \u003c escapes.
@@ -43,47 +46,48 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(bytes.TrimRight(buf.Bytes(), "\n"))
 }
 
-// json writes a successful response.
-func (c *call) json(status int, v any) { writeJSON(c.w, status, v) }
+// JSON writes a successful response.
+func (c *Call) JSON(status int, v any) { WriteJSON(c.W, status, v) }
 
 // noContent answers 204.
-func (c *call) noContent() { c.w.WriteHeader(http.StatusNoContent) }
+func (c *Call) NoContent() { c.W.WriteHeader(http.StatusNoContent) }
 
 // fail answers with GitHub's basic-error shape.
-func (c *call) fail(status int, message, doc string) {
-	writeJSON(c.w, status, errorBody{Message: message, DocumentationURL: docsURL(doc), Status: strconv.Itoa(status)})
+func (c *Call) Fail(status int, message, doc string) {
+	WriteJSON(c.W, status, ErrorBody{Message: message, DocumentationURL: DocsURL(doc), Status: strconv.Itoa(status)})
 }
 
-func (c *call) notFound() { c.fail(http.StatusNotFound, "Not Found", "rest") }
+// NotFound is GitHub's 404, also its answer for what the token may not see.
+func (c *Call) NotFound() { c.Fail(http.StatusNotFound, "Not Found", "rest") }
 
 // forbidden is GitHub's answer to a write without the permission for it.
-func (c *call) forbidden() {
-	c.fail(http.StatusForbidden, "Resource not accessible by personal access token", "rest")
+func (c *Call) Forbidden() {
+	c.Fail(http.StatusForbidden, "Resource not accessible by personal access token", "rest")
 }
 
 // invalid answers 422 with GitHub's validation-error shape.
-func (c *call) invalid(message, doc string, errs ...fieldError) {
+func (c *Call) Invalid(message, doc string, errs ...FieldError) {
 	if message == "" {
 		message = "Validation Failed"
 	}
 	// GitHub's validation-error has no status field, unlike basic-error.
-	writeJSON(c.w, http.StatusUnprocessableEntity, errorBody{Message: message, Errors: errs, DocumentationURL: docsURL(doc)})
+	WriteJSON(c.W, http.StatusUnprocessableEntity, ErrorBody{Message: message, Errors: errs, DocumentationURL: DocsURL(doc)})
 }
 
 // decode reads a JSON request body into v. A body that is not JSON answers
 // 400, and one that does not fit v answers 422 naming the field, as GitHub
 // does. It reports whether the handler may go on.
-func (c *call) decode(v any) bool {
-	body, err := io.ReadAll(io.LimitReader(c.req.Body, 25<<20))
+func (c *Call) Decode(v any) bool {
+	body, err := io.ReadAll(io.LimitReader(c.Req.Body, 25<<20))
 	if err != nil {
-		c.fail(http.StatusBadRequest, "Problems parsing JSON", "rest")
+		c.Fail(http.StatusBadRequest, "Problems parsing JSON", "rest")
 		return false
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		body = []byte("{}")
 	}
 	if !json.Valid(body) {
-		c.fail(http.StatusBadRequest, "Problems parsing JSON", "rest")
+		c.Fail(http.StatusBadRequest, "Problems parsing JSON", "rest")
 		return false
 	}
 	if err := json.Unmarshal(body, v); err != nil {
@@ -92,8 +96,8 @@ func (c *call) decode(v any) bool {
 		if errors.As(err, &te) {
 			field = te.Field
 		}
-		c.invalid("Invalid request.\n\nFor '"+field+"', the value has the wrong type.", "rest",
-			fieldError{Resource: "Request", Field: field, Code: "invalid"})
+		c.Invalid("Invalid request.\n\nFor '"+field+"', the value has the wrong type.", "rest",
+			FieldError{Resource: "Request", Field: field, Code: "invalid"})
 		return false
 	}
 	return true
@@ -102,38 +106,38 @@ func (c *call) decode(v any) bool {
 // repoFor resolves {owner}/{repo} and checks the token may use it at need.
 // A repository the token cannot see answers 404, one it can see but not
 // change answers 403, as GitHub does. It returns nil when it has answered.
-func (c *call) repoFor(need Permission) *Repo {
-	r := c.st.Repo(c.req.PathValue("owner"), c.req.PathValue("repo"))
+func (c *Call) RepoFor(need state.Permission) *state.Repo {
+	r := c.State.Repo(c.Req.PathValue("owner"), c.Req.PathValue("repo"))
 	if r == nil {
-		c.notFound()
+		c.NotFound()
 		return nil
 	}
-	p := c.token.Permission(r)
-	if p == PermNone {
-		c.notFound()
+	p := c.Token.Permission(r)
+	if p == state.PermNone {
+		c.NotFound()
 		return nil
 	}
 	if p < need {
-		c.forbidden()
+		c.Forbidden()
 		return nil
 	}
 	return r
 }
 
 // issueFor resolves {issue_number} in r. Deleted issues answer 410.
-func (c *call) issueFor(r *Repo) *Issue {
-	n, err := strconv.Atoi(c.req.PathValue("issue_number"))
+func (c *Call) IssueFor(r *state.Repo) *state.Issue {
+	n, err := strconv.Atoi(c.Req.PathValue("issue_number"))
 	if err != nil {
-		c.notFound()
+		c.NotFound()
 		return nil
 	}
 	is := r.Issue(n)
 	if is == nil {
-		c.notFound()
+		c.NotFound()
 		return nil
 	}
 	if is.Deleted {
-		c.fail(http.StatusGone, "This issue was deleted", "rest/issues/issues#get-an-issue")
+		c.Fail(http.StatusGone, "This issue was deleted", "rest/issues/issues#get-an-issue")
 		return nil
 	}
 	return is
