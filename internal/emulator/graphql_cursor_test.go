@@ -20,7 +20,7 @@ func TestGraphQLCursorAtIntegerLimit(t *testing.T) {
 	}
 	srv := httptest.NewServer(emu)
 	t.Cleanup(srv.Close)
-	cursor := base64.StdEncoding.EncodeToString([]byte(cursorPrefix + strconv.Itoa(int(^uint(0)>>1))))
+	cursor := base64.StdEncoding.EncodeToString([]byte(wantCursorPrefix + strconv.Itoa(int(^uint(0)>>1))))
 	doc := `query($after: String) { repository(owner: "acme", name: "widgets") { issues(first: 2, after: $after) { nodes { number } pageInfo { hasNextPage } } } }`
 	body, _ := json.Marshal(map[string]any{"query": doc, "variables": map[string]any{"after": cursor}})
 	req, _ := http.NewRequest("POST", srv.URL+"/graphql", strings.NewReader(string(body)))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/ghgate/ghgate/internal/emulator/graphql"
 	"github.com/ghgate/ghgate/internal/emulator/schema"
 	"github.com/ghgate/ghgate/internal/openapiprune"
 )
@@ -26,7 +26,7 @@ import (
 type githubSchemas struct {
 	published *ast.Schema
 	overlaid  *ast.Schema
-	src       GraphQLSchemaSource
+	src       schema.Source
 	pub, ovl  []byte
 }
 
@@ -35,7 +35,7 @@ var loadGitHubSchemas = sync.OnceValues(func() (*githubSchemas, error) {
 	if err != nil {
 		return nil, err
 	}
-	published, overlay, src, err := ReadGraphQLSources(root)
+	published, overlay, src, err := schema.ReadSources(root)
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +73,10 @@ func checkDocument(t testing.TB, doc string) (published, overlaid bool, msg stri
 	t.Helper()
 	s := schemasOrFail(t)
 	// The rules are GitHub's, as the endpoint applies them (graphql_rules.go).
-	if _, errs := gqlparser.LoadQueryWithRules(s.published, doc, githubValidationRules(s.published)); len(errs) == 0 {
+	if _, errs := gqlparser.LoadQueryWithRules(s.published, doc, graphql.ValidationRules(s.published)); len(errs) == 0 {
 		return true, true, ""
 	}
-	_, errs := gqlparser.LoadQueryWithRules(s.overlaid, doc, githubValidationRules(s.overlaid))
+	_, errs := gqlparser.LoadQueryWithRules(s.overlaid, doc, graphql.ValidationRules(s.overlaid))
 	if len(errs) == 0 {
 		return false, true, ""
 	}
@@ -136,17 +136,21 @@ func TestPrunedSchemaIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(root, GraphQLSchemaPackage, "schema.graphql")); err != nil && os.Getenv("CI") == "" {
-		t.Skipf("%s is not installed and CI is unset: cannot regenerate the pruned schema to compare (run `make test`)", GraphQLSchemaPackage)
+	if _, err := os.Stat(filepath.Join(root, schema.PackagePath, "schema.graphql")); err != nil && os.Getenv("CI") == "" {
+		t.Skipf("%s is not installed and CI is unset: cannot regenerate the pruned schema to compare (run `make test`)", schema.PackagePath)
 	}
 	s := schemasOrFail(t)
-	want, err := PruneGraphQLSchema(s.pub, s.ovl, s.src)
+	served, err := graphql.Fields()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := schema.Prune(s.pub, s.ovl, s.src, served)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(want, []byte(schema.Pruned)) {
 		t.Fatalf("%s is stale for %s@%s and the registered resolvers: run `go run ./scripts/prunegraphql`",
-			GraphQLPrunedPath, s.src.Package, s.src.Version)
+			schema.PrunedPath, s.src.Package, s.src.Version)
 	}
 	if !strings.Contains(schema.Pruned, s.src.Package+" "+s.src.Version) {
 		t.Errorf("the pruned schema's header does not name %s %s", s.src.Package, s.src.Version)
@@ -162,7 +166,7 @@ func TestPrunedSchemaIsCurrent(t *testing.T) {
 // field, argument and enum value must exist there with the same type.
 func TestPrunedSchemaIsSubsetOfGitHubs(t *testing.T) {
 	full := schemasOrFail(t).overlaid
-	pruned, err := loadPrunedSchema()
+	pruned, err := graphql.LoadSchema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,56 +205,4 @@ func TestPrunedSchemaIsSubsetOfGitHubs(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestEveryServedFieldHasAResolver checks the pruned schema and the
-// registry agree both ways.
-func TestEveryServedFieldHasAResolver(t *testing.T) {
-	pruned, err := loadPrunedSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := newResolvers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fields, err := GraphQLFields()
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := map[string]bool{}
-	for _, f := range fields {
-		key := f.Type + "." + f.Field
-		served[key] = true
-		def := pruned.Types[f.Type]
-		if def == nil || def.Fields.ForName(f.Field) == nil {
-			t.Errorf("resolver %s is not in the embedded schema: regenerate it", key)
-		}
-	}
-	for _, key := range fieldKeys(pruned) {
-		if !served[key] {
-			t.Errorf("the embedded schema has %s, which no resolver serves", key)
-		}
-	}
-	if len(reg.fields) != len(served) {
-		t.Errorf("registry has %d fields, GraphQLFields lists %d", len(reg.fields), len(served))
-	}
-}
-
-// fieldKeys is "Type.field" for every object field of a schema, for
-// comparing schemas in tests.
-func fieldKeys(s *ast.Schema) []string {
-	var out []string
-	for name, def := range s.Types {
-		if def.BuiltIn || strings.HasPrefix(name, "__") || def.Kind != ast.Object {
-			continue
-		}
-		for _, f := range def.Fields {
-			if !strings.HasPrefix(f.Name, "__") {
-				out = append(out, name+"."+f.Name)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }

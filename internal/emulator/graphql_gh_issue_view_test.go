@@ -71,7 +71,7 @@ func testGraphQLGhIssueView(t *testing.T, w *gqlWorld) {
 	}
 	// Every group is listed, each empty: the emulator keeps no reactions.
 	var none []ghReactionGroup
-	for _, c := range reactionContents {
+	for _, c := range allReactionContents {
 		none = append(none, ghReactionGroup{Content: c})
 	}
 

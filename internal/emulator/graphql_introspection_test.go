@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/ghgate/ghgate/internal/emulator/graphql"
 )
 
 // The introspection answers are checked against the served schema itself
@@ -89,7 +91,7 @@ fragment TypeRef on __Type {
 
 func servedSchema(t *testing.T) *ast.Schema {
 	t.Helper()
-	s, err := loadPrunedSchema()
+	s, err := graphql.LoadSchema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ func checkIntroType(t *testing.T, s *ast.Schema, def *ast.Definition, got introF
 	case ast.Object, ast.Interface:
 		var want []*ast.FieldDefinition
 		for _, f := range def.Fields {
-			if !isIntrospectionField(f.Name) {
+			if !introspectionField(f.Name) {
 				want = append(want, f)
 			}
 		}
@@ -162,7 +164,7 @@ func checkIntroType(t *testing.T, s *ast.Schema, def *ast.Definition, got introF
 		}
 		for i, f := range want {
 			g := got.Fields[i]
-			if g.Name != f.Name || g.Type.sdl() != f.Type.String() || len(g.Args) != len(f.Arguments) || g.IsDeprecated != deprecated(f.Directives) {
+			if g.Name != f.Name || g.Type.sdl() != f.Type.String() || len(g.Args) != len(f.Arguments) || g.IsDeprecated != isDeprecated(f.Directives) {
 				t.Errorf("%s.%s: got %s: %s (%d args, deprecated %v), want %s: %s (%d args)",
 					def.Name, f.Name, g.Name, g.Type.sdl(), len(g.Args), g.IsDeprecated, f.Name, f.Type.String(), len(f.Arguments))
 				continue
@@ -233,7 +235,7 @@ func testIntrospectionType(t *testing.T, w *gqlWorld, s *ast.Schema) {
 	}
 	var want []string
 	for _, f := range s.Types["Issue"].Fields {
-		if !deprecated(f.Directives) {
+		if !isDeprecated(f.Directives) {
 			want = append(want, f.Name)
 		}
 	}

@@ -52,7 +52,7 @@ func testGraphQLDeleteIssueForbidden(t *testing.T, w *gqlWorld) {
 	for _, who := range []string{"carol", "bob"} { // read, write: neither is admin
 		res := w.query("emu-"+who, `mutation($id: ID!) { deleteIssue(input: {issueId: $id}) { clientMutationId } }`,
 			map[string]any{"id": id})
-		want := []gqlErrorJSON{{Type: "FORBIDDEN", Path: []any{"deleteIssue"}, Locations: []gqlLocation{{Line: 1, Column: 22}},
+		want := []respError{{Type: "FORBIDDEN", Path: []any{"deleteIssue"}, Locations: []respLocation{{Line: 1, Column: 22}},
 			Message: who + " does not have the correct permissions to execute `DeleteIssue`"}}
 		if res.Status != 200 || string(res.Data) != `{"deleteIssue":null}` || !reflect.DeepEqual(res.Errors, want) {
 			t.Errorf("%s: %s", who, res.raw)

@@ -81,7 +81,7 @@ func testGraphQLCommentsPagination(t *testing.T, w *gqlWorld) {
 			}
 		}
 	}
-	cursor21 := encodeCursor(20)
+	cursor21 := wantCursor(20)
 	w.query("emu-carol", `query($n: Int!, $before: String) { repository(owner: "acme", name: "widgets") {
   issue(number: $n) { comments(last: 5, before: $before) { nodes { body } pageInfo { hasNextPage hasPreviousPage } } } } }`,
 		map[string]any{"n": w.bug, "before": cursor21}).ok(t, &d)
@@ -110,8 +110,8 @@ func testGraphQLPaginationErrors(t *testing.T, w *gqlWorld) {
 	if res.Status != 200 || string(res.Data) != `{"repository":{"name":"widgets","issue":{"title":"Widget crashes on resize","labels":null}}}` {
 		t.Errorf("data = %s", res.Data)
 	}
-	want := []gqlErrorJSON{{Type: "EXCESSIVE_PAGINATION", Path: []any{"repository", "issue", "labels"},
-		Locations: []gqlLocation{{Line: 6, Column: 7}},
+	want := []respError{{Type: "EXCESSIVE_PAGINATION", Path: []any{"repository", "issue", "labels"},
+		Locations: []respLocation{{Line: 6, Column: 7}},
 		Message:   "Requesting 101 records on the `labels` connection exceeds the `first` limit of 100 records."}}
 	if !reflect.DeepEqual(res.Errors, want) {
 		t.Errorf("errors = %+v, want %+v", res.Errors, want)

@@ -357,7 +357,7 @@ func testGraphQLNodeRoundTrip(t *testing.T, w *gqlWorld) {
 	if got := strings.Join(types, ","); got != "Issue,PullRequest,Repository,User,Label,Milestone,IssueComment,null" {
 		t.Errorf("node types = %s", got)
 	}
-	want := []gqlErrorJSON{{Type: "NOT_FOUND", Path: []any{"nodes", float64(7)}, Locations: []gqlLocation{{Line: 1, Column: 23}},
+	want := []respError{{Type: "NOT_FOUND", Path: []any{"nodes", float64(7)}, Locations: []respLocation{{Line: 1, Column: 23}},
 		Message: "Could not resolve to a node with the global id of 'I_nope'"}}
 	if !reflect.DeepEqual(res.Errors, want) {
 		t.Errorf("errors = %+v, want %+v", res.Errors, want)

@@ -13,7 +13,7 @@ import (
 )
 
 // postGraphQL sends a document GitHub's schema accepts to srv as token.
-func postGraphQL(t *testing.T, srv *httptest.Server, token, doc string, vars map[string]any, into any) []gqlErrorJSON {
+func postGraphQL(t *testing.T, srv *httptest.Server, token, doc string, vars map[string]any, into any) []respError {
 	t.Helper()
 	requireGitHubValid(t, &fidelityCount{}, doc)
 	b, err := json.Marshal(map[string]any{"query": doc, "variables": vars})
@@ -32,7 +32,7 @@ func postGraphQL(t *testing.T, srv *httptest.Server, token, doc string, vars map
 	defer resp.Body.Close()
 	var out struct {
 		Data   json.RawMessage `json:"data"`
-		Errors []gqlErrorJSON  `json:"errors"`
+		Errors []respError     `json:"errors"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		t.Fatal(err)

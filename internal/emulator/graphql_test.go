@@ -2,13 +2,19 @@ package emulator
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/ghgate/ghgate/internal/emulator/schema"
 )
 
 // gqlWorld is an emulator over HTTP seeded with a small world of its own:
@@ -109,7 +115,7 @@ type gqlResult struct {
 	Status int             `json:"-"`
 	Header http.Header     `json:"-"`
 	Data   json.RawMessage `json:"data"`
-	Errors []gqlErrorJSON  `json:"errors"`
+	Errors []respError     `json:"errors"`
 	raw    []byte
 	// HasData is whether the response had a "data" key at all.
 	HasData bool
@@ -233,9 +239,41 @@ func TestGraphQL(t *testing.T) {
 	}
 	n := count.validated.Load()
 	graphQLReport = fmt.Sprintf("graphql fidelity: %d documents validated against %s %s (%d of them need %s)",
-		n, schemasOrFail(t).src.Package, schemasOrFail(t).src.Version, count.overlay.Load(), GraphQLOverlayPath)
+		n, schemasOrFail(t).src.Package, schemasOrFail(t).src.Version, count.overlay.Load(), schema.OverlayPath)
 	t.Log(graphQLReport)
 	if n < 30 {
 		t.Errorf("only %d documents were validated against GitHub's schema", n)
 	}
 }
+
+// respError is one entry of a GraphQL response's errors array, as the
+// tests decode it.
+type respError struct {
+	Type       string         `json:"type,omitempty"`
+	Path       []any          `json:"path,omitempty"`
+	Extensions map[string]any `json:"extensions,omitempty"`
+	Locations  []respLocation `json:"locations,omitempty"`
+	Message    string         `json:"message"`
+}
+
+// respLocation is where in the document an error points.
+type respLocation struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// wantCursorPrefix is the emulator's cursor format: base64 of this prefix
+// and an index, which tests forge cursors with.
+const wantCursorPrefix = "cursor:v2:"
+
+func wantCursor(index int) string {
+	return base64.StdEncoding.EncodeToString([]byte(wantCursorPrefix + strconv.Itoa(index)))
+}
+
+// introspectionField names the root fields introspection adds.
+func introspectionField(name string) bool { return name == "__schema" || name == "__type" }
+
+func isDeprecated(dirs ast.DirectiveList) bool { return dirs.ForName("deprecated") != nil }
+
+// allReactionContents is GitHub's ReactionContent enum.
+var allReactionContents = []string{"CONFUSED", "EYES", "HEART", "HOORAY", "LAUGH", "ROCKET", "THUMBS_DOWN", "THUMBS_UP"}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
+	"github.com/ghgate/ghgate/internal/emulator/graphql"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -65,7 +66,7 @@ func New(opts Options) (*Emulator, error) {
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = http.NewServeMux()
 	e.routes(e.rest)
-	graphql, err := newGraphQLHandler(e.limits)
+	graphql, err := graphql.NewHandler(e.limits)
 	if err != nil {
 		return nil, err
 	}

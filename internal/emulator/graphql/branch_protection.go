@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -12,7 +12,7 @@ import (
 // `gh pr view --json` read it through baseRef.
 
 // branchRule is the rule protecting a repository's default branch.
-type branchRule struct{ repo *Repo }
+type branchRule struct{ repo *state.Repo }
 
 func registerBranchProtection(r *resolvers) {
 	objectType(r, func(*branchRule) string { return "BranchProtectionRule" })

@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"slices"
@@ -22,8 +22,8 @@ type closedByArgs struct {
 }
 
 func registerClosingRefs(r *resolvers) {
-	resolveArgs(r, "Issue.closedByPullRequestsReferences", func(x *gqlContext, is *Issue, a closedByArgs) (any, error) {
-		var list []*Issue
+	resolveArgs(r, "Issue.closedByPullRequestsReferences", func(x *gqlContext, is *state.Issue, a closedByArgs) (any, error) {
+		var list []*state.Issue
 		if !a.UserLinkedOnly {
 			for _, repo := range x.st.Repos() {
 				if !x.canRead(repo) {
@@ -38,7 +38,7 @@ func registerClosingRefs(r *resolvers) {
 			}
 		}
 		if a.OrderByState {
-			slices.SortStableFunc(list, func(p, q *Issue) int { return strings.Compare(q.State, p.State) }) // open before closed
+			slices.SortStableFunc(list, func(p, q *state.Issue) int { return strings.Compare(q.State, p.State) }) // open before closed
 		}
 		return pageOf(x, list, a.connArgs)
 	})

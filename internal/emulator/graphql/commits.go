@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"slices"
@@ -10,14 +10,14 @@ import (
 // commitRef is a commit in a repository: GraphQL's Commit, which reaches
 // its repository's statuses and check runs.
 type commitRef struct {
-	repo   *Repo
-	commit *GitCommit
+	repo   *state.Repo
+	commit *state.GitCommit
 }
 
 // rollup is a commit's StatusCheckRollup: its latest status per context
 // and its check runs.
 type rollup struct {
-	repo *Repo
+	repo *state.Repo
 	sha  string
 }
 
@@ -50,8 +50,8 @@ type stateCount struct {
 // checkSuite stands for a check run's suite and workflow run, which the
 // emulator does not keep apart from the run.
 type checkSuite struct {
-	repo *Repo
-	run  *CheckRun
+	repo *state.Repo
+	run  *state.CheckRun
 }
 
 // workflow is an Actions workflow, by name.
@@ -80,7 +80,7 @@ func registerCommits(r *resolvers) {
 	resolve(r, t+".author", func(_ *gqlContext, c *commitRef) (any, error) { return &c.commit.Author, nil })
 	resolve(r, t+".committer", func(_ *gqlContext, c *commitRef) (any, error) { return &c.commit.Committer, nil })
 	resolveArgs(r, t+".authors", func(x *gqlContext, c *commitRef, a connArgs) (any, error) {
-		return pageOf(x, []*GitSignature{&c.commit.Author}, a)
+		return pageOf(x, []*state.GitSignature{&c.commit.Author}, a)
 	})
 	resolve(r, t+".url", func(x *gqlContext, c *commitRef) (any, error) {
 		return x.webURL("/" + c.repo.FullName() + "/commit/" + c.commit.SHA), nil
@@ -94,11 +94,11 @@ func registerCommits(r *resolvers) {
 		return ro, nil
 	})
 
-	objectType(r, func(*GitSignature) string { return "GitActor" })
-	resolve(r, "GitActor.name", func(_ *gqlContext, s *GitSignature) (any, error) { return s.Name, nil })
-	resolve(r, "GitActor.email", func(_ *gqlContext, s *GitSignature) (any, error) { return s.Email, nil })
-	resolve(r, "GitActor.date", func(_ *gqlContext, s *GitSignature) (any, error) { return s.When, nil })
-	resolve(r, "GitActor.user", func(_ *gqlContext, s *GitSignature) (any, error) { return s.User, nil })
+	objectType(r, func(*state.GitSignature) string { return "GitActor" })
+	resolve(r, "GitActor.name", func(_ *gqlContext, s *state.GitSignature) (any, error) { return s.Name, nil })
+	resolve(r, "GitActor.email", func(_ *gqlContext, s *state.GitSignature) (any, error) { return s.Email, nil })
+	resolve(r, "GitActor.date", func(_ *gqlContext, s *state.GitSignature) (any, error) { return s.When, nil })
+	resolve(r, "GitActor.user", func(_ *gqlContext, s *state.GitSignature) (any, error) { return s.User, nil })
 
 	objectType(r, func(*rollup) string { return "StatusCheckRollup" })
 	resolve(r, "StatusCheckRollup.state", func(_ *gqlContext, ro *rollup) (any, error) {
@@ -123,7 +123,7 @@ func registerCommits(r *resolvers) {
 	resolve(r, rc+".checkRunCount", func(_ *gqlContext, c *rollupConnection) (any, error) {
 		n := 0
 		for _, v := range c.all {
-			if _, ok := v.(*CheckRun); ok {
+			if _, ok := v.(*state.CheckRun); ok {
 				n++
 			}
 		}
@@ -132,7 +132,7 @@ func registerCommits(r *resolvers) {
 	resolve(r, rc+".statusContextCount", func(_ *gqlContext, c *rollupConnection) (any, error) {
 		n := 0
 		for _, v := range c.all {
-			if _, ok := v.(*CommitStatus); ok {
+			if _, ok := v.(*state.CommitStatus); ok {
 				n++
 			}
 		}
@@ -140,7 +140,7 @@ func registerCommits(r *resolvers) {
 	})
 	resolve(r, rc+".checkRunCountsByState", func(_ *gqlContext, c *rollupConnection) (any, error) {
 		return countStates(c.all, func(v any) (string, bool) {
-			cr, ok := v.(*CheckRun)
+			cr, ok := v.(*state.CheckRun)
 			if !ok {
 				return "", false
 			}
@@ -149,7 +149,7 @@ func registerCommits(r *resolvers) {
 	})
 	resolve(r, rc+".statusContextCountsByState", func(_ *gqlContext, c *rollupConnection) (any, error) {
 		return countStates(c.all, func(v any) (string, bool) {
-			st, ok := v.(*CommitStatus)
+			st, ok := v.(*state.CommitStatus)
 			if !ok {
 				return "", false
 			}
@@ -162,26 +162,26 @@ func registerCommits(r *resolvers) {
 		resolve(r, typ+".count", func(_ *gqlContext, s *stateCount) (any, error) { return s.count, nil })
 	}
 
-	objectType(r, func(*CheckRun) string { return "CheckRun" })
+	objectType(r, func(*state.CheckRun) string { return "CheckRun" })
 	const cr = "CheckRun"
-	resolve(r, cr+".id", func(_ *gqlContext, c *CheckRun) (any, error) { return c.NodeID, nil })
-	resolve(r, cr+".databaseId", func(_ *gqlContext, c *CheckRun) (any, error) { return c.ID, nil })
-	resolve(r, cr+".name", func(_ *gqlContext, c *CheckRun) (any, error) { return c.Name, nil })
-	resolve(r, cr+".status", func(_ *gqlContext, c *CheckRun) (any, error) { return state.EnumValue(c.Status), nil })
-	resolve(r, cr+".conclusion", func(_ *gqlContext, c *CheckRun) (any, error) {
+	resolve(r, cr+".id", func(_ *gqlContext, c *state.CheckRun) (any, error) { return c.NodeID, nil })
+	resolve(r, cr+".databaseId", func(_ *gqlContext, c *state.CheckRun) (any, error) { return c.ID, nil })
+	resolve(r, cr+".name", func(_ *gqlContext, c *state.CheckRun) (any, error) { return c.Name, nil })
+	resolve(r, cr+".status", func(_ *gqlContext, c *state.CheckRun) (any, error) { return state.EnumValue(c.Status), nil })
+	resolve(r, cr+".conclusion", func(_ *gqlContext, c *state.CheckRun) (any, error) {
 		if c.Conclusion == nil {
 			return nil, nil
 		}
 		return state.EnumValue(*c.Conclusion), nil
 	})
-	resolve(r, cr+".startedAt", func(_ *gqlContext, c *CheckRun) (any, error) { return c.StartedAt, nil })
-	resolve(r, cr+".completedAt", func(_ *gqlContext, c *CheckRun) (any, error) { return c.CompletedAt, nil })
-	resolve(r, cr+".detailsUrl", func(x *gqlContext, c *CheckRun) (any, error) { return x.webURL(wire.CheckRunPath(x.st, c)), nil })
-	resolve(r, cr+".url", func(x *gqlContext, c *CheckRun) (any, error) { return x.webURL(wire.CheckRunPath(x.st, c)), nil })
-	resolveArgs(r, cr+".isRequired", func(_ *gqlContext, c *CheckRun, _ isRequiredArgs) (any, error) {
+	resolve(r, cr+".startedAt", func(_ *gqlContext, c *state.CheckRun) (any, error) { return c.StartedAt, nil })
+	resolve(r, cr+".completedAt", func(_ *gqlContext, c *state.CheckRun) (any, error) { return c.CompletedAt, nil })
+	resolve(r, cr+".detailsUrl", func(x *gqlContext, c *state.CheckRun) (any, error) { return x.webURL(wire.CheckRunPath(x.st, c)), nil })
+	resolve(r, cr+".url", func(x *gqlContext, c *state.CheckRun) (any, error) { return x.webURL(wire.CheckRunPath(x.st, c)), nil })
+	resolveArgs(r, cr+".isRequired", func(_ *gqlContext, c *state.CheckRun, _ isRequiredArgs) (any, error) {
 		return slices.Contains(state.RequiredChecks, c.Name), nil
 	})
-	resolve(r, cr+".checkSuite", func(x *gqlContext, c *CheckRun) (any, error) {
+	resolve(r, cr+".checkSuite", func(x *gqlContext, c *state.CheckRun) (any, error) {
 		return &checkSuite{repo: state.RepoOfCheckRun(x.st, c), run: c}, nil
 	})
 	objectType(r, func(*checkSuite) string { return "CheckSuite" })
@@ -193,16 +193,16 @@ func registerCommits(r *resolvers) {
 	resolve(r, "WorkflowRun.workflow", func(_ *gqlContext, s *checkSuite) (any, error) { return &workflow{name: s.run.Workflow}, nil })
 	resolve(r, "WorkflowRun.event", func(_ *gqlContext, _ *checkSuite) (any, error) { return "pull_request", nil })
 
-	objectType(r, func(*CommitStatus) string { return "StatusContext" })
+	objectType(r, func(*state.CommitStatus) string { return "StatusContext" })
 	const sc = "StatusContext"
-	resolve(r, sc+".id", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.NodeID, nil })
-	resolve(r, sc+".context", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.Context, nil })
-	resolve(r, sc+".state", func(_ *gqlContext, s *CommitStatus) (any, error) { return state.EnumValue(s.State), nil })
-	resolve(r, sc+".description", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.Description, nil })
-	resolve(r, sc+".targetUrl", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.TargetURL, nil })
-	resolve(r, sc+".createdAt", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.CreatedAt, nil })
-	resolve(r, sc+".creator", func(_ *gqlContext, s *CommitStatus) (any, error) { return s.Creator, nil })
-	resolveArgs(r, sc+".isRequired", func(_ *gqlContext, s *CommitStatus, _ isRequiredArgs) (any, error) {
+	resolve(r, sc+".id", func(_ *gqlContext, s *state.CommitStatus) (any, error) { return s.NodeID, nil })
+	resolve(r, sc+".context", func(_ *gqlContext, s *state.CommitStatus) (any, error) { return s.Context, nil })
+	resolve(r, sc+".state", func(_ *gqlContext, s *state.CommitStatus) (any, error) { return state.EnumValue(s.State), nil })
+	resolve(r, sc+".description", func(_ *gqlContext, s *state.CommitStatus) (any, error) { return s.Description, nil })
+	resolve(r, sc+".targetUrl", func(_ *gqlContext, s *state.CommitStatus) (any, error) { return s.TargetURL, nil })
+	resolve(r, sc+".createdAt", func(_ *gqlContext, s *state.CommitStatus) (any, error) { return s.CreatedAt, nil })
+	resolve(r, sc+".creator", func(_ *gqlContext, s *state.CommitStatus) (any, error) { return s.Creator, nil })
+	resolveArgs(r, sc+".isRequired", func(_ *gqlContext, s *state.CommitStatus, _ isRequiredArgs) (any, error) {
 		return slices.Contains(state.RequiredChecks, s.Context), nil
 	})
 }

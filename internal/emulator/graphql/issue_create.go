@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func registerIssueCreate(r *resolvers) {
 // so a refused mutation leaves no issue behind.
 func createIssue(x *gqlContext, _ root, a createIssueArgs) (any, error) {
 	in := a.Input
-	repo, _ := x.visibleNode(string(in.RepositoryID)).(*Repo)
+	repo, _ := x.visibleNode(string(in.RepositoryID)).(*state.Repo)
 	if repo == nil {
 		return nil, nodeNotFound(string(in.RepositoryID))
 	}
@@ -67,14 +67,14 @@ func createIssue(x *gqlContext, _ root, a createIssueArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var parent *Issue
+	var parent *state.Issue
 	if in.ParentIssueID != nil {
 		if parent, err = x.newIssueParent(repo, *in.ParentIssueID); err != nil {
 			return nil, err
 		}
 	}
-	if x.c.Token.Permission(repo) < PermTriage {
-		t = IssueTriage{}
+	if x.c.Token.Permission(repo) < state.PermTriage {
+		t = state.IssueTriage{}
 	}
 	is := x.st.CreateIssue(repo, x.c.Viewer, title, in.Body, t, x.c.Req.Host)
 	if parent != nil {
@@ -94,10 +94,10 @@ func unprocessable(msg string) error { return &gqlError{Type: "UNPROCESSABLE", M
 // milestone, is refused as GitHub refuses an id it cannot resolve to the
 // type it expects; an account that cannot be assigned there is refused by
 // name, as the REST route refuses it.
-func (x *gqlContext) issueTriage(repo *Repo, labelIDs, assigneeIDs []gqlID, milestoneID *gqlID) (IssueTriage, error) {
-	var t IssueTriage
+func (x *gqlContext) issueTriage(repo *state.Repo, labelIDs, assigneeIDs []gqlID, milestoneID *gqlID) (state.IssueTriage, error) {
+	var t state.IssueTriage
 	for _, id := range labelIDs {
-		l, _ := x.visibleNode(string(id)).(*Label)
+		l, _ := x.visibleNode(string(id)).(*state.Label)
 		if l == nil || !slices.Contains(repo.Labels, l) {
 			return t, notFound("Could not resolve to Label node with the global id of '%s'", string(id))
 		}
@@ -106,7 +106,7 @@ func (x *gqlContext) issueTriage(repo *Repo, labelIDs, assigneeIDs []gqlID, mile
 		}
 	}
 	for _, id := range assigneeIDs {
-		u, _ := x.visibleNode(string(id)).(*Account)
+		u, _ := x.visibleNode(string(id)).(*state.Account)
 		if u == nil || u.IsOrg {
 			return t, notFound("Could not resolve to User node with the global id of '%s'", string(id))
 		}
@@ -118,7 +118,7 @@ func (x *gqlContext) issueTriage(repo *Repo, labelIDs, assigneeIDs []gqlID, mile
 		}
 	}
 	if milestoneID != nil {
-		m, _ := x.visibleNode(string(*milestoneID)).(*Milestone)
+		m, _ := x.visibleNode(string(*milestoneID)).(*state.Milestone)
 		if m == nil || !slices.Contains(repo.Milestones, m) {
 			return t, notFound("Could not resolve to Milestone node with the global id of '%s'", string(*milestoneID))
 		}
@@ -131,15 +131,15 @@ func (x *gqlContext) issueTriage(repo *Repo, labelIDs, assigneeIDs []gqlID, mile
 // a sub-issue needs triage access on the parent's repository, as POST
 // .../sub_issues does; the link rules (same owner, at most 100 sub-issues,
 // 8 levels) are checked against a stand-in for the issue not yet created.
-func (x *gqlContext) newIssueParent(repo *Repo, id gqlID) (*Issue, error) {
+func (x *gqlContext) newIssueParent(repo *state.Repo, id gqlID) (*state.Issue, error) {
 	parent, err := x.issue(id)
 	if err != nil {
 		return nil, err
 	}
-	if x.c.Token.Permission(parent.Repo) < PermTriage {
+	if x.c.Token.Permission(parent.Repo) < state.PermTriage {
 		return nil, forbidden(x.c.Token.Login, "CreateIssue")
 	}
-	if err := state.SubIssueLinkError(parent, &Issue{Repo: repo}, false); err != nil {
+	if err := state.SubIssueLinkError(parent, &state.Issue{Repo: repo}, false); err != nil {
 		return nil, unprocessable(err.Error())
 	}
 	return parent, nil

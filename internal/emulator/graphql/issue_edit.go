@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"fmt"
@@ -65,8 +65,8 @@ type suggestedActorsArgs struct {
 // editPayload is what updateIssue, addLabelsToLabelable,
 // removeLabelsFromLabelable and replaceActorsForAssignable return.
 type editPayload struct {
-	actor            *Account
-	issue            *Issue
+	actor            *state.Account
+	issue            *state.Issue
 	clientMutationID *string
 }
 
@@ -74,7 +74,7 @@ func registerIssueEdit(r *resolvers) {
 	registerConnectionType(r, "AssigneeConnection", "AssigneeEdge")
 	registerConnectionType(r, "ActorConnection", "ActorEdge")
 	for _, t := range []string{"Issue", "PullRequest"} {
-		resolveArgs(r, t+".assignedActors", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
+		resolveArgs(r, t+".assignedActors", func(x *gqlContext, is *state.Issue, a connArgs) (any, error) {
 			return pageOf(x, is.Assignees, a)
 		})
 	}
@@ -99,12 +99,12 @@ func registerIssueEdit(r *resolvers) {
 // repository (CAN_BE_ASSIGNED) or that can author there (CAN_BE_AUTHOR:
 // anyone who can read it, which for the emulator's accounts is the same
 // set of collaborators and the owner).
-func suggestedActors(x *gqlContext, repo *Repo, a suggestedActorsArgs) (any, error) {
+func suggestedActors(x *gqlContext, repo *state.Repo, a suggestedActorsArgs) (any, error) {
 	list := x.c.Assignable(repo)
 	if a.LoginNames != nil && strings.TrimSpace(*a.LoginNames) != "" {
-		var named []*Account
+		var named []*state.Account
 		for _, login := range strings.Split(*a.LoginNames, ",") {
-			if i := slices.IndexFunc(list, func(u *Account) bool { return strings.EqualFold(u.Login, strings.TrimSpace(login)) }); i >= 0 {
+			if i := slices.IndexFunc(list, func(u *state.Account) bool { return strings.EqualFold(u.Login, strings.TrimSpace(login)) }); i >= 0 {
 				named = append(named, list[i])
 			}
 		}
@@ -112,7 +112,7 @@ func suggestedActors(x *gqlContext, repo *Repo, a suggestedActorsArgs) (any, err
 	}
 	if a.Query != nil && *a.Query != "" {
 		q := strings.ToLower(*a.Query)
-		list = slices.DeleteFunc(slices.Clone(list), func(u *Account) bool {
+		list = slices.DeleteFunc(slices.Clone(list), func(u *state.Account) bool {
 			return !strings.Contains(strings.ToLower(u.Login), q) && !strings.Contains(strings.ToLower(u.Name), q)
 		})
 	}
@@ -128,7 +128,7 @@ func updateIssue(x *gqlContext, _ root, a updateIssueArgs) (any, error) {
 		return nil, err
 	}
 	perm := x.c.Token.Permission(is.Repo)
-	if perm < PermTriage && (x.c.Viewer == nil || is.User != x.c.Viewer) {
+	if perm < state.PermTriage && (x.c.Viewer == nil || is.User != x.c.Viewer) {
 		return nil, forbidden(x.c.Token.Login, "UpdateIssue")
 	}
 	var title string
@@ -160,7 +160,7 @@ func updateIssue(x *gqlContext, _ root, a updateIssueArgs) (any, error) {
 	}
 	// As PATCH .../issues/{n}: without triage access, label, assignee and
 	// milestone changes are dropped; the author's other changes apply.
-	if perm >= PermTriage {
+	if perm >= state.PermTriage {
 		if in.LabelIDs != nil {
 			x.st.SetLabels(is, x.c.Viewer, t.Labels)
 		}
@@ -195,7 +195,7 @@ func editLabels(add bool) func(*gqlContext, root, labelableArgs) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if x.c.Token.Permission(is.Repo) < PermTriage {
+		if x.c.Token.Permission(is.Repo) < state.PermTriage {
 			return nil, forbidden(x.c.Token.Login, operation)
 		}
 		t, err := x.issueTriage(is.Repo, a.Input.LabelIDs, nil, nil)
@@ -221,12 +221,12 @@ func replaceActorsForAssignable(x *gqlContext, _ root, a replaceActorsArgs) (any
 	if err != nil {
 		return nil, err
 	}
-	if x.c.Token.Permission(is.Repo) < PermTriage {
+	if x.c.Token.Permission(is.Repo) < state.PermTriage {
 		return nil, forbidden(x.c.Token.Login, "ReplaceActorsForAssignable")
 	}
-	var actors []*Account
+	var actors []*state.Account
 	for _, id := range a.Input.ActorIDs {
-		u, _ := x.visibleNode(string(id)).(*Account)
+		u, _ := x.visibleNode(string(id)).(*state.Account)
 		if u == nil || u.IsOrg {
 			return nil, notFound("Could not resolve to Actor node with the global id of '%s'", string(id))
 		}

@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"slices"
@@ -45,7 +45,7 @@ var errViewerSubscribed = &gqlError{Message: "filterBy.viewerSubscribed is not s
 // the labels named must be on the issue, milestone names a milestone by
 // database id and milestoneNumber by number (each also takes "*" for any
 // milestone and null for none), since compares with the last update.
-func (f *issueFilters) match(is *Issue) bool {
+func (f *issueFilters) match(is *state.Issue) bool {
 	if f.Assignee.Set {
 		switch {
 		case f.Assignee.Null:
@@ -56,7 +56,7 @@ func (f *issueFilters) match(is *Issue) bool {
 			if len(is.Assignees) == 0 {
 				return false
 			}
-		case !slices.ContainsFunc(is.Assignees, func(a *Account) bool { return strings.EqualFold(a.Login, f.Assignee.Value) }):
+		case !slices.ContainsFunc(is.Assignees, func(a *state.Account) bool { return strings.EqualFold(a.Login, f.Assignee.Value) }):
 			return false
 		}
 	}
@@ -64,15 +64,15 @@ func (f *issueFilters) match(is *Issue) bool {
 		return false
 	}
 	for _, want := range f.Labels {
-		if !slices.ContainsFunc(is.Labels, func(l *Label) bool { return strings.EqualFold(l.Name, want) }) {
+		if !slices.ContainsFunc(is.Labels, func(l *state.Label) bool { return strings.EqualFold(l.Name, want) }) {
 			return false
 		}
 	}
 	if f.Mentioned != nil && !state.MentionsUser(is, *f.Mentioned) {
 		return false
 	}
-	byID := func(m *Milestone, v string) bool { return strconv.FormatInt(m.ID, 10) == v }
-	byNumber := func(m *Milestone, v string) bool { return strconv.Itoa(m.Number) == v }
+	byID := func(m *state.Milestone, v string) bool { return strconv.FormatInt(m.ID, 10) == v }
+	byNumber := func(m *state.Milestone, v string) bool { return strconv.Itoa(m.Number) == v }
 	if !matchMilestone(is, f.Milestone, byID) || !matchMilestone(is, f.MilestoneNumber, byNumber) {
 		return false
 	}
@@ -92,7 +92,7 @@ func (f *issueFilters) match(is *Issue) bool {
 
 // matchMilestone applies one of the two milestone filters; same says
 // whether a milestone is the one a string names.
-func matchMilestone(is *Issue, o wire.Optional[string], same func(*Milestone, string) bool) bool {
+func matchMilestone(is *state.Issue, o wire.Optional[string], same func(*state.Milestone, string) bool) bool {
 	switch {
 	case !o.Set:
 		return true

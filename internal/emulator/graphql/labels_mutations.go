@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"strings"
@@ -45,7 +45,7 @@ type deleteLabelArgs struct {
 // labelPayload is what createLabel and updateLabel return; deleteLabel's
 // carries no label.
 type labelPayload struct {
-	label            *Label
+	label            *state.Label
 	clientMutationID *string
 }
 
@@ -64,7 +64,7 @@ func registerLabelMutations(r *resolvers) {
 // checkLabel applies the label rules to a name, colour and description
 // about to be set (nil: left as they are); self is the label being
 // changed, which may keep its own name.
-func checkLabel(repo *Repo, self *Label, name, color, description *string) error {
+func checkLabel(repo *state.Repo, self *state.Label, name, color, description *string) error {
 	if name != nil {
 		n := strings.TrimSpace(*name)
 		if n == "" {
@@ -85,13 +85,13 @@ func checkLabel(repo *Repo, self *Label, name, color, description *string) error
 
 // labelFor finds the label a mutation names by node id, as the caller may
 // see it, and checks the caller may change its repository's labels.
-func (x *gqlContext) labelFor(id gqlID, mutation string) (*Label, *Repo, error) {
-	l, _ := x.visibleNode(string(id)).(*Label)
+func (x *gqlContext) labelFor(id gqlID, mutation string) (*state.Label, *state.Repo, error) {
+	l, _ := x.visibleNode(string(id)).(*state.Label)
 	if l == nil {
 		return nil, nil, nodeNotFound(string(id))
 	}
 	repo := repoOfLabel(x.st, l)
-	if x.c.Token.Permission(repo) < PermTriage {
+	if x.c.Token.Permission(repo) < state.PermTriage {
 		return nil, nil, forbidden(x.c.Token.Login, mutation)
 	}
 	return l, repo, nil
@@ -99,11 +99,11 @@ func (x *gqlContext) labelFor(id gqlID, mutation string) (*Label, *Repo, error) 
 
 func createLabelMutation(x *gqlContext, _ root, a createLabelArgs) (any, error) {
 	in := a.Input
-	repo, _ := x.visibleNode(string(in.RepositoryID)).(*Repo)
+	repo, _ := x.visibleNode(string(in.RepositoryID)).(*state.Repo)
 	if repo == nil {
 		return nil, nodeNotFound(string(in.RepositoryID))
 	}
-	if x.c.Token.Permission(repo) < PermTriage {
+	if x.c.Token.Permission(repo) < state.PermTriage {
 		return nil, forbidden(x.c.Token.Login, "CreateLabel")
 	}
 	if err := checkLabel(repo, nil, &in.Name, &in.Color, in.Description); err != nil {

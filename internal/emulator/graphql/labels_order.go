@@ -1,13 +1,17 @@
-package emulator
+package graphql
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
 
 // sortByIssueCount orders labels by how many of the repository's live
 // issues and pull requests carry each, fewest first (LabelOrder's
 // ISSUE_COUNT; DESC reverses it). Labels carried equally keep their
 // creation order.
-func sortByIssueCount(repo *Repo, list []*Label) {
-	count := map[*Label]int{}
+func sortByIssueCount(repo *state.Repo, list []*state.Label) {
+	count := map[*state.Label]int{}
 	for _, is := range repo.Issues {
 		if is.Deleted {
 			continue
@@ -16,5 +20,5 @@ func sortByIssueCount(repo *Repo, list []*Label) {
 			count[l]++
 		}
 	}
-	slices.SortStableFunc(list, func(p, q *Label) int { return count[p] - count[q] })
+	slices.SortStableFunc(list, func(p, q *state.Label) int { return count[p] - count[q] })
 }

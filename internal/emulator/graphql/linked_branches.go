@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"strings"
@@ -33,22 +33,22 @@ type deleteLinkedBranchArgs struct {
 // linkedBranchPayload is what both mutations return; deleteLinkedBranch's
 // carries no linked branch.
 type linkedBranchPayload struct {
-	issue            *Issue
-	linkedBranch     *LinkedBranch
+	issue            *state.Issue
+	linkedBranch     *state.LinkedBranch
 	clientMutationID *string
 }
 
 func registerLinkedBranches(r *resolvers) {
-	objectType(r, func(*LinkedBranch) string { return "LinkedBranch" })
-	resolve(r, "LinkedBranch.id", func(_ *gqlContext, lb *LinkedBranch) (any, error) { return lb.NodeID, nil })
-	resolve(r, "LinkedBranch.ref", func(_ *gqlContext, lb *LinkedBranch) (any, error) {
+	objectType(r, func(*state.LinkedBranch) string { return "LinkedBranch" })
+	resolve(r, "LinkedBranch.id", func(_ *gqlContext, lb *state.LinkedBranch) (any, error) { return lb.NodeID, nil })
+	resolve(r, "LinkedBranch.ref", func(_ *gqlContext, lb *state.LinkedBranch) (any, error) {
 		if !lb.Exists() {
 			return nil, nil
 		}
 		return &gitRef{repo: lb.Repo, name: lb.Name}, nil
 	})
-	resolveArgs(r, "Issue.linkedBranches", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
-		var list []*LinkedBranch
+	resolveArgs(r, "Issue.linkedBranches", func(x *gqlContext, is *state.Issue, a connArgs) (any, error) {
+		var list []*state.LinkedBranch
 		for _, lb := range is.LinkedBranches {
 			if lb.Exists() && x.canRead(lb.Repo) {
 				list = append(list, lb)
@@ -69,20 +69,20 @@ func registerLinkedBranches(r *resolvers) {
 
 func createLinkedBranchMutation(x *gqlContext, _ root, a createLinkedBranchArgs) (any, error) {
 	in := a.Input
-	is, _ := x.visibleNode(string(in.IssueID)).(*Issue)
+	is, _ := x.visibleNode(string(in.IssueID)).(*state.Issue)
 	if is == nil {
 		return nil, nodeNotFound(string(in.IssueID))
 	}
 	repo := is.Repo
 	if in.RepositoryID != nil {
-		if repo, _ = x.visibleNode(string(*in.RepositoryID)).(*Repo); repo == nil {
+		if repo, _ = x.visibleNode(string(*in.RepositoryID)).(*state.Repo); repo == nil {
 			return nil, nodeNotFound(string(*in.RepositoryID))
 		}
 	}
-	if x.c.Token.Permission(repo) < PermWrite {
+	if x.c.Token.Permission(repo) < state.PermWrite {
 		return nil, forbidden(x.c.Token.Login, "CreateLinkedBranch")
 	}
-	var at *GitCommit
+	var at *state.GitCommit
 	if repo.Git != nil {
 		at = repo.Git.Commits[strings.ToLower(in.Oid)]
 	}
@@ -102,11 +102,11 @@ func createLinkedBranchMutation(x *gqlContext, _ root, a createLinkedBranchArgs)
 
 func deleteLinkedBranchMutation(x *gqlContext, _ root, a deleteLinkedBranchArgs) (any, error) {
 	in := a.Input
-	lb, _ := x.visibleNode(string(in.LinkedBranchID)).(*LinkedBranch)
+	lb, _ := x.visibleNode(string(in.LinkedBranchID)).(*state.LinkedBranch)
 	if lb == nil {
 		return nil, nodeNotFound(string(in.LinkedBranchID))
 	}
-	if x.c.Token.Permission(lb.Issue.Repo) < PermWrite {
+	if x.c.Token.Permission(lb.Issue.Repo) < state.PermWrite {
 		return nil, forbidden(x.c.Token.Login, "DeleteLinkedBranch")
 	}
 	x.st.DeleteLinkedBranch(lb)

@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"strings"
@@ -58,15 +58,15 @@ type issueIDArgs struct {
 // addCommentPayload is what addComment returns. Its timelineEdge is not
 // served: the emulator serves no timeline connection in GraphQL.
 type addCommentPayload struct {
-	comment          *Comment
+	comment          *state.Comment
 	edge             *edge
 	clientMutationID *string
 }
 
 // lockPayload is what lockLockable and unlockLockable return.
 type lockPayload struct {
-	actor            *Account
-	record           *Issue
+	actor            *state.Account
+	record           *state.Issue
 	clientMutationID *string
 }
 
@@ -74,7 +74,7 @@ type lockPayload struct {
 // return. UnpinIssuePayload.id, the removed PinnedIssue's id, is not served:
 // the emulator keeps no PinnedIssue objects.
 type issuePayload struct {
-	issue            *Issue
+	issue            *state.Issue
 	clientMutationID *string
 }
 
@@ -116,8 +116,8 @@ func registerMutations(r *resolvers) {
 
 // conversation finds the issue or pull request a mutation names by node
 // id, as the caller may see it.
-func (x *gqlContext) conversation(id gqlID) (*Issue, error) {
-	is, _ := x.visibleNode(string(id)).(*Issue)
+func (x *gqlContext) conversation(id gqlID) (*state.Issue, error) {
+	is, _ := x.visibleNode(string(id)).(*state.Issue)
 	if is == nil {
 		return nil, nodeNotFound(string(id))
 	}
@@ -127,7 +127,7 @@ func (x *gqlContext) conversation(id gqlID) (*Issue, error) {
 // issue finds the issue (not pull request) a mutation names by node id, as
 // the caller may see it. A pull request's id is refused with the message
 // GitHub gives for an id of another type.
-func (x *gqlContext) issue(id gqlID) (*Issue, error) {
+func (x *gqlContext) issue(id gqlID) (*state.Issue, error) {
 	is, err := x.conversation(id)
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func addComment(x *gqlContext, _ root, a addCommentArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if is.Locked && x.c.Token.Permission(is.Repo) < PermWrite {
+	if is.Locked && x.c.Token.Permission(is.Repo) < state.PermWrite {
 		return nil, forbidden(x.c.Token.Login, "AddComment")
 	}
 	switch {
@@ -171,7 +171,7 @@ func lockLockable(x *gqlContext, _ root, a lockLockableArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.c.Token.Permission(is.Repo) < PermTriage {
+	if x.c.Token.Permission(is.Repo) < state.PermTriage {
 		return nil, forbidden(x.c.Token.Login, "LockLockable")
 	}
 	if !is.Locked {
@@ -191,7 +191,7 @@ func unlockLockable(x *gqlContext, _ root, a unlockLockableArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.c.Token.Permission(is.Repo) < PermTriage {
+	if x.c.Token.Permission(is.Repo) < state.PermTriage {
 		return nil, forbidden(x.c.Token.Login, "UnlockLockable")
 	}
 	x.st.UnlockIssue(is, x.c.Viewer)
@@ -254,8 +254,8 @@ func reopenIssue(x *gqlContext, _ root, a issueIDArgs) (any, error) {
 
 // mayChangeState reports whether the caller may close or reopen an issue:
 // triage access, or being its author, as the REST route requires.
-func (x *gqlContext) mayChangeState(is *Issue) bool {
-	return x.c.Token.Permission(is.Repo) >= PermTriage || (x.c.Viewer != nil && is.User == x.c.Viewer)
+func (x *gqlContext) mayChangeState(is *state.Issue) bool {
+	return x.c.Token.Permission(is.Repo) >= state.PermTriage || (x.c.Viewer != nil && is.User == x.c.Viewer)
 }
 
 // setPinned is pinIssue (pinned) or unpinIssue; either needs write access:
@@ -266,7 +266,7 @@ func setPinned(pinned bool, operation string) func(*gqlContext, root, issueIDArg
 		if err != nil {
 			return nil, err
 		}
-		if x.c.Token.Permission(is.Repo) < PermWrite {
+		if x.c.Token.Permission(is.Repo) < state.PermWrite {
 			return nil, forbidden(x.c.Token.Login, operation)
 		}
 		x.st.SetPinned(is, x.c.Viewer, pinned)

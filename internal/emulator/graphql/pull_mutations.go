@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"slices"
@@ -57,32 +57,32 @@ type mergePullArgs struct {
 
 // pullPayload is what the pull request mutations return.
 type pullPayload struct {
-	pull             *Issue
-	actor            *Account
-	review           *Review
+	pull             *state.Issue
+	actor            *state.Account
+	review           *state.Review
 	clientMutationID *string
 }
 
 func registerPullMutations(r *resolvers) {
-	resolveArgs(r, "Mutation.closePullRequest", pullStateMutation("ClosePullRequest", func(x *gqlContext, is *Issue) error {
+	resolveArgs(r, "Mutation.closePullRequest", pullStateMutation("ClosePullRequest", func(x *gqlContext, is *state.Issue) error {
 		if is.State == "open" {
 			x.st.ClosePull(is, x.c.Viewer)
 		}
 		return nil
 	}))
-	resolveArgs(r, "Mutation.reopenPullRequest", pullStateMutation("ReopenPullRequest", func(x *gqlContext, is *Issue) error {
+	resolveArgs(r, "Mutation.reopenPullRequest", pullStateMutation("ReopenPullRequest", func(x *gqlContext, is *state.Issue) error {
 		if is.Merged {
 			return &gqlError{Type: "UNPROCESSABLE", Message: "Could not reopen a merged pull request."}
 		}
 		x.st.Reopen(is, x.c.Viewer)
 		return nil
 	}))
-	resolveArgs(r, "Mutation.markPullRequestReadyForReview", pullStateMutation("MarkPullRequestReadyForReview", func(x *gqlContext, is *Issue) error {
+	resolveArgs(r, "Mutation.markPullRequestReadyForReview", pullStateMutation("MarkPullRequestReadyForReview", func(x *gqlContext, is *state.Issue) error {
 		is.Pull.Draft = false
 		x.st.Touch(is)
 		return nil
 	}))
-	resolveArgs(r, "Mutation.convertPullRequestToDraft", pullStateMutation("ConvertPullRequestToDraft", func(x *gqlContext, is *Issue) error {
+	resolveArgs(r, "Mutation.convertPullRequestToDraft", pullStateMutation("ConvertPullRequestToDraft", func(x *gqlContext, is *state.Issue) error {
 		if is.State != "open" {
 			return &gqlError{Type: "UNPROCESSABLE", Message: "Could not convert a closed pull request to a draft."}
 		}
@@ -108,7 +108,7 @@ func registerPullMutations(r *resolvers) {
 
 // pullRequest finds the pull request a mutation names by node id, as the
 // caller may see it.
-func (x *gqlContext) pullRequest(id gqlID) (*Issue, error) {
+func (x *gqlContext) pullRequest(id gqlID) (*state.Issue, error) {
 	is, err := x.conversation(id)
 	if err != nil {
 		return nil, err
@@ -121,7 +121,7 @@ func (x *gqlContext) pullRequest(id gqlID) (*Issue, error) {
 
 // pullStateMutation is a mutation that changes a pull request's state,
 // which needs triage access or authorship, as on GitHub.
-func pullStateMutation(operation string, change func(*gqlContext, *Issue) error) func(*gqlContext, root, pullRequestIDArgs) (any, error) {
+func pullStateMutation(operation string, change func(*gqlContext, *state.Issue) error) func(*gqlContext, root, pullRequestIDArgs) (any, error) {
 	return func(x *gqlContext, _ root, a pullRequestIDArgs) (any, error) {
 		is, err := x.pullRequest(a.Input.PullRequestID)
 		if err != nil {
@@ -183,7 +183,7 @@ func addPullRequestReview(x *gqlContext, _ root, a addReviewArgs) (any, error) {
 
 // lineInDiff reports whether line of the new version of path lies in one
 // of the pull request's hunks, where GitHub lets a review comment sit.
-func lineInDiff(is *Issue, path string, line int) bool {
+func lineInDiff(is *state.Issue, path string, line int) bool {
 	for _, fc := range is.Pull.Changes() {
 		if fc.Path != path {
 			continue
@@ -213,7 +213,7 @@ func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.c.Token.Permission(is.Repo) < PermWrite {
+	if x.c.Token.Permission(is.Repo) < state.PermWrite {
 		return nil, forbidden(x.c.Token.Login, "MergePullRequest")
 	}
 	p := is.Pull
@@ -226,12 +226,12 @@ func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
 	case in.ExpectedHeadOid != nil && *in.ExpectedHeadOid != p.Head.SHA:
 		return nil, unprocessable("Head branch was modified. Review and try the merge again.")
 	}
-	if x.c.Token.Permission(is.Repo) < PermAdmin {
+	if x.c.Token.Permission(is.Repo) < state.PermAdmin {
 		if why := state.MergeBlocker(is); why != "" {
 			return nil, unprocessable(why)
 		}
 	}
-	o := MergeOptions{Method: "merge"}
+	o := state.MergeOptions{Method: "merge"}
 	if in.MergeMethod != nil {
 		o.Method = strings.ToLower(*in.MergeMethod)
 	}
@@ -249,7 +249,7 @@ func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
 // it gives the review: an author cannot approve or request changes on
 // their own pull request, a change request needs a body, and a comment a
 // body or threads.
-func (x *gqlContext) reviewState(is *Issue, event, body string, hasThreads bool) (string, error) {
+func (x *gqlContext) reviewState(is *state.Issue, event, body string, hasThreads bool) (string, error) {
 	unprocessable := func(msg string) error { return &gqlError{Type: "UNPROCESSABLE", Message: msg} }
 	verdict := map[string]string{"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}[event]
 	switch {
@@ -271,7 +271,7 @@ func (x *gqlContext) reviewState(is *Issue, event, body string, hasThreads bool)
 }
 
 // checkThreads refuses a thread on a line outside the pull request's diff.
-func (x *gqlContext) checkThreads(is *Issue, threads []draftReviewThread) error {
+func (x *gqlContext) checkThreads(is *state.Issue, threads []draftReviewThread) error {
 	for _, th := range threads {
 		if th.Side == "LEFT" || !lineInDiff(is, th.Path, th.Line) {
 			return &gqlError{Type: "UNPROCESSABLE", Message: "Line could not be resolved: " + th.Path}
@@ -321,16 +321,16 @@ type threadIDArgs struct {
 
 // threadPayload is what the thread mutations return.
 type threadPayload struct {
-	thread           *ReviewThread
+	thread           *state.ReviewThread
 	clientMutationID *string
 }
 
 // pendingReview finds the caller's pending review by id, or on the pull
 // request named instead.
-func (x *gqlContext) pendingReview(reviewID, pullID *gqlID) (*Review, error) {
+func (x *gqlContext) pendingReview(reviewID, pullID *gqlID) (*state.Review, error) {
 	switch {
 	case reviewID != nil:
-		rv, _ := x.st.Node(string(*reviewID)).(*Review)
+		rv, _ := x.st.Node(string(*reviewID)).(*state.Review)
 		if rv == nil || rv.User != x.c.Viewer || !x.canRead(rv.Pull.Repo) {
 			return nil, notFound("Could not resolve to a node with the global id of '%s'", string(*reviewID))
 		}
@@ -423,11 +423,11 @@ func registerReviewMutations(r *resolvers) {
 // request's author or anyone with write access may, as on GitHub.
 func threadMutation(operation string, resolved bool) func(*gqlContext, root, threadIDArgs) (any, error) {
 	return func(x *gqlContext, _ root, a threadIDArgs) (any, error) {
-		t, _ := x.st.Node(string(a.Input.ThreadID)).(*ReviewThread)
+		t, _ := x.st.Node(string(a.Input.ThreadID)).(*state.ReviewThread)
 		if t == nil || !x.canRead(t.Pull.Repo) || !slices.Contains(t.Pull.Pull.Threads, t) {
 			return nil, nodeNotFound(string(a.Input.ThreadID))
 		}
-		if x.c.Token.Permission(t.Pull.Repo) < PermWrite && x.c.Viewer != t.Pull.User {
+		if x.c.Token.Permission(t.Pull.Repo) < state.PermWrite && x.c.Viewer != t.Pull.User {
 			return nil, forbidden(x.c.Token.Login, operation)
 		}
 		t.Resolved, t.ResolvedBy = resolved, nil

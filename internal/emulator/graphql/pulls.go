@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"errors"
@@ -28,14 +28,14 @@ type reviewsArgs struct {
 
 // reviewRequest is one pending request for a review, of a user or a team.
 type reviewRequest struct {
-	pull     *Issue
+	pull     *state.Issue
 	reviewer any // *Account or *Team
 }
 
 // pullCommit is a commit as one of a pull request's commits.
 type pullCommit struct {
-	pull   *Issue
-	commit *GitCommit
+	pull   *state.Issue
+	commit *state.GitCommit
 }
 
 // errNoBranches answers for a pull request created without git data
@@ -43,7 +43,7 @@ type pullCommit struct {
 var errNoBranches = errors.New("emulator: this pull request has no branches")
 
 // pullOf is a pull request's git side.
-func pullOf(is *Issue) (*PullRequest, error) {
+func pullOf(is *state.Issue) (*state.PullRequest, error) {
 	if is.Pull == nil {
 		return nil, errNoBranches
 	}
@@ -51,8 +51,8 @@ func pullOf(is *Issue) (*PullRequest, error) {
 }
 
 // pullField registers a PullRequest field that reads its git side.
-func pullField(r *resolvers, name string, fn func(x *gqlContext, is *Issue, p *PullRequest) (any, error)) {
-	resolve(r, "PullRequest."+name, func(x *gqlContext, is *Issue) (any, error) {
+func pullField(r *resolvers, name string, fn func(x *gqlContext, is *state.Issue, p *state.PullRequest) (any, error)) {
+	resolve(r, "PullRequest."+name, func(x *gqlContext, is *state.Issue) (any, error) {
 		p, err := pullOf(is)
 		if err != nil {
 			return nil, err
@@ -62,9 +62,9 @@ func pullField(r *resolvers, name string, fn func(x *gqlContext, is *Issue, p *P
 }
 
 func registerPulls(r *resolvers) {
-	resolveArgs(r, "Repository.pullRequests", func(x *gqlContext, repo *Repo, a pullRequestsArgs) (any, error) {
+	resolveArgs(r, "Repository.pullRequests", func(x *gqlContext, repo *state.Repo, a pullRequestsArgs) (any, error) {
 		list := filterIssues(repo, true, a.issuesArgs)
-		list = slices.DeleteFunc(list, func(is *Issue) bool {
+		list = slices.DeleteFunc(list, func(is *state.Issue) bool {
 			p := is.Pull
 			return p != nil && (a.BaseRefName != nil && p.BaseRef != *a.BaseRefName ||
 				a.HeadRefName != nil && p.HeadRef != *a.HeadRefName)
@@ -73,34 +73,38 @@ func registerPulls(r *resolvers) {
 	})
 
 	// fullDatabaseId is a BigInt, which GitHub writes as a string.
-	resolve(r, "PullRequest.fullDatabaseId", func(_ *gqlContext, is *Issue) (any, error) { return strconv.FormatInt(is.ID, 10), nil })
-	pullField(r, "isDraft", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.Draft, nil })
-	pullField(r, "headRefName", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.HeadRef, nil })
-	pullField(r, "baseRefName", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.BaseRef, nil })
-	pullField(r, "headRefOid", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.Head.SHA, nil })
-	pullField(r, "baseRefOid", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.Base.SHA, nil })
-	pullField(r, "headRef", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) {
+	resolve(r, "PullRequest.fullDatabaseId", func(_ *gqlContext, is *state.Issue) (any, error) { return strconv.FormatInt(is.ID, 10), nil })
+	pullField(r, "isDraft", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return p.Draft, nil })
+	pullField(r, "headRefName", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return p.HeadRef, nil })
+	pullField(r, "baseRefName", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return p.BaseRef, nil })
+	pullField(r, "headRefOid", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return p.Head.SHA, nil })
+	pullField(r, "baseRefOid", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return p.Base.SHA, nil })
+	pullField(r, "headRef", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) {
 		if p.HeadRepo.Git.Branches[p.HeadRef] == nil {
 			return nil, nil // the head branch was deleted
 		}
 		return &gitRef{repo: p.HeadRepo, name: p.HeadRef}, nil
 	})
-	pullField(r, "baseRef", func(_ *gqlContext, is *Issue, p *PullRequest) (any, error) {
+	pullField(r, "baseRef", func(_ *gqlContext, is *state.Issue, p *state.PullRequest) (any, error) {
 		return &gitRef{repo: is.Repo, name: p.BaseRef}, nil
 	})
-	pullField(r, "headRepository", func(x *gqlContext, _ *Issue, p *PullRequest) (any, error) {
+	pullField(r, "headRepository", func(x *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) {
 		if !x.canRead(p.HeadRepo) {
 			return nil, nil
 		}
 		return p.HeadRepo, nil
 	})
-	pullField(r, "headRepositoryOwner", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.HeadRepo.Owner, nil })
-	resolve(r, "PullRequest.baseRepository", func(_ *gqlContext, is *Issue) (any, error) { return is.Repo, nil })
-	pullField(r, "isCrossRepository", func(_ *gqlContext, is *Issue, p *PullRequest) (any, error) { return p.HeadRepo != is.Repo, nil })
-	pullField(r, "maintainerCanModify", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.MaintainerCanModify, nil })
+	pullField(r, "headRepositoryOwner", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return p.HeadRepo.Owner, nil })
+	resolve(r, "PullRequest.baseRepository", func(_ *gqlContext, is *state.Issue) (any, error) { return is.Repo, nil })
+	pullField(r, "isCrossRepository", func(_ *gqlContext, is *state.Issue, p *state.PullRequest) (any, error) {
+		return p.HeadRepo != is.Repo, nil
+	})
+	pullField(r, "maintainerCanModify", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) {
+		return p.MaintainerCanModify, nil
+	})
 	// Auto-merge is never enabled in the emulator.
-	resolve(r, "PullRequest.autoMergeRequest", func(_ *gqlContext, _ *Issue) (any, error) { return (*autoMerge)(nil), nil })
-	pullField(r, "mergeable", func(_ *gqlContext, is *Issue, p *PullRequest) (any, error) {
+	resolve(r, "PullRequest.autoMergeRequest", func(_ *gqlContext, _ *state.Issue) (any, error) { return (*autoMerge)(nil), nil })
+	pullField(r, "mergeable", func(_ *gqlContext, is *state.Issue, p *state.PullRequest) (any, error) {
 		switch {
 		case is.State != "open":
 			return "UNKNOWN", nil
@@ -109,46 +113,46 @@ func registerPulls(r *resolvers) {
 		}
 		return "MERGEABLE", nil
 	})
-	pullField(r, "mergeStateStatus", func(_ *gqlContext, is *Issue, p *PullRequest) (any, error) {
+	pullField(r, "mergeStateStatus", func(_ *gqlContext, is *state.Issue, p *state.PullRequest) (any, error) {
 		return state.EnumValue(p.MergeState(is)), nil
 	})
-	pullField(r, "reviewDecision", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.ReviewDecision(), nil })
-	pullField(r, "mergedBy", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return p.MergedBy, nil })
-	pullField(r, "mergeCommit", func(_ *gqlContext, is *Issue, p *PullRequest) (any, error) {
+	pullField(r, "reviewDecision", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return p.ReviewDecision(), nil })
+	pullField(r, "mergedBy", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return p.MergedBy, nil })
+	pullField(r, "mergeCommit", func(_ *gqlContext, is *state.Issue, p *state.PullRequest) (any, error) {
 		if p.MergeCommit == nil {
 			return nil, nil
 		}
 		return &commitRef{repo: is.Repo, commit: p.MergeCommit}, nil
 	})
-	resolve(r, "PullRequest.potentialMergeCommit", func(_ *gqlContext, _ *Issue) (any, error) { return (*commitRef)(nil), nil })
-	pullField(r, "additions", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) {
+	resolve(r, "PullRequest.potentialMergeCommit", func(_ *gqlContext, _ *state.Issue) (any, error) { return (*commitRef)(nil), nil })
+	pullField(r, "additions", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) {
 		n := 0
 		for _, fc := range p.Changes() {
 			n += fc.Additions
 		}
 		return n, nil
 	})
-	pullField(r, "deletions", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) {
+	pullField(r, "deletions", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) {
 		n := 0
 		for _, fc := range p.Changes() {
 			n += fc.Deletions
 		}
 		return n, nil
 	})
-	pullField(r, "changedFiles", func(_ *gqlContext, _ *Issue, p *PullRequest) (any, error) { return len(p.Changes()), nil })
-	resolveArgs(r, "PullRequest.files", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
+	pullField(r, "changedFiles", func(_ *gqlContext, _ *state.Issue, p *state.PullRequest) (any, error) { return len(p.Changes()), nil })
+	resolveArgs(r, "PullRequest.files", func(x *gqlContext, is *state.Issue, a connArgs) (any, error) {
 		p, err := pullOf(is)
 		if err != nil {
 			return nil, err
 		}
 		changes := p.Changes()
-		list := make([]*FileChange, len(changes))
+		list := make([]*state.FileChange, len(changes))
 		for i := range changes {
 			list[i] = &changes[i]
 		}
 		return pageOf(x, list, a)
 	})
-	resolveArgs(r, "PullRequest.commits", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
+	resolveArgs(r, "PullRequest.commits", func(x *gqlContext, is *state.Issue, a connArgs) (any, error) {
 		p, err := pullOf(is)
 		if err != nil {
 			return nil, err
@@ -159,25 +163,25 @@ func registerPulls(r *resolvers) {
 		}
 		return pageOf(x, list, a)
 	})
-	resolveArgs(r, "PullRequest.reviews", func(x *gqlContext, is *Issue, a reviewsArgs) (any, error) {
+	resolveArgs(r, "PullRequest.reviews", func(x *gqlContext, is *state.Issue, a reviewsArgs) (any, error) {
 		p, err := pullOf(is)
 		if err != nil {
 			return nil, err
 		}
-		list := slices.DeleteFunc(p.VisibleReviews(x.c.Viewer), func(rv *Review) bool {
+		list := slices.DeleteFunc(p.VisibleReviews(x.c.Viewer), func(rv *state.Review) bool {
 			return len(a.States) > 0 && !slices.Contains(a.States, rv.State) ||
 				a.Author != nil && !strings.EqualFold(rv.User.Login, *a.Author)
 		})
 		return pageOf(x, list, a.connArgs)
 	})
-	resolveArgs(r, "PullRequest.latestReviews", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
+	resolveArgs(r, "PullRequest.latestReviews", func(x *gqlContext, is *state.Issue, a connArgs) (any, error) {
 		p, err := pullOf(is)
 		if err != nil {
 			return nil, err
 		}
 		return pageOf(x, p.LatestReviews(), a)
 	})
-	resolveArgs(r, "PullRequest.reviewRequests", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
+	resolveArgs(r, "PullRequest.reviewRequests", func(x *gqlContext, is *state.Issue, a connArgs) (any, error) {
 		p, err := pullOf(is)
 		if err != nil {
 			return nil, err
@@ -191,14 +195,14 @@ func registerPulls(r *resolvers) {
 		}
 		return pageOf(x, list, a)
 	})
-	resolveArgs(r, "PullRequest.reviewThreads", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
+	resolveArgs(r, "PullRequest.reviewThreads", func(x *gqlContext, is *state.Issue, a connArgs) (any, error) {
 		p, err := pullOf(is)
 		if err != nil {
 			return nil, err
 		}
 		return pageOf(x, p.Threads, a)
 	})
-	resolveArgs(r, "PullRequest.closingIssuesReferences", func(x *gqlContext, is *Issue, a connArgs) (any, error) {
+	resolveArgs(r, "PullRequest.closingIssuesReferences", func(x *gqlContext, is *state.Issue, a connArgs) (any, error) {
 		return pageOf(x, x.readable(state.ClosingIssues(is)), a)
 	})
 
@@ -207,7 +211,7 @@ func registerPulls(r *resolvers) {
 	resolve(r, "ReviewRequest.pullRequest", func(_ *gqlContext, rr *reviewRequest) (any, error) { return rr.pull, nil })
 	resolve(r, "ReviewRequest.asCodeOwner", func(_ *gqlContext, _ *reviewRequest) (any, error) { return false, nil })
 
-	resolve(r, "Team.combinedSlug", func(_ *gqlContext, t *Team) (any, error) { return t.Org.Login + "/" + t.Slug, nil })
+	resolve(r, "Team.combinedSlug", func(_ *gqlContext, t *state.Team) (any, error) { return t.Org.Login + "/" + t.Slug, nil })
 
 	objectType(r, func(*autoMerge) string { return "AutoMergeRequest" })
 	resolve(r, "AutoMergeRequest.authorEmail", func(_ *gqlContext, _ *autoMerge) (any, error) { return nil, nil })
@@ -217,11 +221,11 @@ func registerPulls(r *resolvers) {
 	resolve(r, "AutoMergeRequest.enabledAt", func(_ *gqlContext, _ *autoMerge) (any, error) { return nil, nil })
 	resolve(r, "AutoMergeRequest.enabledBy", func(_ *gqlContext, _ *autoMerge) (any, error) { return nil, nil })
 
-	objectType(r, func(*FileChange) string { return "PullRequestChangedFile" })
-	resolve(r, "PullRequestChangedFile.path", func(_ *gqlContext, fc *FileChange) (any, error) { return fc.Path, nil })
-	resolve(r, "PullRequestChangedFile.additions", func(_ *gqlContext, fc *FileChange) (any, error) { return fc.Additions, nil })
-	resolve(r, "PullRequestChangedFile.deletions", func(_ *gqlContext, fc *FileChange) (any, error) { return fc.Deletions, nil })
-	resolve(r, "PullRequestChangedFile.changeType", func(_ *gqlContext, fc *FileChange) (any, error) {
+	objectType(r, func(*state.FileChange) string { return "PullRequestChangedFile" })
+	resolve(r, "PullRequestChangedFile.path", func(_ *gqlContext, fc *state.FileChange) (any, error) { return fc.Path, nil })
+	resolve(r, "PullRequestChangedFile.additions", func(_ *gqlContext, fc *state.FileChange) (any, error) { return fc.Additions, nil })
+	resolve(r, "PullRequestChangedFile.deletions", func(_ *gqlContext, fc *state.FileChange) (any, error) { return fc.Deletions, nil })
+	resolve(r, "PullRequestChangedFile.changeType", func(_ *gqlContext, fc *state.FileChange) (any, error) {
 		return map[string]string{"added": "ADDED", "removed": "DELETED", "modified": "MODIFIED"}[fc.Status], nil
 	})
 

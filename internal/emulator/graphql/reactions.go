@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -15,11 +15,11 @@ var reactionContents = []string{"CONFUSED", "EYES", "HEART", "HOORAY", "LAUGH", 
 // reactionGroup is GitHub's ReactionGroup: one emoji and who reacted with it.
 type reactionGroup struct {
 	content string
-	users   []*Account
+	users   []*state.Account
 }
 
 // reactionGroups groups a subject's reactions by content.
-func reactionGroups(rs []*Reaction) []*reactionGroup {
+func reactionGroups(rs []*state.Reaction) []*reactionGroup {
 	out := make([]*reactionGroup, len(reactionContents))
 	for i, c := range reactionContents {
 		out[i] = &reactionGroup{content: c}
@@ -33,9 +33,9 @@ func reactionGroups(rs []*Reaction) []*reactionGroup {
 }
 
 func registerReactions(r *resolvers) {
-	resolve(r, "Issue.reactionGroups", func(_ *gqlContext, is *Issue) (any, error) { return reactionGroups(is.Reactions), nil })
-	resolve(r, "PullRequest.reactionGroups", func(_ *gqlContext, is *Issue) (any, error) { return reactionGroups(is.Reactions), nil })
-	resolve(r, "IssueComment.reactionGroups", func(_ *gqlContext, cm *Comment) (any, error) { return reactionGroups(cm.Reactions), nil })
+	resolve(r, "Issue.reactionGroups", func(_ *gqlContext, is *state.Issue) (any, error) { return reactionGroups(is.Reactions), nil })
+	resolve(r, "PullRequest.reactionGroups", func(_ *gqlContext, is *state.Issue) (any, error) { return reactionGroups(is.Reactions), nil })
+	resolve(r, "IssueComment.reactionGroups", func(_ *gqlContext, cm *state.Comment) (any, error) { return reactionGroups(cm.Reactions), nil })
 
 	resolve(r, "ReactionGroup.content", func(_ *gqlContext, g *reactionGroup) (any, error) { return g.content, nil })
 	resolveArgs(r, "ReactionGroup.users", func(x *gqlContext, g *reactionGroup, a connArgs) (any, error) {

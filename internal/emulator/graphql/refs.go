@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"slices"
@@ -28,7 +28,7 @@ type refsArgs struct {
 }
 
 // tip is the commit a ref points at, nil when it no longer exists.
-func (ref *gitRef) tip() *GitCommit {
+func (ref *gitRef) tip() *state.GitCommit {
 	g := ref.repo.Git
 	if g == nil {
 		return nil
@@ -41,7 +41,7 @@ func (ref *gitRef) tip() *GitCommit {
 
 // lookupRef finds a ref by fully qualified name, then by short name among
 // branches and then tags, as GitHub's Repository.ref does.
-func lookupRef(repo *Repo, name string) *gitRef {
+func lookupRef(repo *state.Repo, name string) *gitRef {
 	g := repo.Git
 	if g == nil {
 		return nil
@@ -82,13 +82,13 @@ func registerRefs(r *resolvers) {
 		}
 		return &commitRef{repo: ref.repo, commit: c}, nil
 	})
-	resolveArgs(r, "Repository.ref", func(_ *gqlContext, repo *Repo, a qualifiedNameArgs) (any, error) {
+	resolveArgs(r, "Repository.ref", func(_ *gqlContext, repo *state.Repo, a qualifiedNameArgs) (any, error) {
 		if ref := lookupRef(repo, a.QualifiedName); ref != nil {
 			return ref, nil
 		}
 		return nil, nil
 	})
-	resolveArgs(r, "Repository.refs", func(x *gqlContext, repo *Repo, a refsArgs) (any, error) {
+	resolveArgs(r, "Repository.refs", func(x *gqlContext, repo *state.Repo, a refsArgs) (any, error) {
 		var list []*gitRef
 		if g := repo.Git; g != nil {
 			names, _ := state.Refs(g)

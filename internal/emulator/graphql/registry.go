@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/schema"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -32,7 +33,7 @@ import (
 // field being resolved, for messages that name it.
 type gqlContext struct {
 	c  *wire.Call
-	st *State
+	st *state.State
 	// limits is the rate limiter, read by Query.rateLimit.
 	limits *faults.RateLimiter
 	field  *ast.Field
@@ -62,7 +63,7 @@ type resolvers struct {
 	// error newResolvers reports, so the emulator refuses to start.
 	twice []string
 	// intro answers introspection (graphql_introspection.go), kept apart
-	// so that GraphQLFields lists only GitHub's own fields.
+	// so that Fields lists only GitHub's own fields.
 	intro *resolvers
 }
 
@@ -170,8 +171,8 @@ func newResolvers() (*resolvers, error) {
 // accepts: what scripts/prunegraphql keeps from GitHub's schema.
 type GraphQLField = schema.Field
 
-// GraphQLFields lists every served field, sorted by type then field.
-func GraphQLFields() ([]GraphQLField, error) {
+// Fields lists every served field, sorted by type then field.
+func Fields() ([]GraphQLField, error) {
 	r, err := newResolvers()
 	if err != nil {
 		return nil, err

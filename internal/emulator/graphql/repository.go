@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"slices"
@@ -58,7 +58,7 @@ type milestonesArgs struct {
 // gitRef is a branch, or with prefix "refs/tags/" a tag, of a
 // repository's git data (state/git_objects.go).
 type gitRef struct {
-	repo   *Repo
+	repo   *state.Repo
 	name   string
 	prefix string // "" for refs/heads/
 }
@@ -74,54 +74,54 @@ func registerRepository(r *resolvers) {
 	})
 	resolve(r, "Ref.repository", func(_ *gqlContext, ref *gitRef) (any, error) { return ref.repo, nil })
 
-	objectType(r, func(*Repo) string { return "Repository" })
+	objectType(r, func(*state.Repo) string { return "Repository" })
 	const t = "Repository"
-	resolve(r, t+".id", func(_ *gqlContext, repo *Repo) (any, error) { return repo.NodeID, nil })
-	resolve(r, t+".databaseId", func(_ *gqlContext, repo *Repo) (any, error) { return repo.ID, nil })
-	resolve(r, t+".name", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Name, nil })
-	resolve(r, t+".nameWithOwner", func(_ *gqlContext, repo *Repo) (any, error) { return repo.FullName(), nil })
-	resolve(r, t+".owner", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Owner, nil })
-	resolve(r, t+".description", func(_ *gqlContext, repo *Repo) (any, error) {
+	resolve(r, t+".id", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.NodeID, nil })
+	resolve(r, t+".databaseId", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.ID, nil })
+	resolve(r, t+".name", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.Name, nil })
+	resolve(r, t+".nameWithOwner", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.FullName(), nil })
+	resolve(r, t+".owner", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.Owner, nil })
+	resolve(r, t+".description", func(_ *gqlContext, repo *state.Repo) (any, error) {
 		if repo.Description == "" {
 			return nil, nil
 		}
 		return repo.Description, nil
 	})
-	resolve(r, t+".isPrivate", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Private, nil })
-	resolve(r, t+".visibility", func(_ *gqlContext, repo *Repo) (any, error) {
+	resolve(r, t+".isPrivate", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.Private, nil })
+	resolve(r, t+".visibility", func(_ *gqlContext, repo *state.Repo) (any, error) {
 		if repo.Private {
 			return "PRIVATE", nil
 		}
 		return "PUBLIC", nil
 	})
-	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoHasIssues, nil })
-	resolve(r, t+".hasWikiEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoHasWiki, nil })
-	resolve(r, t+".hasProjectsEnabled", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoHasProjects, nil })
-	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoMergeCommit, nil })
-	resolve(r, t+".squashMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoSquashMerge, nil })
-	resolve(r, t+".rebaseMergeAllowed", func(_ *gqlContext, _ *Repo) (any, error) { return state.RepoRebaseMerge, nil })
-	resolve(r, t+".isFork", func(_ *gqlContext, repo *Repo) (any, error) { return repo.Parent != nil, nil })
-	resolve(r, t+".parent", func(x *gqlContext, repo *Repo) (any, error) {
+	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoHasIssues, nil })
+	resolve(r, t+".hasWikiEnabled", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoHasWiki, nil })
+	resolve(r, t+".hasProjectsEnabled", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoHasProjects, nil })
+	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoMergeCommit, nil })
+	resolve(r, t+".squashMergeAllowed", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoSquashMerge, nil })
+	resolve(r, t+".rebaseMergeAllowed", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoRebaseMerge, nil })
+	resolve(r, t+".isFork", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.Parent != nil, nil })
+	resolve(r, t+".parent", func(x *gqlContext, repo *state.Repo) (any, error) {
 		if repo.Parent == nil || !x.canRead(repo.Parent) {
 			return nil, nil
 		}
 		return repo.Parent, nil
 	})
-	resolve(r, t+".defaultBranchRef", func(_ *gqlContext, repo *Repo) (any, error) {
+	resolve(r, t+".defaultBranchRef", func(_ *gqlContext, repo *state.Repo) (any, error) {
 		return &gitRef{repo: repo, name: state.RepoDefaultBranch}, nil
 	})
-	resolve(r, t+".createdAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.CreatedAt, nil })
-	resolve(r, t+".updatedAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.UpdatedAt, nil })
-	resolve(r, t+".url", func(x *gqlContext, repo *Repo) (any, error) { return x.webURL("/" + repo.FullName()), nil })
-	resolve(r, t+".resourcePath", func(_ *gqlContext, repo *Repo) (any, error) { return "/" + repo.FullName(), nil })
-	resolve(r, t+".viewerPermission", func(x *gqlContext, repo *Repo) (any, error) {
-		if p := x.c.Token.Permission(repo); p > PermNone {
+	resolve(r, t+".createdAt", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.CreatedAt, nil })
+	resolve(r, t+".updatedAt", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.UpdatedAt, nil })
+	resolve(r, t+".url", func(x *gqlContext, repo *state.Repo) (any, error) { return x.webURL("/" + repo.FullName()), nil })
+	resolve(r, t+".resourcePath", func(_ *gqlContext, repo *state.Repo) (any, error) { return "/" + repo.FullName(), nil })
+	resolve(r, t+".viewerPermission", func(x *gqlContext, repo *state.Repo) (any, error) {
+		if p := x.c.Token.Permission(repo); p > state.PermNone {
 			return state.EnumValue(p.String()), nil
 		}
 		return nil, nil
 	})
 
-	resolveArgs(r, t+".issue", func(_ *gqlContext, repo *Repo, a numberArgs) (any, error) {
+	resolveArgs(r, t+".issue", func(_ *gqlContext, repo *state.Repo, a numberArgs) (any, error) {
 		is := repo.Issue(a.Number)
 		if is == nil || is.Deleted {
 			return nil, notFound("Could not resolve to an issue or pull request with the number of %d.", a.Number)
@@ -131,43 +131,43 @@ func registerRepository(r *resolvers) {
 		}
 		return is, nil
 	})
-	resolveArgs(r, t+".pullRequest", func(_ *gqlContext, repo *Repo, a numberArgs) (any, error) {
+	resolveArgs(r, t+".pullRequest", func(_ *gqlContext, repo *state.Repo, a numberArgs) (any, error) {
 		is := repo.Issue(a.Number)
 		if is == nil || is.Deleted || !is.IsPull {
 			return nil, notFound("Could not resolve to a PullRequest with the number of %d.", a.Number)
 		}
 		return is, nil
 	})
-	resolveArgs(r, t+".issueOrPullRequest", func(_ *gqlContext, repo *Repo, a numberArgs) (any, error) {
+	resolveArgs(r, t+".issueOrPullRequest", func(_ *gqlContext, repo *state.Repo, a numberArgs) (any, error) {
 		is := repo.Issue(a.Number)
 		if is == nil || is.Deleted {
 			return nil, notFound("Could not resolve to an issue or pull request with the number of %d.", a.Number)
 		}
 		return is, nil
 	})
-	resolveArgs(r, t+".issues", func(x *gqlContext, repo *Repo, a issueListArgs) (any, error) {
+	resolveArgs(r, t+".issues", func(x *gqlContext, repo *state.Repo, a issueListArgs) (any, error) {
 		list := filterIssues(repo, false, a.issuesArgs)
 		if f := a.FilterBy; f != nil {
 			if f.ViewerSubscribed {
 				return nil, errViewerSubscribed
 			}
-			list = slices.DeleteFunc(list, func(is *Issue) bool { return !f.match(is) })
+			list = slices.DeleteFunc(list, func(is *state.Issue) bool { return !f.match(is) })
 		}
 		return pageOf(x, list, a.connArgs)
 	})
 	// Repository.pullRequests is served with the pull requests (graphql_pulls.go).
 
-	resolveArgs(r, t+".labels", func(x *gqlContext, repo *Repo, a labelsArgs) (any, error) {
+	resolveArgs(r, t+".labels", func(x *gqlContext, repo *state.Repo, a labelsArgs) (any, error) {
 		return pageOf(x, filterLabels(repo, a), a.connArgs)
 	})
-	resolveArgs(r, t+".label", func(_ *gqlContext, repo *Repo, a nameArgs) (any, error) {
+	resolveArgs(r, t+".label", func(_ *gqlContext, repo *state.Repo, a nameArgs) (any, error) {
 		if l := repo.FindLabel(a.Name); l != nil {
 			return l, nil
 		}
 		return nil, nil
 	})
-	resolveArgs(r, t+".milestones", func(x *gqlContext, repo *Repo, a milestonesArgs) (any, error) {
-		var list []*Milestone
+	resolveArgs(r, t+".milestones", func(x *gqlContext, repo *state.Repo, a milestonesArgs) (any, error) {
+		var list []*state.Milestone
 		for _, m := range repo.Milestones {
 			if len(a.States) > 0 && !slices.Contains(a.States, state.EnumValue(m.State)) {
 				continue
@@ -179,24 +179,24 @@ func registerRepository(r *resolvers) {
 		}
 		return pageOf(x, list, a.connArgs)
 	})
-	resolveArgs(r, t+".milestone", func(_ *gqlContext, repo *Repo, a numberArgs) (any, error) {
+	resolveArgs(r, t+".milestone", func(_ *gqlContext, repo *state.Repo, a numberArgs) (any, error) {
 		if m := repo.FindMilestone(a.Number); m != nil {
 			return m, nil
 		}
 		return nil, nil
 	})
-	resolveArgs(r, t+".assignableUsers", func(x *gqlContext, repo *Repo, a searchConnArgs) (any, error) {
+	resolveArgs(r, t+".assignableUsers", func(x *gqlContext, repo *state.Repo, a searchConnArgs) (any, error) {
 		list := x.c.Assignable(repo)
 		if a.Query != nil && *a.Query != "" {
 			q := strings.ToLower(*a.Query)
-			list = slices.DeleteFunc(list, func(u *Account) bool {
+			list = slices.DeleteFunc(list, func(u *state.Account) bool {
 				return !strings.Contains(strings.ToLower(u.Login), q) && !strings.Contains(strings.ToLower(u.Name), q)
 			})
 		}
 		return pageOf(x, list, a.connArgs)
 	})
-	resolveArgs(r, t+".issueTypes", func(x *gqlContext, repo *Repo, a connArgs) (any, error) {
-		var list []*IssueType
+	resolveArgs(r, t+".issueTypes", func(x *gqlContext, repo *state.Repo, a connArgs) (any, error) {
+		var list []*state.IssueType
 		for _, it := range x.st.IssueTypes(repo.Owner.Login) {
 			if it.IsEnabled {
 				list = append(list, it)
@@ -210,8 +210,8 @@ func registerRepository(r *resolvers) {
 // match the states and labels, in the order asked for: by creation,
 // oldest first, unless orderBy says otherwise. Labels match any of those
 // given, as GitHub's do.
-func filterIssues(repo *Repo, pulls bool, a issuesArgs) []*Issue {
-	var list []*Issue
+func filterIssues(repo *state.Repo, pulls bool, a issuesArgs) []*state.Issue {
+	var list []*state.Issue
 	for _, is := range repo.Issues {
 		if is.Deleted || is.IsPull != pulls {
 			continue
@@ -219,7 +219,7 @@ func filterIssues(repo *Repo, pulls bool, a issuesArgs) []*Issue {
 		if len(a.States) > 0 && !slices.Contains(a.States, pullOrIssueState(is)) {
 			continue
 		}
-		if len(a.Labels) > 0 && !slices.ContainsFunc(is.Labels, func(l *Label) bool {
+		if len(a.Labels) > 0 && !slices.ContainsFunc(is.Labels, func(l *state.Label) bool {
 			return slices.ContainsFunc(a.Labels, func(name string) bool { return strings.EqualFold(name, l.Name) })
 		}) {
 			continue
@@ -240,11 +240,11 @@ func filterIssues(repo *Repo, pulls bool, a issuesArgs) []*Issue {
 // descriptions. The repository keeps its labels in creation order, so
 // CREATED_AT needs no sort; NAME compares case-insensitively, as GitHub's
 // label list is ordered.
-func filterLabels(repo *Repo, a labelsArgs) []*Label {
+func filterLabels(repo *state.Repo, a labelsArgs) []*state.Label {
 	list := slices.Clone(repo.Labels)
 	if a.Query != nil && *a.Query != "" {
 		q := strings.ToLower(*a.Query)
-		list = slices.DeleteFunc(list, func(l *Label) bool {
+		list = slices.DeleteFunc(list, func(l *state.Label) bool {
 			return !strings.Contains(strings.ToLower(l.Name), q) &&
 				(l.Description == nil || !strings.Contains(strings.ToLower(*l.Description), q))
 		})
@@ -254,7 +254,7 @@ func filterLabels(repo *Repo, a labelsArgs) []*Label {
 	}
 	switch a.OrderBy.Field {
 	case "NAME":
-		slices.SortStableFunc(list, func(p, q *Label) int {
+		slices.SortStableFunc(list, func(p, q *state.Label) int {
 			return strings.Compare(strings.ToLower(p.Name), strings.ToLower(q.Name))
 		})
 	case "ISSUE_COUNT":
@@ -268,7 +268,7 @@ func filterLabels(repo *Repo, a labelsArgs) []*Label {
 
 // pullOrIssueState is an issue's IssueState or a pull request's
 // PullRequestState.
-func pullOrIssueState(is *Issue) string {
+func pullOrIssueState(is *state.Issue) string {
 	if is.IsPull && is.Merged {
 		return "MERGED"
 	}

@@ -1,9 +1,11 @@
-package emulator
+package graphql
 
 import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // Query.repositoryOwner and RepositoryOwner.repositories, over User and
@@ -50,13 +52,13 @@ func registerRepositoryOwner(r *resolvers) {
 
 	// No repository is archived; one is pushed to when it changes, as the
 	// REST API's pushed_at reports.
-	resolve(r, "Repository.isArchived", func(_ *gqlContext, _ *Repo) (any, error) { return false, nil })
-	resolve(r, "Repository.pushedAt", func(_ *gqlContext, repo *Repo) (any, error) { return repo.UpdatedAt, nil })
+	resolve(r, "Repository.isArchived", func(_ *gqlContext, _ *state.Repo) (any, error) { return false, nil })
+	resolve(r, "Repository.pushedAt", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.UpdatedAt, nil })
 }
 
 // ownerRepositories lists the repositories of an owner that the caller can
 // see, filtered and ordered as asked, oldest first without orderBy.
-func ownerRepositories(x *gqlContext, owner *Account, a ownerRepositoriesArgs) (any, error) {
+func ownerRepositories(x *gqlContext, owner *state.Account, a ownerRepositoriesArgs) (any, error) {
 	affiliations := a.OwnerAffiliations
 	if affiliations == nil {
 		affiliations = defaultOwnerAffiliations
@@ -64,7 +66,7 @@ func ownerRepositories(x *gqlContext, owner *Account, a ownerRepositoriesArgs) (
 	if slices.Contains(affiliations, "ORGANIZATION_MEMBER") {
 		return nil, &gqlError{Message: "The emulator keeps no organization membership (ownerAffiliations: ORGANIZATION_MEMBER)."}
 	}
-	var list []*Repo
+	var list []*state.Repo
 	for _, repo := range x.st.Repos() {
 		owns := repo.Owner == owner
 		collaborates := !owner.IsOrg && !owns && repo.IsCollaborator(owner.Login)
@@ -90,8 +92,8 @@ func ownerRepositories(x *gqlContext, owner *Account, a ownerRepositoriesArgs) (
 
 // sortRepositories orders by the field asked for; ties keep creation
 // order. Stars are all zero, so STARGAZERS keeps it too.
-func sortRepositories(list []*Repo, o repositoryOrder) {
-	less := func(a, b *Repo) int {
+func sortRepositories(list []*state.Repo, o repositoryOrder) {
+	less := func(a, b *state.Repo) int {
 		switch o.Field {
 		case "NAME":
 			return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))

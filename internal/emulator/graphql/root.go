@@ -1,9 +1,11 @@
-package emulator
+package graphql
 
 import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // gqlID is a GraphQL ID argument: a string, though clients may send an
@@ -60,7 +62,7 @@ type rateLimitInfo struct {
 
 // deleteIssuePayload is what deleteIssue returns.
 type deleteIssuePayload struct {
-	repo             *Repo
+	repo             *state.Repo
 	clientMutationID *string
 }
 
@@ -127,11 +129,11 @@ func registerRoot(r *resolvers) {
 // deleteIssue needs admin permission on the repository, as GitHub's does.
 func deleteIssue(x *gqlContext, _ root, a deleteIssueArgs) (any, error) {
 	id := string(a.Input.IssueID)
-	is, _ := x.visibleNode(id).(*Issue)
+	is, _ := x.visibleNode(id).(*state.Issue)
 	if is == nil || is.IsPull {
 		return nil, nodeNotFound(id)
 	}
-	if x.c.Token.Permission(is.Repo) < PermAdmin {
+	if x.c.Token.Permission(is.Repo) < state.PermAdmin {
 		return nil, forbidden(x.c.Token.Login, "DeleteIssue")
 	}
 	x.st.DeleteIssue(is)
@@ -144,36 +146,36 @@ func nodeNotFound(id string) error {
 
 // canRead reports whether the caller may see a repository; one it may not
 // see answers as if it did not exist.
-func (x *gqlContext) canRead(r *Repo) bool { return x.c.Token.Permission(r) >= PermRead }
+func (x *gqlContext) canRead(r *state.Repo) bool { return x.c.Token.Permission(r) >= state.PermRead }
 
 // visibleNode finds an object by global id if the caller may see it.
 func (x *gqlContext) visibleNode(id string) any {
 	switch v := x.st.Node(id).(type) {
-	case *Issue:
+	case *state.Issue:
 		if !v.Deleted && x.canRead(v.Repo) {
 			return v
 		}
-	case *Repo:
+	case *state.Repo:
 		if x.canRead(v) {
 			return v
 		}
-	case *Comment:
+	case *state.Comment:
 		if !v.Issue.Deleted && x.canRead(v.Issue.Repo) {
 			return v
 		}
-	case *Label:
+	case *state.Label:
 		if repo := repoOfLabel(x.st, v); repo != nil && x.canRead(repo) {
 			return v
 		}
-	case *Milestone:
+	case *state.Milestone:
 		if repo := repoOfMilestone(x.st, v); repo != nil && x.canRead(repo) {
 			return v
 		}
-	case *LinkedBranch:
+	case *state.LinkedBranch:
 		if !v.Issue.Deleted && x.canRead(v.Issue.Repo) && x.canRead(v.Repo) {
 			return v
 		}
-	case *Account, *IssueType:
+	case *state.Account, *state.IssueType:
 		return v
 	}
 	return nil
@@ -181,7 +183,7 @@ func (x *gqlContext) visibleNode(id string) any {
 
 // repoOfLabel finds the repository a label belongs to; labels do not point
 // back at it.
-func repoOfLabel(st *State, l *Label) *Repo {
+func repoOfLabel(st *state.State, l *state.Label) *state.Repo {
 	for _, r := range st.Repos() {
 		for _, x := range r.Labels {
 			if x == l {
@@ -193,7 +195,7 @@ func repoOfLabel(st *State, l *Label) *Repo {
 }
 
 // repoOfMilestone finds the repository a milestone belongs to.
-func repoOfMilestone(st *State, m *Milestone) *Repo {
+func repoOfMilestone(st *state.State, m *state.Milestone) *state.Repo {
 	for _, r := range st.Repos() {
 		for _, x := range r.Milestones {
 			if x == m {

@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"regexp"
@@ -21,13 +21,13 @@ import (
 //
 // where state is IssueState! on one side and PullRequestState! on the
 // other, and GitHub answers it. gqlparser follows graphql-js, which refuses
-// that document; githubValidationRules keeps every default rule and drops
+// that document; ValidationRules keeps every default rule and drops
 // from the merge rule only the conflicts graphql-ruby would not report.
 
-// githubValidationRules are gqlparser's default rules with the field-merge
+// ValidationRules are gqlparser's default rules with the field-merge
 // rule narrowed to what GitHub enforces. The schema tells leaf types from
 // composite ones.
-func githubValidationRules(schema *ast.Schema) *rules.Rules {
+func ValidationRules(schema *ast.Schema) *rules.Rules {
 	r := rules.NewDefaultRules()
 	inner := rules.OverlappingFieldsCanBeMergedRule.RuleFunc
 	r.ReplaceRule(rules.OverlappingFieldsCanBeMergedRule.Name, func(observers *core.Events, addError core.AddErrFunc) {

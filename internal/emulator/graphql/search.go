@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"github.com/ghgate/ghgate/internal/emulator/search"

@@ -1,4 +1,4 @@
-package emulator
+package graphql
 
 import (
 	"encoding/json"
@@ -21,9 +21,9 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
-// loadPrunedSchema parses the embedded schema once per process: it is
+// LoadSchema parses the embedded schema once per process: it is
 // constant, and every emulator shares the parsed form read-only.
-var loadPrunedSchema = sync.OnceValues(func() (*ast.Schema, error) {
+var LoadSchema = sync.OnceValues(func() (*ast.Schema, error) {
 	return gqlparser.LoadSchema(&ast.Source{Name: "github.graphql", Input: schema.Pruned})
 })
 
@@ -35,10 +35,10 @@ type graphQLServer struct {
 	rules  *rules.Rules
 }
 
-// newGraphQLHandler builds the GraphQL endpoint; limits answers
+// NewHandler builds the GraphQL endpoint; limits answers
 // Query.rateLimit.
-func newGraphQLHandler(limits *faults.RateLimiter) (http.Handler, error) {
-	schema, err := loadPrunedSchema()
+func NewHandler(limits *faults.RateLimiter) (http.Handler, error) {
+	schema, err := LoadSchema()
 	if err != nil {
 		// Only a corrupt build gets here; the schema test catches it first.
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -49,7 +49,7 @@ func newGraphQLHandler(limits *faults.RateLimiter) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &graphQLServer{limits: limits, schema: schema, reg: reg, rules: githubValidationRules(schema)}, nil
+	return &graphQLServer{limits: limits, schema: schema, reg: reg, rules: ValidationRules(schema)}, nil
 }
 
 // gqlRequest is the POST body GitHub accepts. Query is raw so that a query

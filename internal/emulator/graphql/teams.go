@@ -1,9 +1,10 @@
-package emulator
+package graphql
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -26,39 +27,39 @@ type slugArgs struct {
 }
 
 // seesTeams reports whether the caller may see an organization's teams.
-func (x *gqlContext) seesTeams(org *Account) bool { return x.st.IsOrgMember(org, x.c.Viewer) }
+func (x *gqlContext) seesTeams(org *state.Account) bool { return x.st.IsOrgMember(org, x.c.Viewer) }
 
 func registerTeams(r *resolvers) {
-	objectType(r, func(*Team) string { return "Team" })
-	resolve(r, "Team.id", func(_ *gqlContext, t *Team) (any, error) { return t.NodeID, nil })
-	resolve(r, "Team.databaseId", func(_ *gqlContext, t *Team) (any, error) { return t.ID, nil })
-	resolve(r, "Team.name", func(_ *gqlContext, t *Team) (any, error) { return t.Name, nil })
-	resolve(r, "Team.slug", func(_ *gqlContext, t *Team) (any, error) { return t.Slug, nil })
-	resolve(r, "Team.description", func(_ *gqlContext, t *Team) (any, error) { return t.Description, nil })
-	resolve(r, "Team.organization", func(_ *gqlContext, t *Team) (any, error) { return t.Org, nil })
-	resolve(r, "Team.createdAt", func(_ *gqlContext, t *Team) (any, error) { return t.CreatedAt, nil })
-	resolve(r, "Team.url", func(x *gqlContext, t *Team) (any, error) {
+	objectType(r, func(*state.Team) string { return "Team" })
+	resolve(r, "Team.id", func(_ *gqlContext, t *state.Team) (any, error) { return t.NodeID, nil })
+	resolve(r, "Team.databaseId", func(_ *gqlContext, t *state.Team) (any, error) { return t.ID, nil })
+	resolve(r, "Team.name", func(_ *gqlContext, t *state.Team) (any, error) { return t.Name, nil })
+	resolve(r, "Team.slug", func(_ *gqlContext, t *state.Team) (any, error) { return t.Slug, nil })
+	resolve(r, "Team.description", func(_ *gqlContext, t *state.Team) (any, error) { return t.Description, nil })
+	resolve(r, "Team.organization", func(_ *gqlContext, t *state.Team) (any, error) { return t.Org, nil })
+	resolve(r, "Team.createdAt", func(_ *gqlContext, t *state.Team) (any, error) { return t.CreatedAt, nil })
+	resolve(r, "Team.url", func(x *gqlContext, t *state.Team) (any, error) {
 		return x.webURL("/orgs/" + t.Org.Login + "/teams/" + t.Slug), nil
 	})
-	resolveArgs(r, "Team.members", func(x *gqlContext, t *Team, a teamMembersArgs) (any, error) {
+	resolveArgs(r, "Team.members", func(x *gqlContext, t *state.Team, a teamMembersArgs) (any, error) {
 		list := slices.Clone(t.Members)
 		if a.Query != nil && *a.Query != "" {
-			list = slices.DeleteFunc(list, func(u *Account) bool { return !wire.ContainsFold(*a.Query, u.Login, u.Name) })
+			list = slices.DeleteFunc(list, func(u *state.Account) bool { return !wire.ContainsFold(*a.Query, u.Login, u.Name) })
 		}
 		return pageOf(x, list, a.connArgs)
 	})
 
-	resolveArgs(r, "Organization.team", func(x *gqlContext, org *Account, a slugArgs) (any, error) {
+	resolveArgs(r, "Organization.team", func(x *gqlContext, org *state.Account, a slugArgs) (any, error) {
 		if t := x.st.FindTeam(org.Login, a.Slug); t != nil && x.seesTeams(org) {
 			return t, nil
 		}
 		return nil, nil
 	})
-	resolveArgs(r, "Organization.teams", func(x *gqlContext, org *Account, a teamsArgs) (any, error) {
-		var list []*Team
+	resolveArgs(r, "Organization.teams", func(x *gqlContext, org *state.Account, a teamsArgs) (any, error) {
+		var list []*state.Team
 		if x.seesTeams(org) {
 			for _, t := range x.st.Teams(org.Login) {
-				if len(a.UserLogins) > 0 && !slices.ContainsFunc(t.Members, func(u *Account) bool {
+				if len(a.UserLogins) > 0 && !slices.ContainsFunc(t.Members, func(u *state.Account) bool {
 					return slices.ContainsFunc(a.UserLogins, func(l string) bool { return strings.EqualFold(l, u.Login) })
 				}) {
 					continue
@@ -73,7 +74,7 @@ func registerTeams(r *resolvers) {
 	})
 	// Memberships are taken as public, so anyone sees a user's
 	// organizations.
-	resolveArgs(r, "User.organizations", func(x *gqlContext, u *Account, a connArgs) (any, error) {
+	resolveArgs(r, "User.organizations", func(x *gqlContext, u *state.Account, a connArgs) (any, error) {
 		return pageOf(x, x.st.OrganizationsOf(u), a)
 	})
 }
