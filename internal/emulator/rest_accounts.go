@@ -41,7 +41,7 @@ type privateUserFields struct {
 	TwoFactorAuthentication bool `json:"two_factor_authentication"`
 }
 
-func (e *Emulator) fullUser(c *restCall, a *Account, private bool) fullUserJSON {
+func fullUser(c *restCall, a *Account, private bool) fullUserJSON {
 	name := a.Name
 	empty := ""
 	u := fullUserJSON{userJSON: renderSimpleUser(c.Links, a), Name: &name, Blog: &empty,
@@ -75,21 +75,21 @@ func ensure(p *privateUserFields) *privateUserFields {
 	return p
 }
 
-func (e *Emulator) getViewer(c *restCall) {
+func getViewer(c *restCall) {
 	if c.Viewer == nil {
 		c.NotFound()
 		return
 	}
-	c.JSON(http.StatusOK, e.fullUser(c, c.Viewer, true))
+	c.JSON(http.StatusOK, fullUser(c, c.Viewer, true))
 }
 
-func (e *Emulator) getUser(c *restCall) {
+func getUser(c *restCall) {
 	a := c.State.Account(c.Req.PathValue("username"))
 	if a == nil {
 		c.NotFound()
 		return
 	}
-	c.JSON(http.StatusOK, e.fullUser(c, a, false))
+	c.JSON(http.StatusOK, fullUser(c, a, false))
 }
 
 // visibleRepos lists the repositories of owner the token can see, in the
@@ -116,7 +116,7 @@ func (c *restCall) visibleRepos(owner *Account, typ string) []*Repo {
 	return out
 }
 
-func (e *Emulator) listUserRepos(c *restCall) {
+func listUserRepos(c *restCall) {
 	a := c.State.Account(c.Req.PathValue("username"))
 	if a == nil || a.IsOrg {
 		c.NotFound()
@@ -133,7 +133,7 @@ func (e *Emulator) listUserRepos(c *restCall) {
 
 // listViewerRepos is GET /user/repos: the repositories the token's user
 // owns or collaborates on (through an organization too), by full name.
-func (e *Emulator) listViewerRepos(c *restCall) {
+func listViewerRepos(c *restCall) {
 	if c.Viewer == nil {
 		c.NotFound()
 		return
@@ -157,7 +157,7 @@ func (e *Emulator) listViewerRepos(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) listOrgRepos(c *restCall) {
+func listOrgRepos(c *restCall) {
 	a := c.State.Account(c.Req.PathValue("org"))
 	if a == nil || !a.IsOrg {
 		c.NotFound()
@@ -171,7 +171,7 @@ func (e *Emulator) listOrgRepos(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) getRepo(c *restCall) {
+func getRepo(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -187,8 +187,8 @@ type rateJSON struct {
 	Resource  string `json:"resource,omitempty"`
 }
 
-func (e *Emulator) getRateLimit(c *restCall) {
-	all := e.limits.All(c.Token.Value)
+func (a *restAPI) getRateLimit(c *restCall) {
+	all := a.limits.All(c.Token.Value)
 	toJSON := func(s faults.Snapshot) rateJSON {
 		return rateJSON{Limit: s.Limit, Remaining: s.Remaining, Reset: s.Reset.Unix(), Used: s.Used, Resource: s.Resource}
 	}
@@ -199,7 +199,7 @@ func (e *Emulator) getRateLimit(c *restCall) {
 	c.JSON(http.StatusOK, map[string]any{"resources": resources, "rate": toJSON(all["core"])})
 }
 
-func (e *Emulator) listOrgIssueTypes(c *restCall) {
+func listOrgIssueTypes(c *restCall) {
 	org := c.State.Account(c.Req.PathValue("org"))
 	if org == nil || !org.IsOrg {
 		c.NotFound()
@@ -212,7 +212,7 @@ func (e *Emulator) listOrgIssueTypes(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) listRepoIssueTypes(c *restCall) {
+func listRepoIssueTypes(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -270,7 +270,7 @@ func (c *restCall) contentEntry(r *Repo, path string, isDir bool, content string
 		Links: contentLinksJSON{Git: &gitURL, HTML: &html, Self: self}}
 }
 
-func (e *Emulator) getContents(c *restCall) {
+func getContents(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return

@@ -21,7 +21,7 @@ type installationTokenJSON struct {
 // the App, authenticated with its JWT, gets a token acting as its bot on
 // the installation's repositories. The body may narrow the token to some
 // of those repositories (by name or id) and to read access on issues.
-func (e *Emulator) createInstallationToken(c *restCall) {
+func createInstallationToken(c *restCall) {
 	app := c.State.AppForIdentity(c.Token)
 	if app == nil {
 		// Any other credential is not an App JWT.

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-func (e *Emulator) listAssignees(c *restCall) {
+func listAssignees(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -17,7 +17,7 @@ func (e *Emulator) listAssignees(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) checkAssignee(c *restCall) {
+func checkAssignee(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -46,7 +46,7 @@ func (c *restCall) assigneesBody() ([]string, bool) {
 // the issue: GitHub's description says assignees sent without push access
 // are silently ignored, and lists no 403 for either route.
 
-func (e *Emulator) addAssignees(c *restCall) {
+func addAssignees(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -73,7 +73,7 @@ func (e *Emulator) addAssignees(c *restCall) {
 	c.JSON(http.StatusCreated, renderIssueDetail(c.Links, is))
 }
 
-func (e *Emulator) removeAssignees(c *restCall) {
+func removeAssignees(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return

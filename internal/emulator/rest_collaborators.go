@@ -34,7 +34,7 @@ func roleName(p Permission) string {
 	return "read"
 }
 
-func (e *Emulator) listCollaborators(c *restCall) {
+func listCollaborators(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return

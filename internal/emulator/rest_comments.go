@@ -11,7 +11,7 @@ import (
 
 const commentDocs = "rest/issues/comments"
 
-func (e *Emulator) listComments(c *restCall) {
+func listComments(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -59,7 +59,7 @@ func (c *restCall) commentBody(doc string) (string, bool) {
 	return in.Body.Value, true
 }
 
-func (e *Emulator) createComment(c *restCall) {
+func createComment(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -95,7 +95,7 @@ func (c *restCall) commentFor(r *Repo) *Comment {
 	return cm
 }
 
-func (e *Emulator) getComment(c *restCall) {
+func getComment(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -105,7 +105,7 @@ func (e *Emulator) getComment(c *restCall) {
 	}
 }
 
-func (e *Emulator) updateComment(c *restCall) {
+func updateComment(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -126,7 +126,7 @@ func (e *Emulator) updateComment(c *restCall) {
 	c.JSON(http.StatusOK, renderComment(c.Links, cm))
 }
 
-func (e *Emulator) deleteComment(c *restCall) {
+func deleteComment(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return

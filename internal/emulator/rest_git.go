@@ -127,7 +127,7 @@ type shortBranchJSON struct {
 	Protected bool       `json:"protected"`
 }
 
-func (e *Emulator) listBranches(c *restCall) {
+func listBranches(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -177,7 +177,7 @@ type branchJSON struct {
 	ProtectionURL string               `json:"protection_url"`
 }
 
-func (e *Emulator) getBranch(c *restCall) {
+func getBranch(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -185,7 +185,7 @@ func (e *Emulator) getBranch(c *restCall) {
 	name := c.Req.PathValue("branch")
 	if name == "" {
 		// "/branches/" routes here, as the list.
-		e.listBranches(c)
+		listBranches(c)
 		return
 	}
 	tip := g.Branches[name]
@@ -231,7 +231,7 @@ func (c *restCall) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
 	return out
 }
 
-func (e *Emulator) getGitRef(c *restCall) {
+func getGitRef(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -247,7 +247,7 @@ func (e *Emulator) getGitRef(c *restCall) {
 }
 
 // listMatchingRefs lists the refs whose name starts with refs/<ref>.
-func (e *Emulator) listMatchingRefs(c *restCall) {
+func listMatchingRefs(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -283,7 +283,7 @@ func (c *restCall) commitFor(g *GitRepo, ref string) *GitCommit {
 	return cm
 }
 
-func (e *Emulator) listCommits(c *restCall) {
+func listCommits(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -346,7 +346,7 @@ func touches(cm *GitCommit, path string) bool {
 	return false
 }
 
-func (e *Emulator) getCommit(c *restCall) {
+func getCommit(c *restCall) {
 	r, _, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -399,7 +399,7 @@ func (c *restCall) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator
 // getCombinedStatus sums a commit's latest status per context: failure if
 // any failed or errored, pending if any is pending or there are none,
 // success otherwise, as GitHub documents.
-func (e *Emulator) getCombinedStatus(c *restCall) {
+func getCombinedStatus(c *restCall) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -433,7 +433,7 @@ func (e *Emulator) getCombinedStatus(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) listCommitStatuses(c *restCall) {
+func listCommitStatuses(c *restCall) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -490,7 +490,7 @@ func (c *restCall) checkRunJSON(r *Repo, cr *CheckRun) checkRunJSON {
 	return out
 }
 
-func (e *Emulator) listCommitCheckRuns(c *restCall) {
+func listCommitCheckRuns(c *restCall) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return

@@ -66,7 +66,7 @@ func (c *restCall) treeJSON(r *Repo, files map[string]string, recursive bool) tr
 }
 
 // getTree answers a root tree by sha (or a commit-ish, as GitHub accepts).
-func (e *Emulator) getTree(c *restCall) {
+func getTree(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -104,7 +104,7 @@ const createTreeDoc = "rest/git/trees#create-a-tree"
 // createTree writes a root tree: base_tree's files (if given) with each
 // entry set from content or a blob's sha, or deleted by a null sha. The
 // emulator keeps regular files only.
-func (e *Emulator) createTree(c *restCall) {
+func createTree(c *restCall) {
 	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
@@ -177,7 +177,7 @@ func (c *restCall) gitCommitJSON(r *Repo, cm *GitCommit) any {
 		full.Commit.Message, full.Commit.Tree, parents, full.Commit.Verification}
 }
 
-func (e *Emulator) getGitCommit(c *restCall) {
+func getGitCommit(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -209,7 +209,7 @@ const createCommitDoc = "rest/git/commits#create-a-commit"
 // createCommit writes a commit of a known tree over known parents; no
 // branch moves until a ref is updated. Author and committer default to
 // the caller, at the current time.
-func (e *Emulator) createCommit(c *restCall) {
+func createCommit(c *restCall) {
 	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
@@ -295,7 +295,7 @@ const updateRefDoc = "rest/git/refs#update-a-reference"
 
 // updateRef moves a branch (or tag) to a commit; a branch only moves
 // forward unless forced, as GitHub refuses a non-fast-forward update.
-func (e *Emulator) updateRef(c *restCall) {
+func updateRef(c *restCall) {
 	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return

@@ -18,7 +18,7 @@ const createRefDoc = "rest/git/refs#create-a-reference"
 
 // createRef creates a branch (refs/heads/...) or a lightweight tag
 // (refs/tags/...) at an existing commit.
-func (e *Emulator) createRef(c *restCall) {
+func createRef(c *restCall) {
 	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
@@ -64,7 +64,7 @@ const putContentsDoc = "rest/repos/contents#create-or-update-file-contents"
 // putContents commits one file to a branch, as GitHub's contents API does:
 // updating a file needs the blob sha it replaces (409 when it is not the
 // current one).
-func (e *Emulator) putContents(c *restCall) {
+func putContents(c *restCall) {
 	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return

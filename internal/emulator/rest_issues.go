@@ -96,7 +96,7 @@ func (f issueFilter) match(is *Issue) bool {
 	return true
 }
 
-func (e *Emulator) listIssues(c *restCall) {
+func listIssues(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -140,7 +140,7 @@ func (e *Emulator) listIssues(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) getIssue(c *restCall) {
+func getIssue(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -271,7 +271,7 @@ func (c *restCall) resolveType(r *Repo, name string) (*IssueType, bool) {
 	return t, true
 }
 
-func (e *Emulator) createIssue(c *restCall) {
+func createIssue(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -333,7 +333,7 @@ func (e *Emulator) createIssue(c *restCall) {
 
 var stateReasons = []string{"completed", "not_planned", "duplicate", "reopened"}
 
-func (e *Emulator) updateIssue(c *restCall) {
+func updateIssue(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -446,7 +446,7 @@ func (e *Emulator) updateIssue(c *restCall) {
 
 var lockReasons = []string{"off-topic", "too heated", "resolved", "spam"}
 
-func (e *Emulator) lockIssue(c *restCall) {
+func lockIssue(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -469,7 +469,7 @@ func (e *Emulator) lockIssue(c *restCall) {
 	c.NoContent()
 }
 
-func (e *Emulator) unlockIssue(c *restCall) {
+func unlockIssue(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return

@@ -21,7 +21,7 @@ func (c *restCall) descriptionTooLong(in labelWrite, doc string) bool {
 	return true
 }
 
-func (e *Emulator) listRepoLabels(c *restCall) {
+func listRepoLabels(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -33,7 +33,7 @@ func (e *Emulator) listRepoLabels(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) getLabel(c *restCall) {
+func getLabel(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -53,7 +53,7 @@ type labelWrite struct {
 	Description wire.Optional[string] `json:"description"`
 }
 
-func (e *Emulator) createLabel(c *restCall) {
+func createLabel(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -95,7 +95,7 @@ func (e *Emulator) createLabel(c *restCall) {
 	c.JSON(http.StatusCreated, out)
 }
 
-func (e *Emulator) updateLabel(c *restCall) {
+func updateLabel(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -146,7 +146,7 @@ func (e *Emulator) updateLabel(c *restCall) {
 	c.JSON(http.StatusOK, renderLabel(c.Links, r, l))
 }
 
-func (e *Emulator) deleteLabel(c *restCall) {
+func deleteLabel(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -168,7 +168,7 @@ func (c *restCall) issueLabels(r *Repo, is *Issue) []labelJSON {
 	return out
 }
 
-func (e *Emulator) listIssueLabels(c *restCall) {
+func listIssueLabels(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -193,7 +193,7 @@ func (c *restCall) labelsBody() (labelNames, bool) {
 	return in, true
 }
 
-func (e *Emulator) addIssueLabels(c *restCall) {
+func addIssueLabels(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -210,7 +210,7 @@ func (e *Emulator) addIssueLabels(c *restCall) {
 	c.JSON(http.StatusOK, c.issueLabels(r, is))
 }
 
-func (e *Emulator) setIssueLabels(c *restCall) {
+func setIssueLabels(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -227,7 +227,7 @@ func (e *Emulator) setIssueLabels(c *restCall) {
 	c.JSON(http.StatusOK, c.issueLabels(r, is))
 }
 
-func (e *Emulator) removeAllIssueLabels(c *restCall) {
+func removeAllIssueLabels(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -240,7 +240,7 @@ func (e *Emulator) removeAllIssueLabels(c *restCall) {
 	c.NoContent()
 }
 
-func (e *Emulator) removeIssueLabel(c *restCall) {
+func removeIssueLabel(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return

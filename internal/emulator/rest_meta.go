@@ -18,7 +18,7 @@ func setScopeHeaders(h http.Header, t *Token) {
 // came that way). It needs no scope, so X-Accepted-OAuth-Scopes is empty,
 // as GitHub sends it. The document is the 2022-11-28 one, the version the
 // emulator selects, which still lists authorizations_url and hub_url.
-func (e *Emulator) getRoot(c *restCall) {
+func getRoot(c *restCall) {
 	api, web := c.Links.API, c.Links.Web
 	c.W.Header().Set("X-Accepted-OAuth-Scopes", "")
 	c.JSON(http.StatusOK, map[string]string{

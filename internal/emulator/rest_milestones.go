@@ -23,7 +23,7 @@ func (c *restCall) milestoneFor(r *Repo) *Milestone {
 	return m
 }
 
-func (e *Emulator) listMilestones(c *restCall) {
+func listMilestones(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -72,7 +72,7 @@ func (e *Emulator) listMilestones(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) getMilestone(c *restCall) {
+func getMilestone(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -144,7 +144,7 @@ func (c *restCall) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc 
 	return true
 }
 
-func (e *Emulator) createMilestone(c *restCall) {
+func createMilestone(c *restCall) {
 	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
@@ -169,7 +169,7 @@ func (e *Emulator) createMilestone(c *restCall) {
 	c.JSON(http.StatusCreated, out)
 }
 
-func (e *Emulator) updateMilestone(c *restCall) {
+func updateMilestone(c *restCall) {
 	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return
@@ -191,7 +191,7 @@ func (e *Emulator) updateMilestone(c *restCall) {
 	c.JSON(http.StatusOK, renderMilestone(c.Links, r, m))
 }
 
-func (e *Emulator) deleteMilestone(c *restCall) {
+func deleteMilestone(c *restCall) {
 	r := c.RepoFor(PermWrite)
 	if r == nil {
 		return

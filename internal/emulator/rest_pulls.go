@@ -224,7 +224,7 @@ func (c *restCall) pullFor(r *Repo) *Issue {
 	return is
 }
 
-func (e *Emulator) listPulls(c *restCall) {
+func listPulls(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -285,7 +285,7 @@ func (e *Emulator) listPulls(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) getPull(c *restCall) {
+func getPull(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -356,7 +356,7 @@ func (c *restCall) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSO
 		ContentsURL: c.Links.Repo(r) + "/contents/" + esc + "?ref=" + at.SHA}
 }
 
-func (e *Emulator) listPullFiles(c *restCall) {
+func listPullFiles(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -368,7 +368,7 @@ func (e *Emulator) listPullFiles(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) listPullCommits(c *restCall) {
+func listPullCommits(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -412,7 +412,7 @@ func (c *restCall) reviewJSON(rv *Review) reviewJSON {
 	return out
 }
 
-func (e *Emulator) listPullReviews(c *restCall) {
+func listPullReviews(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -481,7 +481,7 @@ func (c *restCall) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
 	return out
 }
 
-func (e *Emulator) listPullReviewComments(c *restCall) {
+func listPullReviewComments(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -504,7 +504,7 @@ func (e *Emulator) listPullReviewComments(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (e *Emulator) listRequestedReviewers(c *restCall) {
+func listRequestedReviewers(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return

@@ -20,7 +20,7 @@ const mergeDoc = "rest/pulls/pulls#merge-a-pull-request"
 // mergePull merges as GitHub's REST API does: 405 for a pull request that
 // cannot be merged (closed, draft, conflicting, or held by the branch's
 // protection), 409 when sha is not the head, 422 for an unknown method.
-func (e *Emulator) mergePull(c *restCall) {
+func mergePull(c *restCall) {
 	r, is := c.repoPull(PermWrite)
 	if is == nil {
 		return
@@ -63,7 +63,7 @@ func (e *Emulator) mergePull(c *restCall) {
 }
 
 // checkMerged answers 204 when the pull request was merged, else 404.
-func (e *Emulator) checkMerged(c *restCall) {
+func checkMerged(c *restCall) {
 	_, is := c.repoPull(PermRead)
 	if is == nil {
 		return

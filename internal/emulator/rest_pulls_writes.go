@@ -24,7 +24,7 @@ const createPullDoc = "rest/pulls/pulls#create-a-pull-request"
 // branch of the repository or "owner:branch" of a fork of it. GitHub
 // refuses a pull request with no commits over its base, or one whose head
 // and base already have an open pull request.
-func (e *Emulator) createPull(c *restCall) {
+func createPull(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -99,7 +99,7 @@ const updatePullDoc = "rest/pulls/pulls#update-a-pull-request"
 
 // updatePull edits a pull request: its author or anyone with write access
 // may, as on GitHub.
-func (e *Emulator) updatePull(c *restCall) {
+func updatePull(c *restCall) {
 	r, is := c.repoPull(PermRead)
 	if is == nil {
 		return
@@ -161,7 +161,7 @@ const reviewersDoc = "rest/pulls/review-requests#request-reviewers-for-a-pull-re
 
 // requestReviewers asks collaborators (not the author) and the
 // organization's teams for a review; it needs triage access.
-func (e *Emulator) requestReviewers(c *restCall) {
+func requestReviewers(c *restCall) {
 	r, is := c.repoPull(PermTriage)
 	if is == nil {
 		return
@@ -210,7 +210,7 @@ func (e *Emulator) requestReviewers(c *restCall) {
 
 // removeRequestedReviewers withdraws review requests; it needs triage
 // access.
-func (e *Emulator) removeRequestedReviewers(c *restCall) {
+func removeRequestedReviewers(c *restCall) {
 	_, is := c.repoPull(PermTriage)
 	if is == nil {
 		return

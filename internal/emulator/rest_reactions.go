@@ -52,7 +52,7 @@ func reactionRollup(url string, rs []*Reaction) reactionsJSON {
 	return out
 }
 
-func (e *Emulator) listIssueReactions(c *restCall) {
+func listIssueReactions(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -62,7 +62,7 @@ func (e *Emulator) listIssueReactions(c *restCall) {
 	}
 }
 
-func (e *Emulator) createIssueReaction(c *restCall) {
+func createIssueReaction(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -72,7 +72,7 @@ func (e *Emulator) createIssueReaction(c *restCall) {
 	}
 }
 
-func (e *Emulator) listCommentReactions(c *restCall) {
+func listCommentReactions(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -82,7 +82,7 @@ func (e *Emulator) listCommentReactions(c *restCall) {
 	}
 }
 
-func (e *Emulator) createCommentReaction(c *restCall) {
+func createCommentReaction(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return

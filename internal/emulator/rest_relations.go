@@ -39,7 +39,7 @@ func (c *restCall) linkError(err error, resource, field, doc string) {
 	}
 }
 
-func (e *Emulator) listSubIssues(c *restCall) {
+func listSubIssues(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -59,7 +59,7 @@ func (c *restCall) subIssueByID(id int64) *Issue {
 	return is
 }
 
-func (e *Emulator) addSubIssue(c *restCall) {
+func addSubIssue(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -92,7 +92,7 @@ func (e *Emulator) addSubIssue(c *restCall) {
 	c.JSON(http.StatusCreated, renderIssueDetail(c.Links, parent))
 }
 
-func (e *Emulator) removeSubIssue(c *restCall) {
+func removeSubIssue(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -123,7 +123,7 @@ func (e *Emulator) removeSubIssue(c *restCall) {
 	c.JSON(http.StatusOK, renderIssueDetail(c.Links, parent))
 }
 
-func (e *Emulator) reprioritizeSubIssue(c *restCall) {
+func reprioritizeSubIssue(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -169,7 +169,7 @@ func (e *Emulator) reprioritizeSubIssue(c *restCall) {
 	c.JSON(http.StatusOK, renderIssueDetail(c.Links, parent))
 }
 
-func (e *Emulator) getParent(c *restCall) {
+func getParent(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -185,7 +185,7 @@ func (e *Emulator) getParent(c *restCall) {
 	c.JSON(http.StatusOK, renderIssueDetail(c.Links, is.Parent))
 }
 
-func (e *Emulator) listBlockedBy(c *restCall) {
+func listBlockedBy(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -195,7 +195,7 @@ func (e *Emulator) listBlockedBy(c *restCall) {
 	}
 }
 
-func (e *Emulator) listBlocking(c *restCall) {
+func listBlocking(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -205,7 +205,7 @@ func (e *Emulator) listBlocking(c *restCall) {
 	}
 }
 
-func (e *Emulator) addBlockedBy(c *restCall) {
+func addBlockedBy(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return
@@ -237,7 +237,7 @@ func (e *Emulator) addBlockedBy(c *restCall) {
 	c.JSON(http.StatusCreated, renderIssueDetail(c.Links, blocker))
 }
 
-func (e *Emulator) removeBlockedBy(c *restCall) {
+func removeBlockedBy(c *restCall) {
 	r := c.RepoFor(PermTriage)
 	if r == nil {
 		return

@@ -36,7 +36,7 @@ func tagNames(g *GitRepo) []string {
 	return names
 }
 
-func (e *Emulator) listTags(c *restCall) {
+func listTags(c *restCall) {
 	r, g := c.gitFor(PermRead)
 	if r == nil {
 		return
@@ -100,7 +100,7 @@ func releasesNewestFirst(r *Repo) []*Release {
 	return list
 }
 
-func (e *Emulator) listReleases(c *restCall) {
+func listReleases(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -114,7 +114,7 @@ func (e *Emulator) listReleases(c *restCall) {
 
 // getLatestRelease answers the newest release that is neither a draft nor
 // a pre-release, as GitHub documents.
-func (e *Emulator) getLatestRelease(c *restCall) {
+func getLatestRelease(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return
@@ -128,7 +128,7 @@ func (e *Emulator) getLatestRelease(c *restCall) {
 	c.NotFound()
 }
 
-func (e *Emulator) getReleaseByTag(c *restCall) {
+func getReleaseByTag(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return

@@ -17,7 +17,7 @@ type searchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func (e *Emulator) searchIssues(c *restCall) {
+func searchIssues(c *restCall) {
 	q := c.Req.URL.Query()
 	const doc = "rest/search/search#search-issues-and-pull-requests"
 	query := strings.TrimSpace(q.Get("q"))

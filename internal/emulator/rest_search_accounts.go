@@ -51,7 +51,7 @@ type userSearchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func (e *Emulator) searchUsers(c *restCall) {
+func searchUsers(c *restCall) {
 	const doc = "rest/search/search#search-users"
 	query, ok := c.searchQ(doc)
 	if !ok {
@@ -96,7 +96,7 @@ type repoSearchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func (e *Emulator) searchRepositories(c *restCall) {
+func searchRepositories(c *restCall) {
 	const doc = "rest/search/search#search-repositories"
 	query, ok := c.searchQ(doc)
 	if !ok {

@@ -195,7 +195,7 @@ type codeSearchItemJSON struct {
 	TextMatches []textMatchesJSON `json:"text_matches,omitempty"`
 }
 
-func (e *Emulator) searchCode(c *restCall) {
+func searchCode(c *restCall) {
 	const doc = "rest/search/search#search-code"
 	if c.Viewer == nil {
 		c.Fail(http.StatusUnauthorized, "Requires authentication", doc)

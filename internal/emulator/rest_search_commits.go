@@ -148,7 +148,7 @@ type commitSearchItemJSON struct {
 	Score      float64  `json:"score"`
 }
 
-func (e *Emulator) searchCommits(c *restCall) {
+func searchCommits(c *restCall) {
 	const doc = "rest/search/search#search-commits"
 	query, ok := c.searchQ(doc)
 	if !ok {

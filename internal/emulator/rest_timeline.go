@@ -168,7 +168,7 @@ func containsComment(is *Issue, c *Comment) bool {
 	return false
 }
 
-func (e *Emulator) listTimeline(c *restCall) {
+func listTimeline(c *restCall) {
 	r := c.RepoFor(PermRead)
 	if r == nil {
 		return

@@ -2,10 +2,12 @@ package emulator
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -22,102 +24,112 @@ type route struct {
 	handler func(*restCall)
 }
 
-func (e *Emulator) routeTable() []route {
+// restAPI serves GitHub's REST routes. Only GET /rate_limit needs more
+// than the call, the rate limiter; a handler's panic is logged to log.
+type restAPI struct {
+	limits *faults.RateLimiter
+	log    *slog.Logger
+}
+
+func (a *restAPI) routeTable() []route {
 	const (
 		repo  = "/repos/{owner}/{repo}"
 		issue = repo + "/issues/{issue_number}"
 	)
 	return append([]route{
-		{"GET", "/", e.getRoot},
-		{"GET", "/user", e.getViewer},
-		{"GET", "/users/{username}", e.getUser},
-		{"GET", "/users/{username}/repos", e.listUserRepos},
-		{"GET", "/user/repos", e.listViewerRepos},
-		{"GET", "/orgs/{org}/repos", e.listOrgRepos},
-		{"GET", "/rate_limit", e.getRateLimit},
-		{"GET", repo, e.getRepo},
+		{"GET", "/", getRoot},
+		{"GET", "/user", getViewer},
+		{"GET", "/users/{username}", getUser},
+		{"GET", "/users/{username}/repos", listUserRepos},
+		{"GET", "/user/repos", listViewerRepos},
+		{"GET", "/orgs/{org}/repos", listOrgRepos},
+		{"GET", "/rate_limit", a.getRateLimit},
+		{"GET", repo, getRepo},
 
-		{"GET", repo + "/issues", e.listIssues},
-		{"POST", repo + "/issues", e.createIssue},
-		{"GET", issue, e.getIssue},
-		{"PATCH", issue, e.updateIssue},
-		{"PUT", issue + "/lock", e.lockIssue},
-		{"DELETE", issue + "/lock", e.unlockIssue},
+		{"GET", repo + "/issues", listIssues},
+		{"POST", repo + "/issues", createIssue},
+		{"GET", issue, getIssue},
+		{"PATCH", issue, updateIssue},
+		{"PUT", issue + "/lock", lockIssue},
+		{"DELETE", issue + "/lock", unlockIssue},
 
-		{"GET", repo + "/labels", e.listRepoLabels},
-		{"POST", repo + "/labels", e.createLabel},
-		{"GET", repo + "/labels/{name}", e.getLabel},
-		{"PATCH", repo + "/labels/{name}", e.updateLabel},
-		{"DELETE", repo + "/labels/{name}", e.deleteLabel},
-		{"GET", issue + "/labels", e.listIssueLabels},
-		{"POST", issue + "/labels", e.addIssueLabels},
-		{"PUT", issue + "/labels", e.setIssueLabels},
-		{"DELETE", issue + "/labels", e.removeAllIssueLabels},
-		{"DELETE", issue + "/labels/{name}", e.removeIssueLabel},
+		{"GET", repo + "/labels", listRepoLabels},
+		{"POST", repo + "/labels", createLabel},
+		{"GET", repo + "/labels/{name}", getLabel},
+		{"PATCH", repo + "/labels/{name}", updateLabel},
+		{"DELETE", repo + "/labels/{name}", deleteLabel},
+		{"GET", issue + "/labels", listIssueLabels},
+		{"POST", issue + "/labels", addIssueLabels},
+		{"PUT", issue + "/labels", setIssueLabels},
+		{"DELETE", issue + "/labels", removeAllIssueLabels},
+		{"DELETE", issue + "/labels/{name}", removeIssueLabel},
 
-		{"GET", repo + "/milestones", e.listMilestones},
-		{"POST", repo + "/milestones", e.createMilestone},
-		{"GET", repo + "/milestones/{milestone_number}", e.getMilestone},
-		{"PATCH", repo + "/milestones/{milestone_number}", e.updateMilestone},
-		{"DELETE", repo + "/milestones/{milestone_number}", e.deleteMilestone},
+		{"GET", repo + "/milestones", listMilestones},
+		{"POST", repo + "/milestones", createMilestone},
+		{"GET", repo + "/milestones/{milestone_number}", getMilestone},
+		{"PATCH", repo + "/milestones/{milestone_number}", updateMilestone},
+		{"DELETE", repo + "/milestones/{milestone_number}", deleteMilestone},
 
-		{"GET", repo + "/collaborators", e.listCollaborators},
-		{"GET", repo + "/assignees", e.listAssignees},
-		{"GET", repo + "/assignees/{assignee}", e.checkAssignee},
-		{"POST", issue + "/assignees", e.addAssignees},
-		{"DELETE", issue + "/assignees", e.removeAssignees},
+		{"GET", repo + "/collaborators", listCollaborators},
+		{"GET", repo + "/assignees", listAssignees},
+		{"GET", repo + "/assignees/{assignee}", checkAssignee},
+		{"POST", issue + "/assignees", addAssignees},
+		{"DELETE", issue + "/assignees", removeAssignees},
 
-		{"GET", issue + "/comments", e.listComments},
-		{"POST", issue + "/comments", e.createComment},
-		{"GET", repo + "/issues/comments/{comment_id}", e.getComment},
-		{"PATCH", repo + "/issues/comments/{comment_id}", e.updateComment},
-		{"DELETE", repo + "/issues/comments/{comment_id}", e.deleteComment},
+		{"GET", issue + "/comments", listComments},
+		{"POST", issue + "/comments", createComment},
+		{"GET", repo + "/issues/comments/{comment_id}", getComment},
+		{"PATCH", repo + "/issues/comments/{comment_id}", updateComment},
+		{"DELETE", repo + "/issues/comments/{comment_id}", deleteComment},
 
-		{"GET", "/search/issues", e.searchIssues},
-		{"GET", "/search/users", e.searchUsers},
-		{"GET", "/search/repositories", e.searchRepositories},
-		{"GET", "/search/commits", e.searchCommits},
-		{"GET", "/search/code", e.searchCode},
+		{"GET", "/search/issues", searchIssues},
+		{"GET", "/search/users", searchUsers},
+		{"GET", "/search/repositories", searchRepositories},
+		{"GET", "/search/commits", searchCommits},
+		{"GET", "/search/code", searchCode},
 
-		{"GET", issue + "/reactions", e.listIssueReactions},
-		{"POST", issue + "/reactions", e.createIssueReaction},
-		{"GET", repo + "/issues/comments/{comment_id}/reactions", e.listCommentReactions},
-		{"POST", repo + "/issues/comments/{comment_id}/reactions", e.createCommentReaction},
+		{"GET", issue + "/reactions", listIssueReactions},
+		{"POST", issue + "/reactions", createIssueReaction},
+		{"GET", repo + "/issues/comments/{comment_id}/reactions", listCommentReactions},
+		{"POST", repo + "/issues/comments/{comment_id}/reactions", createCommentReaction},
 
-		{"GET", issue + "/sub_issues", e.listSubIssues},
-		{"POST", issue + "/sub_issues", e.addSubIssue},
-		{"DELETE", issue + "/sub_issue", e.removeSubIssue},
-		{"PATCH", issue + "/sub_issues/priority", e.reprioritizeSubIssue},
-		{"GET", issue + "/parent", e.getParent},
+		{"GET", issue + "/sub_issues", listSubIssues},
+		{"POST", issue + "/sub_issues", addSubIssue},
+		{"DELETE", issue + "/sub_issue", removeSubIssue},
+		{"PATCH", issue + "/sub_issues/priority", reprioritizeSubIssue},
+		{"GET", issue + "/parent", getParent},
 
-		{"GET", issue + "/dependencies/blocked_by", e.listBlockedBy},
-		{"POST", issue + "/dependencies/blocked_by", e.addBlockedBy},
-		{"DELETE", issue + "/dependencies/blocked_by/{issue_id}", e.removeBlockedBy},
-		{"GET", issue + "/dependencies/blocking", e.listBlocking},
+		{"GET", issue + "/dependencies/blocked_by", listBlockedBy},
+		{"POST", issue + "/dependencies/blocked_by", addBlockedBy},
+		{"DELETE", issue + "/dependencies/blocked_by/{issue_id}", removeBlockedBy},
+		{"GET", issue + "/dependencies/blocking", listBlocking},
 
-		{"GET", issue + "/timeline", e.listTimeline},
+		{"GET", issue + "/timeline", listTimeline},
 
-		{"GET", "/orgs/{org}/issue-types", e.listOrgIssueTypes},
-		{"GET", repo + "/issue-types", e.listRepoIssueTypes},
+		{"GET", "/orgs/{org}/issue-types", listOrgIssueTypes},
+		{"GET", repo + "/issue-types", listRepoIssueTypes},
 
-		{"GET", repo + "/contents/{path...}", e.getContents},
+		{"GET", repo + "/contents/{path...}", getContents},
 
-		{"POST", "/app/installations/{installation_id}/access_tokens", e.createInstallationToken},
-	}, e.gitRoutes()...)
+		{"POST", "/app/installations/{installation_id}/access_tokens", createInstallationToken},
+	}, gitRoutes()...)
 }
 
-// Routes lists the REST endpoints served, as "METHOD /openapi/{template}".
-func (e *Emulator) Routes() []string {
+// restRoutes lists the REST endpoints served, as "METHOD /openapi/{template}".
+func restRoutes() []string {
 	var out []string
-	for _, r := range e.routeTable() {
+	for _, r := range (&restAPI{}).routeTable() {
 		out = append(out, r.method+" "+strings.ReplaceAll(r.path, "...}", "}"))
 	}
 	return out
 }
 
-func (e *Emulator) routes(mux *http.ServeMux) {
+// newRESTHandler answers the REST routes; limits answers GET /rate_limit
+// and log receives a handler's panic.
+func newRESTHandler(limits *faults.RateLimiter, log *slog.Logger) http.Handler {
+	a := &restAPI{limits: limits, log: log}
 	rr := &restRouter{}
-	for _, rt := range e.routeTable() {
+	for _, rt := range a.routeTable() {
 		write := rt.method != "GET"
 		h := rt.handler
 		rr.handle(rt.method, rt.path, func(w http.ResponseWriter, r *http.Request) {
@@ -132,7 +144,7 @@ func (e *Emulator) routes(mux *http.ServeMux) {
 			}
 			defer func() {
 				if v := recover(); v != nil {
-					e.log.Error("emulator handler panic", "route", rt.method+" "+rt.path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+					a.log.Error("emulator handler panic", "route", rt.method+" "+rt.path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 					rec := c.W.(*wire.Recorder)
 					rec.Reset()
 					wire.WriteJSON(rec, http.StatusInternalServerError, wire.ErrorBody{Message: "Server Error"})
@@ -146,5 +158,7 @@ func (e *Emulator) routes(mux *http.ServeMux) {
 	rr.notFound = func(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found", DocumentationURL: wire.DocsURL("rest"), Status: "404"})
 	}
+	mux := http.NewServeMux()
 	mux.Handle("/", rr)
+	return mux
 }

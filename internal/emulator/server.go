@@ -38,7 +38,7 @@ type Options struct {
 type Emulator struct {
 	state   *State
 	opts    Options
-	rest    *http.ServeMux
+	rest    http.Handler
 	graphql http.Handler
 	faults  *Faults
 	limits  *faults.RateLimiter
@@ -64,8 +64,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	e := &Emulator{state: st, opts: opts, faults: &Faults{}, log: log,
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
-	e.rest = http.NewServeMux()
-	e.routes(e.rest)
+	e.rest = newRESTHandler(e.limits, log)
 	graphql, err := graphql.NewHandler(e.limits)
 	if err != nil {
 		return nil, err
@@ -73,6 +72,9 @@ func New(opts Options) (*Emulator, error) {
 	e.graphql = graphql
 	return e, nil
 }
+
+// Routes lists the REST endpoints served, as "METHOD /openapi/{template}".
+func (e *Emulator) Routes() []string { return restRoutes() }
 
 // State exposes the world, for seeding and assertions in tests.
 func (e *Emulator) State() *State { return e.state }
