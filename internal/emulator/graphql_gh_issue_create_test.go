@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -65,7 +66,7 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 		st.RLock()
 		defer st.RUnlock()
 		is, _ := st.Node(d.CreateIssue.Issue.ID).(*Issue)
-		if is == nil || d.CreateIssue.Issue.URL != w.srv.URL+"/acme/widgets/issues/"+itoa(is.Number) {
+		if is == nil || d.CreateIssue.Issue.URL != w.srv.URL+"/acme/widgets/issues/"+strconv.Itoa(is.Number) {
 			t.Fatalf("payload %+v does not name a new issue", d.CreateIssue.Issue)
 		}
 		return is

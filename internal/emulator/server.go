@@ -14,6 +14,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/graphql"
+	"github.com/ghgate/ghgate/internal/emulator/rest"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -64,7 +65,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	e := &Emulator{state: st, opts: opts, faults: &Faults{}, log: log,
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
-	e.rest = newRESTHandler(e.limits, log)
+	e.rest = rest.NewHandler(e.limits, log)
 	graphql, err := graphql.NewHandler(e.limits)
 	if err != nil {
 		return nil, err
@@ -74,7 +75,7 @@ func New(opts Options) (*Emulator, error) {
 }
 
 // Routes lists the REST endpoints served, as "METHOD /openapi/{template}".
-func (e *Emulator) Routes() []string { return restRoutes() }
+func (e *Emulator) Routes() []string { return rest.Routes() }
 
 // State exposes the world, for seeding and assertions in tests.
 func (e *Emulator) State() *State { return e.state }
@@ -250,7 +251,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range rec.Header() {
 		h[k] = v
 	}
-	setScopeHeaders(h, tok)
+	rest.SetScopeHeaders(h, tok)
 	status := rec.Status
 	body := rec.Body.Bytes()
 	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && status == http.StatusOK && !graphql {

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"encoding/base64"
@@ -41,7 +41,7 @@ type privateUserFields struct {
 	TwoFactorAuthentication bool `json:"two_factor_authentication"`
 }
 
-func fullUser(c *restCall, a *Account, private bool) fullUserJSON {
+func fullUser(c *call, a *state.Account, private bool) fullUserJSON {
 	name := a.Name
 	empty := ""
 	u := fullUserJSON{userJSON: renderSimpleUser(c.Links, a), Name: &name, Blog: &empty,
@@ -75,7 +75,7 @@ func ensure(p *privateUserFields) *privateUserFields {
 	return p
 }
 
-func getViewer(c *restCall) {
+func getViewer(c *call) {
 	if c.Viewer == nil {
 		c.NotFound()
 		return
@@ -83,7 +83,7 @@ func getViewer(c *restCall) {
 	c.JSON(http.StatusOK, fullUser(c, c.Viewer, true))
 }
 
-func getUser(c *restCall) {
+func getUser(c *call) {
 	a := c.State.Account(c.Req.PathValue("username"))
 	if a == nil {
 		c.NotFound()
@@ -95,10 +95,10 @@ func getUser(c *restCall) {
 // visibleRepos lists the repositories of owner the token can see, in the
 // order GitHub's list endpoints default to (full_name for users, created
 // for orgs).
-func (c *restCall) visibleRepos(owner *Account, typ string) []*Repo {
-	var out []*Repo
+func (c *call) visibleRepos(owner *state.Account, typ string) []*state.Repo {
+	var out []*state.Repo
 	for _, r := range c.State.Repos() {
-		if r.Owner != owner || c.Token.Permission(r) == PermNone {
+		if r.Owner != owner || c.Token.Permission(r) == state.PermNone {
 			continue
 		}
 		switch typ {
@@ -116,7 +116,7 @@ func (c *restCall) visibleRepos(owner *Account, typ string) []*Repo {
 	return out
 }
 
-func listUserRepos(c *restCall) {
+func listUserRepos(c *call) {
 	a := c.State.Account(c.Req.PathValue("username"))
 	if a == nil || a.IsOrg {
 		c.NotFound()
@@ -133,14 +133,14 @@ func listUserRepos(c *restCall) {
 
 // listViewerRepos is GET /user/repos: the repositories the token's user
 // owns or collaborates on (through an organization too), by full name.
-func listViewerRepos(c *restCall) {
+func listViewerRepos(c *call) {
 	if c.Viewer == nil {
 		c.NotFound()
 		return
 	}
-	var repos []*Repo
+	var repos []*state.Repo
 	for _, r := range c.State.Repos() {
-		if c.Token.Permission(r) == PermNone {
+		if c.Token.Permission(r) == state.PermNone {
 			continue
 		}
 		if r.Owner == c.Viewer || r.IsCollaborator(c.Viewer.Login) {
@@ -157,7 +157,7 @@ func listViewerRepos(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func listOrgRepos(c *restCall) {
+func listOrgRepos(c *call) {
 	a := c.State.Account(c.Req.PathValue("org"))
 	if a == nil || !a.IsOrg {
 		c.NotFound()
@@ -171,8 +171,8 @@ func listOrgRepos(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func getRepo(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getRepo(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -187,7 +187,7 @@ type rateJSON struct {
 	Resource  string `json:"resource,omitempty"`
 }
 
-func (a *restAPI) getRateLimit(c *restCall) {
+func (a *api) getRateLimit(c *call) {
 	all := a.limits.All(c.Token.Value)
 	toJSON := func(s faults.Snapshot) rateJSON {
 		return rateJSON{Limit: s.Limit, Remaining: s.Remaining, Reset: s.Reset.Unix(), Used: s.Used, Resource: s.Resource}
@@ -199,7 +199,7 @@ func (a *restAPI) getRateLimit(c *restCall) {
 	c.JSON(http.StatusOK, map[string]any{"resources": resources, "rate": toJSON(all["core"])})
 }
 
-func listOrgIssueTypes(c *restCall) {
+func listOrgIssueTypes(c *call) {
 	org := c.State.Account(c.Req.PathValue("org"))
 	if org == nil || !org.IsOrg {
 		c.NotFound()
@@ -212,8 +212,8 @@ func listOrgIssueTypes(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func listRepoIssueTypes(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listRepoIssueTypes(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -247,7 +247,7 @@ type contentJSON struct {
 	Links       contentLinksJSON `json:"_links"`
 }
 
-func (c *restCall) contentEntry(r *Repo, path string, isDir bool, content string) contentJSON {
+func (c *call) contentEntry(r *state.Repo, path string, isDir bool, content string) contentJSON {
 	name := path[strings.LastIndex(path, "/")+1:]
 	// URLs carry the path escaped segment by segment, as GitHub's do.
 	esc := escapePath(path)
@@ -270,8 +270,8 @@ func (c *restCall) contentEntry(r *Repo, path string, isDir bool, content string
 		Links: contentLinksJSON{Git: &gitURL, HTML: &html, Self: self}}
 }
 
-func getContents(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getContents(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -21,7 +21,7 @@ type installationTokenJSON struct {
 // the App, authenticated with its JWT, gets a token acting as its bot on
 // the installation's repositories. The body may narrow the token to some
 // of those repositories (by name or id) and to read access on issues.
-func createInstallationToken(c *restCall) {
+func createInstallationToken(c *call) {
 	app := c.State.AppForIdentity(c.Token)
 	if app == nil {
 		// Any other credential is not an App JWT.
@@ -42,7 +42,7 @@ func createInstallationToken(c *restCall) {
 	if !c.Decode(&body) {
 		return
 	}
-	perms := map[string]Permission{}
+	perms := map[string]state.Permission{}
 	narrowed := len(body.Repositories) > 0 || len(body.RepositoryIDs) > 0
 	if !narrowed {
 		for repo, p := range in.Perms {
@@ -75,7 +75,7 @@ func createInstallationToken(c *restCall) {
 		switch lvl {
 		case "read":
 			for k, p := range perms {
-				perms[k] = min(p, PermRead)
+				perms[k] = min(p, state.PermRead)
 			}
 		case "write":
 		default:
@@ -86,7 +86,7 @@ func createInstallationToken(c *restCall) {
 	}
 	issues := "read"
 	for _, p := range perms {
-		if p >= PermWrite {
+		if p >= state.PermWrite {
 			issues = "write"
 		}
 	}

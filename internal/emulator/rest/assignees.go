@@ -1,12 +1,14 @@
-package emulator
+package rest
 
 import (
 	"net/http"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
-func listAssignees(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listAssignees(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -17,8 +19,8 @@ func listAssignees(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func checkAssignee(c *restCall) {
-	r := c.RepoFor(PermRead)
+func checkAssignee(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -32,7 +34,7 @@ func checkAssignee(c *restCall) {
 	c.NotFound()
 }
 
-func (c *restCall) assigneesBody() ([]string, bool) {
+func (c *call) assigneesBody() ([]string, bool) {
 	var in struct {
 		Assignees []string `json:"assignees"`
 	}
@@ -46,8 +48,8 @@ func (c *restCall) assigneesBody() ([]string, bool) {
 // the issue: GitHub's description says assignees sent without push access
 // are silently ignored, and lists no 403 for either route.
 
-func addAssignees(c *restCall) {
-	r := c.RepoFor(PermRead)
+func addAssignees(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -59,11 +61,11 @@ func addAssignees(c *restCall) {
 	if !ok {
 		return
 	}
-	if c.Token.Permission(r) < PermTriage {
+	if c.Token.Permission(r) < state.PermTriage {
 		logins = nil
 	}
 	// GitHub ignores logins that cannot be assigned here.
-	var users []*Account
+	var users []*state.Account
 	for _, login := range logins {
 		if a := c.State.Account(login); a != nil && (r.IsCollaborator(login) || a == r.Owner) {
 			users = append(users, a)
@@ -73,8 +75,8 @@ func addAssignees(c *restCall) {
 	c.JSON(http.StatusCreated, renderIssueDetail(c.Links, is))
 }
 
-func removeAssignees(c *restCall) {
-	r := c.RepoFor(PermRead)
+func removeAssignees(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -86,10 +88,10 @@ func removeAssignees(c *restCall) {
 	if !ok {
 		return
 	}
-	if c.Token.Permission(r) < PermTriage {
+	if c.Token.Permission(r) < state.PermTriage {
 		logins = nil
 	}
-	var users []*Account
+	var users []*state.Account
 	for _, login := range logins {
 		if a := c.State.Account(login); a != nil {
 			users = append(users, a)

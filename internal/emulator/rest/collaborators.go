@@ -1,8 +1,9 @@
-package emulator
+package rest
 
 import (
 	"net/http"
 
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -22,24 +23,24 @@ type collaboratorJSON struct {
 
 // roleName is the repository role a permission level amounts to, as
 // GitHub's role_name names it.
-func roleName(p Permission) string {
+func roleName(p state.Permission) string {
 	switch p {
-	case PermAdmin:
+	case state.PermAdmin:
 		return "admin"
-	case PermWrite:
+	case state.PermWrite:
 		return "write"
-	case PermTriage:
+	case state.PermTriage:
 		return "triage"
 	}
 	return "read"
 }
 
-func listCollaborators(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listCollaborators(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
-	if c.Token.Permission(r) < PermWrite {
+	if c.Token.Permission(r) < state.PermWrite {
 		c.Fail(http.StatusForbidden, "Must have push access to view repository collaborators.", collaboratorDocs)
 		return
 	}
@@ -51,13 +52,13 @@ func listCollaborators(c *restCall) {
 		c.Invalid("", collaboratorDocs, wire.FieldError{Resource: "Collaborator", Field: "affiliation", Code: "invalid"})
 		return
 	}
-	want := map[string]Permission{"pull": PermRead, "triage": PermTriage, "push": PermWrite, "maintain": PermAdmin, "admin": PermAdmin}
+	want := map[string]state.Permission{"pull": state.PermRead, "triage": state.PermTriage, "push": state.PermWrite, "maintain": state.PermAdmin, "admin": state.PermAdmin}
 	minPerm, filtered := want[q.Get("permission")]
 	if q.Get("permission") != "" && !filtered {
 		c.Invalid("", collaboratorDocs, wire.FieldError{Resource: "Collaborator", Field: "permission", Code: "invalid"})
 		return
 	}
-	var list []*Account
+	var list []*state.Account
 	for _, a := range c.Assignable(r) {
 		// The collaborators of an organization's repository are its
 		// members (association() calls them MEMBER), so none is an
@@ -75,7 +76,7 @@ func listCollaborators(c *restCall) {
 	for _, a := range paginate(c, list) {
 		p := c.State.UserPermission(a, r)
 		out = append(out, collaboratorJSON{userJSON: renderSimpleUser(c.Links, a), RoleName: roleName(p),
-			Permissions: permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead}})
+			Permissions: permsJSON{Admin: p >= state.PermAdmin, Maintain: p >= state.PermAdmin, Push: p >= state.PermWrite, Triage: p >= state.PermTriage, Pull: p >= state.PermRead}})
 	}
 	c.JSON(http.StatusOK, out)
 }

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -6,13 +6,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 const commentDocs = "rest/issues/comments"
 
-func listComments(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listComments(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -29,7 +30,7 @@ func listComments(c *restCall) {
 		}
 		since = t
 	}
-	var list []*Comment
+	var list []*state.Comment
 	for _, cm := range is.Comments {
 		if since.IsZero() || !cm.UpdatedAt.Before(since) {
 			list = append(list, cm)
@@ -42,7 +43,7 @@ func listComments(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (c *restCall) commentBody(doc string) (string, bool) {
+func (c *call) commentBody(doc string) (string, bool) {
 	var in struct {
 		Body wire.Optional[string] `json:"body"`
 	}
@@ -59,8 +60,8 @@ func (c *restCall) commentBody(doc string) (string, bool) {
 	return in.Body.Value, true
 }
 
-func createComment(c *restCall) {
-	r := c.RepoFor(PermRead)
+func createComment(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -70,7 +71,7 @@ func createComment(c *restCall) {
 	}
 	// A locked conversation takes comments only from collaborators with
 	// write access.
-	if is.Locked && c.Token.Permission(r) < PermWrite {
+	if is.Locked && c.Token.Permission(r) < state.PermWrite {
 		c.Forbidden()
 		return
 	}
@@ -85,7 +86,7 @@ func createComment(c *restCall) {
 	c.JSON(http.StatusCreated, out)
 }
 
-func (c *restCall) commentFor(r *Repo) *Comment {
+func (c *call) commentFor(r *state.Repo) *state.Comment {
 	id, err := strconv.ParseInt(c.Req.PathValue("comment_id"), 10, 64)
 	cm := r.FindComment(id)
 	if err != nil || cm == nil || cm.Issue.Deleted {
@@ -95,8 +96,8 @@ func (c *restCall) commentFor(r *Repo) *Comment {
 	return cm
 }
 
-func getComment(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getComment(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -105,8 +106,8 @@ func getComment(c *restCall) {
 	}
 }
 
-func updateComment(c *restCall) {
-	r := c.RepoFor(PermRead)
+func updateComment(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -114,7 +115,7 @@ func updateComment(c *restCall) {
 	if cm == nil {
 		return
 	}
-	if cm.User != c.Viewer && c.Token.Permission(r) < PermWrite {
+	if cm.User != c.Viewer && c.Token.Permission(r) < state.PermWrite {
 		c.Forbidden()
 		return
 	}
@@ -126,8 +127,8 @@ func updateComment(c *restCall) {
 	c.JSON(http.StatusOK, renderComment(c.Links, cm))
 }
 
-func deleteComment(c *restCall) {
-	r := c.RepoFor(PermRead)
+func deleteComment(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -135,7 +136,7 @@ func deleteComment(c *restCall) {
 	if cm == nil {
 		return
 	}
-	if cm.User != c.Viewer && c.Token.Permission(r) < PermWrite {
+	if cm.User != c.Viewer && c.Token.Permission(r) < state.PermWrite {
 		c.Forbidden()
 		return
 	}

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -64,13 +64,13 @@ type commitJSON struct {
 	Files       []diffEntryJSON `json:"files,omitempty"`
 }
 
-func gitUser(s GitSignature) gitUserJSON {
+func gitUser(s state.GitSignature) gitUserJSON {
 	return gitUserJSON{Name: s.Name, Email: s.Email, Date: wire.Timestamp(s.When)}
 }
 
 // commitJSON renders a commit of r; full adds its stats and files, as the
 // single-commit route does.
-func (c *restCall) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
+func (c *call) commitJSON(r *state.Repo, cm *state.GitCommit, full bool) *commitJSON {
 	api := c.Links.Repo(r)
 	web := c.Links.Web + "/" + r.FullName()
 	out := &commitJSON{URL: api + "/commits/" + cm.SHA, SHA: cm.SHA, NodeID: state.NodeID("C", r.ID) + cm.SHA[:10],
@@ -109,7 +109,7 @@ func (c *restCall) commitJSON(r *Repo, cm *GitCommit, full bool) *commitJSON {
 // gitFor resolves a repository and its git data. A repository without
 // any (one created through the API, which has no commits) answers as an
 // empty repository does on GitHub: 409 "Git Repository is empty.".
-func (c *restCall) gitFor(need Permission) (*Repo, *GitRepo) {
+func (c *call) gitFor(need state.Permission) (*state.Repo, *state.GitRepo) {
 	r := c.RepoFor(need)
 	if r == nil {
 		return nil, nil
@@ -127,8 +127,8 @@ type shortBranchJSON struct {
 	Protected bool       `json:"protected"`
 }
 
-func listBranches(c *restCall) {
-	r, g := c.gitFor(PermRead)
+func listBranches(c *call) {
+	r, g := c.gitFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -177,8 +177,8 @@ type branchJSON struct {
 	ProtectionURL string               `json:"protection_url"`
 }
 
-func getBranch(c *restCall) {
-	r, g := c.gitFor(PermRead)
+func getBranch(c *call) {
+	r, g := c.gitFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -223,7 +223,7 @@ type gitRefJSON struct {
 
 // gitRef renders a ref ("heads/main", "tags/v1.0.0"). Tags are
 // lightweight: they point at the commit itself.
-func (c *restCall) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
+func (c *call) gitRef(r *state.Repo, ref string, tip *state.GitCommit) gitRefJSON {
 	full := "refs/" + ref
 	out := gitRefJSON{Ref: full, NodeID: state.NodeID("REF", r.ID) + strings.ReplaceAll(ref, "/", "_"),
 		URL: c.Links.Repo(r) + "/git/" + escapePath(full)}
@@ -231,8 +231,8 @@ func (c *restCall) gitRef(r *Repo, ref string, tip *GitCommit) gitRefJSON {
 	return out
 }
 
-func getGitRef(c *restCall) {
-	r, g := c.gitFor(PermRead)
+func getGitRef(c *call) {
+	r, g := c.gitFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -247,8 +247,8 @@ func getGitRef(c *restCall) {
 }
 
 // listMatchingRefs lists the refs whose name starts with refs/<ref>.
-func listMatchingRefs(c *restCall) {
-	r, g := c.gitFor(PermRead)
+func listMatchingRefs(c *call) {
+	r, g := c.gitFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -265,8 +265,8 @@ func listMatchingRefs(c *restCall) {
 
 // refCommit resolves a readable repository's {ref} path value to a
 // commit; cm is nil (the answer already written) when either fails.
-func (c *restCall) refCommit() (r *Repo, g *GitRepo, cm *GitCommit) {
-	r, g = c.gitFor(PermRead)
+func (c *call) refCommit() (r *state.Repo, g *state.GitRepo, cm *state.GitCommit) {
+	r, g = c.gitFor(state.PermRead)
 	if r == nil {
 		return nil, nil, nil
 	}
@@ -275,7 +275,7 @@ func (c *restCall) refCommit() (r *Repo, g *GitRepo, cm *GitCommit) {
 
 // commitFor resolves {ref} (a branch, or a full or abbreviated sha) with
 // GitHub's 422 for a ref that names nothing.
-func (c *restCall) commitFor(g *GitRepo, ref string) *GitCommit {
+func (c *call) commitFor(g *state.GitRepo, ref string) *state.GitCommit {
 	cm := g.Resolve(ref)
 	if cm == nil {
 		c.Invalid("No commit found for SHA: "+ref, "rest/commits/commits#get-a-commit")
@@ -283,8 +283,8 @@ func (c *restCall) commitFor(g *GitRepo, ref string) *GitCommit {
 	return cm
 }
 
-func listCommits(c *restCall) {
-	r, g := c.gitFor(PermRead)
+func listCommits(c *call) {
+	r, g := c.gitFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -310,7 +310,7 @@ func listCommits(c *restCall) {
 			*b.t = t
 		}
 	}
-	var list []*GitCommit
+	var list []*state.GitCommit
 	for _, cm := range state.History(start) {
 		if p := q.Get("path"); p != "" && !touches(cm, strings.Trim(p, "/")) {
 			continue
@@ -333,7 +333,7 @@ func listCommits(c *restCall) {
 
 // touches reports whether a commit changed path (a file, or anything
 // under a directory) against its first parent.
-func touches(cm *GitCommit, path string) bool {
+func touches(cm *state.GitCommit, path string) bool {
 	var parent map[string]string
 	if len(cm.Parents) > 0 {
 		parent = cm.Parents[0].Files
@@ -346,7 +346,7 @@ func touches(cm *GitCommit, path string) bool {
 	return false
 }
 
-func getCommit(c *restCall) {
+func getCommit(c *call) {
 	r, _, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -359,7 +359,7 @@ func getCommit(c *restCall) {
 		}
 		c.text("diff", state.GitDiff(state.Changes(parent, cm.Files)))
 	case "patch":
-		c.text("patch", state.FormatPatch([]*GitCommit{cm}))
+		c.text("patch", state.FormatPatch([]*state.GitCommit{cm}))
 	default:
 		c.JSON(http.StatusOK, c.commitJSON(r, cm, true))
 	}
@@ -380,7 +380,7 @@ type statusJSON struct {
 	Creator     *userJSON `json:"creator,omitempty"`
 }
 
-func (c *restCall) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator bool) statusJSON {
+func (c *call) statusJSON(r *state.Repo, sha string, st *state.CommitStatus, withCreator bool) statusJSON {
 	avatar := renderSimpleUser(c.Links, st.Creator).AvatarURL
 	out := statusJSON{URL: c.Links.Repo(r) + "/statuses/" + sha, AvatarURL: &avatar, ID: st.ID, NodeID: st.NodeID,
 		State: st.State, Context: st.Context, CreatedAt: wire.Timestamp(st.CreatedAt), UpdatedAt: wire.Timestamp(st.UpdatedAt)}
@@ -399,7 +399,7 @@ func (c *restCall) statusJSON(r *Repo, sha string, st *CommitStatus, withCreator
 // getCombinedStatus sums a commit's latest status per context: failure if
 // any failed or errored, pending if any is pending or there are none,
 // success otherwise, as GitHub documents.
-func getCombinedStatus(c *restCall) {
+func getCombinedStatus(c *call) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -433,7 +433,7 @@ func getCombinedStatus(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func listCommitStatuses(c *restCall) {
+func listCommitStatuses(c *call) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
@@ -476,7 +476,7 @@ type checkRunJSON struct {
 	PullRequests []any     `json:"pull_requests"`
 }
 
-func (c *restCall) checkRunJSON(r *Repo, cr *CheckRun) checkRunJSON {
+func (c *call) checkRunJSON(r *state.Repo, cr *state.CheckRun) checkRunJSON {
 	u := c.Links.Repo(r) + "/check-runs/" + itoa(int(cr.ID))
 	html := c.Links.Web + wire.CheckRunPath(c.State, cr)
 	ext := ""
@@ -490,13 +490,13 @@ func (c *restCall) checkRunJSON(r *Repo, cr *CheckRun) checkRunJSON {
 	return out
 }
 
-func listCommitCheckRuns(c *restCall) {
+func listCommitCheckRuns(c *call) {
 	r, g, cm := c.refCommit()
 	if cm == nil {
 		return
 	}
 	q := c.Req.URL.Query()
-	var list []*CheckRun
+	var list []*state.CheckRun
 	for _, cr := range g.CheckRuns[cm.SHA] {
 		if n := q.Get("check_name"); n != "" && cr.Name != n {
 			continue
@@ -519,12 +519,12 @@ func listCommitCheckRuns(c *restCall) {
 // filesAt is the tree the contents API reads: the default branch's (the
 // repository's files) unless ?ref= names another branch or a commit. A ref
 // that names nothing answers 404, as on GitHub, and ok is false.
-func (c *restCall) filesAt(r *Repo) (files map[string]string, ok bool) {
+func (c *call) filesAt(r *state.Repo) (files map[string]string, ok bool) {
 	ref := c.Req.URL.Query().Get("ref")
 	if ref == "" || ref == state.RepoDefaultBranch || ref == "refs/heads/"+state.RepoDefaultBranch {
 		return r.Files, true
 	}
-	var cm *GitCommit
+	var cm *state.GitCommit
 	if r.Git != nil {
 		cm = r.Git.Resolve(ref)
 	}

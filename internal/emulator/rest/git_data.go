@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ type treeJSON struct {
 
 // treeJSON lists a root tree's entries: its direct children, or with
 // recursive every file and directory beneath it, in git's order.
-func (c *restCall) treeJSON(r *Repo, files map[string]string, recursive bool) treeJSON {
+func (c *call) treeJSON(r *state.Repo, files map[string]string, recursive bool) treeJSON {
 	api := c.Links.Repo(r)
 	sha := state.TreeSHA(files)
 	out := treeJSON{SHA: sha, URL: api + "/git/trees/" + sha, Tree: []treeEntryJSON{}}
@@ -66,8 +66,8 @@ func (c *restCall) treeJSON(r *Repo, files map[string]string, recursive bool) tr
 }
 
 // getTree answers a root tree by sha (or a commit-ish, as GitHub accepts).
-func getTree(c *restCall) {
-	r, g := c.gitFor(PermRead)
+func getTree(c *call) {
+	r, g := c.gitFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -104,8 +104,8 @@ const createTreeDoc = "rest/git/trees#create-a-tree"
 // createTree writes a root tree: base_tree's files (if given) with each
 // entry set from content or a blob's sha, or deleted by a null sha. The
 // emulator keeps regular files only.
-func createTree(c *restCall) {
-	r := c.RepoFor(PermWrite)
+func createTree(c *call) {
+	r := c.RepoFor(state.PermWrite)
 	if r == nil {
 		return
 	}
@@ -156,7 +156,7 @@ func createTree(c *restCall) {
 }
 
 // gitCommitJSONOf is GitHub's git-commit.
-func (c *restCall) gitCommitJSON(r *Repo, cm *GitCommit) any {
+func (c *call) gitCommitJSON(r *state.Repo, cm *state.GitCommit) any {
 	full := c.commitJSON(r, cm, false)
 	parents := []shaURLJSON{}
 	for _, p := range full.Parents {
@@ -177,8 +177,8 @@ func (c *restCall) gitCommitJSON(r *Repo, cm *GitCommit) any {
 		full.Commit.Message, full.Commit.Tree, parents, full.Commit.Verification}
 }
 
-func getGitCommit(c *restCall) {
-	r, g := c.gitFor(PermRead)
+func getGitCommit(c *call) {
+	r, g := c.gitFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -209,8 +209,8 @@ const createCommitDoc = "rest/git/commits#create-a-commit"
 // createCommit writes a commit of a known tree over known parents; no
 // branch moves until a ref is updated. Author and committer default to
 // the caller, at the current time.
-func createCommit(c *restCall) {
-	r := c.RepoFor(PermWrite)
+func createCommit(c *call) {
+	r := c.RepoFor(state.PermWrite)
 	if r == nil {
 		return
 	}
@@ -228,7 +228,7 @@ func createCommit(c *restCall) {
 		c.Invalid("", createCommitDoc, wire.FieldError{Resource: "Commit", Field: "message", Code: "missing_field"})
 		return
 	}
-	var parents []*GitCommit
+	var parents []*state.GitCommit
 	for _, sha := range in.Parents {
 		p := g.Commits[strings.ToLower(sha)]
 		if p == nil {
@@ -237,11 +237,11 @@ func createCommit(c *restCall) {
 		}
 		parents = append(parents, p)
 	}
-	sig := func(id *gitIdentityRequest, dflt GitSignature) (GitSignature, bool) {
+	sig := func(id *gitIdentityRequest, dflt state.GitSignature) (state.GitSignature, bool) {
 		if id == nil {
 			return dflt, true
 		}
-		s := GitSignature{Name: id.Name, Email: id.Email, When: dflt.When}
+		s := state.GitSignature{Name: id.Name, Email: id.Email, When: dflt.When}
 		if id.Date != "" {
 			t, err := time.Parse(time.RFC3339, id.Date)
 			if err != nil {
@@ -273,7 +273,7 @@ func createCommit(c *restCall) {
 
 // accountOfEmail is the account a commit email belongs to: GitHub's
 // noreply address "<id>+<login>@users.noreply.github.com".
-func accountOfEmail(st *State, email string) *Account {
+func accountOfEmail(st *state.State, email string) *state.Account {
 	local, domain, ok := strings.Cut(email, "@")
 	if !ok || domain != "users.noreply.github.com" {
 		return nil
@@ -295,8 +295,8 @@ const updateRefDoc = "rest/git/refs#update-a-reference"
 
 // updateRef moves a branch (or tag) to a commit; a branch only moves
 // forward unless forced, as GitHub refuses a non-fast-forward update.
-func updateRef(c *restCall) {
-	r := c.RepoFor(PermWrite)
+func updateRef(c *call) {
+	r := c.RepoFor(state.PermWrite)
 	if r == nil {
 		return
 	}

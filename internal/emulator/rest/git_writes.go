@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"encoding/base64"
@@ -18,8 +18,8 @@ const createRefDoc = "rest/git/refs#create-a-reference"
 
 // createRef creates a branch (refs/heads/...) or a lightweight tag
 // (refs/tags/...) at an existing commit.
-func createRef(c *restCall) {
-	r := c.RepoFor(PermWrite)
+func createRef(c *call) {
+	r := c.RepoFor(state.PermWrite)
 	if r == nil {
 		return
 	}
@@ -64,8 +64,8 @@ const putContentsDoc = "rest/repos/contents#create-or-update-file-contents"
 // putContents commits one file to a branch, as GitHub's contents API does:
 // updating a file needs the blob sha it replaces (409 when it is not the
 // current one).
-func putContents(c *restCall) {
-	r := c.RepoFor(PermWrite)
+func putContents(c *call) {
+	r := c.RepoFor(state.PermWrite)
 	if r == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"encoding/json"
@@ -27,7 +27,7 @@ type issueFilter struct {
 	since     time.Time
 }
 
-func (f issueFilter) match(is *Issue) bool {
+func (f issueFilter) match(is *state.Issue) bool {
 	if is.Deleted {
 		return false
 	}
@@ -35,7 +35,7 @@ func (f issueFilter) match(is *Issue) bool {
 		return false
 	}
 	for _, want := range f.labels {
-		if !slices.ContainsFunc(is.Labels, func(l *Label) bool { return strings.EqualFold(l.Name, want) }) {
+		if !slices.ContainsFunc(is.Labels, func(l *state.Label) bool { return strings.EqualFold(l.Name, want) }) {
 			return false
 		}
 	}
@@ -50,7 +50,7 @@ func (f issueFilter) match(is *Issue) bool {
 			return false
 		}
 	default:
-		if !slices.ContainsFunc(is.Assignees, func(a *Account) bool { return strings.EqualFold(a.Login, f.assignee) }) {
+		if !slices.ContainsFunc(is.Assignees, func(a *state.Account) bool { return strings.EqualFold(a.Login, f.assignee) }) {
 			return false
 		}
 	}
@@ -96,8 +96,8 @@ func (f issueFilter) match(is *Issue) bool {
 	return true
 }
 
-func listIssues(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listIssues(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -126,7 +126,7 @@ func listIssues(c *restCall) {
 		}
 		f.since = t
 	}
-	var list []*Issue
+	var list []*state.Issue
 	for _, is := range r.Issues {
 		if f.match(is) {
 			list = append(list, is)
@@ -140,8 +140,8 @@ func listIssues(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func getIssue(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getIssue(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -217,8 +217,8 @@ type issueWrite struct {
 const issueDocs = "rest/issues/issues"
 
 // resolveLabels finds (creating when missing, as GitHub does) the labels named.
-func (c *restCall) resolveLabels(r *Repo, names []string) []*Label {
-	var out []*Label
+func (c *call) resolveLabels(r *state.Repo, names []string) []*state.Label {
+	var out []*state.Label
 	for _, n := range names {
 		n = strings.TrimSpace(n)
 		if n == "" {
@@ -237,8 +237,8 @@ func (c *restCall) resolveLabels(r *Repo, names []string) []*Label {
 
 // resolveAssignees finds assignable users or answers 422 naming the first
 // that is not.
-func (c *restCall) resolveAssignees(r *Repo, logins []string) ([]*Account, bool) {
-	var out []*Account
+func (c *call) resolveAssignees(r *state.Repo, logins []string) ([]*state.Account, bool) {
+	var out []*state.Account
 	for _, login := range logins {
 		a := c.State.Account(login)
 		if a == nil || !r.Assignable(login) {
@@ -252,7 +252,7 @@ func (c *restCall) resolveAssignees(r *Repo, logins []string) ([]*Account, bool)
 	return out, true
 }
 
-func (c *restCall) resolveMilestone(r *Repo, v json.Number) (*Milestone, bool) {
+func (c *call) resolveMilestone(r *state.Repo, v json.Number) (*state.Milestone, bool) {
 	n, err := strconv.Atoi(v.String())
 	m := r.FindMilestone(n)
 	if err != nil || m == nil {
@@ -262,7 +262,7 @@ func (c *restCall) resolveMilestone(r *Repo, v json.Number) (*Milestone, bool) {
 	return m, true
 }
 
-func (c *restCall) resolveType(r *Repo, name string) (*IssueType, bool) {
+func (c *call) resolveType(r *state.Repo, name string) (*state.IssueType, bool) {
 	t := c.State.FindIssueType(r, name)
 	if t == nil || !t.IsEnabled {
 		c.Invalid("", issueDocs, wire.FieldError{Resource: "Issue", Field: "type", Code: "invalid", Value: name})
@@ -271,8 +271,8 @@ func (c *restCall) resolveType(r *Repo, name string) (*IssueType, bool) {
 	return t, true
 }
 
-func createIssue(c *restCall) {
-	r := c.RepoFor(PermRead)
+func createIssue(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -290,11 +290,11 @@ func createIssue(c *restCall) {
 	}
 	// Labels, assignees, milestone and type need triage access; GitHub drops
 	// them silently for others.
-	canTriage := c.Token.Permission(r) >= PermTriage
+	canTriage := c.Token.Permission(r) >= state.PermTriage
 	var (
-		assignees []*Account
-		milestone *Milestone
-		typ       *IssueType
+		assignees []*state.Account
+		milestone *state.Milestone
+		typ       *state.IssueType
 		ok        = true
 	)
 	if canTriage {
@@ -321,7 +321,7 @@ func createIssue(c *restCall) {
 		b := in.Body.Value
 		body = &b
 	}
-	t := IssueTriage{Assignees: assignees, Milestone: milestone, Type: typ}
+	t := state.IssueTriage{Assignees: assignees, Milestone: milestone, Type: typ}
 	if canTriage {
 		t.Labels = c.resolveLabels(r, in.Labels.Value)
 	}
@@ -333,8 +333,8 @@ func createIssue(c *restCall) {
 
 var stateReasons = []string{"completed", "not_planned", "duplicate", "reopened"}
 
-func updateIssue(c *restCall) {
-	r := c.RepoFor(PermRead)
+func updateIssue(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -348,11 +348,11 @@ func updateIssue(c *restCall) {
 	}
 	perm := c.Token.Permission(r)
 	isAuthor := c.Viewer != nil && is.User == c.Viewer
-	if perm < PermTriage && !isAuthor {
+	if perm < state.PermTriage && !isAuthor {
 		c.Forbidden()
 		return
 	}
-	if perm < PermTriage {
+	if perm < state.PermTriage {
 		// GitHub's description of this route: without push access, label,
 		// assignee, milestone and type changes are silently dropped; the
 		// author's title, body and state changes still apply.
@@ -378,9 +378,9 @@ func updateIssue(c *restCall) {
 	// Resolve everything before changing anything, so a 422 leaves the issue
 	// as it was.
 	var (
-		assignees []*Account
-		milestone *Milestone
-		typ       *IssueType
+		assignees []*state.Account
+		milestone *state.Milestone
+		typ       *state.IssueType
 		ok        = true
 	)
 	if in.Assignees.Set || in.Assignee.Set {
@@ -446,8 +446,8 @@ func updateIssue(c *restCall) {
 
 var lockReasons = []string{"off-topic", "too heated", "resolved", "spam"}
 
-func lockIssue(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func lockIssue(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -469,8 +469,8 @@ func lockIssue(c *restCall) {
 	c.NoContent()
 }
 
-func unlockIssue(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func unlockIssue(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -483,7 +483,7 @@ func unlockIssue(c *restCall) {
 }
 
 // tooLong answers GitHub's 422 for a title or body over its limit.
-func (c *restCall) tooLong(doc, resource string, titleSet bool, title string, bodySet bool, body string) bool {
+func (c *call) tooLong(doc, resource string, titleSet bool, title string, bodySet bool, body string) bool {
 	switch {
 	case titleSet && utf8.RuneCountInString(title) > state.MaxTitleChars:
 		c.Invalid("", doc, wire.FieldError{Resource: resource, Field: "title", Code: "custom",

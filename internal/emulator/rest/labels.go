@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -12,7 +12,7 @@ import (
 const labelDocs = "rest/issues/labels"
 
 // descriptionTooLong answers 422 when a label description is over the limit.
-func (c *restCall) descriptionTooLong(in labelWrite, doc string) bool {
+func (c *call) descriptionTooLong(in labelWrite, doc string) bool {
 	if !in.Description.Set || in.Description.Null || utf8.RuneCountInString(in.Description.Value) <= state.MaxLabelDescription {
 		return false
 	}
@@ -21,8 +21,8 @@ func (c *restCall) descriptionTooLong(in labelWrite, doc string) bool {
 	return true
 }
 
-func listRepoLabels(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listRepoLabels(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -33,8 +33,8 @@ func listRepoLabels(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func getLabel(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getLabel(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -53,8 +53,8 @@ type labelWrite struct {
 	Description wire.Optional[string] `json:"description"`
 }
 
-func createLabel(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func createLabel(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -95,8 +95,8 @@ func createLabel(c *restCall) {
 	c.JSON(http.StatusCreated, out)
 }
 
-func updateLabel(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func updateLabel(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -146,8 +146,8 @@ func updateLabel(c *restCall) {
 	c.JSON(http.StatusOK, renderLabel(c.Links, r, l))
 }
 
-func deleteLabel(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func deleteLabel(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -160,7 +160,7 @@ func deleteLabel(c *restCall) {
 	c.NoContent()
 }
 
-func (c *restCall) issueLabels(r *Repo, is *Issue) []labelJSON {
+func (c *call) issueLabels(r *state.Repo, is *state.Issue) []labelJSON {
 	out := []labelJSON{}
 	for _, l := range is.Labels {
 		out = append(out, renderLabel(c.Links, r, l))
@@ -168,8 +168,8 @@ func (c *restCall) issueLabels(r *Repo, is *Issue) []labelJSON {
 	return out
 }
 
-func listIssueLabels(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listIssueLabels(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -185,7 +185,7 @@ func listIssueLabels(c *restCall) {
 }
 
 // labelsBody reads the add/set body: {"labels": [...]} or a bare array.
-func (c *restCall) labelsBody() (labelNames, bool) {
+func (c *call) labelsBody() (labelNames, bool) {
 	var in labelNames
 	if !c.Decode(&in) {
 		return nil, false
@@ -193,8 +193,8 @@ func (c *restCall) labelsBody() (labelNames, bool) {
 	return in, true
 }
 
-func addIssueLabels(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func addIssueLabels(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -210,8 +210,8 @@ func addIssueLabels(c *restCall) {
 	c.JSON(http.StatusOK, c.issueLabels(r, is))
 }
 
-func setIssueLabels(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func setIssueLabels(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -227,8 +227,8 @@ func setIssueLabels(c *restCall) {
 	c.JSON(http.StatusOK, c.issueLabels(r, is))
 }
 
-func removeAllIssueLabels(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func removeAllIssueLabels(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -240,8 +240,8 @@ func removeAllIssueLabels(c *restCall) {
 	c.NoContent()
 }
 
-func removeIssueLabel(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func removeIssueLabel(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}

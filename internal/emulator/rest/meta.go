@@ -1,13 +1,15 @@
-package emulator
+package rest
 
 import (
 	"net/http"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // setScopeHeaders writes X-OAuth-Scopes as GitHub does for a classic
 // token: its scopes, comma separated. Tokens without scopes get none.
-func setScopeHeaders(h http.Header, t *Token) {
+func SetScopeHeaders(h http.Header, t *state.Token) {
 	if t.Scopes != nil {
 		h.Set("X-OAuth-Scopes", strings.Join(t.Scopes, ", "))
 	}
@@ -18,7 +20,7 @@ func setScopeHeaders(h http.Header, t *Token) {
 // came that way). It needs no scope, so X-Accepted-OAuth-Scopes is empty,
 // as GitHub sends it. The document is the 2022-11-28 one, the version the
 // emulator selects, which still lists authorizations_url and hub_url.
-func getRoot(c *restCall) {
+func getRoot(c *call) {
 	api, web := c.Links.API, c.Links.Web
 	c.W.Header().Set("X-Accepted-OAuth-Scopes", "")
 	c.JSON(http.StatusOK, map[string]string{

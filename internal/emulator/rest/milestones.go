@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -13,7 +13,7 @@ import (
 
 const milestoneDocs = "rest/issues/milestones"
 
-func (c *restCall) milestoneFor(r *Repo) *Milestone {
+func (c *call) milestoneFor(r *state.Repo) *state.Milestone {
 	n, err := strconv.Atoi(c.Req.PathValue("milestone_number"))
 	m := r.FindMilestone(n)
 	if err != nil || m == nil {
@@ -23,8 +23,8 @@ func (c *restCall) milestoneFor(r *Repo) *Milestone {
 	return m
 }
 
-func listMilestones(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listMilestones(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -33,7 +33,7 @@ func listMilestones(c *restCall) {
 	if want == "" {
 		want = "open"
 	}
-	var list []*Milestone
+	var list []*state.Milestone
 	for _, m := range r.Milestones {
 		if want == "all" || m.State == want {
 			list = append(list, m)
@@ -72,8 +72,8 @@ func listMilestones(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func getMilestone(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getMilestone(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -91,7 +91,7 @@ type milestoneWrite struct {
 
 // apply validates and applies a milestone write; it reports whether it
 // answered with an error.
-func (c *restCall) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc string) bool {
+func (c *call) applyMilestone(r *state.Repo, m *state.Milestone, in milestoneWrite, doc string) bool {
 	if in.State.Set && !in.State.Null && in.State.Value != "open" && in.State.Value != "closed" {
 		c.Invalid("", doc, wire.FieldError{Resource: "Milestone", Field: "state", Code: "invalid"})
 		return false
@@ -144,8 +144,8 @@ func (c *restCall) applyMilestone(r *Repo, m *Milestone, in milestoneWrite, doc 
 	return true
 }
 
-func createMilestone(c *restCall) {
-	r := c.RepoFor(PermWrite)
+func createMilestone(c *call) {
+	r := c.RepoFor(state.PermWrite)
 	if r == nil {
 		return
 	}
@@ -158,7 +158,7 @@ func createMilestone(c *restCall) {
 		c.Invalid("", doc, wire.FieldError{Resource: "Milestone", Field: "title", Code: "missing_field"})
 		return
 	}
-	probe := &Milestone{State: "open"}
+	probe := &state.Milestone{State: "open"}
 	if !c.applyMilestone(r, probe, in, doc) {
 		return
 	}
@@ -169,8 +169,8 @@ func createMilestone(c *restCall) {
 	c.JSON(http.StatusCreated, out)
 }
 
-func updateMilestone(c *restCall) {
-	r := c.RepoFor(PermWrite)
+func updateMilestone(c *call) {
+	r := c.RepoFor(state.PermWrite)
 	if r == nil {
 		return
 	}
@@ -191,8 +191,8 @@ func updateMilestone(c *restCall) {
 	c.JSON(http.StatusOK, renderMilestone(c.Links, r, m))
 }
 
-func deleteMilestone(c *restCall) {
-	r := c.RepoFor(PermWrite)
+func deleteMilestone(c *call) {
+	r := c.RepoFor(state.PermWrite)
 	if r == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ func pageParams(q url.Values) (perPage, page int) {
 
 // paginate cuts one page out of items and sets GitHub's Link header, which
 // is left out when everything fits on one page.
-func paginate[T any](c *restCall, items []T) []T {
+func paginate[T any](c *call, items []T) []T {
 	perPage, page := pageParams(c.Req.URL.Query())
 	setLink(c, len(items), perPage, page)
 	// Compare page numbers before multiplying: a page number near the
@@ -37,7 +37,7 @@ func paginate[T any](c *restCall, items []T) []T {
 }
 
 // setLink writes the Link header for total items seen per perPage.
-func setLink(c *restCall, total, perPage, page int) {
+func setLink(c *call, total, perPage, page int) {
 	last := (total + perPage - 1) / perPage
 	if last <= 1 && page <= 1 {
 		return

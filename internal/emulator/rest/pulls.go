@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"fmt"
@@ -58,7 +58,7 @@ type teamJSON struct {
 	Parent              *struct{} `json:"parent"`
 }
 
-func renderTeam(l wire.Links, t *Team) teamJSON {
+func renderTeam(l wire.Links, t *state.Team) teamJSON {
 	u := fmt.Sprintf("%s/organizations/%d/team/%d", l.API, t.Org.ID, t.ID)
 	return teamJSON{ID: t.ID, NodeID: t.NodeID, URL: u, HTMLURL: l.Web + "/orgs/" + t.Org.Login + "/teams/" + t.Slug,
 		Name: t.Name, Slug: t.Slug, Privacy: "closed", NotificationSetting: "notifications_enabled", Permission: "pull",
@@ -123,12 +123,12 @@ type pullDetail struct {
 	ChangedFiles        int       `json:"changed_files"`
 }
 
-func (c *restCall) branchRef(r *Repo, ref string, sha string) branchRefJSON {
+func (c *call) branchRef(r *state.Repo, ref string, sha string) branchRefJSON {
 	repo := c.repoJSON(r, false)
 	return branchRefJSON{Label: r.Owner.Login + ":" + ref, Ref: ref, SHA: sha, User: renderSimpleUser(c.Links, r.Owner), Repo: &repo}
 }
 
-func (c *restCall) pullJSON(is *Issue, detail bool) *pullJSON {
+func (c *call) pullJSON(is *state.Issue, detail bool) *pullJSON {
 	r, p, l := is.Repo, is.Pull, c.Links
 	api := fmt.Sprintf("%s/pulls/%d", l.Repo(r), is.Number)
 	issue := fmt.Sprintf("%s/issues/%d", l.Repo(r), is.Number)
@@ -200,7 +200,7 @@ func (c *restCall) pullJSON(is *Issue, detail bool) *pullJSON {
 // repoPull resolves {owner}/{repo} with the permission a route needs and
 // {pull_number} in it; nil (the answer already written) when either
 // fails.
-func (c *restCall) repoPull(perm Permission) (*Repo, *Issue) {
+func (c *call) repoPull(perm state.Permission) (*state.Repo, *state.Issue) {
 	r := c.RepoFor(perm)
 	if r == nil {
 		return nil, nil
@@ -210,7 +210,7 @@ func (c *restCall) repoPull(perm Permission) (*Repo, *Issue) {
 
 // pullFor resolves {pull_number}: a pull request of r (an issue number
 // answers 404, as on GitHub).
-func (c *restCall) pullFor(r *Repo) *Issue {
+func (c *call) pullFor(r *state.Repo) *state.Issue {
 	n, err := strconv.Atoi(c.Req.PathValue("pull_number"))
 	if err != nil {
 		c.NotFound()
@@ -224,8 +224,8 @@ func (c *restCall) pullFor(r *Repo) *Issue {
 	return is
 }
 
-func listPulls(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listPulls(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -255,7 +255,7 @@ func listPulls(c *restCall) {
 	}
 	// head is "user:ref-name" or "organization:ref-name".
 	headOwner, headRef, byHead := strings.Cut(q.Get("head"), ":")
-	var list []*Issue
+	var list []*state.Issue
 	for _, is := range r.Issues {
 		p := is.Pull
 		if is.Deleted || p == nil || want != "all" && is.State != want {
@@ -285,8 +285,8 @@ func listPulls(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func getPull(c *restCall) {
-	_, is := c.repoPull(PermRead)
+func getPull(c *call) {
+	_, is := c.repoPull(state.PermRead)
 	if is == nil {
 		return
 	}
@@ -319,7 +319,7 @@ func mediaParam(accept string) string {
 
 // text answers 200 with a diff or patch, in the media type asked for, as
 // GitHub does.
-func (c *restCall) text(format, body string) {
+func (c *call) text(format, body string) {
 	h := c.W.Header()
 	h.Set("Content-Type", "application/vnd.github."+format+"; charset=utf-8")
 	h.Set("X-GitHub-Media-Type", "github.v3; param="+format)
@@ -341,7 +341,7 @@ type diffEntryJSON struct {
 	Patch       string  `json:"patch,omitempty"`
 }
 
-func (c *restCall) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSON {
+func (c *call) diffEntry(r *state.Repo, at *state.GitCommit, fc state.FileChange) diffEntryJSON {
 	esc := escapePath(fc.Path)
 	// A removed file's links point at the parent's version.
 	content := fc.After
@@ -356,8 +356,8 @@ func (c *restCall) diffEntry(r *Repo, at *GitCommit, fc FileChange) diffEntryJSO
 		ContentsURL: c.Links.Repo(r) + "/contents/" + esc + "?ref=" + at.SHA}
 }
 
-func listPullFiles(c *restCall) {
-	_, is := c.repoPull(PermRead)
+func listPullFiles(c *call) {
+	_, is := c.repoPull(state.PermRead)
 	if is == nil {
 		return
 	}
@@ -368,8 +368,8 @@ func listPullFiles(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func listPullCommits(c *restCall) {
-	_, is := c.repoPull(PermRead)
+func listPullCommits(c *call) {
+	_, is := c.repoPull(state.PermRead)
 	if is == nil {
 		return
 	}
@@ -398,7 +398,7 @@ type reviewJSON struct {
 	AuthorAssociation string  `json:"author_association"`
 }
 
-func (c *restCall) reviewJSON(rv *Review) reviewJSON {
+func (c *call) reviewJSON(rv *state.Review) reviewJSON {
 	is := rv.Pull
 	api := fmt.Sprintf("%s/pulls/%d", c.Links.Repo(is.Repo), is.Number)
 	html := fmt.Sprintf("%s%s#pullrequestreview-%d", c.Links.Web, wire.IssuePath(is), rv.ID)
@@ -412,8 +412,8 @@ func (c *restCall) reviewJSON(rv *Review) reviewJSON {
 	return out
 }
 
-func listPullReviews(c *restCall) {
-	_, is := c.repoPull(PermRead)
+func listPullReviews(c *call) {
+	_, is := c.repoPull(state.PermRead)
 	if is == nil {
 		return
 	}
@@ -457,7 +457,7 @@ type reviewCommentJSON struct {
 	Reactions         reactionsJSON `json:"reactions"`
 }
 
-func (c *restCall) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
+func (c *call) reviewCommentJSON(cm *state.ReviewComment) reviewCommentJSON {
 	is := cm.Review.Pull
 	api := fmt.Sprintf("%s/pulls/comments/%d", c.Links.Repo(is.Repo), cm.ID)
 	pr := fmt.Sprintf("%s/pulls/%d", c.Links.Repo(is.Repo), is.Number)
@@ -481,17 +481,17 @@ func (c *restCall) reviewCommentJSON(cm *ReviewComment) reviewCommentJSON {
 	return out
 }
 
-func listPullReviewComments(c *restCall) {
-	_, is := c.repoPull(PermRead)
+func listPullReviewComments(c *call) {
+	_, is := c.repoPull(state.PermRead)
 	if is == nil {
 		return
 	}
-	var list []*ReviewComment
+	var list []*state.ReviewComment
 	for _, rv := range is.Pull.VisibleReviews(c.Viewer) {
 		list = append(list, rv.Comments...)
 	}
 	// GitHub lists review comments by creation, ascending, unless told.
-	slices.SortStableFunc(list, func(a, b *ReviewComment) int {
+	slices.SortStableFunc(list, func(a, b *state.ReviewComment) int {
 		if c.Req.URL.Query().Get("direction") == "desc" {
 			return b.CreatedAt.Compare(a.CreatedAt)
 		}
@@ -504,8 +504,8 @@ func listPullReviewComments(c *restCall) {
 	c.JSON(http.StatusOK, out)
 }
 
-func listRequestedReviewers(c *restCall) {
-	_, is := c.repoPull(PermRead)
+func listRequestedReviewers(c *call) {
+	_, is := c.repoPull(state.PermRead)
 	if is == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -20,8 +20,8 @@ const mergeDoc = "rest/pulls/pulls#merge-a-pull-request"
 // mergePull merges as GitHub's REST API does: 405 for a pull request that
 // cannot be merged (closed, draft, conflicting, or held by the branch's
 // protection), 409 when sha is not the head, 422 for an unknown method.
-func mergePull(c *restCall) {
-	r, is := c.repoPull(PermWrite)
+func mergePull(c *call) {
+	r, is := c.repoPull(state.PermWrite)
 	if is == nil {
 		return
 	}
@@ -48,13 +48,13 @@ func mergePull(c *restCall) {
 		c.Fail(http.StatusConflict, "Head branch was modified. Review and try the merge again.", mergeDoc)
 		return
 	}
-	if c.Token.Permission(r) < PermAdmin {
+	if c.Token.Permission(r) < state.PermAdmin {
 		if why := state.MergeBlocker(is); why != "" {
 			c.Fail(http.StatusMethodNotAllowed, why, mergeDoc)
 			return
 		}
 	}
-	commit := c.State.Merge(is, c.Viewer, MergeOptions{Method: in.MergeMethod, Title: in.CommitTitle, Message: in.CommitMessage})
+	commit := c.State.Merge(is, c.Viewer, state.MergeOptions{Method: in.MergeMethod, Title: in.CommitTitle, Message: in.CommitMessage})
 	c.JSON(http.StatusOK, struct {
 		SHA     string `json:"sha"`
 		Merged  bool   `json:"merged"`
@@ -63,8 +63,8 @@ func mergePull(c *restCall) {
 }
 
 // checkMerged answers 204 when the pull request was merged, else 404.
-func checkMerged(c *restCall) {
-	_, is := c.repoPull(PermRead)
+func checkMerged(c *call) {
+	_, is := c.repoPull(state.PermRead)
 	if is == nil {
 		return
 	}

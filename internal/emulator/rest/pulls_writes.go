@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -24,8 +24,8 @@ const createPullDoc = "rest/pulls/pulls#create-a-pull-request"
 // branch of the repository or "owner:branch" of a fork of it. GitHub
 // refuses a pull request with no commits over its base, or one whose head
 // and base already have an open pull request.
-func createPull(c *restCall) {
-	r := c.RepoFor(PermRead)
+func createPull(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -52,7 +52,7 @@ func createPull(c *restCall) {
 		headRef = ref
 		if !strings.EqualFold(owner, r.Owner.Login) {
 			headRepo = c.State.Repo(owner, r.Name)
-			if headRepo == nil || headRepo.Parent != r || c.Token.Permission(headRepo) == PermNone {
+			if headRepo == nil || headRepo.Parent != r || c.Token.Permission(headRepo) == state.PermNone {
 				bad("head")
 				return
 			}
@@ -99,12 +99,12 @@ const updatePullDoc = "rest/pulls/pulls#update-a-pull-request"
 
 // updatePull edits a pull request: its author or anyone with write access
 // may, as on GitHub.
-func updatePull(c *restCall) {
-	r, is := c.repoPull(PermRead)
+func updatePull(c *call) {
+	r, is := c.repoPull(state.PermRead)
 	if is == nil {
 		return
 	}
-	if c.Token.Permission(r) < PermWrite && is.User != c.Viewer {
+	if c.Token.Permission(r) < state.PermWrite && is.User != c.Viewer {
 		c.Forbidden()
 		return
 	}
@@ -161,8 +161,8 @@ const reviewersDoc = "rest/pulls/review-requests#request-reviewers-for-a-pull-re
 
 // requestReviewers asks collaborators (not the author) and the
 // organization's teams for a review; it needs triage access.
-func requestReviewers(c *restCall) {
-	r, is := c.repoPull(PermTriage)
+func requestReviewers(c *call) {
+	r, is := c.repoPull(state.PermTriage)
 	if is == nil {
 		return
 	}
@@ -171,7 +171,7 @@ func requestReviewers(c *restCall) {
 		return
 	}
 	p := is.Pull
-	var users []*Account
+	var users []*state.Account
 	for _, login := range in.Reviewers {
 		a := c.State.Account(login)
 		if a != nil && a == is.User {
@@ -185,7 +185,7 @@ func requestReviewers(c *restCall) {
 		}
 		users = append(users, a)
 	}
-	var teams []*Team
+	var teams []*state.Team
 	for _, slug := range in.TeamReviewers {
 		t := c.State.FindTeam(r.Owner.Login, slug)
 		if t == nil {
@@ -210,8 +210,8 @@ func requestReviewers(c *restCall) {
 
 // removeRequestedReviewers withdraws review requests; it needs triage
 // access.
-func removeRequestedReviewers(c *restCall) {
-	_, is := c.repoPull(PermTriage)
+func removeRequestedReviewers(c *call) {
+	_, is := c.repoPull(state.PermTriage)
 	if is == nil {
 		return
 	}
@@ -224,10 +224,10 @@ func removeRequestedReviewers(c *restCall) {
 		return
 	}
 	p := is.Pull
-	p.RequestedReviewers = slices.DeleteFunc(p.RequestedReviewers, func(a *Account) bool {
+	p.RequestedReviewers = slices.DeleteFunc(p.RequestedReviewers, func(a *state.Account) bool {
 		return slices.ContainsFunc(in.Reviewers, func(l string) bool { return strings.EqualFold(l, a.Login) })
 	})
-	p.RequestedTeams = slices.DeleteFunc(p.RequestedTeams, func(t *Team) bool {
+	p.RequestedTeams = slices.DeleteFunc(p.RequestedTeams, func(t *state.Team) bool {
 		return slices.ContainsFunc(in.TeamReviewers, func(s string) bool { return strings.EqualFold(s, t.Slug) })
 	})
 	c.JSON(http.StatusOK, c.pullJSON(is, false))

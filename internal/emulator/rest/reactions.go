@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -22,12 +22,12 @@ type reactionJSON struct {
 	CreatedAt string    `json:"created_at"`
 }
 
-func renderReaction(l wire.Links, r *Reaction) reactionJSON {
+func renderReaction(l wire.Links, r *state.Reaction) reactionJSON {
 	return reactionJSON{ID: r.ID, NodeID: r.NodeID, User: renderSimpleUser(l, r.User), Content: r.Content, CreatedAt: wire.Timestamp(r.CreatedAt)}
 }
 
 // reactionRollup is the reactions summary an issue or comment carries.
-func reactionRollup(url string, rs []*Reaction) reactionsJSON {
+func reactionRollup(url string, rs []*state.Reaction) reactionsJSON {
 	out := reactionsJSON{URL: url, TotalCount: len(rs)}
 	for _, r := range rs {
 		switch r.Content {
@@ -52,8 +52,8 @@ func reactionRollup(url string, rs []*Reaction) reactionsJSON {
 	return out
 }
 
-func listIssueReactions(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listIssueReactions(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -62,8 +62,8 @@ func listIssueReactions(c *restCall) {
 	}
 }
 
-func createIssueReaction(c *restCall) {
-	r := c.RepoFor(PermRead)
+func createIssueReaction(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -72,8 +72,8 @@ func createIssueReaction(c *restCall) {
 	}
 }
 
-func listCommentReactions(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listCommentReactions(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -82,8 +82,8 @@ func listCommentReactions(c *restCall) {
 	}
 }
 
-func createCommentReaction(c *restCall) {
-	r := c.RepoFor(PermRead)
+func createCommentReaction(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -95,7 +95,7 @@ func createCommentReaction(c *restCall) {
 // listReactions answers one page of reactions, only those of the content
 // asked for when ?content= is given (a content outside REST's enum matches
 // none: GitHub's description lists no 422 for these GETs).
-func (c *restCall) listReactions(rs []*Reaction) {
+func (c *call) listReactions(rs []*state.Reaction) {
 	list := rs
 	if want := c.Req.URL.Query().Get("content"); want != "" {
 		list = nil
@@ -114,7 +114,7 @@ func (c *restCall) listReactions(rs []*Reaction) {
 
 // createReaction adds the viewer's reaction: 201 when new, 200 with the
 // existing one when the viewer already reacted so.
-func (c *restCall) createReaction(list *[]*Reaction, doc string) {
+func (c *call) createReaction(list *[]*state.Reaction, doc string) {
 	var in struct {
 		Content wire.Optional[string] `json:"content"`
 	}

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"errors"
@@ -14,10 +14,10 @@ const (
 	dependencyDocs = "rest/issues/issue-dependencies"
 )
 
-func (c *restCall) issueList(list []*Issue) {
-	live := make([]*Issue, 0, len(list))
+func (c *call) issueList(list []*state.Issue) {
+	live := make([]*state.Issue, 0, len(list))
 	for _, is := range list {
-		if !is.Deleted && c.Token.Permission(is.Repo) >= PermRead {
+		if !is.Deleted && c.Token.Permission(is.Repo) >= state.PermRead {
 			live = append(live, is)
 		}
 	}
@@ -30,7 +30,7 @@ func (c *restCall) issueList(list []*Issue) {
 
 // linkError answers a refused link with GitHub's 422 (or 404 for an absent
 // link).
-func (c *restCall) linkError(err error, resource, field, doc string) {
+func (c *call) linkError(err error, resource, field, doc string) {
 	switch {
 	case errors.Is(err, state.ErrNotLinked):
 		c.NotFound()
@@ -39,8 +39,8 @@ func (c *restCall) linkError(err error, resource, field, doc string) {
 	}
 }
 
-func listSubIssues(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listSubIssues(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -51,16 +51,16 @@ func listSubIssues(c *restCall) {
 
 // subIssueByID finds a sub-issue candidate by database id; GitHub allows
 // sub-issues from other repositories the token can see within the owner.
-func (c *restCall) subIssueByID(id int64) *Issue {
+func (c *call) subIssueByID(id int64) *state.Issue {
 	is := c.State.IssueByID(id)
-	if is == nil || is.Deleted || c.Token.Permission(is.Repo) == PermNone {
+	if is == nil || is.Deleted || c.Token.Permission(is.Repo) == state.PermNone {
 		return nil
 	}
 	return is
 }
 
-func addSubIssue(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func addSubIssue(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -92,8 +92,8 @@ func addSubIssue(c *restCall) {
 	c.JSON(http.StatusCreated, renderIssueDetail(c.Links, parent))
 }
 
-func removeSubIssue(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func removeSubIssue(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -123,8 +123,8 @@ func removeSubIssue(c *restCall) {
 	c.JSON(http.StatusOK, renderIssueDetail(c.Links, parent))
 }
 
-func reprioritizeSubIssue(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func reprioritizeSubIssue(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -151,7 +151,7 @@ func reprioritizeSubIssue(c *restCall) {
 		return
 	}
 	child := c.subIssueByID(in.SubIssueID.Value)
-	var after, before *Issue
+	var after, before *state.Issue
 	if in.AfterID.Set {
 		after = c.subIssueByID(in.AfterID.Value)
 	} else {
@@ -169,8 +169,8 @@ func reprioritizeSubIssue(c *restCall) {
 	c.JSON(http.StatusOK, renderIssueDetail(c.Links, parent))
 }
 
-func getParent(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getParent(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -178,15 +178,15 @@ func getParent(c *restCall) {
 	if is == nil {
 		return
 	}
-	if is.Parent == nil || c.Token.Permission(is.Parent.Repo) == PermNone {
+	if is.Parent == nil || c.Token.Permission(is.Parent.Repo) == state.PermNone {
 		c.NotFound()
 		return
 	}
 	c.JSON(http.StatusOK, renderIssueDetail(c.Links, is.Parent))
 }
 
-func listBlockedBy(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listBlockedBy(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -195,8 +195,8 @@ func listBlockedBy(c *restCall) {
 	}
 }
 
-func listBlocking(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listBlocking(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -205,8 +205,8 @@ func listBlocking(c *restCall) {
 	}
 }
 
-func addBlockedBy(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func addBlockedBy(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}
@@ -237,8 +237,8 @@ func addBlockedBy(c *restCall) {
 	c.JSON(http.StatusCreated, renderIssueDetail(c.Links, blocker))
 }
 
-func removeBlockedBy(c *restCall) {
-	r := c.RepoFor(PermTriage)
+func removeBlockedBy(c *call) {
+	r := c.RepoFor(state.PermTriage)
 	if r == nil {
 		return
 	}

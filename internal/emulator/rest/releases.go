@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ type tagJSON struct {
 
 // tagNames lists a repository's tags newest first: by the tagged commit's
 // date, then by name.
-func tagNames(g *GitRepo) []string {
+func tagNames(g *state.GitRepo) []string {
 	names := make([]string, 0, len(g.Tags))
 	for n := range g.Tags {
 		names = append(names, n)
@@ -36,8 +36,8 @@ func tagNames(g *GitRepo) []string {
 	return names
 }
 
-func listTags(c *restCall) {
-	r, g := c.gitFor(PermRead)
+func listTags(c *call) {
+	r, g := c.gitFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -77,7 +77,7 @@ type releaseJSON struct {
 	Reactions       reactionsJSON `json:"reactions"`
 }
 
-func (c *restCall) releaseJSON(r *Repo, rel *Release) releaseJSON {
+func (c *call) releaseJSON(r *state.Repo, rel *state.Release) releaseJSON {
 	u := fmt.Sprintf("%s/releases/%d", c.Links.Repo(r), rel.ID)
 	tag := url.PathEscape(rel.TagName)
 	tar := c.Links.Repo(r) + "/tarball/" + tag
@@ -94,14 +94,14 @@ func (c *restCall) releaseJSON(r *Repo, rel *Release) releaseJSON {
 }
 
 // releasesNewestFirst is the order GitHub lists releases in.
-func releasesNewestFirst(r *Repo) []*Release {
+func releasesNewestFirst(r *state.Repo) []*state.Release {
 	list := slices.Clone(r.Releases)
-	slices.SortStableFunc(list, func(a, b *Release) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	slices.SortStableFunc(list, func(a, b *state.Release) int { return b.CreatedAt.Compare(a.CreatedAt) })
 	return list
 }
 
-func listReleases(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listReleases(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -114,8 +114,8 @@ func listReleases(c *restCall) {
 
 // getLatestRelease answers the newest release that is neither a draft nor
 // a pre-release, as GitHub documents.
-func getLatestRelease(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getLatestRelease(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
@@ -128,8 +128,8 @@ func getLatestRelease(c *restCall) {
 	c.NotFound()
 }
 
-func getReleaseByTag(c *restCall) {
-	r := c.RepoFor(PermRead)
+func getReleaseByTag(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ type userJSON struct {
 	UserViewType      string  `json:"user_view_type,omitempty"`
 }
 
-func renderSimpleUser(l wire.Links, a *Account) *userJSON {
+func renderSimpleUser(l wire.Links, a *state.Account) *userJSON {
 	if a == nil {
 		return nil
 	}
@@ -76,7 +76,7 @@ type labelJSON struct {
 	Description *string `json:"description"`
 }
 
-func renderLabel(l wire.Links, r *Repo, lb *Label) labelJSON {
+func renderLabel(l wire.Links, r *state.Repo, lb *state.Label) labelJSON {
 	return labelJSON{ID: lb.ID, NodeID: lb.NodeID, URL: l.Repo(r) + "/labels/" + url.PathEscape(lb.Name),
 		Name: lb.Name, Color: lb.Color, Default: lb.Default, Description: lb.Description}
 }
@@ -101,7 +101,7 @@ type milestoneJSON struct {
 	DueOn        *string   `json:"due_on"`
 }
 
-func renderMilestone(l wire.Links, r *Repo, m *Milestone) *milestoneJSON {
+func renderMilestone(l wire.Links, r *state.Repo, m *state.Milestone) *milestoneJSON {
 	if m == nil {
 		return nil
 	}
@@ -127,7 +127,7 @@ type issueTypeJSON struct {
 	IsEnabled   bool    `json:"is_enabled"`
 }
 
-func issueType(t *IssueType) *issueTypeJSON {
+func issueType(t *state.IssueType) *issueTypeJSON {
 	if t == nil {
 		return nil
 	}
@@ -208,7 +208,7 @@ type issueJSON struct {
 	IssueDependenciesSummary *dependenciesSummaryJSON `json:"issue_dependencies_summary,omitempty"`
 }
 
-func renderIssue(l wire.Links, is *Issue) *issueJSON {
+func renderIssue(l wire.Links, is *state.Issue) *issueJSON {
 	r := is.Repo
 	base := fmt.Sprintf("%s/issues/%d", l.Repo(r), is.Number)
 	kind := "issues"
@@ -290,7 +290,7 @@ type issueDetailJSON struct {
 	ClosedBy *userJSON `json:"closed_by"`
 }
 
-func renderIssueDetail(l wire.Links, is *Issue) issueDetailJSON {
+func renderIssueDetail(l wire.Links, is *state.Issue) issueDetailJSON {
 	out := renderIssue(l, is)
 	return issueDetailJSON{issueJSON: out, ClosedBy: out.ClosedBy}
 }
@@ -310,7 +310,7 @@ type commentJSON struct {
 	Reactions         reactionsJSON `json:"reactions"`
 }
 
-func renderComment(l wire.Links, c *Comment) commentJSON {
+func renderComment(l wire.Links, c *state.Comment) commentJSON {
 	r := c.Issue.Repo
 	u := fmt.Sprintf("%s/issues/comments/%d", l.Repo(r), c.ID)
 	return commentJSON{

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"strconv"
@@ -109,7 +109,7 @@ type permsJSON struct {
 	Pull     bool `json:"pull"`
 }
 
-func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
+func (c *call) repoJSON(r *state.Repo, full bool) repoJSON {
 	u := c.Links.Repo(r)
 	web := c.Links.Web + "/" + r.FullName()
 	var desc *string
@@ -149,7 +149,7 @@ func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
 		OpenIssuesCount: open, OpenIssues: open, Topics: []string{},
 		HasIssues: state.RepoHasIssues, HasProjects: state.RepoHasProjects, HasWiki: state.RepoHasWiki, HasDownloads: state.RepoHasDownloads,
 		Visibility: visibility, PushedAt: &updated, CreatedAt: &created, UpdatedAt: &updated,
-		Permissions: &permsJSON{Admin: p >= PermAdmin, Maintain: p >= PermAdmin, Push: p >= PermWrite, Triage: p >= PermTriage, Pull: p >= PermRead},
+		Permissions: &permsJSON{Admin: p >= state.PermAdmin, Maintain: p >= state.PermAdmin, Push: p >= state.PermWrite, Triage: p >= state.PermTriage, Pull: p >= state.PermRead},
 	}
 	out.Fork = r.Parent != nil
 	for _, o := range c.State.Repos() {
@@ -160,7 +160,7 @@ func (c *restCall) repoJSON(r *Repo, full bool) repoJSON {
 	}
 	if full {
 		out.fullRepoFields = &fullRepoFields{}
-		if r.Parent != nil && c.Token.Permission(r.Parent) > PermNone {
+		if r.Parent != nil && c.Token.Permission(r.Parent) > state.PermNone {
 			parent := c.repoJSON(r.Parent, false)
 			source := r.Parent
 			for source.Parent != nil {

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// restRouter picks the route for a request. net/http.ServeMux refuses
+// router picks the route for a request. net/http.ServeMux refuses
 // GitHub's route set: ".../issues/comments/{comment_id}" and
 // ".../issues/{issue_number}/labels" overlap and neither is more specific in
 // its rules. GitHub resolves the overlap by preferring the literal segment
-// ("comments" is never an issue number), and so does restRouter: where two
+// ("comments" is never an issue number), and so does router: where two
 // matching templates first differ, a literal segment beats a {wildcard},
 // which beats a trailing {name...}.
-type restRouter struct {
+type router struct {
 	routes   []compiledRoute
 	notFound http.HandlerFunc
 }
@@ -40,7 +40,7 @@ func segKind(s string) int {
 	return segLiteral
 }
 
-func (rr *restRouter) handle(method, path string, h http.HandlerFunc) {
+func (rr *router) handle(method, path string, h http.HandlerFunc) {
 	rr.routes = append(rr.routes, compiledRoute{method: method, segs: strings.Split(strings.TrimPrefix(path, "/"), "/"), handler: h})
 }
 
@@ -87,7 +87,7 @@ func moreSpecific(a, b *compiledRoute) bool {
 	return len(a.segs) > len(b.segs)
 }
 
-func (rr *restRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (rr *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	segs := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
 	method := r.Method
 	if method == http.MethodHead {

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
-// restCall is the request as REST handlers see it: the shared call, with
+// call is the request as REST handlers see it: the shared call, with
 // the helpers only REST needs as its methods.
-type restCall struct{ *wire.Call }
+type call struct{ *wire.Call }
 
 // route is one REST endpoint the emulator serves. The table is exported
 // through Routes so the fidelity tests can check each against GitHub's
@@ -21,17 +21,17 @@ type restCall struct{ *wire.Call }
 type route struct {
 	method  string
 	path    string // OpenAPI template, {name} wildcards
-	handler func(*restCall)
+	handler func(*call)
 }
 
-// restAPI serves GitHub's REST routes. Only GET /rate_limit needs more
+// api serves GitHub's REST routes. Only GET /rate_limit needs more
 // than the call, the rate limiter; a handler's panic is logged to log.
-type restAPI struct {
+type api struct {
 	limits *faults.RateLimiter
 	log    *slog.Logger
 }
 
-func (a *restAPI) routeTable() []route {
+func (a *api) routeTable() []route {
 	const (
 		repo  = "/repos/{owner}/{repo}"
 		issue = repo + "/issues/{issue_number}"
@@ -115,25 +115,25 @@ func (a *restAPI) routeTable() []route {
 	}, gitRoutes()...)
 }
 
-// restRoutes lists the REST endpoints served, as "METHOD /openapi/{template}".
-func restRoutes() []string {
+// Routes lists the REST endpoints served, as "METHOD /openapi/{template}".
+func Routes() []string {
 	var out []string
-	for _, r := range (&restAPI{}).routeTable() {
+	for _, r := range (&api{}).routeTable() {
 		out = append(out, r.method+" "+strings.ReplaceAll(r.path, "...}", "}"))
 	}
 	return out
 }
 
-// newRESTHandler answers the REST routes; limits answers GET /rate_limit
+// NewHandler answers the REST routes; limits answers GET /rate_limit
 // and log receives a handler's panic.
-func newRESTHandler(limits *faults.RateLimiter, log *slog.Logger) http.Handler {
-	a := &restAPI{limits: limits, log: log}
-	rr := &restRouter{}
+func NewHandler(limits *faults.RateLimiter, log *slog.Logger) http.Handler {
+	a := &api{limits: limits, log: log}
+	rr := &router{}
 	for _, rt := range a.routeTable() {
 		write := rt.method != "GET"
 		h := rt.handler
 		rr.handle(rt.method, rt.path, func(w http.ResponseWriter, r *http.Request) {
-			c := &restCall{wire.CallFrom(r)}
+			c := &call{wire.CallFrom(r)}
 			c.Req = r
 			if write {
 				c.State.Lock()

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 // gitRoutes are the REST endpoints over pull requests, git data and
 // releases.

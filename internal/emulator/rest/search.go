@@ -1,10 +1,11 @@
-package emulator
+package rest
 
 import (
 	"net/http"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/search"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -17,7 +18,7 @@ type searchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func searchIssues(c *restCall) {
+func searchIssues(c *call) {
 	q := c.Req.URL.Query()
 	const doc = "rest/search/search#search-issues-and-pull-requests"
 	query := strings.TrimSpace(q.Get("q"))
@@ -41,7 +42,7 @@ func searchIssues(c *restCall) {
 	for _, name := range s.Repos {
 		owner, repo, _ := strings.Cut(name, "/")
 		r := c.State.Repo(owner, repo)
-		if r == nil || c.Token.Permission(r) == PermNone {
+		if r == nil || c.Token.Permission(r) == state.PermNone {
 			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 				Message: "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."})
 			return

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/search"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -17,7 +18,7 @@ import (
 
 // searchQ reads and bounds q as /search/issues does; it answers and
 // returns false when q is missing or too long.
-func (c *restCall) searchQ(doc string) (string, bool) {
+func (c *call) searchQ(doc string) (string, bool) {
 	query := strings.TrimSpace(c.Req.URL.Query().Get("q"))
 	if query == "" {
 		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "missing"})
@@ -33,7 +34,7 @@ func (c *restCall) searchQ(doc string) (string, bool) {
 
 // searchPage answers one page of search results, capped as GitHub's
 // search is.
-func searchPage[T any](c *restCall, doc string, hits []T) ([]T, bool) {
+func searchPage[T any](c *call, doc string, hits []T) ([]T, bool) {
 	perPage, page := pageParams(c.Req.URL.Query())
 	if page-1 >= (search.ResultCap+perPage-1)/perPage {
 		c.Invalid("Only the first 1000 search results are available", doc)
@@ -51,7 +52,7 @@ type userSearchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func searchUsers(c *restCall) {
+func searchUsers(c *call) {
 	const doc = "rest/search/search#search-users"
 	query, ok := c.searchQ(doc)
 	if !ok {
@@ -70,7 +71,7 @@ func searchUsers(c *restCall) {
 			words = append(words, term)
 		}
 	}
-	var hits []*Account
+	var hits []*state.Account
 	for _, a := range c.State.AccountsInOrder() {
 		if a.IsBot || (kind == "user" && a.IsOrg) || (kind == "org" && !a.IsOrg) {
 			continue
@@ -96,7 +97,7 @@ type repoSearchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
-func searchRepositories(c *restCall) {
+func searchRepositories(c *call) {
 	const doc = "rest/search/search#search-repositories"
 	query, ok := c.searchQ(doc)
 	if !ok {
@@ -120,10 +121,10 @@ func searchRepositories(c *restCall) {
 			words = append(words, term)
 		}
 	}
-	var hits []*Repo
+	var hits []*state.Repo
 	for _, r := range c.State.Repos() {
 		switch {
-		case c.Token.Permission(r) == PermNone,
+		case c.Token.Permission(r) == state.PermNone,
 			len(owners) > 0 && !slices.Contains(owners, strings.ToLower(r.Owner.Login)),
 			len(names) > 0 && !slices.Contains(names, strings.ToLower(r.FullName())),
 			visibility == "public" && r.Private, visibility == "private" && !r.Private,

@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -164,7 +164,7 @@ func (s *codeSearch) positiveTerms() int {
 
 // codeHit is a matching file.
 type codeHit struct {
-	repo          *Repo
+	repo          *state.Repo
 	path, content string
 }
 
@@ -195,7 +195,7 @@ type codeSearchItemJSON struct {
 	TextMatches []textMatchesJSON `json:"text_matches,omitempty"`
 }
 
-func searchCode(c *restCall) {
+func searchCode(c *call) {
 	const doc = "rest/search/search#search-code"
 	if c.Viewer == nil {
 		c.Fail(http.StatusUnauthorized, "Requires authentication", doc)
@@ -250,7 +250,7 @@ func searchCode(c *restCall) {
 
 // codeSearchItem renders a hit; its URLs name the file at the default
 // branch's head commit, as GitHub's do.
-func (c *restCall) codeSearchItem(h codeHit, s *codeSearch, withMatches bool) codeSearchItemJSON {
+func (c *call) codeSearchItem(h codeHit, s *codeSearch, withMatches bool) codeSearchItemJSON {
 	api := c.Links.Repo(h.repo)
 	head := h.repo.Git.Branches[state.RepoDefaultBranch]
 	ref := state.RepoDefaultBranch

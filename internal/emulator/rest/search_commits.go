@@ -1,4 +1,4 @@
-package emulator
+package rest
 
 import (
 	"net/http"
@@ -20,7 +20,7 @@ import (
 // best match (newest first here) otherwise.
 
 // commitFilter is one qualifier's test on a commit.
-type commitFilter func(*GitCommit) bool
+type commitFilter func(*state.GitCommit) bool
 
 // commitSearch is a parsed commit query.
 type commitSearch struct {
@@ -56,7 +56,7 @@ func parseCommitSearch(q string) *commitSearch {
 		}
 		if neg {
 			inner := f
-			f = func(c *GitCommit) bool { return !inner(c) }
+			f = func(c *state.GitCommit) bool { return !inner(c) }
 		}
 		s.filters = append(s.filters, f)
 	}
@@ -69,53 +69,53 @@ func parseCommitSearch(q string) *commitSearch {
 func commitQualifier(key, value string) (f commitFilter, known bool) {
 	lower := strings.ToLower(value)
 	prefix := func(sha string) bool { return len(lower) >= 7 && strings.HasPrefix(sha, lower) }
-	date := func(at func(*GitCommit) time.Time) commitFilter {
+	date := func(at func(*state.GitCommit) time.Time) commitFilter {
 		in, ok := search.DateRange(value)
 		if !ok {
 			return nil
 		}
-		return func(c *GitCommit) bool { return in(at(c)) }
+		return func(c *state.GitCommit) bool { return in(at(c)) }
 	}
 	switch key {
 	case "author":
-		return func(c *GitCommit) bool { return signedBy(c.Author, value) }, true
+		return func(c *state.GitCommit) bool { return signedBy(c.Author, value) }, true
 	case "committer":
-		return func(c *GitCommit) bool { return signedBy(c.Committer, value) }, true
+		return func(c *state.GitCommit) bool { return signedBy(c.Committer, value) }, true
 	case "author-name":
-		return func(c *GitCommit) bool { return wire.ContainsFold(value, c.Author.Name) }, true
+		return func(c *state.GitCommit) bool { return wire.ContainsFold(value, c.Author.Name) }, true
 	case "committer-name":
-		return func(c *GitCommit) bool { return wire.ContainsFold(value, c.Committer.Name) }, true
+		return func(c *state.GitCommit) bool { return wire.ContainsFold(value, c.Committer.Name) }, true
 	case "author-email":
-		return func(c *GitCommit) bool { return strings.EqualFold(value, c.Author.Email) }, true
+		return func(c *state.GitCommit) bool { return strings.EqualFold(value, c.Author.Email) }, true
 	case "committer-email":
-		return func(c *GitCommit) bool { return strings.EqualFold(value, c.Committer.Email) }, true
+		return func(c *state.GitCommit) bool { return strings.EqualFold(value, c.Committer.Email) }, true
 	case "author-date":
-		return date(func(c *GitCommit) time.Time { return c.Author.When }), true
+		return date(func(c *state.GitCommit) time.Time { return c.Author.When }), true
 	case "committer-date":
-		return date(func(c *GitCommit) time.Time { return c.Committer.When }), true
+		return date(func(c *state.GitCommit) time.Time { return c.Committer.When }), true
 	case "merge":
 		if lower != "true" && lower != "false" {
 			return nil, true
 		}
-		return func(c *GitCommit) bool { return (len(c.Parents) > 1) == (lower == "true") }, true
+		return func(c *state.GitCommit) bool { return (len(c.Parents) > 1) == (lower == "true") }, true
 	case "hash":
-		return func(c *GitCommit) bool { return prefix(c.SHA) }, true
+		return func(c *state.GitCommit) bool { return prefix(c.SHA) }, true
 	case "parent":
-		return func(c *GitCommit) bool {
-			return slices.ContainsFunc(c.Parents, func(p *GitCommit) bool { return prefix(p.SHA) })
+		return func(c *state.GitCommit) bool {
+			return slices.ContainsFunc(c.Parents, func(p *state.GitCommit) bool { return prefix(p.SHA) })
 		}, true
 	case "tree":
-		return func(c *GitCommit) bool { return prefix(c.TreeSHA) }, true
+		return func(c *state.GitCommit) bool { return prefix(c.TreeSHA) }, true
 	}
 	return nil, false
 }
 
 // signedBy reports whether a signature belongs to the account login.
-func signedBy(s GitSignature, login string) bool {
+func signedBy(s state.GitSignature, login string) bool {
 	return s.User != nil && strings.EqualFold(s.User.Login, login)
 }
 
-func (s *commitSearch) match(c *GitCommit) bool {
+func (s *commitSearch) match(c *state.GitCommit) bool {
 	for _, f := range s.filters {
 		if !f(c) {
 			return false
@@ -137,8 +137,8 @@ func (s *commitSearch) match(c *GitCommit) bool {
 
 // commitHit is a matching commit and the repository it was found in.
 type commitHit struct {
-	repo   *Repo
-	commit *GitCommit
+	repo   *state.Repo
+	commit *state.GitCommit
 }
 
 // commitSearchItemJSON is GitHub's commit-search-result-item.
@@ -148,7 +148,7 @@ type commitSearchItemJSON struct {
 	Score      float64  `json:"score"`
 }
 
-func searchCommits(c *restCall) {
+func searchCommits(c *call) {
 	const doc = "rest/search/search#search-commits"
 	query, ok := c.searchQ(doc)
 	if !ok {

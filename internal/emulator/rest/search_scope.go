@@ -1,8 +1,9 @@
-package emulator
+package rest
 
 import (
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -35,7 +36,7 @@ func (s *searchScope) take(key, value string) bool {
 // check refuses a scope naming an account or repository that does not
 // exist or that the caller cannot read, with the message GitHub's search
 // gives; it answers and returns false then.
-func (s *searchScope) check(c *restCall, doc string) bool {
+func (s *searchScope) check(c *call, doc string) bool {
 	for _, login := range s.owners {
 		if c.State.Account(login) == nil {
 			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
@@ -46,7 +47,7 @@ func (s *searchScope) check(c *restCall, doc string) bool {
 	for _, name := range s.repos {
 		owner, repo, _ := strings.Cut(name, "/")
 		r := c.State.Repo(owner, repo)
-		if r == nil || c.Token.Permission(r) == PermNone {
+		if r == nil || c.Token.Permission(r) == state.PermNone {
 			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
 				Message: "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."})
 			return false
@@ -56,11 +57,11 @@ func (s *searchScope) check(c *restCall, doc string) bool {
 }
 
 // reposFor lists the repositories in scope the caller can read.
-func (s *searchScope) reposFor(c *restCall) []*Repo {
-	var out []*Repo
+func (s *searchScope) reposFor(c *call) []*state.Repo {
+	var out []*state.Repo
 	for _, r := range c.State.Repos() {
 		switch {
-		case c.Token.Permission(r) == PermNone,
+		case c.Token.Permission(r) == state.PermNone,
 			len(s.owners) > 0 && !containsLower(s.owners, r.Owner.Login),
 			len(s.repos) > 0 && !containsLower(s.repos, r.FullName()),
 			s.visibility == "public" && r.Private, s.visibility == "private" && !r.Private:

@@ -1,9 +1,10 @@
-package emulator
+package rest
 
 import (
 	"fmt"
 	"net/http"
 
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -62,7 +63,7 @@ type commentEventJSON struct {
 	commentJSON
 }
 
-func (c *restCall) issueRef(is *Issue) *issueRefJSON {
+func (c *call) issueRef(is *state.Issue) *issueRefJSON {
 	ref := &issueRefJSON{Number: is.Number, Title: is.Title, State: is.State, StateReason: is.StateReason,
 		Repository: c.repoJSON(is.Repo, false), IssueType: issueType(is.Type)}
 	if ref.IssueType != nil {
@@ -97,9 +98,9 @@ type sourceIssueJSON struct {
 // crossReference renders a cross-referenced event, or nil when the caller
 // cannot see it: GitHub shows a mention from a repository only to those who
 // can read that repository, and drops it with a deleted source.
-func (c *restCall) crossReference(ev *Event) any {
+func (c *call) crossReference(ev *state.Event) any {
 	src := ev.Source
-	if src == nil || src.Deleted || c.Token.Permission(src.Repo) < PermRead {
+	if src == nil || src.Deleted || c.Token.Permission(src.Repo) < state.PermRead {
 		return nil
 	}
 	at := wire.Timestamp(ev.CreatedAt)
@@ -107,7 +108,7 @@ func (c *restCall) crossReference(ev *Event) any {
 		Source: crossRefSourceJSON{Type: "issue", Issue: sourceIssueJSON{issueJSON: renderIssue(c.Links, src), Repository: c.repoJSON(src.Repo, false)}}}
 }
 
-func (c *restCall) event(is *Issue, ev *Event) any {
+func (c *call) event(is *state.Issue, ev *state.Event) any {
 	if ev.Event == "cross-referenced" {
 		return c.crossReference(ev)
 	}
@@ -159,7 +160,7 @@ type lockedEventJSON struct {
 	LockReason *string `json:"lock_reason"`
 }
 
-func containsComment(is *Issue, c *Comment) bool {
+func containsComment(is *state.Issue, c *state.Comment) bool {
 	for _, x := range is.Comments {
 		if x == c {
 			return true
@@ -168,8 +169,8 @@ func containsComment(is *Issue, c *Comment) bool {
 	return false
 }
 
-func listTimeline(c *restCall) {
-	r := c.RepoFor(PermRead)
+func listTimeline(c *call) {
+	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
