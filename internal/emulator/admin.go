@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -13,7 +14,7 @@ import (
 func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/_emulator/faults" && r.Method == http.MethodPost:
-		var f Fault
+		var f faults.Fault
 		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
 			wire.WriteJSON(w, http.StatusBadRequest, wire.ErrorBody{Message: "Problems parsing JSON: " + err.Error()})
 			return

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"testing"
 )
 
@@ -13,7 +14,7 @@ func testGraphQLBotActor(t *testing.T, w *gqlWorld) {
 	st := w.emu.State()
 	st.Lock()
 	bot := st.AddApp(77, nil).Bot
-	st.AddToken(&Token{Value: "emu-bot", Login: bot.Login, Perms: map[string]Permission{"acme/widgets": PermWrite}})
+	st.AddToken(&state.Token{Value: "emu-bot", Login: bot.Login, Perms: map[string]state.Permission{"acme/widgets": state.PermWrite}})
 	repo := st.Repo("acme", "widgets")
 	is := st.AddIssue(repo, bot, "Filed by the App", nil, false, st.Now())
 	st.AddComment(is, bot, "And commented on", st.Now())

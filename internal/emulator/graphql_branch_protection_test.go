@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -26,7 +27,7 @@ func TestGraphQLBranchProtectionRule(t *testing.T) {
 			}
 		}
 	}
-	w.query(DemoTokenAlice, `{ repository(owner: "acme", name: "widgets") {
+	w.query(seed.DemoTokenAlice, `{ repository(owner: "acme", name: "widgets") {
 		main: ref(qualifiedName: "main") { ...r }
 		other: ref(qualifiedName: "v1.4.0") { ...r }
 		pull: pullRequest(number: 146) { baseRef { ...r } }

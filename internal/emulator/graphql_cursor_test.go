@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/base64"
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -24,7 +25,7 @@ func TestGraphQLCursorAtIntegerLimit(t *testing.T) {
 	doc := `query($after: String) { repository(owner: "acme", name: "widgets") { issues(first: 2, after: $after) { nodes { number } pageInfo { hasNextPage } } } }`
 	body, _ := json.Marshal(map[string]any{"query": doc, "variables": map[string]any{"after": cursor}})
 	req, _ := http.NewRequest("POST", srv.URL+"/graphql", strings.NewReader(string(body)))
-	req.Header.Set("Authorization", "bearer "+DemoTokenCarol)
+	req.Header.Set("Authorization", "bearer "+seed.DemoTokenCarol)
 	resp, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)

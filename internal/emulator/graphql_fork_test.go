@@ -1,6 +1,9 @@
 package emulator
 
-import "testing"
+import (
+	"github.com/ghgate/ghgate/internal/emulator/seed"
+	"testing"
+)
 
 // dave's fork of acme/widgets, as GraphQL lists it.
 func TestGraphQLForks(t *testing.T) {
@@ -17,7 +20,7 @@ func TestGraphQLForks(t *testing.T) {
 			}
 		}
 	}
-	w.query(DemoTokenDave, `{ repositoryOwner(login: "dave") {
+	w.query(seed.DemoTokenDave, `{ repositoryOwner(login: "dave") {
 		forks: repositories(first: 10, isFork: true) { nodes { nameWithOwner isFork parent { nameWithOwner } } }
 		sources: repositories(first: 10, isFork: false) { nodes { nameWithOwner isFork parent { nameWithOwner } } }
 	} }`, nil).ok(t, &d)

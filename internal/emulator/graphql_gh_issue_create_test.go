@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"reflect"
 	"strconv"
 	"testing"
@@ -57,7 +58,7 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 		return w.query(token, ghIssueCreate, map[string]any{"input": input})
 	}
 	// created checks the issue behind a payload against the state.
-	created := func(res gqlResult) *Issue {
+	created := func(res gqlResult) *state.Issue {
 		t.Helper()
 		var d struct {
 			CreateIssue struct{ Issue struct{ ID, URL string } }
@@ -65,13 +66,13 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 		res.ok(t, &d)
 		st.RLock()
 		defer st.RUnlock()
-		is, _ := st.Node(d.CreateIssue.Issue.ID).(*Issue)
+		is, _ := st.Node(d.CreateIssue.Issue.ID).(*state.Issue)
 		if is == nil || d.CreateIssue.Issue.URL != w.srv.URL+"/acme/widgets/issues/"+strconv.Itoa(is.Number) {
 			t.Fatalf("payload %+v does not name a new issue", d.CreateIssue.Issue)
 		}
 		return is
 	}
-	names := func(is *Issue) (labels, assignees []string) {
+	names := func(is *state.Issue) (labels, assignees []string) {
 		st.RLock()
 		defer st.RUnlock()
 		for _, l := range is.Labels {

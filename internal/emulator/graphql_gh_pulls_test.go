@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"net/http/httptest"
 	"testing"
 )
@@ -58,7 +59,7 @@ const ghStatusCounts = `query($n: Int!) { repository(owner: "acme", name: "widge
 
 func demoGQLWorld(t *testing.T) *gqlWorld {
 	t.Helper()
-	emu, err := New(Options{Now: DemoNow})
+	emu, err := New(Options{Now: seed.DemoNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestGraphQLGhPulls(t *testing.T) {
 			}
 		}
 	}
-	w.query(DemoTokenCarol, ghPullRequestList, map[string]any{"owner": "acme", "repo": "widgets", "limit": 30, "state": []string{"OPEN"}}).ok(t, &list)
+	w.query(seed.DemoTokenCarol, ghPullRequestList, map[string]any{"owner": "acme", "repo": "widgets", "limit": 30, "state": []string{"OPEN"}}).ok(t, &list)
 	prs := list.Repository.PullRequests
 	if prs.TotalCount != 4 || len(prs.Nodes) != 4 || prs.Nodes[0].Number != 155 || !prs.Nodes[0].IsDraft ||
 		prs.Nodes[1].HeadRefName != "fix/145-chart-widget-loses-unsaved-changes-after" || prs.Nodes[1].HeadRepositoryOwner.Login != "acme" {
@@ -96,7 +97,7 @@ func TestGraphQLGhPulls(t *testing.T) {
 	var byHead struct {
 		Repository struct{ PullRequests struct{ TotalCount int } }
 	}
-	w.query(DemoTokenCarol, ghPullRequestList, map[string]any{"owner": "acme", "repo": "widgets", "limit": 30,
+	w.query(seed.DemoTokenCarol, ghPullRequestList, map[string]any{"owner": "acme", "repo": "widgets", "limit": 30,
 		"state": []string{"MERGED", "CLOSED", "OPEN"}, "baseBranch": "main", "headBranch": prs.Nodes[1].HeadRefName}).ok(t, &byHead)
 	if byHead.Repository.PullRequests.TotalCount != 1 {
 		t.Errorf("headRefName filter found %d", byHead.Repository.PullRequests.TotalCount)
@@ -148,7 +149,7 @@ func TestGraphQLGhPulls(t *testing.T) {
 			}
 		}
 	}
-	w.query(DemoTokenCarol, ghPullRequestByNumber, map[string]any{"owner": "acme", "repo": "widgets", "pr_number": 133}).ok(t, &view)
+	w.query(seed.DemoTokenCarol, ghPullRequestByNumber, map[string]any{"owner": "acme", "repo": "widgets", "pr_number": 133}).ok(t, &view)
 	pr := view.Repository.PullRequest
 	reqs := pr.ReviewRequests.Nodes
 	if pr.Mergeable != "MERGEABLE" || pr.AutoMergeRequest != nil || pr.Commits.TotalCount != 2 || pr.Additions == 0 ||
@@ -200,7 +201,7 @@ func TestGraphQLGhPulls(t *testing.T) {
 		}
 	}
 	var approved counts
-	w.query(DemoTokenCarol, ghStatusCounts, map[string]any{"n": 146}).ok(t, &approved)
+	w.query(seed.DemoTokenCarol, ghStatusCounts, map[string]any{"n": 146}).ok(t, &approved)
 	a := approved.Repository.PullRequest
 	roll := a.StatusCheckRollup.Nodes[0].Commit.StatusCheckRollup.Contexts
 	if a.ReviewDecision != "APPROVED" || a.MergeStateStatus != "CLEAN" || roll.CheckRunCount != 3 || roll.StatusContextCount != 1 ||
@@ -211,14 +212,14 @@ func TestGraphQLGhPulls(t *testing.T) {
 		t.Errorf("pull request 146 = %+v", a)
 	}
 	var changes counts
-	w.query(DemoTokenCarol, ghStatusCounts, map[string]any{"n": 121}).ok(t, &changes)
+	w.query(seed.DemoTokenCarol, ghStatusCounts, map[string]any{"n": 121}).ok(t, &changes)
 	c := changes.Repository.PullRequest
 	if c.ReviewDecision != "CHANGES_REQUESTED" || len(c.ReviewThreads.Nodes) != 1 || !c.ReviewThreads.Nodes[0].IsOutdated ||
 		c.ReviewThreads.Nodes[0].Line != nil {
 		t.Errorf("pull request 121 = %+v", c)
 	}
 	var merged counts
-	w.query(DemoTokenCarol, ghStatusCounts, map[string]any{"n": 96}).ok(t, &merged)
+	w.query(seed.DemoTokenCarol, ghStatusCounts, map[string]any{"n": 96}).ok(t, &merged)
 	m := merged.Repository.PullRequest
 	if m.MergeCommit == nil || m.MergedBy == nil || m.MergeStateStatus != "UNKNOWN" || len(m.LatestReviews.Nodes) != 2 {
 		t.Errorf("pull request 96 = %+v", m)

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"io"
 	"net/http"
 	"strings"
@@ -14,7 +15,7 @@ func restRef(t *testing.T, w *gqlWorld, branch string) (int, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "token "+DemoTokenAlice)
+	req.Header.Set("Authorization", "token "+seed.DemoTokenAlice)
 	resp, err := w.srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -33,13 +34,13 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 	main := widgets.Git.Branches["main"].SHA
 	title := widgets.Issue(150).Title
 	st.Unlock()
-	issue := w.issueID(DemoTokenAlice, 150)
+	issue := w.issueID(seed.DemoTokenAlice, 150)
 
 	// gh issue develop's feature check: LinkedBranch has fields.
 	var feature struct {
 		LinkedBranch struct{ Fields []struct{ Name string } }
 	}
-	w.query(DemoTokenAlice, `{ LinkedBranch: __type(name: "LinkedBranch") { fields { name } } }`, nil).ok(t, &feature)
+	w.query(seed.DemoTokenAlice, `{ LinkedBranch: __type(name: "LinkedBranch") { fields { name } } }`, nil).ok(t, &feature)
 	if len(feature.LinkedBranch.Fields) == 0 {
 		t.Fatalf("LinkedBranch = %+v", feature)
 	}
@@ -59,13 +60,13 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 	}
 	// Without a name, GitHub names the branch after the issue.
 	var d created
-	w.query(DemoTokenAlice, create, map[string]any{"input": map[string]any{"issueId": issue, "oid": main}}).ok(t, &d)
+	w.query(seed.DemoTokenAlice, create, map[string]any{"input": map[string]any{"issueId": issue, "oid": main}}).ok(t, &d)
 	lb := d.CreateLinkedBranch
 	if !strings.HasPrefix(lb.LinkedBranch.Ref.Name, "150-") || lb.LinkedBranch.Ref.Target.Oid != main || lb.Issue.Number != 150 {
 		t.Errorf("createLinkedBranch = %+v (title %q)", lb, title)
 	}
 	var named created
-	w.query(DemoTokenAlice, create, map[string]any{"input": map[string]any{"issueId": issue, "oid": main, "name": "work/150"}}).ok(t, &named)
+	w.query(seed.DemoTokenAlice, create, map[string]any{"input": map[string]any{"issueId": issue, "oid": main, "name": "work/150"}}).ok(t, &named)
 	// The branch is a real ref, readable over REST.
 	if status, body := restRef(t, w, "work/150"); status != http.StatusOK || !strings.Contains(body, main) {
 		t.Errorf("REST ref: %d %s", status, body)
@@ -77,9 +78,9 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 		input map[string]any
 		want  string
 	}{
-		{DemoTokenAlice, map[string]any{"issueId": issue, "oid": main, "name": "work/150"}, "UNPROCESSABLE"},
-		{DemoTokenAlice, map[string]any{"issueId": issue, "oid": strings.Repeat("0", 40)}, "UNPROCESSABLE"},
-		{DemoTokenDave, map[string]any{"issueId": issue, "oid": main, "name": "dave"}, "FORBIDDEN"},
+		{seed.DemoTokenAlice, map[string]any{"issueId": issue, "oid": main, "name": "work/150"}, "UNPROCESSABLE"},
+		{seed.DemoTokenAlice, map[string]any{"issueId": issue, "oid": strings.Repeat("0", 40)}, "UNPROCESSABLE"},
+		{seed.DemoTokenDave, map[string]any{"issueId": issue, "oid": main, "name": "dave"}, "FORBIDDEN"},
 	} {
 		res := w.query(tc.token, create, map[string]any{"input": tc.input})
 		if len(res.Errors) == 0 || res.Errors[0].Type != tc.want {
@@ -97,7 +98,7 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 				}
 			}
 		}
-		w.query(DemoTokenAlice, `{ repository(owner: "acme", name: "widgets") { issue(number: 150) { linkedBranches(first: 30) { nodes { ref { name } } } } } }`, nil).ok(t, &l)
+		w.query(seed.DemoTokenAlice, `{ repository(owner: "acme", name: "widgets") { issue(number: 150) { linkedBranches(first: 30) { nodes { ref { name } } } } } }`, nil).ok(t, &l)
 		var names []string
 		for _, n := range l.Repository.Issue.LinkedBranches.Nodes {
 			names = append(names, n.Ref.Name)
@@ -111,7 +112,7 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 	var del struct {
 		DeleteLinkedBranch struct{ Issue struct{ Number int } }
 	}
-	w.query(DemoTokenAlice, `mutation($id: ID!) { deleteLinkedBranch(input: {linkedBranchId: $id}) { issue { number } } }`,
+	w.query(seed.DemoTokenAlice, `mutation($id: ID!) { deleteLinkedBranch(input: {linkedBranchId: $id}) { issue { number } } }`,
 		map[string]any{"id": named.CreateLinkedBranch.LinkedBranch.ID}).ok(t, &del)
 	if got := list(); len(got) != 1 || got[0] == "work/150" || del.DeleteLinkedBranch.Issue.Number != 150 {
 		t.Errorf("after deleteLinkedBranch: %v", got)

@@ -1,6 +1,9 @@
 package emulator
 
-import "testing"
+import (
+	"github.com/ghgate/ghgate/internal/emulator/seed"
+	"testing"
+)
 
 func TestGraphQLRefs(t *testing.T) {
 	schemasOrFail(t)
@@ -27,7 +30,7 @@ func TestGraphQLRefs(t *testing.T) {
 			Fixes struct{ Nodes []struct{ Name string } }
 		}
 	}
-	w.query(DemoTokenDave, `{ repository(owner: "acme", name: "widgets") {
+	w.query(seed.DemoTokenDave, `{ repository(owner: "acme", name: "widgets") {
 		defaultBranchRef { name target { __typename oid } }
 		branch: ref(qualifiedName: "refs/heads/main") { prefix }
 		tag: ref(qualifiedName: "v1.4.0") { prefix target { abbreviatedOid } }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator/search"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // postGraphQL sends a document GitHub's schema accepts to srv as token.
@@ -49,7 +51,7 @@ func postGraphQL(t *testing.T, srv *httptest.Server, token, doc string, vars map
 // and carol sees only what she can read.
 func TestGraphQLSearch(t *testing.T) {
 	schemasOrFail(t)
-	emu, err := New(Options{Now: DemoNow, SearchLimit: 1 << 20})
+	emu, err := New(Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,9 +79,9 @@ func TestGraphQLSearch(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ token, q string }{
-		{DemoTokenAlice, "label:bug -is:closed"},
-		{DemoTokenAlice, "(repo:acme/widgets OR repo:acme/gadgets) is:pr"},
-		{DemoTokenCarol, "no:assignee"},
+		{seed.DemoTokenAlice, "label:bug -is:closed"},
+		{seed.DemoTokenAlice, "(repo:acme/widgets OR repo:acme/gadgets) is:pr"},
+		{seed.DemoTokenCarol, "no:assignee"},
 	} {
 		var got []string
 		count := -1
@@ -103,7 +105,7 @@ func TestGraphQLSearch(t *testing.T) {
 		q := search.Parse(tc.q, st.Token(tc.token).Login)
 		var want []string
 		for _, r := range st.Repos() {
-			if st.Token(tc.token).Permission(r) == PermNone {
+			if st.Token(tc.token).Permission(r) == state.PermNone {
 				continue
 			}
 			for _, is := range r.Issues {
@@ -123,13 +125,13 @@ func TestGraphQLSearch(t *testing.T) {
 			t.Errorf("%s as %s: issueCount %d, %d nodes; want %d\n got %v\nwant %v", tc.q, tc.token, count, len(got), len(want), got, want)
 		}
 		rest := searchREST(t, srv.URL, tc.q, "")
-		if tc.token == DemoTokenAlice && rest.TotalCount != count {
+		if tc.token == seed.DemoTokenAlice && rest.TotalCount != count {
 			t.Errorf("%s: GraphQL counts %d, REST %d", tc.q, count, rest.TotalCount)
 		}
 	}
 
 	var none struct{}
-	errs := postGraphQL(t, srv, DemoTokenAlice, `{ search(query: "widgets", type: REPOSITORY, first: 1) { issueCount } }`, nil, &none)
+	errs := postGraphQL(t, srv, seed.DemoTokenAlice, `{ search(query: "widgets", type: REPOSITORY, first: 1) { issueCount } }`, nil, &none)
 	if len(errs) != 1 || errs[0].Message != "The emulator serves search only for issues and pull requests (type: ISSUE or ISSUE_ADVANCED), not REPOSITORY." {
 		t.Errorf("type REPOSITORY: %+v", errs)
 	}
@@ -138,7 +140,7 @@ func TestGraphQLSearch(t *testing.T) {
 	var st struct {
 		SearchType struct{ EnumValues []struct{ Name string } }
 	}
-	if errs := postGraphQL(t, srv, DemoTokenAlice, `query SearchType_enumValues { SearchType: __type(name: "SearchType") { enumValues(includeDeprecated: true) { name } } }`, nil, &st); len(errs) > 0 {
+	if errs := postGraphQL(t, srv, seed.DemoTokenAlice, `query SearchType_enumValues { SearchType: __type(name: "SearchType") { enumValues(includeDeprecated: true) { name } } }`, nil, &st); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	if !slices.ContainsFunc(st.SearchType.EnumValues, func(v struct{ Name string }) bool { return v.Name == "ISSUE_ADVANCED" }) {

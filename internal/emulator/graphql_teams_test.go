@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"reflect"
 	"testing"
 )
@@ -19,7 +20,7 @@ func testGraphQLTeams(t *testing.T, w *gqlWorld) {
 	st.Lock()
 	acme := st.Account("acme")
 	erin := st.AddAccount("erin", "Erin", false, gqlEpoch)
-	st.AddToken(&Token{Value: "emu-erin", Login: "erin"})
+	st.AddToken(&state.Token{Value: "emu-erin", Login: "erin"})
 	st.AddTeam(acme, "Core Team", nil, st.Account("alice"), st.Account("bob"))
 	st.AddTeam(acme, "Docs", new("Writes the manual"), st.Account("carol"), erin)
 	st.Unlock()

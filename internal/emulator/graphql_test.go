@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/ghgate/ghgate/internal/emulator/schema"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // gqlWorld is an emulator over HTTP seeded with a small world of its own:
@@ -46,9 +47,9 @@ func newGQLWorld(t *testing.T, count *fidelityCount) *gqlWorld {
 	alice := st.AddAccount("alice", "Alice Liddell", false, at(0))
 	bob := st.AddAccount("bob", "", false, at(0))
 	carol := st.AddAccount("carol", "Carol", false, at(0))
-	st.AddToken(&Token{Value: "emu-alice", Login: "alice", Perms: map[string]Permission{"acme/widgets": PermAdmin, "acme/vault": PermAdmin}})
-	st.AddToken(&Token{Value: "emu-bob", Login: "bob", Perms: map[string]Permission{"acme/widgets": PermWrite}})
-	st.AddToken(&Token{Value: "emu-carol", Login: "carol", Perms: map[string]Permission{"acme/widgets": PermRead}})
+	st.AddToken(&state.Token{Value: "emu-alice", Login: "alice", Perms: map[string]state.Permission{"acme/widgets": state.PermAdmin, "acme/vault": state.PermAdmin}})
+	st.AddToken(&state.Token{Value: "emu-bob", Login: "bob", Perms: map[string]state.Permission{"acme/widgets": state.PermWrite}})
+	st.AddToken(&state.Token{Value: "emu-carol", Login: "carol", Perms: map[string]state.Permission{"acme/widgets": state.PermRead}})
 
 	repo := st.AddRepo(acme, "widgets", "Widgets, sprockets and gizmos", false, at(0))
 	repo.Collaborators = []string{"alice", "bob", "carol"}
@@ -74,7 +75,7 @@ func newGQLWorld(t *testing.T, count *fidelityCount) *gqlWorld {
 	st.SetMilestone(bug, alice, ms)
 	st.SetType(bug, bugType)
 	for i := range 25 {
-		st.AddComment(bug, []*Account{alice, bob, carol}[i%3], fmt.Sprintf("comment %02d", i+1), at(3+i))
+		st.AddComment(bug, []*state.Account{alice, bob, carol}[i%3], fmt.Sprintf("comment %02d", i+1), at(3+i))
 	}
 	wontfix := st.AddIssue(repo, bob, "Make widgets purple", nil, false, at(4))
 	st.AddLabels(wontfix, bob, enh)

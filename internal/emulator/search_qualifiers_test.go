@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/search"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -22,13 +23,13 @@ import (
 
 type searchCase struct {
 	q    string
-	want func(is *Issue) bool
+	want func(is *state.Issue) bool
 	// some says the seed must hold at least one match and one non-match,
 	// so the case can tell a working qualifier from an ignored one.
 	some bool
 }
 
-func hasLabel(is *Issue, name string) bool {
+func hasLabel(is *state.Issue, name string) bool {
 	for _, l := range is.Labels {
 		if strings.EqualFold(l.Name, name) {
 			return true
@@ -37,7 +38,7 @@ func hasLabel(is *Issue, name string) bool {
 	return false
 }
 
-func hasAssignee(is *Issue, login string) bool {
+func hasAssignee(is *state.Issue, login string) bool {
 	for _, a := range is.Assignees {
 		if a.Login == login {
 			return true
@@ -46,7 +47,7 @@ func hasAssignee(is *Issue, login string) bool {
 	return false
 }
 
-func hasCommenter(is *Issue, login string) bool {
+func hasCommenter(is *state.Issue, login string) bool {
 	for _, c := range is.Comments {
 		if c.User != nil && c.User.Login == login {
 			return true
@@ -55,7 +56,7 @@ func hasCommenter(is *Issue, login string) bool {
 	return false
 }
 
-func inWidgets(is *Issue) bool { return is.Repo.FullName() == "acme/widgets" }
+func inWidgets(is *state.Issue) bool { return is.Repo.FullName() == "acme/widgets" }
 
 func day0(s string) time.Time {
 	t, err := time.Parse("2006-01-02", s)
@@ -69,12 +70,12 @@ func day0(s string) time.Time {
 // sub-issues, an issue that blocks another, and a date in the middle of
 // acme/widgets' history.
 type seedFacts struct {
-	parent, blocker *Issue
+	parent, blocker *state.Issue
 	mid             time.Time
 	typeName        string
 }
 
-func demoFacts(t *testing.T, st *State) seedFacts {
+func demoFacts(t *testing.T, st *state.State) seedFacts {
 	var f seedFacts
 	widgets := st.Repo("acme", "widgets")
 	var created []time.Time
@@ -104,72 +105,72 @@ func searchCases(f seedFacts) []searchCase {
 	parentRef := fmt.Sprintf("%s#%d", f.parent.Repo.FullName(), f.parent.Number)
 	return []searchCase{
 		{q: "repo:acme/widgets", want: inWidgets, some: true},
-		{q: "-repo:acme/widgets", want: func(is *Issue) bool { return !inWidgets(is) }, some: true},
-		{q: "user:acme", want: func(is *Issue) bool { return is.Repo.Owner.Login == "acme" }, some: true},
-		{q: "-user:acme", want: func(is *Issue) bool { return is.Repo.Owner.Login != "acme" }, some: true},
-		{q: "repo:acme/widgets repo:acme/gadgets", want: func(is *Issue) bool { return is.Repo.Owner.Login == "acme" }, some: true},
-		{q: "(repo:acme/widgets OR repo:alice/notes) is:issue", want: func(is *Issue) bool {
+		{q: "-repo:acme/widgets", want: func(is *state.Issue) bool { return !inWidgets(is) }, some: true},
+		{q: "user:acme", want: func(is *state.Issue) bool { return is.Repo.Owner.Login == "acme" }, some: true},
+		{q: "-user:acme", want: func(is *state.Issue) bool { return is.Repo.Owner.Login != "acme" }, some: true},
+		{q: "repo:acme/widgets repo:acme/gadgets", want: func(is *state.Issue) bool { return is.Repo.Owner.Login == "acme" }, some: true},
+		{q: "(repo:acme/widgets OR repo:alice/notes) is:issue", want: func(is *state.Issue) bool {
 			return (inWidgets(is) || is.Repo.FullName() == "alice/notes") && !is.IsPull
 		}, some: true},
-		{q: "repo:acme/widgets is:pr", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull }, some: true},
-		{q: "repo:acme/widgets type:issue is:closed", want: func(is *Issue) bool { return inWidgets(is) && !is.IsPull && is.State == "closed" }, some: true},
-		{q: "repo:acme/widgets state:open", want: func(is *Issue) bool { return inWidgets(is) && is.State == "open" }, some: true},
-		{q: "repo:acme/widgets is:unmerged", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull && !is.Merged }},
+		{q: "repo:acme/widgets is:pr", want: func(is *state.Issue) bool { return inWidgets(is) && is.IsPull }, some: true},
+		{q: "repo:acme/widgets type:issue is:closed", want: func(is *state.Issue) bool { return inWidgets(is) && !is.IsPull && is.State == "closed" }, some: true},
+		{q: "repo:acme/widgets state:open", want: func(is *state.Issue) bool { return inWidgets(is) && is.State == "open" }, some: true},
+		{q: "repo:acme/widgets is:unmerged", want: func(is *state.Issue) bool { return inWidgets(is) && is.IsPull && !is.Merged }},
 		// Pull request qualifiers, read here from the pull request model.
-		{q: "repo:acme/widgets is:merged", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.MergedAt != nil }, some: true},
-		{q: "repo:acme/widgets is:draft", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.Draft }, some: true},
-		{q: "repo:acme/widgets is:pr draft:false", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && !is.Pull.Draft }, some: true},
-		{q: "repo:acme/widgets review:approved", want: func(is *Issue) bool {
+		{q: "repo:acme/widgets is:merged", want: func(is *state.Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.MergedAt != nil }, some: true},
+		{q: "repo:acme/widgets is:draft", want: func(is *state.Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.Draft }, some: true},
+		{q: "repo:acme/widgets is:pr draft:false", want: func(is *state.Issue) bool { return inWidgets(is) && is.Pull != nil && !is.Pull.Draft }, some: true},
+		{q: "repo:acme/widgets review:approved", want: func(is *state.Issue) bool {
 			return inWidgets(is) && latestVerdict(is, "APPROVED") && !latestVerdict(is, "CHANGES_REQUESTED")
 		}, some: true},
-		{q: "repo:acme/widgets review:changes_requested", want: func(is *Issue) bool { return inWidgets(is) && latestVerdict(is, "CHANGES_REQUESTED") }, some: true},
-		{q: "repo:acme/widgets is:pr review:none", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && submittedReviews(is) == 0 }, some: true},
-		{q: "repo:acme/widgets reviewed-by:alice", want: func(is *Issue) bool { return inWidgets(is) && reviewedBy(is, "alice") }, some: true},
-		{q: "repo:acme/widgets -reviewed-by:alice is:pr", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull && !reviewedBy(is, "alice") }, some: true},
-		{q: "repo:acme/widgets base:main", want: func(is *Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.BaseRef == "main" }, some: true},
-		{q: "repo:acme/widgets linked:issue", want: func(is *Issue) bool { return inWidgets(is) && is.IsPull && mentionsClosing(is) }},
-		{q: "repo:acme/widgets is:locked", want: func(is *Issue) bool { return inWidgets(is) && is.Locked }, some: true},
-		{q: "is:private", want: func(is *Issue) bool { return is.Repo.Private }, some: true},
-		{q: "type:" + f.typeName, want: func(is *Issue) bool { return is.Type != nil && is.Type.Name == f.typeName }, some: true},
-		{q: "-type:" + strings.ToLower(f.typeName), want: func(is *Issue) bool { return is.Type == nil || is.Type.Name != f.typeName }, some: true},
-		{q: "reason:completed", want: func(is *Issue) bool {
+		{q: "repo:acme/widgets review:changes_requested", want: func(is *state.Issue) bool { return inWidgets(is) && latestVerdict(is, "CHANGES_REQUESTED") }, some: true},
+		{q: "repo:acme/widgets is:pr review:none", want: func(is *state.Issue) bool { return inWidgets(is) && is.Pull != nil && submittedReviews(is) == 0 }, some: true},
+		{q: "repo:acme/widgets reviewed-by:alice", want: func(is *state.Issue) bool { return inWidgets(is) && reviewedBy(is, "alice") }, some: true},
+		{q: "repo:acme/widgets -reviewed-by:alice is:pr", want: func(is *state.Issue) bool { return inWidgets(is) && is.IsPull && !reviewedBy(is, "alice") }, some: true},
+		{q: "repo:acme/widgets base:main", want: func(is *state.Issue) bool { return inWidgets(is) && is.Pull != nil && is.Pull.BaseRef == "main" }, some: true},
+		{q: "repo:acme/widgets linked:issue", want: func(is *state.Issue) bool { return inWidgets(is) && is.IsPull && mentionsClosing(is) }},
+		{q: "repo:acme/widgets is:locked", want: func(is *state.Issue) bool { return inWidgets(is) && is.Locked }, some: true},
+		{q: "is:private", want: func(is *state.Issue) bool { return is.Repo.Private }, some: true},
+		{q: "type:" + f.typeName, want: func(is *state.Issue) bool { return is.Type != nil && is.Type.Name == f.typeName }, some: true},
+		{q: "-type:" + strings.ToLower(f.typeName), want: func(is *state.Issue) bool { return is.Type == nil || is.Type.Name != f.typeName }, some: true},
+		{q: "reason:completed", want: func(is *state.Issue) bool {
 			return is.State == "closed" && is.StateReason != nil && *is.StateReason == "completed"
 		}, some: true},
-		{q: `reason:"not planned"`, want: func(is *Issue) bool {
+		{q: `reason:"not planned"`, want: func(is *state.Issue) bool {
 			return is.State == "closed" && is.StateReason != nil && *is.StateReason == "not_planned"
 		}, some: true},
-		{q: "label:bug", want: func(is *Issue) bool { return hasLabel(is, "bug") }, some: true},
-		{q: "label:bug,enhancement", want: func(is *Issue) bool { return hasLabel(is, "bug") || hasLabel(is, "enhancement") }, some: true},
-		{q: `label:bug label:"area: api"`, want: func(is *Issue) bool { return hasLabel(is, "bug") && hasLabel(is, "area: api") }, some: true},
-		{q: "repo:acme/widgets -label:bug", want: func(is *Issue) bool { return inWidgets(is) && !hasLabel(is, "bug") }, some: true},
-		{q: "no:label", want: func(is *Issue) bool { return len(is.Labels) == 0 }, some: true},
-		{q: "no:assignee", want: func(is *Issue) bool { return len(is.Assignees) == 0 }, some: true},
-		{q: "no:milestone", want: func(is *Issue) bool { return is.Milestone == nil }, some: true},
-		{q: "milestone:v1.5.0", want: func(is *Issue) bool { return is.Milestone != nil && is.Milestone.Title == "v1.5.0" }, some: true},
-		{q: "comments:>3", want: func(is *Issue) bool { return len(is.Comments) > 3 }, some: true},
-		{q: "comments:>=3", want: func(is *Issue) bool { return len(is.Comments) >= 3 }, some: true},
-		{q: "comments:<2", want: func(is *Issue) bool { return len(is.Comments) < 2 }, some: true},
-		{q: "comments:2..4", want: func(is *Issue) bool { return len(is.Comments) >= 2 && len(is.Comments) <= 4 }, some: true},
-		{q: "comments:5..*", want: func(is *Issue) bool { return len(is.Comments) >= 5 }, some: true},
-		{q: "is:blocked", want: func(is *Issue) bool { return len(is.BlockedBy) > 0 }, some: true},
-		{q: "is:blocking", want: func(is *Issue) bool { return len(is.Blocking) > 0 }, some: true},
-		{q: fmt.Sprintf("blocked-by:%d", f.blocker.Number), want: func(is *Issue) bool {
-			return slices.ContainsFunc(is.BlockedBy, func(b *Issue) bool { return b == f.blocker }) ||
-				slices.ContainsFunc(is.BlockedBy, func(b *Issue) bool { return b.Number == f.blocker.Number && b.Repo == is.Repo })
+		{q: "label:bug", want: func(is *state.Issue) bool { return hasLabel(is, "bug") }, some: true},
+		{q: "label:bug,enhancement", want: func(is *state.Issue) bool { return hasLabel(is, "bug") || hasLabel(is, "enhancement") }, some: true},
+		{q: `label:bug label:"area: api"`, want: func(is *state.Issue) bool { return hasLabel(is, "bug") && hasLabel(is, "area: api") }, some: true},
+		{q: "repo:acme/widgets -label:bug", want: func(is *state.Issue) bool { return inWidgets(is) && !hasLabel(is, "bug") }, some: true},
+		{q: "no:label", want: func(is *state.Issue) bool { return len(is.Labels) == 0 }, some: true},
+		{q: "no:assignee", want: func(is *state.Issue) bool { return len(is.Assignees) == 0 }, some: true},
+		{q: "no:milestone", want: func(is *state.Issue) bool { return is.Milestone == nil }, some: true},
+		{q: "milestone:v1.5.0", want: func(is *state.Issue) bool { return is.Milestone != nil && is.Milestone.Title == "v1.5.0" }, some: true},
+		{q: "comments:>3", want: func(is *state.Issue) bool { return len(is.Comments) > 3 }, some: true},
+		{q: "comments:>=3", want: func(is *state.Issue) bool { return len(is.Comments) >= 3 }, some: true},
+		{q: "comments:<2", want: func(is *state.Issue) bool { return len(is.Comments) < 2 }, some: true},
+		{q: "comments:2..4", want: func(is *state.Issue) bool { return len(is.Comments) >= 2 && len(is.Comments) <= 4 }, some: true},
+		{q: "comments:5..*", want: func(is *state.Issue) bool { return len(is.Comments) >= 5 }, some: true},
+		{q: "is:blocked", want: func(is *state.Issue) bool { return len(is.BlockedBy) > 0 }, some: true},
+		{q: "is:blocking", want: func(is *state.Issue) bool { return len(is.Blocking) > 0 }, some: true},
+		{q: fmt.Sprintf("blocked-by:%d", f.blocker.Number), want: func(is *state.Issue) bool {
+			return slices.ContainsFunc(is.BlockedBy, func(b *state.Issue) bool { return b == f.blocker }) ||
+				slices.ContainsFunc(is.BlockedBy, func(b *state.Issue) bool { return b.Number == f.blocker.Number && b.Repo == is.Repo })
 		}, some: true},
-		{q: fmt.Sprintf("blocking:%s#%d", f.blocker.Repo.FullName(), f.blocker.Number), want: func(is *Issue) bool {
-			return slices.ContainsFunc(is.Blocking, func(b *Issue) bool { return b.Repo == f.blocker.Repo && b.Number == f.blocker.Number })
+		{q: fmt.Sprintf("blocking:%s#%d", f.blocker.Repo.FullName(), f.blocker.Number), want: func(is *state.Issue) bool {
+			return slices.ContainsFunc(is.Blocking, func(b *state.Issue) bool { return b.Repo == f.blocker.Repo && b.Number == f.blocker.Number })
 		}},
-		{q: "parent-issue:" + parentRef, want: func(is *Issue) bool { return is.Parent == f.parent }, some: true},
-		{q: "has:sub-issues", want: func(is *Issue) bool {
-			return slices.ContainsFunc(is.SubIssues, func(c *Issue) bool { return !c.Deleted })
+		{q: "parent-issue:" + parentRef, want: func(is *state.Issue) bool { return is.Parent == f.parent }, some: true},
+		{q: "has:sub-issues", want: func(is *state.Issue) bool {
+			return slices.ContainsFunc(is.SubIssues, func(c *state.Issue) bool { return !c.Deleted })
 		}, some: true},
-		{q: "no:sub-issues", want: func(is *Issue) bool {
-			return !slices.ContainsFunc(is.SubIssues, func(c *Issue) bool { return !c.Deleted })
+		{q: "no:sub-issues", want: func(is *state.Issue) bool {
+			return !slices.ContainsFunc(is.SubIssues, func(c *state.Issue) bool { return !c.Deleted })
 		}, some: true},
-		{q: "has:parent-issue", want: func(is *Issue) bool { return is.Parent != nil }, some: true},
-		{q: "no:parent-issue", want: func(is *Issue) bool { return is.Parent == nil }, some: true},
-		{q: "sub-issues-progress:>0", want: func(is *Issue) bool {
+		{q: "has:parent-issue", want: func(is *state.Issue) bool { return is.Parent != nil }, some: true},
+		{q: "no:parent-issue", want: func(is *state.Issue) bool { return is.Parent == nil }, some: true},
+		{q: "sub-issues-progress:>0", want: func(is *state.Issue) bool {
 			done, total := 0, 0
 			for _, c := range is.SubIssues {
 				if !c.Deleted {
@@ -181,7 +182,7 @@ func searchCases(f seedFacts) []searchCase {
 			}
 			return total > 0 && done*100/total > 0
 		}},
-		{q: "sub-issues-progress:0", want: func(is *Issue) bool {
+		{q: "sub-issues-progress:0", want: func(is *state.Issue) bool {
 			total, done := 0, 0
 			for _, c := range is.SubIssues {
 				if !c.Deleted {
@@ -193,54 +194,54 @@ func searchCases(f seedFacts) []searchCase {
 			}
 			return total > 0 && done == 0
 		}},
-		{q: "author:carol", want: func(is *Issue) bool { return is.User.Login == "carol" }, some: true},
-		{q: "-author:carol repo:acme/widgets", want: func(is *Issue) bool { return is.User.Login != "carol" && inWidgets(is) }, some: true},
-		{q: "author:@me", want: func(is *Issue) bool { return is.User.Login == "alice" }, some: true},
-		{q: "assignee:bob", want: func(is *Issue) bool { return hasAssignee(is, "bob") }, some: true},
-		{q: "commenter:dave", want: func(is *Issue) bool { return hasCommenter(is, "dave") }, some: true},
-		{q: "mentions:bob", want: func(is *Issue) bool { return state.MentionsUser(is, "bob") }},
-		{q: "involves:carol", want: func(is *Issue) bool {
+		{q: "author:carol", want: func(is *state.Issue) bool { return is.User.Login == "carol" }, some: true},
+		{q: "-author:carol repo:acme/widgets", want: func(is *state.Issue) bool { return is.User.Login != "carol" && inWidgets(is) }, some: true},
+		{q: "author:@me", want: func(is *state.Issue) bool { return is.User.Login == "alice" }, some: true},
+		{q: "assignee:bob", want: func(is *state.Issue) bool { return hasAssignee(is, "bob") }, some: true},
+		{q: "commenter:dave", want: func(is *state.Issue) bool { return hasCommenter(is, "dave") }, some: true},
+		{q: "mentions:bob", want: func(is *state.Issue) bool { return state.MentionsUser(is, "bob") }},
+		{q: "involves:carol", want: func(is *state.Issue) bool {
 			return is.User.Login == "carol" || hasAssignee(is, "carol") || hasCommenter(is, "carol") || state.MentionsUser(is, "carol")
 		}, some: true},
-		{q: "created:>=" + mid, want: func(is *Issue) bool { return !is.CreatedAt.Before(f.mid) }, some: true},
-		{q: "created:<" + mid, want: func(is *Issue) bool { return is.CreatedAt.Before(f.mid) }, some: true},
-		{q: "created:>" + mid, want: func(is *Issue) bool { return !is.CreatedAt.Before(midEnd) }, some: true},
-		{q: "created:" + f.mid.AddDate(0, -3, 0).Format("2006-01-02") + ".." + mid, want: func(is *Issue) bool {
+		{q: "created:>=" + mid, want: func(is *state.Issue) bool { return !is.CreatedAt.Before(f.mid) }, some: true},
+		{q: "created:<" + mid, want: func(is *state.Issue) bool { return is.CreatedAt.Before(f.mid) }, some: true},
+		{q: "created:>" + mid, want: func(is *state.Issue) bool { return !is.CreatedAt.Before(midEnd) }, some: true},
+		{q: "created:" + f.mid.AddDate(0, -3, 0).Format("2006-01-02") + ".." + mid, want: func(is *state.Issue) bool {
 			return !is.CreatedAt.Before(f.mid.AddDate(0, -3, 0)) && is.CreatedAt.Before(midEnd)
 		}, some: true},
-		{q: "updated:>=" + mid, want: func(is *Issue) bool { return !is.UpdatedAt.Before(f.mid) }, some: true},
-		{q: "closed:*.." + mid, want: func(is *Issue) bool { return is.ClosedAt != nil && is.ClosedAt.Before(midEnd) }, some: true},
-		{q: "-closed:*.." + mid + " repo:acme/widgets", want: func(is *Issue) bool {
+		{q: "updated:>=" + mid, want: func(is *state.Issue) bool { return !is.UpdatedAt.Before(f.mid) }, some: true},
+		{q: "closed:*.." + mid, want: func(is *state.Issue) bool { return is.ClosedAt != nil && is.ClosedAt.Before(midEnd) }, some: true},
+		{q: "-closed:*.." + mid + " repo:acme/widgets", want: func(is *state.Issue) bool {
 			return inWidgets(is) && (is.ClosedAt == nil || !is.ClosedAt.Before(midEnd))
 		}, some: true},
-		{q: "widget in:title", want: func(is *Issue) bool { return strings.Contains(strings.ToLower(is.Title), "widget") }, some: true},
-		{q: `"time zone" in:title,body`, want: func(is *Issue) bool {
+		{q: "widget in:title", want: func(is *state.Issue) bool { return strings.Contains(strings.ToLower(is.Title), "widget") }, some: true},
+		{q: `"time zone" in:title,body`, want: func(is *state.Issue) bool {
 			text := strings.ToLower(is.Title)
 			if is.Body != nil {
 				text += "\n" + strings.ToLower(*is.Body)
 			}
 			return strings.Contains(text, "time zone")
 		}, some: true},
-		{q: "thanks in:comments", want: func(is *Issue) bool {
-			return slices.ContainsFunc(is.Comments, func(c *Comment) bool { return strings.Contains(strings.ToLower(c.Body), "thanks") })
+		{q: "thanks in:comments", want: func(is *state.Issue) bool {
+			return slices.ContainsFunc(is.Comments, func(c *state.Comment) bool { return strings.Contains(strings.ToLower(c.Body), "thanks") })
 		}, some: true},
-		{q: "repo:acme/widgets -widget", want: func(is *Issue) bool {
+		{q: "repo:acme/widgets -widget", want: func(is *state.Issue) bool {
 			text := strings.ToLower(is.Title)
 			if is.Body != nil {
 				text += "\n" + strings.ToLower(*is.Body)
 			}
 			return inWidgets(is) && !strings.Contains(text, "widget")
 		}, some: true},
-		{q: "repo:acme/widgets NOT widget", want: func(is *Issue) bool {
+		{q: "repo:acme/widgets NOT widget", want: func(is *state.Issue) bool {
 			text := strings.ToLower(is.Title)
 			if is.Body != nil {
 				text += "\n" + strings.ToLower(*is.Body)
 			}
 			return inWidgets(is) && !strings.Contains(text, "widget")
 		}, some: true},
-		{q: "user:@me", want: func(is *Issue) bool { return is.Repo.Owner.Login == "alice" }, some: true},
-		{q: "label:bug OR label:documentation", want: func(is *Issue) bool { return hasLabel(is, "bug") || hasLabel(is, "documentation") }, some: true},
-		{q: "repo:acme/widgets -(label:bug OR is:closed)", want: func(is *Issue) bool {
+		{q: "user:@me", want: func(is *state.Issue) bool { return is.Repo.Owner.Login == "alice" }, some: true},
+		{q: "label:bug OR label:documentation", want: func(is *state.Issue) bool { return hasLabel(is, "bug") || hasLabel(is, "documentation") }, some: true},
+		{q: "repo:acme/widgets -(label:bug OR is:closed)", want: func(is *state.Issue) bool {
 			return inWidgets(is) && !hasLabel(is, "bug") && is.State != "closed"
 		}, some: true},
 	}
@@ -265,7 +266,7 @@ func searchREST(t *testing.T, base, q, extra string) issueSearchPage {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req.Header.Set("Authorization", "token "+DemoTokenAlice)
+		req.Header.Set("Authorization", "token "+seed.DemoTokenAlice)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -285,7 +286,7 @@ func searchREST(t *testing.T, base, q, extra string) issueSearchPage {
 }
 
 func TestSearchQualifiers(t *testing.T) {
-	emu, err := New(Options{Now: DemoNow, SearchLimit: 1 << 20})
+	emu, err := New(Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,9 +302,9 @@ func TestSearchQualifiers(t *testing.T) {
 			st.RLock()
 			var want []string
 			all := 0
-			alice := st.Token(DemoTokenAlice)
+			alice := st.Token(seed.DemoTokenAlice)
 			for _, r := range st.Repos() {
-				if alice.Permission(r) == PermNone {
+				if alice.Permission(r) == state.PermNone {
 					continue
 				}
 				for _, is := range r.Issues {
@@ -337,7 +338,7 @@ func TestSearchQualifiers(t *testing.T) {
 // sort: in the query orders the results when the sort parameter is absent;
 // the parameter wins when both are given.
 func TestSearchSortQualifier(t *testing.T) {
-	emu, err := New(Options{Now: DemoNow, SearchLimit: 1 << 20})
+	emu, err := New(Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +369,7 @@ func TestSearchSortQualifier(t *testing.T) {
 // A query naming an account or repository the caller cannot see is
 // refused with GitHub's validation message; a negated one only excludes.
 func TestSearchUnknownScope(t *testing.T) {
-	emu, err := New(Options{Now: DemoNow, SearchLimit: 1 << 20})
+	emu, err := New(Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,11 +380,11 @@ func TestSearchUnknownScope(t *testing.T) {
 		status   int
 		message  string
 	}{
-		{"user:nobody-here crash", DemoTokenAlice, http.StatusUnprocessableEntity,
+		{"user:nobody-here crash", seed.DemoTokenAlice, http.StatusUnprocessableEntity,
 			"The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."},
-		{"repo:acme/gadgets crash", DemoTokenDave, http.StatusUnprocessableEntity,
+		{"repo:acme/gadgets crash", seed.DemoTokenDave, http.StatusUnprocessableEntity,
 			"The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."},
-		{"-repo:acme/nope crash", DemoTokenAlice, http.StatusOK, ""},
+		{"-repo:acme/nope crash", seed.DemoTokenAlice, http.StatusOK, ""},
 	} {
 		req, err := http.NewRequest(http.MethodGet, srv.URL+"/search/issues?q="+url.QueryEscape(tc.q), nil)
 		if err != nil {
@@ -414,7 +415,7 @@ func TestSearchUnknownScope(t *testing.T) {
 
 // latestVerdict reports whether a reviewer's latest submitted review of the
 // pull request has the state.
-func latestVerdict(is *Issue, state string) bool {
+func latestVerdict(is *state.Issue, state string) bool {
 	if is.Pull == nil {
 		return false
 	}
@@ -432,7 +433,7 @@ func latestVerdict(is *Issue, state string) bool {
 	return false
 }
 
-func submittedReviews(is *Issue) int {
+func submittedReviews(is *state.Issue) int {
 	n := 0
 	for _, rv := range is.Pull.Reviews {
 		if rv.State != "PENDING" {
@@ -442,7 +443,7 @@ func submittedReviews(is *Issue) int {
 	return n
 }
 
-func reviewedBy(is *Issue, login string) bool {
+func reviewedBy(is *state.Issue, login string) bool {
 	if is.Pull == nil {
 		return false
 	}
@@ -456,7 +457,7 @@ func reviewedBy(is *Issue, login string) bool {
 
 // mentionsClosing reports whether a pull request's description says it
 // fixes, closes or resolves an issue of its repository that exists.
-func mentionsClosing(is *Issue) bool {
+func mentionsClosing(is *state.Issue) bool {
 	if is.Body == nil {
 		return false
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/graphql"
 	"github.com/ghgate/ghgate/internal/emulator/rest"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
@@ -37,11 +39,11 @@ type Options struct {
 
 // Emulator is a stateful stand-in for GitHub's REST and GraphQL APIs.
 type Emulator struct {
-	state   *State
+	state   *state.State
 	opts    Options
 	rest    http.Handler
 	graphql http.Handler
-	faults  *Faults
+	faults  *faults.Table
 	limits  *faults.RateLimiter
 	reqSeq  atomic.Int64
 	log     *slog.Logger
@@ -49,10 +51,10 @@ type Emulator struct {
 
 // New builds an emulator with the seed the options name.
 func New(opts Options) (*Emulator, error) {
-	st := NewState(opts.Now)
+	st := state.NewState(opts.Now)
 	switch opts.Seed {
 	case "", "demo":
-		if err := SeedDemo(st); err != nil {
+		if err := seed.SeedDemo(st); err != nil {
 			return nil, err
 		}
 	case "empty":
@@ -63,7 +65,7 @@ func New(opts Options) (*Emulator, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e := &Emulator{state: st, opts: opts, faults: &Faults{}, log: log,
+	e := &Emulator{state: st, opts: opts, faults: &faults.Table{}, log: log,
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = rest.NewHandler(e.limits, log)
 	graphql, err := graphql.NewHandler(e.limits)
@@ -78,10 +80,10 @@ func New(opts Options) (*Emulator, error) {
 func (e *Emulator) Routes() []string { return rest.Routes() }
 
 // State exposes the world, for seeding and assertions in tests.
-func (e *Emulator) State() *State { return e.state }
+func (e *Emulator) State() *state.State { return e.state }
 
 // Faults is the fault-injection table.
-func (e *Emulator) Faults() *Faults { return e.faults }
+func (e *Emulator) Faults() *faults.Table { return e.faults }
 
 // ExhaustRateLimit spends a token's whole budget for a resource
 // ("core", "search" or "graphql").
@@ -163,7 +165,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	free := path == "/rate_limit" && !graphql // GitHub does not charge for reading the budget
-	if fault != nil && fault.Kind == FaultRateLimit {
+	if fault != nil && fault.Kind == faults.RateLimit {
 		e.limits.Exhaust(tok.Value, resource)
 	}
 	if !free {
@@ -185,12 +187,12 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	if fault != nil {
 		switch fault.Kind {
-		case FaultStatus:
+		case faults.Status:
 			e.limits.Charge(tok.Value, resource)
 			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			writeFaultStatus(w, fault.Status)
 			return
-		case FaultSecondary:
+		case faults.Secondary:
 			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			w.Header().Set("Retry-After", strconv.Itoa(fault.RetryAfterSeconds()))
 			status := fault.Status
@@ -201,7 +203,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				Message:          "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID " + reqID + ".",
 				DocumentationURL: wire.DocsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits"), Status: strconv.Itoa(status)})
 			return
-		case FaultDropBefore:
+		case faults.DropBefore:
 			dropConnection(w)
 			return
 		}
@@ -232,14 +234,14 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	if fault != nil {
 		switch fault.Kind {
-		case FaultDropAfter:
+		case faults.DropAfter:
 			dropConnection(w)
 			return
-		case FaultMalformedAfter:
+		case faults.MalformedAfter:
 			e.limits.Charge(tok.Value, resource)
 			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-			w.Header().Set(FaultHeader, string(FaultMalformedAfter))
+			w.Header().Set(faults.Header, string(faults.MalformedAfter))
 			w.WriteHeader(rec.Status)
 			body := rec.Body.Bytes()
 			_, _ = w.Write(body[:len(body)/2])
@@ -291,7 +293,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (e *Emulator) viewerID(t *Token) int64 {
+func (e *Emulator) viewerID(t *state.Token) int64 {
 	e.state.RLock()
 	defer e.state.RUnlock()
 	if a := e.state.Account(t.Login); a != nil {
@@ -302,7 +304,7 @@ func (e *Emulator) viewerID(t *Token) int64 {
 
 // authenticate reads "token X" or "Bearer X" and returns the token, or the
 // message GitHub sends with its 401.
-func (e *Emulator) authenticate(r *http.Request) (*Token, string) {
+func (e *Emulator) authenticate(r *http.Request) (*state.Token, string) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return nil, "Requires authentication"

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -34,13 +35,13 @@ func TestViewerReposListsOwnedAndCollaborations(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(DemoTokenAlice); len(got) != 3 || got[0] != "acme/gadgets" || got[2] != "alice/notes" {
+	if got := names(seed.DemoTokenAlice); len(got) != 3 || got[0] != "acme/gadgets" || got[2] != "alice/notes" {
 		t.Fatalf("alice: %v", got)
 	}
-	if got := names(DemoTokenCarol); len(got) != 2 {
+	if got := names(seed.DemoTokenCarol); len(got) != 2 {
 		t.Fatalf("carol collaborates on both acme repositories: %v", got)
 	}
-	if got := names(DemoTokenDave); len(got) != 1 || got[0] != "dave/widgets" {
+	if got := names(seed.DemoTokenDave); len(got) != 1 || got[0] != "dave/widgets" {
 		t.Fatalf("dave collaborates on nothing and owns his fork of acme/widgets: %v", got)
 	}
 }
