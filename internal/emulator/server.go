@@ -68,11 +68,11 @@ func New(opts Options) (*Emulator, error) {
 	e := &Emulator{state: st, opts: opts, faults: &faults.Table{}, log: log,
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = rest.NewHandler(e.limits, log)
-	graphql, err := graphql.NewHandler(e.limits)
+	gql, err := graphql.NewHandler(e.limits)
 	if err != nil {
 		return nil, err
 	}
-	e.graphql = graphql
+	e.graphql = gql
 	return e, nil
 }
 
