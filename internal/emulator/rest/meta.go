@@ -7,7 +7,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
-// setScopeHeaders writes X-OAuth-Scopes as GitHub does for a classic
+// SetScopeHeaders writes X-OAuth-Scopes as GitHub does for a classic
 // token: its scopes, comma separated. Tokens without scopes get none.
 func SetScopeHeaders(h http.Header, t *state.Token) {
 	if t.Scopes != nil {

@@ -15,13 +15,13 @@ type ctxKey struct{}
 // asking and how to address them, the world to answer from, the request
 // and the (buffered) response writer.
 type Call struct {
-	State    *state.State
-	Token    *state.Token
-	Viewer   *state.Account
-	Links    Links
-	Resource string
+	State    *state.State   // the world; the route or operation holds its lock
+	Token    *state.Token   // the credential the request authenticated with
+	Viewer   *state.Account // the token's account, nil when it names none
+	Links    Links          // URL builders for the host the client addressed
+	Resource string         // the rate-limit budget charged: core, search or graphql
 	Req      *http.Request
-	W        http.ResponseWriter
+	W        http.ResponseWriter // buffered: the server adds headers after the handler
 }
 
 // CallFrom is the call the emulator put in r's context.

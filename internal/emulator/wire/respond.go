@@ -29,6 +29,7 @@ type FieldError struct {
 	Message  string `json:"message,omitempty"`
 }
 
+// DocsURL is a page of GitHub's REST or GraphQL documentation.
 func DocsURL(path string) string { return "https://docs.github.com/" + path }
 
 // WriteJSON answers status with v as JSON, encoded as GitHub encodes it.
@@ -49,10 +50,10 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 // JSON writes a successful response.
 func (c *Call) JSON(status int, v any) { WriteJSON(c.W, status, v) }
 
-// noContent answers 204.
+// NoContent answers 204.
 func (c *Call) NoContent() { c.W.WriteHeader(http.StatusNoContent) }
 
-// fail answers with GitHub's basic-error shape.
+// Fail answers with GitHub's basic-error shape.
 func (c *Call) Fail(status int, message, doc string) {
 	WriteJSON(c.W, status, ErrorBody{Message: message, DocumentationURL: DocsURL(doc), Status: strconv.Itoa(status)})
 }
@@ -60,12 +61,12 @@ func (c *Call) Fail(status int, message, doc string) {
 // NotFound is GitHub's 404, also its answer for what the token may not see.
 func (c *Call) NotFound() { c.Fail(http.StatusNotFound, "Not Found", "rest") }
 
-// forbidden is GitHub's answer to a write without the permission for it.
+// Forbidden is GitHub's answer to a write without the permission for it.
 func (c *Call) Forbidden() {
 	c.Fail(http.StatusForbidden, "Resource not accessible by personal access token", "rest")
 }
 
-// invalid answers 422 with GitHub's validation-error shape.
+// Invalid answers 422 with GitHub's validation-error shape.
 func (c *Call) Invalid(message, doc string, errs ...FieldError) {
 	if message == "" {
 		message = "Validation Failed"
@@ -74,7 +75,7 @@ func (c *Call) Invalid(message, doc string, errs ...FieldError) {
 	WriteJSON(c.W, http.StatusUnprocessableEntity, ErrorBody{Message: message, Errors: errs, DocumentationURL: DocsURL(doc)})
 }
 
-// decode reads a JSON request body into v. A body that is not JSON answers
+// Decode reads a JSON request body into v. A body that is not JSON answers
 // 400, and one that does not fit v answers 422 naming the field, as GitHub
 // does. It reports whether the handler may go on.
 func (c *Call) Decode(v any) bool {
@@ -103,7 +104,7 @@ func (c *Call) Decode(v any) bool {
 	return true
 }
 
-// repoFor resolves {owner}/{repo} and checks the token may use it at need.
+// RepoFor resolves {owner}/{repo} and checks the token may use it at need.
 // A repository the token cannot see answers 404, one it can see but not
 // change answers 403, as GitHub does. It returns nil when it has answered.
 func (c *Call) RepoFor(need state.Permission) *state.Repo {
@@ -124,7 +125,7 @@ func (c *Call) RepoFor(need state.Permission) *state.Repo {
 	return r
 }
 
-// issueFor resolves {issue_number} in r. Deleted issues answer 410.
+// IssueFor resolves {issue_number} in r. Deleted issues answer 410.
 func (c *Call) IssueFor(r *state.Repo) *state.Issue {
 	n, err := strconv.Atoi(c.Req.PathValue("issue_number"))
 	if err != nil {
