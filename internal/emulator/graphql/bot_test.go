@@ -1,9 +1,10 @@
-package emulator
+package graphql_test
 
 import (
 	"fmt"
-	"github.com/ghgate/ghgate/internal/emulator/state"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // An App's bot is a Bot wherever the schema names an interface (an issue's

@@ -1,21 +1,23 @@
-package emulator
+package graphql_test
 
 import (
 	"encoding/base64"
 	"encoding/json"
-	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 )
 
 // A cursor is client input: one that decodes to an offset near the integer
 // limit must read as "past the end" (an empty page), not wrap around into a
 // negative index and fail the query.
 func TestGraphQLCursorAtIntegerLimit(t *testing.T) {
-	emu, err := New(Options{})
+	emu, err := emulator.New(emulator.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

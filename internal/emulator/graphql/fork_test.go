@@ -1,8 +1,9 @@
-package emulator
+package graphql_test
 
 import (
-	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 )
 
 // dave's fork of acme/widgets, as GraphQL lists it.

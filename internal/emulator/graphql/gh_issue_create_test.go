@@ -1,10 +1,11 @@
-package emulator
+package graphql_test
 
 import (
-	"github.com/ghgate/ghgate/internal/emulator/state"
 	"reflect"
 	"strconv"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // ghRepositoryLabelList is the query gh's api.RepoLabels builds (through

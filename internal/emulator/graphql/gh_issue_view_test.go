@@ -1,4 +1,4 @@
-package emulator
+package graphql_test
 
 import (
 	"net/http"

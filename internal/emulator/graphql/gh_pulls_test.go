@@ -1,9 +1,11 @@
-package emulator
+package graphql_test
 
 import (
-	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 )
 
 // ghPullRequestList is the query gh pr list sends (pkg/cmd/pr/shared's
@@ -59,7 +61,7 @@ const ghStatusCounts = `query($n: Int!) { repository(owner: "acme", name: "widge
 
 func demoGQLWorld(t *testing.T) *gqlWorld {
 	t.Helper()
-	emu, err := New(Options{Now: seed.DemoNow})
+	emu, err := emulator.New(emulator.Options{Now: seed.DemoNow})
 	if err != nil {
 		t.Fatal(err)
 	}

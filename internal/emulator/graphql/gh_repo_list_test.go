@@ -1,4 +1,4 @@
-package emulator
+package graphql_test
 
 import (
 	"reflect"

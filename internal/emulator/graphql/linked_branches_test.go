@@ -1,11 +1,12 @@
-package emulator
+package graphql_test
 
 import (
-	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 )
 
 // restRef reads a branch's ref over REST: its status and body.

@@ -1,9 +1,10 @@
-package emulator
+package graphql_test
 
 import (
-	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"strings"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 )
 
 func TestGraphQLPullMutations(t *testing.T) {

@@ -1,4 +1,4 @@
-package emulator
+package graphql_test
 
 import (
 	"bytes"
@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -51,7 +53,7 @@ func postGraphQL(t *testing.T, srv *httptest.Server, token, doc string, vars map
 // and carol sees only what she can read.
 func TestGraphQLSearch(t *testing.T) {
 	schemasOrFail(t)
-	emu, err := New(Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
+	emu, err := emulator.New(emulator.Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +126,7 @@ func TestGraphQLSearch(t *testing.T) {
 		if count != len(want) || !slices.Equal(got, want) || len(want) == 0 {
 			t.Errorf("%s as %s: issueCount %d, %d nodes; want %d\n got %v\nwant %v", tc.q, tc.token, count, len(got), len(want), got, want)
 		}
-		rest := searchREST(t, srv.URL, tc.q, "")
+		rest := restSearch(t, srv.URL, tc.q, "")
 		if tc.token == seed.DemoTokenAlice && rest.TotalCount != count {
 			t.Errorf("%s: GraphQL counts %d, REST %d", tc.q, count, rest.TotalCount)
 		}
@@ -145,5 +147,44 @@ func TestGraphQLSearch(t *testing.T) {
 	}
 	if !slices.ContainsFunc(st.SearchType.EnumValues, func(v struct{ Name string }) bool { return v.Name == "ISSUE_ADVANCED" }) {
 		t.Errorf("SearchType values: %+v", st.SearchType.EnumValues)
+	}
+}
+
+// restSearchPage is the part of a REST issue search the comparison reads.
+type restSearchPage struct {
+	TotalCount int `json:"total_count"`
+	Items      []struct {
+		Number        int    `json:"number"`
+		RepositoryURL string `json:"repository_url"`
+		CreatedAt     string `json:"created_at"`
+		Comments      int    `json:"comments"`
+	} `json:"items"`
+}
+
+func restSearch(t *testing.T, base, q, extra string) restSearchPage {
+	t.Helper()
+	var all restSearchPage
+	for page := 1; ; page++ {
+		u := base + "/search/issues?per_page=100&page=" + fmt.Sprint(page) + "&q=" + url.QueryEscape(q) + extra
+		req, err := http.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "token "+seed.DemoTokenAlice)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p restSearchPage
+		err = json.NewDecoder(resp.Body).Decode(&p)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", q, resp.StatusCode, err)
+		}
+		all.TotalCount = p.TotalCount
+		all.Items = append(all.Items, p.Items...)
+		if len(p.Items) < 100 || len(all.Items) >= search.ResultCap {
+			return all
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package emulator
+package graphql_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/schema"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
@@ -23,7 +24,7 @@ import (
 // (admin), bob (write) and carol (read).
 type gqlWorld struct {
 	t     *testing.T
-	emu   *Emulator
+	emu   *emulator.Emulator
 	srv   *httptest.Server
 	count *fidelityCount
 
@@ -35,7 +36,7 @@ var gqlEpoch = time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 
 func newGQLWorld(t *testing.T, count *fidelityCount) *gqlWorld {
 	t.Helper()
-	emu, err := New(Options{Seed: "empty", Now: func() time.Time { return gqlEpoch.Add(48 * time.Hour) }})
+	emu, err := emulator.New(emulator.Options{Seed: "empty", Now: func() time.Time { return gqlEpoch.Add(48 * time.Hour) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
-package emulator
+package graphql_test
 
 import (
-	"github.com/ghgate/ghgate/internal/emulator/state"
 	"reflect"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // The documents are those GitHub's MCP server v1.9.0 sends for get_teams
