@@ -1,4 +1,4 @@
-package emulator
+package rest_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -286,7 +287,7 @@ func searchREST(t *testing.T, base, q, extra string) issueSearchPage {
 }
 
 func TestSearchQualifiers(t *testing.T) {
-	emu, err := New(Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
+	emu, err := emulator.New(emulator.Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +339,7 @@ func TestSearchQualifiers(t *testing.T) {
 // sort: in the query orders the results when the sort parameter is absent;
 // the parameter wins when both are given.
 func TestSearchSortQualifier(t *testing.T) {
-	emu, err := New(Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
+	emu, err := emulator.New(emulator.Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +370,7 @@ func TestSearchSortQualifier(t *testing.T) {
 // A query naming an account or repository the caller cannot see is
 // refused with GitHub's validation message; a negated one only excludes.
 func TestSearchUnknownScope(t *testing.T) {
-	emu, err := New(Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
+	emu, err := emulator.New(emulator.Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
