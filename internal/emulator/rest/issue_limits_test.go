@@ -1,4 +1,4 @@
-package emulator_test
+package rest_test
 
 import (
 	"encoding/json"

@@ -1,15 +1,17 @@
-package emulator
+package rest_test
 
 import (
 	"encoding/json"
-	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 )
 
 func TestViewerReposListsOwnedAndCollaborations(t *testing.T) {
-	emu, err := New(Options{})
+	emu, err := emulator.New(emulator.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
