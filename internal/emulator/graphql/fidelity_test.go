@@ -72,7 +72,7 @@ type fidelityCount struct {
 func checkDocument(t testing.TB, doc string) (published, overlaid bool, msg string) {
 	t.Helper()
 	s := schemasOrFail(t)
-	// The rules are GitHub's, as the endpoint applies them (graphql_rules.go).
+	// The rules are GitHub's, as the endpoint applies them (rules.go).
 	if _, errs := gqlparser.LoadQueryWithRules(s.published, doc, graphql.ValidationRules(s.published)); len(errs) == 0 {
 		return true, true, ""
 	}

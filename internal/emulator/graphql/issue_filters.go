@@ -24,7 +24,7 @@ type issueFilters struct {
 	Since            *time.Time            `json:"since"`
 	States           []string              `json:"states"`
 	ViewerSubscribed bool                  `json:"viewerSubscribed"`
-	// IssueFieldValues must all hold (graphql_issue_fields.go).
+	// IssueFieldValues must all hold (issue_fields.go).
 	IssueFieldValues []issueFieldValueFilter `json:"issueFieldValues"`
 }
 

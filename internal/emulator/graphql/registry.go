@@ -16,7 +16,7 @@ import (
 )
 
 // The GraphQL endpoint is a registry of resolvers, one per "Type.field",
-// walked by a generic executor (graphql_exec.go). A resolver is a plain
+// walked by a generic executor (exec.go). A resolver is a plain
 // function from its parent object (and, when the field takes arguments, a
 // typed struct of them) to a value: a scalar, a model object, a slice or a
 // connection. The registry is also the source of truth for the embedded
@@ -62,7 +62,7 @@ type resolvers struct {
 	// twice lists the keys registered more than once: a programming
 	// error newResolvers reports, so the emulator refuses to start.
 	twice []string
-	// intro answers introspection (graphql_introspection.go), kept apart
+	// intro answers introspection (introspection.go), kept apart
 	// so that Fields lists only GitHub's own fields.
 	intro *resolvers
 }

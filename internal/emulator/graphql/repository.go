@@ -155,7 +155,7 @@ func registerRepository(r *resolvers) {
 		}
 		return pageOf(x, list, a.connArgs)
 	})
-	// Repository.pullRequests is served with the pull requests (graphql_pulls.go).
+	// Repository.pullRequests is served with the pull requests (pulls.go).
 
 	resolveArgs(r, t+".labels", func(x *gqlContext, repo *state.Repo, a labelsArgs) (any, error) {
 		return pageOf(x, filterLabels(repo, a), a.connArgs)

@@ -61,7 +61,7 @@ func listCollaborators(c *call) {
 	var list []*state.Account
 	for _, a := range c.Assignable(r) {
 		// The collaborators of an organization's repository are its
-		// members (association() calls them MEMBER), so none is an
+		// members (state.Association calls them MEMBER), so none is an
 		// outside collaborator; a personal repository's are all outside
 		// the owner.
 		if affiliation == "outside" && (r.Owner.IsOrg || a == r.Owner) {
