@@ -3,6 +3,9 @@ package emulator
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/ghgate/ghgate/internal/emulator/faults"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // admin serves /_emulator/: faults and rate-limit exhaustion for tests and
@@ -11,16 +14,16 @@ import (
 func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/_emulator/faults" && r.Method == http.MethodPost:
-		var f Fault
+		var f faults.Fault
 		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Message: "Problems parsing JSON: " + err.Error()})
+			wire.WriteJSON(w, http.StatusBadRequest, wire.ErrorBody{Message: "Problems parsing JSON: " + err.Error()})
 			return
 		}
 		if err := e.faults.Add(f); err != nil {
-			writeJSON(w, http.StatusUnprocessableEntity, errorBody{Message: err.Error()})
+			wire.WriteJSON(w, http.StatusUnprocessableEntity, wire.ErrorBody{Message: err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusCreated, f)
+		wire.WriteJSON(w, http.StatusCreated, f)
 	case r.URL.Path == "/_emulator/faults" && r.Method == http.MethodDelete:
 		e.faults.Clear()
 		w.WriteHeader(http.StatusNoContent)
@@ -30,7 +33,7 @@ func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 			Resource string `json:"resource"`
 		}
 		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Token == "" {
-			writeJSON(w, http.StatusBadRequest, errorBody{Message: `want {"token": "...", "resource": "core|search|graphql"}`})
+			wire.WriteJSON(w, http.StatusBadRequest, wire.ErrorBody{Message: `want {"token": "...", "resource": "core|search|graphql"}`})
 			return
 		}
 		if body.Resource == "" {
@@ -39,6 +42,6 @@ func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 		e.limits.Exhaust(body.Token, body.Resource)
 		w.WriteHeader(http.StatusNoContent)
 	default:
-		writeJSON(w, http.StatusNotFound, errorBody{Message: "Not Found"})
+		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
 	}
 }

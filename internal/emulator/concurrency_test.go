@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,25 +27,25 @@ func TestConcurrentRequests(t *testing.T) {
 
 	st := emu.State()
 	st.RLock()
-	widgets := st.Repo(DemoOrg, DemoWidgetsRepo)
+	widgets := st.Repo(seed.DemoOrg, seed.DemoWidgetsRepo)
 	issuesBefore := len(widgets.Issues)
 	commentsBefore := len(widgets.Issue(3).Comments)
 	st.RUnlock()
 
 	const workers, rounds = 8, 10
 	type req struct{ method, path, token, body string }
-	repo := "/repos/" + DemoOrg + "/" + DemoWidgetsRepo
+	repo := "/repos/" + seed.DemoOrg + "/" + seed.DemoWidgetsRepo
 	script := func(w, i int) []req {
 		return []req{
-			{"POST", repo + "/issues", DemoTokenBob, fmt.Sprintf(`{"title":"Worker %d round %d","labels":["bug"]}`, w, i)},
-			{"POST", repo + "/issues/3/comments", DemoTokenBob, fmt.Sprintf(`{"body":"note %d.%d"}`, w, i)},
-			{"POST", repo + "/issues/3/labels", DemoTokenAlice, `{"labels":["enhancement"]}`},
-			{"DELETE", repo + "/issues/3/labels/enhancement", DemoTokenAlice, ""},
-			{"PATCH", repo + "/issues/4", DemoTokenAlice, fmt.Sprintf(`{"title":"Renamed by %d"}`, w)},
-			{"GET", repo + "/issues?per_page=50&labels=bug", DemoTokenCarol, ""},
-			{"GET", repo + "/issues/3/timeline", DemoTokenCarol, ""},
-			{"GET", "/search/issues?q=repo:acme/widgets+worker", DemoTokenAlice, ""},
-			{"POST", "/graphql", DemoTokenCarol, `{"query":"{ repository(owner: \"acme\", name: \"widgets\") { issue(number: 3) { title labels(first: 5) { nodes { name } } } } }"}`},
+			{"POST", repo + "/issues", seed.DemoTokenBob, fmt.Sprintf(`{"title":"Worker %d round %d","labels":["bug"]}`, w, i)},
+			{"POST", repo + "/issues/3/comments", seed.DemoTokenBob, fmt.Sprintf(`{"body":"note %d.%d"}`, w, i)},
+			{"POST", repo + "/issues/3/labels", seed.DemoTokenAlice, `{"labels":["enhancement"]}`},
+			{"DELETE", repo + "/issues/3/labels/enhancement", seed.DemoTokenAlice, ""},
+			{"PATCH", repo + "/issues/4", seed.DemoTokenAlice, fmt.Sprintf(`{"title":"Renamed by %d"}`, w)},
+			{"GET", repo + "/issues?per_page=50&labels=bug", seed.DemoTokenCarol, ""},
+			{"GET", repo + "/issues/3/timeline", seed.DemoTokenCarol, ""},
+			{"GET", "/search/issues?q=repo:acme/widgets+worker", seed.DemoTokenAlice, ""},
+			{"POST", "/graphql", seed.DemoTokenCarol, `{"query":"{ repository(owner: \"acme\", name: \"widgets\") { issue(number: 3) { title labels(first: 5) { nodes { name } } } } }"}`},
 		}
 	}
 	var wg sync.WaitGroup

@@ -3,15 +3,13 @@ package emulator
 import "github.com/ghgate/ghgate/internal/emulator/faults"
 
 // The fault and rate-limit types live in package faults; these names keep
-// the emulator's users (tests that inject faults, cmd/ghgate's -fault flag)
-// compiling against package emulator alone.
+// the emulator's outside users (tests that inject faults, cmd/ghgate's
+// -fault flag) compiling against package emulator alone.
 type (
 	// Fault is one injected misbehaviour.
 	Fault = faults.Fault
 	// FaultKind names what an injected fault does to a matching request.
 	FaultKind = faults.Kind
-	// Faults is the table of active faults.
-	Faults = faults.Table
 )
 
 // The kinds of fault; see package faults.
@@ -30,4 +28,4 @@ const (
 const FaultHeader = faults.Header
 
 // ParseFault reads the CLI form of a fault; see faults.Parse.
-func ParseFault(s string) (Fault, error) { return faults.Parse(s) }
+func ParseFault(s string) (faults.Fault, error) { return faults.Parse(s) }

@@ -24,7 +24,6 @@ const (
 	DemoManyCommentsIssue = seed.DemoManyCommentsIssue
 	DemoParentIssue       = seed.DemoParentIssue
 	DemoNestedParentIssue = seed.DemoNestedParentIssue
-	DemoSecondParentIssue = seed.DemoSecondParentIssue
 	DemoLockedIssue       = seed.DemoLockedIssue
 	DemoNotPlannedIssue   = seed.DemoNotPlannedIssue
 	DemoBlockerIssue      = seed.DemoBlockerIssue
@@ -36,11 +35,5 @@ const (
 	DemoTriageIssue       = seed.DemoTriageIssue
 )
 
-// DemoPulls lists the pull request numbers in acme/widgets, lowest first.
-func DemoPulls() []int { return seed.DemoPulls() }
-
 // DemoNow is a clock reading later than every timestamp in the demo seed.
 func DemoNow() time.Time { return seed.DemoNow() }
-
-// SeedDemo fills s with the demo world; see seed.SeedDemo.
-func SeedDemo(s *State) error { return seed.SeedDemo(s) }

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // The demo seed's promises, checked on the state itself. seed_http_test.go
@@ -17,8 +19,8 @@ import (
 
 func seeded(t *testing.T) *emulator.State {
 	t.Helper()
-	s := emulator.NewState(emulator.DemoNow)
-	if err := emulator.SeedDemo(s); err != nil {
+	s := state.NewState(emulator.DemoNow)
+	if err := seed.SeedDemo(s); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -79,9 +81,9 @@ func TestDemoSeedAccountsReposAndTokens(t *testing.T) {
 		perms map[*emulator.Repo]emulator.Permission
 	}{
 		{emulator.DemoTokenAlice, "alice", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermAdmin, gadgets: emulator.PermAdmin, notes: emulator.PermAdmin}},
-		{emulator.DemoTokenBob, "bob", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermWrite, gadgets: emulator.PermWrite, notes: emulator.PermNone}},
-		{emulator.DemoTokenCarol, "carol", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermRead, gadgets: emulator.PermRead, notes: emulator.PermNone}},
-		{emulator.DemoTokenDave, "dave", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermRead, gadgets: emulator.PermNone, notes: emulator.PermNone}},
+		{emulator.DemoTokenBob, "bob", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermWrite, gadgets: emulator.PermWrite, notes: state.PermNone}},
+		{emulator.DemoTokenCarol, "carol", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermRead, gadgets: emulator.PermRead, notes: state.PermNone}},
+		{emulator.DemoTokenDave, "dave", map[*emulator.Repo]emulator.Permission{widgets: emulator.PermRead, gadgets: state.PermNone, notes: state.PermNone}},
 	}
 	for _, w := range want {
 		tok := s.Token(w.token)
@@ -113,7 +115,7 @@ func TestDemoSeedWidgetsVolumeAndText(t *testing.T) {
 		titles[is.Title]++
 		if is.IsPull {
 			pulls++
-			if !slices.Contains(emulator.DemoPulls(), is.Number) {
+			if !slices.Contains(seed.DemoPulls(), is.Number) {
 				t.Errorf("#%d is a pull request but not in DemoPulls", is.Number)
 			}
 			if is.Merged {
@@ -138,10 +140,10 @@ func TestDemoSeedWidgetsVolumeAndText(t *testing.T) {
 			t.Errorf("#%d body is not valid UTF-8", is.Number)
 		}
 	}
-	if pulls < 10 || pulls != len(emulator.DemoPulls()) {
-		t.Errorf("pull requests: %d, want DemoPulls (%d) >= 10", pulls, len(emulator.DemoPulls()))
+	if pulls < 10 || pulls != len(seed.DemoPulls()) {
+		t.Errorf("pull requests: %d, want DemoPulls (%d) >= 10", pulls, len(seed.DemoPulls()))
 	}
-	if first := r.Issue(emulator.DemoFirstPull); !first.IsPull || slices.Min(emulator.DemoPulls()) != emulator.DemoFirstPull {
+	if first := r.Issue(emulator.DemoFirstPull); !first.IsPull || slices.Min(seed.DemoPulls()) != emulator.DemoFirstPull {
 		t.Errorf("DemoFirstPull #%d is not the first pull request", emulator.DemoFirstPull)
 	}
 	if merged < 5 {
@@ -258,7 +260,7 @@ func TestDemoSeedSubIssueTreesAndDependencies(t *testing.T) {
 	if nested.Parent != top || len(nested.SubIssues) < 3 {
 		t.Errorf("DemoNestedParentIssue: parent %v, %d sub-issues; want under DemoParentIssue with 3+", nested.Parent, len(nested.SubIssues))
 	}
-	if second := widgetsIssue(t, s, emulator.DemoSecondParentIssue); len(second.SubIssues) < 3 {
+	if second := widgetsIssue(t, s, seed.DemoSecondParentIssue); len(second.SubIssues) < 3 {
 		t.Errorf("DemoSecondParentIssue has %d sub-issues", len(second.SubIssues))
 	}
 
@@ -303,7 +305,7 @@ func TestDemoSeedNotableIssues(t *testing.T) {
 	if !locked.Locked || locked.ActiveLockReason == nil || *locked.ActiveLockReason != "too heated" {
 		t.Errorf("DemoLockedIssue: locked=%v reason=%v", locked.Locked, locked.ActiveLockReason)
 	}
-	if !slices.ContainsFunc(locked.Events, func(e *emulator.Event) bool { return e.Event == "locked" }) {
+	if !slices.ContainsFunc(locked.Events, func(e *state.Event) bool { return e.Event == "locked" }) {
 		t.Error("DemoLockedIssue has no locked event")
 	}
 	if n := len(widgetsIssue(t, s, emulator.DemoManyCommentsIssue).Comments); n < 12 {
@@ -454,8 +456,8 @@ func TestDemoSeedTimesAreOrdered(t *testing.T) {
 
 func TestDemoSeedRestoresTheClock(t *testing.T) {
 	fixed := time.Date(2030, time.May, 4, 3, 2, 1, 0, time.UTC)
-	s := emulator.NewState(func() time.Time { return fixed })
-	if err := emulator.SeedDemo(s); err != nil {
+	s := state.NewState(func() time.Time { return fixed })
+	if err := seed.SeedDemo(s); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.Now(); !got.Equal(fixed) {
@@ -471,7 +473,7 @@ func TestDemoSeedCrossReferences(t *testing.T) {
 	r := repo(t, s, "acme", "widgets")
 	fixes := regexp.MustCompile(`(?m)^Fixes #(\d+)$`)
 	linked := 0
-	for _, n := range emulator.DemoPulls() {
+	for _, n := range seed.DemoPulls() {
 		pr := r.Issue(n)
 		if pr.Body == nil {
 			continue
@@ -481,7 +483,7 @@ func TestDemoSeedCrossReferences(t *testing.T) {
 			continue
 		}
 		target := widgetsIssue(t, s, atoi(t, m[1]))
-		if !slices.ContainsFunc(target.Events, func(e *emulator.Event) bool {
+		if !slices.ContainsFunc(target.Events, func(e *state.Event) bool {
 			return e.Event == "cross-referenced" && e.Source == pr && e.Actor == pr.User && e.CreatedAt.Equal(pr.CreatedAt)
 		}) {
 			t.Errorf("#%d fixes #%s but #%s has no cross-referenced event from it", n, m[1], m[1])

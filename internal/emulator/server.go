@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -15,6 +13,11 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
+	"github.com/ghgate/ghgate/internal/emulator/graphql"
+	"github.com/ghgate/ghgate/internal/emulator/rest"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
+	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // Options configure an Emulator. The zero value serves the demo seed with
@@ -39,11 +42,11 @@ type Options struct {
 
 // Emulator is a stateful stand-in for GitHub's REST and GraphQL APIs.
 type Emulator struct {
-	state   *State
+	state   *state.State
 	opts    Options
-	rest    *http.ServeMux
+	rest    http.Handler
 	graphql http.Handler
-	faults  *Faults
+	faults  *faults.Table
 	limits  *faults.RateLimiter
 	reqSeq  atomic.Int64
 	log     *slog.Logger
@@ -51,10 +54,10 @@ type Emulator struct {
 
 // New builds an emulator with the seed the options name.
 func New(opts Options) (*Emulator, error) {
-	st := NewState(opts.Now)
+	st := state.NewState(opts.Now)
 	switch opts.Seed {
 	case "", "demo":
-		if err := SeedDemo(st); err != nil {
+		if err := seed.SeedDemo(st); err != nil {
 			return nil, err
 		}
 	case "empty":
@@ -66,23 +69,25 @@ func New(opts Options) (*Emulator, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e := &Emulator{state: st, opts: opts, faults: &Faults{}, log: log,
+	e := &Emulator{state: st, opts: opts, faults: &faults.Table{}, log: log,
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
-	e.rest = http.NewServeMux()
-	e.routes(e.rest)
-	graphql, err := e.graphQLHandler()
+	e.rest = rest.NewHandler(e.limits, log)
+	gql, err := graphql.NewHandler(e.limits)
 	if err != nil {
 		return nil, err
 	}
-	e.graphql = graphql
+	e.graphql = gql
 	return e, nil
 }
 
+// Routes lists the REST endpoints served, as "METHOD /openapi/{template}".
+func (e *Emulator) Routes() []string { return rest.Routes() }
+
 // State exposes the world, for seeding and assertions in tests.
-func (e *Emulator) State() *State { return e.state }
+func (e *Emulator) State() *state.State { return e.state }
 
 // Faults is the fault-injection table.
-func (e *Emulator) Faults() *Faults { return e.faults }
+func (e *Emulator) Faults() *faults.Table { return e.faults }
 
 // ExhaustRateLimit spends a token's whole budget for a resource
 // ("core", "search" or "graphql").
@@ -96,26 +101,6 @@ const (
 	varyCredential = "Accept, Authorization, Cookie, X-GitHub-OTP"
 	varyContent    = "Accept-Encoding, Accept, X-Requested-With"
 )
-
-// ctxKey carries the per-request call through the context.
-type ctxKey struct{}
-
-// call is what every handler gets: who is asking and how to address them.
-type call struct {
-	e        *Emulator
-	st       *State
-	token    *Token
-	viewer   *Account
-	links    links
-	resource string
-	req      *http.Request
-	w        http.ResponseWriter
-	// timedOut is set when an injected fault makes a search run out of
-	// time (rest_search.go).
-	timedOut bool
-}
-
-func callFrom(r *http.Request) *call { return r.Context().Value(ctxKey{}).(*call) }
 
 // ServeHTTP implements http.Handler.
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -135,19 +120,19 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		scheme = "https"
 	}
 	root := scheme + "://" + r.Host
-	l := links{api: root, web: root}
+	l := wire.Links{API: root, Web: root}
 	// Reached as api.<host>, as github.com's API is, the web pages are at
 	// <host>: GitHub's html_url and GraphQL url name github.com, not
 	// api.github.com.
 	if web, ok := strings.CutPrefix(r.Host, "api."); ok && web != "" {
-		l.web = scheme + "://" + web
+		l.Web = scheme + "://" + web
 	}
 	graphql := false
 	switch {
 	case path == "/graphql" || path == "/api/graphql":
 		graphql = true
 	case path == "/api/v3" || strings.HasPrefix(path, "/api/v3/"):
-		l.api = root + "/api/v3"
+		l.API = root + "/api/v3"
 		r = stripPrefix(r, "/api/v3")
 		path = r.URL.Path
 	}
@@ -180,11 +165,11 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		anon := faults.AnonymousPrefix + clientHost(r)
 		e.limits.Charge(anon, "core")
 		faults.SetHeaders(w.Header(), e.limits.Snapshot(anon, "core"))
-		writeJSON(w, http.StatusUnauthorized, errorBody{Message: authErr, DocumentationURL: docsURL("rest"), Status: "401"})
+		wire.WriteJSON(w, http.StatusUnauthorized, wire.ErrorBody{Message: authErr, DocumentationURL: wire.DocsURL("rest"), Status: "401"})
 		return
 	}
 	free := path == "/rate_limit" && !graphql // GitHub does not charge for reading the budget
-	if fault != nil && fault.Kind == FaultRateLimit {
+	if fault != nil && fault.Kind == faults.RateLimit {
 		e.limits.Exhaust(tok.Value, resource)
 	}
 	if !free {
@@ -192,50 +177,50 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			faults.SetHeaders(w.Header(), snap)
 			if graphql {
 				// GitHub reports an exhausted GraphQL budget inside a 200.
-				writeJSON(w, http.StatusOK, map[string]any{"errors": []map[string]any{{
+				wire.WriteJSON(w, http.StatusOK, map[string]any{"errors": []map[string]any{{
 					"type": "RATE_LIMITED", "message": "API rate limit already exceeded for user ID " + strconv.FormatInt(e.viewerID(tok), 10) + ".",
 				}}})
 				return
 			}
-			writeJSON(w, http.StatusForbidden, errorBody{
+			wire.WriteJSON(w, http.StatusForbidden, wire.ErrorBody{
 				Message:          "API rate limit exceeded for user ID " + strconv.FormatInt(e.viewerID(tok), 10) + ". If you reach out to GitHub Support for help, please include the request ID " + reqID + ".",
-				DocumentationURL: docsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api"), Status: "403"})
+				DocumentationURL: wire.DocsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api"), Status: "403"})
 			return
 		}
 	}
 
 	if fault != nil {
 		switch fault.Kind {
-		case FaultStatus:
+		case faults.Status:
 			e.limits.Charge(tok.Value, resource)
 			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			writeFaultStatus(w, fault.Status)
 			return
-		case FaultSecondary:
+		case faults.Secondary:
 			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			w.Header().Set("Retry-After", strconv.Itoa(fault.RetryAfterSeconds()))
 			status := fault.Status
 			if status == 0 {
 				status = http.StatusForbidden
 			}
-			writeJSON(w, status, errorBody{
+			wire.WriteJSON(w, status, wire.ErrorBody{
 				Message:          "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID " + reqID + ".",
-				DocumentationURL: docsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits"), Status: strconv.Itoa(status)})
+				DocumentationURL: wire.DocsURL("rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits"), Status: strconv.Itoa(status)})
 			return
-		case FaultDropBefore:
+		case faults.DropBefore:
 			dropConnection(w)
 			return
 		}
 	}
 
-	rec := newRecorder()
-	c := &call{e: e, st: e.state, token: tok, links: l, resource: resource, w: rec,
-		timedOut: fault != nil && fault.Kind == faults.SearchTimeout}
+	rec := wire.NewRecorder()
+	c := &wire.Call{State: e.state, Token: tok, Links: l, Resource: resource, W: rec,
+		TimedOut: fault != nil && fault.Kind == faults.SearchTimeout}
 	e.state.RLock()
-	c.viewer = e.state.Account(tok.Login)
+	c.Viewer = e.state.Account(tok.Login)
 	e.state.RUnlock()
-	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, c))
-	c.req = r
+	r = wire.WithCall(r, c)
+	c.Req = r
 	versionRejected := false
 	switch {
 	case graphql:
@@ -245,37 +230,37 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Answered like any other malformed request: after authentication,
 		// and charged as one.
 		versionRejected = true
-		writeJSON(rec, http.StatusBadRequest, errorBody{
-			Message: unsupportedVersionMessage(requestedAPIVersion(r.Header)), DocumentationURL: docsURL("rest"), Status: "400"})
+		wire.WriteJSON(rec, http.StatusBadRequest, wire.ErrorBody{
+			Message: unsupportedVersionMessage(requestedAPIVersion(r.Header)), DocumentationURL: wire.DocsURL("rest"), Status: "400"})
 	default:
 		e.rest.ServeHTTP(rec, r)
 	}
-	e.log.Debug("emulator request", "route", routeKey, "status", rec.status, "request_id", reqID)
+	e.log.Debug("emulator request", "route", routeKey, "status", rec.Status, "request_id", reqID)
 
 	if fault != nil {
 		switch fault.Kind {
-		case FaultDropAfter:
+		case faults.DropAfter:
 			dropConnection(w)
 			return
-		case FaultMalformedAfter:
+		case faults.MalformedAfter:
 			e.limits.Charge(tok.Value, resource)
 			faults.SetHeaders(w.Header(), e.limits.Snapshot(tok.Value, resource))
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-			w.Header().Set(FaultHeader, string(FaultMalformedAfter))
-			w.WriteHeader(rec.status)
-			body := rec.body.Bytes()
+			w.Header().Set(faults.Header, string(faults.MalformedAfter))
+			w.WriteHeader(rec.Status)
+			body := rec.Body.Bytes()
 			_, _ = w.Write(body[:len(body)/2])
 			return
 		}
 	}
 
 	h := w.Header()
-	for k, v := range rec.header {
+	for k, v := range rec.Header() {
 		h[k] = v
 	}
-	setScopeHeaders(h, tok)
-	status := rec.status
-	body := rec.body.Bytes()
+	rest.SetScopeHeaders(h, tok)
+	status := rec.Status
+	body := rec.Body.Bytes()
 	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && status == http.StatusOK && !graphql {
 		sum := sha256.Sum256(body)
 		etag := `W/"` + hex.EncodeToString(sum[:16]) + `"`
@@ -313,7 +298,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (e *Emulator) viewerID(t *Token) int64 {
+func (e *Emulator) viewerID(t *state.Token) int64 {
 	e.state.RLock()
 	defer e.state.RUnlock()
 	if a := e.state.Account(t.Login); a != nil {
@@ -324,7 +309,7 @@ func (e *Emulator) viewerID(t *Token) int64 {
 
 // authenticate reads "token X" or "Bearer X" and returns the token, or the
 // message GitHub sends with its 401.
-func (e *Emulator) authenticate(r *http.Request) (*Token, string) {
+func (e *Emulator) authenticate(r *http.Request) (*state.Token, string) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return nil, "Requires authentication"
@@ -383,20 +368,6 @@ func dropConnection(w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
-// recorder buffers a handler's response so the emulator can add ETags,
-// answer 304s and inject faults after the handler has run.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func newRecorder() *recorder { return &recorder{header: http.Header{}, status: http.StatusOK} }
-
-func (r *recorder) Header() http.Header         { return r.header }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
-func (r *recorder) WriteHeader(status int)      { r.status = status }
-
 func clientHost(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
@@ -408,3 +379,14 @@ func clientHost(r *http.Request) string {
 // isAppPath reports whether a REST path is one of the endpoints an App
 // authenticates to with its JWT.
 func isAppPath(path string) bool { return path == "/app" || strings.HasPrefix(path, "/app/") }
+
+func writeFaultStatus(w http.ResponseWriter, status int) {
+	msg := http.StatusText(status)
+	switch status {
+	case http.StatusBadGateway:
+		msg = "Server Error"
+	case http.StatusServiceUnavailable:
+		msg = "Service Unavailable"
+	}
+	wire.WriteJSON(w, status, wire.ErrorBody{Message: msg, DocumentationURL: wire.DocsURL("rest"), Status: strconv.Itoa(status)})
+}

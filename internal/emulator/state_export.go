@@ -8,55 +8,26 @@ import (
 )
 
 // The world the emulator serves (its model types and their operations)
-// lives in package state. These aliases keep the emulator's handlers and
-// its outside users (the demo seed's constants and tests that reach into
-// State) naming them as before.
+// lives in package state. These aliases are the few its outside users
+// (tests that reach into State, the broker's and the benchmark's fixtures)
+// still name through package emulator.
 type (
-	Account          = state.Account
-	App              = state.App
-	CheckRun         = state.CheckRun
-	Comment          = state.Comment
-	CommitStatus     = state.CommitStatus
-	Event            = state.Event
-	FileChange       = state.FileChange
-	GitCommit        = state.GitCommit
-	GitRepo          = state.GitRepo
-	GitSignature     = state.GitSignature
-	Installation     = state.Installation
-	Issue            = state.Issue
-	IssueField       = state.IssueField
-	IssueFieldOption = state.IssueFieldOption
-	IssueFieldValue  = state.IssueFieldValue
-	IssueTriage      = state.IssueTriage
-	IssueType        = state.IssueType
-	Label            = state.Label
-	LinkedBranch     = state.LinkedBranch
-	MergeOptions     = state.MergeOptions
-	Milestone        = state.Milestone
-	Permission       = state.Permission
-	PullRequest      = state.PullRequest
-	Reaction         = state.Reaction
-	Release          = state.Release
-	Repo             = state.Repo
-	Review           = state.Review
-	ReviewComment    = state.ReviewComment
-	ReviewThread     = state.ReviewThread
-	State            = state.State
-	Team             = state.Team
-	Token            = state.Token
+	Account      = state.Account
+	Installation = state.Installation
+	Issue        = state.Issue
+	Label        = state.Label
+	Permission   = state.Permission
+	Repo         = state.Repo
+	State        = state.State
+	Token        = state.Token
 )
 
 // A token's permission levels on a repository.
 const (
-	PermNone   = state.PermNone
-	PermRead   = state.PermRead
-	PermTriage = state.PermTriage
-	PermWrite  = state.PermWrite
-	PermAdmin  = state.PermAdmin
+	PermRead  = state.PermRead
+	PermWrite = state.PermWrite
+	PermAdmin = state.PermAdmin
 )
-
-// NewState returns an empty world whose clock is now.
-func NewState(now func() time.Time) *State { return state.NewState(now) }
 
 // SignAppJWT signs an App JWT as an App's own code does; see
 // state.SignAppJWT.

@@ -1,6 +1,6 @@
 // Command prunegraphql writes the pruned copy of GitHub's GraphQL schema
 // that the emulator embeds: the object types and fields the emulator's
-// resolvers serve (emulator.GraphQLFields), with the arguments they accept
+// resolvers serve (graphql.Fields), with the arguments they accept
 // and the interfaces, unions, enums, scalars and input types those need,
 // descriptions removed, the additions in internal/emulator/schema/overlay.graphql
 // applied, and the npm package version it came from in a header comment.
@@ -12,15 +12,16 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/ghgate/ghgate/internal/openapiprune"
 	"os"
 	"path/filepath"
 
-	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/graphql"
+	"github.com/ghgate/ghgate/internal/emulator/schema"
+	"github.com/ghgate/ghgate/internal/openapiprune"
 )
 
 func main() {
-	out := flag.String("out", "", "where to write the pruned schema (default: "+emulator.GraphQLPrunedPath+" under the module root)")
+	out := flag.String("out", "", "where to write the pruned schema (default: "+schema.PrunedPath+" under the module root)")
 	flag.Parse()
 	if err := run(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "prunegraphql:", err)
@@ -37,25 +38,25 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
-	published, overlay, src, err := emulator.ReadGraphQLSources(root)
+	published, overlay, src, err := schema.ReadSources(root)
 	if err != nil {
 		return fmt.Errorf("%w (run `npm ci` or `make deps` first)", err)
 	}
-	pruned, err := emulator.PruneGraphQLSchema(published, overlay, src)
+	served, err := graphql.Fields()
+	if err != nil {
+		return err
+	}
+	pruned, err := schema.Prune(published, overlay, src, served)
 	if err != nil {
 		return err
 	}
 	if out == "" {
-		out = filepath.Join(root, emulator.GraphQLPrunedPath)
+		out = filepath.Join(root, schema.PrunedPath)
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
 	if err := os.WriteFile(out, pruned, 0o644); err != nil {
-		return err
-	}
-	served, err := emulator.GraphQLFields()
-	if err != nil {
 		return err
 	}
 	fmt.Printf("prunegraphql: %d fields from %s@%s (%d bytes) -> %s (%d bytes)\n",

@@ -9,7 +9,7 @@ import (
 
 // Teams are groups of an organization's members. The emulator keeps no
 // separate membership list for an organization: its members are the
-// collaborators of its repositories (whom association() reports as
+// collaborators of its repositories (whom Association reports as
 // MEMBER) and the members of its teams. Every team is visible to the
 // organization's members ("closed", GitHub's default) and to nobody else.
 

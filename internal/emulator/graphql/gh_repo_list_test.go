@@ -1,0 +1,146 @@
+package graphql_test
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+// ghRepoListOwner is gh's RepositoryList query (pkg/cmd/repo/list/http.go)
+// for `gh repo list OWNER`, with its default fields (visibility included,
+// as on github.com).
+const ghRepoListOwner = `query RepositoryList($perPage:Int!,$endCursor:String,$privacy:RepositoryPrivacy,$fork:Boolean,$owner:String!) {
+		repositoryOwner(login: $owner) {
+			login
+			repositories(first: $perPage, after: $endCursor, privacy: $privacy, isFork: $fork, ownerAffiliations: OWNER, orderBy: { field: PUSHED_AT, direction: DESC }) {
+				nodes{nameWithOwner,description,isPrivate,isFork,isArchived,createdAt,pushedAt,visibility}
+				totalCount
+				pageInfo{hasNextPage,endCursor}
+			}
+		}
+	}`
+
+// ghRepoListViewer is the same query for `gh repo list` without an owner.
+const ghRepoListViewer = `query RepositoryList($perPage:Int!,$endCursor:String,$privacy:RepositoryPrivacy,$fork:Boolean) {
+		repositoryOwner: viewer {
+			login
+			repositories(first: $perPage, after: $endCursor, privacy: $privacy, isFork: $fork, ownerAffiliations: OWNER, orderBy: { field: PUSHED_AT, direction: DESC }) {
+				nodes{nameWithOwner,description,isPrivate,isFork,isArchived,createdAt,pushedAt,visibility}
+				totalCount
+				pageInfo{hasNextPage,endCursor}
+			}
+		}
+	}`
+
+type ghRepoListResult struct {
+	RepositoryOwner *struct {
+		Login        string
+		Repositories struct {
+			Nodes []struct {
+				NameWithOwner, Visibility string
+				Description               *string
+				IsPrivate, IsFork         bool
+				IsArchived                bool
+				CreatedAt                 time.Time
+				PushedAt                  *time.Time
+			}
+			TotalCount int
+			PageInfo   struct {
+				HasNextPage bool
+				EndCursor   string
+			}
+		}
+	}
+}
+
+func (d ghRepoListResult) names() []string {
+	var out []string
+	for _, n := range d.RepositoryOwner.Repositories.Nodes {
+		out = append(out, n.NameWithOwner)
+	}
+	return out
+}
+
+func testGraphQLGhRepoList(t *testing.T, w *gqlWorld) {
+	st := w.emu.State()
+	st.Lock()
+	// The vault was pushed to last, so it leads PUSHED_AT DESC.
+	st.Repo("acme", "vault").UpdatedAt = gqlEpoch.Add(30 * time.Hour)
+	st.Unlock()
+
+	list := func(token string, vars map[string]any) ghRepoListResult {
+		t.Helper()
+		var d ghRepoListResult
+		doc := ghRepoListViewer
+		if vars["owner"] != nil {
+			doc = ghRepoListOwner
+		}
+		w.query(token, doc, vars).ok(t, &d)
+		return d
+	}
+
+	d := list("emu-alice", map[string]any{"perPage": 30, "owner": "acme"})
+	if d.RepositoryOwner.Login != "acme" || !reflect.DeepEqual(d.names(), []string{"acme/vault", "acme/widgets"}) ||
+		d.RepositoryOwner.Repositories.TotalCount != 2 || d.RepositoryOwner.Repositories.PageInfo.HasNextPage {
+		t.Errorf("alice's list of acme = %+v", d.RepositoryOwner)
+	}
+	for _, n := range d.RepositoryOwner.Repositories.Nodes {
+		private := n.NameWithOwner == "acme/vault"
+		wantVis := map[bool]string{true: "PRIVATE", false: "PUBLIC"}[private]
+		if n.IsPrivate != private || n.Visibility != wantVis || n.IsFork || n.IsArchived || n.PushedAt == nil ||
+			!n.CreatedAt.Equal(gqlEpoch) {
+			t.Errorf("node %+v", n)
+		}
+	}
+
+	// One per page, as gh pages on endCursor.
+	first := list("emu-alice", map[string]any{"perPage": 1, "owner": "acme"})
+	next := list("emu-alice", map[string]any{"perPage": 1, "owner": "acme", "endCursor": first.RepositoryOwner.Repositories.PageInfo.EndCursor})
+	if !reflect.DeepEqual(first.names(), []string{"acme/vault"}) || !first.RepositoryOwner.Repositories.PageInfo.HasNextPage ||
+		!reflect.DeepEqual(next.names(), []string{"acme/widgets"}) || next.RepositoryOwner.Repositories.PageInfo.HasNextPage {
+		t.Errorf("pages = %v then %v", first.names(), next.names())
+	}
+
+	for _, tc := range []struct {
+		token string
+		vars  map[string]any
+		want  []string
+	}{
+		{"emu-bob", map[string]any{"perPage": 30, "owner": "acme"}, []string{"acme/widgets"}}, // the vault is not bob's to see
+		{"emu-alice", map[string]any{"perPage": 30, "owner": "acme", "privacy": "PUBLIC"}, []string{"acme/widgets"}},
+		{"emu-alice", map[string]any{"perPage": 30, "owner": "acme", "privacy": "PRIVATE"}, []string{"acme/vault"}},
+		{"emu-alice", map[string]any{"perPage": 30, "owner": "acme", "fork": true}, nil}, // gh repo list --fork
+		{"emu-alice", map[string]any{"perPage": 30, "owner": "acme", "fork": false}, []string{"acme/vault", "acme/widgets"}},
+		{"emu-alice", map[string]any{"perPage": 30}, nil}, // alice owns no repository
+	} {
+		d := list(tc.token, tc.vars)
+		if !reflect.DeepEqual(d.names(), tc.want) || d.RepositoryOwner.Repositories.TotalCount != len(tc.want) {
+			t.Errorf("%s %v: %v (total %d), want %v", tc.token, tc.vars, d.names(), d.RepositoryOwner.Repositories.TotalCount, tc.want)
+		}
+	}
+
+	// An unknown owner is null without an error; gh then says the handle
+	// was not recognized.
+	res := w.query("emu-alice", ghRepoListOwner, map[string]any{"perPage": 30, "owner": "nobody"})
+	if string(res.Data) != `{"repositoryOwner":null}` || len(res.Errors) != 0 {
+		t.Errorf("unknown owner: %s", res.raw)
+	}
+
+	// Without ownerAffiliations a user's list includes the repositories it
+	// collaborates on; membership is not modelled and is refused.
+	var u struct {
+		RepositoryOwner struct {
+			Repositories struct {
+				Nodes []struct{ NameWithOwner string }
+			}
+		}
+	}
+	w.query("emu-alice", `{ repositoryOwner(login: "alice") { repositories(first: 10, orderBy: {field: NAME, direction: ASC}) { nodes { nameWithOwner } } } }`, nil).ok(t, &u)
+	if n := u.RepositoryOwner.Repositories.Nodes; len(n) != 1 || n[0].NameWithOwner != "acme/widgets" {
+		t.Errorf("alice's repositories = %+v", n)
+	}
+	res = w.query("emu-alice", `{ repositoryOwner(login: "alice") { repositories(first: 10, ownerAffiliations: [ORGANIZATION_MEMBER]) { totalCount } } }`, nil)
+	if len(res.Errors) != 1 || string(res.Data) != `{"repositoryOwner":null}` {
+		t.Errorf("ORGANIZATION_MEMBER: %s", res.raw)
+	}
+}

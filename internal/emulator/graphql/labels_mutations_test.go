@@ -1,0 +1,100 @@
+package graphql_test
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The documents are those GitHub's MCP server (v1.9.0, pkg/github/labels.go)
+// sends for list_label and label_write.
+
+func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
+	var repo struct{ Repository struct{ ID string } }
+	w.query("emu-bob", `{ repository(owner: "acme", name: "widgets") { id } }`, nil).ok(t, &repo)
+
+	const create = `mutation($input: CreateLabelInput!) { createLabel(input: $input) { label { name id } } }`
+	var made struct {
+		CreateLabel struct{ Label struct{ Name, ID string } }
+	}
+	w.query("emu-bob", create, map[string]any{"input": map[string]any{
+		"repositoryId": repo.Repository.ID, "name": "area: gears", "color": "c5def5", "description": "Gear train"}}).ok(t, &made)
+	if made.CreateLabel.Label.Name != "area: gears" || made.CreateLabel.Label.ID == "" {
+		t.Fatalf("createLabel = %+v", made)
+	}
+
+	const update = `mutation($input: UpdateLabelInput!) { updateLabel(input: $input) { label { name id } } }`
+	var changed struct {
+		UpdateLabel struct{ Label struct{ Name string } }
+	}
+	w.query("emu-bob", update, map[string]any{"input": map[string]any{
+		"id": made.CreateLabel.Label.ID, "name": "area: gearbox", "color": "0e8a16"}}).ok(t, &changed)
+	if changed.UpdateLabel.Label.Name != "area: gearbox" {
+		t.Errorf("updateLabel = %+v", changed)
+	}
+	st := w.emu.State()
+	st.RLock()
+	l := st.Repo("acme", "widgets").FindLabel("area: gearbox")
+	got := []any{l != nil}
+	if l != nil {
+		got = append(got, l.Color, *l.Description)
+	}
+	st.RUnlock()
+	if want := []any{true, "0e8a16", "Gear train"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after updateLabel the label is %v, want %v", got, want)
+	}
+
+	// GitHub's refusals: a name taken regardless of case, a bad colour,
+	// and a reader who may not change labels.
+	for _, tc := range []struct{ token, name, color, typ, message string }{
+		{"emu-bob", "BUG", "ffffff", "UNPROCESSABLE", "Name has already been taken"},
+		{"emu-bob", "area: brakes", "red", "UNPROCESSABLE", "Color is invalid"},
+		{"emu-carol", "area: brakes", "ffffff", "FORBIDDEN", "carol does not have the correct permissions to execute `CreateLabel`"},
+	} {
+		res := w.query(tc.token, create, map[string]any{"input": map[string]any{
+			"repositoryId": repo.Repository.ID, "name": tc.name, "color": tc.color}})
+		if len(res.Errors) != 1 || res.Errors[0].Type != tc.typ || res.Errors[0].Message != tc.message {
+			t.Errorf("createLabel %q %q as %s = %s", tc.name, tc.color, tc.token, res.raw)
+		}
+	}
+
+	const del = `mutation($input: DeleteLabelInput!) { deleteLabel(input: $input) { clientMutationId } }`
+	var gone struct {
+		DeleteLabel struct{ ClientMutationID string }
+	}
+	w.query("emu-bob", del, map[string]any{"input": map[string]any{"id": made.CreateLabel.Label.ID, "clientMutationId": "d1"}}).ok(t, &gone)
+	if gone.DeleteLabel.ClientMutationID != "d1" {
+		t.Errorf("deleteLabel = %+v", gone)
+	}
+	res := w.query("emu-bob", del, map[string]any{"input": map[string]any{"id": made.CreateLabel.Label.ID}})
+	if len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
+		t.Errorf("deleting it again = %s", res.raw)
+	}
+}
+
+// testGraphQLLabelsByIssueCount orders labels as list_label asks: the most
+// used first. bug is on the bug and the pull request, the others on one
+// issue or none.
+func testGraphQLLabelsByIssueCount(t *testing.T, w *gqlWorld) {
+	const doc = `query($owner: String!, $repo: String!, $orderByField: LabelOrderField!, $orderByDirection: OrderDirection!) {
+  repository(owner: $owner, name: $repo) {
+    labels(first: 100, orderBy: {field: $orderByField, direction: $orderByDirection}) { nodes { id name color description } totalCount }
+  }
+}`
+	var d struct {
+		Repository struct {
+			Labels struct {
+				Nodes      []struct{ Name string }
+				TotalCount int
+			}
+		}
+	}
+	w.query("emu-carol", doc, map[string]any{"owner": "acme", "repo": "widgets", "orderByField": "ISSUE_COUNT", "orderByDirection": "DESC"}).ok(t, &d)
+	var names []string
+	for _, n := range d.Repository.Labels.Nodes {
+		names = append(names, n.Name)
+	}
+	if len(names) != 10 || d.Repository.Labels.TotalCount != 10 || names[0] != "bug" ||
+		!reflect.DeepEqual(names[1:3], []string{"status: triage", "enhancement"}) {
+		t.Errorf("labels by issue count, most first = %v (total %d)", names, d.Repository.Labels.TotalCount)
+	}
+}

@@ -1,0 +1,19 @@
+package graphql_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// graphQLReport is the fidelity tally TestGraphQL leaves behind, printed
+// after the package's tests so it shows without -v.
+var graphQLReport string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if graphQLReport != "" {
+		fmt.Println(graphQLReport)
+	}
+	os.Exit(code)
+}
