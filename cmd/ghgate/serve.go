@@ -20,6 +20,10 @@ import (
 // mcpPath is where the streamable HTTP endpoint answers.
 const mcpPath = "/mcp"
 
+// healthPath answers GET with 200 while the HTTP server is up: what a
+// container's health check and a load balancer probe (`ghgate healthcheck`).
+const healthPath = "/healthz"
+
 func newServeCommand() *cobra.Command {
 	var (
 		f       serveFlags
@@ -117,6 +121,7 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, 
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath, limitBody(lim.MaxBodyBytes, http.NewCrossOriginProtection().Handler(h)))
+	mux.HandleFunc("GET "+healthPath, serveHealth)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
