@@ -23,7 +23,7 @@ type health struct {
 func serveHealth(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(health{Status: "ok", Version: version.Version})
+	_ = json.NewEncoder(w).Encode(health{Status: "ok", Version: version.Current()})
 }
 
 // newHealthcheckCommand probes a running `ghgate serve --http`. It exists

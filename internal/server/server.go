@@ -113,7 +113,7 @@ func New(svc *core.Service, opts Options) (*Server, error) {
 		Tools     []*mcp.Tool         `json:"tools"`
 		Resources []string            `json:"resources"`
 		Codes     []contract.CodeInfo `json:"codes"`
-	}{Version: version.Version, Resources: res.uris(), Codes: contract.Catalog()}
+	}{Version: version.Current(), Resources: res.uris(), Codes: contract.Catalog()}
 	for _, x := range opts.Extra {
 		defs = append(defs, built{x.Def, WrapExtra(x, opts.Wrap)})
 	}
@@ -127,7 +127,7 @@ func New(svc *core.Service, opts Options) (*Server, error) {
 	sum := sha256.Sum256(b)
 	srv.Fingerprint = "sha256:" + hex.EncodeToString(sum[:8])
 
-	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Version}, &mcp.ServerOptions{
+	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Current()}, &mcp.ServerOptions{
 		Instructions:      summary + "Surface fingerprint: " + srv.Fingerprint + "\n",
 		Logger:            log,
 		CompletionHandler: newCompleter(svc, res.uris(), env.Fingerprint).complete,

@@ -33,14 +33,17 @@ type Build struct {
 }
 
 // Info is this binary's build: the linker's values, else what the Go
-// toolchain recorded about the checkout (vcs.revision, vcs.time) when it
-// built with VCS stamping.
+// toolchain recorded: the module version `go install ...@v0.1.0` built,
+// and the checkout's commit and time when it built with VCS stamping.
 func Info() Build {
 	b := Build{Version: Version, Commit: Commit, Date: Date}
 	if b.Commit != "" && b.Date != "" {
 		return b
 	}
 	if info, ok := debug.ReadBuildInfo(); ok {
+		if b.Version == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			b.Version = info.Main.Version
+		}
 		for _, s := range info.Settings {
 			switch {
 			case s.Key == "vcs.revision" && b.Commit == "":
@@ -76,3 +79,7 @@ func (b Build) String() string {
 
 // String is Info().String().
 func String() string { return Info().String() }
+
+// Current is the version this binary reports: in MCP's serverInfo, the
+// health endpoint, the broker's and the GitHub User-Agent.
+func Current() string { return Info().Version }
