@@ -73,7 +73,7 @@ prune: npm-deps
 	$(GO) run ./scripts/prunegraphql
 
 clean:
-	rm -rf bin
+	rm -rf bin dist build
 
 # Peer tools: GitHub's CLI and GitHub's MCP server, pinned in their own Go
 # module (e2e/peers/go.mod, never imported by ghgate) and built from the Go
@@ -98,3 +98,25 @@ peers-test: peers build
 # needed: GitHub's server reaches the emulator through HTTP_PROXY).
 bench-peer: peers build
 	./bin/ghgate bench --peer $(PEERS_DIR)/bin/github-mcp-server
+
+# Releases: GoReleaser and the small programs around it (the SBOM writer,
+# the OCI image writer and the offline checks) are pinned in their own Go
+# module, tools/release, and built into tools/release/bin. GoReleaser's
+# first build downloads and compiles it (many minutes); later ones are
+# rebuilt only when that module's go.mod or go.sum changes.
+.PHONY: release-tools release-snapshot
+RELEASE_DIR = tools/release
+
+$(RELEASE_DIR)/bin/goreleaser: $(RELEASE_DIR)/go.mod $(RELEASE_DIR)/go.sum
+	cd $(RELEASE_DIR) && $(GO) build -o bin/goreleaser github.com/goreleaser/goreleaser/v2
+
+release-tools: $(RELEASE_DIR)/bin/goreleaser
+	cd $(RELEASE_DIR) && $(GO) vet ./... && $(GO) test -count=1 ./...
+	@unformatted=$$(gofmt -l $(RELEASE_DIR)); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	cd $(RELEASE_DIR) && $(GO) build -o bin/ ./cmd/...
+
+# A whole release, built locally and published nowhere, then checked: two
+# builds byte-identical, checksums, `ghgate version`, archives, SBOMs and
+# the container image (tools/release/snapshot.sh says what each check is).
+release-snapshot: release-tools
+	$(RELEASE_DIR)/snapshot.sh

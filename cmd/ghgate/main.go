@@ -11,6 +11,11 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	// The container image has an empty base, with no CA certificates: these
+	// roots are used only when the system has none, so HTTPS to GitHub
+	// verifies there too, while a host's own store (and its private CAs for
+	// GitHub Enterprise Server) is used everywhere else.
+	_ "golang.org/x/crypto/x509roots/fallback"
 )
 
 func main() {
@@ -29,6 +34,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newDemoCommand(), newVersionCommand(), newServeCommand(), newEmulatorCommand(), newBenchCommand(), newBrokerCommand(), newConnectCommand(), newDoctorCommand())
+	root.AddCommand(newDemoCommand(), newVersionCommand(), newServeCommand(), newEmulatorCommand(), newBenchCommand(), newBrokerCommand(), newConnectCommand(), newDoctorCommand(),
+		newHealthcheckCommand(), newGenDocsCommand())
 	return root
 }

@@ -22,6 +22,10 @@ import (
 // mcpPath is where the streamable HTTP endpoint answers.
 const mcpPath = "/mcp"
 
+// healthPath answers GET with 200 while the HTTP server is up: what a
+// container's health check and a load balancer probe (`ghgate healthcheck`).
+const healthPath = "/healthz"
+
 func newServeCommand() *cobra.Command {
 	var (
 		f       serveFlags
@@ -130,6 +134,9 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Co
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
 	mux := http.NewServeMux()
+	// Health is answered without a credential: a load balancer or a
+	// container runtime probes it, and it says only that the process is up.
+	mux.HandleFunc("GET "+healthPath, serveHealth)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

@@ -150,7 +150,7 @@ func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
 					r.Upstream.Add(1)
 				}
 			},
-			Fingerprint: b.fingerprint, Version: version.Version})
+			Fingerprint: b.fingerprint, Version: version.Current()})
 		if err != nil {
 			return nil, fmt.Errorf("upstream %q: %w", u.Name, err)
 		}

@@ -88,7 +88,7 @@ func New(o Options) (*Client, error) {
 	c := &Client{ep: ep, token: o.Token, store: o.Store, budget: newBudgets(),
 		retry: newRetryPolicy(o), userAgent: o.UserAgent, now: o.Now, sleep: sleepCtx}
 	if c.userAgent == "" {
-		c.userAgent = "ghgate/" + version.Version
+		c.userAgent = "ghgate/" + version.Current()
 	}
 	if c.now == nil {
 		c.now = time.Now

@@ -10,8 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func versionString() string { return version.Version }
-
 // surface is everything an agent can be written against, as the
 // fingerprint hashes it: a change to any part is a new fingerprint.
 type surface struct {
@@ -38,5 +36,5 @@ func fingerprintOf(tools []*mcp.Tool, r *resources, summary string) (string, err
 		return "", err
 	}
 	sum := sha256.Sum256(b)
-	return "ghgate@" + versionString() + "+" + hex.EncodeToString(sum[:8]), nil
+	return "ghgate@" + version.Current() + "+" + hex.EncodeToString(sum[:8]), nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -133,7 +134,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		return nil, err
 	}
 
-	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: versionString()}, &mcp.ServerOptions{
+	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Current()}, &mcp.ServerOptions{
 		// The instructions are the capability summary as it stands when a
 		// client connects: the instructions middleware keeps them current.
 		Instructions:      srv.Summary(),

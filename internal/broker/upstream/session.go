@@ -209,7 +209,7 @@ func (p *Proxy) version() string {
 	if p.opts.Version != "" {
 		return p.opts.Version
 	}
-	return version.Version
+	return version.Current()
 }
 
 // dialError is a failure to start or reach the upstream; its message is
