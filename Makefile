@@ -53,15 +53,17 @@ fuzz:
 # TypeScript MCP SDK over stdio and HTTP, then the official MCP conformance
 # suite (0.1.16 for 2025-11-25, the 0.2.0 prerelease for 2026-07-28) over
 # HTTP, compared with e2e/conformance-expected-failures.txt. Both run under
-# Node 22 from the npm package node (the conformance suite needs it).
+# Node 22 from the npm package node (the conformance suite needs it), each
+# with a HOME of its own so the servers they start never share the user's
+# state file.
 .PHONY: e2e conformance
 NODE22  ?= node_modules/.bin/node
 
 e2e: npm-deps build
-	GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) --test 'e2e/*.test.mjs'
+	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) --test 'e2e/*.test.mjs'
 
 conformance: npm-deps build
-	GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) e2e/conformance.mjs
+	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) e2e/conformance.mjs
 
 bench: build
 	./bin/ghgate bench

@@ -47,11 +47,11 @@ func TestBrokerFrontsAnUpstreamServer(t *testing.T) {
 	extra := fmt.Sprintf(`
 [[upstream]]
 name = "second"
-command = [%q, "serve", "--github-url", %q]
+command = [%q, "serve", "--github-url", %q, "--state", %q]
 token_env = "GITHUB_TOKEN"
 owner = "acme"
 allow = [{ tool = "github_get_issue", mode = "read" }]
-`, bin, up.URL)
+`, bin, up.URL, filepath.Join(t.TempDir(), "state.db")) // never the user's own state file
 	text := strings.Replace(string(cfgText), `toolsets = ["issues"]`, `toolsets = ["issues"]
 deny = ["github_get_issue"]`, 1) + extra
 	if err := os.WriteFile(files.Config, []byte(text), 0o600); err != nil {
