@@ -191,9 +191,6 @@ func (s *Tools) createLabel(ctx context.Context, c *github.Client, in ManageLabe
 	case !isNotFound(err):
 		return notStarted(err)
 	}
-	if err := absentOrRepoMissing(ctx, c, in.Owner, in.Repo); err != nil {
-		return notStarted(err)
-	}
 	l, _, err := c.CreateRepoLabel(ctx, in.Owner, in.Repo, github.LabelFields{Name: in.Name, Color: in.Color, Description: in.Description})
 	s.forget(ctx, c, in.Owner, in.Repo)
 	if err != nil {
@@ -204,6 +201,12 @@ func (s *Tools) createLabel(ctx context.Context, c *github.Client, in ManageLabe
 			e.WithField("name", "already exists")
 			e.Repair = &contract.Repair{NextStep: "call again: the create then compares with the label that exists", Tool: core.NameManageLabels, Arguments: in}
 			return e
+		}
+		if isNotFound(err) {
+			// The label's 404 above could not say whether the
+			// repository is there; this one, on the repository's own
+			// route, does.
+			return repoMissing(err, in.Owner, in.Repo)
 		}
 		return writeLost(err, core.NameManageLabels, in)
 	}

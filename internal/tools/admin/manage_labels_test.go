@@ -24,7 +24,7 @@ func TestManageLabelsEveryAction(t *testing.T) {
 	const path = "/repos/acme/widgets/labels"
 	create := labels(t, admin.ManageLabelsIn{Action: "create", Name: "kind: perf", Color: "#AbCdEf", Description: ptr("Slow paths")})
 	out := callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, create)
-	wantUpstream(t, env, "GET "+path+"/kind: perf", "GET /repos/acme/widgets", "POST "+path)
+	wantUpstream(t, env, "GET "+path+"/kind: perf", "POST "+path)
 	if out.NoOp || out.Label == nil || out.Label.Name != "kind: perf" || !strings.EqualFold(out.Label.Color, "abcdef") || out.Label.Description != "Slow paths" {
 		t.Fatalf("create: %+v", out)
 	}
@@ -84,6 +84,31 @@ func TestManageLabelsEveryAction(t *testing.T) {
 	wantUpstream(t, env, "DELETE "+path+"/kind: speed", "GET /repos/acme/widgets")
 	if out.Deleted || !out.NoOp || !strings.Contains(out.Note, "no label") {
 		t.Fatalf("delete again: %+v", out)
+	}
+}
+
+// Names holding a slash, a colon or a percent sign reach the label's own
+// route and no other.
+func TestManageLabelsNamesNeedingEscapes(t *testing.T) {
+	env := start(t, "")
+	for _, name := range []string{"type/bug", "100% done", "a?b#c"} {
+		out := callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: name}))
+		if out.Label == nil || out.Label.Name != name {
+			t.Fatalf("create %q: %+v", name, out)
+		}
+		out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "update", Name: name, Color: "123456"}))
+		if out.Label == nil || out.Label.Name != name || out.Label.Color != "123456" {
+			t.Fatalf("update %q: %+v", name, out)
+		}
+		out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: name}))
+		if !out.Deleted {
+			t.Fatalf("delete %q: %+v", name, out)
+		}
+		inWidgets(env, func(r *emulator.Repo) {
+			if r.FindLabel(name) != nil {
+				t.Fatalf("%q is still there", name)
+			}
+		})
 	}
 }
 
