@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -74,7 +75,10 @@ func (s *Tools) deleteIssue(ctx context.Context, in DeleteIssueIn) (DeleteIssueO
 	out := DeleteIssueOut{IssueNumber: n}
 	is, _, err := c.GetIssue(ctx, in.Owner, in.Repo, n)
 	if err != nil {
-		if core.MapError(err) != nil && core.MapError(err).Code == contract.CodeGone {
+		// GitHub answers 410 for a deleted issue, and also for every
+		// issue of a repository whose issues are turned off; only the
+		// first is this call's work already done.
+		if e := core.MapError(err); e != nil && e.Code == contract.CodeGone && strings.Contains(strings.ToLower(e.Message), "deleted") {
 			out.NoOp, out.Note = true, "the issue was already deleted; nothing was written. "+irreversible
 			return out, nil
 		}

@@ -122,7 +122,7 @@ func (s *Tools) ManageLabels() tooldef.Spec {
 		Name:        core.NameManageLabels,
 		Toolset:     Toolset,
 		Title:       "Manage repository labels",
-		Description: "Create, update or delete a repo's label. Delete removes it from every issue.",
+		Description: "Create, update or delete a repo's label; already so: no_op. Delete removes it from every issue.",
 		Mode:        tooldef.Write,
 		// One tool holds create and update beside delete; the hint is
 		// per tool, so it says what the most a call can do is: delete a

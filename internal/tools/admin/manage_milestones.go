@@ -124,7 +124,7 @@ func (s *Tools) ManageMilestones() tooldef.Spec {
 		Name:        core.NameManageMilestones,
 		Toolset:     Toolset,
 		Title:       "Manage milestones",
-		Description: "Create, update, close, reopen or delete a repo's milestone. Delete unsets it on its issues.",
+		Description: "Create, update, close, reopen or delete a repo's milestone; already so: no_op. Delete unsets it on its issues.",
 		Mode:        tooldef.Write,
 		// As for labels: the hint is per tool, and delete is among the
 		// actions.
@@ -213,34 +213,28 @@ func (in ManageMilestonesIn) fields(diff []string) github.MilestoneFields {
 
 // findByTitle lists the repository's milestones, open and closed, for
 // the one titled title: the exact spelling first, else the one title
-// that matches ignoring case. nil when there is none.
-func findByTitle(ctx context.Context, c *github.Client, owner, repo, title string) (*gh.Milestone, error) {
+// that matches ignoring case. nil when there is none; complete is false
+// when the listing stopped at titlePages with more to read.
+func findByTitle(ctx context.Context, c *github.Client, owner, repo, title string) (m *gh.Milestone, complete bool, err error) {
 	var folded *gh.Milestone
 	for page := 1; page <= titlePages; page++ {
 		list, meta, err := c.ListMilestones(ctx, owner, repo, "all", gh.ListOptions{Page: core.PageParam(page), PerPage: core.MaxPageSize})
 		if err != nil {
-			return nil, repoMissing(err, owner, repo)
+			return nil, false, repoMissing(err, owner, repo)
 		}
 		for _, m := range list {
 			if m.GetTitle() == title {
-				return m, nil
+				return m, true, nil
 			}
 			if folded == nil && strings.EqualFold(m.GetTitle(), title) {
 				folded = m
 			}
 		}
 		if meta.NextPage == 0 {
-			return folded, nil
+			return folded, true, nil
 		}
 	}
-	if folded != nil {
-		return folded, nil
-	}
-	e := contract.Errorf(contract.CodeMilestoneNotFound, "no milestone titled %q among the first %d of %s/%s", title, titlePages*core.MaxPageSize, owner, repo).
-		WithField("title", "not among the milestones read; name it by number")
-	e.Settlement = contract.NotStarted
-	return nil, e.WithRepair(contract.Repair{NextStep: "find its number, then call again with number",
-		Tool: core.NameListRepoMetadata, Arguments: map[string]any{"owner": owner, "repo": repo, "kind": "milestones"}})
+	return folded, folded != nil, nil
 }
 
 // createMilestone creates the milestone once. As with labels, the title
@@ -249,7 +243,9 @@ func findByTitle(ctx context.Context, c *github.Client, owner, repo, title strin
 // also finds); any other of that title, ignoring case, is refused with
 // milestone_exists naming it, since GitHub holds one title once.
 func (s *Tools) createMilestone(ctx context.Context, c *github.Client, in ManageMilestonesIn, out *ManageMilestonesOut) error {
-	existing, err := findByTitle(ctx, c, in.Owner, in.Repo, in.Title)
+	// A listing cut short leaves GitHub's own 422 to catch a title
+	// taken further on.
+	existing, _, err := findByTitle(ctx, c, in.Owner, in.Repo, in.Title)
 	if err != nil {
 		return notStarted(err)
 	}
@@ -313,7 +309,14 @@ func milestoneExists(m *gh.Milestone, in ManageMilestonesIn, out *ManageMileston
 // such milestone.
 func resolve(ctx context.Context, c *github.Client, in ManageMilestonesIn) (*gh.Milestone, error) {
 	if in.Number == 0 {
-		return findByTitle(ctx, c, in.Owner, in.Repo, in.Title)
+		m, complete, err := findByTitle(ctx, c, in.Owner, in.Repo, in.Title)
+		if err != nil || complete {
+			return m, err
+		}
+		e := contract.Errorf(contract.CodeMilestoneNotFound, "no milestone titled %q among the first %d of %s/%s", in.Title, titlePages*core.MaxPageSize, in.Owner, in.Repo).
+			WithField("title", "not among the milestones read; name it by number")
+		return nil, e.WithRepair(contract.Repair{NextStep: "find its number, then call again with number",
+			Tool: core.NameListRepoMetadata, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "kind": "milestones"}})
 	}
 	m, _, err := c.GetMilestone(ctx, in.Owner, in.Repo, int(in.Number))
 	if err == nil {
