@@ -103,6 +103,12 @@ func (s *Tools) deleteIssue(ctx context.Context, in DeleteIssueIn) (DeleteIssueO
 		}
 		if e.Code == contract.CodeInsufficientScope {
 			e.Message = fmt.Sprintf("deleting %s/%s#%d needs admin permission on the repository, which this credential lacks: %s", in.Owner, in.Repo, n, e.Message)
+			if e.Details == nil || len(e.Details.RequiredScopes) == 0 {
+				// GitHub names no token scope here: what is missing is the
+				// user's role on the repository, said in the scope
+				// vocabulary of the other refusals (read:, write:).
+				e.Details = &contract.Details{RequiredScopes: []string{"admin:" + in.Owner + "/" + in.Repo}}
+			}
 			e.Repair = &contract.Repair{NextStep: "stop: only a repository admin can delete issues; closing it needs less",
 				Tool: core.NameUpdateIssue, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": n, "state": "closed"},
 				Alternative: "ask an admin to delete it"}

@@ -99,7 +99,8 @@ func TestDeleteIssueNeedsAdmin(t *testing.T) {
 	env := start(t, emulator.DemoTokenBob)
 	e := refused(t, env, core.NameDeleteIssue, deleteIn(deletable))
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary ||
-		!strings.Contains(e.Message, "admin") || e.Repair == nil || e.Repair.Tool != core.NameUpdateIssue {
+		!strings.Contains(e.Message, "admin") || e.Repair == nil || e.Repair.Tool != core.NameUpdateIssue ||
+		e.Details == nil || len(e.Details.RequiredScopes) != 1 || e.Details.RequiredScopes[0] != "admin:acme/widgets" {
 		t.Fatalf("bob: %+v", e)
 	}
 	if deleted(t, env, deletable) {
