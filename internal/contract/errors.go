@@ -42,6 +42,11 @@ const (
 	CodeReadOnly               Code = "read_only"
 	CodeToolNotAllowed         Code = "tool_not_allowed"
 	CodeInternal               Code = "internal_error"
+	// The admin toolset's refusals.
+	CodeLabelExists          Code = "label_exists"
+	CodeMilestoneExists      Code = "milestone_exists"
+	CodeConfirmationMismatch Code = "confirmation_mismatch"
+	CodeIsPullRequest        Code = "is_pull_request"
 )
 
 // CodeInfo is a catalog entry.
@@ -82,6 +87,10 @@ var catalog = map[Code]CodeInfo{
 	CodeReadOnly:               {Meaning: "this server runs read-only", WhatToDo: "writes are not available here"},
 	CodeToolNotAllowed:         {Meaning: "the tool is not on this deployment's allowlist", WhatToDo: "use another tool; retrying will not help"},
 	CodeInternal:               {Meaning: "an unexpected error inside ghgate", Temporary: true, WhatToDo: "call again once; if it persists, report request_id"},
+	CodeLabelExists:            {Meaning: "a label of that name (compared without case, as GitHub does) already exists with other values or another spelling; nothing was written", WhatToDo: "details.value is the existing label's name: use it, or update it (the repair)"},
+	CodeMilestoneExists:        {Meaning: "a milestone of that title (compared without case) already exists with other values; nothing was written", WhatToDo: "details.value is the existing milestone's number and title: use it, or update it (the repair)"},
+	CodeConfirmationMismatch:   {Meaning: "an irreversible write's confirmation does not repeat what it confirms; nothing was written", WhatToDo: "read the target to be sure it is the one meant, then call again with the confirmation repeating it exactly"},
+	CodeIsPullRequest:          {Meaning: "the number names a pull request, which this tool does not act on; nothing was written", WhatToDo: "name an issue; pull requests are closed, not deleted"},
 }
 
 // Catalog lists every code with its meaning, sorted by code.

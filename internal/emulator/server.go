@@ -350,7 +350,9 @@ func stripPrefix(r *http.Request, prefix string) *http.Request {
 	if r2.URL.Path == "" {
 		r2.URL.Path = "/"
 	}
-	r2.URL.RawPath = ""
+	// An escaped slash inside a segment (a label named "type/bug") must
+	// stay escaped, or the route would see one segment more.
+	r2.URL.RawPath = strings.TrimPrefix(r.URL.RawPath, prefix)
 	return r2
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // capabilities is the summary agents read first: what ghgate does and
@@ -21,13 +22,27 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
 		b.WriteString("- a pull request's number works where GitHub's Issues API takes one (read, comment, labels, assignees, milestone, state, title, body)\n")
 	}
+	served := map[string]bool{}
+	for _, s := range specs {
+		served[s.ToolName()] = true
+	}
+	admin := served[core.NameManageLabels] || served[core.NameManageMilestones] || served[core.NameDeleteIssue]
+	if admin {
+		b.WriteString("- admin toolset: create, update and delete a repository's labels and milestones (create refuses a name taken ignoring case, " +
+			"with label_exists or milestone_exists; an action already done is a no_op); delete an issue for good (admins only, " +
+			"confirm_issue_number must repeat issue_number; pull requests are refused)\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
 		"and on a listing truncated with truncation_hint (what cannot be reached, and how to narrow)\n")
 	b.WriteString("\nDoes not:\n")
 	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
-	b.WriteString("- delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception), Projects, bulk edits\n")
+	if admin {
+		b.WriteString("- Projects, bulk edits\n")
+	} else {
+		b.WriteString("- delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception; the admin toolset does them), Projects, bulk edits\n")
+	}
 	if readOnly {
 		b.WriteString("- any write: this server is read-only\n")
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,6 +104,54 @@ func TestDefaultToolsListBudget(t *testing.T) {
 			t.Logf("  %s: %d bytes", tool.Name, len(tb))
 		}
 		t.Fatalf("default tools/list is %d bytes, over the %d budget", len(b), toolsListBudget)
+	}
+}
+
+// otherToolsetBudget is the most each opt-in toolset's own tools may
+// weigh in tools/list, compact.
+const otherToolsetBudget = 4_000
+
+// Each opt-in toolset, listed alone, stays within its budget; listed
+// beside the default set, it leaves the default tools as they were.
+func TestOtherToolsetsListBudget(t *testing.T) {
+	for _, set := range server.ToolsetNames() {
+		if slices.Contains(server.DefaultToolsets(), set) {
+			continue
+		}
+		t.Run(set, func(t *testing.T) {
+			res := listTools(t, []string{set}, false)
+			b, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s tools/list: %d bytes compact for %d tools", set, len(b), len(res.Tools))
+			if len(res.Tools) == 0 {
+				t.Fatalf("toolset %s lists no tools", set)
+			}
+			if len(b) > otherToolsetBudget {
+				for _, tool := range res.Tools {
+					tb, _ := json.Marshal(tool)
+					t.Logf("  %s: %d bytes", tool.Name, len(tb))
+				}
+				t.Fatalf("%s tools/list is %d bytes, over the %d budget", set, len(b), otherToolsetBudget)
+			}
+		})
+	}
+	def := listTools(t, nil, false).Tools
+	both := listTools(t, append(server.DefaultToolsets(), server.ToolsetNames()...), false).Tools
+	if len(both) <= len(def) {
+		t.Fatalf("%d tools with every toolset, %d by default", len(both), len(def))
+	}
+	listed := map[string]string{}
+	for _, tool := range both {
+		b, _ := json.Marshal(tool)
+		listed[tool.Name] = string(b)
+	}
+	for _, tool := range def {
+		want, _ := json.Marshal(tool)
+		if got := listed[tool.Name]; got != string(want) {
+			t.Errorf("listed beside the other toolsets, %s changed:\n%s\nwas\n%s", tool.Name, got, want)
+		}
 	}
 }
 
@@ -221,6 +270,9 @@ var forcedErrors = map[string]struct {
 	core.NameListIssueItems:   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
 	core.NameListRepoMetadata: {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
 	core.NameLinkIssues:       {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
+	core.NameManageLabels:     {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
+	core.NameManageMilestones: {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
+	core.NameDeleteIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {

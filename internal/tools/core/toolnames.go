@@ -13,4 +13,8 @@ const (
 	NameListIssueItems   = "github_list_issue_items"
 	NameListRepoMetadata = "github_list_repo_metadata"
 	NameLinkIssues       = "github_link_issues"
+
+	NameManageLabels     = "github_manage_labels"
+	NameManageMilestones = "github_manage_milestones"
+	NameDeleteIssue      = "github_delete_issue"
 )

@@ -1,0 +1,98 @@
+package admin_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+)
+
+// start runs ghgate with the admin toolset (and the default one beside
+// it, as an operator enabling it would) against the demo seed as token.
+func start(t *testing.T, token string) *servertest.Env {
+	t.Helper()
+	env := servertest.Start(t, servertest.Options{Token: token, Toolsets: []string{"issues", "admin"}})
+	env.Upstream()
+	return env
+}
+
+// callOK makes a call that must succeed and decodes its result.
+func callOK[Out any](t *testing.T, env *servertest.Env, tool string, args any) Out {
+	t.Helper()
+	res := env.Call(t, tool, args)
+	if res.IsError {
+		t.Fatalf("%s(%+v): %s", tool, args, res.JSON)
+	}
+	var out Out
+	res.Decode(t, &out)
+	return out
+}
+
+// refused makes a call that must fail and checks its envelope as an
+// agent meets it: a known code, retry_after_ms present, a request id, the
+// fingerprint, and a settlement (these tools all write).
+func refused(t *testing.T, env *servertest.Env, tool string, args any) contract.Error {
+	t.Helper()
+	res := env.Call(t, tool, args)
+	e := res.Envelope(t)
+	var raw map[string]json.RawMessage
+	res.Decode(t, &raw)
+	if _, ok := raw["retry_after_ms"]; !ok {
+		t.Errorf("retry_after_ms missing: %s", res.JSON)
+	}
+	if !strings.HasPrefix(e.RequestID, "ghg_") || e.Fingerprint == "" || e.Message == "" || e.Settlement == "" {
+		t.Errorf("request_id, fingerprint, message or settlement missing: %s", res.JSON)
+	}
+	return e
+}
+
+// wantUpstream fails unless the upstream requests made since the last
+// check are exactly want, in order ("METHOD /path" without the /api/v3
+// prefix).
+func wantUpstream(t *testing.T, env *servertest.Env, want ...string) {
+	t.Helper()
+	var got []string
+	for _, u := range env.Upstream() {
+		method, path, _ := strings.Cut(u, " ")
+		got = append(got, method+" "+strings.TrimPrefix(path, "/api/v3"))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("upstream calls:\n got  %q\n want %q", got, want)
+	}
+}
+
+// addFault installs an emulator fault or fails the test.
+func addFault(t *testing.T, env *servertest.Env, f emulator.Fault) {
+	t.Helper()
+	if err := env.Emu.Emu.Faults().Add(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// inWidgets runs f on acme/widgets under the emulator state's lock.
+func inWidgets(env *servertest.Env, f func(r *emulator.Repo)) {
+	s := env.Emu.Emu.State()
+	s.Lock()
+	defer s.Unlock()
+	f(s.Repo(emulator.DemoOrg, emulator.DemoWidgetsRepo))
+}
+
+// repairArgs re-marshals an envelope's literal repair arguments, as an
+// agent passes them back.
+func repairArgs(t *testing.T, e contract.Error) json.RawMessage {
+	t.Helper()
+	if e.Repair == nil || e.Repair.Arguments == nil {
+		t.Fatalf("no literal repair: %+v", e)
+	}
+	b, err := json.Marshal(e.Repair.Arguments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func ptr[T any](v T) *T { return &v }

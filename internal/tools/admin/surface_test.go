@@ -1,0 +1,45 @@
+package admin_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/admin"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// The issue tools trust label names they confirmed a few minutes ago. A
+// label deleted here must not stay trusted: GitHub re-creates a label an
+// issue write names, so a stale name would bring it back unasked.
+func TestDeletedLabelIsNotTrustedByTheIssueTools(t *testing.T) {
+	env := start(t, "")
+	// A listing confirms every label, wontfix among them.
+	callOK[map[string]any](t, env, core.NameListRepoMetadata, map[string]any{"owner": "acme", "repo": "widgets", "kind": "labels"})
+	callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "wontfix"}))
+	e := refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": deletable,
+		"labels": map[string]any{"add": []string{"wontfix"}}})
+	if e.Code != contract.CodeLabelNotFound || e.Settlement != contract.NotStarted {
+		t.Fatalf("adding the deleted label: %+v", e)
+	}
+	inWidgets(env, func(r *emulator.Repo) {
+		if r.FindLabel("wontfix") != nil {
+			t.Fatal("the deleted label came back")
+		}
+	})
+}
+
+// The capability summary says what the admin toolset does when it is
+// served, and that it exists when it is not.
+func TestCapabilitiesNameTheAdminToolset(t *testing.T) {
+	with := start(t, "").Session.InitializeResult().Instructions
+	if !strings.Contains(with, "admin toolset:") || !strings.Contains(with, core.NameDeleteIssue) || strings.Contains(with, "- delete issues") {
+		t.Fatalf("served, the summary says:\n%s", with)
+	}
+	without := servertest.Start(t, servertest.Options{}).Session.InitializeResult().Instructions
+	if strings.Contains(without, "admin toolset:") || !strings.Contains(without, "- delete issues") || !strings.Contains(without, "the admin toolset does them") {
+		t.Fatalf("not served, the summary says:\n%s", without)
+	}
+}
