@@ -48,7 +48,7 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 	if err != nil {
 		return figs, err
 	}
-	more, err = Listing(ctx)
+	more, err = Listing(ctx, ListingAttempts)
 	figs = append(figs, more...)
 	if err != nil {
 		return figs, err

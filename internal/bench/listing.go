@@ -11,11 +11,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// listingAttempts is how many listings each path is asked for within one
-// minute of the emulator's clock, which stands still meanwhile: the figure
-// is what GitHub's budgets let through in a minute, whatever this
+// ListingAttempts is how many listings the bench asks each path for within
+// one minute of the emulator's clock, which stands still meanwhile: the
+// figure is what GitHub's budgets let through in a minute, whatever this
 // machine's speed.
-const listingAttempts = 200
+const ListingAttempts = 200
 
 // listingMix is what a team of agents lists: open issues, closed ones, by
 // label, recently updated, unassigned without a milestone, one author's.
@@ -36,7 +36,7 @@ var listingMix = []map[string]any{
 // rows: every issue has at least no comments.
 const searchOnly = "comments:>=0"
 
-// listingRun is what one path did with listingAttempts listings.
+// listingRun is what one path did with its listings.
 type listingRun struct {
 	ok, refused       int
 	coreUsed, srchUse int
@@ -49,13 +49,13 @@ type listingRun struct {
 // GitHub's default budgets (core 5,000 an hour, search 30 a minute): the
 // same mix of plain listings answered by the issues list endpoint, and
 // again with a search-only qualifier that sends them to search and leaves
-// the rows as they were.
-func Listing(ctx context.Context) ([]Figure, error) {
-	list, err := listingPath(ctx, false)
+// the rows as they were. Each path is asked for attempts listings.
+func Listing(ctx context.Context, attempts int) ([]Figure, error) {
+	list, err := listingPath(ctx, false, attempts)
 	if err != nil {
 		return nil, fmt.Errorf("listing (list path): %w", err)
 	}
-	search, err := listingPath(ctx, true)
+	search, err := listingPath(ctx, true, attempts)
 	if err != nil {
 		return nil, fmt.Errorf("listing (search path): %w", err)
 	}
@@ -66,9 +66,9 @@ func Listing(ctx context.Context) ([]Figure, error) {
 	perMinute := 5000.0 / 60 / (float64(list.coreUsed) / float64(list.ok))
 	return []Figure{
 		{Name: "listings in one minute on one token, a write between rounds: list path", Value: float64(list.ok), Unit: "listings",
-			Note: fmt.Sprintf("%d attempted, %d refused; core spent %d with the writes (changed pages read again, the rest 304), search 0", listingAttempts, list.refused, list.coreUsed)},
+			Note: fmt.Sprintf("%d attempted, %d refused; core spent %d with the writes (changed pages read again, the rest 304), search 0", attempts, list.refused, list.coreUsed)},
 		{Name: "listings in one minute on one token, a write between rounds: search path", Value: float64(search.ok), Unit: "listings",
-			Note: fmt.Sprintf("%d attempted, %d refused as rate_limited; search spent %d of its 30 a minute", listingAttempts, search.refused, search.srchUse)},
+			Note: fmt.Sprintf("%d attempted, %d refused as rate_limited; search spent %d of its 30 a minute", attempts, search.refused, search.srchUse)},
 		{Name: "list path: listings a minute the core budget sustains at this mix", Value: perMinute, Unit: "listings",
 			Note: fmt.Sprintf("5,000 an hour over %d core spent per %d listings, writes included", list.coreUsed, list.ok)},
 		{Name: "bytes per summary row: list path", Value: perRow(list), Unit: "bytes",
@@ -78,9 +78,9 @@ func Listing(ctx context.Context) ([]Figure, error) {
 	}, nil
 }
 
-// listingPath runs listingAttempts listings of the mix within one frozen
+// listingPath runs attempts listings of the mix within one frozen
 // emulator minute, through search when viaSearch.
-func listingPath(ctx context.Context, viaSearch bool) (listingRun, error) {
+func listingPath(ctx context.Context, viaSearch bool, attempts int) (listingRun, error) {
 	frozen := time.Now()
 	r, err := newRigOn(ctx, nil, emulator.Options{Now: func() time.Time { return frozen }})
 	if err != nil {
@@ -89,7 +89,7 @@ func listingPath(ctx context.Context, viaSearch bool) (listingRun, error) {
 	defer r.close()
 	var run listingRun
 	touched := 0 // the issue the team's write touches, once a listing has shown one
-	for calls, round := 0, 0; calls < listingAttempts; round++ {
+	for calls, round := 0, 0; calls < attempts; round++ {
 		if touched > 0 {
 			// Between rounds one agent writes, as a team does: pages that
 			// show the issue, or sort by update, change and are read again.
@@ -108,7 +108,7 @@ func listingPath(ctx context.Context, viaSearch bool) (listingRun, error) {
 				q, _ := args["query"].(string)
 				args["query"] = searchOnly + " " + q
 			}
-			for page := 0; page < 3 && calls < listingAttempts; page++ {
+			for page := 0; page < 3 && calls < attempts; page++ {
 				calls++
 				text, isErr, err := r.try(ctx, "github_search_issues", args)
 				if err != nil {
