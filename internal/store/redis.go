@@ -572,4 +572,3 @@ func (r *Redis) Describe() string { return r.describe }
 
 // Close releases the connections.
 func (r *Redis) Close() error { return r.rdb.Close() }
-
