@@ -61,7 +61,7 @@ every tool call fails with missing_credential. Flags override the config file.
 // runServe assembles ghgate from cfg and serves it until ctx ends (SIGINT,
 // SIGTERM) or, over stdio, until the client closes stdin.
 func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
-	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey,
+	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey, RateFloor: cfg.RateFloor,
 		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, Log: log}
 	if cfg.Demo {
 		emu, err := demo.StartEmulator(emulator.Options{Seed: "demo", Logger: log.With("component", "emulator")})

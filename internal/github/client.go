@@ -18,8 +18,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	gh "github.com/google/go-github/v88/github"
@@ -39,7 +41,7 @@ type Options struct {
 	Token string
 	// Store keeps ETags and bodies for conditional requests. Nil disables
 	// them: every read then costs budget.
-	Store *store.Store
+	Store store.Backend
 	// UserAgent defaults to "ghgate/VERSION".
 	UserAgent string
 	// HTTPClient supplies the underlying transport and timeout; nil means
@@ -57,6 +59,18 @@ type Options struct {
 	RetryBaseDelay, RetryMaxDelay, MaxRetryWait time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// RateFloor is how many requests of a resource's budget are kept back:
+	// requests stop when the remaining count reaches it (0: when it is
+	// spent). Replicas sharing a credential set it to at least the calls
+	// they may have in flight together.
+	RateFloor int
+	// Log receives the warnings of a store that stopped answering (reads
+	// then go on without the cache); nil discards them.
+	Log *slog.Logger
+	// ShareRate reads and writes the rate picture in Store, so every
+	// process using the store with this credential stops together. The
+	// server sets it when the store is shared (Redis).
+	ShareRate bool
 }
 
 // Client is one credential's access to one GitHub. It is safe for
@@ -68,12 +82,17 @@ type Client struct {
 	ep        endpoints
 	token     string
 	cred      store.CredentialKey
-	store     *store.Store
+	store     store.Backend
 	budget    *budgets
-	retry     retryPolicy
-	userAgent string
-	now       func() time.Time
-	sleep     func(context.Context, time.Duration) error
+	shareRate bool
+	log       *slog.Logger
+	// storeDownSince is when the store's last failure was logged (unix
+	// nanoseconds), 0 while it answers: one line per outage, not per call.
+	storeDownSince atomic.Int64
+	retry          retryPolicy
+	userAgent      string
+	now            func() time.Time
+	sleep          func(context.Context, time.Duration) error
 }
 
 // New builds a Client. It makes no request.
@@ -85,8 +104,13 @@ func New(o Options) (*Client, error) {
 	if strings.ContainsAny(o.Token, " \t\r\n") {
 		return nil, errors.New("github: the token contains whitespace; check how it was read")
 	}
-	c := &Client{ep: ep, token: o.Token, store: o.Store, budget: newBudgets(),
+	c := &Client{ep: ep, token: o.Token, store: o.Store, budget: newBudgets(), shareRate: o.ShareRate,
 		retry: newRetryPolicy(o), userAgent: o.UserAgent, now: o.Now, sleep: sleepCtx}
+	c.budget.floor = max(o.RateFloor, 0)
+	c.log = o.Log
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
 	if c.userAgent == "" {
 		c.userAgent = "ghgate/" + version.Version
 	}
@@ -125,7 +149,7 @@ func New(o Options) (*Client, error) {
 
 // credentialKey names the token for the store, or, without a store, under a
 // random per-process salt (nothing is persisted then).
-func credentialKey(s *store.Store, token string) store.CredentialKey {
+func credentialKey(s store.Backend, token string) store.CredentialKey {
 	if s != nil {
 		return s.CredentialKey(token)
 	}
@@ -147,3 +171,22 @@ func (c *Client) RateBudget(resource string) RateBudget { return c.budget.get(re
 // RESTURL and GraphQLURL are the resolved API roots.
 func (c *Client) RESTURL() string    { return c.ep.rest.String() }
 func (c *Client) GraphQLURL() string { return c.ep.graphql.String() }
+
+// storeResult notes whether a cache or rate-picture operation reached the
+// store: the first failure of an outage is logged (the call goes on
+// without the cache), and so is the recovery.
+func (c *Client) storeResult(err error) {
+	if err == nil {
+		if since := c.storeDownSince.Swap(0); since != 0 {
+			c.log.Info("state store answers again; conditional-request cache back in use",
+				"outage", time.Since(time.Unix(0, since)).Round(time.Millisecond).String())
+		}
+		return
+	}
+	if !errors.Is(err, store.ErrUnavailable) {
+		return
+	}
+	if c.storeDownSince.CompareAndSwap(0, time.Now().UnixNano()) {
+		c.log.Warn("state store unavailable: reads go on without the conditional-request cache and the shared rate picture", "err", err)
+	}
+}

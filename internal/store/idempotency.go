@@ -133,17 +133,20 @@ func (s *Store) claimKey(ctx context.Context, tx *sql.Tx, scope IdempotencyScope
 	return nil
 }
 
-// Renew refreshes the in-flight marker of the pending reservation made at
-// since, so duplicates keep waiting while its write runs. It fails with
+// Renew moves the in-flight marker of the pending reservation made at
+// since to until: the holder renews it (now+LeaseTTL) while its write runs
+// so duplicates keep waiting, and a holder that leaves the key pending
+// without a result (the write's outcome is unknown) sets it in the past,
+// so the next repeat looks for what was written at once. It fails with
 // ErrNotReserved when the reservation is no longer this holder's.
-func (s *Store) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) error {
+func (s *Store) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since, until time.Time) error {
 	if err := scope.valid(key); err != nil {
 		return err
 	}
 	res, err := s.db.ExecContext(ctx,
 		`UPDATE idempotency SET lease_until = ?
 		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
-		append(append([]any{s.now().Add(LeaseTTL).UnixMilli()}, scope.args(key)...), fingerprint, since.UnixMilli())...)
+		append(append([]any{until.UnixMilli()}, scope.args(key)...), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "renew")
 }
 

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -78,6 +79,11 @@ func OpenRedis(ctx context.Context, rawURL string, opts ...Option) (*Redis, erro
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = redisDialTimeout, redisIOTimeout, redisIOTimeout
 	ro.PoolTimeout = redisIOTimeout
 	ro.MaxRetries = 1
+	// One dial per attempt: a Redis that refuses connections is reported
+	// at once, and the pool keeps probing in the background, so recovery
+	// needs nothing from the caller.
+	ro.DialerRetries, ro.DialerRetryTimeout = 1, 50*time.Millisecond
+	quietRedisLog.Do(func() { redis.SetLogger(discardRedisLog{}) })
 	r := &Redis{rdb: redis.NewClient(ro), prefix: "ghgate:" + ns + ":", now: cfg.now, etagBudget: cfg.etagBudget}
 	r.describe = fmt.Sprintf("redis %s/%d namespace=%s", ro.Addr, ro.DB, ns)
 	if r.salt, err = r.loadSalt(ctx); err != nil {
@@ -86,6 +92,15 @@ func OpenRedis(ctx context.Context, rawURL string, opts ...Option) (*Redis, erro
 	}
 	return r, nil
 }
+
+// go-redis logs pool trouble on its own through a package-wide logger;
+// ghgate reports an unreachable store itself, once per outage, through its
+// structured log, so the library's lines are dropped.
+var quietRedisLog sync.Once
+
+type discardRedisLog struct{}
+
+func (discardRedisLog) Printf(context.Context, string, ...any) {}
 
 // fail wraps a Redis error: a server's error reply is a bug or a refusal
 // and stays as it is; anything else (refused, reset, timed out) means
@@ -265,9 +280,10 @@ func (r *Redis) Release(ctx context.Context, scope IdempotencyScope, key, finger
 	return r.pending(ctx, scope, key, fingerprint, "release", "")
 }
 
-// Renew refreshes the in-flight marker of the reservation made at since.
-func (r *Redis) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) error {
-	return r.pending(ctx, scope, key, fingerprint, "renew", r.now().Add(LeaseTTL).UnixMilli(), since.UnixMilli())
+// Renew moves the in-flight marker of the reservation made at since to
+// until; see Store.Renew.
+func (r *Redis) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since, until time.Time) error {
+	return r.pending(ctx, scope, key, fingerprint, "renew", until.UnixMilli(), since.UnixMilli())
 }
 
 // Lookup reports the live entry for key without claiming it.

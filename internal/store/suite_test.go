@@ -166,7 +166,7 @@ func TestSuiteIdempotencyLeaseAndTakeover(t *testing.T) {
 		}
 		// The holder renews while it writes: the marker stays live.
 		clk.add(LeaseTTL / 2)
-		if err := a.Renew(ctx, scope, "k", "fp", first.CreatedAt); err != nil {
+		if err := a.Renew(ctx, scope, "k", "fp", first.CreatedAt, clk.now().Add(LeaseTTL)); err != nil {
 			t.Fatal(err)
 		}
 		clk.add(LeaseTTL / 2)
@@ -182,6 +182,14 @@ func TestSuiteIdempotencyLeaseAndTakeover(t *testing.T) {
 		r, _ := b.Reserve(ctx, scope, "k", "fp")
 		if r.Outcome != InProgress || r.Live {
 			t.Fatalf("lapsed key = %+v", r)
+		}
+		// A holder that gives up without a result ends its marker at once.
+		second, _ := a.Reserve(ctx, IdempotencyScope{Credential: scope.Credential, Repo: scope.Repo, Tool: "t2"}, "k", "fp")
+		if err := a.Renew(ctx, IdempotencyScope{Credential: scope.Credential, Repo: scope.Repo, Tool: "t2"}, "k", "fp", second.CreatedAt, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := b.Reserve(ctx, IdempotencyScope{Credential: scope.Credential, Repo: scope.Repo, Tool: "t2"}, "k", "fp"); r.Outcome != InProgress || r.Live {
+			t.Fatalf("abandoned key = %+v", r)
 		}
 		// Of concurrent takeovers exactly one wins; a stale since loses.
 		if r, err := b.Takeover(ctx, scope, "k", "fp", first.CreatedAt.Add(-time.Second)); err != nil || r.Outcome == Reserved {
@@ -217,7 +225,7 @@ func TestSuiteIdempotencyLeaseAndTakeover(t *testing.T) {
 			t.Fatalf("%d takeovers won, want 1", wins)
 		}
 		// The old holder's renewal no longer applies.
-		if err := a.Renew(ctx, scope, "k", "fp", first.CreatedAt); !errors.Is(err, ErrNotReserved) {
+		if err := a.Renew(ctx, scope, "k", "fp", first.CreatedAt, clk.now().Add(LeaseTTL)); !errors.Is(err, ErrNotReserved) {
 			t.Fatalf("Renew by the old holder: %v", err)
 		}
 		if _, err := b.Takeover(ctx, scope, "k", "other", first.CreatedAt); !errors.Is(err, ErrKeyReused) {
