@@ -12,6 +12,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/demo"
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/ops"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -77,6 +78,11 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	} else if cfg.Token == "" {
 		log.Warn("no token: set GITHUB_TOKEN or GH_TOKEN, or token in the config file; every tool call will fail with missing_credential")
 	}
+	var metrics *ops.Metrics
+	if cfg.HTTP != "" {
+		metrics = ops.NewMetrics()
+		opts.Observer = metrics
+	}
 	st, err := server.NewStack(ctx, opts)
 	if err != nil {
 		return err
@@ -90,7 +96,18 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}
-	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, st.Server.MCP, log)
+	st.Server.MCP.AddReceivingMiddleware(metrics.Middleware())
+	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, st.Server.MCP, log, opsOptions(st, metrics))
+}
+
+// opsOptions is what the HTTP listener serves beside MCP: readiness (the
+// state store and, with a token, GitHub answer) and the metrics.
+func opsOptions(st *server.Stack, metrics *ops.Metrics) ops.Options {
+	o := ops.Options{Metrics: metrics, Probes: []ops.Probe{{Name: "state", Check: st.Store.Ping}}}
+	if st.GitHub != nil {
+		o.Probes = append(o.Probes, ops.Probe{Name: "github", Check: st.GitHub.Ping})
+	}
+	return o
 }
 
 // serveStdio speaks MCP on stdin/stdout until the client hangs up or ctx
@@ -108,7 +125,7 @@ func serveStdio(ctx context.Context, m *mcp.Server, log *slog.Logger) error {
 // serveHTTP serves streamable HTTP, stateless: every request gets a
 // temporary session, so any replica can answer it. lim bounds what each
 // client can make the server hold.
-func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, log *slog.Logger, opsOpts ops.Options) error {
 	// A browser page must not drive the server with the operator's token:
 	// a request whose Origin (or Sec-Fetch-Site) shows another site is
 	// refused with 403, as MCP's transport requires; clients that send no
@@ -116,7 +133,9 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, 
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, limitBody(lim.MaxBodyBytes, http.NewCrossOriginProtection().Handler(h)))
+	// /healthz, /readyz, /metrics, and the drain guard around MCP.
+	op := ops.Mount(mux, opsOpts)
+	mux.Handle(mcpPath, op.Guard(limitBody(lim.MaxBodyBytes, http.NewCrossOriginProtection().Handler(h))))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -137,7 +156,15 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, 
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
+	// Graceful: new calls are refused with 503 and Retry-After (a balancer
+	// sends them to another replica) while the calls in flight finish,
+	// within drainGrace; then the listener closes.
+	log.Info("shutting down: draining calls in flight")
+	drainCtx, cancelDrain := context.WithTimeout(context.Background(), drainGrace)
+	if !op.Drain(drainCtx) {
+		log.Warn("calls still in flight after the drain grace period")
+	}
+	cancelDrain()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err = srv.Shutdown(shutdownCtx)
@@ -152,6 +179,10 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, m *mcp.Server, 
 	}
 	return nil
 }
+
+// drainGrace bounds how long a shutdown waits for calls in flight: a
+// GitHub request is bounded by a minute, and a tool call's writes by less.
+const drainGrace = 30 * time.Second
 
 // limitBody caps a request body at max bytes: a body declared longer is
 // answered 413 before any of it is read, and reading past max from one

@@ -64,6 +64,9 @@ type Options struct {
 	// spent). Replicas sharing a credential set it to at least the calls
 	// they may have in flight together.
 	RateFloor int
+	// Observer, when set, is told of every request sent to GitHub (for
+	// metrics).
+	Observer Observer
 	// Log receives the warnings of a store that stopped answering (reads
 	// then go on without the cache); nil discards them.
 	Log *slog.Logger
@@ -85,6 +88,7 @@ type Client struct {
 	store     store.Backend
 	budget    *budgets
 	shareRate bool
+	observer  Observer
 	log       *slog.Logger
 	// storeDownSince is when the store's last failure was logged (unix
 	// nanoseconds), 0 while it answers: one line per outage, not per call.
@@ -108,6 +112,7 @@ func New(o Options) (*Client, error) {
 		retry: newRetryPolicy(o), userAgent: o.UserAgent, now: o.Now, sleep: sleepCtx}
 	c.budget.floor = max(o.RateFloor, 0)
 	c.log = o.Log
+	c.observer = o.Observer
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
@@ -189,4 +194,33 @@ func (c *Client) storeResult(err error) {
 	if c.storeDownSince.CompareAndSwap(0, time.Now().UnixNano()) {
 		c.log.Warn("state store unavailable: reads go on without the conditional-request cache and the shared rate picture", "err", err)
 	}
+}
+
+// Observer is told of each request the client sent to GitHub: the wire
+// status (0 when no response came, 304 for a cache hit), the time it took
+// with its retries, and the rate budget GitHub reported with it.
+type Observer interface {
+	Upstream(method, path string, status int, d time.Duration, cacheHit bool)
+	RateBudget(resource string, remaining int)
+}
+
+// Ping asks GitHub for the credential's rate budget, which costs no
+// budget: readiness checks use it to learn that GitHub answers and accepts
+// the token.
+func (c *Client) Ping(ctx context.Context) error {
+	ctx, _ = withCall(ctx, true)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.ep.rest.JoinPath("rate_limit").String(), nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/vnd.github+json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return errors.New("github: " + c.redact(err.Error()))
+	}
+	defer drain(resp)
+	if resp.StatusCode != http.StatusOK {
+		return errors.New("github: GET /rate_limit answered " + resp.Status)
+	}
+	return nil
 }

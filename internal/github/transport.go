@@ -64,11 +64,23 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	out := req.Clone(req.Context())
 	t.decorate(out)
 	cached, key := t.conditional(out)
+	start := c.now()
 	a, err := t.send(out, rec, resource)
 	if err != nil {
+		if c.observer != nil {
+			c.observer.Upstream(out.Method, out.URL.Path, 0, c.now().Sub(start), false)
+		}
 		return nil, err
 	}
-	return t.finish(out, a, cached, key, rec), nil
+	status := a.resp.StatusCode
+	resp := t.finish(out, a, cached, key, rec)
+	if c.observer != nil {
+		c.observer.Upstream(out.Method, out.URL.Path, status, c.now().Sub(start), rec.cacheHit.Load())
+		if o, ok := observed(resp.Header, resource); ok {
+			c.observer.RateBudget(o.Resource, o.Remaining)
+		}
+	}
+	return resp, nil
 }
 
 // decorate adds the credential and GitHub's request headers.

@@ -40,6 +40,8 @@ type StackOptions struct {
 	Now                 func() time.Time
 	// MaxReadRetries passes through to the access layer (0: its default).
 	MaxReadRetries int
+	// Observer is told of every GitHub request (metrics); nil: none.
+	Observer github.Observer
 }
 
 // Stack is an assembled ghgate and the parts it owns.
@@ -74,7 +76,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 	var gh *github.Client
 	if o.Token != "" {
 		gh, err = github.New(github.Options{BaseURL: o.BaseURL, Token: o.Token, Store: st, HTTPClient: o.HTTPClient,
-			Now: o.Now, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor, ShareRate: shared, Log: o.Log})
+			Now: o.Now, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor, ShareRate: shared, Log: o.Log, Observer: o.Observer})
 		if err != nil {
 			return fail(err)
 		}
