@@ -25,6 +25,7 @@ func newServeCommand() *cobra.Command {
 	var (
 		f       serveFlags
 		verbose bool
+		logJSON bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -46,7 +47,14 @@ every tool call fails with missing_credential. Flags override the config file.
 			if verbose {
 				level = slog.LevelDebug
 			}
-			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			var handler slog.Handler = slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})
+			if logJSON {
+				// One JSON object per line, for a log collector behind many
+				// replicas; a failed call's line carries the request_id its
+				// envelope gave the agent.
+				handler = slog.NewJSONHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})
+			}
+			log := slog.New(handler)
 			cfg, err := f.resolve(cmd.Flags(), os.Getenv)
 			if err != nil {
 				return err
@@ -56,6 +64,7 @@ every tool call fails with missing_credential. Flags override the config file.
 	}
 	f.register(cmd.Flags())
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log at debug level")
+	cmd.Flags().BoolVar(&logJSON, "log-json", false, "log JSON lines (one object per line) instead of text")
 	return cmd
 }
 

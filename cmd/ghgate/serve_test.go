@@ -386,7 +386,7 @@ func TestServeStdioThroughCommandTransport(t *testing.T) {
 	}
 }
 
-var listenURL = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
+var listenURL = regexp.MustCompile(`url"?[=:]"?(http://127\.0\.0\.1:\d+/mcp)`)
 
 // startHTTPServe runs `ghgate serve <args> --http 127.0.0.1:0` (the kernel
 // picks the port; ghgate logs the URL) and returns the URL and the process.
@@ -805,7 +805,7 @@ http_max_body_bytes = 65536
 }
 
 func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
-	mcpURL, _, stderr, _ := startHTTPServe(t, "--demo")
+	mcpURL, _, stderr, _ := startHTTPServe(t, "--demo", "--log-json")
 	base := strings.TrimSuffix(mcpURL, mcpPath)
 	get := func(path string) (int, string) {
 		resp, err := http.Get(base + path)
@@ -834,8 +834,24 @@ func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
 			t.Fatalf("get_issue: %v", out)
 		}
 	}
-	if isErr, _ := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999}); !isErr {
+	isErr, envelope := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999})
+	if !isErr {
 		t.Fatal("missing issue did not fail")
+	}
+	// The log is JSON lines, and the failure's line carries the envelope's
+	// request id.
+	found := false
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line is not JSON: %q", line)
+		}
+		if rec["msg"] == "tool call failed" && rec["request_id"] == envelope["request_id"] && rec["code"] == "issue_not_found" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no log line for request %v:\n%s", envelope["request_id"], stderr.String())
 	}
 	code, metrics := get("/metrics")
 	if code != 200 {

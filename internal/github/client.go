@@ -207,6 +207,8 @@ type Observer interface {
 // Ping asks GitHub for the credential's rate budget, which costs no
 // budget: readiness checks use it to learn that GitHub answers and accepts
 // the token.
+//
+// GET /rate_limit
 func (c *Client) Ping(ctx context.Context) error {
 	ctx, _ = withCall(ctx, true)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.ep.rest.JoinPath("rate_limit").String(), nil)
