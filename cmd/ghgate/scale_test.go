@@ -38,7 +38,7 @@ func haproxyBinary(t *testing.T) string {
 			return path
 		}
 	}
-	if os.Getenv("CI") == "true" {
+	if os.Getenv("CI") != "" {
 		t.Fatal("haproxy is not installed; .ci/run installs it with apt-get install haproxy")
 	}
 	t.Skip("haproxy is not installed (apt-get install haproxy)")
