@@ -8,7 +8,7 @@ PKGS    ?= ./...
 # Each fuzz target runs this long in `make fuzz` (and in CI).
 FUZZTIME ?= 10s
 
-.PHONY: all build test deps npm-deps go-deps vet fuzz bench prune clean
+.PHONY: all build test deps npm-deps go-deps vet fuzz bench bench-replicas prune clean
 
 all: build
 
@@ -67,6 +67,10 @@ conformance: npm-deps build
 
 bench: build
 	./bin/ghgate bench
+
+# Replicas behind HAProxy, SQLite vs Redis state (needs redis-server, haproxy).
+bench-replicas: build
+	./bin/ghgate bench --replicas 1,3
 
 # Regenerate the pruned copies of GitHub's OpenAPI description and GraphQL
 # schema from the pinned npm packages.

@@ -14,6 +14,9 @@ import (
 func newBenchCommand() *cobra.Command {
 	var requests, workers int
 	var peer string
+	var replicas []int
+	var scaleCalls, scaleClients int
+	var scaleLatency time.Duration
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure ghgate on this machine and print the figures",
@@ -28,6 +31,9 @@ time, and stops by itself. The figures are for reading, not pass/fail.`,
 			if peer != "" {
 				return runPeerBench(ctx, out, peer)
 			}
+			if len(replicas) > 0 {
+				return runScaleBench(ctx, out, bench.ScaleConfig{Replicas: replicas, Calls: scaleCalls, Clients: scaleClients, Latency: scaleLatency})
+			}
 			fmt.Fprintln(out, "ghgate bench: figures for this machine and this build")
 			figs, err := bench.All(ctx, bench.Config{Requests: requests, Workers: workers})
 			for _, f := range figs {
@@ -39,7 +45,34 @@ time, and stops by itself. The figures are for reading, not pass/fail.`,
 	cmd.Flags().IntVar(&requests, "requests", 20000, "requests for the emulator throughput measurement")
 	cmd.Flags().StringVar(&peer, "peer", "", "instead, run the scripted tasks through ghgate and through GitHub's MCP server (this github-mcp-server binary) side by side")
 	cmd.Flags().IntVar(&workers, "workers", 4, "concurrent connections for the throughput measurement")
+	cmd.Flags().IntSliceVar(&replicas, "replicas", nil, "instead, run a read-heavy mix through HAProxy in front of this many serve --http replicas each (e.g. 1,3), with SQLite and with Redis state (needs redis-server and haproxy)")
+	cmd.Flags().IntVar(&scaleCalls, "scale-calls", 400, "tool calls per --replicas configuration")
+	cmd.Flags().IntVar(&scaleClients, "scale-clients", 8, "concurrent MCP clients for --replicas")
+	cmd.Flags().DurationVar(&scaleLatency, "scale-latency", 20*time.Millisecond, "emulator latency per request for --replicas")
 	return cmd
+}
+
+// runScaleBench prints the replica comparison; a configuration whose calls
+// failed fails the command after the table.
+func runScaleBench(ctx context.Context, out io.Writer, cfg bench.ScaleConfig) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cfg.Ghgate = self
+	rows, err := bench.Scale(ctx, cfg)
+	if perr := bench.PrintScale(out, cfg, rows); perr != nil {
+		return perr
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if r.Errors > 0 {
+			return fmt.Errorf("%d of the calls with %d %s replicas failed", r.Errors, r.Replicas, r.State)
+		}
+	}
+	return nil
 }
 
 // runPeerBench prints the side-by-side comparison with GitHub's MCP server;

@@ -33,7 +33,8 @@ type fileConfig struct {
 	CursorKey           string   `toml:"cursor_key"`
 	HTTP                string   `toml:"http"`
 	// Auth is the --auth file: the clients of the HTTP endpoint.
-	Auth string `toml:"auth"`
+	Auth      string `toml:"auth"`
+	RateFloor *int   `toml:"rate_floor"`
 
 	// The HTTP limits, pointers so that a value given as 0 is told from
 	// one not given (and refused where 0 would disable the limit).
@@ -116,6 +117,7 @@ type serveConfig struct {
 	AuthFile   string
 	Demo       bool
 	HTTPLimits httpLimits
+	RateFloor  int
 }
 
 // serveFlags are serve's command-line settings; which of them were given
@@ -133,6 +135,7 @@ type serveFlags struct {
 	allowRemote         bool
 	demo                bool
 	httpLimits          httpLimits
+	rateFloor           int
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -142,7 +145,8 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 		strings.Join(server.ToolsetNames(), ", "), strings.Join(server.DefaultToolsets(), ", ")))
 	fs.BoolVar(&f.readOnly, "read-only", false, "serve no write tools: not listed, not callable")
 	fs.StringVar(&f.allowedIssueCreator, "allowed-issue-creator", "", "limit reads to issues this user opened and refuse writes to others")
-	fs.StringVar(&f.state, "state", "", "state database path (default: $XDG_STATE_HOME/ghgate/state.db)")
+	fs.StringVar(&f.state, "state", "", "state: a SQLite database path (default: $XDG_STATE_HOME/ghgate/state.db), or redis://[:password@]host:port/db?namespace=NAME shared by replicas")
+	fs.IntVar(&f.rateFloor, "rate-floor", 0, "requests of each GitHub rate budget to keep back: calls stop when this many are left (replicas: at least the calls they run at once)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP (stateless) on this loopback address, e.g. 127.0.0.1:8080, instead of stdio")
 	fs.StringVar(&f.auth, "auth", "", "--http: TOML file of the clients allowed to call (identity provider and/or static keys, each with a policy); "+
 		"required on a non-loopback address")
@@ -181,6 +185,9 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	if fc.ReadOnly != nil {
 		c.ReadOnly = *fc.ReadOnly
 	}
+	if fc.RateFloor != nil {
+		c.RateFloor = *fc.RateFloor
+	}
 	c.HTTPLimits = fc.httpLimits()
 	if fc.CursorKey != "" {
 		key, err := decodeKey(fc.CursorKey)
@@ -210,6 +217,12 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if changed("state") {
 		c.State = f.state
+	}
+	if changed("rate-floor") {
+		c.RateFloor = f.rateFloor
+	}
+	if c.RateFloor < 0 {
+		return serveConfig{}, fmt.Errorf("rate_floor must be 0 or more, not %d", c.RateFloor)
 	}
 	if changed("http") {
 		c.HTTP = f.http

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/ghgate/ghgate/internal/version"
 	"github.com/spf13/cobra"
 )
 
@@ -18,12 +17,6 @@ import (
 type health struct {
 	Status  string `json:"status"`
 	Version string `json:"version"`
-}
-
-func serveHealth(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(health{Status: "ok", Version: version.Current()})
 }
 
 // newHealthcheckCommand probes a running `ghgate serve --http`. It exists

@@ -13,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/demo"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/httpauth"
+	"github.com/ghgate/ghgate/internal/ops"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +31,7 @@ func newServeCommand() *cobra.Command {
 	var (
 		f       serveFlags
 		verbose bool
+		logJSON bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -51,7 +53,14 @@ every tool call fails with missing_credential. Flags override the config file.
 			if verbose {
 				level = slog.LevelDebug
 			}
-			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			var handler slog.Handler = slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})
+			if logJSON {
+				// One JSON object per line, for a log collector behind many
+				// replicas; a failed call's line carries the request_id its
+				// envelope gave the agent.
+				handler = slog.NewJSONHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})
+			}
+			log := slog.New(handler)
 			cfg, err := f.resolve(cmd.Flags(), os.Getenv)
 			if err != nil {
 				return err
@@ -61,13 +70,14 @@ every tool call fails with missing_credential. Flags override the config file.
 	}
 	f.register(cmd.Flags())
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log at debug level")
+	cmd.Flags().BoolVar(&logJSON, "log-json", false, "log JSON lines (one object per line) instead of text")
 	return cmd
 }
 
 // runServe assembles ghgate from cfg and serves it until ctx ends (SIGINT,
 // SIGTERM) or, over stdio, until the client closes stdin.
 func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
-	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey,
+	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey, RateFloor: cfg.RateFloor,
 		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, Log: log}
 	// The guard applies each HTTP client's policy; it needs the served
 	// tools, known once the stack is built, and wraps every call in it.
@@ -91,6 +101,11 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	} else if cfg.Token == "" {
 		log.Warn("no token: set GITHUB_TOKEN or GH_TOKEN, or token in the config file; every tool call will fail with missing_credential")
 	}
+	var metrics *ops.Metrics
+	if cfg.HTTP != "" {
+		metrics = ops.NewMetrics()
+		opts.Observer = metrics
+	}
 	st, err := server.NewStack(ctx, opts)
 	if err != nil {
 		return err
@@ -108,7 +123,18 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}
-	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, cfg.Auth, st.Server.MCP, log)
+	st.Server.MCP.AddReceivingMiddleware(metrics.Middleware())
+	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, cfg.Auth, st.Server.MCP, log, opsOptions(st, metrics))
+}
+
+// opsOptions is what the HTTP listener serves beside MCP: readiness (the
+// state store and, with a token, GitHub answer) and the metrics.
+func opsOptions(st *server.Stack, metrics *ops.Metrics) ops.Options {
+	o := ops.Options{Metrics: metrics, Probes: []ops.Probe{{Name: "state", Check: st.Store.Ping}}}
+	if st.GitHub != nil {
+		o.Probes = append(o.Probes, ops.Probe{Name: "github", Check: st.GitHub.Ping})
+	}
+	return o
 }
 
 // serveStdio speaks MCP on stdin/stdout until the client hangs up or ctx
@@ -126,7 +152,7 @@ func serveStdio(ctx context.Context, m *mcp.Server, log *slog.Logger) error {
 // serveHTTP serves streamable HTTP, stateless: every request gets a
 // temporary session, so any replica can answer it. lim bounds what each
 // client can make the server hold.
-func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Config, m *mcp.Server, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Config, m *mcp.Server, log *slog.Logger, opsOpts ops.Options) error {
 	// A browser page must not drive the server with the operator's token:
 	// a request whose Origin (or Sec-Fetch-Site) shows another site is
 	// refused with 403, as MCP's transport requires; clients that send no
@@ -134,15 +160,17 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Co
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
 	mux := http.NewServeMux()
-	// Health is answered without a credential: a load balancer or a
-	// container runtime probes it, and it says only that the process is up.
-	mux.HandleFunc("GET "+healthPath, serveHealth)
+	// /healthz, /readyz and /metrics are answered without a credential: a
+	// load balancer, a container runtime or a scraper probes them, and they
+	// carry nothing about GitHub or the token. MCP itself is behind the
+	// drain guard (and, with --auth, the bearer check).
+	op := ops.Mount(mux, opsOpts)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	guarded := func(h http.Handler) http.Handler {
-		return limitBody(lim.MaxBodyBytes, http.NewCrossOriginProtection().Handler(h))
+		return op.Guard(limitBody(lim.MaxBodyBytes, http.NewCrossOriginProtection().Handler(h)))
 	}
 	if ac == nil {
 		log.Warn("serving HTTP without --auth: any local user who can reach this loopback port acts on GitHub with this "+
@@ -177,7 +205,15 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Co
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
+	// Graceful: new calls are refused with 503 and Retry-After (a balancer
+	// sends them to another replica) while the calls in flight finish,
+	// within drainGrace; then the listener closes.
+	log.Info("shutting down: draining calls in flight")
+	drainCtx, cancelDrain := context.WithTimeout(context.Background(), drainGrace)
+	if !op.Drain(drainCtx) {
+		log.Warn("calls still in flight after the drain grace period")
+	}
+	cancelDrain()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err = srv.Shutdown(shutdownCtx)
@@ -192,6 +228,10 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Co
 	}
 	return nil
 }
+
+// drainGrace bounds how long a shutdown waits for calls in flight: a
+// GitHub request is bounded by a minute, and a tool call's writes by less.
+const drainGrace = 30 * time.Second
 
 // limitBody caps a request body at max bytes: a body declared longer is
 // answered 413 before any of it is read, and reading past max from one

@@ -487,6 +487,20 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 			t.Errorf("log lacks %q", want)
 		}
 	}
+
+	// So do the metrics: each client's calls are counted under its name.
+	resp, err := http.Get(strings.TrimSuffix(url, mcpPath) + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`client="triage",outcome="ok",tool="github_get_issue"`, `client="reader",outcome="ok",tool="github_get_issue"`,
+		`client="triage",outcome="insufficient_scope"`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
 }
 
 // TestServeHTTPWithoutAuthWarns: loopback without --auth keeps serving

@@ -405,7 +405,7 @@ func TestServeStdioThroughCommandTransport(t *testing.T) {
 	}
 }
 
-var listenURL = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
+var listenURL = regexp.MustCompile(`url"?[=:]"?(http://127\.0\.0\.1:\d+/mcp)`)
 
 // startHTTPServe runs `ghgate serve <args> --http 127.0.0.1:0` (the kernel
 // picks the port; ghgate logs the URL) and returns the URL and the process.
@@ -821,4 +821,84 @@ http_max_body_bytes = 65536
 	if _, err := parseServe(t, []string{"--http-max-body-bytes", "0"}, "", nil); err == nil || !strings.Contains(err.Error(), "http-max-body-bytes") {
 		t.Errorf("--http-max-body-bytes 0: want an error naming the flag, got %v", err)
 	}
+}
+
+func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
+	mcpURL, _, stderr, _ := startHTTPServe(t, "--demo", "--log-json")
+	base := strings.TrimSuffix(mcpURL, mcpPath)
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("/healthz"); code != 200 || !strings.Contains(body, `"ok"`) {
+		t.Fatalf("/healthz = %d %s", code, body)
+	}
+	// Ready: the state store and the (demo) GitHub answer.
+	if code, body := get("/readyz"); code != 200 || !strings.Contains(body, `"ready"`) {
+		t.Fatalf("/readyz = %d %s\n%s", code, body, stderr.String())
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: mcpURL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for range 2 { // the second read is answered 304 from the cache
+		if isErr, out := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}); isErr {
+			t.Fatalf("get_issue: %v", out)
+		}
+	}
+	isErr, envelope := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999})
+	if !isErr {
+		t.Fatal("missing issue did not fail")
+	}
+	// The log is JSON lines, and the failure's line carries the envelope's
+	// request id.
+	found := false
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line is not JSON: %q", line)
+		}
+		if rec["msg"] == "tool call failed" && rec["request_id"] == envelope["request_id"] && rec["code"] == "issue_not_found" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no log line for request %v:\n%s", envelope["request_id"], stderr.String())
+	}
+	code, metrics := get("/metrics")
+	if code != 200 {
+		t.Fatalf("/metrics = %d", code)
+	}
+	for _, want := range []string{
+		`ghgate_tool_calls_total{client="",outcome="ok",tool="github_get_issue"} 2`,
+		`ghgate_tool_calls_total{client="",outcome="issue_not_found",tool="github_get_issue"} 1`,
+		`ghgate_cache_hits_total 2`, // the issue and its comments
+		`ghgate_upstream_requests_total{route="GET /repos/{x}/{x}/issues/{x}",status="304"} 1`,
+		`ghgate_rate_budget_remaining{resource="core"}`,
+		`ghgate_tool_call_duration_seconds_count{tool="github_get_issue"} 3`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("metrics:\n%s", grepLines(metrics, "ghgate_"))
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -45,7 +45,7 @@ type Options struct {
 type Broker struct {
 	cfg    *Config
 	log    *slog.Logger
-	store  *store.Store
+	store  store.Backend
 	router *Router
 	server *server.Server
 	audit  *AuditLog
@@ -87,7 +87,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	if err := Check(cfg); err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, cfg.State)
+	st, err := store.OpenBackend(ctx, cfg.State)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ type RouterOptions struct {
 	// BaseURL selects GitHub.com (""), a GHES host or an emulator.
 	BaseURL string
 	// Store keeps ETags and names credentials for idempotency scoping.
-	Store *store.Store
+	Store store.Backend
 	// HTTPClient supplies the transport and timeout; nil: the default
 	// transport and a 60-second timeout.
 	HTTPClient *http.Client

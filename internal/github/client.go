@@ -18,8 +18,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	gh "github.com/google/go-github/v88/github"
@@ -39,7 +41,7 @@ type Options struct {
 	Token string
 	// Store keeps ETags and bodies for conditional requests. Nil disables
 	// them: every read then costs budget.
-	Store *store.Store
+	Store store.Backend
 	// UserAgent defaults to "ghgate/VERSION".
 	UserAgent string
 	// HTTPClient supplies the underlying transport and timeout; nil means
@@ -57,6 +59,21 @@ type Options struct {
 	RetryBaseDelay, RetryMaxDelay, MaxRetryWait time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// RateFloor is how many requests of a resource's budget are kept back:
+	// requests stop when the remaining count reaches it (0: when it is
+	// spent). Replicas sharing a credential set it to at least the calls
+	// they may have in flight together.
+	RateFloor int
+	// Observer, when set, is told of every request sent to GitHub (for
+	// metrics).
+	Observer Observer
+	// Log receives the warnings of a store that stopped answering (reads
+	// then go on without the cache); nil discards them.
+	Log *slog.Logger
+	// ShareRate reads and writes the rate picture in Store, so every
+	// process using the store with this credential stops together. The
+	// server sets it when the store is shared (Redis).
+	ShareRate bool
 }
 
 // Client is one credential's access to one GitHub. It is safe for
@@ -68,12 +85,18 @@ type Client struct {
 	ep        endpoints
 	token     string
 	cred      store.CredentialKey
-	store     *store.Store
+	store     store.Backend
 	budget    *budgets
-	retry     retryPolicy
-	userAgent string
-	now       func() time.Time
-	sleep     func(context.Context, time.Duration) error
+	shareRate bool
+	observer  Observer
+	log       *slog.Logger
+	// storeDownSince is when the store's last failure was logged (unix
+	// nanoseconds), 0 while it answers: one line per outage, not per call.
+	storeDownSince atomic.Int64
+	retry          retryPolicy
+	userAgent      string
+	now            func() time.Time
+	sleep          func(context.Context, time.Duration) error
 }
 
 // New builds a Client. It makes no request.
@@ -85,8 +108,14 @@ func New(o Options) (*Client, error) {
 	if strings.ContainsAny(o.Token, " \t\r\n") {
 		return nil, errors.New("github: the token contains whitespace; check how it was read")
 	}
-	c := &Client{ep: ep, token: o.Token, store: o.Store, budget: newBudgets(),
+	c := &Client{ep: ep, token: o.Token, store: o.Store, budget: newBudgets(), shareRate: o.ShareRate,
 		retry: newRetryPolicy(o), userAgent: o.UserAgent, now: o.Now, sleep: sleepCtx}
+	c.budget.floor = max(o.RateFloor, 0)
+	c.log = o.Log
+	c.observer = o.Observer
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
 	if c.userAgent == "" {
 		c.userAgent = "ghgate/" + version.Current()
 	}
@@ -125,7 +154,7 @@ func New(o Options) (*Client, error) {
 
 // credentialKey names the token for the store, or, without a store, under a
 // random per-process salt (nothing is persisted then).
-func credentialKey(s *store.Store, token string) store.CredentialKey {
+func credentialKey(s store.Backend, token string) store.CredentialKey {
 	if s != nil {
 		return s.CredentialKey(token)
 	}
@@ -147,3 +176,53 @@ func (c *Client) RateBudget(resource string) RateBudget { return c.budget.get(re
 // RESTURL and GraphQLURL are the resolved API roots.
 func (c *Client) RESTURL() string    { return c.ep.rest.String() }
 func (c *Client) GraphQLURL() string { return c.ep.graphql.String() }
+
+// storeResult notes whether a cache or rate-picture operation reached the
+// store: the first failure of an outage is logged (the call goes on
+// without the cache), and so is the recovery.
+func (c *Client) storeResult(err error) {
+	if err == nil {
+		if since := c.storeDownSince.Swap(0); since != 0 {
+			c.log.Info("state store answers again; conditional-request cache back in use",
+				"outage", time.Since(time.Unix(0, since)).Round(time.Millisecond).String())
+		}
+		return
+	}
+	if !errors.Is(err, store.ErrUnavailable) {
+		return
+	}
+	if c.storeDownSince.CompareAndSwap(0, time.Now().UnixNano()) {
+		c.log.Warn("state store unavailable: reads go on without the conditional-request cache and the shared rate picture", "err", err)
+	}
+}
+
+// Observer is told of each request the client sent to GitHub: the wire
+// status (0 when no response came, 304 for a cache hit), the time it took
+// with its retries, and the rate budget GitHub reported with it.
+type Observer interface {
+	Upstream(method, path string, status int, d time.Duration, cacheHit bool)
+	RateBudget(resource string, remaining int)
+}
+
+// Ping asks GitHub for the credential's rate budget, which costs no
+// budget: readiness checks use it to learn that GitHub answers and accepts
+// the token.
+//
+// GET /rate_limit
+func (c *Client) Ping(ctx context.Context) error {
+	ctx, _ = withCall(ctx, true)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.ep.rest.JoinPath("rate_limit").String(), nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/vnd.github+json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return errors.New("github: " + c.redact(err.Error()))
+	}
+	defer drain(resp)
+	if resp.StatusCode != http.StatusOK {
+		return errors.New("github: GET /rate_limit answered " + resp.Status)
+	}
+	return nil
+}

@@ -53,6 +53,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	rec := callFrom(req)
 	rec.reached.Store(true)
 	resource := c.ep.resource(req.URL)
+	c.pullShared(req.Context())
 	if e := c.budget.refusal(resource, c.now()); e != nil {
 		rec.refused.Store(e)
 		if req.Body != nil {
@@ -63,11 +64,23 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	out := req.Clone(req.Context())
 	t.decorate(out)
 	cached, key := t.conditional(out)
+	start := c.now()
 	a, err := t.send(out, rec, resource)
 	if err != nil {
+		if c.observer != nil {
+			c.observer.Upstream(out.Method, out.URL.Path, 0, c.now().Sub(start), false)
+		}
 		return nil, err
 	}
-	return t.finish(out, a, cached, key, rec), nil
+	status := a.resp.StatusCode
+	resp := t.finish(out, a, cached, key, rec)
+	if c.observer != nil {
+		c.observer.Upstream(out.Method, out.URL.Path, status, c.now().Sub(start), rec.cacheHit.Load())
+		if o, ok := observed(resp.Header, resource); ok {
+			c.observer.RateBudget(o.Resource, o.Remaining)
+		}
+	}
+	return resp, nil
 }
 
 // decorate adds the credential and GitHub's request headers.
@@ -95,6 +108,7 @@ func (t *transport) conditional(r *http.Request) (*store.CachedResponse, store.E
 	}
 	key := store.ETagKey{Credential: c.cred, URL: r.URL.String(), Accept: r.Header.Get("Accept")}
 	cr, ok, err := c.store.GetETag(r.Context(), key)
+	c.storeResult(err)
 	if err != nil || !ok {
 		// A store failure costs a full read, never the request.
 		return nil, key
@@ -134,6 +148,9 @@ func (t *transport) send(req *http.Request, rec *call, resource string) (attempt
 		} else {
 			c.budget.observe(a.resp.Header, resource)
 			c.budget.observeClock(a.resp.Header, c.now())
+			if o, ok := observed(a.resp.Header, resource); ok {
+				c.pushShared(ctx, o)
+			}
 			retry, wait = t.retryable(&a, rec, n)
 		}
 		if n >= maxAttempts || !retry || !c.retry.allows(ctx, waited, wait) {
@@ -221,10 +238,10 @@ func (t *transport) finish(req *http.Request, a attempt, cached *store.CachedRes
 					h[http.CanonicalHeaderKey(name)] = vs
 				}
 			}
-			_ = c.store.PutETag(req.Context(), key, store.CachedResponse{
+			c.storeResult(c.store.PutETag(req.Context(), key, store.CachedResponse{
 				ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
 				Status: resp.StatusCode, Header: h, Body: a.body,
-			})
+			}))
 		}
 	case (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests) &&
 		!isPrimaryLimit(resp.StatusCode, resp.Header):
@@ -235,6 +252,7 @@ func (t *transport) finish(req *http.Request, a attempt, cached *store.CachedRes
 				wait = secondaryDefaultWait
 			}
 			c.budget.pauseSecondary(c.now().Add(wait))
+			c.pushShared(req.Context(), store.RateObservation{SecondaryUntil: c.now().Add(wait)})
 		}
 	}
 	return resp

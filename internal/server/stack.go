@@ -23,8 +23,13 @@ type StackOptions struct {
 	// Token is the credential; empty serves every call a missing_credential
 	// error.
 	Token string
-	// StorePath is the state database; "" keeps state in memory.
+	// StorePath is the state: a SQLite path ("" keeps state in memory) or
+	// a redis:// URL, which shares the state among replicas (see
+	// store.OpenBackend).
 	StorePath string
+	// RateFloor keeps that many requests of each rate budget back (see
+	// github.Options.RateFloor).
+	RateFloor int
 	// CursorKey signs cursors; nil takes (or makes) one from the store.
 	CursorKey []byte
 	Toolsets  []string
@@ -38,23 +43,29 @@ type StackOptions struct {
 	MaxReadRetries int
 	// Wrap runs around every tool call (HTTP client policy and audit).
 	Wrap tooldef.Wrapper
+	// Observer is told of every GitHub request (metrics); nil: none.
+	Observer github.Observer
 }
 
 // Stack is an assembled ghgate and the parts it owns.
 type Stack struct {
 	Server  *Server
 	Service *core.Service
-	Store   *store.Store
+	Store   store.Backend
 	GitHub  *github.Client
 }
 
 // NewStack opens the store, builds the GitHub client and the server.
 func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
-	st, err := store.Open(ctx, o.StorePath)
+	st, err := store.OpenBackend(ctx, o.StorePath)
 	if err != nil {
 		return nil, err
 	}
 	fail := func(err error) (*Stack, error) { return nil, errors.Join(err, st.Close()) }
+	// A shared store also carries the rate picture and confirmed names, so
+	// replicas spend one budget and confirm a name once. The embedded one
+	// serves one process, which keeps both in memory as before.
+	shared := store.IsRedisSpec(o.StorePath)
 	key := o.CursorKey
 	if len(key) == 0 {
 		if key, err = st.Secret(ctx, "cursor-key", 32); err != nil {
@@ -68,13 +79,13 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 	var gh *github.Client
 	if o.Token != "" {
 		gh, err = github.New(github.Options{BaseURL: o.BaseURL, Token: o.Token, Store: st, HTTPClient: o.HTTPClient,
-			Now: o.Now, MaxReadRetries: o.MaxReadRetries})
+			Now: o.Now, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor, ShareRate: shared, Log: o.Log, Observer: o.Observer})
 		if err != nil {
 			return fail(err)
 		}
 	}
 	svc := &core.Service{Clients: core.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
-		AllowedIssueCreator: o.AllowedIssueCreator}
+		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared}
 	if gh != nil {
 		cred := string(gh.CredentialKey())
 		svc.Credential = func(context.Context, string) string { return cred }

@@ -14,6 +14,13 @@ import (
 // within this window returns the first result instead of writing again.
 const IdempotencyTTL = 10 * time.Minute
 
+// LeaseTTL is how long a reservation's in-flight marker lasts unless its
+// holder renews it. While it is fresh a duplicate waits for the first
+// result; once it lapses (the holder stopped, a replica was killed) a
+// duplicate looks for what the first attempt wrote and may take the key
+// over. The holder renews it every LeaseTTL/3 while it writes.
+const LeaseTTL = 6 * time.Second
+
 // IdempotencyScope is where a key is unique: one credential, one repository
 // ("owner/name", compared case-insensitively as GitHub does) and one tool.
 type IdempotencyScope struct {
@@ -55,6 +62,9 @@ type Reservation struct {
 	Result    json.RawMessage // set for Replay
 	CreatedAt time.Time       // when the key was first used
 	ExpiresAt time.Time       // when a repeat stops being recognised
+	// Live, for InProgress, says the first request's holder is still
+	// renewing its in-flight marker: wait for its result, do not write.
+	Live bool
 }
 
 // ErrKeyReused means a live key was first used with a different request
@@ -77,20 +87,20 @@ func (s *Store) Reserve(ctx context.Context, scope IdempotencyScope, key, finger
 	err := s.withTx(ctx, func(tx *sql.Tx) error {
 		now := s.now()
 		var (
-			fp, state string
-			result    []byte
-			created   int64
+			fp, state      string
+			result         []byte
+			created, lease int64
 		)
 		err := tx.QueryRowContext(ctx,
-			`SELECT fingerprint, state, result, created_at FROM idempotency
+			`SELECT fingerprint, state, result, created_at, lease_until FROM idempotency
 			 WHERE credential = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
-		).Scan(&fp, &state, &result, &created)
+		).Scan(&fp, &state, &result, &created, &lease)
 		switch {
 		case err == nil && now.Before(time.UnixMilli(created).Add(IdempotencyTTL)):
 			if fp != fingerprint {
 				return ErrKeyReused
 			}
-			out = Reservation{Outcome: InProgress, CreatedAt: time.UnixMilli(created)}
+			out = Reservation{Outcome: InProgress, CreatedAt: time.UnixMilli(created), Live: now.UnixMilli() < lease}
 			if state == "complete" {
 				out.Outcome, out.Result = Replay, json.RawMessage(result)
 			}
@@ -100,18 +110,84 @@ func (s *Store) Reserve(ctx context.Context, scope IdempotencyScope, key, finger
 			return fmt.Errorf("store: read idempotency key: %w", err)
 		}
 		// Absent or expired: claim it afresh.
-		_, err = tx.ExecContext(ctx,
-			`INSERT INTO idempotency (credential, repo, tool, key, fingerprint, state, result, created_at)
-			 VALUES (?, ?, ?, ?, ?, 'pending', NULL, ?)
-			 ON CONFLICT (credential, repo, tool, key) DO UPDATE SET
-			   fingerprint = excluded.fingerprint, state = 'pending', result = NULL, created_at = excluded.created_at`,
-			append(scope.args(key), fingerprint, now.UnixMilli())...)
-		if err != nil {
-			return fmt.Errorf("store: reserve idempotency key: %w", err)
+		return s.claimKey(ctx, tx, scope, key, fingerprint, now, &out)
+	})
+	return out, err
+}
+
+// claimKey writes a fresh reservation for key, replacing whatever row was
+// there, with a fresh in-flight marker.
+func (s *Store) claimKey(ctx context.Context, tx *sql.Tx, scope IdempotencyScope, key, fingerprint string, now time.Time, out *Reservation) error {
+	_, err := tx.ExecContext(ctx,
+		`INSERT INTO idempotency (credential, repo, tool, key, fingerprint, state, result, created_at, lease_until)
+		 VALUES (?, ?, ?, ?, ?, 'pending', NULL, ?, ?)
+		 ON CONFLICT (credential, repo, tool, key) DO UPDATE SET
+		   fingerprint = excluded.fingerprint, state = 'pending', result = NULL,
+		   created_at = excluded.created_at, lease_until = excluded.lease_until`,
+		append(scope.args(key), fingerprint, now.UnixMilli(), now.Add(LeaseTTL).UnixMilli())...)
+	if err != nil {
+		return fmt.Errorf("store: reserve idempotency key: %w", err)
+	}
+	created := time.UnixMilli(now.UnixMilli())
+	*out = Reservation{Outcome: Reserved, CreatedAt: created, ExpiresAt: created.Add(IdempotencyTTL), Live: true}
+	return nil
+}
+
+// Renew moves the in-flight marker of the pending reservation made at
+// since to until: the holder renews it (now+LeaseTTL) while its write runs
+// so duplicates keep waiting, and a holder that leaves the key pending
+// without a result (the write's outcome is unknown) sets it in the past,
+// so the next repeat looks for what was written at once. It fails with
+// ErrNotReserved when the reservation is no longer this holder's.
+func (s *Store) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since, until time.Time) error {
+	if err := scope.valid(key); err != nil {
+		return err
+	}
+	res, err := s.db.ExecContext(ctx,
+		`UPDATE idempotency SET lease_until = ?
+		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+		append(append([]any{until.UnixMilli()}, scope.args(key)...), fingerprint, since.UnixMilli())...)
+	return oneRow(res, err, "renew")
+}
+
+// Takeover claims a pending key whose holder is gone: the reservation made
+// at since, whose in-flight marker has lapsed. Exactly one of concurrent
+// callers gets Reserved; the others get what Reserve would tell them now.
+// An absent or expired key is claimed as Reserve would.
+func (s *Store) Takeover(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) (Reservation, error) {
+	if err := scope.valid(key); err != nil {
+		return Reservation{}, err
+	}
+	var out Reservation
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		now := s.now()
+		var (
+			fp, state      string
+			result         []byte
+			created, lease int64
+		)
+		err := tx.QueryRowContext(ctx,
+			`SELECT fingerprint, state, result, created_at, lease_until FROM idempotency
+			 WHERE credential = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
+		).Scan(&fp, &state, &result, &created, &lease)
+		switch {
+		case err == nil && now.Before(time.UnixMilli(created).Add(IdempotencyTTL)):
+			if fp != fingerprint {
+				return ErrKeyReused
+			}
+			if state == "pending" && created == since.UnixMilli() && now.UnixMilli() >= lease {
+				return s.claimKey(ctx, tx, scope, key, fingerprint, now, &out)
+			}
+			out = Reservation{Outcome: InProgress, CreatedAt: time.UnixMilli(created), Live: now.UnixMilli() < lease}
+			if state == "complete" {
+				out.Outcome, out.Result = Replay, json.RawMessage(result)
+			}
+			out.ExpiresAt = out.CreatedAt.Add(IdempotencyTTL)
+			return nil
+		case err != nil && !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("store: read idempotency key: %w", err)
 		}
-		created = now.UnixMilli()
-		out = Reservation{Outcome: Reserved, CreatedAt: time.UnixMilli(created), ExpiresAt: time.UnixMilli(created).Add(IdempotencyTTL)}
-		return nil
+		return s.claimKey(ctx, tx, scope, key, fingerprint, now, &out)
 	})
 	return out, err
 }

@@ -74,6 +74,33 @@ var migrations = []migration{
 			UPDATE etag_bytes SET total = total - old.size + new.size;
 		END`,
 	},
+	// 3: what several processes sharing the file must agree on: the
+	// in-flight marker of a pending idempotency key (lease_until, renewed
+	// by its holder while it writes), the credential's rate picture, and
+	// confirmed names.
+	{
+		`ALTER TABLE idempotency ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0`,
+		// One row per credential and resource; resource '' holds the
+		// secondary-limit pause in reset.
+		`CREATE TABLE rate (
+			credential TEXT    NOT NULL,
+			resource   TEXT    NOT NULL,
+			lim        INTEGER NOT NULL,
+			remaining  INTEGER NOT NULL,
+			used       INTEGER NOT NULL,
+			reset      INTEGER NOT NULL,
+			PRIMARY KEY (credential, resource)
+		) STRICT`,
+		// Confirmed names: one row per repository key and name; born is the
+		// entry's first name's time, so adding names never extends trust.
+		`CREATE TABLE names (
+			key   TEXT    NOT NULL,
+			field TEXT    NOT NULL,
+			value TEXT    NOT NULL,
+			born  INTEGER NOT NULL,
+			PRIMARY KEY (key, field)
+		) STRICT`,
+	},
 }
 
 // SchemaVersion is the schema version this build writes.

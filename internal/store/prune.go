@@ -17,7 +17,12 @@ func (s *Store) Prune(ctx context.Context) error {
 	_, errKeys := s.PruneIdempotency(ctx)
 	_, errAge := s.PruneETags(ctx, s.now().Add(-ETagMaxAge))
 	errBudget := s.withTx(ctx, func(tx *sql.Tx) error { return s.evictETags(ctx, tx) })
-	return errors.Join(errKeys, errAge, errBudget)
+	// Confirmed names are trusted for minutes and a rate window lasts an
+	// hour: rows a day old are of no use to anyone.
+	dayAgo := s.now().Add(-24 * time.Hour).UnixMilli()
+	_, errNames := s.db.ExecContext(ctx, `DELETE FROM names WHERE born < ?`, dayAgo)
+	_, errRate := s.db.ExecContext(ctx, `DELETE FROM rate WHERE reset < ?`, dayAgo)
+	return errors.Join(errKeys, errAge, errBudget, errNames, errRate)
 }
 
 // pruneLoop prunes every interval until ctx ends. It closes s.done on

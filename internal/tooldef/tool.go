@@ -280,7 +280,12 @@ func (t Tool[In, Out]) safeRun(ctx context.Context, env *Env, in In) (out Out, e
 }
 
 func (t Tool[In, Out]) errorResult(env *Env, reqID string, e *contract.Error) *mcp.CallToolResult {
-	return errorResult(env, t.Mode, reqID, e)
+	res := errorResult(env, t.Mode, reqID, e)
+	// The request id ties the agent's envelope to this line; the message is
+	// left out (it may quote what the agent sent), the code says what failed.
+	env.log().Info("tool call failed", "tool", t.Name, "code", string(e.Code), "request_id", reqID,
+		"temporary", e.Temporary, "settlement", string(e.Settlement))
+	return res
 }
 
 // ErrorResult is the tool result carrying e, for a call answered outside

@@ -28,6 +28,10 @@ type Options struct {
 	AllowedIssueCreator string
 	StorePath           string
 	MaxReadRetries      int
+	RateFloor           int
+	// Emu, when set, is an emulator already running (another replica's):
+	// this environment then shares it instead of starting its own.
+	Emu *emulatortest.Server
 }
 
 // Env is a running ghgate and its emulator.
@@ -43,7 +47,10 @@ type Env struct {
 // Start assembles the environment; everything stops when the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	env := &Env{Emu: emulatortest.Start(t, o.Emulator)}
+	env := &Env{Emu: o.Emu}
+	if env.Emu == nil {
+		env.Emu = emulatortest.Start(t, o.Emulator)
+	}
 	token := o.Token
 	switch token {
 	case "":
@@ -55,7 +62,7 @@ func Start(t testing.TB, o Options) *Env {
 	client.Transport = &counting{next: client.Transport, env: env}
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
-		HTTPClient: client, MaxReadRetries: o.MaxReadRetries})
+		HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/admin"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -20,9 +21,9 @@ func milestones(in admin.ManageMilestonesIn) admin.ManageMilestonesIn {
 
 // milestoneTitled returns a copy of acme/widgets' milestone titled
 // title, and whether there is one.
-func milestoneTitled(t *testing.T, env *servertest.Env, title string) (emulator.Milestone, bool) {
+func milestoneTitled(t *testing.T, env *servertest.Env, title string) (state.Milestone, bool) {
 	t.Helper()
-	var m emulator.Milestone
+	var m state.Milestone
 	found := false
 	inWidgets(env, func(r *emulator.Repo) {
 		for _, x := range r.Milestones {

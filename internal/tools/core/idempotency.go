@@ -29,9 +29,14 @@ import (
 //     search); found, it completes the key with it and replays it.
 //
 // A pending key is also what a concurrent repeat sees while the first call
-// is still writing. KeyGuard tells the two apart within this process, so a
-// repeat never re-sends while the first attempt may still land; across
-// processes sharing one store the store's reservation is the only guard.
+// is still writing. The reservation's in-flight marker tells the two
+// apart, in this process or any other sharing the store (replicas behind a
+// load balancer on one Redis): while the holder writes it renews the
+// marker, and a repeat that finds it live waits for the first result and
+// returns it. A marker that lapsed (the holder was killed) or that the
+// holder ended (its write's outcome is unknown) sends the repeat to step 3,
+// and the key is taken over atomically, so of several repeats one writes.
+// KeyGuard keeps two calls in this process from adopting at once.
 
 // maxKeyLength bounds idempotency keys.
 const maxKeyLength = 200
@@ -76,7 +81,18 @@ type IdemKey struct {
 	key   string
 	fp    string
 	held  bool
+	// since is when this call's reservation was made (the holder's
+	// identity for renewing its marker).
+	since time.Time
 }
+
+// Waiting for a live first attempt: how often to look, and for how long
+// before answering "still running" (a write's HTTP call is bounded by a
+// minute; an agent should not hang that long).
+const (
+	idemPollEvery = 50 * time.Millisecond
+	idemMaxWait   = 30 * time.Second
+)
 
 // idemClaim is what claiming a key found.
 type idemClaim struct {
@@ -87,6 +103,8 @@ type idemClaim struct {
 	// since is when the pending earlier attempt reserved the key, when it
 	// neither completed nor was released.
 	since time.Time
+	// live: that attempt's holder is still writing.
+	live bool
 }
 
 // idempotencyKey prepares key for a call of tool on owner/repo with the
@@ -111,6 +129,9 @@ func (k *IdemKey) guardName() string {
 // claim reserves the key or reports its earlier use.
 func (k *IdemKey) claim(ctx context.Context) (idemClaim, error) {
 	res, err := k.s.Store.Reserve(ctx, k.scope, k.key, k.fp)
+	if errors.Is(err, store.ErrUnavailable) {
+		k.s.Logger().Warn("keyed write refused: the state store is unavailable", "tool", k.scope.Tool, "err", err)
+	}
 	if errors.Is(err, store.ErrKeyReused) {
 		e := contract.Errorf(contract.CodeIdempotencyKeyReused,
 			"this idempotency_key was used in the last 10 minutes for a different request; nothing was written").
@@ -119,8 +140,13 @@ func (k *IdemKey) claim(ctx context.Context) (idemClaim, error) {
 		return idemClaim{}, e.WithRepair(contract.Repair{NextStep: "call again with a new idempotency_key for a new request"})
 	}
 	if err != nil {
-		return idemClaim{}, NotStarted(err)
+		return idemClaim{}, storeFailure(err)
 	}
+	return k.found(res)
+}
+
+// found turns a reservation into a claim.
+func (k *IdemKey) found(res store.Reservation) (idemClaim, error) {
 	switch res.Outcome {
 	case store.Replay:
 		var rec idemRecord
@@ -129,10 +155,74 @@ func (k *IdemKey) claim(ctx context.Context) (idemClaim, error) {
 		}
 		return idemClaim{replay: &rec}, nil
 	case store.Reserved:
-		k.held = k.guard.take(k.guardName())
+		k.held = k.guard.take(k.guardName()) || k.held
+		k.since = res.CreatedAt
 		return idemClaim{reserved: true}, nil
 	}
-	return idemClaim{since: res.CreatedAt}, nil
+	return idemClaim{since: res.CreatedAt, live: res.Live}, nil
+}
+
+// storeFailure is the refusal when the store cannot guard a keyed write:
+// an unreachable shared store refuses the write (it is never performed
+// without the guard) as a temporary failure worth retrying.
+func storeFailure(err error) error {
+	if errors.Is(err, store.ErrUnavailable) {
+		e := contract.Errorf(contract.CodeUpstreamUnavailable,
+			"the state store that guards idempotency keys is unreachable; nothing was written")
+		e.Temporary = true
+		e.Settlement = contract.NotStarted
+		return e.WithRetryAfter(2000).WithRepair(contract.Repair{NextStep: "wait retry_after_ms, then make the same call again with the same idempotency_key"})
+	}
+	return NotStarted(err)
+}
+
+// wait polls a key whose first attempt is still writing until it
+// completes (replay), is released (this call may write) or its marker
+// ends (look for what it wrote); after idemMaxWait it gives up with
+// inProgress.
+func (k *IdemKey) wait(ctx context.Context, cl idemClaim) (idemClaim, error) {
+	deadline := time.Now().Add(idemMaxWait)
+	for cl.live && !cl.reserved && cl.replay == nil {
+		if time.Now().After(deadline) {
+			return cl, inProgress()
+		}
+		t := time.NewTimer(idemPollEvery)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return cl, NotStarted(ctx.Err())
+		case <-t.C:
+		}
+		var err error
+		if cl, err = k.claim(ctx); err != nil {
+			return cl, err
+		}
+	}
+	return cl, nil
+}
+
+// hold renews this call's in-flight marker while its write runs; the
+// returned stop ends the renewals.
+func (k *IdemKey) hold(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(store.LeaseTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				until := k.s.CurrentTime().Add(store.LeaseTTL)
+				if err := k.s.Store.Renew(ctx, k.scope, k.key, k.fp, k.since, until); err != nil && ctx.Err() == nil {
+					k.s.Logger().Warn("idempotency key marker not renewed", "tool", k.scope.Tool, "err", err)
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // lockPending takes this process's guard on a pending key before looking
@@ -143,17 +233,15 @@ func (k *IdemKey) lockPending() bool {
 	return k.held
 }
 
-// retake claims a pending key whose first attempt is over and wrote
-// nothing that can be found, so this call may write.
-func (k *IdemKey) retake(ctx context.Context) (bool, error) {
-	if err := k.s.Store.Release(ctx, k.scope, k.key, k.fp); err != nil && !errors.Is(err, store.ErrNotReserved) {
-		return false, NotStarted(err)
-	}
-	res, err := k.s.Store.Reserve(ctx, k.scope, k.key, k.fp)
+// retake claims a pending key whose first attempt (reserved at since) is
+// over and wrote nothing that can be found, so this call may write. Of
+// several callers, in any process, one gets it.
+func (k *IdemKey) retake(ctx context.Context, since time.Time) (idemClaim, error) {
+	res, err := k.s.Store.Takeover(ctx, k.scope, k.key, k.fp, since)
 	if err != nil {
-		return false, NotStarted(err)
+		return idemClaim{}, storeFailure(err)
 	}
-	return res.Outcome == store.Reserved, nil
+	return k.found(res)
 }
 
 // inProgress is the refusal for a repeat that arrives while the first
@@ -188,10 +276,23 @@ func (k *IdemKey) settle(ctx context.Context, e *contract.Error) {
 	}
 	clean := e.Settlement == contract.NotStarted || (e.Settlement == contract.NoRemoteSuccessKnown && !e.Temporary)
 	if !clean {
+		k.abandon(ctx)
 		return
 	}
 	if err := k.s.Store.Release(ctx, k.scope, k.key, k.fp); err != nil && !errors.Is(err, store.ErrNotReserved) {
 		k.s.Logger().Warn("idempotency key not released", "tool", k.scope.Tool, "err", err)
+	}
+}
+
+// abandon ends this call's marker on a key it leaves pending (the write's
+// outcome is unknown), so the next repeat looks for what was written at
+// once instead of waiting for a result that will not come.
+func (k *IdemKey) abandon(ctx context.Context) {
+	if k.since.IsZero() {
+		return
+	}
+	if err := k.s.Store.Renew(ctx, k.scope, k.key, k.fp, k.since, time.Time{}); err != nil && !errors.Is(err, store.ErrNotReserved) {
+		k.s.Logger().Warn("idempotency key marker not ended", "tool", k.scope.Tool, "err", err)
 	}
 }
 
@@ -213,6 +314,7 @@ func recordOutcome[Out any](ctx context.Context, k *IdemKey, out Out, err error,
 		clear(&out)
 		b, mErr := json.Marshal(out)
 		if mErr != nil {
+			k.abandon(ctx)
 			k.settle(ctx, nil)
 			return nil
 		}
@@ -224,6 +326,7 @@ func recordOutcome[Out any](ctx context.Context, k *IdemKey, out Out, err error,
 	case e != nil && e.Code == contract.CodePartialSuccess:
 		k.complete(ctx, idemRecord{Err: e})
 	case e == nil || MayHaveWritten(e):
+		k.abandon(ctx)
 		k.settle(ctx, nil)
 	default:
 		k.settle(ctx, &contract.Error{Settlement: contract.NotStarted})
@@ -270,12 +373,16 @@ func RunKeyed[Out any](ctx context.Context, k *IdemKey, w KeyedWrite[Out]) (Out,
 		}
 		return zero, err
 	}
+	if cl, err = k.wait(ctx, cl); err != nil {
+		return zero, err
+	}
 	if cl.replay != nil {
 		return replayStored(cl.replay, w)
 	}
 	if !cl.reserved {
-		// The key's first attempt did not finish cleanly, or is still
-		// running: look for what it wrote before writing again.
+		// The key's first attempt ended without a result (its outcome is
+		// unknown, or its holder was killed): look for what it wrote
+		// before writing again.
 		if !k.lockPending() {
 			return zero, inProgress()
 		}
@@ -284,22 +391,28 @@ func RunKeyed[Out any](ctx context.Context, k *IdemKey, w KeyedWrite[Out]) (Out,
 			if err == nil {
 				w.Replayed(&out)
 			}
+			// Adopting completes the pending key the first attempt left.
+			k.since = cl.since
 			return out, recordOutcome(ctx, k, out, err, w.Clear)
 		}
 		if err != nil {
 			k.release()
 			return zero, NotStarted(err)
 		}
-		ok, err := k.retake(ctx)
-		if err != nil || !ok {
+		if cl, err = k.retake(ctx, cl.since); err != nil || !cl.reserved {
 			k.release()
+			if err == nil && cl.replay != nil {
+				return replayStored(cl.replay, w)
+			}
 			if err == nil {
 				err = inProgress()
 			}
 			return zero, err
 		}
 	}
+	stop := k.hold(ctx)
 	out, err := w.Write()
+	stop()
 	return out, recordOutcome(ctx, k, out, err, w.Clear)
 }
 

@@ -2,6 +2,8 @@ package core
 
 import (
 	"container/list"
+	"context"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -104,3 +106,101 @@ func (k *KnownNames) remove(el *list.Element) {
 
 // Len is how many repositories are remembered.
 func (k *KnownNames) Len() int { return k.order.Len() }
+
+// Shared confirmed names. With a shared store (Redis) the names one
+// replica confirmed save the others their preflight reads: each name is
+// written through to the store as a field ("l:" label, "a:" assignee,
+// "m:" milestone number, "t:" issue type, and "t" alone marking the type
+// list complete), and a preflight that misses locally merges the store's
+// entry first. The store's entry lapses knownTTL after its first name; a
+// merged local entry is trusted for knownTTL from the merge, so a name is
+// trusted at most twice knownTTL after it was confirmed, which the
+// write-side refusals bound as above.
+
+// NameFields encodes names for the store.
+func NameFields(labels, assignable map[string]string, milestones map[int]string, types map[string]string) map[string]string {
+	f := map[string]string{}
+	for k, v := range labels {
+		f["l:"+k] = v
+	}
+	for k, v := range assignable {
+		f["a:"+k] = v
+	}
+	for n, v := range milestones {
+		f["m:"+strconv.Itoa(n)] = v
+	}
+	if types != nil {
+		f["t"] = ""
+		for k, v := range types {
+			f["t:"+k] = v
+		}
+	}
+	return f
+}
+
+// merge adds the store's fields to e.
+func (e *KnownRepo) merge(fields map[string]string) {
+	for f, v := range fields {
+		kind, name, _ := strings.Cut(f, ":")
+		switch kind {
+		case "l":
+			e.Labels[name] = v
+		case "a":
+			e.Assignable[name] = v
+		case "m":
+			if n, err := strconv.Atoi(name); err == nil {
+				e.Milestones[n] = v
+			}
+		case "t":
+			if e.Types == nil {
+				e.Types = map[string]string{}
+			}
+			if name != "" {
+				e.Types[name] = v
+			}
+		}
+	}
+}
+
+// sharedNamesTimeout bounds a store round trip for names: they only save
+// a read, so a slow store is skipped rather than waited for.
+const sharedNamesTimeout = 500 * time.Millisecond
+
+// ShareNames writes confirmed names through to a shared store.
+func (s *Service) ShareNames(ctx context.Context, key string, fields map[string]string) {
+	if !s.SharedNames || s.Store == nil || len(fields) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sharedNamesTimeout)
+	defer cancel()
+	if err := s.Store.AddNames(ctx, key, fields, knownTTL); err != nil {
+		s.Logger().Debug("confirmed names not shared", "err", err)
+	}
+}
+
+// LoadSharedNames merges the shared store's names for key into this
+// process's cache.
+func (s *Service) LoadSharedNames(ctx context.Context, key string) {
+	if !s.SharedNames || s.Store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, sharedNamesTimeout)
+	defer cancel()
+	fields, ok, err := s.Store.Names(ctx, key, knownTTL)
+	if err != nil || !ok {
+		return
+	}
+	s.known.Lock()
+	defer s.known.Unlock()
+	s.known.Entry(key, s.CurrentTime()).merge(fields)
+}
+
+// DropSharedNames forgets key's names in the shared store.
+func (s *Service) DropSharedNames(ctx context.Context, key string) {
+	if !s.SharedNames || s.Store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sharedNamesTimeout)
+	defer cancel()
+	_ = s.Store.DropNames(ctx, key)
+}

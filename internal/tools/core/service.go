@@ -39,7 +39,7 @@ func (o OneClient) For(context.Context, string, tooldef.Mode) (*github.Client, e
 // Service is what the tools share.
 type Service struct {
 	Clients Clients
-	Store   *store.Store
+	Store   store.Backend
 	Cursors *contract.Cursors
 	Log     *slog.Logger
 	Now     func() time.Time
@@ -49,6 +49,9 @@ type Service struct {
 	// Credential names the credential for idempotency scoping (a digest,
 	// never the token).
 	Credential func(ctx context.Context, owner string) string
+	// SharedNames writes confirmed names through to Store and reads them
+	// from it, for replicas sharing one store (see NameFields).
+	SharedNames bool
 
 	// known remembers names confirmed to exist (see KnownNames).
 	known KnownNames

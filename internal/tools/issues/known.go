@@ -5,6 +5,7 @@
 package issues
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -16,6 +17,18 @@ import (
 // remember keeps the names a preflight confirmed. Names it did not find
 // are not remembered: they are asked again next time.
 func (s *Tools) remember(key string, now time.Time, asked preflight, got *preflightResult) {
+	var types map[string]string
+	if asked.types {
+		types = got.types
+		if types == nil {
+			types = map[string]string{}
+		}
+	}
+	milestones := map[int]string{}
+	if got.milestone != nil {
+		milestones[got.milestone.GetNumber()] = got.milestone.GetTitle()
+	}
+	defer s.ShareNames(context.Background(), key, core.NameFields(got.labels, got.assignable, milestones, types))
 	s.Known().Lock()
 	defer s.Known().Unlock()
 	e := s.Known().Entry(key, now)
@@ -39,6 +52,7 @@ func (s *Tools) remember(key string, now time.Time, asked preflight, got *prefli
 // forget drops what is known about a repository, after GitHub refused a
 // write in a way a stale name could explain.
 func (s *Tools) forget(c *github.Client, owner, repo string) {
+	s.DropSharedNames(context.Background(), core.KnownKey(c, owner, repo))
 	s.Known().Lock()
 	defer s.Known().Unlock()
 	s.Known().Drop(core.KnownKey(c, owner, repo))
@@ -84,6 +98,12 @@ func (s *Tools) rememberListed(c *github.Client, owner, repo, kind string, items
 // Rows without a readable repository are skipped rather than guessed.
 func (s *Tools) rememberSeen(c *github.Client, issues ...*gh.Issue) {
 	now := s.CurrentTime()
+	shared := map[string]map[string]string{}
+	defer func() {
+		for key, fields := range shared {
+			s.ShareNames(context.Background(), key, fields)
+		}
+	}()
 	s.Known().Lock()
 	defer s.Known().Unlock()
 	for _, is := range issues {
@@ -91,14 +111,26 @@ func (s *Tools) rememberSeen(c *github.Client, issues ...*gh.Issue) {
 		if !ok || len(is.Labels) == 0 && is.Milestone == nil {
 			continue
 		}
-		e := s.Known().Entry(core.KnownKey(c, owner, repo), now)
+		key := core.KnownKey(c, owner, repo)
+		e := s.Known().Entry(key, now)
+		labels, milestones := map[string]string{}, map[int]string{}
 		for _, l := range is.Labels {
 			if name := l.GetName(); name != "" {
 				e.Labels[strings.ToLower(name)] = name
+				labels[strings.ToLower(name)] = name
 			}
 		}
 		if m := is.Milestone; m.GetNumber() > 0 {
 			e.Milestones[m.GetNumber()] = m.GetTitle()
+			milestones[m.GetNumber()] = m.GetTitle()
+		}
+		if s.SharedNames {
+			if shared[key] == nil {
+				shared[key] = map[string]string{}
+			}
+			for f, v := range core.NameFields(labels, nil, milestones, nil) {
+				shared[key][f] = v
+			}
 		}
 	}
 }

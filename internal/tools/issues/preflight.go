@@ -414,6 +414,9 @@ func (s *Tools) preflight(ctx context.Context, c *github.Client, p preflight) (*
 	ask := p
 	ask.labels, ask.assignees = nil, nil
 
+	// Another replica may have confirmed these names: take what the
+	// shared store knows before asking GitHub.
+	s.LoadSharedNames(ctx, key)
 	s.Known().Lock()
 	entry := s.Known().Live(key, now)
 	for _, l := range p.labels {

@@ -1,0 +1,212 @@
+package issues_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/testutil/redisserver"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// Two ghgate replicas on one emulator and one Redis, as behind a load
+// balancer: what one of them did, the other must know. (The same with real
+// processes behind HAProxy is e2e/scale.)
+
+func replicaPair(t *testing.T, o servertest.Options) (*redisserver.Server, *servertest.Env, *servertest.Env) {
+	t.Helper()
+	srv := redisserver.Start(t)
+	o.StorePath = srv.URL("replicas")
+	a := servertest.Start(t, o)
+	o.Emu = a.Emu
+	b := servertest.Start(t, o)
+	return srv, a, b
+}
+
+// coreRemaining asks the emulator for alice's core budget (reading it is
+// free, as on GitHub).
+func coreRemaining(t *testing.T, env *servertest.Env) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, env.Emu.URL+"/rate_limit", nil)
+	req.Header.Set("Authorization", "Bearer "+emulator.DemoTokenAlice)
+	resp, err := env.Emu.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Resources struct {
+			Core struct{ Remaining int } `json:"core"`
+		} `json:"resources"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	return body.Resources.Core.Remaining
+}
+
+func TestReplicasKeyedCreateWritesOnce(t *testing.T) {
+	_, a, b := replicaPair(t, servertest.Options{})
+	// Slow creates, so the duplicates arrive while the first is writing.
+	ciFault(t, a, emulator.Fault{Kind: emulator.FaultLatency, LatencyMS: 300, Method: "POST", Path: "/repos/acme/widgets/issues"})
+	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Replicated once", IdempotencyKey: "k-replicas"}
+	const calls = 12
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		numbers = map[int]int{}
+		fresh   int
+	)
+	for i := range calls {
+		env := a
+		if i%2 == 1 {
+			env = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := env.Call(t, core.NameCreateIssue, in)
+			if res.IsError {
+				t.Errorf("call %d: %s", i, res.JSON)
+				return
+			}
+			var out issues.CreateIssueOut
+			res.Decode(t, &out)
+			mu.Lock()
+			numbers[out.Issue.Number]++
+			if !out.Replayed {
+				fresh++
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	made := ciIssues(a, "Replicated once")
+	if len(made) != 1 || len(numbers) != 1 || numbers[made[0]] != calls || fresh != 1 {
+		t.Fatalf("issues %v; results %v (%d not replayed), want one issue returned to all %d", made, numbers, fresh, calls)
+	}
+}
+
+func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
+	_, a, b := replicaPair(t, servertest.Options{})
+	// A cursor minted by one replica is accepted by the other.
+	first := callOK[issues.SearchIssuesOut](t, a, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2})
+	if !first.HasMore || first.NextCursor == "" {
+		t.Fatalf("first page: %+v", first)
+	}
+	next := callOK[issues.SearchIssuesOut](t, b, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2, Cursor: first.NextCursor})
+	if len(next.Items) == 0 || next.Items[0].Number == first.Items[0].Number {
+		t.Fatalf("second page from the other replica: %+v", next)
+	}
+	// A read one replica cached is answered 304 for the other, which costs
+	// no budget.
+	get := issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(first.Items[0].Number)}
+	callOK[issues.GetIssueOut](t, a, core.NameGetIssue, get)
+	before := coreRemaining(t, a)
+	b.Upstream()
+	callOK[issues.GetIssueOut](t, b, core.NameGetIssue, get)
+	if calls := b.Upstream(); len(calls) == 0 {
+		t.Fatal("the second replica made no request at all")
+	}
+	if after := coreRemaining(t, a); after != before {
+		t.Fatalf("core budget %d -> %d: the other replica's read was not answered 304 from the shared cache", before, after)
+	}
+	// Names one replica confirmed (a label listing) spare the other its
+	// preflight: its create is the POST alone.
+	callOK[issues.ListRepoMetadataOut](t, a, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"})
+	b.Upstream()
+	callOK[issues.CreateIssueOut](t, b, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Named", Labels: []string{"bug"}})
+	ciWantCalls(t, b, "names confirmed by the other replica", "POST /repos/acme/widgets/issues")
+}
+
+func TestReplicasStopAtTheRateFloorTogether(t *testing.T) {
+	const floor = 4
+	_, a, b := replicaPair(t, servertest.Options{Emulator: emulator.Options{CoreLimit: 20}, RateFloor: floor})
+	var refused *contract.Error
+	for i := 1; i <= 40 && refused == nil; i++ {
+		env := a
+		if i%2 == 0 {
+			env = b
+		}
+		res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(i)})
+		if !res.IsError {
+			continue
+		}
+		if e := res.Envelope(t); e.Code == contract.CodeRateLimited {
+			refused = &e
+		}
+	}
+	if refused == nil || !refused.Temporary || refused.RetryAfterMS == nil {
+		t.Fatalf("no replica stopped at the floor: %+v", refused)
+	}
+	left := coreRemaining(t, a)
+	if left != floor {
+		t.Fatalf("%d requests left at GitHub, want the floor %d: a replica ran past it", left, floor)
+	}
+	// Both replicas now refuse without sending anything.
+	for name, env := range map[string]*servertest.Env{"a": a, "b": b} {
+		env.Upstream()
+		e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
+		if e.Code != contract.CodeRateLimited {
+			t.Errorf("replica %s: %+v", name, e)
+		}
+		if calls := env.Upstream(); len(calls) != 0 {
+			t.Errorf("replica %s sent %v past the floor", name, calls)
+		}
+	}
+	if left2 := coreRemaining(t, a); left2 != floor {
+		t.Fatalf("budget moved to %d after the floor", left2)
+	}
+}
+
+func TestReplicasWithRedisDown(t *testing.T) {
+	srv, a, b := replicaPair(t, servertest.Options{})
+	srv.Stop()
+	// A keyed write is refused, not performed without its guard.
+	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "During the outage", IdempotencyKey: "k-outage"}
+	e := a.Call(t, core.NameCreateIssue, in).Envelope(t)
+	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.RetryAfterMS == nil || e.Settlement != contract.NotStarted {
+		t.Fatalf("keyed write with Redis down: %+v", e)
+	}
+	if made := ciIssues(a, in.Title); len(made) != 0 {
+		t.Fatalf("issues written without the guard: %v", made)
+	}
+	// Reads go on, without the cache.
+	for _, env := range []*servertest.Env{a, b} {
+		got := callOK[issues.GetIssueOut](t, env, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1})
+		if got.Issue.Number != 1 {
+			t.Fatalf("read during the outage: %+v", got)
+		}
+	}
+	// Redis back (empty: the test's server keeps nothing): all of it works
+	// again, and the retry through the other replica replays.
+	srv.Restart()
+	// The client's pool notices on its own; an agent following the
+	// refusal's retry_after_ms gets through within a few attempts.
+	var first issues.CreateIssueOut
+	for attempt := 0; ; attempt++ {
+		res := a.Call(t, core.NameCreateIssue, in)
+		if !res.IsError {
+			res.Decode(t, &first)
+			break
+		}
+		e := res.Envelope(t)
+		if e.Code != contract.CodeUpstreamUnavailable || attempt == 5 {
+			t.Fatalf("after Redis returned, attempt %d: %+v", attempt, e)
+		}
+		time.Sleep(time.Duration(*e.RetryAfterMS) * time.Millisecond)
+	}
+	again := callOK[issues.CreateIssueOut](t, b, core.NameCreateIssue, in)
+	if first.Replayed || !again.Replayed || again.Issue.Number != first.Issue.Number {
+		t.Fatalf("after recovery: first %+v, retry %+v", first, again)
+	}
+	if made := ciIssues(a, in.Title); len(made) != 1 {
+		t.Fatalf("issues after recovery: %v", made)
+	}
+}
