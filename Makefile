@@ -8,14 +8,30 @@ PKGS    ?= ./...
 # Each fuzz target runs this long in `make fuzz` (and in CI).
 FUZZTIME ?= 10s
 
-.PHONY: all build test deps npm-deps go-deps vet fuzz bench bench-replicas prune clean
+.PHONY: all build test deps npm-deps go-deps sys-deps vet fuzz bench bench-replicas prune clean
 
 all: build
 
 build:
 	$(GO) build -o bin/ghgate ./cmd/ghgate
 
-deps: npm-deps go-deps
+deps: npm-deps go-deps sys-deps
+
+# Debian packages the tests run, never as services: systemd-analyze checks
+# the unit files; redis-server and haproxy are started by the shared-state
+# and scale-out tests on loopback ports of their own and stopped by them.
+# Installed with apt-get when missing and make runs as root; otherwise the
+# tests that need them say what is missing (and fail under CI).
+SYS_TOOLS = systemd-analyze:systemd redis-server:redis-server haproxy:haproxy
+sys-deps:
+	@missing=""; for t in $(SYS_TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing:$$missing"; apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
+		else \
+			echo "not installed:$$missing (install them, or the tests that need them skip; under CI they fail)"; \
+		fi; \
+	fi
 
 # npm ci installs exactly what package-lock.json pins; it is re-run only
 # when the lockfile changes.
