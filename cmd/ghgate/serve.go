@@ -123,7 +123,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}
-	st.Server.MCP.AddReceivingMiddleware(metrics.Middleware())
+	st.Server.MCP.AddReceivingMiddleware(metrics.Middleware(st.Server.Serves))
 	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, cfg.Auth, st.Server.MCP, log, opsOptions(st, metrics))
 }
 

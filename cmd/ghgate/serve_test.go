@@ -858,15 +858,18 @@ func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
 		t.Fatal("missing issue did not fail")
 	}
 	// The log is JSON lines, and the failure's line carries the envelope's
-	// request id.
+	// request id. The line may be written just after the answer is sent:
+	// look again until it is there (the wait only stops a hung server).
 	found := false
-	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
-		var rec map[string]any
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("log line is not JSON: %q", line)
-		}
-		if rec["msg"] == "tool call failed" && rec["request_id"] == envelope["request_id"] && rec["code"] == "issue_not_found" {
-			found = true
+	for wait := time.Now().Add(30 * time.Second); !found && time.Now().Before(wait); time.Sleep(20 * time.Millisecond) {
+		for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatalf("log line is not JSON: %q", line)
+			}
+			if rec["msg"] == "tool call failed" && rec["request_id"] == envelope["request_id"] && rec["code"] == "issue_not_found" {
+				found = true
+			}
 		}
 	}
 	if !found {

@@ -415,3 +415,32 @@ func TestResourceReadsAreAudited(t *testing.T) {
 		t.Errorf("the refused read's line: %+v", l)
 	}
 }
+
+// A link or a duplicate naming another owner's issue would act there with
+// the named owner's credential: the broker refuses it before a credential
+// is chosen, and a same-owner one goes on to GitHub.
+func TestOtherOwnersIssueIsNotReachedThroughALink(t *testing.T) {
+	bd := startBoundary(t, `[tools]
+toolsets = ["issues"]`)
+	for _, c := range []struct{ tool, args string }{
+		{"github_link_issues", `{"owner":"acme","repo":"widgets","issue_number":1,"relation":"sub_issue","action":"add","target_issue_number":1,"target_owner":"alice","target_repo":"notes"}`},
+		{"github_link_issues", `{"owner":"acme","repo":"widgets","issue_number":1,"relation":"blocked_by","action":"add","target_issue_number":1,"target_owner":"ALICE"}`},
+		{"github_update_issue", `{"owner":"acme","repo":"widgets","issue_number":3,"duplicate_of":2,"duplicate_of_repo":"alice/notes"}`},
+	} {
+		res, err := bd.callRaw(t, c.tool, c.args)
+		if err != nil {
+			t.Fatalf("%s: %v", c.args, err)
+		}
+		if !res.IsError || envelopeCode(res) != "invalid_field" {
+			t.Errorf("%s %s: want invalid_field before GitHub, got %s %v", c.tool, c.args, envelopeCode(res), res.StructuredContent)
+		}
+	}
+	// The same owner is routed on: it reaches GitHub (unreachable here).
+	res, err := bd.callRaw(t, "github_link_issues", `{"owner":"acme","repo":"widgets","issue_number":1,"relation":"sub_issue","action":"add","target_issue_number":1,"target_repo":"gadgets"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := envelopeCode(res); code == "invalid_field" {
+		t.Errorf("a link within the owner was refused: %v", res.StructuredContent)
+	}
+}

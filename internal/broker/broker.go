@@ -243,6 +243,10 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 			"the broker is shutting down; reconnect and call again"), call.Mode)
 	case invalid != nil:
 		res = b.refusal(invalid, call.Mode)
+	case args.OtherOwner() != nil:
+		// A link or duplicate naming another owner's issue would act there
+		// with the named owner's credential.
+		res = b.refusal(args.OtherOwner(), call.Mode)
 	default:
 		rec.Owner, rec.Repo = args.Target.Owner, args.Target.Repo
 		rec.ownerNamed = args.Target.Owner != ""

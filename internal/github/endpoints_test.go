@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -121,5 +122,37 @@ func TestHeadersAndTokenScope(t *testing.T) {
 	}
 	if got.Get("Authorization") != "" {
 		t.Fatal("the token was sent to another host")
+	}
+}
+
+// GitHub answers a transferred issue with a 301 to its new home, which the
+// HTTP client follows: the issue that comes back belongs to a repository
+// the caller did not name, and is refused as not found there rather than
+// returned (or, worse, acted on) as the one asked for.
+func TestTransferredIssueIsNotPassedOffAsTheOneNamed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/repos/"+owner+"/"+repo+"/issues/5") {
+			http.Redirect(w, r, "/repositories/42/issues/5", http.StatusMovedPermanently)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"number":5,"node_id":"I_moved","repository_url":"https://api.github.com/repos/acme/secret"}`))
+	}))
+	defer srv.Close()
+	c, _ := newClient(t, srv.URL, "tok-123")
+	is, _, err := c.GetIssue(context.Background(), owner, repo, 5)
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Code != NotFound || is != nil {
+		t.Fatalf("a transferred issue: got %v, %v; want a not_found error and no issue", is, err)
+	}
+	// The repository's own issue, its name in another case, is its own.
+	srv2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"number":5,"repository_url":"https://api.github.com/repos/` + strings.ToUpper(owner) + `/` + repo + `"}`))
+	}))
+	defer srv2.Close()
+	c2, _ := newClient(t, srv2.URL, "tok-123")
+	if is, _, err := c2.GetIssue(context.Background(), owner, repo, 5); err != nil || is.GetNumber() != 5 {
+		t.Fatalf("the repository's own issue: %v %v", is, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -24,7 +25,26 @@ func (c *Client) GetIssue(ctx context.Context, owner, repo string, number int) (
 		out, resp, err = c.rest.Issues.Get(ctx, r.owner, r.repo, number)
 		return resp, err
 	})
+	if err == nil && movedFrom(out, r.owner, r.repo) {
+		// GitHub answers a transferred issue (or one of a renamed
+		// repository) with a 301 that the HTTP client follows: what came
+		// back is an issue of another repository, which the caller did not
+		// name and may not be allowed to reach. It is not this issue.
+		return nil, m, &Error{Code: NotFound, Status: 301,
+			Message: fmt.Sprintf("%s/%s#%d has moved to another repository", r.owner, r.repo, number)}
+	}
 	return out, m, err
+}
+
+// movedFrom reports whether is, read as owner/repo's, belongs to another
+// repository (its repository_url names another; names compare without
+// case, as GitHub's do).
+func movedFrom(is *gh.Issue, owner, repo string) bool {
+	u := is.GetRepositoryURL()
+	if u == "" {
+		return false
+	}
+	return !strings.HasSuffix(strings.ToLower(u), "/repos/"+strings.ToLower(owner)+"/"+strings.ToLower(repo))
 }
 
 // ListIssuesOptions filter a repository's issues, as GitHub's list

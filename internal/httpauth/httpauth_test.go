@@ -145,6 +145,13 @@ func TestPolicy(t *testing.T) {
 		{tooldef.Read, `{"query":"repo:acme/widgets OR repo:alice/notes"}`, []string{"read:alice/notes"}},
 		{tooldef.Read, `{"query":"user:@me is:open"}`, []string{"read:*"}},
 		{tooldef.Read, `{"query":"-repo:alice/notes org:acme"}`, nil},
+		// The other issue of a link, and the original of a duplicate, are
+		// reached too: a grant on the named repository alone is not enough.
+		{tooldef.Write, `{"owner":"acme","repo":"widgets","target_issue_number":1,"target_repo":"gadgets"}`, []string{"write:acme/gadgets"}},
+		{tooldef.Write, `{"owner":"acme","repo":"widgets","target_owner":"alice","target_repo":"notes"}`, []string{"write:alice/notes"}},
+		{tooldef.Write, `{"owner":"acme","repo":"widgets","target_owner":"acme"}`, nil},
+		{tooldef.Write, `{"owner":"acme","repo":"widgets","duplicate_of":2,"duplicate_of_repo":"acme/gadgets"}`, []string{"write:acme/gadgets"}},
+		{tooldef.Write, `{"owner":"acme","repo":"widgets","duplicate_of":2,"duplicate_of_repo":"acme/widgets"}`, nil},
 	} {
 		if got := p.missingScopes(c.mode, args(c.args)); !slices.Equal(got, c.want) {
 			t.Errorf("%s %s: missing %v, want %v", c.mode, c.args, got, c.want)

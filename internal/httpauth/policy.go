@@ -122,7 +122,13 @@ func (t target) scope(mode tooldef.Mode) string {
 // a "*" grant covers.
 func targets(a callargs.Args) []target {
 	if a.Target.Owner != "" {
-		return []target{{a.Target.Owner, a.Target.Repo}}
+		out := []target{{a.Target.Owner, a.Target.Repo}}
+		// The other repositories a link or a duplicate names are acted on
+		// too, in the call's mode.
+		for _, r := range a.Target.Also {
+			out = append(out, target{r.Owner, r.Repo})
+		}
+		return out
 	}
 	refs := searchquery.Refs(searchquery.Tokens(a.Target.Query))
 	if len(refs) == 0 {

@@ -83,14 +83,17 @@ func (m *Metrics) RateBudget(resource string, remaining int) {
 // Middleware counts and times tools/call requests by tool and outcome. An
 // error result's outcome is its envelope's code; a success whose output
 // says "replayed" also counts as an idempotent replay.
-func (m *Metrics) Middleware() mcp.Middleware {
+func (m *Metrics) Middleware(served func(name string) bool) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method != "tools/call" {
 				return next(ctx, method, req)
 			}
+			// The label is a served tool's name or "unknown": a name taken
+			// from the request as sent would let any caller add series
+			// without bound.
 			tool := "unknown"
-			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil && p.Name != "" {
+			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil && served != nil && served(p.Name) {
 				tool = p.Name
 			}
 			start := time.Now()

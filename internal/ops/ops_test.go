@@ -41,13 +41,15 @@ func TestMiddlewareCountsToolCallsByOutcome(t *testing.T) {
 		"limited":  {IsError: true, StructuredContent: map[string]any{"code": "rate_limited", "message": "x"}},
 		"bare":     {IsError: true},
 	}
-	h := m.Middleware()(func(_ context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	served := func(name string) bool { return name != "junk" }
+	h := m.Middleware(served)(func(_ context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "tools/call" {
 			return &mcp.ListToolsResult{}, nil
 		}
 		return results[req.GetParams().(*mcp.CallToolParamsRaw).Name], nil
 	})
-	for _, name := range []string{"ok", "ok", "replayed", "limited", "bare"} {
+	results["junk"] = results["ok"]
+	for _, name := range []string{"ok", "ok", "replayed", "limited", "bare", "junk"} {
 		if _, err := h(context.Background(), "tools/call", &mcp.ServerRequest[*mcp.CallToolParamsRaw]{Params: &mcp.CallToolParamsRaw{Name: name}}); err != nil {
 			t.Fatal(err)
 		}
@@ -61,6 +63,11 @@ func TestMiddlewareCountsToolCallsByOutcome(t *testing.T) {
 	wantLine(t, body, `ghgate_tool_calls_total{client="",outcome="rate_limited",tool="limited"} 1`)
 	wantLine(t, body, `ghgate_tool_calls_total{client="",outcome="error",tool="bare"} 1`)
 	wantLine(t, body, `ghgate_tool_call_duration_seconds_count{tool="ok"} 2`)
+	// A name no tool has is counted, under "unknown", never as sent.
+	wantLine(t, body, `ghgate_tool_calls_total{client="",outcome="ok",tool="unknown"} 1`)
+	if strings.Contains(body, `tool="junk"`) {
+		t.Error("a tool name that is not served became a label")
+	}
 	if strings.Contains(body, `tool="tools/list"`) {
 		t.Error("a non-tool method was counted")
 	}

@@ -191,6 +191,19 @@ func (s *Server) Tools() []tooldef.Spec {
 	return slices.Clone(s.specs)
 }
 
+// Serves reports whether a tool of that name is served now: one of
+// ghgate's own or one added beside them.
+func (s *Server) Serves(name string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, sp := range s.specs {
+		if sp.ToolName() == name {
+			return true
+		}
+	}
+	return slices.Contains(s.extraNames, name)
+}
+
 func (s *Server) schemas() ([]byte, error) { return schemasDoc(s.Tools()) }
 
 // AddExtra serves one more tool that is not ghgate's own, through the

@@ -33,6 +33,18 @@ type Target struct {
 	// Query is the "query" argument when it is a string: a search whose
 	// scope qualifiers can reach other owners.
 	Query string
+	// Also are the other repositories the call acts on, as the keys
+	// "target_owner"/"target_repo" (a link's other issue) and
+	// "duplicate_of_repo" ("owner/name", the original of a duplicate) name
+	// them, each completed with the named owner or repo where it leaves
+	// one out. A reader that checked only Owner and Repo would let a call
+	// write beyond them.
+	Also []Repo
+}
+
+// Repo is one repository a call names.
+type Repo struct {
+	Owner, Repo string
 }
 
 // Args is a call's arguments read once.
@@ -97,6 +109,7 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 		members []member
 		seen    = map[string]string{} // folded -> key as sent
 		target  Target
+		others  = map[string]string{} // target_owner, target_repo, duplicate_of_repo as sent
 	)
 	for dec.More() {
 		tok, err := dec.Token()
@@ -129,17 +142,20 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 			_ = json.Unmarshal(value, &target.Query)
 		}
 		switch key {
-		case "owner", "repo":
+		case "owner", "repo", "target_owner", "target_repo", "duplicate_of_repo":
 			// null decodes into a string without error; only a JSON
 			// string is one.
 			var s string
 			if len(value) == 0 || value[0] != '"' || json.Unmarshal(value, &s) != nil {
 				return Args{}, invalid(key, "must be a string")
 			}
-			if key == "owner" {
+			switch key {
+			case "owner":
 				target.Owner = s
-			} else {
+			case "repo":
 				target.Repo = s
+			default:
+				others[key] = s
 			}
 		}
 		members = append(members, member{key, value})
@@ -150,6 +166,11 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return Args{}, invalid("", "arguments must be one JSON object")
 	}
+	also, e := alsoTargets(target, others)
+	if e != nil {
+		return Args{}, e
+	}
+	target.Also = also
 	if e := checkTarget(target); e != nil {
 		return Args{}, e
 	}
@@ -188,6 +209,9 @@ func (a Args) RouteOwner(fallback string) (string, *contract.Error) {
 				return "", e.WithRepair(contract.Repair{NextStep: "call again without the " + r.Name + ": qualifier, or with owner set to the owner it names"})
 			}
 		}
+		if e := a.OtherOwner(); e != nil {
+			return "", e
+		}
 		return a.Target.Owner, nil
 	}
 	// Without an owner the query's scope routes the call: one owner, or
@@ -203,6 +227,49 @@ func (a Args) RouteOwner(fallback string) (string, *contract.Error) {
 		return owners[0], nil
 	}
 	return fallback, nil
+}
+
+// alsoTargets are the other repositories others name, completed with the
+// call's own owner and repo where a part is left out.
+func alsoTargets(t Target, others map[string]string) ([]Repo, *contract.Error) {
+	var out []Repo
+	if o, r := others["target_owner"], others["target_repo"]; o != "" || r != "" {
+		if o == "" {
+			o = t.Owner
+		}
+		if r == "" {
+			r = t.Repo
+		}
+		out = append(out, Repo{o, r})
+	}
+	if d := others["duplicate_of_repo"]; d != "" {
+		o, r, ok := strings.Cut(d, "/")
+		if !ok || o == "" || r == "" {
+			return nil, invalid("duplicate_of_repo", "must be owner/name")
+		}
+		out = append(out, Repo{o, r})
+	}
+	for _, a := range out {
+		if a.Owner == "" || github.CheckOwner(a.Owner) != nil || a.Repo == "" || github.CheckRepo(a.Owner, a.Repo) != nil {
+			return nil, invalid("target_owner", "target_owner, target_repo and duplicate_of_repo must name a repository as GitHub spells names (letters, digits, '.', '-', '_'), beside an owner and repo")
+		}
+	}
+	return out, nil
+}
+
+// OtherOwner refuses a call whose other repositories (Target.Also) belong
+// to another owner than the one it names: the call is routed, and
+// authorized, by that owner's credential, which must not act elsewhere.
+func (a Args) OtherOwner() *contract.Error {
+	for _, r := range a.Target.Also {
+		if !strings.EqualFold(r.Owner, a.Target.Owner) {
+			e := contract.Errorf(contract.CodeInvalidField, "the call names %s/%s, of another owner than %s, whose credential this call is routed and authorized by; nothing was sent",
+				shown(r.Owner), shown(r.Repo), shown(a.Target.Owner)).WithField("target_owner", "must be the call's owner, "+shown(a.Target.Owner))
+			e.Settlement = contract.NotStarted
+			return e.WithRepair(contract.Repair{NextStep: "name issues of one owner per call: call again with target_owner (or duplicate_of_repo's owner) equal to owner"})
+		}
+	}
+	return nil
 }
 
 // checkTarget applies the name check ghgate's own tools apply: a name of
