@@ -23,8 +23,8 @@ type Backend interface {
 	// Reserve, Complete, Release, Renew, Takeover and Lookup are the
 	// idempotency keys (see idempotency.go for the protocol).
 	Reserve(ctx context.Context, scope IdempotencyScope, key, fingerprint string) (Reservation, error)
-	Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, result json.RawMessage) error
-	Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string) error
+	Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, result json.RawMessage) error
+	Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) error
 	Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since, until time.Time) error
 	Takeover(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) (Reservation, error)
 	Lookup(ctx context.Context, scope IdempotencyScope, key string) (IdempotencyEntry, bool, error)

@@ -30,10 +30,11 @@ func TestNoTokenInDatabaseFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	scope := IdempotencyScope{Credential: cred, Repo: "acme/widgets", Tool: "github_create_issue"}
-	if _, err := s.Reserve(ctx, scope, "key-1", "fp"); err != nil {
+	res, err := s.Reserve(ctx, scope, "key-1", "fp")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Complete(ctx, scope, "key-1", "fp", json.RawMessage(`{"number":1}`)); err != nil {
+	if err := s.Complete(ctx, scope, "key-1", "fp", res.CreatedAt, json.RawMessage(`{"number":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	// Check the WAL before the checkpoint on close folds it into the file,

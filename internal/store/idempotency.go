@@ -192,9 +192,11 @@ func (s *Store) Takeover(ctx context.Context, scope IdempotencyScope, key, finge
 	return out, err
 }
 
-// Complete records the result of the write that Reserve let through, so
-// repeats replay it. result must be JSON.
-func (s *Store) Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, result json.RawMessage) error {
+// Complete records the result of the write that Reserve (or Takeover) let
+// through at since, so repeats replay it. result must be JSON. A holder
+// whose reservation another has taken over completes nothing: the key is
+// the new holder's.
+func (s *Store) Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, result json.RawMessage) error {
 	if err := scope.valid(key); err != nil {
 		return err
 	}
@@ -203,22 +205,23 @@ func (s *Store) Complete(ctx context.Context, scope IdempotencyScope, key, finge
 	}
 	res, err := s.db.ExecContext(ctx,
 		`UPDATE idempotency SET state = 'complete', result = ?
-		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending'`,
-		append(append([]any{[]byte(result)}, scope.args(key)...), fingerprint)...)
+		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+		append(append([]any{[]byte(result)}, scope.args(key)...), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "complete")
 }
 
 // Release gives up a reservation whose write certainly did not happen, so
 // a retry with the same key may write. A write that may have happened must
-// be completed (with whatever is known) instead, never released.
-func (s *Store) Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string) error {
+// be completed (with whatever is known) instead, never released. Only the
+// reservation made at since is released, never one another has taken over.
+func (s *Store) Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) error {
 	if err := scope.valid(key); err != nil {
 		return err
 	}
 	res, err := s.db.ExecContext(ctx,
 		`DELETE FROM idempotency
-		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending'`,
-		append(scope.args(key), fingerprint)...)
+		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+		append(scope.args(key), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "release")
 }
 

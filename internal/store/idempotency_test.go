@@ -44,7 +44,7 @@ func TestIdempotencyFirstResultIsReplayed(t *testing.T) {
 		t.Fatalf("Reserve while pending = %+v, %v", r, err)
 	}
 	result := json.RawMessage(`{"number":7}`)
-	if err := s.Complete(ctx, scope, "k1", "fp", result); err != nil {
+	if err := s.Complete(ctx, scope, "k1", "fp", r.CreatedAt, result); err != nil {
 		t.Fatal(err)
 	}
 	// The repository is matched case-insensitively.
@@ -72,7 +72,7 @@ func TestIdempotencyFirstResultIsReplayed(t *testing.T) {
 			t.Errorf("scope %+v: %+v, %v", other, r, err)
 		}
 	}
-	if err := s.Complete(ctx, scope, "k1", "fp", json.RawMessage(`not json`)); err == nil {
+	if err := s.Complete(ctx, scope, "k1", "fp", r.CreatedAt, json.RawMessage(`not json`)); err == nil {
 		t.Fatal("Complete accepted a non-JSON result")
 	}
 }
@@ -82,10 +82,11 @@ func TestIdempotencyExpiry(t *testing.T) {
 	c := newClock()
 	s := openMem(t, WithClock(c.now))
 	scope := IdempotencyScope{Credential: s.CredentialKey("t"), Repo: "o/r", Tool: "x"}
-	if _, err := s.Reserve(ctx, scope, "k", "fp"); err != nil {
+	first, err := s.Reserve(ctx, scope, "k", "fp")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Complete(ctx, scope, "k", "fp", json.RawMessage(`1`)); err != nil {
+	if err := s.Complete(ctx, scope, "k", "fp", first.CreatedAt, json.RawMessage(`1`)); err != nil {
 		t.Fatal(err)
 	}
 	c.add(IdempotencyTTL - time.Second)
@@ -122,26 +123,31 @@ func TestIdempotencyRelease(t *testing.T) {
 	ctx := context.Background()
 	s := openMem(t)
 	scope := IdempotencyScope{Credential: s.CredentialKey("t"), Repo: "o/r", Tool: "x"}
-	if _, err := s.Reserve(ctx, scope, "k", "fp"); err != nil {
+	first, err := s.Reserve(ctx, scope, "k", "fp")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Release(ctx, scope, "k", "other"); !errors.Is(err, ErrNotReserved) {
+	if err := s.Release(ctx, scope, "k", "other", first.CreatedAt); !errors.Is(err, ErrNotReserved) {
 		t.Fatalf("release with the wrong fingerprint: %v", err)
 	}
-	if err := s.Release(ctx, scope, "k", "fp"); err != nil {
+	if err := s.Release(ctx, scope, "k", "fp", first.CreatedAt.Add(time.Millisecond)); !errors.Is(err, ErrNotReserved) {
+		t.Fatalf("Release of a reservation made at another time: %v", err)
+	}
+	if err := s.Release(ctx, scope, "k", "fp", first.CreatedAt); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := s.Reserve(ctx, scope, "k", "fp"); err != nil || r.Outcome != Reserved {
-		t.Fatalf("after release: %+v %v", r, err)
+	again, err := s.Reserve(ctx, scope, "k", "fp")
+	if err != nil || again.Outcome != Reserved {
+		t.Fatalf("after release: %+v %v", again, err)
 	}
-	if err := s.Complete(ctx, scope, "k", "fp", json.RawMessage(`{}`)); err != nil {
+	if err := s.Complete(ctx, scope, "k", "fp", again.CreatedAt, json.RawMessage(`{}`)); err != nil {
 		t.Fatal(err)
 	}
 	// A completed write can never be released.
-	if err := s.Release(ctx, scope, "k", "fp"); !errors.Is(err, ErrNotReserved) {
+	if err := s.Release(ctx, scope, "k", "fp", again.CreatedAt); !errors.Is(err, ErrNotReserved) {
 		t.Fatalf("release of a completed key: %v", err)
 	}
-	if err := s.Complete(ctx, scope, "missing", "fp", json.RawMessage(`{}`)); !errors.Is(err, ErrNotReserved) {
+	if err := s.Complete(ctx, scope, "missing", "fp", again.CreatedAt, json.RawMessage(`{}`)); !errors.Is(err, ErrNotReserved) {
 		t.Fatalf("complete without reserve: %v", err)
 	}
 	if _, err := s.Reserve(ctx, IdempotencyScope{}, "k", "fp"); err == nil {
@@ -193,7 +199,7 @@ func TestIdempotencyConcurrentReserve(t *testing.T) {
 							mu.Lock()
 							reserved[key]++
 							mu.Unlock()
-							if err := s.Complete(ctx, scope, key, "fp", json.RawMessage(`true`)); err != nil {
+							if err := s.Complete(ctx, scope, key, "fp", r.CreatedAt, json.RawMessage(`true`)); err != nil {
 								errs <- err
 							}
 						}

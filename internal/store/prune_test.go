@@ -140,10 +140,11 @@ func TestScheduledPruneDropsExpiredKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.add(IdempotencyTTL)
-	if _, err := s.Reserve(ctx, scope, "fresh", "fp"); err != nil {
+	fresh, err := s.Reserve(ctx, scope, "fresh", "fp")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Complete(ctx, scope, "fresh", "fp", json.RawMessage(`{"number":42}`)); err != nil {
+	if err := s.Complete(ctx, scope, "fresh", "fp", fresh.CreatedAt, json.RawMessage(`{"number":42}`)); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)

@@ -236,18 +236,18 @@ func (r *Redis) Takeover(ctx context.Context, scope IdempotencyScope, key, finge
 	return r.claim(ctx, scope, key, fingerprint, "takeover", since)
 }
 
-// pendingScript changes a pending entry with fingerprint ARGV[1]:
-// ARGV[2] "complete" stores ARGV[3] as the result, "release" deletes it,
-// "renew" moves its marker to ARGV[3] when it was made at ARGV[4].
+// pendingScript changes the pending entry with fingerprint ARGV[1] made
+// at ARGV[4] (never one another holder has taken over since): ARGV[2]
+// "complete" stores ARGV[3] as the result, "release" deletes it, "renew"
+// moves its marker to ARGV[3].
 var pendingScript = redis.NewScript(`
 local f = redis.call('HMGET', KEYS[1], 'fp', 'state', 'created')
-if f[1] ~= ARGV[1] or f[2] ~= 'pending' then return 0 end
+if f[1] ~= ARGV[1] or f[2] ~= 'pending' or f[3] ~= ARGV[4] then return 0 end
 if ARGV[2] == 'complete' then
   redis.call('HSET', KEYS[1], 'state', 'complete', 'result', ARGV[3])
 elseif ARGV[2] == 'release' then
   redis.call('DEL', KEYS[1])
 else
-  if f[3] ~= ARGV[4] then return 0 end
   redis.call('HSET', KEYS[1], 'lease', ARGV[3])
 end
 return 1
@@ -268,16 +268,16 @@ func (r *Redis) pending(ctx context.Context, scope IdempotencyScope, key, finger
 }
 
 // Complete records the reserved write's result; see Store.Complete.
-func (r *Redis) Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, result json.RawMessage) error {
+func (r *Redis) Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, result json.RawMessage) error {
 	if !json.Valid(result) {
 		return errors.New("store: an idempotency result must be JSON")
 	}
-	return r.pending(ctx, scope, key, fingerprint, "complete", []byte(result))
+	return r.pending(ctx, scope, key, fingerprint, "complete", []byte(result), since.UnixMilli())
 }
 
 // Release gives up a reservation whose write did not happen.
-func (r *Redis) Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string) error {
-	return r.pending(ctx, scope, key, fingerprint, "release", "")
+func (r *Redis) Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) error {
+	return r.pending(ctx, scope, key, fingerprint, "release", "", since.UnixMilli())
 }
 
 // Renew moves the in-flight marker of the reservation made at since to

@@ -74,7 +74,7 @@ func TestSuiteIdempotencyReplayAcrossHandles(t *testing.T) {
 		if err != nil || r2.Outcome != InProgress || !r2.Live || !r2.CreatedAt.Equal(r.CreatedAt) {
 			t.Fatalf("Reserve while pending = %+v, %v", r2, err)
 		}
-		if err := a.Complete(ctx, scope, "k1", "fp", json.RawMessage(`{"number":7}`)); err != nil {
+		if err := a.Complete(ctx, scope, "k1", "fp", r.CreatedAt, json.RawMessage(`{"number":7}`)); err != nil {
 			t.Fatal(err)
 		}
 		upper := scope
@@ -90,7 +90,7 @@ func TestSuiteIdempotencyReplayAcrossHandles(t *testing.T) {
 		if _, err := b.Reserve(ctx, scope, "k1", "other"); !errors.Is(err, ErrKeyReused) {
 			t.Fatalf("reuse with another fingerprint: %v", err)
 		}
-		if err := b.Complete(ctx, scope, "k1", "fp", json.RawMessage(`{"number":8}`)); !errors.Is(err, ErrNotReserved) {
+		if err := b.Complete(ctx, scope, "k1", "fp", r.CreatedAt, json.RawMessage(`{"number":8}`)); !errors.Is(err, ErrNotReserved) {
 			t.Fatalf("second Complete: %v", err)
 		}
 		for _, other := range []IdempotencyScope{
@@ -107,10 +107,11 @@ func TestSuiteIdempotencyReplayAcrossHandles(t *testing.T) {
 		if _, ok, _ := a.Lookup(ctx, scope, "k1"); ok {
 			t.Fatal("expired key still looked up")
 		}
-		if r, err := b.Reserve(ctx, scope, "k1", "other"); err != nil || r.Outcome != Reserved {
+		r, err = b.Reserve(ctx, scope, "k1", "other")
+		if err != nil || r.Outcome != Reserved {
 			t.Fatalf("Reserve after expiry = %+v, %v", r, err)
 		}
-		if err := b.Release(ctx, scope, "k1", "other"); err != nil {
+		if err := b.Release(ctx, scope, "k1", "other", r.CreatedAt); err != nil {
 			t.Fatal(err)
 		}
 		if r, err := a.Reserve(ctx, scope, "k1", "fp"); err != nil || r.Outcome != Reserved {
@@ -196,9 +197,10 @@ func TestSuiteIdempotencyLeaseAndTakeover(t *testing.T) {
 			t.Fatalf("Takeover with a stale since = %+v, %v", r, err)
 		}
 		var (
-			wg   sync.WaitGroup
-			mu   sync.Mutex
-			wins int
+			wg     sync.WaitGroup
+			mu     sync.Mutex
+			wins   int
+			winner Reservation
 		)
 		for i := range 10 {
 			h := a
@@ -216,6 +218,7 @@ func TestSuiteIdempotencyLeaseAndTakeover(t *testing.T) {
 				if r.Outcome == Reserved {
 					mu.Lock()
 					wins++
+					winner = r
 					mu.Unlock()
 				}
 			}()
@@ -227,6 +230,23 @@ func TestSuiteIdempotencyLeaseAndTakeover(t *testing.T) {
 		// The old holder's renewal no longer applies.
 		if err := a.Renew(ctx, scope, "k", "fp", first.CreatedAt, clk.now().Add(LeaseTTL)); !errors.Is(err, ErrNotReserved) {
 			t.Fatalf("Renew by the old holder: %v", err)
+		}
+		// Nor does its release or its result: the key is the new holder's,
+		// whose write is under way; clearing it would let a third write.
+		if err := a.Release(ctx, scope, "k", "fp", first.CreatedAt); !errors.Is(err, ErrNotReserved) {
+			t.Fatalf("Release by the old holder: %v", err)
+		}
+		if err := a.Complete(ctx, scope, "k", "fp", first.CreatedAt, json.RawMessage(`{"number":1}`)); !errors.Is(err, ErrNotReserved) {
+			t.Fatalf("Complete by the old holder: %v", err)
+		}
+		if r, _ := b.Reserve(ctx, scope, "k", "fp"); r.Outcome != InProgress || !r.Live {
+			t.Fatalf("the new holder's key after the old holder's attempts = %+v", r)
+		}
+		if err := b.Complete(ctx, scope, "k", "fp", winner.CreatedAt, json.RawMessage(`{"number":2}`)); err != nil {
+			t.Fatalf("Complete by the new holder: %v", err)
+		}
+		if r, _ := a.Reserve(ctx, scope, "k", "fp"); r.Outcome != Replay || string(r.Result) != `{"number":2}` {
+			t.Fatalf("after the new holder completed = %+v", r)
 		}
 		if _, err := b.Takeover(ctx, scope, "k", "other", first.CreatedAt); !errors.Is(err, ErrKeyReused) {
 			t.Fatalf("Takeover with another fingerprint: %v", err)

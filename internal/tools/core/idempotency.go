@@ -260,7 +260,7 @@ func (k *IdemKey) complete(ctx context.Context, rec idemRecord) {
 	defer k.release()
 	b, err := json.Marshal(rec)
 	if err == nil {
-		err = k.s.Store.Complete(ctx, k.scope, k.key, k.fp, b)
+		err = k.s.Store.Complete(ctx, k.scope, k.key, k.fp, k.since, b)
 	}
 	if err != nil {
 		k.s.Logger().Warn("idempotency key not recorded", "tool", k.scope.Tool, "err", err)
@@ -279,7 +279,7 @@ func (k *IdemKey) settle(ctx context.Context, e *contract.Error) {
 		k.abandon(ctx)
 		return
 	}
-	if err := k.s.Store.Release(ctx, k.scope, k.key, k.fp); err != nil && !errors.Is(err, store.ErrNotReserved) {
+	if err := k.s.Store.Release(ctx, k.scope, k.key, k.fp, k.since); err != nil && !errors.Is(err, store.ErrNotReserved) {
 		k.s.Logger().Warn("idempotency key not released", "tool", k.scope.Tool, "err", err)
 	}
 }
