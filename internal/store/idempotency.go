@@ -80,6 +80,14 @@ var ErrNotReserved = errors.New("store: no pending reservation for this idempote
 // and the claim are one transaction, so of concurrent callers exactly one
 // gets Reserved.
 func (s *Store) Reserve(ctx context.Context, scope IdempotencyScope, key, fingerprint string) (Reservation, error) {
+	return s.reserve(ctx, scope, key, fingerprint, nil)
+}
+
+// reserve is Reserve, and with since Takeover: one transaction reads the
+// key and claims it when it is absent or expired, or (with since) when it
+// is the pending reservation made at since whose marker has lapsed.
+// Otherwise it reports the key's earlier use.
+func (s *Store) reserve(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since *time.Time) (Reservation, error) {
 	if err := scope.valid(key); err != nil {
 		return Reservation{}, err
 	}
@@ -99,6 +107,9 @@ func (s *Store) Reserve(ctx context.Context, scope IdempotencyScope, key, finger
 		case err == nil && now.Before(time.UnixMilli(created).Add(IdempotencyTTL)):
 			if fp != fingerprint {
 				return ErrKeyReused
+			}
+			if since != nil && state == "pending" && created == since.UnixMilli() && now.UnixMilli() >= lease {
+				return s.claimKey(ctx, tx, scope, key, fingerprint, now, &out)
 			}
 			out = Reservation{Outcome: InProgress, CreatedAt: time.UnixMilli(created), Live: now.UnixMilli() < lease}
 			if state == "complete" {
@@ -155,41 +166,7 @@ func (s *Store) Renew(ctx context.Context, scope IdempotencyScope, key, fingerpr
 // callers gets Reserved; the others get what Reserve would tell them now.
 // An absent or expired key is claimed as Reserve would.
 func (s *Store) Takeover(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) (Reservation, error) {
-	if err := scope.valid(key); err != nil {
-		return Reservation{}, err
-	}
-	var out Reservation
-	err := s.withTx(ctx, func(tx *sql.Tx) error {
-		now := s.now()
-		var (
-			fp, state      string
-			result         []byte
-			created, lease int64
-		)
-		err := tx.QueryRowContext(ctx,
-			`SELECT fingerprint, state, result, created_at, lease_until FROM idempotency
-			 WHERE credential = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
-		).Scan(&fp, &state, &result, &created, &lease)
-		switch {
-		case err == nil && now.Before(time.UnixMilli(created).Add(IdempotencyTTL)):
-			if fp != fingerprint {
-				return ErrKeyReused
-			}
-			if state == "pending" && created == since.UnixMilli() && now.UnixMilli() >= lease {
-				return s.claimKey(ctx, tx, scope, key, fingerprint, now, &out)
-			}
-			out = Reservation{Outcome: InProgress, CreatedAt: time.UnixMilli(created), Live: now.UnixMilli() < lease}
-			if state == "complete" {
-				out.Outcome, out.Result = Replay, json.RawMessage(result)
-			}
-			out.ExpiresAt = out.CreatedAt.Add(IdempotencyTTL)
-			return nil
-		case err != nil && !errors.Is(err, sql.ErrNoRows):
-			return fmt.Errorf("store: read idempotency key: %w", err)
-		}
-		return s.claimKey(ctx, tx, scope, key, fingerprint, now, &out)
-	})
-	return out, err
+	return s.reserve(ctx, scope, key, fingerprint, &since)
 }
 
 // Complete records the result of the write that Reserve (or Takeover) let
