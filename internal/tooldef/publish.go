@@ -18,12 +18,25 @@ import (
 // ghgate://schemas resource (see Spec.Schemas), read only by whoever needs
 // them. The fields a tool outlines (Tool.Outline) are listed one level
 // further down, with their descriptions.
-func publishedOutput(full *jsonschema.Schema, outline []string) (*jsonschema.Schema, error) {
+func publishedOutput(full *jsonschema.Schema, outline, unlisted []string) (*jsonschema.Schema, error) {
 	out := slim(full, 0)
 	// Fields any result may carry are described once, in the server's
 	// instructions, rather than in every tool: the schema stays open
 	// (no additionalProperties: false), so they remain valid.
 	for _, name := range commonOutputFields {
+		delete(out.Properties, name)
+	}
+	// So are the paging fields, the same on every listing: the cursor
+	// argument each listing takes names the field it is fed from.
+	for name := range out.Properties {
+		if isPagingField(name) {
+			delete(out.Properties, name)
+		}
+	}
+	for _, name := range unlisted {
+		if out.Properties[name] == nil {
+			return nil, fmt.Errorf("unlisted %s: no such output field", name)
+		}
 		delete(out.Properties, name)
 	}
 	for _, path := range outline {
@@ -84,6 +97,18 @@ func outlineField(out, full *jsonschema.Schema, path string) error {
 // found already done, or what it could not check), and on a listing
 // truncated with truncation_hint (some matches cannot be reached).
 var commonOutputFields = []string{"rate_limit_remaining", "notes", "truncated", "truncation_hint"}
+
+// isPagingField reports whether an output field is part of paging:
+// has_more and next_cursor, or a prefixed pair for a listing nested in a
+// result (get_issue's comments_has_more, comments_next_cursor).
+func isPagingField(name string) bool {
+	for _, f := range []string{"has_more", "next_cursor"} {
+		if name == f || strings.HasSuffix(name, "_"+f) {
+			return true
+		}
+	}
+	return false
+}
 
 func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 	if s == nil {

@@ -30,7 +30,7 @@ func publishedJSON(t *testing.T, outline ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := publishedOutput(full, outline)
+	pub, err := publishedOutput(full, outline, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,9 +67,42 @@ func TestPublishedOutputRefusesBadOutlines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"missing", "plain", "row.missing", "row[]", "rows.count"} {
-		if _, err := publishedOutput(full, []string{path}); err == nil {
+		if _, err := publishedOutput(full, []string{path}, nil); err == nil {
 			t.Errorf("outline %q was accepted", path)
 		}
+	}
+}
+
+type pagedOut struct {
+	Items              []string `json:"items"`
+	Kind               string   `json:"kind"`
+	HasMore            bool     `json:"has_more"`
+	NextCursor         string   `json:"next_cursor,omitempty"`
+	CommentsHasMore    bool     `json:"comments_has_more,omitempty"`
+	CommentsNextCursor string   `json:"comments_next_cursor,omitempty"`
+}
+
+// Paging fields and the fields a tool unlists are left to the full
+// schema; an unlisted name that is not an output field is refused, so a
+// rename cannot leave it behind.
+func TestPublishedOutputLeavesPagingAndUnlistedFields(t *testing.T) {
+	full, err := schemaFor(reflect.TypeFor[pagedOut]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := publishedOutput(full, nil, []string{"kind"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(pub)
+	if got, want := string(b), `{"type":"object","properties":{"items":{"type":"array","items":{"type":"string"}}}}`; got != want {
+		t.Errorf("published\n got %s\nwant %s", got, want)
+	}
+	if len(full.Properties) != 6 {
+		t.Errorf("the full schema lost fields: %v", propertyNames(full))
+	}
+	if _, err := publishedOutput(full, nil, []string{"missing"}); err == nil {
+		t.Error("unlisting a field the output does not have was accepted")
 	}
 }
 

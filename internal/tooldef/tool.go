@@ -66,7 +66,12 @@ type Tool[In, Out any] struct {
 	// sees in full in its first result (a search's summary row), stay in
 	// the ghgate://schemas resource.
 	Outline []string
-	Run     func(ctx context.Context, in In) (Out, error)
+	// Unlisted names top-level output fields tools/list leaves to the
+	// ghgate://schemas resource because listing them tells an agent
+	// nothing it lacks: an argument repeated back (the issue_number it
+	// sent), or a constant (link_issues' done, true on every success).
+	Unlisted []string
+	Run      func(ctx context.Context, in In) (Out, error)
 }
 
 // Validator is implemented by inputs with rules that span fields.
@@ -168,15 +173,19 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
 	}
-	published, err := publishedOutput(out, t.Outline)
+	published, err := publishedOutput(out, t.Outline, t.Unlisted)
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 	}
 	readOnly := t.Mode == Read
 	// openWorldHint defaults to true and the destructive hint means
-	// nothing for a read-only tool, so it is sent for writes only. The SDK
-	// always sends idempotentHint: a read is idempotent (repeating it
-	// changes nothing), a write says so only when it is.
+	// nothing for a read-only tool, so it is sent for writes only. On a
+	// write it is sent even when true (the spec's default): a client that
+	// does not apply defaults must not take an overwrite for an addition.
+	// The SDK (since 1.7) always sends readOnlyHint and idempotentHint,
+	// false or not, so they cannot be left to their defaults to save
+	// bytes: a read says it is idempotent (repeating it changes nothing),
+	// a write says so only when it is.
 	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly || t.Idempotent}
 	if !readOnly {
 		ann.DestructiveHint = ptr(t.Destructive)

@@ -435,6 +435,7 @@ func (s *Tools) LinkIssues() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
+		Unlisted:    []string{"done"}, // true on every success
 		Run:         s.linkIssues,
 	}
 }

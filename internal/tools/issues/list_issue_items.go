@@ -18,7 +18,7 @@ type ListIssueItemsIn struct {
 	IssueNumber core.IssueNumber `json:"issue_number"`
 	Collection  Collection       `json:"collection"`
 	PageSize    core.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor      string           `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+	Cursor      string           `json:"cursor,omitempty" jsonschema:"next_cursor"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -199,7 +199,7 @@ func (s *Tools) ListIssueItems() tooldef.Spec {
 		Name:        core.NameListIssueItems,
 		Toolset:     Toolset,
 		Title:       "List issue items",
-		Description: "An issue's items by collection, paged.",
+		Description: "An issue's items by collection.",
 		Mode:        tooldef.Read,
 		Run:         s.listIssueItems,
 	}

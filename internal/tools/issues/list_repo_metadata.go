@@ -17,7 +17,7 @@ type ListRepoMetadataIn struct {
 	Repo     string        `json:"repo"`
 	Kind     MetadataKind  `json:"kind"`
 	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 100"`
-	Cursor   string        `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+	Cursor   string        `json:"cursor,omitempty" jsonschema:"next_cursor"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -164,6 +164,7 @@ func (s *Tools) ListRepoMetadata() tooldef.Spec {
 		Title:       "List repo metadata",
 		Description: "A repo's valid values for issue fields, by kind.",
 		Mode:        tooldef.Read,
+		Unlisted:    []string{"kind"}, // the argument, repeated
 		Run:         s.listRepoMetadata,
 	}
 }
