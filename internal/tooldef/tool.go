@@ -71,7 +71,15 @@ type Tool[In, Out any] struct {
 	// nothing it lacks: an argument repeated back (the issue_number it
 	// sent), or a constant (link_issues' done, true on every success).
 	Unlisted []string
-	Run      func(ctx context.Context, in In) (Out, error)
+	// Gated names top-level input fields that belong to another toolset,
+	// field → toolset: github_create_issue's project is the projects
+	// toolset's, github_get_issue's source the sync toolset's. A server
+	// that does not serve that toolset neither lists nor accepts the
+	// field, so the default tools/list pays nothing for features it
+	// does not offer, and a call naming the field is refused like any
+	// unknown field, before anything runs.
+	Gated map[string]string
+	Run   func(ctx context.Context, in In) (Out, error)
 }
 
 // Validator is implemented by inputs with rules that span fields.
@@ -89,6 +97,9 @@ type Env struct {
 	Fingerprint func() string
 	// Wrap, when set, runs around every call (credential routing, audit).
 	Wrap Wrapper
+	// Serves reports whether the server serves a toolset; a tool's Gated
+	// fields exist only when it does. Nil means every toolset is served.
+	Serves func(toolset string) bool
 }
 
 // Call describes a tool call to a Wrapper.
@@ -164,6 +175,9 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	in, out, err := t.Schemas()
 	if err != nil {
 		return nil, nil, err
+	}
+	if in, err = gate(in, t.Gated, env.Serves); err != nil {
+		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 	}
 	check, err := newValidator(in)
 	if err != nil {
