@@ -70,7 +70,8 @@ func validate(method, requestURI string, reqHeader http.Header, status int, head
 		return Result{}, fmt.Errorf("request URI %q: %w", requestURI, err)
 	}
 	path := u.EscapedPath()
-	if path == "/api/v3" || strings.HasPrefix(path, "/api/v3/") {
+	ghes := path == "/api/v3" || strings.HasPrefix(path, "/api/v3/")
+	if ghes {
 		path = strings.TrimPrefix(path, "/api/v3")
 	}
 	if method == http.MethodHead || strings.HasPrefix(path, "/_emulator/") || path == "/graphql" || path == "/api/graphql" {
@@ -85,6 +86,9 @@ func validate(method, requestURI string, reqHeader http.Header, status int, head
 		return Result{Checked: true}, fmt.Errorf("304 with a %d-byte body; a 304 has none", len(body))
 	}
 
+	if res, ok, err := s.validateVersioned(method, path, ghes, reqHeader, status, header, body); ok {
+		return res, err
+	}
 	routeReq, err := http.NewRequest(method, "https://api.github.com"+routingPath(path)+queryOf(u), nil)
 	if err != nil {
 		return Result{}, fmt.Errorf("route %s %s: %w", method, path, err)

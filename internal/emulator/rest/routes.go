@@ -104,6 +104,10 @@ func (a *api) routeTable() []route {
 		{"DELETE", issue + "/dependencies/blocked_by/{issue_id}", removeBlockedBy},
 		{"GET", issue + "/dependencies/blocking", listBlocking},
 
+		{"GET", issue + "/related", listRelated},
+		{"POST", issue + "/related", addRelated},
+		{"DELETE", issue + "/related/{issue_id}", removeRelated},
+
 		{"GET", issue + "/timeline", listTimeline},
 
 		{"GET", "/orgs/{org}/issue-types", listOrgIssueTypes},
