@@ -70,8 +70,7 @@ func validate(method, requestURI string, reqHeader http.Header, status int, head
 		return Result{}, fmt.Errorf("request URI %q: %w", requestURI, err)
 	}
 	path := u.EscapedPath()
-	ghes := path == "/api/v3" || strings.HasPrefix(path, "/api/v3/")
-	if ghes {
+	if path == "/api/v3" || strings.HasPrefix(path, "/api/v3/") {
 		path = strings.TrimPrefix(path, "/api/v3")
 	}
 	if method == http.MethodHead || strings.HasPrefix(path, "/_emulator/") || path == "/graphql" || path == "/api/graphql" {
@@ -86,7 +85,7 @@ func validate(method, requestURI string, reqHeader http.Header, status int, head
 		return Result{Checked: true}, fmt.Errorf("304 with a %d-byte body; a 304 has none", len(body))
 	}
 
-	if res, ok, err := s.validateVersioned(method, path, ghes, reqHeader, status, header, body); ok {
+	if res, ok, err := s.validateVersioned(method, path, reqHeader, status, header, body); ok {
 		return res, err
 	}
 	routeReq, err := http.NewRequest(method, "https://api.github.com"+routingPath(path)+queryOf(u), nil)

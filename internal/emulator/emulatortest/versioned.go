@@ -20,9 +20,9 @@ import (
 // description has them, their answers are checked here: the success
 // bodies against the description's own issue schema (the shape of the
 // issue-dependency endpoints beside them), errors against basic-error and
-// validation-error, and any request that does not name 2026-03-10, or
-// that came through the GHES prefix, must get the 404 of a path GitHub
-// does not serve.
+// validation-error, and any request that does not name 2026-03-10 must
+// get the 404 of a path GitHub does not serve (a GHES version answers 404
+// or, not knowing the version, 400).
 var versionedOps = []struct {
 	method   string
 	template string
@@ -40,13 +40,13 @@ const relatedAPIVersion = "2026-03-10"
 
 // validateVersioned checks an answer on a versionedOps path; matched is
 // false for any other path.
-func (s *spec) validateVersioned(method, path string, ghes bool, reqHeader http.Header, status int, header http.Header, body []byte) (res Result, matched bool, err error) {
+func (s *spec) validateVersioned(method, path string, reqHeader http.Header, status int, header http.Header, body []byte) (res Result, matched bool, err error) {
 	for _, op := range versionedOps {
 		if op.method != method || !op.path.MatchString(path) {
 			continue
 		}
 		res = Result{Operation: method + " " + op.template, Checked: true}
-		served := !ghes && reqHeader != nil && reqHeader.Get("X-GitHub-Api-Version") == relatedAPIVersion
+		served := reqHeader != nil && reqHeader.Get("X-GitHub-Api-Version") == relatedAPIVersion
 		if reqHeader == nil {
 			// No request headers to judge by: only the shapes are checked.
 			served = status != http.StatusNotFound
@@ -64,7 +64,7 @@ func (s *spec) validateVersioned(method, path string, ghes bool, reqHeader http.
 		case status == http.StatusNotModified && method == "GET":
 		case status == http.StatusUnprocessableEntity && method == "POST":
 			schema = "validation-error"
-		case status == http.StatusBadRequest && method == "POST",
+		case status == http.StatusBadRequest,
 			status == http.StatusUnauthorized, status == http.StatusNotFound, status == http.StatusGone,
 			status == http.StatusForbidden, status == http.StatusTooManyRequests, status >= 500:
 			schema = "basic-error"

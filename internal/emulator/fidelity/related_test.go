@@ -3,16 +3,43 @@ package fidelity
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator"
 )
 
+// TestRelatedIssuesOnGHES: a GitHub Enterprise Server version (3.20 here)
+// does not know API version 2026-03-10 and answers 400 naming the versions
+// it knows; without the version the path is one it does not serve (404).
+// Nothing is written either way.
+func TestRelatedIssuesOnGHES(t *testing.T) {
+	w := newWorld(t, emulator.Options{GHESVersion: "3.20"})
+	const repo = "/api/v3/repos/acme/widgets"
+	v2026 := http.Header{"X-GitHub-Api-Version": {"2026-03-10"}}
+	res := w.srv.Do(t, "POST", repo+"/issues/2/related", tokAlice, map[string]any{"issue_id": w.ids[22]}, v2026)
+	if res.Status != 400 || !strings.Contains(string(res.Body), `\"2022-11-28\" (most recent).`) {
+		t.Errorf("POST related in 2026-03-10 on GHES: %d %s, want 400 naming 2022-11-28 only", res.Status, res.Body)
+	}
+	if res := w.srv.Do(t, "POST", repo+"/issues/2/related", tokAlice, map[string]any{"issue_id": w.ids[22]}); res.Status != 404 {
+		t.Errorf("POST related in the default version on GHES: %d, want 404", res.Status)
+	}
+	if res := w.srv.Do(t, "GET", repo+"/issues/2", tokAlice, nil); res.Status != 200 {
+		t.Errorf("GHES serves its other endpoints: %d", res.Status)
+	}
+	st := w.srv.Emu.State()
+	st.Lock()
+	defer st.Unlock()
+	if n := len(st.Repo("acme", "widgets").Issue(2).Related); n != 0 {
+		t.Errorf("a refused request wrote %d links", n)
+	}
+}
+
 // TestRelatedIssues checks the related-issue endpoints of API version
 // 2026-03-10: the link shows on both issues, a repeat is refused 422, an
 // absent link answers 404 to its removal, and a request in the default
-// version, or through the GHES prefix, gets the 404 of a path GitHub does
-// not serve, with nothing written. Every answer is validated by the
+// version gets the 404 of a path GitHub does not serve, with nothing
+// written. Every answer is validated by the
 // harness (emulatortest/versioned.go).
 func TestRelatedIssues(t *testing.T) {
 	w := newWorld(t, emulator.Options{})
@@ -37,8 +64,8 @@ func TestRelatedIssues(t *testing.T) {
 			t.Errorf("POST related in version %v: %d, want 404", h, res.Status)
 		}
 	}
-	if res := w.srv.Do(t, "POST", "/api/v3"+repo+"/issues/2/related", tokAlice, map[string]any{"issue_id": w.ids[22]}, v2026); res.Status != 404 {
-		t.Errorf("POST related through /api/v3: %d, want 404", res.Status)
+	if res := w.srv.Do(t, "GET", "/api/v3"+repo+"/issues/2/related", tokCarol, nil, v2026); res.Status != 200 {
+		t.Errorf("GET related through /api/v3 of GitHub.com's layout: %d, want 200", res.Status)
 	}
 	if got := numbers(repo + "/issues/2/related"); len(got) != 0 {
 		t.Fatalf("a refused request wrote a link: %v", got)

@@ -3,7 +3,6 @@ package rest
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
@@ -15,9 +14,9 @@ import (
 // (docs.github.com/rest/issues/issues?apiVersion=2026-03-10); the 2022-11-28
 // docs and GitHub Enterprise Server's (3.22 and older) have no such
 // endpoints, and @octokit/openapi 23.0.2 does not describe them. So they
-// answer only a request that names 2026-03-10 and did not come through
-// the GHES prefix /api/v3: any other gets the 404 GitHub gives a path it
-// does not serve.
+// answer only a request that names 2026-03-10 and is not answered as a
+// GHES version (emulator Options.GHESVersion): any other gets the 404
+// GitHub gives a path it does not serve.
 //
 // Their shapes follow the issue-dependency endpoints beside them: the
 // list is an array of issues, add takes {"issue_id": <database id>} and
@@ -32,7 +31,7 @@ const (
 // relatedServed reports whether this request may reach the related-issue
 // endpoints, answering 404 when not.
 func (c *call) relatedServed() bool {
-	if c.Req.Header.Get("X-GitHub-Api-Version") != relatedAPIVersion || strings.HasSuffix(c.Links.API, "/api/v3") {
+	if c.Req.Header.Get("X-GitHub-Api-Version") != relatedAPIVersion || c.GHES != "" {
 		c.NotFound()
 		return false
 	}
