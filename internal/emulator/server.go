@@ -308,7 +308,11 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	}
 	if !versionRejected {
-		h.Set("X-GitHub-Api-Version-Selected", defaultAPIVersion)
+		selected := defaultAPIVersion
+		if v := strings.TrimSpace(r.Header.Get(apiVersionHeader)); v != "" {
+			selected = v // supported, or it would have been rejected
+		}
+		h.Set("X-GitHub-Api-Version-Selected", selected)
 	}
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
