@@ -34,3 +34,7 @@ const (
 func SignAppJWT(appID int64, key *rsa.PrivateKey, iat, exp time.Time) (string, error) {
 	return state.SignAppJWT(appID, key, iat, exp)
 }
+
+// PullCloses reports whether a pull request's closing keywords ("Fixes
+// #N", "Fixes OWNER/REPO#N") name the issue.
+func PullCloses(pr, is *Issue) bool { return state.Closes(pr, is) }

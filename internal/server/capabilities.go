@@ -13,10 +13,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	var b strings.Builder
 	b.WriteString("ghgate: GitHub issues for agents.\n\nDoes:\n")
 	if readOnly {
-		b.WriteString("- search and read issues, their comments, sub-issues, dependencies, timelines and linked pull requests, and repository metadata\n")
+		b.WriteString("- search and read issues, their comments, sub-issues, dependencies, related issues, development (linked branches, closing pull requests), timelines and linked pull requests, and repository metadata\n")
 		b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call\n")
 	} else {
-		b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues and blocked-by dependencies\n")
+		b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues, blocked-by dependencies and related issues " +
+			"(related needs GitHub's REST API version 2026-03-10: where the server lacks it, related_issues_unsupported, never text in a body)\n")
 		b.WriteString("- label edits touch only the labels named (add/remove/swap), never racing other writers\n")
 		b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call; writes say whether they happened (settlement)\n")
 		b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")

@@ -125,6 +125,7 @@ func SeedDemo(s *state.State) error {
 	sd.seedIssueFields(w)
 	sd.seedPullActivity(w)
 	sd.seedReleases(w)
+	sd.seedDevelopment(w)
 	for _, r := range []*state.Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {
 			if is.UpdatedAt.After(r.UpdatedAt) {

@@ -184,6 +184,7 @@ type Issue struct {
 	SubIssues []*Issue // in priority order
 	BlockedBy []*Issue
 	Blocking  []*Issue
+	Related   []*Issue // symmetric: each is in the other's list (related.go)
 	// DuplicateOf is the issue this one was marked a duplicate of
 	// (closeIssue's duplicateIssueId).
 	DuplicateOf *Issue
