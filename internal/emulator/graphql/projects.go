@@ -178,6 +178,7 @@ func registerProjects(r *resolvers) {
 	registerProjectFields(r)
 	registerProjectItems(r)
 	registerProjectValues(r)
+	registerProjectMutations(r)
 }
 
 // projectList filters (query matches title words; is:open, is:closed) and
