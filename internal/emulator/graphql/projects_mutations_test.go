@@ -172,7 +172,9 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	// comes back on unarchive.
 	const archiveDoc = `mutation($p: ID!, $i: ID!) { archiveProjectV2Item(input: {projectId: $p, itemId: $i}) { item { isArchived } } }`
 	const unarchiveDoc = `mutation($p: ID!, $i: ID!) { unarchiveProjectV2Item(input: {projectId: $p, itemId: $i}) { item { isArchived } } }`
-	var ar struct{ ArchiveProjectV2Item struct{ Item struct{ IsArchived bool } } }
+	var ar struct {
+		ArchiveProjectV2Item struct{ Item struct{ IsArchived bool } }
+	}
 	w.query(seed.DemoTokenBob, archiveDoc, map[string]any{"p": b.project, "i": item.ID}).ok(t, &ar)
 	if !ar.ArchiveProjectV2Item.Item.IsArchived {
 		t.Error("archive did not archive")
@@ -182,7 +184,9 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	if len(r.Errors) != 1 || r.Errors[0].Type != "UNPROCESSABLE" || !strings.Contains(r.Errors[0].Message, "Archived") {
 		t.Errorf("update of an archived item: %+v", r.Errors)
 	}
-	var un struct{ UnarchiveProjectV2Item struct{ Item struct{ IsArchived bool } } }
+	var un struct {
+		UnarchiveProjectV2Item struct{ Item struct{ IsArchived bool } }
+	}
 	w.query(seed.DemoTokenBob, unarchiveDoc, map[string]any{"p": b.project, "i": item.ID}).ok(t, &un)
 	if un.UnarchiveProjectV2Item.Item.IsArchived {
 		t.Error("unarchive did not restore")
@@ -192,7 +196,9 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	const moveDoc = `mutation($p: ID!, $i: ID!, $after: ID) { updateProjectV2ItemPosition(input: {projectId: $p, itemId: $i, afterId: $after}) {
   items(first: 3) { nodes { id } } } }`
 	var mv struct {
-		UpdateProjectV2ItemPosition struct{ Items struct{ Nodes []struct{ ID string } } }
+		UpdateProjectV2ItemPosition struct {
+			Items struct{ Nodes []struct{ ID string } }
+		}
 	}
 	w.query(seed.DemoTokenBob, moveDoc, map[string]any{"p": b.project, "i": item.ID}).ok(t, &mv)
 	order := slices.Clone(mv.UpdateProjectV2ItemPosition.Items.Nodes)
@@ -228,7 +234,9 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	// longer resolves.
 	const deleteDoc = `mutation($p: ID!, $i: ID!) { deleteProjectV2Item(input: {projectId: $p, itemId: $i}) { deletedItemId } }`
 	for _, id := range []string{item.ID, dr.AddProjectV2DraftIssue.ProjectItem.ID} {
-		var del struct{ DeleteProjectV2Item struct{ DeletedItemID string } }
+		var del struct {
+			DeleteProjectV2Item struct{ DeletedItemID string }
+		}
 		w.query(seed.DemoTokenBob, deleteDoc, map[string]any{"p": b.project, "i": id}).ok(t, &del)
 		if del.DeleteProjectV2Item.DeletedItemID != id {
 			t.Errorf("deleted %q, want %q", del.DeleteProjectV2Item.DeletedItemID, id)
