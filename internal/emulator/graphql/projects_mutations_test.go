@@ -182,7 +182,7 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	}
 	r := w.query(seed.DemoTokenBob, updateValueDoc, map[string]any{"p": b.project, "i": item.ID, "f": b.fields["Notes"].ID,
 		"v": map[string]any{"text": "x"}})
-	if len(r.Errors) != 1 || r.Errors[0].Type != "UNPROCESSABLE" || !strings.Contains(r.Errors[0].Message, "Archived") {
+	if len(r.Errors) != 1 || r.Errors[0].Type != "UNPROCESSABLE" || r.Errors[0].Message != "The item is archived and cannot be updated" {
 		t.Errorf("update of an archived item: %+v", r.Errors)
 	}
 	var un struct {

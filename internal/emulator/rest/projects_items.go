@@ -441,7 +441,7 @@ func updateProjectItem(c *call) {
 	}
 	if archived && len(changes) > 0 {
 		c.Invalid("", projectsDoc, wire.FieldError{Resource: "ProjectV2Item", Field: "fields", Code: "invalid",
-			Message: "Archived items cannot be updated"})
+			Message: "The item is archived and cannot be updated"})
 		return
 	}
 	if in.Archived != nil && *in.Archived != it.Archived {
