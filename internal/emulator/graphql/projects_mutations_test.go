@@ -66,7 +66,7 @@ const updateValueDoc = `mutation($p: ID!, $i: ID!, $f: ID!, $v: ProjectV2FieldVa
 
 func TestGraphQLProjectMutations(t *testing.T) {
 	schemasOrFail(t)
-	w := demoGQLWorld(t)
+	w := projectsWorld(t)
 	b := readBoardIDs(t, w)
 
 	// Add widgets #100, an issue not on the board; adding it again returns
@@ -252,8 +252,6 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	if p := readBoard(t, w, seed.DemoTokenAlice).Organization.ProjectV2; p.Items.TotalCount != 47 {
 		t.Errorf("board holds %d items after the deletes", p.Items.TotalCount)
 	}
-	t.Logf("project mutations graphql fidelity: %d documents validated against GitHub's schema (%d need the overlay)",
-		w.count.validated.Load(), w.count.overlay.Load())
 }
 
 // TestGraphQLProjectMutationAccess: a user's board is out of a
@@ -261,7 +259,7 @@ func TestGraphQLProjectMutations(t *testing.T) {
 // the project scope to write where read:project lets it read.
 func TestGraphQLProjectMutationAccess(t *testing.T) {
 	schemasOrFail(t)
-	w := demoGQLWorld(t)
+	w := projectsWorld(t)
 	var d struct {
 		User struct {
 			ProjectV2 struct {
