@@ -116,7 +116,7 @@ func (a *api) routeTable() []route {
 		{"GET", repo + "/contents/{path...}", getContents},
 
 		{"POST", "/app/installations/{installation_id}/access_tokens", createInstallationToken},
-	}, gitRoutes()...)
+	}, append(gitRoutes(), projectRoutes()...)...)
 }
 
 // Undescribed lists the served routes GitHub's OpenAPI description
