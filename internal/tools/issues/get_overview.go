@@ -164,7 +164,7 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	out.Counts.OpenIssues, out.Counts.OpenPRs = r.OpenIssues.TotalCount, r.OpenPRs.TotalCount
 	var cut []string
 	for _, l := range r.Labels.Nodes {
-		out.Metadata.Labels = append(out.Metadata.Labels, RepoMetaItem{Name: clean(l.Name), Color: l.Color, OpenIssues: ptr(l.Issues.TotalCount)})
+		out.Metadata.Labels = append(out.Metadata.Labels, RepoMetaItem{Name: l.Name, Color: l.Color, OpenIssues: ptr(l.Issues.TotalCount)})
 	}
 	if r.Labels.TotalCount > len(r.Labels.Nodes) {
 		cut = append(cut, fmt.Sprintf("labels (%d of %d)", len(r.Labels.Nodes), r.Labels.TotalCount))
@@ -192,6 +192,17 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	}
 	for _, g := range r.MostCommented.Nodes {
 		out.Issues.MostCommented = append(out.Issues.MostCommented, issueView(g.rest(), Summary, false))
+	}
+
+	// What was just listed exists: a write naming it need not ask again.
+	s.rememberListed(c, in.Owner, in.Repo, "labels", out.Metadata.Labels)
+	s.rememberListed(c, in.Owner, in.Repo, "milestones", out.Metadata.Milestones)
+	if r.IssueTypes != nil {
+		types := make([]RepoMetaItem, len(out.Metadata.IssueTypes))
+		for i, name := range out.Metadata.IssueTypes {
+			types[i].Name = name
+		}
+		s.rememberListed(c, in.Owner, in.Repo, "issue_types", types)
 	}
 
 	// The repository exists (the query found it): a missing template

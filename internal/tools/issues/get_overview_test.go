@@ -276,3 +276,22 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 		t.Fatalf("the same call again failed: %s", res.JSON)
 	}
 }
+
+// What an overview listed exists: a create naming its labels, an open
+// milestone and a type is the POST alone.
+func TestOverviewNamesSkipThePreflight(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	out := callOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	if len(out.Metadata.Milestones) == 0 || len(out.Metadata.IssueTypes) == 0 {
+		t.Fatalf("overview without milestones or types: %+v", out.Metadata)
+	}
+	env.Upstream()
+	res := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after an overview",
+		Labels: []string{"bug", "enhancement"}, Milestone: core.MilestoneNumber(out.Metadata.Milestones[0].Number), Type: out.Metadata.IssueTypes[0]})
+	if res.IsError {
+		t.Fatal(string(res.JSON))
+	}
+	if calls := env.Upstream(); len(calls) != 1 {
+		t.Fatalf("a create naming what the overview listed should be the POST alone: %v", calls)
+	}
+}
