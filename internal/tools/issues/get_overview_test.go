@@ -295,3 +295,21 @@ func TestOverviewNamesSkipThePreflight(t *testing.T) {
 		t.Fatalf("a create naming what the overview listed should be the POST alone: %v", calls)
 	}
 }
+
+// A repository whose issues are turned off has no overview of them: gone,
+// with a search of the owner's other repositories as the repair.
+func TestGetOverviewIssuesDisabled(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	withState(env, func(*emulator.State) { widgets(env).IssuesDisabled = true })
+	env.Upstream()
+	e := wireEnvelope(t, env.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}), false)
+	if e.Code != contract.CodeGone || !strings.Contains(e.Message, "disabled") || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+		t.Fatalf("issues disabled: %+v", e)
+	}
+	if n := len(env.Upstream()); n != 1 {
+		t.Errorf("%d upstream requests, want the one query", n)
+	}
+	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
+		t.Fatalf("the repair, taken as given, failed: %s", res.JSON)
+	}
+}
