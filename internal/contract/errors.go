@@ -69,7 +69,7 @@ var catalog = map[Code]CodeInfo{
 	CodeIssueNotFound:            {Meaning: "the issue does not exist in the repository or is not visible to this credential", WhatToDo: "check the number; the repair searches the repository"},
 	CodeCommentNotFound:          {Meaning: "the comment does not exist on the issue, or was deleted", WhatToDo: "list the issue's comments to find the right id"},
 	CodeNotFound:                 {Meaning: "an object that no more precise *_not_found code names does not exist or is not visible to this credential", WhatToDo: "check the names and numbers sent; search to find the right one"},
-	CodeGone:                     {Meaning: "the object was deleted", WhatToDo: "do not retry; the object will not come back"},
+	CodeGone:                     {Meaning: "the object was deleted, or the feature it belongs to is off (a repository's issues)", WhatToDo: "do not retry: a deleted object will not come back, and only an admin can turn a feature back on"},
 	CodeValidationFailed:         {Meaning: "GitHub refused the values sent", WhatToDo: "details.field and details.reason say which value; correct it and call again"},
 	CodeConflict:                 {Meaning: "the issue changed since the version given in expected_version, or GitHub refused a write as conflicting with the current state (HTTP 409)", WhatToDo: "re-read the issue (the repair says how), reapply the change to the new state, and pass the new version"},
 	CodeRateLimited:              {Meaning: "the GitHub rate budget is spent for now", Temporary: true, WhatToDo: "wait retry_after_ms, then call again"},

@@ -24,9 +24,10 @@ type (
 
 // A token's permission levels on a repository.
 const (
-	PermRead  = state.PermRead
-	PermWrite = state.PermWrite
-	PermAdmin = state.PermAdmin
+	PermRead   = state.PermRead
+	PermTriage = state.PermTriage
+	PermWrite  = state.PermWrite
+	PermAdmin  = state.PermAdmin
 )
 
 // SignAppJWT signs an App JWT as an App's own code does; see

@@ -33,6 +33,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"with label_exists or milestone_exists; an action already done is a no_op); delete an issue for good (admins only, " +
 			"confirm_issue_number must repeat issue_number; pull requests are refused)\n")
 	}
+	if served[core.NameGetOverview] {
+		b.WriteString("- " + core.NameGetOverview + " orients in an unseen repository in one call (at most 5 upstream requests, each listed): " +
+			"open issue and pull request counts, labels with open-issue counts, open milestones with progress, issue types, templates, " +
+			"the newest and most-commented open issues, and the credential's permission there\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +

@@ -278,6 +278,7 @@ var forcedErrors = map[string]struct {
 	core.NameEditComment:      {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeCommentNotFound},
 	core.NameListIssueItems:   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
 	core.NameListRepoMetadata: {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
+	core.NameGetOverview:      {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
 	core.NameLinkIssues:       {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
 	core.NameManageLabels:     {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
 	core.NameManageMilestones: {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},

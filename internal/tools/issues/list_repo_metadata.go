@@ -104,7 +104,7 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 		}
 	case "templates":
 		var truncated bool
-		out.Items, truncated, err = listTemplates(ctx, c, in.Owner, in.Repo)
+		out.Items, truncated, err = listTemplates(ctx, c, in.Owner, in.Repo, templateRead{max: maxTemplates})
 		if truncated {
 			out.Truncated = true
 			out.TruncationHint = fmt.Sprintf("only the first %d templates were read", maxTemplates)
