@@ -12,12 +12,12 @@ import (
 	gh "github.com/google/go-github/v88/github"
 )
 
-// bulkConcurrency is how many issues of a bulk edit are written at once.
+// BulkConcurrency is how many issues of a bulk edit are written at once.
 // GitHub asks integrations to keep concurrent requests low (its secondary
 // limits count them, and content writes per minute); a few at a time
 // divides the wall time without provoking them. Each item's writes stay
 // in order within it, as github_update_issue sends them.
-const bulkConcurrency = 5
+const BulkConcurrency = 5
 
 // bulk is one github_bulk_update_issues call in progress.
 type bulk struct {
@@ -84,11 +84,11 @@ func (b *bulk) stopNow(format string, args ...any) {
 	}
 }
 
-// run writes the items, bulkConcurrency at a time, in the order given.
+// run writes the items, BulkConcurrency at a time, in the order given.
 // Once the run stops, items not yet started stay not_started; those in
 // flight finish and report what they did.
 func (b *bulk) run(ctx context.Context) {
-	sem := make(chan struct{}, bulkConcurrency)
+	sem := make(chan struct{}, BulkConcurrency)
 	var wg sync.WaitGroup
 	for i := range b.items {
 		if b.items[i].Settlement != BulkNotStarted {
