@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -55,6 +56,9 @@ func (b *bulk) preflight(ctx context.Context) error {
 		}
 		return core.NotStarted(err)
 	}
+	if err := b.createLabels(ctx); err != nil {
+		return err
+	}
 	b.items = make([]BulkItem, len(in.IssueNumbers))
 	for i, n := range in.IssueNumbers {
 		b.items[i] = BulkItem{IssueNumber: int(n), Settlement: BulkNotStarted}
@@ -65,6 +69,27 @@ func (b *bulk) preflight(ctx context.Context) error {
 			b.items[i].Settlement, b.items[i].Error = BulkFailed, e
 			b.stop("#%d failed before any write and continue_on_error is false", n)
 		}
+	}
+	return nil
+}
+
+// createLabels creates, once for the whole run, the labels
+// labels.create_missing asks for; each item then finds them in place. A
+// failure ends the run before any issue is written: labels created so far
+// stay, and the same call finishes the job.
+func (b *bulk) createLabels(ctx context.Context) error {
+	l := b.in.Changes.Labels
+	if l == nil || !l.CreateMissing {
+		return nil
+	}
+	for _, name := range planLabels(l, nil, b.pf.labels).create {
+		_, _, err := b.c.CreateLabel(ctx, b.in.Owner, b.in.Repo, name, "ededed")
+		if err != nil && !alreadyExists(err) {
+			e := itemError(err)
+			e.Message = fmt.Sprintf("creating label %q failed, so no issue was written: %s", name, e.Message)
+			return e
+		}
+		b.pf.labels[strings.ToLower(name)] = name
 	}
 	return nil
 }

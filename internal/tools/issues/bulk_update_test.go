@@ -3,6 +3,7 @@ package issues_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -515,4 +516,86 @@ func (c *testClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.off += d
+}
+
+// labels.create_missing creates a missing label once for the whole run,
+// not once per issue.
+func TestBulkUpdateIssuesCreatesAMissingLabelOnce(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	ns := bulkTargets(t, env, 3, "")
+	env.Upstream()
+	in := issues.BulkUpdateIssuesIn{Owner: "acme", Repo: "widgets", IssueNumbers: numbers(ns),
+		Changes: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bulk: new"}, CreateMissing: true}}}
+	out := bulkOK(t, env, in)
+	want := []string{"POST /repos/acme/widgets/labels"}
+	for _, n := range ns {
+		want = append(want, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/labels", n))
+	}
+	slices.Sort(want)
+	if got := writes(env); !slices.Equal(got, want) {
+		t.Errorf("writes %q, want %q", got, want)
+	}
+	for n, s := range settlements(t, out, ns) {
+		if s != issues.BulkApplied || !hasLabel(env, n, "bulk: new") {
+			t.Errorf("#%d: %s", n, s)
+		}
+	}
+}
+
+// Under the creator scope, another user's issue fails its own item and
+// nothing is written to it; the retry leaves it out, as it would fail again.
+func TestBulkUpdateIssuesCreatorScope(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
+	ns := bulkTargets(t, env, 2, "documentation")
+	env.Upstream()
+	out := bulkOK(t, env, addLabel(ns, "documentation", true))
+	for _, it := range out.Items {
+		if it.Settlement != issues.BulkFailed || it.Error.Code != contract.CodeIssueCreatorNotAllowed || it.Error.Settlement != contract.NotStarted {
+			t.Errorf("#%d: %s %+v", it.IssueNumber, it.Settlement, it.Error)
+		}
+	}
+	if w := writes(env); len(w) > 0 || out.Retry != nil {
+		t.Errorf("writes %q, retry %+v", w, out.Retry)
+	}
+}
+
+// The rate floor stops the run even with continue_on_error: the item that
+// met it was not sent, the rest are not started, and after the reset the
+// retry finishes the job.
+func TestBulkUpdateIssuesStopsAtTheRateFloor(t *testing.T) {
+	clock := newTestClock()
+	// Six core requests an hour, five kept back: the first answer puts the
+	// budget at its floor, after the first BulkConcurrency writes went out
+	// together.
+	opts := servertest.Options{Emulator: emulator.Options{Now: clock.Now, CoreLimit: 6}, RateFloor: 5}
+	env := servertest.Start(t, opts)
+	ns := bulkTargets(t, env, issues.BulkConcurrency+3, "documentation")
+	out := bulkOK(t, env, addLabel(ns, "documentation", true))
+	st := settlements(t, out, ns)
+	for i, n := range ns {
+		want := issues.BulkApplied
+		switch {
+		case i == issues.BulkConcurrency:
+			want = issues.BulkFailed
+		case i > issues.BulkConcurrency:
+			want = issues.BulkNotStarted
+		}
+		if st[n] != want || hasLabel(env, n, "documentation") != (want == issues.BulkApplied) {
+			t.Errorf("#%d: %s, want %s", n, st[n], want)
+		}
+	}
+	if e := out.Items[issues.BulkConcurrency].Error; e == nil || e.Code != contract.CodeRateLimited || e.Settlement != contract.NotStarted || e.RetryAfterMS == nil {
+		t.Fatalf("the item at the floor: %+v", e)
+	}
+	if out.Stopped == "" || out.Retry == nil {
+		t.Fatalf("stopped %q, retry %+v", out.Stopped, out.Retry)
+	}
+	clock.Advance(61 * time.Minute)
+	opts.Emu = env.Emu
+	env = servertest.Start(t, opts)
+	again := retry(t, env, out)
+	if st := settlements(t, again, ns[issues.BulkConcurrency:]); slices.ContainsFunc(slices.Collect(maps.Values(st)),
+		func(s issues.BulkSettlement) bool { return s != issues.BulkApplied }) {
+		t.Fatalf("retry: %v", st)
+	}
 }
