@@ -1,6 +1,7 @@
 package issues_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // bulkTargets returns k open issues of acme/widgets without the label
@@ -602,4 +604,42 @@ func TestBulkUpdateIssuesStopsAtTheRateFloor(t *testing.T) {
 		func(s issues.BulkSettlement) bool { return s != issues.BulkApplied }) {
 		t.Fatalf("retry: %v", st)
 	}
+}
+
+// TestBulkUpdateIssuesListing pins what tools/list says about the tool:
+// honest hints (it can replace label sets and close issues; a repeat adds
+// nothing), changes listed by its description only, and its share of the
+// default set's bytes.
+func TestBulkUpdateIssuesListing(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	res, err := env.Session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(res.Tools, func(tool *mcp.Tool) bool { return tool.Name == core.NameBulkUpdateIssues })
+	if i < 0 {
+		t.Fatal("not in the default tools/list")
+	}
+	tool := res.Tools[i]
+	if a := tool.Annotations; a == nil || a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || !*a.DestructiveHint {
+		t.Errorf("annotations %+v", a)
+	}
+	b, _ := json.Marshal(tool)
+	var listed struct {
+		InputSchema struct {
+			Properties map[string]map[string]any `json:"properties"`
+		} `json:"inputSchema"`
+	}
+	if err := json.Unmarshal(b, &listed); err != nil {
+		t.Fatal(err)
+	}
+	if ch := listed.InputSchema.Properties["changes"]; ch["type"] != "object" || ch["properties"] != nil ||
+		!strings.Contains(fmt.Sprint(ch["description"]), "github_update_issue") {
+		t.Errorf("changes listed as %v", ch)
+	}
+	const maxBytes = 850
+	if len(b) > maxBytes {
+		t.Errorf("%d bytes in tools/list, budget %d", len(b), maxBytes)
+	}
+	t.Logf("%d bytes", len(b))
 }
