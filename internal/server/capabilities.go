@@ -38,6 +38,12 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"open issue and pull request counts, labels with open-issue counts, open milestones with progress, issue types, templates, " +
 			"the newest and most-commented open issues, and the credential's permission there\n")
 	}
+	bulk := served[core.NameBulkUpdateIssues]
+	if bulk {
+		b.WriteString("- bulk edits: github_bulk_update_issues makes one edit (labels, assignees, milestone, state, type) to up to 50 issues " +
+			"named by number; every name is checked before any write, each issue settles applied, no_op, failed or not_started, " +
+			"and retry is the literal call for the rest\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
@@ -46,10 +52,14 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
 	b.WriteString("\nDoes not:\n")
 	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
+	notDone := "Projects"
+	if !bulk {
+		notDone += ", bulk edits"
+	}
 	if admin {
-		b.WriteString("- Projects, bulk edits\n")
+		b.WriteString("- " + notDone + "\n")
 	} else {
-		b.WriteString("- delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception; the admin toolset does them), Projects, bulk edits\n")
+		b.WriteString("- delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception; the admin toolset does them), " + notDone + "\n")
 	}
 	if readOnly {
 		b.WriteString("- any write: this server is read-only\n")

@@ -280,6 +280,7 @@ var forcedErrors = map[string]struct {
 	core.NameListRepoMetadata: {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
 	core.NameGetOverview:      {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
 	core.NameLinkIssues:       {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
+	core.NameBulkUpdateIssues: {`{"owner":"acme","repo":"widgets","issue_numbers":[1,2],"changes":{"labels":{"add":["no such label"]}}}`, contract.CodeLabelNotFound},
 	core.NameManageLabels:     {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
 	core.NameManageMilestones: {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
 	core.NameDeleteIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},

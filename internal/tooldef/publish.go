@@ -156,8 +156,17 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 // its fields but not closed: the arguments themselves are closed
 // (additionalProperties: false at the top), and a stray field at any depth
 // is still refused as invalid_field, with a repair that drops it.
-func publishedInput(full *jsonschema.Schema) *jsonschema.Schema {
-	return publishedArgs(full, true)
+//
+// The fields named brief (Tool.Brief) are listed as an object with their
+// description only.
+func publishedInput(full *jsonschema.Schema, brief ...string) *jsonschema.Schema {
+	out := publishedArgs(full, true)
+	for _, name := range brief {
+		if p := out.Properties[name]; p != nil {
+			out.Properties[name] = &jsonschema.Schema{Type: "object", Description: p.Description}
+		}
+	}
+	return out
 }
 
 func publishedArgs(full *jsonschema.Schema, top bool) *jsonschema.Schema {

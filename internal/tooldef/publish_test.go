@@ -1,6 +1,7 @@
 package tooldef
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -161,5 +162,46 @@ func TestDefaultTagsMustFit(t *testing.T) {
 	}
 	if _, err := (Tool[badInt, outlineOut]{Name: "i"}).inputSchema(); err == nil {
 		t.Error("default many on an integer was accepted")
+	}
+}
+
+// A brief field is listed as an object and its description; a call is
+// still checked against the full schema, so a stray nested field is
+// refused by name, with a repair that drops it.
+func TestBriefFieldIsListedShortAndStillChecked(t *testing.T) {
+	type nested struct {
+		Add []string `json:"add,omitempty"`
+	}
+	type briefIn struct {
+		Edit nested `json:"edit" jsonschema:"another tool's add"`
+	}
+	tool := Tool[briefIn, echoOut]{Name: "test_echo", Mode: Write, Brief: []string{"edit"},
+		Run: func(ctx context.Context, in briefIn) (echoOut, error) {
+			return echoOut{Owner: strings.Join(in.Edit.Add, ",")}, nil
+		}}
+	cs := connect(t, &Env{}, tool)
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(list.Tools[0].InputSchema)
+	var listed struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(b, &listed); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"type": "object", "description": "another tool's add"}; !jsonEqual(listed.Properties["edit"], want) {
+		t.Fatalf("listed input %s\nwant edit as %v", b, want)
+	}
+	res, sc := call(t, cs, `{"edit":{"add":["a"],"stray":1}}`)
+	if !res.IsError || sc["code"] != "invalid_field" || sc["details"].(map[string]any)["field"] != "edit.stray" {
+		t.Fatalf("stray nested field: %v", sc)
+	}
+	if args := sc["repair"].(map[string]any)["arguments"]; !jsonEqual(args, map[string]any{"edit": map[string]any{"add": []any{"a"}}}) {
+		t.Fatalf("repair arguments %v", args)
+	}
+	if res, sc := call(t, cs, `{"edit":{"add":["a","b"]}}`); res.IsError || sc["owner"] != "a,b" {
+		t.Fatalf("valid call: %v", sc)
 	}
 }

@@ -79,6 +79,13 @@ type Tool[In, Out any] struct {
 	// does not offer, and a call naming the field is refused like any
 	// unknown field, before anything runs.
 	Gated map[string]string
+	// Brief names input fields (objects) tools/list shows as an object
+	// and its description only, for a field that takes another tool's
+	// arguments (a bulk edit takes github_update_issue's edits): the
+	// description names that tool's fields instead of repeating their
+	// schema. Arguments are still checked against the full schema, so a
+	// stray or invalid nested field is refused as invalid_field by name.
+	Brief []string
 	Run   func(ctx context.Context, in In) (Out, error)
 }
 
@@ -206,7 +213,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	}
 	// Title is left out of the listing: the name and description say the
 	// same, and every byte of tools/list lands in each agent's context.
-	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in), OutputSchema: published, Annotations: ann}
+	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in, t.Brief...), OutputSchema: published, Annotations: ann}
 
 	run := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reqID := NewRequestID()

@@ -82,7 +82,7 @@ func wantOverview(env *servertest.Env) overviewWant {
 	return w
 }
 
-func numbers(rows []issues.Issue) []int {
+func rowNumbers(rows []issues.Issue) []int {
 	var out []int
 	for _, r := range rows {
 		out = append(out, r.Number)
@@ -129,10 +129,10 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 	if len(want.types) == 0 || !slices.Equal(out.Metadata.IssueTypes, want.types) {
 		t.Errorf("issue types = %q, want %q", out.Metadata.IssueTypes, want.types)
 	}
-	if n := numbers(out.Issues.Newest); !slices.Equal(n, want.newest) {
+	if n := rowNumbers(out.Issues.Newest); !slices.Equal(n, want.newest) {
 		t.Errorf("newest = %v, want %v", n, want.newest)
 	}
-	if n := numbers(out.Issues.MostCommented); !slices.Equal(n, want.mostCommented) {
+	if n := rowNumbers(out.Issues.MostCommented); !slices.Equal(n, want.mostCommented) {
 		t.Errorf("most commented = %v, want %v", n, want.mostCommented)
 	}
 	for _, row := range append(slices.Clone(out.Issues.Newest), out.Issues.MostCommented...) {
