@@ -20,6 +20,7 @@ func newEmulatorCommand() *cobra.Command {
 		latency time.Duration
 		lag     time.Duration
 		seed    string
+		fleet   int
 		faults  []string
 		verbose bool
 	)
@@ -45,7 +46,7 @@ POST /_emulator/faults, e.g.
 				level = slog.LevelDebug
 			}
 			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-			emu, err := emulator.New(emulator.Options{Seed: seed, Latency: latency, SearchLag: lag, Logger: log})
+			emu, err := emulator.New(emulator.Options{Seed: seed, FleetRepos: fleet, Latency: latency, SearchLag: lag, Logger: log})
 			if err != nil {
 				return err
 			}
@@ -65,6 +66,7 @@ POST /_emulator/faults, e.g.
 	cmd.Flags().DurationVar(&latency, "latency", 0, "latency added to every request, e.g. 50ms")
 	cmd.Flags().DurationVar(&lag, "search-lag", 0, "how long a write takes to reach search results, as GitHub's index trails writes, e.g. 5s")
 	cmd.Flags().StringVar(&seed, "seed", "demo", "initial world: demo or empty")
+	cmd.Flags().IntVar(&fleet, "fleet-repos", emulator.DemoFleetRepos, "repositories of the demo seed's fleet organization (0 for none)")
 	cmd.Flags().StringArrayVar(&faults, "fault", nil, "inject a fault: kind[:n]@[METHOD ]path[xCOUNT] (repeatable)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every request")
 	return cmd

@@ -25,6 +25,10 @@ import (
 type Options struct {
 	// Seed names the initial world: "demo" (the default) or "empty".
 	Seed string
+	// FleetRepos, when positive, adds to the demo seed the fleet
+	// organization with that many repositories (seed.DemoFleetRepos for
+	// the demo, 200 for the reports bench).
+	FleetRepos int
 	// Latency is added to every request before it is handled.
 	Latency time.Duration
 	// Now is the clock; time.Now when nil.
@@ -57,7 +61,7 @@ func New(opts Options) (*Emulator, error) {
 	st := state.NewState(opts.Now)
 	switch opts.Seed {
 	case "", "demo":
-		if err := seed.SeedDemo(st); err != nil {
+		if err := seed.SeedDemoWith(st, seed.DemoOptions{FleetRepos: opts.FleetRepos}); err != nil {
 			return nil, err
 		}
 	case "empty":

@@ -112,6 +112,13 @@ func (a *api) routeTable() []route {
 		{"GET", repo + "/contents/{path...}", getContents},
 
 		{"POST", "/app/installations/{installation_id}/access_tokens", createInstallationToken},
+
+		{"GET", "/orgs/{org}/dependabot/alerts", listOrgDependabotAlerts},
+		{"GET", repo + "/dependabot/alerts", listRepoDependabotAlerts},
+		{"GET", "/orgs/{org}/code-scanning/alerts", listOrgCodeScanningAlerts},
+		{"GET", repo + "/code-scanning/alerts", listRepoCodeScanningAlerts},
+		{"GET", "/orgs/{org}/secret-scanning/alerts", listOrgSecretScanningAlerts},
+		{"GET", repo + "/secret-scanning/alerts", listRepoSecretScanningAlerts},
 	}, gitRoutes()...)
 }
 

@@ -31,6 +31,12 @@ type State struct {
 	issueFields map[string][]*IssueField
 	// teams are organizations' teams by lower-case login (teams.go).
 	teams map[string][]*Team
+	// orgRoles are users' organization roles (owner, security manager)
+	// by lower-case org and user login (security.go).
+	orgRoles map[string]map[string]string
+	// logKey signs job log URLs (actions.go), made on first use.
+	logKey     []byte
+	logKeyOnce sync.Once
 	// search is what the search index holds when it trails writes
 	// (search_lag.go); nil when it does not.
 	search *searchView
