@@ -42,6 +42,10 @@ type Options struct {
 	// SearchLag is how long a write takes to reach search's index, as
 	// GitHub's trails by seconds; zero makes every write searchable at once.
 	SearchLag time.Duration
+	// MaxConcurrent is how many requests one credential may have in flight
+	// before the next is refused with GitHub's secondary rate limit (403,
+	// retry-after): zero means GitHub's 100, negative no limit.
+	MaxConcurrent int
 }
 
 // Emulator is a stateful stand-in for GitHub's REST and GraphQL APIs.
@@ -52,6 +56,7 @@ type Emulator struct {
 	graphql http.Handler
 	faults  *faults.Table
 	limits  *faults.RateLimiter
+	flight  *inflight
 	reqSeq  atomic.Int64
 	log     *slog.Logger
 }
@@ -73,7 +78,11 @@ func New(opts Options) (*Emulator, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e := &Emulator{state: st, opts: opts, faults: &faults.Table{}, log: log,
+	maxConc := opts.MaxConcurrent
+	if maxConc == 0 {
+		maxConc = defaultMaxConcurrent
+	}
+	e := &Emulator{state: st, opts: opts, faults: &faults.Table{}, log: log, flight: &inflight{limit: maxConc},
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = rest.NewHandler(e.limits, log)
 	gql, err := graphql.NewHandler(e.limits)
@@ -149,6 +158,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	routeKey := r.Method + " " + path
+	concurrent, leave := e.flight.enter(r.Header.Get("Authorization"))
+	defer leave()
 	fault := e.faults.Take(r.Method, path)
 	delay := e.opts.Latency
 	if fault != nil {
@@ -170,6 +181,10 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.limits.Charge(anon, "core")
 		faults.SetHeaders(w.Header(), e.limits.Snapshot(anon, "core"))
 		wire.WriteJSON(w, http.StatusUnauthorized, wire.ErrorBody{Message: authErr, DocumentationURL: wire.DocsURL("rest"), Status: "401"})
+		return
+	}
+	if e.flight.limit > 0 && concurrent > e.flight.limit {
+		e.writeConcurrencyLimited(w, tok.Value, resource, reqID)
 		return
 	}
 	free := path == "/rate_limit" && !graphql // GitHub does not charge for reading the budget
