@@ -252,10 +252,11 @@ func unlistedStatus(route *routers.Route, method string, status int, h http.Head
 // repository's secret scanning alerts for its administrators (their
 // documentation says so; the description lists no 403 for them).
 var restrictedReads = map[string]bool{
-	"/repos/{owner}/{repo}/collaborators":          true,
-	"/orgs/{org}/code-scanning/alerts":             true,
-	"/orgs/{org}/secret-scanning/alerts":           true,
-	"/repos/{owner}/{repo}/secret-scanning/alerts": true,
+	"/repos/{owner}/{repo}/collaborators":                         true,
+	"/orgs/{org}/code-scanning/alerts":                            true,
+	"/orgs/{org}/secret-scanning/alerts":                          true,
+	"/repos/{owner}/{repo}/secret-scanning/alerts":                true,
+	"/repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}": true,
 }
 
 func listedStatuses(route *routers.Route) []string {

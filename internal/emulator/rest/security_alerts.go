@@ -390,3 +390,43 @@ func listOrgSecretScanningAlerts(c *call) {
 	}
 	c.writeSecrets(rows, true)
 }
+
+// alertNumber reads {alert_number}; a malformed or unknown one is a 404.
+func (c *call) alertNumber(count int) (int, bool) {
+	n, err := strconv.Atoi(c.Req.PathValue("alert_number"))
+	if err != nil || n < 1 || n > count {
+		c.NotFound()
+		return 0, false
+	}
+	return n, true
+}
+
+func getRepoDependabotAlert(c *call) {
+	r := c.securityAccess(state.PermWrite)
+	if r == nil || !c.dependabotEnabled(r) {
+		return
+	}
+	if n, ok := c.alertNumber(len(r.Security.Dependabot)); ok {
+		c.JSON(http.StatusOK, c.dependabotAlertJSON(r, r.Security.Dependabot[n-1], false))
+	}
+}
+
+func getRepoCodeScanningAlert(c *call) {
+	r := c.securityAccess(state.PermWrite)
+	if r == nil || !c.codeScanningEnabled(r) {
+		return
+	}
+	if n, ok := c.alertNumber(len(r.Security.CodeScanning)); ok {
+		c.JSON(http.StatusOK, c.codeScanningAlertJSON(r, r.Security.CodeScanning[n-1], false))
+	}
+}
+
+func getRepoSecretScanningAlert(c *call) {
+	r := c.securityAccess(state.PermAdmin)
+	if r == nil || !c.secretScanningEnabled(r) {
+		return
+	}
+	if n, ok := c.alertNumber(len(r.Security.SecretScanning)); ok {
+		c.JSON(http.StatusOK, c.secretAlertJSON(r, r.Security.SecretScanning[n-1], false))
+	}
+}
