@@ -390,3 +390,52 @@ func decodeB64(t *testing.T, s string) string {
 	}
 	return string(b)
 }
+
+// An archived repository is read-only, and searches can leave archived
+// repositories out (archived:false), as reports over an owner do.
+func TestArchivedFleetRepositories(t *testing.T) {
+	srv := fleetServer(t)
+	archived := emulator.Fleet(9)
+	if !archived.Archived {
+		t.Fatal("fleet repository 9 should be archived")
+	}
+	res := srv.Do(t, "POST", fleetRepo(9)+"/issues", emulator.DemoTokenAlice, map[string]any{"title": "Too late"})
+	var m message
+	res.JSON(t, &m)
+	if res.Status != http.StatusForbidden || m.Message != "Repository was archived so is read-only." {
+		t.Errorf("creating an issue in an archived repository: %d %q", res.Status, m.Message)
+	}
+	if res := srv.Do(t, "GET", fleetRepo(9)+"/issues", emulator.DemoTokenAlice, nil); res.Status != http.StatusOK {
+		t.Errorf("reading an archived repository: %d", res.Status)
+	}
+	var repos struct {
+		TotalCount int `json:"total_count"`
+		Items      []struct {
+			Name     string `json:"name"`
+			Archived bool   `json:"archived"`
+		} `json:"items"`
+	}
+	srv.Do(t, "GET", "/search/repositories?q=org:fleet+archived:false&per_page=100", emulator.DemoTokenAlice, nil).JSON(t, &repos)
+	if repos.TotalCount != fleetN-2 { // 9 and 19 are archived
+		t.Errorf("archived:false found %d of the fleet's %d repositories, want %d", repos.TotalCount, fleetN, fleetN-2)
+	}
+	for _, r := range repos.Items {
+		if r.Archived {
+			t.Errorf("archived:false returned %s", r.Name)
+		}
+	}
+	var issues struct {
+		Items []struct {
+			RepositoryURL string `json:"repository_url"`
+		} `json:"items"`
+	}
+	srv.Do(t, "GET", "/search/issues?q=org:fleet+archived:true+is:open&per_page=100", emulator.DemoTokenAlice, nil).JSON(t, &issues)
+	if len(issues.Items) == 0 {
+		t.Fatal("archived:true found no open item in the fleet's archived repositories")
+	}
+	for _, it := range issues.Items {
+		if !strings.HasSuffix(it.RepositoryURL, "/"+emulator.Fleet(9).Name) && !strings.HasSuffix(it.RepositoryURL, "/"+emulator.Fleet(19).Name) {
+			t.Errorf("archived:true returned an item of %s", it.RepositoryURL)
+		}
+	}
+}
