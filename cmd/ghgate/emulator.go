@@ -30,7 +30,10 @@ func newEmulatorCommand() *cobra.Command {
 		Long: `Serve a stateful GitHub API emulator with the demo seed: org acme (repos
 acme/widgets, acme/gadgets), user repo alice/notes, users alice (admin),
 bob (write), carol (read) and dave (no grants: public repos only) with
-tokens emu-alice, emu-bob, emu-carol and emu-dave.
+tokens emu-alice, emu-bob, emu-carol and emu-dave; and org fleet (--fleet-repos
+repositories, some archived, some with issues, code or secret scanning off,
+with workflow runs, security alerts and release pull requests) owned by alice,
+carol its security manager, bob a member with write access.
 
 The same API answers under the GitHub Enterprise Server prefixes /api/v3 and
 /api/graphql. Faults are injected with --fault or at runtime through
