@@ -51,8 +51,8 @@ func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 }
 
 // jobLog serves a job's log at the signed URL GET .../actions/jobs/{id}/logs
-// redirects to: plain text, no token, and like GitHub's storage an XML-ish
-// 403 once the signature is wrong or the minute has passed (here JSON).
+// redirects to: plain text and no token, as from GitHub's log storage, and
+// 403 once the signature is wrong or the minute has passed.
 func (e *Emulator) jobLog(w http.ResponseWriter, r *http.Request) {
 	id, err := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/_emulator/logs/jobs/"), 10, 64)
 	if err != nil {

@@ -161,7 +161,11 @@ func (fs *fleetSeeder) issues() {
 	for k := range n {
 		title := fleetIssueTitles[(fs.i+k)%len(fleetIssueTitles)]
 		at := fs.at(3+k*5, fs.rng.IntN(12))
-		is := s.NewIssue(r, authors[(fs.i+k)%len(authors)], title, ptr("Seen in "+r.Name+".\n"), false, at)
+		author := authors[(fs.i+k)%len(authors)]
+		if r.Private && author == fs.w.dave { // dave cannot see a private repository
+			author = fs.w.alice
+		}
+		is := s.NewIssue(r, author, title, ptr("Seen in "+r.Name+".\n"), false, at)
 		switch {
 		case k < n/2:
 			fs.sd.label(is, fs.w.alice, []string{"bug", "enhancement", "documentation"}[k%3])
