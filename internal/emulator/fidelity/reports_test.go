@@ -230,7 +230,7 @@ func TestWorkflowRunJobsAndLogs(t *testing.T) {
 		}
 	}
 	st.RUnlock()
-	for _, c := range []string{"success", "failure", "cancelled", "pending"} {
+	for _, c := range []string{"success", "failure", "cancelled", "timed_out", "pending"} {
 		if conclusions[c] == 0 {
 			t.Errorf("no fleet run concluded %s: %v", c, conclusions)
 		}

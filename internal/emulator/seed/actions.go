@@ -22,9 +22,11 @@ func ciSteps(job string, conclusion string) []state.StepSpec {
 		{Name: "Set up Go", Conclusion: "success", Took: 9 * time.Second}, {Name: work, Conclusion: "success", Took: took}, {Name: "Post Run actions/checkout@v4", Conclusion: "success", Took: time.Second},
 		{Name: "Complete job", Conclusion: "success", Took: time.Second}}
 	switch conclusion {
-	case "failure", "timed_out":
+	case "failure":
 		steps[3].Conclusion = "failure"
-		steps[4].Conclusion, steps[5].Conclusion = "success", "success"
+	case "timed_out":
+		// The runner stops the step at the job's timeout-minutes.
+		steps[3].Conclusion, steps[3].Took = "cancelled", 10*time.Minute
 	case "cancelled":
 		steps[3].Conclusion = "cancelled"
 		steps[4].Conclusion = "skipped"
@@ -81,6 +83,8 @@ func ciLog(repo, job, conclusion string, started time.Time) string {
 		line("##[error]Process completed with exit code 1.")
 	case "cancelled":
 		line("##[error]The operation was canceled.")
+	case "timed_out":
+		line("##[error]The job running on runner GitHub Actions 2 has exceeded the maximum execution time of 10 minutes.")
 	default:
 		line("Cleaning up orphan processes")
 	}
@@ -89,11 +93,13 @@ func ciLog(repo, job, conclusion string, started time.Time) string {
 
 // ciRun records the CI workflow run on a pull request's head: green (all
 // jobs pass), red (test fails), pending (test still running), cancelled
-// (superseded: test cancelled, lint skipped), draft (green, lint neutral).
+// (superseded: test cancelled, lint skipped), draft (green, lint neutral),
+// timeout (test hit the job's time limit).
 func (fs *fleetSeeder) ciRun(is *state.Issue, c *state.GitCommit, kind string, at time.Time) {
 	conclusions := map[string][3]string{
 		"green": {"success", "success", "success"}, "red": {"success", "failure", "success"},
 		"pending": {"success", "", ""}, "cancelled": {"success", "cancelled", "skipped"}, "draft": {"success", "success", "neutral"},
+		"timeout": {"success", "timed_out", "success"},
 	}[kind]
 	recordRun(fs.sd.s, is, c, "pull_request", is.User, at, conclusions)
 }

@@ -176,11 +176,11 @@ func (fs *fleetSeeder) issues() {
 }
 
 // pulls opens the pull requests, each with a CI run: green, red (a failing
-// test step with a log tail), pending, cancelled, a draft, a dependency
-// bump, and the release pull request when the spec has one. Which kinds a
+// test step with a log tail), pending, cancelled, a draft, timed out, and
+// the release pull request when the spec has one. Which kinds a
 // repository gets rotates with its index.
 func (fs *fleetSeeder) pulls() {
-	kinds := []string{"green", "red", "pending", "cancelled", "draft"}
+	kinds := []string{"green", "red", "pending", "cancelled", "draft", "timeout"}
 	for k := range 2 + fs.i%2 {
 		fs.pull(kinds[(fs.i+k)%len(kinds)], k)
 	}
