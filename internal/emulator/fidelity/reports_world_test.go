@@ -30,8 +30,8 @@ func addReportsFixtures(t *testing.T, w *world) reportsFixtures {
 	at := epoch.Add(60 * time.Hour)
 	run := st.AddWorkflowRun(widgets, "CI", ".github/workflows/ci.yml", "pull_request", pr.Pull.HeadRef, pr.Pull.Head.SHA, pr.User, pr, at)
 	steps := []state.StepSpec{{Name: "Set up job", Conclusion: "success", Took: time.Second}, {Name: "Run tests", Conclusion: "failure", Took: time.Minute}}
-	st.AddJob(run, "build", "success", at, steps[:1], "ok\n")
-	job := st.AddJob(run, "test", "failure", at, steps, "--- FAIL: TestMaxRatio\nFAIL\n")
+	st.AddJob(run, "build", "success", at, steps[:1], func() string { return "ok\n" })
+	job := st.AddJob(run, "test", "failure", at, steps, func() string { return "--- FAIL: TestMaxRatio\nFAIL\n" })
 	st.AddDependabotAlert(widgets, &state.DependabotAlert{State: "open", Package: "lodash", Ecosystem: "npm", Manifest: "package-lock.json",
 		Scope: "runtime", GHSA: "GHSA-emu1-0000-0001", CVE: "CVE-2025-00001", Severity: "high", Summary: "Prototype pollution",
 		VulnerableRange: "< 4.17.21", PatchedVersion: "4.17.21", CVSS: 7.4, CreatedAt: at})

@@ -116,7 +116,7 @@ func recordRun(s *state.State, is *state.Issue, c *state.GitCommit, event string
 		if cl == "neutral" {
 			stepsFor = "success"
 		}
-		s.AddJob(run, job, cl, started, ciSteps(job, stepsFor), ciLog(r.FullName(), job, cl, started))
+		s.AddJob(run, job, cl, started, ciSteps(job, stepsFor), func() string { return ciLog(r.FullName(), job, cl, started) })
 	}
 	return run
 }
@@ -146,7 +146,8 @@ func (sd *seeder) seedAcmeActions(w *world) {
 					cl = *cr.Conclusion
 				}
 				specs := ciSteps(cr.Name, cl)
-				cr.Run, cr.Log = run, ciLog(r.FullName(), cr.Name, cl, cr.StartedAt)
+				name, started := cr.Name, cr.StartedAt
+				cr.Run, cr.Log = run, func() string { return ciLog(r.FullName(), name, cl, started) }
 				cr.Steps, _ = state.LayoutSteps(specs, cr.StartedAt)
 				run.Jobs = append(run.Jobs, cr)
 			}

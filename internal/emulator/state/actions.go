@@ -146,9 +146,9 @@ type StepSpec struct {
 }
 
 // AddJob records a job of run as a check run on the run's commit, with
-// its steps run one after the other from started and its log. conclusion
-// "" leaves the job in progress.
-func (s *State) AddJob(run *WorkflowRun, name, conclusion string, started time.Time, steps []StepSpec, log string) *CheckRun {
+// its steps run one after the other from started and its log (written
+// when read). conclusion "" leaves the job in progress.
+func (s *State) AddJob(run *WorkflowRun, name, conclusion string, started time.Time, steps []StepSpec, log func() string) *CheckRun {
 	out, end := LayoutSteps(steps, started)
 	cr := s.AddCheckRun(run.Repo, run.HeadSHA, run.Name, name, conclusion, started, end.Sub(started))
 	cr.Run, cr.Steps, cr.Log = run, out, log
@@ -230,7 +230,10 @@ func (s *State) SignedJobLog(jobID int64, expires, sig string) (log string, ok b
 	}
 	for _, r := range s.repoOrder {
 		if j := r.FindJob(jobID); j != nil {
-			return j.Log, true
+			if j.Log == nil {
+				return "", true
+			}
+			return j.Log(), true
 		}
 	}
 	return "", false

@@ -117,11 +117,12 @@ type CheckRun struct {
 	// Repo is the repository whose commit it checked.
 	Repo *Repo
 	// Run is the Actions workflow run the check run is a job of, nil for
-	// one reported without a run (actions.go); Steps and Log are the
-	// job's steps and its log text.
+	// one reported without a run (actions.go); Steps are the job's steps
+	// and Log writes its log text, when it is read (a fleet of hundreds
+	// of jobs is seeded without writing their logs).
 	Run   *WorkflowRun
 	Steps []*JobStep
-	Log   string
+	Log   func() string
 }
 
 // EnsureGit gives a repository its git data, once: an initial commit on
