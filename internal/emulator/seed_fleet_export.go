@@ -9,6 +9,9 @@ const (
 	SecretCanary      = seed.SecretCanary
 	FleetCanarySecret = seed.FleetCanarySecret
 	FleetReleaseLabel = seed.FleetReleaseLabel
+	// FleetTokenPublicOnly is alice with the public_repo and read:org
+	// scopes only (seed.FleetTokenPublicOnly).
+	FleetTokenPublicOnly = seed.FleetTokenPublicOnly
 )
 
 // FleetRepo is one fleet repository's settings.

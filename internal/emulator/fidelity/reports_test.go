@@ -56,6 +56,9 @@ func TestSecurityAlertRefusals(t *testing.T) {
 		{"secret scanning, private without Advanced Security", fleetRepo(9) + "/secret-scanning/alerts", emulator.DemoTokenAlice, 404, "Secret scanning is disabled on this repository."},
 		{"secret scanning, writer", fleetRepo(3) + "/secret-scanning/alerts", emulator.DemoTokenBob, 403, "Resource not accessible by personal access token"},
 		{"private repository, outsider", fleetRepo(4) + "/dependabot/alerts", emulator.DemoTokenDave, 404, "Not Found"},
+		{"owner, token without repo or security_events", "/orgs/fleet/dependabot/alerts", emulator.FleetTokenPublicOnly, 403, "Resource not accessible by personal access token"},
+		{"public_repo scope, public repository", fleetRepo(3) + "/dependabot/alerts", emulator.FleetTokenPublicOnly, 200, ""},
+		{"public_repo scope, private repository", fleetRepo(4) + "/dependabot/alerts", emulator.FleetTokenPublicOnly, 403, "Resource not accessible by personal access token"},
 	}
 	for _, tc := range cases {
 		res := srv.Do(t, "GET", tc.path, tc.token, nil)

@@ -26,6 +26,11 @@ const (
 	FleetCanarySecret = "ghp_" + SecretCanary + "0000SecretValueDoNotLeak"
 	// FleetReleaseLabel is the label release pull requests carry.
 	FleetReleaseLabel = "release"
+	// FleetTokenPublicOnly acts as alice through a classic token with the
+	// public_repo and read:org scopes only: the organization alert lists
+	// refuse it (they need repo or security_events), and of the
+	// repositories' lists only the public repositories' answer.
+	FleetTokenPublicOnly = "emu-alice-public"
 )
 
 // FleetRepoName is the name of the fleet's i-th repository (from 0).
@@ -90,8 +95,10 @@ func (sd *seeder) seedFleet(w *world, n int) {
 	s.SetOrgRole(org, w.alice, state.OrgRoleOwner)
 	s.SetOrgRole(org, w.carol, state.OrgRoleSecurityManager)
 	bot := s.AddBotAccount("copilot-pull-request-reviewer", day(2024, time.October, 29))
+	public := &state.Token{Value: FleetTokenPublicOnly, Login: "alice", Scopes: []string{"public_repo", "read:org"}, Perms: map[string]state.Permission{}}
+	s.AddToken(public)
 	perms := map[*state.Token]state.Permission{s.Token(DemoTokenAlice): state.PermAdmin, s.Token(DemoTokenBob): state.PermWrite,
-		s.Token(DemoTokenCarol): state.PermRead}
+		s.Token(DemoTokenCarol): state.PermRead, s.Token(FleetTokenPublicOnly): state.PermAdmin}
 	for i := range n {
 		spec := Fleet(i)
 		created := day(2021, time.January, 4).Add(time.Duration(i) * 79 * time.Hour)
