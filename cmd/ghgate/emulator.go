@@ -21,6 +21,7 @@ func newEmulatorCommand() *cobra.Command {
 		lag     time.Duration
 		ghes    string
 		seed    string
+		fleet   int
 		faults  []string
 		verbose bool
 	)
@@ -30,7 +31,10 @@ func newEmulatorCommand() *cobra.Command {
 		Long: `Serve a stateful GitHub API emulator with the demo seed: org acme (repos
 acme/widgets, acme/gadgets), user repo alice/notes, users alice (admin),
 bob (write), carol (read) and dave (no grants: public repos only) with
-tokens emu-alice, emu-bob, emu-carol and emu-dave.
+tokens emu-alice, emu-bob, emu-carol and emu-dave; and org fleet (--fleet-repos
+repositories, some archived, some with issues, code or secret scanning off,
+with workflow runs, security alerts and release pull requests) owned by alice,
+carol its security manager, bob a member with write access.
 
 The same API answers under the GitHub Enterprise Server prefixes /api/v3 and
 /api/graphql; --ghes-version makes /api/v3 answer as that GHES version does
@@ -47,7 +51,7 @@ POST /_emulator/faults, e.g.
 				level = slog.LevelDebug
 			}
 			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-			emu, err := emulator.New(emulator.Options{Seed: seed, Latency: latency, SearchLag: lag, GHESVersion: ghes, Logger: log})
+			emu, err := emulator.New(emulator.Options{Seed: seed, FleetRepos: fleet, Latency: latency, SearchLag: lag, GHESVersion: ghes, Logger: log})
 			if err != nil {
 				return err
 			}
@@ -68,6 +72,7 @@ POST /_emulator/faults, e.g.
 	cmd.Flags().DurationVar(&lag, "search-lag", 0, "how long a write takes to reach search results, as GitHub's index trails writes, e.g. 5s")
 	cmd.Flags().StringVar(&ghes, "ghes-version", "", "answer /api/v3 as this GitHub Enterprise Server version (e.g. 3.20); default: as GitHub.com")
 	cmd.Flags().StringVar(&seed, "seed", "demo", "initial world: demo or empty")
+	cmd.Flags().IntVar(&fleet, "fleet-repos", emulator.DemoFleetRepos, "repositories of the demo seed's fleet organization (0 for none)")
 	cmd.Flags().StringArrayVar(&faults, "fault", nil, "inject a fault: kind[:n]@[METHOD ]path[xCOUNT] (repeatable)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every request")
 	return cmd

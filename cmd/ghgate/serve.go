@@ -88,7 +88,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		}
 	}
 	if cfg.Demo {
-		emu, err := demo.StartEmulator(emulator.Options{Seed: "demo", Logger: log.With("component", "emulator")})
+		emu, err := demo.StartEmulator(emulator.Options{Seed: "demo", FleetRepos: emulator.DemoFleetRepos, Logger: log.With("component", "emulator")})
 		if err != nil {
 			return err
 		}

@@ -36,7 +36,9 @@ const (
 	envMCPServer = "GHGATE_PEERS_MCP_SERVER"
 	// The toolsets under test: context holds get_me and the team tools;
 	// v1.9.0 has no sub_issues toolset, sub_issue_write is in issues.
-	mcpToolsets = "context,issues,labels,users,repos,pull_requests"
+	// actions, code_security, dependabot and secret_protection read the
+	// emulator's fleet organization (its workflow runs and alerts).
+	mcpToolsets = "context,issues,labels,users,repos,pull_requests,actions,code_security,dependabot,secret_protection"
 	// Bounds one tool call (and the server's start).
 	toolTimeout = 60 * time.Second
 	// The seed's token for alice, who is admin on every demo repository.
@@ -65,6 +67,11 @@ var mcpTools = []string{
 	"add_comment_to_pending_review", "add_reply_to_pull_request_comment", "create_pull_request",
 	"list_pull_requests", "merge_pull_request", "pull_request_read", "pull_request_review_write",
 	"search_pull_requests", "update_pull_request", "update_pull_request_branch",
+	// actions
+	"actions_get", "actions_list", "actions_run_trigger", "get_job_logs",
+	// code_security, dependabot, secret_protection
+	"get_code_scanning_alert", "list_code_scanning_alerts", "get_dependabot_alert", "list_dependabot_alerts",
+	"get_secret_scanning_alert", "list_secret_scanning_alerts",
 }
 
 // mcpUncalled are the tools of mcpToolsets the session does not call: the
@@ -74,12 +81,19 @@ var mcpUncalled = []string{
 	"create_branch", "create_or_update_file", "create_repository", "delete_file", "fork_repository", "push_files",
 	"add_comment_to_pending_review", "add_reply_to_pull_request_comment", "create_pull_request",
 	"merge_pull_request", "pull_request_review_write", "update_pull_request", "update_pull_request_branch",
+	// actions: triggering, re-running or cancelling runs, which the
+	// emulator does not model.
+	"actions_run_trigger",
 }
 
 // restID is an argument whose value is the database id of the REST object
 // at this path (of the first one, when the path answers a list): ids are
 // handed out by the emulator, so the session looks them up before the call.
 type restID string
+
+// restIDText is a restID passed as its decimal text, for the arguments
+// typed as strings (actions' resource_id).
+type restIDText string
 
 // mcpCheck is one tool call and what GitHub would answer to it.
 type mcpCheck struct {
@@ -172,7 +186,7 @@ func mcpSession() []mcpCheck {
 			return strings.Join(out, ",")
 		}, "alice:rocket")
 	}
-	return []mcpCheck{
+	return append([]mcpCheck{
 		// context
 		{name: "get_me", tool: "get_me", args: map[string]any{}, want: []string{`"login":"alice"`}},
 		// acme's teams: Maintainers (alice, bob) and Support (carol).
@@ -285,6 +299,57 @@ func mcpSession() []mcpCheck {
 		{name: "search_pull_requests", tool: "search_pull_requests", args: a("query", "is:open"), want: []string{"Bump github.com/jackc/pgx/v5 from 5.7.1 to 5.7.2"}},
 		prRead("get"), prRead("get_diff"), prRead("get_status"), prRead("get_files"), prRead("get_commits"),
 		prRead("get_review_comments"), prRead("get_reviews"), prRead("get_comments"), prRead("get_check_runs"),
+	}, fleetSession()...)
+}
+
+// fleetSession reads the fleet organization's workflow runs and security
+// alerts. Its repository 0 has a red pull request on branch change-2 (the
+// test job fails in "Run tests"); repository 3 has alerts of each kind;
+// repositories 1, 2 and 5 have code scanning, secret scanning and
+// Dependabot off, which GitHub refuses with their own messages.
+func fleetSession() []mcpCheck {
+	const o, red, alerts = "fleet", "svc-billing-00", "tool-billing-03"
+	f := func(repo string, kv ...any) map[string]any {
+		m := map[string]any{"owner": o, "repo": repo}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	const redRepo = "/repos/fleet/" + red
+	run := restIDText(redRepo + "/actions/runs?branch=change-2")
+	job := restID(redRepo + "/commits/change-2/check-runs?check_name=test")
+	return []mcpCheck{
+		{name: "actions_list-list_workflow_runs", tool: "actions_list", args: f(red, "method", "list_workflow_runs"),
+			want: []string{`"total_count":2`, `"conclusion":"failure"`, `"conclusion":"success"`}},
+		{name: "actions_list-list_workflow_runs-filter", tool: "actions_list",
+			args: f(red, "method", "list_workflow_runs", "workflow_runs_filter", map[string]any{"branch": "change-2", "status": "failure"}),
+			want: []string{`"total_count":1`, `"head_branch":"change-2"`}},
+		{name: "actions_list-list_workflow_jobs", tool: "actions_list", args: f(red, "method", "list_workflow_jobs", "resource_id", run),
+			want: []string{`"name":"test"`, `"name":"Run tests"`, `"conclusion":"failure"`}},
+		{name: "actions_get-get_workflow_run", tool: "actions_get", args: f(red, "method", "get_workflow_run", "resource_id", run),
+			want: []string{`"head_branch":"change-2"`, `"conclusion":"failure"`}},
+		{name: "actions_get-get_workflow_job", tool: "actions_get", args: f(red, "method", "get_workflow_job", "resource_id", restIDText(string(job))),
+			want: []string{`"name":"test"`, `"conclusion":"failure"`}},
+		{name: "get_job_logs", tool: "get_job_logs", args: f(red, "job_id", job, "return_content", true, "tail_lines", 10),
+			want: []string{"--- FAIL: TestShutdownDrainsQueue", "Process completed with exit code 1."}},
+		{name: "get_job_logs-failed_only", tool: "get_job_logs", args: f(red, "run_id", restID(string(run)), "failed_only", true, "return_content", true),
+			want: []string{"TestShutdownDrainsQueue"}},
+
+		{name: "list_dependabot_alerts", tool: "list_dependabot_alerts", args: f(alerts, "state", "open"),
+			want: []string{`"ghsa_id":"GHSA-emu0-1003-fl03"`, `"manifest_path":"go.mod"`}},
+		{name: "get_dependabot_alert", tool: "get_dependabot_alert", args: f(alerts, "alertNumber", 1), want: []string{`"ghsa_id":"GHSA-emu0-1003-fl03"`}},
+		{name: "list_dependabot_alerts-disabled", tool: "list_dependabot_alerts", args: f("svc-catalog-05"),
+			refusal: "Dependabot alerts are disabled for this repository."},
+		{name: "list_code_scanning_alerts", tool: "list_code_scanning_alerts", args: f(alerts, "state", "open"),
+			want: []string{`"go/sql-injection"`, `"CodeQL"`}},
+		{name: "get_code_scanning_alert", tool: "get_code_scanning_alert", args: f(alerts, "alertNumber", 2), want: []string{`"go/sql-injection"`}},
+		{name: "list_code_scanning_alerts-no-analysis", tool: "list_code_scanning_alerts", args: f("lib-billing-01"), refusal: "no analysis found"},
+		{name: "list_secret_scanning_alerts", tool: "list_secret_scanning_alerts", args: f(alerts),
+			want: []string{`"github_personal_access_token"`, `"slack_incoming_webhook_url"`}},
+		{name: "get_secret_scanning_alert", tool: "get_secret_scanning_alert", args: f(alerts, "alertNumber", 2), want: []string{`"slack_incoming_webhook_url"`}},
+		{name: "list_secret_scanning_alerts-disabled", tool: "list_secret_scanning_alerts", args: f("web-billing-02"),
+			refusal: "Secret scanning is disabled on this repository."},
 	}
 }
 
@@ -508,6 +573,15 @@ func callTool(ctx context.Context, session *mcp.ClientSession, c mcpCheck) mcpRe
 	r := mcpRecord{Name: c.name, Args: map[string]any{}}
 	var lastID int64
 	for k, v := range c.args {
+		if path, ok := v.(restIDText); ok {
+			id, err := lookupID(ctx, string(path))
+			if err != nil {
+				r.Err = fmt.Sprintf("looking up %s for %s: %v", path, k, err)
+				return r
+			}
+			r.Args[k], lastID = fmt.Sprint(id), id
+			continue
+		}
 		if path, ok := v.(restID); ok {
 			id, err := lookupID(ctx, string(path))
 			if err != nil {
@@ -571,6 +645,21 @@ func lookupID(ctx context.Context, path string) (int64, error) {
 	}
 	if err := json.Unmarshal([]byte(body), &one); err != nil {
 		return 0, err
+	}
+	if one.ID == 0 {
+		// A list wrapped in an object ({"total_count": n, "workflow_runs":
+		// [...]}): its first element.
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(body), &fields)
+		for _, raw := range fields {
+			var list []struct {
+				ID int64 `json:"id"`
+			}
+			if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
+				return list[0].ID, nil
+			}
+		}
+		return 0, fmt.Errorf("GET %s: no id in %s", path, clip(body, 200))
 	}
 	return one.ID, nil
 }

@@ -3,6 +3,8 @@ package emulator
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
@@ -41,7 +43,30 @@ func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 		}
 		e.limits.Exhaust(body.Token, body.Resource)
 		w.WriteHeader(http.StatusNoContent)
+	case strings.HasPrefix(r.URL.Path, "/_emulator/logs/jobs/") && r.Method == http.MethodGet:
+		e.jobLog(w, r)
 	default:
 		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
 	}
+}
+
+// jobLog serves a job's log at the signed URL GET .../actions/jobs/{id}/logs
+// redirects to: plain text and no token, as from GitHub's log storage, and
+// 403 once the signature is wrong or the minute has passed.
+func (e *Emulator) jobLog(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/_emulator/logs/jobs/"), 10, 64)
+	if err != nil {
+		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
+		return
+	}
+	q := r.URL.Query()
+	e.state.RLock()
+	log, ok := e.state.SignedJobLog(id, q.Get("expires"), q.Get("sig"))
+	e.state.RUnlock()
+	if !ok {
+		wire.WriteJSON(w, http.StatusForbidden, wire.ErrorBody{Message: "Server failed to authenticate the request. The signature is invalid or the URL has expired."})
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte(log))
 }

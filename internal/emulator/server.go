@@ -26,6 +26,10 @@ import (
 type Options struct {
 	// Seed names the initial world: "demo" (the default) or "empty".
 	Seed string
+	// FleetRepos, when positive, adds to the demo seed the fleet
+	// organization with that many repositories (seed.DemoFleetRepos for
+	// the demo, 200 for the reports bench).
+	FleetRepos int
 	// Latency is added to every request before it is handled.
 	Latency time.Duration
 	// Now is the clock; time.Now when nil.
@@ -44,6 +48,10 @@ type Options struct {
 	// API version 2022-11-28 only (another answers 400), and so no related
 	// issues. Unset, /api/v3 answers as GitHub.com does.
 	GHESVersion string
+	// MaxConcurrent is how many requests one credential may have in flight
+	// before the next is refused with GitHub's secondary rate limit (403,
+	// retry-after): zero means GitHub's 100, negative no limit.
+	MaxConcurrent int
 }
 
 // Emulator is a stateful stand-in for GitHub's REST and GraphQL APIs.
@@ -54,6 +62,7 @@ type Emulator struct {
 	graphql http.Handler
 	faults  *faults.Table
 	limits  *faults.RateLimiter
+	flight  *inflight
 	reqSeq  atomic.Int64
 	log     *slog.Logger
 }
@@ -63,7 +72,7 @@ func New(opts Options) (*Emulator, error) {
 	st := state.NewState(opts.Now)
 	switch opts.Seed {
 	case "", "demo":
-		if err := seed.SeedDemo(st); err != nil {
+		if err := seed.SeedDemoWith(st, seed.DemoOptions{FleetRepos: opts.FleetRepos}); err != nil {
 			return nil, err
 		}
 	case "empty":
@@ -75,7 +84,11 @@ func New(opts Options) (*Emulator, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e := &Emulator{state: st, opts: opts, faults: &faults.Table{}, log: log,
+	maxConc := opts.MaxConcurrent
+	if maxConc == 0 {
+		maxConc = defaultMaxConcurrent
+	}
+	e := &Emulator{state: st, opts: opts, faults: &faults.Table{}, log: log, flight: &inflight{limit: maxConc},
 		limits: faults.NewRateLimiter(st.Clock, opts.CoreLimit, opts.SearchLimit, opts.GraphQLLimit)}
 	e.rest = rest.NewHandler(e.limits, log)
 	gql, err := graphql.NewHandler(e.limits)
@@ -163,6 +176,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	routeKey := r.Method + " " + path
+	concurrent, leave := e.flight.enter(r.Header.Get("Authorization"))
+	defer leave()
 	fault := e.faults.Take(r.Method, path)
 	delay := e.opts.Latency
 	if fault != nil {
@@ -184,6 +199,10 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.limits.Charge(anon, "core")
 		faults.SetHeaders(w.Header(), e.limits.Snapshot(anon, "core"))
 		wire.WriteJSON(w, http.StatusUnauthorized, wire.ErrorBody{Message: authErr, DocumentationURL: wire.DocsURL("rest"), Status: "401"})
+		return
+	}
+	if e.flight.limit > 0 && concurrent > e.flight.limit {
+		e.writeConcurrencyLimited(w, tok.Value, resource, reqID)
 		return
 	}
 	free := path == "/rate_limit" && !graphql // GitHub does not charge for reading the budget

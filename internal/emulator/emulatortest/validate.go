@@ -259,8 +259,17 @@ func unlistedStatus(route *routers.Route, method string, status int, h http.Head
 // permission the repository's readers may lack, and which GitHub answers
 // 403 to the others: "List repository collaborators" needs write, maintain
 // or admin privileges ("Must have push access to view repository
-// collaborators.").
-var restrictedReads = map[string]bool{"/repos/{owner}/{repo}/collaborators": true}
+// collaborators."). The organization code scanning and secret scanning
+// alert lists are for organization owners and security managers, and a
+// repository's secret scanning alerts for its administrators (their
+// documentation says so; the description lists no 403 for them).
+var restrictedReads = map[string]bool{
+	"/repos/{owner}/{repo}/collaborators":                         true,
+	"/orgs/{org}/code-scanning/alerts":                            true,
+	"/orgs/{org}/secret-scanning/alerts":                          true,
+	"/repos/{owner}/{repo}/secret-scanning/alerts":                true,
+	"/repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}": true,
+}
 
 func listedStatuses(route *routers.Route) []string {
 	var out []string

@@ -33,6 +33,9 @@ func TestEveryRouteSucceeds(t *testing.T) {
 	const repo = "/repos/acme/widgets"
 	id := func(n int) int64 { return w.ids[n] }
 	appJWT := installApp(t, w)
+	fx := addReportsFixtures(t, w)
+	runPath := fmt.Sprintf("%s/actions/runs/%d", repo, fx.run.ID)
+	jobPath := fmt.Sprintf("%s/actions/jobs/%d", repo, fx.job.ID)
 	st := w.srv.Emu.State()
 	st.Lock()
 	mainSHA := st.Repo("acme", "widgets").Git.Branches["main"].SHA
@@ -167,6 +170,21 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/commits/patch-7/status", tokCarol, nil, 200},
 		{"GET", repo + "/commits/patch-7/statuses", tokCarol, nil, 200},
 		{"GET", repo + "/commits/patch-7/check-runs", tokCarol, nil, 200},
+		{"GET", repo + "/commits/patch-7/check-suites", tokCarol, nil, 200},
+		{"GET", repo + "/actions/runs?branch=patch-7&status=failure&event=pull_request", tokCarol, nil, 200},
+		{"GET", runPath, tokCarol, nil, 200},
+		{"GET", runPath + "/jobs?filter=latest", tokCarol, nil, 200},
+		{"GET", jobPath, tokCarol, nil, 200},
+		{"GET", jobPath + "/logs", tokCarol, nil, 302},
+		{"GET", "/orgs/acme/dependabot/alerts?state=open&severity=high,critical&per_page=10", tokAlice, nil, 200},
+		{"GET", repo + "/dependabot/alerts?state=open", tokBob, nil, 200},
+		{"GET", "/orgs/acme/code-scanning/alerts?state=open&severity=critical", tokAlice, nil, 200},
+		{"GET", repo + "/code-scanning/alerts?state=open&per_page=5&page=1", tokBob, nil, 200},
+		{"GET", "/orgs/acme/secret-scanning/alerts?state=open", tokAlice, nil, 200},
+		{"GET", repo + "/secret-scanning/alerts?state=open", tokAlice, nil, 200},
+		{"GET", repo + "/dependabot/alerts/1", tokBob, nil, 200},
+		{"GET", repo + "/code-scanning/alerts/1", tokBob, nil, 200},
+		{"GET", repo + "/secret-scanning/alerts/1?hide_secret=true", tokAlice, nil, 200},
 		{"GET", repo + "/contents/gears/ratio.go?ref=patch-7", tokCarol, nil, 200},
 		{"POST", repo + "/git/refs", tokBob, map[string]any{"ref": "refs/heads/gears-docs", "sha": mainSHA}, 201},
 		{"PUT", repo + "/contents/docs/gears.md", tokBob, map[string]any{"message": "Document gears", "content": b64("# Gears\n"), "branch": "gears-docs"}, 201},

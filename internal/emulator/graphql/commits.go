@@ -191,7 +191,12 @@ func registerCommits(r *resolvers) {
 	// A suite here is its workflow run too: the emulator keeps one run per
 	// suite, so WorkflowRun resolves on the same value.
 	resolve(r, "WorkflowRun.workflow", func(_ *gqlContext, s *checkSuite) (any, error) { return &workflow{name: s.run.Workflow}, nil })
-	resolve(r, "WorkflowRun.event", func(_ *gqlContext, _ *checkSuite) (any, error) { return "pull_request", nil })
+	resolve(r, "WorkflowRun.event", func(_ *gqlContext, s *checkSuite) (any, error) {
+		if s.run.Run != nil {
+			return s.run.Run.Event, nil
+		}
+		return "pull_request", nil
+	})
 
 	objectType(r, func(*state.CommitStatus) string { return "StatusContext" })
 	const sc = "StatusContext"

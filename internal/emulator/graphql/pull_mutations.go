@@ -407,6 +407,11 @@ func registerReviewMutations(r *resolvers) {
 		x.st.DeleteReview(rv)
 		return &pullPayload{pull: rv.Pull, review: rv, clientMutationID: a.Input.ClientMutationID}, nil
 	})
+	resolveArgs(r, "Mutation.addPullRequestReviewThreadReply", replyToThread)
+	resolve(r, "AddPullRequestReviewThreadReplyPayload.comment", func(_ *gqlContext, p *replyPayload) (any, error) { return p.comment, nil })
+	resolve(r, "AddPullRequestReviewThreadReplyPayload.clientMutationId", func(_ *gqlContext, p *replyPayload) (any, error) {
+		return p.clientMutationID, nil
+	})
 	resolveArgs(r, "Mutation.resolveReviewThread", threadMutation("ResolveReviewThread", true))
 	resolveArgs(r, "Mutation.unresolveReviewThread", threadMutation("UnresolveReviewThread", false))
 	for _, t := range []string{"SubmitPullRequestReviewPayload", "DeletePullRequestReviewPayload"} {
@@ -436,4 +441,52 @@ func threadMutation(operation string, resolved bool) func(*gqlContext, root, thr
 		}
 		return &threadPayload{thread: t, clientMutationID: a.Input.ClientMutationID}, nil
 	}
+}
+
+type threadReplyArgs struct {
+	Input struct {
+		PullRequestReviewThreadID gqlID   `json:"pullRequestReviewThreadId"`
+		PullRequestReviewID       *gqlID  `json:"pullRequestReviewId"`
+		Body                      string  `json:"body"`
+		ClientMutationID          *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+type replyPayload struct {
+	comment          *state.ReviewComment
+	clientMutationID *string
+}
+
+// replyToThread answers a review thread. Named with the caller's pending
+// review, the reply joins it and appears when it is submitted; otherwise
+// it is published at once as a review of its own holding only the reply,
+// as GitHub does. Anyone who can read the pull request may reply.
+func replyToThread(x *gqlContext, _ root, a threadReplyArgs) (any, error) {
+	in := a.Input
+	t, _ := x.st.Node(string(in.PullRequestReviewThreadID)).(*state.ReviewThread)
+	if t == nil || !x.canRead(t.Pull.Repo) || !slices.Contains(t.Pull.Pull.Threads, t) {
+		return nil, nodeNotFound(string(in.PullRequestReviewThreadID))
+	}
+	if strings.TrimSpace(in.Body) == "" {
+		return nil, &gqlError{Type: "UNPROCESSABLE", Message: "Body can't be blank"}
+	}
+	if t.Pull.Locked && x.c.Token.Permission(t.Pull.Repo) < state.PermWrite {
+		return nil, forbidden(x.c.Token.Login, "AddPullRequestReviewThreadReply")
+	}
+	now := x.st.Now()
+	var rv *state.Review
+	if in.PullRequestReviewID != nil {
+		var err error
+		if rv, err = x.pendingReview(in.PullRequestReviewID, nil); err != nil {
+			return nil, err
+		}
+		if rv.Pull != t.Pull || rv.State != "PENDING" {
+			return nil, &gqlError{Type: "UNPROCESSABLE", Message: "The review does not belong to the thread's pull request or was submitted."}
+		}
+	} else {
+		rv = x.st.AddReview(t.Pull, x.c.Viewer, "COMMENTED", "", now)
+	}
+	c := x.st.AddReviewComment(rv, t.Comments[len(t.Comments)-1], "", 0, in.Body, now)
+	x.st.Touch(t.Pull)
+	return &replyPayload{comment: c, clientMutationID: in.ClientMutationID}, nil
 }

@@ -52,7 +52,7 @@ func registerRepositoryOwner(r *resolvers) {
 
 	// No repository is archived; one is pushed to when it changes, as the
 	// REST API's pushed_at reports.
-	resolve(r, "Repository.isArchived", func(_ *gqlContext, _ *state.Repo) (any, error) { return false, nil })
+	resolve(r, "Repository.isArchived", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.Archived, nil })
 	resolve(r, "Repository.pushedAt", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.UpdatedAt, nil })
 }
 
@@ -78,8 +78,7 @@ func ownerRepositories(x *gqlContext, owner *state.Account, a ownerRepositoriesA
 		if a.Privacy != nil && (*a.Privacy == "PRIVATE") != repo.Private {
 			continue
 		}
-		// The emulator has no archived repositories.
-		if (a.IsFork != nil && *a.IsFork != (repo.Parent != nil)) || (a.IsArchived != nil && *a.IsArchived) {
+		if (a.IsFork != nil && *a.IsFork != (repo.Parent != nil)) || (a.IsArchived != nil && *a.IsArchived != repo.Archived) {
 			continue
 		}
 		list = append(list, repo)

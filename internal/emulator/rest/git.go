@@ -484,9 +484,13 @@ func (c *call) checkRunJSON(r *state.Repo, cr *state.CheckRun) checkRunJSON {
 		DetailsURL: &html, Status: cr.Status, Conclusion: cr.Conclusion, StartedAt: wire.TimestampPtr(&cr.StartedAt),
 		CompletedAt: wire.TimestampPtr(cr.CompletedAt), Name: cr.Name, PullRequests: []any{}}
 	out.Output.AnnotationsURL = u + "/annotations"
+	suite := cr.ID // a check run without a workflow run is its own suite
+	if cr.Run != nil {
+		suite = cr.Run.CheckSuiteID
+	}
 	out.CheckSuite = &struct {
 		ID int64 `json:"id"`
-	}{ID: cr.ID}
+	}{ID: suite}
 	return out
 }
 

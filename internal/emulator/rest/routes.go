@@ -116,6 +116,16 @@ func (a *api) routeTable() []route {
 		{"GET", repo + "/contents/{path...}", getContents},
 
 		{"POST", "/app/installations/{installation_id}/access_tokens", createInstallationToken},
+
+		{"GET", "/orgs/{org}/dependabot/alerts", listOrgDependabotAlerts},
+		{"GET", repo + "/dependabot/alerts", listRepoDependabotAlerts},
+		{"GET", repo + "/dependabot/alerts/{alert_number}", getRepoDependabotAlert},
+		{"GET", "/orgs/{org}/code-scanning/alerts", listOrgCodeScanningAlerts},
+		{"GET", repo + "/code-scanning/alerts", listRepoCodeScanningAlerts},
+		{"GET", repo + "/code-scanning/alerts/{alert_number}", getRepoCodeScanningAlert},
+		{"GET", "/orgs/{org}/secret-scanning/alerts", listOrgSecretScanningAlerts},
+		{"GET", repo + "/secret-scanning/alerts", listRepoSecretScanningAlerts},
+		{"GET", repo + "/secret-scanning/alerts/{alert_number}", getRepoSecretScanningAlert},
 	}, append(gitRoutes(), projectRoutes()...)...)
 }
 

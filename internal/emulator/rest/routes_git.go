@@ -40,6 +40,13 @@ func gitRoutes() []route {
 		{"GET", repo + "/commits/{ref}/status", getCombinedStatus},
 		{"GET", repo + "/commits/{ref}/statuses", listCommitStatuses},
 		{"GET", repo + "/commits/{ref}/check-runs", listCommitCheckRuns},
+		{"GET", repo + "/commits/{ref}/check-suites", listCommitCheckSuites},
+
+		{"GET", repo + "/actions/runs", listWorkflowRuns},
+		{"GET", repo + "/actions/runs/{run_id}", getWorkflowRun},
+		{"GET", repo + "/actions/runs/{run_id}/jobs", listRunJobs},
+		{"GET", repo + "/actions/jobs/{job_id}", getJob},
+		{"GET", repo + "/actions/jobs/{job_id}/logs", downloadJobLogs},
 
 		{"GET", repo + "/tags", listTags},
 		{"GET", repo + "/releases", listReleases},

@@ -104,7 +104,7 @@ func searchRepositories(c *call) {
 		return
 	}
 	var owners, names, words []string
-	visibility := ""
+	visibility, archived := "", ""
 	for _, term := range search.Terms(query) {
 		key, value, isQualifier := strings.Cut(term, ":")
 		switch {
@@ -114,6 +114,8 @@ func searchRepositories(c *call) {
 			names = append(names, strings.ToLower(value))
 		case isQualifier && key == "is" && (value == "public" || value == "private"):
 			visibility = value
+		case isQualifier && key == "archived" && (value == "true" || value == "false"):
+			archived = value
 		case isQualifier && key == "in":
 			// Words are matched against the name and the description, the
 			// default fields; in: narrows nothing here.
@@ -128,6 +130,7 @@ func searchRepositories(c *call) {
 			len(owners) > 0 && !slices.Contains(owners, strings.ToLower(r.Owner.Login)),
 			len(names) > 0 && !slices.Contains(names, strings.ToLower(r.FullName())),
 			visibility == "public" && r.Private, visibility == "private" && !r.Private,
+			archived != "" && r.Archived != (archived == "true"),
 			slices.ContainsFunc(words, func(w string) bool { return !wire.ContainsFold(w, r.Name, r.Description) }):
 			continue
 		}

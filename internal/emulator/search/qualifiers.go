@@ -35,6 +35,13 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 		return searchPred(func(is *state.Issue) bool { return strings.EqualFold(is.Repo.Owner.Login, login) }), "owner", true
 	case "is", "state":
 		return isQualifier(lval), "", true
+	case "archived":
+		// archived:true or archived:false: by the repository's state; any
+		// other value is searched for as a word.
+		if lval != "true" && lval != "false" {
+			return nil, "", false
+		}
+		return searchPred(func(is *state.Issue) bool { return is.Repo.Archived == (lval == "true") }), "", true
 	case "type":
 		return typeQualifier(lval), "", true
 	case "reason":

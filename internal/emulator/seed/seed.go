@@ -104,7 +104,19 @@ func DemoNow() time.Time { return time.Date(2026, time.October, 1, 0, 0, 0, 0, t
 // The seed checks its own invariants (issue numbers, labels and types it
 // names, links the state accepts); a broken one is an error naming it, which
 // New returns, so a command that starts an emulator stops with it.
-func SeedDemo(s *state.State) error {
+func SeedDemo(s *state.State) error { return SeedDemoWith(s, DemoOptions{}) }
+
+// DemoOptions vary the demo seed. FleetRepos, when positive, adds the
+// fleet organization with that many repositories (fleet.go): the demo
+// command asks for DemoFleetRepos, the reports bench for 200. It is
+// opt-in because it doubles what seeding allocates, and most tests start
+// an emulator without needing it.
+type DemoOptions struct {
+	FleetRepos int
+}
+
+// SeedDemoWith is SeedDemo with options.
+func SeedDemoWith(s *state.State, opts DemoOptions) error {
 	s.Lock()
 	defer s.Unlock()
 	sd := &seeder{s: s, rng: rand.New(rand.NewPCG(0x5eed, 0xacce55)), clock: demoStart()}
@@ -130,6 +142,12 @@ func SeedDemo(s *state.State) error {
 	sd.seedReleases(w)
 	sd.seedDevelopment(w)
 	sd.seedProjects(w, servingNow)
+	// Actions runs and the fleet organization come last, so the objects
+	// above keep their ids.
+	sd.seedAcmeActions(w)
+	if opts.FleetRepos > 0 {
+		sd.seedFleet(w, opts.FleetRepos)
+	}
 	for _, r := range []*state.Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {
 			if is.UpdatedAt.After(r.UpdatedAt) {

@@ -143,3 +143,12 @@ func (s *State) UserPermission(a *Account, r *Repo) Permission {
 	}
 	return best
 }
+
+// AddBotAccount creates (once) the bot account of an App known only by
+// its slug, such as an automated reviewer's "<slug>[bot]".
+func (s *State) AddBotAccount(slug string, created time.Time) *Account {
+	if a := s.Account(slug + botSuffix); a != nil {
+		return a
+	}
+	return s.addBot(slug, created)
+}

@@ -121,6 +121,15 @@ type Repo struct {
 	Parent *Repo
 	// Releases are the published releases, oldest first (releases.go).
 	Releases []*Release
+
+	// Archived repositories are read-only.
+	Archived bool
+	// Security is which security features are on and the alerts they
+	// raised (security.go).
+	Security RepoSecurity
+	// Runs are the repository's Actions workflow runs, oldest first
+	// (actions.go).
+	Runs []*WorkflowRun
 }
 
 // Repository settings the emulator does not model are those of a new

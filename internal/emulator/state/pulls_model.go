@@ -114,6 +114,15 @@ type CheckRun struct {
 	StartedAt   time.Time
 	CompletedAt *time.Time
 	DetailsURL  string
+	// Repo is the repository whose commit it checked.
+	Repo *Repo
+	// Run is the Actions workflow run the check run is a job of, nil for
+	// one reported without a run (actions.go); Steps are the job's steps
+	// and Log writes its log text, when it is read (a fleet of hundreds
+	// of jobs is seeded without writing their logs).
+	Run   *WorkflowRun
+	Steps []*JobStep
+	Log   func() string
 }
 
 // EnsureGit gives a repository its git data, once: an initial commit on
@@ -325,7 +334,7 @@ func (s *State) AddStatus(r *Repo, sha, state, context, description, target stri
 // one on a commit.
 func (s *State) AddCheckRun(r *Repo, sha, workflow, name, conclusion string, started time.Time, took time.Duration) *CheckRun {
 	id := s.nextID()
-	cr := &CheckRun{ID: id, NodeID: NodeID("CR", id), Name: name, Workflow: workflow, HeadSHA: sha, Status: "in_progress", StartedAt: started}
+	cr := &CheckRun{ID: id, NodeID: NodeID("CR", id), Name: name, Workflow: workflow, HeadSHA: sha, Status: "in_progress", StartedAt: started, Repo: r}
 	if conclusion != "" {
 		done := started.Add(took)
 		cr.Status, cr.Conclusion, cr.CompletedAt = "completed", &conclusion, &done

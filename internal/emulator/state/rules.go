@@ -68,6 +68,9 @@ func VisibleReviewComments(list []*ReviewComment, viewer *Account) []*ReviewComm
 
 // RepoOfCheckRun finds the repository whose commit a check run checked.
 func RepoOfCheckRun(st *State, c *CheckRun) *Repo {
+	if c.Repo != nil {
+		return c.Repo
+	}
 	for _, r := range st.Repos() {
 		if r.Git != nil && slices.Contains(r.Git.CheckRuns[c.HeadSHA], c) {
 			return r

@@ -34,6 +34,12 @@ type State struct {
 	// projects are Projects (v2) boards by lower-case owner login
 	// (projects.go); nil until one is added.
 	projects map[string][]*Project
+	// orgRoles are users' organization roles (owner, security manager)
+	// by lower-case org and user login (security.go).
+	orgRoles map[string]map[string]string
+	// logKey signs job log URLs (actions.go), made on first use.
+	logKey     []byte
+	logKeyOnce sync.Once
 	// search is what the search index holds when it trails writes
 	// (search_lag.go); nil when it does not.
 	search *searchView

@@ -55,5 +55,9 @@ func CheckRunPath(st *state.State, c *state.CheckRun) string {
 	if r := state.RepoOfCheckRun(st, c); r != nil {
 		name = "/" + r.FullName()
 	}
-	return fmt.Sprintf("%s/actions/runs/%d/job/%d", name, c.ID, c.ID)
+	run := c.ID // a check run without a workflow run is its own
+	if c.Run != nil {
+		run = c.Run.ID
+	}
+	return fmt.Sprintf("%s/actions/runs/%d/job/%d", name, run, c.ID)
 }

@@ -122,6 +122,11 @@ func (c *Call) RepoFor(need state.Permission) *state.Repo {
 		c.Forbidden()
 		return nil
 	}
+	// Every write to an archived repository is refused, whoever asks.
+	if r.Archived && c.Req.Method != http.MethodGet && c.Req.Method != http.MethodHead {
+		c.Fail(http.StatusForbidden, "Repository was archived so is read-only.", "rest")
+		return nil
+	}
 	return r
 }
 
