@@ -24,7 +24,9 @@ func addReportsFixtures(t *testing.T, w *world) reportsFixtures {
 	defer st.Unlock()
 	widgets := st.Repo("acme", "widgets")
 	alice, acme := st.Account("alice"), st.Account("acme")
-	st.Token(tokAlice).Scopes = []string{"repo", "read:org"}
+	// A classic token (scopes set), so the organization alert lists and
+	// the boards both answer it.
+	st.Token(tokAlice).Scopes = []string{"repo", "read:org", "project"}
 	st.SetOrgRole(acme, alice, state.OrgRoleOwner)
 	pr := widgets.Issue(7)
 	at := epoch.Add(60 * time.Hour)
