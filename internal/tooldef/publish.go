@@ -2,6 +2,7 @@ package tooldef
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -186,8 +187,23 @@ func publishedArgs(full *jsonschema.Schema, top bool) *jsonschema.Schema {
 			if q.Type == "integer" && q.Minimum != nil && *q.Minimum == 1 {
 				q.Minimum = nil
 			}
+			typePair(q)
 			cp.Properties[name] = q
 		}
 	}
 	return &cp
+}
+
+// typePair lists "a bare type or null" (a tri-state input's anyOf) as the
+// type pair ["integer","null"]: the same meaning in fewer bytes. Only the
+// listing changes; arguments are checked against the anyOf.
+func typePair(s *jsonschema.Schema) {
+	if len(s.AnyOf) != 2 || s.AnyOf[1].Type != "null" {
+		return
+	}
+	value := s.AnyOf[0]
+	if bare := (jsonschema.Schema{Type: value.Type}); value.Type == "" || !reflect.DeepEqual(*value, bare) || !reflect.DeepEqual(*s.AnyOf[1], jsonschema.Schema{Type: "null"}) {
+		return
+	}
+	s.Types, s.AnyOf = []string{value.Type, "null"}, nil
 }

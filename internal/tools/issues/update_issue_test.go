@@ -251,7 +251,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 			continue
 		}
 		b, _ := json.Marshal(tool.InputSchema)
-		if !strings.Contains(string(b), `"milestone":{"anyOf":[{"type":"integer"},{"type":"null"}]`) {
+		if !strings.Contains(string(b), `"milestone":{"description":"null clears","type":["integer","null"]}`) {
 			t.Fatalf("milestone schema: %s", b)
 		}
 	}
