@@ -47,6 +47,10 @@ type Tool[In, Out any] struct {
 	// Idempotent marks writes that have no further effect when repeated.
 	Destructive bool
 	Idempotent  bool
+	// LocalWrites marks a tool that reads GitHub (Mode Read: a read
+	// credential serves it) but writes files on this machine: it is not
+	// announced read-only, and Destructive says whether it removes any.
+	LocalWrites bool
 	// Input adjusts the inferred input schema. ghgate's own tools leave it
 	// nil: their field types state ranges and enums (SelfDescribing), so
 	// no schema is edited by property name.
@@ -172,7 +176,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 	}
-	readOnly := t.Mode == Read
+	readOnly := t.Mode == Read && !t.LocalWrites
 	// openWorldHint defaults to true and the destructive hint means
 	// nothing for a read-only tool, so it is sent for writes only. The SDK
 	// always sends idempotentHint: a read is idempotent (repeating it

@@ -110,6 +110,7 @@ type GetIssueIn struct {
 	IssueNumber    core.IssueNumber `json:"issue_number"`
 	Detail         Detail           `json:"detail,omitempty" jsonschema:"default full"`
 	CommentsCursor string           `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor; absent: page 1"`
+	Source         ReadSource       `json:"source,omitempty" jsonschema:"default remote"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -123,6 +124,7 @@ type GetIssueOut struct {
 	CommentsHasMore    bool       `json:"comments_has_more,omitempty"`
 	CommentsNextCursor string     `json:"comments_next_cursor,omitempty"`
 	RateLimitRemaining *int       `json:"rate_limit_remaining,omitempty"`
+	MirrorAgeS         *int       `json:"mirror_age_s,omitempty"`
 }
 
 // commentsPerPage is how many comments github_get_issue returns at once.
@@ -139,6 +141,9 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "comments_cursor", Cursor: in.CommentsCursor, Restart: restart})
 	if err != nil {
 		return GetIssueOut{}, err
+	}
+	if in.Source == Mirror {
+		return s.getIssueFromMirror(in, pg)
 	}
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
