@@ -40,10 +40,13 @@ func SyncNotConfigured() *contract.Error {
 }
 
 // dirRefused refuses a dir argument; reason is what details.reason says.
-func dirRefused(dir, reason string) *contract.Error {
+// The repair syncs into the default directory, which the checks accept
+// unless the operator's own tree is what fails them.
+func dirRefused(dir, owner, repo, reason string) *contract.Error {
 	e := contract.Errorf(contract.CodeSyncDirRefused, "dir %q refused: %s; nothing was written", dir, reason).WithField("dir", reason)
 	e.Settlement = contract.NotStarted
-	return e
+	return e.WithRepair(contract.Repair{NextStep: "omit dir: the mirror then goes to sync_root/" + DefaultMirrorDir(owner, repo),
+		Tool: NameSyncIssues, Arguments: map[string]any{"owner": owner, "repo": repo}})
 }
 
 // ErrNoMirror is OpenMirrorDir's answer, with create false, for a
@@ -74,7 +77,7 @@ func (s *Service) OpenMirrorDir(dir, owner, repo string, create bool) (*MirrorDi
 	if filepath.IsAbs(name) {
 		r, err := filepath.Rel(base, filepath.Clean(name))
 		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return nil, dirRefused(dir, "outside sync_root "+base)
+			return nil, dirRefused(dir, owner, repo, "outside sync_root "+base)
 		}
 		rel = r
 	}
@@ -84,19 +87,19 @@ func (s *Service) OpenMirrorDir(dir, owner, repo string, create bool) (*MirrorDi
 		case p == "" || p == ".":
 			continue
 		case p == "..":
-			return nil, dirRefused(dir, `a ".." component: dir must stay under sync_root`)
+			return nil, dirRefused(dir, owner, repo, `a ".." component: dir must stay under sync_root`)
 		case strings.EqualFold(p, ".git"):
-			return nil, dirRefused(dir, "inside a .git directory")
+			return nil, dirRefused(dir, owner, repo, "inside a .git directory")
 		}
 		parts = append(parts, p)
 	}
 	for _, p := range strings.Split(filepath.ToSlash(base), "/") {
 		if strings.EqualFold(p, ".git") {
-			return nil, dirRefused(dir, "sync_root is inside a .git directory")
+			return nil, dirRefused(dir, owner, repo, "sync_root is inside a .git directory")
 		}
 	}
 	if len(parts) == 0 {
-		return nil, dirRefused(dir, "names sync_root itself: a mirror needs its own directory below it")
+		return nil, dirRefused(dir, owner, repo, "names sync_root itself: a mirror needs its own directory below it")
 	}
 	root, err := os.OpenRoot(base)
 	if err != nil {
@@ -112,23 +115,23 @@ func (s *Service) OpenMirrorDir(dir, owner, repo string, create bool) (*MirrorDi
 				return nil, ErrNoMirror
 			}
 			if err = root.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return nil, dirRefused(dir, "cannot create "+p+": "+errText(err))
+				return nil, dirRefused(dir, owner, repo, "cannot create "+p+": "+errText(err))
 			}
 			fi, err = root.Lstat(p)
 		}
 		switch {
 		case err != nil:
-			return nil, dirRefused(dir, "cannot read "+p+": "+errText(err))
+			return nil, dirRefused(dir, owner, repo, "cannot read "+p+": "+errText(err))
 		case fi.Mode()&fs.ModeSymlink != 0:
-			return nil, dirRefused(dir, p+" is a symbolic link: links are not followed")
+			return nil, dirRefused(dir, owner, repo, p+" is a symbolic link: links are not followed")
 		case !fi.IsDir():
-			return nil, dirRefused(dir, p+" is not a directory")
+			return nil, dirRefused(dir, owner, repo, p+" is not a directory")
 		}
 	}
 	relPath := filepath.Join(parts...)
 	mr, err := root.OpenRoot(relPath)
 	if err != nil {
-		return nil, dirRefused(dir, "cannot open: "+errText(err))
+		return nil, dirRefused(dir, owner, repo, "cannot open: "+errText(err))
 	}
 	return &MirrorDir{Root: mr, Path: filepath.Join(base, relPath), Rel: filepath.ToSlash(relPath)}, nil
 }
