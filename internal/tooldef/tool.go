@@ -155,6 +155,19 @@ func (t Tool[In, Out]) ToolName() string { return t.Name }
 // ToolMode implements Spec.
 func (t Tool[In, Out]) ToolMode() Mode { return t.Mode }
 
+// WritesLocally reports LocalWrites.
+func (t Tool[In, Out]) WritesLocally() bool { return t.LocalWrites }
+
+// Writes reports whether a tool writes anything: on GitHub (Mode Write)
+// or on this machine (LocalWrites). A read-only server serves neither.
+func Writes(s Spec) bool {
+	if s.ToolMode() != Read {
+		return true
+	}
+	lw, ok := s.(interface{ WritesLocally() bool })
+	return ok && lw.WritesLocally()
+}
+
 // ToolsetName implements Spec.
 func (t Tool[In, Out]) ToolsetName() string { return t.Toolset }
 
@@ -284,7 +297,13 @@ func (t Tool[In, Out]) safeRun(ctx context.Context, env *Env, in In) (out Out, e
 }
 
 func (t Tool[In, Out]) errorResult(env *Env, reqID string, e *contract.Error) *mcp.CallToolResult {
-	res := errorResult(env, t.Mode, reqID, e)
+	mode := t.Mode
+	if t.LocalWrites {
+		// Its failures say, as a write's do, whether anything was written:
+		// here, files.
+		mode = Write
+	}
+	res := errorResult(env, mode, reqID, e)
 	// The request id ties the agent's envelope to this line; the message is
 	// left out (it may quote what the agent sent), the code says what failed.
 	env.log().Info("tool call failed", "tool", t.Name, "code", string(e.Code), "request_id", reqID,

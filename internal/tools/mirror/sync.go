@@ -36,7 +36,7 @@ type SyncIssuesIn struct {
 	Dir           string      `json:"dir,omitempty" jsonschema:"under sync_root: relative, or absolute below it; absent: OWNER/REPO"`
 	IncludeClosed bool        `json:"include_closed,omitempty" jsonschema:"default false: closed issues' files are removed"`
 	CommentsCap   CommentsCap `json:"comments_cap,omitempty" jsonschema:"comments kept per issue; default 100"`
-	Full          bool        `json:"full,omitempty" jsonschema:"list every issue, to find deleted and transferred ones"`
+	Full          bool        `json:"full,omitempty" jsonschema:"default false; true lists every issue, to find deleted and transferred ones"`
 }
 
 // Validate checks the names before they reach a path or a request.
