@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker"
 	"github.com/ghgate/ghgate/internal/broker/brokertest"
 )
 
@@ -80,5 +82,23 @@ func TestBrokerSyncStaysUnderSyncRoot(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(root), "x")); err == nil {
 		t.Error("a directory was made outside sync_root")
+	}
+}
+
+// A relative sync_root is a configuration error: the broker's working
+// directory is no place to decide where agents' mirrors go.
+func TestBrokerConfigRefusesRelativeSyncRoot(t *testing.T) {
+	up := brokertest.StartUpstream(t, 0, true)
+	files := brokertest.WriteFiles(t, up, "")
+	b, err := os.ReadFile(files.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), "[tools]\n", "[tools]\nsync_root = \"mirrors\"\n", 1))
+	if err := os.WriteFile(files.Config, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := broker.LoadConfig(files.Config); err == nil || !strings.Contains(err.Error(), "sync_root") {
+		t.Fatalf("relative sync_root: %v", err)
 	}
 }
