@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -36,7 +37,7 @@ type SyncIssuesIn struct {
 	Dir           string      `json:"dir,omitempty" jsonschema:"under sync_root: relative, or absolute below it; absent: OWNER/REPO"`
 	IncludeClosed bool        `json:"include_closed,omitempty" jsonschema:"default false: closed issues' files are removed"`
 	CommentsCap   CommentsCap `json:"comments_cap,omitempty" jsonschema:"comments kept per issue; default 100"`
-	Full          bool        `json:"full,omitempty" jsonschema:"default false; true lists every issue, to find deleted and transferred ones"`
+	Full          bool        `json:"full,omitempty" jsonschema:"default false; true re-reads every issue and comment, finding deleted and transferred ones"`
 }
 
 // Validate checks the names before they reach a path or a request.
@@ -126,7 +127,7 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 	// Another cap or another choice of closed issues changes what every
 	// file holds: such a sync lists everything and reuses nothing.
 	same := st != nil && st.IncludeClosed == in.IncludeClosed && st.CommentsCap == r.cap
-	r.reuse = same
+	r.reuse = same && !in.Full
 	var since time.Time
 	etag := ""
 	if same && !in.Full {
@@ -211,10 +212,15 @@ func (r *run) pass(ctx context.Context, since time.Time, etag string) (issues.Mi
 		}
 	}
 	for n := range r.files {
-		if _, ok := listed[n]; !ok && complete {
-			r.remove(n) // deleted, or moved to another repository
-		} else if !ok {
+		if _, ok := listed[n]; ok {
+			continue
+		}
+		if !complete {
 			r.tidy(n)
+			continue
+		}
+		if err := r.vanished(ctx, n); err != nil {
+			return st, err
 		}
 	}
 	st.ETag = first.ETag
@@ -229,6 +235,28 @@ func (r *run) pass(ctx context.Context, since time.Time, etag string) (issues.Mi
 		}
 	}
 	return st, nil
+}
+
+// vanished settles a mirrored issue a complete listing did not name:
+// deleted (GitHub answers 404 or 410) or moved to another repository, its
+// file goes; still here (an update moved it across pages while they were
+// read), it is brought in line like a listed one. One request, for what
+// is rare; a failed look leaves the file.
+func (r *run) vanished(ctx context.Context, n int) error {
+	rec, _, err := r.c.GetIssueRecord(ctx, r.in.Owner, r.in.Repo, n)
+	if err != nil {
+		if e := core.MapError(err); e != nil && (e.Code == contract.CodeNotFound || e.Code == contract.CodeGone) {
+			r.remove(n)
+		} else {
+			r.tidy(n)
+		}
+		return nil
+	}
+	if !strings.HasSuffix(strings.ToLower(rec.GetRepositoryURL()), "/repos/"+strings.ToLower(r.repo)) || rec.GetNumber() != n {
+		r.remove(n) // transferred: GitHub redirects to where it went
+		return nil
+	}
+	return r.apply(ctx, rec)
 }
 
 // seenAll reports whether every issue of a page was listed with the same
