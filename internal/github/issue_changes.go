@@ -28,9 +28,10 @@ type IssueChanges struct {
 // newest first, updated at or after since when it is not zero. With an
 // etag the request is conditional on it, and a 304 is an answer, not an
 // error: a page sorted newest first changes whenever any issue on it or
-// after it is updated, so an unchanged first page says nothing was.
+// after it is updated, so an unchanged first page says nothing was. The
+// query is state=all, sort=updated, direction=desc, per_page=100.
 //
-// GET /repos/{owner}/{repo}/issues?state=all&sort=updated&direction=desc
+// GET /repos/{owner}/{repo}/issues
 func (c *Client) ListIssueChanges(ctx context.Context, owner, repo string, since time.Time, page int, etag string) (IssueChanges, error) {
 	var out IssueChanges
 	r, err := refRepo(owner, repo, false)
