@@ -93,13 +93,14 @@ func TestSyncFollowsEditsClosesAndTitles(t *testing.T) {
 	edited := seedIssue(t, env, func(is *emulator.Issue) bool { return true })
 	closed := seedIssue(t, env, func(is *emulator.Issue) bool { return is.Number > edited })
 	retitled := seedIssue(t, env, func(is *emulator.Issue) bool { return is.Number > closed })
-	// The edits land at least a second after the sync: GitHub's times
-	// are whole seconds.
-	time.Sleep(1100 * time.Millisecond)
 	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": edited, "body": "rewritten by the test"}))
 	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": closed, "state": "closed"}))
 	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": retitled, "title": "A brand new title, for the mirror!"}))
 	env.Answered()
+	// The next sync runs an hour later by ghgate's clock, so a synced_at
+	// that moved is told from one that did not.
+	later := time.Now().Add(time.Hour)
+	env.Stack.Service.Now = func() time.Time { return later }
 
 	out := doSync(t, env, nil)
 	if out.Written != 2 || out.Removed != 1 || out.Unchanged != len(before)-3 || len(out.Invalid) != 0 {
