@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -29,6 +30,7 @@ type fileConfig struct {
 	Toolsets            []string `toml:"toolsets"`
 	ReadOnly            *bool    `toml:"read_only"`
 	AllowedIssueCreator string   `toml:"allowed_issue_creator"`
+	SyncRoot            string   `toml:"sync_root"`
 	State               string   `toml:"state"`
 	CursorKey           string   `toml:"cursor_key"`
 	HTTP                string   `toml:"http"`
@@ -108,9 +110,12 @@ type serveConfig struct {
 	Toolsets            []string
 	ReadOnly            bool
 	AllowedIssueCreator string
-	State               string
-	CursorKey           []byte
-	HTTP                string
+	// SyncRoot is the directory local mirrors may be written under; empty
+	// refuses github_sync_issues with sync_not_configured.
+	SyncRoot  string
+	State     string
+	CursorKey []byte
+	HTTP      string
 	// Auth, when not nil, makes the HTTP endpoint require a bearer token
 	// from one of its clients (see internal/httpauth).
 	Auth       *httpauth.Config
@@ -129,6 +134,7 @@ type serveFlags struct {
 	toolsets            []string
 	readOnly            bool
 	allowedIssueCreator string
+	syncRoot            string
 	state               string
 	http                string
 	auth                string
@@ -145,6 +151,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 		strings.Join(server.ToolsetNames(), ", "), strings.Join(server.DefaultToolsets(), ", ")))
 	fs.BoolVar(&f.readOnly, "read-only", false, "serve no write tools: not listed, not callable")
 	fs.StringVar(&f.allowedIssueCreator, "allowed-issue-creator", "", "limit reads to issues this user opened and refuse writes to others")
+	fs.StringVar(&f.syncRoot, "sync-root", "", "absolute directory github_sync_issues may write mirrors under (default: none, the tool is refused)")
 	fs.StringVar(&f.state, "state", "", "state: a SQLite database path (default: $XDG_STATE_HOME/ghgate/state.db), or redis://[:password@]host:port/db?namespace=NAME shared by replicas")
 	fs.IntVar(&f.rateFloor, "rate-floor", 0, "requests of each GitHub rate budget to keep back: calls stop when this many are left (replicas: at least the calls they run at once)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP (stateless) on this loopback address, e.g. 127.0.0.1:8080, instead of stdio")
@@ -177,7 +184,7 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 		}
 	}
 	c := serveConfig{GitHubURL: fc.GitHubURL, Token: fc.Token, Toolsets: fc.Toolsets, AllowedIssueCreator: fc.AllowedIssueCreator,
-		State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo}
+		SyncRoot: fc.SyncRoot, State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo}
 	if f.allowRemote {
 		return serveConfig{}, errors.New("--allow-remote is gone: a non-loopback --http address now requires --auth FILE, " +
 			"so that every caller is authenticated (see the README's HTTP section)")
@@ -214,6 +221,9 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if changed("allowed-issue-creator") {
 		c.AllowedIssueCreator = f.allowedIssueCreator
+	}
+	if changed("sync-root") {
+		c.SyncRoot = f.syncRoot
 	}
 	if changed("state") {
 		c.State = f.state
@@ -327,6 +337,9 @@ func (c *serveConfig) check() error {
 	}
 	if err := c.HTTPLimits.check(); err != nil {
 		return err
+	}
+	if c.SyncRoot != "" && !filepath.IsAbs(c.SyncRoot) {
+		return errors.New("sync_root / --sync-root must be an absolute path")
 	}
 	if c.State == "" && !c.Demo {
 		p, err := store.DefaultPath()

@@ -63,6 +63,11 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 	if err != nil {
 		return figs, err
 	}
+	more, err = Sync(ctx)
+	figs = append(figs, more...)
+	if err != nil {
+		return figs, err
+	}
 	more, err = Overhead(ctx, cfg.OverheadCalls)
 	figs = append(figs, more...)
 	if err != nil {

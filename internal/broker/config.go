@@ -7,6 +7,7 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -72,6 +73,9 @@ type Tools struct {
 	Allow    []string `toml:"allow"`
 	Deny     []string `toml:"deny"`
 	ReadOnly bool     `toml:"read_only"`
+	// SyncRoot is the absolute directory github_sync_issues may write
+	// mirrors under, as the broker's user; empty refuses the tool.
+	SyncRoot string `toml:"sync_root"`
 }
 
 // Audit says where the audit log goes.
@@ -246,6 +250,9 @@ func (c *Config) validate() error {
 	}
 	if err := c.Limits.withDefaults(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.Tools.SyncRoot != "" && !filepath.IsAbs(c.Tools.SyncRoot) {
+		errs = append(errs, errors.New("[tools] sync_root must be an absolute path"))
 	}
 	seen := map[string]bool{}
 	for i, r := range c.Routes {

@@ -50,6 +50,10 @@ const (
 	CodeMilestoneExists      Code = "milestone_exists"
 	CodeConfirmationMismatch Code = "confirmation_mismatch"
 	CodeIsPullRequest        Code = "is_pull_request"
+	// The sync toolset's refusals.
+	CodeSyncNotConfigured Code = "sync_not_configured"
+	CodeSyncDirRefused    Code = "sync_dir_refused"
+	CodeMirrorNotFound    Code = "mirror_not_found"
 )
 
 // CodeInfo is a catalog entry.
@@ -95,6 +99,9 @@ var catalog = map[Code]CodeInfo{
 	CodeMilestoneExists:          {Meaning: "a milestone of that title (compared without case) already exists with other values; nothing was written", WhatToDo: "details.value is the existing milestone's number and title: use it, or update it (the repair)"},
 	CodeConfirmationMismatch:     {Meaning: "an irreversible write's confirmation does not repeat what it confirms; nothing was written", WhatToDo: "read the target to be sure it is the one meant, then call again with the confirmation repeating it exactly"},
 	CodeIsPullRequest:            {Meaning: "the number names a pull request, which this tool does not act on; nothing was written", WhatToDo: "name an issue; pull requests are closed, not deleted"},
+	CodeSyncNotConfigured:        {Meaning: "this deployment has no sync_root, so it keeps no local mirror; nothing was written", WhatToDo: "the operator must set sync_root (config file key, or --sync-root); retrying will not help"},
+	CodeSyncDirRefused:           {Meaning: "the mirror directory named is outside sync_root, inside a .git directory, reached through a symbolic link, or holds something ghgate will not overwrite; nothing was written", WhatToDo: "details.reason says which; omit dir to use sync_root/OWNER/REPO"},
+	CodeMirrorNotFound:           {Meaning: "the local mirror has no file for this issue (never synced, or closed and not mirrored)", WhatToDo: "sync the repository (the repair), or read the issue from GitHub without source"},
 }
 
 // Catalog lists every code with its meaning, sorted by code.

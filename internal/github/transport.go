@@ -66,13 +66,20 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	cached, key := t.conditional(out)
 	start := c.now()
 	a, err := t.send(out, rec, resource)
+	tally := tallyFrom(req.Context())
 	if err != nil {
+		tally.count(rec.attempts.Load(), 0, 0)
 		if c.observer != nil {
 			c.observer.Upstream(out.Method, out.URL.Path, 0, c.now().Sub(start), false)
 		}
 		return nil, err
 	}
 	status := a.resp.StatusCode
+	body := a.resp.ContentLength
+	if a.buffered {
+		body = int64(len(a.body))
+	}
+	tally.count(rec.attempts.Load(), status, body)
 	resp := t.finish(out, a, cached, key, rec)
 	if c.observer != nil {
 		c.observer.Upstream(out.Method, out.URL.Path, status, c.now().Sub(start), rec.cacheHit.Load())

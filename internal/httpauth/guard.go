@@ -58,7 +58,7 @@ func (g *Guard) tool(name string) (ToolInfo, bool) {
 	if g.toolTable == nil || fp != g.tableFor {
 		g.toolTable = map[string]ToolInfo{}
 		for _, s := range g.specs() {
-			g.toolTable[s.ToolName()] = ToolInfo{Mode: s.ToolMode(), Toolset: s.ToolsetName()}
+			g.toolTable[s.ToolName()] = ToolInfo{Mode: s.ToolMode(), Toolset: s.ToolsetName(), Writes: tooldef.Writes(s)}
 		}
 		g.tableFor = fp
 	}

@@ -115,6 +115,15 @@ func TestPolicy(t *testing.T) {
 	if got := ro.toolScope("github_create_issue", write); got != "write" {
 		t.Errorf("read_only: %q", got)
 	}
+	// A tool that writes local files (the mirror) is a write to a
+	// read-only client, though it reads GitHub with a read grant.
+	syncInfo := ToolInfo{Mode: tooldef.Read, Toolset: "sync", Writes: true}
+	if got := newPolicy(Client{Read: []string{"*"}, Tools: broker.Tools{ReadOnly: true}}).toolScope("github_sync_issues", syncInfo); got != "write" {
+		t.Errorf("read_only, local writes: %q", got)
+	}
+	if got := newPolicy(Client{Read: []string{"*"}}).toolScope("github_sync_issues", syncInfo); got != "" {
+		t.Errorf("local writes with a read grant: %q", got)
+	}
 	if got := ro.toolScope("github_search_issues", read); got != "tool:github_search_issues" {
 		t.Errorf("allow list: %q", got)
 	}

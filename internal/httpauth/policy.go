@@ -25,6 +25,9 @@ const (
 type ToolInfo struct {
 	Mode    tooldef.Mode
 	Toolset string
+	// Writes is true for a tool that writes anything, GitHub or local
+	// files (tooldef.Writes): a read-only client may call none.
+	Writes bool
 }
 
 // policy is one client's, ready to ask.
@@ -48,7 +51,7 @@ func (p *policy) toolScope(name string, t ToolInfo) string {
 		return "toolset:" + t.Toolset
 	case len(p.allow) > 0 && !slices.Contains(p.allow, name), slices.Contains(p.deny, name):
 		return "tool:" + name
-	case p.readOnly && t.Mode == tooldef.Write:
+	case p.readOnly && (t.Mode == tooldef.Write || t.Writes):
 		return scopeWrite
 	case t.Mode == tooldef.Write && len(p.write) == 0:
 		return scopeWrite

@@ -44,6 +44,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"named by number; every name is checked before any write, each issue settles applied, no_op, failed or not_started, " +
 			"and retry is the literal call for the rest\n")
 	}
+	if served[core.NameSyncIssues] {
+		b.WriteString("- sync toolset: mirror a repository's issues to local JSON files (NUMBER-SLUG.json) under the operator's sync_root; " +
+			"an unchanged repository costs one request answered 304; github_get_issue source mirror reads a file back with mirror_age_s " +
+			"(sync_not_configured where sync_root is not set)\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +

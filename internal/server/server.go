@@ -170,14 +170,18 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	}
 	srv.res.registerFixed(m)
 	srv.res.registerTemplates(m)
-	unserved := &unservedTools{env: srv.env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}, served: names}
+	unserved := &unservedTools{env: srv.env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}, writes: map[string]bool{}, served: names}
 	for _, t := range all {
 		if !names[t.ToolName()] {
 			unserved.modes[t.ToolName()] = t.ToolMode()
+			if tooldef.Writes(t) {
+				unserved.writes[t.ToolName()] = true
+			}
 		}
 	}
 	for _, x := range unservedExtra {
 		unserved.modes[x.Def.Name] = x.Mode
+		unserved.writes[x.Def.Name] = x.Mode == tooldef.Write
 	}
 	m.AddReceivingMiddleware(unserved.middleware, srv.instructions)
 	srv.MCP, srv.unserved = m, unserved

@@ -36,9 +36,11 @@ type StackOptions struct {
 	ReadOnly  bool
 	// AllowedIssueCreator limits the server to issues one user opened.
 	AllowedIssueCreator string
-	HTTPClient          *http.Client
-	Log                 *slog.Logger
-	Now                 func() time.Time
+	// SyncRoot is where local mirrors may be written (core.Service).
+	SyncRoot   string
+	HTTPClient *http.Client
+	Log        *slog.Logger
+	Now        func() time.Time
 	// MaxReadRetries passes through to the access layer (0: its default).
 	MaxReadRetries int
 	// Wrap runs around every tool call (HTTP client policy and audit).
@@ -85,7 +87,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		}
 	}
 	svc := &core.Service{Clients: core.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
-		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared}
+		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot}
 	if gh != nil {
 		cred := string(gh.CredentialKey())
 		svc.Credential = func(context.Context, string) string { return cred }

@@ -54,7 +54,7 @@ func selectTools(all []tooldef.Spec, names []string, readOnly bool) ([]tooldef.S
 	seen := map[string]bool{}
 	for _, n := range names {
 		for _, t := range sets[n] {
-			if seen[t.ToolName()] || (readOnly && t.ToolMode() != tooldef.Read) {
+			if seen[t.ToolName()] || (readOnly && tooldef.Writes(t)) {
 				continue
 			}
 			seen[t.ToolName()] = true

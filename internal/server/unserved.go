@@ -20,6 +20,8 @@ type unservedTools struct {
 	// modes holds every tool this deployment has but does not serve:
 	// ghgate's own and other servers' it fronts.
 	modes map[string]tooldef.Mode
+	// writes marks the unserved tools that write, on GitHub or locally.
+	writes map[string]bool
 	// served names the tools that are served; tools can be added while
 	// sessions run (Server.AddExtra).
 	mu     sync.RWMutex
@@ -68,7 +70,7 @@ func (u *unservedTools) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		var e *contract.Error
-		if u.readOnly && mode == tooldef.Write {
+		if u.readOnly && u.writes[p.Name] {
 			e = contract.Errorf(contract.CodeReadOnly, "%s writes, and this server is read-only; nothing was written", p.Name)
 		} else {
 			e = contract.Errorf(contract.CodeToolNotAllowed, "%s is not served by this deployment; nothing was done", p.Name)

@@ -153,10 +153,12 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 // owner, repo, title, issue number and page size would cost more bytes
 // than it tells.
 //
-// An object nested in the arguments (labels: {add, remove}) is listed with
-// its fields but not closed: the arguments themselves are closed
-// (additionalProperties: false at the top), and a stray field at any depth
-// is still refused as invalid_field, with a repair that drops it.
+// The arguments, and any object nested in them (labels: {add, remove}),
+// are listed with their fields but without additionalProperties: false.
+// The properties already name every argument a tool takes, the closure
+// would cost 28 bytes a tool in every tools/list, and it is enforced
+// where it matters: a stray field at any depth is refused as
+// invalid_field, before anything runs, with a repair that drops it.
 //
 // The fields named brief (Tool.Brief) are listed as an object with their
 // description only.
@@ -172,7 +174,7 @@ func publishedInput(full *jsonschema.Schema, brief ...string) *jsonschema.Schema
 
 func publishedArgs(full *jsonschema.Schema, top bool) *jsonschema.Schema {
 	cp := *full
-	if !top && cp.AdditionalProperties != nil && cp.AdditionalProperties.Not != nil {
+	if cp.AdditionalProperties != nil && cp.AdditionalProperties.Not != nil {
 		cp.AdditionalProperties = nil
 	}
 	if len(full.Properties) > 0 {

@@ -47,6 +47,10 @@ type Tool[In, Out any] struct {
 	// Idempotent marks writes that have no further effect when repeated.
 	Destructive bool
 	Idempotent  bool
+	// LocalWrites marks a tool that reads GitHub (Mode Read: a read
+	// credential serves it) but writes files on this machine: it is not
+	// announced read-only, and Destructive says whether it removes any.
+	LocalWrites bool
 	// Input adjusts the inferred input schema. ghgate's own tools leave it
 	// nil: their field types state ranges and enums (SelfDescribing), so
 	// no schema is edited by property name.
@@ -69,7 +73,9 @@ type Tool[In, Out any] struct {
 	// Unlisted names top-level output fields tools/list leaves to the
 	// ghgate://schemas resource because listing them tells an agent
 	// nothing it lacks: an argument repeated back (the issue_number it
-	// sent), or a constant (link_issues' done, true on every success).
+	// sent), a constant (link_issues' done, true on every success), or a
+	// field only a Gated argument brings, which the capability summary
+	// names where that argument's toolset is served.
 	Unlisted []string
 	// Gated names top-level input fields that belong to another toolset,
 	// field → toolset: github_create_issue's project is the projects
@@ -174,6 +180,19 @@ func (t Tool[In, Out]) ToolName() string { return t.Name }
 // ToolMode implements Spec.
 func (t Tool[In, Out]) ToolMode() Mode { return t.Mode }
 
+// WritesLocally reports LocalWrites.
+func (t Tool[In, Out]) WritesLocally() bool { return t.LocalWrites }
+
+// Writes reports whether a tool writes anything: on GitHub (Mode Write)
+// or on this machine (LocalWrites). A read-only server serves neither.
+func Writes(s Spec) bool {
+	if s.ToolMode() != Read {
+		return true
+	}
+	lw, ok := s.(interface{ WritesLocally() bool })
+	return ok && lw.WritesLocally()
+}
+
 // ToolsetName implements Spec.
 func (t Tool[In, Out]) ToolsetName() string { return t.Toolset }
 
@@ -198,7 +217,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 	}
-	readOnly := t.Mode == Read
+	readOnly := t.Mode == Read && !t.LocalWrites
 	// openWorldHint defaults to true and the destructive hint means
 	// nothing for a read-only tool, so it is sent for writes only. On a
 	// write it is sent even when true (the spec's default): a client that
@@ -310,7 +329,13 @@ func (t Tool[In, Out]) safeRun(ctx context.Context, env *Env, in In) (out Out, e
 }
 
 func (t Tool[In, Out]) errorResult(env *Env, reqID string, e *contract.Error) *mcp.CallToolResult {
-	res := errorResult(env, t.Mode, reqID, e)
+	mode := t.Mode
+	if t.LocalWrites {
+		// Its failures say, as a write's do, whether anything was written:
+		// here, files.
+		mode = Write
+	}
+	res := errorResult(env, mode, reqID, e)
 	// The request id ties the agent's envelope to this line; the message is
 	// left out (it may quote what the agent sent), the code says what failed.
 	env.log().Info("tool call failed", "tool", t.Name, "code", string(e.Code), "request_id", reqID,

@@ -248,6 +248,9 @@ type Options struct {
 	Grace time.Duration
 	// Config is appended to the config file, e.g. a [limits] table.
 	Config string
+	// Tools, when set, replaces the body of the [tools] table (default:
+	// toolsets = ["issues"]).
+	Tools string
 }
 
 // Daemon is a broker serving its socket in-process.
@@ -271,6 +274,16 @@ func Start(t testing.TB, o Options) *Daemon {
 	t.Helper()
 	up := StartUpstream(t, o.Latency, o.Plain)
 	files := WriteFiles(t, up, o.SocketDir)
+	if o.Tools != "" {
+		b, err := os.ReadFile(files.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = bytes.Replace(b, []byte("[tools]\ntoolsets = [\"issues\"]\n"), []byte("[tools]\n"+o.Tools+"\n"), 1)
+		if err := os.WriteFile(files.Config, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if o.Config != "" {
 		f, err := os.OpenFile(files.Config, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {

@@ -7,6 +7,7 @@ package servertest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -26,9 +27,11 @@ type Options struct {
 	Toolsets            []string
 	ReadOnly            bool
 	AllowedIssueCreator string
-	StorePath           string
-	MaxReadRetries      int
-	RateFloor           int
+	// SyncRoot allows local mirrors under it (github_sync_issues).
+	SyncRoot       string
+	StorePath      string
+	MaxReadRetries int
+	RateFloor      int
 	// Emu, when set, is an emulator already running (another replica's):
 	// this environment then shares it instead of starting its own.
 	Emu *emulatortest.Server
@@ -42,6 +45,7 @@ type Env struct {
 
 	mu       sync.Mutex
 	upstream []string
+	answers  []string
 }
 
 // Start assembles the environment; everything stops when the test ends.
@@ -62,7 +66,7 @@ func Start(t testing.TB, o Options) *Env {
 	client.Transport = &counting{next: client.Transport, env: env}
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
-		HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor})
+		SyncRoot: o.SyncRoot, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}
@@ -98,7 +102,25 @@ func (c *counting) RoundTrip(req *http.Request) (*http.Response, error) {
 	c.env.mu.Lock()
 	c.env.upstream = append(c.env.upstream, req.Method+" "+req.URL.Path)
 	c.env.mu.Unlock()
-	return c.next.RoundTrip(req)
+	resp, err := c.next.RoundTrip(req)
+	status := 0
+	if err == nil {
+		status = resp.StatusCode
+	}
+	c.env.mu.Lock()
+	c.env.answers = append(c.env.answers, fmt.Sprintf("%s %s %d", req.Method, req.URL.RequestURI(), status))
+	c.env.mu.Unlock()
+	return resp, err
+}
+
+// Answered returns the upstream requests answered since the last call,
+// as "METHOD /path?query STATUS" (0: no answer), and resets the record.
+func (e *Env) Answered() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.answers
+	e.answers = nil
+	return out
 }
 
 // Upstream returns the upstream requests made since the last call, as

@@ -52,6 +52,10 @@ type Service struct {
 	// SharedNames writes confirmed names through to Store and reads them
 	// from it, for replicas sharing one store (see NameFields).
 	SharedNames bool
+	// SyncRoot is the absolute directory local mirrors may be written
+	// under (github_sync_issues, and github_get_issue's source mirror);
+	// empty refuses both with sync_not_configured.
+	SyncRoot string
 
 	// known remembers names confirmed to exist (see KnownNames).
 	known KnownNames

@@ -153,8 +153,8 @@ func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 		Name:    core.NameBulkUpdateIssues,
 		Toolset: Toolset,
 		Title:   "Update many issues",
-		Description: "One edit to up to 50 issues; names checked before any write. " +
-			"Items settle applied, no_op, failed or not_started; retry redoes the rest.",
+		Description: "One edit to many issues; names checked before any write; " +
+			"each item settles; retry redoes the rest.",
 		Mode: tooldef.Write,
 		// set replaces label and assignee sets, state closes issues; every
 		// edit is a target state, so repeating the call changes nothing more.

@@ -109,7 +109,8 @@ type GetIssueIn struct {
 	Repo           string           `json:"repo"`
 	IssueNumber    core.IssueNumber `json:"issue_number"`
 	Detail         Detail           `json:"detail,omitempty" jsonschema:"default full"`
-	CommentsCursor string           `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor"`
+	CommentsCursor string           `json:"comments_cursor,omitempty"`
+	Source         ReadSource       `json:"source,omitempty" jsonschema:"default remote"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -123,6 +124,7 @@ type GetIssueOut struct {
 	CommentsHasMore    bool       `json:"comments_has_more,omitempty"`
 	CommentsNextCursor string     `json:"comments_next_cursor,omitempty"`
 	RateLimitRemaining *int       `json:"rate_limit_remaining,omitempty"`
+	MirrorAgeS         *int       `json:"mirror_age_s,omitempty"`
 }
 
 // commentsPerPage is how many comments github_get_issue returns at once.
@@ -139,6 +141,9 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "comments_cursor", Cursor: in.CommentsCursor, Restart: restart})
 	if err != nil {
 		return GetIssueOut{}, err
+	}
+	if in.Source == Mirror {
+		return s.getIssueFromMirror(in, pg)
 	}
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
@@ -181,11 +186,16 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Name:    core.NameGetIssue,
 		Toolset: Toolset,
 		Title:   "Get an issue",
-		Description: "One issue: version (for expected_version), relations, first 30 comments; " +
+		Description: "One issue with version, relations, first 30 comments; " +
 			"hidden text cut, counted.",
 		Mode:    tooldef.Read,
 		Keep:    triageState("issue"),
 		Outline: []string{"relations"},
-		Run:     s.getIssue,
+		// source belongs to the sync toolset: without it there is no
+		// mirror to read. mirror_age_s comes only with source mirror, and
+		// the capability summary says so where the sync toolset is served.
+		Gated:    map[string]string{"source": "sync"},
+		Unlisted: []string{"mirror_age_s"},
+		Run:      s.getIssue,
 	}
 }

@@ -11,6 +11,12 @@ import (
 // JSONSchema implements tooldef.SelfDescribing.
 func (Detail) JSONSchema() (*jsonschema.Schema, error) { return core.Enum(Summary, Full), nil }
 
+// JSONSchema implements tooldef.SelfDescribing: the enum alone, as
+// Source's, to spare the default tools/list the type beside it.
+func (ReadSource) JSONSchema() (*jsonschema.Schema, error) {
+	return &jsonschema.Schema{Enum: []any{string(Remote), string(Mirror)}}, nil
+}
+
 // SearchState filters a search by state.
 type SearchState string
 

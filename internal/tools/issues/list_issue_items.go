@@ -18,7 +18,7 @@ type ListIssueItemsIn struct {
 	IssueNumber core.IssueNumber `json:"issue_number"`
 	Collection  Collection       `json:"collection"`
 	PageSize    core.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor      string           `json:"cursor,omitempty" jsonschema:"next_cursor"`
+	Cursor      string           `json:"cursor,omitempty"`
 }
 
 // Validate checks the names before they reach a request path.

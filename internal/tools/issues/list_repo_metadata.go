@@ -17,7 +17,7 @@ type ListRepoMetadataIn struct {
 	Repo     string        `json:"repo"`
 	Kind     MetadataKind  `json:"kind"`
 	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 100"`
-	Cursor   string        `json:"cursor,omitempty" jsonschema:"next_cursor"`
+	Cursor   string        `json:"cursor,omitempty"`
 }
 
 // Validate checks the names before they reach a request path.

@@ -31,7 +31,7 @@ type SearchIssuesIn struct {
 	Order        SortOrder     `json:"order,omitempty" jsonschema:"default desc"`
 	Detail       Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 	PageSize     core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor       string        `json:"cursor,omitempty" jsonschema:"next_cursor"`
+	Cursor       string        `json:"cursor,omitempty"`
 }
 
 // Validate checks rules that span fields.

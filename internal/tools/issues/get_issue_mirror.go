@@ -1,0 +1,116 @@
+package issues
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// ReadSource says where github_get_issue reads: GitHub, or the local
+// mirror github_sync_issues keeps under sync_root/OWNER/REPO.
+type ReadSource string
+
+const (
+	Remote ReadSource = "remote"
+	Mirror ReadSource = "mirror"
+)
+
+// maxMirrorFile bounds what is read of a mirror file.
+const maxMirrorFile = 16 << 20
+
+// getIssueFromMirror answers github_get_issue from the mirror: no
+// request to GitHub. The answer's age is the time since the last sync
+// (the state file's), or since the file was written when that is missing.
+func (s *Tools) getIssueFromMirror(in GetIssueIn, pg *core.Pager) (GetIssueOut, error) {
+	n := int(in.IssueNumber)
+	missing := func(why string) error {
+		e := contract.Errorf(contract.CodeMirrorNotFound, "the mirror of %s/%s has no file for #%d: %s", in.Owner, in.Repo, n, why).
+			WithField("source", why)
+		return e.WithRepair(contract.Repair{NextStep: "sync the repository's mirror, then read it again",
+			Tool: core.NameSyncIssues, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo},
+			Alternative: "read it from GitHub: call " + core.NameGetIssue + " without source"})
+	}
+	md, err := s.OpenMirrorDir("", in.Owner, in.Repo, false)
+	if errors.Is(err, core.ErrNoMirror) {
+		return GetIssueOut{}, missing("the repository was never synced here")
+	}
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	defer md.Close()
+	ents, err := fs.ReadDir(md.Root.FS(), ".")
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	repo := in.Owner + "/" + in.Repo
+	var f *MirrorFile
+	for _, d := range ents {
+		if !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), strconv.Itoa(n)+"-") {
+			continue // links are never followed
+		}
+		b, err := readCapped(md, d.Name())
+		if err != nil {
+			continue
+		}
+		if mf, err := ParseMirrorFile(d.Name(), b, repo); err == nil {
+			f = &mf
+			break
+		}
+	}
+	if f == nil {
+		return GetIssueOut{}, missing("not synced, or closed and not mirrored")
+	}
+	if !s.CreatorAllowed(f.Issue.Author) {
+		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, n)
+	}
+	out := GetIssueOut{Issue: f.Issue, Relations: f.Relations}
+	if in.Detail == Summary {
+		out.Issue = summaryOf(f.Issue)
+	}
+	comments, next := core.PageOf(f.Comments, pg.Page, commentsPerPage)
+	out.Comments = comments
+	if c := pg.Next(next); c != "" {
+		out.CommentsHasMore, out.CommentsNextCursor = true, c
+	}
+	synced := f.SyncedAt
+	if b, err := readCapped(md, MirrorStateFile); err == nil {
+		var st MirrorState
+		if json.Unmarshal(b, &st) == nil && st.SyncedAt != "" {
+			synced = st.SyncedAt
+		}
+	}
+	if t, err := time.Parse(time.RFC3339, synced); err == nil {
+		age := max(0, int(s.CurrentTime().Sub(t).Seconds()))
+		out.MirrorAgeS = &age
+	}
+	return out, nil
+}
+
+// readCapped reads a regular file of the mirror, never through a link.
+func readCapped(md *core.MirrorDir, name string) ([]byte, error) {
+	fi, err := md.Root.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	fh, err := md.Root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return io.ReadAll(io.LimitReader(fh, maxMirrorFile))
+}
+
+// summaryOf is the summary detail of a full view: the same fields
+// issueView leaves out at summary, left out here.
+func summaryOf(v Issue) Issue {
+	return Issue{Number: v.Number, Title: v.Title, State: v.State, Labels: v.Labels, Assignees: v.Assignees,
+		Milestone: v.Milestone, Type: v.Type, Comments: v.Comments, Updated: v.Updated, IsPR: v.IsPR,
+		TitleSanitized: v.TitleSanitized, Version: v.Version}
+}

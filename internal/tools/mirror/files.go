@@ -1,0 +1,244 @@
+package mirror
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// The mirror directory's own files besides the issues'.
+const (
+	gitignore  = ".gitignore"
+	tmpPrefix  = ".ghgate-tmp-"
+	maxFileLen = 16 << 20 // a larger file is no file this tool wrote
+)
+
+// Invalid is a file the sync found but will not read, replace or remove.
+type Invalid struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// entry is a valid mirror file as found on disk.
+type entry struct {
+	name string
+	file issues.MirrorFile
+	raw  []byte
+}
+
+// scan reads the mirror directory: valid issue files by number, and every
+// other entry (links, directories, foreign names, unreadable or foreign
+// JSON) as invalid. Nothing found is followed: entries are classified by
+// lstat, and reads go through the directory's os.Root.
+func scan(md *core.MirrorDir, repo string) (map[int][]entry, []Invalid, error) {
+	list, err := fs.ReadDir(md.Root.FS(), ".")
+	if err != nil {
+		return nil, nil, err
+	}
+	files := map[int][]entry{}
+	var invalid []Invalid
+	bad := func(name, reason string) {
+		invalid = append(invalid, Invalid{Path: filepath.Join(md.Path, name), Reason: reason})
+	}
+	for _, d := range list {
+		name := d.Name()
+		t := d.Type()
+		switch {
+		case name == issues.MirrorStateFile || name == gitignore:
+			continue // checked where they are read and written
+		case strings.HasPrefix(name, tmpPrefix) && t.IsRegular():
+			// A write this tool did not finish: its own, and never read.
+			_ = md.Root.Remove(name)
+			continue
+		case t&fs.ModeSymlink != 0:
+			bad(name, "a symbolic link: not followed")
+			continue
+		case t.IsDir():
+			bad(name, "a directory")
+			continue
+		case !t.IsRegular():
+			bad(name, "not a regular file")
+			continue
+		}
+		n, ok := issues.MirrorNumber(name)
+		if !ok {
+			bad(name, "name is not NUMBER-SLUG.json")
+			continue
+		}
+		b, err := readRegular(md.Root, name)
+		if err != nil {
+			bad(name, err.Error())
+			continue
+		}
+		f, err := issues.ParseMirrorFile(name, b, repo)
+		if err != nil {
+			bad(name, err.Error())
+			continue
+		}
+		files[n] = append(files[n], entry{name: name, file: f, raw: b})
+	}
+	return files, invalid, nil
+}
+
+// readRegular reads name when it is a regular file of a sane size.
+func readRegular(root *os.Root, name string) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, errors.New("unreadable")
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if fi.Size() > maxFileLen {
+		return nil, errors.New("larger than any mirror file")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxFileLen+1))
+	if err != nil {
+		return nil, errors.New("unreadable")
+	}
+	return b, nil
+}
+
+// writeFile replaces name with b atomically: a new file (O_EXCL: never an
+// existing one, nor a link's target) renamed over it. A rename replaces a
+// link at name rather than writing through it.
+func writeFile(root *os.Root, name string, b []byte) error {
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := tmpPrefix + hex.EncodeToString(rnd[:])
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+	}
+	return err
+}
+
+// kind says what name is in the directory, without following it: "" when
+// it does not exist, "file" for a regular file, else what it is.
+func kind(root *os.Root, name string) (string, error) {
+	fi, err := root.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil
+	case err != nil:
+		return "", err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return "a symbolic link", nil
+	case fi.Mode().IsRegular():
+		return "file", nil
+	default:
+		return "not a regular file", nil
+	}
+}
+
+// ownFileRefused refuses a sync whose own file (state, .gitignore) is a
+// link or something else ghgate will not replace.
+func ownFileRefused(md *core.MirrorDir, name, what string) *contract.Error {
+	e := contract.Errorf(contract.CodeSyncDirRefused, "%s is %s; nothing was written", filepath.Join(md.Path, name), what).
+		WithField("dir", name+" is "+what)
+	e.Settlement = contract.NotStarted
+	return e.WithRepair(contract.Repair{NextStep: "stop: " + name + " in the mirror directory must be a regular file or absent; " +
+		"the operator should look at who put it there"})
+}
+
+// ensureGitignore keeps the mirror out of any git repository around it.
+func ensureGitignore(md *core.MirrorDir) error {
+	k, err := kind(md.Root, gitignore)
+	if err != nil {
+		return err
+	}
+	switch k {
+	case "file":
+		b, err := readRegular(md.Root, gitignore)
+		if err == nil && containsLine(string(b), "*") {
+			return nil
+		}
+	case "":
+	default:
+		return ownFileRefused(md, gitignore, k)
+	}
+	return writeFile(md.Root, gitignore, []byte("*\n"))
+}
+
+func containsLine(s, line string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) == line {
+			return true
+		}
+	}
+	return false
+}
+
+// readState reads the state file: nil when there is none (a first
+// sync), or one this tool cannot read, which is then reported and
+// replaced (the name is the tool's own). A state of another repository
+// refuses the sync: the directory holds that repository's mirror.
+func readState(md *core.MirrorDir, repo string, invalid *[]Invalid) (*issues.MirrorState, error) {
+	k, err := kind(md.Root, issues.MirrorStateFile)
+	if err != nil {
+		return nil, err
+	}
+	switch k {
+	case "":
+		return nil, nil
+	case "file":
+	default:
+		return nil, ownFileRefused(md, issues.MirrorStateFile, k)
+	}
+	report := func(reason string) (*issues.MirrorState, error) {
+		*invalid = append(*invalid, Invalid{Path: filepath.Join(md.Path, issues.MirrorStateFile), Reason: reason + "; replaced after a full sync"})
+		return nil, nil
+	}
+	b, err := readRegular(md.Root, issues.MirrorStateFile)
+	if err != nil {
+		return report(err.Error())
+	}
+	var st issues.MirrorState
+	if json.Unmarshal(b, &st) != nil {
+		return report("not valid JSON")
+	}
+	if st.Schema != issues.MirrorSchema {
+		return report(fmt.Sprintf("unknown schema version %d", st.Schema))
+	}
+	if !strings.EqualFold(st.Repo, repo) {
+		e := contract.Errorf(contract.CodeSyncDirRefused, "%s holds the mirror of %s, not %s; nothing was written", md.Path, st.Repo, repo).
+			WithField("dir", "holds the mirror of "+st.Repo)
+		e.Settlement = contract.NotStarted
+		owner, name, _ := strings.Cut(repo, "/")
+		return nil, e.WithRepair(contract.Repair{NextStep: "sync into the repository's own directory: omit dir",
+			Tool: core.NameSyncIssues, Arguments: map[string]any{"owner": owner, "repo": name}})
+	}
+	return &st, nil
+}
+
+// writeState records where the next sync starts.
+func writeState(md *core.MirrorDir, st issues.MirrorState) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFile(md.Root, issues.MirrorStateFile, append(b, '\n'))
+}
