@@ -71,8 +71,14 @@ type Tool[In, Out any] struct {
 	// nothing it lacks: an argument repeated back (the issue_number it
 	// sent), or a constant (link_issues' done, true on every success).
 	Unlisted []string
-	Run      func(ctx context.Context, in In) (Out, error)
+	// Task lets a call run as an MCP task (see TaskSupport); no ghgate
+	// tool opts in yet, the reports toolset is to.
+	Task TaskSupport
+	Run  func(ctx context.Context, in In) (Out, error)
 }
+
+// ToolTaskSupport is whether the tool may run as an MCP task.
+func (t Tool[In, Out]) ToolTaskSupport() TaskSupport { return t.Task }
 
 // Validator is implemented by inputs with rules that span fields.
 type Validator interface {
