@@ -98,16 +98,23 @@ func (r *Redis) taskKey(id string) string { return r.prefix + "task:" + id }
 var createTaskScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'version', '1', 'data', ARGV[2], 'expires', ARGV[3])
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 `)
+
+// lifetime is how long Redis keeps the key, in milliseconds: relative, so
+// it holds whatever the server's clock says (the expiry itself is checked
+// against the store's clock on every read).
+func (r *Redis) lifetime(t TaskRecord) int64 {
+	return max(1, t.Expires.Sub(r.now()).Milliseconds())
+}
 
 // CreateTask stores a new task at version 1.
 func (r *Redis) CreateTask(ctx context.Context, t TaskRecord) error {
 	if err := t.valid(); err != nil {
 		return err
 	}
-	n, err := createTaskScript.Run(ctx, r.rdb, []string{r.taskKey(t.ID)}, t.Owner, string(t.Data), t.Expires.UnixMilli()).Int()
+	n, err := createTaskScript.Run(ctx, r.rdb, []string{r.taskKey(t.ID)}, t.Owner, string(t.Data), t.Expires.UnixMilli(), r.lifetime(t)).Int()
 	if err != nil {
 		return fail("create task", err)
 	}
@@ -146,7 +153,7 @@ var swapTaskScript = redis.NewScript(`
 local f = redis.call('HMGET', KEYS[1], 'owner', 'version', 'expires')
 if f[1] ~= ARGV[1] or f[2] ~= ARGV[2] or tonumber(f[3]) <= tonumber(ARGV[5]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', tostring(tonumber(ARGV[2]) + 1), 'data', ARGV[3], 'expires', ARGV[4])
-redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
 return 1
 `)
 
@@ -157,7 +164,7 @@ func (r *Redis) SwapTask(ctx context.Context, t TaskRecord) (bool, error) {
 		return false, err
 	}
 	n, err := swapTaskScript.Run(ctx, r.rdb, []string{r.taskKey(t.ID)}, t.Owner, strconv.FormatInt(t.Version, 10),
-		string(t.Data), t.Expires.UnixMilli(), r.now().UnixMilli()).Int()
+		string(t.Data), t.Expires.UnixMilli(), r.now().UnixMilli(), r.lifetime(t)).Int()
 	if err != nil {
 		return false, fail("write task", err)
 	}
