@@ -140,6 +140,13 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		st.Server.MCP.AddReceivingMiddleware(guard.Middleware)
 	}
 	log.Info("ghgate serving", "tools", len(st.Server.Tools()), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint())
+	// Tasks still running when serving ends are recorded as failed, so
+	// their clients learn it now (the store is closed after this).
+	defer func() {
+		tctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st.Server.StopTasks(tctx)
+	}()
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}

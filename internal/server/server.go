@@ -284,8 +284,9 @@ func (s *Server) noteTaskSupport(sp tooldef.Spec) {
 	}
 }
 
-// WaitTasks blocks until the tasks this process runs have settled.
-func (s *Server) WaitTasks() { s.tasks.Wait() }
+// StopTasks ends the MCP tasks this process runs, recording those cut
+// short as failed, within ctx (a graceful shutdown).
+func (s *Server) StopTasks(ctx context.Context) { s.tasks.Shutdown(ctx) }
 
 // EnableToolsets serves the named toolsets' tools beside those served
 // already, under the same read-only, allow and deny rules, with the

@@ -48,6 +48,9 @@ func (m *Manager) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // start creates the task, durably, before answering: a tasks/get sent as
 // soon as the answer arrives finds it, on any replica.
 func (m *Manager) start(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+	if m.isClosing() {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server is shutting down: call the tool again (another replica may take it)"}
+	}
 	owner, id, now := m.owner(ctx), newID(), m.now()
 	p := *req.Params
 	responses, err := rawResponses(p.InputResponses)
@@ -84,6 +87,9 @@ func (m *Manager) launch(ctx context.Context, owner, id string, req *mcp.CallToo
 		m.running = map[string]context.CancelFunc{}
 	}
 	m.running[id] = cancel
+	if m.closing {
+		cancel() // Shutdown came first: it fails at once
+	}
 	next := m.call
 	m.mu.Unlock()
 	m.wg.Add(1)
@@ -97,6 +103,9 @@ func (m *Manager) launch(ctx context.Context, owner, id string, req *mcp.CallToo
 		}()
 		go m.watch(rctx, owner, id, cancel)
 		res, err := runTool(rctx, next, req)
+		if err != nil && m.isClosing() {
+			err = errShutdown
+		}
 		sctx, done := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
 		defer done()
 		if err := m.settle(sctx, owner, id, res, err); err != nil {

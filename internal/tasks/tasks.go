@@ -67,6 +67,7 @@ type Manager struct {
 	mu      sync.Mutex
 	call    mcp.MethodHandler             // the handler chain inside Middleware
 	running map[string]context.CancelFunc // tasks running in this process
+	closing bool
 	wg      sync.WaitGroup
 }
 
@@ -152,9 +153,38 @@ func (m *Manager) owner(ctx context.Context) string {
 	return ""
 }
 
-// Wait blocks until every task this process runs has settled (tests, and
-// a graceful shutdown).
+// Wait blocks until every task this process runs has settled.
 func (m *Manager) Wait() { m.wg.Wait() }
+
+// errShutdown is what a task cut short by its process's shutdown fails
+// with: the client learns at once, rather than polling a task no process
+// runs until it expires.
+var errShutdown = &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+	Message: "the server running this task shut down before it finished; call the tool again"}
+
+// Shutdown stops the tasks this process runs, records each that had not
+// finished as failed (errShutdown), and waits for that until ctx ends.
+// Tasks started afterwards are refused.
+func (m *Manager) Shutdown(ctx context.Context) {
+	m.mu.Lock()
+	m.closing = true
+	for _, cancel := range m.running {
+		cancel()
+	}
+	m.mu.Unlock()
+	done := make(chan struct{})
+	go func() { m.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+func (m *Manager) isClosing() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closing
+}
 
 func (m *Manager) wire(id string, r *record, kind string) *task {
 	t := &task{ResultType: kind, TaskID: id, Status: r.Status, StatusMessage: r.StatusMessage,

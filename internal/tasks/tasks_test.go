@@ -361,3 +361,24 @@ func TestWithoutTheExtensionCallsAnswerInline(t *testing.T) {
 		}
 	})
 }
+
+func TestShutdownFailsTheTasksItCutsShort(t *testing.T) {
+	eachBackend(t, func(t *testing.T, sa, sb store.Backend) {
+		a, b := newReplica(t, sa), newReplica(t, sb)
+		id := start(t, a, "alice", "slow", map[string]any{"ms": 60000})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		a.mgr.Shutdown(ctx)
+		got := b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id})
+		e, _ := got["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if got["status"] != tasks.StatusFailed || !strings.Contains(msg, "shut down") {
+			t.Fatalf("after shutdown: %v", got)
+		}
+		// A closing replica starts no task; the other one still does.
+		if _, e := a.call(t, "alice", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, true); e == nil {
+			t.Fatal("a shut-down replica started a task")
+		}
+		start(t, b, "alice", "slow", map[string]any{"ms": 1})
+	})
+}
