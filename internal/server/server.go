@@ -279,8 +279,8 @@ func (s *Server) taskSupport(name string) tooldef.TaskSupport {
 // noteTaskSupport records a tool of ghgate's own that opts into tasks.
 // s.mu is held or the server not yet shared.
 func (s *Server) noteTaskSupport(sp tooldef.Spec) {
-	if t, ok := sp.(interface{ ToolTaskSupport() tooldef.TaskSupport }); ok && t.ToolTaskSupport().Runs() {
-		s.taskTools[sp.ToolName()] = t.ToolTaskSupport()
+	if t := sp.ToolTaskSupport(); t.Runs() {
+		s.taskTools[sp.ToolName()] = t
 	}
 }
 

@@ -119,6 +119,8 @@ type Spec interface {
 	ToolsetName() string
 	// Build returns the MCP tool definition and its handler.
 	Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error)
+	// ToolTaskSupport is whether a call may run as an MCP task.
+	ToolTaskSupport() TaskSupport
 	// Schemas returns the full input and output schemas: what arguments
 	// are checked against and results validated against before they are
 	// sent. tools/list carries a shorter form of them.
