@@ -101,7 +101,8 @@ func (m *Manager) launch(ctx context.Context, owner, id string, req *mcp.CallToo
 			m.mu.Unlock()
 			cancel()
 		}()
-		go m.watch(rctx, owner, id, cancel)
+		m.wg.Add(1)
+		go func() { defer m.wg.Done(); m.watch(rctx, owner, id, cancel) }()
 		res, err := runTool(rctx, next, req)
 		if err != nil && m.isClosing() {
 			err = errShutdown
