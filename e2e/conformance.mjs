@@ -23,9 +23,9 @@
 //     (the stateful initialize handshake; every scenario it runs is gated);
 //   - the 0.2.0 prerelease (npm alias conformance-next) with --requirements
 //     2026-07-28: the scenarios the package's frozen requirements file lists
-//     under `server:` are gated; those it lists as not_scored (extensions,
-//     pending) are run and reported but gate nothing, as the suite itself
-//     treats them.
+//     under `server:` are gated (each must run); those it lists as
+//     not_scored (extensions such as tasks, pending ones) are run too, and
+//     their failures are accounted for like the rest.
 //
 // ghgate runs with --auth (a static client key allowed everything): the
 // suite's server command cannot send a bearer token, so it reaches ghgate
