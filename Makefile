@@ -78,8 +78,11 @@ NODE22  ?= node_modules/.bin/node
 e2e: npm-deps build
 	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) --test 'e2e/*.test.mjs'
 
+# Both suites against ghgate and against the test-only fixture server (the
+# same stack built with -tags conformance; see internal/conformance).
 conformance: npm-deps build
-	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) e2e/conformance.mjs
+	$(GO) build -tags conformance -o bin/ghgate-conformance ./cmd/ghgate
+	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate GHGATE_FIXTURES_BIN=$(CURDIR)/bin/ghgate-conformance $(NODE22) e2e/conformance.mjs
 
 bench: build
 	./bin/ghgate bench

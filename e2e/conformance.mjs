@@ -3,14 +3,29 @@
 //
 //   GHGATE_BIN=bin/ghgate node_modules/.bin/node e2e/conformance.mjs
 //
+// Two servers are tested, each by both suites:
+//   - ghgate: the released binary (GHGATE_BIN), serving its own tools;
+//   - fixtures: the test-only build (go build -tags conformance; taken
+//     from GHGATE_FIXTURES_BIN, or built here with the go command) with
+//     --conformance-fixtures: the same stack, HTTP handler, auth, wrapper
+//     and tasks middleware, plus the suites' fixture tools, prompts and
+//     resources (internal/conformance).
+//
+// The fixture server runs first. Its failing checks must each be in
+// e2e/conformance-expected-failures.txt, which lists only what stateless
+// HTTP (or the go-sdk under it) cannot do, with the reason. A check
+// failing on plain ghgate is accounted for when the fixture server, the
+// same stack with the fixtures added, passes it (the fixture was all it
+// lacked) or fails it as listed; any other ghgate failure fails the run.
+//
 // Two versions of the suite run (servers are tested over HTTP only):
 //   - @modelcontextprotocol/conformance 0.1.16 with --spec-version 2025-11-25
 //     (the stateful initialize handshake; every scenario it runs is gated);
 //   - the 0.2.0 prerelease (npm alias conformance-next) with --requirements
 //     2026-07-28: the scenarios the package's frozen requirements file lists
-//     under `server:` are gated; those it lists as not_scored (extensions,
-//     pending) are run and reported but gate nothing, as the suite itself
-//     treats them.
+//     under `server:` are gated (each must run); those it lists as
+//     not_scored (extensions such as tasks, pending ones) are run too, and
+//     their failures are accounted for like the rest.
 //
 // ghgate runs with --auth (a static client key allowed everything): the
 // suite's server command cannot send a bearer token, so it reaches ghgate
@@ -18,11 +33,11 @@
 // every request and changes nothing else. A request that skips the proxy
 // is checked to be refused with 401, so the suites do run with auth on.
 //
-// The run fails on a gated check that fails and is not in the list, on a
-// listed check that now passes or did not run, and on a gated scenario that
+// The run fails on a failing check not accounted for as above, on a listed
+// check that now passes or did not run, and on a gated scenario that
 // produced no result. The suite needs Node 22; the npm package `node`
 // provides it (node_modules/.bin/node).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, createWriteStream, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
@@ -30,7 +45,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startHTTP } from './ghgate.mjs';
+import { ghgateBin, startHTTP } from './ghgate.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -76,7 +91,8 @@ function gatedScenarios(dir, revision) {
   return out;
 }
 
-// readExpected parses the committed list: "<suite> <scenario> <check> <reason>".
+// readExpected parses the committed list: "<suite> <scenario> <check>
+// <reason>", the fixture server's expected failures.
 function readExpected() {
   const out = new Map();
   readFileSync(LIST, 'utf8').split('\n').forEach((raw, i) => {
@@ -86,12 +102,10 @@ function readExpected() {
     if (!m) fail(`${LIST}:${i + 1}: want "<suite> <scenario> <check-id> <reason>"`);
     const [, suite, scenario, check, reason] = m;
     if (!SUITES.some((s) => s.label === suite)) fail(`${LIST}:${i + 1}: unknown suite ${suite}`);
-    // The list is for checks that need the suite's own fixtures, and the
-    // reason must name them: for scored scenarios, tools and prompts named
-    // test_* or resources at test:// (checked where the check is matched);
-    // for unscored ones also the fixture tools of other names, or the
-    // optional tasks extension.
-    if (!/test_|test:\/\/|fixture|tasks extension/.test(reason)) fail(`${LIST}:${i + 1}: the reason must name the suite fixture the check needs`);
+    // The fixture server has every fixture: what it may fail is what
+    // stateless HTTP (or the SDK under it) cannot do, and the reason says
+    // which.
+    if (!/stateless|go-sdk/.test(reason)) fail(`${LIST}:${i + 1}: the reason must say what stateless HTTP or the go-sdk cannot do`);
     const key = `${suite} ${scenario} ${check}`;
     if (out.has(key)) fail(`${LIST}:${i + 1}: duplicate entry ${key}`);
     out.set(key, reason);
@@ -148,69 +162,99 @@ const work = mkdtempSync(join(tmpdir(), 'ghgate-conformance-'));
 const clientKey = randomBytes(32).toString('hex');
 const authFile = join(work, 'auth.toml');
 writeFileSync(authFile, `[[client]]\nname = "conformance"\nkey_sha256 = "${createHash('sha256').update(clientKey).digest('hex')}"\nread = ["*"]\nwrite = ["*"]\n`);
-const server = await startHTTP(['--demo', '--auth', authFile]);
-const proxy = await startBearerProxy(server.url, clientKey);
-{
-  const bare = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
-  if (bare.status !== 401 || !/resource_metadata=/.test(bare.headers.get('www-authenticate') ?? '')) {
-    await proxy.close();
-    await server.stop();
-    fail(`ghgate --auth answered a request without a token ${bare.status} (${bare.headers.get('www-authenticate')}), not 401 with resource_metadata`);
-  }
+
+// fixturesBin is the test-only build: GHGATE_FIXTURES_BIN, or built now.
+function fixturesBin() {
+  if (process.env.GHGATE_FIXTURES_BIN) return process.env.GHGATE_FIXTURES_BIN;
+  const out = join(work, 'ghgate-conformance');
+  const r = spawnSync('go', ['build', '-tags', 'conformance', '-o', out, './cmd/ghgate'], { cwd: join(here, '..'), stdio: 'inherit' });
+  if (r.status !== 0) fail(`building the fixture server (go build -tags conformance ./cmd/ghgate) failed (${r.status ?? r.error})`);
+  return out;
 }
-console.log(`conformance: ghgate --auth (pid ${server.pid}) at ${server.url}, reached with a client key through ${proxy.url}; results in ${work}`);
 
 const problems = [];
-const seen = new Set();
-try {
-  for (const suite of SUITES) {
-    const { dir, cli, version } = packageCLI(suite.pkg);
-    const outDir = join(work, suite.label);
-    const logFile = join(work, `${suite.label}.log`);
-    const { code, signal } = await runSuite(cli, ['--url', proxy.url, ...suite.args, '-o', outDir], logFile);
-    const results = existsSync(outDir) ? readResults(outDir) : new Map();
-    const gated = suite.requirements ? gatedScenarios(dir, suite.requirements) : new Set(results.keys());
-    if (results.size === 0) problems.push(`${suite.label}: the suite produced no results (exit ${code ?? signal}); see ${logFile}`);
-    let passed = 0;
-    let failed = 0;
-    let listed = 0;
-    const notScored = new Map();
-    for (const scenario of gated) {
-      if (!results.has(scenario)) problems.push(`${suite.label} ${scenario}: gated scenario did not run; see ${logFile}`);
+
+// runServer starts one server with --auth behind the bearer proxy and runs
+// both suites against it. It returns each suite's checks by
+// "<suite> <scenario> <check>", with whether the scenario is gated.
+async function runServer(name, bin, extraArgs) {
+  const out = new Map();
+  const server = await startHTTP(['--demo', '--auth', authFile, ...extraArgs], { bin });
+  const proxy = await startBearerProxy(server.url, clientKey);
+  try {
+    const bare = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    if (bare.status !== 401 || !/resource_metadata=/.test(bare.headers.get('www-authenticate') ?? '')) {
+      problems.push(`${name}: ghgate --auth answered a request without a token ${bare.status} (${bare.headers.get('www-authenticate')}), not 401 with resource_metadata`);
+      return out;
     }
-    for (const [scenario, checks] of [...results].sort(([a], [b]) => a.localeCompare(b))) {
-      const isGated = gated.has(scenario);
-      for (const check of checks) {
-        const key = `${suite.label} ${scenario} ${check.id}`;
-        if (check.status !== 'FAILURE') {
-          if (check.status === 'SUCCESS') passed++;
-          continue;
-        }
-        failed++;
-        if (!isGated) notScored.set(scenario, (notScored.get(scenario) ?? 0) + 1);
-        // Scored or not, every failing check is accounted for in the list.
-        seen.add(key);
-        if (isGated && expected.has(key) && !/test_|test:\/\//.test(expected.get(key))) {
-          problems.push(`${key}: a scored check may be listed only for a test_* or test:// fixture`);
-        }
-        if (expected.has(key)) listed++;
-        else problems.push(`${key}: unexpected failure: ${check.errorMessage ?? check.description}`);
+    console.log(`conformance [${name}]: ${bin} --auth (pid ${server.pid}) at ${server.url}, reached with a client key through ${proxy.url}`);
+    for (const suite of SUITES) {
+      const { dir, cli, version } = packageCLI(suite.pkg);
+      const outDir = join(work, name, suite.label);
+      const logFile = join(work, `${name}-${suite.label}.log`);
+      const { code, signal } = await runSuite(cli, ['--url', proxy.url, ...suite.args, '-o', outDir], logFile);
+      const results = existsSync(outDir) ? readResults(outDir) : new Map();
+      const gated = suite.requirements ? gatedScenarios(dir, suite.requirements) : new Set(results.keys());
+      if (results.size === 0) problems.push(`${name} ${suite.label}: the suite produced no results (exit ${code ?? signal}); see ${logFile}`);
+      for (const scenario of gated) {
+        if (!results.has(scenario)) problems.push(`${name} ${suite.label} ${scenario}: gated scenario did not run; see ${logFile}`);
       }
+      let passed = 0;
+      let failed = 0;
+      for (const [scenario, checks] of results) {
+        for (const check of checks) {
+          out.set(`${suite.label} ${scenario} ${check.id}`, { ...check, gated: gated.has(scenario) });
+          if (check.status === 'SUCCESS') passed++;
+          if (check.status === 'FAILURE') failed++;
+        }
+      }
+      console.log(`conformance [${name}] ${suite.label} (${suite.pkg}@${version}, exit ${code ?? signal}): ${results.size} scenarios, ${passed} checks passed, ${failed} failed`);
     }
-    for (const [scenario, n] of notScored) console.log(`  not scored   ${suite.label} ${scenario}: ${n} failing check(s), each listed with its reason`);
-    console.log(`conformance ${suite.label} (${suite.pkg}@${version}, exit ${code ?? signal}): ${results.size} scenarios, ${passed} checks passed, ${failed} failed (${listed} as listed)`);
-    for (const [key] of expected) {
-      if (key.startsWith(`${suite.label} `) && !seen.has(key)) problems.push(`${key}: listed as an expected failure but did not fail: remove it from ${LIST}`);
+  } finally {
+    await proxy.close();
+    const { code, signal } = await server.stop();
+    if (code !== 0 && signal !== 'SIGTERM') {
+      problems.push(`${name}: ghgate did not exit cleanly on SIGTERM (code ${code}, signal ${signal}); its last log lines:\n${server.stderr().split('\n').slice(-20).join('\n')}`);
     }
   }
-} finally {
-  await proxy.close();
-  const { code, signal } = await server.stop();
-  if (code !== 0 && signal !== 'SIGTERM') {
-    problems.push(`ghgate did not exit cleanly on SIGTERM (code ${code}, signal ${signal}); its last log lines:\n${server.stderr().split('\n').slice(-20).join('\n')}`);
-  }
+  return out;
 }
+
+console.log(`conformance: results in ${work}`);
+const withFixtures = await runServer('fixtures', fixturesBin(), ['--conformance-fixtures']);
+const plain = await runServer('ghgate', ghgateBin(), []);
+
+// The fixture server: every failure listed, every listed check failing.
+for (const [key, check] of withFixtures) {
+  if (check.status === 'FAILURE' && !expected.has(key)) problems.push(`fixtures ${key}: unexpected failure: ${check.errorMessage ?? check.description}`);
+}
+for (const [key] of expected) {
+  if (withFixtures.get(key)?.status !== 'FAILURE') problems.push(`fixtures ${key}: listed as an expected failure but ${withFixtures.has(key) ? 'did not fail' : 'did not run'}: remove it from ${LIST}`);
+}
+// Plain ghgate: a failure is the missing fixture's when the fixture server
+// passes the check or fails it as listed.
+const lacking = new Map();
+for (const [key, check] of plain) {
+  if (check.status !== 'FAILURE') continue;
+  const there = withFixtures.get(key);
+  const [suite, scenario] = key.split(' ');
+  // A check the fixture server does not even report is a scenario's own
+  // "the fixture is missing" check: accounted for when that scenario ran
+  // there and every check of it passed or failed as listed.
+  const scenarioClean = () => {
+    const checks = [...withFixtures].filter(([k]) => k.startsWith(`${suite} ${scenario} `));
+    return checks.length > 0 && checks.every(([k, c]) => c.status !== 'FAILURE' || expected.has(k));
+  };
+  if (there?.status === 'SUCCESS' || (there?.status === 'FAILURE' && expected.has(key)) || (!there && scenarioClean())) {
+    lacking.set(`${suite} ${scenario}`, (lacking.get(`${suite} ${scenario}`) ?? 0) + 1);
+    continue;
+  }
+  problems.push(`ghgate ${key}: fails without the fixtures and ${there ? `is ${there.status} with them` : 'did not run with them'}: ${check.errorMessage ?? check.description}`);
+}
+const lackingTotal = [...lacking.values()].reduce((a, b) => a + b, 0);
+console.log(`conformance [ghgate]: ${lackingTotal} failing check(s) in ${lacking.size} scenario(s) need only the suites' fixtures (the fixture server passes them, or fails them as listed)`);
+for (const [scenario, n] of [...lacking].sort()) console.log(`  fixtures only  ${scenario}: ${n}`);
 
 if (problems.length > 0) {
   console.error(`\nconformance: ${problems.length} problem(s):`);

@@ -13,8 +13,8 @@ export function ghgateBin() {
 // a free port (no window in which another process could take it) and
 // ghgate logs the URL it listens on, which is read from its stderr.
 // Resolves to { url, pid, stop(), stderr() }.
-export function startHTTP(args = ['--demo'], { timeoutMs = 20000 } = {}) {
-  const child = spawn(ghgateBin(), ['serve', ...args, '--http', '127.0.0.1:0'], {
+export function startHTTP(args = ['--demo'], { timeoutMs = 20000, bin = ghgateBin() } = {}) {
+  const child = spawn(bin, ['serve', ...args, '--http', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, GITHUB_TOKEN: '', GH_TOKEN: '' },
   });

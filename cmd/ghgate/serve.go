@@ -15,9 +15,20 @@ import (
 	"github.com/ghgate/ghgate/internal/httpauth"
 	"github.com/ghgate/ghgate/internal/ops"
 	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// The test-only build (go build -tags conformance) sets these: a hidden
+// serve flag that adds the MCP conformance suites' fixture tools, prompts
+// and resources (see conformance_fixtures.go). In ghgate as released they
+// are nil: the fixtures are not compiled in at all.
+var (
+	fixtureFlags func(*pflag.FlagSet)
+	fixtureStack func(*server.StackOptions)
 )
 
 // mcpPath is where the streamable HTTP endpoint answers.
@@ -69,6 +80,9 @@ every tool call fails with missing_credential. Flags override the config file.
 		},
 	}
 	f.register(cmd.Flags())
+	if fixtureFlags != nil {
+		fixtureFlags(cmd.Flags())
+	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log at debug level")
 	cmd.Flags().BoolVar(&logJSON, "log-json", false, "log JSON lines (one object per line) instead of text")
 	return cmd
@@ -83,6 +97,9 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	// tools, known once the stack is built, and wraps every call in it.
 	var guard *httpauth.Guard
 	if cfg.Auth != nil {
+		// A task belongs to the client that started it: another client's
+		// tasks/get finds nothing.
+		opts.TaskOwner = httpauth.ClientName
 		opts.Wrap = func(ctx context.Context, call tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 			return guard.Wrap(ctx, call, next)
 		}
@@ -100,6 +117,9 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		log.Info("demo: serving against an in-process GitHub emulator as alice", "emulator", url)
 	} else if cfg.Token == "" {
 		log.Warn("no token: set GITHUB_TOKEN or GH_TOKEN, or token in the config file; every tool call will fail with missing_credential")
+	}
+	if fixtureStack != nil {
+		fixtureStack(&opts)
 	}
 	var metrics *ops.Metrics
 	if cfg.HTTP != "" {
@@ -120,6 +140,13 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		st.Server.MCP.AddReceivingMiddleware(guard.Middleware)
 	}
 	log.Info("ghgate serving", "tools", len(st.Server.Tools()), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint())
+	// Tasks still running when serving ends are recorded as failed, so
+	// their clients learn it now (the store is closed after this).
+	defer func() {
+		tctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st.Server.StopTasks(tctx)
+	}()
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}
@@ -157,8 +184,11 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Co
 	// a request whose Origin (or Sec-Fetch-Site) shows another site is
 	// refused with 403, as MCP's transport requires; clients that send no
 	// Origin, as non-browser ones do, are unaffected.
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
+	// The SDK checks Mcp-Name against the body for tools, prompts and
+	// resources; the tasks extension's methods are checked here.
+	h = tasks.CheckNameHeader(h)
 	mux := http.NewServeMux()
 	// /healthz, /readyz and /metrics are answered without a credential: a
 	// load balancer, a container runtime or a scraper probes them, and they

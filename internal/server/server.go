@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -35,6 +36,13 @@ type Options struct {
 	// proxied by the broker). They go through Wrap, count in the surface
 	// fingerprint and the capability summary, and may not reuse a name.
 	Extra []Extra
+	// TaskOwner names the client a request comes from, to whom the tasks
+	// it starts belong (see internal/tasks); nil: one local client.
+	TaskOwner func(context.Context) string
+	// Register adds prompts and resources beside ghgate's own: the
+	// conformance fixtures do (a test-only build, see
+	// internal/conformance); ghgate itself sets none.
+	Register func(*mcp.Server)
 }
 
 // Extra is a tool that is not ghgate's own.
@@ -42,6 +50,8 @@ type Extra struct {
 	Def     *mcp.Tool
 	Handler mcp.ToolHandler
 	Mode    tooldef.Mode
+	// Task lets a call run as an MCP task, as for ghgate's own tools.
+	Task tooldef.TaskSupport
 }
 
 // Server is an assembled MCP server and what it was built from. What it
@@ -59,7 +69,10 @@ type Server struct {
 	res      *resources
 	unserved *unservedTools
 
+	tasks *tasks.Manager
+
 	mu          sync.RWMutex
+	taskTools   map[string]tooldef.TaskSupport // served tools that may run as tasks
 	specs       []tooldef.Spec
 	defs        []*mcp.Tool // every served tool's definition, in listing order
 	extraNames  []string
@@ -139,6 +152,15 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		srv.extraNames = append(srv.extraNames, x.Def.Name)
 	}
 	srv.specs = specs
+	srv.taskTools = map[string]tooldef.TaskSupport{}
+	for _, sp := range specs {
+		srv.noteTaskSupport(sp)
+	}
+	for _, x := range opts.Extra {
+		if x.Task.Runs() {
+			srv.taskTools[x.Def.Name] = x.Task
+		}
+	}
 	for _, d := range defs {
 		srv.defs = append(srv.defs, d.def)
 	}
@@ -149,6 +171,12 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		return nil, err
 	}
 
+	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Prompts: &mcp.PromptCapabilities{}}
+	// The tasks extension is offered whatever is served: a tool opts in
+	// (tooldef.TaskSupport), and the toolsets that do can be enabled at
+	// run time. A call of any other tool answers inline, as the extension
+	// allows.
+	tasks.Capabilities(caps)
 	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Current()}, &mcp.ServerOptions{
 		// The instructions are the capability summary as it stands when a
 		// client connects: the instructions middleware keeps them current.
@@ -163,7 +191,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		// sep-2575-server-declares-prompts-in-discover fails without it).
 		// Logging is the SDK's default, kept. Tools and resources are
 		// inferred with listChanged: the surface can grow at run time.
-		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Prompts: &mcp.PromptCapabilities{}},
+		Capabilities: caps,
 	})
 	for _, d := range defs {
 		m.AddTool(d.def, d.h)
@@ -183,7 +211,17 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		unserved.modes[x.Def.Name] = x.Mode
 		unserved.writes[x.Def.Name] = x.Mode == tooldef.Write
 	}
-	m.AddReceivingMiddleware(unserved.middleware, srv.instructions)
+	if opts.Register != nil {
+		opts.Register(m)
+	}
+	// Tasks are run inside the middleware that names the client (added
+	// around this server later, as the HTTP guard is), so a task belongs
+	// to it and its tool goes through the same wrapper as an inline call.
+	srv.tasks = &tasks.Manager{Store: svc.Store, Support: srv.taskSupport, Owner: opts.TaskOwner, Log: log.With("component", "tasks"), Now: svc.Now}
+	if err := srv.tasks.Register(m); err != nil {
+		return nil, err
+	}
+	m.AddReceivingMiddleware(unserved.middleware, srv.instructions, srv.tasks.Middleware)
 	srv.MCP, srv.unserved = m, unserved
 	return srv, nil
 }
@@ -241,9 +279,33 @@ func (s *Server) AddExtra(x Extra) error {
 		return err
 	}
 	s.unserved.markServed(x.Def.Name)
+	if x.Task.Runs() {
+		s.mu.Lock()
+		s.taskTools[x.Def.Name] = x.Task
+		s.mu.Unlock()
+	}
 	s.MCP.AddTool(x.Def, WrapExtra(x, s.opts.Wrap))
 	return nil
 }
+
+// taskSupport is whether a served tool may run as an MCP task.
+func (s *Server) taskSupport(name string) tooldef.TaskSupport {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.taskTools[name]
+}
+
+// noteTaskSupport records a tool of ghgate's own that opts into tasks.
+// s.mu is held or the server not yet shared.
+func (s *Server) noteTaskSupport(sp tooldef.Spec) {
+	if t := sp.ToolTaskSupport(); t.Runs() {
+		s.taskTools[sp.ToolName()] = t
+	}
+}
+
+// StopTasks ends the MCP tasks this process runs, recording those cut
+// short as failed, within ctx (a graceful shutdown).
+func (s *Server) StopTasks(ctx context.Context) { s.tasks.Shutdown(ctx) }
 
 // EnableToolsets serves the named toolsets' tools beside those served
 // already, under the same read-only, allow and deny rules, with the
@@ -306,6 +368,7 @@ func (s *Server) EnableToolsets(names ...string) error {
 	}
 	for i, b := range added {
 		s.specs = append(s.specs, newSpecs[i])
+		s.noteTaskSupport(newSpecs[i])
 		// ghgate's own tools are listed before other servers'.
 		s.defs = slices.Insert(s.defs, len(s.specs)-1, b.def)
 	}

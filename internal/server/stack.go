@@ -13,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // StackOptions describe a whole single-credential ghgate: GitHub access,
@@ -47,6 +48,10 @@ type StackOptions struct {
 	Wrap tooldef.Wrapper
 	// Observer is told of every GitHub request (metrics); nil: none.
 	Observer github.Observer
+	// TaskOwner, Extra and Register pass through to Options.
+	TaskOwner func(context.Context) string
+	Extra     []Extra
+	Register  func(*mcp.Server)
 }
 
 // Stack is an assembled ghgate and the parts it owns.
@@ -92,7 +97,8 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		cred := string(gh.CredentialKey())
 		svc.Credential = func(context.Context, string) string { return cred }
 	}
-	srv, err := New(svc, Options{Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap})
+	srv, err := New(svc, Options{Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap,
+		TaskOwner: o.TaskOwner, Extra: o.Extra, Register: o.Register})
 	if err != nil {
 		return fail(err)
 	}

@@ -51,6 +51,12 @@ type Backend interface {
 	AddNames(ctx context.Context, key string, names map[string]string, ttl time.Duration) error
 	DropNames(ctx context.Context, key string) error
 
+	// CreateTask, GetTask and SwapTask are MCP tasks' state (see
+	// tasks.go), shared by every replica using the backend.
+	CreateTask(ctx context.Context, t TaskRecord) error
+	GetTask(ctx context.Context, owner, id string) (TaskRecord, bool, error)
+	SwapTask(ctx context.Context, t TaskRecord) (bool, error)
+
 	// Ping reports whether the backend answers, for readiness checks.
 	Ping(ctx context.Context) error
 	// Describe names the backend for logs and health output (no secret).

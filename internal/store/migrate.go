@@ -101,6 +101,20 @@ var migrations = []migration{
 			PRIMARY KEY (key, field)
 		) STRICT`,
 	},
+	// 4: MCP tasks (the io.modelcontextprotocol/tasks extension): one row
+	// per task, bound to the client that created it; data is the tasks
+	// package's record, version the count of its writes (a write names
+	// the version it read, so two replicas never both settle a task).
+	{
+		`CREATE TABLE tasks (
+			id      TEXT    PRIMARY KEY,
+			owner   TEXT    NOT NULL,
+			version INTEGER NOT NULL,
+			data    BLOB    NOT NULL,
+			expires INTEGER NOT NULL
+		) STRICT`,
+		`CREATE INDEX tasks_expires ON tasks (expires)`,
+	},
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -92,8 +92,14 @@ type Tool[In, Out any] struct {
 	// schema. Arguments are still checked against the full schema, so a
 	// stray or invalid nested field is refused as invalid_field by name.
 	Brief []string
-	Run   func(ctx context.Context, in In) (Out, error)
+	// Task lets a call run as an MCP task (see TaskSupport); no ghgate
+	// tool opts in yet, the reports toolset is to.
+	Task TaskSupport
+	Run  func(ctx context.Context, in In) (Out, error)
 }
+
+// ToolTaskSupport is whether the tool may run as an MCP task.
+func (t Tool[In, Out]) ToolTaskSupport() TaskSupport { return t.Task }
 
 // Validator is implemented by inputs with rules that span fields.
 type Validator interface {
@@ -137,6 +143,8 @@ type Spec interface {
 	ToolsetName() string
 	// Build returns the MCP tool definition and its handler.
 	Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error)
+	// ToolTaskSupport is whether a call may run as an MCP task.
+	ToolTaskSupport() TaskSupport
 	// Schemas returns the full input and output schemas: what arguments
 	// are checked against and results validated against before they are
 	// sent. tools/list carries a shorter form of them.

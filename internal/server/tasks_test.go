@@ -1,0 +1,140 @@
+package server_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tasks"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type countIn struct {
+	Upto int `json:"upto" jsonschema:"how far to count"`
+}
+
+type countOut struct {
+	Counted int `json:"counted"`
+}
+
+// A ghgate tool opts into tasks with tooldef.Tool's Task field (as the
+// reports toolset is to): from a client declaring the extension its call
+// becomes a task, run through the server's own handler and wrapper, and
+// owned by the client TaskOwner names; another client cannot read it.
+func TestOwnToolOptsIntoTasks(t *testing.T) {
+	st, err := store.OpenBackend(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	registry := func(*core.Service) []tooldef.Spec {
+		return []tooldef.Spec{tooldef.Tool[countIn, countOut]{Name: "github_count", Toolset: "issues", Description: "Counts.",
+			Mode: tooldef.Read, Task: tooldef.TaskSupport{Mode: tooldef.TaskOptional},
+			Run: func(_ context.Context, in countIn) (countOut, error) { return countOut{Counted: in.Upto}, nil }}}
+	}
+	var (
+		mu      sync.Mutex
+		wrapped []string
+	)
+	srv, err := server.NewWithRegistry(&core.Service{Clients: core.OneClient{}, Store: st}, server.Options{
+		TaskOwner: func(ctx context.Context) string { s, _ := ctx.Value(ownerKey{}).(string); return s },
+		Wrap: func(ctx context.Context, c tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+			mu.Lock()
+			wrapped = append(wrapped, c.Tool)
+			mu.Unlock()
+			return next(ctx)
+		}}, registry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP }, &mcp.StreamableHTTPOptions{Stateless: true})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ownerKey{}, r.Header.Get("X-Client"))))
+	}))
+	defer hs.Close()
+	defer srv.StopTasks(context.Background())
+
+	res := post(t, hs.URL, "alice", "tools/call", map[string]any{"name": "github_count", "arguments": map[string]any{"upto": 3}})
+	id, _ := res["taskId"].(string)
+	if res["resultType"] != "task" || id == "" {
+		t.Fatalf("want a task: %v", res)
+	}
+	var got map[string]any
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if got = post(t, hs.URL, "alice", "tasks/get", map[string]any{"taskId": id}); got["status"] != tasks.StatusWorking || time.Now().After(deadline) {
+			break
+		}
+	}
+	result, _ := got["result"].(map[string]any)
+	sc, _ := result["structuredContent"].(map[string]any)
+	if got["status"] != tasks.StatusCompleted || sc["counted"] != float64(3) {
+		t.Fatalf("task: %v", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(wrapped) != 1 || wrapped[0] != "github_count" {
+		t.Fatalf("the wrapper saw %v, want the one call", wrapped)
+	}
+	if e := post(t, hs.URL, "bob", "tasks/get", map[string]any{"taskId": id}); e["error"] == nil {
+		t.Fatalf("bob read alice's task: %v", e)
+	}
+}
+
+type ownerKey struct{}
+
+// post sends one 2026-07-28 request declaring the tasks extension; an
+// error comes back as {"error": …}.
+func post(t *testing.T, url, client, method string, params map[string]any) map[string]any {
+	t.Helper()
+	params["_meta"] = map[string]any{mcp.MetaKeyProtocolVersion: "2026-07-28",
+		mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{tasks.Extension: map[string]any{}}},
+		mcp.MetaKeyClientInfo:         map[string]any{"name": "t", "version": "0"}}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if n, ok := params["name"].(string); ok {
+		req.Header.Set("Mcp-Name", n)
+	}
+	req.Header.Set("X-Client", client)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var msg struct {
+		Result map[string]any `json:"result"`
+		Error  map[string]any `json:"error"`
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if d, ok := strings.CutPrefix(line, "data: "); ok {
+			line = d
+		}
+		if strings.HasPrefix(line, "{") && json.Unmarshal([]byte(line), &msg) == nil && (msg.Result != nil || msg.Error != nil) {
+			break
+		}
+	}
+	if msg.Error != nil {
+		return map[string]any{"error": msg.Error}
+	}
+	if msg.Result == nil {
+		t.Fatalf("%s: HTTP %d, no answer", method, resp.StatusCode)
+	}
+	return msg.Result
+}

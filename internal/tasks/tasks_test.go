@@ -1,0 +1,384 @@
+package tasks_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tasks"
+	"github.com/ghgate/ghgate/internal/testutil/redisserver"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Two replicas share one store: each test runs on SQLite (two handles on
+// one file, as two processes would have) and on a real Redis.
+func eachBackend(t *testing.T, fn func(t *testing.T, a, b store.Backend)) {
+	open := func(t *testing.T, spec string) store.Backend {
+		b, err := store.OpenBackend(context.Background(), spec)
+		if err != nil {
+			t.Fatalf("OpenBackend(%s): %v", spec, err)
+		}
+		t.Cleanup(func() { _ = b.Close() })
+		return b
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "state.db")
+		fn(t, open(t, path), open(t, path))
+	})
+	t.Run("redis", func(t *testing.T) {
+		u := redisserver.Start(t).URL("tasks")
+		fn(t, open(t, u), open(t, u))
+	})
+}
+
+type clientKey struct{}
+
+// replica is one stateless HTTP server over st, with tools that opt into
+// tasks; the X-Client header stands for the authenticated client.
+type replica struct {
+	url string
+	mgr *tasks.Manager
+}
+
+func newReplica(t *testing.T, st store.Backend) *replica {
+	t.Helper()
+	caps := &mcp.ServerCapabilities{}
+	tasks.Capabilities(caps)
+	m := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, &mcp.ServerOptions{Capabilities: caps})
+	support := map[string]tooldef.TaskSupport{
+		"slow":  {Mode: tooldef.TaskOptional},
+		"ask":   {Mode: tooldef.TaskOptional},
+		"boom":  {Mode: tooldef.TaskRequired},
+		"quick": {},
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{"ms":{"type":"integer"}}}`)
+	m.AddTool(&mcp.Tool{Name: "slow", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in struct {
+			MS int `json:"ms"`
+		}
+		_ = json.Unmarshal(req.Params.Arguments, &in)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(in.MS) * time.Millisecond):
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slept"}}}, nil
+	})
+	m.AddTool(&mcp.Tool{Name: "ask", InputSchema: schema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if r, ok := req.Params.InputResponses["ok"].(*mcp.ElicitResult); ok && r.Action == "accept" {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "confirmed"}}}, nil
+		}
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"ok": &mcp.ElicitParams{Message: "Sure?",
+			RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"ok": {Type: "boolean"}}}}}}, nil
+	})
+	m.AddTool(&mcp.Tool{Name: "boom", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		panic("boom")
+	})
+	m.AddTool(&mcp.Tool{Name: "quick", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "quick"}}}, nil
+	})
+	mgr := &tasks.Manager{Store: st, Support: func(n string) tooldef.TaskSupport { return support[n] },
+		Owner:        func(ctx context.Context) string { s, _ := ctx.Value(clientKey{}).(string); return s },
+		PollInterval: 50 * time.Millisecond}
+	if err := mgr.Register(m); err != nil {
+		t.Fatal(err)
+	}
+	m.AddReceivingMiddleware(mgr.Middleware)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, &mcp.StreamableHTTPOptions{Stateless: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientKey{}, r.Header.Get("X-Client"))))
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+		mgr.Wait()
+	})
+	return &replica{url: srv.URL, mgr: mgr}
+}
+
+type rpcError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// call sends one 2026-07-28 request as client, declaring the tasks
+// extension or not, and returns its result or error.
+func (r *replica) call(t *testing.T, client, method string, params map[string]any, declare bool) (map[string]any, *rpcError) {
+	t.Helper()
+	caps := map[string]any{}
+	if declare {
+		caps["extensions"] = map[string]any{tasks.Extension: map[string]any{}}
+	}
+	params["_meta"] = map[string]any{mcp.MetaKeyProtocolVersion: "2026-07-28", mcp.MetaKeyClientCapabilities: caps,
+		mcp.MetaKeyClientInfo: map[string]any{"name": "test", "version": "0"}}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, _ := http.NewRequest(http.MethodPost, r.url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if n, ok := params["name"].(string); ok {
+		req.Header.Set("Mcp-Name", n)
+	}
+	req.Header.Set("X-Client", client)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var msg struct {
+		Result map[string]any `json:"result"`
+		Error  *rpcError      `json:"error"`
+	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				if err := json.Unmarshal([]byte(d), &msg); err != nil {
+					t.Fatalf("%s: %v in %s", method, err, d)
+				}
+				if msg.Result != nil || msg.Error != nil {
+					break
+				}
+			}
+		}
+	} else if err := json.NewDecoder(resp.Body).Decode(&msg); err != nil {
+		t.Fatalf("%s: HTTP %d: %v", method, resp.StatusCode, err)
+	}
+	if msg.Result == nil && msg.Error == nil {
+		t.Fatalf("%s: HTTP %d: no result and no error", method, resp.StatusCode)
+	}
+	return msg.Result, msg.Error
+}
+
+func (r *replica) mustCall(t *testing.T, client, method string, params map[string]any) map[string]any {
+	t.Helper()
+	res, e := r.call(t, client, method, params, true)
+	if e != nil {
+		t.Fatalf("%s: error %d %s", method, e.Code, e.Message)
+	}
+	return res
+}
+
+// await polls tasks/get on r until the task leaves the working status.
+func (r *replica) await(t *testing.T, client, id string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second) // a hang guard, not a speed check
+	for {
+		got := r.mustCall(t, client, "tasks/get", map[string]any{"taskId": id})
+		if got["status"] != tasks.StatusWorking {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s still working", id)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func start(t *testing.T, r *replica, client, tool string, args map[string]any) string {
+	t.Helper()
+	res := r.mustCall(t, client, "tools/call", map[string]any{"name": tool, "arguments": args})
+	id, _ := res["taskId"].(string)
+	if res["resultType"] != "task" || id == "" || res["status"] != tasks.StatusWorking {
+		t.Fatalf("%s: want a CreateTaskResult, working; got %v", tool, res)
+	}
+	for _, k := range []string{"result", "error", "inputRequests", "task", "requestState"} {
+		if _, ok := res[k]; ok {
+			t.Errorf("CreateTaskResult carries %q: %v", k, res)
+		}
+	}
+	return id
+}
+
+// checkAck: an ack is resultType complete and no task envelope.
+func checkAck(t *testing.T, ack map[string]any) {
+	t.Helper()
+	if ack["resultType"] != "complete" {
+		t.Fatalf("ack %v, want resultType complete", ack)
+	}
+	for _, k := range []string{"taskId", "status", "result", "error", "inputRequests"} {
+		if _, ok := ack[k]; ok {
+			t.Fatalf("ack carries %q: %v", k, ack)
+		}
+	}
+}
+
+func TestTaskCompletesAndAnyReplicaAnswers(t *testing.T) {
+	eachBackend(t, func(t *testing.T, sa, sb store.Backend) {
+		a, b := newReplica(t, sa), newReplica(t, sb)
+		id := start(t, a, "alice", "slow", map[string]any{"ms": 300})
+		// Durable before the answer: the other replica finds it at once.
+		if got := b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id}); got["taskId"] != id || got["resultType"] != "complete" {
+			t.Fatalf("tasks/get on the other replica: %v", got)
+		}
+		got := b.await(t, "alice", id)
+		if got["status"] != tasks.StatusCompleted {
+			t.Fatalf("status %v, want completed: %v", got["status"], got)
+		}
+		res, _ := got["result"].(map[string]any)
+		content, _ := res["content"].([]any)
+		if len(content) != 1 || content[0].(map[string]any)["text"] != "slept" {
+			t.Fatalf("inlined result: %v", got["result"])
+		}
+		if _, ok := got["error"]; ok {
+			t.Errorf("a completed task carries error: %v", got)
+		}
+		if ttl, _ := got["ttlMs"].(float64); ttl <= 0 {
+			t.Errorf("ttlMs = %v", got["ttlMs"])
+		}
+	})
+}
+
+func TestTaskBelongsToTheClientThatStartedIt(t *testing.T) {
+	eachBackend(t, func(t *testing.T, sa, sb store.Backend) {
+		a, b := newReplica(t, sa), newReplica(t, sb)
+		id := start(t, a, "alice", "slow", map[string]any{"ms": 200})
+		for _, method := range []string{"tasks/get", "tasks/cancel"} {
+			_, e := b.call(t, "bob", method, map[string]any{"taskId": id}, true)
+			if e == nil || e.Code != -32602 {
+				t.Fatalf("bob's %s of alice's task: %+v, want -32602 (not found)", method, e)
+			}
+		}
+		_, e := b.call(t, "bob", "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{}}, true)
+		if e == nil || e.Code != -32602 {
+			t.Fatalf("bob's tasks/update of alice's task: %+v, want -32602", e)
+		}
+		// Bob's cancel changed nothing: alice's task completes.
+		if got := a.await(t, "alice", id); got["status"] != tasks.StatusCompleted {
+			t.Fatalf("alice's task: %v", got)
+		}
+	})
+}
+
+func TestTaskCancelledOnAnotherReplicaStops(t *testing.T) {
+	eachBackend(t, func(t *testing.T, sa, sb store.Backend) {
+		a, b := newReplica(t, sa), newReplica(t, sb)
+		id := start(t, a, "alice", "slow", map[string]any{"ms": 60000})
+		ack := b.mustCall(t, "alice", "tasks/cancel", map[string]any{"taskId": id})
+		checkAck(t, ack)
+		// Replica a's run sees the cancellation in the store and stops:
+		// Wait returns long before the tool's minute.
+		done := make(chan struct{})
+		go func() { a.mgr.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the task still runs on the replica that started it")
+		}
+		got := a.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id})
+		if got["status"] != tasks.StatusCancelled {
+			t.Fatalf("status %v, want cancelled", got["status"])
+		}
+		if _, ok := got["result"]; ok {
+			t.Errorf("a cancelled task carries a result: %v", got)
+		}
+		// Cancelling a settled task is the same ack, and changes nothing.
+		if again := a.mustCall(t, "alice", "tasks/cancel", map[string]any{"taskId": id}); again["resultType"] != "complete" {
+			t.Fatalf("second cancel: %v", again)
+		}
+	})
+}
+
+func TestTaskAsksForInputAndResumesOnAnyReplica(t *testing.T) {
+	eachBackend(t, func(t *testing.T, sa, sb store.Backend) {
+		a, b := newReplica(t, sa), newReplica(t, sb)
+		id := start(t, a, "alice", "ask", map[string]any{})
+		got := a.await(t, "alice", id)
+		reqs, _ := got["inputRequests"].(map[string]any)
+		if got["status"] != tasks.StatusInputRequired || reqs["ok"] == nil {
+			t.Fatalf("want input_required asking for ok: %v", got)
+		}
+		// An answer to nothing asked is acked and ignored.
+		b.mustCall(t, "alice", "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"other": map[string]any{"x": 1}}})
+		if got := b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id}); got["status"] != tasks.StatusInputRequired {
+			t.Fatalf("after an unrelated answer: %v", got)
+		}
+		ack := b.mustCall(t, "alice", "tasks/update", map[string]any{"taskId": id,
+			"inputResponses": map[string]any{"ok": map[string]any{"action": "accept", "content": map[string]any{"ok": true}}}})
+		checkAck(t, ack)
+		got = a.await(t, "alice", id)
+		res, _ := got["result"].(map[string]any)
+		content, _ := res["content"].([]any)
+		if got["status"] != tasks.StatusCompleted || len(content) != 1 || content[0].(map[string]any)["text"] != "confirmed" {
+			t.Fatalf("after the answer: %v", got)
+		}
+	})
+}
+
+func TestTaskPanicFailsTheTaskNotTheServer(t *testing.T) {
+	eachBackend(t, func(t *testing.T, sa, sb store.Backend) {
+		a := newReplica(t, sa)
+		id := start(t, a, "alice", "boom", map[string]any{})
+		got := a.await(t, "alice", id)
+		e, _ := got["error"].(map[string]any)
+		if got["status"] != tasks.StatusFailed || e["code"] != float64(-32603) {
+			t.Fatalf("want failed with -32603: %v", got)
+		}
+		if _, ok := got["result"]; ok {
+			t.Errorf("a failed task carries a result: %v", got)
+		}
+		if res := a.mustCall(t, "alice", "tools/call", map[string]any{"name": "quick", "arguments": map[string]any{}}); res["resultType"] == "task" {
+			t.Fatalf("quick became a task: %v", res)
+		}
+	})
+}
+
+func TestWithoutTheExtensionCallsAnswerInline(t *testing.T) {
+	eachBackend(t, func(t *testing.T, sa, _ store.Backend) {
+		a := newReplica(t, sa)
+		res, e := a.call(t, "alice", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, false)
+		if e != nil || res["resultType"] == "task" || res["taskId"] != nil || res["content"] == nil {
+			t.Fatalf("inline call: %v %+v", res, e)
+		}
+		_, e = a.call(t, "alice", "tools/call", map[string]any{"name": "boom", "arguments": map[string]any{}}, false)
+		if e == nil || e.Code != mcp.CodeMissingRequiredClientCapabilities || !strings.Contains(string(e.Data), tasks.Extension) {
+			t.Fatalf("a task-only tool without the extension: %+v, want -32021 naming it", e)
+		}
+		for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+			if _, e := a.call(t, "alice", method, map[string]any{"taskId": "x"}, false); e == nil || e.Code != mcp.CodeMissingRequiredClientCapabilities {
+				t.Fatalf("%s without the extension: %+v, want -32021", method, e)
+			}
+		}
+		if _, e := a.call(t, "alice", "tasks/get", map[string]any{"taskId": "no-such-task"}, true); e == nil || e.Code != -32602 {
+			t.Fatalf("unknown task: %+v, want -32602", e)
+		}
+		for _, method := range []string{"tasks/result", "tasks/list"} {
+			if _, e := a.call(t, "alice", method, map[string]any{"taskId": "x"}, true); e == nil || e.Code != -32601 {
+				t.Fatalf("%s (removed by SEP-2663): %+v, want -32601", method, e)
+			}
+		}
+	})
+}
+
+func TestShutdownFailsTheTasksItCutsShort(t *testing.T) {
+	eachBackend(t, func(t *testing.T, sa, sb store.Backend) {
+		a, b := newReplica(t, sa), newReplica(t, sb)
+		id := start(t, a, "alice", "slow", map[string]any{"ms": 60000})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		a.mgr.Shutdown(ctx)
+		got := b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id})
+		e, _ := got["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if got["status"] != tasks.StatusFailed || !strings.Contains(msg, "shut down") {
+			t.Fatalf("after shutdown: %v", got)
+		}
+		// A closing replica starts no task; the other one still does.
+		if _, e := a.call(t, "alice", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, true); e == nil {
+			t.Fatal("a shut-down replica started a task")
+		}
+		start(t, b, "alice", "slow", map[string]any{"ms": 1})
+	})
+}
