@@ -47,6 +47,10 @@ const (
 	CodeMilestoneExists      Code = "milestone_exists"
 	CodeConfirmationMismatch Code = "confirmation_mismatch"
 	CodeIsPullRequest        Code = "is_pull_request"
+	// The projects toolset's refusals.
+	CodeProjectNotFound       Code = "project_not_found"
+	CodeProjectFieldNotFound  Code = "project_field_not_found"
+	CodeProjectOptionNotFound Code = "project_option_not_found"
 )
 
 // CodeInfo is a catalog entry.
@@ -91,6 +95,9 @@ var catalog = map[Code]CodeInfo{
 	CodeMilestoneExists:        {Meaning: "a milestone of that title (compared without case) already exists with other values; nothing was written", WhatToDo: "details.value is the existing milestone's number and title: use it, or update it (the repair)"},
 	CodeConfirmationMismatch:   {Meaning: "an irreversible write's confirmation does not repeat what it confirms; nothing was written", WhatToDo: "read the target to be sure it is the one meant, then call again with the confirmation repeating it exactly"},
 	CodeIsPullRequest:          {Meaning: "the number names a pull request, which this tool does not act on; nothing was written", WhatToDo: "name an issue; pull requests are closed, not deleted"},
+	CodeProjectNotFound:        {Meaning: "the owner has no project of that number visible to this credential", WhatToDo: "list the owner's projects (the repair) and use a number it returns"},
+	CodeProjectFieldNotFound:   {Meaning: "a field named is not one of the project's fields; nothing was written", WhatToDo: "details.value lists the project's fields; use one of those names"},
+	CodeProjectOptionNotFound:  {Meaning: "a value is not one of the field's options or iterations; nothing was written", WhatToDo: "details.value lists the field's options (or iterations, @current and @next); use one of those"},
 }
 
 // Catalog lists every code with its meaning, sorted by code.
@@ -108,7 +115,7 @@ func Catalog() []CodeInfo {
 // is not there (not a name inside the call's values, such as a label).
 func IsNotFound(c Code) bool {
 	switch c {
-	case CodeNotFound, CodeRepoNotFound, CodeIssueNotFound, CodeCommentNotFound:
+	case CodeNotFound, CodeRepoNotFound, CodeIssueNotFound, CodeCommentNotFound, CodeProjectNotFound:
 		return true
 	}
 	return false

@@ -1,0 +1,133 @@
+package projects
+
+import (
+	"context"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// ItemRef names a board item: by the issue (or pull request) it holds,
+// or by the item_id ghgate returned.
+type ItemRef struct {
+	ItemID      string           `json:"item_id,omitempty" jsonschema:"as returned; or repo + issue_number"`
+	Repo        string           `json:"repo,omitempty" jsonschema:"owner/name, or name under owner"`
+	IssueNumber core.IssueNumber `json:"issue_number,omitempty"`
+}
+
+func (r *ItemRef) validate(field, owner string) *contract.Error {
+	switch {
+	case r.ItemID != "" && (r.Repo != "" || r.IssueNumber != 0):
+		return contract.Errorf(contract.CodeInvalidField, "%s: give item_id or repo + issue_number, not both", field).WithField(field+".item_id", "give item_id or repo + issue_number")
+	case r.ItemID == "" && (r.Repo == "" || r.IssueNumber == 0):
+		return contract.Errorf(contract.CodeInvalidField, "%s: name the item by repo + issue_number (or item_id)", field).WithField(field+".repo", "repo and issue_number are needed, or item_id")
+	case r.Repo != "":
+		return checkRepoArg(field+".repo", owner, r.Repo)
+	}
+	return nil
+}
+
+// GetProjectItemIn are github_get_project_item's arguments.
+type GetProjectItemIn struct {
+	Owner         string        `json:"owner" jsonschema:"the board's owner"`
+	ProjectNumber ProjectNumber `json:"project_number"`
+	ItemRef
+	Detail Detail `json:"detail,omitempty" jsonschema:"default summary"`
+}
+
+// Validate checks the names and that the item is named one way.
+func (in *GetProjectItemIn) Validate() *contract.Error {
+	if e := core.CheckNames(in.Owner, ""); e != nil {
+		return e
+	}
+	return in.ItemRef.validateFlat(in.Owner)
+}
+
+// validateFlat is validate for an ItemRef inlined in the arguments.
+func (r *ItemRef) validateFlat(owner string) *contract.Error {
+	e := r.validate("item", owner)
+	if e != nil && e.Details != nil {
+		e.Details.Field = e.Details.Field[len("item."):]
+		e.Message = e.Message[len("item: "):]
+	}
+	return e
+}
+
+// GetProjectItemOut is one item.
+type GetProjectItemOut struct {
+	Project string   `json:"project" jsonschema:"the board's title"`
+	Item    ItemView `json:"item"`
+}
+
+// GetProjectItem is github_get_project_item.
+func (s *Tools) GetProjectItem() tooldef.Spec {
+	return tooldef.Tool[GetProjectItemIn, GetProjectItemOut]{
+		Name:        NameGetProjectItem,
+		Toolset:     Toolset,
+		Title:       "Get a project item",
+		Description: "An issue's (or item_id's) item on a board: its field values and version.",
+		Mode:        tooldef.Read,
+		Run:         s.getProjectItem,
+	}
+}
+
+func (s *Tools) getProjectItem(ctx context.Context, in GetProjectItemIn) (GetProjectItemOut, error) {
+	c, err := s.Client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return GetProjectItemOut{}, err
+	}
+	b, it, _, err := s.findItem(ctx, c, in.Owner, int(in.ProjectNumber), in.ItemRef)
+	if err != nil {
+		return GetProjectItemOut{}, err
+	}
+	if it == nil {
+		return GetProjectItemOut{}, notOnBoard(b, in.Owner, in.ProjectNumber, in.ItemRef)
+	}
+	out := GetProjectItemOut{Item: itemView(it, in.Detail == "full")}
+	out.Project, _ = contract.SanitizeText(b.p.Title)
+	return out, nil
+}
+
+// findItem reads the item ref names on the board, afresh: nil when the
+// issue is not on it (issueID is then the issue's node id, for an add)
+// or item_id names no item of this board.
+func (s *Tools) findItem(ctx context.Context, c *github.Client, owner string, number int, ref ItemRef) (*board, *github.ProjectItem, string, error) {
+	if ref.ItemID == "" {
+		r := issueRef(owner, ref.Repo, ref.IssueNumber)
+		b, on, err := s.openBoard(ctx, c, owner, number, &r, true)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return b, on.Item, on.IssueID, nil
+	}
+	b, _, err := s.openBoard(ctx, c, owner, number, nil, false)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	it, err := c.ProjectV2ItemByID(ctx, ref.ItemID)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if it == nil || it.ProjectID != b.p.ID {
+		return b, nil, "", nil
+	}
+	s.rememberItem(b, it)
+	return b, it, "", nil
+}
+
+// notOnBoard is not_found for an item the board does not hold; for an
+// issue, the repair adds it.
+func notOnBoard(b *board, owner string, number ProjectNumber, ref ItemRef) *contract.Error {
+	if ref.ItemID != "" {
+		e := refuse(contract.CodeNotFound, "item_id", "no such item on this board",
+			"project #%d %q has no item %s; nothing was written", b.p.Number, b.p.Title, ref.ItemID)
+		return e.WithRepair(contract.Repair{NextStep: "list the board's items and use an item_id from there, or name the issue by repo + issue_number",
+			Tool: NameListProjectItems, Arguments: ListProjectItemsIn{Owner: owner, ProjectNumber: number}})
+	}
+	e := refuse(contract.CodeNotFound, "issue_number", "the issue is not on this board",
+		"%s#%d is not on project #%d %q", ref.Repo, ref.IssueNumber, b.p.Number, b.p.Title)
+	return e.WithRepair(contract.Repair{NextStep: "add the issue to the board",
+		Tool: NameUpdateProjectItem, Arguments: UpdateProjectItemIn{Owner: owner, ProjectNumber: number, Item: ref, Action: "add"}})
+}
