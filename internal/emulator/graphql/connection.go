@@ -175,6 +175,10 @@ var connectionTypes = []struct{ conn, edge string }{
 	{"OrganizationConnection", "OrganizationEdge"},
 	{"TeamConnection", "TeamEdge"},
 	{"TeamMemberConnection", "TeamMemberEdge"},
+	{"ProjectV2Connection", "ProjectV2Edge"},
+	{"ProjectV2ItemConnection", "ProjectV2ItemEdge"},
+	{"ProjectV2FieldConfigurationConnection", "ProjectV2FieldConfigurationEdge"},
+	{"ProjectV2ItemFieldValueConnection", "ProjectV2ItemFieldValueEdge"},
 }
 
 func registerConnections(r *resolvers) {

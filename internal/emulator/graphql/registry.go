@@ -160,6 +160,7 @@ func newResolvers() (*resolvers, error) {
 	registerPulls(r)
 	registerLinkedBranches(r)
 	registerBranchProtection(r)
+	registerProjects(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))

@@ -177,6 +177,22 @@ func (x *gqlContext) visibleNode(id string) any {
 		}
 	case *state.Account, *state.IssueType:
 		return v
+	case *state.Project:
+		if x.c.Token.HasScope("read:project") && x.seesProject(v) {
+			return v
+		}
+	case *state.ProjectItem:
+		if x.c.Token.HasScope("read:project") && x.seesProject(v.Project) {
+			return v
+		}
+	case *state.ProjectField:
+		if x.c.Token.HasScope("read:project") && x.seesProject(v.Project) {
+			return v
+		}
+	case *state.DraftIssue:
+		if x.c.Token.HasScope("read:project") && x.seesProject(v.Item.Project) {
+			return v
+		}
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ func TestRootReportsScopes(t *testing.T) {
 		if r.status != 200 {
 			t.Fatalf("GET %s: %d %s", root, r.status, r.body)
 		}
-		if got := r.header.Get("X-OAuth-Scopes"); got != "repo, read:org" {
+		if got := r.header.Get("X-OAuth-Scopes"); got != "repo, read:org, project" {
 			t.Errorf("GET %s: X-OAuth-Scopes %q", root, got)
 		}
 		if v, ok := r.header["X-Accepted-Oauth-Scopes"]; !ok || len(v) != 1 || v[0] != "" {

@@ -109,6 +109,9 @@ func SeedDemo(s *state.State) error {
 	defer s.Unlock()
 	sd := &seeder{s: s, rng: rand.New(rand.NewPCG(0x5eed, 0xacce55)), clock: demoStart()}
 	saved := s.SetClock(func() time.Time { return sd.clock })
+	// The project iterations are dated by the clock the emulator serves
+	// with, read before the seed's own replaces it.
+	servingNow := saved()
 	defer s.SetClock(saved)
 
 	w := sd.world()
@@ -125,6 +128,7 @@ func SeedDemo(s *state.State) error {
 	sd.seedIssueFields(w)
 	sd.seedPullActivity(w)
 	sd.seedReleases(w)
+	sd.seedProjects(w, servingNow)
 	for _, r := range []*state.Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {
 			if is.UpdatedAt.After(r.UpdatedAt) {

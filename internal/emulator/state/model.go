@@ -66,6 +66,26 @@ type Token struct {
 	// the X-OAuth-Scopes header of every answer to it. Tokens without
 	// scopes (GitHub App installation tokens) get no such header.
 	Scopes []string
+	// FineGrained marks a fine-grained personal access token
+	// (github_pat_...): no OAuth scopes, and no way to reach projects
+	// owned by a user, which such tokens cannot be granted.
+	FineGrained bool
+}
+
+// HasScope reports whether a classic token carries scope or one that
+// includes it (project includes read:project, repo includes its
+// sub-scopes). Tokens without OAuth scopes (fine-grained, App
+// installation) are not limited by scopes.
+func (t *Token) HasScope(scope string) bool {
+	if len(t.Scopes) == 0 {
+		return true
+	}
+	for _, s := range t.Scopes {
+		if s == scope || (scope == "read:project" && s == "project") {
+			return true
+		}
+	}
+	return false
 }
 
 // Repo is a repository and everything the emulator keeps inside it.

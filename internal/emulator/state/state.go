@@ -31,6 +31,9 @@ type State struct {
 	issueFields map[string][]*IssueField
 	// teams are organizations' teams by lower-case login (teams.go).
 	teams map[string][]*Team
+	// projects are Projects (v2) boards by lower-case owner login
+	// (projects.go); nil until one is added.
+	projects map[string][]*Project
 	// search is what the search index holds when it trails writes
 	// (search_lag.go); nil when it does not.
 	search *searchView
