@@ -105,6 +105,10 @@ func validate(method, requestURI string, reqHeader http.Header, status int, head
 	}
 	res := Result{Operation: method + " " + route.Path, Checked: true}
 
+	body, checkContent, err := s.splitProjectItem(route.Path, status, body)
+	if err != nil {
+		return res, err
+	}
 	responses := route.Operation.Responses
 	if responses.Status(status) != nil || responses.Default() != nil {
 		in := &openapi3filter.ResponseValidationInput{
@@ -135,6 +139,11 @@ func validate(method, requestURI string, reqHeader http.Header, status int, head
 	}
 	if route.Path == timelinePath && status == http.StatusOK {
 		if err := s.checkTimelineBranches(body); err != nil {
+			return res, err
+		}
+	}
+	if checkContent != nil {
+		if err := checkContent(); err != nil {
 			return res, err
 		}
 	}

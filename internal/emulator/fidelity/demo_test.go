@@ -1,8 +1,10 @@
 package fidelity
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -83,5 +85,36 @@ func TestDemoSeedValidates(t *testing.T) {
 				get(base + "/contents/" + (&url.URL{Path: e.Path}).EscapedPath())
 			}
 		}
+	}
+	// The boards: every item with every field's value, page by page.
+	get("/orgs/acme/projectsV2")
+	get("/users/alice/projectsV2")
+	items := 0
+	for _, board := range []string{"/orgs/acme/projectsV2/1", "/orgs/acme/projectsV2/2", "/users/alice/projectsV2/1"} {
+		get(board)
+		var fields []struct {
+			ID int64 `json:"id"`
+		}
+		get(board+"/fields").JSON(t, &fields)
+		var ids []string
+		for _, f := range fields {
+			ids = append(ids, fmt.Sprint(f.ID))
+			get(fmt.Sprintf("%s/fields/%d", board, f.ID))
+		}
+		path := board + "/items?per_page=20&fields=" + strings.Join(ids, ",")
+		for page := 0; page < 10 && path != ""; page++ {
+			res := get(path)
+			var list []json.RawMessage
+			res.JSON(t, &list)
+			items += len(list)
+			path = ""
+			if next := links(t, res.Header.Get("Link"))["next"]; next != nil {
+				path = next.RequestURI()
+			}
+		}
+	}
+	// 47 on the roadmap, 2 on the support board, 6 on alice's.
+	if items != 55 {
+		t.Errorf("the demo boards list %d items, want 55", items)
 	}
 }

@@ -190,6 +190,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 
 		{"POST", "/app/installations/7/access_tokens", appJWT, map[string]any{"repositories": []string{"widgets"}}, 201},
 	}
+	steps = append(steps, projectSteps(w)...)
 
 	succeeded := map[string]bool{}
 	comment := ""
@@ -233,6 +234,36 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		if !slices.Contains(kinds, k) {
 			t.Errorf("no timeline carried a %q event", k)
 		}
+	}
+}
+
+// projectSteps drive the Projects (v2) routes over the world's boards.
+func projectSteps(w *world) []step {
+	const org, user = "/orgs/acme/projectsV2", "/users/alice/projectsV2"
+	b := w.board
+	item := fmt.Sprint(b.item)
+	return []step{
+		{"GET", org + "?q=gear%20is:open", tokCarol, nil, 200},
+		{"GET", user, tokAlice, nil, 200},
+		{"GET", org + "/1", tokCarol, nil, 200},
+		{"GET", user + "/1", tokAlice, nil, 200},
+		{"GET", org + "/1/fields?per_page=5", tokCarol, nil, 200},
+		{"GET", user + "/1/fields", tokAlice, nil, 200},
+		{"GET", user + "/1/fields/" + b.userTitle, tokAlice, nil, 200},
+		{"GET", user + "/1/items/" + fmt.Sprint(b.userItem), tokAlice, nil, 200},
+		{"GET", org + "/1/fields/" + b.sprint, tokCarol, nil, 200},
+		{"GET", org + "/1/items?per_page=2&fields=" + b.priority + "," + b.sprint + "," + b.points, tokCarol, nil, 200},
+		{"GET", org + "/1/items?q=priority:High%20-is:archived", tokCarol, nil, 200},
+		{"GET", user + "/1/items", tokAlice, nil, 200},
+		{"GET", org + "/1/items/" + item + "?fields[]=" + b.priority, tokCarol, nil, 200},
+		{"PATCH", org + "/1/items/" + item, tokBob, map[string]any{"fields": []map[string]any{
+			{"id": json.Number(b.sprint), "value": b.current}, {"id": json.Number(b.points), "value": 3}, {"id": json.Number(b.priority), "value": nil}}}, 200},
+		{"POST", org + "/1/items", tokBob, map[string]any{"type": "Issue", "id": w.ids[6]}, 201},
+		{"POST", org + "/1/items", tokBob, map[string]any{"type": "PullRequest", "owner": "acme", "repo": "widgets", "number": 7}, 201},
+		{"POST", user + "/1/items", tokAlice, map[string]any{"type": "Issue", "owner": "alice", "repo": "notes", "number": 1}, 201},
+		{"DELETE", org + "/1/items/" + item, tokBob, nil, 204},
+		{"PATCH", user + "/1/items/" + fmt.Sprint(b.userItem), tokAlice, map[string]any{"archived": true}, 200},
+		{"DELETE", user + "/1/items/" + fmt.Sprint(b.userItem), tokAlice, nil, 204},
 	}
 }
 

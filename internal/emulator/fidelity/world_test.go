@@ -12,6 +12,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 func TestMain(m *testing.M) {
@@ -37,6 +38,8 @@ type world struct {
 	// ids by issue number in acme/widgets, for the routes that take
 	// database ids.
 	ids map[int]int64
+	// board is acme's project "Gear train": its field and item ids.
+	board boardIDs
 }
 
 var epoch = time.Date(2025, 1, 6, 9, 0, 0, 0, time.UTC)
@@ -145,8 +148,47 @@ func newWorld(t *testing.T, opts emulator.Options) *world {
 	widgets.Files[".github/ISSUE_TEMPLATE/bug_report.yml"] = "name: Bug report\ndescription: Something is broken\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What happened?\n"
 	widgets.Files[".github/ISSUE_TEMPLATE/feature_request.md"] = "---\nname: Feature request\nabout: Suggest an idea\n---\n\nDescribe the idea.\n"
 	widgets.Files["README.md"] = "# widgets\n"
+	w.board = addBoard(st, acme, alice, widgets, notes)
 	return w
 }
+
+// boardIDs are the database ids the project routes take.
+type boardIDs struct {
+	priority, sprint, points, high, current, userTitle string
+	item, userItem                                     int64
+}
+
+// addBoard gives acme a project, "Gear train" (#1: Priority, Sprint,
+// Points; issues 1 to 5 of acme/widgets, one archived), and alice one of
+// her own (#1: issue 1 of alice/notes).
+func addBoard(st *emulator.State, acme, alice *emulator.Account, widgets, notes *emulator.Repo) boardIDs {
+	board := st.AddProject(acme, alice, "Gear train", ptrTo("Gears, ratios and rattles"), false)
+	board.Roles = map[string]emulator.Permission{"alice": state.PermAdmin, "bob": state.PermWrite}
+	prio := st.AddProjectField(board, "Priority", "SINGLE_SELECT")
+	high := st.AddProjectOption(prio, "High", "RED", "Soon")
+	st.AddProjectOption(prio, "Low", "GRAY", "")
+	sprint := st.AddProjectField(board, "Sprint", "ITERATION")
+	sprint.Iteration = &state.IterationConfig{Duration: 7, StartDay: 1,
+		Iterations: []*state.Iteration{{ID: "0000aa01", Title: "Sprint 2", StartDate: "2025-01-13", Duration: 7}},
+		Completed:  []*state.Iteration{{ID: "0000aa00", Title: "Sprint 1", StartDate: "2025-01-06", Duration: 7}}}
+	points := st.AddProjectField(board, "Points", "NUMBER")
+	var first *state.ProjectItem
+	for n := 1; n <= 5; n++ {
+		it, _ := st.AddProjectItem(board, widgets.Issue(n), alice)
+		st.SetProjectValue(it, state.ProjectValue{Field: prio, Option: high}, alice)
+		if first == nil {
+			first = it
+		}
+	}
+	st.SetItemArchived(board.Items[4], true)
+	mine := st.AddProject(alice, alice, "Reading", nil, false)
+	note, _ := st.AddProjectItem(mine, notes.Issue(1), alice)
+	id := func(n int64) string { return fmt.Sprint(n) }
+	return boardIDs{priority: id(prio.ID), sprint: id(sprint.ID), points: id(points.ID), high: high.ID, current: "0000aa01",
+		item: first.ID, userItem: note.ID, userTitle: id(mine.FindField("Title").ID)}
+}
+
+func ptrTo(s string) *string { return &s }
 
 func mustNil(t *testing.T, err error) {
 	t.Helper()

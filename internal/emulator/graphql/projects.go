@@ -42,6 +42,13 @@ type positionArgs struct {
 	OrderBy *positionOrder `json:"orderBy"`
 }
 
+// boardItemsArgs are ProjectV2.items': position order and GitHub's item
+// filter (query, state/projects_filter.go).
+type boardItemsArgs struct {
+	positionArgs
+	Query *string `json:"query"`
+}
+
 type projectItemsArgs struct {
 	connArgs
 	IncludeArchived *bool `json:"includeArchived"`
@@ -171,6 +178,7 @@ func registerProjects(r *resolvers) {
 	registerProjectFields(r)
 	registerProjectItems(r)
 	registerProjectValues(r)
+	registerProjectMutations(r)
 }
 
 // projectList filters (query matches title words; is:open, is:closed) and
@@ -289,8 +297,21 @@ func registerProjectBoard(r *resolvers) {
 		}
 		return nil, nil
 	})
-	resolveArgs(r, p+".items", func(x *gqlContext, pr *state.Project, a positionArgs) (any, error) {
-		return pageOf(x, positioned(pr.Items, a.OrderBy), a.connArgs)
+	resolveArgs(r, p+".items", func(x *gqlContext, pr *state.Project, a boardItemsArgs) (any, error) {
+		items := pr.Items
+		if a.Query != nil && strings.TrimSpace(*a.Query) != "" {
+			f, err := state.ParseItemFilter(pr, *a.Query)
+			if err != nil {
+				return nil, &gqlError{Message: err.Error()}
+			}
+			items = nil
+			for _, it := range pr.Items {
+				if f.Match(it, x.c.Viewer, x.st.Now()) {
+					items = append(items, it)
+				}
+			}
+		}
+		return pageOf(x, positioned(items, a.OrderBy), a.connArgs)
 	})
 }
 

@@ -81,6 +81,7 @@ func TestGraphQLProjects(t *testing.T) {
 		{"Lists", testProjectLists},
 		{"ItemsAndValues", testProjectItemValues},
 		{"Visibility", testProjectVisibility},
+		{"ItemFilter", testProjectItemFilter},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, w) })
 	}
@@ -409,5 +410,95 @@ func testProjectVisibility(t *testing.T, w *gqlWorld) {
 	if r := w.query(seed.DemoTokenDave, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": p.ID}); len(r.Errors) != 1 ||
 		r.Errors[0].Type != "NOT_FOUND" {
 		t.Errorf("dave's node(board): %+v", r.Errors)
+	}
+}
+
+// filteredItems runs a filter over the roadmap and returns the matching
+// items' types, titles and statuses, or the errors.
+func filteredItems(t *testing.T, w *gqlWorld, q string) ([]projectItem, []respError) {
+	t.Helper()
+	const doc = `query($q: String) { organization(login: "acme") { projectV2(number: 1) {
+  items(first: 100, query: $q) { totalCount nodes { id type isArchived
+    content { __typename ... on Issue { number repository { nameWithOwner } } ... on PullRequest { number repository { nameWithOwner } } ... on DraftIssue { title } }
+    status: fieldValueByName(name: "Status") { ... on ProjectV2ItemFieldSingleSelectValue { name optionId } } } }
+} } }`
+	var d struct {
+		Organization struct {
+			ProjectV2 struct {
+				Items struct {
+					TotalCount int
+					Nodes      []projectItem
+				}
+			}
+		}
+	}
+	r := w.query(seed.DemoTokenAlice, doc, map[string]any{"q": q})
+	if len(r.Errors) > 0 {
+		return nil, r.Errors
+	}
+	r.ok(t, &d)
+	if d.Organization.ProjectV2.Items.TotalCount != len(d.Organization.ProjectV2.Items.Nodes) {
+		t.Errorf("%q: totalCount %d for %d nodes", q, d.Organization.ProjectV2.Items.TotalCount, len(d.Organization.ProjectV2.Items.Nodes))
+	}
+	return d.Organization.ProjectV2.Items.Nodes, nil
+}
+
+func testProjectItemFilter(t *testing.T, w *gqlWorld) {
+	all := allItems(t, w, seed.DemoTokenAlice)
+	count := func(pred func(projectItem) bool) int {
+		n := 0
+		for _, it := range all {
+			if pred(it) {
+				n++
+			}
+		}
+		return n
+	}
+	status := func(name string) func(projectItem) bool {
+		return func(it projectItem) bool { return !it.IsArchived && it.Status != nil && it.Status.Name == name }
+	}
+	for _, tc := range []struct {
+		q    string
+		want int
+	}{
+		{``, len(all)},
+		{`status:"In progress"`, count(status("In progress"))},
+		{`status:Todo,"In progress"`, count(status("Todo")) + count(status("In progress"))},
+		{`-status:Done`, count(func(it projectItem) bool { return !it.IsArchived && (it.Status == nil || it.Status.Name != "Done") })},
+		{`is:archived`, 3},
+		{`is:pr`, 3},
+		{`is:draft`, 2},
+		{`is:issue -is:archived`, 39},
+		{`repo:acme/gadgets`, count(func(it projectItem) bool {
+			return !it.IsArchived && it.Content.Repository.NameWithOwner == "acme/gadgets"
+		})},
+	} {
+		got, errs := filteredItems(t, w, tc.q)
+		if errs != nil || len(got) != tc.want {
+			t.Errorf("items(query: %q): %d items, want %d (%+v)", tc.q, len(got), tc.want, errs)
+		}
+	}
+	// Iterations by relative name: the seed puts every third item in each.
+	cur, _ := filteredItems(t, w, `iteration:@current`)
+	next, _ := filteredItems(t, w, `iteration:@next`)
+	prev, _ := filteredItems(t, w, `iteration:@previous`)
+	none, _ := filteredItems(t, w, `no:iteration`)
+	if len(cur) == 0 || len(next) == 0 || len(prev) == 0 || len(cur)+len(next)+len(prev)+len(none) != len(all)-3 {
+		t.Errorf("iterations: current %d, next %d, previous %d, none %d of %d live", len(cur), len(next), len(prev), len(none), len(all)-3)
+	}
+	est, _ := filteredItems(t, w, `estimate:>=5 estimate:<=7`)
+	rangeEst, _ := filteredItems(t, w, `estimate:5..7`)
+	if len(est) == 0 || len(est) != len(rangeEst) {
+		t.Errorf("estimate comparisons: %d and %d", len(est), len(rangeEst))
+	}
+	if got, _ := filteredItems(t, w, `has:target-date`); len(got) == 0 {
+		t.Error("has:target-date matched nothing")
+	}
+	if got, _ := filteredItems(t, w, `"target date":>=2026-01-01 priority:P0`); len(got) == 0 {
+		t.Error(`"target date":>=2026-01-01 priority:P0 matched nothing`)
+	}
+	if _, errs := filteredItems(t, w, `sprint:@current`); len(errs) != 1 || !strings.Contains(errs[0].Message, `no field "sprint"`) ||
+		!strings.Contains(errs[0].Message, "iteration") {
+		t.Errorf("unknown field: %+v", errs)
 	}
 }

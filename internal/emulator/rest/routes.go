@@ -112,7 +112,7 @@ func (a *api) routeTable() []route {
 		{"GET", repo + "/contents/{path...}", getContents},
 
 		{"POST", "/app/installations/{installation_id}/access_tokens", createInstallationToken},
-	}, gitRoutes()...)
+	}, append(gitRoutes(), projectRoutes()...)...)
 }
 
 // Routes lists the REST endpoints served, as "METHOD /openapi/{template}".

@@ -78,12 +78,20 @@ func parse(published, overlay []byte) (*ast.SchemaDocument, error) {
 		if d == nil || d.Kind != ext.Kind {
 			return nil, fmt.Errorf("overlay extends %s %s, which the schema does not define", ext.Kind, ext.Name)
 		}
+		var added ast.FieldList
 		for _, f := range ext.Fields {
-			if d.Fields.ForName(f.Name) != nil {
-				return nil, fmt.Errorf("overlay adds %s.%s, which the schema already defines: drop it from the overlay", ext.Name, f.Name)
+			old := d.Fields.ForName(f.Name)
+			if old == nil {
+				added = append(added, f)
+				continue
+			}
+			// A field the schema has may only gain arguments GitHub
+			// serves beyond the published ones (ProjectV2.items(query:)).
+			if err := addArguments(ext.Name, old, f); err != nil {
+				return nil, err
 			}
 		}
-		d.Fields = append(d.Fields, ext.Fields...)
+		d.Fields = append(d.Fields, added...)
 		d.Interfaces = append(d.Interfaces, ext.Interfaces...)
 		d.Types = append(d.Types, ext.Types...)
 		d.EnumValues = append(d.EnumValues, ext.EnumValues...)
@@ -93,6 +101,32 @@ func parse(published, overlay []byte) (*ast.SchemaDocument, error) {
 		d.Fields = dedupeFields(d.Fields)
 	}
 	return doc, nil
+}
+
+// addArguments gives a published field the arguments an overlay
+// redefinition adds. The redefinition must repeat the field's type and
+// every published argument unchanged: anything else is a change, not an
+// addition, and the overlay may only add.
+func addArguments(typ string, old, ext *ast.FieldDefinition) error {
+	if ext.Type.String() != old.Type.String() {
+		return fmt.Errorf("overlay redefines %s.%s with type %s, not %s", typ, old.Name, ext.Type, old.Type)
+	}
+	for _, a := range old.Arguments {
+		if e := ext.Arguments.ForName(a.Name); e == nil || e.Type.String() != a.Type.String() {
+			return fmt.Errorf("overlay redefines %s.%s without its argument %s: %s", typ, old.Name, a.Name, a.Type)
+		}
+	}
+	added := false
+	for _, e := range ext.Arguments {
+		if old.Arguments.ForName(e.Name) == nil {
+			old.Arguments = append(old.Arguments, e)
+			added = true
+		}
+	}
+	if !added {
+		return fmt.Errorf("overlay adds %s.%s, which the schema already defines: drop it from the overlay", typ, old.Name)
+	}
+	return nil
 }
 
 // dedupeFields keeps the first definition of each field name.
