@@ -539,11 +539,12 @@ func (c *Client) ProjectV2(ctx context.Context, kind, owner string, number int, 
 	return nil, nil, projectNotFound(owner, number)
 }
 
-// ProjectV2Items lists a page of a board's items, archived ones included
-// (each says so).
+// ProjectV2Items lists a page of a board's items, filtered by query
+// (GitHub's project filter syntax) when given. Each item says whether it
+// is archived.
 //
 // POST /graphql
-func (c *Client) ProjectV2Items(ctx context.Context, kind, owner string, number int, after string, first int) (ProjectItemPage, error) {
+func (c *Client) ProjectV2Items(ctx context.Context, kind, owner string, number int, query, after string, first int) (ProjectItemPage, error) {
 	if err := CheckOwner(owner); err != nil {
 		return ProjectItemPage{}, invalidArgument(false, err.Error())
 	}
@@ -551,13 +552,16 @@ func (c *Client) ProjectV2Items(ctx context.Context, kind, owner string, number 
 	if after != "" {
 		vars["after"] = after
 	}
+	if query != "" {
+		vars["q"] = query
+	}
 	for _, k := range ownerKinds(kind) {
 		if k == ProjectOwnerUser && c.FineGrained() {
 			// Not asked: GitHub shows such a token no user's boards.
 			return ProjectItemPage{}, fineGrainedRefusal(owner)
 		}
-		doc := `query($owner: String!, $number: Int!, $first: Int!, $after: String) { owner: ` + k + `(login: $owner) { projectV2(number: $number) {
-  items(first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { ...ghgItem } } } } }` + itemFragments
+		doc := `query($owner: String!, $number: Int!, $first: Int!, $after: String, $q: String) { owner: ` + k + `(login: $owner) { projectV2(number: $number) {
+  items(first: $first, after: $after, query: $q) { totalCount pageInfo { hasNextPage endCursor } nodes { ...ghgItem } } } } }` + itemFragments
 		var data struct {
 			Owner *struct {
 				ProjectV2 *struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 )
 
 // CreateIssueIn are github_create_issue's arguments.
@@ -23,6 +24,7 @@ type CreateIssueIn struct {
 	Type              string               `json:"type,omitempty" jsonschema:"absent: none"`
 	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
 	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it; absent: none"`
+	Project           *projects.Placement  `json:"project,omitempty"`
 }
 
 // Validate checks what the schema cannot.
@@ -49,15 +51,19 @@ func (in *CreateIssueIn) Validate() *contract.Error {
 			return contract.Errorf(contract.CodeInvalidField, "labels holds an empty name").WithField("labels", "names cannot be blank")
 		}
 	}
+	if in.Project != nil {
+		return in.Project.Validate("project")
+	}
 	return nil
 }
 
 // CreateIssueOut is the new issue.
 type CreateIssueOut struct {
-	Issue              Issue    `json:"issue"`
-	Replayed           bool     `json:"replayed,omitempty"`
-	Notes              []string `json:"notes,omitempty"`
-	RateLimitRemaining *int     `json:"rate_limit_remaining,omitempty"`
+	Issue              Issue            `json:"issue"`
+	Project            *projects.Placed `json:"project,omitempty"`
+	Replayed           bool             `json:"replayed,omitempty"`
+	Notes              []string         `json:"notes,omitempty"`
+	RateLimitRemaining *int             `json:"rate_limit_remaining,omitempty"`
 }
 
 // CreateIssue is github_create_issue.
@@ -98,7 +104,7 @@ func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.K
 			if err != nil || found == nil {
 				return CreateIssueOut{}, false, err
 			}
-			out, err := s.finishCreate(ctx, c, in, found)
+			out, err := s.finishCreate(ctx, c, in, found, nil)
 			return out, true, err
 		},
 		Write:    func() (CreateIssueOut, error) { return s.createNow(ctx, c, in) },

@@ -7,6 +7,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 )
 
 // UpdateIssueIn are github_update_issue's arguments. Absent fields are left
@@ -28,6 +29,7 @@ type UpdateIssueIn struct {
 	DuplicateOf     core.IssueNumber      `json:"duplicate_of,omitempty" jsonschema:"closes as duplicate of it; absent: no"`
 	DuplicateOfRepo string                `json:"duplicate_of_repo,omitempty" jsonschema:"owner/name; absent: same"`
 	ExpectedVersion string                `json:"expected_version,omitempty" jsonschema:"conflict if stale; absent: no check"`
+	Project         *projects.Placement   `json:"project,omitempty"`
 }
 
 // AssigneesEdit changes who is assigned.
@@ -107,6 +109,11 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 			return e
 		}
 	}
+	if in.Project != nil {
+		if e := in.Project.Validate("project"); e != nil {
+			return e
+		}
+	}
 	if a := in.Assignees; a != nil {
 		switch {
 		case a.Set != nil && (len(a.Add) > 0 || len(a.Remove) > 0):
@@ -150,7 +157,7 @@ func validRepoName(s string) bool {
 }
 
 func (in *UpdateIssueIn) changesSomething() bool {
-	return in.patchFields() || in.Labels != nil || in.Assignees != nil || in.Locked != nil || in.DuplicateOf != 0
+	return in.patchFields() || in.Labels != nil || in.Assignees != nil || in.Locked != nil || in.DuplicateOf != 0 || in.Project != nil
 }
 
 // patchFields reports whether the edit has fields the issue PATCH carries.
@@ -166,6 +173,8 @@ type UpdateIssueOut struct {
 	NoOp          bool     `json:"no_op,omitempty" jsonschema:"nothing needed writing"`
 	Notes         []string `json:"notes,omitempty"`
 	Issue         Issue    `json:"issue"`
+	// Project is what `project` did on the board.
+	Project *projects.Placed `json:"project,omitempty"`
 	// RateLimitRemaining appears when under 10% of the budget is left.
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }

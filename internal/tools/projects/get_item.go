@@ -1,24 +1,54 @@
 package projects
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // ItemRef names a board item: by the issue (or pull request) it holds,
 // or by the item_id ghgate returned.
 type ItemRef struct {
-	ItemID      string           `json:"item_id,omitempty" jsonschema:"as returned; or repo + issue_number"`
-	Repo        string           `json:"repo,omitempty" jsonschema:"owner/name, or name under owner"`
+	ItemID      string           `json:"item_id,omitempty"`
+	Repo        string           `json:"repo,omitempty"`
 	IssueNumber core.IssueNumber `json:"issue_number,omitempty"`
+	// bad is why the object did not decode (an unknown key, a wrong
+	// type), for validate to refuse by name.
+	bad string
+}
+
+// JSONSchema implements tooldef.SelfDescribing. The object is outlined,
+// not spelled out: it appears twice in update_project_item's arguments,
+// and validate refuses what does not fit with the field named.
+func (ItemRef) JSONSchema() (*jsonschema.Schema, error) {
+	return &jsonschema.Schema{Type: "object", Description: "{repo: owner/name, issue_number} or {item_id}"}, nil
+}
+
+// UnmarshalJSON decodes strictly, keeping a failure for validate.
+func (r *ItemRef) UnmarshalJSON(b []byte) error {
+	type plain ItemRef
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		*r = ItemRef{bad: strings.TrimPrefix(err.Error(), "json: ")}
+		return nil
+	}
+	*r = ItemRef(p)
+	return nil
 }
 
 func (r *ItemRef) validate(field, owner string) *contract.Error {
 	switch {
+	case r.bad != "":
+		return contract.Errorf(contract.CodeInvalidField, "%s: %s", field, r.bad).WithField(field, "takes {repo, issue_number} or {item_id}")
 	case r.ItemID != "" && (r.Repo != "" || r.IssueNumber != 0):
 		return contract.Errorf(contract.CodeInvalidField, "%s: give item_id or repo + issue_number, not both", field).WithField(field+".item_id", "give item_id or repo + issue_number")
 	case r.ItemID == "" && (r.Repo == "" || r.IssueNumber == 0):
@@ -31,10 +61,20 @@ func (r *ItemRef) validate(field, owner string) *contract.Error {
 
 // GetProjectItemIn are github_get_project_item's arguments.
 type GetProjectItemIn struct {
-	Owner         string        `json:"owner" jsonschema:"the board's owner"`
-	ProjectNumber ProjectNumber `json:"project_number"`
-	ItemRef
-	Detail Detail `json:"detail,omitempty" jsonschema:"default summary"`
+	Owner         string           `json:"owner"`
+	ProjectNumber ProjectNumber    `json:"project_number"`
+	ItemID        string           `json:"item_id,omitempty" jsonschema:"as returned; or repo + issue_number"`
+	Repo          string           `json:"repo,omitempty" jsonschema:"owner/name, or name under owner"`
+	IssueNumber   core.IssueNumber `json:"issue_number,omitempty"`
+	Detail        Detail           `json:"detail,omitempty" jsonschema:"default summary"`
+}
+
+func (in *GetProjectItemIn) ref() ItemRef {
+	return ItemRef{ItemID: in.ItemID, Repo: in.Repo, IssueNumber: in.IssueNumber}
+}
+
+func getArgs(owner string, number ProjectNumber, r ItemRef) GetProjectItemIn {
+	return GetProjectItemIn{Owner: owner, ProjectNumber: number, ItemID: r.ItemID, Repo: r.Repo, IssueNumber: r.IssueNumber}
 }
 
 // Validate checks the names and that the item is named one way.
@@ -42,12 +82,8 @@ func (in *GetProjectItemIn) Validate() *contract.Error {
 	if e := core.CheckNames(in.Owner, ""); e != nil {
 		return e
 	}
-	return in.ItemRef.validateFlat(in.Owner)
-}
-
-// validateFlat is validate for an ItemRef inlined in the arguments.
-func (r *ItemRef) validateFlat(owner string) *contract.Error {
-	e := r.validate("item", owner)
+	r := in.ref()
+	e := r.validate("item", in.Owner)
 	if e != nil && e.Details != nil {
 		e.Details.Field = e.Details.Field[len("item."):]
 		e.Message = e.Message[len("item: "):]
@@ -78,12 +114,12 @@ func (s *Tools) getProjectItem(ctx context.Context, in GetProjectItemIn) (GetPro
 	if err != nil {
 		return GetProjectItemOut{}, err
 	}
-	b, it, _, err := s.findItem(ctx, c, in.Owner, int(in.ProjectNumber), in.ItemRef)
+	b, it, _, err := s.findItem(ctx, c, in.Owner, int(in.ProjectNumber), in.ref())
 	if err != nil {
 		return GetProjectItemOut{}, err
 	}
 	if it == nil {
-		return GetProjectItemOut{}, notOnBoard(b, in.Owner, in.ProjectNumber, in.ItemRef)
+		return GetProjectItemOut{}, notOnBoard(b, in.Owner, in.ProjectNumber, in.ref())
 	}
 	out := GetProjectItemOut{Item: itemView(it, in.Detail == "full")}
 	out.Project, _ = contract.SanitizeText(b.p.Title)

@@ -15,10 +15,10 @@ import (
 type ListProjectItemsIn struct {
 	Owner         string        `json:"owner"`
 	ProjectNumber ProjectNumber `json:"project_number"`
-	Filter        string        `json:"filter,omitempty" jsonschema:"GitHub's project filter, e.g. status:\"In progress\" assignee:bob -is:archived; absent: all"`
+	Filter        string        `json:"filter,omitempty" jsonschema:"e.g. status:\"In progress\" assignee:bob -is:archived"`
 	PageSize      core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
 	Cursor        string        `json:"cursor,omitempty"`
-	Detail        Detail        `json:"detail,omitempty" jsonschema:"default summary; full adds url and version"`
+	Detail        Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 }
 
 // Validate checks the owner's name.
@@ -39,19 +39,11 @@ type ItemCounts struct {
 // ListProjectItemsOut is a page of a board's items.
 type ListProjectItemsOut struct {
 	Project      string     `json:"project" jsonschema:"the board's title"`
-	TotalOnBoard int        `json:"total_on_board" jsonschema:"every item, before the filter"`
+	Total        int        `json:"total" jsonschema:"items the filter matches (all, without one)"`
 	Counts       ItemCounts `json:"counts" jsonschema:"of this page's rows"`
 	Items        []ItemView `json:"items"`
 	core.Page
 }
-
-// upstreamPage is how many items a filtered listing reads at once, and
-// filteredPages how many such pages one call reads at most before it
-// answers with what it found.
-const (
-	upstreamPage  = 100
-	filteredPages = 10
-)
 
 // ListProjectItems is github_list_project_items.
 func (s *Tools) ListProjectItems() tooldef.Spec {
@@ -78,11 +70,11 @@ func (s *Tools) listProjectItems(ctx context.Context, in ListProjectItemsIn) (Li
 			Filter   string
 			PageSize int
 		}{in.Filter, int(in.PageSize)}}
+	// The position is GitHub's end cursor of the page before.
 	pos, err := s.OpenCursor(l)
 	if err != nil {
 		return ListProjectItemsOut{}, err
 	}
-	after, offset := splitPosition(pos)
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
 		return ListProjectItemsOut{}, err
@@ -91,57 +83,26 @@ func (s *Tools) listProjectItems(ctx context.Context, in ListProjectItemsIn) (Li
 	if err != nil {
 		return ListProjectItemsOut{}, err
 	}
-	var flt *filter
-	if strings.TrimSpace(in.Filter) != "" {
-		var e *contract.Error
-		if flt, e = parseFilter(in.Filter, &b.p, s.CurrentTime()); e != nil {
-			restart.Filter = ""
-			return ListProjectItemsOut{}, e.WithRepair(contract.Repair{NextStep: "list the project's fields, or list without a filter",
-				Tool: NameListProjects, Arguments: ListProjectsIn{Owner: in.Owner, Query: b.p.Title}})
-		}
+	filter := strings.TrimSpace(in.Filter)
+	if e := checkFilter(filter, &b.p); e != nil {
+		return ListProjectItemsOut{}, e.WithRepair(contract.Repair{NextStep: "pick a field from details.value; the project's listing shows each field's values",
+			Tool: NameListProjects, Arguments: ListProjectsIn{Owner: in.Owner, Query: b.p.Title}})
 	}
-	size := int(in.PageSize)
-	first := size
-	if flt != nil {
-		first = upstreamPage
+	page, err := c.ProjectV2Items(ctx, b.p.OwnerKind, in.Owner, int(in.ProjectNumber), filter, pos, int(in.PageSize))
+	if err != nil {
+		return ListProjectItemsOut{}, itemsError(err, in)
 	}
-	out := ListProjectItemsOut{Items: []ItemView{}}
+	out := ListProjectItemsOut{Items: []ItemView{}, Total: page.Total}
 	out.Project, _ = contract.SanitizeText(b.p.Title)
-	full := in.Detail == "full"
+	for i := range page.Items {
+		it := &page.Items[i]
+		s.rememberItem(b, it)
+		out.Items = append(out.Items, rowView(it, in.Detail == "full"))
+		out.Counts.add(it)
+	}
 	next := ""
-	for read := 0; read < filteredPages; read++ {
-		page, err := c.ProjectV2Items(ctx, b.p.OwnerKind, in.Owner, int(in.ProjectNumber), after, first)
-		if err != nil {
-			return ListProjectItemsOut{}, boardError(err, in.Owner, int(in.ProjectNumber))
-		}
-		out.TotalOnBoard = page.Total
-		stopped := false
-		for i := offset; i < len(page.Items); i++ {
-			it := &page.Items[i]
-			s.rememberItem(b, it)
-			if flt != nil && !flt.match(it) {
-				continue
-			}
-			if len(out.Items) == size {
-				// A full page: the next one starts at this item.
-				next, stopped = joinPosition(after, i), true
-				break
-			}
-			out.Items = append(out.Items, rowView(it, full))
-			out.Counts.add(it)
-		}
-		if stopped {
-			break
-		}
-		offset = 0
-		if !page.HasNext {
-			break
-		}
-		after = page.EndCursor
-		if len(out.Items) == size || read == filteredPages-1 {
-			next = joinPosition(after, 0)
-			break
-		}
+	if page.HasNext {
+		next = page.EndCursor
 	}
 	if next != "" {
 		out.HasMore, out.NextCursor = true, s.MintCursor(l, next)
@@ -179,15 +140,15 @@ func (c *ItemCounts) add(it *github.ProjectItem) {
 	}
 }
 
-// A position is the upstream cursor a page is read after and how many
-// of that page's items were already listed.
-func joinPosition(after string, offset int) string { return strconv.Itoa(offset) + "|" + after }
-
-func splitPosition(pos string) (after string, offset int) {
-	o, after, ok := strings.Cut(pos, "|")
-	if !ok {
-		return "", 0
+// itemsError names what the listing met: a filter GitHub refused is the
+// agent's to fix.
+func itemsError(err error, in ListProjectItemsIn) error {
+	if core.GitHubCode(err) == github.BadRequest && in.Filter != "" {
+		restart := in
+		restart.Filter, restart.Cursor = "", ""
+		return contract.Errorf(contract.CodeInvalidField, "GitHub refused the filter: %s", core.MapError(err).Message).
+			WithField("filter", "not a filter GitHub accepts").
+			WithRepair(contract.Repair{NextStep: "correct the filter, or list without one", Tool: NameListProjectItems, Arguments: restart})
 	}
-	n, _ := strconv.Atoi(o)
-	return after, max(n, 0)
+	return boardError(err, in.Owner, int(in.ProjectNumber))
 }

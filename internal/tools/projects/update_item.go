@@ -25,7 +25,7 @@ type UpdateProjectItemIn struct {
 	ProjectNumber   ProjectNumber `json:"project_number"`
 	Item            ItemRef       `json:"item"`
 	Action          ItemAction    `json:"action"`
-	Fields          Fields        `json:"fields,omitempty" jsonschema:"set_fields (or add): name: option, iteration title/@current/@next, YYYY-MM-DD, number, text; null clears"`
+	Fields          Fields        `json:"fields,omitempty" jsonschema:"set_fields, add: {name: option|iteration title|@current|@next|YYYY-MM-DD|number|text|null}"`
 	Field           string        `json:"field,omitempty" jsonschema:"clear_field: its name"`
 	AfterItem       *ItemRef      `json:"after_item,omitempty" jsonschema:"move: place after it; absent: first"`
 	Confirm         bool          `json:"confirm,omitempty" jsonschema:"remove: must be true"`
@@ -64,7 +64,7 @@ func (in *UpdateProjectItemIn) Validate() *contract.Error {
 	case in.ExpectedVersion != "" && !contract.IsVersion(in.ExpectedVersion):
 		return bad("expected_version", "is not a version ghgate returned").WithRepair(contract.Repair{
 			NextStep: "read the item and pass the version it returns", Tool: NameGetProjectItem,
-			Arguments: GetProjectItemIn{Owner: in.Owner, ProjectNumber: in.ProjectNumber, ItemRef: in.Item}})
+			Arguments: getArgs(in.Owner, in.ProjectNumber, in.Item)})
 	case a == "remove" && !in.Confirm:
 		fixed := *in
 		fixed.Confirm = true
@@ -175,7 +175,7 @@ func (s *Tools) applyItem(ctx context.Context, c *github.Client, in UpdateProjec
 		e := refuse(contract.CodeConflict, "expected_version", "is not the item's current version",
 			"the item's fields changed since expected_version was read; nothing was written")
 		return out, e.WithRepair(contract.Repair{NextStep: "re-read the item, apply your change to what it holds now, and pass its version",
-			Tool: NameGetProjectItem, Arguments: GetProjectItemIn{Owner: in.Owner, ProjectNumber: in.ProjectNumber, ItemRef: in.Item}})
+			Tool: NameGetProjectItem, Arguments: getArgs(in.Owner, in.ProjectNumber, in.Item)})
 	}
 	switch in.Action {
 	case "set_fields", "clear_field":
