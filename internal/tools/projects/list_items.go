@@ -38,10 +38,10 @@ type ItemCounts struct {
 
 // ListProjectItemsOut is a page of a board's items.
 type ListProjectItemsOut struct {
-	Project      string     `json:"project" jsonschema:"the board's title"`
-	Total        int        `json:"total" jsonschema:"items the filter matches (all, without one)"`
-	Counts       ItemCounts `json:"counts" jsonschema:"of this page's rows"`
-	Items        []ItemView `json:"items"`
+	Project string     `json:"project" jsonschema:"the board's title"`
+	Total   int        `json:"total" jsonschema:"items the filter matches (all, without one)"`
+	Counts  ItemCounts `json:"counts" jsonschema:"of this page's rows"`
+	Items   []ItemView `json:"items"`
 	core.Page
 }
 

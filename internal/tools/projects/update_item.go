@@ -177,6 +177,14 @@ func (s *Tools) applyItem(ctx context.Context, c *github.Client, in UpdateProjec
 		return out, e.WithRepair(contract.Repair{NextStep: "re-read the item, apply your change to what it holds now, and pass its version",
 			Tool: NameGetProjectItem, Arguments: getArgs(in.Owner, in.ProjectNumber, in.Item)})
 	}
+	if it.Archived && (in.Action == "set_fields" || in.Action == "clear_field") {
+		// GitHub refuses to change an archived item's fields.
+		e := refuse(contract.CodeValidationFailed, "item", "the item is archived",
+			"the item is archived on project #%d; GitHub changes no field of an archived item; nothing was written", b.p.Number)
+		fixed := in
+		fixed.Action, fixed.Fields, fixed.Field, fixed.ExpectedVersion = "unarchive", nil, "", ""
+		return out, e.WithRepair(contract.Repair{NextStep: "unarchive it first, then set its fields", Tool: NameUpdateProjectItem, Arguments: fixed})
+	}
 	switch in.Action {
 	case "set_fields", "clear_field":
 		fields := in.Fields

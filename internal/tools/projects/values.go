@@ -121,7 +121,7 @@ func resolveFields(p *github.ProjectV2, fields Fields, arg string, today time.Ti
 	for _, name := range names {
 		f := p.Field(name)
 		if f == nil {
-			return nil, fieldNotFound(p, arg, name)
+			return nil, fieldNotFound(p, arg+"."+name, name)
 		}
 		if _, ok := writable[f.DataType]; !ok {
 			return nil, refuse(contract.CodeInvalidField, arg+"."+name, "not writable here",
