@@ -5,6 +5,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 )
 
 // capabilities is the summary agents read first: what ghgate does and
@@ -32,17 +33,32 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"with label_exists or milestone_exists; an action already done is a no_op); delete an issue for good (admins only, " +
 			"confirm_issue_number must repeat issue_number; pull requests are refused)\n")
 	}
+	projectsServed := served[projects.NameUpdateProjectItem] || served[projects.NameListProjectItems]
+	if projectsServed {
+		b.WriteString("- projects toolset: an org's or user's Projects v2 boards with each field's type, options and iterations; " +
+			"a board's items (GitHub's filter syntax) with values by field name, issues, pull requests and drafts counted apart; " +
+			"add an issue, set or clear fields by name (checked against the board first: project_field_not_found, project_option_not_found), " +
+			"archive, move, remove (confirm: true); boards by number, fields and options by name, items by issue\n")
+	}
+	if !readOnly {
+		b.WriteString("- create_issue and update_issue take project {owner, project_number, fields}: the issue lands on the board with its fields in the same call\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
 		"and on a listing truncated with truncation_hint (what cannot be reached, and how to narrow)\n")
 	b.WriteString("\nDoes not:\n")
 	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
-	if admin {
-		b.WriteString("- Projects, bulk edits\n")
-	} else {
-		b.WriteString("- delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception; the admin toolset does them), Projects, bulk edits\n")
+	var not []string
+	if !admin {
+		not = append(not, "delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception; the admin toolset does them)")
 	}
+	if projectsServed {
+		not = append(not, "create or edit Projects boards, fields, views or draft issues")
+	} else {
+		not = append(not, "list or edit Projects board items beyond an issue write's project (the projects toolset does them)")
+	}
+	b.WriteString("- " + strings.Join(append(not, "bulk edits"), ", ") + "\n")
 	if readOnly {
 		b.WriteString("- any write: this server is read-only\n")
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -261,18 +262,23 @@ var forcedErrors = map[string]struct {
 	args string
 	code contract.Code
 }{
-	core.NameSearchIssues:     {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
-	core.NameGetIssue:         {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeIssueNotFound},
-	core.NameCreateIssue:      {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeLabelNotFound},
-	core.NameUpdateIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
-	core.NameAddComment:       {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeIssueNotFound},
-	core.NameEditComment:      {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeCommentNotFound},
-	core.NameListIssueItems:   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
-	core.NameListRepoMetadata: {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
-	core.NameLinkIssues:       {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
-	core.NameManageLabels:     {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
-	core.NameManageMilestones: {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
-	core.NameDeleteIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},
+	core.NameSearchIssues:         {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
+	core.NameGetIssue:             {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeIssueNotFound},
+	core.NameCreateIssue:          {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeLabelNotFound},
+	core.NameUpdateIssue:          {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
+	core.NameAddComment:           {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeIssueNotFound},
+	core.NameEditComment:          {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeCommentNotFound},
+	core.NameListIssueItems:       {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
+	core.NameListRepoMetadata:     {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
+	core.NameLinkIssues:           {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
+	core.NameManageLabels:         {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
+	core.NameManageMilestones:     {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
+	core.NameDeleteIssue:          {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},
+	projects.NameListProjects:     {`{"owner":"acme","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
+	projects.NameListProjectItems: {`{"owner":"acme","project_number":99}`, contract.CodeProjectNotFound},
+	projects.NameGetProjectItem:   {`{"owner":"acme","project_number":1,"repo":"widgets","issue_number":150}`, contract.CodeNotFound},
+	projects.NameUpdateProjectItem: {`{"owner":"acme","project_number":1,"item":{"repo":"widgets","issue_number":20},"action":"set_fields","fields":{"Status":"Blocked"}}`,
+		contract.CodeProjectOptionNotFound},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {

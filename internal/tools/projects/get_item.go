@@ -63,9 +63,9 @@ func (r *ItemRef) validate(field, owner string) *contract.Error {
 type GetProjectItemIn struct {
 	Owner         string           `json:"owner"`
 	ProjectNumber ProjectNumber    `json:"project_number"`
-	ItemID        string           `json:"item_id,omitempty" jsonschema:"as returned; or repo + issue_number"`
-	Repo          string           `json:"repo,omitempty" jsonschema:"owner/name, or name under owner"`
-	IssueNumber   core.IssueNumber `json:"issue_number,omitempty"`
+	ItemID        string           `json:"item_id,omitempty" jsonschema:"as returned; absent: by issue"`
+	Repo          string           `json:"repo,omitempty" jsonschema:"owner/name; absent: by item_id"`
+	IssueNumber   core.IssueNumber `json:"issue_number,omitempty" jsonschema:"absent: by item_id"`
 	Detail        Detail           `json:"detail,omitempty" jsonschema:"default summary"`
 }
 
@@ -103,7 +103,7 @@ func (s *Tools) GetProjectItem() tooldef.Spec {
 		Name:        NameGetProjectItem,
 		Toolset:     Toolset,
 		Title:       "Get a project item",
-		Description: "An issue's (or item_id's) item on a board: its field values and version.",
+		Description: "An issue's item on a board: field values and version.",
 		Mode:        tooldef.Read,
 		Run:         s.getProjectItem,
 	}

@@ -15,9 +15,9 @@ import (
 type ListProjectItemsIn struct {
 	Owner         string        `json:"owner"`
 	ProjectNumber ProjectNumber `json:"project_number"`
-	Filter        string        `json:"filter,omitempty" jsonschema:"e.g. status:\"In progress\" assignee:bob -is:archived"`
+	Filter        string        `json:"filter,omitempty" jsonschema:"e.g. status:\"In progress\" -is:archived; absent: all"`
 	PageSize      core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor        string        `json:"cursor,omitempty"`
+	Cursor        string        `json:"cursor,omitempty" jsonschema:"absent: page 1"`
 	Detail        Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 }
 

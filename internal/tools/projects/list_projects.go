@@ -12,10 +12,10 @@ import (
 
 // ListProjectsIn are github_list_projects' arguments.
 type ListProjectsIn struct {
-	Owner    string        `json:"owner" jsonschema:"organization or user"`
-	Query    string        `json:"query,omitempty" jsonschema:"matches titles; absent: all"`
+	Owner    string        `json:"owner"`
+	Query    string        `json:"query,omitempty" jsonschema:"title words; absent: all"`
 	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 20"`
-	Cursor   string        `json:"cursor,omitempty"`
+	Cursor   string        `json:"cursor,omitempty" jsonschema:"absent: page 1"`
 	Detail   Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 }
 
@@ -37,7 +37,7 @@ func (s *Tools) ListProjects() tooldef.Spec {
 		Name:        NameListProjects,
 		Toolset:     Toolset,
 		Title:       "List projects",
-		Description: "An org's or user's Projects v2 boards, with each field's type and options/iterations.",
+		Description: "An org's or user's Projects v2 boards with fields, types, options, iterations.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"projects"},
 		Run:         s.listProjects,

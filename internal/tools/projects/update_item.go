@@ -21,15 +21,15 @@ func (ItemAction) JSONSchema() (*jsonschema.Schema, error) {
 
 // UpdateProjectItemIn are github_update_project_item's arguments.
 type UpdateProjectItemIn struct {
-	Owner           string        `json:"owner" jsonschema:"the board's owner"`
+	Owner           string        `json:"owner"`
 	ProjectNumber   ProjectNumber `json:"project_number"`
 	Item            ItemRef       `json:"item"`
 	Action          ItemAction    `json:"action"`
-	Fields          Fields        `json:"fields,omitempty" jsonschema:"set_fields, add: {name: option|iteration title|@current|@next|YYYY-MM-DD|number|text|null}"`
-	Field           string        `json:"field,omitempty" jsonschema:"clear_field: its name"`
+	Fields          Fields        `json:"fields,omitempty" jsonschema:"set_fields, add: {name: option|iteration|@current|@next|YYYY-MM-DD|number|text|null}; absent: none"`
+	Field           string        `json:"field,omitempty" jsonschema:"clear_field's; absent: none"`
 	AfterItem       *ItemRef      `json:"after_item,omitempty" jsonschema:"move: place after it; absent: first"`
-	Confirm         bool          `json:"confirm,omitempty" jsonschema:"remove: must be true"`
-	ExpectedVersion string        `json:"expected_version,omitempty" jsonschema:"conflict if stale"`
+	Confirm         bool          `json:"confirm,omitempty" jsonschema:"remove needs true; absent: false"`
+	ExpectedVersion string        `json:"expected_version,omitempty" jsonschema:"conflict if stale; absent: no check"`
 }
 
 // Validate checks what needs no request.

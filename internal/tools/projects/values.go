@@ -177,7 +177,7 @@ func resolveValue(f *github.ProjectField, v FieldValue, arg string, today time.T
 		}
 		o := findOption(f.Options, *v.Str)
 		if o == nil {
-			return r, optionNotFound(f, arg, *v.Str)
+			return r, optionNotFound(f, arg)
 		}
 		set.Option = o.ID
 	case "ITERATION":
@@ -186,7 +186,7 @@ func resolveValue(f *github.ProjectField, v FieldValue, arg string, today time.T
 		}
 		it := findIterationOn(f, *v.Str, today.UTC().Format(time.DateOnly))
 		if it == nil {
-			return r, optionNotFound(f, arg, *v.Str)
+			return r, optionNotFound(f, arg)
 		}
 		set.IterID = it.ID
 	}
@@ -277,15 +277,15 @@ func refuse(code contract.Code, field, reason, format string, args ...any) *cont
 func fieldNotFound(p *github.ProjectV2, arg, name string) *contract.Error {
 	names := fieldNames(p)
 	e := refuse(contract.CodeProjectFieldNotFound, arg, "not a field of the project",
-		"project #%d %q has no field %q; its fields are %s; nothing was written", p.Number, p.Title, name, strings.Join(quoted(names), ", "))
+		"project #%d %q has no field of the name given; its fields are %s; nothing was written", p.Number, p.Title, strings.Join(quoted(names), ", "))
 	e.Details.Value = names
 	return e
 }
 
-func optionNotFound(f *github.ProjectField, arg, value string) *contract.Error {
+func optionNotFound(f *github.ProjectField, arg string) *contract.Error {
 	c := choices(f)
 	e := refuse(contract.CodeProjectOptionNotFound, arg, "not one of the field's values",
-		"field %q has no %s %q; it takes %s; nothing was written", f.Name, map[bool]string{true: "iteration", false: "option"}[f.DataType == "ITERATION"], value, strings.Join(quoted(c), ", "))
+		"field %q has no %s of the value given; it takes %s; nothing was written", f.Name, map[bool]string{true: "iteration", false: "option"}[f.DataType == "ITERATION"], strings.Join(quoted(c), ", "))
 	e.Details.Value = c
 	return e
 }
