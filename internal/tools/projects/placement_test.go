@@ -1,6 +1,7 @@
 package projects_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -129,4 +130,18 @@ func inWidgets(env *servertest.Env, f func(r *emulator.Repo)) {
 	s.Lock()
 	defer s.Unlock()
 	f(s.Repo(emulator.DemoOrg, emulator.DemoWidgetsRepo))
+}
+
+// The capability summary says what the projects toolset does when it is
+// served, and points to it when it is not.
+func TestCapabilitiesNameTheProjectsToolset(t *testing.T) {
+	with := start(t, "").Session.InitializeResult().Instructions
+	if !strings.Contains(with, "projects toolset:") || !strings.Contains(with, "create or edit Projects boards") {
+		t.Fatalf("served, the summary says:\n%s", with)
+	}
+	without := servertest.Start(t, servertest.Options{}).Session.InitializeResult().Instructions
+	if strings.Contains(without, "projects toolset:") || !strings.Contains(without, "the projects toolset does them") ||
+		!strings.Contains(without, "take project {owner, project_number, fields}") {
+		t.Fatalf("not served, the summary says:\n%s", without)
+	}
 }
