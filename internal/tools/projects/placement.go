@@ -103,6 +103,15 @@ func Prepare(ctx context.Context, s *core.Service, c *github.Client, p Placement
 		return nil, e.WithRepair(contract.Repair{NextStep: "pick a name from details.value (the board's listing shows every field and option), then call again",
 			Tool: NameListProjects, Arguments: ListProjectsIn{Owner: p.Owner, Query: b.p.Title}})
 	}
+	if on != nil && on.Item != nil && on.Item.Archived && len(rs) > 0 {
+		// GitHub changes no field of an archived item: refused before
+		// the issue is written, not after.
+		e := refuse(contract.CodeValidationFailed, field+".fields", "the issue's item is archived",
+			"the issue's item on project #%d is archived, and GitHub changes no field of an archived item; nothing was written", b.p.Number)
+		return nil, e.WithRepair(contract.Repair{NextStep: "unarchive the item, then call again",
+			Tool: NameUpdateProjectItem, Arguments: UpdateProjectItemIn{Owner: p.Owner, ProjectNumber: p.ProjectNumber, Action: "unarchive",
+				Item: ItemRef{Repo: issue.Owner + "/" + issue.Repo, IssueNumber: core.IssueNumber(issue.Number)}}})
+	}
 	return &Prepared{t: t, c: c, p: p, b: b, rs: rs, on: on}, nil
 }
 

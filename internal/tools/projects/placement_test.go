@@ -83,6 +83,21 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 			t.Errorf("%v: %+v", c.project, e)
 		}
 	}
+	// Issue 1's item is archived: its fields cannot change, and that is
+	// known before the title is written.
+	e = refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "title": "renamed",
+		"project": place(map[string]any{"Priority": "P2"})})
+	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair.Tool != projects.NameUpdateProjectItem {
+		t.Fatalf("archived item: %+v", e)
+	}
+	inWidgets(env, func(r *emulator.Repo) {
+		if r.Issue(1).Title == "renamed" {
+			t.Fatal("the title was written")
+		}
+	})
+	if un := callOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair)); un.Item.Archived {
+		t.Fatalf("repair: %+v", un)
+	}
 	e = refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard,
 		"project": map[string]any{"owner": "acme", "project_number": 42}})
 	if e.Code != contract.CodeProjectNotFound || e.Settlement != contract.NotStarted {
