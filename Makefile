@@ -111,7 +111,8 @@ peers:
 # Scripted sessions of gh and of GitHub's MCP server against a fresh
 # emulator, in private network and mount namespaces (needs root; skipped
 # otherwise), compared with e2e/peers/gh-expected-failures.txt and
-# e2e/peers/mcp-expected-failures.txt; each prints a tally line.
+# e2e/peers/mcp-expected-failures.txt (the projects toolset's session with
+# e2e/peers/mcp-projects-expected-failures.txt); each prints a tally line.
 peers-test: peers build
 	cd $(PEERS_DIR) && GHGATE_BIN=$(CURDIR)/bin/ghgate $(GO) test -count=1 -v -timeout 20m ./...
 

@@ -90,9 +90,13 @@ type mcpCheck struct {
 	// one GitHub refuses: the result is an error containing it.
 	want    []string
 	refusal string
-	// items, when set, is how many elements the result's JSON array has.
-	items  int
-	effect *restRead // a read that shows a write took effect
+	// absent is text the result must not contain.
+	absent []string
+	// items, when set, is how many elements the result's JSON array has
+	// (the array under the key itemsAt, when that is set).
+	items   int
+	itemsAt string
+	effect  *restRead // a read that shows a write took effect
 	// expect, when set, is a read made before the call: the result must
 	// contain its projection, for answers that follow the seed's data
 	// (a file's content, the latest release) rather than a literal.
@@ -411,9 +415,23 @@ func mcpVerdict(c mcpCheck, r mcpRecord) string {
 			return fmt.Sprintf("result lacks %q (from GET %s); got %q", clip(want, 200), e.path, clip(text, 300))
 		}
 	}
+	for _, s := range c.absent {
+		if strings.Contains(r.Text, s) {
+			return fmt.Sprintf("result holds %q; got %q", s, clip(text, 300))
+		}
+	}
 	if c.items > 0 {
 		var items []json.RawMessage
-		if err := json.Unmarshal([]byte(r.Text), &items); err != nil || len(items) != c.items {
+		var err error
+		if c.itemsAt != "" {
+			var obj map[string]json.RawMessage
+			if err = json.Unmarshal([]byte(r.Text), &obj); err == nil {
+				err = json.Unmarshal(obj[c.itemsAt], &items)
+			}
+		} else {
+			err = json.Unmarshal([]byte(r.Text), &items)
+		}
+		if err != nil || len(items) != c.items {
 			return fmt.Sprintf("result is not an array of %d (%d, %v): %q", c.items, len(items), err, clip(text, 300))
 		}
 	}
@@ -441,13 +459,16 @@ func mcpVerdict(c mcpCheck, r mcpRecord) string {
 // runMCPSession runs inside the namespaces: it starts GitHub's MCP server
 // as a stdio child of an MCP Go SDK client, lists its tools and makes every
 // call of the session.
-func runMCPSession(work string) (any, error) {
+func runMCPSession(work string) (any, error) { return runMCPServer(work, mcpToolsets, mcpSession()) }
+
+// runMCPServer runs the server with toolsets and makes the calls.
+func runMCPServer(work, toolsets string, checks []mcpCheck) (any, error) {
 	bin := os.Getenv(envMCPServer)
 	if bin == "" {
 		return nil, errors.New(envMCPServer + " must name the server's binary")
 	}
 	serverLog := filepath.Join(work, "server.log")
-	cmd := exec.Command(bin, "stdio", "--toolsets", mcpToolsets, "--read-only=false", "--log-file", serverLog)
+	cmd := exec.Command(bin, "stdio", "--toolsets", toolsets, "--read-only=false", "--log-file", serverLog)
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + work,
@@ -472,7 +493,7 @@ func runMCPSession(work string) (any, error) {
 		}
 		out.Tools = append(out.Tools, tool.Name)
 	}
-	for _, c := range mcpSession() {
+	for _, c := range checks {
 		out.Calls = append(out.Calls, callTool(ctx, session, c))
 	}
 	if b, err := os.ReadFile(serverLog); err == nil {

@@ -43,8 +43,9 @@ const (
 // insideSessions are the sessions a copy inside the namespaces can run:
 // each gets a scratch directory and returns its records.
 var insideSessions = map[string]func(work string) (any, error){
-	"gh":  runGhSession,
-	"mcp": runMCPSession,
+	"gh":           runGhSession,
+	"mcp":          runMCPSession,
+	"mcp-projects": runMCPProjectsSession,
 }
 
 func TestMain(m *testing.M) {

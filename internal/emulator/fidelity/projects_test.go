@@ -130,7 +130,7 @@ func TestProjectsREST(t *testing.T) {
 		{"set", map[string]any{"fields": []map[string]any{{"id": field["Status"], "value": option["Status/Done"]},
 			{"id": field["Estimate"], "value": 5}, {"id": field["Iteration"], "value": seed.DemoIterationIDs()[2]}}}, 200, `"Done"`},
 		{"archive", map[string]any{"archived": true}, 200, `"archived_at":"`},
-		{"set while archived", map[string]any{"fields": []map[string]any{{"id": field["Notes"], "value": "x"}}}, 422, "Archived items cannot be updated"},
+		{"set while archived", map[string]any{"fields": []map[string]any{{"id": field["Notes"], "value": "x"}}}, 422, "The item is archived and cannot be updated"},
 	} {
 		res := status("PATCH", itemPath, seed.DemoTokenBob, c.body)
 		if res.Status != c.want || !strings.Contains(string(res.Body), c.match) {

@@ -262,6 +262,8 @@ func projectSteps(w *world) []step {
 		{"POST", org + "/1/items", tokBob, map[string]any{"type": "PullRequest", "owner": "acme", "repo": "widgets", "number": 7}, 201},
 		{"POST", user + "/1/items", tokAlice, map[string]any{"type": "Issue", "owner": "alice", "repo": "notes", "number": 1}, 201},
 		{"DELETE", org + "/1/items/" + item, tokBob, nil, 204},
+		{"POST", org + "/1/drafts", tokBob, map[string]any{"title": "Measure the rattle", "body": "At 3:1 and 9:1."}, 201},
+		{"POST", "/user/" + b.aliceID + "/projectsV2/1/drafts", tokAlice, map[string]any{"title": "Read the gear book"}, 201},
 		{"PATCH", user + "/1/items/" + fmt.Sprint(b.userItem), tokAlice, map[string]any{"archived": true}, 200},
 		{"DELETE", user + "/1/items/" + fmt.Sprint(b.userItem), tokAlice, nil, 204},
 	}

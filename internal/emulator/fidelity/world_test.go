@@ -154,8 +154,8 @@ func newWorld(t *testing.T, opts emulator.Options) *world {
 
 // boardIDs are the database ids the project routes take.
 type boardIDs struct {
-	priority, sprint, points, high, current, userTitle string
-	item, userItem                                     int64
+	priority, sprint, points, high, current, userTitle, aliceID string
+	item, userItem                                              int64
 }
 
 // addBoard gives acme a project, "Gear train" (#1: Priority, Sprint,
@@ -185,7 +185,7 @@ func addBoard(st *emulator.State, acme, alice *emulator.Account, widgets, notes 
 	note, _ := st.AddProjectItem(mine, notes.Issue(1), alice)
 	id := func(n int64) string { return fmt.Sprint(n) }
 	return boardIDs{priority: id(prio.ID), sprint: id(sprint.ID), points: id(points.ID), high: high.ID, current: "0000aa01",
-		item: first.ID, userItem: note.ID, userTitle: id(mine.FindField("Title").ID)}
+		item: first.ID, userItem: note.ID, userTitle: id(mine.FindField("Title").ID), aliceID: id(alice.ID)}
 }
 
 func ptrTo(s string) *string { return &s }

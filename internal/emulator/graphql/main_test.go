@@ -15,5 +15,9 @@ func TestMain(m *testing.M) {
 	if graphQLReport != "" {
 		fmt.Println(graphQLReport)
 	}
+	if n := projectsCount.validated.Load(); n > 0 {
+		fmt.Printf("projects graphql fidelity: %d documents validated against GitHub's schema (%d of them need the overlay)\n",
+			n, projectsCount.overlay.Load())
+	}
 	os.Exit(code)
 }

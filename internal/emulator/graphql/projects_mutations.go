@@ -211,7 +211,7 @@ func updateItemValue(x *gqlContext, _ root, a updateValueArgs) (any, error) {
 		return nil, err
 	}
 	if it.Archived {
-		return nil, unprocessable("Archived items cannot be updated")
+		return nil, unprocessable("The item is archived and cannot be updated")
 	}
 	v, err := fieldValue(f, a.Input.Value)
 	if err != nil {
@@ -235,7 +235,7 @@ func fieldValue(f *state.ProjectField, in fieldValueInput) (state.ProjectValue, 
 	if !settable {
 		return v, unprocessable("The field of type " + strings.ToLower(f.DataType) + " cannot be updated with updateProjectV2ItemFieldValue: its value is the content's")
 	}
-	wrong := unprocessable("Did not receive a " + kind + " value to update a field of type " + strings.ToLower(strings.ReplaceAll(f.DataType, "_", " ")))
+	wrong := unprocessable("Did not receive a " + kind + " value to update a field of type " + strings.ToLower(f.DataType))
 	switch f.DataType {
 	case "TEXT":
 		if in.Text == nil {
@@ -289,7 +289,7 @@ func clearItemValue(x *gqlContext, _ root, a clearValueArgs) (any, error) {
 		return nil, err
 	}
 	if it.Archived {
-		return nil, unprocessable("Archived items cannot be updated")
+		return nil, unprocessable("The item is archived and cannot be updated")
 	}
 	if _, settable := valueKinds[f.DataType]; !settable {
 		return nil, unprocessable("The field of type " + strings.ToLower(f.DataType) + " cannot be cleared with clearProjectV2ItemFieldValue: its value is the content's")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator/seed"
+	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // The Projects (v2) item mutations over the demo seed's roadmap.
@@ -65,7 +66,7 @@ const updateValueDoc = `mutation($p: ID!, $i: ID!, $f: ID!, $v: ProjectV2FieldVa
 
 func TestGraphQLProjectMutations(t *testing.T) {
 	schemasOrFail(t)
-	w := demoGQLWorld(t)
+	w := projectsWorld(t)
 	b := readBoardIDs(t, w)
 
 	// Add widgets #100, an issue not on the board; adding it again returns
@@ -181,7 +182,7 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	}
 	r := w.query(seed.DemoTokenBob, updateValueDoc, map[string]any{"p": b.project, "i": item.ID, "f": b.fields["Notes"].ID,
 		"v": map[string]any{"text": "x"}})
-	if len(r.Errors) != 1 || r.Errors[0].Type != "UNPROCESSABLE" || !strings.Contains(r.Errors[0].Message, "Archived") {
+	if len(r.Errors) != 1 || r.Errors[0].Type != "UNPROCESSABLE" || r.Errors[0].Message != "The item is archived and cannot be updated" {
 		t.Errorf("update of an archived item: %+v", r.Errors)
 	}
 	var un struct {
@@ -251,6 +252,47 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	if p := readBoard(t, w, seed.DemoTokenAlice).Organization.ProjectV2; p.Items.TotalCount != 47 {
 		t.Errorf("board holds %d items after the deletes", p.Items.TotalCount)
 	}
-	t.Logf("project mutations graphql fidelity: %d documents validated against GitHub's schema (%d need the overlay)",
-		w.count.validated.Load(), w.count.overlay.Load())
+}
+
+// TestGraphQLProjectMutationAccess: a user's board is out of a
+// fine-grained token's reach for writes too, and a classic token needs
+// the project scope to write where read:project lets it read.
+func TestGraphQLProjectMutationAccess(t *testing.T) {
+	schemasOrFail(t)
+	w := projectsWorld(t)
+	var d struct {
+		User struct {
+			ProjectV2 struct {
+				ID    string
+				Items struct{ Nodes []struct{ ID string } }
+			}
+		}
+	}
+	w.query(seed.DemoTokenAlice, `query { user(login: "alice") { projectV2(number: 1) { id items(first: 1) { nodes { id } } } } }`, nil).ok(t, &d)
+	const archiveDoc = `mutation($p: ID!, $i: ID!) { archiveProjectV2Item(input: {projectId: $p, itemId: $i}) { item { isArchived } } }`
+	vars := map[string]any{"p": d.User.ProjectV2.ID, "i": d.User.ProjectV2.Items.Nodes[0].ID}
+	if r := w.query(seed.DemoTokenAliceFineGrained, archiveDoc, vars); len(r.Errors) != 1 || r.Errors[0].Type != "NOT_FOUND" {
+		t.Errorf("fine-grained token archives on a user board: %+v", r.Errors)
+	}
+	w.emu.State().Lock()
+	w.emu.State().AddToken(&state.Token{Value: "emu-alice-readproject", Login: "alice", Scopes: []string{"repo", "read:project"}})
+	w.emu.State().Unlock()
+	var read struct {
+		User struct{ ProjectV2 struct{ Title string } }
+	}
+	w.query("emu-alice-readproject", `query { user(login: "alice") { projectV2(number: 1) { title } } }`, nil).ok(t, &read)
+	if read.User.ProjectV2.Title != "Personal planning" {
+		t.Errorf("read:project token reads %+v", read)
+	}
+	if r := w.query("emu-alice-readproject", archiveDoc, vars); len(r.Errors) != 1 || r.Errors[0].Type != "INSUFFICIENT_SCOPES" ||
+		!strings.Contains(r.Errors[0].Message, "['project'], but your token has only been granted the: ['read:project', 'repo'] scopes") {
+		t.Errorf("read:project token archives: %+v", r.Errors)
+	}
+	var ok struct {
+		ArchiveProjectV2Item struct{ Item struct{ IsArchived bool } }
+	}
+	w.query(seed.DemoTokenAlice, archiveDoc, vars).ok(t, &ok)
+	if !ok.ArchiveProjectV2Item.Item.IsArchived {
+		t.Error("alice could not archive on her own board")
+	}
 }

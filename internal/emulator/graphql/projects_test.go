@@ -70,9 +70,20 @@ type projectBoard struct {
 	}
 }
 
+// projectsCount tallies the Projects tests' documents, which TestMain
+// reports.
+var projectsCount = &fidelityCount{}
+
+// projectsWorld is the demo seed over HTTP, counting into projectsCount.
+func projectsWorld(t *testing.T) *gqlWorld {
+	w := demoGQLWorld(t)
+	w.count = projectsCount
+	return w
+}
+
 func TestGraphQLProjects(t *testing.T) {
 	schemasOrFail(t)
-	w := demoGQLWorld(t)
+	w := projectsWorld(t)
 	for _, tc := range []struct {
 		name string
 		fn   func(t *testing.T, w *gqlWorld)
@@ -85,8 +96,6 @@ func TestGraphQLProjects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, w) })
 	}
-	t.Logf("projects graphql fidelity: %d documents validated against GitHub's schema (%d need the overlay)",
-		w.count.validated.Load(), w.count.overlay.Load())
 }
 
 func readBoard(t *testing.T, w *gqlWorld, token string) projectBoard {
@@ -500,5 +509,45 @@ func testProjectItemFilter(t *testing.T, w *gqlWorld) {
 	if _, errs := filteredItems(t, w, `sprint:@current`); len(errs) != 1 || !strings.Contains(errs[0].Message, `no field "sprint"`) ||
 		!strings.Contains(errs[0].Message, "iteration") {
 		t.Errorf("unknown field: %+v", errs)
+	}
+}
+
+// TestGraphQLProjectRedactedItem: an item whose issue the viewer cannot
+// read is REDACTED, with no content and no values taken from it, on a
+// board the viewer can see.
+func TestGraphQLProjectRedactedItem(t *testing.T) {
+	schemasOrFail(t)
+	w := projectsWorld(t)
+	st := w.emu.State()
+	st.Lock()
+	board := st.Project(st.Account("acme"), seed.DemoClosedProjectNumber)
+	st.AddProjectItem(board, st.Repo("acme", "gadgets").Issue(1), st.Account("bob"))
+	st.Unlock()
+	const doc = `query { organization(login: "acme") { projectV2(number: 2) { items(first: 10) { nodes {
+  type content { __typename } fieldValues(first: 10) { totalCount } } } } } }`
+	type items struct {
+		Organization struct {
+			ProjectV2 struct {
+				Items struct {
+					Nodes []struct {
+						Type    string
+						Content *struct {
+							Typename string `json:"__typename"`
+						}
+						FieldValues struct{ TotalCount int }
+					}
+				}
+			}
+		}
+	}
+	var dave, carol items
+	w.query(seed.DemoTokenDave, doc, nil).ok(t, &dave)
+	w.query(seed.DemoTokenCarol, doc, nil).ok(t, &carol)
+	d, c := dave.Organization.ProjectV2.Items.Nodes, carol.Organization.ProjectV2.Items.Nodes
+	if len(d) != 3 || d[2].Type != "REDACTED" || d[2].Content != nil || d[2].FieldValues.TotalCount != 0 {
+		t.Errorf("dave sees %+v", d)
+	}
+	if len(c) != 3 || c[2].Type != "ISSUE" || c[2].Content == nil || c[2].FieldValues.TotalCount == 0 {
+		t.Errorf("carol, who reads gadgets, sees %+v", c)
 	}
 }

@@ -36,7 +36,9 @@ func projectRoutes() []route {
 			route{"DELETE", p + "/items/{item_id}", deleteProjectItem},
 		)
 	}
-	return out
+	return append(out,
+		route{"POST", "/orgs/{org}/projectsV2/{project_number}/drafts", addDraftItem},
+		route{"POST", "/user/{user_id}/projectsV2/{project_number}/drafts", addDraftItem})
 }
 
 const projectsDoc = "rest/projects/projects"
@@ -44,6 +46,16 @@ const projectsDoc = "rest/projects/projects"
 // projectOwner resolves {org} or {username}: an organization for the
 // first, a user for the second, as GitHub's two families of routes do.
 func (c *call) projectOwner() *state.Account {
+	if id := c.Req.PathValue("user_id"); id != "" {
+		// /user/{user_id}/...: a user by database id.
+		for _, acc := range c.State.AccountsInOrder() {
+			if strconv.FormatInt(acc.ID, 10) == id && !acc.IsOrg && !acc.IsBot {
+				return acc
+			}
+		}
+		c.NotFound()
+		return nil
+	}
 	login, org := c.Req.PathValue("org"), true
 	if login == "" {
 		login, org = c.Req.PathValue("username"), false

@@ -441,7 +441,7 @@ func updateProjectItem(c *call) {
 	}
 	if archived && len(changes) > 0 {
 		c.Invalid("", projectsDoc, wire.FieldError{Resource: "ProjectV2Item", Field: "fields", Code: "invalid",
-			Message: "Archived items cannot be updated"})
+			Message: "The item is archived and cannot be updated"})
 		return
 	}
 	if in.Archived != nil && *in.Archived != it.Archived {
@@ -511,4 +511,25 @@ func deleteProjectItem(c *call) {
 		c.State.DeleteProjectItem(it)
 		c.NoContent()
 	}
+}
+
+// addDraftItem adds a draft issue with a title and an optional body.
+func addDraftItem(c *call) {
+	p := c.projectFor(state.PermWrite)
+	if p == nil {
+		return
+	}
+	var in struct {
+		Title *string `json:"title"`
+		Body  string  `json:"body"`
+	}
+	if !c.Decode(&in) {
+		return
+	}
+	if in.Title == nil || strings.TrimSpace(*in.Title) == "" {
+		c.Invalid("", projectsDoc, wire.FieldError{Resource: "ProjectV2Item", Field: "title", Code: "missing_field"})
+		return
+	}
+	it := c.State.AddDraftItem(p, strings.TrimSpace(*in.Title), in.Body, nil, c.Viewer)
+	c.JSON(http.StatusCreated, c.itemJSON(it, nil))
 }
