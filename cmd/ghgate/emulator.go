@@ -19,6 +19,7 @@ func newEmulatorCommand() *cobra.Command {
 		listen  string
 		latency time.Duration
 		lag     time.Duration
+		ghes    string
 		seed    string
 		faults  []string
 		verbose bool
@@ -32,7 +33,8 @@ bob (write), carol (read) and dave (no grants: public repos only) with
 tokens emu-alice, emu-bob, emu-carol and emu-dave.
 
 The same API answers under the GitHub Enterprise Server prefixes /api/v3 and
-/api/graphql. Faults are injected with --fault or at runtime through
+/api/graphql; --ghes-version makes /api/v3 answer as that GHES version does
+(REST API version 2022-11-28 only, so no related issues). Faults are injected with --fault or at runtime through
 POST /_emulator/faults, e.g.
 
   --fault 'status:502@POST /repos/acme/widgets/issues'
@@ -45,7 +47,7 @@ POST /_emulator/faults, e.g.
 				level = slog.LevelDebug
 			}
 			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-			emu, err := emulator.New(emulator.Options{Seed: seed, Latency: latency, SearchLag: lag, Logger: log})
+			emu, err := emulator.New(emulator.Options{Seed: seed, Latency: latency, SearchLag: lag, GHESVersion: ghes, Logger: log})
 			if err != nil {
 				return err
 			}
@@ -64,6 +66,7 @@ POST /_emulator/faults, e.g.
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8765", "loopback address to listen on")
 	cmd.Flags().DurationVar(&latency, "latency", 0, "latency added to every request, e.g. 50ms")
 	cmd.Flags().DurationVar(&lag, "search-lag", 0, "how long a write takes to reach search results, as GitHub's index trails writes, e.g. 5s")
+	cmd.Flags().StringVar(&ghes, "ghes-version", "", "answer /api/v3 as this GitHub Enterprise Server version (e.g. 3.20); default: as GitHub.com")
 	cmd.Flags().StringVar(&seed, "seed", "demo", "initial world: demo or empty")
 	cmd.Flags().StringArrayVar(&faults, "fault", nil, "inject a fault: kind[:n]@[METHOD ]path[xCOUNT] (repeatable)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every request")

@@ -48,6 +48,16 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 	if err != nil {
 		return figs, err
 	}
+	more, err = Overview(ctx)
+	figs = append(figs, more...)
+	if err != nil {
+		return figs, err
+	}
+	more, err = Bulk(ctx)
+	figs = append(figs, more...)
+	if err != nil {
+		return figs, err
+	}
 	more, err = Projects(ctx)
 	figs = append(figs, more...)
 	if err != nil {

@@ -38,10 +38,13 @@ const (
 	CodeIssueCreatorNotAllowed Code = "issue_creator_not_allowed"
 	CodeIdempotencyKeyReused   Code = "idempotency_key_reused"
 	CodeSelfLink               Code = "self_link"
-	CodeIssueLocked            Code = "issue_locked"
-	CodeReadOnly               Code = "read_only"
-	CodeToolNotAllowed         Code = "tool_not_allowed"
-	CodeInternal               Code = "internal_error"
+	// CodeRelatedIssuesUnsupported: the GitHub server has no related-issue
+	// links (REST API version 2026-03-10; no GHES version has them yet).
+	CodeRelatedIssuesUnsupported Code = "related_issues_unsupported"
+	CodeIssueLocked              Code = "issue_locked"
+	CodeReadOnly                 Code = "read_only"
+	CodeToolNotAllowed           Code = "tool_not_allowed"
+	CodeInternal                 Code = "internal_error"
 	// The admin toolset's refusals.
 	CodeLabelExists          Code = "label_exists"
 	CodeMilestoneExists      Code = "milestone_exists"
@@ -62,42 +65,43 @@ type CodeInfo struct {
 }
 
 var catalog = map[Code]CodeInfo{
-	CodeInvalidField:           {Meaning: "an argument is missing, of the wrong type, or out of range", WhatToDo: "fix the field named in details.field and call again"},
-	CodeMissingCredential:      {Meaning: "no GitHub credential is configured for this target", WhatToDo: "ask the operator to configure a token; retrying will not help"},
-	CodeInvalidCredential:      {Meaning: "GitHub rejected the credential (revoked, expired or wrong)", WhatToDo: "ask the operator to replace the token; retrying will not help"},
-	CodeInsufficientScope:      {Meaning: "the credential lacks a permission this call needs", WhatToDo: "details.required_scopes names what is missing; use a read-only alternative or ask the operator"},
-	CodeRepoNotFound:           {Meaning: "the repository does not exist or is not visible to this credential", WhatToDo: "check owner and repo; the repair searches for the repository"},
-	CodeIssueNotFound:          {Meaning: "the issue does not exist in the repository or is not visible to this credential", WhatToDo: "check the number; the repair searches the repository"},
-	CodeCommentNotFound:        {Meaning: "the comment does not exist on the issue, or was deleted", WhatToDo: "list the issue's comments to find the right id"},
-	CodeNotFound:               {Meaning: "an object that no more precise *_not_found code names does not exist or is not visible to this credential", WhatToDo: "check the names and numbers sent; search to find the right one"},
-	CodeGone:                   {Meaning: "the object was deleted", WhatToDo: "do not retry; the object will not come back"},
-	CodeValidationFailed:       {Meaning: "GitHub refused the values sent", WhatToDo: "details.field and details.reason say which value; correct it and call again"},
-	CodeConflict:               {Meaning: "the issue changed since the version given in expected_version, or GitHub refused a write as conflicting with the current state (HTTP 409)", WhatToDo: "re-read the issue (the repair says how), reapply the change to the new state, and pass the new version"},
-	CodeRateLimited:            {Meaning: "the GitHub rate budget is spent for now", Temporary: true, WhatToDo: "wait retry_after_ms, then call again"},
-	CodeUpstreamUnavailable:    {Meaning: "GitHub did not answer or answered with a server error", Temporary: true, WhatToDo: "for reads, call again after retry_after_ms; for writes, check settlement first"},
-	CodeMalformedResponse:      {Meaning: "GitHub's answer could not be read", Temporary: true, WhatToDo: "for writes, check settlement: the change may have been applied; re-read before repeating"},
-	CodeBadRequest:             {Meaning: "GitHub could not parse the request", WhatToDo: "report it; this is a ghgate defect"},
-	CodeCursorExpired:          {Meaning: "the cursor is older than 15 minutes", WhatToDo: "restart the listing without a cursor (the repair does that)"},
-	CodeCursorInvalid:          {Meaning: "the cursor is not one this server minted for this tool, repository and filters", WhatToDo: "restart the listing without a cursor, with the same filters as the first page"},
-	CodeLabelNotFound:          {Meaning: "a label named does not exist in the repository; nothing was written", WhatToDo: "use an existing label (details.value lists close matches) or set create_missing"},
-	CodeAssigneeNotFound:       {Meaning: "a user named cannot be assigned in this repository; nothing was written", WhatToDo: "list assignees to pick a valid login"},
-	CodeMilestoneNotFound:      {Meaning: "the milestone does not exist in the repository; nothing was written", WhatToDo: "list milestones to pick a valid one"},
-	CodeIssueTypeNotFound:      {Meaning: "the issue type does not exist for the repository's owner; nothing was written", WhatToDo: "list issue types to pick a valid one"},
-	CodePartialSuccess:         {Meaning: "part of a write was applied before a later step failed", WhatToDo: "details say what was applied; follow_up says how to finish"},
-	CodeIssueCreatorNotAllowed: {Meaning: "this deployment only allows issues opened by a configured user", WhatToDo: "work only on issues that user opened"},
-	CodeIdempotencyKeyReused:   {Meaning: "the idempotency key was used within 10 minutes for a different request", WhatToDo: "use a new key for a new request"},
-	CodeSelfLink:               {Meaning: "an issue cannot be linked to itself", WhatToDo: "name a different target issue"},
-	CodeIssueLocked:            {Meaning: "the issue's conversation is locked", WhatToDo: "only collaborators with write access can comment; do not retry"},
-	CodeReadOnly:               {Meaning: "this server runs read-only", WhatToDo: "writes are not available here"},
-	CodeToolNotAllowed:         {Meaning: "the tool is not on this deployment's allowlist", WhatToDo: "use another tool; retrying will not help"},
-	CodeInternal:               {Meaning: "an unexpected error inside ghgate", Temporary: true, WhatToDo: "call again once; if it persists, report request_id"},
-	CodeLabelExists:            {Meaning: "a label of that name (compared without case, as GitHub does) already exists with other values or another spelling; nothing was written", WhatToDo: "details.value is the existing label's name: use it, or update it (the repair)"},
-	CodeMilestoneExists:        {Meaning: "a milestone of that title (compared without case) already exists with other values; nothing was written", WhatToDo: "details.value is the existing milestone's number and title: use it, or update it (the repair)"},
-	CodeConfirmationMismatch:   {Meaning: "an irreversible write's confirmation does not repeat what it confirms; nothing was written", WhatToDo: "read the target to be sure it is the one meant, then call again with the confirmation repeating it exactly"},
-	CodeIsPullRequest:          {Meaning: "the number names a pull request, which this tool does not act on; nothing was written", WhatToDo: "name an issue; pull requests are closed, not deleted"},
-	CodeProjectNotFound:        {Meaning: "the owner has no project of that number visible to this credential", WhatToDo: "list the owner's projects (the repair) and use a number it returns"},
-	CodeProjectFieldNotFound:   {Meaning: "a field named is not one of the project's fields; nothing was written", WhatToDo: "details.value lists the project's fields; use one of those names"},
-	CodeProjectOptionNotFound:  {Meaning: "a value is not one of the field's options or iterations; nothing was written", WhatToDo: "details.value lists the field's options (or iterations, @current and @next); use one of those"},
+	CodeInvalidField:             {Meaning: "an argument is missing, of the wrong type, or out of range", WhatToDo: "fix the field named in details.field and call again"},
+	CodeMissingCredential:        {Meaning: "no GitHub credential is configured for this target", WhatToDo: "ask the operator to configure a token; retrying will not help"},
+	CodeInvalidCredential:        {Meaning: "GitHub rejected the credential (revoked, expired or wrong)", WhatToDo: "ask the operator to replace the token; retrying will not help"},
+	CodeInsufficientScope:        {Meaning: "the credential lacks a permission this call needs", WhatToDo: "details.required_scopes names what is missing; use a read-only alternative or ask the operator"},
+	CodeRepoNotFound:             {Meaning: "the repository does not exist or is not visible to this credential", WhatToDo: "check owner and repo; the repair searches for the repository"},
+	CodeIssueNotFound:            {Meaning: "the issue does not exist in the repository or is not visible to this credential", WhatToDo: "check the number; the repair searches the repository"},
+	CodeCommentNotFound:          {Meaning: "the comment does not exist on the issue, or was deleted", WhatToDo: "list the issue's comments to find the right id"},
+	CodeNotFound:                 {Meaning: "an object that no more precise *_not_found code names does not exist or is not visible to this credential", WhatToDo: "check the names and numbers sent; search to find the right one"},
+	CodeGone:                     {Meaning: "the object was deleted, or the feature it belongs to is off (a repository's issues)", WhatToDo: "do not retry: a deleted object will not come back, and only an admin can turn a feature back on"},
+	CodeValidationFailed:         {Meaning: "GitHub refused the values sent", WhatToDo: "details.field and details.reason say which value; correct it and call again"},
+	CodeConflict:                 {Meaning: "the issue changed since the version given in expected_version, or GitHub refused a write as conflicting with the current state (HTTP 409)", WhatToDo: "re-read the issue (the repair says how), reapply the change to the new state, and pass the new version"},
+	CodeRateLimited:              {Meaning: "the GitHub rate budget is spent for now", Temporary: true, WhatToDo: "wait retry_after_ms, then call again"},
+	CodeUpstreamUnavailable:      {Meaning: "GitHub did not answer or answered with a server error", Temporary: true, WhatToDo: "for reads, call again after retry_after_ms; for writes, check settlement first"},
+	CodeMalformedResponse:        {Meaning: "GitHub's answer could not be read", Temporary: true, WhatToDo: "for writes, check settlement: the change may have been applied; re-read before repeating"},
+	CodeBadRequest:               {Meaning: "GitHub could not parse the request", WhatToDo: "report it; this is a ghgate defect"},
+	CodeCursorExpired:            {Meaning: "the cursor is older than 15 minutes", WhatToDo: "restart the listing without a cursor (the repair does that)"},
+	CodeCursorInvalid:            {Meaning: "the cursor is not one this server minted for this tool, repository and filters", WhatToDo: "restart the listing without a cursor, with the same filters as the first page"},
+	CodeLabelNotFound:            {Meaning: "a label named does not exist in the repository; nothing was written", WhatToDo: "use an existing label (details.value lists close matches) or set create_missing"},
+	CodeAssigneeNotFound:         {Meaning: "a user named cannot be assigned in this repository; nothing was written", WhatToDo: "list assignees to pick a valid login"},
+	CodeMilestoneNotFound:        {Meaning: "the milestone does not exist in the repository; nothing was written", WhatToDo: "list milestones to pick a valid one"},
+	CodeIssueTypeNotFound:        {Meaning: "the issue type does not exist for the repository's owner; nothing was written", WhatToDo: "list issue types to pick a valid one"},
+	CodePartialSuccess:           {Meaning: "part of a write was applied before a later step failed", WhatToDo: "details say what was applied; follow_up says how to finish"},
+	CodeIssueCreatorNotAllowed:   {Meaning: "this deployment only allows issues opened by a configured user", WhatToDo: "work only on issues that user opened"},
+	CodeIdempotencyKeyReused:     {Meaning: "the idempotency key was used within 10 minutes for a different request", WhatToDo: "use a new key for a new request"},
+	CodeSelfLink:                 {Meaning: "an issue cannot be linked to itself", WhatToDo: "name a different target issue"},
+	CodeRelatedIssuesUnsupported: {Meaning: "this GitHub server does not serve related-issue links (GitHub's REST API version 2026-03-10 does; GitHub Enterprise Server does not yet); nothing was written", WhatToDo: "do not retry here; use another relation only if it truly applies (sub_issue, blocked_by)"},
+	CodeIssueLocked:              {Meaning: "the issue's conversation is locked", WhatToDo: "only collaborators with write access can comment; do not retry"},
+	CodeReadOnly:                 {Meaning: "this server runs read-only", WhatToDo: "writes are not available here"},
+	CodeToolNotAllowed:           {Meaning: "the tool is not on this deployment's allowlist", WhatToDo: "use another tool; retrying will not help"},
+	CodeInternal:                 {Meaning: "an unexpected error inside ghgate", Temporary: true, WhatToDo: "call again once; if it persists, report request_id"},
+	CodeLabelExists:              {Meaning: "a label of that name (compared without case, as GitHub does) already exists with other values or another spelling; nothing was written", WhatToDo: "details.value is the existing label's name: use it, or update it (the repair)"},
+	CodeMilestoneExists:          {Meaning: "a milestone of that title (compared without case) already exists with other values; nothing was written", WhatToDo: "details.value is the existing milestone's number and title: use it, or update it (the repair)"},
+	CodeConfirmationMismatch:     {Meaning: "an irreversible write's confirmation does not repeat what it confirms; nothing was written", WhatToDo: "read the target to be sure it is the one meant, then call again with the confirmation repeating it exactly"},
+	CodeIsPullRequest:            {Meaning: "the number names a pull request, which this tool does not act on; nothing was written", WhatToDo: "name an issue; pull requests are closed, not deleted"},
+	CodeProjectNotFound:          {Meaning: "the owner has no project of that number visible to this credential", WhatToDo: "list the owner's projects (the repair) and use a number it returns"},
+	CodeProjectFieldNotFound:     {Meaning: "a field named is not one of the project's fields; nothing was written", WhatToDo: "details.value lists the project's fields; use one of those names"},
+	CodeProjectOptionNotFound:    {Meaning: "a value is not one of the field's options or iterations; nothing was written", WhatToDo: "details.value lists the field's options (or iterations, @current and @next); use one of those"},
 }
 
 // Catalog lists every code with its meaning, sorted by code.

@@ -117,6 +117,17 @@ func abridge(s string, n int) string {
 func (t *tour) steps() []step {
 	issue := emulator.DemoTriageIssue
 	return []step{
+		{say: "Orient in the repository: counts, labels, milestones, types, templates, top issues, permission (each upstream request listed)",
+			tool: "github_get_overview", args: `{"owner":"acme","repo":"widgets"}`,
+			after: func(_ *tour, r map[string]any) error {
+				if reqs, _ := r["requests"].([]any); len(reqs) == 0 || len(reqs) > 5 {
+					return fmt.Errorf("overview reported %d upstream requests, want 1 to 5", len(reqs))
+				}
+				if r["permission"] != "admin" {
+					return fmt.Errorf("overview gave alice permission %v, want admin", r["permission"])
+				}
+				return nil
+			}},
 		{say: "Search open, unlabeled issues (summary rows are small)", tool: "github_search_issues",
 			args: `{"owner":"acme","repo":"widgets","no_labels":true,"page_size":5}`},
 		{say: "Read an issue: fields, relations, comments and the version to update against", tool: "github_get_issue",

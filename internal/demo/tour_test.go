@@ -13,7 +13,7 @@ func TestTourRunsAndShowsEachPoint(t *testing.T) {
 		t.Fatalf("tour failed: %v\n%s", err, out.String())
 	}
 	text := out.String()
-	for _, want := range []string{"github_search_issues", `"code":"conflict"`, `"replayed":true`, `"code":"rate_limited"`, `"retry_after_ms":`, "demo complete"} {
+	for _, want := range []string{"github_get_overview", "github_search_issues", `"code":"conflict"`, `"replayed":true`, `"code":"rate_limited"`, `"retry_after_ms":`, "demo complete"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the tour output lacks %q", want)
 		}

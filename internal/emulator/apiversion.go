@@ -18,16 +18,23 @@ const (
 // apiVersions are the supported versions, oldest first.
 var apiVersions = []string{"2022-11-28", "2026-03-10"}
 
+// ghesAPIVersions are those GitHub Enterprise Server supports (3.20 and
+// older: "GitHub Enterprise Server does not yet support API version
+// 2026-03-10"), served through /api/v3 when Options.GHESVersion is set.
+var ghesAPIVersions = []string{"2022-11-28"}
+
 // SupportedAPIVersion reports whether request headers name no REST API
 // version or one GitHub supports; the emulator answers any other request
 // 400.
-func SupportedAPIVersion(h http.Header) bool {
+func SupportedAPIVersion(h http.Header) bool { return supportedIn(h, apiVersions) }
+
+func supportedIn(h http.Header, versions []string) bool {
 	vs := h.Values(apiVersionHeader)
 	switch {
 	case len(vs) == 0 || (len(vs) == 1 && strings.TrimSpace(vs[0]) == ""):
 		return true // no version named: the default
 	case len(vs) == 1:
-		return slices.Contains(apiVersions, strings.TrimSpace(vs[0]))
+		return slices.Contains(versions, strings.TrimSpace(vs[0]))
 	}
 	return false // two versions name none
 }
@@ -37,7 +44,7 @@ func requestedAPIVersion(h http.Header) string { return strings.Join(h.Values(ap
 
 // unsupportedVersionMessage is GitHub's message for a version it does not
 // support, listing those it does, the most recent first.
-func unsupportedVersionMessage(version string) string {
+func unsupportedVersionMessage(version string, apiVersions []string) string {
 	var listed []string
 	for i := len(apiVersions) - 1; i >= 0; i-- {
 		v := `"` + apiVersions[i] + `"`

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -38,6 +39,11 @@ type Options struct {
 	// SearchLag is how long a write takes to reach search's index, as
 	// GitHub's trails by seconds; zero makes every write searchable at once.
 	SearchLag time.Duration
+	// GHESVersion, when set ("3.20"), makes requests through the GitHub
+	// Enterprise Server prefix /api/v3 answer as that version does: REST
+	// API version 2022-11-28 only (another answers 400), and so no related
+	// issues. Unset, /api/v3 answers as GitHub.com does.
+	GHESVersion string
 }
 
 // Emulator is a stateful stand-in for GitHub's REST and GraphQL APIs.
@@ -82,6 +88,13 @@ func New(opts Options) (*Emulator, error) {
 
 // Routes lists the REST endpoints served, as "METHOD /openapi/{template}".
 func (e *Emulator) Routes() []string { return rest.Routes() }
+
+// DescribedRoutes are the Routes GitHub's OpenAPI description has: all
+// but the related-issue endpoints of API version 2026-03-10, which it
+// does not describe yet.
+func (e *Emulator) DescribedRoutes() []string {
+	return slices.DeleteFunc(rest.Routes(), func(r string) bool { return slices.Contains(rest.Undescribed(), r) })
+}
 
 // State exposes the world, for seeding and assertions in tests.
 func (e *Emulator) State() *state.State { return e.state }
@@ -128,10 +141,15 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		l.Web = scheme + "://" + web
 	}
 	graphql := false
+	versions := apiVersions
+	ghes := ""
 	switch {
 	case path == "/graphql" || path == "/api/graphql":
 		graphql = true
 	case path == "/api/v3" || strings.HasPrefix(path, "/api/v3/"):
+		if e.opts.GHESVersion != "" {
+			versions, ghes = ghesAPIVersions, e.opts.GHESVersion
+		}
 		l.API = root + "/api/v3"
 		r = stripPrefix(r, "/api/v3")
 		path = r.URL.Path
@@ -214,7 +232,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	rec := wire.NewRecorder()
-	c := &wire.Call{State: e.state, Token: tok, Links: l, Resource: resource, W: rec,
+	c := &wire.Call{State: e.state, Token: tok, Links: l, Resource: resource, W: rec, GHES: ghes,
 		TimedOut: fault != nil && fault.Kind == faults.SearchTimeout}
 	e.state.RLock()
 	c.Viewer = e.state.Account(tok.Login)
@@ -226,12 +244,12 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case graphql:
 		// GitHub's GraphQL API is not versioned by this header.
 		e.graphql.ServeHTTP(rec, r)
-	case !SupportedAPIVersion(r.Header):
+	case !supportedIn(r.Header, versions):
 		// Answered like any other malformed request: after authentication,
 		// and charged as one.
 		versionRejected = true
 		wire.WriteJSON(rec, http.StatusBadRequest, wire.ErrorBody{
-			Message: unsupportedVersionMessage(requestedAPIVersion(r.Header)), DocumentationURL: wire.DocsURL("rest"), Status: "400"})
+			Message: unsupportedVersionMessage(requestedAPIVersion(r.Header), versions), DocumentationURL: wire.DocsURL("rest"), Status: "400"})
 	default:
 		e.rest.ServeHTTP(rec, r)
 	}
@@ -290,7 +308,11 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	}
 	if !versionRejected {
-		h.Set("X-GitHub-Api-Version-Selected", defaultAPIVersion)
+		selected := defaultAPIVersion
+		if v := strings.TrimSpace(r.Header.Get(apiVersionHeader)); v != "" {
+			selected = v // supported, or it would have been rejected
+		}
+		h.Set("X-GitHub-Api-Version-Selected", selected)
 	}
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {

@@ -24,9 +24,10 @@ type (
 
 // A token's permission levels on a repository.
 const (
-	PermRead  = state.PermRead
-	PermWrite = state.PermWrite
-	PermAdmin = state.PermAdmin
+	PermRead   = state.PermRead
+	PermTriage = state.PermTriage
+	PermWrite  = state.PermWrite
+	PermAdmin  = state.PermAdmin
 )
 
 // SignAppJWT signs an App JWT as an App's own code does; see
@@ -34,3 +35,7 @@ const (
 func SignAppJWT(appID int64, key *rsa.PrivateKey, iat, exp time.Time) (string, error) {
 	return state.SignAppJWT(appID, key, iat, exp)
 }
+
+// PullCloses reports whether a pull request's closing keywords ("Fixes
+// #N", "Fixes OWNER/REPO#N") name the issue.
+func PullCloses(pr, is *Issue) bool { return state.Closes(pr, is) }

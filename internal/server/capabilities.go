@@ -14,10 +14,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	var b strings.Builder
 	b.WriteString("ghgate: GitHub issues for agents.\n\nDoes:\n")
 	if readOnly {
-		b.WriteString("- search and read issues, their comments, sub-issues, dependencies, timelines and linked pull requests, and repository metadata\n")
+		b.WriteString("- search and read issues, their comments, sub-issues, dependencies, related issues, development (linked branches, closing pull requests), timelines and linked pull requests, and repository metadata\n")
 		b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call\n")
 	} else {
-		b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues and blocked-by dependencies\n")
+		b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues, blocked-by dependencies and related issues " +
+			"(related needs GitHub's REST API version 2026-03-10: where the server lacks it, related_issues_unsupported, never text in a body)\n")
 		b.WriteString("- label edits touch only the labels named (add/remove/swap), never racing other writers\n")
 		b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call; writes say whether they happened (settlement)\n")
 		b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
@@ -33,6 +34,17 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"with label_exists or milestone_exists; an action already done is a no_op); delete an issue for good (admins only, " +
 			"confirm_issue_number must repeat issue_number; pull requests are refused)\n")
 	}
+	if served[core.NameGetOverview] {
+		b.WriteString("- " + core.NameGetOverview + " orients in an unseen repository in one call (at most 5 upstream requests, each listed): " +
+			"open issue and pull request counts, labels with open-issue counts, open milestones with progress, issue types, templates, " +
+			"the newest and most-commented open issues, and the credential's permission there\n")
+	}
+	bulk := served[core.NameBulkUpdateIssues]
+	if bulk {
+		b.WriteString("- bulk edits: github_bulk_update_issues makes one edit (labels, assignees, milestone, state, type) to up to 50 issues " +
+			"named by number; every name is checked before any write, each issue settles applied, no_op, failed or not_started, " +
+			"and retry is the literal call for the rest\n")
+	}
 	projectsServed := served[projects.NameUpdateProjectItem] || served[projects.NameListProjectItems]
 	if projectsServed {
 		b.WriteString("- projects toolset: an org's or user's Projects v2 boards with each field's type, options and iterations; " +
@@ -47,6 +59,8 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
 		"and on a listing truncated with truncation_hint (what cannot be reached, and how to narrow)\n")
+	b.WriteString("- a listing with more to give says has_more and next_cursor (get_issue's comments: comments_has_more, comments_next_cursor); " +
+		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
 	b.WriteString("\nDoes not:\n")
 	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
 	var not []string
@@ -58,7 +72,10 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	} else {
 		not = append(not, "list or edit Projects board items beyond an issue write's project (the projects toolset does them)")
 	}
-	b.WriteString("- " + strings.Join(append(not, "bulk edits"), ", ") + "\n")
+	if !bulk {
+		not = append(not, "bulk edits")
+	}
+	b.WriteString("- " + strings.Join(not, ", ") + "\n")
 	if readOnly {
 		b.WriteString("- any write: this server is read-only\n")
 	}

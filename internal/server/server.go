@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 
@@ -64,6 +65,16 @@ type Server struct {
 	extraNames  []string
 	summary     string // the capability summary, its fingerprint line included
 	fingerprint string
+	// servedSets are the toolsets at least one served tool belongs to
+	// (after read-only, allow and deny); fields another tool gates on
+	// one of them (tooldef.Tool's Gated) are served with it.
+	servedSets map[string]bool
+}
+
+func (s *Server) servesToolset(name string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.servedSets[name]
 }
 
 // New builds the MCP server over svc.
@@ -101,7 +112,11 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		names[x.Def.Name] = true
 	}
 	srv := &Server{svc: svc, registry: registry, opts: opts, res: newResources(svc)}
-	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint}
+	srv.servedSets = map[string]bool{}
+	for _, sp := range specs {
+		srv.servedSets[sp.ToolsetName()] = true
+	}
+	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesToolset}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
 	if err := srv.res.build(srv.env); err != nil {
 		return nil, err
@@ -244,29 +259,54 @@ func (s *Server) EnableToolsets(names ...string) error {
 		def *mcp.Tool
 		h   mcp.ToolHandler
 	}
-	var added []built
-	var addedSpecs []tooldef.Spec
+	var newSpecs []tooldef.Spec
 	for _, sp := range specs {
-		if s.unserved.isServed(sp.ToolName()) {
-			continue
+		if !s.unserved.isServed(sp.ToolName()) {
+			newSpecs = append(newSpecs, sp)
 		}
+	}
+	if len(newSpecs) == 0 {
+		return nil
+	}
+	// The new toolsets are served from here on, so the tools built below,
+	// and the served tools rebuilt with them, carry the fields gated on
+	// them.
+	s.mu.Lock()
+	before := slices.Clone(s.specs)
+	prevSets := maps.Clone(s.servedSets)
+	for _, sp := range newSpecs {
+		s.servedSets[sp.ToolsetName()] = true
+	}
+	s.mu.Unlock()
+	var added, rebuilt []built
+	for _, sp := range newSpecs {
+		def, h, err := sp.Build(s.env)
+		if err != nil {
+			s.mu.Lock()
+			s.servedSets = prevSets
+			s.mu.Unlock()
+			return err
+		}
+		added = append(added, built{def, h})
+	}
+	for _, sp := range before {
 		def, h, err := sp.Build(s.env)
 		if err != nil {
 			return err
 		}
-		added = append(added, built{def, h})
-		addedSpecs = append(addedSpecs, sp)
-	}
-	if len(added) == 0 {
-		return nil
+		rebuilt = append(rebuilt, built{def, h})
 	}
 	s.mu.Lock()
+	for i, b := range rebuilt {
+		s.defs[i] = b.def
+	}
 	for i, b := range added {
-		s.specs = append(s.specs, addedSpecs[i])
+		s.specs = append(s.specs, newSpecs[i])
 		// ghgate's own tools are listed before other servers'.
 		s.defs = slices.Insert(s.defs, len(s.specs)-1, b.def)
 	}
 	s.mu.Unlock()
+	addedSpecs := newSpecs
 	for _, sp := range addedSpecs {
 		s.res.serve(sp.ToolName())
 	}
@@ -275,6 +315,9 @@ func (s *Server) EnableToolsets(names ...string) error {
 	}
 	for i, b := range added {
 		s.unserved.markServed(addedSpecs[i].ToolName())
+		s.MCP.AddTool(b.def, b.h)
+	}
+	for _, b := range rebuilt {
 		s.MCP.AddTool(b.def, b.h)
 	}
 	s.res.registerTemplates(s.MCP)

@@ -18,12 +18,25 @@ import (
 // ghgate://schemas resource (see Spec.Schemas), read only by whoever needs
 // them. The fields a tool outlines (Tool.Outline) are listed one level
 // further down, with their descriptions.
-func publishedOutput(full *jsonschema.Schema, outline []string) (*jsonschema.Schema, error) {
+func publishedOutput(full *jsonschema.Schema, outline, unlisted []string) (*jsonschema.Schema, error) {
 	out := slim(full, 0)
 	// Fields any result may carry are described once, in the server's
 	// instructions, rather than in every tool: the schema stays open
 	// (no additionalProperties: false), so they remain valid.
 	for _, name := range commonOutputFields {
+		delete(out.Properties, name)
+	}
+	// So are the paging fields, the same on every listing: the cursor
+	// argument each listing takes names the field it is fed from.
+	for name := range out.Properties {
+		if isPagingField(name) {
+			delete(out.Properties, name)
+		}
+	}
+	for _, name := range unlisted {
+		if out.Properties[name] == nil {
+			return nil, fmt.Errorf("unlisted %s: no such output field", name)
+		}
 		delete(out.Properties, name)
 	}
 	for _, path := range outline {
@@ -85,6 +98,18 @@ func outlineField(out, full *jsonschema.Schema, path string) error {
 // truncated with truncation_hint (some matches cannot be reached).
 var commonOutputFields = []string{"rate_limit_remaining", "notes", "truncated", "truncation_hint"}
 
+// isPagingField reports whether an output field is part of paging:
+// has_more and next_cursor, or a prefixed pair for a listing nested in a
+// result (get_issue's comments_has_more, comments_next_cursor).
+func isPagingField(name string) bool {
+	for _, f := range []string{"has_more", "next_cursor"} {
+		if name == f || strings.HasSuffix(name, "_"+f) {
+			return true
+		}
+	}
+	return false
+}
+
 func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 	if s == nil {
 		return nil
@@ -131,8 +156,17 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 // its fields but not closed: the arguments themselves are closed
 // (additionalProperties: false at the top), and a stray field at any depth
 // is still refused as invalid_field, with a repair that drops it.
-func publishedInput(full *jsonschema.Schema) *jsonschema.Schema {
-	return publishedArgs(full, true)
+//
+// The fields named brief (Tool.Brief) are listed as an object with their
+// description only.
+func publishedInput(full *jsonschema.Schema, brief ...string) *jsonschema.Schema {
+	out := publishedArgs(full, true)
+	for _, name := range brief {
+		if p := out.Properties[name]; p != nil {
+			out.Properties[name] = &jsonschema.Schema{Type: "object", Description: p.Description}
+		}
+	}
+	return out
 }
 
 func publishedArgs(full *jsonschema.Schema, top bool) *jsonschema.Schema {

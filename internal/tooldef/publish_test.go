@@ -1,6 +1,7 @@
 package tooldef
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -30,7 +31,7 @@ func publishedJSON(t *testing.T, outline ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := publishedOutput(full, outline)
+	pub, err := publishedOutput(full, outline, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,9 +68,42 @@ func TestPublishedOutputRefusesBadOutlines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"missing", "plain", "row.missing", "row[]", "rows.count"} {
-		if _, err := publishedOutput(full, []string{path}); err == nil {
+		if _, err := publishedOutput(full, []string{path}, nil); err == nil {
 			t.Errorf("outline %q was accepted", path)
 		}
+	}
+}
+
+type pagedOut struct {
+	Items              []string `json:"items"`
+	Kind               string   `json:"kind"`
+	HasMore            bool     `json:"has_more"`
+	NextCursor         string   `json:"next_cursor,omitempty"`
+	CommentsHasMore    bool     `json:"comments_has_more,omitempty"`
+	CommentsNextCursor string   `json:"comments_next_cursor,omitempty"`
+}
+
+// Paging fields and the fields a tool unlists are left to the full
+// schema; an unlisted name that is not an output field is refused, so a
+// rename cannot leave it behind.
+func TestPublishedOutputLeavesPagingAndUnlistedFields(t *testing.T) {
+	full, err := schemaFor(reflect.TypeFor[pagedOut]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := publishedOutput(full, nil, []string{"kind"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(pub)
+	if got, want := string(b), `{"type":"object","properties":{"items":{"type":"array","items":{"type":"string"}}}}`; got != want {
+		t.Errorf("published\n got %s\nwant %s", got, want)
+	}
+	if len(full.Properties) != 6 {
+		t.Errorf("the full schema lost fields: %v", propertyNames(full))
+	}
+	if _, err := publishedOutput(full, nil, []string{"missing"}); err == nil {
+		t.Error("unlisting a field the output does not have was accepted")
 	}
 }
 
@@ -128,5 +162,46 @@ func TestDefaultTagsMustFit(t *testing.T) {
 	}
 	if _, err := (Tool[badInt, outlineOut]{Name: "i"}).inputSchema(); err == nil {
 		t.Error("default many on an integer was accepted")
+	}
+}
+
+// A brief field is listed as an object and its description; a call is
+// still checked against the full schema, so a stray nested field is
+// refused by name, with a repair that drops it.
+func TestBriefFieldIsListedShortAndStillChecked(t *testing.T) {
+	type nested struct {
+		Add []string `json:"add,omitempty"`
+	}
+	type briefIn struct {
+		Edit nested `json:"edit" jsonschema:"another tool's add"`
+	}
+	tool := Tool[briefIn, echoOut]{Name: "test_echo", Mode: Write, Brief: []string{"edit"},
+		Run: func(ctx context.Context, in briefIn) (echoOut, error) {
+			return echoOut{Owner: strings.Join(in.Edit.Add, ",")}, nil
+		}}
+	cs := connect(t, &Env{}, tool)
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(list.Tools[0].InputSchema)
+	var listed struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(b, &listed); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"type": "object", "description": "another tool's add"}; !jsonEqual(listed.Properties["edit"], want) {
+		t.Fatalf("listed input %s\nwant edit as %v", b, want)
+	}
+	res, sc := call(t, cs, `{"edit":{"add":["a"],"stray":1}}`)
+	if !res.IsError || sc["code"] != "invalid_field" || sc["details"].(map[string]any)["field"] != "edit.stray" {
+		t.Fatalf("stray nested field: %v", sc)
+	}
+	if args := sc["repair"].(map[string]any)["arguments"]; !jsonEqual(args, map[string]any{"edit": map[string]any{"add": []any{"a"}}}) {
+		t.Fatalf("repair arguments %v", args)
+	}
+	if res, sc := call(t, cs, `{"edit":{"add":["a","b"]}}`); res.IsError || sc["owner"] != "a,b" {
+		t.Fatalf("valid call: %v", sc)
 	}
 }

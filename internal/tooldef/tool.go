@@ -66,7 +66,27 @@ type Tool[In, Out any] struct {
 	// sees in full in its first result (a search's summary row), stay in
 	// the ghgate://schemas resource.
 	Outline []string
-	Run     func(ctx context.Context, in In) (Out, error)
+	// Unlisted names top-level output fields tools/list leaves to the
+	// ghgate://schemas resource because listing them tells an agent
+	// nothing it lacks: an argument repeated back (the issue_number it
+	// sent), or a constant (link_issues' done, true on every success).
+	Unlisted []string
+	// Gated names top-level input fields that belong to another toolset,
+	// field → toolset: github_create_issue's project is the projects
+	// toolset's, github_get_issue's source the sync toolset's. A server
+	// that does not serve that toolset neither lists nor accepts the
+	// field, so the default tools/list pays nothing for features it
+	// does not offer, and a call naming the field is refused like any
+	// unknown field, before anything runs.
+	Gated map[string]string
+	// Brief names input fields (objects) tools/list shows as an object
+	// and its description only, for a field that takes another tool's
+	// arguments (a bulk edit takes github_update_issue's edits): the
+	// description names that tool's fields instead of repeating their
+	// schema. Arguments are still checked against the full schema, so a
+	// stray or invalid nested field is refused as invalid_field by name.
+	Brief []string
+	Run   func(ctx context.Context, in In) (Out, error)
 }
 
 // Validator is implemented by inputs with rules that span fields.
@@ -84,6 +104,9 @@ type Env struct {
 	Fingerprint func() string
 	// Wrap, when set, runs around every call (credential routing, audit).
 	Wrap Wrapper
+	// Serves reports whether the server serves a toolset; a tool's Gated
+	// fields exist only when it does. Nil means every toolset is served.
+	Serves func(toolset string) bool
 }
 
 // Call describes a tool call to a Wrapper.
@@ -160,6 +183,9 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if in, err = gate(in, t.Gated, env.Serves); err != nil {
+		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
+	}
 	check, err := newValidator(in)
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: resolving input schema: %w", t.Name, err)
@@ -168,22 +194,26 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
 	}
-	published, err := publishedOutput(out, t.Outline)
+	published, err := publishedOutput(out, t.Outline, t.Unlisted)
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 	}
 	readOnly := t.Mode == Read
 	// openWorldHint defaults to true and the destructive hint means
-	// nothing for a read-only tool, so it is sent for writes only. The SDK
-	// always sends idempotentHint: a read is idempotent (repeating it
-	// changes nothing), a write says so only when it is.
+	// nothing for a read-only tool, so it is sent for writes only. On a
+	// write it is sent even when true (the spec's default): a client that
+	// does not apply defaults must not take an overwrite for an addition.
+	// The SDK (since 1.7) always sends readOnlyHint and idempotentHint,
+	// false or not, so they cannot be left to their defaults to save
+	// bytes: a read says it is idempotent (repeating it changes nothing),
+	// a write says so only when it is.
 	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly || t.Idempotent}
 	if !readOnly {
 		ann.DestructiveHint = ptr(t.Destructive)
 	}
 	// Title is left out of the listing: the name and description say the
 	// same, and every byte of tools/list lands in each agent's context.
-	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in), OutputSchema: published, Annotations: ann}
+	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in, t.Brief...), OutputSchema: published, Annotations: ann}
 
 	run := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reqID := NewRequestID()

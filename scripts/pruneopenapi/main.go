@@ -44,7 +44,7 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
-	routes := emu.Routes()
+	routes := emu.DescribedRoutes()
 	pruned, err := openapiprune.Prune(full, routes, src)
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ func routes(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := e.Routes()
+	r := e.DescribedRoutes()
 	if len(r) == 0 {
 		t.Fatal("the emulator lists no routes")
 	}

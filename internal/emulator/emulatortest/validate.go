@@ -85,6 +85,9 @@ func validate(method, requestURI string, reqHeader http.Header, status int, head
 		return Result{Checked: true}, fmt.Errorf("304 with a %d-byte body; a 304 has none", len(body))
 	}
 
+	if res, ok, err := s.validateVersioned(method, path, reqHeader, status, header, body); ok {
+		return res, err
+	}
 	routeReq, err := http.NewRequest(method, "https://api.github.com"+routingPath(path)+queryOf(u), nil)
 	if err != nil {
 		return Result{}, fmt.Errorf("route %s %s: %w", method, path, err)

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -216,6 +217,21 @@ func TestEveryRouteSucceeds(t *testing.T) {
 			res.JSON(t, &c)
 			comment = fmt.Sprint(c.ID)
 		}
+	}
+	// The related-issue endpoints answer only API version 2026-03-10
+	// (rest/related.go).
+	v2026 := http.Header{"X-GitHub-Api-Version": {"2026-03-10"}}
+	for _, s := range []step{
+		{"POST", repo + "/issues/2/related", tokAlice, map[string]any{"issue_id": id(22)}, 201},
+		{"GET", repo + "/issues/22/related", tokCarol, nil, 200},
+		{"DELETE", repo + fmt.Sprintf("/issues/22/related/%d", id(2)), tokAlice, nil, 200},
+	} {
+		res := w.srv.Do(t, s.method, s.path, s.token, s.body, v2026)
+		if res.Status != s.want || res.Operation == "" {
+			t.Errorf("%s %s (2026-03-10): status %d, want %d, operation %q: %s", s.method, s.path, res.Status, s.want, res.Operation, res.Body)
+			continue
+		}
+		succeeded[res.Operation] = true
 	}
 	for _, r := range w.srv.Emu.Routes() {
 		if !succeeded[r] {

@@ -3,6 +3,7 @@ package graphql
 import (
 	"fmt"
 	"net/url"
+	"slices"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
@@ -25,7 +26,24 @@ func registerIssueParts(r *resolvers) {
 		return x.webURL("/" + repo.FullName() + "/labels/" + url.PathEscape(l.Name)), nil
 	})
 
+	// A label's and a milestone's issues: those of its repository that
+	// carry it, pull requests left out (they are PullRequest connections).
+	resolveArgs(r, "Label.issues", func(x *gqlContext, l *state.Label, a issueListArgs) (any, error) {
+		repo := repoOfLabel(x.st, l)
+		if repo == nil {
+			return nil, fmt.Errorf("emulator: label %s belongs to no repository", l.NodeID)
+		}
+		return listIssues(x, repo, a, func(is *state.Issue) bool { return slices.Contains(is.Labels, l) })
+	})
+
 	objectType(r, func(*state.Milestone) string { return "Milestone" })
+	resolveArgs(r, "Milestone.issues", func(x *gqlContext, m *state.Milestone, a issueListArgs) (any, error) {
+		repo := repoOfMilestone(x.st, m)
+		if repo == nil {
+			return nil, fmt.Errorf("emulator: milestone %s belongs to no repository", m.NodeID)
+		}
+		return listIssues(x, repo, a, func(is *state.Issue) bool { return is.Milestone == m })
+	})
 	resolve(r, "Milestone.id", func(_ *gqlContext, m *state.Milestone) (any, error) { return m.NodeID, nil })
 	resolve(r, "Milestone.number", func(_ *gqlContext, m *state.Milestone) (any, error) { return m.Number, nil })
 	resolve(r, "Milestone.title", func(_ *gqlContext, m *state.Milestone) (any, error) { return m.Title, nil })

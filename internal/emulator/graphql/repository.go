@@ -94,7 +94,7 @@ func registerRepository(r *resolvers) {
 		}
 		return "PUBLIC", nil
 	})
-	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoHasIssues, nil })
+	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, repo *state.Repo) (any, error) { return !repo.IssuesDisabled, nil })
 	resolve(r, t+".hasWikiEnabled", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoHasWiki, nil })
 	resolve(r, t+".hasProjectsEnabled", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoHasProjects, nil })
 	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoMergeCommit, nil })
@@ -146,14 +146,7 @@ func registerRepository(r *resolvers) {
 		return is, nil
 	})
 	resolveArgs(r, t+".issues", func(x *gqlContext, repo *state.Repo, a issueListArgs) (any, error) {
-		list := filterIssues(repo, false, a.issuesArgs)
-		if f := a.FilterBy; f != nil {
-			if f.ViewerSubscribed {
-				return nil, errViewerSubscribed
-			}
-			list = slices.DeleteFunc(list, func(is *state.Issue) bool { return !f.match(is) })
-		}
-		return pageOf(x, list, a.connArgs)
+		return listIssues(x, repo, a, func(*state.Issue) bool { return true })
 	})
 	// Repository.pullRequests is served with the pull requests (pulls.go).
 
@@ -204,6 +197,20 @@ func registerRepository(r *resolvers) {
 		}
 		return pageOf(x, list, a)
 	})
+}
+
+// listIssues answers an IssueConnection field (Repository.issues,
+// Label.issues, Milestone.issues): the repository's issues that belong to
+// the parent (in), filtered and ordered by the arguments.
+func listIssues(x *gqlContext, repo *state.Repo, a issueListArgs, in func(*state.Issue) bool) (any, error) {
+	list := slices.DeleteFunc(filterIssues(repo, false, a.issuesArgs), func(is *state.Issue) bool { return !in(is) })
+	if f := a.FilterBy; f != nil {
+		if f.ViewerSubscribed {
+			return nil, errViewerSubscribed
+		}
+		list = slices.DeleteFunc(list, func(is *state.Issue) bool { return !f.match(is) })
+	}
+	return pageOf(x, list, a.connArgs)
 }
 
 // filterIssues lists a repository's live issues (or pull requests) that

@@ -231,6 +231,7 @@ func TestGraphQL(t *testing.T) {
 		{"GhIssueView", testGraphQLGhIssueView},
 		{"LabelMutations", testGraphQLLabelMutations},
 		{"LabelsByIssueCount", testGraphQLLabelsByIssueCount},
+		{"LabelAndMilestoneIssues", testGraphQLLabelAndMilestoneIssues},
 		{"CustomIssueFields", testGraphQLCustomIssueFields},
 		{"ClosedByPullRequests", testGraphQLClosedByPullRequests},
 		{"Teams", testGraphQLTeams},

@@ -147,7 +147,7 @@ func (c *call) repoJSON(r *state.Repo, full bool) repoJSON {
 		SubscriptionURL: u + "/subscription", TagsURL: u + "/tags", TeamsURL: u + "/teams", TreesURL: u + "/git/trees{/sha}",
 		CloneURL: web + ".git", HooksURL: u + "/hooks", SvnURL: web, DefaultBranch: state.RepoDefaultBranch,
 		OpenIssuesCount: open, OpenIssues: open, Topics: []string{},
-		HasIssues: state.RepoHasIssues, HasProjects: state.RepoHasProjects, HasWiki: state.RepoHasWiki, HasDownloads: state.RepoHasDownloads,
+		HasIssues: !r.IssuesDisabled, HasProjects: state.RepoHasProjects, HasWiki: state.RepoHasWiki, HasDownloads: state.RepoHasDownloads,
 		Visibility: visibility, PushedAt: &updated, CreatedAt: &created, UpdatedAt: &updated,
 		Permissions: &permsJSON{Admin: p >= state.PermAdmin, Maintain: p >= state.PermAdmin, Push: p >= state.PermWrite, Triage: p >= state.PermTriage, Pull: p >= state.PermRead},
 	}

@@ -128,6 +128,7 @@ func SeedDemo(s *state.State) error {
 	sd.seedIssueFields(w)
 	sd.seedPullActivity(w)
 	sd.seedReleases(w)
+	sd.seedDevelopment(w)
 	sd.seedProjects(w, servingNow)
 	for _, r := range []*state.Repo{w.widgets, w.gadgets, w.notes} {
 		for _, is := range r.Issues {

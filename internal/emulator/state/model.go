@@ -98,6 +98,12 @@ type Repo struct {
 	Private     bool
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+	// IssuesDisabled turns the repository's issues off (Settings >
+	// Features): REST's has_issues and GraphQL's hasIssuesEnabled say so.
+	// The issue endpoints still answer: what GitHub answers them then is
+	// not modelled (its OpenAPI description gives 410 to some and not to
+	// others).
+	IssuesDisabled bool
 
 	Issues        []*Issue // index i holds issue number i+1
 	Labels        []*Label
@@ -119,12 +125,12 @@ type Repo struct {
 
 // Repository settings the emulator does not model are those of a new
 // repository on GitHub, answered alike by REST (default_branch, has_*) and
-// GraphQL (defaultBranchRef, has*Enabled, *Allowed): issues, wiki and
-// projects on, and all three merge methods allowed. A fork's parent is
+// GraphQL (defaultBranchRef, has*Enabled, *Allowed): wiki and projects
+// on, and all three merge methods allowed. Issues are on unless
+// Repo.IssuesDisabled. A fork's parent is
 // Repo.Parent.
 const (
 	RepoDefaultBranch = "main"
-	RepoHasIssues     = true
 	RepoHasWiki       = true
 	RepoHasProjects   = true
 	RepoMergeCommit   = true
@@ -204,6 +210,7 @@ type Issue struct {
 	SubIssues []*Issue // in priority order
 	BlockedBy []*Issue
 	Blocking  []*Issue
+	Related   []*Issue // symmetric: each is in the other's list (related.go)
 	// DuplicateOf is the issue this one was marked a duplicate of
 	// (closeIssue's duplicateIssueId).
 	DuplicateOf *Issue

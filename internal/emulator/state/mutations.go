@@ -473,6 +473,7 @@ func (s *State) DeleteIssue(is *Issue) {
 		b.BlockedBy = slices.DeleteFunc(b.BlockedBy, func(x *Issue) bool { return x == is })
 	}
 	is.BlockedBy, is.Blocking = nil, nil
+	dropRelated(is)
 	delete(s.nodes, is.NodeID)
 }
 

@@ -22,6 +22,9 @@ type Call struct {
 	Resource string         // the rate-limit budget charged: core, search or graphql
 	Req      *http.Request
 	W        http.ResponseWriter // buffered: the server adds headers after the handler
+	// GHES is the GitHub Enterprise Server version the request is answered
+	// as (Options.GHESVersion, through /api/v3), "" for GitHub.com.
+	GHES string
 	// TimedOut is set when an injected fault makes a search run out of
 	// time: it answers with part of its matches and incomplete_results.
 	TimedOut bool

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -55,10 +56,13 @@ func (Nullable[T]) JSONSchema() (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &jsonschema.Schema{
-		AnyOf:       []*jsonschema.Schema{value, {Type: "null"}},
-		Description: "null clears; absent leaves as is",
-	}, nil
+	desc := "null clears; absent leaves as is"
+	// A bare type is listed as a type pair, ["integer","null"], which says
+	// the same as an anyOf of two schemas in fewer bytes of tools/list.
+	if bare := (jsonschema.Schema{Type: value.Type}); value.Type != "" && reflect.DeepEqual(*value, bare) {
+		return &jsonschema.Schema{Types: []string{value.Type, "null"}, Description: desc}, nil
+	}
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{value, {Type: "null"}}, Description: desc}, nil
 }
 
 var _ tooldef.SelfDescribing = Nullable[int]{}

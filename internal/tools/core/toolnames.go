@@ -13,6 +13,8 @@ const (
 	NameListIssueItems   = "github_list_issue_items"
 	NameListRepoMetadata = "github_list_repo_metadata"
 	NameLinkIssues       = "github_link_issues"
+	NameBulkUpdateIssues = "github_bulk_update_issues"
+	NameGetOverview      = "github_get_overview"
 
 	NameManageLabels     = "github_manage_labels"
 	NameManageMilestones = "github_manage_milestones"

@@ -51,6 +51,7 @@ func (s *Tools) AddComment() tooldef.Spec {
 		Title:       "Add a comment",
 		Description: "Comment on an issue.",
 		Mode:        tooldef.Write,
+		Unlisted:    []string{"issue_number"}, // the argument, repeated
 		Run:         func(ctx context.Context, in AddCommentIn) (AddCommentOut, error) { return s.addComment(ctx, in, guard) },
 	}
 }

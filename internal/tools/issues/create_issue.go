@@ -17,13 +17,13 @@ type CreateIssueIn struct {
 	Owner             string               `json:"owner"`
 	Repo              string               `json:"repo"`
 	Title             string               `json:"title"`
-	Body              string               `json:"body,omitempty" jsonschema:"absent: empty"`
-	Labels            []string             `json:"labels,omitempty" jsonschema:"absent: none"`
-	Assignees         []string             `json:"assignees,omitempty" jsonschema:"absent: none"`
-	Milestone         core.MilestoneNumber `json:"milestone,omitempty" jsonschema:"absent: none"`
-	Type              string               `json:"type,omitempty" jsonschema:"absent: none"`
-	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty" jsonschema:"absent: none"`
-	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it; absent: none"`
+	Body              string               `json:"body,omitempty"`
+	Labels            []string             `json:"labels,omitempty"`
+	Assignees         []string             `json:"assignees,omitempty"`
+	Milestone         core.MilestoneNumber `json:"milestone,omitempty"`
+	Type              string               `json:"type,omitempty"`
+	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty"`
+	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it"`
 	Project           *projects.Placement  `json:"project,omitempty"`
 }
 
@@ -70,10 +70,11 @@ type CreateIssueOut struct {
 func (s *Tools) CreateIssue() tooldef.Spec {
 	guard := &core.KeyGuard{}
 	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
-		Name:        core.NameCreateIssue,
-		Toolset:     Toolset,
-		Title:       "Create an issue",
-		Description: "Open an issue; unknown names write nothing.",
+		Name:    core.NameCreateIssue,
+		Toolset: Toolset,
+		Title:   "Create an issue",
+		// "Absent: none" is said once here, for every optional field.
+		Description: "Open an issue; absent: none; unknown names write nothing.",
 		Mode:        tooldef.Write,
 		Keep:        triageState("issue"),
 		Outline:     []string{"issue.parent"},

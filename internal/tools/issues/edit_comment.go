@@ -150,6 +150,7 @@ func (s *Tools) EditComment() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
+		Unlisted:    []string{"comment_id"}, // the argument, repeated when deleted
 		Run:         s.editComment,
 	}
 }

@@ -109,7 +109,7 @@ type GetIssueIn struct {
 	Repo           string           `json:"repo"`
 	IssueNumber    core.IssueNumber `json:"issue_number"`
 	Detail         Detail           `json:"detail,omitempty" jsonschema:"default full"`
-	CommentsCursor string           `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor; absent: page 1"`
+	CommentsCursor string           `json:"comments_cursor,omitempty" jsonschema:"comments_next_cursor"`
 }
 
 // Validate checks the names before they reach a request path.

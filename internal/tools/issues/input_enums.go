@@ -69,7 +69,7 @@ type Relation string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Relation) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("sub_issue", "blocked_by"), nil
+	return core.Enum("sub_issue", "blocked_by", "related"), nil
 }
 
 // LinkAction is what github_link_issues does to a link.
@@ -85,7 +85,7 @@ type Collection string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Collection) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("comments", "sub_issues", "blocked_by", "blocking", "timeline", "linked_prs"), nil
+	return core.Enum("comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs"), nil
 }
 
 // MetadataKind names the repository metadata to list.

@@ -157,8 +157,10 @@ func (s *Tools) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOut,
 		err = l.subIssue(ctx)
 	case in.Relation == "blocked_by":
 		err = l.blockedBy(ctx)
+	case in.Relation == "related":
+		err = l.related(ctx)
 	default:
-		err = contract.Errorf(contract.CodeInvalidField, "unknown relation").WithField("relation", "must be sub_issue or blocked_by")
+		err = contract.Errorf(contract.CodeInvalidField, "unknown relation").WithField("relation", "must be sub_issue, blocked_by or related")
 	}
 	if err != nil {
 		return LinkIssuesOut{}, err
@@ -409,7 +411,7 @@ func (l *linker) writeFailed(err error) error {
 		e.Message = fmt.Sprintf("GitHub refused to %s the %s link between #%d and #%d: %s", in.Action, in.Relation, in.IssueNumber, in.TargetIssueNumber, why)
 		e.WithField("target_issue_number", "GitHub refused this link (a cycle, a pull request, another owner, or a limit)")
 		e.WithRepair(contract.Repair{NextStep: "pick another target_issue_number; GitHub will refuse this link again",
-			Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[Relation]Collection{"sub_issue": "sub_issues", "blocked_by": "blocked_by"}[in.Relation]}})
+			Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[Relation]Collection{"sub_issue": "sub_issues", "blocked_by": "blocked_by", "related": "related"}[in.Relation]}})
 	case e.Code == contract.CodeNotFound:
 		e.Code = contract.CodeIssueNotFound
 		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
@@ -431,10 +433,11 @@ func (s *Tools) LinkIssues() tooldef.Spec {
 		Name:        core.NameLinkIssues,
 		Toolset:     Toolset,
 		Title:       "Link issues",
-		Description: "Edit a sub-issue or blocked-by link; already so: no_op.",
+		Description: "Edit an issue link; already so: no_op.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
+		Unlisted:    []string{"done"}, // true on every success
 		Run:         s.linkIssues,
 	}
 }

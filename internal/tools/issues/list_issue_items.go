@@ -18,7 +18,7 @@ type ListIssueItemsIn struct {
 	IssueNumber core.IssueNumber `json:"issue_number"`
 	Collection  Collection       `json:"collection"`
 	PageSize    core.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor      string           `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+	Cursor      string           `json:"cursor,omitempty" jsonschema:"next_cursor"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -26,7 +26,9 @@ func (in *ListIssueItemsIn) Validate() *contract.Error { return core.CheckNames(
 
 // IssueItem is one row of any collection; fields appear by collection:
 // comments {id, author, body, at, edited, removed}; sub_issues, blocked_by,
-// blocking and linked_prs {number, repo, title, state}; timeline {event,
+// blocking, related and linked_prs {number, repo, title, state};
+// development {kind: branch, name, repo, url} and {kind: pull_request,
+// number, repo, title, state (open, closed, merged), draft, url}; timeline {event,
 // actor, at} and, by event, label, assignee, milestone, from/to (renamed),
 // reason (closed, locked), id (commented: the comment id) or number/repo/
 // title/state (the other issue of a sub-issue, dependency or reference).
@@ -49,6 +51,10 @@ type IssueItem struct {
 	From      string `json:"from,omitempty"`
 	To        string `json:"to,omitempty"`
 	Reason    string `json:"reason,omitempty"`
+	Kind      string `json:"kind,omitempty" jsonschema:"development: branch or pull_request"`
+	Name      string `json:"name,omitempty"`
+	URL       string `json:"url,omitempty"`
+	Draft     bool   `json:"draft,omitempty"`
 }
 
 // ListIssueItemsOut is one page of an issue's collection.
@@ -58,7 +64,7 @@ type ListIssueItemsOut struct {
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }
 
-var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking", "timeline", "linked_prs"}
+var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs"}
 
 // linkedPRPages bounds how many timeline pages (of 100 events) one
 // linked_prs call scans; the cursor continues the scan.
@@ -112,10 +118,13 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 			}
 			return row
 		})
-	case "sub_issues", "blocked_by", "blocking":
+	case "sub_issues", "blocked_by", "blocking", "related":
 		list := map[string]func(context.Context, string, string, int, gh.ListOptions) ([]*gh.Issue, github.Meta, error){
-			"sub_issues": c.ListSubIssues, "blocked_by": c.ListBlockedBy, "blocking": c.ListBlocking}[string(in.Collection)]
+			"sub_issues": c.ListSubIssues, "blocked_by": c.ListBlockedBy, "blocking": c.ListBlocking, "related": c.ListRelated}[string(in.Collection)]
 		issues, meta, lerr := list(ctx, in.Owner, in.Repo, int(in.IssueNumber), o)
+		if lerr != nil && in.Collection == "related" {
+			lerr = relatedUnsupported(ctx, c, in.Owner, in.Repo, int(in.IssueNumber), lerr)
+		}
 		out.Items, next, err = listRows(issues, meta, lerr, func(is *gh.Issue) IssueItem {
 			row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), State: is.GetState()}
 			cleanTitle(&row, is.GetTitle())
@@ -139,6 +148,13 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 			}
 			return row
 		})
+	case "development":
+		var more bool
+		out.Items, more, err = s.development(ctx, c, in)
+		if more {
+			out.Truncated = true
+			out.TruncationHint = fmt.Sprintf("only the first %d linked branches and %d closing pull requests are listed", developmentCap, developmentCap)
+		}
 	case "linked_prs":
 		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, int(in.IssueNumber), pg.Page)
 	default:
@@ -199,7 +215,7 @@ func (s *Tools) ListIssueItems() tooldef.Spec {
 		Name:        core.NameListIssueItems,
 		Toolset:     Toolset,
 		Title:       "List issue items",
-		Description: "An issue's items by collection, paged.",
+		Description: "An issue's items by collection.",
 		Mode:        tooldef.Read,
 		Run:         s.listIssueItems,
 	}

@@ -17,7 +17,7 @@ type ListRepoMetadataIn struct {
 	Repo     string        `json:"repo"`
 	Kind     MetadataKind  `json:"kind"`
 	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 100"`
-	Cursor   string        `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+	Cursor   string        `json:"cursor,omitempty" jsonschema:"next_cursor"`
 }
 
 // Validate checks the names before they reach a request path.
@@ -104,7 +104,7 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 		}
 	case "templates":
 		var truncated bool
-		out.Items, truncated, err = listTemplates(ctx, c, in.Owner, in.Repo)
+		out.Items, truncated, err = listTemplates(ctx, c, in.Owner, in.Repo, templateRead{max: maxTemplates})
 		if truncated {
 			out.Truncated = true
 			out.TruncationHint = fmt.Sprintf("only the first %d templates were read", maxTemplates)
@@ -164,6 +164,7 @@ func (s *Tools) ListRepoMetadata() tooldef.Spec {
 		Title:       "List repo metadata",
 		Description: "A repo's valid values for issue fields, by kind.",
 		Mode:        tooldef.Read,
+		Unlisted:    []string{"kind"}, // the argument, repeated
 		Run:         s.listRepoMetadata,
 	}
 }

@@ -29,6 +29,9 @@ type preflight struct {
 	milestone   int // 0: none to check
 	types       bool
 	assignees   []string
+	// issues are the issues a bulk edit reads, each under its own alias
+	// in the same request (see runIssues).
+	issues []int
 }
 
 // preflightResult is what the preflight found. Maps are keyed by the
@@ -43,6 +46,10 @@ type preflightResult struct {
 	milestone                    *gh.Milestone
 	types                        map[string]string
 	assignable                   map[string]string
+	// issues holds preflight.issues found as issues, by number; notIssues
+	// the refusal for each number that is missing or a pull request.
+	issues    map[int]*gh.Issue
+	notIssues map[int]*contract.Error
 }
 
 // issueSelection is the editable state IssueVersion hashes, plus what the
@@ -66,7 +73,7 @@ func withMilestone(m *gh.Milestone) *preflightResult {
 }
 
 func (p preflight) empty() bool {
-	return p.issue == 0 && p.parent == 0 && len(p.labels) == 0 && p.milestone == 0 && !p.types && len(p.assignees) == 0
+	return p.issue == 0 && p.parent == 0 && len(p.labels) == 0 && p.milestone == 0 && !p.types && len(p.assignees) == 0 && len(p.issues) == 0
 }
 
 // document builds the query and its variables. Names travel as variables,
@@ -106,6 +113,13 @@ func (p preflight) document() (string, map[string]any) {
 		vars[v] = login
 		params = append(params, "$"+v+": String!")
 		sel = append(sel, fmt.Sprintf("%s: assignableUsers(query: $%s, first: 20) { nodes { login } }", v, v))
+	}
+	for i, n := range p.issues {
+		v := fmt.Sprintf("i%d", i)
+		vars[v] = n
+		params = append(params, "$"+v+": Int!")
+		sel = append(sel, fmt.Sprintf("%s: issue(number: $%s) { %s }", v, v, issueSelection),
+			fmt.Sprintf("k%d: issueOrPullRequest(number: $%s) { __typename }", i, v))
 	}
 	doc := "query(" + strings.Join(params, ", ") + ") { repository(owner: $owner, name: $repo) { " +
 		strings.Join(sel, " ") + " } }"
@@ -261,10 +275,17 @@ func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult,
 			return nil, notAnIssue(err, r["parentKind"], p.owner, p.repo, p.parent, "parent_issue_number")
 		}
 	}
+	out := newPreflightResult()
+	if r != nil && len(p.issues) > 0 {
+		// A number that is not an issue fails its own item of a bulk
+		// edit; GitHub's error for it does not fail the others.
+		if err = p.readIssues(r, out, err); err != nil {
+			return nil, err
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := newPreflightResult()
 	if p.issue > 0 {
 		var g gqlIssue
 		if err := decodeRaw(r["issue"], &g); err != nil {
@@ -348,6 +369,29 @@ func (p preflight) run(ctx context.Context, c *github.Client) (*preflightResult,
 		}
 	}
 	return out, nil
+}
+
+// readIssues reads the answer for p.issues into out. err is the request's
+// error, which GitHub sends beside the data when a number is not an
+// issue; it is returned only when no number explains it.
+func (p preflight) readIssues(r map[string]json.RawMessage, out *preflightResult, err error) error {
+	out.issues, out.notIssues = map[int]*gh.Issue{}, map[int]*contract.Error{}
+	for i, n := range p.issues {
+		raw, kind := r[fmt.Sprintf("i%d", i)], r[fmt.Sprintf("k%d", i)]
+		if isNull(raw) {
+			out.notIssues[n] = bulkNotAnIssue(kind, p.owner, p.repo, n)
+			continue
+		}
+		var g gqlIssue
+		if e := decodeRaw(raw, &g); e != nil {
+			return e
+		}
+		out.issues[n] = g.rest()
+	}
+	if len(out.notIssues) > 0 {
+		return nil
+	}
+	return err
 }
 
 func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }

@@ -22,7 +22,7 @@ import (
 // placeFollowUp is the call that finishes a placement.
 func placeFollowUp(owner, repo string, number int, p *projects.Placement) *contract.Repair {
 	return &contract.Repair{NextStep: fmt.Sprintf("put #%d on the board with this call; do not repeat the issue write", number),
-		Tool: core.NameUpdateIssue, Arguments: UpdateIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number), Project: p}}
+		Tool: core.NameUpdateIssue, Arguments: UpdateIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number), IssueChanges: IssueChanges{Project: p}}}
 }
 
 // placeFailed is the partial success of an issue write whose placement

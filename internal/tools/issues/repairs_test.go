@@ -35,8 +35,8 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		{"label with a comma", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"a,b"}}, false},
 		{"label with a quote", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{`say "hi"`}}, false},
 		{"bad date", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
-		{"empty label set", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Labels: &issues.LabelsEdit{Set: []string{}}}, false},
-		{"add and remove one label", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}, false},
+		{"empty label set", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Set: []string{}}}}, false},
+		{"add and remove one label", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}}, false},
 		{"version never issued", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
 		{"lock reason without lock", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, LockReason: "resolved"}, true},
 		{"empty key", core.NameAddComment, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"body":"x","idempotency_key":""}`, plainIssue), false},
@@ -111,7 +111,7 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 func TestPullRequestNumbers(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	pr := emulator.DemoFirstPull
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(pr), Labels: &issues.LabelsEdit{Add: []string{"question"}}})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(pr), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
 	if !out.Issue.IsPR || !slices.Contains(out.Issue.Labels, "question") || out.Version != ciVersion(t, env, pr) {
 		t.Fatalf("labelling PR #%d: %+v", pr, out)
 	}

@@ -17,21 +17,21 @@ import (
 
 // SearchIssuesIn are github_search_issues' arguments.
 type SearchIssuesIn struct {
-	Owner        string        `json:"owner,omitempty" jsonschema:"absent: all"`
-	Repo         string        `json:"repo,omitempty" jsonschema:"needs owner; absent: all"`
-	Query        string        `json:"query,omitempty" jsonschema:"text, qualifiers; absent: any"`
+	Owner        string        `json:"owner,omitempty"`
+	Repo         string        `json:"repo,omitempty" jsonschema:"needs owner"`
+	Query        string        `json:"query,omitempty" jsonschema:"text, qualifiers"`
 	State        SearchState   `json:"state,omitempty" jsonschema:"default open"`
-	Labels       SearchLabels  `json:"labels,omitempty" jsonschema:"all these; absent: any"`
+	Labels       SearchLabels  `json:"labels,omitempty" jsonschema:"all these"`
 	NoLabels     bool          `json:"no_labels,omitempty" jsonschema:"default false"`
-	Assignee     string        `json:"assignee,omitempty" jsonschema:"login or none; absent: any"`
-	Author       string        `json:"author,omitempty" jsonschema:"login; absent: any"`
-	UpdatedAfter string        `json:"updated_after,omitempty" jsonschema:"date/RFC 3339; absent: any"`
+	Assignee     string        `json:"assignee,omitempty" jsonschema:"login or none"`
+	Author       string        `json:"author,omitempty" jsonschema:"login"`
+	UpdatedAfter string        `json:"updated_after,omitempty" jsonschema:"date/RFC 3339"`
 	IncludePRs   bool          `json:"include_prs,omitempty" jsonschema:"default false"`
 	Sort         SearchSort    `json:"sort,omitempty" jsonschema:"default best_match"`
 	Order        SortOrder     `json:"order,omitempty" jsonschema:"default desc"`
 	Detail       Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 	PageSize     core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor       string        `json:"cursor,omitempty" jsonschema:"next_cursor; absent: page 1"`
+	Cursor       string        `json:"cursor,omitempty" jsonschema:"next_cursor"`
 }
 
 // Validate checks rules that span fields.
@@ -397,10 +397,12 @@ func (s *Tools) noteWithheld(out *SearchIssuesOut, withheld int) {
 // SearchIssues is github_search_issues.
 func (s *Tools) SearchIssues() tooldef.Spec {
 	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
-		Name:        core.NameSearchIssues,
-		Toolset:     Toolset,
-		Title:       "Search issues",
-		Description: "Issues in a repo, an owner's or all; detail=full adds bodies.",
+		Name:    core.NameSearchIssues,
+		Toolset: Toolset,
+		Title:   "Search issues",
+		// "Absent: any" is said once here, for every filter (and
+		// owner and repo) that gives no default of its own.
+		Description: "Issues in a repo, an owner's or all; absent: any; detail=full adds bodies.",
 		Mode:        tooldef.Read,
 		Keep:        triageState("items[]"),
 		Run:         s.searchIssues,

@@ -30,10 +30,29 @@ type templateHead struct {
 	Labels      yaml.Node `yaml:"labels"`
 }
 
+// templateRead bounds and reports a listTemplates call.
+type templateRead struct {
+	// max is how many template files may be read.
+	max int
+	// repoKnown says the repository is known to exist, so a missing
+	// directory needs no second request to tell it from a missing
+	// repository.
+	repoKnown bool
+	// sent, when set, is told of each request made: the path read, ""
+	// for the repository itself.
+	sent func(path string)
+}
+
 // listTemplates reads the repository's issue templates: one request for
 // the directory, one per template file. config.yml (the chooser's
 // settings) is not a template.
-func listTemplates(ctx context.Context, c *github.Client, owner, repo string) ([]RepoMetaItem, bool, error) {
+func listTemplates(ctx context.Context, c *github.Client, owner, repo string, rd templateRead) ([]RepoMetaItem, bool, error) {
+	sent := func(p string) {
+		if rd.sent != nil {
+			rd.sent(p)
+		}
+	}
+	sent(templateDir)
 	dir, _, err := c.ListDirectory(ctx, owner, repo, templateDir)
 	if err != nil {
 		if e := core.MapError(err); e == nil || e.Code != contract.CodeNotFound {
@@ -41,9 +60,12 @@ func listTemplates(ctx context.Context, c *github.Client, owner, repo string) ([
 		}
 		// GitHub answers 404 alike for a missing directory and a missing
 		// (or invisible) repository; only the repository read tells them
-		// apart, so it is made on this path alone.
-		if _, _, rerr := c.GetRepo(ctx, owner, repo); rerr != nil {
-			return nil, false, rerr
+		// apart, so it is made on this path alone, when still in doubt.
+		if !rd.repoKnown {
+			sent("")
+			if _, _, rerr := c.GetRepo(ctx, owner, repo); rerr != nil {
+				return nil, false, rerr
+			}
 		}
 		return nil, false, nil // the repository has no templates
 	}
@@ -53,10 +75,11 @@ func listTemplates(ctx context.Context, c *github.Client, owner, repo string) ([
 		if f.Type != "file" || !isTemplateFile(f.Name) {
 			continue
 		}
-		if len(out) == maxTemplates {
+		if len(out) == rd.max {
 			truncated = true
 			break
 		}
+		sent(f.Path)
 		file, _, err := c.GetFile(ctx, owner, repo, f.Path)
 		if err != nil {
 			return nil, false, err

@@ -28,5 +28,7 @@ func Specs(s *core.Service) []tooldef.Spec {
 		t.ListIssueItems(),
 		t.ListRepoMetadata(),
 		t.LinkIssues(),
+		t.BulkUpdateIssues(),
+		t.GetOverview(),
 	}
 }

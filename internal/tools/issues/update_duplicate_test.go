@@ -44,7 +44,7 @@ func TestUpdateIssueDuplicateOf(t *testing.T) {
 	}{
 		{issues.UpdateIssueIn{DuplicateOf: 99999}, contract.CodeIssueNotFound},
 		{issues.UpdateIssueIn{DuplicateOf: n}, contract.CodeSelfLink},
-		{issues.UpdateIssueIn{DuplicateOf: core.IssueNumber(original), State: "closed", StateReason: "not_planned"}, contract.CodeInvalidField},
+		{issues.UpdateIssueIn{DuplicateOf: core.IssueNumber(original), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "not_planned"}}, contract.CodeInvalidField},
 	} {
 		c.in.Owner, c.in.Repo, c.in.IssueNumber = "acme", "widgets", n
 		e := wireEnvelope(t, env.Call(t, core.NameUpdateIssue, c.in), true)

@@ -13,23 +13,35 @@ import (
 // UpdateIssueIn are github_update_issue's arguments. Absent fields are left
 // as they are.
 type UpdateIssueIn struct {
-	Owner           string                `json:"owner"`
-	Repo            string                `json:"repo"`
-	IssueNumber     core.IssueNumber      `json:"issue_number"`
-	Title           *string               `json:"title,omitempty" jsonschema:"absent: kept"`
-	Body            *string               `json:"body,omitempty" jsonschema:"empty clears; absent: kept"`
-	State           IssueState            `json:"state,omitempty" jsonschema:"absent: kept"`
-	StateReason     StateReason           `json:"state_reason,omitempty" jsonschema:"needs state; absent: kept"`
-	Labels          *LabelsEdit           `json:"labels,omitempty" jsonschema:"absent parts: kept"`
-	Assignees       *AssigneesEdit        `json:"assignees,omitempty" jsonschema:"absent parts: kept"`
-	Milestone       core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"null clears; absent: kept"`
-	Type            core.Nullable[string] `json:"type,omitzero" jsonschema:"null clears; absent: kept"`
-	Locked          *bool                 `json:"locked,omitempty" jsonschema:"absent: kept"`
-	LockReason      LockReason            `json:"lock_reason,omitempty" jsonschema:"needs locked; absent: none"`
-	DuplicateOf     core.IssueNumber      `json:"duplicate_of,omitempty" jsonschema:"closes as duplicate of it; absent: no"`
-	DuplicateOfRepo string                `json:"duplicate_of_repo,omitempty" jsonschema:"owner/name; absent: same"`
-	ExpectedVersion string                `json:"expected_version,omitempty" jsonschema:"conflict if stale; absent: no check"`
-	Project         *projects.Placement   `json:"project,omitempty"`
+	Owner       string           `json:"owner"`
+	Repo        string           `json:"repo"`
+	IssueNumber core.IssueNumber `json:"issue_number"`
+	Title       *string          `json:"title,omitempty"`
+	Body        *string          `json:"body,omitempty" jsonschema:"empty clears"`
+	IssueChanges
+	Locked          *bool            `json:"locked,omitempty"`
+	LockReason      LockReason       `json:"lock_reason,omitempty" jsonschema:"needs locked; absent: none"`
+	DuplicateOf     core.IssueNumber `json:"duplicate_of,omitempty" jsonschema:"closes as its duplicate"`
+	DuplicateOfRepo string           `json:"duplicate_of_repo,omitempty" jsonschema:"owner/name; absent: same"`
+	ExpectedVersion string           `json:"expected_version,omitempty" jsonschema:"conflict if stale; absent: no check"`
+}
+
+// IssueChanges are the edits github_update_issue shares with
+// github_bulk_update_issues, which applies them to many issues at once.
+// An edit that makes sense for a batch of issues belongs here, so both
+// tools take it; title, body, locking and duplicates stay per issue.
+// On the wire its fields sit among UpdateIssueIn's own (it is embedded).
+// Absent fields are kept (the tools' descriptions say so once).
+type IssueChanges struct {
+	State       IssueState            `json:"state,omitempty"`
+	StateReason StateReason           `json:"state_reason,omitempty" jsonschema:"needs state"`
+	Labels      *LabelsEdit           `json:"labels,omitempty"`
+	Assignees   *AssigneesEdit        `json:"assignees,omitempty"`
+	Milestone   core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"null clears"`
+	Type        core.Nullable[string] `json:"type,omitzero" jsonschema:"null clears"`
+	// Project puts the issue on a board with field values (see
+	// projects.Placement).
+	Project *projects.Placement `json:"project,omitempty"`
 }
 
 // AssigneesEdit changes who is assigned.
@@ -185,7 +197,9 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Name:    core.NameUpdateIssue,
 		Toolset: Toolset,
 		Title:   "Update an issue",
-		Description: "Edit an issue. add/remove/swap touch only names given; set replaces all; " +
+		// "Absent: kept" is said once here, for every field and part
+		// (labels.add, ...) that says nothing else about its absence.
+		Description: "Edit an issue; absent: kept. add/remove/swap touch only names given; set replaces all; " +
 			"unknown names refused.",
 		Mode:        tooldef.Write,
 		Destructive: true,

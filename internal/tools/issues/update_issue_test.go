@@ -56,7 +56,7 @@ func TestUpdateIssueSwapStatusLabelAtMinimum(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Swap me", Labels: []string{"bug", "status: triage", "priority: high"}})
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "Status: ", To: "STATUS: in progress"}}})
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "Status: ", To: "STATUS: in progress"}}}})
 	// The REST minimum: read the issue (here one GraphQL request that also
 	// checks the new label exists), add, remove. No PUT of the whole set.
 	ciWantCalls(t, env, "swap a status label",
@@ -91,12 +91,12 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 
 	// Another writer adds a label the agent never saw; add and remove keep it.
 	if res := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Add: []string{"help wanted"}}}); res.IsError {
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"help wanted"}}}}); res.IsError {
 		t.Fatal(string(res.JSON))
 	}
 	env.Upstream()
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Add: []string{"Documentation", "BUG"}, Remove: []string{"area: API", "wontfix"}}})
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"Documentation", "BUG"}, Remove: []string{"area: API", "wontfix"}}}})
 	labels, _ := ciIssue(env, n)
 	if !slices.Equal(labels, []string{"bug", "documentation", "help wanted"}) {
 		t.Fatalf("labels: %v", labels)
@@ -112,7 +112,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 
 	// Asking for what is already so is a successful no-op that writes nothing.
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"area: api"}}})
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"area: api"}}}})
 	if !out.NoOp || len(out.ChangedFields) != 0 || len(out.Notes) != 2 {
 		t.Fatalf("no-op: %+v", out)
 	}
@@ -120,7 +120,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 
 	// set replaces the whole set, in one PATCH after the read.
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Set: []string{"Enhancement", "bug"}}})
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Set: []string{"Enhancement", "bug"}}}})
 	if labels, _ := ciIssue(env, n); !slices.Equal(labels, []string{"bug", "enhancement"}) {
 		t.Fatalf("set: %v", labels)
 	}
@@ -131,7 +131,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Typo", Labels: []string{"bug"}})
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Title: ptrTo("Typo fixed"), Labels: &issues.LabelsEdit{Add: []string{"priorty: high"}}}).Envelope(t)
+		Title: ptrTo("Typo fixed"), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"priorty: high"}}}}).Envelope(t)
 	if e.Code != contract.CodeLabelNotFound || e.Settlement != contract.NotStarted || e.Repair == nil ||
 		!strings.Contains(fmt.Sprint(e.Details.Value), "priority: high") {
 		t.Fatalf("unknown label: %+v", e)
@@ -148,7 +148,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	}
 	// The corrected update succeeds.
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Title: ptrTo("Typo fixed"), Labels: &issues.LabelsEdit{Add: []string{"priority: high"}}})
+		Title: ptrTo("Typo fixed"), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"priority: high"}}}})
 	if !slices.Equal(out.ChangedFields, []string{"title", "labels"}) {
 		t.Fatalf("corrected: %+v", out)
 	}
@@ -156,7 +156,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	// create_missing creates the label first, then adds it.
 	env.Upstream()
 	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Add: []string{"needs design"}, CreateMissing: true}})
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"needs design"}, CreateMissing: true}}})
 	ciWantCalls(t, env, "create_missing", "POST /graphql", "POST /repos/acme/widgets/labels",
 		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/labels", n))
 	if labels, _ := ciIssue(env, n); !slices.Contains(labels, "needs design") {
@@ -210,7 +210,7 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 			}
 		}
 		out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-			Labels: &issues.LabelsEdit{Remove: []string{absent}}, ExpectedVersion: want})
+			IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{absent}}}, ExpectedVersion: want})
 		if !out.NoOp || out.Version != want {
 			t.Errorf("#%d: update saw %s, get_issue %s", n, out.Version, want)
 		}
@@ -230,13 +230,13 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 		t.Fatalf("null did not clear the milestone: %+v", out)
 	}
 	// An unknown milestone on the unread path is GitHub's 422, mapped.
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Milestone: core.Some(99)}).Envelope(t)
+	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Milestone: core.Some(99)}}).Envelope(t)
 	if e.Code != contract.CodeMilestoneNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil {
 		t.Fatalf("unknown milestone: %+v", e)
 	}
 	// type: null clears too.
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Type: core.Some("task")})
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Type: core.Null[string]()})
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Type: core.Some("task")}})
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Type: core.Null[string]()}})
 	if _, is := ciIssue(env, n); is.Type != nil {
 		t.Fatal("type: null did not clear the type")
 	}
@@ -289,7 +289,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "DELETE",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/labels/*", n), Times: 1})
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "status: ", To: "status: in progress"}}}).Envelope(t)
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "status: ", To: "status: in progress"}}}}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown ||
 		!slices.Equal(e.Details.Applied, []string{`added "status: in progress"`}) ||
 		!slices.Equal(e.Details.NotApplied, []string{`remove "status: triage"`}) || e.FollowUp == nil {
@@ -362,7 +362,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 		ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 500, Method: "POST", Path: path})
 	}
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Add: []string{"bug"}}}).Envelope(t)
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}}}}).Envelope(t)
 	if e.Settlement != contract.NotStarted {
 		t.Fatalf("read failure: %+v", e)
 	}
@@ -371,7 +371,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Dup"})
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), State: "closed", StateReason: "duplicate"})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"}})
 	// A close with state_reason duplicate and no original named: one
 	// PATCH (duplicate_of, which names it, goes through closeIssue; see
 	// update_duplicate_test.go).
@@ -385,7 +385,7 @@ func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	// With expected_version: one read, one PATCH.
 	v := ciVersion(t, env, n)
 	env.Upstream()
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), State: "open", ExpectedVersion: v})
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "open"}, ExpectedVersion: v})
 	ciWantCalls(t, env, "reopen with expected_version", "POST /graphql", fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d", n))
 }
 
@@ -397,14 +397,14 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	if _, is := ciIssue(env, n); is.State != "closed" {
 		t.Fatalf("seed: #%d is %s, want closed", n, is.State)
 	}
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), State: "closed"})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}})
 	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "already closed") }) {
 		t.Fatalf("closing a closed issue: %+v", out)
 	}
 	// GitHub applies a state_reason only with a change of state: a closed
 	// issue keeps its reason, and the answer says so and how to change it.
 	_, was := ciIssue(env, n)
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), State: "closed", StateReason: "not_planned"})
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "not_planned"}})
 	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
 		t.Fatalf("re-closing as not planned: %+v", out)
 	}
@@ -414,7 +414,7 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	// The same when the issue is read first (expected_version): nothing is
 	// written.
 	env.Upstream()
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), State: "closed", StateReason: "duplicate",
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"},
 		ExpectedVersion: ciVersion(t, env, n)})
 	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
 		t.Fatalf("re-closing as duplicate after a read: %+v", out)
@@ -426,13 +426,13 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	}
 	// A not-planned issue closed again keeps its reason.
 	np := emulator.DemoNotPlannedIssue
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(np), State: "closed"})
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(np), IssueChanges: issues.IssueChanges{State: "closed"}})
 	if _, is := ciIssue(env, np); !out.NoOp || is.StateReason == nil || *is.StateReason != "not_planned" {
 		t.Fatalf("closing not-planned #%d again: %+v, reason now %v", np, out, is.StateReason)
 	}
 	// A close that does close is reported as a change.
 	open := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Open then closed"})
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(open), State: "closed"})
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(open), IssueChanges: issues.IssueChanges{State: "closed"}})
 	if out.NoOp || !slices.Equal(out.ChangedFields, []string{"state"}) {
 		t.Fatalf("closing an open issue: %+v", out)
 	}
@@ -444,7 +444,7 @@ func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Reason alone"})
 	env.Upstream()
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), StateReason: "not_planned"}).Envelope(t)
+	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{StateReason: "not_planned"}}).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "state_reason" || e.Repair == nil || e.Repair.Tool != core.NameUpdateIssue {
 		t.Fatalf("envelope: %+v", e)
 	}
@@ -464,7 +464,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "People", Assignees: []string{"carol"}})
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Assignees: &issues.AssigneesEdit{Add: []string{"BOB"}, Remove: []string{"carol", "alice"}}, Locked: ptrTo(true), LockReason: "too heated"})
+		IssueChanges: issues.IssueChanges{Assignees: &issues.AssigneesEdit{Add: []string{"BOB"}, Remove: []string{"carol", "alice"}}}, Locked: ptrTo(true), LockReason: "too heated"})
 	_, is := ciIssue(env, n)
 	if len(is.Assignees) != 1 || is.Assignees[0].Login != "bob" || !is.Locked {
 		t.Fatalf("state: %+v locked=%v", is.Assignees, is.Locked)
@@ -476,7 +476,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 		t.Fatal("version differs from get_issue's")
 	}
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Assignees: &issues.AssigneesEdit{Add: []string{"dave"}}}).Envelope(t)
+		IssueChanges: issues.IssueChanges{Assignees: &issues.AssigneesEdit{Add: []string{"dave"}}}}).Envelope(t)
 	if e.Code != contract.CodeAssigneeNotFound || e.Settlement != contract.NotStarted {
 		t.Fatalf("unassignable: %+v", e)
 	}
@@ -489,7 +489,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 func TestUpdateIssueCreatorScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob"})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Alice's"})
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), State: "closed"}).Envelope(t)
+	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}}).Envelope(t)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}
@@ -507,7 +507,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Remove typo", Labels: []string{"bug", "status: in progress"}})
 	env.Upstream()
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		Labels: &issues.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}).Envelope(t)
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}}).Envelope(t)
 	if e.Code != contract.CodeLabelNotFound || e.Details == nil || e.Details.Field != "labels.remove" || e.Settlement != contract.NotStarted {
 		t.Fatalf("envelope: %+v", e)
 	}
@@ -522,7 +522,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	if _, is := ciIssue(env, n); len(is.Labels) != 2 {
 		t.Fatalf("labels changed: %d left", len(is.Labels))
 	}
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Labels: &issues.LabelsEdit{Remove: []string{"question"}}})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{"question"}}}})
 	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "was not on the issue") }) {
 		t.Fatalf("removing an absent repository label: %+v", out)
 	}
@@ -535,7 +535,7 @@ func TestUpdateIssueOutputIsNotStale(t *testing.T) {
 	n := emulator.DemoManyCommentsIssue
 	var before issues.GetIssueOut
 	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n)}).Decode(t, &before)
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Labels: &issues.LabelsEdit{Add: []string{"question"}}})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
 	if out.NoOp || out.Issue.Comments == 0 || out.Issue.Comments != before.Issue.Comments {
 		t.Fatalf("comments: %d, get_issue said %d", out.Issue.Comments, before.Issue.Comments)
 	}
@@ -566,11 +566,11 @@ func TestUnreadUpdateThatChangesNothingIsNoOp(t *testing.T) {
 		in   issues.UpdateIssueIn
 		want []string
 	}{
-		{"milestone cleared", issues.UpdateIssueIn{Milestone: core.Null[int]()}, []string{"milestone"}},
-		{"milestone cleared again", issues.UpdateIssueIn{Milestone: core.Null[int]()}, nil},
+		{"milestone cleared", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{Milestone: core.Null[int]()}}, []string{"milestone"}},
+		{"milestone cleared again", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{Milestone: core.Null[int]()}}, nil},
 		{"same title", issues.UpdateIssueIn{Title: ptrTo("Already so")}, nil},
-		{"closed as duplicate", issues.UpdateIssueIn{State: "closed", StateReason: "duplicate"}, []string{"state", "state_reason"}},
-		{"closed as duplicate again", issues.UpdateIssueIn{State: "closed", StateReason: "duplicate"}, nil},
+		{"closed as duplicate", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"}}, []string{"state", "state_reason"}},
+		{"closed as duplicate again", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			later()

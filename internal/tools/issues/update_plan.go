@@ -72,6 +72,20 @@ func (u *update) needsRead() bool {
 func (u *update) read(ctx context.Context) error {
 	in := u.in
 	pf := preflight{owner: in.Owner, repo: in.Repo, issue: int(in.IssueNumber)}
+	in.IssueChanges.lookups(&pf)
+	res, err := u.s.preflight(ctx, u.c, pf)
+	if err != nil {
+		return core.NotStarted(err)
+	}
+	u.pf, u.before = res, res.issue
+	cp := *res.issue
+	u.after = &cp
+	return nil
+}
+
+// lookups adds to pf the names the changes use, so one preflight checks
+// them all.
+func (in IssueChanges) lookups(pf *preflight) {
 	if in.Labels != nil {
 		pf.labels = in.Labels.lookups(true)
 	}
@@ -86,14 +100,6 @@ func (u *update) read(ctx context.Context) error {
 			}
 		}
 	}
-	res, err := u.s.preflight(ctx, u.c, pf)
-	if err != nil {
-		return core.NotStarted(err)
-	}
-	u.pf, u.before = res, res.issue
-	cp := *res.issue
-	u.after = &cp
-	return nil
 }
 
 // plan turns the request into steps, refusing unknown names first. With

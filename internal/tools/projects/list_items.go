@@ -17,7 +17,7 @@ type ListProjectItemsIn struct {
 	ProjectNumber ProjectNumber `json:"project_number"`
 	Filter        string        `json:"filter,omitempty" jsonschema:"e.g. status:\"In progress\" -is:archived; absent: all"`
 	PageSize      core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor        string        `json:"cursor,omitempty" jsonschema:"absent: page 1"`
+	Cursor        string        `json:"cursor,omitempty"`
 	Detail        Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 }
 

@@ -15,7 +15,7 @@ type ListProjectsIn struct {
 	Owner    string        `json:"owner"`
 	Query    string        `json:"query,omitempty" jsonschema:"title words; absent: all"`
 	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 20"`
-	Cursor   string        `json:"cursor,omitempty" jsonschema:"absent: page 1"`
+	Cursor   string        `json:"cursor,omitempty"`
 	Detail   Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 }
 

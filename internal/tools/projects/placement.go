@@ -27,7 +27,7 @@ type Placement struct {
 // carries it, so it is outlined in its description rather than spelled
 // out; Validate refuses what does not fit, naming the field.
 func (Placement) JSONSchema() (*jsonschema.Schema, error) {
-	return &jsonschema.Schema{Type: "object", Description: "{owner, project_number, fields: {name: value}}; absent: none"}, nil
+	return &jsonschema.Schema{Type: "object", Description: "{owner, project_number, fields: {name: value}}"}, nil
 }
 
 // UnmarshalJSON decodes strictly, keeping a failure for Validate.

@@ -1,0 +1,184 @@
+package issues_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// relatedRows lists an issue's related issues through the tool, as
+// "repo#number" ("#number" in the issue's own repository).
+func relatedRows(t *testing.T, env *servertest.Env, owner, repo string, number int) []string {
+	t.Helper()
+	out := callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
+		issues.ListIssueItemsIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number), Collection: "related"})
+	var rows []string
+	for _, it := range out.Items {
+		if it.Title == "" || it.State == "" {
+			t.Errorf("related row without title or state: %+v", it)
+		}
+		rows = append(rows, fmt.Sprintf("%s#%d", it.Repo, it.Number))
+	}
+	return rows
+}
+
+// Relating two issues shows the link on both; a repeat, from either side,
+// is a no-op that says so and writes nothing; unlinking from the other
+// side removes it from both; unlinking an absent link is a no-op without a
+// write. Neither issue's body is touched.
+func TestLinkRelatedIssues(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	a, b := emulator.DemoTriageIssue, emulator.DemoBlockerIssue
+	var bodyA, bodyB string
+	withState(env, func(*emulator.State) {
+		bodyA, bodyB = *widgets(env).Issue(a).Body, *widgets(env).Issue(b).Body
+	})
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(a), Relation: "related", Action: "add", TargetIssueNumber: core.IssueNumber(b)}
+	env.Upstream()
+	if out := link(t, env, in); out.NoOp || !strings.Contains(out.Note, "both") {
+		t.Fatalf("add: %+v", out)
+	}
+	wantUpstream(t, env, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", b), fmt.Sprintf("GET /repos/acme/widgets/issues/%d/related", a),
+		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/related", a))
+	if ra, rb := relatedRows(t, env, "acme", "widgets", a), relatedRows(t, env, "acme", "widgets", b); !slices.Equal(ra, []string{fmt.Sprint("#", b)}) || !slices.Equal(rb, []string{fmt.Sprint("#", a)}) {
+		t.Fatalf("related of #%d: %v, of #%d: %v; want each other", a, ra, b, rb)
+	}
+	env.Upstream()
+	if out := link(t, env, in); !out.NoOp || !strings.Contains(out.Note, "already related") {
+		t.Fatalf("repeat: %+v", out)
+	}
+	reverse := in
+	reverse.IssueNumber, reverse.TargetIssueNumber = in.TargetIssueNumber, in.IssueNumber
+	if out := link(t, env, reverse); !out.NoOp {
+		t.Fatalf("repeat from the other side: %+v", out)
+	}
+	for _, u := range env.Upstream() {
+		if !strings.HasPrefix(u, "GET ") {
+			t.Errorf("a no-op wrote: %s", u)
+		}
+	}
+	reverse.Action = "remove"
+	if out := link(t, env, reverse); out.NoOp {
+		t.Fatalf("remove: %+v", out)
+	}
+	if ra, rb := relatedRows(t, env, "acme", "widgets", a), relatedRows(t, env, "acme", "widgets", b); len(ra)+len(rb) != 0 {
+		t.Fatalf("after removal: %v and %v", ra, rb)
+	}
+	env.Upstream()
+	if out := link(t, env, reverse); !out.NoOp || !strings.Contains(out.Note, "were not related") {
+		t.Fatalf("remove absent: %+v", out)
+	}
+	wantUpstream(t, env, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", a), fmt.Sprintf("GET /repos/acme/widgets/issues/%d/related", b))
+	withState(env, func(*emulator.State) {
+		if *widgets(env).Issue(a).Body != bodyA || *widgets(env).Issue(b).Body != bodyB {
+			t.Error("a related-link edit changed an issue body")
+		}
+	})
+
+	self := in
+	self.TargetIssueNumber = self.IssueNumber
+	if e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, self), true); e.Code != contract.CodeSelfLink {
+		t.Errorf("self link: %+v", e)
+	}
+	reorder := in
+	reorder.Action = "reorder"
+	reorder.AfterIssueNumber = 1
+	if e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, reorder), true); e.Code != contract.CodeInvalidField {
+		t.Errorf("reorder a related link: %+v", e)
+	}
+}
+
+// A related issue in another repository is named by target_owner and
+// target_repo, shows on both, and its row names its repository.
+func TestLinkRelatedAcrossRepositories(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{})
+	var other int
+	withState(env, func(s *emulator.State) {
+		for _, is := range s.Repo(emulator.DemoOrg, emulator.DemoGadgetsRepo).Issues {
+			if !is.IsPull && !is.Deleted {
+				other = is.Number
+				break
+			}
+		}
+	})
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoTriageIssue, Relation: "related", Action: "add",
+		TargetIssueNumber: core.IssueNumber(other), TargetRepo: emulator.DemoGadgetsRepo}
+	if out := link(t, env, in); out.NoOp {
+		t.Fatalf("add: %+v", out)
+	}
+	if rows := relatedRows(t, env, "acme", "widgets", emulator.DemoTriageIssue); !slices.Equal(rows, []string{fmt.Sprintf("acme/gadgets#%d", other)}) {
+		t.Fatalf("related of widgets#%d: %v", emulator.DemoTriageIssue, rows)
+	}
+	if rows := relatedRows(t, env, "acme", "gadgets", other); !slices.Equal(rows, []string{fmt.Sprintf("acme/widgets#%d", emulator.DemoTriageIssue)}) {
+		t.Fatalf("related of gadgets#%d: %v", other, rows)
+	}
+	if out := link(t, env, in); !out.NoOp || !strings.Contains(out.Note, "acme/gadgets#") {
+		t.Fatalf("repeat: %+v", out)
+	}
+	missing := in
+	missing.TargetIssueNumber = 99999
+	if e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, missing), true); e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted {
+		t.Fatalf("missing target: %+v", e)
+	}
+}
+
+// Where the server does not serve related issues, both tools answer
+// related_issues_unsupported, settled not_started for the write, with a
+// literal repair; nothing is written and no body changes. A GitHub
+// Enterprise Server version answers the 2026-03-10 request 400; a server
+// that knows the version but not the endpoint answers 404 on it.
+func TestRelatedIssuesUnsupported(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		opts  emulator.Options
+		fault bool
+	}{
+		{"ghes version", emulator.Options{GHESVersion: "3.20"}, false},
+		{"endpoint missing", emulator.Options{}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := servertest.Start(t, servertest.Options{Emulator: c.opts})
+			a, b := emulator.DemoTriageIssue, emulator.DemoBlockerIssue
+			if c.fault {
+				addFault(t, env, emulator.Fault{Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/related", a), Kind: emulator.FaultStatus, Status: 404})
+			}
+			var body string
+			withState(env, func(*emulator.State) { body = *widgets(env).Issue(a).Body })
+			env.Upstream()
+			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(a), Relation: "related", Action: "add", TargetIssueNumber: core.IssueNumber(b)}
+			e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
+			if e.Code != contract.CodeRelatedIssuesUnsupported || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameListIssueItems {
+				t.Fatalf("link: %+v", e)
+			}
+			for _, u := range env.Upstream() {
+				if !strings.HasPrefix(u, "GET ") {
+					t.Errorf("an unsupported link wrote: %s", u)
+				}
+			}
+			e = wireEnvelope(t, env.Call(t, core.NameListIssueItems,
+				issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(a), Collection: "related"}), false)
+			if e.Code != contract.CodeRelatedIssuesUnsupported {
+				t.Fatalf("list: %+v", e)
+			}
+			withState(env, func(*emulator.State) {
+				is := widgets(env).Issue(a)
+				if len(is.Related) != 0 || *is.Body != body {
+					t.Errorf("unsupported: related %v, body changed %v", is.Related, *is.Body != body)
+				}
+			})
+			// A missing issue is still issue_not_found, not unsupported.
+			e = wireEnvelope(t, env.Call(t, core.NameListIssueItems,
+				issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 99999, Collection: "related"}), false)
+			if c.fault && e.Code != contract.CodeIssueNotFound {
+				t.Errorf("missing issue: %+v", e)
+			}
+		})
+	}
+}
