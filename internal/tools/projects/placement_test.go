@@ -160,3 +160,27 @@ func TestCapabilitiesNameTheProjectsToolset(t *testing.T) {
 		t.Fatalf("not served, the summary says:\n%s", without)
 	}
 }
+
+// bulk_update_issues shares update_issue's changes, project included:
+// each issue lands on the board with the fields.
+func TestBulkUpdatePutsEachIssueOnTheBoard(t *testing.T) {
+	env := start(t, seed.DemoTokenBob)
+	var numbers []int // two issues (not pull requests) off the board
+	inWidgets(env, func(r *emulator.Repo) {
+		for n := offBoard; len(numbers) < 2; n++ {
+			if !r.Issue(n).IsPull {
+				numbers = append(numbers, n)
+			}
+		}
+	})
+	res := env.Call(t, core.NameBulkUpdateIssues, map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": numbers,
+		"changes": map[string]any{"project": place(map[string]any{"Priority": "P0"})}})
+	if res.IsError || strings.Contains(string(res.JSON), "failed") {
+		t.Fatalf("bulk with project: %s", res.JSON)
+	}
+	for _, n := range numbers {
+		if it := itemOf(t, env, n); str(it.Fields["Priority"]) != "P0" {
+			t.Errorf("#%d on the board: %+v", n, it)
+		}
+	}
+}
