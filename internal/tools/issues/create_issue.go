@@ -52,7 +52,14 @@ func (in *CreateIssueIn) Validate() *contract.Error {
 		}
 	}
 	if in.Project != nil {
-		return in.Project.Validate("project")
+		e := in.Project.Validate("project", in.Owner)
+		if e != nil && e.Details != nil && e.Details.Field == "project.owner" && in.Project.Owner != "" {
+			without := *in
+			without.Project = nil
+			return e.WithRepair(contract.Repair{NextStep: "create the issue without project, then put it on " + in.Project.Owner +
+				"'s board with github_update_project_item (action add, with the fields)", Tool: core.NameCreateIssue, Arguments: without})
+		}
+		return e
 	}
 	return nil
 }

@@ -69,3 +69,11 @@ func (u *update) prepareProject(ctx context.Context) error {
 	u.steps = append(u.steps, u.projectStep(pr))
 	return nil
 }
+
+// placeElsewhere is the call that puts an issue on another owner's board:
+// github_update_project_item, routed by the board's owner.
+func placeElsewhere(owner, repo string, number int, p *projects.Placement) contract.Repair {
+	return contract.Repair{NextStep: "put the issue on that board with github_update_project_item (routed by the board's owner); make the issue's other changes without project",
+		Tool: projects.NameUpdateProjectItem, Arguments: projects.UpdateProjectItemIn{Owner: p.Owner, ProjectNumber: p.ProjectNumber, Action: "add", Fields: p.Fields,
+			Item: projects.ItemRef{Repo: owner + "/" + repo, IssueNumber: core.IssueNumber(number)}}}
+}

@@ -45,8 +45,12 @@ func (p *Placement) UnmarshalJSON(b []byte) error {
 }
 
 // Validate checks the placement's shape; field is the argument it came
-// in ("project").
-func (p *Placement) Validate(field string) *contract.Error {
+// in ("project"), issueOwner the owner of the issue written. The board
+// must be that owner's: the call is routed and authorized (by the broker,
+// by an HTTP client's policy) by the issue's owner, whose credential must
+// not write to another owner's board. github_update_project_item, routed
+// by the board's owner, places an issue on another owner's board.
+func (p *Placement) Validate(field, issueOwner string) *contract.Error {
 	bad := func(sub, reason string) *contract.Error {
 		return contract.Errorf(contract.CodeInvalidField, "%s.%s %s", field, sub, reason).WithField(field+"."+sub, reason)
 	}
@@ -60,6 +64,8 @@ func (p *Placement) Validate(field string) *contract.Error {
 		return bad("owner", "must be a GitHub user or organization name")
 	case p.ProjectNumber < 1:
 		return bad("project_number", "is required: the board's number (1 or more)")
+	case !strings.EqualFold(p.Owner, issueOwner):
+		return bad("owner", "must be the issue's owner: a board of another owner is reached with "+NameUpdateProjectItem)
 	}
 	return nil
 }

@@ -184,3 +184,25 @@ func TestBulkUpdatePutsEachIssueOnTheBoard(t *testing.T) {
 		}
 	}
 }
+
+// An issue write names a board of the issue's own owner: it is routed and
+// authorized by that owner. Another owner's board is refused with the
+// github_update_project_item call that places the issue there, which
+// works as given.
+func TestIssueWritesStayWithTheIssuesOwner(t *testing.T) {
+	env := start(t, "")
+	e := refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard,
+		"project": map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "fields": map[string]any{"Status": "Todo"}}})
+	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != projects.NameUpdateProjectItem {
+		t.Fatalf("another owner's board: %+v", e)
+	}
+	out := callOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	if out.Item == nil || out.Item.Repo != "acme/widgets" || str(out.Item.Fields["Status"]) != "Todo" {
+		t.Fatalf("placed on alice's board: %+v", out)
+	}
+	e = refused(t, env, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x",
+		"project": map[string]any{"owner": "alice", "project_number": 1}})
+	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != core.NameCreateIssue {
+		t.Fatalf("create on another owner's board: %+v", e)
+	}
+}
