@@ -51,9 +51,9 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"a board's items (GitHub's filter syntax) with values by field name, issues, pull requests and drafts counted apart; " +
 			"add an issue, set or clear fields by name (checked against the board first: project_field_not_found, project_option_not_found), " +
 			"archive, move, remove (confirm: true); boards by number, fields and options by name, items by issue\n")
-	}
-	if !readOnly {
-		b.WriteString("- create_issue and update_issue take project {owner, project_number, fields}: the issue lands on the board with its fields in the same call\n")
+		if !readOnly {
+			b.WriteString("- create_issue and update_issue take project {owner, project_number, fields}: the issue lands on its owner's board with its fields in the same call\n")
+		}
 	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
@@ -70,7 +70,7 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	if projectsServed {
 		not = append(not, "create or edit Projects boards, fields, views or draft issues")
 	} else {
-		not = append(not, "list or edit Projects board items beyond an issue write's project (the projects toolset does them)")
+		not = append(not, "Projects boards (the projects toolset does them, and gives create_issue and update_issue a project argument)")
 	}
 	if !bulk {
 		not = append(not, "bulk edits")

@@ -85,6 +85,11 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Keep:        triageState("issue"),
 		Outline:     []string{"issue.parent"},
+		// project places the issue on a board: offered where the
+		// projects toolset is served.
+		Gated: map[string]string{"project": projects.Toolset},
+		// What project did, in answer to the argument.
+		Unlisted: []string{"project"},
 		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {
 			return s.createIssue(ctx, in, guard)
 		},

@@ -208,6 +208,8 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Destructive: true,
 		Idempotent:  true,
 		Keep:        triageState("issue"),
+		Gated:       map[string]string{"project": projects.Toolset},
+		Unlisted:    []string{"project"}, // what project did, in answer to the argument
 		Run:         s.updateIssue,
 	}
 }
