@@ -58,6 +58,11 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 	if err != nil {
 		return figs, err
 	}
+	more, err = Projects(ctx)
+	figs = append(figs, more...)
+	if err != nil {
+		return figs, err
+	}
 	more, err = Listing(ctx, ListingAttempts)
 	figs = append(figs, more...)
 	if err != nil {

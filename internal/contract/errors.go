@@ -54,6 +54,10 @@ const (
 	CodeSyncNotConfigured Code = "sync_not_configured"
 	CodeSyncDirRefused    Code = "sync_dir_refused"
 	CodeMirrorNotFound    Code = "mirror_not_found"
+	// The projects toolset's refusals.
+	CodeProjectNotFound       Code = "project_not_found"
+	CodeProjectFieldNotFound  Code = "project_field_not_found"
+	CodeProjectOptionNotFound Code = "project_option_not_found"
 )
 
 // CodeInfo is a catalog entry.
@@ -102,6 +106,9 @@ var catalog = map[Code]CodeInfo{
 	CodeSyncNotConfigured:        {Meaning: "this deployment has no sync_root, so it keeps no local mirror; nothing was written", WhatToDo: "the operator must set sync_root (config file key, or --sync-root); retrying will not help"},
 	CodeSyncDirRefused:           {Meaning: "the mirror directory named is outside sync_root, inside a .git directory, reached through a symbolic link, or holds something ghgate will not overwrite; nothing was written", WhatToDo: "details.reason says which; omit dir to use sync_root/OWNER/REPO"},
 	CodeMirrorNotFound:           {Meaning: "the local mirror has no file for this issue (never synced, or closed and not mirrored)", WhatToDo: "sync the repository (the repair), or read the issue from GitHub without source"},
+	CodeProjectNotFound:          {Meaning: "the owner has no project of that number visible to this credential", WhatToDo: "list the owner's projects (the repair) and use a number it returns"},
+	CodeProjectFieldNotFound:     {Meaning: "a field named is not one of the project's fields; nothing was written", WhatToDo: "details.value lists the project's fields; use one of those names"},
+	CodeProjectOptionNotFound:    {Meaning: "a value is not one of the field's options or iterations; nothing was written", WhatToDo: "details.value lists the field's options (or iterations, @current and @next); use one of those"},
 }
 
 // Catalog lists every code with its meaning, sorted by code.
@@ -119,7 +126,7 @@ func Catalog() []CodeInfo {
 // is not there (not a name inside the call's values, such as a label).
 func IsNotFound(c Code) bool {
 	switch c {
-	case CodeNotFound, CodeRepoNotFound, CodeIssueNotFound, CodeCommentNotFound:
+	case CodeNotFound, CodeRepoNotFound, CodeIssueNotFound, CodeCommentNotFound, CodeProjectNotFound:
 		return true
 	}
 	return false

@@ -68,6 +68,10 @@ type Error struct {
 	// RequestID is GitHub's x-github-request-id, for support requests.
 	RequestID string
 	Fields    []FieldError
+	// GraphQL holds a GraphQL answer's errors, with their types and
+	// paths, so a caller that asked for several things in one document
+	// can tell which of them failed.
+	GraphQL []GraphQLError
 
 	cause error
 }

@@ -132,7 +132,7 @@ func graphQLFailure(resp *http.Response, errs []GraphQLError, c *Client) *Error 
 	for _, ge := range errs {
 		msgs = append(msgs, ge.Message)
 	}
-	e := &Error{Code: BadRequest, Status: resp.StatusCode, Message: strings.Join(msgs, "; ")}
+	e := &Error{Code: BadRequest, Status: resp.StatusCode, Message: strings.Join(msgs, "; "), GraphQL: errs}
 	for _, ge := range errs {
 		switch ge.Type {
 		case "RATE_LIMITED":

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 )
 
 // capabilities is the summary agents read first: what ghgate does and
@@ -49,6 +50,16 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"an unchanged repository costs one request answered 304; github_get_issue source mirror reads a file back with mirror_age_s " +
 			"(sync_not_configured where sync_root is not set)\n")
 	}
+	projectsServed := served[projects.NameUpdateProjectItem] || served[projects.NameListProjectItems]
+	if projectsServed {
+		b.WriteString("- projects toolset: an org's or user's Projects v2 boards with each field's type, options and iterations; " +
+			"a board's items (GitHub's filter syntax) with values by field name, issues, pull requests and drafts counted apart; " +
+			"add an issue, set or clear fields by name (checked against the board first: project_field_not_found, project_option_not_found), " +
+			"archive, move, remove (confirm: true); boards by number, fields and options by name, items by issue\n")
+		if !readOnly {
+			b.WriteString("- create_issue and update_issue take project {owner, project_number, fields}: the issue lands on its owner's board with its fields in the same call\n")
+		}
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
@@ -57,15 +68,19 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
 	b.WriteString("\nDoes not:\n")
 	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
-	notDone := "Projects"
-	if !bulk {
-		notDone += ", bulk edits"
+	var not []string
+	if !admin {
+		not = append(not, "delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception; the admin toolset does them)")
 	}
-	if admin {
-		b.WriteString("- " + notDone + "\n")
+	if projectsServed {
+		not = append(not, "create or edit Projects boards, fields, views or draft issues")
 	} else {
-		b.WriteString("- delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception; the admin toolset does them), " + notDone + "\n")
+		not = append(not, "Projects boards (the projects toolset does them, and gives create_issue and update_issue a project argument)")
 	}
+	if !bulk {
+		not = append(not, "bulk edits")
+	}
+	b.WriteString("- " + strings.Join(not, ", ") + "\n")
 	if readOnly {
 		b.WriteString("- any write: this server is read-only\n")
 	}

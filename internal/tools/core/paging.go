@@ -53,22 +53,46 @@ type Listing struct {
 // cursor_invalid / cursor_expired envelope naming the field.
 func (s *Service) OpenPager(l Listing) (*Pager, error) {
 	p := &Pager{cursors: s.Cursors, tool: l.Tool, scope: l.Scope, filters: l.Filters, Page: 1}
-	if l.Cursor == "" {
+	pos, err := s.OpenCursor(l)
+	if err != nil || pos == "" {
+		return p, err
+	}
+	if n, convErr := strconv.Atoi(pos); convErr == nil && n >= 1 {
+		p.Page = n
 		return p, nil
 	}
+	return nil, cursorRefusal(l, contract.ErrCursorInvalid)
+}
+
+// OpenCursor opens l's cursor and returns the position it holds, "" when
+// there is none (the first page): for listings whose position is not a
+// page number (a GraphQL connection's end cursor, say). Mint the next
+// one with MintCursor.
+func (s *Service) OpenCursor(l Listing) (string, error) {
+	if l.Cursor == "" {
+		return "", nil
+	}
 	pos, err := s.Cursors.Open(l.Cursor, l.Tool, l.Scope, l.Filters)
+	if err == nil && pos != "" {
+		return pos, nil
+	}
 	if err == nil {
-		if n, convErr := strconv.Atoi(pos); convErr == nil && n >= 1 {
-			p.Page = n
-			return p, nil
-		}
 		err = contract.ErrCursorInvalid
 	}
+	return "", cursorRefusal(l, err)
+}
+
+// MintCursor is the cursor for position in l's listing.
+func (s *Service) MintCursor(l Listing, position string) string {
+	return s.Cursors.Mint(l.Tool, l.Scope, l.Filters, position)
+}
+
+func cursorRefusal(l Listing, err error) *contract.Error {
 	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this listing (another tool, repository or set of filters)"
 	if errors.Is(err, contract.ErrCursorExpired) {
 		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
 	}
-	return nil, contract.Errorf(code, "%s", msg).WithField(l.Field, msg).
+	return contract.Errorf(code, "%s", msg).WithField(l.Field, msg).
 		WithRepair(contract.Repair{NextStep: "start the listing again from the first page", Tool: l.Tool, Arguments: l.Restart})
 }
 

@@ -59,7 +59,13 @@ type Service struct {
 
 	// known remembers names confirmed to exist (see KnownNames).
 	known KnownNames
+	// projects remembers boards' fields and items (see KnownProjects).
+	projects KnownProjects
 }
+
+// Projects is the cache of project boards, shared by every tool of this
+// Service.
+func (s *Service) Projects() *KnownProjects { return &s.projects }
 
 // Known is the cache of names confirmed to exist, shared by every tool of
 // this Service.

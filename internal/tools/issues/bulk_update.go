@@ -97,7 +97,7 @@ func (in *BulkUpdateIssuesIn) Validate() *contract.Error {
 			NextStep: "call again with each issue once", Tool: core.NameBulkUpdateIssues, Arguments: fixed})
 	}
 	if !in.Changes.any() {
-		return bad("changes", "needs at least one of state, state_reason, labels, assignees, milestone, type")
+		return bad("changes", "needs at least one of state, state_reason, labels, assignees, milestone, type, project")
 	}
 	one := in.single(in.IssueNumbers[0])
 	if e := one.Validate(); e != nil {
@@ -117,7 +117,7 @@ func containsNumber(list []core.IssueNumber, n core.IssueNumber) bool {
 
 // any reports whether the changes change anything.
 func (c IssueChanges) any() bool {
-	return c.State != "" || c.StateReason != "" || c.Labels != nil || c.Assignees != nil || c.Milestone.Set || c.Type.Set
+	return c.State != "" || c.StateReason != "" || c.Labels != nil || c.Assignees != nil || c.Milestone.Set || c.Type.Set || c.Project != nil
 }
 
 // single is the github_update_issue call that makes the changes to one issue.

@@ -9,6 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 )
 
 // CreateIssueIn are github_create_issue's arguments.
@@ -23,6 +24,7 @@ type CreateIssueIn struct {
 	Type              string               `json:"type,omitempty"`
 	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty"`
 	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it"`
+	Project           *projects.Placement  `json:"project,omitempty"`
 }
 
 // Validate checks what the schema cannot.
@@ -49,15 +51,26 @@ func (in *CreateIssueIn) Validate() *contract.Error {
 			return contract.Errorf(contract.CodeInvalidField, "labels holds an empty name").WithField("labels", "names cannot be blank")
 		}
 	}
+	if in.Project != nil {
+		e := in.Project.Validate("project", in.Owner)
+		if e != nil && e.Details != nil && e.Details.Field == "project.owner" && in.Project.Owner != "" {
+			without := *in
+			without.Project = nil
+			return e.WithRepair(contract.Repair{NextStep: "create the issue without project, then put it on " + in.Project.Owner +
+				"'s board with github_update_project_item (action add, with the fields)", Tool: core.NameCreateIssue, Arguments: without})
+		}
+		return e
+	}
 	return nil
 }
 
 // CreateIssueOut is the new issue.
 type CreateIssueOut struct {
-	Issue              Issue    `json:"issue"`
-	Replayed           bool     `json:"replayed,omitempty"`
-	Notes              []string `json:"notes,omitempty"`
-	RateLimitRemaining *int     `json:"rate_limit_remaining,omitempty"`
+	Issue              Issue            `json:"issue"`
+	Project            *projects.Placed `json:"project,omitempty"`
+	Replayed           bool             `json:"replayed,omitempty"`
+	Notes              []string         `json:"notes,omitempty"`
+	RateLimitRemaining *int             `json:"rate_limit_remaining,omitempty"`
 }
 
 // CreateIssue is github_create_issue.
@@ -72,6 +85,11 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Keep:        triageState("issue"),
 		Outline:     []string{"issue.parent"},
+		// project places the issue on a board: offered where the
+		// projects toolset is served.
+		Gated: map[string]string{"project": projects.Toolset},
+		// What project did, in answer to the argument.
+		Unlisted: []string{"project"},
 		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {
 			return s.createIssue(ctx, in, guard)
 		},
@@ -99,7 +117,7 @@ func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.K
 			if err != nil || found == nil {
 				return CreateIssueOut{}, false, err
 			}
-			out, err := s.finishCreate(ctx, c, in, found)
+			out, err := s.finishCreate(ctx, c, in, found, nil)
 			return out, true, err
 		},
 		Write:    func() (CreateIssueOut, error) { return s.createNow(ctx, c, in) },

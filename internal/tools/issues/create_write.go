@@ -9,6 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -51,6 +52,15 @@ func (s *Tools) createNow(ctx context.Context, c *github.Client, in CreateIssueI
 			return CreateIssueOut{}, err
 		}
 	}
+	var board *projects.Prepared
+	if in.Project != nil {
+		// The board's fields and options are checked before the issue is
+		// created: a bad value writes nothing.
+		var err error
+		if board, err = projects.Prepare(ctx, s.Service, c, *in.Project, nil, "project"); err != nil {
+			return CreateIssueOut{}, err
+		}
+	}
 	created, _, err := c.CreateIssue(ctx, in.Owner, in.Repo, send)
 	if err != nil {
 		if e := core.MapError(err); e != nil && e.Code == "validation_failed" {
@@ -59,7 +69,7 @@ func (s *Tools) createNow(ctx context.Context, c *github.Client, in CreateIssueI
 		return CreateIssueOut{}, s.createFailed(ctx, c, err, in)
 	}
 	s.rememberSeen(c, created)
-	return s.finishCreate(ctx, c, in, created)
+	return s.finishCreate(ctx, c, in, created, board)
 }
 
 // resolveCreate fills send with the repository's spelling of every label,
@@ -149,9 +159,12 @@ func (s *Tools) createFailed(ctx context.Context, c *github.Client, err error, i
 			Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, State: "all", Sort: "created"}})
 }
 
-// finishCreate links a created issue to its parent and renders it. A link
-// that fails leaves the issue in place: that is a partial success.
-func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIssueIn, created *gh.Issue) (CreateIssueOut, error) {
+// finishCreate links a created issue to its parent, puts it on its board
+// (board: the placement prepared before the create; nil when this call
+// adopts an issue a lost answer created) and renders it. A link or
+// placement that fails leaves the issue in place: that is a partial
+// success.
+func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIssueIn, created *gh.Issue, board *projects.Prepared) (CreateIssueOut, error) {
 	out := CreateIssueOut{Issue: issueView(created, Full, false)}
 	if dropped(in, created) {
 		out.Notes = append(out.Notes, "GitHub dropped the labels, assignees, milestone or type: the credential lacks triage access here")
@@ -176,6 +189,23 @@ func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIss
 		// The write's whole effect is in the result: no read of the
 		// parent's sub-issues is needed to confirm the link.
 		out.Issue.Parent = &IssueRef{Number: int(p)}
+	}
+	if in.Project != nil {
+		done := fmt.Sprintf("created issue #%d", n)
+		var err error
+		if board == nil {
+			board, err = projects.Prepare(ctx, s.Service, c, *in.Project, nil, "project")
+		}
+		if err == nil {
+			out.Project, err = board.Apply(ctx, github.IssueRef{Owner: in.Owner, Repo: in.Repo, Number: n}, created.GetNodeID())
+		}
+		if err != nil {
+			if out.Project != nil {
+				done += " and put it on the board"
+				out.Project = nil
+			}
+			return out, placeFailed(err, done, in.Owner, in.Repo, n, in.Project)
+		}
 	}
 	out.RateLimitRemaining = core.LowBudget(c, "core")
 	return out, nil

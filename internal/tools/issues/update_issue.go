@@ -7,6 +7,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 )
 
 // UpdateIssueIn are github_update_issue's arguments. Absent fields are left
@@ -38,6 +39,9 @@ type IssueChanges struct {
 	Assignees   *AssigneesEdit        `json:"assignees,omitempty"`
 	Milestone   core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"null clears"`
 	Type        core.Nullable[string] `json:"type,omitzero" jsonschema:"null clears"`
+	// Project puts the issue on a board with field values (see
+	// projects.Placement).
+	Project *projects.Placement `json:"project,omitempty"`
 }
 
 // AssigneesEdit changes who is assigned.
@@ -117,6 +121,14 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 			return e
 		}
 	}
+	if in.Project != nil {
+		if e := in.Project.Validate("project", in.Owner); e != nil {
+			if e.Details != nil && e.Details.Field == "project.owner" && in.Project.Owner != "" {
+				return e.WithRepair(placeElsewhere(in.Owner, in.Repo, int(in.IssueNumber), in.Project))
+			}
+			return e
+		}
+	}
 	if a := in.Assignees; a != nil {
 		switch {
 		case a.Set != nil && (len(a.Add) > 0 || len(a.Remove) > 0):
@@ -160,7 +172,7 @@ func validRepoName(s string) bool {
 }
 
 func (in *UpdateIssueIn) changesSomething() bool {
-	return in.patchFields() || in.Labels != nil || in.Assignees != nil || in.Locked != nil || in.DuplicateOf != 0
+	return in.patchFields() || in.Labels != nil || in.Assignees != nil || in.Locked != nil || in.DuplicateOf != 0 || in.Project != nil
 }
 
 // patchFields reports whether the edit has fields the issue PATCH carries.
@@ -176,6 +188,8 @@ type UpdateIssueOut struct {
 	NoOp          bool     `json:"no_op,omitempty" jsonschema:"nothing needed writing"`
 	Notes         []string `json:"notes,omitempty"`
 	Issue         Issue    `json:"issue"`
+	// Project is what `project` did on the board.
+	Project *projects.Placed `json:"project,omitempty"`
 	// RateLimitRemaining appears when under 10% of the budget is left.
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }
@@ -194,6 +208,8 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Destructive: true,
 		Idempotent:  true,
 		Keep:        triageState("issue"),
+		Gated:       map[string]string{"project": projects.Toolset},
+		Unlisted:    []string{"project"}, // what project did, in answer to the argument
 		Run:         s.updateIssue,
 	}
 }

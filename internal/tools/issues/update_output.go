@@ -66,6 +66,13 @@ func (u *update) output() UpdateIssueOut {
 		view.Updated, view.UpdatedAt = "", ""
 	}
 	out.Issue = view
+	if p := u.placed; p != nil {
+		out.Project = p
+		if len(u.steps) == 1 && !p.Added && len(p.ChangedFields) == 0 {
+			out.NoOp = true
+			out.Notes = append(out.Notes, "the issue was already on the board with these values")
+		}
+	}
 	out.RateLimitRemaining = core.LowBudget(u.c, "core")
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -37,6 +38,8 @@ type update struct {
 	fromGitHub bool
 	// duplicated is true once closeIssue named the original (duplicateStep).
 	duplicated bool
+	// placed is what the project step did (see projectStep).
+	placed *projects.Placed
 }
 
 // step is one upstream write. done and todo say what it does for
@@ -197,6 +200,9 @@ func (u *update) plan(ctx context.Context) error {
 		u.steps = append(u.steps, u.assigneesStep(false, removeAssignees))
 	}
 	u.planLock()
+	if in.Project != nil {
+		return u.prepareProject(ctx)
+	}
 	return nil
 }
 

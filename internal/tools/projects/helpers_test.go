@@ -1,0 +1,87 @@
+package projects_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+)
+
+// start runs ghgate with the projects toolset beside the default one,
+// against the demo seed as token ("" for alice).
+func start(t *testing.T, token string) *servertest.Env {
+	t.Helper()
+	env := servertest.Start(t, servertest.Options{Token: token, Toolsets: []string{"issues", "projects"}})
+	env.Upstream()
+	return env
+}
+
+// callOK makes a call that must succeed and decodes its result.
+func callOK[Out any](t *testing.T, env *servertest.Env, tool string, args any) Out {
+	t.Helper()
+	res := env.Call(t, tool, args)
+	if res.IsError {
+		t.Fatalf("%s(%+v): %s", tool, args, res.JSON)
+	}
+	var out Out
+	res.Decode(t, &out)
+	return out
+}
+
+// refused makes a call that must fail and checks the envelope as an agent
+// meets it: a catalogued code, retry_after_ms present, a request id and
+// the fingerprint.
+func refused(t *testing.T, env *servertest.Env, tool string, args any) contract.Error {
+	t.Helper()
+	res := env.Call(t, tool, args)
+	e := res.Envelope(t)
+	var raw map[string]json.RawMessage
+	res.Decode(t, &raw)
+	if _, ok := raw["retry_after_ms"]; !ok {
+		t.Errorf("retry_after_ms missing: %s", res.JSON)
+	}
+	if !contract.Known(e.Code) || !strings.HasPrefix(e.RequestID, "ghg_") || e.Fingerprint == "" || e.Message == "" {
+		t.Errorf("code, request_id, fingerprint or message wrong: %s", res.JSON)
+	}
+	return e
+}
+
+// upstream is the upstream requests made since the last call, as
+// "METHOD /path".
+func upstream(env *servertest.Env) []string {
+	var got []string
+	for _, u := range env.Upstream() {
+		method, path, _ := strings.Cut(u, " ")
+		got = append(got, method+" "+strings.TrimPrefix(path, "/api/v3"))
+	}
+	return got
+}
+
+func wantCalls(t *testing.T, env *servertest.Env, n int) {
+	t.Helper()
+	if got := upstream(env); len(got) != n {
+		t.Errorf("upstream calls: got %d %q, want %d", len(got), got, n)
+	}
+}
+
+// repairArgs re-marshals an envelope's literal repair (or follow-up)
+// arguments, as an agent passes them back.
+func repairArgs(t *testing.T, r *contract.Repair) json.RawMessage {
+	t.Helper()
+	if r == nil || r.Arguments == nil || r.Tool == "" {
+		t.Fatalf("no callable repair: %+v", r)
+	}
+	b, err := json.Marshal(r.Arguments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func has(list []string, s string) bool { return slices.Contains(list, s) }
+
+var _ = emulator.DemoOrg
