@@ -237,3 +237,31 @@ func TestProjectNotFoundAndFineGrainedUserBoards(t *testing.T) {
 	// The same token reaches the organization's board.
 	callOK[projects.ListProjectItemsOut](t, fg, projects.NameListProjectItems, board(map[string]any{"page_size": 1}))
 }
+
+// An item named by an issue of another owner's repository is refused
+// before any request: the call is routed and authorized by the board
+// owner's credential, which must not be used to read past that owner.
+func TestItemOfAnotherOwnerIsNamedByItemID(t *testing.T) {
+	env := start(t, "")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{projects.NameGetProjectItem, board(map[string]any{"repo": "alice/notes", "issue_number": 1})},
+		{projects.NameUpdateProjectItem, board(map[string]any{"item": map[string]any{"repo": "alice/notes", "issue_number": 1}, "action": "add"})},
+		{projects.NameUpdateProjectItem, board(map[string]any{"item": map[string]any{"repo": "ALICE/notes", "issue_number": 1}, "action": "archive"})},
+	} {
+		e := refused(t, env, c.tool, c.args)
+		if e.Code != contract.CodeInvalidField || e.Details == nil || !strings.HasSuffix(e.Details.Field, "repo") {
+			t.Errorf("%s %v: %s %+v, want invalid_field on repo", c.tool, c.args, e.Code, e.Details)
+		}
+		if got := upstream(env); len(got) != 0 {
+			t.Errorf("%s %v: upstream requests %v, want none", c.tool, c.args, got)
+		}
+	}
+	// The board owner's own repositories, spelled either way, still work.
+	out := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "Acme/widgets", "issue_number": 20}))
+	if out.Item.ItemID == "" {
+		t.Fatalf("acme's own item: %+v", out)
+	}
+}

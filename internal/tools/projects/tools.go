@@ -147,6 +147,16 @@ func checkRepoArg(field, owner, repo string) *contract.Error {
 	if github.CheckRepo(o, r) != nil || github.CheckOwner(o) != nil {
 		return contract.Errorf(contract.CodeInvalidField, "%s is not a repository", field).WithField(field, "owner/name, or a repository name under owner")
 	}
+	// A call is routed and authorized by owner's credential (the broker,
+	// the HTTP client policy): an issue of another owner's repository
+	// would be read with it, past what the call was checked for. Such an
+	// item is still reachable on the board by its item_id.
+	if !strings.EqualFold(o, owner) {
+		e := contract.Errorf(contract.CodeInvalidField, "%s names a repository of %s, not of the board's owner %s; nothing was read or written", field, o, owner).
+			WithField(field, "must be a repository of "+owner+"; name another owner's item by item_id")
+		e.Settlement = contract.NotStarted
+		return e.WithRepair(contract.Repair{NextStep: "list the board's items with " + NameListProjectItems + " and name the item by its item_id"})
+	}
 	return nil
 }
 
