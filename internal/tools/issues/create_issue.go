@@ -56,8 +56,8 @@ func (in *CreateIssueIn) Validate() *contract.Error {
 		if e != nil && e.Details != nil && e.Details.Field == "project.owner" && in.Project.Owner != "" {
 			without := *in
 			without.Project = nil
-			return e.WithRepair(contract.Repair{NextStep: "create the issue without project, then put it on " + in.Project.Owner +
-				"'s board with github_update_project_item (action add, with the fields)", Tool: core.NameCreateIssue, Arguments: without})
+			return e.WithRepair(contract.Repair{NextStep: "create the issue without project; a board of another owner than the issue's cannot be reached from this call",
+				Tool: core.NameCreateIssue, Arguments: without})
 		}
 		return e
 	}

@@ -70,10 +70,14 @@ func (u *update) prepareProject(ctx context.Context) error {
 	return nil
 }
 
-// placeElsewhere is the call that puts an issue on another owner's board:
-// github_update_project_item, routed by the board's owner.
-func placeElsewhere(owner, repo string, number int, p *projects.Placement) contract.Repair {
-	return contract.Repair{NextStep: "put the issue on that board with github_update_project_item (routed by the board's owner); make the issue's other changes without project",
-		Tool: projects.NameUpdateProjectItem, Arguments: projects.UpdateProjectItemIn{Owner: p.Owner, ProjectNumber: p.ProjectNumber, Action: "add", Fields: p.Fields,
-			Item: projects.ItemRef{Repo: owner + "/" + repo, IssueNumber: core.IssueNumber(number)}}}
+// withoutProject is the repair for an issue write naming another owner's
+// board: the same write without project. The board is out of reach of
+// this call: it is routed and authorized by the issue owner's
+// credential, and github_update_project_item, routed by the board's
+// owner, takes only that owner's issues (another owner's item by the
+// item_id a board listing gives).
+func withoutProject(in UpdateIssueIn) contract.Repair {
+	in.Project = nil
+	return contract.Repair{NextStep: "make the issue's changes without project; a board of another owner than the issue's cannot be reached from this call",
+		Tool: core.NameUpdateIssue, Arguments: in}
 }

@@ -124,7 +124,7 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 	if in.Project != nil {
 		if e := in.Project.Validate("project", in.Owner); e != nil {
 			if e.Details != nil && e.Details.Field == "project.owner" && in.Project.Owner != "" {
-				return e.WithRepair(placeElsewhere(in.Owner, in.Repo, int(in.IssueNumber), in.Project))
+				return e.WithRepair(withoutProject(*in))
 			}
 			return e
 		}

@@ -1,6 +1,7 @@
 package projects_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -188,22 +189,36 @@ func TestBulkUpdatePutsEachIssueOnTheBoard(t *testing.T) {
 
 // An issue write names a board of the issue's own owner: it is routed and
 // authorized by that owner. Another owner's board is refused with the
-// github_update_project_item call that places the issue there, which
-// works as given.
+// same write without project as the repair, and the board's own tool
+// refuses the issue too: it takes only its owner's issues.
 func TestIssueWritesStayWithTheIssuesOwner(t *testing.T) {
 	env := start(t, "")
-	e := refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard,
+	e := refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "title": "Moved on",
 		"project": map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "fields": map[string]any{"Status": "Todo"}}})
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != projects.NameUpdateProjectItem {
+	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != core.NameUpdateIssue {
 		t.Fatalf("another owner's board: %+v", e)
 	}
-	out := callOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
-	if out.Item == nil || out.Item.Repo != "acme/widgets" || str(out.Item.Fields["Status"]) != "Todo" {
-		t.Fatalf("placed on alice's board: %+v", out)
+	if args := string(mustMarshal(t, e.Repair.Arguments)); strings.Contains(args, "project") || !strings.Contains(args, "Moved on") {
+		t.Fatalf("the repair keeps project or loses the title: %s", args)
+	}
+	callOK[map[string]any](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	e = refused(t, env, projects.NameUpdateProjectItem, map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "action": "add",
+		"item": map[string]any{"repo": "acme/widgets", "issue_number": onBoard}})
+	if e.Code != contract.CodeInvalidField || e.Details.Field != "item.repo" {
+		t.Fatalf("acme's issue on alice's board: %+v", e)
 	}
 	e = refused(t, env, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x",
 		"project": map[string]any{"owner": "alice", "project_number": 1}})
 	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != core.NameCreateIssue {
 		t.Fatalf("create on another owner's board: %+v", e)
 	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
