@@ -50,6 +50,9 @@ const (
 	CodeMilestoneExists      Code = "milestone_exists"
 	CodeConfirmationMismatch Code = "confirmation_mismatch"
 	CodeIsPullRequest        Code = "is_pull_request"
+	// The pull_requests toolset's refusals.
+	CodeNotAPullRequest Code = "not_a_pull_request"
+	CodeThreadNotOnPull Code = "thread_not_on_pull"
 )
 
 // CodeInfo is a catalog entry.
@@ -95,6 +98,8 @@ var catalog = map[Code]CodeInfo{
 	CodeMilestoneExists:          {Meaning: "a milestone of that title (compared without case) already exists with other values; nothing was written", WhatToDo: "details.value is the existing milestone's number and title: use it, or update it (the repair)"},
 	CodeConfirmationMismatch:     {Meaning: "an irreversible write's confirmation does not repeat what it confirms; nothing was written", WhatToDo: "read the target to be sure it is the one meant, then call again with the confirmation repeating it exactly"},
 	CodeIsPullRequest:            {Meaning: "the number names a pull request, which this tool does not act on; nothing was written", WhatToDo: "name an issue; pull requests are closed, not deleted"},
+	CodeNotAPullRequest:          {Meaning: "the number names an issue, and only pull requests have review threads; nothing was written", WhatToDo: "name a pull request's number, or read the issue's comments (the repair)"},
+	CodeThreadNotOnPull:          {Meaning: "the review thread (or review comment) named is not on the pull request named, or does not exist; nothing was written", WhatToDo: "list the pull request's review_threads (the repair) and use a thread_id from its rows"},
 }
 
 // Catalog lists every code with its meaning, sorted by code.

@@ -33,6 +33,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"with label_exists or milestone_exists; an action already done is a no_op); delete an issue for good (admins only, " +
 			"confirm_issue_number must repeat issue_number; pull requests are refused)\n")
 	}
+	if served[core.NameUpdateReviewThread] {
+		b.WriteString("- pull_requests toolset: " + core.NameUpdateReviewThread + " resolves, unresolves or replies to a pull request's review thread " +
+			"(thread_id from list_issue_items' review_threads rows, or a review comment's comment_id); a thread already so is a no_op, " +
+			"a thread not on the pull request named is refused (thread_not_on_pull), and every answer is the thread as it now stands\n")
+	}
 	if served[core.NameGetOverview] {
 		b.WriteString("- " + core.NameGetOverview + " orients in an unseen repository in one call (at most 5 upstream requests, each listed): " +
 			"open issue and pull request counts, labels with open-issue counts, open milestones with progress, issue types, templates, " +

@@ -1,7 +1,7 @@
 // Package tools is the registry of ghgate's tools: every toolset's tools,
 // built over one shared core.Service. Servers select from it and tests
 // walk it; the tools themselves live in a package per toolset
-// (internal/tools/issues, internal/tools/admin) over internal/tools/core.
+// (internal/tools/issues, internal/tools/admin, internal/tools/pulls) over internal/tools/core.
 package tools
 
 import (
@@ -9,15 +9,16 @@ import (
 	"github.com/ghgate/ghgate/internal/tools/admin"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/pulls"
 )
 
 // Toolsets lists the toolset names, sorted; each tool names its own
 // (tooldef.Tool's Toolset), and these are known without building any
 // tool.
-func Toolsets() []string { return []string{admin.Toolset, issues.Toolset} }
+func Toolsets() []string { return []string{admin.Toolset, issues.Toolset, pulls.Toolset} }
 
 // All returns every tool ghgate has, toolset by toolset, each in the
 // order it is listed.
 func All(s *core.Service) []tooldef.Spec {
-	return append(issues.Specs(s), admin.Specs(s)...)
+	return append(append(issues.Specs(s), admin.Specs(s)...), pulls.Specs(s)...)
 }
