@@ -35,7 +35,7 @@ const ThreadComments = 20
 
 // threadFields selects what ReviewThread holds.
 const threadFields = `id path line isResolved isOutdated pullRequest { number repository { nameWithOwner } }
-  comments(first: 20) { totalCount nodes { databaseId author { login } body createdAt } }`
+  comments(first: 20) { totalCount nodes { databaseId author { __typename login } body createdAt } }`
 
 type threadJSON struct {
 	ID          string `json:"id"`
@@ -54,7 +54,8 @@ type threadJSON struct {
 		Nodes      []struct {
 			DatabaseID int64 `json:"databaseId"`
 			Author     *struct {
-				Login string `json:"login"`
+				Typename string `json:"__typename"`
+				Login    string `json:"login"`
 			} `json:"author"`
 			Body      string    `json:"body"`
 			CreatedAt time.Time `json:"createdAt"`
@@ -72,6 +73,11 @@ func (t *threadJSON) thread() *ReviewThread {
 		rc := ReviewComment{ID: c.DatabaseID, Body: c.Body, CreatedAt: c.CreatedAt}
 		if c.Author != nil { // a deleted account's comment has no author
 			rc.Author = c.Author.Login
+			if c.Author.Typename == "Bot" {
+				// GraphQL names a bot without the suffix REST gives it;
+				// ghgate shows every author by the REST login.
+				rc.Author += "[bot]"
+			}
 		}
 		out.Comments = append(out.Comments, rc)
 	}

@@ -57,8 +57,14 @@ type IssueItem struct {
 	Name      string `json:"name,omitempty"`
 	URL       string `json:"url,omitempty"`
 	Draft     bool   `json:"draft,omitempty"`
-	// A pull request's review_threads rows are threads.
-	*core.Thread
+	// review_threads rows (core.Thread's fields, all optional here).
+	ThreadID          string               `json:"thread_id,omitempty"`
+	Path              string               `json:"path,omitempty"`
+	Line              int                  `json:"line,omitempty"`
+	Resolved          *bool                `json:"resolved,omitempty"`
+	Outdated          bool                 `json:"outdated,omitempty"`
+	Comments          []core.ThreadComment `json:"comments,omitempty"`
+	CommentsTruncated bool                 `json:"comments_truncated,omitempty"`
 }
 
 // ListIssueItemsOut is one page of an issue's collection.

@@ -23,7 +23,8 @@ func reviewThreads(ctx context.Context, c *github.Client, in ListIssueItemsIn, a
 	rows := make([]IssueItem, 0, len(page.Threads))
 	for _, t := range page.Threads {
 		v := core.ThreadOf(t)
-		rows = append(rows, IssueItem{Thread: &v})
+		rows = append(rows, IssueItem{ThreadID: v.ThreadID, Path: v.Path, Line: v.Line, Resolved: &v.Resolved, Outdated: v.Outdated,
+			Comments: v.Comments, CommentsTruncated: v.CommentsTruncated})
 	}
 	return rows, page.Next, nil
 }
