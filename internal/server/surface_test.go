@@ -270,20 +270,21 @@ var forcedErrors = map[string]struct {
 	args string
 	code contract.Code
 }{
-	core.NameSearchIssues:     {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
-	core.NameGetIssue:         {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeIssueNotFound},
-	core.NameCreateIssue:      {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeLabelNotFound},
-	core.NameUpdateIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
-	core.NameAddComment:       {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeIssueNotFound},
-	core.NameEditComment:      {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeCommentNotFound},
-	core.NameListIssueItems:   {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
-	core.NameListRepoMetadata: {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
-	core.NameGetOverview:      {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
-	core.NameLinkIssues:       {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
-	core.NameBulkUpdateIssues: {`{"owner":"acme","repo":"widgets","issue_numbers":[1,2],"changes":{"labels":{"add":["no such label"]}}}`, contract.CodeLabelNotFound},
-	core.NameManageLabels:     {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
-	core.NameManageMilestones: {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
-	core.NameDeleteIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},
+	core.NameSearchIssues:       {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
+	core.NameGetIssue:           {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeIssueNotFound},
+	core.NameCreateIssue:        {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeLabelNotFound},
+	core.NameUpdateIssue:        {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
+	core.NameAddComment:         {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeIssueNotFound},
+	core.NameEditComment:        {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeCommentNotFound},
+	core.NameListIssueItems:     {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
+	core.NameListRepoMetadata:   {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
+	core.NameGetOverview:        {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	core.NameLinkIssues:         {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
+	core.NameBulkUpdateIssues:   {`{"owner":"acme","repo":"widgets","issue_numbers":[1,2],"changes":{"labels":{"add":["no such label"]}}}`, contract.CodeLabelNotFound},
+	core.NameManageLabels:       {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
+	core.NameManageMilestones:   {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
+	core.NameDeleteIssue:        {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},
+	core.NameUpdateReviewThread: {`{"owner":"acme","repo":"widgets","pull":1,"thread_id":"PRRT_kwDOnope","action":"resolve"}`, contract.CodeThreadNotOnPull},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {

@@ -27,11 +27,11 @@ type UpdateReviewThreadIn struct {
 	Repo  string           `json:"repo"`
 	Pull  core.IssueNumber `json:"pull"`
 	// One of the two names the thread.
-	ThreadID       string              `json:"thread_id,omitempty" jsonschema:"from review_threads rows"`
-	CommentID      core.CommentID      `json:"comment_id,omitempty" jsonschema:"or a review comment's id"`
+	ThreadID       string              `json:"thread_id,omitempty" jsonschema:"from review_threads rows; omit with comment_id"`
+	CommentID      core.CommentID      `json:"comment_id,omitempty" jsonschema:"a review comment's id; omit with thread_id"`
 	Action         ThreadAction        `json:"action"`
-	Body           string              `json:"body,omitempty" jsonschema:"reply only"`
-	IdempotencyKey core.IdempotencyKey `json:"idempotency_key,omitempty" jsonschema:"reply: reuse in 10 min returns it"`
+	Body           string              `json:"body,omitempty" jsonschema:"the reply; omit to resolve or unresolve"`
+	IdempotencyKey core.IdempotencyKey `json:"idempotency_key,omitempty" jsonschema:"reply: reuse in 10 min returns it; absent: none"`
 }
 
 // Validate checks the arguments before any request.
