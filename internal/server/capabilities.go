@@ -56,7 +56,12 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	b.WriteString("- a listing with more to give says has_more and next_cursor (get_issue's comments: comments_has_more, comments_next_cursor); " +
 		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
 	b.WriteString("\nDoes not:\n")
-	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
+	if served[core.NameUpdateReviewThread] {
+		b.WriteString("- pull request reviews other than their threads, code, commits, releases, Actions or repository settings\n")
+	} else {
+		b.WriteString("- pull request reviews (list_issue_items lists their review_threads; the pull_requests toolset resolves and answers them), " +
+			"code, commits, releases, Actions or repository settings\n")
+	}
 	notDone := "Projects"
 	if !bulk {
 		notDone += ", bulk edits"

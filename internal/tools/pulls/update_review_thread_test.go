@@ -6,6 +6,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/pulls"
@@ -182,5 +183,18 @@ func TestUpdateReviewThreadWithoutWrite(t *testing.T) {
 	}
 	if r, _ := threadState(t, env, w); r {
 		t.Fatal("the thread was resolved")
+	}
+}
+
+// The capability summary names the toolset when it is served, and says
+// where review threads are when it is not.
+func TestCapabilitiesNameThePullRequestsToolset(t *testing.T) {
+	with := start(t, "").Session.InitializeResult().Instructions
+	if !strings.Contains(with, "pull_requests toolset:") || !strings.Contains(with, tool) {
+		t.Fatalf("served, the summary says:\n%s", with)
+	}
+	without := servertest.Start(t, servertest.Options{}).Session.InitializeResult().Instructions
+	if strings.Contains(without, "pull_requests toolset:") || !strings.Contains(without, "the pull_requests toolset resolves and answers them") {
+		t.Fatalf("not served, the summary says:\n%s", without)
 	}
 }
