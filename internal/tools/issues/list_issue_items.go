@@ -185,7 +185,11 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		out.Truncated = true
 		out.TruncationHint = fmt.Sprintf("titles of %d issues are withheld: this deployment only shows issues opened by %s", withheld, s.AllowedIssueCreator)
 	}
-	out.RateLimitRemaining = core.LowBudget(c, "core")
+	budget := "core"
+	if in.Collection == "review_threads" {
+		budget = "graphql" // the one collection read over GraphQL
+	}
+	out.RateLimitRemaining = core.LowBudget(c, budget)
 	return out, nil
 }
 
