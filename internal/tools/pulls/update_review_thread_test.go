@@ -198,3 +198,31 @@ func TestCapabilitiesNameThePullRequestsToolset(t *testing.T) {
 		t.Fatalf("not served, the summary says:\n%s", without)
 	}
 }
+
+// review_threads pages with a cursor bound to the pull request: a second
+// thread comes on the next page, and the cursor is refused on another
+// collection.
+func TestReviewThreadsPage(t *testing.T) {
+	env := start(t, emulator.DemoTokenBob)
+	w := findThread(t, env, isBot)
+	s := env.Emu.Emu.State()
+	s.Lock()
+	is := s.Repo(w.Owner, w.Repo).Issue(w.Pull)
+	first := is.Pull.Threads[0]
+	s.AddReviewComment(s.AddReview(is, is.User, "COMMENTED", "", s.Now()), nil, first.Path, first.Line, "A second thread on the same line.", s.Now())
+	s.Unlock()
+	args := map[string]any{"owner": w.Owner, "repo": w.Repo, "issue_number": w.Pull, "collection": "review_threads", "page_size": 1}
+	p1 := callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, args)
+	if len(p1.Items) != 1 || p1.Items[0].ThreadID != w.ThreadID || !p1.HasMore || p1.NextCursor == "" {
+		t.Fatalf("page 1: %+v", p1)
+	}
+	args["cursor"] = p1.NextCursor
+	p2 := callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, args)
+	if len(p2.Items) != 1 || p2.Items[0].ThreadID == w.ThreadID || p2.Items[0].Comments[0].Body != "A second thread on the same line." || p2.HasMore {
+		t.Fatalf("page 2: %+v", p2)
+	}
+	args["collection"] = "comments"
+	if e := env.Call(t, core.NameListIssueItems, args).Envelope(t); e.Code != contract.CodeCursorInvalid {
+		t.Fatalf("the cursor on comments: %+v", e)
+	}
+}
