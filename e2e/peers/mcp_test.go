@@ -80,7 +80,7 @@ var mcpTools = []string{
 var mcpUncalled = []string{
 	"create_branch", "create_or_update_file", "create_repository", "delete_file", "fork_repository", "push_files",
 	"add_comment_to_pending_review", "add_reply_to_pull_request_comment", "create_pull_request",
-	"merge_pull_request", "pull_request_review_write", "update_pull_request", "update_pull_request_branch",
+	"merge_pull_request", "update_pull_request", "update_pull_request_branch",
 	// actions: triggering, re-running or cancelling runs, which the
 	// emulator does not model.
 	"actions_run_trigger",
@@ -94,6 +94,11 @@ type restID string
 // restIDText is a restID passed as its decimal text, for the arguments
 // typed as strings (actions' resource_id).
 type restIDText string
+
+// threadOf is an argument whose value is the GraphQL node id of the first
+// review thread of a pull request ("owner/repo#number"), looked up before
+// the call: thread ids are minted by the emulator.
+type threadOf string
 
 // mcpCheck is one tool call and what GitHub would answer to it.
 type mcpCheck struct {
@@ -335,6 +340,18 @@ func fleetSession() []mcpCheck {
 			want: []string{"--- FAIL: TestShutdownDrainsQueue", "Process completed with exit code 1."}},
 		{name: "get_job_logs-failed_only", tool: "get_job_logs", args: f(red, "run_id", restID(string(run)), "failed_only", true, "return_content", true),
 			want: []string{"TestShutdownDrainsQueue"}},
+
+		// The automated reviewer's thread on the red pull request (#7),
+		// resolved twice (the second a no-op, as on GitHub), read back,
+		// and unresolved.
+		{name: "pull_request_review_write-resolve_thread", tool: "pull_request_review_write",
+			args: f(red, "method", "resolve_thread", "pullNumber", 7, "threadId", threadOf("fleet/"+red+"#7")), want: []string{"review thread resolved successfully"}},
+		{name: "pull_request_review_write-resolve_thread-again", tool: "pull_request_review_write",
+			args: f(red, "method", "resolve_thread", "pullNumber", 7, "threadId", threadOf("fleet/"+red+"#7")), want: []string{"review thread resolved successfully"}},
+		{name: "pull_request_read-get_review_comments-resolved", tool: "pull_request_read", args: f(red, "method", "get_review_comments", "pullNumber", 7),
+			want: []string{`"is_resolved":true`, "consider a context with a deadline"}},
+		{name: "pull_request_review_write-unresolve_thread", tool: "pull_request_review_write",
+			args: f(red, "method", "unresolve_thread", "pullNumber", 7, "threadId", threadOf("fleet/"+red+"#7")), want: []string{"review thread unresolved successfully"}},
 
 		{name: "list_dependabot_alerts", tool: "list_dependabot_alerts", args: f(alerts, "state", "open"),
 			want: []string{`"ghsa_id":"GHSA-emu0-1003-fl03"`, `"manifest_path":"go.mod"`}},
@@ -582,6 +599,15 @@ func callTool(ctx context.Context, session *mcp.ClientSession, c mcpCheck) mcpRe
 			r.Args[k], lastID = fmt.Sprint(id), id
 			continue
 		}
+		if pr, ok := v.(threadOf); ok {
+			id, err := lookupThread(ctx, string(pr))
+			if err != nil {
+				r.Err = fmt.Sprintf("looking up %s's thread for %s: %v", pr, k, err)
+				return r
+			}
+			r.Args[k] = id
+			continue
+		}
 		if path, ok := v.(restID); ok {
 			id, err := lookupID(ctx, string(path))
 			if err != nil {
@@ -662,6 +688,43 @@ func lookupID(ctx context.Context, path string) (int64, error) {
 		return 0, fmt.Errorf("GET %s: no id in %s", path, clip(body, 200))
 	}
 	return one.ID, nil
+}
+
+// lookupThread finds the node id of the first review thread of the pull
+// request "owner/repo#number", over the emulator's GraphQL API as alice.
+func lookupThread(ctx context.Context, pr string) (string, error) {
+	repo, num, _ := strings.Cut(pr, "#")
+	owner, name, _ := strings.Cut(repo, "/")
+	q, _ := json.Marshal(map[string]any{"query": fmt.Sprintf(
+		`{ repository(owner: %q, name: %q) { pullRequest(number: %s) { reviewThreads(first: 1) { nodes { id } } } } }`, owner, name, num)})
+	ctx, cancel := context.WithTimeout(ctx, toolTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+emulatorAddr+"/api/graphql", strings.NewReader(string(q)))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "token "+mcpToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			Repository struct {
+				PullRequest struct {
+					ReviewThreads struct {
+						Nodes []struct{ ID string }
+					}
+				}
+			}
+		}
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Data.Repository.PullRequest.ReviewThreads.Nodes) == 0 {
+		return "", fmt.Errorf("no review thread in %s", clip(string(b), 200))
+	}
+	return out.Data.Repository.PullRequest.ReviewThreads.Nodes[0].ID, nil
 }
 
 // restGet reads the emulator's REST API as alice.

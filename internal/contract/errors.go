@@ -58,6 +58,9 @@ const (
 	CodeProjectNotFound       Code = "project_not_found"
 	CodeProjectFieldNotFound  Code = "project_field_not_found"
 	CodeProjectOptionNotFound Code = "project_option_not_found"
+	// The pull_requests toolset's refusals.
+	CodeNotAPullRequest Code = "not_a_pull_request"
+	CodeThreadNotOnPull Code = "thread_not_on_pull"
 )
 
 // CodeInfo is a catalog entry.
@@ -109,6 +112,8 @@ var catalog = map[Code]CodeInfo{
 	CodeProjectNotFound:          {Meaning: "the owner has no project of that number visible to this credential", WhatToDo: "list the owner's projects (the repair) and use a number it returns"},
 	CodeProjectFieldNotFound:     {Meaning: "a field named is not one of the project's fields; nothing was written", WhatToDo: "details.value lists the project's fields; use one of those names"},
 	CodeProjectOptionNotFound:    {Meaning: "a value is not one of the field's options or iterations; nothing was written", WhatToDo: "details.value lists the field's options (or iterations, @current and @next); use one of those"},
+	CodeNotAPullRequest:          {Meaning: "the number names an issue, and only pull requests have review threads; nothing was written", WhatToDo: "name a pull request's number, or read the issue's comments (the repair)"},
+	CodeThreadNotOnPull:          {Meaning: "the review thread (or review comment) named is not on the pull request named, or does not exist; nothing was written", WhatToDo: "list the pull request's review_threads (the repair) and use a thread_id from its rows"},
 }
 
 // Catalog lists every code with its meaning, sorted by code.

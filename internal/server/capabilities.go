@@ -34,6 +34,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"with label_exists or milestone_exists; an action already done is a no_op); delete an issue for good (admins only, " +
 			"confirm_issue_number must repeat issue_number; pull requests are refused)\n")
 	}
+	if served[core.NameUpdateReviewThread] {
+		b.WriteString("- pull_requests toolset: " + core.NameUpdateReviewThread + " resolves, unresolves or replies to a pull request's review thread " +
+			"(thread_id from list_issue_items' review_threads rows, or a review comment's comment_id); a thread already so is a no_op, " +
+			"a thread not on the pull request named is refused (thread_not_on_pull), and every answer is the thread as it now stands\n")
+	}
 	if served[core.NameGetOverview] {
 		b.WriteString("- " + core.NameGetOverview + " orients in an unseen repository in one call (at most 5 upstream requests, each listed): " +
 			"open issue and pull request counts, labels with open-issue counts, open milestones with progress, issue types, templates, " +
@@ -67,7 +72,12 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	b.WriteString("- a listing with more to give says has_more and next_cursor (get_issue's comments: comments_has_more, comments_next_cursor); " +
 		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
 	b.WriteString("\nDoes not:\n")
-	b.WriteString("- pull request reviews, code, commits, releases, Actions or repository settings\n")
+	if served[core.NameUpdateReviewThread] {
+		b.WriteString("- pull request reviews other than their threads, code, commits, releases, Actions or repository settings\n")
+	} else {
+		b.WriteString("- pull request reviews (list_issue_items lists their review_threads; the pull_requests toolset resolves and answers them), " +
+			"code, commits, releases, Actions or repository settings\n")
+	}
 	var not []string
 	if !admin {
 		not = append(not, "delete issues, create or edit a repository's labels and milestones (create_missing on an update is the one exception; the admin toolset does them)")

@@ -2,7 +2,7 @@
 // built over one shared core.Service. Servers select from it and tests
 // walk it; the tools themselves live in a package per toolset
 // (internal/tools/issues, internal/tools/admin, internal/tools/mirror,
-// internal/tools/projects) over internal/tools/core.
+// internal/tools/projects, internal/tools/pulls) over internal/tools/core.
 package tools
 
 import (
@@ -12,17 +12,18 @@ import (
 	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/mirror"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/pulls"
 )
 
 // Toolsets lists the toolset names, sorted; each tool names its own
 // (tooldef.Tool's Toolset), and these are known without building any
 // tool.
 func Toolsets() []string {
-	return []string{admin.Toolset, issues.Toolset, projects.Toolset, mirror.Toolset}
+	return []string{admin.Toolset, issues.Toolset, projects.Toolset, pulls.Toolset, mirror.Toolset}
 }
 
 // All returns every tool ghgate has, toolset by toolset, each in the
 // order it is listed.
 func All(s *core.Service) []tooldef.Spec {
-	return append(append(append(issues.Specs(s), admin.Specs(s)...), projects.Specs(s)...), mirror.Specs(s)...)
+	return append(append(append(append(issues.Specs(s), admin.Specs(s)...), projects.Specs(s)...), pulls.Specs(s)...), mirror.Specs(s)...)
 }

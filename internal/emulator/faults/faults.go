@@ -58,6 +58,10 @@ type Fault struct {
 	RetryAfter int `json:"retry_after,omitempty"`
 	// Times is how many matching requests the fault hits; 0 means every one.
 	Times int `json:"times,omitempty"`
+	// After lets this many matching requests through untouched before the
+	// fault hits: on /graphql, where a tool's read and its mutation share
+	// one path, it lets a test fail the mutation alone.
+	After int `json:"after,omitempty"`
 }
 
 // RetryAfterSeconds is the secondary limit's retry-after, 60 unless set.
@@ -80,8 +84,8 @@ func (f *Fault) Validate() error {
 	if f.Kind == Status && (f.Status < 400 || f.Status > 599) {
 		return fmt.Errorf("a status fault needs a status from 400 to 599, got %d", f.Status)
 	}
-	if f.LatencyMS < 0 || f.Times < 0 {
-		return fmt.Errorf("latency_ms and times cannot be negative")
+	if f.LatencyMS < 0 || f.Times < 0 || f.After < 0 {
+		return fmt.Errorf("latency_ms, times and after cannot be negative")
 	}
 	return nil
 }
@@ -108,6 +112,8 @@ type Table struct {
 type entry struct {
 	f    Fault
 	left int
+	// passed counts the matching requests let through (Fault.After).
+	passed int
 }
 
 // Add installs a fault.
@@ -137,6 +143,10 @@ func (fs *Table) Take(method, path string) *Fault {
 	defer fs.mu.Unlock()
 	for i, e := range fs.list {
 		if !e.f.matches(method, path) {
+			continue
+		}
+		if e.passed < e.f.After {
+			e.passed++
 			continue
 		}
 		f := e.f

@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -54,5 +55,24 @@ func TestFaultsMatchInOrderAndCountDown(t *testing.T) {
 	fs.Clear()
 	if f := fs.Take("GET", "/a"); f != nil {
 		t.Fatal("clear left a fault")
+	}
+}
+
+// A fault with After lets that many matching requests through, then hits
+// Times of them: a tool's read and its mutation share /graphql.
+func TestFaultAfterLetsRequestsThroughFirst(t *testing.T) {
+	var fs Table
+	if err := fs.Add(Fault{Kind: DropAfter, Method: "POST", Path: "/graphql", After: 2, Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var got []bool
+	for range 4 {
+		got = append(got, fs.Take("POST", "/graphql") != nil)
+	}
+	if want := []bool{false, false, true, false}; !slices.Equal(got, want) {
+		t.Fatalf("hits %v, want %v", got, want)
+	}
+	if err := fs.Add(Fault{Kind: DropAfter, After: -1}); err == nil {
+		t.Fatal("a negative after was accepted")
 	}
 }

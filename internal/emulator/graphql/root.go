@@ -3,6 +3,7 @@ package graphql
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -173,6 +174,11 @@ func (x *gqlContext) visibleNode(id string) any {
 		}
 	case *state.LinkedBranch:
 		if !v.Issue.Deleted && x.canRead(v.Issue.Repo) && x.canRead(v.Repo) {
+			return v
+		}
+	case *state.ReviewThread:
+		// A review thread is a Node on GitHub: thread ids resolve by node().
+		if !v.Pull.Deleted && x.canRead(v.Pull.Repo) && slices.Contains(v.Pull.Pull.Threads, v) {
 			return v
 		}
 	case *state.Account, *state.IssueType:

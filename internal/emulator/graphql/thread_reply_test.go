@@ -116,4 +116,18 @@ func TestGraphQLReviewThreadReply(t *testing.T) {
 	if _, ts := threads(seed.DemoTokenCarol); ts[0].IsResolved {
 		t.Errorf("thread still resolved")
 	}
+
+	// A thread is a Node: its id resolves through node(), to a reader.
+	var n struct {
+		Node struct {
+			Typename    string `json:"__typename"`
+			Path        string
+			PullRequest struct{ Number int }
+		}
+	}
+	w.query(seed.DemoTokenCarol, `query($id: ID!) { node(id: $id) { __typename ... on PullRequestReviewThread { path pullRequest { number } } } }`,
+		map[string]any{"id": id}).ok(t, &n)
+	if n.Node.Typename != "PullRequestReviewThread" || n.Node.Path != ts[0].Path || n.Node.PullRequest.Number == 0 {
+		t.Errorf("node(thread id) = %+v", n.Node)
+	}
 }

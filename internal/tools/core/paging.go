@@ -32,6 +32,8 @@ type Pager struct {
 	filters     any
 	// Page is the upstream page the call asked for, from 1.
 	Page int
+	// After is an Opaque listing's upstream cursor ("" for the first page).
+	After string
 }
 
 // Listing describes what a listing's cursor is bound to and how to begin
@@ -47,6 +49,9 @@ type Listing struct {
 	// Restart is the call that begins the listing again, for the repair
 	// of a cursor that cannot be used.
 	Restart any
+	// Opaque: the position is GitHub's GraphQL cursor, not a page number
+	// (Pager.After; FillAfter mints the next).
+	Opaque bool
 }
 
 // OpenPager opens l's cursor: page 1 without one, the page it points at, or a
@@ -56,6 +61,10 @@ func (s *Service) OpenPager(l Listing) (*Pager, error) {
 	pos, err := s.OpenCursor(l)
 	if err != nil || pos == "" {
 		return p, err
+	}
+	if l.Opaque {
+		p.After = pos
+		return p, nil
 	}
 	if n, convErr := strconv.Atoi(pos); convErr == nil && n >= 1 {
 		p.Page = n
@@ -110,6 +119,14 @@ func (p *Pager) Next(next int) string {
 func (p *Pager) Fill(out *Page, next int) {
 	if c := p.Next(next); c != "" {
 		out.HasMore, out.NextCursor = true, c
+	}
+}
+
+// FillAfter sets out's has_more and next_cursor for an Opaque listing
+// whose upstream cursor for the next page is after ("" on the last page).
+func (p *Pager) FillAfter(out *Page, after string) {
+	if after != "" {
+		out.HasMore, out.NextCursor = true, p.cursors.Mint(p.tool, p.scope, p.filters, after)
 	}
 }
 

@@ -20,5 +20,6 @@ const (
 	NameManageMilestones = "github_manage_milestones"
 	NameDeleteIssue      = "github_delete_issue"
 
-	NameSyncIssues = "github_sync_issues"
+	NameSyncIssues         = "github_sync_issues"
+	NameUpdateReviewThread = "github_update_review_thread"
 )

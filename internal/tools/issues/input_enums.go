@@ -91,7 +91,7 @@ type Collection string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Collection) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs"), nil
+	return core.Enum("comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs", "review_threads"), nil
 }
 
 // MetadataKind names the repository metadata to list.

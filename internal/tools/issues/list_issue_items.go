@@ -27,6 +27,8 @@ func (in *ListIssueItemsIn) Validate() *contract.Error { return core.CheckNames(
 // IssueItem is one row of any collection; fields appear by collection:
 // comments {id, author, body, at, edited, removed}; sub_issues, blocked_by,
 // blocking, related and linked_prs {number, repo, title, state};
+// review_threads (pull requests) {thread_id, path, line, resolved,
+// outdated, comments [{id, author, body, created_at}], comments_truncated};
 // development {kind: branch, name, repo, url} and {kind: pull_request,
 // number, repo, title, state (open, closed, merged), draft, url}; timeline {event,
 // actor, at} and, by event, label, assignee, milestone, from/to (renamed),
@@ -55,6 +57,14 @@ type IssueItem struct {
 	Name      string `json:"name,omitempty"`
 	URL       string `json:"url,omitempty"`
 	Draft     bool   `json:"draft,omitempty"`
+	// review_threads rows (core.Thread's fields, all optional here).
+	ThreadID          string               `json:"thread_id,omitempty"`
+	Path              string               `json:"path,omitempty"`
+	Line              int                  `json:"line,omitempty"`
+	Resolved          *bool                `json:"resolved,omitempty"`
+	Outdated          bool                 `json:"outdated,omitempty"`
+	Comments          []core.ThreadComment `json:"comments,omitempty"`
+	CommentsTruncated bool                 `json:"comments_truncated,omitempty"`
 }
 
 // ListIssueItemsOut is one page of an issue's collection.
@@ -64,7 +74,7 @@ type ListIssueItemsOut struct {
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }
 
-var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs"}
+var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs", "review_threads"}
 
 // linkedPRPages bounds how many timeline pages (of 100 events) one
 // linked_prs call scans; the cursor continues the scan.
@@ -84,7 +94,8 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	}{int(in.IssueNumber), string(in.Collection), int(in.PageSize)}
 	restart := in
 	restart.Cursor = ""
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
+	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart,
+		Opaque: in.Collection == "review_threads"})
 	if err != nil {
 		return ListIssueItemsOut{}, err
 	}
@@ -157,6 +168,12 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		}
 	case "linked_prs":
 		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, int(in.IssueNumber), pg.Page)
+	case "review_threads":
+		var after string
+		out.Items, after, err = reviewThreads(ctx, c, in, pg.After)
+		if err == nil {
+			pg.FillAfter(&out.Page, after)
+		}
 	default:
 		return out, contract.Errorf(contract.CodeInvalidField, "unknown collection").WithField("collection", "must be one of the listed collections")
 	}
@@ -168,7 +185,11 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		out.Truncated = true
 		out.TruncationHint = fmt.Sprintf("titles of %d issues are withheld: this deployment only shows issues opened by %s", withheld, s.AllowedIssueCreator)
 	}
-	out.RateLimitRemaining = core.LowBudget(c, "core")
+	budget := "core"
+	if in.Collection == "review_threads" {
+		budget = "graphql" // the one collection read over GraphQL
+	}
+	out.RateLimitRemaining = core.LowBudget(c, budget)
 	return out, nil
 }
 
