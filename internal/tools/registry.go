@@ -5,19 +5,22 @@
 package tools
 
 import (
+	"slices"
+
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/admin"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/reports"
 )
 
 // Toolsets lists the toolset names, sorted; each tool names its own
 // (tooldef.Tool's Toolset), and these are known without building any
 // tool.
-func Toolsets() []string { return []string{admin.Toolset, issues.Toolset} }
+func Toolsets() []string { return []string{admin.Toolset, issues.Toolset, reports.Toolset} }
 
 // All returns every tool ghgate has, toolset by toolset, each in the
 // order it is listed.
 func All(s *core.Service) []tooldef.Spec {
-	return append(issues.Specs(s), admin.Specs(s)...)
+	return slices.Concat(issues.Specs(s), admin.Specs(s), reports.Specs(s))
 }

@@ -19,4 +19,6 @@ const (
 	NameManageLabels     = "github_manage_labels"
 	NameManageMilestones = "github_manage_milestones"
 	NameDeleteIssue      = "github_delete_issue"
+
+	NameReportUnlabeled = "github_report_unlabeled"
 )
