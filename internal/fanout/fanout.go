@@ -80,6 +80,7 @@ type Run struct {
 	o        Options
 	ctx      context.Context
 	reserved atomic.Int64
+	inFlight atomic.Int64
 	calls    atomic.Int64
 	hits     atomic.Int64
 
@@ -141,13 +142,14 @@ func (r *Run) Floor(limit int) int {
 }
 
 // belowFloor reports whether the credential's budget, as its latest
-// response said, is at or under the floor and not yet reset.
+// response said, less the calls in flight (sent, not yet counted in any
+// answer), is at or under the floor and not yet reset.
 func (r *Run) belowFloor() bool {
 	if r.o.Client == nil {
 		return false
 	}
 	b := r.o.Client.RateBudget(r.o.Resource)
-	return b.Known && b.Limit > 0 && b.Remaining <= r.Floor(b.Limit) &&
+	return b.Known && b.Limit > 0 && b.Remaining-int(r.inFlight.Load()) <= r.Floor(b.Limit) &&
 		r.o.Client.Now().Before(b.Reset)
 }
 
@@ -169,7 +171,9 @@ func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, e
 		r.Stop(MaxAPICalls)
 		return ErrStopped
 	}
+	r.inFlight.Add(1)
 	m, err := do(ctx)
+	r.inFlight.Add(-1)
 	var ge *github.Error
 	switch {
 	case err == nil:

@@ -44,7 +44,7 @@ type UnlabeledIn struct {
 	State         ItemState    `json:"state,omitempty" jsonschema:"default open"`
 	IncludeDrafts bool         `json:"include_drafts,omitempty" jsonschema:"default false"`
 	MaxRepos      MaxRepos     `json:"max_repos,omitempty" jsonschema:"default 50"`
-	PerRepoLimit  PerRepoLimit `json:"per_repo_limit,omitempty" jsonschema:"items read per repo, in pages of 100; default 200"`
+	PerRepoLimit  PerRepoLimit `json:"per_repo_limit,omitempty" jsonschema:"default 200"`
 	MaxAPICalls   MaxAPICalls  `json:"max_api_calls,omitempty" jsonschema:"default 250"`
 	Cursor        string       `json:"cursor,omitempty" jsonschema:"from next_call"`
 }
