@@ -246,3 +246,40 @@ for (const [name, connect] of Object.entries(transports)) {
     });
   });
 }
+
+// A report sends notifications/progress to a client that asked for them
+// (the SDK's onprogress sets the request's progressToken): repositories
+// done of the total, the last one at the total.
+describe('TypeScript SDK: a report with a progress token', () => {
+  let client;
+  before(async () => {
+    const transport = new StdioClientTransport({
+      command: ghgateBin(),
+      args: ['serve', '--demo', '--toolsets', 'reports'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      stderr: 'pipe',
+    });
+    client = newClient();
+    await client.connect(transport);
+  });
+  after(async () => { await client?.close(); });
+
+  test('github_report_unlabeled over the fleet reports its progress', async () => {
+    const seen = [];
+    const res = await client.callTool({ name: 'github_report_unlabeled', arguments: { owner: 'fleet', max_repos: 10 } },
+      CallToolResultSchema, { onprogress: (p) => seen.push(p) });
+    assert.ok(!res.isError, textOf(res));
+    assertMirrors(res);
+    const out = res.structuredContent;
+    assert.equal(out.truncated, true, 'the fleet has more than 10 repositories');
+    assert.equal(out.truncated_reason, 'max_repos');
+    assert.equal(out.next_call.tool, 'github_report_unlabeled');
+    assert.ok(seen.length > 0, 'progress notifications arrived');
+    for (let i = 1; i < seen.length; i++) {
+      assert.ok(seen[i].progress > seen[i - 1].progress, 'progress rises');
+    }
+    const last = seen[seen.length - 1];
+    assert.equal(last.total, 10);
+    assert.equal(last.progress, last.total);
+  });
+});
