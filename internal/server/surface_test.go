@@ -284,6 +284,7 @@ var forcedErrors = map[string]struct {
 	core.NameManageLabels:     {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
 	core.NameManageMilestones: {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
 	core.NameDeleteIssue:      {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},
+	core.NameReportUnlabeled:  {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {

@@ -206,3 +206,23 @@ func TestReportUnlabeledSecondaryLimit(t *testing.T) {
 		t.Errorf("peak in flight %d: want over the emulator's 3 (the limit was met) and at most the bound, 8", peak)
 	}
 }
+
+// A cursor presented with other filters than it was minted for is
+// refused, with the literal call that starts the report again.
+func TestReportUnlabeledCursorBoundToFilters(t *testing.T) {
+	env := fleetEnv(t, fleetSize, servertest.Options{})
+	first := report(t, env, map[string]any{"owner": "fleet", "max_repos": 2})
+	args := first.NextCall.Arguments.(map[string]any)
+	args["target"] = "issues"
+	e := env.Call(t, tool, args).Envelope(t)
+	if e.Code != "cursor_invalid" || e.Repair == nil || e.Repair.Tool != tool {
+		t.Fatalf("envelope %+v", e)
+	}
+	restart := e.Repair.Arguments.(map[string]any)
+	if _, ok := restart["cursor"]; ok || restart["target"] != "issues" {
+		t.Errorf("restart arguments %v: want the same call without the cursor", restart)
+	}
+	if out := report(t, env, restart); out.Scanned.Repos == 0 {
+		t.Errorf("the restart call read nothing: %+v", out)
+	}
+}
