@@ -210,7 +210,11 @@ func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, e
 func (r *Run) Each(n int, unit func(ctx context.Context, i int)) error {
 	sem := make(chan struct{}, r.o.Concurrency)
 	var wg sync.WaitGroup
-	var done atomic.Int64
+	// Progress is counted and sent under one lock, so each unit's
+	// notification goes out, in order: a count taken outside it could be
+	// sent after a larger one and be dropped as going backwards.
+	var progressMu sync.Mutex
+	done := 0
 start:
 	for i := range n {
 		if r.Stopped() != "" {
@@ -238,9 +242,11 @@ start:
 				}
 			}()
 			unit(r.ctx, i)
-			d := done.Add(1)
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			done++
 			if r.o.Progress != nil {
-				r.o.Progress(int(d), n)
+				r.o.Progress(done, n)
 			}
 		}()
 	}
