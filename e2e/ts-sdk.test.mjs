@@ -249,7 +249,9 @@ for (const [name, connect] of Object.entries(transports)) {
 
 // A report sends notifications/progress to a client that asked for them
 // (the SDK's onprogress sets the request's progressToken): repositories
-// done of the total, the last one at the total.
+// done of the total. The SDK stops listening for a token when the result
+// arrives, and the last notifications may trail it on the wire, so the
+// count is not checked to the end here (the Go SDK test waits for them).
 describe('TypeScript SDK: a report with a progress token', () => {
   let client;
   before(async () => {
@@ -278,8 +280,9 @@ describe('TypeScript SDK: a report with a progress token', () => {
     for (let i = 1; i < seen.length; i++) {
       assert.ok(seen[i].progress > seen[i - 1].progress, 'progress rises');
     }
-    const last = seen[seen.length - 1];
-    assert.equal(last.total, 10);
-    assert.equal(last.progress, last.total);
+    for (const p of seen) {
+      assert.equal(p.total, 10, 'the total is the repositories scanned');
+      assert.ok(p.progress >= 1 && p.progress <= p.total);
+    }
   });
 });
