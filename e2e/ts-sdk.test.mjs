@@ -246,3 +246,43 @@ for (const [name, connect] of Object.entries(transports)) {
     });
   });
 }
+
+// A report sends notifications/progress to a client that asked for them
+// (the SDK's onprogress sets the request's progressToken): repositories
+// done of the total. The SDK stops listening for a token when the result
+// arrives, and the last notifications may trail it on the wire, so the
+// count is not checked to the end here (the Go SDK test waits for them).
+describe('TypeScript SDK: a report with a progress token', () => {
+  let client;
+  before(async () => {
+    const transport = new StdioClientTransport({
+      command: ghgateBin(),
+      args: ['serve', '--demo', '--toolsets', 'reports'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      stderr: 'pipe',
+    });
+    client = newClient();
+    await client.connect(transport);
+  });
+  after(async () => { await client?.close(); });
+
+  test('github_report_unlabeled over the fleet reports its progress', async () => {
+    const seen = [];
+    const res = await client.callTool({ name: 'github_report_unlabeled', arguments: { owner: 'fleet', max_repos: 10 } },
+      CallToolResultSchema, { onprogress: (p) => seen.push(p) });
+    assert.ok(!res.isError, textOf(res));
+    assertMirrors(res);
+    const out = res.structuredContent;
+    assert.equal(out.truncated, true, 'the fleet has more than 10 repositories');
+    assert.equal(out.truncated_reason, 'max_repos');
+    assert.equal(out.next_call.tool, 'github_report_unlabeled');
+    assert.ok(seen.length > 0, 'progress notifications arrived');
+    for (let i = 1; i < seen.length; i++) {
+      assert.ok(seen[i].progress > seen[i - 1].progress, 'progress rises');
+    }
+    for (const p of seen) {
+      assert.equal(p.total, 10, 'the total is the repositories scanned');
+      assert.ok(p.progress >= 1 && p.progress <= p.total);
+    }
+  });
+});

@@ -53,6 +53,11 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 	if err != nil {
 		return figs, err
 	}
+	more, err = ReportUnlabeled(ctx)
+	figs = append(figs, more...)
+	if err != nil {
+		return figs, err
+	}
 	more, err = Bulk(ctx)
 	figs = append(figs, more...)
 	if err != nil {

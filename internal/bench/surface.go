@@ -61,7 +61,7 @@ func newRigOn(ctx context.Context, toolsets []string, opts emulator.Options) (*r
 	if err != nil {
 		return nil, err
 	}
-	m := &meter{next: &http.Transport{MaxIdleConnsPerHost: 4}}
+	m := &meter{next: &http.Transport{MaxIdleConnsPerHost: 16}}
 	st, err := server.NewStack(ctx, server.StackOptions{BaseURL: emu.URL, Token: emulator.DemoTokenAlice,
 		Toolsets: toolsets, HTTPClient: &http.Client{Transport: m, Timeout: 30 * time.Second}})
 	if err != nil {

@@ -3,6 +3,7 @@ package emulator
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -35,7 +36,13 @@ type callerFlight struct{ now, peak atomic.Int64 }
 // enter counts a request of the caller with this Authorization header and
 // returns the count with it, and the function that ends it.
 func (f *inflight) enter(auth string) (int, func()) {
-	v, _ := f.callers.LoadOrStore(auth, new(callerFlight))
+	// Keyed by the credential, whichever scheme carries it ("token" or
+	// "Bearer"), as GitHub counts a token's requests.
+	_, cred, ok := strings.Cut(auth, " ")
+	if !ok {
+		cred = auth
+	}
+	v, _ := f.callers.LoadOrStore(cred, new(callerFlight))
 	c := v.(*callerFlight)
 	n := c.now.Add(1)
 	for p := c.peak.Load(); n > p && !c.peak.CompareAndSwap(p, n); p = c.peak.Load() {
@@ -44,14 +51,14 @@ func (f *inflight) enter(auth string) (int, func()) {
 }
 
 func (f *inflight) caller(token string) *callerFlight {
-	v, ok := f.callers.Load("token " + token)
+	v, ok := f.callers.Load(token)
 	if !ok {
 		return &callerFlight{}
 	}
 	return v.(*callerFlight)
 }
 
-// InFlight is how many requests sent with "Authorization: token <token>"
+// InFlight is how many requests sent with "Authorization: token <token>" (or Bearer)
 // the emulator is handling now; PeakInFlight the most it ever handled at
 // once, so a test can check a client's concurrency bound.
 func (e *Emulator) InFlight(token string) int { return int(e.flight.caller(token).now.Load()) }

@@ -65,6 +65,13 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			b.WriteString("- create_issue and update_issue take project {owner, project_number, fields}: the issue lands on its owner's board with its fields in the same call\n")
 		}
 	}
+	if served[core.NameReportUnlabeled] {
+		b.WriteString("- reports toolset: " + core.NameReportUnlabeled + " lists the issues and pull requests with no label in one repository " +
+			"or every non-archived repository of an owner, within max_repos, per_repo_limit and max_api_calls; a report that stops early " +
+			"returns what it found with truncated_reason and next_call (the literal call that goes on), counts api_calls and conditional_hits " +
+			"(304s, which spend no rate budget), sends notifications/progress when the call carries a progress token, and stops at 2% of the " +
+			"rate limit (rate_limited)\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +

@@ -294,7 +294,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 				return fail(e)
 			}
 		}
-		output, err := t.safeRun(ctx, env, input)
+		output, err := t.safeRun(withRequestProgress(ctx, req), env, input)
 		if err != nil {
 			return fail(toEnvelope(env, err))
 		}

@@ -6,6 +6,8 @@
 package tools
 
 import (
+	"slices"
+
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/admin"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -13,17 +15,18 @@ import (
 	"github.com/ghgate/ghgate/internal/tools/mirror"
 	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/ghgate/ghgate/internal/tools/pulls"
+	"github.com/ghgate/ghgate/internal/tools/reports"
 )
 
 // Toolsets lists the toolset names, sorted; each tool names its own
 // (tooldef.Tool's Toolset), and these are known without building any
 // tool.
 func Toolsets() []string {
-	return []string{admin.Toolset, issues.Toolset, projects.Toolset, pulls.Toolset, mirror.Toolset}
+	return []string{admin.Toolset, issues.Toolset, projects.Toolset, pulls.Toolset, reports.Toolset, mirror.Toolset}
 }
 
 // All returns every tool ghgate has, toolset by toolset, each in the
 // order it is listed.
 func All(s *core.Service) []tooldef.Spec {
-	return append(append(append(append(issues.Specs(s), admin.Specs(s)...), projects.Specs(s)...), pulls.Specs(s)...), mirror.Specs(s)...)
+	return slices.Concat(issues.Specs(s), admin.Specs(s), projects.Specs(s), pulls.Specs(s), reports.Specs(s), mirror.Specs(s))
 }

@@ -1,0 +1,258 @@
+// Package fanout runs the many GitHub calls of a report (one or more per
+// repository of an owner) within the bounds the caller set: a number of
+// calls in flight, a hard budget of calls, the client's cancellation, and
+// a floor under the credential's rate budget read from GitHub's own
+// x-ratelimit headers. When a bound is reached it stops starting work,
+// lets what is in flight finish, and says why, so the report can return
+// what it found and the call that continues it.
+//
+// The engine sends nothing itself: every request goes through
+// internal/github's client, whose transport already makes reads
+// conditional (ETags kept per URL and credential in the store, a 304
+// served from it), waits out GitHub's secondary limits (retry-after) and
+// refuses to send below --rate-floor. The engine adds what a fan-out
+// needs on top: the bound on concurrency that keeps it far from GitHub's
+// 100-concurrent-requests rule, the per-call budget, and counting.
+package fanout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ghgate/ghgate/internal/github"
+)
+
+// Reason is why a report stopped before it was complete.
+type Reason string
+
+// The reasons a report is truncated (truncated_reason).
+const (
+	MaxAPICalls      Reason = "max_api_calls"
+	MaxRepos         Reason = "max_repos"
+	MaxItems         Reason = "max_items"
+	MaxResults       Reason = "max_results"
+	RateLimited      Reason = "rate_limited"
+	IncompleteSearch Reason = "incomplete_search"
+	Cancelled        Reason = "cancelled"
+)
+
+// Reasons lists every Reason, for output schemas.
+func Reasons() []Reason {
+	return []Reason{MaxAPICalls, MaxRepos, MaxItems, MaxResults, RateLimited, IncompleteSearch, Cancelled}
+}
+
+const (
+	// DefaultConcurrency is how many calls a report has in flight.
+	DefaultConcurrency = 8
+	// MaxConcurrency stays well under GitHub's 100 concurrent requests
+	// per credential, which other clients of the same token share.
+	MaxConcurrency = 32
+	// floorPercent is the share of the rate limit a report leaves unspent.
+	floorPercent = 2
+)
+
+// ErrStopped is returned by Call when the run has stopped (Reason says
+// why) and the request was not sent.
+var ErrStopped = errors.New("fanout: the report stopped before this call")
+
+// Options bound one run.
+type Options struct {
+	// Client is the credential's GitHub client; its rate picture is the
+	// one the floor is read from.
+	Client *github.Client
+	// Resource is the rate-limit resource the calls spend ("core").
+	Resource string
+	// MaxCalls is the hard budget of calls (each call is one request, or
+	// one request and its retries after a secondary limit or a 5xx).
+	MaxCalls int
+	// Concurrency is how many calls are in flight at most: 0 means
+	// DefaultConcurrency, and it is held to MaxConcurrency.
+	Concurrency int
+	// Progress is told units done of total after each unit; may be nil.
+	Progress func(done, total int)
+}
+
+// Run is one report's fan-out: its budget, counts and stop reason.
+type Run struct {
+	o        Options
+	ctx      context.Context
+	reserved atomic.Int64
+	inFlight atomic.Int64
+	calls    atomic.Int64
+	hits     atomic.Int64
+
+	mu     sync.Mutex
+	reason Reason
+	// panicked holds what a unit panicked with: Each returns it as an
+	// error rather than let a goroutine's panic end the process.
+	panicked any
+}
+
+// New starts a run bound to ctx: when ctx ends the run stops with
+// Cancelled and the calls in flight end with it.
+func New(ctx context.Context, o Options) *Run {
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	o.Concurrency = min(o.Concurrency, MaxConcurrency)
+	if o.Resource == "" {
+		o.Resource = "core"
+	}
+	return &Run{o: o, ctx: ctx}
+}
+
+// Context is the run's context, for calls made outside Each.
+func (r *Run) Context() context.Context { return r.ctx }
+
+// Stop records why the run stops; the first reason holds.
+func (r *Run) Stop(why Reason) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.reason == "" {
+		r.reason = why
+	}
+}
+
+// Stopped is why the run stopped, "" while it runs. A cancelled context
+// stops it.
+func (r *Run) Stopped() Reason {
+	if r.ctx.Err() != nil {
+		r.Stop(Cancelled)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reason
+}
+
+// Calls is how many calls reached GitHub; ConditionalHits how many of
+// them GitHub answered 304 Not Modified (served from the store, and not
+// counted against GitHub's primary rate limit).
+func (r *Run) Calls() int           { return int(r.calls.Load()) }
+func (r *Run) ConditionalHits() int { return int(r.hits.Load()) }
+
+// Floor is the remaining count at which the run stops for a rate limit:
+// 2% of the limit, and never fewer than the calls that may be in flight
+// (a low-limit token's 2% would otherwise be zero, and those calls all
+// spend before any answer says the budget is low).
+func (r *Run) Floor(limit int) int {
+	return max(limit*floorPercent/100, r.o.Concurrency)
+}
+
+// belowFloor reports whether the credential's budget, as its latest
+// response said, less the calls in flight (sent, not yet counted in any
+// answer), is at or under the floor and not yet reset.
+func (r *Run) belowFloor() bool {
+	if r.o.Client == nil {
+		return false
+	}
+	b := r.o.Client.RateBudget(r.o.Resource)
+	return b.Known && b.Limit > 0 && b.Remaining-int(r.inFlight.Load()) <= r.Floor(b.Limit) &&
+		r.o.Client.Now().Before(b.Reset)
+}
+
+// Call spends one call of the budget on do, which makes one request
+// through the client. It returns ErrStopped, without calling do, when the
+// run has stopped or this call would pass the budget or the floor. A rate
+// limit do meets stops the run (RateLimited) and is returned; so is any
+// other failure, which is the caller's to judge (a 404 or 403 that says a
+// feature is off or not permitted is not a rate limit and stops nothing).
+func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, error)) error {
+	if r.Stopped() != "" {
+		return ErrStopped
+	}
+	if r.belowFloor() {
+		r.Stop(RateLimited)
+		return ErrStopped
+	}
+	if r.o.MaxCalls > 0 && r.reserved.Add(1) > int64(r.o.MaxCalls) {
+		r.Stop(MaxAPICalls)
+		return ErrStopped
+	}
+	r.inFlight.Add(1)
+	m, err := do(ctx)
+	r.inFlight.Add(-1)
+	var ge *github.Error
+	switch {
+	case err == nil:
+		r.calls.Add(1)
+		if m.Cached {
+			r.hits.Add(1)
+		}
+	case errors.As(err, &ge):
+		if ge.Status != 0 {
+			r.calls.Add(1)
+		}
+		switch ge.Code {
+		case github.RateLimited:
+			r.Stop(RateLimited)
+		case github.Cancelled:
+			r.Stop(Cancelled)
+		}
+	case ctx.Err() != nil:
+		r.Stop(Cancelled)
+	}
+	if err == nil && r.belowFloor() {
+		// This answer brought the budget to the floor: what it carried is
+		// kept, nothing more is sent.
+		r.Stop(RateLimited)
+	}
+	return err
+}
+
+// Each runs unit(i) for i in [0, n) with at most Concurrency in flight,
+// in order of i, and returns when every started unit has returned. It
+// starts no unit once the run has stopped; a unit finds the run stopped
+// through Call's ErrStopped and returns what it did. Progress is reported
+// as units done of n.
+func (r *Run) Each(n int, unit func(ctx context.Context, i int)) error {
+	sem := make(chan struct{}, r.o.Concurrency)
+	var wg sync.WaitGroup
+	// Progress is counted and sent under one lock, so each unit's
+	// notification goes out, in order: a count taken outside it could be
+	// sent after a larger one and be dropped as going backwards.
+	var progressMu sync.Mutex
+	done := 0
+start:
+	for i := range n {
+		if r.Stopped() != "" {
+			break
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-r.ctx.Done():
+			r.Stop(Cancelled)
+			break start
+		}
+		if r.Stopped() != "" {
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			defer func() {
+				if v := recover(); v != nil {
+					r.mu.Lock()
+					r.panicked = v
+					r.mu.Unlock()
+				}
+			}()
+			unit(r.ctx, i)
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			done++
+			if r.o.Progress != nil {
+				r.o.Progress(done, n)
+			}
+		}()
+	}
+	wg.Wait()
+	if r.panicked != nil {
+		return fmt.Errorf("fanout: a unit panicked: %v", r.panicked)
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package fanout_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/github"
+)
+
+// client is a GitHub client against h, with retries off.
+func client(t *testing.T, h http.HandlerFunc) *github.Client {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c, err := github.New(github.Options{BaseURL: srv.URL, Token: "t", MaxReadRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func getRepo(c *github.Client) func(context.Context) (github.Meta, error) {
+	return func(ctx context.Context) (github.Meta, error) {
+		_, m, err := c.GetRepo(ctx, "o", "r")
+		return m, err
+	}
+}
+
+// A 403 or 404 that says "not permitted" or "feature off" is returned to
+// the caller and stops nothing; a 403 with a spent budget, or a 429, is a
+// rate limit and stops the run.
+func TestRefusalIsNotRateLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		header map[string]string
+		body   string
+		want   fanout.Reason
+	}{
+		{"403 not permitted", 403, nil, `{"message":"Resource not accessible by integration"}`, ""},
+		{"404 hidden", 404, nil, `{"message":"Not Found"}`, ""},
+		{"410 issues off", 410, nil, `{"message":"Issues are disabled for this repo"}`, ""},
+		{"403 budget spent", 403, map[string]string{"X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0",
+			"X-RateLimit-Reset": strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)}, `{"message":"API rate limit exceeded"}`, fanout.RateLimited},
+		{"403 secondary message", 403, nil, `{"message":"You have exceeded a secondary rate limit."}`, fanout.RateLimited},
+		{"429 retry-after", 429, map[string]string{"Retry-After": "120"}, `{"message":"slow down"}`, fanout.RateLimited},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := client(t, func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range tc.header {
+					w.Header().Set(k, v)
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			})
+			run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 10})
+			if err := run.Call(context.Background(), getRepo(c)); err == nil {
+				t.Fatal("no error")
+			}
+			if got := run.Stopped(); got != tc.want {
+				t.Errorf("stopped %q, want %q", got, tc.want)
+			}
+			if run.Calls() != 1 {
+				t.Errorf("%d calls counted, want 1", run.Calls())
+			}
+		})
+	}
+}
+
+// The budget is a hard cap: with units racing for it, no more calls are
+// sent than max_api_calls, and the run says max_api_calls.
+func TestBudgetIsHardCap(t *testing.T) {
+	var sent atomic.Int64
+	c := client(t, func(w http.ResponseWriter, r *http.Request) {
+		sent.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"name":"r"}`))
+	})
+	run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 7})
+	if err := run.Each(50, func(ctx context.Context, i int) { _ = run.Call(ctx, getRepo(c)) }); err != nil {
+		t.Fatal(err)
+	}
+	if sent.Load() != 7 || run.Calls() != 7 || run.Stopped() != fanout.MaxAPICalls {
+		t.Errorf("sent %d, counted %d, stopped %q; want 7, 7, max_api_calls", sent.Load(), run.Calls(), run.Stopped())
+	}
+}
+
+// A run cancelled mid-way says cancelled, returns only when every unit
+// has, and leaves no goroutine behind; never more than the bound ran at
+// once.
+func TestCancelLeavesNoGoroutine(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	run := fanout.New(ctx, fanout.Options{Concurrency: 4})
+	var started, now, peak atomic.Int64
+	err := run.Each(100, func(ctx context.Context, i int) {
+		n := now.Add(1)
+		defer now.Add(-1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		if started.Add(1) == 4 {
+			cancel()
+		}
+		<-ctx.Done()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Stopped() != fanout.Cancelled {
+		t.Errorf("stopped %q, want cancelled", run.Stopped())
+	}
+	if s := started.Load(); s != 4 {
+		t.Errorf("%d units started; the run should stop starting them at the cancel", s)
+	}
+	if peak.Load() > 4 {
+		t.Errorf("%d units at once, over the bound of 4", peak.Load())
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the run, %d before", n, before)
+	}
+}
+
+// A unit's panic comes back as an error, not a crash.
+func TestUnitPanicIsAnError(t *testing.T) {
+	run := fanout.New(context.Background(), fanout.Options{})
+	err := run.Each(3, func(context.Context, int) { panic("boom") })
+	if err == nil || errors.Is(err, fanout.ErrStopped) {
+		t.Errorf("err %v", err)
+	}
+}
+
+// The floor is 2% of the limit, and never under the calls in flight.
+func TestFloor(t *testing.T) {
+	run := fanout.New(context.Background(), fanout.Options{})
+	for limit, want := range map[int]int{5000: 100, 60: 8, 1000: 20} {
+		if got := run.Floor(limit); got != want {
+			t.Errorf("Floor(%d) = %d, want %d", limit, got, want)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package reports_test
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A client that sends a progress token gets notifications/progress with
+// it: repositories done of the total, rising to the total.
+func TestReportUnlabeledProgress(t *testing.T) {
+	env := fleetEnv(t, 12, servertest.Options{})
+	var mu sync.Mutex
+	var got []*mcp.ProgressNotificationParams
+	ctx := context.Background()
+	sTr, cTr := mcp.NewInMemoryTransports()
+	ss, err := env.Stack.Server.MCP.Connect(ctx, sTr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := mcp.NewClient(&mcp.Implementation{Name: "progress", Version: "0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, r.Params)
+		}})
+	cs, err := cl.Connect(ctx, cTr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
+	params := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"owner": "fleet"}}
+	params.SetProgressToken("report-1")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	var out reports.UnlabeledOut
+	b, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(b, &out)
+	// Notifications may trail the result on the wire: wait for the last.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= out.Scanned.Repos || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) == 0 || len(got) != out.Scanned.Repos {
+		t.Fatalf("%d notifications for %d repositories", len(got), out.Scanned.Repos)
+	}
+	for i, p := range got {
+		if p.ProgressToken != "report-1" || p.Total != float64(out.Scanned.Repos) || (i > 0 && p.Progress <= got[i-1].Progress) {
+			t.Errorf("notification %d: %+v", i, p)
+		}
+	}
+	if last := got[len(got)-1]; last.Progress != last.Total {
+		t.Errorf("last notification %v of %v", last.Progress, last.Total)
+	}
+}
+
+// A call cancelled mid-report returns what it found with cancelled, and
+// no goroutine of it is left behind.
+func TestReportUnlabeledCancel(t *testing.T) {
+	env := fleetEnv(t, fleetSize, servertest.Options{Emulator: emulator.Options{Latency: 30 * time.Millisecond}})
+	_, h, err := reports.Specs(env.Stack.Service)[0].Build(&tooldef.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(ctx context.Context) reports.UnlabeledOut {
+		res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tool, Arguments: json.RawMessage(`{"owner":"fleet","max_repos":200}`)}})
+		if err != nil || res.IsError {
+			t.Fatalf("call: %v %+v", err, res)
+		}
+		var out reports.UnlabeledOut
+		b, _ := json.Marshal(res.StructuredContent)
+		_ = json.Unmarshal(b, &out)
+		return out
+	}
+	call(context.Background()) // warm: connections open, as before the cancelled one
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	out := call(ctx)
+	if out.TruncatedReason != "cancelled" || out.NextCall == nil {
+		t.Errorf("cancelled report: reason %q, next_call %v", out.TruncatedReason, out.NextCall)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the cancelled report, %d before", n, before)
+	}
+}

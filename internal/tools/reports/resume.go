@@ -1,0 +1,84 @@
+package reports
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/contract"
+)
+
+// resume is where a truncated report goes on, carried in its signed
+// cursor. Repositories are taken in name order, so what is done is a
+// prefix (every name up to After) plus the few finished out of order
+// while the calls before them were in flight (Done), and the repositories
+// stopped part way, with the page each goes on from (Pages).
+type resume struct {
+	After string         `json:"a,omitempty"`
+	Done  []string       `json:"d,omitempty"`
+	Pages map[string]int `json:"p,omitempty"`
+}
+
+func (r *resume) encode() string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+func decodeResume(s string) (*resume, error) {
+	var r resume
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		return nil, contract.ErrCursorInvalid
+	}
+	return &r, nil
+}
+
+// done reports whether repo was finished by an earlier call.
+func (r *resume) done(repo string) bool {
+	key := strings.ToLower(repo)
+	return r.After != "" && key <= r.After || slices.Contains(r.Done, key)
+}
+
+// page is the page repo goes on from: 1 unless it stopped part way.
+func (r *resume) page(repo string) int {
+	if p := r.Pages[strings.ToLower(repo)]; p > 1 {
+		return p
+	}
+	return 1
+}
+
+// advance records this call's outcome: finished repositories join the
+// done set, stopped ones keep their page, and the prefix moves up over
+// order (every eligible repository, in name order) as far as it is done.
+func (r *resume) advance(order []string, finished map[string]bool, pages map[string]int) {
+	done := map[string]bool{}
+	for _, d := range r.Done {
+		done[d] = true
+	}
+	for name := range finished {
+		done[strings.ToLower(name)] = true
+	}
+	r.Pages = map[string]int{}
+	for name, p := range pages {
+		r.Pages[strings.ToLower(name)] = p
+	}
+	for _, name := range order {
+		key := strings.ToLower(name)
+		if r.After != "" && key <= r.After {
+			continue
+		}
+		if !done[key] {
+			break
+		}
+		r.After = key
+	}
+	r.Done = r.Done[:0]
+	for d := range done {
+		if d > r.After {
+			r.Done = append(r.Done, d)
+		}
+	}
+	slices.Sort(r.Done)
+	if len(r.Pages) == 0 {
+		r.Pages = nil
+	}
+}

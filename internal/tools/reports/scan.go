@@ -1,0 +1,332 @@
+package reports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// repoPages bounds the owner's repository listing: 1,000 repositories.
+const repoPages = 10
+
+// target is one repository to scan, as the owner's listing showed it.
+type target struct {
+	name string
+	// issuesOff: the repository's issues are turned off, so its issues
+	// list answers 410 and its pull requests are read from the pulls list.
+	issuesOff bool
+}
+
+// scan is one call of github_report_unlabeled.
+type scan struct {
+	run *fanout.Run
+	c   *github.Client
+	in  UnlabeledIn
+	pos *resume
+
+	mu       sync.Mutex
+	rows     []UnlabeledRow
+	skipped  []SkippedRepo
+	scanned  Scanned
+	finished map[string]bool
+	pages    map[string]int
+	capped   bool // a repository had more than per_repo_limit items
+	order    []string
+	more     bool // eligible repositories beyond max_repos were left
+	// fatal fails the call: the one repository named cannot be found.
+	fatal error
+}
+
+// report lists the repositories and scans up to max_repos of those not
+// yet done, per_repo_limit items each, within the run's bounds.
+func (s *scan) report() error {
+	s.finished, s.pages = map[string]bool{}, map[string]int{}
+	targets, err := s.targets()
+	if err != nil || s.run.Stopped() != "" {
+		return err
+	}
+	for _, t := range targets {
+		s.order = append(s.order, t.name)
+	}
+	var work []target
+	for _, t := range targets {
+		if s.pos.done(t.name) {
+			continue
+		}
+		if len(work) == int(s.in.MaxRepos) {
+			s.more = true
+			break
+		}
+		work = append(work, t)
+	}
+	if err := s.run.Each(len(work), func(ctx context.Context, i int) { s.repo(ctx, work[i]) }); err != nil {
+		return err
+	}
+	return s.fatal
+}
+
+// targets is the one repository named, or every non-archived repository
+// of the owner (an organization's, else a user's), in name order.
+func (s *scan) targets() ([]target, error) {
+	if s.in.Repo != "" {
+		return []target{{name: s.in.Repo}}, nil
+	}
+	var repos []*gh.Repository
+	list, asUser := s.c.ListOrgRepos, false
+	for page := 1; page <= repoPages; page++ {
+		var got []*gh.Repository
+		var next int
+		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
+			r, m, err := list(ctx, s.in.Owner, gh.ListOptions{Page: core.PageParam(page), PerPage: perPage})
+			got, next = r, m.NextPage
+			return m, err
+		})
+		if page == 1 && isNotFound(err) && !asUser {
+			// Not an organization: the owner's public repositories as a user.
+			list, asUser, page = s.c.ListUserRepos, true, 0
+			continue
+		}
+		if errors.Is(err, fanout.ErrStopped) || s.run.Stopped() != "" {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, ownerFailure(err, s.in.Owner)
+		}
+		repos = append(repos, got...)
+		if next == 0 {
+			break
+		}
+	}
+	var out []target
+	for _, r := range repos {
+		if r.GetArchived() {
+			continue
+		}
+		off := !r.GetHasIssues()
+		if off && s.in.Target == "issues" {
+			continue // nothing of it to report
+		}
+		out = append(out, target{name: r.GetName(), issuesOff: off})
+	}
+	slices.SortFunc(out, func(a, b target) int { return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)) })
+	return out, nil
+}
+
+// repo scans one repository from the page it goes on from, until its
+// last page, per_repo_limit, or the run stops.
+func (s *scan) repo(ctx context.Context, t target) {
+	page := s.pos.page(t.name)
+	pulls := t.issuesOff
+	budget := (int(s.in.PerRepoLimit) + perPage - 1) / perPage
+	read, items := 0, 0
+	defer func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if read > 0 {
+			s.scanned.Repos++
+			s.scanned.Items += items
+		}
+	}()
+	for {
+		if read == budget {
+			s.stopAt(t.name, page, true)
+			return
+		}
+		var rows []UnlabeledRow
+		var next, n int
+		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+			var m github.Meta
+			var err error
+			if pulls {
+				rows, n, m, err = s.pullsPage(ctx, t.name, page)
+			} else {
+				rows, n, m, err = s.issuesPage(ctx, t.name, page)
+			}
+			next = m.NextPage
+			return m, err
+		})
+		switch {
+		case errors.Is(err, fanout.ErrStopped), err != nil && s.run.Stopped() != "":
+			s.stopAt(t.name, page, false)
+			return
+		case err != nil && !pulls && page == 1 && core.GitHubCode(err) == github.Gone && s.in.Target != "issues":
+			// Issues turned off: the pull requests are still there.
+			pulls = true
+			continue
+		case err != nil:
+			s.skip(t.name, err)
+			return
+		}
+		read++
+		items += n
+		s.add(rows)
+		if next == 0 {
+			s.finish(t.name)
+			return
+		}
+		page = next
+	}
+}
+
+// issuesPage reads one page of the issues list, which holds the pull
+// requests too (with a pull_request key, and draft): one list answers both
+// targets, so a repository costs one call per 100 items whatever the
+// target.
+func (s *scan) issuesPage(ctx context.Context, repo string, page int) ([]UnlabeledRow, int, github.Meta, error) {
+	list, m, err := s.c.ListIssues(ctx, s.in.Owner, repo, github.ListIssuesOptions{State: string(s.in.State),
+		Sort: "created", Direction: "asc", Page: core.PageParam(page), PerPage: perPage})
+	if err != nil {
+		return nil, 0, m, err
+	}
+	var rows []UnlabeledRow
+	for _, is := range list {
+		pull := is.IsPullRequest()
+		if len(is.Labels) > 0 || !s.wants(pull, is.GetDraft()) {
+			continue
+		}
+		rows = append(rows, row(repo, pull, is.GetNumber(), is.GetTitle(), is.GetHTMLURL(), is.GetCreatedAt().Time))
+	}
+	return rows, len(list), m, nil
+}
+
+// pullsPage reads one page of the pulls list, for a repository whose
+// issues are turned off.
+func (s *scan) pullsPage(ctx context.Context, repo string, page int) ([]UnlabeledRow, int, github.Meta, error) {
+	list, m, err := s.c.ListPulls(ctx, s.in.Owner, repo, string(s.in.State), gh.ListOptions{Page: core.PageParam(page), PerPage: perPage})
+	if err != nil {
+		return nil, 0, m, err
+	}
+	var rows []UnlabeledRow
+	for _, p := range list {
+		if len(p.Labels) > 0 || !s.wants(true, p.GetDraft()) {
+			continue
+		}
+		rows = append(rows, row(repo, true, p.GetNumber(), p.GetTitle(), p.GetHTMLURL(), p.GetCreatedAt().Time))
+	}
+	return rows, len(list), m, nil
+}
+
+// wants reports whether an item of this kind is reported.
+func (s *scan) wants(pull, draft bool) bool {
+	switch {
+	case pull && s.in.Target == "issues", !pull && s.in.Target == "pulls":
+		return false
+	case pull && draft:
+		return s.in.IncludeDrafts
+	}
+	return true
+}
+
+func row(repo string, pull bool, number int, title, url string, created time.Time) UnlabeledRow {
+	kind := "issue"
+	if pull {
+		kind = "pull"
+	}
+	return UnlabeledRow{Repo: repo, Type: kind, Number: number, Title: title, URL: url, CreatedAt: created.UTC().Format(time.RFC3339)}
+}
+
+func (s *scan) add(rows []UnlabeledRow) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rows = append(s.rows, rows...)
+}
+
+func (s *scan) finish(repo string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finished[repo] = true
+}
+
+// stopAt records where repo goes on; capped when per_repo_limit stopped it.
+func (s *scan) stopAt(repo string, page int, capped bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[repo] = page
+	s.capped = s.capped || capped
+}
+
+// skip records a repository that could not be read: not a rate limit (the
+// run stops for those), but a feature turned off or a refusal, which the
+// report goes on past. It is done: the next call does not try it again.
+func (s *scan) skip(repo string, err error) {
+	if s.in.Repo != "" && isNotFound(err) {
+		s.mu.Lock()
+		s.fatal = repoFailure(err, s.in.Owner, repo)
+		s.mu.Unlock()
+		return
+	}
+	code := string(contract.CodeInternal)
+	if e := core.MapError(err); e != nil {
+		code = string(e.Code)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.skipped = append(s.skipped, SkippedRepo{Repo: repo, Reason: code})
+	s.finished[repo] = true
+}
+
+// result assembles the report, rows in repository then number order, and
+// moves the resume position past what was done.
+func (s *scan) result() UnlabeledOut {
+	out := UnlabeledOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped,
+		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
+	if out.Rows == nil {
+		out.Rows = []UnlabeledRow{}
+	}
+	slices.SortFunc(out.Rows, func(a, b UnlabeledRow) int {
+		if c := strings.Compare(strings.ToLower(a.Repo), strings.ToLower(b.Repo)); c != 0 {
+			return c
+		}
+		return a.Number - b.Number
+	})
+	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
+	reason := s.run.Stopped()
+	switch {
+	case reason != "":
+	case s.capped:
+		reason = fanout.MaxItems
+	case s.more:
+		reason = fanout.MaxRepos
+	}
+	if reason != "" {
+		out.Truncated, out.TruncatedReason = true, Stop(reason)
+		s.pos.advance(s.order, s.finished, s.pages)
+	}
+	return out
+}
+
+// ownerFailure names what a failed repository listing means for the owner.
+func ownerFailure(err error, owner string) error {
+	e := core.MapError(err)
+	if e == nil || e.Code != contract.CodeNotFound {
+		return err
+	}
+	e.Message = fmt.Sprintf("%s is not a GitHub organization or user visible to this credential", owner)
+	return e.WithRepair(contract.Repair{NextStep: "check the owner's name: search issues by text to find it", Tool: core.NameSearchIssues,
+		Arguments: map[string]any{"query": owner, "state": "all"}})
+}
+
+// repoFailure is the error for the one repository named, when it cannot
+// be read at all: repo_not_found for a 404, else GitHub's refusal.
+func repoFailure(err error, owner, repo string) error {
+	e := core.MapError(err)
+	if e == nil || e.Code != contract.CodeNotFound {
+		return err
+	}
+	e.Code = contract.CodeRepoNotFound
+	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
+	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead", Tool: core.NameReportUnlabeled,
+		Arguments: map[string]any{"owner": owner}})
+}
+
+func isNotFound(err error) bool { return core.GitHubCode(err) == github.NotFound }

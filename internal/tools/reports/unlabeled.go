@@ -1,0 +1,190 @@
+package reports
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Target is what github_report_unlabeled looks at.
+type Target string
+
+// JSONSchema implements tooldef.SelfDescribing.
+func (Target) JSONSchema() (*jsonschema.Schema, error) {
+	return core.Enum[Target]("both", "issues", "pulls"), nil
+}
+
+// ItemState is the state of the items reported.
+type ItemState string
+
+// JSONSchema implements tooldef.SelfDescribing.
+func (ItemState) JSONSchema() (*jsonschema.Schema, error) {
+	return core.Enum[ItemState]("open", "closed", "all"), nil
+}
+
+// The defaults of the bounds (the caps are the argument types').
+const (
+	defaultMaxRepos     = 50
+	defaultPerRepoLimit = 200
+	defaultMaxAPICalls  = 250
+	// perPage is GitHub's largest page: the fewest calls per repository.
+	perPage = 100
+)
+
+// UnlabeledIn are github_report_unlabeled's arguments.
+type UnlabeledIn struct {
+	Owner         string       `json:"owner"`
+	Repo          string       `json:"repo,omitempty" jsonschema:"absent: every non-archived repo of owner"`
+	Target        Target       `json:"target,omitempty" jsonschema:"default both"`
+	State         ItemState    `json:"state,omitempty" jsonschema:"default open"`
+	IncludeDrafts bool         `json:"include_drafts,omitempty" jsonschema:"default false"`
+	MaxRepos      MaxRepos     `json:"max_repos,omitempty" jsonschema:"default 50"`
+	PerRepoLimit  PerRepoLimit `json:"per_repo_limit,omitempty" jsonschema:"default 200"`
+	MaxAPICalls   MaxAPICalls  `json:"max_api_calls,omitempty" jsonschema:"default 250"`
+	Cursor        string       `json:"cursor,omitempty" jsonschema:"from next_call"`
+}
+
+// Validate checks the names.
+func (in *UnlabeledIn) Validate() *contract.Error {
+	return core.CheckNames(in.Owner, in.Repo)
+}
+
+// withDefaults fills the omitted arguments with their defaults.
+func (in UnlabeledIn) withDefaults() UnlabeledIn {
+	if in.Target == "" {
+		in.Target = "both"
+	}
+	if in.State == "" {
+		in.State = "open"
+	}
+	if in.MaxRepos == 0 {
+		in.MaxRepos = defaultMaxRepos
+	}
+	if in.PerRepoLimit == 0 {
+		in.PerRepoLimit = defaultPerRepoLimit
+	}
+	if in.MaxAPICalls == 0 {
+		in.MaxAPICalls = defaultMaxAPICalls
+	}
+	return in
+}
+
+// filters are the arguments a continuation cursor is bound to: those that
+// decide which rows exist. The bounds may change between calls.
+func (in UnlabeledIn) filters() any {
+	return struct {
+		Target        Target
+		State         ItemState
+		IncludeDrafts bool
+	}{in.Target, in.State, in.IncludeDrafts}
+}
+
+// scope is what the cursor is bound to besides the filters.
+func (in UnlabeledIn) scope() string {
+	if in.Repo == "" {
+		return in.Owner
+	}
+	return in.Owner + "/" + in.Repo
+}
+
+// UnlabeledRow is one item without a label.
+type UnlabeledRow struct {
+	Repo      string `json:"repo"`
+	Type      string `json:"type" jsonschema:"issue or pull"`
+	Number    int    `json:"number"`
+	Title     string `json:"title"`
+	URL       string `json:"url"`
+	CreatedAt string `json:"created_at"`
+}
+
+// Scanned counts what this call read.
+type Scanned struct {
+	Repos int `json:"repos"`
+	Items int `json:"items"`
+}
+
+// SkippedRepo is a repository the report could not read, and why (an
+// error code: gone for issues turned off, not_found, insufficient_scope).
+type SkippedRepo struct {
+	Repo   string `json:"repo"`
+	Reason string `json:"reason"`
+}
+
+// UnlabeledOut is the report.
+type UnlabeledOut struct {
+	Rows            []UnlabeledRow `json:"rows"`
+	Scanned         Scanned        `json:"scanned"`
+	Skipped         []SkippedRepo  `json:"skipped,omitempty"`
+	APICalls        int            `json:"api_calls"`
+	ConditionalHits int            `json:"conditional_hits" jsonschema:"calls GitHub answered 304: no rate budget spent"`
+	Truncated       bool           `json:"truncated"`
+	TruncatedReason Stop           `json:"truncated_reason,omitempty"`
+	NextCall        *NextCall      `json:"next_call,omitempty" jsonschema:"continues where this stopped"`
+}
+
+// ReportUnlabeled is github_report_unlabeled.
+func (s *Tools) ReportUnlabeled() tooldef.Spec {
+	return tooldef.Tool[UnlabeledIn, UnlabeledOut]{
+		Name:        core.NameReportUnlabeled,
+		Toolset:     Toolset,
+		Title:       "Report unlabeled issues and pull requests",
+		Description: "Issues and PRs with no label, in one repo or all of owner's. Stops at a bound with truncated; next_call continues.",
+		Mode:        tooldef.Read,
+		Keep:        []string{"rows"},
+		Run:         s.reportUnlabeled,
+	}
+}
+
+func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledOut, error) {
+	in = in.withDefaults()
+	pos, err := s.openResume(in)
+	if err != nil {
+		return UnlabeledOut{}, err
+	}
+	c, err := s.Client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return UnlabeledOut{}, err
+	}
+	progress := tooldef.ProgressFrom(ctx)
+	run := fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency,
+		Progress: func(done, total int) { progress(done, total, "repositories") }})
+	sc := &scan{run: run, c: c, in: in, pos: pos}
+	if err := sc.report(); err != nil {
+		return UnlabeledOut{}, err
+	}
+	out := sc.result()
+	if out.Truncated {
+		next := in
+		next.Cursor = s.Cursors.Mint(core.NameReportUnlabeled, in.scope(), in.filters(), sc.pos.encode())
+		out.NextCall = &NextCall{Tool: core.NameReportUnlabeled, Arguments: next}
+	}
+	return out, nil
+}
+
+// openResume opens the continuation cursor, or starts afresh without one.
+func (s *Tools) openResume(in UnlabeledIn) (*resume, error) {
+	if in.Cursor == "" {
+		return &resume{}, nil
+	}
+	raw, err := s.Cursors.Open(in.Cursor, core.NameReportUnlabeled, in.scope(), in.filters())
+	var pos *resume
+	if err == nil {
+		pos, err = decodeResume(raw)
+	}
+	if err == nil {
+		return pos, nil
+	}
+	restart := in
+	restart.Cursor = ""
+	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another owner, repository, target, state or include_drafts)"
+	if errors.Is(err, contract.ErrCursorExpired) {
+		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
+	}
+	return nil, contract.Errorf(code, "%s", msg).WithField("cursor", msg).
+		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: core.NameReportUnlabeled, Arguments: restart})
+}
