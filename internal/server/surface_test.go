@@ -322,7 +322,7 @@ var forcedErrors = map[string]struct {
 	projects.NameUpdateProjectItem: {`{"owner":"acme","project_number":1,"item":{"repo":"widgets","issue_number":20},"action":"set_fields","fields":{"Status":"Blocked"}}`,
 		contract.CodeProjectOptionNotFound},
 	core.NameUpdateReviewThread: {`{"owner":"acme","repo":"widgets","pull":1,"thread_id":"PRRT_kwDOnope","action":"resolve"}`, contract.CodeThreadNotOnPull},
-	core.NameReportUnlabeled:  {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	core.NameReportUnlabeled:    {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {

@@ -22,5 +22,5 @@ const (
 
 	NameSyncIssues         = "github_sync_issues"
 	NameUpdateReviewThread = "github_update_review_thread"
-	NameReportUnlabeled = "github_report_unlabeled"
+	NameReportUnlabeled    = "github_report_unlabeled"
 )
