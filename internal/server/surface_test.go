@@ -115,8 +115,13 @@ func TestDefaultToolsListBudget(t *testing.T) {
 // weigh in tools/list, compact.
 const otherToolsetBudget = 4_000
 
-// Each opt-in toolset, listed alone, stays within its budget; listed
-// beside the default set, it leaves the default tools as they were.
+// allToolsetsBudget is the most tools/list may weigh with every toolset
+// served (GitHub's MCP server: 97,439 bytes for all of its toolsets).
+const allToolsetsBudget = 26_000
+
+// Each opt-in toolset, listed alone, stays within its budget, and all of
+// them together within theirs; listed beside the default set, they leave
+// the default tools as they were, but for the arguments gated on them.
 func TestOtherToolsetsListBudget(t *testing.T) {
 	for _, set := range server.ToolsetNames() {
 		if slices.Contains(server.DefaultToolsets(), set) {
@@ -140,6 +145,15 @@ func TestOtherToolsetsListBudget(t *testing.T) {
 				t.Fatalf("%s tools/list is %d bytes, over the %d budget", set, len(b), otherToolsetBudget)
 			}
 		})
+	}
+	all := listTools(t, []string{"all"}, false)
+	ab, err := json.Marshal(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("all toolsets tools/list: %d bytes compact for %d tools", len(ab), len(all.Tools))
+	if len(ab) > allToolsetsBudget {
+		t.Errorf("tools/list with every toolset is %d bytes, over the %d budget", len(ab), allToolsetsBudget)
 	}
 	def := listTools(t, nil, false).Tools
 	both := listTools(t, append(server.DefaultToolsets(), server.ToolsetNames()...), false).Tools
