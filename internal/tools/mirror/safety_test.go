@@ -1,10 +1,13 @@
 package mirror_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -13,6 +16,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/mirror"
 )
 
 // writeTree makes files (and their directories) under dir.
@@ -208,5 +212,35 @@ func TestMirrorReadNeedsClient(t *testing.T) {
 	}
 	if up := bare.Upstream(); len(up) != 0 {
 		t.Errorf("upstream calls: %q", up)
+	}
+}
+
+// A file the file system refuses is reported in invalid, its older copy
+// kept; the sync still writes the others and saves its state.
+func TestSyncReportsARefusedFile(t *testing.T) {
+	env, root := start(t, "")
+	dir := filepath.Join(root, "acme", "widgets")
+	doSync(t, env, nil)
+	n := seedIssue(t, env, func(*emulator.Issue) bool { return true })
+	before, _ := fileOf(t, issueFiles(dirFiles(t, dir)), n)
+	was := dirFiles(t, dir)[before]
+	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": n, "body": "changed"}))
+	prefix := fmt.Sprintf("%d-", n)
+	defer mirror.SetWriteIssueFile(func(r *os.Root, name string, b []byte) error {
+		if strings.HasPrefix(name, prefix) {
+			return &fs.PathError{Op: "open", Path: name, Err: syscall.ENAMETOOLONG}
+		}
+		return mirror.WriteFile(r, name, b)
+	})()
+	out := doSync(t, env, nil)
+	if len(out.Invalid) != 1 || out.Invalid[0].Path != filepath.Join(dir, before) || !strings.Contains(out.Invalid[0].Reason, "file name too long") {
+		t.Errorf("invalid: %+v", out.Invalid)
+	}
+	if got := dirFiles(t, dir)[before]; got != was {
+		t.Errorf("the older copy was not kept: %q", got)
+	}
+	var st issues.MirrorState
+	if b, err := os.ReadFile(filepath.Join(dir, issues.MirrorStateFile)); err != nil || json.Unmarshal(b, &st) != nil || st.SyncedAt != out.SyncedAt {
+		t.Errorf("state not saved: %+v %v", st, err)
 	}
 }

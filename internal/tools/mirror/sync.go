@@ -371,7 +371,7 @@ func (r *run) apply(ctx context.Context, rec *github.IssueRecord) error {
 	if err := r.claimDir(); err != nil {
 		return err
 	}
-	if err := writeFile(r.md.Root, name, b); err != nil {
+	if err := writeIssueFile(r.md.Root, name, b); err != nil {
 		// One file the file system refuses (a name too long for it, a
 		// full disk) is reported; the other issues' files and the state
 		// still are written, and any older copy of this one stays.
@@ -382,6 +382,10 @@ func (r *run) apply(ctx context.Context, rec *github.IssueRecord) error {
 	r.dropOthers(n, name)
 	return nil
 }
+
+// writeIssueFile writes an issue's file; a variable so a test can make
+// the file system refuse one.
+var writeIssueFile = writeFile
 
 // comments reads up to the cap of an issue's comments into f.
 func (r *run) comments(ctx context.Context, rec *github.IssueRecord, f *issues.MirrorFile) error {
