@@ -58,8 +58,12 @@ var ErrNoMirror = errors.New("no mirror directory")
 // touching anything: no sync_root; a dir that leaves sync_root (an
 // absolute path elsewhere, a ".." component); a dir with a ".git"
 // component (git's own files are never a mirror's place); a component
-// that is a symbolic link or not a directory. With create, missing
-// directories are made (0755); without it, a missing one is ErrNoMirror.
+// that is a symbolic link or not a directory. With create, a component
+// that holds a ".git" entry is refused too: it is a project's working
+// tree, whose files a sync must not write among. With create, missing
+// directories are made (0700: a mirror holds issue text that may be
+// private, not for every local user); without it, a missing one is
+// ErrNoMirror.
 //
 // The checks name the reason; the confinement is os.Root's: a component
 // swapped for a link after it was checked still resolves inside
@@ -114,7 +118,7 @@ func (s *Service) OpenMirrorDir(dir, owner, repo string, create bool) (*MirrorDi
 			if !create {
 				return nil, ErrNoMirror
 			}
-			if err = root.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			if err = root.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 				return nil, dirRefused(dir, owner, repo, "cannot create "+p+": "+errText(err))
 			}
 			fi, err = root.Lstat(p)
@@ -126,6 +130,11 @@ func (s *Service) OpenMirrorDir(dir, owner, repo string, create bool) (*MirrorDi
 			return nil, dirRefused(dir, owner, repo, p+" is a symbolic link: links are not followed")
 		case !fi.IsDir():
 			return nil, dirRefused(dir, owner, repo, p+" is not a directory")
+		}
+		if create {
+			if _, err := root.Lstat(filepath.Join(p, ".git")); err == nil {
+				return nil, dirRefused(dir, owner, repo, p+" holds .git: a repository's working tree is no mirror's place")
+			}
 		}
 	}
 	relPath := filepath.Join(parts...)

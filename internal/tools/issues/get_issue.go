@@ -142,12 +142,16 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	if err != nil {
 		return GetIssueOut{}, err
 	}
-	if in.Source == Mirror {
-		return s.getIssueFromMirror(in, pg)
-	}
+	// The owner's read client is resolved for a mirror read too, though
+	// the mirror needs no request: resolving is where the broker refuses
+	// an owner it has no route for, and a mirror synced before its route
+	// was removed must be refused the same.
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
 		return GetIssueOut{}, err
+	}
+	if in.Source == Mirror {
+		return s.getIssueFromMirror(in, pg)
 	}
 	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/github"
 	gh "github.com/google/go-github/v88/github"
@@ -75,33 +76,42 @@ func (f MirrorFile) Encode() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// maxSlug bounds the title part of a file name, in characters.
-const maxSlug = 80
+// maxSlug bounds the title part of a file name in characters, and
+// maxSlugBytes in bytes: file systems cap a name at 255 bytes, and 80
+// letters of four bytes each with the number and ".json" would pass it.
+const (
+	maxSlug      = 80
+	maxSlugBytes = 200
+)
 
 // MirrorSlug is the file-name form of a title: lower-case letters and
-// digits, everything else one "-", at most 80 characters; "issue" when
-// nothing is left.
+// digits, everything else one "-", at most 80 characters and 200 bytes
+// (cut between characters); "issue" when nothing is left.
 func MirrorSlug(title string) string {
 	var b strings.Builder
 	n, dash := 0, false
+	fits := func(r rune, extra int) bool {
+		return n+1+extra <= maxSlug && b.Len()+utf8.RuneLen(r)+extra <= maxSlugBytes
+	}
 	for _, r := range strings.ToLower(title) {
-		if n >= maxSlug {
-			break
-		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if dash && n > 0 {
-				b.WriteByte('-')
-				n++
-				if n >= maxSlug {
-					break
-				}
-			}
-			b.WriteRune(r)
-			n++
-			dash = false
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			dash = true
 			continue
 		}
-		dash = true
+		sep := 0
+		if dash && n > 0 {
+			sep = 1
+		}
+		if !fits(r, sep) {
+			break
+		}
+		if sep == 1 {
+			b.WriteByte('-')
+			n++
+		}
+		b.WriteRune(r)
+		n++
+		dash = false
 	}
 	if b.Len() == 0 {
 		return "issue"

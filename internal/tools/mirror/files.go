@@ -10,7 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -22,7 +24,14 @@ const (
 	gitignore  = ".gitignore"
 	tmpPrefix  = ".ghgate-tmp-"
 	maxFileLen = 16 << 20 // a larger file is no file this tool wrote
+	// staleTmp is how old a temporary file of ghgate's making must be
+	// before a sync removes it: a younger one may be another sync's
+	// write in progress.
+	staleTmp = time.Hour
 )
+
+// tmpName is the form of the temporary names writeFile mints.
+var tmpName = regexp.MustCompile(`^\.ghgate-tmp-[0-9a-f]{16}$`)
 
 // Invalid is a file the sync found but will not read, replace or remove.
 type Invalid struct {
@@ -41,7 +50,11 @@ type entry struct {
 // other entry (links, directories, foreign names, unreadable or foreign
 // JSON) as invalid. Nothing found is followed: entries are classified by
 // lstat, and reads go through the directory's os.Root.
-func scan(md *core.MirrorDir, repo string) (map[int][]entry, []Invalid, error) {
+//
+// A temporary file is removed only when its name is one writeFile mints
+// and it is older than staleTmp: a write a crashed sync did not finish.
+// Any other name, however it starts, is reported like a foreign file.
+func scan(md *core.MirrorDir, repo string, now time.Time) (map[int][]entry, []Invalid, error) {
 	list, err := fs.ReadDir(md.Root.FS(), ".")
 	if err != nil {
 		return nil, nil, err
@@ -57,9 +70,12 @@ func scan(md *core.MirrorDir, repo string) (map[int][]entry, []Invalid, error) {
 		switch {
 		case name == issues.MirrorStateFile || name == gitignore:
 			continue // checked where they are read and written
-		case strings.HasPrefix(name, tmpPrefix) && t.IsRegular():
-			// A write this tool did not finish: its own, and never read.
-			_ = md.Root.Remove(name)
+		case tmpName.MatchString(name) && t.IsRegular():
+			// A write of ghgate's that did not finish: never read; removed
+			// once no sync can still be writing it.
+			if fi, err := d.Info(); err == nil && now.Sub(fi.ModTime()) > staleTmp {
+				_ = md.Root.Remove(name)
+			}
 			continue
 		case t&fs.ModeSymlink != 0:
 			bad(name, "a symbolic link: not followed")
@@ -114,12 +130,14 @@ func readRegular(root *os.Root, name string) ([]byte, error) {
 
 // writeFile replaces name with b atomically: a new file (O_EXCL: never an
 // existing one, nor a link's target) renamed over it. A rename replaces a
-// link at name rather than writing through it.
+// link at name rather than writing through it. The file is 0600: a
+// mirror holds issue text that may be private, not for every local user.
+// The temporary name is this call's own; only it is removed on failure.
 func writeFile(root *os.Root, name string, b []byte) error {
 	var rnd [8]byte
 	_, _ = rand.Read(rnd[:])
 	tmp := tmpPrefix + hex.EncodeToString(rnd[:])
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -164,8 +182,34 @@ func ownFileRefused(md *core.MirrorDir, name, what string) *contract.Error {
 		"the operator should look at who put it there"})
 }
 
+// claim refuses a directory that is not the mirror's to write in: one
+// that holds anything while it holds no state file (a regular
+// .ghgate-sync.json; readState refuses another repository's). A sync
+// writes only in an empty directory or in a mirror of ghgate's, so it
+// never replaces or removes files of a directory it was pointed at by
+// mistake.
+func claim(md *core.MirrorDir, owner, repo string) error {
+	if k, err := kind(md.Root, issues.MirrorStateFile); err != nil || k == "file" {
+		return err
+	}
+	list, err := fs.ReadDir(md.Root.FS(), ".")
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	e := contract.Errorf(contract.CodeSyncDirRefused, "%s is not empty and holds no mirror (%s is missing); nothing was written",
+		md.Path, issues.MirrorStateFile).WithField("dir", "not empty and not a mirror: a sync writes only in an empty directory or its own mirror")
+	e.Settlement = contract.NotStarted
+	return e.WithRepair(contract.Repair{NextStep: "omit dir: the mirror then goes to sync_root/" + core.DefaultMirrorDir(owner, repo),
+		Tool: core.NameSyncIssues, Arguments: map[string]any{"owner": owner, "repo": repo}})
+}
+
 // ensureGitignore keeps the mirror out of any git repository around it.
-func ensureGitignore(md *core.MirrorDir) error {
+// ghgate creates the file with the mirror; one that is there without a
+// "*" line is not ghgate's to replace, and is reported instead.
+func ensureGitignore(md *core.MirrorDir, invalid *[]Invalid) error {
 	k, err := kind(md.Root, gitignore)
 	if err != nil {
 		return err
@@ -176,11 +220,14 @@ func ensureGitignore(md *core.MirrorDir) error {
 		if err == nil && containsLine(string(b), "*") {
 			return nil
 		}
+		*invalid = append(*invalid, Invalid{Path: filepath.Join(md.Path, gitignore),
+			Reason: "has no \"*\" line, so git may track the mirror; left as it is"})
+		return nil
 	case "":
+		return writeFile(md.Root, gitignore, []byte("*\n"))
 	default:
 		return ownFileRefused(md, gitignore, k)
 	}
-	return writeFile(md.Root, gitignore, []byte("*\n"))
 }
 
 func containsLine(s, line string) bool {
@@ -241,4 +288,31 @@ func writeState(md *core.MirrorDir, st issues.MirrorState) error {
 		return err
 	}
 	return writeFile(md.Root, issues.MirrorStateFile, append(b, '\n'))
+}
+
+// localFailed is a failure of the mirror directory itself (its state or
+// .gitignore cannot be written, it cannot be listed). Calling again will
+// meet the same file system, so it is not temporary.
+func localFailed(md *core.MirrorDir, name string, err error) error {
+	var ce *contract.Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	e := contract.Errorf(contract.CodeInternal, "the mirror directory %s: %s: %s", md.Path, name, errText(err))
+	e.Temporary = false
+	return e.WithRepair(contract.Repair{NextStep: "stop: the operator should check that the mirror directory is writable and has space; " +
+		"retrying will not help until then"})
+}
+
+// errText is an error without the path os puts in front.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Op + ": " + le.Err.Error()
+	}
+	return err.Error()
 }

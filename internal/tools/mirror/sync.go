@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -92,6 +93,29 @@ type run struct {
 	reuse    bool // a file's comments may stand when its issue's update time and comment count did not move
 	out      SyncIssuesOut
 	mirrored map[int]bool // issue numbers whose file this sync confirmed or wrote
+	// unclaimed: the directory has no state file yet; one is written
+	// before the first issue file (see claimDir).
+	unclaimed bool
+}
+
+// claimDir writes, before a first sync's first file, a state that lists
+// everything next time, then the .gitignore: the state marks the
+// directory as this mirror's, so a first sync cut short (a failed
+// listing, a lost connection) leaves an empty directory or a claimed
+// one, never one claim refuses.
+func (r *run) claimDir() error {
+	if !r.unclaimed {
+		return nil
+	}
+	st := issues.MirrorState{Schema: issues.MirrorSchema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap}
+	if err := writeState(r.md, st); err != nil {
+		return localFailed(r.md, issues.MirrorStateFile, err)
+	}
+	r.unclaimed = false
+	if err := ensureGitignore(r.md, &r.out.Invalid); err != nil {
+		return localFailed(r.md, gitignore, err)
+	}
+	return nil
 }
 
 func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut, error) {
@@ -116,12 +140,20 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 	if err != nil {
 		return SyncIssuesOut{}, err
 	}
-	if err := ensureGitignore(md); err != nil {
+	if err := claim(md, in.Owner, in.Repo); err != nil {
 		return SyncIssuesOut{}, err
 	}
-	files, invalid, err := scan(md, r.repo)
+	if k, err := kind(md.Root, issues.MirrorStateFile); err == nil && k == "" {
+		r.unclaimed = true
+	}
+	if !r.unclaimed {
+		if err := ensureGitignore(md, &r.out.Invalid); err != nil {
+			return SyncIssuesOut{}, localFailed(md, gitignore, err)
+		}
+	}
+	files, invalid, err := scan(md, r.repo, s.CurrentTime())
 	if err != nil {
-		return SyncIssuesOut{}, err
+		return SyncIssuesOut{}, localFailed(md, ".", err)
 	}
 	r.files, r.out.Invalid = files, append(r.out.Invalid, invalid...)
 	// Another cap or another choice of closed issues changes what every
@@ -143,8 +175,11 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 		return SyncIssuesOut{}, err
 	}
 	next.SyncedAt = r.now
+	if err := r.claimDir(); err != nil {
+		return SyncIssuesOut{}, err
+	}
 	if err := writeState(md, next); err != nil {
-		return SyncIssuesOut{}, fmt.Errorf("writing the mirror's state: %w", err)
+		return SyncIssuesOut{}, localFailed(md, issues.MirrorStateFile, err)
 	}
 	for n, es := range r.files {
 		if !r.mirrored[n] {
@@ -333,13 +368,24 @@ func (r *run) apply(ctx context.Context, rec *github.IssueRecord) error {
 		// neither followed nor replaced.
 		return nil
 	}
-	if err := writeFile(r.md.Root, name, b); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+	if err := r.claimDir(); err != nil {
+		return err
+	}
+	if err := writeIssueFile(r.md.Root, name, b); err != nil {
+		// One file the file system refuses (a name too long for it, a
+		// full disk) is reported; the other issues' files and the state
+		// still are written, and any older copy of this one stays.
+		r.out.Invalid = append(r.out.Invalid, Invalid{Path: filepath.Join(r.md.Path, name), Reason: "not written: " + errText(err)})
+		return nil
 	}
 	r.out.Written++
 	r.dropOthers(n, name)
 	return nil
 }
+
+// writeIssueFile writes an issue's file; a variable so a test can make
+// the file system refuse one.
+var writeIssueFile = writeFile
 
 // comments reads up to the cap of an issue's comments into f.
 func (r *run) comments(ctx context.Context, rec *github.IssueRecord, f *issues.MirrorFile) error {
