@@ -28,6 +28,8 @@ func TestBoardWritesThroughIssueToolsNeedTheBoardTool(t *testing.T) {
 		{"github_create_issue", `{"owner":"acme","repo":"widgets","title":"t","project":` + board + `}`},
 		{"github_update_issue", `{"owner":"acme","repo":"widgets","issue_number":40,"project":` + board + `}`},
 		{"github_bulk_update_issues", `{"owner":"acme","repo":"widgets","issue_numbers":[40,45,50],"continue_on_error":true,"changes":{"project":` + board + `}}`},
+		// A decoder matching names without case would read this key too.
+		{"github_update_issue", `{"owner":"acme","repo":"widgets","issue_number":40,"Project":` + board + `}`},
 	}
 	for _, c := range []struct {
 		name   string
