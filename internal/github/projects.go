@@ -81,6 +81,9 @@ type ProjectItem struct {
 	Title  string
 	State  string // OPEN, CLOSED (issues and pull requests), MERGED
 	URL    string
+	// Author is who opened an issue (its REST login; "" for a deleted
+	// account), for a deployment limited to one user's issues.
+	Author string
 	// Assignees and Labels are the content's (the first 10 and 20).
 	Assignees, Labels []string
 	Values            []ProjectValue
@@ -119,7 +122,9 @@ type ProjectItemPage struct {
 // IssueOnProject is an issue and its item on one board, if it has one.
 type IssueOnProject struct {
 	IssueID string
-	Item    *ProjectItem // nil: not on the board
+	// IssueAuthor is who opened the issue (REST login).
+	IssueAuthor string
+	Item        *ProjectItem // nil: not on the board
 }
 
 // FineGrained reports whether the credential is a fine-grained personal
@@ -145,7 +150,7 @@ fragment ghgItem on ProjectV2Item {
   id type isArchived project { id }
   content {
     __typename
-    ... on Issue { number title issueState: state url repository { nameWithOwner }
+    ... on Issue { number title issueState: state url repository { nameWithOwner } author { login __typename }
       assignees(first: 10) { nodes { login } } labels(first: 20) { nodes { name } } }
     ... on PullRequest { number title prState: state url repository { nameWithOwner }
       assignees(first: 10) { nodes { login } } labels(first: 20) { nodes { name } } }
@@ -209,6 +214,7 @@ type (
 			Repository *struct {
 				NameWithOwner string `json:"nameWithOwner"`
 			} `json:"repository"`
+			Author    *gqlAuthor `json:"author"`
 			Assignees *struct {
 				Nodes []*struct {
 					Login string `json:"login"`
@@ -287,6 +293,7 @@ func (g *gqlItem) item() ProjectItem {
 		if c.Repository != nil {
 			it.Repo = c.Repository.NameWithOwner
 		}
+		it.Author = c.Author.login()
 		if c.Assignees != nil {
 			for _, a := range c.Assignees.Nodes {
 				if a != nil {
@@ -478,7 +485,7 @@ func (c *Client) ProjectV2(ctx context.Context, kind, owner string, number int, 
 		}
 		vars["ro"], vars["rn"], vars["in"] = issue.Owner, issue.Repo, issue.Number
 		params = ", $ro: String!, $rn: String!, $in: Int!"
-		issuePart = ` repository(owner: $ro, name: $rn) { issue(number: $in) { id projectItems(first: 50) { nodes { ...ghgItem } } } }`
+		issuePart = ` repository(owner: $ro, name: $rn) { issue(number: $in) { id author { login __typename } projectItems(first: 50) { nodes { ...ghgItem } } } }`
 	}
 	for _, k := range ownerKinds(kind) {
 		if k == ProjectOwnerUser && c.FineGrained() {
@@ -496,7 +503,8 @@ func (c *Client) ProjectV2(ctx context.Context, kind, owner string, number int, 
 			} `json:"owner"`
 			Repository *struct {
 				Issue *struct {
-					ID           string `json:"id"`
+					ID           string     `json:"id"`
+					Author       *gqlAuthor `json:"author"`
 					ProjectItems struct {
 						Nodes []*gqlItem `json:"nodes"`
 					} `json:"projectItems"`
@@ -527,7 +535,7 @@ func (c *Client) ProjectV2(ctx context.Context, kind, owner string, number int, 
 			// The board answered; the issue did not.
 			return &p, nil, err
 		}
-		on := &IssueOnProject{IssueID: data.Repository.Issue.ID}
+		on := &IssueOnProject{IssueID: data.Repository.Issue.ID, IssueAuthor: data.Repository.Issue.Author.login()}
 		for _, n := range data.Repository.Issue.ProjectItems.Nodes {
 			if n != nil && n.Project != nil && n.Project.ID == p.ID {
 				it := n.item()
@@ -791,4 +799,22 @@ func (c *Client) DeleteProjectV2Item(ctx context.Context, projectID, itemID stri
 	doc := `mutation($p: ID!, $i: ID!) { deleteProjectV2Item(input: {projectId: $p, itemId: $i}) { deletedItemId } }`
 	_, err := c.Mutate(ctx, doc, map[string]any{"p": projectID, "i": itemID}, nil)
 	return err
+}
+
+// gqlAuthor is an issue's author as GraphQL names it.
+type gqlAuthor struct {
+	Login    string `json:"login"`
+	Typename string `json:"__typename"`
+}
+
+// login is the author's REST login: GraphQL names a bot without the
+// "[bot]" REST gives it. A deleted account (nil) has none.
+func (a *gqlAuthor) login() string {
+	if a == nil {
+		return ""
+	}
+	if a.Typename == "Bot" && !strings.HasSuffix(a.Login, "[bot]") {
+		return a.Login + "[bot]"
+	}
+	return a.Login
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -137,6 +138,12 @@ func (g *Guard) Wrap(ctx context.Context, call tooldef.Call, next func(context.C
 			refused = refusal(e.name, []string{s}, describe(call.Tool))
 		}
 	}
+	if refused == nil && args.Target.Board != nil {
+		// An issue write that puts its issue on a board does
+		// github_update_project_item's work: it needs that tool, and an
+		// owner-wide write grant on the board's owner, as that tool does.
+		refused = g.boardRefusal(e, call.Tool, args.Target.Board)
+	}
 	if refused == nil && args.Target.Owner != "" && !e.policy.everything(call.Mode) {
 		// A query reaching past the named owner would act beyond what is
 		// checked below; the broker refuses it the same way. A client that
@@ -244,4 +251,24 @@ func (g *Guard) refuseMethod(client, scope, what string) error {
 	}
 	g.log.Info("call", "client", client, "tool", "completion/complete", "outcome", "error", "code", string(e.Code))
 	return server.EnvelopeError(jsonrpc.CodeInvalidParams, e)
+}
+
+// boardRefusal is the refusal of a call that writes board's items
+// beside its issue, when the client may not call
+// github_update_project_item there; nil when it may.
+func (g *Guard) boardRefusal(e *clientEntry, tool string, board *callargs.Board) *contract.Error {
+	name := projects.NameUpdateProjectItem
+	info, ok := g.tool(name)
+	if !ok {
+		// Not served here: judged as what it is, a projects write.
+		info = ToolInfo{Mode: tooldef.Write, Toolset: projects.Toolset, Writes: true}
+	}
+	what := describe(tool) + " with project (" + name + "'s work)"
+	if s := e.policy.toolScope(name, info); s != "" {
+		return refusal(e.name, []string{s}, what)
+	}
+	if t := (target{owner: board.Owner}); !e.policy.reaches(tooldef.Write, t.owner, "") {
+		return refusal(e.name, []string{t.scope(tooldef.Write)}, what+" on that board")
+	}
+	return nil
 }

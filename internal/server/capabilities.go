@@ -61,8 +61,10 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"a board's items (GitHub's filter syntax) with values by field name, issues, pull requests and drafts counted apart; " +
 			"add an issue, set or clear fields by name (checked against the board first: project_field_not_found, project_option_not_found), " +
 			"archive, move, remove (confirm: true); boards by number, fields and options by name, items by issue\n")
-		if !readOnly {
-			b.WriteString("- create_issue and update_issue take project {owner, project_number, fields}: the issue lands on its owner's board with its fields in the same call\n")
+		// The issue writes' project is gated on the board write tool
+		// (tooldef.Tool's Gated), so it is named only where that is served.
+		if served[projects.NameUpdateProjectItem] {
+			b.WriteString("- create_issue and update_issue take project {owner, project_number, fields} (bulk_update_issues: changes.project): the issue lands on its owner's board with its fields in the same call\n")
 		}
 	}
 	if served[core.NameReportUnlabeled] {

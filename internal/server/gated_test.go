@@ -3,9 +3,11 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -22,10 +24,11 @@ type probeOut struct {
 	Extra string `json:"extra,omitempty"`
 }
 
-// probe is a default-set tool with a field gated on the "late" toolset.
+// probe is a default-set tool with a field gated on github_list_repo_metadata,
+// which splitRegistry moves to the "late" toolset.
 var probe = tooldef.Tool[probeIn, probeOut]{
 	Name: "test_probe", Toolset: "issues", Description: "probe", Mode: tooldef.Read,
-	Gated: map[string]string{"extra": "late"},
+	Gated: map[string]string{"extra": core.NameListRepoMetadata},
 	Run:   func(ctx context.Context, in probeIn) (probeOut, error) { return probeOut{Extra: in.Extra}, nil },
 }
 
@@ -67,4 +70,56 @@ func TestGatedFieldsArriveWithTheirToolset(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("late enabled", true)
+}
+
+// The issue writes' project writes a board, so it comes with
+// github_update_project_item, not with any projects tool: a server that
+// keeps only github_list_projects (allow) or denies the write neither
+// lists nor accepts project, on the bulk edit's changes either.
+func TestProjectFieldNeedsTheBoardWriteTool(t *testing.T) {
+	project := map[string]any{"owner": "acme", "project_number": 1, "fields": map[string]any{"Priority": nil}}
+	for _, opts := range []server.Options{
+		{Toolsets: []string{"issues", "projects"}, Allow: []string{core.NameUpdateIssue, core.NameBulkUpdateIssues, "github_list_projects"}},
+		{Toolsets: []string{"issues", "projects"}, Deny: []string{"github_update_project_item"}},
+	} {
+		srv, err := server.New(&core.Service{Clients: core.OneClient{}}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := servertest.Connect(t, srv.MCP)
+		list, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range list.Tools {
+			if tool.Name == core.NameUpdateIssue {
+				if schema, _ := json.Marshal(tool.InputSchema); strings.Contains(string(schema), `"project"`) {
+					t.Errorf("allow %v deny %v: update_issue lists project: %s", opts.Allow, opts.Deny, schema)
+				}
+			}
+		}
+		for _, c := range []struct {
+			tool, field string
+			args        map[string]any
+		}{
+			{core.NameUpdateIssue, "project", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 40, "project": project}},
+			{core.NameBulkUpdateIssues, "changes.project", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": []int{40, 45},
+				"changes": map[string]any{"project": project}}},
+		} {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var e contract.Error
+			b, _ := json.Marshal(res.StructuredContent)
+			_ = json.Unmarshal(b, &e)
+			if !res.IsError || e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != c.field {
+				t.Errorf("allow %v deny %v: %s with %s: %s", opts.Allow, opts.Deny, c.tool, c.field, b)
+				continue
+			}
+			if e.Repair == nil || strings.Contains(fmt.Sprint(e.Repair.Arguments), "project") {
+				t.Errorf("%s: repair %+v keeps project", c.tool, e.Repair)
+			}
+		}
+	}
 }

@@ -78,16 +78,17 @@ type Server struct {
 	extraNames  []string
 	summary     string // the capability summary, its fingerprint line included
 	fingerprint string
-	// servedSets are the toolsets at least one served tool belongs to
-	// (after read-only, allow and deny); fields another tool gates on
-	// one of them (tooldef.Tool's Gated) are served with it.
-	servedSets map[string]bool
+	// servedOwn are ghgate's own tools served (after read-only, allow
+	// and deny), by name; a field another tool gates on one of them
+	// (tooldef.Tool's Gated) is served with it. Tools served beside
+	// ghgate's own do not count: a gated field runs ghgate's code.
+	servedOwn map[string]bool
 }
 
-func (s *Server) servesToolset(name string) bool {
+func (s *Server) servesOwnTool(name string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.servedSets[name]
+	return s.servedOwn[name]
 }
 
 // New builds the MCP server over svc.
@@ -125,11 +126,11 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		names[x.Def.Name] = true
 	}
 	srv := &Server{svc: svc, registry: registry, opts: opts, res: newResources(svc)}
-	srv.servedSets = map[string]bool{}
+	srv.servedOwn = map[string]bool{}
 	for _, sp := range specs {
-		srv.servedSets[sp.ToolsetName()] = true
+		srv.servedOwn[sp.ToolName()] = true
 	}
-	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesToolset}
+	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesOwnTool}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
 	if err := srv.res.build(srv.env); err != nil {
 		return nil, err
@@ -339,9 +340,9 @@ func (s *Server) EnableToolsets(names ...string) error {
 	// them.
 	s.mu.Lock()
 	before := slices.Clone(s.specs)
-	prevSets := maps.Clone(s.servedSets)
+	prevOwn := maps.Clone(s.servedOwn)
 	for _, sp := range newSpecs {
-		s.servedSets[sp.ToolsetName()] = true
+		s.servedOwn[sp.ToolName()] = true
 	}
 	s.mu.Unlock()
 	var added, rebuilt []built
@@ -349,7 +350,7 @@ func (s *Server) EnableToolsets(names ...string) error {
 		def, h, err := sp.Build(s.env)
 		if err != nil {
 			s.mu.Lock()
-			s.servedSets = prevSets
+			s.servedOwn = prevOwn
 			s.mu.Unlock()
 			return err
 		}

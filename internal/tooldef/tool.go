@@ -77,13 +77,17 @@ type Tool[In, Out any] struct {
 	// field only a Gated argument brings, which the capability summary
 	// names where that argument's toolset is served.
 	Unlisted []string
-	// Gated names top-level input fields that belong to another toolset,
-	// field → toolset: github_create_issue's project is the projects
-	// toolset's, github_get_issue's source the sync toolset's. A server
-	// that does not serve that toolset neither lists nor accepts the
-	// field, so the default tools/list pays nothing for features it
-	// does not offer, and a call naming the field is refused like any
-	// unknown field, before anything runs.
+	// Gated names input fields that do another tool's work, field →
+	// that tool's name: github_create_issue's project writes a board as
+	// github_update_project_item does, github_get_issue's source reads
+	// the mirror github_sync_issues keeps. A field is a path of property
+	// names, so a nested one is gated too ("changes.project" on the bulk
+	// edit). A server that does not serve that tool (its toolset off, or
+	// the tool denied or left out by allow, or read-only for a write)
+	// neither lists nor accepts the field, so the default tools/list pays
+	// nothing for features it does not offer, a read of a toolset does
+	// not bring its writes in by the back door, and a call naming the
+	// field is refused like any unknown field, before anything runs.
 	Gated map[string]string
 	// Brief names input fields (objects) tools/list shows as an object
 	// and its description only, for a field that takes another tool's
@@ -116,9 +120,10 @@ type Env struct {
 	Fingerprint func() string
 	// Wrap, when set, runs around every call (credential routing, audit).
 	Wrap Wrapper
-	// Serves reports whether the server serves a toolset; a tool's Gated
-	// fields exist only when it does. Nil means every toolset is served.
-	Serves func(toolset string) bool
+	// Serves reports whether the server serves a tool (by name); a
+	// tool's Gated fields exist only when it does. Nil means every tool
+	// is served.
+	Serves func(tool string) bool
 }
 
 // Call describes a tool call to a Wrapper.

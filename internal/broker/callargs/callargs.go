@@ -40,6 +40,39 @@ type Target struct {
 	// one out. A reader that checked only Owner and Repo would let a call
 	// write beyond them.
 	Also []Repo
+	// Board is the owner of the project board a call writes beside its
+	// issue, as "project" (github_create_issue, github_update_issue) or
+	// "changes"."project" (github_bulk_update_issues) names it; nil when
+	// neither is given. Such a call does github_update_project_item's
+	// work on that owner's board, so it needs what that tool needs.
+	Board *Board
+}
+
+// Board is the board a call's project argument names: its owner ("" when
+// the argument names none, which no grant short of "*" covers).
+type Board struct {
+	Owner string
+}
+
+// placement is the part of a project argument a reader needs; the tool
+// reads the rest.
+type placement struct {
+	Owner string `json:"owner"`
+}
+
+// readBoard reads a project argument. A value that is no object names no
+// board (ghgate's tools refuse it; another server's tool may take a
+// project of another shape); an object whose owner is no string is
+// refused, as the tool would refuse it.
+func readBoard(field string, value json.RawMessage) (*Board, *contract.Error) {
+	if len(value) == 0 || value[0] != '{' {
+		return nil, nil
+	}
+	var pl placement
+	if json.Unmarshal(value, &pl) != nil {
+		return nil, invalid(field, "must be an object {owner, project_number, fields}")
+	}
+	return &Board{Owner: pl.Owner}, nil
 }
 
 // Repo is one repository a call names.
@@ -140,6 +173,29 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 		}
 		if key == "query" && len(value) > 0 && value[0] == '"' {
 			_ = json.Unmarshal(value, &target.Query)
+		}
+		// A board is read under any spelling of its key: a decoder that
+		// matches names without case must not carry one past the check.
+		switch {
+		case strings.EqualFold(key, "project"):
+			b, e := readBoard("project", value)
+			if e != nil {
+				return Args{}, e
+			}
+			target.Board = b
+		case strings.EqualFold(key, "changes"):
+			// Only the project inside a bulk edit's changes matters here;
+			// the tool checks the rest.
+			var ch struct {
+				Project json.RawMessage `json:"project"`
+			}
+			if len(value) > 0 && value[0] == '{' && json.Unmarshal(value, &ch) == nil && len(ch.Project) > 0 {
+				b, e := readBoard("changes.project", ch.Project)
+				if e != nil {
+					return Args{}, e
+				}
+				target.Board = b
+			}
 		}
 		switch key {
 		case "owner", "repo", "target_owner", "target_repo", "duplicate_of_repo":

@@ -8,6 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -161,6 +162,7 @@ func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 		Destructive: true,
 		Idempotent:  true,
 		Brief:       []string{"changes"},
+		Gated:       map[string]string{"changes.project": projects.NameUpdateProjectItem},
 		Keep:        []string{"items[].error.retry_after_ms"},
 		Run:         s.bulkUpdateIssues,
 	}

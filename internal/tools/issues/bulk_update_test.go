@@ -255,6 +255,12 @@ func TestBulkUpdateIssuesRefusals(t *testing.T) {
 		{"a field update_issue has but a batch does not", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
 			"changes": map[string]any{"title": "Same title everywhere", "labels": map[string]any{"add": []string{"documentation"}}}},
 			contract.CodeInvalidField, "changes.title", core.NameBulkUpdateIssues},
+		// The default toolsets do not serve github_update_project_item, so
+		// a bulk edit may not write a board either.
+		{"project without the projects toolset", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
+			"continue_on_error": true, "changes": map[string]any{"project": map[string]any{"owner": "acme", "project_number": 1,
+				"fields": map[string]any{"Priority": nil}}}},
+			contract.CodeInvalidField, "changes.project", core.NameBulkUpdateIssues},
 		{"labels.set empty", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
 			"changes": map[string]any{"labels": map[string]any{"set": []string{}}}},
 			contract.CodeInvalidField, "changes.labels.set", core.NameBulkUpdateIssues},

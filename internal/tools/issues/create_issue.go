@@ -87,7 +87,7 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 		Outline:     []string{"issue.parent"},
 		// project places the issue on a board: offered where the
 		// projects toolset is served.
-		Gated: map[string]string{"project": projects.Toolset},
+		Gated: map[string]string{"project": projects.NameUpdateProjectItem},
 		// What project did, in answer to the argument.
 		Unlisted: []string{"project"},
 		Run: func(ctx context.Context, in CreateIssueIn) (CreateIssueOut, error) {

@@ -198,7 +198,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		// source belongs to the sync toolset: without it there is no
 		// mirror to read. mirror_age_s comes only with source mirror, and
 		// the capability summary says so where the sync toolset is served.
-		Gated:    map[string]string{"source": "sync"},
+		Gated:    map[string]string{"source": core.NameSyncIssues},
 		Unlisted: []string{"mirror_age_s"},
 		Run:      s.getIssue,
 	}

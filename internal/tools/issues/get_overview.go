@@ -92,8 +92,9 @@ var overviewDoc = fmt.Sprintf(`query($owner: String!, $repo: String!) { reposito
  mostCommented: issues(first: %[1]d, states: OPEN, orderBy: {field: COMMENTS, direction: DESC}) { nodes { %[5]s } }
 } }`, overviewIssues, overviewLabels, overviewMilestones, overviewTypes, summarySelection)
 
-// summarySelection is what issueView shows of an issue at summary detail.
-const summarySelection = `number title state milestone { number title } issueType { name } comments(first: 1) { totalCount }
+// summarySelection is what issueView shows of an issue at summary detail,
+// and its author, which the creator scope checks.
+const summarySelection = `number title state author { login __typename } milestone { number title } issueType { name } comments(first: 1) { totalCount }
  labels(first: 100) { nodes { name } } assignees(first: 100) { nodes { login } } updatedAt`
 
 type gqlCount struct {
@@ -187,12 +188,23 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 			}
 		}
 	}
-	for _, g := range r.Newest.Nodes {
-		out.Issues.Newest = append(out.Issues.Newest, issueView(g.rest(), Summary, false))
+	// Under the creator scope the rows of other users' issues are
+	// withheld, as search withholds them, and counted (an issue in both
+	// lists once).
+	withheld := map[int]bool{}
+	rows := func(nodes []gqlIssue) (out []Issue) {
+		for _, g := range nodes {
+			is := g.rest()
+			if !s.CreatorAllowed(is.GetUser().GetLogin()) {
+				withheld[g.Number] = true
+				continue
+			}
+			out = append(out, issueView(is, Summary, false))
+		}
+		return out
 	}
-	for _, g := range r.MostCommented.Nodes {
-		out.Issues.MostCommented = append(out.Issues.MostCommented, issueView(g.rest(), Summary, false))
-	}
+	out.Issues.Newest = rows(r.Newest.Nodes)
+	out.Issues.MostCommented = rows(r.MostCommented.Nodes)
 
 	// What was just listed exists: a write naming it need not ask again.
 	s.rememberListed(c, in.Owner, in.Repo, "labels", out.Metadata.Labels)
@@ -218,9 +230,18 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	if truncated {
 		cut = append(cut, "templates")
 	}
+	var hints []string
 	if len(cut) > 0 {
+		hints = append(hints, "cut: "+strings.Join(cut, ", ")+"; "+core.NameListRepoMetadata+" lists each kind whole")
+	}
+	if len(withheld) > 0 {
+		hints = append(hints, fmt.Sprintf("%d open issues opened by someone other than %s were left out of newest and most_commented "+
+			"(counts and label counts include them); this deployment only shows that user's issues; %s with author %s lists theirs",
+			len(withheld), s.AllowedIssueCreator, core.NameSearchIssues, s.AllowedIssueCreator))
+	}
+	if len(hints) > 0 {
 		out.Truncated = true
-		out.TruncationHint = "cut: " + strings.Join(cut, ", ") + "; " + core.NameListRepoMetadata + " lists each kind whole"
+		out.TruncationHint = strings.Join(hints, ". ")
 	}
 	out.RateLimitRemaining = core.LowBudget(c, "graphql")
 	return out, nil

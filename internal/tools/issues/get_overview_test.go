@@ -2,6 +2,7 @@ package issues_test
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -311,5 +312,50 @@ func TestGetOverviewIssuesDisabled(t *testing.T) {
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
 		t.Fatalf("the repair, taken as given, failed: %s", res.JSON)
+	}
+}
+
+// Under the creator scope the overview lists only the allowed user's
+// issues in newest and most_commented, as search does, and says how many
+// rows it withheld instead of passing the lists off as whole.
+func TestGetOverviewCreatorScope(t *testing.T) {
+	plain := servertest.Start(t, servertest.Options{})
+	want := wantOverview(plain)
+	authors := map[int]string{}
+	withState(plain, func(*emulator.State) {
+		for _, is := range widgets(plain).Issues {
+			if is.User != nil {
+				authors[is.Number] = is.User.Login
+			}
+		}
+	})
+	allowed := authors[want.newest[0]]
+	keep := func(ns []int) (out []int) {
+		for _, n := range ns {
+			if authors[n] == allowed {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	others := map[int]bool{}
+	for _, n := range append(slices.Clone(want.newest), want.mostCommented...) {
+		if authors[n] != allowed {
+			others[n] = true
+		}
+	}
+	if len(others) == 0 {
+		t.Fatalf("the demo's overview rows are all %s's; the test needs another author among them", allowed)
+	}
+	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: allowed})
+	out := callOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	if n := rowNumbers(out.Issues.Newest); !slices.Equal(n, keep(want.newest)) {
+		t.Errorf("newest = %v, want %s's only: %v", n, allowed, keep(want.newest))
+	}
+	if n := rowNumbers(out.Issues.MostCommented); !slices.Equal(n, keep(want.mostCommented)) {
+		t.Errorf("most_commented = %v, want %s's only: %v", n, allowed, keep(want.mostCommented))
+	}
+	if !out.Truncated || !strings.Contains(out.TruncationHint, fmt.Sprintf("%d open issues opened by someone other than %s", len(others), allowed)) {
+		t.Errorf("truncated %v, hint %q: want %d withheld rows named", out.Truncated, out.TruncationHint, len(others))
 	}
 }

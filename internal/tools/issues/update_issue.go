@@ -208,7 +208,7 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Destructive: true,
 		Idempotent:  true,
 		Keep:        triageState("issue"),
-		Gated:       map[string]string{"project": projects.Toolset},
+		Gated:       map[string]string{"project": projects.NameUpdateProjectItem},
 		Unlisted:    []string{"project"}, // what project did, in answer to the argument
 		Run:         s.updateIssue,
 	}

@@ -136,6 +136,12 @@ func (s *Tools) findItem(ctx context.Context, c *github.Client, owner string, nu
 		if err != nil {
 			return nil, nil, "", err
 		}
+		// The fresh read names the issue's author, on the board or not:
+		// another user's issue is neither read nor written here under the
+		// creator scope.
+		if !s.CreatorAllowed(on.IssueAuthor) {
+			return nil, nil, "", s.creatorRefusal("issue_number", r)
+		}
 		return b, on.Item, on.IssueID, nil
 	}
 	b, _, err := s.openBoard(ctx, c, owner, number, nil, false)
@@ -148,6 +154,10 @@ func (s *Tools) findItem(ctx context.Context, c *github.Client, owner string, nu
 	}
 	if it == nil || it.ProjectID != b.p.ID {
 		return b, nil, "", nil
+	}
+	if s.withheldIssue(it) {
+		o, r, _ := strings.Cut(it.Repo, "/")
+		return nil, nil, "", s.creatorRefusal("item_id", github.IssueRef{Owner: o, Repo: r, Number: it.Number})
 	}
 	s.rememberItem(b, it)
 	return b, it, "", nil

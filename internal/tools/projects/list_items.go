@@ -42,6 +42,9 @@ type ListProjectItemsOut struct {
 	Total   int        `json:"total" jsonschema:"items the filter matches (all, without one)"`
 	Counts  ItemCounts `json:"counts" jsonschema:"of this page's rows"`
 	Items   []ItemView `json:"items"`
+	// Withheld counts this page's rows of issues other users opened,
+	// left out under the creator scope (and out of counts).
+	Withheld int `json:"withheld,omitempty" jsonschema:"issues of other authors left out"`
 	core.Page
 }
 
@@ -96,6 +99,11 @@ func (s *Tools) listProjectItems(ctx context.Context, in ListProjectItemsIn) (Li
 	out.Project, _ = contract.SanitizeText(b.p.Title)
 	for i := range page.Items {
 		it := &page.Items[i]
+		if s.withheldIssue(it) {
+			// Counted, not passed off: the page is not all the board holds.
+			out.Withheld++
+			continue
+		}
 		s.rememberItem(b, it)
 		out.Items = append(out.Items, rowView(it, in.Detail == "full"))
 		out.Counts.add(it)

@@ -133,7 +133,10 @@ func (s *Tools) applyItem(ctx context.Context, c *github.Client, in UpdateProjec
 	// A set or clear without a version check needs no read when the
 	// board and the issue's item are known: the write answers with the
 	// item as it then stands.
-	blind := !fresh && in.ExpectedVersion == "" && in.Item.ItemID == "" && (in.Action == "set_fields" || in.Action == "clear_field")
+	// Under the creator scope the issue's author is read first, so no
+	// write is blind.
+	blind := !fresh && in.ExpectedVersion == "" && in.Item.ItemID == "" && (in.Action == "set_fields" || in.Action == "clear_field") &&
+		s.AllowedIssueCreator == ""
 	var (
 		b      *board
 		it     *github.ProjectItem
