@@ -2,10 +2,8 @@ package rest
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
-	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
 
 // Related issues (state/related.go). GitHub's docs list "List issues
@@ -55,28 +53,9 @@ func addRelated(c *call) {
 	if !c.relatedServed() {
 		return
 	}
-	r := c.RepoFor(state.PermTriage)
-	if r == nil {
-		return
-	}
-	is := c.IssueFor(r)
-	if is == nil {
-		return
-	}
-	var in struct {
-		IssueID wire.Optional[int64] `json:"issue_id"`
-	}
-	if !c.Decode(&in) {
-		return
-	}
 	const doc = relatedDocs + "#add-a-related-issue"
-	if !in.IssueID.Set || in.IssueID.Null {
-		c.Invalid("", doc, wire.FieldError{Resource: "IssueRelation", Field: "issue_id", Code: "missing_field"})
-		return
-	}
-	other := c.subIssueByID(in.IssueID.Value)
-	if other == nil {
-		c.NotFound()
+	is, other, ok := c.linkTarget("IssueRelation", doc)
+	if !ok {
 		return
 	}
 	if err := c.State.AddRelated(is, other); err != nil {
@@ -90,18 +69,8 @@ func removeRelated(c *call) {
 	if !c.relatedServed() {
 		return
 	}
-	r := c.RepoFor(state.PermTriage)
-	if r == nil {
-		return
-	}
-	is := c.IssueFor(r)
-	if is == nil {
-		return
-	}
-	id, err := strconv.ParseInt(c.Req.PathValue("issue_id"), 10, 64)
-	other := c.subIssueByID(id)
-	if err != nil || other == nil {
-		c.NotFound()
+	is, other, ok := c.unlinkTarget()
+	if !ok {
 		return
 	}
 	if err := c.State.RemoveRelated(is, other); err != nil {

@@ -205,29 +205,57 @@ func listBlocking(c *call) {
 	}
 }
 
-func addBlockedBy(c *call) {
+// linkTarget reads the issue a link is made from (the path's) and the one
+// named by the body's issue_id, answering GitHub's error when either is
+// missing; resource names the link kind in a missing_field error.
+func (c *call) linkTarget(resource, doc string) (is, other *state.Issue, ok bool) {
 	r := c.RepoFor(state.PermTriage)
 	if r == nil {
-		return
+		return nil, nil, false
 	}
-	is := c.IssueFor(r)
-	if is == nil {
-		return
+	if is = c.IssueFor(r); is == nil {
+		return nil, nil, false
 	}
 	var in struct {
 		IssueID wire.Optional[int64] `json:"issue_id"`
 	}
 	if !c.Decode(&in) {
-		return
+		return nil, nil, false
 	}
-	const doc = dependencyDocs + "#add-a-dependency-an-issue-is-blocked-by"
 	if !in.IssueID.Set || in.IssueID.Null {
-		c.Invalid("", doc, wire.FieldError{Resource: "IssueDependency", Field: "issue_id", Code: "missing_field"})
-		return
+		c.Invalid("", doc, wire.FieldError{Resource: resource, Field: "issue_id", Code: "missing_field"})
+		return nil, nil, false
 	}
-	blocker := c.subIssueByID(in.IssueID.Value)
-	if blocker == nil {
+	if other = c.subIssueByID(in.IssueID.Value); other == nil {
 		c.NotFound()
+		return nil, nil, false
+	}
+	return is, other, true
+}
+
+// unlinkTarget reads the issue a link is removed from (the path's) and the
+// one the path's issue_id names, answering 404 when either is missing.
+func (c *call) unlinkTarget() (is, other *state.Issue, ok bool) {
+	r := c.RepoFor(state.PermTriage)
+	if r == nil {
+		return nil, nil, false
+	}
+	if is = c.IssueFor(r); is == nil {
+		return nil, nil, false
+	}
+	id, err := strconv.ParseInt(c.Req.PathValue("issue_id"), 10, 64)
+	other = c.subIssueByID(id)
+	if err != nil || other == nil {
+		c.NotFound()
+		return nil, nil, false
+	}
+	return is, other, true
+}
+
+func addBlockedBy(c *call) {
+	const doc = dependencyDocs + "#add-a-dependency-an-issue-is-blocked-by"
+	is, blocker, ok := c.linkTarget("IssueDependency", doc)
+	if !ok {
 		return
 	}
 	if err := c.State.AddBlockedBy(is, blocker, c.Viewer); err != nil {
@@ -238,18 +266,8 @@ func addBlockedBy(c *call) {
 }
 
 func removeBlockedBy(c *call) {
-	r := c.RepoFor(state.PermTriage)
-	if r == nil {
-		return
-	}
-	is := c.IssueFor(r)
-	if is == nil {
-		return
-	}
-	id, err := strconv.ParseInt(c.Req.PathValue("issue_id"), 10, 64)
-	blocker := c.subIssueByID(id)
-	if err != nil || blocker == nil {
-		c.NotFound()
+	is, blocker, ok := c.unlinkTarget()
+	if !ok {
 		return
 	}
 	if err := c.State.RemoveBlockedBy(is, blocker, c.Viewer); err != nil {
