@@ -210,3 +210,15 @@ func sameJSON(a, b []byte) bool {
 	jb, _ := json.Marshal(y)
 	return string(ja) == string(jb)
 }
+
+// CallOK makes a call that must succeed and decodes its result as Out.
+func CallOK[Out any](t testing.TB, env *Env, tool string, args any) Out {
+	t.Helper()
+	res := env.Call(t, tool, args)
+	if res.IsError {
+		t.Fatalf("%s(%+v): %s", tool, args, res.JSON)
+	}
+	var out Out
+	res.Decode(t, &out)
+	return out
+}

@@ -39,7 +39,7 @@ func deleted(t *testing.T, env *servertest.Env, n int) bool {
 func TestDeleteIssue(t *testing.T) {
 	env := start(t, "")
 	path := "/repos/acme/widgets/issues/" + strconv.Itoa(deletable)
-	out := callOK[admin.DeleteIssueOut](t, env, core.NameDeleteIssue, deleteIn(deletable))
+	out := servertest.CallOK[admin.DeleteIssueOut](t, env, core.NameDeleteIssue, deleteIn(deletable))
 	wantUpstream(t, env, "GET "+path, "POST /api/graphql")
 	if !out.Deleted || out.NoOp || out.IssueNumber != deletable || out.Title == "" || !strings.Contains(out.Note, "cannot be undone") {
 		t.Fatalf("delete: %+v", out)
@@ -47,7 +47,7 @@ func TestDeleteIssue(t *testing.T) {
 	if !deleted(t, env, deletable) {
 		t.Fatal("the emulator still holds the issue")
 	}
-	out = callOK[admin.DeleteIssueOut](t, env, core.NameDeleteIssue, deleteIn(deletable))
+	out = servertest.CallOK[admin.DeleteIssueOut](t, env, core.NameDeleteIssue, deleteIn(deletable))
 	wantUpstream(t, env, "GET "+path)
 	if out.Deleted || !out.NoOp || !strings.Contains(out.Note, "already deleted") || !strings.Contains(out.Note, "cannot be undone") {
 		t.Fatalf("delete again: %+v", out)
@@ -133,7 +133,7 @@ func TestDeleteIssueUnderFaults(t *testing.T) {
 			if deleted(t, env, deletable) != c.applied {
 				t.Fatalf("deleted %v, want %v", !c.applied, c.applied)
 			}
-			out := callOK[admin.DeleteIssueOut](t, env, core.NameDeleteIssue, repairArgs(t, e))
+			out := servertest.CallOK[admin.DeleteIssueOut](t, env, core.NameDeleteIssue, repairArgs(t, e))
 			if out.NoOp != c.applied || out.Deleted == c.applied || !deleted(t, env, deletable) {
 				t.Fatalf("the repeat: %+v", out)
 			}

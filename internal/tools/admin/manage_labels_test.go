@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestManageLabelsEveryAction(t *testing.T) {
 	env := start(t, "")
 	const path = "/repos/acme/widgets/labels"
 	create := labels(t, admin.ManageLabelsIn{Action: "create", Name: "kind: perf", Color: "#AbCdEf", Description: ptr("Slow paths")})
-	out := callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, create)
+	out := servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, create)
 	wantUpstream(t, env, "GET "+path+"/kind: perf", "POST "+path)
 	if out.NoOp || out.Label == nil || out.Label.Name != "kind: perf" || !strings.EqualFold(out.Label.Color, "abcdef") || out.Label.Description != "Slow paths" {
 		t.Fatalf("create: %+v", out)
@@ -35,40 +36,40 @@ func TestManageLabelsEveryAction(t *testing.T) {
 	})
 
 	// The same create again: the label stands as asked, nothing written.
-	out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, create)
+	out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, create)
 	wantUpstream(t, env, "GET "+path+"/kind: perf")
 	if !out.NoOp || out.Label == nil || out.Label.Name != "kind: perf" || !strings.Contains(out.Note, "already exists") {
 		t.Fatalf("repeated create: %+v", out)
 	}
 
 	update := labels(t, admin.ManageLabelsIn{Action: "update", Name: "KIND: PERF", Color: "00ff00", Description: ptr("")})
-	out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, update)
+	out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, update)
 	wantUpstream(t, env, "GET "+path+"/KIND: PERF", "PATCH "+path+"/kind: perf")
 	if out.NoOp || strings.Join(out.ChangedFields, ",") != "color,description" || out.Label.Color != "00ff00" || out.Label.Description != "" {
 		t.Fatalf("update: %+v", out)
 	}
-	out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, update)
+	out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, update)
 	wantUpstream(t, env, "GET "+path+"/KIND: PERF")
 	if !out.NoOp || len(out.ChangedFields) != 0 {
 		t.Fatalf("repeated update: %+v", out)
 	}
 
 	rename := labels(t, admin.ManageLabelsIn{Action: "update", Name: "kind: perf", NewName: "kind: speed"})
-	out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, rename)
+	out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, rename)
 	if out.NoOp || strings.Join(out.ChangedFields, ",") != "name" || out.Label.Name != "kind: speed" {
 		t.Fatalf("rename: %+v", out)
 	}
 	env.Upstream()
 	// Repeated (as after a lost answer): the old name is gone and the new
 	// one stands as asked.
-	out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, rename)
+	out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, rename)
 	wantUpstream(t, env, "GET "+path+"/kind: perf", "GET /repos/acme/widgets", "GET "+path+"/kind: speed")
 	if !out.NoOp || !strings.Contains(out.Note, "already made") {
 		t.Fatalf("repeated rename: %+v", out)
 	}
 
 	del := labels(t, admin.ManageLabelsIn{Action: "delete", Name: "kind: speed"})
-	out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, del)
+	out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, del)
 	wantUpstream(t, env, "DELETE "+path+"/kind: speed")
 	if !out.Deleted || out.NoOp || out.Label != nil {
 		t.Fatalf("delete: %+v", out)
@@ -80,7 +81,7 @@ func TestManageLabelsEveryAction(t *testing.T) {
 	})
 	// Deleting an absent label is a no-op success, once the repository is
 	// known to be there.
-	out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, del)
+	out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, del)
 	wantUpstream(t, env, "DELETE "+path+"/kind: speed", "GET /repos/acme/widgets")
 	if out.Deleted || !out.NoOp || !strings.Contains(out.Note, "no label") {
 		t.Fatalf("delete again: %+v", out)
@@ -92,15 +93,15 @@ func TestManageLabelsEveryAction(t *testing.T) {
 func TestManageLabelsNamesNeedingEscapes(t *testing.T) {
 	env := start(t, "")
 	for _, name := range []string{"type/bug", "100% done", "a?b#c"} {
-		out := callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: name}))
+		out := servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: name}))
 		if out.Label == nil || out.Label.Name != name {
 			t.Fatalf("create %q: %+v", name, out)
 		}
-		out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "update", Name: name, Color: "123456"}))
+		out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "update", Name: name, Color: "123456"}))
 		if out.Label == nil || out.Label.Name != name || out.Label.Color != "123456" {
 			t.Fatalf("update %q: %+v", name, out)
 		}
-		out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: name}))
+		out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: name}))
 		if !out.Deleted {
 			t.Fatalf("delete %q: %+v", name, out)
 		}
@@ -132,7 +133,7 @@ func TestManageLabelsDeleteTakesItOffIssues(t *testing.T) {
 	if carrying() == 0 {
 		t.Fatal("the seed has no issue labelled bug")
 	}
-	out := callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "Bug"}))
+	out := servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "Bug"}))
 	if !out.Deleted || !strings.Contains(out.Note, "every issue") || carrying() != 0 {
 		t.Fatalf("delete: %+v; %d issues still carry it", out, carrying())
 	}
@@ -151,7 +152,7 @@ func TestManageLabelsRefusals(t *testing.T) {
 		t.Fatalf("case-only duplicate: %+v", e)
 	}
 	// The repair, taken as given, respells the existing label.
-	out := callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, repairArgs(t, e))
+	out := servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, repairArgs(t, e))
 	if out.Label == nil || out.Label.Name != "BUG" || strings.Join(out.ChangedFields, ",") != "name" {
 		t.Fatalf("respelled: %+v", out)
 	}
@@ -160,7 +161,7 @@ func TestManageLabelsRefusals(t *testing.T) {
 	if e.Code != contract.CodeLabelExists || e.Details.Value != "documentation" || !strings.Contains(e.Message, "color") {
 		t.Fatalf("same name, other color: %+v", e)
 	}
-	out = callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, repairArgs(t, e))
+	out = servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, repairArgs(t, e))
 	if out.Label == nil || out.Label.Color != "000000" {
 		t.Fatalf("the repair's update: %+v", out)
 	}
@@ -267,7 +268,7 @@ func TestManageLabelsUnderFaults(t *testing.T) {
 			if stands() != c.applied {
 				t.Fatalf("applied %v, want %v", stands(), c.applied)
 			}
-			out := callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, repairArgs(t, e))
+			out := servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, repairArgs(t, e))
 			if out.NoOp != c.applied || !stands() {
 				t.Fatalf("the repeat: %+v (stands %v)", out, stands())
 			}

@@ -41,7 +41,7 @@ func milestoneTitled(t *testing.T, env *servertest.Env, title string) (state.Mil
 func TestManageMilestonesEveryAction(t *testing.T) {
 	env := start(t, "")
 	create := milestones(admin.ManageMilestonesIn{Action: "create", Title: "v3.0.0", DueOn: ptr("2027-01-15"), Description: ptr("The next major.")})
-	out := callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, create)
+	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, create)
 	wantUpstream(t, env, "GET /repos/acme/widgets/milestones", "POST /repos/acme/widgets/milestones")
 	m, ok := milestoneTitled(t, env, "v3.0.0")
 	if out.NoOp || out.Milestone == nil || out.Milestone.Number != m.Number || out.Milestone.DueOn != "2027-01-15" || out.Milestone.State != "open" ||
@@ -50,7 +50,7 @@ func TestManageMilestonesEveryAction(t *testing.T) {
 	}
 	number := core.MilestoneNumber(m.Number)
 
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, create)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, create)
 	wantUpstream(t, env, "GET /repos/acme/widgets/milestones")
 	if !out.NoOp || out.Milestone.Number != int(number) {
 		t.Fatalf("repeated create: %+v", out)
@@ -58,7 +58,7 @@ func TestManageMilestonesEveryAction(t *testing.T) {
 
 	path := "/repos/acme/widgets/milestones/" + strconv.Itoa(int(number))
 	rename := milestones(admin.ManageMilestonesIn{Action: "update", Number: number, Title: "v3.0.0-rc", DueOn: ptr("")})
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, rename)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, rename)
 	wantUpstream(t, env, "GET "+path, "PATCH "+path)
 	if strings.Join(out.ChangedFields, ",") != "title,due_on" || out.Milestone.Title != "v3.0.0-rc" || out.Milestone.DueOn != "" {
 		t.Fatalf("rename: %+v", out)
@@ -66,35 +66,35 @@ func TestManageMilestonesEveryAction(t *testing.T) {
 	if m, _ := milestoneTitled(t, env, "v3.0.0-rc"); m.DueOn != nil {
 		t.Fatalf("due date not cleared: %+v", m)
 	}
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, rename)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, rename)
 	if !out.NoOp {
 		t.Fatalf("repeated rename: %+v", out)
 	}
 
 	byTitle := milestones(admin.ManageMilestonesIn{Action: "update", Title: "V3.0.0-RC", Description: ptr("Release candidate.")})
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, byTitle)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, byTitle)
 	if strings.Join(out.ChangedFields, ",") != "description" || out.Milestone.Number != int(number) || out.Milestone.Title != "v3.0.0-rc" {
 		t.Fatalf("update by title: %+v", out)
 	}
 
 	env.Upstream()
 	closeIt := milestones(admin.ManageMilestonesIn{Action: "close", Number: number})
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, closeIt)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, closeIt)
 	wantUpstream(t, env, "GET "+path, "PATCH "+path)
 	if out.Milestone.State != "closed" || strings.Join(out.ChangedFields, ",") != "state" {
 		t.Fatalf("close: %+v", out)
 	}
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, closeIt)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, closeIt)
 	wantUpstream(t, env, "GET "+path)
 	if !out.NoOp || out.Milestone.State != "closed" {
 		t.Fatalf("close again: %+v", out)
 	}
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "reopen", Title: "v3.0.0-rc"}))
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "reopen", Title: "v3.0.0-rc"}))
 	if out.Milestone.State != "open" || out.NoOp {
 		t.Fatalf("reopen: %+v", out)
 	}
 
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Title: "v3.0.0-rc"}))
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Title: "v3.0.0-rc"}))
 	if !out.Deleted || out.Milestone == nil || out.Milestone.Number != int(number) || !strings.Contains(out.Note, "0 open and 0 closed") {
 		t.Fatalf("delete: %+v", out)
 	}
@@ -102,7 +102,7 @@ func TestManageMilestonesEveryAction(t *testing.T) {
 		t.Fatal("still there")
 	}
 	env.Upstream()
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: number}))
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: number}))
 	wantUpstream(t, env, "GET "+path, "GET /repos/acme/widgets")
 	if !out.NoOp || out.Deleted {
 		t.Fatalf("delete again: %+v", out)
@@ -128,7 +128,7 @@ func TestManageMilestonesDeleteUnsetsIssues(t *testing.T) {
 	if before == 0 {
 		t.Fatal("the seed has no issue in v1.5.0")
 	}
-	out := callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: core.MilestoneNumber(v150.Number)}))
+	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: core.MilestoneNumber(v150.Number)}))
 	if !out.Deleted || out.Milestone.OpenIssues+out.Milestone.ClosedIssues != before || count() != 0 {
 		t.Fatalf("delete: %+v; %d issues before, %d after", out, before, count())
 	}
@@ -154,7 +154,7 @@ func TestManageMilestonesRefusals(t *testing.T) {
 	if e.Code != contract.CodeMilestoneExists || !strings.Contains(e.Message, "closed") || e.Repair == nil {
 		t.Fatalf("closed duplicate: %+v", e)
 	}
-	out := callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
+	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
 	if out.Milestone.Number != v140.Number || out.Milestone.State != "open" {
 		t.Fatalf("the repair reopens it: %+v", out)
 	}
@@ -163,7 +163,7 @@ func TestManageMilestonesRefusals(t *testing.T) {
 	if e.Code != contract.CodeMilestoneExists || !strings.Contains(e.Message, "due_on") {
 		t.Fatalf("other values: %+v", e)
 	}
-	out = callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
 	if out.Milestone.Number != v150.Number || out.Milestone.DueOn != "2030-01-01" {
 		t.Fatalf("the repair updates it: %+v", out)
 	}
@@ -266,7 +266,7 @@ func TestManageMilestonesUnderFaults(t *testing.T) {
 			if stands() != c.applied {
 				t.Fatalf("applied %v, want %v", stands(), c.applied)
 			}
-			out := callOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
+			out := servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
 			if out.NoOp != c.applied || !stands() {
 				t.Fatalf("the repeat: %+v", out)
 			}

@@ -17,8 +17,8 @@ import (
 func TestDeletedLabelIsNotTrustedByTheIssueTools(t *testing.T) {
 	env := start(t, "")
 	// A listing confirms every label, wontfix among them.
-	callOK[map[string]any](t, env, core.NameListRepoMetadata, map[string]any{"owner": "acme", "repo": "widgets", "kind": "labels"})
-	callOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "wontfix"}))
+	servertest.CallOK[map[string]any](t, env, core.NameListRepoMetadata, map[string]any{"owner": "acme", "repo": "widgets", "kind": "labels"})
+	servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "wontfix"}))
 	e := refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": deletable,
 		"labels": map[string]any{"add": []string{"wontfix"}}})
 	if e.Code != contract.CodeLabelNotFound || e.Settlement != contract.NotStarted {

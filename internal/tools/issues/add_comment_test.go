@@ -20,7 +20,7 @@ func commentCount(env *servertest.Env, n int) int {
 
 func addComment(t *testing.T, env *servertest.Env, in issues.AddCommentIn) issues.AddCommentOut {
 	t.Helper()
-	out := callOK[issues.AddCommentOut](t, env, core.NameAddComment, in)
+	out := servertest.CallOK[issues.AddCommentOut](t, env, core.NameAddComment, in)
 	if out.IssueNumber != int(in.IssueNumber) || out.Comment.ID == 0 || out.Comment.Body != in.Body {
 		t.Fatalf("comment: %+v", out)
 	}

@@ -77,7 +77,7 @@ func addLabel(ns []int, label string, cont bool) issues.BulkUpdateIssuesIn {
 
 func bulkOK(t *testing.T, env *servertest.Env, in any) issues.BulkUpdateIssuesOut {
 	t.Helper()
-	return callOK[issues.BulkUpdateIssuesOut](t, env, core.NameBulkUpdateIssues, in)
+	return servertest.CallOK[issues.BulkUpdateIssuesOut](t, env, core.NameBulkUpdateIssues, in)
 }
 
 // settlements maps each issue to its item's settlement, failing the test

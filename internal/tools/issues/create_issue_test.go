@@ -77,7 +77,7 @@ func ciMilestone(t *testing.T, env *servertest.Env, title string) int {
 
 func ciCreate(t *testing.T, env *servertest.Env, in issues.CreateIssueIn) issues.CreateIssueOut {
 	t.Helper()
-	return callOK[issues.CreateIssueOut](t, env, core.NameCreateIssue, in)
+	return servertest.CallOK[issues.CreateIssueOut](t, env, core.NameCreateIssue, in)
 }
 
 func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {

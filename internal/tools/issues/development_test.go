@@ -13,7 +13,7 @@ import (
 
 func development(t *testing.T, env *servertest.Env, number int) issues.ListIssueItemsOut {
 	t.Helper()
-	return callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
+	return servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
 		issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(number), Collection: "development"})
 }
 

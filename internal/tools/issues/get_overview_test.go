@@ -95,7 +95,7 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	want := wantOverview(env)
 	env.Upstream()
-	out := callOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	upstream := env.Upstream()
 
 	if out.Counts.OpenIssues != want.openIssues || out.Counts.OpenPRs != want.openPRs || want.openIssues == 0 || want.openPRs == 0 {
@@ -143,7 +143,7 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 	}
 
 	// The templates are those list_repo_metadata lists.
-	tpl := callOK[issues.ListRepoMetadataOut](t, env, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"})
+	tpl := servertest.CallOK[issues.ListRepoMetadataOut](t, env, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"})
 	if len(out.Metadata.Templates) == 0 || !slices.EqualFunc(out.Metadata.Templates, tpl.Items, func(a, b issues.RepoMetaItem) bool {
 		return a.File == b.File && a.Name == b.Name && a.Title == b.Title && slices.Equal(a.Labels, b.Labels)
 	}) {
@@ -190,7 +190,7 @@ func TestGetOverviewPermissionLevels(t *testing.T) {
 				s.AddToken(&emulator.Token{Value: "emu-triager", Login: "carol",
 					Perms: map[string]emulator.Permission{"acme/widgets": emulator.PermTriage}})
 			})
-			out := callOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+			out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 			if out.Permission != want {
 				t.Errorf("permission = %q, want %q", out.Permission, want)
 			}
@@ -251,7 +251,7 @@ func TestGetOverviewTruncates(t *testing.T) {
 		}
 	})
 	env.Upstream()
-	out := callOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	if n := len(env.Upstream()); n != 5 || len(out.Requests) != 5 {
 		t.Errorf("%d upstream requests, %d reported; want 5", n, len(out.Requests))
 	}
@@ -282,7 +282,7 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 // milestone and a type is the POST alone.
 func TestOverviewNamesSkipThePreflight(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	out := callOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	if len(out.Metadata.Milestones) == 0 || len(out.Metadata.IssueTypes) == 0 {
 		t.Fatalf("overview without milestones or types: %+v", out.Metadata)
 	}
@@ -348,7 +348,7 @@ func TestGetOverviewCreatorScope(t *testing.T) {
 		t.Fatalf("the demo's overview rows are all %s's; the test needs another author among them", allowed)
 	}
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: allowed})
-	out := callOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	if n := rowNumbers(out.Issues.Newest); !slices.Equal(n, keep(want.newest)) {
 		t.Errorf("newest = %v, want %s's only: %v", n, allowed, keep(want.newest))
 	}

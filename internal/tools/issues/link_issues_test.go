@@ -34,7 +34,7 @@ func loneIssue(t *testing.T, env *servertest.Env, skip ...int) int {
 
 func link(t *testing.T, env *servertest.Env, in issues.LinkIssuesIn) issues.LinkIssuesOut {
 	t.Helper()
-	out := callOK[issues.LinkIssuesOut](t, env, core.NameLinkIssues, in)
+	out := servertest.CallOK[issues.LinkIssuesOut](t, env, core.NameLinkIssues, in)
 	if !out.Done {
 		t.Fatalf("echo: %+v for %+v", out, in)
 	}

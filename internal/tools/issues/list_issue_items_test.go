@@ -15,7 +15,7 @@ import (
 
 func listItems(t *testing.T, env *servertest.Env, in issues.ListIssueItemsIn) issues.ListIssueItemsOut {
 	t.Helper()
-	return callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, in)
+	return servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, in)
 }
 
 func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {

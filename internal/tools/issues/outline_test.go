@@ -81,7 +81,7 @@ func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
 	if len(seen) != len(rel) {
 		t.Errorf("the seed issues carry relations %v, tools/list lists %v", slices.Sorted(maps.Keys(seen)), slices.Sorted(maps.Keys(rel)))
 	}
-	created := callOK[map[string]map[string]any](t, env, core.NameCreateIssue,
+	created := servertest.CallOK[map[string]map[string]any](t, env, core.NameCreateIssue,
 		issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Outlined parent", ParentIssueNumber: emulator.DemoParentIssue})
 	if p := created["issue"]["parent"]; !listedType(nested(listed[core.NameCreateIssue], "issue")["parent"], p) {
 		t.Errorf("create_issue's issue.parent = %v, listed as %v", p, nested(listed[core.NameCreateIssue], "issue")["parent"])

@@ -17,7 +17,7 @@ import (
 // "repo#number" ("#number" in the issue's own repository).
 func relatedRows(t *testing.T, env *servertest.Env, owner, repo string, number int) []string {
 	t.Helper()
-	out := callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
+	out := servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
 		issues.ListIssueItemsIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number), Collection: "related"})
 	var rows []string
 	for _, it := range out.Items {

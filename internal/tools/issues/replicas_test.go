@@ -96,21 +96,21 @@ func TestReplicasKeyedCreateWritesOnce(t *testing.T) {
 func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
 	_, a, b := replicaPair(t, servertest.Options{})
 	// A cursor minted by one replica is accepted by the other.
-	first := callOK[issues.SearchIssuesOut](t, a, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2})
+	first := servertest.CallOK[issues.SearchIssuesOut](t, a, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2})
 	if !first.HasMore || first.NextCursor == "" {
 		t.Fatalf("first page: %+v", first)
 	}
-	next := callOK[issues.SearchIssuesOut](t, b, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2, Cursor: first.NextCursor})
+	next := servertest.CallOK[issues.SearchIssuesOut](t, b, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2, Cursor: first.NextCursor})
 	if len(next.Items) == 0 || next.Items[0].Number == first.Items[0].Number {
 		t.Fatalf("second page from the other replica: %+v", next)
 	}
 	// A read one replica cached is answered 304 for the other, which costs
 	// no budget.
 	get := issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(first.Items[0].Number)}
-	callOK[issues.GetIssueOut](t, a, core.NameGetIssue, get)
+	servertest.CallOK[issues.GetIssueOut](t, a, core.NameGetIssue, get)
 	before := coreRemaining(t, a)
 	b.Upstream()
-	callOK[issues.GetIssueOut](t, b, core.NameGetIssue, get)
+	servertest.CallOK[issues.GetIssueOut](t, b, core.NameGetIssue, get)
 	if calls := b.Upstream(); len(calls) == 0 {
 		t.Fatal("the second replica made no request at all")
 	}
@@ -119,9 +119,9 @@ func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
 	}
 	// Names one replica confirmed (a label listing) spare the other its
 	// preflight: its create is the POST alone.
-	callOK[issues.ListRepoMetadataOut](t, a, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"})
+	servertest.CallOK[issues.ListRepoMetadataOut](t, a, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"})
 	b.Upstream()
-	callOK[issues.CreateIssueOut](t, b, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Named", Labels: []string{"bug"}})
+	servertest.CallOK[issues.CreateIssueOut](t, b, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Named", Labels: []string{"bug"}})
 	ciWantCalls(t, b, "names confirmed by the other replica", "POST /repos/acme/widgets/issues")
 }
 
@@ -179,7 +179,7 @@ func TestReplicasWithRedisDown(t *testing.T) {
 	}
 	// Reads go on, without the cache.
 	for _, env := range []*servertest.Env{a, b} {
-		got := callOK[issues.GetIssueOut](t, env, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1})
+		got := servertest.CallOK[issues.GetIssueOut](t, env, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1})
 		if got.Issue.Number != 1 {
 			t.Fatalf("read during the outage: %+v", got)
 		}
@@ -202,7 +202,7 @@ func TestReplicasWithRedisDown(t *testing.T) {
 		}
 		time.Sleep(time.Duration(*e.RetryAfterMS) * time.Millisecond)
 	}
-	again := callOK[issues.CreateIssueOut](t, b, core.NameCreateIssue, in)
+	again := servertest.CallOK[issues.CreateIssueOut](t, b, core.NameCreateIssue, in)
 	if first.Replayed || !again.Replayed || again.Issue.Number != first.Issue.Number {
 		t.Fatalf("after recovery: first %+v, retry %+v", first, again)
 	}

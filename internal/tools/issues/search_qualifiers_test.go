@@ -103,7 +103,7 @@ func TestSearchOwnerRefusesAnotherOwnersQualifier(t *testing.T) {
 	if want := (issues.SearchIssuesIn{Owner: "acme", State: "all", PageSize: 50}); !jsonEqual(fixed, want) {
 		t.Errorf("repair arguments %s, want %+v", args, want)
 	}
-	out := callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+	out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
 	wantRowsIn(t, out, "acme/")
 	if got := rec.took(); !slices.Equal(got, []string{"acme"}) {
 		t.Errorf("repaired search routed by %q, want acme", got)
@@ -241,7 +241,7 @@ func TestSearchWithoutOwnerRefusesTwoOwners(t *testing.T) {
 			if fixed.Owner != "" || fixed.Query != c.fixed {
 				t.Errorf("%q: repair arguments %s, want query %q", c.query, args, c.fixed)
 			}
-			callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+			servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
 			if got := rec.took(); !slices.Equal(got, []string{c.route}) {
 				t.Errorf("%q: repaired search routed by %q, want %q", c.query, got, c.route)
 			}
@@ -262,7 +262,7 @@ func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
 	if fixed.Query != "crash -user:alice" {
 		t.Errorf("repair arguments %s, want query %q", args, "crash -user:alice")
 	}
-	callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+	servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
 	if got := rec.took(); !slices.Equal(got, []string{""}) {
 		t.Errorf("repaired search routed by %q, want \"\"", got)
 	}
@@ -273,12 +273,12 @@ func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
 func TestSearchDerivedOwnerCursor(t *testing.T) {
 	env, rec := startRecorded(t)
 	in := issues.SearchIssuesIn{Query: "user:acme", State: "all", PageSize: 5}
-	first := callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+	first := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
 	if !first.HasMore || first.NextCursor == "" {
 		t.Fatalf("no next page: %+v", first.Page)
 	}
 	in.Cursor = first.NextCursor
-	second := callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+	second := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
 	wantRowsIn(t, second, "acme/")
 	if second.Items[0].Number == first.Items[0].Number && second.Items[0].Repo == first.Items[0].Repo {
 		t.Errorf("the cursor read page 1 again")
@@ -338,7 +338,7 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("author %q assignee %q", in.Author, in.Assignee), func(t *testing.T) {
 			args, _ := json.Marshal(in)
-			callOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, json.RawMessage(args))
+			servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, json.RawMessage(args))
 		})
 	}
 }

@@ -17,7 +17,7 @@ import (
 func TestUpdateIssueDuplicateOf(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	dup, original := emulator.DemoUntriagedFrom, emulator.DemoManyCommentsIssue
-	out := callOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue,
+	out := servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue,
 		issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(dup), DuplicateOf: core.IssueNumber(original)})
 	if out.Issue.State != "closed" || out.Issue.StateReason != "duplicate" ||
 		!slices.Equal(out.ChangedFields, []string{"state", "state_reason", "duplicate_of"}) {
@@ -62,7 +62,7 @@ func TestUpdateIssueDuplicateOf(t *testing.T) {
 
 	// The original may be in another repository; the same number there is
 	// not the issue itself.
-	out = callOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue,
+	out = servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue,
 		issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, DuplicateOf: 1, DuplicateOfRepo: "acme/gadgets"})
 	if out.Issue.StateReason != "duplicate" || !slices.Contains(out.ChangedFields, "duplicate_of") {
 		t.Fatalf("cross-repository duplicate: %+v", out)

@@ -40,7 +40,7 @@ func ciIssue(env *servertest.Env, n int) (labels []string, is emulator.Issue) {
 
 func ciUpdate(t *testing.T, env *servertest.Env, in issues.UpdateIssueIn) issues.UpdateIssueOut {
 	t.Helper()
-	return callOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, in)
+	return servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, in)
 }
 
 func ciVersion(t *testing.T, env *servertest.Env, n int) string {
@@ -259,7 +259,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 
 func ciUpdateRaw(t *testing.T, env *servertest.Env, raw json.RawMessage) issues.UpdateIssueOut {
 	t.Helper()
-	return callOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, raw)
+	return servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, raw)
 }
 
 func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {

@@ -11,18 +11,6 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 )
 
-// callOK makes a call that must succeed and decodes its result.
-func callOK[Out any](t *testing.T, env *servertest.Env, tool string, args any) Out {
-	t.Helper()
-	res := env.Call(t, tool, args)
-	if res.IsError {
-		t.Fatalf("%s(%+v): %s", tool, args, res.JSON)
-	}
-	var out Out
-	res.Decode(t, &out)
-	return out
-}
-
 // wireEnvelope checks an error result the way an agent meets it: isError,
 // a known code, retry_after_ms present (even when null), a request id, the
 // surface fingerprint, and a settlement exactly when the tool writes.

@@ -2,6 +2,7 @@ package mirror_test
 
 import (
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -37,9 +38,9 @@ func TestGetIssueFromMirror(t *testing.T) {
 	}
 	for _, num := range append(related, n) {
 		for _, detail := range []string{"full", "summary"} {
-			remote := callOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": num, "detail": detail}))
+			remote := servertest.CallOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": num, "detail": detail}))
 			env.Upstream()
-			local := callOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": num, "detail": detail, "source": "mirror"}))
+			local := servertest.CallOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": num, "detail": detail, "source": "mirror"}))
 			if up := env.Upstream(); len(up) != 0 {
 				t.Errorf("#%d from the mirror made requests: %q", num, up)
 			}
@@ -58,7 +59,7 @@ func TestGetIssueFromMirror(t *testing.T) {
 		}
 	}
 	closed := seedIssue(t, env, func(is *emulator.Issue) bool { return is.Number != n })
-	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": closed, "state": "closed"}))
+	servertest.CallOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": closed, "state": "closed"}))
 	doSync(t, env, nil)
 	if e := refused(t, env, "github_get_issue", widgets(args{"issue_number": closed, "source": "mirror"})); e.Code != contract.CodeMirrorNotFound {
 		t.Errorf("closed, not mirrored: %+v", e)

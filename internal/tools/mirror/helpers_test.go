@@ -34,17 +34,6 @@ func start(t *testing.T, root string) (*servertest.Env, string) {
 	return env, root
 }
 
-func callOK[Out any](t *testing.T, env *servertest.Env, tool string, args any) Out {
-	t.Helper()
-	res := env.Call(t, tool, args)
-	if res.IsError {
-		t.Fatalf("%s(%+v): %s", tool, args, res.JSON)
-	}
-	var out Out
-	res.Decode(t, &out)
-	return out
-}
-
 func refused(t *testing.T, env *servertest.Env, tool string, args any) contract.Error {
 	t.Helper()
 	res := env.Call(t, tool, args)
@@ -67,7 +56,7 @@ func widgets(extra args) args {
 
 func doSync(t *testing.T, env *servertest.Env, extra args) mirror.SyncIssuesOut {
 	t.Helper()
-	return callOK[mirror.SyncIssuesOut](t, env, syncTool, widgets(extra))
+	return servertest.CallOK[mirror.SyncIssuesOut](t, env, syncTool, widgets(extra))
 }
 
 // dirFiles reads a mirror directory: every entry's name and bytes (a

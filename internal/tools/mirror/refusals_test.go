@@ -2,6 +2,7 @@ package mirror_test
 
 import (
 	"fmt"
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,7 +113,7 @@ func TestSyncPlantedLinksAndInvalidFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": target, "body": "changed, so the sync wants to write it"}))
+	servertest.CallOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": target, "body": "changed, so the sync wants to write it"}))
 	out := doSync(t, env, args{"full": true})
 	reasons := map[string]string{}
 	for _, iv := range out.Invalid {

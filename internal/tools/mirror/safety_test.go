@@ -202,7 +202,7 @@ func TestMirrorReadNeedsClient(t *testing.T) {
 	env, root := start(t, "")
 	doSync(t, env, nil)
 	n := seedIssue(t, env, func(*emulator.Issue) bool { return true })
-	callOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": n, "source": "mirror"}))
+	servertest.CallOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": n, "source": "mirror"}))
 	bare := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "sync"}, SyncRoot: root, Emu: env.Emu, Token: "-"})
 	bare.Upstream()
 	remote := refused(t, bare, "github_get_issue", widgets(args{"issue_number": n}))
@@ -224,7 +224,7 @@ func TestSyncReportsARefusedFile(t *testing.T) {
 	n := seedIssue(t, env, func(*emulator.Issue) bool { return true })
 	before, _ := fileOf(t, issueFiles(dirFiles(t, dir)), n)
 	was := dirFiles(t, dir)[before]
-	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": n, "body": "changed"}))
+	servertest.CallOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": n, "body": "changed"}))
 	prefix := fmt.Sprintf("%d-", n)
 	defer mirror.SetWriteIssueFile(func(r *os.Root, name string, b []byte) error {
 		if strings.HasPrefix(name, prefix) {

@@ -2,6 +2,7 @@ package mirror_test
 
 import (
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -93,9 +94,9 @@ func TestSyncFollowsEditsClosesAndTitles(t *testing.T) {
 	edited := seedIssue(t, env, func(is *emulator.Issue) bool { return true })
 	closed := seedIssue(t, env, func(is *emulator.Issue) bool { return is.Number > edited })
 	retitled := seedIssue(t, env, func(is *emulator.Issue) bool { return is.Number > closed })
-	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": edited, "body": "rewritten by the test"}))
-	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": closed, "state": "closed"}))
-	callOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": retitled, "title": "A brand new title, for the mirror!"}))
+	servertest.CallOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": edited, "body": "rewritten by the test"}))
+	servertest.CallOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": closed, "state": "closed"}))
+	servertest.CallOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": retitled, "title": "A brand new title, for the mirror!"}))
 	env.Answered()
 	// The next sync runs an hour later by ghgate's clock, so a synced_at
 	// that moved is told from one that did not.
@@ -146,7 +147,7 @@ func TestSyncRemovesDeletedIssueOnFull(t *testing.T) {
 	dir := filepath.Join(root, "acme", "widgets")
 	doSync(t, env, nil)
 	gone := seedIssue(t, env, func(is *emulator.Issue) bool { return true })
-	callOK[map[string]any](t, env, "github_delete_issue", widgets(args{"issue_number": gone, "confirm_issue_number": gone}))
+	servertest.CallOK[map[string]any](t, env, "github_delete_issue", widgets(args{"issue_number": gone, "confirm_issue_number": gone}))
 	doSync(t, env, nil)
 	full := doSync(t, env, args{"full": true})
 	if !full.Full || full.Removed != 1 || full.Written != 0 {

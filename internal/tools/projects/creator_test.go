@@ -39,7 +39,7 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 	plain := start(t, "")
 	by := authors(plain)
 	// Every row of the board, unscoped: whose issue each is.
-	all := callOK[projects.ListProjectItemsOut](t, plain, projects.NameListProjectItems, board(map[string]any{"page_size": 100}))
+	all := servertest.CallOK[projects.ListProjectItemsOut](t, plain, projects.NameListProjectItems, board(map[string]any{"page_size": 100}))
 	var allowed, otherRef string
 	var otherNumber int
 	otherItemID := ""
@@ -61,7 +61,7 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 	}
 
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}, AllowedIssueCreator: allowed})
-	scoped := callOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"page_size": 100}))
+	scoped := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"page_size": 100}))
 	others := 0
 	for _, it := range all.Items {
 		if it.Kind == "issue" && by[fmt.Sprintf("%s#%d", it.Repo, it.Number)] != allowed {
@@ -106,7 +106,7 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 		}
 	}
 	// The board still holds the other user's item as it was.
-	after := callOK[projects.GetProjectItemOut](t, plain, projects.NameGetProjectItem, board(map[string]any{"item_id": otherItemID}))
+	after := servertest.CallOK[projects.GetProjectItemOut](t, plain, projects.NameGetProjectItem, board(map[string]any{"item_id": otherItemID}))
 	if after.Item.Number != otherNumber {
 		t.Errorf("%s's item after the refusals: %+v", otherRef, after.Item)
 	}

@@ -20,18 +20,6 @@ func start(t *testing.T, token string) *servertest.Env {
 	return env
 }
 
-// callOK makes a call that must succeed and decodes its result.
-func callOK[Out any](t *testing.T, env *servertest.Env, tool string, args any) Out {
-	t.Helper()
-	res := env.Call(t, tool, args)
-	if res.IsError {
-		t.Fatalf("%s(%+v): %s", tool, args, res.JSON)
-	}
-	var out Out
-	res.Decode(t, &out)
-	return out
-}
-
 // refused makes a call that must fail and checks the envelope as an agent
 // meets it: a catalogued code, retry_after_ms present, a request id and
 // the fingerprint.

@@ -21,7 +21,7 @@ func place(fields map[string]any) map[string]any {
 // itemOf reads an issue's item on the board.
 func itemOf(t *testing.T, env *servertest.Env, number int) projects.ItemView {
 	t.Helper()
-	return callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": number})).Item
+	return servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": number})).Item
 }
 
 // create_issue with project lands the new issue on the board with its
@@ -29,7 +29,7 @@ func itemOf(t *testing.T, env *servertest.Env, number int) projects.ItemView {
 // existing one, beside its other edits; done again it is a no_op.
 func TestIssueWritesPutIssuesOnTheBoard(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
-	created := callOK[issues.CreateIssueOut](t, env, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Plan the gauges release",
+	created := servertest.CallOK[issues.CreateIssueOut](t, env, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Plan the gauges release",
 		"project": place(map[string]any{"Status": "Todo", "Iteration": "@next", "Estimate": 5})})
 	p := created.Project
 	if p == nil || !p.Added || p.Number != seed.DemoProjectNumber || str(p.Item.Fields["Status"]) != "Todo" || str(p.Item.Fields["Estimate"]) != "5" {
@@ -39,12 +39,12 @@ func TestIssueWritesPutIssuesOnTheBoard(t *testing.T) {
 		t.Fatalf("the board holds %+v, the create said %+v", got, p.Item)
 	}
 
-	updated := callOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
+	updated := servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
 		"title": "Quotas per tenant", "project": place(map[string]any{"Priority": "P1"})})
 	if updated.Project == nil || !updated.Project.Added || str(updated.Project.Item.Fields["Priority"]) != "P1" || updated.Issue.Title != "Quotas per tenant" {
 		t.Fatalf("update with project: %+v", updated)
 	}
-	again := callOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
+	again := servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
 		"project": place(map[string]any{"Priority": "P1"})})
 	if !again.NoOp || again.Project == nil || again.Project.Added {
 		t.Fatalf("the same placement again: %+v", again)
@@ -62,7 +62,7 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 	if e.Code != contract.CodeProjectOptionNotFound || e.Details.Field != "project.fields.Status" || e.Settlement != contract.NotStarted {
 		t.Fatalf("bad option: %+v", e)
 	}
-	listed := callOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	listed := servertest.CallOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if len(listed.Projects) != 1 {
 		t.Fatalf("repair: %+v", listed)
 	}
@@ -96,7 +96,7 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 			t.Fatal("the title was written")
 		}
 	})
-	if un := callOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair)); un.Item.Archived {
+	if un := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair)); un.Item.Archived {
 		t.Fatalf("repair: %+v", un)
 	}
 	e = refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard,
@@ -112,7 +112,7 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 func TestPlacementFailureIsPartialSuccess(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
 	// The board is known, so the next GraphQL request is the add.
-	callOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme"})
+	servertest.CallOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme"})
 	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql", Times: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestPlacementFailureIsPartialSuccess(t *testing.T) {
 	}
 	var created int
 	inWidgets(env, func(r *emulator.Repo) { created = r.Issues[len(r.Issues)-1].Number })
-	done := callOK[issues.UpdateIssueOut](t, env, e.FollowUp.Tool, repairArgs(t, e.FollowUp))
+	done := servertest.CallOK[issues.UpdateIssueOut](t, env, e.FollowUp.Tool, repairArgs(t, e.FollowUp))
 	if done.Issue.Number != created || done.Project == nil || str(done.Project.Item.Fields["Status"]) != "In progress" {
 		t.Fatalf("follow_up: %+v", done)
 	}
@@ -201,7 +201,7 @@ func TestIssueWritesStayWithTheIssuesOwner(t *testing.T) {
 	if args := string(mustMarshal(t, e.Repair.Arguments)); strings.Contains(args, "project") || !strings.Contains(args, "Moved on") {
 		t.Fatalf("the repair keeps project or loses the title: %s", args)
 	}
-	callOK[map[string]any](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	servertest.CallOK[map[string]any](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	e = refused(t, env, projects.NameUpdateProjectItem, map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "action": "add",
 		"item": map[string]any{"repo": "acme/widgets", "issue_number": onBoard}})
 	if e.Code != contract.CodeInvalidField || e.Details.Field != "item.repo" {

@@ -1,6 +1,7 @@
 package projects_test
 
 import (
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func board(extra map[string]any) map[string]any {
 // organization lookup fails; full detail adds to summary, never removes.
 func TestListProjectsShowsFieldsAndOptions(t *testing.T) {
 	env := start(t, "")
-	out := callOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme"})
+	out := servertest.CallOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme"})
 	if out.OwnerKind != "organization" || len(out.Projects) != 2 || out.Projects[0].Title != seed.DemoProjectTitle {
 		t.Fatalf("acme's boards: %+v", out)
 	}
@@ -43,7 +44,7 @@ func TestListProjectsShowsFieldsAndOptions(t *testing.T) {
 	if len(its) != 2 || !its[0].Current || its[1].Current || its[0].Days != 14 {
 		t.Errorf("summary iterations: %+v", its)
 	}
-	full := callOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme", "detail": "full"})
+	full := servertest.CallOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme", "detail": "full"})
 	if len(full.Projects) != len(out.Projects) || full.Projects[0].URL == "" || len(full.Projects[0].Fields) <= len(out.Projects[0].Fields) {
 		t.Errorf("full detail: %+v", full.Projects[0])
 	}
@@ -54,13 +55,13 @@ func TestListProjectsShowsFieldsAndOptions(t *testing.T) {
 	}
 
 	env.Upstream()
-	mine := callOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "alice"})
+	mine := servertest.CallOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "alice"})
 	if mine.OwnerKind != "user" || len(mine.Projects) != 1 || mine.Projects[0].Title != "Personal planning" {
 		t.Fatalf("alice's boards: %+v", mine)
 	}
 	wantCalls(t, env, 2) // organization, then user
 
-	q := callOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme", "query": "intake"})
+	q := servertest.CallOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme", "query": "intake"})
 	if len(q.Projects) != 1 || q.Projects[0].Title != "Support intake" || !q.Projects[0].Closed {
 		t.Errorf("query intake: %+v", q.Projects)
 	}
@@ -70,11 +71,11 @@ func TestListProjectsShowsFieldsAndOptions(t *testing.T) {
 // filters is refused with a restart that works as given.
 func TestListProjectsPagesAndRefusesForeignCursors(t *testing.T) {
 	env := start(t, "")
-	first := callOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme", "page_size": 1})
+	first := servertest.CallOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme", "page_size": 1})
 	if !first.HasMore || first.NextCursor == "" || len(first.Projects) != 1 {
 		t.Fatalf("first page: %+v", first)
 	}
-	second := callOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme", "page_size": 1, "cursor": first.NextCursor})
+	second := servertest.CallOK[projects.ListProjectsOut](t, env, projects.NameListProjects, map[string]any{"owner": "acme", "page_size": 1, "cursor": first.NextCursor})
 	if second.HasMore || len(second.Projects) != 1 || second.Projects[0].Number == first.Projects[0].Number {
 		t.Fatalf("second page: %+v", second)
 	}
@@ -82,7 +83,7 @@ func TestListProjectsPagesAndRefusesForeignCursors(t *testing.T) {
 	if e.Code != contract.CodeCursorInvalid {
 		t.Fatalf("cursor under other filters: %+v", e)
 	}
-	again := callOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	again := servertest.CallOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if len(again.Projects) != 2 {
 		t.Fatalf("restart: %+v", again)
 	}
@@ -104,7 +105,7 @@ func TestListProjectItemsPagesTheWholeBoard(t *testing.T) {
 		if cursor != "" {
 			args["cursor"] = cursor
 		}
-		page := callOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, args)
+		page := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, args)
 		pages++
 		boardSize = page.Total
 		kinds := map[string]int{}
@@ -157,7 +158,7 @@ func TestListProjectItemsPagesTheWholeBoard(t *testing.T) {
 // is refused with the board's fields, and the repair lists the board.
 func TestListProjectItemsFilters(t *testing.T) {
 	env := start(t, "")
-	out := callOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"filter": `status:"In progress" is:issue`, "page_size": 100}))
+	out := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"filter": `status:"In progress" is:issue`, "page_size": 100}))
 	if len(out.Items) == 0 || out.Total != len(out.Items) {
 		t.Fatalf("filtered: %d rows of %d", len(out.Items), out.Total)
 	}
@@ -170,7 +171,7 @@ func TestListProjectItemsFilters(t *testing.T) {
 	if e.Code != contract.CodeProjectFieldNotFound || e.Details.Field != "filter" || !strings.Contains(e.Message, "Status") {
 		t.Fatalf("misspelled field: %+v", e)
 	}
-	listed := callOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	listed := servertest.CallOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if len(listed.Projects) != 1 || listed.Projects[0].Title != seed.DemoProjectTitle {
 		t.Fatalf("repair lists %+v", listed.Projects)
 	}
@@ -181,15 +182,15 @@ func TestListProjectItemsFilters(t *testing.T) {
 // that add, taken as given, puts it there.
 func TestGetProjectItem(t *testing.T) {
 	env := start(t, "")
-	byIssue := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": 5}))
+	byIssue := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": 5}))
 	if byIssue.Item.Kind != "issue" || byIssue.Item.Number != 5 || byIssue.Item.Repo != "acme/widgets" || byIssue.Item.Version == "" || len(byIssue.Item.Fields) == 0 {
 		t.Fatalf("by issue: %+v", byIssue.Item)
 	}
-	byID := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"item_id": byIssue.Item.ItemID}))
+	byID := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"item_id": byIssue.Item.ItemID}))
 	if byID.Item.ItemID != byIssue.Item.ItemID || byID.Item.Version != byIssue.Item.Version {
 		t.Fatalf("by id: %+v", byID.Item)
 	}
-	other := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "acme/gadgets", "issue_number": 1}))
+	other := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "acme/gadgets", "issue_number": 1}))
 	if other.Item.Repo != "acme/gadgets" {
 		t.Fatalf("gadgets issue: %+v", other.Item)
 	}
@@ -198,7 +199,7 @@ func TestGetProjectItem(t *testing.T) {
 	if e.Code != contract.CodeNotFound || e.Repair.Tool != projects.NameUpdateProjectItem {
 		t.Fatalf("issue off the board: %+v", e)
 	}
-	added := callOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	added := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if added.Item == nil || added.Item.Number != 150 || added.NoOp {
 		t.Fatalf("repair's add: %+v", added)
 	}
@@ -213,7 +214,7 @@ func TestProjectNotFoundAndFineGrainedUserBoards(t *testing.T) {
 	if e.Code != contract.CodeProjectNotFound || e.Details.Field != "project_number" {
 		t.Fatalf("board 99: %+v", e)
 	}
-	listed := callOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	listed := servertest.CallOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if len(listed.Projects) != 2 {
 		t.Fatalf("repair: %+v", listed)
 	}
@@ -235,7 +236,7 @@ func TestProjectNotFoundAndFineGrainedUserBoards(t *testing.T) {
 		}
 	}
 	// The same token reaches the organization's board.
-	callOK[projects.ListProjectItemsOut](t, fg, projects.NameListProjectItems, board(map[string]any{"page_size": 1}))
+	servertest.CallOK[projects.ListProjectItemsOut](t, fg, projects.NameListProjectItems, board(map[string]any{"page_size": 1}))
 }
 
 // An item named by an issue of another owner's repository is refused
@@ -260,7 +261,7 @@ func TestItemOfAnotherOwnerIsNamedByItemID(t *testing.T) {
 		}
 	}
 	// The board owner's own repositories, spelled either way, still work.
-	out := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "Acme/widgets", "issue_number": 20}))
+	out := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "Acme/widgets", "issue_number": 20}))
 	if out.Item.ItemID == "" {
 		t.Fatalf("acme's own item: %+v", out)
 	}

@@ -2,6 +2,7 @@ package projects_test
 
 import (
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"slices"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func str(v projects.FieldValue) string {
 func TestSetFieldsOfEveryType(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
 	fields := map[string]any{"Status": "in progress", "Priority": "P0", "Iteration": "@next", "Estimate": 8, "Target date": "2027-03-04", "Notes": "ship it"}
-	out := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": fields}))
+	out := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": fields}))
 	got := out.Item.Fields
 	want := map[string]string{"Status": "In progress", "Priority": "P0", "Iteration": "Iteration 3", "Estimate": "8", "Target date": "2027-03-04", "Notes": "ship it"}
 	for name, w := range want {
@@ -46,12 +47,12 @@ func TestSetFieldsOfEveryType(t *testing.T) {
 	if out.NoOp || len(out.ChangedFields) == 0 {
 		t.Errorf("the write says %+v", out)
 	}
-	again := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields",
+	again := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields",
 		"fields": fields, "expected_version": out.Item.Version}))
 	if !again.NoOp || len(again.ChangedFields) != 0 {
 		t.Errorf("writing the same values again: %+v", again)
 	}
-	cur := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields",
+	cur := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields",
 		"fields": map[string]any{"Iteration": "@current", "Notes": nil}}))
 	if str(cur.Item.Fields["Iteration"]) != "Iteration 2" {
 		t.Errorf("@current: %s", str(cur.Item.Fields["Iteration"]))
@@ -59,12 +60,12 @@ func TestSetFieldsOfEveryType(t *testing.T) {
 	if _, ok := cur.Item.Fields["Notes"]; ok {
 		t.Errorf("null left Notes: %+v", cur.Item.Fields)
 	}
-	cleared := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "clear_field", "field": "Estimate"}))
+	cleared := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "clear_field", "field": "Estimate"}))
 	if _, ok := cleared.Item.Fields["Estimate"]; ok || !slices.Equal(cleared.ChangedFields, []string{"Estimate"}) {
 		t.Errorf("clear_field: %+v", cleared)
 	}
 	// GitHub holds what the results said.
-	read := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
+	read := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
 	if read.Item.Version != cleared.Item.Version {
 		t.Errorf("read %+v, the write said %+v", read.Item, cleared.Item)
 	}
@@ -76,7 +77,7 @@ func TestSetFieldsOfEveryType(t *testing.T) {
 func TestMoveToInProgressUpstreamCalls(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
 	move := func(issue int, status string) projects.UpdateProjectItemOut {
-		return callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(issue, map[string]any{"action": "set_fields", "fields": map[string]any{"Status": status}}))
+		return servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(issue, map[string]any{"action": "set_fields", "fields": map[string]any{"Status": status}}))
 	}
 	move(onBoard, "Todo")
 	wantCalls(t, env, 2)
@@ -92,7 +93,7 @@ func TestMoveToInProgressUpstreamCalls(t *testing.T) {
 // a value of the wrong type names the field.
 func TestUnknownFieldsAndOptionsAreRefused(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
-	before := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
+	before := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
 	for _, c := range []struct {
 		fields map[string]any
 		code   contract.Code
@@ -119,12 +120,12 @@ func TestUnknownFieldsAndOptionsAreRefused(t *testing.T) {
 		if !slices.Contains(values, any(c.lists)) {
 			t.Errorf("%v: details.value %v lacks %q", c.fields, e.Details.Value, c.lists)
 		}
-		listed := callOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+		listed := servertest.CallOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 		if len(listed.Projects) != 1 || listed.Projects[0].Number != seed.DemoProjectNumber {
 			t.Errorf("%v: repair lists %+v", c.fields, listed.Projects)
 		}
 	}
-	after := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
+	after := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
 	if after.Item.Version != before.Item.Version {
 		t.Fatal("a refused write changed the item")
 	}
@@ -140,38 +141,38 @@ func TestUnknownFieldsAndOptionsAreRefused(t *testing.T) {
 // removing again is a no_op.
 func TestItemActions(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
-	added := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "add",
+	added := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "add",
 		"fields": map[string]any{"Status": "Todo", "Estimate": 2}}))
 	if added.NoOp || added.Item == nil || added.Item.Number != offBoard || str(added.Item.Fields["Status"]) != "Todo" || !slices.Contains(added.ChangedFields, "added") {
 		t.Fatalf("add: %+v", added)
 	}
-	again := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "add"}))
+	again := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "add"}))
 	if !again.NoOp || !strings.Contains(again.Note, "already on the board") || again.Item.ItemID != added.Item.ItemID {
 		t.Fatalf("add again: %+v", again)
 	}
 
-	arch := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "archive"}))
+	arch := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "archive"}))
 	if !arch.Item.Archived {
 		t.Fatalf("archive: %+v", arch)
 	}
-	if a := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "archive"})); !a.NoOp {
+	if a := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "archive"})); !a.NoOp {
 		t.Errorf("archive again: %+v", a)
 	}
-	un := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "unarchive",
+	un := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "unarchive",
 		"expected_version": arch.Item.Version}))
 	if un.Item.Archived {
 		t.Fatalf("unarchive: %+v", un)
 	}
 
 	// Move it first, then right after issue 3.
-	callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "move"}))
-	first := callOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"page_size": 1}))
+	servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "move"}))
+	first := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"page_size": 1}))
 	if first.Items[0].Number != offBoard {
 		t.Fatalf("after move to the top, first is %+v", first.Items[0])
 	}
-	callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "move",
+	servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "move",
 		"after_item": map[string]any{"repo": "acme/widgets", "issue_number": 3}}))
-	page := callOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"page_size": 10}))
+	page := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"page_size": 10}))
 	for i, it := range page.Items {
 		if it.Number == 3 && (i+1 >= len(page.Items) || page.Items[i+1].Number != offBoard) {
 			t.Fatalf("not right after #3: %+v", page.Items)
@@ -182,11 +183,11 @@ func TestItemActions(t *testing.T) {
 	if e.Code != contract.CodeInvalidField || e.Details.Field != "confirm" || e.Settlement != contract.NotStarted {
 		t.Fatalf("remove without confirm: %+v", e)
 	}
-	removed := callOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	removed := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if !removed.Removed || removed.Item.Number != offBoard {
 		t.Fatalf("remove: %+v", removed)
 	}
-	if r := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "remove", "confirm": true})); !r.NoOp {
+	if r := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "remove", "confirm": true})); !r.NoOp {
 		t.Errorf("remove again: %+v", r)
 	}
 	// Setting a field of an issue off the board offers the add, with the
@@ -195,7 +196,7 @@ func TestItemActions(t *testing.T) {
 	if e.Code != contract.CodeNotFound {
 		t.Fatalf("set on an issue off the board: %+v", e)
 	}
-	back := callOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	back := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if str(back.Item.Fields["Priority"]) != "P2" {
 		t.Fatalf("the repair's add: %+v", back)
 	}
@@ -210,11 +211,11 @@ func TestArchivedItemsAreUnarchivedFirst(t *testing.T) {
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted {
 		t.Fatalf("archived item: %+v", e)
 	}
-	un := callOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	un := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if un.Item.Archived {
 		t.Fatalf("repair left it archived: %+v", un)
 	}
-	if out := callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, set); str(out.Item.Fields["Notes"]) != "reopen?" {
+	if out := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, set); str(out.Item.Fields["Notes"]) != "reopen?" {
 		t.Fatalf("then: %+v", out)
 	}
 }
@@ -223,14 +224,14 @@ func TestArchivedItemsAreUnarchivedFirst(t *testing.T) {
 // written, and the repair re-reads the item.
 func TestExpectedVersionConflict(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
-	read := callOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
-	callOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "changed meanwhile"}}))
+	read := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
+	servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "changed meanwhile"}}))
 	e := refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "mine"},
 		"expected_version": read.Item.Version}))
 	if e.Code != contract.CodeConflict || e.Settlement != contract.NotStarted {
 		t.Fatalf("stale version: %+v", e)
 	}
-	now := callOK[projects.GetProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	now := servertest.CallOK[projects.GetProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if str(now.Item.Fields["Notes"]) != "changed meanwhile" {
 		t.Fatalf("repair read %+v", now.Item)
 	}

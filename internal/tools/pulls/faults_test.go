@@ -34,7 +34,7 @@ func TestResolveLostTo502(t *testing.T) {
 	if r, _ := threadState(t, env, w); r {
 		t.Fatal("the 502 resolved the thread")
 	}
-	out := callOK[pulls.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
+	out := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
 	if !out.Thread.Resolved || out.NoOp {
 		t.Fatalf("the repair: %+v", out)
 	}
@@ -53,7 +53,7 @@ func TestResolveLostAfterApplying(t *testing.T) {
 	if r, _ := threadState(t, env, w); !r {
 		t.Fatal("the emulator did not apply the resolve")
 	}
-	out := callOK[pulls.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
+	out := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
 	if !out.Thread.Resolved || !out.NoOp {
 		t.Fatalf("the repair: %+v", out)
 	}
@@ -72,7 +72,7 @@ func TestUnkeyedReplyLost(t *testing.T) {
 	if _, n := threadState(t, env, w); n != 2 {
 		t.Fatalf("the emulator holds %d comments, want the reply posted", n)
 	}
-	callOK[map[string]any](t, env, e.Repair.Tool, e.Repair.Arguments)
+	servertest.CallOK[map[string]any](t, env, e.Repair.Tool, e.Repair.Arguments)
 }
 
 // A keyed reply posts once: its repeat is replayed, and a repeat after a
@@ -81,8 +81,8 @@ func TestKeyedReply(t *testing.T) {
 	env := start(t, emulator.DemoTokenBob)
 	w := findThread(t, env, isBot)
 	args := w.args("reply", map[string]any{"body": "Fixed in the next push.", "idempotency_key": "reply-1"})
-	first := callOK[pulls.UpdateReviewThreadOut](t, env, tool, args)
-	again := callOK[pulls.UpdateReviewThreadOut](t, env, tool, args)
+	first := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, tool, args)
+	again := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, tool, args)
 	if first.ReplyID == 0 || first.Replayed || !again.Replayed || again.ReplyID != first.ReplyID {
 		t.Fatalf("first %+v, again %+v", first, again)
 	}
@@ -101,7 +101,7 @@ func TestKeyedReply(t *testing.T) {
 	if e.Settlement != contract.Indeterminate || !e.Temporary || e.Repair == nil || e.Repair.Tool != tool {
 		t.Fatalf("lost keyed reply: %+v", e)
 	}
-	adopted := callOK[pulls.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
+	adopted := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
 	if !adopted.Replayed || adopted.ReplyID == 0 || len(adopted.Thread.Comments) != 3 {
 		t.Fatalf("repeat after a lost answer: %+v", adopted)
 	}

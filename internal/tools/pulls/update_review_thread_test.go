@@ -23,7 +23,7 @@ func isBot(w where) bool { return w.Author == bot && !w.Resolved }
 func TestListReviewThreads(t *testing.T) {
 	env := start(t, emulator.DemoTokenBob)
 	w := findThread(t, env, isBot)
-	out := callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
+	out := servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
 		map[string]any{"owner": w.Owner, "repo": w.Repo, "issue_number": w.Pull, "collection": "review_threads"})
 	if len(out.Items) != 1 || out.Items[0].Resolved == nil {
 		t.Fatalf("rows: %+v", out.Items)
@@ -35,7 +35,7 @@ func TestListReviewThreads(t *testing.T) {
 	}
 	// A merged acme pull request's thread was answered and resolved.
 	m := findThread(t, env, func(w where) bool { return w.Owner == emulator.DemoOrg && w.Resolved && w.Comments == 2 })
-	out = callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
+	out = servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
 		map[string]any{"owner": m.Owner, "repo": m.Repo, "issue_number": m.Pull, "collection": "review_threads", "page_size": 1})
 	if len(out.Items) != 1 || out.Items[0].Resolved == nil || !*out.Items[0].Resolved || len(out.Items[0].Comments) != 2 || out.Items[0].Comments[1].Body != "Done, thanks." {
 		t.Fatalf("the resolved thread: %+v", out.Items)
@@ -52,7 +52,7 @@ func TestReviewThreadsOfAnIssue(t *testing.T) {
 	if e.Code != contract.CodeNotAPullRequest || e.Repair == nil || e.Repair.Tool != core.NameListIssueItems || repairJSON(t, e)["collection"] != "comments" {
 		t.Fatalf("review_threads of an issue: %s", res.JSON)
 	}
-	callOK[issues.ListIssueItemsOut](t, env, e.Repair.Tool, e.Repair.Arguments)
+	servertest.CallOK[issues.ListIssueItemsOut](t, env, e.Repair.Tool, e.Repair.Arguments)
 }
 
 // Resolve, unresolve and reply, each repeated: resolve and unresolve
@@ -66,7 +66,7 @@ func TestUpdateReviewThreadActions(t *testing.T) {
 		resolved bool
 		noOp     bool
 	}{{"resolve", true, false}, {"resolve", true, true}, {"unresolve", false, false}, {"unresolve", false, true}} {
-		out := callOK[pulls.UpdateReviewThreadOut](t, env, tool, w.args(step.action, nil))
+		out := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, tool, w.args(step.action, nil))
 		if out.Thread.Resolved != step.resolved || out.NoOp != step.noOp || out.Thread.ThreadID != w.ThreadID || out.Pull != w.Pull {
 			t.Fatalf("%s: %+v", step.action, out)
 		}
@@ -77,13 +77,13 @@ func TestUpdateReviewThreadActions(t *testing.T) {
 			t.Errorf("%s no_op note: %q", step.action, out.Note)
 		}
 	}
-	out := callOK[pulls.UpdateReviewThreadOut](t, env, tool, w.args("reply", map[string]any{"body": "Fixed: the call now takes a context."}))
+	out := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, tool, w.args("reply", map[string]any{"body": "Fixed: the call now takes a context."}))
 	if out.ReplyID == 0 || len(out.Thread.Comments) != 2 || out.Thread.Comments[1].ID != out.ReplyID ||
 		out.Thread.Comments[1].Author != "bob" || out.Thread.Resolved || out.Note != "" {
 		t.Fatalf("reply: %+v", out)
 	}
-	callOK[pulls.UpdateReviewThreadOut](t, env, tool, w.args("resolve", nil))
-	out = callOK[pulls.UpdateReviewThreadOut](t, env, tool, w.args("reply", map[string]any{"body": "One more note after resolving."}))
+	servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, tool, w.args("resolve", nil))
+	out = servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, tool, w.args("reply", map[string]any{"body": "One more note after resolving."}))
 	if !out.Thread.Resolved || len(out.Thread.Comments) != 3 || !strings.Contains(out.Note, "stays resolved") {
 		t.Fatalf("reply to a resolved thread: %+v", out)
 	}
@@ -108,7 +108,7 @@ func TestUpdateReviewThreadRefusesBadArguments(t *testing.T) {
 		t.Fatalf("body with resolve: %+v", e)
 	}
 	// The repair, as given, resolves.
-	if out := callOK[pulls.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments); !out.Thread.Resolved {
+	if out := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments); !out.Thread.Resolved {
 		t.Fatalf("repair: %+v", out)
 	}
 	env.Upstream()
@@ -157,7 +157,7 @@ func TestUpdateReviewThreadByCommentID(t *testing.T) {
 	env := start(t, emulator.DemoTokenBob)
 	w := findThread(t, env, isBot)
 	args := map[string]any{"owner": w.Owner, "repo": w.Repo, "pull": w.Pull, "comment_id": w.CommentID, "action": "resolve"}
-	out := callOK[pulls.UpdateReviewThreadOut](t, env, tool, args)
+	out := servertest.CallOK[pulls.UpdateReviewThreadOut](t, env, tool, args)
 	if out.Thread.ThreadID != w.ThreadID || !out.Thread.Resolved {
 		t.Fatalf("by comment id: %+v", out)
 	}
@@ -212,12 +212,12 @@ func TestReviewThreadsPage(t *testing.T) {
 	s.AddReviewComment(s.AddReview(is, is.User, "COMMENTED", "", s.Now()), nil, first.Path, first.Line, "A second thread on the same line.", s.Now())
 	s.Unlock()
 	args := map[string]any{"owner": w.Owner, "repo": w.Repo, "issue_number": w.Pull, "collection": "review_threads", "page_size": 1}
-	p1 := callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, args)
+	p1 := servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, args)
 	if len(p1.Items) != 1 || p1.Items[0].ThreadID != w.ThreadID || !p1.HasMore || p1.NextCursor == "" {
 		t.Fatalf("page 1: %+v", p1)
 	}
 	args["cursor"] = p1.NextCursor
-	p2 := callOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, args)
+	p2 := servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, args)
 	if len(p2.Items) != 1 || p2.Items[0].ThreadID == w.ThreadID || p2.Items[0].Comments[0].Body != "A second thread on the same line." || p2.HasMore {
 		t.Fatalf("page 2: %+v", p2)
 	}
