@@ -1,7 +1,6 @@
 package peers
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -169,29 +168,8 @@ func TestMCPProjectsSession(t *testing.T) {
 	if got := slices.Sorted(slices.Values(recs.Tools)); !slices.Equal(got, mcpProjectsTools) {
 		t.Errorf("tools/list with --toolsets %s:\n  got  %v\n  want %v", mcpProjectsToolsets, got, mcpProjectsTools)
 	}
-	records := map[string]mcpRecord{}
-	for _, r := range recs.Calls {
-		records[r.Name] = r
-	}
-	var outcomes []outcome
-	for _, c := range session {
-		r, ok := records[c.name]
-		if !ok {
-			t.Errorf("%s: the session wrote no record for it", c.name)
-			continue
-		}
-		args, _ := json.Marshal(r.Args)
-		outcomes = append(outcomes, outcome{
-			name:   c.name,
-			what:   fmt.Sprintf("%s %s (%d ms)", c.tool, args, r.Millis),
-			reason: mcpVerdict(c, r),
-			detail: fmt.Sprintf("  error: %v %s\n  result: %s\n  effect: %d %s", r.IsError, r.Err, clip(r.Text, 2000), r.EffectStatus, clip(r.EffectBody, 1000)),
-		})
-	}
+	outcomes := mcpOutcomes(t, session, recs)
 	passed, listed := judge(t, mcpProjectsExpectedList, expected, outcomes)
-	if t.Failed() {
-		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
-		t.Logf("server log, last lines:\n%s", tail(recs.ServerLog, 30))
-	}
+	logMCPFailure(t, emuLog, recs)
 	t.Logf("mcp projects session: %d tool calls: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, mcpProjectsExpectedList)
 }

@@ -429,6 +429,16 @@ func TestMCPSession(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("tools/list with --toolsets %s:\n  got  %v\n  want %v", mcpToolsets, got, want)
 	}
+	outcomes := mcpOutcomes(t, session, recs)
+	passed, listed := judge(t, mcpExpectedList, expected, outcomes)
+	logMCPFailure(t, emuLog, recs)
+	t.Logf("mcp session: %d tool calls: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, mcpExpectedList)
+}
+
+// mcpOutcomes pairs each scripted call with the record the session wrote
+// for it, judged by mcpVerdict; a call without a record is an error.
+func mcpOutcomes(t *testing.T, session []mcpCheck, recs mcpRecords) []outcome {
+	t.Helper()
 	records := map[string]mcpRecord{}
 	for _, r := range recs.Calls {
 		records[r.Name] = r
@@ -448,12 +458,17 @@ func TestMCPSession(t *testing.T) {
 			detail: fmt.Sprintf("  error: %v %s\n  result: %s\n  effect: %d %s", r.IsError, r.Err, clip(r.Text, 2000), r.EffectStatus, clip(r.EffectBody, 1000)),
 		})
 	}
-	passed, listed := judge(t, mcpExpectedList, expected, outcomes)
+	return outcomes
+}
+
+// logMCPFailure shows the ends of the emulator's and the server's logs
+// once a session has failed.
+func logMCPFailure(t *testing.T, emuLog string, recs mcpRecords) {
+	t.Helper()
 	if t.Failed() {
 		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
 		t.Logf("server log, last lines:\n%s", tail(recs.ServerLog, 30))
 	}
-	t.Logf("mcp session: %d tool calls: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, mcpExpectedList)
 }
 
 // mcpVerdict says why a record is not what GitHub would give, or "" when
