@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -221,4 +222,22 @@ func CallOK[Out any](t testing.TB, env *Env, tool string, args any) Out {
 	var out Out
 	res.Decode(t, &out)
 	return out
+}
+
+// Refused makes a call that must fail and checks its envelope as an agent
+// meets it: a catalogued code, retry_after_ms present (even when null), a
+// request id, the fingerprint and a message.
+func Refused(t testing.TB, env *Env, tool string, args any) contract.Error {
+	t.Helper()
+	res := env.Call(t, tool, args)
+	e := res.Envelope(t)
+	var raw map[string]json.RawMessage
+	res.Decode(t, &raw)
+	if _, ok := raw["retry_after_ms"]; !ok {
+		t.Errorf("retry_after_ms missing: %s", res.JSON)
+	}
+	if !strings.HasPrefix(e.RequestID, "ghg_") || e.Fingerprint == "" || e.Message == "" {
+		t.Errorf("request_id, fingerprint or message missing: %s", res.JSON)
+	}
+	return e
 }

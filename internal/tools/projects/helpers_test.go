@@ -21,21 +21,10 @@ func start(t *testing.T, token string) *servertest.Env {
 }
 
 // refused makes a call that must fail and checks the envelope as an agent
-// meets it: a catalogued code, retry_after_ms present, a request id and
-// the fingerprint.
+// meets it (servertest.Refused).
 func refused(t *testing.T, env *servertest.Env, tool string, args any) contract.Error {
 	t.Helper()
-	res := env.Call(t, tool, args)
-	e := res.Envelope(t)
-	var raw map[string]json.RawMessage
-	res.Decode(t, &raw)
-	if _, ok := raw["retry_after_ms"]; !ok {
-		t.Errorf("retry_after_ms missing: %s", res.JSON)
-	}
-	if !contract.Known(e.Code) || !strings.HasPrefix(e.RequestID, "ghg_") || e.Fingerprint == "" || e.Message == "" {
-		t.Errorf("code, request_id, fingerprint or message wrong: %s", res.JSON)
-	}
-	return e
+	return servertest.Refused(t, env, tool, args)
 }
 
 // upstream is the upstream requests made since the last call, as
