@@ -208,49 +208,99 @@ func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, e
 // through Call's ErrStopped and returns what it did. Progress is reported
 // as units done of n.
 func (r *Run) Each(n int, unit func(ctx context.Context, i int)) error {
-	sem := make(chan struct{}, r.o.Concurrency)
-	var wg sync.WaitGroup
-	// Progress is counted and sent under one lock, so each unit's
-	// notification goes out, in order: a count taken outside it could be
-	// sent after a larger one and be dropped as going backwards.
-	var progressMu sync.Mutex
-	done := 0
-start:
+	g := r.Group()
+	g.Expect(n)
 	for i := range n {
-		if r.Stopped() != "" {
+		if !g.Go(func(ctx context.Context) { unit(ctx, i) }) {
 			break
 		}
-		select {
-		case sem <- struct{}{}:
-		case <-r.ctx.Done():
-			r.Stop(Cancelled)
-			break start
-		}
-		if r.Stopped() != "" {
-			<-sem
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			defer func() {
-				if v := recover(); v != nil {
-					r.mu.Lock()
-					r.panicked = v
-					r.mu.Unlock()
-				}
-			}()
-			unit(r.ctx, i)
-			progressMu.Lock()
-			defer progressMu.Unlock()
-			done++
-			if r.o.Progress != nil {
-				r.o.Progress(done, n)
+	}
+	return g.Wait()
+}
+
+// Group runs units as the caller finds them, at most Concurrency at once:
+// a report whose list of work arrives page by page starts on the first
+// page while the next is read, rather than waiting for the whole list.
+// Units given with Go count toward progress; those given with Aside (the
+// reads that find more work) do not, but take a slot like any other call.
+type Group struct {
+	r   *Run
+	sem chan struct{}
+	wg  sync.WaitGroup
+
+	// Progress is counted and sent under one lock, so each unit's
+	// notification goes out in order: a count taken outside it could be
+	// sent after a larger one and be dropped as going backwards.
+	progressMu  sync.Mutex
+	done, total int
+}
+
+// Group starts a group of units on the run.
+func (r *Run) Group() *Group {
+	return &Group{r: r, sem: make(chan struct{}, r.o.Concurrency)}
+}
+
+// Expect adds n to the units progress is reported against: call it as
+// the work becomes known, before its units are given.
+func (g *Group) Expect(n int) {
+	g.progressMu.Lock()
+	defer g.progressMu.Unlock()
+	g.total += n
+}
+
+// Go starts unit once a slot is free and reports it done toward progress.
+// It returns false, starting nothing, once the run has stopped.
+func (g *Group) Go(unit func(ctx context.Context)) bool { return g.start(unit, true) }
+
+// Aside starts unit like Go but leaves it out of progress.
+func (g *Group) Aside(unit func(ctx context.Context)) bool { return g.start(unit, false) }
+
+func (g *Group) start(unit func(ctx context.Context), counted bool) bool {
+	r := g.r
+	if r.Stopped() != "" {
+		return false
+	}
+	select {
+	case g.sem <- struct{}{}:
+	case <-r.ctx.Done():
+		r.Stop(Cancelled)
+		return false
+	}
+	if r.Stopped() != "" {
+		<-g.sem
+		return false
+	}
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		defer func() { <-g.sem }()
+		defer func() {
+			if v := recover(); v != nil {
+				r.mu.Lock()
+				r.panicked = v
+				r.mu.Unlock()
 			}
 		}()
-	}
-	wg.Wait()
+		unit(r.ctx)
+		if counted {
+			g.progressMu.Lock()
+			defer g.progressMu.Unlock()
+			g.done++
+			if r.o.Progress != nil {
+				r.o.Progress(g.done, max(g.total, g.done))
+			}
+		}
+	}()
+	return true
+}
+
+// Wait returns when every started unit has returned; a unit's panic is
+// returned as an error rather than ending the process.
+func (g *Group) Wait() error {
+	g.wg.Wait()
+	r := g.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.panicked != nil {
 		return fmt.Errorf("fanout: a unit panicked: %v", r.panicked)
 	}

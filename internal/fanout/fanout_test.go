@@ -151,3 +151,66 @@ func TestFloor(t *testing.T) {
 		}
 	}
 }
+
+// A group takes work as it is found: units given with Go count toward
+// progress against the total expected so far, those given with Aside take
+// a slot but no part of progress, and the bound holds across both.
+func TestGroupProgressAndBound(t *testing.T) {
+	type tick struct{ done, total int }
+	var ticks []tick
+	run := fanout.New(context.Background(), fanout.Options{Concurrency: 3,
+		Progress: func(done, total int) { ticks = append(ticks, tick{done, total}) }})
+	var now, peak, aside atomic.Int64
+	work := func(context.Context) {
+		n := now.Add(1)
+		defer now.Add(-1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		time.Sleep(time.Millisecond)
+	}
+	g := run.Group()
+	g.Expect(4)
+	for range 4 {
+		g.Go(work)
+	}
+	for range 5 {
+		g.Aside(func(ctx context.Context) { aside.Add(1); work(ctx) })
+	}
+	g.Expect(2)
+	for range 2 {
+		g.Go(work)
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if aside.Load() != 5 {
+		t.Errorf("%d aside units ran, want 5", aside.Load())
+	}
+	if peak.Load() > 3 {
+		t.Errorf("%d units at once, over the bound of 3", peak.Load())
+	}
+	if len(ticks) != 6 {
+		t.Fatalf("%d progress ticks, want 6 (one per counted unit): %v", len(ticks), ticks)
+	}
+	for i, tk := range ticks {
+		if tk.done != i+1 || tk.total < tk.done || (i > 0 && tk.total < ticks[i-1].total) {
+			t.Errorf("tick %d: %+v", i, tk)
+		}
+	}
+	if last := ticks[len(ticks)-1]; last.done != 6 || last.total != 6 {
+		t.Errorf("last tick %+v, want 6 of 6", last)
+	}
+}
+
+// A stopped run starts nothing more: Go and Aside say so.
+func TestGroupAfterStop(t *testing.T) {
+	run := fanout.New(context.Background(), fanout.Options{})
+	g := run.Group()
+	run.Stop(fanout.MaxRepos)
+	if g.Go(func(context.Context) { t.Error("ran after the stop") }) || g.Aside(func(context.Context) { t.Error("ran after the stop") }) {
+		t.Error("a unit was accepted after the run stopped")
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -48,7 +48,9 @@ func (c *Client) ListViewerRepos(ctx context.Context, o gh.ListOptions) ([]*gh.R
 	return out, m, err
 }
 
-// ListOrgRepos lists one page of an organization's repositories.
+// ListOrgRepos lists one page of an organization's repositories, in name
+// order (GitHub's default for organizations is newest first, which moves
+// every repository down a page when one is created between two reads).
 //
 // GET /orgs/{org}/repos
 func (c *Client) ListOrgRepos(ctx context.Context, org string, o gh.ListOptions) ([]*gh.Repository, Meta, error) {
@@ -58,13 +60,14 @@ func (c *Client) ListOrgRepos(ctx context.Context, org string, o gh.ListOptions)
 	}
 	var out []*gh.Repository
 	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Repositories.ListByOrg(ctx, org, &gh.RepositoryListByOrgOptions{ListOptions: o})
+		out, resp, err = c.rest.Repositories.ListByOrg(ctx, org, &gh.RepositoryListByOrgOptions{Sort: "full_name", Direction: "asc", ListOptions: o})
 		return resp, err
 	})
 	return out, m, err
 }
 
-// ListUserRepos lists one page of a user's public repositories.
+// ListUserRepos lists one page of a user's public repositories, in name
+// order.
 //
 // GET /users/{username}/repos
 func (c *Client) ListUserRepos(ctx context.Context, user string, o gh.ListOptions) ([]*gh.Repository, Meta, error) {
@@ -74,7 +77,7 @@ func (c *Client) ListUserRepos(ctx context.Context, user string, o gh.ListOption
 	}
 	var out []*gh.Repository
 	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Repositories.ListByUser(ctx, user, &gh.RepositoryListByUserOptions{ListOptions: o})
+		out, resp, err = c.rest.Repositories.ListByUser(ctx, user, &gh.RepositoryListByUserOptions{Sort: "full_name", Direction: "asc", ListOptions: o})
 		return resp, err
 	})
 	return out, m, err

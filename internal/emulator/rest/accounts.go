@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"cmp"
 	"encoding/base64"
 	"net/http"
 	"net/url"
@@ -123,7 +124,7 @@ func listUserRepos(c *call) {
 		return
 	}
 	repos := c.visibleRepos(a, c.Req.URL.Query().Get("type"))
-	sort.SliceStable(repos, func(i, j int) bool { return strings.ToLower(repos[i].Name) < strings.ToLower(repos[j].Name) })
+	sortRepos(c, repos, "full_name")
 	out := []repoJSON{}
 	for _, r := range paginate(c, repos) {
 		out = append(out, c.repoJSON(r, false))
@@ -164,11 +165,50 @@ func listOrgRepos(c *call) {
 		return
 	}
 	repos := c.visibleRepos(a, c.Req.URL.Query().Get("type"))
+	sortRepos(c, repos, "created")
 	out := []repoJSON{}
 	for _, r := range paginate(c, repos) {
 		out = append(out, c.repoJSON(r, false))
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+// sortRepos orders an owner's repositories as GitHub's list endpoints do:
+// by the sort parameter (created, updated, pushed or full_name; the
+// default differs between users and organizations), ascending by default
+// for full_name and descending for the others, unless direction says.
+// Nothing is pushed here, so pushed orders as updated.
+func sortRepos(c *call, repos []*state.Repo, byDefault string) {
+	q := c.Req.URL.Query()
+	by := q.Get("sort")
+	if by == "" {
+		by = byDefault
+	}
+	asc := by == "full_name"
+	switch q.Get("direction") {
+	case "asc":
+		asc = true
+	case "desc":
+		asc = false
+	}
+	less := func(a, b *state.Repo) int {
+		switch by {
+		case "full_name":
+			return strings.Compare(strings.ToLower(a.FullName()), strings.ToLower(b.FullName()))
+		case "updated", "pushed":
+			return a.UpdatedAt.Compare(b.UpdatedAt)
+		}
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	}
+	slices.SortStableFunc(repos, func(a, b *state.Repo) int {
+		if asc {
+			return less(a, b)
+		}
+		return less(b, a)
+	})
 }
 
 func getRepo(c *call) {

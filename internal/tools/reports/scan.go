@@ -16,9 +16,6 @@ import (
 	gh "github.com/google/go-github/v88/github"
 )
 
-// repoPages bounds the owner's repository listing: 1,000 repositories.
-const repoPages = 10
-
 // target is one repository to scan, as the owner's listing showed it.
 type target struct {
 	name string
@@ -42,71 +39,38 @@ type scan struct {
 	pages    map[string]int
 	capped   bool // a repository had more than per_repo_limit items
 	order    []string
+	taken    int  // repositories started by this call
 	more     bool // eligible repositories beyond max_repos were left
 	// fatal fails the call: the one repository named cannot be found.
 	fatal error
 }
 
-// report lists the repositories and scans up to max_repos of those not
-// yet done, per_repo_limit items each, within the run's bounds.
+// report scans up to max_repos of the repositories not yet done, in name
+// order, per_repo_limit items each, within the run's bounds: the one
+// repository named, or the owner's non-archived repositories, each page
+// of the listing started on as it arrives.
 func (s *scan) report() error {
 	s.finished, s.pages = map[string]bool{}, map[string]int{}
-	targets, err := s.targets()
-	if err != nil || s.run.Stopped() != "" {
+	g := s.run.Group()
+	var err error
+	if s.in.Repo != "" {
+		s.take(g, []target{{name: s.in.Repo}})
+	} else {
+		err = ownerRepos(s.run, g, s.c, s.in.Owner, func(repos []*gh.Repository) { s.take(g, s.targets(repos)) })
+	}
+	if werr := g.Wait(); werr != nil {
+		return werr
+	}
+	if err != nil {
 		return err
 	}
-	for _, t := range targets {
-		s.order = append(s.order, t.name)
-	}
-	var work []target
-	for _, t := range targets {
-		if s.pos.done(t.name) {
-			continue
-		}
-		if len(work) == int(s.in.MaxRepos) {
-			s.more = true
-			break
-		}
-		work = append(work, t)
-	}
-	if err := s.run.Each(len(work), func(ctx context.Context, i int) { s.repo(ctx, work[i]) }); err != nil {
-		return err
-	}
+	slices.SortFunc(s.order, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
 	return s.fatal
 }
 
-// targets is the one repository named, or every non-archived repository
-// of the owner (an organization's, else a user's), in name order.
-func (s *scan) targets() ([]target, error) {
-	if s.in.Repo != "" {
-		return []target{{name: s.in.Repo}}, nil
-	}
-	var repos []*gh.Repository
-	list, asUser := s.c.ListOrgRepos, false
-	for page := 1; page <= repoPages; page++ {
-		var got []*gh.Repository
-		var next int
-		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
-			r, m, err := list(ctx, s.in.Owner, gh.ListOptions{Page: core.PageParam(page), PerPage: perPage})
-			got, next = r, m.NextPage
-			return m, err
-		})
-		if page == 1 && isNotFound(err) && !asUser {
-			// Not an organization: the owner's public repositories as a user.
-			list, asUser, page = s.c.ListUserRepos, true, 0
-			continue
-		}
-		if errors.Is(err, fanout.ErrStopped) || s.run.Stopped() != "" {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, ownerFailure(err, s.in.Owner)
-		}
-		repos = append(repos, got...)
-		if next == 0 {
-			break
-		}
-	}
+// targets are the repositories of one listing page worth scanning: not
+// archived, and not those with issues off when only issues are wanted.
+func (s *scan) targets(repos []*gh.Repository) []target {
 	var out []target
 	for _, r := range repos {
 		if r.GetArchived() {
@@ -118,8 +82,31 @@ func (s *scan) targets() ([]target, error) {
 		}
 		out = append(out, target{name: r.GetName(), issuesOff: off})
 	}
-	slices.SortFunc(out, func(a, b target) int { return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)) })
-	return out, nil
+	return out
+}
+
+// take starts scanning the targets not done by an earlier call, until
+// max_repos are under way; those beyond it are left for the next call.
+// Every target joins the order the resume position moves along.
+func (s *scan) take(g *fanout.Group, targets []target) {
+	var work []target
+	for _, t := range targets {
+		s.order = append(s.order, t.name)
+		switch {
+		case s.pos.done(t.name):
+		case s.taken == int(s.in.MaxRepos):
+			s.more = true
+		default:
+			s.taken++
+			work = append(work, t)
+		}
+	}
+	g.Expect(len(work))
+	for _, t := range work {
+		if !g.Go(func(ctx context.Context) { s.repo(ctx, t) }) {
+			return
+		}
+	}
 }
 
 // repo scans one repository from the page it goes on from, until its

@@ -1,0 +1,101 @@
+package reports
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// repoPages bounds the owner's repository listing: 1,000 repositories.
+const repoPages = 10
+
+// listPage is one page of an owner's repository listing.
+type listPage func(ctx context.Context, owner string, o gh.ListOptions) ([]*gh.Repository, github.Meta, error)
+
+// pageResult is what the read of one listing page brought.
+type pageResult struct {
+	repos []*gh.Repository
+	err   error
+}
+
+// ownerRepos lists an owner's repositories (an organization's, else a
+// user's public ones) in name order and hands each page to take, in page
+// order, on the caller's goroutine, as soon as it and the pages before it
+// have arrived. The first page says how many there are (its Link header),
+// so the others are read side by side in the group's slots, ahead of the
+// work take starts: a report over 200 repositories starts on the first
+// 100 while the second page is read, instead of reading every page first.
+//
+// It returns nil when the run stopped part way (the run says why), and
+// the owner's failure when the listing was refused.
+func ownerRepos(run *fanout.Run, g *fanout.Group, c *github.Client, owner string, take func([]*gh.Repository)) error {
+	first, last, list, err := firstPage(run, c, owner)
+	if err != nil || run.Stopped() != "" {
+		return err
+	}
+	last = min(last, repoPages)
+	rest := make([]chan pageResult, 0, max(last-1, 0))
+	for page := 2; page <= last; page++ {
+		ch := make(chan pageResult, 1)
+		if !g.Aside(func(ctx context.Context) { ch <- readPage(ctx, run, list, owner, page) }) {
+			break
+		}
+		rest = append(rest, ch)
+	}
+	take(first)
+	for _, ch := range rest {
+		got := <-ch
+		if errors.Is(got.err, fanout.ErrStopped) || run.Stopped() != "" {
+			return nil
+		}
+		if got.err != nil {
+			return ownerFailure(got.err, owner)
+		}
+		take(got.repos)
+	}
+	return nil
+}
+
+// firstPage reads the first page as an organization's, falling back to a
+// user's when the owner is not an organization, and says how many pages
+// there are and which listing answered.
+func firstPage(run *fanout.Run, c *github.Client, owner string) ([]*gh.Repository, int, listPage, error) {
+	list := listPage(c.ListOrgRepos)
+	for _, user := range []bool{false, true} {
+		if user {
+			list = c.ListUserRepos
+		}
+		var got []*gh.Repository
+		var last int
+		err := run.Call(run.Context(), func(ctx context.Context) (github.Meta, error) {
+			r, m, err := list(ctx, owner, gh.ListOptions{Page: 1, PerPage: perPage})
+			got, last = r, max(m.LastPage, 1)
+			return m, err
+		})
+		switch {
+		case !user && isNotFound(err):
+			continue // not an organization: the owner's repositories as a user
+		case errors.Is(err, fanout.ErrStopped) || run.Stopped() != "":
+			return nil, 0, nil, nil
+		case err != nil:
+			return nil, 0, nil, ownerFailure(err, owner)
+		}
+		return got, last, list, nil
+	}
+	return nil, 0, nil, nil // unreachable: the user listing answers above
+}
+
+// readPage reads one listing page after the first.
+func readPage(ctx context.Context, run *fanout.Run, list listPage, owner string, page int) pageResult {
+	var got []*gh.Repository
+	err := run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+		r, m, err := list(ctx, owner, gh.ListOptions{Page: core.PageParam(page), PerPage: perPage})
+		got = r
+		return m, err
+	})
+	return pageResult{repos: got, err: err}
+}

@@ -1,0 +1,50 @@
+package reports_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+)
+
+// The owner's repositories are scanned as the listing's pages arrive: with
+// the second page held back, the first page's repositories are read (and
+// answered) before it comes, and the report is whole once it does.
+func TestReportStartsBeforeTheListingEnds(t *testing.T) {
+	env := fleetEnv(t, 150, servertest.Options{})
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Path: "/orgs/fleet/repos", Kind: emulator.FaultLatency,
+		Latency: 2 * time.Second, After: 1, Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_ = env.Answered()
+	out := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
+	if out.Truncated {
+		t.Fatalf("report truncated: %s", out.TruncatedReason)
+	}
+	answers := env.Answered()
+	second := slices.IndexFunc(answers, func(a string) bool {
+		return strings.HasPrefix(a, "GET /api/v3/orgs/fleet/repos?") && strings.Contains(a, "page=2")
+	})
+	if second < 0 {
+		t.Fatalf("the listing's second page was never read: %v", answers)
+	}
+	before := 0
+	for _, a := range answers[:second] {
+		if strings.Contains(a, "/issues?") {
+			before++
+		}
+	}
+	if before == 0 {
+		t.Errorf("no repository was read before the listing's second page came: %v", answers[:second+1])
+	}
+	// The held-back page changed nothing: the same report again, with
+	// every page answered at once, finds the same repositories and rows.
+	again := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
+	if out.Scanned != again.Scanned || !slices.Equal(out.Rows, again.Rows) || out.Scanned.Repos <= 100 {
+		t.Errorf("scanned %+v (%d rows), then %+v (%d rows)", out.Scanned, len(out.Rows), again.Scanned, len(again.Rows))
+	}
+	t.Logf("%d issue reads answered before the second listing page; %d repositories scanned", before, out.Scanned.Repos)
+}
