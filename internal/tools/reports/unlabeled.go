@@ -136,6 +136,7 @@ func (s *Tools) ReportUnlabeled() tooldef.Spec {
 		Description: "Issues and PRs with no label, in one repo or all of owner's. Stops at a bound with truncated; next_call continues.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"rows"},
+		Task:        tooldef.TaskSupport{Mode: tooldef.TaskOptional},
 		Run:         s.reportUnlabeled,
 	}
 }

@@ -1,0 +1,100 @@
+package reports_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tasks"
+	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveHTTP serves the environment's MCP server over stateless streamable
+// HTTP, as `ghgate serve --http` does, so each request is its own
+// connection.
+func serveHTTP(t *testing.T, env *servertest.Env) string {
+	t.Helper()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return env.Stack.Server.MCP }, &mcp.StreamableHTTPOptions{Stateless: true})
+	hs := httptest.NewServer(h)
+	t.Cleanup(func() {
+		env.Stack.Server.StopTasks(context.Background())
+		hs.Close()
+	})
+	return hs.URL
+}
+
+// await polls tasks/get, each poll on a new connection, until the task
+// leaves working.
+func await(t *testing.T, url, id string) map[string]any {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(25 * time.Millisecond) {
+		got := servertest.Post(t, url, "agent", "tasks/get", map[string]any{"taskId": id})
+		if got["status"] != tasks.StatusWorking {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s still working after a minute", id)
+		}
+	}
+}
+
+// From a client that declares the tasks extension, a report runs as a
+// task: the call answers at once with it, the report goes on after that
+// connection has closed, and tasks/get on a later one gives the report,
+// the same as the call made inline.
+func TestReportRunsAsTask(t *testing.T) {
+	env := fleetEnv(t, fleetSize, servertest.Options{})
+	url := serveHTTP(t, env)
+	args := map[string]any{"owner": "fleet", "max_repos": 200}
+	ack := servertest.Post(t, url, "agent", "tools/call", map[string]any{"name": tool, "arguments": args})
+	id, _ := ack["taskId"].(string)
+	if ack["resultType"] != "task" || id == "" {
+		t.Fatalf("want a task, got resultType %v", ack["resultType"])
+	}
+	got := await(t, url, id)
+	if got["status"] != tasks.StatusCompleted {
+		t.Fatalf("task: %v", got)
+	}
+	var fromTask reports.UnlabeledOut
+	b, _ := json.Marshal(got["result"].(map[string]any)["structuredContent"])
+	if err := json.Unmarshal(b, &fromTask); err != nil {
+		t.Fatal(err)
+	}
+	inline := report(t, env, args)
+	if fromTask.Truncated || len(fromTask.Rows) == 0 || len(fromTask.Rows) != len(inline.Rows) || fromTask.Scanned != inline.Scanned {
+		t.Errorf("task's report: %d rows, %+v; inline: %d rows, %+v", len(fromTask.Rows), fromTask.Scanned, len(inline.Rows), inline.Scanned)
+	}
+}
+
+// tasks/cancel stops a report under way: the task ends cancelled, and the
+// report stops sending (no call is made after the cancel is answered).
+func TestReportTaskCancelled(t *testing.T) {
+	// 60 repositories at 200 ms, 8 at a time: two seconds of work, most
+	// of it left when the cancel comes.
+	env := fleetEnv(t, 60, servertest.Options{Emulator: emulator.Options{Latency: 200 * time.Millisecond}})
+	url := serveHTTP(t, env)
+	ack := servertest.Post(t, url, "agent", "tools/call", map[string]any{"name": tool, "arguments": map[string]any{"owner": "fleet", "max_repos": 200}})
+	id, _ := ack["taskId"].(string)
+	if id == "" {
+		t.Fatalf("want a task, got resultType %v", ack["resultType"])
+	}
+	time.Sleep(300 * time.Millisecond) // under way: the listing answered, repositories in flight
+	if res := servertest.Post(t, url, "agent", "tasks/cancel", map[string]any{"taskId": id}); res["error"] != nil {
+		t.Fatalf("tasks/cancel: %v", res)
+	}
+	if got := await(t, url, id); got["status"] != tasks.StatusCancelled {
+		t.Fatalf("task after cancel: %v", got)
+	}
+	time.Sleep(500 * time.Millisecond) // calls in flight at the cancel end with it
+	_ = env.Upstream()
+	time.Sleep(500 * time.Millisecond)
+	if late := env.Upstream(); len(late) != 0 {
+		t.Errorf("%d calls sent after the cancelled task ended: %v", len(late), late)
+	}
+}
