@@ -97,7 +97,7 @@ func TestReportUnlabeledCancel(t *testing.T) {
 	defer cancel()
 	out := call(ctx)
 	if out.TruncatedReason != "cancelled" || out.NextCall == nil {
-		t.Errorf("cancelled report: reason %q, next_call %v", out.TruncatedReason, out.NextCall)
+		t.Fatalf("cancelled report: reason %q, next_call %v", out.TruncatedReason, out.NextCall)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
@@ -106,4 +106,10 @@ func TestReportUnlabeledCancel(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines after the cancelled report, %d before", n, before)
 	}
+	// The next_call, taken as given, finishes the report: with the rows
+	// the cancelled call returned, every row of the whole report, once.
+	whole := call(context.Background())
+	rest, _ := all(t, env, next(t, out))
+	got := append(append([]reports.UnlabeledRow{}, out.Rows...), rest...)
+	sameRows(t, got, whole.Rows)
 }
