@@ -47,7 +47,8 @@ func (r *resume) page(repo string) int {
 }
 
 // advance records this call's outcome: finished repositories join the
-// done set, stopped ones keep their page, and the prefix moves up over
+// done set, stopped ones keep their page (as do those stopped by an
+// earlier call and not reached by this one), and the prefix moves up over
 // order (every eligible repository, in name order) as far as it is done.
 func (r *resume) advance(order []string, finished map[string]bool, pages map[string]int) {
 	done := map[string]bool{}
@@ -57,10 +58,19 @@ func (r *resume) advance(order []string, finished map[string]bool, pages map[str
 	for name := range finished {
 		done[strings.ToLower(name)] = true
 	}
-	r.Pages = map[string]int{}
-	for name, p := range pages {
-		r.Pages[strings.ToLower(name)] = p
+	// A repository stopped part way by an earlier call and not reached by
+	// this one keeps its page: it goes on from there, not from page 1
+	// (which would return the rows of the pages before again).
+	kept := map[string]int{}
+	for name, p := range r.Pages {
+		if !done[name] {
+			kept[name] = p
+		}
 	}
+	for name, p := range pages {
+		kept[strings.ToLower(name)] = p
+	}
+	r.Pages = kept
 	for _, name := range order {
 		key := strings.ToLower(name)
 		if r.After != "" && key <= r.After {
