@@ -16,9 +16,6 @@ import (
 	gh "github.com/google/go-github/v88/github"
 )
 
-// repoPages bounds the owner's repository listing: 1,000 repositories.
-const repoPages = 10
-
 // target is one repository to scan, as the owner's listing showed it.
 type target struct {
 	name string
@@ -81,44 +78,18 @@ func (s *scan) targets() ([]target, error) {
 	if s.in.Repo != "" {
 		return []target{{name: s.in.Repo}}, nil
 	}
-	var repos []*gh.Repository
-	list, asUser := s.c.ListOrgRepos, false
-	for page := 1; page <= repoPages; page++ {
-		var got []*gh.Repository
-		var next int
-		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
-			r, m, err := list(ctx, s.in.Owner, gh.ListOptions{Page: core.PageParam(page), PerPage: perPage})
-			got, next = r, m.NextPage
-			return m, err
-		})
-		if page == 1 && isNotFound(err) && !asUser {
-			// Not an organization: the owner's public repositories as a user.
-			list, asUser, page = s.c.ListUserRepos, true, 0
-			continue
-		}
-		if errors.Is(err, fanout.ErrStopped) || s.run.Stopped() != "" {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, ownerFailure(err, s.in.Owner)
-		}
-		repos = append(repos, got...)
-		if next == 0 {
-			break
-		}
+	repos, err := ownerRepos(s.run, s.c, s.in.Owner)
+	if err != nil || repos == nil {
+		return nil, err
 	}
 	var out []target
 	for _, r := range repos {
-		if r.GetArchived() {
-			continue
-		}
 		off := !r.GetHasIssues()
 		if off && s.in.Target == "issues" {
 			continue // nothing of it to report
 		}
 		out = append(out, target{name: r.GetName(), issuesOff: off})
 	}
-	slices.SortFunc(out, func(a, b target) int { return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)) })
 	return out, nil
 }
 
