@@ -1,9 +1,11 @@
 package reports_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const alertsTool = "github_report_security_alerts"
@@ -242,5 +245,49 @@ func TestReportSecurityAlertsFilters(t *testing.T) {
 	}
 	if named.Scope.Dependabot != "repo" || len(named.Alerts) == 0 {
 		t.Errorf("repos named: scope %+v, %d rows", named.Scope, len(named.Alerts))
+	}
+}
+
+// Progress counts the lists read, rising to their total: the three
+// organization lists bob is refused, then each repository's per type.
+// Every secret list was asked with hide_secret=true.
+func TestReportSecurityAlertsProgress(t *testing.T) {
+	env := fleetEnv(t, 12, servertest.Options{Token: emulator.DemoTokenBob})
+	cs, notes := progressSession(t, env)
+	params := &mcp.CallToolParams{Name: alertsTool, Arguments: map[string]any{"owner": "fleet"}}
+	params.SetProgressToken("alerts-1")
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	lists := 3
+	for i := range 12 {
+		if !emulator.Fleet(i).Archived {
+			lists += 3
+		}
+	}
+	got := notes(lists)
+	if len(got) != lists {
+		t.Fatalf("%d notifications for %d lists", len(got), lists)
+	}
+	for i, p := range got {
+		if p.ProgressToken != "alerts-1" || p.Progress > p.Total || (i > 0 && p.Progress <= got[i-1].Progress) {
+			t.Errorf("notification %d: %+v", i, p)
+		}
+	}
+	if last := got[len(got)-1]; last.Progress != float64(lists) || last.Total != float64(lists) {
+		t.Errorf("last notification %v of %v, want %d of %d", last.Progress, last.Total, lists, lists)
+	}
+	secretLists := 0
+	for _, a := range env.Answered() {
+		if strings.Contains(a, "/secret-scanning/alerts") {
+			secretLists++
+			if !strings.Contains(a, "hide_secret=true") {
+				t.Errorf("a secret list asked without hide_secret=true: %s", a)
+			}
+		}
+	}
+	if secretLists == 0 {
+		t.Error("no secret list was asked for")
 	}
 }
