@@ -194,7 +194,7 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 		Name:        core.NameReportSecurityAlerts,
 		Toolset:     Toolset,
 		Title:       "Report security alerts",
-		Description: "Security alerts, worst first; secrets rank critical/high, values never shown.",
+		Description: "Open security alerts, worst first (absent: all). Secrets rank critical/high, never shown.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"by_repo"},
 		// tools/list holds 850 bytes for this tool: the output's fields
