@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -88,18 +89,10 @@ func (in AlertsIn) withDefaults() AlertsIn {
 		in.Types = alertTypes
 	}
 	in.Types = slices.DeleteFunc(slices.Clone(alertTypes), func(t AlertType) bool { return !slices.Contains(in.Types, t) })
-	if in.MinSeverity == "" {
-		in.MinSeverity = "low"
-	}
-	if in.AlertLimit == 0 {
-		in.AlertLimit = defaultAlertLimit
-	}
-	if in.MaxRepos == 0 {
-		in.MaxRepos = defaultMaxRepos
-	}
-	if in.MaxAPICalls == 0 {
-		in.MaxAPICalls = defaultMaxAPICalls
-	}
+	in.MinSeverity = cmp.Or(in.MinSeverity, "low")
+	in.AlertLimit = cmp.Or(in.AlertLimit, defaultAlertLimit)
+	in.MaxRepos = cmp.Or(in.MaxRepos, defaultMaxRepos)
+	in.MaxAPICalls = cmp.Or(in.MaxAPICalls, defaultMaxAPICalls)
 	if in.Repo != "" && !slices.Contains(in.Repos, in.Repo) {
 		in.Repos = append(slices.Clone(in.Repos), in.Repo)
 	}

@@ -26,31 +26,17 @@ func alerts(t *testing.T, env *servertest.Env, args any) reports.AlertsOut {
 // allAlerts follows next_call, taken as given, until the report is done.
 func allAlerts(t *testing.T, env *servertest.Env, args any) ([]reports.AlertRow, []reports.AlertsOut) {
 	t.Helper()
+	outs := follow(t, env, alertsTool, args, func(o reports.AlertsOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall })
 	var rows []reports.AlertRow
-	var outs []reports.AlertsOut
-	for range 200 {
-		out := alerts(t, env, args)
-		rows = append(rows, out.Alerts...)
-		outs = append(outs, out)
-		if !out.Truncated {
-			return rows, outs
-		}
-		args = nextAlerts(t, out)
+	for _, o := range outs {
+		rows = append(rows, o.Alerts...)
 	}
-	t.Fatal("report never finished")
-	return nil, nil
+	return rows, outs
 }
 
 func nextAlerts(t *testing.T, out reports.AlertsOut) json.RawMessage {
 	t.Helper()
-	if out.NextCall == nil || out.NextCall.Tool != alertsTool {
-		t.Fatalf("truncated (%s) without a next_call to %s: %+v", out.TruncatedReason, alertsTool, out.NextCall)
-	}
-	b, err := json.Marshal(out.NextCall.Arguments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return nextArgs(t, alertsTool, out.Truncated, out.NextCall)
 }
 
 func alertKey(r reports.AlertRow) string { return fmt.Sprintf("%s/%s#%d", r.Repo, r.Type, r.Number) }
