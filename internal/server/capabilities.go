@@ -74,6 +74,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"(304s, which spend no rate budget), sends notifications/progress when the call carries a progress token, and stops at 2% of the " +
 			"rate limit (rate_limited)\n")
 	}
+	if served[core.NameReportSecurityAlerts] {
+		b.WriteString("- reports toolset: " + core.NameReportSecurityAlerts + " lists open Dependabot, code scanning and secret scanning alerts " +
+			"worst first with by_repo counts, from the organization's lists or, where refused, each repository's (scope, disabled); " +
+			"secret values are never returned\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +

@@ -335,8 +335,9 @@ var forcedErrors = map[string]struct {
 	projects.NameGetProjectItem:   {`{"owner":"acme","project_number":1,"repo":"widgets","issue_number":150}`, contract.CodeNotFound},
 	projects.NameUpdateProjectItem: {`{"owner":"acme","project_number":1,"item":{"repo":"widgets","issue_number":20},"action":"set_fields","fields":{"Status":"Blocked"}}`,
 		contract.CodeProjectOptionNotFound},
-	core.NameUpdateReviewThread: {`{"owner":"acme","repo":"widgets","pull":1,"thread_id":"PRRT_kwDOnope","action":"resolve"}`, contract.CodeThreadNotOnPull},
-	core.NameReportUnlabeled:    {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	core.NameUpdateReviewThread:   {`{"owner":"acme","repo":"widgets","pull":1,"thread_id":"PRRT_kwDOnope","action":"resolve"}`, contract.CodeThreadNotOnPull},
+	core.NameReportUnlabeled:      {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	core.NameReportSecurityAlerts: {`{"owner":"fleet","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {

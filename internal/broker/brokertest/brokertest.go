@@ -54,7 +54,13 @@ func NewCanary(t testing.TB) *Canary {
 	for i, b := range raw {
 		raw[i] = alphabet[int(b)%len(alphabet)]
 	}
-	c := &Canary{Value: "ghp_" + string(raw), scanned: map[string]int64{}}
+	return CanaryOf("ghp_" + string(raw))
+}
+
+// CanaryOf is a canary for a value the test did not make: a secret the
+// emulator planted in GitHub's data, which no output may pass on either.
+func CanaryOf(value string) *Canary {
+	c := &Canary{Value: value, scanned: map[string]int64{}}
 	for i := 0; i+CanaryWindow <= len(c.Value); i++ {
 		c.windows = append(c.windows, []byte(c.Value[i:i+CanaryWindow]))
 	}
@@ -159,8 +165,15 @@ type Upstream struct {
 // validator would dominate.
 func StartUpstream(t testing.TB, latency time.Duration, plain bool) *Upstream {
 	t.Helper()
+	return startUpstream(t, latency, plain, 0)
+}
+
+// startUpstream is StartUpstream with the demo seed's fleet organization
+// of fleet repositories (none for 0).
+func startUpstream(t testing.TB, latency time.Duration, plain bool, fleet int) *Upstream {
+	t.Helper()
 	up := &Upstream{Canary: NewCanary(t)}
-	emuOpts := emulator.Options{Latency: latency, CoreLimit: 1 << 30, SearchLimit: 1 << 30, GraphQLLimit: 1 << 30}
+	emuOpts := emulator.Options{Latency: latency, CoreLimit: 1 << 30, SearchLimit: 1 << 30, GraphQLLimit: 1 << 30, FleetRepos: fleet}
 	if plain {
 		emu, err := emulator.New(emuOpts)
 		if err != nil {
@@ -251,6 +264,9 @@ type Options struct {
 	// Tools, when set, replaces the body of the [tools] table (default:
 	// toolsets = ["issues"]).
 	Tools string
+	// FleetRepos adds the fleet organization with that many repositories
+	// to the emulator (emulator.Options.FleetRepos).
+	FleetRepos int
 }
 
 // Daemon is a broker serving its socket in-process.
@@ -272,7 +288,7 @@ type Daemon struct {
 // else the Canary saw.
 func Start(t testing.TB, o Options) *Daemon {
 	t.Helper()
-	up := StartUpstream(t, o.Latency, o.Plain)
+	up := startUpstream(t, o.Latency, o.Plain, o.FleetRepos)
 	files := WriteFiles(t, up, o.SocketDir)
 	if o.Tools != "" {
 		b, err := os.ReadFile(files.Config)

@@ -20,7 +20,8 @@ const (
 	NameManageMilestones = "github_manage_milestones"
 	NameDeleteIssue      = "github_delete_issue"
 
-	NameSyncIssues         = "github_sync_issues"
-	NameUpdateReviewThread = "github_update_review_thread"
-	NameReportUnlabeled    = "github_report_unlabeled"
+	NameSyncIssues           = "github_sync_issues"
+	NameUpdateReviewThread   = "github_update_review_thread"
+	NameReportUnlabeled      = "github_report_unlabeled"
+	NameReportSecurityAlerts = "github_report_security_alerts"
 )

@@ -37,10 +37,16 @@ func report(t *testing.T, env *servertest.Env, args any) reports.UnlabeledOut {
 // as an agent passes them back.
 func next(t *testing.T, out reports.UnlabeledOut) json.RawMessage {
 	t.Helper()
-	if out.NextCall == nil || out.NextCall.Tool != tool {
-		t.Fatalf("truncated report without a next_call to %s: %+v", tool, out.NextCall)
+	return nextArgs(t, tool, out.Truncated, out.NextCall)
+}
+
+// nextArgs is a truncated report's next_call to tool, as given.
+func nextArgs(t *testing.T, tool string, truncated bool, nc *reports.NextCall) json.RawMessage {
+	t.Helper()
+	if nc == nil || nc.Tool != tool {
+		t.Fatalf("truncated (%v) report without a next_call to %s: %+v", truncated, tool, nc)
 	}
-	b, err := json.Marshal(out.NextCall.Arguments)
+	b, err := json.Marshal(nc.Arguments)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,22 +54,33 @@ func next(t *testing.T, out reports.UnlabeledOut) json.RawMessage {
 }
 
 // all follows next_call until the report is complete, returning every
-// row and the number of calls made.
+// row and each call's result.
 func all(t *testing.T, env *servertest.Env, args any) ([]reports.UnlabeledRow, []reports.UnlabeledOut) {
 	t.Helper()
+	outs := follow(t, env, tool, args, func(o reports.UnlabeledOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall })
 	var rows []reports.UnlabeledRow
-	var outs []reports.UnlabeledOut
-	for range 100 {
-		out := report(t, env, args)
-		rows = append(rows, out.Rows...)
+	for _, o := range outs {
+		rows = append(rows, o.Rows...)
+	}
+	return rows, outs
+}
+
+// follow calls tool, then each next_call as given, until a call is not
+// truncated (more says whether it was, and its next_call).
+func follow[Out any](t *testing.T, env *servertest.Env, tool string, args any, more func(Out) (bool, *reports.NextCall)) []Out {
+	t.Helper()
+	var outs []Out
+	for range 200 {
+		out := servertest.CallOK[Out](t, env, tool, args)
 		outs = append(outs, out)
-		if !out.Truncated {
-			return rows, outs
+		truncated, nc := more(out)
+		if !truncated {
+			return outs
 		}
-		args = next(t, out)
+		args = nextArgs(t, tool, truncated, nc)
 	}
 	t.Fatal("report never finished")
-	return nil, nil
+	return nil
 }
 
 var _ = emulator.DemoTokenAlice

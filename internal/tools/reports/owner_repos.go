@@ -3,6 +3,8 @@ package reports
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
@@ -99,3 +101,30 @@ func readPage(ctx context.Context, run *fanout.Run, list listPage, owner string,
 	})
 	return pageResult{repos: got, err: err}
 }
+
+// ownerRepoList is every non-archived repository of owner, in name order,
+// for a report that needs the whole list before it starts (its pages are
+// still read side by side after the first).
+func ownerRepoList(run *fanout.Run, c *github.Client, owner string) ([]*gh.Repository, error) {
+	g := run.Group()
+	var repos []*gh.Repository
+	err := ownerRepos(run, g, c, owner, func(page []*gh.Repository) {
+		for _, r := range page {
+			if !r.GetArchived() {
+				repos = append(repos, r)
+			}
+		}
+	})
+	if werr := g.Wait(); werr != nil {
+		return nil, werr
+	}
+	if err != nil || run.Stopped() != "" {
+		return nil, err
+	}
+	slices.SortFunc(repos, func(a, b *gh.Repository) int { return byName(a.GetName(), b.GetName()) })
+	return repos, nil
+}
+
+// byName orders repository names as the continuation cursors do: by
+// their lower-case form.
+func byName(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +20,36 @@ import (
 // it: repositories done of the total, rising to the total.
 func TestReportUnlabeledProgress(t *testing.T) {
 	env := fleetEnv(t, 12, servertest.Options{})
+	cs, notes := progressSession(t, env)
+	ctx := context.Background()
+	params := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"owner": "fleet"}}
+	params.SetProgressToken("report-1")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	var out reports.UnlabeledOut
+	b, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(b, &out)
+	got := notes(out.Scanned.Repos)
+	if len(got) == 0 || len(got) != out.Scanned.Repos {
+		t.Fatalf("%d notifications for %d repositories", len(got), out.Scanned.Repos)
+	}
+	for i, p := range got {
+		if p.ProgressToken != "report-1" || p.Total != float64(out.Scanned.Repos) || (i > 0 && p.Progress <= got[i-1].Progress) {
+			t.Errorf("notification %d: %+v", i, p)
+		}
+	}
+	if last := got[len(got)-1]; last.Progress != last.Total {
+		t.Errorf("last notification %v of %v", last.Progress, last.Total)
+	}
+}
+
+// progressSession is a client session that records the progress
+// notifications it receives; notes waits until n have come (they may
+// trail the result on the wire), or five seconds, and returns them.
+func progressSession(t *testing.T, env *servertest.Env) (cs *mcp.ClientSession, notes func(n int) []*mcp.ProgressNotificationParams) {
+	t.Helper()
 	var mu sync.Mutex
 	var got []*mcp.ProgressNotificationParams
 	ctx := context.Background()
@@ -33,43 +64,22 @@ func TestReportUnlabeledProgress(t *testing.T) {
 			defer mu.Unlock()
 			got = append(got, r.Params)
 		}})
-	cs, err := cl.Connect(ctx, cTr, nil)
+	cs, err = cl.Connect(ctx, cTr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
-	params := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"owner": "fleet"}}
-	params.SetProgressToken("report-1")
-	res, err := cs.CallTool(ctx, params)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
-	}
-	var out reports.UnlabeledOut
-	b, _ := json.Marshal(res.StructuredContent)
-	_ = json.Unmarshal(b, &out)
-	// Notifications may trail the result on the wire: wait for the last.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n >= out.Scanned.Repos || time.Now().After(deadline) {
-			break
+	return cs, func(n int) []*mcp.ProgressNotificationParams {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			mu.Lock()
+			have := slices.Clone(got)
+			mu.Unlock()
+			if len(have) >= n || time.Now().After(deadline) {
+				return have
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) == 0 || len(got) != out.Scanned.Repos {
-		t.Fatalf("%d notifications for %d repositories", len(got), out.Scanned.Repos)
-	}
-	for i, p := range got {
-		if p.ProgressToken != "report-1" || p.Total != float64(out.Scanned.Repos) || (i > 0 && p.Progress <= got[i-1].Progress) {
-			t.Errorf("notification %d: %+v", i, p)
-		}
-	}
-	if last := got[len(got)-1]; last.Progress != last.Total {
-		t.Errorf("last notification %v of %v", last.Progress, last.Total)
 	}
 }
 

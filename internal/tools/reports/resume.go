@@ -2,11 +2,33 @@ package reports
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 )
+
+// openCursor opens a report's continuation cursor, minted by tool for
+// scope and filters, and hands what it carries to decode. A cursor that
+// was not (filterNames names the arguments it is bound to), does not
+// decode, or has expired is refused with the literal call that starts the
+// report again (restart).
+func (s *Tools) openCursor(tool, cursor, scope string, filters, restart any, filterNames string, decode func(string) error) error {
+	raw, err := s.Cursors.Open(cursor, tool, scope, filters)
+	if err == nil {
+		err = decode(raw)
+	}
+	if err == nil {
+		return nil
+	}
+	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another owner, repository, "+filterNames+")"
+	if errors.Is(err, contract.ErrCursorExpired) {
+		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
+	}
+	return contract.Errorf(code, "%s", msg).WithField("cursor", msg).
+		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: tool, Arguments: restart})
+}
 
 // resume is where a truncated report goes on, carried in its signed
 // cursor. Repositories are taken in name order, so what is done is a

@@ -64,7 +64,7 @@ func (s *scan) report() error {
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(s.order, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	slices.SortFunc(s.order, byName)
 	return s.fatal
 }
 

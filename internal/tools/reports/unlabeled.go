@@ -2,7 +2,6 @@ package reports
 
 import (
 	"context"
-	"errors"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
@@ -172,20 +171,10 @@ func (s *Tools) openResume(in UnlabeledIn) (*resume, error) {
 	if in.Cursor == "" {
 		return &resume{}, nil
 	}
-	raw, err := s.Cursors.Open(in.Cursor, core.NameReportUnlabeled, in.scope(), in.filters())
-	var pos *resume
-	if err == nil {
-		pos, err = decodeResume(raw)
-	}
-	if err == nil {
-		return pos, nil
-	}
 	restart := in
 	restart.Cursor = ""
-	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another owner, repository, target, state or include_drafts)"
-	if errors.Is(err, contract.ErrCursorExpired) {
-		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
-	}
-	return nil, contract.Errorf(code, "%s", msg).WithField("cursor", msg).
-		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: core.NameReportUnlabeled, Arguments: restart})
+	var pos *resume
+	err := s.openCursor(core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(), restart, "target, state or include_drafts",
+		func(raw string) (err error) { pos, err = decodeResume(raw); return err })
+	return pos, err
 }

@@ -1,0 +1,233 @@
+package reports
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// AlertType is one of the three kinds of security alert.
+type AlertType string
+
+// The alert types, in the order a report reads them.
+const (
+	Dependabot     AlertType = "dependabot"
+	CodeScanning   AlertType = "code_scanning"
+	SecretScanning AlertType = "secret_scanning"
+)
+
+var alertTypes = []AlertType{Dependabot, CodeScanning, SecretScanning}
+
+// JSONSchema implements tooldef.SelfDescribing.
+func (AlertType) JSONSchema() (*jsonschema.Schema, error) { return core.Enum(alertTypes...), nil }
+
+// Severity is an alert's severity, lowest first.
+type Severity string
+
+var severities = []Severity{"low", "medium", "high", "critical"}
+
+// JSONSchema implements tooldef.SelfDescribing.
+func (Severity) JSONSchema() (*jsonschema.Schema, error) { return core.Enum(severities...), nil }
+
+// rank orders severities: 1 for low up to 4 for critical, 0 for unknown.
+func (s Severity) rank() int { return slices.Index(severities, s) + 1 }
+
+// AlertLimit bounds the alert rows one call returns (cap 1000).
+type AlertLimit int
+
+// JSONSchema implements tooldef.SelfDescribing.
+func (AlertLimit) JSONSchema() (*jsonschema.Schema, error) { return upTo(1000), nil }
+
+const defaultAlertLimit = 100
+
+// AlertsIn are github_report_security_alerts' arguments.
+type AlertsIn struct {
+	Owner       string      `json:"owner"`
+	Repo        string      `json:"repo,omitempty"`
+	Repos       []string    `json:"repos,omitempty"`
+	Types       []AlertType `json:"types,omitempty"`
+	MinSeverity Severity    `json:"min_severity,omitempty"`
+	SummaryOnly bool        `json:"summary_only,omitempty"`
+	AlertLimit  AlertLimit  `json:"alert_limit,omitempty" jsonschema:"default 100"`
+	MaxRepos    MaxRepos    `json:"max_repos,omitempty" jsonschema:"default 50"`
+	MaxAPICalls MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
+	Cursor      string      `json:"cursor,omitempty"`
+}
+
+// AlertsIn's listing is held to 850 bytes, so the arguments whose names
+// say what they are, or whose omission is plain (repo: every repository;
+// min_severity: every severity; cursor: from next_call), carry no
+// description. Open alerts only: an agent asks which alerts need work.
+
+// Validate checks the names.
+func (in *AlertsIn) Validate() *contract.Error {
+	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
+	for _, r := range in.Repos {
+		if e := core.CheckNames(in.Owner, r); e != nil {
+			e.Details.Field = "repos"
+			return e
+		}
+	}
+	return nil
+}
+
+// withDefaults fills the omitted arguments with their defaults, and puts
+// the repositories and types named in one order, so a continuation is
+// bound to what they mean rather than how they were spelled.
+func (in AlertsIn) withDefaults() AlertsIn {
+	if len(in.Types) == 0 {
+		in.Types = alertTypes
+	}
+	in.Types = slices.DeleteFunc(slices.Clone(alertTypes), func(t AlertType) bool { return !slices.Contains(in.Types, t) })
+	in.MinSeverity = cmp.Or(in.MinSeverity, "low")
+	in.AlertLimit = cmp.Or(in.AlertLimit, defaultAlertLimit)
+	in.MaxRepos = cmp.Or(in.MaxRepos, defaultMaxRepos)
+	in.MaxAPICalls = cmp.Or(in.MaxAPICalls, defaultMaxAPICalls)
+	if in.Repo != "" && !slices.Contains(in.Repos, in.Repo) {
+		in.Repos = append(slices.Clone(in.Repos), in.Repo)
+	}
+	in.Repo = ""
+	in.Repos = slices.Clone(in.Repos)
+	slices.SortFunc(in.Repos, byName)
+	in.Repos = slices.CompactFunc(in.Repos, strings.EqualFold)
+	return in
+}
+
+// filters are the arguments a continuation cursor is bound to: those that
+// decide which alerts exist. Bounds and summary_only may change.
+func (in AlertsIn) filters() any {
+	return struct {
+		Types       []AlertType
+		Repos       []string
+		MinSeverity Severity
+	}{in.Types, in.Repos, in.MinSeverity}
+}
+
+// AlertRow is one alert, normalised; the fields after created_at belong
+// to one type each. A secret scanning alert never carries the secret.
+type AlertRow struct {
+	Repo      string    `json:"repo"`
+	Type      AlertType `json:"type"`
+	Number    int       `json:"number"`
+	Severity  Severity  `json:"severity"`
+	Summary   string    `json:"summary"`
+	URL       string    `json:"url"`
+	CreatedAt string    `json:"created_at"`
+
+	Package         string `json:"package,omitempty"`
+	Ecosystem       string `json:"ecosystem,omitempty"`
+	Manifest        string `json:"manifest,omitempty"`
+	GHSA            string `json:"ghsa,omitempty"`
+	CVE             string `json:"cve,omitempty"`
+	VulnerableRange string `json:"vulnerable_range,omitempty"`
+	PatchedVersion  string `json:"patched_version,omitempty"`
+
+	Rule     string `json:"rule,omitempty"`
+	Tool     string `json:"tool,omitempty"`
+	Location string `json:"location,omitempty" jsonschema:"path:line"`
+
+	SecretType string `json:"secret_type,omitempty"`
+	Validity   string `json:"validity,omitempty"`
+}
+
+// RepoAlerts counts one repository's alerts found by this call.
+type RepoAlerts struct {
+	Repo           string `json:"repo"`
+	Critical       int    `json:"critical,omitempty"`
+	High           int    `json:"high,omitempty"`
+	Medium         int    `json:"medium,omitempty"`
+	Low            int    `json:"low,omitempty"`
+	Dependabot     int    `json:"dependabot,omitempty"`
+	CodeScanning   int    `json:"code_scanning,omitempty"`
+	SecretScanning int    `json:"secret_scanning,omitempty"`
+}
+
+// TypeScopes says which path each type took: org (the organization's
+// list), repo (each repository's), or skipped (not asked for).
+type TypeScopes struct {
+	Dependabot     string `json:"dependabot,omitempty"`
+	CodeScanning   string `json:"code_scanning,omitempty"`
+	SecretScanning string `json:"secret_scanning,omitempty"`
+}
+
+// TypeCounts counts repositories per type: in disabled, those where the
+// type is off or not readable with this credential (repo path only).
+type TypeCounts struct {
+	Dependabot     int `json:"dependabot,omitempty"`
+	CodeScanning   int `json:"code_scanning,omitempty"`
+	SecretScanning int `json:"secret_scanning,omitempty"`
+}
+
+// AlertsOut is the report.
+type AlertsOut struct {
+	Alerts          []AlertRow   `json:"alerts,omitempty"`
+	ByRepo          []RepoAlerts `json:"by_repo"`
+	Scope           TypeScopes   `json:"scope"`
+	Disabled        TypeCounts   `json:"disabled,omitempty"`
+	APICalls        int          `json:"api_calls"`
+	ConditionalHits int          `json:"conditional_hits"`
+	Truncated       bool         `json:"truncated"`
+	TruncatedReason Stop         `json:"truncated_reason,omitempty"`
+	NextCall        *NextCall    `json:"next_call,omitempty"`
+}
+
+// ReportSecurityAlerts is github_report_security_alerts.
+func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
+	return tooldef.Tool[AlertsIn, AlertsOut]{
+		Name:        core.NameReportSecurityAlerts,
+		Toolset:     Toolset,
+		Title:       "Report security alerts",
+		Description: "Open security alerts, worst first (absent: all). Secrets rank critical/high, never shown.",
+		Mode:        tooldef.Read,
+		Keep:        []string{"by_repo"},
+		// tools/list holds 850 bytes for this tool: the output's fields
+		// are in ghgate://schemas, and every result shows them.
+		Unlisted: []string{"alerts", "by_repo", "scope", "disabled", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
+		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
+		Run:      s.reportSecurityAlerts,
+	}
+}
+
+func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOut, error) {
+	asked := in
+	in = in.withDefaults()
+	pos := &alertsPos{}
+	if in.Cursor != "" {
+		restart := asked
+		restart.Cursor = ""
+		err := s.openCursor(core.NameReportSecurityAlerts, in.Cursor, in.Owner, in.filters(), restart, "types, repos or min_severity",
+			func(raw string) error { return json.Unmarshal([]byte(raw), pos) })
+		if err != nil {
+			return AlertsOut{}, err
+		}
+	}
+	c, err := s.Client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return AlertsOut{}, err
+	}
+	progress := tooldef.ProgressFrom(ctx)
+	sc := &alertsScan{c: c, in: in, pos: pos}
+	sc.run = fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency,
+		Progress: func(done, total int) { progress(sc.base+done, sc.base+total, "lists") }})
+	if err := sc.report(); err != nil {
+		return AlertsOut{}, err
+	}
+	out := sc.result()
+	if out.Truncated {
+		next := asked
+		b, _ := json.Marshal(sc.pos)
+		next.Cursor = s.Cursors.Mint(core.NameReportSecurityAlerts, in.Owner, in.filters(), string(b))
+		out.NextCall = &NextCall{Tool: core.NameReportSecurityAlerts, Arguments: next}
+	}
+	return out, nil
+}

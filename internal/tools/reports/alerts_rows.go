@@ -1,0 +1,140 @@
+package reports
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/github"
+)
+
+// How each type's alerts become rows, and how the report's filters become
+// GitHub's query parameters.
+
+func dependabotRow(a github.DependabotAlert, repo string) AlertRow {
+	r := AlertRow{Repo: repo, Type: Dependabot, Number: a.Number, Summary: a.Advisory.Summary, URL: a.HTMLURL, CreatedAt: a.CreatedAt,
+		Severity: dependabotSeverity(a), Package: a.Dependency.Package.Name, Ecosystem: a.Dependency.Package.Ecosystem,
+		Manifest: a.Dependency.ManifestPath, GHSA: a.Advisory.GHSAID, VulnerableRange: a.Vulnerability.VulnerableRange}
+	if a.Advisory.CVEID != nil {
+		r.CVE = *a.Advisory.CVEID
+	}
+	if p := a.Vulnerability.FirstPatchedVersion; p != nil {
+		r.PatchedVersion = p.Identifier
+	}
+	return r
+}
+
+// dependabotSeverity is the advisory's severity; GitHub's advisory
+// database says "moderate" where the alerts say "medium".
+func dependabotSeverity(a github.DependabotAlert) Severity {
+	s := cmp.Or(a.Advisory.Severity, a.Vulnerability.Severity)
+	if s == "moderate" {
+		s = "medium"
+	}
+	return Severity(s)
+}
+
+func codeScanningRow(a github.CodeScanningAlert, repo string) AlertRow {
+	loc := a.MostRecentInstance.Location
+	r := AlertRow{Repo: repo, Type: CodeScanning, Number: a.Number, Summary: cmp.Or(a.Rule.Description, a.Rule.Name), URL: a.HTMLURL,
+		CreatedAt: a.CreatedAt, Severity: codeScanningSeverity(a), Rule: a.Rule.ID, Tool: a.Tool.Name}
+	if loc.Path != "" {
+		r.Location = fmt.Sprintf("%s:%d", loc.Path, loc.StartLine)
+	}
+	return r
+}
+
+// ruleSeverities ranks a rule that is not a security rule (no security
+// severity level) by its own severity: an error as medium, the rest low,
+// so quality findings never outrank a real vulnerability.
+var ruleSeverities = map[string]Severity{"error": "medium", "warning": "low", "note": "low", "none": "low"}
+
+func codeScanningSeverity(a github.CodeScanningAlert) Severity {
+	if l := a.Rule.SecuritySeverityLevel; l != nil && *l != "" {
+		return Severity(*l)
+	}
+	return cmp.Or(ruleSeverities[a.Rule.Severity], "low")
+}
+
+// secretRow ranks a leaked secret critical while GitHub says it still
+// works (or cannot tell), else high: a credential anyone may hold.
+func secretRow(a github.SecretAlert, repo string) AlertRow {
+	sev := Severity("critical")
+	if a.Validity == "inactive" {
+		sev = "high"
+	}
+	return AlertRow{Repo: repo, Type: SecretScanning, Number: a.Number, Severity: sev,
+		Summary: cmp.Or(a.SecretTypeDisplayName, a.SecretType), URL: a.HTMLURL, CreatedAt: a.CreatedAt,
+		SecretType: a.SecretType, Validity: a.Validity}
+}
+
+// severityFilter is GitHub's severity parameter for min_severity, so
+// fewer pages are read; rows are still checked against it (secret
+// scanning has no such parameter). "" asks for every severity.
+func severityFilter(t AlertType, min Severity) string {
+	if min.rank() <= 1 || t == SecretScanning {
+		return ""
+	}
+	var keep []string
+	for _, s := range severities[min.rank()-1:] {
+		keep = append(keep, string(s))
+	}
+	if t == CodeScanning {
+		for rule, s := range ruleSeverities {
+			if s.rank() >= min.rank() {
+				keep = append(keep, rule)
+			}
+		}
+	}
+	slices.Sort(keep)
+	return strings.Join(keep, ",")
+}
+
+// byRepo counts rows per repository, worst first: most critical, then
+// high, medium and low, then by name.
+func byRepo(rows []AlertRow) []RepoAlerts {
+	out := []RepoAlerts{}
+	idx := map[string]int{}
+	for _, r := range rows {
+		if _, ok := idx[r.Repo]; !ok {
+			idx[r.Repo] = len(out)
+			out = append(out, RepoAlerts{Repo: r.Repo})
+		}
+	}
+	for _, r := range rows {
+		c := &out[idx[r.Repo]]
+		switch r.Severity {
+		case "critical":
+			c.Critical++
+		case "high":
+			c.High++
+		case "medium":
+			c.Medium++
+		default:
+			c.Low++
+		}
+		switch r.Type {
+		case Dependabot:
+			c.Dependabot++
+		case CodeScanning:
+			c.CodeScanning++
+		case SecretScanning:
+			c.SecretScanning++
+		}
+	}
+	slices.SortFunc(out, func(a, b RepoAlerts) int {
+		return cmp.Or(cmp.Compare(b.Critical, a.Critical), cmp.Compare(b.High, a.High), cmp.Compare(b.Medium, a.Medium),
+			cmp.Compare(b.Low, a.Low), byName(a.Repo, b.Repo))
+	})
+	return out
+}
+
+// sortAlerts orders rows by severity (worst first), then repository,
+// type and number.
+func sortAlerts(rows []AlertRow) {
+	slices.SortFunc(rows, func(a, b AlertRow) int {
+		return cmp.Or(cmp.Compare(b.Severity.rank(), a.Severity.rank()), byName(a.Repo, b.Repo),
+			cmp.Compare(a.Type, b.Type), cmp.Compare(a.Number, b.Number))
+	})
+}
