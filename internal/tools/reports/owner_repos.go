@@ -15,6 +15,9 @@ import (
 // repoPages bounds the owner's repository listing: 1,000 repositories.
 const repoPages = 10
 
+// errPageLost is a listing page whose read ended without an answer.
+var errPageLost = errors.New("reports: a page of the owner's repositories was not read")
+
 // listPage is one page of an owner's repository listing.
 type listPage func(ctx context.Context, owner string, o gh.ListOptions) ([]*gh.Repository, github.Meta, error)
 
@@ -43,7 +46,14 @@ func ownerRepos(run *fanout.Run, g *fanout.Group, c *github.Client, owner string
 	rest := make([]chan pageResult, 0, max(last-1, 0))
 	for page := 2; page <= last; page++ {
 		ch := make(chan pageResult, 1)
-		if !g.Aside(func(ctx context.Context) { ch <- readPage(ctx, run, list, owner, page) }) {
+		if !g.Aside(func(ctx context.Context) {
+			// The page's answer is sent even if the read panics (the group
+			// turns the panic into the run's error), so take never waits
+			// for a page that will not come.
+			got := pageResult{err: errPageLost}
+			defer func() { ch <- got }()
+			got = readPage(ctx, run, list, owner, page)
+		}) {
 			break
 		}
 		rest = append(rest, ch)
