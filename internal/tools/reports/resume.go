@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-
-	"github.com/ghgate/ghgate/internal/contract"
 )
 
 // resume is where a truncated report goes on, carried in its signed
@@ -22,14 +20,6 @@ type resume struct {
 func (r *resume) encode() string {
 	b, _ := json.Marshal(r)
 	return string(b)
-}
-
-func decodeResume(s string) (*resume, error) {
-	var r resume
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		return nil, contract.ErrCursorInvalid
-	}
-	return &r, nil
 }
 
 // done reports whether repo was finished by an earlier call.

@@ -261,7 +261,7 @@ func (s *scan) stopAt(repo string, page int, capped bool) {
 func (s *scan) skip(repo string, err error) {
 	if s.in.Repo != "" && isNotFound(err) {
 		s.mu.Lock()
-		s.fatal = repoFailure(err, s.in.Owner, repo)
+		s.fatal = repoFailure(err, core.NameReportUnlabeled, s.in.Owner, repo)
 		s.mu.Unlock()
 		return
 	}
@@ -311,21 +311,28 @@ func ownerFailure(err error, owner string) error {
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
+	return ownerNotFound(e, owner)
+}
+
+// ownerNotFound says the owner is not there, with the call that finds
+// the name.
+func ownerNotFound(e *contract.Error, owner string) *contract.Error {
 	e.Message = fmt.Sprintf("%s is not a GitHub organization or user visible to this credential", owner)
 	return e.WithRepair(contract.Repair{NextStep: "check the owner's name: search issues by text to find it", Tool: core.NameSearchIssues,
 		Arguments: map[string]any{"query": owner, "state": "all"}})
 }
 
 // repoFailure is the error for the one repository named, when it cannot
-// be read at all: repo_not_found for a 404, else GitHub's refusal.
-func repoFailure(err error, owner, repo string) error {
+// be read at all: repo_not_found for a 404, else GitHub's refusal. The
+// repair runs tool over every repository of the owner instead.
+func repoFailure(err error, tool, owner, repo string) error {
 	e := core.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
 	e.Code = contract.CodeRepoNotFound
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
-	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead", Tool: core.NameReportUnlabeled,
+	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead", Tool: tool,
 		Arguments: map[string]any{"owner": owner}})
 }
 

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -168,23 +169,33 @@ func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledO
 
 // openResume opens the continuation cursor, or starts afresh without one.
 func (s *Tools) openResume(in UnlabeledIn) (*resume, error) {
+	var pos resume
 	if in.Cursor == "" {
-		return &resume{}, nil
-	}
-	raw, err := s.Cursors.Open(in.Cursor, core.NameReportUnlabeled, in.scope(), in.filters())
-	var pos *resume
-	if err == nil {
-		pos, err = decodeResume(raw)
-	}
-	if err == nil {
-		return pos, nil
+		return &pos, nil
 	}
 	restart := in
 	restart.Cursor = ""
-	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another owner, repository, target, state or include_drafts)"
+	err := s.openCursor(core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(), restart, "target, state or include_drafts", &pos)
+	return &pos, err
+}
+
+// openCursor opens a report's continuation cursor, minted by tool for
+// scope and filters, into pos (its JSON). A refused one is cursor_invalid
+// (bound is what else it was minted for, beside owner and repository) or
+// cursor_expired, with the call that starts the report again: restart,
+// the same arguments without the cursor.
+func (s *Tools) openCursor(tool, cursor, scope string, filters, restart any, bound string, pos any) error {
+	raw, err := s.Cursors.Open(cursor, tool, scope, filters)
+	if err == nil && json.Unmarshal([]byte(raw), pos) != nil {
+		err = contract.ErrCursorInvalid
+	}
+	if err == nil {
+		return nil
+	}
+	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another owner, repository, "+bound+")"
 	if errors.Is(err, contract.ErrCursorExpired) {
 		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
 	}
-	return nil, contract.Errorf(code, "%s", msg).WithField("cursor", msg).
-		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: core.NameReportUnlabeled, Arguments: restart})
+	return contract.Errorf(code, "%s", msg).WithField("cursor", msg).
+		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: tool, Arguments: restart})
 }
