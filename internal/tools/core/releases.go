@@ -29,7 +29,7 @@ type ReleaseSettings struct {
 // The defaults of ReleaseSettings.
 const (
 	DefaultReleaseLabel        = "release"
-	DefaultReleaseTitlePattern = `^\s*release\b[\s:/-]*v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\b`
+	DefaultReleaseTitlePattern = `^\s*release\b[\s:/-]*v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\.?(?:[^\w.]|$)`
 )
 
 // DefaultChangelogPaths are the changelog templates when none are set.

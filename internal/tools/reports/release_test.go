@@ -9,6 +9,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports"
 )
 
@@ -293,5 +294,21 @@ func TestReportReleasePRsRepoNotFound(t *testing.T) {
 	e = servertest.Refused(t, env, releaseTool, map[string]any{"owner": "no-such-owner-here"})
 	if e.Code != "not_found" || e.Repair == nil || e.Repair.Tool == "" {
 		t.Errorf("unknown owner: %+v", e)
+	}
+}
+
+// The operator's settings reach the report: with the changelog looked for
+// in VERSION only (which names the version on every release branch of the
+// seed), every release PR with a version is ready there.
+func TestReportReleasePRsOperatorSettings(t *testing.T) {
+	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: core.ReleaseSettings{ChangelogPaths: []string{"VERSION"}}})
+	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
+	if len(out.Rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range out.Rows {
+		if r.Version != "" && (r.Status != reports.StatusReady || r.ChangelogPath != "VERSION") {
+			t.Errorf("%s: %s at %q, want ready at VERSION", rowKey(r), r.Status, r.ChangelogPath)
+		}
 	}
 }
