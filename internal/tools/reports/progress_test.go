@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,47 +18,8 @@ import (
 // it: repositories done of the total, rising to the total.
 func TestReportUnlabeledProgress(t *testing.T) {
 	env := fleetEnv(t, 12, servertest.Options{})
-	var mu sync.Mutex
-	var got []*mcp.ProgressNotificationParams
-	ctx := context.Background()
-	sTr, cTr := mcp.NewInMemoryTransports()
-	ss, err := env.Stack.Server.MCP.Connect(ctx, sTr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := mcp.NewClient(&mcp.Implementation{Name: "progress", Version: "0"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			defer mu.Unlock()
-			got = append(got, r.Params)
-		}})
-	cs, err := cl.Connect(ctx, cTr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
-	params := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"owner": "fleet"}}
-	params.SetProgressToken("report-1")
-	res, err := cs.CallTool(ctx, params)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
-	}
 	var out reports.UnlabeledOut
-	b, _ := json.Marshal(res.StructuredContent)
-	_ = json.Unmarshal(b, &out)
-	// Notifications may trail the result on the wire: wait for the last.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n >= out.Scanned.Repos || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	mu.Lock()
-	defer mu.Unlock()
+	got := progressCall(t, env, tool, map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Repos })
 	if len(got) == 0 || len(got) != out.Scanned.Repos {
 		t.Fatalf("%d notifications for %d repositories", len(got), out.Scanned.Repos)
 	}

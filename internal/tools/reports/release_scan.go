@@ -273,28 +273,16 @@ func (s *releaseScan) changelog(ctx context.Context, p releasePull, version stri
 // skip records a pull request that could not be read (its repository
 // gone from view, or not permitted): done, with the reason's code.
 func (s *releaseScan) skip(p releasePull, err error) {
-	code := string(contract.CodeInternal)
-	if e := core.MapError(err); e != nil {
-		code = string(e.Code)
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.skipped = append(s.skipped, SkippedRepo{Repo: fmt.Sprintf("%s#%d", p.repo, p.number), Reason: code})
+	s.skipped = append(s.skipped, SkippedRepo{Repo: fmt.Sprintf("%s#%d", p.repo, p.number), Reason: skipCode(err)})
 	s.done[p.key()] = true
 }
 
 // result assembles the report, rows in repository then number order.
 func (s *releaseScan) result() ReleaseOut {
 	out := ReleaseOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped, APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
-	if out.Rows == nil {
-		out.Rows = []ReleaseRow{}
-	}
-	slices.SortFunc(out.Rows, func(a, b ReleaseRow) int {
-		if c := strings.Compare(strings.ToLower(a.Repo), strings.ToLower(b.Repo)); c != 0 {
-			return c
-		}
-		return a.Number - b.Number
-	})
+	out.Rows = ordered(out.Rows, func(r ReleaseRow) (string, int) { return r.Repo, r.Number })
 	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
 	reason := s.run.Stopped()
 	if reason == "" && s.incomplete {

@@ -27,26 +27,12 @@ func releaseReport(t *testing.T, env *servertest.Env, args any) reports.ReleaseO
 // releaseAll follows next_call as given until the report is complete.
 func releaseAll(t *testing.T, env *servertest.Env, args any) ([]reports.ReleaseRow, []reports.ReleaseOut) {
 	t.Helper()
+	outs := follow(t, env, releaseTool, args, func(o reports.ReleaseOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall })
 	var rows []reports.ReleaseRow
-	var outs []reports.ReleaseOut
-	for range 200 {
-		out := releaseReport(t, env, args)
-		rows = append(rows, out.Rows...)
-		outs = append(outs, out)
-		if !out.Truncated {
-			return rows, outs
-		}
-		if out.NextCall == nil || out.NextCall.Tool != releaseTool {
-			t.Fatalf("truncated (%s) without a next_call: %+v", out.TruncatedReason, out.NextCall)
-		}
-		b, err := json.Marshal(out.NextCall.Arguments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		args = json.RawMessage(b)
+	for _, o := range outs {
+		rows = append(rows, o.Rows...)
 	}
-	t.Fatal("report never finished")
-	return nil, nil
+	return rows, outs
 }
 
 func rowKey(r reports.ReleaseRow) string { return fmt.Sprintf("%s#%d", r.Repo, r.Number) }
@@ -260,10 +246,12 @@ func TestReportReleasePRsBoundsContinue(t *testing.T) {
 		}
 		sameReleaseRows(t, rows, want)
 	})
+	// The emulator's core budget of 70 stops the first call at the floor
+	// (the 8 calls that may be in flight); the next window finishes it.
 	t.Run("rate_limited", func(t *testing.T) {
 		clock := &testClock{t: emulator.DemoNow()}
 		store := t.TempDir() + "/state.db"
-		env := fleetEnv(t, releaseFleet, servertest.Options{Emulator: emulator.Options{Now: clock.Now, CoreLimit: 40}, StorePath: store})
+		env := fleetEnv(t, releaseFleet, servertest.Options{Emulator: emulator.Options{Now: clock.Now, CoreLimit: 70}, StorePath: store})
 		first := releaseReport(t, env, args)
 		if first.TruncatedReason != "rate_limited" || first.NextCall == nil {
 			t.Fatalf("truncated_reason %q, want rate_limited", first.TruncatedReason)

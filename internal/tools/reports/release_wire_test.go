@@ -3,7 +3,6 @@ package reports_test
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 	"time"
 
@@ -45,48 +44,15 @@ func TestReportReleasePRsCancelled(t *testing.T) {
 // total, rising to the total.
 func TestReportReleasePRsProgress(t *testing.T) {
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
-	var mu sync.Mutex
-	var got []*mcp.ProgressNotificationParams
-	ctx := context.Background()
-	sTr, cTr := mcp.NewInMemoryTransports()
-	ss, err := env.Stack.Server.MCP.Connect(ctx, sTr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := mcp.NewClient(&mcp.Implementation{Name: "progress", Version: "0"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			defer mu.Unlock()
-			got = append(got, r.Params)
-		}})
-	cs, err := cl.Connect(ctx, cTr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
-	params := &mcp.CallToolParams{Name: releaseTool, Arguments: map[string]any{"owner": "fleet"}}
-	params.SetProgressToken("release-1")
-	res, err := cs.CallTool(ctx, params)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
-	}
 	var out reports.ReleaseOut
-	b, _ := json.Marshal(res.StructuredContent)
-	_ = json.Unmarshal(b, &out)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n >= out.Scanned.Pulls || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	mu.Lock()
-	defer mu.Unlock()
+	got := progressCall(t, env, releaseTool, map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Pulls })
 	if out.Scanned.Pulls == 0 || len(got) != out.Scanned.Pulls {
 		t.Fatalf("%d notifications for %d pull requests", len(got), out.Scanned.Pulls)
+	}
+	for i, p := range got {
+		if i > 0 && p.Progress <= got[i-1].Progress {
+			t.Errorf("notification %d went backwards: %+v", i, p)
+		}
 	}
 	if last := got[len(got)-1]; last.Progress != last.Total || last.Total != float64(out.Scanned.Found) {
 		t.Errorf("last notification %v of %v, found %d", last.Progress, last.Total, out.Scanned.Found)

@@ -265,13 +265,9 @@ func (s *scan) skip(repo string, err error) {
 		s.mu.Unlock()
 		return
 	}
-	code := string(contract.CodeInternal)
-	if e := core.MapError(err); e != nil {
-		code = string(e.Code)
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.skipped = append(s.skipped, SkippedRepo{Repo: repo, Reason: code})
+	s.skipped = append(s.skipped, SkippedRepo{Repo: repo, Reason: skipCode(err)})
 	s.finished[repo] = true
 }
 
@@ -280,15 +276,7 @@ func (s *scan) skip(repo string, err error) {
 func (s *scan) result() UnlabeledOut {
 	out := UnlabeledOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped,
 		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
-	if out.Rows == nil {
-		out.Rows = []UnlabeledRow{}
-	}
-	slices.SortFunc(out.Rows, func(a, b UnlabeledRow) int {
-		if c := strings.Compare(strings.ToLower(a.Repo), strings.ToLower(b.Repo)); c != 0 {
-			return c
-		}
-		return a.Number - b.Number
-	})
+	out.Rows = ordered(out.Rows, func(r UnlabeledRow) (string, int) { return r.Repo, r.Number })
 	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
 	reason := s.run.Stopped()
 	switch {
