@@ -112,7 +112,9 @@ func (s *releaseScan) search() ([]releasePull, error) {
 	var out []releasePull
 	qualifier := "org:"
 	for page := 1; page <= searchPages; page++ {
-		q := fmt.Sprintf("is:pr is:open archived:false label:%q %s%s", s.conv.label, qualifier, s.in.Owner)
+		// The label is quoted as GitHub's syntax quotes (the settings
+		// refuse a label holding a quote), so a name with spaces is one.
+		q := "is:pr is:open archived:false label:\"" + s.conv.label + "\" " + qualifier + s.in.Owner
 		var res *gh.IssuesSearchResult
 		var next int
 		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
