@@ -85,14 +85,16 @@ type ReleaseScanned struct {
 
 // ReleaseOut is the report.
 type ReleaseOut struct {
-	Rows            []ReleaseRow   `json:"rows"`
-	Scanned         ReleaseScanned `json:"scanned"`
-	Skipped         []SkippedRepo  `json:"skipped,omitempty"`
-	APICalls        int            `json:"api_calls"`
-	ConditionalHits int            `json:"conditional_hits"`
-	Truncated       bool           `json:"truncated"`
-	TruncatedReason ReleaseStop    `json:"truncated_reason,omitempty"`
-	NextCall        *NextCall      `json:"next_call,omitempty"`
+	Rows    []ReleaseRow   `json:"rows"`
+	Scanned ReleaseScanned `json:"scanned"`
+	// Skipped are the release pull requests that could not be read, each
+	// named "repo#number", with the error code.
+	Skipped         []SkippedRepo `json:"skipped,omitempty"`
+	APICalls        int           `json:"api_calls"`
+	ConditionalHits int           `json:"conditional_hits"`
+	Truncated       bool          `json:"truncated"`
+	TruncatedReason ReleaseStop   `json:"truncated_reason,omitempty"`
+	NextCall        *NextCall     `json:"next_call,omitempty"`
 }
 
 // ReportReleasePRs is github_report_release_prs.

@@ -3,7 +3,6 @@ package reports
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -299,8 +298,7 @@ func freshness(entry, version string, shipped []*gh.PullRequest) (Freshness, []i
 	feature := false
 	lower := strings.ToLower(entry)
 	for _, p := range shipped {
-		ref := regexp.MustCompile(fmt.Sprintf(`#%d\b`, p.GetNumber()))
-		if ref.MatchString(entry) || strings.Contains(lower, strings.ToLower(p.GetTitle())) {
+		if namesPull(entry, p.GetNumber()) || strings.Contains(lower, strings.ToLower(p.GetTitle())) {
 			continue
 		}
 		unnamed = append(unnamed, p.GetNumber())
@@ -315,6 +313,23 @@ func freshness(entry, version string, shipped []*gh.PullRequest) (Freshness, []i
 		return FreshMinorGap, unnamed
 	}
 	return FreshCurrent, nil
+}
+
+// namesPull reports whether text holds "#n" not followed by a digit.
+func namesPull(text string, n int) bool {
+	ref := "#" + strconv.Itoa(n)
+	for i := strings.Index(text, ref); i >= 0; {
+		end := i + len(ref)
+		if end == len(text) || text[end] < '0' || text[end] > '9' {
+			return true
+		}
+		next := strings.Index(text[end:], ref)
+		if next < 0 {
+			return false
+		}
+		i = end + next
+	}
+	return false
 }
 
 // items counts the entry's Markdown list items.

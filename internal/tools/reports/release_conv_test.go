@@ -88,3 +88,11 @@ func TestReleaseVerdictOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestNamesPull(t *testing.T) {
+	for text, want := range map[string]bool{"- fix (#12)": true, "#12": true, "#123 and #12.": true, "#123": false, "12": false} {
+		if got := namesPull(text, 12); got != want {
+			t.Errorf("%q: %v", text, got)
+		}
+	}
+}
