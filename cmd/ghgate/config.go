@@ -18,6 +18,7 @@ import (
 	"github.com/ghgate/ghgate/internal/httpauth"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/spf13/pflag"
 )
 
@@ -31,9 +32,13 @@ type fileConfig struct {
 	ReadOnly            *bool    `toml:"read_only"`
 	AllowedIssueCreator string   `toml:"allowed_issue_creator"`
 	SyncRoot            string   `toml:"sync_root"`
-	State               string   `toml:"state"`
-	CursorKey           string   `toml:"cursor_key"`
-	HTTP                string   `toml:"http"`
+	// The release pull request conventions (core.ReleaseSettings).
+	ReleaseLabel          string   `toml:"release_label"`
+	ReleaseTitlePattern   string   `toml:"release_title_pattern"`
+	ReleaseChangelogPaths []string `toml:"release_changelog_paths"`
+	State                 string   `toml:"state"`
+	CursorKey             string   `toml:"cursor_key"`
+	HTTP                  string   `toml:"http"`
 	// Auth is the --auth file: the clients of the HTTP endpoint.
 	Auth      string `toml:"auth"`
 	RateFloor *int   `toml:"rate_floor"`
@@ -112,7 +117,10 @@ type serveConfig struct {
 	AllowedIssueCreator string
 	// SyncRoot is the directory local mirrors may be written under; empty
 	// refuses github_sync_issues with sync_not_configured.
-	SyncRoot  string
+	SyncRoot string
+	// Releases are the release pull request conventions the reports
+	// toolset reads (file only: defaults when absent).
+	Releases  core.ReleaseSettings
 	State     string
 	CursorKey []byte
 	HTTP      string
@@ -184,7 +192,8 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 		}
 	}
 	c := serveConfig{GitHubURL: fc.GitHubURL, Token: fc.Token, Toolsets: fc.Toolsets, AllowedIssueCreator: fc.AllowedIssueCreator,
-		SyncRoot: fc.SyncRoot, State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo}
+		SyncRoot: fc.SyncRoot, State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo,
+		Releases: core.ReleaseSettings{Label: fc.ReleaseLabel, TitlePattern: fc.ReleaseTitlePattern, ChangelogPaths: fc.ReleaseChangelogPaths}}
 	if f.allowRemote {
 		return serveConfig{}, errors.New("--allow-remote is gone: a non-loopback --http address now requires --auth FILE, " +
 			"so that every caller is authenticated (see the README's HTTP section)")
@@ -340,6 +349,9 @@ func (c *serveConfig) check() error {
 	}
 	if c.SyncRoot != "" && !filepath.IsAbs(c.SyncRoot) {
 		return errors.New("sync_root / --sync-root must be an absolute path")
+	}
+	if err := c.Releases.Validate(); err != nil {
+		return err
 	}
 	if c.State == "" && !c.Demo {
 		p, err := store.DefaultPath()

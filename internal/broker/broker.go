@@ -116,7 +116,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 		return fail(fmt.Errorf("cursor key: %w", err))
 	}
 	svc := &core.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
-		Credential: b.router.Credential, SyncRoot: cfg.Tools.SyncRoot}
+		Credential: b.router.Credential, SyncRoot: cfg.Tools.SyncRoot, Releases: cfg.Tools.Releases()}
 	extra, err := b.connectUpstreams(ctx)
 	if err != nil {
 		return fail(err)

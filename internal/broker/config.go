@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tools/core"
 
 	"github.com/BurntSushi/toml"
 )
@@ -76,6 +77,16 @@ type Tools struct {
 	// SyncRoot is the absolute directory github_sync_issues may write
 	// mirrors under, as the broker's user; empty refuses the tool.
 	SyncRoot string `toml:"sync_root"`
+	// The release pull request conventions (core.ReleaseSettings);
+	// absent: the defaults.
+	ReleaseLabel          string   `toml:"release_label"`
+	ReleaseTitlePattern   string   `toml:"release_title_pattern"`
+	ReleaseChangelogPaths []string `toml:"release_changelog_paths"`
+}
+
+// Releases are the release conventions the reports toolset reads.
+func (t Tools) Releases() core.ReleaseSettings {
+	return core.ReleaseSettings{Label: t.ReleaseLabel, TitlePattern: t.ReleaseTitlePattern, ChangelogPaths: t.ReleaseChangelogPaths}
 }
 
 // Audit says where the audit log goes.
@@ -253,6 +264,9 @@ func (c *Config) validate() error {
 	}
 	if c.Tools.SyncRoot != "" && !filepath.IsAbs(c.Tools.SyncRoot) {
 		errs = append(errs, errors.New("[tools] sync_root must be an absolute path"))
+	}
+	if err := c.Tools.Releases().Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("[tools] %w", err))
 	}
 	seen := map[string]bool{}
 	for i, r := range c.Routes {

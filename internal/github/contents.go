@@ -2,6 +2,8 @@ package github
 
 import (
 	"context"
+	"encoding/base64"
+	"strings"
 )
 
 // The contents paths are built here: go-github's GetContents escapes the
@@ -17,6 +19,19 @@ type ContentEntry struct {
 	Path     string `json:"path"`
 	Encoding string `json:"encoding"`
 	Content  string `json:"content"`
+}
+
+// Decoded is the file's content as bytes: base64 decoded (GitHub wraps
+// it at 60 characters), nil when it does not decode.
+func (e ContentEntry) Decoded() []byte {
+	if e.Encoding != "base64" {
+		return []byte(e.Content)
+	}
+	b, err := base64.StdEncoding.DecodeString(strings.NewReplacer("\n", "", "\r", "").Replace(e.Content))
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ListDirectory lists a repository directory on the default branch.
@@ -35,9 +50,5 @@ func (c *Client) ListDirectory(ctx context.Context, owner, repo, dir string) ([]
 //
 // GET /repos/{owner}/{repo}/contents/{path}
 func (c *Client) GetFile(ctx context.Context, owner, repo, file string) (ContentEntry, Meta, error) {
-	r, err := refRepo(owner, repo, false)
-	if err != nil {
-		return ContentEntry{}, Meta{}, err
-	}
-	return getJSON[ContentEntry](ctx, c, r.filePath(file), nil)
+	return c.GetFileAt(ctx, owner, repo, file, "")
 }

@@ -79,6 +79,12 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"worst first with by_repo counts, from the organization's lists or, where refused, each repository's (scope, disabled); " +
 			"secret values are never returned\n")
 	}
+	if served[core.NameReportReleasePRs] {
+		b.WriteString("- reports toolset: " + core.NameReportReleasePRs + " finds open release pull requests (the operator's label, default release) with one search, " +
+			"reads the version from the title and looks the changelog up at the head commit (ready, needs_changelog, unknown_version); " +
+			"analyze adds the PRs open against its base by kind, the entry's freshness against what merged since the previous release, " +
+			"and a verdict (done, in_flight, wait, gray, write, update, inspect) with its reason\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +

@@ -38,7 +38,9 @@ type StackOptions struct {
 	// AllowedIssueCreator limits the server to issues one user opened.
 	AllowedIssueCreator string
 	// SyncRoot is where local mirrors may be written (core.Service).
-	SyncRoot   string
+	SyncRoot string
+	// Releases are the release pull request conventions (core.Service).
+	Releases   core.ReleaseSettings
 	HTTPClient *http.Client
 	Log        *slog.Logger
 	Now        func() time.Time
@@ -92,7 +94,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		}
 	}
 	svc := &core.Service{Clients: core.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
-		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot}
+		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot, Releases: o.Releases}
 	if gh != nil {
 		cred := string(gh.CredentialKey())
 		svc.Credential = func(context.Context, string) string { return cred }

@@ -338,6 +338,7 @@ var forcedErrors = map[string]struct {
 	core.NameUpdateReviewThread:   {`{"owner":"acme","repo":"widgets","pull":1,"thread_id":"PRRT_kwDOnope","action":"resolve"}`, contract.CodeThreadNotOnPull},
 	core.NameReportUnlabeled:      {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
 	core.NameReportSecurityAlerts: {`{"owner":"fleet","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
+	core.NameReportReleasePRs:     {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {

@@ -194,6 +194,7 @@ func (fs *fleetSeeder) pulls() {
 	if fs.spec.Release != "" {
 		fs.releasePull()
 	}
+	fs.maintenanceReleases()
 }
 
 func (fs *fleetSeeder) pull(kind string, k int) {

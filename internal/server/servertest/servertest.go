@@ -17,6 +17,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,7 +30,9 @@ type Options struct {
 	ReadOnly            bool
 	AllowedIssueCreator string
 	// SyncRoot allows local mirrors under it (github_sync_issues).
-	SyncRoot       string
+	SyncRoot string
+	// Releases are the operator's release conventions (reports).
+	Releases       core.ReleaseSettings
 	StorePath      string
 	MaxReadRetries int
 	RateFloor      int
@@ -67,7 +70,7 @@ func Start(t testing.TB, o Options) *Env {
 	client.Transport = &counting{next: client.Transport, env: env}
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
-		SyncRoot: o.SyncRoot, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor})
+		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}

@@ -56,6 +56,9 @@ type Service struct {
 	// under (github_sync_issues, and github_get_issue's source mirror);
 	// empty refuses both with sync_not_configured.
 	SyncRoot string
+	// Releases are the release pull request conventions the reports
+	// toolset reads (zero: the defaults).
+	Releases ReleaseSettings
 
 	// known remembers names confirmed to exist (see KnownNames).
 	known KnownNames

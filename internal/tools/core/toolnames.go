@@ -24,4 +24,5 @@ const (
 	NameUpdateReviewThread   = "github_update_review_thread"
 	NameReportUnlabeled      = "github_report_unlabeled"
 	NameReportSecurityAlerts = "github_report_security_alerts"
+	NameReportReleasePRs     = "github_report_release_prs"
 )

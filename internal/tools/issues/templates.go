@@ -3,7 +3,6 @@ package issues
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"path"
 	"strings"
 
@@ -85,7 +84,7 @@ func listTemplates(ctx context.Context, c *github.Client, owner, repo string, rd
 			return nil, false, err
 		}
 		item := RepoMetaItem{File: f.Name}
-		if head, ok := parseTemplate(f.Name, decodeContent(file)); ok {
+		if head, ok := parseTemplate(f.Name, file.Decoded()); ok {
 			desc := head.Description
 			if desc == "" {
 				desc = head.About
@@ -107,17 +106,6 @@ func isTemplateFile(name string) bool {
 		return true
 	}
 	return false
-}
-
-func decodeContent(f github.ContentEntry) []byte {
-	if f.Encoding != "base64" {
-		return []byte(f.Content)
-	}
-	b, err := base64.StdEncoding.DecodeString(strings.NewReplacer("\n", "", "\r", "").Replace(f.Content))
-	if err != nil {
-		return nil
-	}
-	return b
 }
 
 // parseTemplate reads an issue form (the whole file is YAML) or a Markdown

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/reports"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -126,12 +125,7 @@ func TestReportSecurityAlertsRateFloor(t *testing.T) {
 func TestReportSecurityAlertsCancelled(t *testing.T) {
 	want, _ := bobWants(t)
 	env := fleetEnv(t, fleetSize, servertest.Options{Token: emulator.DemoTokenBob, Emulator: emulator.Options{Latency: 30 * time.Millisecond}})
-	var h mcp.ToolHandler
-	for _, sp := range reports.Specs(env.Stack.Service) {
-		if sp.ToolName() == alertsTool {
-			_, h, _ = sp.Build(&tooldef.Env{})
-		}
-	}
+	h := handler(t, env, alertsTool)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: alertsTool,

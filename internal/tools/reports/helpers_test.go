@@ -6,7 +6,9 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const tool = "github_report_unlabeled"
@@ -84,3 +86,20 @@ func follow[Out any](t *testing.T, env *servertest.Env, tool string, args any, m
 }
 
 var _ = emulator.DemoTokenAlice
+
+// handler is the named report's handler, built as the server builds it,
+// for calls made with a context the test controls.
+func handler(t *testing.T, env *servertest.Env, name string) mcp.ToolHandler {
+	t.Helper()
+	for _, sp := range reports.Specs(env.Stack.Service) {
+		if sp.ToolName() == name {
+			_, h, err := sp.Build(&tooldef.Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return h
+		}
+	}
+	t.Fatalf("no report named %s", name)
+	return nil
+}

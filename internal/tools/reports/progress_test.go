@@ -11,7 +11,6 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/reports"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -87,10 +86,7 @@ func progressSession(t *testing.T, env *servertest.Env) (cs *mcp.ClientSession, 
 // no goroutine of it is left behind.
 func TestReportUnlabeledCancel(t *testing.T) {
 	env := fleetEnv(t, fleetSize, servertest.Options{Emulator: emulator.Options{Latency: 30 * time.Millisecond}})
-	_, h, err := reports.Specs(env.Stack.Service)[0].Build(&tooldef.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := handler(t, env, tool)
 	call := func(ctx context.Context) reports.UnlabeledOut {
 		res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tool, Arguments: json.RawMessage(`{"owner":"fleet","max_repos":200}`)}})
 		if err != nil || res.IsError {
@@ -122,4 +118,23 @@ func TestReportUnlabeledCancel(t *testing.T) {
 	rest, _ := all(t, env, next(t, out))
 	got := append(append([]reports.UnlabeledRow{}, out.Rows...), rest...)
 	sameRows(t, got, whole.Rows)
+}
+
+// progressCall calls a report with a progress token over its own session,
+// decodes the result into out, and returns the notifications heard once
+// want() of them have come (or five seconds have passed).
+func progressCall(t *testing.T, env *servertest.Env, name string, args map[string]any, out any, want func() int) []*mcp.ProgressNotificationParams {
+	t.Helper()
+	cs, notes := progressSession(t, env)
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	params.SetProgressToken("report-1")
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatal(err)
+	}
+	return notes(want())
 }

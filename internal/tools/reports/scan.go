@@ -248,17 +248,13 @@ func (s *scan) stopAt(repo string, page int, capped bool) {
 func (s *scan) skip(repo string, err error) {
 	if s.in.Repo != "" && isNotFound(err) {
 		s.mu.Lock()
-		s.fatal = repoFailure(err, s.in.Owner, repo)
+		s.fatal = repoFailure(err, core.NameReportUnlabeled, s.in.Owner, repo)
 		s.mu.Unlock()
 		return
 	}
-	code := string(contract.CodeInternal)
-	if e := core.MapError(err); e != nil {
-		code = string(e.Code)
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.skipped = append(s.skipped, SkippedRepo{Repo: repo, Reason: code})
+	s.skipped = append(s.skipped, SkippedRepo{Repo: repo, Reason: skipCode(err)})
 	s.finished[repo] = true
 }
 
@@ -267,15 +263,7 @@ func (s *scan) skip(repo string, err error) {
 func (s *scan) result() UnlabeledOut {
 	out := UnlabeledOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped,
 		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
-	if out.Rows == nil {
-		out.Rows = []UnlabeledRow{}
-	}
-	slices.SortFunc(out.Rows, func(a, b UnlabeledRow) int {
-		if c := strings.Compare(strings.ToLower(a.Repo), strings.ToLower(b.Repo)); c != 0 {
-			return c
-		}
-		return a.Number - b.Number
-	})
+	out.Rows = ordered(out.Rows, func(r UnlabeledRow) (string, int) { return r.Repo, r.Number })
 	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
 	reason := s.run.Stopped()
 	switch {
@@ -298,21 +286,28 @@ func ownerFailure(err error, owner string) error {
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
+	return ownerNotFound(e, owner)
+}
+
+// ownerNotFound says the owner is not there, with the call that finds
+// the name.
+func ownerNotFound(e *contract.Error, owner string) *contract.Error {
 	e.Message = fmt.Sprintf("%s is not a GitHub organization or user visible to this credential", owner)
 	return e.WithRepair(contract.Repair{NextStep: "check the owner's name: search issues by text to find it", Tool: core.NameSearchIssues,
 		Arguments: map[string]any{"query": owner, "state": "all"}})
 }
 
 // repoFailure is the error for the one repository named, when it cannot
-// be read at all: repo_not_found for a 404, else GitHub's refusal.
-func repoFailure(err error, owner, repo string) error {
+// be read at all: repo_not_found for a 404, else GitHub's refusal. The
+// repair runs tool over every repository of the owner instead.
+func repoFailure(err error, tool, owner, repo string) error {
 	e := core.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
 	e.Code = contract.CodeRepoNotFound
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
-	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead", Tool: core.NameReportUnlabeled,
+	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead", Tool: tool,
 		Arguments: map[string]any{"owner": owner}})
 }
 

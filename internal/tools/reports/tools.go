@@ -27,7 +27,7 @@ type Tools struct {
 // Specs returns the toolset's tools in the order they are listed.
 func Specs(s *core.Service) []tooldef.Spec {
 	t := &Tools{Service: s}
-	return []tooldef.Spec{t.ReportUnlabeled(), t.ReportSecurityAlerts()}
+	return []tooldef.Spec{t.ReportUnlabeled(), t.ReportSecurityAlerts(), t.ReportReleasePRs()}
 }
 
 // Stop is why a report stopped early (truncated_reason).

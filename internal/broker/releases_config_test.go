@@ -1,0 +1,40 @@
+package broker_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/broker"
+	"github.com/ghgate/ghgate/internal/broker/brokertest"
+)
+
+// The broker reads the release conventions from [tools], and refuses a
+// title pattern that captures no version before it starts.
+func TestBrokerConfigReleaseSettings(t *testing.T) {
+	up := brokertest.StartUpstream(t, 0, true)
+	files := brokertest.WriteFiles(t, up, "")
+	orig, err := os.ReadFile(files.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(keys string) {
+		t.Helper()
+		b := strings.Replace(string(orig), "[tools]\n", "[tools]\n"+keys, 1)
+		if err := os.WriteFile(files.Config, []byte(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("release_label = \"ship\"\nrelease_changelog_paths = [\"NEWS.md\"]\n")
+	cfg, err := broker.LoadConfig(files.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := cfg.Tools.Releases(); r.Label != "ship" || len(r.ChangelogPaths) != 1 || r.ChangelogPaths[0] != "NEWS.md" {
+		t.Errorf("releases %+v", r)
+	}
+	write("release_title_pattern = \"release v1\"\n")
+	if _, err := broker.LoadConfig(files.Config); err == nil || !strings.Contains(err.Error(), "release title pattern") {
+		t.Fatalf("a pattern without a group: %v", err)
+	}
+}

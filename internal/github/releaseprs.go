@@ -1,0 +1,96 @@
+package github
+
+import (
+	"context"
+	"net/url"
+
+	gh "github.com/google/go-github/v88/github"
+)
+
+// The reads github_report_release_prs makes beyond the lists every report
+// uses: a pull request's head and base, the pull requests against one
+// base branch, a file at a commit, and the releases.
+
+// PullsQuery selects and orders one page of a repository's pull
+// requests: State is open, closed or all; Base keeps those into one
+// branch; Sort is created, updated, popularity or long-running.
+type PullsQuery struct {
+	State, Base, Sort, Direction string
+	Page, PerPage                int
+}
+
+// ListPullsBy lists one page of a repository's pull requests as q says.
+//
+// GET /repos/{owner}/{repo}/pulls
+func (c *Client) ListPullsBy(ctx context.Context, owner, repo string, q PullsQuery) ([]*gh.PullRequest, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	lo, err := pageOpts(q.Page, q.PerPage)
+	if err != nil {
+		return nil, Meta{}, invalidArgument(false, err.Error())
+	}
+	opts := &gh.PullRequestListOptions{State: q.State, Base: q.Base, Sort: q.Sort, Direction: q.Direction, ListOptions: lo}
+	var out []*gh.PullRequest
+	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
+		out, resp, err = c.rest.PullRequests.List(ctx, r.owner, r.repo, opts)
+		return resp, err
+	})
+	return out, m, err
+}
+
+// GetPull reads one pull request: its head commit and base branch, which
+// a search result does not carry.
+//
+// GET /repos/{owner}/{repo}/pulls/{pull_number}
+func (c *Client) GetPull(ctx context.Context, owner, repo string, number int) (*gh.PullRequest, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	var out *gh.PullRequest
+	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
+		out, resp, err = c.rest.PullRequests.Get(ctx, r.owner, r.repo, number)
+		return resp, err
+	})
+	return out, m, err
+}
+
+// GetFileAt reads a repository file as it is at ref (a commit SHA, branch
+// or tag, sent as the ref query parameter; "" is the default branch). A
+// 404 means the file is not there at that ref (or the ref does not exist).
+//
+// GET /repos/{owner}/{repo}/contents/{path}
+func (c *Client) GetFileAt(ctx context.Context, owner, repo, file, ref string) (ContentEntry, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return ContentEntry{}, Meta{}, err
+	}
+	var q url.Values
+	if ref != "" {
+		q = url.Values{"ref": {ref}}
+	}
+	return getJSON[ContentEntry](ctx, c, r.filePath(file), q)
+}
+
+// ListReleases lists one page of a repository's releases, newest first
+// (drafts only to those who may push).
+//
+// GET /repos/{owner}/{repo}/releases
+func (c *Client) ListReleases(ctx context.Context, owner, repo string, o gh.ListOptions) ([]*gh.RepositoryRelease, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	lo, err := pageOpts(o.Page, o.PerPage)
+	if err != nil {
+		return nil, Meta{}, invalidArgument(false, err.Error())
+	}
+	var out []*gh.RepositoryRelease
+	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
+		out, resp, err = c.rest.Repositories.ListReleases(ctx, r.owner, r.repo, &lo)
+		return resp, err
+	})
+	return out, m, err
+}

@@ -1,0 +1,173 @@
+package reports
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// ReleaseIn are github_report_release_prs' arguments. The release label,
+// the title's version pattern and the changelog paths are the operator's
+// (core.ReleaseSettings), not the caller's.
+type ReleaseIn struct {
+	Owner       string      `json:"owner"`
+	Repo        string      `json:"repo,omitempty" jsonschema:"absent: all of owner's"`
+	OnlyMissing bool        `json:"only_missing,omitempty"`
+	Analyze     bool        `json:"analyze,omitempty" jsonschema:"adds base's open PRs, freshness, verdict"`
+	MaxAPICalls MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
+	Cursor      string      `json:"cursor,omitempty" jsonschema:"from next_call"`
+}
+
+// Validate checks the names.
+func (in *ReleaseIn) Validate() *contract.Error {
+	return core.CheckNames(in.Owner, in.Repo)
+}
+
+// filters are what the continuation cursor is bound to besides the scope:
+// the arguments that decide which rows exist and what they hold.
+func (in ReleaseIn) filters() any {
+	return struct{ OnlyMissing, Analyze bool }{in.OnlyMissing, in.Analyze}
+}
+
+func (in ReleaseIn) scope() string {
+	if in.Repo == "" {
+		return in.Owner
+	}
+	return in.Owner + "/" + in.Repo
+}
+
+// ReleaseStatus is a release pull request's changelog status.
+type ReleaseStatus string
+
+// The statuses.
+const (
+	StatusReady          ReleaseStatus = "ready"
+	StatusNeedsChangelog ReleaseStatus = "needs_changelog"
+	StatusUnknownVersion ReleaseStatus = "unknown_version"
+)
+
+// JSONSchema implements tooldef.SelfDescribing.
+func (ReleaseStatus) JSONSchema() (*jsonschema.Schema, error) {
+	return core.Enum(StatusReady, StatusNeedsChangelog, StatusUnknownVersion), nil
+}
+
+// ReleaseRow is one open release pull request.
+type ReleaseRow struct {
+	Repo    string        `json:"repo"`
+	Number  int           `json:"number"`
+	Title   string        `json:"title"`
+	URL     string        `json:"url"`
+	Version string        `json:"version,omitempty"`
+	HeadSHA string        `json:"head_sha"`
+	Status  ReleaseStatus `json:"status"`
+	// ChangelogPath is where the entry was found at the head commit.
+	ChangelogPath string `json:"changelog_path,omitempty"`
+	// Verdict and Reason come with analyze (see verdict).
+	Verdict  Verdict   `json:"verdict,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Analysis *Analysis `json:"analysis,omitempty"`
+}
+
+// ReleaseScanned counts what this call read.
+type ReleaseScanned struct {
+	// Found is how many open release pull requests the search or listing
+	// returned; Pulls how many of them this call finished.
+	Found int `json:"found"`
+	Pulls int `json:"pulls"`
+}
+
+// ReleaseOut is the report.
+type ReleaseOut struct {
+	Rows    []ReleaseRow   `json:"rows"`
+	Scanned ReleaseScanned `json:"scanned"`
+	// Skipped are the release pull requests that could not be read, each
+	// named "repo#number", with the error code.
+	Skipped         []SkippedRepo `json:"skipped,omitempty"`
+	APICalls        int           `json:"api_calls"`
+	ConditionalHits int           `json:"conditional_hits"`
+	Truncated       bool          `json:"truncated"`
+	TruncatedReason ReleaseStop   `json:"truncated_reason,omitempty"`
+	NextCall        *NextCall     `json:"next_call,omitempty"`
+}
+
+// ReportReleasePRs is github_report_release_prs.
+func (s *Tools) ReportReleasePRs() tooldef.Spec {
+	return tooldef.Tool[ReleaseIn, ReleaseOut]{
+		Name:        core.NameReportReleasePRs,
+		Toolset:     Toolset,
+		Title:       "Report open release pull requests",
+		Description: "Open release PRs: version in title, changelog at head; flags absent: false. At a bound: truncated; next_call resumes.",
+		Mode:        tooldef.Read,
+		Keep:        []string{"rows"},
+		// The counts and skipped rows are in ghgate://schemas: an agent
+		// acts on rows, truncated_reason and next_call.
+		Unlisted: []string{"scanned", "skipped", "api_calls", "conditional_hits"},
+		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
+		Run:      s.reportReleasePRs,
+	}
+}
+
+// ReleaseStop is why the report stopped early: the bounds it can meet.
+type ReleaseStop string
+
+// JSONSchema implements tooldef.SelfDescribing.
+func (ReleaseStop) JSONSchema() (*jsonschema.Schema, error) {
+	return core.Enum(fanout.MaxAPICalls, fanout.RateLimited, fanout.IncompleteSearch, fanout.Cancelled), nil
+}
+
+// releaseResume is where a truncated report goes on: the pull requests
+// finished ("repo#number", lower case). The search is run again on each
+// call (one call per 100 release PRs), so a PR it finds that is done is
+// skipped, and one it missed before (incomplete_results) is found.
+type releaseResume struct {
+	Done []string `json:"d,omitempty"`
+}
+
+func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut, error) {
+	if in.MaxAPICalls == 0 {
+		in.MaxAPICalls = defaultMaxAPICalls
+	}
+	var pos releaseResume
+	if in.Cursor != "" {
+		restart := in
+		restart.Cursor = ""
+		if err := s.openCursor(core.NameReportReleasePRs, in.Cursor, in.scope(), in.filters(), restart, "only_missing or analyze",
+			func(raw string) error { return json.Unmarshal([]byte(raw), &pos) }); err != nil {
+			return ReleaseOut{}, err
+		}
+	}
+	conv, err := compileRelease(s.Releases)
+	if err != nil {
+		return ReleaseOut{}, contract.Errorf(contract.CodeInternal, "the operator's release settings are invalid: %v", err)
+	}
+	c, err := s.Client(ctx, in.Owner, tooldef.Read)
+	if err != nil {
+		return ReleaseOut{}, err
+	}
+	progress := tooldef.ProgressFrom(ctx)
+	run := fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency,
+		Progress: func(done, total int) { progress(done, total, "pull requests") }})
+	sc := &releaseScan{run: run, c: c, in: in, conv: conv, done: map[string]bool{}}
+	for _, k := range pos.Done {
+		sc.done[k] = true
+	}
+	if err := sc.report(); err != nil {
+		return ReleaseOut{}, err
+	}
+	out := sc.result()
+	if out.Truncated {
+		next := in
+		pos.Done = slices.Sorted(maps.Keys(sc.done))
+		raw, _ := json.Marshal(pos)
+		next.Cursor = s.Cursors.Mint(core.NameReportReleasePRs, in.scope(), in.filters(), string(raw))
+		out.NextCall = &NextCall{Tool: core.NameReportReleasePRs, Arguments: next}
+	}
+	return out, nil
+}

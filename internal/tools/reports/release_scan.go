@@ -1,0 +1,297 @@
+package reports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// searchPages bounds the owner-wide search: GitHub returns at most 1,000
+// results for any query.
+const searchPages = 10
+
+// releasePull is one release pull request as the search or listing found
+// it; head and base are filled from the pull request itself where the
+// search result does not carry them.
+type releasePull struct {
+	repo, title, url string
+	number           int
+	head, base       string
+}
+
+func (p releasePull) key() string { return strings.ToLower(fmt.Sprintf("%s#%d", p.repo, p.number)) }
+
+// releaseScan is one call of github_report_release_prs.
+type releaseScan struct {
+	run  *fanout.Run
+	c    *github.Client
+	in   ReleaseIn
+	conv *releaseConv
+
+	mu      sync.Mutex
+	done    map[string]bool // pull requests finished, by this call or before
+	rows    []ReleaseRow
+	skipped []SkippedRepo
+	scanned ReleaseScanned
+	// incomplete: GitHub's search said incomplete_results, so release
+	// pull requests may be missing from what it found.
+	incomplete bool
+	fatal      error
+}
+
+// report finds the open release pull requests and examines those not yet
+// done, one unit of the fan-out each.
+func (s *releaseScan) report() error {
+	var pulls []releasePull
+	var err error
+	if s.in.Repo != "" {
+		pulls, err = s.listRepo()
+	} else {
+		pulls, err = s.search()
+	}
+	if err != nil || s.run.Stopped() != "" {
+		return err
+	}
+	s.scanned.Found = len(pulls)
+	var work []releasePull
+	for _, p := range pulls {
+		if !s.done[p.key()] {
+			work = append(work, p)
+		}
+	}
+	// A unit finishes only when every call it needs was answered, and the
+	// units run side by side: started all at once under a small budget,
+	// each would get a call or two and none would finish. So only as many
+	// start as the budget left can pay for whole; the rest wait for the
+	// next call (max_api_calls), which then makes progress.
+	if afford := max(1, (int(s.in.MaxAPICalls)-s.run.Calls())/s.unitCost()); afford < len(work) {
+		work = work[:afford]
+		defer s.run.Stop(fanout.MaxAPICalls)
+	}
+	if err := s.run.Each(len(work), func(ctx context.Context, i int) { s.pull(ctx, work[i]) }); err != nil {
+		return err
+	}
+	return s.fatal
+}
+
+// unitCost is the most calls one pull request can take: its head (from
+// the search), each changelog path, and with analyze the open listing,
+// the releases and the merged listing (a page each, as a rule).
+func (s *releaseScan) unitCost() int {
+	n := len(s.conv.paths)
+	if s.in.Repo == "" {
+		n++
+	}
+	if s.in.Analyze {
+		n += 3
+	}
+	return n
+}
+
+// stopped reports whether err means the run stopped (a bound, a rate
+// limit, cancellation): the unit returns unfinished, for the next call.
+func (s *releaseScan) stopped(err error) bool {
+	return errors.Is(err, fanout.ErrStopped) || err != nil && s.run.Stopped() != ""
+}
+
+// search finds the owner's open release pull requests with one search
+// (a page per 100) rather than a listing of every repository: org: first,
+// and user: when GitHub refuses the owner as an organization.
+// archived:false leaves out archived repositories, as the other reports do.
+func (s *releaseScan) search() ([]releasePull, error) {
+	var out []releasePull
+	qualifier := "org:"
+	for page := 1; page <= searchPages; page++ {
+		// The label is quoted as GitHub's syntax quotes (the settings
+		// refuse a label holding a quote), so a name with spaces is one.
+		q := "is:pr is:open archived:false label:\"" + s.conv.label + "\" " + qualifier + s.in.Owner
+		var res *gh.IssuesSearchResult
+		var next int
+		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
+			r, m, err := s.c.SearchIssues(ctx, q, github.SearchOptions{Sort: "created", Order: "asc", Page: page, PerPage: perPage})
+			res, next = r, m.NextPage
+			return m, err
+		})
+		if page == 1 && qualifier == "org:" && core.GitHubCode(err) == github.ValidationFailed {
+			qualifier, page = "user:", 0
+			continue
+		}
+		if s.stopped(err) {
+			return nil, nil
+		}
+		if core.GitHubCode(err) == github.ValidationFailed {
+			// GitHub's search says the owner "cannot be searched": there is
+			// no such account, or this credential cannot see it.
+			return nil, ownerNotFound(contract.Errorf(contract.CodeNotFound, "owner not found"), s.in.Owner)
+		}
+		if err != nil {
+			return nil, ownerFailure(err, s.in.Owner)
+		}
+		s.incomplete = s.incomplete || res.GetIncompleteResults()
+		for _, is := range res.Issues {
+			out = append(out, releasePull{repo: path.Base(is.GetRepositoryURL()), number: is.GetNumber(),
+				title: is.GetTitle(), url: is.GetHTMLURL()})
+		}
+		if next == 0 {
+			break
+		}
+	}
+	return out, nil
+}
+
+// listRepo lists the one repository's open pull requests and keeps those
+// with the release label: the listing carries head and base, so no pull
+// request is read again, and a repository that is not there is a 404
+// (repo_not_found) rather than a search's refusal.
+func (s *releaseScan) listRepo() ([]releasePull, error) {
+	var out []releasePull
+	for page := 1; page <= repoPages; page++ {
+		var list []*gh.PullRequest
+		var next int
+		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
+			l, m, err := s.c.ListPullsBy(ctx, s.in.Owner, s.in.Repo, github.PullsQuery{State: "open", Page: core.PageParam(page), PerPage: perPage})
+			list, next = l, m.NextPage
+			return m, err
+		})
+		if s.stopped(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, repoFailure(err, core.NameReportReleasePRs, s.in.Owner, s.in.Repo)
+		}
+		for _, p := range list {
+			if hasLabel(p.Labels, s.conv.label) {
+				out = append(out, releasePull{repo: s.in.Repo, number: p.GetNumber(), title: p.GetTitle(), url: p.GetHTMLURL(),
+					head: p.GetHead().GetSHA(), base: p.GetBase().GetRef()})
+			}
+		}
+		if next == 0 {
+			break
+		}
+	}
+	return out, nil
+}
+
+func hasLabel(labels []*gh.Label, name string) bool {
+	return slices.ContainsFunc(labels, func(l *gh.Label) bool { return strings.EqualFold(l.GetName(), name) })
+}
+
+// pull examines one release pull request: its head, its version, its
+// changelog at the head commit and, with analyze, what is open against
+// its base and what shipped since the last release. It adds the row only
+// once every call it needs was answered, so a unit the run stopped is
+// done again, whole, by the next call.
+func (s *releaseScan) pull(ctx context.Context, p releasePull) {
+	if p.head == "" {
+		var pr *gh.PullRequest
+		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+			r, m, err := s.c.GetPull(ctx, s.in.Owner, p.repo, p.number)
+			pr = r
+			return m, err
+		})
+		if s.stopped(err) {
+			return
+		}
+		if err != nil {
+			s.skip(p, err)
+			return
+		}
+		p.head, p.base, p.title = pr.GetHead().GetSHA(), pr.GetBase().GetRef(), pr.GetTitle()
+	}
+	row := ReleaseRow{Repo: p.repo, Number: p.number, Title: p.title, URL: p.url, HeadSHA: p.head, Status: StatusUnknownVersion}
+	row.Version = s.conv.version(p.title)
+	var log changelog
+	if row.Version != "" {
+		var err error
+		if log, err = s.changelog(ctx, p, row.Version); s.stopped(err) {
+			return
+		} else if err != nil {
+			s.skip(p, err)
+			return
+		}
+		row.Status, row.ChangelogPath = StatusNeedsChangelog, log.path
+		if log.path != "" {
+			row.Status = StatusReady
+		}
+	}
+	if s.in.Analyze {
+		if err := s.analyze(ctx, p, &row, log); s.stopped(err) {
+			return
+		} else if err != nil {
+			s.skip(p, err)
+			return
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done[p.key()] = true
+	s.scanned.Pulls++
+	if !s.in.OnlyMissing || row.Status == StatusNeedsChangelog {
+		s.rows = append(s.rows, row)
+	}
+}
+
+// changelog is what was found of the entry: where, and its text.
+type changelog struct {
+	path, entry string
+}
+
+// changelog looks the version's entry up at the head commit, path by
+// path in the operator's order: a 404 is "not there", the next path is
+// tried; a running changelog counts only when it names the version.
+func (s *releaseScan) changelog(ctx context.Context, p releasePull, version string) (changelog, error) {
+	for _, cand := range s.conv.candidates(version) {
+		var f github.ContentEntry
+		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+			e, m, err := s.c.GetFileAt(ctx, s.in.Owner, p.repo, cand.path, p.head)
+			f = e
+			return m, err
+		})
+		if core.GitHubCode(err) == github.NotFound && !s.stopped(err) {
+			continue
+		}
+		if err != nil {
+			return changelog{}, err
+		}
+		text := string(f.Decoded())
+		if f.Type != "file" || cand.mustName && !names(text, version) {
+			continue
+		}
+		return changelog{path: cand.path, entry: entry(text, version, cand.mustName)}, nil
+	}
+	return changelog{}, nil
+}
+
+// skip records a pull request that could not be read (its repository
+// gone from view, or not permitted): done, with the reason's code.
+func (s *releaseScan) skip(p releasePull, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.skipped = append(s.skipped, SkippedRepo{Repo: fmt.Sprintf("%s#%d", p.repo, p.number), Reason: skipCode(err)})
+	s.done[p.key()] = true
+}
+
+// result assembles the report, rows in repository then number order.
+func (s *releaseScan) result() ReleaseOut {
+	out := ReleaseOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped, APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
+	out.Rows = ordered(out.Rows, func(r ReleaseRow) (string, int) { return r.Repo, r.Number })
+	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
+	reason := s.run.Stopped()
+	if reason == "" && s.incomplete {
+		reason = fanout.IncompleteSearch
+	}
+	if reason != "" {
+		out.Truncated, out.TruncatedReason = true, ReleaseStop(reason)
+	}
+	return out
+}

@@ -1,0 +1,35 @@
+package reports
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// ordered sorts a report's rows by repository (case ignored), then
+// number, and never returns nil: an empty report says rows: [].
+func ordered[T any](rows []T, key func(T) (string, int)) []T {
+	if rows == nil {
+		return []T{}
+	}
+	slices.SortFunc(rows, func(a, b T) int {
+		ra, na := key(a)
+		rb, nb := key(b)
+		if c := strings.Compare(strings.ToLower(ra), strings.ToLower(rb)); c != 0 {
+			return c
+		}
+		return na - nb
+	})
+	return rows
+}
+
+// skipCode is the error code a skipped repository or pull request is
+// reported with.
+func skipCode(err error) string {
+	if e := core.MapError(err); e != nil {
+		return string(e.Code)
+	}
+	return string(contract.CodeInternal)
+}
