@@ -23,4 +23,5 @@ const (
 	NameSyncIssues         = "github_sync_issues"
 	NameUpdateReviewThread = "github_update_review_thread"
 	NameReportUnlabeled    = "github_report_unlabeled"
+	NameReportCIStatus     = "github_report_ci_status"
 )

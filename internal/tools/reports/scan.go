@@ -261,7 +261,7 @@ func (s *scan) stopAt(repo string, page int, capped bool) {
 func (s *scan) skip(repo string, err error) {
 	if s.in.Repo != "" && isNotFound(err) {
 		s.mu.Lock()
-		s.fatal = repoFailure(err, s.in.Owner, repo)
+		s.fatal = repoFailure(err, s.in.Owner, repo, "")
 		s.mu.Unlock()
 		return
 	}
@@ -317,16 +317,22 @@ func ownerFailure(err error, owner string) error {
 }
 
 // repoFailure is the error for the one repository named, when it cannot
-// be read at all: repo_not_found for a 404, else GitHub's refusal.
-func repoFailure(err error, owner, repo string) error {
+// be read at all: repo_not_found for a 404, else GitHub's refusal. The
+// repair reports on every repository of the owner, each row naming its
+// repository; target narrows it ("pulls" for a report on pull requests).
+func repoFailure(err error, owner, repo, target string) error {
 	e := core.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
 	e.Code = contract.CodeRepoNotFound
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
-	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead", Tool: core.NameReportUnlabeled,
-		Arguments: map[string]any{"owner": owner}})
+	args := map[string]any{"owner": owner}
+	if target != "" {
+		args["target"] = target
+	}
+	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead: each row names its repository",
+		Tool: core.NameReportUnlabeled, Arguments: args})
 }
 
 func isNotFound(err error) bool { return core.GitHubCode(err) == github.NotFound }

@@ -7,6 +7,9 @@
 package reports
 
 import (
+	"errors"
+
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -27,7 +30,7 @@ type Tools struct {
 // Specs returns the toolset's tools in the order they are listed.
 func Specs(s *core.Service) []tooldef.Spec {
 	t := &Tools{Service: s}
-	return []tooldef.Spec{t.ReportUnlabeled()}
+	return []tooldef.Spec{t.ReportUnlabeled(), t.ReportCIStatus()}
 }
 
 // Stop is why a report stopped early (truncated_reason).
@@ -67,4 +70,26 @@ func (MaxAPICalls) JSONSchema() (*jsonschema.Schema, error) { return upTo(1000),
 func upTo(hi int) *jsonschema.Schema {
 	lo, top := 1.0, float64(hi)
 	return &jsonschema.Schema{Type: "integer", Minimum: &lo, Maximum: &top}
+}
+
+// openCursor opens a report's continuation cursor: the position it
+// carries, or cursor_invalid / cursor_expired with the literal call that
+// restarts the report (restart). bound names what the cursor is bound to
+// besides the report, for the message.
+func (s *Tools) openCursor(tool, cursor, scope string, filters any, bound string, restart any) (string, error) {
+	raw, err := s.Cursors.Open(cursor, tool, scope, filters)
+	if err != nil {
+		return "", s.cursorFailure(tool, err, bound, restart)
+	}
+	return raw, nil
+}
+
+// cursorFailure is the envelope for a cursor that cannot be used.
+func (s *Tools) cursorFailure(tool string, err error, bound string, restart any) error {
+	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another "+bound+")"
+	if errors.Is(err, contract.ErrCursorExpired) {
+		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
+	}
+	return contract.Errorf(code, "%s", msg).WithField("cursor", msg).
+		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: tool, Arguments: restart})
 }

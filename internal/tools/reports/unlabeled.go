@@ -2,7 +2,6 @@ package reports
 
 import (
 	"context"
-	"errors"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
@@ -171,20 +170,15 @@ func (s *Tools) openResume(in UnlabeledIn) (*resume, error) {
 	if in.Cursor == "" {
 		return &resume{}, nil
 	}
-	raw, err := s.Cursors.Open(in.Cursor, core.NameReportUnlabeled, in.scope(), in.filters())
-	var pos *resume
-	if err == nil {
-		pos, err = decodeResume(raw)
-	}
-	if err == nil {
-		return pos, nil
-	}
 	restart := in
 	restart.Cursor = ""
-	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another owner, repository, target, state or include_drafts)"
-	if errors.Is(err, contract.ErrCursorExpired) {
-		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
+	raw, err := s.openCursor(core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(), "owner, repository, target, state or include_drafts", restart)
+	if err != nil {
+		return nil, err
 	}
-	return nil, contract.Errorf(code, "%s", msg).WithField("cursor", msg).
-		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: core.NameReportUnlabeled, Arguments: restart})
+	pos, err := decodeResume(raw)
+	if err != nil {
+		return nil, s.cursorFailure(core.NameReportUnlabeled, err, "owner, repository, target, state or include_drafts", restart)
+	}
+	return pos, nil
 }
