@@ -81,6 +81,13 @@ func (r *ciRun) report() error {
 		return r.failure(err)
 	}
 	r.next = page.Next
+	// Each failing check's detail costs a known number of calls, so the
+	// budget left after the page is shared out before any is spent: a
+	// check is started only when all its calls fit. Calls in flight
+	// together would otherwise split the budget so that none finished,
+	// and the next call would do the same.
+	left := int(r.in.MaxAPICalls) - r.run.Calls()
+	short := false
 	var work [][]FailingCheck
 	for _, p := range page.Pulls {
 		status, failing := classify(p)
@@ -94,22 +101,60 @@ func (r *ciRun) report() error {
 		var todo []FailingCheck
 		for _, ch := range failing {
 			f := failingCheck(p.Number, ch)
-			if !r.reportedChecks[checkKey(f.Pull, f.JobID, f.Job)] {
-				todo = append(todo, f)
+			if r.reportedChecks[checkKey(f.Pull, f.JobID, f.Job)] {
+				continue
 			}
+			cost := r.cost(f)
+			if short || cost > left {
+				short = true
+				continue
+			}
+			left -= cost
+			todo = append(todo, f)
 		}
 		if len(todo) > 0 {
 			work = append(work, todo)
 		}
 	}
-	return r.run.Each(len(work), func(ctx context.Context, i int) {
+	if err := r.run.Each(len(work), func(ctx context.Context, i int) {
 		for _, f := range work[i] {
 			if !r.detail(ctx, &f) {
 				return // the run stopped: the rest of this pull request goes on next call
 			}
 			r.add(f)
 		}
-	})
+	}); err != nil {
+		return err
+	}
+	if short {
+		if len(r.pulls) == 0 && len(r.failing) == 0 {
+			return r.tooFewCalls()
+		}
+		r.run.Stop(fanout.MaxAPICalls)
+	}
+	return nil
+}
+
+// cost is the calls a failing check's detail takes at the verbosity
+// asked: the job (2), and its log (3); none for a commit status or
+// another app's check run, which have no job.
+func (r *ciRun) cost(f FailingCheck) int {
+	if f.RunID == 0 {
+		return 0
+	}
+	return max(r.in.level()-1, 0)
+}
+
+// tooFewCalls refuses a call whose budget cannot report anything new: the
+// page takes one call and the next failing check's detail more than is
+// left, so the same call again would never finish the report.
+func (r *ciRun) tooFewCalls() error {
+	need := 1 + max(r.in.level()-1, 0)
+	more := r.in
+	more.MaxAPICalls = MaxAPICalls(need)
+	msg := fmt.Sprintf("max_api_calls %d is too few to report the next failing check at verbosity %d: it takes %d", r.in.MaxAPICalls, r.in.level(), need)
+	return contract.Errorf(contract.CodeInvalidField, "%s", msg).WithField("max_api_calls", msg).
+		WithRepair(contract.Repair{NextStep: "call again with enough calls for one check", Tool: core.NameReportCIStatus, Arguments: more})
 }
 
 // list reads the page: the pull request named, or up to max_pulls open
