@@ -337,6 +337,7 @@ var forcedErrors = map[string]struct {
 		contract.CodeProjectOptionNotFound},
 	core.NameUpdateReviewThread: {`{"owner":"acme","repo":"widgets","pull":1,"thread_id":"PRRT_kwDOnope","action":"resolve"}`, contract.CodeThreadNotOnPull},
 	core.NameReportUnlabeled:    {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	core.NameReportCIStatus:     {`{"owner":"acme","repo":"widgets","pull":9999}`, contract.CodeIssueNotFound},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {
