@@ -11,8 +11,6 @@ import (
 	"github.com/vektah/gqlparser/v2"
 
 	"github.com/ghgate/ghgate/internal/emulator/graphql"
-	"github.com/ghgate/ghgate/internal/emulator/schema"
-	"github.com/ghgate/ghgate/internal/openapiprune"
 )
 
 // The log's signed URL never receives the credential: not on another
@@ -87,18 +85,7 @@ func TestJobLogTailSendsNoCredentialToTheSignedURL(t *testing.T) {
 // The CI report's documents are valid against GitHub's published schema
 // (not only the emulator's pruned copy), under GitHub's rules.
 func TestPullChecksDocumentsAreValidForGitHub(t *testing.T) {
-	root, err := openapiprune.ModuleRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	published, _, src, err := schema.ReadSources(root)
-	if err != nil {
-		t.Fatalf("GitHub's GraphQL schema is needed (node_modules/@octokit/graphql-schema): %v", err)
-	}
-	s, err := schema.Load(published, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, src := publishedSchema(t)
 	for name, doc := range map[string]string{"PullsChecksDoc": PullsChecksDoc, "PullChecksDoc": PullChecksDoc} {
 		if _, errs := gqlparser.LoadQueryWithRules(s, doc, graphql.ValidationRules(s)); len(errs) > 0 {
 			t.Errorf("%s is not valid against %s: %v", name, src, errs)

@@ -171,33 +171,24 @@ func (s *Tools) ReportCIStatus() tooldef.Spec {
 func (s *Tools) reportCIStatus(ctx context.Context, in CIStatusIn) (CIStatusOut, error) {
 	in = in.withDefaults()
 	scope := in.Owner + "/" + in.Repo
-	pos := &ciResume{}
-	if in.Cursor != "" {
-		restart := in
-		restart.Cursor = ""
-		raw, err := s.openCursor(core.NameReportCIStatus, in.Cursor, scope, in.filters(), "repository or pull", restart)
-		if err == nil {
-			pos, err = decodeCIResume(raw)
-		}
-		if err != nil {
-			return CIStatusOut{}, s.cursorFailure(core.NameReportCIStatus, err, "repository or pull", restart)
-		}
+	restart := in
+	restart.Cursor = ""
+	pos, err := openPosition[ciResume](s, core.NameReportCIStatus, in.Cursor, scope, in.filters(), "repository or pull", restart)
+	if err != nil {
+		return CIStatusOut{}, err
 	}
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
 		return CIStatusOut{}, err
 	}
-	progress := tooldef.ProgressFrom(ctx)
-	run := fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency,
-		Progress: func(done, total int) { progress(done, total, "pull requests") }})
-	r := &ciRun{run: run, c: c, in: in, pos: pos}
+	r := &ciRun{run: s.newRun(ctx, c, int(in.MaxAPICalls), "pull requests"), c: c, in: in, pos: pos}
 	if err := r.report(); err != nil {
 		return CIStatusOut{}, err
 	}
 	out := r.result()
 	if out.Truncated {
 		next := in
-		next.Cursor = s.Cursors.Mint(core.NameReportCIStatus, scope, in.filters(), r.pos.encode())
+		next.Cursor = s.mintCursor(core.NameReportCIStatus, scope, in.filters(), r.pos)
 		out.NextCall = &NextCall{Tool: core.NameReportCIStatus, Arguments: next}
 	}
 	return out, nil

@@ -107,14 +107,7 @@ func statuses(out reports.CIStatusOut) map[int]reports.CIState {
 // ciNext is the report's next_call arguments as an agent passes them back.
 func ciNext(t *testing.T, out reports.CIStatusOut) json.RawMessage {
 	t.Helper()
-	if out.NextCall == nil || out.NextCall.Tool != ciTool {
-		t.Fatalf("truncated report without a next_call to %s: %+v", ciTool, out.NextCall)
-	}
-	b, err := json.Marshal(out.NextCall.Arguments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return nextArgs(t, ciTool, out.NextCall)
 }
 
 // ciAll follows next_call until the report is complete.

@@ -3,7 +3,6 @@ package reports
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,19 +27,6 @@ type ciResume struct {
 	After  string   `json:"a,omitempty"`
 	Pulls  []int    `json:"p,omitempty"`
 	Checks []string `json:"c,omitempty"`
-}
-
-func (r *ciResume) encode() string {
-	b, _ := json.Marshal(r)
-	return string(b)
-}
-
-func decodeCIResume(s string) (*ciResume, error) {
-	var r ciResume
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		return nil, contract.ErrCursorInvalid
-	}
-	return &r, nil
 }
 
 // ciRun is one call of github_report_ci_status.
@@ -199,44 +185,41 @@ func (r *ciRun) detail(ctx context.Context, f *FailingCheck) bool {
 		return true // a commit status or another app's check run: no job to read
 	}
 	var job *gh.WorkflowJob
-	err := r.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
-		j, m, err := r.c.GetWorkflowJob(ctx, r.in.Owner, r.in.Repo, f.JobID)
-		job = j
+	if ok, stopped := r.call(ctx, f, func(ctx context.Context) (m github.Meta, err error) {
+		job, m, err = r.c.GetWorkflowJob(ctx, r.in.Owner, r.in.Repo, f.JobID)
 		return m, err
-	})
-	if r.stopped(err) {
-		return false
-	}
-	if err != nil {
-		f.Unavailable = errorCode(err)
-		return true
+	}); !ok {
+		return !stopped
 	}
 	f.Step = failedStep(job)
 	if r.in.level() < 3 {
 		return true
 	}
 	var tail github.LogTail
-	err = r.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
-		t, m, err := r.c.JobLogTail(ctx, r.in.Owner, r.in.Repo, f.JobID, logReadBytes)
-		tail = t
+	if ok, stopped := r.call(ctx, f, func(ctx context.Context) (m github.Meta, err error) {
+		tail, m, err = r.c.JobLogTail(ctx, r.in.Owner, r.in.Repo, f.JobID, logReadBytes)
 		return m, err
-	})
-	if r.stopped(err) {
-		return false
-	}
-	if err != nil {
-		f.Unavailable = errorCode(err)
-		return true
+	}); !ok {
+		return !stopped
 	}
 	f.Log, f.Hidden = logTail(tail.Text, int(r.in.LogLines))
 	f.Redacted = tail.Redacted
 	return true
 }
 
-// stopped reports whether a call's failure is the run's stop (a bound,
-// a rate limit, cancellation) rather than GitHub's answer about the job.
-func (r *ciRun) stopped(err error) bool {
-	return errors.Is(err, fanout.ErrStopped) || err != nil && r.run.Stopped() != ""
+// call makes one call of the run for f's detail: ok when it answered;
+// else stopped when the run stopped (a bound, a rate limit, cancellation:
+// the detail goes on next call), or f says why GitHub would not give it.
+func (r *ciRun) call(ctx context.Context, f *FailingCheck, do func(context.Context) (github.Meta, error)) (ok, stopped bool) {
+	err := r.run.Call(ctx, do)
+	switch {
+	case err == nil:
+		return true, false
+	case errors.Is(err, fanout.ErrStopped), r.run.Stopped() != "":
+		return false, true
+	}
+	f.Unavailable = errorCode(err)
+	return false, false
 }
 
 func (r *ciRun) add(f FailingCheck) {

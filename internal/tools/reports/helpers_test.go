@@ -37,10 +37,16 @@ func report(t *testing.T, env *servertest.Env, args any) reports.UnlabeledOut {
 // as an agent passes them back.
 func next(t *testing.T, out reports.UnlabeledOut) json.RawMessage {
 	t.Helper()
-	if out.NextCall == nil || out.NextCall.Tool != tool {
-		t.Fatalf("truncated report without a next_call to %s: %+v", tool, out.NextCall)
+	return nextArgs(t, tool, out.NextCall)
+}
+
+// nextArgs is a next_call to tool's arguments as an agent passes them back.
+func nextArgs(t *testing.T, tool string, nc *reports.NextCall) json.RawMessage {
+	t.Helper()
+	if nc == nil || nc.Tool != tool {
+		t.Fatalf("truncated report without a next_call to %s: %+v", tool, nc)
 	}
-	b, err := json.Marshal(out.NextCall.Arguments)
+	b, err := json.Marshal(nc.Arguments)
 	if err != nil {
 		t.Fatal(err)
 	}

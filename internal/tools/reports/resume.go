@@ -1,11 +1,8 @@
 package reports
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
-
-	"github.com/ghgate/ghgate/internal/contract"
 )
 
 // resume is where a truncated report goes on, carried in its signed
@@ -17,19 +14,6 @@ type resume struct {
 	After string         `json:"a,omitempty"`
 	Done  []string       `json:"d,omitempty"`
 	Pages map[string]int `json:"p,omitempty"`
-}
-
-func (r *resume) encode() string {
-	b, _ := json.Marshal(r)
-	return string(b)
-}
-
-func decodeResume(s string) (*resume, error) {
-	var r resume
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		return nil, contract.ErrCursorInvalid
-	}
-	return &r, nil
 }
 
 // done reports whether repo was finished by an earlier call.
