@@ -81,10 +81,10 @@ func (r *ciRun) report() error {
 			r.reportedPulls[p.Number] = true
 			r.pulls = append(r.pulls, CIPull{Number: p.Number, Title: cleanTitle(p.Title), URL: p.URL, HeadSHA: p.HeadSHA, Status: status})
 		}
-		if r.in.level() == 0 {
-			continue
-		}
 		var todo []FailingCheck
+		if r.in.level() == 0 {
+			failing = nil // verbosity 0 tells of no check
+		}
 		for _, ch := range failing {
 			f := failingCheck(p.Number, ch)
 			if r.reportedChecks[checkKey(f.Pull, f.JobID, f.Job)] {
@@ -98,9 +98,9 @@ func (r *ciRun) report() error {
 			left -= cost
 			todo = append(todo, f)
 		}
-		if len(todo) > 0 {
-			work = append(work, todo)
-		}
+		// Every pull request of the page is a unit, those with nothing to
+		// fetch too, so progress counts pull requests done of the page.
+		work = append(work, todo)
 	}
 	if err := r.run.Each(len(work), func(ctx context.Context, i int) {
 		for _, f := range work[i] {
