@@ -63,6 +63,9 @@ func TestReportCIStatusTiers(t *testing.T) {
 				!strings.HasSuffix(f.URL, "/actions/runs/"+strconv.Itoa(int(f.RunID))) {
 				t.Errorf("verbosity %d: failing check %+v", v, f)
 			}
+			if run := runOfJob(t, env, emulator.Fleet(i).Name, f.JobID); f.RunID != run {
+				t.Errorf("verbosity %d: run_id %d, but job %d is of run %d", v, f.RunID, f.JobID, run)
+			}
 			if (f.Step != nil) != (v >= 2) || (f.Log != "") != (v == 3) {
 				t.Errorf("verbosity %d: step %+v, log %q: tiers above the one asked, or missing", v, f.Step, f.Log)
 			}
@@ -193,4 +196,17 @@ func TestReportCIStatusNotFound(t *testing.T) {
 	if out := ciReport(t, env, e.Repair.Arguments); len(out.Pulls) == 0 {
 		t.Errorf("repair %v reported no pull requests", e.Repair.Arguments)
 	}
+}
+
+// runOfJob is the Actions run a job belongs to, in the emulator's state.
+func runOfJob(t *testing.T, env *servertest.Env, repo string, job int64) int64 {
+	t.Helper()
+	s := env.Emu.Emu.State()
+	s.Lock()
+	defer s.Unlock()
+	j := s.Repo(emulator.FleetOrg, repo).FindJob(job)
+	if j == nil || j.Run == nil {
+		t.Fatalf("job %d of %s is no Actions job", job, repo)
+	}
+	return j.Run.ID
 }
