@@ -85,6 +85,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"analyze adds the PRs open against its base by kind, the entry's freshness against what merged since the previous release, " +
 			"and a verdict (done, in_flight, wait, gray, write, update, inspect) with its reason\n")
 	}
+	if served[core.NameReportCIStatus] {
+		b.WriteString("- reports toolset: " + core.NameReportCIStatus + " says whether each open pull request's CI passed, failed or is pending (cancelled fails, " +
+			"neutral and skipped do not), and with verbosity 1-3 each failing job's run, failing step and log tail (credentials redacted); " +
+			"a passing pull request costs no call of its own\n")
+	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
@@ -92,11 +97,15 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	b.WriteString("- a listing with more to give says has_more and next_cursor (get_issue's comments: comments_has_more, comments_next_cursor); " +
 		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
 	b.WriteString("\nDoes not:\n")
+	actions := "Actions"
+	if served[core.NameReportCIStatus] {
+		actions = "Actions beyond reading CI" // re-runs, cancels, workflows
+	}
 	if served[core.NameUpdateReviewThread] {
-		b.WriteString("- pull request reviews other than their threads, code, commits, releases, Actions or repository settings\n")
+		b.WriteString("- pull request reviews other than their threads, code, commits, releases, " + actions + " or repository settings\n")
 	} else {
 		b.WriteString("- pull request reviews (list_issue_items lists their review_threads; the pull_requests toolset resolves and answers them), " +
-			"code, commits, releases, Actions or repository settings\n")
+			"code, commits, releases, " + actions + " or repository settings\n")
 	}
 	var not []string
 	if !admin {

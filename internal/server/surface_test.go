@@ -339,6 +339,7 @@ var forcedErrors = map[string]struct {
 	core.NameReportUnlabeled:      {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
 	core.NameReportSecurityAlerts: {`{"owner":"fleet","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
 	core.NameReportReleasePRs:     {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	core.NameReportCIStatus:       {`{"owner":"acme","repo":"widgets","pull":9999}`, contract.CodeIssueNotFound},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {

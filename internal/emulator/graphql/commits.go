@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
@@ -191,6 +192,21 @@ func registerCommits(r *resolvers) {
 	// A suite here is its workflow run too: the emulator keeps one run per
 	// suite, so WorkflowRun resolves on the same value.
 	resolve(r, "WorkflowRun.workflow", func(_ *gqlContext, s *checkSuite) (any, error) { return &workflow{name: s.run.Workflow}, nil })
+	// databaseId and url name the Actions run (the REST run id and its
+	// page) when the check run is a job of one; an external app's check
+	// run has no run id, and its details page stands in for the url.
+	resolve(r, "WorkflowRun.databaseId", func(_ *gqlContext, s *checkSuite) (any, error) {
+		if s.run.Run == nil {
+			return nil, nil
+		}
+		return s.run.Run.ID, nil
+	})
+	resolve(r, "WorkflowRun.url", func(x *gqlContext, s *checkSuite) (any, error) {
+		if w := s.run.Run; w != nil {
+			return x.webURL("/" + w.Repo.FullName() + "/actions/runs/" + strconv.FormatInt(w.ID, 10)), nil
+		}
+		return x.webURL(wire.CheckRunPath(x.st, s.run)), nil
+	})
 	resolve(r, "WorkflowRun.event", func(_ *gqlContext, s *checkSuite) (any, error) {
 		if s.run.Run != nil {
 			return s.run.Run.Event, nil

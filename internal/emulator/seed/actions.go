@@ -93,12 +93,13 @@ func ciLog(repo, job, conclusion string, started time.Time) string {
 
 // ciRun records the CI workflow run on a pull request's head: green (all
 // jobs pass), red (test fails), pending (test still running), cancelled
-// (superseded: test cancelled, lint skipped), draft (green, lint neutral),
+// (superseded: test cancelled, lint skipped), draft (green: tests skipped
+// on a draft, lint neutral),
 // timeout (test hit the job's time limit).
 func (fs *fleetSeeder) ciRun(is *state.Issue, c *state.GitCommit, kind string, at time.Time) {
 	conclusions := map[string][3]string{
 		"green": {"success", "success", "success"}, "red": {"success", "failure", "success"},
-		"pending": {"success", "", ""}, "cancelled": {"success", "cancelled", "skipped"}, "draft": {"success", "success", "neutral"},
+		"pending": {"success", "", ""}, "cancelled": {"success", "cancelled", "skipped"}, "draft": {"success", "skipped", "neutral"},
 		"timeout": {"success", "timed_out", "success"},
 	}[kind]
 	recordRun(fs.sd.s, is, c, "pull_request", is.User, at, conclusions)

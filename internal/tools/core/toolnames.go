@@ -25,4 +25,5 @@ const (
 	NameReportUnlabeled      = "github_report_unlabeled"
 	NameReportSecurityAlerts = "github_report_security_alerts"
 	NameReportReleasePRs     = "github_report_release_prs"
+	NameReportCIStatus       = "github_report_ci_status"
 )

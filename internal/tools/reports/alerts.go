@@ -201,15 +201,12 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOut, error) {
 	asked := in
 	in = in.withDefaults()
-	pos := &alertsPos{}
-	if in.Cursor != "" {
-		restart := asked
-		restart.Cursor = ""
-		err := s.openCursor(core.NameReportSecurityAlerts, in.Cursor, in.Owner, in.filters(), restart, "types, repos or min_severity",
-			func(raw string) error { return json.Unmarshal([]byte(raw), pos) })
-		if err != nil {
-			return AlertsOut{}, err
-		}
+	restart := asked
+	restart.Cursor = ""
+	pos, err := openPosition[alertsPos](s, core.NameReportSecurityAlerts, in.Cursor, in.Owner, in.filters(),
+		"owner, types, repos or min_severity", restart)
+	if err != nil {
+		return AlertsOut{}, err
 	}
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {

@@ -36,7 +36,7 @@ func allAlerts(t *testing.T, env *servertest.Env, args any) ([]reports.AlertRow,
 
 func nextAlerts(t *testing.T, out reports.AlertsOut) json.RawMessage {
 	t.Helper()
-	return nextArgs(t, alertsTool, out.Truncated, out.NextCall)
+	return nextArgs(t, alertsTool, out.NextCall)
 }
 
 func alertKey(r reports.AlertRow) string { return fmt.Sprintf("%s/%s#%d", r.Repo, r.Type, r.Number) }

@@ -39,14 +39,14 @@ func report(t *testing.T, env *servertest.Env, args any) reports.UnlabeledOut {
 // as an agent passes them back.
 func next(t *testing.T, out reports.UnlabeledOut) json.RawMessage {
 	t.Helper()
-	return nextArgs(t, tool, out.Truncated, out.NextCall)
+	return nextArgs(t, tool, out.NextCall)
 }
 
-// nextArgs is a truncated report's next_call to tool, as given.
-func nextArgs(t *testing.T, tool string, truncated bool, nc *reports.NextCall) json.RawMessage {
+// nextArgs is a next_call to tool's arguments as an agent passes them back.
+func nextArgs(t *testing.T, tool string, nc *reports.NextCall) json.RawMessage {
 	t.Helper()
 	if nc == nil || nc.Tool != tool {
-		t.Fatalf("truncated (%v) report without a next_call to %s: %+v", truncated, tool, nc)
+		t.Fatalf("truncated report without a next_call to %s: %+v", tool, nc)
 	}
 	b, err := json.Marshal(nc.Arguments)
 	if err != nil {
@@ -79,7 +79,7 @@ func follow[Out any](t *testing.T, env *servertest.Env, tool string, args any, m
 		if !truncated {
 			return outs
 		}
-		args = nextArgs(t, tool, truncated, nc)
+		args = nextArgs(t, tool, nc)
 	}
 	t.Fatal("report never finished")
 	return nil

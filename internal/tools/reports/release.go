@@ -134,14 +134,12 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 	if in.MaxAPICalls == 0 {
 		in.MaxAPICalls = defaultMaxAPICalls
 	}
-	var pos releaseResume
-	if in.Cursor != "" {
-		restart := in
-		restart.Cursor = ""
-		if err := s.openCursor(core.NameReportReleasePRs, in.Cursor, in.scope(), in.filters(), restart, "only_missing or analyze",
-			func(raw string) error { return json.Unmarshal([]byte(raw), &pos) }); err != nil {
-			return ReleaseOut{}, err
-		}
+	restart := in
+	restart.Cursor = ""
+	pos, err := openPosition[releaseResume](s, core.NameReportReleasePRs, in.Cursor, in.scope(), in.filters(),
+		"owner, repository, only_missing or analyze", restart)
+	if err != nil {
+		return ReleaseOut{}, err
 	}
 	conv, err := compileRelease(s.Releases)
 	if err != nil {
@@ -151,9 +149,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 	if err != nil {
 		return ReleaseOut{}, err
 	}
-	progress := tooldef.ProgressFrom(ctx)
-	run := fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency,
-		Progress: func(done, total int) { progress(done, total, "pull requests") }})
+	run := s.newRun(ctx, c, int(in.MaxAPICalls), "pull requests")
 	sc := &releaseScan{run: run, c: c, in: in, conv: conv, done: map[string]bool{}}
 	for _, k := range pos.Done {
 		sc.done[k] = true

@@ -167,7 +167,7 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 			return nil, nil
 		}
 		if err != nil {
-			return nil, repoFailure(err, core.NameReportReleasePRs, s.in.Owner, s.in.Repo)
+			return nil, repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportReleasePRs, nil)
 		}
 		for _, p := range list {
 			if hasLabel(p.Labels, s.conv.label) {

@@ -1,34 +1,9 @@
 package reports
 
 import (
-	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
-
-	"github.com/ghgate/ghgate/internal/contract"
 )
-
-// openCursor opens a report's continuation cursor, minted by tool for
-// scope and filters, and hands what it carries to decode. A cursor that
-// was not (filterNames names the arguments it is bound to), does not
-// decode, or has expired is refused with the literal call that starts the
-// report again (restart).
-func (s *Tools) openCursor(tool, cursor, scope string, filters, restart any, filterNames string, decode func(string) error) error {
-	raw, err := s.Cursors.Open(cursor, tool, scope, filters)
-	if err == nil {
-		err = decode(raw)
-	}
-	if err == nil {
-		return nil
-	}
-	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another owner, repository, "+filterNames+")"
-	if errors.Is(err, contract.ErrCursorExpired) {
-		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
-	}
-	return contract.Errorf(code, "%s", msg).WithField("cursor", msg).
-		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: tool, Arguments: restart})
-}
 
 // resume is where a truncated report goes on, carried in its signed
 // cursor. Repositories are taken in name order, so what is done is a
@@ -39,19 +14,6 @@ type resume struct {
 	After string         `json:"a,omitempty"`
 	Done  []string       `json:"d,omitempty"`
 	Pages map[string]int `json:"p,omitempty"`
-}
-
-func (r *resume) encode() string {
-	b, _ := json.Marshal(r)
-	return string(b)
-}
-
-func decodeResume(s string) (*resume, error) {
-	var r resume
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		return nil, contract.ErrCursorInvalid
-	}
-	return &r, nil
 }
 
 // done reports whether repo was finished by an earlier call.

@@ -248,7 +248,7 @@ func (s *scan) stopAt(repo string, page int, capped bool) {
 func (s *scan) skip(repo string, err error) {
 	if s.in.Repo != "" && isNotFound(err) {
 		s.mu.Lock()
-		s.fatal = repoFailure(err, core.NameReportUnlabeled, s.in.Owner, repo)
+		s.fatal = repoFailure(err, s.in.Owner, repo, core.NameReportUnlabeled, nil)
 		s.mu.Unlock()
 		return
 	}
@@ -299,16 +299,21 @@ func ownerNotFound(e *contract.Error, owner string) *contract.Error {
 
 // repoFailure is the error for the one repository named, when it cannot
 // be read at all: repo_not_found for a 404, else GitHub's refusal. The
-// repair runs tool over every repository of the owner instead.
-func repoFailure(err error, tool, owner, repo string) error {
+// repair runs tool over every repository of the owner instead (with args
+// besides the owner), each row naming its repository.
+func repoFailure(err error, owner, repo, tool string, args map[string]any) error {
 	e := core.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
 	e.Code = contract.CodeRepoNotFound
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
-	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead", Tool: tool,
-		Arguments: map[string]any{"owner": owner}})
+	all := map[string]any{"owner": owner}
+	for k, v := range args {
+		all[k] = v
+	}
+	return e.WithRepair(contract.Repair{NextStep: "report on every repository of the owner instead: each row names its repository",
+		Tool: tool, Arguments: all})
 }
 
 func isNotFound(err error) bool { return core.GitHubCode(err) == github.NotFound }

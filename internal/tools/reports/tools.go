@@ -7,7 +7,13 @@
 package reports
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -27,7 +33,7 @@ type Tools struct {
 // Specs returns the toolset's tools in the order they are listed.
 func Specs(s *core.Service) []tooldef.Spec {
 	t := &Tools{Service: s}
-	return []tooldef.Spec{t.ReportUnlabeled(), t.ReportSecurityAlerts(), t.ReportReleasePRs()}
+	return []tooldef.Spec{t.ReportUnlabeled(), t.ReportSecurityAlerts(), t.ReportReleasePRs(), t.ReportCIStatus()}
 }
 
 // Stop is why a report stopped early (truncated_reason).
@@ -67,4 +73,45 @@ func (MaxAPICalls) JSONSchema() (*jsonschema.Schema, error) { return upTo(1000),
 func upTo(hi int) *jsonschema.Schema {
 	lo, top := 1.0, float64(hi)
 	return &jsonschema.Schema{Type: "integer", Minimum: &lo, Maximum: &top}
+}
+
+// openPosition opens a report's continuation cursor into the position it
+// carries (P, JSON in the signed cursor), or a fresh position without a
+// cursor; a cursor minted for another report, scope or filters, or one
+// too old, is cursor_invalid or cursor_expired with the literal call that
+// restarts the report (restart). bound names what the cursor is bound to
+// besides the report, for the message.
+func openPosition[P any](s *Tools, tool, cursor, scope string, filters any, bound string, restart any) (*P, error) {
+	var pos P
+	if cursor == "" {
+		return &pos, nil
+	}
+	raw, err := s.Cursors.Open(cursor, tool, scope, filters)
+	if err == nil && json.Unmarshal([]byte(raw), &pos) != nil {
+		err = contract.ErrCursorInvalid
+	}
+	if err == nil {
+		return &pos, nil
+	}
+	code, msg := contract.CodeCursorInvalid, "the cursor was not minted for this report (another "+bound+")"
+	if errors.Is(err, contract.ErrCursorExpired) {
+		code, msg = contract.CodeCursorExpired, "the cursor is older than 15 minutes"
+	}
+	return nil, contract.Errorf(code, "%s", msg).WithField("cursor", msg).
+		WithRepair(contract.Repair{NextStep: "run the report again from the start", Tool: tool, Arguments: restart})
+}
+
+// mintCursor signs pos (a report's position, as JSON) into the cursor of
+// its next_call.
+func (s *Tools) mintCursor(tool, scope string, filters, pos any) string {
+	b, _ := json.Marshal(pos)
+	return s.Cursors.Mint(tool, scope, filters, string(b))
+}
+
+// newRun starts a report's fan-out over client c with the call budget
+// asked, sending progress as units (repositories, pull requests) done.
+func (s *Tools) newRun(ctx context.Context, c *github.Client, maxCalls int, units string) *fanout.Run {
+	progress := tooldef.ProgressFrom(ctx)
+	return fanout.New(ctx, fanout.Options{Client: c, MaxCalls: maxCalls, Concurrency: s.Concurrency,
+		Progress: func(done, total int) { progress(done, total, units) }})
 }

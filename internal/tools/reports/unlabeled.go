@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -142,7 +141,10 @@ func (s *Tools) ReportUnlabeled() tooldef.Spec {
 
 func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledOut, error) {
 	in = in.withDefaults()
-	pos, err := s.openResume(in)
+	restart := in
+	restart.Cursor = ""
+	pos, err := openPosition[resume](s, core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(),
+		"owner, repository, target, state or include_drafts", restart)
 	if err != nil {
 		return UnlabeledOut{}, err
 	}
@@ -150,31 +152,15 @@ func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledO
 	if err != nil {
 		return UnlabeledOut{}, err
 	}
-	progress := tooldef.ProgressFrom(ctx)
-	run := fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency,
-		Progress: func(done, total int) { progress(done, total, "repositories") }})
-	sc := &scan{run: run, c: c, in: in, pos: pos}
+	sc := &scan{run: s.newRun(ctx, c, int(in.MaxAPICalls), "repositories"), c: c, in: in, pos: pos}
 	if err := sc.report(); err != nil {
 		return UnlabeledOut{}, err
 	}
 	out := sc.result()
 	if out.Truncated {
 		next := in
-		next.Cursor = s.Cursors.Mint(core.NameReportUnlabeled, in.scope(), in.filters(), sc.pos.encode())
+		next.Cursor = s.mintCursor(core.NameReportUnlabeled, in.scope(), in.filters(), sc.pos)
 		out.NextCall = &NextCall{Tool: core.NameReportUnlabeled, Arguments: next}
 	}
 	return out, nil
-}
-
-// openResume opens the continuation cursor, or starts afresh without one.
-func (s *Tools) openResume(in UnlabeledIn) (*resume, error) {
-	if in.Cursor == "" {
-		return &resume{}, nil
-	}
-	restart := in
-	restart.Cursor = ""
-	var pos *resume
-	err := s.openCursor(core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(), restart, "target, state or include_drafts",
-		func(raw string) (err error) { pos, err = decodeResume(raw); return err })
-	return pos, err
 }

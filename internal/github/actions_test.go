@@ -1,0 +1,98 @@
+package github
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2"
+
+	"github.com/ghgate/ghgate/internal/emulator/graphql"
+)
+
+// The log's signed URL never receives the credential: not on another
+// host (GitHub's log storage), and not on the API's own host either (the
+// emulator's), since it needs none. The tail starts at a line, and the
+// credentials in it are redacted.
+func TestJobLogTailSendsNoCredentialToTheSignedURL(t *testing.T) {
+	const token = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+	var mu sync.Mutex
+	auth := map[string]string{}
+	logText := "2026-01-02T15:04:05.0000000Z first line\n" + strings.Repeat("x", 100) + "\nmiddle " + token + "\nlast gho_abcdefghijklmnopqrstuvwxyz0123\n"
+	storage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth["storage "+r.Host] = r.Header.Get("Authorization")
+		mu.Unlock()
+		_, _ = w.Write([]byte(logText))
+	}))
+	defer storage.Close()
+	var api *httptest.Server
+	api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth[r.URL.Path] = r.Header.Get("Authorization")
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/api/v3/repos/o/r/actions/jobs/1/logs":
+			w.Header().Set("Location", storage.URL+"/logs/1?sig=abc")
+		case "/api/v3/repos/o/r/actions/jobs/2/logs":
+			w.Header().Set("Location", api.URL+"/logs/2?sig=abc")
+		case "/logs/2":
+			_, _ = w.Write([]byte(logText))
+			return
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer api.Close()
+	c, err := New(Options{BaseURL: api.URL, Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{1, 2} {
+		tail, _, err := c.JobLogTail(context.Background(), "o", "r", id, 100)
+		if err != nil {
+			t.Fatalf("job %d: %v", id, err)
+		}
+		if strings.Contains(tail.Text, token) || tail.Redacted != 2 || !tail.Cut ||
+			tail.Text != "middle [redacted]\nlast [redacted]\n" {
+			t.Errorf("job %d: tail %+v; want the last whole lines, both credentials redacted", id, tail)
+		}
+	}
+	// A job whose log is gone is GitHub's 404, not a download failure.
+	if _, _, err := c.JobLogTail(context.Background(), "o", "r", 3, 60); err == nil || err.(*Error).Code != NotFound {
+		t.Errorf("missing log: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if auth["/api/v3/repos/o/r/actions/jobs/1/logs"] != "Bearer "+token {
+		t.Errorf("the logs route itself was sent without the credential: %v", auth)
+	}
+	for k, v := range auth {
+		if (strings.HasPrefix(k, "storage ") || k == "/logs/2") && v != "" {
+			t.Errorf("%s received Authorization %q", k, v)
+		}
+	}
+	if len(auth) != 5 {
+		t.Errorf("requests seen: %v", auth)
+	}
+}
+
+// The CI report's documents are valid against GitHub's published schema
+// (not only the emulator's pruned copy), under GitHub's rules.
+func TestPullChecksDocumentsAreValidForGitHub(t *testing.T) {
+	s, src := publishedSchema(t)
+	for name, doc := range map[string]string{"PullsChecksDoc": PullsChecksDoc, "PullChecksDoc": PullChecksDoc} {
+		if _, errs := gqlparser.LoadQueryWithRules(s, doc, graphql.ValidationRules(s)); len(errs) > 0 {
+			t.Errorf("%s is not valid against %s: %v", name, src, errs)
+		}
+		broken := strings.Replace(doc, "headRefOid", "headCommitOid", 1)
+		if _, errs := gqlparser.LoadQueryWithRules(s, broken, graphql.ValidationRules(s)); len(errs) == 0 {
+			t.Errorf("%s: GitHub's schema accepted an unknown field", name)
+		}
+	}
+}
