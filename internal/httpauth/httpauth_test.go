@@ -20,6 +20,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/broker"
 	"github.com/ghgate/ghgate/internal/broker/callargs"
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
@@ -164,6 +165,26 @@ func TestPolicy(t *testing.T) {
 	} {
 		if got := p.missingScopes(c.mode, args(c.args)); !slices.Equal(got, c.want) {
 			t.Errorf("%s %s: missing %v, want %v", c.mode, c.args, got, c.want)
+		}
+	}
+	// A report's repos are each read as if named by repo: a grant on the
+	// one named is not enough for the others listed.
+	narrow := newPolicy(Client{Read: []string{"acme/widgets"}})
+	for _, c := range []struct {
+		args string
+		want []string
+	}{
+		{`{"owner":"acme","repo":"widgets","repos":["widgets"]}`, nil},
+		{`{"owner":"acme","repo":"widgets","repos":["gadgets","payroll"]}`, []string{"read:acme/gadgets", "read:acme/payroll"}},
+		{`{"owner":"acme","repos":["widgets"]}`, []string{"read:acme"}},
+	} {
+		if got := narrow.missingScopes(tooldef.Read, args(c.args)); !slices.Equal(got, c.want) {
+			t.Errorf("%s: missing %v, want %v", c.args, got, c.want)
+		}
+	}
+	for _, bad := range []string{`{"owner":"acme","repos":"gadgets"}`, `{"owner":"acme","repos":["../x"]}`, `{"owner":"acme","repos":["alice/notes"]}`, `{"repos":["gadgets"]}`} {
+		if _, e := callargs.Read(json.RawMessage(bad), nil); e == nil || e.Code != contract.CodeInvalidField {
+			t.Errorf("%s: %v, want invalid_field", bad, e)
 		}
 	}
 }

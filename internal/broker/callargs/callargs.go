@@ -143,6 +143,7 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 		seen    = map[string]string{} // folded -> key as sent
 		target  Target
 		others  = map[string]string{} // target_owner, target_repo, duplicate_of_repo as sent
+		repos   []string              // a report's "repos", names of owner's repositories
 	)
 	for dec.More() {
 		tok, err := dec.Token()
@@ -197,6 +198,16 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 				target.Board = b
 			}
 		}
+		if key == "repos" {
+			// A report's repositories of the owner, each read as if named
+			// by repo: a reader that checked only repo would let the call
+			// read every other one listed.
+			var names []string
+			if len(value) == 0 || value[0] != '[' || json.Unmarshal(value, &names) != nil {
+				return Args{}, invalid(key, "must be an array of repository names")
+			}
+			repos = names
+		}
 		switch key {
 		case "owner", "repo", "target_owner", "target_repo", "duplicate_of_repo":
 			// null decodes into a string without error; only a JSON
@@ -225,6 +236,12 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 	also, e := alsoTargets(target, others)
 	if e != nil {
 		return Args{}, e
+	}
+	for _, name := range repos {
+		if target.Owner == "" || github.CheckRepo(target.Owner, name) != nil {
+			return Args{}, invalid("repos", "must name repositories of owner as GitHub spells names (letters, digits, '.', '-', '_')")
+		}
+		also = append(also, Repo{target.Owner, name})
 	}
 	target.Also = also
 	if e := checkTarget(target); e != nil {
