@@ -80,6 +80,9 @@ type Run struct {
 	o        Options
 	ctx      context.Context
 	reserved atomic.Int64
+	// prepaid are calls of reserved set aside by Prepay, spent by calls
+	// whose context Prepaid marks.
+	prepaid  atomic.Int64
 	inFlight atomic.Int64
 	calls    atomic.Int64
 	hits     atomic.Int64
@@ -160,14 +163,16 @@ func (r *Run) belowFloor() bool {
 // other failure, which is the caller's to judge (a 404 or 403 that says a
 // feature is off or not permitted is not a rate limit and stops nothing).
 func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, error)) error {
-	if r.Stopped() != "" {
+	// A call the budget set aside for goes on past a stop at the budget:
+	// what it reads was paid for before the others spent the rest.
+	if why := r.Stopped(); why != "" && (why != MaxAPICalls || !isPrepaid(ctx) || r.prepaid.Load() <= 0) {
 		return ErrStopped
 	}
 	if r.belowFloor() {
 		r.Stop(RateLimited)
 		return ErrStopped
 	}
-	if r.o.MaxCalls > 0 && r.reserved.Add(1) > int64(r.o.MaxCalls) {
+	if !(isPrepaid(ctx) && r.takePrepaid()) && r.o.MaxCalls > 0 && r.reserved.Add(1) > int64(r.o.MaxCalls) {
 		r.Stop(MaxAPICalls)
 		return ErrStopped
 	}
@@ -201,6 +206,47 @@ func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, e
 	}
 	return err
 }
+
+// Prepay sets n calls of the budget aside for work that the calls beside
+// it must not starve (a listing's later pages, which say what the report
+// covers): a call whose context Prepaid marks spends one of them. It
+// returns false, setting nothing aside, when they do not fit the budget.
+func (r *Run) Prepay(n int) bool {
+	if n <= 0 {
+		return true
+	}
+	for {
+		cur := r.reserved.Load()
+		if r.o.MaxCalls > 0 && cur+int64(n) > int64(r.o.MaxCalls) {
+			return false
+		}
+		if r.reserved.CompareAndSwap(cur, cur+int64(n)) {
+			r.prepaid.Add(int64(n))
+			return true
+		}
+	}
+}
+
+// takePrepaid spends one call Prepay set aside, if one is left.
+func (r *Run) takePrepaid() bool {
+	for {
+		n := r.prepaid.Load()
+		if n <= 0 {
+			return false
+		}
+		if r.prepaid.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
+type prepaidKey struct{}
+
+// Prepaid marks ctx's calls as spending the calls Prepay set aside, while
+// any are left.
+func Prepaid(ctx context.Context) context.Context { return context.WithValue(ctx, prepaidKey{}, true) }
+
+func isPrepaid(ctx context.Context) bool { v, _ := ctx.Value(prepaidKey{}).(bool); return v }
 
 // Each runs unit(i) for i in [0, n) with at most Concurrency in flight,
 // in order of i, and returns when every started unit has returned. It

@@ -214,3 +214,49 @@ func TestGroupAfterStop(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Calls set aside by Prepay are spent only by calls marked Prepaid: the
+// others find the budget short by them, and a marked call beyond them
+// spends the budget as any other.
+func TestPrepay(t *testing.T) {
+	c := client(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"name":"r"}`))
+	})
+	run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 5})
+	if !run.Prepay(2) || run.Prepay(4) {
+		t.Fatal("Prepay(2) of 5 should fit and Prepay(4) more should not")
+	}
+	for i := range 3 {
+		if err := run.Call(context.Background(), getRepo(c)); err != nil {
+			t.Fatalf("unmarked call %d: %v", i, err)
+		}
+	}
+	if err := run.Call(context.Background(), getRepo(c)); !errors.Is(err, fanout.ErrStopped) {
+		t.Fatalf("a fourth unmarked call went past the calls set aside: %v", err)
+	}
+	// The run stopped at max_api_calls, but the calls set aside are still
+	// there for the marked calls, and then no more.
+	if run.Stopped() != fanout.MaxAPICalls || run.Calls() != 3 {
+		t.Errorf("stopped %q after %d calls", run.Stopped(), run.Calls())
+	}
+	marked := fanout.Prepaid(context.Background())
+	for i := range 2 {
+		if err := run.Call(marked, getRepo(c)); err != nil {
+			t.Fatalf("marked call %d after the stop: %v", i, err)
+		}
+	}
+	if err := run.Call(marked, getRepo(c)); !errors.Is(err, fanout.ErrStopped) || run.Calls() != 5 {
+		t.Errorf("a third marked call: %v after %d calls", err, run.Calls())
+	}
+	fresh := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 3})
+	fresh.Prepay(1)
+	for i := range 3 {
+		if err := fresh.Call(marked, getRepo(c)); err != nil {
+			t.Fatalf("marked call %d: %v", i, err)
+		}
+	}
+	if err := fresh.Call(marked, getRepo(c)); !errors.Is(err, fanout.ErrStopped) || fresh.Calls() != 3 {
+		t.Errorf("a marked call beyond the budget: %v after %d calls", err, fresh.Calls())
+	}
+}

@@ -383,7 +383,7 @@ func (s *alertsScan) advance() {
 			}
 		}
 		r := p.repos(t)
-		r.advance(s.order, finished, nil)
+		r.advance(s.order, finished, nil, true) // the order is whole: ownerRepoList lists every page or none
 		p.Repos[t], p.At[t] = r, pages
 		if len(pages) == 0 {
 			delete(p.At, t)

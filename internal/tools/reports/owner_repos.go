@@ -24,6 +24,7 @@ type listPage func(ctx context.Context, owner string, o gh.ListOptions) ([]*gh.R
 // pageResult is what the read of one listing page brought.
 type pageResult struct {
 	repos []*gh.Repository
+	next  int // the page after it, 0 at the last
 	err   error
 }
 
@@ -32,21 +33,28 @@ type pageResult struct {
 // order, on the caller's goroutine, as soon as it and the pages before it
 // have arrived. The first page says how many there are (its Link header),
 // so the others are read side by side in the group's slots, ahead of the
-// work take starts: a report over 200 repositories starts on the first
-// 100 while the second page is read, instead of reading every page first.
+// work take starts, with their calls set aside from the budget first: a
+// report over 200 repositories starts on the first 100 while the second
+// page is read, instead of reading every page first. (Without a last page
+// in the Link header the pages are read one after another.)
 //
-// It returns nil when the run stopped part way (the run says why), and
-// the owner's failure when the listing was refused.
-func ownerRepos(run *fanout.Run, g *fanout.Group, c *github.Client, owner string, take func([]*gh.Repository)) error {
-	first, last, list, err := firstPage(run, c, owner)
-	if err != nil || run.Stopped() != "" {
-		return err
+// whole says every page was taken, up to repoPages: when it is false the
+// repositories of the pages not taken are unknown, and a report must not
+// take its position among names it has not seen as done. It returns the
+// owner's failure when the listing was refused.
+func ownerRepos(run *fanout.Run, g *fanout.Group, c *github.Client, owner string, take func([]*gh.Repository)) (whole bool, err error) {
+	first, meta, list, err := firstPage(run, c, owner)
+	if err != nil || first == nil && run.Stopped() != "" {
+		return false, err
 	}
-	last = min(last, repoPages)
-	rest := make([]chan pageResult, 0, max(last-1, 0))
-	for page := 2; page <= last; page++ {
+	last := min(max(meta.LastPage, 1), repoPages)
+	ctx := run.Context()
+	if run.Prepay(last - 1) {
+		ctx = fanout.Prepaid(ctx)
+	}
+	read := func(page int) chan pageResult {
 		ch := make(chan pageResult, 1)
-		if !g.Aside(func(ctx context.Context) {
+		if !g.Aside(func(context.Context) {
 			// The page's answer is sent even if the read panics (the group
 			// turns the panic into the run's error), so take never waits
 			// for a page that will not come.
@@ -54,62 +62,85 @@ func ownerRepos(run *fanout.Run, g *fanout.Group, c *github.Client, owner string
 			defer func() { ch <- got }()
 			got = readPage(ctx, run, list, owner, page)
 		}) {
+			return nil
+		}
+		return ch
+	}
+	var rest []chan pageResult
+	for page := 2; page <= last; page++ {
+		ch := read(page)
+		if ch == nil {
 			break
 		}
 		rest = append(rest, ch)
 	}
 	take(first)
-	for _, ch := range rest {
-		got := <-ch
-		if errors.Is(got.err, fanout.ErrStopped) || run.Stopped() != "" {
-			return nil
+	next := meta.NextPage
+	for i := 0; next != 0; i++ {
+		var ch chan pageResult
+		switch {
+		case next > repoPages:
+			return true, nil // the first repoPages pages are the listing
+		case i < len(rest):
+			ch = rest[i]
+		case len(rest) < last-1:
+			return false, nil // a page was not started: the run stopped
+		default:
+			if ch = read(next); ch == nil {
+				return false, nil
+			}
 		}
-		if got.err != nil {
-			return ownerFailure(got.err, owner)
+		got := <-ch
+		switch {
+		case errors.Is(got.err, fanout.ErrStopped), got.err != nil && run.Stopped() != "":
+			return false, nil
+		case got.err != nil:
+			return false, ownerFailure(got.err, owner)
 		}
 		take(got.repos)
+		next = got.next
 	}
-	return nil
+	return true, nil
 }
 
 // firstPage reads the first page as an organization's, falling back to a
 // user's when the owner is not an organization, and says how many pages
 // there are and which listing answered.
-func firstPage(run *fanout.Run, c *github.Client, owner string) ([]*gh.Repository, int, listPage, error) {
+func firstPage(run *fanout.Run, c *github.Client, owner string) ([]*gh.Repository, github.Meta, listPage, error) {
 	list := listPage(c.ListOrgRepos)
 	for _, user := range []bool{false, true} {
 		if user {
 			list = c.ListUserRepos
 		}
 		var got []*gh.Repository
-		var last int
+		var meta github.Meta
 		err := run.Call(run.Context(), func(ctx context.Context) (github.Meta, error) {
 			r, m, err := list(ctx, owner, gh.ListOptions{Page: 1, PerPage: perPage})
-			got, last = r, max(m.LastPage, 1)
+			got, meta = r, m
 			return m, err
 		})
 		switch {
 		case !user && isNotFound(err):
 			continue // not an organization: the owner's repositories as a user
-		case errors.Is(err, fanout.ErrStopped) || run.Stopped() != "":
-			return nil, 0, nil, nil
+		case errors.Is(err, fanout.ErrStopped), err != nil && run.Stopped() != "":
+			return nil, github.Meta{}, nil, nil
 		case err != nil:
-			return nil, 0, nil, ownerFailure(err, owner)
+			return nil, github.Meta{}, nil, ownerFailure(err, owner)
 		}
-		return got, last, list, nil
+		return got, meta, list, nil
 	}
-	return nil, 0, nil, nil // unreachable: the user listing answers above
+	return nil, github.Meta{}, nil, nil // unreachable: the user listing answers above
 }
 
 // readPage reads one listing page after the first.
 func readPage(ctx context.Context, run *fanout.Run, list listPage, owner string, page int) pageResult {
-	var got []*gh.Repository
-	err := run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+	var got pageResult
+	got.err = run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
 		r, m, err := list(ctx, owner, gh.ListOptions{Page: core.PageParam(page), PerPage: perPage})
-		got = r
+		got.repos, got.next = r, m.NextPage
 		return m, err
 	})
-	return pageResult{repos: got, err: err}
+	return got
 }
 
 // ownerRepoList is every non-archived repository of owner, in name order,
@@ -118,7 +149,7 @@ func readPage(ctx context.Context, run *fanout.Run, list listPage, owner string,
 func ownerRepoList(run *fanout.Run, c *github.Client, owner string) ([]*gh.Repository, error) {
 	g := run.Group()
 	var repos []*gh.Repository
-	err := ownerRepos(run, g, c, owner, func(page []*gh.Repository) {
+	_, err := ownerRepos(run, g, c, owner, func(page []*gh.Repository) {
 		for _, r := range page {
 			if !r.GetArchived() {
 				repos = append(repos, r)

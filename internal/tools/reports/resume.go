@@ -34,7 +34,12 @@ func (r *resume) page(repo string) int {
 // done set, stopped ones keep their page (as do those stopped by an
 // earlier call and not reached by this one), and the prefix moves up over
 // order (every eligible repository, in name order) as far as it is done.
-func (r *resume) advance(order []string, finished map[string]bool, pages map[string]int) {
+// The prefix moves only when order is whole (every page of the owner's
+// listing was read): GitHub's name order may differ from this one at a
+// page boundary, so a name on a page not read could sort below the
+// prefix and be taken as done; without the whole order the finished are
+// kept by name.
+func (r *resume) advance(order []string, finished map[string]bool, pages map[string]int, whole bool) {
 	done := map[string]bool{}
 	for _, d := range r.Done {
 		done[d] = true
@@ -56,6 +61,9 @@ func (r *resume) advance(order []string, finished map[string]bool, pages map[str
 	}
 	r.Pages = kept
 	for _, name := range order {
+		if !whole {
+			break
+		}
 		key := strings.ToLower(name)
 		if r.After != "" && key <= r.After {
 			continue

@@ -14,7 +14,7 @@ import (
 func TestResumeKeepsUnreachedPages(t *testing.T) {
 	pos := &resume{Pages: map[string]int{"widgets": 3, "gadgets": 2}}
 	order := []string{"alpha", "gadgets", "Widgets", "zeta"}
-	pos.advance(order, map[string]bool{"alpha": true, "gadgets": true}, map[string]int{"zeta": 2})
+	pos.advance(order, map[string]bool{"alpha": true, "gadgets": true}, map[string]int{"zeta": 2}, true)
 	if got := pos.page("widgets"); got != 3 {
 		t.Errorf("widgets goes on from page %d, want 3", got)
 	}
@@ -44,4 +44,24 @@ func decodeRoundTrip(t *testing.T, r *resume) *resume {
 		t.Fatal(err)
 	}
 	return &out
+}
+
+// Without the owner's whole listing the prefix does not move: a name on a
+// page not read could sort below it in this order though GitHub listed it
+// later. The finished are kept by name instead.
+func TestResumePartialListingKeepsNames(t *testing.T) {
+	pos := &resume{After: "a"}
+	pos.advance([]string{"a_x", "b"}, map[string]bool{"a_x": true, "b": true}, nil, false)
+	if pos.After != "a" || !slices.Equal(pos.Done, []string{"a_x", "b"}) {
+		t.Fatalf("after a partial listing: %+v", pos)
+	}
+	// a1, on the page not read, sorts below a_x here: it is not done.
+	if pos.done("a1") || !pos.done("a_x") || !pos.done("b") {
+		t.Errorf("done: a1 %v a_x %v b %v", pos.done("a1"), pos.done("a_x"), pos.done("b"))
+	}
+	// The next call reads the whole listing: the prefix moves over all.
+	pos.advance([]string{"a1", "a_x", "b", "c"}, map[string]bool{"a1": true}, nil, true)
+	if pos.After != "b" || len(pos.Done) != 0 || pos.done("c") {
+		t.Errorf("after the whole listing: %+v", pos)
+	}
 }

@@ -39,8 +39,11 @@ type scan struct {
 	pages    map[string]int
 	capped   bool // a repository had more than per_repo_limit items
 	order    []string
-	taken    int  // repositories started by this call
-	more     bool // eligible repositories beyond max_repos were left
+	taken    int // repositories started by this call
+	// whole: every page of the owner's listing was taken, so order holds
+	// every name the done prefix may move over.
+	whole bool
+	more  bool // eligible repositories beyond max_repos were left
 	// fatal fails the call: the one repository named cannot be found.
 	fatal error
 }
@@ -54,9 +57,10 @@ func (s *scan) report() error {
 	g := s.run.Group()
 	var err error
 	if s.in.Repo != "" {
+		s.whole = true
 		s.take(g, []target{{name: s.in.Repo}})
 	} else {
-		err = ownerRepos(s.run, g, s.c, s.in.Owner, func(repos []*gh.Repository) { s.take(g, s.targets(repos)) })
+		s.whole, err = ownerRepos(s.run, g, s.c, s.in.Owner, func(repos []*gh.Repository) { s.take(g, s.targets(repos)) })
 	}
 	if werr := g.Wait(); werr != nil {
 		return werr
@@ -275,7 +279,7 @@ func (s *scan) result() UnlabeledOut {
 	}
 	if reason != "" {
 		out.Truncated, out.TruncatedReason = true, Stop(reason)
-		s.pos.advance(s.order, s.finished, s.pages)
+		s.pos.advance(s.order, s.finished, s.pages, s.whole)
 	}
 	return out
 }

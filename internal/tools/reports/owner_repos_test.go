@@ -1,0 +1,100 @@
+package reports
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/github"
+	gh "github.com/google/go-github/v88/github"
+)
+
+// A listing whose Link header gives the next page but no last one is read
+// page after page to its end; one that says its last page is read side by
+// side; either way every page is taken, in order, and the listing is whole.
+func TestOwnerReposFollowsTheLinks(t *testing.T) {
+	for _, withLast := range []bool{false, true} {
+		t.Run(fmt.Sprintf("last=%v", withLast), func(t *testing.T) {
+			const pages = 3
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+				page = max(page, 1)
+				link := ""
+				if page < pages {
+					link = fmt.Sprintf(`<%s%s?page=%d&per_page=100>; rel="next"`, "http://"+r.Host, r.URL.Path, page+1)
+					if withLast {
+						link += fmt.Sprintf(`, <%s%s?page=%d&per_page=100>; rel="last"`, "http://"+r.Host, r.URL.Path, pages)
+					}
+				}
+				if link != "" {
+					w.Header().Set("Link", link)
+				}
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `[{"name":"r%d-a"},{"name":"r%d-b"}]`, page, page)
+			}))
+			defer srv.Close()
+			c, err := github.New(github.Options{BaseURL: srv.URL, Token: "t", MaxReadRetries: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 10})
+			g := run.Group()
+			var got []string
+			whole, err := ownerRepos(run, g, c, "o", func(page []*gh.Repository) {
+				for _, r := range page {
+					got = append(got, r.GetName())
+				}
+			})
+			if werr := g.Wait(); werr != nil || err != nil {
+				t.Fatal(werr, err)
+			}
+			want := []string{"r1-a", "r1-b", "r2-a", "r2-b", "r3-a", "r3-b"}
+			if !whole || fmt.Sprint(got) != fmt.Sprint(want) || run.Calls() != pages {
+				t.Errorf("whole %v, %d calls, took %v; want %v", whole, run.Calls(), got, want)
+			}
+		})
+	}
+}
+
+// A budget that runs out while the first page's work is under way still
+// leaves the later pages their calls: Prepay set them aside, so the
+// listing is whole and the stop is the budget's.
+func TestOwnerReposPagesSurviveTheBudget(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		page = max(page, 1)
+		if page == 1 {
+			w.Header().Set("Link", fmt.Sprintf(`<http://%s%s?page=2>; rel="next", <http://%s%s?page=2>; rel="last"`, r.Host, r.URL.Path, r.Host, r.URL.Path))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `[{"name":"p%d"}]`, page)
+	}))
+	defer srv.Close()
+	c, err := github.New(github.Options{BaseURL: srv.URL, Token: "t", MaxReadRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 2})
+	g := run.Group()
+	var pagesTaken int
+	whole, err := ownerRepos(run, g, c, "o", func([]*gh.Repository) {
+		pagesTaken++
+		// The first page's work spends the rest of the budget and more.
+		for range 3 {
+			_ = run.Call(context.Background(), func(ctx context.Context) (github.Meta, error) {
+				_, m, err := c.GetRepo(ctx, "o", "x")
+				return m, err
+			})
+		}
+	})
+	if werr := g.Wait(); werr != nil || err != nil {
+		t.Fatal(werr, err)
+	}
+	if !whole || pagesTaken != 2 || run.Stopped() != fanout.MaxAPICalls {
+		t.Errorf("whole %v, %d pages taken, stopped %q", whole, pagesTaken, run.Stopped())
+	}
+}
