@@ -19,11 +19,11 @@ const repoPages = 10
 var errPageLost = errors.New("reports: a page of the owner's repositories was not read")
 
 // listPage is one page of an owner's repository listing.
-type listPage func(ctx context.Context, owner string, o gh.ListOptions) ([]*gh.Repository, github.Meta, error)
+type listPage func(ctx context.Context, owner string, o gh.ListOptions) ([]*github.OwnerRepo, github.Meta, error)
 
 // pageResult is what the read of one listing page brought.
 type pageResult struct {
-	repos []*gh.Repository
+	repos []*github.OwnerRepo
 	next  int // the page after it, 0 at the last
 	err   error
 }
@@ -42,7 +42,7 @@ type pageResult struct {
 // repositories of the pages not taken are unknown, and a report must not
 // take its position among names it has not seen as done. It returns the
 // owner's failure when the listing was refused.
-func ownerRepos(run *fanout.Run, g *fanout.Group, c *github.Client, owner string, take func([]*gh.Repository)) (whole bool, err error) {
+func ownerRepos(run *fanout.Run, g *fanout.Group, c *github.Client, owner string, take func([]*github.OwnerRepo)) (whole bool, err error) {
 	first, meta, list, err := firstPage(run, c, owner)
 	if err != nil || first == nil && run.Stopped() != "" {
 		return false, err
@@ -106,13 +106,13 @@ func ownerRepos(run *fanout.Run, g *fanout.Group, c *github.Client, owner string
 // firstPage reads the first page as an organization's, falling back to a
 // user's when the owner is not an organization, and says how many pages
 // there are and which listing answered.
-func firstPage(run *fanout.Run, c *github.Client, owner string) ([]*gh.Repository, github.Meta, listPage, error) {
+func firstPage(run *fanout.Run, c *github.Client, owner string) ([]*github.OwnerRepo, github.Meta, listPage, error) {
 	list := listPage(c.ListOrgRepos)
 	for _, user := range []bool{false, true} {
 		if user {
 			list = c.ListUserRepos
 		}
-		var got []*gh.Repository
+		var got []*github.OwnerRepo
 		var meta github.Meta
 		err := run.Call(run.Context(), func(ctx context.Context) (github.Meta, error) {
 			r, m, err := list(ctx, owner, gh.ListOptions{Page: 1, PerPage: perPage})
@@ -146,10 +146,10 @@ func readPage(ctx context.Context, run *fanout.Run, list listPage, owner string,
 // ownerRepoList is every non-archived repository of owner, in name order,
 // for a report that needs the whole list before it starts (its pages are
 // still read side by side after the first).
-func ownerRepoList(run *fanout.Run, c *github.Client, owner string) ([]*gh.Repository, error) {
+func ownerRepoList(run *fanout.Run, c *github.Client, owner string) ([]*github.OwnerRepo, error) {
 	g := run.Group()
-	var repos []*gh.Repository
-	_, err := ownerRepos(run, g, c, owner, func(page []*gh.Repository) {
+	var repos []*github.OwnerRepo
+	_, err := ownerRepos(run, g, c, owner, func(page []*github.OwnerRepo) {
 		for _, r := range page {
 			if !r.GetArchived() {
 				repos = append(repos, r)
@@ -162,7 +162,7 @@ func ownerRepoList(run *fanout.Run, c *github.Client, owner string) ([]*gh.Repos
 	if err != nil || run.Stopped() != "" {
 		return nil, err
 	}
-	slices.SortFunc(repos, func(a, b *gh.Repository) int { return byName(a.GetName(), b.GetName()) })
+	slices.SortFunc(repos, func(a, b *github.OwnerRepo) int { return byName(a.GetName(), b.GetName()) })
 	return repos, nil
 }
 

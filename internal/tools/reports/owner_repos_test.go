@@ -10,7 +10,6 @@ import (
 
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
-	gh "github.com/google/go-github/v88/github"
 )
 
 // A listing whose Link header gives the next page but no last one is read
@@ -44,7 +43,7 @@ func TestOwnerReposFollowsTheLinks(t *testing.T) {
 			run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 10})
 			g := run.Group()
 			var got []string
-			whole, err := ownerRepos(run, g, c, "o", func(page []*gh.Repository) {
+			whole, err := ownerRepos(run, g, c, "o", func(page []*github.OwnerRepo) {
 				for _, r := range page {
 					got = append(got, r.GetName())
 				}
@@ -81,7 +80,7 @@ func TestOwnerReposPagesSurviveTheBudget(t *testing.T) {
 	run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 2})
 	g := run.Group()
 	var pagesTaken int
-	whole, err := ownerRepos(run, g, c, "o", func([]*gh.Repository) {
+	whole, err := ownerRepos(run, g, c, "o", func([]*github.OwnerRepo) {
 		pagesTaken++
 		// The first page's work spends the rest of the budget and more.
 		for range 3 {

@@ -60,7 +60,7 @@ func (s *scan) report() error {
 		s.whole = true
 		s.take(g, []target{{name: s.in.Repo}})
 	} else {
-		s.whole, err = ownerRepos(s.run, g, s.c, s.in.Owner, func(repos []*gh.Repository) { s.take(g, s.targets(repos)) })
+		s.whole, err = ownerRepos(s.run, g, s.c, s.in.Owner, func(repos []*github.OwnerRepo) { s.take(g, s.targets(repos)) })
 	}
 	if werr := g.Wait(); werr != nil {
 		return werr
@@ -74,7 +74,7 @@ func (s *scan) report() error {
 
 // targets are the repositories of one listing page worth scanning: not
 // archived, and not those with issues off when only issues are wanted.
-func (s *scan) targets(repos []*gh.Repository) []target {
+func (s *scan) targets(repos []*github.OwnerRepo) []target {
 	var out []target
 	for _, r := range repos {
 		if r.GetArchived() {
