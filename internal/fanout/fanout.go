@@ -144,14 +144,14 @@ func (r *Run) Floor(limit int) int {
 	return max(limit*floorPercent/100, r.o.Concurrency)
 }
 
-// belowFloor reports whether the credential's budget, as its latest
-// response said, less the calls in flight (sent, not yet counted in any
-// answer), is at or under the floor and not yet reset.
-func (r *Run) belowFloor() bool {
+// belowFloor reports whether the credential's budget for resource, as
+// its latest response said, less the calls in flight (sent, not yet
+// counted in any answer), is at or under the floor and not yet reset.
+func (r *Run) belowFloor(resource string) bool {
 	if r.o.Client == nil {
 		return false
 	}
-	b := r.o.Client.RateBudget(r.o.Resource)
+	b := r.o.Client.RateBudget(resource)
 	return b.Known && b.Limit > 0 && b.Remaining-int(r.inFlight.Load()) <= r.Floor(b.Limit) &&
 		r.o.Client.Now().Before(b.Reset)
 }
@@ -163,12 +163,26 @@ func (r *Run) belowFloor() bool {
 // other failure, which is the caller's to judge (a 404 or 403 that says a
 // feature is off or not permitted is not a rate limit and stops nothing).
 func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, error)) error {
+	return r.call(ctx, r.o.Resource, do)
+}
+
+// CallOn is Call for a request that spends another rate-limit resource
+// than the run's: a search spends "search" (30 a minute), whose floor
+// the run's own ("core") does not watch. That resource's floor is
+// checked before the request is sent. An answer that brings it to the
+// floor does not stop the run: the run's other calls spend another
+// budget, and the next call on this one is refused before it is sent.
+func (r *Run) CallOn(ctx context.Context, resource string, do func(context.Context) (github.Meta, error)) error {
+	return r.call(ctx, resource, do)
+}
+
+func (r *Run) call(ctx context.Context, resource string, do func(context.Context) (github.Meta, error)) error {
 	// A call the budget set aside for goes on past a stop at the budget:
 	// what it reads was paid for before the others spent the rest.
 	if why := r.Stopped(); why != "" && (why != MaxAPICalls || !isPrepaid(ctx) || r.prepaid.Load() <= 0) {
 		return ErrStopped
 	}
-	if r.belowFloor() {
+	if r.belowFloor(resource) {
 		r.Stop(RateLimited)
 		return ErrStopped
 	}
@@ -199,7 +213,7 @@ func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, e
 	case ctx.Err() != nil:
 		r.Stop(Cancelled)
 	}
-	if err == nil && r.belowFloor() {
+	if err == nil && resource == r.o.Resource && r.belowFloor(resource) {
 		// This answer brought the budget to the floor: what it carried is
 		// kept, nothing more is sent.
 		r.Stop(RateLimited)

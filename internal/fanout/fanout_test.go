@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -258,5 +259,44 @@ func TestPrepay(t *testing.T) {
 	}
 	if err := fresh.Call(marked, getRepo(c)); !errors.Is(err, fanout.ErrStopped) || fresh.Calls() != 3 {
 		t.Errorf("a marked call beyond the budget: %v after %d calls", err, fresh.Calls())
+	}
+}
+
+// A search spends GitHub's separate search budget: CallOn watches that
+// budget's floor, which the run's own (core) does not. An answer that
+// brings the search budget to its floor stops no core call; the next
+// search is refused before it is sent, and the run says rate_limited.
+func TestCallOnWatchesItsResource(t *testing.T) {
+	var searches atomic.Int64
+	reset := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
+	c := client(t, func(w http.ResponseWriter, r *http.Request) {
+		resource, remaining, body := "core", "4000", `{"name":"r"}`
+		if strings.HasSuffix(r.URL.Path, "/search/issues") {
+			// 30 a minute, 5 left: under the floor (the 8 calls in flight).
+			resource, remaining, body = "search", strconv.Itoa(6-int(searches.Add(1))), `{"total_count":0,"items":[]}`
+		}
+		w.Header().Set("X-RateLimit-Resource", resource)
+		w.Header().Set("X-RateLimit-Limit", map[string]string{"core": "5000", "search": "30"}[resource])
+		w.Header().Set("X-RateLimit-Remaining", remaining)
+		w.Header().Set("X-RateLimit-Reset", reset)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	})
+	search := func(ctx context.Context) (github.Meta, error) {
+		_, m, err := c.SearchIssues(ctx, "is:pr", github.SearchOptions{})
+		return m, err
+	}
+	run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 10})
+	if err := run.CallOn(context.Background(), "search", search); err != nil {
+		t.Fatalf("first search: %v", err)
+	}
+	if err := run.Call(context.Background(), getRepo(c)); err != nil || run.Stopped() != "" {
+		t.Fatalf("a core call after the search budget reached its floor: %v, stopped %q", err, run.Stopped())
+	}
+	if err := run.CallOn(context.Background(), "search", search); !errors.Is(err, fanout.ErrStopped) {
+		t.Fatalf("second search: %v, want ErrStopped", err)
+	}
+	if searches.Load() != 1 || run.Stopped() != fanout.RateLimited {
+		t.Errorf("%d searches sent, stopped %q; want 1, rate_limited", searches.Load(), run.Stopped())
 	}
 }

@@ -160,6 +160,11 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 	out := sc.result()
 	if out.Truncated {
 		next := in
+		if sc.next != nil {
+			// A next_call is one that makes progress: the same budget,
+			// unless the next pull request takes more.
+			next.MaxAPICalls = max(in.MaxAPICalls, MaxAPICalls(sc.pages+sc.cost(*sc.next)))
+		}
 		pos.Done = slices.Sorted(maps.Keys(sc.done))
 		raw, _ := json.Marshal(pos)
 		next.Cursor = s.Cursors.Mint(core.NameReportReleasePRs, in.scope(), in.filters(), string(raw))

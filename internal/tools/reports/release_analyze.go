@@ -190,7 +190,7 @@ func (s *releaseScan) pullsOn(ctx context.Context, p releasePull, q github.Pulls
 		q.Page = core.PageParam(page)
 		var list []*gh.PullRequest
 		var next int
-		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+		err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
 			l, m, err := s.c.ListPullsBy(ctx, s.in.Owner, p.repo, q)
 			list, next = l, m.NextPage
 			return m, err
@@ -221,7 +221,7 @@ type release struct {
 // against its own line. One page of 100 releases is read.
 func (s *releaseScan) previousRelease(ctx context.Context, p releasePull, version string) (release, error) {
 	var list []*gh.RepositoryRelease
-	err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+	err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
 		l, m, err := s.c.ListReleases(ctx, s.in.Owner, p.repo, gh.ListOptions{PerPage: perPage})
 		list = l
 		return m, err

@@ -22,11 +22,13 @@ const searchPages = 10
 
 // releasePull is one release pull request as the search or listing found
 // it; head and base are filled from the pull request itself where the
-// search result does not carry them.
+// search result does not carry them. allowed is what is left of the
+// calls shared out to it (see report).
 type releasePull struct {
 	repo, title, url string
 	number           int
 	head, base       string
+	allowed          *int
 }
 
 func (p releasePull) key() string { return strings.ToLower(fmt.Sprintf("%s#%d", p.repo, p.number)) }
@@ -37,6 +39,9 @@ type releaseScan struct {
 	c    *github.Client
 	in   ReleaseIn
 	conv *releaseConv
+	// pages is how many calls the search or listing takes: each call of
+	// the report makes them again before any pull request.
+	pages int
 
 	mu      sync.Mutex
 	done    map[string]bool // pull requests finished, by this call or before
@@ -46,11 +51,26 @@ type releaseScan struct {
 	// incomplete: GitHub's search said incomplete_results, so release
 	// pull requests may be missing from what it found.
 	incomplete bool
-	fatal      error
+	// short: a pull request was left for the next call because the
+	// budget could not pay for it, or it needed more calls than it was
+	// given.
+	short bool
+	// next is the first pull request left unfinished, for the next call.
+	next  *releasePull
+	fatal error
 }
 
 // report finds the open release pull requests and examines those not yet
 // done, one unit of the fan-out each.
+//
+// A unit finishes only when every call it needs was answered, and the
+// units run side by side: started all at once under a small budget, each
+// would get a call or two and none would finish, and the next call would
+// do the same. So the budget left after the listing is shared out before
+// any is spent, each pull request given the calls it takes (cost) and
+// spending no more: the first its most (worst), when the budget holds
+// it, so that one always finishes; the others wait for the next call. A
+// budget that cannot finish one is refused, with the budget that can.
 func (s *releaseScan) report() error {
 	var pulls []releasePull
 	var err error
@@ -59,34 +79,100 @@ func (s *releaseScan) report() error {
 	} else {
 		pulls, err = s.search()
 	}
-	if err != nil || s.run.Stopped() != "" {
+	if err != nil {
 		return err
+	}
+	if s.run.Stopped() == fanout.MaxAPICalls {
+		// The listing alone takes more than the budget.
+		return s.tooFewCalls(s.pages + s.unitCost())
+	}
+	if s.run.Stopped() != "" {
+		return nil
 	}
 	s.scanned.Found = len(pulls)
 	var work []releasePull
+	left := int(s.in.MaxAPICalls) - s.run.Calls()
 	for _, p := range pulls {
-		if !s.done[p.key()] {
-			work = append(work, p)
+		if s.done[p.key()] {
+			continue
 		}
+		give := s.cost(p)
+		if len(work) == 0 && s.worst(p) <= left {
+			give = s.worst(p)
+		}
+		if s.short || give > left {
+			if !s.short {
+				s.short, s.next = true, &p
+			}
+			continue
+		}
+		left -= give
+		p.allowed = &give
+		work = append(work, p)
 	}
-	// A unit finishes only when every call it needs was answered, and the
-	// units run side by side: started all at once under a small budget,
-	// each would get a call or two and none would finish. So only as many
-	// start as the budget left can pay for whole; the rest wait for the
-	// next call (max_api_calls), which then makes progress.
-	if afford := max(1, (int(s.in.MaxAPICalls)-s.run.Calls())/s.unitCost()); afford < len(work) {
-		work = work[:afford]
-		defer s.run.Stop(fanout.MaxAPICalls)
+	if s.short && len(work) == 0 {
+		return s.tooFewCalls(s.pages + s.cost(*s.next))
 	}
 	if err := s.run.Each(len(work), func(ctx context.Context, i int) { s.pull(ctx, work[i]) }); err != nil {
 		return err
 	}
-	return s.fatal
+	if s.fatal != nil {
+		return s.fatal
+	}
+	for i := range work {
+		if !s.done[work[i].key()] {
+			if reason := s.run.Stopped(); (reason == "" || reason == fanout.MaxAPICalls) && s.scanned.Pulls+len(s.skipped) == 0 {
+				// Not one finished: the first needed more calls than its
+				// listings take as a rule (one page each), and more than
+				// the budget held.
+				return s.tooFewCalls(s.pages + s.worst(work[i]))
+			}
+			s.next = &work[i]
+			break
+		}
+	}
+	if s.short {
+		s.run.Stop(fanout.MaxAPICalls)
+	}
+	return nil
 }
 
-// unitCost is the most calls one pull request can take: its head (from
-// the search), each changelog path, and with analyze the open listing,
-// the releases and the merged listing (a page each, as a rule).
+// cost is the calls a pull request takes when each listing is one page,
+// as a rule: its head (from the search), each changelog path for a
+// version, and with analyze the open listing, and for a version the
+// releases and the merged listing. worst is its most, every listing at
+// its bound of pages.
+func (s *releaseScan) cost(p releasePull) int {
+	n := 0
+	if p.head == "" {
+		n++
+	}
+	version := s.conv.version(p.title) != ""
+	if version {
+		n += len(s.conv.paths)
+	}
+	if s.in.Analyze {
+		n++
+		if version {
+			n += 2
+		}
+	}
+	return n
+}
+
+func (s *releaseScan) worst(p releasePull) int {
+	n := s.cost(p)
+	if s.in.Analyze {
+		n += repoPages - 1
+		if s.conv.version(p.title) != "" {
+			n += shippedPages - 1
+		}
+	}
+	return n
+}
+
+// unitCost is the most calls one pull request can take as a rule, for a
+// budget spent before any pull request is known.
 func (s *releaseScan) unitCost() int {
 	n := len(s.conv.paths)
 	if s.in.Repo == "" {
@@ -98,6 +184,30 @@ func (s *releaseScan) unitCost() int {
 	return n
 }
 
+// call makes one of p's calls, within the calls shared out to it: past
+// them p is left for the next call (ErrStopped), and the run goes on.
+func (s *releaseScan) call(ctx context.Context, p releasePull, do func(context.Context) (github.Meta, error)) error {
+	if *p.allowed <= 0 {
+		s.mu.Lock()
+		s.short = true
+		s.mu.Unlock()
+		return fanout.ErrStopped
+	}
+	*p.allowed--
+	return s.run.Call(ctx, do)
+}
+
+// tooFewCalls refuses a call whose budget cannot finish the next release
+// pull request: the same call again would never finish the report. The
+// repair is the same call with the budget that can.
+func (s *releaseScan) tooFewCalls(need int) error {
+	more := s.in
+	more.MaxAPICalls = MaxAPICalls(need)
+	msg := fmt.Sprintf("max_api_calls %d is too few to finish the next release pull request: with the listing that finds it, it takes %d", s.in.MaxAPICalls, need)
+	return contract.Errorf(contract.CodeInvalidField, "%s", msg).WithField("max_api_calls", msg).
+		WithRepair(contract.Repair{NextStep: "call again with enough calls for one pull request", Tool: core.NameReportReleasePRs, Arguments: more})
+}
+
 // stopped reports whether err means the run stopped (a bound, a rate
 // limit, cancellation): the unit returns unfinished, for the next call.
 func (s *releaseScan) stopped(err error) bool {
@@ -105,27 +215,25 @@ func (s *releaseScan) stopped(err error) bool {
 }
 
 // search finds the owner's open release pull requests with one search
-// (a page per 100) rather than a listing of every repository: org: first,
-// and user: when GitHub refuses the owner as an organization.
-// archived:false leaves out archived repositories, as the other reports do.
+// (a page per 100) rather than a listing of every repository. org: and
+// user: are one qualifier to GitHub's search (either names a user or an
+// organization: cli/cli#5693), so one query serves both kinds of owner.
+// archived:false leaves out archived repositories, as the other reports
+// do. The search spends GitHub's search budget (30 a minute), not the
+// core one the rest of the report does, so its own floor is watched.
 func (s *releaseScan) search() ([]releasePull, error) {
 	var out []releasePull
-	qualifier := "org:"
+	// The label is quoted as GitHub's syntax quotes (the settings refuse
+	// a label holding a quote), so a name with spaces is one.
+	q := "is:pr is:open archived:false label:\"" + s.conv.label + "\" org:" + s.in.Owner
 	for page := 1; page <= searchPages; page++ {
-		// The label is quoted as GitHub's syntax quotes (the settings
-		// refuse a label holding a quote), so a name with spaces is one.
-		q := "is:pr is:open archived:false label:\"" + s.conv.label + "\" " + qualifier + s.in.Owner
 		var res *gh.IssuesSearchResult
-		var next int
-		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
-			r, m, err := s.c.SearchIssues(ctx, q, github.SearchOptions{Sort: "created", Order: "asc", Page: page, PerPage: perPage})
-			res, next = r, m.NextPage
+		var m github.Meta
+		err := s.run.CallOn(s.run.Context(), "search", func(ctx context.Context) (github.Meta, error) {
+			var err error
+			res, m, err = s.c.SearchIssues(ctx, q, github.SearchOptions{Sort: "created", Order: "asc", Page: page, PerPage: perPage})
 			return m, err
 		})
-		if page == 1 && qualifier == "org:" && core.GitHubCode(err) == github.ValidationFailed {
-			qualifier, page = "user:", 0
-			continue
-		}
 		if s.stopped(err) {
 			return nil, nil
 		}
@@ -137,12 +245,15 @@ func (s *releaseScan) search() ([]releasePull, error) {
 		if err != nil {
 			return nil, ownerFailure(err, s.in.Owner)
 		}
+		if page == 1 {
+			s.pages = max(1, min(m.LastPage, searchPages))
+		}
 		s.incomplete = s.incomplete || res.GetIncompleteResults()
 		for _, is := range res.Issues {
 			out = append(out, releasePull{repo: path.Base(is.GetRepositoryURL()), number: is.GetNumber(),
 				title: is.GetTitle(), url: is.GetHTMLURL()})
 		}
-		if next == 0 {
+		if m.NextPage == 0 {
 			break
 		}
 	}
@@ -157,10 +268,10 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 	var out []releasePull
 	for page := 1; page <= repoPages; page++ {
 		var list []*gh.PullRequest
-		var next int
+		var m github.Meta
 		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
-			l, m, err := s.c.ListPullsBy(ctx, s.in.Owner, s.in.Repo, github.PullsQuery{State: "open", Page: core.PageParam(page), PerPage: perPage})
-			list, next = l, m.NextPage
+			var err error
+			list, m, err = s.c.ListPullsBy(ctx, s.in.Owner, s.in.Repo, github.PullsQuery{State: "open", Page: core.PageParam(page), PerPage: perPage})
 			return m, err
 		})
 		if s.stopped(err) {
@@ -169,13 +280,16 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 		if err != nil {
 			return nil, repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportReleasePRs, nil)
 		}
+		if page == 1 {
+			s.pages = max(1, min(m.LastPage, repoPages))
+		}
 		for _, p := range list {
 			if hasLabel(p.Labels, s.conv.label) {
 				out = append(out, releasePull{repo: s.in.Repo, number: p.GetNumber(), title: p.GetTitle(), url: p.GetHTMLURL(),
 					head: p.GetHead().GetSHA(), base: p.GetBase().GetRef()})
 			}
 		}
-		if next == 0 {
+		if m.NextPage == 0 {
 			break
 		}
 	}
@@ -194,7 +308,7 @@ func hasLabel(labels []*gh.Label, name string) bool {
 func (s *releaseScan) pull(ctx context.Context, p releasePull) {
 	if p.head == "" {
 		var pr *gh.PullRequest
-		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+		err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
 			r, m, err := s.c.GetPull(ctx, s.in.Owner, p.repo, p.number)
 			pr = r
 			return m, err
@@ -252,7 +366,7 @@ type changelog struct {
 func (s *releaseScan) changelog(ctx context.Context, p releasePull, version string) (changelog, error) {
 	for _, cand := range s.conv.candidates(version) {
 		var f github.ContentEntry
-		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+		err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
 			e, m, err := s.c.GetFileAt(ctx, s.in.Owner, p.repo, cand.path, p.head)
 			f = e
 			return m, err

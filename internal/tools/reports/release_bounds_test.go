@@ -1,0 +1,116 @@
+package reports_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/reports"
+)
+
+// From the smallest budgets, following next_call (and the repair of a
+// budget refused as too small) finishes the report with the uncapped
+// rows: every call that answers finishes at least one pull request, and
+// a budget that cannot is refused as invalid_field on max_api_calls with
+// the same call and a budget that can.
+func TestReportReleasePRsTinyBudget(t *testing.T) {
+	for _, tc := range []struct {
+		analyze bool
+		budgets []int
+	}{
+		// Without analyze a release PR takes 3 calls (head, 2 changelog
+		// paths), with it 6 (and at most 17): 1 is too few for either, 5
+		// and 9 pay for one and part of the next.
+		{false, []int{1, 5}},
+		{true, []int{1, 9}},
+	} {
+		env := fleetEnv(t, releaseFleet, servertest.Options{})
+		want := releaseReport(t, env, map[string]any{"owner": "fleet", "analyze": tc.analyze}).Rows
+		for _, budget := range tc.budgets {
+			var args any = map[string]any{"owner": "fleet", "analyze": tc.analyze, "max_api_calls": budget}
+			var rows []reports.ReleaseRow
+			refused := 0
+			for calls := 0; ; calls++ {
+				if calls > len(want)+2 {
+					t.Fatalf("analyze %v, max_api_calls %d: %d calls and not finished", tc.analyze, budget, calls)
+				}
+				res := env.Call(t, releaseTool, args)
+				if res.IsError {
+					e := res.Envelope(t)
+					if e.Code != "invalid_field" || e.Details == nil || e.Details.Field != "max_api_calls" || e.Repair == nil || e.Repair.Tool != releaseTool {
+						t.Fatalf("analyze %v, max_api_calls %d: %+v", tc.analyze, budget, e)
+					}
+					if refused++; refused > 1 {
+						t.Fatalf("analyze %v: the repair was refused again: %s", tc.analyze, e.Message)
+					}
+					b, _ := json.Marshal(e.Repair.Arguments)
+					args = json.RawMessage(b)
+					continue
+				}
+				refused = 0
+				var out reports.ReleaseOut
+				res.Decode(t, &out)
+				if out.Scanned.Pulls+len(out.Skipped) == 0 {
+					t.Fatalf("analyze %v, max_api_calls %d: a call finished no pull request: %+v", tc.analyze, budget, out)
+				}
+				rows = append(rows, out.Rows...)
+				if !out.Truncated {
+					break
+				}
+				args = nextArgs(t, releaseTool, out.NextCall)
+			}
+			sameReleaseRows(t, rows, want)
+		}
+	}
+}
+
+// The search spends GitHub's search budget, apart from the core one: at
+// its floor the report stops rate_limited before searching, and the
+// next_call finishes once the search window (a minute) has reset. An
+// answer that brings the search budget to its floor stops no core call.
+func TestReportReleasePRsSearchFloor(t *testing.T) {
+	// The floor is read against this host's clock, as GitHub's reset is.
+	clock := &testClock{t: time.Now()}
+	store := t.TempDir() + "/state.db"
+	// 9 a minute: the first search leaves 8, the floor (the calls in flight).
+	env := fleetEnv(t, releaseFleet, servertest.Options{Emulator: emulator.Options{Now: clock.Now, SearchLimit: 9}, StorePath: store})
+	args := map[string]any{"owner": "fleet"}
+	first := releaseReport(t, env, args)
+	if first.Truncated || len(first.Rows) == 0 {
+		t.Fatalf("first report: truncated %v (%s), %d rows", first.Truncated, first.TruncatedReason, len(first.Rows))
+	}
+	second := releaseReport(t, env, args)
+	if second.TruncatedReason != "rate_limited" || second.APICalls != 0 || len(second.Rows) != 0 {
+		t.Fatalf("at the search floor: %q, %d calls, %d rows; want rate_limited before any call", second.TruncatedReason, second.APICalls, len(second.Rows))
+	}
+	clock.Advance(2 * time.Minute)
+	env2 := servertest.Start(t, servertest.Options{Emu: env.Emu, StorePath: store, Toolsets: []string{"reports"}})
+	rest, _ := releaseAll(t, env2, nextArgs(t, releaseTool, second.NextCall))
+	sameReleaseRows(t, rest, first.Rows)
+}
+
+// A user's release pull requests are found as an organization's are:
+// GitHub's search reads org: and user: alike.
+func TestReportReleasePRsUserOwner(t *testing.T) {
+	env := fleetEnv(t, 1, servertest.Options{})
+	s := env.Emu.Emu.State()
+	s.Lock()
+	alice, r := s.Account("alice"), s.Repo("alice", emulator.DemoNotesRepo)
+	at := emulator.DemoNow().Add(-time.Hour)
+	entry := "# Changelog\n\n## v1.4.0\n\n- Reading list by year.\n- Talk drafts link their slides.\n"
+	s.Commit(r, "release/v1.4.0", alice, at, "Prepare v1.4.0", map[string]*string{"CHANGELOG.md": &entry})
+	is := s.NewIssue(r, alice, "release: v1.4.0", nil, true, at)
+	s.OpenPull(is, r, "release/v1.4.0", state.RepoDefaultBranch, false)
+	s.AddLabels(is, alice, s.AddLabel(r, "release", "0e8a16", nil))
+	s.Unlock()
+	out := releaseReport(t, env, map[string]any{"owner": "alice"})
+	if out.Truncated || len(out.Rows) != 1 {
+		t.Fatalf("alice's report: %+v", out)
+	}
+	if row := out.Rows[0]; row.Repo != emulator.DemoNotesRepo || row.Number != is.Number || row.Status != reports.StatusReady || row.ChangelogPath != "CHANGELOG.md" {
+		t.Errorf("alice's release PR: %+v", row)
+	}
+}
