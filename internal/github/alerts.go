@@ -135,8 +135,10 @@ func (c *Client) ListCodeScanningAlerts(ctx context.Context, owner, repo string,
 }
 
 // ListSecretAlerts lists one page of secret scanning alerts, always with
-// hide_secret=true: GitHub then leaves the leaked value out of its answer,
-// so it is neither decoded nor kept in the conditional-request store.
+// hide_secret=true: GitHub then leaves the leaked value out of its answer.
+// Should a server send it anyway, SecretAlert drops it while decoding, and
+// the raw answer is never written to the conditional-request store (a
+// file on disk): these reads are sent unconditionally (withoutStore).
 //
 // GET /orgs/{org}/secret-scanning/alerts, GET /repos/{owner}/{repo}/secret-scanning/alerts
 func (c *Client) ListSecretAlerts(ctx context.Context, owner, repo string, o AlertListOptions) (AlertPage[SecretAlert], error) {
@@ -171,6 +173,7 @@ func listAlerts[T any](ctx context.Context, c *Client, kind AlertKind, owner, re
 	}
 	if kind == SecretScanning {
 		q.Set("hide_secret", "true")
+		ctx = withoutStore(ctx)
 	}
 	if o.After != "" {
 		q.Set("after", o.After)

@@ -2,6 +2,7 @@ package github
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"mime"
@@ -106,11 +107,22 @@ func (t *transport) decorate(r *http.Request) {
 	}
 }
 
+type noStoreKey struct{}
+
+// withoutStore marks the reads made with ctx as ones whose answers must
+// not be written to the conditional-request store, which may be a file on
+// disk: they are sent unconditionally and their bodies are not kept.
+func withoutStore(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noStoreKey{}, true)
+}
+
 // conditional looks up the stored response for a GET and, when there is
-// one, makes the request conditional on it.
+// one, makes the request conditional on it. A zero key (no store, not a
+// GET, or withoutStore) also keeps finish from storing the answer.
 func (t *transport) conditional(r *http.Request) (*store.CachedResponse, store.ETagKey) {
 	c := t.c
-	if r.Method != http.MethodGet || c.store == nil || r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" {
+	if r.Method != http.MethodGet || c.store == nil || r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" ||
+		r.Context().Value(noStoreKey{}) != nil {
 		return nil, store.ETagKey{}
 	}
 	key := store.ETagKey{Credential: c.cred, URL: r.URL.String(), Accept: r.Header.Get("Accept")}

@@ -2,7 +2,9 @@ package rest
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
@@ -132,9 +134,40 @@ func (c *call) writeDependabot(rows []alertRow[*state.DependabotAlert], withRepo
 	c.JSON(http.StatusOK, out)
 }
 
+// The severity filters GitHub's description documents: Dependabot's lists
+// take a comma-separated list of these; the organization's code scanning
+// list takes one of its enum (the repository list documents none on
+// GitHub.com, and the same one value on GHEC and GHES, which the
+// emulator follows). A value outside them is refused with a 422.
+var (
+	dependabotSeverities   = []string{"low", "medium", "high", "critical"}
+	codeScanningSeverities = []string{"critical", "high", "medium", "low", "warning", "note", "error"}
+)
+
+// severityValid answers 422 unless the severity filter is absent or each
+// of its values (one only, unless list) is among allowed.
+func (c *call) severityValid(allowed []string, list bool, doc string) bool {
+	v := c.Req.URL.Query().Get("severity")
+	if v == "" {
+		return true
+	}
+	values := []string{v}
+	if list {
+		values = strings.Split(v, ",")
+	}
+	for _, s := range values {
+		if !slices.Contains(allowed, strings.TrimSpace(s)) {
+			c.Invalid("Invalid severity: "+strconv.Quote(v)+" is not one of "+strings.Join(allowed, ", "), doc)
+			return false
+		}
+	}
+	return true
+}
+
 func listRepoDependabotAlerts(c *call) {
 	r := c.securityAccess(state.PermWrite)
-	if r == nil || !c.dependabotEnabled(r) {
+	if r == nil || !c.dependabotEnabled(r) ||
+		!c.severityValid(dependabotSeverities, true, "rest/dependabot/alerts#list-dependabot-alerts-for-a-repository") {
 		return
 	}
 	c.writeDependabot(dependabotRows(c, r, nil), false)
@@ -142,7 +175,7 @@ func listRepoDependabotAlerts(c *call) {
 
 func listOrgDependabotAlerts(c *call) {
 	org := c.orgSecurityAccess()
-	if org == nil {
+	if org == nil || !c.severityValid(dependabotSeverities, true, "rest/dependabot/alerts#list-dependabot-alerts-for-an-organization") {
 		return
 	}
 	var rows []alertRow[*state.DependabotAlert]
@@ -270,7 +303,8 @@ func (c *call) writeCodeScanning(rows []alertRow[*state.CodeScanningAlert], with
 
 func listRepoCodeScanningAlerts(c *call) {
 	r := c.securityAccess(state.PermWrite)
-	if r == nil || !c.codeScanningEnabled(r) {
+	if r == nil || !c.codeScanningEnabled(r) ||
+		!c.severityValid(codeScanningSeverities, false, "rest/code-scanning/code-scanning#list-code-scanning-alerts-for-a-repository") {
 		return
 	}
 	c.writeCodeScanning(codeScanningRows(c, r, nil), false)
@@ -278,7 +312,7 @@ func listRepoCodeScanningAlerts(c *call) {
 
 func listOrgCodeScanningAlerts(c *call) {
 	org := c.orgSecurityAccess()
-	if org == nil {
+	if org == nil || !c.severityValid(codeScanningSeverities, false, "rest/code-scanning/code-scanning#list-code-scanning-alerts-for-an-organization") {
 		return
 	}
 	var rows []alertRow[*state.CodeScanningAlert]

@@ -168,12 +168,23 @@ type TypeCounts struct {
 	SecretScanning int `json:"secret_scanning,omitempty"`
 }
 
+// FailedList is a list GitHub did not answer (reason: the error code): a
+// repository's list of one type, which next_call reads again once more
+// before it is given up, or, without a type, a repository named in repos
+// that does not exist (repo_not_found).
+type FailedList struct {
+	Repo   string    `json:"repo"`
+	Type   AlertType `json:"type,omitempty"`
+	Reason string    `json:"reason"`
+}
+
 // AlertsOut is the report.
 type AlertsOut struct {
 	Alerts          []AlertRow   `json:"alerts,omitempty"`
 	ByRepo          []RepoAlerts `json:"by_repo"`
 	Scope           TypeScopes   `json:"scope"`
 	Disabled        TypeCounts   `json:"disabled,omitempty"`
+	Failed          []FailedList `json:"failed,omitempty"`
 	APICalls        int          `json:"api_calls"`
 	ConditionalHits int          `json:"conditional_hits"`
 	Truncated       bool         `json:"truncated"`
@@ -192,7 +203,7 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 		Keep:        []string{"by_repo"},
 		// tools/list holds 850 bytes for this tool: the output's fields
 		// are in ghgate://schemas, and every result shows them.
-		Unlisted: []string{"alerts", "by_repo", "scope", "disabled", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
+		Unlisted: []string{"alerts", "by_repo", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
 		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
 		Run:      s.reportSecurityAlerts,
 	}
@@ -213,7 +224,7 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 		return AlertsOut{}, err
 	}
 	progress := tooldef.ProgressFrom(ctx)
-	sc := &alertsScan{c: c, in: in, pos: pos}
+	sc := &alertsScan{c: c, in: in, pos: pos, one: asked.Repo}
 	sc.run = fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency,
 		Progress: func(done, total int) { progress(sc.base+done, sc.base+total, "lists") }})
 	if err := sc.report(); err != nil {

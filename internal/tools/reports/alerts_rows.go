@@ -69,25 +69,28 @@ func secretRow(a github.SecretAlert, repo string) AlertRow {
 		SecretType: a.SecretType, Validity: a.Validity}
 }
 
-// severityFilter is GitHub's severity parameter for min_severity, so
-// fewer pages are read; rows are still checked against it (secret
-// scanning has no such parameter). "" asks for every severity.
-func severityFilter(t AlertType, min Severity) string {
-	if min.rank() <= 1 || t == SecretScanning {
+// severityFilter is GitHub's severity parameter for min_severity on list
+// l, so fewer pages are read; rows are still checked against min_severity
+// (add). "" asks for every severity. Dependabot takes a comma-separated
+// list. Code scanning takes one value, and on the organization's list
+// only (GitHub.com's repository list documents no severity): critical is
+// the one threshold one value says (a rule's own severity never ranks
+// critical, see codeScanningSeverity), so the others are filtered here.
+// Secret scanning has no such parameter.
+func severityFilter(l list, min Severity) string {
+	switch {
+	case min.rank() <= 1, l.typ == SecretScanning:
+		return ""
+	case l.typ == CodeScanning:
+		if min == "critical" && l.repo == "" {
+			return "critical"
+		}
 		return ""
 	}
 	var keep []string
 	for _, s := range severities[min.rank()-1:] {
 		keep = append(keep, string(s))
 	}
-	if t == CodeScanning {
-		for rule, s := range ruleSeverities {
-			if s.rank() >= min.rank() {
-				keep = append(keep, rule)
-			}
-		}
-	}
-	slices.Sort(keep)
 	return strings.Join(keep, ",")
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -23,23 +24,29 @@ const (
 // in its signed cursor. Per type: the path it took once GitHub answered
 // (an organization list refused is not asked again), where its
 // organization list stopped, or which repositories' lists are done and
-// where those stopped part way are.
+// where those stopped part way are; and the repositories' lists that
+// failed in the last call (Failed), which one more failure gives up.
 type alertsPos struct {
 	Scope   map[AlertType]string             `json:"s,omitempty"`
 	Org     map[AlertType]pagePos            `json:"o,omitempty"`
 	OrgDone []AlertType                      `json:"od,omitempty"`
 	Repos   map[AlertType]*resume            `json:"r,omitempty"`
 	At      map[AlertType]map[string]pagePos `json:"t,omitempty"`
+	Failed  map[AlertType][]string           `json:"f,omitempty"`
 }
 
 // pagePos is a page of an alert list (its cursor, or its number where
-// GitHub pages by number; neither for the first) and how many of its
-// alerts an earlier call already took: alert_limit may stop a call part
-// way through a page, and the next call reads that page again from there.
+// GitHub pages by number; neither for the first) and the last alert an
+// earlier call took from it (Last, "repo#number", created at Created):
+// alert_limit may stop a call part way through a page, and the next call
+// reads that page again from after that alert. Naming the alert rather
+// than counting rows keeps an alert closed in between from shifting the
+// page under the count and losing the row after it.
 type pagePos struct {
-	After string `json:"a,omitempty"`
-	Page  int    `json:"p,omitempty"`
-	Skip  int    `json:"k,omitempty"`
+	After   string `json:"a,omitempty"`
+	Page    int    `json:"p,omitempty"`
+	Last    string `json:"l,omitempty"`
+	Created string `json:"c,omitempty"`
 }
 
 // list is one alert list read page by page: an organization's (repo "")
@@ -71,6 +78,17 @@ type alertsScan struct {
 	order    []string // the repositories of the repo path, in name order
 	more     bool     // repositories beyond max_repos were left
 	fatal    error
+
+	// one is the repository named by repo, whose absence fails the call.
+	one string
+	// failed are the lists GitHub did not answer (alerts_fail.go);
+	// retry those this call leaves for the next (truncated), missing the
+	// named repositories that do not exist, and checks the GET /repos
+	// that told them apart from a type turned off.
+	failed  []FailedList
+	retry   []list
+	missing map[string]error
+	checks  map[string]*repoCheck
 }
 
 // report reads the organization lists of the types whose path is not yet
@@ -83,6 +101,7 @@ func (s *alertsScan) report() error {
 	}
 	s.answered, s.refused, s.orgDone = map[AlertType]bool{}, map[AlertType]bool{}, map[AlertType]bool{}
 	s.finished, s.stopped = map[list]bool{}, map[list]pagePos{}
+	s.missing, s.checks = map[string]error{}, map[string]*repoCheck{}
 	if s.pos.Scope == nil {
 		s.pos.Scope = map[AlertType]string{}
 	}
@@ -137,10 +156,14 @@ func (s *alertsScan) report() error {
 		repos++
 		work = append(work, pending...)
 	}
-	return s.run.Each(len(work), func(ctx context.Context, i int) {
+	err = s.run.Each(len(work), func(ctx context.Context, i int) {
 		l := work[i]
 		s.read(ctx, l, s.pos.At[l.typ][strings.ToLower(l.repo)])
 	})
+	if gone := s.missing[strings.ToLower(s.one)]; err == nil && s.one != "" && gone != nil {
+		return repoFailure(gone, s.in.Owner, s.one, core.NameReportSecurityAlerts, nil)
+	}
+	return err
 }
 
 // targets are the repositories named, or every non-archived one of the
@@ -186,20 +209,28 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 			}
 			s.mu.Unlock()
 			return
-		case err != nil:
+		case err != nil && refusal(err):
 			// The type is off in this repository, or its alerts are not
 			// readable with this credential (a rate limit stopped the run
-			// above instead): counted, and done.
-			s.disable(l)
+			// above instead): counted, and done. Unless the repository
+			// itself is missing: a named one is checked (absent).
+			if !s.absent(ctx, l, at, err) {
+				s.disable(l)
+			}
+			return
+		case err != nil:
+			// Anything else (a 5xx after the retries, a 401, a 422, the
+			// network) says nothing about the type: the list is failed,
+			// not disabled, and retried by next_call.
+			s.fail(l, at, err)
 			return
 		}
 		if l.repo == "" && first {
 			s.mark(s.answered, l.typ)
 		}
 		first = false
-		if took, full := s.add(pg.rows, at.Skip); full {
-			at.Skip += took
-			s.stop(l, at)
+		if next, full := s.add(pg.rows, at); full {
+			s.stop(l, next)
 			s.run.Stop(fanout.MaxResults)
 			return
 		}
@@ -240,7 +271,7 @@ func pageOf[T any](p github.AlertPage[T], l list, row func(T, string) AlertRow, 
 }
 
 func (s *alertsScan) fetch(ctx context.Context, l list, at pagePos) (alertPage, error) {
-	o := github.AlertListOptions{State: "open", Severity: severityFilter(l.typ, s.in.MinSeverity),
+	o := github.AlertListOptions{State: "open", Severity: severityFilter(l, s.in.MinSeverity),
 		After: at.After, Page: at.Page, PerPage: perPage}
 	switch l.typ {
 	case Dependabot:
@@ -254,27 +285,48 @@ func (s *alertsScan) fetch(ctx context.Context, l list, at pagePos) (alertPage, 
 	return pageOf(p, l, secretRow, func(a github.SecretAlert) *github.AlertRepo { return a.Repository }), err
 }
 
-// add keeps a page's rows from skip on that reach min_severity, while
-// there is room. It returns how many of the page's rows it went through,
-// and full when it stopped for want of room with rows left.
-func (s *alertsScan) add(rows []AlertRow, skip int) (int, bool) {
+// add keeps the rows of the page at that reach min_severity and that no
+// earlier call took, while there is room. It returns full when it stopped
+// for want of room with rows left, and at moved to the last row it kept.
+func (s *alertsScan) add(rows []AlertRow, at pagePos) (pagePos, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	min := s.in.MinSeverity.rank()
-	for i := skip; i < len(rows); i++ {
-		if rows[i].Severity.rank() < min {
+	for _, r := range rows[at.from(rows):] {
+		if r.Severity.rank() < min {
 			continue
 		}
 		if s.room == 0 {
-			return i - skip, true
+			return at, true
 		}
-		s.rows = append(s.rows, rows[i])
+		s.rows = append(s.rows, r)
 		if s.room > 0 {
 			s.room--
 		}
+		at.Last, at.Created = rowKey(r), r.CreatedAt
 	}
-	return 0, false
+	return at, false
 }
+
+// from is the index of the first row of a page after the last one an
+// earlier call took: found by its key, or, when it was closed since and
+// is gone from the page, the first row created after it (the lists are
+// read oldest first).
+func (p pagePos) from(rows []AlertRow) int {
+	if p.Last == "" {
+		return 0
+	}
+	if i := slices.IndexFunc(rows, func(r AlertRow) bool { return rowKey(r) == p.Last }); i >= 0 {
+		return i + 1
+	}
+	i := 0
+	for i < len(rows) && rows[i].CreatedAt <= p.Created {
+		i++
+	}
+	return i
+}
+
+func rowKey(r AlertRow) string { return r.Repo + "#" + strconv.Itoa(r.Number) }
 
 func (s *alertsScan) mark(m map[AlertType]bool, t AlertType) {
 	s.mu.Lock()
@@ -319,7 +371,8 @@ func (p *alertsPos) repos(t AlertType) *resume {
 // result assembles the report and, when a bound stopped it, moves the
 // resume position past what was done.
 func (s *alertsScan) result() AlertsOut {
-	out := AlertsOut{ByRepo: byRepo(s.rows), Disabled: s.disabled, APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
+	out := AlertsOut{ByRepo: byRepo(s.rows), Disabled: s.disabled, Failed: s.failedLists(),
+		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
 	scopes := map[AlertType]*string{Dependabot: &out.Scope.Dependabot, CodeScanning: &out.Scope.CodeScanning, SecretScanning: &out.Scope.SecretScanning}
 	for t, p := range scopes {
 		*p = scopeSkipped
@@ -335,7 +388,9 @@ func (s *alertsScan) result() AlertsOut {
 	if reason == "" && s.more {
 		reason = fanout.MaxRepos
 	}
-	if reason != "" {
+	// Lists left to retry truncate the report though no bound stopped it:
+	// truncated_reason is then absent, and failed says what to retry.
+	if reason != "" || len(s.retry) > 0 {
 		out.Truncated, out.TruncatedReason = true, Stop(reason)
 		s.advance()
 	}
@@ -388,5 +443,12 @@ func (s *alertsScan) advance() {
 		if len(pages) == 0 {
 			delete(p.At, t)
 		}
+	}
+	p.Failed = nil
+	for _, l := range s.retry {
+		if p.Failed == nil {
+			p.Failed = map[AlertType][]string{}
+		}
+		p.Failed[l.typ] = append(p.Failed[l.typ], strings.ToLower(l.repo))
 	}
 }

@@ -1,0 +1,209 @@
+package reports_test
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/reports"
+)
+
+// A repository's list that fails for a reason other than a refusal (here
+// a 502 after the retries) is not a type turned off: it is named in
+// failed, not counted in disabled, and the report is truncated so that
+// next_call reads it again; once GitHub answers, none of its alerts is
+// lost. A list that fails on the retry too is given up, still named in
+// failed, so the report finishes.
+func TestReportSecurityAlertsFailedList(t *testing.T) {
+	env := fleetEnv(t, 12, servertest.Options{Token: emulator.DemoTokenBob, MaxReadRetries: -1})
+	victim := emulator.Fleet(3).Name
+	path := "/repos/fleet/" + victim + "/dependabot/alerts"
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Path: path, Kind: "status", Status: 502}); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"owner": "fleet", "types": []string{"dependabot"}, "alert_limit": 1000}
+	first := alerts(t, env, args)
+	if len(first.Failed) != 1 {
+		t.Fatalf("failed %+v, disabled %+v; want %s's Dependabot list failed", first.Failed, first.Disabled, victim)
+	}
+	want := []reports.FailedList{{Repo: victim, Type: reports.Dependabot, Reason: first.Failed[0].Reason}}
+	if !first.Truncated || first.NextCall == nil || fmt.Sprint(first.Failed) != fmt.Sprint(want) || first.Failed[0].Reason == "" {
+		t.Fatalf("truncated %v, next_call %v, failed %+v; want truncated with %s's Dependabot list failed", first.Truncated, first.NextCall != nil, first.Failed, victim)
+	}
+	var off int
+	for i := range 12 {
+		if f := emulator.Fleet(i); !f.Archived && f.DependabotOff {
+			off++
+		}
+	}
+	if first.Disabled.Dependabot != off {
+		t.Errorf("disabled.dependabot %d, want %d: the failed list is not a disabled one", first.Disabled.Dependabot, off)
+	}
+	for _, r := range first.Alerts {
+		if r.Repo == victim {
+			t.Errorf("a row of the failed list: %+v", r)
+		}
+	}
+
+	// The retry fails too: given up, named again, the report finishes.
+	again := alerts(t, env, nextAlerts(t, first))
+	if again.Truncated || fmt.Sprint(again.Failed) != fmt.Sprint(want) {
+		t.Errorf("second failure: truncated %v, failed %+v; want finished with the list named", again.Truncated, again.Failed)
+	}
+
+	// GitHub answers the retry: every planted alert, once, over both calls.
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Path: path, Kind: "status", Status: 502, Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	first = alerts(t, env, args)
+	if first.Failed == nil {
+		t.Fatal("the fault was cleared before the first call")
+	}
+	env.Emu.Emu.Faults().Clear()
+	rows := first.Alerts
+	for _, o := range follow(t, env, alertsTool, nextAlerts(t, first), func(o reports.AlertsOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall }) {
+		rows = append(rows, o.Alerts...)
+		if o.Failed != nil {
+			t.Errorf("the retry failed: %+v", o.Failed)
+		}
+	}
+	sameAlerts(t, rows, planted(env, "fleet", false, reports.Dependabot))
+}
+
+// A repository named by repo that does not exist fails the call with
+// repo_not_found and a repair that reports over the owner; one named in
+// repos is listed in failed (not disabled) beside the others' alerts. A
+// named repository whose lists all answer costs no extra call; one whose
+// code scanning is off (a 404 too) costs one GET /repos, and stays a
+// disabled type.
+func TestReportSecurityAlertsNamedRepoMissing(t *testing.T) {
+	env := fleetEnv(t, 12, servertest.Options{})
+	e := servertest.Refused(t, env, alertsTool, map[string]any{"owner": "fleet", "repo": "no-such-repo"})
+	if e.Code != contract.CodeRepoNotFound || e.Repair == nil || e.Repair.Tool != alertsTool ||
+		fmt.Sprint(e.Repair.Arguments) != fmt.Sprint(map[string]any{"owner": "fleet"}) {
+		t.Errorf("error %+v, repair %+v; want repo_not_found with a report over the owner", e, e.Repair)
+	}
+
+	on, off := -1, -1
+	for i := range 12 {
+		f := emulator.Fleet(i)
+		switch {
+		case f.Archived || f.Private:
+		case !f.DependabotOff && !f.CodeScanningOff && !f.SecretScanningOff && on < 0:
+			on = i
+		case !f.DependabotOff && f.CodeScanningOff && !f.SecretScanningOff && off < 0:
+			off = i
+		}
+	}
+	if on < 0 || off < 0 {
+		t.Fatalf("no fleet repository with every type on (%d) or code scanning alone off (%d)", on, off)
+	}
+	env.Upstream()
+	good := alerts(t, env, map[string]any{"owner": "fleet", "repo": emulator.Fleet(on).Name})
+	for _, u := range env.Upstream() {
+		if strings.HasSuffix(u, "/repos/fleet/"+emulator.Fleet(on).Name) {
+			t.Errorf("a repository whose lists answered was looked up: %s", u)
+		}
+	}
+	if good.Disabled != (reports.TypeCounts{}) || good.Failed != nil || len(good.Alerts) == 0 {
+		t.Errorf("%s: disabled %+v, failed %+v, %d rows", emulator.Fleet(on).Name, good.Disabled, good.Failed, len(good.Alerts))
+	}
+
+	out := alerts(t, env, map[string]any{"owner": "fleet", "repos": []string{emulator.Fleet(off).Name, "no-such-repo"}})
+	lookups := 0
+	for _, u := range env.Upstream() {
+		if strings.HasSuffix(u, "/repos/fleet/"+emulator.Fleet(off).Name) || strings.HasSuffix(u, "/repos/fleet/no-such-repo") {
+			lookups++
+		}
+	}
+	wantFailed := []reports.FailedList{{Repo: "no-such-repo", Reason: string(contract.CodeRepoNotFound)}}
+	if out.Truncated || fmt.Sprint(out.Failed) != fmt.Sprint(wantFailed) || out.Disabled != (reports.TypeCounts{CodeScanning: 1}) || lookups != 2 {
+		t.Errorf("truncated %v, failed %+v, disabled %+v, %d lookups; want no-such-repo failed, code scanning of %s disabled, 2 lookups",
+			out.Truncated, out.Failed, out.Disabled, lookups, emulator.Fleet(off).Name)
+	}
+	for _, r := range out.Alerts {
+		if r.Repo != emulator.Fleet(off).Name {
+			t.Errorf("a row of %s", r.Repo)
+		}
+	}
+	if len(out.Alerts) == 0 {
+		t.Error("no row of the repository that exists")
+	}
+}
+
+// GitHub's severity parameters as its description documents them (the
+// emulator answers 422 to anything else): code scanning's is one value,
+// sent on the organization's list only; Dependabot's a comma list. Each
+// min_severity, over the organization (alice) and repository by
+// repository (bob), returns exactly the rows of the whole report at or
+// above it.
+func TestReportSecurityAlertsSeverityParam(t *testing.T) {
+	for _, tok := range []string{emulator.DemoTokenAlice, emulator.DemoTokenBob} {
+		env := fleetEnv(t, 12, servertest.Options{Token: tok})
+		args := map[string]any{"owner": "fleet", "alert_limit": 1000, "max_repos": 200}
+		whole := alerts(t, env, args)
+		for _, min := range []string{"medium", "high", "critical"} {
+			a := maps.Clone(args)
+			a["min_severity"] = min
+			got := alerts(t, env, a)
+			var want []reports.AlertRow
+			for _, r := range whole.Alerts {
+				if rank(r.Severity) >= rank(reports.Severity(min)) {
+					want = append(want, r)
+				}
+			}
+			if len(want) == 0 || fmt.Sprint(got.Alerts) != fmt.Sprint(want) {
+				t.Errorf("%s, min_severity %s: %d rows, want %d", tok[:8], min, len(got.Alerts), len(want))
+			}
+		}
+		for _, a := range env.Answered() {
+			if strings.Contains(a, "/code-scanning/alerts") && strings.Contains(a, "severity=") &&
+				(strings.Contains(a, "/repos/") || !strings.Contains(a, "severity=critical&")) {
+				t.Errorf("code scanning asked with a severity GitHub does not document there: %s", a)
+			}
+		}
+	}
+}
+
+// An alert closed between two calls does not shift the page the second
+// call goes on from: the next call starts after the last alert taken,
+// found by its number, so no open alert is lost.
+func TestReportSecurityAlertsClosedBetweenCalls(t *testing.T) {
+	env := fleetEnv(t, 12, servertest.Options{})
+	args := map[string]any{"owner": "fleet", "types": []string{"dependabot"}, "alert_limit": 3}
+	first := alerts(t, env, args)
+	if !first.Truncated || len(first.Alerts) != 3 {
+		t.Fatalf("truncated %v with %d rows; want 3 rows, truncated", first.Truncated, len(first.Alerts))
+	}
+	// Close the first alert taken (the oldest: the lists are read oldest
+	// first, the rows come worst first).
+	st := env.Emu.Emu.State()
+	st.Lock()
+	closed := ""
+	oldest := first.Alerts[0]
+	for _, r := range first.Alerts {
+		if r.CreatedAt < oldest.CreatedAt {
+			oldest = r
+		}
+	}
+	for _, a := range st.Repo("fleet", oldest.Repo).Security.Dependabot {
+		if a.Number == oldest.Number {
+			a.State, closed = "dismissed", alertKey(oldest)
+		}
+	}
+	st.Unlock()
+	if closed == "" {
+		t.Fatalf("alert %s not found to close", alertKey(oldest))
+	}
+	rows := first.Alerts
+	for _, o := range follow(t, env, alertsTool, nextAlerts(t, first), func(o reports.AlertsOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall }) {
+		rows = append(rows, o.Alerts...)
+	}
+	want := planted(env, "fleet", true, reports.Dependabot)
+	want[closed] = true // returned by the first call, before it was closed
+	sameAlerts(t, rows, want)
+}
