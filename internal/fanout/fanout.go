@@ -37,11 +37,14 @@ const (
 	RateLimited      Reason = "rate_limited"
 	IncompleteSearch Reason = "incomplete_search"
 	Cancelled        Reason = "cancelled"
+	// UpstreamError: a read failed in a way a later try may not (a 5xx
+	// after the retries, a dropped connection); next_call reads it again.
+	UpstreamError Reason = "upstream_error"
 )
 
 // Reasons lists every Reason, for output schemas.
 func Reasons() []Reason {
-	return []Reason{MaxAPICalls, MaxRepos, MaxItems, MaxResults, RateLimited, IncompleteSearch, Cancelled}
+	return []Reason{MaxAPICalls, MaxRepos, MaxItems, MaxResults, RateLimited, IncompleteSearch, Cancelled, UpstreamError}
 }
 
 const (

@@ -31,8 +31,8 @@ func TestReportSecurityAlertsFailedList(t *testing.T) {
 		t.Fatalf("failed %+v, disabled %+v; want %s's Dependabot list failed", first.Failed, first.Disabled, victim)
 	}
 	want := []reports.FailedList{{Repo: victim, Type: reports.Dependabot, Reason: first.Failed[0].Reason}}
-	if !first.Truncated || first.NextCall == nil || fmt.Sprint(first.Failed) != fmt.Sprint(want) || first.Failed[0].Reason == "" {
-		t.Fatalf("truncated %v, next_call %v, failed %+v; want truncated with %s's Dependabot list failed", first.Truncated, first.NextCall != nil, first.Failed, victim)
+	if !first.Truncated || first.TruncatedReason != "upstream_error" || first.NextCall == nil || fmt.Sprint(first.Failed) != fmt.Sprint(want) || first.Failed[0].Reason == "" {
+		t.Fatalf("truncated %v (%q), next_call %v, failed %+v; want truncated with %s's Dependabot list failed", first.Truncated, first.TruncatedReason, first.NextCall != nil, first.Failed, victim)
 	}
 	var off int
 	for i := range 12 {

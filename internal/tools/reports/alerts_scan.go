@@ -388,9 +388,12 @@ func (s *alertsScan) result() AlertsOut {
 	if reason == "" && s.more {
 		reason = fanout.MaxRepos
 	}
-	// Lists left to retry truncate the report though no bound stopped it:
-	// truncated_reason is then absent, and failed says what to retry.
-	if reason != "" || len(s.retry) > 0 {
+	// Lists left to retry truncate the report though no bound stopped it;
+	// failed says which.
+	if reason == "" && len(s.retry) > 0 {
+		reason = fanout.UpstreamError
+	}
+	if reason != "" {
 		out.Truncated, out.TruncatedReason = true, Stop(reason)
 		s.advance()
 	}
