@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strings"
 
 	gh "github.com/google/go-github/v88/github"
 )
@@ -37,14 +38,17 @@ type LogTail struct {
 }
 
 // JobLogTail reads the last maxBytes of a job's log, from the start of a
-// line, with every credential in it redacted. GitHub answers the logs
+// line, shaped for reading by shape (nil: as it is), with every credential
+// in the result redacted. Redaction runs last, on shape's result: what
+// shape removes (colour codes, invisible characters) could otherwise join
+// the halves of a credential after it was looked for. GitHub answers the logs
 // route with 302 to a short-lived signed URL on its log storage; that URL
 // is fetched without the credential whatever its host (it needs none, and
 // storage is not GitHub's API), and without following further redirects.
 // Only the logs route is a GitHub call; the download spends no rate budget.
 //
 // GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs
-func (c *Client) JobLogTail(ctx context.Context, owner, repo string, id int64, maxBytes int) (LogTail, Meta, error) {
+func (c *Client) JobLogTail(ctx context.Context, owner, repo string, id int64, maxBytes int, shape func(string) string) (LogTail, Meta, error) {
 	r, err := refRepo(owner, repo, false)
 	if err != nil {
 		return LogTail{}, Meta{}, err
@@ -79,7 +83,11 @@ func (c *Client) JobLogTail(ctx context.Context, owner, repo string, id int64, m
 	if err != nil {
 		return LogTail{}, m, &Error{Code: UpstreamUnavailable, Temporary: true, Message: "the job's log broke off: " + netMessage(err), cause: err}
 	}
-	text, n := c.redactCredentials(tail)
+	text := string(tail)
+	if shape != nil {
+		text = shape(text)
+	}
+	text, n := c.redactCredentials(text)
 	return LogTail{Text: text, Cut: cut, Redacted: n}, m, nil
 }
 
@@ -131,18 +139,21 @@ func readTail(r io.Reader, max int) ([]byte, bool, error) {
 
 // tokenPattern matches GitHub's credential formats: classic and OAuth,
 // user-to-server, server-to-server and refresh tokens (ghp_, gho_, ghu_,
-// ghs_, ghr_) and fine-grained personal access tokens (github_pat_).
-var tokenPattern = regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`)
+// ghs_, ghr_) and fine-grained personal access tokens (github_pat_). It
+// needs nothing before the prefix: a word boundary would miss a token
+// printed glued to a word ("tokenghp_..."), and redacting the tail of a
+// longer word that looks like a credential costs the reader little.
+var tokenPattern = regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}`)
 
 // redactCredentials replaces this client's own token and anything shaped
 // like a GitHub credential with [redacted], and counts them. A job's log
 // is written by the code under test: it can print anything.
-func (c *Client) redactCredentials(b []byte) (string, int) {
+func (c *Client) redactCredentials(s string) (string, int) {
 	n := 0
 	if len(c.token) >= 4 {
-		n = bytes.Count(b, []byte(c.token))
-		b = bytes.ReplaceAll(b, []byte(c.token), []byte("[redacted]"))
+		n = strings.Count(s, c.token)
+		s = strings.ReplaceAll(s, c.token, "[redacted]")
 	}
-	b = tokenPattern.ReplaceAllFunc(b, func([]byte) []byte { n++; return []byte("[redacted]") })
-	return string(b), n
+	s = tokenPattern.ReplaceAllStringFunc(s, func(string) string { n++; return "[redacted]" })
+	return s, n
 }

@@ -54,7 +54,7 @@ func TestJobLogTailSendsNoCredentialToTheSignedURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []int64{1, 2} {
-		tail, _, err := c.JobLogTail(context.Background(), "o", "r", id, 100)
+		tail, _, err := c.JobLogTail(context.Background(), "o", "r", id, 100, nil)
 		if err != nil {
 			t.Fatalf("job %d: %v", id, err)
 		}
@@ -64,7 +64,7 @@ func TestJobLogTailSendsNoCredentialToTheSignedURL(t *testing.T) {
 		}
 	}
 	// A job whose log is gone is GitHub's 404, not a download failure.
-	if _, _, err := c.JobLogTail(context.Background(), "o", "r", 3, 60); err == nil || err.(*Error).Code != NotFound {
+	if _, _, err := c.JobLogTail(context.Background(), "o", "r", 3, 60, nil); err == nil || err.(*Error).Code != NotFound {
 		t.Errorf("missing log: %v", err)
 	}
 	mu.Lock()
@@ -94,5 +94,42 @@ func TestPullChecksDocumentsAreValidForGitHub(t *testing.T) {
 		if _, errs := gqlparser.LoadQueryWithRules(s, broken, graphql.ValidationRules(s)); len(errs) == 0 {
 			t.Errorf("%s: GitHub's schema accepted an unknown field", name)
 		}
+	}
+}
+
+// Credentials are looked for in the text as shaped, last: a token split by
+// something the shaping removes (a colour code, an invisible character)
+// is redacted once joined, the client's own token included, and so is a
+// token glued to a word.
+func TestJobLogTailRedactsAfterShaping(t *testing.T) {
+	const own = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+	other := "ghs_abcdefghijklmnopqrstuvwxyz0123456789"
+	logText := "a " + own[:10] + "\x1b[0m" + own[10:] + "\n" +
+		"b " + other[:10] + "\u200b" + other[10:] + "\n" +
+		"c x" + other + "\n"
+	var api *httptest.Server
+	api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v3/repos/o/r/actions/jobs/1/logs":
+			w.Header().Set("Location", api.URL+"/logs/1")
+			w.WriteHeader(http.StatusFound)
+		case "/logs/1":
+			_, _ = w.Write([]byte(logText))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer api.Close()
+	c, err := New(Options{BaseURL: api.URL, Token: own})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := func(s string) string { return strings.NewReplacer("\x1b[0m", "", "\u200b", "").Replace(s) }
+	tail, _, err := c.JobLogTail(context.Background(), "o", "r", 1, 1000, shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tail.Text != "a [redacted]\nb [redacted]\nc x[redacted]\n" || tail.Redacted != 3 {
+		t.Errorf("tail %+v; want the three tokens redacted after shaping", tail)
 	}
 }

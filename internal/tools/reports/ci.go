@@ -81,9 +81,12 @@ func (in CIStatusIn) withDefaults() CIStatusIn {
 func (in CIStatusIn) level() int { return int(*in.Verbosity) }
 
 // filters are what the cursor is bound to besides the repository: the
-// pull request named decides which rows exist. Verbosity and the bounds
-// may change between calls.
-func (in CIStatusIn) filters() any { return struct{ Pull int }{int(in.Pull)} }
+// pull request named and max_pulls decide which rows a page holds, and
+// the verbosity what a row the cursor names as reported told. log_lines
+// and max_api_calls may change between calls.
+func (in CIStatusIn) filters() any {
+	return struct{ Pull, Verbosity, MaxPulls int }{int(in.Pull), in.level(), int(in.MaxPulls)}
+}
 
 // CIState is a pull request's combined CI state.
 type CIState string
@@ -109,6 +112,11 @@ type CIPull struct {
 	URL     string  `json:"url"`
 	HeadSHA string  `json:"head_sha"`
 	Status  CIState `json:"status" jsonschema:"none: no checks on the head commit"`
+	// ChecksCut says the head commit has more checks than one page
+	// holds: failing lists only those of the first page, and status is
+	// GitHub's for them all (failed with no failing row when the failing
+	// ones are past it).
+	ChecksCut bool `json:"checks_cut,omitempty" jsonschema:"over 100 checks: failing lists the first 100's"`
 }
 
 // FailingCheck is one failing check of a pull request's head commit: a
@@ -124,9 +132,14 @@ type FailingCheck struct {
 	// Step and the log come with verbosity 2 and 3, for Actions jobs.
 	Step *FailedStep `json:"step,omitempty"`
 	Log  string      `json:"log,omitempty" jsonschema:"the log's last lines, leading timestamps and ANSI codes removed"`
+	// LogOmitted says the log was left out: the call had returned its
+	// bound of log text (logCallBytes) across jobs. A call for this pull
+	// request alone, or for fewer lines, makes room for it.
+	LogOmitted bool `json:"log_omitted,omitempty" jsonschema:"left out for size: ask for fewer log_lines or this pull alone"`
 	// Redacted counts credentials replaced by [redacted] in the log.
 	Redacted int `json:"redacted,omitempty"`
-	// Hidden counts invisible characters removed from the log.
+	// Hidden counts invisible characters removed from the log and from
+	// the workflow's, job's and step's names.
 	Hidden int `json:"hidden_removed,omitempty"`
 	// Unavailable is the error code when the job or its log could not be
 	// read (not a bound: the report went on).
@@ -173,7 +186,7 @@ func (s *Tools) reportCIStatus(ctx context.Context, in CIStatusIn) (CIStatusOut,
 	scope := in.Owner + "/" + in.Repo
 	restart := in
 	restart.Cursor = ""
-	pos, err := openPosition[ciResume](s, core.NameReportCIStatus, in.Cursor, scope, in.filters(), "repository or pull", restart)
+	pos, err := openPosition[ciResume](s, core.NameReportCIStatus, in.Cursor, scope, in.filters(), "repository, pull, verbosity or max_pulls", restart)
 	if err != nil {
 		return CIStatusOut{}, err
 	}

@@ -44,6 +44,8 @@ type ciRun struct {
 	// an earlier one of the same page.
 	reportedPulls  map[int]bool
 	reportedChecks map[string]bool
+	// logBytes is the log text this call has returned, up to logCallBytes.
+	logBytes int
 	// next is the cursor after the page read, "" on the last page.
 	next string
 }
@@ -80,7 +82,7 @@ func (r *ciRun) report() error {
 		status, failing := classify(p)
 		if !r.reportedPulls[p.Number] {
 			r.reportedPulls[p.Number] = true
-			r.pulls = append(r.pulls, CIPull{Number: p.Number, Title: cleanTitle(p.Title), URL: p.URL, HeadSHA: p.HeadSHA, Status: status})
+			r.pulls = append(r.pulls, CIPull{Number: p.Number, Title: cleanTitle(p.Title), URL: p.URL, HeadSHA: p.HeadSHA, Status: status, ChecksCut: p.ChecksCut})
 		}
 		var todo []FailingCheck
 		if r.in.level() == 0 {
@@ -194,20 +196,54 @@ func (r *ciRun) detail(ctx context.Context, f *FailingCheck) bool {
 	}); !ok {
 		return !stopped
 	}
-	f.Step = failedStep(job)
+	var hidden int
+	f.Step, hidden = failedStep(job)
+	f.Hidden += hidden
 	if r.in.level() < 3 {
+		return true
+	}
+	if r.logsFull() {
+		f.LogOmitted = true // the call's log bytes are spent: the log is not read
 		return true
 	}
 	var tail github.LogTail
 	if ok, stopped := r.call(ctx, f, func(ctx context.Context) (m github.Meta, err error) {
-		tail, m, err = r.c.JobLogTail(ctx, r.in.Owner, r.in.Repo, f.JobID, logReadBytes)
+		// The log is shaped inside JobLogTail so that its credentials are
+		// redacted in the text shown, after every removal.
+		tail, m, err = r.c.JobLogTail(ctx, r.in.Owner, r.in.Repo, f.JobID, logReadBytes, func(raw string) string {
+			var text string
+			text, hidden = logTail(raw, int(r.in.LogLines))
+			return text
+		})
 		return m, err
 	}); !ok {
 		return !stopped
 	}
-	f.Log, f.Hidden = logTail(tail.Text, int(r.in.LogLines))
-	f.Redacted = tail.Redacted
+	if !r.takeLog(len(tail.Text)) {
+		f.LogOmitted = true
+		return true
+	}
+	f.Log, f.Hidden, f.Redacted = tail.Text, f.Hidden+hidden, tail.Redacted
 	return true
+}
+
+// takeLog takes n bytes of the call's log budget (logCallBytes) when they
+// fit, and reports whether they did.
+func (r *ciRun) takeLog(n int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.logBytes+n > logCallBytes {
+		return false
+	}
+	r.logBytes += n
+	return true
+}
+
+// logsFull reports whether the call's log budget is spent.
+func (r *ciRun) logsFull() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.logBytes >= logCallBytes
 }
 
 // call makes one call of the run for f's detail: ok when it answered;

@@ -173,6 +173,35 @@ func TestReportCIStatusLogTail(t *testing.T) {
 	if f.Redacted != 2 || !strings.HasSuffix(f.Log, "debug: token=[redacted] [redacted]") || strings.Contains(f.Log, "\x1b") {
 		t.Errorf("redacted %d, log %q; want both tokens redacted, colour codes gone", f.Redacted, f.Log)
 	}
+
+	// Tokens split by what the cleanup removes (a colour code, a
+	// zero-width space, a hyperlink's escape sequences, a stray carriage
+	// return) are joined by it, and redacted after; so are a token glued
+	// to a word and ghgate's own credential split the same way.
+	tok, own := emulator.FleetCanarySecret, emulator.DemoTokenAlice
+	s.Lock()
+	job.Log = func() string {
+		return old() + "2026-01-02T15:04:05.0000000Z ansi " + tok[:10] + "\x1b[0m" + tok[10:] + "\n" +
+			"zw " + tok[:10] + "\u200b" + tok[10:] + "\n" +
+			"glued x" + tok + "\n" +
+			"osc \x1b]8;;https://example.com/\x07" + tok[:10] + "\x1b]8;;\x1b\\" + tok[10:] + "\n" +
+			"cr " + tok[:10] + "\r" + tok[10:] + "\n" +
+			"own " + own[:5] + "\x1b[1m" + own[5:] + "\n"
+	}
+	s.Unlock()
+	args["log_lines"] = 6
+	res = env.Call(t, ciTool, args)
+	for _, leak := range []string{emulator.SecretCanary, own, `\u001b`, `\r`, "\u200b"} {
+		if strings.Contains(string(res.JSON), leak) {
+			t.Fatalf("%q reached the result: %s", leak, res.JSON)
+		}
+	}
+	res.Decode(t, &again)
+	f = again.Failing[0]
+	want = "ansi [redacted]\nzw [redacted]\nglued x[redacted]\nosc [redacted]\ncr [redacted]\nown [redacted]"
+	if f.Log != want || f.Redacted != 6 || f.Hidden != 1 {
+		t.Errorf("log %q, redacted %d, hidden_removed %d; want %q, 6 and 1", f.Log, f.Redacted, f.Hidden, want)
+	}
 }
 
 // A repository that is not there is repo_not_found, with a repair that
