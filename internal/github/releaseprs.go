@@ -1,7 +1,9 @@
 package github
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/url"
 
 	gh "github.com/google/go-github/v88/github"
@@ -60,6 +62,9 @@ func (c *Client) GetPull(ctx context.Context, owner, repo string, number int) (*
 // GetFileAt reads a repository file as it is at ref (a commit SHA, branch
 // or tag, sent as the ref query parameter; "" is the default branch). A
 // 404 means the file is not there at that ref (or the ref does not exist).
+// A path that names a directory is answered with its listing, an array:
+// that is an entry of Type "dir" (no content), so a caller looking for a
+// file goes on as it does for any entry that is not one.
 //
 // GET /repos/{owner}/{repo}/contents/{path}
 func (c *Client) GetFileAt(ctx context.Context, owner, repo, file, ref string) (ContentEntry, Meta, error) {
@@ -71,7 +76,19 @@ func (c *Client) GetFileAt(ctx context.Context, owner, repo, file, ref string) (
 	if ref != "" {
 		q = url.Values{"ref": {ref}}
 	}
-	return getJSON[ContentEntry](ctx, c, r.filePath(file), q)
+	raw, m, err := getJSON[json.RawMessage](ctx, c, r.filePath(file), q)
+	if err != nil {
+		return ContentEntry{}, m, err
+	}
+	if b := bytes.TrimLeft(raw, " \t\r\n"); len(b) > 0 && b[0] == '[' {
+		return ContentEntry{Type: "dir", Path: file}, m, nil
+	}
+	var out ContentEntry
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return ContentEntry{}, m, &Error{Code: MalformedResponse, Status: 200, Temporary: true, cause: err,
+			Message: "GitHub's contents answer could not be read: " + err.Error()}
+	}
+	return out, m, nil
 }
 
 // ListReleases lists one page of a repository's releases, newest first
