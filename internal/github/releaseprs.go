@@ -91,6 +91,52 @@ func (c *Client) GetFileAt(ctx context.Context, owner, repo, file, ref string) (
 	return out, m, nil
 }
 
+// rawFileLimit is how much of a file GetRawFileAt keeps: a changelog's
+// newest entries are at its top, and a file can be 100 MB.
+const rawFileLimit = 8 << 20
+
+// GetRawFileAt reads a file's bytes at ref through the raw media type,
+// which serves files up to 100 MB: for one over 1 MB the contents API's
+// JSON carries no content (encoding "none"). The first rawFileLimit bytes
+// are kept.
+//
+// GET /repos/{owner}/{repo}/contents/{path}
+func (c *Client) GetRawFileAt(ctx context.Context, owner, repo, file, ref string) ([]byte, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	path := r.filePath(file)
+	if ref != "" {
+		path += "?" + url.Values{"ref": {ref}}.Encode()
+	}
+	var out prefixWriter
+	m, err := c.read(ctx, func(ctx context.Context) (*gh.Response, error) {
+		req, err := c.rest.NewRequest(ctx, "GET", path, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", "application/vnd.github.raw+json")
+		out = prefixWriter{limit: rawFileLimit} // fresh per attempt
+		return c.rest.Do(req, &out)
+	})
+	return out.buf, m, err
+}
+
+// prefixWriter keeps the first limit bytes written to it and drops the
+// rest without failing, so the answer is read to its end.
+type prefixWriter struct {
+	buf   []byte
+	limit int
+}
+
+func (w *prefixWriter) Write(p []byte) (int, error) {
+	if room := w.limit - len(w.buf); room > 0 {
+		w.buf = append(w.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
 // ListReleases lists one page of a repository's releases, newest first
 // (drafts only to those who may push).
 //

@@ -25,8 +25,9 @@ func TestReportReleasePRsTinyBudget(t *testing.T) {
 		budgets []int
 	}{
 		// Without analyze a release PR takes 3 calls (head, 2 changelog
-		// paths), with it 6 (and at most 17): 1 and 2 are too few for
-		// either, 5 and 9 pay for one and part of the next.
+		// paths; at most 5, each file over 1 MB read raw), with it 6 (at
+		// most 19): 1 and 2 are too few for either, 5 and 9 pay for one
+		// and part of the next.
 		{"", false, []int{1, 2, 5}},
 		{"", true, []int{1, 9}},
 		// One repository's listing carries the heads: 1 is too few, and 5

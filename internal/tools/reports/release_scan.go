@@ -155,7 +155,7 @@ func (s *releaseScan) report() error {
 // as a rule: its head (from the search), each changelog path for a
 // version, and with analyze the open listing, and for a version the
 // releases and the merged listing. worst is its most, every listing at
-// its bound of pages.
+// its bound of pages and every changelog file over 1 MB (read again).
 func (s *releaseScan) cost(p releasePull) int {
 	n := 0
 	if p.head == "" {
@@ -176,6 +176,9 @@ func (s *releaseScan) cost(p releasePull) int {
 
 func (s *releaseScan) worst(p releasePull) int {
 	n := s.cost(p)
+	if s.conv.version(p.title) != "" {
+		n += len(s.conv.paths)
+	}
 	if s.in.Analyze {
 		n += repoPages - 1
 		if s.conv.version(p.title) != "" {
@@ -396,8 +399,23 @@ func (s *releaseScan) changelog(ctx context.Context, p releasePull, version stri
 		if err != nil {
 			return changelog{}, err
 		}
+		if f.Type != "file" {
+			continue
+		}
 		text := string(f.Decoded())
-		if f.Type != "file" || cand.mustName && !names(text, version) {
+		if f.Encoding == "none" {
+			// Over 1 MB the contents API leaves the content out: it is
+			// read through the raw media type.
+			err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
+				b, m, err := s.c.GetRawFileAt(ctx, s.in.Owner, p.repo, cand.path, p.head)
+				text = string(b)
+				return m, err
+			})
+			if err != nil {
+				return changelog{}, err
+			}
+		}
+		if cand.mustName && !names(text, version) {
 			continue
 		}
 		return changelog{path: cand.path, entry: entry(text, version, cand.mustName)}, nil
