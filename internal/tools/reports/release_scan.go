@@ -467,11 +467,11 @@ func (s *releaseScan) notes() []string {
 		out = append(out, "GitHub's search answered incomplete_results (it ran out of time) and found no release pull request not already reported: some may be missing, and calling again now finds nothing new; try again later without cursor")
 	}
 	if s.capped {
-		where := "GitHub's search answers at most 1,000 results"
+		note := "GitHub's search answers at most 1,000 results: release pull requests past them are not reported; name one repository (repo) to list its own"
 		if s.in.Repo != "" {
-			where = fmt.Sprintf("the listing reads at most %d open pull requests", repoPages*perPage)
+			note = fmt.Sprintf("the listing reads at most %d open pull requests: release pull requests past them are not reported", repoPages*perPage)
 		}
-		out = append(out, where+": release pull requests past them are not reported")
+		out = append(out, note)
 	}
 	return out
 }
