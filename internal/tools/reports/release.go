@@ -73,6 +73,20 @@ type ReleaseRow struct {
 	Verdict  Verdict   `json:"verdict,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
 	Analysis *Analysis `json:"analysis,omitempty"`
+	// Sanitized counts the hidden characters removed from the text the
+	// pull request's author or pushers wrote: its title and base branch.
+	Sanitized *contract.Removed `json:"sanitized,omitempty"`
+}
+
+// removed adds to the row's count of hidden characters removed.
+func (r *ReleaseRow) removed(rm contract.Removed) {
+	if !rm.Any() {
+		return
+	}
+	if r.Sanitized == nil {
+		r.Sanitized = &contract.Removed{}
+	}
+	*r.Sanitized = r.Sanitized.Add(rm)
 }
 
 // ReleaseScanned counts what this call read.
@@ -95,6 +109,8 @@ type ReleaseOut struct {
 	Truncated       bool          `json:"truncated"`
 	TruncatedReason ReleaseStop   `json:"truncated_reason,omitempty"`
 	NextCall        *NextCall     `json:"next_call,omitempty"`
+	// Notes say why a truncated report has no next_call.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // ReportReleasePRs is github_report_release_prs.
@@ -103,7 +119,7 @@ func (s *Tools) ReportReleasePRs() tooldef.Spec {
 		Name:        core.NameReportReleasePRs,
 		Toolset:     Toolset,
 		Title:       "Report open release pull requests",
-		Description: "Open release PRs: version in title, changelog at head; flags absent: false. At a bound: truncated; next_call resumes.",
+		Description: "Open release PRs: version in title, changelog at head; flags absent: false. Bounded: next_call resumes.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"rows"},
 		// The counts and skipped rows are in ghgate://schemas: an agent
@@ -119,7 +135,7 @@ type ReleaseStop string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (ReleaseStop) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(fanout.MaxAPICalls, fanout.RateLimited, fanout.IncompleteSearch, fanout.Cancelled), nil
+	return core.Enum(fanout.MaxAPICalls, fanout.MaxItems, fanout.RateLimited, fanout.IncompleteSearch, fanout.Cancelled), nil
 }
 
 // releaseResume is where a truncated report goes on: the pull requests
@@ -158,7 +174,9 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 		return ReleaseOut{}, err
 	}
 	out := sc.result()
-	if out.Truncated {
+	if out.Truncated && !sc.resumable() {
+		out.Notes = sc.notes()
+	} else if out.Truncated {
 		next := in
 		if sc.next != nil {
 			// A next_call is one that makes progress: the same budget,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
@@ -95,7 +96,9 @@ var dependencyBots = []string{"dependabot[bot]", "renovate[bot]"}
 //	            starts "docs" or "Document ";
 //	feature     anything else: a change to what ships, fixes included.
 func kindOf(p *gh.PullRequest) kind {
-	title := strings.ToLower(p.GetTitle())
+	// Hidden characters would let a title that reads "Bump x" pass as a
+	// feature, or the other way round.
+	title := strings.ToLower(cleanTitle(p.GetTitle()))
 	switch {
 	case p.GetDraft():
 		return kindDraft
@@ -141,7 +144,11 @@ const shippedPages = 3
 // base since (closed ones, most recently updated first, until one was
 // last touched before the release).
 func (s *releaseScan) analyze(ctx context.Context, p releasePull, row *ReleaseRow, log changelog) error {
-	a := &Analysis{Base: p.base}
+	// The base branch is shown without hidden characters (a branch name is
+	// the pusher's text) and asked for as it is.
+	base, rm := contract.SanitizeText(p.base)
+	row.removed(rm)
+	a := &Analysis{Base: base}
 	open, err := s.pullsOn(ctx, p, github.PullsQuery{State: "open", Base: p.base}, repoPages, time.Time{})
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"encoding/json"
+	"maps"
 	"testing"
 	"time"
 
@@ -17,20 +18,33 @@ import (
 // a budget that cannot is refused as invalid_field on max_api_calls with
 // the same call and a budget that can.
 func TestReportReleasePRsTinyBudget(t *testing.T) {
+	lib := emulator.Fleet(31).Name
 	for _, tc := range []struct {
+		repo    string
 		analyze bool
 		budgets []int
 	}{
 		// Without analyze a release PR takes 3 calls (head, 2 changelog
-		// paths), with it 6 (and at most 17): 1 is too few for either, 5
-		// and 9 pay for one and part of the next.
-		{false, []int{1, 5}},
-		{true, []int{1, 9}},
+		// paths; at most 5, each file over 1 MB read raw), with it 6 (at
+		// most 19): 1 and 2 are too few for either, 5 and 9 pay for one
+		// and part of the next.
+		{"", false, []int{1, 2, 5}},
+		{"", true, []int{1, 9}},
+		// One repository's listing carries the heads: 1 is too few, and 5
+		// with analyze pays for the listing and part of one.
+		{lib, false, []int{1}},
+		{lib, true, []int{5}},
 	} {
 		env := fleetEnv(t, releaseFleet, servertest.Options{})
-		want := releaseReport(t, env, map[string]any{"owner": "fleet", "analyze": tc.analyze}).Rows
+		scope := map[string]any{"owner": "fleet", "analyze": tc.analyze}
+		if tc.repo != "" {
+			scope["repo"] = tc.repo
+		}
+		want := releaseReport(t, env, scope).Rows
 		for _, budget := range tc.budgets {
-			var args any = map[string]any{"owner": "fleet", "analyze": tc.analyze, "max_api_calls": budget}
+			args0 := maps.Clone(scope)
+			args0["max_api_calls"] = budget
+			var args any = args0
 			var rows []reports.ReleaseRow
 			refused := 0
 			for calls := 0; ; calls++ {
@@ -96,16 +110,7 @@ func TestReportReleasePRsSearchFloor(t *testing.T) {
 // GitHub's search reads org: and user: alike.
 func TestReportReleasePRsUserOwner(t *testing.T) {
 	env := fleetEnv(t, 1, servertest.Options{})
-	s := env.Emu.Emu.State()
-	s.Lock()
-	alice, r := s.Account("alice"), s.Repo("alice", emulator.DemoNotesRepo)
-	at := emulator.DemoNow().Add(-time.Hour)
-	entry := "# Changelog\n\n## v1.4.0\n\n- Reading list by year.\n- Talk drafts link their slides.\n"
-	s.Commit(r, "release/v1.4.0", alice, at, "Prepare v1.4.0", map[string]*string{"CHANGELOG.md": &entry})
-	is := s.NewIssue(r, alice, "release: v1.4.0", nil, true, at)
-	s.OpenPull(is, r, "release/v1.4.0", state.RepoDefaultBranch, false)
-	s.AddLabels(is, alice, s.AddLabel(r, "release", "0e8a16", nil))
-	s.Unlock()
+	is := aliceRelease(env, "release: v1.4.0", state.RepoDefaultBranch)
 	out := releaseReport(t, env, map[string]any{"owner": "alice"})
 	if out.Truncated || len(out.Rows) != 1 {
 		t.Fatalf("alice's report: %+v", out)
@@ -113,4 +118,24 @@ func TestReportReleasePRsUserOwner(t *testing.T) {
 	if row := out.Rows[0]; row.Repo != emulator.DemoNotesRepo || row.Number != is.Number || row.Status != reports.StatusReady || row.ChangelogPath != "CHANGELOG.md" {
 		t.Errorf("alice's release PR: %+v", row)
 	}
+}
+
+// aliceRelease opens a release pull request in alice's notes repository,
+// titled title, into base (made from the default branch when new), from a
+// branch whose CHANGELOG.md has the v1.4.0 entry.
+func aliceRelease(env *servertest.Env, title, base string) *state.Issue {
+	s := env.Emu.Emu.State()
+	s.Lock()
+	defer s.Unlock()
+	alice, r := s.Account("alice"), s.Repo("alice", emulator.DemoNotesRepo)
+	at := emulator.DemoNow().Add(-time.Hour)
+	if base != state.RepoDefaultBranch {
+		s.Commit(r, base, alice, at.Add(-time.Hour), "Branch "+base, nil)
+	}
+	entry := "# Changelog\n\n## v1.4.0\n\n- Reading list by year.\n- Talk drafts link their slides.\n"
+	s.Commit(r, "release/v1.4.0", alice, at, "Prepare v1.4.0", map[string]*string{"CHANGELOG.md": &entry})
+	is := s.NewIssue(r, alice, title, nil, true, at)
+	s.OpenPull(is, r, "release/v1.4.0", base, false)
+	s.AddLabels(is, alice, s.AddLabel(r, "release", "0e8a16", nil))
+	return is
 }

@@ -29,7 +29,13 @@ type releasePull struct {
 	number           int
 	head, base       string
 	allowed          *int
+	removed          contract.Removed
 }
+
+// setTitle keeps the title as the report shows it: the author's text with
+// the hidden characters removed (counted in removed), so that the version
+// read from it, the calls it is given (cost) and the row agree.
+func (p *releasePull) setTitle(raw string) { p.title, p.removed = contract.SanitizeText(raw) }
 
 func (p releasePull) key() string { return strings.ToLower(fmt.Sprintf("%s#%d", p.repo, p.number)) }
 
@@ -51,6 +57,13 @@ type releaseScan struct {
 	// incomplete: GitHub's search said incomplete_results, so release
 	// pull requests may be missing from what it found.
 	incomplete bool
+	// capped: the search or listing had more pages than it reads (GitHub
+	// answers no search past 1,000 results), so the release pull requests
+	// past them are not found, by this call or any other.
+	capped bool
+	// fresh is how many of the release pull requests found were not done
+	// before this call.
+	fresh int
 	// short: a pull request was left for the next call because the
 	// budget could not pay for it, or it needed more calls than it was
 	// given.
@@ -96,6 +109,7 @@ func (s *releaseScan) report() error {
 		if s.done[p.key()] {
 			continue
 		}
+		s.fresh++
 		give := s.cost(p)
 		if len(work) == 0 && s.worst(p) <= left {
 			give = s.worst(p)
@@ -141,7 +155,7 @@ func (s *releaseScan) report() error {
 // as a rule: its head (from the search), each changelog path for a
 // version, and with analyze the open listing, and for a version the
 // releases and the merged listing. worst is its most, every listing at
-// its bound of pages.
+// its bound of pages and every changelog file over 1 MB (read again).
 func (s *releaseScan) cost(p releasePull) int {
 	n := 0
 	if p.head == "" {
@@ -162,6 +176,9 @@ func (s *releaseScan) cost(p releasePull) int {
 
 func (s *releaseScan) worst(p releasePull) int {
 	n := s.cost(p)
+	if s.conv.version(p.title) != "" {
+		n += len(s.conv.paths)
+	}
 	if s.in.Analyze {
 		n += repoPages - 1
 		if s.conv.version(p.title) != "" {
@@ -226,7 +243,7 @@ func (s *releaseScan) search() ([]releasePull, error) {
 	// The label is quoted as GitHub's syntax quotes (the settings refuse
 	// a label holding a quote), so a name with spaces is one.
 	q := "is:pr is:open archived:false label:\"" + s.conv.label + "\" org:" + s.in.Owner
-	for page := 1; page <= searchPages; page++ {
+	for page := 1; ; page++ {
 		var res *gh.IssuesSearchResult
 		var m github.Meta
 		err := s.run.CallOn(s.run.Context(), "search", func(ctx context.Context) (github.Meta, error) {
@@ -250,14 +267,15 @@ func (s *releaseScan) search() ([]releasePull, error) {
 		}
 		s.incomplete = s.incomplete || res.GetIncompleteResults()
 		for _, is := range res.Issues {
-			out = append(out, releasePull{repo: path.Base(is.GetRepositoryURL()), number: is.GetNumber(),
-				title: is.GetTitle(), url: is.GetHTMLURL()})
+			p := releasePull{repo: path.Base(is.GetRepositoryURL()), number: is.GetNumber(), url: is.GetHTMLURL()}
+			p.setTitle(is.GetTitle())
+			out = append(out, p)
 		}
-		if m.NextPage == 0 {
-			break
+		if m.NextPage == 0 || page == searchPages {
+			s.capped = m.NextPage != 0
+			return out, nil
 		}
 	}
-	return out, nil
 }
 
 // listRepo lists the one repository's open pull requests and keeps those
@@ -266,7 +284,7 @@ func (s *releaseScan) search() ([]releasePull, error) {
 // (repo_not_found) rather than a search's refusal.
 func (s *releaseScan) listRepo() ([]releasePull, error) {
 	var out []releasePull
-	for page := 1; page <= repoPages; page++ {
+	for page := 1; ; page++ {
 		var list []*gh.PullRequest
 		var m github.Meta
 		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
@@ -285,15 +303,17 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 		}
 		for _, p := range list {
 			if hasLabel(p.Labels, s.conv.label) {
-				out = append(out, releasePull{repo: s.in.Repo, number: p.GetNumber(), title: p.GetTitle(), url: p.GetHTMLURL(),
-					head: p.GetHead().GetSHA(), base: p.GetBase().GetRef()})
+				r := releasePull{repo: s.in.Repo, number: p.GetNumber(), url: p.GetHTMLURL(),
+					head: p.GetHead().GetSHA(), base: p.GetBase().GetRef()}
+				r.setTitle(p.GetTitle())
+				out = append(out, r)
 			}
 		}
-		if m.NextPage == 0 {
-			break
+		if m.NextPage == 0 || page == repoPages {
+			s.capped = m.NextPage != 0
+			return out, nil
 		}
 	}
-	return out, nil
 }
 
 func hasLabel(labels []*gh.Label, name string) bool {
@@ -320,9 +340,11 @@ func (s *releaseScan) pull(ctx context.Context, p releasePull) {
 			s.skip(p, err)
 			return
 		}
-		p.head, p.base, p.title = pr.GetHead().GetSHA(), pr.GetBase().GetRef(), pr.GetTitle()
+		p.head, p.base = pr.GetHead().GetSHA(), pr.GetBase().GetRef()
+		p.setTitle(pr.GetTitle())
 	}
 	row := ReleaseRow{Repo: p.repo, Number: p.number, Title: p.title, URL: p.url, HeadSHA: p.head, Status: StatusUnknownVersion}
+	row.removed(p.removed)
 	row.Version = s.conv.version(p.title)
 	var log changelog
 	if row.Version != "" {
@@ -377,8 +399,23 @@ func (s *releaseScan) changelog(ctx context.Context, p releasePull, version stri
 		if err != nil {
 			return changelog{}, err
 		}
+		if f.Type != "file" {
+			continue
+		}
 		text := string(f.Decoded())
-		if f.Type != "file" || cand.mustName && !names(text, version) {
+		if f.Encoding == "none" {
+			// Over 1 MB the contents API leaves the content out: it is
+			// read through the raw media type.
+			err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
+				b, m, err := s.c.GetRawFileAt(ctx, s.in.Owner, p.repo, cand.path, p.head)
+				text = string(b)
+				return m, err
+			})
+			if err != nil {
+				return changelog{}, err
+			}
+		}
+		if cand.mustName && !names(text, version) {
 			continue
 		}
 		return changelog{path: cand.path, entry: entry(text, version, cand.mustName)}, nil
@@ -404,8 +441,37 @@ func (s *releaseScan) result() ReleaseOut {
 	if reason == "" && s.incomplete {
 		reason = fanout.IncompleteSearch
 	}
+	if reason == "" && s.capped {
+		reason = fanout.MaxItems
+	}
 	if reason != "" {
 		out.Truncated, out.TruncatedReason = true, ReleaseStop(reason)
+	}
+	return out
+}
+
+// resumable reports whether the next call can report what this one did
+// not: it stopped at a bound, or GitHub's search was incomplete and found
+// pull requests not done before (a search run again may find others). A
+// search incomplete again with nothing new, or a listing at its pages'
+// bound, would find the same pull requests again, done: a next_call
+// would repeat this one for ever.
+func (s *releaseScan) resumable() bool {
+	return s.run.Stopped() != "" || s.incomplete && s.fresh > 0
+}
+
+// notes say why a truncated report that cannot resume stopped.
+func (s *releaseScan) notes() []string {
+	var out []string
+	if s.incomplete {
+		out = append(out, "GitHub's search answered incomplete_results (it ran out of time) and found no release pull request not already reported: some may be missing, and calling again now finds nothing new; try again later without cursor")
+	}
+	if s.capped {
+		note := "GitHub's search answers at most 1,000 results: release pull requests past them are not reported; name one repository (repo) to list its own"
+		if s.in.Repo != "" {
+			note = fmt.Sprintf("the listing reads at most %d open pull requests: release pull requests past them are not reported", repoPages*perPage)
+		}
+		out = append(out, note)
 	}
 	return out
 }

@@ -1,0 +1,123 @@
+package reports_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/state"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/reports"
+)
+
+// A search GitHub answers incomplete_results every time finds the same
+// part each time: the first call reports it and continues; the next finds
+// nothing it had not, so it says incomplete_search with no next_call (a
+// repeat would find nothing new either) and a note saying why.
+func TestReportReleasePRsIncompleteEveryTime(t *testing.T) {
+	env := fleetEnv(t, releaseFleet, servertest.Options{})
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Path: "/search/issues", Kind: "search_timeout"}); err != nil {
+		t.Fatal(err)
+	}
+	var args any = map[string]any{"owner": "fleet"}
+	var outs []reports.ReleaseOut
+	for len(outs) < 5 {
+		out := releaseReport(t, env, args)
+		outs = append(outs, out)
+		if out.NextCall == nil {
+			break
+		}
+		args = nextArgs(t, releaseTool, out.NextCall)
+	}
+	if len(outs) != 2 {
+		t.Fatalf("%d calls, want 2 (the part the search finds, then nothing new): last %+v", len(outs), outs[len(outs)-1])
+	}
+	first, last := outs[0], outs[1]
+	if first.TruncatedReason != "incomplete_search" || len(first.Rows) == 0 {
+		t.Errorf("first call: %q with %d rows", first.TruncatedReason, len(first.Rows))
+	}
+	if !last.Truncated || last.TruncatedReason != "incomplete_search" || len(last.Rows) != 0 || len(last.Notes) != 1 || !strings.Contains(last.Notes[0], "incomplete_results") {
+		t.Errorf("second call: %+v", last)
+	}
+}
+
+// A changelog path that names a directory is not a file: the next path is
+// tried, as for one that is not there, and the pull request is reported
+// as it is without that path.
+func TestReportReleasePRsChangelogPathIsDirectory(t *testing.T) {
+	want := releaseReport(t, fleetEnv(t, releaseFleet, servertest.Options{}), map[string]any{"owner": "fleet"})
+	paths := append([]string{"docs"}, core.DefaultChangelogPaths()...)
+	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: core.ReleaseSettings{ChangelogPaths: paths}})
+	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
+	if len(out.Skipped) != 0 || out.Truncated {
+		t.Fatalf("skipped %v, truncated %v (%s)", out.Skipped, out.Truncated, out.TruncatedReason)
+	}
+	docs := 0
+	for _, r := range want.Rows {
+		if strings.HasPrefix(r.ChangelogPath, "docs/") {
+			docs++
+		}
+	}
+	if docs == 0 {
+		t.Fatal("no release PR has its changelog under docs/: the test needs one")
+	}
+	sameReleaseRows(t, out.Rows, want.Rows)
+}
+
+// Hidden characters in a release pull request's title and base branch are
+// removed from what the report shows, and counted on the row; the title
+// is read for its version without them.
+func TestReportReleasePRsSanitized(t *testing.T) {
+	env := fleetEnv(t, 1, servertest.Options{})
+	aliceRelease(env, "release: v1.\u200b4.0\u202e", "stable\u200b/v1.4")
+	for _, args := range []map[string]any{
+		{"owner": "alice"},
+		{"owner": "alice", "repo": emulator.DemoNotesRepo, "analyze": true},
+	} {
+		out := releaseReport(t, env, args)
+		if len(out.Rows) != 1 {
+			t.Fatalf("%v: %+v", args, out)
+		}
+		row := out.Rows[0]
+		if row.Title != "release: v1.4.0" || row.Version != "1.4.0" || row.Status != reports.StatusReady || row.Sanitized == nil || row.Sanitized.Bidi != 1 {
+			t.Errorf("%v: %+v (sanitized %+v)", args, row, row.Sanitized)
+			continue
+		}
+		if args["analyze"] == true {
+			if row.Analysis == nil || row.Analysis.Base != "stable/v1.4" || strings.Contains(row.Reason, "\u200b") || row.Sanitized.ZeroWidth != 2 {
+				t.Errorf("analyze: %+v, reason %q, sanitized %+v", row.Analysis, row.Reason, row.Sanitized)
+			}
+		} else if row.Sanitized.ZeroWidth != 1 {
+			t.Errorf("sanitized %+v, want the title's one zero-width character", row.Sanitized)
+		}
+	}
+}
+
+// A repository with more open pull requests than the listing reads (10
+// pages of 100) is truncated max_items, with a note and no next_call: the
+// listing would stop at the same place again.
+func TestReportReleasePRsListingBound(t *testing.T) {
+	env := fleetEnv(t, 1, servertest.Options{})
+	s := env.Emu.Emu.State()
+	s.Lock()
+	alice, r := s.Account("alice"), s.Repo("alice", emulator.DemoNotesRepo)
+	at := emulator.DemoNow().Add(-48 * time.Hour)
+	s.Commit(r, "release/v1.4.0", alice, at, "Prepare v1.4.0", nil)
+	// The oldest is the release PR: newest first, the listing's 1,000 stop
+	// before it.
+	oldest := s.NewIssue(r, alice, "release: v1.4.0", nil, true, at)
+	s.OpenPull(oldest, r, "release/v1.4.0", state.RepoDefaultBranch, false)
+	s.AddLabels(oldest, alice, s.AddLabel(r, "release", "0e8a16", nil))
+	for i := range 1000 {
+		is := s.NewIssue(r, alice, fmt.Sprintf("change %d", i), nil, true, at.Add(time.Duration(i+1)*time.Minute))
+		s.OpenPull(is, r, "release/v1.4.0", state.RepoDefaultBranch, false)
+	}
+	s.Unlock()
+	out := releaseReport(t, env, map[string]any{"owner": "alice", "repo": emulator.DemoNotesRepo})
+	if !out.Truncated || out.TruncatedReason != "max_items" || out.NextCall != nil || len(out.Notes) != 1 || len(out.Rows) != 0 {
+		t.Errorf("%+v", out)
+	}
+}
