@@ -3,14 +3,11 @@ package reports_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tools/reports"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -63,28 +60,7 @@ func TestReportReleasePRsProgress(t *testing.T) {
 func TestReportReleasePRsAsTask(t *testing.T) {
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	inline := releaseReport(t, env, map[string]any{"owner": "fleet", "only_missing": true})
-	srv := env.Stack.Server
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP }, &mcp.StreamableHTTPOptions{Stateless: true})
-	hs := httptest.NewServer(h)
-	t.Cleanup(hs.Close)
-	t.Cleanup(func() { srv.StopTasks(context.Background()) })
-	res := servertest.Post(t, hs.URL, "alice", "tools/call", map[string]any{"name": releaseTool,
-		"arguments": map[string]any{"owner": "fleet", "only_missing": true}})
-	id, _ := res["taskId"].(string)
-	if res["resultType"] != "task" || id == "" {
-		t.Fatalf("want a task: %v", res)
-	}
-	var got map[string]any
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if got = servertest.Post(t, hs.URL, "alice", "tasks/get", map[string]any{"taskId": id}); got["status"] != tasks.StatusWorking || time.Now().After(deadline) {
-			break
-		}
-	}
-	result, _ := got["result"].(map[string]any)
 	var out reports.ReleaseOut
-	b, _ := json.Marshal(result["structuredContent"])
-	if err := json.Unmarshal(b, &out); err != nil || got["status"] != tasks.StatusCompleted {
-		t.Fatalf("task: %v", got)
-	}
+	runTask(t, serveHTTP(t, env), releaseTool, map[string]any{"owner": "fleet", "only_missing": true}, &out)
 	sameReleaseRows(t, out.Rows, inline.Rows)
 }

@@ -44,14 +44,10 @@ func await(t *testing.T, url, id string) map[string]any {
 	}
 }
 
-// From a client that declares the tasks extension, a report runs as a
-// task: the call answers at once with it, the report goes on after that
-// connection has closed, and tasks/get on a later one gives the report,
-// the same as the call made inline.
-func TestReportRunsAsTask(t *testing.T) {
-	env := fleetEnv(t, fleetSize, servertest.Options{})
-	url := serveHTTP(t, env)
-	args := map[string]any{"owner": "fleet", "max_repos": 200}
+// runTask calls tool as a task, polls it until it completes, and decodes
+// its result into out.
+func runTask(t *testing.T, url, tool string, args map[string]any, out any) {
+	t.Helper()
 	ack := servertest.Post(t, url, "agent", "tools/call", map[string]any{"name": tool, "arguments": args})
 	id, _ := ack["taskId"].(string)
 	if ack["resultType"] != "task" || id == "" {
@@ -61,11 +57,23 @@ func TestReportRunsAsTask(t *testing.T) {
 	if got["status"] != tasks.StatusCompleted {
 		t.Fatalf("task: %v", got)
 	}
-	var fromTask reports.UnlabeledOut
-	b, _ := json.Marshal(got["result"].(map[string]any)["structuredContent"])
-	if err := json.Unmarshal(b, &fromTask); err != nil {
+	result, _ := got["result"].(map[string]any)
+	b, _ := json.Marshal(result["structuredContent"])
+	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// From a client that declares the tasks extension, a report runs as a
+// task: the call answers at once with it, the report goes on after that
+// connection has closed, and tasks/get on a later one gives the report,
+// the same as the call made inline.
+func TestReportRunsAsTask(t *testing.T) {
+	env := fleetEnv(t, fleetSize, servertest.Options{})
+	url := serveHTTP(t, env)
+	args := map[string]any{"owner": "fleet", "max_repos": 200}
+	var fromTask reports.UnlabeledOut
+	runTask(t, url, tool, args, &fromTask)
 	inline := report(t, env, args)
 	if fromTask.Truncated || len(fromTask.Rows) == 0 || len(fromTask.Rows) != len(inline.Rows) || fromTask.Scanned != inline.Scanned {
 		t.Errorf("task's report: %d rows, %+v; inline: %d rows, %+v", len(fromTask.Rows), fromTask.Scanned, len(inline.Rows), inline.Scanned)
