@@ -27,7 +27,13 @@ type Figure struct {
 }
 
 func (f Figure) String() string {
-	s := fmt.Sprintf("%-72s %9.1f %s", f.Name, f.Value, f.Unit)
+	// A ratio is read against goals like 1.2: one decimal would round
+	// 1.24 into it.
+	digits := 1
+	if f.Unit == "ratio" {
+		digits = 2
+	}
+	s := fmt.Sprintf("%-72s %9.*f %s", f.Name, digits, f.Value, f.Unit)
 	if f.Note != "" {
 		s += "  (" + f.Note + ")"
 	}
