@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
@@ -95,5 +96,51 @@ func TestOwnerReposPagesSurviveTheBudget(t *testing.T) {
 	}
 	if !whole || pagesTaken != 2 || run.Stopped() != fanout.MaxAPICalls {
 		t.Errorf("whole %v, %d pages taken, stopped %q", whole, pagesTaken, run.Stopped())
+	}
+}
+
+// panicOnPage2 is a transport whose second listing page panics.
+type panicOnPage2 struct{ next http.RoundTripper }
+
+func (p panicOnPage2) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Query().Get("page") == "2" {
+		panic("page 2")
+	}
+	return p.next.RoundTrip(r)
+}
+
+// A listing page whose read panics ends the listing with an error (the
+// group's), not a wait for a page that will never come.
+func TestOwnerReposPagePanicDoesNotHang(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") != "2" {
+			w.Header().Set("Link", fmt.Sprintf(`<http://%s%s?page=2>; rel="next", <http://%s%s?page=2>; rel="last"`, r.Host, r.URL.Path, r.Host, r.URL.Path))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `[{"name":"a"}]`)
+	}))
+	defer srv.Close()
+	c, err := github.New(github.Options{BaseURL: srv.URL, Token: "t", MaxReadRetries: -1,
+		HTTPClient: &http.Client{Transport: panicOnPage2{http.DefaultTransport}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 10})
+	g := run.Group()
+	done := make(chan error, 1)
+	go func() {
+		_, err := ownerRepos(run, g, c, "o", func([]*github.OwnerRepo) {})
+		if werr := g.Wait(); werr != nil {
+			err = werr
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a panicking page read ended the listing without an error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the listing still waits for the page whose read panicked")
 	}
 }
