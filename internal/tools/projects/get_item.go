@@ -1,9 +1,7 @@
 package projects
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -34,14 +32,9 @@ func (ItemRef) JSONSchema() (*jsonschema.Schema, error) {
 // UnmarshalJSON decodes strictly, keeping a failure for validate.
 func (r *ItemRef) UnmarshalJSON(b []byte) error {
 	type plain ItemRef
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var p plain
-	if err := dec.Decode(&p); err != nil {
-		*r = ItemRef{bad: strings.TrimPrefix(err.Error(), "json: ")}
-		return nil
-	}
+	p, bad := decodeStrict[plain](b)
 	*r = ItemRef(p)
+	r.bad = bad
 	return nil
 }
 

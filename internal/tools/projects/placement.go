@@ -33,15 +33,24 @@ func (Placement) JSONSchema() (*jsonschema.Schema, error) {
 // UnmarshalJSON decodes strictly, keeping a failure for Validate.
 func (p *Placement) UnmarshalJSON(b []byte) error {
 	type plain Placement
+	v, bad := decodeStrict[plain](b)
+	*p = Placement(v)
+	p.bad = bad
+	return nil
+}
+
+// decodeStrict decodes an argument object that refuses unknown keys, and
+// returns why it did not decode rather than an error: the tool's check
+// then refuses it naming the field, instead of the SDK's generic message.
+func decodeStrict[T any](b []byte) (T, string) {
+	var v T
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	var v plain
 	if err := dec.Decode(&v); err != nil {
-		*p = Placement{bad: strings.TrimPrefix(err.Error(), "json: ")}
-		return nil
+		var zero T
+		return zero, strings.TrimPrefix(err.Error(), "json: ")
 	}
-	*p = Placement(v)
-	return nil
+	return v, ""
 }
 
 // Validate checks the placement's shape; field is the argument it came
