@@ -47,6 +47,8 @@ type attempt struct {
 	body     []byte
 	buffered bool
 	readErr  error // the body broke off while buffering
+	// validJSON: the buffered body was checked and is whole JSON.
+	validJSON bool
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -231,6 +233,7 @@ func (t *transport) retryable(a *attempt, rec *call, n int) (bool, time.Duration
 		if a.readErr != nil || a.buffered && len(a.body) > 0 && !json.Valid(a.body) {
 			return true, c.retry.backoff(n)
 		}
+		a.validJSON = a.buffered && len(a.body) > 0
 	}
 	return false, 0
 }
@@ -250,7 +253,7 @@ func (t *transport) finish(req *http.Request, a attempt, cached *store.CachedRes
 		if !a.buffered {
 			buffer(&a, maxCachedBody)
 		}
-		if a.buffered && (!isJSON(resp.Header) || json.Valid(a.body)) {
+		if a.buffered && (!isJSON(resp.Header) || a.validJSON || json.Valid(a.body)) {
 			h := http.Header{}
 			for _, name := range cachedHeaders {
 				if vs := resp.Header.Values(name); len(vs) > 0 {

@@ -82,7 +82,19 @@ func IsRedisSpec(spec string) bool {
 
 // OpenBackend opens the backend spec names: a redis:// (or rediss://,
 // unix://) URL opens Redis, anything else is a SQLite path ("" in memory).
+// Its conditional-request cache is written behind the caller (see
+// WriteBehind): storing a response never delays the next request.
 func OpenBackend(ctx context.Context, spec string, opts ...Option) (Backend, error) {
+	b, err := openDirect(ctx, spec, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return WriteBehind(b), nil
+}
+
+// openDirect is OpenBackend without the write-behind: every write is made
+// before it returns.
+func openDirect(ctx context.Context, spec string, opts ...Option) (Backend, error) {
 	if IsRedisSpec(spec) {
 		return OpenRedis(ctx, spec, opts...)
 	}
