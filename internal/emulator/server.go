@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -30,7 +32,12 @@ type Options struct {
 	// organization with that many repositories (seed.DemoFleetRepos for
 	// the demo, 200 for the reports bench).
 	FleetRepos int
-	// Latency is added to every request before it is handled.
+	// Latency is how long every request takes. A read (GET or HEAD) is
+	// answered at once and its answer held until Latency has passed since
+	// it arrived, so the time is the whole answer's, as GitHub's round
+	// trip includes GitHub's own work; any other request waits Latency
+	// before it is handled, so a write lands at the end of its time. A
+	// request with a fault waits the fault's latency too, then is handled.
 	Latency time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
@@ -130,6 +137,7 @@ const (
 
 // ServeHTTP implements http.Handler.
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	arrival := time.Now()
 	reqID := fmt.Sprintf("EMU0:%04X:%06X", 0xA1B2, e.reqSeq.Add(1))
 	w.Header().Set("X-GitHub-Request-Id", reqID)
 	path := r.URL.Path
@@ -182,6 +190,11 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	delay := e.opts.Latency
 	if fault != nil {
 		delay += fault.Latency
+	}
+	if fault == nil && delay > 0 && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		held := &heldAnswer{ResponseWriter: w}
+		defer held.release(r.Context(), arrival.Add(delay))
+		w, delay = held, 0
 	}
 	if delay > 0 {
 		select {
@@ -432,4 +445,40 @@ func writeFaultStatus(w http.ResponseWriter, status int) {
 		msg = "Service Unavailable"
 	}
 	wire.WriteJSON(w, status, wire.ErrorBody{Message: msg, DocumentationURL: wire.DocsURL("rest"), Status: strconv.Itoa(status)})
+}
+
+// heldAnswer keeps a read's status and body until its latency is up; the
+// headers go to the real writer's map as they are set.
+type heldAnswer struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (h *heldAnswer) WriteHeader(status int) {
+	if h.status == 0 {
+		h.status = status
+	}
+}
+
+func (h *heldAnswer) Write(b []byte) (int, error) {
+	if h.status == 0 {
+		h.status = http.StatusOK
+	}
+	return h.body.Write(b)
+}
+
+// release writes the answer at due, or drops it when the caller has gone.
+func (h *heldAnswer) release(ctx context.Context, due time.Time) {
+	t := time.NewTimer(time.Until(due))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		return
+	}
+	if h.status != 0 {
+		h.ResponseWriter.WriteHeader(h.status)
+	}
+	_, _ = h.ResponseWriter.Write(h.body.Bytes())
 }
