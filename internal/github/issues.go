@@ -9,6 +9,7 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v88/github"
+	"github.com/google/go-querystring/query"
 )
 
 // GetIssue reads one issue (or pull request, which GitHub also serves as
@@ -75,18 +76,61 @@ func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssue
 	if err != nil {
 		return nil, Meta{}, err
 	}
-	lo, err := pageOpts(o.Page, o.PerPage)
+	opts, err := o.byRepo()
 	if err != nil {
-		return nil, Meta{}, invalidArgument(false, err.Error())
+		return nil, Meta{}, err
 	}
-	opts := &gh.IssueListByRepoOptions{State: o.State, Labels: o.Labels, Assignee: o.Assignee, Creator: o.Creator, Mentioned: o.Mentioned,
-		Milestone: o.Milestone, Type: o.Type, Since: o.Since, Sort: o.Sort, Direction: o.Direction, ListOptions: lo}
 	var out []*gh.Issue
 	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
 		out, resp, err = c.rest.Issues.ListByRepo(ctx, r.owner, r.repo, opts)
 		return resp, err
 	})
 	return out, m, err
+}
+
+func (o ListIssuesOptions) byRepo() (*gh.IssueListByRepoOptions, error) {
+	lo, err := pageOpts(o.Page, o.PerPage)
+	if err != nil {
+		return nil, invalidArgument(false, err.Error())
+	}
+	return &gh.IssueListByRepoOptions{State: o.State, Labels: o.Labels, Assignee: o.Assignee, Creator: o.Creator, Mentioned: o.Mentioned,
+		Milestone: o.Milestone, Type: o.Type, Since: o.Since, Sort: o.Sort, Direction: o.Direction, ListOptions: lo}, nil
+}
+
+// IssueListItem is an issue or pull request as a repository's issue list
+// shows it, with only the fields a report reads from it: go-github's full
+// Issue type takes several times longer to decode, and a report decodes a
+// page per repository.
+type IssueListItem struct {
+	Number    int       `json:"number"`
+	Title     string    `json:"title"`
+	HTMLURL   string    `json:"html_url"`
+	CreatedAt time.Time `json:"created_at"`
+	Draft     bool      `json:"draft"`
+	Labels    []struct {
+		Name string `json:"name"`
+	} `json:"labels"`
+	// PullRequest is set on a pull request, as the list marks one.
+	PullRequest *struct{} `json:"pull_request"`
+}
+
+// ListIssueItems is ListIssues decoded into IssueListItem.
+//
+// GET /repos/{owner}/{repo}/issues
+func (c *Client) ListIssueItems(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*IssueListItem, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	opts, err := o.byRepo()
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	q, err := query.Values(opts)
+	if err != nil {
+		return nil, Meta{}, invalidArgument(false, err.Error())
+	}
+	return getJSON[[]*IssueListItem](ctx, c, r.path("issues"), q)
 }
 
 // NewIssue is an issue to create. Labels, assignees, milestone and type

@@ -81,3 +81,59 @@ func names(ls []*gh.Label) []string {
 	}
 	return out
 }
+
+// ListIssueItems reads what ListIssues reads: each item's fields match the
+// full issue's (pull requests, drafts and labelled issues included).
+func TestListIssueItemsMatchesListIssues(t *testing.T) {
+	em := startEmu(t, emulator.Options{FleetRepos: 8})
+	c, _ := newClient(t, em.URL, emulator.DemoTokenAlice)
+	ctx := context.Background()
+	// The fleet's repositories hold unlabelled issues and draft pull
+	// requests among the rest.
+	o := ListIssuesOptions{State: "all", Sort: "created", Direction: "asc", PerPage: 100}
+	var full []*gh.Issue
+	var items []*IssueListItem
+	repos, _, err := c.ListOrgRepos(ctx, emulator.FleetOrg, gh.ListOptions{PerPage: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range repos {
+		f, _, err := c.ListIssues(ctx, emulator.FleetOrg, r.Name, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full = append(full, f...)
+	}
+	for _, r := range repos {
+		it, _, err := c.ListIssueItems(ctx, emulator.FleetOrg, r.Name, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, it...)
+	}
+	if len(items) != len(full) || len(full) == 0 {
+		t.Fatalf("%d items, %d issues", len(items), len(full))
+	}
+	pulls, labelled, drafts := 0, 0, 0
+	for i, is := range full {
+		it := items[i]
+		if it.Number != is.GetNumber() || it.Title != is.GetTitle() || it.HTMLURL != is.GetHTMLURL() ||
+			!it.CreatedAt.Equal(is.GetCreatedAt().Time) || it.Draft != is.GetDraft() ||
+			len(it.Labels) != len(is.Labels) || (it.PullRequest != nil) != is.IsPullRequest() {
+			t.Errorf("item %+v differs from issue #%d", *it, is.GetNumber())
+		}
+		if it.PullRequest != nil {
+			pulls++
+		}
+		if len(it.Labels) > 0 {
+			labelled++
+		}
+		if it.Draft {
+			drafts++
+		}
+	}
+	if pulls == 0 || labelled == 0 || drafts == 0 || pulls == len(full) || labelled == len(full) {
+		t.Errorf("%d pulls, %d drafts and %d labelled of %d: the comparison does not cover every kind", pulls, drafts, labelled, len(full))
+	}
+	t.Logf("%d items: %d pulls, %d drafts, %d labelled", len(items), pulls, drafts, labelled)
+}

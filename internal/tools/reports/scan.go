@@ -174,18 +174,21 @@ func (s *scan) repo(ctx context.Context, t target) {
 // targets, so a repository costs one call per 100 items whatever the
 // target.
 func (s *scan) issuesPage(ctx context.Context, repo string, page int) ([]UnlabeledRow, int, github.Meta, error) {
-	list, m, err := s.c.ListIssues(ctx, s.in.Owner, repo, github.ListIssuesOptions{State: string(s.in.State),
+	list, m, err := s.c.ListIssueItems(ctx, s.in.Owner, repo, github.ListIssuesOptions{State: string(s.in.State),
 		Sort: "created", Direction: "asc", Page: core.PageParam(page), PerPage: perPage})
 	if err != nil {
 		return nil, 0, m, err
 	}
 	var rows []UnlabeledRow
 	for _, is := range list {
-		pull := is.IsPullRequest()
-		if len(is.Labels) > 0 || !s.wants(pull, is.GetDraft()) {
+		if is == nil {
 			continue
 		}
-		rows = append(rows, row(repo, pull, is.GetNumber(), is.GetTitle(), is.GetHTMLURL(), is.GetCreatedAt().Time))
+		pull := is.PullRequest != nil
+		if len(is.Labels) > 0 || !s.wants(pull, is.Draft) {
+			continue
+		}
+		rows = append(rows, row(repo, pull, is.Number, is.Title, is.HTMLURL, is.CreatedAt))
 	}
 	return rows, len(list), m, nil
 }
