@@ -286,10 +286,22 @@ func (r *Run) Each(n int, unit func(ctx context.Context, i int)) error {
 // page while the next is read, rather than waiting for the whole list.
 // Units given with Go count toward progress; those given with Aside (the
 // reads that find more work) do not, but take a slot like any other call.
+//
+// Each slot is a worker goroutine that, when its unit returns, takes the
+// next unit straight from a caller waiting to hand one over: the next
+// call goes out without waiting for the caller, or a new goroutine, to be
+// scheduled. A worker with nothing handed to it ends.
 type Group struct {
-	r   *Run
-	sem chan struct{}
-	wg  sync.WaitGroup
+	r *Run
+	// work passes a unit from a caller of Go or Aside to a worker.
+	work chan func()
+	wg   sync.WaitGroup
+
+	mu      sync.Mutex
+	workers int // running
+	// waiting counts callers blocked handing a unit over that no worker
+	// has yet undertaken to take.
+	waiting int
 
 	// Progress is counted and sent under one lock, so each unit's
 	// notification goes out in order: a count taken outside it could be
@@ -300,7 +312,7 @@ type Group struct {
 
 // Group starts a group of units on the run.
 func (r *Run) Group() *Group {
-	return &Group{r: r, sem: make(chan struct{}, r.o.Concurrency)}
+	return &Group{r: r, work: make(chan func())}
 }
 
 // Expect adds n to the units progress is reported against: call it as
@@ -312,7 +324,9 @@ func (g *Group) Expect(n int) {
 }
 
 // Go starts unit once a slot is free and reports it done toward progress.
-// It returns false, starting nothing, once the run has stopped.
+// It returns false, starting nothing, once the run has stopped, or when
+// the run's context ends while it waits for a slot. A unit given before a
+// stop runs, and finds the run stopped at its first call.
 func (g *Group) Go(unit func(ctx context.Context)) bool { return g.start(unit, true) }
 
 // Aside starts unit like Go but leaves it out of progress.
@@ -323,38 +337,74 @@ func (g *Group) start(unit func(ctx context.Context), counted bool) bool {
 	if r.Stopped() != "" {
 		return false
 	}
+	task := func() { g.run(unit, counted) }
+	g.mu.Lock()
+	if g.workers < r.o.Concurrency {
+		g.workers++
+		g.wg.Add(1)
+		g.mu.Unlock()
+		go g.worker(task)
+		return true
+	}
+	g.waiting++
+	g.mu.Unlock()
 	select {
-	case g.sem <- struct{}{}:
+	case g.work <- task:
+		return true
 	case <-r.ctx.Done():
-		r.Stop(Cancelled)
+	}
+	r.Stop(Cancelled)
+	g.mu.Lock()
+	if g.waiting > 0 {
+		g.waiting-- // no worker is waiting on this unit
+		g.mu.Unlock()
 		return false
 	}
-	if r.Stopped() != "" {
-		<-g.sem
-		return false
+	g.mu.Unlock()
+	// A worker undertook to take a unit and is waiting for one: it gets
+	// one that does nothing.
+	g.work <- func() {}
+	return false
+}
+
+// worker runs task, then each unit a waiting caller hands over, and ends
+// when no caller is waiting.
+func (g *Group) worker(task func()) {
+	defer g.wg.Done()
+	for {
+		task()
+		g.mu.Lock()
+		if g.waiting == 0 {
+			g.workers--
+			g.mu.Unlock()
+			return
+		}
+		g.waiting--
+		g.mu.Unlock()
+		task = <-g.work
 	}
-	g.wg.Add(1)
-	go func() {
-		defer g.wg.Done()
-		defer func() { <-g.sem }()
-		defer func() {
-			if v := recover(); v != nil {
-				r.mu.Lock()
-				r.panicked = v
-				r.mu.Unlock()
-			}
-		}()
-		unit(r.ctx)
-		if counted {
-			g.progressMu.Lock()
-			defer g.progressMu.Unlock()
-			g.done++
-			if r.o.Progress != nil {
-				r.o.Progress(g.done, max(g.total, g.done))
-			}
+}
+
+// run runs one unit, turning its panic into the run's error, and reports
+// it done toward progress when counted.
+func (g *Group) run(unit func(ctx context.Context), counted bool) {
+	r := g.r
+	defer func() {
+		if v := recover(); v != nil {
+			r.mu.Lock()
+			r.panicked = v
+			r.mu.Unlock()
 		}
 	}()
-	return true
+	unit(r.ctx)
+	if counted {
+		g.progressMu.Lock()
+		defer g.progressMu.Unlock()
+		g.done++
+		if r.o.Progress != nil {
+			r.o.Progress(g.done, max(g.total, g.done))
+		}
+	}
 }
 
 // Wait returns when every started unit has returned; a unit's panic is

@@ -300,3 +300,38 @@ func TestCallOnWatchesItsResource(t *testing.T) {
 		t.Errorf("%d searches sent, stopped %q; want 1, rate_limited", searches.Load(), run.Stopped())
 	}
 }
+
+// Whenever the run is cancelled, every unit Go accepted runs exactly once
+// and no unit it refused runs; Wait returns, and no goroutine is left.
+func TestGroupAcceptedUnitsRunOnce(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for round := range 200 {
+		ctx, cancel := context.WithCancel(context.Background())
+		run := fanout.New(ctx, fanout.Options{Concurrency: 3})
+		g := run.Group()
+		var ran atomic.Int64
+		accepted := 0
+		for i := range 40 {
+			if i == round%40 {
+				go cancel()
+			}
+			if g.Go(func(context.Context) { ran.Add(1) }) {
+				accepted++
+			}
+		}
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		if int(ran.Load()) != accepted {
+			t.Fatalf("round %d: %d units accepted, %d ran", round, accepted, ran.Load())
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the runs, %d before", n, before)
+	}
+}
