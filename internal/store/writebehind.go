@@ -7,13 +7,18 @@ import (
 )
 
 // writeBehindBytes bounds the cached responses waiting to be written. A
-// writer that gets this far ahead of the backend waits for it, so a slow
-// or stalled backend costs memory only up to here.
+// change that would pass it is dropped rather than queued: the cache is
+// only a saving, and a slow or unreachable backend must cost neither
+// memory past this nor a caller's time.
 const writeBehindBytes = 16 << 20
 
-// writeBehindTimeout bounds one background write, so a backend that stops
-// answering cannot hold the queue (and Close) forever.
-const writeBehindTimeout = 30 * time.Second
+// writeBehindTimeout bounds one background write, and closeDrainLimit the
+// time Close gives the queue before it abandons what is left (a backend
+// that stopped answering would otherwise hold a shutdown for minutes).
+const (
+	writeBehindTimeout = 30 * time.Second
+	closeDrainLimit    = 5 * time.Second
+)
 
 // WriteBehind takes the conditional-request cache's writes off the
 // caller's path: PutETag and DeleteETag queue the change and return, and
@@ -21,15 +26,19 @@ const writeBehindTimeout = 30 * time.Second
 // the caller decodes it and sends the next request while the backend is
 // still storing the last one. Until a queued change is written, GetETag
 // answers from the queue, so a caller always reads its own writes. Every
-// other method is b's own. Close writes what is queued, then closes b.
+// other method is b's own. Close writes what is queued (for at most
+// closeDrainLimit), then closes b.
 //
-// A background write that fails is reported by the next PutETag or
-// DeleteETag, so the caller's view of the backend's health stays current;
-// the entry itself is lost, which costs one full read later.
-func WriteBehind(b Backend) Backend { return newWriteBehind(b, writeBehindBytes) }
+// PutETag and DeleteETag return the last background write's failure until
+// a later write succeeds, so the caller's view of the backend's health
+// follows the backend's, not the queue's; a change that failed is lost,
+// which costs one full read later.
+func WriteBehind(b Backend) Backend { return newWriteBehind(b, writeBehindBytes, closeDrainLimit) }
 
-func newWriteBehind(b Backend, limit int64) *writeBehind {
-	w := &writeBehind{Backend: b, limit: limit, pending: map[ETagKey]*etagChange{}, done: make(chan struct{})}
+func newWriteBehind(b Backend, limit int64, drainLimit time.Duration) *writeBehind {
+	ctx, abandon := context.WithCancel(context.Background())
+	w := &writeBehind{Backend: b, limit: limit, drainLimit: drainLimit, ctx: ctx, abandon: abandon,
+		pending: map[ETagKey]*etagChange{}, done: make(chan struct{})}
 	w.cond = sync.NewCond(&w.mu)
 	go w.run()
 	return w
@@ -37,14 +46,19 @@ func newWriteBehind(b Backend, limit int64) *writeBehind {
 
 type writeBehind struct {
 	Backend
-	limit int64 // queued body bytes past which a writer waits
+	limit      int64 // queued body bytes past which a change is dropped
+	drainLimit time.Duration
+	// ctx bounds the background writes; abandon ends it when Close has
+	// waited drainLimit, so what is left fails at once.
+	ctx     context.Context
+	abandon context.CancelFunc
 
 	mu      sync.Mutex
-	cond    *sync.Cond // signalled when the queue grows, shrinks or closes
+	cond    *sync.Cond // signalled when the queue grows or closes
 	pending map[ETagKey]*etagChange
 	queue   []*etagChange
 	bytes   int64
-	failed  error // the last background write's failure, not yet reported
+	failed  error // the last background write's failure, until one succeeds
 	closed  bool
 	done    chan struct{}
 }
@@ -71,33 +85,27 @@ func (w *writeBehind) GetETag(ctx context.Context, key ETagKey) (CachedResponse,
 	return c.resp, true, nil
 }
 
-func (w *writeBehind) PutETag(ctx context.Context, key ETagKey, r CachedResponse) error {
-	return w.enqueue(ctx, &etagChange{key: key, resp: r})
+func (w *writeBehind) PutETag(_ context.Context, key ETagKey, r CachedResponse) error {
+	return w.enqueue(&etagChange{key: key, resp: r})
 }
 
-func (w *writeBehind) DeleteETag(ctx context.Context, key ETagKey) error {
-	return w.enqueue(ctx, &etagChange{key: key, delete: true})
+func (w *writeBehind) DeleteETag(_ context.Context, key ETagKey) error {
+	return w.enqueue(&etagChange{key: key, delete: true})
 }
 
-func (w *writeBehind) enqueue(ctx context.Context, c *etagChange) error {
+// enqueue queues c, unless the store is closing or the queue is full:
+// then c is dropped (an entry not stored, or not deleted, costs at most
+// one full read, as a stale validator only earns a 200).
+func (w *writeBehind) enqueue(c *etagChange) error {
 	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return w.apply(ctx, c)
+	defer w.mu.Unlock()
+	if !w.closed && (w.bytes == 0 || w.bytes+c.size() <= w.limit) {
+		w.pending[c.key] = c
+		w.queue = append(w.queue, c)
+		w.bytes += c.size()
+		w.cond.Signal()
 	}
-	// Wait for room, unless nothing is waiting: one response larger than
-	// the bound still goes through (the backend decides whether to keep it).
-	for w.bytes > 0 && w.bytes+c.size() > w.limit && !w.closed {
-		w.cond.Wait()
-	}
-	w.pending[c.key] = c
-	w.queue = append(w.queue, c)
-	w.bytes += c.size()
-	w.cond.Broadcast()
-	err := w.failed
-	w.failed = nil
-	w.mu.Unlock()
-	return err
+	return w.failed
 }
 
 func (w *writeBehind) apply(ctx context.Context, c *etagChange) error {
@@ -123,7 +131,7 @@ func (w *writeBehind) run() {
 		w.queue[0] = nil
 		w.queue = w.queue[1:]
 		w.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), writeBehindTimeout)
+		ctx, cancel := context.WithTimeout(w.ctx, writeBehindTimeout)
 		err := w.apply(ctx, c)
 		cancel()
 		w.mu.Lock()
@@ -132,19 +140,25 @@ func (w *writeBehind) run() {
 			delete(w.pending, c.key)
 		}
 		w.bytes -= c.size()
-		if err != nil {
-			w.failed = err
-		}
-		w.cond.Broadcast()
+		w.failed = err
 	}
 }
 
-// Close writes every queued change, then closes the backend.
+// Close writes every queued change, for at most the drain limit, then
+// closes the backend. Changes made once Close has begun are dropped.
 func (w *writeBehind) Close() error {
 	w.mu.Lock()
 	w.closed = true
-	w.cond.Broadcast()
+	w.cond.Signal()
 	w.mu.Unlock()
-	<-w.done
+	t := time.NewTimer(w.drainLimit)
+	defer t.Stop()
+	select {
+	case <-w.done:
+	case <-t.C:
+		w.abandon()
+		<-w.done
+	}
+	w.abandon()
 	return w.Backend.Close()
 }

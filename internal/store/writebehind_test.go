@@ -35,9 +35,13 @@ func (g *gatedBackend) GetETag(_ context.Context, key ETagKey) (CachedResponse, 
 	return r, ok, nil
 }
 
-func (g *gatedBackend) PutETag(_ context.Context, key ETagKey, r CachedResponse) error {
+func (g *gatedBackend) PutETag(ctx context.Context, key ETagKey, r CachedResponse) error {
 	g.entered <- struct{}{}
-	<-g.gate
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.fail != nil {
@@ -48,8 +52,12 @@ func (g *gatedBackend) PutETag(_ context.Context, key ETagKey, r CachedResponse)
 	return nil
 }
 
-func (g *gatedBackend) DeleteETag(_ context.Context, key ETagKey) error {
-	<-g.gate
+func (g *gatedBackend) DeleteETag(ctx context.Context, key ETagKey) error {
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.entries, key)
@@ -80,7 +88,7 @@ func etagKey(i int) ETagKey {
 func TestWriteBehindReadsItsOwnWrites(t *testing.T) {
 	ctx := context.Background()
 	g := newGated()
-	w := newWriteBehind(g, writeBehindBytes)
+	w := newWriteBehind(g, writeBehindBytes, closeDrainLimit)
 	if err := w.PutETag(ctx, etagKey(1), CachedResponse{ETag: "a", Body: []byte("one")}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,45 +123,68 @@ func TestWriteBehindReadsItsOwnWrites(t *testing.T) {
 	}
 }
 
-// Once the queue holds its bound, a writer waits for the backend.
-func TestWriteBehindBoundsWhatWaits(t *testing.T) {
+// Past the bound a change is dropped, not waited on: a stalled backend
+// never holds a caller.
+func TestWriteBehindDropsPastTheBound(t *testing.T) {
 	ctx := context.Background()
 	g := newGated()
-	w := newWriteBehind(g, 10)
+	w := newWriteBehind(g, 10, closeDrainLimit)
 	_ = w.PutETag(ctx, etagKey(1), CachedResponse{ETag: "a", Body: bytes.Repeat([]byte("x"), 8)})
-	<-g.entered // the queue is empty, the first write in the backend's hands
-	third := make(chan struct{})
-	go func() {
-		// 8 in the backend's hands + 8 is past 10: waits.
-		_ = w.PutETag(ctx, etagKey(2), CachedResponse{ETag: "b", Body: bytes.Repeat([]byte("y"), 8)})
-		close(third)
-	}()
-	select {
-	case <-third:
-		t.Fatal("a write past the bound returned while the backend was stalled")
-	case <-time.After(100 * time.Millisecond):
+	<-g.entered // the first write is in the backend's hands, and still counted
+	_ = w.PutETag(ctx, etagKey(2), CachedResponse{ETag: "b", Body: bytes.Repeat([]byte("y"), 8)})
+	if _, ok, _ := w.GetETag(ctx, etagKey(2)); ok {
+		t.Fatal("a change past the bound was queued")
+	}
+	_ = w.PutETag(ctx, etagKey(3), CachedResponse{ETag: "c", Body: []byte("z")})
+	if _, ok, _ := w.GetETag(ctx, etagKey(3)); !ok {
+		t.Fatal("a change within the bound was dropped")
 	}
 	close(g.gate)
-	select {
-	case <-third:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the waiting write did not go on once the backend caught up")
-	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := len(g.written()); got != 2 {
-		t.Fatalf("backend writes = %d, want 2", got)
+	want := []string{"put https://api.example/r/1 a", "put https://api.example/r/3 c"}
+	if got := g.written(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("backend writes = %q, want %q", got, want)
 	}
 }
 
-// A background write's failure reaches the caller on its next write, once.
-func TestWriteBehindReportsAFailedWrite(t *testing.T) {
+// Close gives a stalled backend the drain limit, then abandons the queue
+// and closes it; a change made after Close is dropped.
+func TestWriteBehindCloseGivesUp(t *testing.T) {
+	ctx := context.Background()
+	g := newGated() // never opened
+	w := newWriteBehind(g, writeBehindBytes, 50*time.Millisecond)
+	for i := range 3 {
+		_ = w.PutETag(ctx, etagKey(i), CachedResponse{ETag: "a"})
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- w.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close waited on a stalled backend past its drain limit")
+	}
+	if !g.closed || len(g.written()) != 0 {
+		t.Fatalf("backend closed %v, writes %q", g.closed, g.written())
+	}
+	_ = w.PutETag(ctx, etagKey(9), CachedResponse{ETag: "late"})
+	if _, ok, _ := w.GetETag(ctx, etagKey(9)); ok {
+		t.Fatal("a change after Close was queued")
+	}
+}
+
+// A background write's failure is reported by every write until a later
+// background write succeeds: the caller's view follows the backend's.
+func TestWriteBehindReportsFailuresUntilAWriteSucceeds(t *testing.T) {
 	ctx := context.Background()
 	g := newGated()
 	g.fail = fmt.Errorf("%w: connection refused", ErrUnavailable)
 	close(g.gate)
-	w := newWriteBehind(g, writeBehindBytes)
+	w := newWriteBehind(g, writeBehindBytes, closeDrainLimit)
 	drained := func() {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
@@ -168,25 +199,33 @@ func TestWriteBehindReportsAFailedWrite(t *testing.T) {
 			}
 		}
 	}
-	if err := w.PutETag(ctx, etagKey(1), CachedResponse{ETag: "a", Body: []byte("x")}); err != nil {
+	put := func(i int) error {
+		err := w.PutETag(ctx, etagKey(i), CachedResponse{ETag: "e", Body: []byte("x")})
+		drained()
+		return err
+	}
+	if err := put(1); err != nil {
 		t.Fatalf("first PutETag = %v; its failure comes later", err)
 	}
-	drained()
+	for i := 2; i <= 3; i++ {
+		if err := put(i); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("PutETag %d during the outage = %v, want the background failure", i, err)
+		}
+	}
 	g.mu.Lock()
 	g.fail = nil
 	g.mu.Unlock()
-	if err := w.PutETag(ctx, etagKey(2), CachedResponse{ETag: "b", Body: []byte("y")}); !errors.Is(err, ErrUnavailable) {
-		t.Fatalf("the next PutETag = %v, want the background failure", err)
+	if err := put(4); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("PutETag 4 = %v: no write has succeeded yet", err)
 	}
-	drained()
-	if err := w.PutETag(ctx, etagKey(3), CachedResponse{ETag: "c"}); err != nil {
-		t.Fatalf("a PutETag after a good write = %v; a failure is reported once", err)
+	if err := put(5); err != nil {
+		t.Fatalf("PutETag 5 = %v: write 4 succeeded", err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if got := g.written(); len(got) != 2 {
-		t.Fatalf("backend writes = %q, want the two after the failure", got)
+		t.Fatalf("backend writes = %q, want writes 4 and 5", got)
 	}
 }
 
