@@ -68,7 +68,7 @@ POST /_emulator/faults, e.g.
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8765", "loopback address to listen on")
-	cmd.Flags().DurationVar(&latency, "latency", 0, "latency added to every request, e.g. 50ms")
+	cmd.Flags().DurationVar(&latency, "latency", 0, "time every request takes, e.g. 50ms: a read's answer is held until then, a write waits before it is applied")
 	cmd.Flags().DurationVar(&lag, "search-lag", 0, "how long a write takes to reach search results, as GitHub's index trails writes, e.g. 5s")
 	cmd.Flags().StringVar(&ghes, "ghes-version", "", "answer /api/v3 as this GitHub Enterprise Server version (e.g. 3.20); default: as GitHub.com")
 	cmd.Flags().StringVar(&seed, "seed", "demo", "initial world: demo or empty")
