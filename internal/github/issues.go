@@ -72,11 +72,7 @@ type ListIssuesOptions struct {
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*gh.Issue, Meta, error) {
-	r, err := refRepo(owner, repo, false)
-	if err != nil {
-		return nil, Meta{}, err
-	}
-	opts, err := o.byRepo()
+	r, opts, err := o.byRepo(owner, repo)
 	if err != nil {
 		return nil, Meta{}, err
 	}
@@ -88,12 +84,18 @@ func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssue
 	return out, m, err
 }
 
-func (o ListIssuesOptions) byRepo() (*gh.IssueListByRepoOptions, error) {
+// byRepo checks the repository's names and turns o into go-github's
+// options for its issue list.
+func (o ListIssuesOptions) byRepo(owner, repo string) (repoRef, *gh.IssueListByRepoOptions, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return repoRef{}, nil, err
+	}
 	lo, err := pageOpts(o.Page, o.PerPage)
 	if err != nil {
-		return nil, invalidArgument(false, err.Error())
+		return repoRef{}, nil, invalidArgument(false, err.Error())
 	}
-	return &gh.IssueListByRepoOptions{State: o.State, Labels: o.Labels, Assignee: o.Assignee, Creator: o.Creator, Mentioned: o.Mentioned,
+	return r, &gh.IssueListByRepoOptions{State: o.State, Labels: o.Labels, Assignee: o.Assignee, Creator: o.Creator, Mentioned: o.Mentioned,
 		Milestone: o.Milestone, Type: o.Type, Since: o.Since, Sort: o.Sort, Direction: o.Direction, ListOptions: lo}, nil
 }
 
@@ -118,11 +120,7 @@ type IssueListItem struct {
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) ListIssueItems(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*IssueListItem, Meta, error) {
-	r, err := refRepo(owner, repo, false)
-	if err != nil {
-		return nil, Meta{}, err
-	}
-	opts, err := o.byRepo()
+	r, opts, err := o.byRepo(owner, repo)
 	if err != nil {
 		return nil, Meta{}, err
 	}

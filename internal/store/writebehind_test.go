@@ -35,12 +35,20 @@ func (g *gatedBackend) GetETag(_ context.Context, key ETagKey) (CachedResponse, 
 	return r, ok, nil
 }
 
-func (g *gatedBackend) PutETag(ctx context.Context, key ETagKey, r CachedResponse) error {
-	g.entered <- struct{}{}
+// wait holds a write until the gate opens or ctx ends.
+func (g *gatedBackend) wait(ctx context.Context) error {
 	select {
 	case <-g.gate:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+func (g *gatedBackend) PutETag(ctx context.Context, key ETagKey, r CachedResponse) error {
+	g.entered <- struct{}{}
+	if err := g.wait(ctx); err != nil {
+		return err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -53,10 +61,8 @@ func (g *gatedBackend) PutETag(ctx context.Context, key ETagKey, r CachedRespons
 }
 
 func (g *gatedBackend) DeleteETag(ctx context.Context, key ETagKey) error {
-	select {
-	case <-g.gate:
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := g.wait(ctx); err != nil {
+		return err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
