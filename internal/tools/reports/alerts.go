@@ -3,7 +3,6 @@ package reports
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -93,11 +92,11 @@ func (in AlertsIn) withDefaults() AlertsIn {
 	in.AlertLimit = cmp.Or(in.AlertLimit, defaultAlertLimit)
 	in.MaxRepos = cmp.Or(in.MaxRepos, defaultMaxRepos)
 	in.MaxAPICalls = cmp.Or(in.MaxAPICalls, defaultMaxAPICalls)
+	in.Repos = slices.Clone(in.Repos)
 	if in.Repo != "" && !slices.Contains(in.Repos, in.Repo) {
-		in.Repos = append(slices.Clone(in.Repos), in.Repo)
+		in.Repos = append(in.Repos, in.Repo)
 	}
 	in.Repo = ""
-	in.Repos = slices.Clone(in.Repos)
 	slices.SortFunc(in.Repos, byName)
 	in.Repos = slices.CompactFunc(in.Repos, strings.EqualFold)
 	return in
@@ -233,8 +232,7 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 	out := sc.result()
 	if out.Truncated {
 		next := asked
-		b, _ := json.Marshal(sc.pos)
-		next.Cursor = s.Cursors.Mint(core.NameReportSecurityAlerts, in.Owner, in.filters(), string(b))
+		next.Cursor = s.mintCursor(core.NameReportSecurityAlerts, in.Owner, in.filters(), sc.pos)
 		out.NextCall = &NextCall{Tool: core.NameReportSecurityAlerts, Arguments: next}
 	}
 	return out, nil

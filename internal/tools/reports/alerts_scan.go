@@ -72,7 +72,6 @@ type alertsScan struct {
 	disabled TypeCounts
 	answered map[AlertType]bool // organization lists GitHub answered
 	refused  map[AlertType]bool // organization lists GitHub refused
-	orgDone  map[AlertType]bool
 	finished map[list]bool
 	stopped  map[list]pagePos
 	order    []string // the repositories of the repo path, in name order
@@ -99,7 +98,7 @@ func (s *alertsScan) report() error {
 	if s.in.SummaryOnly {
 		s.room = -1
 	}
-	s.answered, s.refused, s.orgDone = map[AlertType]bool{}, map[AlertType]bool{}, map[AlertType]bool{}
+	s.answered, s.refused = map[AlertType]bool{}, map[AlertType]bool{}
 	s.finished, s.stopped = map[list]bool{}, map[list]pagePos{}
 	s.missing, s.checks = map[string]error{}, map[string]*repoCheck{}
 	if s.pos.Scope == nil {
@@ -246,8 +245,7 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 // classifies those as rate_limited): a user owner, a feature turned off,
 // or a credential that may not read the list.
 func refusal(err error) bool {
-	code := core.GitHubCode(err)
-	return code == github.NotFound || code == github.InsufficientScope
+	return isNotFound(err) || core.GitHubCode(err) == github.InsufficientScope
 }
 
 // alertPage is one page of a list, as rows, one per alert GitHub sent.

@@ -257,7 +257,7 @@ func (r *ciRun) call(ctx context.Context, f *FailingCheck, do func(context.Conte
 	case errors.Is(err, fanout.ErrStopped), r.run.Stopped() != "":
 		return false, true
 	}
-	f.Unavailable = errorCode(err)
+	f.Unavailable = skipCode(err)
 	return false, false
 }
 
@@ -291,12 +291,4 @@ func (r *ciRun) result() CIStatusOut {
 		out.Truncated, out.TruncatedReason = true, CIStop(reason)
 	}
 	return out
-}
-
-// errorCode is the contract's code for a failure the report goes past.
-func errorCode(err error) string {
-	if e := core.MapError(err); e != nil {
-		return string(e.Code)
-	}
-	return string(contract.CodeInternal)
 }

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"slices"
 
@@ -36,12 +35,7 @@ func (in ReleaseIn) filters() any {
 	return struct{ OnlyMissing, Analyze bool }{in.OnlyMissing, in.Analyze}
 }
 
-func (in ReleaseIn) scope() string {
-	if in.Repo == "" {
-		return in.Owner
-	}
-	return in.Owner + "/" + in.Repo
-}
+func (in ReleaseIn) scope() string { return ownerScope(in.Owner, in.Repo) }
 
 // ReleaseStatus is a release pull request's changelog status.
 type ReleaseStatus string
@@ -184,8 +178,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 			next.MaxAPICalls = max(in.MaxAPICalls, MaxAPICalls(sc.pages+sc.cost(*sc.next)))
 		}
 		pos.Done = slices.Sorted(maps.Keys(sc.done))
-		raw, _ := json.Marshal(pos)
-		next.Cursor = s.Cursors.Mint(core.NameReportReleasePRs, in.scope(), in.filters(), string(raw))
+		next.Cursor = s.mintCursor(core.NameReportReleasePRs, in.scope(), in.filters(), pos)
 		out.NextCall = &NextCall{Tool: core.NameReportReleasePRs, Arguments: next}
 	}
 	return out, nil

@@ -3,6 +3,7 @@ package reports
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -102,7 +103,7 @@ func kindOf(p *gh.PullRequest) kind {
 	switch {
 	case p.GetDraft():
 		return kindDraft
-	case hasLabel(p.Labels, "dependencies") || containsFold(dependencyBots, p.GetUser().GetLogin()) ||
+	case hasLabel(p.Labels, "dependencies") || slices.ContainsFunc(dependencyBots, func(b string) bool { return strings.EqualFold(b, p.GetUser().GetLogin()) }) ||
 		strings.HasPrefix(title, "bump ") || strings.HasPrefix(title, "chore(deps") ||
 		strings.HasPrefix(title, "build(deps") || strings.HasPrefix(title, "fix(deps"):
 		return kindDependency
@@ -111,15 +112,6 @@ func kindOf(p *gh.PullRequest) kind {
 		return kindDocs
 	}
 	return kindFeature
-}
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
 }
 
 func (o *OpenPulls) add(k kind, n int) {
@@ -238,7 +230,7 @@ func (s *releaseScan) previousRelease(ctx context.Context, p releasePull, versio
 	}
 	var best release
 	var bestV [3]int
-	mine := coreVersion(version)
+	mine, _ := parseCore(version)
 	for _, r := range list {
 		v, ok := parseCore(strings.TrimPrefix(r.GetTagName(), "v"))
 		if r.GetDraft() || r.GetPrerelease() || !ok || !less(v, mine) || best.tag != "" && !less(bestV, v) {
@@ -247,11 +239,6 @@ func (s *releaseScan) previousRelease(ctx context.Context, p releasePull, versio
 		best, bestV = release{tag: r.GetTagName(), at: r.GetPublishedAt().Time}, v
 	}
 	return best, nil
-}
-
-func coreVersion(v string) [3]int {
-	c, _ := parseCore(v)
-	return c
 }
 
 // parseCore reads X.Y.Z (a pre-release part is ignored).

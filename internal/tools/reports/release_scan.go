@@ -69,8 +69,7 @@ type releaseScan struct {
 	// given.
 	short bool
 	// next is the first pull request left unfinished, for the next call.
-	next  *releasePull
-	fatal error
+	next *releasePull
 }
 
 // report finds the open release pull requests and examines those not yet
@@ -129,9 +128,6 @@ func (s *releaseScan) report() error {
 	}
 	if err := s.run.Each(len(work), func(ctx context.Context, i int) { s.pull(ctx, work[i]) }); err != nil {
 		return err
-	}
-	if s.fatal != nil {
-		return s.fatal
 	}
 	for i := range work {
 		if !s.done[work[i].key()] {

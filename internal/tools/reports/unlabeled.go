@@ -83,11 +83,14 @@ func (in UnlabeledIn) filters() any {
 }
 
 // scope is what the cursor is bound to besides the filters.
-func (in UnlabeledIn) scope() string {
-	if in.Repo == "" {
-		return in.Owner
+func (in UnlabeledIn) scope() string { return ownerScope(in.Owner, in.Repo) }
+
+// ownerScope names what a report covers: the owner, or one repository.
+func ownerScope(owner, repo string) string {
+	if repo == "" {
+		return owner
 	}
-	return in.Owner + "/" + in.Repo
+	return owner + "/" + repo
 }
 
 // UnlabeledRow is one item without a label.
