@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
@@ -148,9 +147,7 @@ func listViewerRepos(c *call) {
 			repos = append(repos, r)
 		}
 	}
-	sort.SliceStable(repos, func(i, j int) bool {
-		return strings.ToLower(repos[i].FullName()) < strings.ToLower(repos[j].FullName())
-	})
+	sortRepos(c, repos, "full_name") // GitHub's default for the viewer's own list
 	out := []repoJSON{}
 	for _, r := range paginate(c, repos) {
 		out = append(out, c.repoJSON(r, false))

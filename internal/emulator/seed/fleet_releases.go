@@ -43,8 +43,8 @@ type caseChange struct {
 }
 
 var (
-	caseProbe   = caseChange{title: "Add a readiness caseProbe", label: "enhancement"}
-	caseBatches = caseChange{title: "Handle empty caseBatches in the ingest loop", label: "bug"}
+	caseProbe   = caseChange{title: "Add a readiness probe", label: "enhancement"}
+	caseBatches = caseChange{title: "Handle empty batches in the ingest loop", label: "bug"}
 	caseBump    = caseChange{title: "Bump golang.org/x/net from 0.30.0 to 0.33.0", label: "dependencies"}
 	caseRetries = caseChange{title: "Document the retry settings", label: "documentation"}
 )
