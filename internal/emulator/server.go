@@ -448,7 +448,9 @@ func writeFaultStatus(w http.ResponseWriter, status int) {
 }
 
 // heldAnswer keeps a read's status and body until its latency is up; the
-// headers go to the real writer's map as they are set.
+// headers go to the real writer's map as they are set (wire.Recorder keeps
+// a map of its own, and the answers written before the handler, such as a
+// 401, set headers on the real writer).
 type heldAnswer struct {
 	http.ResponseWriter
 	status int

@@ -182,14 +182,15 @@ func (r *Run) CallOn(ctx context.Context, resource string, do func(context.Conte
 func (r *Run) call(ctx context.Context, resource string, do func(context.Context) (github.Meta, error)) error {
 	// A call the budget set aside for goes on past a stop at the budget:
 	// what it reads was paid for before the others spent the rest.
-	if why := r.Stopped(); why != "" && (why != MaxAPICalls || !isPrepaid(ctx) || r.prepaid.Load() <= 0) {
+	prepaid := isPrepaid(ctx)
+	if why := r.Stopped(); why != "" && (why != MaxAPICalls || !prepaid || r.prepaid.Load() <= 0) {
 		return ErrStopped
 	}
 	if r.belowFloor(resource) {
 		r.Stop(RateLimited)
 		return ErrStopped
 	}
-	if !(isPrepaid(ctx) && r.takePrepaid()) && r.o.MaxCalls > 0 && r.reserved.Add(1) > int64(r.o.MaxCalls) {
+	if !(prepaid && r.takePrepaid()) && r.o.MaxCalls > 0 && r.reserved.Add(1) > int64(r.o.MaxCalls) {
 		r.Stop(MaxAPICalls)
 		return ErrStopped
 	}

@@ -1,7 +1,6 @@
 package reports_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const alertsTool = "github_report_security_alerts"
@@ -239,20 +237,14 @@ func TestReportSecurityAlertsFilters(t *testing.T) {
 // Every secret list was asked with hide_secret=true.
 func TestReportSecurityAlertsProgress(t *testing.T) {
 	env := fleetEnv(t, 12, servertest.Options{Token: emulator.DemoTokenBob})
-	cs, notes := progressSession(t, env)
-	params := &mcp.CallToolParams{Name: alertsTool, Arguments: map[string]any{"owner": "fleet"}}
-	params.SetProgressToken("alerts-1")
-	res, err := cs.CallTool(context.Background(), params)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
-	}
 	lists := 3
 	for i := range 12 {
 		if !emulator.Fleet(i).Archived {
 			lists += 3
 		}
 	}
-	got := notes(lists)
+	var out reports.AlertsOut
+	got := progressCall(t, env, alertsTool, "alerts-1", map[string]any{"owner": "fleet"}, &out, func() int { return lists })
 	if len(got) != lists {
 		t.Fatalf("%d notifications for %d lists", len(got), lists)
 	}

@@ -19,18 +19,8 @@ import (
 // it: repositories done of the total, rising to the total.
 func TestReportUnlabeledProgress(t *testing.T) {
 	env := fleetEnv(t, 12, servertest.Options{})
-	cs, notes := progressSession(t, env)
-	ctx := context.Background()
-	params := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"owner": "fleet"}}
-	params.SetProgressToken("report-1")
-	res, err := cs.CallTool(ctx, params)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
-	}
 	var out reports.UnlabeledOut
-	b, _ := json.Marshal(res.StructuredContent)
-	_ = json.Unmarshal(b, &out)
-	got := notes(out.Scanned.Repos)
+	got := progressCall(t, env, tool, "report-1", map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Repos })
 	if len(got) == 0 || len(got) != out.Scanned.Repos {
 		t.Fatalf("%d notifications for %d repositories", len(got), out.Scanned.Repos)
 	}
@@ -123,11 +113,11 @@ func TestReportUnlabeledCancel(t *testing.T) {
 // progressCall calls a report with a progress token over its own session,
 // decodes the result into out, and returns the notifications heard once
 // want() of them have come (or five seconds have passed).
-func progressCall(t *testing.T, env *servertest.Env, name string, args map[string]any, out any, want func() int) []*mcp.ProgressNotificationParams {
+func progressCall(t *testing.T, env *servertest.Env, name, token string, args map[string]any, out any, want func() int) []*mcp.ProgressNotificationParams {
 	t.Helper()
 	cs, notes := progressSession(t, env)
 	params := &mcp.CallToolParams{Name: name, Arguments: args}
-	params.SetProgressToken("report-1")
+	params.SetProgressToken(token)
 	res, err := cs.CallTool(context.Background(), params)
 	if err != nil || res.IsError {
 		t.Fatalf("call: %v %+v", err, res)

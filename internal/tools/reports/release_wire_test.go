@@ -41,7 +41,7 @@ func TestReportReleasePRsCancelled(t *testing.T) {
 func TestReportReleasePRsProgress(t *testing.T) {
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	var out reports.ReleaseOut
-	got := progressCall(t, env, releaseTool, map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Pulls })
+	got := progressCall(t, env, releaseTool, "report-1", map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Pulls })
 	if out.Scanned.Pulls == 0 || len(got) != out.Scanned.Pulls {
 		t.Fatalf("%d notifications for %d pull requests", len(got), out.Scanned.Pulls)
 	}

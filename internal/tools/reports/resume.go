@@ -60,10 +60,10 @@ func (r *resume) advance(order []string, finished map[string]bool, pages map[str
 		kept[strings.ToLower(name)] = p
 	}
 	r.Pages = kept
+	if !whole {
+		order = nil // the names past the listing read are unknown: the prefix stays
+	}
 	for _, name := range order {
-		if !whole {
-			break
-		}
 		key := strings.ToLower(name)
 		if r.After != "" && key <= r.After {
 			continue

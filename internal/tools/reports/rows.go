@@ -1,8 +1,8 @@
 package reports
 
 import (
+	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -17,10 +17,7 @@ func ordered[T any](rows []T, key func(T) (string, int)) []T {
 	slices.SortFunc(rows, func(a, b T) int {
 		ra, na := key(a)
 		rb, nb := key(b)
-		if c := strings.Compare(strings.ToLower(ra), strings.ToLower(rb)); c != 0 {
-			return c
-		}
-		return na - nb
+		return cmp.Or(byName(ra, rb), cmp.Compare(na, nb))
 	})
 	return rows
 }
