@@ -97,9 +97,8 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	// tools, known once the stack is built, and wraps every call in it.
 	var guard *httpauth.Guard
 	if cfg.Auth != nil {
-		// A task belongs to the client that started it: another client's
-		// tasks/get finds nothing.
-		opts.TaskOwner = httpauth.ClientName
+		// A task belongs to the client that started it (caller.ID, set by
+		// the guard's middleware): another client's tasks/get finds nothing.
 		opts.Wrap = func(ctx context.Context, call tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 			return guard.Wrap(ctx, call, next)
 		}

@@ -3,6 +3,7 @@ package httpauth
 import (
 	"context"
 	"encoding/json"
+	"github.com/ghgate/ghgate/internal/caller"
 	"log/slog"
 	"slices"
 	"strings"
@@ -99,6 +100,8 @@ func (g *Guard) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		ctx = withClient(ctx, e)
+		ctx = caller.With(ctx, caller.Identity{ID: "http:" + e.name,
+			Readable: func(owner, repo string) bool { return e.policy.reaches(tooldef.Read, owner, repo) }})
 		switch method {
 		case "tools/list":
 			res, err := next(ctx, method, req)

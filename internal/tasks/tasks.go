@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -52,8 +53,9 @@ type Manager struct {
 	Store store.Backend
 	// Support says whether a tool (by name) may run as a task.
 	Support func(tool string) tooldef.TaskSupport
-	// Owner names the client a request comes from (the HTTP client's name
-	// under --auth); "" is the one local client.
+	// Owner names the client a request comes from; nil takes the
+	// authenticated caller (caller.ID: an HTTP client, a broker peer's
+	// uid), "" being the one local client.
 	Owner func(ctx context.Context) string
 	Log   *slog.Logger
 	Now   func() time.Time
@@ -150,7 +152,7 @@ func (m *Manager) owner(ctx context.Context) string {
 	if m.Owner != nil {
 		return m.Owner(ctx)
 	}
-	return ""
+	return caller.ID(ctx)
 }
 
 // Wait blocks until every task this process runs has settled.
