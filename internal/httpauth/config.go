@@ -1,10 +1,11 @@
 // Package httpauth makes ghgate's streamable HTTP endpoint an OAuth 2.1
 // resource server, as MCP's authorization specification describes: every
 // request carries a bearer token, checked here and never passed on to
-// GitHub; the token names a client, and the client's policy (the broker's
-// vocabulary: owners and repositories it may read or write, toolsets,
-// allow and deny lists, read_only) bounds every call before any GitHub
-// request is made.
+// GitHub; the token names a client (a static key by its digest, an
+// identity provider's JWT by its issuer and client id, never by the client
+// id alone), and the client's policy (the broker's vocabulary: owners and
+// repositories it may read or write, toolsets, allow and deny lists,
+// read_only) bounds every call before any GitHub request is made.
 package httpauth
 
 import (
@@ -15,6 +16,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -32,7 +34,10 @@ type Config struct {
 	Resource string `toml:"resource"`
 	// Issuers are the identity providers whose JWTs are accepted.
 	Issuers []Issuer `toml:"issuer"`
-	// Clients are the callers, by name, each with its policy.
+	// Clients are the callers, each with its policy. A client's name is
+	// its identity here (task owner, audit lines, metrics); one that comes
+	// with an identity provider's token is found by its issuer and the
+	// client id that issuer gives it.
 	Clients []Client `toml:"client"`
 	// Scopes lists the scopes advertised in the protected resource
 	// metadata; empty advertises none.
@@ -57,8 +62,16 @@ type Client struct {
 	Name string `toml:"name"`
 	// KeySHA256 is the hex SHA-256 digest of the client's static key; the
 	// key itself is never stored. Empty for clients that come with an
-	// issuer's JWT.
+	// issuer's JWT; a client with a key names no issuer.
 	KeySHA256 string `toml:"key_sha256"`
+	// Issuer is the URL of the [[issuer]] whose tokens name this client;
+	// it may be left out when exactly one issuer is configured. A client
+	// is known to an issuer only: another provider's token carrying the
+	// same client id is not this client's.
+	Issuer string `toml:"issuer"`
+	// ClientID is what the issuer's client claim carries for this client;
+	// default Name.
+	ClientID string `toml:"client_id"`
 	// Read and Write list what the client may reach: "owner",
 	// "owner/repo", or "*" for anything the server's token reaches. Write
 	// implies read.
@@ -100,7 +113,10 @@ func Load(path string) (*Config, error) {
 	return &c, nil
 }
 
-// Validate refuses a config that cannot work or would be ambiguous.
+// Validate refuses a config that cannot work or would be ambiguous, and
+// fills in the defaults: each issuer's client claim, and each
+// identity-provider client's issuer (when only one is configured) and
+// client id (its name).
 func (c *Config) Validate() error {
 	if c.Resource != "" {
 		if err := checkURL("resource", c.Resource); err != nil {
@@ -113,21 +129,12 @@ func (c *Config) Validate() error {
 	if len(c.Issuers) == 0 && !c.hasStaticKeys() {
 		return errors.New("no [[issuer]] and no client with key_sha256: no token could be accepted")
 	}
-	for i := range c.Issuers {
-		is := &c.Issuers[i]
-		if err := checkURL(fmt.Sprintf("issuer %d url", i+1), is.URL); err != nil {
-			return err
-		}
-		if is.ClientClaim == "" {
-			is.ClientClaim = "client_id"
-		}
-		if is.Audience == "" && c.Resource == "" {
-			// Filled in from the listen address at start; see Resolve.
-			continue
-		}
+	if err := c.validateIssuers(); err != nil {
+		return err
 	}
 	names := map[string]bool{}
 	digests := map[string]bool{}
+	bound := map[boundID]string{}
 	for i := range c.Clients {
 		cl := &c.Clients[i]
 		if strings.TrimSpace(cl.Name) == "" {
@@ -137,16 +144,14 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("client %q is named twice", cl.Name)
 		}
 		names[cl.Name] = true
+		var err error
 		if cl.KeySHA256 != "" {
-			d, err := hex.DecodeString(cl.KeySHA256)
-			if err != nil || len(d) != sha256.Size {
-				return fmt.Errorf("client %q: key_sha256 must be 64 hex digits (sha256sum of the key)", cl.Name)
-			}
-			cl.KeySHA256 = strings.ToLower(cl.KeySHA256)
-			if digests[cl.KeySHA256] {
-				return fmt.Errorf("client %q: key_sha256 is another client's too", cl.Name)
-			}
-			digests[cl.KeySHA256] = true
+			err = checkStatic(cl, digests)
+		} else {
+			err = c.bind(cl, bound)
+		}
+		if err != nil {
+			return err
 		}
 		for _, list := range [][]string{cl.Read, cl.Write} {
 			for _, p := range list {
@@ -160,6 +165,88 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// validateIssuers checks each issuer's URL, refuses one listed twice
+// (a client naming it could not say which entry it meant) and defaults
+// the client claim.
+func (c *Config) validateIssuers() error {
+	seen := map[string]bool{}
+	for i := range c.Issuers {
+		is := &c.Issuers[i]
+		if err := checkURL(fmt.Sprintf("issuer %d url", i+1), is.URL); err != nil {
+			return err
+		}
+		if seen[is.URL] {
+			return fmt.Errorf("issuer %s is configured twice", is.URL)
+		}
+		seen[is.URL] = true
+		if is.ClientClaim == "" {
+			is.ClientClaim = "client_id"
+		}
+	}
+	return nil
+}
+
+// boundID is what names an identity-provider client: its issuer and the
+// client id that issuer's tokens carry for it.
+type boundID struct{ issuer, clientID string }
+
+// checkStatic checks a static-key client: a well-formed digest no other
+// client has, and no issuer or client id, which would leave open which
+// of two credentials is this client's.
+func checkStatic(cl *Client, digests map[string]bool) error {
+	if cl.Issuer != "" || cl.ClientID != "" {
+		return fmt.Errorf("client %q: key_sha256 with issuer or client_id: a client comes either with its static key "+
+			"or with an identity provider's token; give one or the other", cl.Name)
+	}
+	d, err := hex.DecodeString(cl.KeySHA256)
+	if err != nil || len(d) != sha256.Size {
+		return fmt.Errorf("client %q: key_sha256 must be 64 hex digits (sha256sum of the key)", cl.Name)
+	}
+	cl.KeySHA256 = strings.ToLower(cl.KeySHA256)
+	if digests[cl.KeySHA256] {
+		return fmt.Errorf("client %q: key_sha256 is another client's too", cl.Name)
+	}
+	digests[cl.KeySHA256] = true
+	return nil
+}
+
+// bind ties an identity-provider client to its issuer and client id. A
+// client id means something only to the provider that issued it: two
+// providers may each have a "release-agent", and one's is not the
+// other's. With several issuers the client must say which is its own.
+func (c *Config) bind(cl *Client, bound map[boundID]string) error {
+	switch {
+	case cl.Issuer != "":
+		if !slices.ContainsFunc(c.Issuers, func(is Issuer) bool { return is.URL == cl.Issuer }) {
+			return fmt.Errorf("client %q: issuer %q is not the url of a configured [[issuer]] (%s)", cl.Name, cl.Issuer, c.issuerURLs())
+		}
+	case len(c.Issuers) == 1:
+		cl.Issuer = c.Issuers[0].URL
+	case len(c.Issuers) == 0:
+		return fmt.Errorf("client %q has no key_sha256 and no [[issuer]] is configured: no token could name it", cl.Name)
+	default:
+		return fmt.Errorf("client %q names no issuer, and %d are configured (%s): set issuer to the url of the one whose "+
+			"tokens name it, since each identity provider names its own clients", cl.Name, len(c.Issuers), c.issuerURLs())
+	}
+	if cl.ClientID == "" {
+		cl.ClientID = cl.Name
+	}
+	id := boundID{cl.Issuer, cl.ClientID}
+	if other, ok := bound[id]; ok {
+		return fmt.Errorf("clients %q and %q are both client_id %q of issuer %s", other, cl.Name, cl.ClientID, cl.Issuer)
+	}
+	bound[id] = cl.Name
+	return nil
+}
+
+func (c *Config) issuerURLs() string {
+	urls := make([]string, len(c.Issuers))
+	for i, is := range c.Issuers {
+		urls[i] = is.URL
+	}
+	return strings.Join(urls, ", ")
 }
 
 func (c *Config) hasStaticKeys() bool {

@@ -115,8 +115,9 @@ func newJWKSCache(ctx context.Context) (*jwk.Cache, error) {
 }
 
 // verify checks tok's signature, issuer, expiry and audience, and returns
-// the name its client claim carries.
-func (is *issuer) verify(ctx context.Context, tok []byte) (client string, exp time.Time, err error) {
+// the client id its client claim carries: a name in this issuer's
+// namespace, not yet a client of ghgate's.
+func (is *issuer) verify(ctx context.Context, tok []byte) (clientID string, exp time.Time, err error) {
 	set, err := is.cache.Lookup(ctx, is.jwksURL)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("issuer's keys are unavailable: %w", err)

@@ -57,11 +57,13 @@ type Authenticator struct {
 	resource string
 	issuers  []*issuer
 	// static holds the clients with a key, by digest.
-	static   []staticKey
-	byName   map[string]*clientEntry
-	idpNames map[string]bool
-	scopes   []string
-	log      *slog.Logger
+	static []staticKey
+	// bound holds the clients that come with an issuer's JWT, by issuer
+	// and client id: never by client id alone, which each issuer assigns
+	// as it likes.
+	bound  map[boundID]*clientEntry
+	scopes []string
+	log    *slog.Logger
 }
 
 type staticKey struct {
@@ -82,16 +84,14 @@ func New(ctx context.Context, cfg *Config, resource string, o Options) (*Authent
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	a := &Authenticator{resource: resource, byName: map[string]*clientEntry{}, idpNames: map[string]bool{},
-		scopes: cfg.Scopes, log: o.Log}
+	a := &Authenticator{resource: resource, bound: map[boundID]*clientEntry{}, scopes: cfg.Scopes, log: o.Log}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	for _, c := range cfg.Clients {
 		e := &clientEntry{name: c.Name, policy: newPolicy(c)}
-		a.byName[c.Name] = e
 		if c.KeySHA256 == "" {
-			a.idpNames[c.Name] = true
+			a.bound[boundID{c.Issuer, c.ClientID}] = e
 			continue
 		}
 		d, _ := hex.DecodeString(c.KeySHA256)
@@ -151,14 +151,14 @@ func (a *Authenticator) Verify(ctx context.Context, token string, _ *http.Reques
 		if is.cfg.URL != iss {
 			continue
 		}
-		name, exp, err := is.verify(ctx, []byte(token))
+		id, exp, err := is.verify(ctx, []byte(token))
 		if err != nil {
 			a.log.Info("bearer token refused", "issuer", iss, "reason", err.Error())
 			return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, reason(err))
 		}
-		e, ok := a.byName[name]
-		if !ok || !a.idpNames[name] {
-			a.log.Info("bearer token refused: its client is not configured", "issuer", iss, "client", name)
+		e, ok := a.bound[boundID{is.cfg.URL, id}]
+		if !ok {
+			a.log.Info("bearer token refused: no client of its issuer has its client id", "issuer", iss, "client_id", id)
 			return nil, fmt.Errorf("%w: the token's client is not configured here", auth.ErrInvalidToken)
 		}
 		return &auth.TokenInfo{UserID: e.name, Expiration: exp, Extra: map[string]any{clientKey: e}}, nil
