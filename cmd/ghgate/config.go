@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,6 +43,10 @@ type fileConfig struct {
 	// Auth is the --auth file: the clients of the HTTP endpoint.
 	Auth      string `toml:"auth"`
 	RateFloor *int   `toml:"rate_floor"`
+	// Who reads /metrics, and where: see metricsConfig.
+	MetricsAddr        string `toml:"metrics_addr"`
+	MetricsKeySHA256   string `toml:"metrics_key_sha256"`
+	MetricsClientLabel *bool  `toml:"metrics_client_label"`
 
 	// The HTTP limits, pointers so that a value given as 0 is told from
 	// one not given (and refused where 0 would disable the limit).
@@ -131,6 +136,32 @@ type serveConfig struct {
 	Demo       bool
 	HTTPLimits httpLimits
 	RateFloor  int
+	Metrics    metricsConfig
+}
+
+// metricsConfig says where /metrics is served and to whom. The series
+// show the rate budget, the calls per tool and outcome and (opted in)
+// the clients' names: on a listener with --auth they are served only to
+// a scraper with the metrics key, or on a listener of their own.
+type metricsConfig struct {
+	// Addr, when set, serves /metrics on a listener of its own, and no
+	// longer beside /mcp. It has no default: replicas share a host (one
+	// per port, deploy/ghgate@.service), and any fixed port would stop
+	// the second from starting. A non-loopback address needs KeySHA256.
+	Addr string
+	// KeySHA256 is the SHA-256 digest of the bearer key a scraper must
+	// present; the key itself is never configured. nil: no key asked,
+	// which the MCP listener allows only without --auth.
+	KeySHA256 []byte
+	// ClientLabel labels tool calls with the HTTP client's name.
+	ClientLabel bool
+}
+
+// onMCPListener reports whether /metrics is served beside /mcp: not when
+// it has a listener of its own, and not with --auth unless a key guards
+// it, since anyone who reaches an authenticated endpoint could read it.
+func (m metricsConfig) onMCPListener(auth bool) bool {
+	return m.Addr == "" && (!auth || m.KeySHA256 != nil)
 }
 
 // serveFlags are serve's command-line settings; which of them were given
@@ -150,6 +181,9 @@ type serveFlags struct {
 	demo                bool
 	httpLimits          httpLimits
 	rateFloor           int
+	metricsAddr         string
+	metricsKeySHA256    string
+	metricsClientLabel  bool
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -178,6 +212,11 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.httpLimits.IdleTimeout, "http-idle-timeout", d.IdleTimeout, "--http: how long an idle keep-alive connection stays open")
 	fs.IntVar(&f.httpLimits.MaxHeaderBytes, "http-max-header-bytes", d.MaxHeaderBytes, "--http: largest request headers")
 	fs.Int64Var(&f.httpLimits.MaxBodyBytes, "http-max-body-bytes", d.MaxBodyBytes, "--http: largest request body; a larger one is answered 413")
+	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "--http: serve /metrics on this address of its own instead of beside /mcp "+
+		"(default: none); a non-loopback one needs --metrics-key-sha256")
+	fs.StringVar(&f.metricsKeySHA256, "metrics-key-sha256", "", "--http: SHA-256 digest (64 hex digits) of the bearer key /metrics asks for; "+
+		"with --auth and no --metrics-addr, /metrics is served only with it")
+	fs.BoolVar(&f.metricsClientLabel, "metrics-client-label", false, "--http: label tool call metrics with the HTTP client's name")
 }
 
 // resolve merges, lowest precedence first: the config file, the
@@ -249,6 +288,9 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	if changed("auth") {
 		c.AuthFile = f.auth
 	}
+	if err := c.resolveMetrics(fc, f, changed); err != nil {
+		return serveConfig{}, err
+	}
 	if c.AuthFile != "" {
 		ac, err := httpauth.Load(c.AuthFile)
 		if err != nil {
@@ -276,6 +318,57 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 		lim.MaxBodyBytes = fl.MaxBodyBytes
 	}
 	return c, c.check()
+}
+
+// resolveMetrics merges the metrics settings, flags over the file.
+func (c *serveConfig) resolveMetrics(fc fileConfig, f *serveFlags, changed func(string) bool) error {
+	addr, digest := fc.MetricsAddr, fc.MetricsKeySHA256
+	if fc.MetricsClientLabel != nil {
+		c.Metrics.ClientLabel = *fc.MetricsClientLabel
+	}
+	if changed("metrics-addr") {
+		addr = f.metricsAddr
+	}
+	if changed("metrics-key-sha256") {
+		digest = f.metricsKeySHA256
+	}
+	if changed("metrics-client-label") {
+		c.Metrics.ClientLabel = f.metricsClientLabel
+	}
+	c.Metrics.Addr = strings.TrimSpace(addr)
+	if digest = strings.TrimSpace(digest); digest != "" {
+		d, err := hex.DecodeString(digest)
+		if err != nil || len(d) != 32 {
+			// The value is not repeated: a key pasted where its digest
+			// belongs must not reach a log.
+			return errors.New("metrics_key_sha256 / --metrics-key-sha256 must be 64 hex digits: the SHA-256 of the key " +
+				"(printf %s \"$KEY\" | sha256sum), never the key itself")
+		}
+		c.Metrics.KeySHA256 = d
+	}
+	return nil
+}
+
+// check refuses a metrics listener that cannot work or would show the
+// metrics to anyone who reaches it.
+func (m metricsConfig) check(httpAddr string) error {
+	if m.Addr == "" {
+		return nil
+	}
+	if httpAddr == "" {
+		return errors.New("metrics_addr / --metrics-addr applies to --http: stdio serves no metrics")
+	}
+	if isLoopback(m.Addr) {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(m.Addr); err != nil {
+		return fmt.Errorf("--metrics-addr %q: want HOST:PORT, e.g. 127.0.0.1:9464: %w", m.Addr, err)
+	}
+	if m.KeySHA256 == nil {
+		return fmt.Errorf("--metrics-addr %q is not a loopback address: anyone who could reach it would read the metrics, "+
+			"so it requires metrics_key_sha256 / --metrics-key-sha256; or listen on 127.0.0.1", m.Addr)
+	}
+	return nil
 }
 
 // httpLimits are the defaults with what the file sets over them.
@@ -345,6 +438,9 @@ func (c *serveConfig) check() error {
 		return errors.New("--auth applies to --http: stdio has one caller, the process that started ghgate")
 	}
 	if err := c.HTTPLimits.check(); err != nil {
+		return err
+	}
+	if err := c.Metrics.check(c.HTTP); err != nil {
 		return err
 	}
 	if c.SyncRoot != "" && !filepath.IsAbs(c.SyncRoot) {

@@ -121,9 +121,11 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		fixtureStack(&opts)
 	}
 	var metrics *ops.Metrics
-	if cfg.HTTP != "" {
-		metrics = ops.NewMetrics()
+	if cfg.HTTP != "" && (cfg.Metrics.Addr != "" || cfg.Metrics.onMCPListener(cfg.Auth != nil)) {
+		metrics = ops.NewMetrics(ops.MetricsOptions{ClientLabel: cfg.Metrics.ClientLabel})
 		opts.Observer = metrics
+	} else if cfg.HTTP != "" {
+		log.Info("/metrics is not served: with --auth it needs metrics_key_sha256 (a key scrapers present) or metrics_addr (a listener of its own)")
 	}
 	st, err := server.NewStack(ctx, opts)
 	if err != nil {
@@ -149,18 +151,49 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	if cfg.HTTP == "" {
 		return serveStdio(ctx, st.Server.MCP, log)
 	}
-	st.Server.MCP.AddReceivingMiddleware(metrics.Middleware(st.Server.Serves))
-	return serveHTTP(ctx, cfg.HTTP, cfg.HTTPLimits, cfg.Auth, st.Server.MCP, log, opsOptions(st, metrics))
+	if metrics != nil {
+		st.Server.MCP.AddReceivingMiddleware(metrics.Middleware(st.Server.Serves))
+	}
+	return serveHTTP(ctx, cfg, st.Server.MCP, log, opsOptions(st, metrics, cfg.Metrics, cfg.Auth != nil), metrics)
 }
 
 // opsOptions is what the HTTP listener serves beside MCP: readiness (the
-// state store and, with a token, GitHub answer) and the metrics.
-func opsOptions(st *server.Stack, metrics *ops.Metrics) ops.Options {
-	o := ops.Options{Metrics: metrics, Probes: []ops.Probe{{Name: "state", Check: st.Store.Ping}}}
+// state store and, with a token, GitHub answer) and, unless they have a
+// listener of their own or nothing would guard them, the metrics.
+func opsOptions(st *server.Stack, metrics *ops.Metrics, mc metricsConfig, auth bool) ops.Options {
+	o := ops.Options{Probes: []ops.Probe{{Name: "state", Check: st.Store.Ping}}}
+	if metrics != nil && mc.onMCPListener(auth) {
+		o.Metrics, o.MetricsGate = metrics, ops.Gate{KeySHA256: mc.KeySHA256}
+	}
 	if st.GitHub != nil {
 		o.Probes = append(o.Probes, ops.Probe{Name: "github", Check: st.GitHub.Ping})
 	}
 	return o
+}
+
+// metricsWriteTimeout bounds a scrape's answer: the registry is written
+// from memory, so a scraper still reading after this is stuck.
+const metricsWriteTimeout = 30 * time.Second
+
+// serveMetrics serves /metrics alone on addr, behind gate, until the
+// returned server is closed; the URL is logged for the scraper's
+// configuration.
+func serveMetrics(addr string, metrics *ops.Metrics, gate ops.Gate, lim httpLimits, log *slog.Logger) (*http.Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", gate.Wrap(metrics.Handler()))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: lim.ReadHeaderTimeout, ReadTimeout: lim.ReadTimeout,
+		WriteTimeout: metricsWriteTimeout, IdleTimeout: lim.IdleTimeout, MaxHeaderBytes: lim.MaxHeaderBytes}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "error", err)
+		}
+	}()
+	log.Info("serving metrics", "metrics_url", "http://"+ln.Addr().String()+"/metrics", "key_required", gate.KeySHA256 != nil)
+	return srv, nil
 }
 
 // serveStdio speaks MCP on stdin/stdout until the client hangs up or ctx
@@ -176,9 +209,18 @@ func serveStdio(ctx context.Context, m *mcp.Server, log *slog.Logger) error {
 }
 
 // serveHTTP serves streamable HTTP, stateless: every request gets a
-// temporary session, so any replica can answer it. lim bounds what each
-// client can make the server hold.
-func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Config, m *mcp.Server, log *slog.Logger, opsOpts ops.Options) error {
+// temporary session, so any replica can answer it. cfg.HTTPLimits bound
+// what each client can make the server hold; with cfg.Metrics.Addr the
+// metrics get a listener of their own, opened first and closed last.
+func serveHTTP(ctx context.Context, cfg serveConfig, m *mcp.Server, log *slog.Logger, opsOpts ops.Options, metrics *ops.Metrics) error {
+	addr, lim, ac := cfg.HTTP, cfg.HTTPLimits, cfg.Auth
+	if cfg.Metrics.Addr != "" && metrics != nil {
+		msrv, err := serveMetrics(cfg.Metrics.Addr, metrics, ops.Gate{KeySHA256: cfg.Metrics.KeySHA256}, lim, log)
+		if err != nil {
+			return err
+		}
+		defer msrv.Close()
+	}
 	// A browser page must not drive the server with the operator's token:
 	// a request whose Origin (or Sec-Fetch-Site) shows another site is
 	// refused with 403, as MCP's transport requires; clients that send no
@@ -189,10 +231,11 @@ func serveHTTP(ctx context.Context, addr string, lim httpLimits, ac *httpauth.Co
 	// resources; the tasks extension's methods are checked here.
 	h = tasks.CheckNameHeader(h)
 	mux := http.NewServeMux()
-	// /healthz, /readyz and /metrics are answered without a credential: a
-	// load balancer, a container runtime or a scraper probes them, and they
-	// carry nothing about GitHub or the token. MCP itself is behind the
-	// drain guard (and, with --auth, the bearer check).
+	// /healthz and /readyz are answered without a credential: a load
+	// balancer or a container runtime probes them, and they carry nothing
+	// about GitHub, the token or the clients. /metrics, when served here,
+	// is behind its gate (the metrics key; a loopback host name). MCP
+	// itself is behind the drain guard (and, with --auth, the bearer check).
 	op := ops.Mount(mux, opsOpts)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

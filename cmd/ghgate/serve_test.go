@@ -880,8 +880,8 @@ func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
 		t.Fatalf("/metrics = %d", code)
 	}
 	for _, want := range []string{
-		`ghgate_tool_calls_total{client="",outcome="ok",tool="github_get_issue"} 2`,
-		`ghgate_tool_calls_total{client="",outcome="issue_not_found",tool="github_get_issue"} 1`,
+		`ghgate_tool_calls_total{outcome="ok",tool="github_get_issue"} 2`,
+		`ghgate_tool_calls_total{outcome="issue_not_found",tool="github_get_issue"} 1`,
 		`ghgate_cache_hits_total 2`, // the issue and its comments
 		`ghgate_upstream_requests_total{route="GET /repos/{x}/{x}/issues/{x}",status="304"} 1`,
 		`ghgate_rate_budget_remaining{resource="core"}`,

@@ -21,8 +21,9 @@ type Probe struct {
 type Options struct {
 	// Probes decide /readyz; each runs with ProbeTimeout.
 	Probes []Probe
-	// Metrics, when set, is served at /metrics.
-	Metrics *Metrics
+	// Metrics, when set, is served at /metrics behind MetricsGate.
+	Metrics     *Metrics
+	MetricsGate Gate
 	// ProbeTimeout bounds each probe (default 3 s); ProbeCache is how long
 	// a readiness answer is reused (default 2 s), so a load balancer's
 	// frequent checks do not each cost a GitHub request.
@@ -60,7 +61,7 @@ func Mount(mux *http.ServeMux, o Options) *Ops {
 	mux.HandleFunc("GET /healthz", op.HandleHealthz)
 	mux.HandleFunc("GET /readyz", op.HandleReadyz)
 	if o.Metrics != nil {
-		mux.Handle("GET /metrics", o.Metrics.Handler())
+		mux.Handle("GET /metrics", o.MetricsGate.Wrap(o.Metrics.Handler()))
 	}
 	return op
 }

@@ -26,6 +26,7 @@ import (
 // budget GitHub last reported, idempotent replays, and latency histograms
 // for tool calls and upstream requests.
 type Metrics struct {
+	clientLabel     bool
 	reg             *prometheus.Registry
 	toolCalls       *prometheus.CounterVec
 	toolSeconds     *prometheus.HistogramVec
@@ -36,12 +37,25 @@ type Metrics struct {
 	replays         *prometheus.CounterVec
 }
 
+// MetricsOptions shape the series.
+type MetricsOptions struct {
+	// ClientLabel labels tool calls with the HTTP client's configured
+	// name. Off by default: the names are the deployment's map of who
+	// calls, and whoever scrapes the metrics would read them.
+	ClientLabel bool
+}
+
 // NewMetrics registers the series (and the Go runtime and process
 // collectors, for CPU and memory).
-func NewMetrics() *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry()}
-	m.toolCalls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ghgate_tool_calls_total",
-		Help: "Tool calls by tool, outcome (ok, or the error envelope's code) and HTTP client (its configured name; empty without --auth)."}, []string{"tool", "outcome", "client"})
+func NewMetrics(o MetricsOptions) *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry(), clientLabel: o.ClientLabel}
+	calls := prometheus.CounterOpts{Name: "ghgate_tool_calls_total", Help: "Tool calls by tool and outcome (ok, or the error envelope's code)."}
+	labels := []string{"tool", "outcome"}
+	if o.ClientLabel {
+		calls.Help = "Tool calls by tool, outcome (ok, or the error envelope's code) and HTTP client (its configured name; empty without --auth)."
+		labels = append(labels, "client")
+	}
+	m.toolCalls = prometheus.NewCounterVec(calls, labels)
 	m.toolSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ghgate_tool_call_duration_seconds",
 		Help: "Tool call latency.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 12)}, []string{"tool"})
 	m.upstream = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ghgate_upstream_requests_total",
@@ -59,7 +73,8 @@ func NewMetrics() *Metrics {
 	return m
 }
 
-// Handler serves the registry in Prometheus' exposition format.
+// Handler serves the registry in Prometheus' exposition format, to
+// anyone: serve it through Gate.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
@@ -108,7 +123,11 @@ func (m *Metrics) Middleware(served func(name string) bool) mcp.Middleware {
 			case replayed(r.StructuredContent):
 				m.replays.WithLabelValues(tool).Inc()
 			}
-			m.toolCalls.WithLabelValues(tool, outcome, clientName(req)).Inc()
+			labels := []string{tool, outcome}
+			if m.clientLabel {
+				labels = append(labels, clientName(req))
+			}
+			m.toolCalls.WithLabelValues(labels...).Inc()
 			return res, err
 		}
 	}

@@ -34,7 +34,7 @@ func wantLine(t *testing.T, body, line string) {
 }
 
 func TestMiddlewareCountsToolCallsByOutcome(t *testing.T) {
-	m := NewMetrics()
+	m := NewMetrics(MetricsOptions{})
 	results := map[string]*mcp.CallToolResult{
 		"ok":       {StructuredContent: map[string]any{"issue": map[string]any{"number": 1}}},
 		"replayed": {StructuredContent: map[string]any{"replayed": true}},
@@ -57,14 +57,14 @@ func TestMiddlewareCountsToolCallsByOutcome(t *testing.T) {
 	// Other methods pass through uncounted.
 	_, _ = h(context.Background(), "tools/list", &mcp.ServerRequest[*mcp.ListToolsParams]{Params: &mcp.ListToolsParams{}})
 	body := scrape(t, m)
-	wantLine(t, body, `ghgate_tool_calls_total{client="",outcome="ok",tool="ok"} 2`)
-	wantLine(t, body, `ghgate_tool_calls_total{client="",outcome="ok",tool="replayed"} 1`)
+	wantLine(t, body, `ghgate_tool_calls_total{outcome="ok",tool="ok"} 2`)
+	wantLine(t, body, `ghgate_tool_calls_total{outcome="ok",tool="replayed"} 1`)
 	wantLine(t, body, `ghgate_idempotent_replays_total{tool="replayed"} 1`)
-	wantLine(t, body, `ghgate_tool_calls_total{client="",outcome="rate_limited",tool="limited"} 1`)
-	wantLine(t, body, `ghgate_tool_calls_total{client="",outcome="error",tool="bare"} 1`)
+	wantLine(t, body, `ghgate_tool_calls_total{outcome="rate_limited",tool="limited"} 1`)
+	wantLine(t, body, `ghgate_tool_calls_total{outcome="error",tool="bare"} 1`)
 	wantLine(t, body, `ghgate_tool_call_duration_seconds_count{tool="ok"} 2`)
 	// A name no tool has is counted, under "unknown", never as sent.
-	wantLine(t, body, `ghgate_tool_calls_total{client="",outcome="ok",tool="unknown"} 1`)
+	wantLine(t, body, `ghgate_tool_calls_total{outcome="ok",tool="unknown"} 1`)
 	if strings.Contains(body, `tool="junk"`) {
 		t.Error("a tool name that is not served became a label")
 	}
@@ -74,7 +74,7 @@ func TestMiddlewareCountsToolCallsByOutcome(t *testing.T) {
 }
 
 func TestUpstreamMetricsAndRouteClasses(t *testing.T) {
-	m := NewMetrics()
+	m := NewMetrics(MetricsOptions{})
 	m.Upstream("GET", "/api/v3/repos/acme/widgets/issues/7", 200, 20*time.Millisecond, false)
 	m.Upstream("GET", "/repos/other/repo/issues/8", 304, time.Millisecond, true)
 	m.Upstream("DELETE", "/repos/acme/widgets/issues/7/labels/needs triage", 0, time.Second, false)
@@ -103,7 +103,7 @@ func TestReadinessAndHealth(t *testing.T) {
 			return nil
 		}},
 		{Name: "github", Check: func(context.Context) error { return nil }},
-	}, Metrics: NewMetrics()})
+	}, Metrics: NewMetrics(MetricsOptions{})})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	get := func(path string) (int, string, http.Header) {
