@@ -266,13 +266,13 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 }
 
 // readArgs reads a call's arguments once and notes in rec what they name.
-// An upstream tool's are read through (callargs.ReadUpstream), and the
-// one owner they name, wherever they name it, is pinned: the router
-// hands out no other owner's credential for the call. A call naming no
-// owner is not pinned; the upstream routes it by its configured owner.
-// ghgate's own tools name their owner by "owner"; a link or duplicate
-// naming another owner's issue would act there with the named owner's
-// credential, so it is refused.
+// A link or duplicate naming another owner's issue than "owner" would act
+// there with the named owner's credential, so it is refused. ghgate's own
+// tools name their owner by "owner"; an upstream tool's arguments are
+// read through (callargs.ReadUpstream), and the one owner they name,
+// wherever they name it, is pinned: the router hands out no other owner's
+// credential for the call. A call naming no owner is not pinned; the
+// upstream routes it by its configured owner.
 func (b *Broker) readArgs(call tooldef.Call, rec *CallRecord) (callargs.Args, *contract.Error) {
 	rules, upstream := b.upstreamArgs[call.Tool]
 	var (
@@ -290,10 +290,9 @@ func (b *Broker) readArgs(call tooldef.Call, rec *CallRecord) (callargs.Args, *c
 	rec.Owner, rec.Repo = args.Target.Owner, args.Target.Repo
 	rec.Owners, rec.Repos = args.Owners(), args.Repos()
 	owner := args.Target.Owner
-	if upstream {
+	e = args.OtherOwner()
+	if e == nil && upstream {
 		owner, e = args.NamedOwner()
-	} else {
-		e = args.OtherOwner()
 	}
 	if e != nil {
 		return args, e
