@@ -27,6 +27,15 @@ type AuditLine struct {
 	Owner     string  `json:"owner,omitempty"`
 	Repo      string  `json:"repo,omitempty"`
 	Mode      string  `json:"mode"`
+	// Owners and Repos are every owner and repository the arguments name
+	// (Repos as OWNER/REPO, or a name alone where no owner is named), each
+	// once, in the order named; Owner above is the owner the call was
+	// routed by (or, refused, the one it named) and Repo its repo
+	// argument. NamesOmitted counts the names left out to keep the line
+	// within its cap.
+	Owners       []string `json:"owners,omitempty"`
+	Repos        []string `json:"repos,omitempty"`
+	NamesOmitted int      `json:"names_omitted,omitempty"`
 	// Credential is the secret's name (or "app:<id>"), Route the owner
 	// pattern that chose it; both empty when the call failed before a
 	// credential was chosen.
@@ -52,9 +61,16 @@ type AuditLine struct {
 // anything longer is an agent filling the log.
 const maxAuditField = 256
 
-// maxAuditLine is the cap on one encoded line. Ten capped fields, their
-// keys and the numbers stay well within it; a test holds the worst case to it.
+// maxAuditLine is the cap on one encoded line. Ten capped fields, the
+// capped lists of names, their keys and the numbers stay within it; a
+// test holds the worst case to it. Within 4096 bytes (PIPE_BUF), a line
+// written to a pipe (stderr under journald) is never interleaved.
 const maxAuditLine = 4096
+
+// maxAuditNames is the most bytes the owners and repos lists take
+// together in an encoded line. GitHub names are short (an owner at most
+// 39 bytes, OWNER/REPO 140), so this holds several of each.
+const maxAuditNames = 1024
 
 // AuditLog writes audit lines, one JSON object per line, each with a single
 // write so concurrent calls never interleave. A file is opened for append
@@ -222,8 +238,49 @@ func capAuditLine(line *AuditLine) bool {
 		*f, n = capAuditField(*f)
 		cut += n
 	}
+	cut += capAuditNames(line)
 	line.TruncatedBytes = cut
-	return cut > 0
+	return cut > 0 || line.NamesOmitted > 0
+}
+
+// capAuditNames keeps the longest prefix of the owners, then the repos,
+// that fits maxAuditNames bytes, each name capped as a field is, and
+// counts the names left out in NamesOmitted. It returns the bytes cut
+// from the names kept. The lists are replaced, not changed in place:
+// they belong to the caller.
+func capAuditNames(line *AuditLine) int64 {
+	budget, full := maxAuditNames, false
+	var cut int64
+	keep := func(names []string) []string {
+		var out []string
+		for _, name := range names {
+			name, n := capAuditField(name)
+			cost := jsonLen(name) + 1 // and a comma
+			if full || cost > budget {
+				full = true
+				line.NamesOmitted++
+				continue
+			}
+			budget -= cost
+			cut += n
+			out = append(out, name)
+		}
+		return out
+	}
+	line.Owners, line.Repos = keep(line.Owners), keep(line.Repos)
+	return cut
+}
+
+// jsonLen is how many bytes encoding/json writes for s, quotes included
+// (at most: see jsonCost).
+func jsonLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		n += jsonCost(r, size)
+		i += size
+	}
+	return n
 }
 
 // Write appends one line, its string fields capped so that one call

@@ -3,9 +3,11 @@ package broker
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -255,9 +257,10 @@ func TestAuditLineWorstCaseFitsTheCap(t *testing.T) {
 		buf.Reset()
 		big := strings.Repeat(fill, 1<<16)
 		uid := uint32(math.MaxUint32)
+		many := slices.Repeat([]string{big}, 1000)
 		line := AuditLine{Time: "2006-01-02T15:04:05.999999999Z", Client: &uid, ClientPID: math.MinInt32,
 			Tool: big, Owner: big, Repo: big, Mode: big, Credential: big, Route: big, Outcome: big, Code: big, Settlement: big,
-			Upstream: math.MinInt64, DurationMS: math.MinInt64}
+			Owners: many, Repos: many, NamesOmitted: math.MaxInt, Upstream: math.MinInt64, DurationMS: math.MinInt64}
 		if err := a.Write(line); err != nil {
 			t.Fatal(err)
 		}
@@ -265,5 +268,38 @@ func TestAuditLineWorstCaseFitsTheCap(t *testing.T) {
 			t.Errorf("fill %q: line of %d bytes, want at most %d", fill, buf.Len(), maxAuditLine)
 		}
 		decodeLine(t, buf.Bytes())
+	}
+}
+
+// The owners and repos a call names are kept in order up to their share
+// of the line; the rest are counted, and the caller's lists stay as they
+// were.
+func TestAuditNamesAreCappedAndCounted(t *testing.T) {
+	var buf bytes.Buffer
+	a, _ := OpenAuditLog("", &buf)
+	repos := make([]string, 100)
+	for i := range repos {
+		repos[i] = fmt.Sprintf("acme/repository-%03d", i)
+	}
+	sent := slices.Clone(repos)
+	if err := a.Write(AuditLine{Tool: "t", Mode: "read", Outcome: "ok", Owners: []string{"acme"}, Repos: repos}); err != nil {
+		t.Fatal(err)
+	}
+	l := decodeLine(t, buf.Bytes())
+	kept := len(l.Owners) + len(l.Repos)
+	if got := kept + l.NamesOmitted; got != 101 {
+		t.Errorf("names kept + omitted = %d, want 101", got)
+	}
+	if l.NamesOmitted == 0 {
+		t.Errorf("names_omitted = 0, want the names past %d bytes counted", maxAuditNames)
+	}
+	if !slices.Equal(l.Repos, repos[:len(l.Repos)]) {
+		t.Errorf("repos kept %q, want a prefix of those named", l.Repos)
+	}
+	if !slices.Equal(repos, sent) {
+		t.Error("the caller's list was changed")
+	}
+	if n := a.Truncated(); n != 1 {
+		t.Errorf("Truncated() = %d, want 1", n)
 	}
 }

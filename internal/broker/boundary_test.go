@@ -46,7 +46,17 @@ func startLenientUpstream(t testing.TB) *lenientUpstream {
 	schema := map[string]any{"type": "object", "properties": map[string]any{
 		"owner": map[string]any{"type": "string"}, "repo": map[string]any{"type": "string"},
 		"title": map[string]any{"type": "string"}, "query": map[string]any{"type": "string"}}}
-	for _, name := range []string{"issue_write", "issue_read", "list_things"} {
+	// deep_read and deep_write take arguments of any shape that name
+	// owners and repositories the ways GitHub's MCP server's tools do.
+	deep := map[string]any{"type": "object", "properties": map[string]any{}}
+	for _, k := range deepArgs {
+		deep["properties"].(map[string]any)[k] = map[string]any{}
+	}
+	for _, name := range []string{"issue_write", "issue_read", "list_things", "deep_read", "deep_write"} {
+		schema := schema
+		if strings.HasPrefix(name, "deep_") {
+			schema = deep
+		}
 		srv.AddTool(&mcp.Tool{Name: name, InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var args map[string]any
 			_ = json.Unmarshal(req.Params.Arguments, &args)
@@ -67,6 +77,10 @@ func startLenientUpstream(t testing.TB) *lenientUpstream {
 	u.URL = hs.URL
 	return u
 }
+
+// deepArgs are the top-level arguments deep_read and deep_write declare.
+var deepArgs = []string{"owner", "repo", "org", "organization", "user", "username", "repository", "repositories",
+	"full_name", "filter", "target", "account", "title", "items", "name"}
 
 // boundary is a broker with route acme (read and write) and route alice
 // (read only), no "*" route, fronting a lenient upstream.
@@ -123,7 +137,9 @@ file = %q
 name = "lenient"
 url = %q
 owner = "acme"
-allow = [{ tool = "issue_write", mode = "write" }, { tool = "issue_read", mode = "read" }, { tool = "list_things" }]
+allow = [{ tool = "issue_write", mode = "write" }, { tool = "issue_read", mode = "read" }, { tool = "list_things" },
+  { tool = "deep_read", mode = "read", owner_args = ["account", "target.login"] },
+  { tool = "deep_write", mode = "write", owner_args = ["account", "target.login"] }]
 `, filepath.Join(dir, "b.sock"), secretsPath, toolsSection, audit, up.URL+"/mcp")
 	cfgPath := filepath.Join(dir, "broker.toml")
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {

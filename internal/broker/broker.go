@@ -62,10 +62,11 @@ type Broker struct {
 	slots *connSlots
 	// proxies are the upstream MCP servers fronted, closed with the broker.
 	proxies []*upstream.Proxy
-	// declared holds each upstream tool's argument names: a call naming
-	// any other is refused before it is routed. ghgate's own tools check
-	// their arguments themselves.
-	declared map[string]callargs.Declared
+	// upstreamArgs says how each upstream tool's arguments are read
+	// (callargs.ReadUpstream): its declared names, a call naming any other
+	// refused before it is routed, and the operator's names for owner
+	// arguments. ghgate's own tools check their arguments themselves.
+	upstreamArgs map[string]callargs.Upstream
 }
 
 // New assembles a broker from cfg: it refuses an unsafe config (Check),
@@ -92,7 +93,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 		return nil, err
 	}
 	b := &Broker{cfg: cfg, log: log, store: st, now: now, grace: opts.ShutdownGrace,
-		sessions: map[*net.UnixConn]*mcp.ServerSession{}, declared: map[string]callargs.Declared{}, slots: newConnSlots(cfg.Limits)}
+		sessions: map[*net.UnixConn]*mcp.ServerSession{}, upstreamArgs: map[string]callargs.Upstream{}, slots: newConnSlots(cfg.Limits)}
 	if b.grace <= 0 {
 		b.grace = 10 * time.Second
 	}
@@ -142,7 +143,7 @@ func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
 	for _, u := range b.cfg.Upstreams {
 		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner, User: u.User, WriteUser: u.WriteUser, SecretsFile: b.cfg.Secrets.File}
 		for _, a := range u.Allow {
-			ucfg.Allow = append(ucfg.Allow, upstream.Allowed{Tool: a.Tool, Mode: tooldef.Mode(a.Mode)})
+			ucfg.Allow = append(ucfg.Allow, upstream.Allowed{Tool: a.Tool, Mode: tooldef.Mode(a.Mode), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs})
 		}
 		p, err := upstream.Connect(ctx, ucfg, upstream.Options{Tokens: b.router, Log: b.log.With("upstream", u.Name),
 			Forwarded: func(ctx context.Context) {
@@ -157,7 +158,7 @@ func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
 		b.proxies = append(b.proxies, p)
 		for _, t := range p.Tools() {
 			extra = append(extra, server.Extra{Def: t.Def, Handler: t.Handler, Mode: t.Mode})
-			b.declared[t.Def.Name] = callargs.DeclaredBy(t.Def.InputSchema)
+			b.upstreamArgs[t.Def.Name] = t.Args
 		}
 	}
 	if err := upstream.CheckNames(nil, b.proxies...); err != nil {
@@ -219,8 +220,9 @@ type resultEnvelope struct {
 }
 
 // wrap runs around every tool call: it reads the arguments once (refusing
-// any whose owner could be read two ways), carries a CallRecord for the
-// router to fill in, and writes the call's audit line when it ends.
+// any whose owner could be read two ways, or that name two owners), pins
+// the owner they name, carries a CallRecord for the router to fill in,
+// and writes the call's audit line when it ends.
 func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	start := b.now()
 	if outer := RecordFrom(ctx); outer != nil {
@@ -228,7 +230,7 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 		outer.covered.Store(true)
 	}
 	rec := &CallRecord{Tool: call.Tool, Mode: string(call.Mode)}
-	args, invalid := callargs.Read(call.Arguments, b.declared[call.Tool])
+	args, refused := b.readArgs(call, rec)
 
 	var (
 		res *mcp.CallToolResult
@@ -241,15 +243,9 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 	case b.draining.Load():
 		res = b.refusal(contract.Errorf(contract.CodeUpstreamUnavailable,
 			"the broker is shutting down; reconnect and call again"), call.Mode)
-	case invalid != nil:
-		res = b.refusal(invalid, call.Mode)
-	case args.OtherOwner() != nil:
-		// A link or duplicate naming another owner's issue would act there
-		// with the named owner's credential.
-		res = b.refusal(args.OtherOwner(), call.Mode)
+	case refused != nil:
+		res = b.refusal(refused, call.Mode)
 	default:
-		rec.Owner, rec.Repo = args.Target.Owner, args.Target.Repo
-		rec.ownerNamed = args.Target.Owner != ""
 		res, err = next(WithRecord(callargs.With(ctx, args), rec))
 	}
 	line := b.lineFor(ctx, rec, start)
@@ -269,10 +265,46 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 	return res, err
 }
 
+// readArgs reads a call's arguments once and notes in rec what they name.
+// A link or duplicate naming another owner's issue than "owner" would act
+// there with the named owner's credential, so it is refused. ghgate's own
+// tools name their owner by "owner"; an upstream tool's arguments are
+// read through (callargs.ReadUpstream), and the one owner they name,
+// wherever they name it, is pinned: the router hands out no other owner's
+// credential for the call. A call naming no owner is not pinned; the
+// upstream routes it by its configured owner.
+func (b *Broker) readArgs(call tooldef.Call, rec *CallRecord) (callargs.Args, *contract.Error) {
+	rules, upstream := b.upstreamArgs[call.Tool]
+	var (
+		args callargs.Args
+		e    *contract.Error
+	)
+	if upstream {
+		args, e = callargs.ReadUpstream(call.Arguments, rules)
+	} else {
+		args, e = callargs.Read(call.Arguments, nil)
+	}
+	if e != nil {
+		return args, e
+	}
+	rec.Owner, rec.Repo = args.Target.Owner, args.Target.Repo
+	rec.Owners, rec.Repos = args.Owners(), args.Repos()
+	owner := args.Target.Owner
+	e = args.OtherOwner()
+	if e == nil && upstream {
+		owner, e = args.NamedOwner()
+	}
+	if e != nil {
+		return args, e
+	}
+	rec.Owner, rec.ownerNamed = owner, owner != ""
+	return args, nil
+}
+
 // lineFor starts the audit line of a call that began at start.
 func (b *Broker) lineFor(ctx context.Context, rec *CallRecord, start time.Time) AuditLine {
 	line := AuditLine{Time: start.UTC().Format(time.RFC3339Nano), Tool: rec.Tool, Owner: rec.Owner, Repo: rec.Repo,
-		Mode: rec.Mode, Credential: rec.Credential, Route: rec.Route, Upstream: rec.Upstream.Load(),
+		Owners: rec.Owners, Repos: rec.Repos, Mode: rec.Mode, Credential: rec.Credential, Route: rec.Route, Upstream: rec.Upstream.Load(),
 		DurationMS: b.now().Sub(start).Milliseconds(), Outcome: "ok"}
 	if p, ok := PeerFrom(ctx); ok {
 		uid := p.UID

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker/upstream"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tools/core"
 
@@ -124,6 +125,13 @@ type UpstreamTool struct {
 	// Mode is read or write; omitted means write, so a tool nobody
 	// declared a read never runs with a read-only deployment's blessing.
 	Mode string `toml:"mode"`
+	// OwnerArgs and RepoArgs name more arguments of this tool that name
+	// an owner or a repository (OWNER/REPO, or a name beside an owner),
+	// beyond those read in every tool (see callargs.Upstream): "account"
+	// at any depth, "target.login" as a path from the top. A call is
+	// routed by every owner they name.
+	OwnerArgs []string `toml:"owner_args"`
+	RepoArgs  []string `toml:"repo_args"`
 }
 
 // Limits bound what one client can take of the broker, so a hostile or
@@ -308,6 +316,9 @@ func (c *Config) validate() error {
 			case "read", "write":
 			default:
 				errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write (omitted: write)", u.Name, t.Tool))
+			}
+			if err := upstream.CheckArgNames(t.OwnerArgs, t.RepoArgs); err != nil {
+				errs = append(errs, fmt.Errorf("upstream %q: tool %q: %w", u.Name, t.Tool, err))
 			}
 		}
 	}

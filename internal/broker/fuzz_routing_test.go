@@ -52,7 +52,8 @@ func FuzzBrokerRouting(f *testing.F) {
 		{"owner", "acme", "title", "t", 16},
 		{"owner", "alice", "title", "t", 17},
 		{"title", "t", "query", "user:alice", 18},
-		{"owner", "ac\u212Ame", "title", "t", 19}, // Kelvin sign
+		{"title", "t", "query", "user:alice", 0x18}, // the query in an array
+		{"owner", "ac\u212Ame", "title", "t", 19},   // Kelvin sign
 	}
 	for _, s := range seeds {
 		f.Add(s.k1, s.v1, s.k2, s.v2, s.sel)
@@ -139,13 +140,15 @@ toolsets = ["issues"]`)
 			t.Fatalf("%s %s: forwarded %s, whose owner reads %q by exact key and %v case-insensitively", tool, args, forwarded, exact, folded.Owner)
 		}
 		// The owner that chose the credential, as audited: the one the
-		// upstream reads, or with none, the one the query's scope names,
-		// else the upstream's configured owner.
+		// upstream reads, or with none, the one the query's scope names
+		// (a query string, or strings in an array under "query"), else the
+		// upstream's configured owner.
 		effective := line.Owner
+		query, _ := json.Marshal(got.Args["query"])
 		switch {
 		case exact != "" && !strings.EqualFold(effective, exact):
 			t.Fatalf("%s %s: the upstream acts on %q, the audit line records %q", tool, args, exact, effective)
-		case exact == "" && effective != "acme" && !strings.Contains(strings.ToLower(got.Args["query"].(string)), strings.ToLower(effective)):
+		case exact == "" && effective != "acme" && !strings.Contains(strings.ToLower(string(query)), strings.ToLower(effective)):
 			t.Fatalf("%s %s: routed by %q, which neither the arguments nor the configuration name", tool, args, effective)
 		}
 		secret := bd.tokens[got.Token]

@@ -9,6 +9,9 @@ import (
 // router and the upstream counter fill it in through the call's context.
 type CallRecord struct {
 	Tool, Owner, Repo, Mode string
+	// Owners and Repos are every owner and repository the arguments name
+	// (callargs.Args.Owners and Repos).
+	Owners, Repos []string
 	// Route is the owner pattern that matched ("acme" or "*"); Credential
 	// the secret's name (never its value) or "app:<id>".
 	Route, Credential string

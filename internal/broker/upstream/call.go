@@ -18,16 +18,15 @@ import (
 // handler forwards one allowlisted tool. Every failure comes back as an
 // isError result with an envelope: an agent's session never ends because
 // an upstream did.
-func (p *Proxy) handler(a Allowed) mcp.ToolHandler {
+func (p *Proxy) handler(a Allowed, rules callargs.Upstream) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reqID := newRequestID()
 		fail := func(e *contract.Error) (*mcp.CallToolResult, error) { return p.errorResult(a.Mode, reqID, e), nil }
 
 		// The arguments are read once, by the broker around this handler
-		// (or here, when called without it): the owner they name chooses
-		// the route, and the same bytes are forwarded, so the upstream
-		// reads the owner the credential was chosen for. A tool whose
-		// arguments name none uses the configured owner.
+		// (or here, when called without it): the one owner they name
+		// chooses the route, and the same bytes are forwarded, so the
+		// upstream reads the owner the credential was chosen for.
 		args, ok := callargs.From(ctx)
 		if !ok {
 			var raw json.RawMessage
@@ -35,10 +34,13 @@ func (p *Proxy) handler(a Allowed) mcp.ToolHandler {
 				raw = req.Params.Arguments
 			}
 			var e *contract.Error
-			if args, e = callargs.Read(raw, p.declared[a.Tool]); e != nil {
+			if args, e = callargs.ReadUpstream(raw, rules); e != nil {
 				return fail(e)
 			}
 		}
+		// A call naming no owner goes where it always went: the configured
+		// owner's route, or with none ("*"), the "*" route, which the
+		// router refuses (missing_credential) when there is no "*" route.
 		owner, e := args.RouteOwner(p.owner)
 		if e != nil {
 			return fail(e)

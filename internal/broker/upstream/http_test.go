@@ -188,6 +188,10 @@ func TestConfigCheck(t *testing.T) {
 		{Config{Name: "a", URL: "https://example.com/mcp"}, "allow is empty"},
 		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "admin"}}}, "mode must be read or write"},
 		{Config{Name: "a", URL: "https://example.com/mcp", Allow: append(ok, ok...)}, "allowed twice"},
+		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", OwnerArgs: []string{"target..login"}}}}, "not an argument name"},
+		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", RepoArgs: []string{""}}}}, "not an argument name"},
+		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", OwnerArgs: []string{"a b"}}}}, "not an argument name"},
+		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", OwnerArgs: []string{"slug"}, RepoArgs: []string{"Slug"}}}}, "both owner_args and repo_args"},
 	} {
 		err := c.cfg.check()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -198,6 +202,7 @@ func TestConfigCheck(t *testing.T) {
 		{Name: "a", URL: "http://127.0.0.1:8080/mcp", Allow: ok},
 		{Name: "a", URL: "https://example.com/mcp", Allow: ok},
 		{Name: "a", Command: []string{"x"}, TokenEnv: "GITHUB_PERSONAL_ACCESS_TOKEN", Allow: ok},
+		{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", OwnerArgs: []string{"account", "target.login"}, RepoArgs: []string{"slug"}}}},
 	} {
 		if err := good.check(); err != nil {
 			t.Errorf("%+v: %v", good, err)

@@ -13,13 +13,19 @@
 //     start counts as the first. A child whose credential changed (an App
 //     installation token was refreshed) is replaced by one started with
 //     the new token; the old one is closed once its calls have finished.
-//   - A call's arguments are read once (callargs.Read, by the broker around
-//     the handler): each key once under any case folding, only the keys
-//     the tool declares, owner and repo strings of GitHub's name shapes.
-//     The "owner" they name chooses the route; with none, the one owner a
-//     "query" argument's scope qualifiers name; else the configured owner.
-//     What is forwarded is the arguments as read, so the upstream acts on
-//     the owner whose credential it holds.
+//   - A call's arguments are read once (callargs.ReadUpstream, by the
+//     broker around the handler): each key once under any case folding
+//     (at every depth), only the top-level keys the tool declares, and
+//     every argument that can name an owner or repository (owner, org,
+//     organization, user, username, repo, repository, repositories,
+//     repos, full_name, a query's scope qualifiers, and the names the
+//     operator adds per tool), found at any depth, read as a GitHub name
+//     or refused. The one owner they name chooses the route, in the
+//     tool's mode; a call naming two owners is refused, as is one whose
+//     owner has no route (without a "*" route) or no credential for the
+//     mode. A call naming no owner takes the configured owner's route.
+//     What is forwarded is the arguments as read, so the upstream acts
+//     on the owner whose credential it holds.
 //   - A URL upstream gets the same treatment: one MCP session per
 //     credential, each session's requests carrying `Authorization: Bearer
 //     <token>` of that credential. The header is only ever sent to the configured origin and
@@ -62,6 +68,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/ghgate/ghgate/internal/broker/callargs"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -106,6 +113,34 @@ func (c Config) userFor(mode tooldef.Mode) string {
 type Allowed struct {
 	Tool string
 	Mode tooldef.Mode
+	// OwnerArgs and RepoArgs are the operator's names for more arguments
+	// that name an owner or a repository (callargs.Upstream).
+	OwnerArgs, RepoArgs []string
+}
+
+// CheckArgNames refuses owner_args and repo_args that no argument could
+// match: an empty name or dotted part, or spaces; and a name given as
+// both.
+func CheckArgNames(owner, repo []string) error {
+	var errs []error
+	seen := map[string]string{}
+	for _, set := range []struct {
+		what  string
+		names []string
+	}{{"owner_args", owner}, {"repo_args", repo}} {
+		for _, name := range set.names {
+			if slices.Contains(strings.Split(name, "."), "") || strings.ContainsFunc(name, unicode.IsSpace) {
+				errs = append(errs, fmt.Errorf("%s: %q is not an argument name or a dotted path of them (\"account\", \"target.login\")", set.what, name))
+				continue
+			}
+			folded := callargs.Fold(name)
+			if prev, ok := seen[folded]; ok && prev != set.what {
+				errs = append(errs, fmt.Errorf("%q is in both owner_args and repo_args", name))
+			}
+			seen[folded] = set.what
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // TokenSource hands out the raw token for an owner and mode, for
@@ -137,6 +172,9 @@ type Tool struct {
 	Def     *mcp.Tool
 	Mode    tooldef.Mode
 	Handler mcp.ToolHandler
+	// Args says how its arguments are read (callargs.ReadUpstream): by
+	// the broker around Handler, or by Handler when called without it.
+	Args callargs.Upstream
 }
 
 // Proxy is a connected upstream.
@@ -151,8 +189,6 @@ type Proxy struct {
 	slotsMu sync.Mutex
 	slots   map[string]*slot
 	red     *redactor
-	// declared holds each allowlisted tool's argument names.
-	declared map[string]callargs.Declared
 
 	// retiring tracks sessions being closed in the background; closing
 	// tells them to stop waiting for their calls.
@@ -302,6 +338,9 @@ func (c Config) check() error {
 		if a.Mode != tooldef.Read && a.Mode != tooldef.Write {
 			errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write", c.Name, a.Tool))
 		}
+		if err := CheckArgNames(a.OwnerArgs, a.RepoArgs); err != nil {
+			errs = append(errs, fmt.Errorf("upstream %q: tool %q: %w", c.Name, a.Tool, err))
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -422,11 +461,8 @@ func (p *Proxy) buildTools(offered map[string]*mcp.Tool) error {
 			continue
 		}
 		def := *t
-		if p.declared == nil {
-			p.declared = map[string]callargs.Declared{}
-		}
-		p.declared[a.Tool] = callargs.DeclaredBy(def.InputSchema)
-		p.tools = append(p.tools, Tool{Def: &def, Mode: a.Mode, Handler: p.handler(a)})
+		args := callargs.Upstream{Declared: callargs.DeclaredBy(def.InputSchema), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs}
+		p.tools = append(p.tools, Tool{Def: &def, Mode: a.Mode, Handler: p.handler(a, args), Args: args})
 	}
 	var errs []error
 	if len(missing) > 0 {

@@ -1,0 +1,164 @@
+package callargs
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+)
+
+// anyArgs declares every top-level name these tests send.
+var anyArgs = Upstream{Declared: Declared{"owner": true, "repo": true, "org": true, "organization": true, "filter": true,
+	"repositories": true, "query": true, "target": true, "account": true, "items": true, "title": true, "name": true},
+	OwnerArgs: []string{"account", "target.login"}}
+
+// An upstream call is routed by the one owner its arguments name,
+// wherever they name it.
+func TestReadUpstreamFindsEveryOwner(t *testing.T) {
+	for _, c := range []struct {
+		args   string
+		owner  string
+		owners []string
+		repos  []string
+	}{
+		{`{"org":"fleet"}`, "fleet", []string{"fleet"}, nil},
+		{`{"repositories":["fleet/x","FLEET/y"]}`, "fleet", []string{"fleet"}, []string{"fleet/x", "FLEET/y"}},
+		{`{"filter":{"Repo":"fleet/x","state":"open"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"owner":"acme","repo":"widgets","organization":"ACME"}`, "acme", []string{"acme"}, []string{"acme/widgets"}},
+		{`{"items":[{"repository":{"owner":{"login":"alice"},"name":"notes"}}]}`, "alice", []string{"alice"}, []string{"alice/notes"}},
+		{`{"filter":{"query":"repo:fleet/x is:open"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"account":"alice"}`, "alice", []string{"alice"}, nil},
+		{`{"target":{"login":"alice"}}`, "alice", []string{"alice"}, nil},
+		{`{"target":{"x":{"login":"alice"}},"items":[{"login":"fleet"}]}`, "", nil, nil},
+		{`{"repositories":["widgets"],"filter":{"org":null,"user":""}}`, "", nil, []string{"widgets"}},
+		{`{"query":"user:@me"}`, "", []string{"@me"}, nil},
+		{`{"title":"fleet/x","name":"fleet"}`, "", nil, nil},
+	} {
+		a, e := ReadUpstream(json.RawMessage(c.args), anyArgs)
+		if e != nil {
+			t.Errorf("%s: refused: %s", c.args, e.Message)
+			continue
+		}
+		owner, e := a.NamedOwner()
+		if e != nil {
+			t.Errorf("%s: NamedOwner refused: %s", c.args, e.Message)
+		}
+		if owner != c.owner {
+			t.Errorf("%s: NamedOwner = %q, want %q", c.args, owner, c.owner)
+		}
+		if got := a.Owners(); !slices.Equal(got, c.owners) {
+			t.Errorf("%s: Owners = %q, want %q", c.args, got, c.owners)
+		}
+		if got := a.Repos(); !slices.Equal(got, c.repos) {
+			t.Errorf("%s: Repos = %q, want %q", c.args, got, c.repos)
+		}
+	}
+}
+
+// A call naming two owners is refused before it is routed, with a repair.
+func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
+	for _, args := range []string{
+		`{"owner":"acme","repo":"widgets","organization":"alice"}`,
+		`{"repositories":["acme/widgets","alice/notes"]}`,
+		`{"org":"acme","filter":{"repo":"alice/notes"}}`,
+		`{"owner":"acme","filter":{"query":"org:alice"}}`,
+		`{"org":"acme","query":"user:@me"}`,
+		`{"target":{"LOGIN":"acme"},"account":"alice"}`,
+	} {
+		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
+		if e != nil {
+			t.Errorf("%s: refused reading: %s", args, e.Message)
+			continue
+		}
+		_, e = a.NamedOwner()
+		if e == nil {
+			t.Errorf("%s: routed, want refused", args)
+			continue
+		}
+		if e.Code != contract.CodeInvalidField {
+			t.Errorf("%s: code %s, want invalid_field", args, e.Code)
+		}
+		if e.Settlement != contract.NotStarted {
+			t.Errorf("%s: settlement %q, want not_started", args, e.Settlement)
+		}
+		if e.Repair == nil || e.Repair.NextStep == "" {
+			t.Errorf("%s: no repair", args)
+		}
+	}
+}
+
+// What cannot be read as a name where one is expected is refused.
+func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
+	deep := "1"
+	for range maxDepth + 1 {
+		deep = `{"a":` + deep + `}`
+	}
+	for _, args := range []string{
+		`{"org":7}`,
+		`{"org":"acme/widgets"}`,
+		`{"org":"../fleet"}`,
+		`{"filter":{"repo":{"id":3}}}`,
+		`{"filter":{"owner":true}}`,
+		`{"filter":{"repo":"acme/x","REPO":"acme/y"}}`,
+		`{"filter":{"repo":"acme/x","repo":"acme/x"}}`,
+		`{"repositories":["acme/x/../../fleet/y"]}`,
+		`{"repositories":[["fleet/x",1]]}`,
+		`{"repositories":"https://github.com/fleet/x"}`,
+		`{"repositories":["acme/"]}`,
+		`{"repositories":["/x"]}`,
+		`{"filter":` + deep + `}`,
+	} {
+		_, e := ReadUpstream(json.RawMessage(args), anyArgs)
+		if e == nil {
+			t.Errorf("%s: read, want refused", args)
+			continue
+		}
+		if e.Code != contract.CodeInvalidField {
+			t.Errorf("%s: code %s, want invalid_field", args, e.Code)
+		}
+	}
+}
+
+// Read, for ghgate's own tools, reads only its own vocabulary: a key of
+// an upstream's shape names nothing there.
+func TestReadKeepsToItsVocabulary(t *testing.T) {
+	a, e := Read(json.RawMessage(`{"owner":"acme","repo":"widgets","org":"fleet","filter":{"repo":"fleet/x"}}`), nil)
+	if e != nil {
+		t.Fatalf("refused: %s", e.Message)
+	}
+	owner, e := a.NamedOwner()
+	if e != nil {
+		t.Fatalf("NamedOwner refused: %s", e.Message)
+	}
+	if owner != "acme" {
+		t.Errorf("NamedOwner = %q, want acme", owner)
+	}
+	if got := a.Repos(); !slices.Equal(got, []string{"acme/widgets"}) {
+		t.Errorf("Repos = %q, want [acme/widgets]", got)
+	}
+	if got := string(a.Canonical); got != `{"owner":"acme","repo":"widgets","org":"fleet","filter":{"repo":"fleet/x"}}` {
+		t.Errorf("Canonical = %s, want the arguments as sent", got)
+	}
+}
+
+// An operator's dotted name matches a path from the top only, a plain
+// one a key at any depth.
+func TestUpstreamRulesReadDottedPathsFromTheTop(t *testing.T) {
+	r := Upstream{OwnerArgs: []string{"target.login"}, RepoArgs: []string{"slug"}}.rules()
+	for _, c := range []struct {
+		keys []string
+		want kind
+	}{
+		{[]string{"target", "login"}, ownerKind},
+		{[]string{"Target", "LOGIN"}, ownerKind},
+		{[]string{"x", "target", "login"}, plain},
+		{[]string{"login"}, plain},
+		{[]string{"a", "slug"}, repoKind},
+		{[]string{"a", "ORGANIZATION"}, ownerKind},
+	} {
+		if got := r.kindOf(c.keys, plain); got != c.want {
+			t.Errorf("kindOf(%q) = %d, want %d", c.keys, got, c.want)
+		}
+	}
+}

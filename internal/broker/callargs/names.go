@@ -1,0 +1,249 @@
+package callargs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/searchquery"
+)
+
+// Upstream says how to read an upstream tool's arguments. Their schema is
+// the upstream's, so nothing says which argument names an owner: any key
+// that can (owner, org, organization, user, username, repo, repository,
+// repositories, repos, full_name; query for a search's scope qualifiers),
+// compared without letter case, at any depth, is read as naming one, and
+// so is every string below it (the nearest such key says how). An
+// operator adds names per tool: a plain name ("account") is read at any
+// depth, a dotted one ("target.login") as a path from the top, arrays
+// along it included.
+type Upstream struct {
+	// Declared are the top-level argument names the tool declares.
+	Declared Declared
+	// OwnerArgs name owners ("acme"); RepoArgs repositories ("widgets"
+	// or "acme/widgets").
+	OwnerArgs, RepoArgs []string
+}
+
+// Name is one owner or repository an argument names.
+type Name struct {
+	// Field is the argument, as a path: "organization", "filter.repo",
+	// "repositories[1]".
+	Field string
+	// Owner is "" for a repository named without its owner; Repo is ""
+	// for an owner named alone.
+	Owner, Repo string
+}
+
+// kind is what a string under an argument names.
+type kind uint8
+
+const (
+	plain kind = iota
+	ownerKind
+	repoKind
+	queryKind
+)
+
+func (k kind) what() string {
+	if k == ownerKind {
+		return "an owner"
+	}
+	return "a repository"
+}
+
+// builtinKinds are the names read as naming an owner, a repository or a
+// search wherever they appear, in any tool.
+var builtinKinds = map[string]kind{
+	"owner": ownerKind, "org": ownerKind, "organization": ownerKind, "user": ownerKind, "username": ownerKind,
+	"repo": repoKind, "repository": repoKind, "repositories": repoKind, "repos": repoKind, "full_name": repoKind,
+	"query": queryKind,
+}
+
+// rules are an Upstream's names, folded.
+type rules struct {
+	anywhere map[string]kind // by key
+	paths    map[string]kind // by dotted path from the top
+}
+
+func (u Upstream) rules() rules {
+	r := rules{anywhere: make(map[string]kind, len(builtinKinds)+len(u.OwnerArgs)+len(u.RepoArgs)), paths: map[string]kind{}}
+	for name, k := range builtinKinds {
+		r.anywhere[Fold(name)] = k
+	}
+	for _, set := range []struct {
+		k     kind
+		names []string
+	}{{ownerKind, u.OwnerArgs}, {repoKind, u.RepoArgs}} {
+		for _, name := range set.names {
+			k := set.k
+			if strings.Contains(name, ".") {
+				r.paths[Fold(name)] = k
+			} else {
+				r.anywhere[Fold(name)] = k
+			}
+		}
+	}
+	return r
+}
+
+// kindOf is what the value at keys (from the top) names; a key that
+// names nothing itself keeps the kind of the one above it.
+func (r rules) kindOf(keys []string, above kind) kind {
+	if len(r.paths) > 0 {
+		if k, ok := r.paths[Fold(strings.Join(keys, "."))]; ok {
+			return k
+		}
+	}
+	if k, ok := r.anywhere[Fold(keys[len(keys)-1])]; ok {
+		return k
+	}
+	return above
+}
+
+// maxDepth bounds how deep arguments may nest: no tool's arguments come
+// near it, and the reading recurses once per level.
+const maxDepth = 32
+
+// scan reads every member's value through, collecting the names found.
+func (r rules) scan(ms members) ([]Name, *contract.Error) {
+	s := &scanner{rules: r}
+	for _, m := range ms {
+		dec := json.NewDecoder(bytes.NewReader(m.value))
+		dec.UseNumber()
+		at := place{keys: []string{m.key}, field: m.key}
+		if e := s.value(dec, at, r.kindOf(at.keys, plain)); e != nil {
+			return nil, e
+		}
+	}
+	return s.named, nil
+}
+
+// scanner walks one call's arguments as a stream of tokens, once.
+type scanner struct {
+	rules rules
+	named []Name
+}
+
+// place is where a value sits in the arguments.
+type place struct {
+	keys  []string // the keys from the top, arrays left out
+	field string   // as errors and Name show it
+	depth int
+}
+
+func (p place) key(k string) place {
+	return place{keys: append(slices.Clip(p.keys), k), field: p.field + "." + k, depth: p.depth + 1}
+}
+
+func (p place) index(i int) place {
+	return place{keys: p.keys, field: fmt.Sprintf("%s[%d]", p.field, i), depth: p.depth + 1}
+}
+
+// value reads the next value, which names what k says.
+func (s *scanner) value(dec *json.Decoder, at place, k kind) *contract.Error {
+	if at.depth > maxDepth {
+		return invalid(shown(at.field), fmt.Sprintf("nests deeper than %d levels", maxDepth))
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return notJSON(shown(at.field))
+	}
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '{' {
+			return s.object(dec, at, k)
+		}
+		return s.array(dec, at, k)
+	case string:
+		return s.leaf(at, k, v)
+	case nil:
+		return nil // names nothing, as an absent argument
+	}
+	if k == ownerKind || k == repoKind {
+		// A number or a boolean where a name is read: no reading of it
+		// can be checked.
+		return invalid(shown(at.field), "must be a string naming "+k.what())
+	}
+	return nil
+}
+
+// object reads an object's members, each key once under case folding:
+// two spellings of one key could be read either way.
+func (s *scanner) object(dec *json.Decoder, at place, k kind) *contract.Error {
+	keys := keySet{}
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return notJSON(shown(at.field))
+		}
+		in := at.key(key)
+		if e := keys.add(key, in.field); e != nil {
+			return e
+		}
+		if e := s.value(dec, in, s.rules.kindOf(in.keys, k)); e != nil {
+			return e
+		}
+	}
+	return s.end(dec, at)
+}
+
+func (s *scanner) array(dec *json.Decoder, at place, k kind) *contract.Error {
+	for i := 0; dec.More(); i++ {
+		if e := s.value(dec, at.index(i), k); e != nil {
+			return e
+		}
+	}
+	return s.end(dec, at)
+}
+
+// end reads the closing delimiter.
+func (s *scanner) end(dec *json.Decoder, at place) *contract.Error {
+	if _, err := dec.Token(); err != nil {
+		return notJSON(shown(at.field))
+	}
+	return nil
+}
+
+// leaf reads a string as what k says it names. An empty one names
+// nothing, as an absent argument.
+func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
+	if v == "" {
+		return nil
+	}
+	switch k {
+	case ownerKind:
+		if github.CheckOwner(v) != nil {
+			return invalid(shown(at.field), "must be a GitHub user or organization name (letters, digits, hyphens): it names the owner the call acts on")
+		}
+		s.add(at.field, v, "")
+	case repoKind:
+		owner, repo, full := strings.Cut(v, "/")
+		check := owner
+		if !full {
+			owner, repo, check = "", v, "x" // any owner of the right shape
+		}
+		if github.CheckRepo(check, repo) != nil {
+			return invalid(shown(at.field), "must be a repository name or OWNER/REPO as GitHub spells names (letters, digits, '.', '-', '_'): it names the repository the call acts on")
+		}
+		s.add(at.field, owner, repo)
+	case queryKind:
+		for _, r := range searchquery.Refs(searchquery.Tokens(v)) {
+			repo := ""
+			if r.Name == "repo" {
+				repo = r.Repo
+			}
+			s.add(at.field, r.Owner, repo)
+		}
+	}
+	return nil
+}
+
+func (s *scanner) add(field, owner, repo string) {
+	s.named = append(s.named, Name{Field: field, Owner: owner, Repo: repo})
+}
