@@ -9,14 +9,10 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"golang.org/x/time/rate"
 )
-
-// codeLimited is the JSON-RPC error code of a request refused by a limit
-// (the implementation-defined server error range).
-const codeLimited = -32000
 
 // connSlots counts open connections in total and per peer uid.
 type connSlots struct {
@@ -69,9 +65,7 @@ func refuseConn(conn net.Conn, e *contract.Error) {
 
 // limitError is a refusal's JSON-RPC error, the contract's envelope in
 // its data.
-func limitError(e *contract.Error) *jsonrpc.Error {
-	return server.EnvelopeError(codeLimited, e)
-}
+func limitError(e *contract.Error) *jsonrpc.Error { return tooldef.LimitError(e) }
 
 // guardedConn is a client connection with three guards. Reads end it once
 // it has sent nothing for idle while none of its requests is in flight (a
