@@ -102,8 +102,8 @@ func (g *Gate) AwaitHeld(n int, within time.Duration) bool {
 // the request is given up.
 type heldWriter struct {
 	http.ResponseWriter
-	g       *Gate
-	ctx     context.Context
+	g      *Gate
+	ctx    context.Context
 	waited bool
 }
 
