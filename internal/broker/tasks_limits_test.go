@@ -2,9 +2,7 @@ package broker_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,41 +21,16 @@ func fleetRepoReads(r *http.Request) bool {
 	return strings.HasPrefix(strings.TrimPrefix(r.URL.Path, "/api/v3"), "/repos/fleet/")
 }
 
-// taskInitLine opens a session whose client declares the tasks extension.
-const taskInitLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
-	`"capabilities":{"extensions":{"` + tasks.Extension + `":{}}},"clientInfo":{"name":"raw","version":"0"}}}`
-
-// taskReply is an answer to a tools/call or a tasks/* request.
-type taskReply struct {
-	ID     json.RawMessage `json:"id"`
-	Result struct {
-		ResultType string `json:"resultType"`
-		TaskID     string `json:"taskId"`
-		Status     string `json:"status"`
-	} `json:"result"`
-	Error *struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-		Data    struct {
-			Code         string `json:"code"`
-			RetryAfterMS *int64 `json:"retry_after_ms"`
-			Repair       *struct {
-				NextStep string `json:"next_step"`
-			} `json:"repair"`
-		} `json:"data"`
-	} `json:"error"`
-}
-
 // readTaskReply reads one answer line from c.
-func readTaskReply(t *testing.T, c *rawClient) taskReply {
+func readTaskReply(t *testing.T, c *rawClient) brokertest.Reply {
 	t.Helper()
 	_ = c.conn.SetReadDeadline(time.Now().Add(60 * time.Second))
 	line, err := c.in.ReadBytes('\n')
 	if err != nil {
 		t.Fatalf("read: %v", err)
 	}
-	var r taskReply
-	if err := json.Unmarshal(line, &r); err != nil {
+	r, err := brokertest.ParseReply(line)
+	if err != nil {
 		t.Fatalf("reply %s: %v", line, err)
 	}
 	return r
@@ -68,42 +41,33 @@ func readTaskReply(t *testing.T, c *rawClient) taskReply {
 func openTaskSession(t *testing.T, path string) *rawClient {
 	t.Helper()
 	c := dialRaw(t, path)
-	c.send(t, taskInitLine)
+	c.send(t, brokertest.TaskInitLine)
 	if r := readTaskReply(t, c); r.Error != nil {
 		t.Fatalf("initialize: %s", r.Error.Message)
 	}
-	c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(t, brokertest.InitializedLine)
 	return c
 }
 
-func reportCallLine(id int) string {
-	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"github_report_unlabeled","arguments":{"owner":"fleet","max_repos":200}}}`
-}
-
-func taskMethodLine(id int, method, taskID string) string {
-	params := `{"taskId":"` + taskID + `"}`
-	if method == "tasks/update" {
-		params = `{"taskId":"` + taskID + `","inputResponses":{}}`
-	}
-	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"` + method + `","params":` + params + `}`
-}
+// fleetReport is the report the tests send: every fleet repository.
+var fleetReport = map[string]any{"owner": "fleet", "max_repos": 200}
 
 // sendReports sends n report calls at once and sorts the answers into the
 // tasks started and the refusals, failing on any other answer.
-func sendReports(t *testing.T, c *rawClient, firstID, n int) (started []string, refused []taskReply) {
+func sendReports(t *testing.T, c *rawClient, firstID, n int) (started []string, refused []brokertest.Reply) {
 	t.Helper()
 	lines := make([]string, n)
 	for i := range lines {
-		lines[i] = reportCallLine(firstID + i)
+		lines[i] = brokertest.CallLine(firstID+i, "github_report_unlabeled", fleetReport)
 	}
 	c.send(t, strings.Join(lines, "\n"))
 	for range n {
 		r := readTaskReply(t, c)
 		switch {
-		case r.Error != nil && r.Error.Data.Code == "rate_limited":
+		case r.RateLimited():
 			refused = append(refused, r)
-		case r.Error == nil && r.Result.ResultType == "task" && r.Result.TaskID != "":
-			started = append(started, r.Result.TaskID)
+		case r.Task() != "":
+			started = append(started, r.Task())
 		default:
 			t.Fatalf("answer %s: neither a task nor a rate_limited refusal: %+v", r.ID, r)
 		}
@@ -113,7 +77,7 @@ func sendReports(t *testing.T, c *rawClient, firstID, n int) (started []string, 
 
 // checkRefusal: a refusal by a limit says when to try again and what to
 // do meanwhile.
-func checkRefusal(t *testing.T, r taskReply) {
+func checkRefusal(t *testing.T, r brokertest.Reply) {
 	t.Helper()
 	if r.Error.Data.RetryAfterMS == nil {
 		t.Errorf("refusal %q has no retry_after_ms", r.Error.Message)
@@ -128,7 +92,7 @@ func awaitTask(t *testing.T, c *rawClient, id string, seq *int) string {
 	t.Helper()
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		*seq++
-		c.send(t, taskMethodLine(*seq, "tasks/get", id))
+		c.send(t, brokertest.TaskMethodLine(*seq, "tasks/get", id))
 		r := readTaskReply(t, c)
 		if r.Error != nil {
 			t.Fatalf("tasks/get %s: %s", id, r.Error.Message)
@@ -174,7 +138,7 @@ func TestTasksHoldTheirClientsInFlightSlots(t *testing.T) {
 	seq := 100
 	for _, id := range started {
 		seq++
-		second.send(t, taskMethodLine(seq, "tasks/get", id))
+		second.send(t, brokertest.TaskMethodLine(seq, "tasks/get", id))
 		if r := readTaskReply(t, second); r.Error != nil || r.Result.Status != tasks.StatusWorking {
 			t.Fatalf("tasks/get %s from a new connection: %+v", id, r)
 		}
