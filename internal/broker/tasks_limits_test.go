@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker"
 	"github.com/ghgate/ghgate/internal/broker/brokertest"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tasks"
@@ -168,14 +169,36 @@ func TestTasksHoldTheirClientsInFlightSlots(t *testing.T) {
 }
 
 // Reports from several sessions fan out on one credential within one
-// budget (fanout.DefaultShared calls in flight in all), so GitHub's limit
-// on a credential's concurrent requests (here 36) still has room for an
+// budget (max_fanout_per_credential calls in flight in all), so GitHub's
+// limit on a credential's concurrent requests still has room for an
 // inline read made while they run.
 func TestReportsShareOneFanOutBudgetPerCredential(t *testing.T) {
 	t.Parallel()
-	gate := brokertest.NewGate(fleetRepoReads)
-	d := brokertest.Start(t, brokertest.Options{Tools: `toolsets = ["issues", "reports"]`, FleetRepos: 60, Gate: gate, MaxConcurrent: 36})
-	const sessions = 5 // 5 × 8 calls wanted at once: more than GitHub's 36
+	for _, tc := range []struct {
+		name     string
+		config   string
+		sessions int // each wants fanout.DefaultConcurrency calls at once
+		budget   int
+		github   int // GitHub's limit on the credential's concurrent requests
+	}{
+		{"default", "", 5, fanout.DefaultShared, 36},
+		{"configured", "[limits]\nmax_fanout_per_credential = 6", 2, 6, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			gate := brokertest.NewGate(fleetRepoReads)
+			d := brokertest.Start(t, brokertest.Options{Tools: `toolsets = ["issues", "reports"]`, FleetRepos: 60, Gate: gate,
+				MaxConcurrent: tc.github, Config: tc.config})
+			reportsHoldTheirBudget(t, d, gate, tc.sessions, tc.budget)
+		})
+	}
+}
+
+// reportsHoldTheirBudget runs a fleet report inline in each of sessions
+// sessions, checks that their reads held at GitHub fill the budget and no
+// more while an inline read gets through, then lets them finish.
+func reportsHoldTheirBudget(t *testing.T, d *brokertest.Daemon, gate *brokertest.Gate, sessions, budget int) {
+	t.Helper()
 	var wg sync.WaitGroup
 	results := make([]*mcp.CallToolResult, sessions)
 	errs := make([]error, sessions)
@@ -186,13 +209,13 @@ func TestReportsShareOneFanOutBudgetPerCredential(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			results[i], errs[i] = d.Call(ctx, cs, "github_report_unlabeled", map[string]any{"owner": "fleet", "max_repos": 200})
+			results[i], errs[i] = d.Call(ctx, cs, "github_report_unlabeled", fleetReport)
 		}()
 	}
 	defer wg.Wait()
 	defer gate.Open()
-	if !gate.AwaitHeld(fanout.DefaultShared, time.Minute) {
-		t.Fatalf("fleet reads held = %d, want %d", gate.Held(), fanout.DefaultShared)
+	if !gate.AwaitHeld(budget, time.Minute) {
+		t.Fatalf("fleet reads held = %d, want %d", gate.Held(), budget)
 	}
 
 	reader := d.Connect(t)
@@ -205,8 +228,8 @@ func TestReportsShareOneFanOutBudgetPerCredential(t *testing.T) {
 	if res.IsError {
 		t.Errorf("github_get_issue while the reports run: %s", brokertest.ResultText(res))
 	}
-	if got, want := gate.Peak(), fanout.DefaultShared; got > want {
-		t.Errorf("fleet reads in flight at once = %d, want at most %d", got, want)
+	if got := gate.Peak(); got > budget {
+		t.Errorf("fleet reads in flight at once = %d, want at most %d", got, budget)
 	}
 
 	gate.Open()
@@ -219,7 +242,43 @@ func TestReportsShareOneFanOutBudgetPerCredential(t *testing.T) {
 			t.Errorf("report %d: %s", i, brokertest.ResultText(results[i]))
 		}
 	}
-	if got, want := gate.Peak(), fanout.DefaultShared; got > want {
-		t.Errorf("fleet reads in flight at once, all reports done = %d, want at most %d", got, want)
+	if got := gate.Peak(); got > budget {
+		t.Errorf("fleet reads in flight at once, all reports done = %d, want at most %d", got, budget)
+	}
+}
+
+// The task and fan-out bounds take their defaults, hold one client's
+// tasks within all of them, and refuse a negative value.
+func TestTaskLimitsConfig(t *testing.T) {
+	t.Parallel()
+	load := func(limits string) (*broker.Config, error) {
+		dir := t.TempDir()
+		path := dir + "/b.toml"
+		body := "[listen]\nsocket = \"" + dir + "/s\"\n[[route]]\nowner = \"*\"\nread = \"r\"\n[limits]\n" + limits + "\n"
+		if err := writeFile(path, body); err != nil {
+			t.Fatal(err)
+		}
+		return broker.LoadConfig(path)
+	}
+	type bounds struct{ tasks, perClient, fanout int }
+	got := func(l broker.Limits) bounds { return bounds{l.MaxTasks, l.MaxTasksPerClient, l.MaxFanoutPerCredential} }
+	cfg, err := load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, want := got(cfg.Limits), (bounds{tasks.DefaultMaxTasks, tasks.DefaultMaxTasksPerClient, fanout.DefaultShared}); g != want {
+		t.Errorf("defaults %+v, want %+v", g, want)
+	}
+	cfg, err = load("max_tasks = 4\nmax_tasks_per_client = 9\nmax_fanout_per_credential = 6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, want := got(cfg.Limits), (bounds{4, 4, 6}); g != want {
+		t.Errorf("configured %+v, want %+v (one client held within all)", g, want)
+	}
+	for _, bad := range []string{"max_tasks = -1", "max_tasks_per_client = -1", "max_fanout_per_credential = -1"} {
+		if _, err := load(bad); err == nil || !strings.Contains(err.Error(), strings.Fields(bad)[0]) {
+			t.Errorf("%s: %v, want an error naming it", bad, err)
+		}
 	}
 }
