@@ -219,7 +219,7 @@ func (s *sessionLimits) full(own, held int) *contract.Error {
 // tasks/update that resumes a task takes a slot as a new task does).
 func holdsTasks(method string) bool {
 	switch method {
-	case "initialize", "ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list",
+	case "initialize", "server/discover", "ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list",
 		"tasks/get", "tasks/update", "tasks/cancel":
 		return false
 	}

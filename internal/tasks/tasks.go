@@ -10,7 +10,10 @@
 // state lives in the store (SQLite or Redis), never only in the process,
 // so over stateless HTTP any replica answers for it; each task belongs to
 // the client that created it, and another client's tasks/get, update or
-// cancel finds nothing, as for an unknown id.
+// cancel finds nothing, as for an unknown id. The tasks running at once
+// are bounded per client and in all (Limits), and a deployment may admit
+// each run too (the broker counts it against its client's requests in
+// flight).
 package tasks
 
 import (
