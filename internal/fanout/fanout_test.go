@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/fanout"
@@ -449,42 +450,49 @@ func TestSharedBoundsEveryRunOnOneCredential(t *testing.T) {
 // Slots are handed out first come, first served: a run that keeps its
 // credential's slots busy with many calls lets another run's call in
 // once the calls queued ahead of it are through, not after all its own.
+// (In a synctest bubble, so "queued" is a state the test can wait for.)
 func TestSharedDoesNotLetOneRunStarveAnother(t *testing.T) {
 	t.Parallel()
-	shared := &fanout.Shared{Max: 2}
 	c := offline(t)
-	busy := newHeldCalls()
-	const concurrency = 8
-	big := fanout.New(context.Background(), fanout.Options{Client: c, Shared: shared, Concurrency: concurrency})
-	bigDone := make(chan error, 1)
-	go func() { bigDone <- big.Each(100, func(ctx context.Context, _ int) { _ = big.Call(ctx, busy.do) }) }()
-	busy.await(t, 2)
+	synctest.Test(t, func(t *testing.T) {
+		shared := &fanout.Shared{Max: 2}
+		busy := newHeldCalls()
+		const concurrency = 8
+		big := fanout.New(context.Background(), fanout.Options{Client: c, Shared: shared, Concurrency: concurrency})
+		bigDone := make(chan error, 1)
+		go func() { bigDone <- big.Each(100, func(ctx context.Context, _ int) { _ = big.Call(ctx, busy.do) }) }()
+		synctest.Wait() // two calls hold the slots, six wait for one
 
-	small := fanout.New(context.Background(), fanout.Options{Client: c, Shared: shared})
-	smallIn := make(chan int64, 1)
-	go func() {
-		_ = small.Call(context.Background(), func(context.Context) (github.Meta, error) {
-			smallIn <- busy.done.Load()
-			return github.Meta{}, nil
-		})
-	}()
-	// The busy run's calls are let go one at a time until the other's
-	// call is in.
-	var before int64
-	for waiting := true; waiting; {
-		select {
-		case before = <-smallIn:
-			waiting = false
-		case busy.release <- struct{}{}:
-		case <-time.After(time.Minute):
-			t.Fatalf("the other run's call is still waiting after %d of the busy run's calls", busy.done.Load())
+		small := fanout.New(context.Background(), fanout.Options{Client: c, Shared: shared})
+		in := make(chan struct{})
+		go func() {
+			_ = small.Call(context.Background(), func(context.Context) (github.Meta, error) {
+				close(in)
+				return github.Meta{}, nil
+			})
+		}()
+		synctest.Wait() // the other run's call waits behind them
+		released := 0
+		for entered := false; !entered; {
+			select {
+			case <-in:
+				entered = true
+				continue
+			default:
+			}
+			if released == 100 {
+				t.Fatal("the other run's call never got a slot")
+			}
+			busy.release <- struct{}{}
+			released++
+			synctest.Wait()
 		}
-	}
-	if before > concurrency {
-		t.Errorf("busy run's calls done before the other's got in = %d, want at most %d (its calls queued ahead)", before, concurrency)
-	}
-	close(busy.release)
-	if err := <-bigDone; err != nil {
-		t.Fatal(err)
-	}
+		if released > concurrency {
+			t.Errorf("busy run's calls let go before the other's got in = %d, want at most %d (its calls queued ahead)", released, concurrency)
+		}
+		close(busy.release)
+		if err := <-bigDone; err != nil {
+			t.Fatal(err)
+		}
+	})
 }
