@@ -16,9 +16,11 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/httpauth"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/spf13/pflag"
 )
@@ -47,6 +49,10 @@ type fileConfig struct {
 	MetricsAddr        string `toml:"metrics_addr"`
 	MetricsKeySHA256   string `toml:"metrics_key_sha256"`
 	MetricsClientLabel *bool  `toml:"metrics_client_label"`
+	// The bounds on tasks and reports (see serveConfig).
+	MaxTasks               *int `toml:"max_tasks"`
+	MaxTasksPerClient      *int `toml:"max_tasks_per_client"`
+	MaxFanoutPerCredential *int `toml:"max_fanout_per_credential"`
 
 	// The HTTP limits, pointers so that a value given as 0 is told from
 	// one not given (and refused where 0 would disable the limit).
@@ -137,6 +143,12 @@ type serveConfig struct {
 	HTTPLimits httpLimits
 	RateFloor  int
 	Metrics    metricsConfig
+	// MaxTasks bounds the MCP tasks running at once, MaxTasksPerClient
+	// those of one client (an HTTP client under --auth; stdio has one).
+	MaxTasks, MaxTasksPerClient int
+	// MaxFanoutPerCredential bounds the GitHub calls in flight that every
+	// report running on the token makes together.
+	MaxFanoutPerCredential int
 }
 
 // metricsConfig says where /metrics is served and to whom. The series
@@ -184,6 +196,9 @@ type serveFlags struct {
 	metricsAddr         string
 	metricsKeySHA256    string
 	metricsClientLabel  bool
+	maxTasks            int
+	maxTasksPerClient   int
+	maxFanout           int
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -196,6 +211,10 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.syncRoot, "sync-root", "", "absolute directory github_sync_issues may write mirrors under (default: none, the tool is refused)")
 	fs.StringVar(&f.state, "state", "", "state: a SQLite database path (default: $XDG_STATE_HOME/ghgate/state.db), or redis://[:password@]host:port/db?namespace=NAME shared by replicas")
 	fs.IntVar(&f.rateFloor, "rate-floor", 0, "requests of each GitHub rate budget to keep back: calls stop when this many are left (replicas: at least the calls they run at once)")
+	fs.IntVar(&f.maxTasks, "max-tasks", tasks.DefaultMaxTasks, "MCP tasks running at once, all clients together; one more is refused with rate_limited")
+	fs.IntVar(&f.maxTasksPerClient, "max-tasks-per-client", tasks.DefaultMaxTasksPerClient, "MCP tasks one client (an --auth client; stdio's one) may have running at once")
+	fs.IntVar(&f.maxFanout, "max-fanout-per-credential", fanout.DefaultShared,
+		"GitHub calls in flight that every report running on the token makes together; the rest of GitHub's 100 concurrent requests stays free for other calls")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP (stateless) on this loopback address, e.g. 127.0.0.1:8080, instead of stdio")
 	fs.StringVar(&f.auth, "auth", "", "--http: TOML file of the clients allowed to call (identity provider and/or static keys, each with a policy); "+
 		"required on a non-loopback address")
@@ -232,7 +251,8 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	c := serveConfig{GitHubURL: fc.GitHubURL, Token: fc.Token, Toolsets: fc.Toolsets, AllowedIssueCreator: fc.AllowedIssueCreator,
 		SyncRoot: fc.SyncRoot, State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo,
-		Releases: core.ReleaseSettings{Label: fc.ReleaseLabel, TitlePattern: fc.ReleaseTitlePattern, ChangelogPaths: fc.ReleaseChangelogPaths}}
+		Releases: core.ReleaseSettings{Label: fc.ReleaseLabel, TitlePattern: fc.ReleaseTitlePattern, ChangelogPaths: fc.ReleaseChangelogPaths},
+		MaxTasks: tasks.DefaultMaxTasks, MaxTasksPerClient: tasks.DefaultMaxTasksPerClient, MaxFanoutPerCredential: fanout.DefaultShared}
 	if f.allowRemote {
 		return serveConfig{}, errors.New("--allow-remote is gone: a non-loopback --http address now requires --auth FILE, " +
 			"so that every caller is authenticated (see the README's HTTP section)")
@@ -242,6 +262,14 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if fc.RateFloor != nil {
 		c.RateFloor = *fc.RateFloor
+	}
+	for _, v := range []struct {
+		file *int
+		to   *int
+	}{{fc.MaxTasks, &c.MaxTasks}, {fc.MaxTasksPerClient, &c.MaxTasksPerClient}, {fc.MaxFanoutPerCredential, &c.MaxFanoutPerCredential}} {
+		if v.file != nil {
+			*v.to = *v.file
+		}
 	}
 	c.HTTPLimits = fc.httpLimits()
 	if fc.CursorKey != "" {
@@ -281,6 +309,15 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if c.RateFloor < 0 {
 		return serveConfig{}, fmt.Errorf("rate_floor must be 0 or more, not %d", c.RateFloor)
+	}
+	if changed("max-tasks") {
+		c.MaxTasks = f.maxTasks
+	}
+	if changed("max-tasks-per-client") {
+		c.MaxTasksPerClient = f.maxTasksPerClient
+	}
+	if changed("max-fanout-per-credential") {
+		c.MaxFanoutPerCredential = f.maxFanout
 	}
 	if changed("http") {
 		c.HTTP = f.http
@@ -443,6 +480,9 @@ func (c *serveConfig) check() error {
 	if err := c.Metrics.check(c.HTTP); err != nil {
 		return err
 	}
+	if err := c.checkTaskLimits(); err != nil {
+		return err
+	}
 	if c.SyncRoot != "" && !filepath.IsAbs(c.SyncRoot) {
 		return errors.New("sync_root / --sync-root must be an absolute path")
 	}
@@ -456,6 +496,25 @@ func (c *serveConfig) check() error {
 		}
 		c.State = p
 	}
+	return nil
+}
+
+// checkTaskLimits refuses a bound that would be none (0 or less), and
+// holds one client's tasks within all of them.
+func (c *serveConfig) checkTaskLimits() error {
+	for _, v := range []struct {
+		name string
+		n    int
+	}{
+		{"max_tasks / --max-tasks", c.MaxTasks},
+		{"max_tasks_per_client / --max-tasks-per-client", c.MaxTasksPerClient},
+		{"max_fanout_per_credential / --max-fanout-per-credential", c.MaxFanoutPerCredential},
+	} {
+		if v.n <= 0 {
+			return fmt.Errorf("%s must be more than 0", v.name)
+		}
+	}
+	c.MaxTasksPerClient = min(c.MaxTasksPerClient, c.MaxTasks)
 	return nil
 }
 

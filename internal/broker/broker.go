@@ -18,6 +18,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/version"
@@ -58,8 +59,10 @@ type Broker struct {
 	pending  pending
 	mu       sync.Mutex
 	sessions map[*net.UnixConn]*mcp.ServerSession
-	// slots bound the open client connections.
+	// slots bound the open client connections; tasks count each uid's
+	// running tasks against its max_in_flight.
 	slots *connSlots
+	tasks *uidTasks
 	// proxies are the upstream MCP servers fronted, closed with the broker.
 	proxies []*upstream.Proxy
 	// upstreamArgs says how each upstream tool's arguments are read
@@ -93,7 +96,8 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 		return nil, err
 	}
 	b := &Broker{cfg: cfg, log: log, store: st, now: now, grace: opts.ShutdownGrace,
-		sessions: map[*net.UnixConn]*mcp.ServerSession{}, upstreamArgs: map[string]callargs.Upstream{}, slots: newConnSlots(cfg.Limits)}
+		sessions: map[*net.UnixConn]*mcp.ServerSession{}, upstreamArgs: map[string]callargs.Upstream{}, slots: newConnSlots(cfg.Limits),
+		tasks: newUIDTasks(cfg.Limits)}
 	if b.grace <= 0 {
 		b.grace = 10 * time.Second
 	}
@@ -117,13 +121,17 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 		return fail(fmt.Errorf("cursor key: %w", err))
 	}
 	svc := &core.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
-		Credential: b.router.Credential, SyncRoot: cfg.Tools.SyncRoot, Releases: cfg.Tools.Releases()}
+		Credential: b.router.Credential, SyncRoot: cfg.Tools.SyncRoot, Releases: cfg.Tools.Releases(),
+		FanoutPerCredential: cfg.Limits.MaxFanoutPerCredential}
 	extra, err := b.connectUpstreams(ctx)
 	if err != nil {
 		return fail(err)
 	}
+	// Tasks belong to the peer's uid (caller.ID, set per session) and
+	// count against its requests in flight.
 	b.server, err = server.New(svc, server.Options{Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
-		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra})
+		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra,
+		Tasks: tasks.Limits{MaxTasks: cfg.Limits.MaxTasks, MaxTasksPerClient: cfg.Limits.MaxTasksPerClient, Admit: b.tasks.hold}})
 	if err != nil {
 		return fail(err)
 	}

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/broker/upstream"
+	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tools/core"
 
 	"github.com/BurntSushi/toml"
@@ -158,8 +160,21 @@ type Limits struct {
 	MaxLineBytes int `toml:"max_line_bytes"`
 	MaxBatch     int `toml:"max_batch"`
 	// MaxInFlight bounds the requests one session has unanswered; more
-	// are refused at once.
+	// are refused at once. A running task (a call answered at once that
+	// runs on) holds one of these until it ends, counted against its
+	// client's uid: every session of that uid has that much less room,
+	// one opened after the task's own closed included.
 	MaxInFlight int `toml:"max_in_flight"`
+	// MaxTasks bounds the tasks running at once in all,
+	// MaxTasksPerClient those of one peer uid; a call over either is
+	// refused, not started.
+	MaxTasks          int `toml:"max_tasks"`
+	MaxTasksPerClient int `toml:"max_tasks_per_client"`
+	// MaxFanoutPerCredential bounds the GitHub calls in flight that the
+	// reports running on one credential make together, whichever agent
+	// runs them: the rest of GitHub's 100 concurrent requests per
+	// credential stays free for the agents' other calls.
+	MaxFanoutPerCredential int `toml:"max_fanout_per_credential"`
 	// CallsPerSecond and CallBurst bound one session's request rate (a
 	// token bucket); a request over it is refused with the time to retry.
 	CallsPerSecond float64 `toml:"calls_per_second"`
@@ -176,6 +191,9 @@ func DefaultLimits() Limits {
 		MaxLineBytes:            server.DefaultMaxLineBytes,
 		MaxBatch:                server.DefaultMaxBatch,
 		MaxInFlight:             20,
+		MaxTasks:                tasks.DefaultMaxTasks,
+		MaxTasksPerClient:       tasks.DefaultMaxTasksPerClient,
+		MaxFanoutPerCredential:  fanout.DefaultShared,
 		CallsPerSecond:          10,
 		CallBurst:               40,
 	}
@@ -196,6 +214,9 @@ func (l *Limits) withDefaults() error {
 		{"max_line_bytes", &l.MaxLineBytes, d.MaxLineBytes},
 		{"max_batch", &l.MaxBatch, d.MaxBatch},
 		{"max_in_flight", &l.MaxInFlight, d.MaxInFlight},
+		{"max_tasks", &l.MaxTasks, d.MaxTasks},
+		{"max_tasks_per_client", &l.MaxTasksPerClient, d.MaxTasksPerClient},
+		{"max_fanout_per_credential", &l.MaxFanoutPerCredential, d.MaxFanoutPerCredential},
 		{"call_burst", &l.CallBurst, d.CallBurst},
 	}
 	for _, f := range ints {
@@ -230,6 +251,9 @@ func (l *Limits) withDefaults() error {
 	}
 	if l.MaxConnectionsPerClient > l.MaxConnections {
 		l.MaxConnectionsPerClient = l.MaxConnections
+	}
+	if l.MaxTasksPerClient > l.MaxTasks {
+		l.MaxTasksPerClient = l.MaxTasks
 	}
 	return errors.Join(errs...)
 }

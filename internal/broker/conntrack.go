@@ -54,7 +54,10 @@ type trackedTransport struct {
 	limits *sessionLimits
 	// refused, when set, is told of each request a limit refused.
 	refused func(method string, e *contract.Error)
-	conn    *trackedConn
+	// held, when set, is how many tasks the session's client runs: they
+	// count against its max_in_flight.
+	held func() int
+	conn *trackedConn
 }
 
 func (t *trackedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -62,7 +65,7 @@ func (t *trackedTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	t.conn = &trackedConn{Connection: c, p: t.p, limits: t.limits, refused: t.refused}
+	t.conn = &trackedConn{Connection: c, p: t.p, limits: t.limits, refused: t.refused, held: t.held}
 	return t.conn, nil
 }
 
@@ -71,6 +74,7 @@ type trackedConn struct {
 	p       *pending
 	limits  *sessionLimits
 	refused func(method string, e *contract.Error)
+	held    func() int
 
 	mu sync.Mutex
 	// open holds the ids of the requests handed on whose answer has not
@@ -90,9 +94,10 @@ type trackedConn struct {
 // which may be just after the client has read it and sent the next.
 const slotGrace = 100 * time.Millisecond
 
-// inFlightNow returns the requests in flight, waiting up to slotGrace for
-// one to end when the session is at its bound.
-func (c *trackedConn) inFlightNow() int {
+// inFlightNow returns the session's requests in flight and, when method
+// counts them (holdsTasks), its client's running tasks, waiting up to
+// slotGrace for a request to end when together they are at the bound.
+func (c *trackedConn) inFlightNow(method string) (own, held int) {
 	deadline := time.NewTimer(slotGrace)
 	defer deadline.Stop()
 	for {
@@ -103,13 +108,17 @@ func (c *trackedConn) inFlightNow() int {
 			freed = c.freed
 		}
 		c.mu.Unlock()
-		if c.limits == nil || n < c.limits.maxInFlight {
-			return n
+		h := 0
+		if c.held != nil && holdsTasks(method) {
+			h = c.held()
+		}
+		if c.limits == nil || n+h < c.limits.maxInFlight {
+			return n, h
 		}
 		select {
 		case <-freed:
 		case <-deadline.C:
-			return n
+			return n, h
 		}
 	}
 }
@@ -163,7 +172,8 @@ func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		if c.limits != nil {
-			if e := c.limits.admit(req.Method, c.inFlightNow()); e != nil {
+			own, held := c.inFlightNow(req.Method)
+			if e := c.limits.admit(req.Method, own, held); e != nil {
 				// Answered here, never handed on: the refusal costs the
 				// broker one write.
 				if c.refused != nil {

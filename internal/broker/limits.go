@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -9,14 +10,10 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"golang.org/x/time/rate"
 )
-
-// codeLimited is the JSON-RPC error code of a request refused by a limit
-// (the implementation-defined server error range).
-const codeLimited = -32000
 
 // connSlots counts open connections in total and per peer uid.
 type connSlots struct {
@@ -69,9 +66,7 @@ func refuseConn(conn net.Conn, e *contract.Error) {
 
 // limitError is a refusal's JSON-RPC error, the contract's envelope in
 // its data.
-func limitError(e *contract.Error) *jsonrpc.Error {
-	return server.EnvelopeError(codeLimited, e)
-}
+func limitError(e *contract.Error) *jsonrpc.Error { return tooldef.LimitError(e) }
 
 // guardedConn is a client connection with three guards. Reads end it once
 // it has sent nothing for idle while none of its requests is in flight (a
@@ -187,20 +182,95 @@ func (s *sessionLimits) unpaced(method string) bool {
 	return false
 }
 
-// admit decides on one request given the requests already in flight: nil
-// to serve it, or the refusal to answer it with.
-func (s *sessionLimits) admit(method string, inFlight int) *contract.Error {
-	if inFlight >= s.maxInFlight {
-		e := contract.Errorf(contract.CodeRateLimited,
-			"this session already has %d requests unanswered, the most it may (max_in_flight); wait for an answer and send it again", s.maxInFlight)
-		e.Temporary = true
-		e.RetryAfterMS = ptr(int64(1000))
-		return e
+// admit decides on one request given the session's requests already in
+// flight (own) and the running tasks of its client's uid that count
+// against it (held): nil to serve it, or the refusal to answer it with.
+func (s *sessionLimits) admit(method string, own, held int) *contract.Error {
+	if own+held >= s.maxInFlight {
+		return s.full(own, held)
 	}
 	if s.unpaced(method) {
 		return nil
 	}
 	return s.pace()
+}
+
+// full is the refusal of a request over max_in_flight.
+func (s *sessionLimits) full(own, held int) *contract.Error {
+	var e *contract.Error
+	if held == 0 {
+		e = contract.Errorf(contract.CodeRateLimited,
+			"this session already has %d requests unanswered, the most it may (max_in_flight); wait for an answer and send it again", s.maxInFlight)
+	} else {
+		e = contract.Errorf(contract.CodeRateLimited,
+			"this session has %d requests unanswered and its client %d tasks running, the most it may have in flight (max_in_flight): a task holds its slot until it ends; wait for an answer or a task to end and send it again",
+			own, held)
+	}
+	e.Temporary = true
+	e.RetryAfterMS = ptr(int64(1000))
+	return e.WithRepair(contract.Repair{NextStep: "wait for an answer, or for a running task to end (tasks/get; tasks/cancel stops one), then send the request again"})
+}
+
+// holdsTasks says whether a request counts its client's running tasks
+// against max_in_flight. Only the requests that cannot start work on
+// GitHub are let by them: the handshake, liveness, listings the server
+// answers from memory, and the task methods, so a client whose tasks
+// hold every slot can still reconnect, follow them and cancel them (a
+// tasks/update that resumes a task takes a slot as a new task does).
+func holdsTasks(method string) bool {
+	switch method {
+	case "initialize", "server/discover", "ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list",
+		"tasks/get", "tasks/update", "tasks/cancel":
+		return false
+	}
+	return true
+}
+
+// uidTasks counts each peer uid's running tasks. A task holds one of its
+// uid's max_in_flight slots from the call that starts it until it ends,
+// whichever connection started it and whether or not that connection is
+// still open: closing it and connecting again makes no room.
+type uidTasks struct {
+	max int
+
+	mu  sync.Mutex
+	per map[uint32]int
+}
+
+func newUIDTasks(l Limits) *uidTasks { return &uidTasks{max: l.MaxInFlight, per: map[uint32]int{}} }
+
+// running is how many tasks uid runs now.
+func (u *uidTasks) running(uid uint32) int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.per[uid]
+}
+
+// hold takes a slot for a task of the caller ctx names (tasks.Limits's
+// Admit), or refuses it when the uid's tasks fill max_in_flight. A call
+// whose peer is unknown is refused: every task must count against a uid.
+func (u *uidTasks) hold(ctx context.Context) (func(), *contract.Error) {
+	p, ok := PeerFrom(ctx)
+	if !ok {
+		return nil, contract.Errorf(contract.CodeInternal, "a task was started outside a client's session")
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if n := u.per[p.UID]; n >= u.max {
+		e := contract.Errorf(contract.CodeRateLimited,
+			"this client already has %d tasks running, the most its requests in flight may be (max_in_flight); wait for one to end and call again", n)
+		e.Temporary = true
+		e.RetryAfterMS = ptr(int64(1000))
+		return nil, e.WithRepair(contract.Repair{NextStep: "wait for one of this client's running tasks to end (tasks/get), or cancel one (tasks/cancel), then make the same call again"})
+	}
+	u.per[p.UID]++
+	return func() {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		if u.per[p.UID]--; u.per[p.UID] <= 0 {
+			delete(u.per, p.UID)
+		}
+	}, nil
 }
 
 // notify says whether a notification from the client may be handled: it

@@ -236,7 +236,8 @@ func (b *Broker) serveConn(conn *net.UnixConn, peer Peer) {
 	// Tasks, idempotency keys and mirrors are kept apart per OS user.
 	ctx = caller.With(ctx, caller.Identity{ID: fmt.Sprintf("uid:%d", peer.UID)})
 	lim := b.cfg.Limits
-	tr := &trackedTransport{p: &b.pending, limits: newSessionLimits(lim), refused: refusalLogger(log)}
+	tr := &trackedTransport{p: &b.pending, limits: newSessionLimits(lim), refused: refusalLogger(log),
+		held: func() int { return b.tasks.running(peer.UID) }}
 	guarded := newGuardedConn(conn, lim, func() bool { return tr.conn.busy() })
 	tr.next = &server.LineTransport{Reader: guarded, Writer: guarded, Log: log, MaxLineBytes: lim.MaxLineBytes, MaxBatch: lim.MaxBatch}
 	ss, err := b.server.MCP.Connect(ctx, tr, nil)
@@ -333,5 +334,10 @@ func (b *Broker) shutdown(conns *sync.WaitGroup) {
 	case <-time.After(b.grace):
 		b.log.Error("shutdown: some client connections are still open")
 	}
+	// Tasks outlive their sessions: they are stopped last, and each cut
+	// short is recorded as failed while the store is still open.
+	tctx, cancel := context.WithTimeout(context.Background(), b.grace)
+	defer cancel()
+	b.server.StopTasks(tctx)
 	b.log.Info("broker stopped")
 }

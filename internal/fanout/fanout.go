@@ -12,7 +12,8 @@
 // served from it), waits out GitHub's secondary limits (retry-after) and
 // refuses to send below --rate-floor. The engine adds what a fan-out
 // needs on top: the bound on concurrency that keeps it far from GitHub's
-// 100-concurrent-requests rule, the per-call budget, and counting.
+// 100-concurrent-requests rule, both per run and for every run on one
+// credential together (Shared), the per-call budget, and counting.
 package fanout
 
 import (
@@ -53,6 +54,11 @@ const (
 	// MaxConcurrency stays well under GitHub's 100 concurrent requests
 	// per credential, which other clients of the same token share.
 	MaxConcurrency = 32
+	// DefaultShared is how many calls every run on one credential has in
+	// flight together (Shared): a third of GitHub's 100 concurrent
+	// requests, so the credential's other calls (an agent's inline reads,
+	// its writes) always find room.
+	DefaultShared = 32
 	// floorPercent is the share of the rate limit a report leaves unspent.
 	floorPercent = 2
 )
@@ -76,12 +82,49 @@ type Options struct {
 	Concurrency int
 	// Progress is told units done of total after each unit; may be nil.
 	Progress func(done, total int)
+	// Shared, when set, is the budget of calls in flight this run shares
+	// with every other run on Client's credential.
+	Shared *Shared
+}
+
+// Shared bounds the calls in flight of every run on one credential
+// together, whichever call, client or task started them: many reports
+// running side by side cannot take more of a credential's room at
+// GitHub than Max, and each waits its turn for a free slot (first come,
+// first served), so none starves another. Its zero value is ready to use.
+type Shared struct {
+	// Max is the calls in flight per credential; 0 means DefaultShared.
+	Max int
+
+	mu    sync.Mutex
+	slots map[*github.Client]chan struct{}
+}
+
+// of returns the credential's slots (one github.Client per credential).
+func (s *Shared) of(c *github.Client) chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.slots == nil {
+		s.slots = map[*github.Client]chan struct{}{}
+	}
+	ch, ok := s.slots[c]
+	if !ok {
+		n := s.Max
+		if n <= 0 {
+			n = DefaultShared
+		}
+		ch = make(chan struct{}, n)
+		s.slots[c] = ch
+	}
+	return ch
 }
 
 // Run is one report's fan-out: its budget, counts and stop reason.
 type Run struct {
-	o        Options
-	ctx      context.Context
+	o   Options
+	ctx context.Context
+	// slots are the credential's shared ones (nil: no shared bound).
+	slots    chan struct{}
 	reserved atomic.Int64
 	// prepaid are calls of reserved set aside by Prepay, spent by calls
 	// whose context Prepaid marks.
@@ -107,7 +150,11 @@ func New(ctx context.Context, o Options) *Run {
 	if o.Resource == "" {
 		o.Resource = "core"
 	}
-	return &Run{o: o, ctx: ctx}
+	r := &Run{o: o, ctx: ctx}
+	if o.Shared != nil {
+		r.slots = o.Shared.of(o.Client)
+	}
+	return r
 }
 
 // Context is the run's context, for calls made outside Each.
@@ -180,6 +227,14 @@ func (r *Run) CallOn(ctx context.Context, resource string, do func(context.Conte
 }
 
 func (r *Run) call(ctx context.Context, resource string, do func(context.Context) (github.Meta, error)) error {
+	// The credential's shared slot comes first: a stop, or the budget
+	// spent, while this call waited for it is seen below.
+	release, ok := r.takeSlot(ctx)
+	if !ok {
+		r.Stop(Cancelled)
+		return ErrStopped
+	}
+	defer release()
 	// A call the budget set aside for goes on past a stop at the budget:
 	// what it reads was paid for before the others spent the rest.
 	prepaid := isPrepaid(ctx)
@@ -223,6 +278,20 @@ func (r *Run) call(ctx context.Context, resource string, do func(context.Context
 		r.Stop(RateLimited)
 	}
 	return err
+}
+
+// takeSlot waits for one of the credential's shared slots and returns
+// the function that frees it; false when ctx ended first.
+func (r *Run) takeSlot(ctx context.Context) (func(), bool) {
+	if r.slots == nil {
+		return func() {}, true
+	}
+	select {
+	case r.slots <- struct{}{}:
+		return func() { <-r.slots }, true
+	case <-ctx.Done():
+		return nil, false
+	}
 }
 
 // Prepay sets n calls of the budget aside for work that the calls beside

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/fanout"
@@ -334,4 +335,164 @@ func TestGroupAcceptedUnitsRunOnce(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines after the runs, %d before", n, before)
 	}
+}
+
+// heldCalls counts the calls in flight of the runs it is given, and holds
+// each until released.
+type heldCalls struct {
+	now, peak, done atomic.Int64
+	entered         chan struct{}
+	release         chan struct{}
+}
+
+func newHeldCalls() *heldCalls {
+	return &heldCalls{entered: make(chan struct{}, 1000), release: make(chan struct{})}
+}
+
+func (h *heldCalls) do(ctx context.Context) (github.Meta, error) {
+	n := h.now.Add(1)
+	for p := h.peak.Load(); n > p && !h.peak.CompareAndSwap(p, n); p = h.peak.Load() {
+	}
+	h.entered <- struct{}{}
+	defer h.now.Add(-1)
+	defer h.done.Add(1)
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+	}
+	return github.Meta{}, nil
+}
+
+// await waits for n more calls to enter, failing after a minute (a hang
+// guard, not a measure of speed).
+func (h *heldCalls) await(t *testing.T, n int) {
+	t.Helper()
+	for range n {
+		select {
+		case <-h.entered:
+		case <-time.After(time.Minute):
+			t.Fatalf("calls in flight = %d, waiting for %d more to enter", h.now.Load(), n)
+		}
+	}
+}
+
+// offline is a client that is never asked to send: the calls held here
+// stand for its requests.
+func offline(t *testing.T) *github.Client {
+	t.Helper()
+	c, err := github.New(github.Options{BaseURL: "http://127.0.0.1:1", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Every run on one credential shares its Shared slots: four runs of
+// eight calls each have five in flight in all, while a run on another
+// credential is not held back by them, and a run whose context ends while
+// it waits for a slot stops without sending.
+func TestSharedBoundsEveryRunOnOneCredential(t *testing.T) {
+	t.Parallel()
+	shared := &fanout.Shared{Max: 5}
+	a, b := offline(t), offline(t)
+	onA := newHeldCalls()
+	var runs []chan error
+	for range 4 {
+		run := fanout.New(context.Background(), fanout.Options{Client: a, Shared: shared})
+		done := make(chan error, 1)
+		go func() { done <- run.Each(8, func(ctx context.Context, _ int) { _ = run.Call(ctx, onA.do) }) }()
+		runs = append(runs, done)
+	}
+	onA.await(t, 5)
+
+	onB := newHeldCalls()
+	other := fanout.New(context.Background(), fanout.Options{Client: b, Shared: shared})
+	otherDone := make(chan error, 1)
+	go func() { otherDone <- other.Call(context.Background(), onB.do) }()
+	onB.await(t, 1)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	late := fanout.New(ctx, fanout.Options{Client: a, Shared: shared})
+	lateDone := make(chan error, 1)
+	sent := atomic.Int64{}
+	go func() {
+		lateDone <- late.Call(ctx, func(context.Context) (github.Meta, error) { sent.Add(1); return github.Meta{}, nil })
+	}()
+	cancel()
+	if err := <-lateDone; !errors.Is(err, fanout.ErrStopped) {
+		t.Errorf("a call whose context ended while it waited: %v, want ErrStopped", err)
+	}
+	if got := sent.Load(); got != 0 {
+		t.Errorf("calls sent after their context ended = %d, want 0", got)
+	}
+	if got, want := late.Stopped(), fanout.Cancelled; got != want {
+		t.Errorf("stopped %q, want %q", got, want)
+	}
+
+	close(onA.release)
+	close(onB.release)
+	for _, done := range runs {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-otherDone; err != nil {
+		t.Errorf("the other credential's call: %v", err)
+	}
+	if got, want := onA.peak.Load(), int64(5); got != want {
+		t.Errorf("calls in flight at once on one credential = %d, want %d", got, want)
+	}
+	if got, want := onA.done.Load(), int64(32); got != want {
+		t.Errorf("calls made on one credential = %d, want %d", got, want)
+	}
+}
+
+// Slots are handed out first come, first served: a run that keeps its
+// credential's slots busy with many calls lets another run's call in
+// once the calls queued ahead of it are through, not after all its own.
+// (In a synctest bubble, so "queued" is a state the test can wait for.)
+func TestSharedDoesNotLetOneRunStarveAnother(t *testing.T) {
+	t.Parallel()
+	c := offline(t)
+	synctest.Test(t, func(t *testing.T) {
+		shared := &fanout.Shared{Max: 2}
+		busy := newHeldCalls()
+		const concurrency = 8
+		big := fanout.New(context.Background(), fanout.Options{Client: c, Shared: shared, Concurrency: concurrency})
+		bigDone := make(chan error, 1)
+		go func() { bigDone <- big.Each(100, func(ctx context.Context, _ int) { _ = big.Call(ctx, busy.do) }) }()
+		synctest.Wait() // two calls hold the slots, six wait for one
+
+		small := fanout.New(context.Background(), fanout.Options{Client: c, Shared: shared})
+		in := make(chan struct{})
+		go func() {
+			_ = small.Call(context.Background(), func(context.Context) (github.Meta, error) {
+				close(in)
+				return github.Meta{}, nil
+			})
+		}()
+		synctest.Wait() // the other run's call waits behind them
+		released := 0
+		for entered := false; !entered; {
+			select {
+			case <-in:
+				entered = true
+				continue
+			default:
+			}
+			if released == 100 {
+				t.Fatal("the other run's call never got a slot")
+			}
+			busy.release <- struct{}{}
+			released++
+			synctest.Wait()
+		}
+		if released > concurrency {
+			t.Errorf("busy run's calls let go before the other's got in = %d, want at most %d (its calls queued ahead)", released, concurrency)
+		}
+		close(busy.release)
+		if err := <-bigDone; err != nil {
+			t.Fatal(err)
+		}
+	})
 }

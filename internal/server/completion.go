@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -111,13 +109,9 @@ func (c *completer) refuse(e *contract.Error) error {
 
 // EnvelopeError is a JSON-RPC error carrying the envelope e in its data,
 // with machine_code and human_message beside it, as a failed request
-// other than a tool call carries it.
+// other than a tool call carries it (tooldef.ProtocolError).
 func EnvelopeError(code int64, e *contract.Error) *jsonrpc.Error {
-	data, err := json.Marshal(resourceErrorData{Error: *e, MachineCode: e.Code, HumanMessage: e.Message})
-	if err != nil {
-		data = nil
-	}
-	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
+	return tooldef.ProtocolError(code, e)
 }
 
 // splitLast splits a comma-separated list being typed into the items

@@ -37,8 +37,12 @@ type Options struct {
 	// fingerprint and the capability summary, and may not reuse a name.
 	Extra []Extra
 	// TaskOwner names the client a request comes from, to whom the tasks
-	// it starts belong (see internal/tasks); nil: one local client.
+	// it starts belong (see internal/tasks); nil: the caller's identity
+	// (caller.ID).
 	TaskOwner func(context.Context) string
+	// Tasks bound the tasks running at once, per client and in all (zero
+	// fields: the defaults).
+	Tasks tasks.Limits
 	// Register adds prompts and resources beside ghgate's own: the
 	// conformance fixtures do (a test-only build, see
 	// internal/conformance); ghgate itself sets none.
@@ -218,7 +222,8 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	// Tasks are run inside the middleware that names the client (added
 	// around this server later, as the HTTP guard is), so a task belongs
 	// to it and its tool goes through the same wrapper as an inline call.
-	srv.tasks = &tasks.Manager{Store: svc.Store, Support: srv.taskSupport, Owner: opts.TaskOwner, Log: log.With("component", "tasks"), Now: svc.Now}
+	srv.tasks = &tasks.Manager{Store: svc.Store, Support: srv.taskSupport, Owner: opts.TaskOwner, Log: log.With("component", "tasks"), Now: svc.Now,
+		Limits: opts.Tasks}
 	if err := srv.tasks.Register(m); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,10 +51,14 @@ type StackOptions struct {
 	Wrap tooldef.Wrapper
 	// Observer is told of every GitHub request (metrics); nil: none.
 	Observer github.Observer
-	// TaskOwner, Extra and Register pass through to Options.
+	// TaskOwner, Tasks, Extra and Register pass through to Options.
 	TaskOwner func(context.Context) string
+	Tasks     tasks.Limits
 	Extra     []Extra
 	Register  func(*mcp.Server)
+	// FanoutPerCredential bounds the reports' calls in flight on the
+	// credential, all reports together (core.Service).
+	FanoutPerCredential int
 }
 
 // Stack is an assembled ghgate and the parts it owns.
@@ -94,13 +99,14 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		}
 	}
 	svc := &core.Service{Clients: core.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
-		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot, Releases: o.Releases}
+		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot, Releases: o.Releases,
+		FanoutPerCredential: o.FanoutPerCredential}
 	if gh != nil {
 		cred := string(gh.CredentialKey())
 		svc.Credential = func(context.Context, string) string { return cred }
 	}
 	srv, err := New(svc, Options{Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap,
-		TaskOwner: o.TaskOwner, Extra: o.Extra, Register: o.Register})
+		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register})
 	if err != nil {
 		return fail(err)
 	}

@@ -62,15 +62,75 @@ func (m *Manager) updateMethod(ctx context.Context, ss *mcp.ServerSession, p *up
 		return nil, err
 	}
 	owner := m.owner(ctx)
-	var resumed bool
+	// The answers that complete a task resume it, which takes a running
+	// slot: taken once an answer is seen to need it, and the answers
+	// applied again with it.
+	var release func()
+	for {
+		r, ok, outcome, err := m.answer(ctx, owner, p, release != nil)
+		switch {
+		case err != nil:
+			return nil, m.dropSlot(release, storeError(err))
+		case !ok:
+			return nil, m.dropSlot(release, unknownTask(p.TaskID))
+		case outcome == needsSlot:
+			if release, err = m.reserve(ctx, owner); err != nil {
+				return nil, err
+			}
+			continue
+		case outcome != resumes:
+			return &ack{ResultType: "complete"}, m.dropSlot(release, nil)
+		}
+		if err := m.resume(ctx, ss, owner, p.TaskID, r, release); err != nil {
+			release()
+			// An answer that is no answer to what was asked fails the task
+			// rather than leaving it working for ever.
+			_ = m.settle(ctx, owner, p.TaskID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "an input response does not answer its request"})
+		}
+		return &ack{ResultType: "complete"}, nil
+	}
+}
+
+// dropSlot gives back a running slot taken for a resumption that did not
+// happen, and returns err.
+func (m *Manager) dropSlot(release func(), err error) error {
+	if release != nil {
+		release()
+	}
+	return err
+}
+
+// What tasks/update's answers did to the task.
+type answerOutcome int
+
+const (
+	answered  answerOutcome = iota // recorded, or nothing to record
+	resumes                        // the last answer: the task runs again
+	needsSlot                      // would resume, but no running slot is held
+)
+
+// answer records the answers p gives to the input owner's task is waiting
+// on. Answers that complete it set it working again, if haveSlot.
+func (m *Manager) answer(ctx context.Context, owner string, p *updateParams, haveSlot bool) (*record, bool, answerOutcome, error) {
+	var outcome answerOutcome
 	r, ok, err := m.update(ctx, owner, p.TaskID, func(r *record) bool {
-		resumed = false
+		outcome = answered
 		if r.Status != StatusInputRequired {
+			return false
+		}
+		pending := 0
+		for k := range r.InputRequests {
+			if _, given := p.InputResponses[k]; !given {
+				pending++
+			}
+		}
+		if pending == 0 && !haveSlot {
+			outcome = needsSlot
 			return false
 		}
 		changed := false
 		for k, v := range p.InputResponses {
-			if _, pending := r.InputRequests[k]; !pending {
+			if _, asked := r.InputRequests[k]; !asked {
 				continue
 			}
 			if r.InputResponses == nil {
@@ -81,24 +141,11 @@ func (m *Manager) updateMethod(ctx context.Context, ss *mcp.ServerSession, p *up
 			changed = true
 		}
 		if changed && len(r.InputRequests) == 0 {
-			r.Status, r.InputRequests, resumed = StatusWorking, nil, true
+			r.Status, r.InputRequests, outcome = StatusWorking, nil, resumes
 		}
 		return changed
 	})
-	if err != nil {
-		return nil, storeError(err)
-	}
-	if !ok {
-		return nil, unknownTask(p.TaskID)
-	}
-	if resumed {
-		if err := m.resume(ctx, ss, owner, p.TaskID, r); err != nil {
-			// An answer that is no answer to what was asked fails the task
-			// rather than leaving it working for ever.
-			_ = m.settle(ctx, owner, p.TaskID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "an input response does not answer its request"})
-		}
-	}
-	return &ack{ResultType: "complete"}, nil
+	return r, ok, outcome, err
 }
 
 func (m *Manager) cancel(ctx context.Context, ss *mcp.ServerSession, p *idParams) (*ack, error) {

@@ -46,7 +46,8 @@ func (m *Manager) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // start creates the task, durably, before answering: a tasks/get sent as
-// soon as the answer arrives finds it, on any replica.
+// soon as the answer arrives finds it, on any replica. Its running slot
+// is taken first: a task over the limits is never created.
 func (m *Manager) start(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
 	if m.isClosing() {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server is shutting down: call the tool again (another replica may take it)"}
@@ -69,18 +70,25 @@ func (m *Manager) start(ctx context.Context, req *mcp.CallToolRequest) (mcp.Resu
 	if err != nil {
 		return nil, err
 	}
+	release, err := m.reserve(ctx, owner)
+	if err != nil {
+		return nil, err
+	}
 	if err := m.Store.CreateTask(ctx, store.TaskRecord{ID: id, Owner: owner, Data: data, Expires: now.Add(m.ttl())}); err != nil {
+		release()
 		m.log().Error("tasks: creating a task", "tool", p.Name, "error", err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: the state store is unavailable"}
 	}
-	m.launch(ctx, owner, id, req)
+	m.launch(ctx, owner, id, req, release)
 	return m.wire(id, r, "task"), nil
 }
 
 // launch runs the tool in the background, past the end of the request
 // that started it (its context's values, such as the client's identity,
-// are kept; its cancellation is not).
-func (m *Manager) launch(ctx context.Context, owner, id string, req *mcp.CallToolRequest) {
+// are kept; its cancellation is not). release gives back the task's
+// running slot once the tool has returned, before its outcome is
+// recorded.
+func (m *Manager) launch(ctx context.Context, owner, id string, req *mcp.CallToolRequest, release func()) {
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	m.mu.Lock()
 	if m.running == nil {
@@ -101,12 +109,14 @@ func (m *Manager) launch(ctx context.Context, owner, id string, req *mcp.CallToo
 			m.mu.Unlock()
 			cancel()
 		}()
+		defer release() // a panic past runTool's recover still frees it
 		m.wg.Add(1)
 		go func() { defer m.wg.Done(); m.watch(rctx, owner, id, cancel) }()
 		res, err := runTool(rctx, next, req)
 		if err != nil && m.isClosing() {
 			err = errShutdown
 		}
+		release()
 		sctx, done := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
 		defer done()
 		if err := m.settle(sctx, owner, id, res, err); err != nil {
@@ -219,8 +229,9 @@ func rawResponses(in mcp.InputResponseMap) (map[string]json.RawMessage, error) {
 }
 
 // resume runs the tool again with every answer the task has gathered, in
-// a request on session ss (the tasks/update that completed them).
-func (m *Manager) resume(ctx context.Context, ss *mcp.ServerSession, owner, id string, r *record) error {
+// a request on session ss (the tasks/update that completed them), in the
+// running slot release gives back.
+func (m *Manager) resume(ctx context.Context, ss *mcp.ServerSession, owner, id string, r *record, release func()) error {
 	var p mcp.CallToolParamsRaw
 	if err := json.Unmarshal(r.Params, &p); err != nil {
 		return err
@@ -234,6 +245,6 @@ func (m *Manager) resume(ctx context.Context, ss *mcp.ServerSession, owner, id s
 			return err
 		}
 	}
-	m.launch(ctx, owner, id, &mcp.CallToolRequest{Session: ss, Params: &p})
+	m.launch(ctx, owner, id, &mcp.CallToolRequest{Session: ss, Params: &p}, release)
 	return nil
 }

@@ -10,7 +10,10 @@
 // state lives in the store (SQLite or Redis), never only in the process,
 // so over stateless HTTP any replica answers for it; each task belongs to
 // the client that created it, and another client's tasks/get, update or
-// cancel finds nothing, as for an unknown id.
+// cancel finds nothing, as for an unknown id. The tasks running at once
+// are bounded per client and in all (Limits), and a deployment may admit
+// each run too (the broker counts it against its client's requests in
+// flight).
 package tasks
 
 import (
@@ -23,6 +26,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/caller"
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -45,7 +49,29 @@ const (
 const (
 	DefaultTTL          = time.Hour
 	DefaultPollInterval = 500 * time.Millisecond
+	// DefaultMaxTasks and DefaultMaxTasksPerClient bound the tasks one
+	// process runs at once, and those of one client: each runs a tool
+	// (a report fans out to GitHub) past the request that started it.
+	DefaultMaxTasks          = 64
+	DefaultMaxTasksPerClient = 8
 )
+
+// Limits bound the tasks a Manager runs at once. A task holds its slot
+// while its tool runs (not while it waits for input) and gives it back
+// before its outcome is recorded, so a client that sees its task ended
+// finds the slot free. The counts are this process's: replicas each
+// apply them.
+type Limits struct {
+	// MaxTasks bounds the running tasks in all, MaxTasksPerClient those
+	// of one owner; 0 takes DefaultMaxTasks and DefaultMaxTasksPerClient.
+	MaxTasks, MaxTasksPerClient int
+	// Admit, when set, is asked too before a task runs (or resumes with
+	// the input it asked for): it returns the function that gives back
+	// what it took, called once when the run ends, or the refusal to
+	// answer the call with. The broker counts a task here against its
+	// client's requests in flight.
+	Admit func(ctx context.Context) (release func(), refusal *contract.Error)
+}
 
 // Manager runs tasks and answers for them. Its zero fields take defaults;
 // Store is required.
@@ -65,10 +91,15 @@ type Manager struct {
 	// and how often a running task checks the store for a cancellation
 	// made on another replica.
 	PollInterval time.Duration
+	Limits       Limits
 
 	mu      sync.Mutex
 	call    mcp.MethodHandler             // the handler chain inside Middleware
 	running map[string]context.CancelFunc // tasks running in this process
+	// slots counts the running tasks by owner, and in all: what Limits
+	// bound.
+	slots   map[string]int
+	inSlots int
 	closing bool
 	wg      sync.WaitGroup
 }

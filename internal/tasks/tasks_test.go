@@ -9,9 +9,11 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/testutil/redisserver"
@@ -48,10 +50,19 @@ type clientKey struct{}
 type replica struct {
 	url string
 	mgr *tasks.Manager
+	// release ends the calls of the tool "wait", one per value sent.
+	release chan struct{}
 }
 
 func newReplica(t *testing.T, st store.Backend) *replica {
 	t.Helper()
+	return newReplicaWith(t, st, tasks.Limits{})
+}
+
+// newReplicaWith is newReplica with the running tasks bounded by lim.
+func newReplicaWith(t *testing.T, st store.Backend, lim tasks.Limits) *replica {
+	t.Helper()
+	release := make(chan struct{})
 	caps := &mcp.ServerCapabilities{}
 	tasks.Capabilities(caps)
 	m := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, &mcp.ServerOptions{Capabilities: caps})
@@ -60,6 +71,7 @@ func newReplica(t *testing.T, st store.Backend) *replica {
 		"ask":   {Mode: tooldef.TaskOptional},
 		"boom":  {Mode: tooldef.TaskRequired},
 		"quick": {},
+		"wait":  {Mode: tooldef.TaskOptional},
 	}
 	schema := json.RawMessage(`{"type":"object","properties":{"ms":{"type":"integer"}}}`)
 	m.AddTool(&mcp.Tool{Name: "slow", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -87,9 +99,17 @@ func newReplica(t *testing.T, st store.Backend) *replica {
 	m.AddTool(&mcp.Tool{Name: "quick", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "quick"}}}, nil
 	})
+	m.AddTool(&mcp.Tool{Name: "wait", InputSchema: schema}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-release:
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
+	})
 	mgr := &tasks.Manager{Store: st, Support: func(n string) tooldef.TaskSupport { return support[n] },
 		Owner:        func(ctx context.Context) string { s, _ := ctx.Value(clientKey{}).(string); return s },
-		PollInterval: 50 * time.Millisecond}
+		PollInterval: 50 * time.Millisecond, Limits: lim}
 	if err := mgr.Register(m); err != nil {
 		t.Fatal(err)
 	}
@@ -100,9 +120,9 @@ func newReplica(t *testing.T, st store.Backend) *replica {
 	}))
 	t.Cleanup(func() {
 		srv.Close()
-		mgr.Wait()
+		mgr.Shutdown(context.Background())
 	})
-	return &replica{url: srv.URL, mgr: mgr}
+	return &replica{url: srv.URL, mgr: mgr, release: release}
 }
 
 type rpcError struct {
@@ -381,4 +401,170 @@ func TestShutdownFailsTheTasksItCutsShort(t *testing.T) {
 		}
 		start(t, b, "alice", "slow", map[string]any{"ms": 1})
 	})
+}
+
+// openSQLite is one store for a test whose replicas share nothing else.
+func openSQLite(t *testing.T) store.Backend {
+	t.Helper()
+	st, err := store.OpenBackend(context.Background(), filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+// limitEnvelope is the envelope a refusal by a limit carries in its data.
+type limitEnvelope struct {
+	Code         string `json:"code"`
+	Temporary    bool   `json:"temporary"`
+	RetryAfterMS *int64 `json:"retry_after_ms"`
+	Repair       *struct {
+		NextStep string `json:"next_step"`
+	} `json:"repair"`
+}
+
+// refused checks that e is a refusal by a limit (-32000, rate_limited,
+// with when to retry and what to do meanwhile) naming setting.
+func refused(t *testing.T, what string, e *rpcError, setting string) {
+	t.Helper()
+	if e == nil {
+		t.Fatalf("%s: started, want a refusal", what)
+	}
+	if got, want := e.Code, -32000; got != want {
+		t.Errorf("%s: error code = %d, want %d (%s)", what, got, want, e.Message)
+	}
+	var env limitEnvelope
+	if err := json.Unmarshal(e.Data, &env); err != nil {
+		t.Fatalf("%s: data %s: %v", what, e.Data, err)
+	}
+	if got, want := env.Code, "rate_limited"; got != want {
+		t.Errorf("%s: envelope code = %q, want %q", what, got, want)
+	}
+	if !env.Temporary {
+		t.Errorf("%s: envelope not temporary", what)
+	}
+	if env.RetryAfterMS == nil {
+		t.Errorf("%s: no retry_after_ms", what)
+	}
+	if env.Repair == nil || env.Repair.NextStep == "" {
+		t.Errorf("%s: no repair", what)
+	}
+	if !strings.Contains(e.Message, setting) {
+		t.Errorf("%s: message %q does not name %s", what, e.Message, setting)
+	}
+}
+
+// A client runs at most MaxTasksPerClient tasks at once and the process
+// MaxTasks: a task over either is refused with the limits' envelope, the
+// refused client's running tasks stay readable, and a slot comes back
+// when a task ends, before its client can see that it has.
+func TestRunningTasksAreCappedPerClientAndInTotal(t *testing.T) {
+	t.Parallel()
+	r := newReplicaWith(t, openSQLite(t), tasks.Limits{MaxTasks: 3, MaxTasksPerClient: 2})
+	waiting := start(t, r, "alice", "wait", map[string]any{})
+	start(t, r, "alice", "slow", map[string]any{"ms": 60000})
+	_, e := r.call(t, "alice", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, true)
+	refused(t, "alice's third task", e, "max_tasks_per_client")
+	if got := r.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": waiting}); got["status"] != tasks.StatusWorking {
+		t.Errorf("alice's first task after the refusal: %v, want working", got["status"])
+	}
+	start(t, r, "bob", "slow", map[string]any{"ms": 60000})
+	_, e = r.call(t, "carol", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, true)
+	refused(t, "a fourth task in all", e, "max_tasks")
+	// Inline calls are not tasks: the caps leave them alone.
+	if res, e := r.call(t, "carol", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, false); e != nil || res["content"] == nil {
+		t.Errorf("carol's inline call: %v %+v", res, e)
+	}
+
+	r.release <- struct{}{}
+	if got := r.await(t, "alice", waiting); got["status"] != tasks.StatusCompleted {
+		t.Fatalf("alice's first task: %v, want completed", got["status"])
+	}
+	start(t, r, "alice", "slow", map[string]any{"ms": 1})
+}
+
+// A deployment's own admission (Limits.Admit: the broker's in-flight
+// slots) is asked before a task runs and given back when its run ends:
+// when the task stops to ask for input, and when it ends. A refusal is
+// answered as the caps' are; a tasks/update that would resume a task
+// without room is refused and leaves it waiting for the same answers.
+func TestAdmitIsHeldWhileATaskRuns(t *testing.T) {
+	t.Parallel()
+	var (
+		mu            sync.Mutex
+		held, taken   int
+		refuse        bool
+		releasedTwice bool
+	)
+	admit := func(context.Context) (func(), *contract.Error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if refuse {
+			return nil, contract.Errorf(contract.CodeRateLimited, "no room (max_in_flight)").WithRetryAfter(1000).
+				WithRepair(contract.Repair{NextStep: "wait for a task to end"})
+		}
+		held++
+		taken++
+		var once sync.Once
+		return func() {
+			ran := false
+			once.Do(func() { ran = true; mu.Lock(); held--; mu.Unlock() })
+			if !ran {
+				mu.Lock()
+				releasedTwice = true
+				mu.Unlock()
+			}
+		}, nil
+	}
+	count := func() (int, int) { mu.Lock(); defer mu.Unlock(); return held, taken }
+	r := newReplicaWith(t, openSQLite(t), tasks.Limits{Admit: admit})
+
+	running := start(t, r, "alice", "wait", map[string]any{})
+	if h, _ := count(); h != 1 {
+		t.Errorf("slots held by a running task = %d, want 1", h)
+	}
+	asking := start(t, r, "alice", "ask", map[string]any{})
+	if got := r.await(t, "alice", asking); got["status"] != tasks.StatusInputRequired {
+		t.Fatalf("ask: %v, want input_required", got["status"])
+	}
+	r.release <- struct{}{}
+	if got := r.await(t, "alice", running); got["status"] != tasks.StatusCompleted {
+		t.Fatalf("wait: %v, want completed", got["status"])
+	}
+	if h, _ := count(); h != 0 {
+		t.Errorf("slots held once one task ended and the other asks for input = %d, want 0", h)
+	}
+
+	mu.Lock()
+	refuse = true
+	mu.Unlock()
+	_, e := r.call(t, "alice", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, true)
+	refused(t, "a task the deployment has no room for", e, "max_in_flight")
+	answer := map[string]any{"taskId": asking, "inputResponses": map[string]any{"ok": map[string]any{"action": "accept", "content": map[string]any{"ok": true}}}}
+	_, e = r.call(t, "alice", "tasks/update", answer, true)
+	refused(t, "resuming a task without room", e, "max_in_flight")
+	if got := r.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": asking}); got["status"] != tasks.StatusInputRequired {
+		t.Fatalf("the task whose resumption was refused: %v, want input_required", got["status"])
+	}
+
+	mu.Lock()
+	refuse = false
+	mu.Unlock()
+	checkAck(t, r.mustCall(t, "alice", "tasks/update", answer))
+	if got := r.await(t, "alice", asking); got["status"] != tasks.StatusCompleted {
+		t.Fatalf("the resumed task: %v, want completed", got["status"])
+	}
+	h, taken := count()
+	if h != 0 {
+		t.Errorf("slots held once every task ended = %d, want 0", h)
+	}
+	if want := 3; taken != want { // wait, ask, ask resumed
+		t.Errorf("slots taken = %d, want %d", taken, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if releasedTwice {
+		t.Error("a slot was given back twice")
+	}
 }

@@ -165,22 +165,33 @@ type Upstream struct {
 // validator would dominate.
 func StartUpstream(t testing.TB, latency time.Duration, plain bool) *Upstream {
 	t.Helper()
-	return startUpstream(t, latency, plain, 0)
+	return startUpstream(t, Options{Latency: latency, Plain: plain})
 }
 
-// startUpstream is StartUpstream with the demo seed's fleet organization
-// of fleet repositories (none for 0).
-func startUpstream(t testing.TB, latency time.Duration, plain bool, fleet int) *Upstream {
+// startUpstream is StartUpstream with the emulator o describes: its
+// latency, the fleet organization, its concurrency limit, a gate in
+// front (which implies plain).
+func startUpstream(t testing.TB, o Options) *Upstream {
 	t.Helper()
 	up := &Upstream{Canary: NewCanary(t)}
-	emuOpts := emulator.Options{Latency: latency, CoreLimit: 1 << 30, SearchLimit: 1 << 30, GraphQLLimit: 1 << 30, FleetRepos: fleet}
-	if plain {
+	emuOpts := emulator.Options{Latency: o.Latency, CoreLimit: 1 << 30, SearchLimit: 1 << 30, GraphQLLimit: 1 << 30,
+		FleetRepos: o.FleetRepos, MaxConcurrent: o.MaxConcurrent}
+	if o.Plain || o.Gate != nil {
 		emu, err := emulator.New(emuOpts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(emu)
+		var h http.Handler = emu
+		if o.Gate != nil {
+			h = o.Gate.Wrap(emu)
+		}
+		srv := httptest.NewServer(h)
 		t.Cleanup(srv.Close)
+		if o.Gate != nil {
+			// Held answers go before the server closes, which waits for
+			// them (cleanups run last first).
+			t.Cleanup(o.Gate.Open)
+		}
 		tr := &http.Transport{MaxIdleConnsPerHost: 64}
 		t.Cleanup(tr.CloseIdleConnections)
 		up.Emu, up.URL, up.Client = emu, srv.URL, &http.Client{Transport: tr, Timeout: time.Minute}
@@ -267,6 +278,11 @@ type Options struct {
 	// FleetRepos adds the fleet organization with that many repositories
 	// to the emulator (emulator.Options.FleetRepos).
 	FleetRepos int
+	// MaxConcurrent is the emulator's limit on one credential's requests
+	// in flight (emulator.Options.MaxConcurrent; 0: GitHub's 100).
+	MaxConcurrent int
+	// Gate, when set, stands in front of the emulator (served plain).
+	Gate *Gate
 }
 
 // Daemon is a broker serving its socket in-process.
@@ -288,7 +304,7 @@ type Daemon struct {
 // else the Canary saw.
 func Start(t testing.TB, o Options) *Daemon {
 	t.Helper()
-	up := startUpstream(t, o.Latency, o.Plain, o.FleetRepos)
+	up := startUpstream(t, o)
 	files := WriteFiles(t, up, o.SocketDir)
 	if o.Tools != "" {
 		b, err := os.ReadFile(files.Config)
@@ -335,6 +351,10 @@ func Start(t testing.TB, o Options) *Daemon {
 		cancel: cancel, served: make(chan error, 1)}
 	go func() { d.served <- b.Serve(ctx, sock) }()
 	t.Cleanup(func() {
+		if o.Gate != nil {
+			// The calls the gate holds end before the broker is stopped.
+			o.Gate.Open()
+		}
 		if err := d.Stop(); err != nil {
 			t.Errorf("stopping the broker: %v", err)
 		}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/ghgate/ghgate/internal/testutil"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -23,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker/brokertest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -148,6 +150,18 @@ type deployment struct {
 	brokerPID                                 int
 	brokerErr                                 *testutil.SyncBuffer
 	tokens                                    []string
+	// emu is the GitHub the broker talks to.
+	emu *emulator.Emulator
+}
+
+// setup shapes a provisioned deployment beyond the defaults.
+type setup struct {
+	// toolsets is the config's [tools] toolsets value (default ["issues"]).
+	toolsets string
+	// fleetRepos adds the emulator's fleet organization.
+	fleetRepos int
+	// gate stands in front of the emulator.
+	gate *brokertest.Gate
 }
 
 func TestOSUserBoundary(t *testing.T) {
@@ -253,6 +267,15 @@ func TestOSUserBoundary(t *testing.T) {
 // a scratch root, adds the agent, and lays out the broker's config.
 func provision(t *testing.T) *deployment {
 	t.Helper()
+	return provisionWith(t, setup{})
+}
+
+// provisionWith is provision with the emulator and tools su describes.
+func provisionWith(t *testing.T, su setup) *deployment {
+	t.Helper()
+	if su.toolsets == "" {
+		su.toolsets = `["issues"]`
+	}
 	suffix := randomHex(t, 4)
 	d := &deployment{svc: "ggsvc" + suffix, clients: "ggcli" + suffix, agent: "ggagt" + suffix, outsider: "ggout" + suffix}
 	root, err := os.MkdirTemp("", "ghgate-osusers-")
@@ -303,12 +326,22 @@ func provision(t *testing.T) *deployment {
 	}
 
 	// The emulator on loopback, with tokens only this test knows.
-	emu, err := emulator.New(emulator.Options{})
+	emu, err := emulator.New(emulator.Options{FleetRepos: su.fleetRepos})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(emu)
+	d.emu = emu
+	var h http.Handler = emu
+	if su.gate != nil {
+		h = su.gate.Wrap(emu)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	if su.gate != nil {
+		// Held answers go before the server closes, which waits for them
+		// (cleanups run last first).
+		t.Cleanup(su.gate.Open)
+	}
 	readTok, writeTok := "ghp_osr"+randomHex(t, 16), "ghp_osw"+randomHex(t, 16)
 	d.tokens = []string{readTok, writeTok}
 	st := emu.State()
@@ -354,11 +387,11 @@ read = "osread"
 write = "oswrite"
 
 [tools]
-toolsets = ["issues"]
+toolsets = %s
 
 [audit]
 file = %q
-`, d.socket, d.clients, srv.URL, d.secrets, d.audit)
+`, d.socket, d.clients, srv.URL, d.secrets, su.toolsets, d.audit)
 	if err := os.WriteFile(d.config, []byte(cfg), 0o640); err != nil {
 		t.Fatal(err)
 	}

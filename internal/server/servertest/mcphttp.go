@@ -20,6 +20,13 @@ import (
 // is read by the next as after a dropped connection.
 func Post(t testing.TB, url, client, method string, params map[string]any) map[string]any {
 	t.Helper()
+	return PostWith(t, url, http.Header{"X-Client": {client}}, method, params)
+}
+
+// PostWith is Post with the given headers (an Authorization, say) in
+// place of X-Client.
+func PostWith(t testing.TB, url string, header http.Header, method string, params map[string]any) map[string]any {
+	t.Helper()
 	params["_meta"] = map[string]any{mcp.MetaKeyProtocolVersion: "2026-07-28",
 		mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{tasks.Extension: map[string]any{}}},
 		mcp.MetaKeyClientInfo:         map[string]any{"name": "t", "version": "0"}}
@@ -35,7 +42,9 @@ func Post(t testing.TB, url, client, method string, params map[string]any) map[s
 	if id, ok := params["taskId"].(string); ok {
 		req.Header.Set("Mcp-Name", id)
 	}
-	req.Header.Set("X-Client", client)
+	for k, v := range header {
+		req.Header[http.CanonicalHeaderKey(k)] = v
+	}
 	req.Close = true
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

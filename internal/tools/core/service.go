@@ -9,9 +9,11 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -59,11 +61,25 @@ type Service struct {
 	// Releases are the release pull request conventions the reports
 	// toolset reads (zero: the defaults).
 	Releases ReleaseSettings
+	// FanoutPerCredential is how many calls every report on one
+	// credential has in flight together, whichever client or task runs
+	// it (0: fanout.DefaultShared).
+	FanoutPerCredential int
 
 	// known remembers names confirmed to exist (see KnownNames).
 	known KnownNames
 	// projects remembers boards' fields and items (see KnownProjects).
 	projects KnownProjects
+	// fanout is the reports' shared budget (see Fanout).
+	fanout     fanout.Shared
+	fanoutOnce sync.Once
+}
+
+// Fanout is the budget of calls in flight that every report of this
+// Service shares per credential (FanoutPerCredential of them).
+func (s *Service) Fanout() *fanout.Shared {
+	s.fanoutOnce.Do(func() { s.fanout.Max = s.FanoutPerCredential })
+	return &s.fanout
 }
 
 // Projects is the cache of project boards, shared by every tool of this

@@ -224,7 +224,7 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 	}
 	progress := tooldef.ProgressFrom(ctx)
 	sc := &alertsScan{c: c, in: in, pos: pos, one: asked.Repo}
-	sc.run = fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency,
+	sc.run = fanout.New(ctx, fanout.Options{Client: c, MaxCalls: int(in.MaxAPICalls), Concurrency: s.Concurrency, Shared: s.Fanout(),
 		Progress: func(done, total int) { progress(sc.base+done, sc.base+total, "lists") }})
 	if err := sc.report(); err != nil {
 		return AlertsOut{}, err

@@ -112,6 +112,6 @@ func (s *Tools) mintCursor(tool, scope string, filters, pos any) string {
 // asked, sending progress as units (repositories, pull requests) done.
 func (s *Tools) newRun(ctx context.Context, c *github.Client, maxCalls int, units string) *fanout.Run {
 	progress := tooldef.ProgressFrom(ctx)
-	return fanout.New(ctx, fanout.Options{Client: c, MaxCalls: maxCalls, Concurrency: s.Concurrency,
+	return fanout.New(ctx, fanout.Options{Client: c, MaxCalls: maxCalls, Concurrency: s.Concurrency, Shared: s.Fanout(),
 		Progress: func(done, total int) { progress(done, total, units) }})
 }
