@@ -85,6 +85,7 @@ func (p *Proxy) handler(a Allowed) mcp.ToolHandler {
 			e.Settlement = contract.Indeterminate
 			return fail(e)
 		}
+		p.red.scrub(res)
 		return exactStructured(res), nil
 	}
 }
@@ -144,5 +145,5 @@ func newRequestID() string {
 
 // errorResult renders an envelope as ghgate's own tools do.
 func (p *Proxy) errorResult(mode tooldef.Mode, reqID string, e *contract.Error) *mcp.CallToolResult {
-	return tooldef.ErrorResult(&tooldef.Env{Fingerprint: p.opts.Fingerprint}, mode, reqID, e)
+	return tooldef.ErrorResult(&tooldef.Env{Fingerprint: p.opts.Fingerprint, Redact: p.red.clean}, mode, reqID, e)
 }

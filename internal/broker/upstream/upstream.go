@@ -64,6 +64,7 @@ import (
 	"sync"
 
 	"github.com/ghgate/ghgate/internal/broker/callargs"
+	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -130,6 +131,10 @@ type Options struct {
 	Transport http.RoundTripper
 	// Version is the client version announced to the upstream.
 	Version string
+	// Secrets are the process's credentials, redacted from what the
+	// upstream answers and logs; the tokens handed to the upstream are
+	// added to it. Nil: a registry of the proxy's own.
+	Secrets *redact.Registry
 }
 
 // Tool is one proxied tool, ready for the broker to register.
@@ -177,7 +182,7 @@ func Connect(ctx context.Context, cfg Config, opts Options) (*Proxy, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	p := &Proxy{cfg: cfg, opts: opts, log: log.With("upstream", cfg.Name), owner: cfg.Owner,
-		slots: map[string]*slot{}, red: newRedactor(), closing: make(chan struct{})}
+		slots: map[string]*slot{}, red: newRedactor(opts.Secrets), closing: make(chan struct{})}
 	if p.owner == "*" {
 		p.owner = "" // the router's fallback route
 	}
