@@ -40,13 +40,16 @@
 //     of ghgate's own tools or another upstream's is refused at start
 //     (CheckNames); drop the broker's own tool with [tools] deny to expose
 //     the upstream's instead.
-//   - Results are passed through unchanged, isError ones too. A dead child
+//   - Results are passed through, isError ones too, with credential-shaped
+//     text (Authorization and x-access-token values, GitHub tokens)
+//     redacted (see [redact.Registry.Clean]). A dead child
 //     is restarted once, on the next call; any failure to reach the
 //     upstream becomes an isError result with an upstream_unavailable
 //     envelope, never a protocol error that would end the agent's session.
 //   - Tokens never appear in an error, a log line or a result: the
 //     child's stderr and the upstream's error messages are redacted, and a
-//     result that contains a credential is withheld.
+//     result that contains one of the process's credentials, in any form
+//     the registry knows, is withheld.
 package upstream
 
 import (

@@ -63,6 +63,22 @@ func TestReportCIStatusLogRedactsEveryEncoding(t *testing.T) {
 			}
 		})
 	}
+
+	// log_lines cuts the log inside a token split across lines: the part
+	// shown, 8 bytes of it, is redacted still.
+	t.Run("split across the log_lines cut", func(t *testing.T) {
+		setLog("2026-01-02T15:04:05.0000000Z tok " + own[:1] + "\n2026-01-02T15:04:06.0000000Z " + own[1:] + "\n")
+		cut := map[string]any{"owner": emulator.FleetOrg, "repo": repo, "pull": red.Number, "verbosity": 3, "log_lines": 1}
+		res := env.Call(t, ciTool, cut)
+		if strings.Contains(string(res.JSON), own[1:]) {
+			t.Errorf("%q reached the result: %s", own[1:], res.JSON)
+		}
+		var got reports.CIStatusOut
+		res.Decode(t, &got)
+		if f := got.Failing[0]; f.Log != "[redacted]" {
+			t.Errorf("log = %q, want %q", f.Log, "[redacted]")
+		}
+	})
 }
 
 // jobLogSetter returns a function that makes the job's log end with
