@@ -65,6 +65,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzToolArguments$$' -fuzztime $(FUZZTIME) ./internal/tools
 	$(GO) test -run '^$$' -fuzz '^FuzzBrokerRouting$$' -fuzztime $(FUZZTIME) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzUpstreamRouting$$' -fuzztime $(FUZZTIME) ./internal/broker
+	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(FUZZTIME) ./internal/redact
 
 # End to end through independent clients, against the built binary: the
 # TypeScript MCP SDK over stdio and HTTP, then the official MCP conformance

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/redact"
 )
 
 // appCredentialName is how an App installation appears in audit lines and
@@ -37,11 +38,15 @@ func (r *Router) newAppCredential(rt *route, base http.RoundTripper, hc *http.Cl
 	}
 	atr := ghinstallation.NewAppsTransportFromPrivateKey(base, rt.AppID, key)
 	itr := ghinstallation.NewFromAppsTransport(atr, rt.InstallationID)
-	auth := &appAuth{installation: itr, plain: base}
+	secrets := r.opts.Secrets
+	if secrets == nil {
+		secrets = redact.NewRegistry() // the stand-in below is no secret
+	}
+	auth := &appAuth{installation: itr, plain: base, secrets: secrets}
 	hc.Transport = auth
 	name := appCredentialName(rt.Route)
 	client, err := github.New(github.Options{BaseURL: r.opts.BaseURL, Token: fmt.Sprintf("ghgate-app-%d-%d", rt.AppID, rt.InstallationID),
-		Store: r.opts.Store, HTTPClient: hc, Now: r.opts.Now})
+		Secrets: secrets, Store: r.opts.Store, HTTPClient: hc, Now: r.opts.Now})
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +65,7 @@ func (r *Router) newAppCredential(rt *route, base http.RoundTripper, hc *http.Cl
 		if err != nil {
 			return "", r.mintError(rt, err)
 		}
+		secrets.AddMinted(tok)
 		return tok, nil
 	}
 	return c, nil
@@ -67,15 +73,22 @@ func (r *Router) newAppCredential(rt *route, base http.RoundTripper, hc *http.Cl
 
 // appAuth puts the installation token on requests to GitHub's REST and
 // GraphQL hosts and sends anything else (a redirect elsewhere) without
-// credentials.
+// credentials. Each token it sends is registered for redaction first:
+// one refreshed in the middle of a call is minted here.
 type appAuth struct {
 	installation  *ghinstallation.Transport
 	plain         http.RoundTripper
 	rest, graphql *url.URL
+	secrets       *redact.Registry
 }
 
 func (a *appAuth) RoundTrip(req *http.Request) (*http.Response, error) {
 	if sameOrigin(req.URL, a.rest) || sameOrigin(req.URL, a.graphql) {
+		// Token answers from its cache until the token nears expiry; the
+		// RoundTrip below then sends the same one.
+		if tok, err := a.installation.Token(req.Context()); err == nil {
+			a.secrets.AddMinted(tok)
+		}
 		return a.installation.RoundTrip(req)
 	}
 	out := req.Clone(req.Context())

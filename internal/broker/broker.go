@@ -16,6 +16,7 @@ import (
 	"github.com/ghgate/ghgate/internal/broker/callargs"
 	"github.com/ghgate/ghgate/internal/broker/upstream"
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
@@ -48,10 +49,13 @@ type Broker struct {
 	log    *slog.Logger
 	store  store.Backend
 	router *Router
-	server *server.Server
-	audit  *AuditLog
-	now    func() time.Time
-	grace  time.Duration
+	// secrets are every credential the broker holds (route secrets, App
+	// keys, minted installation tokens), redacted from what it returns.
+	secrets *redact.Registry
+	server  *server.Server
+	audit   *AuditLog
+	now     func() time.Time
+	grace   time.Duration
 
 	// draining refuses new tool calls once the shutdown began; pending
 	// counts the requests not yet answered, which the shutdown waits for.
@@ -95,7 +99,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Broker{cfg: cfg, log: log, store: st, now: now, grace: opts.ShutdownGrace,
+	b := &Broker{cfg: cfg, log: log, store: st, now: now, grace: opts.ShutdownGrace, secrets: redact.NewRegistry(),
 		sessions: map[*net.UnixConn]*mcp.ServerSession{}, upstreamArgs: map[string]callargs.Upstream{}, slots: newConnSlots(cfg.Limits),
 		tasks: newUIDTasks(cfg.Limits)}
 	if b.grace <= 0 {
@@ -107,8 +111,9 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	if err != nil {
 		return fail(err)
 	}
+	secrets.Register(b.secrets)
 	b.router, err = NewRouter(cfg, secrets, RouterOptions{BaseURL: cfg.GitHub.URL, Store: st,
-		HTTPClient: opts.HTTPClient, Now: opts.Now, Log: log})
+		HTTPClient: opts.HTTPClient, Now: opts.Now, Log: log, Secrets: b.secrets})
 	if err != nil {
 		return fail(err)
 	}
@@ -130,7 +135,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	// Tasks belong to the peer's uid (caller.ID, set per session) and
 	// count against its requests in flight.
 	b.server, err = server.New(svc, server.Options{Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
-		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra,
+		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra, Secrets: b.secrets,
 		Tasks: tasks.Limits{MaxTasks: cfg.Limits.MaxTasks, MaxTasksPerClient: cfg.Limits.MaxTasksPerClient, Admit: b.tasks.hold}})
 	if err != nil {
 		return fail(err)
@@ -159,7 +164,7 @@ func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
 					r.Upstream.Add(1)
 				}
 			},
-			Fingerprint: b.fingerprint, Version: version.Current()})
+			Fingerprint: b.fingerprint, Version: version.Current(), Secrets: b.secrets})
 		if err != nil {
 			return nil, fmt.Errorf("upstream %q: %w", u.Name, err)
 		}
@@ -352,5 +357,5 @@ func (b *Broker) refusal(e *contract.Error, mode tooldef.Mode) *mcp.CallToolResu
 	if mode == tooldef.Write {
 		e.Settlement = contract.NotStarted
 	}
-	return tooldef.ErrorResult(&tooldef.Env{Fingerprint: b.fingerprint}, mode, tooldef.NewRequestID(), e)
+	return tooldef.ErrorResult(&tooldef.Env{Fingerprint: b.fingerprint, Redact: b.secrets.String}, mode, tooldef.NewRequestID(), e)
 }

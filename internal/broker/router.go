@@ -14,6 +14,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 )
@@ -33,6 +34,9 @@ type RouterOptions struct {
 	HTTPClient *http.Client
 	Now        func() time.Time
 	Log        *slog.Logger
+	// Secrets are the process's credentials, redacted by every client
+	// from job logs and error messages; the App tokens minted are added.
+	Secrets *redact.Registry
 }
 
 // Router chooses a call's credential by its target owner and the tool's
@@ -241,7 +245,7 @@ func (r *Router) newTokenCredential(name string, hc *http.Client) (*credential, 
 	if !ok {
 		return nil, fmt.Errorf("secret %q is not loaded", name)
 	}
-	client, err := github.New(github.Options{BaseURL: r.opts.BaseURL, Token: tok, Store: r.opts.Store, HTTPClient: hc, Now: r.opts.Now})
+	client, err := github.New(github.Options{BaseURL: r.opts.BaseURL, Token: tok, Secrets: r.opts.Secrets, Store: r.opts.Store, HTTPClient: hc, Now: r.opts.Now})
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/ghgate/ghgate/internal/redact"
 )
 
 // CredentialsDirEnv is where systemd's LoadCredential= puts credentials.
@@ -39,6 +41,17 @@ func (s *SecretStore) Get(name string) (string, bool) {
 	}
 	v, ok := s.values[name]
 	return v, ok
+}
+
+// Register adds every value held to secrets, so that text leaving the
+// broker is scrubbed of them in any form.
+func (s *SecretStore) Register(secrets *redact.Registry) {
+	if s == nil {
+		return
+	}
+	for _, v := range s.values {
+		secrets.Add(v)
+	}
 }
 
 // Values lists every value held, sorted, for tests that scan output for

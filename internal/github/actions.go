@@ -5,8 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"regexp"
-	"strings"
 
 	gh "github.com/google/go-github/v88/github"
 )
@@ -33,7 +31,8 @@ type LogTail struct {
 	Text string
 	// Cut is true when the log was longer than the bytes kept.
 	Cut bool
-	// Redacted counts the credentials replaced by [redacted].
+	// Redacted counts the runs of text replaced by [redacted]: each
+	// credential found, in whatever form, once.
 	Redacted int
 }
 
@@ -87,7 +86,9 @@ func (c *Client) JobLogTail(ctx context.Context, owner, repo string, id int64, m
 	if shape != nil {
 		text = shape(text)
 	}
-	text, n := c.redactCredentials(text)
+	// A job's log is written by the code under test: it can print
+	// anything, this process's credentials included.
+	text, n := c.secrets.Clean(text)
 	return LogTail{Text: text, Cut: cut, Redacted: n}, m, nil
 }
 
@@ -135,25 +136,4 @@ func readTail(r io.Reader, max int) ([]byte, bool, error) {
 		}
 	}
 	return buf, cut, nil
-}
-
-// tokenPattern matches GitHub's credential formats: classic and OAuth,
-// user-to-server, server-to-server and refresh tokens (ghp_, gho_, ghu_,
-// ghs_, ghr_) and fine-grained personal access tokens (github_pat_). It
-// needs nothing before the prefix: a word boundary would miss a token
-// printed glued to a word ("tokenghp_..."), and redacting the tail of a
-// longer word that looks like a credential costs the reader little.
-var tokenPattern = regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}`)
-
-// redactCredentials replaces this client's own token and anything shaped
-// like a GitHub credential with [redacted], and counts them. A job's log
-// is written by the code under test: it can print anything.
-func (c *Client) redactCredentials(s string) (string, int) {
-	n := 0
-	if len(c.token) >= 4 {
-		n = strings.Count(s, c.token)
-		s = strings.ReplaceAll(s, c.token, "[redacted]")
-	}
-	s = tokenPattern.ReplaceAllStringFunc(s, func(string) string { n++; return "[redacted]" })
-	return s, n
 }

@@ -2,8 +2,12 @@ package github
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -131,5 +135,59 @@ func TestJobLogTailRedactsAfterShaping(t *testing.T) {
 	}
 	if tail.Text != "a [redacted]\nb [redacted]\nc x[redacted]\n" || tail.Redacted != 3 {
 		t.Errorf("tail %+v; want the three tokens redacted after shaping", tail)
+	}
+}
+
+// The log arrives in pieces of any size and is cut to its tail before it
+// is redacted: a credential that straddles a read, or a line break the
+// cut falls before, is redacted in what remains of it, in every form.
+func TestJobLogTailRedactsAcrossReadsAndTheCut(t *testing.T) {
+	t.Parallel()
+	const own = "opaque-ghgate-credential-0123456789"
+	h := hex.EncodeToString([]byte(own))
+	b := base64.StdEncoding.EncodeToString([]byte("k=" + own))
+	var percent strings.Builder
+	for _, c := range []byte(own) {
+		fmt.Fprintf(&percent, "%%%02X", c)
+	}
+	tail := own[12:] + " continued\n" + // the rest of a token split across the cut
+		"hex " + h[:20] + "\n  " + h[20:] + "\n" +
+		"b64 " + b + "\n" +
+		"url " + percent.String() + "\n"
+	logText := strings.Repeat("filler line\n", 3000) + "split " + own[:12] + "\n" + tail
+	var api *httptest.Server
+	api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v3/repos/o/r/actions/jobs/1/logs":
+			w.Header().Set("Location", api.URL+"/logs/1")
+			w.WriteHeader(http.StatusFound)
+		case "/logs/1":
+			// Pieces of 7 bytes, each flushed: the reader's chunks split
+			// the credentials wherever they fall.
+			for piece := range slices.Chunk([]byte(logText), 7) {
+				_, _ = w.Write(piece)
+				w.(http.Flusher).Flush()
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer api.Close()
+	c, err := New(Options{BaseURL: api.URL, Token: own})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := c.JobLogTail(context.Background(), "o", "r", 1, len(tail)+5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The base64 characters that also carry bits of "k=" and of the
+	// padding stay.
+	want := "[redacted] continued\nhex [redacted]\nb64 " + b[:3] + "[redacted]" + b[49:] + "\nurl [redacted]\n"
+	if got.Text != want {
+		t.Errorf("tail = %q, want %q", got.Text, want)
+	}
+	if got.Redacted != 4 {
+		t.Errorf("redacted = %d, want 4", got.Redacted)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 
 	gh "github.com/google/go-github/v88/github"
 )
@@ -23,7 +22,7 @@ func (c *Client) fail(rec *call, resp *gh.Response, err error, write bool) *Erro
 			e.Temporary = false
 		}
 	}
-	e.Message = c.redact(e.Message)
+	c.scrub(e)
 	return e
 }
 
@@ -109,13 +108,19 @@ func netMessage(err error) string {
 	return err.Error()
 }
 
-// redact removes the credential from text that came from elsewhere. GitHub
-// does not echo tokens, but a proxy or a misconfigured server might.
-func (c *Client) redact(s string) string {
-	if c.token == "" || len(c.token) < 4 {
-		return s
+// scrub redacts the credentials from the text of e that came from
+// elsewhere: GitHub's message and field errors. GitHub does not echo
+// tokens, but a proxy or a misconfigured server might, and a field error
+// can quote a value the request carried.
+func (c *Client) scrub(e *Error) {
+	e.Message = c.secrets.String(e.Message)
+	for i := range e.Fields {
+		f := &e.Fields[i]
+		f.Field, f.Message = c.secrets.String(f.Field), c.secrets.String(f.Message)
 	}
-	return strings.ReplaceAll(s, c.token, "[redacted]")
+	for i := range e.GraphQL {
+		e.GraphQL[i].Message = c.secrets.String(e.GraphQL[i].Message)
+	}
 }
 
 // missingCredential is the error for any call without a token.

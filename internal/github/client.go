@@ -26,6 +26,7 @@ import (
 
 	gh "github.com/google/go-github/v88/github"
 
+	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/version"
 )
@@ -39,6 +40,11 @@ type Options struct {
 	// Token is the credential, sent as a bearer token to BaseURL's host
 	// only. Empty makes every call fail with missing_credential.
 	Token string
+	// Secrets are the credentials of the process, redacted from job logs
+	// and from the messages of GitHub's errors. Nil: a registry holding
+	// Token alone. A caller that passes one registers Token itself (an
+	// App's client holds a stand-in, no secret).
+	Secrets *redact.Registry
 	// Store keeps ETags and bodies for conditional requests. Nil disables
 	// them: every read then costs budget.
 	Store store.Backend
@@ -84,6 +90,7 @@ type Client struct {
 	http      *http.Client
 	ep        endpoints
 	token     string
+	secrets   *redact.Registry
 	cred      store.CredentialKey
 	store     store.Backend
 	budget    *budgets
@@ -108,13 +115,16 @@ func New(o Options) (*Client, error) {
 	if strings.ContainsAny(o.Token, " \t\r\n") {
 		return nil, errors.New("github: the token contains whitespace; check how it was read")
 	}
-	c := &Client{ep: ep, token: o.Token, store: o.Store, budget: newBudgets(), shareRate: o.ShareRate,
+	c := &Client{ep: ep, token: o.Token, secrets: o.Secrets, store: o.Store, budget: newBudgets(), shareRate: o.ShareRate,
 		retry: newRetryPolicy(o), userAgent: o.UserAgent, now: o.Now, sleep: sleepCtx}
 	c.budget.floor = max(o.RateFloor, 0)
 	c.log = o.Log
 	c.observer = o.Observer
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.secrets == nil {
+		c.secrets = redact.NewRegistry(o.Token)
 	}
 	if c.userAgent == "" {
 		c.userAgent = "ghgate/" + version.Current()
@@ -218,7 +228,7 @@ func (c *Client) Ping(ctx context.Context) error {
 	req.Header.Set("Accept", "application/vnd.github+json")
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return errors.New("github: " + c.redact(err.Error()))
+		return errors.New("github: " + c.secrets.String(err.Error()))
 	}
 	defer drain(resp)
 	if resp.StatusCode != http.StatusOK {

@@ -79,7 +79,7 @@ func (c *Client) graphql(ctx context.Context, read bool, doc string, vars, out a
 	defer resp.Body.Close()
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxCachedBody))
 	settled := func(s Settlement, e *Error) (Settlement, error) {
-		e.Message = c.redact(e.Message)
+		c.scrub(e)
 		if e.RequestID == "" {
 			e.RequestID = resp.Header.Get("X-GitHub-Request-Id")
 		}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
@@ -43,6 +44,9 @@ type Options struct {
 	// Tasks bound the tasks running at once, per client and in all (zero
 	// fields: the defaults).
 	Tasks tasks.Limits
+	// Secrets are the credentials the process holds, redacted from every
+	// error envelope; nil still redacts credential-shaped text.
+	Secrets *redact.Registry
 	// Register adds prompts and resources beside ghgate's own: the
 	// conformance fixtures do (a test-only build, see
 	// internal/conformance); ghgate itself sets none.
@@ -134,7 +138,8 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	for _, sp := range specs {
 		srv.servedOwn[sp.ToolName()] = true
 	}
-	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesOwnTool}
+	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesOwnTool,
+		Redact: opts.Secrets.String}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
 	if err := srv.res.build(srv.env); err != nil {
 		return nil, err

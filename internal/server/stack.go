@@ -10,6 +10,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -90,9 +91,10 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 	if err != nil {
 		return fail(fmt.Errorf("cursor key: %w", err))
 	}
+	secrets := redact.NewRegistry(o.Token)
 	var gh *github.Client
 	if o.Token != "" {
-		gh, err = github.New(github.Options{BaseURL: o.BaseURL, Token: o.Token, Store: st, HTTPClient: o.HTTPClient,
+		gh, err = github.New(github.Options{BaseURL: o.BaseURL, Token: o.Token, Secrets: secrets, Store: st, HTTPClient: o.HTTPClient,
 			Now: o.Now, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor, ShareRate: shared, Log: o.Log, Observer: o.Observer})
 		if err != nil {
 			return fail(err)
@@ -106,7 +108,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		svc.Credential = func(context.Context, string) string { return cred }
 	}
 	srv, err := New(svc, Options{Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap,
-		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register})
+		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register, Secrets: secrets})
 	if err != nil {
 		return fail(err)
 	}

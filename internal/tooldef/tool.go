@@ -124,6 +124,10 @@ type Env struct {
 	// tool's Gated fields exist only when it does. Nil means every tool
 	// is served.
 	Serves func(tool string) bool
+	// Redact, when set, removes credentials from an envelope's text
+	// before it is sent: a message can quote what GitHub, an upstream or
+	// a proxy answered, and that can carry a token.
+	Redact func(string) string
 }
 
 // Call describes a tool call to a Wrapper.
@@ -365,6 +369,7 @@ func ErrorResult(env *Env, mode Mode, reqID string, e *contract.Error) *mcp.Call
 }
 
 func errorResult(env *Env, mode Mode, reqID string, e *contract.Error) *mcp.CallToolResult {
+	env.redact(e)
 	e.RequestID = reqID
 	if env.Fingerprint != nil {
 		e.Fingerprint = env.Fingerprint()
@@ -403,6 +408,23 @@ func toEnvelope(env *Env, err error) *contract.Error {
 func internal(env *Env, tool string, err error) *contract.Error {
 	env.log().Error("internal error", "tool", tool, "err", err)
 	return contract.Errorf(contract.CodeInternal, "ghgate hit an unexpected condition; the details are in the server log")
+}
+
+// redact applies env.Redact to the text of e: its message, the reason
+// for a field, and its repair's and follow-up's prose.
+func (env *Env) redact(e *contract.Error) {
+	if env == nil || env.Redact == nil {
+		return
+	}
+	e.Message = env.Redact(e.Message)
+	if d := e.Details; d != nil {
+		d.Reason = env.Redact(d.Reason)
+	}
+	for _, r := range []*contract.Repair{e.Repair, e.FollowUp} {
+		if r != nil {
+			r.NextStep, r.Alternative = env.Redact(r.NextStep), env.Redact(r.Alternative)
+		}
+	}
 }
 
 func (env *Env) log() *slog.Logger {

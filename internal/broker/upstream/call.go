@@ -87,6 +87,7 @@ func (p *Proxy) handler(a Allowed, rules callargs.Upstream) mcp.ToolHandler {
 			e.Settlement = contract.Indeterminate
 			return fail(e)
 		}
+		p.red.scrub(res)
 		return exactStructured(res), nil
 	}
 }
@@ -146,5 +147,5 @@ func newRequestID() string {
 
 // errorResult renders an envelope as ghgate's own tools do.
 func (p *Proxy) errorResult(mode tooldef.Mode, reqID string, e *contract.Error) *mcp.CallToolResult {
-	return tooldef.ErrorResult(&tooldef.Env{Fingerprint: p.opts.Fingerprint}, mode, reqID, e)
+	return tooldef.ErrorResult(&tooldef.Env{Fingerprint: p.opts.Fingerprint, Redact: p.red.clean}, mode, reqID, e)
 }

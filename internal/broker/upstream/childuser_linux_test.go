@@ -85,7 +85,7 @@ func TestCheckUsersSecretsFile(t *testing.T) {
 func TestChildTransportAsUser(t *testing.T) {
 	nu := nobody(t)
 	p := &Proxy{cfg: Config{Name: "a", Command: []string{"/bin/true"}, TokenEnv: "T", User: "nobody"},
-		log: slog.New(slog.DiscardHandler), red: newRedactor()}
+		log: slog.New(slog.DiscardHandler), red: newRedactor(nil)}
 	if _, err := resolveChildUser("nobody", ""); err != nil {
 		t.Skipf("SKIPPED: nobody is not usable as a child user here: %v", err)
 	}

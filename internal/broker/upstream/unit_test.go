@@ -13,7 +13,7 @@ import (
 )
 
 func TestRedactor(t *testing.T) {
-	r := newRedactor()
+	r := newRedactor(nil)
 	const tok = "ghp_0123456789abcdefghij"
 	r.add(tok)
 	for in, want := range map[string]string{
@@ -29,17 +29,17 @@ func TestRedactor(t *testing.T) {
 			t.Errorf("clean(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if !r.contains(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "leak: " + tok[4:14]}}}) {
-		t.Error("contains missed a token piece in a result")
+	if !r.leaks(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "leak: " + tok[4:14]}}}) {
+		t.Error("leaks missed a token piece in a result")
 	}
-	if r.contains(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "fine"}}}) {
-		t.Error("contains flagged a clean result")
+	if r.leaks(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "fine"}}}) {
+		t.Error("leaks flagged a clean result")
 	}
 }
 
 func TestLineLog(t *testing.T) {
 	tr, log := newTranscript(t, "sekrit-token-value")
-	r := newRedactor()
+	r := newRedactor(nil)
 	r.add("sekrit-token-value")
 	w := &lineLog{log: log, red: r}
 	_, _ = w.Write([]byte("first line\nsecond with sekrit-token-value"))

@@ -46,13 +46,16 @@
 //     of ghgate's own tools or another upstream's is refused at start
 //     (CheckNames); drop the broker's own tool with [tools] deny to expose
 //     the upstream's instead.
-//   - Results are passed through unchanged, isError ones too. A dead child
+//   - Results are passed through, isError ones too, with credential-shaped
+//     text (Authorization and x-access-token values, GitHub tokens)
+//     redacted (see [redact.Registry.Clean]). A dead child
 //     is restarted once, on the next call; any failure to reach the
 //     upstream becomes an isError result with an upstream_unavailable
 //     envelope, never a protocol error that would end the agent's session.
 //   - Tokens never appear in an error, a log line or a result: the
 //     child's stderr and the upstream's error messages are redacted, and a
-//     result that contains a credential is withheld.
+//     result that contains one of the process's credentials, in any form
+//     the registry knows, is withheld.
 package upstream
 
 import (
@@ -71,6 +74,7 @@ import (
 	"unicode"
 
 	"github.com/ghgate/ghgate/internal/broker/callargs"
+	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -165,6 +169,10 @@ type Options struct {
 	Transport http.RoundTripper
 	// Version is the client version announced to the upstream.
 	Version string
+	// Secrets are the process's credentials, redacted from what the
+	// upstream answers and logs; the tokens handed to the upstream are
+	// added to it. Nil: a registry of the proxy's own.
+	Secrets *redact.Registry
 }
 
 // Tool is one proxied tool, ready for the broker to register.
@@ -213,7 +221,7 @@ func Connect(ctx context.Context, cfg Config, opts Options) (*Proxy, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	p := &Proxy{cfg: cfg, opts: opts, log: log.With("upstream", cfg.Name), owner: cfg.Owner,
-		slots: map[string]*slot{}, red: newRedactor(), closing: make(chan struct{})}
+		slots: map[string]*slot{}, red: newRedactor(opts.Secrets), closing: make(chan struct{})}
 	if p.owner == "*" {
 		p.owner = "" // the router's fallback route
 	}
