@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"golang.org/x/sys/unix"
 )
 
@@ -41,6 +42,14 @@ type AuditLine struct {
 	// upstream MCP server.
 	Upstream   int64 `json:"upstream"`
 	DurationMS int64 `json:"duration_ms"`
+	// Repos are the repositories the call named or read, as the tool told
+	// (a report: those its arguments name, and those an owner-wide one
+	// went over), in name order, at most caller.AuditRepos of them and no
+	// more than the line's cap leaves room for; ReposMore counts the rest
+	// and ReposRead those read. All absent when the tool told of none.
+	Repos     []string `json:"repos,omitempty"`
+	ReposMore int      `json:"repos_more,omitempty"`
+	ReposRead *int     `json:"repos_read,omitempty"`
 	// TruncatedBytes counts the bytes cut from the string fields to keep
 	// the line within its cap (they come from the caller's arguments, of
 	// any length); absent when nothing was cut.
@@ -230,7 +239,7 @@ func capAuditLine(line *AuditLine) bool {
 // cannot make a line of any size (the cut is counted in the line).
 func (a *AuditLog) Write(line AuditLine) error {
 	cut := capAuditLine(&line)
-	b, err := json.Marshal(line)
+	b, err := encodeAuditLine(&line)
 	if err != nil {
 		return fmt.Errorf("audit line: %w", err)
 	}
@@ -245,6 +254,30 @@ func (a *AuditLog) Write(line AuditLine) error {
 	}
 	_, err = a.w.Write(b)
 	return err
+}
+
+// addReach adds to the line the repositories the tool told r it named
+// and read; nothing when it told of none.
+func (line *AuditLine) addReach(r *caller.Reach) {
+	s, ok := r.Summary(caller.AuditRepos)
+	if !ok {
+		return
+	}
+	line.Repos, line.ReposMore, line.ReposRead = s.Repos, s.More, &s.Read
+}
+
+// encodeAuditLine encodes line within maxAuditLine (its newline
+// included): the repositories named last give way, counted in
+// repos_more, until it fits. The other fields are capped already.
+func encodeAuditLine(line *AuditLine) ([]byte, error) {
+	for {
+		b, err := json.Marshal(line)
+		if err != nil || len(b) < maxAuditLine || len(line.Repos) == 0 {
+			return b, err
+		}
+		line.Repos = line.Repos[:len(line.Repos)-1]
+		line.ReposMore++
+	}
 }
 
 // Truncated is how many lines were written with a field cut.

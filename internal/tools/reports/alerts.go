@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -211,6 +212,10 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOut, error) {
 	asked := in
 	in = in.withDefaults()
+	reach := caller.ReachFrom(ctx)
+	for _, r := range in.Repos {
+		reach.Named(in.Owner, r)
+	}
 	restart := asked
 	restart.Cursor = ""
 	pos, err := openPosition[alertsPos](s, core.NameReportSecurityAlerts, in.Cursor, in.Owner, in.filters(),

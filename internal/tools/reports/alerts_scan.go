@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -183,6 +184,8 @@ func (s *alertsScan) targets() error {
 // for rows runs out, or the run stops.
 func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 	first := at == pagePos{}
+	reach := caller.ReachFrom(ctx)
+	reach.Named(s.in.Owner, l.repo)
 	for {
 		var pg alertPage
 		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
@@ -226,6 +229,10 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 		}
 		if l.repo == "" && first {
 			s.mark(s.answered, l.typ)
+		}
+		reach.Read(s.in.Owner, l.repo)
+		for _, r := range pg.rows {
+			reach.Read(s.in.Owner, r.Repo) // an organization list's rows name theirs
 		}
 		first = false
 		if next, full := s.add(pg.rows, at); full {

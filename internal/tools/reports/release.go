@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -144,6 +145,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 	if in.MaxAPICalls == 0 {
 		in.MaxAPICalls = defaultMaxAPICalls
 	}
+	caller.ReachFrom(ctx).Named(in.Owner, in.Repo)
 	restart := in
 	restart.Cursor = ""
 	pos, err := openPosition[releaseResume](s, core.NameReportReleasePRs, in.Cursor, in.scope(), in.filters(),

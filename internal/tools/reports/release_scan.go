@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
@@ -264,6 +265,7 @@ func (s *releaseScan) search() ([]releasePull, error) {
 		s.incomplete = s.incomplete || res.GetIncompleteResults()
 		for _, is := range res.Issues {
 			p := releasePull{repo: path.Base(is.GetRepositoryURL()), number: is.GetNumber(), url: is.GetHTMLURL()}
+			caller.ReachFrom(s.run.Context()).Read(s.in.Owner, p.repo)
 			p.setTitle(is.GetTitle())
 			out = append(out, p)
 		}
@@ -294,6 +296,7 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 		if err != nil {
 			return nil, repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportReleasePRs, nil)
 		}
+		caller.ReachFrom(s.run.Context()).Read(s.in.Owner, s.in.Repo)
 		if page == 1 {
 			s.pages = max(1, min(m.LastPage, repoPages))
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
@@ -106,6 +107,10 @@ func (s *scan) take(g *fanout.Group, targets []target) {
 		}
 	}
 	g.Expect(len(work))
+	reach := caller.ReachFrom(s.run.Context())
+	for _, t := range work {
+		reach.Named(s.in.Owner, t.name)
+	}
 	for _, t := range work {
 		if !g.Go(func(ctx context.Context) { s.repo(ctx, t) }) {
 			return
@@ -121,6 +126,9 @@ func (s *scan) repo(ctx context.Context, t target) {
 	budget := (int(s.in.PerRepoLimit) + perPage - 1) / perPage
 	read, items := 0, 0
 	defer func() {
+		if read > 0 {
+			caller.ReachFrom(ctx).Read(s.in.Owner, t.name)
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if read > 0 {

@@ -3,6 +3,7 @@ package reports
 import (
 	"context"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -144,6 +145,7 @@ func (s *Tools) ReportUnlabeled() tooldef.Spec {
 
 func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledOut, error) {
 	in = in.withDefaults()
+	caller.ReachFrom(ctx).Named(in.Owner, in.Repo)
 	restart := in
 	restart.Cursor = ""
 	pos, err := openPosition[resume](s, core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(),

@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/httpauth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The static keys of the two clients withheldServe configures.
+const (
+	widgetsOnlyKey = "ghgate-static-key-for-the-widgets-only-client-0123"
+	acmeReaderKey  = "ghgate-static-key-for-the-acme-reader-client-01234"
+)
+
+// The titles the arranged acme/gadgets issues carry: none may reach a
+// client limited to acme/widgets.
+const (
+	blockerTitle = "gadgets-private-blocker-title"
+	relatedTitle = "gadgets-private-related-title"
+	parentTitle  = "gadgets-private-parent-title"
+)
+
+// withheldWorld is a widgets issue tied to three private acme/gadgets
+// issues: blocked by the first, related to the second, a sub-issue of the
+// third.
+type withheldWorld struct {
+	widgets                  int
+	blocker, related, parent int
+}
+
+// arrangeWithheld links the first open widgets issue without relations
+// to three gadgets issues, each retitled so that its title is seen if it
+// leaks.
+func arrangeWithheld(t *testing.T, emu *emulator.Emulator) withheldWorld {
+	t.Helper()
+	s := emu.State()
+	s.Lock()
+	defer s.Unlock()
+	alice := s.Account("alice")
+	w := s.Repo(emulator.DemoOrg, emulator.DemoWidgetsRepo).Issue(emulator.DemoUntriagedFrom)
+	var gadgets []*emulator.Issue
+	for _, is := range s.Repo(emulator.DemoOrg, emulator.DemoGadgetsRepo).Issues {
+		if !is.IsPull && !is.Deleted && is.Parent == nil && is.State == "open" && len(gadgets) < 3 {
+			gadgets = append(gadgets, is)
+		}
+	}
+	if w == nil || len(gadgets) < 3 {
+		t.Fatalf("demo world: widgets#%d %v, %d open gadgets issues", emulator.DemoUntriagedFrom, w != nil, len(gadgets))
+	}
+	for i, title := range []string{blockerTitle, relatedTitle, parentTitle} {
+		gadgets[i].Title = title
+	}
+	if err := s.AddBlockedBy(w, gadgets[0], alice); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddRelated(w, gadgets[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddSubIssue(gadgets[2], w, alice, false); err != nil {
+		t.Fatal(err)
+	}
+	return withheldWorld{widgets: w.Number, blocker: gadgets[0].Number, related: gadgets[1].Number, parent: gadgets[2].Number}
+}
+
+// withheldServe starts the built binary with --auth, logging JSON, and
+// two static-key clients: "widgets-only", which may read acme/widgets
+// alone, and "acme-reader", which may read all of acme.
+func withheldServe(t *testing.T) (url string, emu *emulator.Emulator, stderr interface{ String() string }) {
+	t.Helper()
+	emu, err := emulator.New(emulator.Options{Seed: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ghgate.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("token = %q\ngithub_url = %q\ntoolsets = [\"all\"]\n", emulator.DemoTokenAlice, srv.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	authFile := filepath.Join(dir, "auth.toml")
+	body := fmt.Sprintf(`
+[[client]]
+name = "widgets-only"
+key_sha256 = %q
+read = ["acme/widgets"]
+[client.tools]
+read_only = true
+
+[[client]]
+name = "acme-reader"
+key_sha256 = %q
+read = ["acme"]
+[client.tools]
+read_only = true
+`, httpauth.KeyDigest(widgetsOnlyKey), httpauth.KeyDigest(acmeReaderKey))
+	if err := os.WriteFile(authFile, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, _, buf, _ := startHTTPServe(t, "--config", cfg, "--auth", authFile, "--log-json")
+	return u, emu, buf
+}
+
+// itemRow is what the test reads of one github_list_issue_items row.
+type itemRow struct {
+	Number int    `json:"number"`
+	Repo   string `json:"repo"`
+	Title  string `json:"title"`
+	Event  string `json:"event"`
+}
+
+// itemsOut is what the test reads of github_list_issue_items.
+type itemsOut struct {
+	Items    []itemRow `json:"items"`
+	Withheld int       `json:"withheld"`
+}
+
+// callText calls a tool that must succeed and returns its text block.
+func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) string {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError {
+		t.Fatalf("%s %v: %s", tool, args, text)
+	}
+	return text
+}
+
+// TestServeAuthWithholdsRelationRowsOutsideTheReadGrant: a client that may
+// read acme/widgets alone lists a widgets issue's blocked_by, related and
+// timeline, and reads the issue, while the issue is tied to private
+// acme/gadgets issues: every row naming one is left out and counted in
+// withheld, and no gadgets title reaches it. A client that may read all
+// of acme sees those rows, so they are there to withhold.
+func TestServeAuthWithholdsRelationRowsOutsideTheReadGrant(t *testing.T) {
+	t.Parallel()
+	url, emu, stderr := withheldServe(t)
+	w := arrangeWithheld(t, emu)
+	limited := connectAs(t, url, widgetsOnlyKey)
+	reader := connectAs(t, url, acmeReaderKey)
+	gadgets := emulator.DemoOrg + "/" + emulator.DemoGadgetsRepo
+	titles := []string{blockerTitle, relatedTitle, parentTitle}
+	items := func(cs *mcp.ClientSession, collection string) (itemsOut, string) {
+		t.Helper()
+		text := callText(t, cs, "github_list_issue_items", map[string]any{"owner": "acme", "repo": "widgets",
+			"issue_number": w.widgets, "collection": collection})
+		var out itemsOut
+		if err := json.Unmarshal([]byte(text), &out); err != nil {
+			t.Fatalf("%s: %v", collection, err)
+		}
+		return out, text
+	}
+	noGadgets := func(what, text string) {
+		t.Helper()
+		for _, title := range titles {
+			if strings.Contains(text, title) {
+				t.Errorf("%s: the answer holds the gadgets title %q:\n%s", what, title, text)
+			}
+		}
+	}
+
+	for _, c := range []struct {
+		collection string
+		number     int
+	}{{"blocked_by", w.blocker}, {"related", w.related}} {
+		full, _ := items(reader, c.collection)
+		if !slices.ContainsFunc(full.Items, func(r itemRow) bool { return r.Repo == gadgets && r.Number == c.number }) {
+			t.Fatalf("acme-reader's %s has no row for %s#%d: %+v", c.collection, gadgets, c.number, full.Items)
+		}
+		out, text := items(limited, c.collection)
+		if got := out.Withheld; got != 1 {
+			t.Errorf("widgets-only %s: withheld = %d, want 1", c.collection, got)
+		}
+		for _, r := range out.Items {
+			if r.Repo == gadgets {
+				t.Errorf("widgets-only %s: a row of %s: %+v", c.collection, gadgets, r)
+			}
+		}
+		noGadgets("widgets-only "+c.collection, text)
+	}
+
+	timeline, text := items(limited, "timeline")
+	for _, r := range timeline.Items {
+		if r.Repo == gadgets {
+			t.Errorf("widgets-only timeline: a row of %s: %+v", gadgets, r)
+		}
+	}
+	// blocked_by_added and parent_issue_added name gadgets issues.
+	if got := timeline.Withheld; got < 2 {
+		t.Errorf("widgets-only timeline: withheld = %d, want at least 2", got)
+	}
+	noGadgets("widgets-only timeline", text)
+
+	issue := callText(t, limited, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": w.widgets})
+	var got struct {
+		Relations *struct {
+			Parent *struct {
+				Repo string `json:"repo"`
+			} `json:"parent"`
+		} `json:"relations"`
+		Withheld int `json:"withheld"`
+	}
+	if err := json.Unmarshal([]byte(issue), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Relations != nil && got.Relations.Parent != nil {
+		t.Errorf("widgets-only get_issue: relations.parent = %+v, want none", *got.Relations.Parent)
+	}
+	if got.Withheld != 1 {
+		t.Errorf("widgets-only get_issue: withheld = %d, want 1", got.Withheld)
+	}
+	if t.Failed() {
+		t.Logf("server log:\n%s", stderr.String())
+	}
+}
+
+// auditCall is the guard's audit line of one call, as --log-json writes it.
+type auditCall struct {
+	Msg       string   `json:"msg"`
+	Client    string   `json:"client"`
+	Tool      string   `json:"tool"`
+	Owner     string   `json:"owner"`
+	Repos     []string `json:"repos"`
+	ReposMore int      `json:"repos_more"`
+	ReposRead *int     `json:"repos_read"`
+}
+
+// auditCalls reads the audit lines of tool from a JSON log.
+func auditCalls(t *testing.T, log, tool string) []auditCall {
+	t.Helper()
+	var out []auditCall
+	sc := bufio.NewScanner(strings.NewReader(log))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		var l auditCall
+		if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "call" && l.Tool == tool {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestServeAuthReportAuditLineNamesTheRepositoriesRead: an owner-wide
+// report names no repository in its arguments; its audit line lists the
+// repositories it went over and how many it read.
+func TestServeAuthReportAuditLineNamesTheRepositoriesRead(t *testing.T) {
+	t.Parallel()
+	url, _, stderr := withheldServe(t)
+	reader := connectAs(t, url, acmeReaderKey)
+	callText(t, reader, "github_report_unlabeled", map[string]any{"owner": "acme"})
+	lines := auditCalls(t, stderr.String(), "github_report_unlabeled")
+	if len(lines) != 1 {
+		t.Fatalf("%d audit lines of the report, want 1:\n%s", len(lines), stderr.String())
+	}
+	l := lines[0]
+	if want := []string{"acme/gadgets", "acme/widgets"}; !slices.Equal(l.Repos, want) {
+		t.Errorf("repos = %v, want %v", l.Repos, want)
+	}
+	if l.ReposRead == nil {
+		t.Fatalf("repos_read absent from %+v", l)
+	}
+	if got := *l.ReposRead; got != 2 {
+		t.Errorf("repos_read = %d, want 2", got)
+	}
+	if l.ReposMore != 0 {
+		t.Errorf("repos_more = %d, want 0", l.ReposMore)
+	}
+}
