@@ -190,6 +190,10 @@ type AlertsOut struct {
 	Truncated       bool         `json:"truncated"`
 	TruncatedReason Stop         `json:"truncated_reason,omitempty"`
 	NextCall        *NextCall    `json:"next_call,omitempty"`
+	// Withheld counts what was left out as outside the client's read
+	// grant: the owner's repositories not scanned, and the alerts of
+	// such repositories an organization's list held.
+	Withheld int `json:"withheld,omitempty" jsonschema:"repositories and alerts this client may not read, left out"`
 }
 
 // ReportSecurityAlerts is github_report_security_alerts.

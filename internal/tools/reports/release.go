@@ -106,6 +106,9 @@ type ReleaseOut struct {
 	NextCall        *NextCall     `json:"next_call,omitempty"`
 	// Notes say why a truncated report has no next_call.
 	Notes []string `json:"notes,omitempty"`
+	// Withheld counts the release pull requests the search found in
+	// repositories the client may not read, left out.
+	Withheld int `json:"withheld,omitempty" jsonschema:"pull requests of repositories this client may not read, left out"`
 }
 
 // ReportReleasePRs is github_report_release_prs.

@@ -45,6 +45,9 @@ type scan struct {
 	// every name the done prefix may move over.
 	whole bool
 	more  bool // eligible repositories beyond max_repos were left
+	// withheld counts the repositories left out as outside the caller's
+	// read grant.
+	withheld int
 	// fatal fails the call: the one repository named cannot be found.
 	fatal error
 }
@@ -79,6 +82,10 @@ func (s *scan) targets(repos []*github.OwnerRepo) []target {
 	var out []target
 	for _, r := range repos {
 		if r.GetArchived() {
+			continue
+		}
+		if !readable(s.run.Context(), s.in.Owner, r.GetName()) {
+			s.withheld++
 			continue
 		}
 		off := !r.GetHasIssues()
@@ -277,7 +284,7 @@ func (s *scan) skip(repo string, err error) {
 // moves the resume position past what was done.
 func (s *scan) result() UnlabeledOut {
 	out := UnlabeledOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped,
-		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
+		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits(), Withheld: s.withheld}
 	out.Rows = ordered(out.Rows, func(r UnlabeledRow) (string, int) { return r.Repo, r.Number })
 	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
 	reason := s.run.Stopped()

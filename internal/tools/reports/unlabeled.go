@@ -127,6 +127,9 @@ type UnlabeledOut struct {
 	Truncated       bool           `json:"truncated"`
 	TruncatedReason Stop           `json:"truncated_reason,omitempty"`
 	NextCall        *NextCall      `json:"next_call,omitempty" jsonschema:"continues where this stopped"`
+	// Withheld counts the owner's repositories the client may not read,
+	// left out of the scan.
+	Withheld int `json:"withheld,omitempty" jsonschema:"repositories this client may not read, left out"`
 }
 
 // ReportUnlabeled is github_report_unlabeled.
