@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/httpauth"
@@ -29,19 +30,23 @@ const (
 	blockerTitle = "gadgets-private-blocker-title"
 	relatedTitle = "gadgets-private-related-title"
 	parentTitle  = "gadgets-private-parent-title"
+	childTitle   = "gadgets-private-child-title"
+	blockedTitle = "gadgets-private-blocked-title"
+	pullTitle    = "gadgets-private-pull-title"
 )
 
-// withheldWorld is a widgets issue tied to three private acme/gadgets
-// issues: blocked by the first, related to the second, a sub-issue of the
-// third.
+// withheldWorld is a widgets issue tied to private acme/gadgets issues
+// and a pull request: blocked by one, related to one, a sub-issue of one,
+// parent of one, blocking one, and closed by the pull request, which
+// also cross-references it.
 type withheldWorld struct {
-	widgets                  int
-	blocker, related, parent int
+	widgets                                         int
+	blocker, related, parent, child, blocked, fixer int
 }
 
-// arrangeWithheld links the first open widgets issue without relations
-// to three gadgets issues, each retitled so that its title is seen if it
-// leaks.
+// arrangeWithheld ties an open widgets issue without relations to five
+// open gadgets issues and an open gadgets pull request, each retitled so
+// that its title is seen if it leaks.
 func arrangeWithheld(t *testing.T, emu *emulator.Emulator) withheldWorld {
 	t.Helper()
 	s := emu.State()
@@ -50,17 +55,26 @@ func arrangeWithheld(t *testing.T, emu *emulator.Emulator) withheldWorld {
 	alice := s.Account("alice")
 	w := s.Repo(emulator.DemoOrg, emulator.DemoWidgetsRepo).Issue(emulator.DemoUntriagedFrom)
 	var gadgets []*emulator.Issue
+	var pull *emulator.Issue
 	for _, is := range s.Repo(emulator.DemoOrg, emulator.DemoGadgetsRepo).Issues {
-		if !is.IsPull && !is.Deleted && is.Parent == nil && is.State == "open" && len(gadgets) < 3 {
+		switch {
+		case is.Deleted || is.State != "open":
+		case is.IsPull && pull == nil:
+			pull = is
+		case !is.IsPull && is.Parent == nil && len(is.SubIssues) == 0 && len(gadgets) < 5:
 			gadgets = append(gadgets, is)
 		}
 	}
-	if w == nil || len(gadgets) < 3 {
-		t.Fatalf("demo world: widgets#%d %v, %d open gadgets issues", emulator.DemoUntriagedFrom, w != nil, len(gadgets))
+	if w == nil || len(gadgets) < 5 || pull == nil {
+		t.Fatalf("demo world: widgets#%d %v, %d open gadgets issues, an open pull request %v", emulator.DemoUntriagedFrom, w != nil, len(gadgets), pull != nil)
 	}
-	for i, title := range []string{blockerTitle, relatedTitle, parentTitle} {
+	for i, title := range []string{blockerTitle, relatedTitle, parentTitle, childTitle, blockedTitle} {
 		gadgets[i].Title = title
 	}
+	pull.Title = pullTitle
+	body := fmt.Sprintf("Closes %s/%s#%d", emulator.DemoOrg, emulator.DemoWidgetsRepo, w.Number)
+	pull.Body = &body
+	s.CrossReference(pull, alice, body, latest(w.CreatedAt, pull.CreatedAt).Add(time.Minute))
 	if err := s.AddBlockedBy(w, gadgets[0], alice); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +84,21 @@ func arrangeWithheld(t *testing.T, emu *emulator.Emulator) withheldWorld {
 	if err := s.AddSubIssue(gadgets[2], w, alice, false); err != nil {
 		t.Fatal(err)
 	}
-	return withheldWorld{widgets: w.Number, blocker: gadgets[0].Number, related: gadgets[1].Number, parent: gadgets[2].Number}
+	if err := s.AddSubIssue(w, gadgets[3], alice, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddBlockedBy(gadgets[4], w, alice); err != nil {
+		t.Fatal(err)
+	}
+	return withheldWorld{widgets: w.Number, blocker: gadgets[0].Number, related: gadgets[1].Number, parent: gadgets[2].Number,
+		child: gadgets[3].Number, blocked: gadgets[4].Number, fixer: pull.Number}
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // withheldServe starts the built binary with --auth, logging JSON, and
@@ -153,7 +181,7 @@ func TestServeAuthWithholdsRelationRowsOutsideTheReadGrant(t *testing.T) {
 	limited := connectAs(t, url, widgetsOnlyKey)
 	reader := connectAs(t, url, acmeReaderKey)
 	gadgets := emulator.DemoOrg + "/" + emulator.DemoGadgetsRepo
-	titles := []string{blockerTitle, relatedTitle, parentTitle}
+	titles := []string{blockerTitle, relatedTitle, parentTitle, childTitle, blockedTitle, pullTitle}
 	items := func(cs *mcp.ClientSession, collection string) (itemsOut, string) {
 		t.Helper()
 		text := callText(t, cs, "github_list_issue_items", map[string]any{"owner": "acme", "repo": "widgets",
@@ -176,7 +204,8 @@ func TestServeAuthWithholdsRelationRowsOutsideTheReadGrant(t *testing.T) {
 	for _, c := range []struct {
 		collection string
 		number     int
-	}{{"blocked_by", w.blocker}, {"related", w.related}} {
+	}{{"blocked_by", w.blocker}, {"related", w.related}, {"sub_issues", w.child}, {"blocking", w.blocked},
+		{"linked_prs", w.fixer}, {"development", w.fixer}} {
 		full, _ := items(reader, c.collection)
 		if !slices.ContainsFunc(full.Items, func(r itemRow) bool { return r.Repo == gadgets && r.Number == c.number }) {
 			t.Fatalf("acme-reader's %s has no row for %s#%d: %+v", c.collection, gadgets, c.number, full.Items)
@@ -193,15 +222,24 @@ func TestServeAuthWithholdsRelationRowsOutsideTheReadGrant(t *testing.T) {
 		noGadgets("widgets-only "+c.collection, text)
 	}
 
+	fullTimeline, _ := items(reader, "timeline")
+	named := 0 // blocked_by_added, parent_issue_added, sub_issue_added, blocking_added, cross-referenced
+	for _, r := range fullTimeline.Items {
+		if r.Repo == gadgets {
+			named++
+		}
+	}
+	if named < 5 {
+		t.Fatalf("acme-reader's timeline has %d rows of %s, want at least 5: %+v", named, gadgets, fullTimeline.Items)
+	}
 	timeline, text := items(limited, "timeline")
 	for _, r := range timeline.Items {
 		if r.Repo == gadgets {
 			t.Errorf("widgets-only timeline: a row of %s: %+v", gadgets, r)
 		}
 	}
-	// blocked_by_added and parent_issue_added name gadgets issues.
-	if got := timeline.Withheld; got < 2 {
-		t.Errorf("widgets-only timeline: withheld = %d, want at least 2", got)
+	if got := timeline.Withheld; got != named {
+		t.Errorf("widgets-only timeline: withheld = %d, want %d", got, named)
 	}
 	noGadgets("widgets-only timeline", text)
 
