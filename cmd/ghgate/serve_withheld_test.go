@@ -18,10 +18,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The static keys of the two clients withheldServe configures.
+// The static keys of the clients withheldServe configures.
 const (
-	widgetsOnlyKey = "ghgate-static-key-for-the-widgets-only-client-0123"
-	acmeReaderKey  = "ghgate-static-key-for-the-acme-reader-client-01234"
+	widgetsOnlyKey   = "ghgate-static-key-for-the-widgets-only-client-0123"
+	acmeReaderKey    = "ghgate-static-key-for-the-acme-reader-client-01234"
+	widgetsWriterKey = "ghgate-static-key-for-the-widgets-writer-client-01"
 )
 
 // The titles the arranged acme/gadgets issues carry: none may reach a
@@ -102,8 +103,9 @@ func latest(a, b time.Time) time.Time {
 }
 
 // withheldServe starts the built binary with --auth, logging JSON, and
-// two static-key clients: "widgets-only", which may read acme/widgets
-// alone, and "acme-reader", which may read all of acme.
+// three static-key clients: "widgets-only", which may read acme/widgets
+// alone, "widgets-writer", which may write it alone, and "acme-reader",
+// which may read all of acme.
 func withheldServe(t *testing.T) (url string, emu *emulator.Emulator, stderr interface{ String() string }) {
 	t.Helper()
 	emu, err := emulator.New(emulator.Options{Seed: "demo"})
@@ -127,12 +129,17 @@ read = ["acme/widgets"]
 read_only = true
 
 [[client]]
+name = "widgets-writer"
+key_sha256 = %q
+write = ["acme/widgets"]
+
+[[client]]
 name = "acme-reader"
 key_sha256 = %q
 read = ["acme"]
 [client.tools]
 read_only = true
-`, httpauth.KeyDigest(widgetsOnlyKey), httpauth.KeyDigest(acmeReaderKey))
+`, httpauth.KeyDigest(widgetsOnlyKey), httpauth.KeyDigest(widgetsWriterKey), httpauth.KeyDigest(acmeReaderKey))
 	if err := os.WriteFile(authFile, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -260,6 +267,23 @@ func TestServeAuthWithholdsRelationRowsOutsideTheReadGrant(t *testing.T) {
 	}
 	if got.Withheld != 1 {
 		t.Errorf("widgets-only get_issue: withheld = %d, want 1", got.Withheld)
+	}
+
+	// Linking the issue under another parent is refused: it has one, in
+	// a repository the client may not name.
+	writer := connectAs(t, url, widgetsWriterKey)
+	res, err := writer.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_link_issues", Arguments: map[string]any{
+		"owner": "acme", "repo": "widgets", "issue_number": emulator.DemoParentIssue, "relation": "sub_issue", "action": "add",
+		"target_issue_number": w.widgets}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text = res.Content[0].(*mcp.TextContent).Text
+	if !res.IsError {
+		t.Errorf("widgets-writer links a sub-issue with a parent already: %s", text)
+	}
+	if strings.Contains(text, gadgets) {
+		t.Errorf("widgets-writer's refusal names %s: %s", gadgets, text)
 	}
 	if t.Failed() {
 		t.Logf("server log:\n%s", stderr.String())
