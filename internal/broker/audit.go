@@ -8,9 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"golang.org/x/sys/unix"
 )
 
@@ -50,6 +53,10 @@ type AuditLine struct {
 	// upstream MCP server.
 	Upstream   int64 `json:"upstream"`
 	DurationMS int64 `json:"duration_ms"`
+	// ReposRead counts the repositories the tool told it read (a report's:
+	// those an owner-wide scan went over); the ones it named join Repos.
+	// Absent when the tool told of none.
+	ReposRead *int `json:"repos_read,omitempty"`
 	// TruncatedBytes counts the bytes cut from the string fields to keep
 	// the line within its cap (they come from the caller's arguments, of
 	// any length); absent when nothing was cut.
@@ -287,7 +294,7 @@ func jsonLen(s string) int {
 // cannot make a line of any size (the cut is counted in the line).
 func (a *AuditLog) Write(line AuditLine) error {
 	cut := capAuditLine(&line)
-	b, err := json.Marshal(line)
+	b, err := encodeAuditLine(&line)
 	if err != nil {
 		return fmt.Errorf("audit line: %w", err)
 	}
@@ -302,6 +309,39 @@ func (a *AuditLog) Write(line AuditLine) error {
 	}
 	_, err = a.w.Write(b)
 	return err
+}
+
+// addReach adds to the line the repositories the tool told r it named
+// (after those its arguments named, each once) and how many it read;
+// nothing when it told of none. Names past caller.AuditRepos are counted
+// in NamesOmitted, as those past the line's cap are.
+func (line *AuditLine) addReach(r *caller.Reach) {
+	s, ok := r.Summary(caller.AuditRepos)
+	if !ok {
+		return
+	}
+	repos := slices.Clone(line.Repos)
+	for _, name := range s.Repos {
+		if !slices.ContainsFunc(repos, func(x string) bool { return strings.EqualFold(x, name) }) {
+			repos = append(repos, name)
+		}
+	}
+	line.Repos, line.ReposRead = repos, &s.Read
+	line.NamesOmitted += s.More
+}
+
+// encodeAuditLine encodes line within maxAuditLine (its newline
+// included): the repositories named last give way, counted in
+// names_omitted, until it fits. The other fields are capped already.
+func encodeAuditLine(line *AuditLine) ([]byte, error) {
+	for {
+		b, err := json.Marshal(line)
+		if err != nil || len(b) < maxAuditLine || len(line.Repos) == 0 {
+			return b, err
+		}
+		line.Repos = line.Repos[:len(line.Repos)-1]
+		line.NamesOmitted++
+	}
 }
 
 // Truncated is how many lines were written with a field cut.

@@ -240,6 +240,36 @@ func TestAuditLineIsCapped(t *testing.T) {
 	}
 }
 
+// Repositories that do not fit the line are counted, not written.
+func TestAuditLineReposGiveWayToTheCap(t *testing.T) {
+	var buf bytes.Buffer
+	a, _ := OpenAuditLog("", &buf)
+	repos := make([]string, 50)
+	for i := range repos {
+		repos[i] = fmt.Sprintf("%s/%s-%02d", strings.Repeat("o", 39), strings.Repeat("r", 97), i)
+	}
+	read := 60
+	if err := a.Write(AuditLine{Tool: "github_report_unlabeled", Mode: "read", Outcome: "ok", Repos: repos, NamesOmitted: 10, ReposRead: &read}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > maxAuditLine {
+		t.Fatalf("line of %d bytes, want at most %d", buf.Len(), maxAuditLine)
+	}
+	l := decodeLine(t, buf.Bytes())
+	if len(l.Repos) == 0 {
+		t.Fatal("no repository was written")
+	}
+	if !slices.Equal(l.Repos, repos[:len(l.Repos)]) {
+		t.Errorf("repos = %v, want the first %d of those given", l.Repos, len(l.Repos))
+	}
+	if got, want := l.NamesOmitted, 10+50-len(l.Repos); got != want {
+		t.Errorf("names_omitted = %d, want %d", got, want)
+	}
+	if l.ReposRead == nil || *l.ReposRead != 60 {
+		t.Errorf("repos_read = %v, want 60", l.ReposRead)
+	}
+}
+
 func TestAuditFieldIsCutAtARuneBoundary(t *testing.T) {
 	s := strings.Repeat("€", 100) // 3 bytes each
 	got, cut := capAuditField(s)
@@ -249,7 +279,8 @@ func TestAuditFieldIsCutAtARuneBoundary(t *testing.T) {
 }
 
 // Every field at its worst (characters JSON escapes six-fold, invalid
-// UTF-8, the largest numbers) still makes a line within the cap.
+// UTF-8, the largest numbers, fifty repositories named at length) still
+// makes a line within the cap.
 func TestAuditLineWorstCaseFitsTheCap(t *testing.T) {
 	var buf bytes.Buffer
 	a, _ := OpenAuditLog("", &buf)
@@ -257,10 +288,11 @@ func TestAuditLineWorstCaseFitsTheCap(t *testing.T) {
 		buf.Reset()
 		big := strings.Repeat(fill, 1<<16)
 		uid := uint32(math.MaxUint32)
+		read := math.MinInt
 		many := slices.Repeat([]string{big}, 1000)
 		line := AuditLine{Time: "2006-01-02T15:04:05.999999999Z", Client: &uid, ClientPID: math.MinInt32,
 			Tool: big, Owner: big, Repo: big, Mode: big, Credential: big, Route: big, Outcome: big, Code: big, Settlement: big,
-			Owners: many, Repos: many, NamesOmitted: math.MaxInt, Upstream: math.MinInt64, DurationMS: math.MinInt64}
+			Owners: many, Repos: many, NamesOmitted: math.MaxInt, Upstream: math.MinInt64, DurationMS: math.MinInt64, ReposRead: &read}
 		if err := a.Write(line); err != nil {
 			t.Fatal(err)
 		}

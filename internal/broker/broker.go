@@ -15,6 +15,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/broker/callargs"
 	"github.com/ghgate/ghgate/internal/broker/upstream"
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/server"
@@ -246,8 +247,9 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 	args, refused := b.readArgs(call, rec)
 
 	var (
-		res *mcp.CallToolResult
-		err error
+		res   *mcp.CallToolResult
+		err   error
+		reach *caller.Reach // what the tool tells of the repositories it reached
 	)
 	switch {
 	case call.Unknown:
@@ -259,9 +261,12 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 	case refused != nil:
 		res = b.refusal(refused, call.Mode)
 	default:
-		res, err = next(WithRecord(callargs.With(ctx, args), rec))
+		var rctx context.Context
+		rctx, reach = caller.WithReach(WithRecord(callargs.With(ctx, args), rec))
+		res, err = next(rctx)
 	}
 	line := b.lineFor(ctx, rec, start)
+	line.addReach(reach)
 	switch {
 	case call.Unknown:
 		line.Outcome, line.Code = "error", "unknown_tool"

@@ -159,13 +159,16 @@ func (g *Guard) Wrap(ctx context.Context, call tooldef.Call, next func(context.C
 		}
 	}
 	var (
-		res *mcp.CallToolResult
-		err error
+		res   *mcp.CallToolResult
+		err   error
+		reach *caller.Reach // what the tool tells of the repositories it reached
 	)
 	if refused != nil {
 		res = tooldef.ErrorResult(&tooldef.Env{Fingerprint: g.fingerprint}, call.Mode, tooldef.NewRequestID(), refused)
 	} else {
-		res, err = next(ctx)
+		var rctx context.Context
+		rctx, reach = caller.WithReach(ctx)
+		res, err = next(rctx)
 	}
 	outcome, code := "ok", ""
 	switch {
@@ -174,9 +177,25 @@ func (g *Guard) Wrap(ctx context.Context, call tooldef.Call, next func(context.C
 	case res != nil && res.IsError:
 		outcome, code = "error", errorCode(res)
 	}
-	g.log.Info("call", "client", e.name, "tool", call.Tool, "mode", string(call.Mode), "owner", args.Target.Owner,
-		"repo", args.Target.Repo, "outcome", outcome, "code", code, "duration_ms", g.now().Sub(start).Milliseconds())
+	attrs := []any{"client", e.name, "tool", call.Tool, "mode", string(call.Mode), "owner", args.Target.Owner,
+		"repo", args.Target.Repo, "outcome", outcome, "code", code, "duration_ms", g.now().Sub(start).Milliseconds()}
+	g.log.Info("call", append(attrs, reachAttrs(reach)...)...)
 	return res, err
+}
+
+// reachAttrs are the audit line's fields for the repositories a tool told
+// r it named and read (a report's, owner-wide ones especially): at most
+// caller.AuditRepos names, the rest counted; none when it told of none.
+func reachAttrs(r *caller.Reach) []any {
+	s, ok := r.Summary(caller.AuditRepos)
+	if !ok {
+		return nil
+	}
+	attrs := []any{"repos", s.Repos}
+	if s.More > 0 {
+		attrs = append(attrs, "names_omitted", s.More)
+	}
+	return append(attrs, "repos_read", s.Read)
 }
 
 func errorCode(res *mcp.CallToolResult) string {

@@ -95,9 +95,10 @@ func outlineField(out, full *jsonschema.Schema, path string) error {
 
 // commonOutputFields may appear in any tool's result: rate_limit_remaining
 // (set when under 10% of the rate budget is left), notes (what a write
-// found already done, or what it could not check), and on a listing
-// truncated with truncation_hint (some matches cannot be reached).
-var commonOutputFields = []string{"rate_limit_remaining", "notes", "truncated", "truncation_hint"}
+// found already done, or what it could not check), on a listing
+// truncated with truncation_hint (some matches cannot be reached), and
+// withheld (rows left out that the caller may not see).
+var commonOutputFields = []string{"rate_limit_remaining", "notes", "truncated", "truncation_hint", "withheld"}
 
 // isPagingField reports whether an output field is part of paging:
 // has_more and next_cursor, or a prefixed pair for a listing nested in a

@@ -13,10 +13,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,6 +41,17 @@ type Options struct {
 	// Emu, when set, is an emulator already running (another replica's):
 	// this environment then shares it instead of starting its own.
 	Emu *emulatortest.Server
+	// Wrap runs around every tool call, as a deployment's does (see
+	// AsCaller).
+	Wrap tooldef.Wrapper
+}
+
+// AsCaller is a Wrap that runs every call as id, as the HTTP guard runs
+// a client's calls: its grant bounds what the tools show.
+func AsCaller(id caller.Identity) tooldef.Wrapper {
+	return func(ctx context.Context, _ tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+		return next(caller.With(ctx, id))
+	}
 }
 
 // Env is a running ghgate and its emulator.
@@ -70,7 +83,8 @@ func Start(t testing.TB, o Options) *Env {
 	client.Transport = &counting{next: client.Transport, env: env}
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
-		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor})
+		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
+		Wrap: o.Wrap})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}

@@ -82,6 +82,21 @@ func relationsOf(rec *github.IssueRecord, owner, repo string) *Relations {
 	return r
 }
 
+// withholdRelations leaves rel's parent out when it is in a repository
+// the caller may not read (g), and returns what is left: nil when nothing
+// is. The counts name no issue, so they stay.
+func withholdRelations(rel *Relations, g *grant) *Relations {
+	if rel == nil || rel.Parent == nil || g.keeps(rel.Parent.Repo) {
+		return rel
+	}
+	kept := *rel
+	kept.Parent = nil
+	if kept == (Relations{}) {
+		return nil
+	}
+	return &kept
+}
+
 // refFromAPIURL reads ".../repos/OWNER/REPO/issues/N".
 func refFromAPIURL(u, owner, repo string) *IssueRef {
 	i := strings.LastIndex(u, "/repos/")
@@ -118,13 +133,16 @@ func (in *GetIssueIn) Validate() *contract.Error { return core.CheckNames(in.Own
 
 // GetIssueOut is one issue with its first page of comments.
 type GetIssueOut struct {
-	Issue              Issue      `json:"issue"`
-	Relations          *Relations `json:"relations,omitempty"`
-	Comments           []Comment  `json:"comments,omitempty"`
-	CommentsHasMore    bool       `json:"comments_has_more,omitempty"`
-	CommentsNextCursor string     `json:"comments_next_cursor,omitempty"`
-	RateLimitRemaining *int       `json:"rate_limit_remaining,omitempty"`
-	MirrorAgeS         *int       `json:"mirror_age_s,omitempty"`
+	Issue     Issue      `json:"issue"`
+	Relations *Relations `json:"relations,omitempty"`
+	// Withheld is 1 when the parent is in a repository the client may not
+	// read, and left out of relations.
+	Withheld           int       `json:"withheld,omitempty" jsonschema:"relations of repositories this client may not read, left out"`
+	Comments           []Comment `json:"comments,omitempty"`
+	CommentsHasMore    bool      `json:"comments_has_more,omitempty"`
+	CommentsNextCursor string    `json:"comments_next_cursor,omitempty"`
+	RateLimitRemaining *int      `json:"rate_limit_remaining,omitempty"`
+	MirrorAgeS         *int      `json:"mirror_age_s,omitempty"`
 }
 
 // commentsPerPage is how many comments github_get_issue returns at once.
@@ -151,7 +169,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 		return GetIssueOut{}, err
 	}
 	if in.Source == Mirror {
-		return s.getIssueFromMirror(in, pg)
+		return s.getIssueFromMirror(ctx, in, pg)
 	}
 	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 	if err != nil {
@@ -165,7 +183,8 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	if detail == "" {
 		detail = Full
 	}
-	out := GetIssueOut{Issue: issueView(&rec.Issue, detail, false), Relations: relationsOf(rec, in.Owner, in.Repo)}
+	g := newGrant(ctx, in.Owner, in.Repo)
+	out := GetIssueOut{Issue: issueView(&rec.Issue, detail, false), Relations: withholdRelations(relationsOf(rec, in.Owner, in.Repo), g), Withheld: g.withheld}
 	// The version is what an update needs, so every detail level carries it.
 	out.Issue.Version = IssueVersion(&rec.Issue)
 	if rec.GetComments() > 0 && (pg.Page-1)*commentsPerPage < rec.GetComments() {

@@ -1,6 +1,7 @@
 package issues
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -28,7 +29,7 @@ const maxMirrorFile = 16 << 20
 // getIssueFromMirror answers github_get_issue from the mirror: no
 // request to GitHub. The answer's age is the time since the last sync
 // (the state file's), or since the file was written when that is missing.
-func (s *Tools) getIssueFromMirror(in GetIssueIn, pg *core.Pager) (GetIssueOut, error) {
+func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.Pager) (GetIssueOut, error) {
 	n := int(in.IssueNumber)
 	missing := func(why string) error {
 		e := contract.Errorf(contract.CodeMirrorNotFound, "the mirror of %s/%s has no file for #%d: %s", in.Owner, in.Repo, n, why).
@@ -70,7 +71,8 @@ func (s *Tools) getIssueFromMirror(in GetIssueIn, pg *core.Pager) (GetIssueOut, 
 	if !s.CreatorAllowed(f.Issue.Author) {
 		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, n)
 	}
-	out := GetIssueOut{Issue: f.Issue, Relations: f.Relations}
+	g := newGrant(ctx, in.Owner, in.Repo)
+	out := GetIssueOut{Issue: f.Issue, Relations: withholdRelations(f.Relations, g), Withheld: g.withheld}
 	if in.Detail == Summary {
 		out.Issue = summaryOf(f.Issue)
 	}

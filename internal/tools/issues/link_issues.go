@@ -222,8 +222,12 @@ func (l *linker) subIssue(ctx context.Context) error {
 			return nil
 		}
 		if current != nil {
+			where := refString(current)
+			if !newGrant(ctx, in.Owner, in.Repo).keeps(current.Repo) {
+				where = "in a repository this client may not read"
+			}
 			e := contract.Errorf(contract.CodeValidationFailed, "%s already has a parent (%s); an issue has at most one",
-				in.targetName(), refString(current)).WithField("target_issue_number", "already has another parent")
+				in.targetName(), where).WithField("target_issue_number", "already has another parent")
 			e.Settlement = contract.NotStarted
 			if current.Repo == "" {
 				e.WithRepair(contract.Repair{NextStep: "remove it from its current parent first, then add it again",

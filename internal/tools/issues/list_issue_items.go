@@ -71,6 +71,9 @@ type IssueItem struct {
 type ListIssueItemsOut struct {
 	Items []IssueItem `json:"items,omitempty"`
 	core.Page
+	// Withheld counts this page's rows naming an issue, pull request or
+	// branch of a repository the client may not read: left out.
+	Withheld           int  `json:"withheld,omitempty" jsonschema:"rows of repositories this client may not read, left out"`
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }
 
@@ -114,20 +117,23 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		}
 	}
 	out := ListIssueItemsOut{}
+	// withheld counts the rows whose titles the creator scope keeps back;
+	// g the rows of repositories outside the caller's grant, left out.
 	withheld := 0
+	g := newGrant(ctx, in.Owner, in.Repo)
 	o := gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)}
 	var next int
 	switch in.Collection {
 	case "comments":
 		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: o.Page, PerPage: o.PerPage})
-		out.Items, next, err = listRows(list, meta, lerr, func(cm *gh.IssueComment) IssueItem {
+		out.Items, next, err = listRows(list, meta, lerr, func(cm *gh.IssueComment) (IssueItem, bool) {
 			v := commentView(cm)
 			row := IssueItem{ID: v.ID, Author: v.Author, Body: v.Body, At: v.CreatedAt, Edited: v.Edited}
 			if v.Sanitized != nil {
 				r := *v.Sanitized
 				row.Removed = r.ZeroWidth + r.Bidi + r.Tags + r.HTMLComments
 			}
-			return row
+			return row, true
 		})
 	case "sub_issues", "blocked_by", "blocking", "related":
 		list := map[string]func(context.Context, string, string, int, gh.ListOptions) ([]*gh.Issue, github.Meta, error){
@@ -136,7 +142,10 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		if lerr != nil && in.Collection == "related" {
 			lerr = relatedUnsupported(ctx, c, in.Owner, in.Repo, int(in.IssueNumber), lerr)
 		}
-		out.Items, next, err = listRows(issues, meta, lerr, func(is *gh.Issue) IssueItem {
+		out.Items, next, err = listRows(issues, meta, lerr, func(is *gh.Issue) (IssueItem, bool) {
+			if !g.keeps(repoOf(is)) {
+				return IssueItem{}, false
+			}
 			row := IssueItem{Number: is.GetNumber(), Repo: otherRepo(repoOf(is), in.Owner, in.Repo), State: is.GetState()}
 			cleanTitle(&row, is.GetTitle())
 			if !s.CreatorAllowed(is.GetUser().GetLogin()) {
@@ -145,11 +154,14 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 				row.Title, row.Removed = "", 0
 				withheld++
 			}
-			return row
+			return row, true
 		})
 	case "timeline":
 		events, meta, lerr := c.ListTimeline(ctx, in.Owner, in.Repo, int(in.IssueNumber), o)
-		out.Items, next, err = listRows(events, meta, lerr, func(ev *github.TimelineEvent) IssueItem {
+		out.Items, next, err = listRows(events, meta, lerr, func(ev *github.TimelineEvent) (IssueItem, bool) {
+			if !g.keeps(timelineRepo(ev)) {
+				return IssueItem{}, false
+			}
 			row := timelineRow(ev, in.Owner, in.Repo)
 			if s.AllowedIssueCreator != "" && row.Title != "" {
 				// A timeline's issue references carry no author, so under
@@ -157,17 +169,17 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 				row.Title, row.Removed = "", 0
 				withheld++
 			}
-			return row
+			return row, true
 		})
 	case "development":
 		var more bool
-		out.Items, more, err = s.development(ctx, c, in)
+		out.Items, more, err = s.development(ctx, c, in, g)
 		if more {
 			out.Truncated = true
 			out.TruncationHint = fmt.Sprintf("only the first %d linked branches and %d closing pull requests are listed", developmentCap, developmentCap)
 		}
 	case "linked_prs":
-		out.Items, next, err = scanLinkedPRs(ctx, c, in.Owner, in.Repo, int(in.IssueNumber), pg.Page)
+		out.Items, next, err = scanLinkedPRs(ctx, c, g, in.Owner, in.Repo, int(in.IssueNumber), pg.Page)
 	case "review_threads":
 		var after string
 		out.Items, after, err = reviewThreads(ctx, c, in, pg.After)
@@ -181,9 +193,13 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		return ListIssueItemsOut{}, core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
 	}
 	pg.Fill(&out.Page, next)
+	creator := ""
 	if withheld > 0 {
-		out.Truncated = true
-		out.TruncationHint = fmt.Sprintf("titles of %d issues are withheld: this deployment only shows issues opened by %s", withheld, s.AllowedIssueCreator)
+		creator = fmt.Sprintf("titles of %d issues are withheld: this deployment only shows issues opened by %s", withheld, s.AllowedIssueCreator)
+	}
+	out.Withheld = g.withheld
+	if hint := joinHints(out.TruncationHint, creator, g.hint()); hint != "" {
+		out.Truncated, out.TruncationHint = true, hint
 	}
 	budget := "core"
 	if in.Collection == "review_threads" {
@@ -193,22 +209,26 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	return out, nil
 }
 
-// listRows renders each element of one page of a REST list.
-func listRows[T any](list []T, meta github.Meta, err error, row func(T) IssueItem) ([]IssueItem, int, error) {
+// listRows renders each element of one page of a REST list that row
+// keeps.
+func listRows[T any](list []T, meta github.Meta, err error, row func(T) (IssueItem, bool)) ([]IssueItem, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]IssueItem, 0, len(list))
 	for _, v := range list {
-		out = append(out, row(v))
+		if r, ok := row(v); ok {
+			out = append(out, r)
+		}
 	}
 	return out, meta.NextPage, nil
 }
 
 // scanLinkedPRs reads up to linkedPRPages timeline pages from page on and
-// keeps the pull requests that reference the issue, each once. The next
-// page to scan is returned when the timeline goes on.
-func scanLinkedPRs(ctx context.Context, c *github.Client, owner, repo string, number, page int) ([]IssueItem, int, error) {
+// keeps the pull requests that reference the issue, each once, those of
+// repositories outside g left out. The next page to scan is returned when
+// the timeline goes on.
+func scanLinkedPRs(ctx context.Context, c *github.Client, g *grant, owner, repo string, number, page int) ([]IssueItem, int, error) {
 	var out []IssueItem
 	seen := map[string]bool{}
 	for range linkedPRPages {
@@ -217,8 +237,12 @@ func scanLinkedPRs(ctx context.Context, c *github.Client, owner, repo string, nu
 			return nil, 0, err
 		}
 		for _, ev := range events {
-			if pr, ok := linkedPR(ev, owner, repo); ok && !seen[fmt.Sprint(pr.Repo, "#", pr.Number)] {
-				seen[fmt.Sprint(pr.Repo, "#", pr.Number)] = true
+			pr, ok := linkedPR(ev, owner, repo)
+			if !ok || seen[fmt.Sprint(pr.Repo, "#", pr.Number)] {
+				continue
+			}
+			seen[fmt.Sprint(pr.Repo, "#", pr.Number)] = true
+			if g.keeps(pr.Repo) {
 				out = append(out, pr)
 			}
 		}

@@ -108,19 +108,26 @@ func relatedUnsupported(ctx context.Context, c *github.Client, owner, repo strin
 const developmentCap = 100
 
 // development lists the issue's Development section: linked branches, then
-// the pull requests that will close it. Under the creator scope, pull
-// request titles are withheld (their authors are not read).
-func (s *Tools) development(ctx context.Context, c *github.Client, in ListIssueItemsIn) ([]IssueItem, bool, error) {
+// the pull requests that will close it, those of repositories outside g
+// left out. Under the creator scope, pull request titles are withheld
+// (their authors are not read).
+func (s *Tools) development(ctx context.Context, c *github.Client, in ListIssueItemsIn, g *grant) ([]IssueItem, bool, error) {
 	d, err := c.IssueDevelopment(ctx, in.Owner, in.Repo, int(in.IssueNumber), developmentCap)
 	if err != nil {
 		return nil, false, err
 	}
 	out := make([]IssueItem, 0, len(d.Branches)+len(d.Pulls))
 	for _, b := range d.Branches {
+		if !g.keeps(b.Repo) {
+			continue
+		}
 		out = append(out, IssueItem{Kind: "branch", Name: b.Name, Repo: otherRepo(b.Repo, in.Owner, in.Repo),
 			URL: b.RepoURL + "/tree/" + (&url.URL{Path: b.Name}).EscapedPath()})
 	}
 	for _, p := range d.Pulls {
+		if !g.keeps(p.Repo) {
+			continue
+		}
 		row := IssueItem{Kind: "pull_request", Number: p.Number, Repo: otherRepo(p.Repo, in.Owner, in.Repo),
 			State: strings.ToLower(p.State), Draft: p.Draft, URL: p.URL}
 		if s.AllowedIssueCreator == "" {

@@ -203,6 +203,10 @@ type SearchIssuesOut struct {
 	TotalCount int    `json:"total_count,omitempty"`
 	Source     Source `json:"source"`
 	core.Page
+	// Withheld counts this page's matches left out: issues another user
+	// opened, under the creator scope, and issues of repositories the
+	// client may not read.
+	Withheld int `json:"withheld,omitempty" jsonschema:"matches left out: other authors' (creator scope), or of repositories this client may not read"`
 	// Notes carry search's freshness caveat.
 	Notes              []string `json:"notes,omitempty"`
 	RateLimitRemaining *int     `json:"rate_limit_remaining,omitempty" jsonschema:"present when under 10% of the search budget is left"`
@@ -349,7 +353,8 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, in SearchIssue
 	}
 	out := SearchIssuesOut{TotalCount: res.GetTotal(), Source: SourceSearch, Notes: []string{searchLagNote},
 		RateLimitRemaining: core.LowBudget(c, "search")}
-	withheld := s.fillRows(c, &out, res.Issues, detail, in.Repo == "")
+	g := newGrant(ctx, in.routedOwner(), in.Repo)
+	creator := s.fillRows(c, g, &out, res.Issues, detail, in.Repo == "")
 	reachable := min(out.TotalCount, searchCap)
 	next := meta.NextPage
 	if next*int(in.PageSize)-int(in.PageSize) >= reachable {
@@ -361,7 +366,7 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, in SearchIssue
 		out.Truncated = true
 		out.TruncationHint = fmt.Sprintf("GitHub search reaches only the first %d of %d matches; narrow the query (labels, author, updated_after) to see the rest", searchCap, out.TotalCount)
 	}
-	s.noteWithheld(&out, withheld)
+	s.noteWithheld(&out, creator, g)
 	if res.GetIncompleteResults() {
 		out.Truncated = true
 		out.TruncationHint = "GitHub's search timed out and returned partial results; repeat the search or narrow it"
@@ -369,11 +374,15 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, in SearchIssue
 	return out, nil
 }
 
-// fillRows adds the rows of issues to out at detail, and returns how many
-// the creator scope withheld.
-func (s *Tools) fillRows(c *github.Client, out *SearchIssuesOut, issues []*gh.Issue, detail Detail, withRepo bool) (withheld int) {
+// fillRows adds the rows of issues to out at detail, but those of
+// repositories outside g (counted there), and returns how many the
+// creator scope withheld.
+func (s *Tools) fillRows(c *github.Client, g *grant, out *SearchIssuesOut, issues []*gh.Issue, detail Detail, withRepo bool) (withheld int) {
 	s.rememberSeen(c, issues...)
 	for _, is := range issues {
+		if !g.keeps(repoOf(is)) {
+			continue
+		}
 		if !s.CreatorAllowed(is.GetUser().GetLogin()) {
 			// The agent's own query text can widen what author: narrows
 			// (another author:, OR), so the scope is enforced on the rows.
@@ -385,12 +394,17 @@ func (s *Tools) fillRows(c *github.Client, out *SearchIssuesOut, issues []*gh.Is
 	return withheld
 }
 
-// noteWithheld says that the creator scope kept rows out.
-func (s *Tools) noteWithheld(out *SearchIssuesOut, withheld int) {
-	if withheld > 0 {
-		out.Truncated = true
-		out.TruncationHint = fmt.Sprintf("%d matches opened by someone other than %s were left out; "+
-			"this deployment only shows that user's issues", withheld, s.AllowedIssueCreator)
+// noteWithheld counts the rows left out, creator by the creator scope
+// and the rest by the caller's grant g, and says why.
+func (s *Tools) noteWithheld(out *SearchIssuesOut, creator int, g *grant) {
+	out.Withheld = creator + g.withheld
+	scope := ""
+	if creator > 0 {
+		scope = fmt.Sprintf("%d matches opened by someone other than %s were left out; "+
+			"this deployment only shows that user's issues", creator, s.AllowedIssueCreator)
+	}
+	if hint := joinHints(out.TruncationHint, scope, g.hint()); hint != "" {
+		out.Truncated, out.TruncationHint = true, hint
 	}
 }
 

@@ -209,11 +209,12 @@ func (s *Tools) listPage(ctx context.Context, c *github.Client, in SearchIssuesI
 		}
 	}
 	out := SearchIssuesOut{Source: SourceList, RateLimitRemaining: core.LowBudget(c, "core")}
-	withheld := s.fillRows(c, &out, rows, detail, false)
+	g := newGrant(ctx, in.routedOwner(), in.Repo)
+	creator := s.fillRows(c, g, &out, rows, detail, false)
 	if total >= 0 {
 		out.TotalCount = total
 	}
 	pg.Fill(&out.Page, next)
-	s.noteWithheld(&out, withheld)
+	s.noteWithheld(&out, creator, g)
 	return out, nil
 }

@@ -47,6 +47,21 @@ func timelineRow(ev *github.TimelineEvent, owner, repo string) IssueItem {
 	return row
 }
 
+// timelineRepo is the repository ("owner/name") of the issue or pull
+// request an event names: a sub-issue, parent or dependency, or the source
+// of a cross-reference; "" when it names none.
+func timelineRepo(ev *github.TimelineEvent) string {
+	for _, ref := range []*github.TimelineIssue{ev.SubIssue, ev.ParentIssue, ev.BlockedBy, ev.Blocking} {
+		if ref != nil {
+			return ref.Repository.FullName
+		}
+	}
+	if ev.Source != nil && ev.Source.Issue != nil {
+		return repoOf(ev.Source.Issue)
+	}
+	return ""
+}
+
 // linkedPR reports the pull request a timeline event links, if any: a
 // cross-reference from a pull request. ("connected" events, made when a
 // pull request's description closes the issue, name no pull request in

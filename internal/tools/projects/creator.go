@@ -1,6 +1,10 @@
 package projects
 
 import (
+	"context"
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -31,4 +35,25 @@ func (s *Tools) creatorRefusal(field string, issue github.IssueRef) *contract.Er
 // issues and pass.
 func (s *Tools) withheldIssue(it *github.ProjectItem) bool {
 	return it.Type == "ISSUE" && !s.CreatorAllowed(it.Author)
+}
+
+// unreadable reports whether an item holds an issue or pull request of a
+// repository the caller may not read (caller.Identity.CanRead). A board
+// is its owner's, but its items may come from any repository: a row of
+// one outside the caller's grant would read it. Drafts and items whose
+// content the credential cannot see name no repository.
+func unreadable(ctx context.Context, it *github.ProjectItem) bool {
+	if it.Repo == "" {
+		return false
+	}
+	owner, repo, ok := strings.Cut(it.Repo, "/")
+	return !ok || !caller.From(ctx).CanRead(owner, repo)
+}
+
+// grantRefusal refuses an item of a repository the caller may not read,
+// without naming the repository.
+func grantRefusal(field string) *contract.Error {
+	e := refuse(contract.CodeInsufficientScope, field, "in a repository this client may not read",
+		"the item holds an issue or pull request of a repository this client may not read; nothing was read or written on the board")
+	return e.WithRepair(contract.Repair{NextStep: "work on an item of a repository this client may read; " + NameListProjectItems + " lists only those"})
 }

@@ -135,6 +135,9 @@ func (s *Tools) findItem(ctx context.Context, c *github.Client, owner string, nu
 		if !s.CreatorAllowed(on.IssueAuthor) {
 			return nil, nil, "", s.creatorRefusal("issue_number", r)
 		}
+		if on.Item != nil && unreadable(ctx, on.Item) {
+			return nil, nil, "", grantRefusal("repo")
+		}
 		return b, on.Item, on.IssueID, nil
 	}
 	b, _, err := s.openBoard(ctx, c, owner, number, nil, false)
@@ -147,6 +150,9 @@ func (s *Tools) findItem(ctx context.Context, c *github.Client, owner string, nu
 	}
 	if it == nil || it.ProjectID != b.p.ID {
 		return b, nil, "", nil
+	}
+	if unreadable(ctx, it) {
+		return nil, nil, "", grantRefusal("item_id")
 	}
 	if s.withheldIssue(it) {
 		o, r, _ := strings.Cut(it.Repo, "/")

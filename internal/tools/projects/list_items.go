@@ -42,9 +42,10 @@ type ListProjectItemsOut struct {
 	Total   int        `json:"total" jsonschema:"items the filter matches (all, without one)"`
 	Counts  ItemCounts `json:"counts" jsonschema:"of this page's rows"`
 	Items   []ItemView `json:"items"`
-	// Withheld counts this page's rows of issues other users opened,
-	// left out under the creator scope (and out of counts).
-	Withheld int `json:"withheld,omitempty" jsonschema:"issues of other authors left out"`
+	// Withheld counts this page's rows left out (and out of counts):
+	// issues other users opened, under the creator scope, and issues and
+	// pull requests of repositories the client may not read.
+	Withheld int `json:"withheld,omitempty" jsonschema:"rows left out: other authors' issues (creator scope), or of repositories this client may not read"`
 	core.Page
 }
 
@@ -99,7 +100,7 @@ func (s *Tools) listProjectItems(ctx context.Context, in ListProjectItemsIn) (Li
 	out.Project, _ = contract.SanitizeText(b.p.Title)
 	for i := range page.Items {
 		it := &page.Items[i]
-		if s.withheldIssue(it) {
+		if s.withheldIssue(it) || unreadable(ctx, it) {
 			// Counted, not passed off: the page is not all the board holds.
 			out.Withheld++
 			continue

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -189,6 +190,10 @@ type AlertsOut struct {
 	Truncated       bool         `json:"truncated"`
 	TruncatedReason Stop         `json:"truncated_reason,omitempty"`
 	NextCall        *NextCall    `json:"next_call,omitempty"`
+	// Withheld counts what was left out as outside the client's read
+	// grant: the owner's repositories not scanned, and the alerts of
+	// such repositories an organization's list held.
+	Withheld int `json:"withheld,omitempty" jsonschema:"repositories and alerts this client may not read, left out"`
 }
 
 // ReportSecurityAlerts is github_report_security_alerts.
@@ -211,6 +216,10 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOut, error) {
 	asked := in
 	in = in.withDefaults()
+	reach := caller.ReachFrom(ctx)
+	for _, r := range in.Repos {
+		reach.Named(in.Owner, r)
+	}
 	restart := asked
 	restart.Cursor = ""
 	pos, err := openPosition[alertsPos](s, core.NameReportSecurityAlerts, in.Cursor, in.Owner, in.filters(),

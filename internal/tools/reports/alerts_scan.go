@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -77,6 +78,9 @@ type alertsScan struct {
 	order    []string // the repositories of the repo path, in name order
 	more     bool     // repositories beyond max_repos were left
 	fatal    error
+	// withheld counts the repositories and organization list rows left
+	// out as outside the caller's read grant.
+	withheld int
 
 	// one is the repository named by repo, whose absence fails the call.
 	one string
@@ -174,6 +178,10 @@ func (s *alertsScan) targets() error {
 	}
 	repos, err := ownerRepoList(s.run, s.c, s.in.Owner)
 	for _, r := range repos {
+		if !readable(s.run.Context(), s.in.Owner, r.GetName()) {
+			s.withheld++
+			continue
+		}
 		s.order = append(s.order, r.GetName())
 	}
 	return err
@@ -183,6 +191,8 @@ func (s *alertsScan) targets() error {
 // for rows runs out, or the run stops.
 func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 	first := at == pagePos{}
+	reach := caller.ReachFrom(ctx)
+	reach.Named(s.in.Owner, l.repo)
 	for {
 		var pg alertPage
 		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
@@ -227,6 +237,11 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 		if l.repo == "" && first {
 			s.mark(s.answered, l.typ)
 		}
+		reach.Read(s.in.Owner, l.repo)
+		for _, r := range pg.rows {
+			reach.Read(s.in.Owner, r.Repo) // an organization list's rows name theirs
+		}
+		pg.rows = s.readableRows(ctx, pg.rows)
 		first = false
 		if next, full := s.add(pg.rows, at); full {
 			s.stop(l, next)
@@ -281,6 +296,23 @@ func (s *alertsScan) fetch(ctx context.Context, l list, at pagePos) (alertPage, 
 	}
 	p, err := s.c.ListSecretAlerts(ctx, s.in.Owner, l.repo, o)
 	return pageOf(p, l, secretRow, func(a github.SecretAlert) *github.AlertRepo { return a.Repository }), err
+}
+
+// readableRows leaves out the rows of repositories outside the caller's
+// read grant, counting them: an organization's list holds every
+// repository's alerts.
+func (s *alertsScan) readableRows(ctx context.Context, rows []AlertRow) []AlertRow {
+	kept := rows[:0:0]
+	for _, r := range rows {
+		if readable(ctx, s.in.Owner, r.Repo) {
+			kept = append(kept, r)
+			continue
+		}
+		s.mu.Lock()
+		s.withheld++
+		s.mu.Unlock()
+	}
+	return kept
 }
 
 // add keeps the rows of the page at that reach min_severity and that no
@@ -370,7 +402,7 @@ func (p *alertsPos) repos(t AlertType) *resume {
 // resume position past what was done.
 func (s *alertsScan) result() AlertsOut {
 	out := AlertsOut{ByRepo: byRepo(s.rows), Disabled: s.disabled, Failed: s.failedLists(),
-		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
+		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits(), Withheld: s.withheld}
 	scopes := map[AlertType]*string{Dependabot: &out.Scope.Dependabot, CodeScanning: &out.Scope.CodeScanning, SecretScanning: &out.Scope.SecretScanning}
 	for t, p := range scopes {
 		*p = scopeSkipped

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -183,6 +184,7 @@ func (s *Tools) ReportCIStatus() tooldef.Spec {
 
 func (s *Tools) reportCIStatus(ctx context.Context, in CIStatusIn) (CIStatusOut, error) {
 	in = in.withDefaults()
+	caller.ReachFrom(ctx).Named(in.Owner, in.Repo)
 	scope := in.Owner + "/" + in.Repo
 	restart := in
 	restart.Cursor = ""

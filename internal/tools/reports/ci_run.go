@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
@@ -69,6 +70,7 @@ func (r *ciRun) report() error {
 	if err != nil {
 		return r.failure(err)
 	}
+	caller.ReachFrom(r.run.Context()).Read(r.in.Owner, r.in.Repo)
 	r.next = page.Next
 	// Each failing check's detail costs a known number of calls, so the
 	// budget left after the page is shared out before any is spent: a

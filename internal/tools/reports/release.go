@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -105,6 +106,9 @@ type ReleaseOut struct {
 	NextCall        *NextCall     `json:"next_call,omitempty"`
 	// Notes say why a truncated report has no next_call.
 	Notes []string `json:"notes,omitempty"`
+	// Withheld counts the release pull requests the search found in
+	// repositories the client may not read, left out.
+	Withheld int `json:"withheld,omitempty" jsonschema:"pull requests of repositories this client may not read, left out"`
 }
 
 // ReportReleasePRs is github_report_release_prs.
@@ -144,6 +148,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 	if in.MaxAPICalls == 0 {
 		in.MaxAPICalls = defaultMaxAPICalls
 	}
+	caller.ReachFrom(ctx).Named(in.Owner, in.Repo)
 	restart := in
 	restart.Cursor = ""
 	pos, err := openPosition[releaseResume](s, core.NameReportReleasePRs, in.Cursor, in.scope(), in.filters(),

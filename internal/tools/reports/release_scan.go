@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
@@ -70,6 +71,9 @@ type releaseScan struct {
 	short bool
 	// next is the first pull request left unfinished, for the next call.
 	next *releasePull
+	// withheld counts the pull requests found in repositories outside
+	// the caller's read grant, left out.
+	withheld int
 }
 
 // report finds the open release pull requests and examines those not yet
@@ -264,6 +268,11 @@ func (s *releaseScan) search() ([]releasePull, error) {
 		s.incomplete = s.incomplete || res.GetIncompleteResults()
 		for _, is := range res.Issues {
 			p := releasePull{repo: path.Base(is.GetRepositoryURL()), number: is.GetNumber(), url: is.GetHTMLURL()}
+			caller.ReachFrom(s.run.Context()).Read(s.in.Owner, p.repo)
+			if !readable(s.run.Context(), s.in.Owner, p.repo) {
+				s.withheld++
+				continue
+			}
 			p.setTitle(is.GetTitle())
 			out = append(out, p)
 		}
@@ -294,6 +303,7 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 		if err != nil {
 			return nil, repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportReleasePRs, nil)
 		}
+		caller.ReachFrom(s.run.Context()).Read(s.in.Owner, s.in.Repo)
 		if page == 1 {
 			s.pages = max(1, min(m.LastPage, repoPages))
 		}
@@ -430,7 +440,8 @@ func (s *releaseScan) skip(p releasePull, err error) {
 
 // result assembles the report, rows in repository then number order.
 func (s *releaseScan) result() ReleaseOut {
-	out := ReleaseOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped, APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
+	out := ReleaseOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped, APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits(),
+		Withheld: s.withheld}
 	out.Rows = ordered(out.Rows, func(r ReleaseRow) (string, int) { return r.Repo, r.Number })
 	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
 	reason := s.run.Stopped()

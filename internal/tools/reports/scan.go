@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
@@ -44,6 +45,9 @@ type scan struct {
 	// every name the done prefix may move over.
 	whole bool
 	more  bool // eligible repositories beyond max_repos were left
+	// withheld counts the repositories left out as outside the caller's
+	// read grant.
+	withheld int
 	// fatal fails the call: the one repository named cannot be found.
 	fatal error
 }
@@ -80,6 +84,10 @@ func (s *scan) targets(repos []*github.OwnerRepo) []target {
 		if r.GetArchived() {
 			continue
 		}
+		if !readable(s.run.Context(), s.in.Owner, r.GetName()) {
+			s.withheld++
+			continue
+		}
 		off := !r.GetHasIssues()
 		if off && s.in.Target == "issues" {
 			continue // nothing of it to report
@@ -106,6 +114,10 @@ func (s *scan) take(g *fanout.Group, targets []target) {
 		}
 	}
 	g.Expect(len(work))
+	reach := caller.ReachFrom(s.run.Context())
+	for _, t := range work {
+		reach.Named(s.in.Owner, t.name)
+	}
 	for _, t := range work {
 		if !g.Go(func(ctx context.Context) { s.repo(ctx, t) }) {
 			return
@@ -121,6 +133,9 @@ func (s *scan) repo(ctx context.Context, t target) {
 	budget := (int(s.in.PerRepoLimit) + perPage - 1) / perPage
 	read, items := 0, 0
 	defer func() {
+		if read > 0 {
+			caller.ReachFrom(ctx).Read(s.in.Owner, t.name)
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if read > 0 {
@@ -269,7 +284,7 @@ func (s *scan) skip(repo string, err error) {
 // moves the resume position past what was done.
 func (s *scan) result() UnlabeledOut {
 	out := UnlabeledOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped,
-		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits()}
+		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits(), Withheld: s.withheld}
 	out.Rows = ordered(out.Rows, func(r UnlabeledRow) (string, int) { return r.Repo, r.Number })
 	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
 	reason := s.run.Stopped()

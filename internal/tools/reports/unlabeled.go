@@ -3,6 +3,7 @@ package reports
 import (
 	"context"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -126,6 +127,9 @@ type UnlabeledOut struct {
 	Truncated       bool           `json:"truncated"`
 	TruncatedReason Stop           `json:"truncated_reason,omitempty"`
 	NextCall        *NextCall      `json:"next_call,omitempty" jsonschema:"continues where this stopped"`
+	// Withheld counts the owner's repositories the client may not read,
+	// left out of the scan.
+	Withheld int `json:"withheld,omitempty" jsonschema:"repositories this client may not read, left out"`
 }
 
 // ReportUnlabeled is github_report_unlabeled.
@@ -144,6 +148,7 @@ func (s *Tools) ReportUnlabeled() tooldef.Spec {
 
 func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledOut, error) {
 	in = in.withDefaults()
+	caller.ReachFrom(ctx).Named(in.Owner, in.Repo)
 	restart := in
 	restart.Cursor = ""
 	pos, err := openPosition[resume](s, core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(),
