@@ -151,7 +151,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 		return GetIssueOut{}, err
 	}
 	if in.Source == Mirror {
-		return s.getIssueFromMirror(in, pg)
+		return s.getIssueFromMirror(ctx, in, pg)
 	}
 	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 	if err != nil {

@@ -1,6 +1,7 @@
 package issues
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -28,7 +29,7 @@ const maxMirrorFile = 16 << 20
 // getIssueFromMirror answers github_get_issue from the mirror: no
 // request to GitHub. The answer's age is the time since the last sync
 // (the state file's), or since the file was written when that is missing.
-func (s *Tools) getIssueFromMirror(in GetIssueIn, pg *core.Pager) (GetIssueOut, error) {
+func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.Pager) (GetIssueOut, error) {
 	n := int(in.IssueNumber)
 	missing := func(why string) error {
 		e := contract.Errorf(contract.CodeMirrorNotFound, "the mirror of %s/%s has no file for #%d: %s", in.Owner, in.Repo, n, why).
@@ -37,7 +38,7 @@ func (s *Tools) getIssueFromMirror(in GetIssueIn, pg *core.Pager) (GetIssueOut, 
 			Tool: core.NameSyncIssues, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo},
 			Alternative: "read it from GitHub: call " + core.NameGetIssue + " without source"})
 	}
-	md, err := s.OpenMirrorDir("", in.Owner, in.Repo, false)
+	md, err := s.OpenMirrorDir(ctx, in.Owner, in.Repo, false)
 	if errors.Is(err, core.ErrNoMirror) {
 		return GetIssueOut{}, missing("the repository was never synced here")
 	}
