@@ -13,10 +13,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,6 +41,9 @@ type Options struct {
 	// Emu, when set, is an emulator already running (another replica's):
 	// this environment then shares it instead of starting its own.
 	Emu *emulatortest.Server
+	// Caller, when set, is the identity every tool call carries, as an
+	// HTTP client's or a broker peer's would (caller.With).
+	Caller *caller.Identity
 }
 
 // Env is a running ghgate and its emulator.
@@ -70,7 +75,8 @@ func Start(t testing.TB, o Options) *Env {
 	client.Transport = &counting{next: client.Transport, env: env}
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
-		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor})
+		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
+		Wrap: withCaller(o.Caller)})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}
@@ -78,6 +84,16 @@ func Start(t testing.TB, o Options) *Env {
 	env.Stack = st
 	env.Session = Connect(t, st.Server.MCP)
 	return env
+}
+
+// withCaller attaches id to every tool call; nil attaches nothing.
+func withCaller(id *caller.Identity) tooldef.Wrapper {
+	if id == nil {
+		return nil
+	}
+	return func(ctx context.Context, _ tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+		return next(caller.With(ctx, *id))
+	}
 }
 
 // Connect opens an in-memory MCP client session to m.
