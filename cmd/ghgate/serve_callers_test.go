@@ -120,13 +120,12 @@ func TestServeSyncKeepsEachRepositorysMirrorInItsPlace(t *testing.T) {
 	triage, notes := connectAs(t, url, triageKey), connectAs(t, url, notesKey)
 
 	isErr, env := callEnvelope(t, triage, "github_sync_issues", map[string]any{"owner": "acme", "repo": "widgets", "dir": "alice/notes"})
-	if !isErr {
-		t.Fatal("triage's sync of acme/widgets into alice/notes ran")
-	}
-	if env.Code != "invalid_field" {
+	switch {
+	case !isErr:
+		t.Error("triage's sync of acme/widgets into alice/notes ran")
+	case env.Code != "invalid_field":
 		t.Errorf("dir alice/notes: code = %s, want invalid_field", env.Code)
-	}
-	if env.Settlement != "not_started" {
+	case env.Settlement != "not_started":
 		t.Errorf("dir alice/notes: settlement = %q, want not_started", env.Settlement)
 	}
 	isErr, env = callEnvelope(t, triage, "github_sync_issues", map[string]any{"owner": "alice", "repo": "notes"})
@@ -139,8 +138,8 @@ func TestServeSyncKeepsEachRepositorysMirrorInItsPlace(t *testing.T) {
 	if len(env.Details.RequiredScopes) != 1 || env.Details.RequiredScopes[0] != "read:alice/notes" {
 		t.Errorf("alice/notes by triage: required scopes = %v, want [read:alice/notes]", env.Details.RequiredScopes)
 	}
-	if _, err := os.Stat(filepath.Join(root, "alice")); err == nil {
-		t.Error("triage's refused calls made a directory under sync_root/alice")
+	if _, err := os.Stat(filepath.Join(root, "alice", "notes")); err == nil {
+		t.Error("triage's calls made sync_root/alice/notes")
 	}
 
 	isErr, out := callJSON(t, notes, "github_sync_issues", map[string]any{"owner": "alice", "repo": "notes"})
