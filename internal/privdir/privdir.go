@@ -14,7 +14,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"syscall"
 )
 
 // Check refuses dir unless only this process's user and root can change
@@ -107,16 +106,6 @@ func ancestorProblem(fi fs.FileInfo) string {
 		return fmt.Sprintf("is %s: writable by group or others without the sticky bit", Describe(fi, uid, ok))
 	}
 	return ""
-}
-
-// FileUID is the owner of a file as Lstat or Stat saw it; false where the
-// system reports none.
-func FileUID(fi fs.FileInfo) (uint32, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, false
-	}
-	return st.Uid, true
 }
 
 // Describe is "owned by NAME (uid N), mode 0755" for refusals.
