@@ -34,7 +34,9 @@ import (
 // apart, in this process or any other sharing the store (replicas behind a
 // load balancer on one Redis): while the holder writes it renews the
 // marker, and a repeat that finds it live waits for the first result and
-// returns it. A marker that lapsed (the holder was killed) or that the
+// returns it. The marker's times are the store's clock (the Redis
+// server's), never a replica's, so a skewed replica sees it as every
+// other does. A marker that lapsed (the holder was killed) or that the
 // holder ended (its write's outcome is unknown) sends the repeat to step 3,
 // and the key is taken over atomically, so of several repeats one writes.
 // KeyGuard keeps two calls in this process from adopting at once.
