@@ -63,7 +63,7 @@ func SyncNotConfigured() *contract.Error {
 		"this deployment keeps no local mirror: the operator has not set sync_root; nothing was read or written")
 	e.Settlement = contract.NotStarted
 	return e.WithRepair(contract.Repair{NextStep: "stop: the operator must set sync_root (config file key sync_root, " +
-		"or --sync-root; the broker: sync_root under [tools]) to a directory mirrors may be written under; retrying will not help",
+		"or --sync-root; the broker: sync_root under [tools]) to a directory only the service user can write; retrying will not help",
 		Alternative: "read issues from GitHub with " + NameGetIssue})
 }
 
