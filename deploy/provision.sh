@@ -110,6 +110,9 @@ fi
 # Directories and modes. /etc/ghgate: root writes, the service reads.
 install -d -m 0750 -o root -g "$SVC_GROUP" "$ROOT/etc/ghgate"
 install -d -m 0750 -o "$SVC_USER" -g "$SVC_GROUP" "$ROOT/var/lib/ghgate"
+# The example's sync_root: only the service writes there (the broker
+# refuses a sync_root anyone else can change).
+install -d -m 0700 -o "$SVC_USER" -g "$SVC_GROUP" "$ROOT/var/lib/ghgate/mirrors"
 install -d -m 0750 -o "$SVC_USER" -g "$SVC_GROUP" "$ROOT/var/log/ghgate"
 # systemd's credential store (LoadCredential=NAME reads /etc/credstore/NAME):
 # root only, systemd copies each credential for the service.

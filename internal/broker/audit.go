@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/caller"
+	"github.com/ghgate/ghgate/internal/privdir"
 	"golang.org/x/sys/unix"
 )
 
@@ -124,7 +125,7 @@ func openAuditFile(path string) (*os.File, error) {
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	if fi, err := os.Lstat(dir); err != nil {
 		return nil, fmt.Errorf("audit log %s: %w", path, err)
-	} else if problem := privateDirProblem(fi); problem != "" {
+	} else if problem := privdir.Problem(fi); problem != "" {
 		return nil, fmt.Errorf("audit log %s: its directory %s %s; use a directory only the broker's user can write, such as /var/log/ghgate", path, dir, problem)
 	}
 	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -188,7 +189,7 @@ func checkAuditFd(fd int, path string) error {
 		return fmt.Errorf("audit log %s is not a regular file; remove it or configure another path", path)
 	}
 	if euid := uint32(os.Geteuid()); st.Uid != euid {
-		return fmt.Errorf("audit log %s is owned by %s, not by this broker's user (uid %d): not writing to it nor changing its mode; chown it to the broker's user or remove it", path, ownerName(st.Uid), euid)
+		return fmt.Errorf("audit log %s is owned by %s, not by this broker's user (uid %d): not writing to it nor changing its mode; chown it to the broker's user or remove it", path, privdir.OwnerName(st.Uid), euid)
 	}
 	if err := unix.SetNonblock(fd, false); err != nil {
 		return fmt.Errorf("audit log %s: %w", path, err)

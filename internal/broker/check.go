@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
 // maxSocketMode is the widest mode the socket may have: the broker's user
@@ -16,12 +18,19 @@ const maxSocketMode = 0o660
 // Check refuses a config that would be unsafe to serve, with every reason
 // it finds: a secrets file others can read or the group can write, a
 // socket mode wider than 0660, a route naming a secret that exists
-// nowhere, an App key that is not a PEM RSA private key. Reasons name
-// files, routes and secret names, never a secret's value.
+// nowhere, an App key that is not a PEM RSA private key, a sync_root that
+// anyone but the broker's user and root could change
+// (core.CheckSyncRoot). Reasons name files, routes and secret names,
+// never a secret's value.
 func Check(cfg *Config) error {
 	var errs []error
 	if err := checkSocketMode(cfg.Listen.Mode); err != nil {
 		errs = append(errs, err)
+	}
+	if cfg.Tools.SyncRoot != "" {
+		if err := core.CheckSyncRoot(cfg.Tools.SyncRoot); err != nil {
+			errs = append(errs, fmt.Errorf("[tools] %w", err))
+		}
 	}
 	secrets, err := LoadSecrets(cfg)
 	if err != nil {

@@ -77,8 +77,11 @@ type Tools struct {
 	Allow    []string `toml:"allow"`
 	Deny     []string `toml:"deny"`
 	ReadOnly bool     `toml:"read_only"`
-	// SyncRoot is the absolute directory github_sync_issues may write
-	// mirrors under, as the broker's user; empty refuses the tool.
+	// SyncRoot is the absolute directory github_sync_issues writes
+	// mirrors under (sync_root/OWNER/REPO), as the broker's user; empty
+	// refuses the tool. It must exist and be changeable only by the
+	// broker's user and root, as must every directory above it (see
+	// core.CheckSyncRoot): the broker refuses to start otherwise.
 	SyncRoot string `toml:"sync_root"`
 	// The release pull request conventions (core.ReleaseSettings);
 	// absent: the defaults.

@@ -233,7 +233,7 @@ func (b *Broker) serveConn(conn *net.UnixConn, peer Peer) {
 	// The session context carries the peer to every call's audit line; it
 	// is not cancelled with Serve's context, the shutdown ends sessions.
 	ctx := WithPeer(context.Background(), peer)
-	// Tasks, idempotency keys and mirrors are kept apart per OS user.
+	// Tasks and idempotency keys are kept apart per OS user.
 	ctx = caller.With(ctx, caller.Identity{ID: fmt.Sprintf("uid:%d", peer.UID)})
 	lim := b.cfg.Limits
 	tr := &trackedTransport{p: &b.pending, limits: newSessionLimits(lim), refused: refusalLogger(log),

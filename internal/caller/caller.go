@@ -1,9 +1,9 @@
 // Package caller names who a tool call comes from, as the deployment
 // authenticated them: an HTTP client under --auth, an OS user connected to
 // the broker's socket, or the one local user of stdio. Everything that must
-// keep one caller's state from another's (tasks, idempotency keys, mirror
-// directories, audit lines) and everything that must stay inside a
-// caller's read grant (relation rows, sync) asks this package, so the
+// keep one caller's state from another's (tasks, idempotency keys, audit
+// lines) and everything that must stay inside a caller's read grant
+// (relation rows, mirrors synced and read) asks this package, so the
 // identity is set once, where the deployment learns it, and read
 // everywhere else.
 package caller

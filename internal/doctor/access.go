@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
 )
 
@@ -89,6 +90,16 @@ func (c *checker) owner(fi FileInfo) string {
 // describe is "owner:group 0640" for reasons.
 func (c *checker) describe(fi FileInfo) string {
 	return fmt.Sprintf("%s %04o", c.owner(fi), uint32(fi.Mode.Perm()))
+}
+
+// describeDir is describe with the sticky bit, which matters for a
+// directory: "owner:group 1777".
+func (c *checker) describeDir(fi FileInfo) string {
+	mode := uint32(fi.Mode.Perm())
+	if fi.Mode&fs.ModeSticky != 0 {
+		mode |= 0o1000
+	}
+	return fmt.Sprintf("%s %04o", c.owner(fi), mode)
 }
 
 // ownedByRootOrService reports whether only root or the service user can

@@ -1,6 +1,6 @@
 // Package doctor checks a broker deployment's gates: the files that hold the
-// config and the credentials, the socket, the state database's size, and an
-// agent user's reach. Every
+// config and the credentials, the socket, the mirrors' sync_root, the state
+// database's size, and an agent user's reach. Every
 // check reads modes, owners and group memberships; none switches user, and
 // no secret value is ever printed.
 package doctor
@@ -64,6 +64,7 @@ func Run(env Env, opts Options) []Gate {
 	c.secretsDir()
 	c.secretNames()
 	c.socket()
+	c.syncRoot()
 	c.stateDatabase()
 	if opts.AgentUser != "" {
 		c.agentUser()

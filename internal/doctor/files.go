@@ -260,11 +260,7 @@ func (c *checker) socketDir(dir string) (desc, problem string) {
 	if err != nil {
 		return "", err.Error()
 	}
-	mode := uint32(fi.Mode.Perm())
-	if fi.Mode&fs.ModeSticky != 0 {
-		mode |= 0o1000
-	}
-	desc = fmt.Sprintf("%s %04o", c.owner(fi), mode)
+	desc = c.describeDir(fi)
 	const fix = "use a directory only the service user can write, such as the unit's RuntimeDirectory /run/ghgate"
 	switch {
 	case fi.Mode.Type() == fs.ModeSymlink:
@@ -276,30 +272,34 @@ func (c *checker) socketDir(dir string) (desc, problem string) {
 	case fi.Mode.Perm()&0o022 != 0:
 		return desc, fmt.Sprintf("the socket's directory %s is %s: group or others can move the socket aside and listen in its place; %s", dir, desc, fix)
 	}
-	// Whoever can rename a directory above it can put their own in its
-	// place. Group- or world-writable is safe only with the sticky bit
-	// (as /tmp), which keeps others from renaming what they do not own.
-	// The ancestors as written and, where a link leads elsewhere (/var/run
-	// to /run), as resolved, as the broker checks them.
+	return desc, c.aboveProblem(dir, "the socket's", "put another listener in its place", fix)
+}
+
+// aboveProblem says which directory above dir lets someone other than
+// root or the service user rename what is below it and harm (what they
+// could then do), or "". Group- or world-writable is safe only with the
+// sticky bit (as /tmp), which keeps others from renaming what they do not
+// own. The directories above dir as written and, where a link leads
+// elsewhere (/var/run to /run), as resolved, as the broker checks them.
+func (c *checker) aboveProblem(dir, what, harm, fix string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return desc, err.Error()
+		return err.Error()
 	}
 	paths := []string{abs}
 	if resolved, err := filepath.EvalSymlinks(abs); err == nil && resolved != abs {
 		paths = append(paths, resolved)
 	}
 	for _, p := range paths {
-		if problem := c.ancestorsProblem(p, fix); problem != "" {
-			return desc, problem
+		if problem := c.ancestorsProblem(p, what, harm, fix); problem != "" {
+			return problem
 		}
 	}
-	return desc, ""
+	return ""
 }
 
-// ancestorsProblem says which directory above dir lets someone other than
-// root or the service user rename what is below it, or "".
-func (c *checker) ancestorsProblem(dir, fix string) string {
+// ancestorsProblem is aboveProblem for one spelling of dir.
+func (c *checker) ancestorsProblem(dir, what, harm, fix string) string {
 	for a := filepath.Dir(dir); ; a = filepath.Dir(a) {
 		afi, err := c.env.Lstat(a)
 		if err != nil {
@@ -307,10 +307,10 @@ func (c *checker) ancestorsProblem(dir, fix string) string {
 		}
 		switch {
 		case !c.ownedByRootOrService(afi):
-			return fmt.Sprintf("%s, a directory above the socket's, is owned by %s: its owner can rename it and put another listener in its place; %s", a, c.owner(afi), fix)
+			return fmt.Sprintf("%s, a directory above %s, is owned by %s: its owner can rename it and %s; %s", a, what, c.owner(afi), harm, fix)
 		case afi.Mode.Type() != fs.ModeSymlink && afi.Mode.Perm()&0o022 != 0 && afi.Mode&fs.ModeSticky == 0:
-			return fmt.Sprintf("%s, a directory above the socket's, is %s %04o: group or others can rename what is in it and put another listener in its place; %s",
-				a, c.owner(afi), uint32(afi.Mode.Perm()), fix)
+			return fmt.Sprintf("%s, a directory above %s, is %s %04o: group or others can rename what is in it and %s; %s",
+				a, what, c.owner(afi), uint32(afi.Mode.Perm()), harm, fix)
 		}
 		if a == filepath.Dir(a) {
 			return ""

@@ -25,7 +25,7 @@ type Backend interface {
 	Reserve(ctx context.Context, scope IdempotencyScope, key, fingerprint string) (Reservation, error)
 	Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, result json.RawMessage) error
 	Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) error
-	Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since, until time.Time) error
+	Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, lease time.Duration) error
 	Takeover(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) (Reservation, error)
 	Lookup(ctx context.Context, scope IdempotencyScope, key string) (IdempotencyEntry, bool, error)
 

@@ -21,16 +21,22 @@ const IdempotencyTTL = 10 * time.Minute
 // over. The holder renews it every LeaseTTL/3 while it writes.
 const LeaseTTL = 6 * time.Second
 
-// IdempotencyScope is where a key is unique: one credential, one repository
-// ("owner/name", compared case-insensitively as GitHub does) and one tool.
+// IdempotencyScope is where a key is unique: one credential, one caller,
+// one repository ("owner/name", compared case-insensitively as GitHub
+// does) and one tool. Two callers sharing a credential (HTTP clients, a
+// broker's agent users) never see each other's keys: neither a replay of
+// the other's result nor a sign that the other used the key.
 type IdempotencyScope struct {
 	Credential CredentialKey
-	Repo       string
-	Tool       string
+	// Caller is caller.ID of whoever used the key ("" for the one local
+	// user).
+	Caller string
+	Repo   string
+	Tool   string
 }
 
 func (sc IdempotencyScope) args(key string) []any {
-	return []any{string(sc.Credential), strings.ToLower(sc.Repo), sc.Tool, key}
+	return []any{string(sc.Credential), sc.Caller, strings.ToLower(sc.Repo), sc.Tool, key}
 }
 
 func (sc IdempotencyScope) valid(key string) error {
@@ -101,7 +107,7 @@ func (s *Store) reserve(ctx context.Context, scope IdempotencyScope, key, finger
 		)
 		err := tx.QueryRowContext(ctx,
 			`SELECT fingerprint, state, result, created_at, lease_until FROM idempotency
-			 WHERE credential = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
+			 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
 		).Scan(&fp, &state, &result, &created, &lease)
 		switch {
 		case err == nil && now.Before(time.UnixMilli(created).Add(IdempotencyTTL)):
@@ -130,9 +136,9 @@ func (s *Store) reserve(ctx context.Context, scope IdempotencyScope, key, finger
 // there, with a fresh in-flight marker.
 func (s *Store) claimKey(ctx context.Context, tx *sql.Tx, scope IdempotencyScope, key, fingerprint string, now time.Time, out *Reservation) error {
 	_, err := tx.ExecContext(ctx,
-		`INSERT INTO idempotency (credential, repo, tool, key, fingerprint, state, result, created_at, lease_until)
-		 VALUES (?, ?, ?, ?, ?, 'pending', NULL, ?, ?)
-		 ON CONFLICT (credential, repo, tool, key) DO UPDATE SET
+		`INSERT INTO idempotency (credential, caller, repo, tool, key, fingerprint, state, result, created_at, lease_until)
+		 VALUES (?, ?, ?, ?, ?, ?, 'pending', NULL, ?, ?)
+		 ON CONFLICT (credential, caller, repo, tool, key) DO UPDATE SET
 		   fingerprint = excluded.fingerprint, state = 'pending', result = NULL,
 		   created_at = excluded.created_at, lease_until = excluded.lease_until`,
 		append(scope.args(key), fingerprint, now.UnixMilli(), now.Add(LeaseTTL).UnixMilli())...)
@@ -145,19 +151,25 @@ func (s *Store) claimKey(ctx context.Context, tx *sql.Tx, scope IdempotencyScope
 }
 
 // Renew moves the in-flight marker of the pending reservation made at
-// since to until: the holder renews it (now+LeaseTTL) while its write runs
-// so duplicates keep waiting, and a holder that leaves the key pending
-// without a result (the write's outcome is unknown) sets it in the past,
-// so the next repeat looks for what was written at once. It fails with
+// since to lease past the store's now: the holder renews it (LeaseTTL)
+// while its write runs so duplicates keep waiting, and a holder that
+// leaves the key pending without a result (the write's outcome is
+// unknown) ends it (a lease of zero or less), so the next repeat looks
+// for what was written at once. The store's clock, not the holder's,
+// sets the time, as it does for every lease. It fails with
 // ErrNotReserved when the reservation is no longer this holder's.
-func (s *Store) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since, until time.Time) error {
+func (s *Store) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, lease time.Duration) error {
 	if err := scope.valid(key); err != nil {
 		return err
 	}
+	var until int64
+	if lease > 0 {
+		until = s.now().Add(lease).UnixMilli()
+	}
 	res, err := s.db.ExecContext(ctx,
 		`UPDATE idempotency SET lease_until = ?
-		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
-		append(append([]any{until.UnixMilli()}, scope.args(key)...), fingerprint, since.UnixMilli())...)
+		 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+		append(append([]any{until}, scope.args(key)...), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "renew")
 }
 
@@ -182,7 +194,7 @@ func (s *Store) Complete(ctx context.Context, scope IdempotencyScope, key, finge
 	}
 	res, err := s.db.ExecContext(ctx,
 		`UPDATE idempotency SET state = 'complete', result = ?
-		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+		 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
 		append(append([]any{[]byte(result)}, scope.args(key)...), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "complete")
 }
@@ -197,7 +209,7 @@ func (s *Store) Release(ctx context.Context, scope IdempotencyScope, key, finger
 	}
 	res, err := s.db.ExecContext(ctx,
 		`DELETE FROM idempotency
-		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+		 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
 		append(scope.args(key), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "release")
 }
@@ -238,7 +250,7 @@ func (s *Store) Lookup(ctx context.Context, scope IdempotencyScope, key string) 
 	)
 	err := s.db.QueryRowContext(ctx,
 		`SELECT fingerprint, state, result, created_at FROM idempotency
-		 WHERE credential = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
+		 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
 	).Scan(&e.Fingerprint, &state, &result, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return IdempotencyEntry{}, false, nil

@@ -13,8 +13,9 @@ import (
 
 // clock is a settable time source safe for concurrent reads.
 type clock struct {
-	mu sync.Mutex
-	t  time.Time
+	mu    sync.Mutex
+	t     time.Time
+	start time.Time
 }
 
 func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
@@ -24,7 +25,24 @@ func (c *clock) add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func newClock() *clock { return &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)} }
+// elapsed is how far the clock was moved on.
+func (c *clock) elapsed() time.Duration { return c.now().Sub(c.start) }
+
+// options make the clock every handle's, and let Redis's server time pass
+// with it: add moves a replica's clock and the shared one alike.
+func (c *clock) options() []Option { return []Option{WithClock(c.now), withServerAhead(c.elapsed)} }
+
+func newClock() *clock {
+	t := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	return &clock{t: t, start: t}
+}
+
+// withServerAhead moves the Redis server's clock on by what ahead
+// returns, as time passing would (SQLite has no server: its clock is
+// WithClock's).
+func withServerAhead(ahead func() time.Duration) Option {
+	return func(s *Store) { s.serverAhead = ahead }
+}
 
 func TestIdempotencyFirstResultIsReplayed(t *testing.T) {
 	ctx := context.Background()

@@ -115,6 +115,31 @@ var migrations = []migration{
 		) STRICT`,
 		`CREATE INDEX tasks_expires ON tasks (expires)`,
 	},
+	// 5: an idempotency key is scoped to its caller too (caller.ID: an
+	// HTTP client, a broker peer's uid; '' for the local user), so callers
+	// sharing a credential never see each other's keys. SQLite cannot
+	// change a primary key in place: the table is rebuilt, its keys kept
+	// as the local user's.
+	{
+		`CREATE TABLE idempotency_v5 (
+			credential  TEXT    NOT NULL,
+			caller      TEXT    NOT NULL DEFAULT '',
+			repo        TEXT    NOT NULL,
+			tool        TEXT    NOT NULL,
+			key         TEXT    NOT NULL,
+			fingerprint TEXT    NOT NULL,
+			state       TEXT    NOT NULL CHECK (state IN ('pending', 'complete')),
+			result      BLOB,
+			created_at  INTEGER NOT NULL,
+			lease_until INTEGER NOT NULL DEFAULT 0,
+			PRIMARY KEY (credential, caller, repo, tool, key)
+		) STRICT`,
+		`INSERT INTO idempotency_v5 (credential, caller, repo, tool, key, fingerprint, state, result, created_at, lease_until)
+		 SELECT credential, '', repo, tool, key, fingerprint, state, result, created_at, lease_until FROM idempotency`,
+		`DROP TABLE idempotency`,
+		`ALTER TABLE idempotency_v5 RENAME TO idempotency`,
+		`CREATE INDEX idempotency_created_at ON idempotency (created_at)`,
+	},
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -33,10 +33,15 @@ import (
 // single Redis (or a primary with replicas) allows; Redis Cluster is not
 // supported.
 type Redis struct {
-	rdb        *redis.Client
-	prefix     string
-	salt       []byte
+	rdb    *redis.Client
+	prefix string
+	salt   []byte
+	// now is this replica's clock. Nothing shared is decided by it: every
+	// script takes the time from the Redis server (see luaNow), so a
+	// replica whose clock is off neither takes over another's key nor
+	// keeps a stale entry alive.
 	now        func() time.Time
+	ahead      func() time.Duration // see Store.serverAhead
 	etagBudget int64
 	describe   string
 }
@@ -84,7 +89,7 @@ func OpenRedis(ctx context.Context, rawURL string, opts ...Option) (*Redis, erro
 	// needs nothing from the caller.
 	ro.DialerRetries, ro.DialerRetryTimeout = 1, 50*time.Millisecond
 	quietRedisLog.Do(func() { redis.SetLogger(discardRedisLog{}) })
-	r := &Redis{rdb: redis.NewClient(ro), prefix: "ghgate:" + ns + ":", now: cfg.now, etagBudget: cfg.etagBudget}
+	r := &Redis{rdb: redis.NewClient(ro), prefix: "ghgate:" + ns + ":", now: cfg.now, ahead: cfg.serverAhead, etagBudget: cfg.etagBudget}
 	r.describe = fmt.Sprintf("redis %s/%d namespace=%s", ro.Addr, ro.DB, ns)
 	if r.salt, err = r.loadSalt(ctx); err != nil {
 		_ = r.rdb.Close()
@@ -170,38 +175,63 @@ func digest(parts ...string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// luaNow starts every script that needs the time: now(ahead) is the
+// Redis server's clock in milliseconds (TIME), plus ahead, which is zero
+// except where a test lets shared time pass. A replica's own clock never
+// enters a lease, an expiry or a recency: replicas disagree by their
+// skew, the server does not disagree with itself. Scripts call TIME
+// before writing, which Redis 5 and later replicate by their effects;
+// older servers are asked to.
+const luaNow = `
+if redis.replicate_commands then redis.replicate_commands() end
+local function now(ahead)
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ahead)
+end
+local function ms(n) return string.format('%.0f', n) end
+`
+
+// aheadMS is the argument every script's now takes.
+func (r *Redis) aheadMS() int64 {
+	if r.ahead == nil {
+		return 0
+	}
+	return r.ahead().Milliseconds()
+}
+
 // --- idempotency keys
 
 func (r *Redis) idemKey(scope IdempotencyScope, key string) string {
-	return r.prefix + "idem:" + string(scope.Credential) + ":" + digest(strings.ToLower(scope.Repo), scope.Tool, key)
+	return r.prefix + "idem:" + string(scope.Credential) + ":" + digest(scope.Caller, strings.ToLower(scope.Repo), scope.Tool, key)
 }
 
 // claimScript reserves a key, or (mode "takeover") re-reserves a pending
 // key made at ARGV[6] whose in-flight marker has lapsed; otherwise it
 // reports the live entry: {state, created, live, result} or {"reused"}.
-var claimScript = redis.NewScript(`
+// Creation, expiry and the marker are all the server's time (ARGV[2] is
+// now's ahead).
+var claimScript = redis.NewScript(luaNow + `
 local f = redis.call('HMGET', KEYS[1], 'fp', 'state', 'created', 'lease', 'result')
-local now = tonumber(ARGV[2])
+local t = now(ARGV[2])
 local ttl = tonumber(ARGV[3])
-if f[1] and f[3] and now < tonumber(f[3]) + ttl then
+if f[1] and f[3] and t < tonumber(f[3]) + ttl then
   if f[1] ~= ARGV[1] then return {'reused'} end
-  local live = now < tonumber(f[4] or '0')
+  local live = t < tonumber(f[4] or '0')
   if not (ARGV[5] == 'takeover' and f[2] == 'pending' and f[3] == ARGV[6] and not live) then
     return {f[2], f[3], live and '1' or '0', f[5] or ''}
   end
 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'state', 'pending', 'created', ARGV[2], 'lease', tostring(now + tonumber(ARGV[4])))
+redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'state', 'pending', 'created', ms(t), 'lease', ms(t + tonumber(ARGV[4])))
 redis.call('PEXPIRE', KEYS[1], ttl)
-return {'reserved', ARGV[2], '1', ''}
+return {'reserved', ms(t), '1', ''}
 `)
 
 func (r *Redis) claim(ctx context.Context, scope IdempotencyScope, key, fingerprint, mode string, since time.Time) (Reservation, error) {
 	if err := scope.valid(key); err != nil {
 		return Reservation{}, err
 	}
-	now := r.now().UnixMilli()
-	v, err := claimScript.Run(ctx, r.rdb, []string{r.idemKey(scope, key)}, fingerprint, now,
+	v, err := claimScript.Run(ctx, r.rdb, []string{r.idemKey(scope, key)}, fingerprint, r.aheadMS(),
 		IdempotencyTTL.Milliseconds(), LeaseTTL.Milliseconds(), mode, since.UnixMilli()).StringSlice()
 	if err != nil {
 		return Reservation{}, fail("reserve idempotency key", err)
@@ -239,8 +269,9 @@ func (r *Redis) Takeover(ctx context.Context, scope IdempotencyScope, key, finge
 // pendingScript changes the pending entry with fingerprint ARGV[1] made
 // at ARGV[4] (never one another holder has taken over since): ARGV[2]
 // "complete" stores ARGV[3] as the result, "release" deletes it, "renew"
-// moves its marker to ARGV[3].
-var pendingScript = redis.NewScript(`
+// moves its marker ARGV[3] milliseconds past the server's now (ARGV[5]
+// is now's ahead), or into the past when ARGV[3] is not positive.
+var pendingScript = redis.NewScript(luaNow + `
 local f = redis.call('HMGET', KEYS[1], 'fp', 'state', 'created')
 if f[1] ~= ARGV[1] or f[2] ~= 'pending' or f[3] ~= ARGV[4] then return 0 end
 if ARGV[2] == 'complete' then
@@ -248,7 +279,10 @@ if ARGV[2] == 'complete' then
 elseif ARGV[2] == 'release' then
   redis.call('DEL', KEYS[1])
 else
-  redis.call('HSET', KEYS[1], 'lease', ARGV[3])
+  local lease = tonumber(ARGV[3])
+  local untilms = 0
+  if lease > 0 then untilms = now(ARGV[5]) + lease end
+  redis.call('HSET', KEYS[1], 'lease', ms(untilms))
 end
 return 1
 `)
@@ -272,45 +306,53 @@ func (r *Redis) Complete(ctx context.Context, scope IdempotencyScope, key, finge
 	if !json.Valid(result) {
 		return errors.New("store: an idempotency result must be JSON")
 	}
-	return r.pending(ctx, scope, key, fingerprint, "complete", []byte(result), since.UnixMilli())
+	return r.pending(ctx, scope, key, fingerprint, "complete", []byte(result), since.UnixMilli(), r.aheadMS())
 }
 
 // Release gives up a reservation whose write did not happen.
 func (r *Redis) Release(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) error {
-	return r.pending(ctx, scope, key, fingerprint, "release", "", since.UnixMilli())
+	return r.pending(ctx, scope, key, fingerprint, "release", "", since.UnixMilli(), r.aheadMS())
 }
 
 // Renew moves the in-flight marker of the reservation made at since to
-// until; see Store.Renew.
-func (r *Redis) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since, until time.Time) error {
-	return r.pending(ctx, scope, key, fingerprint, "renew", until.UnixMilli(), since.UnixMilli())
+// lease past the server's now; see Store.Renew.
+func (r *Redis) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, lease time.Duration) error {
+	return r.pending(ctx, scope, key, fingerprint, "renew", lease.Milliseconds(), since.UnixMilli(), r.aheadMS())
 }
+
+// lookupScript reads a key's entry and the server's now (ARGV[1] is its
+// ahead): {fp, state, created, result, now}.
+var lookupScript = redis.NewScript(luaNow + `
+local f = redis.call('HMGET', KEYS[1], 'fp', 'state', 'created', 'result')
+return {f[1] or '', f[2] or '', f[3] or '', f[4] or '', ms(now(ARGV[1]))}
+`)
 
 // Lookup reports the live entry for key without claiming it.
 func (r *Redis) Lookup(ctx context.Context, scope IdempotencyScope, key string) (IdempotencyEntry, bool, error) {
 	if err := scope.valid(key); err != nil {
 		return IdempotencyEntry{}, false, err
 	}
-	v, err := r.rdb.HMGet(ctx, r.idemKey(scope, key), "fp", "state", "created", "result").Result()
+	v, err := lookupScript.Run(ctx, r.rdb, []string{r.idemKey(scope, key)}, r.aheadMS()).StringSlice()
 	if err != nil {
 		return IdempotencyEntry{}, false, fail("read idempotency key", err)
 	}
-	fp, _ := v[0].(string)
-	state, _ := v[1].(string)
-	createdS, _ := v[2].(string)
-	created, perr := strconv.ParseInt(createdS, 10, 64)
-	if fp == "" || perr != nil {
+	if len(v) != 5 {
+		return IdempotencyEntry{}, false, fmt.Errorf("store: redis lookup: unexpected reply %q", v)
+	}
+	fp, state, result := v[0], v[1], v[3]
+	created, perr := strconv.ParseInt(v[2], 10, 64)
+	now, nerr := strconv.ParseInt(v[4], 10, 64)
+	if fp == "" || perr != nil || nerr != nil {
 		return IdempotencyEntry{}, false, nil
 	}
 	e := IdempotencyEntry{Fingerprint: fp, CreatedAt: time.UnixMilli(created)}
 	e.ExpiresAt = e.CreatedAt.Add(IdempotencyTTL)
-	if !r.now().Before(e.ExpiresAt) {
+	if now >= e.ExpiresAt.UnixMilli() {
 		return IdempotencyEntry{}, false, nil
 	}
 	e.Complete = state == "complete"
 	if e.Complete {
-		res, _ := v[3].(string)
-		e.Result = json.RawMessage(res)
+		e.Result = json.RawMessage(result)
 	}
 	return e, true, nil
 }
@@ -328,13 +370,16 @@ func (r *Redis) etagKeys(key ETagKey) []string {
 	}
 }
 
-var putETagScript = redis.NewScript(`
+// putETagScript stores an entry and evicts the least recently used past
+// the budget; recency is the server's time (ARGV[2] is now's ahead), so
+// a replica whose clock runs ahead does not keep its entries longest.
+var putETagScript = redis.NewScript(luaNow + `
 local old = tonumber(redis.call('HGET', KEYS[3], KEYS[1]) or '0')
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'etag', ARGV[5], 'lm', ARGV[6], 'status', ARGV[7], 'header', ARGV[8], 'body', ARGV[9], 'stored', ARGV[10])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('HSET', KEYS[3], KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
+redis.call('ZADD', KEYS[2], ms(now(ARGV[2])), KEYS[1])
 local total = redis.call('INCRBY', KEYS[4], tonumber(ARGV[1]) - old)
 if total > tonumber(ARGV[3]) then
   local target = math.floor(tonumber(ARGV[3]) * 0.9)
@@ -349,6 +394,12 @@ if total > tonumber(ARGV[3]) then
   end
 end
 return total
+`)
+
+// touchETagScript marks an entry used now, by the server's time (ARGV[1]
+// is now's ahead), if it is still in the cache.
+var touchETagScript = redis.NewScript(luaNow + `
+return redis.call('ZADD', KEYS[1], 'XX', ms(now(ARGV[1])), ARGV[2])
 `)
 
 var deleteETagScript = redis.NewScript(`
@@ -386,7 +437,7 @@ func (r *Redis) GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool,
 	ms, _ := strconv.ParseInt(stored, 10, 64)
 	cr.StoredAt = time.UnixMilli(ms)
 	// A failure here only makes the entry look idler than it is.
-	_ = r.rdb.ZAddXX(ctx, keys[1], redis.Z{Score: float64(r.now().UnixMilli()), Member: keys[0]}).Err()
+	_ = touchETagScript.Run(ctx, r.rdb, []string{keys[1]}, r.aheadMS(), keys[0]).Err()
 	return cr, true, nil
 }
 
@@ -411,7 +462,7 @@ func (r *Redis) PutETag(ctx context.Context, key ETagKey, cr CachedResponse) err
 	if size > r.etagBudget {
 		return r.DeleteETag(ctx, key)
 	}
-	err := putETagScript.Run(ctx, r.rdb, r.etagKeys(key), size, r.now().UnixMilli(), r.etagBudget,
+	err := putETagScript.Run(ctx, r.rdb, r.etagKeys(key), size, r.aheadMS(), r.etagBudget,
 		ETagMaxAge.Milliseconds(), cr.ETag, cr.LastModified, cr.Status, header, cr.Body, stored.UnixMilli()).Err()
 	if err != nil {
 		return fail("save cached response", err)
@@ -445,10 +496,14 @@ func (r *Redis) CachedBytes(ctx context.Context) (int64, error) {
 // window lasts an hour, so older figures are of no use.
 const rateTTL = 24 * time.Hour
 
-var observeRateScript = redis.NewScript(`
+// observeRateScript merges one observation. A secondary pause is kept in
+// the server's time: ARGV[5] is how long it lasts from now, ARGV[7] now's
+// ahead; the longer pause wins.
+var observeRateScript = redis.NewScript(luaNow + `
 if ARGV[1] == '' then
   local old = tonumber(redis.call('HGET', KEYS[1], '') or '0')
-  if tonumber(ARGV[5]) > old then redis.call('HSET', KEYS[1], '', ARGV[5]) end
+  local pause = now(ARGV[7]) + tonumber(ARGV[5])
+  if pause > old then redis.call('HSET', KEYS[1], '', ms(pause)) end
 else
   local old = redis.call('HGET', KEYS[1], ARGV[1])
   if old then
@@ -466,20 +521,30 @@ redis.call('PEXPIRE', KEYS[1], ARGV[6])
 return 1
 `)
 
+// rateScript reads a credential's picture with the server's now first
+// (ARGV[1] is its ahead), to bring the pause into this replica's time.
+var rateScript = redis.NewScript(luaNow + `
+local out = redis.call('HGETALL', KEYS[1])
+table.insert(out, 1, ms(now(ARGV[1])))
+return out
+`)
+
 func (r *Redis) rateKey(cred CredentialKey) string { return r.prefix + "rate:" + string(cred) }
 
 // ObserveRate merges one response's figures (or a secondary pause) into
-// the shared picture, keeping the newest.
+// the shared picture, keeping the newest. The figures' reset times are
+// GitHub's; a pause, which this replica's clock dated, is stored as its
+// length from the server's now, so replicas' skews do not shift it.
 func (r *Redis) ObserveRate(ctx context.Context, cred CredentialKey, obs RateObservation) error {
 	if cred == "" {
 		return errors.New("store: a rate observation needs a credential")
 	}
-	args := []any{"", 0, 0, 0, obs.SecondaryUntil.UnixMilli(), rateTTL.Milliseconds()}
+	args := []any{"", 0, 0, 0, obs.SecondaryUntil.Sub(r.now()).Milliseconds(), rateTTL.Milliseconds(), r.aheadMS()}
 	if obs.SecondaryUntil.IsZero() {
 		if obs.Resource == "" {
 			return errors.New("store: a rate observation needs a resource")
 		}
-		args = []any{obs.Resource, obs.Limit, obs.Remaining, obs.Used, obs.Reset.UnixMilli(), rateTTL.Milliseconds()}
+		args = []any{obs.Resource, obs.Limit, obs.Remaining, obs.Used, obs.Reset.UnixMilli(), rateTTL.Milliseconds(), 0}
 	}
 	if err := observeRateScript.Run(ctx, r.rdb, []string{r.rateKey(cred)}, args...).Err(); err != nil {
 		return fail("save rate picture", err)
@@ -487,22 +552,28 @@ func (r *Redis) ObserveRate(ctx context.Context, cred CredentialKey, obs RateObs
 	return nil
 }
 
-// Rate returns the credential's shared rate picture.
+// Rate returns the credential's shared rate picture, its pause in this
+// replica's time.
 func (r *Redis) Rate(ctx context.Context, cred CredentialKey) (RatePicture, error) {
-	m, err := r.rdb.HGetAll(ctx, r.rateKey(cred)).Result()
+	v, err := rateScript.Run(ctx, r.rdb, []string{r.rateKey(cred)}, r.aheadMS()).StringSlice()
 	if err != nil {
 		return RatePicture{}, fail("read rate picture", err)
 	}
 	p := RatePicture{Resources: map[string]RateObservation{}}
-	for res, v := range m {
+	if len(v) == 0 {
+		return p, nil
+	}
+	serverNow, _ := strconv.ParseInt(v[0], 10, 64)
+	for i := 1; i+1 < len(v); i += 2 {
+		res, val := v[i], v[i+1]
 		if res == "" {
-			ms, _ := strconv.ParseInt(v, 10, 64)
-			p.SecondaryUntil = time.UnixMilli(ms)
+			ms, _ := strconv.ParseInt(val, 10, 64)
+			p.SecondaryUntil = r.now().Add(time.Duration(ms-serverNow) * time.Millisecond)
 			continue
 		}
 		var o RateObservation
 		var reset int64
-		if _, err := fmt.Sscanf(v, "%d %d %d %d", &o.Limit, &o.Remaining, &o.Used, &reset); err != nil {
+		if _, err := fmt.Sscanf(val, "%d %d %d %d", &o.Limit, &o.Remaining, &o.Used, &reset); err != nil {
 			continue
 		}
 		o.Resource, o.Reset = res, time.UnixMilli(reset)
@@ -517,18 +588,29 @@ func (r *Redis) Rate(ctx context.Context, cred CredentialKey) (RatePicture, erro
 // never collides with a name field.
 const bornField = "\x00born"
 
-var addNamesScript = redis.NewScript(`
+// addNamesScript adds names to an entry, starting afresh when its first
+// name is older than ARGV[2] by the server's time (ARGV[1] is now's
+// ahead).
+var addNamesScript = redis.NewScript(luaNow + `
 local born = tonumber(redis.call('HGET', KEYS[1], '\0born') or '0')
-local now, ttl = tonumber(ARGV[1]), tonumber(ARGV[2])
-if born == 0 or born < now - ttl then
+local t, ttl = now(ARGV[1]), tonumber(ARGV[2])
+if born == 0 or born < t - ttl then
   redis.call('DEL', KEYS[1])
-  redis.call('HSET', KEYS[1], '\0born', ARGV[1])
+  redis.call('HSET', KEYS[1], '\0born', ms(t))
   redis.call('PEXPIRE', KEYS[1], ttl)
 end
 for i = 3, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i+1])
 end
 return 1
+`)
+
+// namesScript returns an entry's fields while its first name is younger
+// than ARGV[2] by the server's time (ARGV[1] is now's ahead), else none.
+var namesScript = redis.NewScript(luaNow + `
+local born = tonumber(redis.call('HGET', KEYS[1], '\0born') or '0')
+if born == 0 or born < now(ARGV[1]) - tonumber(ARGV[2]) then return {} end
+return redis.call('HGETALL', KEYS[1])
 `)
 
 func (r *Redis) namesKey(key string) string {
@@ -538,15 +620,16 @@ func (r *Redis) namesKey(key string) string {
 
 // Names returns key's confirmed names while the entry is younger than ttl.
 func (r *Redis) Names(ctx context.Context, key string, ttl time.Duration) (map[string]string, bool, error) {
-	m, err := r.rdb.HGetAll(ctx, r.namesKey(key)).Result()
+	v, err := namesScript.Run(ctx, r.rdb, []string{r.namesKey(key)}, r.aheadMS(), ttl.Milliseconds()).StringSlice()
 	if err != nil {
 		return nil, false, fail("read names", err)
 	}
-	born, _ := strconv.ParseInt(m[bornField], 10, 64)
-	if born == 0 || time.UnixMilli(born).Before(r.now().Add(-ttl)) {
-		return nil, false, nil
+	m := map[string]string{}
+	for i := 0; i+1 < len(v); i += 2 {
+		if v[i] != bornField {
+			m[v[i]] = v[i+1]
+		}
 	}
-	delete(m, bornField)
 	return m, len(m) > 0, nil
 }
 
@@ -556,7 +639,7 @@ func (r *Redis) AddNames(ctx context.Context, key string, names map[string]strin
 	if len(names) == 0 {
 		return nil
 	}
-	args := []any{r.now().UnixMilli(), ttl.Milliseconds()}
+	args := []any{r.aheadMS(), ttl.Milliseconds()}
 	for f, v := range names {
 		args = append(args, f, v)
 	}

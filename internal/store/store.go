@@ -48,6 +48,9 @@ type Store struct {
 
 	etagBudget int64
 	pruneEvery time.Duration
+	// serverAhead, for Redis, moves the server's clock on by what it
+	// returns: a test's way to let shared time pass. nil in production.
+	serverAhead func() time.Duration
 
 	// stop ends the pruning loop; done is closed when it has returned.
 	// Both are nil when no loop runs.
@@ -60,7 +63,9 @@ type Store struct {
 // Option adjusts how Open builds a Store.
 type Option func(*Store)
 
-// WithClock replaces time.Now, so tests can move time forward.
+// WithClock replaces time.Now, so tests can move time forward. For
+// Redis it is the replica's clock, which decides nothing shared: leases,
+// expiries and recency there are the Redis server's clock.
 func WithClock(now func() time.Time) Option {
 	return func(s *Store) { s.now = now }
 }

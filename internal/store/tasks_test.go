@@ -12,7 +12,7 @@ func TestSuiteTasksSharedOwnedAndVersioned(t *testing.T) {
 	eachBackend(t, func(t *testing.T, open func(*testing.T, ...Option) (Backend, Backend)) {
 		ctx := context.Background()
 		clk := newClock()
-		a, b := open(t, WithClock(clk.now))
+		a, b := open(t, clk.options()...)
 		rec := TaskRecord{ID: "t1", Owner: "alice", Data: json.RawMessage(`{"status":"working"}`), Expires: clk.now().Add(time.Hour)}
 		if err := a.CreateTask(ctx, rec); err != nil {
 			t.Fatal(err)

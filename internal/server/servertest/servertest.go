@@ -44,6 +44,9 @@ type Options struct {
 	// Wrap runs around every tool call, as a deployment's does (see
 	// AsCaller).
 	Wrap tooldef.Wrapper
+	// Caller, when set, is the identity every tool call carries, as an
+	// HTTP client's or a broker peer's would (caller.With).
+	Caller *caller.Identity
 }
 
 // AsCaller is a Wrap that runs every call as id, as the HTTP guard runs
@@ -84,7 +87,7 @@ func Start(t testing.TB, o Options) *Env {
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
 		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
-		Wrap: o.Wrap})
+		Wrap: o.wrap(t)})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}
@@ -92,6 +95,18 @@ func Start(t testing.TB, o Options) *Env {
 	env.Stack = st
 	env.Session = Connect(t, st.Server.MCP)
 	return env
+}
+
+// withCaller attaches id to every tool call; nil attaches nothing.
+// wrap is the Wrap every call goes through: Wrap, or AsCaller(Caller).
+func (o Options) wrap(t testing.TB) tooldef.Wrapper {
+	if o.Caller == nil {
+		return o.Wrap
+	}
+	if o.Wrap != nil {
+		t.Fatal("servertest: set Wrap or Caller, not both")
+	}
+	return AsCaller(*o.Caller)
 }
 
 // Connect opens an in-memory MCP client session to m.

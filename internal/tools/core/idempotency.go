@@ -11,14 +11,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/store"
 )
 
 // How an idempotency key works for a create tool:
 //
-//  1. Reserve the key in the store (scope: credential, repository, tool)
-//     under a fingerprint of the request. A finished earlier use is
+//  1. Reserve the key in the store (scope: credential, caller, repository,
+//     tool) under a fingerprint of the request. A finished earlier use is
 //     replayed; a use with another request is refused.
 //  2. Write. Success (or a partial success: the object exists) completes
 //     the key with the result. A failure that certainly wrote nothing
@@ -33,7 +34,9 @@ import (
 // apart, in this process or any other sharing the store (replicas behind a
 // load balancer on one Redis): while the holder writes it renews the
 // marker, and a repeat that finds it live waits for the first result and
-// returns it. A marker that lapsed (the holder was killed) or that the
+// returns it. The marker's times are the store's clock (the Redis
+// server's), never a replica's, so a skewed replica sees it as every
+// other does. A marker that lapsed (the holder was killed) or that the
 // holder ended (its write's outcome is unknown) sends the repeat to step 3,
 // and the key is taken over atomically, so of several repeats one writes.
 // KeyGuard keeps two calls in this process from adopting at once.
@@ -107,8 +110,10 @@ type idemClaim struct {
 	live bool
 }
 
-// idempotencyKey prepares key for a call of tool on owner/repo with the
-// given request (its fingerprint is what a repeat must match).
+// OpenKey prepares key for a call of tool on owner/repo with the given
+// request (its fingerprint is what a repeat must match). The key is the
+// caller's own (caller.ID): another caller on the same credential using
+// the same key neither replays this one's result nor learns it was used.
 func (s *Service) OpenKey(ctx context.Context, g *KeyGuard, owner, repo, tool, key string, request any) (*IdemKey, error) {
 	if s.Store == nil || s.Credential == nil {
 		return nil, contract.Errorf(contract.CodeInternal, "idempotency keys need the state store")
@@ -119,11 +124,13 @@ func (s *Service) OpenKey(ctx context.Context, g *KeyGuard, owner, repo, tool, k
 	}
 	sum := sha256.Sum256(b)
 	return &IdemKey{s: s, guard: g, key: key, fp: hex.EncodeToString(sum[:]),
-		scope: store.IdempotencyScope{Credential: store.CredentialKey(s.Credential(ctx, owner)), Repo: strings.ToLower(owner + "/" + repo), Tool: tool}}, nil
+		scope: store.IdempotencyScope{Credential: store.CredentialKey(s.Credential(ctx, owner)), Caller: caller.ID(ctx),
+			Repo: strings.ToLower(owner + "/" + repo), Tool: tool}}, nil
 }
 
 func (k *IdemKey) guardName() string {
-	return string(k.scope.Credential) + "\x00" + k.scope.Repo + "\x00" + k.scope.Tool + "\x00" + k.key
+	sc := k.scope
+	return string(sc.Credential) + "\x00" + sc.Caller + "\x00" + sc.Repo + "\x00" + sc.Tool + "\x00" + k.key
 }
 
 // claim reserves the key or reports its earlier use.
@@ -215,8 +222,7 @@ func (k *IdemKey) hold(ctx context.Context) (stop func()) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				until := k.s.CurrentTime().Add(store.LeaseTTL)
-				if err := k.s.Store.Renew(ctx, k.scope, k.key, k.fp, k.since, until); err != nil && ctx.Err() == nil {
+				if err := k.s.Store.Renew(ctx, k.scope, k.key, k.fp, k.since, store.LeaseTTL); err != nil && ctx.Err() == nil {
 					k.s.Logger().Warn("idempotency key marker not renewed", "tool", k.scope.Tool, "err", err)
 				}
 			}
@@ -291,7 +297,7 @@ func (k *IdemKey) abandon(ctx context.Context) {
 	if k.since.IsZero() {
 		return
 	}
-	if err := k.s.Store.Renew(ctx, k.scope, k.key, k.fp, k.since, time.Time{}); err != nil && !errors.Is(err, store.ErrNotReserved) {
+	if err := k.s.Store.Renew(ctx, k.scope, k.key, k.fp, k.since, 0); err != nil && !errors.Is(err, store.ErrNotReserved) {
 		k.s.Logger().Warn("idempotency key marker not ended", "tool", k.scope.Tool, "err", err)
 	}
 }

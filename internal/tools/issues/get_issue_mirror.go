@@ -38,7 +38,7 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.
 			Tool: core.NameSyncIssues, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo},
 			Alternative: "read it from GitHub: call " + core.NameGetIssue + " without source"})
 	}
-	md, err := s.OpenMirrorDir("", in.Owner, in.Repo, false)
+	md, err := s.OpenMirrorDir(ctx, in.Owner, in.Repo, false)
 	if errors.Is(err, core.ErrNoMirror) {
 		return GetIssueOut{}, missing("the repository was never synced here")
 	}

@@ -175,20 +175,16 @@ func kind(root *os.Root, name string) (string, error) {
 // ownFileRefused refuses a sync whose own file (state, .gitignore) is a
 // link or something else ghgate will not replace.
 func ownFileRefused(md *core.MirrorDir, name, what string) *contract.Error {
-	e := contract.Errorf(contract.CodeSyncDirRefused, "%s is %s; nothing was written", filepath.Join(md.Path, name), what).
-		WithField("dir", name+" is "+what)
-	e.Settlement = contract.NotStarted
-	return e.WithRepair(contract.Repair{NextStep: "stop: " + name + " in the mirror directory must be a regular file or absent; " +
-		"the operator should look at who put it there"})
+	return core.MirrorDirRefused(filepath.Join(md.Path, name), "it is "+what+", which ghgate never makes: "+
+		name+" must be a regular file or absent; the operator should look at who put it there")
 }
 
 // claim refuses a directory that is not the mirror's to write in: one
 // that holds anything while it holds no state file (a regular
 // .ghgate-sync.json; readState refuses another repository's). A sync
 // writes only in an empty directory or in a mirror of ghgate's, so it
-// never replaces or removes files of a directory it was pointed at by
-// mistake.
-func claim(md *core.MirrorDir, owner, repo string) error {
+// never replaces or removes files it did not write.
+func claim(md *core.MirrorDir) error {
 	if k, err := kind(md.Root, issues.MirrorStateFile); err != nil || k == "file" {
 		return err
 	}
@@ -199,11 +195,8 @@ func claim(md *core.MirrorDir, owner, repo string) error {
 	if len(list) == 0 {
 		return nil
 	}
-	e := contract.Errorf(contract.CodeSyncDirRefused, "%s is not empty and holds no mirror (%s is missing); nothing was written",
-		md.Path, issues.MirrorStateFile).WithField("dir", "not empty and not a mirror: a sync writes only in an empty directory or its own mirror")
-	e.Settlement = contract.NotStarted
-	return e.WithRepair(contract.Repair{NextStep: "omit dir: the mirror then goes to sync_root/" + core.DefaultMirrorDir(owner, repo),
-		Tool: core.NameSyncIssues, Arguments: map[string]any{"owner": owner, "repo": repo}})
+	return core.MirrorDirRefused(md.Path, fmt.Sprintf("not empty and holds no mirror (%s is missing): "+
+		"a sync writes only in an empty directory or its own mirror", issues.MirrorStateFile))
 }
 
 // ensureGitignore keeps the mirror out of any git repository around it.
@@ -271,12 +264,9 @@ func readState(md *core.MirrorDir, repo string, invalid *[]Invalid) (*issues.Mir
 		return report(fmt.Sprintf("unknown schema version %d", st.Schema))
 	}
 	if !strings.EqualFold(st.Repo, repo) {
-		e := contract.Errorf(contract.CodeSyncDirRefused, "%s holds the mirror of %s, not %s; nothing was written", md.Path, st.Repo, repo).
-			WithField("dir", "holds the mirror of "+st.Repo)
-		e.Settlement = contract.NotStarted
-		owner, name, _ := strings.Cut(repo, "/")
-		return nil, e.WithRepair(contract.Repair{NextStep: "sync into the repository's own directory: omit dir",
-			Tool: core.NameSyncIssues, Arguments: map[string]any{"owner": owner, "repo": name}})
+		// Only an older ghgate, which let a caller choose the directory,
+		// put another repository's mirror here.
+		return nil, core.MirrorDirRefused(md.Path, "holds the mirror of "+st.Repo+", not "+repo)
 	}
 	return &st, nil
 }

@@ -1,15 +1,15 @@
 package mirror_test
 
 import (
-	"fmt"
-	"github.com/ghgate/ghgate/internal/server/servertest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 )
 
@@ -29,56 +29,161 @@ func TestSyncNotConfigured(t *testing.T) {
 	}
 }
 
-// Directories outside sync_root, through "..", inside .git or through a
-// symbolic link are refused, and nothing is written anywhere.
-func TestSyncRefusesDirs(t *testing.T) {
+// A caller names the repository, never the directory: a dir argument is
+// refused before anything is read or written, and each repository's
+// mirror is sync_root/OWNER/REPO in lower case.
+func TestSyncRefusesADirArgument(t *testing.T) {
+	env, root := start(t, "")
+	for _, dir := range []string{"alice/notes", "../escape", t.TempDir(), "acme/widgets"} {
+		e := refused(t, env, syncTool, widgets(args{"dir": dir}))
+		if e.Code != contract.CodeInvalidField {
+			t.Errorf("dir %q: code = %s, want %s", dir, e.Code, contract.CodeInvalidField)
+		}
+		if e.Settlement != contract.NotStarted {
+			t.Errorf("dir %q: settlement = %q, want %q", dir, e.Settlement, contract.NotStarted)
+		}
+	}
+	if up := env.Upstream(); len(up) != 0 {
+		t.Errorf("upstream calls: %q", up)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Errorf("sync_root after refused calls: %v, want it empty", ents)
+	}
+	out := doSync(t, env, args{"owner": "ACME", "repo": "Widgets"})
+	if want := filepath.Join(root, "acme", "widgets"); out.Dir != want {
+		t.Errorf("dir = %s, want %s", out.Dir, want)
+	}
+}
+
+// The way down to a repository's mirror passes no symbolic link, file,
+// .git directory, project checkout or directory others can write: each is
+// refused, with the operator's repair, and nothing is written anywhere.
+func TestSyncRefusesUnsafeMirrorDirs(t *testing.T) {
 	outside := t.TempDir()
 	root := filepath.Join(t.TempDir(), "root")
-	if err := os.MkdirAll(filepath.Join(root, "repo", ".git"), 0o755); err != nil {
+	writeTree(t, root, map[string]string{"proj/checkout/.git/": "", "afile": "", "open/": ""})
+	if err := os.Symlink(outside, filepath.Join(root, "linked")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "file"), nil, 0o644); err != nil {
+	if err := os.Chmod(filepath.Join(root, "open"), 0o777); err != nil {
 		t.Fatal(err)
 	}
 	env, _ := start(t, root)
-	for _, tc := range []struct{ dir, reason string }{
-		{outside, "outside sync_root"},
-		{filepath.Join(root, "..", "escape"), "outside sync_root"},
-		{"../escape", `".."`},
-		{"a/../../escape", `".."`},
-		{"repo/.git/mirror", ".git"},
-		{"repo/.GIT", ".git"},
-		{"link", "symbolic link"},
-		{"link/deeper", "symbolic link"},
-		{"file/x", "not a directory"},
-		{root, "sync_root itself"},
-		{".", "sync_root itself"},
+	for _, tc := range []struct{ owner, repo, reason string }{
+		{"linked", "widgets", "symbolic link"},
+		{"afile", "widgets", "not a directory"},
+		{"proj", "checkout", ".git"},
+		{"acme", ".git", ".git"},
+		{"open", "widgets", "writable by group or others"},
 	} {
-		e := refused(t, env, syncTool, widgets(args{"dir": tc.dir}))
-		if e.Code != contract.CodeSyncDirRefused || e.Details == nil || e.Details.Field != "dir" || !strings.Contains(e.Details.Reason, tc.reason) ||
-			e.Repair.Tool != syncTool || strings.Contains(fmt.Sprint(e.Repair.Arguments), "dir") {
-			t.Errorf("dir %q: %+v %+v", tc.dir, e, e.Details)
+		e := refused(t, env, syncTool, args{"owner": tc.owner, "repo": tc.repo})
+		if e.Code != contract.CodeSyncDirRefused {
+			t.Errorf("%s/%s: code = %s, want %s", tc.owner, tc.repo, e.Code, contract.CodeSyncDirRefused)
+			continue
+		}
+		if e.Details == nil || !strings.Contains(e.Details.Reason, tc.reason) {
+			t.Errorf("%s/%s: details = %+v, want a reason saying %q", tc.owner, tc.repo, e.Details, tc.reason)
+		}
+		if !strings.Contains(e.Repair.NextStep, "operator") {
+			t.Errorf("%s/%s: repair = %q, want the operator's", tc.owner, tc.repo, e.Repair.NextStep)
+		}
+		if e.Settlement != contract.NotStarted {
+			t.Errorf("%s/%s: settlement = %q, want %q", tc.owner, tc.repo, e.Settlement, contract.NotStarted)
 		}
 	}
 	if up := env.Upstream(); len(up) != 0 {
 		t.Errorf("upstream calls: %q", up)
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
-		t.Errorf("written outside sync_root: %v", ents)
+		t.Errorf("written through the link: %v", ents)
 	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(root), "escape")); err == nil {
-		t.Error("a directory was made outside sync_root")
+	if ents, _ := os.ReadDir(filepath.Join(root, "proj", "checkout")); len(ents) != 1 {
+		t.Errorf("written beside the checkout's .git: %v", ents)
 	}
-	if ents, _ := os.ReadDir(filepath.Join(root, "repo", ".git")); len(ents) != 0 {
-		t.Errorf("written inside .git: %v", ents)
+	if ents, _ := os.ReadDir(filepath.Join(root, "open")); len(ents) != 0 {
+		t.Errorf("written in a directory others can write: %v", ents)
 	}
-	// An absolute dir under sync_root is the same as the relative one.
-	out := doSync(t, env, args{"dir": filepath.Join(root, "mirrors", "w")})
-	if out.Dir != filepath.Join(root, "mirrors", "w") || out.Written == 0 {
-		t.Errorf("absolute dir under sync_root: %+v", out)
+}
+
+// A sync_root that others can write, or that sits below a directory they
+// can rename things in, is refused for every mirror, read or written:
+// whoever can write it can plant a file another caller reads as an issue.
+func TestSyncRefusesASyncRootOthersCanChange(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		root, parent os.FileMode
+	}{
+		{"world-writable with the sticky bit", os.ModeSticky | 0o777, 0o755},
+		{"group-writable", 0o770, 0o755},
+		{"below a group-writable directory", 0o700, 0o775},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			parent := filepath.Join(t.TempDir(), "shared")
+			root := filepath.Join(parent, "mirrors")
+			writeTree(t, root, map[string]string{"acme/widgets/": ""})
+			for _, d := range []struct {
+				path string
+				mode os.FileMode
+			}{{root, tc.root}, {parent, tc.parent}} {
+				if err := os.Chmod(d.path, d.mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env, _ := start(t, root)
+			for _, call := range []struct {
+				tool string
+				args args
+			}{{syncTool, widgets(nil)}, {"github_get_issue", widgets(args{"issue_number": 1, "source": "mirror"})}} {
+				e := refused(t, env, call.tool, call.args)
+				if e.Code != contract.CodeSyncNotConfigured {
+					t.Errorf("%s: code = %s, want %s", call.tool, e.Code, contract.CodeSyncNotConfigured)
+				}
+				if !strings.Contains(e.Message, "sync_root") {
+					t.Errorf("%s: message = %q, want it to name sync_root", call.tool, e.Message)
+				}
+			}
+			if up := env.Upstream(); len(up) != 0 {
+				t.Errorf("upstream calls: %q", up)
+			}
+			if ents, _ := os.ReadDir(filepath.Join(root, "acme", "widgets")); len(ents) != 0 {
+				t.Errorf("written under an unsafe sync_root: %v", ents)
+			}
+		})
+	}
+}
+
+// A caller syncs, and reads from the mirror, only repositories its grant
+// lets it read: the mirror holds their issues.
+func TestSyncOnlyWhatTheCallerMayRead(t *testing.T) {
+	root := t.TempDir()
+	id := caller.Identity{ID: "http:triage", Readable: func(owner, repo string) bool {
+		return strings.EqualFold(owner, emulator.DemoOrg) && strings.EqualFold(repo, emulator.DemoWidgetsRepo)
+	}}
+	env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "sync"}, SyncRoot: root, Caller: &id})
+	env.Upstream()
+	doSync(t, env, nil)
+	for _, call := range []struct {
+		tool string
+		args args
+	}{
+		{syncTool, args{"owner": "alice", "repo": "notes"}},
+		{"github_get_issue", args{"owner": "alice", "repo": "notes", "issue_number": 1, "source": "mirror"}},
+	} {
+		e := refused(t, env, call.tool, call.args)
+		if e.Code != contract.CodeInsufficientScope {
+			t.Errorf("%s: code = %s, want %s", call.tool, e.Code, contract.CodeInsufficientScope)
+			continue
+		}
+		if e.Details == nil || len(e.Details.RequiredScopes) != 1 || e.Details.RequiredScopes[0] != "read:alice/notes" {
+			t.Errorf("%s: details = %+v, want required_scopes [read:alice/notes]", call.tool, e.Details)
+		}
+		if call.tool == syncTool && e.Settlement != contract.NotStarted {
+			t.Errorf("%s: settlement = %q, want %q", call.tool, e.Settlement, contract.NotStarted)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "alice")); err == nil {
+		t.Error("a directory was made for a repository the caller may not read")
 	}
 }
 
@@ -164,12 +269,28 @@ func TestSyncPlantedLinksAndInvalidFiles(t *testing.T) {
 	}
 }
 
-// A directory holding another repository's mirror is not this one's.
+// A directory holding another repository's mirror (as an older ghgate
+// let a caller put it there) is not this one's: the sync is refused with
+// the operator's repair, and the files stay.
 func TestSyncRefusesAnotherRepositorysMirror(t *testing.T) {
-	env, _ := start(t, "")
-	doSync(t, env, args{"dir": "shared"})
-	e := refused(t, env, syncTool, args{"owner": emulator.DemoOrg, "repo": "gadgets", "dir": "shared"})
-	if e.Code != contract.CodeSyncDirRefused || e.Repair.Tool != syncTool || !strings.Contains(e.Message, "acme/widgets") {
-		t.Errorf("%+v", e)
+	env, root := start(t, "")
+	doSync(t, env, nil)
+	widgetsDir, gadgets := filepath.Join(root, "acme", "widgets"), filepath.Join(root, "acme", "gadgets")
+	if err := os.Rename(widgetsDir, gadgets); err != nil {
+		t.Fatal(err)
+	}
+	before := dirFiles(t, gadgets)
+	e := refused(t, env, syncTool, args{"owner": emulator.DemoOrg, "repo": "gadgets"})
+	if e.Code != contract.CodeSyncDirRefused {
+		t.Errorf("code = %s, want %s", e.Code, contract.CodeSyncDirRefused)
+	}
+	if !strings.Contains(e.Message, "acme/widgets") {
+		t.Errorf("message = %q, want it to name acme/widgets", e.Message)
+	}
+	if !strings.Contains(e.Repair.NextStep, "operator") {
+		t.Errorf("repair = %q, want the operator's", e.Repair.NextStep)
+	}
+	if after := dirFiles(t, gadgets); len(after) != len(before) {
+		t.Errorf("%d files after the refusal, want the %d there were", len(after), len(before))
 	}
 }

@@ -39,20 +39,23 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// A project checkout (a directory holding .git) and any non-empty
-// directory that is no mirror are refused before anything is written:
-// their .gitignore and files stay as they were.
+// A project checkout (a directory holding .git) or any non-empty
+// directory that is no mirror, where a repository's mirror belongs, is
+// refused before anything is written: its .gitignore and files stay as
+// they were.
 func TestSyncRefusesForeignDirs(t *testing.T) {
+	proj := map[string]string{"acme/gadgets/.git/": "", "acme/gadgets/.gitignore": "node_modules/\nsecret.env\n",
+		"acme/gadgets/.ghgate-tmp-notmine": "mine", "acme/gadgets/main.go": "package main\n",
+		"alice/notes/todo.txt": "mine", "alice/notes/.ghgate-tmp-0123456789abcdef": "mine"}
 	env, root := start(t, "")
-	proj := map[string]string{"myproj/.git/": "", "myproj/.gitignore": "node_modules/\nsecret.env\n",
-		"myproj/.ghgate-tmp-notmine": "mine", "myproj/main.go": "package main\n",
-		"notes/todo.txt": "mine", "notes/.ghgate-tmp-0123456789abcdef": "mine"}
 	writeTree(t, root, proj)
-	for _, dir := range []string{"myproj", "myproj/issues", "notes", filepath.Join(root, "notes")} {
-		e := refused(t, env, syncTool, widgets(args{"dir": dir}))
-		if e.Code != contract.CodeSyncDirRefused || e.Details == nil || e.Details.Field != "dir" ||
-			e.Repair.Tool != syncTool || strings.Contains(fmt.Sprint(e.Repair.Arguments), "dir") {
-			t.Errorf("dir %q: %+v %+v", dir, e, e.Details)
+	for _, r := range []args{{"owner": "acme", "repo": "gadgets"}, {"owner": "alice", "repo": "notes"}} {
+		e := refused(t, env, syncTool, r)
+		if e.Code != contract.CodeSyncDirRefused {
+			t.Errorf("%v: code = %s, want %s", r, e.Code, contract.CodeSyncDirRefused)
+		}
+		if e.Details == nil || e.Details.Reason == "" {
+			t.Errorf("%v: details = %+v, want a reason", r, e.Details)
 		}
 	}
 	if up := env.Upstream(); len(up) != 0 {
@@ -66,24 +69,24 @@ func TestSyncRefusesForeignDirs(t *testing.T) {
 			t.Errorf("%s: %q %v, want it untouched", name, got, err)
 		}
 	}
-	for _, d := range []string{"myproj", "notes"} {
+	for _, d := range []string{"acme/gadgets", "alice/notes"} {
 		if ents, _ := os.ReadDir(filepath.Join(root, d)); len(ents) != len(entriesUnder(proj, d)) {
 			t.Errorf("%s: %d entries, want %d", d, len(ents), len(entriesUnder(proj, d)))
 		}
 	}
 	// An empty directory is a mirror's to start, also after a first sync
 	// into it failed (here: no such repository) and left it empty.
-	writeTree(t, root, map[string]string{"empty/": ""})
-	if e := refused(t, env, syncTool, args{"owner": emulator.DemoOrg, "repo": "no-such-repo", "dir": "empty"}); e.Code != contract.CodeRepoNotFound {
+	if e := refused(t, env, syncTool, args{"owner": emulator.DemoOrg, "repo": "no-such-repo"}); e.Code != contract.CodeRepoNotFound {
 		t.Errorf("no such repository: %+v", e)
 	}
-	if ents, _ := os.ReadDir(filepath.Join(root, "empty")); len(ents) != 0 {
+	if ents, _ := os.ReadDir(filepath.Join(root, "acme", "no-such-repo")); len(ents) != 0 {
 		t.Errorf("a failed first sync left %v", ents)
 	}
-	if out := doSync(t, env, args{"dir": "empty"}); out.Written == 0 {
+	writeTree(t, root, map[string]string{"acme/widgets/": ""})
+	if out := doSync(t, env, nil); out.Written == 0 {
 		t.Errorf("empty dir: %+v", out)
 	}
-	if b, _ := os.ReadFile(filepath.Join(root, "empty", ".gitignore")); string(b) != "*\n" {
+	if b, _ := os.ReadFile(filepath.Join(root, "acme", "widgets", ".gitignore")); string(b) != "*\n" {
 		t.Errorf("a new mirror's .gitignore: %q", b)
 	}
 }

@@ -35,7 +35,6 @@ func (CommentsCap) JSONSchema() (*jsonschema.Schema, error) {
 type SyncIssuesIn struct {
 	Owner         string      `json:"owner"`
 	Repo          string      `json:"repo"`
-	Dir           string      `json:"dir,omitempty" jsonschema:"under sync_root: relative, or absolute below it; absent: OWNER/REPO"`
 	IncludeClosed bool        `json:"include_closed,omitempty" jsonschema:"default false: closed issues' files are removed"`
 	CommentsCap   CommentsCap `json:"comments_cap,omitempty" jsonschema:"comments kept per issue; default 100"`
 	Full          bool        `json:"full,omitempty" jsonschema:"default false; true re-reads every issue and comment, finding deleted and transferred ones"`
@@ -69,7 +68,7 @@ func (s *Tools) SyncIssues() tooldef.Spec {
 		Name:    core.NameSyncIssues,
 		Toolset: Toolset,
 		Title:   "Mirror a repository's issues to local files",
-		Description: "Write one JSON file per issue (NUMBER-SLUG.json: issue, relations, comments) under the operator's sync_root. " +
+		Description: "Write one JSON file per issue (NUMBER-SLUG.json: issue, relations, comments) to sync_root/OWNER/REPO. " +
 			"Incremental: an unchanged repository costs one request answered 304. Removes files of closed issues; " +
 			"reports, never touches, files it did not write. Read one back with github_get_issue source mirror.",
 		Mode:        tooldef.Read,
@@ -119,7 +118,7 @@ func (r *run) claimDir() error {
 }
 
 func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut, error) {
-	md, err := s.OpenMirrorDir(in.Dir, in.Owner, in.Repo, true)
+	md, err := s.OpenMirrorDir(ctx, in.Owner, in.Repo, true)
 	if err != nil {
 		return SyncIssuesOut{}, err
 	}
@@ -140,7 +139,7 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 	if err != nil {
 		return SyncIssuesOut{}, err
 	}
-	if err := claim(md, in.Owner, in.Repo); err != nil {
+	if err := claim(md); err != nil {
 		return SyncIssuesOut{}, err
 	}
 	if k, err := kind(md.Root, issues.MirrorStateFile); err == nil && k == "" {
