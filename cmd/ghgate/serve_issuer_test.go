@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,8 +11,8 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tasks"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // postAs sends one MCP request of protocol version 2026-07-28 (declaring
@@ -24,50 +22,7 @@ import (
 // as a 401's does not).
 func postAs(t *testing.T, url, token, method string, params map[string]any) (int, map[string]any) {
 	t.Helper()
-	params["_meta"] = map[string]any{mcp.MetaKeyProtocolVersion: "2026-07-28",
-		mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{tasks.Extension: map[string]any{}}},
-		mcp.MetaKeyClientInfo:         map[string]any{"name": "t", "version": "0"}}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if n, ok := params["name"].(string); ok {
-		req.Header.Set("Mcp-Name", n)
-	}
-	if id, ok := params["taskId"].(string); ok {
-		req.Header.Set("Mcp-Name", id)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Close = true
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var msg struct {
-		Result map[string]any `json:"result"`
-		Error  map[string]any `json:"error"`
-	}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 4<<20)
-	for sc.Scan() {
-		line, _ := strings.CutPrefix(sc.Text(), "data: ")
-		if strings.HasPrefix(line, "{") && json.Unmarshal([]byte(line), &msg) == nil && (msg.Result != nil || msg.Error != nil) {
-			break
-		}
-	}
-	if msg.Error != nil {
-		return resp.StatusCode, map[string]any{"error": msg.Error}
-	}
-	return resp.StatusCode, msg.Result
+	return servertest.PostStatus(t, url, http.Header{"Authorization": {"Bearer " + token}}, method, params)
 }
 
 // awaitTask polls tasks/get as token until the task leaves working, and

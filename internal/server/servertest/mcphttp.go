@@ -27,6 +27,17 @@ func Post(t testing.TB, url, client, method string, params map[string]any) map[s
 // place of X-Client.
 func PostWith(t testing.TB, url string, header http.Header, method string, params map[string]any) map[string]any {
 	t.Helper()
+	status, res := PostStatus(t, url, header, method, params)
+	if res == nil {
+		t.Fatalf("%s: HTTP %d, no answer", method, status)
+	}
+	return res
+}
+
+// PostStatus is PostWith that also returns the HTTP status, and a nil
+// answer where the body holds no JSON-RPC answer (as a 401's does not).
+func PostStatus(t testing.TB, url string, header http.Header, method string, params map[string]any) (int, map[string]any) {
+	t.Helper()
 	params["_meta"] = map[string]any{mcp.MetaKeyProtocolVersion: "2026-07-28",
 		mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{tasks.Extension: map[string]any{}}},
 		mcp.MetaKeyClientInfo:         map[string]any{"name": "t", "version": "0"}}
@@ -58,19 +69,13 @@ func PostWith(t testing.TB, url string, header http.Header, method string, param
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 4<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if d, ok := strings.CutPrefix(line, "data: "); ok {
-			line = d
-		}
+		line, _ := strings.CutPrefix(sc.Text(), "data: ")
 		if strings.HasPrefix(line, "{") && json.Unmarshal([]byte(line), &msg) == nil && (msg.Result != nil || msg.Error != nil) {
 			break
 		}
 	}
 	if msg.Error != nil {
-		return map[string]any{"error": msg.Error}
+		return resp.StatusCode, map[string]any{"error": msg.Error}
 	}
-	if msg.Result == nil {
-		t.Fatalf("%s: HTTP %d, no answer", method, resp.StatusCode)
-	}
-	return msg.Result
+	return resp.StatusCode, msg.Result
 }
