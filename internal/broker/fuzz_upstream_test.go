@@ -52,6 +52,9 @@ func FuzzUpstreamRouting(f *testing.F) {
 		{`{"items":[[{"username":"fleet"}]]}`, true},
 		{`{"filter":{"org":7}}`, false},
 		{`{"title":"fleet/x","name":"fleet"}`, false},
+		{`{"target":"alice/notes"}`, false},
+		{`{"filter":{"state":"fleet/x"}}`, true},
+		{`{"title":7}`, true},
 	} {
 		f.Add([]byte(s.args), "acme", "alice", s.write)
 	}
@@ -298,6 +301,7 @@ const (
 	plainArg argKind = iota
 	ownerArg
 	repoArg
+	proseArg // a title or a name: text, never read as naming an owner
 )
 
 var (
@@ -307,8 +311,7 @@ var (
 
 // ownerOracle collects the owners an upstream could read from arguments:
 // every string under a key that names an owner (owner, org, organization,
-// user, username, and the boundary's owner_args: account anywhere, login
-// under a top-level target) or a repository (repo, repository,
+// user, username, login, and the boundary's owner_args: account) or a repository (repo, repository,
 // repositories, full_name), at any depth, keys compared without case; the
 // nearest such key above a string says which. An OWNER/REPO string names
 // its OWNER wherever it is. It also notes a value the upstream could read
@@ -333,7 +336,7 @@ func (o *ownerOracle) walk(n *argNode, k argKind, path []string) {
 	case '"':
 		o.leaf(n.str, k, path)
 	case '0', 't':
-		if k != plainArg {
+		if k == ownerArg || k == repoArg {
 			o.unreadable = strings.Join(path, ".") + " is not a string"
 		}
 	}
@@ -341,7 +344,7 @@ func (o *ownerOracle) walk(n *argNode, k argKind, path []string) {
 
 func oracleKind(path []string, inherited argKind) argKind {
 	key := path[len(path)-1]
-	for _, name := range []string{"owner", "org", "organization", "user", "username", "account"} {
+	for _, name := range []string{"owner", "org", "organization", "user", "username", "account", "login"} {
 		if strings.EqualFold(key, name) {
 			return ownerArg
 		}
@@ -351,14 +354,22 @@ func oracleKind(path []string, inherited argKind) argKind {
 			return repoArg
 		}
 	}
-	if len(path) == 2 && strings.EqualFold(path[0], "target") && strings.EqualFold(key, "login") {
-		return ownerArg
+	if inherited == plainArg && (strings.EqualFold(key, "title") || strings.EqualFold(key, "name")) {
+		return proseArg
 	}
 	return inherited
 }
 
 func (o *ownerOracle) leaf(s string, k argKind, path []string) {
-	if k == plainArg || s == "" {
+	if k == proseArg || s == "" {
+		return
+	}
+	if k == plainArg {
+		// OWNER/REPO names its owner wherever it stands.
+		if owner, repo, ok := strings.Cut(s, "/"); ok && oracleOwner.MatchString(owner) &&
+			oracleRepo.MatchString(repo) && repo != "." && repo != ".." {
+			o.owners = append(o.owners, owner)
+		}
 		return
 	}
 	where := strings.Join(path, ".")

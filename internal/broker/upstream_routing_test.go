@@ -407,20 +407,49 @@ func TestUpstreamUnreadableTargetIsRefused(t *testing.T) {
 // built-in ones do: a name alone at any depth, a dotted one as a path.
 func TestUpstreamOperatorNamedArgumentsChooseTheRoute(t *testing.T) {
 	t.Parallel()
-	ru := startRoutedUpstream(t, fakeAllow(`{ tool = "get_account", mode = "read", owner_args = ["account", "target.login"] }`))
+	ru := startRoutedUpstream(t, fakeAllow(`{ tool = "get_account", mode = "read", owner_args = ["account", "target.who"] }`))
 	o := ru.call(t, "get_account", `{"account":"fleet"}`)
 	o.wantRefused(t, "account fleet", "missing_credential")
 	o.wantNamed(t, "account fleet", []string{"fleet"}, nil)
 
-	o = ru.call(t, "get_account", `{"target":{"login":"alice"}}`)
-	o.wantSent(t, "target.login alice", "alice-read")
+	o = ru.call(t, "get_account", `{"target":{"who":"alice"}}`)
+	o.wantSent(t, "target.who alice", "alice-read")
 
-	o = ru.call(t, "get_account", `{"target":{"LOGIN":"acme"},"account":"alice"}`)
-	o.wantTwoOwners(t, "target.login acme and account alice", false)
+	o = ru.call(t, "get_account", `{"target":{"WHO":"acme"},"account":"alice"}`)
+	o.wantTwoOwners(t, "target.who acme and account alice", false)
 
-	// "login" is an owner's name only where the operator said so.
-	o = ru.call(t, "get_account", `{"target":{"kind":{"login":"fleet"}}}`)
-	o.wantSent(t, "login elsewhere", "acme-read")
+	// "who" is an owner's name only where the operator said so.
+	o = ru.call(t, "get_account", `{"target":{"kind":{"who":"fleet"}}}`)
+	o.wantSent(t, "who elsewhere", "acme-read")
+}
+
+// A name under a key no list names is read by what the key's name says
+// (nameWithOwner, repoOwner, login, q) or by what the value is (a GitHub
+// URL, a git remote, OWNER/REPO): none is forwarded with another owner's
+// credential.
+func TestUpstreamNamesUnderUnlistedKeysChooseTheRoute(t *testing.T) {
+	t.Parallel()
+	ru := startRoutedUpstream(t, fakeAllow(""))
+	for _, args := range []string{
+		`{"filter":{"url":"https://github.com/fleet/x"}}`,
+		`{"filter":{"html_url":"https://github.com/fleet/x/issues/1"}}`,
+		`{"filter":{"q":"repo:fleet/x is:private"}}`,
+		`{"filter":{"nameWithOwner":"fleet/x"}}`,
+		`{"filter":{"repoOwner":"fleet"}}`,
+		`{"filter":{"login":"fleet"}}`,
+		`{"filter":{"remote":"git@github.com:fleet/x.git"}}`,
+		`{"filter":{"slug":"fleet/x"}}`,
+	} {
+		o := ru.call(t, "list_issues_filtered", args)
+		o.wantRefused(t, args, "missing_credential")
+		if !slices.Equal(o.line.Owners, []string{"fleet"}) {
+			t.Errorf("%s: audited owners %q, want [fleet]", args, o.line.Owners)
+		}
+	}
+	o := ru.call(t, "list_issues_filtered", `{"filter":{"url":"https://github.com/alice/notes"}}`)
+	o.wantSent(t, "a URL naming alice", "alice-read")
+	o = ru.call(t, "list_issues_filtered", `{"filter":{"path":"docs/readme.md","title":"acme/gadgets"}}`)
+	o.wantSent(t, "a path and a title", "acme-read")
 }
 
 // owner_args and repo_args are read from an upstream's allow entries, and

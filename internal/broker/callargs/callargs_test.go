@@ -10,8 +10,8 @@ import (
 
 // anyArgs declares every top-level name these tests send.
 var anyArgs = Upstream{Declared: Declared{"owner": true, "repo": true, "org": true, "organization": true, "filter": true,
-	"repositories": true, "query": true, "target": true, "account": true, "items": true, "title": true, "name": true},
-	OwnerArgs: []string{"account", "target.login"}}
+	"repositories": true, "query": true, "target": true, "account": true, "items": true, "title": true, "name": true, "search": true, "head": true},
+	OwnerArgs: []string{"account", "target.who"}}
 
 // An upstream call is routed by the one owner its arguments name,
 // wherever they name it.
@@ -29,8 +29,26 @@ func TestReadUpstreamFindsEveryOwner(t *testing.T) {
 		{`{"items":[{"repository":{"owner":{"login":"alice"},"name":"notes"}}]}`, "alice", []string{"alice"}, []string{"alice/notes"}},
 		{`{"filter":{"query":"repo:fleet/x is:open"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 		{`{"account":"alice"}`, "alice", []string{"alice"}, nil},
-		{`{"target":{"login":"alice"}}`, "alice", []string{"alice"}, nil},
-		{`{"target":{"x":{"login":"alice"}},"items":[{"login":"fleet"}]}`, "", nil, nil},
+		{`{"target":{"who":"alice"}}`, "alice", []string{"alice"}, nil},
+		{`{"target":{"x":{"who":"alice"}},"items":[{"who":"fleet"}]}`, "", nil, nil},
+		// Keys no list names, read by what their names say or by what
+		// their values are.
+		{`{"filter":{"url":"https://github.com/fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"items":[{"html_url":"https://github.com/fleet/x/issues/1"}]}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"filter":{"u":"https://api.github.com/repos/fleet/x/issues"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"filter":{"u":"https://ghes.example.com/api/v3/orgs/fleet"}}`, "", nil, nil},
+		{`{"filter":{"u":"https://github.example.com/api/v3/orgs/fleet"}}`, "fleet", []string{"fleet"}, nil},
+		{`{"filter":{"remote":"git@github.com:fleet/x.git"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"filter":{"q":"repo:fleet/x is:private"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"search":"org:fleet"}`, "fleet", []string{"fleet"}, nil},
+		{`{"filter":{"nameWithOwner":"fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"filter":{"repoOwner":"fleet"}}`, "fleet", []string{"fleet"}, nil},
+		{`{"filter":{"full-name":"fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"items":[{"login":"fleet"}]}`, "fleet", []string{"fleet"}, nil},
+		{`{"head":"fleet:main"}`, "fleet", []string{"fleet"}, nil},
+		{`{"head":"main"}`, "", nil, nil},
+		{`{"filter":{"slug":"fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"filter":{"path":"docs/readme.md","ref":"main/next"}}`, "", nil, nil},
 		{`{"repositories":["widgets"],"filter":{"org":null,"user":""}}`, "", nil, []string{"widgets"}},
 		{`{"query":"user:@me"}`, "", []string{"@me"}, nil},
 		{`{"title":"fleet/x","name":"fleet"}`, "", nil, nil},
@@ -145,15 +163,18 @@ func TestReadKeepsToItsVocabulary(t *testing.T) {
 // An operator's dotted name matches a path from the top only, a plain
 // one a key at any depth.
 func TestUpstreamRulesReadDottedPathsFromTheTop(t *testing.T) {
-	r := Upstream{OwnerArgs: []string{"target.login"}, RepoArgs: []string{"slug"}}.rules()
+	r := Upstream{OwnerArgs: []string{"target.who"}, RepoArgs: []string{"slug"}}.rules()
 	for _, c := range []struct {
 		keys []string
 		want kind
 	}{
-		{[]string{"target", "login"}, ownerKind},
-		{[]string{"Target", "LOGIN"}, ownerKind},
-		{[]string{"x", "target", "login"}, plain},
-		{[]string{"login"}, plain},
+		{[]string{"target", "who"}, ownerKind},
+		{[]string{"Target", "WHO"}, ownerKind},
+		{[]string{"x", "target", "who"}, plain},
+		{[]string{"who"}, plain},
+		{[]string{"login"}, ownerKind},
+		{[]string{"x", "repo_owner"}, ownerKind},
+		{[]string{"title"}, proseKind},
 		{[]string{"a", "slug"}, repoKind},
 		{[]string{"a", "ORGANIZATION"}, ownerKind},
 	} {

@@ -47,6 +47,13 @@ const (
 	ownerKind
 	repoKind
 	queryKind
+	// proseKind is text or a path inside a repository (a title, a body,
+	// a file's path): an OWNER/REPO shape there ("docs/readme.md") is not
+	// a name. Keys below it are still read.
+	proseKind
+	// refKind is a branch that may name its owner ("fleet:main", a pull
+	// request's head from a fork).
+	refKind
 )
 
 func (k kind) what() string {
@@ -91,18 +98,74 @@ func (u Upstream) rules() rules {
 	return r
 }
 
-// kindOf is what the value at keys (from the top) names; a key that
-// names nothing itself keeps the kind of the one above it.
+// kindOf is what the value at keys (from the top) names. The operator's
+// paths and the built-in names come first; then a key whose name says it
+// holds a name (account_owner, nameWithOwner, html_url's siblings
+// repo_full_name, search_query); then the kind of the key above; last, at
+// the top of a plain value, prose keys, whose text is never read as a
+// name. An upstream's arguments are its own, so this reads widely: a name
+// read where none was meant refuses a call (fail closed), a name missed
+// would send it with the wrong owner's credential.
 func (r rules) kindOf(keys []string, above kind) kind {
 	if len(r.paths) > 0 {
 		if k, ok := r.paths[Fold(strings.Join(keys, "."))]; ok {
 			return k
 		}
 	}
-	if k, ok := r.anywhere[Fold(keys[len(keys)-1])]; ok {
+	last := keys[len(keys)-1]
+	if k, ok := r.anywhere[Fold(last)]; ok {
 		return k
 	}
-	return above
+	if k, ok := kindByName(last); ok {
+		return k
+	}
+	if above != plain {
+		return above
+	}
+	if proseKeys[normalKey(last)] {
+		return proseKind
+	}
+	return plain
+}
+
+// normalKey folds a key to lower case (Kelvin sign and long s included,
+// see Fold) and drops '_', '-' and '.', so full_name, fullName and
+// full-name read alike.
+func normalKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' {
+			return -1
+		}
+		return r
+	}, strings.ToLower(Fold(k)))
+}
+
+// kindByName reads what a key not listed anywhere names from how its name
+// ends.
+func kindByName(key string) (kind, bool) {
+	n := normalKey(key)
+	ends := func(suffixes ...string) bool {
+		return slices.ContainsFunc(suffixes, func(x string) bool { return strings.HasSuffix(n, x) })
+	}
+	switch {
+	case n == "q" || n == "search" || ends("query"):
+		return queryKind, true
+	case ends("repo", "repos", "repository", "repositories", "fullname", "namewithowner"):
+		return repoKind, true
+	case ends("owner", "org", "organization", "organisation", "login", "username"):
+		return ownerKind, true
+	case n == "head" || n == "base":
+		return refKind, true
+	}
+	return plain, false
+}
+
+// proseKeys (as normalKey spells them) hold text or paths, not names.
+var proseKeys = map[string]bool{
+	"title": true, "body": true, "content": true, "message": true, "description": true, "text": true,
+	"comment": true, "note": true, "path": true, "filepath": true, "file": true, "files": true,
+	"filename": true, "ref": true, "branch": true, "sha": true, "commit": true, "label": true,
+	"labels": true, "name": true, "tag": true, "pattern": true, "diff": true, "patch": true,
 }
 
 // maxDepth bounds how deep arguments may nest: no tool's arguments come
@@ -232,6 +295,19 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 			return invalid(shown(at.field), "must be a repository name or OWNER/REPO as GitHub spells names (letters, digits, '.', '-', '_'): it names the repository the call acts on")
 		}
 		s.add(at.field, owner, repo)
+	case plain:
+		// A GitHub URL or an OWNER/REPO string names its owner wherever
+		// it stands.
+		if owner, repo, ok := nameInText(v); ok {
+			s.add(at.field, owner, repo)
+		}
+	case refKind:
+		if owner, _, fork := strings.Cut(v, ":"); fork {
+			if github.CheckOwner(owner) != nil {
+				return invalid(shown(at.field), "must be a branch, or OWNER:BRANCH as GitHub spells names: it names the owner of the fork it is read from")
+			}
+			s.add(at.field, owner, "")
+		}
 	case queryKind:
 		for _, r := range searchquery.Refs(searchquery.Tokens(v)) {
 			repo := ""
