@@ -118,7 +118,9 @@ func encodings() []encoding {
 }
 
 // breaks are the ways a line break is printed inside a secret.
-var breaks = []string{"\n", "\r\n", "\n    ", " \n\t", "\r", "\n2026-01-02T15:04:05.0000000Z ", "\n\n"}
+var breaks = []string{"\n", "\r\n", "\n    ", " \n\t", "\r", "\n2026-01-02T15:04:05.0000000Z ", "\n\n",
+	"\v", "\f", "\u0085", "\u2028", "\u2029", "\n\x1b[32m", "\x1b[0m\n\x1b[1;31m", "\n##[group]",
+	"\n2026-01-02T15:04:05.0000000Z ##[error]\x1b[31m"}
 
 // TestCleanEveryForm prints each registered secret in every encoding and
 // checks that no piece of minRun bytes of it is left, in that encoding,

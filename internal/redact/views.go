@@ -66,11 +66,13 @@ func eachUnescaped(v *view, f func(*view) bool) {
 }
 
 // joined is v's text with every line break taken out, together with the
-// blanks around it and a timestamp opening the next line, so a secret
-// printed across lines reads whole. It is nil when there is no break.
+// blanks around it and what a log opens the next line with (a timestamp,
+// terminal colour codes, a GitHub Actions command marker such as
+// "##[group]"), so a secret printed across lines reads whole. It is nil
+// when there is no break.
 func joined(v *view) *view {
 	s := v.text
-	i := strings.IndexAny(s, "\r\n")
+	i := nextBreak(s, 0)
 	if i < 0 {
 		return nil
 	}
@@ -79,39 +81,110 @@ func joined(v *view) *view {
 	out := &view{parent: v, segs: append(make([]seg, 0, strings.Count(s, "\n")+2), seg{0, 0, 1})}
 	at := 0 // the next byte of s to copy
 	for i >= 0 {
-		start := i
-		for start > at && isBlank(s[start-1]) {
-			start--
-		}
+		start := trailerStart(s, at, i)
 		end := skipBreaks(s, i)
 		b.WriteString(s[at:start])
 		at = end
 		out.segs = append(out.segs, seg{b.Len(), at, 1})
-		j := strings.IndexAny(s[at:], "\r\n")
-		if j < 0 {
-			break
-		}
-		i = at + j
+		i = nextBreak(s, at)
 	}
 	b.WriteString(s[at:])
 	out.text = b.String()
 	return out
 }
 
-// skipBreaks returns the end of the run of line breaks, blanks and line
-// timestamps starting at s[i].
-func skipBreaks(s string, i int) int {
-	for i < len(s) {
-		switch c := s[i]; {
-		case c == '\n' || c == '\r' || isBlank(c):
-			i++
-		case timestampLen(s[i:]) > 0:
-			i += timestampLen(s[i:])
-		default:
+// trailerStart is where the blanks and terminal escape sequences that end
+// the line s[at:i] begin (a colour reset before the break, say): they go
+// with the break.
+func trailerStart(s string, at, i int) int {
+	for i > at {
+		if isBlank(s[i-1]) {
+			i--
+			continue
+		}
+		esc := strings.LastIndexByte(s[at:i], 0x1b)
+		if esc < 0 || escapeLen(s[at+esc:]) != i-(at+esc) {
+			return i
+		}
+		i = at + esc
+	}
+	return i
+}
+
+// nextBreak is the index of the first line break in s at or after from,
+// or -1.
+func nextBreak(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		if breakLen(s, i) > 0 {
 			return i
 		}
 	}
+	return -1
+}
+
+// breakLen is the length of the line break s[i] starts: \n, \r, \v, \f,
+// and Unicode's NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR; 0 for none.
+func breakLen(s string, i int) int {
+	switch c := s[i]; {
+	case c == '\n' || c == '\r' || c == '\v' || c == '\f':
+		return 1
+	case strings.HasPrefix(s[i:], "\u0085"):
+		return len("\u0085")
+	case strings.HasPrefix(s[i:], "\u2028"), strings.HasPrefix(s[i:], "\u2029"):
+		return len("\u2028")
+	}
+	return 0
+}
+
+// skipBreaks returns the end of the run of line breaks, blanks, line
+// timestamps, terminal escape sequences and log command markers starting
+// at s[i].
+func skipBreaks(s string, i int) int {
+	for i < len(s) {
+		if n := max(breakLen(s, i), timestampLen(s[i:]), escapeLen(s[i:]), markerLen(s[i:])); n > 0 {
+			i += n
+			continue
+		}
+		if !isBlank(s[i]) {
+			return i
+		}
+		i++
+	}
 	return i
+}
+
+// escapeLen is the length of the terminal control sequence (ESC [
+// parameters, a final byte) s starts with, 0 when there is none.
+func escapeLen(s string) int {
+	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(s) && i < 32; i++ {
+		if c := s[i]; c >= 0x40 && c <= 0x7e {
+			return i + 1
+		} else if c < 0x20 || c > 0x3f {
+			return 0
+		}
+	}
+	return 0
+}
+
+// markerLen is the length of the GitHub Actions log command marker
+// ("##[group]", "##[error]") s starts with, 0 when there is none.
+func markerLen(s string) int {
+	if !strings.HasPrefix(s, "##[") {
+		return 0
+	}
+	end := strings.IndexByte(s, ']')
+	if end < 0 || end > 24 {
+		return 0
+	}
+	for _, c := range s[3:end] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			return 0
+		}
+	}
+	return end + 1
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
