@@ -42,7 +42,7 @@ func Tokens(q string) []string {
 	start, quoted := -1, false
 	for i, r := range q {
 		switch {
-		case unicode.IsSpace(r) && !quoted:
+		case isSeparator(r) && !quoted:
 			if start >= 0 {
 				out = append(out, q[start:i])
 				start = -1
@@ -59,6 +59,37 @@ func Tokens(q string) []string {
 		out = append(out, q[start:])
 	}
 	return out
+}
+
+// isSeparator reports whether r ends a token: white space, and the
+// invisible format characters (a zero-width space, say) that a reader
+// would take for none at all.
+func isSeparator(r rune) bool {
+	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r)
+}
+
+// words are the pieces of tok that could each be a qualifier: tok itself
+// (USER:"Alice" is one), and when it holds a quote or a parenthesis also
+// its pieces between them and any separator, so a qualifier glued to a closing quote or hidden in a
+// quoted phrase ("x"repo:a/b, "x repo:a/b") is still seen. Reading a
+// quoted one as a scope over-reads; missing one would widen a search
+// unseen.
+func words(tok string) (pieces []string, split bool) {
+	if !strings.ContainsAny(tok, `"()`) {
+		return []string{tok}, false
+	}
+	pieces = []string{tok}
+	var prev string
+	for _, p := range strings.FieldsFunc(tok, func(r rune) bool {
+		return r == '"' || r == '(' || r == ')' || r == '\\' || isSeparator(r)
+	}) {
+		// A quoted qualifier's value (label:"user:x") is a value.
+		if !strings.HasSuffix(prev, ":") {
+			pieces = append(pieces, p)
+		}
+		prev = p
+	}
+	return pieces, true
 }
 
 // isOperator reports whether tok is one of search's boolean operators
@@ -101,26 +132,44 @@ func parseScope(tok string) (name string, values []string, excluded, ok bool) {
 func Refs(tokens []string) []Ref {
 	var out []Ref
 	for i, tok := range tokens {
-		name, values, excluded, ok := parseScope(tok)
 		afterNOT := i > 0 && strings.EqualFold(tokens[i-1], "NOT")
-		if !ok || excluded && !afterNOT {
-			continue
-		}
-		for _, v := range values {
-			r := Ref{tok: i, Name: name, Value: v, Owner: v, AfterNOT: afterNOT}
-			switch name {
-			case "repo":
-				r.Owner, r.Repo, _ = strings.Cut(v, "/")
-			case "project":
-				owner, _, found := strings.Cut(v, "/")
-				if !found {
-					// A bare project number names no owner.
-					continue
-				}
-				r.Owner = owner
+		pieces, split := words(tok)
+		seen := map[string]bool{}
+		for _, w := range pieces {
+			name, values, excluded, ok := parseScope(w)
+			// An exclusion counts only written plainly (-repo:a/b): one
+			// inside quotes or parentheses may not be one to GitHub.
+			if !ok || excluded && !afterNOT && !split {
+				continue
 			}
-			out = append(out, r)
+			for _, r := range refsOf(i, name, values, afterNOT) {
+				if k := r.Name + ":" + r.Value; !seen[k] {
+					seen[k] = true
+					out = append(out, r)
+				}
+			}
 		}
+	}
+	return out
+}
+
+// refsOf are the Refs of one qualifier's values.
+func refsOf(i int, name string, values []string, afterNOT bool) []Ref {
+	var out []Ref
+	for _, v := range values {
+		r := Ref{tok: i, Name: name, Value: v, Owner: v, AfterNOT: afterNOT}
+		switch name {
+		case "repo":
+			r.Owner, r.Repo, _ = strings.Cut(v, "/")
+		case "project":
+			owner, _, found := strings.Cut(v, "/")
+			if !found {
+				// A bare project number names no owner.
+				continue
+			}
+			r.Owner = owner
+		}
+		out = append(out, r)
 	}
 	return out
 }
