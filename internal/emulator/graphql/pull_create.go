@@ -1,9 +1,7 @@
 package graphql
 
 import (
-	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
@@ -79,13 +77,8 @@ func createPullRequest(x *gqlContext, _ root, a createPullArgs) (any, error) {
 		return nil, unprocessable("Repository was archived so is read-only.")
 	}
 	title := strings.TrimSpace(in.Title)
-	switch {
-	case title == "":
-		return nil, unprocessable("Title can't be blank")
-	case utf8.RuneCountInString(title) > state.MaxTitleChars:
-		return nil, unprocessable(fmt.Sprintf("Title is too long (maximum is %d characters)", state.MaxTitleChars))
-	case in.Body != nil && utf8.RuneCountInString(*in.Body) > state.MaxBodyChars:
-		return nil, unprocessable(fmt.Sprintf("Body is too long (maximum is %d characters)", state.MaxBodyChars))
+	if err := textError(title, in.Body); err != nil {
+		return nil, err
 	}
 	headRepo, headRef, refused := x.st.PullHead(repo, x.c.Token, in.HeadRefName, in.BaseRefName)
 	if refused != nil {
