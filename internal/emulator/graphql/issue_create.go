@@ -49,14 +49,10 @@ func createIssue(x *gqlContext, _ root, a createIssueArgs) (any, error) {
 		return nil, nodeNotFound(string(in.RepositoryID))
 	}
 	title := strings.TrimSpace(in.Title)
-	switch {
-	case title == "":
-		return nil, unprocessable("Title can't be blank")
-	case utf8.RuneCountInString(title) > state.MaxTitleChars:
-		return nil, unprocessable(fmt.Sprintf("Title is too long (maximum is %d characters)", state.MaxTitleChars))
-	case in.Body != nil && utf8.RuneCountInString(*in.Body) > state.MaxBodyChars:
-		return nil, unprocessable(fmt.Sprintf("Body is too long (maximum is %d characters)", state.MaxBodyChars))
-	case in.IssueTemplate != nil:
+	if err := textError(title, in.Body); err != nil {
+		return nil, err
+	}
+	if in.IssueTemplate != nil {
 		return nil, unprocessable("The emulator does not apply issue templates (issueTemplate).")
 	}
 	if len(in.ProjectIDs) > 0 {
@@ -84,6 +80,20 @@ func createIssue(x *gqlContext, _ root, a createIssueArgs) (any, error) {
 		}
 	}
 	return &issuePayload{issue: is, clientMutationID: in.ClientMutationID}, nil
+}
+
+// textError is GitHub's refusal of a new issue's or pull request's title
+// (trimmed) or body, nil when both are fine.
+func textError(title string, body *string) error {
+	switch {
+	case title == "":
+		return unprocessable("Title can't be blank")
+	case utf8.RuneCountInString(title) > state.MaxTitleChars:
+		return unprocessable(fmt.Sprintf("Title is too long (maximum is %d characters)", state.MaxTitleChars))
+	case body != nil && utf8.RuneCountInString(*body) > state.MaxBodyChars:
+		return unprocessable(fmt.Sprintf("Body is too long (maximum is %d characters)", state.MaxBodyChars))
+	}
+	return nil
 }
 
 // unprocessable is GitHub's answer to input it validates and refuses.

@@ -161,6 +161,9 @@ func newResolvers() (*resolvers, error) {
 	registerLinkedBranches(r)
 	registerBranchProtection(r)
 	registerProjects(r)
+	registerIssueTransfer(r)
+	registerPullCreate(r)
+	registerReleases(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))

@@ -125,6 +125,11 @@ func registerRepository(r *resolvers) {
 
 	resolveArgs(r, t+".issue", func(_ *gqlContext, repo *state.Repo, a numberArgs) (any, error) {
 		is := repo.Issue(a.Number)
+		if is != nil && is.MovedTo != nil {
+			// A transferred issue is not found under its old number:
+			// GitHub answers as for a number that names no issue.
+			return nil, notFound("Could not resolve to an Issue with the number of %d.", a.Number)
+		}
 		if is == nil || is.Deleted {
 			return nil, notFound("Could not resolve to an issue or pull request with the number of %d.", a.Number)
 		}

@@ -47,36 +47,14 @@ func createPull(c *call) {
 		c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Field: "base", Code: "missing_field"})
 		return
 	}
-	headRepo, headRef := r, in.Head
-	if owner, ref, ok := strings.Cut(in.Head, ":"); ok {
-		headRef = ref
-		if !strings.EqualFold(owner, r.Owner.Login) {
-			headRepo = c.State.Repo(owner, r.Name)
-			if headRepo == nil || headRepo.Parent != r || c.Token.Permission(headRepo) == state.PermNone {
-				bad("head")
-				return
-			}
-		}
-	}
-	g := c.State.EnsureGit(r)
-	if g.Branches[in.Base] == nil {
-		bad("base")
+	headRepo, headRef, refused := c.State.PullHead(r, c.Token, in.Head, in.Base)
+	switch {
+	case refused != nil && refused.Field != "":
+		bad(refused.Field)
 		return
-	}
-	if headRepo.Git == nil || headRepo.Git.Branches[headRef] == nil {
-		bad("head")
+	case refused != nil:
+		c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Code: "custom", Message: refused.Message})
 		return
-	}
-	if len(state.Between(g.Branches[in.Base], headRepo.Git.Branches[headRef])) == 0 {
-		c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Code: "custom", Message: "No commits between " + in.Base + " and " + in.Head})
-		return
-	}
-	for _, is := range r.Issues {
-		if p := is.Pull; p != nil && is.State == "open" && p.HeadRepo == headRepo && p.HeadRef == headRef && p.BaseRef == in.Base {
-			c.Invalid("", createPullDoc, wire.FieldError{Resource: "PullRequest", Code: "custom",
-				Message: "A pull request already exists for " + headRepo.Owner.Login + ":" + headRef + "."})
-			return
-		}
 	}
 	is := c.State.CreatePull(r, c.Viewer, in.Title, in.Body, headRepo, headRef, in.Base, in.Draft, c.Req.Host)
 	if in.MaintainerCanModify != nil && headRepo != r {
@@ -170,15 +148,10 @@ func requestReviewers(c *call) {
 	if !c.Decode(&in) {
 		return
 	}
-	p := is.Pull
 	var users []*state.Account
 	for _, login := range in.Reviewers {
 		a := c.State.Account(login)
-		if a != nil && a == is.User {
-			c.Invalid("Review cannot be requested from pull request author.", reviewersDoc)
-			return
-		}
-		if a == nil || state.Association(a, r) != "OWNER" && !slices.ContainsFunc(r.Collaborators, func(l string) bool { return strings.EqualFold(l, login) }) {
+		if a == nil {
 			c.Invalid("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
 				r.FullName()+" repository.", reviewersDoc)
 			return
@@ -195,16 +168,11 @@ func requestReviewers(c *call) {
 		}
 		teams = append(teams, t)
 	}
-	for _, a := range users {
-		if !slices.Contains(p.RequestedReviewers, a) {
-			p.RequestedReviewers = append(p.RequestedReviewers, a)
-		}
+	if msg := state.ReviewRequestError(is, users, teams); msg != "" {
+		c.Invalid(msg, reviewersDoc)
+		return
 	}
-	for _, t := range teams {
-		if !slices.Contains(p.RequestedTeams, t) {
-			p.RequestedTeams = append(p.RequestedTeams, t)
-		}
-	}
+	c.State.RequestReviews(is, users, teams)
 	c.JSON(http.StatusCreated, c.pullJSON(is, false))
 }
 

@@ -93,20 +93,13 @@ func (c *call) releaseJSON(r *state.Repo, rel *state.Release) releaseJSON {
 		Author: renderSimpleUser(c.Links, rel.Author), Assets: []struct{}{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
 }
 
-// releasesNewestFirst is the order GitHub lists releases in.
-func releasesNewestFirst(r *state.Repo) []*state.Release {
-	list := slices.Clone(r.Releases)
-	slices.SortStableFunc(list, func(a, b *state.Release) int { return b.CreatedAt.Compare(a.CreatedAt) })
-	return list
-}
-
 func listReleases(c *call) {
 	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
 	out := []releaseJSON{}
-	for _, rel := range paginate(c, releasesNewestFirst(r)) {
+	for _, rel := range paginate(c, r.ReleasesNewestFirst()) {
 		out = append(out, c.releaseJSON(r, rel))
 	}
 	c.JSON(http.StatusOK, out)
@@ -119,11 +112,9 @@ func getLatestRelease(c *call) {
 	if r == nil {
 		return
 	}
-	for _, rel := range releasesNewestFirst(r) {
-		if !rel.Draft && !rel.Prerelease {
-			c.JSON(http.StatusOK, c.releaseJSON(r, rel))
-			return
-		}
+	if rel := r.LatestRelease(); rel != nil {
+		c.JSON(http.StatusOK, c.releaseJSON(r, rel))
+		return
 	}
 	c.NotFound()
 }

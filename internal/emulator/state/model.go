@@ -213,6 +213,10 @@ type Issue struct {
 	IsPull           bool
 	Merged           bool
 	Deleted          bool
+	// MovedTo, on the stand-in left at a transferred issue's old number
+	// (transfer.go), is the issue in its new repository. The stand-in is
+	// also Deleted, so every listing passes over it.
+	MovedTo *Issue
 
 	Comments  []*Comment
 	Parent    *Issue
@@ -269,4 +273,5 @@ type Event struct {
 	Comment     *Comment
 	Subject     *Issue // the other issue in a sub-issue or dependency event, the original of a marked_as_duplicate
 	Source      *Issue // the mentioning issue or pull request of a cross-referenced event
+	FromRepo    *Repo  // the repository a transferred issue left
 }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -52,4 +53,22 @@ func TipAt(tip *GitCommit, t time.Time) *GitCommit {
 		c = c.Parents[0]
 	}
 	return tip
+}
+
+// ReleasesNewestFirst is the order GitHub lists releases in.
+func (r *Repo) ReleasesNewestFirst() []*Release {
+	list := slices.Clone(r.Releases)
+	slices.SortStableFunc(list, func(a, b *Release) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	return list
+}
+
+// LatestRelease is the newest release that is neither a draft nor a
+// pre-release, as GitHub documents "latest", nil if there is none.
+func (r *Repo) LatestRelease() *Release {
+	for _, rel := range r.ReleasesNewestFirst() {
+		if !rel.Draft && !rel.Prerelease {
+			return rel
+		}
+	}
+	return nil
 }

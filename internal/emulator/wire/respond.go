@@ -142,9 +142,37 @@ func (c *Call) IssueFor(r *state.Repo) *state.Issue {
 		c.NotFound()
 		return nil
 	}
+	if is.MovedTo != nil {
+		c.movedIssue(is.MovedTo)
+		return nil
+	}
 	if is.Deleted {
 		c.Fail(http.StatusGone, "This issue was deleted", "rest/issues/issues#get-an-issue")
 		return nil
 	}
 	return is
+}
+
+// MovedBody is GitHub's answer to a request for something that moved for
+// good: basic-error's message and documentation_url, and where it went.
+type MovedBody struct {
+	Message          string `json:"message"`
+	URL              string `json:"url"`
+	DocumentationURL string `json:"documentation_url"`
+}
+
+// movedIssue answers a request under a transferred issue's old number with
+// 301 to the same request under its new one, which GitHub's clients follow.
+// A caller who cannot read the new repository learns nothing of it: 404.
+func (c *Call) movedIssue(to *state.Issue) {
+	if c.Token.Permission(to.Repo) == state.PermNone {
+		c.NotFound()
+		return
+	}
+	n := c.Req.PathValue("issue_number")
+	_, rest, _ := strings.Cut(c.Req.URL.Path, "/issues/"+n)
+	u := c.Links.Repo(to.Repo) + "/issues/" + strconv.Itoa(to.Number) + rest
+	c.W.Header().Set("Location", u)
+	WriteJSON(c.W, http.StatusMovedPermanently, MovedBody{Message: "Moved Permanently", URL: u,
+		DocumentationURL: DocsURL("rest/guides/best-practices-for-using-the-rest-api#follow-redirects")})
 }

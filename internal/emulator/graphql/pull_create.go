@@ -1,0 +1,206 @@
+package graphql
+
+import (
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
+
+// createPullRequest, updatePullRequest and requestReviews, as GitHub's
+// schema defines them: what `gh pr create` sends (it opens the pull request,
+// then sets labels, assignees and milestone with updatePullRequest, then
+// asks for reviews). They act through the state code POST .../pulls, PATCH
+// .../pulls/{n} and POST .../requested_reviewers use, with the same rules,
+// refused in GraphQL's words.
+
+type createPullArgs struct {
+	Input struct {
+		RepositoryID        gqlID   `json:"repositoryId"`
+		BaseRefName         string  `json:"baseRefName"`
+		HeadRefName         string  `json:"headRefName"`
+		Title               string  `json:"title"`
+		Body                *string `json:"body"`
+		Draft               *bool   `json:"draft"`
+		MaintainerCanModify *bool   `json:"maintainerCanModify"`
+		ClientMutationID    *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+type updatePullArgs struct {
+	Input struct {
+		PullRequestID       gqlID   `json:"pullRequestId"`
+		Title               *string `json:"title"`
+		Body                *string `json:"body"`
+		BaseRefName         *string `json:"baseRefName"`
+		State               *string `json:"state"`
+		MaintainerCanModify *bool   `json:"maintainerCanModify"`
+		AssigneeIDs         []gqlID `json:"assigneeIds"`
+		LabelIDs            []gqlID `json:"labelIds"`
+		MilestoneID         *gqlID  `json:"milestoneId"`
+		ProjectIDs          []gqlID `json:"projectIds"`
+		ClientMutationID    *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+type requestReviewsArgs struct {
+	Input struct {
+		PullRequestID    gqlID   `json:"pullRequestId"`
+		UserIDs          []gqlID `json:"userIds"`
+		TeamIDs          []gqlID `json:"teamIds"`
+		Union            *bool   `json:"union"`
+		ClientMutationID *string `json:"clientMutationId"`
+	} `json:"input"`
+}
+
+func registerPullCreate(r *resolvers) {
+	resolveArgs(r, "Mutation.createPullRequest", createPullRequest)
+	resolveArgs(r, "Mutation.updatePullRequest", updatePullRequest)
+	resolveArgs(r, "Mutation.requestReviews", requestReviews)
+	for _, t := range []string{"CreatePullRequestPayload", "UpdatePullRequestPayload", "RequestReviewsPayload"} {
+		resolve(r, t+".pullRequest", func(_ *gqlContext, p *pullPayload) (any, error) { return p.pull, nil })
+		resolve(r, t+".clientMutationId", func(_ *gqlContext, p *pullPayload) (any, error) { return p.clientMutationID, nil })
+	}
+	resolve(r, "UpdatePullRequestPayload.actor", func(_ *gqlContext, p *pullPayload) (any, error) { return p.actor, nil })
+	resolve(r, "RequestReviewsPayload.actor", func(_ *gqlContext, p *pullPayload) (any, error) { return p.actor, nil })
+}
+
+// createPullRequest needs read access to the repository, as POST
+// .../pulls does. GitHub's GraphQL reports a head or base that names no
+// branch with the model's validation messages, joined.
+func createPullRequest(x *gqlContext, _ root, a createPullArgs) (any, error) {
+	in := a.Input
+	repo, _ := x.visibleNode(string(in.RepositoryID)).(*state.Repo)
+	if repo == nil {
+		return nil, nodeNotFound(string(in.RepositoryID))
+	}
+	if repo.Archived {
+		return nil, unprocessable("Repository was archived so is read-only.")
+	}
+	title := strings.TrimSpace(in.Title)
+	if err := textError(title, in.Body); err != nil {
+		return nil, err
+	}
+	headRepo, headRef, refused := x.st.PullHead(repo, x.c.Token, in.HeadRefName, in.BaseRefName)
+	if refused != nil {
+		switch refused.Field {
+		case "head":
+			return nil, unprocessable("Head sha can't be blank, Base sha can't be blank, No commits between " +
+				in.BaseRefName + " and " + in.HeadRefName + ", Head ref must be a branch")
+		case "base":
+			return nil, unprocessable("Base ref must be a branch")
+		}
+		return nil, unprocessable(refused.Message)
+	}
+	draft := in.Draft != nil && *in.Draft
+	is := x.st.CreatePull(repo, x.c.Viewer, title, in.Body, headRepo, headRef, in.BaseRefName, draft, x.c.Req.Host)
+	if in.MaintainerCanModify != nil && headRepo != repo {
+		is.Pull.MaintainerCanModify = *in.MaintainerCanModify
+	}
+	return &pullPayload{pull: is, actor: x.c.Viewer, clientMutationID: in.ClientMutationID}, nil
+}
+
+// updatePullRequest: the author or anyone with write access may change the
+// text, base and state, as PATCH .../pulls/{n} allows; labels, assignees
+// and milestone need triage access, as on issues. Everything is resolved
+// and checked before anything changes.
+func updatePullRequest(x *gqlContext, _ root, a updatePullArgs) (any, error) {
+	in := a.Input
+	is, err := x.pullRequest(in.PullRequestID)
+	if err != nil {
+		return nil, err
+	}
+	repo, p := is.Repo, is.Pull
+	perm := x.c.Token.Permission(repo)
+	if perm < state.PermWrite && is.User != x.c.Viewer {
+		return nil, forbidden(x.c.Token.Login, "UpdatePullRequest")
+	}
+	triage := in.AssigneeIDs != nil || in.LabelIDs != nil || in.MilestoneID != nil || in.ProjectIDs != nil
+	if triage && perm < state.PermTriage {
+		return nil, forbidden(x.c.Token.Login, "UpdatePullRequest")
+	}
+	if len(in.ProjectIDs) > 0 {
+		// No classic project exists here, so no id can resolve to one.
+		return nil, nodeNotFound(string(in.ProjectIDs[0]))
+	}
+	switch {
+	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
+		return nil, unprocessable("Title can't be blank")
+	case in.BaseRefName != nil && (repo.Git == nil || repo.Git.Branches[*in.BaseRefName] == nil):
+		return nil, unprocessable("Base ref must be a branch")
+	case in.State != nil && *in.State == "OPEN" && is.Merged:
+		return nil, unprocessable("Can't reopen a merged pull request")
+	}
+	t, err := x.issueTriage(repo, in.LabelIDs, in.AssigneeIDs, in.MilestoneID)
+	if err != nil {
+		return nil, err
+	}
+	if in.Title != nil && *in.Title != is.Title {
+		x.st.Rename(is, x.c.Viewer, *in.Title)
+	}
+	if in.Body != nil {
+		x.st.SetBody(is, x.c.Viewer, in.Body, x.c.Req.Host)
+	}
+	if in.BaseRefName != nil && is.State == "open" {
+		p.BaseRef, p.Base = *in.BaseRefName, repo.Git.Branches[*in.BaseRefName]
+	}
+	if in.MaintainerCanModify != nil && p.HeadRepo != repo {
+		p.MaintainerCanModify = *in.MaintainerCanModify
+	}
+	if in.LabelIDs != nil {
+		x.st.SetLabels(is, x.c.Viewer, t.Labels)
+	}
+	if in.AssigneeIDs != nil {
+		x.st.SetAssignees(is, x.c.Viewer, t.Assignees)
+	}
+	if in.MilestoneID != nil {
+		x.st.SetMilestone(is, x.c.Viewer, t.Milestone)
+	}
+	if in.State != nil {
+		switch {
+		case *in.State == "CLOSED" && is.State == "open":
+			x.st.ClosePull(is, x.c.Viewer)
+		case *in.State == "OPEN" && is.State == "closed":
+			x.st.Reopen(is, x.c.Viewer)
+		}
+	}
+	x.st.Touch(is)
+	return &pullPayload{pull: is, actor: x.c.Viewer, clientMutationID: in.ClientMutationID}, nil
+}
+
+// requestReviews needs triage access, as POST .../requested_reviewers
+// does. With union false (the default) the requests given replace those
+// pending; with union true they are added to them.
+func requestReviews(x *gqlContext, _ root, a requestReviewsArgs) (any, error) {
+	in := a.Input
+	is, err := x.pullRequest(in.PullRequestID)
+	if err != nil {
+		return nil, err
+	}
+	if x.c.Token.Permission(is.Repo) < state.PermTriage {
+		return nil, forbidden(x.c.Token.Login, "RequestReviews")
+	}
+	var users []*state.Account
+	for _, id := range in.UserIDs {
+		u, _ := x.visibleNode(string(id)).(*state.Account)
+		if u == nil || u.IsOrg {
+			return nil, notFound("Could not resolve to User node with the global id of '%s'", string(id))
+		}
+		users = append(users, u)
+	}
+	var teams []*state.Team
+	for _, id := range in.TeamIDs {
+		t, _ := x.visibleNode(string(id)).(*state.Team)
+		if t == nil {
+			return nil, notFound("Could not resolve to Team node with the global id of '%s'", string(id))
+		}
+		teams = append(teams, t)
+	}
+	if msg := state.ReviewRequestError(is, users, teams); msg != "" {
+		return nil, unprocessable(msg)
+	}
+	if in.Union == nil || !*in.Union {
+		is.Pull.RequestedReviewers, is.Pull.RequestedTeams = nil, nil
+	}
+	x.st.RequestReviews(is, users, teams)
+	return &pullPayload{pull: is, actor: x.c.Viewer, clientMutationID: in.ClientMutationID}, nil
+}

@@ -1,0 +1,128 @@
+package graphql_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/seed"
+)
+
+func TestGraphQLCreatePullRequest(t *testing.T) {
+	schemasOrFail(t)
+	w := demoGQLWorld(t)
+	var repo struct{ Repository struct{ ID string } }
+	w.query(seed.DemoTokenBob, `{ repository(owner: "acme", name: "widgets") { id } }`, nil).ok(t, &repo)
+	const create = `mutation($input: CreatePullRequestInput!) { createPullRequest(input: $input) {
+		pullRequest { number isDraft headRefName baseRefName author { login } } } }`
+	input := func(head string) map[string]any {
+		return map[string]any{"input": map[string]any{"repositoryId": repo.Repository.ID, "baseRefName": "main", "headRefName": head, "title": "T", "draft": true}}
+	}
+	var d struct {
+		CreatePullRequest struct {
+			PullRequest struct {
+				Number                   int
+				IsDraft                  bool
+				HeadRefName, BaseRefName string
+				Author                   struct{ Login string }
+			}
+		}
+	}
+	const ahead = "fix/48-query-cache-writes-a-byte-order-mark-int"
+	w.query(seed.DemoTokenBob, create, input(ahead)).ok(t, &d)
+	if p := d.CreatePullRequest.PullRequest; p.Number != 161 || !p.IsDraft || p.HeadRefName != ahead || p.BaseRefName != "main" || p.Author.Login != "bob" {
+		t.Errorf("created = %+v", p)
+	}
+	for head, want := range map[string]string{
+		ahead: "A pull request already exists for acme:" + ahead + ".",
+		"docs/backing-up-and-restoring-dashboards": "No commits between main and docs/backing-up-and-restoring-dashboards",
+		"nope": "Head sha can't be blank, Base sha can't be blank, No commits between main and nope, Head ref must be a branch",
+	} {
+		res := w.query(seed.DemoTokenBob, create, input(head))
+		if len(res.Errors) != 1 || res.Errors[0].Type != "UNPROCESSABLE" || res.Errors[0].Message != want {
+			t.Errorf("%s: %s", head, res.raw)
+		}
+	}
+
+	// requestReviews replaces the requests unless union is set.
+	var ids struct {
+		Repository struct {
+			PullRequest     struct{ ID string }
+			AssignableUsers struct{ Nodes []struct{ ID, Login string } }
+		}
+	}
+	w.query(seed.DemoTokenBob, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 161) { id } assignableUsers(first: 20) { nodes { id login } } } }`, nil).ok(t, &ids)
+	user := map[string]string{}
+	for _, u := range ids.Repository.AssignableUsers.Nodes {
+		user[u.Login] = u.ID
+	}
+	const request = `mutation($input: RequestReviewsInput!) { requestReviews(input: $input) {
+		pullRequest { reviewRequests(first: 10) { nodes { requestedReviewer { ... on User { login } } } } } } }`
+	reviewers := func(logins []string, union bool) []string {
+		var userIDs []string
+		for _, l := range logins {
+			userIDs = append(userIDs, user[l])
+		}
+		var r struct {
+			RequestReviews struct {
+				PullRequest struct {
+					ReviewRequests struct {
+						Nodes []struct{ RequestedReviewer struct{ Login string } }
+					}
+				}
+			}
+		}
+		w.query(seed.DemoTokenBob, request, map[string]any{"input": map[string]any{
+			"pullRequestId": ids.Repository.PullRequest.ID, "userIds": userIDs, "union": union}}).ok(t, &r)
+		var out []string
+		for _, n := range r.RequestReviews.PullRequest.ReviewRequests.Nodes {
+			out = append(out, n.RequestedReviewer.Login)
+		}
+		return out
+	}
+	if got := reviewers([]string{"alice"}, false); !reflect.DeepEqual(got, []string{"alice"}) {
+		t.Errorf("first request = %v", got)
+	}
+	if got := reviewers([]string{"carol"}, true); !reflect.DeepEqual(got, []string{"alice", "carol"}) {
+		t.Errorf("union = %v", got)
+	}
+	if got := reviewers([]string{"carol"}, false); !reflect.DeepEqual(got, []string{"carol"}) {
+		t.Errorf("replace = %v", got)
+	}
+	res := w.query(seed.DemoTokenBob, request, map[string]any{"input": map[string]any{"pullRequestId": ids.Repository.PullRequest.ID, "userIds": []string{user["bob"]}}})
+	if len(res.Errors) != 1 || res.Errors[0].Message != "Review cannot be requested from pull request author." {
+		t.Errorf("author as reviewer: %s", res.raw)
+	}
+}
+
+func TestGraphQLReleases(t *testing.T) {
+	schemasOrFail(t)
+	w := demoGQLWorld(t)
+	var d struct {
+		Repository struct {
+			Releases struct {
+				TotalCount int
+				Nodes      []struct {
+					TagName  string
+					IsLatest bool
+				}
+			}
+			Release       *struct{ TagName string }
+			Missing       *struct{ TagName string }
+			LatestRelease struct{ TagName string }
+		}
+	}
+	w.query(seed.DemoTokenAlice, `{ repository(owner: "acme", name: "widgets") {
+		releases(first: 3, orderBy: {field: CREATED_AT, direction: DESC}) { totalCount nodes { tagName isLatest } }
+		release(tagName: "v1.4.0") { tagName } missing: release(tagName: "v0") { tagName } latestRelease { tagName } } }`, nil).ok(t, &d)
+	r := d.Repository
+	type node = struct {
+		TagName  string
+		IsLatest bool
+	}
+	if want := []node{{"v1.5.0-rc.1", false}, {"v1.4.2", true}, {"v1.4.1", false}}; r.Releases.TotalCount != 5 || !reflect.DeepEqual(r.Releases.Nodes, want) {
+		t.Errorf("releases = %+v", r.Releases)
+	}
+	if r.Release == nil || r.Release.TagName != "v1.4.0" || r.Missing != nil || r.LatestRelease.TagName != "v1.4.2" {
+		t.Errorf("release = %+v, missing = %+v, latest = %+v", r.Release, r.Missing, r.LatestRelease)
+	}
+}
