@@ -49,7 +49,9 @@ vet:
 	@unformatted=$$(gofmt -l cmd internal scripts); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 
 test: deps vet
-	$(GO) test -race -count=1 $(PKGS)
+	# -timeout: a package's whole run under -race on a loaded two-core
+	# machine can pass go test's default ten minutes; no test waits on a clock.
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 	@echo "== fidelity tallies (what was validated against GitHub's published descriptions)"
 	@$(GO) test -count=1 -v ./internal/emulator/... | grep -E '^(openapi fidelity|graphql fidelity|fixture replay):'
 	$(MAKE) e2e conformance
