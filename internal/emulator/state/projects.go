@@ -368,3 +368,22 @@ func (s *State) projectOwners() []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// LinkedPullRequests are the pull requests linked to an issue, which a
+// board's "Linked pull requests" field shows: those whose closing keywords
+// name it, open, closed or merged, in any repository. A pull request has
+// none: GitHub links pull requests to issues, not to each other.
+func (s *State) LinkedPullRequests(is *Issue) []*Issue {
+	if is.IsPull {
+		return nil
+	}
+	var out []*Issue
+	for _, repo := range s.Repos() {
+		for _, pr := range repo.Issues {
+			if pr.IsPull && !pr.Deleted && Closes(pr, is) {
+				out = append(out, pr)
+			}
+		}
+	}
+	return out
+}
