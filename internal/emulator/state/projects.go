@@ -238,6 +238,10 @@ func (s *State) AddProject(owner, creator *Account, title string, shortDescripti
 	s.projectNumbers[key]++
 	p := &Project{ID: id, NodeID: NodeID("PVT", id), Owner: owner, Number: s.projectNumbers[key], Title: title,
 		ShortDescription: shortDescription, Public: public, Creator: creator, CreatedAt: now, UpdatedAt: now}
+	if owner.IsOrg && creator != nil {
+		// GitHub makes whoever creates an organization's board its admin.
+		p.Roles = map[string]Permission{strings.ToLower(creator.Login): PermAdmin}
+	}
 	s.projects[key] = append(s.projects[key], p)
 	s.nodes[p.NodeID] = p
 	for _, b := range []struct{ name, typ string }{
