@@ -146,15 +146,16 @@ func registerProjects(r *resolvers) {
 			return x.projectList(x.st.Projects(owner), a)
 		})
 	}
-	// A repository's projects are its owner's boards that hold one of its
-	// issues or pull requests (GitHub links them when an item is added).
+	// A repository's projects are its owner's boards linked to it: by
+	// linkProjectV2ToRepository, or when one of its issues or pull requests
+	// was added (GitHub links them then).
 	resolveArgs(r, "Repository.projectsV2", func(x *gqlContext, repo *state.Repo, a projectsArgs) (any, error) {
 		if err := x.projectScope(false); err != nil {
 			return nil, err
 		}
 		var linked []*state.Project
 		for _, p := range x.st.Projects(repo.Owner) {
-			if slices.ContainsFunc(p.Items, func(it *state.ProjectItem) bool { return it.Issue != nil && it.Issue.Repo == repo }) {
+			if slices.Contains(p.Repos, repo) {
 				linked = append(linked, p)
 			}
 		}
@@ -179,6 +180,8 @@ func registerProjects(r *resolvers) {
 	registerProjectItems(r)
 	registerProjectValues(r)
 	registerProjectMutations(r)
+	registerProjectBoards(r)
+	registerResource(r)
 }
 
 // projectList filters (query matches title words; is:open, is:closed) and

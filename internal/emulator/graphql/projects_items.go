@@ -6,8 +6,9 @@ import (
 
 // A board's items and their field values. An item's fieldValues are, in
 // field position order, the values its content gives the built-in fields
-// (Title as a text value; Assignees, Labels, Milestone and Repository as
-// their own value types, each only when the content has one) and the
+// (Title as a text value; Assignees, Labels, Milestone, Repository, Linked
+// pull requests and Reviewers as their own value types, each only when the
+// content has one) and the
 // values set on the item. Content the caller may not see is REDACTED:
 // null content and no values from it, as GitHub shows it.
 
@@ -21,6 +22,7 @@ type builtinValue struct {
 var builtinValueTypes = map[string]string{
 	"ASSIGNEES": "ProjectV2ItemFieldUserValue", "LABELS": "ProjectV2ItemFieldLabelValue",
 	"MILESTONE": "ProjectV2ItemFieldMilestoneValue", "REPOSITORY": "ProjectV2ItemFieldRepositoryValue",
+	"LINKED_PULL_REQUESTS": "ProjectV2ItemFieldPullRequestValue", "REVIEWERS": "ProjectV2ItemFieldReviewerValue",
 }
 
 // valueTypes names the GraphQL type of each custom field's value.
@@ -72,6 +74,14 @@ func (x *gqlContext) itemValue(it *state.ProjectItem, f *state.ProjectField) any
 		}
 	case "REPOSITORY":
 		if it.Issue != nil {
+			return &builtinValue{item: it, field: f}
+		}
+	case "LINKED_PULL_REQUESTS":
+		if len(x.linkedPulls(it)) > 0 {
+			return &builtinValue{item: it, field: f}
+		}
+	case "REVIEWERS":
+		if len(requestedReviewers(it)) > 0 {
 			return &builtinValue{item: it, field: f}
 		}
 	}
@@ -189,6 +199,7 @@ func registerProjectValues(r *resolvers) {
 	resolve(r, "ProjectV2ItemFieldMilestoneValue.milestone", func(_ *gqlContext, v *builtinValue) (any, error) {
 		return v.item.Issue.Milestone, nil
 	})
+	registerProjectLinks(r)
 	resolve(r, "ProjectV2ItemFieldRepositoryValue.repository", func(_ *gqlContext, v *builtinValue) (any, error) {
 		return v.item.Issue.Repo, nil
 	})

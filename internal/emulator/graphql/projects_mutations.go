@@ -173,13 +173,9 @@ func addDraftItem(x *gqlContext, _ root, a addDraftArgs) (any, error) {
 	if title == "" {
 		return nil, unprocessable("Title can't be blank")
 	}
-	var assignees []*state.Account
-	for _, id := range a.Input.AssigneeIDs {
-		acc, _ := x.st.Node(string(id)).(*state.Account)
-		if acc == nil || acc.IsOrg {
-			return nil, nodeNotFound(string(id))
-		}
-		assignees = append(assignees, acc)
+	assignees, err := x.draftAssignees(a.Input.AssigneeIDs)
+	if err != nil {
+		return nil, err
 	}
 	body := ""
 	if a.Input.Body != nil {
@@ -187,6 +183,19 @@ func addDraftItem(x *gqlContext, _ root, a addDraftArgs) (any, error) {
 	}
 	it := x.st.AddDraftItem(p, title, body, assignees, x.c.Viewer)
 	return &itemPayload{item: it, clientMutationID: a.Input.ClientMutationID}, nil
+}
+
+// draftAssignees resolves a draft issue's assignee ids: users only.
+func (x *gqlContext) draftAssignees(ids []gqlID) ([]*state.Account, error) {
+	var out []*state.Account
+	for _, id := range ids {
+		acc, _ := x.st.Node(string(id)).(*state.Account)
+		if acc == nil || acc.IsOrg {
+			return nil, nodeNotFound(string(id))
+		}
+		out = append(out, acc)
+	}
+	return out, nil
 }
 
 // boardField resolves a field id of the item's board.

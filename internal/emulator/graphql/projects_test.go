@@ -93,6 +93,7 @@ func TestGraphQLProjects(t *testing.T) {
 		{"ItemsAndValues", testProjectItemValues},
 		{"Visibility", testProjectVisibility},
 		{"ItemFilter", testProjectItemFilter},
+		{"LinkedValues", testProjectLinkedValues},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, w) })
 	}

@@ -19,7 +19,9 @@ import (
 // need. Descriptions and GitHub's custom directives are removed.
 //
 // Interfaces keep the fields every kept implementer serves, so a fragment on
-// an interface validates exactly when the emulator can answer it. Enum
+// an interface validates exactly when the emulator can answer it, and
+// every kept union or interface keeps all its member types (members.go),
+// so a fragment on any member validates. Enum
 // values and input objects are kept whole: they describe what a client may
 // send, and the emulator's argument structs mirror them.
 
@@ -48,6 +50,7 @@ func Prune(published, overlay []byte, src Source, served []Field) ([]byte, error
 	if err := p.keepAbstract(); err != nil {
 		return nil, err
 	}
+	p.keepMembers()
 	p.keepInputsAndLeaves()
 	if err := p.checkReachable(); err != nil {
 		return nil, err
@@ -127,7 +130,8 @@ func (p *pruner) keepServed(fields []Field) error {
 	return errors.Join(errs...)
 }
 
-// keepAbstract keeps the interfaces and unions the served types need.
+// keepAbstract keeps the interfaces and unions the served types need
+// (keepMembers then completes them with their member types).
 // Fields returning one must find it kept; an interface the served objects
 // merely implement is kept when they share a field with it beyond id.
 func (p *pruner) keepAbstract() error {
@@ -154,17 +158,8 @@ func (p *pruner) keepAbstract() error {
 			if !referenced[name] {
 				continue
 			}
-			def := &ast.Definition{Kind: ast.Union, Name: name}
-			for _, m := range src.Types {
-				if k := p.kept[m]; k != nil && k.Kind == ast.Object {
-					def.Types = append(def.Types, m)
-				}
-			}
-			if len(def.Types) == 0 {
-				errs = append(errs, fmt.Errorf("served fields return union %s, but no member type is served", name))
-				continue
-			}
-			p.kept[name] = def
+			// keepMembers gives it all its members.
+			p.kept[name] = &ast.Definition{Kind: ast.Union, Name: name}
 		}
 	}
 	// Implements lists name only kept interfaces, and an interface field

@@ -35,7 +35,10 @@ type Project struct {
 	// login. A user's own board is theirs to administer; other members
 	// of an owning organization may read it; anyone may read a public
 	// one.
-	Roles  map[string]Permission
+	Roles map[string]Permission
+	// Repos are the repositories linked to the board
+	// (linkProjectV2ToRepository), in the order they were linked.
+	Repos  []*Repo
 	Fields []*ProjectField
 	// Items are in the board's manual order (updateProjectV2ItemPosition).
 	Items []*ProjectItem
@@ -220,18 +223,25 @@ func (s *State) ProjectPermission(p *Project, viewer *Account) Permission {
 // projectKey indexes an owner's boards.
 func projectKey(owner *Account) string { return strings.ToLower(owner.Login) }
 
-// AddProject creates a board for owner, numbered after its others, with
+// AddProject creates a board for owner, numbered after every board it
+// has had, with
 // the built-in fields and a Status field (Todo, In progress, Done) as a
 // new GitHub project has.
 func (s *State) AddProject(owner, creator *Account, title string, shortDescription *string, public bool) *Project {
 	if s.projects == nil {
 		s.projects = map[string][]*Project{}
+		s.projectNumbers = map[string]int{}
 	}
 	id := s.nextID()
 	now := s.Now()
 	key := projectKey(owner)
-	p := &Project{ID: id, NodeID: NodeID("PVT", id), Owner: owner, Number: len(s.projects[key]) + 1, Title: title,
+	s.projectNumbers[key]++
+	p := &Project{ID: id, NodeID: NodeID("PVT", id), Owner: owner, Number: s.projectNumbers[key], Title: title,
 		ShortDescription: shortDescription, Public: public, Creator: creator, CreatedAt: now, UpdatedAt: now}
+	if owner.IsOrg && creator != nil {
+		// GitHub makes whoever creates an organization's board its admin.
+		p.Roles = map[string]Permission{strings.ToLower(creator.Login): PermAdmin}
+	}
 	s.projects[key] = append(s.projects[key], p)
 	s.nodes[p.NodeID] = p
 	for _, b := range []struct{ name, typ string }{
@@ -367,4 +377,23 @@ func (s *State) projectOwners() []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// LinkedPullRequests are the pull requests linked to an issue, which a
+// board's "Linked pull requests" field shows: those whose closing keywords
+// name it, open, closed or merged, in any repository. A pull request has
+// none: GitHub links pull requests to issues, not to each other.
+func (s *State) LinkedPullRequests(is *Issue) []*Issue {
+	if is.IsPull {
+		return nil
+	}
+	var out []*Issue
+	for _, repo := range s.Repos() {
+		for _, pr := range repo.Issues {
+			if pr.IsPull && !pr.Deleted && Closes(pr, is) {
+				out = append(out, pr)
+			}
+		}
+	}
+	return out
 }

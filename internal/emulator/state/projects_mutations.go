@@ -19,6 +19,8 @@ func (s *State) AddProjectItem(p *Project, is *Issue, actor *Account) (*ProjectI
 	}
 	it := s.newProjectItem(p, actor)
 	it.Issue = is
+	// GitHub links the issue's repository to the board.
+	s.LinkProjectRepo(p, is.Repo)
 	return it, true
 }
 

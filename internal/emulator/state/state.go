@@ -34,6 +34,9 @@ type State struct {
 	// projects are Projects (v2) boards by lower-case owner login
 	// (projects.go); nil until one is added.
 	projects map[string][]*Project
+	// projectNumbers is the last board number given per owner: a deleted
+	// board's number is not given again.
+	projectNumbers map[string]int
 	// orgRoles are users' organization roles (owner, security manager)
 	// by lower-case org and user login (security.go).
 	orgRoles map[string]map[string]string
