@@ -5,7 +5,8 @@ package peers
 // dave's documentation change) and 10 closed, 9 of them merged (#49, the
 // byte order mark fix, was closed unmerged and its branch kept). bob
 // opened #155, #108, #84, #61, #37, #28, #19 and #6; five carry
-// "dependencies". The repository has no branch protection.
+// "dependencies". gh resolves assignees among the repository's assignable
+// users, which dave (no grant) is not.
 
 func ghPRReads() []ghCheck {
 	const repo = widgets
@@ -55,9 +56,9 @@ func ghPRWrites() []ghCheck {
 			stderr: []string{"No commits between main and peers-157"},
 			effect: api("repos/acme/widgets/pulls?state=all&head=acme:peers-157", "length", "0")},
 		{name: "pr-edit", args: []string{"pr", "edit", "121", "-R", repo, "--title", "Theme tokens for the embed SDK (edited)", "--add-reviewer", "bob",
-			"--add-assignee", "dave", "--milestone", "v2.0.0", "--remove-label", "documentation"}, stdout: []string{"/acme/widgets/pull/121"},
+			"--add-assignee", "carol", "--milestone", "v2.0.0", "--remove-label", "documentation"}, stdout: []string{"/acme/widgets/pull/121"},
 			effect: api("repos/acme/widgets/pulls/121", `"\(.title) | \(.requested_reviewers | map(.login) | join(",")) | \(.assignees | map(.login) | join(",")) | \(.milestone.title) | \(.labels | map(.name) | join(","))"`,
-				"Theme tokens for the embed SDK (edited) | bob | dave | v2.0.0 | bug")},
+				"Theme tokens for the embed SDK (edited) | bob | carol | v2.0.0 | bug")},
 		{name: "pr-comment", args: []string{"pr", "comment", "121", "-R", repo, "--body", "Comment on the pull request."}, stdout: []string{"/acme/widgets/pull/121#issuecomment-"},
 			effect: api("repos/acme/widgets/issues/121/comments", `.[-1] | "\(.user.login) \(.body)"`, "alice Comment on the pull request.")},
 		{name: "pr-review-request-changes", token: "emu-bob", args: []string{"pr", "review", "121", "-R", repo, "--request-changes", "--body", "One more case."},
@@ -76,7 +77,9 @@ func ghPRWrites() []ghCheck {
 			effect: api("repos/acme/widgets/commits/docs/theme-tokens-for-the-embed-sdk", ".parents | length", "2")},
 		{name: "pr-reopen", args: []string{"pr", "reopen", "133", "-R", repo}, stderr: []string{"Reopened pull request acme/widgets#133"},
 			effect: api("repos/acme/widgets/pulls/133", ".state", "open")},
-		{name: "pr-merge-rebase", args: []string{"pr", "merge", "133", "-R", repo, "--rebase"},
+		// #133's checks are still running, so main's policy blocks it; alice
+		// is an admin and merges past the policy.
+		{name: "pr-merge-rebase-admin", args: []string{"pr", "merge", "133", "-R", repo, "--rebase", "--admin"},
 			effect: api("repos/acme/widgets/pulls/133", `"\(.state) \(.merged) \(.merged_by.login)"`, "closed true alice")},
 		{name: "pr-close-delete-branch", args: []string{"pr", "close", "155", "-R", repo, "--comment", "Superseded.", "--delete-branch"},
 			stderr: []string{"Closed pull request acme/widgets#155"},

@@ -19,7 +19,7 @@ func ghReleaseReads() []ghCheck {
 		{name: "release-list-exclude-pre", args: []string{"release", "list", "-R", repo, "--exclude-pre-releases", "--limit", "2", "--json", "tagName", "--jq", ".[].tagName"},
 			exactLines: []string{"v1.4.2", "v1.4.1"}},
 		{name: "release-list-text", args: []string{"release", "list", "-R", repo}, lines: 5, stdout: []string{"v1.4.2\tLatest\tv1.4.2\t", "v1.5.0-rc.1\tPre-release\tv1.5.0-rc.1\t"}},
-		{name: "release-view", args: []string{"release", "view", "v1.4.0", "-R", repo}, stdout: []string{"v1.4.0\n", "alice released this"}},
+		{name: "release-view", args: []string{"release", "view", "v1.4.0", "-R", repo}, stdout: []string{"tag:\tv1.4.0\n", "author:\talice\n", "prerelease:\tfalse\n"}},
 		{name: "release-view-latest", args: []string{"release", "view", "-R", repo, "--json", "tagName,author,isDraft", "--jq", `"\(.tagName) \(.author.login) \(.isDraft)"`},
 			exactLines: []string{"v1.4.2 alice false"}},
 		{name: "release-view-missing", args: []string{"release", "view", "v0.0.1", "-R", repo}, code: 1, stderr: []string{"release not found"}},
