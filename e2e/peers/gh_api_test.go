@@ -37,7 +37,7 @@ func ghAPIWrites() []ghCheck {
 			effect: api("repos/acme/widgets/issues/9/reactions", `map(select(.user.login == "alice" and .content == "heart")) | length`, "1")},
 		{name: "api-patch", args: []string{"api", "-X", "PATCH", "repos/acme/widgets/issues/140", "-f", "title=Retitled over REST", "-f", "state=closed", "--jq", ".state"},
 			exactLines: []string{"closed"},
-			effect: api("repos/acme/widgets/issues/140", `"\(.title) \(.state)"`, "Retitled over REST closed")},
+			effect:     api("repos/acme/widgets/issues/140", `"\(.title) \(.state)"`, "Retitled over REST closed")},
 		{name: "api-delete", args: []string{"api", "-X", "DELETE", "repos/acme/widgets/labels/duplicate"},
 			effect: gone("repos/acme/widgets/labels/duplicate", 404)},
 		{name: "api-star", args: []string{"api", "-X", "PUT", "user/starred/acme/widgets"},

@@ -389,8 +389,8 @@ func (ids *idResolver) resolve(c ghCheck) ghCheck {
 			if err != nil {
 				return ref
 			}
-			ids.last = fmt.Sprint(id)
-			return ids.last
+			ids.last = id
+			return id
 		})
 	}
 	c.args = args
