@@ -26,6 +26,15 @@ func prNumbers(ps []*github.PullRequest) string {
 	return strings.Join(ns, ",")
 }
 
+// lastOf is a list's last element, or nil for an empty list (go-github's
+// getters answer zero values on nil).
+func lastOf[T any](xs []*T) *T {
+	if len(xs) == 0 {
+		return nil
+	}
+	return xs[len(xs)-1]
+}
+
 func repoNames(rs []*github.Repository) string {
 	var ns []string
 	for _, r := range rs {
@@ -91,17 +100,17 @@ func moreSession() []mcpCheck {
 		{name: "add_reply_to_pull_request_comment", tool: "add_reply_to_pull_request_comment",
 			args: a("pullNumber", 121, "commentId", restID(repo+"/pulls/121/comments"), "body", "Reply written over MCP."),
 			effect: read(repo+"/pulls/121/comments", func(cs []*github.PullRequestComment) string {
-				last := cs[len(cs)-1]
+				last := lastOf(cs)
 				return last.GetUser().GetLogin() + " | " + last.GetBody() + " | " + fmt.Sprint(last.GetInReplyTo() != 0)
 			}, "alice | Reply written over MCP. | true")},
 		// A pending review on #133, a comment on it, submitted.
 		{name: "pull_request_review_write-create-pending", tool: "pull_request_review_write", args: a("method", "create", "pullNumber", 133),
-			effect: read(repo+"/pulls/133/reviews", func(rs []*github.PullRequestReview) string { return rs[len(rs)-1].GetState() }, "PENDING")},
+			effect: read(repo+"/pulls/133/reviews", func(rs []*github.PullRequestReview) string { return lastOf(rs).GetState() }, "PENDING")},
 		{name: "add_comment_to_pending_review", tool: "add_comment_to_pending_review",
 			args: a("pullNumber", 133, "path", "CHANGELOG.md", "subjectType", "FILE", "body", "A file comment over MCP.")},
 		{name: "pull_request_review_write-submit_pending", tool: "pull_request_review_write", args: a("method", "submit_pending", "pullNumber", 133, "event", "COMMENT", "body", "Submitted over MCP."),
 			effect: read(repo+"/pulls/133/comments", func(cs []*github.PullRequestComment) string {
-				last := cs[len(cs)-1]
+				last := lastOf(cs)
 				return last.GetPath() + " | " + last.GetBody()
 			}, "CHANGELOG.md | A file comment over MCP.")},
 		{name: "request_copilot_review", tool: "request_copilot_review", args: map[string]any{"owner": "fleet", "repo": "svc-billing-00", "pullNumber": 7},
@@ -226,7 +235,7 @@ func granularSession() []mcpCheck {
 			if len(rs) == 0 {
 				return "no reviews"
 			}
-			last := rs[len(rs)-1]
+			last := lastOf(rs)
 			return last.GetState() + " " + last.GetUser().GetLogin() + " " + last.GetBody()
 		}, "")
 	}
@@ -237,7 +246,7 @@ func granularSession() []mcpCheck {
 	fieldOption := nodeIDOf(`{ organization(login: "acme") { issueFields(first: 20) { nodes { ... on IssueFieldSingleSelect { name options { id name } } } } } }`)
 	return []mcpCheck{
 		g("create_issue", "create_issue", read(repo+"/issues?state=all&sort=created&direction=desc&per_page=1", func(is []*github.Issue) string {
-			return is[0].GetTitle() + " | " + is[0].GetBody()
+			return lastOf(is).GetTitle() + " | " + lastOf(is).GetBody()
 		}, "Created by a granular tool | Its body."), "title", "Created by a granular tool", "body", "Its body."),
 		g("update_issue_title", "update_issue_title", issue(142, func(i github.Issue) string { return i.GetTitle() }, "Retitled over MCP"), "issue_number", 142, "title", "Retitled over MCP"),
 		g("update_issue_body", "update_issue_body", issue(142, func(i github.Issue) string { return i.GetBody() }, "Body rewritten over MCP."), "issue_number", 142, "body", "Body rewritten over MCP."),
@@ -287,7 +296,7 @@ func granularSession() []mcpCheck {
 		g("create_pull_request_review", "create_pull_request_review", approved, "pullNumber", 121, "event", "APPROVE", "body", "Approved over MCP."),
 		// A pending review on #155, deleted; another, with a line comment, submitted.
 		g("create_pull_request_review-pending", "create_pull_request_review", read(repo+"/pulls/155/reviews", func(rs []*github.PullRequestReview) string {
-			return rs[len(rs)-1].GetState()
+			return lastOf(rs).GetState()
 		}, "PENDING"), "pullNumber", 155),
 		g("delete_pending_pull_request_review", "delete_pending_pull_request_review", read(repo+"/pulls/155/reviews", func(rs []*github.PullRequestReview) string {
 			n := 0
