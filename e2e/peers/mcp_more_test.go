@@ -310,6 +310,9 @@ func granularSession() []mcpCheck {
 		g("create_pull_request_review-pending-again", "create_pull_request_review", nil, "pullNumber", 155),
 		g("add_pull_request_review_comment", "add_pull_request_review_comment", nil, "pullNumber", 155, "path", "go.mod", "subjectType", "FILE", "body", "On go.mod."),
 		g("submit_pending_pull_request_review", "submit_pending_pull_request_review", submitted, "pullNumber", 155, "event", "COMMENT", "body", "Submitted over MCP."),
+		// The file comment made while the review was pending shows once it is submitted.
+		{name: "pull_request_read-get_review_comments-submitted", tool: "pull_request_read", granular: true,
+			args: map[string]any{"owner": o, "repo": r, "method": "get_review_comments", "pullNumber": 155}, want: []string{"On go.mod."}},
 		g("add_pull_request_review_comment_reaction", "add_pull_request_review_comment_reaction", read(repo+"/pulls/comments/{id}/reactions", func(rs []*github.Reaction) string {
 			var out []string
 			for _, x := range rs {
