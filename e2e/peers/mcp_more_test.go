@@ -46,13 +46,7 @@ func repoNames(rs []*github.Repository) string {
 func moreSession() []mcpCheck {
 	const o, r = "acme", "widgets"
 	const repo = "/repos/acme/widgets"
-	a := func(kv ...any) map[string]any {
-		m := map[string]any{"owner": o, "repo": r}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	}
+	a := func(kv ...any) map[string]any { return repoArgs(o, r, kv...) }
 	ui := func(method string, want ...string) mcpCheck {
 		return mcpCheck{name: "ui_get-" + method, tool: "ui_get", args: a("method", method), want: want}
 	}
@@ -218,11 +212,7 @@ func granularSession() []mcpCheck {
 	const o, r = "acme", "widgets"
 	const repo = "/repos/acme/widgets"
 	g := func(name, tool string, effect *restRead, kv ...any) mcpCheck {
-		m := map[string]any{"owner": o, "repo": r}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return mcpCheck{name: name, tool: tool, args: m, granular: true, effect: effect}
+		return mcpCheck{name: name, tool: tool, args: repoArgs(o, r, kv...), granular: true, effect: effect}
 	}
 	issue := func(n int, project func(github.Issue) string, want string) *restRead {
 		return read(fmt.Sprintf("%s/issues/%d", repo, n), project, want)
@@ -270,20 +260,8 @@ func granularSession() []mcpCheck {
 		// Issue field values show only over GraphQL: read back through the server.
 		{name: "issue_read-get-fields", tool: "issue_read", granular: true, args: map[string]any{"owner": o, "repo": r, "method": "get", "issue_number": 143},
 			want: []string{`{"field":"Priority","value":"P0"}`}},
-		g("add_issue_reaction", "add_issue_reaction", read(repo+"/issues/145/reactions", func(rs []*github.Reaction) string {
-			var out []string
-			for _, x := range rs {
-				out = append(out, x.GetUser().GetLogin()+":"+x.GetContent())
-			}
-			return strings.Join(out, ",")
-		}, "alice:heart"), "issue_number", 145, "content", "heart"),
-		g("add_issue_comment_reaction", "add_issue_comment_reaction", read(repo+"/issues/comments/{id}/reactions", func(rs []*github.Reaction) string {
-			var out []string
-			for _, x := range rs {
-				out = append(out, x.GetUser().GetLogin()+":"+x.GetContent())
-			}
-			return strings.Join(out, ",")
-		}, "alice:hooray"), "comment_id", restID(repo+"/issues/149/comments"), "content", "hooray"),
+		g("add_issue_reaction", "add_issue_reaction", reactionsOf(repo+"/issues/145/reactions", "alice:heart"), "issue_number", 145, "content", "heart"),
+		g("add_issue_comment_reaction", "add_issue_comment_reaction", reactionsOf(repo+"/issues/comments/{id}/reactions", "alice:hooray"), "comment_id", restID(repo+"/issues/149/comments"), "content", "hooray"),
 		// #139 takes #138 as its sub-issue; #14's first sub-issue (#17) goes;
 		// #12's sub-issues are now #14 and #16: #16 moves first.
 		g("add_sub_issue", "add_sub_issue", read(repo+"/issues/139/sub_issues", func(is []*github.Issue) string { return issueNumbers(is) }, "138"),
@@ -313,13 +291,7 @@ func granularSession() []mcpCheck {
 		// The file comment made while the review was pending shows once it is submitted.
 		{name: "pull_request_read-get_review_comments-submitted", tool: "pull_request_read", granular: true,
 			args: map[string]any{"owner": o, "repo": r, "method": "get_review_comments", "pullNumber": 155}, want: []string{"On go.mod."}},
-		g("add_pull_request_review_comment_reaction", "add_pull_request_review_comment_reaction", read(repo+"/pulls/comments/{id}/reactions", func(rs []*github.Reaction) string {
-			var out []string
-			for _, x := range rs {
-				out = append(out, x.GetUser().GetLogin()+":"+x.GetContent())
-			}
-			return strings.Join(out, ",")
-		}, "alice:eyes"), "comment_id", restID(repo+"/pulls/121/comments"), "content", "eyes"),
+		g("add_pull_request_review_comment_reaction", "add_pull_request_review_comment_reaction", reactionsOf(repo+"/pulls/comments/{id}/reactions", "alice:eyes"), "comment_id", restID(repo+"/pulls/121/comments"), "content", "eyes"),
 		g("request_pull_request_reviewers", "request_pull_request_reviewers", pull(133, func(p github.PullRequest) string { return logins(p.RequestedReviewers) }, "bob"),
 			"pullNumber", 133, "reviewers", []string{"bob"}),
 		g("update_pull_request_title", "update_pull_request_title", pull(133, func(p github.PullRequest) string { return p.GetTitle() }, "Retitled over MCP"),

@@ -149,30 +149,35 @@ func issueNumbers(is []*github.Issue) string {
 	return strings.Join(ns, ",")
 }
 
+// repoArgs is a tool's arguments on owner/repo, and the key-value pairs kv.
+func repoArgs(owner, repo string, kv ...any) map[string]any {
+	m := map[string]any{"owner": owner, "repo": repo}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
+}
+
+// reactionsOf reads the reactions at path as "login:content" pairs.
+func reactionsOf(path, want string) *restRead {
+	return read(path, func(rs []*github.Reaction) string {
+		var out []string
+		for _, x := range rs {
+			out = append(out, x.GetUser().GetLogin()+":"+x.GetContent())
+		}
+		return strings.Join(out, ",")
+	}, want)
+}
+
 // mcpSession is the script. Each write works on its own seed issue or
 // label, so one call's failure does not change what the next one meets.
 func mcpSession() []mcpCheck {
 	const o, r = "acme", "widgets"
 	const repo = "/repos/acme/widgets"
-	a := func(kv ...any) map[string]any {
-		m := map[string]any{"owner": o, "repo": r}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	}
+	a := func(kv ...any) map[string]any { return repoArgs(o, r, kv...) }
 	issueRead := func(n int, method string) map[string]any { return a("method", method, "issue_number", n) }
 	prRead := func(method string) mcpCheck {
 		return mcpCheck{name: "pull_request_read-" + method, tool: "pull_request_read", args: a("method", method, "pullNumber", 146)}
-	}
-	reactions := func(path string) *restRead {
-		return read(path, func(rs []*github.Reaction) string {
-			var out []string
-			for _, x := range rs {
-				out = append(out, x.GetUser().GetLogin()+":"+x.GetContent())
-			}
-			return strings.Join(out, ",")
-		}, "alice:rocket")
 	}
 	return append([]mcpCheck{
 		// context
@@ -232,9 +237,9 @@ func mcpSession() []mcpCheck {
 				return cs[len(cs)-1].GetUser().GetLogin() + ": " + cs[len(cs)-1].GetBody()
 			}, "alice: Comment written over MCP.")},
 		{name: "add_issue_comment-reaction", tool: "add_issue_comment", args: a("issue_number", 155, "reaction", "rocket"),
-			effect: reactions(repo + "/issues/155/reactions")},
+			effect: reactionsOf(repo+"/issues/155/reactions", "alice:rocket")},
 		{name: "add_issue_comment-comment-reaction", tool: "add_issue_comment", args: a("issue_number", 9, "comment_id", restID(repo+"/issues/9/comments"), "reaction", "rocket"),
-			effect: reactions(repo + "/issues/comments/{id}/reactions")},
+			effect: reactionsOf(repo+"/issues/comments/{id}/reactions", "alice:rocket")},
 		{name: "sub_issue_write-add", tool: "sub_issue_write", args: a("method", "add", "issue_number", 156, "sub_issue_id", restID(repo+"/issues/157")),
 			effect: read(repo+"/issues/156/sub_issues", func(is []*github.Issue) string { return issueNumbers(is) }, "157")},
 		// #12's sub-issues are #13 to #16: the first goes.
@@ -297,13 +302,7 @@ func mcpSession() []mcpCheck {
 // Dependabot off, which GitHub refuses with their own messages.
 func fleetSession() []mcpCheck {
 	const o, red, alerts = "fleet", "svc-billing-00", "tool-billing-03"
-	f := func(repo string, kv ...any) map[string]any {
-		m := map[string]any{"owner": o, "repo": repo}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	}
+	f := func(repo string, kv ...any) map[string]any { return repoArgs(o, repo, kv...) }
 	const redRepo = "/repos/fleet/" + red
 	run := restIDText(redRepo + "/actions/runs?branch=change-2")
 	job := restID(redRepo + "/commits/change-2/check-runs?check_name=test")
@@ -726,6 +725,12 @@ func resolveArg(ctx context.Context, v any, lastID *string) (any, error) {
 		return firstNodeID(ctx, string(v))
 	case threadOf:
 		return lookupThread(ctx, string(v))
+	case []map[string]any:
+		list := make([]any, len(v))
+		for i, x := range v {
+			list[i] = x
+		}
+		return resolveArg(ctx, list, lastID)
 	case map[string]any:
 		out := map[string]any{}
 		for k, x := range v {
@@ -736,7 +741,7 @@ func resolveArg(ctx context.Context, v any, lastID *string) (any, error) {
 			out[k] = r
 		}
 		return out, nil
-	case []map[string]any:
+	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
 			r, err := resolveArg(ctx, x, lastID)
