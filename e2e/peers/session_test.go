@@ -111,8 +111,9 @@ type outcome struct {
 	detail string // more of what the client got, for an unexpected failure
 }
 
-// racesPrefix starts the reason of a listed case whose outcome depends on
-// which of two concurrent requests the emulator answers first.
+// racesPrefix starts the reason of a listed case whose outcome varies from
+// run to run today: a client that sends two requests at once and keeps the
+// first answer, or an emulator answer that depends on timing.
 const racesPrefix = "races:"
 
 // judge compares the outcomes with the expected-failures list: a listed
@@ -124,8 +125,8 @@ func judge(t *testing.T, file string, expected map[string]string, outcomes []out
 	for _, o := range outcomes {
 		why, isListed := expected[o.name]
 		switch {
-		// A race between two requests the client makes at once (see the
-		// list's header): either outcome is the emulator's today.
+		// A listed race (see the list's header): either outcome is the
+		// emulator's today, and the log says which it was.
 		case isListed && strings.HasPrefix(why, racesPrefix):
 			listed++
 			verdict := "passed this time"
