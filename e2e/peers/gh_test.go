@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,11 +50,36 @@ type ghCheck struct {
 // so one command's failure does not change what the next one meets.
 // Effects are read back with `gh api`, over REST where GitHub's REST shows
 // them (a pin only shows in GraphQL's isPinned).
+//
+// The session runs the groups' reads on the untouched seed first, then the
+// scripted tour below, then each group's writes, so the reads' counts are
+// the seed's.
 func ghSession() []ghCheck {
-	const repo = "acme/widgets"
-	api := func(path, jq string, want ...string) *ghCheck {
-		return &ghCheck{args: []string{"api", path, "--jq", jq}, exactLines: want}
+	var s []ghCheck
+	for _, group := range []func() []ghCheck{ghIssueReads, ghPRReads, ghReleaseReads, ghRunReads, ghRepoReads, ghLabelReads, ghSearchReads, ghAPIReads, ghProjectReads} {
+		s = append(s, group()...)
 	}
+	s = append(s, ghTour()...)
+	for _, group := range []func() []ghCheck{ghIssueWrites, ghPRWrites, ghReleaseWrites, ghRunWrites, ghRepoWrites, ghLabelWrites, ghAPIWrites, ghProjectWrites, ghUsers} {
+		s = append(s, group()...)
+	}
+	return s
+}
+
+// api reads path over REST with gh api and compares jq's projection of it
+// with want, line by line.
+func api(path, jq string, want ...string) *ghCheck {
+	return &ghCheck{args: []string{"api", path, "--jq", jq}, exactLines: want}
+}
+
+// gone is a read of path that GitHub answers with status (404, 410).
+func gone(path string, status int) *ghCheck {
+	return &ghCheck{args: []string{"api", path}, code: 1, stderr: []string{fmt.Sprintf("HTTP %d", status)}}
+}
+
+// ghTour is the first scripted session: a new user's tour of the seed.
+func ghTour() []ghCheck {
+	const repo = "acme/widgets"
 	return []ghCheck{
 		// The demo seed's acme/widgets holds 160 issues and pull requests,
 		// 146 of them issues.
@@ -330,13 +357,44 @@ func runGhSession(work string) (any, error) {
 		return nil, errors.New(envGh + " must name gh's binary")
 	}
 	var recs []record
+	ids := &idResolver{}
 	for _, c := range ghSession() {
-		recs = append(recs, runGh(gh, work, c.name, c))
+		recs = append(recs, runGh(gh, work, c.name, ids.resolve(c)))
 		if c.effect != nil {
-			recs = append(recs, runGh(gh, work, effectName(c.name), *c.effect))
+			recs = append(recs, runGh(gh, work, effectName(c.name), ids.resolve(*c.effect)))
 		}
 	}
 	return recs, nil
+}
+
+// idPattern is an argument's reference to the database id of the REST
+// object at a path (of the first one, when the path answers a list): the
+// emulator hands ids out, so the session looks them up before the command.
+// {lastid} is the id the latest reference resolved to, for the read that
+// checks a command's effect on the same object.
+var idPattern = regexp.MustCompile(`\{id:([^}]+)\}|\{lastid\}`)
+
+type idResolver struct{ last string }
+
+// resolve replaces the id references in c's arguments; one that cannot be
+// resolved is left as it is, so the command fails and says so.
+func (ids *idResolver) resolve(c ghCheck) ghCheck {
+	args := slices.Clone(c.args)
+	for i, a := range args {
+		args[i] = idPattern.ReplaceAllStringFunc(a, func(ref string) string {
+			if ref == "{lastid}" {
+				return ids.last
+			}
+			id, err := lookupID(context.Background(), idPattern.FindStringSubmatch(ref)[1])
+			if err != nil {
+				return ref
+			}
+			ids.last = id
+			return id
+		})
+	}
+	c.args = args
+	return c
 }
 
 // runGh runs one gh command as a user would, non-interactively: its own

@@ -144,7 +144,7 @@ func mcpProjectsSession() []mcpCheck {
 }
 
 func runMCPProjectsSession(work string) (any, error) {
-	return runMCPServer(work, mcpProjectsToolsets, mcpProjectsSession())
+	return runMCPServer(work, mcpProjectsToolsets, "", mcpProjectsSession())
 }
 
 func TestMCPProjectsSession(t *testing.T) {

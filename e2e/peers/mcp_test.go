@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,66 +28,34 @@ import (
 // GITHUB_HOST and treats every host but github.com as GitHub Enterprise
 // (/api/v3 and /api/graphql, pkg/utils/api.go in its source), so it runs in
 // the same namespaces as the gh session, with the emulator on
-// 127.0.0.1:80. Every tool of the toolsets below is called with valid
-// arguments on the demo seed; a write's effect is read back over the
-// emulator's REST API with the seed's token. A call that does not behave as
-// on GitHub must be listed in mcp-expected-failures.txt, which only shrinks.
+// 127.0.0.1:80. Every tool the server lists with --toolsets all and its
+// feature flags is called on the demo seed (the projects toolset's by
+// mcp_projects_test.go); a write's effect is read back over the emulator's
+// REST API with the seed's token. The server runs twice: once with the
+// opt-in flags that add tools, once with the flags that replace the
+// consolidated issue and pull request tools by granular ones. A call that
+// does not behave as on GitHub must be listed in mcp-expected-failures.txt,
+// which only shrinks.
 
 const (
 	mcpExpectedList = "mcp-expected-failures.txt"
 	// Set in the copy inside the namespaces: the server's binary.
 	envMCPServer = "GHGATE_PEERS_MCP_SERVER"
-	// The toolsets under test: context holds get_me and the team tools;
-	// v1.9.0 has no sub_issues toolset, sub_issue_write is in issues.
-	// actions, code_security, dependabot and secret_protection read the
-	// emulator's fleet organization (its workflow runs and alerts).
-	mcpToolsets = "context,issues,labels,users,repos,pull_requests,actions,code_security,dependabot,secret_protection"
+	// Every toolset, and the feature flags (pkg/github/feature_flags.go in
+	// the server's source) that add tools: ui_get, get_file_blame, the
+	// issue dependency tools and find_duplicate. mcp_apps_disable_form_deferral
+	// is left off: the client announces no MCP Apps support, so writes run.
+	mcpToolsets = "all"
+	mcpFeatures = "remote_mcp_ui_apps,file_blame,issue_dependencies,duplicate_detection"
+	// The flags that replace issue_write, sub_issue_write, update_pull_request,
+	// pull_request_review_write and add_comment_to_pending_review by
+	// single-purpose tools.
+	mcpGranularFeatures = "issues_granular,pull_requests_granular"
 	// Bounds one tool call (and the server's start).
 	toolTimeout = 60 * time.Second
 	// The seed's token for alice, who is admin on every demo repository.
 	mcpToken = "emu-alice"
 )
-
-// mcpTools is what tools/list must answer with mcpToolsets: a tool added
-// or dropped by a new server version fails the session until a case is
-// written for it (or it is taken off).
-var mcpTools = []string{
-	// context
-	"get_me", "get_team_members", "get_teams",
-	// issues (get_label is in labels too)
-	"add_issue_comment", "get_label", "issue_read", "issue_write", "list_issue_fields", "list_issue_types",
-	"list_issues", "search_issues", "sub_issue_write",
-	// labels
-	"label_write", "list_label",
-	// users
-	"search_users",
-	// repos
-	"create_branch", "create_or_update_file", "create_repository", "delete_file", "fork_repository",
-	"get_commit", "get_file_contents", "get_latest_release", "get_release_by_tag", "get_tag",
-	"list_branches", "list_commits", "list_releases", "list_repository_collaborators", "list_tags",
-	"push_files", "search_code", "search_commits", "search_repositories",
-	// pull_requests
-	"add_comment_to_pending_review", "add_reply_to_pull_request_comment", "create_pull_request",
-	"list_pull_requests", "merge_pull_request", "pull_request_read", "pull_request_review_write",
-	"search_pull_requests", "update_pull_request", "update_pull_request_branch",
-	// actions
-	"actions_get", "actions_list", "actions_run_trigger", "get_job_logs",
-	// code_security, dependabot, secret_protection
-	"get_code_scanning_alert", "list_code_scanning_alerts", "get_dependabot_alert", "list_dependabot_alerts",
-	"get_secret_scanning_alert", "list_secret_scanning_alerts",
-}
-
-// mcpUncalled are the tools of mcpToolsets the session does not call: the
-// repos and pull_requests toolsets' writes, which change git data (branches,
-// files, forks, pull requests) the emulator does not model.
-var mcpUncalled = []string{
-	"create_branch", "create_or_update_file", "create_repository", "delete_file", "fork_repository", "push_files",
-	"add_comment_to_pending_review", "add_reply_to_pull_request_comment", "create_pull_request",
-	"merge_pull_request", "update_pull_request", "update_pull_request_branch",
-	// actions: triggering, re-running or cancelling runs, which the
-	// emulator does not model.
-	"actions_run_trigger",
-}
 
 // restID is an argument whose value is the database id of the REST object
 // at this path (of the first one, when the path answers a list): ids are
@@ -95,6 +66,15 @@ type restID string
 // typed as strings (actions' resource_id).
 type restIDText string
 
+// restNumber is an argument whose value is the number of the REST object
+// at this path (of the first one, when the path answers a list): a pull
+// request the session itself opened.
+type restNumber string
+
+// nodeIDOf is an argument whose value is the first node id ("id") in the
+// answer to this GraphQL query, made as alice before the call.
+type nodeIDOf string
+
 // threadOf is an argument whose value is the GraphQL node id of the first
 // review thread of a pull request ("owner/repo#number"), looked up before
 // the call: thread ids are minted by the emulator.
@@ -102,9 +82,12 @@ type threadOf string
 
 // mcpCheck is one tool call and what GitHub would answer to it.
 type mcpCheck struct {
-	name string         // its key in mcp-expected-failures.txt
-	tool string         // the tool
-	args map[string]any // its arguments; restID values are resolved first
+	name string // its key in mcp-expected-failures.txt
+	tool string // the tool
+	// granular: the call goes to the server started with
+	// mcpGranularFeatures, where the tool is listed.
+	granular bool
+	args     map[string]any // its arguments; restID values are resolved first
 	// want is text the result contains; refusal, when set, makes the call
 	// one GitHub refuses: the result is an error containing it.
 	want    []string
@@ -166,30 +149,35 @@ func issueNumbers(is []*github.Issue) string {
 	return strings.Join(ns, ",")
 }
 
+// repoArgs is a tool's arguments on owner/repo, and the key-value pairs kv.
+func repoArgs(owner, repo string, kv ...any) map[string]any {
+	m := map[string]any{"owner": owner, "repo": repo}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
+}
+
+// reactionsOf reads the reactions at path as "login:content" pairs.
+func reactionsOf(path, want string) *restRead {
+	return read(path, func(rs []*github.Reaction) string {
+		var out []string
+		for _, x := range rs {
+			out = append(out, x.GetUser().GetLogin()+":"+x.GetContent())
+		}
+		return strings.Join(out, ",")
+	}, want)
+}
+
 // mcpSession is the script. Each write works on its own seed issue or
 // label, so one call's failure does not change what the next one meets.
 func mcpSession() []mcpCheck {
 	const o, r = "acme", "widgets"
 	const repo = "/repos/acme/widgets"
-	a := func(kv ...any) map[string]any {
-		m := map[string]any{"owner": o, "repo": r}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	}
+	a := func(kv ...any) map[string]any { return repoArgs(o, r, kv...) }
 	issueRead := func(n int, method string) map[string]any { return a("method", method, "issue_number", n) }
 	prRead := func(method string) mcpCheck {
 		return mcpCheck{name: "pull_request_read-" + method, tool: "pull_request_read", args: a("method", method, "pullNumber", 146)}
-	}
-	reactions := func(path string) *restRead {
-		return read(path, func(rs []*github.Reaction) string {
-			var out []string
-			for _, x := range rs {
-				out = append(out, x.GetUser().GetLogin()+":"+x.GetContent())
-			}
-			return strings.Join(out, ",")
-		}, "alice:rocket")
 	}
 	return append([]mcpCheck{
 		// context
@@ -249,9 +237,9 @@ func mcpSession() []mcpCheck {
 				return cs[len(cs)-1].GetUser().GetLogin() + ": " + cs[len(cs)-1].GetBody()
 			}, "alice: Comment written over MCP.")},
 		{name: "add_issue_comment-reaction", tool: "add_issue_comment", args: a("issue_number", 155, "reaction", "rocket"),
-			effect: reactions(repo + "/issues/155/reactions")},
+			effect: reactionsOf(repo+"/issues/155/reactions", "alice:rocket")},
 		{name: "add_issue_comment-comment-reaction", tool: "add_issue_comment", args: a("issue_number", 9, "comment_id", restID(repo+"/issues/9/comments"), "reaction", "rocket"),
-			effect: reactions(repo + "/issues/comments/{id}/reactions")},
+			effect: reactionsOf(repo+"/issues/comments/{id}/reactions", "alice:rocket")},
 		{name: "sub_issue_write-add", tool: "sub_issue_write", args: a("method", "add", "issue_number", 156, "sub_issue_id", restID(repo+"/issues/157")),
 			effect: read(repo+"/issues/156/sub_issues", func(is []*github.Issue) string { return issueNumbers(is) }, "157")},
 		// #12's sub-issues are #13 to #16: the first goes.
@@ -290,9 +278,9 @@ func mcpSession() []mcpCheck {
 		{name: "list_branches", tool: "list_branches", args: a(), want: []string{`"name":"main"`}},
 		{name: "list_commits", tool: "list_commits", args: a("perPage", 3), want: []string{`"sha"`}},
 		{name: "get_commit", tool: "get_commit", args: a("sha", "main"), want: []string{`"sha"`}},
-		{name: "list_tags", tool: "list_tags", args: a()},
+		{name: "list_tags", tool: "list_tags", args: a(), want: []string{`"name":"v1.4.0"`, `"name":"v1.3.7"`}},
 		{name: "get_tag", tool: "get_tag", args: a("tag", "v1.4.0"), want: []string{"v1.4.0"}},
-		{name: "list_releases", tool: "list_releases", args: a()},
+		{name: "list_releases", tool: "list_releases", args: a(), want: []string{`"tag_name":"v1.5.0-rc.1"`, `"tag_name":"v1.4.2"`, `"tag_name":"v1.3.7"`}},
 		{name: "get_latest_release", tool: "get_latest_release", args: a(),
 			expect: read(repo+"/releases/latest", func(rel github.RepositoryRelease) string { return `"tag_name":"` + rel.GetTagName() + `"` }, "")},
 		{name: "get_release_by_tag", tool: "get_release_by_tag", args: a("tag", "v1.4.0"), want: []string{"v1.4.0"}},
@@ -304,7 +292,7 @@ func mcpSession() []mcpCheck {
 		{name: "search_pull_requests", tool: "search_pull_requests", args: a("query", "is:open"), want: []string{"Bump github.com/jackc/pgx/v5 from 5.7.1 to 5.7.2"}},
 		prRead("get"), prRead("get_diff"), prRead("get_status"), prRead("get_files"), prRead("get_commits"),
 		prRead("get_review_comments"), prRead("get_reviews"), prRead("get_comments"), prRead("get_check_runs"),
-	}, fleetSession()...)
+	}, append(append(fleetSession(), moreSession()...), granularSession()...)...)
 }
 
 // fleetSession reads the fleet organization's workflow runs and security
@@ -314,13 +302,7 @@ func mcpSession() []mcpCheck {
 // Dependabot off, which GitHub refuses with their own messages.
 func fleetSession() []mcpCheck {
 	const o, red, alerts = "fleet", "svc-billing-00", "tool-billing-03"
-	f := func(repo string, kv ...any) map[string]any {
-		m := map[string]any{"owner": o, "repo": repo}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	}
+	f := func(repo string, kv ...any) map[string]any { return repoArgs(o, repo, kv...) }
 	const redRepo = "/repos/fleet/" + red
 	run := restIDText(redRepo + "/actions/runs?branch=change-2")
 	job := restID(redRepo + "/commits/change-2/check-runs?check_name=test")
@@ -397,26 +379,21 @@ type mcpRecord struct {
 	ExpectBody   string `json:"expectBody,omitempty"`
 }
 
-// mcpRecords is the session's output: tools/list's names and the calls.
+// mcpRecords is the session's output: tools/list's names (of each server)
+// and the calls.
 type mcpRecords struct {
-	Tools     []string    `json:"tools"`
-	Calls     []mcpRecord `json:"calls"`
-	ServerLog string      `json:"serverLog"`
+	Tools         []string    `json:"tools"`
+	GranularTools []string    `json:"granularTools,omitempty"`
+	Calls         []mcpRecord `json:"calls"`
+	ServerLog     string      `json:"serverLog"`
 }
 
 func TestMCPSession(t *testing.T) {
 	needNamespaces(t, "GitHub's MCP server")
 	session := mcpSession()
 	known := map[string]bool{}
-	called := map[string]bool{}
 	for _, c := range session {
 		known[c.name] = true
-		called[c.tool] = true
-	}
-	for _, tool := range mcpTools {
-		if !called[tool] && !slices.Contains(mcpUncalled, tool) {
-			t.Errorf("%s: no case calls it", tool)
-		}
 	}
 	expected := readExpected(t, mcpExpectedList, known)
 
@@ -424,15 +401,65 @@ func TestMCPSession(t *testing.T) {
 	var recs mcpRecords
 	emuLog := runInNamespaces(t, "mcp", &recs, envMCPServer+"="+server)
 
-	got := slices.Sorted(slices.Values(recs.Tools))
-	want := slices.Sorted(slices.Values(mcpTools))
-	if !slices.Equal(got, want) {
-		t.Errorf("tools/list with --toolsets %s:\n  got  %v\n  want %v", mcpToolsets, got, want)
-	}
+	checkCoverage(t, session, recs)
 	outcomes := mcpOutcomes(t, session, recs)
 	passed, listed := judge(t, mcpExpectedList, expected, outcomes)
 	logMCPFailure(t, emuLog, recs)
-	t.Logf("mcp session: %d tool calls: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, mcpExpectedList)
+	t.Logf("mcp session: %d tool calls of %d tools: %d behave as on GitHub, %d fail as listed in %s",
+		len(session), len(recs.Tools)+len(granularOnly(recs)), passed, listed, mcpExpectedList)
+}
+
+// granularOnly is what the granular server lists beyond the first one.
+func granularOnly(recs mcpRecords) []string {
+	var out []string
+	for _, tool := range recs.GranularTools {
+		if !slices.Contains(recs.Tools, tool) {
+			out = append(out, tool)
+		}
+	}
+	return out
+}
+
+// checkCoverage fails the test unless the tools each server lists are
+// exactly the tools the cases call on it: a tool a new server version
+// adds fails the session until a case calls it, and a case calling a tool
+// the server no longer lists fails too. The projects toolset's tools are
+// called by the projects session (mcp_projects_test.go).
+func checkCoverage(t *testing.T, session []mcpCheck, recs mcpRecords) {
+	t.Helper()
+	called, calledGranular := map[string]bool{}, map[string]bool{}
+	for _, c := range session {
+		if c.granular {
+			calledGranular[c.tool] = true
+		} else {
+			called[c.tool] = true
+		}
+	}
+	for _, c := range mcpProjectsSession() {
+		called[c.tool] = true
+	}
+	// Every tool listed must be called, and every tool called listed; the
+	// granular server must be called on each tool it adds.
+	missing := func(server string, listed []string, called map[string]bool) {
+		for _, tool := range listed {
+			if !called[tool] {
+				t.Errorf("%s lists %s, and no case calls it", server, tool)
+			}
+		}
+	}
+	unlisted := func(server string, listed []string, called map[string]bool) {
+		for _, tool := range slices.Sorted(maps.Keys(called)) {
+			if !slices.Contains(listed, tool) {
+				t.Errorf("a case calls %s, which %s does not list", tool, server)
+			}
+		}
+	}
+	first := "the server with --features " + mcpFeatures
+	granular := "the server with --features " + mcpGranularFeatures
+	missing(first, recs.Tools, called)
+	unlisted(first, recs.Tools, called)
+	missing(granular, granularOnly(recs), calledGranular)
+	unlisted(granular, recs.GranularTools, calledGranular)
 }
 
 // mcpOutcomes pairs each scripted call with the record the session wrote
@@ -556,16 +583,43 @@ func mcpVerdict(c mcpCheck, r mcpRecord) string {
 // runMCPSession runs inside the namespaces: it starts GitHub's MCP server
 // as a stdio child of an MCP Go SDK client, lists its tools and makes every
 // call of the session.
-func runMCPSession(work string) (any, error) { return runMCPServer(work, mcpToolsets, mcpSession()) }
+func runMCPSession(work string) (any, error) {
+	var first, granular []mcpCheck
+	for _, c := range mcpSession() {
+		if c.granular {
+			granular = append(granular, c)
+		} else {
+			first = append(first, c)
+		}
+	}
+	out, err := runMCPServer(work, mcpToolsets, mcpFeatures, first)
+	if err != nil {
+		return nil, err
+	}
+	more, err := runMCPServer(work, mcpToolsets, mcpGranularFeatures, granular)
+	if err != nil {
+		return nil, err
+	}
+	out.GranularTools = more.Tools
+	out.Calls = append(out.Calls, more.Calls...)
+	out.ServerLog += more.ServerLog
+	return out, nil
+}
 
-// runMCPServer runs the server with toolsets and makes the calls.
-func runMCPServer(work, toolsets string, checks []mcpCheck) (any, error) {
+// runMCPServer runs the server with toolsets and feature flags and makes
+// the calls.
+func runMCPServer(work, toolsets, features string, checks []mcpCheck) (mcpRecords, error) {
+	var out mcpRecords
 	bin := os.Getenv(envMCPServer)
 	if bin == "" {
-		return nil, errors.New(envMCPServer + " must name the server's binary")
+		return out, errors.New(envMCPServer + " must name the server's binary")
 	}
 	serverLog := filepath.Join(work, "server.log")
-	cmd := exec.Command(bin, "stdio", "--toolsets", toolsets, "--read-only=false", "--log-file", serverLog)
+	args := []string{"stdio", "--toolsets", toolsets, "--read-only=false", "--log-file", serverLog}
+	if features != "" {
+		args = append(args, "--features", features)
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + work,
@@ -579,14 +633,13 @@ func runMCPServer(work, toolsets string, checks []mcpCheck) (any, error) {
 	session, err := client.Connect(startCtx, &mcp.CommandTransport{Command: cmd}, nil)
 	startCancel()
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", bin, err)
+		return out, fmt.Errorf("connecting to %s: %w", bin, err)
 	}
 	defer session.Close()
 
-	var out mcpRecords
 	for tool, err := range session.Tools(ctx, nil) {
 		if err != nil {
-			return nil, fmt.Errorf("tools/list: %w", err)
+			return out, fmt.Errorf("tools/list: %w", err)
 		}
 		out.Tools = append(out.Tools, tool.Name)
 	}
@@ -603,36 +656,14 @@ func runMCPServer(work, toolsets string, checks []mcpCheck) (any, error) {
 // reads its effect.
 func callTool(ctx context.Context, session *mcp.ClientSession, c mcpCheck) mcpRecord {
 	r := mcpRecord{Name: c.name, Args: map[string]any{}}
-	var lastID int64
+	var lastID string
 	for k, v := range c.args {
-		if path, ok := v.(restIDText); ok {
-			id, err := lookupID(ctx, string(path))
-			if err != nil {
-				r.Err = fmt.Sprintf("looking up %s for %s: %v", path, k, err)
-				return r
-			}
-			r.Args[k], lastID = fmt.Sprint(id), id
-			continue
+		resolved, err := resolveArg(ctx, v, &lastID)
+		if err != nil {
+			r.Err = fmt.Sprintf("looking up %s: %v", k, err)
+			return r
 		}
-		if pr, ok := v.(threadOf); ok {
-			id, err := lookupThread(ctx, string(pr))
-			if err != nil {
-				r.Err = fmt.Sprintf("looking up %s's thread for %s: %v", pr, k, err)
-				return r
-			}
-			r.Args[k] = id
-			continue
-		}
-		if path, ok := v.(restID); ok {
-			id, err := lookupID(ctx, string(path))
-			if err != nil {
-				r.Err = fmt.Sprintf("looking up %s for %s: %v", path, k, err)
-				return r
-			}
-			r.Args[k], lastID = id, id
-			continue
-		}
-		r.Args[k] = v
+		r.Args[k] = resolved
 	}
 	if c.expect != nil {
 		r.ExpectStatus, r.ExpectBody = restGet(ctx, c.expect.path)
@@ -661,57 +692,133 @@ func callTool(ctx context.Context, session *mcp.ClientSession, c mcpCheck) mcpRe
 	}
 	r.Text = strings.Join(texts, "\n")
 	if c.effect != nil && !r.IsError {
-		path := strings.Replace(c.effect.path, "{id}", fmt.Sprint(lastID), 1)
+		path := strings.Replace(c.effect.path, "{id}", lastID, 1)
 		r.EffectStatus, r.EffectBody = restGet(ctx, path)
 	}
 	return r
 }
 
-// lookupID finds the database id of the object at path, or of the first
-// object when the path answers a list.
-func lookupID(ctx context.Context, path string) (int64, error) {
+// resolveArg replaces the references to objects the emulator names
+// (restID, restIDText, restNumber, nodeIDOf, threadOf) in an argument, also
+// inside objects and arrays, by what they name; *lastID keeps the last
+// database id, for the effect read's {id}.
+func resolveArg(ctx context.Context, v any, lastID *string) (any, error) {
+	switch v := v.(type) {
+	case restID:
+		id, err := lookupID(ctx, string(v))
+		if err != nil {
+			return nil, err
+		}
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("GET %s: the id %s is not a number", v, id)
+		}
+		*lastID = id
+		return n, nil
+	case restIDText:
+		id, err := lookupID(ctx, string(v))
+		*lastID = id
+		return id, err
+	case restNumber:
+		return lookupNumber(ctx, string(v))
+	case nodeIDOf:
+		return firstNodeID(ctx, string(v))
+	case threadOf:
+		return lookupThread(ctx, string(v))
+	case []map[string]any:
+		list := make([]any, len(v))
+		for i, x := range v {
+			list[i] = x
+		}
+		return resolveArg(ctx, list, lastID)
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			r, err := resolveArg(ctx, x, lastID)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = r
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			r, err := resolveArg(ctx, x, lastID)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// lookupID finds the id of the object at path, or of the first object
+// when the path answers a list, as its text: a database id's decimal
+// digits, or a gist's hexadecimal name.
+func lookupID(ctx context.Context, path string) (string, error) {
 	status, body := restGet(ctx, path)
 	if status != http.StatusOK {
-		return 0, fmt.Errorf("GET %s: %d %s", path, status, clip(body, 200))
+		return "", fmt.Errorf("GET %s: %d %s", path, status, clip(body, 200))
 	}
 	var one struct {
-		ID int64 `json:"id"`
+		ID json.RawMessage `json:"id"`
 	}
 	if strings.HasPrefix(strings.TrimSpace(body), "[") {
 		var list []json.RawMessage
 		if err := json.Unmarshal([]byte(body), &list); err != nil || len(list) == 0 {
-			return 0, fmt.Errorf("GET %s: no object in %s", path, clip(body, 200))
+			return "", fmt.Errorf("GET %s: no object in %s", path, clip(body, 200))
 		}
 		body = string(list[0])
 	}
 	if err := json.Unmarshal([]byte(body), &one); err != nil {
-		return 0, err
+		return "", err
 	}
-	if one.ID == 0 {
+	if len(one.ID) == 0 {
 		// A list wrapped in an object ({"total_count": n, "workflow_runs":
 		// [...]}): its first element.
 		var fields map[string]json.RawMessage
 		_ = json.Unmarshal([]byte(body), &fields)
 		for _, raw := range fields {
 			var list []struct {
-				ID int64 `json:"id"`
+				ID json.RawMessage `json:"id"`
 			}
-			if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
-				return list[0].ID, nil
+			if json.Unmarshal(raw, &list) == nil && len(list) > 0 && len(list[0].ID) > 0 {
+				return idText(list[0].ID), nil
 			}
 		}
-		return 0, fmt.Errorf("GET %s: no id in %s", path, clip(body, 200))
+		return "", fmt.Errorf("GET %s: no id in %s", path, clip(body, 200))
 	}
-	return one.ID, nil
+	return idText(one.ID), nil
+}
+
+// idText is a JSON id, a number or a string, as text.
+func idText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
 }
 
 // lookupThread finds the node id of the first review thread of the pull
-// request "owner/repo#number", over the emulator's GraphQL API as alice.
+// request "owner/repo#number".
 func lookupThread(ctx context.Context, pr string) (string, error) {
 	repo, num, _ := strings.Cut(pr, "#")
 	owner, name, _ := strings.Cut(repo, "/")
-	q, _ := json.Marshal(map[string]any{"query": fmt.Sprintf(
-		`{ repository(owner: %q, name: %q) { pullRequest(number: %s) { reviewThreads(first: 1) { nodes { id } } } } }`, owner, name, num)})
+	return firstNodeID(ctx, fmt.Sprintf(
+		`{ repository(owner: %q, name: %q) { pullRequest(number: %s) { reviewThreads(first: 1) { nodes { id } } } } }`, owner, name, num))
+}
+
+// nodeIDPattern finds the first node id in a GraphQL answer.
+var nodeIDPattern = regexp.MustCompile(`"id":"([^"]+)"`)
+
+// firstNodeID asks the emulator's GraphQL API query as alice and returns
+// the first "id" in the answer.
+func firstNodeID(ctx context.Context, query string) (string, error) {
+	q, _ := json.Marshal(map[string]any{"query": query})
 	ctx, cancel := context.WithTimeout(ctx, toolTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+emulatorAddr+"/api/graphql", strings.NewReader(string(q)))
@@ -724,22 +831,35 @@ func lookupThread(ctx context.Context, pr string) (string, error) {
 		return "", err
 	}
 	defer resp.Body.Close()
-	var out struct {
-		Data struct {
-			Repository struct {
-				PullRequest struct {
-					ReviewThreads struct {
-						Nodes []struct{ ID string }
-					}
-				}
-			}
-		}
-	}
 	b, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(b, &out); err != nil || len(out.Data.Repository.PullRequest.ReviewThreads.Nodes) == 0 {
-		return "", fmt.Errorf("no review thread in %s", clip(string(b), 200))
+	m := nodeIDPattern.FindSubmatch(b)
+	if m == nil {
+		return "", fmt.Errorf("no node id in %s", clip(string(b), 200))
 	}
-	return out.Data.Repository.PullRequest.ReviewThreads.Nodes[0].ID, nil
+	return string(m[1]), nil
+}
+
+// lookupNumber finds the number of the object at path, or of the first
+// object when the path answers a list.
+func lookupNumber(ctx context.Context, path string) (int, error) {
+	status, body := restGet(ctx, path)
+	if status != http.StatusOK {
+		return 0, fmt.Errorf("GET %s: %d %s", path, status, clip(body, 200))
+	}
+	var one struct {
+		Number int `json:"number"`
+	}
+	if strings.HasPrefix(strings.TrimSpace(body), "[") {
+		var list []json.RawMessage
+		if err := json.Unmarshal([]byte(body), &list); err != nil || len(list) == 0 {
+			return 0, fmt.Errorf("GET %s: no object in %s", path, clip(body, 200))
+		}
+		body = string(list[0])
+	}
+	if err := json.Unmarshal([]byte(body), &one); err != nil || one.Number == 0 {
+		return 0, fmt.Errorf("GET %s: no number in %s", path, clip(body, 200))
+	}
+	return one.Number, nil
 }
 
 // restGet reads the emulator's REST API as alice.
