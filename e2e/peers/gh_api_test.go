@@ -118,9 +118,13 @@ func ghUsers() []ghCheck {
 			effect: newest(`"\(.title) | \(.user.login) | \(.author_association)"`, "Reported by dave | dave | CONTRIBUTOR")},
 		{name: "dave-issue-comment", token: "emu-dave", args: []string{"issue", "comment", "9", "-R", repo, "--body", "Same here."}, stdout: []string{"/acme/widgets/issues/9#issuecomment-"},
 			effect: api("repos/acme/widgets/issues/9/comments?per_page=100", `.[-1] | "\(.user.login) \(.body)"`, "dave Same here.")},
-		{name: "dave-issue-close", token: "emu-dave", args: []string{"issue", "close", "9", "-R", repo}, code: 1,
+		// dave has no grant on acme/widgets: alice's issue is not his to
+		// close, his own is (GitHub lets an issue's author close it).
+		{name: "dave-issue-close", token: "emu-dave", args: []string{"issue", "close", "158", "-R", repo}, code: 1,
 			stderr: []string{"dave does not have the correct permissions to execute `CloseIssue`"},
-			effect: api("repos/acme/widgets/issues/9", ".state", "open")},
+			effect: api("repos/acme/widgets/issues/158", ".state", "open")},
+		{name: "dave-issue-close-own", token: "emu-dave", args: []string{"issue", "close", "9", "-R", repo},
+			effect: api("repos/acme/widgets/issues/9", `"\(.state) \(.closed_by.login)"`, "closed dave")},
 		{name: "bad-token-repo-view", token: "emu-invalid", args: []string{"repo", "view", repo}, code: 1, stderr: []string{"HTTP 401"}},
 		// gh lists releases over GraphQL and words a 401 as its GraphQL client does.
 		{name: "bad-token-release-list", token: "emu-invalid", args: []string{"release", "list", "-R", repo}, code: 1, stderr: []string{"401 Unauthorized", "Bad credentials"}},

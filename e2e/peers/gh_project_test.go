@@ -51,7 +51,7 @@ func ghProjectSession() []ghCheck {
 		// gh prints the new board's URL only to a terminal.
 		{name: "project-create", args: gh("project", "create", "--owner", owner, "--title", "Peers board", "--format", "json", "--jq", `"\(.number) \(.url)"`),
 			exactLines: []string{"3 " + url + "3"},
-			effect: view("3", `"\(.title) \(.closed)"`, "Peers board false")},
+			effect:     view("3", `"\(.title) \(.closed)"`, "Peers board false")},
 		{name: "project-id", args: gh("project", "view", "3", "--owner", owner, "--format", "json", "--jq", ".id"), stdout: []string{"PVT_"}},
 		{name: "project-edit", args: gh("project", "edit", "3", "--owner", owner, "--description", "Made by gh", "--readme", "Read me"),
 			effect: view("3", `"\(.shortDescription) \(.readme)"`, "Made by gh Read me")},

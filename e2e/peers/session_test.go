@@ -111,11 +111,6 @@ type outcome struct {
 	detail string // more of what the client got, for an unexpected failure
 }
 
-// racesPrefix starts the reason of a listed case whose outcome varies from
-// run to run today: a client that sends two requests at once and keeps the
-// first answer, or an emulator answer that depends on timing.
-const racesPrefix = "races:"
-
 // judge compares the outcomes with the expected-failures list: a listed
 // case that now behaves, or an unlisted one that fails, fails the test. It
 // returns how many behaved and how many failed as listed.
@@ -123,17 +118,8 @@ func judge(t *testing.T, file string, expected map[string]string, outcomes []out
 	t.Helper()
 	var suggest []string
 	for _, o := range outcomes {
-		why, isListed := expected[o.name]
+		_, isListed := expected[o.name]
 		switch {
-		// A listed race (see the list's header): either outcome is the
-		// emulator's today, and the log says which it was.
-		case isListed && strings.HasPrefix(why, racesPrefix):
-			listed++
-			verdict := "passed this time"
-			if o.reason != "" {
-				verdict = "failed this time: " + o.reason
-			}
-			t.Logf("races   %-28s %s: %s", o.name, o.what, verdict)
 		case o.reason == "" && isListed:
 			t.Errorf("%s: behaves as on GitHub now (%s): remove it from %s", o.name, o.what, file)
 		case o.reason == "":

@@ -267,11 +267,38 @@ func ancestors(c *GitCommit) map[string]bool {
 	return seen
 }
 
-// MergeBase is the newest common ancestor of a and b.
+// MergeBase is a best common ancestor of a and b, as git merge-base
+// finds it: common to both and no ancestor of another common one. It is
+// found by the graph, not by date: commits made within one second (the
+// committer date's resolution) would otherwise tie, and a tie broken by
+// sha could pick an older ancestor and refuse a genuine fast-forward.
+// Among several best ones (criss-cross merges) the newest by History's
+// order is taken.
 func MergeBase(a, b *GitCommit) *GitCommit {
 	inA := ancestors(a)
+	var common []*GitCommit
 	for _, c := range History(b) {
 		if inA[c.SHA] {
+			common = append(common, c)
+		}
+	}
+	// below holds every proper ancestor of a common commit.
+	below := map[string]bool{}
+	var stack []*GitCommit
+	for _, c := range common {
+		stack = append(stack, c.Parents...)
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c == nil || below[c.SHA] {
+			continue
+		}
+		below[c.SHA] = true
+		stack = append(stack, c.Parents...)
+	}
+	for _, c := range common {
+		if !below[c.SHA] {
 			return c
 		}
 	}

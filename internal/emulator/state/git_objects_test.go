@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +132,30 @@ func TestGitHistory(t *testing.T) {
 	p.Head = t3
 	if !p.Conflicts(&Repo{Git: g}) {
 		t.Error("both sides changed f differently, yet no conflict")
+	}
+}
+
+// Commits made within one second tie on the committer date; the merge
+// base of a commit and its descendant is still that commit, so a genuine
+// fast-forward is recognised whatever the shas sort as.
+func TestMergeBaseOfSameSecondCommits(t *testing.T) {
+	a := &Account{ID: 1, Login: "a", Name: "A"}
+	now := Signature(a, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	g := NewGitRepo()
+	chain := []*GitCommit{g.Commit("main", nil, map[string]string{"f": "0\n"}, now, now, "0")}
+	for i := 1; i < 8; i++ {
+		chain = append(chain, g.Commit("main", []*GitCommit{chain[i-1]},
+			map[string]string{"f": strconv.Itoa(i) + "\n"}, now, now, strconv.Itoa(i)))
+	}
+	for i, older := range chain {
+		for j := i; j < len(chain); j++ {
+			if mb := MergeBase(older, chain[j]); mb != older {
+				t.Errorf("MergeBase(commit %d, its descendant %d) = %v, want commit %d", i, j, mb, i)
+			}
+			if mb := MergeBase(chain[j], older); mb != older {
+				t.Errorf("MergeBase(commit %d, its ancestor %d) = %v, want commit %d", j, i, mb, i)
+			}
+		}
 	}
 }
 
