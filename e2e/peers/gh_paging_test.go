@@ -77,16 +77,27 @@ func ghPagingSession() []ghCheck {
 
 func TestGhPagingSession(t *testing.T) {
 	needNamespaces(t, "gh")
-	session := ghPagingSession()
+	passed, listed, n := judgeGhChecks(t, "gh-paging", ghPagingExpectedList, ghPagingSession())
+	t.Logf("gh paging session: %d commands: %d behave as on GitHub, %d fail as listed in %s", n, passed, listed, ghPagingExpectedList)
+}
+
+func runGhPagingSession(work string) (any, error) { return runGhChecks(work, ghPagingSession()) }
+
+// judgeGhChecks runs a gh session (kind, in insideSessions) in its
+// namespaces and judges each command and its effect against its
+// expected-failures list. TestGhSession does the same for the main session
+// in its own code; the two can share this one.
+func judgeGhChecks(t *testing.T, kind, list string, session []ghCheck) (passed, listed, commands int) {
+	t.Helper()
 	known := map[string]bool{}
 	for _, c := range session {
 		known[c.name] = true
 	}
-	expected := readExpected(t, ghPagingExpectedList, known)
+	expected := readExpected(t, list, known)
 
 	gh := peerBinary(t, "gh", "github.com/cli/cli/v2/cmd/gh")
 	var recs []record
-	emuLog := runInNamespaces(t, "gh-paging", &recs, envGh+"="+gh)
+	emuLog := runInNamespaces(t, kind, &recs, envGh+"="+gh)
 	records := map[string]record{}
 	for _, r := range recs {
 		records[r.Name] = r
@@ -113,21 +124,22 @@ func TestGhPagingSession(t *testing.T) {
 			detail: fmt.Sprintf("  exit %d\n  stdout: %s\n  stderr: %s", r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000)),
 		})
 	}
-	passed, listed := judge(t, ghPagingExpectedList, expected, outcomes)
+	passed, listed = judge(t, list, expected, outcomes)
 	if t.Failed() {
 		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
 	}
-	t.Logf("gh paging session: %d commands: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, ghPagingExpectedList)
+	return passed, listed, len(session)
 }
 
-// runGhPagingSession runs inside the namespaces, as runGhSession does.
-func runGhPagingSession(work string) (any, error) {
+// runGhChecks runs inside the namespaces: every command of a session, and
+// the reads that show each write's effect.
+func runGhChecks(work string, session []ghCheck) (any, error) {
 	gh := os.Getenv(envGh)
 	if gh == "" {
 		return nil, errors.New(envGh + " must name gh's binary")
 	}
 	var recs []record
-	for _, c := range ghPagingSession() {
+	for _, c := range session {
 		recs = append(recs, runGh(gh, work, c.name, c))
 		if c.effect != nil {
 			recs = append(recs, runGh(gh, work, effectName(c.name), *c.effect))

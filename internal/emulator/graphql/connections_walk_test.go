@@ -287,14 +287,22 @@ func TestConnectionsWalk(t *testing.T) {
 				}
 			}
 			checkCount(all)
-			for _, size := range []int{1, 2} {
-				checkWalk(t, "first/after", size, want, checkCount, func(cursor *string) walkPage {
-					vars := map[string]any{"first": size}
+			// pager asks for pages of size elements by bound ("first" or
+			// "last"), from the cursor given as cursorArg, starting at from.
+			pager := func(size int, bound, cursorArg string, from *string) func(*string) walkPage {
+				return func(cursor *string) walkPage {
+					vars := map[string]any{bound: size}
+					if cursor == nil {
+						cursor = from
+					}
 					if cursor != nil {
-						vars["after"] = *cursor
+						vars[cursorArg] = *cursor
 					}
 					return fetch(vars)
-				}, false, 0)
+				}
+			}
+			for _, size := range []int{1, 2} {
+				checkWalk(t, "first/after", size, want, checkCount, pager(size, "first", "after", nil), false, 0)
 				backFrom, beyond := (*string)(nil), 0
 				if conn == "SearchResultItemConnection" {
 					// GitHub's search reads `last` without `before` as a
@@ -302,26 +310,11 @@ func TestConnectionsWalk(t *testing.T) {
 					// back starts from a cursor: the last element's.
 					backFrom, beyond = all.PageInfo.EndCursor, 1
 				}
-				checkWalk(t, "last/before", size, want[:len(want)-beyond], checkCount, func(cursor *string) walkPage {
-					vars := map[string]any{"last": size}
-					if cursor == nil {
-						cursor = backFrom
-					}
-					if cursor != nil {
-						vars["before"] = *cursor
-					}
-					return fetch(vars)
-				}, true, beyond)
+				checkWalk(t, "last/before", size, want[:len(want)-beyond], checkCount, pager(size, "last", "before", backFrom), true, beyond)
 				if conn == "SearchResultItemConnection" {
 					// gh's `issue list --search/--label/--milestone` pages
 					// with last: $limit, after: $endCursor.
-					checkWalk(t, "last/after", size, want, checkCount, func(cursor *string) walkPage {
-						vars := map[string]any{"last": size}
-						if cursor != nil {
-							vars["after"] = *cursor
-						}
-						return fetch(vars)
-					}, false, 0)
+					checkWalk(t, "last/after", size, want, checkCount, pager(size, "last", "after", nil), false, 0)
 				}
 			}
 			for _, arg := range []string{"first", "last"} {
