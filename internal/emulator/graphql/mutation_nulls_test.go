@@ -213,11 +213,111 @@ var nullCases = map[string]nullCase{
 		}},
 }
 
+// idOnlyCases drive the mutations whose one nullable input field is
+// clientMutationId: each gives a token and a valid input (setting up what
+// the mutation needs), which the test sends with clientMutationId null.
+var idOnlyCases = map[string]func(t *testing.T, w *nullWorld) (token string, input map[string]any){
+	"addComment": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"subjectId": w.freshIssue(t), "body": "c"}
+	},
+	"addLabelsToLabelable": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"labelableId": w.freshIssue(t), "labelIds": []string{w.bug}}
+	},
+	"removeLabelsFromLabelable": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"labelableId": w.freshIssue(t), "labelIds": []string{w.bug}}
+	},
+	"replaceActorsForAssignable": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"assignableId": w.freshIssue(t), "actorIds": []string{}}
+	},
+	"deleteIssue": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"issueId": w.freshIssue(t)}
+	},
+	"pinIssue": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"issueId": w.freshIssue(t)}
+	},
+	"unpinIssue": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		id := w.freshIssue(t)
+		w.mutate(t, seed.DemoTokenAlice, "pinIssue", map[string]any{"issueId": id})
+		return seed.DemoTokenAlice, map[string]any{"issueId": id}
+	},
+	"reopenIssue": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		id := w.freshIssue(t)
+		w.mutate(t, seed.DemoTokenAlice, "closeIssue", map[string]any{"issueId": id})
+		return seed.DemoTokenAlice, map[string]any{"issueId": id}
+	},
+	"unlockLockable": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		id := w.freshIssue(t)
+		w.mutate(t, seed.DemoTokenAlice, "lockLockable", map[string]any{"lockableId": id})
+		return seed.DemoTokenAlice, map[string]any{"lockableId": id}
+	},
+	"deleteLabel": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		d := w.mutate(t, seed.DemoTokenAlice, "createLabel", map[string]any{"repositoryId": w.repo, "name": w.unique("nulls"), "color": "ff0000"}, "label { id }")
+		return seed.DemoTokenAlice, map[string]any{"id": dig(d, "label", "id")}
+	},
+	"deleteLinkedBranch": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		d := w.mutate(t, seed.DemoTokenAlice, "createLinkedBranch", map[string]any{"issueId": w.freshIssue(t), "oid": w.mainOid}, "linkedBranch { id }")
+		return seed.DemoTokenAlice, map[string]any{"linkedBranchId": dig(d, "linkedBranch", "id")}
+	},
+	"closePullRequest": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		pr, _ := w.freshPull(t)
+		return seed.DemoTokenAlice, map[string]any{"pullRequestId": pr}
+	},
+	"reopenPullRequest": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		pr, _ := w.freshPull(t)
+		w.mutate(t, seed.DemoTokenAlice, "closePullRequest", map[string]any{"pullRequestId": pr})
+		return seed.DemoTokenAlice, map[string]any{"pullRequestId": pr}
+	},
+	"convertPullRequestToDraft": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		pr, _ := w.freshPull(t)
+		return seed.DemoTokenAlice, map[string]any{"pullRequestId": pr}
+	},
+	"markPullRequestReadyForReview": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		pr, _ := w.freshPull(t)
+		w.mutate(t, seed.DemoTokenAlice, "convertPullRequestToDraft", map[string]any{"pullRequestId": pr})
+		return seed.DemoTokenAlice, map[string]any{"pullRequestId": pr}
+	},
+	"deletePullRequestReview": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		pr, _ := w.freshPull(t)
+		return seed.DemoTokenBob, map[string]any{"pullRequestReviewId": w.pendingReview(t, pr)}
+	},
+	"resolveReviewThread": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		thread, _ := w.freshThread(t)
+		return seed.DemoTokenBob, map[string]any{"threadId": thread}
+	},
+	"unresolveReviewThread": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		thread, _ := w.freshThread(t)
+		w.mutate(t, seed.DemoTokenBob, "resolveReviewThread", map[string]any{"threadId": thread})
+		return seed.DemoTokenBob, map[string]any{"threadId": thread}
+	},
+	"addProjectV2ItemById": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.project, "contentId": w.freshIssue(t)}
+	},
+	"archiveProjectV2Item": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.project, "itemId": w.freshItem(t)}
+	},
+	"unarchiveProjectV2Item": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		item := w.freshItem(t)
+		w.mutate(t, seed.DemoTokenAlice, "archiveProjectV2Item", map[string]any{"projectId": w.project, "itemId": item})
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.project, "itemId": item}
+	},
+	"deleteProjectV2Item": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.project, "itemId": w.freshItem(t)}
+	},
+	"updateProjectV2ItemFieldValue": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.project, "itemId": w.freshItem(t), "fieldId": w.textField(t),
+			"value": map[string]any{"text": "t"}}
+	},
+	"clearProjectV2ItemFieldValue": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.project, "itemId": w.freshItem(t), "fieldId": w.textField(t)}
+	},
+}
+
 // nullWorld is the demo world with the ids the runs need.
 type nullWorld struct {
 	*gqlWorld
 	repo, alice, bug, milestone, parent, project, mainOid string
 	n                                                     *atomic.Int64
+	inputs                                                map[string]string // mutation -> input type
 }
 
 func (w *nullWorld) unique(prefix string) string { return fmt.Sprintf("%s-%d", prefix, w.n.Add(1)) }
@@ -230,13 +330,20 @@ func (w *nullWorld) data(t *testing.T, token, doc string, vars map[string]any) m
 	return d
 }
 
+// dig follows path (keys and indexes) into decoded JSON; nil where it
+// leads nowhere.
 func dig(v any, path ...any) any {
 	for _, k := range path {
 		switch k := k.(type) {
 		case string:
-			v = v.(map[string]any)[k]
+			m, _ := v.(map[string]any)
+			v = m[k]
 		case int:
-			v = v.([]any)[k]
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
 		}
 	}
 	return v
@@ -339,6 +446,35 @@ func (w *nullWorld) freshThread(t *testing.T) (thread, pr string) {
 	return dig(d, "addPullRequestReviewThread", "thread", "id").(string), pr
 }
 
+// mutate runs a mutation that must succeed, selecting sel (or only
+// clientMutationId) of its payload, and returns the payload.
+func (w *nullWorld) mutate(t *testing.T, token, name string, input map[string]any, sel ...string) any {
+	t.Helper()
+	doc := fmt.Sprintf("mutation($input: %s!) { %s(input: $input) { clientMutationId %s } }", w.inputs[name], name, strings.Join(sel, " "))
+	return w.data(t, token, doc, map[string]any{"input": input})[name]
+}
+
+// freshItem adds a fresh issue to project 1 and returns the item's id.
+func (w *nullWorld) freshItem(t *testing.T) string {
+	t.Helper()
+	d := w.mutate(t, seed.DemoTokenAlice, "addProjectV2ItemById", map[string]any{"projectId": w.project, "contentId": w.freshIssue(t)}, "item { id }")
+	return dig(d, "item", "id").(string)
+}
+
+// textField is the id of one of project 1's text fields.
+func (w *nullWorld) textField(t *testing.T) string {
+	t.Helper()
+	d := w.data(t, seed.DemoTokenAlice, `query($id: ID!) { node(id: $id) { ... on ProjectV2 { fields(first: 50) { nodes { ... on ProjectV2Field { id dataType } } } } } }`,
+		map[string]any{"id": w.project})
+	for _, f := range dig(d, "node", "fields", "nodes").([]any) {
+		if f := f.(map[string]any); f["dataType"] == "TEXT" {
+			return f["id"].(string)
+		}
+	}
+	t.Fatal("project 1 has no text field")
+	return ""
+}
+
 // projectItems lists the node ids of project 1's first items, in order.
 func (w *nullWorld) projectItems(t *testing.T) []string {
 	d := w.data(t, seed.DemoTokenAlice, `query($id: ID!) { node(id: $id) { ... on ProjectV2 { items(first: 3) { nodes { id } } } } }`,
@@ -384,6 +520,12 @@ func servedNullables(t *testing.T) (inputs map[string]string, nullable map[strin
 func TestMutationNulls(t *testing.T) {
 	w := newNullWorld(t)
 	inputs, nullable := servedNullables(t)
+	w.inputs = inputs
+	for m := range idOnlyCases {
+		if _, ok := inputs[m]; !ok {
+			t.Errorf("idOnlyCases has a row for %s, which the emulator does not serve", m)
+		}
+	}
 	for m, c := range nullCases {
 		if _, ok := inputs[m]; !ok {
 			t.Errorf("nullCases has a row for %s, which the emulator does not serve", m)
@@ -404,12 +546,26 @@ func TestMutationNulls(t *testing.T) {
 				t.Errorf("%s's input field %s is nullable and has no row in nullCases: say what null does there", m, f)
 			}
 		}
+		idOnly, isIDOnly := idOnlyCases[m]
 		if !ok {
-			continue
+			if !isIDOnly {
+				t.Errorf("mutation %s has no case in nullCases or idOnlyCases", m)
+				continue
+			}
+			if !slices.Equal(fields, []string{"clientMutationId"}) {
+				t.Errorf("%s has nullable input fields %v: move it to nullCases and say what null does there", m, fields)
+				continue
+			}
+			c = nullCase{run: func(t *testing.T, w *nullWorld) nullRun {
+				token, input := idOnly(t, w)
+				c.token = token
+				return nullRun{input: input}
+			}}
 		}
 		t.Run(m, func(t *testing.T) {
 			w := &nullWorld{gqlWorld: &gqlWorld{t: t, emu: w.emu, srv: w.srv, count: w.count},
-				repo: w.repo, alice: w.alice, bug: w.bug, milestone: w.milestone, parent: w.parent, project: w.project, mainOid: w.mainOid, n: w.n}
+				repo: w.repo, alice: w.alice, bug: w.bug, milestone: w.milestone, parent: w.parent, project: w.project, mainOid: w.mainOid, n: w.n,
+				inputs: inputs}
 			sel := "clientMutationId"
 			if c.created != "" {
 				sel += " " + c.created + " { id }"
@@ -430,6 +586,9 @@ func TestMutationNulls(t *testing.T) {
 					}
 					var d map[string]any
 					res.ok(t, &d)
+					if d[m] == nil {
+						t.Fatalf("%s answered null without an error: %s", m, res.raw)
+					}
 					if cm := dig(d, m, "clientMutationId"); cm != nil {
 						t.Errorf("clientMutationId = %v, want null", cm)
 					}
