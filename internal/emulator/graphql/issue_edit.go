@@ -26,13 +26,13 @@ type updateIssueArgs struct {
 		// null clears the body, the assignees, the labels, the
 		// milestone and the (classic) projects; an issue cannot be
 		// without a title or a state, so null there is refused.
-		Title            Nullable[string]  `json:"title"`
-		Body             Nullable[string]  `json:"body"`
-		AssigneeIDs      Nullable[[]gqlID] `json:"assigneeIds"`
-		LabelIDs         Nullable[[]gqlID] `json:"labelIds"`
-		MilestoneID      Nullable[gqlID]   `json:"milestoneId"`
-		ProjectIDs       Nullable[[]gqlID] `json:"projectIds"`
-		State            Nullable[string]  `json:"state"`
+		Title            nullable[string]  `json:"title"`
+		Body             nullable[string]  `json:"body"`
+		AssigneeIDs      nullable[[]gqlID] `json:"assigneeIds"`
+		LabelIDs         nullable[[]gqlID] `json:"labelIds"`
+		MilestoneID      nullable[gqlID]   `json:"milestoneId"`
+		ProjectIDs       nullable[[]gqlID] `json:"projectIds"`
+		State            nullable[string]  `json:"state"`
 		ClientMutationID *string           `json:"clientMutationId"`
 	} `json:"input"`
 }

@@ -30,9 +30,9 @@ type updateLabelArgs struct {
 		ID gqlID `json:"id"`
 		// null clears the description; a label cannot be without a
 		// name or a colour, so null there is refused.
-		Name             Nullable[string] `json:"name"`
-		Color            Nullable[string] `json:"color"`
-		Description      Nullable[string] `json:"description"`
+		Name             nullable[string] `json:"name"`
+		Color            nullable[string] `json:"color"`
+		Description      nullable[string] `json:"description"`
 		ClientMutationID *string          `json:"clientMutationId"`
 	} `json:"input"`
 }
