@@ -62,6 +62,15 @@ func decodeCursor(s string) (int, bool) {
 // errors for missing, negative or excessive bounds and for bad cursors. The
 // connection is named after the field being resolved, as GitHub names it.
 func pageOf[T any](x *gqlContext, items []T, a connArgs) (*connection, error) {
+	return window(x, items, a, false)
+}
+
+// window is pageOf, with one difference for GitHub's search connection:
+// lastPagesForward reads `last` without `before` as a page size taken
+// forward from `after` (or the start), which is how GitHub's search answers
+// the `search(last: $limit, after: $endCursor)` gh pages issue searches
+// with, instead of the last elements of what follows the cursor.
+func window[T any](x *gqlContext, items []T, a connArgs, lastPagesForward bool) (*connection, error) {
 	name := x.field.Name
 	if a.First == nil && a.Last == nil {
 		if x.selectsOnlyTotalCount() {
@@ -89,6 +98,9 @@ func pageOf[T any](x *gqlContext, items []T, a connArgs) (*connection, error) {
 			return nil, &gqlError{Type: "EXCESSIVE_PAGINATION", Message: fmt.Sprintf(
 				"Requesting %d records on the `%s` connection exceeds the `%s` limit of %d records.", *bound.n, name, bound.arg, maxPageSize)}
 		}
+	}
+	if lastPagesForward && a.Last != nil && a.Before == nil {
+		a.First, a.Last = a.Last, nil
 	}
 	start, end := 0, len(items)
 	if a.After != nil {

@@ -22,15 +22,18 @@ import (
 
 type updateIssueArgs struct {
 	Input struct {
-		ID               gqlID   `json:"id"`
-		Title            *string `json:"title"`
-		Body             *string `json:"body"`
-		AssigneeIDs      []gqlID `json:"assigneeIds"`
-		LabelIDs         []gqlID `json:"labelIds"`
-		MilestoneID      *gqlID  `json:"milestoneId"`
-		ProjectIDs       []gqlID `json:"projectIds"`
-		State            *string `json:"state"`
-		ClientMutationID *string `json:"clientMutationId"`
+		ID gqlID `json:"id"`
+		// null clears the body, the assignees, the labels, the
+		// milestone and the (classic) projects; an issue cannot be
+		// without a title or a state, so null there is refused.
+		Title            nullable[string]  `json:"title"`
+		Body             nullable[string]  `json:"body"`
+		AssigneeIDs      nullable[[]gqlID] `json:"assigneeIds"`
+		LabelIDs         nullable[[]gqlID] `json:"labelIds"`
+		MilestoneID      nullable[gqlID]   `json:"milestoneId"`
+		ProjectIDs       nullable[[]gqlID] `json:"projectIds"`
+		State            nullable[string]  `json:"state"`
+		ClientMutationID *string           `json:"clientMutationId"`
 	} `json:"input"`
 }
 
@@ -132,8 +135,8 @@ func updateIssue(x *gqlContext, _ root, a updateIssueArgs) (any, error) {
 		return nil, forbidden(x.c.Token.Login, "UpdateIssue")
 	}
 	var title string
-	if in.Title != nil {
-		title = strings.TrimSpace(*in.Title)
+	if in.Title.Set {
+		title = strings.TrimSpace(deref(in.Title.Value))
 		switch {
 		case title == "":
 			return nil, unprocessable("Title can't be blank")
@@ -141,41 +144,46 @@ func updateIssue(x *gqlContext, _ root, a updateIssueArgs) (any, error) {
 			return nil, unprocessable(fmt.Sprintf("Title is too long (maximum is %d characters)", state.MaxTitleChars))
 		}
 	}
-	if in.Body != nil && utf8.RuneCountInString(*in.Body) > state.MaxBodyChars {
+	if in.State.Null() {
+		return nil, unprocessable("State can't be blank")
+	}
+	if in.Body.Given() && utf8.RuneCountInString(*in.Body.Value) > state.MaxBodyChars {
 		return nil, unprocessable(fmt.Sprintf("Body is too long (maximum is %d characters)", state.MaxBodyChars))
 	}
-	if len(in.ProjectIDs) > 0 {
-		// No classic project exists here, so no id can resolve to one.
-		return nil, nodeNotFound(string(in.ProjectIDs[0]))
+	if projects := deref(in.ProjectIDs.Value); len(projects) > 0 {
+		// No classic project exists here, so no id can resolve to one
+		// (and clearing them, with null or [], has nothing to clear).
+		return nil, nodeNotFound(string(projects[0]))
 	}
-	t, err := x.issueTriage(is.Repo, in.LabelIDs, in.AssigneeIDs, in.MilestoneID)
+	t, err := x.issueTriage(is.Repo, deref(in.LabelIDs.Value), deref(in.AssigneeIDs.Value), in.MilestoneID.Value)
 	if err != nil {
 		return nil, err
 	}
-	if in.Title != nil {
+	if in.Title.Set {
 		x.st.Rename(is, x.c.Viewer, title)
 	}
-	if in.Body != nil {
-		x.st.SetBody(is, x.c.Viewer, in.Body, x.c.Req.Host)
+	if in.Body.Set {
+		x.st.SetBody(is, x.c.Viewer, in.Body.Value, x.c.Req.Host)
 	}
 	// As PATCH .../issues/{n}: without triage access, label, assignee and
 	// milestone changes are dropped; the author's other changes apply.
+	// A null list or milestone sets none.
 	if perm >= state.PermTriage {
-		if in.LabelIDs != nil {
+		if in.LabelIDs.Set {
 			x.st.SetLabels(is, x.c.Viewer, t.Labels)
 		}
-		if in.AssigneeIDs != nil {
+		if in.AssigneeIDs.Set {
 			x.st.SetAssignees(is, x.c.Viewer, t.Assignees)
 		}
-		if in.MilestoneID != nil {
+		if in.MilestoneID.Set {
 			x.st.SetMilestone(is, x.c.Viewer, t.Milestone)
 		}
 	}
-	if in.State != nil {
+	if in.State.Given() {
 		switch {
-		case *in.State == "CLOSED" && is.State != "closed":
+		case *in.State.Value == "CLOSED" && is.State != "closed":
 			x.st.Close(is, x.c.Viewer, "")
-		case *in.State == "OPEN" && is.State != "open":
+		case *in.State.Value == "OPEN" && is.State != "open":
 			x.st.Reopen(is, x.c.Viewer)
 		}
 	}

@@ -27,11 +27,13 @@ type createLabelArgs struct {
 
 type updateLabelArgs struct {
 	Input struct {
-		ID               gqlID   `json:"id"`
-		Name             *string `json:"name"`
-		Color            *string `json:"color"`
-		Description      *string `json:"description"`
-		ClientMutationID *string `json:"clientMutationId"`
+		ID gqlID `json:"id"`
+		// null clears the description; a label cannot be without a
+		// name or a colour, so null there is refused.
+		Name             nullable[string] `json:"name"`
+		Color            nullable[string] `json:"color"`
+		Description      nullable[string] `json:"description"`
+		ClientMutationID *string          `json:"clientMutationId"`
 	} `json:"input"`
 }
 
@@ -119,18 +121,23 @@ func updateLabelMutation(x *gqlContext, _ root, a updateLabelArgs) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLabel(repo, l, in.Name, in.Color, in.Description); err != nil {
+	switch {
+	case in.Name.Null():
+		return nil, unprocessable("Name can't be blank")
+	case in.Color.Null():
+		return nil, unprocessable("Color is invalid")
+	}
+	if err := checkLabel(repo, l, in.Name.Value, in.Color.Value, in.Description.Value); err != nil {
 		return nil, err
 	}
-	if in.Color != nil {
-		l.Color = strings.TrimPrefix(*in.Color, "#")
+	if in.Color.Given() {
+		l.Color = strings.TrimPrefix(*in.Color.Value, "#")
 	}
-	if in.Description != nil {
-		d := *in.Description
-		l.Description = &d
+	if in.Description.Set {
+		l.Description = in.Description.Value
 	}
-	if in.Name != nil {
-		x.st.RenameLabel(l, strings.TrimSpace(*in.Name))
+	if in.Name.Given() {
+		x.st.RenameLabel(l, strings.TrimSpace(*in.Name.Value))
 	}
 	return &labelPayload{label: l, clientMutationID: in.ClientMutationID}, nil
 }

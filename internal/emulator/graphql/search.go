@@ -9,6 +9,13 @@ import (
 // same visibility, and GitHub's 1,000-result cap. Types other than ISSUE
 // and ISSUE_ADVANCED (repositories, users, discussions) are not served and
 // say so.
+//
+// GitHub's search connection pages differently from the others in one
+// respect: `last` without `before` is a page size taken forward from `after`
+// (or the first result), not the last results. gh has paged `issue list
+// --search/--label/--milestone` with search(last: $limit, after: $endCursor)
+// since 2021 and gets every result, newest first, with hasNextPage true
+// while more remain; an emulator answering "the last N" drops the newest.
 
 type searchArgs struct {
 	connArgs
@@ -48,7 +55,7 @@ func searchIssues(x *gqlContext, _ root, a searchArgs) (any, error) {
 	if len(hits) > search.ResultCap {
 		hits = hits[:search.ResultCap]
 	}
-	page, err := pageOf(x, hits, a.connArgs)
+	page, err := window(x, hits, a.connArgs, true)
 	if err != nil {
 		return nil, err
 	}
