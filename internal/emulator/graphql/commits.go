@@ -196,7 +196,9 @@ func registerCommits(r *resolvers) {
 	resolve(r, "Workflow.name", func(_ *gqlContext, w *workflow) (any, error) { return w.name, nil })
 	// A suite here is its workflow run too: the emulator keeps one run per
 	// suite, so WorkflowRun resolves on the same value.
-	resolve(r, "WorkflowRun.workflow", func(_ *gqlContext, s *checkSuite) (any, error) { return &workflow{repo: s.repo, name: s.run.Workflow, run: s.run.Run}, nil })
+	resolve(r, "WorkflowRun.workflow", func(_ *gqlContext, s *checkSuite) (any, error) {
+		return &workflow{repo: s.repo, name: s.run.Workflow, run: s.run.Run}, nil
+	})
 	// databaseId and url name the Actions run (the REST run id and its
 	// page) when the check run is a job of one; an external app's check
 	// run has no run id, and its details page stands in for the url.
