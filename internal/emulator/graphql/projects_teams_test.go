@@ -50,7 +50,9 @@ func TestGraphQLProjectTemplatesAndTeams(t *testing.T) {
 	// A board created with a team is linked to it.
 	var created struct {
 		CreateProjectV2 struct {
-			ProjectV2 struct{ Teams struct{ Nodes []struct{ Slug string } } }
+			ProjectV2 struct {
+				Teams struct{ Nodes []struct{ Slug string } }
+			}
 		}
 	}
 	w.query(seed.DemoTokenAlice, `mutation($o: ID!, $tm: ID!) { createProjectV2(input: {ownerId: $o, title: "Team board", teamId: $tm}) {
@@ -61,7 +63,9 @@ func TestGraphQLProjectTemplatesAndTeams(t *testing.T) {
 
 	// acme's members may create boards for it; dave, outside it, may not.
 	for token, want := range map[string]bool{seed.DemoTokenAlice: true, seed.DemoTokenCarol: true, seed.DemoTokenDave: false} {
-		var d struct{ Organization struct{ ViewerCanCreateProjects bool } }
+		var d struct {
+			Organization struct{ ViewerCanCreateProjects bool }
+		}
 		w.query(token, `{ organization(login: "acme") { viewerCanCreateProjects } }`, nil).ok(t, &d)
 		if d.Organization.ViewerCanCreateProjects != want {
 			t.Errorf("%s: viewerCanCreateProjects %v, want %v", token, d.Organization.ViewerCanCreateProjects, want)
