@@ -5,9 +5,7 @@ import "slices"
 // LinkProjectTeam links a team to a board; linking it again changes
 // nothing.
 func (s *State) LinkProjectTeam(p *Project, t *Team) {
-	if !slices.Contains(p.Teams, t) {
-		p.Teams = append(p.Teams, t)
-	}
+	p.Teams = linkOnce(p.Teams, t)
 	p.UpdatedAt = s.Now()
 }
 
