@@ -55,8 +55,13 @@ type checkSuite struct {
 	run  *state.CheckRun
 }
 
-// workflow is an Actions workflow, by name.
-type workflow struct{ name string }
+// workflow is an Actions workflow: the one run belongs to, or one known
+// only by name when the check run was reported without a run.
+type workflow struct {
+	repo *state.Repo
+	name string
+	run  *state.WorkflowRun
+}
 
 // isRequiredArgs is the argument of CheckRun.isRequired and
 // StatusContext.isRequired.
@@ -191,7 +196,9 @@ func registerCommits(r *resolvers) {
 	resolve(r, "Workflow.name", func(_ *gqlContext, w *workflow) (any, error) { return w.name, nil })
 	// A suite here is its workflow run too: the emulator keeps one run per
 	// suite, so WorkflowRun resolves on the same value.
-	resolve(r, "WorkflowRun.workflow", func(_ *gqlContext, s *checkSuite) (any, error) { return &workflow{name: s.run.Workflow}, nil })
+	resolve(r, "WorkflowRun.workflow", func(_ *gqlContext, s *checkSuite) (any, error) {
+		return &workflow{repo: s.repo, name: s.run.Workflow, run: s.run.Run}, nil
+	})
 	// databaseId and url name the Actions run (the REST run id and its
 	// page) when the check run is a job of one; an external app's check
 	// run has no run id, and its details page stands in for the url.

@@ -95,9 +95,6 @@ func registerIssueParts(r *resolvers) {
 	resolve(r, "IssueComment.viewerDidAuthor", func(x *gqlContext, c *state.Comment) (any, error) {
 		return x.c.Viewer != nil && c.User == x.c.Viewer, nil
 	})
-	// The emulator offers no way to minimize (hide) a comment, so none is.
-	resolve(r, "IssueComment.isMinimized", func(_ *gqlContext, _ *state.Comment) (any, error) { return false, nil })
-	resolve(r, "IssueComment.minimizedReason", func(_ *gqlContext, _ *state.Comment) (any, error) { return nil, nil })
 	resolve(r, "IssueComment.resourcePath", func(_ *gqlContext, c *state.Comment) (any, error) {
 		return fmt.Sprintf("%s#issuecomment-%d", wire.IssuePath(c.Issue), c.ID), nil
 	})

@@ -181,6 +181,7 @@ func registerProjects(r *resolvers) {
 	registerProjectValues(r)
 	registerProjectMutations(r)
 	registerProjectBoards(r)
+	registerProjectTeams(r)
 	registerResource(r)
 }
 
@@ -276,7 +277,6 @@ func registerProjectBoard(r *resolvers) {
 	resolve(r, p+".public", func(_ *gqlContext, pr *state.Project) (any, error) { return pr.Public, nil })
 	resolve(r, p+".closed", func(_ *gqlContext, pr *state.Project) (any, error) { return pr.Closed, nil })
 	resolve(r, p+".closedAt", func(_ *gqlContext, pr *state.Project) (any, error) { return pr.ClosedAt, nil })
-	resolve(r, p+".template", func(_ *gqlContext, _ *state.Project) (any, error) { return false, nil })
 	resolve(r, p+".createdAt", func(_ *gqlContext, pr *state.Project) (any, error) { return pr.CreatedAt, nil })
 	resolve(r, p+".updatedAt", func(_ *gqlContext, pr *state.Project) (any, error) { return pr.UpdatedAt, nil })
 	resolve(r, p+".creator", func(_ *gqlContext, pr *state.Project) (any, error) { return pr.Creator, nil })

@@ -201,10 +201,11 @@ func createProject(x *gqlContext, _ root, a createProjectArgs) (any, error) {
 	if title == "" {
 		return nil, unprocessable("Title can't be blank")
 	}
+	var team *state.Team
 	if a.Input.TeamID != nil {
-		// The emulator keeps no team access to boards: refused rather
-		// than dropped, so a caller never believes a link was made.
-		return nil, unprocessable("teamId: linking a team to a project is not served by the emulator")
+		if team, err = x.ownersTeam(owner, *a.Input.TeamID); err != nil {
+			return nil, err
+		}
 	}
 	var repo *state.Repo
 	if a.Input.RepositoryID != nil {
@@ -215,6 +216,9 @@ func createProject(x *gqlContext, _ root, a createProjectArgs) (any, error) {
 	p := x.st.AddProject(owner, x.c.Viewer, title, nil, false)
 	if repo != nil {
 		x.st.LinkProjectRepo(p, repo)
+	}
+	if team != nil {
+		x.st.LinkProjectTeam(p, team)
 	}
 	return &boardPayload{project: p, clientMutationID: a.Input.ClientMutationID}, nil
 }

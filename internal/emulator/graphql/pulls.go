@@ -242,7 +242,10 @@ func registerPulls(r *resolvers) {
 	})
 
 	registerReviews(r)
+	registerUpdatable(r)
+	registerMinimizable(r)
 	registerCommits(r)
+	registerDerivedIDs(r)
 	registerPullMutations(r)
 	registerRefs(r)
 	for _, ct := range []struct{ conn, edge string }{

@@ -38,6 +38,7 @@ func registerReviews(r *resolvers) {
 		return &commitRef{repo: v.Pull.Repo, commit: v.Commit}, nil
 	})
 	resolve(r, rv+".pullRequest", func(_ *gqlContext, v *state.Review) (any, error) { return v.Pull, nil })
+	resolve(r, rv+".repository", func(_ *gqlContext, v *state.Review) (any, error) { return v.Pull.Repo, nil })
 	resolve(r, rv+".url", func(x *gqlContext, v *state.Review) (any, error) {
 		return x.webURL(fmt.Sprintf("%s#pullrequestreview-%d", wire.IssuePath(v.Pull), v.ID)), nil
 	})
@@ -93,6 +94,7 @@ func registerReviews(r *resolvers) {
 	resolve(r, cm+".replyTo", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.InReplyTo, nil })
 	resolve(r, cm+".pullRequestReview", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Review, nil })
 	resolve(r, cm+".pullRequest", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Review.Pull, nil })
+	resolve(r, cm+".repository", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Review.Pull.Repo, nil })
 	resolve(r, cm+".commit", func(_ *gqlContext, c *state.ReviewComment) (any, error) {
 		return &commitRef{repo: c.Review.Pull.Repo, commit: c.Review.Pull.Pull.Head}, nil
 	})

@@ -38,8 +38,14 @@ type Project struct {
 	Roles map[string]Permission
 	// Repos are the repositories linked to the board
 	// (linkProjectV2ToRepository), in the order they were linked.
-	Repos  []*Repo
-	Fields []*ProjectField
+	Repos []*Repo
+	// Teams are the teams linked to an organization's board
+	// (linkProjectV2ToTeam), in the order they were linked.
+	Teams []*Team
+	// Template marks an organization's board as one of its templates
+	// (markProjectV2AsTemplate).
+	Template bool
+	Fields   []*ProjectField
 	// Items are in the board's manual order (updateProjectV2ItemPosition).
 	Items []*ProjectItem
 }

@@ -127,10 +127,16 @@ func (s *State) EditDraftIssue(d *DraftIssue, e DraftEdit) {
 // LinkProjectRepo links a repository to the board; linking twice is one
 // link.
 func (s *State) LinkProjectRepo(p *Project, r *Repo) {
-	if !slices.Contains(p.Repos, r) {
-		p.Repos = append(p.Repos, r)
-	}
+	p.Repos = linkOnce(p.Repos, r)
 	p.UpdatedAt = s.Now()
+}
+
+// linkOnce adds v to a board's links unless it is there already.
+func linkOnce[T comparable](links []T, v T) []T {
+	if slices.Contains(links, v) {
+		return links
+	}
+	return append(links, v)
 }
 
 // UnlinkProjectRepo removes a repository's link.
