@@ -95,7 +95,7 @@ func getReleaseAsset(c *call) {
 	if a == nil {
 		return
 	}
-	if strings.Contains(c.Req.Header.Get("Accept"), "application/octet-stream") {
+	if strings.Contains(strings.Join(c.Req.Header.Values("Accept"), ","), "application/octet-stream") {
 		root := strings.TrimSuffix(c.Links.API, "/api/v3")
 		c.W.Header().Set("Location", root+c.State.SignedAssetPath(a.ID))
 		c.W.WriteHeader(http.StatusFound)

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"fmt"
 	"slices"
@@ -151,7 +152,12 @@ func TipAt(tip *GitCommit, t time.Time) *GitCommit {
 // ReleasesNewestFirst is the order GitHub lists releases in.
 func (r *Repo) ReleasesNewestFirst() []*Release {
 	list := slices.Clone(r.Releases)
-	slices.SortStableFunc(list, func(a, b *Release) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	slices.SortStableFunc(list, func(a, b *Release) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ID, a.ID) // created in the same second: the later first
+	})
 	return list
 }
 
