@@ -221,7 +221,7 @@ func generateReleaseNotes(c *call) {
 
 // generateNotes writes GitHub's default notes for a release of tag: at
 // the tag's commit when it exists, else at target (the default branch
-// when empty), since prev, else since the latest release. ok is false
+// when empty), since prev, else since the newest full release. ok is false
 // when neither the tag nor the target names a commit.
 func (c *call) generateNotes(r *state.Repo, tag, target, prev string) (name, body string, ok bool) {
 	if r.Git == nil {
@@ -238,8 +238,9 @@ func (c *call) generateNotes(r *state.Repo, tag, target, prev string) (name, bod
 		return "", "", false
 	}
 	if prev == "" {
+		// Since the newest full release: pre-releases are skipped.
 		for _, rel := range r.ReleasesNewestFirst() {
-			if !rel.Draft && rel.TagName != tag && r.Git.Tags[rel.TagName] != nil {
+			if !rel.Draft && !rel.Prerelease && rel.TagName != tag && r.Git.Tags[rel.TagName] != nil {
 				prev = rel.TagName
 				break
 			}
