@@ -238,7 +238,7 @@ func runInside(kind, out string) error {
 	// this hosts file is seen only by the session. gh needs the names;
 	// GitHub's MCP server is given the address.
 	hosts := filepath.Join(work, "hosts")
-	if err := os.WriteFile(hosts, []byte("127.0.0.1 localhost github.localhost api.github.localhost\n::1 localhost\n"), 0o644); err != nil {
+	if err := os.WriteFile(hosts, []byte("127.0.0.1 localhost github.localhost api.github.localhost uploads.github.localhost\n::1 localhost\n"), 0o644); err != nil {
 		return err
 	}
 	if err := syscall.Mount(hosts, "/etc/hosts", "", syscall.MS_BIND, ""); err != nil {

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -45,6 +46,8 @@ func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	case strings.HasPrefix(r.URL.Path, "/_emulator/logs/jobs/") && r.Method == http.MethodGet:
 		e.jobLog(w, r)
+	case strings.HasPrefix(r.URL.Path, "/_emulator/assets/") && r.Method == http.MethodGet:
+		e.assetFile(w, r)
 	default:
 		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
 	}
@@ -69,4 +72,33 @@ func (e *Emulator) jobLog(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	_, _ = w.Write([]byte(log))
+}
+
+// assetFile serves a release asset's file at the signed URL GET
+// .../releases/assets/{id} redirects a download to: the bytes with the
+// asset's content type and name and no token, as from GitHub's storage,
+// and 403 once the signature is wrong or the minute has passed.
+func (e *Emulator) assetFile(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/_emulator/assets/"), 10, 64)
+	if err != nil {
+		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
+		return
+	}
+	q := r.URL.Query()
+	e.state.Lock() // a download is counted
+	a, ok := e.state.SignedAsset(id, q.Get("expires"), q.Get("sig"))
+	var name, ctype string
+	var body []byte
+	if ok {
+		name, ctype, body = a.Name, a.ContentType, a.Content
+	}
+	e.state.Unlock()
+	if !ok {
+		wire.WriteJSON(w, http.StatusForbidden, wire.ErrorBody{Message: "Server failed to authenticate the request. The signature is invalid or the URL has expired."})
+		return
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	_, _ = w.Write(body)
 }

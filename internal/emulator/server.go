@@ -161,18 +161,28 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if web, ok := strings.CutPrefix(r.Host, "api."); ok && web != "" {
 		l.Web = scheme + "://" + web
 	}
+	// Release assets are uploaded to uploads.<host>, as to
+	// uploads.github.com; what that host answers links to the API's.
+	if web, ok := strings.CutPrefix(r.Host, "uploads."); ok && web != "" {
+		l = wire.Links{API: scheme + "://api." + web, Web: scheme + "://" + web}
+	}
 	graphql := false
 	versions := apiVersions
 	ghes := ""
 	switch {
 	case path == "/graphql" || path == "/api/graphql":
 		graphql = true
-	case path == "/api/v3" || strings.HasPrefix(path, "/api/v3/"):
+	case path == "/api/v3" || strings.HasPrefix(path, "/api/v3/"),
+		strings.HasPrefix(path, "/api/uploads/"): // Enterprise Server's release-asset uploads
 		if e.opts.GHESVersion != "" {
 			versions, ghes = ghesAPIVersions, e.opts.GHESVersion
 		}
 		l.API = root + "/api/v3"
-		r = stripPrefix(r, "/api/v3")
+		prefix := "/api/v3"
+		if strings.HasPrefix(path, "/api/uploads/") {
+			prefix = "/api/uploads"
+		}
+		r = stripPrefix(r, prefix)
 		path = r.URL.Path
 	}
 	resource := "core"

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"slices"
@@ -40,6 +41,9 @@ func registerReleases(r *resolvers) {
 				c := p.CreatedAt.Compare(q.CreatedAt)
 				if a.OrderBy.Field == "NAME" {
 					c = strings.Compare(p.Name, q.Name)
+				}
+				if c == 0 {
+					c = cmp.Compare(p.ID, q.ID) // created in the same second
 				}
 				if a.OrderBy.Direction == "DESC" {
 					return -c

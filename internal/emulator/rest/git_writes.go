@@ -134,3 +134,30 @@ func putContents(c *call) {
 	}
 	c.JSON(status, out)
 }
+
+const deleteRefDoc = "rest/git/refs#delete-a-reference"
+
+// deleteRef deletes a tag or a branch other than the default one; a ref
+// that does not exist answers GitHub's 422 "Reference does not exist".
+func deleteRef(c *call) {
+	r, g := c.gitFor(state.PermWrite)
+	if r == nil {
+		return
+	}
+	ref := strings.TrimPrefix(c.Req.PathValue("ref"), "refs/")
+	kind, name, _ := strings.Cut(ref, "/")
+	if _, tips := state.Refs(g); tips[ref] == nil {
+		c.Invalid("Reference does not exist", deleteRefDoc)
+		return
+	}
+	if kind == "tags" {
+		delete(g.Tags, name)
+	} else {
+		if name == state.RepoDefaultBranch {
+			c.Invalid("Cannot delete the default branch", deleteRefDoc)
+			return
+		}
+		delete(g.Branches, name)
+	}
+	c.NoContent()
+}

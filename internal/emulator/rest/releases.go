@@ -1,10 +1,12 @@
 package rest
 
 import (
+	"crypto/sha1"
 	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -54,43 +56,66 @@ func listTags(c *call) {
 
 // releaseJSON is GitHub's release.
 type releaseJSON struct {
-	URL             string        `json:"url"`
-	HTMLURL         string        `json:"html_url"`
-	AssetsURL       string        `json:"assets_url"`
-	UploadURL       string        `json:"upload_url"`
-	TarballURL      *string       `json:"tarball_url"`
-	ZipballURL      *string       `json:"zipball_url"`
-	ID              int64         `json:"id"`
-	NodeID          string        `json:"node_id"`
-	TagName         string        `json:"tag_name"`
-	TargetCommitish string        `json:"target_commitish"`
-	Name            *string       `json:"name"`
-	Body            *string       `json:"body"`
-	Draft           bool          `json:"draft"`
-	Prerelease      bool          `json:"prerelease"`
-	Immutable       bool          `json:"immutable"`
-	CreatedAt       string        `json:"created_at"`
-	PublishedAt     *string       `json:"published_at"`
-	UpdatedAt       *string       `json:"updated_at"`
-	Author          *userJSON     `json:"author"`
-	Assets          []struct{}    `json:"assets"`
-	Reactions       reactionsJSON `json:"reactions"`
+	URL             string             `json:"url"`
+	HTMLURL         string             `json:"html_url"`
+	AssetsURL       string             `json:"assets_url"`
+	UploadURL       string             `json:"upload_url"`
+	TarballURL      *string            `json:"tarball_url"`
+	ZipballURL      *string            `json:"zipball_url"`
+	ID              int64              `json:"id"`
+	NodeID          string             `json:"node_id"`
+	TagName         string             `json:"tag_name"`
+	TargetCommitish string             `json:"target_commitish"`
+	Name            *string            `json:"name"`
+	Body            *string            `json:"body"`
+	Draft           bool               `json:"draft"`
+	Prerelease      bool               `json:"prerelease"`
+	Immutable       bool               `json:"immutable"`
+	CreatedAt       string             `json:"created_at"`
+	PublishedAt     *string            `json:"published_at"`
+	UpdatedAt       *string            `json:"updated_at"`
+	Author          *userJSON          `json:"author"`
+	Assets          []releaseAssetJSON `json:"assets"`
+	Reactions       reactionsJSON      `json:"reactions"`
 }
 
 func (c *call) releaseJSON(r *state.Repo, rel *state.Release) releaseJSON {
 	u := fmt.Sprintf("%s/releases/%d", c.Links.Repo(r), rel.ID)
-	tag := url.PathEscape(rel.TagName)
-	tar := c.Links.Repo(r) + "/tarball/" + tag
-	zip := c.Links.Repo(r) + "/zipball/" + tag
-	// Uploads go to GitHub's uploads host (uploads.github.com beside
-	// api.github.com).
-	up := strings.Replace(c.Links.API, "://api.", "://uploads.", 1)
-	return releaseJSON{URL: u, HTMLURL: c.Links.Web + "/" + r.FullName() + "/releases/tag/" + tag,
-		AssetsURL: u + "/assets", UploadURL: fmt.Sprintf("%s/repos/%s/releases/%d/assets{?name,label}", up, r.FullName(), rel.ID),
-		TarballURL: &tar, ZipballURL: &zip, ID: rel.ID, NodeID: rel.NodeID, TagName: rel.TagName,
-		TargetCommitish: state.RepoDefaultBranch, Name: &rel.Name, Body: &rel.Body, Draft: rel.Draft, Prerelease: rel.Prerelease,
-		CreatedAt: wire.Timestamp(rel.CreatedAt), PublishedAt: wire.TimestampPtr(&rel.PublishedAt), UpdatedAt: wire.TimestampPtr(&rel.PublishedAt),
-		Author: renderSimpleUser(c.Links, rel.Author), Assets: []struct{}{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
+	out := releaseJSON{URL: u, HTMLURL: c.Links.Web + "/" + r.FullName() + "/releases/tag/" + url.PathEscape(rel.TagName),
+		AssetsURL: u + "/assets", UploadURL: fmt.Sprintf("%s/repos/%s/releases/%d/assets{?name,label}", c.Links.Uploads(), r.FullName(), rel.ID),
+		ID: rel.ID, NodeID: rel.NodeID, TagName: rel.TagName,
+		TargetCommitish: rel.TargetCommitish, Name: &rel.Name, Body: &rel.Body, Draft: rel.Draft, Prerelease: rel.Prerelease,
+		CreatedAt: wire.Timestamp(rel.CreatedAt), UpdatedAt: wire.TimestampPtr(&rel.UpdatedAt),
+		Author: renderSimpleUser(c.Links, rel.Author), Assets: []releaseAssetJSON{}, Reactions: reactionsJSON{URL: u + "/reactions"}}
+	if rel.Draft {
+		// A draft has no tag yet: GitHub gives it an "untagged-" page
+		// and no archives.
+		out.HTMLURL = c.Links.Web + "/" + r.FullName() + "/releases/tag/" + untaggedName(rel)
+	} else {
+		tag := url.PathEscape(rel.TagName)
+		tar := c.Links.Repo(r) + "/tarball/" + tag
+		zip := c.Links.Repo(r) + "/zipball/" + tag
+		out.TarballURL, out.ZipballURL = &tar, &zip
+		out.PublishedAt = wire.TimestampPtr(&rel.PublishedAt)
+	}
+	for _, a := range rel.Assets {
+		out.Assets = append(out.Assets, c.releaseAssetJSON(r, rel, a))
+	}
+	return out
+}
+
+// untaggedName is the stand-in tag of a draft's page, "untagged-" and
+// twenty hex digits as on GitHub.
+func untaggedName(rel *state.Release) string {
+	sum := sha1.Sum([]byte(rel.NodeID))
+	return fmt.Sprintf("untagged-%x", sum[:10])
+}
+
+// visibleReleases are r's releases the caller may see, newest first:
+// drafts only to those who can push, as on GitHub.
+func (c *call) visibleReleases(r *state.Repo) []*state.Release {
+	drafts := c.Token.Permission(r) >= state.PermWrite
+	return slices.DeleteFunc(r.ReleasesNewestFirst(), func(rel *state.Release) bool { return rel.Draft && !drafts })
 }
 
 func listReleases(c *call) {
@@ -99,7 +124,7 @@ func listReleases(c *call) {
 		return
 	}
 	out := []releaseJSON{}
-	for _, rel := range paginate(c, r.ReleasesNewestFirst()) {
+	for _, rel := range paginate(c, c.visibleReleases(r)) {
 		out = append(out, c.releaseJSON(r, rel))
 	}
 	c.JSON(http.StatusOK, out)
@@ -119,16 +144,38 @@ func getLatestRelease(c *call) {
 	c.NotFound()
 }
 
+// getReleaseByTag finds the published release of a tag: drafts are
+// found only by id.
 func getReleaseByTag(c *call) {
 	r := c.RepoFor(state.PermRead)
 	if r == nil {
 		return
 	}
-	for _, rel := range r.Releases {
-		if rel.TagName == c.Req.PathValue("tag") && !rel.Draft {
-			c.JSON(http.StatusOK, c.releaseJSON(r, rel))
-			return
-		}
+	if rel := r.PublishedRelease(c.Req.PathValue("tag")); rel != nil {
+		c.JSON(http.StatusOK, c.releaseJSON(r, rel))
+		return
 	}
 	c.NotFound()
+}
+
+// releaseFor resolves {release_id} among the releases the caller may
+// see; nil when it has answered 404.
+func (c *call) releaseFor(r *state.Repo) *state.Release {
+	id, err := strconv.ParseInt(c.Req.PathValue("release_id"), 10, 64)
+	rel := r.FindRelease(id)
+	if err != nil || rel == nil || (rel.Draft && c.Token.Permission(r) < state.PermWrite) {
+		c.NotFound()
+		return nil
+	}
+	return rel
+}
+
+func getRelease(c *call) {
+	r := c.RepoFor(state.PermRead)
+	if r == nil {
+		return
+	}
+	if rel := c.releaseFor(r); rel != nil {
+		c.JSON(http.StatusOK, c.releaseJSON(r, rel))
+	}
 }

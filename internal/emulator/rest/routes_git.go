@@ -30,6 +30,7 @@ func gitRoutes() []route {
 		{"GET", repo + "/git/matching-refs/{ref...}", listMatchingRefs},
 		{"POST", repo + "/git/refs", createRef},
 		{"PATCH", repo + "/git/refs/{ref...}", updateRef},
+		{"DELETE", repo + "/git/refs/{ref...}", deleteRef},
 		{"GET", repo + "/git/trees/{tree_sha}", getTree},
 		{"POST", repo + "/git/trees", createTree},
 		{"GET", repo + "/git/commits/{commit_sha}", getGitCommit},
@@ -52,5 +53,15 @@ func gitRoutes() []route {
 		{"GET", repo + "/releases", listReleases},
 		{"GET", repo + "/releases/latest", getLatestRelease},
 		{"GET", repo + "/releases/tags/{tag}", getReleaseByTag},
+		{"POST", repo + "/releases", createRelease},
+		{"POST", repo + "/releases/generate-notes", generateReleaseNotes},
+		{"GET", repo + "/releases/{release_id}", getRelease},
+		{"PATCH", repo + "/releases/{release_id}", updateRelease},
+		{"DELETE", repo + "/releases/{release_id}", deleteRelease},
+		{"GET", repo + "/releases/{release_id}/assets", listReleaseAssets},
+		{"POST", repo + "/releases/{release_id}/assets", uploadReleaseAsset},
+		{"GET", repo + "/releases/assets/{asset_id}", getReleaseAsset},
+		{"PATCH", repo + "/releases/assets/{asset_id}", updateReleaseAsset},
+		{"DELETE", repo + "/releases/assets/{asset_id}", deleteReleaseAsset},
 	}
 }

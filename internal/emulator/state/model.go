@@ -119,8 +119,12 @@ type Repo struct {
 	Git *GitRepo
 	// Parent is the repository this one is a fork of, nil if none.
 	Parent *Repo
-	// Releases are the published releases, oldest first (releases.go).
+	// Releases are the releases, drafts included, oldest first
+	// (releases.go).
 	Releases []*Release
+	// MarkedLatest is the release a write marked latest (make_latest),
+	// nil when "latest" goes by creation date (releases.go).
+	MarkedLatest *Release
 
 	// Archived repositories are read-only.
 	Archived bool

@@ -40,7 +40,8 @@ type State struct {
 	// orgRoles are users' organization roles (owner, security manager)
 	// by lower-case org and user login (security.go).
 	orgRoles map[string]map[string]string
-	// logKey signs job log URLs (actions.go), made on first use.
+	// logKey signs job log and release asset URLs (actions.go), made on
+	// first use.
 	logKey     []byte
 	logKeyOnce sync.Once
 	// search is what the search index holds when it trails writes

@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -14,6 +15,16 @@ import (
 type Links struct {
 	API string
 	Web string
+}
+
+// Uploads is the root release assets are uploaded to: uploads.github.com
+// beside api.github.com, /api/uploads beside Enterprise Server's /api/v3,
+// the API's own root on any other host.
+func (l Links) Uploads() string {
+	if root, ok := strings.CutSuffix(l.API, "/api/v3"); ok {
+		return root + "/api/uploads"
+	}
+	return strings.Replace(l.API, "://api.", "://uploads.", 1)
 }
 
 // Repo is a repository's REST URL.
