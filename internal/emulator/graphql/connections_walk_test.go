@@ -92,6 +92,10 @@ var connWalks = map[string]connWalk{
 		[]any{"organization", "teams"}, "slug", ""},
 	"TeamMemberConnection": {`organization(login: "acme") { team(slug: "maintainers") { members(ARGS) SEL } }`,
 		[]any{"organization", "team", "members"}, "login", ""},
+	"ReleaseConnection": {`repository(owner: "acme", name: "widgets") { releases(ARGS) SEL }`,
+		[]any{"repository", "releases"}, "tagName", ""},
+	"RequestedReviewerConnection": {`repository(owner: "acme", name: "widgets") { pullRequest(number: PULL) { projectItems(first: 1) { nodes { fieldValueByName(name: "Reviewers") { ... on ProjectV2ItemFieldReviewerValue { reviewers(ARGS) SEL } } } } } }`,
+		[]any{"repository", "pullRequest", "projectItems", "nodes", 0, "fieldValueByName", "reviewers"}, "... on User { login } ... on Team { slug }", ""},
 	"SearchResultItemConnection": {`search(type: ISSUE, query: "repo:acme/widgets is:issue label:bug", ARGS) SEL`,
 		[]any{"search"}, "... on Issue { number }", ""},
 }
@@ -112,8 +116,9 @@ func newDemoWorld(t *testing.T) *gqlWorld {
 // through in pages of one and two: assignees, issue field values, linked
 // branches and reactions on issue 2, a third organization member, project,
 // team and issue field, and a pull request with three changed files, review
-// requests and a review with three threads. It returns that pull request's
-// number and the node id of an item of project 1.
+// requests (which project 1 shows as an item's reviewers) and a review with
+// three threads. It returns that pull request's number and the node id of an
+// item of project 1.
 func seedWalks(t *testing.T, st *state.State) (pull int, item string) {
 	t.Helper()
 	st.Lock()
@@ -163,6 +168,7 @@ func seedWalks(t *testing.T, st *state.State) (pull int, item string) {
 	for _, p := range st.Projects(acme) {
 		if p.Number == 1 && len(p.Items) > 0 {
 			item = p.Items[0].NodeID
+			st.AddProjectItem(p, pr, alice)
 		}
 	}
 	return pr.Number, item

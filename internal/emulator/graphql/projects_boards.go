@@ -29,13 +29,17 @@ type createProjectArgs struct {
 
 type updateProjectArgs struct {
 	Input struct {
-		ProjectID        gqlID   `json:"projectId"`
-		Title            *string `json:"title"`
-		ShortDescription *string `json:"shortDescription"`
-		Readme           *string `json:"readme"`
-		Public           *bool   `json:"public"`
-		Closed           *bool   `json:"closed"`
-		ClientMutationID *string `json:"clientMutationId"`
+		ProjectID gqlID `json:"projectId"`
+		// null clears the short description and the readme; a board
+		// cannot be without a title, so null there is refused. A null
+		// public or closed, flags with nothing to clear, leaves them as
+		// they are.
+		Title            nullable[string] `json:"title"`
+		ShortDescription nullable[string] `json:"shortDescription"`
+		Readme           nullable[string] `json:"readme"`
+		Public           *bool            `json:"public"`
+		Closed           *bool            `json:"closed"`
+		ClientMutationID *string          `json:"clientMutationId"`
 	} `json:"input"`
 }
 
@@ -91,11 +95,13 @@ type deleteFieldArgs struct {
 
 type updateDraftArgs struct {
 	Input struct {
-		DraftIssueID     gqlID    `json:"draftIssueId"`
-		Title            *string  `json:"title"`
-		Body             *string  `json:"body"`
-		AssigneeIDs      *[]gqlID `json:"assigneeIds"`
-		ClientMutationID *string  `json:"clientMutationId"`
+		DraftIssueID gqlID `json:"draftIssueId"`
+		// null clears the body and the assignees; a draft issue cannot
+		// be without a title, so null there is refused.
+		Title            nullable[string]  `json:"title"`
+		Body             nullable[string]  `json:"body"`
+		AssigneeIDs      nullable[[]gqlID] `json:"assigneeIds"`
+		ClientMutationID *string           `json:"clientMutationId"`
 	} `json:"input"`
 }
 
@@ -246,14 +252,21 @@ func updateProject(x *gqlContext, _ root, a updateProjectArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Title != nil && strings.TrimSpace(*in.Title) == "" {
+	if in.Title.Set && strings.TrimSpace(deref(in.Title.Value)) == "" {
 		return nil, unprocessable("Title can't be blank")
 	}
 	if in.Public != nil && *in.Public && x.c.Token.FineGrained && !p.Owner.IsOrg {
 		return nil, forbidden(x.c.Token.Login, "UpdateProjectV2")
 	}
-	x.st.EditProject(p, state.ProjectEdit{Title: in.Title, ShortDescription: in.ShortDescription, Readme: in.Readme,
+	x.st.EditProject(p, state.ProjectEdit{Title: in.Title.Value, ShortDescription: in.ShortDescription.Value, Readme: in.Readme.Value,
 		Public: in.Public, Closed: in.Closed})
+	// ProjectEdit leaves what it is given as nil; a null clears.
+	if in.ShortDescription.Null() {
+		p.ShortDescription = nil
+	}
+	if in.Readme.Null() {
+		p.Readme = nil
+	}
 	return &boardPayload{project: p, clientMutationID: in.ClientMutationID}, nil
 }
 
@@ -361,12 +374,16 @@ func updateDraft(x *gqlContext, _ root, a updateDraftArgs) (any, error) {
 	if x.projectPermission(d.Item.Project) < state.PermWrite {
 		return nil, forbidden(x.c.Token.Login, "UpdateProjectV2DraftIssue")
 	}
-	if in.Title != nil && strings.TrimSpace(*in.Title) == "" {
+	if in.Title.Set && strings.TrimSpace(deref(in.Title.Value)) == "" {
 		return nil, unprocessable("Title can't be blank")
 	}
-	e := state.DraftEdit{Title: in.Title, Body: in.Body}
-	if in.AssigneeIDs != nil {
-		assignees, err := x.draftAssignees(*in.AssigneeIDs)
+	e := state.DraftEdit{Title: in.Title.Value, Body: in.Body.Value}
+	if in.Body.Null() {
+		e.Body = new(string)
+	}
+	if in.AssigneeIDs.Set {
+		// null, as [], leaves the draft unassigned.
+		assignees, err := x.draftAssignees(deref(in.AssigneeIDs.Value))
 		if err != nil {
 			return nil, err
 		}

@@ -18,6 +18,7 @@ type createPullArgs struct {
 		RepositoryID        gqlID   `json:"repositoryId"`
 		BaseRefName         string  `json:"baseRefName"`
 		HeadRefName         string  `json:"headRefName"`
+		HeadRepositoryID    *gqlID  `json:"headRepositoryId"`
 		Title               string  `json:"title"`
 		Body                *string `json:"body"`
 		Draft               *bool   `json:"draft"`
@@ -28,17 +29,22 @@ type createPullArgs struct {
 
 type updatePullArgs struct {
 	Input struct {
-		PullRequestID       gqlID   `json:"pullRequestId"`
-		Title               *string `json:"title"`
-		Body                *string `json:"body"`
-		BaseRefName         *string `json:"baseRefName"`
-		State               *string `json:"state"`
-		MaintainerCanModify *bool   `json:"maintainerCanModify"`
-		AssigneeIDs         []gqlID `json:"assigneeIds"`
-		LabelIDs            []gqlID `json:"labelIds"`
-		MilestoneID         *gqlID  `json:"milestoneId"`
-		ProjectIDs          []gqlID `json:"projectIds"`
-		ClientMutationID    *string `json:"clientMutationId"`
+		PullRequestID gqlID `json:"pullRequestId"`
+		// As updateIssue: null clears the body, the assignees, the
+		// labels, the milestone and the (classic) projects; a pull
+		// request cannot be without a title, a state or a base, so null
+		// there is refused. A null maintainerCanModify, a flag with
+		// nothing to clear, leaves it as it is.
+		Title               nullable[string]  `json:"title"`
+		Body                nullable[string]  `json:"body"`
+		BaseRefName         nullable[string]  `json:"baseRefName"`
+		State               nullable[string]  `json:"state"`
+		MaintainerCanModify *bool             `json:"maintainerCanModify"`
+		AssigneeIDs         nullable[[]gqlID] `json:"assigneeIds"`
+		LabelIDs            nullable[[]gqlID] `json:"labelIds"`
+		MilestoneID         nullable[gqlID]   `json:"milestoneId"`
+		ProjectIDs          nullable[[]gqlID] `json:"projectIds"`
+		ClientMutationID    *string           `json:"clientMutationId"`
 	} `json:"input"`
 }
 
@@ -80,7 +86,19 @@ func createPullRequest(x *gqlContext, _ root, a createPullArgs) (any, error) {
 	if err := textError(title, in.Body); err != nil {
 		return nil, err
 	}
-	headRepo, headRef, refused := x.st.PullHead(repo, x.c.Token, in.HeadRefName, in.BaseRefName)
+	// headRepositoryId names the repository the head branch is in; null,
+	// as absent, leaves it to headRefName ("owner:branch", or a branch of
+	// the repository itself).
+	var named *state.Repo
+	if in.HeadRepositoryID != nil {
+		if named, _ = x.visibleNode(string(*in.HeadRepositoryID)).(*state.Repo); named == nil {
+			return nil, nodeNotFound(string(*in.HeadRepositoryID))
+		}
+	}
+	headRepo, headRef, refused := x.st.PullHead(repo, x.c.Token, x.headName(repo, in.HeadRefName, named), in.BaseRefName)
+	if refused == nil && named != nil && headRepo != named {
+		refused = &state.PullRefusal{Field: "head"}
+	}
 	if refused != nil {
 		switch refused.Field {
 		case "head":
@@ -99,6 +117,16 @@ func createPullRequest(x *gqlContext, _ root, a createPullArgs) (any, error) {
 	return &pullPayload{pull: is, actor: x.c.Viewer, clientMutationID: in.ClientMutationID}, nil
 }
 
+// headName is the head as PullHead reads it: a branch of the repository
+// headRepositoryId names, when headRefName names no owner, is that
+// owner's.
+func (x *gqlContext) headName(repo *state.Repo, head string, named *state.Repo) string {
+	if named == nil || named == repo || strings.Contains(head, ":") {
+		return head
+	}
+	return named.Owner.Login + ":" + head
+}
+
 // updatePullRequest: the author or anyone with write access may change the
 // text, base and state, as PATCH .../pulls/{n} allows; labels, assignees
 // and milestone need triage access, as on issues. Everything is resolved
@@ -114,52 +142,58 @@ func updatePullRequest(x *gqlContext, _ root, a updatePullArgs) (any, error) {
 	if perm < state.PermWrite && is.User != x.c.Viewer {
 		return nil, forbidden(x.c.Token.Login, "UpdatePullRequest")
 	}
-	triage := in.AssigneeIDs != nil || in.LabelIDs != nil || in.MilestoneID != nil || in.ProjectIDs != nil
+	triage := in.AssigneeIDs.Set || in.LabelIDs.Set || in.MilestoneID.Set || in.ProjectIDs.Set
 	if triage && perm < state.PermTriage {
 		return nil, forbidden(x.c.Token.Login, "UpdatePullRequest")
 	}
-	if len(in.ProjectIDs) > 0 {
-		// No classic project exists here, so no id can resolve to one.
-		return nil, nodeNotFound(string(in.ProjectIDs[0]))
+	if projects := deref(in.ProjectIDs.Value); len(projects) > 0 {
+		// No classic project exists here, so no id can resolve to one
+		// (and clearing them, with null or [], has nothing to clear).
+		return nil, nodeNotFound(string(projects[0]))
 	}
+	title := strings.TrimSpace(deref(in.Title.Value))
+	base := deref(in.BaseRefName.Value)
 	switch {
-	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
+	case in.Title.Set && title == "":
 		return nil, unprocessable("Title can't be blank")
-	case in.BaseRefName != nil && (repo.Git == nil || repo.Git.Branches[*in.BaseRefName] == nil):
+	case in.State.Null():
+		return nil, unprocessable("State can't be blank")
+	case in.BaseRefName.Set && (repo.Git == nil || repo.Git.Branches[base] == nil):
 		return nil, unprocessable("Base ref must be a branch")
-	case in.State != nil && *in.State == "OPEN" && is.Merged:
+	case in.State.Given() && *in.State.Value == "OPEN" && is.Merged:
 		return nil, unprocessable("Can't reopen a merged pull request")
 	}
-	t, err := x.issueTriage(repo, in.LabelIDs, in.AssigneeIDs, in.MilestoneID)
+	t, err := x.issueTriage(repo, deref(in.LabelIDs.Value), deref(in.AssigneeIDs.Value), in.MilestoneID.Value)
 	if err != nil {
 		return nil, err
 	}
-	if in.Title != nil && *in.Title != is.Title {
-		x.st.Rename(is, x.c.Viewer, *in.Title)
+	if in.Title.Set && title != is.Title {
+		x.st.Rename(is, x.c.Viewer, title)
 	}
-	if in.Body != nil {
-		x.st.SetBody(is, x.c.Viewer, in.Body, x.c.Req.Host)
+	if in.Body.Set {
+		x.st.SetBody(is, x.c.Viewer, in.Body.Value, x.c.Req.Host)
 	}
-	if in.BaseRefName != nil && is.State == "open" {
-		p.BaseRef, p.Base = *in.BaseRefName, repo.Git.Branches[*in.BaseRefName]
+	if in.BaseRefName.Set && is.State == "open" {
+		p.BaseRef, p.Base = base, repo.Git.Branches[base]
 	}
 	if in.MaintainerCanModify != nil && p.HeadRepo != repo {
 		p.MaintainerCanModify = *in.MaintainerCanModify
 	}
-	if in.LabelIDs != nil {
+	// A null list or milestone sets none.
+	if in.LabelIDs.Set {
 		x.st.SetLabels(is, x.c.Viewer, t.Labels)
 	}
-	if in.AssigneeIDs != nil {
+	if in.AssigneeIDs.Set {
 		x.st.SetAssignees(is, x.c.Viewer, t.Assignees)
 	}
-	if in.MilestoneID != nil {
+	if in.MilestoneID.Set {
 		x.st.SetMilestone(is, x.c.Viewer, t.Milestone)
 	}
-	if in.State != nil {
+	if in.State.Given() {
 		switch {
-		case *in.State == "CLOSED" && is.State == "open":
+		case *in.State.Value == "CLOSED" && is.State == "open":
 			x.st.ClosePull(is, x.c.Viewer)
-		case *in.State == "OPEN" && is.State == "closed":
+		case *in.State.Value == "OPEN" && is.State == "closed":
 			x.st.Reopen(is, x.c.Viewer)
 		}
 	}

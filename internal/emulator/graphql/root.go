@@ -183,6 +183,12 @@ func (x *gqlContext) visibleNode(id string) any {
 		}
 	case *state.Account, *state.IssueType:
 		return v
+	case *state.Team:
+		// A team is seen by its organization's members, as
+		// Organization.team shows it.
+		if x.seesTeams(v.Org) {
+			return v
+		}
 	case *state.Project:
 		if x.c.Token.HasScope("read:project") && x.seesProject(v) {
 			return v
