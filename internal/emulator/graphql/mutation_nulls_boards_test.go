@@ -14,7 +14,7 @@ func init() {
 }
 
 var boardNullCases = map[string]nullCase{
-	// teamId cannot be given: the emulator refuses linking a team.
+	// A null teamId links no team; the board is created all the same.
 	"createProjectV2": {token: seed.DemoTokenAlice, created: "projectV2",
 		run: func(t *testing.T, w *nullWorld) nullRun {
 			title := w.unique("Nulls")
@@ -99,6 +99,27 @@ var boardIDOnlyCases = map[string]func(t *testing.T, w *nullWorld) (token string
 	"unlinkProjectV2FromRepository": func(t *testing.T, w *nullWorld) (string, map[string]any) {
 		return seed.DemoTokenAlice, map[string]any{"projectId": w.freshBoard(t, map[string]any{"repositoryId": w.repo}), "repositoryId": w.repo}
 	},
+	"markProjectV2AsTemplate": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.freshBoard(t, nil)}
+	},
+	"unmarkProjectV2AsTemplate": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		p := w.freshBoard(t, nil)
+		w.data(t, seed.DemoTokenAlice, `mutation($p: ID!) { markProjectV2AsTemplate(input: {projectId: $p}) { clientMutationId } }`, map[string]any{"p": p})
+		return seed.DemoTokenAlice, map[string]any{"projectId": p}
+	},
+	"linkProjectV2ToTeam": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.freshBoard(t, nil), "teamId": w.maintainers(t)}
+	},
+	"unlinkProjectV2FromTeam": func(t *testing.T, w *nullWorld) (string, map[string]any) {
+		return seed.DemoTokenAlice, map[string]any{"projectId": w.freshBoard(t, map[string]any{"teamId": w.maintainers(t)}), "teamId": w.maintainers(t)}
+	},
+}
+
+// maintainers is the node id of acme's maintainers team.
+func (w *nullWorld) maintainers(t *testing.T) string {
+	t.Helper()
+	d := w.data(t, seed.DemoTokenAlice, `{ organization(login: "acme") { team(slug: "maintainers") { id } } }`, nil)
+	return dig(d, "organization", "team", "id").(string)
 }
 
 // acme is the acme organization's node id.
