@@ -91,7 +91,6 @@ type fleetSeeder struct {
 func (sd *seeder) seedFleet(w *world, n int) {
 	s := sd.s
 	org := s.AddAccount(FleetOrg, "Fleet Operations", true, day(2020, time.August, 3))
-	s.SetOrgRole(w.acme, w.alice, state.OrgRoleOwner)
 	s.SetOrgRole(org, w.alice, state.OrgRoleOwner)
 	s.SetOrgRole(org, w.carol, state.OrgRoleSecurityManager)
 	bot := s.AddBotAccount("copilot-pull-request-reviewer", day(2024, time.October, 29))

@@ -126,3 +126,22 @@ func TestProjectItemFilterSyntax(t *testing.T) {
 		}
 	}
 }
+
+// An organization's owners manage every board of the organization, even one
+// whose roles do not name them; its other members only read it.
+func TestOrgOwnersAdministerEveryBoard(t *testing.T) {
+	s := state.NewState(DemoNow)
+	if err := SeedDemo(s); err != nil {
+		t.Fatal(err)
+	}
+	intake := s.Project(s.Account(DemoOrg), DemoClosedProjectNumber)
+	for login, want := range map[string]state.Permission{
+		"alice": state.PermAdmin, // an owner of acme, not in the board's roles
+		"bob":   state.PermAdmin, // the board's admin by its roles
+		"carol": state.PermWrite,
+	} {
+		if got := s.ProjectPermission(intake, s.Account(login)); got != want {
+			t.Errorf("%s on %q: permission %v, want %v", login, intake.Title, got, want)
+		}
+	}
+}

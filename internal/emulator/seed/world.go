@@ -36,6 +36,8 @@ func (sd *seeder) world() *world {
 	w.bob = s.AddAccount("bob", "Bob Brennan", false, day(2016, time.February, 23))
 	w.carol = s.AddAccount("carol", "Carol Chen", false, day(2018, time.September, 7))
 	w.dave = s.AddAccount("dave", "Dave Diaz", false, day(2021, time.November, 30))
+	// alice owns acme (its admin in the demo's description), fleet or not.
+	s.SetOrgRole(w.acme, w.alice, state.OrgRoleOwner)
 
 	w.widgets = s.AddRepo(w.acme, DemoWidgetsRepo,
 		"Embeddable dashboard widgets (charts, tables, gauges, maps) with a REST API and the widgetctl CLI",

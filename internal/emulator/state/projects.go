@@ -217,6 +217,11 @@ func (s *State) ProjectPermission(p *Project, viewer *Account) Permission {
 	if p.Owner == viewer {
 		return PermAdmin
 	}
+	// An organization's owners can always view and manage every board of
+	// the organization, whatever its roles say.
+	if p.Owner.IsOrg && s.OrgRole(p.Owner, viewer.Login) == OrgRoleOwner {
+		return PermAdmin
+	}
 	if r, ok := p.Roles[strings.ToLower(viewer.Login)]; ok {
 		return r
 	}
