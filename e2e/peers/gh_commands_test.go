@@ -2,10 +2,7 @@ package peers
 
 import (
 	"encoding/base64"
-	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"testing"
 )
 
@@ -124,56 +121,8 @@ func ghCommandsSession() []ghCheck {
 
 func TestGhCommands(t *testing.T) {
 	needNamespaces(t, "gh")
-	session := ghCommandsSession()
-	known := map[string]bool{}
-	for _, c := range session {
-		known[c.name] = true
-	}
-	expected := readExpected(t, ghCommandsExpectedList, known)
-	gh := peerBinary(t, "gh", "github.com/cli/cli/v2/cmd/gh")
-	var recs []record
-	emuLog := runInNamespaces(t, "gh-commands", &recs, envGh+"="+gh)
-	records := map[string]record{}
-	for _, r := range recs {
-		records[r.Name] = r
-	}
-	var outcomes []outcome
-	for _, c := range session {
-		r, ok := records[c.name]
-		if !ok {
-			t.Errorf("%s: the session wrote no record for it", c.name)
-			continue
-		}
-		reason := verdict(c, r)
-		if reason == "" && c.effect != nil {
-			if e, ok := records[effectName(c.name)]; !ok {
-				reason = "no record of the effect read"
-			} else if why := verdict(*c.effect, e); why != "" {
-				reason = fmt.Sprintf("effect (gh %s): %s", strings.Join(e.Args, " "), why)
-			}
-		}
-		outcomes = append(outcomes, outcome{name: c.name, what: fmt.Sprintf("gh %s (%d ms)", strings.Join(r.Args, " "), r.Millis), reason: reason,
-			detail: fmt.Sprintf("  exit %d\n  stdout: %s\n  stderr: %s", r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000))})
-	}
-	passed, listed := judge(t, ghCommandsExpectedList, expected, outcomes)
-	if t.Failed() {
-		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
-	}
-	t.Logf("gh commands session: %d commands: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, ghCommandsExpectedList)
+	passed, listed, n := judgeGhChecks(t, "gh-commands", ghCommandsExpectedList, ghCommandsSession())
+	t.Logf("gh commands session: %d commands: %d behave as on GitHub, %d fail as listed in %s", n, passed, listed, ghCommandsExpectedList)
 }
 
-// runGhCommandsSession runs inside the namespaces, as runGhSession does.
-func runGhCommandsSession(work string) (any, error) {
-	gh := os.Getenv(envGh)
-	if gh == "" {
-		return nil, errors.New(envGh + " must name gh's binary")
-	}
-	var recs []record
-	for _, c := range ghCommandsSession() {
-		recs = append(recs, runGh(gh, work, c.name, c))
-		if c.effect != nil {
-			recs = append(recs, runGh(gh, work, effectName(c.name), *c.effect))
-		}
-	}
-	return recs, nil
-}
+func runGhCommandsSession(work string) (any, error) { return runGhChecks(work, ghCommandsSession()) }

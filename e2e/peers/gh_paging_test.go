@@ -1,12 +1,8 @@
 package peers
 
 import (
-	"errors"
-	"fmt"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -82,68 +78,3 @@ func TestGhPagingSession(t *testing.T) {
 }
 
 func runGhPagingSession(work string) (any, error) { return runGhChecks(work, ghPagingSession()) }
-
-// judgeGhChecks runs a gh session (kind, in insideSessions) in its
-// namespaces and judges each command and its effect against its
-// expected-failures list. TestGhSession does the same for the main session
-// in its own code; the two can share this one.
-func judgeGhChecks(t *testing.T, kind, list string, session []ghCheck) (passed, listed, commands int) {
-	t.Helper()
-	known := map[string]bool{}
-	for _, c := range session {
-		known[c.name] = true
-	}
-	expected := readExpected(t, list, known)
-
-	gh := peerBinary(t, "gh", "github.com/cli/cli/v2/cmd/gh")
-	var recs []record
-	emuLog := runInNamespaces(t, kind, &recs, envGh+"="+gh)
-	records := map[string]record{}
-	for _, r := range recs {
-		records[r.Name] = r
-	}
-	var outcomes []outcome
-	for _, c := range session {
-		r, ok := records[c.name]
-		if !ok {
-			t.Errorf("%s: the session wrote no record for it", c.name)
-			continue
-		}
-		reason := verdict(c, r)
-		if reason == "" && c.effect != nil {
-			if e, ok := records[effectName(c.name)]; !ok {
-				reason = "no record of the effect read"
-			} else if why := verdict(*c.effect, e); why != "" {
-				reason = fmt.Sprintf("effect (gh %s): %s", strings.Join(e.Args, " "), why)
-			}
-		}
-		outcomes = append(outcomes, outcome{
-			name:   c.name,
-			what:   fmt.Sprintf("gh %s (%d ms)", clip(strings.Join(r.Args, " "), 200), r.Millis),
-			reason: reason,
-			detail: fmt.Sprintf("  exit %d\n  stdout: %s\n  stderr: %s", r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000)),
-		})
-	}
-	passed, listed = judge(t, list, expected, outcomes)
-	if t.Failed() {
-		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
-	}
-	return passed, listed, len(session)
-}
-
-// runGhChecks runs inside the namespaces: every command of a session, and
-// the reads that show each write's effect.
-func runGhChecks(work string, session []ghCheck) (any, error) {
-	gh := os.Getenv(envGh)
-	if gh == "" {
-		return nil, errors.New(envGh + " must name gh's binary")
-	}
-	var recs []record
-	for _, c := range session {
-		recs = append(recs, runGh(gh, work, c.name, c))
-		if c.effect != nil {
-			recs = append(recs, runGh(gh, work, effectName(c.name), *c.effect))
-		}
-	}
-	return recs, nil
-}

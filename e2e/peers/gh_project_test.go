@@ -2,7 +2,6 @@ package peers
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -109,42 +108,8 @@ func ghProjectSession() []ghCheck {
 
 func TestGhProjectSession(t *testing.T) {
 	needNamespaces(t, "gh")
-	session := ghProjectSession()
-	known := map[string]bool{}
-	for _, c := range session {
-		known[c.name] = true
-	}
-	expected := readExpected(t, ghProjectExpectedList, known)
-	gh := peerBinary(t, "gh", "github.com/cli/cli/v2/cmd/gh")
-	var recs []record
-	emuLog := runInNamespaces(t, "gh-project", &recs, envGh+"="+gh)
-	records := map[string]record{}
-	for _, r := range recs {
-		records[r.Name] = r
-	}
-	var outcomes []outcome
-	for _, c := range session {
-		r, ok := records[c.name]
-		if !ok {
-			t.Errorf("%s: the session wrote no record for it", c.name)
-			continue
-		}
-		reason := verdict(c, r)
-		if reason == "" && c.effect != nil {
-			if e, ok := records[effectName(c.name)]; !ok {
-				reason = "no record of the effect read"
-			} else if why := verdict(*c.effect, e); why != "" {
-				reason = fmt.Sprintf("effect (gh %s): %s", strings.Join(e.Args, " "), why)
-			}
-		}
-		outcomes = append(outcomes, outcome{name: c.name, what: fmt.Sprintf("gh %s (%d ms)", strings.Join(r.Args, " "), r.Millis), reason: reason,
-			detail: fmt.Sprintf("  exit %d\n  stdout: %s\n  stderr: %s", r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000))})
-	}
-	passed, listed := judge(t, ghProjectExpectedList, expected, outcomes)
-	if t.Failed() {
-		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
-	}
-	t.Logf("gh project session: %d commands: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, ghProjectExpectedList)
+	passed, listed, n := judgeGhChecks(t, "gh-project", ghProjectExpectedList, ghProjectSession())
+	t.Logf("gh project session: %d commands: %d behave as on GitHub, %d fail as listed in %s", n, passed, listed, ghProjectExpectedList)
 }
 
 // runGhProjectSession runs inside the namespaces, putting each earlier

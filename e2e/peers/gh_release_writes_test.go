@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -132,42 +131,8 @@ func ghReleaseSession() []ghCheck {
 
 func TestGhReleaseSession(t *testing.T) {
 	needNamespaces(t, "gh")
-	session := ghReleaseSession()
-	known := map[string]bool{}
-	for _, c := range session {
-		known[c.name] = true
-	}
-	expected := readExpected(t, ghReleaseExpectedList, known)
-	gh := peerBinary(t, "gh", "github.com/cli/cli/v2/cmd/gh")
-	var recs []record
-	emuLog := runInNamespaces(t, "gh-release", &recs, envGh+"="+gh)
-	records := map[string]record{}
-	for _, r := range recs {
-		records[r.Name] = r
-	}
-	var outcomes []outcome
-	for _, c := range session {
-		r, ok := records[c.name]
-		if !ok {
-			t.Errorf("%s: the session wrote no record for it", c.name)
-			continue
-		}
-		reason := verdict(c, r)
-		if reason == "" && c.effect != nil {
-			if e, ok := records[effectName(c.name)]; !ok {
-				reason = "no record of the effect read"
-			} else if why := verdict(*c.effect, e); why != "" {
-				reason = fmt.Sprintf("effect (gh %s): %s", strings.Join(e.Args, " "), why)
-			}
-		}
-		outcomes = append(outcomes, outcome{name: c.name, what: fmt.Sprintf("gh %s (%d ms)", strings.Join(r.Args, " "), r.Millis), reason: reason,
-			detail: fmt.Sprintf("  exit %d\n  stdout: %s\n  stderr: %s", r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000))})
-	}
-	passed, listed := judge(t, ghReleaseExpectedList, expected, outcomes)
-	if t.Failed() {
-		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
-	}
-	t.Logf("gh release session: %d commands: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, ghReleaseExpectedList)
+	passed, listed, n := judgeGhChecks(t, "gh-release", ghReleaseExpectedList, ghReleaseSession())
+	t.Logf("gh release session: %d commands: %d behave as on GitHub, %d fail as listed in %s", n, passed, listed, ghReleaseExpectedList)
 }
 
 // runGhReleaseSession runs inside the namespaces (whose hosts file names

@@ -274,48 +274,8 @@ func effectName(name string) string { return name + " effect" }
 
 func TestGhSession(t *testing.T) {
 	needNamespaces(t, "gh")
-	session := ghSession()
-	known := map[string]bool{}
-	for _, c := range session {
-		known[c.name] = true
-	}
-	expected := readExpected(t, ghExpectedList, known)
-
-	gh := peerBinary(t, "gh", "github.com/cli/cli/v2/cmd/gh")
-	var recs []record
-	emuLog := runInNamespaces(t, "gh", &recs, envGh+"="+gh)
-	records := map[string]record{}
-	for _, r := range recs {
-		records[r.Name] = r
-	}
-
-	var outcomes []outcome
-	for _, c := range session {
-		r, ok := records[c.name]
-		if !ok {
-			t.Errorf("%s: the session wrote no record for it", c.name)
-			continue
-		}
-		reason := verdict(c, r)
-		if reason == "" && c.effect != nil {
-			if e, ok := records[effectName(c.name)]; !ok {
-				reason = "no record of the effect read"
-			} else if why := verdict(*c.effect, e); why != "" {
-				reason = fmt.Sprintf("effect (gh %s): %s", strings.Join(e.Args, " "), why)
-			}
-		}
-		outcomes = append(outcomes, outcome{
-			name:   c.name,
-			what:   fmt.Sprintf("gh %s (%d ms)", strings.Join(r.Args, " "), r.Millis),
-			reason: reason,
-			detail: fmt.Sprintf("  exit %d\n  stdout: %s\n  stderr: %s", r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000)),
-		})
-	}
-	passed, listed := judge(t, ghExpectedList, expected, outcomes)
-	if t.Failed() {
-		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
-	}
-	t.Logf("gh session: %d commands: %d behave as on GitHub, %d fail as listed in %s", len(session), passed, listed, ghExpectedList)
+	passed, listed, n := judgeGhChecks(t, "gh", ghExpectedList, ghSession())
+	t.Logf("gh session: %d commands: %d behave as on GitHub, %d fail as listed in %s", n, passed, listed, ghExpectedList)
 }
 
 // verdict says why a record is not what GitHub would give, or "" when it is.
@@ -446,4 +406,68 @@ func runGh(gh, work, name string, c ghCheck) record {
 		r.Code, r.Stderr = -1, err.Error()
 	}
 	return r
+}
+
+// judgeGhChecks runs a gh session (kind, in insideSessions) in its
+// namespaces and judges each command and its effect against its
+// expected-failures list; every gh session is judged by it.
+func judgeGhChecks(t *testing.T, kind, list string, session []ghCheck) (passed, listed, commands int) {
+	t.Helper()
+	known := map[string]bool{}
+	for _, c := range session {
+		known[c.name] = true
+	}
+	expected := readExpected(t, list, known)
+
+	gh := peerBinary(t, "gh", "github.com/cli/cli/v2/cmd/gh")
+	var recs []record
+	emuLog := runInNamespaces(t, kind, &recs, envGh+"="+gh)
+	records := map[string]record{}
+	for _, r := range recs {
+		records[r.Name] = r
+	}
+	var outcomes []outcome
+	for _, c := range session {
+		r, ok := records[c.name]
+		if !ok {
+			t.Errorf("%s: the session wrote no record for it", c.name)
+			continue
+		}
+		reason := verdict(c, r)
+		if reason == "" && c.effect != nil {
+			if e, ok := records[effectName(c.name)]; !ok {
+				reason = "no record of the effect read"
+			} else if why := verdict(*c.effect, e); why != "" {
+				reason = fmt.Sprintf("effect (gh %s): %s", strings.Join(e.Args, " "), why)
+			}
+		}
+		outcomes = append(outcomes, outcome{
+			name:   c.name,
+			what:   fmt.Sprintf("gh %s (%d ms)", clip(strings.Join(r.Args, " "), 200), r.Millis),
+			reason: reason,
+			detail: fmt.Sprintf("  exit %d\n  stdout: %s\n  stderr: %s", r.Code, clip(r.Stdout, 2000), clip(r.Stderr, 2000)),
+		})
+	}
+	passed, listed = judge(t, list, expected, outcomes)
+	if t.Failed() {
+		t.Logf("emulator log, last lines:\n%s", tail(emuLog, 30))
+	}
+	return passed, listed, len(session)
+}
+
+// runGhChecks runs inside the namespaces: every command of a session, and
+// the reads that show each write's effect.
+func runGhChecks(work string, session []ghCheck) (any, error) {
+	gh := os.Getenv(envGh)
+	if gh == "" {
+		return nil, errors.New(envGh + " must name gh's binary")
+	}
+	var recs []record
+	for _, c := range session {
+		recs = append(recs, runGh(gh, work, c.name, c))
+		if c.effect != nil {
+			recs = append(recs, runGh(gh, work, effectName(c.name), *c.effect))
+		}
+	}
+	return recs, nil
 }
