@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
@@ -151,24 +153,35 @@ func runStatusMatches(w *state.WorkflowRun, want string) bool {
 	return false
 }
 
-// listWorkflowRuns is GET /repos/{o}/{r}/actions/runs, newest first,
-// filtered by branch, event, status (or conclusion), head_sha, actor and
-// check_suite_id as GitHub does.
+// listWorkflowRuns is GET /repos/{o}/{r}/actions/runs.
 func listWorkflowRuns(c *call) {
-	r := c.RepoFor(state.PermRead)
-	if r == nil {
-		return
+	if r := c.RepoFor(state.PermRead); r != nil {
+		c.writeRuns(r, nil)
 	}
+}
+
+// writeRuns answers a list of r's runs (those of workflow wf, or all when
+// nil), newest first, filtered by branch, event, status (or conclusion),
+// head_sha, actor, check_suite_id and created as GitHub does.
+func (c *call) writeRuns(r *state.Repo, wf *state.Workflow) {
 	q := c.Req.URL.Query()
+	created := func(time.Time) bool { return true }
+	// GitHub's description documents no error for this list: a created
+	// value that is not a date qualifier filters nothing.
+	if in, ok := search.DateRange(q.Get("created")); ok {
+		created = in
+	}
 	var list []*state.WorkflowRun
 	for _, w := range slices.Backward(r.Runs) {
 		switch {
-		case q.Get("branch") != "" && w.HeadBranch != q.Get("branch"),
+		case wf != nil && w.WorkflowID != wf.ID,
+			q.Get("branch") != "" && w.HeadBranch != q.Get("branch"),
 			q.Get("event") != "" && w.Event != q.Get("event"),
 			q.Get("head_sha") != "" && w.HeadSHA != q.Get("head_sha"),
 			q.Get("actor") != "" && (w.Actor == nil || !strings.EqualFold(w.Actor.Login, q.Get("actor"))),
 			q.Get("check_suite_id") != "" && strconv.FormatInt(w.CheckSuiteID, 10) != q.Get("check_suite_id"),
-			!runStatusMatches(w, q.Get("status")):
+			!runStatusMatches(w, q.Get("status")),
+			!created(w.CreatedAt):
 			continue
 		}
 		list = append(list, w)

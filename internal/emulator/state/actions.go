@@ -38,6 +38,10 @@ type WorkflowRun struct {
 	Pull      *Issue
 	CreatedAt time.Time
 	Jobs      []*CheckRun
+	// CancelledAt is when the run was cancelled, nil if it was not
+	// (workflows.go): a run cancelled before any job started has no job
+	// to carry the conclusion.
+	CancelledAt *time.Time
 }
 
 // JobStep is one step of a job, numbered from 1.
@@ -53,6 +57,9 @@ type JobStep struct {
 // Status is the run's: queued until a job starts, in_progress while any
 // job runs, completed when all have finished.
 func (w *WorkflowRun) Status() string {
+	if w.CancelledAt != nil {
+		return "completed"
+	}
 	if len(w.Jobs) == 0 {
 		return "queued"
 	}
@@ -71,6 +78,10 @@ func (w *WorkflowRun) Status() string {
 func (w *WorkflowRun) Conclusion() *string {
 	if w.Status() != "completed" {
 		return nil
+	}
+	if w.CancelledAt != nil && len(w.Jobs) == 0 {
+		c := "cancelled"
+		return &c
 	}
 	seen := map[string]bool{}
 	for _, j := range w.Jobs {

@@ -130,6 +130,9 @@ type Repo struct {
 	// Runs are the repository's Actions workflow runs, oldest first
 	// (actions.go).
 	Runs []*WorkflowRun
+	// WorkflowStates are the workflows disabled or re-enabled by path
+	// (workflows.go); a workflow not in it is active.
+	WorkflowStates map[string]string
 }
 
 // Repository settings the emulator does not model are those of a new

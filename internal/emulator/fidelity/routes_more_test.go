@@ -1,0 +1,40 @@
+package fidelity
+
+import (
+	"encoding/base64"
+	"fmt"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/emulator/state"
+)
+
+// workflowSteps drive the Actions workflow routes: the CI workflow known
+// from the fixtures' run, a workflow file that declares workflow_dispatch
+// (committed by a step first), and a run still in progress to cancel.
+func workflowSteps(w *world, fx reportsFixtures) []step {
+	const repo = "/repos/acme/widgets"
+	st := w.srv.Emu.State()
+	st.Lock()
+	widgets := st.Repo("acme", "widgets")
+	pending := st.AddWorkflowRun(widgets, "CI", ".github/workflows/ci.yml", "push", "main", widgets.Git.Branches["main"].SHA,
+		st.Account("bob"), nil, epoch.Add(70*time.Hour))
+	st.AddJob(pending, "build", "", epoch.Add(70*time.Hour), []state.StepSpec{{Name: "Set up job", Conclusion: ""}}, nil)
+	st.Unlock()
+	release := "name: Release\non:\n  workflow_dispatch:\n    inputs:\n      version: {required: true}\njobs:\n  publish: {runs-on: ubuntu-latest}\n"
+	runPath := fmt.Sprintf("%s/actions/runs/%d", repo, fx.run.ID)
+	return []step{
+		{"PUT", repo + "/contents/.github/workflows/release.yml", tokBob, map[string]any{
+			"message": "Add the release workflow", "content": base64.StdEncoding.EncodeToString([]byte(release)), "branch": "main"}, 201},
+		{"GET", repo + "/actions/workflows?per_page=1", tokCarol, nil, 200},
+		{"GET", repo + "/actions/workflows/ci.yml", tokCarol, nil, 200},
+		{"GET", repo + fmt.Sprintf("/actions/workflows/%d", fx.run.WorkflowID), tokCarol, nil, 200},
+		{"GET", repo + "/actions/workflows/ci.yml/runs?status=completed&created=%3E%3D2025-01-01&exclude_pull_requests=true", tokCarol, nil, 200},
+		{"PUT", repo + "/actions/workflows/ci.yml/disable", tokBob, nil, 204},
+		{"PUT", repo + "/actions/workflows/ci.yml/enable", tokBob, nil, 204},
+		{"POST", repo + "/actions/workflows/release.yml/dispatches", tokBob, map[string]any{"ref": "main", "inputs": map[string]any{"version": "1.2.0"}}, 204},
+		{"POST", repo + "/actions/workflows/release.yml/dispatches", tokBob, map[string]any{"ref": "main", "return_run_details": true}, 200},
+		{"GET", runPath + "/artifacts", tokCarol, nil, 200},
+		{"GET", runPath + "/timing", tokCarol, nil, 200},
+		{"POST", fmt.Sprintf("%s/actions/runs/%d/cancel", repo, pending.ID), tokBob, nil, 202},
+	}
+}

@@ -1,0 +1,132 @@
+package rest_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+type workflowReply struct {
+	ID    int64
+	Name  string
+	Path  string
+	State string
+}
+
+type runsReply struct {
+	TotalCount   int `json:"total_count"`
+	WorkflowRuns []struct {
+		ID         int64
+		WorkflowID int64 `json:"workflow_id"`
+		Event      string
+		Status     string
+		Conclusion *string
+	} `json:"workflow_runs"`
+}
+
+// TestRESTWorkflows reads acme/widgets' workflows as gh workflow list and
+// run list do: the CI workflow its runs ran, then a dispatchable workflow
+// committed to main, and drives enabling, dispatching and cancelling.
+func TestRESTWorkflows(t *testing.T) {
+	base := serveDemo(t) + "/repos/acme/widgets"
+	read, write := emulator.DemoTokenCarol, emulator.DemoTokenBob
+	var list struct {
+		TotalCount int `json:"total_count"`
+		Workflows  []workflowReply
+	}
+	getJSON(t, base+"/actions/workflows", read, &list)
+	if list.TotalCount != 1 || len(list.Workflows) != 1 || list.Workflows[0].Name != "CI" || list.Workflows[0].Path != ".github/workflows/ci.yml" || list.Workflows[0].State != "active" {
+		t.Fatalf("workflows = %+v", list)
+	}
+	ci := list.Workflows[0]
+	var byFile, byID workflowReply
+	getJSON(t, base+"/actions/workflows/ci.yml", read, &byFile)
+	getJSON(t, fmt.Sprintf("%s/actions/workflows/%d", base, ci.ID), read, &byID)
+	if byFile != ci || byID != ci {
+		t.Errorf("by file %+v, by id %+v, listed %+v", byFile, byID, ci)
+	}
+	// Every run of the repository is a CI run, and names the workflow.
+	var all, ofCI runsReply
+	getJSON(t, base+"/actions/runs?per_page=100", read, &all)
+	getJSON(t, base+"/actions/workflows/ci.yml/runs?per_page=100", read, &ofCI)
+	if all.TotalCount == 0 || ofCI.TotalCount != all.TotalCount {
+		t.Fatalf("runs of CI: %d, runs: %d", ofCI.TotalCount, all.TotalCount)
+	}
+	for _, r := range all.WorkflowRuns {
+		if r.WorkflowID != ci.ID {
+			t.Errorf("run %d names workflow %d, want %d", r.ID, r.WorkflowID, ci.ID)
+		}
+	}
+	page := get(t, base+"/actions/workflows/ci.yml/runs?per_page=2", read)
+	if !nextLink.Match([]byte(page.header.Get("Link"))) {
+		t.Errorf("runs of a workflow, page 1 of many: Link %q", page.header.Get("Link"))
+	}
+
+	// Refusals, in GitHub's shapes.
+	if r := get(t, base+"/actions/workflows/nope.yml", read); r.status != http.StatusNotFound || !strings.Contains(string(r.body), `"message":"Not Found"`) {
+		t.Errorf("unknown workflow: %d %s", r.status, r.body)
+	}
+	if r := send(t, "PUT", base+"/actions/workflows/ci.yml/disable", read, nil); r.status != http.StatusForbidden {
+		t.Errorf("disable with read access: %d %s", r.status, r.body)
+	}
+	if r := send(t, "POST", base+"/actions/workflows/ci.yml/dispatches", write, map[string]any{"ref": "main"}); r.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(string(r.body), "Workflow does not have 'workflow_dispatch' trigger") {
+		t.Errorf("dispatch of a workflow without the trigger: %d %s", r.status, r.body)
+	}
+
+	// Disabling and enabling show in the workflow's state.
+	if r := send(t, "PUT", base+"/actions/workflows/ci.yml/disable", write, nil); r.status != http.StatusNoContent {
+		t.Fatalf("disable: %d %s", r.status, r.body)
+	}
+	getJSON(t, base+"/actions/workflows/ci.yml", read, &byFile)
+	if byFile.State != "disabled_manually" {
+		t.Errorf("disabled workflow's state = %q", byFile.State)
+	}
+	send(t, "PUT", base+"/actions/workflows/ci.yml/enable", write, nil)
+	getJSON(t, base+"/actions/workflows/ci.yml", read, &byFile)
+	if byFile.State != "active" {
+		t.Errorf("re-enabled workflow's state = %q", byFile.State)
+	}
+
+	// A workflow file on the default branch is a workflow before it runs.
+	release := "name: Release\non:\n  workflow_dispatch:\njobs:\n  publish: {runs-on: ubuntu-latest}\n"
+	if r := send(t, "PUT", base+"/contents/.github/workflows/release.yml", write, map[string]any{
+		"message": "Add the release workflow", "content": base64.StdEncoding.EncodeToString([]byte(release))}); r.status != http.StatusCreated {
+		t.Fatalf("commit release.yml: %d %s", r.status, r.body)
+	}
+	first := getJSON(t, base+"/actions/workflows?per_page=1", read, &list)
+	if list.TotalCount != 2 || len(list.Workflows) != 1 || !nextLink.Match([]byte(first.header.Get("Link"))) {
+		t.Fatalf("workflows page 1: %+v, Link %q", list, first.header.Get("Link"))
+	}
+	getJSON(t, base+"/actions/workflows?per_page=1&page=2", read, &list)
+	if len(list.Workflows) != 1 || list.Workflows[0].Name != "Release" || list.Workflows[0].Path != ".github/workflows/release.yml" {
+		t.Fatalf("workflows page 2: %+v", list)
+	}
+	if r := send(t, "POST", base+"/actions/workflows/release.yml/dispatches", write, map[string]any{"ref": "no-such-branch"}); r.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(string(r.body), "No ref found for: no-such-branch") {
+		t.Errorf("dispatch on an unknown ref: %d %s", r.status, r.body)
+	}
+	if r := send(t, "POST", base+"/actions/workflows/release.yml/dispatches", write, map[string]any{"ref": "main"}); r.status != http.StatusNoContent {
+		t.Fatalf("dispatch: %d %s", r.status, r.body)
+	}
+	var dispatched runsReply
+	getJSON(t, base+"/actions/workflows/release.yml/runs", read, &dispatched)
+	if dispatched.TotalCount != 1 || dispatched.WorkflowRuns[0].Event != "workflow_dispatch" || dispatched.WorkflowRuns[0].Status != "queued" {
+		t.Fatalf("runs of the dispatched workflow: %+v", dispatched)
+	}
+	cancel := fmt.Sprintf("%s/actions/runs/%d/cancel", base, dispatched.WorkflowRuns[0].ID)
+	if r := send(t, "POST", cancel, write, nil); r.status != http.StatusAccepted {
+		t.Fatalf("cancel: %d %s", r.status, r.body)
+	}
+	getJSON(t, base+"/actions/workflows/release.yml/runs?status=cancelled", read, &dispatched)
+	if dispatched.TotalCount != 1 || dispatched.WorkflowRuns[0].Status != "completed" {
+		t.Errorf("cancelled run: %+v", dispatched)
+	}
+	if r := send(t, "POST", cancel, write, nil); r.status != http.StatusConflict || !strings.Contains(string(r.body), "Cannot cancel a workflow run that is completed.") {
+		t.Errorf("cancel a completed run: %d %s", r.status, r.body)
+	}
+}
