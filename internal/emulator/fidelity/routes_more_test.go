@@ -3,6 +3,7 @@ package fidelity
 import (
 	"encoding/base64"
 	"fmt"
+	"testing"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -36,5 +37,33 @@ func workflowSteps(w *world, fx reportsFixtures) []step {
 		{"GET", runPath + "/artifacts", tokCarol, nil, 200},
 		{"GET", runPath + "/timing", tokCarol, nil, 200},
 		{"POST", fmt.Sprintf("%s/actions/runs/%d/cancel", repo, pending.ID), tokBob, nil, 202},
+	}
+}
+
+// activitySteps drive the README, starring and review-reply routes.
+func activitySteps(t *testing.T, w *world) []step {
+	t.Helper()
+	const repo = "/repos/acme/widgets"
+	st := w.srv.Emu.State()
+	st.Lock()
+	threads := st.Repo("acme", "widgets").Issue(7).Pull.Threads
+	st.Unlock()
+	if len(threads) == 0 {
+		t.Fatal("pull request 7 has no review thread to reply in")
+	}
+	comment := fmt.Sprint(threads[0].Comments[0].ID)
+	return []step{
+		{"PUT", repo + "/contents/docs/README.md", tokBob, map[string]any{
+			"message": "Docs index", "content": base64.StdEncoding.EncodeToString([]byte("# Docs\n")), "branch": "main"}, 201},
+		{"GET", repo + "/readme", tokCarol, nil, 200},
+		{"GET", repo + "/readme/docs?ref=main", tokCarol, nil, 200},
+		{"PUT", "/user/starred/acme/widgets", tokCarol, nil, 204},
+		{"PUT", "/user/starred/acme/vault", tokBob, nil, 204},
+		{"GET", "/user/starred/acme/widgets", tokCarol, nil, 204},
+		{"GET", "/user/starred?sort=created&direction=desc", tokCarol, nil, 200},
+		{"GET", "/users/bob/starred", tokAlice, nil, 200},
+		{"GET", repo + "/stargazers", tokAlice, nil, 200},
+		{"DELETE", "/user/starred/acme/vault", tokBob, nil, 204},
+		{"POST", repo + "/pulls/7/comments/" + comment + "/replies", tokCarol, map[string]any{"body": "Agreed, capped at 9:1 now."}, 201},
 	}
 }

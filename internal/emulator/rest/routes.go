@@ -127,7 +127,7 @@ func (a *api) routeTable() []route {
 		{"GET", "/orgs/{org}/secret-scanning/alerts", listOrgSecretScanningAlerts},
 		{"GET", repo + "/secret-scanning/alerts", listRepoSecretScanningAlerts},
 		{"GET", repo + "/secret-scanning/alerts/{alert_number}", getRepoSecretScanningAlert},
-	}, slices.Concat(gitRoutes(), projectRoutes(), workflowRoutes())...)
+	}, slices.Concat(gitRoutes(), projectRoutes(), workflowRoutes(), activityRoutes())...)
 }
 
 // Undescribed lists the served routes GitHub's OpenAPI description

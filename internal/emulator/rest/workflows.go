@@ -134,7 +134,7 @@ func dispatchWorkflow(c *call) {
 		c.Invalid("No ref found for: "+in.Ref, doc)
 		return
 	}
-	run := c.State.AddWorkflowRun(r, w.Name, w.Path, "workflow_dispatch", name, head.SHA, c.Viewer, nil, c.State.Clock())
+	run := c.State.AddWorkflowRun(r, w.Name, w.Path, "workflow_dispatch", name, head.SHA, c.Viewer, nil, c.State.Now())
 	if !in.ReturnRunDetails {
 		c.NoContent()
 		return

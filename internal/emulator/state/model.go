@@ -133,6 +133,9 @@ type Repo struct {
 	// WorkflowStates are the workflows disabled or re-enabled by path
 	// (workflows.go); a workflow not in it is active.
 	WorkflowStates map[string]string
+	// Stars are who starred the repository and when, oldest first
+	// (stars.go).
+	Stars []*Star
 }
 
 // Repository settings the emulator does not model are those of a new

@@ -134,7 +134,7 @@ func (s *State) CancelRun(w *WorkflowRun) bool {
 	if w.Status() == "completed" {
 		return false
 	}
-	now := s.Clock()
+	now := s.Now()
 	w.CancelledAt = &now
 	for _, j := range w.Jobs {
 		if j.Status == "completed" {

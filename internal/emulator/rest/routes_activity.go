@@ -1,0 +1,21 @@
+package rest
+
+// activityRoutes are the REST endpoints over a repository's README
+// (readme.go), starring (stars.go), notifications (notifications.go) and
+// replies in a pull request's review threads (review_replies.go).
+func activityRoutes() []route {
+	const repo = "/repos/{owner}/{repo}"
+	return []route{
+		{"GET", repo + "/readme", getReadme},
+		{"GET", repo + "/readme/{dir...}", getReadme},
+
+		{"GET", repo + "/stargazers", listStargazers},
+		{"GET", "/user/starred", listViewerStarred},
+		{"GET", "/users/{username}/starred", listUserStarred},
+		{"GET", "/user/starred/{owner}/{repo}", checkStarred},
+		{"PUT", "/user/starred/{owner}/{repo}", starRepo},
+		{"DELETE", "/user/starred/{owner}/{repo}", unstarRepo},
+
+		{"POST", repo + "/pulls/{pull_number}/comments/{comment_id}/replies", replyToReviewComment},
+	}
+}
