@@ -90,7 +90,9 @@ func TestRESTStars(t *testing.T) {
 	if r := send(t, "PUT", srv+"/user/starred/acme/gadgets", emulator.DemoTokenDave, nil); r.status != http.StatusNotFound {
 		t.Errorf("star an invisible repository: %d", r.status)
 	}
-	var starred []struct{ FullName string `json:"full_name"` }
+	var starred []struct {
+		FullName string `json:"full_name"`
+	}
 	first := getJSON(t, srv+"/user/starred?per_page=1", emulator.DemoTokenCarol, &starred)
 	if len(starred) != 1 || starred[0].FullName != "acme/gadgets" || !nextLink.Match([]byte(first.header.Get("Link"))) {
 		t.Errorf("carol's starred, newest first, page 1: %+v Link %q", starred, first.header.Get("Link"))
@@ -102,7 +104,9 @@ func TestRESTStars(t *testing.T) {
 	}
 	var withTimes []struct {
 		StarredAt string `json:"starred_at"`
-		Repo      struct{ FullName string `json:"full_name"` }
+		Repo      struct {
+			FullName string `json:"full_name"`
+		}
 	}
 	_, _, body := getAs(t, srv+"/user/starred?direction=asc", "application/vnd.github.star+json")
 	if err := json.Unmarshal([]byte(body), &withTimes); err != nil || len(withTimes) != 2 || withTimes[0].Repo.FullName != "acme/widgets" || withTimes[0].StarredAt == "" {
