@@ -40,14 +40,20 @@ func workflowSteps(w *world, fx reportsFixtures) []step {
 	}
 }
 
-// activitySteps drive the README, starring and review-reply routes.
+// activitySteps drive the README, starring, review-reply and notification
+// routes.
 func activitySteps(t *testing.T, w *world) []step {
 	t.Helper()
 	const repo = "/repos/acme/widgets"
 	st := w.srv.Emu.State()
 	st.Lock()
-	threads := st.Repo("acme", "widgets").Issue(7).Pull.Threads
+	widgets := st.Repo("acme", "widgets")
+	threads := widgets.Issue(7).Pull.Threads
+	// bob is assigned issue 2: a notification thread of his.
+	assigned := widgets.Issue(2)
+	assigned.Assignees = append(assigned.Assignees, st.Account("bob"))
 	st.Unlock()
+	thread := "/notifications/threads/" + fmt.Sprint(assigned.ID)
 	if len(threads) == 0 {
 		t.Fatal("pull request 7 has no review thread to reply in")
 	}
@@ -65,5 +71,13 @@ func activitySteps(t *testing.T, w *world) []step {
 		{"GET", repo + "/stargazers", tokAlice, nil, 200},
 		{"DELETE", "/user/starred/acme/vault", tokBob, nil, 204},
 		{"POST", repo + "/pulls/7/comments/" + comment + "/replies", tokCarol, map[string]any{"body": "Agreed, capped at 9:1 now."}, 201},
+
+		{"GET", "/notifications?all=true&participating=true&since=2020-01-01T00:00:00Z", tokBob, nil, 200},
+		{"GET", repo + "/notifications?per_page=5", tokBob, nil, 200},
+		{"GET", thread, tokBob, nil, 200},
+		{"PATCH", thread, tokBob, nil, 205},
+		{"DELETE", thread, tokBob, nil, 204},
+		{"PUT", repo + "/notifications", tokBob, map[string]any{"last_read_at": "2030-01-01T00:00:00Z"}, 205},
+		{"PUT", "/notifications", tokBob, map[string]any{"read": true}, 205},
 	}
 }

@@ -17,5 +17,13 @@ func activityRoutes() []route {
 		{"DELETE", "/user/starred/{owner}/{repo}", unstarRepo},
 
 		{"POST", repo + "/pulls/{pull_number}/comments/{comment_id}/replies", replyToReviewComment},
+
+		{"GET", "/notifications", listNotifications},
+		{"PUT", "/notifications", markAllRead},
+		{"GET", "/notifications/threads/{thread_id}", getThread},
+		{"PATCH", "/notifications/threads/{thread_id}", markThreadRead},
+		{"DELETE", "/notifications/threads/{thread_id}", markThreadDone},
+		{"GET", repo + "/notifications", listRepoNotifications},
+		{"PUT", repo + "/notifications", markRepoRead},
 	}
 }

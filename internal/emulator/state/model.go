@@ -43,6 +43,9 @@ type Account struct {
 	// in REST user objects and a Bot in GraphQL.
 	IsBot     bool
 	CreatedAt time.Time
+	// Inbox is what the user did with their notification threads, by
+	// thread id (notifications.go); nil until they read or dismiss one.
+	Inbox map[int64]*ThreadMark
 }
 
 // botSuffix ends the login of a GitHub App's bot account.
