@@ -45,6 +45,8 @@ func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	case strings.HasPrefix(r.URL.Path, "/_emulator/logs/jobs/") && r.Method == http.MethodGet:
 		e.jobLog(w, r)
+	case strings.HasPrefix(r.URL.Path, "/_emulator/logs/runs/") && r.Method == http.MethodGet:
+		e.runLogs(w, r)
 	default:
 		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
 	}
@@ -69,4 +71,24 @@ func (e *Emulator) jobLog(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	_, _ = w.Write([]byte(log))
+}
+
+// runLogs serves a run's logs archive at the signed URL GET
+// .../actions/runs/{id}/logs redirects to, as jobLog serves a job's log.
+func (e *Emulator) runLogs(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/_emulator/logs/runs/"), 10, 64)
+	if err != nil {
+		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
+		return
+	}
+	q := r.URL.Query()
+	e.state.RLock()
+	archive, ok := e.state.SignedRunLogs(id, q.Get("expires"), q.Get("sig"))
+	e.state.RUnlock()
+	if !ok {
+		wire.WriteJSON(w, http.StatusForbidden, wire.ErrorBody{Message: "Server failed to authenticate the request. The signature is invalid or the URL has expired."})
+		return
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	_, _ = w.Write(archive)
 }

@@ -36,6 +36,7 @@ func workflowSteps(w *world, fx reportsFixtures) []step {
 		{"POST", repo + "/actions/workflows/release.yml/dispatches", tokBob, map[string]any{"ref": "main", "return_run_details": true}, 200},
 		{"GET", runPath + "/artifacts", tokCarol, nil, 200},
 		{"GET", runPath + "/timing", tokCarol, nil, 200},
+		{"GET", runPath + "/logs", tokCarol, nil, 302},
 		{"POST", fmt.Sprintf("%s/actions/runs/%d/cancel", repo, pending.ID), tokBob, nil, 202},
 	}
 }

@@ -1,7 +1,7 @@
 package rest
 
 // workflowRoutes are the REST endpoints over Actions workflows and the
-// runs' artifacts, usage and cancelling (workflows.go).
+// runs' artifacts, usage, logs and cancelling (workflows.go).
 func workflowRoutes() []route {
 	const (
 		repo = "/repos/{owner}/{repo}"
@@ -18,5 +18,6 @@ func workflowRoutes() []route {
 		{"GET", run + "/artifacts", listRunArtifacts},
 		{"GET", run + "/timing", getRunUsage},
 		{"POST", run + "/cancel", cancelRun},
+		{"GET", run + "/logs", downloadRunLogs},
 	}
 }

@@ -228,3 +228,21 @@ func getRunUsage(c *call) {
 	}
 	c.JSON(http.StatusOK, out)
 }
+
+// downloadRunLogs is GET .../actions/runs/{run_id}/logs: 302 to the run's
+// logs archive at a signed URL that expires after a minute, as GitHub
+// redirects to its log storage. A run that has not completed has no
+// archive yet.
+func downloadRunLogs(c *call) {
+	w := c.runFor()
+	if w == nil {
+		return
+	}
+	if w.Status() != "completed" {
+		c.NotFound()
+		return
+	}
+	root := strings.TrimSuffix(c.Links.API, "/api/v3")
+	c.W.Header().Set("Location", root+c.State.SignedRunLogPath(w.ID))
+	c.W.WriteHeader(http.StatusFound)
+}

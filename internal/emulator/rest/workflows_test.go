@@ -1,9 +1,14 @@
 package rest_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/base64"
 	"fmt"
+	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,5 +133,69 @@ func TestRESTWorkflows(t *testing.T) {
 	}
 	if r := send(t, "POST", cancel, write, nil); r.status != http.StatusConflict || !strings.Contains(string(r.body), "Cannot cancel a workflow run that is completed.") {
 		t.Errorf("cancel a completed run: %d %s", r.status, r.body)
+	}
+}
+
+// TestRESTRunLogs downloads a failed run's logs archive as gh run view
+// --log does: a 302 to a signed URL, a zip with each job's log whole and
+// per step, the job's log under its failed step.
+func TestRESTRunLogs(t *testing.T) {
+	base := serveDemo(t) + "/repos/acme/widgets"
+	tok := emulator.DemoTokenCarol
+	var failed runsReply
+	getJSON(t, base+"/actions/runs?status=failure&per_page=1", tok, &failed)
+	if len(failed.WorkflowRuns) != 1 {
+		t.Fatalf("no failed run: %+v", failed)
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/actions/runs/%d/logs", base, failed.WorkflowRuns[0].ID), nil)
+	req.Header.Set("Authorization", "token "+tok)
+	resp, err := noFollow.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusFound || !strings.Contains(loc, "/_emulator/logs/runs/") {
+		t.Fatalf("run logs: %d Location %q", resp.StatusCode, loc)
+	}
+	archive, err := http.Get(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(archive.Body)
+	archive.Body.Close()
+	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+	if archive.StatusCode != http.StatusOK || err != nil {
+		t.Fatalf("archive: %d %v", archive.StatusCode, err)
+	}
+	files := map[string]string{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		files[f.Name] = string(b)
+	}
+	if !strings.Contains(files["1_test.txt"], "--- FAIL:") || files["test/4_Run tests.txt"] != files["1_test.txt"] || files["test/1_Set up job.txt"] != "" {
+		t.Errorf("archive files: %v", slices.Sorted(maps.Keys(files)))
+	}
+	if _, ok := files["test/2_Run actionscheckout@v4.txt"]; !ok {
+		t.Errorf("a step name's slash is not dropped: %v", slices.Sorted(maps.Keys(files)))
+	}
+	if r, err := http.Get(strings.Replace(loc, "sig=", "sig=0", 1)); err != nil || r.StatusCode != http.StatusForbidden {
+		t.Errorf("a tampered archive URL: %v %v", r.StatusCode, err)
+	}
+	// A run still in progress has no archive yet.
+	var running runsReply
+	getJSON(t, base+"/actions/runs?status=in_progress&per_page=1", tok, &running)
+	if len(running.WorkflowRuns) == 1 {
+		if r := get(t, fmt.Sprintf("%s/actions/runs/%d/logs", base, running.WorkflowRuns[0].ID), tok); r.status != http.StatusNotFound {
+			t.Errorf("logs of a run in progress: %d", r.status)
+		}
+	} else {
+		t.Error("no run in progress to ask for logs")
 	}
 }

@@ -219,16 +219,17 @@ const logURLLifetime = time.Minute
 // needs no token.
 func (s *State) SignedLogPath(jobID int64) string {
 	exp := s.Clock().Add(logURLLifetime).Unix()
-	return "/_emulator/logs/jobs/" + strconv.FormatInt(jobID, 10) + "?expires=" + strconv.FormatInt(exp, 10) + "&sig=" + s.logSig(jobID, exp)
+	return "/_emulator/logs/jobs/" + strconv.FormatInt(jobID, 10) + "?expires=" + strconv.FormatInt(exp, 10) + "&sig=" + s.logSig("job", jobID, exp)
 }
 
-func (s *State) logSig(jobID, exp int64) string {
+// logSig signs a log URL of kind (job or run) for id, expiring at exp.
+func (s *State) logSig(kind string, id, exp int64) string {
 	s.logKeyOnce.Do(func() {
 		s.logKey = make([]byte, 32)
 		_, _ = rand.Read(s.logKey)
 	})
 	m := hmac.New(sha256.New, s.logKey)
-	fmt.Fprintf(m, "%d:%d", jobID, exp)
+	fmt.Fprintf(m, "%s:%d:%d", kind, id, exp)
 	return hex.EncodeToString(m.Sum(nil))
 }
 
@@ -236,7 +237,7 @@ func (s *State) logSig(jobID, exp int64) string {
 // ok is false for a bad signature, an expired URL or an unknown job.
 func (s *State) SignedJobLog(jobID int64, expires, sig string) (log string, ok bool) {
 	exp, err := strconv.ParseInt(expires, 10, 64)
-	if err != nil || s.Clock().Unix() > exp || !hmac.Equal([]byte(sig), []byte(s.logSig(jobID, exp))) {
+	if err != nil || s.Clock().Unix() > exp || !hmac.Equal([]byte(sig), []byte(s.logSig("job", jobID, exp))) {
 		return "", false
 	}
 	for _, r := range s.repoOrder {
