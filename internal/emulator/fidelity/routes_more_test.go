@@ -49,7 +49,18 @@ func activitySteps(t *testing.T, w *world) []step {
 	st := w.srv.Emu.State()
 	st.Lock()
 	widgets := st.Repo("acme", "widgets")
-	threads := widgets.Issue(7).Pull.Threads
+	pull := widgets.Issue(7).Pull
+	threads := pull.Threads
+	// A line of pull request 7's diff to start a review thread on.
+	path, line := "", 0
+	for _, fc := range pull.Changes() {
+		for n := 1; n < 500 && path == ""; n++ {
+			if pull.LineInDiff(fc.Path, n) {
+				path, line = fc.Path, n
+			}
+		}
+	}
+	head := pull.Head.SHA
 	// bob is assigned issue 2: a notification thread of his.
 	assigned := widgets.Issue(2)
 	assigned.Assignees = append(assigned.Assignees, st.Account("bob"))
@@ -72,6 +83,8 @@ func activitySteps(t *testing.T, w *world) []step {
 		{"GET", repo + "/stargazers", tokAlice, nil, 200},
 		{"DELETE", "/user/starred/acme/vault", tokBob, nil, 204},
 		{"POST", repo + "/pulls/7/comments/" + comment + "/replies", tokCarol, map[string]any{"body": "Agreed, capped at 9:1 now."}, 201},
+		{"POST", repo + "/pulls/7/comments", tokCarol, map[string]any{"body": "And documented?", "in_reply_to": threads[0].Comments[0].ID}, 201},
+		{"POST", repo + "/pulls/7/comments", tokBob, map[string]any{"body": "Name this constant.", "commit_id": head, "path": path, "line": line, "side": "RIGHT"}, 201},
 
 		{"GET", "/notifications?all=true&participating=true&since=2020-01-01T00:00:00Z", tokBob, nil, 200},
 		{"GET", repo + "/notifications?per_page=5", tokBob, nil, 200},

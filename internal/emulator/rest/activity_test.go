@@ -200,3 +200,64 @@ func TestRESTReviewCommentReply(t *testing.T) {
 		t.Errorf("blank reply: %d %s", r.status, r.body)
 	}
 }
+
+// TestRESTReviewComments starts a review thread on a line of pull request
+// 146's diff and replies in it with in_reply_to, as GitHub's MCP server
+// does, and checks the refusals.
+func TestRESTReviewComments(t *testing.T) {
+	srv := serveDemo(t)
+	pull := srv + "/repos/acme/widgets/pulls/146"
+	var pr struct {
+		Head struct{ SHA string }
+	}
+	getJSON(t, pull, emulator.DemoTokenCarol, &pr)
+	var files []struct{ Filename, Patch string }
+	getJSON(t, pull+"/files", emulator.DemoTokenCarol, &files)
+	var path string
+	var line int
+	for _, f := range files {
+		// The first line of a hunk's new side: "@@ -a,b +c,d @@".
+		if i := strings.Index(f.Patch, " +"); strings.HasPrefix(f.Patch, "@@") && i > 0 {
+			if _, err := fmt.Sscanf(f.Patch[i+2:], "%d", &line); err == nil {
+				path = f.Filename
+				break
+			}
+		}
+	}
+	if path == "" {
+		t.Fatalf("no hunk in %+v", files)
+	}
+	type comment struct {
+		ID          int64
+		Path        string
+		Line        *int
+		InReplyToID *int64 `json:"in_reply_to_id"`
+	}
+	var made, reply comment
+	r := send(t, "POST", pull+"/comments", emulator.DemoTokenCarol, map[string]any{"body": "Name this constant.", "commit_id": pr.Head.SHA, "path": path, "line": line})
+	if r.status != http.StatusCreated || json.Unmarshal(r.body, &made) != nil || made.Path != path || made.Line == nil || *made.Line != line || made.InReplyToID != nil {
+		t.Fatalf("new thread: %d %s", r.status, r.body)
+	}
+	r = send(t, "POST", pull+"/comments", emulator.DemoTokenBob, map[string]any{"body": "Done.", "in_reply_to": made.ID, "path": "ignored.go"})
+	if r.status != http.StatusCreated || json.Unmarshal(r.body, &reply) != nil || reply.InReplyToID == nil || *reply.InReplyToID != made.ID || reply.Path != path {
+		t.Fatalf("reply with in_reply_to: %d %s", r.status, r.body)
+	}
+	for _, c := range []struct {
+		name string
+		body map[string]any
+		want string
+	}{
+		{"no body", map[string]any{"commit_id": pr.Head.SHA, "path": path, "line": line}, `"field":"body"`},
+		{"no path", map[string]any{"body": "x", "commit_id": pr.Head.SHA, "line": line}, `"field":"path"`},
+		{"an older commit", map[string]any{"body": "x", "commit_id": strings.Repeat("0", 40), "path": path, "line": line}, `"field":"commit_id"`},
+		{"a line outside the diff", map[string]any{"body": "x", "commit_id": pr.Head.SHA, "path": path, "line": 99999}, "must be part of the diff"},
+		{"the deprecated position", map[string]any{"body": "x", "commit_id": pr.Head.SHA, "path": path, "position": 1}, `"field":"line"`},
+	} {
+		if r := send(t, "POST", pull+"/comments", emulator.DemoTokenCarol, c.body); r.status != http.StatusUnprocessableEntity || !strings.Contains(string(r.body), c.want) {
+			t.Errorf("%s: %d %s", c.name, r.status, r.body)
+		}
+	}
+	if r := send(t, "POST", pull+"/comments", emulator.DemoTokenCarol, map[string]any{"body": "x", "in_reply_to": 999999999}); r.status != http.StatusNotFound {
+		t.Errorf("reply to an unknown comment: %d %s", r.status, r.body)
+	}
+}

@@ -2,7 +2,7 @@ package rest
 
 // activityRoutes are the REST endpoints over a repository's README
 // (readme.go), starring (stars.go), notifications (notifications.go) and
-// replies in a pull request's review threads (review_replies.go).
+// review comments written on a pull request (review_replies.go).
 func activityRoutes() []route {
 	const repo = "/repos/{owner}/{repo}"
 	return []route{
@@ -16,6 +16,7 @@ func activityRoutes() []route {
 		{"PUT", "/user/starred/{owner}/{repo}", starRepo},
 		{"DELETE", "/user/starred/{owner}/{repo}", unstarRepo},
 
+		{"POST", repo + "/pulls/{pull_number}/comments", createReviewComment},
 		{"POST", repo + "/pulls/{pull_number}/comments/{comment_id}/replies", replyToReviewComment},
 
 		{"GET", "/notifications", listNotifications},
