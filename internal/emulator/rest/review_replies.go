@@ -106,15 +106,15 @@ func createReviewComment(c *call) {
 		return
 	}
 	var in struct {
-		Body        string  `json:"body"`
-		CommitID    string  `json:"commit_id"`
-		Path        string  `json:"path"`
-		Line        *int    `json:"line"`
-		Side        string  `json:"side"`
-		StartLine   *int    `json:"start_line"`
-		Position    *int    `json:"position"`
-		SubjectType string  `json:"subject_type"`
-		InReplyTo   *int64  `json:"in_reply_to"`
+		Body        string `json:"body"`
+		CommitID    string `json:"commit_id"`
+		Path        string `json:"path"`
+		Line        *int   `json:"line"`
+		Side        string `json:"side"`
+		StartLine   *int   `json:"start_line"`
+		Position    *int   `json:"position"`
+		SubjectType string `json:"subject_type"`
+		InReplyTo   *int64 `json:"in_reply_to"`
 	}
 	if !c.Decode(&in) {
 		return
