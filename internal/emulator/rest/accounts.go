@@ -322,13 +322,23 @@ func (c *call) fileContent(r *state.Repo, path, body string) contentJSON {
 	return entry
 }
 
-func getContents(c *call) {
+// repoFiles resolves {owner}/{repo} for reading and its files at the
+// ref asked for; nil with the answer written when either fails.
+func (c *call) repoFiles() (*state.Repo, map[string]string) {
 	r := c.RepoFor(state.PermRead)
 	if r == nil {
-		return
+		return nil, nil
 	}
 	files, ok := c.filesAt(r)
 	if !ok {
+		return nil, nil
+	}
+	return r, files
+}
+
+func getContents(c *call) {
+	r, files := c.repoFiles()
+	if r == nil {
 		return
 	}
 	path := strings.Trim(c.Req.PathValue("path"), "/")

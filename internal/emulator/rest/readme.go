@@ -5,8 +5,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
 // A repository's README (rest/repos/contents#get-a-repository-readme):
@@ -51,12 +49,8 @@ func cmpOr(s, otherwise string) string {
 
 // getReadme is GET /repos/{o}/{r}/readme and /readme/{dir}, at ref.
 func getReadme(c *call) {
-	r := c.RepoFor(state.PermRead)
+	r, files := c.repoFiles()
 	if r == nil {
-		return
-	}
-	files, ok := c.filesAt(r)
-	if !ok {
 		return
 	}
 	dirs := readmeDirs
