@@ -38,6 +38,10 @@ func workflowSteps(w *world, fx reportsFixtures) []step {
 		{"GET", runPath + "/timing", tokCarol, nil, 200},
 		{"GET", runPath + "/logs", tokCarol, nil, 302},
 		{"POST", fmt.Sprintf("%s/actions/runs/%d/cancel", repo, pending.ID), tokBob, nil, 202},
+		{"POST", fmt.Sprintf("%s/actions/runs/%d/rerun", repo, pending.ID), tokBob, map[string]any{"enable_debug_logging": false}, 201},
+		{"DELETE", runPath + "/logs", tokBob, nil, 204},
+		{"POST", runPath + "/rerun-failed-jobs", tokBob, nil, 201},
+		{"GET", runPath, tokCarol, nil, 200},
 	}
 }
 

@@ -135,6 +135,10 @@ func (c *call) workflowRunJSON(w *state.WorkflowRun) workflowRunJSON {
 		ArtifactsURL: u + "/artifacts", CancelURL: u + "/cancel", RerunURL: u + "/rerun",
 		WorkflowURL: c.Links.Repo(r) + "/actions/workflows/" + strconv.FormatInt(w.WorkflowID, 10), ReferencedWorkflow: []any{},
 		HeadCommit: c.headCommit(r, w.HeadSHA), Repository: c.repoJSON(r, false), HeadRepository: c.repoJSON(r, false)}
+	if w.Attempt > 1 {
+		prev := u + "/attempts/" + strconv.Itoa(w.Attempt-1)
+		out.PreviousAttemptURL = &prev
+	}
 	// GitHub lists the open pull requests whose head is the run's commit.
 	if w.Pull != nil && w.Pull.State == "open" && w.Pull.Pull.Head.SHA == w.HeadSHA && c.Req.URL.Query().Get("exclude_pull_requests") != "true" {
 		out.PullRequests = append(out.PullRequests, c.pullMinimal(w.Pull))
@@ -334,7 +338,7 @@ func downloadJobLogs(c *call) {
 	if j == nil {
 		return
 	}
-	if j.Status != "completed" {
+	if j.Status != "completed" || j.Run.LogsDeleted {
 		c.NotFound()
 		return
 	}

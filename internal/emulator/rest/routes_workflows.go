@@ -1,7 +1,7 @@
 package rest
 
 // workflowRoutes are the REST endpoints over Actions workflows and the
-// runs' artifacts, usage, logs and cancelling (workflows.go).
+// runs' artifacts, usage, logs, cancelling and re-running (workflows.go).
 func workflowRoutes() []route {
 	const (
 		repo = "/repos/{owner}/{repo}"
@@ -19,5 +19,8 @@ func workflowRoutes() []route {
 		{"GET", run + "/timing", getRunUsage},
 		{"POST", run + "/cancel", cancelRun},
 		{"GET", run + "/logs", downloadRunLogs},
+		{"DELETE", run + "/logs", deleteRunLogs},
+		{"POST", run + "/rerun", rerunRun},
+		{"POST", run + "/rerun-failed-jobs", rerunFailedJobs},
 	}
 }

@@ -150,17 +150,8 @@ func dispatchWorkflow(c *call) {
 // cancelRun is POST .../actions/runs/{run_id}/cancel: 202 with an empty
 // object, 409 for a run that has completed.
 func cancelRun(c *call) {
-	r := c.RepoFor(state.PermWrite)
-	if r == nil {
-		return
-	}
-	id, ok := c.pathID("run_id")
-	if !ok {
-		return
-	}
-	w := r.FindRun(id)
+	w := c.runWrite()
 	if w == nil {
-		c.NotFound()
 		return
 	}
 	if !c.State.CancelRun(w) {
@@ -229,6 +220,68 @@ func getRunUsage(c *call) {
 	c.JSON(http.StatusOK, out)
 }
 
+// rerunRun is POST .../actions/runs/{run_id}/rerun: the run's next
+// attempt, every job queued again; 201 with an empty object. GitHub
+// refuses a run that is still going: 403 "This workflow is already
+// running".
+func rerunRun(c *call) { c.rerun(false) }
+
+// rerunFailedJobs is POST .../actions/runs/{run_id}/rerun-failed-jobs: the
+// next attempt runs the failed, cancelled and timed-out jobs again.
+func rerunFailedJobs(c *call) { c.rerun(true) }
+
+func (c *call) rerun(failedOnly bool) {
+	w := c.runWrite()
+	if w == nil {
+		return
+	}
+	// The emulator writes no debug logs; the option changes nothing else.
+	var in struct {
+		EnableDebugLogging bool `json:"enable_debug_logging"`
+	}
+	if !c.Decode(&in) {
+		return
+	}
+	if !c.State.RerunRun(w, failedOnly) {
+		c.Fail(http.StatusForbidden, "This workflow is already running", "rest/actions/workflow-runs#re-run-a-workflow")
+		return
+	}
+	c.JSON(http.StatusCreated, struct{}{})
+}
+
+// runWrite resolves {run_id} for a write to the run.
+func (c *call) runWrite() *state.WorkflowRun {
+	r := c.RepoFor(state.PermWrite)
+	if r == nil {
+		return nil
+	}
+	id, ok := c.pathID("run_id")
+	if !ok {
+		return nil
+	}
+	w := r.FindRun(id)
+	if w == nil {
+		c.NotFound()
+	}
+	return w
+}
+
+// deleteRunLogs is DELETE .../actions/runs/{run_id}/logs: the run's and
+// its jobs' logs are gone (404) until a re-run writes new ones. A run still
+// going has logs being written: refused.
+func deleteRunLogs(c *call) {
+	w := c.runWrite()
+	if w == nil {
+		return
+	}
+	if w.Status() != "completed" {
+		c.Fail(http.StatusForbidden, "Cannot delete the logs of a workflow run that has not completed", "rest/actions/workflow-runs#delete-workflow-run-logs")
+		return
+	}
+	w.LogsDeleted = true
+	c.NoContent()
+}
+
 // downloadRunLogs is GET .../actions/runs/{run_id}/logs: 302 to the run's
 // logs archive at a signed URL that expires after a minute, as GitHub
 // redirects to its log storage. A run that has not completed has no
@@ -238,7 +291,7 @@ func downloadRunLogs(c *call) {
 	if w == nil {
 		return
 	}
-	if w.Status() != "completed" {
+	if w.Status() != "completed" || w.LogsDeleted {
 		c.NotFound()
 		return
 	}

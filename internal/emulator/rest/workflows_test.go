@@ -199,3 +199,83 @@ func TestRESTRunLogs(t *testing.T) {
 		t.Error("no run in progress to ask for logs")
 	}
 }
+
+// TestRESTRerun re-runs runs as gh run rerun does (all jobs, or the failed
+// ones with --failed), deletes a run's logs, and checks GitHub's refusals.
+func TestRESTRerun(t *testing.T) {
+	base := serveDemo(t) + "/repos/acme/widgets"
+	read, write := emulator.DemoTokenCarol, emulator.DemoTokenBob
+	type job struct {
+		ID         int64
+		Name       string
+		Status     string
+		Conclusion *string
+	}
+	type run struct {
+		ID                 int64
+		Status             string
+		Conclusion         *string
+		RunAttempt         int     `json:"run_attempt"`
+		PreviousAttemptURL *string `json:"previous_attempt_url"`
+	}
+	var failed runsReply
+	getJSON(t, base+"/actions/runs?status=failure&per_page=2", read, &failed)
+	if len(failed.WorkflowRuns) != 2 {
+		t.Fatalf("want two failed runs: %+v", failed)
+	}
+	all, some := fmt.Sprintf("%s/actions/runs/%d", base, failed.WorkflowRuns[0].ID), fmt.Sprintf("%s/actions/runs/%d", base, failed.WorkflowRuns[1].ID)
+	jobs := func(path string) []job {
+		var out struct{ Jobs []job }
+		getJSON(t, path+"/jobs", read, &out)
+		return out.Jobs
+	}
+	before := jobs(some)
+
+	if r := send(t, "POST", all+"/rerun", read, nil); r.status != http.StatusForbidden {
+		t.Errorf("rerun with read access: %d", r.status)
+	}
+	if r := send(t, "POST", all+"/rerun", write, nil); r.status != http.StatusCreated || string(r.body) != "{}" {
+		t.Fatalf("rerun: %d %s", r.status, r.body)
+	}
+	var got run
+	getJSON(t, all, read, &got)
+	if got.Status != "queued" || got.Conclusion != nil || got.RunAttempt != 2 || got.PreviousAttemptURL == nil || !strings.HasSuffix(*got.PreviousAttemptURL, "/attempts/1") {
+		t.Errorf("re-run run: %+v", got)
+	}
+	for _, j := range jobs(all) {
+		if j.Status != "queued" || j.Conclusion != nil {
+			t.Errorf("a job of a re-run run: %+v", j)
+		}
+	}
+	if r := send(t, "POST", all+"/rerun", write, nil); r.status != http.StatusForbidden || !strings.Contains(string(r.body), "This workflow is already running") {
+		t.Errorf("rerun a queued run: %d %s", r.status, r.body)
+	}
+
+	if r := send(t, "POST", some+"/rerun-failed-jobs", write, nil); r.status != http.StatusCreated {
+		t.Fatalf("rerun failed jobs: %d %s", r.status, r.body)
+	}
+	for i, j := range jobs(some) {
+		failedBefore := before[i].Conclusion != nil && *before[i].Conclusion == "failure"
+		if failedBefore != (j.Status == "queued") || (!failedBefore && (j.Conclusion == nil || *j.Conclusion != *before[i].Conclusion)) {
+			t.Errorf("job %s: before %+v, after %+v", j.Name, before[i], j)
+		}
+	}
+
+	// Deleting a completed run's logs: the archive and the job logs are gone.
+	var done runsReply
+	getJSON(t, base+"/actions/runs?status=success&per_page=1", read, &done)
+	logs := fmt.Sprintf("%s/actions/runs/%d/logs", base, done.WorkflowRuns[0].ID)
+	if r := send(t, "DELETE", logs, write, nil); r.status != http.StatusNoContent {
+		t.Fatalf("delete logs: %d %s", r.status, r.body)
+	}
+	if r := get(t, logs, read); r.status != http.StatusNotFound {
+		t.Errorf("deleted logs: %d", r.status)
+	}
+	doneJobs := jobs(fmt.Sprintf("%s/actions/runs/%d", base, done.WorkflowRuns[0].ID))
+	if r := get(t, fmt.Sprintf("%s/actions/jobs/%d/logs", base, doneJobs[0].ID), read); r.status != http.StatusNotFound {
+		t.Errorf("a job's log after its run's logs were deleted: %d", r.status)
+	}
+	if r := send(t, "DELETE", all+"/logs", write, nil); r.status != http.StatusForbidden {
+		t.Errorf("delete the logs of a queued run: %d %s", r.status, r.body)
+	}
+}

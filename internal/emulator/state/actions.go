@@ -42,6 +42,8 @@ type WorkflowRun struct {
 	// (workflows.go): a run cancelled before any job started has no job
 	// to carry the conclusion.
 	CancelledAt *time.Time
+	// LogsDeleted is set once the run's logs were deleted (workflows.go).
+	LogsDeleted bool
 }
 
 // JobStep is one step of a job, numbered from 1.
@@ -54,21 +56,26 @@ type JobStep struct {
 	CompletedAt *time.Time
 }
 
-// Status is the run's: queued until a job starts, in_progress while any
-// job runs, completed when all have finished.
+// Status is the run's: completed when all its jobs have finished,
+// in_progress while any job runs, and queued before then (no job yet, or
+// only finished ones and queued ones, as a re-run attempt starts).
 func (w *WorkflowRun) Status() string {
 	if w.CancelledAt != nil {
 		return "completed"
 	}
+	out := "completed"
 	if len(w.Jobs) == 0 {
-		return "queued"
+		out = "queued"
 	}
 	for _, j := range w.Jobs {
-		if j.Status != "completed" {
+		switch j.Status {
+		case "in_progress":
 			return "in_progress"
+		case "queued":
+			out = "queued"
 		}
 	}
-	return "completed"
+	return out
 }
 
 // Conclusion sums the jobs' conclusions once the run is completed, as

@@ -154,3 +154,29 @@ func (s *State) CancelRun(w *WorkflowRun) bool {
 	}
 	return true
 }
+
+// rerunnable are the conclusions rerun-failed-jobs runs again.
+var rerunnable = []string{"failure", "cancelled", "timed_out", "startup_failure"}
+
+// RerunRun starts the run's next attempt: every job again, or with
+// failedOnly the failed, cancelled and timed-out ones, the others kept as
+// they concluded. The emulator keeps one attempt per run (the latest) and
+// has no runners, so the jobs run again stay queued. ok is false for a
+// run that has not completed, which GitHub refuses to re-run.
+func (s *State) RerunRun(w *WorkflowRun, failedOnly bool) bool {
+	if w.Status() != "completed" {
+		return false
+	}
+	w.Attempt++
+	w.CancelledAt, w.LogsDeleted = nil, false
+	for _, j := range w.Jobs {
+		if failedOnly && (j.Conclusion == nil || !slices.Contains(rerunnable, *j.Conclusion)) {
+			continue
+		}
+		j.Status, j.Conclusion, j.CompletedAt = "queued", nil, nil
+		for _, st := range j.Steps {
+			st.Status, st.Conclusion, st.StartedAt, st.CompletedAt = "queued", nil, nil, nil
+		}
+	}
+	return true
+}
