@@ -70,6 +70,12 @@ func mcpRoutesSession(readID, doneID string) []mcpCheck {
 		// A workflow without the workflow_dispatch trigger: GitHub refuses.
 		{name: "actions_run_trigger-run_workflow-no-trigger", tool: "actions_run_trigger", args: a("method", "run_workflow", "workflow_id", "ci.yml", "ref", "main"),
 			refusal: "workflow_dispatch"},
+		{name: "actions_run_trigger-rerun_workflow_run", tool: "actions_run_trigger", args: a("method", "rerun_workflow_run", "run_id", restID(repo+"/actions/runs?status=success")),
+			effect: read(repo+"/actions/runs/{id}", func(r github.WorkflowRun) string { return fmt.Sprint(r.GetStatus(), " attempt ", r.GetRunAttempt()) }, "queued attempt 2")},
+		{name: "actions_run_trigger-rerun_failed_jobs", tool: "actions_run_trigger", args: a("method", "rerun_failed_jobs", "run_id", restID(repo+"/actions/runs?status=failure")),
+			effect: read(repo+"/actions/runs/{id}", func(r github.WorkflowRun) string { return fmt.Sprint(r.GetStatus(), " attempt ", r.GetRunAttempt()) }, "queued attempt 2")},
+		{name: "actions_run_trigger-delete_workflow_run_logs", tool: "actions_run_trigger", args: a("method", "delete_workflow_run_logs", "run_id", restID(repo+"/actions/runs?status=cancelled")),
+			effect: &restRead{path: repo + "/actions/runs/{id}/logs", status: http.StatusNotFound}},
 		{name: "actions_run_trigger-cancel_workflow_run", tool: "actions_run_trigger", args: a("method", "cancel_workflow_run", "run_id", restID(repo+"/actions/runs?status=in_progress")),
 			effect: read(repo+"/actions/runs/{id}", func(r github.WorkflowRun) string { return r.GetStatus() + " " + r.GetConclusion() }, "completed cancelled")},
 
