@@ -90,6 +90,19 @@ func mcpRoutesSession(readID, doneID string) []mcpCheck {
 		{name: "mark_all_notifications_read-repo", tool: "mark_all_notifications_read", args: a("owner", "acme", "repo", "gadgets"),
 			effect: read("/repos/acme/gadgets/notifications", func(ns []*github.Notification) string { return fmt.Sprint(len(ns)) }, "0")},
 
+		{name: "manage_notification_subscription-ignore", tool: "manage_notification_subscription", args: map[string]any{"notificationID": readID, "action": "ignore"},
+			effect: read("/notifications/threads/"+readID+"/subscription", subscriptionState, "ignored")},
+		{name: "manage_notification_subscription-watch", tool: "manage_notification_subscription", args: map[string]any{"notificationID": readID, "action": "watch"},
+			effect: read("/notifications/threads/"+readID+"/subscription", subscriptionState, "subscribed")},
+		{name: "manage_notification_subscription-delete", tool: "manage_notification_subscription", args: map[string]any{"notificationID": readID, "action": "delete"},
+			effect: read("/notifications?all=true&per_page=100", subjectListed(readSubject), "absent")},
+		{name: "manage_repository_notification_subscription-watch", tool: "manage_repository_notification_subscription", args: a("repo", "gadgets", "action", "watch"),
+			effect: read("/repos/acme/gadgets/subscription", subscriptionState, "subscribed")},
+		{name: "manage_repository_notification_subscription-ignore", tool: "manage_repository_notification_subscription", args: a("repo", "gadgets", "action", "ignore"),
+			effect: read("/repos/acme/gadgets/subscription", subscriptionState, "ignored")},
+		{name: "manage_repository_notification_subscription-delete", tool: "manage_repository_notification_subscription", args: a("repo", "gadgets", "action", "delete"),
+			effect: &restRead{path: "/repos/acme/gadgets/subscription", status: http.StatusNotFound}},
+
 		// stargazers
 		{name: "star_repository", tool: "star_repository", args: a(), effect: &restRead{path: "/user/starred/acme/widgets", status: http.StatusNoContent}},
 		{name: "list_starred_repositories", tool: "list_starred_repositories", args: map[string]any{}, want: []string{"acme/widgets"}},
@@ -106,6 +119,17 @@ func mcpRoutesSession(readID, doneID string) []mcpCheck {
 				return fmt.Sprintf("%s in reply to %v", last.GetBody(), last.InReplyTo != nil)
 			}, "Replying from GitHub's MCP server. in reply to true")},
 	}
+}
+
+// subscriptionState projects a thread or repository subscription.
+func subscriptionState(s github.Subscription) string {
+	switch {
+	case s.GetIgnored():
+		return "ignored"
+	case s.GetSubscribed():
+		return "subscribed"
+	}
+	return "none"
 }
 
 // runMCPRoutesSession runs inside the namespaces: it looks up alice's

@@ -97,5 +97,11 @@ func activitySteps(t *testing.T, w *world) []step {
 		{"DELETE", thread, tokBob, nil, 204},
 		{"PUT", repo + "/notifications", tokBob, map[string]any{"last_read_at": "2030-01-01T00:00:00Z"}, 205},
 		{"PUT", "/notifications", tokBob, map[string]any{"read": true}, 205},
+		{"GET", thread + "/subscription", tokBob, nil, 200},
+		{"PUT", thread + "/subscription", tokBob, map[string]any{"ignored": true}, 200},
+		{"DELETE", thread + "/subscription", tokBob, nil, 204},
+		{"PUT", repo + "/subscription", tokBob, map[string]any{"subscribed": true}, 200},
+		{"GET", repo + "/subscription", tokBob, nil, 200},
+		{"DELETE", repo + "/subscription", tokBob, nil, 204},
 	}
 }

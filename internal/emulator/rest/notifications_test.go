@@ -124,3 +124,82 @@ func TestRESTNotifications(t *testing.T) {
 		t.Errorf("malformed thread id: %d", r.status)
 	}
 }
+
+// TestRESTNotificationSubscriptions ignores and watches threads and
+// repositories, as GitHub's MCP server's subscription tools do, and reads
+// the effect in the notification lists.
+func TestRESTNotificationSubscriptions(t *testing.T) {
+	srv := serveDemo(t)
+	alice, bob := emulator.DemoTokenAlice, emulator.DemoTokenBob
+	listed := func(tok, path, title string) bool {
+		var ts []threadReply
+		getJSON(t, srv+path, tok, &ts)
+		return slices.ContainsFunc(ts, func(x threadReply) bool { return x.Subject.Title == title })
+	}
+	var threads []threadReply
+	getJSON(t, srv+"/notifications?per_page=1", alice, &threads)
+	th := threads[0]
+	sub := srv + "/notifications/threads/" + th.ID + "/subscription"
+	var got struct {
+		Subscribed, Ignored bool
+		CreatedAt           *string `json:"created_at"`
+		ThreadURL           string  `json:"thread_url"`
+	}
+	getJSON(t, sub, alice, &got)
+	if !got.Subscribed || got.Ignored || got.CreatedAt != nil || !strings.HasSuffix(got.ThreadURL, "/notifications/threads/"+th.ID) {
+		t.Errorf("a participant's subscription: %+v", got)
+	}
+	// Ignored: the thread leaves the lists, and can be watched again.
+	if r := send(t, "PUT", sub, alice, map[string]any{"ignored": true}); r.status != http.StatusOK {
+		t.Fatalf("ignore: %d %s", r.status, r.body)
+	}
+	if listed(alice, "/notifications?all=true&per_page=100", th.Subject.Title) {
+		t.Error("an ignored thread is listed")
+	}
+	getJSON(t, sub, alice, &got)
+	if got.Subscribed || !got.Ignored || got.CreatedAt == nil {
+		t.Errorf("ignored subscription: %+v", got)
+	}
+	send(t, "PUT", sub, alice, map[string]any{"ignored": false})
+	if !listed(alice, "/notifications?all=true&per_page=100", th.Subject.Title) {
+		t.Error("a thread watched again is not listed")
+	}
+	// Deleting the subscription mutes the thread until there is news.
+	if r := send(t, "DELETE", sub, alice, nil); r.status != http.StatusNoContent {
+		t.Fatalf("mute: %d %s", r.status, r.body)
+	}
+	if listed(alice, "/notifications?all=true&per_page=100", th.Subject.Title) {
+		t.Error("a muted thread is listed")
+	}
+
+	// Watching a repository: what changes in it afterwards notifies.
+	repoSub := srv + "/repos/acme/widgets/subscription"
+	if r := get(t, repoSub, bob); r.status != http.StatusNotFound {
+		t.Errorf("subscription before watching: %d", r.status)
+	}
+	if r := send(t, "PUT", repoSub, bob, map[string]any{"subscribed": true}); r.status != http.StatusOK || !strings.Contains(string(r.body), `"subscribed":true`) {
+		t.Fatalf("watch: %d %s", r.status, r.body)
+	}
+	if r := send(t, "POST", srv+"/repos/acme/widgets/issues", alice, map[string]any{"title": "Legend overlaps the axis"}); r.status != http.StatusCreated {
+		t.Fatalf("create issue: %d %s", r.status, r.body)
+	}
+	var ts []threadReply
+	getJSON(t, srv+"/repos/acme/widgets/notifications?per_page=100", bob, &ts)
+	if i := slices.IndexFunc(ts, func(x threadReply) bool { return x.Subject.Title == "Legend overlaps the axis" }); i < 0 || ts[i].Reason != "subscribed" {
+		t.Errorf("a new issue in a watched repository: %+v", ts)
+	}
+	// Ignoring the repository silences even bob's own assignments.
+	send(t, "PUT", repoSub, bob, map[string]any{"ignored": true})
+	if getJSON(t, srv+"/repos/acme/widgets/notifications?all=true", bob, &ts); len(ts) != 0 {
+		t.Errorf("an ignored repository notifies: %d threads", len(ts))
+	}
+	if r := send(t, "DELETE", repoSub, bob, nil); r.status != http.StatusNoContent {
+		t.Fatalf("unwatch: %d %s", r.status, r.body)
+	}
+	if r := get(t, repoSub, bob); r.status != http.StatusNotFound {
+		t.Errorf("subscription after unwatching: %d", r.status)
+	}
+	if r := get(t, srv+"/notifications/threads/1/subscription", alice); r.status != http.StatusNotFound {
+		t.Errorf("subscription of a thread alice does not have: %d", r.status)
+	}
+}

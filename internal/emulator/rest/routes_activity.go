@@ -1,8 +1,9 @@
 package rest
 
 // activityRoutes are the REST endpoints over a repository's README
-// (readme.go), starring (stars.go), notifications (notifications.go) and
-// review comments written on a pull request (review_replies.go).
+// (readme.go), starring (stars.go), notifications (notifications.go),
+// watching threads and repositories (subscriptions.go) and review comments
+// written on a pull request (review_replies.go).
 func activityRoutes() []route {
 	const repo = "/repos/{owner}/{repo}"
 	return []route{
@@ -26,5 +27,11 @@ func activityRoutes() []route {
 		{"DELETE", "/notifications/threads/{thread_id}", markThreadDone},
 		{"GET", repo + "/notifications", listRepoNotifications},
 		{"PUT", repo + "/notifications", markRepoRead},
+		{"GET", "/notifications/threads/{thread_id}/subscription", getThreadSubscription},
+		{"PUT", "/notifications/threads/{thread_id}/subscription", setThreadSubscription},
+		{"DELETE", "/notifications/threads/{thread_id}/subscription", deleteThreadSubscription},
+		{"GET", repo + "/subscription", getRepoSubscription},
+		{"PUT", repo + "/subscription", setRepoSubscription},
+		{"DELETE", repo + "/subscription", deleteRepoSubscription},
 	}
 }

@@ -46,6 +46,9 @@ type Account struct {
 	// Inbox is what the user did with their notification threads, by
 	// thread id (notifications.go); nil until they read or dismiss one.
 	Inbox map[int64]*ThreadMark
+	// Watching are the user's repository subscriptions by repository id
+	// (subscriptions.go): watching or ignoring it.
+	Watching map[int64]*Subscription
 }
 
 // botSuffix ends the login of a GitHub App's bot account.

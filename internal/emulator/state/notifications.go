@@ -10,7 +10,9 @@ import (
 // the world as it is rather than recording deliveries: a thread for every
 // issue or pull request, in a repository the user's token can see, that
 // requests the user's review (reason review_requested), is assigned to
-// them (assign) or @mentions them (mention), in that order of precedence.
+// them (assign) or @mentions them (mention), in that order of precedence,
+// or that they subscribed to (subscribed: the thread, or its repository
+// for what changed after they began watching it).
 // A thread's id is its subject's id; it was last updated when its subject
 // was. What the user did with a thread is kept in Account.Inbox: read
 // (unread again once the subject changes after) or done (gone from the
@@ -21,6 +23,9 @@ import (
 type ThreadMark struct {
 	ReadAt *time.Time
 	DoneAt *time.Time
+	// Sub is the user's explicit subscription to the thread, nil for
+	// none (subscriptions.go).
+	Sub *Subscription
 	// seen is the subject's activity when it was read or done: activity
 	// within the same second (the emulator's clock may stand still) still
 	// counts as new.
@@ -53,16 +58,26 @@ type Thread struct {
 	LastReadAt *time.Time
 }
 
-// threadReason is why u is notified of is, "" if not.
+// threadReason is why u is notified of is, "" if not: a review request,
+// an assignment or a mention; else a subscription to the thread, or to its
+// repository (for what changed since). An ignored thread or repository
+// notifies of nothing.
 func threadReason(is *Issue, u *Account) string {
-	if is.Pull != nil && is.State == "open" && slices.Contains(is.Pull.RequestedReviewers, u) {
+	tsub, rsub := (*Subscription)(nil), u.Watching[is.Repo.ID]
+	if m := u.Inbox[is.ID]; m != nil {
+		tsub = m.Sub
+	}
+	switch {
+	case tsub != nil && tsub.Ignored, tsub == nil && rsub != nil && rsub.Ignored:
+		return ""
+	case is.Pull != nil && is.State == "open" && slices.Contains(is.Pull.RequestedReviewers, u):
 		return "review_requested"
-	}
-	if slices.Contains(is.Assignees, u) {
+	case slices.Contains(is.Assignees, u):
 		return "assign"
-	}
-	if MentionsUser(is, u.Login) {
+	case MentionsUser(is, u.Login):
 		return "mention"
+	case tsub != nil && tsub.Subscribed, rsub != nil && rsub.Subscribed && !is.UpdatedAt.Before(rsub.CreatedAt):
+		return "subscribed"
 	}
 	return ""
 }
