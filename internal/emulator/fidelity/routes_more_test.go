@@ -89,6 +89,8 @@ func activitySteps(t *testing.T, w *world) []step {
 		{"POST", repo + "/pulls/7/comments/" + comment + "/replies", tokCarol, map[string]any{"body": "Agreed, capped at 9:1 now."}, 201},
 		{"POST", repo + "/pulls/7/comments", tokCarol, map[string]any{"body": "And documented?", "in_reply_to": threads[0].Comments[0].ID}, 201},
 		{"POST", repo + "/pulls/7/comments", tokBob, map[string]any{"body": "Name this constant.", "commit_id": head, "path": path, "line": line, "side": "RIGHT"}, 201},
+		{"POST", repo + "/pulls/comments/" + comment + "/reactions", tokCarol, map[string]any{"content": "rocket"}, 201},
+		{"GET", repo + "/pulls/comments/" + comment + "/reactions?content=rocket", tokCarol, nil, 200},
 
 		{"GET", "/notifications?all=true&participating=true&since=2020-01-01T00:00:00Z", tokBob, nil, 200},
 		{"GET", repo + "/notifications?per_page=5", tokBob, nil, 200},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -259,5 +260,32 @@ func TestRESTReviewComments(t *testing.T) {
 	}
 	if r := send(t, "POST", pull+"/comments", emulator.DemoTokenCarol, map[string]any{"body": "x", "in_reply_to": 999999999}); r.status != http.StatusNotFound {
 		t.Errorf("reply to an unknown comment: %d %s", r.status, r.body)
+	}
+
+	// Reactions to a review comment, as add_reply_to_pull_request_comment's
+	// reaction sends them.
+	reactions := fmt.Sprintf("%s/repos/acme/widgets/pulls/comments/%d/reactions", srv, made.ID)
+	for i, want := range []int{http.StatusCreated, http.StatusOK} {
+		if r := send(t, "POST", reactions, emulator.DemoTokenBob, map[string]any{"content": "heart"}); r.status != want {
+			t.Errorf("reaction %d: %d %s", i, r.status, r.body)
+		}
+	}
+	if r := send(t, "POST", reactions, emulator.DemoTokenBob, map[string]any{"content": "clap"}); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("an unknown reaction: %d %s", r.status, r.body)
+	}
+	var listed []struct{ Content string }
+	getJSON(t, reactions, emulator.DemoTokenCarol, &listed)
+	type reacted struct {
+		ID        int64
+		Reactions struct{ Heart int }
+	}
+	var comments []reacted
+	getJSON(t, pull+"/comments?per_page=100", emulator.DemoTokenCarol, &comments)
+	i := slices.IndexFunc(comments, func(c reacted) bool { return c.ID == made.ID })
+	if len(listed) != 1 || listed[0].Content != "heart" || i < 0 || comments[i].Reactions.Heart != 1 {
+		t.Errorf("reactions %+v, comment %+v", listed, comments)
+	}
+	if r := get(t, srv+"/repos/acme/widgets/pulls/comments/999999999/reactions", emulator.DemoTokenCarol); r.status != http.StatusNotFound {
+		t.Errorf("reactions of an unknown comment: %d", r.status)
 	}
 }

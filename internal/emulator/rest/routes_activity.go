@@ -2,8 +2,9 @@ package rest
 
 // activityRoutes are the REST endpoints over a repository's README
 // (readme.go), starring (stars.go), notifications (notifications.go),
-// watching threads and repositories (subscriptions.go) and review comments
-// written on a pull request (review_replies.go).
+// watching threads and repositories (subscriptions.go), review comments
+// written on a pull request (review_replies.go) and reactions to them
+// (review_reactions.go).
 func activityRoutes() []route {
 	const repo = "/repos/{owner}/{repo}"
 	return []route{
@@ -19,6 +20,8 @@ func activityRoutes() []route {
 
 		{"POST", repo + "/pulls/{pull_number}/comments", createReviewComment},
 		{"POST", repo + "/pulls/{pull_number}/comments/{comment_id}/replies", replyToReviewComment},
+		{"GET", repo + "/pulls/comments/{comment_id}/reactions", listReviewCommentReactions},
+		{"POST", repo + "/pulls/comments/{comment_id}/reactions", createReviewCommentReaction},
 
 		{"GET", "/notifications", listNotifications},
 		{"PUT", "/notifications", markAllRead},
