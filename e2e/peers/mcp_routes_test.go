@@ -119,7 +119,7 @@ func mcpRoutesSession(readID, doneID string) []mcpCheck {
 				return fmt.Sprintf("%s in reply to %v", last.GetBody(), last.InReplyTo != nil)
 			}, "Replying from GitHub's MCP server. in reply to true")},
 		{name: "add_reply_to_pull_request_comment-reaction", tool: "add_reply_to_pull_request_comment",
-			args:   a("pullNumber", 146, "commentId", restID(repo+"/pulls/146/comments"), "reaction", "rocket"),
+			args: a("pullNumber", 146, "commentId", restID(repo+"/pulls/146/comments"), "reaction", "rocket"),
 			effect: read(repo+"/pulls/comments/{id}/reactions", func(rs []*github.Reaction) string {
 				var contents []string
 				for _, r := range rs {
