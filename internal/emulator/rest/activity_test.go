@@ -113,6 +113,31 @@ func TestRESTStars(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &withTimes); err != nil || len(withTimes) != 2 || withTimes[0].Repo.FullName != "acme/widgets" || withTimes[0].StarredAt == "" {
 		t.Errorf("starred with times: %s (%v)", body, err)
 	}
+	// GraphQL sees the same stars: the count, the viewer's star, and
+	// repositories ordered by stars (gadgets has one, widgets two).
+	var gql struct {
+		Data struct {
+			Repository struct {
+				StargazerCount   int  `json:"stargazerCount"`
+				ViewerHasStarred bool `json:"viewerHasStarred"`
+			}
+			RepositoryOwner struct {
+				Repositories struct{ Nodes []struct{ Name string } }
+			} `json:"repositoryOwner"`
+		}
+	}
+	q := `{ repository(owner: "acme", name: "widgets") { stargazerCount viewerHasStarred }
+		repositoryOwner(login: "acme") { repositories(first: 10, orderBy: {field: STARGAZERS, direction: ASC}) { nodes { name } } } }`
+	g := send(t, "POST", srv+"/graphql", emulator.DemoTokenCarol, map[string]any{"query": q})
+	var names []string
+	if err := json.Unmarshal(g.body, &gql); err == nil {
+		for _, n := range gql.Data.RepositoryOwner.Repositories.Nodes {
+			names = append(names, n.Name)
+		}
+	}
+	if gql.Data.Repository.StargazerCount != before+2 || !gql.Data.Repository.ViewerHasStarred || !slices.Equal(names, []string{"gadgets", "widgets"}) {
+		t.Errorf("graphql stars: %s", g.body)
+	}
 	var gazers []struct{ Login string }
 	getJSON(t, repo+"/stargazers", emulator.DemoTokenDave, &gazers)
 	if len(gazers) != 2 || gazers[0].Login != "carol" || gazers[1].Login != "dave" {
