@@ -210,8 +210,12 @@ func (c *call) pathID(name string) (int64, bool) {
 	return id, true
 }
 
-func (c *call) runFor() *state.WorkflowRun {
-	r := c.RepoFor(state.PermRead)
+// runFor resolves {run_id} for reading the run.
+func (c *call) runFor() *state.WorkflowRun { return c.runAt(state.PermRead) }
+
+// runAt resolves {run_id} in a repository the token may use at need.
+func (c *call) runAt(need state.Permission) *state.WorkflowRun {
+	r := c.RepoFor(need)
 	if r == nil {
 		return nil
 	}

@@ -112,13 +112,19 @@ func listRepoNotifications(c *call) {
 	}
 }
 
-// threadFor resolves {thread_id} among the viewer's threads.
-func (c *call) threadFor() *state.Thread {
+// viewerThreadID reads {thread_id} for a token that names a user; ok is
+// false, the answer written, otherwise.
+func (c *call) viewerThreadID() (int64, bool) {
 	if c.Viewer == nil {
 		c.Forbidden()
-		return nil
+		return 0, false
 	}
-	id, ok := c.pathID("thread_id")
+	return c.pathID("thread_id")
+}
+
+// threadFor resolves {thread_id} among the viewer's threads.
+func (c *call) threadFor() *state.Thread {
+	id, ok := c.viewerThreadID()
 	if !ok {
 		return nil
 	}

@@ -105,26 +105,10 @@ func (c *call) writeStarred(u *state.Account) {
 	c.JSON(http.StatusOK, out)
 }
 
-// starTarget resolves the repository of /user/starred/{owner}/{repo}: one
-// the token can see, for a token that names a user. Starring is not a
-// write to the repository: an archived one can be starred.
-func (c *call) starTarget() *state.Repo {
-	if c.Viewer == nil {
-		c.Forbidden()
-		return nil
-	}
-	r := c.State.Repo(c.Req.PathValue("owner"), c.Req.PathValue("repo"))
-	if r == nil || c.Token.Permission(r) == state.PermNone {
-		c.NotFound()
-		return nil
-	}
-	return r
-}
-
 // checkStarred answers 204 when the viewer starred the repository, 404
 // when not.
 func checkStarred(c *call) {
-	r := c.starTarget()
+	r := c.viewerRepo()
 	if r == nil {
 		return
 	}
@@ -136,14 +120,14 @@ func checkStarred(c *call) {
 }
 
 func starRepo(c *call) {
-	if r := c.starTarget(); r != nil {
+	if r := c.viewerRepo(); r != nil {
 		c.State.StarRepo(r, c.Viewer)
 		c.NoContent()
 	}
 }
 
 func unstarRepo(c *call) {
-	if r := c.starTarget(); r != nil {
+	if r := c.viewerRepo(); r != nil {
 		c.State.UnstarRepo(r, c.Viewer)
 		c.NoContent()
 	}

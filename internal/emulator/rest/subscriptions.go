@@ -35,11 +35,7 @@ type repoSubscriptionJSON struct {
 
 // subscriptionThread resolves {thread_id} for its subscription routes.
 func (c *call) subscriptionThread() *state.Issue {
-	if c.Viewer == nil {
-		c.Forbidden()
-		return nil
-	}
-	id, ok := c.pathID("thread_id")
+	id, ok := c.viewerThreadID()
 	if !ok {
 		return nil
 	}
@@ -104,8 +100,10 @@ func (c *call) repoSubscriptionJSON(r *state.Repo, sub *state.Subscription) repo
 		URL: u + "/subscription", RepositoryURL: u}
 }
 
-// viewerRepo resolves {owner}/{repo} for the viewer's own subscription:
-// watching is not a write to the repository.
+// viewerRepo resolves {owner}/{repo} for the viewer's own star or
+// subscription: one the token can see, for a token that names a user.
+// Starring or watching is not a write to the repository: an archived one
+// can be starred and watched.
 func (c *call) viewerRepo() *state.Repo {
 	if c.Viewer == nil {
 		c.Forbidden()

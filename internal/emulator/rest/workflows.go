@@ -150,7 +150,7 @@ func dispatchWorkflow(c *call) {
 // cancelRun is POST .../actions/runs/{run_id}/cancel: 202 with an empty
 // object, 409 for a run that has completed.
 func cancelRun(c *call) {
-	w := c.runWrite()
+	w := c.runAt(state.PermWrite)
 	if w == nil {
 		return
 	}
@@ -231,7 +231,7 @@ func rerunRun(c *call) { c.rerun(false) }
 func rerunFailedJobs(c *call) { c.rerun(true) }
 
 func (c *call) rerun(failedOnly bool) {
-	w := c.runWrite()
+	w := c.runAt(state.PermWrite)
 	if w == nil {
 		return
 	}
@@ -249,28 +249,11 @@ func (c *call) rerun(failedOnly bool) {
 	c.JSON(http.StatusCreated, struct{}{})
 }
 
-// runWrite resolves {run_id} for a write to the run.
-func (c *call) runWrite() *state.WorkflowRun {
-	r := c.RepoFor(state.PermWrite)
-	if r == nil {
-		return nil
-	}
-	id, ok := c.pathID("run_id")
-	if !ok {
-		return nil
-	}
-	w := r.FindRun(id)
-	if w == nil {
-		c.NotFound()
-	}
-	return w
-}
-
 // deleteRunLogs is DELETE .../actions/runs/{run_id}/logs: the run's and
 // its jobs' logs are gone (404) until a re-run writes new ones. A run still
 // going has logs being written: refused.
 func deleteRunLogs(c *call) {
-	w := c.runWrite()
+	w := c.runAt(state.PermWrite)
 	if w == nil {
 		return
 	}
