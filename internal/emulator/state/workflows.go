@@ -1,6 +1,7 @@
 package state
 
 import (
+	"cmp"
 	"hash/fnv"
 	"path"
 	"slices"
@@ -74,7 +75,7 @@ func (r *Repo) Workflows() []*Workflow {
 			w.State = st
 		}
 	}
-	slices.SortFunc(out, func(a, b *Workflow) int { return int(a.ID - b.ID) })
+	slices.SortFunc(out, func(a, b *Workflow) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
 
