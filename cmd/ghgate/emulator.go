@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/coverage"
 	"github.com/spf13/cobra"
 )
 
@@ -24,6 +26,7 @@ func newEmulatorCommand() *cobra.Command {
 		fleet   int
 		faults  []string
 		verbose bool
+		cover   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "emulator",
@@ -46,6 +49,9 @@ POST /_emulator/faults, e.g.
   --fault 'latency:200@*'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cover {
+				return printCoverage(cmd.OutOrStdout())
+			}
 			level := slog.LevelInfo
 			if verbose {
 				level = slog.LevelDebug
@@ -75,7 +81,19 @@ POST /_emulator/faults, e.g.
 	cmd.Flags().IntVar(&fleet, "fleet-repos", emulator.DemoFleetRepos, "repositories of the demo seed's fleet organization (0 for none)")
 	cmd.Flags().StringArrayVar(&faults, "fault", nil, "inject a fault: kind[:n]@[METHOD ]path[xCOUNT] (repeatable)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every request")
+	cmd.Flags().BoolVar(&cover, "coverage", false, "print the REST routes and GraphQL fields served against GitHub's published API, per area, and exit")
 	return cmd
+}
+
+// printCoverage writes the emulator's coverage of GitHub's published API
+// (docs/emulator-coverage.md is this output).
+func printCoverage(w io.Writer) error {
+	r, err := coverage.Current()
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, r.Markdown())
+	return err
 }
 
 // serveUntilDone serves h on addr until ctx ends, then shuts down gracefully.

@@ -48,6 +48,8 @@ func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 		e.jobLog(w, r)
 	case strings.HasPrefix(r.URL.Path, "/_emulator/assets/") && r.Method == http.MethodGet:
 		e.assetFile(w, r)
+	case strings.HasPrefix(r.URL.Path, "/_emulator/logs/runs/") && r.Method == http.MethodGet:
+		e.runLogs(w, r)
 	default:
 		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
 	}
@@ -57,21 +59,36 @@ func (e *Emulator) admin(w http.ResponseWriter, r *http.Request) {
 // redirects to: plain text and no token, as from GitHub's log storage, and
 // 403 once the signature is wrong or the minute has passed.
 func (e *Emulator) jobLog(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/_emulator/logs/jobs/"), 10, 64)
+	e.signedLog(w, r, "/_emulator/logs/jobs/", "text/plain; charset=utf-8", func(id int64, expires, sig string) ([]byte, bool) {
+		log, ok := e.state.SignedJobLog(id, expires, sig)
+		return []byte(log), ok
+	})
+}
+
+// runLogs serves a run's logs archive at the signed URL GET
+// .../actions/runs/{id}/logs redirects to, as jobLog serves a job's log.
+func (e *Emulator) runLogs(w http.ResponseWriter, r *http.Request) {
+	e.signedLog(w, r, "/_emulator/logs/runs/", "application/zip", e.state.SignedRunLogs)
+}
+
+// signedLog answers a signed log URL under prefix with what read returns
+// for the id that follows it, or 403 when read refuses the signature.
+func (e *Emulator) signedLog(w http.ResponseWriter, r *http.Request, prefix, contentType string, read func(id int64, expires, sig string) ([]byte, bool)) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, prefix), 10, 64)
 	if err != nil {
 		wire.WriteJSON(w, http.StatusNotFound, wire.ErrorBody{Message: "Not Found"})
 		return
 	}
 	q := r.URL.Query()
 	e.state.RLock()
-	log, ok := e.state.SignedJobLog(id, q.Get("expires"), q.Get("sig"))
+	body, ok := read(id, q.Get("expires"), q.Get("sig"))
 	e.state.RUnlock()
 	if !ok {
 		wire.WriteJSON(w, http.StatusForbidden, wire.ErrorBody{Message: "Server failed to authenticate the request. The signature is invalid or the URL has expired."})
 		return
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_, _ = w.Write([]byte(log))
+	w.Header().Set("Content-Type", contentType)
+	_, _ = w.Write(body)
 }
 
 // assetFile serves a release asset's file at the signed URL GET

@@ -3,7 +3,9 @@
 // resolvers serve (graphql.Fields), with the arguments they accept
 // and the interfaces, unions, enums, scalars and input types those need,
 // descriptions removed, the additions in internal/emulator/schema/overlay.graphql
-// applied, and the npm package version it came from in a header comment.
+// applied, and the npm package version it came from in a header comment;
+// and the per-type field totals of the whole published schema that
+// `ghgate emulator --coverage` embeds (internal/emulator/coverage/graphql.json).
 // Run it from anywhere in the module, after `npm ci`:
 //
 //	go run ./scripts/prunegraphql
@@ -15,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ghgate/ghgate/internal/emulator/coverage"
 	"github.com/ghgate/ghgate/internal/emulator/graphql"
 	"github.com/ghgate/ghgate/internal/emulator/schema"
 	"github.com/ghgate/ghgate/internal/openapiprune"
@@ -61,5 +64,10 @@ func run(out string) error {
 	}
 	fmt.Printf("prunegraphql: %d fields from %s@%s (%d bytes) -> %s (%d bytes)\n",
 		len(served), src.Package, src.Version, len(published), out, len(pruned))
-	return nil
+	// The published totals `ghgate emulator --coverage` reads offline.
+	totals, err := coverage.GraphQLTotals(published, overlay, src.Package+"@"+src.Version)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(root, coverage.GraphQLPath), totals, 0o644)
 }

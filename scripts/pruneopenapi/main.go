@@ -2,7 +2,9 @@
 // description that the emulator's fidelity tests embed: only the operations
 // the emulator serves (emulator.Routes) and the components they reference,
 // prose and examples removed, with the npm package and version it came from
-// recorded in info.x-source. Run it from anywhere in the module, after
+// recorded in info.x-source, and the per-area totals of the whole
+// description that `ghgate emulator --coverage` embeds
+// (internal/emulator/coverage/openapi.json). Run it from anywhere in the module, after
 // `npm ci`:
 //
 //	go run ./scripts/pruneopenapi
@@ -15,6 +17,7 @@ import (
 	"path/filepath"
 
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/coverage"
 	"github.com/ghgate/ghgate/internal/openapiprune"
 )
 
@@ -60,5 +63,10 @@ func run(out string) error {
 	}
 	fmt.Printf("pruneopenapi: %d operations from %s (%d bytes) -> %s (%d bytes)\n",
 		len(routes), src, len(full), out, len(pruned))
-	return nil
+	// The published totals `ghgate emulator --coverage` reads offline.
+	totals, err := coverage.OpenAPITotals(full, src.String())
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(root, coverage.OpenAPIPath), totals, 0o644)
 }

@@ -210,6 +210,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"POST", "/app/installations/7/access_tokens", appJWT, map[string]any{"repositories": []string{"widgets"}}, 201},
 	}
 	steps = append(steps, projectSteps(w)...)
+	steps = append(steps, append(workflowSteps(w, fx), activitySteps(t, w)...)...)
 
 	succeeded := map[string]bool{}
 	comment := ""

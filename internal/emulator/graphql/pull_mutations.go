@@ -181,30 +181,6 @@ func addPullRequestReview(x *gqlContext, _ root, a addReviewArgs) (any, error) {
 	return &pullPayload{pull: is, review: rv, clientMutationID: in.ClientMutationID}, nil
 }
 
-// lineInDiff reports whether line of the new version of path lies in one
-// of the pull request's hunks, where GitHub lets a review comment sit.
-func lineInDiff(is *state.Issue, path string, line int) bool {
-	for _, fc := range is.Pull.Changes() {
-		if fc.Path != path {
-			continue
-		}
-		n := 0
-		for _, l := range state.SplitPatch(fc.Patch) {
-			switch {
-			case strings.HasPrefix(l, "@@"):
-				n = state.HunkStart(l) - 1
-			case strings.HasPrefix(l, "-"), strings.HasPrefix(l, "\\"):
-			default:
-				n++
-				if n == line {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // mergePullRequest merges as PUT .../pulls/{n}/merge does, with its
 // refusals as UNPROCESSABLE errors.
 func mergePullRequest(x *gqlContext, _ root, a mergePullArgs) (any, error) {
@@ -273,7 +249,7 @@ func (x *gqlContext) reviewState(is *state.Issue, event, body string, hasThreads
 // checkThreads refuses a thread on a line outside the pull request's diff.
 func (x *gqlContext) checkThreads(is *state.Issue, threads []draftReviewThread) error {
 	for _, th := range threads {
-		if th.Side == "LEFT" || !lineInDiff(is, th.Path, th.Line) {
+		if th.Side == "LEFT" || !is.Pull.LineInDiff(th.Path, th.Line) {
 			return &gqlError{Type: "UNPROCESSABLE", Message: "Line could not be resolved: " + th.Path}
 		}
 	}

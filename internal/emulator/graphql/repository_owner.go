@@ -54,6 +54,11 @@ func registerRepositoryOwner(r *resolvers) {
 	// REST API's pushed_at reports.
 	resolve(r, "Repository.isArchived", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.Archived, nil })
 	resolve(r, "Repository.pushedAt", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.UpdatedAt, nil })
+	// Stars, as REST's stargazers_count and /user/starred show them.
+	resolve(r, "Repository.stargazerCount", func(_ *gqlContext, repo *state.Repo) (any, error) { return len(repo.Stars), nil })
+	resolve(r, "Repository.viewerHasStarred", func(x *gqlContext, repo *state.Repo) (any, error) {
+		return x.c.Viewer != nil && repo.StarredBy(x.c.Viewer) != nil, nil
+	})
 }
 
 // ownerRepositories lists the repositories of an owner that the caller can
@@ -89,8 +94,8 @@ func ownerRepositories(x *gqlContext, owner *state.Account, a ownerRepositoriesA
 	return pageOf(x, list, a.connArgs)
 }
 
-// sortRepositories orders by the field asked for; ties keep creation
-// order. Stars are all zero, so STARGAZERS keeps it too.
+// sortRepositories orders by the field asked for (STARGAZERS by the number
+// of stars); ties keep creation order.
 func sortRepositories(list []*state.Repo, o repositoryOrder) {
 	less := func(a, b *state.Repo) int {
 		switch o.Field {
@@ -100,6 +105,8 @@ func sortRepositories(list []*state.Repo, o repositoryOrder) {
 			return a.CreatedAt.Compare(b.CreatedAt)
 		case "PUSHED_AT", "UPDATED_AT":
 			return a.UpdatedAt.Compare(b.UpdatedAt)
+		case "STARGAZERS":
+			return len(a.Stars) - len(b.Stars)
 		}
 		return 0
 	}

@@ -307,28 +307,43 @@ func (c *call) contentEntry(r *state.Repo, path string, isDir bool, content stri
 		Links: contentLinksJSON{Git: &gitURL, HTML: &html, Self: self}}
 }
 
-func getContents(c *call) {
+// fileContent is GitHub's content-file: a file's entry with its content
+// in base64, wrapped at 60 characters with newlines as GitHub wraps it.
+func (c *call) fileContent(r *state.Repo, path, body string) contentJSON {
+	entry := c.contentEntry(r, path, false, body)
+	enc := base64.StdEncoding.EncodeToString([]byte(body))
+	var wrapped strings.Builder
+	for i := 0; i < len(enc); i += 60 {
+		wrapped.WriteString(enc[i:min(i+60, len(enc))])
+		wrapped.WriteByte('\n')
+	}
+	s := wrapped.String()
+	entry.Content, entry.Encoding = &s, "base64"
+	return entry
+}
+
+// repoFiles resolves {owner}/{repo} for reading and its files at the
+// ref asked for; nil with the answer written when either fails.
+func (c *call) repoFiles() (*state.Repo, map[string]string) {
 	r := c.RepoFor(state.PermRead)
 	if r == nil {
-		return
+		return nil, nil
 	}
 	files, ok := c.filesAt(r)
 	if !ok {
+		return nil, nil
+	}
+	return r, files
+}
+
+func getContents(c *call) {
+	r, files := c.repoFiles()
+	if r == nil {
 		return
 	}
 	path := strings.Trim(c.Req.PathValue("path"), "/")
 	if body, ok := files[path]; ok {
-		entry := c.contentEntry(r, path, false, body)
-		enc := base64.StdEncoding.EncodeToString([]byte(body))
-		// GitHub wraps base64 content at 60 characters with newlines.
-		var wrapped strings.Builder
-		for i := 0; i < len(enc); i += 60 {
-			wrapped.WriteString(enc[i:min(i+60, len(enc))])
-			wrapped.WriteByte('\n')
-		}
-		s := wrapped.String()
-		entry.Content, entry.Encoding = &s, "base64"
-		c.JSON(http.StatusOK, entry)
+		c.JSON(http.StatusOK, c.fileContent(r, path, body))
 		return
 	}
 	// A directory lists its direct children: files and subdirectories.

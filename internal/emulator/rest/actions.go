@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/emulator/wire"
 )
@@ -133,6 +135,10 @@ func (c *call) workflowRunJSON(w *state.WorkflowRun) workflowRunJSON {
 		ArtifactsURL: u + "/artifacts", CancelURL: u + "/cancel", RerunURL: u + "/rerun",
 		WorkflowURL: c.Links.Repo(r) + "/actions/workflows/" + strconv.FormatInt(w.WorkflowID, 10), ReferencedWorkflow: []any{},
 		HeadCommit: c.headCommit(r, w.HeadSHA), Repository: c.repoJSON(r, false), HeadRepository: c.repoJSON(r, false)}
+	if w.Attempt > 1 {
+		prev := u + "/attempts/" + strconv.Itoa(w.Attempt-1)
+		out.PreviousAttemptURL = &prev
+	}
 	// GitHub lists the open pull requests whose head is the run's commit.
 	if w.Pull != nil && w.Pull.State == "open" && w.Pull.Pull.Head.SHA == w.HeadSHA && c.Req.URL.Query().Get("exclude_pull_requests") != "true" {
 		out.PullRequests = append(out.PullRequests, c.pullMinimal(w.Pull))
@@ -151,24 +157,35 @@ func runStatusMatches(w *state.WorkflowRun, want string) bool {
 	return false
 }
 
-// listWorkflowRuns is GET /repos/{o}/{r}/actions/runs, newest first,
-// filtered by branch, event, status (or conclusion), head_sha, actor and
-// check_suite_id as GitHub does.
+// listWorkflowRuns is GET /repos/{o}/{r}/actions/runs.
 func listWorkflowRuns(c *call) {
-	r := c.RepoFor(state.PermRead)
-	if r == nil {
-		return
+	if r := c.RepoFor(state.PermRead); r != nil {
+		c.writeRuns(r, nil)
 	}
+}
+
+// writeRuns answers a list of r's runs (those of workflow wf, or all when
+// nil), newest first, filtered by branch, event, status (or conclusion),
+// head_sha, actor, check_suite_id and created as GitHub does.
+func (c *call) writeRuns(r *state.Repo, wf *state.Workflow) {
 	q := c.Req.URL.Query()
+	created := func(time.Time) bool { return true }
+	// GitHub's description documents no error for this list: a created
+	// value that is not a date qualifier filters nothing.
+	if in, ok := search.DateRange(q.Get("created")); ok {
+		created = in
+	}
 	var list []*state.WorkflowRun
 	for _, w := range slices.Backward(r.Runs) {
 		switch {
-		case q.Get("branch") != "" && w.HeadBranch != q.Get("branch"),
+		case wf != nil && w.WorkflowID != wf.ID,
+			q.Get("branch") != "" && w.HeadBranch != q.Get("branch"),
 			q.Get("event") != "" && w.Event != q.Get("event"),
 			q.Get("head_sha") != "" && w.HeadSHA != q.Get("head_sha"),
 			q.Get("actor") != "" && (w.Actor == nil || !strings.EqualFold(w.Actor.Login, q.Get("actor"))),
 			q.Get("check_suite_id") != "" && strconv.FormatInt(w.CheckSuiteID, 10) != q.Get("check_suite_id"),
-			!runStatusMatches(w, q.Get("status")):
+			!runStatusMatches(w, q.Get("status")),
+			!created(w.CreatedAt):
 			continue
 		}
 		list = append(list, w)
@@ -193,8 +210,12 @@ func (c *call) pathID(name string) (int64, bool) {
 	return id, true
 }
 
-func (c *call) runFor() *state.WorkflowRun {
-	r := c.RepoFor(state.PermRead)
+// runFor resolves {run_id} for reading the run.
+func (c *call) runFor() *state.WorkflowRun { return c.runAt(state.PermRead) }
+
+// runAt resolves {run_id} in a repository the token may use at need.
+func (c *call) runAt(need state.Permission) *state.WorkflowRun {
+	r := c.RepoFor(need)
 	if r == nil {
 		return nil
 	}
@@ -321,7 +342,7 @@ func downloadJobLogs(c *call) {
 	if j == nil {
 		return
 	}
-	if j.Status != "completed" {
+	if j.Status != "completed" || j.Run.LogsDeleted {
 		c.NotFound()
 		return
 	}

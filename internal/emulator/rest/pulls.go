@@ -466,7 +466,7 @@ func (c *call) reviewCommentJSON(cm *state.ReviewComment) reviewCommentJSON {
 		Path: cm.Path, CommitID: is.Pull.Head.SHA, OriginalCommitID: cm.Commit.SHA, User: renderSimpleUser(c.Links, cm.User),
 		Body: cm.Body, CreatedAt: wire.Timestamp(cm.CreatedAt), UpdatedAt: wire.Timestamp(cm.UpdatedAt), HTMLURL: html, PullRequestURL: pr,
 		AuthorAssociation: state.Association(cm.User, is.Repo), OriginalLine: cm.Line, Side: "RIGHT", SubjectType: "line",
-		Reactions: reactionsJSON{URL: api + "/reactions"}}
+		Reactions: reactionRollup(api+"/reactions", cm.Reactions)}
 	if cm.InReplyTo != nil {
 		out.InReplyToID = &cm.InReplyTo.ID
 	}

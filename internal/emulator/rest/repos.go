@@ -151,6 +151,7 @@ func (c *call) repoJSON(r *state.Repo, full bool) repoJSON {
 		Visibility: visibility, PushedAt: &updated, CreatedAt: &created, UpdatedAt: &updated,
 		Permissions: &permsJSON{Admin: p >= state.PermAdmin, Maintain: p >= state.PermAdmin, Push: p >= state.PermWrite, Triage: p >= state.PermTriage, Pull: p >= state.PermRead},
 	}
+	out.StargazersCount, out.WatchersCount, out.Watchers = len(r.Stars), len(r.Stars), len(r.Stars)
 	out.Fork = r.Parent != nil
 	for _, o := range c.State.Repos() {
 		if o.Parent == r {

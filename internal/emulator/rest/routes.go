@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/faults"
@@ -126,7 +127,7 @@ func (a *api) routeTable() []route {
 		{"GET", "/orgs/{org}/secret-scanning/alerts", listOrgSecretScanningAlerts},
 		{"GET", repo + "/secret-scanning/alerts", listRepoSecretScanningAlerts},
 		{"GET", repo + "/secret-scanning/alerts/{alert_number}", getRepoSecretScanningAlert},
-	}, append(gitRoutes(), projectRoutes()...)...)
+	}, slices.Concat(gitRoutes(), projectRoutes(), workflowRoutes(), activityRoutes())...)
 }
 
 // Undescribed lists the served routes GitHub's OpenAPI description

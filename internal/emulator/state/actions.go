@@ -38,6 +38,12 @@ type WorkflowRun struct {
 	Pull      *Issue
 	CreatedAt time.Time
 	Jobs      []*CheckRun
+	// CancelledAt is when the run was cancelled, nil if it was not
+	// (workflows.go): a run cancelled before any job started has no job
+	// to carry the conclusion.
+	CancelledAt *time.Time
+	// LogsDeleted is set once the run's logs were deleted (workflows.go).
+	LogsDeleted bool
 }
 
 // JobStep is one step of a job, numbered from 1.
@@ -50,18 +56,26 @@ type JobStep struct {
 	CompletedAt *time.Time
 }
 
-// Status is the run's: queued until a job starts, in_progress while any
-// job runs, completed when all have finished.
+// Status is the run's: completed when all its jobs have finished,
+// in_progress while any job runs, and queued before then (no job yet, or
+// only finished ones and queued ones, as a re-run attempt starts).
 func (w *WorkflowRun) Status() string {
+	if w.CancelledAt != nil {
+		return "completed"
+	}
+	out := "completed"
 	if len(w.Jobs) == 0 {
-		return "queued"
+		out = "queued"
 	}
 	for _, j := range w.Jobs {
-		if j.Status != "completed" {
+		switch j.Status {
+		case "in_progress":
 			return "in_progress"
+		case "queued":
+			out = "queued"
 		}
 	}
-	return "completed"
+	return out
 }
 
 // Conclusion sums the jobs' conclusions once the run is completed, as
@@ -71,6 +85,10 @@ func (w *WorkflowRun) Status() string {
 func (w *WorkflowRun) Conclusion() *string {
 	if w.Status() != "completed" {
 		return nil
+	}
+	if w.CancelledAt != nil && len(w.Jobs) == 0 {
+		c := "cancelled"
+		return &c
 	}
 	seen := map[string]bool{}
 	for _, j := range w.Jobs {
@@ -212,7 +230,7 @@ func (s *State) SignedLogPath(jobID int64) string {
 }
 
 // urlSig signs a storage URL for the object of this kind ("jobs",
-// "assets") and id, valid until exp.
+// "runs", "assets") and id, valid until exp.
 func (s *State) urlSig(kind string, id, exp int64) string {
 	s.logKeyOnce.Do(func() {
 		s.logKey = make([]byte, 32)

@@ -43,6 +43,12 @@ type Account struct {
 	// in REST user objects and a Bot in GraphQL.
 	IsBot     bool
 	CreatedAt time.Time
+	// Inbox is what the user did with their notification threads, by
+	// thread id (notifications.go); nil until they read or dismiss one.
+	Inbox map[int64]*ThreadMark
+	// Watching are the user's repository subscriptions by repository id
+	// (subscriptions.go): watching or ignoring it.
+	Watching map[int64]*Subscription
 }
 
 // botSuffix ends the login of a GitHub App's bot account.
@@ -134,6 +140,12 @@ type Repo struct {
 	// Runs are the repository's Actions workflow runs, oldest first
 	// (actions.go).
 	Runs []*WorkflowRun
+	// WorkflowStates are the workflows disabled or re-enabled by path
+	// (workflows.go); a workflow not in it is active.
+	WorkflowStates map[string]string
+	// Stars are who starred the repository and when, oldest first
+	// (stars.go).
+	Stars []*Star
 }
 
 // Repository settings the emulator does not model are those of a new

@@ -87,6 +87,7 @@ type ReviewComment struct {
 	DiffHunk  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	Reactions []*Reaction // in the order given (reactions.go)
 }
 
 // CommitStatus is a status a service reported on a commit.
