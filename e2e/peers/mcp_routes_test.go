@@ -167,7 +167,7 @@ func runMCPRoutesSession(work string) (any, error) {
 	if readID == "" || doneID == "" {
 		return nil, errors.New("alice has no thread on " + readSubject + " or " + doneSubject + ": " + clip(body, 300))
 	}
-	return runMCPServer(work, mcpRoutesToolsets, mcpRoutesSession(readID, doneID))
+	return runMCPServer(work, mcpRoutesToolsets, "", mcpRoutesSession(readID, doneID))
 }
 
 func TestMCPRoutesSession(t *testing.T) {
