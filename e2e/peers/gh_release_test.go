@@ -93,8 +93,9 @@ func ghRunWrites() []ghCheck {
 		// CI runs on push and pull_request only: GitHub refuses a dispatch.
 		{name: "workflow-run-no-dispatch", args: []string{"workflow", "run", "ci.yml", "-R", repo, "--ref", "main"}, code: 1,
 			stderr: []string{"HTTP 422", "Workflow does not have 'workflow_dispatch' trigger"}},
+		// gh words a 403 on a re-run as "run N cannot be rerun; <message>".
 		{name: "carol-run-rerun", token: "emu-carol", args: []string{"run", "rerun", "{id:" + ciRuns + "?status=success}", "-R", repo}, code: 1,
-			stderr: []string{"HTTP 403"},
+			stderr: []string{"cannot be rerun"},
 			effect: api("repos/acme/widgets/actions/runs/{lastid}", ".run_attempt", "1")},
 		{name: "bad-token-run-list", token: "emu-invalid", args: []string{"run", "list", "-R", repo}, code: 1, stderr: []string{"HTTP 401", "Bad credentials"}},
 	}

@@ -42,6 +42,9 @@ func workflowSteps(w *world, fx reportsFixtures) []step {
 		{"DELETE", runPath + "/logs", tokBob, nil, 204},
 		{"POST", runPath + "/rerun-failed-jobs", tokBob, nil, 201},
 		{"GET", runPath, tokCarol, nil, 200},
+		{"DELETE", fmt.Sprintf("%s/actions/runs/%d", repo, pending.ID), tokCarol, nil, 403},
+		{"DELETE", fmt.Sprintf("%s/actions/runs/%d", repo, pending.ID), tokBob, nil, 204},
+		{"GET", fmt.Sprintf("%s/actions/runs/%d", repo, pending.ID), tokCarol, nil, 404},
 	}
 }
 

@@ -17,6 +17,7 @@ func workflowRoutes() []route {
 		{"POST", wf + "/dispatches", dispatchWorkflow},
 		{"GET", run + "/artifacts", listRunArtifacts},
 		{"GET", run + "/timing", getRunUsage},
+		{"DELETE", run, deleteRun},
 		{"POST", run + "/cancel", cancelRun},
 		{"GET", run + "/logs", downloadRunLogs},
 		{"DELETE", run + "/logs", deleteRunLogs},

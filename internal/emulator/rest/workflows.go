@@ -161,6 +161,17 @@ func cancelRun(c *call) {
 	c.JSON(http.StatusAccepted, struct{}{})
 }
 
+// deleteRun is DELETE .../actions/runs/{run_id}: anyone with write access
+// may delete a run; 204, and the run is gone from every list.
+func deleteRun(c *call) {
+	w := c.runAt(state.PermWrite)
+	if w == nil {
+		return
+	}
+	c.State.DeleteRun(c.RepoFor(state.PermWrite), w)
+	c.NoContent()
+}
+
 // listRunArtifacts is GET .../actions/runs/{run_id}/artifacts. The
 // emulator's runs upload no artifacts, so the list is empty.
 func listRunArtifacts(c *call) {

@@ -134,6 +134,20 @@ func TestRESTWorkflows(t *testing.T) {
 	if r := send(t, "POST", cancel, write, nil); r.status != http.StatusConflict || !strings.Contains(string(r.body), "Cannot cancel a workflow run that is completed.") {
 		t.Errorf("cancel a completed run: %d %s", r.status, r.body)
 	}
+	runPath := strings.TrimSuffix(cancel, "/cancel")
+	if r := send(t, "DELETE", runPath, read, nil); r.status != http.StatusForbidden && r.status != http.StatusNotFound {
+		t.Errorf("a reader deletes a run: %d %s, want 403 or 404", r.status, r.body)
+	}
+	if r := send(t, "DELETE", runPath, write, nil); r.status != http.StatusNoContent {
+		t.Fatalf("delete the run: %d %s, want 204", r.status, r.body)
+	}
+	if r := send(t, "GET", runPath, read, nil); r.status != http.StatusNotFound {
+		t.Errorf("the deleted run: %d, want 404", r.status)
+	}
+	getJSON(t, base+"/actions/workflows/release.yml/runs", read, &dispatched)
+	if dispatched.TotalCount != 0 {
+		t.Errorf("the deleted run is still listed: %+v", dispatched)
+	}
 }
 
 // TestRESTRunLogs downloads a failed run's logs archive as gh run view

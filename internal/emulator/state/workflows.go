@@ -129,6 +129,12 @@ func workflowName(text string) string {
 	return ""
 }
 
+// DeleteRun removes a workflow run from its repository: it is no longer
+// listed or found, and its logs go with it.
+func (s *State) DeleteRun(r *Repo, w *WorkflowRun) {
+	r.Runs = slices.DeleteFunc(r.Runs, func(x *WorkflowRun) bool { return x == w })
+}
+
 // CancelRun cancels a run that has not completed: its unfinished jobs and
 // steps conclude cancelled now. ok is false for a completed run.
 func (s *State) CancelRun(w *WorkflowRun) bool {
