@@ -202,6 +202,8 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"PATCH", repo + "/git/refs/heads%2Fgears-docs", tokBob, map[string]any{"sha": lazyJSON(func() any { return created.commit }), "force": true}, 200},
 		{"PUT", repo + "/pulls/7/merge", tokAlice, map[string]any{"merge_method": "squash", "commit_title": "Cap the gear ratio (#7)"}, 200},
 		{"GET", repo + "/pulls/7/merge", tokCarol, nil, 204},
+		// main moved with #7: #38's branch takes it in.
+		{"PUT", repo + "/pulls/38/update-branch", tokBob, map[string]any{}, 202},
 		{"GET", repo + "/tags", tokCarol, nil, 200},
 		{"GET", repo + "/releases", tokCarol, nil, 200},
 		{"GET", repo + "/releases/latest", tokCarol, nil, 200},

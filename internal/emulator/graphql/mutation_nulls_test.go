@@ -160,8 +160,8 @@ var nullCases = map[string]nullCase{
 			return nullRun{input: map[string]any{"pullRequestId": pr, "pullRequestReviewId": w.pendingReview(t, pr), "path": path, "body": "t",
 				"line": 2, "side": "RIGHT", "subjectType": "LINE"}, target: pr, vars: map[string]string{"PATH": path}}
 		},
-		// The emulator keeps comments on one line, so startLine and
-		// startSide are not sent; null there is as if not sent.
+		// startLine and startSide are not sent: null there is as if not
+		// sent, a single-line thread.
 		fields: map[string]nullWant{
 			"line":                {refused: "line is required"},
 			"pullRequestId":       {read: lastReview(threadComment), want: threadOnLine2},

@@ -249,7 +249,7 @@ func (x *gqlContext) reviewState(is *state.Issue, event, body string, hasThreads
 // checkThreads refuses a thread on a line outside the pull request's diff.
 func (x *gqlContext) checkThreads(is *state.Issue, threads []draftReviewThread) error {
 	for _, th := range threads {
-		if th.Side == "LEFT" || !is.Pull.LineInDiff(th.Path, th.Line) {
+		if th.Side == "LEFT" || state.DiffHunkOf(is, th.Path, th.Line) < 0 {
 			return &gqlError{Type: "UNPROCESSABLE", Message: "Line could not be resolved: " + th.Path}
 		}
 	}
@@ -260,14 +260,9 @@ type addReviewThreadArgs struct {
 	Input struct {
 		PullRequestReviewID *gqlID  `json:"pullRequestReviewId"`
 		PullRequestID       *gqlID  `json:"pullRequestId"`
-		Path                string  `json:"path"`
 		Body                string  `json:"body"`
-		Line                *int    `json:"line"`
-		Side                *string `json:"side"`
-		StartLine           *int    `json:"startLine"`
-		StartSide           *string `json:"startSide"`
-		SubjectType         *string `json:"subjectType"`
 		ClientMutationID    *string `json:"clientMutationId"`
+		threadPlace
 	} `json:"input"`
 }
 
@@ -336,19 +331,12 @@ func registerReviewMutations(r *resolvers) {
 			return nil, unprocessable("The review has been submitted: start a new review.")
 		case strings.TrimSpace(in.Body) == "":
 			return nil, unprocessable("Body can't be blank")
-		case in.SubjectType != nil && *in.SubjectType == "FILE", in.StartLine != nil:
-			return nil, unprocessable("The emulator keeps comments on one line only.")
-		case in.Line == nil:
-			return nil, unprocessable("line is required")
 		}
-		side := ""
-		if in.Side != nil {
-			side = *in.Side
-		}
-		if err := x.checkThreads(rv.Pull, []draftReviewThread{{Path: in.Path, Line: *in.Line, Side: side}}); err != nil {
+		spot, err := x.threadSpot(rv.Pull, in.threadPlace)
+		if err != nil {
 			return nil, err
 		}
-		c := x.st.AddReviewComment(rv, nil, in.Path, *in.Line, in.Body, x.st.Now())
+		c := x.st.AddReviewThread(rv, spot, in.Body, x.st.Now())
 		return &threadPayload{thread: c.Thread, clientMutationID: in.ClientMutationID}, nil
 	})
 	resolveArgs(r, "Mutation.submitPullRequestReview", func(x *gqlContext, _ root, a submitReviewArgs) (any, error) {

@@ -49,15 +49,20 @@ func registerReviews(r *resolvers) {
 	const th = "PullRequestReviewThread"
 	resolve(r, th+".id", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return t.NodeID, nil })
 	resolve(r, th+".path", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return t.Path, nil })
-	resolve(r, th+".line", func(_ *gqlContext, t *state.ReviewThread) (any, error) {
-		if t.Outdated() {
-			return nil, nil // an outdated thread has no line in the current diff
-		}
-		return t.Line, nil
+	resolve(r, th+".line", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return threadLine(t, t.Line, true), nil })
+	resolve(r, th+".originalLine", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return threadLine(t, t.Line, false), nil })
+	resolve(r, th+".startLine", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return threadLine(t, t.StartLine, true), nil })
+	resolve(r, th+".originalStartLine", func(_ *gqlContext, t *state.ReviewThread) (any, error) {
+		return threadLine(t, t.StartLine, false), nil
 	})
-	resolve(r, th+".originalLine", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return t.Line, nil })
 	resolve(r, th+".diffSide", func(_ *gqlContext, _ *state.ReviewThread) (any, error) { return "RIGHT", nil })
-	resolve(r, th+".subjectType", func(_ *gqlContext, _ *state.ReviewThread) (any, error) { return "LINE", nil })
+	resolve(r, th+".startDiffSide", func(_ *gqlContext, t *state.ReviewThread) (any, error) {
+		if t.StartLine == 0 {
+			return nil, nil
+		}
+		return "RIGHT", nil
+	})
+	resolve(r, th+".subjectType", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return threadSubject(t), nil })
 	resolve(r, th+".isResolved", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return t.Resolved, nil })
 	resolve(r, th+".isOutdated", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return t.Outdated(), nil })
 	resolve(r, th+".isCollapsed", func(_ *gqlContext, t *state.ReviewThread) (any, error) { return t.Resolved, nil })
@@ -79,13 +84,17 @@ func registerReviews(r *resolvers) {
 	resolve(r, cm+".body", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Body, nil })
 	resolve(r, cm+".path", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Path, nil })
 	resolve(r, cm+".diffHunk", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.DiffHunk, nil })
-	resolve(r, cm+".line", func(_ *gqlContext, c *state.ReviewComment) (any, error) {
-		if c.Thread.Outdated() {
-			return nil, nil
-		}
-		return c.Line, nil
+	resolve(r, cm+".line", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return threadLine(c.Thread, c.Line, true), nil })
+	resolve(r, cm+".originalLine", func(_ *gqlContext, c *state.ReviewComment) (any, error) {
+		return threadLine(c.Thread, c.Line, false), nil
 	})
-	resolve(r, cm+".originalLine", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Line, nil })
+	resolve(r, cm+".startLine", func(_ *gqlContext, c *state.ReviewComment) (any, error) {
+		return threadLine(c.Thread, c.Thread.StartLine, true), nil
+	})
+	resolve(r, cm+".originalStartLine", func(_ *gqlContext, c *state.ReviewComment) (any, error) {
+		return threadLine(c.Thread, c.Thread.StartLine, false), nil
+	})
+	resolve(r, cm+".subjectType", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return threadSubject(c.Thread), nil })
 	resolve(r, cm+".outdated", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Thread.Outdated(), nil })
 	resolve(r, cm+".createdAt", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.CreatedAt, nil })
 	resolve(r, cm+".updatedAt", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.UpdatedAt, nil })
@@ -105,4 +114,22 @@ func registerReviews(r *resolvers) {
 		return x.webURL(fmt.Sprintf("%s#discussion_r%d", wire.IssuePath(c.Review.Pull), c.ID)), nil
 	})
 	resolve(r, cm+".reactionGroups", func(_ *gqlContext, _ *state.ReviewComment) (any, error) { return reactionGroups(nil), nil })
+}
+
+// threadLine is one of a thread's line numbers as GitHub gives it: null
+// for none (a file comment has no line, a single-line one no start line)
+// and, in the current diff, for an outdated thread.
+func threadLine(t *state.ReviewThread, n int, current bool) any {
+	if n == 0 || t.File || current && t.Outdated() {
+		return nil
+	}
+	return n
+}
+
+// threadSubject is PullRequestReviewThreadSubjectType: FILE or LINE.
+func threadSubject(t *state.ReviewThread) string {
+	if t.File {
+		return "FILE"
+	}
+	return "LINE"
 }

@@ -451,7 +451,7 @@ type reviewCommentJSON struct {
 	OriginalStartLine *int          `json:"original_start_line"`
 	StartSide         *string       `json:"start_side"`
 	Line              *int          `json:"line,omitempty"`
-	OriginalLine      int           `json:"original_line"`
+	OriginalLine      *int          `json:"original_line,omitempty"`
 	Side              string        `json:"side"`
 	SubjectType       string        `json:"subject_type"`
 	Reactions         reactionsJSON `json:"reactions"`
@@ -465,17 +465,29 @@ func (c *call) reviewCommentJSON(cm *state.ReviewComment) reviewCommentJSON {
 	out := reviewCommentJSON{URL: api, PullRequestReviewID: &cm.Review.ID, ID: cm.ID, NodeID: cm.NodeID, DiffHunk: cm.DiffHunk,
 		Path: cm.Path, CommitID: is.Pull.Head.SHA, OriginalCommitID: cm.Commit.SHA, User: renderSimpleUser(c.Links, cm.User),
 		Body: cm.Body, CreatedAt: wire.Timestamp(cm.CreatedAt), UpdatedAt: wire.Timestamp(cm.UpdatedAt), HTMLURL: html, PullRequestURL: pr,
-		AuthorAssociation: state.Association(cm.User, is.Repo), OriginalLine: cm.Line, Side: "RIGHT", SubjectType: "line",
+		AuthorAssociation: state.Association(cm.User, is.Repo), Side: "RIGHT", SubjectType: "line",
 		Reactions: reactionRollup(api+"/reactions", cm.Reactions)}
 	if cm.InReplyTo != nil {
 		out.InReplyToID = &cm.InReplyTo.ID
 	}
-	if !cm.Thread.Outdated() {
-		// An outdated comment has no line in the current diff.
-		line := cm.Line
-		out.Line = &line
-	} else {
+	t := cm.Thread
+	if t.Outdated() {
 		out.CommitID = cm.Commit.SHA
+	}
+	switch {
+	case t.File:
+		// A file comment has no lines.
+		out.SubjectType = "file"
+	case t.Outdated():
+		// An outdated comment has no line in the current diff.
+		out.OriginalLine, out.OriginalStartLine = intRef(cm.Line), intRef(t.StartLine)
+	default:
+		out.Line, out.OriginalLine = intRef(cm.Line), intRef(cm.Line)
+		out.StartLine, out.OriginalStartLine = intRef(t.StartLine), intRef(t.StartLine)
+	}
+	if out.OriginalStartLine != nil {
+		side := "RIGHT"
+		out.StartSide = &side
 	}
 	out.Links.Self, out.Links.HTML, out.Links.PullRequest = linkJSON{api}, linkJSON{html}, linkJSON{pr}
 	return out
@@ -520,4 +532,12 @@ func listRequestedReviewers(c *call) {
 		out.Teams = append(out.Teams, renderTeam(c.Links, t))
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+// intRef is &n, or nil for 0: no such line.
+func intRef(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }

@@ -23,6 +23,7 @@ func gitRoutes() []route {
 		{"DELETE", pull + "/requested_reviewers", removeRequestedReviewers},
 		{"GET", pull + "/merge", checkMerged},
 		{"PUT", pull + "/merge", mergePull},
+		{"PUT", pull + "/update-branch", updatePullBranch},
 
 		{"GET", repo + "/branches", listBranches},
 		{"GET", repo + "/branches/{branch...}", getBranch},

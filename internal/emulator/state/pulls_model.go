@@ -49,13 +49,16 @@ type Review struct {
 	Comments    []*ReviewComment
 }
 
-// ReviewThread is a conversation on one line of a pull request's diff.
+// ReviewThread is a conversation on a line, a range of lines (StartLine
+// to Line) or, with File, the whole of a file in a pull request's diff.
 type ReviewThread struct {
 	ID         int64
 	NodeID     string
 	Pull       *Issue
 	Path       string
-	Line       int
+	Line       int // 0 on a file
+	StartLine  int // 0 unless the thread spans lines
+	File       bool
 	Resolved   bool
 	ResolvedBy *Account
 	Comments   []*ReviewComment
