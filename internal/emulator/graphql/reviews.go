@@ -84,7 +84,9 @@ func registerReviews(r *resolvers) {
 	resolve(r, cm+".body", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Body, nil })
 	resolve(r, cm+".path", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.Path, nil })
 	resolve(r, cm+".diffHunk", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return c.DiffHunk, nil })
-	resolve(r, cm+".line", func(_ *gqlContext, c *state.ReviewComment) (any, error) { return threadLine(c.Thread, c.Line, true), nil })
+	resolve(r, cm+".line", func(_ *gqlContext, c *state.ReviewComment) (any, error) {
+		return threadLine(c.Thread, c.Line, true), nil
+	})
 	resolve(r, cm+".originalLine", func(_ *gqlContext, c *state.ReviewComment) (any, error) {
 		return threadLine(c.Thread, c.Line, false), nil
 	})
