@@ -231,7 +231,7 @@ func granularSession() []mcpCheck {
 	}
 	approved := lastReview(121)
 	approved.want = "APPROVED alice Approved over MCP."
-	submitted := lastReview(155)
+	submitted := lastReview(146)
 	submitted.want = "COMMENTED alice Submitted over MCP."
 	fieldOption := nodeIDOf(`{ organization(login: "acme") { issueFields(first: 20) { nodes { ... on IssueFieldSingleSelect { name options { id name } } } } } }`)
 	return []mcpCheck{
@@ -272,11 +272,16 @@ func granularSession() []mcpCheck {
 			"issue_number", 12, "sub_issue_id", restID(repo+"/issues/16"), "before_id", restID(repo+"/issues/14")),
 
 		g("create_pull_request_review", "create_pull_request_review", approved, "pullNumber", 121, "event", "APPROVE", "body", "Approved over MCP."),
-		// A pending review on #155, deleted; another, with a line comment, submitted.
-		g("create_pull_request_review-pending", "create_pull_request_review", read(repo+"/pulls/155/reviews", func(rs []*github.PullRequestReview) string {
+		// A pending review on #146, deleted; another, with a file comment,
+		// submitted. The server finds the viewer's review with
+		// reviews(first: 1, author: viewer), the oldest as GitHub lists
+		// them, so the flow runs on a pull request alice has not reviewed
+		// (she reviewed #155 in the seed, and GitHub would answer "not
+		// pending" there too).
+		g("create_pull_request_review-pending", "create_pull_request_review", read(repo+"/pulls/146/reviews", func(rs []*github.PullRequestReview) string {
 			return lastOf(rs).GetState()
-		}, "PENDING"), "pullNumber", 155),
-		g("delete_pending_pull_request_review", "delete_pending_pull_request_review", read(repo+"/pulls/155/reviews", func(rs []*github.PullRequestReview) string {
+		}, "PENDING"), "pullNumber", 146),
+		g("delete_pending_pull_request_review", "delete_pending_pull_request_review", read(repo+"/pulls/146/reviews", func(rs []*github.PullRequestReview) string {
 			n := 0
 			for _, x := range rs {
 				if x.GetState() == "PENDING" {
@@ -284,13 +289,13 @@ func granularSession() []mcpCheck {
 				}
 			}
 			return fmt.Sprint(n)
-		}, "0"), "pullNumber", 155),
-		g("create_pull_request_review-pending-again", "create_pull_request_review", nil, "pullNumber", 155),
-		g("add_pull_request_review_comment", "add_pull_request_review_comment", nil, "pullNumber", 155, "path", "go.mod", "subjectType", "FILE", "body", "On go.mod."),
-		g("submit_pending_pull_request_review", "submit_pending_pull_request_review", submitted, "pullNumber", 155, "event", "COMMENT", "body", "Submitted over MCP."),
+		}, "0"), "pullNumber", 146),
+		g("create_pull_request_review-pending-again", "create_pull_request_review", nil, "pullNumber", 146),
+		g("add_pull_request_review_comment", "add_pull_request_review_comment", nil, "pullNumber", 146, "path", "web/src/widgets/ChartWidget.tsx", "subjectType", "FILE", "body", "On ChartWidget.tsx."),
+		g("submit_pending_pull_request_review", "submit_pending_pull_request_review", submitted, "pullNumber", 146, "event", "COMMENT", "body", "Submitted over MCP."),
 		// The file comment made while the review was pending shows once it is submitted.
 		{name: "pull_request_read-get_review_comments-submitted", tool: "pull_request_read", granular: true,
-			args: map[string]any{"owner": o, "repo": r, "method": "get_review_comments", "pullNumber": 155}, want: []string{"On go.mod."}},
+			args: map[string]any{"owner": o, "repo": r, "method": "get_review_comments", "pullNumber": 146}, want: []string{"On ChartWidget.tsx."}},
 		g("add_pull_request_review_comment_reaction", "add_pull_request_review_comment_reaction", reactionsOf(repo+"/pulls/comments/{id}/reactions", "alice:eyes"), "comment_id", restID(repo+"/pulls/121/comments"), "content", "eyes"),
 		g("request_pull_request_reviewers", "request_pull_request_reviewers", pull(133, func(p github.PullRequest) string { return logins(p.RequestedReviewers) }, "bob"),
 			"pullNumber", 133, "reviewers", []string{"bob"}),
