@@ -22,6 +22,9 @@ type State struct {
 	tokens     map[string]*Token
 	repos      map[string]*Repo // by lower-case "owner/name"
 	repoOrder  []*Repo
+	// renamed are repositories by a former lower-case "owner/name", which
+	// GitHub redirects to them (repo_writes.go).
+	renamed map[string]*Repo
 	issueTypes map[string][]*IssueType // by lower-case org login
 	nodes      map[string]any          // node_id -> *Issue, *Repo, *Account, *Label, *Milestone, *Comment, *IssueType
 	issuesByID map[int64]*Issue
