@@ -131,6 +131,13 @@ func deleteRepo(c *call) {
 	c.NoContent()
 }
 
+// simpleValidation is GitHub's validation-error-simple.
+type simpleValidation struct {
+	Message          string   `json:"message"`
+	DocumentationURL string   `json:"documentation_url"`
+	Errors           []string `json:"errors"`
+}
+
 type topicsJSON struct {
 	Names []string `json:"names"`
 }
@@ -165,8 +172,10 @@ func replaceTopics(c *call) {
 	}
 	names, bad := state.NormalizeTopics(*in.Names)
 	if bad != "" || len(names) > state.MaxTopics {
-		c.Invalid("", doc, wire.FieldError{Resource: "Repository", Field: "topics", Code: "invalid",
-			Message: "Topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens; a repository has at most 20."})
+		// GitHub's answer here is validation-error-simple: its errors
+		// are sentences.
+		c.JSON(http.StatusUnprocessableEntity, simpleValidation{Message: "Validation Failed", DocumentationURL: wire.DocsURL(doc),
+			Errors: []string{"Topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens; a repository has at most 20 topics."}})
 		return
 	}
 	r.Topics = names

@@ -64,6 +64,13 @@ func (s *State) RenameRepo(r *Repo, name string) {
 	delete(s.repos, old)
 	r.Name = name
 	s.repos[strings.ToLower(r.FullName())] = r
+	// Grants follow the repository to its new name.
+	for _, t := range s.tokens {
+		if p, ok := t.Perms[old]; ok {
+			delete(t.Perms, old)
+			t.Perms[strings.ToLower(r.FullName())] = p
+		}
+	}
 	if s.renamed == nil {
 		s.renamed = map[string]*Repo{}
 	}
