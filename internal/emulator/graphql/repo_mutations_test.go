@@ -29,10 +29,14 @@ func TestRepoAndCommentMutations(t *testing.T) {
 	const addComment = `mutation($input: AddCommentInput!) { addComment(input: $input) { commentEdge { node { id } } } }`
 	const update = `mutation CommentUpdate($input: UpdateIssueCommentInput!) { updateIssueComment(input: $input) { issueComment { url body } } }`
 	const del = `mutation CommentDelete($input: DeleteIssueCommentInput!) { deleteIssueComment(input: $input) { clientMutationId } }`
-	var issue struct{ Repository struct{ Issue struct{ ID string } } }
+	var issue struct {
+		Repository struct{ Issue struct{ ID string } }
+	}
 	w.query("emu-alice", `{ repository(owner: "acme", name: "widgets") { issue(number: 1) { id } } }`, nil).ok(t, &issue)
 	var cm struct {
-		AddComment struct{ CommentEdge struct{ Node struct{ ID string } } }
+		AddComment struct {
+			CommentEdge struct{ Node struct{ ID string } }
+		}
 	}
 	w.query("emu-bob", addComment, map[string]any{"input": map[string]any{"subjectId": issue.Repository.Issue.ID, "body": "bob's"}}).ok(t, &cm)
 	bobs := cm.AddComment.CommentEdge.Node.ID
@@ -73,7 +77,9 @@ func TestRepoAndCommentMutations(t *testing.T) {
 			t.Errorf("%s: got %s, want %q", c.name, res.raw, c.want)
 		}
 		if c.name == "create for the viewer" {
-			var d struct{ CreateRepository struct{ Repository struct{ ID string } } }
+			var d struct {
+				CreateRepository struct{ Repository struct{ ID string } }
+			}
 			res.ok(t, &d)
 			ids["kit"] = d.CreateRepository.Repository.ID
 			var r struct{ Repository struct{ ID string } }
