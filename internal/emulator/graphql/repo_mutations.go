@@ -69,7 +69,7 @@ func createRepository(x *gqlContext, _ root, a createRepositoryArgs) (any, error
 	if owner == nil || owner.IsBot {
 		return nil, forbidden(x.c.Token.Login, "CreateRepository")
 	}
-	if owner != x.c.Viewer && !(owner.IsOrg && (x.st.IsOrgMember(owner, x.c.Viewer) || x.st.OrgRole(owner, x.c.Token.Login) != "")) {
+	if owner != x.c.Viewer && !(owner.IsOrg && x.st.MayCreateRepoIn(owner, x.c.Viewer)) {
 		return nil, forbidden(x.c.Token.Login, "CreateRepository")
 	}
 	if in.Visibility == "INTERNAL" && !owner.IsOrg {

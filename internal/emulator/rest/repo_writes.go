@@ -14,6 +14,10 @@ const reposDoc = "rest/repos/repos"
 // caller who can see the repository but does not administer it.
 const adminRights = "Must have admin rights to Repository."
 
+// orgAdminNeeded is GitHub's answer to a repository created or forked into
+// an organization by someone outside it.
+const orgAdminNeeded = "You need admin access to the organization before adding a repository to it."
+
 // repoAdmin resolves {owner}/{repo} for a settings write: 404 when the
 // caller cannot see it, 403 with GitHub's message when it may not
 // administer it. Archived repositories are not refused here: unarchiving
@@ -217,8 +221,8 @@ func createOrgRepo(c *call) {
 		return
 	}
 	const doc = reposDoc + "#create-an-organization-repository"
-	if !c.State.IsOrgMember(org, c.Viewer) && c.State.OrgRole(org, c.ViewerLogin()) == "" {
-		c.Fail(http.StatusForbidden, "You need admin access to the organization before adding a repository to it.", doc)
+	if !c.State.MayCreateRepoIn(org, c.Viewer) {
+		c.Fail(http.StatusForbidden, orgAdminNeeded, doc)
 		return
 	}
 	c.createRepo(org, doc)
@@ -288,8 +292,8 @@ func createFork(c *call) {
 			c.Invalid("", doc, wire.FieldError{Resource: "Fork", Field: "organization", Code: "invalid"})
 			return
 		}
-		if !c.State.IsOrgMember(org, c.Viewer) && c.State.OrgRole(org, c.ViewerLogin()) == "" {
-			c.Fail(http.StatusForbidden, "You need admin access to the organization before adding a repository to it.", doc)
+		if !c.State.MayCreateRepoIn(org, c.Viewer) {
+			c.Fail(http.StatusForbidden, orgAdminNeeded, doc)
 			return
 		}
 		owner = org

@@ -40,6 +40,13 @@ func NormalizeTopics(names []string) (out []string, invalid string) {
 	return out, ""
 }
 
+// MayCreateRepoIn reports whether a may create (or fork) a repository
+// owned by org: members and those with a role in it may; others get
+// GitHub's refusal.
+func (s *State) MayCreateRepoIn(org, a *Account) bool {
+	return a != nil && (s.IsOrgMember(org, a) || s.OrgRole(org, a.Login) != "")
+}
+
 // CreateRepo makes a new repository for owner, created by creator, as
 // GitHub's "Create a repository" does: empty, or with an initial commit when autoInit.
 func (s *State) CreateRepo(owner, creator *Account, name, description string, private, autoInit bool) *Repo {
