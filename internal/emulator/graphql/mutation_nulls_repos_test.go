@@ -1,6 +1,7 @@
 package graphql_test
 
 import (
+	"fmt"
 	"maps"
 	"testing"
 
@@ -18,6 +19,22 @@ func init() {
 const repoRead = `... on Repository { owner { login } description homepageUrl hasWikiEnabled hasIssuesEnabled }`
 
 var repoNullCases = map[string]nullCase{
+	// A merged pull request's revert: a null title, body or draft is
+	// GitHub's default.
+	"revertPullRequest": {token: seed.DemoTokenAlice, created: "revertPullRequest",
+		run: func(t *testing.T, w *nullWorld) nullRun {
+			pr, _ := w.freshPull(t)
+			w.mutate(t, seed.DemoTokenAlice, "mergePullRequest", map[string]any{"pullRequestId": pr})
+			n := fmt.Sprint(dig(w.data(t, seed.DemoTokenAlice, `query($id: ID!) { node(id: $id) { ... on PullRequest { number } } }`,
+				map[string]any{"id": pr}), "node", "number"))
+			return nullRun{input: map[string]any{"pullRequestId": pr, "title": "T", "body": "B", "draft": true},
+				vars: map[string]string{"N": n}}
+		},
+		fields: map[string]nullWant{
+			"title": {read: revertRead, want: `{"title":"Revert \"Nulls\"","body":"B","isDraft":true}`},
+			"body":  {read: revertRead, want: `{"title":"T","body":"Reverts acme/widgets#$N","isDraft":true}`},
+			"draft": {read: revertRead, want: `{"title":"T","body":"B","isDraft":false}`},
+		}},
 	// A create-mutation's null optional field is its default: the viewer
 	// owns it, no description or homepage, wiki and issues on.
 	"createRepository": {token: seed.DemoTokenAlice, created: "repository",
@@ -37,6 +54,9 @@ var repoNullCases = map[string]nullCase{
 			"teamId":   {read: repoRead, want: `{"owner":{"login":"acme"},"description":"d","homepageUrl":"https://h.example","hasWikiEnabled":false,"hasIssuesEnabled":false}`},
 		}},
 }
+
+// revertRead reads back the revert revertPullRequest opens.
+const revertRead = `... on PullRequest { title body isDraft }`
 
 // freshRepo is a new private repository of alice's.
 func (w *nullWorld) freshRepo(t *testing.T) string {

@@ -166,6 +166,7 @@ func newResolvers() (*resolvers, error) {
 	registerReleases(r)
 	registerCommentMutations(r)
 	registerRepoMutations(r)
+	registerPullRevert(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))
