@@ -53,7 +53,12 @@ func ghRepoWrites() []ghCheck {
 			effect: api("repos/alice/peers-renamed", ".archived", "true")},
 		{name: "repo-unarchive", args: []string{"repo", "unarchive", "alice/peers-renamed", "--yes"},
 			effect: api("repos/alice/peers-renamed", ".archived", "false")},
-		{name: "repo-delete", args: []string{"repo", "delete", "alice/peers-renamed", "--yes"},
+		// GitHub deletes a repository only for a token with the delete_repo
+		// scope, which gh's login does not ask for: gh names the scope.
+		{name: "repo-delete-no-scope", args: []string{"repo", "delete", "alice/peers-renamed", "--yes"}, code: 1,
+			stderr: []string{"HTTP 403", `This API operation needs the "delete_repo" scope`},
+			effect: api("repos/alice/peers-renamed", ".name", "peers-renamed")},
+		{name: "repo-delete", token: "emu-alice-delete", args: []string{"repo", "delete", "alice/peers-renamed", "--yes"},
 			effect: gone("repos/alice/peers-renamed", 404)},
 		{name: "bob-repo-fork", token: "emu-bob", args: []string{"repo", "fork", widgets, "--clone=false"},
 			effect: &ghCheck{token: "emu-bob", args: []string{"api", "repos/bob/widgets", "--jq", `"\(.fork) \(.parent.full_name) \(.owner.login)"`}, exactLines: []string{"true acme/widgets bob"}}},

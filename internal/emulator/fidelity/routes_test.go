@@ -255,6 +255,7 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		succeeded[res.Operation] = true
 	}
 	releaseSteps(t, w, succeeded)
+	repoWriteSteps(t, w, succeeded)
 	for _, r := range w.srv.Emu.Routes() {
 		if !succeeded[r] {
 			t.Errorf("route %s was never answered successfully", r)

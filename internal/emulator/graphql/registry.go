@@ -164,6 +164,9 @@ func newResolvers() (*resolvers, error) {
 	registerIssueTransfer(r)
 	registerPullCreate(r)
 	registerReleases(r)
+	registerCommentMutations(r)
+	registerRepoMutations(r)
+	registerPullRevert(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))

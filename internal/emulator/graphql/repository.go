@@ -97,7 +97,7 @@ func registerRepository(r *resolvers) {
 	resolve(r, t+".hasIssuesEnabled", func(_ *gqlContext, repo *state.Repo) (any, error) {
 		return !repo.IssuesDisabled, nil
 	})
-	resolve(r, t+".hasWikiEnabled", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoHasWiki, nil })
+	resolve(r, t+".hasWikiEnabled", func(_ *gqlContext, repo *state.Repo) (any, error) { return !repo.WikiDisabled, nil })
 	resolve(r, t+".hasProjectsEnabled", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoHasProjects, nil })
 	resolve(r, t+".mergeCommitAllowed", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoMergeCommit, nil })
 	resolve(r, t+".squashMergeAllowed", func(_ *gqlContext, _ *state.Repo) (any, error) { return state.RepoSquashMerge, nil })

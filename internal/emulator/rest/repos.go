@@ -123,6 +123,11 @@ func (c *call) repoJSON(r *state.Repo, full bool) repoJSON {
 			open++
 		}
 	}
+	var homepage *string
+	if r.Homepage != "" {
+		h := r.Homepage
+		homepage = &h
+	}
 	created, updated := wire.Timestamp(r.CreatedAt), wire.Timestamp(r.UpdatedAt)
 	visibility := "public"
 	if r.Private {
@@ -131,7 +136,7 @@ func (c *call) repoJSON(r *state.Repo, full bool) repoJSON {
 	p := c.Token.Permission(r)
 	out := repoJSON{
 		ID: r.ID, NodeID: r.NodeID, Name: r.Name, FullName: r.FullName(), Owner: renderSimpleUser(c.Links, r.Owner),
-		Private: r.Private, HTMLURL: web, Description: desc, URL: u,
+		Private: r.Private, HTMLURL: web, Description: desc, Homepage: homepage, URL: u,
 		ArchiveURL: u + "/{archive_format}{/ref}", AssigneesURL: u + "/assignees{/user}", BlobsURL: u + "/git/blobs{/sha}",
 		BranchesURL: u + "/branches{/branch}", CollaboratorsURL: u + "/collaborators{/collaborator}",
 		CommentsURL: u + "/comments{/number}", CommitsURL: u + "/commits{/sha}", CompareURL: u + "/compare/{base}...{head}",
@@ -146,8 +151,8 @@ func (c *call) repoJSON(r *state.Repo, full bool) repoJSON {
 		StargazersURL: u + "/stargazers", StatusesURL: u + "/statuses/{sha}", SubscribersURL: u + "/subscribers",
 		SubscriptionURL: u + "/subscription", TagsURL: u + "/tags", TeamsURL: u + "/teams", TreesURL: u + "/git/trees{/sha}",
 		CloneURL: web + ".git", HooksURL: u + "/hooks", SvnURL: web, DefaultBranch: state.RepoDefaultBranch,
-		OpenIssuesCount: open, OpenIssues: open, Topics: []string{},
-		HasIssues: !r.IssuesDisabled, Archived: r.Archived, HasProjects: state.RepoHasProjects, HasWiki: state.RepoHasWiki, HasDownloads: state.RepoHasDownloads,
+		OpenIssuesCount: open, OpenIssues: open, Topics: topicNames(r),
+		HasIssues: !r.IssuesDisabled, Archived: r.Archived, HasProjects: state.RepoHasProjects, HasWiki: !r.WikiDisabled, HasDownloads: state.RepoHasDownloads,
 		Visibility: visibility, PushedAt: &updated, CreatedAt: &created, UpdatedAt: &updated,
 		Permissions: &permsJSON{Admin: p >= state.PermAdmin, Maintain: p >= state.PermAdmin, Push: p >= state.PermWrite, Triage: p >= state.PermTriage, Pull: p >= state.PermRead},
 	}

@@ -46,6 +46,13 @@ func (a *api) routeTable() []route {
 		{"GET", "/orgs/{org}/repos", listOrgRepos},
 		{"GET", "/rate_limit", a.getRateLimit},
 		{"GET", repo, getRepo},
+		{"PATCH", repo, updateRepo},
+		{"DELETE", repo, deleteRepo},
+		{"GET", repo + "/topics", getTopics},
+		{"PUT", repo + "/topics", replaceTopics},
+		{"POST", "/user/repos", createViewerRepo},
+		{"POST", "/orgs/{org}/repos", createOrgRepo},
+		{"POST", repo + "/forks", createFork},
 
 		{"GET", repo + "/issues", listIssues},
 		{"POST", repo + "/issues", createIssue},

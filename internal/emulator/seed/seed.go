@@ -27,6 +27,10 @@ const (
 
 	// DemoTokenAlice acts as alice: admin on every demo repository.
 	DemoTokenAlice = "emu-alice"
+	// DemoTokenAliceDeleteRepo is alice's token after `gh auth refresh -s
+	// delete_repo`: GitHub deletes a repository only for a classic token
+	// with that scope, which DemoTokenAlice lacks.
+	DemoTokenAliceDeleteRepo = "emu-alice-delete"
 	// DemoTokenBob acts as bob: write on acme/widgets and acme/gadgets.
 	DemoTokenBob = "emu-bob"
 	// DemoTokenCarol acts as carol: read on acme/widgets and acme/gadgets.

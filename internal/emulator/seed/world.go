@@ -56,6 +56,8 @@ func (sd *seeder) world() *world {
 	// still decided per repository by Perms.
 	s.AddToken(&state.Token{Value: DemoTokenAlice, Login: "alice", Scopes: demoScopes(),
 		Perms: map[string]state.Permission{widgets: state.PermAdmin, gadgets: state.PermAdmin, notes: state.PermAdmin}})
+	s.AddToken(&state.Token{Value: DemoTokenAliceDeleteRepo, Login: "alice", Scopes: append(demoScopes(), "delete_repo"),
+		Perms: map[string]state.Permission{widgets: state.PermAdmin, gadgets: state.PermAdmin, notes: state.PermAdmin}})
 	s.AddToken(&state.Token{Value: DemoTokenBob, Login: "bob", Scopes: demoScopes(),
 		Perms: map[string]state.Permission{widgets: state.PermWrite, gadgets: state.PermWrite}})
 	s.AddToken(&state.Token{Value: DemoTokenCarol, Login: "carol", Scopes: demoScopes(),

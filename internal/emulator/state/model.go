@@ -134,6 +134,12 @@ type Repo struct {
 
 	// Archived repositories are read-only.
 	Archived bool
+	// Homepage is the repository's website ("" for none), WikiDisabled
+	// turns its wiki off and Topics are its topics, lower case, in the
+	// order they were set (repo_writes.go).
+	Homepage     string
+	WikiDisabled bool
+	Topics       []string
 	// Security is which security features are on and the alerts they
 	// raised (security.go).
 	Security RepoSecurity

@@ -6,7 +6,12 @@ import "time"
 // the same name whose default branch is the parent's, as GitHub's "Copy
 // the main branch only" fork makes it.
 func (s *State) Fork(parent *Repo, owner *Account, at time.Time) *Repo {
-	f := s.AddRepo(owner, parent.Name, parent.Description, parent.Private, at)
+	return s.forkNamed(parent, owner, parent.Name, at)
+}
+
+// forkNamed is Fork with the fork's name given.
+func (s *State) forkNamed(parent *Repo, owner *Account, name string, at time.Time) *Repo {
+	f := s.AddRepo(owner, name, parent.Description, parent.Private, at)
 	f.Parent = parent
 	for p, c := range parent.Files {
 		f.Files[p] = c

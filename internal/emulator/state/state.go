@@ -18,10 +18,13 @@ type State struct {
 	now    func() time.Time
 	lastID int64
 
-	accounts   map[string]*Account // by lower-case login
-	tokens     map[string]*Token
-	repos      map[string]*Repo // by lower-case "owner/name"
-	repoOrder  []*Repo
+	accounts  map[string]*Account // by lower-case login
+	tokens    map[string]*Token
+	repos     map[string]*Repo // by lower-case "owner/name"
+	repoOrder []*Repo
+	// renamed are repositories by a former lower-case "owner/name", which
+	// GitHub redirects to them (repo_writes.go).
+	renamed    map[string]*Repo
 	issueTypes map[string][]*IssueType // by lower-case org login
 	nodes      map[string]any          // node_id -> *Issue, *Repo, *Account, *Label, *Milestone, *Comment, *IssueType
 	issuesByID map[int64]*Issue

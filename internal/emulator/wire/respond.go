@@ -110,6 +110,10 @@ func (c *Call) Decode(v any) bool {
 func (c *Call) RepoFor(need state.Permission) *state.Repo {
 	r := c.State.Repo(c.Req.PathValue("owner"), c.Req.PathValue("repo"))
 	if r == nil {
+		if to := c.State.RepoRedirect(c.Req.PathValue("owner"), c.Req.PathValue("repo")); to != nil && c.Token.Permission(to) > state.PermNone {
+			c.movedRepo(to)
+			return nil
+		}
 		c.NotFound()
 		return nil
 	}
@@ -172,6 +176,20 @@ func (c *Call) movedIssue(to *state.Issue) {
 	n := c.Req.PathValue("issue_number")
 	_, rest, _ := strings.Cut(c.Req.URL.Path, "/issues/"+n)
 	u := c.Links.Repo(to.Repo) + "/issues/" + strconv.Itoa(to.Number) + rest
+	c.W.Header().Set("Location", u)
+	WriteJSON(c.W, http.StatusMovedPermanently, MovedBody{Message: "Moved Permanently", URL: u,
+		DocumentationURL: DocsURL("rest/guides/best-practices-for-using-the-rest-api#follow-redirects")})
+}
+
+// movedRepo answers a request under a renamed repository's former name
+// with 301 to the same request under its name now, as GitHub does.
+func (c *Call) movedRepo(to *state.Repo) {
+	prefix := "/repos/" + c.Req.PathValue("owner") + "/" + c.Req.PathValue("repo")
+	_, rest, _ := strings.Cut(c.Req.URL.Path, prefix)
+	u := c.Links.Repo(to) + rest
+	if c.Req.URL.RawQuery != "" {
+		u += "?" + c.Req.URL.RawQuery
+	}
 	c.W.Header().Set("Location", u)
 	WriteJSON(c.W, http.StatusMovedPermanently, MovedBody{Message: "Moved Permanently", URL: u,
 		DocumentationURL: DocsURL("rest/guides/best-practices-for-using-the-rest-api#follow-redirects")})
