@@ -324,7 +324,14 @@ func TestServeAuthReportAuditLineNamesTheRepositoriesRead(t *testing.T) {
 	url, _, stderr := withheldServe(t)
 	reader := connectAs(t, url, acmeReaderKey)
 	callText(t, reader, "github_report_unlabeled", map[string]any{"owner": "acme"})
-	lines := auditCalls(t, stderr.String(), "github_report_unlabeled")
+	// The audit line is written as the answer goes out, so it may land
+	// just after the client has read the answer: wait for it (bounded).
+	var lines []auditCall
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if lines = auditCalls(t, stderr.String(), "github_report_unlabeled"); len(lines) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if len(lines) != 1 {
 		t.Fatalf("%d audit lines of the report, want 1:\n%s", len(lines), stderr.String())
 	}
