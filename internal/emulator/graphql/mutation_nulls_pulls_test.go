@@ -2,6 +2,7 @@ package graphql_test
 
 import (
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator/seed"
@@ -15,6 +16,18 @@ func init() { maps.Copy(nullCases, pullNullCases) }
 const reviewRequested = `... on PullRequest { reviewRequests(first: 5) { nodes { requestedReviewer { ... on User { login } ... on Team { slug } } } } }`
 
 var pullNullCases = map[string]nullCase{
+	// The pull request's head is behind main; either null is the default:
+	// no head check, and a merge of main into the head.
+	"updatePullRequestBranch": {token: seed.DemoTokenAlice, created: "pullRequest",
+		run: func(t *testing.T, w *nullWorld) nullRun {
+			pr, head, branch := w.behindPull(t)
+			return nullRun{input: map[string]any{"pullRequestId": pr, "expectedHeadOid": head, "updateMethod": "MERGE"},
+				vars: map[string]string{"BRANCH": branch}}
+		},
+		fields: map[string]nullWant{
+			"expectedHeadOid": {read: mergedIn, want: `{"headRef":{"target":{"messageHeadline":"Merge branch 'main' into $BRANCH"}}}`},
+			"updateMethod":    {read: mergedIn, want: `{"headRef":{"target":{"messageHeadline":"Merge branch 'main' into $BRANCH"}}}`},
+		}},
 	// dave opens the pull request from his fork, where maintainerCanModify
 	// takes effect.
 	"createPullRequest": {token: seed.DemoTokenDave, created: "pullRequest",
@@ -114,4 +127,21 @@ func (w *nullWorld) forkPull(t *testing.T) string {
 	d := w.mutate(t, seed.DemoTokenDave, "createPullRequest", map[string]any{"repositoryId": w.repo, "baseRefName": state.RepoDefaultBranch,
 		"headRefName": branch, "headRepositoryId": fork, "title": "From the fork"}, "pullRequest { id }")
 	return dig(d, "pullRequest", "id").(string)
+}
+
+// mergedIn reads the headline of a pull request's head commit.
+const mergedIn = `... on PullRequest { headRef { target { ... on Commit { messageHeadline } } } }`
+
+// behindPull is a fresh pull request whose head branch main has since
+// moved past: its id, head sha and head branch.
+func (w *nullWorld) behindPull(t *testing.T) (id, head, branch string) {
+	t.Helper()
+	id, head, path := w.freshPullAt(t)
+	branch = strings.TrimSuffix(strings.TrimPrefix(path, "nulls/"), ".txt")
+	st := w.emu.State()
+	st.Lock()
+	defer st.Unlock()
+	main := "main/" + branch + ".txt"
+	st.Commit(st.Repo("acme", "widgets"), state.RepoDefaultBranch, st.Account("alice"), seed.DemoNow(), "Add "+main, map[string]*string{main: new("main\n")})
+	return id, head, branch
 }

@@ -167,6 +167,7 @@ func newResolvers() (*resolvers, error) {
 	registerCommentMutations(r)
 	registerRepoMutations(r)
 	registerPullRevert(r)
+	registerRefCompare(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))
