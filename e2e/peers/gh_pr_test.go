@@ -74,7 +74,7 @@ func ghPRWrites() []ghCheck {
 		// main moved when #146 was squashed: #121's branch is behind and
 		// GitHub merges main into it.
 		{name: "pr-update-branch", args: []string{"pr", "update-branch", "121", "-R", repo}, stdout: []string{"PR branch updated"},
-			effect: api("repos/acme/widgets/branches/docs/theme-tokens-for-the-embed-sdk", ".commit.parents | length", "2")},
+			effect: api("repos/dave/widgets/branches/docs/theme-tokens-for-the-embed-sdk", ".commit.parents | length", "2")},
 		{name: "pr-reopen", args: []string{"pr", "reopen", "133", "-R", repo}, stderr: []string{"Reopened pull request acme/widgets#133"},
 			effect: api("repos/acme/widgets/pulls/133", ".state", "open")},
 		// #133's checks are still running, so main's policy blocks it; alice

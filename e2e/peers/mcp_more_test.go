@@ -90,7 +90,7 @@ func moreSession() []mcpCheck {
 			}, "true")},
 		// main moved: #121's branch is behind and GitHub merges main into it.
 		{name: "update_pull_request_branch", tool: "update_pull_request_branch", args: a("pullNumber", 121),
-			effect: read(repo+"/branches/docs/theme-tokens-for-the-embed-sdk", func(b github.Branch) string { return fmt.Sprint(len(b.GetCommit().Parents)) }, "2")},
+			effect: read("/repos/dave/widgets/branches/docs/theme-tokens-for-the-embed-sdk", func(b github.Branch) string { return fmt.Sprint(len(b.GetCommit().Parents)) }, "2")},
 		{name: "add_reply_to_pull_request_comment", tool: "add_reply_to_pull_request_comment",
 			args: a("pullNumber", 121, "commentId", restID(repo+"/pulls/121/comments"), "body", "Reply written over MCP."),
 			effect: read(repo+"/pulls/121/comments", func(cs []*github.PullRequestComment) string {

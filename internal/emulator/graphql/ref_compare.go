@@ -85,8 +85,8 @@ func compareHead(x *gqlContext, repo *state.Repo, headRef string) *state.GitComm
 }
 
 // updatePullRequestBranch merges the base branch into the head branch, as
-// GitHub's "Update branch" does (State.UpdateBranch): write access to the
-// head's repository, GitHub's refusals for an up-to-date head, a moved
+// GitHub's "Update branch" does (State.UpdateBranch): as
+// state.MayUpdateBranch allows, with GitHub's refusals for an up-to-date head, a moved
 // head and a conflict. The emulator does not rebase: REBASE is refused
 // rather than answered with a merge.
 func updatePullRequestBranch(x *gqlContext, _ root, a updatePullRequestBranchArgs) (any, error) {
@@ -95,7 +95,7 @@ func updatePullRequestBranch(x *gqlContext, _ root, a updatePullRequestBranchArg
 	if err != nil {
 		return nil, err
 	}
-	if x.c.Token.Permission(is.Pull.HeadRepo) < state.PermWrite {
+	if !state.MayUpdateBranch(is, x.c.Token) {
 		return nil, forbidden(x.c.Token.Login, "UpdatePullRequestBranch")
 	}
 	if in.UpdateMethod != nil && *in.UpdateMethod == "REBASE" {

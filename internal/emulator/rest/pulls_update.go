@@ -28,6 +28,10 @@ func updatePullBranch(c *call) {
 	if !c.Decode(&in) {
 		return
 	}
+	if !state.MayUpdateBranch(is, c.Token) {
+		c.Fail(http.StatusForbidden, "Resource not accessible by personal access token", updateBranchDoc)
+		return
+	}
 	if is.State != "open" {
 		c.Fail(http.StatusUnprocessableEntity, "Pull request is not open.", updateBranchDoc)
 		return

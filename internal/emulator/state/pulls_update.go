@@ -9,6 +9,18 @@ var (
 	ErrUpdateConflict  = errors.New("merge conflict between base and head")
 )
 
+// MayUpdateBranch reports whether the token may update the pull request's
+// head branch: write access to the base repository and, for a fork's
+// branch, write access to the fork or the author's leave for maintainers
+// to edit it ("Allow edits from maintainers", on by default).
+func MayUpdateBranch(is *Issue, t *Token) bool {
+	p := is.Pull
+	if t.Permission(is.Repo) < PermWrite {
+		return false
+	}
+	return p.HeadRepo == is.Repo || p.MaintainerCanModify || t.Permission(p.HeadRepo) >= PermWrite
+}
+
 // UpdateBranch merges the base branch's tip into the pull request's head
 // branch, as GitHub's "Update branch" button does: a merge commit on the
 // head branch whose parents are the old head and the base tip. expected,
