@@ -169,8 +169,9 @@ func moreSession() []mcpCheck {
 				return f.GetContent()
 			}, "Edited over MCP.\n")},
 
-		// Notifications: the seed holds none for alice.
-		{name: "list_notifications", tool: "list_notifications", args: map[string]any{}, want: []string{"[]"}},
+		// Notifications: alice's come from what the seed asks of her (review
+		// requests, assignments, mentions); thread 1 is none of them.
+		{name: "list_notifications", tool: "list_notifications", args: map[string]any{}, want: []string{`"reason":"review_requested"`}},
 		{name: "get_notification_details", tool: "get_notification_details", args: map[string]any{"notificationID": "1"}, refusal: "404"},
 		{name: "dismiss_notification", tool: "dismiss_notification", args: map[string]any{"threadID": "1", "state": "read"}, refusal: "404"},
 		{name: "manage_notification_subscription", tool: "manage_notification_subscription", args: map[string]any{"notificationID": "1", "action": "ignore"}, refusal: "404"},
