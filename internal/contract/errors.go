@@ -61,6 +61,14 @@ const (
 	// The pull_requests toolset's refusals.
 	CodeNotAPullRequest Code = "not_a_pull_request"
 	CodeThreadNotOnPull Code = "thread_not_on_pull"
+	// The write policy's refusals (internal/policy): an operator's bounds
+	// on what an agent may write, each naming its rule in details.rule.
+	CodeQuotaExceeded           Code = "quota_exceeded"
+	CodePolicyRefused           Code = "policy_refused"
+	CodeSecretInContent         Code = "secret_in_content"
+	CodeCrossVisibilityWrite    Code = "cross_visibility_write"
+	CodeConfirmationDeclined    Code = "confirmation_declined"
+	CodeConfirmationUnavailable Code = "confirmation_unavailable"
 )
 
 // CodeInfo is a catalog entry.
@@ -100,6 +108,12 @@ var catalog = map[Code]CodeInfo{
 	CodeRelatedIssuesUnsupported: {Meaning: "this GitHub server does not serve related-issue links (GitHub's REST API version 2026-03-10 does; GitHub Enterprise Server does not yet); nothing was written", WhatToDo: "do not retry here; use another relation only if it truly applies (sub_issue, blocked_by)"},
 	CodeIssueLocked:              {Meaning: "the issue's conversation is locked", WhatToDo: "only collaborators with write access can comment; do not retry"},
 	CodeReadOnly:                 {Meaning: "this server runs read-only", WhatToDo: "writes are not available here"},
+	CodeQuotaExceeded:            {Meaning: "the operator's quota for this kind of write is spent for the current window", Temporary: true, WhatToDo: "wait retry_after_ms, or do fewer writes of this kind; details.rule names the quota"},
+	CodePolicyRefused:            {Meaning: "the operator's write policy does not allow this write", WhatToDo: "details.rule names the rule; change the arguments as the repair says, or ask the operator"},
+	CodeSecretInContent:          {Meaning: "text to be written holds a credential-shaped string; nothing was written", WhatToDo: "remove the secret from details.field at the byte offset given and call again"},
+	CodeCrossVisibilityWrite:     {Meaning: "this session read a private repository and the write would put text in a public one", WhatToDo: "write to a private repository, or have a person confirm; the operator may allow the pair"},
+	CodeConfirmationDeclined:     {Meaning: "a person was asked to confirm this write and did not accept; nothing was written", WhatToDo: "do not repeat the write unless the person asks for it"},
+	CodeConfirmationUnavailable:  {Meaning: "this write needs a person's confirmation and the client cannot ask for one", WhatToDo: "use a client that supports elicitation, or ask the operator; retrying will not help"},
 	CodeToolNotAllowed:           {Meaning: "the tool is not on this deployment's allowlist", WhatToDo: "use another tool; retrying will not help"},
 	CodeInternal:                 {Meaning: "an unexpected error inside ghgate", Temporary: true, WhatToDo: "call again once; if it persists, report request_id"},
 	CodeLabelExists:              {Meaning: "a label of that name (compared without case, as GitHub does) already exists with other values or another spelling; nothing was written", WhatToDo: "details.value is the existing label's name: use it, or update it (the repair)"},
@@ -188,6 +202,9 @@ type Details struct {
 	RequiredScopes []string `json:"required_scopes,omitempty"`
 	Applied        []string `json:"applied,omitempty"`
 	NotApplied     []string `json:"not_applied,omitempty"`
+	// Rule names the operator's policy rule that refused a write
+	// ("quotas.comment", "allowed_labels", ...).
+	Rule string `json:"rule,omitempty"`
 }
 
 // Repair is a literal next call that moves the agent forward.
