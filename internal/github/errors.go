@@ -37,6 +37,9 @@ const (
 	InvalidArgument Code = "invalid_argument"
 	// Cancelled: the caller's context was cancelled.
 	Cancelled Code = "cancelled"
+	// Unadmitted: a write the write path (internal/policy) did not admit;
+	// a tool that writes what it did not declare. Nothing was sent.
+	Unadmitted Code = "write_not_admitted"
 )
 
 // FieldError is one entry of a 422's errors array.

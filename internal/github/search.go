@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"github.com/ghgate/ghgate/internal/policy"
 	"strings"
 
 	gh "github.com/google/go-github/v88/github"
@@ -35,5 +36,11 @@ func (c *Client) SearchIssues(ctx context.Context, query string, o SearchOptions
 		out, resp, err = c.rest.Search.Issues(ctx, query, opts)
 		return resp, err
 	})
+	if out != nil {
+		for _, is := range out.Issues {
+			owner, repo := repoOfURL(is.GetRepositoryURL())
+			policy.RecordRead(ctx, owner, repo)
+		}
+	}
 	return out, m, err
 }

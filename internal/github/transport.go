@@ -57,7 +57,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	rec.reached.Store(true)
 	resource := c.ep.resource(req.URL)
 	c.pullShared(req.Context())
-	if e := c.budget.refusal(resource, c.now()); e != nil {
+	e := c.budget.refusal(resource, c.now())
+	if e == nil && !rec.read {
+		e = unadmitted(req)
+	}
+	if e != nil {
 		rec.refused.Store(e)
 		if req.Body != nil {
 			_ = req.Body.Close()
@@ -83,6 +87,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		body = int64(len(a.body))
 	}
 	tally.count(rec.attempts.Load(), status, body)
+	if rec.read && status < 400 {
+		noteRead(req)
+	}
 	resp := t.finish(out, a, cached, key, rec)
 	if c.observer != nil {
 		c.observer.Upstream(out.Method, out.URL.Path, status, c.now().Sub(start), rec.cacheHit.Load())

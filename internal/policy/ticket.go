@@ -18,8 +18,10 @@ type ticket struct {
 func newTicket(writes []Write) *ticket {
 	t := &ticket{repos: map[string]bool{}}
 	for _, w := range writes {
-		if w.Target.Repo != "" {
-			t.repos[lower(w.Target.Repository())] = true
+		for _, target := range append([]Target{w.Target}, w.Touches...) {
+			if target.Repo != "" {
+				t.repos[lower(target.Repository())] = true
+			}
 		}
 	}
 	return t

@@ -95,6 +95,10 @@ type Write struct {
 	LabelsAdded   []string
 	LabelsRemoved []string
 	Label         string
+	// Touches names other repositories the write's requests go to
+	// without writing there on their own account (a link's other end, a
+	// duplicate's original): admitted, not counted.
+	Touches []Target
 	// Summary says in a few words what the write does, for a dry run and
 	// for the person asked to confirm ("close #12 as a duplicate of #3").
 	Summary string

@@ -97,6 +97,9 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		"and on a listing truncated with truncation_hint (what cannot be reached, and how to narrow)\n")
 	b.WriteString("- a listing with more to give says has_more and next_cursor (get_issue's comments: comments_has_more, comments_next_cursor); " +
 		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
+	b.WriteString("- every write tool takes dry_run (absent: false): true checks the call as for real (arguments, write policy, quotas) " +
+		"and answers {dry_run: {writes, neutralized, confirmation}} with nothing written; a write may be refused by the operator's policy " +
+		"(quota_exceeded, policy_refused, secret_in_content, cross_visibility_write: details.rule names the rule) or wait for a person's yes\n")
 	b.WriteString("\nDoes not:\n")
 	actions := "Actions"
 	if served[core.NameReportCIStatus] {

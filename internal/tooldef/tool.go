@@ -22,6 +22,7 @@ import (
 	"runtime/debug"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -128,6 +129,9 @@ type Env struct {
 	// before it is sent: a message can quote what GitHub, an upstream or
 	// a proxy answered, and that can carry a token.
 	Redact func(string) string
+	// Policy is the write path every write tool's call passes between
+	// Validate and the run (see package policy); nil applies the defaults.
+	Policy *policy.Path
 }
 
 // Call describes a tool call to a Wrapper.
@@ -222,6 +226,12 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if in, err = gate(in, t.Gated, env.Serves); err != nil {
 		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 	}
+	if t.Mode == Write {
+		if _, ok := any(new(In)).(policy.Declarer); !ok {
+			return nil, nil, fmt.Errorf("tool %s writes but its input does not declare its writes (policy.Declarer)", t.Name)
+		}
+		in = withDryRun(in)
+	}
 	check, err := newValidator(in)
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: resolving input schema: %w", t.Name, err)
@@ -303,6 +313,18 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 				return fail(e)
 			}
 		}
+		ctx = env.policy().Reading(ctx, sessionOf(req))
+		var neutralized policy.Neutralized
+		if t.Mode == Write {
+			adm, e := t.admit(ctx, env, req, &input, normalized)
+			if e != nil {
+				return fail(e)
+			}
+			if adm.result != nil {
+				return adm.result, nil
+			}
+			ctx, neutralized = adm.ctx, adm.plan.Neutralized
+		}
 		output, err := t.safeRun(withRequestProgress(ctx, req), env, input)
 		if err != nil {
 			return fail(toEnvelope(env, err))
@@ -314,6 +336,7 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		if err := outResolved.Validate(decodeForValidation(body)); err != nil {
 			return fail(internal(env, t.Name, fmt.Errorf("output does not match the output schema: %w", err)))
 		}
+		body = withNeutralized(body, neutralized)
 		return &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
 			StructuredContent: json.RawMessage(body),

@@ -25,6 +25,9 @@ var contractCodes = map[github.Code]contract.Code{
 	github.InvalidArgument: contract.CodeInvalidField,
 	// A cancelled call is, to the agent, an answer that did not come.
 	github.Cancelled: contract.CodeUpstreamUnavailable,
+	// A write the policy did not admit is ghgate's own fault, never the
+	// agent's: the tool wrote what it had not declared.
+	github.Unadmitted: contract.CodeInternal,
 }
 
 // contractCode maps an access-layer code; one outside the table (an error

@@ -154,7 +154,7 @@ func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 		Name:    core.NameBulkUpdateIssues,
 		Toolset: Toolset,
 		Title:   "Update many issues",
-		Description: "One edit to many issues; names checked before any write; " +
+		Description: "One edit to many issues; names checked first; " +
 			"each item settles; retry redoes the rest.",
 		Mode: tooldef.Write,
 		// set replaces label and assignee sets, state closes issues; every

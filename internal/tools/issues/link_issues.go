@@ -22,8 +22,8 @@ type LinkIssuesIn struct {
 	TargetIssueNumber core.IssueNumber `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
 	TargetOwner       string           `json:"target_owner,omitempty" jsonschema:"default: owner"`
 	TargetRepo        string           `json:"target_repo,omitempty" jsonschema:"default: repo"`
-	AfterIssueNumber  core.IssueNumber `json:"after_issue_number,omitempty" jsonschema:"reorder: after this; absent: none"`
-	BeforeIssueNumber core.IssueNumber `json:"before_issue_number,omitempty" jsonschema:"reorder: or before; absent: none"`
+	AfterIssueNumber  core.IssueNumber `json:"after_issue_number,omitempty" jsonschema:"reorder: after this"`
+	BeforeIssueNumber core.IssueNumber `json:"before_issue_number,omitempty" jsonschema:"reorder: or before"`
 }
 
 // Validate checks the rules that span fields, before any request.
@@ -437,7 +437,7 @@ func (s *Tools) LinkIssues() tooldef.Spec {
 		Name:        core.NameLinkIssues,
 		Toolset:     Toolset,
 		Title:       "Link issues",
-		Description: "Edit an issue link; already so: no_op.",
+		Description: "Edit an issue link; already so: no_op; absent: none.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,

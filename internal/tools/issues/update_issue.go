@@ -20,10 +20,10 @@ type UpdateIssueIn struct {
 	Body        *string          `json:"body,omitempty" jsonschema:"empty clears"`
 	IssueChanges
 	Locked          *bool            `json:"locked,omitempty"`
-	LockReason      LockReason       `json:"lock_reason,omitempty" jsonschema:"needs locked; absent: none"`
+	LockReason      LockReason       `json:"lock_reason,omitempty" jsonschema:"needs locked"`
 	DuplicateOf     core.IssueNumber `json:"duplicate_of,omitempty" jsonschema:"closes as its duplicate"`
 	DuplicateOfRepo string           `json:"duplicate_of_repo,omitempty" jsonschema:"owner/name; absent: same"`
-	ExpectedVersion string           `json:"expected_version,omitempty" jsonschema:"conflict if stale; absent: no check"`
+	ExpectedVersion string           `json:"expected_version,omitempty" jsonschema:"conflict if stale"`
 }
 
 // IssueChanges are the edits github_update_issue shares with
@@ -36,7 +36,7 @@ type IssueChanges struct {
 	State       IssueState            `json:"state,omitempty"`
 	StateReason StateReason           `json:"state_reason,omitempty" jsonschema:"needs state"`
 	Labels      *LabelsEdit           `json:"labels,omitempty"`
-	Assignees   *AssigneesEdit        `json:"assignees,omitempty"`
+	Assignees   *AssigneesEdit        `json:"assignees,omitempty" jsonschema:"{add, remove, set: [login]}"`
 	Milestone   core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"null clears"`
 	Type        core.Nullable[string] `json:"type,omitzero" jsonschema:"null clears"`
 	// Project puts the issue on a board with field values (see
@@ -208,6 +208,7 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Destructive: true,
 		Idempotent:  true,
 		Keep:        triageState("issue"),
+		Brief:       []string{"assignees"},
 		Gated:       map[string]string{"project": projects.NameUpdateProjectItem},
 		Unlisted:    []string{"project"}, // what project did, in answer to the argument
 		Run:         s.updateIssue,

@@ -1,0 +1,167 @@
+package tooldef
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/policy"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// dryRunField is the argument every write tool takes: the call is
+// checked as it would be for real (arguments, policy, quotas) and
+// answered with its plan; nothing is sent to GitHub.
+const dryRunField = "dry_run"
+
+// confirmRequest is the id of the one input request a call that needs a
+// person's yes sends.
+const confirmRequest = "confirm"
+
+// withDryRun returns a copy of a write tool's input schema with dry_run
+// added: the adapter adds it, so no tool declares it and none can lack it.
+func withDryRun(in *jsonschema.Schema) *jsonschema.Schema {
+	cp := *in
+	cp.Properties = make(map[string]*jsonschema.Schema, len(in.Properties)+1)
+	for n, p := range in.Properties {
+		cp.Properties[n] = p
+	}
+	cp.Properties[dryRunField] = &jsonschema.Schema{Type: "boolean"}
+	if len(in.PropertyOrder) > 0 {
+		cp.PropertyOrder = append(append([]string(nil), in.PropertyOrder...), dryRunField)
+	}
+	return &cp
+}
+
+// splitDryRun reads dry_run from the checked arguments and returns them
+// without it: what a confirmation is bound to, so that a dry run and the
+// real call are one call to the person asked.
+func splitDryRun(normalized json.RawMessage) (bool, []byte) {
+	var args map[string]json.RawMessage
+	if len(normalized) == 0 || json.Unmarshal(normalized, &args) != nil || args == nil {
+		return false, normalized
+	}
+	var dry bool
+	if raw, ok := args[dryRunField]; ok {
+		_ = json.Unmarshal(raw, &dry) // the schema checked it is a boolean
+		delete(args, dryRunField)
+	}
+	canonical, err := json.Marshal(args) // map keys sorted: one spelling per call
+	if err != nil {
+		return dry, normalized
+	}
+	return dry, canonical
+}
+
+// admission is what the write path decided for one call.
+type admission struct {
+	ctx    context.Context
+	plan   policy.Plan
+	result *mcp.CallToolResult // answered without running: a dry run or a question
+}
+
+// admit runs a write call's declared writes through the write path.
+func (t Tool[In, Out]) admit(ctx context.Context, env *Env, req *mcp.CallToolRequest, input *In, normalized json.RawMessage) (admission, *contract.Error) {
+	d, ok := any(input).(policy.Declarer)
+	if !ok {
+		// Build refuses such a tool; fail closed if one got through.
+		return admission{}, contract.Errorf(contract.CodeInternal, "%s declares no writes", t.Name)
+	}
+	dry, args := splitDryRun(normalized)
+	call := policy.Call{Tool: t.Name, Writes: d.Writes(), DryRun: dry, Arguments: args,
+		Answer: answerOf(req), CanElicit: canElicit(req)}
+	actx, dec, e := env.policy().Admit(ctx, call)
+	if e != nil {
+		return admission{}, e
+	}
+	switch {
+	case dec.Ask != nil:
+		return admission{result: &mcp.CallToolResult{
+			InputRequests: mcp.InputRequestMap{confirmRequest: &mcp.ElicitParams{
+				Mode: "form", Message: dec.Ask.Message, RequestedSchema: policy.ConfirmSchema}},
+			RequestState: dec.Ask.State,
+		}}, nil
+	case dry:
+		body, err := Compact(struct {
+			DryRun policy.Plan `json:"dry_run"`
+		}{dec.Plan})
+		if err != nil {
+			return admission{}, internal(env, t.Name, fmt.Errorf("encoding a dry run: %w", err))
+		}
+		return admission{result: &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+			StructuredContent: json.RawMessage(body),
+		}}, nil
+	}
+	return admission{ctx: actx, plan: dec.Plan}, nil
+}
+
+// answerOf reads a person's answer from a retried call.
+func answerOf(req *mcp.CallToolRequest) *policy.Answer {
+	if req == nil || req.Params == nil || req.Params.InputResponses == nil {
+		return nil
+	}
+	r, ok := req.Params.InputResponses[confirmRequest].(*mcp.ElicitResult)
+	if !ok {
+		return &policy.Answer{Action: "cancel", State: req.Params.RequestState}
+	}
+	yes, _ := r.Content["confirm"].(bool)
+	return &policy.Answer{Action: r.Action, Confirmed: yes, State: req.Params.RequestState}
+}
+
+// canElicit reports whether the client declared it can ask its user
+// through a form (an empty elicitation capability means form).
+func canElicit(req *mcp.CallToolRequest) bool {
+	if req == nil || req.Session == nil {
+		return false
+	}
+	ip := req.Session.InitializeParams()
+	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
+		return false
+	}
+	el := ip.Capabilities.Elicitation
+	return el.Form != nil || el.URL == nil
+}
+
+// sessionOf is the MCP session id a call arrives on ("" over stdio and
+// stateless HTTP).
+func sessionOf(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	return req.Session.ID()
+}
+
+// withNeutralized adds what the outbound policy rewrote to a write's
+// answer, so the agent knows the text GitHub holds is not the text it
+// sent.
+func withNeutralized(body []byte, n policy.Neutralized) []byte {
+	if n == (policy.Neutralized{}) || len(body) < 2 || body[0] != '{' {
+		return body
+	}
+	enc, err := json.Marshal(struct {
+		N policy.Neutralized `json:"neutralized"`
+	}{n})
+	if err != nil {
+		return body
+	}
+	enc = bytes.TrimSuffix(enc, []byte("}"))
+	if string(body) == "{}" {
+		return append(enc, '}')
+	}
+	return append(append(enc, ','), body[1:]...)
+}
+
+func (env *Env) policy() *policy.Path {
+	if env != nil && env.Policy != nil {
+		return env.Policy
+	}
+	return defaultPath
+}
+
+// defaultPath is the write path of a server configured with no policy:
+// the defaults (secret scan on) and no quotas.
+var defaultPath = &policy.Path{}

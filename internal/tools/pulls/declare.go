@@ -1,0 +1,12 @@
+package pulls
+
+import "github.com/ghgate/ghgate/internal/policy"
+
+// Writes implements policy.Declarer.
+func (in *UpdateReviewThreadIn) Writes() []policy.Write {
+	t := policy.Target{Owner: in.Owner, Repo: in.Repo, Number: int(in.Pull)}
+	if in.Action == "reply" {
+		return []policy.Write{{Kind: policy.KindComment, Target: t, Text: policy.Str("body", &in.Body), Summary: "reply in a review thread"}}
+	}
+	return []policy.Write{{Kind: policy.KindReviewThread, Target: t, Summary: string(in.Action) + " a review thread"}}
+}
