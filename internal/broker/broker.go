@@ -135,7 +135,11 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	}
 	// Tasks belong to the peer's uid (caller.ID, set per session) and
 	// count against its requests in flight.
-	b.server, err = server.New(svc, server.Options{Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
+	path, err := server.NewPolicyPath(svc, st, server.PolicyOptions{Rules: cfg.Policy, Shared: true, Key: key, Log: log, Now: opts.Now})
+	if err != nil {
+		return fail(err)
+	}
+	b.server, err = server.New(svc, server.Options{Policy: path, Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
 		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra, Secrets: b.secrets,
 		Tasks: tasks.Limits{MaxTasks: cfg.Limits.MaxTasks, MaxTasksPerClient: cfg.Limits.MaxTasksPerClient, Admit: b.tasks.hold}})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/broker/upstream"
 	"github.com/ghgate/ghgate/internal/fanout"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -31,6 +32,9 @@ type Config struct {
 	Audit     Audit      `toml:"audit"`
 	Upstreams []Upstream `toml:"upstream"`
 	Limits    Limits     `toml:"limits"`
+	// Policy bounds what agents may write (see policy.Rules); quotas
+	// count per agent uid.
+	Policy policy.Rules `toml:"policy"`
 	// State is the SQLite state file (ETags, idempotency keys, the cursor
 	// key); empty keeps state in memory.
 	State string `toml:"state"`

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -22,6 +23,9 @@ import (
 
 // Options select what the server offers.
 type Options struct {
+	// Policy is the write path every write tool's call passes (see
+	// NewPolicyPath); nil applies the defaults.
+	Policy *policy.Path
 	// Toolsets by name; empty means DefaultToolsets, "all" every toolset.
 	Toolsets []string
 	// ReadOnly leaves every write tool out: not listed, not callable.
@@ -139,7 +143,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		srv.servedOwn[sp.ToolName()] = true
 	}
 	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesOwnTool,
-		Redact: opts.Secrets.String}
+		Redact: opts.Secrets.String, Policy: opts.Policy}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
 	if err := srv.res.build(srv.env); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
@@ -60,6 +61,10 @@ type StackOptions struct {
 	// FanoutPerCredential bounds the reports' calls in flight on the
 	// credential, all reports together (core.Service).
 	FanoutPerCredential int
+	// Policy is the operator's write policy; PolicyShared marks an HTTP
+	// deployment (mentions neutralised by default).
+	Policy       policy.Rules
+	PolicyShared bool
 }
 
 // Stack is an assembled ghgate and the parts it owns.
@@ -107,7 +112,11 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		cred := string(gh.CredentialKey())
 		svc.Credential = func(context.Context, string) string { return cred }
 	}
-	srv, err := New(svc, Options{Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap,
+	path, err := NewPolicyPath(svc, st, PolicyOptions{Rules: o.Policy, Shared: o.PolicyShared, Key: key, Log: o.Log, Now: o.Now})
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := New(svc, Options{Policy: path, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap,
 		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register, Secrets: secrets})
 	if err != nil {
 		return fail(err)

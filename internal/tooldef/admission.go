@@ -113,16 +113,18 @@ func answerOf(req *mcp.CallToolRequest) *policy.Answer {
 }
 
 // canElicit reports whether the client declared it can ask its user
-// through a form (an empty elicitation capability means form).
+// through a form (an empty elicitation capability means form). The SDK
+// reads the capability from the request's _meta under the 2026-07-28
+// protocol and from the session's initialize before it.
 func canElicit(req *mcp.CallToolRequest) bool {
-	if req == nil || req.Session == nil {
+	if req == nil {
 		return false
 	}
-	ip := req.Session.InitializeParams()
-	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
+	caps := req.ClientCapabilities()
+	if caps == nil || caps.Elicitation == nil {
 		return false
 	}
-	el := ip.Capabilities.Elicitation
+	el := caps.Elicitation
 	return el.Form != nil || el.URL == nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -172,12 +173,6 @@ func TestDefaultTagsMustFit(t *testing.T) {
 // still checked against the full schema, so a stray nested field is
 // refused by name, with a repair that drops it.
 func TestBriefFieldIsListedShortAndStillChecked(t *testing.T) {
-	type nested struct {
-		Add []string `json:"add,omitempty"`
-	}
-	type briefIn struct {
-		Edit nested `json:"edit" jsonschema:"another tool's add"`
-	}
 	tool := Tool[briefIn, echoOut]{Name: "test_echo", Mode: Write, Brief: []string{"edit"},
 		Run: func(ctx context.Context, in briefIn) (echoOut, error) {
 			return echoOut{Owner: strings.Join(in.Edit.Add, ",")}, nil
@@ -207,4 +202,16 @@ func TestBriefFieldIsListedShortAndStillChecked(t *testing.T) {
 	if res, sc := call(t, cs, `{"edit":{"add":["a","b"]}}`); res.IsError || sc["owner"] != "a,b" {
 		t.Fatalf("valid call: %v", sc)
 	}
+}
+
+type nested struct {
+	Add []string `json:"add,omitempty"`
+}
+
+type briefIn struct {
+	Edit nested `json:"edit" jsonschema:"another tool's add"`
+}
+
+func (in *briefIn) Writes() []policy.Write {
+	return []policy.Write{{Kind: policy.KindLabel, Target: policy.Target{Owner: "o", Repo: "r", Number: 1}, LabelsAdded: in.Edit.Add}}
 }

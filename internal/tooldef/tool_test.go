@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,6 +30,16 @@ func (in *echoIn) Validate() *contract.Error {
 		return contract.Errorf(contract.CodeInvalidField, "owner nobody is refused").WithField("owner", "is reserved")
 	}
 	return nil
+}
+
+// Writes implements policy.Declarer: the test tool writes a comment on
+// its owner's repository "r", with its first label as the text sent.
+func (in *echoIn) Writes() []policy.Write {
+	w := policy.Write{Kind: policy.KindComment, Target: policy.Target{Owner: in.Owner, Repo: "r", Number: 1}}
+	if len(in.Labels) > 0 {
+		w.Text = policy.Str("body", &in.Labels[0])
+	}
+	return []policy.Write{w}
 }
 
 type echoOut struct {

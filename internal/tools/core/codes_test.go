@@ -76,6 +76,7 @@ func TestEveryAccessLayerCodeMapsToAContractCode(t *testing.T) {
 		"MalformedResponse":   contract.CodeMalformedResponse,
 		"InvalidArgument":     contract.CodeInvalidField,
 		"Cancelled":           contract.CodeUpstreamUnavailable,
+		"Unadmitted":          contract.CodeInternal,
 	}
 	codes := accessLayerCodes(t)
 	for name, code := range codes {

@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ghgate/ghgate/internal/policy"
+	"github.com/ghgate/ghgate/internal/store"
+	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// PolicyOptions are what a deployment's write path is built from.
+type PolicyOptions struct {
+	// Rules apply to calls whose scope names none (stdio, and the
+	// defaults of HTTP clients and broker agents).
+	Rules policy.Rules
+	// Shared marks a deployment serving agents other than its operator
+	// (HTTP, the broker): mentions are neutralised by default.
+	Shared bool
+	// Key is the deployment's secret key material (the cursor key); the
+	// confirmation key is derived from it.
+	Key []byte
+	Log *slog.Logger
+	Now func() time.Time
+}
+
+// NewPolicyPath builds the write path for a service: quotas counted in
+// its store (shared by replicas when the store is), confirmations signed
+// with a key derived from the deployment's, and the data-flow guard
+// reading visibility with the service's read credential.
+func NewPolicyPath(svc *core.Service, st store.Backend, o PolicyOptions) (*policy.Path, error) {
+	if err := o.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	mac := hmac.New(sha256.New, o.Key)
+	mac.Write([]byte("ghgate confirmation key"))
+	confirmations, err := policy.NewConfirmations(mac.Sum(nil), o.Now)
+	if err != nil {
+		return nil, fmt.Errorf("confirmation key: %w", err)
+	}
+	p := &policy.Path{Rules: o.Rules, Shared: o.Shared, Confirmations: confirmations, Log: o.Log,
+		Flow: &policy.FlowGuard{Visibility: repoPrivate(svc), Now: o.Now}}
+	if c, ok := st.(policy.Counter); ok {
+		p.Counter = c
+	}
+	return p, nil
+}
+
+// repoPrivate reads whether a repository is private (a GitHub "internal"
+// repository counts as private: its content is not for the public).
+func repoPrivate(svc *core.Service) func(ctx context.Context, owner, repo string) (bool, error) {
+	return func(ctx context.Context, owner, repo string) (bool, error) {
+		c, err := svc.Client(ctx, owner, tooldef.Read)
+		if err != nil {
+			return false, err
+		}
+		r, _, err := c.GetRepo(ctx, owner, repo)
+		if err != nil {
+			return false, err
+		}
+		return r.GetPrivate() || r.GetVisibility() == "internal", nil
+	}
+}
