@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/httpauth"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
@@ -62,6 +63,11 @@ type fileConfig struct {
 	HTTPIdleTimeout       *duration `toml:"http_idle_timeout"`
 	HTTPMaxHeaderBytes    *int      `toml:"http_max_header_bytes"`
 	HTTPMaxBodyBytes      *int64    `toml:"http_max_body_bytes"`
+
+	// Policy bounds what the server writes on GitHub (policy.Rules): the
+	// whole server's on stdio, the default of every HTTP client that
+	// names none of its own.
+	Policy policy.Rules `toml:"policy"`
 }
 
 // configKeys are the config file's keys, in the order of fileConfig.
@@ -149,6 +155,8 @@ type serveConfig struct {
 	// MaxFanoutPerCredential bounds the GitHub calls in flight that every
 	// report running on the token makes together.
 	MaxFanoutPerCredential int
+	// Policy is the write policy (file only).
+	Policy policy.Rules
 }
 
 // metricsConfig says where /metrics is served and to whom. The series
@@ -252,7 +260,11 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	c := serveConfig{GitHubURL: fc.GitHubURL, Token: fc.Token, Toolsets: fc.Toolsets, AllowedIssueCreator: fc.AllowedIssueCreator,
 		SyncRoot: fc.SyncRoot, State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo,
 		Releases: core.ReleaseSettings{Label: fc.ReleaseLabel, TitlePattern: fc.ReleaseTitlePattern, ChangelogPaths: fc.ReleaseChangelogPaths},
-		MaxTasks: tasks.DefaultMaxTasks, MaxTasksPerClient: tasks.DefaultMaxTasksPerClient, MaxFanoutPerCredential: fanout.DefaultShared}
+		MaxTasks: tasks.DefaultMaxTasks, MaxTasksPerClient: tasks.DefaultMaxTasksPerClient, MaxFanoutPerCredential: fanout.DefaultShared,
+		Policy: fc.Policy}
+	if err := fc.Policy.Validate(); err != nil {
+		return serveConfig{}, err
+	}
 	if f.allowRemote {
 		return serveConfig{}, errors.New("--allow-remote is gone: a non-loopback --http address now requires --auth FILE, " +
 			"so that every caller is authenticated (see the README's HTTP section)")

@@ -93,7 +93,8 @@ every tool call fails with missing_credential. Flags override the config file.
 func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey, RateFloor: cfg.RateFloor,
 		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, SyncRoot: cfg.SyncRoot, Releases: cfg.Releases, Log: log,
-		Tasks: tasks.Limits{MaxTasks: cfg.MaxTasks, MaxTasksPerClient: cfg.MaxTasksPerClient}, FanoutPerCredential: cfg.MaxFanoutPerCredential}
+		Tasks: tasks.Limits{MaxTasks: cfg.MaxTasks, MaxTasksPerClient: cfg.MaxTasksPerClient}, FanoutPerCredential: cfg.MaxFanoutPerCredential,
+		Policy: cfg.Policy, PolicyShared: cfg.HTTP != ""}
 	// The guard applies each HTTP client's policy; it needs the served
 	// tools, known once the stack is built, and wraps every call in it.
 	var guard *httpauth.Guard

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/policy"
 	"io"
 	"log/slog"
 	"net"
@@ -267,6 +268,13 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 	default:
 		var rctx context.Context
 		rctx, reach = caller.WithReach(WithRecord(callargs.With(ctx, args), rec))
+		// Quotas count per agent uid; the data-flow guard remembers reads
+		// per connection (the MCP session under the uid).
+		scope := policy.Scope{Subject: "broker", Shared: true}
+		if p, ok := PeerFrom(ctx); ok {
+			scope.Subject = fmt.Sprintf("uid:%d", p.UID)
+		}
+		rctx = policy.WithScope(rctx, scope)
 		res, err = next(rctx)
 	}
 	line := b.lineFor(ctx, rec, start)

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	writepolicy "github.com/ghgate/ghgate/internal/policy"
 	"net/url"
 	"os"
 	"slices"
@@ -80,6 +81,9 @@ type Client struct {
 	// Tools narrows the served surface for this client, as the broker's
 	// [tools] table does for the whole broker.
 	Tools broker.Tools `toml:"tools"`
+	// Policy, when set, is this client's write policy in place of the
+	// server's [policy]; quotas count per client.
+	Policy *writepolicy.Rules `toml:"policy"`
 }
 
 // Load reads an --auth file strictly: an unknown key is an error, since a
@@ -137,6 +141,11 @@ func (c *Config) Validate() error {
 	bound := map[boundID]string{}
 	for i := range c.Clients {
 		cl := &c.Clients[i]
+		if cl.Policy != nil {
+			if err := cl.Policy.Validate(); err != nil {
+				return fmt.Errorf("client %q: %w", cl.Name, err)
+			}
+		}
 		if strings.TrimSpace(cl.Name) == "" {
 			return fmt.Errorf("client %d: name is empty", i+1)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/ghgate/ghgate/internal/caller"
+	writepolicy "github.com/ghgate/ghgate/internal/policy"
 	"log/slog"
 	"slices"
 	"strings"
@@ -168,6 +169,11 @@ func (g *Guard) Wrap(ctx context.Context, call tooldef.Call, next func(context.C
 	} else {
 		var rctx context.Context
 		rctx, reach = caller.WithReach(ctx)
+		// The write path counts quotas per client and, since a stateless
+		// client's requests share no session, remembers its private reads
+		// per client.
+		subject := "client:" + e.name
+		rctx = writepolicy.WithScope(rctx, writepolicy.Scope{Subject: subject, Session: subject, Rules: e.rules, Shared: true})
 		res, err = next(rctx)
 	}
 	outcome, code := "ok", ""

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	writepolicy "github.com/ghgate/ghgate/internal/policy"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -74,6 +75,8 @@ type staticKey struct {
 type clientEntry struct {
 	name   string
 	policy *policy
+	// rules is the client's write policy; nil takes the server's.
+	rules *writepolicy.Rules
 }
 
 // New discovers each issuer's keys and readies the clients. resource is
@@ -89,7 +92,7 @@ func New(ctx context.Context, cfg *Config, resource string, o Options) (*Authent
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	for _, c := range cfg.Clients {
-		e := &clientEntry{name: c.Name, policy: newPolicy(c)}
+		e := &clientEntry{name: c.Name, policy: newPolicy(c), rules: c.Policy}
 		if c.KeySHA256 == "" {
 			a.bound[boundID{c.Issuer, c.ClientID}] = e
 			continue
