@@ -57,6 +57,12 @@ type Backend interface {
 	GetTask(ctx context.Context, owner, id string) (TaskRecord, bool, error)
 	SwapTask(ctx context.Context, t TaskRecord) (bool, error)
 
+	// Count is the write quotas' counter (see quota.go): it adds n to
+	// key's count in the fixed window of length window that holds now,
+	// unless the count would pass limit, and reports whether n fit and,
+	// if not, how long until the window ends. commit false only asks.
+	Count(ctx context.Context, key string, n, limit int, window time.Duration, commit bool) (ok bool, retryAfter time.Duration, err error)
+
 	// Ping reports whether the backend answers, for readiness checks.
 	Ping(ctx context.Context) error
 	// Describe names the backend for logs and health output (no secret).

@@ -140,6 +140,23 @@ var migrations = []migration{
 		`ALTER TABLE idempotency_v5 RENAME TO idempotency`,
 		`CREATE INDEX idempotency_created_at ON idempotency (created_at)`,
 	},
+	// 6: write quotas (see quota.go): one row per key, window length
+	// (span, ms) and window start (Unix ms), holding the writes counted
+	// in that window; ends (start + span) is what pruning drops by.
+	// Windows are keyed by their start, not replaced in place, so a
+	// process a moment behind another never resets a count the other
+	// has moved on from.
+	{
+		`CREATE TABLE quota (
+			key   TEXT    NOT NULL,
+			span  INTEGER NOT NULL,
+			start INTEGER NOT NULL,
+			used  INTEGER NOT NULL,
+			ends  INTEGER NOT NULL,
+			PRIMARY KEY (key, span, start)
+		) STRICT`,
+		`CREATE INDEX quota_ends ON quota (ends)`,
+	},
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -9,12 +9,14 @@ import (
 )
 
 // Prune drops what can no longer be used or no longer fits: idempotency
-// keys past IdempotencyTTL, cached responses older than ETagMaxAge, and the
-// least recently used cached responses while their bytes exceed the
-// budget. Open runs it once and the schedule runs it every interval; it is
-// safe to call at any time, from any process sharing the file.
+// keys past IdempotencyTTL, quota counts of ended windows, cached
+// responses older than ETagMaxAge, and the least recently used cached
+// responses while their bytes exceed the budget. Open runs it once and
+// the schedule runs it every interval; it is safe to call at any time,
+// from any process sharing the file.
 func (s *Store) Prune(ctx context.Context) error {
 	_, errKeys := s.PruneIdempotency(ctx)
+	_, errQuotas := s.PruneQuotas(ctx)
 	_, errAge := s.PruneETags(ctx, s.now().Add(-ETagMaxAge))
 	errBudget := s.withTx(ctx, func(tx *sql.Tx) error { return s.evictETags(ctx, tx) })
 	// Confirmed names are trusted for minutes and a rate window lasts an
@@ -22,7 +24,7 @@ func (s *Store) Prune(ctx context.Context) error {
 	dayAgo := s.now().Add(-24 * time.Hour).UnixMilli()
 	_, errNames := s.db.ExecContext(ctx, `DELETE FROM names WHERE born < ?`, dayAgo)
 	_, errRate := s.db.ExecContext(ctx, `DELETE FROM rate WHERE reset < ?`, dayAgo)
-	return errors.Join(errKeys, errAge, errBudget, errNames, errRate)
+	return errors.Join(errKeys, errQuotas, errAge, errBudget, errNames, errRate)
 }
 
 // pruneLoop prunes every interval until ctx ends. It closes s.done on
