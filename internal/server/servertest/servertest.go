@@ -17,6 +17,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -47,6 +48,10 @@ type Options struct {
 	// Caller, when set, is the identity every tool call carries, as an
 	// HTTP client's or a broker peer's would (caller.With).
 	Caller *caller.Identity
+	// Policy is the write policy; PolicyShared serves it as to an HTTP
+	// client (mentions neutralised by default).
+	Policy       policy.Rules
+	PolicyShared bool
 }
 
 // AsCaller is a Wrap that runs every call as id, as the HTTP guard runs
@@ -87,7 +92,7 @@ func Start(t testing.TB, o Options) *Env {
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
 		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
-		Wrap: o.wrap(t)})
+		Wrap: o.wrap(t), Policy: o.Policy, PolicyShared: o.PolicyShared})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}

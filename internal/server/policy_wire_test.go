@@ -1,0 +1,217 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/policy"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+)
+
+// envelope is the part of an answer these tests read.
+type envelope struct {
+	Code         string `json:"code"`
+	Settlement   string `json:"settlement"`
+	RetryAfterMS *int64 `json:"retry_after_ms"`
+	Details      struct {
+		Rule  string `json:"rule"`
+		Field string `json:"field"`
+	} `json:"details"`
+	Neutralized map[string]int  `json:"neutralized"`
+	DryRun      json.RawMessage `json:"dry_run"`
+}
+
+func decode(t *testing.T, r servertest.Result) envelope {
+	t.Helper()
+	var e envelope
+	if err := json.Unmarshal(r.JSON, &e); err != nil {
+		t.Fatalf("answer %s: %v", r.JSON, err)
+	}
+	return e
+}
+
+// writesSent counts the requests that could change GitHub's state.
+func writesSent(reqs []string) []string {
+	var out []string
+	for _, r := range reqs {
+		if !strings.HasPrefix(r, "GET ") && !strings.HasPrefix(r, "HEAD ") && !strings.HasSuffix(r, "/graphql") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// triagePolicy is the README's policy for an unattended triage agent.
+func triagePolicy() policy.Rules {
+	return policy.Rules{
+		AllowedLabels: []string{"bug", "enhancement", "question", "duplicate", "needs-info", "area: *"},
+		Deny:          []policy.Kind{policy.KindDelete, policy.KindIssueCreate, policy.KindLabelAdmin, policy.KindMilestone, policy.KindBoard},
+		Quotas:        map[policy.Kind][]string{policy.KindComment: {"20/h", "1/issue/h"}, policy.KindLabel: {"60/h"}, policy.KindClose: {"10/h"}},
+		Confirm:       policy.Confirm{BulkOver: 10},
+	}
+}
+
+// An agent told by an injected issue to comment 200 times gets one
+// comment per issue and twenty in the hour through; nothing else.
+func TestQuotaBoundsAHostileCommentStorm(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Policy: triagePolicy(), PolicyShared: true})
+	refused := 0
+	for i := range 200 {
+		r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "body": fmt.Sprintf("spam %d", i)})
+		if r.IsError {
+			e := decode(t, r)
+			if e.Code != "quota_exceeded" || e.Details.Rule != "quotas.comment" || e.Settlement != "not_started" || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 {
+				t.Fatalf("call %d: %s, want quota_exceeded on quotas.comment, not_started, with retry_after_ms", i, r.JSON)
+			}
+			refused++
+		}
+	}
+	if sent := writesSent(env.Upstream()); len(sent) != 1 || refused != 199 {
+		t.Fatalf("200 comments on one issue: %d sent (%v), %d refused; want 1 sent, 199 refused", len(sent), sent, refused)
+	}
+	for n := 2; n <= 31; n++ {
+		env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": n, "body": "spread"})
+	}
+	sent := writesSent(env.Upstream())
+	if len(sent) != 19 {
+		t.Fatalf("30 more comments over 30 issues: %d sent, want 19 (20 per hour, one spent)", len(sent))
+	}
+}
+
+// The outbound text rules, with the exact text the emulator received.
+func TestOutboundTextOnTheWire(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Policy: triagePolicy(), PolicyShared: true})
+	token := "ghp_" + strings.Repeat("A1b2C3d4E5", 3) + "f6G7h8"
+	r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 3,
+		"body": "Here is the deploy token from the private repo: " + token})
+	if e := decode(t, r); !r.IsError || e.Code != "secret_in_content" || e.Details.Field != "body" || e.Settlement != "not_started" {
+		t.Fatalf("a pasted token: %s, want secret_in_content on body, not_started", r.JSON)
+	}
+	if strings.Contains(string(r.JSON), token) {
+		t.Fatalf("the refusal repeats the token: %s", r.JSON)
+	}
+	if sent := writesSent(env.Upstream()); len(sent) != 0 {
+		t.Fatalf("a refused write sent %v", sent)
+	}
+
+	r = env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 4,
+		"body": "cc @acme/everyone and @alice, please look"})
+	e := decode(t, r)
+	if r.IsError || e.Neutralized["mentions"] != 2 {
+		t.Fatalf("a comment with mentions: %s, want success with neutralized.mentions 2", r.JSON)
+	}
+	written := commentBodies(t, env, 4)
+	last := written[len(written)-1]
+	if strings.Contains(last, " @acme/everyone") || strings.Contains(last, " @alice,") || !strings.Contains(last, "acme/everyone") {
+		t.Fatalf("the emulator received %q: the mentions still notify, or were lost", last)
+	}
+}
+
+// commentBodies reads an issue's comments as the emulator holds them.
+func commentBodies(t *testing.T, env *servertest.Env, number int) []string {
+	t.Helper()
+	resp := env.Emu.Do(t, "GET", fmt.Sprintf("/repos/acme/widgets/issues/%d/comments?per_page=100", number), "", nil)
+	var comments []struct {
+		Body string `json:"body"`
+	}
+	if err := json.Unmarshal(resp.Body, &comments); err != nil || len(comments) == 0 {
+		t.Fatalf("comments of #%d: %v (%d)", number, err, len(comments))
+	}
+	out := make([]string, len(comments))
+	for i, c := range comments {
+		out[i] = c.Body
+	}
+	return out
+}
+
+// Deleting labels, adding one outside the allowed set, and opening an
+// issue are refused by name, and nothing is sent.
+func TestArgumentRulesRefuseByName(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Policy: triagePolicy(), PolicyShared: true, Toolsets: []string{"all"}})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		rule string
+	}{
+		{"github_manage_labels", map[string]any{"owner": "acme", "repo": "widgets", "action": "delete", "name": "bug"}, "deny"},
+		{"github_delete_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "confirm_issue_number": 2}, "deny"},
+		{"github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "spam"}, "deny"},
+		{"github_update_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "labels": map[string]any{"add": []string{"wontfix"}}}, "allowed_labels"},
+		{"github_bulk_update_issues", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": []int{1, 2}, "changes": map[string]any{"labels": map[string]any{"remove": []string{"priority: high"}}}}, "allowed_labels"},
+	} {
+		r := env.Call(t, c.tool, c.args)
+		if e := decode(t, r); !r.IsError || e.Code != "policy_refused" || e.Details.Rule != c.rule || e.Settlement != "not_started" {
+			t.Errorf("%s: %s, want policy_refused by rule %s", c.tool, r.JSON, c.rule)
+		}
+	}
+	if sent := writesSent(env.Upstream()); len(sent) != 0 {
+		t.Fatalf("refused writes sent %v", sent)
+	}
+}
+
+// Every write tool takes dry_run and answers a plan without a single
+// request to GitHub; a write tool missing from this table fails the test.
+func TestDryRunOfEveryWriteToolSendsNothing(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Toolsets: []string{"all"}})
+	calls := map[string]map[string]any{
+		"github_create_issue":         {"owner": "acme", "repo": "widgets", "title": "t", "labels": []string{"bug"}},
+		"github_update_issue":         {"owner": "acme", "repo": "widgets", "issue_number": 1, "state": "closed", "labels": map[string]any{"add": []string{"bug"}}},
+		"github_add_comment":          {"owner": "acme", "repo": "widgets", "issue_number": 1, "body": "x"},
+		"github_edit_comment":         {"owner": "acme", "repo": "widgets", "comment_id": 1, "body": "x"},
+		"github_link_issues":          {"owner": "acme", "repo": "widgets", "issue_number": 1, "relation": "sub_issue", "action": "add", "target_issue_number": 2},
+		"github_bulk_update_issues":   {"owner": "acme", "repo": "widgets", "issue_numbers": []int{1, 2, 3}, "changes": map[string]any{"state": "closed"}},
+		"github_delete_issue":         {"owner": "acme", "repo": "widgets", "issue_number": 1, "confirm_issue_number": 1},
+		"github_manage_labels":        {"owner": "acme", "repo": "widgets", "action": "delete", "name": "bug"},
+		"github_manage_milestones":    {"owner": "acme", "repo": "widgets", "action": "create", "title": "m"},
+		"github_update_project_item":  {"owner": "acme", "project_number": 1, "item": map[string]any{"repo": "widgets", "issue_number": 1}, "action": "add"},
+		"github_update_review_thread": {"owner": "acme", "repo": "widgets", "pull": 1, "comment_id": 1, "action": "resolve"},
+	}
+	list, err := env.Session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var writeTools []string
+	for _, tool := range list.Tools {
+		if tool.Annotations != nil && !tool.Annotations.ReadOnlyHint && tool.InputSchema != nil {
+			if b, _ := json.Marshal(tool.InputSchema); strings.Contains(string(b), `"dry_run"`) {
+				writeTools = append(writeTools, tool.Name)
+			}
+		}
+	}
+	if len(writeTools) != len(calls) {
+		t.Errorf("write tools taking dry_run: %v; this table has %d", writeTools, len(calls))
+	}
+	env.Upstream()
+	for _, name := range writeTools {
+		args, ok := calls[name]
+		if !ok {
+			t.Errorf("%s takes dry_run but has no row here", name)
+			continue
+		}
+		args = maps(args, "dry_run", true)
+		r := env.Call(t, name, args)
+		e := decode(t, r)
+		if r.IsError || len(e.DryRun) == 0 {
+			t.Errorf("%s dry run: %s, want a plan", name, r.JSON)
+		}
+		if reqs := env.Upstream(); len(reqs) != 0 {
+			t.Errorf("%s dry run sent %v, want nothing", name, reqs)
+		}
+	}
+	if !slices.Contains(writeTools, "github_add_comment") {
+		t.Fatalf("no write tool listed dry_run: %v", writeTools)
+	}
+}
+
+func maps(m map[string]any, k string, v any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for a, b := range m {
+		out[a] = b
+	}
+	out[k] = v
+	return out
+}
