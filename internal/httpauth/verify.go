@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
@@ -74,6 +75,9 @@ type staticKey struct {
 type clientEntry struct {
 	name   string
 	policy *policy
+	// tools are the client's [client.tools]; its lockdown is read from
+	// them (see LockdownOf).
+	tools broker.Tools
 }
 
 // New discovers each issuer's keys and readies the clients. resource is
@@ -89,7 +93,7 @@ func New(ctx context.Context, cfg *Config, resource string, o Options) (*Authent
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	for _, c := range cfg.Clients {
-		e := &clientEntry{name: c.Name, policy: newPolicy(c)}
+		e := &clientEntry{name: c.Name, policy: newPolicy(c), tools: c.Tools}
 		if c.KeySHA256 == "" {
 			a.bound[boundID{c.Issuer, c.ClientID}] = e
 			continue

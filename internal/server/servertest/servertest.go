@@ -47,6 +47,9 @@ type Options struct {
 	// Caller, when set, is the identity every tool call carries, as an
 	// HTTP client's or a broker peer's would (caller.With).
 	Caller *caller.Identity
+	// Lockdown is the rule on strangers' text and what the server lists
+	// of it (server.StackOptions).
+	Lockdown server.LockdownOptions
 }
 
 // AsCaller is a Wrap that runs every call as id, as the HTTP guard runs
@@ -87,7 +90,7 @@ func Start(t testing.TB, o Options) *Env {
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
 		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
-		Wrap: o.wrap(t)})
+		Wrap: o.wrap(t), Lockdown: o.Lockdown})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}

@@ -50,8 +50,6 @@ type IssueItem struct {
 	Body      string `json:"body,omitempty"`
 	Edited    bool   `json:"edited,omitempty"`
 	Removed   int    `json:"removed,omitempty" jsonschema:"hidden characters removed from title and body (and HTML comments from body)"`
-	// Withheld stands for a comment's body where lockdown withheld it.
-	Withheld *core.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
 	Label     string `json:"label,omitempty"`
 	Assignee  string `json:"assignee,omitempty"`
 	Milestone string `json:"milestone,omitempty"`
@@ -70,6 +68,8 @@ type IssueItem struct {
 	Outdated          bool                 `json:"outdated,omitempty"`
 	Comments          []core.ThreadComment `json:"comments,omitempty"`
 	CommentsTruncated bool                 `json:"comments_truncated,omitempty"`
+	// Withheld stands for a comment's body where lockdown withheld it.
+	Withheld *core.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
 }
 
 // ListIssueItemsOut is one page of an issue's collection.
