@@ -68,6 +68,11 @@ type fileConfig struct {
 	// whole server's on stdio, the default of every HTTP client that
 	// names none of its own.
 	Policy policy.Rules `toml:"policy"`
+	// Lockdown and AllowIncludeUntrusted are core.Lockdown: strangers'
+	// text withheld in public repositories, and whether a read may ask
+	// for it. An --auth client's [client.tools] may set its own.
+	Lockdown              *bool `toml:"lockdown"`
+	AllowIncludeUntrusted *bool `toml:"allow_include_untrusted"`
 }
 
 // configKeys are the config file's keys, in the order of fileConfig.
@@ -157,6 +162,8 @@ type serveConfig struct {
 	MaxFanoutPerCredential int
 	// Policy is the write policy (file only).
 	Policy policy.Rules
+	// Lockdown is the rule on strangers' text (core.Lockdown).
+	Lockdown core.Lockdown
 }
 
 // metricsConfig says where /metrics is served and to whom. The series
@@ -207,6 +214,8 @@ type serveFlags struct {
 	maxTasks            int
 	maxTasksPerClient   int
 	maxFanout           int
+	lockdown            bool
+	allowInclude        bool
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -244,6 +253,8 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.metricsKeySHA256, "metrics-key-sha256", "", "--http: SHA-256 digest (64 hex digits) of the bearer key /metrics asks for; "+
 		"with --auth and no --metrics-addr, /metrics is served only with it")
 	fs.BoolVar(&f.metricsClientLabel, "metrics-client-label", false, "--http: label tool call metrics with the HTTP client's name")
+	fs.BoolVar(&f.lockdown, "lockdown", false, "in public repositories, withhold the bodies and comments of authors who are not OWNER, MEMBER or COLLABORATOR")
+	fs.BoolVar(&f.allowInclude, "allow-include-untrusted", false, "with --lockdown, let a read ask for the withheld text (include_untrusted), audited")
 }
 
 // resolve merges, lowest precedence first: the config file, the
@@ -274,6 +285,12 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if fc.RateFloor != nil {
 		c.RateFloor = *fc.RateFloor
+	}
+	if fc.Lockdown != nil {
+		c.Lockdown.On = *fc.Lockdown
+	}
+	if fc.AllowIncludeUntrusted != nil {
+		c.Lockdown.AllowInclude = *fc.AllowIncludeUntrusted
 	}
 	for _, v := range []struct {
 		file *int
@@ -318,6 +335,12 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if changed("rate-floor") {
 		c.RateFloor = f.rateFloor
+	}
+	if changed("lockdown") {
+		c.Lockdown.On = f.lockdown
+	}
+	if changed("allow-include-untrusted") {
+		c.Lockdown.AllowInclude = f.allowInclude
 	}
 	if c.RateFloor < 0 {
 		return serveConfig{}, fmt.Errorf("rate_floor must be 0 or more, not %d", c.RateFloor)

@@ -17,6 +17,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -94,7 +95,8 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey, RateFloor: cfg.RateFloor,
 		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, SyncRoot: cfg.SyncRoot, Releases: cfg.Releases, Log: log,
 		Tasks: tasks.Limits{MaxTasks: cfg.MaxTasks, MaxTasksPerClient: cfg.MaxTasksPerClient}, FanoutPerCredential: cfg.MaxFanoutPerCredential,
-		Policy: cfg.Policy, PolicyShared: cfg.HTTP != ""}
+		Policy: cfg.Policy, PolicyShared: cfg.HTTP != "",
+		Lockdown: server.LockdownOptions{Rule: cfg.Lockdown, AllowInclude: cfg.Lockdown.AllowInclude}}
 	// The guard applies each HTTP client's policy; it needs the served
 	// tools, known once the stack is built, and wraps every call in it.
 	var guard *httpauth.Guard
@@ -104,6 +106,12 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		opts.Wrap = func(ctx context.Context, call tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 			return guard.Wrap(ctx, call, next)
 		}
+		// Each client's [client.tools] may set its own lockdown: the
+		// server lists include_untrusted where any may use it, and the
+		// guard leaves it out for the others.
+		opts.Lockdown.Varies = cfg.Auth.LockdownVaries(cfg.Lockdown)
+		opts.Lockdown.AllowInclude = opts.Lockdown.AllowInclude || cfg.Auth.AllowsInclude(cfg.Lockdown)
+		opts.LockdownFor = func(ctx context.Context, _ string) core.Lockdown { return httpauth.LockdownOf(ctx, cfg.Lockdown) }
 	}
 	if cfg.Demo {
 		emu, err := demo.StartEmulator(emulator.Options{Seed: "demo", FleetRepos: emulator.DemoFleetRepos, Logger: log.With("component", "emulator")})
@@ -140,6 +148,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	}()
 	if cfg.Auth != nil {
 		guard = httpauth.NewGuard(st.Server.Tools, st.Server.Fingerprint, log.With("component", "audit"))
+		guard.Lockdown = cfg.Lockdown
 		st.Server.MCP.AddReceivingMiddleware(guard.Middleware)
 	}
 	log.Info("ghgate serving", "tools", len(st.Server.Tools()), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint())

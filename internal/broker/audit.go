@@ -58,6 +58,10 @@ type AuditLine struct {
 	// those an owner-wide scan went over); the ones it named join Repos.
 	// Absent when the tool told of none.
 	ReposRead *int `json:"repos_read,omitempty"`
+	// IncludeUntrusted names the repositories whose text lockdown
+	// withholds and the call was shown, because it asked
+	// (include_untrusted); absent when none.
+	IncludeUntrusted []string `json:"include_untrusted,omitempty"`
 	// TruncatedBytes counts the bytes cut from the string fields to keep
 	// the line within its cap (they come from the caller's arguments, of
 	// any length); absent when nothing was cut.
@@ -75,8 +79,8 @@ const maxAuditField = 256
 // written to a pipe (stderr under journald) is never interleaved.
 const maxAuditLine = 4096
 
-// maxAuditNames is the most bytes the owners and repos lists take
-// together in an encoded line. GitHub names are short (an owner at most
+// maxAuditNames is the most bytes the owners, include_untrusted and
+// repos lists take together in an encoded line. GitHub names are short (an owner at most
 // 39 bytes, OWNER/REPO 140), so this holds several of each.
 const maxAuditNames = 1024
 
@@ -275,7 +279,10 @@ func capAuditNames(line *AuditLine) int64 {
 		}
 		return out
 	}
-	line.Owners, line.Repos = keep(line.Owners), keep(line.Repos)
+	// The repositories whose withheld text was shown come before the
+	// rest: they are what an operator audits include_untrusted by.
+	line.Owners, line.IncludeUntrusted = keep(line.Owners), keep(line.IncludeUntrusted)
+	line.Repos = keep(line.Repos)
 	return cut
 }
 
@@ -329,6 +336,7 @@ func (line *AuditLine) addReach(r *caller.Reach) {
 	}
 	line.Repos, line.ReposRead = repos, &s.Read
 	line.NamesOmitted += s.More
+	line.IncludeUntrusted = s.Untrusted
 }
 
 // encodeAuditLine encodes line within maxAuditLine (its newline

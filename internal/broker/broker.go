@@ -129,7 +129,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	}
 	svc := &core.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
 		Credential: b.router.Credential, SyncRoot: cfg.Tools.SyncRoot, Releases: cfg.Tools.Releases(),
-		FanoutPerCredential: cfg.Limits.MaxFanoutPerCredential}
+		FanoutPerCredential: cfg.Limits.MaxFanoutPerCredential, Lockdown: b.lockdown}
 	extra, err := b.connectUpstreams(ctx)
 	if err != nil {
 		return fail(err)
@@ -141,7 +141,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 		return fail(err)
 	}
 	b.server, err = server.New(svc, server.Options{Policy: path, Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
-		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra, Secrets: b.secrets,
+		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra, Secrets: b.secrets, Lockdown: lockdownOptions(cfg),
 		Tasks: tasks.Limits{MaxTasks: cfg.Limits.MaxTasks, MaxTasksPerClient: cfg.Limits.MaxTasksPerClient, Admit: b.tasks.hold}})
 	if err != nil {
 		return fail(err)

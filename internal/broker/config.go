@@ -70,6 +70,9 @@ type Route struct {
 	AppID          int64  `toml:"app_id"`
 	InstallationID int64  `toml:"installation_id"`
 	AppKey         string `toml:"app_key"`
+	// Lockdown, when set, is this route's own lockdown (see
+	// Tools.Lockdown), over the broker's.
+	Lockdown *bool `toml:"lockdown"`
 }
 
 // IsApp reports whether the route uses a GitHub App.
@@ -92,6 +95,25 @@ type Tools struct {
 	ReleaseLabel          string   `toml:"release_label"`
 	ReleaseTitlePattern   string   `toml:"release_title_pattern"`
 	ReleaseChangelogPaths []string `toml:"release_changelog_paths"`
+	// Lockdown withholds, in public repositories, the bodies and comments
+	// of authors who are not OWNER, MEMBER or COLLABORATOR (core.Lockdown);
+	// AllowIncludeUntrusted lets a read ask for them (include_untrusted),
+	// audited. Absent: off. An HTTP client's [client.tools] sets its own
+	// over the server's.
+	Lockdown              *bool `toml:"lockdown"`
+	AllowIncludeUntrusted *bool `toml:"allow_include_untrusted"`
+}
+
+// LockdownOver is the lockdown rule these settings make of def: each
+// one set replaces def's.
+func (t Tools) LockdownOver(def core.Lockdown) core.Lockdown {
+	if t.Lockdown != nil {
+		def.On = *t.Lockdown
+	}
+	if t.AllowIncludeUntrusted != nil {
+		def.AllowInclude = *t.AllowIncludeUntrusted
+	}
+	return def
 }
 
 // Releases are the release conventions the reports toolset reads.

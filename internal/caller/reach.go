@@ -24,6 +24,9 @@ type Reach struct {
 type reached struct {
 	name string
 	read bool
+	// untrusted: the call was shown strangers' text of it that lockdown
+	// withholds, because it asked (include_untrusted).
+	untrusted bool
 }
 
 type reachKey struct{}
@@ -48,6 +51,19 @@ func (r *Reach) Named(owner, repo string) { r.add(owner, repo, false) }
 // Read records that the call read owner/repo: GitHub answered at least
 // one request about it, or a row it returns comes from it.
 func (r *Reach) Read(owner, repo string) { r.add(owner, repo, true) }
+
+// Untrusted records that the call was shown text of owner/repo that
+// lockdown withholds from strangers, because it asked to be
+// (include_untrusted): the audit line names each such repository.
+func (r *Reach) Untrusted(owner, repo string) {
+	if r == nil || owner == "" || repo == "" {
+		return
+	}
+	r.add(owner, repo, true)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.repos[strings.ToLower(owner+"/"+repo)].untrusted = true
+}
 
 func (r *Reach) add(owner, repo string, read bool) {
 	if r == nil || owner == "" || repo == "" {
@@ -81,6 +97,10 @@ type ReachSummary struct {
 	More int
 	// Read counts the repositories read, listed or not.
 	Read int
+	// Untrusted are the repositories whose withheld text the call was
+	// shown (include_untrusted), in lower-case name order, every one of
+	// them: an operator audits these, so none is left to a count.
+	Untrusted []string
 }
 
 // Summary sums up what r holds, listing at most limit names; ok is false
@@ -102,6 +122,11 @@ func (r *Reach) Summary(limit int) (s ReachSummary, ok bool) {
 		}
 	}
 	slices.Sort(keys)
+	for _, k := range keys {
+		if r.repos[k].untrusted {
+			s.Untrusted = append(s.Untrusted, r.repos[k].name)
+		}
+	}
 	for i, k := range keys {
 		if i == limit {
 			s.More = len(keys) - limit

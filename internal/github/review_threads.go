@@ -24,10 +24,13 @@ type ReviewThread struct {
 
 // ReviewComment is one comment of a review thread.
 type ReviewComment struct {
-	ID        int64 // the database id REST and web links use
-	Author    string
-	Body      string
-	CreatedAt time.Time
+	ID     int64 // the database id REST and web links use
+	Author string
+	// Association is the author's author_association in the repository
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, …).
+	Association string
+	Body        string
+	CreatedAt   time.Time
 }
 
 // ThreadComments is how many comments of each thread are read.
@@ -35,7 +38,7 @@ const ThreadComments = 20
 
 // threadFields selects what ReviewThread holds.
 const threadFields = `id path line isResolved isOutdated pullRequest { number repository { nameWithOwner } }
-  comments(first: 20) { totalCount nodes { databaseId author { __typename login } body createdAt } }`
+  comments(first: 20) { totalCount nodes { databaseId author { __typename login } authorAssociation body createdAt } }`
 
 type threadJSON struct {
 	ID          string `json:"id"`
@@ -57,8 +60,9 @@ type threadJSON struct {
 				Typename string `json:"__typename"`
 				Login    string `json:"login"`
 			} `json:"author"`
-			Body      string    `json:"body"`
-			CreatedAt time.Time `json:"createdAt"`
+			AuthorAssociation string    `json:"authorAssociation"`
+			Body              string    `json:"body"`
+			CreatedAt         time.Time `json:"createdAt"`
 		} `json:"nodes"`
 	} `json:"comments"`
 }
@@ -70,7 +74,7 @@ func (t *threadJSON) thread() *ReviewThread {
 		out.Line = *t.Line
 	}
 	for _, c := range t.Comments.Nodes {
-		rc := ReviewComment{ID: c.DatabaseID, Body: c.Body, CreatedAt: c.CreatedAt}
+		rc := ReviewComment{ID: c.DatabaseID, Association: c.AuthorAssociation, Body: c.Body, CreatedAt: c.CreatedAt}
 		if c.Author != nil { // a deleted account's comment has no author
 			rc.Author = c.Author.Login
 			if c.Author.Typename == "Bot" {

@@ -15,6 +15,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +38,11 @@ type Guard struct {
 	mu        sync.Mutex
 	tableFor  string
 	toolTable map[string]ToolInfo
+
+	// Lockdown is the server's rule on strangers' text, which each
+	// client's [client.tools] may set otherwise (LockdownOf): a client
+	// that may not use include_untrusted is not shown it.
+	Lockdown core.Lockdown
 }
 
 // NewGuard guards a server whose tools specs lists, as they stand at each
@@ -111,6 +117,11 @@ func (g *Guard) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 					info, ours := g.tool(t.Name)
 					return ours && e.policy.toolScope(t.Name, info) != ""
 				})
+				if !e.tools.LockdownOver(g.Lockdown).AllowInclude {
+					for i, t := range lr.Tools {
+						lr.Tools[i] = withoutInclude(t)
+					}
+				}
 			}
 			return res, err
 		case "completion/complete":
@@ -201,7 +212,12 @@ func reachAttrs(r *caller.Reach) []any {
 	if s.More > 0 {
 		attrs = append(attrs, "names_omitted", s.More)
 	}
-	return append(attrs, "repos_read", s.Read)
+	attrs = append(attrs, "repos_read", s.Read)
+	if len(s.Untrusted) > 0 {
+		// Text lockdown withholds, shown because the call asked.
+		attrs = append(attrs, "include_untrusted", s.Untrusted)
+	}
+	return attrs
 }
 
 func errorCode(res *mcp.CallToolResult) string {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
@@ -77,6 +78,9 @@ type clientEntry struct {
 	policy *policy
 	// rules is the client's write policy; nil takes the server's.
 	rules *writepolicy.Rules
+	// tools are the client's [client.tools]; its lockdown is read from
+	// them (see LockdownOf).
+	tools broker.Tools
 }
 
 // New discovers each issuer's keys and readies the clients. resource is
@@ -92,7 +96,7 @@ func New(ctx context.Context, cfg *Config, resource string, o Options) (*Authent
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	for _, c := range cfg.Clients {
-		e := &clientEntry{name: c.Name, policy: newPolicy(c), rules: c.Policy}
+		e := &clientEntry{name: c.Name, policy: newPolicy(c), rules: c.Policy, tools: c.Tools}
 		if c.KeySHA256 == "" {
 			a.bound[boundID{c.Issuer, c.ClientID}] = e
 			continue

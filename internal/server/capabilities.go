@@ -10,7 +10,7 @@ import (
 
 // capabilities is the summary agents read first: what ghgate does and
 // what it does not, so they do not go looking for tools that are not here.
-func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources []string) string {
+func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources []string, lockdown string) string {
 	var b strings.Builder
 	b.WriteString("ghgate: GitHub issues for agents.\n\nDoes:\n")
 	if readOnly {
@@ -92,6 +92,7 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
+	b.WriteString(lockdown)
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
 		"withheld (rows left out: of repositories this client may not read, or other authors' issues), " +
 		"and on a listing truncated with truncation_hint (what cannot be reached, and how to narrow)\n")

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"errors"
+
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/github"
 	"log/slog"
 	"time"
 
@@ -60,6 +63,12 @@ func repoPrivate(svc *core.Service) func(ctx context.Context, owner, repo string
 			return false, err
 		}
 		r, _, err := c.GetRepo(ctx, owner, repo)
+		var ge *github.Error
+		if errors.As(err, &ge) && ge.Code == github.NotFound {
+			// A repository the credential cannot see gave the session
+			// nothing to carry (a GraphQL read of it answered only errors).
+			return false, nil
+		}
 		if err != nil {
 			return false, err
 		}

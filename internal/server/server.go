@@ -51,6 +51,8 @@ type Options struct {
 	// Secrets are the credentials the process holds, redacted from every
 	// error envelope; nil still redacts credential-shaped text.
 	Secrets *redact.Registry
+	// Lockdown is what the server lists and says of strangers' text.
+	Lockdown LockdownOptions
 	// Register adds prompts and resources beside ghgate's own: the
 	// conformance fixtures do (a test-only build, see
 	// internal/conformance); ghgate itself sets none.
@@ -95,6 +97,15 @@ type Server struct {
 	// (tooldef.Tool's Gated) is served with it. Tools served beside
 	// ghgate's own do not count: a gated field runs ghgate's code.
 	servedOwn map[string]bool
+}
+
+// servesGate is what a Gated field is served with: a tool of ghgate's
+// own, or include_untrusted where some caller may use it.
+func (s *Server) servesGate(name string) bool {
+	if name == core.IncludeUntrustedGate {
+		return s.opts.Lockdown.AllowInclude
+	}
+	return s.servesOwnTool(name)
 }
 
 func (s *Server) servesOwnTool(name string) bool {
@@ -142,7 +153,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	for _, sp := range specs {
 		srv.servedOwn[sp.ToolName()] = true
 	}
-	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesOwnTool,
+	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesGate,
 		Redact: opts.Secrets.String, Policy: opts.Policy}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
 	if err := srv.res.build(srv.env); err != nil {
@@ -412,7 +423,7 @@ func (s *Server) refresh() error {
 	s.mu.RLock()
 	specs, defs, extra := slices.Clone(s.specs), slices.Clone(s.defs), slices.Clone(s.extraNames)
 	s.mu.RUnlock()
-	body := capabilities(specs, extra, s.opts.ReadOnly, s.res.uris())
+	body := capabilities(specs, extra, s.opts.ReadOnly, s.res.uris(), lockdownLine(s.opts.Lockdown))
 	fp, err := fingerprintOf(defs, s.res, body)
 	if err != nil {
 		return err

@@ -65,6 +65,11 @@ type StackOptions struct {
 	// deployment (mentions neutralised by default).
 	Policy       policy.Rules
 	PolicyShared bool
+	// Lockdown is the rule on strangers' text (core.Service), what the
+	// server lists and says of it; LockdownFor, when set, decides per
+	// call instead of Lockdown.Rule (an HTTP client's own rule).
+	Lockdown    LockdownOptions
+	LockdownFor func(ctx context.Context, owner string) core.Lockdown
 }
 
 // Stack is an assembled ghgate and the parts it owns.
@@ -107,7 +112,11 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 	}
 	svc := &core.Service{Clients: core.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
 		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot, Releases: o.Releases,
-		FanoutPerCredential: o.FanoutPerCredential}
+		FanoutPerCredential: o.FanoutPerCredential, Lockdown: o.LockdownFor}
+	if svc.Lockdown == nil && o.Lockdown.Rule != (core.Lockdown{}) {
+		rule := o.Lockdown.Rule
+		svc.Lockdown = func(context.Context, string) core.Lockdown { return rule }
+	}
 	if gh != nil {
 		cred := string(gh.CredentialKey())
 		svc.Credential = func(context.Context, string) string { return cred }
@@ -117,7 +126,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		return fail(err)
 	}
 	srv, err := New(svc, Options{Policy: path, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap,
-		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register, Secrets: secrets})
+		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register, Secrets: secrets, Lockdown: o.Lockdown})
 	if err != nil {
 		return fail(err)
 	}

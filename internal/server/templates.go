@@ -158,7 +158,10 @@ type indexEntry struct {
 	// previewRunes characters.
 	Preview string `json:"preview,omitempty"`
 	// Size is the body's length in bytes, as the issue resource carries it.
-	Size        int             `json:"size"`
+	Size int `json:"size"`
+	// Withheld is set where lockdown withheld the body (no preview, size
+	// 0): the marker says whose it is and how long.
+	Withheld    *core.Withheld  `json:"withheld_untrusted,omitempty"`
 	Annotations mcp.Annotations `json:"annotations"`
 }
 
@@ -194,7 +197,7 @@ func (r *resources) readIndex(ctx context.Context, req *mcp.ReadResourceRequest)
 	for _, is := range found.Items {
 		idx.Issues = append(idx.Issues, indexEntry{URI: fmt.Sprintf("github://%s/%s/issues/%d", in.Owner, in.Repo, is.Number),
 			Number: is.Number, Title: is.Title, State: is.State, Labels: is.Labels, Assignees: is.Assignees, Comments: is.Comments,
-			Preview: preview(is.Body), Size: len(is.Body), Annotations: mcp.Annotations{LastModified: is.UpdatedAt}})
+			Preview: preview(is.Body), Size: len(is.Body), Withheld: is.WithheldUntrusted, Annotations: mcp.Annotations{LastModified: is.UpdatedAt}})
 	}
 	b, _ := json.Marshal(idx)
 	return hinted(text(uri, jsonMIME, string(b)), githubTTL, scopePrivate), nil

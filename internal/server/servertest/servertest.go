@@ -52,6 +52,9 @@ type Options struct {
 	// client (mentions neutralised by default).
 	Policy       policy.Rules
 	PolicyShared bool
+	// Lockdown is the rule on strangers' text and what the server lists
+	// of it (server.StackOptions).
+	Lockdown server.LockdownOptions
 }
 
 // AsCaller is a Wrap that runs every call as id, as the HTTP guard runs
@@ -92,7 +95,7 @@ func Start(t testing.TB, o Options) *Env {
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
 		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
-		Wrap: o.wrap(t), Policy: o.Policy, PolicyShared: o.PolicyShared})
+		Wrap: o.wrap(t), Policy: o.Policy, PolicyShared: o.PolicyShared, Lockdown: o.Lockdown})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}

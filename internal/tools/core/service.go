@@ -65,6 +65,10 @@ type Service struct {
 	// credential has in flight together, whichever client or task runs
 	// it (0: fanout.DefaultShared).
 	FanoutPerCredential int
+	// Lockdown is the rule on strangers' text for a call on owner's
+	// repositories (per server, HTTP client or broker route; see
+	// Untrusted); nil: off.
+	Lockdown func(ctx context.Context, owner string) Lockdown
 
 	// known remembers names confirmed to exist (see KnownNames).
 	known KnownNames

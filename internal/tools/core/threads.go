@@ -24,16 +24,19 @@ type Thread struct {
 }
 
 // ThreadComment is one comment of a review thread, its body sanitized as
-// every issue and comment body is.
+// every issue and comment body is, or withheld under lockdown.
 type ThreadComment struct {
 	ID        int64             `json:"id"`
 	Author    string            `json:"author"`
-	Body      string            `json:"body"`
+	Body      string            `json:"body,omitempty"`
 	CreatedAt string            `json:"created_at"`
 	Sanitized *contract.Removed `json:"sanitized,omitempty"`
+	Withheld  *WithheldText     `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
 }
 
-// ThreadOf renders a thread read from GitHub.
+// ThreadOf renders a thread read from GitHub, its text as it is: for an
+// answer to the agent's own write. A read renders through
+// Untrusted.Thread, which applies lockdown.
 func ThreadOf(t *github.ReviewThread) Thread {
 	out := Thread{ThreadID: t.ID, Path: t.Path, Line: t.Line, Resolved: t.Resolved, Outdated: t.Outdated,
 		Comments: []ThreadComment{}, CommentsTruncated: t.CommentsTotal > len(t.Comments)}

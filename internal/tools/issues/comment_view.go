@@ -2,6 +2,7 @@ package issues
 
 import (
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -9,12 +10,20 @@ import (
 type Comment struct {
 	ID        int64             `json:"id"`
 	Author    string            `json:"author"`
-	Body      string            `json:"body"`
+	Body      string            `json:"body,omitempty"`
 	CreatedAt string            `json:"created_at"`
 	Edited    bool              `json:"edited,omitempty"`
 	Sanitized *contract.Removed `json:"sanitized,omitempty"`
+	// Withheld stands for the body where lockdown withheld it.
+	Withheld *core.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
+	// Association is the author's author_association, kept in mirror
+	// files only (see Issue.Association).
+	Association string `json:"association,omitempty" jsonschema:"mirror files only"`
 }
 
+// commentView renders a comment, its body as it is: for the answer to
+// the agent's own write. Reads render through views, which apply
+// lockdown.
 func commentView(c *gh.IssueComment) Comment {
 	body, removed := contract.Sanitize(c.GetBody())
 	v := Comment{ID: c.GetID(), Author: c.GetUser().GetLogin(), Body: body, CreatedAt: stamp(c.CreatedAt),

@@ -126,6 +126,16 @@ type GetIssueIn struct {
 	Detail         Detail           `json:"detail,omitempty" jsonschema:"default full"`
 	CommentsCursor string           `json:"comments_cursor,omitempty"`
 	Source         ReadSource       `json:"source,omitempty" jsonschema:"default remote"`
+	// IncludeUntrusted is listed and accepted only where the operator
+	// allows it (Gated on core.IncludeUntrustedGate).
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true shows text lockdown withholds (audited)"`
+}
+
+// again is the call without include_untrusted: the repair of a refused
+// include.
+func (in GetIssueIn) again() GetIssueIn {
+	in.IncludeUntrusted = false
+	return in
 }
 
 // Validate checks the names before they reach a request path.
@@ -168,8 +178,12 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	if err != nil {
 		return GetIssueOut{}, err
 	}
+	v, err := s.openViews(ctx, c, tool, in.Owner, in.Repo, in.IncludeUntrusted, in.again())
+	if err != nil {
+		return GetIssueOut{}, err
+	}
 	if in.Source == Mirror {
-		return s.getIssueFromMirror(ctx, in, pg)
+		return s.getIssueFromMirror(ctx, in, pg, v)
 	}
 	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 	if err != nil {
@@ -184,7 +198,12 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 		detail = Full
 	}
 	g := newGrant(ctx, in.Owner, in.Repo)
-	out := GetIssueOut{Issue: issueView(&rec.Issue, detail, false), Relations: withholdRelations(relationsOf(rec, in.Owner, in.Repo), g), Withheld: g.withheld}
+	repo := in.Owner + "/" + in.Repo
+	view, err := v.issue(&rec.Issue, detail, false, repo)
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	out := GetIssueOut{Issue: view, Relations: withholdRelations(relationsOf(rec, in.Owner, in.Repo), g), Withheld: g.withheld}
 	// The version is what an update needs, so every detail level carries it.
 	out.Issue.Version = IssueVersion(&rec.Issue)
 	if rec.GetComments() > 0 && (pg.Page-1)*commentsPerPage < rec.GetComments() {
@@ -192,9 +211,18 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 		if err != nil {
 			return GetIssueOut{}, err
 		}
+		withheld := 0
 		for _, cm := range list {
-			out.Comments = append(out.Comments, commentView(cm))
+			cv, w, err := v.comment(repo, cm)
+			if err != nil {
+				return GetIssueOut{}, err
+			}
+			if w {
+				withheld++
+			}
+			out.Comments = append(out.Comments, cv)
 		}
+		countWithheld(&out.Issue, withheld)
 		if next := pg.Next(meta.NextPage); next != "" {
 			out.CommentsHasMore, out.CommentsNextCursor = true, next
 		}
@@ -217,7 +245,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		// source belongs to the sync toolset: without it there is no
 		// mirror to read. mirror_age_s comes only with source mirror, and
 		// the capability summary says so where the sync toolset is served.
-		Gated:    map[string]string{"source": core.NameSyncIssues},
+		Gated:    map[string]string{"source": core.NameSyncIssues, core.IncludeUntrustedField: core.IncludeUntrustedGate},
 		Unlisted: []string{"mirror_age_s"},
 		Run:      s.getIssue,
 	}

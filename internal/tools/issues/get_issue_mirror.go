@@ -29,7 +29,11 @@ const maxMirrorFile = 16 << 20
 // getIssueFromMirror answers github_get_issue from the mirror: no
 // request to GitHub. The answer's age is the time since the last sync
 // (the state file's), or since the file was written when that is missing.
-func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.Pager) (GetIssueOut, error) {
+//
+// Lockdown is applied as for a read from GitHub, by the associations the
+// file keeps: a mirror written without it holds every text, and another
+// caller under lockdown may read it.
+func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.Pager, v views) (GetIssueOut, error) {
 	n := int(in.IssueNumber)
 	missing := func(why string) error {
 		e := contract.Errorf(contract.CodeMirrorNotFound, "the mirror of %s/%s has no file for #%d: %s", in.Owner, in.Repo, n, why).
@@ -72,11 +76,30 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.
 		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, n)
 	}
 	g := newGrant(ctx, in.Owner, in.Repo)
-	out := GetIssueOut{Issue: f.Issue, Relations: withholdRelations(f.Relations, g), Withheld: g.withheld}
-	if in.Detail == Summary {
-		out.Issue = summaryOf(f.Issue)
-	}
 	comments, next := core.PageOf(f.Comments, pg.Page, commentsPerPage)
+	issue, comments, err := v.stored(repo, f.Issue, comments)
+	if err != nil {
+		return GetIssueOut{}, err
+	}
+	if w := issue.WithheldUntrusted; w != nil {
+		// The file's marker counts none of its comments: they are counted
+		// by page, here.
+		w.Comments = 0
+		if *w == (core.Withheld{}) {
+			issue.WithheldUntrusted = nil
+		}
+	}
+	out := GetIssueOut{Issue: issue, Relations: withholdRelations(f.Relations, g), Withheld: g.withheld}
+	if in.Detail == Summary {
+		out.Issue = summaryOf(issue)
+	}
+	withheld := 0
+	for _, c := range comments {
+		if c.Withheld != nil {
+			withheld++
+		}
+	}
+	countWithheld(&out.Issue, withheld)
 	out.Comments = comments
 	if c := pg.Next(next); c != "" {
 		out.CommentsHasMore, out.CommentsNextCursor = true, c

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -50,6 +51,12 @@ type Issue struct {
 	URL         string            `json:"url,omitempty" jsonschema:"web address"`
 	Version     string            `json:"version,omitempty" jsonschema:"pass as expected_version to update only this state"`
 	Sanitized   *contract.Removed `json:"sanitized,omitempty" jsonschema:"hidden characters and HTML comments removed from the body"`
+	// WithheldUntrusted is set where lockdown withheld the body (body
+	// left out) or comments of the same answer.
+	WithheldUntrusted *core.Withheld `json:"withheld_untrusted,omitempty" jsonschema:"text by authors without push access, withheld (lockdown)"`
+	// Association is the author's author_association, kept in mirror
+	// files only: a read of the mirror decides lockdown by it.
+	Association string `json:"association,omitempty" jsonschema:"mirror files only"`
 }
 
 // triageState is the Keep list of a tool whose output holds issues at
@@ -137,8 +144,10 @@ func repoOf(is *gh.Issue) string {
 	return u[i+len("/repos/"):]
 }
 
-// issueView renders an issue at a detail level. withRepo adds the
-// repository for listings that span several.
+// issueView renders an issue at a detail level, its body as it is: for
+// the answer to the agent's own write. withRepo adds the repository for
+// listings that span several. Reads render through views, which apply
+// lockdown.
 func issueView(is *gh.Issue, detail Detail, withRepo bool) Issue {
 	v := Issue{Number: is.GetNumber(), Title: is.GetTitle(), State: is.GetState(), Labels: labelNames(is),
 		Assignees: assigneeLogins(is), Comments: is.GetComments(), Updated: day(is.GetUpdatedAt()),

@@ -19,13 +19,16 @@ type ListIssueItemsIn struct {
 	Collection  Collection       `json:"collection"`
 	PageSize    core.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
 	Cursor      string           `json:"cursor,omitempty"`
+	// IncludeUntrusted is listed and accepted only where the operator
+	// allows it (Gated on core.IncludeUntrustedGate).
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true shows text lockdown withholds (audited)"`
 }
 
 // Validate checks the names before they reach a request path.
 func (in *ListIssueItemsIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
 
 // IssueItem is one row of any collection; fields appear by collection:
-// comments {id, author, body, at, edited, removed}; sub_issues, blocked_by,
+// comments {id, author, body, at, edited, removed, withheld_untrusted}; sub_issues, blocked_by,
 // blocking, related and linked_prs {number, repo, title, state};
 // review_threads (pull requests) {thread_id, path, line, resolved,
 // outdated, comments [{id, author, body, created_at}], comments_truncated};
@@ -65,6 +68,8 @@ type IssueItem struct {
 	Outdated          bool                 `json:"outdated,omitempty"`
 	Comments          []core.ThreadComment `json:"comments,omitempty"`
 	CommentsTruncated bool                 `json:"comments_truncated,omitempty"`
+	// Withheld stands for a comment's body where lockdown withheld it.
+	Withheld *core.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
 }
 
 // ListIssueItemsOut is one page of an issue's collection.
@@ -73,8 +78,11 @@ type ListIssueItemsOut struct {
 	core.Page
 	// Withheld counts this page's rows naming an issue, pull request or
 	// branch of a repository the client may not read: left out.
-	Withheld           int  `json:"withheld,omitempty" jsonschema:"rows of repositories this client may not read, left out"`
-	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
+	Withheld int `json:"withheld,omitempty" jsonschema:"rows of repositories this client may not read, left out"`
+	// WithheldUntrusted counts the comments (of comments and
+	// review_threads) whose text lockdown withheld on this page.
+	WithheldUntrusted  *core.Withheld `json:"withheld_untrusted,omitempty" jsonschema:"comments by authors without push access, withheld (lockdown)"`
+	RateLimitRemaining *int           `json:"rate_limit_remaining,omitempty"`
 }
 
 var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs", "review_threads"}
@@ -106,6 +114,12 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	if err != nil {
 		return ListIssueItemsOut{}, err
 	}
+	again := in
+	again.IncludeUntrusted = false
+	v, err := s.openViews(ctx, c, tool, in.Owner, in.Repo, in.IncludeUntrusted, again)
+	if err != nil {
+		return ListIssueItemsOut{}, err
+	}
 	if s.AllowedIssueCreator != "" {
 		// Only under the creator scope is the issue itself read first.
 		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
@@ -121,19 +135,28 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	// g the rows of repositories outside the caller's grant, left out.
 	withheld := 0
 	g := newGrant(ctx, in.Owner, in.Repo)
+	// untrusted counts the comments whose text lockdown withheld.
+	untrusted := 0
+	repo := in.Owner + "/" + in.Repo
 	o := gh.ListOptions{Page: pg.Param(), PerPage: int(in.PageSize)}
 	var next int
 	switch in.Collection {
 	case "comments":
 		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: o.Page, PerPage: o.PerPage})
-		out.Items, next, err = listRows(list, meta, lerr, func(cm *gh.IssueComment) (IssueItem, bool) {
-			v := commentView(cm)
-			row := IssueItem{ID: v.ID, Author: v.Author, Body: v.Body, At: v.CreatedAt, Edited: v.Edited}
-			if v.Sanitized != nil {
-				r := *v.Sanitized
+		out.Items, next, err = listRowsErr(list, meta, lerr, func(cm *gh.IssueComment) (IssueItem, bool, error) {
+			cv, w, err := v.comment(repo, cm)
+			if err != nil {
+				return IssueItem{}, false, err
+			}
+			if w {
+				untrusted++
+			}
+			row := IssueItem{ID: cv.ID, Author: cv.Author, Body: cv.Body, At: cv.CreatedAt, Edited: cv.Edited, Withheld: cv.Withheld}
+			if cv.Sanitized != nil {
+				r := *cv.Sanitized
 				row.Removed = r.ZeroWidth + r.Bidi + r.Tags + r.HTMLComments
 			}
-			return row, true
+			return row, true, nil
 		})
 	case "sub_issues", "blocked_by", "blocking", "related":
 		list := map[string]func(context.Context, string, string, int, gh.ListOptions) ([]*gh.Issue, github.Meta, error){
@@ -182,7 +205,9 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		out.Items, next, err = scanLinkedPRs(ctx, c, g, in.Owner, in.Repo, int(in.IssueNumber), pg.Page)
 	case "review_threads":
 		var after string
-		out.Items, after, err = reviewThreads(ctx, c, in, pg.After)
+		var n int
+		out.Items, after, n, err = reviewThreads(ctx, c, v.u, in, pg.After)
+		untrusted += n
 		if err == nil {
 			pg.FillAfter(&out.Page, after)
 		}
@@ -198,6 +223,9 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		creator = fmt.Sprintf("titles of %d issues are withheld: this deployment only shows issues opened by %s", withheld, s.AllowedIssueCreator)
 	}
 	out.Withheld = g.withheld
+	if untrusted > 0 {
+		out.WithheldUntrusted = &core.Withheld{Comments: untrusted}
+	}
 	if hint := joinHints(out.TruncationHint, creator, g.hint()); hint != "" {
 		out.Truncated, out.TruncationHint = true, hint
 	}
@@ -212,12 +240,26 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 // listRows renders each element of one page of a REST list that row
 // keeps.
 func listRows[T any](list []T, meta github.Meta, err error, row func(T) (IssueItem, bool)) ([]IssueItem, int, error) {
+	return listRowsErr(list, meta, err, func(v T) (IssueItem, bool, error) {
+		r, ok := row(v)
+		return r, ok, nil
+	})
+}
+
+// listRowsErr is listRows for a row that can fail (a lockdown decision
+// that reads the repository's visibility): the first failure fails the
+// page.
+func listRowsErr[T any](list []T, meta github.Meta, err error, row func(T) (IssueItem, bool, error)) ([]IssueItem, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]IssueItem, 0, len(list))
 	for _, v := range list {
-		if r, ok := row(v); ok {
+		r, ok, err := row(v)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
 			out = append(out, r)
 		}
 	}
@@ -262,6 +304,10 @@ func (s *Tools) ListIssueItems() tooldef.Spec {
 		Title:       "List issue items",
 		Description: "An issue's items by collection.",
 		Mode:        tooldef.Read,
-		Run:         s.listIssueItems,
+		// withheld_untrusted comes only under lockdown, which the
+		// capability summary names where it is in force.
+		Unlisted: []string{"withheld_untrusted"},
+		Gated:    map[string]string{core.IncludeUntrustedField: core.IncludeUntrustedGate},
+		Run:      s.listIssueItems,
 	}
 }

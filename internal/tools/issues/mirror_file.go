@@ -41,6 +41,9 @@ type MirrorFile struct {
 type MirrorState struct {
 	Schema int    `json:"schema"`
 	Repo   string `json:"repo"`
+	// Lockdown is set when the files were written with strangers' text
+	// withheld: a sync under another rule rewrites every file.
+	Lockdown bool `json:"lockdown,omitempty"`
 	// Since is the lower bound of the update times the next sync lists
 	// (empty: every issue); ETag validates that listing's first page.
 	Since         string `json:"since,omitempty"`
@@ -52,15 +55,29 @@ type MirrorState struct {
 	SyncedAt string `json:"synced_at"`
 }
 
-// NewMirrorFile renders an issue for the mirror with the view code of
-// github_get_issue, so the mirror answers what GitHub would.
-func NewMirrorFile(rec *github.IssueRecord, owner, repo string, comments []*gh.IssueComment, truncated bool) MirrorFile {
-	f := MirrorFile{Schema: MirrorSchema, Repo: owner + "/" + repo, Issue: issueView(&rec.Issue, Full, false),
+// MirrorFile renders an issue for the mirror with the view code of
+// github_get_issue, so the mirror answers what GitHub would, lockdown
+// included: under it, strangers' text in a public repository never
+// reaches the file. Each text keeps its author's association, by which a
+// read of the mirror decides again.
+func (v Views) MirrorFile(rec *github.IssueRecord, owner, repo string, comments []*gh.IssueComment, truncated bool) (MirrorFile, error) {
+	full := owner + "/" + repo
+	is, err := v.v.issue(&rec.Issue, Full, false, full)
+	if err != nil {
+		return MirrorFile{}, err
+	}
+	is.Association = rec.GetAuthorAssociation()
+	f := MirrorFile{Schema: MirrorSchema, Repo: full, Issue: is,
 		Relations: relationsOf(rec, owner, repo), Comments: []Comment{}, CommentsTruncated: truncated}
 	for _, c := range comments {
-		f.Comments = append(f.Comments, commentView(c))
+		cv, _, err := v.v.comment(full, c)
+		if err != nil {
+			return MirrorFile{}, err
+		}
+		cv.Association = c.GetAuthorAssociation()
+		f.Comments = append(f.Comments, cv)
 	}
-	return f
+	return f, nil
 }
 
 // Encode is the file's bytes: indented JSON (a mirror is read by people

@@ -32,6 +32,9 @@ type SearchIssuesIn struct {
 	Detail       Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 	PageSize     core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
 	Cursor       string        `json:"cursor,omitempty"`
+	// IncludeUntrusted is listed and accepted only where the operator
+	// allows it (Gated on core.IncludeUntrustedGate).
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true shows text lockdown withholds (audited)"`
 }
 
 // Validate checks rules that span fields.
@@ -335,14 +338,20 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
-	if listed {
-		return s.listPage(ctx, c, in, plan, pg, detail)
+	again := asked
+	again.IncludeUntrusted = false
+	v, err := s.openViews(ctx, c, tool, owner, in.Repo, in.IncludeUntrusted, again)
+	if err != nil {
+		return SearchIssuesOut{}, err
 	}
-	return s.searchPage(ctx, c, in, pg, detail)
+	if listed {
+		return s.listPage(ctx, c, v, in, plan, pg, detail)
+	}
+	return s.searchPage(ctx, c, v, in, pg, detail)
 }
 
 // searchPage reads one page of in through the search API.
-func (s *Tools) searchPage(ctx context.Context, c *github.Client, in SearchIssuesIn, pg *core.Pager, detail Detail) (SearchIssuesOut, error) {
+func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in SearchIssuesIn, pg *core.Pager, detail Detail) (SearchIssuesOut, error) {
 	opts := github.SearchOptions{Page: pg.Page, PerPage: int(in.PageSize), Order: string(in.Order)}
 	if in.Sort != "" && in.Sort != "best_match" {
 		opts.Sort = string(in.Sort)
@@ -354,7 +363,10 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, in SearchIssue
 	out := SearchIssuesOut{TotalCount: res.GetTotal(), Source: SourceSearch, Notes: []string{searchLagNote},
 		RateLimitRemaining: core.LowBudget(c, "search")}
 	g := newGrant(ctx, in.routedOwner(), in.Repo)
-	creator := s.fillRows(c, g, &out, res.Issues, detail, in.Repo == "")
+	creator, err := s.fillRows(c, v, g, &out, res.Issues, detail, in.Repo == "")
+	if err != nil {
+		return SearchIssuesOut{}, err
+	}
 	reachable := min(out.TotalCount, searchCap)
 	next := meta.NextPage
 	if next*int(in.PageSize)-int(in.PageSize) >= reachable {
@@ -374,10 +386,10 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, in SearchIssue
 	return out, nil
 }
 
-// fillRows adds the rows of issues to out at detail, but those of
-// repositories outside g (counted there), and returns how many the
-// creator scope withheld.
-func (s *Tools) fillRows(c *github.Client, g *grant, out *SearchIssuesOut, issues []*gh.Issue, detail Detail, withRepo bool) (withheld int) {
+// fillRows adds the rows of issues to out at detail, through v
+// (lockdown), but those of repositories outside g (counted there), and
+// returns how many the creator scope withheld.
+func (s *Tools) fillRows(c *github.Client, v views, g *grant, out *SearchIssuesOut, issues []*gh.Issue, detail Detail, withRepo bool) (withheld int, err error) {
 	s.rememberSeen(c, issues...)
 	for _, is := range issues {
 		if !g.keeps(repoOf(is)) {
@@ -389,9 +401,13 @@ func (s *Tools) fillRows(c *github.Client, g *grant, out *SearchIssuesOut, issue
 			withheld++
 			continue
 		}
-		out.Items = append(out.Items, issueView(is, detail, withRepo))
+		row, err := v.issue(is, detail, withRepo, "")
+		if err != nil {
+			return 0, err
+		}
+		out.Items = append(out.Items, row)
 	}
-	return withheld
+	return withheld, nil
 }
 
 // noteWithheld counts the rows left out, creator by the creator scope
@@ -419,6 +435,7 @@ func (s *Tools) SearchIssues() tooldef.Spec {
 		Description: "Issues in a repo, an owner's or all; absent: any; detail=full adds bodies.",
 		Mode:        tooldef.Read,
 		Keep:        triageState("items[]"),
+		Gated:       map[string]string{core.IncludeUntrustedField: core.IncludeUntrustedGate},
 		Run:         s.searchIssues,
 	}
 }

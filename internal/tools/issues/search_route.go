@@ -166,7 +166,7 @@ const (
 )
 
 // listPage reads one page of in through the list endpoint.
-func (s *Tools) listPage(ctx context.Context, c *github.Client, in SearchIssuesIn, p listPlan, pg *core.Pager, detail Detail) (SearchIssuesOut, error) {
+func (s *Tools) listPage(ctx context.Context, c *github.Client, v views, in SearchIssuesIn, p listPlan, pg *core.Pager, detail Detail) (SearchIssuesOut, error) {
 	size := int(in.PageSize)
 	opts := p.opts
 	opts.PerPage = listPerPage
@@ -210,7 +210,10 @@ func (s *Tools) listPage(ctx context.Context, c *github.Client, in SearchIssuesI
 	}
 	out := SearchIssuesOut{Source: SourceList, RateLimitRemaining: core.LowBudget(c, "core")}
 	g := newGrant(ctx, in.routedOwner(), in.Repo)
-	creator := s.fillRows(c, g, &out, rows, detail, false)
+	creator, err := s.fillRows(c, v, g, &out, rows, detail, false)
+	if err != nil {
+		return SearchIssuesOut{}, err
+	}
 	if total >= 0 {
 		out.TotalCount = total
 	}

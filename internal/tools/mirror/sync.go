@@ -38,6 +38,9 @@ type SyncIssuesIn struct {
 	IncludeClosed bool        `json:"include_closed,omitempty" jsonschema:"default false: closed issues' files are removed"`
 	CommentsCap   CommentsCap `json:"comments_cap,omitempty" jsonschema:"comments kept per issue; default 100"`
 	Full          bool        `json:"full,omitempty" jsonschema:"default false; true re-reads every issue and comment, finding deleted and transferred ones"`
+	// IncludeUntrusted is listed and accepted only where the operator
+	// allows it (Gated on core.IncludeUntrustedGate).
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true writes text lockdown withholds (audited)"`
 }
 
 // Validate checks the names before they reach a path or a request.
@@ -75,6 +78,7 @@ func (s *Tools) SyncIssues() tooldef.Spec {
 		LocalWrites: true,
 		Destructive: true,
 		Idempotent:  true,
+		Gated:       map[string]string{core.IncludeUntrustedField: core.IncludeUntrustedGate},
 		Run:         s.syncIssues,
 	}
 }
@@ -83,6 +87,7 @@ func (s *Tools) SyncIssues() tooldef.Spec {
 type run struct {
 	s        *Tools
 	c        *github.Client
+	v        issues.Views // lockdown's decision on strangers' text
 	md       *core.MirrorDir
 	in       SyncIssuesIn
 	repo     string
@@ -106,7 +111,8 @@ func (r *run) claimDir() error {
 	if !r.unclaimed {
 		return nil
 	}
-	st := issues.MirrorState{Schema: issues.MirrorSchema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap}
+	st := issues.MirrorState{Schema: issues.MirrorSchema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap,
+		Lockdown: r.v.Withholds()}
 	if err := writeState(r.md, st); err != nil {
 		return localFailed(r.md, issues.MirrorStateFile, err)
 	}
@@ -127,9 +133,16 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 	if err != nil {
 		return SyncIssuesOut{}, err
 	}
+	again := in
+	again.IncludeUntrusted = false
+	v, err := issues.OpenViews(ctx, s.Service, c, core.UntrustedCall{Tool: core.NameSyncIssues, Owner: in.Owner, Repo: in.Repo,
+		Include: in.IncludeUntrusted, Again: again})
+	if err != nil {
+		return SyncIssuesOut{}, err
+	}
 	tally := &github.Tally{}
 	ctx = github.WithTally(ctx, tally)
-	r := &run{s: s, c: c, md: md, in: in, repo: in.Owner + "/" + in.Repo, cap: int(in.CommentsCap),
+	r := &run{s: s, c: c, v: v, md: md, in: in, repo: in.Owner + "/" + in.Repo, cap: int(in.CommentsCap),
 		now: s.CurrentTime().UTC().Format(time.RFC3339), mirrored: map[int]bool{}}
 	if r.cap == 0 {
 		r.cap = defaultCommentsCap
@@ -155,9 +168,11 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 		return SyncIssuesOut{}, localFailed(md, ".", err)
 	}
 	r.files, r.out.Invalid = files, append(r.out.Invalid, invalid...)
-	// Another cap or another choice of closed issues changes what every
-	// file holds: such a sync lists everything and reuses nothing.
-	same := st != nil && st.IncludeClosed == in.IncludeClosed && st.CommentsCap == r.cap
+	// Another cap, another choice of closed issues or another lockdown
+	// changes what every file holds: such a sync lists everything and
+	// reuses nothing (a file written before lockdown was turned on must
+	// not keep a stranger's text).
+	same := st != nil && st.IncludeClosed == in.IncludeClosed && st.CommentsCap == r.cap && st.Lockdown == v.Withholds()
 	r.reuse = same && !in.Full
 	var since time.Time
 	etag := ""
@@ -202,7 +217,8 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 // page keeps listing from the same point, a larger one moves the point
 // forward and needs full to find them.
 func (r *run) pass(ctx context.Context, since time.Time, etag string) (issues.MirrorState, error) {
-	st := issues.MirrorState{Schema: issues.MirrorSchema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap}
+	st := issues.MirrorState{Schema: issues.MirrorSchema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap,
+		Lockdown: r.v.Withholds()}
 	if !since.IsZero() {
 		st.Since = since.UTC().Format(time.RFC3339)
 	}
@@ -329,7 +345,10 @@ func (r *run) apply(ctx context.Context, rec *github.IssueRecord) error {
 		r.remove(n)
 		return nil
 	}
-	f := issues.NewMirrorFile(rec, r.in.Owner, r.in.Repo, nil, false)
+	f, err := r.v.MirrorFile(rec, r.in.Owner, r.in.Repo, nil, false)
+	if err != nil {
+		return err
+	}
 	name := issues.MirrorFileName(n, f.Issue.Title)
 	var cur *entry
 	for i, e := range r.files[n] {
@@ -410,7 +429,10 @@ func (r *run) comments(ctx context.Context, rec *github.IssueRecord, f *issues.M
 	if len(all) > r.cap {
 		all, more = all[:r.cap], true
 	}
-	cf := issues.NewMirrorFile(rec, r.in.Owner, r.in.Repo, all, more || rec.GetComments() > r.cap)
+	cf, err := r.v.MirrorFile(rec, r.in.Owner, r.in.Repo, all, more || rec.GetComments() > r.cap)
+	if err != nil {
+		return err
+	}
 	f.Comments, f.CommentsTruncated = cf.Comments, cf.CommentsTruncated
 	return nil
 }

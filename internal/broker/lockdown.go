@@ -1,0 +1,31 @@
+package broker
+
+import (
+	"context"
+
+	"github.com/ghgate/ghgate/internal/server"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// lockdown is the broker's rule on strangers' text for a call on owner's
+// repositories: the route's own lockdown where it sets one, over [tools].
+func (b *Broker) lockdown(_ context.Context, owner string) core.Lockdown {
+	rule := b.cfg.Tools.LockdownOver(core.Lockdown{})
+	if rt := b.router.route(owner); rt != nil && rt.Lockdown != nil {
+		rule.On = *rt.Lockdown
+	}
+	return rule
+}
+
+// lockdownOptions are what the server lists and says of lockdown: the
+// [tools] rule, and whether some route sets another.
+func lockdownOptions(cfg *Config) server.LockdownOptions {
+	rule := cfg.Tools.LockdownOver(core.Lockdown{})
+	o := server.LockdownOptions{Rule: rule, AllowInclude: rule.AllowInclude}
+	for _, r := range cfg.Routes {
+		if r.Lockdown != nil && *r.Lockdown != rule.On {
+			o.Varies = true
+		}
+	}
+	return o
+}

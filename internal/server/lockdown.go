@@ -1,0 +1,39 @@
+package server
+
+import "github.com/ghgate/ghgate/internal/tools/core"
+
+// LockdownOptions are what the server says and lists of lockdown (see
+// core.Lockdown); the rule itself is applied by the Service.
+type LockdownOptions struct {
+	// Rule is the deployment's own: serve's, or the broker's [tools].
+	Rule core.Lockdown
+	// Varies is set where some HTTP clients or broker routes have a
+	// rule of their own.
+	Varies bool
+	// AllowInclude lists (and accepts) the read tools' include_untrusted:
+	// some caller may use it. Where it is false, the default, the field
+	// costs tools/list nothing.
+	AllowInclude bool
+}
+
+// lockdownLine is the capability summary's line on lockdown: why text is
+// withheld, and how to ask for it. Nothing where it is off for everyone.
+func lockdownLine(o LockdownOptions) string {
+	var line string
+	switch {
+	case o.Rule.On:
+		line = "- lockdown: in public repositories, bodies and comments by authors who are not OWNER, MEMBER or COLLABORATOR " +
+			"are withheld (titles stay; withheld_untrusted gives author, association, withheld_bytes)"
+		if o.Varies {
+			line += "; some clients or owners are set otherwise"
+		}
+	case o.Varies:
+		line = "- lockdown: for some clients or owners, strangers' bodies and comments in public repositories are withheld (withheld_untrusted)"
+	default:
+		return ""
+	}
+	if o.AllowInclude {
+		line += "; include_untrusted: true shows them where allowed, audited"
+	}
+	return line + "\n"
+}
