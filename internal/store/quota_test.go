@@ -188,9 +188,15 @@ func TestCountKeepsKeysAndWindowsApart(t *testing.T) {
 		for _, k := range keys {
 			mustRefuse(t, qc, b, k, 1, 1, time.Hour, true, time.Hour)
 		}
-		// Another window length under a key is another count.
-		mustFit(t, b, keys[0], 1, 1, 24*time.Hour, true)
-		mustRefuse(t, qc, a, keys[0], 1, 1, 24*time.Hour, true, 12*time.Hour)
+		// Another window length under a key is another count, even where
+		// the windows start together (12:00 begins the hour and the
+		// minute), and counting in one leaves the other as it was.
+		clk.add(30 * time.Second)
+		mustFit(t, b, keys[0], 1, 1, time.Minute, true)
+		mustRefuse(t, qc, a, keys[0], 1, 1, time.Minute, true, 30*time.Second)
+		mustFit(t, a, keys[0], 1, 1, 24*time.Hour, true)
+		mustRefuse(t, qc, b, keys[0], 1, 1, 24*time.Hour, true, 12*time.Hour-30*time.Second)
+		mustRefuse(t, qc, b, keys[0], 1, 1, time.Hour, true, time.Hour-30*time.Second)
 	})
 }
 
