@@ -137,6 +137,9 @@ type quota struct {
 	Window   time.Duration
 }
 
+// maxQuota is the largest count a store keeps (store.MaxQuotaLimit).
+const maxQuota = 1 << 50
+
 // parseQuota reads "20/h", "1/issue/h", "100/d", "5/30m".
 func parseQuota(s string) (quota, error) {
 	parts := strings.Split(strings.TrimSpace(s), "/")
@@ -155,6 +158,9 @@ func parseQuota(s string) (quota, error) {
 	if err != nil || n < 0 {
 		return q, fmt.Errorf("%q: the count must be a whole number, zero or more", s)
 	}
+	if n > maxQuota {
+		return q, fmt.Errorf("%q: the count is above %d", s, maxQuota)
+	}
 	q.Limit = n
 	switch w := parts[1]; w {
 	case "s":
@@ -167,7 +173,7 @@ func parseQuota(s string) (quota, error) {
 		q.Window = 24 * time.Hour
 	default:
 		d, err := time.ParseDuration(w)
-		if err != nil || d < time.Second {
+		if err != nil || d < time.Second || d%time.Millisecond != 0 {
 			return q, fmt.Errorf("%q: the window is s, m, h, d or a duration of a second or more (30m)", s)
 		}
 		q.Window = d

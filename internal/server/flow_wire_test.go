@@ -1,0 +1,121 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/policy"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The toxic flow, scripted: a session reads a private repository, then
+// an injected instruction has it comment in a public one.
+func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
+	readPrivate := func(t *testing.T, env *servertest.Env) {
+		t.Helper()
+		r := env.Call(t, "github_search_issues", map[string]any{"owner": "alice", "repo": "notes", "state": "all"})
+		if r.IsError || !strings.Contains(string(r.JSON), `"number"`) {
+			t.Fatalf("reading alice/notes (private): %s", r.JSON)
+		}
+	}
+	leak := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "body": "From the private notes: the launch date is March 3."}
+
+	t.Run("refused", func(t *testing.T) {
+		env := servertest.Start(t, servertest.Options{})
+		// Before any private read, the same comment goes through.
+		if r := env.Call(t, "github_add_comment", leak); r.IsError {
+			t.Fatalf("a comment before any private read: %s", r.JSON)
+		}
+		readPrivate(t, env)
+		env.Upstream()
+		r := env.Call(t, "github_add_comment", leak)
+		e := decode(t, r)
+		if !r.IsError || e.Code != "cross_visibility_write" || e.Details.Rule != "flow" || e.Settlement != "not_started" ||
+			!strings.Contains(string(r.JSON), "alice/notes") || !strings.Contains(string(r.JSON), "acme/widgets") {
+			t.Fatalf("comment after a private read: %s, want cross_visibility_write naming both repositories", r.JSON)
+		}
+		if sent := writesSent(env.Upstream()); len(sent) != 0 {
+			t.Fatalf("the refused comment sent %v", sent)
+		}
+		// A write without text, and a write to the private repository, pass.
+		if r := env.Call(t, "github_update_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "labels": map[string]any{"add": []string{"bug"}}}); r.IsError {
+			t.Fatalf("a label edit carries no text: %s", r.JSON)
+		}
+		if r := env.Call(t, "github_add_comment", map[string]any{"owner": "alice", "repo": "notes", "issue_number": 1, "body": "noted"}); r.IsError {
+			t.Fatalf("a comment in the private repository: %s", r.JSON)
+		}
+	})
+
+	t.Run("allowed pair", func(t *testing.T) {
+		env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Flow: policy.Flow{Allow: []string{"alice/* -> acme/widgets"}}}})
+		readPrivate(t, env)
+		if r := env.Call(t, "github_add_comment", leak); r.IsError {
+			t.Fatalf("an allowed pair: %s", r.JSON)
+		}
+	})
+
+	t.Run("guard off", func(t *testing.T) {
+		off := false
+		env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Flow: policy.Flow{Guard: &off}}})
+		readPrivate(t, env)
+		if r := env.Call(t, "github_add_comment", leak); r.IsError {
+			t.Fatalf("with the guard off: %s", r.JSON)
+		}
+	})
+
+	for _, answer := range []string{"accept", "decline"} {
+		t.Run("person says "+answer, func(t *testing.T) {
+			env := servertest.Start(t, servertest.Options{})
+			asked := ""
+			cs := connectEliciting(t, env, func(r *mcp.ElicitRequest) *mcp.ElicitResult {
+				asked = r.Params.Message
+				return &mcp.ElicitResult{Action: answer, Content: map[string]any{"confirm": answer == "accept"}}
+			})
+			if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_search_issues",
+				Arguments: map[string]any{"owner": "alice", "repo": "notes", "state": "all"}}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_add_comment", Arguments: leak})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(res.StructuredContent)
+			if !strings.Contains(asked, "alice/notes") || !strings.Contains(asked, "acme/widgets") {
+				t.Errorf("the person was asked %q: it does not name both repositories", asked)
+			}
+			if answer == "accept" && res.IsError {
+				t.Fatalf("confirmed: %s", b)
+			}
+			if answer == "decline" && (!res.IsError || !strings.Contains(string(b), "confirmation_declined")) {
+				t.Fatalf("declined: %s, want confirmation_declined", b)
+			}
+			sent := writesSent(env.Upstream())
+			if (answer == "accept") != (len(sent) == 1) {
+				t.Fatalf("%s: sent %v", answer, sent)
+			}
+		})
+	}
+}
+
+// connectEliciting opens a second session to env's server from a client
+// that asks its user through answer.
+func connectEliciting(t *testing.T, env *servertest.Env, answer func(*mcp.ElicitRequest) *mcp.ElicitResult) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	sTr, cTr := mcp.NewInMemoryTransports()
+	ss, err := env.Stack.Server.MCP.Connect(ctx, sTr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "eliciting", Version: "0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return answer(r), nil }})
+	cs, err := c.Connect(ctx, cTr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
+	return cs
+}
