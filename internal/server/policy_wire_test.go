@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 )
@@ -106,6 +107,7 @@ func TestOutboundTextOnTheWire(t *testing.T) {
 	}
 	written := commentBodies(t, env, 4)
 	last := written[len(written)-1]
+	t.Logf("the emulator received: %q", last)
 	if strings.Contains(last, " @acme/everyone") || strings.Contains(last, " @alice,") || !strings.Contains(last, "acme/everyone") {
 		t.Fatalf("the emulator received %q: the mentions still notify, or were lost", last)
 	}
@@ -114,7 +116,7 @@ func TestOutboundTextOnTheWire(t *testing.T) {
 // commentBodies reads an issue's comments as the emulator holds them.
 func commentBodies(t *testing.T, env *servertest.Env, number int) []string {
 	t.Helper()
-	resp := env.Emu.Do(t, "GET", fmt.Sprintf("/repos/acme/widgets/issues/%d/comments?per_page=100", number), "", nil)
+	resp := env.Emu.Do(t, "GET", fmt.Sprintf("/repos/acme/widgets/issues/%d/comments?per_page=100", number), emulator.DemoTokenAlice, nil)
 	var comments []struct {
 		Body string `json:"body"`
 	}
