@@ -94,9 +94,9 @@ func listingPath(ctx context.Context, viaSearch bool, attempts int) (listingRun,
 			// Between rounds one agent writes, as a team does: pages that
 			// show the issue, or sort by update, change and are read again.
 			title := fmt.Sprintf("Edited by the team, round %d", round)
-			if _, isErr, err := r.try(ctx, "github_update_issue", map[string]any{"owner": "acme", "repo": "widgets",
+			if text, isErr, err := r.try(ctx, "github_update_issue", map[string]any{"owner": "acme", "repo": "widgets",
 				"issue_number": touched, "title": title}); err != nil || isErr {
-				return run, fmt.Errorf("round %d write: %v", round, err)
+				return run, fmt.Errorf("round %d write: %v %s", round, err, text)
 			}
 		}
 		for _, base := range listingMix {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/demo"
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -63,7 +64,10 @@ func newRigOn(ctx context.Context, toolsets []string, opts emulator.Options) (*r
 	}
 	m := &meter{next: &http.Transport{MaxIdleConnsPerHost: 16}}
 	st, err := server.NewStack(ctx, server.StackOptions{BaseURL: emu.URL, Token: emulator.DemoTokenAlice,
-		Toolsets: toolsets, HTTPClient: &http.Client{Transport: m, Timeout: 30 * time.Second}})
+		Toolsets: toolsets, HTTPClient: &http.Client{Transport: m, Timeout: 30 * time.Second},
+		// The benches play a team working across acme's repositories, one
+		// of them private: its operator lets text flow between them.
+		Policy: policy.Rules{Flow: policy.Flow{Allow: []string{"acme/* -> acme/*"}}}})
 	if err != nil {
 		_ = emu.Close()
 		return nil, err
