@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/testutil"
 	"log/slog"
 	"os"
@@ -202,9 +203,21 @@ func (e *rtEnv) envelope(t *testing.T, err error, code contract.Code) *contract.
 }
 
 // rtCall is a context carrying a fresh call record.
+// rtCall is one call's context, as the broker hands it to the router: a
+// record to fill in, and the write path's admission of an issue opened in
+// the repositories these tests write to (the GitHub client sends no write
+// without one).
 func rtCall() (context.Context, *CallRecord) {
 	rec := &CallRecord{}
-	return WithRecord(context.Background(), rec), rec
+	var writes []policy.Write
+	for _, r := range [][2]string{{"acme", "widgets"}, {"initech", "tps"}} {
+		writes = append(writes, policy.Write{Kind: policy.KindIssueCreate, Target: policy.Target{Owner: r[0], Repo: r[1]}})
+	}
+	ctx, _, e := (&policy.Path{}).Admit(context.Background(), policy.Call{Tool: "test", Writes: writes})
+	if e != nil {
+		panic(e)
+	}
+	return WithRecord(ctx, rec), rec
 }
 
 func rtCanaryValue(t testing.TB) string {

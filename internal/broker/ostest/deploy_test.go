@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/ghgate/ghgate/internal/broker"
+	"github.com/ghgate/ghgate/internal/policy"
 )
 
 // These checks need no root: the files under deploy/ and the README section
@@ -65,6 +66,13 @@ func configKeys(typ reflect.Type, prefix string) []string {
 		ft := f.Type
 		if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
 			ft = ft.Elem()
+		}
+		if ft == reflect.TypeFor[policy.Rules]() {
+			// The write policy is one table shared with serve and the HTTP
+			// clients: the README names it, docs/write-policy.md has its
+			// keys (TestWritePolicyDocumentsEveryKey).
+			out = append(out, key)
+			continue
 		}
 		if ft.Kind() == reflect.Struct {
 			// A top-level table ([listen], [[route]]) is not a key itself;
@@ -164,5 +172,23 @@ func TestProvisionScriptParses(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(moduleRoot(t), "deploy", "provision.sh"))
 	if err != nil || fi.Mode().Perm()&0o111 == 0 {
 		t.Errorf("provision.sh is not executable: %v %v", fi.Mode(), err)
+	}
+}
+
+// Every key of the write policy, which the broker, serve and the HTTP
+// clients share, has a row in docs/write-policy.md.
+func TestWritePolicyDocumentsEveryKey(t *testing.T) {
+	doc := readRepoFile(t, "docs/write-policy.md")
+	keys := configKeys(reflect.TypeFor[policy.Rules](), "")
+	if len(keys) < 10 {
+		t.Fatalf("walked only %d keys: %v", len(keys), keys)
+	}
+	for _, k := range keys {
+		if k == "outbound" || k == "confirm" || k == "flow" {
+			continue // tables; their keys have rows
+		}
+		if !strings.Contains(doc, "`"+k+"`") && !strings.Contains(doc, "`"+k+".") {
+			t.Errorf("docs/write-policy.md lacks `%s`", k)
+		}
 	}
 }
