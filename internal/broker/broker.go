@@ -175,8 +175,12 @@ func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
 			return nil, fmt.Errorf("upstream %q: %w", u.Name, err)
 		}
 		b.proxies = append(b.proxies, p)
+		writes := map[string]server.ExtraWrites{}
+		for _, a := range u.Allow {
+			writes[a.Tool] = server.ExtraWrites{Kind: policy.Kind(a.Kind), Text: a.Text}
+		}
 		for _, t := range p.Tools() {
-			extra = append(extra, server.Extra{Def: t.Def, Handler: t.Handler, Mode: t.Mode})
+			extra = append(extra, server.Extra{Def: t.Def, Handler: t.Handler, Mode: t.Mode, Writes: writes[t.Def.Name]})
 			b.upstreamArgs[t.Def.Name] = t.Args
 		}
 	}

@@ -163,6 +163,12 @@ type UpstreamTool struct {
 	// routed by every owner they name.
 	OwnerArgs []string `toml:"owner_args"`
 	RepoArgs  []string `toml:"repo_args"`
+	// Kind is the kind of write the write policy counts a call as
+	// (policy.Kinds); default "upstream". Text names the top-level string
+	// arguments the outbound text policy checks and rewrites; default
+	// ["body", "title"].
+	Kind string   `toml:"kind"`
+	Text []string `toml:"text"`
 }
 
 // Limits bound what one client can take of the broker, so a hostile or
@@ -373,7 +379,13 @@ func (c *Config) validate() error {
 			if err := upstream.CheckArgNames(t.OwnerArgs, t.RepoArgs); err != nil {
 				errs = append(errs, fmt.Errorf("upstream %q: tool %q: %w", u.Name, t.Tool, err))
 			}
+			if t.Kind != "" && !policy.KnownKind(policy.Kind(t.Kind)) {
+				errs = append(errs, fmt.Errorf("upstream %q: tool %q: kind %q is not a kind of write", u.Name, t.Tool, t.Kind))
+			}
 		}
+	}
+	if err := c.Policy.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

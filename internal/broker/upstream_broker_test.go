@@ -141,3 +141,91 @@ deny = ["github_get_issue"]`, 1) + extra
 		t.Fatal("no audit line for the forwarded call")
 	}
 }
+
+// An upstream write passes the broker's write path as ghgate's own do:
+// its text is neutralised before it is forwarded (the child, a stdio
+// ghgate, would leave mentions as they are), its quota is the broker's,
+// and a refused call is never forwarded.
+func TestUpstreamWritesPassTheWritePolicy(t *testing.T) {
+	bin := buildGhgate(t)
+	up := brokertest.StartUpstream(t, 0, false)
+	files := brokertest.WriteFiles(t, up, "")
+	cfgText, err := os.ReadFile(files.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := fmt.Sprintf(`
+[[upstream]]
+name = "second"
+command = [%q, "serve", "--github-url", %q, "--state", %q]
+token_env = "GITHUB_TOKEN"
+owner = "acme"
+allow = [{ tool = "github_add_comment", mode = "write", kind = "comment" }]
+
+[policy.quotas]
+comment = ["1/h"]
+`, bin, up.URL, filepath.Join(t.TempDir(), "state.db"))
+	text := strings.Replace(string(cfgText), `toolsets = ["issues"]`, `toolsets = ["issues"]
+deny = ["github_add_comment"]`, 1) + extra
+	if err := os.WriteFile(files.Config, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := broker.LoadConfig(files.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := broker.New(cfg, broker.Options{Log: slog.New(slog.DiscardHandler), HTTPClient: up.Client})
+	if err != nil {
+		t.Fatalf("broker.New: %v", err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	sock, err := broker.OpenSocket(cfg.Listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- b.Serve(ctx, sock) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	cs := brokertest.Connect(t, up.Canary, sock.Path())
+	comment := func(body string) map[string]any {
+		t.Helper()
+		res, err := brokertest.Call(ctx, up.Canary, cs, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 7, "body": body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out map[string]any
+		if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError {
+			out["is_error"] = true
+		}
+		return out
+	}
+	token := "ghp_" + strings.Repeat("Zq9", 12)
+	if out := comment("the key is " + token); out["code"] != "secret_in_content" {
+		t.Fatalf("a token through the upstream: %v, want secret_in_content", out)
+	}
+	if out := comment("cc @acme/everyone"); out["is_error"] == true {
+		t.Fatalf("first comment: %v", out)
+	}
+	if out := comment("again @acme/everyone"); out["code"] != "quota_exceeded" {
+		t.Fatalf("second comment in the hour: %v, want quota_exceeded", out)
+	}
+	bodies := up.CommentBodies(t, "acme", "widgets", 7)
+	var mine []string
+	for _, b := range bodies {
+		if strings.Contains(b, "acme/everyone") || strings.Contains(b, "the key is") {
+			mine = append(mine, b)
+		}
+	}
+	if len(mine) != 1 || strings.Contains(mine[0], "cc @acme/everyone") {
+		t.Fatalf("comments the upstream wrote: %q; want one, its mention neutralised", mine)
+	}
+}

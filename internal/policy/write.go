@@ -30,11 +30,17 @@ const (
 	KindMilestone    Kind = "milestone"     // a milestone created, changed or deleted
 	KindDelete       Kind = "delete"        // an issue, comment or label deleted
 	KindReviewThread Kind = "review_thread" // a review thread resolved or reopened
+	// KindUpstream is a write through an upstream MCP server's tool the
+	// broker fronts, unless its configuration names another kind.
+	KindUpstream Kind = "upstream"
 )
 
 // Kinds lists every kind, for configuration checks and docs.
 var Kinds = []Kind{KindIssueCreate, KindIssueEdit, KindClose, KindComment, KindLabel, KindLink,
-	KindBoard, KindLabelAdmin, KindMilestone, KindDelete, KindReviewThread}
+	KindBoard, KindLabelAdmin, KindMilestone, KindDelete, KindReviewThread, KindUpstream}
+
+// KnownKind reports whether k is one of Kinds.
+func KnownKind(k Kind) bool { return knownKind(k) }
 
 func knownKind(k Kind) bool {
 	for _, c := range Kinds {

@@ -66,6 +66,10 @@ type Extra struct {
 	Mode    tooldef.Mode
 	// Task lets a call run as an MCP task, as for ghgate's own tools.
 	Task tooldef.TaskSupport
+	// Writes says what a write tool's call writes, for the write path
+	// (see admitExtra); the zero value is an upstream write whose body
+	// and title are its text.
+	Writes ExtraWrites
 }
 
 // Server is an assembled MCP server and what it was built from. What it
@@ -173,7 +177,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		defs = append(defs, built{def, h})
 	}
 	for _, x := range opts.Extra {
-		defs = append(defs, built{x.Def, WrapExtra(x, opts.Wrap)})
+		defs = append(defs, built{x.Def, WrapExtra(srv.admitExtra(x), opts.Wrap)})
 		srv.extraNames = append(srv.extraNames, x.Def.Name)
 	}
 	srv.specs = specs
@@ -310,7 +314,7 @@ func (s *Server) AddExtra(x Extra) error {
 		s.taskTools[x.Def.Name] = x.Task
 		s.mu.Unlock()
 	}
-	s.MCP.AddTool(x.Def, WrapExtra(x, s.opts.Wrap))
+	s.MCP.AddTool(x.Def, WrapExtra(s.admitExtra(x), s.opts.Wrap))
 	return nil
 }
 

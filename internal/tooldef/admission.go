@@ -56,30 +56,39 @@ func splitDryRun(normalized json.RawMessage) (bool, []byte) {
 	return dry, canonical
 }
 
-// admission is what the write path decided for one call.
-type admission struct {
+// Admission is what the write path decided for one call.
+type Admission struct {
 	ctx    context.Context
 	plan   policy.Plan
 	result *mcp.CallToolResult // answered without running: a dry run or a question
 }
 
 // admit runs a write call's declared writes through the write path.
-func (t Tool[In, Out]) admit(ctx context.Context, env *Env, req *mcp.CallToolRequest, input *In, normalized json.RawMessage) (admission, *contract.Error) {
+func (t Tool[In, Out]) admit(ctx context.Context, env *Env, req *mcp.CallToolRequest, input *In, normalized json.RawMessage) (Admission, *contract.Error) {
 	d, ok := any(input).(policy.Declarer)
 	if !ok {
 		// Build refuses such a tool; fail closed if one got through.
-		return admission{}, contract.Errorf(contract.CodeInternal, "%s declares no writes", t.Name)
+		return Admission{}, contract.Errorf(contract.CodeInternal, "%s declares no writes", t.Name)
 	}
+	return AdmitWrites(ctx, env, req, t.Name, d.Writes(), normalized)
+}
+
+// AdmitWrites runs one call's writes through the write path: ghgate's own
+// tools through their declarations, an upstream tool's through what its
+// configuration says it writes. The admission's result, when set, answers
+// the call without running it (a dry run's plan, or a person's question);
+// otherwise its ctx carries the ticket the run needs.
+func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool string, writes []policy.Write, normalized json.RawMessage) (Admission, *contract.Error) {
 	dry, args := splitDryRun(normalized)
-	call := policy.Call{Tool: t.Name, Writes: d.Writes(), DryRun: dry, Arguments: args,
+	call := policy.Call{Tool: tool, Writes: writes, DryRun: dry, Arguments: args,
 		Answer: answerOf(req), CanElicit: canElicit(req)}
 	actx, dec, e := env.policy().Admit(ctx, call)
 	if e != nil {
-		return admission{}, e
+		return Admission{}, e
 	}
 	switch {
 	case dec.Ask != nil:
-		return admission{result: &mcp.CallToolResult{
+		return Admission{result: &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{confirmRequest: &mcp.ElicitParams{
 				Mode: "form", Message: dec.Ask.Message, RequestedSchema: policy.ConfirmSchema}},
 			RequestState: dec.Ask.State,
@@ -89,15 +98,19 @@ func (t Tool[In, Out]) admit(ctx context.Context, env *Env, req *mcp.CallToolReq
 			DryRun policy.Plan `json:"dry_run"`
 		}{dec.Plan})
 		if err != nil {
-			return admission{}, internal(env, t.Name, fmt.Errorf("encoding a dry run: %w", err))
+			return Admission{}, internal(env, tool, fmt.Errorf("encoding a dry run: %w", err))
 		}
-		return admission{result: &mcp.CallToolResult{
+		return Admission{result: &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
 			StructuredContent: json.RawMessage(body),
 		}}, nil
 	}
-	return admission{ctx: actx, plan: dec.Plan}, nil
+	return Admission{ctx: actx, plan: dec.Plan}, nil
 }
+
+// Admitted returns what AdmitWrites decided: the context to run with, or
+// the result that answers the call instead.
+func (a Admission) Admitted() (context.Context, *mcp.CallToolResult) { return a.ctx, a.result }
 
 // answerOf reads a person's answer from a retried call.
 func answerOf(req *mcp.CallToolRequest) *policy.Answer {
