@@ -1,6 +1,7 @@
 // Helpers shared by the end-to-end scripts: start `ghgate serve` over
 // streamable HTTP, or the GitHub emulator, on a free loopback port and
-// stop it again by its pid.
+// stop it again by its pid; read a tool result as a client decodes it.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 
 // The binary under test; the Makefile builds it and passes its path.
@@ -59,4 +60,17 @@ export function startHTTP(args = ['--demo'], { timeoutMs = 20000, bin = ghgateBi
 // was written. Resolves like startHTTP, url being the API's base URL.
 export function startEmulator(args = [], { timeoutMs = 20000, bin = ghgateBin() } = {}) {
   return spawnListening(bin, ['emulator', ...args, '--listen', '127.0.0.1:0'], /emulator listening"? url=(http:\/\/127\.0\.0\.1:\d+)/, { timeoutMs });
+}
+
+// textOf returns a result's single text block; the contract says the
+// text carries the same JSON as structuredContent.
+export function textOf(res) {
+  assert.equal(res.content?.length, 1, `one content block: ${JSON.stringify(res)}`);
+  assert.equal(res.content[0].type, 'text');
+  return res.content[0].text;
+}
+
+export function assertMirrors(res) {
+  assert.ok(res.structuredContent && typeof res.structuredContent === 'object', 'structuredContent present');
+  assert.deepEqual(res.structuredContent, JSON.parse(textOf(res)), 'structuredContent equals the parsed text block');
 }

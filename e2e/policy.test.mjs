@@ -26,7 +26,7 @@ import { StreamableHTTPClientTransport as HTTPV1 } from '@modelcontextprotocol/s
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HTTPV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
-import { ghgateBin, startEmulator, startHTTP } from './ghgate.mjs';
+import { assertMirrors, ghgateBin, startEmulator, startHTTP, textOf } from './ghgate.mjs';
 
 const OWNER = 'acme';
 const REPO = 'widgets';
@@ -170,17 +170,6 @@ async function connectHTTP(sdk, server, elicit, options) {
   return { client, protocol: () => protocolOf(sdk, client, observed), close: () => client.close(), logs: () => server.stderr() };
 }
 
-function textOf(res) {
-  assert.equal(res.content?.length, 1, `one content block: ${JSON.stringify(res)}`);
-  assert.equal(res.content[0].type, 'text');
-  return res.content[0].text;
-}
-
-function assertMirrors(res) {
-  assert.ok(res.structuredContent && typeof res.structuredContent === 'object', `structuredContent present: ${JSON.stringify(res)}`);
-  assert.deepEqual(res.structuredContent, JSON.parse(textOf(res)), 'structuredContent equals the parsed text block');
-}
-
 // assertRefused checks a refusal of the confirmation step: an error
 // result carrying the envelope, nothing started.
 function assertRefused(res, code) {
@@ -241,7 +230,7 @@ function confirmationSuite(sdk, connect, asks) {
       person.reset(ACCEPT);
       const res = await comment(capable, number, body);
       assertMirrors(res);
-      assert.ok(!res.isError, textOf(res));
+      assert.ok(!res.isError, `${textOf(res)}\nghgate's log:\n${capable.logs()}`);
       assertQuestion(person.asked, number, body);
       assert.equal(res.structuredContent.comment?.body, body);
       assert.deepEqual(await commentBodies(number), [body], 'GitHub holds the comment, once');
