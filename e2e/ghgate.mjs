@@ -1,5 +1,7 @@
 // Helpers shared by the end-to-end scripts: start `ghgate serve` over
-// streamable HTTP on a free loopback port and stop it again by its pid.
+// streamable HTTP, or the GitHub emulator, on a free loopback port and
+// stop it again by its pid; read a tool result as a client decodes it.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 
 // The binary under test; the Makefile builds it and passes its path.
@@ -9,12 +11,12 @@ export function ghgateBin() {
   return bin;
 }
 
-// startHTTP runs `ghgate serve <args> --http 127.0.0.1:0`: the kernel picks
-// a free port (no window in which another process could take it) and
-// ghgate logs the URL it listens on, which is read from its stderr.
-// Resolves to { url, pid, stop(), stderr() }.
-export function startHTTP(args = ['--demo'], { timeoutMs = 20000, bin = ghgateBin() } = {}) {
-  const child = spawn(bin, ['serve', ...args, '--http', '127.0.0.1:0'], {
+// spawnListening runs ghgate with args and resolves once its stderr has
+// logged a URL matching pattern (group 1): a process that listens on
+// 127.0.0.1:0 says where the kernel put it. Resolves to { url, pid,
+// stop(), stderr(), stdout() }; stop sends SIGTERM, then SIGKILL after 10 s.
+function spawnListening(bin, args, pattern, { timeoutMs = 20000 } = {}) {
+  const child = spawn(bin, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, GITHUB_TOKEN: '', GH_TOKEN: '' },
   });
@@ -23,13 +25,13 @@ export function startHTTP(args = ['--demo'], { timeoutMs = 20000, bin = ghgateBi
   child.stdout.on('data', (d) => { stdout += d; });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`ghgate did not report its URL within ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`ghgate ${args[0]} did not report its URL within ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
     child.stderr.on('data', (d) => {
       stderr += d;
-      const m = /url=(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      const m = pattern.exec(stderr);
       if (m) { clearTimeout(timer); resolve(m[1]); }
     });
-    exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`ghgate exited early (code ${code}, signal ${signal}); stderr:\n${stderr}`)); });
+    exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`ghgate ${args[0]} exited early (code ${code}, signal ${signal}); stderr:\n${stderr}`)); });
   });
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGTERM');
@@ -43,4 +45,32 @@ export function startHTTP(args = ['--demo'], { timeoutMs = 20000, bin = ghgateBi
     (u) => ({ url: u, pid: child.pid, stop, stderr: () => stderr, stdout: () => stdout }),
     async (err) => { await stop(); throw err; },
   );
+}
+
+// startHTTP runs `ghgate serve <args> --http 127.0.0.1:0`: the kernel picks
+// a free port (no window in which another process could take it) and
+// ghgate logs the URL it listens on, which is read from its stderr.
+// Resolves to { url, pid, stop(), stderr() }.
+export function startHTTP(args = ['--demo'], { timeoutMs = 20000, bin = ghgateBin() } = {}) {
+  return spawnListening(bin, ['serve', ...args, '--http', '127.0.0.1:0'], /url=(http:\/\/127\.0\.0\.1:\d+\/mcp)/, { timeoutMs });
+}
+
+// startEmulator runs `ghgate emulator` (the demo seed) on a free loopback
+// port, for a test that points `serve --config` at it and reads back what
+// was written. Resolves like startHTTP, url being the API's base URL.
+export function startEmulator(args = [], { timeoutMs = 20000, bin = ghgateBin() } = {}) {
+  return spawnListening(bin, ['emulator', ...args, '--listen', '127.0.0.1:0'], /emulator listening"? url=(http:\/\/127\.0\.0\.1:\d+)/, { timeoutMs });
+}
+
+// textOf returns a result's single text block; the contract says the
+// text carries the same JSON as structuredContent.
+export function textOf(res) {
+  assert.equal(res.content?.length, 1, `one content block: ${JSON.stringify(res)}`);
+  assert.equal(res.content[0].type, 'text');
+  return res.content[0].text;
+}
+
+export function assertMirrors(res) {
+  assert.ok(res.structuredContent && typeof res.structuredContent === 'object', 'structuredContent present');
+  assert.deepEqual(res.structuredContent, JSON.parse(textOf(res)), 'structuredContent equals the parsed text block');
 }

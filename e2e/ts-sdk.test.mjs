@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ghgateBin, startHTTP } from './ghgate.mjs';
+import { assertMirrors, ghgateBin, startHTTP, textOf } from './ghgate.mjs';
 
 const OWNER = 'acme';
 const REPO = 'widgets';
@@ -48,19 +48,6 @@ const transports = {
     };
   },
 };
-
-// textOf returns a result's single text block; the contract says the
-// text carries the same JSON as structuredContent.
-function textOf(res) {
-  assert.equal(res.content?.length, 1, 'one content block');
-  assert.equal(res.content[0].type, 'text');
-  return res.content[0].text;
-}
-
-function assertMirrors(res) {
-  assert.ok(res.structuredContent && typeof res.structuredContent === 'object', 'structuredContent present');
-  assert.deepEqual(res.structuredContent, JSON.parse(textOf(res)), 'structuredContent equals the parsed text block');
-}
 
 for (const [name, connect] of Object.entries(transports)) {
   describe(`TypeScript SDK over ${name}`, () => {
