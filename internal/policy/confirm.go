@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -25,6 +26,43 @@ type Confirmations struct {
 	key []byte
 	now func() time.Time
 	ttl time.Duration
+
+	// used holds the answered states this process has spent, for a Path
+	// without a Counter; with one, spent states are kept in the store so
+	// that replicas agree a yes is used once.
+	mu   sync.Mutex
+	used map[string]time.Time
+}
+
+// spendLocally marks state used in this process; false if it was.
+func (cf *Confirmations) spendLocally(state string) bool {
+	cf.mu.Lock()
+	defer cf.mu.Unlock()
+	now := cf.now()
+	for s, until := range cf.used {
+		if now.After(until) {
+			delete(cf.used, s)
+		}
+	}
+	if _, seen := cf.used[state]; seen {
+		return false
+	}
+	if cf.used == nil {
+		cf.used = map[string]time.Time{}
+	}
+	cf.used[state] = now.Add(cf.ttl)
+	return true
+}
+
+// spend marks an accepted state used, so one yes writes once: a retried
+// call carrying the same answer again is asked again.
+func (p *Path) spend(ctx context.Context, state string) (bool, error) {
+	if p.Counter == nil {
+		return p.Confirmations.spendLocally(state), nil
+	}
+	sum := sha256.Sum256([]byte(state))
+	ok, _, err := p.Counter.Count(ctx, "confirm-used|"+base64.RawURLEncoding.EncodeToString(sum[:]), 1, 1, p.Confirmations.ttl, true)
+	return ok, err
 }
 
 // NewConfirmations signs with key (at least 32 bytes of secret material:
@@ -104,7 +142,8 @@ func (p *Path) confirm(ctx context.Context, c Call, plan Plan, reasons []string,
 				WithRepair(contract.Repair{NextStep: "write this text to a private repository, or ask the operator to allow the pair in policy.flow.allow"})
 		}
 		return false, nil, refuse(contract.CodeConfirmationUnavailable, "confirm",
-			"%s, and this client cannot ask its user (it did not declare elicitation); nothing was written", strings.Join(reasons, "; ")).
+			"%s, and this client cannot ask its user (it did not declare elicitation, or it calls over stateless HTTP "+
+				"on a protocol before 2026-07-28, where the server cannot send it a question); nothing was written", strings.Join(reasons, "; ")).
 			WithRepair(contract.Repair{NextStep: "ask a person to make this change, or use a client that supports MCP elicitation"})
 	}
 	if a := c.Answer; a != nil {
@@ -112,8 +151,18 @@ func (p *Path) confirm(ctx context.Context, c Call, plan Plan, reasons []string,
 			// A stale or foreign answer: ask again rather than trust it.
 			p.note(ctx, "confirmation_stale", c.Tool, "confirm")
 		} else if a.Action == "accept" && a.Confirmed {
-			p.note(ctx, "confirmation_accepted", c.Tool, "confirm")
-			return true, nil, nil
+			fresh, err := p.spend(ctx, a.State)
+			if err != nil {
+				return false, nil, refuse(contract.CodeUpstreamUnavailable, "confirm",
+					"the person's answer could not be recorded; nothing was written").WithRetryAfter(1000)
+			}
+			if fresh {
+				p.note(ctx, "confirmation_accepted", c.Tool, "confirm")
+				return true, nil, nil
+			}
+			// A yes already spent: this is a repeat, which the person did
+			// not see. Ask again.
+			p.note(ctx, "confirmation_reused", c.Tool, "confirm")
 		} else {
 			p.note(ctx, "confirmation_declined", c.Tool, "confirm", "action", a.Action)
 			return false, nil, refuse(contract.CodeConfirmationDeclined, "confirm",
