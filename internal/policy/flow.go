@@ -202,6 +202,17 @@ func (p *Path) flow(ctx context.Context, c Call, scope Scope, r Rules) (string, 
 	}
 	sort.Strings(names)
 	for _, target := range names {
+		// Only repositories other than the target, outside any allowed
+		// pair, can carry anything into it; with none, nothing is looked up.
+		var sources []string
+		for _, src := range read {
+			if !strings.EqualFold(src, target) && !flowAllowed(r.Flow.Allow, src, target) {
+				sources = append(sources, src)
+			}
+		}
+		if len(sources) == 0 {
+			continue
+		}
 		priv, err := p.Flow.private(ctx, target)
 		if err != nil {
 			return "", refuse(contract.CodeUpstreamUnavailable, "flow", "the visibility of %s could not be read, so the data-flow guard cannot admit the write; nothing was written", target).WithRetryAfter(1000)
@@ -209,10 +220,7 @@ func (p *Path) flow(ctx context.Context, c Call, scope Scope, r Rules) (string, 
 		if priv {
 			continue
 		}
-		for _, src := range read {
-			if strings.EqualFold(src, target) || flowAllowed(r.Flow.Allow, src, target) {
-				continue
-			}
+		for _, src := range sources {
 			srcPriv, err := p.Flow.private(ctx, src)
 			if err != nil {
 				// Not knowing is treated as private: the guard fails closed.
