@@ -19,15 +19,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/broker"
 	"github.com/ghgate/ghgate/internal/broker/brokertest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// appBrokerConfig is a broker whose one route is a GitHub App installed
-// on initech's tps (public) and secret (private), named by repositories.
+// appBrokerConfig is a broker whose one route is a GitHub App.
 const appBrokerConfig = `
 [listen]
 socket = %q
@@ -36,37 +37,41 @@ url = %q
 [secrets]
 file = %q
 [[route]]
-owner = "initech"
+owner = %q
 app_id = 12345
 installation_id = 678
 app_key = "app-key"
 %s
 [tools]
-toolsets = ["issues", "admin"]
+toolsets = ["all"]
 [audit]
 file = %q
 `
 
-// TestBrokerAppRouteMintsPerCall drives tools through the broker's socket
-// over an App route naming repositories = ["tps"]: each call's token was
-// asked for exactly tps and its tool's permissions in its mode, and the
-// private repository the route does not name is out of reach.
-func TestBrokerAppRouteMintsPerCall(t *testing.T) {
-	emu := emulatortest.Start(t, emulator.Options{})
+// appBroker is a broker serving an App route for one owner over a
+// validating emulator, its session, and what it was given.
+type appBroker struct {
+	emu    *emulatortest.Server
+	cs     *mcp.ClientSession
+	canary *brokertest.Canary
+	audit  string
+	// seen collects the tool results, scanned for the minted tokens.
+	seen strings.Builder
+}
+
+// startAppBroker starts an emulator, lets setup install App 12345 as
+// installation 678 (with the state locked), and serves a broker whose
+// [[route]] for owner is that App, with route's extra keys.
+func startAppBroker(t *testing.T, owner, route string, setup func(st *emulator.State, key *rsa.PublicKey)) *appBroker {
+	t.Helper()
+	a := &appBroker{emu: emulatortest.Start(t, emulator.Options{}), canary: brokertest.NewCanary(t)}
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := emu.Emu.State()
+	st := a.emu.Emu.State()
 	st.Lock()
-	initech := st.AddAccount("initech", "Initech", true, st.Now())
-	tps := st.AddRepo(initech, "tps", "TPS reports", false, st.Now())
-	secret := st.AddRepo(initech, "secret", "Layoffs", true, st.Now())
-	st.AddIssue(tps, initech, "Cover sheets", nil, false, st.Now())
-	st.AddIssue(secret, initech, "Relocate to the basement", nil, false, st.Now())
-	inst := st.AddApp(12345, &key.PublicKey).AddInstallation(678, "initech",
-		map[string]emulator.Permission{"initech/tps": emulator.PermWrite, "initech/secret": emulator.PermWrite})
-	inst.Permissions = emulator.AppPermissions{"metadata": "read", "issues": "write", "contents": "read"}
+	setup(st, &key.PublicKey)
 	st.Unlock()
 
 	dir := t.TempDir()
@@ -75,9 +80,9 @@ func TestBrokerAppRouteMintsPerCall(t *testing.T) {
 	if err := os.WriteFile(secrets, []byte("app-key = '''\n"+string(keyPEM)+"'''\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	audit := filepath.Join(dir, "audit.jsonl")
+	a.audit = filepath.Join(dir, "audit.jsonl")
 	conf := filepath.Join(dir, "broker.toml")
-	text := fmt.Sprintf(appBrokerConfig, filepath.Join(dir, "b.sock"), emu.URL, secrets, `repositories = ["tps"]`, audit)
+	text := fmt.Sprintf(appBrokerConfig, filepath.Join(dir, "b.sock"), a.emu.URL, secrets, owner, route, a.audit)
 	if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +92,7 @@ func TestBrokerAppRouteMintsPerCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	logBuf := &brokertest.SyncBuffer{}
-	hc := emu.Client()
+	hc := a.emu.Client()
 	spy := &mintSpy{next: hc.Transport}
 	hc.Transport = spy
 	b, err := broker.New(cfg, broker.Options{Log: slog.New(slog.NewTextHandler(logBuf, nil)), HTTPClient: hc})
@@ -104,8 +109,6 @@ func TestBrokerAppRouteMintsPerCall(t *testing.T) {
 	// The session's frames are scanned for a canary no one holds; the
 	// installation tokens GitHub handed the broker are scanned for in
 	// everything the test saw once the broker has stopped.
-	canary := brokertest.NewCanary(t)
-	var seen strings.Builder
 	t.Cleanup(func() {
 		cancel()
 		if err := <-served; err != nil {
@@ -118,32 +121,63 @@ func TestBrokerAppRouteMintsPerCall(t *testing.T) {
 		if len(tokens) == 0 {
 			t.Error("no installation token was seen minted")
 		}
-		for _, c := range append([]*brokertest.Canary{canary}, tokens...) {
+		for _, c := range append([]*brokertest.Canary{a.canary}, tokens...) {
 			c.Scan("broker log", []byte(logBuf.String()))
-			c.Scan("tool results", []byte(seen.String()))
+			c.Scan("tool results", []byte(a.seen.String()))
 			brokertest.ScanAuditFiles(t, c, dir)
 			c.Check(t)
 		}
 	})
-	cs := brokertest.Connect(t, canary, sock.Path())
+	a.cs = brokertest.Connect(t, a.canary, sock.Path())
+	return a
+}
 
-	res := brokertest.MustCall(t, canary, cs, "github_get_issue", map[string]any{"owner": "initech", "repo": "tps", "issue_number": 1})
-	seen.WriteString(brokertest.ResultText(res))
-	res = brokertest.MustCall(t, canary, cs, "github_add_comment", map[string]any{"owner": "initech", "repo": "tps", "issue_number": 1,
-		"body": "Did you get the memo about the new cover sheets?"})
-	seen.WriteString(brokertest.ResultText(res))
-	res, err = brokertest.Call(ctx, canary, cs, "github_get_issue", map[string]any{"owner": "initech", "repo": "secret", "issue_number": 1})
+// call calls a tool through the broker and keeps its result's text.
+func (a *appBroker) call(t *testing.T, tool string, args map[string]any) (text string, isError bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := brokertest.Call(ctx, a.canary, a.cs, tool, args)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", tool, err)
 	}
-	seen.WriteString(brokertest.ResultText(res))
-	if text := brokertest.ResultText(res); !res.IsError || !strings.Contains(text, `"code":"repo_not_found"`) {
+	text = brokertest.ResultText(res)
+	a.seen.WriteString(text)
+	return text, res.IsError
+}
+
+// TestBrokerAppRouteMintsPerCall drives tools through the broker's socket
+// over an App route naming repositories = ["tps"]: each call's token was
+// asked for exactly tps and its tool's permissions in its mode, and the
+// private repository the route does not name is out of reach.
+func TestBrokerAppRouteMintsPerCall(t *testing.T) {
+	var inst *emulator.Installation
+	a := startAppBroker(t, "initech", `repositories = ["tps"]`, func(st *emulator.State, key *rsa.PublicKey) {
+		initech := st.AddAccount("initech", "Initech", true, st.Now())
+		tps := st.AddRepo(initech, "tps", "TPS reports", false, st.Now())
+		secret := st.AddRepo(initech, "secret", "Layoffs", true, st.Now())
+		st.AddIssue(tps, initech, "Cover sheets", nil, false, st.Now())
+		st.AddIssue(secret, initech, "Relocate to the basement", nil, false, st.Now())
+		inst = st.AddApp(12345, key).AddInstallation(678, "initech",
+			map[string]emulator.Permission{"initech/tps": emulator.PermWrite, "initech/secret": emulator.PermWrite})
+		inst.Permissions = emulator.AppPermissions{"metadata": "read", "issues": "write", "contents": "read"}
+	})
+	if text, isErr := a.call(t, "github_get_issue", map[string]any{"owner": "initech", "repo": "tps", "issue_number": 1}); isErr {
+		t.Fatalf("get_issue: %s", text)
+	}
+	if text, isErr := a.call(t, "github_add_comment", map[string]any{"owner": "initech", "repo": "tps", "issue_number": 1,
+		"body": "Did you get the memo about the new cover sheets?"}); isErr {
+		t.Fatalf("add_comment: %s", text)
+	}
+	text, isErr := a.call(t, "github_get_issue", map[string]any{"owner": "initech", "repo": "secret", "issue_number": 1})
+	if !isErr || !strings.Contains(text, `"code":"repo_not_found"`) {
 		t.Errorf("initech/secret through a route naming tps: %s, want repo_not_found", text)
 	}
 
+	st := a.emu.Emu.State()
 	st.Lock()
 	got := slices.Clone(inst.Requests)
-	author := tps.Issue(1).Comments[0].User.Login
+	author := st.Repo("initech", "tps").Issue(1).Comments[0].User.Login
 	st.Unlock()
 	tpsOnly := []string{"tps"}
 	want := []emulator.TokenRequest{
@@ -156,9 +190,96 @@ func TestBrokerAppRouteMintsPerCall(t *testing.T) {
 	if author != "app-12345[bot]" {
 		t.Errorf("the comment was made as %s, want the App's bot", author)
 	}
-	for _, line := range brokertest.AuditLines(t, audit) {
+	for _, line := range brokertest.AuditLines(t, a.audit) {
 		if line.Credential != "app:12345/678" {
 			t.Errorf("audit line for %s names credential %q, want app:12345/678", line.Tool, line.Credential)
+		}
+	}
+}
+
+// TestBrokerAppRouteRowsSuffice calls the tools, each through a token
+// holding only its row of the permissions table, on the demo world's
+// acme, whose installation was granted everything: a row that misses a
+// permission the tool's requests need is refused by the emulator, which
+// holds each route and mutation to GitHub's documented permissions.
+func TestBrokerAppRouteRowsSuffice(t *testing.T) {
+	a := startAppBroker(t, "acme", "", func(st *emulator.State, key *rsa.PublicKey) {
+		st.AddApp(12345, key).AddInstallation(678, "acme",
+			map[string]emulator.Permission{"acme/widgets": emulator.PermAdmin, "acme/gadgets": emulator.PermAdmin})
+	})
+	repo := func(kv ...any) map[string]any {
+		m := map[string]any{"owner": "acme", "repo": "widgets"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"github_get_issue", repo("issue_number", 1)},
+		{"github_search_issues", repo("state", "all", "include_prs", true)},
+		{"github_list_issue_items", repo("issue_number", 1, "collection", "comments")},
+		{"github_list_issue_items", repo("issue_number", 1, "collection", "timeline")},
+		{"github_list_issue_items", repo("issue_number", 1, "collection", "development")},
+		{"github_list_repo_metadata", repo("kind", "labels")},
+		{"github_list_repo_metadata", repo("kind", "milestones")},
+		{"github_list_repo_metadata", repo("kind", "assignees")},
+		{"github_list_repo_metadata", repo("kind", "templates")},
+		{"github_get_overview", repo()},
+		{"github_create_issue", repo("title", "Sparkline tooltips clip at the edge")},
+		{"github_update_issue", repo("issue_number", 2, "title", "Retitled by the App")},
+		{"github_add_comment", repo("issue_number", 1, "body", "Seen on the App's dashboard too.")},
+		{"github_link_issues", repo("issue_number", 3, "relation", "blocked_by", "action", "add", "target_issue_number", 4)},
+		{"github_manage_labels", repo("action", "create", "name", "app-made", "color", "00ff00")},
+		{"github_manage_milestones", repo("action", "create", "title", "App milestone")},
+		{"github_list_projects", map[string]any{"owner": "acme"}},
+		{"github_list_project_items", map[string]any{"owner": "acme", "project_number": 1}},
+		{"github_report_unlabeled", map[string]any{"owner": "acme"}},
+		{"github_report_security_alerts", map[string]any{"owner": "acme"}},
+		{"github_report_release_prs", map[string]any{"owner": "acme"}},
+		{"github_report_ci_status", repo()},
+		{"github_get_project_item", map[string]any{"owner": "acme", "project_number": 1, "repo": "widgets", "issue_number": 1}},
+		{"github_bulk_update_issues", repo("issue_numbers", []int{5, 6}, "changes", map[string]any{"state": "closed"})},
+		{"github_delete_issue", repo("issue_number", 9, "confirm_issue_number", 9)},
+	}
+	results := map[string]string{}
+	for _, c := range calls {
+		text, isErr := a.call(t, c.tool, c.args)
+		if isErr {
+			t.Errorf("%s %v through its row's token: %s", c.tool, c.args, text)
+		}
+		results[c.tool] = text
+	}
+	// Writes that act on what the calls above made: the comment just
+	// posted, and the new issue placed on the board.
+	var posted struct {
+		Comment struct {
+			ID int64 `json:"id"`
+		} `json:"comment"`
+	}
+	var created struct {
+		Issue struct {
+			Number int `json:"number"`
+		} `json:"issue"`
+	}
+	if err := json.Unmarshal([]byte(results["github_add_comment"]), &posted); err != nil || posted.Comment.ID == 0 {
+		t.Fatalf("add_comment's result %s: %v", results["github_add_comment"], err)
+	}
+	if err := json.Unmarshal([]byte(results["github_create_issue"]), &created); err != nil || created.Issue.Number == 0 {
+		t.Fatalf("create_issue's result %s: %v", results["github_create_issue"], err)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"github_edit_comment", repo("comment_id", posted.Comment.ID, "body", "Seen on the App's dashboard too (edited).")},
+		{"github_update_project_item", map[string]any{"owner": "acme", "project_number": 1, "action": "add",
+			"item": map[string]any{"repo": "widgets", "issue_number": created.Issue.Number}}},
+	} {
+		if text, isErr := a.call(t, c.tool, c.args); isErr {
+			t.Errorf("%s %v through its row's token: %s", c.tool, c.args, text)
 		}
 	}
 }
