@@ -270,10 +270,31 @@ func TestBrokerAppRouteRowsSuffice(t *testing.T) {
 	if err := json.Unmarshal([]byte(results["github_create_issue"]), &created); err != nil || created.Issue.Number == 0 {
 		t.Fatalf("create_issue's result %s: %v", results["github_create_issue"], err)
 	}
+	// An unresolved review thread of an open pull request.
+	pull, thread := 0, ""
+	st := a.emu.Emu.State()
+	st.Lock()
+	for _, is := range st.Repo("acme", "widgets").Issues {
+		if is.Pull == nil || is.State != "open" || thread != "" {
+			continue
+		}
+		for _, th := range is.Pull.Threads {
+			if !th.Resolved {
+				pull, thread = is.Number, th.NodeID
+				break
+			}
+		}
+	}
+	st.Unlock()
+	if thread == "" {
+		t.Fatal("the demo world has no unresolved review thread")
+	}
 	for _, c := range []struct {
 		tool string
 		args map[string]any
 	}{
+		{"github_list_issue_items", repo("issue_number", pull, "collection", "review_threads")},
+		{"github_update_review_thread", repo("pull", pull, "thread_id", thread, "action", "resolve")},
 		{"github_edit_comment", repo("comment_id", posted.Comment.ID, "body", "Seen on the App's dashboard too (edited).")},
 		{"github_update_project_item", map[string]any{"owner": "acme", "project_number": 1, "action": "add",
 			"item": map[string]any{"repo": "widgets", "issue_number": created.Issue.Number}}},
