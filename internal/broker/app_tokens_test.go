@@ -5,10 +5,12 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/permissions"
@@ -198,5 +200,23 @@ func TestAppTokenCache(t *testing.T) {
 	}
 	if len(seen) != 5 {
 		t.Errorf("%d distinct tokens used, want 5", len(seen))
+	}
+}
+
+// TestAppRouteRepositoryOutsideInstallation: a route naming a repository
+// the installation lacks fails each call before any request of the tool,
+// with an envelope naming the route's repositories.
+func TestAppRouteRepositoryOutsideInstallation(t *testing.T) {
+	env := startRouterEnv(t, rtOptions{repositories: []string{"tps", "flair"}})
+	ctx := WithRecord(context.Background(), &CallRecord{Tool: "github_get_issue", Mode: string(tooldef.Read)})
+	_, err := env.router.For(ctx, "initech", tooldef.Read)
+	e := env.envelope(t, err, contract.CodeInvalidCredential)
+	for _, want := range []string{`"initech"`, "app:12345/678", `"flair"`, "HTTP 422"} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("message %q does not name %s", e.Message, want)
+		}
+	}
+	if e.Settlement != contract.NotStarted {
+		t.Errorf("settlement %q, want not_started", e.Settlement)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -131,7 +132,11 @@ installation_id = %d
 app_key = "app-key"
 `, filepath.Join(dir, "ghgate.sock"), env.emu.URL, secretsFile, rtAppID, inst)
 	if len(o.repositories) > 0 {
-		conf += fmt.Sprintf("repositories = %q\n", o.repositories)
+		quoted := make([]string, len(o.repositories))
+		for i, r := range o.repositories {
+			quoted[i] = strconv.Quote(r)
+		}
+		conf += "repositories = [" + strings.Join(quoted, ", ") + "]\n"
 	}
 	if !o.noFallback {
 		conf += "[[route]]\nowner = \"*\"\nread = \"fallback-read\"\n"
