@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,21 +13,9 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/permissions"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"github.com/ghgate/ghgate/internal/tooldef"
 )
-
-// appClock is a settable clock for the router.
-type appClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *appClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *appClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // appCall is a context for one call of tool in mode, as the broker's wrap
 // makes it, and the client the router gives it for initech.
@@ -152,7 +139,7 @@ func TestAppRepoOutsideRouteHidden(t *testing.T) {
 // TestAppTokenCache: one token per scope (mode and permission set) is
 // reused until five minutes before it expires, then minted anew.
 func TestAppTokenCache(t *testing.T) {
-	clock := &appClock{now: time.Now()}
+	clock := testutil.NewClock(time.Now())
 	env := startRouterEnv(t, rtOptions{repositories: []string{"tps"}, permissions: appGrant, now: clock.Now})
 	use := func(tool string, mode tooldef.Mode) string {
 		t.Helper()
@@ -191,7 +178,7 @@ func TestAppTokenCache(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, s := range steps {
-		clock.advance(s.advance)
+		clock.Advance(s.advance)
 		tok := use(s.tool, s.mode)
 		if n := env.minted(t); n != s.minted {
 			t.Errorf("%s: %d tokens minted, want %d", s.name, n, s.minted)
