@@ -18,10 +18,11 @@ import (
 )
 
 // appCall is a context for one call of tool in mode, as the broker's wrap
-// makes it, and the client the router gives it for initech.
+// makes it (its record and an admission of writes to initech/tps), and
+// the client the router gives it for initech.
 func (e *rtEnv) appCall(t *testing.T, tool string, mode tooldef.Mode) (context.Context, *github.Client) {
 	t.Helper()
-	ctx := WithRecord(context.Background(), &CallRecord{Tool: tool, Mode: string(mode)})
+	ctx := WithRecord(rtAdmitted(), &CallRecord{Tool: tool, Mode: string(mode)})
 	c, err := e.router.For(ctx, "initech", mode)
 	if err != nil {
 		t.Fatalf("%s (%s): %v", tool, mode, err)

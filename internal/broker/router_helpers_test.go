@@ -224,13 +224,17 @@ func (e *rtEnv) envelope(t *testing.T, err error, code contract.Code) *contract.
 	return ce
 }
 
-// rtCall is a context carrying a fresh call record.
 // rtCall is one call's context, as the broker hands it to the router: a
-// record to fill in, and the write path's admission of an issue opened in
-// the repositories these tests write to (the GitHub client sends no write
-// without one).
+// record to fill in, and the write path's admission (rtAdmitted).
 func rtCall() (context.Context, *CallRecord) {
 	rec := &CallRecord{}
+	return WithRecord(rtAdmitted(), rec), rec
+}
+
+// rtAdmitted is a context carrying the write path's admission of an issue
+// opened in the repositories these tests write to (the GitHub client sends
+// no write without one).
+func rtAdmitted() context.Context {
 	var writes []policy.Write
 	for _, r := range [][2]string{{"acme", "widgets"}, {"initech", "tps"}} {
 		writes = append(writes, policy.Write{Kind: policy.KindIssueCreate, Target: policy.Target{Owner: r[0], Repo: r[1]}})
@@ -239,7 +243,7 @@ func rtCall() (context.Context, *CallRecord) {
 	if e != nil {
 		panic(e)
 	}
-	return WithRecord(ctx, rec), rec
+	return ctx
 }
 
 func rtCanaryValue(t testing.TB) string {
