@@ -73,6 +73,10 @@ type Route struct {
 	// Lockdown, when set, is this route's own lockdown (see
 	// Tools.Lockdown), over the broker's.
 	Lockdown *bool `toml:"lockdown"`
+	// Repositories, on an App route, are the installation's repositories
+	// (names, without the owner) its tokens are minted for; empty: all
+	// of the installation's.
+	Repositories []string `toml:"repositories"`
 }
 
 // IsApp reports whether the route uses a GitHub App.
@@ -352,8 +356,16 @@ func (c *Config) validate() error {
 			if r.Read != "" || r.Write != "" {
 				errs = append(errs, fmt.Errorf("route %q: give either read/write secrets or an App, not both", r.Owner))
 			}
-		} else if r.Read == "" && r.Write == "" {
-			errs = append(errs, fmt.Errorf("route %q: needs a read or write secret, or an App", r.Owner))
+			errs = append(errs, r.checkRepositories()...)
+		} else {
+			if r.Read == "" && r.Write == "" {
+				errs = append(errs, fmt.Errorf("route %q: needs a read or write secret, or an App", r.Owner))
+			}
+			if len(r.Repositories) > 0 {
+				// A token secret's reach is the token's own; naming
+				// repositories here would only look like a limit.
+				errs = append(errs, fmt.Errorf("route %q: repositories narrows an App's installation tokens; a route with read/write secrets cannot narrow them", r.Owner))
+			}
 		}
 	}
 	for _, u := range c.Upstreams {
@@ -401,4 +413,22 @@ func (c *Config) SecretNames() []string {
 		}
 	}
 	return out
+}
+
+// checkRepositories refuses repository names GitHub's token request would
+// not take: empty, owner-qualified, or given twice.
+func (r Route) checkRepositories() []error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, name := range r.Repositories {
+		switch low := strings.ToLower(name); {
+		case strings.TrimSpace(name) == "" || strings.ContainsAny(name, "/ "):
+			errs = append(errs, fmt.Errorf("route %q: repositories entry %q: give a repository's name without its owner", r.Owner, name))
+		case seen[low]:
+			errs = append(errs, fmt.Errorf("route %q: repositories names %q twice", r.Owner, name))
+		default:
+			seen[low] = true
+		}
+	}
+	return errs
 }

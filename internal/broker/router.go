@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bradleyfalzon/ghinstallation/v2"
-
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/redact"
@@ -61,10 +59,11 @@ type route struct{ Route }
 type credential struct {
 	name   string
 	client *github.Client
-	// token returns the credential's current value, for the upstream
-	// proxy; an App's mints or refreshes its installation token.
-	token func(ctx context.Context) (string, error)
-	app   *ghinstallation.Transport
+	// token returns the credential's value for a call in mode, for the
+	// upstream proxy; an App's is the call's installation token, minted
+	// or refreshed as needed.
+	token func(ctx context.Context, mode tooldef.Mode) (string, error)
+	app   *appMinter
 }
 
 // NewRouter checks that every route's secrets are in the store (and that
@@ -121,7 +120,7 @@ func (r *Router) For(ctx context.Context, owner string, mode tooldef.Mode) (*git
 	if c.app != nil {
 		// Mint (or refresh) now, so a refused App fails with its own
 		// envelope rather than as a failed GitHub call.
-		if _, err := c.token(ctx); err != nil {
+		if _, err := c.token(ctx, mode); err != nil {
 			return nil, err
 		}
 	}
@@ -135,7 +134,7 @@ func (r *Router) Token(ctx context.Context, owner string, mode tooldef.Mode) (to
 	if err != nil {
 		return "", "", err
 	}
-	tok, err := c.token(ctx)
+	tok, err := c.token(ctx, mode)
 	if err != nil {
 		return "", c.name, err
 	}
@@ -180,6 +179,11 @@ func (r *Router) resolve(ctx context.Context, owner string, mode tooldef.Mode) (
 	name := r.credentialName(rt, mode)
 	if rec := RecordFrom(ctx); rec != nil {
 		rec.Owner, rec.Route, rec.Credential = owner, rt.Owner, name
+		if rec.Mode == "" {
+			// An App's token is chosen by the call's mode when its
+			// requests go out; a record made without one takes this.
+			rec.Mode = string(mode)
+		}
 	}
 	if name == "" {
 		return nil, r.readOnlyRoute(rt)
@@ -250,7 +254,7 @@ func (r *Router) newTokenCredential(name string, hc *http.Client) (*credential, 
 		return nil, err
 	}
 	return &credential{name: name, client: client,
-		token: func(context.Context) (string, error) { return tok, nil }}, nil
+		token: func(context.Context, tooldef.Mode) (string, error) { return tok, nil }}, nil
 }
 
 // noRoute is the refusal for an owner nothing is routed for.

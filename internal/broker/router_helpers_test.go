@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +32,8 @@ const (
 // rtEnv is a router over a demo emulator with these routes:
 //
 //	acme:    read = acme-read (carol, read on acme/*), write = acme-write (bob)
-//	initech: the App, installation 678 (write on initech/tps)
+//	initech: the App, installation 678 (write on initech/tps, public, and
+//	         initech/secret, private; each has issue #1)
 //	*:       read = fallback-read (alice) only
 //
 // Every secret's value is a canary: no error, log line or envelope the
@@ -56,6 +58,12 @@ type rtOptions struct {
 	tokenTTL time.Duration
 	// installationID overrides the routed installation (0: the real one).
 	installationID int64
+	// repositories is the App route's repositories setting.
+	repositories []string
+	// permissions, when set, are what the installation was granted.
+	permissions emulator.AppPermissions
+	// now is the router's clock (nil: time.Now).
+	now func() time.Time
 }
 
 func startRouterEnv(t *testing.T, o rtOptions) *rtEnv {
@@ -79,9 +87,16 @@ func startRouterEnv(t *testing.T, o rtOptions) *rtEnv {
 		Perms: map[string]emulator.Permission{"acme/widgets": emulator.PermWrite, "acme/gadgets": emulator.PermWrite}})
 	st.AddToken(&emulator.Token{Value: env.secret["fallback-read"], Login: "alice"})
 	initech := st.AddAccount("initech", "Initech", true, st.Now())
-	st.AddRepo(initech, "tps", "TPS reports", false, st.Now())
+	tps := st.AddRepo(initech, "tps", "TPS reports", false, st.Now())
+	secret := st.AddRepo(initech, "secret", "Layoffs", true, st.Now())
+	st.AddIssue(tps, initech, "Cover sheets", nil, false, st.Now())
+	st.AddIssue(secret, initech, "Relocate to the basement", nil, false, st.Now())
 	app := st.AddApp(rtAppID, &key.PublicKey)
-	env.inst = app.AddInstallation(rtInstallationID, "initech", map[string]emulator.Permission{"initech/tps": emulator.PermWrite})
+	env.inst = app.AddInstallation(rtInstallationID, "initech",
+		map[string]emulator.Permission{"initech/tps": emulator.PermWrite, "initech/secret": emulator.PermWrite})
+	if o.permissions != nil {
+		env.inst.Permissions = o.permissions
+	}
 	app.TokenTTL = o.tokenTTL
 	st.Unlock()
 
@@ -116,6 +131,13 @@ app_id = %d
 installation_id = %d
 app_key = "app-key"
 `, filepath.Join(dir, "ghgate.sock"), env.emu.URL, secretsFile, rtAppID, inst)
+	if len(o.repositories) > 0 {
+		quoted := make([]string, len(o.repositories))
+		for i, r := range o.repositories {
+			quoted[i] = strconv.Quote(r)
+		}
+		conf += "repositories = [" + strings.Join(quoted, ", ") + "]\n"
+	}
 	if !o.noFallback {
 		conf += "[[route]]\nowner = \"*\"\nread = \"fallback-read\"\n"
 	}
@@ -135,7 +157,7 @@ app_key = "app-key"
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.router, err = NewRouter(env.cfg, secrets, RouterOptions{BaseURL: env.emu.URL, HTTPClient: env.emu.Client(),
+	env.router, err = NewRouter(env.cfg, secrets, RouterOptions{BaseURL: env.emu.URL, HTTPClient: env.emu.Client(), Now: o.now,
 		Log: slog.New(slog.NewTextHandler(env.log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
@@ -202,13 +224,17 @@ func (e *rtEnv) envelope(t *testing.T, err error, code contract.Code) *contract.
 	return ce
 }
 
-// rtCall is a context carrying a fresh call record.
 // rtCall is one call's context, as the broker hands it to the router: a
-// record to fill in, and the write path's admission of an issue opened in
-// the repositories these tests write to (the GitHub client sends no write
-// without one).
+// record to fill in, and the write path's admission (rtAdmitted).
 func rtCall() (context.Context, *CallRecord) {
 	rec := &CallRecord{}
+	return WithRecord(rtAdmitted(), rec), rec
+}
+
+// rtAdmitted is a context carrying the write path's admission of an issue
+// opened in the repositories these tests write to (the GitHub client sends
+// no write without one).
+func rtAdmitted() context.Context {
 	var writes []policy.Write
 	for _, r := range [][2]string{{"acme", "widgets"}, {"initech", "tps"}} {
 		writes = append(writes, policy.Write{Kind: policy.KindIssueCreate, Target: policy.Target{Owner: r[0], Repo: r[1]}})
@@ -217,7 +243,7 @@ func rtCall() (context.Context, *CallRecord) {
 	if e != nil {
 		panic(e)
 	}
-	return WithRecord(ctx, rec), rec
+	return ctx
 }
 
 func rtCanaryValue(t testing.TB) string {

@@ -184,7 +184,7 @@ func TestRouterAppInstallationTokens(t *testing.T) {
 		}
 		want := int64(1) // the write
 		if i == 0 {
-			want = 2 // and the token mint
+			want = 3 // and the token mint: the installation's permissions, then the token
 		}
 		if n := rec.Upstream.Load(); n != want {
 			t.Errorf("call %d: %d upstream requests counted, want %d", i, n, want)

@@ -12,14 +12,16 @@ import (
 // (tests that reach into State, the broker's and the benchmark's fixtures)
 // still name through package emulator.
 type (
-	Account      = state.Account
-	Installation = state.Installation
-	Issue        = state.Issue
-	Label        = state.Label
-	Permission   = state.Permission
-	Repo         = state.Repo
-	State        = state.State
-	Token        = state.Token
+	Account        = state.Account
+	AppPermissions = state.AppPermissions
+	Installation   = state.Installation
+	Issue          = state.Issue
+	Label          = state.Label
+	Permission     = state.Permission
+	Repo           = state.Repo
+	State          = state.State
+	Token          = state.Token
+	TokenRequest   = state.TokenRequest
 )
 
 // A token's permission levels on a repository.

@@ -6,31 +6,18 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/testutil"
 )
-
-// appClock is a settable clock for the emulator.
-type appClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *appClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *appClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // TestAppInstallationTokens drives an App through its JWT to installation
 // tokens and checks GitHub's refusals, every answer validated against
 // GitHub's description.
 func TestAppInstallationTokens(t *testing.T) {
-	clock := &appClock{now: time.Now().UTC().Truncate(time.Second)}
+	clock := testutil.NewClock(time.Now().UTC().Truncate(time.Second))
 	w := newWorld(t, emulator.Options{Now: clock.Now})
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -101,7 +88,7 @@ func TestAppInstallationTokens(t *testing.T) {
 	if res := w.do(t, "GET", "/repos/acme/widgets", tok.Token+"x", nil); res.Status != 401 {
 		t.Errorf("a wrong installation token: %d", res.Status)
 	}
-	clock.advance(time.Hour)
+	clock.Advance(time.Hour)
 	if res := w.do(t, "GET", "/repos/acme/widgets", tok.Token, nil); res.Status != 401 {
 		t.Errorf("an expired installation token: %d", res.Status)
 	}

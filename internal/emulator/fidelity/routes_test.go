@@ -209,7 +209,9 @@ func TestEveryRouteSucceeds(t *testing.T) {
 		{"GET", repo + "/releases/latest", tokCarol, nil, 200},
 		{"GET", repo + "/releases/tags/v1.1.0-rc.1", tokCarol, nil, 200},
 
-		{"POST", "/app/installations/7/access_tokens", appJWT, map[string]any{"repositories": []string{"widgets"}}, 201},
+		{"GET", "/app/installations/7", appJWT, nil, 200},
+		{"POST", "/app/installations/7/access_tokens", appJWT, map[string]any{"repositories": []string{"widgets"},
+			"permissions": map[string]string{"issues": "write", "contents": "read"}}, 201},
 	}
 	steps = append(steps, projectSteps(w)...)
 	steps = append(steps, append(workflowSteps(w, fx), activitySteps(t, w)...)...)

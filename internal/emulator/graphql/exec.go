@@ -185,6 +185,12 @@ func (ex *execution) field(objType *ast.Definition, parent any, def *ast.FieldDe
 		ex.fail(path, f.Position, fmt.Errorf("emulator: %s is not served", key))
 		return nil, !def.Type.NonNull
 	}
+	if objType == ex.schema.Mutation {
+		if err := ex.admitMutation(def); err != nil {
+			ex.fail(path, f.Position, err)
+			return nil, !def.Type.NonNull
+		}
+	}
 	ex.x.field, ex.x.path, ex.x.ex = f, path, ex
 	val, err := fr.fn(ex.x, parent, ex.arguments(def, f))
 	if err != nil {

@@ -85,13 +85,9 @@ func (x *gqlContext) projectScope(write bool) error {
 	return nil
 }
 
-// projectPermission is what the caller may do on a board; a fine-grained
-// token can do nothing on a user's.
+// projectPermission is what the caller may do on a board.
 func (x *gqlContext) projectPermission(p *state.Project) state.Permission {
-	if x.c.Token.FineGrained && !p.Owner.IsOrg {
-		return state.PermNone
-	}
-	return x.st.ProjectPermission(p, x.c.Viewer)
+	return x.st.TokenProjectPermission(x.c.Token, x.c.Viewer, p)
 }
 
 func (x *gqlContext) seesProject(p *state.Project) bool {

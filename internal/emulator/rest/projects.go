@@ -84,10 +84,7 @@ func (c *call) projectScope(write bool) bool {
 }
 
 func (c *call) projectPermission(p *state.Project) state.Permission {
-	if c.Token.FineGrained && !p.Owner.IsOrg {
-		return state.PermNone
-	}
-	return c.State.ProjectPermission(p, c.Viewer)
+	return c.State.TokenProjectPermission(c.Token, c.Viewer, p)
 }
 
 // projectFor resolves the board at need: 404 when the caller cannot see

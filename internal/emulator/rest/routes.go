@@ -123,6 +123,7 @@ func (a *api) routeTable() []route {
 
 		{"GET", repo + "/contents/{path...}", getContents},
 
+		{"GET", "/app/installations/{installation_id}", getInstallation},
 		{"POST", "/app/installations/{installation_id}/access_tokens", createInstallationToken},
 
 		{"GET", "/orgs/{org}/dependabot/alerts", listOrgDependabotAlerts},
@@ -162,7 +163,7 @@ func NewHandler(limits *faults.RateLimiter, log *slog.Logger) http.Handler {
 	rr := &router{}
 	for _, rt := range a.routeTable() {
 		write := rt.method != "GET"
-		h := rt.handler
+		h, path, need := rt.handler, rt.path, needFor(rt.method, rt.path)
 		rr.handle(rt.method, rt.path, func(w http.ResponseWriter, r *http.Request) {
 			c := &call{wire.CallFrom(r)}
 			c.Req = r
@@ -181,6 +182,9 @@ func NewHandler(limits *faults.RateLimiter, log *slog.Logger) http.Handler {
 					wire.WriteJSON(rec, http.StatusInternalServerError, wire.ErrorBody{Message: "Server Error"})
 				}
 			}()
+			if !c.admitInstallation(path, need) {
+				return
+			}
 			h(c)
 		})
 	}

@@ -31,16 +31,35 @@ type App struct {
 }
 
 // Installation is an App installed on an account, with its access per
-// repository ("owner/name").
+// repository ("owner/name") and the permissions it was granted.
 type Installation struct {
 	ID      int64
 	App     *App
 	Account string
 	Perms   map[string]Permission
-	// Minted counts the installation tokens issued, for tests.
-	Minted int
+	// Permissions are what the account granted the App; a token may ask
+	// for no more. AddInstallation grants DefaultInstallationPermissions.
+	Permissions AppPermissions
+	// RepositorySelection is "selected" (the repositories in Perms, the
+	// default) or "all".
+	RepositorySelection string
+	CreatedAt           time.Time
+	// Minted counts the installation tokens issued, and Requests holds
+	// what each was asked with, in order, for tests.
+	Minted   int
+	Requests []TokenRequest
 
 	live []*Token // unexpired tokens, pruned at each mint
+}
+
+// TokenRequest is the body of POST
+// /app/installations/{installation_id}/access_tokens, as the App sent it:
+// the repositories by name or id and the permissions the token is
+// narrowed to (none: all the installation's).
+type TokenRequest struct {
+	Repositories  []string       `json:"repositories"`
+	RepositoryIDs []int64        `json:"repository_ids"`
+	Permissions   AppPermissions `json:"permissions"`
 }
 
 // AddApp registers a GitHub App and its bot account ("app-<id>[bot]").
@@ -71,7 +90,8 @@ func (a *App) AddInstallation(id int64, account string, perms map[string]Permiss
 	for repo, level := range perms {
 		p[strings.ToLower(repo)] = level
 	}
-	in := &Installation{ID: id, App: a, Account: account, Perms: p}
+	in := &Installation{ID: id, App: a, Account: account, Perms: p, Permissions: DefaultInstallationPermissions(),
+		RepositorySelection: "selected", CreatedAt: a.Bot.CreatedAt}
 	a.Installations[id] = in
 	return in
 }
@@ -87,9 +107,10 @@ func (s *State) AppForIdentity(t *Token) *App {
 	return nil
 }
 
-// Mint issues an installation token limited to perms, registered as an
-// ordinary emulator token that expires.
-func (s *State) Mint(in *Installation, perms map[string]Permission) *Token {
+// Mint issues an installation token limited to the repositories of perms
+// and to grant's permissions, registered as an ordinary emulator token
+// that expires.
+func (s *State) Mint(in *Installation, perms map[string]Permission, grant AppPermissions, selection string) *Token {
 	now := s.now()
 	kept := in.live[:0]
 	for _, t := range in.live {
@@ -105,7 +126,8 @@ func (s *State) Mint(in *Installation, perms map[string]Permission) *Token {
 		ttl = defaultInstallationTokenTTL
 	}
 	t := &Token{Value: "ghs_" + randomAlnum(36), Login: in.App.Bot.Login, Perms: perms,
-		ExpiresAt: now.Add(ttl).Truncate(time.Second)}
+		ExpiresAt: now.Add(ttl).Truncate(time.Second),
+		App:       &InstallationGrant{Installation: in, Permissions: grant, RepositorySelection: selection}}
 	s.AddToken(t)
 	in.live = append(in.live, t)
 	in.Minted++

@@ -76,6 +76,10 @@ type Token struct {
 	// (github_pat_...): no OAuth scopes, and no way to reach projects
 	// owned by a user, which such tokens cannot be granted.
 	FineGrained bool
+	// App is set on a GitHub App installation token: what it was minted
+	// with. Every request made with it is held to its permissions and
+	// repositories (the emulator's REST and GraphQL gates).
+	App *InstallationGrant
 }
 
 // HasScope reports whether a classic token carries scope or one that

@@ -231,6 +231,35 @@ func (s *State) ProjectPermission(p *Project, viewer *Account) Permission {
 	return PermNone
 }
 
+// TokenProjectPermission is what a request made with t, as viewer, may do
+// on a board. A fine-grained token can do nothing on a user's board, which
+// no such token can be granted. A GitHub App installation token reaches
+// its installation's organization boards at its organization_projects
+// level, and another account's only where they are public (GitHub offers
+// Apps no permission for a user's boards).
+func (s *State) TokenProjectPermission(t *Token, viewer *Account, p *Project) Permission {
+	switch {
+	case t.FineGrained && !p.Owner.IsOrg:
+		return PermNone
+	case t.App != nil:
+		if p.Owner.IsOrg && strings.EqualFold(p.Owner.Login, t.App.Installation.Account) {
+			switch t.App.Permissions["organization_projects"] {
+			case "admin":
+				return PermAdmin
+			case "write":
+				return PermWrite
+			case "read":
+				return PermRead
+			}
+		}
+		if p.Public {
+			return PermRead
+		}
+		return PermNone
+	}
+	return s.ProjectPermission(p, viewer)
+}
+
 // projectKey indexes an owner's boards.
 func projectKey(owner *Account) string { return strings.ToLower(owner.Login) }
 

@@ -61,9 +61,14 @@ func (c *Call) Fail(status int, message, doc string) {
 // NotFound is GitHub's 404, also its answer for what the token may not see.
 func (c *Call) NotFound() { c.Fail(http.StatusNotFound, "Not Found", "rest") }
 
-// Forbidden is GitHub's answer to a write without the permission for it.
+// Forbidden is GitHub's answer to a write without the permission for it,
+// which names the kind of token that lacked it.
 func (c *Call) Forbidden() {
-	c.Fail(http.StatusForbidden, "Resource not accessible by personal access token", "rest")
+	msg := "Resource not accessible by personal access token"
+	if c.Token != nil && c.Token.App != nil {
+		msg = state.NotAccessibleByIntegration
+	}
+	c.Fail(http.StatusForbidden, msg, "rest")
 }
 
 // Invalid answers 422 with GitHub's validation-error shape.
