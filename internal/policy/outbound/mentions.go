@@ -1,0 +1,115 @@
+package outbound
+
+import (
+	"sort"
+	"strings"
+)
+
+// Mentions are written inert as <code>@name</code>. GitHub notifies on
+// @name in rendered text and not inside code (the mention filter GitHub
+// published with html-pipeline skips text under <pre>, <code> and <a>).
+// A code span in backticks, as gh-aw writes it, is markdown: inside a raw
+// HTML block ("<div>" to a blank line) GitHub does not parse markdown, so
+// `@name` there is text with backticks around it and still notifies. A
+// <code> element is code both in markdown, as inline HTML, and in an HTML
+// block, and it needs no pairing with other backticks in the text.
+const (
+	codeOpen  = "<code>"
+	codeClose = "</code>"
+)
+
+// neutralizeMentions writes each @user and @org/team mention outside
+// code as <code>@name</code>, except those of allowed (lower-cased
+// handles, "alice" or "acme/triage"). It returns the text and how many
+// mentions it changed; a mention already so written is not one.
+func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
+	var lay layout
+	var links []link
+	var b strings.Builder
+	last, n, analysed := 0, 0, false
+	for i := strings.IndexByte(s, '@'); i >= 0; i = nextAt(s, i+1) {
+		// Right after a mention written inert, '@' follows "</code>", not
+		// the handle's last byte: "@a@b" holds one mention, but once the
+		// first is code, "@b" starts a text of its own, and is one too.
+		end, handle := mentionAt(s, i, n > 0 && i == last)
+		if end < 0 || allowed[strings.ToLower(handle)] || isInert(s, i, end) {
+			continue
+		}
+		if !analysed {
+			lay, links, analysed = analyze(s), findLinks(s), true
+		}
+		if lay.inCode(i) || inLink(links, i) && !lay.inHTML(i) {
+			// In a URL GitHub makes a link of, "@name" is part of the
+			// link, which notifies no one; in raw HTML nothing is linked.
+			continue
+		}
+		from := escapeStart(s, i)
+		b.WriteString(s[last:from])
+		b.WriteString(codeOpen)
+		b.WriteString(s[from:end])
+		b.WriteString(codeClose)
+		last = end
+		n++
+	}
+	if n == 0 {
+		return s, 0
+	}
+	b.WriteString(s[last:])
+	return b.String(), n
+}
+
+func nextAt(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '@'); j >= 0 {
+		return i + j
+	}
+	return -1
+}
+
+// mentionAt reads a mention at s[i] ('@') as GitHub's mention filter
+// does: not after a word byte (so "a@b.com" is an address), a handle of
+// letters, digits and hyphens starting with a letter or digit, then
+// either "/team" (team slugs also take '_') or, for a user, nothing that
+// continues a word: not '_', and no '.' followed by a word byte
+// ("@alice." ends a sentence, "@alice.bob" is no mention). A handle over
+// 39 bytes names no user. It returns the mention's end and handle, or -1.
+// afterTag says what precedes s[i] is a tag, whatever s holds before it.
+func mentionAt(s string, i int, afterTag bool) (int, string) {
+	if i > 0 && !afterTag && isWordByte(s[i-1]) || i+1 >= len(s) || !isAlnum(s[i+1]) {
+		return -1, ""
+	}
+	j := i + 1 + runLen(s[i+1:], func(c byte) bool { return isAlnum(c) || c == '-' })
+	if j < len(s) && s[j] == '/' {
+		if j+1 >= len(s) || !isAlnum(s[j+1]) {
+			return -1, ""
+		}
+		k := j + 1 + runLen(s[j+1:], func(c byte) bool { return isWordByte(c) || c == '-' })
+		return k, s[i+1 : k]
+	}
+	if j-i-1 > 39 {
+		return -1, ""
+	}
+	switch c := byteAt(s, j); {
+	case c == '_':
+		return -1, ""
+	case c == '.':
+		if k := j + runLen(s[j:], func(c byte) bool { return c == '.' }); k < len(s) && isWordByte(s[k]) {
+			return -1, ""
+		}
+	}
+	return j, s[i+1 : j]
+}
+
+// isInert says whether the mention s[i:end] is already written as
+// <code>@name</code> (the open tag itself not escaped).
+func isInert(s string, i, end int) bool {
+	from := escapeStart(s, i)
+	return strings.HasSuffix(s[:from], codeOpen) && strings.HasPrefix(s[end:], codeClose) &&
+		escapeStart(s, from-len(codeOpen)) == from-len(codeOpen)
+}
+
+func inLink(links []link, i int) bool {
+	k := sort.Search(len(links), func(k int) bool { return links[k].to > i })
+	return k < len(links) && links[k].from <= i
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }

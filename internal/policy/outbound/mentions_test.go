@@ -1,0 +1,125 @@
+package outbound
+
+import (
+	"strings"
+	"testing"
+)
+
+// rewriteCase is one text and what a rule makes of it.
+type rewriteCase struct {
+	name, in, want string
+	n              int
+}
+
+// checkRewrites applies rules to each case, and again to the output:
+// the second pass must change and count nothing.
+func checkRewrites(t *testing.T, rules Rules, count func(Counts) int, cases []rewriteCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, counts, sec := rules.Apply("comment", c.in)
+			if sec != nil {
+				t.Fatalf("Apply found %s at %d", sec.Kind, sec.Offset)
+			}
+			if out != c.want {
+				t.Errorf("Apply =\n%q\nwant\n%q", out, c.want)
+			}
+			if got := count(counts); got != c.n {
+				t.Errorf("count = %d, want %d (%+v)", got, c.n, counts)
+			}
+			again, counts, _ := rules.Apply("comment", out)
+			if again != out || !counts.Zero() {
+				t.Errorf("applied twice: %q %+v, want no change", again, counts)
+			}
+		})
+	}
+}
+
+func code(s string) string { return codeOpen + s + codeClose }
+
+func TestMentionsNeutralized(t *testing.T) {
+	rules := Rules{Mentions: Neutralize, AllowedMentions: []string{"Carol", "acme/triage"}}
+	long := strings.Repeat("a", 39)
+	checkRewrites(t, rules, func(c Counts) int { return c.Mentions }, []rewriteCase{
+		{"a user", "thanks @alice!", "thanks " + code("@alice") + "!", 1},
+		{"a team", "cc @acme/everyone", "cc " + code("@acme/everyone"), 1},
+		{"at the start and end", "@bob and @dave", code("@bob") + " and " + code("@dave"), 2},
+		{"at a sentence's end", "ask @alice.", "ask " + code("@alice") + ".", 1},
+		{"before an apostrophe", "@alice's patch", code("@alice") + "'s patch", 1},
+		{"with hyphens", "@octo-cat-42 and @acme/team_b-1", code("@octo-cat-42") + " and " + code("@acme/team_b-1"), 2},
+		{"39 bytes long", "@" + long, code("@" + long), 1},
+		{"in a list and a quote", "- @alice\n> @bob", "- " + code("@alice") + "\n> " + code("@bob"), 2},
+		{"in a link's text", "[@alice](https://github.com/alice)", "[" + code("@alice") + "](https://github.com/alice)", 1},
+		{"allowed, any case", "@carol and @CAROL and @Acme/Triage", "@carol and @CAROL and @Acme/Triage", 0},
+		{"allowed user, other team", "@carol/triage", code("@carol/triage"), 1},
+		{"escaped", `\@alice`, code(`\@alice`), 1},
+		{"after an escaped backslash", `\\@alice`, `\\` + code("@alice"), 1},
+		{"after a lone backtick", "a ` @alice", "a ` " + code("@alice"), 1},
+		{"already inert", code("@alice"), code("@alice"), 0},
+		{"one right after another", "@a@b @c/d@e", code("@a") + code("@b") + " " + code("@c/d") + code("@e"), 4},
+		{"an inert form escaped", `\` + code("@alice"), `\<code>` + code("@alice") + "</code>", 1},
+		{"an inert form in code spans", "`<code>`@alice`</code>`", "`<code>`" + code("@alice") + "`</code>`", 1},
+		{"carriage returns", "hi\r\n@alice\r\n", "hi\r\n" + code("@alice") + "\r\n", 1},
+		// Not mentions, as GitHub reads them.
+		{"an address", "mail alice@example.com", "mail alice@example.com", 0},
+		{"a dotted name", "@alice.bob and @pytest.fixture", "@alice.bob and @pytest.fixture", 0},
+		{"an underscore after", "@alice_x", "@alice_x", 0},
+		{"a slash and no team", "@alice/ and @alice/-x", "@alice/ and @alice/-x", 0},
+		{"no handle", "@ @- @@ @_x", "@ @- @@ @_x", 0},
+		{"over 39 bytes", "@" + long + "b", "@" + long + "b", 0},
+		{"in a bare URL", "https://medium.com/@alice/post and www.npmjs.com/package/@types/node", "https://medium.com/@alice/post and www.npmjs.com/package/@types/node", 0},
+		{"in an autolink", "<https://example.com/@alice>", "<https://example.com/@alice>", 0},
+	})
+}
+
+// TestMentionsInCodeLeftAlone: text GitHub renders as code is never
+// rewritten.
+func TestMentionsInCodeLeftAlone(t *testing.T) {
+	rules := Rules{Mentions: Neutralize}
+	checkRewrites(t, rules, func(c Counts) int { return c.Mentions }, []rewriteCase{
+		{"a code span", "run `npm i @types/node` then ask @alice", "run `npm i @types/node` then ask " + code("@alice"), 1},
+		{"a longer span", "``a ` @x`` @y", "``a ` @x`` " + code("@y"), 1},
+		{"spans on one line among lines", "`@a`\n`@b` @c\n", "`@a`\n`@b` " + code("@c") + "\n", 1},
+		{"a fence", "```java\n@Override\nvoid f() {}\n```\n@alice", "```java\n@Override\nvoid f() {}\n```\n" + code("@alice"), 1},
+		{"a tilde fence", "~~~\n@x\n~~~~\n@y", "~~~\n@x\n~~~~\n" + code("@y"), 1},
+		{"an unclosed fence", "@y\n```\n@x\n", code("@y") + "\n```\n@x\n", 1},
+		{"a fence closed by a longer one", "````\n```\n@x\n````\n@y", "````\n```\n@x\n````\n" + code("@y"), 1},
+		{"a fence in a list item", "1. add\n   ```\n   @Override\n   ```\n@alice", "1. add\n   ```\n   @Override\n   ```\n" + code("@alice"), 1},
+		{"an info string with a backtick is no fence", "```a`b\n@x", "```a`b\n" + code("@x"), 1},
+	})
+}
+
+// TestMentionsWhereCodeIsUncertain: where the text's structure leaves
+// it open whether GitHub renders code, the text counts as prose. Each
+// case is one a looser reading would leave alone, and GitHub notifies on.
+func TestMentionsWhereCodeIsUncertain(t *testing.T) {
+	rules := Rules{Mentions: Neutralize}
+	checkRewrites(t, rules, func(c Counts) int { return c.Mentions }, []rewriteCase{
+		// Backticks pair across lines within a paragraph: "`\n`" is the
+		// span, and "@alice" is text.
+		{"a span across lines", "x `\n` @alice `", "x `\n` " + code("@alice") + " `", 1},
+		// A heading is a block of its own: had the lines been one
+		// paragraph, "`b\nc`" would be the span.
+		{"a span that may cross blocks", "# a `b\nc` @alice `d`", "# a `b\nc` " + code("@alice") + " `d`", 1},
+		// In a raw HTML block markdown is not parsed: backticks are text.
+		{"an HTML block", "<div>\n`@alice`\n</div>", "<div>\n`" + code("@alice") + "`\n</div>", 1},
+		{"an HTML comment block", "<!--\n\n-->\n`@alice`", "<!--\n\n-->\n`" + code("@alice") + "`", 1},
+		// A fence inside an HTML block is text, so what follows it is
+		// not known to be code.
+		{"a fence in an HTML block", "<details>\n```\n@alice\n```", "<details>\n```\n" + code("@alice") + "\n```", 1},
+		// A tag takes its backticks before a code span does.
+		{"a backtick in a tag", "<a title='`'> @alice `", "<a title='`'> " + code("@alice") + " `", 1},
+		{"a backtick in a link destination", "[x](`) @alice `", "[x](`) " + code("@alice") + " `", 1},
+		// A table splits cells at pipes before backticks pair.
+		{"a table", "| a | `b |\n|---|---|\n| c` @alice | d |", "| a | `b |\n|---|---|\n| c` " + code("@alice") + " | d |", 1},
+		{"a table's cells pairing otherwise", "| h | h |\n|---|---|\n| `a | b ` `@x` |", "| h | h |\n|---|---|\n| `a | b ` `" + code("@x") + "` |", 1},
+		// In a list item the fence may end where the item does.
+		{"a fence in a list item, then a line less indented", "- ```\n  x\n  ```\n@alice\n  @bob", "- ```\n  x\n  ```\n" + code("@alice") + "\n  " + code("@bob"), 2},
+		{"an indented fence left by a line less indented", "  ```\n @x\n  ```\n@y", "  ```\n " + code("@x") + "\n  ```\n" + code("@y"), 2},
+		{"an indented fence closed at another indentation", "  ```\n  @x\n ```\n@y", "  ```\n  @x\n ```\n" + code("@y"), 1},
+		{"a fence in a quote", "> ```\n> @x\n> ```\n@y", "> ```\n> " + code("@x") + "\n> ```\n" + code("@y"), 2},
+		{"a fence indented four", "    ```\n@x\n    ```", "    ```\n" + code("@x") + "\n    ```", 1},
+		// Raw HTML has no autolinks: "@alice" in a URL is text.
+		{"a URL in an HTML block", "<p>\nhttps://medium.com/@alice\n</p>", "<p>\nhttps://medium.com/" + code("@alice") + "\n</p>", 1},
+	})
+}
