@@ -38,9 +38,6 @@ func keyValueSecret(s string) (string, int) {
 			continue
 		}
 		a, b := valueAfter(s, separatorEnd(s, i), strings.HasSuffix(key, "authorization"))
-		if a == b {
-			continue
-		}
 		if kind := valueKind(key, s[a:b]); kind != "" {
 			return kind, a
 		}

@@ -148,7 +148,7 @@ func (a *analyzer) line(from, to int) {
 		a.chunk = chunk{from: from, uncertain: -1, open: true}
 	}
 	a.chunk.to = to
-	if a.chunk.uncertain < 0 && (a.html.open || isRefDefinition(c)) {
+	if a.chunk.uncertain < 0 && a.html.open {
 		a.chunk.uncertain = from
 	}
 	a.chunk.table = a.chunk.table || isTableDelimiter(c)
@@ -397,12 +397,6 @@ func htmlEndMarker(c string) string {
 		return ">"
 	}
 	return ""
-}
-
-// isRefDefinition says whether c may start a link reference definition,
-// "[label]: destination 'title'", whose title may hold backticks.
-func isRefDefinition(c string) bool {
-	return strings.HasPrefix(c, "[") && strings.Contains(c, "]:")
 }
 
 // isTableDelimiter says whether c is a table's delimiter row, as

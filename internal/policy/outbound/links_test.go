@@ -31,6 +31,7 @@ func TestLinksOutsideTheAllowlistDelinked(t *testing.T) {
 		// Left alone.
 		{"allowed hosts and subdomains", "https://github.com/o/r https://docs.github.com/x https://raw.githubusercontent.com/o/r/f www.github.com", "https://github.com/o/r https://docs.github.com/x https://raw.githubusercontent.com/o/r/f www.github.com", 0},
 		{"an allowed host with a port", "https://github.com:443/o", "https://github.com:443/o", 0},
+		{"an allowed host after a user", "https://git@github.com/o/r", "https://git@github.com/o/r", 0},
 		{"an allowed link and image", "[x](https://github.com/o) ![y](https://raw.githubusercontent.com/a.png)", "[x](https://github.com/o) ![y](https://raw.githubusercontent.com/a.png)", 0},
 		{"in a code span", "`curl https://evil.example/x`", "`curl https://evil.example/x`", 0},
 		{"in a fence", "```\nhttps://evil.example\n```", "```\nhttps://evil.example\n```", 0},
