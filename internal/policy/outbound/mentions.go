@@ -5,14 +5,7 @@ import (
 	"strings"
 )
 
-// Mentions are written inert as <code>@name</code>. GitHub notifies on
-// @name in rendered text and not inside code (the mention filter GitHub
-// published with html-pipeline skips text under <pre>, <code> and <a>).
-// A code span in backticks, as gh-aw writes it, is markdown: inside a raw
-// HTML block ("<div>" to a blank line) GitHub does not parse markdown, so
-// `@name` there is text with backticks around it and still notifies. A
-// <code> element is code both in markdown, as inline HTML, and in an HTML
-// block, and it needs no pairing with other backticks in the text.
+// The tags a mention is written inert between.
 const (
 	codeOpen  = "<code>"
 	codeClose = "</code>"
@@ -22,6 +15,15 @@ const (
 // code as <code>@name</code>, except those of allowed (lower-cased
 // handles, "alice" or "acme/triage"). It returns the text and how many
 // mentions it changed; a mention already so written is not one.
+//
+// GitHub notifies on @name in rendered text and not inside code (the
+// mention filter it published with html-pipeline skips text under <pre>,
+// <code> and <a>). A code span in backticks, as gh-aw writes it, is
+// markdown: inside a raw HTML block ("<div>" to a blank line) GitHub
+// does not parse markdown, so `@name` there is text between backticks
+// and still notifies. A <code> element is code both in markdown, as
+// inline HTML, and in an HTML block, and it pairs with no backtick of
+// the text around it.
 func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 	var lay layout
 	var links []link

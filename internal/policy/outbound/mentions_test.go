@@ -89,6 +89,8 @@ func TestMentionsInCodeLeftAlone(t *testing.T) {
 		{"an info string with a backtick is no fence", "```a`b\n@x", "```a`b\n" + code("@x"), 1},
 		{"a closing fence indented four is content", "```\n    ```\n@x\n```\n@y", "```\n    ```\n@x\n```\n" + code("@y"), 1},
 		{"after an HTML comment", "<!-- note -->\n\n`@x` @y", "<!-- note -->\n\n`@x` " + code("@y"), 1},
+		{"a fence right after an HTML comment", "<!-- note -->\n```\n@x\n```\n@y", "<!-- note -->\n```\n@x\n```\n" + code("@y"), 1},
+		{"a fence after a comment's last line", "<!--\nnote\n-->\n```\n@x\n```", "<!--\nnote\n-->\n```\n@x\n```", 0},
 	})
 }
 

@@ -2,7 +2,9 @@
 // bodies, comments, review replies): it refuses text holding a
 // credential-shaped string, and rewrites @mentions, slash commands and
 // links to hosts outside an allowlist so that they read the same but
-// notify no one, trigger no bot and link nowhere. Code is never rewritten.
+// notify no one, trigger no bot and link nowhere. What GitHub renders as
+// code is not rewritten; where the markdown leaves that in doubt, the
+// text is taken for prose (see layout).
 package outbound
 
 import (
@@ -17,7 +19,7 @@ import (
 type Rules struct {
 	// Mentions: "" or "allow" leaves @user and @org/team mentions as they
 	// are; "neutralize" writes each one as <code>@name</code>, read the
-	// same and notifying no one (see neutralizeMentions for why not
+	// same and notifying no one (neutralizeMentions says why not in
 	// backticks).
 	Mentions string `toml:"mentions"`
 	// AllowedMentions are handles ("alice", "acme/triage", any case) left
@@ -93,11 +95,11 @@ func (r Rules) Apply(field, text string) (string, Counts, *Secret) {
 }
 
 // neutralize applies the rewriting rules until they change nothing more.
-// Links go first (a de-linked URL is code, where mentions are not looked
-// for), then mentions, then slash commands (whose line may hold a
-// mention). One round nearly always suffices; a second is for what a
-// rewrite makes of its neighbours, as when "<code>" cut short a string
-// that named no host ("//a.$@b") and it now names one.
+// Links go first, so that a mention in a foreign URL goes into the URL's
+// code span with it, then mentions, then slash commands (whose line may
+// hold a mention). One round nearly always suffices; a second is for
+// what a rewrite makes of its neighbours, as when "<code>" cut short a
+// string that named no host ("//a.$@b") and it now names one.
 func (r Rules) neutralize(s string) (string, Counts) {
 	var total Counts
 	for range maxRounds {
@@ -126,7 +128,8 @@ func (r Rules) neutralize(s string) (string, Counts) {
 }
 
 // maxRounds bounds neutralize's rounds. Each round only wraps what the
-// last left bare, so rounds end; FuzzApply finds no text needing three.
+// last left bare; a text needing more would come out of Apply changeable
+// still, which FuzzApply's second application looks for.
 const maxRounds = 4
 
 func normalizeDomains(ds []string) []string {
