@@ -121,7 +121,27 @@ func valueAfter(s string, i int, auth bool) (int, int) {
 	if v == "" || strings.ContainsAny(v, " \t\r\n") || strings.IndexByte("$%{<*", v[0]) >= 0 {
 		return 0, 0 // a phrase, a variable ($TOKEN, ${{ secrets.X }}, %s) or a mask
 	}
-	return a, b
+	return a, valueEnd(s, a, b)
+}
+
+// valueEnd is where the value s[a:b] ends for the scan: before anything
+// Apply may rewrite in it (a mention, a link, the markup rewriting puts
+// around them: '<', '>', '`', '\\') and before sentence punctuation at its
+// end. A credential is seldom written so, and text without one must not
+// gain one by being rewritten ("x!@a" becoming "x!<code>@a</code>").
+func valueEnd(s string, a, b int) int {
+	for i := a; i < b; i++ {
+		c := s[i]
+		_, link := linkStart(s[:b], i)
+		if link || strings.IndexByte("<>`\\", c) >= 0 || c == '@' && (i == 0 || !isWordByte(s[i-1])) {
+			b = i
+			break
+		}
+	}
+	for b > a && strings.IndexByte(".,;:!?*_~", s[b-1]) >= 0 {
+		b--
+	}
+	return b
 }
 
 // valueBounds is the bounds of a quoted string on one line or of a run

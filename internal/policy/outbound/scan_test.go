@@ -54,6 +54,8 @@ func TestScanFindsCredentialsInContext(t *testing.T) {
 		{"a UUID under a token key", "token: " + "3f2504e0-4f89-11d3-9a0c-0305e82c3301", "high_entropy_secret", 7},
 		{"a leetspeak password", "password = s3cr3t-p4ssw0rd-f0r-pr0d-2026", "high_entropy_secret", 11},
 		{"basic auth", "Authorization: Basic " + "YWxpY2U6czNjcjN0LXA0c3N3MHJk", "high_entropy_secret", 21},
+		{"at a sentence's end", "Use password: Xk9mQ2vL8nR4tT6wY1zB.", "high_entropy_secret", 14},
+		{"with an @ in a word", "password: 'Xk9mQ2vL@nR4tT6wY1zB3'", "high_entropy_secret", 11},
 		// 20 hex digits of 2.9 bits a byte: under the threshold for other
 		// alphabets, over the one for hex, which cannot reach 4.
 		{"a short hex secret", "client_secret: " + "3a7f3a9c1e7f9c3a1e7d", "high_entropy_secret", 15},
@@ -134,6 +136,10 @@ func TestScanPassesNearMisses(t *testing.T) {
 		{"a placeholder", "api_key: YOUR_API_KEY_GOES_HERE\npassword=<your-password-here>"},
 		{"a mask", "password: ********************"},
 		{"a variable, however named", `password: "${DB_PASSWORD_7Kx9Qm2Lz4Rv}"`},
+		// What Apply may rewrite ends a value, so that rewriting cannot
+		// make one: here "@a" and the link would gain markup.
+		{"a value before a mention", `token: "x7!@alice-and-more-words-here"`},
+		{"a value before a link", "token=https://example.com/Xk9mQ2vL8nR4tT6wY1zB"},
 		{"a path", "secret_file: /etc/ghgate/secrets/github-app-key.pem"},
 		{"a resource name", "secretName: production-database-credentials-2026"},
 		{"a model name", "tokenizer: bert-base-uncased-whole-word-masking"},
