@@ -75,6 +75,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzBrokerRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzUpstreamRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/redact
+	$(GO) test -run '^$$' -fuzz '^FuzzApply$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/policy/outbound
 
 # End to end through independent clients, against the built binary: the
 # TypeScript MCP SDK over stdio and HTTP, then the official MCP conformance

@@ -38,9 +38,6 @@ func keyValueSecret(s string) (string, int) {
 			continue
 		}
 		a, b := valueAfter(s, separatorEnd(s, i), strings.HasSuffix(key, "authorization"))
-		if a == b {
-			continue
-		}
 		if kind := valueKind(key, s[a:b]); kind != "" {
 			return kind, a
 		}
@@ -68,7 +65,17 @@ func keyBefore(s string, i int) string {
 func isKeyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' }
 
 func normalizeKey(k string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "").Replace(k))
+	b := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case c == '_' || c == '-' || c == '.':
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // namesSecret says whether key names a credential. A key's id
@@ -114,7 +121,27 @@ func valueAfter(s string, i int, auth bool) (int, int) {
 	if v == "" || strings.ContainsAny(v, " \t\r\n") || strings.IndexByte("$%{<*", v[0]) >= 0 {
 		return 0, 0 // a phrase, a variable ($TOKEN, ${{ secrets.X }}, %s) or a mask
 	}
-	return a, b
+	return a, valueEnd(s, a, b)
+}
+
+// valueEnd is where the value s[a:b] ends for the scan: before anything
+// Apply may rewrite in it (a mention, a link, the markup rewriting puts
+// around them: '<', '>', '`', '\\') and before sentence punctuation at its
+// end. A credential is seldom written so, and text without one must not
+// gain one by being rewritten ("x!@a" becoming "x!<code>@a</code>").
+func valueEnd(s string, a, b int) int {
+	for i := a; i < b; i++ {
+		c := s[i]
+		_, link := linkStart(s[:b], i)
+		if link || strings.IndexByte("<>`\\", c) >= 0 || c == '@' && (i == 0 || !isWordByte(s[i-1])) {
+			b = i
+			break
+		}
+	}
+	for b > a && strings.IndexByte(".,;:!?*_~", s[b-1]) >= 0 {
+		b--
+	}
+	return b
 }
 
 // valueBounds is the bounds of a quoted string on one line or of a run
@@ -131,14 +158,15 @@ func valueBounds(s string, i int) (a, b int, quoted bool) {
 		}
 		return i + 1, i + 1 + end, true
 	}
-	return i, i + runLen(s[i:min(len(s), i+maxValue)], isValueByte), false
+	end := i + runLen(s[i:min(len(s), i+maxValue)], isValueByte)
+	return i, end + runLen(s[end:min(len(s), end+2)], func(c byte) bool { return c == '=' }), false // base64's padding
 }
 
 // isValueByte is a byte a bare value is written with: anything visible
-// but quotes and the punctuation that ends a value in code, query strings
-// and prose.
+// but quotes, '=' (which ends a value or pads base64 at its end) and the
+// punctuation that ends a value in code, query strings and prose.
 func isValueByte(c byte) bool {
-	return c > ' ' && c < 0x7f && strings.IndexByte("\"'`,;&<>()[]{}|\\", c) < 0
+	return c > ' ' && c < 0x7f && strings.IndexByte("\"'`,;&<>()[]{}|\\=", c) < 0
 }
 
 // schemeLen is the length of the Authorization scheme w starts with,

@@ -54,14 +54,13 @@ type analyzer struct {
 }
 
 // htmlBlock is an HTML block that may be open: one started by a line
-// beginning with a tag ends at a blank line; one of CommonMark's kinds 1
-// to 5 (<script>, <pre>, <style>, <textarea>, comments, processing
-// instructions, declarations, CDATA) ends only at its end marker, taken
-// here to mean at the first blank line after it.
+// beginning with a tag ends before a blank line; one of CommonMark's
+// kinds 1 to 5 (<script>, <pre>, <style>, <textarea>, comments,
+// processing instructions, declarations, CDATA) ends with the line that
+// holds its end marker.
 type htmlBlock struct {
 	open   bool
 	marker string
-	seen   bool
 }
 
 // chunk is a run of lines between blank lines and fences: what may be
@@ -110,18 +109,20 @@ func (a *analyzer) line(from, to int) {
 	}
 	blank := strings.TrimLeft(t, " \t\r") == ""
 	c, contained := content(t)
-	htmlStart := !a.html.open && !blank && startsHTML(c)
-	if htmlStart {
-		a.html = htmlBlock{open: true, marker: htmlEndMarker(c)}
+	rest := t // where an end marker is looked for
+	if !a.html.open && !blank && startsHTML(c) {
+		marker, opening := htmlEndMarker(c)
+		a.html = htmlBlock{open: true, marker: marker}
+		rest = c[opening:]
 	}
-	if a.html.open {
-		if a.html.marker != "" && strings.Contains(strings.ToLower(t), a.html.marker) {
-			a.html.seen = true
-		}
-		if blank && (a.html.marker == "" || a.html.seen) {
-			a.html = htmlBlock{}
-		} else {
-			a.markHTML(from, to)
+	if a.html.open && blank && a.html.marker == "" {
+		a.html = htmlBlock{}
+	}
+	inHTML := a.html.open
+	if inHTML {
+		a.markHTML(from, to)
+		if a.html.marker != "" && strings.Contains(strings.ToLower(rest), a.html.marker) {
+			a.html = htmlBlock{} // this line is its last
 		}
 	}
 	if a.poisoned {
@@ -134,7 +135,7 @@ func (a *analyzer) line(from, to int) {
 	if char, n, info, ok := fenceLine(c); ok && (char == '~' || !strings.Contains(info, "`")) {
 		indent := indentOf(t)
 		a.flush()
-		if a.html.open || contained || indent > 3 {
+		if inHTML || contained || indent > 3 {
 			// Inside what may be an HTML block, a list item, a quote or an
 			// indented code block, this may open a fence or be text; where
 			// it ends is unknown either way.
@@ -148,7 +149,7 @@ func (a *analyzer) line(from, to int) {
 		a.chunk = chunk{from: from, uncertain: -1, open: true}
 	}
 	a.chunk.to = to
-	if a.chunk.uncertain < 0 && (a.html.open || isRefDefinition(c)) {
+	if a.chunk.uncertain < 0 && inHTML {
 		a.chunk.uncertain = from
 	}
 	a.chunk.table = a.chunk.table || isTableDelimiter(c)
@@ -318,7 +319,7 @@ func fenceLine(c string) (char byte, n int, info string, ok bool) {
 // code. Inline HTML at a line's start followed by text,
 // "<code>@x</code> ...", starts none.
 func startsHTML(c string) bool {
-	if htmlEndMarker(c) != "" {
+	if marker, _ := htmlEndMarker(c); marker != "" {
 		return true
 	}
 	name, rest, ok := tagName(c)
@@ -378,31 +379,27 @@ var blockTags = func() map[string]bool {
 }()
 
 // htmlEndMarker is the end marker of an HTML block of CommonMark's kinds
-// 1 to 5 starting c, lower-cased, or "" for one that ends at a blank line.
-func htmlEndMarker(c string) string {
+// 1 to 5 starting c, lower-cased, and the length of its opening, after
+// which the marker is looked for on the first line; "" for a block that
+// ends at a blank line.
+func htmlEndMarker(c string) (string, int) {
 	l := strings.ToLower(c)
 	for _, tag := range []string{"script", "pre", "style", "textarea"} {
 		if strings.HasPrefix(l, "<"+tag) && (len(l) == len(tag)+1 || strings.IndexByte(" \t\r>", l[len(tag)+1]) >= 0) {
-			return "</" + tag + ">"
+			return "</" + tag + ">", len(tag) + 1
 		}
 	}
 	switch {
 	case strings.HasPrefix(l, "<!--"):
-		return "-->"
+		return "-->", len("<!--")
 	case strings.HasPrefix(l, "<?"):
-		return "?>"
+		return "?>", len("<?")
 	case strings.HasPrefix(l, "<![cdata["):
-		return "]]>"
+		return "]]>", len("<![cdata[")
 	case strings.HasPrefix(l, "<!") && len(l) > 2 && isLetter(l[2]):
-		return ">"
+		return ">", len("<!")
 	}
-	return ""
-}
-
-// isRefDefinition says whether c may start a link reference definition,
-// "[label]: destination 'title'", whose title may hold backticks.
-func isRefDefinition(c string) bool {
-	return strings.HasPrefix(c, "[") && strings.Contains(c, "]:")
+	return "", 0
 }
 
 // isTableDelimiter says whether c is a table's delimiter row, as

@@ -9,27 +9,20 @@ import "strings"
 // autolinks need a scheme or "www." at a word's start, which a backtick
 // is not; without the scheme, a plain-text reader (a notification email)
 // does not link it either. A markdown link or image, "[text](url)",
-// becomes "text (`url`)". It returns the text and how many links it
-// de-linked; rewriting until none is left (a link inside an image's
-// link) makes a second call change nothing.
+// becomes "[text] (`url`)": a space after ']' makes no link, and the
+// text keeps what is around it (link text taken out of its brackets
+// could become an autolink of its own). It returns the text and how many
+// links it de-linked; links do not nest (see findLinks), so one pass
+// leaves none.
 func delink(s string, domains []string) (string, int) {
-	total := 0
-	for {
-		out, n := delinkOnce(s, domains)
-		if n == 0 {
-			return s, total
-		}
-		s, total = out, total+n
-	}
-}
-
-func delinkOnce(s string, domains []string) (string, int) {
+	links := findLinks(s)
 	var lay layout
 	var b strings.Builder
 	last, n, delim := 0, 0, 0
-	for _, k := range findLinks(s) {
-		if hostAllowed(k.host, domains) {
-			continue
+	var tail byte // the last byte written in place of a link
+	for i, k := range links {
+		if k.from < last || hostAllowed(k.host, domains) {
+			continue // allowed, or in the title of a link rewritten whole
 		}
 		if delim == 0 {
 			lay, delim = analyze(s), delimiterFor(s)
@@ -37,18 +30,23 @@ func delinkOnce(s string, domains []string) (string, int) {
 		if lay.inCode(k.from) {
 			continue
 		}
-		from, to, with := inlineLink(s, k, lay, delim)
-		if from < 0 {
+		next := len(s)
+		if i+1 < len(links) {
+			next = links[i+1].from
+		}
+		from, to, with := inlineLink(s, k, next, delim)
+		if from < last {
 			from = escapeStart(s, k.from)
 			to = k.to
-			with = codeSpan(s[from:k.from]+s[k.keep:k.to], delim, byteAt(s, from-1), byteAt(s, to))
-		}
-		if from < last {
-			continue // inside a link rewritten in this round; the next round takes it
+			before := byteAt(s, from-1)
+			if from == last && n > 0 {
+				before = tail // right after the link rewritten last
+			}
+			with = codeSpan(s[from:k.from]+s[k.keep:k.to], delim, before, byteAt(s, to))
 		}
 		b.WriteString(s[last:from])
 		b.WriteString(with)
-		last = to
+		last, tail = to, with[len(with)-1]
 		n++
 	}
 	if n == 0 {
@@ -59,11 +57,12 @@ func delinkOnce(s string, domains []string) (string, int) {
 }
 
 // inlineLink rewrites the markdown link or image whose destination is
-// k, "[text](url "title")", as "text (`url`)": the bounds it replaces
-// and what with, or -1 when k is not the destination of one that can be
-// read whole (then only the URL is rewritten, which is as safe: a
-// destination without a scheme points back at GitHub).
-func inlineLink(s string, k link, lay layout, delim int) (int, int, string) {
+// k, from its "](" to its closing ')', title and all, as "] (`url`)":
+// the bounds it replaces and what with, or -1 when k is no such
+// destination, or one holding another link (before next) (then only the
+// URL is rewritten, which is as safe: a destination without a scheme
+// points back at GitHub).
+func inlineLink(s string, k link, next, delim int) (int, int, string) {
 	dest := k.from
 	angle := strings.HasSuffix(s[:dest], "](<")
 	if angle {
@@ -72,63 +71,23 @@ func inlineLink(s string, k link, lay layout, delim int) (int, int, string) {
 	if !strings.HasSuffix(s[:dest], "](") {
 		return -1, 0, ""
 	}
-	open := openingBracket(s, dest-2)
-	if open < 0 || lay.inCode(open) {
-		return -1, 0, ""
-	}
-	end := destinationEnd(s, k.from, angle)
+	end := destinationEnd(s[:next], k.from, angle)
 	closing := linkClose(s, end)
-	if closing < 0 {
+	if end >= next && next < len(s) || closing < 0 {
 		return -1, 0, ""
 	}
-	from := open
-	if open > 0 && s[open-1] == '!' && escapeStart(s, open-1) == open-1 {
-		from-- // an image: its alt text stands for it
-	}
-	text := s[open+1 : dest-2]
-	return from, closing, text + " (" + codeSpan(s[k.keep:end], delim, ' ', ')') + ")"
-}
-
-// openingBracket is the '[' that the ']' at s[close] closes, or -1:
-// brackets nest, a backslash escapes one, and a link's text does not
-// cross a blank line.
-func openingBracket(s string, close int) int {
-	depth := 0
-	for i := close - 1; i >= 0; i-- {
-		if escapeStart(s, i) != i {
-			continue // escaped
-		}
-		switch s[i] {
-		case ']':
-			depth++
-		case '[':
-			if depth == 0 {
-				return i
-			}
-			depth--
-		case '\n':
-			if strings.TrimLeft(lineBefore(s, i), " \t\r") == "" {
-				return -1
-			}
-		}
-	}
-	return -1
-}
-
-// lineBefore is the line that ends at the newline s[i].
-func lineBefore(s string, i int) string {
-	return s[strings.LastIndexByte(s[:i], '\n')+1 : i]
+	return dest - 2, closing, "] (" + codeSpan(s[k.keep:end], delim, ' ', ')') + ")"
 }
 
 // destinationEnd is where the destination starting at s[i] ends: at
 // '>' when written in angle brackets, else at a blank or a ')' that
-// closes no '(' of its own.
+// closes no '(' of its own; len(s) if s ends first.
 func destinationEnd(s string, i int, angle bool) int {
 	if angle {
 		if j := strings.IndexAny(s[i:], ">\n"); j >= 0 && s[i+j] == '>' {
 			return i + j
 		}
-		return i
+		return len(s)
 	}
 	depth := 0
 	for j := i; j < len(s); j++ {
@@ -148,8 +107,11 @@ func destinationEnd(s string, i int, angle bool) int {
 
 // linkClose is just past the ')' that closes a link whose destination
 // ends at s[i] (past its '>' when in angle brackets), after an optional
-// title, or -1.
+// title of at most maxTitle bytes, or -1.
 func linkClose(s string, i int) int {
+	if i >= len(s) {
+		return -1
+	}
 	if i < len(s) && s[i] == '>' {
 		i++
 	}
@@ -159,7 +121,7 @@ func linkClose(s string, i int) int {
 		if closer == '(' {
 			closer = ')'
 		}
-		j := strings.IndexByte(s[i+1:], closer)
+		j := strings.IndexByte(s[i+1:min(len(s), i+1+maxTitle)], closer)
 		if j < 0 {
 			return -1
 		}
@@ -170,3 +132,8 @@ func linkClose(s string, i int) int {
 	}
 	return -1
 }
+
+// maxTitle bounds the title looked for after a destination, so a text of
+// many links without one costs linear time; a longer title leaves the
+// link to be rewritten as a bare URL.
+const maxTitle = 1024

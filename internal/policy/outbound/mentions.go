@@ -5,14 +5,7 @@ import (
 	"strings"
 )
 
-// Mentions are written inert as <code>@name</code>. GitHub notifies on
-// @name in rendered text and not inside code (the mention filter GitHub
-// published with html-pipeline skips text under <pre>, <code> and <a>).
-// A code span in backticks, as gh-aw writes it, is markdown: inside a raw
-// HTML block ("<div>" to a blank line) GitHub does not parse markdown, so
-// `@name` there is text with backticks around it and still notifies. A
-// <code> element is code both in markdown, as inline HTML, and in an HTML
-// block, and it needs no pairing with other backticks in the text.
+// The tags a mention is written inert between.
 const (
 	codeOpen  = "<code>"
 	codeClose = "</code>"
@@ -22,13 +15,25 @@ const (
 // code as <code>@name</code>, except those of allowed (lower-cased
 // handles, "alice" or "acme/triage"). It returns the text and how many
 // mentions it changed; a mention already so written is not one.
+//
+// GitHub notifies on @name in rendered text and not inside code (the
+// mention filter it published with html-pipeline skips text under <pre>,
+// <code> and <a>). A code span in backticks, as gh-aw writes it, is
+// markdown: inside a raw HTML block ("<div>" to a blank line) GitHub
+// does not parse markdown, so `@name` there is text between backticks
+// and still notifies. A <code> element is code both in markdown, as
+// inline HTML, and in an HTML block, and it pairs with no backtick of
+// the text around it.
 func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 	var lay layout
 	var links []link
 	var b strings.Builder
 	last, n, analysed := 0, 0, false
 	for i := strings.IndexByte(s, '@'); i >= 0; i = nextAt(s, i+1) {
-		end, handle := mentionAt(s, i)
+		// Right after a mention written inert, '@' follows "</code>", not
+		// the handle's last byte: "@a@b" holds one mention, but once the
+		// first is code, "@b" starts a text of its own, and is one too.
+		end, handle := mentionAt(s, i, n > 0 && i == last)
 		if end < 0 || allowed[strings.ToLower(handle)] || isInert(s, i, end) {
 			continue
 		}
@@ -69,8 +74,9 @@ func nextAt(s string, i int) int {
 // continues a word: not '_', and no '.' followed by a word byte
 // ("@alice." ends a sentence, "@alice.bob" is no mention). A handle over
 // 39 bytes names no user. It returns the mention's end and handle, or -1.
-func mentionAt(s string, i int) (int, string) {
-	if i > 0 && isWordByte(s[i-1]) || i+1 >= len(s) || !isAlnum(s[i+1]) {
+// afterTag says what precedes s[i] is a tag, whatever s holds before it.
+func mentionAt(s string, i int, afterTag bool) (int, string) {
+	if i > 0 && !afterTag && isWordByte(s[i-1]) || i+1 >= len(s) || !isAlnum(s[i+1]) {
 		return -1, ""
 	}
 	j := i + 1 + runLen(s[i+1:], func(c byte) bool { return isAlnum(c) || c == '-' })

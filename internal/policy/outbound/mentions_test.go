@@ -56,11 +56,13 @@ func TestMentionsNeutralized(t *testing.T) {
 		{"after an escaped backslash", `\\@alice`, `\\` + code("@alice"), 1},
 		{"after a lone backtick", "a ` @alice", "a ` " + code("@alice"), 1},
 		{"already inert", code("@alice"), code("@alice"), 0},
+		{"one right after another", "@a@b @c/d@e", code("@a") + code("@b") + " " + code("@c/d") + code("@e"), 4},
 		{"an inert form escaped", `\` + code("@alice"), `\<code>` + code("@alice") + "</code>", 1},
 		{"an inert form in code spans", "`<code>`@alice`</code>`", "`<code>`" + code("@alice") + "`</code>`", 1},
 		{"carriage returns", "hi\r\n@alice\r\n", "hi\r\n" + code("@alice") + "\r\n", 1},
 		// Not mentions, as GitHub reads them.
 		{"an address", "mail alice@example.com", "mail alice@example.com", 0},
+		{"after a word", "ssh git@myhost or foo_@bar", "ssh git@myhost or foo_@bar", 0},
 		{"a dotted name", "@alice.bob and @pytest.fixture", "@alice.bob and @pytest.fixture", 0},
 		{"an underscore after", "@alice_x", "@alice_x", 0},
 		{"a slash and no team", "@alice/ and @alice/-x", "@alice/ and @alice/-x", 0},
@@ -85,6 +87,10 @@ func TestMentionsInCodeLeftAlone(t *testing.T) {
 		{"a fence closed by a longer one", "````\n```\n@x\n````\n@y", "````\n```\n@x\n````\n" + code("@y"), 1},
 		{"a fence in a list item", "1. add\n   ```\n   @Override\n   ```\n@alice", "1. add\n   ```\n   @Override\n   ```\n" + code("@alice"), 1},
 		{"an info string with a backtick is no fence", "```a`b\n@x", "```a`b\n" + code("@x"), 1},
+		{"a closing fence indented four is content", "```\n    ```\n@x\n```\n@y", "```\n    ```\n@x\n```\n" + code("@y"), 1},
+		{"after an HTML comment", "<!-- note -->\n\n`@x` @y", "<!-- note -->\n\n`@x` " + code("@y"), 1},
+		{"a fence right after an HTML comment", "<!-- note -->\n```\n@x\n```\n@y", "<!-- note -->\n```\n@x\n```\n" + code("@y"), 1},
+		{"a fence after a comment's last line", "<!--\nnote\n-->\n```\n@x\n```", "<!--\nnote\n-->\n```\n@x\n```", 0},
 	})
 }
 
@@ -100,9 +106,14 @@ func TestMentionsWhereCodeIsUncertain(t *testing.T) {
 		// A heading is a block of its own: had the lines been one
 		// paragraph, "`b\nc`" would be the span.
 		{"a span that may cross blocks", "# a `b\nc` @alice `d`", "# a `b\nc` " + code("@alice") + " `d`", 1},
+		{"a span that may hold a heading's end", "# a `b\n@alice `c", "# a `b\n" + code("@alice") + " `c", 1},
+		// An escaped backtick opens nothing: "@alice" is text between two
+		// lone backticks.
+		{"an escaped backtick", "\\`@alice`", "\\`" + code("@alice") + "`", 1},
 		// In a raw HTML block markdown is not parsed: backticks are text.
 		{"an HTML block", "<div>\n`@alice`\n</div>", "<div>\n`" + code("@alice") + "`\n</div>", 1},
 		{"an HTML comment block", "<!--\n\n-->\n`@alice`", "<!--\n\n-->\n`" + code("@alice") + "`", 1},
+		{"a block tag with text after it", "<div>`@alice`</div>", "<div>`" + code("@alice") + "`</div>", 1},
 		// A fence inside an HTML block is text, so what follows it is
 		// not known to be code.
 		{"a fence in an HTML block", "<details>\n```\n@alice\n```", "<details>\n```\n" + code("@alice") + "\n```", 1},
@@ -118,7 +129,20 @@ func TestMentionsWhereCodeIsUncertain(t *testing.T) {
 		{"an indented fence closed at another indentation", "  ```\n  @x\n ```\n@y", "  ```\n  @x\n ```\n" + code("@y"), 1},
 		{"a fence in a quote", "> ```\n> @x\n> ```\n@y", "> ```\n> " + code("@x") + "\n> ```\n" + code("@y"), 2},
 		{"a fence indented four", "    ```\n@x\n    ```", "    ```\n" + code("@x") + "\n    ```", 1},
+		// Indented four after a paragraph's line, "```" is more of the
+		// paragraph, and "@x" is text.
+		{"a fence indented four after text", "text\n    ```\n    @x", "text\n    ```\n    " + code("@x"), 1},
 		// Raw HTML has no autolinks: "@alice" in a URL is text.
 		{"a URL in an HTML block", "<p>\nhttps://medium.com/@alice\n</p>", "<p>\nhttps://medium.com/" + code("@alice") + "\n</p>", 1},
 	})
+}
+
+// TestMentionsOneCall: one call leaves nothing for a second, even where
+// writing a mention inert makes its neighbour one ("@a@b" mentions only
+// a; once a is code, "@b" starts a text node).
+func TestMentionsOneCall(t *testing.T) {
+	out, n := neutralizeMentions("@a@b", nil)
+	if want := code("@a") + code("@b"); out != want || n != 2 {
+		t.Errorf("neutralizeMentions = %q, %d, want %q, 2", out, n, want)
+	}
 }

@@ -2,7 +2,9 @@
 // bodies, comments, review replies): it refuses text holding a
 // credential-shaped string, and rewrites @mentions, slash commands and
 // links to hosts outside an allowlist so that they read the same but
-// notify no one, trigger no bot and link nowhere. Code is never rewritten.
+// notify no one, trigger no bot and link nowhere. What GitHub renders as
+// code is not rewritten; where the markdown leaves that in doubt, the
+// text is taken for prose (see layout).
 package outbound
 
 import (
@@ -17,7 +19,7 @@ import (
 type Rules struct {
 	// Mentions: "" or "allow" leaves @user and @org/team mentions as they
 	// are; "neutralize" writes each one as <code>@name</code>, read the
-	// same and notifying no one (see neutralizeMentions for why not
+	// same and notifying no one (neutralizeMentions says why not in
 	// backticks).
 	Mentions string `toml:"mentions"`
 	// AllowedMentions are handles ("alice", "acme/triage", any case) left
@@ -92,26 +94,43 @@ func (r Rules) Apply(field, text string) (string, Counts, *Secret) {
 	return out, counts, nil
 }
 
-// neutralize applies the rewriting rules in an order none undoes: links
-// first (a de-linked URL is code, where mentions are not looked for),
-// then mentions, then slash commands (whose line may hold a mention).
+// neutralize applies the rewriting rules until they change nothing more.
+// Links go first, so that a mention in a foreign URL goes into the URL's
+// code span with it, then mentions, then slash commands (whose line may
+// hold a mention). One round nearly always suffices; a second is for
+// what a rewrite makes of its neighbours, as when "<code>" cut short a
+// string that named no host ("//a.$@b") and it now names one.
 func (r Rules) neutralize(s string) (string, Counts) {
-	var c Counts
-	if r.LinkDomains != nil {
-		s, c.Links = delink(s, normalizeDomains(r.LinkDomains))
-	}
-	if r.Mentions == Neutralize {
-		allowed := make(map[string]bool, len(r.AllowedMentions))
-		for _, h := range r.AllowedMentions {
-			allowed[strings.ToLower(h)] = true
+	var total Counts
+	for range maxRounds {
+		var c Counts
+		if r.LinkDomains != nil {
+			s, c.Links = delink(s, normalizeDomains(r.LinkDomains))
 		}
-		s, c.Mentions = neutralizeMentions(s, allowed)
+		if r.Mentions == Neutralize {
+			allowed := make(map[string]bool, len(r.AllowedMentions))
+			for _, h := range r.AllowedMentions {
+				allowed[strings.ToLower(h)] = true
+			}
+			s, c.Mentions = neutralizeMentions(s, allowed)
+		}
+		if r.SlashCommands == Neutralize {
+			s, c.SlashCommands = neutralizeSlash(s)
+		}
+		if c.Zero() {
+			break
+		}
+		total.Mentions += c.Mentions
+		total.SlashCommands += c.SlashCommands
+		total.Links += c.Links
 	}
-	if r.SlashCommands == Neutralize {
-		s, c.SlashCommands = neutralizeSlash(s)
-	}
-	return s, c
+	return s, total
 }
+
+// maxRounds bounds neutralize's rounds. Each round only wraps what the
+// last left bare; a text needing more would come out of Apply changeable
+// still, which FuzzApply's second application looks for.
+const maxRounds = 4
 
 func normalizeDomains(ds []string) []string {
 	out := make([]string, len(ds))

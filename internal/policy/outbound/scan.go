@@ -239,18 +239,18 @@ func pemHeaderLen(s string) int {
 // first letter), where the search starts; the header is decoded to rule
 // out dotted names that merely start so.
 func jwt(s string) (string, int) {
-	// Candidates in one run share the dot that ends their header, so what
-	// follows that dot is looked at once.
-	tailAt, tailOK := -1, false
+	// Candidates in one run of base64url bytes share its end, where the
+	// header's dot must be, and what follows that dot: each is looked at
+	// once.
+	runEnd, tailOK := -1, false
 	return "jwt", firstAt(s, "eyJ", func(r string) bool {
-		head := runLen(r[:min(len(r), maxJWTHeader+1)], isBase64URLByte)
-		if head > maxJWTHeader || head >= len(r) || r[head] != '.' {
-			return false
+		at := len(s) - len(r)
+		if at >= runEnd {
+			runEnd = at + runLen(r, isBase64URLByte)
+			tailOK = runEnd < len(s) && s[runEnd] == '.' && hasJWTTail(s[runEnd+1:])
 		}
-		if dot := len(s) - len(r) + head; dot != tailAt {
-			tailAt, tailOK = dot, hasJWTTail(r[head+1:])
-		}
-		return tailOK && isJWTHeader(r[:head])
+		head := runEnd - at
+		return tailOK && head <= maxJWTHeader && isJWTHeader(r[:head])
 	})
 }
 

@@ -54,8 +54,18 @@ func TestScanFindsCredentialsInContext(t *testing.T) {
 		{"a UUID under a token key", "token: " + "3f2504e0-4f89-11d3-9a0c-0305e82c3301", "high_entropy_secret", 7},
 		{"a leetspeak password", "password = s3cr3t-p4ssw0rd-f0r-pr0d-2026", "high_entropy_secret", 11},
 		{"basic auth", "Authorization: Basic " + "YWxpY2U6czNjcjN0LXA0c3N3MHJk", "high_entropy_secret", 21},
+		{"at a sentence's end", "Use password: Xk9mQ2vL8nR4tT6wY1zB.", "high_entropy_secret", 14},
+		{"with an @ in a word", "password: 'Xk9mQ2vL@nR4tT6wY1zB3'", "high_entropy_secret", 11},
+		// 20 hex digits of 2.9 bits a byte: under the threshold for other
+		// alphabets, over the one for hex, which cannot reach 4.
+		{"a short hex secret", "client_secret: " + "3a7f3a9c1e7f9c3a1e7d", "high_entropy_secret", 15},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.name == "a short hex secret" {
+				if h := entropy(c.text[c.at:]); h < 2.7 || h >= 3.2 {
+					t.Fatalf("the case's value measures %.2f bits, want between the two thresholds", h)
+				}
+			}
 			got := Scan(c.text)
 			if got == nil {
 				t.Fatalf("Scan = nil, want %s at %d", c.kind, c.at)
@@ -125,6 +135,11 @@ func TestScanPassesNearMisses(t *testing.T) {
 		{"a variable", "token: ${{ secrets.GITHUB_TOKEN }}\npassword: $DB_PASSWORD"},
 		{"a placeholder", "api_key: YOUR_API_KEY_GOES_HERE\npassword=<your-password-here>"},
 		{"a mask", "password: ********************"},
+		{"a variable, however named", `password: "${DB_PASSWORD_7Kx9Qm2Lz4Rv}"`},
+		// What Apply may rewrite ends a value, so that rewriting cannot
+		// make one: here "@a" and the link would gain markup.
+		{"a value before a mention", `token: "x7!@alice-and-more-words-here"`},
+		{"a value before a link", "token=https://example.com/Xk9mQ2vL8nR4tT6wY1zB"},
 		{"a path", "secret_file: /etc/ghgate/secrets/github-app-key.pem"},
 		{"a resource name", "secretName: production-database-credentials-2026"},
 		{"a model name", "tokenizer: bert-base-uncased-whole-word-masking"},
@@ -153,7 +168,10 @@ func TestScanPassesNearMisses(t *testing.T) {
 // as it would be encoded into a refusal, has none of the secret.
 func TestSecretCarriesNoValue(t *testing.T) {
 	for _, c := range credentialSet[:len(credentialMakers)] {
-		_, _, sec := Rules{}.Apply("body", "before "+c.text)
+		out, _, sec := Rules{}.Apply("body", "before "+c.text)
+		if out != "" {
+			t.Errorf("%v: Apply returned text %q with its refusal, want none", c, out)
+		}
 		b, err := json.Marshal(sec)
 		if err != nil {
 			t.Fatal(err)

@@ -16,22 +16,15 @@ type link struct {
 // and in HTML attributes), www. autolinks, and protocol-relative //host
 // destinations of links and attributes, which a browser resolves to the
 // page's own scheme. A URL ends where GFM's autolinks end, at a blank or
-// '<', and also at quotes and backticks; sentence punctuation and an
-// unbalanced ')' at its end are not part of it.
+// '<', and also at quotes and backticks, and before another link starts
+// inside it ("https://a.example/(https://b.example"), so that links do
+// not nest; sentence punctuation and an unbalanced ')' at its end are
+// not part of it.
 func findLinks(s string) []link {
 	var links []link
 	for i := 0; i < len(s); i++ {
-		var keep int
-		switch {
-		case hasPrefixFold(s[i:], "https://"):
-			keep = i + len("https://")
-		case hasPrefixFold(s[i:], "http://"):
-			keep = i + len("http://")
-		case hasPrefixFold(s[i:], "www.") && (i == 0 || strings.IndexByte(" \t\r\n*_~(", s[i-1]) >= 0):
-			keep = i
-		case strings.HasPrefix(s[i:], "//") && isDestinationStart(s, i):
-			keep = i + 2
-		default:
+		keep, ok := linkStart(s, i)
+		if !ok {
 			continue
 		}
 		end := urlEnd(s, keep)
@@ -43,6 +36,22 @@ func findLinks(s string) []link {
 		i = end - 1
 	}
 	return links
+}
+
+// linkStart says whether a link starts at s[i], and where what is kept
+// of it starts.
+func linkStart(s string, i int) (int, bool) {
+	switch {
+	case hasPrefixFold(s[i:], "https://"):
+		return i + len("https://"), true
+	case hasPrefixFold(s[i:], "http://"):
+		return i + len("http://"), true
+	case hasPrefixFold(s[i:], "www.") && (i == 0 || strings.IndexByte(" \t\r\n*_~(", s[i-1]) >= 0):
+		return i, true
+	case strings.HasPrefix(s[i:], "//") && isDestinationStart(s, i):
+		return i + 2, true
+	}
+	return 0, false
 }
 
 // isDestinationStart says whether s[i:] is where a link destination or
@@ -59,15 +68,21 @@ func isDestinationStart(s string, i int) bool {
 
 // urlEnd is where the URL whose host starts at s[i] ends.
 func urlEnd(s string, i int) int {
-	end := i + runLen(s[i:], func(c byte) bool {
-		return c > ' ' && strings.IndexByte("<>\"'`", c) < 0
-	})
+	end := i
+	for end < len(s) && s[end] > ' ' && strings.IndexByte("<>\"'`", s[end]) < 0 {
+		if _, nested := linkStart(s, end); nested && end > i {
+			break
+		}
+		end++
+	}
+	unbalanced := strings.Count(s[i:end], ")") - strings.Count(s[i:end], "(")
 	for end > i {
 		switch c := s[end-1]; {
 		case strings.IndexByte("?!.,:;*_~", c) >= 0:
 			end--
-		case c == ')' && strings.Count(s[i:end], ")") > strings.Count(s[i:end], "("):
+		case c == ')' && unbalanced > 0:
 			end--
+			unbalanced--
 		default:
 			return end
 		}
