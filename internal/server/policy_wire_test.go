@@ -11,6 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/testutil/redisserver"
 )
 
 // envelope is the part of an answer these tests read.
@@ -216,4 +217,31 @@ func maps(m map[string]any, k string, v any) map[string]any {
 	}
 	out[k] = v
 	return out
+}
+
+// Two replicas on one Redis share one quota: an agent spreading its
+// comments over both gets no more through than over one.
+func TestQuotaSharedByReplicas(t *testing.T) {
+	url := redisserver.Start(t).URL("quota")
+	rules := policy.Rules{Quotas: map[policy.Kind][]string{policy.KindComment: {"3/h"}}}
+	a := servertest.Start(t, servertest.Options{StorePath: url, Policy: rules})
+	b := servertest.Start(t, servertest.Options{StorePath: url, Policy: rules, Emu: a.Emu})
+	refused := 0
+	for i := range 10 {
+		env := a
+		if i%2 == 1 {
+			env = b
+		}
+		r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 5 + i, "body": "spread"})
+		if r.IsError {
+			if e := decode(t, r); e.Code != "quota_exceeded" {
+				t.Fatalf("call %d: %s, want quota_exceeded", i, r.JSON)
+			}
+			refused++
+		}
+	}
+	sent := len(writesSent(a.Upstream())) + len(writesSent(b.Upstream()))
+	if sent != 3 || refused != 7 {
+		t.Fatalf("10 comments over two replicas with a quota of 3: %d sent, %d refused; want 3 and 7", sent, refused)
+	}
 }
