@@ -32,9 +32,11 @@ type SearchIssuesIn struct {
 	Detail       Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 	PageSize     core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
 	Cursor       string        `json:"cursor,omitempty"`
-	// IncludeUntrusted is listed and accepted only where the operator
-	// allows it (Gated on core.IncludeUntrustedGate).
-	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true shows text lockdown withholds (audited)"`
+	// IncludeUntrusted true shows (for the mirror: writes) the text
+	// lockdown withholds, audited. It is listed and accepted only where
+	// the operator allows it (Gated on core.IncludeUntrustedGate); the
+	// capability summary says what it does.
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
 
 // Validate checks rules that span fields.
