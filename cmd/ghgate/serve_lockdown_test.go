@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -36,19 +33,7 @@ const daveSays = "every chart seems to fetch its query three times"
 // (allow_include_untrusted).
 func lockdownServe(t *testing.T) (url string, stderr interface{ String() string }) {
 	t.Helper()
-	emu, err := emulator.New(emulator.Options{Seed: "demo"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(emu)
-	t.Cleanup(srv.Close)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "ghgate.toml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("token = %q\ngithub_url = %q\n", emulator.DemoTokenAlice, srv.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	authFile := filepath.Join(dir, "auth.toml")
-	body := fmt.Sprintf(`
+	url, _, stderr = staticKeysServe(t, "", fmt.Sprintf(`
 [[client]]
 name = "open"
 key_sha256 = %q
@@ -68,12 +53,8 @@ read = ["acme"]
 [client.tools]
 lockdown = true
 allow_include_untrusted = true
-`, httpauth.KeyDigest(openKey), httpauth.KeyDigest(lockedKey), httpauth.KeyDigest(includeKey))
-	if err := os.WriteFile(authFile, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	u, _, buf, _ := startHTTPServe(t, "--config", cfg, "--auth", authFile, "--log-json")
-	return u, buf
+`, httpauth.KeyDigest(openKey), httpauth.KeyDigest(lockedKey), httpauth.KeyDigest(includeKey)))
+	return url, stderr
 }
 
 // TestServeAuthLockdownPerClient: each HTTP client's [client.tools]
