@@ -545,3 +545,37 @@ func merge(a, b map[string]any) map[string]any {
 	}
 	return out
 }
+
+// A write that answers with a review thread (github_update_review_thread)
+// renders it through Service.ThreadView: the other authors' comments are
+// judged as a read's are.
+func TestLockdownThreadView(t *testing.T) {
+	emu := emulatortest.Start(t, emulator.Options{})
+	p := plant(t, emu)
+	env := startLockdown(t, emu, "", server.LockdownOptions{Rule: core.Lockdown{On: true}})
+	ctx := context.Background()
+	page, err := env.Stack.GitHub.ListReviewThreads(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, p.pull, 100, "")
+	if err != nil || len(page.Threads) == 0 {
+		t.Fatalf("threads: %v, %d", err, len(page.Threads))
+	}
+	seen := 0
+	for _, th := range page.Threads {
+		v, err := env.Stack.Service.ThreadView(ctx, env.Stack.GitHub, core.NameUpdateReviewThread, th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range v.Comments {
+			if c.Author == "dave" {
+				seen++
+				if c.Body != "" || c.Withheld == nil {
+					t.Errorf("dave's review comment shown: %+v", c)
+				}
+			} else if c.Body == "" {
+				t.Errorf("a member's review comment withheld: %+v", c)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no comment of dave's was rendered")
+	}
+}
