@@ -108,19 +108,7 @@ func latest(a, b time.Time) time.Time {
 // which may read all of acme.
 func withheldServe(t *testing.T) (url string, emu *emulator.Emulator, stderr interface{ String() string }) {
 	t.Helper()
-	emu, err := emulator.New(emulator.Options{Seed: "demo"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(emu)
-	t.Cleanup(srv.Close)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "ghgate.toml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("token = %q\ngithub_url = %q\ntoolsets = [\"all\"]\n", emulator.DemoTokenAlice, srv.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	authFile := filepath.Join(dir, "auth.toml")
-	body := fmt.Sprintf(`
+	return staticKeysServe(t, "toolsets = [\"all\"]\n", fmt.Sprintf(`
 [[client]]
 name = "widgets-only"
 key_sha256 = %q
@@ -139,8 +127,27 @@ key_sha256 = %q
 read = ["acme"]
 [client.tools]
 read_only = true
-`, httpauth.KeyDigest(widgetsOnlyKey), httpauth.KeyDigest(widgetsWriterKey), httpauth.KeyDigest(acmeReaderKey))
-	if err := os.WriteFile(authFile, []byte(body), 0o600); err != nil {
+`, httpauth.KeyDigest(widgetsOnlyKey), httpauth.KeyDigest(widgetsWriterKey), httpauth.KeyDigest(acmeReaderKey)))
+}
+
+// staticKeysServe starts the built binary against a demo emulator as
+// alice, with the config lines given, --auth clients (the auth file's
+// body) and JSON logs.
+func staticKeysServe(t *testing.T, config, clients string) (url string, emu *emulator.Emulator, stderr interface{ String() string }) {
+	t.Helper()
+	emu, err := emulator.New(emulator.Options{Seed: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ghgate.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("token = %q\ngithub_url = %q\n%s", emulator.DemoTokenAlice, srv.URL, config)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	authFile := filepath.Join(dir, "auth.toml")
+	if err := os.WriteFile(authFile, []byte(clients), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	u, _, buf, _ := startHTTPServe(t, "--config", cfg, "--auth", authFile, "--log-json")

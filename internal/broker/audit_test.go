@@ -292,7 +292,7 @@ func TestAuditLineWorstCaseFitsTheCap(t *testing.T) {
 		many := slices.Repeat([]string{big}, 1000)
 		line := AuditLine{Time: "2006-01-02T15:04:05.999999999Z", Client: &uid, ClientPID: math.MinInt32,
 			Tool: big, Owner: big, Repo: big, Mode: big, Credential: big, Route: big, Outcome: big, Code: big, Settlement: big,
-			Owners: many, Repos: many, NamesOmitted: math.MaxInt, Upstream: math.MinInt64, DurationMS: math.MinInt64, ReposRead: &read}
+			Owners: many, Repos: many, IncludeUntrusted: many, NamesOmitted: math.MaxInt, Upstream: math.MinInt64, DurationMS: math.MinInt64, ReposRead: &read}
 		if err := a.Write(line); err != nil {
 			t.Fatal(err)
 		}
@@ -333,5 +333,28 @@ func TestAuditNamesAreCappedAndCounted(t *testing.T) {
 	}
 	if n := a.Truncated(); n != 1 {
 		t.Errorf("Truncated() = %d, want 1", n)
+	}
+}
+
+// The repositories whose withheld text a call was shown take the line's
+// share for names before the other repositories named: they are what an
+// operator audits include_untrusted by.
+func TestAuditIncludeUntrustedComesBeforeRepos(t *testing.T) {
+	var buf bytes.Buffer
+	a, _ := OpenAuditLog("", &buf)
+	repos := make([]string, 100)
+	for i := range repos {
+		repos[i] = fmt.Sprintf("acme/repository-%03d", i)
+	}
+	shown := []string{"acme/repository-098", "acme/repository-099"}
+	if err := a.Write(AuditLine{Tool: "github_search_issues", Mode: "read", Outcome: "ok", Repos: repos, IncludeUntrusted: shown}); err != nil {
+		t.Fatal(err)
+	}
+	l := decodeLine(t, buf.Bytes())
+	if !slices.Equal(l.IncludeUntrusted, shown) {
+		t.Errorf("include_untrusted = %v, want %v", l.IncludeUntrusted, shown)
+	}
+	if l.NamesOmitted == 0 || len(l.Repos)+l.NamesOmitted != len(repos) {
+		t.Errorf("repos kept %d, omitted %d, want the rest of %d counted", len(l.Repos), l.NamesOmitted, len(repos))
 	}
 }

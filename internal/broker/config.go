@@ -108,18 +108,6 @@ type Tools struct {
 	AllowIncludeUntrusted *bool `toml:"allow_include_untrusted"`
 }
 
-// LockdownOver is the lockdown rule these settings make of def: each
-// one set replaces def's.
-func (t Tools) LockdownOver(def core.Lockdown) core.Lockdown {
-	if t.Lockdown != nil {
-		def.On = *t.Lockdown
-	}
-	if t.AllowIncludeUntrusted != nil {
-		def.AllowInclude = *t.AllowIncludeUntrusted
-	}
-	return def
-}
-
 // Releases are the release conventions the reports toolset reads.
 func (t Tools) Releases() core.ReleaseSettings {
 	return core.ReleaseSettings{Label: t.ReleaseLabel, TitlePattern: t.ReleaseTitlePattern, ChangelogPaths: t.ReleaseChangelogPaths}

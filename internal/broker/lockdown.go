@@ -7,6 +7,18 @@ import (
 	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
+// LockdownOver is the lockdown rule these settings make of def: each
+// one set replaces def's.
+func (t Tools) LockdownOver(def core.Lockdown) core.Lockdown {
+	if t.Lockdown != nil {
+		def.On = *t.Lockdown
+	}
+	if t.AllowIncludeUntrusted != nil {
+		def.AllowInclude = *t.AllowIncludeUntrusted
+	}
+	return def
+}
+
 // lockdown is the broker's rule on strangers' text for a call on owner's
 // repositories: the route's own lockdown where it sets one, over [tools].
 func (b *Broker) lockdown(_ context.Context, owner string) core.Lockdown {

@@ -68,3 +68,28 @@ func TestReachSummaryIsCappedAndCountsTheRest(t *testing.T) {
 		t.Errorf("Read = %d, want 35", s.Read)
 	}
 }
+
+// The repositories whose withheld text a call was shown are named, every
+// one, beside the count of those read, past the cap on the names listed.
+func TestReachNamesEveryUntrustedRepository(t *testing.T) {
+	_, r := WithReach(context.Background())
+	r.Untrusted("acme", "widgets")
+	for i := range AuditRepos + 5 {
+		r.Read("fleet", fmt.Sprintf("svc-%03d", i))
+	}
+	r.Untrusted("zeta", "last")
+	r.Untrusted("ACME", "Widgets")
+	r.Untrusted("acme", "")
+	s, ok := r.Summary(AuditRepos)
+	if !ok {
+		t.Fatal("Summary: nothing recorded")
+	}
+	if want := []string{"acme/widgets", "zeta/last"}; !slices.Equal(s.Untrusted, want) {
+		t.Errorf("Untrusted = %v, want %v", s.Untrusted, want)
+	}
+	if s.Read != AuditRepos+7 {
+		t.Errorf("Read = %d, want %d: a repository whose text was shown was read", s.Read, AuditRepos+7)
+	}
+	var nilReach *Reach
+	nilReach.Untrusted("acme", "widgets") // records nothing, and does not panic
+}

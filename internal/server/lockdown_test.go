@@ -20,7 +20,9 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -136,6 +138,34 @@ func record(t *testing.T, env *servertest.Env) *frames {
 func readAll(t *testing.T, env *servertest.Env, p planted, root string) string {
 	t.Helper()
 	ctx := context.Background()
+	for _, c := range lockdownCalls(p) {
+		if res := env.Call(t, c.tool, c.args); res.IsError {
+			t.Fatalf("%s %v: %s", c.tool, c.args, res.JSON)
+		}
+	}
+	for _, uri := range []string{
+		fmt.Sprintf("github://acme/widgets/issues/%d", p.probe),
+		fmt.Sprintf("github://acme/widgets/issues/%d/comments", p.probe),
+		fmt.Sprintf("github://acme/widgets/issues/%d/comments?chunk=1", emulator.DemoManyCommentsIssue),
+		"github://acme/widgets/issues?state=all",
+	} {
+		if _, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err != nil {
+			t.Fatalf("resource %s: %v", uri, err)
+		}
+	}
+	return mirrorText(t, root)
+}
+
+type lockdownCall struct {
+	tool string
+	args map[string]any
+}
+
+// lockdownCalls are the tool calls readAll makes, in order: every read
+// tool that can show an issue's or a comment's text, on the planted
+// issues (TestLockdownCoversEveryReadTool holds every read tool to being
+// here or showing none).
+func lockdownCalls(p planted) []lockdownCall {
 	w := map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo}
 	with := func(extra map[string]any) map[string]any {
 		out := map[string]any{}
@@ -147,10 +177,7 @@ func readAll(t *testing.T, env *servertest.Env, p planted, root string) string {
 		}
 		return out
 	}
-	calls := []struct {
-		tool string
-		args map[string]any
-	}{
+	return []lockdownCall{
 		{core.NameGetIssue, with(map[string]any{"issue_number": p.probe})},
 		{core.NameGetIssue, with(map[string]any{"issue_number": emulator.DemoManyCommentsIssue})},
 		{core.NameGetIssue, with(map[string]any{"issue_number": p.probe, "detail": "summary"})},
@@ -171,34 +198,37 @@ func readAll(t *testing.T, env *servertest.Env, p planted, root string) string {
 		{core.NameGetIssue, with(map[string]any{"issue_number": p.probe, "source": "mirror"})},
 		{core.NameGetIssue, with(map[string]any{"issue_number": emulator.DemoManyCommentsIssue, "source": "mirror"})},
 	}
-	for _, c := range calls {
-		if res := env.Call(t, c.tool, c.args); res.IsError {
-			t.Fatalf("%s %v: %s", c.tool, c.args, res.JSON)
+}
+
+// Every read tool is read through by the canary test above, or shows no
+// issue's or comment's text (the reason says why): a new read tool must
+// take a side here before it ships.
+func TestLockdownCoversEveryReadTool(t *testing.T) {
+	read := map[string]bool{}
+	for _, c := range lockdownCalls(planted{}) {
+		read[c.tool] = true
+	}
+	noText := map[string]string{
+		core.NameListRepoMetadata:     "labels, milestones, types, assignees and templates: the repository's own files and settings",
+		projects.NameListProjects:     "boards: titles and fields",
+		projects.NameListProjectItems: "items: titles, states and field values",
+		projects.NameGetProjectItem:   "an item: title, state and field values",
+		core.NameReportSecurityAlerts: "alerts: GitHub's advisories, never a secret's value",
+		core.NameReportReleasePRs:     "release pull requests: titles, versions and changelog checks",
+		core.NameReportCIStatus:       "CI results and log tails of pull requests' runs (credentials redacted)",
+	}
+	for _, sp := range tools.All(&core.Service{}) {
+		if sp.ToolMode() != tooldef.Read {
+			continue
+		}
+		name := sp.ToolName()
+		switch {
+		case read[name] && noText[name] != "":
+			t.Errorf("%s is both read through and said to show no text", name)
+		case !read[name] && noText[name] == "":
+			t.Errorf("%s is a read tool the lockdown test neither reads through nor clears: add a call to lockdownCalls, or say in noText why it shows no issue or comment text", name)
 		}
 	}
-	for _, uri := range []string{
-		fmt.Sprintf("github://acme/widgets/issues/%d", p.probe),
-		fmt.Sprintf("github://acme/widgets/issues/%d/comments", p.probe),
-		fmt.Sprintf("github://acme/widgets/issues/%d/comments?chunk=1", emulator.DemoManyCommentsIssue),
-		"github://acme/widgets/issues?state=all",
-	} {
-		if _, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err != nil {
-			t.Fatalf("resource %s: %v", uri, err)
-		}
-	}
-	var files strings.Builder
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		files.Write(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files.String()
 }
 
 // startLockdown runs ghgate with every toolset and a sync_root on emu
@@ -514,4 +544,38 @@ func merge(a, b map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// A write that answers with a review thread (github_update_review_thread)
+// renders it through Service.ThreadView: the other authors' comments are
+// judged as a read's are.
+func TestLockdownThreadView(t *testing.T) {
+	emu := emulatortest.Start(t, emulator.Options{})
+	p := plant(t, emu)
+	env := startLockdown(t, emu, "", server.LockdownOptions{Rule: core.Lockdown{On: true}})
+	ctx := context.Background()
+	page, err := env.Stack.GitHub.ListReviewThreads(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, p.pull, 100, "")
+	if err != nil || len(page.Threads) == 0 {
+		t.Fatalf("threads: %v, %d", err, len(page.Threads))
+	}
+	seen := 0
+	for _, th := range page.Threads {
+		v, err := env.Stack.Service.ThreadView(ctx, env.Stack.GitHub, core.NameUpdateReviewThread, th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range v.Comments {
+			if c.Author == "dave" {
+				seen++
+				if c.Body != "" || c.Withheld == nil {
+					t.Errorf("dave's review comment shown: %+v", c)
+				}
+			} else if c.Body == "" {
+				t.Errorf("a member's review comment withheld: %+v", c)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no comment of dave's was rendered")
+	}
 }

@@ -226,3 +226,17 @@ func (u *Untrusted) Thread(t *github.ReviewThread) (Thread, int, error) {
 	}
 	return out, withheld, nil
 }
+
+// ThreadView renders a review thread a write answers with (the thread as
+// github_update_review_thread leaves it): the other authors' comments in
+// it are judged as a read's are, so a write cannot be used to read what
+// lockdown withholds.
+func (s *Service) ThreadView(ctx context.Context, c *github.Client, tool string, t *github.ReviewThread) (Thread, error) {
+	owner, repo, _ := strings.Cut(t.Repo, "/")
+	u, err := s.OpenUntrusted(ctx, c, UntrustedCall{Tool: tool, Owner: owner, Repo: repo})
+	if err != nil {
+		return Thread{}, err
+	}
+	out, _, err := u.Thread(t)
+	return out, err
+}

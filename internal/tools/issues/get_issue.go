@@ -126,9 +126,11 @@ type GetIssueIn struct {
 	Detail         Detail           `json:"detail,omitempty" jsonschema:"default full"`
 	CommentsCursor string           `json:"comments_cursor,omitempty"`
 	Source         ReadSource       `json:"source,omitempty" jsonschema:"default remote"`
-	// IncludeUntrusted is listed and accepted only where the operator
-	// allows it (Gated on core.IncludeUntrustedGate).
-	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true shows text lockdown withholds (audited)"`
+	// IncludeUntrusted true shows (for the mirror: writes) the text
+	// lockdown withholds, audited. It is listed and accepted only where
+	// the operator allows it (Gated on core.IncludeUntrustedGate); the
+	// capability summary says what it does.
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
 
 // again is the call without include_untrusted: the repair of a refused

@@ -19,9 +19,11 @@ type ListIssueItemsIn struct {
 	Collection  Collection       `json:"collection"`
 	PageSize    core.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
 	Cursor      string           `json:"cursor,omitempty"`
-	// IncludeUntrusted is listed and accepted only where the operator
-	// allows it (Gated on core.IncludeUntrustedGate).
-	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true shows text lockdown withholds (audited)"`
+	// IncludeUntrusted true shows (for the mirror: writes) the text
+	// lockdown withholds, audited. It is listed and accepted only where
+	// the operator allows it (Gated on core.IncludeUntrustedGate); the
+	// capability summary says what it does.
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
 
 // Validate checks the names before they reach a request path.

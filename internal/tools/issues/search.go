@@ -32,9 +32,11 @@ type SearchIssuesIn struct {
 	Detail       Detail        `json:"detail,omitempty" jsonschema:"default summary"`
 	PageSize     core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
 	Cursor       string        `json:"cursor,omitempty"`
-	// IncludeUntrusted is listed and accepted only where the operator
-	// allows it (Gated on core.IncludeUntrustedGate).
-	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true shows text lockdown withholds (audited)"`
+	// IncludeUntrusted true shows (for the mirror: writes) the text
+	// lockdown withholds, audited. It is listed and accepted only where
+	// the operator allows it (Gated on core.IncludeUntrustedGate); the
+	// capability summary says what it does.
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
 
 // Validate checks rules that span fields.
@@ -388,7 +390,10 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in Se
 
 // fillRows adds the rows of issues to out at detail, through v
 // (lockdown), but those of repositories outside g (counted there), and
-// returns how many the creator scope withheld.
+// returns how many the creator scope withheld. GitHub's search API has
+// been seen to answer NONE for a member's issue (the issues API answered
+// MEMBER): under lockdown such a row's body is withheld, which errs on
+// the safe side; github_get_issue reads it by the issues API.
 func (s *Tools) fillRows(c *github.Client, v views, g *grant, out *SearchIssuesOut, issues []*gh.Issue, detail Detail, withRepo bool) (withheld int, err error) {
 	s.rememberSeen(c, issues...)
 	for _, is := range issues {

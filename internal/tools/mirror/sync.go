@@ -38,9 +38,11 @@ type SyncIssuesIn struct {
 	IncludeClosed bool        `json:"include_closed,omitempty" jsonschema:"default false: closed issues' files are removed"`
 	CommentsCap   CommentsCap `json:"comments_cap,omitempty" jsonschema:"comments kept per issue; default 100"`
 	Full          bool        `json:"full,omitempty" jsonschema:"default false; true re-reads every issue and comment, finding deleted and transferred ones"`
-	// IncludeUntrusted is listed and accepted only where the operator
-	// allows it (Gated on core.IncludeUntrustedGate).
-	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false; true writes text lockdown withholds (audited)"`
+	// IncludeUntrusted true shows (for the mirror: writes) the text
+	// lockdown withholds, audited. It is listed and accepted only where
+	// the operator allows it (Gated on core.IncludeUntrustedGate); the
+	// capability summary says what it does.
+	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
 
 // Validate checks the names before they reach a path or a request.
