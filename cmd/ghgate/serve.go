@@ -164,6 +164,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	}
 	if metrics != nil {
 		st.Server.MCP.AddReceivingMiddleware(metrics.Middleware(st.Server.Serves))
+		st.Policy.Observe = metrics.WritePolicy
 	}
 	return serveHTTP(ctx, cfg, st.Server.MCP, log, opsOptions(st, metrics, cfg.Metrics, cfg.Auth != nil), metrics)
 }

@@ -35,6 +35,7 @@ type Metrics struct {
 	cacheHits       prometheus.Counter
 	rateRemaining   *prometheus.GaugeVec
 	replays         *prometheus.CounterVec
+	writePolicy     *prometheus.CounterVec
 }
 
 // MetricsOptions shape the series.
@@ -68,7 +69,10 @@ func NewMetrics(o MetricsOptions) *Metrics {
 		Help: "Requests left in the rate budget GitHub last reported, by resource."}, []string{"resource"})
 	m.replays = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ghgate_idempotent_replays_total",
 		Help: "Keyed writes answered with an earlier call's result instead of writing."}, []string{"tool"})
-	m.reg.MustRegister(m.toolCalls, m.toolSeconds, m.upstream, m.upstreamSeconds, m.cacheHits, m.rateRemaining, m.replays,
+	m.writePolicy = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ghgate_write_policy_events_total",
+		Help: "The write policy's decisions: refused, neutralized, dry_run, flow_guard and the confirmation_* events, by the rule that made them."},
+		[]string{"event", "rule"})
+	m.reg.MustRegister(m.toolCalls, m.toolSeconds, m.upstream, m.upstreamSeconds, m.cacheHits, m.rateRemaining, m.replays, m.writePolicy,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -88,6 +92,12 @@ func (m *Metrics) Upstream(method, path string, status int, d time.Duration, cac
 	if cacheHit {
 		m.cacheHits.Inc()
 	}
+}
+
+// WritePolicy counts one decision of the write path (policy.Path.Observe);
+// events and rules are ghgate's own words, so the series stay bounded.
+func (m *Metrics) WritePolicy(event, _, rule string) {
+	m.writePolicy.WithLabelValues(event, rule).Inc()
 }
 
 // RateBudget records the remaining budget GitHub reported for resource.

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"github.com/ghgate/ghgate/internal/policy"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -198,4 +199,24 @@ func TestDrainFinishesInFlightAndRefusesNew(t *testing.T) {
 	if op2.Drain(ctx) {
 		t.Fatal("Drain reported done with a call stuck")
 	}
+}
+
+// The write path's decisions are counted by event and rule.
+func TestWritePolicyEventsAreCounted(t *testing.T) {
+	m := NewMetrics(MetricsOptions{})
+	p := &policy.Path{Observe: m.WritePolicy, Rules: policy.Rules{Deny: []policy.Kind{policy.KindDelete}}}
+	del := policy.Call{Tool: "github_delete_issue", Writes: []policy.Write{{Kind: policy.KindDelete, Target: policy.Target{Owner: "o", Repo: "r", Number: 1}}}}
+	for range 2 {
+		if _, _, e := p.Admit(context.Background(), del); e == nil {
+			t.Fatal("a denied kind was admitted")
+		}
+	}
+	body := "a token ghp_" + strings.Repeat("x1Y2", 9)
+	if _, _, e := p.Admit(context.Background(), policy.Call{Tool: "github_add_comment", Writes: []policy.Write{{Kind: policy.KindComment,
+		Target: policy.Target{Owner: "o", Repo: "r", Number: 1}, Text: policy.Str("body", &body)}}}); e == nil {
+		t.Fatal("a token was admitted")
+	}
+	scraped := scrape(t, m)
+	wantLine(t, scraped, `ghgate_write_policy_events_total{event="refused",rule="deny"} 2`)
+	wantLine(t, scraped, `ghgate_write_policy_events_total{event="refused",rule="outbound.secret_scan"} 1`)
 }

@@ -49,8 +49,8 @@ type Confirm struct {
 	// writes than it (a bulk edit of 30 issues when it is 10).
 	BulkOver int `toml:"bulk_over"`
 	// Unavailable says what happens when the client cannot ask its user:
-	// "refuse" (the default) answers confirmation_unavailable; "hide"
-	// also leaves the tools named in Tools out of the client's tools/list.
+	// "refuse", the default and only choice so far, answers
+	// confirmation_unavailable.
 	Unavailable string `toml:"unavailable"`
 }
 
@@ -67,10 +67,6 @@ type Flow struct {
 
 // On reports whether the guard is in force.
 func (f Flow) On() bool { return f.Guard == nil || *f.Guard }
-
-// Hides reports whether a client that cannot elicit is not shown the
-// tools that need a confirmation.
-func (c Confirm) Hides() bool { return c.Unavailable == "hide" }
 
 // Validate checks the rules when the configuration is loaded, so a
 // mistake stops the server rather than a write.
@@ -102,9 +98,9 @@ func (r Rules) Validate() error {
 		errs = append(errs, errors.New("policy.max_body must not be negative"))
 	}
 	switch r.Confirm.Unavailable {
-	case "", "refuse", "hide":
+	case "", "refuse":
 	default:
-		errs = append(errs, fmt.Errorf("policy.confirm.unavailable is %q; want refuse or hide", r.Confirm.Unavailable))
+		errs = append(errs, fmt.Errorf("policy.confirm.unavailable is %q; want refuse", r.Confirm.Unavailable))
 	}
 	if r.Confirm.BulkOver < 0 {
 		errs = append(errs, errors.New("policy.confirm.bulk_over must not be negative"))

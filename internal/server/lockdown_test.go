@@ -579,3 +579,25 @@ func TestLockdownThreadView(t *testing.T) {
 		t.Error("no comment of dave's was rendered")
 	}
 }
+
+// The write's own answer is judged too: replying in a thread an outsider
+// wrote in does not show the outsider's text under lockdown.
+func TestLockdownUpdateReviewThreadAnswer(t *testing.T) {
+	emu := emulatortest.Start(t, emulator.Options{})
+	p := plant(t, emu)
+	for _, on := range []bool{false, true} {
+		env := startLockdown(t, emu, "", server.LockdownOptions{Rule: core.Lockdown{On: on}})
+		page, err := env.Stack.GitHub.ListReviewThreads(context.Background(), emulator.DemoOrg, emulator.DemoWidgetsRepo, p.pull, 100, "")
+		if err != nil || len(page.Threads) == 0 {
+			t.Fatalf("threads: %v", err)
+		}
+		res := env.Call(t, "github_update_review_thread", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo,
+			"pull": p.pull, "thread_id": page.Threads[0].ID, "action": "reply", "body": fmt.Sprintf("reply with lockdown %v", on)})
+		if res.IsError {
+			t.Fatalf("reply: %s", res.JSON)
+		}
+		if shown := strings.Contains(string(res.JSON), canaryReview); shown == on {
+			t.Errorf("lockdown %v: the outsider's review comment shown %v in the reply's answer: %s", on, shown, res.JSON)
+		}
+	}
+}

@@ -78,6 +78,8 @@ type Stack struct {
 	Service *core.Service
 	Store   store.Backend
 	GitHub  *github.Client
+	// Policy is the write path; a deployment may set its Observe.
+	Policy *policy.Path
 }
 
 // NewStack opens the store, builds the GitHub client and the server.
@@ -130,7 +132,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 	if err != nil {
 		return fail(err)
 	}
-	return &Stack{Server: srv, Service: svc, Store: st, GitHub: gh}, nil
+	return &Stack{Server: srv, Service: svc, Store: st, GitHub: gh, Policy: path}, nil
 }
 
 // Close releases the store.

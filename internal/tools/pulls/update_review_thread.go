@@ -118,7 +118,10 @@ func (s *Tools) updateReviewThread(ctx context.Context, in UpdateReviewThreadIn,
 	if in.Action != "reply" {
 		want := in.Action == "resolve"
 		if t.Resolved == want {
-			out.Thread, out.NoOp = core.ThreadOf(t), true
+			if out.Thread, err = s.ThreadView(ctx, c, core.NameUpdateReviewThread, t); err != nil {
+				return UpdateReviewThreadOut{}, err
+			}
+			out.NoOp = true
 			out.Note = "the thread was already " + string(in.Action) + "d; nothing was written"
 			return out, nil
 		}
@@ -126,7 +129,9 @@ func (s *Tools) updateReviewThread(ctx context.Context, in UpdateReviewThreadIn,
 		if err != nil {
 			return UpdateReviewThreadOut{}, writeFailed(err, in, false)
 		}
-		out.Thread = core.ThreadOf(now)
+		if out.Thread, err = s.threadAfterWrite(ctx, c, now); err != nil {
+			return UpdateReviewThreadOut{}, err
+		}
 		out.RateLimitRemaining = core.LowBudget(c, "graphql")
 		return out, nil
 	}
@@ -142,7 +147,13 @@ func (s *Tools) updateReviewThread(ctx context.Context, in UpdateReviewThreadIn,
 		return UpdateReviewThreadOut{}, core.NotStarted(err)
 	}
 	return core.RunKeyed(ctx, k, core.KeyedWrite[UpdateReviewThreadOut]{
-		Adopt: func(since time.Time) (UpdateReviewThreadOut, bool, error) { return adoptReply(t, in, since) },
+		Adopt: func(since time.Time) (UpdateReviewThreadOut, bool, error) {
+			out, found, err := adoptReply(t, in, since)
+			if found && err == nil {
+				out.Thread, err = s.threadAfterWrite(ctx, c, t)
+			}
+			return out, found, err
+		},
 		Write: func() (UpdateReviewThreadOut, error) { return s.reply(ctx, c, t, in) },
 		Clear: func(o *UpdateReviewThreadOut) { o.RateLimitRemaining = nil },
 		Replayed: func(o *UpdateReviewThreadOut) {
@@ -163,7 +174,7 @@ func (s *Tools) updateReviewThread(ctx context.Context, in UpdateReviewThreadIn,
 func adoptReply(t *github.ReviewThread, in UpdateReviewThreadIn, since time.Time) (UpdateReviewThreadOut, bool, error) {
 	for _, cm := range t.Comments {
 		if cm.Body == in.Body && !cm.CreatedAt.Before(since.Add(-time.Second)) {
-			out := UpdateReviewThreadOut{Thread: core.ThreadOf(t), Pull: int(in.Pull), ReplyID: cm.ID, Note: resolvedNote(t)}
+			out := UpdateReviewThreadOut{Pull: int(in.Pull), ReplyID: cm.ID, Note: resolvedNote(t)}
 			return out, true, nil
 		}
 	}
@@ -186,7 +197,9 @@ func (s *Tools) reply(ctx context.Context, c *github.Client, t *github.ReviewThr
 		now.CommentsTotal++
 		out.Note = "the reply is posted, but the thread could not be read again: it is shown as read before, with the reply added. "
 	}
-	out.Thread = core.ThreadOf(now)
+	if out.Thread, err = s.threadAfterWrite(ctx, c, now); err != nil {
+		return UpdateReviewThreadOut{}, err
+	}
 	out.Note += resolvedNote(now)
 	out.RateLimitRemaining = core.LowBudget(c, "graphql")
 	return out, nil
@@ -234,4 +247,17 @@ func writeFailed(err error, in UpdateReviewThreadIn, keyed bool) error {
 	e.Temporary = false
 	return e.WithRepair(contract.Repair{NextStep: "the reply may have been posted: read the thread before replying again",
 		Tool: core.NameListIssueItems, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": int(in.Pull), "collection": "review_threads"}})
+}
+
+// threadAfterWrite renders the thread a write leaves, its comments judged
+// as a read's are (lockdown). The write is done by then, so a failure to
+// judge them says so: the answer is the write's success, with the thread
+// left out rather than shown unjudged.
+func (s *Tools) threadAfterWrite(ctx context.Context, c *github.Client, t *github.ReviewThread) (core.Thread, error) {
+	v, err := s.ThreadView(ctx, c, core.NameUpdateReviewThread, t)
+	if err != nil {
+		return core.Thread{ThreadID: t.ID, Path: t.Path, Line: t.Line, Resolved: t.Resolved, Outdated: t.Outdated,
+			Comments: []core.ThreadComment{}, CommentsTruncated: len(t.Comments) > 0}, nil
+	}
+	return v, nil
 }
