@@ -9,9 +9,11 @@ import "strings"
 // autolinks need a scheme or "www." at a word's start, which a backtick
 // is not; without the scheme, a plain-text reader (a notification email)
 // does not link it either. A markdown link or image, "[text](url)",
-// becomes "[text] (`url`)": a space after ']' makes no link, and the
-// text keeps what is around it (link text taken out of its brackets
-// could become an autolink of its own). It returns the text and how many
+// becomes "[text] (`url`)": a space after ']' makes no inline link (a
+// definition "[text]: url" would still make a reference, which is
+// rewritten in turn when its host is foreign), and the text keeps what is
+// around it (link text taken out of its brackets could become an
+// autolink of its own). It returns the text and how many
 // links it de-linked; links do not nest (see findLinks), so one pass
 // leaves none.
 func delink(s string, domains []string) (string, int) {
@@ -36,7 +38,8 @@ func delink(s string, domains []string) (string, int) {
 		}
 		from, to, with := inlineLink(s, k, next, delim)
 		if from < last {
-			from = escapeStart(s, k.from)
+			// A backslash the last rewrite took in escapes nothing now.
+			from = max(escapeStart(s, k.from), last)
 			to = k.to
 			before := byteAt(s, from-1)
 			if from == last && n > 0 {

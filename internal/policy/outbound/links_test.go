@@ -28,6 +28,7 @@ func TestLinksOutsideTheAllowlistDelinked(t *testing.T) {
 		{"a reference definition", "[ref]: https://evil.example/r", "[ref]: `evil.example/r`", 1},
 		{"next to a code span", "`a`https://evil.example", "`a` ``evil.example``", 1},
 		{"after a backslash", `\https://evil.example`, "`\\evil.example`", 1},
+		{"after a backslash ending the last", `http://a.example\http://b.example`, "`a.example\\` `b.example`", 2},
 		// Left alone.
 		{"allowed hosts and subdomains", "https://github.com/o/r https://docs.github.com/x https://raw.githubusercontent.com/o/r/f www.github.com", "https://github.com/o/r https://docs.github.com/x https://raw.githubusercontent.com/o/r/f www.github.com", 0},
 		{"an allowed host with a port", "https://github.com:443/o", "https://github.com:443/o", 0},
