@@ -70,7 +70,30 @@ func (t Tool[In, Out]) admit(ctx context.Context, env *Env, req *mcp.CallToolReq
 		// Build refuses such a tool; fail closed if one got through.
 		return Admission{}, contract.Errorf(contract.CodeInternal, "%s declares no writes", t.Name)
 	}
-	return AdmitWrites(ctx, env, req, t.Name, d.Writes(), normalized)
+	writes, e := declared(env, t.Name, d)
+	if e != nil {
+		return Admission{}, e
+	}
+	return AdmitWrites(ctx, env, req, t.Name, writes, normalized)
+}
+
+// declared reads a call's declaration, which runs before the tool's own
+// panic guard: a panic in it refuses the write rather than reach the
+// client.
+func declared(env *Env, tool string, d policy.Declarer) (writes []policy.Write, e *contract.Error) {
+	defer func() {
+		if v := recover(); v != nil {
+			env.log().Error("write path panic", "tool", tool, "panic", fmt.Sprint(v))
+			writes, e = nil, admitPanic(tool)
+		}
+	}()
+	return d.Writes(), nil
+}
+
+func admitPanic(tool string) *contract.Error {
+	e := contract.Errorf(contract.CodeInternal, "ghgate hit an unexpected condition admitting %s; nothing was written", tool)
+	e.Settlement = contract.NotStarted
+	return e
 }
 
 // AdmitWrites runs one call's writes through the write path: ghgate's own
@@ -78,7 +101,15 @@ func (t Tool[In, Out]) admit(ctx context.Context, env *Env, req *mcp.CallToolReq
 // configuration says it writes. The admission's result, when set, answers
 // the call without running it (a dry run's plan, or a person's question);
 // otherwise its ctx carries the ticket the run needs.
-func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool string, writes []policy.Write, normalized json.RawMessage) (Admission, *contract.Error) {
+func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool string, writes []policy.Write, normalized json.RawMessage) (adm Admission, e *contract.Error) {
+	defer func() {
+		// The write path runs before the tool's own panic guard: a panic in
+		// it refuses the write (nothing was sent) rather than reach the client.
+		if v := recover(); v != nil {
+			env.log().Error("write path panic", "tool", tool, "panic", fmt.Sprint(v))
+			adm, e = Admission{}, admitPanic(tool)
+		}
+	}()
 	dry, args := splitDryRun(normalized)
 	call := policy.Call{Tool: tool, Writes: writes, DryRun: dry, Arguments: args,
 		Answer: answerOf(req), CanElicit: canElicit(req)}

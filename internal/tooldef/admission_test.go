@@ -193,3 +193,24 @@ func TestConfirmationThroughElicitation(t *testing.T) {
 		}
 	}
 }
+
+type panickyIn struct {
+	Owner string `json:"owner"`
+}
+
+func (in *panickyIn) Writes() []policy.Write { panic("declaration bug") }
+
+// A panic in the write path (a declaration, say) refuses the write; it
+// never reaches the client as a crash.
+func TestPanicInTheWritePathRefusesTheWrite(t *testing.T) {
+	var runs atomic.Int32
+	tool := Tool[panickyIn, echoOut]{Name: "test_echo", Mode: Write, Run: func(context.Context, panickyIn) (echoOut, error) {
+		runs.Add(1)
+		return echoOut{}, nil
+	}}
+	cs := connect(t, &Env{}, tool)
+	res, sc := call(t, cs, `{"owner":"acme"}`)
+	if !res.IsError || sc["code"] != "internal_error" || sc["settlement"] != "not_started" || runs.Load() != 0 {
+		t.Fatalf("%v (ran %d): want internal_error, not_started, nothing run", sc, runs.Load())
+	}
+}
