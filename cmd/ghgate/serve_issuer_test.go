@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tasks"
 )
@@ -49,27 +49,7 @@ func awaitTask(t *testing.T, url, token, id string) {
 // emulator, as alice, past ghgate.
 func emulatorComments(t *testing.T, base, repo string, number int) []string {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/repos/%s/issues/%d/comments?per_page=100", base, repo, number), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+emulator.DemoTokenAlice)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var comments []struct {
-		Body string `json:"body"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&comments); err != nil {
-		t.Fatalf("comments of %s#%d: %v", repo, number, err)
-	}
-	bodies := make([]string, len(comments))
-	for i, c := range comments {
-		bodies[i] = c.Body
-	}
-	return bodies
+	return emulatortest.CommentBodies(t, http.DefaultClient, base, repo, number)
 }
 
 // TestServeAuthCrossIssuerToken: two identity providers on loopback, both

@@ -37,60 +37,8 @@ func buildGhgate(t *testing.T) string {
 // the call is forwarded with the routed credential injected into the
 // child's environment by the broker, and the audit line counts it.
 func TestBrokerFrontsAnUpstreamServer(t *testing.T) {
-	bin := buildGhgate(t)
-	up := brokertest.StartUpstream(t, 0, false)
-	files := brokertest.WriteFiles(t, up, "")
-	cfgText, err := os.ReadFile(files.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra := fmt.Sprintf(`
-[[upstream]]
-name = "second"
-command = [%q, "serve", "--github-url", %q, "--state", %q]
-token_env = "GITHUB_TOKEN"
-owner = "acme"
-allow = [{ tool = "github_get_issue", mode = "read" }]
-`, bin, up.URL, filepath.Join(t.TempDir(), "state.db")) // never the user's own state file
-	text := strings.Replace(string(cfgText), `toolsets = ["issues"]`, `toolsets = ["issues"]
-deny = ["github_get_issue"]`, 1) + extra
-	if err := os.WriteFile(files.Config, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := broker.LoadConfig(files.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	logBuf := &brokertest.SyncBuffer{}
-	b, err := broker.New(cfg, broker.Options{Log: slog.New(slog.NewTextHandler(logBuf, nil)), HTTPClient: up.Client})
-	if err != nil {
-		up.Canary.Scan("broker.New", []byte(err.Error()))
-		up.Canary.Check(t)
-		t.Fatalf("broker.New: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := b.Close(); err != nil {
-			t.Errorf("close: %v", err)
-		}
-		up.Canary.Scan("broker log", []byte(logBuf.String()))
-		brokertest.ScanAuditFiles(t, up.Canary, files.Dir)
-		up.Canary.Check(t)
-	})
-	sock, err := broker.OpenSocket(cfg.Listen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- b.Serve(ctx, sock) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-
-	cs := brokertest.Connect(t, up.Canary, sock.Path())
+	up, files, cs := upstreamBroker(t, "github_get_issue", `{ tool = "github_get_issue", mode = "read" }`, "")
+	ctx := context.Background()
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -147,52 +95,11 @@ deny = ["github_get_issue"]`, 1) + extra
 // ghgate, would leave mentions as they are), its quota is the broker's,
 // and a refused call is never forwarded.
 func TestUpstreamWritesPassTheWritePolicy(t *testing.T) {
-	bin := buildGhgate(t)
-	up := brokertest.StartUpstream(t, 0, false)
-	files := brokertest.WriteFiles(t, up, "")
-	cfgText, err := os.ReadFile(files.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra := fmt.Sprintf(`
-[[upstream]]
-name = "second"
-command = [%q, "serve", "--github-url", %q, "--state", %q]
-token_env = "GITHUB_TOKEN"
-owner = "acme"
-allow = [{ tool = "github_add_comment", mode = "write", kind = "comment" }]
-
+	up, _, cs := upstreamBroker(t, "github_add_comment", `{ tool = "github_add_comment", mode = "write", kind = "comment" }`, `
 [policy.quotas]
 comment = ["1/h"]
-`, bin, up.URL, filepath.Join(t.TempDir(), "state.db"))
-	text := strings.Replace(string(cfgText), `toolsets = ["issues"]`, `toolsets = ["issues"]
-deny = ["github_add_comment"]`, 1) + extra
-	if err := os.WriteFile(files.Config, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := broker.LoadConfig(files.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := broker.New(cfg, broker.Options{Log: slog.New(slog.DiscardHandler), HTTPClient: up.Client})
-	if err != nil {
-		t.Fatalf("broker.New: %v", err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	sock, err := broker.OpenSocket(cfg.Listen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- b.Serve(ctx, sock) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	cs := brokertest.Connect(t, up.Canary, sock.Path())
+`)
+	ctx := context.Background()
 	comment := func(body string) map[string]any {
 		t.Helper()
 		res, err := brokertest.Call(ctx, up.Canary, cs, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 7, "body": body})
@@ -228,4 +135,66 @@ deny = ["github_add_comment"]`, 1) + extra
 	if len(mine) != 1 || strings.Contains(mine[0], "cc @acme/everyone") {
 		t.Fatalf("comments the upstream wrote: %q; want one, its mention neutralised", mine)
 	}
+}
+
+// upstreamBroker starts a broker fronting a second ghgate as the upstream
+// "second": tool is denied among ghgate's own and served through the
+// upstream as allow (a TOML inline table) says; more is appended to the
+// configuration. When the test ends the broker is closed and its log,
+// audit files and every frame are scanned for the upstream's canary.
+func upstreamBroker(t *testing.T, tool, allow, more string) (*brokertest.Upstream, brokertest.Files, *mcp.ClientSession) {
+	t.Helper()
+	bin := buildGhgate(t)
+	up := brokertest.StartUpstream(t, 0, false)
+	files := brokertest.WriteFiles(t, up, "")
+	cfgText, err := os.ReadFile(files.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := fmt.Sprintf(`
+[[upstream]]
+name = "second"
+command = [%q, "serve", "--github-url", %q, "--state", %q]
+token_env = "GITHUB_TOKEN"
+owner = "acme"
+allow = [%s]
+`, bin, up.URL, filepath.Join(t.TempDir(), "state.db"), allow) // never the user's own state file
+	text := strings.Replace(string(cfgText), `toolsets = ["issues"]`, fmt.Sprintf(`toolsets = ["issues"]
+deny = [%q]`, tool), 1) + extra + more
+	if err := os.WriteFile(files.Config, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := broker.LoadConfig(files.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logBuf := &brokertest.SyncBuffer{}
+	b, err := broker.New(cfg, broker.Options{Log: slog.New(slog.NewTextHandler(logBuf, nil)), HTTPClient: up.Client})
+	if err != nil {
+		up.Canary.Scan("broker.New", []byte(err.Error()))
+		up.Canary.Check(t)
+		t.Fatalf("broker.New: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+		up.Canary.Scan("broker log", []byte(logBuf.String()))
+		brokertest.ScanAuditFiles(t, up.Canary, files.Dir)
+		up.Canary.Check(t)
+	})
+	sock, err := broker.OpenSocket(cfg.Listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- b.Serve(ctx, sock) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return up, files, brokertest.Connect(t, up.Canary, sock.Path())
 }

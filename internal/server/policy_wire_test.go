@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/testutil/redisserver"
@@ -117,18 +117,7 @@ func TestOutboundTextOnTheWire(t *testing.T) {
 // commentBodies reads an issue's comments as the emulator holds them.
 func commentBodies(t *testing.T, env *servertest.Env, number int) []string {
 	t.Helper()
-	resp := env.Emu.Do(t, "GET", fmt.Sprintf("/repos/acme/widgets/issues/%d/comments?per_page=100", number), emulator.DemoTokenAlice, nil)
-	var comments []struct {
-		Body string `json:"body"`
-	}
-	if err := json.Unmarshal(resp.Body, &comments); err != nil || len(comments) == 0 {
-		t.Fatalf("comments of #%d: %v (%d)", number, err, len(comments))
-	}
-	out := make([]string, len(comments))
-	for i, c := range comments {
-		out[i] = c.Body
-	}
-	return out
+	return emulatortest.CommentBodies(t, env.Emu.Client(), env.Emu.URL, "acme/widgets", number)
 }
 
 // Deleting labels, adding one outside the allowed set, and opening an

@@ -497,25 +497,5 @@ func AuditLines(t testing.TB, path string) []broker.AuditLine {
 // CommentBodies reads an issue's comments as the emulator holds them.
 func (u *Upstream) CommentBodies(t testing.TB, owner, repo string, number int) []string {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/repos/%s/%s/issues/%d/comments?per_page=100", u.URL, owner, repo, number), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+emulator.DemoTokenAlice)
-	resp, err := u.Client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var comments []struct {
-		Body string `json:"body"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&comments); err != nil {
-		t.Fatalf("comments of %s/%s#%d: %v", owner, repo, number, err)
-	}
-	out := make([]string, len(comments))
-	for i, c := range comments {
-		out[i] = c.Body
-	}
-	return out
+	return emulatortest.CommentBodies(t, u.Client, u.URL, owner+"/"+repo, number)
 }
