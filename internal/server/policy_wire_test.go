@@ -234,3 +234,31 @@ func TestQuotaSharedByReplicas(t *testing.T) {
 		t.Fatalf("10 comments over two replicas with a quota of 3: %d sent, %d refused; want 3 and 7", sent, refused)
 	}
 }
+
+// Slash commands, foreign links and the footer, as the emulator received
+// them.
+func TestOutboundRewritesOnTheWire(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Outbound: policy.Outbound{
+		SlashCommands: "neutralize", LinkDomains: []string{"github.com"}, Footer: "_Posted by the triage agent._"}}})
+	body := "/close\nSee https://evil.example/steal?x=1 and https://github.com/acme/widgets/issues/1.\n\n```\n/close stays in code\n```"
+	r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 6, "body": body})
+	if e := decode(t, r); r.IsError || e.Neutralized["slash_commands"] != 1 || e.Neutralized["links"] != 1 {
+		t.Fatalf("answer %s: want neutralized slash_commands 1 and links 1", r.JSON)
+	}
+	got := commentBodies(t, env, 6)
+	last := got[len(got)-1]
+	t.Logf("the emulator received: %q", last)
+	for _, bad := range []string{"\n/close\n", "https://evil.example", "/close\nSee"} {
+		if strings.HasPrefix(last, "/close") || strings.Contains(last, bad) {
+			t.Errorf("the written text still holds %q: %q", bad, last)
+		}
+	}
+	for _, kept := range []string{"https://github.com/acme/widgets/issues/1", "evil.example/steal", "```\n/close stays in code\n```", "_Posted by the triage agent._"} {
+		if !strings.Contains(last, kept) {
+			t.Errorf("the written text lost %q: %q", kept, last)
+		}
+	}
+	if !strings.HasSuffix(last, "\n\n_Posted by the triage agent._") {
+		t.Errorf("the footer is not at the end after a blank line: %q", last)
+	}
+}
