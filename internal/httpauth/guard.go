@@ -184,7 +184,7 @@ func (g *Guard) Wrap(ctx context.Context, call tooldef.Call, next func(context.C
 		// client's requests share no session, remembers its private reads
 		// per client.
 		subject := "client:" + e.name
-		rctx = writepolicy.WithScope(rctx, writepolicy.Scope{Subject: subject, Session: subject, Rules: e.rules, Shared: true})
+		rctx = writepolicy.WithScope(rctx, writepolicy.Scope{Subject: subject, Session: subject, ReadsShared: true, Rules: e.rules, Shared: true})
 		res, err = next(rctx)
 	}
 	outcome, code := "ok", ""

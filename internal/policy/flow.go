@@ -25,14 +25,24 @@ type FlowGuard struct {
 	// client's "session" is its name, so this is its window.
 	Remember time.Duration
 	Now      func() time.Time
+	// Store keeps the reads of sessions marked ReadsShared, so every
+	// replica judges a write on what any of them read.
+	Store ReadLog
 
 	mu       sync.Mutex
 	sessions map[string]*sessionReads
 	vis      map[string]visibility
 }
 
+// ReadLog is the state store's memory of what sessions read.
+type ReadLog interface {
+	NoteRead(ctx context.Context, session, repo string, ttl time.Duration) error
+	ReadsOf(ctx context.Context, session string) ([]string, error)
+}
+
 type sessionReads struct {
-	repos map[string]string // lower-case name → as read
+	repos map[string]string    // lower-case name → as read
+	noted map[string]time.Time // when each was last noted fresh
 	last  time.Time
 }
 
@@ -58,16 +68,17 @@ type readsKey struct{}
 type reader struct {
 	g       *FlowGuard
 	session string
+	shared  bool
 }
 
 // Reading attaches the session's read recorder to ctx; the GitHub
 // client records into it (RecordRead) every repository GitHub answered
 // about.
-func (g *FlowGuard) Reading(ctx context.Context, session string) context.Context {
+func (g *FlowGuard) Reading(ctx context.Context, session string, shared bool) context.Context {
 	if g == nil {
 		return ctx
 	}
-	return context.WithValue(ctx, readsKey{}, reader{g: g, session: session})
+	return context.WithValue(ctx, readsKey{}, reader{g: g, session: session, shared: shared && g.Store != nil})
 }
 
 // RecordRead notes that the call in ctx read owner/repo.
@@ -76,10 +87,24 @@ func RecordRead(ctx context.Context, owner, repo string) {
 	if !ok || owner == "" || repo == "" {
 		return
 	}
-	r.g.record(r.session, owner+"/"+repo)
+	if fresh := r.g.record(r.session, owner+"/"+repo); fresh && r.shared {
+		// Once per repository and process until half the memory has
+		// passed: the store's copy outlives this one. A failure leaves
+		// this replica's own memory, which still guards its writes.
+		_ = r.g.Store.NoteRead(ctx, r.session, owner+"/"+repo, r.g.remember())
+	}
 }
 
-func (g *FlowGuard) record(session, name string) {
+func (g *FlowGuard) remember() time.Duration {
+	if g.Remember > 0 {
+		return g.Remember
+	}
+	return 24 * time.Hour
+}
+
+// record notes a read in this process; fresh reports a repository not
+// noted for the session within half the memory's length.
+func (g *FlowGuard) record(session, name string) (fresh bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.sessions == nil {
@@ -89,11 +114,17 @@ func (g *FlowGuard) record(session, name string) {
 	g.prune(now)
 	s := g.sessions[session]
 	if s == nil {
-		s = &sessionReads{repos: map[string]string{}}
+		s = &sessionReads{repos: map[string]string{}, noted: map[string]time.Time{}}
 		g.sessions[session] = s
 	}
-	s.repos[lower(name)] = name
+	key := lower(name)
+	s.repos[key] = name
 	s.last = now
+	if at, ok := s.noted[key]; ok && now.Sub(at) < g.remember()/2 {
+		return false
+	}
+	s.noted[key] = now
+	return true
 }
 
 // prune forgets sessions idle past Remember (or a day), so memory is
@@ -110,19 +141,34 @@ func (g *FlowGuard) prune(now time.Time) {
 	}
 }
 
-func (g *FlowGuard) readBy(session string) []string {
+// readBy lists what session read: in this process, and for a shared
+// session in the store too.
+func (g *FlowGuard) readBy(ctx context.Context, session string, shared bool) ([]string, error) {
+	seen := map[string]string{}
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	s := g.sessions[session]
-	if s == nil {
-		return nil
+	if s := g.sessions[session]; s != nil {
+		for k, n := range s.repos {
+			seen[k] = n
+		}
 	}
-	out := make([]string, 0, len(s.repos))
-	for _, n := range s.repos {
+	g.mu.Unlock()
+	if shared && g.Store != nil {
+		stored, err := g.Store.ReadsOf(ctx, session)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range stored {
+			if _, ok := seen[lower(n)]; !ok {
+				seen[lower(n)] = n
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for _, n := range seen {
 		out = append(out, n)
 	}
 	sort.Strings(out)
-	return out
+	return out, nil
 }
 
 func (g *FlowGuard) private(ctx context.Context, name string) (bool, error) {
@@ -173,7 +219,8 @@ func (p *Path) Reading(ctx context.Context, mcpSession string) context.Context {
 	if p == nil || p.Flow == nil {
 		return ctx
 	}
-	return p.Flow.Reading(ctx, sessionKey(p.scope(ctx), mcpSession))
+	s := p.scope(ctx)
+	return p.Flow.Reading(ctx, sessionKey(s, mcpSession), s.ReadsShared)
 }
 
 // flow applies the data-flow guard. It returns a reason to ask a person
@@ -192,7 +239,10 @@ func (p *Path) flow(ctx context.Context, c Call, scope Scope, r Rules) (string, 
 	if len(targets) == 0 {
 		return "", nil
 	}
-	read := p.Flow.readBy(sessionKey(scope, sessionFrom(ctx)))
+	read, err := p.Flow.readBy(ctx, sessionKey(scope, sessionFrom(ctx)), scope.ReadsShared)
+	if err != nil {
+		return "", refuse(contract.CodeUpstreamUnavailable, "flow", "what this client read could not be looked up, so the data-flow guard cannot admit the write; nothing was written").WithRetryAfter(1000)
+	}
 	if len(read) == 0 {
 		return "", nil
 	}

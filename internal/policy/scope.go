@@ -12,6 +12,9 @@ type Scope struct {
 	// Session keys what the data-flow guard remembers a session read;
 	// empty uses the MCP session's id under the subject.
 	Session string
+	// ReadsShared keeps the session's reads in the state store, for a
+	// session whose calls any replica may serve (an HTTP client's).
+	ReadsShared bool
 	// Rules, when set, replace the Path's default rules.
 	Rules *Rules
 	// Shared marks a deployment serving agents other than the operator

@@ -8,6 +8,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/testutil/redisserver"
+	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -118,4 +120,31 @@ func connectEliciting(t *testing.T, env *servertest.Env, answer func(*mcp.Elicit
 	}
 	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
 	return cs
+}
+
+// An HTTP client's calls may land on any replica: what one replica read
+// for it guards the writes another makes (its reads are kept in the
+// shared store, as the HTTP guard's scope asks).
+func TestPrivateReadOnOneReplicaGuardsAnother(t *testing.T) {
+	url := redisserver.Start(t).URL("flow")
+	asClient := func(ctx context.Context, _ tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+		return next(policy.WithScope(ctx, policy.Scope{Subject: "client:bot", Session: "client:bot", ReadsShared: true, Shared: true}))
+	}
+	a := servertest.Start(t, servertest.Options{StorePath: url, Wrap: asClient})
+	b := servertest.Start(t, servertest.Options{StorePath: url, Wrap: asClient, Emu: a.Emu})
+	leak := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "body": "From the private notes: the launch date is March 3."}
+	if r := b.Call(t, "github_add_comment", leak); r.IsError {
+		t.Fatalf("before any private read: %s", r.JSON)
+	}
+	if r := a.Call(t, "github_search_issues", map[string]any{"owner": "alice", "repo": "notes", "state": "all"}); r.IsError {
+		t.Fatalf("reading alice/notes on replica a: %s", r.JSON)
+	}
+	b.Upstream()
+	r := b.Call(t, "github_add_comment", leak)
+	if e := decode(t, r); !r.IsError || e.Code != "cross_visibility_write" || !strings.Contains(string(r.JSON), "alice/notes") {
+		t.Fatalf("replica b after replica a read alice/notes: %s, want cross_visibility_write", r.JSON)
+	}
+	if sent := writesSent(b.Upstream()); len(sent) != 0 {
+		t.Fatalf("the refused comment sent %v", sent)
+	}
 }

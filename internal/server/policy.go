@@ -47,7 +47,7 @@ func NewPolicyPath(svc *core.Service, st store.Backend, o PolicyOptions) (*polic
 		return nil, fmt.Errorf("confirmation key: %w", err)
 	}
 	p := &policy.Path{Rules: o.Rules, Shared: o.Shared, Confirmations: confirmations, Log: o.Log,
-		Flow: &policy.FlowGuard{Visibility: repoPrivate(svc), Now: o.Now}}
+		Flow: &policy.FlowGuard{Visibility: repoPrivate(svc), Now: o.Now, Store: st}}
 	if c, ok := st.(policy.Counter); ok {
 		p.Counter = c
 	}

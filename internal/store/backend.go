@@ -62,6 +62,11 @@ type Backend interface {
 	// unless the count would pass limit, and reports whether n fit and,
 	// if not, how long until the window ends. commit false only asks.
 	Count(ctx context.Context, key string, n, limit int, window time.Duration, commit bool) (ok bool, retryAfter time.Duration, err error)
+	// NoteRead remembers that session read repo until ttl from now;
+	// ReadsOf lists what session read that is still remembered (the
+	// data-flow guard's memory for sessions served by any replica).
+	NoteRead(ctx context.Context, session, repo string, ttl time.Duration) error
+	ReadsOf(ctx context.Context, session string) ([]string, error)
 
 	// Ping reports whether the backend answers, for readiness checks.
 	Ping(ctx context.Context) error

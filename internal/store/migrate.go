@@ -157,6 +157,17 @@ var migrations = []migration{
 		) STRICT`,
 		`CREATE INDEX quota_ends ON quota (ends)`,
 	},
+	// 7: the data-flow guard's reads (see reads.go): which repositories a
+	// session read, each until a time (Unix ms).
+	{
+		`CREATE TABLE flow_reads (
+			session TEXT    NOT NULL,
+			repo    TEXT    NOT NULL,
+			until   INTEGER NOT NULL,
+			PRIMARY KEY (session, repo)
+		) STRICT`,
+		`CREATE INDEX flow_reads_until ON flow_reads (until)`,
+	},
 }
 
 // SchemaVersion is the schema version this build writes.

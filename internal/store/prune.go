@@ -17,6 +17,7 @@ import (
 func (s *Store) Prune(ctx context.Context) error {
 	_, errKeys := s.PruneIdempotency(ctx)
 	_, errQuotas := s.PruneQuotas(ctx)
+	errReads := s.pruneReads(ctx, s.db)
 	_, errAge := s.PruneETags(ctx, s.now().Add(-ETagMaxAge))
 	errBudget := s.withTx(ctx, func(tx *sql.Tx) error { return s.evictETags(ctx, tx) })
 	// Confirmed names are trusted for minutes and a rate window lasts an
@@ -24,7 +25,7 @@ func (s *Store) Prune(ctx context.Context) error {
 	dayAgo := s.now().Add(-24 * time.Hour).UnixMilli()
 	_, errNames := s.db.ExecContext(ctx, `DELETE FROM names WHERE born < ?`, dayAgo)
 	_, errRate := s.db.ExecContext(ctx, `DELETE FROM rate WHERE reset < ?`, dayAgo)
-	return errors.Join(errKeys, errQuotas, errAge, errBudget, errNames, errRate)
+	return errors.Join(errKeys, errQuotas, errReads, errAge, errBudget, errNames, errRate)
 }
 
 // pruneLoop prunes every interval until ctx ends. It closes s.done on
