@@ -98,6 +98,9 @@ type PlannedItem struct {
 	Text          map[string]string `json:"text,omitempty"`
 	LabelsAdded   []string          `json:"labels_added,omitempty"`
 	LabelsRemoved []string          `json:"labels_removed,omitempty"`
+	// Before is the issue as it stands, where the write changes one and
+	// the deployment can read it (a dry run's "before").
+	Before any `json:"before,omitempty"`
 }
 
 // Admit applies the write path to a call, in order: kinds denied,

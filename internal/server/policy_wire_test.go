@@ -145,9 +145,10 @@ func TestArgumentRulesRefuseByName(t *testing.T) {
 	}
 }
 
-// Every write tool takes dry_run and answers a plan without a single
-// request to GitHub; a write tool missing from this table fails the test.
-func TestDryRunOfEveryWriteToolSendsNothing(t *testing.T) {
+// Every write tool takes dry_run and answers a plan, with the issues it
+// would change as they stand, without writing anything; a write tool
+// missing from this table fails the test.
+func TestDryRunOfEveryWriteToolWritesNothing(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"all"}})
 	calls := map[string]map[string]any{
 		"github_create_issue":         {"owner": "acme", "repo": "widgets", "title": "t", "labels": []string{"bug"}},
@@ -190,8 +191,31 @@ func TestDryRunOfEveryWriteToolSendsNothing(t *testing.T) {
 		if r.IsError || len(e.DryRun) == 0 {
 			t.Errorf("%s dry run: %s, want a plan", name, r.JSON)
 		}
-		if reqs := env.Upstream(); len(reqs) != 0 {
-			t.Errorf("%s dry run sent %v, want nothing", name, reqs)
+		// It reads what it shows (the issues it would change, as they
+		// stand) and writes nothing.
+		if sent := writesSent(env.Upstream()); len(sent) != 0 {
+			t.Errorf("%s dry run wrote %v, want nothing", name, sent)
+		}
+		if name == "github_bulk_update_issues" || name == "github_update_issue" {
+			var plan struct {
+				DryRun struct {
+					Writes []struct {
+						Target string `json:"target"`
+						Before *struct {
+							State  string   `json:"state"`
+							Labels []string `json:"labels"`
+						} `json:"before"`
+					} `json:"writes"`
+				} `json:"dry_run"`
+			}
+			if err := json.Unmarshal(r.JSON, &plan); err != nil || len(plan.DryRun.Writes) == 0 {
+				t.Fatalf("%s plan %s: %v", name, r.JSON, err)
+			}
+			for _, w := range plan.DryRun.Writes {
+				if w.Before == nil || w.Before.State == "" || w.Before.Labels == nil {
+					t.Errorf("%s: planned write on %s without the issue as it stands: %s", name, w.Target, r.JSON)
+				}
+			}
 		}
 	}
 	if !slices.Contains(writeTools, "github_add_comment") {

@@ -158,7 +158,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		srv.servedOwn[sp.ToolName()] = true
 	}
 	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesGate,
-		Redact: opts.Secrets.String, Policy: opts.Policy}
+		Redact: opts.Secrets.String, Policy: opts.Policy, Before: issueBefore(svc)}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
 	if err := srv.res.build(srv.env); err != nil {
 		return nil, err

@@ -125,6 +125,7 @@ func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool s
 			RequestState: dec.Ask.State,
 		}}, nil
 	case dry:
+		addBefore(ctx, env, writes, &dec.Plan)
 		body, err := Compact(struct {
 			DryRun policy.Plan `json:"dry_run"`
 		}{dec.Plan})
@@ -211,3 +212,25 @@ func (env *Env) policy() *policy.Path {
 // defaultPath is the write path of a server configured with no policy:
 // the defaults (secret scan on) and no quotas.
 var defaultPath = &policy.Path{}
+
+// addBefore reads, once per issue, the issues a dry run's writes change,
+// so the plan shows each as it stands. A read that fails leaves that
+// item without it: the plan is still what the call would write.
+func addBefore(ctx context.Context, env *Env, writes []policy.Write, plan *policy.Plan) {
+	if env == nil || env.Before == nil {
+		return
+	}
+	seen := map[policy.Target]any{}
+	for i, w := range writes {
+		t := policy.Target{Owner: w.Target.Owner, Repo: w.Target.Repo, Number: w.Target.Number}
+		if t.Number == 0 || t.Repo == "" || i >= len(plan.Writes) {
+			continue
+		}
+		v, ok := seen[t]
+		if !ok {
+			v, _ = env.Before(ctx, t)
+			seen[t] = v
+		}
+		plan.Writes[i].Before = v
+	}
+}

@@ -132,6 +132,9 @@ type Env struct {
 	// Policy is the write path every write tool's call passes between
 	// Validate and the run (see package policy); nil applies the defaults.
 	Policy *policy.Path
+	// Before, when set, reads the issue a write changes as it stands, for
+	// a dry run to show beside what the write would make of it.
+	Before func(ctx context.Context, t policy.Target) (any, error)
 }
 
 // Call describes a tool call to a Wrapper.
