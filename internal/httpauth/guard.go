@@ -111,7 +111,9 @@ func (g *Guard) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			Readable: func(owner, repo string) bool { return e.policy.reaches(tooldef.Read, owner, repo) }})
 		switch method {
 		case "tools/list":
-			res, err := next(ctx, method, req)
+			// The client's own write policy decides which tools it is not
+			// shown for want of a way to confirm them.
+			res, err := next(writepolicy.WithScope(ctx, writepolicy.Scope{Rules: e.rules}), method, req)
 			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
 				lr.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool {
 					info, ours := g.tool(t.Name)

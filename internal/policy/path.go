@@ -286,3 +286,11 @@ func (p *Path) note(ctx context.Context, event, tool, rule string, attrs ...any)
 	s := p.scope(ctx)
 	p.Log.Info("write policy", append([]any{"event", event, "tool", tool, "rule", rule, "subject", s.Subject}, attrs...)...)
 }
+
+// RulesFor is the rules a call or listing in ctx is judged by.
+func (p *Path) RulesFor(ctx context.Context) Rules {
+	if s, ok := ScopeFrom(ctx); ok && s.Rules != nil {
+		return *s.Rules
+	}
+	return p.Rules
+}

@@ -49,8 +49,9 @@ type Confirm struct {
 	// writes than it (a bulk edit of 30 issues when it is 10).
 	BulkOver int `toml:"bulk_over"`
 	// Unavailable says what happens when the client cannot ask its user:
-	// "refuse", the default and only choice so far, answers
-	// confirmation_unavailable.
+	// "refuse" (the default) answers confirmation_unavailable; "hide" also
+	// leaves the tools named in Tools out of that client's tools/list, as
+	// GitHub's MCP server hides tools a client cannot confirm.
 	Unavailable string `toml:"unavailable"`
 }
 
@@ -98,9 +99,9 @@ func (r Rules) Validate() error {
 		errs = append(errs, errors.New("policy.max_body must not be negative"))
 	}
 	switch r.Confirm.Unavailable {
-	case "", "refuse":
+	case "", "refuse", "hide":
 	default:
-		errs = append(errs, fmt.Errorf("policy.confirm.unavailable is %q; want refuse", r.Confirm.Unavailable))
+		errs = append(errs, fmt.Errorf("policy.confirm.unavailable is %q; want refuse or hide", r.Confirm.Unavailable))
 	}
 	if r.Confirm.BulkOver < 0 {
 		errs = append(errs, errors.New("policy.confirm.bulk_over must not be negative"))
@@ -200,4 +201,13 @@ func matchAny(patterns []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// HiddenFrom lists the tools a client that cannot ask its user is not
+// shown: Confirm.Tools where Unavailable is "hide".
+func (r Rules) HiddenFrom() []string {
+	if r.Confirm.Unavailable != "hide" {
+		return nil
+	}
+	return r.Confirm.Tools
 }

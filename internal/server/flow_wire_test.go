@@ -148,3 +148,37 @@ func TestPrivateReadOnOneReplicaGuardsAnother(t *testing.T) {
 		t.Fatalf("the refused comment sent %v", sent)
 	}
 }
+
+// With confirm.unavailable = "hide", a client that cannot ask its user is
+// not shown the tools a person must confirm (and a call to one is still
+// refused); a client that can is shown them.
+func TestUnconfirmableToolsHiddenWhereAsked(t *testing.T) {
+	listed := func(t *testing.T, cs *mcp.ClientSession) bool {
+		t.Helper()
+		list, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range list.Tools {
+			if tool.Name == "github_add_comment" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, unavailable := range []string{"refuse", "hide"} {
+		env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Confirm: policy.Confirm{
+			Tools: []string{"github_add_comment"}, Unavailable: unavailable}}})
+		if got, want := listed(t, env.Session), unavailable == "refuse"; got != want {
+			t.Errorf("%s: listed to a client that cannot elicit: %v, want %v", unavailable, got, want)
+		}
+		eliciting := connectEliciting(t, env, func(*mcp.ElicitRequest) *mcp.ElicitResult { return &mcp.ElicitResult{Action: "decline"} })
+		if !listed(t, eliciting) {
+			t.Errorf("%s: not listed to a client that can elicit", unavailable)
+		}
+		r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "body": "x"})
+		if e := decode(t, r); !r.IsError || e.Code != "confirmation_unavailable" {
+			t.Errorf("%s: a call from a client that cannot elicit: %s, want confirmation_unavailable", unavailable, r.JSON)
+		}
+	}
+}
