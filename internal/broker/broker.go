@@ -272,12 +272,14 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 	default:
 		var rctx context.Context
 		rctx, reach = caller.WithReach(WithRecord(callargs.With(ctx, args), rec))
-		// Quotas count per agent uid; the data-flow guard remembers reads
-		// per connection (the MCP session under the uid).
+		// Quotas count per agent uid, and the data-flow guard remembers
+		// reads per uid too: an agent opens as many connections as it
+		// likes, so what one read must guard what another writes.
 		scope := policy.Scope{Subject: "broker", Shared: true}
 		if p, ok := PeerFrom(ctx); ok {
 			scope.Subject = fmt.Sprintf("uid:%d", p.UID)
 		}
+		scope.Session = scope.Subject
 		rctx = policy.WithScope(rctx, scope)
 		res, err = next(rctx)
 	}
