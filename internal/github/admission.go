@@ -2,6 +2,7 @@ package github
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/policy"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // unadmitted refuses a write whose context carries no admission from the
@@ -74,6 +76,24 @@ func noteRead(req *http.Request) {
 			}
 			policy.RecordRead(ctx, v.Owner, repo)
 		}
+	}
+}
+
+// noteIssuesRead tells the data-flow guard about the repositories of
+// issues a read answered with: a sub-issue, a blocker or a related issue
+// may live in another repository than the one the path names.
+func noteIssuesRead(ctx context.Context, issues []*gh.Issue) {
+	for _, is := range issues {
+		owner, repo := repoOfURL(is.GetRepositoryURL())
+		policy.RecordRead(ctx, owner, repo)
+	}
+}
+
+// noteNamedRead tells the data-flow guard about a repository a GraphQL
+// answer names as "owner/name" (a board item's, a linked pull request's).
+func noteNamedRead(ctx context.Context, nameWithOwner string) {
+	if owner, repo, ok := strings.Cut(nameWithOwner, "/"); ok {
+		policy.RecordRead(ctx, owner, repo)
 	}
 }
 

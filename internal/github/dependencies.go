@@ -28,7 +28,9 @@ func (c *Client) listDependencies(ctx context.Context, owner, repo string, numbe
 	if err != nil {
 		return nil, Meta{}, err
 	}
-	return getJSON[[]*gh.Issue](ctx, c, r.path("issues", number, "dependencies", kind), listQuery(o))
+	out, m, err := getJSON[[]*gh.Issue](ctx, c, r.path("issues", number, "dependencies", kind), listQuery(o))
+	noteIssuesRead(ctx, out)
+	return out, m, err
 }
 
 // AddBlockedBy records that the issue with database id blockerID blocks

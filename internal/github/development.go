@@ -104,6 +104,7 @@ func (c *Client) IssueDevelopment(ctx context.Context, owner, repo string, numbe
 			if n != nil {
 				d.Pulls = append(d.Pulls, ClosingPull{Number: n.Number, Title: n.Title, State: n.State, Draft: n.IsDraft,
 					Repo: n.Repository.NameWithOwner, URL: n.URL})
+				noteNamedRead(ctx, n.Repository.NameWithOwner) // its title is another repository's text
 			}
 		}
 		d.More = d.More || is.ClosedBy.PageInfo.HasNextPage

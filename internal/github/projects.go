@@ -603,7 +603,9 @@ func (c *Client) ProjectV2Items(ctx context.Context, kind, owner string, number 
 		page := ProjectItemPage{Total: its.TotalCount, EndCursor: its.PageInfo.EndCursor, HasNext: its.PageInfo.HasNextPage}
 		for _, n := range its.Nodes {
 			if n != nil {
-				page.Items = append(page.Items, n.item())
+				it := n.item()
+				noteNamedRead(ctx, it.Repo)
+				page.Items = append(page.Items, it)
 			}
 		}
 		return page, nil
@@ -630,6 +632,7 @@ func (c *Client) ProjectV2ItemByID(ctx context.Context, id string) (*ProjectItem
 		return nil, nil
 	}
 	it := data.Node.item()
+	noteNamedRead(ctx, it.Repo)
 	return &it, nil
 }
 

@@ -41,6 +41,7 @@ func (c *Client) ListRelated(ctx context.Context, owner, repo string, number int
 		out = v
 		return resp, err
 	})
+	noteIssuesRead(ctx, out)
 	return out, m, err
 }
 

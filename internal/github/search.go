@@ -2,7 +2,6 @@ package github
 
 import (
 	"context"
-	"github.com/ghgate/ghgate/internal/policy"
 	"strings"
 
 	gh "github.com/google/go-github/v88/github"
@@ -37,10 +36,7 @@ func (c *Client) SearchIssues(ctx context.Context, query string, o SearchOptions
 		return resp, err
 	})
 	if out != nil {
-		for _, is := range out.Issues {
-			owner, repo := repoOfURL(is.GetRepositoryURL())
-			policy.RecordRead(ctx, owner, repo)
-		}
+		noteIssuesRead(ctx, out.Issues)
 	}
 	return out, m, err
 }

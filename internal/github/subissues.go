@@ -27,6 +27,7 @@ func (c *Client) ListSubIssues(ctx context.Context, owner, repo string, number i
 	for _, s := range subs {
 		out = append(out, (*gh.Issue)(s))
 	}
+	noteIssuesRead(ctx, out)
 	return out, m, err
 }
 

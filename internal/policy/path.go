@@ -98,6 +98,8 @@ type PlannedItem struct {
 	Text          map[string]string `json:"text,omitempty"`
 	LabelsAdded   []string          `json:"labels_added,omitempty"`
 	LabelsRemoved []string          `json:"labels_removed,omitempty"`
+	// Request is the request the write would send.
+	Request string `json:"request,omitempty"`
 	// Before is the issue as it stands, where the write changes one and
 	// the deployment can read it (a dry run's "before").
 	Before any `json:"before,omitempty"`
@@ -232,7 +234,7 @@ func (p *Path) outbound(c Call, scope Scope, r Rules) (Plan, Neutralized, *contr
 	var total Neutralized
 	for _, w := range c.Writes {
 		item := PlannedItem{Kind: w.Kind, Target: w.Target.String(), Summary: w.Summary,
-			LabelsAdded: w.LabelsAdded, LabelsRemoved: w.LabelsRemoved}
+			LabelsAdded: w.LabelsAdded, LabelsRemoved: w.LabelsRemoved, Request: w.Request}
 		for _, t := range w.Text {
 			if t.Value == nil {
 				continue

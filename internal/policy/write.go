@@ -9,6 +9,7 @@ package policy
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -108,6 +109,10 @@ type Write struct {
 	// Summary says in a few words what the write does, for a dry run and
 	// for the person asked to confirm ("close #12 as a duplicate of #3").
 	Summary string
+	// Request is the request the write sends, "METHOD /path (note)"
+	// relative to the API root, for a dry run. A tool whose requests
+	// depend on what it reads forecasts them itself (tooldef.Tool.Preview).
+	Request string
 }
 
 // A Declarer says, before anything is sent, what a call would write.
@@ -127,3 +132,19 @@ func Str(field string, v *string) []Text {
 }
 
 func lower(s string) string { return strings.ToLower(s) }
+
+// RepoPath is "/repos/OWNER/REPO" followed by the parts given, for a
+// write's Request.
+func RepoPath(owner, repo string, parts ...any) string {
+	var b strings.Builder
+	b.WriteString("/repos/" + url.PathEscape(owner) + "/" + url.PathEscape(repo))
+	for _, p := range parts {
+		b.WriteString("/")
+		if s, ok := p.(string); ok {
+			b.WriteString(url.PathEscape(s))
+		} else {
+			fmt.Fprint(&b, p)
+		}
+	}
+	return b.String()
+}

@@ -99,7 +99,8 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	b.WriteString("- a listing with more to give says has_more and next_cursor (get_issue's comments: comments_has_more, comments_next_cursor); " +
 		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
 	b.WriteString("- every write tool takes dry_run (absent: false): true checks the call as for real (arguments, write policy, quotas) " +
-		"and answers {dry_run: {writes, neutralized, confirmation}} with nothing written; a write may be refused by the operator's policy " +
+		"and answers {dry_run: {writes (each with its request), neutralized, confirmation}} with nothing written " +
+		"(update tools add preview: each issue's settlement, fields before and after, requests); a write may be refused by the operator's policy " +
 		"(quota_exceeded, policy_refused, secret_in_content: details.rule names the rule) or wait for a person's yes; " +
 		"once a session has read a private repository, text it writes to a public one needs that yes (else cross_visibility_write)\n")
 	b.WriteString("\nDoes not:\n")

@@ -51,6 +51,20 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		}
 	})
 
+	// A board's items carry their issues' titles: listing a board that
+	// holds private issues is a read of their repository, though the
+	// request names only the board's owner.
+	t.Run("board items", func(t *testing.T) {
+		env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}})
+		r := env.Call(t, "github_list_project_items", map[string]any{"owner": "alice", "project_number": 1})
+		if r.IsError || !strings.Contains(string(r.JSON), "alice/notes") {
+			t.Fatalf("alice's board: %s, want its alice/notes items", r.JSON)
+		}
+		if r := env.Call(t, "github_add_comment", leak); !r.IsError || decode(t, r).Code != "cross_visibility_write" {
+			t.Fatalf("comment after listing a board of private issues: %s, want cross_visibility_write", r.JSON)
+		}
+	})
+
 	t.Run("allowed pair", func(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Flow: policy.Flow{Allow: []string{"alice/* -> acme/widgets"}}}})
 		readPrivate(t, env)

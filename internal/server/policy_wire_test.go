@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -196,7 +197,27 @@ func TestDryRunOfEveryWriteToolWritesNothing(t *testing.T) {
 		if sent := writesSent(env.Upstream()); len(sent) != 0 {
 			t.Errorf("%s dry run wrote %v, want nothing", name, sent)
 		}
-		if name == "github_bulk_update_issues" || name == "github_update_issue" {
+		switch name {
+		case "github_bulk_update_issues", "github_update_issue":
+			// These forecast each issue with their own planning (the
+			// tools' tests check the forecast against the real call).
+			var plan struct {
+				Preview struct {
+					Items []struct {
+						IssueNumber int    `json:"issue_number"`
+						Settlement  string `json:"settlement"`
+					} `json:"items"`
+				} `json:"preview"`
+			}
+			if err := json.Unmarshal(r.JSON, &plan); err != nil || len(plan.Preview.Items) == 0 {
+				t.Fatalf("%s plan %s: %v", name, r.JSON, err)
+			}
+			for _, it := range plan.Preview.Items {
+				if it.Settlement == "" {
+					t.Errorf("%s: #%d forecast without a settlement: %s", name, it.IssueNumber, r.JSON)
+				}
+			}
+		case "github_add_comment", "github_link_issues", "github_delete_issue":
 			var plan struct {
 				DryRun struct {
 					Writes []struct {
@@ -211,10 +232,8 @@ func TestDryRunOfEveryWriteToolWritesNothing(t *testing.T) {
 			if err := json.Unmarshal(r.JSON, &plan); err != nil || len(plan.DryRun.Writes) == 0 {
 				t.Fatalf("%s plan %s: %v", name, r.JSON, err)
 			}
-			for _, w := range plan.DryRun.Writes {
-				if w.Before == nil || w.Before.State == "" || w.Before.Labels == nil {
-					t.Errorf("%s: planned write on %s without the issue as it stands: %s", name, w.Target, r.JSON)
-				}
+			if w := plan.DryRun.Writes[0]; w.Before == nil || w.Before.State == "" || w.Before.Labels == nil {
+				t.Errorf("%s: planned write on %s without the issue as it stands: %s", name, w.Target, r.JSON)
 			}
 		}
 	}
@@ -284,5 +303,87 @@ func TestOutboundRewritesOnTheWire(t *testing.T) {
 	}
 	if !strings.HasSuffix(last, "\n\n_Posted by the triage agent._") {
 		t.Errorf("the footer is not at the end after a blank line: %q", last)
+	}
+}
+
+// A dry run names the requests the call sends: for each write tool whose
+// requests are REST, the real call that follows sends exactly the write
+// requests its dry run named (GraphQL reads and writes share one path,
+// so those tools are checked for naming theirs).
+func TestDryRunNamesTheRequestsTheCallSends(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Toolsets: []string{"all"}})
+	rows := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "body": "x"}},
+		{"github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "t", "parent_issue_number": 1}},
+		{"github_link_issues", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "relation": "blocked_by", "action": "add", "target_issue_number": 3}},
+		{"github_link_issues", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "relation": "blocked_by", "action": "remove", "target_issue_number": 3}},
+		{"github_manage_labels", map[string]any{"owner": "acme", "repo": "widgets", "action": "create", "name": "triaged: yes", "color": "00ff00"}},
+		{"github_manage_labels", map[string]any{"owner": "acme", "repo": "widgets", "action": "delete", "name": "triaged: yes"}},
+		{"github_manage_milestones", map[string]any{"owner": "acme", "repo": "widgets", "action": "create", "title": "v9"}},
+		{"github_delete_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 4, "confirm_issue_number": 4}},
+	}
+	restWrites := func(reqs []string) []string {
+		var out []string
+		for _, r := range reqs {
+			if !strings.HasPrefix(r, "GET ") && !strings.HasSuffix(r, "/graphql") {
+				out = append(out, strings.Replace(r, " /api/v3/", " /", 1))
+			}
+		}
+		return out
+	}
+	for _, row := range rows {
+		r := env.Call(t, row.tool, maps(row.args, "dry_run", true))
+		var plan struct {
+			DryRun struct {
+				Writes []struct {
+					Request string `json:"request"`
+				} `json:"writes"`
+			} `json:"dry_run"`
+		}
+		if err := json.Unmarshal(r.JSON, &plan); err != nil || r.IsError || len(plan.DryRun.Writes) == 0 {
+			t.Fatalf("%s dry run: %s (%v)", row.tool, r.JSON, err)
+		}
+		var named []string
+		graphql := false
+		for _, w := range plan.DryRun.Writes {
+			method, rest, _ := strings.Cut(w.Request, " ")
+			path, _, _ := strings.Cut(rest, " (")
+			if path == "/graphql" {
+				graphql = true
+				continue
+			}
+			// A removal names the other issue by its id, read first.
+			if i := strings.Index(path, "/{id of "); i >= 0 {
+				path = path[:i] + "/{id}"
+			}
+			unescaped, err := url.PathUnescape(path)
+			if err != nil || method == "" {
+				t.Fatalf("%s names the request %q", row.tool, w.Request)
+			}
+			named = append(named, method+" "+unescaped)
+		}
+		env.Upstream()
+		if r := env.Call(t, row.tool, row.args); r.IsError {
+			t.Fatalf("%s: %s", row.tool, r.JSON)
+		}
+		sent := env.Upstream()
+		if graphql {
+			if !slices.ContainsFunc(sent, func(s string) bool { return strings.HasPrefix(s, "POST ") && strings.HasSuffix(s, "/graphql") }) {
+				t.Errorf("%s named a GraphQL write and sent %v", row.tool, sent)
+			}
+			continue
+		}
+		got := restWrites(sent)
+		for i := range got {
+			if i < len(named) && strings.HasSuffix(named[i], "/{id}") {
+				got[i] = got[i][:strings.LastIndex(got[i], "/")] + "/{id}"
+			}
+		}
+		if !slices.Equal(got, named) {
+			t.Errorf("%s: sent %v, its dry run named %v", row.tool, got, named)
+		}
 	}
 }

@@ -74,7 +74,11 @@ func (t Tool[In, Out]) admit(ctx context.Context, env *Env, req *mcp.CallToolReq
 	if e != nil {
 		return Admission{}, e
 	}
-	return AdmitWrites(ctx, env, req, t.Name, writes, normalized)
+	var preview func(context.Context) (any, error)
+	if t.Preview != nil {
+		preview = func(ctx context.Context) (any, error) { return t.Preview(ctx, *input) }
+	}
+	return admitWrites(ctx, env, req, t.Name, writes, normalized, preview)
 }
 
 // declared reads a call's declaration, which runs before the tool's own
@@ -101,7 +105,13 @@ func admitPanic(tool string) *contract.Error {
 // configuration says it writes. The admission's result, when set, answers
 // the call without running it (a dry run's plan, or a person's question);
 // otherwise its ctx carries the ticket the run needs.
-func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool string, writes []policy.Write, normalized json.RawMessage) (adm Admission, e *contract.Error) {
+func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool string, writes []policy.Write, normalized json.RawMessage) (Admission, *contract.Error) {
+	return admitWrites(ctx, env, req, tool, writes, normalized, nil)
+}
+
+// admitWrites is AdmitWrites with a tool's own dry run (Tool.Preview).
+func admitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool string, writes []policy.Write, normalized json.RawMessage,
+	preview func(context.Context) (any, error)) (adm Admission, e *contract.Error) {
 	defer func() {
 		// The write path runs before the tool's own panic guard: a panic in
 		// it refuses the write (nothing was sent) rather than reach the client.
@@ -125,10 +135,23 @@ func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool s
 			RequestState: dec.Ask.State,
 		}}, nil
 	case dry:
-		addBefore(ctx, env, writes, &dec.Plan)
+		var forecast any
+		if preview != nil {
+			// The tool's own forecast shows each issue before and after.
+			p, err := preview(ctx)
+			if err != nil {
+				e := toEnvelope(env, err)
+				e.Settlement = contract.NotStarted
+				return Admission{}, e
+			}
+			forecast = p
+		} else {
+			addBefore(ctx, env, writes, &dec.Plan)
+		}
 		body, err := Compact(struct {
-			DryRun policy.Plan `json:"dry_run"`
-		}{dec.Plan})
+			DryRun  policy.Plan `json:"dry_run"`
+			Preview any         `json:"preview,omitempty"`
+		}{dec.Plan, forecast})
 		if err != nil {
 			return Admission{}, internal(env, tool, fmt.Errorf("encoding a dry run: %w", err))
 		}

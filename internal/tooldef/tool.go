@@ -97,10 +97,17 @@ type Tool[In, Out any] struct {
 	// schema. Arguments are still checked against the full schema, so a
 	// stray or invalid nested field is refused as invalid_field by name.
 	Brief []string
-	// Task lets a call run as an MCP task (see TaskSupport); no ghgate
-	// tool opts in yet, the reports toolset is to.
+	// Task lets a call run as an MCP task (see TaskSupport).
 	Task TaskSupport
 	Run  func(ctx context.Context, in In) (Out, error)
+	// Preview, when set, is a write tool's dry run beyond its declared
+	// writes: it reads what the call would read and plans with the
+	// tool's own code, and says what each item would settle as and the
+	// requests it would send. It must not write (it runs without the
+	// admission the GitHub client asks of a write, so a write would be
+	// refused). Its answer is the dry run's preview; its error is the
+	// error the real call would give.
+	Preview func(ctx context.Context, in In) (any, error)
 }
 
 // ToolTaskSupport is whether the tool may run as an MCP task.

@@ -39,23 +39,11 @@ type bulk struct {
 // the one it would give.
 func (b *bulk) preflight(ctx context.Context) error {
 	in := b.in
-	pf := preflight{owner: in.Owner, repo: in.Repo}
-	for _, n := range in.IssueNumbers {
-		pf.issues = append(pf.issues, int(n))
-	}
-	in.Changes.lookups(&pf)
-	res, err := b.s.preflight(ctx, b.c, pf)
+	res, err := b.read(ctx)
 	if err != nil {
-		return core.NotStarted(err)
+		return err
 	}
 	b.pf = res
-	check := &update{s: b.s, c: b.c, in: in.single(in.IssueNumbers[0]), before: &gh.Issue{}, pf: res}
-	if err := check.plan(ctx); err != nil {
-		if e, ok := contract.AsError(err); ok {
-			return in.asBulk(e)
-		}
-		return core.NotStarted(err)
-	}
 	if err := b.createLabels(ctx); err != nil {
 		return err
 	}
@@ -71,6 +59,29 @@ func (b *bulk) preflight(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// read is the preflight's one request and the check of the names the
+// changes use; it writes nothing (a dry run stops here).
+func (b *bulk) read(ctx context.Context) (*preflightResult, error) {
+	in := b.in
+	pf := preflight{owner: in.Owner, repo: in.Repo}
+	for _, n := range in.IssueNumbers {
+		pf.issues = append(pf.issues, int(n))
+	}
+	in.Changes.lookups(&pf)
+	res, err := b.s.preflight(ctx, b.c, pf)
+	if err != nil {
+		return nil, core.NotStarted(err)
+	}
+	check := &update{s: b.s, c: b.c, in: in.single(in.IssueNumbers[0]), before: &gh.Issue{}, pf: res}
+	if err := check.plan(ctx); err != nil {
+		if e, ok := contract.AsError(err); ok {
+			return nil, in.asBulk(e)
+		}
+		return nil, core.NotStarted(err)
+	}
+	return res, nil
 }
 
 // createLabels creates, once for the whole run, the labels

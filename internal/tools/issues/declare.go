@@ -14,16 +14,19 @@ import (
 // Writes implements policy.Declarer.
 func (in *AddCommentIn) Writes() []policy.Write {
 	return []policy.Write{{Kind: policy.KindComment, Target: issueTarget(in.Owner, in.Repo, int(in.IssueNumber)),
-		Text: policy.Str("body", &in.Body), Summary: "comment"}}
+		Text: policy.Str("body", &in.Body), Summary: "comment",
+		Request: "POST " + policy.RepoPath(in.Owner, in.Repo, "issues", int(in.IssueNumber), "comments")}}
 }
 
 // Writes implements policy.Declarer.
 func (in *EditCommentIn) Writes() []policy.Write {
 	t := policy.Target{Owner: in.Owner, Repo: in.Repo, Comment: int64(in.CommentID)}
+	path := policy.RepoPath(in.Owner, in.Repo, "issues", "comments", int64(in.CommentID))
 	if in.Delete {
-		return []policy.Write{{Kind: policy.KindDelete, Target: t, Summary: "delete a comment"}}
+		return []policy.Write{{Kind: policy.KindDelete, Target: t, Summary: "delete a comment", Request: "DELETE " + path}}
 	}
-	return []policy.Write{{Kind: policy.KindComment, Target: t, Text: policy.Str("body", &in.Body), Summary: "edit a comment"}}
+	return []policy.Write{{Kind: policy.KindComment, Target: t, Text: policy.Str("body", &in.Body), Summary: "edit a comment",
+		Request: "PATCH " + path}}
 }
 
 // Writes implements policy.Declarer.
@@ -31,10 +34,11 @@ func (in *CreateIssueIn) Writes() []policy.Write {
 	repo := policy.Target{Owner: in.Owner, Repo: in.Repo}
 	texts := append(policy.Str("title", &in.Title), policy.Str("body", &in.Body)...)
 	ws := []policy.Write{{Kind: policy.KindIssueCreate, Target: repo, Text: texts, LabelsAdded: in.Labels,
-		Summary: "open an issue"}}
+		Summary: "open an issue", Request: "POST " + policy.RepoPath(in.Owner, in.Repo, "issues")}}
 	if in.ParentIssueNumber > 0 {
 		ws = append(ws, policy.Write{Kind: policy.KindLink, Target: issueTarget(in.Owner, in.Repo, int(in.ParentIssueNumber)),
-			Summary: "add the new issue as a sub-issue"})
+			Summary: "add the new issue as a sub-issue",
+			Request: "POST " + policy.RepoPath(in.Owner, in.Repo, "issues", int(in.ParentIssueNumber), "sub_issues")})
 	}
 	if in.Project != nil {
 		ws = append(ws, boardWrite(in.Project.Owner, int(in.Project.ProjectNumber)))
@@ -106,7 +110,30 @@ func (in *LinkIssuesIn) Writes() []policy.Write {
 	owner, repo := in.targetRepo()
 	return []policy.Write{{Kind: policy.KindLink, Target: issueTarget(in.Owner, in.Repo, int(in.IssueNumber)),
 		Touches: []policy.Target{{Owner: owner, Repo: repo, Number: int(in.TargetIssueNumber)}},
-		Summary: fmt.Sprintf("%s %s link to %s/%s#%d", in.Action, in.Relation, owner, repo, in.TargetIssueNumber)}}
+		Summary: fmt.Sprintf("%s %s link to %s/%s#%d", in.Action, in.Relation, owner, repo, in.TargetIssueNumber),
+		Request: in.request(owner, repo)}}
+}
+
+// request is the request a link sends: GitHub's REST endpoint for the
+// relation, naming the other issue by its id (read first) on a removal.
+func (in *LinkIssuesIn) request(owner, repo string) string {
+	n := int(in.IssueNumber)
+	other := fmt.Sprintf("{id of %s/%s#%d}", owner, repo, in.TargetIssueNumber)
+	switch {
+	case in.Relation == "sub_issue" && in.Action == "reorder":
+		return "PATCH " + policy.RepoPath(in.Owner, in.Repo, "issues", n, "sub_issues", "priority")
+	case in.Relation == "sub_issue" && in.Action == "remove":
+		return "DELETE " + policy.RepoPath(in.Owner, in.Repo, "issues", n, "sub_issue")
+	case in.Relation == "sub_issue":
+		return "POST " + policy.RepoPath(in.Owner, in.Repo, "issues", n, "sub_issues")
+	case in.Relation == "blocked_by" && in.Action == "remove":
+		return "DELETE " + policy.RepoPath(in.Owner, in.Repo, "issues", n, "dependencies", "blocked_by") + "/" + other
+	case in.Relation == "blocked_by":
+		return "POST " + policy.RepoPath(in.Owner, in.Repo, "issues", n, "dependencies", "blocked_by")
+	case in.Action == "remove":
+		return "DELETE " + policy.RepoPath(in.Owner, in.Repo, "issues", n, "related") + "/" + other
+	}
+	return "POST " + policy.RepoPath(in.Owner, in.Repo, "issues", n, "related")
 }
 
 func issueTarget(owner, repo string, n int) policy.Target {
@@ -115,5 +142,6 @@ func issueTarget(owner, repo string, n int) policy.Target {
 
 func boardWrite(owner string, number int) policy.Write {
 	return policy.Write{Kind: policy.KindBoard, Target: policy.Target{Owner: owner},
-		Summary: fmt.Sprintf("place the issue on board %d", number)}
+		Summary: fmt.Sprintf("place the issue on board %d", number),
+		Request: "POST /graphql (addProjectV2ItemById, then the fields' updateProjectV2ItemFieldValue)"}
 }

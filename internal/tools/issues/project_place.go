@@ -44,6 +44,7 @@ func (u *update) projectStep(pr *projects.Prepared) step {
 	ref := github.IssueRef{Owner: in.Owner, Repo: in.Repo, Number: int(in.IssueNumber)}
 	what := fmt.Sprintf("put #%d on project #%d %q", in.IssueNumber, in.Project.ProjectNumber, pr.Title())
 	return step{done: what, todo: what,
+		request: fmt.Sprintf("POST /graphql (add #%d to %s's project #%d and set its fields)", in.IssueNumber, in.Project.Owner, in.Project.ProjectNumber),
 		run: func(ctx context.Context) error {
 			placed, err := pr.Apply(ctx, ref, "")
 			if err != nil && placed != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -22,6 +23,7 @@ func (u *update) createLabelStep(name string) step {
 	in := u.in
 	return step{
 		done: fmt.Sprintf("created label %q", name), todo: fmt.Sprintf("create label %q", name),
+		request: fmt.Sprintf("POST /repos/%s/%s/labels", in.Owner, in.Repo),
 		run: func(ctx context.Context) error {
 			_, _, err := u.c.CreateLabel(ctx, in.Owner, in.Repo, name, "ededed")
 			if alreadyExists(err) {
@@ -38,6 +40,8 @@ func (u *update) patchStep(edit github.IssueEdit) step {
 	what := strings.Join(u.patched, ", ")
 	return step{
 		done: "set " + what, todo: "set " + what,
+		request: fmt.Sprintf("PATCH /repos/%s/%s/issues/%d (%s)", in.Owner, in.Repo, in.IssueNumber, what),
+		predict: func(is *gh.Issue) { u.predictPatch(is, edit) },
 		run: func(ctx context.Context) error {
 			u.patchedAt = u.c.Now()
 			is, _, err := u.c.EditIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), edit)
@@ -82,6 +86,12 @@ func (u *update) addLabelsStep(names []string) step {
 	list := quoteAll(names)
 	return step{
 		done: "added " + list, todo: "add " + list,
+		request: fmt.Sprintf("POST /repos/%s/%s/issues/%d/labels", in.Owner, in.Repo, in.IssueNumber),
+		predict: func(is *gh.Issue) {
+			for _, n := range names {
+				is.Labels = append(is.Labels, &gh.Label{Name: gh.Ptr(n)})
+			}
+		},
 		run: func(ctx context.Context) error {
 			labels, _, err := u.c.AddLabels(ctx, in.Owner, in.Repo, int(in.IssueNumber), names)
 			if err == nil {
@@ -97,6 +107,10 @@ func (u *update) removeLabelStep(name string) step {
 	in := u.in
 	return step{
 		done: fmt.Sprintf("removed %q", name), todo: fmt.Sprintf("remove %q", name),
+		request: fmt.Sprintf("DELETE /repos/%s/%s/issues/%d/labels/%s", in.Owner, in.Repo, in.IssueNumber, url.PathEscape(name)),
+		predict: func(is *gh.Issue) {
+			is.Labels = slices.DeleteFunc(is.Labels, func(l *gh.Label) bool { return strings.EqualFold(l.GetName(), name) })
+		},
 		run: func(ctx context.Context) error {
 			labels, _, err := u.c.RemoveLabel(ctx, in.Owner, in.Repo, int(in.IssueNumber), name)
 			var ge *github.Error
@@ -118,9 +132,18 @@ func (u *update) removeLabelStep(name string) step {
 func (u *update) assigneesStep(add bool, logins []string) step {
 	in := u.in
 	list := strings.Join(logins, ", ")
-	s := step{done: "assigned " + list, todo: "assign " + list}
+	path := fmt.Sprintf("/repos/%s/%s/issues/%d/assignees", in.Owner, in.Repo, in.IssueNumber)
+	s := step{done: "assigned " + list, todo: "assign " + list, request: "POST " + path}
 	if !add {
-		s = step{done: "unassigned " + list, todo: "unassign " + list}
+		s = step{done: "unassigned " + list, todo: "unassign " + list, request: "DELETE " + path}
+	}
+	s.predict = func(is *gh.Issue) {
+		for _, l := range logins {
+			is.Assignees = slices.DeleteFunc(is.Assignees, func(a *gh.User) bool { return strings.EqualFold(a.GetLogin(), l) })
+			if add {
+				is.Assignees = append(is.Assignees, &gh.User{Login: gh.Ptr(l)})
+			}
+		}
 	}
 	s.run = func(ctx context.Context) error {
 		assign := u.c.AddAssignees
@@ -150,6 +173,13 @@ func (u *update) lockStep(reason string) step {
 	in := u.in
 	return step{
 		done: "locked the conversation", todo: "lock the conversation",
+		request: fmt.Sprintf("PUT /repos/%s/%s/issues/%d/lock", in.Owner, in.Repo, in.IssueNumber),
+		predict: func(is *gh.Issue) {
+			is.Locked, is.ActiveLockReason = gh.Ptr(true), nil
+			if reason != "" {
+				is.ActiveLockReason = gh.Ptr(reason)
+			}
+		},
 		run: func(ctx context.Context) error {
 			_, err := u.c.LockIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), reason)
 			if err == nil && u.after != nil {
@@ -169,6 +199,8 @@ func (u *update) unlockStep() step {
 	in := u.in
 	return step{
 		done: "unlocked the conversation", todo: "unlock the conversation",
+		request: fmt.Sprintf("DELETE /repos/%s/%s/issues/%d/lock", in.Owner, in.Repo, in.IssueNumber),
+		predict: func(is *gh.Issue) { is.Locked, is.ActiveLockReason = gh.Ptr(false), nil },
 		run: func(ctx context.Context) error {
 			_, err := u.c.UnlockIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber))
 			if err == nil && u.after != nil {

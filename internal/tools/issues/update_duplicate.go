@@ -20,6 +20,8 @@ func (u *update) duplicateStep() step {
 	original := in.originalName()
 	return step{
 		done: "closed as a duplicate of " + original, todo: "close as a duplicate of " + original,
+		request: "POST /graphql (mutation closeIssue, stateReason DUPLICATE, duplicateIssueId of " + original + ")",
+		predict: func(is *gh.Issue) { is.State, is.StateReason = gh.Ptr("closed"), gh.Ptr("duplicate") },
 		run: func(ctx context.Context) error {
 			owner, repo := in.duplicateOf()
 			state, reason, err := u.c.CloseAsDuplicate(ctx, github.IssueRef{Owner: in.Owner, Repo: in.Repo, Number: int(in.IssueNumber)},

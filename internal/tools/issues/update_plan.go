@@ -45,10 +45,14 @@ type update struct {
 // step is one upstream write. done and todo say what it does for
 // details.applied and details.not_applied; remaining adds the step's work
 // to a follow-up call that finishes the update when it was not applied.
+// request names the request it sends and predict applies its change to a
+// copy of the issue: what a dry run shows without sending it.
 type step struct {
 	done, todo string
+	request    string
 	run        func(ctx context.Context) error
 	remaining  func(f *UpdateIssueIn)
+	predict    func(is *gh.Issue)
 }
 
 // needsRead decides whether the issue is read before writing.
