@@ -20,6 +20,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/httpauth"
+	"github.com/ghgate/ghgate/internal/testutil"
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jwt"
@@ -136,13 +137,7 @@ const (
 func authServe(t *testing.T, idp *testIdP, extra ...string) (url string, upstream *atomic.Int64, stderr interface{ String() string }) {
 	t.Helper()
 	emu, n := countingEmulator(t)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "ghgate.toml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("token = %q\ngithub_url = %q\ntoolsets = [\"all\"]\n", emulator.DemoTokenAlice, emu.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	authFile := filepath.Join(dir, "auth.toml")
-	body := fmt.Sprintf(`
+	clients := fmt.Sprintf(`
 scopes_supported = ["read", "write"]
 
 [[issuer]]
@@ -163,11 +158,26 @@ read = ["acme"]
 [client.tools]
 read_only = true
 `, idp.srv.URL, httpauth.KeyDigest(staticKey))
-	if err := os.WriteFile(authFile, []byte(body), 0o600); err != nil {
+	u, buf := serveWithAuth(t, emu.URL, "toolsets = [\"all\"]\n", clients, extra...)
+	return u, n, buf
+}
+
+// serveWithAuth starts the built binary against githubURL as alice, with
+// the config lines given, an --auth file whose body is clients, and
+// further serve arguments.
+func serveWithAuth(t *testing.T, githubURL, config, clients string, extra ...string) (url string, stderr *testutil.SyncBuffer) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ghgate.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("token = %q\ngithub_url = %q\n%s", emulator.DemoTokenAlice, githubURL, config)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	authFile := filepath.Join(dir, "auth.toml")
+	if err := os.WriteFile(authFile, []byte(clients), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	u, _, buf, _ := startHTTPServe(t, append([]string{"--config", cfg, "--auth", authFile}, extra...)...)
-	return u, n, buf
+	return u, buf
 }
 
 // rawCall posts a tools/call with an optional Authorization header and
@@ -321,8 +331,10 @@ func TestServeAuthRefusals(t *testing.T) {
 // envelope is the error envelope a refused tool call carries.
 type envelope struct {
 	Code    string `json:"code"`
+	Message string `json:"message"`
 	Details struct {
 		RequiredScopes []string `json:"required_scopes"`
+		Rule           string   `json:"rule"`
 	} `json:"details"`
 	Settlement string `json:"settlement"`
 }

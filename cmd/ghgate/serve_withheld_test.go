@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -141,16 +139,7 @@ func staticKeysServe(t *testing.T, config, clients string) (url string, emu *emu
 	}
 	srv := httptest.NewServer(emu)
 	t.Cleanup(srv.Close)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "ghgate.toml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("token = %q\ngithub_url = %q\n%s", emulator.DemoTokenAlice, srv.URL, config)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	authFile := filepath.Join(dir, "auth.toml")
-	if err := os.WriteFile(authFile, []byte(clients), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	u, _, buf, _ := startHTTPServe(t, "--config", cfg, "--auth", authFile, "--log-json")
+	u, buf := serveWithAuth(t, srv.URL, config, clients, "--log-json")
 	return u, emu, buf
 }
 
