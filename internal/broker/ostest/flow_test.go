@@ -39,8 +39,13 @@ func TestAgentCannotCarryPrivateTextIntoAPublicIssue(t *testing.T) {
 	}
 
 	first := d.connectAs(ctx, t, d.agent, &seen)
-	if res := first.call("github_add_comment", comment("Looking into this before anything else.")); res.IsError {
+	const innocent = "Looking into this before anything else."
+	initial := d.commentCount(t, "acme", "widgets", 3)
+	if res := first.call("github_add_comment", comment(innocent)); res.IsError {
 		t.Fatalf("a comment before any private read: %s", resultJSON(res))
+	}
+	if got := d.commentBodies(t, "acme", "widgets", 3); len(got) != initial+1 || got[initial] != innocent {
+		t.Fatalf("acme/widgets#3 after the comment before any private read: %q; want %d comments, the last %q", got, initial+1, innocent)
 	}
 	private := first.call("github_get_issue", map[string]any{"owner": "alice", "repo": "notes", "issue_number": 4})
 	if private.IsError {
@@ -118,7 +123,7 @@ func (d *deployment) grantPrivateRead(t *testing.T) {
 	st.AddToken(&emulator.Token{Value: tok, Login: "alice", Perms: map[string]emulator.Permission{"alice/notes": emulator.PermRead}})
 	st.Unlock()
 	if notes == nil || !notes.Private {
-		t.Fatalf("the emulator's alice/notes: %+v, want a private repository", notes)
+		t.Fatal("the emulator's seed has no private alice/notes")
 	}
 	// Root appends: the secrets file stays the service user's, 0600.
 	appendConfig(t, d.secrets, fmt.Sprintf("osnotes = %q\n", tok))
