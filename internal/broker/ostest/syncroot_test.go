@@ -2,7 +2,6 @@ package ostest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,9 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ghgate/ghgate/internal/testutil"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The mirrors' sync_root with real users: a broker run as its service user
@@ -176,22 +172,13 @@ func (d *deployment) agentCall(t *testing.T, user, tool string, args map[string]
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := asUser(user, d.bin, "connect", "--socket", d.socket)
-	var stderr testutil.SyncBuffer
-	cmd.Stderr = &stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "syncroot-test", Version: "0"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect as %s: %v\n%s\nbroker:\n%s", user, err, stderr.String(), d.brokerErr.String())
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s as %s: %v", tool, user, err)
-	}
-	raw, _ := json.Marshal(res)
-	if l := leaks(string(raw), d.tokens...); l != "" {
+	var seen []string
+	c := d.connectAs(ctx, t, user, &seen)
+	defer c.close()
+	res := c.call(tool, args)
+	raw := resultJSON(res)
+	if l := leaks(raw, d.tokens...); l != "" {
 		t.Fatalf("%s saw a token piece %q", user, l)
 	}
-	return res.IsError, string(raw)
+	return res.IsError, raw
 }
