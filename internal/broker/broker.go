@@ -142,7 +142,8 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	}
 	b.server, err = server.New(svc, server.Options{Policy: path, Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
 		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra, Secrets: b.secrets, Lockdown: lockdownOptions(cfg),
-		Tasks: tasks.Limits{MaxTasks: cfg.Limits.MaxTasks, MaxTasksPerClient: cfg.Limits.MaxTasksPerClient, Admit: b.tasks.hold}})
+		Credentials: credentialsLine(cfg),
+		Tasks:       tasks.Limits{MaxTasks: cfg.Limits.MaxTasks, MaxTasksPerClient: cfg.Limits.MaxTasksPerClient, Admit: b.tasks.hold}})
 	if err != nil {
 		return fail(err)
 	}

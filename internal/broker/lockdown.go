@@ -2,6 +2,7 @@ package broker
 
 import (
 	"context"
+	"strings"
 
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -27,6 +28,27 @@ func (b *Broker) lockdown(_ context.Context, owner string) core.Lockdown {
 		rule.On = *rt.Lockdown
 	}
 	return rule
+}
+
+// credentialsLine is the capability summary's line on the tokens the
+// broker's App routes mint: only what each call needs.
+func credentialsLine(cfg *Config) string {
+	var apps []string
+	for _, r := range cfg.Routes {
+		if !r.IsApp() {
+			continue
+		}
+		scope := r.Owner + " (all the installation's repositories)"
+		if len(r.Repositories) > 0 {
+			scope = r.Owner + " (" + strings.Join(r.Repositories, ", ") + ")"
+		}
+		apps = append(apps, scope)
+	}
+	if len(apps) == 0 {
+		return ""
+	}
+	return "- GitHub App routes " + strings.Join(apps, "; ") + ": each call holds an installation token for those repositories " +
+		"and only the permissions its tool needs (a read: read permissions), so GitHub refuses anything else with 403\n"
 }
 
 // lockdownOptions are what the server lists and says of lockdown: the

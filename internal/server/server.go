@@ -53,6 +53,11 @@ type Options struct {
 	Secrets *redact.Registry
 	// Lockdown is what the server lists and says of strangers' text.
 	Lockdown LockdownOptions
+	// Credentials, when set, is the capability summary's line on the
+	// GitHub credential a call holds (the broker's App routes say how
+	// their tokens are narrowed), so an agent knows why GitHub may refuse
+	// it what the tool allows.
+	Credentials string
 	// Register adds prompts and resources beside ghgate's own: the
 	// conformance fixtures do (a test-only build, see
 	// internal/conformance); ghgate itself sets none.
@@ -427,7 +432,7 @@ func (s *Server) refresh() error {
 	s.mu.RLock()
 	specs, defs, extra := slices.Clone(s.specs), slices.Clone(s.defs), slices.Clone(s.extraNames)
 	s.mu.RUnlock()
-	body := capabilities(specs, extra, s.opts.ReadOnly, s.res.uris(), lockdownLine(s.opts.Lockdown))
+	body := capabilities(specs, extra, s.opts.ReadOnly, s.res.uris(), lockdownLine(s.opts.Lockdown)+s.opts.Credentials)
 	fp, err := fingerprintOf(defs, s.res, body)
 	if err != nil {
 		return err
