@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -48,13 +51,38 @@ func writesSent(reqs []string) []string {
 	return out
 }
 
-// triagePolicy is the README's policy for an unattended triage agent.
+// triagePolicy is the README's policy for an unattended triage agent,
+// read from the README itself, so what these tests hold is what it shows.
 func triagePolicy() policy.Rules {
-	return policy.Rules{
-		AllowedLabels: []string{"bug", "enhancement", "question", "duplicate", "needs-info", "area: *"},
-		Deny:          []policy.Kind{policy.KindDelete, policy.KindIssueCreate, policy.KindLabelAdmin, policy.KindMilestone, policy.KindBoard},
-		Quotas:        map[policy.Kind][]string{policy.KindComment: {"20/h", "1/issue/h"}, policy.KindLabel: {"60/h"}, policy.KindClose: {"10/h"}},
-		Confirm:       policy.Confirm{BulkOver: 10},
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		panic(err)
+	}
+	const lead = "A policy for an\nunattended triage agent:\n\n```toml\n"
+	_, block, ok := strings.Cut(string(readme), lead)
+	block, _, closed := strings.Cut(block, "```")
+	if !ok || !closed {
+		panic("README.md has no triage policy block after " + strconv.Quote(lead))
+	}
+	var cfg struct {
+		Policy policy.Rules `toml:"policy"`
+	}
+	md, err := toml.Decode(block, &cfg)
+	if err != nil || len(md.Undecoded()) > 0 {
+		panic(fmt.Sprintf("README.md's triage policy: %v, undecoded %v", err, md.Undecoded()))
+	}
+	if err := cfg.Policy.Validate(); err != nil {
+		panic(fmt.Sprintf("README.md's triage policy: %v", err))
+	}
+	return cfg.Policy
+}
+
+// The README's policy says what the tests below rely on.
+func TestReadmeTriagePolicy(t *testing.T) {
+	p := triagePolicy()
+	if !slices.Contains(p.Deny, policy.KindDelete) || !slices.Contains(p.Quotas[policy.KindComment], "1/issue/h") ||
+		!slices.Contains(p.Quotas[policy.KindComment], "20/h") || len(p.AllowedLabels) == 0 || p.Confirm.BulkOver == 0 {
+		t.Fatalf("README's triage policy %+v: want deletes denied, comments at 20/h and 1/issue/h, allowed labels and a bulk confirmation", p)
 	}
 }
 
