@@ -102,6 +102,9 @@ func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.K
 	if err != nil {
 		return CreateIssueOut{}, core.NotStarted(err)
 	}
+	if err := s.createAllowed(ctx, c, in); err != nil {
+		return CreateIssueOut{}, err
+	}
 	if in.IdempotencyKey == "" {
 		return s.createNow(ctx, c, in)
 	}

@@ -466,3 +466,30 @@ func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
 		t.Fatalf("created: %v", n)
 	}
 }
+
+// Under the creator scope, a credential whose user is not the allowed
+// creator opens no issue: it would be one the deployment may not touch.
+// The allowed creator's own credential opens it.
+func TestCreateIssueUnderTheCreatorScope(t *testing.T) {
+	other := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob"})
+	other.Upstream()
+	e := other.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Opened as alice",
+		IdempotencyKey: "k-1"}).Envelope(t)
+	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted || !strings.Contains(e.Message, "alice") {
+		t.Fatalf("a create as alice under bob's scope: %+v, want issue_creator_not_allowed, not_started, naming alice", e)
+	}
+	for _, r := range other.Upstream() {
+		if !strings.HasPrefix(r, "GET ") {
+			t.Errorf("the refused create sent %s", r)
+		}
+	}
+	if made := ciIssues(other, "Opened as alice"); len(made) != 0 {
+		t.Fatalf("the refused create opened %v", made)
+	}
+
+	own := servertest.Start(t, servertest.Options{AllowedIssueCreator: "alice"})
+	out := ciCreate(t, own, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Opened as alice"})
+	if out.Issue.Author != "alice" {
+		t.Fatalf("created by %q, want alice", out.Issue.Author)
+	}
+}
