@@ -162,10 +162,12 @@ func TestBrokerAppRouteMintsPerCall(t *testing.T) {
 			map[string]emulator.Permission{"initech/tps": emulator.PermWrite, "initech/secret": emulator.PermWrite})
 		inst.Permissions = emulator.AppPermissions{"metadata": "read", "issues": "write", "contents": "read"}
 	})
-	// The capability summary tells the agent how its token is narrowed.
-	if got, want := a.cs.InitializeResult().Instructions, "- GitHub App routes initech (tps): each call holds an installation token for those repositories "+
-		"and only the permissions its tool needs"; !strings.Contains(got, want) {
-		t.Errorf("the capability summary lacks %q:\n%s", want, got)
+	// The instructions tell the agent how its token is narrowed (a read
+	// of the capability summary would be audited without a credential,
+	// which the audit check below refuses).
+	if got, want := a.cs.InitializeResult().Instructions, "- GitHub App routes initech (tps): each call's installation token covers those repositories "+
+		"and only its tool's permissions"; !strings.Contains(got, want) {
+		t.Errorf("the instructions lack %q:\n%s", want, got)
 	}
 	if text, isErr := a.call(t, "github_get_issue", map[string]any{"owner": "initech", "repo": "tps", "issue_number": 1}); isErr {
 		t.Fatalf("get_issue: %s", text)

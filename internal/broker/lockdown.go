@@ -30,8 +30,9 @@ func (b *Broker) lockdown(_ context.Context, owner string) core.Lockdown {
 	return rule
 }
 
-// credentialsLine is the capability summary's line on the tokens the
-// broker's App routes mint: only what each call needs.
+// credentialsLine is the line, in the instructions and the capability
+// summary, on the tokens the broker's App routes mint: only what each
+// call needs.
 func credentialsLine(cfg *Config) string {
 	var apps []string
 	for _, r := range cfg.Routes {
@@ -47,8 +48,8 @@ func credentialsLine(cfg *Config) string {
 	if len(apps) == 0 {
 		return ""
 	}
-	return "- GitHub App routes " + strings.Join(apps, "; ") + ": each call holds an installation token for those repositories " +
-		"and only the permissions its tool needs (a read: read permissions), so GitHub refuses anything else with 403\n"
+	return "- GitHub App routes " + strings.Join(apps, "; ") + ": each call's installation token covers those repositories " +
+		"and only its tool's permissions; GitHub refuses anything else (403)\n"
 }
 
 // lockdownOptions are what the server lists and says of lockdown: the

@@ -73,10 +73,15 @@ func TestArrivingToolIsAnnounced(t *testing.T) {
 	if res := d.MustCall(t, clients[1].cs, "arrived_probe", map[string]any{"owner": "acme"}); brokertest.ResultText(res) != "arrived" {
 		t.Errorf("the arrived tool answered %q", brokertest.ResultText(res))
 	}
-	later := connect("2025-11-25").cs.InitializeResult().Instructions
-	after := fingerprintLine.FindStringSubmatch(later)
-	if after == nil || after[1] == before[1] || !strings.Contains(later, "arrived_probe") {
-		t.Errorf("after the arrival the instructions name fingerprint %v (was %s) and the tool: %v", after, before[1], strings.Contains(later, "arrived_probe"))
+	later := connect("2025-11-25")
+	after := fingerprintLine.FindStringSubmatch(later.cs.InitializeResult().Instructions)
+	summary, err := later.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ghgate://capabilities"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := strings.Contains(summary.Contents[0].Text, "arrived_probe")
+	if after == nil || after[1] == before[1] || !named {
+		t.Errorf("after the arrival the instructions name fingerprint %v (was %s), and the capability summary the tool: %v", after, before[1], named)
 	}
 	// The same tool cannot arrive twice.
 	if err := d.Broker.AddTool(&mcp.Tool{Name: "arrived_probe", InputSchema: &jsonschema.Schema{Type: "object"}},

@@ -8,8 +8,10 @@ import (
 	"github.com/ghgate/ghgate/internal/tools/projects"
 )
 
-// capabilities is the summary agents read first: what ghgate does and
-// what it does not, so they do not go looking for tools that are not here.
+// capabilities is the capability summary, ghgate://capabilities: what
+// ghgate does and what it does not, so agents do not go looking for tools
+// that are not here. The instructions (see instructions) carry only what
+// an agent needs before its first call, and point here for the rest.
 func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources []string, lockdown string) string {
 	var b strings.Builder
 	b.WriteString("ghgate: GitHub issues for agents.\n\nDoes:\n")

@@ -19,14 +19,17 @@ type surface struct {
 	// Completions maps each served template to the variables it completes.
 	Completions map[string][]string `json:"completions"`
 	Codes       []contract.CodeInfo `json:"codes"`
-	// Summary is the capability summary without its fingerprint line.
-	Summary string `json:"summary"`
+	// Summary is the capability summary, and Instructions the server's
+	// instructions, each without its fingerprint line.
+	Summary      string `json:"summary"`
+	Instructions string `json:"instructions"`
 }
 
 // fingerprintOf is ghgate@<version>+<hash>: the release that serves the
 // surface, and the first 8 bytes of the SHA-256 of the surface's JSON.
-func fingerprintOf(tools []*mcp.Tool, r *resources, summary string) (string, error) {
-	s := surface{Tools: tools, Resources: fixed(), Completions: map[string][]string{}, Codes: contract.Catalog(), Summary: summary}
+func fingerprintOf(tools []*mcp.Tool, r *resources, summary, instructions string) (string, error) {
+	s := surface{Tools: tools, Resources: fixed(), Completions: map[string][]string{}, Codes: contract.Catalog(), Summary: summary,
+		Instructions: instructions}
 	for _, t := range r.servedTemplates() {
 		s.Templates = append(s.Templates, t.def)
 		s.Completions[t.def.URITemplate] = t.completes

@@ -9,31 +9,33 @@ import (
 )
 
 // TestFingerprintCoversTheSurface: each part an agent is written against
-// (tools, templates and their completions, the summary) changes the
-// fingerprint; the same surface gives the same one.
+// (tools, templates and their completions, the summary, the
+// instructions) changes the fingerprint; the same surface gives the same
+// one.
 func TestFingerprintCoversTheSurface(t *testing.T) {
 	tool := &mcp.Tool{Name: "a", InputSchema: map[string]any{"type": "object"}}
 	withIndex := newResources(nil)
 	withIndex.serve(core.NameSearchIssues)
 	withIssue := newResources(nil)
 	withIssue.serve(core.NameSearchIssues, core.NameGetIssue)
-	fp := func(tools []*mcp.Tool, r *resources, summary string) string {
+	fp := func(tools []*mcp.Tool, r *resources, summary, instructions string) string {
 		t.Helper()
-		s, err := fingerprintOf(tools, r, summary)
+		s, err := fingerprintOf(tools, r, summary, instructions)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	base := fp([]*mcp.Tool{tool}, withIndex, "summary")
-	if again := fp([]*mcp.Tool{{Name: "a", InputSchema: map[string]any{"type": "object"}}}, withIndex, "summary"); again != base {
+	base := fp([]*mcp.Tool{tool}, withIndex, "summary", "brief")
+	if again := fp([]*mcp.Tool{{Name: "a", InputSchema: map[string]any{"type": "object"}}}, withIndex, "summary", "brief"); again != base {
 		t.Errorf("the same surface: %s then %s", base, again)
 	}
 	for name, other := range map[string]string{
-		"another tool":          fp([]*mcp.Tool{tool, {Name: "b", InputSchema: map[string]any{"type": "object"}}}, withIndex, "summary"),
-		"a changed description": fp([]*mcp.Tool{{Name: "a", Description: "x", InputSchema: map[string]any{"type": "object"}}}, withIndex, "summary"),
-		"more templates":        fp([]*mcp.Tool{tool}, withIssue, "summary"),
-		"another summary":       fp([]*mcp.Tool{tool}, withIndex, "summary, changed"),
+		"another tool":          fp([]*mcp.Tool{tool, {Name: "b", InputSchema: map[string]any{"type": "object"}}}, withIndex, "summary", "brief"),
+		"a changed description": fp([]*mcp.Tool{{Name: "a", Description: "x", InputSchema: map[string]any{"type": "object"}}}, withIndex, "summary", "brief"),
+		"more templates":        fp([]*mcp.Tool{tool}, withIssue, "summary", "brief"),
+		"another summary":       fp([]*mcp.Tool{tool}, withIndex, "summary, changed", "brief"),
+		"other instructions":    fp([]*mcp.Tool{tool}, withIndex, "summary", "brief, changed"),
 	} {
 		if other == base {
 			t.Errorf("%s leaves the fingerprint %s", name, base)

@@ -16,16 +16,18 @@ type LockdownOptions struct {
 	AllowInclude bool
 }
 
-// lockdownLine is the capability summary's line on lockdown: why text is
-// withheld, and how to ask for it. Nothing where it is off for everyone.
+// lockdownLine is the line on lockdown, in the capability summary and the
+// instructions: why text is withheld, and how to ask for it (what
+// withheld_untrusted holds, its schema says). Nothing where it is off for
+// everyone.
 func lockdownLine(o LockdownOptions) string {
 	var line string
 	switch {
 	case o.Rule.On:
-		line = "- lockdown: in public repositories, bodies and comments by authors who are not OWNER, MEMBER or COLLABORATOR " +
-			"are withheld (titles stay; withheld_untrusted gives author, association, withheld_bytes)"
+		line = "- lockdown: in public repositories, bodies and comments by authors not OWNER, MEMBER or COLLABORATOR " +
+			"are withheld (titles stay; withheld_untrusted)"
 		if o.Varies {
-			line += "; some clients or owners are set otherwise"
+			line += "; not for every client or owner"
 		}
 	case o.Varies:
 		line = "- lockdown: for some clients or owners, strangers' bodies and comments in public repositories are withheld (withheld_untrusted)"

@@ -259,8 +259,8 @@ func TestLockdownWithholdsStrangersTextEverywhere(t *testing.T) {
 	if !strings.Contains(offFiles, canaryBody) || !strings.Contains(offFiles, canaryComment) {
 		t.Errorf("lockdown off: the mirror lacks the probe's text")
 	}
-	if strings.Contains(off.Stack.Server.Summary(), "lockdown") {
-		t.Errorf("lockdown off: the capability summary speaks of it")
+	if strings.Contains(off.Stack.Server.Summary(), "lockdown") || strings.Contains(off.Session.InitializeResult().Instructions, "lockdown") {
+		t.Errorf("lockdown off: the capability summary or the instructions speak of it")
 	}
 
 	onRoot := t.TempDir()
@@ -282,6 +282,9 @@ func TestLockdownWithholdsStrangersTextEverywhere(t *testing.T) {
 	}
 	if !strings.Contains(on.Stack.Server.Summary(), "- lockdown: in public repositories") {
 		t.Errorf("lockdown on: the capability summary does not say so:\n%s", on.Stack.Server.Summary())
+	}
+	if ins := on.Session.InitializeResult().Instructions; !strings.Contains(ins, "- lockdown: in public repositories") {
+		t.Errorf("lockdown on: the instructions do not say so:\n%s", ins)
 	}
 }
 

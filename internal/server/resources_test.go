@@ -22,11 +22,12 @@ func TestDiscoveryResources(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	ctx := context.Background()
 	init := env.Session.InitializeResult()
-	if !strings.Contains(init.Instructions, "Does not:") || !strings.Contains(init.Instructions, env.Stack.Server.Fingerprint()) {
-		t.Fatalf("instructions lack the capability summary or fingerprint: %q", init.Instructions)
+	if !strings.Contains(init.Instructions, "ghgate://capabilities") || !strings.Contains(init.Instructions, env.Stack.Server.Fingerprint()) {
+		t.Fatalf("instructions lack the capability summary's URI or the fingerprint: %q", init.Instructions)
 	}
 	caps, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ghgate://capabilities"})
-	if err != nil || !strings.Contains(caps.Contents[0].Text, "Does:") {
+	if err != nil || !strings.Contains(caps.Contents[0].Text, "Does:") || !strings.Contains(caps.Contents[0].Text, "Does not:") ||
+		!strings.Contains(caps.Contents[0].Text, env.Stack.Server.Fingerprint()) {
 		t.Fatalf("capabilities: %v", err)
 	}
 	// The summary says which filters are listed and which searched.
@@ -60,8 +61,8 @@ func TestDiscoveryResources(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas[core.NameGetIssue].Input == nil {
 		t.Fatalf("get_issue's full output schema lacks nested fields: %v", got)
 	}
-	if !strings.Contains(init.Instructions, "ghgate://schemas") {
-		t.Fatal("the capability summary does not name ghgate://schemas")
+	if !strings.Contains(init.Instructions, "ghgate://schemas") || !strings.Contains(caps.Contents[0].Text, "ghgate://schemas") {
+		t.Fatal("the instructions or the capability summary do not name ghgate://schemas")
 	}
 	tpls, err := env.Session.ListResourceTemplates(ctx, nil)
 	if err != nil || len(tpls.ResourceTemplates) != 4 {

@@ -53,8 +53,8 @@ type Options struct {
 	Secrets *redact.Registry
 	// Lockdown is what the server lists and says of strangers' text.
 	Lockdown LockdownOptions
-	// Credentials, when set, is the capability summary's line on the
-	// GitHub credential a call holds (the broker's App routes say how
+	// Credentials, when set, is the line, in the capability summary and
+	// the instructions, on the GitHub credential a call holds (the broker's App routes say how
 	// their tokens are narrowed), so an agent knows why GitHub may refuse
 	// it what the tool allows.
 	Credentials string
@@ -100,6 +100,7 @@ type Server struct {
 	defs        []*mcp.Tool // every served tool's definition, in listing order
 	extraNames  []string
 	summary     string // the capability summary, its fingerprint line included
+	brief       string // the instructions, their fingerprint line included
 	fingerprint string
 	// servedOwn are ghgate's own tools served (after read-only, allow
 	// and deny), by name; a field another tool gates on one of them
@@ -212,9 +213,9 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	// allows.
 	tasks.Capabilities(caps)
 	m := mcp.NewServer(&mcp.Implementation{Name: "ghgate", Title: "ghgate", Version: version.Current()}, &mcp.ServerOptions{
-		// The instructions are the capability summary as it stands when a
-		// client connects: the instructions middleware keeps them current.
-		Instructions:      srv.Summary(),
+		// The instructions as they stand when a client connects: the
+		// instructions middleware keeps them current.
+		Instructions:      srv.Instructions(),
 		Logger:            log,
 		CompletionHandler: newCompleter(svc, srv.res.completes, srv.Fingerprint).complete,
 		SetCacheable:      setCacheable,
@@ -269,11 +270,20 @@ func (s *Server) Fingerprint() string {
 }
 
 // Summary is the capability summary served now, fingerprint included: the
-// ghgate://capabilities resource and the server's instructions.
+// ghgate://capabilities resource, whole.
 func (s *Server) Summary() string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.summary
+}
+
+// Instructions are the server's instructions served now, fingerprint
+// included: what an agent needs before its first call, the guards in
+// force, and a pointer to the capability summary for the rest.
+func (s *Server) Instructions() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.brief
 }
 
 // Tools are ghgate's own tools served now.
@@ -426,28 +436,31 @@ func (s *Server) EnableToolsets(names ...string) error {
 	return nil
 }
 
-// refresh recomputes the capability summary and the fingerprint from what
-// is served now.
+// refresh recomputes the capability summary, the instructions and the
+// fingerprint from what is served now.
 func (s *Server) refresh() error {
 	s.mu.RLock()
 	specs, defs, extra := slices.Clone(s.specs), slices.Clone(s.defs), slices.Clone(s.extraNames)
 	s.mu.RUnlock()
 	body := capabilities(specs, extra, s.opts.ReadOnly, s.res.uris(), lockdownLine(s.opts.Lockdown)+s.opts.Credentials)
-	fp, err := fingerprintOf(defs, s.res, body)
+	brief := instructions(guards{readOnly: s.opts.ReadOnly, lockdown: s.opts.Lockdown, policy: s.opts.Policy,
+		credentials: s.opts.Credentials, forwarded: len(extra) > 0})
+	fp, err := fingerprintOf(defs, s.res, body, brief)
 	if err != nil {
 		return err
 	}
+	line := "\nSurface fingerprint: " + fp + "\n"
 	s.mu.Lock()
-	s.fingerprint, s.summary = fp, body+"Surface fingerprint: "+fp+"\n"
+	s.fingerprint, s.summary, s.brief = fp, body+line[1:], brief+line
 	s.mu.Unlock()
 	return nil
 }
 
 // instructions is a receiving middleware: the instructions of an
-// initialize or server/discover answer are the capability summary as it
-// stands now, so a client connecting after the surface grew reads the
-// fingerprint it will see on envelopes; the fingerprint is in the
-// answer's _meta too, for a client to compare without parsing text.
+// initialize or server/discover answer are as they stand now, so a client
+// connecting after the surface grew reads the fingerprint it will see on
+// envelopes; the fingerprint is in the answer's _meta too, for a client
+// to compare without parsing text.
 func (s *Server) instructions(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -455,13 +468,13 @@ func (s *Server) instructions(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		s.mu.RLock()
-		summary, fp := s.summary, s.fingerprint
+		brief, fp := s.brief, s.fingerprint
 		s.mu.RUnlock()
 		switch r := res.(type) {
 		case *mcp.InitializeResult:
-			r.Instructions, r.Meta = summary, withFingerprint(r.Meta, fp)
+			r.Instructions, r.Meta = brief, withFingerprint(r.Meta, fp)
 		case *mcp.DiscoverResult:
-			r.Instructions, r.Meta = summary, withFingerprint(r.Meta, fp)
+			r.Instructions, r.Meta = brief, withFingerprint(r.Meta, fp)
 		}
 		return res, nil
 	}

@@ -271,8 +271,8 @@ func TestReadOnlyListsNoWrites(t *testing.T) {
 	if _, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_no_such_tool", Arguments: map[string]any{}}); err == nil {
 		t.Fatal("an unknown tool was answered as a tool")
 	}
-	if strings.Contains(env.Session.InitializeResult().Instructions, "create and update") {
-		t.Fatal("the read-only capability summary offers writes")
+	if strings.Contains(env.Stack.Server.Summary(), "create and update") || strings.Contains(env.Session.InitializeResult().Instructions, "dry_run") {
+		t.Fatal("the read-only capability summary or instructions offer writes")
 	}
 }
 

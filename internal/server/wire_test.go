@@ -382,8 +382,11 @@ func TestResourcesOnTheWire(t *testing.T) {
 						envelope["code"], envelope["fingerprint"], arrived)
 				}
 				later := connectWire(t, srv, transport, version)
-				if ins := later.cs.InitializeResult().Instructions; !strings.Contains(ins, "Surface fingerprint: "+arrived) || !strings.Contains(ins, "upstream_probe") {
-					t.Errorf("a later client's instructions lack the new fingerprint or tool")
+				if ins := later.cs.InitializeResult().Instructions; !strings.Contains(ins, "Surface fingerprint: "+arrived) {
+					t.Errorf("a later client's instructions lack the new fingerprint")
+				}
+				if summary := later.read(t, "ghgate://capabilities"); !strings.Contains(summary.Contents[0].Text, "upstream_probe") {
+					t.Errorf("a later client's capability summary lacks the new tool")
 				}
 			})
 		}

@@ -21,9 +21,10 @@ import (
 // further down, with their descriptions.
 func publishedOutput(full *jsonschema.Schema, outline, unlisted []string) (*jsonschema.Schema, error) {
 	out := slim(full, 0)
-	// Fields any result may carry are described once, in the server's
-	// instructions, rather than in every tool: the schema stays open
-	// (no additionalProperties: false), so they remain valid.
+	// Fields any result may carry are described once, in the capability
+	// summary (ghgate://capabilities, which the instructions point to),
+	// rather than in every tool: the schema stays open (no
+	// additionalProperties: false), so they remain valid.
 	for _, name := range commonOutputFields {
 		delete(out.Properties, name)
 	}

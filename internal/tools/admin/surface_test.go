@@ -34,11 +34,11 @@ func TestDeletedLabelIsNotTrustedByTheIssueTools(t *testing.T) {
 // The capability summary says what the admin toolset does when it is
 // served, and that it exists when it is not.
 func TestCapabilitiesNameTheAdminToolset(t *testing.T) {
-	with := start(t, "").Session.InitializeResult().Instructions
+	with := start(t, "").Stack.Server.Summary()
 	if !strings.Contains(with, "admin toolset:") || !strings.Contains(with, core.NameDeleteIssue) || strings.Contains(with, "- delete issues") {
 		t.Fatalf("served, the summary says:\n%s", with)
 	}
-	without := servertest.Start(t, servertest.Options{}).Session.InitializeResult().Instructions
+	without := servertest.Start(t, servertest.Options{}).Stack.Server.Summary()
 	if strings.Contains(without, "admin toolset:") || !strings.Contains(without, "- delete issues") || !strings.Contains(without, "the admin toolset does them") {
 		t.Fatalf("not served, the summary says:\n%s", without)
 	}

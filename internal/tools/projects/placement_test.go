@@ -151,12 +151,12 @@ func inWidgets(env *servertest.Env, f func(r *emulator.Repo)) {
 // The capability summary says what the projects toolset does when it is
 // served, and points to it when it is not.
 func TestCapabilitiesNameTheProjectsToolset(t *testing.T) {
-	with := start(t, "").Session.InitializeResult().Instructions
+	with := start(t, "").Stack.Server.Summary()
 	if !strings.Contains(with, "projects toolset:") || !strings.Contains(with, "create or edit Projects boards") ||
 		!strings.Contains(with, "take project {owner, project_number, fields}") {
 		t.Fatalf("served, the summary says:\n%s", with)
 	}
-	without := servertest.Start(t, servertest.Options{}).Session.InitializeResult().Instructions
+	without := servertest.Start(t, servertest.Options{}).Stack.Server.Summary()
 	if strings.Contains(without, "projects toolset:") || !strings.Contains(without, "the projects toolset does them") ||
 		strings.Contains(without, "take project {owner, project_number, fields}") {
 		t.Fatalf("not served, the summary says:\n%s", without)

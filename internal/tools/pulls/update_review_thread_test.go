@@ -189,11 +189,11 @@ func TestUpdateReviewThreadWithoutWrite(t *testing.T) {
 // The capability summary names the toolset when it is served, and says
 // where review threads are when it is not.
 func TestCapabilitiesNameThePullRequestsToolset(t *testing.T) {
-	with := start(t, "").Session.InitializeResult().Instructions
+	with := start(t, "").Stack.Server.Summary()
 	if !strings.Contains(with, "pull_requests toolset:") || !strings.Contains(with, tool) {
 		t.Fatalf("served, the summary says:\n%s", with)
 	}
-	without := servertest.Start(t, servertest.Options{}).Session.InitializeResult().Instructions
+	without := servertest.Start(t, servertest.Options{}).Stack.Server.Summary()
 	if strings.Contains(without, "pull_requests toolset:") || !strings.Contains(without, "the pull_requests toolset resolves and answers them") {
 		t.Fatalf("not served, the summary says:\n%s", without)
 	}
