@@ -24,7 +24,6 @@ import (
 
 // missingName is a filter whose names exist nowhere the search looked.
 type missingName struct {
-	i       int
 	f       namedFilter
 	account string // a person filter's account type ("" for none)
 	matches []nameMatch
@@ -125,7 +124,7 @@ func judgeNames(read namesRead, found namesFound) (missing []missingName, presen
 		if f.kind.person() {
 			typ := found.accounts[i]
 			if typ != "User" {
-				missing = append([]missingName{{i: i, f: f, account: typ, matches: rankAcross(f, found)}}, missing...)
+				missing = append([]missingName{{f: f, account: typ, matches: rankAcross(f, found)}}, missing...)
 				continue
 			}
 			p := f.names[0] + " is a GitHub user"
@@ -154,7 +153,7 @@ func judgeNames(read namesRead, found namesFound) (missing []missingName, presen
 		}
 		switch {
 		case len(in) == 0:
-			missing = append(missing, missingName{i: i, f: f, matches: rankAcross(f, found)})
+			missing = append(missing, missingName{f: f, matches: rankAcross(f, found)})
 		case read.repo != "":
 			here = append(here, f.describe())
 		default:

@@ -1,32 +1,12 @@
 package issues
 
-import (
-	"testing"
-
-	"github.com/vektah/gqlparser/v2"
-
-	"github.com/ghgate/ghgate/internal/emulator/graphql"
-	"github.com/ghgate/ghgate/internal/emulator/schema"
-	"github.com/ghgate/ghgate/internal/openapiprune"
-)
+import "testing"
 
 // The names check's queries, in every shape it sends (one repository, an
 // owner's, everywhere; with and without the lists), are checked against
-// GitHub's full published schema, not only the emulator's pruned copy
-// that answers them in the wire tests.
+// GitHub's full published schema (see githubSchema).
 func TestNamesDocumentsAreValidOnGitHub(t *testing.T) {
-	root, err := openapiprune.ModuleRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	published, overlay, _, err := schema.ReadSources(root)
-	if err != nil {
-		t.Fatalf("GitHub's GraphQL schema is needed (node_modules/@octokit/graphql-schema): %v", err)
-	}
-	s, err := schema.Load(published, overlay)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := githubSchema(t)
 	in := SearchIssuesIn{Labels: []string{"bug", "status: triaged"}, Assignee: "alice", Author: "bob",
 		Query: `label:a,b milestone:"v1 beta" type:Bug`}
 	filters := in.namedFilters()
@@ -44,7 +24,7 @@ func TestNamesDocumentsAreValidOnGitHub(t *testing.T) {
 		if doc == "" {
 			t.Fatalf("%+v: no document", r)
 		}
-		q, errs := gqlparser.LoadQueryWithRules(s, doc, graphql.ValidationRules(s))
+		q, errs := loadOnGitHub(s, doc)
 		if len(errs) > 0 {
 			t.Fatalf("names query rejected by GitHub's schema: %v\n%s", errs, doc)
 		}

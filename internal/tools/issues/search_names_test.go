@@ -133,34 +133,30 @@ func TestSearchByRenamedLabelNamesItsNewName(t *testing.T) {
 }
 
 // A milestone: qualifier naming a title the repository lacks (v2.0 for
-// v2.0.0) is refused as milestone_not_found, on the search path.
-func TestSearchByMissingMilestone(t *testing.T) {
+// v2.0.0; searched) and a type: naming an issue type its owner does not
+// offer (Bugs for Bug; listed) are refused with the closest first, and the
+// repair's query names it instead.
+func TestSearchByMissingMilestoneOrIssueType(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	in := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "milestone:v2.0", State: "all"}
-	e, fixed := notFound(t, env, in, contract.CodeMilestoneNotFound, "query")
-	if got := closest(t, e); len(got) == 0 || got[0] != "v2.0.0" {
-		t.Errorf("details.value = %q, want v2.0.0 first", got)
-	}
-	if fixed.Query != "milestone:v2.0.0" {
-		t.Errorf("repair query %q, want milestone:v2.0.0", fixed.Query)
-	}
-	wantRows(t, env, fixed)
-}
-
-// An issue type the repository's owner does not offer (Bugs for Bug),
-// listed by type:, is refused as issue_type_not_found.
-func TestSearchByMissingIssueType(t *testing.T) {
-	env := servertest.Start(t, servertest.Options{})
-	in := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "type:Bugs", State: "all"}
-	e, fixed := notFound(t, env, in, contract.CodeIssueTypeNotFound, "query")
-	if got := closest(t, e); len(got) == 0 || got[0] != "Bug" {
-		t.Errorf("details.value = %q, want Bug first", got)
-	}
-	if fixed.Query != "type:Bug" {
-		t.Errorf("repair query %q, want type:Bug", fixed.Query)
-	}
-	if out := wantRows(t, env, fixed); out.Source != issues.SourceList {
-		t.Errorf("the repaired search went to %s, want list", out.Source)
+	for _, c := range []struct {
+		query, closest, fixed string
+		code                  contract.Code
+		source                issues.Source
+	}{
+		{"milestone:v2.0", "v2.0.0", "milestone:v2.0.0", contract.CodeMilestoneNotFound, issues.SourceSearch},
+		{"type:Bugs", "Bug", "type:Bug", contract.CodeIssueTypeNotFound, issues.SourceList},
+	} {
+		in := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: c.query, State: "all"}
+		e, fixed := notFound(t, env, in, c.code, "query")
+		if got := closest(t, e); len(got) == 0 || got[0] != c.closest {
+			t.Errorf("%s: details.value = %q, want %s first", c.query, got, c.closest)
+		}
+		if fixed.Query != c.fixed {
+			t.Errorf("%s: repair query %q, want %s", c.query, fixed.Query, c.fixed)
+		}
+		if out := wantRows(t, env, fixed); out.Source != c.source {
+			t.Errorf("%s: the repaired search went to %s, want %s", c.query, out.Source, c.source)
+		}
 	}
 }
 
