@@ -198,6 +198,29 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 		}
 	})
 
+	// GitHub refuses a milestone number the repository lacks with 422
+	// ({"value", "resource": "Issue", "field": "milestone", "code":
+	// "invalid"}), rather than listing no issues.
+	t.Run("issues of a milestone that does not exist", func(t *testing.T) {
+		if r := get(t, widgets+"/issues?milestone=1&state=all", alice); r.status != http.StatusOK {
+			t.Errorf("milestone=1: %d %s", r.status, r.body)
+		}
+		r := get(t, widgets+"/issues?milestone=99&state=all", alice)
+		if r.status != http.StatusUnprocessableEntity {
+			t.Fatalf("milestone=99: status %d, want 422", r.status)
+		}
+		var body struct {
+			Errors []struct{ Value, Resource, Field, Code string } `json:"errors"`
+		}
+		if err := json.Unmarshal(r.body, &body); err != nil {
+			t.Fatal(err)
+		}
+		want := []struct{ Value, Resource, Field, Code string }{{"99", "Issue", "milestone", "invalid"}}
+		if !slices.Equal(body.Errors, want) {
+			t.Errorf("errors = %+v, want %+v", body.Errors, want)
+		}
+	})
+
 	t.Run("locked issue", func(t *testing.T) {
 		var is issueOut
 		getJSON(t, fmt.Sprintf("%s/issues/%d", widgets, emulator.DemoLockedIssue), alice, &is)

@@ -111,6 +111,12 @@ func listIssues(c *call) {
 		c.Invalid("", "rest/issues/issues#list-repository-issues", wire.FieldError{Resource: "Issue", Field: "state", Code: "invalid"})
 		return
 	}
+	if n, err := strconv.Atoi(f.milestone); err == nil && r.FindMilestone(n) == nil {
+		// A number that is no milestone of the repository is refused, not
+		// answered with no issues.
+		c.Invalid("", "rest/issues/issues#list-repository-issues", wire.FieldError{Resource: "Issue", Field: "milestone", Code: "invalid", Value: f.milestone})
+		return
+	}
 	if v := q.Get("labels"); v != "" {
 		for _, l := range strings.Split(v, ",") {
 			if l = strings.TrimSpace(l); l != "" {

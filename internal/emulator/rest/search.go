@@ -18,6 +18,11 @@ type searchItemJSON struct {
 	Score float64 `json:"score"`
 }
 
+// usersUnsearchable is GitHub's message refusing a search that names an
+// account it does not know: in user:, org: or a user qualifier (author:
+// and its kind, see search.Query.UnknownPeople).
+const usersUnsearchable = "The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."
+
 func searchIssues(c *call) {
 	q := c.Req.URL.Query()
 	const doc = "rest/search/search#search-issues-and-pull-requests"
@@ -35,9 +40,14 @@ func searchIssues(c *call) {
 	for _, login := range s.Owners {
 		if c.State.Account(login) == nil {
 			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
-				Message: "The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."})
+				Message: usersUnsearchable})
 			return
 		}
+	}
+	if s.UnknownPeople(c.State) {
+		c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
+			Message: usersUnsearchable})
+		return
 	}
 	for _, name := range s.Repos {
 		owner, repo, _ := strings.Cut(name, "/")

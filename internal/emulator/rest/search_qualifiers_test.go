@@ -368,7 +368,7 @@ func TestSearchSortQualifier(t *testing.T) {
 }
 
 // A query naming an account or repository the caller cannot see is
-// refused with GitHub's validation message; a negated one only excludes.
+// refused with GitHub's validation message; a negated scope only excludes.
 func TestSearchUnknownScope(t *testing.T) {
 	emu, err := emulator.New(emulator.Options{Now: seed.DemoNow, SearchLimit: 1 << 20})
 	if err != nil {
@@ -386,6 +386,17 @@ func TestSearchUnknownScope(t *testing.T) {
 		{"repo:acme/gadgets crash", seed.DemoTokenDave, http.StatusUnprocessableEntity,
 			"The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them."},
 		{"-repo:acme/nope crash", seed.DemoTokenAlice, http.StatusOK, ""},
+		// A user qualifier naming no account is refused as GitHub refuses
+		// author:error; one known login among its others is enough, and an
+		// organization is an account.
+		{"repo:acme/widgets author:nobody-here", seed.DemoTokenAlice, http.StatusUnprocessableEntity,
+			"The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."},
+		{"repo:acme/widgets assignee:nobody-here", seed.DemoTokenAlice, http.StatusUnprocessableEntity,
+			"The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."},
+		{"repo:acme/widgets author:app/nobody-here", seed.DemoTokenAlice, http.StatusUnprocessableEntity,
+			"The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."},
+		{"repo:acme/widgets author:alice author:nobody-here", seed.DemoTokenAlice, http.StatusOK, ""},
+		{"repo:acme/widgets author:acme mentions:@me", seed.DemoTokenAlice, http.StatusOK, ""},
 	} {
 		req, err := http.NewRequest(http.MethodGet, srv.URL+"/search/issues?q="+url.QueryEscape(tc.q), nil)
 		if err != nil {

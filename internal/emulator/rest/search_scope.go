@@ -40,7 +40,7 @@ func (s *searchScope) check(c *call, doc string) bool {
 	for _, login := range s.owners {
 		if c.State.Account(login) == nil {
 			c.Invalid("", doc, wire.FieldError{Resource: "Search", Field: "q", Code: "invalid",
-				Message: "The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."})
+				Message: usersUnsearchable})
 			return false
 		}
 	}

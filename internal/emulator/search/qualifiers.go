@@ -67,19 +67,19 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 	case "milestone":
 		return searchPred(func(is *state.Issue) bool { return is.Milestone != nil && strings.EqualFold(is.Milestone.Title, val) }), "", true
 	case "author":
-		login := p.login(val)
+		login := p.person(key, val, neg)
 		return searchPred(func(is *state.Issue) bool { return accountIs(is.User, login) }), "", true
 	case "assignee":
-		login := p.login(val)
+		login := p.person(key, val, neg)
 		return searchPred(func(is *state.Issue) bool { return assignedTo(is, login) }), "", true
 	case "mentions":
-		login := p.login(val)
+		login := p.person(key, val, neg)
 		return searchPred(func(is *state.Issue) bool { return state.MentionsUser(is, login) }), "", true
 	case "commenter":
-		login := p.login(val)
+		login := p.person(key, val, neg)
 		return searchPred(func(is *state.Issue) bool { return commentedBy(is, login) }), "", true
 	case "involves":
-		login := p.login(val)
+		login := p.person(key, val, neg)
 		return searchPred(func(is *state.Issue) bool {
 			return (accountIs(is.User, login)) || assignedTo(is, login) ||
 				state.MentionsUser(is, login) || commentedBy(is, login)
@@ -135,6 +135,13 @@ func (p *searchParser) qualifier(key, val string, neg bool) (e searchExpr, scope
 		return e, "", true
 	}
 	return nil, "", false
+}
+
+// person reads a user qualifier's login, @me resolved, and records it.
+func (p *searchParser) person(key, val string, neg bool) string {
+	login := p.login(val)
+	p.q.People = append(p.q.People, Person{Qualifier: key, Login: login, Neg: neg})
+	return login
 }
 
 // login resolves @me to the caller.

@@ -67,6 +67,8 @@ type Query struct {
 	// positive repo:, user:, org: and owner: qualifiers name: GitHub refuses
 	// a query naming one the caller cannot see.
 	Repos, Owners []string
+	// People are the logins the user qualifiers name (see UnknownPeople).
+	People []Person
 	// Sort and Order come from a sort: qualifier ("created", "asc").
 	Sort, Order string
 	// in lists where words are looked for (title, body, comments); empty

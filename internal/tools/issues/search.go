@@ -212,7 +212,8 @@ type SearchIssuesOut struct {
 	// opened, under the creator scope, and issues of repositories the
 	// client may not read.
 	Withheld int `json:"withheld,omitempty" jsonschema:"matches left out: other authors' (creator scope), or of repositories this client may not read"`
-	// Notes carry search's freshness caveat.
+	// Notes carry search's freshness caveat and, on an empty first page,
+	// what was found of the names filtered on (see explainEmpty).
 	Notes              []string `json:"notes,omitempty"`
 	RateLimitRemaining *int     `json:"rate_limit_remaining,omitempty" jsonschema:"present when under 10% of the search budget is left"`
 }
@@ -346,10 +347,23 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
+	var out SearchIssuesOut
 	if listed {
-		return s.listPage(ctx, c, v, in, plan, pg, detail)
+		out, err = s.listPage(ctx, c, v, in, plan, pg, detail)
+	} else {
+		out, err = s.searchPage(ctx, c, v, in, pg, detail)
 	}
-	return s.searchPage(ctx, c, v, in, pg, detail)
+	if err != nil {
+		return SearchIssuesOut{}, s.refusedNames(ctx, c, asked, err)
+	}
+	// Only an empty first page is checked: rows prove their names exist,
+	// and a later page's filters were the first page's.
+	if in.Cursor == "" && len(out.Items) == 0 && out.Withheld == 0 {
+		if err := s.explainEmpty(ctx, c, asked, &out); err != nil {
+			return SearchIssuesOut{}, err
+		}
+	}
+	return out, nil
 }
 
 // searchPage reads one page of in through the search API.

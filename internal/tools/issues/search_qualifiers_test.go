@@ -8,8 +8,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -328,6 +330,9 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 		t.Fatalf("refused searches asked for credentials for %q", got)
 	}
 	wantUpstream(t, env)
+	// GitHub's search refuses an app it does not know, as it does a user;
+	// dependabot is one it knows.
+	withState(env, func(s *emulator.State) { s.AddBotAccount("dependabot", time.Date(2019, 5, 23, 0, 0, 0, 0, time.UTC)) })
 	for _, in := range []issues.SearchIssuesIn{
 		{Owner: "acme", Author: "alice"},
 		{Owner: "acme", Author: "app/dependabot"},
