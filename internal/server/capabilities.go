@@ -158,10 +158,11 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		"Each failure has its code: none configured for the target, missing_credential; GitHub refuses it (revoked, expired, wrong), " +
 		"invalid_credential; it lacks a permission the call needs, insufficient_scope with details.required_scopes. " +
 		"Retrying does not help any of them; the operator must act.\n")
-	b.WriteString("\nValues echoed: details.value only ever holds what ghgate or GitHub minted, never what the caller sent: " +
-		"the values a field accepts (invalid_field), the repository's close label matches (label_not_found), its issue types " +
-		"(issue_type_not_found), and the URIs this server serves (a resource read naming none). Messages and reasons name the " +
-		"field, not the value sent.\n\n")
+	b.WriteString("\nValues echoed: an error's message may name an identifier the caller sent (an owner, repository, number, label, " +
+		"milestone, issue type or login); free-form text (a title, body, comment, description or search text) never appears in a " +
+		"message, reason or details. details.value only ever holds what ghgate or GitHub minted: the values a field accepts " +
+		"(invalid_field), the repository's closest names (label_not_found and its peers), and the URIs this server serves. " +
+		"A repair's or follow_up's arguments are a literal call, so they repeat the arguments it needs.\n\n")
 	return b.String()
 }
 

@@ -256,7 +256,7 @@ func TestResourcesOnTheWire(t *testing.T) {
 				summary := c.read(t, "ghgate://capabilities")
 				wantHints(t, "capabilities", summary.Cacheable, 86_400_000, "public")
 				for _, want := range []string{"Surface fingerprint: " + enabled, "missing_credential", "invalid_credential",
-					"insufficient_scope with details.required_scopes", "Values echoed: details.value only ever holds", "ttlMs 30000"} {
+					"insufficient_scope with details.required_scopes", "free-form text (a title, body, comment, description or search text) never appears", "ttlMs 30000"} {
 					if !strings.Contains(summary.Contents[0].Text, want) {
 						t.Errorf("capability summary lacks %q", want)
 					}

@@ -239,6 +239,9 @@ func (e *Env) Call(t testing.TB, tool string, args any) Result {
 	if !sameJSON(sc, []byte(text.Text)) {
 		t.Fatalf("%s: text block and structuredContent differ:\ntext: %s\nsc:   %s", tool, text.Text, sc)
 	}
+	if res.IsError {
+		checkEcho(t, tool, raw, json.RawMessage(text.Text))
+	}
 	return Result{IsError: res.IsError, JSON: json.RawMessage(text.Text)}
 }
 

@@ -487,8 +487,11 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 }
 
 func TestUpdateIssueCreatorScope(t *testing.T) {
-	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob"})
-	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Alice's"})
+	// alice opens the issue where no scope holds (the scope refuses her
+	// create), then a deployment scoped to bob's issues is asked to close it.
+	open := servertest.Start(t, servertest.Options{})
+	n := ciNewIssue(t, open, issues.CreateIssueIn{Title: "Alice's"})
+	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob", Emu: open.Emu})
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}}).Envelope(t)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
