@@ -101,8 +101,23 @@ type PlannedItem struct {
 	// Request is the request the write would send.
 	Request string `json:"request,omitempty"`
 	// Before is the issue as it stands, where the write changes one and
-	// the deployment can read it (a dry run's "before").
-	Before any `json:"before,omitempty"`
+	// the deployment can read it (a dry run's "before"). Typed, so that
+	// the dry run's published schema says what it holds.
+	Before *IssueBefore `json:"before,omitempty"`
+}
+
+// IssueBefore is an issue as a dry run shows it before the write: the
+// fields a write tool changes. Text is not repeated (the agent read it,
+// and lockdown may withhold it): its size is. Labels and assignees are
+// written even when empty ([]: none).
+type IssueBefore struct {
+	Title      string   `json:"title"`
+	State      string   `json:"state"`
+	Labels     []string `json:"labels"`
+	Assignees  []string `json:"assignees"`
+	Milestone  string   `json:"milestone,omitempty"`
+	Locked     bool     `json:"locked,omitempty"`
+	BodyLength int      `json:"body_length"`
 }
 
 // Admit applies the write path to a call, in order: kinds denied,

@@ -90,14 +90,12 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 				asked = r.Params.Message
 				return &mcp.ElicitResult{Action: answer, Content: map[string]any{"confirm": answer == "accept"}}
 			})
-			if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_search_issues",
-				Arguments: map[string]any{"owner": "alice", "repo": "notes", "state": "all"}}); err != nil {
-				t.Fatal(err)
-			}
+			servertest.CallOn(t, cs, "github_search_issues", map[string]any{"owner": "alice", "repo": "notes", "state": "all"})
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_add_comment", Arguments: leak})
 			if err != nil {
 				t.Fatal(err)
 			}
+			servertest.Answer(t, cs, "github_add_comment", leak, res)
 			b, _ := json.Marshal(res.StructuredContent)
 			if !strings.Contains(asked, "alice/notes") || !strings.Contains(asked, "acme/widgets") {
 				t.Errorf("the person was asked %q: it does not name both repositories", asked)

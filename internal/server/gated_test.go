@@ -12,7 +12,6 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type probeIn struct {
@@ -57,10 +56,7 @@ func TestGatedFieldsArriveWithTheirToolset(t *testing.T) {
 				t.Errorf("%s: extra listed %v, want %v: %s", stage, got, want, schema)
 			}
 		}
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: probe.Name, Arguments: map[string]any{"owner": "acme", "extra": "x"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := servertest.CallOn(t, cs, probe.Name, map[string]any{"owner": "acme", "extra": "x"})
 		if res.IsError == want {
 			t.Errorf("%s: a call with extra: error %v, want %v", stage, res.IsError, !want)
 		}
@@ -106,12 +102,9 @@ func TestProjectFieldNeedsTheBoardWriteTool(t *testing.T) {
 			{core.NameBulkUpdateIssues, "changes.project", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": []int{40, 45},
 				"changes": map[string]any{"project": project}}},
 		} {
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := servertest.CallOn(t, cs, c.tool, c.args)
 			var e contract.Error
-			b, _ := json.Marshal(res.StructuredContent)
+			b := res.JSON
 			_ = json.Unmarshal(b, &e)
 			if !res.IsError || e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != c.field {
 				t.Errorf("allow %v deny %v: %s with %s: %s", opts.Allow, opts.Deny, c.tool, c.field, b)

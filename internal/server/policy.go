@@ -76,22 +76,9 @@ func repoPrivate(svc *core.Service) func(ctx context.Context, owner, repo string
 	}
 }
 
-// IssueBefore is an issue as a dry run shows it before the write: the
-// fields a write tool changes. Text is not repeated (the agent read it,
-// and lockdown may withhold it): its size is.
-type IssueBefore struct {
-	Title      string   `json:"title"`
-	State      string   `json:"state"`
-	Labels     []string `json:"labels"`
-	Assignees  []string `json:"assignees"`
-	Milestone  string   `json:"milestone,omitempty"`
-	Locked     bool     `json:"locked,omitempty"`
-	BodyLength int      `json:"body_length"`
-}
-
 // issueBefore reads an issue with the read credential for a dry run.
-func issueBefore(svc *core.Service) func(ctx context.Context, t policy.Target) (any, error) {
-	return func(ctx context.Context, t policy.Target) (any, error) {
+func issueBefore(svc *core.Service) func(ctx context.Context, t policy.Target) (*policy.IssueBefore, error) {
+	return func(ctx context.Context, t policy.Target) (*policy.IssueBefore, error) {
 		c, err := svc.Client(ctx, t.Owner, tooldef.Read)
 		if err != nil {
 			return nil, err
@@ -100,7 +87,7 @@ func issueBefore(svc *core.Service) func(ctx context.Context, t policy.Target) (
 		if err != nil {
 			return nil, err
 		}
-		b := IssueBefore{Title: is.GetTitle(), State: is.GetState(), Labels: []string{}, Assignees: []string{},
+		b := &policy.IssueBefore{Title: is.GetTitle(), State: is.GetState(), Labels: []string{}, Assignees: []string{},
 			Milestone: is.GetMilestone().GetTitle(), Locked: is.GetLocked(), BodyLength: len(is.GetBody())}
 		for _, l := range is.Labels {
 			b.Labels = append(b.Labels, l.GetName())

@@ -42,11 +42,12 @@ func TestErrorEnvelopeRedactsTheCredential(t *testing.T) {
 	}
 	defer st.Close()
 	cs := servertest.Connect(t, st.Server.MCP)
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_get_issue",
-		Arguments: map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}})
+	args := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_get_issue", Arguments: args})
 	if err != nil {
 		t.Fatal(err)
 	}
+	servertest.Answer(t, cs, "github_get_issue", args, res)
 	if !res.IsError {
 		t.Fatal("isError = false, want the refusal")
 	}

@@ -108,7 +108,7 @@ func fixed() []*mcp.Resource {
 		{URI: errorsURI, Name: "error-codes", MIMEType: "application/json",
 			Description: "Every error code a tool can return, what it means and what to do"},
 		{URI: schemasURI, Name: "tool-schemas", MIMEType: "application/json",
-			Description: "Each tool's full input and output schema; tools/list carries a shorter output schema"},
+			Description: "Each tool's full schemas: input, output, error (the envelope of a failure) and, for a write, dry_run; tools/list carries a shorter output schema"},
 	}
 }
 
@@ -297,19 +297,17 @@ type resourceErrorData struct {
 }
 
 // schemasDoc is the ghgate://schemas document: for each served tool, the
-// full schemas its arguments and results are checked against.
+// full schemas its arguments are checked against and each kind of answer
+// conforms to: input, output (a result), error (a failure's envelope)
+// and, for a write tool, dry_run (the answer to dry_run: true).
 func schemasDoc(specs []tooldef.Spec) ([]byte, error) {
-	type pair struct {
-		Input  any `json:"input"`
-		Output any `json:"output"`
-	}
-	doc := map[string]pair{}
+	doc := map[string]tooldef.Published{}
 	for _, sp := range specs {
-		in, out, err := sp.Schemas()
+		p, err := sp.Schemas()
 		if err != nil {
 			return nil, err
 		}
-		doc[sp.ToolName()] = pair{in, out}
+		doc[sp.ToolName()] = p
 	}
 	return json.Marshal(doc)
 }

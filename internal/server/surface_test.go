@@ -293,6 +293,7 @@ func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
 	if err != nil || !res.IsError {
 		t.Fatalf("denied tool: %v %+v", err, res)
 	}
+	servertest.Answer(t, cs, core.NameLinkIssues, map[string]any{}, res)
 	var e contract.Error
 	b, _ := json.Marshal(res.StructuredContent)
 	if json.Unmarshal(b, &e) != nil || e.Code != contract.CodeToolNotAllowed {

@@ -372,10 +372,12 @@ func TestResourcesOnTheWire(t *testing.T) {
 				if arrived == enabled {
 					t.Fatal("an arriving tool did not change the fingerprint")
 				}
-				res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: core.NameGetIssue, Arguments: map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999}})
+				missing := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999}
+				res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: core.NameGetIssue, Arguments: missing})
 				if err != nil || !res.IsError {
 					t.Fatalf("forced error: %v %v", err, res)
 				}
+				servertest.Answer(t, c.cs, core.NameGetIssue, missing, res)
 				envelope, _ := res.StructuredContent.(map[string]any)
 				if envelope["code"] != "issue_not_found" || envelope["fingerprint"] != arrived {
 					t.Errorf("a call to a tool enabled at run time: code %v fingerprint %v, want issue_not_found and %s",

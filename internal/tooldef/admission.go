@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/policy"
@@ -74,9 +75,9 @@ func (t Tool[In, Out]) admit(ctx context.Context, env *Env, req *mcp.CallToolReq
 	if e != nil {
 		return Admission{}, e
 	}
-	var preview func(context.Context) (any, error)
+	var preview *forecast
 	if t.Preview != nil {
-		preview = func(ctx context.Context) (any, error) { return t.Preview(ctx, *input) }
+		preview = &forecast{run: func(ctx context.Context) (any, error) { return t.Preview.run(ctx, *input) }, keep: t.Preview.keep}
 	}
 	return admitWrites(ctx, env, req, t.Name, writes, normalized, preview)
 }
@@ -111,7 +112,7 @@ func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool s
 
 // admitWrites is AdmitWrites with a tool's own dry run (Tool.Preview).
 func admitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool string, writes []policy.Write, normalized json.RawMessage,
-	preview func(context.Context) (any, error)) (adm Admission, e *contract.Error) {
+	preview *forecast) (adm Admission, e *contract.Error) {
 	defer func() {
 		// The write path runs before the tool's own panic guard: a panic in
 		// it refuses the write (nothing was sent) rather than reach the client.
@@ -136,22 +137,26 @@ func admitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool s
 		}}, nil
 	case dry:
 		var forecast any
+		keep := slices.Clone(dryRunKeep)
 		if preview != nil {
 			// The tool's own forecast shows each issue before and after.
-			p, err := preview(ctx)
+			p, err := preview.run(ctx)
 			if err != nil {
 				e := toEnvelope(env, err)
 				e.Settlement = contract.NotStarted
 				return Admission{}, e
 			}
 			forecast = p
+			for _, k := range preview.keep {
+				keep = append(keep, previewField+"."+k)
+			}
 		} else {
 			addBefore(ctx, env, writes, &dec.Plan)
 		}
 		body, err := Compact(struct {
 			DryRun  policy.Plan `json:"dry_run"`
 			Preview any         `json:"preview,omitempty"`
-		}{dec.Plan, forecast})
+		}{dec.Plan, forecast}, keep...)
 		if err != nil {
 			return Admission{}, internal(env, tool, fmt.Errorf("encoding a dry run: %w", err))
 		}
@@ -243,7 +248,7 @@ func addBefore(ctx context.Context, env *Env, writes []policy.Write, plan *polic
 	if env == nil || env.Before == nil {
 		return
 	}
-	seen := map[policy.Target]any{}
+	seen := map[policy.Target]*policy.IssueBefore{}
 	for i, w := range writes {
 		t := policy.Target{Owner: w.Target.Owner, Repo: w.Target.Repo, Number: w.Target.Number}
 		if t.Number == 0 || t.Repo == "" || i >= len(plan.Writes) {

@@ -106,8 +106,8 @@ type Tool[In, Out any] struct {
 	// requests it would send. It must not write (it runs without the
 	// admission the GitHub client asks of a write, so a write would be
 	// refused). Its answer is the dry run's preview; its error is the
-	// error the real call would give.
-	Preview func(ctx context.Context, in In) (any, error)
+	// error the real call would give. Forecasts builds it.
+	Preview *Forecast[In]
 }
 
 // ToolTaskSupport is whether the tool may run as an MCP task.
@@ -141,7 +141,7 @@ type Env struct {
 	Policy *policy.Path
 	// Before, when set, reads the issue a write changes as it stands, for
 	// a dry run to show beside what the write would make of it.
-	Before func(ctx context.Context, t policy.Target) (any, error)
+	Before func(ctx context.Context, t policy.Target) (*policy.IssueBefore, error)
 }
 
 // Call describes a tool call to a Wrapper.
@@ -168,26 +168,57 @@ type Spec interface {
 	Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error)
 	// ToolTaskSupport is whether a call may run as an MCP task.
 	ToolTaskSupport() TaskSupport
-	// Schemas returns the full input and output schemas: what arguments
-	// are checked against and results validated against before they are
-	// sent. tools/list carries a shorter form of them.
-	Schemas() (in, out *jsonschema.Schema, err error)
+	// Schemas returns the full schemas: what arguments are checked
+	// against, and what each kind of answer validates against (a result
+	// is validated before it is sent). tools/list carries a shorter form
+	// of the input and output.
+	Schemas() (Published, error)
 }
 
 // Schemas implements Spec.
-func (t Tool[In, Out]) Schemas() (in, out *jsonschema.Schema, err error) {
-	if in, err = t.inputSchema(); err != nil {
-		return nil, nil, err
+func (t Tool[In, Out]) Schemas() (Published, error) {
+	var p Published
+	in, err := t.inputSchema()
+	if err != nil {
+		return p, err
 	}
-	if out, err = schemaFor(reflect.TypeFor[Out]()); err != nil {
-		return nil, nil, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
+	out, err := t.resultSchema()
+	if err != nil {
+		return p, err
+	}
+	errMode := t.Mode
+	if t.LocalWrites {
+		errMode = Write // its failures say whether files were written (errorResult)
+	}
+	if p.Error, err = ErrorSchema(errMode); err != nil {
+		return p, fmt.Errorf("tool %s: error schema: %w", t.Name, err)
+	}
+	p.Input, p.Output = in, out
+	if t.Mode != Write {
+		return p, nil
+	}
+	p.Input = withDryRun(in)
+	if p.Output, err = withNeutralizedField(out); err != nil {
+		return p, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
+	}
+	if p.DryRun, err = dryRunSchema(t.Preview); err != nil {
+		return p, fmt.Errorf("tool %s: %w", t.Name, err)
+	}
+	return p, nil
+}
+
+// resultSchema is the schema of what Run returns, as Compact writes it.
+func (t Tool[In, Out]) resultSchema() (*jsonschema.Schema, error) {
+	out, err := schemaFor(reflect.TypeFor[Out]())
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
 	}
 	for _, path := range t.Keep {
 		if err := allowNull(out, path); err != nil {
-			return nil, nil, fmt.Errorf("tool %s: keep %s: %w", t.Name, path, err)
+			return nil, fmt.Errorf("tool %s: keep %s: %w", t.Name, path, err)
 		}
 	}
-	return in, out, nil
+	return out, nil
 }
 
 func (t Tool[In, Out]) inputSchema() (*jsonschema.Schema, error) {
@@ -229,10 +260,11 @@ func (t Tool[In, Out]) ToolsetName() string { return t.Toolset }
 
 // Build implements Spec.
 func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
-	in, out, err := t.Schemas()
+	full, err := t.Schemas()
 	if err != nil {
 		return nil, nil, err
 	}
+	in, out := full.Input, full.Output
 	if in, err = gate(in, t.Gated, env.Serves); err != nil {
 		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 	}
@@ -240,7 +272,6 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		if _, ok := any(new(In)).(policy.Declarer); !ok {
 			return nil, nil, fmt.Errorf("tool %s writes but its input does not declare its writes (policy.Declarer)", t.Name)
 		}
-		in = withDryRun(in)
 	}
 	check, err := newValidator(in)
 	if err != nil {
@@ -250,7 +281,15 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
 	}
-	published, err := publishedOutput(out, t.Outline, t.Unlisted)
+	result, err := t.resultSchema()
+	if err != nil {
+		return nil, nil, err
+	}
+	// A write's neutralized is left to ghgate://schemas, as the fields a
+	// Gated argument brings are: it is in an answer only where the
+	// outbound policy rewrote the text sent, and tools/list's output
+	// schemas are open, so the listing stays true without it.
+	published, err := publishedOutput(result, t.Outline, t.Unlisted)
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 	}

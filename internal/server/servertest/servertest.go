@@ -74,6 +74,10 @@ type Env struct {
 	mu       sync.Mutex
 	upstream []string
 	answers  []string
+
+	// schemas are ghgate://schemas as this session last read them (see
+	// conform).
+	schemas schemaCache
 }
 
 // Start assembles the environment; everything stops when the test ends.
@@ -205,26 +209,63 @@ func (r Result) Envelope(t testing.TB) contract.Error {
 
 // Call calls a tool with args (marshalled to JSON; a json.RawMessage or
 // string is sent as it is) and checks the contract's invariants on the
-// wire: the text block is the same JSON as structuredContent.
+// wire: the text block is the same JSON as structuredContent, and that
+// JSON conforms to the schema ghgate://schemas publishes for the answer
+// (see conform).
 func (e *Env) Call(t testing.TB, tool string, args any) Result {
 	t.Helper()
-	var raw json.RawMessage
-	switch a := args.(type) {
-	case json.RawMessage:
-		raw = a
-	case string:
-		raw = json.RawMessage(a)
-	default:
-		b, err := json.Marshal(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw = b
-	}
+	raw := rawArgs(t, args)
 	res, err := e.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: raw})
 	if err != nil {
 		t.Fatalf("%s: protocol error: %v", tool, err)
 	}
+	return answer(t, e.Session, &e.schemas, tool, raw, res)
+}
+
+// CallOn is Call on a session of the test's own (a client that can ask
+// its user, say), to a server of its own or the Env's.
+func CallOn(t testing.TB, cs *mcp.ClientSession, tool string, args any) Result {
+	t.Helper()
+	raw := rawArgs(t, args)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: raw})
+	if err != nil {
+		t.Fatalf("%s: protocol error: %v", tool, err)
+	}
+	return answer(t, cs, &schemaCache{}, tool, raw, res)
+}
+
+// Answer checks a result that a test got by itself on session cs (as
+// another client, with a progress token, from calls made at once) as
+// Call checks its own, against the schemas cs is served, and returns it.
+// args are the call's arguments, as Call takes them.
+func Answer(t testing.TB, cs *mcp.ClientSession, tool string, args any, res *mcp.CallToolResult) Result {
+	t.Helper()
+	return answer(t, cs, &schemaCache{}, tool, rawArgs(t, args), res)
+}
+
+// rawArgs is a call's arguments as sent: JSON already encoded (a
+// json.RawMessage, []byte or string) as it is, anything else marshalled.
+func rawArgs(t testing.TB, args any) json.RawMessage {
+	t.Helper()
+	switch a := args.(type) {
+	case json.RawMessage:
+		return a
+	case []byte:
+		return json.RawMessage(a)
+	case string:
+		return json.RawMessage(a)
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// answer checks res on the wire: one text block, the same JSON as
+// structuredContent, conforming to its published schema.
+func answer(t testing.TB, cs *mcp.ClientSession, schemas *schemaCache, tool string, raw json.RawMessage, res *mcp.CallToolResult) Result {
+	t.Helper()
 	if len(res.Content) != 1 {
 		t.Fatalf("%s: %d content blocks, want 1", tool, len(res.Content))
 	}
@@ -239,10 +280,12 @@ func (e *Env) Call(t testing.TB, tool string, args any) Result {
 	if !sameJSON(sc, []byte(text.Text)) {
 		t.Fatalf("%s: text block and structuredContent differ:\ntext: %s\nsc:   %s", tool, text.Text, sc)
 	}
+	out := Result{IsError: res.IsError, JSON: json.RawMessage(text.Text)}
+	schemas.conform(t, cs, tool, raw, out)
 	if res.IsError {
-		checkEcho(t, tool, raw, json.RawMessage(text.Text))
+		checkEcho(t, tool, raw, out.JSON)
 	}
-	return Result{IsError: res.IsError, JSON: json.RawMessage(text.Text)}
+	return out
 }
 
 func sameJSON(a, b []byte) bool {

@@ -20,10 +20,11 @@ func TestInputTypesCarryTheirRanges(t *testing.T) {
 		Key     IdempotencyKey  `json:"key,omitempty"`
 	}
 	tool := tooldef.Tool[in, struct{}]{Name: "t", Run: func(context.Context, in) (struct{}, error) { return struct{}{}, nil }}
-	s, _, err := tool.Schemas()
+	pub, err := tool.Schemas()
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := pub.Input
 	for _, name := range []string{"issue", "parent", "comment", "mile", "size"} {
 		t.Run(name, func(t *testing.T) {
 			p := s.Properties[name]

@@ -34,10 +34,10 @@ func (in *AddCommentIn) Validate() *contract.Error {
 	return nil
 }
 
-// AddCommentOut is the new comment.
+// AddCommentOut is the new comment. It does not repeat the issue_number
+// the call named: the agent has it, and tools/list would not list it.
 type AddCommentOut struct {
 	Comment            Comment `json:"comment"`
-	IssueNumber        int     `json:"issue_number"`
 	Replayed           bool    `json:"replayed,omitempty" jsonschema:"an earlier call with this idempotency_key made it; nothing was written now"`
 	RateLimitRemaining *int    `json:"rate_limit_remaining,omitempty"`
 }
@@ -51,7 +51,6 @@ func (s *Tools) AddComment() tooldef.Spec {
 		Title:       "Add a comment",
 		Description: "Comment on an issue.",
 		Mode:        tooldef.Write,
-		Unlisted:    []string{"issue_number"}, // the argument, repeated
 		Run:         func(ctx context.Context, in AddCommentIn) (AddCommentOut, error) { return s.addComment(ctx, in, guard) },
 	}
 }
@@ -91,7 +90,7 @@ func (s *Tools) addComment(ctx context.Context, in AddCommentIn, guard *core.Key
 			if err != nil || found == nil {
 				return AddCommentOut{}, false, err
 			}
-			return AddCommentOut{Comment: *found, IssueNumber: int(in.IssueNumber)}, true, nil
+			return AddCommentOut{Comment: *found}, true, nil
 		},
 		Write:    func() (AddCommentOut, error) { return s.postComment(ctx, c, in) },
 		Clear:    clearComment,
@@ -109,7 +108,7 @@ func (s *Tools) postComment(ctx context.Context, c *github.Client, in AddComment
 	if err != nil {
 		return AddCommentOut{}, commentFailed(ctx, c, err, in)
 	}
-	return AddCommentOut{Comment: commentView(cm), IssueNumber: int(in.IssueNumber), RateLimitRemaining: core.LowBudget(c, "core")}, nil
+	return AddCommentOut{Comment: commentView(cm), RateLimitRemaining: core.LowBudget(c, "core")}, nil
 }
 
 // clearComment drops what belongs to one call, not to the stored result.

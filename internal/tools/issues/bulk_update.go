@@ -165,7 +165,7 @@ func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 		Gated:       map[string]string{"changes.project": projects.NameUpdateProjectItem},
 		Keep:        []string{"items[].error.retry_after_ms"},
 		Run:         s.bulkUpdateIssues,
-		Preview:     s.previewBulk,
+		Preview:     tooldef.Forecasts(s.previewBulk, "items[].error.retry_after_ms"),
 	}
 }
 

@@ -403,7 +403,7 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 		case err := <-errs:
 			t.Fatal(err)
 		case res := <-results:
-			b, _ := json.Marshal(res.StructuredContent)
+			b := servertest.Answer(t, env.Session, core.NameCreateIssue, json.RawMessage(args), res).JSON
 			if res.IsError {
 				var e contract.Error
 				_ = json.Unmarshal(b, &e)

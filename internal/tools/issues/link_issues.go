@@ -112,16 +112,30 @@ func (in *LinkIssuesIn) anchor() core.IssueNumber {
 	return max(in.AfterIssueNumber, in.BeforeIssueNumber)
 }
 
-// LinkIssuesOut says what the link edit did.
-// It does not repeat the request's relation, action and numbers: the
-// caller has them.
+// LinkIssuesOut is the link as it stands after the call: the two issues
+// in fields that say which way it points, and the same in words, so the
+// agent need not list the relations again to learn which issue now
+// blocks which.
 type LinkIssuesOut struct {
-	// Done is always true on success, so an empty result still says so.
-	Done      bool   `json:"done"`
-	NoOp      bool   `json:"no_op,omitempty" jsonschema:"nothing needed doing; note says why"`
-	Note      string `json:"note,omitempty"`
+	Relation LinkRelation `json:"relation"`
+	// Note is Relation in words ("acme/gadgets#16 is blocked by
+	// acme/widgets#31"), with what the call found already so.
+	Note      string `json:"note" jsonschema:"the relation as it now stands, in words"`
+	NoOp      bool   `json:"no_op,omitempty" jsonschema:"it already stood so: nothing was written"`
 	SubIssues *int   `json:"sub_issues,omitempty" jsonschema:"the parent's sub-issue count after the edit"`
-	Position  int    `json:"position,omitempty" jsonschema:"after a reorder, the sub-issue's place among its siblings (1 = first)"`
+}
+
+// LinkRelation is a link between two issues as it stands, each named
+// owner/repo#number. The field names give the direction: issue is
+// blocked_by another, parent has sub_issue, issue is related_to another.
+type LinkRelation struct {
+	Issue     string `json:"issue,omitempty" jsonschema:"blocked_by and related: the issue named by issue_number"`
+	BlockedBy string `json:"blocked_by,omitempty" jsonschema:"the issue that blocks issue (target_issue_number)"`
+	RelatedTo string `json:"related_to,omitempty" jsonschema:"the issue related to issue (target_issue_number), shown on both"`
+	Parent    string `json:"parent,omitempty" jsonschema:"sub_issue: the parent (issue_number)"`
+	SubIssue  string `json:"sub_issue,omitempty" jsonschema:"the parent's sub-issue (target_issue_number)"`
+	Linked    bool   `json:"linked" jsonschema:"whether the link exists now: false once removed"`
+	Position  int    `json:"position,omitempty" jsonschema:"after a reorder: sub_issue's place among the parent's sub-issues (1 = first)"`
 }
 
 // linker carries one call's context through the relation's steps.
@@ -133,7 +147,7 @@ type linker struct {
 }
 
 func (s *Tools) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOut, error) {
-	l := &linker{s: s, in: in, out: LinkIssuesOut{Done: true}}
+	l := &linker{s: s, in: in}
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
 		return LinkIssuesOut{}, core.NotStarted(err)
@@ -194,9 +208,31 @@ func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
 	return rec, nil
 }
 
-func (l *linker) noOp(format string, args ...any) {
-	l.out.NoOp = true
-	l.out.Note = fmt.Sprintf(format, args...)
+// issueName and targetFull name the two issues as a relation does:
+// owner/repo#number, whichever repository they are in.
+func (l *linker) issueName() string {
+	return fmt.Sprintf("%s/%s#%d", l.in.Owner, l.in.Repo, l.in.IssueNumber)
+}
+
+func (l *linker) targetFull() string {
+	owner, repo := l.in.targetRepo()
+	return fmt.Sprintf("%s/%s#%d", owner, repo, l.in.TargetIssueNumber)
+}
+
+// stands records the relation as it now stands: linked or not, whether
+// the call found it so already, and the sentence that says it.
+func (l *linker) stands(linked, noOp bool, format string, args ...any) {
+	issue, target := l.issueName(), l.targetFull()
+	r := LinkRelation{Linked: linked}
+	switch l.in.Relation {
+	case "sub_issue":
+		r.Parent, r.SubIssue = issue, target
+	case "blocked_by":
+		r.Issue, r.BlockedBy = issue, target
+	default:
+		r.Issue, r.RelatedTo = issue, target
+	}
+	l.out.Relation, l.out.NoOp, l.out.Note = r, noOp, fmt.Sprintf(format, args...)
 }
 
 // subIssue adds or removes a sub-issue. The target's own record says who
@@ -218,7 +254,7 @@ func (l *linker) subIssue(ctx context.Context) error {
 	switch in.Action {
 	case "add":
 		if isOurs {
-			l.noOp("%s is already a sub-issue of #%d", in.targetName(), in.IssueNumber)
+			l.stands(true, true, "%s is already a sub-issue of %s", l.targetFull(), l.issueName())
 			return nil
 		}
 		if current != nil {
@@ -239,12 +275,17 @@ func (l *linker) subIssue(ctx context.Context) error {
 		rec, _, err = l.c.AddSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 	case "remove":
 		if !isOurs {
-			l.noOp("%s is not a sub-issue of #%d", in.targetName(), in.IssueNumber)
+			l.stands(false, true, "%s is not a sub-issue of %s", l.targetFull(), l.issueName())
 			return nil
 		}
 		rec, _, err = l.c.RemoveSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 	default:
 		return contract.Errorf(contract.CodeInvalidField, "unknown action").WithField("action", "must be add, remove or reorder")
+	}
+	if in.Action == "add" {
+		l.stands(true, false, "%s is now a sub-issue of %s", l.targetFull(), l.issueName())
+	} else {
+		l.stands(false, false, "%s is no longer a sub-issue of %s", l.targetFull(), l.issueName())
 	}
 	if err != nil {
 		return l.writeFailed(err)
@@ -291,22 +332,17 @@ func (l *linker) reorder(ctx context.Context) error {
 	mv := github.SubIssueMove{SubIssueID: subs[t].GetID()}
 	if in.AfterIssueNumber != 0 {
 		if t == a+1 {
-			l.noOp("#%d already comes right after #%d", in.TargetIssueNumber, in.AfterIssueNumber)
+			l.placed(t, len(subs), true, "right after #%d", in.AfterIssueNumber)
 			return nil
 		}
 		mv.AfterID = subs[a].GetID()
 	} else {
 		if t == a-1 {
-			l.noOp("#%d already comes right before #%d", in.TargetIssueNumber, in.BeforeIssueNumber)
+			l.placed(t, len(subs), true, "right before #%d", in.BeforeIssueNumber)
 			return nil
 		}
 		mv.BeforeID = subs[a].GetID()
 	}
-	rec, _, err := l.c.ReprioritizeSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), mv)
-	if err != nil {
-		return l.writeFailed(err)
-	}
-	l.countSubIssues(rec)
 	// The new place follows from the order read and the move GitHub
 	// accepted: the result says it, so no list is needed to confirm it.
 	at := a + 1 // after the anchor
@@ -316,9 +352,24 @@ func (l *linker) reorder(ctx context.Context) error {
 	if t < a {
 		at-- // the sub-issue left a place ahead of the anchor
 	}
-	l.out.Position = at + 1
-	l.out.Note = fmt.Sprintf("#%d is now sub-issue %d of %d of #%d", in.TargetIssueNumber, l.out.Position, len(subs), in.IssueNumber)
+	l.placed(at, len(subs), false, "")
+	rec, _, err := l.c.ReprioritizeSubIssue(ctx, in.Owner, in.Repo, int(in.IssueNumber), mv)
+	if err != nil {
+		return l.writeFailed(err)
+	}
+	l.countSubIssues(rec)
 	return nil
+}
+
+// placed records a reordered sub-issue at index at of n; already names
+// the place it was found in when nothing needed moving.
+func (l *linker) placed(at, n int, noOp bool, already string, args ...any) {
+	if noOp {
+		l.stands(true, true, "%s is sub-issue %d of %d of %s, already %s", l.targetFull(), at+1, n, l.issueName(), fmt.Sprintf(already, args...))
+	} else {
+		l.stands(true, false, "%s is now sub-issue %d of %d of %s", l.targetFull(), at+1, n, l.issueName())
+	}
+	l.out.Relation.Position = at + 1
 }
 
 func anchorField(in LinkIssuesIn) string {
@@ -342,18 +393,20 @@ func (l *linker) blockedBy(ctx context.Context) error {
 	}
 	switch in.Action {
 	case "add":
+		l.stands(true, false, "%s is now blocked by %s", l.issueName(), l.targetFull())
 		_, err = l.c.AddBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 		if ge := core.GitHubCode(err); ge == github.ValidationFailed {
 			if linked, rerr := l.isBlockedBy(ctx, int(in.TargetIssueNumber)); rerr == nil && linked {
-				l.noOp("#%d is already blocked by %s", in.IssueNumber, in.targetName())
+				l.stands(true, true, "%s is already blocked by %s", l.issueName(), l.targetFull())
 				return nil
 			}
 		}
 	case "remove":
+		l.stands(false, false, "%s is no longer blocked by %s", l.issueName(), l.targetFull())
 		_, err = l.c.RemoveBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 		if ge := core.GitHubCode(err); ge == github.NotFound {
 			if _, rerr := fetchIssue(ctx, l.c, in.Owner, in.Repo, int(in.IssueNumber)); rerr == nil {
-				l.noOp("#%d was not blocked by %s", in.IssueNumber, in.targetName())
+				l.stands(false, true, "%s was not blocked by %s", l.issueName(), l.targetFull())
 				return nil
 			}
 		}
@@ -399,7 +452,9 @@ func (l *linker) writeFailed(err error) error {
 	}
 	switch {
 	case e.Settlement == contract.RemoteSuccessKnown:
-		l.out.Note = "GitHub confirmed the change, but its answer could not be read"
+		// The relation the call set is the one recorded before it was
+		// sent; only what GitHub's answer would have added is missing.
+		l.out.Note += " (GitHub confirmed the change, but its answer could not be read)"
 		return nil
 	case e.Settlement == contract.Indeterminate:
 		e.Temporary = false
@@ -441,7 +496,6 @@ func (s *Tools) LinkIssues() tooldef.Spec {
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,
-		Unlisted:    []string{"done"}, // true on every success
 		Run:         s.linkIssues,
 	}
 }

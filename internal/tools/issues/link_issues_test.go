@@ -35,11 +35,23 @@ func loneIssue(t *testing.T, env *servertest.Env, skip ...int) int {
 func link(t *testing.T, env *servertest.Env, in issues.LinkIssuesIn) issues.LinkIssuesOut {
 	t.Helper()
 	out := servertest.CallOK[issues.LinkIssuesOut](t, env, core.NameLinkIssues, in)
-	if !out.Done {
-		t.Fatalf("echo: %+v for %+v", out, in)
+	if out.Note == "" || out.Relation == (issues.LinkRelation{}) {
+		t.Fatalf("no relation in %+v for %+v", out, in)
 	}
 	return out
 }
+
+// wantStands checks that a link's answer gives the relation as it now
+// stands, which way it points, and says so in words.
+func wantStands(t *testing.T, out issues.LinkIssuesOut, noOp bool, rel issues.LinkRelation, note string) {
+	t.Helper()
+	if out.Relation != rel || out.Note != note || out.NoOp != noOp {
+		t.Fatalf("answered relation %+v, note %q, no_op %v;\nwant %+v, %q, %v", out.Relation, out.Note, out.NoOp, rel, note, noOp)
+	}
+}
+
+// widgetsRef names an issue of acme/widgets as a relation does.
+func widgetsRef(n int) string { return fmt.Sprintf("acme/widgets#%d", n) }
 
 func subIssueNumbers(env *servertest.Env, parent int) []int {
 	var out []int
@@ -59,30 +71,31 @@ func TestLinkIssuesSubIssueAddRemoveAndNoOps(t *testing.T) {
 	getChild := fmt.Sprintf("GET /repos/acme/widgets/issues/%d", child)
 	env.Upstream()
 
+	linked := issues.LinkRelation{Parent: widgetsRef(parent), SubIssue: widgetsRef(child), Linked: true}
+	unlinked := issues.LinkRelation{Parent: widgetsRef(parent), SubIssue: widgetsRef(child)}
+
 	out := link(t, env, in)
 	wantUpstream(t, env, getChild, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/sub_issues", parent))
-	if out.NoOp || out.SubIssues == nil || *out.SubIssues != 5 || !slices.Contains(subIssueNumbers(env, parent), child) {
+	if out.SubIssues == nil || *out.SubIssues != 5 || !slices.Contains(subIssueNumbers(env, parent), child) {
 		t.Fatalf("add: %+v, now %v", out, subIssueNumbers(env, parent))
 	}
+	wantStands(t, out, false, linked, fmt.Sprintf("acme/widgets#%d is now a sub-issue of acme/widgets#%d", child, parent))
 	// Already there: a successful no-op, known from the target's own
 	// record, so nothing is written.
 	out = link(t, env, in)
 	wantUpstream(t, env, getChild)
-	if !out.NoOp || !strings.Contains(out.Note, "already") {
-		t.Fatalf("repeat add: %+v", out)
-	}
+	wantStands(t, out, true, linked, fmt.Sprintf("acme/widgets#%d is already a sub-issue of acme/widgets#%d", child, parent))
 
 	in.Action = "remove"
 	out = link(t, env, in)
 	wantUpstream(t, env, getChild, fmt.Sprintf("DELETE /repos/acme/widgets/issues/%d/sub_issue", parent))
-	if out.NoOp || out.SubIssues == nil || *out.SubIssues != 4 || slices.Contains(subIssueNumbers(env, parent), child) {
+	if out.SubIssues == nil || *out.SubIssues != 4 || slices.Contains(subIssueNumbers(env, parent), child) {
 		t.Fatalf("remove: %+v", out)
 	}
+	wantStands(t, out, false, unlinked, fmt.Sprintf("acme/widgets#%d is no longer a sub-issue of acme/widgets#%d", child, parent))
 	out = link(t, env, in)
 	wantUpstream(t, env, getChild)
-	if !out.NoOp || !strings.Contains(out.Note, "not a sub-issue") {
-		t.Fatalf("repeat remove: %+v", out)
-	}
+	wantStands(t, out, true, unlinked, fmt.Sprintf("acme/widgets#%d is not a sub-issue of acme/widgets#%d", child, parent))
 }
 
 func TestLinkIssuesRefusals(t *testing.T) {
@@ -177,31 +190,33 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 		})
 		return out
 	}
+	linked := issues.LinkRelation{Issue: widgetsRef(issue), BlockedBy: widgetsRef(blocker), Linked: true}
+	unlinked := issues.LinkRelation{Issue: widgetsRef(issue), BlockedBy: widgetsRef(blocker)}
 	env.Upstream()
-	if out := link(t, env, in); out.NoOp || !slices.Equal(blockedBy(), []int{blocker}) {
+	out := link(t, env, in)
+	if !slices.Equal(blockedBy(), []int{blocker}) {
 		t.Fatalf("add: %+v, blocked by %v", out, blockedBy())
 	}
+	wantStands(t, out, false, linked, fmt.Sprintf("acme/widgets#%d is now blocked by acme/widgets#%d", issue, blocker))
 	wantUpstream(t, env, getBlocker, "POST "+base)
 
 	// Adding it again: GitHub's 422, confirmed by a read, is a no-op.
-	if out := link(t, env, in); !out.NoOp || !strings.Contains(out.Note, "already") {
-		t.Fatalf("repeat add: %+v", out)
-	}
+	wantStands(t, link(t, env, in), true, linked, fmt.Sprintf("acme/widgets#%d is already blocked by acme/widgets#%d", issue, blocker))
 	wantUpstream(t, env, getBlocker, "POST "+base, "GET "+base)
 
 	in.Action = "remove"
 	var blockerID int64
 	withState(env, func(*emulator.State) { blockerID = widgets(env).Issue(blocker).ID })
-	if out := link(t, env, in); out.NoOp || len(blockedBy()) != 0 {
+	out = link(t, env, in)
+	if len(blockedBy()) != 0 {
 		t.Fatalf("remove: %+v, blocked by %v", out, blockedBy())
 	}
+	wantStands(t, out, false, unlinked, fmt.Sprintf("acme/widgets#%d is no longer blocked by acme/widgets#%d", issue, blocker))
 	wantUpstream(t, env, getBlocker, fmt.Sprintf("DELETE %s/%d", base, blockerID))
 
 	// Removing it again: GitHub's 404, with the issue confirmed to exist,
 	// is a no-op.
-	if out := link(t, env, in); !out.NoOp || !strings.Contains(out.Note, "not blocked") {
-		t.Fatalf("repeat remove: %+v", out)
-	}
+	wantStands(t, link(t, env, in), true, unlinked, fmt.Sprintf("acme/widgets#%d was not blocked by acme/widgets#%d", issue, blocker))
 	wantUpstream(t, env, getBlocker, fmt.Sprintf("DELETE %s/%d", base, blockerID), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", issue))
 
 	// Removing from an issue that does not exist is not_found, not a no-op.
@@ -220,7 +235,7 @@ func TestLinkIssuesReorder(t *testing.T) {
 	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: docsSubIssue, AfterIssueNumber: jobsSubIssue}
 	env.Upstream()
 	out := link(t, env, in)
-	if out.NoOp || out.SubIssues == nil || *out.SubIssues != 4 {
+	if out.SubIssues == nil || *out.SubIssues != 4 {
 		t.Fatalf("reorder: %+v", out)
 	}
 	wantUpstream(t, env, list, patch)
@@ -229,20 +244,21 @@ func TestLinkIssuesReorder(t *testing.T) {
 		t.Fatalf("order after: %v", got)
 	}
 	// The result says where the sub-issue now stands, as the list does.
-	if out.Position != slices.Index(got, docsSubIssue)+1 || !strings.Contains(out.Note, fmt.Sprintf("sub-issue %d of 4", out.Position)) {
-		t.Fatalf("reorder result %+v, order %v", out, got)
-	}
-	// Already in place: no write.
-	if out := link(t, env, in); !out.NoOp {
-		t.Fatalf("repeat reorder: %+v", out)
-	}
+	at := slices.Index(got, docsSubIssue) + 1
+	placed := issues.LinkRelation{Parent: widgetsRef(parent), SubIssue: widgetsRef(docsSubIssue), Linked: true, Position: at}
+	wantStands(t, out, false, placed, fmt.Sprintf("acme/widgets#%d is now sub-issue %d of 4 of acme/widgets#%d", docsSubIssue, at, parent))
+	// Already in place: no write, and the same place.
+	wantStands(t, link(t, env, in), true, placed,
+		fmt.Sprintf("acme/widgets#%d is sub-issue %d of 4 of acme/widgets#%d, already right after #%d", docsSubIssue, at, parent, jobsSubIssue))
 	wantUpstream(t, env, list)
 	in.AfterIssueNumber, in.BeforeIssueNumber = 0, 13
 	out = link(t, env, in)
 	wantUpstream(t, env, list, patch)
-	if got := subIssueNumbers(env, parent); !slices.Equal(got, []int{16, 13, emulator.DemoNestedParentIssue, 15}) || out.Position != 1 {
+	if got := subIssueNumbers(env, parent); !slices.Equal(got, []int{16, 13, emulator.DemoNestedParentIssue, 15}) {
 		t.Fatalf("order after before: %v, result %+v", got, out)
 	}
+	placed.Position = 1
+	wantStands(t, out, false, placed, fmt.Sprintf("acme/widgets#%d is now sub-issue 1 of 4 of acme/widgets#%d", docsSubIssue, parent))
 	// A target that is not a sub-issue is refused before writing.
 	in.TargetIssueNumber = 17
 	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
@@ -301,9 +317,11 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 	child := loneIssue(t, env, used...)
 	addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: emulator.FaultMalformedAfter, Times: 1})
 	out := link(t, env, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)})
-	if out.NoOp || !strings.Contains(out.Note, "could not be read") || !slices.Contains(subIssueNumbers(env, parent), child) {
+	if !slices.Contains(subIssueNumbers(env, parent), child) {
 		t.Fatalf("malformed_after: %+v", out)
 	}
+	wantStands(t, out, false, issues.LinkRelation{Parent: widgetsRef(parent), SubIssue: widgetsRef(child), Linked: true},
+		fmt.Sprintf("acme/widgets#%d is now a sub-issue of acme/widgets#%d (GitHub confirmed the change, but its answer could not be read)", child, parent))
 }
 
 func TestLinkIssuesCreatorScope(t *testing.T) {

@@ -2,7 +2,6 @@ package issues
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"strings"
 
@@ -39,22 +38,20 @@ func (l *linker) related(ctx context.Context) error {
 	}
 	switch {
 	case in.Action == "add" && linked:
-		l.noOp("#%d and %s are already related", in.IssueNumber, in.targetName())
+		l.stands(true, true, "%s and %s are already related", l.issueName(), l.targetFull())
 		return nil
 	case in.Action == "remove" && !linked:
-		l.noOp("#%d and %s were not related", in.IssueNumber, in.targetName())
+		l.stands(false, true, "%s and %s were not related", l.issueName(), l.targetFull())
 		return nil
 	case in.Action == "add":
+		l.stands(true, false, "%s and %s are now related, shown on both", l.issueName(), l.targetFull())
 		_, err = l.c.AddRelated(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 	default:
+		l.stands(false, false, "%s and %s are no longer related, on either", l.issueName(), l.targetFull())
 		_, err = l.c.RemoveRelated(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
 	}
 	if err != nil {
 		return l.writeFailed(err)
-	}
-	l.out.Note = fmt.Sprintf("shown on both #%d and %s", in.IssueNumber, in.targetName())
-	if in.Action == "remove" {
-		l.out.Note = fmt.Sprintf("removed from both #%d and %s", in.IssueNumber, in.targetName())
 	}
 	return nil
 }

@@ -212,7 +212,7 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Gated:       map[string]string{"project": projects.NameUpdateProjectItem},
 		Unlisted:    []string{"project"}, // what project did, in answer to the argument
 		Run:         s.updateIssue,
-		Preview:     s.previewUpdate,
+		Preview:     tooldef.Forecasts(s.previewUpdate),
 	}
 }
 

@@ -53,40 +53,40 @@ type FieldChange struct {
 }
 
 // previewUpdate is github_update_issue's dry run.
-func (s *Tools) previewUpdate(ctx context.Context, in UpdateIssueIn) (any, error) {
+func (s *Tools) previewUpdate(ctx context.Context, in UpdateIssueIn) (UpdatePreview, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
-		return nil, core.NotStarted(err)
+		return UpdatePreview{}, core.NotStarted(err)
 	}
 	u := &update{s: s, c: c, in: in}
 	// Always read: the forecast compares the issue as it stands.
 	if err := u.read(ctx); err != nil {
-		return nil, err
+		return UpdatePreview{}, err
 	}
 	if !s.CreatorAllowed(u.before.GetUser().GetLogin()) {
-		return nil, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
+		return UpdatePreview{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 	}
 	if in.ExpectedVersion != "" && IssueVersion(u.before) != in.ExpectedVersion {
-		return nil, contract.Errorf(contract.CodeConflict, "issue #%d changed since expected_version was read; the real call would write nothing", in.IssueNumber).
+		return UpdatePreview{}, contract.Errorf(contract.CodeConflict, "issue #%d changed since expected_version was read; the real call would write nothing", in.IssueNumber).
 			WithField("expected_version", "is not the issue's current version")
 	}
 	if err := u.plan(ctx); err != nil {
-		return nil, err
+		return UpdatePreview{}, err
 	}
 	return newPreview(nil, []IssuePreview{u.preview()}), nil
 }
 
 // previewBulk is github_bulk_update_issues' dry run: its preflight read
 // without the label creation it would send first, then each item's plan.
-func (s *Tools) previewBulk(ctx context.Context, in BulkUpdateIssuesIn) (any, error) {
+func (s *Tools) previewBulk(ctx context.Context, in BulkUpdateIssuesIn) (UpdatePreview, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
-		return nil, core.NotStarted(err)
+		return UpdatePreview{}, core.NotStarted(err)
 	}
 	b := &bulk{s: s, c: c, in: in}
 	pf, err := b.read(ctx)
 	if err != nil {
-		return nil, err
+		return UpdatePreview{}, err
 	}
 	var once []string
 	if l := in.Changes.Labels; l != nil && l.CreateMissing {

@@ -122,7 +122,7 @@ func progressCall(t *testing.T, env *servertest.Env, name, token string, args ma
 	if err != nil || res.IsError {
 		t.Fatalf("call: %v %+v", err, res)
 	}
-	b, _ := json.Marshal(res.StructuredContent)
+	b := servertest.Answer(t, cs, name, args, res).JSON
 	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatal(err)
 	}
