@@ -141,7 +141,7 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	if len(extra) > 0 {
 		b.WriteString("\nFrom other MCP servers, forwarded with this deployment's credentials: " + strings.Join(extra, ", "))
 	}
-	notes := map[string]string{errorsURI: " (the error-code catalog)", schemasURI: " (each tool's full input and output schema)",
+	notes := map[string]string{errorsURI: " (the error-code catalog)", schemasURI: " (each tool's full schemas: input, output, error envelope, and a write's dry run)",
 		issueTemplate:    " (an issue with its first 30 comments and next_chunk_uri)",
 		commentsTemplate: " (comments in chunks of 30, each naming the next in next_chunk_uri)",
 		issuesTemplate:   " (triage metadata only: title, preview, size, lastModified; never bodies)",
