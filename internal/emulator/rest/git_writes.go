@@ -137,8 +137,9 @@ func putContents(c *call) {
 
 const deleteRefDoc = "rest/git/refs#delete-a-reference"
 
-// deleteRef deletes a tag or a branch other than the default one; a ref
-// that does not exist answers GitHub's 422 "Reference does not exist".
+// deleteRef deletes a tag or a branch other than the default one (the
+// pull requests whose head it was record it, and close); a ref that does
+// not exist answers GitHub's 422 "Reference does not exist".
 func deleteRef(c *call) {
 	r, g := c.gitFor(state.PermWrite)
 	if r == nil {
@@ -157,7 +158,7 @@ func deleteRef(c *call) {
 			c.Invalid("Cannot delete the default branch", deleteRefDoc)
 			return
 		}
-		delete(g.Branches, name)
+		c.State.DeleteBranch(r, name, c.Viewer)
 	}
 	c.NoContent()
 }
