@@ -110,19 +110,8 @@ func putContents(c *call) {
 	entry := c.contentEntry(r, path, false, string(content))
 	commit := c.commitJSON(r, cm, false)
 	out := struct {
-		Content contentJSON `json:"content"`
-		Commit  struct {
-			SHA          string           `json:"sha"`
-			NodeID       string           `json:"node_id"`
-			URL          string           `json:"url"`
-			HTMLURL      string           `json:"html_url"`
-			Author       gitUserJSON      `json:"author"`
-			Committer    gitUserJSON      `json:"committer"`
-			Message      string           `json:"message"`
-			Tree         shaURLJSON       `json:"tree"`
-			Parents      []shaURLJSON     `json:"parents"`
-			Verification verificationJSON `json:"verification"`
-		} `json:"commit"`
+		Content contentJSON   `json:"content"`
+		Commit  gitObjectJSON `json:"commit"`
 	}{Content: entry}
 	oc := &out.Commit
 	oc.SHA, oc.NodeID, oc.URL, oc.HTMLURL = cm.SHA, commit.NodeID, c.Links.Repo(r)+"/git/commits/"+cm.SHA, commit.HTMLURL
