@@ -38,6 +38,29 @@ type TimelineEvent struct {
 	Source *struct {
 		Issue *gh.Issue `json:"issue"`
 	} `json:"source"`
+	// CommitID is the commit of a merged event (the merge's), of a
+	// reviewed one (the head it reviewed), or that closed an issue.
+	CommitID *string `json:"commit_id"`
+
+	// A pull request's committed event is its commit, with no actor or
+	// created_at: the sha, the message, and the git author and committer
+	// (name, email, date).
+	SHA       string           `json:"sha"`
+	Message   string           `json:"message"`
+	Author    *gh.CommitAuthor `json:"author"`
+	Committer *gh.CommitAuthor `json:"committer"`
+	// A reviewed event names its reviewer as user, not actor, and carries
+	// the review's state (approved, changes_requested, commented,
+	// dismissed) and submitted_at, not created_at.
+	User        *gh.User      `json:"user"`
+	State       string        `json:"state"`
+	SubmittedAt *gh.Timestamp `json:"submitted_at"`
+	// The user or team a review_requested or review_request_removed event
+	// names.
+	RequestedReviewer *gh.User `json:"requested_reviewer"`
+	RequestedTeam     *struct {
+		Slug string `json:"slug"`
+	} `json:"requested_team"`
 }
 
 // TimelineIssue is GitHub's nullable-issue-reference.

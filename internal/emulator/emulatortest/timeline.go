@@ -53,11 +53,17 @@ var timelineBranches = map[string]string{
 	"blocking_removed":         "blocking-removed-issue-event",
 	// Events with no schema of their own carry the plain issue-event
 	// fields, which state-change-issue-event describes (with the optional
-	// state_reason a close has).
-	"closed":              "state-change-issue-event",
-	"marked_as_duplicate": "state-change-issue-event",
-	"reopened":            "state-change-issue-event",
-	"unlocked":            "state-change-issue-event",
+	// state_reason a close has); GitHub's issue event types page lists
+	// the pull request ones among them with the common properties only.
+	"closed":                "state-change-issue-event",
+	"marked_as_duplicate":   "state-change-issue-event",
+	"reopened":              "state-change-issue-event",
+	"unlocked":              "state-change-issue-event",
+	"merged":                "state-change-issue-event",
+	"head_ref_force_pushed": "state-change-issue-event",
+	"head_ref_deleted":      "state-change-issue-event",
+	"ready_for_review":      "state-change-issue-event",
+	"convert_to_draft":      "state-change-issue-event",
 }
 
 // checkTimelineBranches validates every item of a timeline page against the

@@ -271,7 +271,9 @@ func TestEveryRouteSucceeds(t *testing.T) {
 	for _, k := range []string{"labeled", "unlabeled", "assigned", "unassigned", "milestoned", "demilestoned",
 		"renamed", "closed", "reopened", "locked", "unlocked", "commented", "cross-referenced", "sub_issue_added",
 		"sub_issue_removed", "parent_issue_added", "parent_issue_removed", "blocked_by_added",
-		"blocked_by_removed", "blocking_added", "blocking_removed"} {
+		"blocked_by_removed", "blocking_added", "blocking_removed",
+		// pull requests #7 and #38
+		"committed", "reviewed", "merged", "head_ref_force_pushed", "review_requested", "review_request_removed"} {
 		if !slices.Contains(kinds, k) {
 			t.Errorf("no timeline carried a %q event", k)
 		}
@@ -310,12 +312,12 @@ func projectSteps(w *world) []step {
 	}
 }
 
-// timelineKinds reads the timelines of every issue in acme/widgets through
-// the harness and returns the event kinds seen.
+// timelineKinds reads the timelines of every issue and pull request in
+// acme/widgets through the harness and returns the event kinds seen.
 func timelineKinds(t *testing.T, w *world) []string {
 	t.Helper()
 	var kinds []string
-	for n := 1; n <= 37; n++ {
+	for n := 1; n <= 38; n++ {
 		res := w.do(t, "GET", fmt.Sprintf("/repos/acme/widgets/issues/%d/timeline?per_page=100", n), tokCarol, nil)
 		var items []struct {
 			Event string `json:"event"`

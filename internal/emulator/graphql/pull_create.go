@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -233,8 +234,12 @@ func requestReviews(x *gqlContext, _ root, a requestReviewsArgs) (any, error) {
 		return nil, unprocessable(msg)
 	}
 	if in.Union == nil || !*in.Union {
-		is.Pull.RequestedReviewers, is.Pull.RequestedTeams = nil, nil
+		// The requests replace those there were: the others are withdrawn.
+		p := is.Pull
+		gone := slices.DeleteFunc(slices.Clone(p.RequestedReviewers), func(a *state.Account) bool { return slices.Contains(users, a) })
+		goneTeams := slices.DeleteFunc(slices.Clone(p.RequestedTeams), func(t *state.Team) bool { return slices.Contains(teams, t) })
+		x.st.RemoveReviewRequests(is, x.c.Viewer, gone, goneTeams)
 	}
-	x.st.RequestReviews(is, users, teams)
+	x.st.RequestReviews(is, x.c.Viewer, users, teams)
 	return &pullPayload{pull: is, actor: x.c.Viewer, clientMutationID: in.ClientMutationID}, nil
 }

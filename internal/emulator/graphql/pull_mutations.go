@@ -78,16 +78,14 @@ func registerPullMutations(r *resolvers) {
 		return nil
 	}))
 	resolveArgs(r, "Mutation.markPullRequestReadyForReview", pullStateMutation("MarkPullRequestReadyForReview", func(x *gqlContext, is *state.Issue) error {
-		is.Pull.Draft = false
-		x.st.Touch(is)
+		x.st.SetDraft(is, x.c.Viewer, false)
 		return nil
 	}))
 	resolveArgs(r, "Mutation.convertPullRequestToDraft", pullStateMutation("ConvertPullRequestToDraft", func(x *gqlContext, is *state.Issue) error {
 		if is.State != "open" {
 			return &gqlError{Type: "UNPROCESSABLE", Message: "Could not convert a closed pull request to a draft."}
 		}
-		is.Pull.Draft = true
-		x.st.Touch(is)
+		x.st.SetDraft(is, x.c.Viewer, true)
 		return nil
 	}))
 	resolveArgs(r, "Mutation.addPullRequestReview", addPullRequestReview)

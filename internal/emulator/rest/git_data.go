@@ -155,25 +155,29 @@ func createTree(c *call) {
 	c.JSON(http.StatusCreated, c.treeJSON(r, files, false))
 }
 
-// gitCommitJSONOf is GitHub's git-commit.
-func (c *call) gitCommitJSON(r *state.Repo, cm *state.GitCommit) any {
+// gitObjectJSON is GitHub's git-commit; a timeline's committed event
+// carries the same fields.
+type gitObjectJSON struct {
+	SHA          string           `json:"sha"`
+	NodeID       string           `json:"node_id"`
+	URL          string           `json:"url"`
+	HTMLURL      string           `json:"html_url"`
+	Author       gitUserJSON      `json:"author"`
+	Committer    gitUserJSON      `json:"committer"`
+	Message      string           `json:"message"`
+	Tree         shaURLJSON       `json:"tree"`
+	Parents      []shaURLJSON     `json:"parents"`
+	Verification verificationJSON `json:"verification"`
+}
+
+// gitCommitJSON is GitHub's git-commit of a commit of r.
+func (c *call) gitCommitJSON(r *state.Repo, cm *state.GitCommit) gitObjectJSON {
 	full := c.commitJSON(r, cm, false)
 	parents := []shaURLJSON{}
 	for _, p := range full.Parents {
 		parents = append(parents, shaURLJSON{SHA: p.SHA, URL: c.Links.Repo(r) + "/git/commits/" + p.SHA, HTMLURL: p.HTMLURL})
 	}
-	return struct {
-		SHA          string           `json:"sha"`
-		NodeID       string           `json:"node_id"`
-		URL          string           `json:"url"`
-		HTMLURL      string           `json:"html_url"`
-		Author       gitUserJSON      `json:"author"`
-		Committer    gitUserJSON      `json:"committer"`
-		Message      string           `json:"message"`
-		Tree         shaURLJSON       `json:"tree"`
-		Parents      []shaURLJSON     `json:"parents"`
-		Verification verificationJSON `json:"verification"`
-	}{cm.SHA, full.NodeID, full.Commit.URL, full.HTMLURL, full.Commit.Author, full.Commit.Committer,
+	return gitObjectJSON{cm.SHA, full.NodeID, full.Commit.URL, full.HTMLURL, full.Commit.Author, full.Commit.Committer,
 		full.Commit.Message, full.Commit.Tree, parents, full.Commit.Verification}
 }
 
@@ -325,7 +329,7 @@ func updateRef(c *call) {
 			c.Invalid("Update is not a fast forward", updateRefDoc)
 			return
 		}
-		c.State.MoveBranch(r, name, target)
+		c.State.MoveBranch(r, name, target, c.Viewer)
 	}
 	c.JSON(http.StatusOK, c.gitRef(r, ref, target))
 }

@@ -110,19 +110,8 @@ func putContents(c *call) {
 	entry := c.contentEntry(r, path, false, string(content))
 	commit := c.commitJSON(r, cm, false)
 	out := struct {
-		Content contentJSON `json:"content"`
-		Commit  struct {
-			SHA          string           `json:"sha"`
-			NodeID       string           `json:"node_id"`
-			URL          string           `json:"url"`
-			HTMLURL      string           `json:"html_url"`
-			Author       gitUserJSON      `json:"author"`
-			Committer    gitUserJSON      `json:"committer"`
-			Message      string           `json:"message"`
-			Tree         shaURLJSON       `json:"tree"`
-			Parents      []shaURLJSON     `json:"parents"`
-			Verification verificationJSON `json:"verification"`
-		} `json:"commit"`
+		Content contentJSON   `json:"content"`
+		Commit  gitObjectJSON `json:"commit"`
 	}{Content: entry}
 	oc := &out.Commit
 	oc.SHA, oc.NodeID, oc.URL, oc.HTMLURL = cm.SHA, commit.NodeID, c.Links.Repo(r)+"/git/commits/"+cm.SHA, commit.HTMLURL
@@ -137,8 +126,9 @@ func putContents(c *call) {
 
 const deleteRefDoc = "rest/git/refs#delete-a-reference"
 
-// deleteRef deletes a tag or a branch other than the default one; a ref
-// that does not exist answers GitHub's 422 "Reference does not exist".
+// deleteRef deletes a tag or a branch other than the default one (the
+// pull requests whose head it was record it, and close); a ref that does
+// not exist answers GitHub's 422 "Reference does not exist".
 func deleteRef(c *call) {
 	r, g := c.gitFor(state.PermWrite)
 	if r == nil {
@@ -157,7 +147,7 @@ func deleteRef(c *call) {
 			c.Invalid("Cannot delete the default branch", deleteRefDoc)
 			return
 		}
-		delete(g.Branches, name)
+		c.State.DeleteBranch(r, name, c.Viewer)
 	}
 	c.NoContent()
 }

@@ -172,7 +172,7 @@ func requestReviewers(c *call) {
 		c.Invalid(msg, reviewersDoc)
 		return
 	}
-	c.State.RequestReviews(is, users, teams)
+	c.State.RequestReviews(is, c.Viewer, users, teams)
 	c.JSON(http.StatusCreated, c.pullJSON(is, false))
 }
 
@@ -192,11 +192,18 @@ func removeRequestedReviewers(c *call) {
 		return
 	}
 	p := is.Pull
-	p.RequestedReviewers = slices.DeleteFunc(p.RequestedReviewers, func(a *state.Account) bool {
-		return slices.ContainsFunc(in.Reviewers, func(l string) bool { return strings.EqualFold(l, a.Login) })
-	})
-	p.RequestedTeams = slices.DeleteFunc(p.RequestedTeams, func(t *state.Team) bool {
-		return slices.ContainsFunc(in.TeamReviewers, func(s string) bool { return strings.EqualFold(s, t.Slug) })
-	})
+	var users []*state.Account
+	for _, a := range p.RequestedReviewers {
+		if slices.ContainsFunc(in.Reviewers, func(l string) bool { return strings.EqualFold(l, a.Login) }) {
+			users = append(users, a)
+		}
+	}
+	var teams []*state.Team
+	for _, t := range p.RequestedTeams {
+		if slices.ContainsFunc(in.TeamReviewers, func(s string) bool { return strings.EqualFold(s, t.Slug) }) {
+			teams = append(teams, t)
+		}
+	}
+	c.State.RemoveReviewRequests(is, c.Viewer, users, teams)
 	c.JSON(http.StatusOK, c.pullJSON(is, false))
 }

@@ -108,7 +108,7 @@ func (c *call) crossReference(ev *state.Event) any {
 		Source: crossRefSourceJSON{Type: "issue", Issue: sourceIssueJSON{issueJSON: renderIssue(c.Links, src), Repository: c.repoJSON(src.Repo, false)}}}
 }
 
-func (c *call) event(is *state.Issue, ev *state.Event) any {
+func (c *call) event(is *state.Issue, ev *state.Event, live map[string]bool) any {
 	if ev.Event == "cross-referenced" {
 		return c.crossReference(ev)
 	}
@@ -120,6 +120,9 @@ func (c *call) event(is *state.Issue, ev *state.Event) any {
 	}
 	out := eventJSON{ID: ev.ID, NodeID: ev.NodeID, URL: fmt.Sprintf("%s/issues/events/%d", c.Links.Repo(is.Repo), ev.ID),
 		Actor: renderSimpleUser(c.Links, ev.Actor), Event: ev.Event, CreatedAt: wire.Timestamp(ev.CreatedAt)}
+	if v, ok := c.pullEvent(is, ev, live, out); ok {
+		return v
+	}
 	switch ev.Event {
 	case "labeled", "unlabeled":
 		out.Label = &eventLabelJSON{Name: ev.Label.Name, Color: ev.Label.Color}
@@ -179,8 +182,9 @@ func listTimeline(c *call) {
 		return
 	}
 	var all []any
+	live := liveCommits(is)
 	for _, ev := range is.Events {
-		if v := c.event(is, ev); v != nil {
+		if v := c.event(is, ev, live); v != nil {
 			all = append(all, v)
 		}
 	}

@@ -60,11 +60,11 @@ func (sd *seeder) seedPullActivity(w *world) {
 						content := p.Head.Files[t.Path] + reviewNote(t.Path)
 						sd.s.Push(is, is.User, at(0.4), "Address review: cover the empty case", map[string]*string{t.Path: &content})
 					}
-					p.RequestedReviewers = append(p.RequestedReviewers, reviewer)
+					// The author asks again once the change is pushed.
+					sd.requestReviews(is, at(0.4).Add(5*time.Minute), []*state.Account{reviewer}, nil)
 					sd.checks(r, p.Head, at(0.4), "success", "failure")
 				case 1:
-					p.RequestedReviewers = append(p.RequestedReviewers, reviewer)
-					p.RequestedTeams = append(p.RequestedTeams, team)
+					sd.requestReviews(is, is.CreatedAt.Add(5*time.Minute), []*state.Account{reviewer}, []*state.Team{team})
 					sd.checks(r, p.Head, end.Add(-20*time.Minute), "success", "")
 				case 2:
 					rv := sd.s.AddReview(is, reviewer, "APPROVED", "Looks good to me.", at(0.5))
@@ -83,6 +83,15 @@ func (sd *seeder) seedPullActivity(w *world) {
 			}
 		}
 	}
+}
+
+// requestReviews has the pull request's author ask users and teams for a
+// review at a seeded moment, which its timeline records.
+func (sd *seeder) requestReviews(is *state.Issue, at time.Time, users []*state.Account, teams []*state.Team) {
+	saved := sd.clock
+	sd.clock = at
+	sd.s.RequestReviews(is, is.User, users, teams)
+	sd.clock = saved
 }
 
 // thread starts a review thread on the first line the pull request adds,

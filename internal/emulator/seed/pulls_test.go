@@ -123,3 +123,59 @@ func TestDemoSeedGitDeterministic(t *testing.T) {
 		t.Errorf("two seeds differ:\n%s\n---\n%s", a, b)
 	}
 }
+
+// The demo's pull request timelines show what happened to them, in time
+// order: each pull request's commits, its reviews, and for a merged one
+// the merge before its close; some open one was pushed to after a review,
+// and some asked for reviews.
+func TestDemoSeedPullTimelines(t *testing.T) {
+	s := state.NewState(func() time.Time { return DemoNow() })
+	SeedDemo(s)
+	pushedAfterReview, requested := 0, 0
+	for _, name := range []string{DemoWidgetsRepo, DemoGadgetsRepo} {
+		for _, is := range s.Repo(DemoOrg, name).Issues {
+			if is.Pull == nil {
+				continue
+			}
+			var kinds []string
+			reviewed := false
+			for i, e := range is.Events {
+				if i > 0 && e.CreatedAt.Before(is.Events[i-1].CreatedAt) {
+					t.Errorf("%s#%d: %s at %v after %s at %v", name, is.Number, e.Event, e.CreatedAt, is.Events[i-1].Event, is.Events[i-1].CreatedAt)
+				}
+				kinds = append(kinds, e.Event)
+				switch e.Event {
+				case "reviewed":
+					reviewed = true
+				case "committed":
+					if reviewed {
+						pushedAfterReview++
+					}
+				case "review_requested":
+					requested++
+				}
+			}
+			commits := 0
+			for _, k := range kinds {
+				if k == "committed" {
+					commits++
+				}
+			}
+			if commits != len(is.Pull.Commits()) {
+				t.Errorf("%s#%d: %d committed events for %d commits: %v", name, is.Number, commits, len(is.Pull.Commits()), kinds)
+			}
+			if len(is.Pull.Reviews) > 0 && !slices.Contains(kinds, "reviewed") {
+				t.Errorf("%s#%d: reviews but no reviewed event: %v", name, is.Number, kinds)
+			}
+			if is.Merged {
+				m := slices.Index(kinds, "merged")
+				if m < 0 || m+1 >= len(kinds) || kinds[m+1] != "closed" || slices.Index(kinds, "reviewed") > m {
+					t.Errorf("%s#%d: merged pull request's timeline %v, want its reviews, then merged, then closed", name, is.Number, kinds)
+				}
+			}
+		}
+	}
+	if pushedAfterReview == 0 || requested == 0 {
+		t.Errorf("pushes after a review %d, review requests %d; want some of each", pushedAfterReview, requested)
+	}
+}

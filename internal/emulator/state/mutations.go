@@ -181,7 +181,11 @@ func (s *State) SetAssignees(is *Issue, actor *Account, users []*Account) {
 }
 
 // Close closes an issue with a reason (completed, not_planned, duplicate).
-func (s *State) Close(is *Issue, actor *Account, reason string) {
+func (s *State) Close(is *Issue, actor *Account, reason string) { s.close(is, actor, reason) }
+
+// close is Close, returning the closed event it recorded (nil when the
+// issue was closed already).
+func (s *State) close(is *Issue, actor *Account, reason string) *Event {
 	if reason == "" {
 		reason = "completed"
 	}
@@ -190,15 +194,17 @@ func (s *State) Close(is *Issue, actor *Account, reason string) {
 			is.StateReason = &reason
 			s.Touch(is)
 		}
-		return
+		return nil
 	}
 	now := s.Now()
 	is.State = "closed"
 	is.StateReason = &reason
 	is.ClosedAt = &now
 	is.ClosedBy = actor
-	s.addEvent(is, &Event{Event: "closed", Actor: actor, StateReason: &reason})
+	e := &Event{Event: "closed", Actor: actor, StateReason: &reason}
+	s.addEvent(is, e)
 	s.Touch(is)
+	return e
 }
 
 // MarkDuplicate records is as a duplicate of canonical: GitHub's

@@ -94,6 +94,8 @@ func (s *State) Merge(is *Issue, actor *Account, o MergeOptions) *GitCommit {
 	}
 	p.MergedAt, p.MergedBy = &now, actor
 	is.Merged = true
+	// GitHub's timeline shows the merge, then the close it brings.
+	s.addEvent(is, &Event{Event: "merged", Actor: actor, Commit: result, CreatedAt: now})
 	s.ClosePull(is, actor)
 	return result
 }
@@ -101,10 +103,10 @@ func (s *State) Merge(is *Issue, actor *Account, o MergeOptions) *GitCommit {
 // ClosePull closes a pull request. Pull requests carry no state_reason
 // on GitHub, so the one Close records is cleared.
 func (s *State) ClosePull(is *Issue, actor *Account) {
-	s.Close(is, actor, "")
+	e := s.close(is, actor, "")
 	is.StateReason = nil
-	if n := len(is.Events); n > 0 && is.Events[n-1].Event == "closed" {
-		is.Events[n-1].StateReason = nil
+	if e != nil {
+		e.StateReason = nil
 	}
 }
 

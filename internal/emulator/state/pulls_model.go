@@ -186,6 +186,7 @@ func (s *State) OpenPull(is *Issue, headRepo *Repo, headRef, baseRef string, dra
 	is.Pull = &PullRequest{HeadRepo: headRepo, HeadRef: headRef, BaseRef: baseRef, Head: head, Base: base,
 		Draft: draft, MaintainerCanModify: headRepo != is.Repo}
 	s.trackHead(is)
+	s.headMoved(is, is.User, nil, is.CreatedAt)
 	return is.Pull
 }
 
@@ -206,8 +207,10 @@ func (s *State) openBranchPull(is *Issue) {
 // request to the new commit, as a push to its branch does.
 func (s *State) Push(is *Issue, author *Account, at time.Time, message string, writes map[string]*string) *GitCommit {
 	p := is.Pull
+	old := p.Head
 	p.Head = s.Commit(p.HeadRepo, p.HeadRef, author, at, message, writes)
 	s.trackHead(is)
+	s.headMoved(is, author, old, at)
 	return p.Head
 }
 
@@ -231,6 +234,7 @@ func (s *State) AddReview(is *Issue, author *Account, state, body string, at tim
 func (s *State) SubmitReview(rv *Review, state, body string, at time.Time) {
 	p := rv.Pull.Pull
 	rv.State, rv.Body, rv.SubmittedAt = state, body, at
+	s.addEvent(rv.Pull, &Event{Event: "reviewed", Actor: rv.User, Review: rv, CreatedAt: at})
 	for _, c := range rv.Comments {
 		c.CreatedAt, c.UpdatedAt = at, at
 		if c.InReplyTo == nil {
@@ -516,14 +520,15 @@ func (s *State) CreatePull(r *Repo, author *Account, title string, body *string,
 // default branch the repository's files follow.
 func (s *State) PushFile(r *Repo, branch string, author *Account, message, path, content string) *GitCommit {
 	c := s.Commit(r, branch, author, s.Now(), message, map[string]*string{path: &content})
-	s.MoveBranch(r, branch, c)
+	s.MoveBranch(r, branch, c, author)
 	return c
 }
 
-// MoveBranch points a branch at a commit, as a push does: on the default
-// branch the repository's files follow, and the open pull requests whose
-// head is the branch move along.
-func (s *State) MoveBranch(r *Repo, branch string, c *GitCommit) {
+// MoveBranch points a branch at a commit, as actor's push does: on the
+// default branch the repository's files follow, and the open pull
+// requests whose head is the branch move along, their timelines
+// recording the push (pulls_events.go).
+func (s *State) MoveBranch(r *Repo, branch string, c *GitCommit, actor *Account) {
 	r.Git.Branches[branch] = c
 	if branch == RepoDefaultBranch {
 		r.Files = make(map[string]string, len(c.Files))
@@ -534,8 +539,10 @@ func (s *State) MoveBranch(r *Repo, branch string, c *GitCommit) {
 	for _, other := range s.Repos() {
 		for _, is := range other.Issues {
 			if p := is.Pull; p != nil && is.State == "open" && p.HeadRepo == r && p.HeadRef == branch {
+				old := p.Head
 				p.Head = c
 				s.trackHead(is)
+				s.headMoved(is, actor, old, s.Now())
 			}
 		}
 	}

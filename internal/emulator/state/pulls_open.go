@@ -1,7 +1,6 @@
 package state
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -79,20 +78,4 @@ func ReviewRequestError(is *Issue, users []*Account, teams []*Team) string {
 		}
 	}
 	return ""
-}
-
-// RequestReviews adds users and teams to is's requested reviewers, each
-// once, in the order given.
-func (s *State) RequestReviews(is *Issue, users []*Account, teams []*Team) {
-	p := is.Pull
-	for _, a := range users {
-		if !slices.Contains(p.RequestedReviewers, a) {
-			p.RequestedReviewers = append(p.RequestedReviewers, a)
-		}
-	}
-	for _, t := range teams {
-		if !slices.Contains(p.RequestedTeams, t) {
-			p.RequestedTeams = append(p.RequestedTeams, t)
-		}
-	}
 }

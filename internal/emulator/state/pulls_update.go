@@ -59,7 +59,7 @@ func (s *State) UpdateBranch(is *Issue, actor *Account, expected string) (*GitCo
 	}
 	// The pull request now compares against the tip it took in.
 	p.Base = tip
-	s.MoveBranch(p.HeadRepo, p.HeadRef, c)
+	s.MoveBranch(p.HeadRepo, p.HeadRef, c, actor)
 	s.Touch(is)
 	return c, nil
 }

@@ -305,14 +305,24 @@ func (r *Repo) FindComment(id int64) *Comment {
 	return nil
 }
 
-// addEvent appends a timeline event to an issue.
+// addEvent records a timeline event on an issue, keeping the timeline in
+// time order: an event recorded after the fact (the demo seed reviews its
+// pull requests once their fates are known) goes before those that
+// happened later; one at the same moment as others goes after them.
 func (s *State) addEvent(is *Issue, e *Event) {
-	e.ID = s.nextID()
-	e.NodeID = NodeID("E", e.ID)
+	if e.Event != "committed" {
+		// A committed event is its commit, named by sha; it takes no id.
+		e.ID = s.nextID()
+		e.NodeID = NodeID("E", e.ID)
+	}
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = s.Now()
 	}
-	is.Events = append(is.Events, e)
+	i := len(is.Events)
+	for i > 0 && is.Events[i-1].CreatedAt.After(e.CreatedAt) {
+		i--
+	}
+	is.Events = slices.Insert(is.Events, i, e)
 }
 
 // Permission is the token's access level on a repository.

@@ -38,7 +38,13 @@ func (in *ListIssueItemsIn) Validate() *contract.Error { return core.CheckNames(
 // number, repo, title, state (open, closed, merged), draft, url}; timeline {event,
 // actor, at} and, by event, label, assignee, milestone, from/to (renamed),
 // reason (closed, locked), id (commented: the comment id) or number/repo/
-// title/state (the other issue of a sub-issue, dependency or reference).
+// title/state (the other issue of a sub-issue, dependency or reference);
+// on a pull request also committed {commit, message, author (git name),
+// at (commit date)}, reviewed {actor (the reviewer), state (approved,
+// changes_requested, commented, dismissed), commit (the head reviewed),
+// at}, merged {actor, commit (the merge commit), at}, review_requested
+// and review_request_removed {actor, reviewer}, and head_ref_force_pushed,
+// head_ref_deleted, ready_for_review, convert_to_draft {actor, at}.
 type IssueItem struct {
 	ID        int64  `json:"id,omitempty" jsonschema:"comment id"`
 	Number    int    `json:"number,omitempty"`
@@ -62,6 +68,12 @@ type IssueItem struct {
 	Name      string `json:"name,omitempty"`
 	URL       string `json:"url,omitempty"`
 	Draft     bool   `json:"draft,omitempty"`
+	// A pull request's timeline: the commit (short sha) a commit, review
+	// or merge names, a commit's first message line, the reviewer a
+	// review request names.
+	Commit   string `json:"commit,omitempty" jsonschema:"short sha: a pushed commit, the head reviewed, the merge commit"`
+	Message  string `json:"message,omitempty" jsonschema:"committed: the commit message's first line"`
+	Reviewer string `json:"reviewer,omitempty" jsonschema:"review_requested/review_request_removed: user, or owner/team"`
 	// review_threads rows (core.Thread's fields, all optional here).
 	ThreadID          string               `json:"thread_id,omitempty"`
 	Path              string               `json:"path,omitempty"`

@@ -44,7 +44,47 @@ func timelineRow(ev *github.TimelineEvent, owner, repo string) IssueItem {
 		cleanTitle(&row, is.GetTitle())
 		row.Repo = otherRepo(repoOf(is), owner, repo)
 	}
+	pullRow(&row, ev, owner)
 	return row
+}
+
+// pullRow adds what a pull request's own events carry: a commit's short
+// sha and first message line, a review's reviewer, state and the head it
+// reviewed, a merge's commit, a review request's reviewer. GitHub gives a
+// committed event no actor or created_at (its git author and commit date
+// stand in) and a reviewed one user and submitted_at instead.
+func pullRow(row *IssueItem, ev *github.TimelineEvent, owner string) {
+	if ev.CommitID != nil {
+		row.Commit = shortSHA(*ev.CommitID)
+	}
+	switch ev.Event {
+	case "committed":
+		row.Commit = shortSHA(ev.SHA)
+		headline, _, _ := strings.Cut(ev.Message, "\n")
+		row.Message = clean(headline)
+		if ev.Author != nil {
+			row.Author = clean(ev.Author.GetName())
+		}
+		if ev.Committer != nil {
+			row.At = stamp(ev.Committer.Date)
+		}
+	case "reviewed":
+		row.Actor, row.State, row.At = ev.User.GetLogin(), ev.State, stamp(ev.SubmittedAt)
+	case "review_requested", "review_request_removed":
+		row.Reviewer = ev.RequestedReviewer.GetLogin()
+		if t := ev.RequestedTeam; t != nil {
+			// Only the repository owner's teams can be asked.
+			row.Reviewer = owner + "/" + t.Slug
+		}
+	}
+}
+
+// shortSHA is a commit's sha as GitHub abbreviates it.
+func shortSHA(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
 }
 
 // timelineRepo is the repository ("owner/name") of the issue or pull
