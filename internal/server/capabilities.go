@@ -21,7 +21,9 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	} else {
 		b.WriteString("- search, read, create and update issues; comment; label, assign, set milestones and types; link sub-issues, blocked-by dependencies and related issues " +
 			"(related needs GitHub's REST API version 2026-03-10: where the server lacks it, related_issues_unsupported, never text in a body)\n")
-		b.WriteString("- label edits touch only the labels named (add/remove/swap), never racing other writers\n")
+		b.WriteString("- label edits touch only the labels named (add/remove/swap), never racing other writers; " +
+			"a write naming a label, milestone, type or assignee the repository lacks is refused by name before anything is written " +
+			"(label_not_found and its peers, with the closest names)\n")
 		b.WriteString("- every failure is a JSON envelope with a stable code and a literal repair call; writes say whether they happened (settlement)\n")
 		b.WriteString("- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n")
 		b.WriteString("- a pull request's number works where GitHub's Issues API takes one (read, comment, labels, assignees, milestone, state, title, body)\n")
@@ -100,7 +102,8 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		"and on a listing truncated with truncation_hint (what cannot be reached, and how to narrow)\n")
 	b.WriteString("- a listing with more to give says has_more and next_cursor (get_issue's comments: comments_has_more, comments_next_cursor); " +
 		"pass that as cursor (comments_cursor) with the same other arguments, within 15 minutes; without a cursor a listing starts at page 1\n")
-	b.WriteString("- every write tool takes dry_run (absent: false): true checks the call as for real (arguments, write policy, quotas) " +
+	b.WriteString("- a boolean argument left out is false (its schema lists no default)\n")
+	b.WriteString("- every write tool takes dry_run: true checks the call as for real (arguments, write policy, quotas) " +
 		"and answers {dry_run: {writes (each with its request), neutralized, confirmation}} with nothing written " +
 		"(update tools add preview: each issue's settlement, fields before and after, requests); a write may be refused by the operator's policy " +
 		"(quota_exceeded, policy_refused, secret_in_content: details.rule names the rule) or wait for a person's yes; " +

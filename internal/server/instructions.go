@@ -20,8 +20,8 @@ type guards struct {
 }
 
 // instructions is what a client reads at session start: what ghgate is,
-// the rules no tool's schema or error carries (a cursor's and dry_run's
-// absence), one line per guard in force, and where the rest is. Everything
+// the rules no tool's schema or error carries (a cursor's and a
+// boolean's absence), one line per guard in force, and where the rest is. Everything
 // a schema, an error envelope or a result's own fields say is left to them
 // and to the capability summary, which keeps the whole text.
 func instructions(g guards) string {
@@ -35,8 +35,9 @@ func instructions(g guards) string {
 	b.WriteString("), " + schemasURI + " full schemas, " + errorsURI + " every code.\n")
 	b.WriteString("\nBefore the first call:\n")
 	b.WriteString("- listings: pass next_cursor as cursor with the same other arguments (within 15 minutes) for the next page; no cursor is page 1\n")
+	b.WriteString("- a boolean left out is false\n")
 	if !g.readOnly {
-		b.WriteString("- write tools take dry_run (absent: false): true checks the call as for real, writing nothing\n")
+		b.WriteString("- write tools take dry_run: true checks the call as for real, writing nothing\n")
 	}
 	b.WriteString("\nGuards in force:\n")
 	if g.readOnly {

@@ -101,7 +101,7 @@ func TestInstructionsBudget(t *testing.T) {
 				want = append(want, "- read-only: no write tool is served")
 				not = append(not, "dry_run", "- write policy", "- data-flow guard:")
 			} else {
-				want = append(want, "dry_run (absent: false)", "- write policy", "- data-flow guard:")
+				want = append(want, "dry_run: true", "- a boolean left out is false", "- write policy", "- data-flow guard:")
 				not = append(not, "- read-only:")
 			}
 			if c.guarded {

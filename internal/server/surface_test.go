@@ -223,6 +223,7 @@ func TestEveryToolKeepsTheContract(t *testing.T) {
 		var schema struct {
 			Properties map[string]struct {
 				Description string          `json:"description"`
+				Type        any             `json:"type"`
 				Default     json.RawMessage `json:"default"`
 			} `json:"properties"`
 			Required []string `json:"required"`
@@ -235,13 +236,13 @@ func TestEveryToolKeepsTheContract(t *testing.T) {
 		// A tool may say it once for all its fields, in its description
 		// ("absent: kept"), rather than on each; a field that means
 		// something else by its absence still says so itself. A cursor
-		// left out is page 1 on every listing, and dry_run left out is a
-		// real write (both said in the instructions).
+		// left out is page 1 on every listing, and a boolean left out is
+		// false (dry_run's: a real write), both said in the instructions.
 		toolWide := strings.Contains(tool.Description, "absent: ")
 		for name, p := range schema.Properties {
 			d := p.Description
 			cursor := name == "cursor" || strings.HasSuffix(name, "_cursor") ||
-				name == "dry_run" // every write tool's; the instructions say absent is false
+				p.Type == "boolean" // the instructions say absent is false
 			says := p.Default != nil || strings.Contains(d, "absent") || strings.Contains(d, "default") || strings.Contains(d, "omit")
 			if !required[name] && !says && !toolWide && !cursor {
 				t.Errorf("%s: optional field %s does not say what omission means (%q)", tool.Name, name, d)

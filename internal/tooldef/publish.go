@@ -162,8 +162,9 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 // where it matters: a stray field at any depth is refused as
 // invalid_field, before anything runs, with a repair that drops it.
 //
-// The fields named brief (Tool.Brief) are listed as an object with their
-// description only.
+// A boolean is listed without its default of false (the instructions say
+// a boolean left out is false). The fields named brief (Tool.Brief) are
+// listed as an object with their description only.
 func publishedInput(full *jsonschema.Schema, brief ...string) *jsonschema.Schema {
 	out := publishedArgs(full, true)
 	for _, name := range brief {
@@ -190,6 +191,12 @@ func publishedArgs(full *jsonschema.Schema, top bool) *jsonschema.Schema {
 			// sizes: they count from 1 on GitHub, and 0 is refused by name.
 			if q.Type == "integer" && q.Minimum != nil && *q.Minimum == 1 {
 				q.Minimum = nil
+			}
+			// A boolean's default of false goes unlisted: the instructions
+			// say once that a boolean left out is false, which every
+			// boolean argument here means, so each need not say it again.
+			if q.Type == "boolean" && string(q.Default) == "false" {
+				q.Default = nil
 			}
 			typePair(q)
 			cp.Properties[name] = q

@@ -134,7 +134,7 @@ func TestPublishedInputDefaultsAndClosure(t *testing.T) {
 	for _, want := range []string{
 		`"state":{"type":"string","default":"open","enum":["open","closed"]}`,
 		`"size":{"type":"integer","default":30}`,
-		`"all":{"type":"boolean","default":false}`,
+		`"all":{"type":"boolean"}`, // false goes unlisted: the instructions say it once
 		`"owner":{"type":"string","description":"default: the caller"}`,
 		`"nested":{"type":"object","properties":{"add":{"type":"array","items":{"type":"string"}}},"description":"absent parts: kept"}`,
 	} {
@@ -144,6 +144,10 @@ func TestPublishedInputDefaultsAndClosure(t *testing.T) {
 	}
 	if strings.Contains(got, "additionalProperties") {
 		t.Errorf("published input is listed closed: %s", got)
+	}
+	// The full schema keeps the boolean's default, which the listing leaves out.
+	if d := string(in.Properties["all"].Default); d != "false" {
+		t.Errorf("full schema's default for all = %q, want false", d)
 	}
 	// The full schema, which calls are checked against, still closes both.
 	if in.AdditionalProperties == nil || in.Properties["nested"].AdditionalProperties == nil {

@@ -81,7 +81,9 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 		Toolset: Toolset,
 		Title:   "Create an issue",
 		// "Absent: none" is said once here, for every optional field.
-		Description: "Open an issue; absent: none; unknown names write nothing.",
+		// Unknown names write nothing: the capability summary says so once
+		// for every write.
+		Description: "Open an issue; absent: none.",
 		Mode:        tooldef.Write,
 		Keep:        triageState("issue"),
 		Outline:     []string{"issue.parent"},

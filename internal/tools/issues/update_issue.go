@@ -202,8 +202,9 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Title:   "Update an issue",
 		// "Absent: kept" is said once here, for every field and part
 		// (labels.add, ...) that says nothing else about its absence.
-		Description: "Edit an issue; absent: kept. add/remove/swap touch only names given; set replaces all; " +
-			"unknown names refused.",
+		// Unknown names are refused before any write: the capability
+		// summary says so once for every write.
+		Description: "Edit an issue; absent: kept. add/remove/swap touch only names given; set replaces all.",
 		Mode:        tooldef.Write,
 		Destructive: true,
 		Idempotent:  true,

@@ -28,7 +28,7 @@ type UpdateProjectItemIn struct {
 	Fields          Fields        `json:"fields,omitempty" jsonschema:"set_fields, add: {name: option|iteration|@current|@next|YYYY-MM-DD|number|text|null}; absent: none"`
 	Field           string        `json:"field,omitempty" jsonschema:"clear_field's; absent: none"`
 	AfterItem       *ItemRef      `json:"after_item,omitempty" jsonschema:"move: place after it; absent: first"`
-	Confirm         bool          `json:"confirm,omitempty" jsonschema:"remove needs true; absent: false"`
+	Confirm         bool          `json:"confirm,omitempty" jsonschema:"remove needs true"`
 	ExpectedVersion string        `json:"expected_version,omitempty" jsonschema:"conflict if stale; absent: no check"`
 }
 
