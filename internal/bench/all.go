@@ -43,6 +43,11 @@ func All(ctx context.Context, cfg Config) ([]Figure, error) {
 	if err != nil {
 		return figs, err
 	}
+	more, err = Answers(ctx)
+	figs = append(figs, more...)
+	if err != nil {
+		return figs, err
+	}
 	more, err = Triage(ctx)
 	figs = append(figs, more...)
 	if err != nil {
