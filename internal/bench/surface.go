@@ -130,6 +130,17 @@ func toolsListBytes(ctx context.Context, toolsets []string) (total int, largest 
 	return len(b), largest, largestBytes, nil
 }
 
+// instructionsBytes is the size of the instructions a client reads at
+// session start, which a client loading tools lazily still pays in full.
+func instructionsBytes(ctx context.Context, toolsets []string) (int, error) {
+	r, err := newRig(ctx, toolsets)
+	if err != nil {
+		return 0, err
+	}
+	defer r.close()
+	return len(r.session.InitializeResult().Instructions), nil
+}
+
 // Surface reports the size of what agents load and read.
 func Surface(ctx context.Context) ([]Figure, error) {
 	var figs []Figure
@@ -145,6 +156,18 @@ func Surface(ctx context.Context) ([]Figure, error) {
 	}
 	figs = append(figs, Figure{Name: "tools/list, all toolsets, compact", Value: float64(all), Unit: "bytes"},
 		Figure{Name: "largest tool definition (" + largest + ")", Value: float64(largestBytes), Unit: "bytes"})
+
+	for _, sets := range [][]string{nil, {"all"}} {
+		ins, err := instructionsBytes(ctx, sets)
+		if err != nil {
+			return nil, err
+		}
+		name, note := "instructions at session start, default toolset", "budget 1,500"
+		if sets != nil {
+			name, note = "instructions at session start, all toolsets", "budget 2,000"
+		}
+		figs = append(figs, Figure{Name: name, Value: float64(ins), Unit: "bytes", Note: note})
+	}
 
 	r, err := newRig(ctx, nil)
 	if err != nil {

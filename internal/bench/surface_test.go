@@ -1,0 +1,33 @@
+package bench
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSurfaceBench runs the size measurements: each figure is a size, and
+// the instructions with every toolset are at least those of the default.
+func TestSurfaceBench(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	figs, err := Surface(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := map[string]float64{}
+	for _, f := range figs {
+		t.Log(f)
+		if f.Value <= 0 || f.Unit != "bytes" {
+			t.Errorf("%s: %v %s, want a positive size in bytes", f.Name, f.Value, f.Unit)
+		}
+		if strings.HasPrefix(f.Name, "instructions at session start") {
+			ins[f.Name] = f.Value
+		}
+	}
+	def, all := ins["instructions at session start, default toolset"], ins["instructions at session start, all toolsets"]
+	if def == 0 || all < def {
+		t.Errorf("instructions figures: default %v, all %v; want both, all at least default", def, all)
+	}
+}
