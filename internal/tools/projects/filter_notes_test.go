@@ -1,0 +1,162 @@
+package projects_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/emulator/seed"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/projects"
+)
+
+// boardLabels lists the labels the demo board's live items carry, by how
+// many items carry each.
+func boardLabels(t *testing.T, env *servertest.Env) map[string]int {
+	t.Helper()
+	s := env.Emu.Emu.State()
+	s.Lock()
+	defer s.Unlock()
+	p := s.Project(s.Account(emulator.DemoOrg), seed.DemoProjectNumber)
+	out := map[string]int{}
+	for _, it := range p.Items {
+		if it.Issue == nil || it.Archived {
+			continue
+		}
+		for _, l := range it.Issue.Labels {
+			out[l.Name]++
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no item of the demo board carries a label")
+	}
+	return out
+}
+
+func listItems(t *testing.T, env *servertest.Env, filter string) projects.ListProjectItemsOut {
+	t.Helper()
+	return servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"filter": filter, "page_size": 100}))
+}
+
+func noteWith(notes []string, parts ...string) bool {
+	return slices.ContainsFunc(notes, func(n string) bool {
+		for _, p := range parts {
+			if !strings.Contains(n, p) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// A status option the field lacks matches nothing on GitHub; the page
+// says so and names the option meant, included or excluded; a filter the
+// board knows every value of carries no note.
+func TestListProjectItemsNamesUnknownOptions(t *testing.T) {
+	env := start(t, "")
+	out := listItems(t, env, `status:"In progres" -is:archived`)
+	if out.Total != 0 || len(out.Notes) != 1 || !noteWith(out.Notes, `"In progres"`, `closest: "In progress"`) {
+		t.Fatalf("misspelled option: total %d, notes %q", out.Total, out.Notes)
+	}
+	excl := listItems(t, env, `-status:Dnoe`)
+	if excl.Total == 0 || len(excl.Notes) != 1 || !noteWith(excl.Notes, `"Dnoe"`, "excluding it leaves out nothing", `closest: "Done"`) {
+		t.Fatalf("excluded misspelled option: total %d, notes %q", excl.Total, excl.Notes)
+	}
+	far := listItems(t, env, `priority:Urgent`)
+	if !noteWith(far.Notes, `"Urgent"`, `it takes "P0", "P1", "P2"`) {
+		t.Fatalf("an option nothing is close to: notes %q", far.Notes)
+	}
+	it := listItems(t, env, `iteration:"Iteration 99"`)
+	if !noteWith(it.Notes, `"Iteration 99"`, "no iteration") {
+		t.Fatalf("an iteration the field lacks: notes %q", it.Notes)
+	}
+	var labels []string
+	for l := range boardLabels(t, env) {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	env.Upstream()
+	valid := listItems(t, env, `status:"In progress",Todo -is:archived iteration:@current priority:P0`)
+	if valid.Total == 0 || len(valid.Notes) != 0 {
+		t.Fatalf("valid filter: total %d, notes %q", valid.Total, valid.Notes)
+	}
+	// Options are the board's own: checking them reads nothing more.
+	wantCalls(t, env, 1)
+	withLabel := listItems(t, env, `label:"`+labels[0]+`" -label:"`+labels[len(labels)-1]+`"`)
+	if len(withLabel.Notes) != 0 {
+		t.Fatalf("labels the board's items carry: notes %q", withLabel.Notes)
+	}
+}
+
+// A label no item carries matches nothing: the empty page names it with
+// the labels the items do carry that are close, and an excluded one too;
+// assignees and milestones alike.
+func TestListProjectItemsNamesUnknownLabels(t *testing.T) {
+	env := start(t, "")
+	counts := boardLabels(t, env)
+	var label string
+	for l := range counts {
+		if len(l) >= 4 && (label == "" || l < label) {
+			label = l
+		}
+	}
+	typo := label[:len(label)-1]
+	if counts[typo] > 0 {
+		t.Fatalf("the demo board carries both %q and %q", label, typo)
+	}
+	out := listItems(t, env, `label:"`+typo+`"`)
+	if out.Total != 0 || !noteWith(out.Notes, `label "`+typo+`" is on no item of the board`, "closest:", `"`+label+`"`) {
+		t.Fatalf("misspelled label %q: total %d, notes %q", typo, out.Total, out.Notes)
+	}
+	excl := listItems(t, env, `-label:"no such label here"`)
+	if excl.Total == 0 || !noteWith(excl.Notes, `"no such label here"`, "excluding it leaves out nothing", "labels there:") {
+		t.Fatalf("excluded unknown label: total %d, notes %q", excl.Total, excl.Notes)
+	}
+	who := listItems(t, env, `assignee:bbo`)
+	if who.Total != 0 || !noteWith(who.Notes, "assignee bbo is assigned on no item", `closest: "bob"`) {
+		t.Fatalf("misspelled assignee: total %d, notes %q", who.Total, who.Notes)
+	}
+	ms := listItems(t, env, `milestone:"v9.9.9"`)
+	if ms.Total != 0 || !noteWith(ms.Notes, `milestone "v9.9.9" is on no item of the board`) {
+		t.Fatalf("unknown milestone: total %d, notes %q", ms.Total, ms.Notes)
+	}
+}
+
+// A qualifier naming no field is refused (GitHub refuses the whole
+// filter): the closest field in details.value, and a repair that lists
+// again with it in place, which works as given.
+func TestListProjectItemsRefusesUnknownFields(t *testing.T) {
+	env := start(t, "")
+	e := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `stauts:Todo -is:archived`}))
+	if e.Code != contract.CodeProjectFieldNotFound || e.Details.Field != "filter" || !strings.Contains(e.Message, `"stauts"`) ||
+		e.Repair == nil || e.Repair.Tool != projects.NameListProjectItems {
+		t.Fatalf("misspelled field: %+v %+v", e, e.Repair)
+	}
+	if v, _ := e.Details.Value.([]any); len(v) == 0 || v[0] != "status" {
+		t.Fatalf("closest fields: %v", e.Details.Value)
+	}
+	again := servertest.CallOK[projects.ListProjectItemsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
+	if again.Total == 0 || len(again.Notes) != 0 {
+		t.Fatalf("repair lists %d items, notes %q", again.Total, again.Notes)
+	}
+	for _, it := range again.Items {
+		if it.Fields["Status"].Str == nil || *it.Fields["Status"].Str != "Todo" {
+			t.Fatalf("row outside the repaired filter: %+v", it)
+		}
+	}
+	has := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `-no:estimat,iteration`}))
+	if has.Code != contract.CodeProjectFieldNotFound || has.Repair == nil || has.Repair.Tool != projects.NameListProjectItems {
+		t.Fatalf("misspelled field in no: %+v", has)
+	}
+	servertest.CallOK[projects.ListProjectItemsOut](t, env, has.Repair.Tool, repairArgs(t, has.Repair))
+	far := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `zebra:1`}))
+	if far.Code != contract.CodeProjectFieldNotFound || far.Repair == nil || far.Repair.Tool != projects.NameListProjects {
+		t.Fatalf("a field nothing is close to: %+v", far)
+	}
+	listed := servertest.CallOK[projects.ListProjectsOut](t, env, far.Repair.Tool, repairArgs(t, far.Repair))
+	if len(listed.Projects) != 1 || listed.Projects[0].Title != seed.DemoProjectTitle {
+		t.Fatalf("repair lists %+v", listed.Projects)
+	}
+}
