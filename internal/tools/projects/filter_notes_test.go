@@ -160,3 +160,44 @@ func TestListProjectItemsRefusesUnknownFields(t *testing.T) {
 		t.Fatalf("repair lists %+v", listed.Projects)
 	}
 }
+
+// A note offers only names this client would see on a row: a label that
+// only items of a repository outside its read grant carry is never named,
+// where a client that reads that repository is offered it.
+func TestListProjectItemsNotesKeepToTheReadGrant(t *testing.T) {
+	plain := start(t, "")
+	byRepo := map[string]map[string]bool{}
+	s := plain.Emu.Emu.State()
+	s.Lock()
+	p := s.Project(s.Account(emulator.DemoOrg), seed.DemoProjectNumber)
+	for _, it := range p.Items {
+		if it.Issue != nil && !it.Archived {
+			for _, l := range it.Issue.Labels {
+				if byRepo[l.Name] == nil {
+					byRepo[l.Name] = map[string]bool{}
+				}
+				byRepo[l.Name][it.Issue.Repo.Name] = true
+			}
+		}
+	}
+	s.Unlock()
+	hidden := ""
+	for l, repos := range byRepo {
+		if !repos["widgets"] && len(l) >= 4 && (hidden == "" || l < hidden) {
+			hidden = l
+		}
+	}
+	if hidden == "" {
+		t.Fatal("the demo board needs a label only acme/gadgets items carry")
+	}
+	typo := hidden[:len(hidden)-1]
+	filter := `-label:"` + typo + `"`
+	if out := listItems(t, plain, filter); !noteWith(out.Notes, `"`+hidden+`"`) {
+		t.Fatalf("a client reading acme/gadgets is not offered %q: %q", hidden, out.Notes)
+	}
+	env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}, Wrap: servertest.AsCaller(widgetsOnly)})
+	out := listItems(t, env, filter)
+	if len(out.Notes) != 1 || noteWith(out.Notes, `"`+hidden+`"`) {
+		t.Fatalf("a client reading acme/widgets alone is offered %q: %q", hidden, out.Notes)
+	}
+}
