@@ -201,3 +201,60 @@ func TestListProjectItemsNotesKeepToTheReadGrant(t *testing.T) {
 		t.Fatalf("a client reading acme/widgets alone is offered %q: %q", hidden, out.Notes)
 	}
 }
+
+// Under the creator scope a note offers no label that only other users'
+// issues carry: their rows are withheld, and so are their names.
+func TestListProjectItemsNotesKeepToTheCreatorScope(t *testing.T) {
+	plain := start(t, "")
+	s := plain.Emu.Emu.State()
+	s.Lock()
+	p := s.Project(s.Account(emulator.DemoOrg), seed.DemoProjectNumber)
+	// Who opened each issue, and which labels each author's issues carry
+	// ("" for pull requests, whose rows every scope shows).
+	carriers := map[string]map[string]bool{}
+	for _, it := range p.Items {
+		if it.Issue == nil || it.Archived {
+			continue
+		}
+		by := it.Issue.User.Login
+		if it.Issue.IsPull {
+			by = ""
+		}
+		for _, l := range it.Issue.Labels {
+			if carriers[l.Name] == nil {
+				carriers[l.Name] = map[string]bool{}
+			}
+			carriers[l.Name][by] = true
+		}
+	}
+	s.Unlock()
+	// A label one author's issues alone carry, and another author.
+	var hidden, owner, allowed string
+	for l, by := range carriers {
+		if len(by) != 1 || by[""] || len(l) < 4 || hidden != "" && l > hidden {
+			continue
+		}
+		for a := range by {
+			hidden, owner = l, a
+		}
+	}
+	for _, by := range carriers {
+		for a := range by {
+			if a != "" && a != owner && (allowed == "" || a < allowed) {
+				allowed = a
+			}
+		}
+	}
+	if hidden == "" || allowed == "" {
+		t.Fatalf("the demo board needs a label one author's issues alone carry, and another author: %v", carriers)
+	}
+	typo := hidden[:len(hidden)-1]
+	filter := `-label:"` + typo + `"`
+	if out := listItems(t, plain, filter); !noteWith(out.Notes, `"`+hidden+`"`) {
+		t.Fatalf("unscoped, %q is not offered: %q", hidden, out.Notes)
+	}
+	env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}, AllowedIssueCreator: allowed})
+	if out := listItems(t, env, filter); len(out.Notes) != 1 || noteWith(out.Notes, `"`+hidden+`"`) {
+		t.Fatalf("scoped to %s, %q (only %s's issues carry it) is offered: %q", allowed, hidden, owner, out.Notes)
+	}
+}
