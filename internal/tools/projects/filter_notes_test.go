@@ -122,6 +122,15 @@ func TestListProjectItemsNamesUnknownLabels(t *testing.T) {
 	if ms.Total != 0 || !noteWith(ms.Notes, `milestone "v9.9.9" is on no item of the board`) {
 		t.Fatalf("unknown milestone: total %d, notes %q", ms.Total, ms.Notes)
 	}
+	// The board is known now: the items' read passes, the names' read
+	// fails, and the page says the names could not be checked.
+	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql", After: 1}); err != nil {
+		t.Fatal(err)
+	}
+	failed := listItems(t, env, `label:"`+typo+`"`)
+	if failed.Total != 0 || len(failed.Notes) != 1 || !noteWith(failed.Notes, "could not be checked") {
+		t.Fatalf("names unread: total %d, notes %q", failed.Total, failed.Notes)
+	}
 }
 
 // A qualifier naming no field is refused (GitHub refuses the whole
