@@ -75,8 +75,24 @@ func normKey(k string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.Trim(k, `"`)), " ", "-")
 }
 
-// splitFilter splits on spaces outside double quotes.
+// splitFilter splits on spaces outside double quotes, quotes kept.
 func splitFilter(s string) []string {
+	return splitOutsideQuotes(s, func(r rune) bool { return r == ' ' || r == '\t' }, true)
+}
+
+// splitValues splits a qualifier's value on commas outside quotes (each
+// one an alternative) and unquotes each.
+func splitValues(v string) []string {
+	out := splitOutsideQuotes(v, func(r rune) bool { return r == ',' }, false)
+	for i := range out {
+		out[i] = strings.TrimSpace(out[i])
+	}
+	return out
+}
+
+// splitOutsideQuotes splits s where sep holds outside double quotes,
+// leaving out empty parts; keep says whether the quotes stay.
+func splitOutsideQuotes(s string, sep func(rune) bool, keep bool) []string {
 	var out []string
 	var cur strings.Builder
 	quoted := false
@@ -84,8 +100,10 @@ func splitFilter(s string) []string {
 		switch {
 		case r == '"':
 			quoted = !quoted
-			cur.WriteRune(r)
-		case (r == ' ' || r == '\t') && !quoted:
+			if keep {
+				cur.WriteRune(r)
+			}
+		case sep(r) && !quoted:
 			if cur.Len() > 0 {
 				out = append(out, cur.String())
 			}
@@ -98,26 +116,6 @@ func splitFilter(s string) []string {
 		out = append(out, cur.String())
 	}
 	return out
-}
-
-// splitValues splits a qualifier's value on commas outside quotes (each
-// one an alternative) and unquotes each.
-func splitValues(v string) []string {
-	var out []string
-	var cur strings.Builder
-	quoted := false
-	for _, r := range v {
-		switch {
-		case r == '"':
-			quoted = !quoted
-		case r == ',' && !quoted:
-			out = append(out, strings.TrimSpace(cur.String()))
-			cur.Reset()
-		default:
-			cur.WriteRune(r)
-		}
-	}
-	return append(out, strings.TrimSpace(cur.String()))
 }
 
 // quoteValue writes a value back as a filter takes it: quoted when it
