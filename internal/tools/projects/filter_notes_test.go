@@ -267,3 +267,13 @@ func TestListProjectItemsNotesKeepToTheCreatorScope(t *testing.T) {
 		t.Fatalf("scoped to %s, %q (only %s's issues carry it) is offered: %q", allowed, hidden, owner, out.Notes)
 	}
 }
+
+// A user's board is read as a user's: its empty page names the label too.
+func TestListProjectItemsNamesUnknownLabelsOnAUsersBoard(t *testing.T) {
+	env := start(t, "")
+	out := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems,
+		map[string]any{"owner": "alice", "project_number": 1, "filter": `label:"no such label"`})
+	if out.Total != 0 || len(out.Notes) != 1 || !noteWith(out.Notes, `label "no such label" is on no item of the board`) {
+		t.Fatalf("alice's board: total %d, notes %q", out.Total, out.Notes)
+	}
+}

@@ -2,6 +2,7 @@ package projects
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -55,8 +56,9 @@ type boardValuesNode struct {
 	} `json:"content"`
 }
 
-// readBoardValues reads what owner's board b's items carry. Names travel as the
-// answer's data, never spliced into the document.
+// readBoardValues reads what owner's board b's items carry. Only the
+// owner's kind (one of two words) is spliced into the document; the owner
+// and number travel as variables.
 func (s *Tools) readBoardValues(ctx context.Context, c *github.Client, owner string, b *board) (boardValues, error) {
 	kind := b.p.OwnerKind
 	if kind != github.ProjectOwnerUser {
@@ -86,7 +88,7 @@ func (s *Tools) readBoardValues(ctx context.Context, c *github.Client, owner str
 			return boardValues{}, err
 		}
 		if data.Owner == nil || data.Owner.ProjectV2 == nil {
-			return boardValues{}, fmt.Errorf("the board could not be read")
+			return boardValues{}, errors.New("the board could not be read")
 		}
 		items := data.Owner.ProjectV2.Items
 		for _, n := range items.Nodes {
