@@ -475,6 +475,11 @@ func testProjectItemFilter(t *testing.T, w *gqlWorld) {
 		{`status:"In progress"`, count(status("In progress"))},
 		{`status:Todo,"In progress"`, count(status("Todo")) + count(status("In progress"))},
 		{`-status:Done`, count(func(it projectItem) bool { return !it.IsArchived && (it.Status == nil || it.Status.Name != "Done") })},
+		// A value the board does not know matches nothing; excluded, it
+		// leaves every item in. GitHub refuses only a field it lacks.
+		{`status:Dnoe`, 0},
+		{`label:"no such label" -is:archived`, 0},
+		{`-label:"no such label"`, count(func(it projectItem) bool { return !it.IsArchived })},
 		{`is:archived`, 3},
 		{`is:pr`, 3},
 		{`is:draft`, 2},

@@ -26,7 +26,7 @@ import (
 type missingName struct {
 	f       namedFilter
 	account string // a person filter's account type ("" for none)
-	matches []nameMatch
+	matches []core.NameMatch
 }
 
 // explainEmpty checks the names an empty first page filtered on: an error
@@ -172,7 +172,7 @@ func judgeNames(read namesRead, found namesFound) (missing []missingName, presen
 }
 
 // rankAcross ranks every repository's names of f's kind against f's.
-func rankAcross(f namedFilter, found namesFound) []nameMatch {
+func rankAcross(f namedFilter, found namesFound) []core.NameMatch {
 	var all []string
 	for _, rn := range found.repos {
 		for _, n := range rn.candidates(f.kind) {
@@ -181,10 +181,10 @@ func rankAcross(f namedFilter, found namesFound) []nameMatch {
 			}
 		}
 	}
-	var out []nameMatch
+	var out []core.NameMatch
 	for _, n := range f.names {
-		for _, m := range rankNames(n, all) {
-			if !containsFold(matchNames(out), m.name) {
+		for _, m := range core.RankNames(n, all) {
+			if !containsFold(matchNames(out), m.Name) {
 				out = append(out, m)
 			}
 		}
@@ -192,10 +192,10 @@ func rankAcross(f namedFilter, found namesFound) []nameMatch {
 	return out
 }
 
-func matchNames(ms []nameMatch) []string {
+func matchNames(ms []core.NameMatch) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
-		out[i] = m.name
+		out[i] = m.Name
 	}
 	return out
 }
@@ -276,9 +276,9 @@ func namesRepair(in SearchIssuesIn, owner, repo string, m missingName) contract.
 	kind := map[filterKind]string{filterLabel: "labels", filterMilestone: "milestones", filterType: "issue_types",
 		filterAssignee: "assignees", filterAuthor: "assignees"}[m.f.kind]
 	listing := "list the repository's " + strings.ReplaceAll(kind, "_", " ") + " (github_list_repo_metadata) and search again with one of them"
-	if len(m.matches) > 0 && m.matches[0].score < weakMatch {
-		if args, ok := m.f.with(in, m.matches[0].name); ok {
-			r := contract.Repair{NextStep: fmt.Sprintf("search again with %q, the closest existing %s; details.value lists others", m.matches[0].name, m.f.kind),
+	if len(m.matches) > 0 && m.matches[0].Score < core.WeakMatch {
+		if args, ok := m.f.with(in, m.matches[0].Name); ok {
+			r := contract.Repair{NextStep: fmt.Sprintf("search again with %q, the closest existing %s; details.value lists others", m.matches[0].Name, m.f.kind),
 				Tool: core.NameSearchIssues, Arguments: args}
 			if repo != "" {
 				r.Alternative = listing

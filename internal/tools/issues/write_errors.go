@@ -53,7 +53,7 @@ func unknownLabels(ctx context.Context, c *github.Client, owner, repo, field str
 	}
 	var matches []string
 	for _, n := range names {
-		for _, m := range closeMatches(n, all) {
+		for _, m := range core.CloseMatches(n, all) {
 			if !containsFold(matches, m) {
 				matches = append(matches, m)
 			}

@@ -46,6 +46,9 @@ type ListProjectItemsOut struct {
 	// issues other users opened, under the creator scope, and issues and
 	// pull requests of repositories the client may not read.
 	Withheld int `json:"withheld,omitempty" jsonschema:"rows left out: other authors' issues (creator scope), or of repositories this client may not read"`
+	// Notes name the filter's values the board does not know (a status
+	// option it lacks, a label on none of its items), with the closest.
+	Notes []string `json:"notes,omitempty" jsonschema:"filter values the board does not know, with the closest"`
 	core.Page
 }
 
@@ -88,9 +91,9 @@ func (s *Tools) listProjectItems(ctx context.Context, in ListProjectItemsIn) (Li
 		return ListProjectItemsOut{}, err
 	}
 	filter := strings.TrimSpace(in.Filter)
-	if e := checkFilter(filter, &b.p); e != nil {
-		return ListProjectItemsOut{}, e.WithRepair(contract.Repair{NextStep: "pick a field from details.value; the project's listing shows each field's values",
-			Tool: NameListProjects, Arguments: ListProjectsIn{Owner: in.Owner, Query: b.p.Title}})
+	terms, err := checkFilter(in, &b.p)
+	if err != nil {
+		return ListProjectItemsOut{}, err
 	}
 	page, err := c.ProjectV2Items(ctx, b.p.OwnerKind, in.Owner, int(in.ProjectNumber), filter, pos, int(in.PageSize))
 	if err != nil {
@@ -108,6 +111,10 @@ func (s *Tools) listProjectItems(ctx context.Context, in ListProjectItemsIn) (Li
 		s.rememberItem(b, it)
 		out.Items = append(out.Items, rowView(it, in.Detail == "full"))
 		out.Counts.add(it)
+	}
+	// The first page carries the notes; a later one has nothing to add.
+	if in.Cursor == "" {
+		out.Notes = s.filterNotes(ctx, c, in.Owner, b, terms, page.Total == 0)
 	}
 	next := ""
 	if page.HasNext {

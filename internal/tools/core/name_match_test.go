@@ -1,11 +1,13 @@
-package issues
+package core_test
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
-// rankNames puts the name meant first: a rename's new name (which holds
+// RankNames puts the name meant first: a rename's new name (which holds
 // the old one) ahead of a sibling a few letters away, a typo's fix, and
 // never a name that merely holds a two-letter fragment.
 func TestRankNamesPutsTheMeantNameFirst(t *testing.T) {
@@ -22,11 +24,11 @@ func TestRankNamesPutsTheMeantNameFirst(t *testing.T) {
 		{"BUG", []string{"bug"}, []string{"bug"}},
 	} {
 		var got []string
-		for _, m := range rankNames(c.name, c.candidates) {
-			got = append(got, m.name)
+		for _, m := range core.RankNames(c.name, c.candidates) {
+			got = append(got, m.Name)
 		}
 		if !slices.Equal(got, c.want) {
-			t.Errorf("rankNames(%q) = %q, want %q", c.name, got, c.want)
+			t.Errorf("RankNames(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

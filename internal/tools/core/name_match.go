@@ -1,4 +1,4 @@
-package issues
+package core
 
 import (
 	"slices"
@@ -6,27 +6,28 @@ import (
 	"unicode"
 )
 
-// A nameMatch is one of a repository's names ranked against a name that
-// is not there: the lower its score, the likelier it is the one meant.
-type nameMatch struct {
-	name  string
-	score int
+// A NameMatch is one of the names on offer (a repository's labels, a
+// board's fields or options) ranked against a name that is not there: the lower its score, the likelier it is the one meant.
+type NameMatch struct {
+	Name  string
+	Score int
 }
 
-// weakMatch is the score from which a match only shares a "family: "
+// WeakMatch is the score from which a match only shares a "family: "
 // prefix (status: triage for status: blocked): worth listing, too far to
 // put in a callable repair.
-const weakMatch = 10
+const WeakMatch = 10
 
-// rankNames ranks the candidates that look like name, closest first:
+// RankNames ranks the candidates that look like name, closest first:
 // the same name in another case (0); one inside the other (1), as a
 // renamed "area: ui" is inside "area: ui/ux"; the same family with one
 // rest inside the other (2), as "status: triage" is in "status: needs
 // triage"; a few typos apart (2 + the distance); the same family alone.
-// The candidates are the repository's own names, so they may be echoed.
-func rankNames(name string, candidates []string) []nameMatch {
+// The candidates are the repository's or board's own names, so they
+// may be echoed.
+func RankNames(name string, candidates []string) []NameMatch {
 	n := strings.ToLower(strings.TrimSpace(name))
-	var hits []nameMatch
+	var hits []NameMatch
 	for _, c := range candidates {
 		cn := strings.ToLower(strings.TrimSpace(c))
 		d := editDistance(n, cn)
@@ -34,30 +35,30 @@ func rankNames(name string, candidates []string) []nameMatch {
 		cf, crest := family(cn)
 		switch {
 		case cn == n:
-			hits = append(hits, nameMatch{c, 0})
+			hits = append(hits, NameMatch{c, 0})
 		case containsName(cn, n) || containsName(n, cn):
-			hits = append(hits, nameMatch{c, 1})
+			hits = append(hits, NameMatch{c, 1})
 		case nf != "" && nf == cf && (containsName(crest, nrest) || containsName(nrest, crest)):
-			hits = append(hits, nameMatch{c, 2})
+			hits = append(hits, NameMatch{c, 2})
 		case d <= max(2, len(n)/4):
-			hits = append(hits, nameMatch{c, 2 + d})
+			hits = append(hits, NameMatch{c, 2 + d})
 		case nf != "" && nf == cf:
-			hits = append(hits, nameMatch{c, weakMatch + editDistance(nrest, crest)})
+			hits = append(hits, NameMatch{c, WeakMatch + editDistance(nrest, crest)})
 		}
 	}
-	slices.SortStableFunc(hits, func(a, b nameMatch) int { return a.score - b.score })
+	slices.SortStableFunc(hits, func(a, b NameMatch) int { return a.Score - b.Score })
 	return hits
 }
 
-// closeMatches picks up to five candidates that look like name (see
-// rankNames).
-func closeMatches(name string, candidates []string) []string {
+// CloseMatches picks up to five candidates that look like name (see
+// RankNames).
+func CloseMatches(name string, candidates []string) []string {
 	out := make([]string, 0, 5)
-	for _, h := range rankNames(name, candidates) {
+	for _, h := range RankNames(name, candidates) {
 		if len(out) == 5 {
 			break
 		}
-		out = append(out, h.name)
+		out = append(out, h.Name)
 	}
 	return out
 }
