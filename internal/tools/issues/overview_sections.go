@@ -8,6 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/permissions"
 	"github.com/ghgate/ghgate/internal/tools/core"
 )
 
@@ -54,10 +55,14 @@ var sectionOf = map[string]string{
 // fine-grained permissions (for tokens and Apps) and the classic scope
 // (repo, for a private repository). Open pull requests are counted too.
 var sectionNeeds = map[string][]string{
-	secCounts: {"issues=read", "pull_requests=read", "repo"}, secLabels: {"issues=read", "repo"},
-	secMilestones: {"issues=read", "repo"}, secTypes: {"issues=read", "repo"}, secIssues: {"issues=read", "repo"},
-	secPermission: {"metadata=read", "repo"}, secTemplates: {"contents=read", "repo"},
+	secCounts: {readOf("issues"), readOf("pull_requests"), "repo"}, secLabels: {readOf("issues"), "repo"},
+	secMilestones: {readOf("issues"), "repo"}, secTypes: {readOf("issues"), "repo"}, secIssues: {readOf("issues"), "repo"},
+	secPermission: {readOf(permissions.Metadata), "repo"}, secTemplates: {readOf("contents"), "repo"},
 }
+
+// readOf is a permission at read, as X-Accepted-GitHub-Permissions and
+// required_scopes spell it ("contents=read").
+func readOf(name string) string { return permissions.Set{name: permissions.Read}.String() }
 
 // unreadSection describes section's failed read. GitHub's
 // X-Accepted-GitHub-Permissions is taken as the need when it names the
