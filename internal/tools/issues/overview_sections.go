@@ -116,11 +116,5 @@ func failedQuerySections(err error, repoResolved bool) []string {
 		}
 		failed[sec] = true
 	}
-	var out []string
-	for _, s := range querySections {
-		if failed[s] {
-			out = append(out, s)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(querySections), func(s string) bool { return !failed[s] })
 }
