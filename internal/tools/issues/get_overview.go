@@ -33,8 +33,8 @@ type Request struct {
 // objects so that tools/list, which outlines only the top level, stays
 // small; the ghgate://schemas resource describes every field.
 type GetOverviewOut struct {
-	Permission string          `json:"permission,omitempty" jsonschema:"the credential's role: read, triage, write, maintain, admin or none"`
-	Counts     *OverviewCounts `json:"counts,omitempty"`
+	Permission string          `json:"permission,omitempty" jsonschema:"the credential's role: read, triage, write, maintain, admin or none; absent: not read"`
+	Counts     *OverviewCounts `json:"counts,omitempty" jsonschema:"absent: not read"`
 	Metadata   OverviewMeta    `json:"metadata,omitzero" jsonschema:"absent: none"`
 	Issues     OverviewIssues  `json:"issues,omitzero" jsonschema:"absent: none open"`
 	// PartialSuccess names the sections that could not be read (absent:
