@@ -262,7 +262,9 @@ func TestBrokerAppRouteRowsSuffice(t *testing.T) {
 	results := map[string]string{}
 	for _, c := range calls {
 		text, isErr := a.call(t, c.tool, c.args)
-		if isErr {
+		// A read that leaves out what the token may not read
+		// (get_overview's partial_success) shows a row that lacks it.
+		if isErr || strings.Contains(text, `"partial_success"`) {
 			t.Errorf("%s %v through its row's token: %s", c.tool, c.args, text)
 		}
 		results[c.tool] = text

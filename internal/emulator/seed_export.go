@@ -19,6 +19,7 @@ const (
 	DemoTokenBob          = seed.DemoTokenBob
 	DemoTokenCarol        = seed.DemoTokenCarol
 	DemoTokenDave         = seed.DemoTokenDave
+	DemoTokenAliceIssues  = seed.DemoTokenAliceIssues
 	DemoWidgetsIssueCount = seed.DemoWidgetsIssueCount
 	DemoFirstPull         = seed.DemoFirstPull
 	DemoManyCommentsIssue = seed.DemoManyCommentsIssue

@@ -46,7 +46,9 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	if served[core.NameGetOverview] {
 		b.WriteString("- " + core.NameGetOverview + " orients in an unseen repository in one call (at most 5 upstream requests, each listed): " +
 			"open issue and pull request counts, labels with open-issue counts, open milestones with progress, issue types, templates, " +
-			"the newest and most-commented open issues, and the credential's permission there\n")
+			"the newest and most-commented open issues, and the credential's permission there; a section it cannot read " +
+			"(templates without the contents permission, say) is left out and named in partial_success.unread with its error code " +
+			"and required_scopes, and the call fails only when nothing could be read\n")
 	}
 	bulk := served[core.NameBulkUpdateIssues]
 	if bulk {

@@ -60,16 +60,18 @@ var mutationNeeds = map[string]state.AppNeed{
 // admitMutation holds a mutation made with a GitHub App installation
 // token to the token's permissions before its resolver runs, as GitHub
 // does: without them the field is null and the error is FORBIDDEN
-// "Resource not accessible by integration". A mutation the table does not
-// name is refused to installation tokens. Other tokens pass.
+// "Resource not accessible by integration". A fine-grained token with
+// grants is held to them alike, refused with "Resource not accessible by
+// personal access token". A mutation the table does not name is refused to
+// such tokens. Other tokens pass. Queries are not gated by permission.
 func (ex *execution) admitMutation(def *ast.FieldDefinition) error {
-	t := ex.x.c.Token
-	if t == nil || t.App == nil {
+	perms, refusal, held := ex.x.c.Token.HeldTo()
+	if !held {
 		return nil
 	}
 	need, ok := mutationNeeds[def.Name]
-	if ok && need.MetBy(t.App.Permissions) {
+	if ok && need.MetBy(perms) {
 		return nil
 	}
-	return &gqlError{Type: "FORBIDDEN", Message: state.NotAccessibleByIntegration}
+	return &gqlError{Type: "FORBIDDEN", Message: refusal}
 }

@@ -24,12 +24,13 @@ func needFor(method, path string) state.AppNeed {
 // endpoint of another account than the installation's, an endpoint that
 // acts for a user, or a permission the token lacks or holds only as read
 // is refused with 403 "Resource not accessible by integration" and the
-// X-Accepted-GitHub-Permissions GitHub sends with it. Other tokens pass.
-// It reports whether the handler may run.
+// X-Accepted-GitHub-Permissions GitHub sends with it. A fine-grained
+// token with grants is held to them alike (admitFineGrained). Other tokens
+// pass. It reports whether the handler may run.
 func (c *call) admitInstallation(path string, need state.AppNeed) bool {
 	g := c.Token.App
 	if g == nil {
-		return true
+		return c.admitFineGrained(need)
 	}
 	if need.Unavailable {
 		c.notAccessible(need)
@@ -58,11 +59,28 @@ func (c *call) admitInstallation(path string, need state.AppNeed) bool {
 	return true
 }
 
-// notAccessible is GitHub's 403 to an installation token, naming the
-// permission sets that would have served.
+// admitFineGrained holds a fine-grained personal access token with
+// grants to them, as GitHub does: a permission it lacks, or holds only as
+// read, is refused with 403 "Resource not accessible by personal access
+// token" and X-Accepted-GitHub-Permissions. Its repositories are its
+// Perms, as any user token's. Endpoints that act for a user, which
+// installation tokens cannot use, are a user token's to use.
+func (c *call) admitFineGrained(need state.AppNeed) bool {
+	perms, _, held := c.Token.HeldTo()
+	if !held || need.Unavailable || need.MetBy(perms) {
+		return true
+	}
+	c.notAccessible(need)
+	return false
+}
+
+// notAccessible is GitHub's 403 to a token held to permissions (an
+// installation's, a fine-grained token's), naming the permission sets
+// that would have served.
 func (c *call) notAccessible(need state.AppNeed) {
 	if !need.Unavailable {
 		c.W.Header().Set("X-Accepted-GitHub-Permissions", need.Header())
 	}
-	c.Fail(http.StatusForbidden, state.NotAccessibleByIntegration, "rest")
+	_, refusal, _ := c.Token.HeldTo()
+	c.Fail(http.StatusForbidden, refusal, "rest")
 }

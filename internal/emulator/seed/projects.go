@@ -34,6 +34,11 @@ const (
 	// her repository access: it reaches acme's boards but not her own,
 	// as fine-grained tokens cannot be granted user-owned projects.
 	DemoTokenAliceFineGrained = "github_pat_emu_alice"
+	// DemoTokenAliceIssues is a fine-grained token for alice granted
+	// issues (read and write) and metadata alone: GitHub refuses it the
+	// contents of her repositories (issue templates included) and writes
+	// to their pull requests.
+	DemoTokenAliceIssues = "github_pat_emu_alice_issues"
 )
 
 // DemoIterationIDs are the roadmap's Iteration field's iterations, oldest
@@ -50,6 +55,10 @@ func (sd *seeder) seedProjects(w *world, now time.Time) {
 		Perms: map[string]state.Permission{w.widgets.FullName(): state.PermAdmin, w.gadgets.FullName(): state.PermAdmin,
 			w.notes.FullName(): state.PermAdmin}})
 	s.AddToken(&state.Token{Value: DemoTokenAliceFineGrained, Login: "alice", FineGrained: true,
+		Perms: map[string]state.Permission{w.widgets.FullName(): state.PermAdmin, w.gadgets.FullName(): state.PermAdmin,
+			w.notes.FullName(): state.PermAdmin}})
+	s.AddToken(&state.Token{Value: DemoTokenAliceIssues, Login: "alice", FineGrained: true,
+		Grants: state.AppPermissions{"issues": "write", "metadata": "read"},
 		Perms: map[string]state.Permission{w.widgets.FullName(): state.PermAdmin, w.gadgets.FullName(): state.PermAdmin,
 			w.notes.FullName(): state.PermAdmin}})
 

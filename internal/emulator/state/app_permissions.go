@@ -11,6 +11,10 @@ import (
 // FORBIDDEN).
 const NotAccessibleByIntegration = "Resource not accessible by integration"
 
+// NotAccessibleByPAT is GitHub's message when a fine-grained personal
+// access token lacks the permission an operation needs.
+const NotAccessibleByPAT = "Resource not accessible by personal access token"
+
 // AppPermissions are GitHub App permissions by name ("issues": "write"),
 // as installations are granted them and installation tokens carry them.
 type AppPermissions map[string]string
@@ -169,4 +173,20 @@ type InstallationGrant struct {
 func (t *Token) Covers(r *Repo) bool {
 	_, ok := t.Perms[strings.ToLower(r.FullName())]
 	return ok
+}
+
+// HeldTo returns the permissions t is held to and the message GitHub
+// refuses it with: an installation token's, or a fine-grained token's
+// grants. held is false for a token held to none (classic tokens, and
+// fine-grained ones without grants).
+func (t *Token) HeldTo() (perms AppPermissions, refusal string, held bool) {
+	switch {
+	case t == nil:
+		return nil, "", false
+	case t.App != nil:
+		return t.App.Permissions, NotAccessibleByIntegration, true
+	case t.FineGrained && t.Grants != nil:
+		return t.Grants, NotAccessibleByPAT, true
+	}
+	return nil, "", false
 }

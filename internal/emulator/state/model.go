@@ -76,6 +76,11 @@ type Token struct {
 	// (github_pat_...): no OAuth scopes, and no way to reach projects
 	// owned by a user, which such tokens cannot be granted.
 	FineGrained bool
+	// Grants are a fine-grained token's repository permissions
+	// ("issues": "write"), which GitHub holds its every request to as it
+	// holds an installation token's (the REST and GraphQL gates). Nil
+	// grants everything: a fine-grained token a test does not narrow.
+	Grants AppPermissions
 	// App is set on a GitHub App installation token: what it was minted
 	// with. Every request made with it is held to its permissions and
 	// repositories (the emulator's REST and GraphQL gates).

@@ -64,7 +64,7 @@ func (c *Call) NotFound() { c.Fail(http.StatusNotFound, "Not Found", "rest") }
 // Forbidden is GitHub's answer to a write without the permission for it,
 // which names the kind of token that lacked it.
 func (c *Call) Forbidden() {
-	msg := "Resource not accessible by personal access token"
+	msg := state.NotAccessibleByPAT
 	if c.Token != nil && c.Token.App != nil {
 		msg = state.NotAccessibleByIntegration
 	}

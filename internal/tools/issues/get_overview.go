@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 )
@@ -32,10 +33,13 @@ type Request struct {
 // objects so that tools/list, which outlines only the top level, stays
 // small; the ghgate://schemas resource describes every field.
 type GetOverviewOut struct {
-	Permission string         `json:"permission" jsonschema:"the credential's role: read, triage, write, maintain, admin or none"`
-	Counts     OverviewCounts `json:"counts"`
-	Metadata   OverviewMeta   `json:"metadata,omitzero" jsonschema:"absent: none"`
-	Issues     OverviewIssues `json:"issues,omitzero" jsonschema:"absent: none open"`
+	Permission string          `json:"permission,omitempty" jsonschema:"the credential's role: read, triage, write, maintain, admin or none; absent: not read"`
+	Counts     *OverviewCounts `json:"counts,omitempty" jsonschema:"absent: not read"`
+	Metadata   OverviewMeta    `json:"metadata,omitzero" jsonschema:"absent: none"`
+	Issues     OverviewIssues  `json:"issues,omitzero" jsonschema:"absent: none open"`
+	// PartialSuccess names the sections that could not be read (absent:
+	// every section was read); the call fails only when none could be.
+	PartialSuccess *OverviewPartial `json:"partial_success,omitempty" jsonschema:"sections not read, and why"`
 	// Requests lists every upstream request the call made, in order.
 	Requests []Request `json:"requests"`
 	// Truncated is set when a list was cut; the hint says how to read it whole.
@@ -103,38 +107,42 @@ type gqlCount struct {
 
 // overviewData is overviewDoc's answer.
 type overviewData struct {
-	Repository *struct {
-		HasIssuesEnabled bool     `json:"hasIssuesEnabled"`
-		ViewerPermission *string  `json:"viewerPermission"`
-		OpenIssues       gqlCount `json:"openIssues"`
-		OpenPRs          gqlCount `json:"openPRs"`
-		Labels           struct {
-			TotalCount int `json:"totalCount"`
-			Nodes      []struct {
-				Name   string   `json:"name"`
-				Color  string   `json:"color"`
-				Issues gqlCount `json:"issues,omitzero" jsonschema:"absent: none open"`
-			} `json:"nodes"`
-		} `json:"labels"`
-		Milestones struct {
-			TotalCount int `json:"totalCount"`
-			Nodes      []struct {
-				Number int      `json:"number"`
-				Title  string   `json:"title"`
-				DueOn  *string  `json:"dueOn"`
-				Open   gqlCount `json:"open"`
-				Closed gqlCount `json:"closed"`
-			} `json:"nodes"`
-		} `json:"milestones"`
-		IssueTypes *struct {
-			Nodes []struct {
-				Name      string `json:"name"`
-				IsEnabled bool   `json:"isEnabled"`
-			} `json:"nodes"`
-		} `json:"issueTypes"`
-		Newest        struct{ Nodes []gqlIssue } `json:"newest"`
-		MostCommented struct{ Nodes []gqlIssue } `json:"mostCommented"`
-	} `json:"repository"`
+	Repository *overviewRepo `json:"repository"`
+}
+
+// overviewRepo is the repository overviewDoc reads. HasIssuesEnabled is
+// nil when its field failed: that says nothing of the issues.
+type overviewRepo struct {
+	HasIssuesEnabled *bool    `json:"hasIssuesEnabled"`
+	ViewerPermission *string  `json:"viewerPermission"`
+	OpenIssues       gqlCount `json:"openIssues"`
+	OpenPRs          gqlCount `json:"openPRs"`
+	Labels           struct {
+		TotalCount int `json:"totalCount"`
+		Nodes      []struct {
+			Name   string   `json:"name"`
+			Color  string   `json:"color"`
+			Issues gqlCount `json:"issues,omitzero" jsonschema:"absent: none open"`
+		} `json:"nodes"`
+	} `json:"labels"`
+	Milestones struct {
+		TotalCount int `json:"totalCount"`
+		Nodes      []struct {
+			Number int      `json:"number"`
+			Title  string   `json:"title"`
+			DueOn  *string  `json:"dueOn"`
+			Open   gqlCount `json:"open"`
+			Closed gqlCount `json:"closed"`
+		} `json:"nodes"`
+	} `json:"milestones"`
+	IssueTypes *struct {
+		Nodes []struct {
+			Name      string `json:"name"`
+			IsEnabled bool   `json:"isEnabled"`
+		} `json:"nodes"`
+	} `json:"issueTypes"`
+	Newest        struct{ Nodes []gqlIssue } `json:"newest"`
+	MostCommented struct{ Nodes []gqlIssue } `json:"mostCommented"`
 }
 
 func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewOut, error) {
@@ -145,90 +153,68 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	out := GetOverviewOut{Requests: []Request{{API: "graphql",
 		What: "counts, labels, milestones, issue types, permission, newest and most-commented issues"}}}
 	var data overviewData
-	err = c.Query(ctx, overviewDoc, map[string]any{"owner": in.Owner, "repo": in.Repo}, &data)
-	if err == nil && data.Repository == nil {
-		err = notFoundErr(in.Owner, in.Repo)
-	}
-	if err != nil {
-		return GetOverviewOut{}, notFoundRepo(err, in.Owner, in.Repo)
-	}
+	qerr := c.Query(ctx, overviewDoc, map[string]any{"owner": in.Owner, "repo": in.Repo}, &data)
 	r := data.Repository
-	if !r.HasIssuesEnabled {
+	if r == nil && qerr == nil {
+		qerr = notFoundErr(in.Owner, in.Repo)
+	}
+	// A section the query could not read is left out and named; the
+	// call fails whole only for a missing repository, or when the
+	// templates could not be read either.
+	var unread []UnreadSection
+	failed := map[string]bool{}
+	if qerr != nil {
+		if e := core.MapError(qerr); r == nil && (e == nil || contract.IsNotFound(e.Code)) {
+			return GetOverviewOut{}, notFoundRepo(qerr, in.Owner, in.Repo)
+		}
+		for _, sec := range failedQuerySections(qerr, r != nil) {
+			failed[sec] = true
+			unread = append(unread, unreadSection(sec, qerr))
+		}
+		if len(failed) == len(querySections) {
+			r = nil
+		}
+	}
+	if r != nil && r.HasIssuesEnabled != nil && !*r.HasIssuesEnabled {
 		return GetOverviewOut{}, contract.Errorf(contract.CodeGone, "issues are disabled in %s/%s", in.Owner, in.Repo).
 			WithRepair(contract.Repair{NextStep: "find a repository of " + in.Owner + " whose issues are on",
 				Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, State: "all"}})
 	}
-	out.Permission = "none"
-	if r.ViewerPermission != nil {
-		out.Permission = strings.ToLower(*r.ViewerPermission)
-	}
-	out.Counts.OpenIssues, out.Counts.OpenPRs = r.OpenIssues.TotalCount, r.OpenPRs.TotalCount
 	var cut []string
-	for _, l := range r.Labels.Nodes {
-		out.Metadata.Labels = append(out.Metadata.Labels, RepoMetaItem{Name: l.Name, Color: l.Color, OpenIssues: ptr(l.Issues.TotalCount)})
-	}
-	if r.Labels.TotalCount > len(r.Labels.Nodes) {
-		cut = append(cut, fmt.Sprintf("labels (%d of %d)", len(r.Labels.Nodes), r.Labels.TotalCount))
-	}
-	for _, m := range r.Milestones.Nodes {
-		row := RepoMetaItem{Number: m.Number, Title: clean(m.Title), OpenIssues: ptr(m.Open.TotalCount), ClosedIssues: ptr(m.Closed.TotalCount)}
-		if m.DueOn != nil {
-			row.DueOn, _, _ = strings.Cut(*m.DueOn, "T")
-		}
-		out.Metadata.Milestones = append(out.Metadata.Milestones, row)
-	}
-	slices.SortStableFunc(out.Metadata.Milestones, byDue)
-	if r.Milestones.TotalCount > len(r.Milestones.Nodes) {
-		cut = append(cut, fmt.Sprintf("milestones (%d of %d)", len(r.Milestones.Nodes), r.Milestones.TotalCount))
-	}
-	if r.IssueTypes != nil {
-		for _, t := range r.IssueTypes.Nodes {
-			if t.IsEnabled {
-				out.Metadata.IssueTypes = append(out.Metadata.IssueTypes, clean(t.Name))
-			}
-		}
-	}
-	// Under the creator scope the rows of other users' issues are
-	// withheld, as search withholds them, and counted (an issue in both
-	// lists once).
 	withheld := map[int]bool{}
-	rows := func(nodes []gqlIssue) (out []Issue) {
-		for _, g := range nodes {
-			is := g.rest()
-			if !s.CreatorAllowed(is.GetUser().GetLogin()) {
-				withheld[g.Number] = true
-				continue
-			}
-			out = append(out, issueView(is, Summary, false))
-		}
-		return out
-	}
-	out.Issues.Newest = rows(r.Newest.Nodes)
-	out.Issues.MostCommented = rows(r.MostCommented.Nodes)
-
-	// What was just listed exists: a write naming it need not ask again.
-	s.rememberListed(c, in.Owner, in.Repo, "labels", out.Metadata.Labels)
-	s.rememberListed(c, in.Owner, in.Repo, "milestones", out.Metadata.Milestones)
-	if r.IssueTypes != nil {
-		types := make([]RepoMetaItem, len(out.Metadata.IssueTypes))
-		for i, name := range out.Metadata.IssueTypes {
-			types[i].Name = name
-		}
-		s.rememberListed(c, in.Owner, in.Repo, "issue_types", types)
+	if r != nil {
+		cut = s.overviewQuerySections(c, in, r, failed, &out, withheld)
 	}
 
-	// The repository exists (the query found it): a missing template
-	// directory means no templates.
-	var truncated bool
-	out.Metadata.Templates, truncated, err = listTemplates(ctx, c, in.Owner, in.Repo, templateRead{max: maxOverviewRequests - 2, repoKnown: true,
+	// The repository exists if the query found it: a missing template
+	// directory then means no templates; otherwise the templates read
+	// asks for the repository to tell the two apart.
+	templates, truncated, terr := listTemplates(ctx, c, in.Owner, in.Repo, templateRead{max: maxOverviewRequests - 2, repoKnown: r != nil,
 		sent: func(path string) {
-			out.Requests = append(out.Requests, Request{API: "rest", What: "GET contents/" + path})
+			what := "GET contents/" + path
+			if path == "" {
+				what = "GET " + in.Owner + "/" + in.Repo
+			}
+			out.Requests = append(out.Requests, Request{API: "rest", What: what})
 		}})
-	if err != nil {
-		return GetOverviewOut{}, err
+	switch {
+	case terr == nil:
+		out.Metadata.Templates = templates
+	case r == nil:
+		// Nothing could be read: the query's failure is the answer,
+		// unless the templates read found the repository missing.
+		if e := core.MapError(terr); e != nil && contract.IsNotFound(e.Code) {
+			return GetOverviewOut{}, notFoundRepo(terr, in.Owner, in.Repo)
+		}
+		return GetOverviewOut{}, notFoundRepo(qerr, in.Owner, in.Repo)
+	default:
+		unread = append(unread, unreadSection(secTemplates, terr))
 	}
 	if truncated {
 		cut = append(cut, "templates")
+	}
+	if len(unread) > 0 {
+		out.PartialSuccess = &OverviewPartial{Unread: unread}
 	}
 	var hints []string
 	if len(cut) > 0 {
@@ -245,6 +231,74 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	}
 	out.RateLimitRemaining = core.LowBudget(c, "graphql")
 	return out, nil
+}
+
+// overviewQuerySections fills out's sections from the query's answer,
+// those in failed left out, and returns what was cut. Under the creator
+// scope the rows of other users' issues are withheld, as search withholds
+// them, and counted in withheld (an issue in both lists once).
+func (s *Tools) overviewQuerySections(c *github.Client, in GetOverviewIn, r *overviewRepo, failed map[string]bool,
+	out *GetOverviewOut, withheld map[int]bool) (cut []string) {
+	if !failed[secPermission] {
+		out.Permission = "none"
+		if r.ViewerPermission != nil {
+			out.Permission = strings.ToLower(*r.ViewerPermission)
+		}
+	}
+	if !failed[secCounts] {
+		out.Counts = &OverviewCounts{OpenIssues: r.OpenIssues.TotalCount, OpenPRs: r.OpenPRs.TotalCount}
+	}
+	if !failed[secLabels] {
+		for _, l := range r.Labels.Nodes {
+			out.Metadata.Labels = append(out.Metadata.Labels, RepoMetaItem{Name: l.Name, Color: l.Color, OpenIssues: ptr(l.Issues.TotalCount)})
+		}
+		if r.Labels.TotalCount > len(r.Labels.Nodes) {
+			cut = append(cut, fmt.Sprintf("labels (%d of %d)", len(r.Labels.Nodes), r.Labels.TotalCount))
+		}
+		// What was just listed exists: a write naming it need not ask
+		// again.
+		s.rememberListed(c, in.Owner, in.Repo, "labels", out.Metadata.Labels)
+	}
+	if !failed[secMilestones] {
+		for _, m := range r.Milestones.Nodes {
+			row := RepoMetaItem{Number: m.Number, Title: clean(m.Title), OpenIssues: ptr(m.Open.TotalCount), ClosedIssues: ptr(m.Closed.TotalCount)}
+			if m.DueOn != nil {
+				row.DueOn, _, _ = strings.Cut(*m.DueOn, "T")
+			}
+			out.Metadata.Milestones = append(out.Metadata.Milestones, row)
+		}
+		slices.SortStableFunc(out.Metadata.Milestones, byDue)
+		if r.Milestones.TotalCount > len(r.Milestones.Nodes) {
+			cut = append(cut, fmt.Sprintf("milestones (%d of %d)", len(r.Milestones.Nodes), r.Milestones.TotalCount))
+		}
+		s.rememberListed(c, in.Owner, in.Repo, "milestones", out.Metadata.Milestones)
+	}
+	if !failed[secTypes] && r.IssueTypes != nil {
+		var types []RepoMetaItem
+		for _, t := range r.IssueTypes.Nodes {
+			if t.IsEnabled {
+				out.Metadata.IssueTypes = append(out.Metadata.IssueTypes, clean(t.Name))
+				types = append(types, RepoMetaItem{Name: clean(t.Name)})
+			}
+		}
+		s.rememberListed(c, in.Owner, in.Repo, "issue_types", types)
+	}
+	if !failed[secIssues] {
+		rows := func(nodes []gqlIssue) (list []Issue) {
+			for _, g := range nodes {
+				is := g.rest()
+				if !s.CreatorAllowed(is.GetUser().GetLogin()) {
+					withheld[g.Number] = true
+					continue
+				}
+				list = append(list, issueView(is, Summary, false))
+			}
+			return list
+		}
+		out.Issues.Newest = rows(r.Newest.Nodes)
+		out.Issues.MostCommented = rows(r.MostCommented.Nodes)
+	}
+	return cut
 }
 
 // byDue orders milestones by due date, undated ones last, then by number.
@@ -272,7 +326,7 @@ func (s *Tools) GetOverview() tooldef.Spec {
 		Name:        core.NameGetOverview,
 		Toolset:     Toolset,
 		Title:       "Get repo overview",
-		Description: "Orient in a repo: open counts, labels, milestones, types, templates, top issues, your permission.",
+		Description: "A repo's open counts, labels, milestones, types, templates, top issues, your role.",
 		Mode:        tooldef.Read,
 		// Zero counts are counts, not omissions.
 		Keep: append([]string{"counts.open_issues", "counts.open_prs"},

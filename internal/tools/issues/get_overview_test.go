@@ -98,7 +98,7 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	upstream := env.Upstream()
 
-	if out.Counts.OpenIssues != want.openIssues || out.Counts.OpenPRs != want.openPRs || want.openIssues == 0 || want.openPRs == 0 {
+	if out.Counts == nil || out.Counts.OpenIssues != want.openIssues || out.Counts.OpenPRs != want.openPRs || want.openIssues == 0 || want.openPRs == 0 {
 		t.Errorf("open issues, PRs = %d, %d; want %d, %d", out.Counts.OpenIssues, out.Counts.OpenPRs, want.openIssues, want.openPRs)
 	}
 	if out.Permission != "admin" {
@@ -163,8 +163,8 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 			t.Errorf("request %d: upstream %q reported as %+v", i, u, out.Requests[i])
 		}
 	}
-	if out.Truncated {
-		t.Errorf("nothing is cut in the demo repository: %s", out.TruncationHint)
+	if out.Truncated || out.PartialSuccess != nil {
+		t.Errorf("nothing is cut or unread in the demo repository: %s %+v", out.TruncationHint, out.PartialSuccess)
 	}
 }
 
@@ -227,7 +227,7 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 	}
 	var out issues.GetOverviewOut
 	res.Decode(t, &out)
-	if out.Counts.OpenIssues != 0 || out.Counts.OpenPRs != 0 || out.Metadata.Labels != nil || out.Metadata.Milestones != nil || out.Metadata.Templates != nil ||
+	if out.Counts == nil || out.Counts.OpenIssues != 0 || out.Counts.OpenPRs != 0 || out.Metadata.Labels != nil || out.Metadata.Milestones != nil || out.Metadata.Templates != nil ||
 		out.Issues.Newest != nil || out.Issues.MostCommented != nil || out.Permission != "admin" {
 		t.Errorf("empty repository: %+v", out)
 	}
@@ -262,19 +262,96 @@ func TestGetOverviewTruncates(t *testing.T) {
 	}
 }
 
-// GitHub failing mid-call (the query answered, the template read 502s
-// past the retries) is the structured, retryable upstream error, and the
-// same call succeeds once GitHub does.
+// A fine-grained token granted issues but not contents reads every
+// section but the templates, which GitHub refuses it: they are left out
+// and named with the permission GitHub said they need, the rest whole.
+func TestGetOverviewWithoutContentsPermission(t *testing.T) {
+	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenAliceIssues})
+	want := wantOverview(env)
+	env.Upstream()
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	wantUnread(t, out, issues.UnreadSection{Section: "templates", Code: contract.CodeInsufficientScope, RequiredScopes: []string{"contents=read"}})
+	if out.Counts == nil || out.Counts.OpenIssues != want.openIssues || len(out.Metadata.Labels) != len(want.labels) ||
+		len(out.Metadata.Milestones) != len(want.milestones) || !slices.Equal(out.Metadata.IssueTypes, want.types) ||
+		!slices.Equal(rowNumbers(out.Issues.Newest), want.newest) || out.Permission != "admin" {
+		t.Errorf("the sections read are not whole: %+v", out)
+	}
+	if out.Metadata.Templates != nil {
+		t.Errorf("templates listed though unread: %+v", out.Metadata.Templates)
+	}
+	wantUpstream(t, env, "POST /api/graphql", "GET /repos/acme/widgets/contents/.github/ISSUE_TEMPLATE")
+	if len(out.Requests) != 2 || out.Requests[1].What != "GET contents/.github/ISSUE_TEMPLATE" {
+		t.Errorf("requests reported: %+v", out.Requests)
+	}
+}
+
+// wantUnread checks that partial_success names exactly want.
+func wantUnread(t *testing.T, out issues.GetOverviewOut, want ...issues.UnreadSection) {
+	t.Helper()
+	if out.PartialSuccess == nil {
+		t.Fatalf("no partial_success; want %+v", want)
+	}
+	if !slices.EqualFunc(out.PartialSuccess.Unread, want, func(a, b issues.UnreadSection) bool {
+		return a.Section == b.Section && a.Code == b.Code && slices.Equal(a.RequiredScopes, b.RequiredScopes)
+	}) {
+		t.Errorf("unread %+v, want %+v", out.PartialSuccess.Unread, want)
+	}
+}
+
+// GitHub failing on one read (past the retries) leaves that read's
+// sections out, named with the retryable code, and keeps the rest; failing
+// on both fails the call with the structured, retryable upstream error;
+// and the same call is whole once GitHub answers.
 func TestGetOverviewUpstreamFailure(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	addFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "GET", Path: "/repos/acme/widgets/contents/*"})
-	e := wireEnvelope(t, env.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}), false)
-	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.Repair == nil || !strings.Contains(e.Repair.NextStep, "same call again") {
-		t.Fatalf("502: %+v %+v", e, e.Repair)
+	in := issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}
+	templatesFault := emulator.Fault{Kind: emulator.FaultStatus, Status: 500, Method: "GET", Path: "/repos/acme/widgets/contents/*"}
+	queryFault := emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql"}
+
+	addFault(t, env, templatesFault)
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, in)
+	wantUnread(t, out, issues.UnreadSection{Section: "templates", Code: contract.CodeUpstreamUnavailable})
+	if out.Counts == nil || out.Counts.OpenIssues == 0 || len(out.Metadata.Labels) == 0 || out.Permission != "admin" || out.Metadata.Templates != nil {
+		t.Errorf("a templates failure lost what the query read: %+v", out)
 	}
+
 	env.Emu.Emu.Faults().Clear()
-	if res := env.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}); res.IsError {
-		t.Fatalf("the same call again failed: %s", res.JSON)
+	addFault(t, env, queryFault)
+	out = servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, in)
+	var queried []issues.UnreadSection
+	for _, sec := range []string{"counts", "labels", "milestones", "issue_types", "issues", "permission"} {
+		queried = append(queried, issues.UnreadSection{Section: sec, Code: contract.CodeUpstreamUnavailable})
+	}
+	wantUnread(t, out, queried...)
+	if len(out.Metadata.Templates) == 0 || out.Counts != nil || out.Permission != "" || out.Metadata.Labels != nil || out.Issues.Newest != nil {
+		t.Errorf("a query failure: want the templates alone: %+v", out)
+	}
+	// Not knowing the repository exists, the templates read would ask
+	// for it on a 404; the demo has templates, so it did not.
+	if len(out.Requests) < 2 || out.Requests[0].API != "graphql" || out.Requests[1].What != "GET contents/.github/ISSUE_TEMPLATE" {
+		t.Errorf("requests reported: %+v", out.Requests)
+	}
+
+	addFault(t, env, templatesFault)
+	e := wireEnvelope(t, env.Call(t, core.NameGetOverview, in), false)
+	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.Repair == nil || !strings.Contains(e.Repair.NextStep, "same call again") {
+		t.Fatalf("nothing read: %+v %+v", e, e.Repair)
+	}
+
+	// A missing repository is repo_not_found even when the query failed:
+	// the templates read asks for the repository.
+	env.Emu.Emu.Faults().Clear()
+	addFault(t, env, queryFault)
+	env.Upstream()
+	e = wireEnvelope(t, env.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "nothing-here"}), false)
+	if e.Code != contract.CodeRepoNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+		t.Fatalf("missing repository behind a failed query: %+v", e)
+	}
+
+	env.Emu.Emu.Faults().Clear()
+	out = servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, in)
+	if out.PartialSuccess != nil || len(out.Metadata.Templates) == 0 || out.Counts == nil {
+		t.Fatalf("the same call again is not whole: %+v", out)
 	}
 }
 
