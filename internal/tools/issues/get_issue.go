@@ -202,14 +202,14 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	if err != nil {
 		return GetIssueOut{}, err
 	}
-	// The owner's read client is resolved for a mirror read too, though
-	// the mirror needs no request: resolving is where the broker refuses
-	// an owner it has no route for, and a mirror synced before its route
-	// was removed must be refused the same.
 	spot, err := s.openBodyCursor(in)
 	if err != nil {
 		return GetIssueOut{}, err
 	}
+	// The owner's read client is resolved for a mirror read too, though
+	// the mirror needs no request: resolving is where the broker refuses
+	// an owner it has no route for, and a mirror synced before its route
+	// was removed must be refused the same.
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
 		return GetIssueOut{}, err
