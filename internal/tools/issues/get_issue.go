@@ -312,13 +312,13 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Title:   "Get an issue",
 		// "absent: comment_id" reads: without comment_id, 30 comments.
 		Description: "One issue: version, relations, 30 comments (absent: comment_id); hidden text cut.",
-		Mode:    tooldef.Read,
-		Keep:    triageState("issue"),
-		Outline: []string{"relations"},
+		Mode:        tooldef.Read,
+		Keep:        triageState("issue"),
+		Outline:     []string{"relations"},
 		// source belongs to the sync toolset: without it there is no
 		// mirror to read. mirror_age_s comes only with source mirror, and
 		// the capability summary says so where the sync toolset is served.
-		Gated:    map[string]string{"source": core.NameSyncIssues, core.IncludeUntrustedField: core.IncludeUntrustedGate},
+		Gated: map[string]string{"source": core.NameSyncIssues, core.IncludeUntrustedField: core.IncludeUntrustedGate},
 		// comment comes only with comment_id, which says what it brings.
 		Unlisted: []string{"mirror_age_s", "comment"},
 		Run:      s.getIssue,
