@@ -98,6 +98,9 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	}
 	b.WriteString(searchRouting)
 	b.WriteString("- issue text comes back intact, with hidden characters and HTML comments removed and counted (sanitized)\n")
+	b.WriteString("- a body over 8,000 characters comes cut, its body_window {shown_from, shown_to, total, next}: next is get_issue's body_cursor " +
+		"for the following window; get_issue comment_id reads that one comment (comment, beside the issue at summary); " +
+		"list_issue_items' comments take since (date or RFC 3339: updated at or after)\n")
 	b.WriteString(lockdown)
 	b.WriteString("- any result may also carry rate_limit_remaining (under 10% of the budget left), notes (what was already so, or not checked), " +
 		"withheld (rows left out: of repositories this client may not read, or other authors' issues), " +

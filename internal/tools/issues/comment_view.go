@@ -16,6 +16,9 @@ type Comment struct {
 	Sanitized *contract.Removed `json:"sanitized,omitempty"`
 	// Withheld stands for the body where lockdown withheld it.
 	Withheld *core.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
+	// BodyWindow says where a body longer than one window was cut (reads
+	// only: mirror files and the answers to writes hold bodies whole).
+	BodyWindow *BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`
 	// Association is the author's author_association, kept in mirror
 	// files only (see Issue.Association).
 	Association string `json:"association,omitempty" jsonschema:"mirror files only"`

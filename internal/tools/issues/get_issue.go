@@ -125,7 +125,13 @@ type GetIssueIn struct {
 	IssueNumber    core.IssueNumber `json:"issue_number"`
 	Detail         Detail           `json:"detail,omitempty" jsonschema:"default full"`
 	CommentsCursor string           `json:"comments_cursor,omitempty"`
-	Source         ReadSource       `json:"source,omitempty" jsonschema:"default remote"`
+	// CommentID reads that one comment of the issue instead of a page of
+	// its comments; absent, the page (the tool's description says so).
+	CommentID core.CommentID `json:"comment_id,omitempty"`
+	// BodyCursor reads the next window of a body cut short (a
+	// body_window's next): the issue's own, or one comment's.
+	BodyCursor string     `json:"body_cursor,omitempty"`
+	Source     ReadSource `json:"source,omitempty" jsonschema:"default remote"`
 	// IncludeUntrusted true shows (for the mirror: writes) the text
 	// lockdown withholds, audited. It is listed and accepted only where
 	// the operator allows it (Gated on core.IncludeUntrustedGate); the
@@ -140,12 +146,36 @@ func (in GetIssueIn) again() GetIssueIn {
 	return in
 }
 
-// Validate checks the names before they reach a request path.
-func (in *GetIssueIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
+// Validate checks the names before they reach a request path. A page of
+// comments and one body are two reads: comments_cursor goes alone.
+func (in *GetIssueIn) Validate() *contract.Error {
+	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
+	if in.CommentsCursor != "" && (in.CommentID != 0 || in.BodyCursor != "") {
+		return contract.Errorf(contract.CodeInvalidField, "comments_cursor pages the issue's comments; comment_id and body_cursor read one body").
+			WithField("comments_cursor", "not with comment_id or body_cursor")
+	}
+	return nil
+}
 
-// GetIssueOut is one issue with its first page of comments.
+// GetIssueOut is one issue with its first page of comments; or, read
+// narrowly, one body.
+//
+// With comment_id (or a comment's body_cursor) the answer is that one
+// comment, in comment, and the issue at summary detail: its title, state
+// and version, enough to act on the comment (github_edit_comment takes
+// comment.id) or on the issue, with no body and no page of comments, so
+// the answer stays the size of the comment. With the issue's body_cursor
+// it is the issue at full detail, its body at the cursor's window, and no
+// comments (comments_cursor pages those).
+//
+// Bodies longer than one window (bodyWindowChars characters) are cut to
+// it, and their body_window says where and carries the next window's
+// cursor.
 type GetIssueOut struct {
 	Issue     Issue      `json:"issue"`
+	Comment   *Comment   `json:"comment,omitempty" jsonschema:"the comment comment_id names"`
 	Relations *Relations `json:"relations,omitempty"`
 	// Withheld is 1 when the parent is in a repository the client may not
 	// read, and left out of relations.
@@ -172,6 +202,10 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	if err != nil {
 		return GetIssueOut{}, err
 	}
+	spot, err := s.openBodyCursor(in)
+	if err != nil {
+		return GetIssueOut{}, err
+	}
 	// The owner's read client is resolved for a mirror read too, though
 	// the mirror needs no request: resolving is where the broker refuses
 	// an owner it has no route for, and a mirror synced before its route
@@ -185,7 +219,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 		return GetIssueOut{}, err
 	}
 	if in.Source == Mirror {
-		return s.getIssueFromMirror(ctx, in, pg, v)
+		return s.getIssueFromMirror(ctx, in, pg, v, spot)
 	}
 	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 	if err != nil {
@@ -195,10 +229,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 	}
 	s.rememberSeen(c, &rec.Issue)
-	detail := Detail(in.Detail)
-	if detail == "" {
-		detail = Full
-	}
+	detail := in.detail(spot)
 	g := newGrant(ctx, in.Owner, in.Repo)
 	repo := in.Owner + "/" + in.Repo
 	view, err := v.issue(&rec.Issue, detail, false, repo)
@@ -208,7 +239,31 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	out := GetIssueOut{Issue: view, Relations: withholdRelations(relationsOf(rec, in.Owner, in.Repo), g), Withheld: g.withheld}
 	// The version is what an update needs, so every detail level carries it.
 	out.Issue.Version = IssueVersion(&rec.Issue)
-	if rec.GetComments() > 0 && (pg.Page-1)*commentsPerPage < rec.GetComments() {
+	if spot.Comment != 0 {
+		cm, err := fetchComment(ctx, c, in, spot.Comment)
+		if err != nil {
+			return GetIssueOut{}, err
+		}
+		cv, w, err := v.comment(repo, cm)
+		if err != nil {
+			return GetIssueOut{}, err
+		}
+		if err := s.windowComment(in, spot, &cv); err != nil {
+			return GetIssueOut{}, err
+		}
+		if w {
+			countWithheld(&out.Issue, 1)
+		}
+		out.Comment = &cv
+		out.RateLimitRemaining = core.LowBudget(c, "core")
+		return out, nil
+	}
+	if detail == Full {
+		if err := s.windowIssue(in, spot, &out.Issue); err != nil {
+			return GetIssueOut{}, err
+		}
+	}
+	if in.BodyCursor == "" && rec.GetComments() > 0 && (pg.Page-1)*commentsPerPage < rec.GetComments() {
 		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: pg.Page, PerPage: commentsPerPage})
 		if err != nil {
 			return GetIssueOut{}, err
@@ -222,6 +277,9 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 			if w {
 				withheld++
 			}
+			if cv.Withheld == nil {
+				cv.Body, cv.BodyWindow = s.window(repo, int(in.IssueNumber), cv.ID, cv.Body, 0)
+			}
 			out.Comments = append(out.Comments, cv)
 		}
 		countWithheld(&out.Issue, withheld)
@@ -233,22 +291,36 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	return out, nil
 }
 
+// detail is the issue's detail: summary beside one comment, full for
+// the window of its own body, else what the call asked (full by
+// default).
+func (in GetIssueIn) detail(spot bodySpot) Detail {
+	switch {
+	case spot.Comment != 0:
+		return Summary
+	case in.BodyCursor != "" || in.Detail == "":
+		return Full
+	}
+	return in.Detail
+}
+
 // GetIssue is github_get_issue.
 func (s *Tools) GetIssue() tooldef.Spec {
 	return tooldef.Tool[GetIssueIn, GetIssueOut]{
 		Name:    core.NameGetIssue,
 		Toolset: Toolset,
 		Title:   "Get an issue",
-		Description: "One issue with version, relations, first 30 comments; " +
-			"hidden text cut, counted.",
-		Mode:    tooldef.Read,
-		Keep:    triageState("issue"),
-		Outline: []string{"relations"},
+		// "absent: comment_id" reads: without comment_id, 30 comments.
+		Description: "One issue: version, relations, 30 comments (absent: comment_id); hidden text cut.",
+		Mode:        tooldef.Read,
+		Keep:        triageState("issue"),
+		Outline:     []string{"relations"},
 		// source belongs to the sync toolset: without it there is no
 		// mirror to read. mirror_age_s comes only with source mirror, and
 		// the capability summary says so where the sync toolset is served.
-		Gated:    map[string]string{"source": core.NameSyncIssues, core.IncludeUntrustedField: core.IncludeUntrustedGate},
-		Unlisted: []string{"mirror_age_s"},
+		Gated: map[string]string{"source": core.NameSyncIssues, core.IncludeUntrustedField: core.IncludeUntrustedGate},
+		// comment comes only with comment_id, which says what it brings.
+		Unlisted: []string{"mirror_age_s", "comment"},
 		Run:      s.getIssue,
 	}
 }

@@ -33,7 +33,10 @@ const maxMirrorFile = 16 << 20
 // Lockdown is applied as for a read from GitHub, by the associations the
 // file keeps: a mirror written without it holds every text, and another
 // caller under lockdown may read it.
-func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.Pager, v views) (GetIssueOut, error) {
+//
+// Bodies are windowed as a read from GitHub windows them; one comment
+// (spot's) is found among the file's.
+func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.Pager, v views, spot bodySpot) (GetIssueOut, error) {
 	n := int(in.IssueNumber)
 	missing := func(why string) error {
 		e := contract.Errorf(contract.CodeMirrorNotFound, "the mirror of %s/%s has no file for #%d: %s", in.Owner, in.Repo, n, why).
@@ -77,6 +80,16 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.
 	}
 	g := newGrant(ctx, in.Owner, in.Repo)
 	comments, next := core.PageOf(f.Comments, pg.Page, commentsPerPage)
+	switch {
+	case spot.Comment != 0:
+		one, err := storedComment(in, f.Comments, spot.Comment)
+		if err != nil {
+			return GetIssueOut{}, err
+		}
+		comments, next = []Comment{one}, 0
+	case in.BodyCursor != "":
+		comments, next = nil, 0
+	}
 	issue, comments, err := v.stored(repo, f.Issue, comments)
 	if err != nil {
 		return GetIssueOut{}, err
@@ -90,17 +103,30 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.
 		}
 	}
 	out := GetIssueOut{Issue: issue, Relations: withholdRelations(f.Relations, g), Withheld: g.withheld}
-	if in.Detail == Summary {
+	if in.detail(spot) == Summary {
 		out.Issue = summaryOf(issue)
+	} else if err := s.windowIssue(in, spot, &out.Issue); err != nil {
+		return GetIssueOut{}, err
 	}
 	withheld := 0
-	for _, c := range comments {
-		if c.Withheld != nil {
+	for i := range comments {
+		if comments[i].Withheld != nil {
 			withheld++
+		}
+		at := bodySpot{Comment: comments[i].ID}
+		if spot.Comment != 0 {
+			at = spot
+		}
+		if err := s.windowComment(in, at, &comments[i]); err != nil {
+			return GetIssueOut{}, err
 		}
 	}
 	countWithheld(&out.Issue, withheld)
-	out.Comments = comments
+	if spot.Comment != 0 {
+		out.Comment = &comments[0]
+	} else {
+		out.Comments = comments
+	}
 	if c := pg.Next(next); c != "" {
 		out.CommentsHasMore, out.CommentsNextCursor = true, c
 	}

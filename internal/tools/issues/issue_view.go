@@ -51,6 +51,9 @@ type Issue struct {
 	URL         string            `json:"url,omitempty" jsonschema:"web address"`
 	Version     string            `json:"version,omitempty" jsonschema:"pass as expected_version to update only this state"`
 	Sanitized   *contract.Removed `json:"sanitized,omitempty" jsonschema:"hidden characters and HTML comments removed from the body"`
+	// BodyWindow says where a body longer than one window was cut
+	// (github_get_issue only).
+	BodyWindow *BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`
 	// WithheldUntrusted is set where lockdown withheld the body (body
 	// left out) or comments of the same answer.
 	WithheldUntrusted *core.Withheld `json:"withheld_untrusted,omitempty" jsonschema:"text by authors without push access, withheld (lockdown)"`

@@ -3,6 +3,7 @@ package issues
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
@@ -19,6 +20,10 @@ type ListIssueItemsIn struct {
 	Collection  Collection       `json:"collection"`
 	PageSize    core.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
 	Cursor      string           `json:"cursor,omitempty"`
+	// Since keeps the comments updated at or after a date (UTC midnight)
+	// or RFC 3339 time, as GitHub's since does: the comments collection
+	// only. Absent, all (the tool's description says so).
+	Since string `json:"since,omitempty"`
 	// IncludeUntrusted true shows (for the mirror: writes) the text
 	// lockdown withholds, audited. It is listed and accepted only where
 	// the operator allows it (Gated on core.IncludeUntrustedGate); the
@@ -26,11 +31,40 @@ type ListIssueItemsIn struct {
 	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
 
-// Validate checks the names before they reach a request path.
-func (in *ListIssueItemsIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
+// Validate checks the names before they reach a request path, and since.
+func (in *ListIssueItemsIn) Validate() *contract.Error {
+	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+		return e
+	}
+	if in.Since == "" {
+		return nil
+	}
+	again := *in
+	again.Since = ""
+	if in.Collection != "comments" {
+		return contract.Errorf(contract.CodeInvalidField, "since filters the comments collection only").
+			WithField("since", "only with collection comments").
+			WithRepair(contract.Repair{NextStep: "call again without since", Tool: core.NameListIssueItems, Arguments: again})
+	}
+	if _, err := parseDateArg(in.Since); err != nil {
+		return contract.Errorf(contract.CodeInvalidField, "since must be YYYY-MM-DD or RFC 3339").
+			WithField("since", "must be YYYY-MM-DD or RFC 3339").
+			WithRepair(contract.Repair{NextStep: "call again with since as a date such as 2026-01-31 or a time such as 2026-01-31T09:00:00Z", Tool: core.NameListIssueItems})
+	}
+	return nil
+}
+
+// since is the comments' lower bound; zero without one (Validate has
+// parsed it).
+func (in ListIssueItemsIn) since() time.Time {
+	t, _ := parseDateArg(in.Since)
+	return t.UTC()
+}
 
 // IssueItem is one row of any collection; fields appear by collection:
-// comments {id, author, body, at, edited, removed, withheld_untrusted}; sub_issues, blocked_by,
+// comments {id, author, body, at, edited, removed, withheld_untrusted,
+// body_window (a body cut to a window: github_get_issue's body_cursor
+// reads the next)}; sub_issues, blocked_by,
 // blocking, related and linked_prs {number, repo, title, state};
 // review_threads (pull requests) {thread_id, path, line, resolved,
 // outdated, comments [{id, author, body, created_at}], comments_truncated};
@@ -84,6 +118,9 @@ type IssueItem struct {
 	CommentsTruncated bool                 `json:"comments_truncated,omitempty"`
 	// Withheld stands for a comment's body where lockdown withheld it.
 	Withheld *core.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
+	// BodyWindow says where a comment's body longer than one window was
+	// cut.
+	BodyWindow *BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`
 }
 
 // ListIssueItemsOut is one page of an issue's collection.
@@ -112,11 +149,13 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	}
 	// The cursor is bound to the issue and collection through the filters
 	// (the repository is bound by the pager itself).
+	since := in.since()
 	filters := struct {
 		Number     int
 		Collection string
 		PageSize   int
-	}{int(in.IssueNumber), string(in.Collection), int(in.PageSize)}
+		Since      time.Time
+	}{int(in.IssueNumber), string(in.Collection), int(in.PageSize), since}
 	restart := in
 	restart.Cursor = ""
 	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart,
@@ -156,7 +195,7 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	var next int
 	switch in.Collection {
 	case "comments":
-		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: o.Page, PerPage: o.PerPage})
+		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Since: since, Page: o.Page, PerPage: o.PerPage})
 		out.Items, next, err = listRowsErr(list, meta, lerr, func(cm *gh.IssueComment) (IssueItem, bool, error) {
 			cv, w, err := v.comment(repo, cm)
 			if err != nil {
@@ -166,6 +205,9 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 				untrusted++
 			}
 			row := IssueItem{ID: cv.ID, Author: cv.Author, Body: cv.Body, At: cv.CreatedAt, Edited: cv.Edited, Withheld: cv.Withheld}
+			if !w {
+				row.Body, row.BodyWindow = s.window(repo, int(in.IssueNumber), cv.ID, cv.Body, 0)
+			}
 			if cv.Sanitized != nil {
 				r := *cv.Sanitized
 				row.Removed = r.ZeroWidth + r.Bidi + r.Tags + r.HTMLComments
@@ -316,7 +358,7 @@ func (s *Tools) ListIssueItems() tooldef.Spec {
 		Name:        core.NameListIssueItems,
 		Toolset:     Toolset,
 		Title:       "List issue items",
-		Description: "An issue's items by collection.",
+		Description: "Issue items by collection; absent: all.",
 		Mode:        tooldef.Read,
 		// withheld_untrusted comes only under lockdown, which the
 		// capability summary names where it is in force.
