@@ -2,7 +2,6 @@ package reports
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -227,9 +226,7 @@ func (s *releaseScan) tooFewCalls(need int) error {
 
 // stopped reports whether err means the run stopped (a bound, a rate
 // limit, cancellation): the unit returns unfinished, for the next call.
-func (s *releaseScan) stopped(err error) bool {
-	return errors.Is(err, fanout.ErrStopped) || err != nil && s.run.Stopped() != ""
-}
+func (s *releaseScan) stopped(err error) bool { return isStopped(s.run, err) }
 
 // search finds the owner's open release pull requests with one search
 // (a page per 100) rather than a listing of every repository. org: and
