@@ -3,6 +3,7 @@ package reports
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -168,7 +169,8 @@ type AlertsScanned struct {
 }
 
 // TypeScopes says which path each type took: org (the organization's
-// list), repo (each repository's), or skipped (not asked for).
+// list), repo (each repository's), skipped (not asked for), or pending
+// (the call stopped before GitHub said: its next_call goes on).
 type TypeScopes struct {
 	Dependabot     string `json:"dependabot,omitempty"`
 	CodeScanning   string `json:"code_scanning,omitempty"`
@@ -212,6 +214,23 @@ type AlertsOut struct {
 	Withheld int `json:"withheld,omitempty" jsonschema:"repositories and alerts this client may not read, left out"`
 }
 
+// alertsTooFewCalls refuses a call whose budget was spent before any
+// alert list answered (on the owner's listing, or the named repositories'
+// lookups): its next_call would do the same again, for ever. The repair
+// is the same call with a budget that reads a list: one more call, or,
+// owner-wide, enough for the listing's most pages and a list.
+func alertsTooFewCalls(asked AlertsIn, budget MaxAPICalls, listing bool) error {
+	need := budget + 1
+	if listing {
+		need = max(need, repoPages+1)
+	}
+	more := asked
+	more.MaxAPICalls = need
+	msg := fmt.Sprintf("max_api_calls %d is too few to read an alert list after the repositories' lookup; %d is enough", budget, need)
+	return contract.Errorf(contract.CodeInvalidField, "%s", msg).WithField("max_api_calls", msg).
+		WithRepair(contract.Repair{NextStep: "call again with more calls", Tool: core.NameReportSecurityAlerts, Arguments: more})
+}
+
 // ReportSecurityAlerts is github_report_security_alerts.
 func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 	return tooldef.Tool[AlertsIn, AlertsOut]{
@@ -253,6 +272,9 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 		Progress: func(done, total int) { progress(sc.base+done, sc.base+total, "lists") }})
 	if err := sc.report(); err != nil {
 		return AlertsOut{}, err
+	}
+	if sc.run.Stopped() == fanout.MaxAPICalls && sc.answers == 0 {
+		return AlertsOut{}, alertsTooFewCalls(asked, in.MaxAPICalls, len(in.Repos) == 0)
 	}
 	out := sc.result()
 	if out.Truncated {

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -19,6 +20,9 @@ const (
 	scopeOrg     = "org"
 	scopeRepo    = "repo"
 	scopeSkipped = "skipped"
+	// scopePending: the call stopped (on the owner's listing, or before
+	// the organization answered) before the type's path was known.
+	scopePending = "pending"
 )
 
 // alertsPos is where a truncated security alert report goes on, carried
@@ -89,6 +93,9 @@ type alertsScan struct {
 	archived map[string]bool
 	scanned  AlertsScanned
 	covered  int // listed repositories the organization's lists answer for
+	// answers counts the list calls GitHub answered (rows or a refusal):
+	// none, with the budget spent, is a call that moved nothing on.
+	answers int
 
 	// one is the repository named by repo, whose absence fails the call.
 	one string
@@ -251,6 +258,11 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 			pg, err = s.fetch(ctx, l, at)
 			return pg.meta, err
 		})
+		if !isStopped(s.run, err) {
+			s.mu.Lock()
+			s.answers++
+			s.mu.Unlock()
+		}
 		switch {
 		case errors.Is(err, fanout.ErrStopped), err != nil && s.run.Stopped() != "":
 			s.stop(l, at)
@@ -480,7 +492,7 @@ func (s *alertsScan) result() AlertsOut {
 	for t, p := range scopes {
 		*p = scopeSkipped
 		if slices.Contains(s.in.Types, t) {
-			*p = s.pos.Scope[t]
+			*p = cmp.Or(s.pos.Scope[t], scopePending)
 		}
 	}
 	if !s.in.SummaryOnly {

@@ -1,6 +1,7 @@
 package reports_test
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -259,4 +260,44 @@ func TestReportReleasePRsArchivedCoverage(t *testing.T) {
 	if other.Scanned.Archived || len(other.Rows) == 0 || other.Rows[0].Archived {
 		t.Errorf("named %s (not archived): scanned %+v, %d rows", live[0].Repo, other.Scanned, len(other.Rows))
 	}
+}
+
+// A call whose budget is spent before any alert list answers (on the
+// owner's listing, or a named repository's lookup) is refused as too few
+// calls, since its next_call would do the same for ever; the repair's
+// budget reads the report through.
+func TestReportSecurityAlertsTooFewCallsForTheListing(t *testing.T) {
+	env := fleetEnv(t, fleetSize, servertest.Options{})
+	for _, args := range []map[string]any{
+		{"owner": "fleet", "max_api_calls": 1},
+		{"owner": "fleet", "repo": emulator.Fleet(0).Name, "max_api_calls": 1},
+	} {
+		e := servertest.Refused(t, env, alertsTool, args)
+		if e.Code != "invalid_field" || e.Details == nil || e.Details.Field != "max_api_calls" || e.Repair == nil || e.Repair.Tool != alertsTool {
+			t.Fatalf("%v: %+v; want invalid_field on max_api_calls with a repair", args, e)
+		}
+		b, _ := json.Marshal(e.Repair.Arguments)
+		rows, _ := allAlerts(t, env, json.RawMessage(b))
+		want := planted(env, "fleet", false, allTypes...)
+		if args["repo"] != nil {
+			want = map[string]bool{}
+			for k := range planted(env, "fleet", false, allTypes...) {
+				if strings.HasPrefix(k, emulator.Fleet(0).Name+"/") {
+					want[k] = true
+				}
+			}
+		}
+		sameAlerts(t, rows, want)
+	}
+	// The listing and one list: the other type's path is pending, not
+	// left out of scope, and next_call reads it.
+	types := []reports.AlertType{reports.Dependabot, reports.CodeScanning}
+	first := alerts(t, env, map[string]any{"owner": "fleet", "max_api_calls": 2, "types": types})
+	got := []string{first.Scope.Dependabot, first.Scope.CodeScanning}
+	slices.Sort(got)
+	if first.TruncatedReason != "max_api_calls" || !slices.Equal(got, []string{"org", "pending"}) {
+		t.Fatalf("truncated_reason %q, scope %+v; want one type org, the other pending", first.TruncatedReason, first.Scope)
+	}
+	rows, _ := allAlerts(t, env, nextAlerts(t, first))
+	sameAlerts(t, append(first.Alerts, rows...), planted(env, "fleet", false, types...))
 }
