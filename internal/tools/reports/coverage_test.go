@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
@@ -300,4 +301,18 @@ func TestReportSecurityAlertsTooFewCallsForTheListing(t *testing.T) {
 	}
 	rows, _ := allAlerts(t, env, nextAlerts(t, first))
 	sameAlerts(t, append(first.Alerts, rows...), planted(env, "fleet", false, types...))
+}
+
+// An archived repository outside the caller's read grant is neither
+// named nor counted among those skipped: its name is not the caller's to
+// learn.
+func TestReportsArchivedSkippedWithinTheReadGrant(t *testing.T) {
+	archived := archivedFleet(fleetSize)
+	hidden := archived[0]
+	id := caller.Identity{ID: "http:most-of-fleet", Readable: func(owner, repo string) bool { return owner == "fleet" && repo != hidden }}
+	env := fleetEnv(t, fleetSize, servertest.Options{Wrap: servertest.AsCaller(id)})
+	u := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200, "max_api_calls": 1000})
+	wantCoverage(t, "unlabeled", u.Scanned.Coverage, false, archived[1:])
+	a := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000})
+	wantCoverage(t, "alerts", a.Scanned.Coverage, false, archived[1:])
 }
