@@ -273,7 +273,7 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 	if err := sc.report(); err != nil {
 		return AlertsOut{}, err
 	}
-	if sc.run.Stopped() == fanout.MaxAPICalls && sc.answers == 0 {
+	if sc.run.Stopped() == fanout.MaxAPICalls && sc.listCalls == 0 {
 		return AlertsOut{}, alertsTooFewCalls(asked, in.MaxAPICalls, len(in.Repos) == 0)
 	}
 	out := sc.result()

@@ -93,9 +93,10 @@ type alertsScan struct {
 	archived map[string]bool
 	scanned  AlertsScanned
 	covered  int // listed repositories the organization's lists answer for
-	// answers counts the list calls GitHub answered (rows or a refusal):
-	// none, with the budget spent, is a call that moved nothing on.
-	answers int
+	// listCalls counts the alert list calls the budget let through: none,
+	// with the budget spent, is a call that read no list (the listing or
+	// the lookups took it all), whose next_call would do the same.
+	listCalls int
 
 	// one is the repository named by repo, whose absence fails the call.
 	one string
@@ -254,15 +255,13 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 	for {
 		var pg alertPage
 		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+			s.mu.Lock()
+			s.listCalls++
+			s.mu.Unlock()
 			var err error
 			pg, err = s.fetch(ctx, l, at)
 			return pg.meta, err
 		})
-		if !isStopped(s.run, err) {
-			s.mu.Lock()
-			s.answers++
-			s.mu.Unlock()
-		}
 		switch {
 		case errors.Is(err, fanout.ErrStopped), err != nil && s.run.Stopped() != "":
 			s.stop(l, at)
