@@ -75,10 +75,13 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	}
 	if served[core.NameReportUnlabeled] {
 		b.WriteString("- reports toolset: " + core.NameReportUnlabeled + " lists the issues and pull requests with no label in one repository " +
-			"or every non-archived repository of an owner, within max_repos, per_repo_limit and max_api_calls; a report that stops early " +
+			"or every repository of an owner, within max_repos, per_repo_limit and max_api_calls; a report that stops early " +
 			"returns what it found with truncated_reason and next_call (the literal call that goes on), counts api_calls and conditional_hits " +
 			"(304s, which spend no rate budget), sends notifications/progress when the call carries a progress token, and stops at 2% of the " +
 			"rate limit (rate_limited)\n")
+		b.WriteString("- reports over an owner's repositories (unlabeled, security alerts, release PRs) leave archived ones out unless include_archived " +
+			"(absent: false); scanned says which were covered (include_archived, archived_skipped, archived_names: the first 10), " +
+			"rows of an archived repository carry archived: true, and a report on a named archived repository says scanned.archived\n")
 	}
 	if served[core.NameReportSecurityAlerts] {
 		b.WriteString("- reports toolset: " + core.NameReportSecurityAlerts + " lists open Dependabot, code scanning and secret scanning alerts " +

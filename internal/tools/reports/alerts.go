@@ -3,6 +3,7 @@ package reports
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -56,10 +57,13 @@ type AlertsIn struct {
 	Types       []AlertType `json:"types,omitempty"`
 	MinSeverity Severity    `json:"min_severity,omitempty"`
 	SummaryOnly bool        `json:"summary_only,omitempty"`
-	AlertLimit  AlertLimit  `json:"alert_limit,omitempty" jsonschema:"default 100"`
-	MaxRepos    MaxRepos    `json:"max_repos,omitempty" jsonschema:"default 50"`
-	MaxAPICalls MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
-	Cursor      string      `json:"cursor,omitempty"`
+	// IncludeArchived covers the owner's archived repositories too: their
+	// alerts stay readable, and the organization's lists hold them.
+	IncludeArchived bool        `json:"include_archived,omitempty"`
+	AlertLimit      AlertLimit  `json:"alert_limit,omitempty" jsonschema:"default 100"`
+	MaxRepos        MaxRepos    `json:"max_repos,omitempty" jsonschema:"default 50"`
+	MaxAPICalls     MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
+	Cursor          string      `json:"cursor,omitempty"`
 }
 
 // AlertsIn's listing is held to 850 bytes, so the arguments whose names
@@ -107,10 +111,11 @@ func (in AlertsIn) withDefaults() AlertsIn {
 // decide which alerts exist. Bounds and summary_only may change.
 func (in AlertsIn) filters() any {
 	return struct {
-		Types       []AlertType
-		Repos       []string
-		MinSeverity Severity
-	}{in.Types, in.Repos, in.MinSeverity}
+		Types           []AlertType
+		Repos           []string
+		MinSeverity     Severity
+		IncludeArchived bool
+	}{in.Types, in.Repos, in.MinSeverity, in.IncludeArchived}
 }
 
 // AlertRow is one alert, normalised; the fields after created_at belong
@@ -138,6 +143,8 @@ type AlertRow struct {
 
 	SecretType string `json:"secret_type,omitempty"`
 	Validity   string `json:"validity,omitempty"`
+
+	Archived bool `json:"archived,omitempty" jsonschema:"its repository is archived"`
 }
 
 // RepoAlerts counts one repository's alerts found by this call.
@@ -150,10 +157,20 @@ type RepoAlerts struct {
 	Dependabot     int    `json:"dependabot,omitempty"`
 	CodeScanning   int    `json:"code_scanning,omitempty"`
 	SecretScanning int    `json:"secret_scanning,omitempty"`
+	Archived       bool   `json:"archived,omitempty" jsonschema:"the repository is archived"`
+}
+
+// AlertsScanned says which repositories this call covered: Repos is how
+// many the lists it read answer for (an organization's list answers for
+// each of its repositories, archived ones left out unless asked for).
+type AlertsScanned struct {
+	Repos int `json:"repos"`
+	Coverage
 }
 
 // TypeScopes says which path each type took: org (the organization's
-// list), repo (each repository's), or skipped (not asked for).
+// list), repo (each repository's), skipped (not asked for), or pending
+// (the call stopped before GitHub said: its next_call goes on).
 type TypeScopes struct {
 	Dependabot     string `json:"dependabot,omitempty"`
 	CodeScanning   string `json:"code_scanning,omitempty"`
@@ -180,20 +197,38 @@ type FailedList struct {
 
 // AlertsOut is the report.
 type AlertsOut struct {
-	Alerts          []AlertRow   `json:"alerts,omitempty"`
-	ByRepo          []RepoAlerts `json:"by_repo"`
-	Scope           TypeScopes   `json:"scope"`
-	Disabled        TypeCounts   `json:"disabled,omitempty"`
-	Failed          []FailedList `json:"failed,omitempty"`
-	APICalls        int          `json:"api_calls"`
-	ConditionalHits int          `json:"conditional_hits"`
-	Truncated       bool         `json:"truncated"`
-	TruncatedReason Stop         `json:"truncated_reason,omitempty"`
-	NextCall        *NextCall    `json:"next_call,omitempty"`
+	Alerts          []AlertRow    `json:"alerts,omitempty"`
+	ByRepo          []RepoAlerts  `json:"by_repo"`
+	Scanned         AlertsScanned `json:"scanned"`
+	Scope           TypeScopes    `json:"scope"`
+	Disabled        TypeCounts    `json:"disabled,omitempty"`
+	Failed          []FailedList  `json:"failed,omitempty"`
+	APICalls        int           `json:"api_calls"`
+	ConditionalHits int           `json:"conditional_hits"`
+	Truncated       bool          `json:"truncated"`
+	TruncatedReason Stop          `json:"truncated_reason,omitempty"`
+	NextCall        *NextCall     `json:"next_call,omitempty"`
 	// Withheld counts what was left out as outside the client's read
 	// grant: the owner's repositories not scanned, and the alerts of
 	// such repositories an organization's list held.
 	Withheld int `json:"withheld,omitempty" jsonschema:"repositories and alerts this client may not read, left out"`
+}
+
+// alertsTooFewCalls refuses a call whose budget was spent before any
+// alert list answered (on the owner's listing, or the named repositories'
+// lookups): its next_call would do the same again, for ever. The repair
+// is the same call with a budget that reads a list: one more call, or,
+// owner-wide, enough for the listing's most pages and a list.
+func alertsTooFewCalls(asked AlertsIn, budget MaxAPICalls, listing bool) error {
+	need := budget + 1
+	if listing {
+		need = max(need, repoPages+1)
+	}
+	more := asked
+	more.MaxAPICalls = need
+	msg := fmt.Sprintf("max_api_calls %d is too few to read an alert list after the repositories' lookup; %d is enough", budget, need)
+	return contract.Errorf(contract.CodeInvalidField, "%s", msg).WithField("max_api_calls", msg).
+		WithRepair(contract.Repair{NextStep: "call again with more calls", Tool: core.NameReportSecurityAlerts, Arguments: more})
 }
 
 // ReportSecurityAlerts is github_report_security_alerts.
@@ -207,7 +242,7 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 		Keep:        []string{"by_repo"},
 		// tools/list holds 850 bytes for this tool: the output's fields
 		// are in ghgate://schemas, and every result shows them.
-		Unlisted: []string{"alerts", "by_repo", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
+		Unlisted: []string{"alerts", "by_repo", "scanned", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
 		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
 		Run:      s.reportSecurityAlerts,
 	}
@@ -223,7 +258,7 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 	restart := asked
 	restart.Cursor = ""
 	pos, err := openPosition[alertsPos](s, core.NameReportSecurityAlerts, in.Cursor, in.Owner, in.filters(),
-		"owner, types, repos or min_severity", restart)
+		"owner, types, repos, min_severity or include_archived", restart)
 	if err != nil {
 		return AlertsOut{}, err
 	}
@@ -237,6 +272,9 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 		Progress: func(done, total int) { progress(sc.base+done, sc.base+total, "lists") }})
 	if err := sc.report(); err != nil {
 		return AlertsOut{}, err
+	}
+	if sc.run.Stopped() == fanout.MaxAPICalls && sc.listCalls == 0 {
+		return AlertsOut{}, alertsTooFewCalls(asked, in.MaxAPICalls, len(in.Repos) == 0)
 	}
 	out := sc.result()
 	if out.Truncated {

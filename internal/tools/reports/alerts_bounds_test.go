@@ -70,7 +70,7 @@ func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
 				}
 			}
 			if tc.token == emulator.DemoTokenAlice {
-				sameAlerts(t, rows, planted(env, "fleet", true, allTypes...))
+				sameAlerts(t, rows, planted(env, "fleet", false, allTypes...))
 				return
 			}
 			sameAlerts(t, rows, want)

@@ -19,25 +19,18 @@ import (
 // that does not exist.
 
 // repoCheck is one GET /repos of a named repository, made once however
-// many of its lists answered 404.
+// many lists it has: it says whether the repository is archived and,
+// when one of its lists answered 404, whether it is there at all.
 type repoCheck struct {
-	once sync.Once
-	err  error
+	once     sync.Once
+	err      error
+	archived bool
 }
 
-// absent decides a 404 on a named repository's list and reports whether
-// it dealt with the list. GitHub also answers 404 where code or secret
-// scanning is off, so a 404 alone cannot say the repository is missing:
-// the repository is looked up, once, and only after one of its lists
-// answered 404, so a report whose lists answer costs no extra call. A
-// repository that is not there is not counted as disabled: when it is the
-// one repo named the call fails with repo_not_found (report), and one of
-// repos is listed in failed without a type, and done.
-func (s *alertsScan) absent(ctx context.Context, l list, at pagePos, err error) bool {
-	if len(s.in.Repos) == 0 || !isNotFound(err) {
-		return false
-	}
-	key := strings.ToLower(l.repo)
+// check looks a named repository up, once, and records whether it is
+// archived (for its rows, and scanned.archived).
+func (s *alertsScan) check(ctx context.Context, repo string) *repoCheck {
+	key := strings.ToLower(repo)
 	s.mu.Lock()
 	ck := s.checks[key]
 	if ck == nil {
@@ -47,10 +40,34 @@ func (s *alertsScan) absent(ctx context.Context, l list, at pagePos, err error) 
 	s.mu.Unlock()
 	ck.once.Do(func() {
 		ck.err = s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
-			_, m, err := s.c.GetRepo(ctx, s.in.Owner, l.repo)
+			r, m, err := s.c.GetRepo(ctx, s.in.Owner, repo)
+			ck.archived = r.GetArchived()
 			return m, err
 		})
+		if ck.err == nil && ck.archived {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.archived[key] = true
+			s.scanned.Archived = true
+		}
 	})
+	return ck
+}
+
+// absent decides a 404 on a named repository's list and reports whether
+// it dealt with the list. GitHub also answers 404 where code or secret
+// scanning is off, so a 404 alone cannot say the repository is missing:
+// the repository's lookup (check, made once before its lists, for
+// whether it is archived) says whether it is there. A
+// repository that is not there is not counted as disabled: when it is the
+// one repo named the call fails with repo_not_found (report), and one of
+// repos is listed in failed without a type, and done.
+func (s *alertsScan) absent(ctx context.Context, l list, at pagePos, err error) bool {
+	if len(s.in.Repos) == 0 || !isNotFound(err) {
+		return false
+	}
+	key := strings.ToLower(l.repo)
+	ck := s.check(ctx, l.repo)
 	switch {
 	case ck.err == nil:
 		return false

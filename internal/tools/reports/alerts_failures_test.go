@@ -77,9 +77,9 @@ func TestReportSecurityAlertsFailedList(t *testing.T) {
 // A repository named by repo that does not exist fails the call with
 // repo_not_found and a repair that reports over the owner; one named in
 // repos is listed in failed (not disabled) beside the others' alerts. A
-// named repository whose lists all answer costs no extra call; one whose
-// code scanning is off (a 404 too) costs one GET /repos, and stays a
-// disabled type.
+// named repository is looked up once (GET /repos, which says whether it
+// is archived), however many of its lists answer; one whose code scanning
+// is off (a 404 too) stays a disabled type.
 func TestReportSecurityAlertsNamedRepoMissing(t *testing.T) {
 	env := fleetEnv(t, 12, servertest.Options{})
 	e := servertest.Refused(t, env, alertsTool, map[string]any{"owner": "fleet", "repo": "no-such-repo"})
@@ -104,22 +104,16 @@ func TestReportSecurityAlertsNamedRepoMissing(t *testing.T) {
 	}
 	env.Upstream()
 	good := alerts(t, env, map[string]any{"owner": "fleet", "repo": emulator.Fleet(on).Name})
-	for _, u := range env.Upstream() {
-		if strings.HasSuffix(u, "/repos/fleet/"+emulator.Fleet(on).Name) {
-			t.Errorf("a repository whose lists answered was looked up: %s", u)
-		}
+	if n := lookedUp(env.Upstream(), emulator.Fleet(on).Name); n != 1 {
+		t.Errorf("%s was looked up %d times, want once", emulator.Fleet(on).Name, n)
 	}
 	if good.Disabled != (reports.TypeCounts{}) || good.Failed != nil || len(good.Alerts) == 0 {
 		t.Errorf("%s: disabled %+v, failed %+v, %d rows", emulator.Fleet(on).Name, good.Disabled, good.Failed, len(good.Alerts))
 	}
 
 	out := alerts(t, env, map[string]any{"owner": "fleet", "repos": []string{emulator.Fleet(off).Name, "no-such-repo"}})
-	lookups := 0
-	for _, u := range env.Upstream() {
-		if strings.HasSuffix(u, "/repos/fleet/"+emulator.Fleet(off).Name) || strings.HasSuffix(u, "/repos/fleet/no-such-repo") {
-			lookups++
-		}
-	}
+	up := env.Upstream()
+	lookups := lookedUp(up, emulator.Fleet(off).Name) + lookedUp(up, "no-such-repo")
 	wantFailed := []reports.FailedList{{Repo: "no-such-repo", Reason: string(contract.CodeRepoNotFound)}}
 	if out.Truncated || fmt.Sprint(out.Failed) != fmt.Sprint(wantFailed) || out.Disabled != (reports.TypeCounts{CodeScanning: 1}) || lookups != 2 {
 		t.Errorf("truncated %v, failed %+v, disabled %+v, %d lookups; want no-such-repo failed, code scanning of %s disabled, 2 lookups",
@@ -203,7 +197,19 @@ func TestReportSecurityAlertsClosedBetweenCalls(t *testing.T) {
 	for _, o := range follow(t, env, alertsTool, nextAlerts(t, first), func(o reports.AlertsOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall }) {
 		rows = append(rows, o.Alerts...)
 	}
-	want := planted(env, "fleet", true, reports.Dependabot)
+	want := planted(env, "fleet", false, reports.Dependabot)
 	want[closed] = true // returned by the first call, before it was closed
 	sameAlerts(t, rows, want)
+}
+
+// lookedUp counts the GET /repos of fleet's repository repo among the
+// upstream requests.
+func lookedUp(upstream []string, repo string) int {
+	n := 0
+	for _, u := range upstream {
+		if strings.HasSuffix(u, "/repos/fleet/"+repo) {
+			n++
+		}
+	}
+	return n
 }

@@ -102,7 +102,7 @@ func byRepo(rows []AlertRow) []RepoAlerts {
 	for _, r := range rows {
 		if _, ok := idx[r.Repo]; !ok {
 			idx[r.Repo] = len(out)
-			out = append(out, RepoAlerts{Repo: r.Repo})
+			out = append(out, RepoAlerts{Repo: r.Repo, Archived: r.Archived})
 		}
 	}
 	for _, r := range rows {

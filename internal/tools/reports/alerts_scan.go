@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -19,6 +20,9 @@ const (
 	scopeOrg     = "org"
 	scopeRepo    = "repo"
 	scopeSkipped = "skipped"
+	// scopePending: the call stopped (on the owner's listing, or before
+	// the organization answered) before the type's path was known.
+	scopePending = "pending"
 )
 
 // alertsPos is where a truncated security alert report goes on, carried
@@ -81,6 +85,18 @@ type alertsScan struct {
 	// withheld counts the repositories and organization list rows left
 	// out as outside the caller's read grant.
 	withheld int
+	// listing is the owner's repositories, read first when none are
+	// named; archived says which are archived (lower-case names), for
+	// the organization lists' rows, which do not say; scanned is the
+	// coverage this call reports.
+	listing  []*github.OwnerRepo
+	archived map[string]bool
+	scanned  AlertsScanned
+	covered  int // listed repositories the organization's lists answer for
+	// listCalls counts the alert list calls the budget let through: none,
+	// with the budget spent, is a call that read no list (the listing or
+	// the lookups took it all), whose next_call would do the same.
+	listCalls int
 
 	// one is the repository named by repo, whose absence fails the call.
 	one string
@@ -94,9 +110,11 @@ type alertsScan struct {
 	checks  map[string]*repoCheck
 }
 
-// report reads the organization lists of the types whose path is not yet
-// known or is org, then, for the types the organization refused (or all
-// of them when repositories are named), each repository's list.
+// report reads the owner's repositories (when none are named: which are
+// archived is known from nowhere else), then the organization lists of
+// the types whose path is not yet known or is org, then, for the types
+// the organization refused (or all of them when repositories are named),
+// each repository's list.
 func (s *alertsScan) report() error {
 	s.room = int(s.in.AlertLimit)
 	if s.in.SummaryOnly {
@@ -105,6 +123,14 @@ func (s *alertsScan) report() error {
 	s.answered, s.refused = map[AlertType]bool{}, map[AlertType]bool{}
 	s.finished, s.stopped = map[list]bool{}, map[list]pagePos{}
 	s.missing, s.checks = map[string]error{}, map[string]*repoCheck{}
+	s.archived = map[string]bool{}
+	s.scanned.IncludeArchived = s.in.IncludeArchived
+	defer s.scanned.done()
+	if len(s.in.Repos) == 0 {
+		if err := s.list(); err != nil || s.run.Stopped() != "" {
+			return err
+		}
+	}
 	if s.pos.Scope == nil {
 		s.pos.Scope = map[AlertType]string{}
 	}
@@ -159,6 +185,7 @@ func (s *alertsScan) report() error {
 		repos++
 		work = append(work, pending...)
 	}
+	s.scanned.Repos = max(s.scanned.Repos, repos)
 	err = s.run.Each(len(work), func(ctx context.Context, i int) {
 		l := work[i]
 		s.read(ctx, l, s.pos.At[l.typ][strings.ToLower(l.repo)])
@@ -169,22 +196,46 @@ func (s *alertsScan) report() error {
 	return err
 }
 
-// targets are the repositories named, or every non-archived one of the
-// owner, in name order.
+// list reads the owner's repositories, names the archived ones it leaves
+// out (those outside the caller's read grant are not the caller's to
+// learn of), and counts those the organization's lists answer for.
+func (s *alertsScan) list() error {
+	repos, err := ownerRepoList(s.run, s.c, s.in.Owner)
+	if err != nil {
+		return err
+	}
+	s.listing = repos
+	for _, r := range repos {
+		s.archived[strings.ToLower(r.GetName())] = r.GetArchived()
+		switch ok := readable(s.run.Context(), s.in.Owner, r.GetName()); {
+		case r.GetArchived() && !s.in.IncludeArchived:
+			if ok {
+				s.scanned.skipArchived(r.GetName())
+			}
+		case ok:
+			s.covered++
+		}
+	}
+	return nil
+}
+
+// targets are the repositories named, or every one of the owner's (the
+// archived ones with include_archived), in name order.
 func (s *alertsScan) targets() error {
 	if len(s.in.Repos) > 0 {
 		s.order = s.in.Repos // withDefaults sorted them
 		return nil
 	}
-	repos, err := ownerRepoList(s.run, s.c, s.in.Owner)
-	for _, r := range repos {
-		if !readable(s.run.Context(), s.in.Owner, r.GetName()) {
+	for _, r := range s.listing {
+		switch {
+		case r.GetArchived() && !s.in.IncludeArchived:
+		case !readable(s.run.Context(), s.in.Owner, r.GetName()):
 			s.withheld++
-			continue
+		default:
+			s.order = append(s.order, r.GetName())
 		}
-		s.order = append(s.order, r.GetName())
 	}
-	return err
+	return nil
 }
 
 // read reads one list from the page at, until its last page, the room
@@ -193,9 +244,20 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 	first := at == pagePos{}
 	reach := caller.ReachFrom(ctx)
 	reach.Named(s.in.Owner, l.repo)
+	if l.repo != "" && len(s.in.Repos) > 0 {
+		// A named repository is looked up once (GET /repos), before its
+		// lists' rows, for whether it is archived.
+		if ck := s.check(ctx, l.repo); isStopped(s.run, ck.err) {
+			s.stop(l, at)
+			return
+		}
+	}
 	for {
 		var pg alertPage
 		err := s.run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
+			s.mu.Lock()
+			s.listCalls++
+			s.mu.Unlock()
 			var err error
 			pg, err = s.fetch(ctx, l, at)
 			return pg.meta, err
@@ -241,7 +303,7 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 		for _, r := range pg.rows {
 			reach.Read(s.in.Owner, r.Repo) // an organization list's rows name theirs
 		}
-		pg.rows = s.readableRows(ctx, pg.rows)
+		pg.rows = s.archivedRows(l, s.readableRows(ctx, pg.rows))
 		first = false
 		if next, full := s.add(pg.rows, at); full {
 			s.stop(l, next)
@@ -296,6 +358,23 @@ func (s *alertsScan) fetch(ctx context.Context, l list, at pagePos) (alertPage, 
 	}
 	p, err := s.c.ListSecretAlerts(ctx, s.in.Owner, l.repo, o)
 	return pageOf(p, l, secretRow, func(a github.SecretAlert) *github.AlertRepo { return a.Repository }), err
+}
+
+// archivedRows marks the rows of archived repositories, and leaves out
+// those an organization's list holds of archived repositories not asked
+// for (include_archived); a repository named is reported archived or not.
+func (s *alertsScan) archivedRows(l list, rows []AlertRow) []AlertRow {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	kept := rows[:0:0]
+	for _, r := range rows {
+		r.Archived = s.archived[strings.ToLower(r.Repo)]
+		if r.Archived && l.repo == "" && !s.in.IncludeArchived {
+			continue // counted in scanned.archived_skipped
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }
 
 // readableRows leaves out the rows of repositories outside the caller's
@@ -401,13 +480,18 @@ func (p *alertsPos) repos(t AlertType) *resume {
 // result assembles the report and, when a bound stopped it, moves the
 // resume position past what was done.
 func (s *alertsScan) result() AlertsOut {
-	out := AlertsOut{ByRepo: byRepo(s.rows), Disabled: s.disabled, Failed: s.failedLists(),
+	if len(s.answered) > 0 {
+		// An organization's list answered: it covers the repositories
+		// of the listing.
+		s.scanned.Repos = max(s.scanned.Repos, s.covered)
+	}
+	out := AlertsOut{ByRepo: byRepo(s.rows), Scanned: s.scanned, Disabled: s.disabled, Failed: s.failedLists(),
 		APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits(), Withheld: s.withheld}
 	scopes := map[AlertType]*string{Dependabot: &out.Scope.Dependabot, CodeScanning: &out.Scope.CodeScanning, SecretScanning: &out.Scope.SecretScanning}
 	for t, p := range scopes {
 		*p = scopeSkipped
 		if slices.Contains(s.in.Types, t) {
-			*p = s.pos.Scope[t]
+			*p = cmp.Or(s.pos.Scope[t], scopePending)
 		}
 	}
 	if !s.in.SummaryOnly {

@@ -143,19 +143,13 @@ func readPage(ctx context.Context, run *fanout.Run, list listPage, owner string,
 	return got
 }
 
-// ownerRepoList is every non-archived repository of owner, in name order,
-// for a report that needs the whole list before it starts (its pages are
-// still read side by side after the first).
+// ownerRepoList is every repository of owner, archived ones too, in name
+// order, for a report that needs the whole list before it starts (its
+// pages are still read side by side after the first).
 func ownerRepoList(run *fanout.Run, c *github.Client, owner string) ([]*github.OwnerRepo, error) {
 	g := run.Group()
 	var repos []*github.OwnerRepo
-	_, err := ownerRepos(run, g, c, owner, func(page []*github.OwnerRepo) {
-		for _, r := range page {
-			if !r.GetArchived() {
-				repos = append(repos, r)
-			}
-		}
-	})
+	_, err := ownerRepos(run, g, c, owner, func(page []*github.OwnerRepo) { repos = append(repos, page...) })
 	if werr := g.Wait(); werr != nil {
 		return nil, werr
 	}

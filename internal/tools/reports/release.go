@@ -17,12 +17,14 @@ import (
 // the title's version pattern and the changelog paths are the operator's
 // (core.ReleaseSettings), not the caller's.
 type ReleaseIn struct {
-	Owner       string      `json:"owner"`
-	Repo        string      `json:"repo,omitempty" jsonschema:"absent: all of owner's"`
-	OnlyMissing bool        `json:"only_missing,omitempty"`
-	Analyze     bool        `json:"analyze,omitempty" jsonschema:"adds base's open PRs, freshness, verdict"`
-	MaxAPICalls MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
-	Cursor      string      `json:"cursor,omitempty" jsonschema:"from next_call"`
+	Owner       string `json:"owner"`
+	Repo        string `json:"repo,omitempty" jsonschema:"absent: all of owner's"`
+	OnlyMissing bool   `json:"only_missing,omitempty"`
+	Analyze     bool   `json:"analyze,omitempty" jsonschema:"adds base's open PRs, freshness, verdict"`
+	// IncludeArchived searches the owner's archived repositories too.
+	IncludeArchived bool        `json:"include_archived,omitempty"`
+	MaxAPICalls     MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
+	Cursor          string      `json:"cursor,omitempty" jsonschema:"from next_call"`
 }
 
 // Validate checks the names.
@@ -33,7 +35,7 @@ func (in *ReleaseIn) Validate() *contract.Error {
 // filters are what the continuation cursor is bound to besides the scope:
 // the arguments that decide which rows exist and what they hold.
 func (in ReleaseIn) filters() any {
-	return struct{ OnlyMissing, Analyze bool }{in.OnlyMissing, in.Analyze}
+	return struct{ OnlyMissing, Analyze, IncludeArchived bool }{in.OnlyMissing, in.Analyze, in.IncludeArchived}
 }
 
 func (in ReleaseIn) scope() string { return ownerScope(in.Owner, in.Repo) }
@@ -71,6 +73,7 @@ type ReleaseRow struct {
 	// Sanitized counts the hidden characters removed from the text the
 	// pull request's author or pushers wrote: its title and base branch.
 	Sanitized *contract.Removed `json:"sanitized,omitempty"`
+	Archived  bool              `json:"archived,omitempty" jsonschema:"its repository is archived"`
 }
 
 // removed adds to the row's count of hidden characters removed.
@@ -84,12 +87,16 @@ func (r *ReleaseRow) removed(rm contract.Removed) {
 	*r.Sanitized = r.Sanitized.Add(rm)
 }
 
-// ReleaseScanned counts what this call read.
+// ReleaseScanned counts what this call read, and says which repositories
+// it covered. The owner-wide search leaves archived repositories out
+// with a qualifier, so it cannot count them (archived_skipped stays 0):
+// include_archived false says they were not covered.
 type ReleaseScanned struct {
 	// Found is how many open release pull requests the search or listing
 	// returned; Pulls how many of them this call finished.
 	Found int `json:"found"`
 	Pulls int `json:"pulls"`
+	Coverage
 }
 
 // ReleaseOut is the report.
@@ -152,7 +159,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 	restart := in
 	restart.Cursor = ""
 	pos, err := openPosition[releaseResume](s, core.NameReportReleasePRs, in.Cursor, in.scope(), in.filters(),
-		"owner, repository, only_missing or analyze", restart)
+		"owner, repository, only_missing, analyze or include_archived", restart)
 	if err != nil {
 		return ReleaseOut{}, err
 	}

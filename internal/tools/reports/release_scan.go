@@ -2,7 +2,6 @@ package reports
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -29,6 +28,7 @@ type releasePull struct {
 	repo, title, url string
 	number           int
 	head, base       string
+	archived         bool
 	allowed          *int
 	removed          contract.Removed
 }
@@ -47,7 +47,9 @@ type releaseScan struct {
 	in   ReleaseIn
 	conv *releaseConv
 	// pages is how many calls the search or listing takes: each call of
-	// the report makes them again before any pull request.
+	// the report makes them again before any pull request. It starts at
+	// their floor (listingFloor), and grows as the first pages say how
+	// many there are, so a budget stopped before is still told enough.
 	pages int
 
 	mu      sync.Mutex
@@ -90,6 +92,7 @@ type releaseScan struct {
 func (s *releaseScan) report() error {
 	var pulls []releasePull
 	var err error
+	s.pages = s.listingFloor()
 	if s.in.Repo != "" {
 		pulls, err = s.listRepo()
 	} else {
@@ -149,6 +152,16 @@ func (s *releaseScan) report() error {
 		s.run.Stop(fanout.MaxAPICalls)
 	}
 	return nil
+}
+
+// listingFloor is the fewest calls the search or listing takes: a page
+// of each search (two with include_archived), or the repository's read
+// and a page of its pull requests.
+func (s *releaseScan) listingFloor() int {
+	if s.in.Repo != "" || s.in.IncludeArchived {
+		return 2
+	}
+	return 1
 }
 
 // cost is the calls a pull request takes when each listing is one page,
@@ -227,22 +240,41 @@ func (s *releaseScan) tooFewCalls(need int) error {
 
 // stopped reports whether err means the run stopped (a bound, a rate
 // limit, cancellation): the unit returns unfinished, for the next call.
-func (s *releaseScan) stopped(err error) bool {
-	return errors.Is(err, fanout.ErrStopped) || err != nil && s.run.Stopped() != ""
-}
+func (s *releaseScan) stopped(err error) bool { return isStopped(s.run, err) }
 
 // search finds the owner's open release pull requests with one search
 // (a page per 100) rather than a listing of every repository. org: and
 // user: are one qualifier to GitHub's search (either names a user or an
 // organization: cli/cli#5693), so one query serves both kinds of owner.
 // archived:false leaves out archived repositories, as the other reports
-// do. The search spends GitHub's search budget (30 a minute), not the
-// core one the rest of the report does, so its own floor is watched.
+// do unless include_archived; then a second search, archived:true, finds
+// theirs, so each row says whether its repository is archived (a search
+// result does not). The search spends GitHub's search budget (30 a
+// minute), not the core one the rest of the report does, so its own
+// floor is watched.
 func (s *releaseScan) search() ([]releasePull, error) {
 	var out []releasePull
+	for _, archived := range []bool{false, true} {
+		if archived && !s.in.IncludeArchived {
+			break
+		}
+		found, err := s.searchArchived(archived)
+		if err != nil || found == nil && s.run.Stopped() != "" {
+			return nil, err
+		}
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// searchArchived finds the open release pull requests of the owner's
+// repositories that are archived, or those that are not, page by page;
+// nil when the run stopped.
+func (s *releaseScan) searchArchived(archived bool) ([]releasePull, error) {
+	out := []releasePull{}
 	// The label is quoted as GitHub's syntax quotes (the settings refuse
 	// a label holding a quote), so a name with spaces is one.
-	q := "is:pr is:open archived:false label:\"" + s.conv.label + "\" org:" + s.in.Owner
+	q := fmt.Sprintf("is:pr is:open archived:%t label:\"%s\" org:%s", archived, s.conv.label, s.in.Owner)
 	for page := 1; ; page++ {
 		var res *gh.IssuesSearchResult
 		var m github.Meta
@@ -263,11 +295,11 @@ func (s *releaseScan) search() ([]releasePull, error) {
 			return nil, ownerFailure(err, s.in.Owner)
 		}
 		if page == 1 {
-			s.pages = max(1, min(m.LastPage, searchPages))
+			s.pages += max(1, min(m.LastPage, searchPages)) - 1 // its first page is in the floor
 		}
 		s.incomplete = s.incomplete || res.GetIncompleteResults()
 		for _, is := range res.Issues {
-			p := releasePull{repo: path.Base(is.GetRepositoryURL()), number: is.GetNumber(), url: is.GetHTMLURL()}
+			p := releasePull{repo: path.Base(is.GetRepositoryURL()), number: is.GetNumber(), url: is.GetHTMLURL(), archived: archived}
 			caller.ReachFrom(s.run.Context()).Read(s.in.Owner, p.repo)
 			if !readable(s.run.Context(), s.in.Owner, p.repo) {
 				s.withheld++
@@ -277,7 +309,7 @@ func (s *releaseScan) search() ([]releasePull, error) {
 			out = append(out, p)
 		}
 		if m.NextPage == 0 || page == searchPages {
-			s.capped = m.NextPage != 0
+			s.capped = s.capped || m.NextPage != 0
 			return out, nil
 		}
 	}
@@ -286,9 +318,16 @@ func (s *releaseScan) search() ([]releasePull, error) {
 // listRepo lists the one repository's open pull requests and keeps those
 // with the release label: the listing carries head and base, so no pull
 // request is read again, and a repository that is not there is a 404
-// (repo_not_found) rather than a search's refusal.
+// (repo_not_found) rather than a search's refusal. The repository is
+// read first, for whether it is archived: a report on an archived one
+// says so.
 func (s *releaseScan) listRepo() ([]releasePull, error) {
 	var out []releasePull
+	archived, stopped, err := repoArchived(s.run, s.c, s.in.Owner, s.in.Repo)
+	if stopped || err != nil {
+		return nil, repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportReleasePRs, nil)
+	}
+	s.scanned.Archived = archived
 	for page := 1; ; page++ {
 		var list []*gh.PullRequest
 		var m github.Meta
@@ -305,12 +344,12 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 		}
 		caller.ReachFrom(s.run.Context()).Read(s.in.Owner, s.in.Repo)
 		if page == 1 {
-			s.pages = max(1, min(m.LastPage, repoPages))
+			s.pages += max(1, min(m.LastPage, repoPages)) - 1 // its first page is in the floor
 		}
 		for _, p := range list {
 			if hasLabel(p.Labels, s.conv.label) {
 				r := releasePull{repo: s.in.Repo, number: p.GetNumber(), url: p.GetHTMLURL(),
-					head: p.GetHead().GetSHA(), base: p.GetBase().GetRef()}
+					head: p.GetHead().GetSHA(), base: p.GetBase().GetRef(), archived: archived}
 				r.setTitle(p.GetTitle())
 				out = append(out, r)
 			}
@@ -349,7 +388,7 @@ func (s *releaseScan) pull(ctx context.Context, p releasePull) {
 		p.head, p.base = pr.GetHead().GetSHA(), pr.GetBase().GetRef()
 		p.setTitle(pr.GetTitle())
 	}
-	row := ReleaseRow{Repo: p.repo, Number: p.number, Title: p.title, URL: p.url, HeadSHA: p.head, Status: StatusUnknownVersion}
+	row := ReleaseRow{Repo: p.repo, Number: p.number, Title: p.title, URL: p.url, HeadSHA: p.head, Status: StatusUnknownVersion, Archived: p.archived}
 	row.removed(p.removed)
 	row.Version = s.conv.version(p.title)
 	var log changelog
@@ -442,6 +481,7 @@ func (s *releaseScan) skip(p releasePull, err error) {
 func (s *releaseScan) result() ReleaseOut {
 	out := ReleaseOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped, APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits(),
 		Withheld: s.withheld}
+	out.Scanned.IncludeArchived = s.in.IncludeArchived
 	out.Rows = ordered(out.Rows, func(r ReleaseRow) (string, int) { return r.Repo, r.Number })
 	slices.SortFunc(out.Skipped, func(a, b SkippedRepo) int { return strings.Compare(a.Repo, b.Repo) })
 	reason := s.run.Stopped()

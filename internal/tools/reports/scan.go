@@ -23,6 +23,7 @@ type target struct {
 	// issuesOff: the repository's issues are turned off, so its issues
 	// list answers 410 and its pull requests are read from the pulls list.
 	issuesOff bool
+	archived  bool
 }
 
 // scan is one call of github_report_unlabeled.
@@ -54,15 +55,22 @@ type scan struct {
 
 // report scans up to max_repos of the repositories not yet done, in name
 // order, per_repo_limit items each, within the run's bounds: the one
-// repository named, or the owner's non-archived repositories, each page
-// of the listing started on as it arrives.
+// repository named (archived or not: it says which), or the owner's
+// repositories (the archived ones with include_archived), each page of
+// the listing started on as it arrives.
 func (s *scan) report() error {
 	s.finished, s.pages = map[string]bool{}, map[string]int{}
+	s.scanned.IncludeArchived = s.in.IncludeArchived
+	defer s.scanned.done()
 	g := s.run.Group()
 	var err error
 	if s.in.Repo != "" {
-		s.whole = true
-		s.take(g, []target{{name: s.in.Repo}})
+		archived, stopped, err := repoArchived(s.run, s.c, s.in.Owner, s.in.Repo)
+		if stopped || err != nil {
+			return repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportUnlabeled, nil)
+		}
+		s.whole, s.scanned.Archived = true, archived
+		s.take(g, []target{{name: s.in.Repo, archived: archived}})
 	} else {
 		s.whole, err = ownerRepos(s.run, g, s.c, s.in.Owner, func(repos []*github.OwnerRepo) { s.take(g, s.targets(repos)) })
 	}
@@ -77,14 +85,21 @@ func (s *scan) report() error {
 }
 
 // targets are the repositories of one listing page worth scanning: not
-// archived, and not those with issues off when only issues are wanted.
+// archived unless include_archived (those left out are named in
+// scanned), and not those with issues off when only issues are wanted.
+// An archived repository outside the caller's read grant is neither
+// named nor counted: its name is not the caller's to learn.
 func (s *scan) targets(repos []*github.OwnerRepo) []target {
 	var out []target
 	for _, r := range repos {
-		if r.GetArchived() {
+		ok := readable(s.run.Context(), s.in.Owner, r.GetName())
+		if r.GetArchived() && !s.in.IncludeArchived {
+			if ok {
+				s.scanned.skipArchived(r.GetName())
+			}
 			continue
 		}
-		if !readable(s.run.Context(), s.in.Owner, r.GetName()) {
+		if !ok {
 			s.withheld++
 			continue
 		}
@@ -92,7 +107,7 @@ func (s *scan) targets(repos []*github.OwnerRepo) []target {
 		if off && s.in.Target == "issues" {
 			continue // nothing of it to report
 		}
-		out = append(out, target{name: r.GetName(), issuesOff: off})
+		out = append(out, target{name: r.GetName(), issuesOff: off, archived: r.GetArchived()})
 	}
 	return out
 }
@@ -175,6 +190,9 @@ func (s *scan) repo(ctx context.Context, t target) {
 		}
 		read++
 		items += n
+		for i := range rows {
+			rows[i].Archived = t.archived
+		}
 		s.add(rows)
 		if next == 0 {
 			s.finish(t.name)

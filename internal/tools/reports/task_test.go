@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 	"time"
 
@@ -75,7 +76,7 @@ func TestReportRunsAsTask(t *testing.T) {
 	var fromTask reports.UnlabeledOut
 	runTask(t, url, tool, args, &fromTask)
 	inline := report(t, env, args)
-	if fromTask.Truncated || len(fromTask.Rows) == 0 || len(fromTask.Rows) != len(inline.Rows) || fromTask.Scanned != inline.Scanned {
+	if fromTask.Truncated || len(fromTask.Rows) == 0 || len(fromTask.Rows) != len(inline.Rows) || !reflect.DeepEqual(fromTask.Scanned, inline.Scanned) {
 		t.Errorf("task's report: %d rows, %+v; inline: %d rows, %+v", len(fromTask.Rows), fromTask.Scanned, len(inline.Rows), inline.Scanned)
 	}
 }

@@ -37,15 +37,19 @@ const (
 
 // UnlabeledIn are github_report_unlabeled's arguments.
 type UnlabeledIn struct {
-	Owner         string       `json:"owner"`
-	Repo          string       `json:"repo,omitempty" jsonschema:"absent: every non-archived repo of owner"`
-	Target        Target       `json:"target,omitempty" jsonschema:"default both"`
-	State         ItemState    `json:"state,omitempty" jsonschema:"default open"`
-	IncludeDrafts bool         `json:"include_drafts,omitempty" jsonschema:"default false"`
-	MaxRepos      MaxRepos     `json:"max_repos,omitempty" jsonschema:"default 50"`
-	PerRepoLimit  PerRepoLimit `json:"per_repo_limit,omitempty" jsonschema:"default 200"`
-	MaxAPICalls   MaxAPICalls  `json:"max_api_calls,omitempty" jsonschema:"default 250"`
-	Cursor        string       `json:"cursor,omitempty" jsonschema:"from next_call"`
+	Owner         string    `json:"owner"`
+	Repo          string    `json:"repo,omitempty" jsonschema:"absent: all of owner's"`
+	Target        Target    `json:"target,omitempty" jsonschema:"default both"`
+	State         ItemState `json:"state,omitempty" jsonschema:"default open"`
+	IncludeDrafts bool      `json:"include_drafts,omitempty" jsonschema:"default false"`
+	// IncludeArchived scans the owner's archived repositories too (they
+	// are read-only, not unreadable); absent, they are left out and
+	// scanned names them.
+	IncludeArchived bool         `json:"include_archived,omitempty"`
+	MaxRepos        MaxRepos     `json:"max_repos,omitempty" jsonschema:"default 50"`
+	PerRepoLimit    PerRepoLimit `json:"per_repo_limit,omitempty" jsonschema:"default 200"`
+	MaxAPICalls     MaxAPICalls  `json:"max_api_calls,omitempty" jsonschema:"default 250"`
+	Cursor          string       `json:"cursor,omitempty" jsonschema:"from next_call"`
 }
 
 // Validate checks the names.
@@ -77,10 +81,10 @@ func (in UnlabeledIn) withDefaults() UnlabeledIn {
 // decide which rows exist. The bounds may change between calls.
 func (in UnlabeledIn) filters() any {
 	return struct {
-		Target        Target
-		State         ItemState
-		IncludeDrafts bool
-	}{in.Target, in.State, in.IncludeDrafts}
+		Target                         Target
+		State                          ItemState
+		IncludeDrafts, IncludeArchived bool
+	}{in.Target, in.State, in.IncludeDrafts, in.IncludeArchived}
 }
 
 // scope is what the cursor is bound to besides the filters.
@@ -102,12 +106,15 @@ type UnlabeledRow struct {
 	Title     string `json:"title"`
 	URL       string `json:"url"`
 	CreatedAt string `json:"created_at"`
+	Archived  bool   `json:"archived,omitempty" jsonschema:"its repository is archived"`
 }
 
-// Scanned counts what this call read.
+// Scanned counts what this call read, and says which repositories it
+// covered.
 type Scanned struct {
 	Repos int `json:"repos"`
 	Items int `json:"items"`
+	Coverage
 }
 
 // SkippedRepo is a repository the report could not read, and why (an
@@ -141,8 +148,12 @@ func (s *Tools) ReportUnlabeled() tooldef.Spec {
 		Description: "Issues and PRs with no label, in one repo or all of owner's. Stops at a bound with truncated; next_call continues.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"rows"},
-		Task:        tooldef.TaskSupport{Mode: tooldef.TaskOptional},
-		Run:         s.reportUnlabeled,
+		// The counts and skipped rows are in ghgate://schemas, as the
+		// release report's are: an agent acts on rows, scanned (what was
+		// covered), truncated_reason and next_call.
+		Unlisted: []string{"skipped", "api_calls", "conditional_hits"},
+		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
+		Run:      s.reportUnlabeled,
 	}
 }
 
@@ -152,7 +163,7 @@ func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledO
 	restart := in
 	restart.Cursor = ""
 	pos, err := openPosition[resume](s, core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(),
-		"owner, repository, target, state or include_drafts", restart)
+		"owner, repository, target, state, include_drafts or include_archived", restart)
 	if err != nil {
 		return UnlabeledOut{}, err
 	}
