@@ -14,7 +14,7 @@ import (
 // ListRepoMetadataIn are github_list_repo_metadata's arguments.
 type ListRepoMetadataIn struct {
 	Owner    string        `json:"owner"`
-	Repo     string        `json:"repo,omitempty"`
+	Repo     string        `json:"repo,omitempty" jsonschema:"repositories: omit"`
 	Kind     MetadataKind  `json:"kind"`
 	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 100"`
 	Cursor   string        `json:"cursor,omitempty"`
@@ -185,7 +185,7 @@ func (s *Tools) ListRepoMetadata() tooldef.Spec {
 		Name:        core.NameListRepoMetadata,
 		Toolset:     Toolset,
 		Title:       "List repo metadata",
-		Description: "A repo's valid values for issue fields, by kind; repositories: the owner's.",
+		Description: "A repo's valid issue field values, by kind.",
 		Mode:        tooldef.Read,
 		Unlisted:    []string{"kind"}, // the argument, repeated
 		Run:         s.listRepoMetadata,
