@@ -12,6 +12,10 @@ func ghRepoReads() []ghCheck {
 			"--jq", `"\(.nameWithOwner) \(.isPrivate) \(.isArchived) \(.viewerPermission)"`}, exactLines: []string{"acme/widgets false false ADMIN"}},
 		{name: "repo-list-json", args: []string{"repo", "list", "acme", "--json", "name,visibility", "--jq", `map("\(.name) \(.visibility)") | sort | join(",")`},
 			exactLines: []string{"gadgets PRIVATE,widgets PUBLIC"}},
+		// The fields github_list_repo_metadata's repositories reads, as gh asks for them.
+		{name: "repo-list-owner-fields", args: []string{"repo", "list", "acme", "--json", "name,isArchived,visibility,hasIssuesEnabled,defaultBranchRef",
+			"--jq", `map("\(.name) \(.isArchived) \(.visibility) \(.hasIssuesEnabled) \(.defaultBranchRef.name)") | sort | join(",")`},
+			exactLines: []string{"gadgets false PRIVATE true main,widgets false PUBLIC true main"}},
 		{name: "repo-list-visibility", args: []string{"repo", "list", "acme", "--visibility", "public", "--json", "name", "--jq", ".[].name"}, exactLines: []string{"widgets"}},
 		{name: "repo-list-mine", args: []string{"repo", "list", "--json", "nameWithOwner", "--jq", ".[].nameWithOwner"}, exactLines: []string{"alice/notes"}},
 		{name: "carol-repo-view-private", token: "emu-carol", args: []string{"repo", "view", "acme/gadgets", "--json", "name,viewerPermission", "--jq", `"\(.name) \(.viewerPermission)"`},

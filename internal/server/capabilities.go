@@ -43,6 +43,10 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 			"(thread_id from list_issue_items' review_threads rows, or a review comment's comment_id); a thread already so is a no_op, " +
 			"a thread not on the pull request named is refused (thread_not_on_pull), and every answer is the thread as it now stands\n")
 	}
+	if served[core.NameListRepoMetadata] {
+		b.WriteString("- " + core.NameListRepoMetadata + " kind repositories (no repo) lists an owner's repositories the credential can see: " +
+			"archived, visibility, has_issues, open_issues (pull requests not counted), default_branch\n")
+	}
 	if served[core.NameGetOverview] {
 		b.WriteString("- " + core.NameGetOverview + " orients in an unseen repository in one call (at most 5 upstream requests, each listed): " +
 			"open issue and pull request counts, labels with open-issue counts, open milestones with progress, issue types, templates, " +

@@ -1,6 +1,7 @@
 package graphql_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -142,5 +143,57 @@ func testGraphQLGhRepoList(t *testing.T, w *gqlWorld) {
 	res = w.query("emu-alice", `{ repositoryOwner(login: "alice") { repositories(first: 10, ownerAffiliations: [ORGANIZATION_MEMBER]) { totalCount } } }`, nil)
 	if len(res.Errors) != 1 || string(res.Data) != `{"repositoryOwner":null}` {
 		t.Errorf("ORGANIZATION_MEMBER: %s", res.raw)
+	}
+	testOwnerRepositoryFields(t, w)
+}
+
+// The fields `gh repo list --json name,isArchived,visibility,hasIssuesEnabled,defaultBranchRef`
+// and github_list_repo_metadata's repositories read: archiving and issues
+// turned off as set, and a repository's open issues without its pull
+// requests, which GitHub counts in pullRequests alone.
+func testOwnerRepositoryFields(t *testing.T, w *gqlWorld) {
+	st := w.emu.State()
+	st.Lock()
+	st.Repo("acme", "widgets").Archived = true
+	st.Repo("acme", "vault").IssuesDisabled = true
+	openIssues, openPulls := 0, 0
+	for _, is := range st.Repo("acme", "widgets").Issues {
+		switch {
+		case is.State != "open":
+		case is.IsPull:
+			openPulls++
+		default:
+			openIssues++
+		}
+	}
+	st.Unlock()
+	var d struct {
+		RepositoryOwner struct {
+			Repositories struct {
+				Nodes []struct {
+					Name, Visibility             string
+					IsArchived, HasIssuesEnabled bool
+					DefaultBranchRef             *struct{ Name string }
+					Issues, PullRequests         struct{ TotalCount int }
+				}
+			}
+		}
+	}
+	w.query("emu-alice", `{ repositoryOwner(login: "acme") { repositories(first: 10, ownerAffiliations: [OWNER], orderBy: {field: NAME, direction: ASC}) {
+		nodes { name isArchived visibility hasIssuesEnabled defaultBranchRef { name } issues(states: [OPEN]) { totalCount } pullRequests(states: [OPEN]) { totalCount } } } } }`, nil).ok(t, &d)
+	got := map[string]string{}
+	for _, n := range d.RepositoryOwner.Repositories.Nodes {
+		branch := "<nil>"
+		if n.DefaultBranchRef != nil {
+			branch = n.DefaultBranchRef.Name
+		}
+		got[n.Name] = fmt.Sprintf("%t %s %t %s %d %d", n.IsArchived, n.Visibility, n.HasIssuesEnabled, branch, n.Issues.TotalCount, n.PullRequests.TotalCount)
+	}
+	want := map[string]string{
+		"vault":   "false PRIVATE false main 1 0",
+		"widgets": fmt.Sprintf("true PUBLIC true main %d %d", openIssues, openPulls),
+	}
+	if openPulls == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("owner repository fields = %v, want %v", got, want)
 	}
 }

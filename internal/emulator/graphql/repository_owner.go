@@ -9,11 +9,10 @@ import (
 )
 
 // Query.repositoryOwner and RepositoryOwner.repositories, over User and
-// Organization: what `gh repo list` reads. The emulator models owners and
-// collaborators but no organization membership, forks, archiving or
-// stars, so those filters and orders answer from the model's constants (no
-// repository is a fork or archived, none has stars) and
-// ORGANIZATION_MEMBER, which would need membership, is refused.
+// Organization: what `gh repo list` and github_list_repo_metadata's
+// repositories read. The emulator models owners, collaborators, forks,
+// archiving and stars but no organization membership, so
+// ORGANIZATION_MEMBER, which would need it, is refused.
 
 // repositoryOrder is GitHub's RepositoryOrder input.
 type repositoryOrder struct {
@@ -50,8 +49,8 @@ func registerRepositoryOwner(r *resolvers) {
 		resolveArgs(r, t+".repositories", ownerRepositories)
 	}
 
-	// No repository is archived; one is pushed to when it changes, as the
-	// REST API's pushed_at reports.
+	// Archived as REST's archived says; a repository is pushed to when it
+	// changes, as the REST API's pushed_at reports.
 	resolve(r, "Repository.isArchived", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.Archived, nil })
 	resolve(r, "Repository.pushedAt", func(_ *gqlContext, repo *state.Repo) (any, error) { return repo.UpdatedAt, nil })
 	// Stars, as REST's stargazers_count and /user/starred show them.

@@ -99,5 +99,5 @@ type MetadataKind string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (MetadataKind) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("labels", "milestones", "assignees", "issue_types", "templates"), nil
+	return core.Enum("labels", "milestones", "assignees", "issue_types", "templates", string(kindRepositories)), nil
 }

@@ -14,19 +14,28 @@ import (
 // ListRepoMetadataIn are github_list_repo_metadata's arguments.
 type ListRepoMetadataIn struct {
 	Owner    string        `json:"owner"`
-	Repo     string        `json:"repo"`
+	Repo     string        `json:"repo,omitempty" jsonschema:"repositories: omit"`
 	Kind     MetadataKind  `json:"kind"`
 	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 100"`
 	Cursor   string        `json:"cursor,omitempty"`
 }
 
-// Validate checks the names before they reach a request path.
-func (in *ListRepoMetadataIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
+// Validate checks the names before they reach a request path, and that
+// repo is given for every kind but repositories.
+func (in *ListRepoMetadataIn) Validate() *contract.Error {
+	if e := checkRepoForKind(*in); e != nil {
+		return e
+	}
+	return core.CheckNames(in.Owner, in.Repo)
+}
 
 // RepoMetaItem is one row; which fields appear depends on the kind:
 // labels {name, color, description}; milestones {number, title, state,
 // due_on, open_issues, closed_issues}; assignees {login}; issue_types
-// {name, description}; templates {file, name, description, title, labels}.
+// {name, description}; templates {file, name, description, title, labels};
+// repositories {name, archived, visibility, has_issues, open_issues,
+// default_branch}, where open_issues counts open issues only, never pull
+// requests (GitHub's REST open_issues_count counts both).
 type RepoMetaItem struct {
 	Name         string   `json:"name,omitempty"`
 	Login        string   `json:"login,omitempty"`
@@ -37,21 +46,25 @@ type RepoMetaItem struct {
 	Color        string   `json:"color,omitempty"`
 	State        string   `json:"state,omitempty"`
 	DueOn        string   `json:"due_on,omitempty"`
-	OpenIssues   *int     `json:"open_issues,omitempty"`
+	OpenIssues   *int     `json:"open_issues,omitempty" jsonschema:"open issues: a milestone's as GitHub counts them; a repository's without pull requests"`
 	ClosedIssues *int     `json:"closed_issues,omitempty"`
 	Labels       []string `json:"labels,omitempty"`
+	// The rows of kind repositories.
+	Archived      *bool  `json:"archived,omitempty" jsonschema:"repositories: archived (read-only)"`
+	Visibility    string `json:"visibility,omitempty" jsonschema:"repositories: public, private or internal"`
+	HasIssues     *bool  `json:"has_issues,omitempty" jsonschema:"repositories: issues turned on"`
+	DefaultBranch string `json:"default_branch,omitempty" jsonschema:"repositories: absent for an empty repository"`
 }
 
-// ListRepoMetadataOut is one page of a repository's metadata.
+// ListRepoMetadataOut is one page of a repository's metadata, or of an
+// owner's repositories.
 type ListRepoMetadataOut struct {
 	Kind  string         `json:"kind"`
 	Items []RepoMetaItem `json:"items,omitempty"`
 	core.Page
+	Withheld           int  `json:"withheld,omitempty" jsonschema:"repositories this client may not read, left out"`
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }
-
-// The kinds.
-var metadataKinds = []any{"labels", "milestones", "assignees", "issue_types", "templates"}
 
 func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (ListRepoMetadataOut, error) {
 	const tool = core.NameListRepoMetadata
@@ -64,7 +77,8 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 	}{string(in.Kind), int(in.PageSize)}
 	restart := in
 	restart.Cursor = ""
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
+	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart,
+		Opaque: in.Kind == kindRepositories})
 	if err != nil {
 		return ListRepoMetadataOut{}, err
 	}
@@ -73,6 +87,15 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 		return ListRepoMetadataOut{}, err
 	}
 	out := ListRepoMetadataOut{Kind: string(in.Kind)}
+	if in.Kind == kindRepositories {
+		after, err := listRepositories(ctx, c, in.Owner, pg.After, int(in.PageSize), &out)
+		if err != nil {
+			return ListRepoMetadataOut{}, err
+		}
+		pg.FillAfter(&out.Page, after)
+		out.RateLimitRemaining = core.LowBudget(c, "graphql")
+		return out, nil
+	}
 	var meta github.Meta
 	switch in.Kind {
 	case "labels":
@@ -162,7 +185,7 @@ func (s *Tools) ListRepoMetadata() tooldef.Spec {
 		Name:        core.NameListRepoMetadata,
 		Toolset:     Toolset,
 		Title:       "List repo metadata",
-		Description: "A repo's valid values for issue fields, by kind.",
+		Description: "A repo's valid issue field values, by kind.",
 		Mode:        tooldef.Read,
 		Unlisted:    []string{"kind"}, // the argument, repeated
 		Run:         s.listRepoMetadata,
