@@ -35,11 +35,12 @@ func repoExists(ctx context.Context, c *github.Client, owner, repo string) bool 
 
 // Relations summarizes an issue's links.
 type Relations struct {
-	Parent        *IssueRef `json:"parent,omitempty"`
-	SubIssues     int       `json:"sub_issues,omitempty" jsonschema:"sub-issue count"`
-	SubIssuesDone int       `json:"sub_issues_completed,omitempty"`
-	BlockedBy     *Count    `json:"blocked_by,omitempty" jsonschema:"issues blocking this one"`
-	Blocking      *Count    `json:"blocking,omitempty" jsonschema:"issues this one blocks"`
+	Parent *IssueRef `json:"parent,omitempty"`
+	// An integer: the count, which its type says in tools/list.
+	SubIssues     int    `json:"sub_issues,omitempty"`
+	SubIssuesDone int    `json:"sub_issues_completed,omitempty"`
+	BlockedBy     *Count `json:"blocked_by,omitempty" jsonschema:"issues blocking this one"`
+	Blocking      *Count `json:"blocking,omitempty" jsonschema:"issues this one blocks"`
 }
 
 // Count counts an issue's dependencies: open ones still block, closed ones
@@ -311,7 +312,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Toolset: Toolset,
 		Title:   "Get an issue",
 		// "absent: comment_id" reads: without comment_id, 30 comments.
-		Description: "One issue: version, relations, 30 comments (absent: comment_id); hidden text cut.",
+		Description: "One issue with version, relations, 30 comments; hidden text cut; absent: none.",
 		Mode:        tooldef.Read,
 		Keep:        triageState("issue"),
 		Outline:     []string{"relations"},
