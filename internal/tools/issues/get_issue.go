@@ -311,7 +311,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		Name:    core.NameGetIssue,
 		Toolset: Toolset,
 		Title:   "Get an issue",
-		// "absent: comment_id" reads: without comment_id, 30 comments.
+		// "absent: none": without comment_id, no single comment is read (the first 30 come instead).
 		Description: "One issue with version, relations, 30 comments; hidden text cut; absent: none.",
 		Mode:        tooldef.Read,
 		Keep:        triageState("issue"),
