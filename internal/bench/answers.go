@@ -61,6 +61,8 @@ type answerFixtures struct {
 	deepComment            int64
 	recentSince            time.Time
 	recentComments         int
+	// archived names the fleet organization's archived repositories.
+	archived map[string]bool
 }
 
 // longThreadComments is the long thread's length: two pages of
@@ -97,6 +99,15 @@ func pickAnswerFixtures(emu *emulator.Emulator) (answerFixtures, error) {
 			body = "Full log:\n```\n" + strings.Repeat("2026-12-01T10:00:00Z worker-3 retrying fetch of widget 42 after timeout\n", 400) + "```"
 		}
 		st.AddComment(thread, thread.User, body, start.Add(time.Duration(i)*24*time.Hour))
+	}
+	f.archived = map[string]bool{}
+	for _, r := range st.Repos() {
+		if r.Owner.Login == emulator.FleetOrg && r.Archived {
+			f.archived[r.Name] = true
+		}
+	}
+	if len(f.archived) == 0 {
+		return f, fmt.Errorf("the fleet has no archived repository")
 	}
 	f.deepComment = thread.Comments[40].ID
 	f.recentComments = 3
@@ -210,6 +221,42 @@ func answerTasks() []answerTask {
 				}
 				return nil
 			}},
+		// Before an owner's repositories could be listed, an agent told the
+		// archived ones by what an owner-wide report skipped.
+		{name: "which of an owner's repositories are archived",
+			reread: func(ctx context.Context, a *asker, _ answerFixtures) error {
+				_, err := a.ask(ctx, "github_report_unlabeled", map[string]any{"owner": emulator.FleetOrg, "max_repos": 200})
+				return err
+			},
+			direct: func(ctx context.Context, a *asker, _ answerFixtures) error {
+				_, err := a.ask(ctx, "github_list_repo_metadata", map[string]any{"owner": emulator.FleetOrg, "kind": "repositories"})
+				return err
+			},
+			says: func(f answerFixtures, last answer) error {
+				var got struct {
+					Items []struct {
+						Name     string `json:"name"`
+						Archived *bool  `json:"archived"`
+					} `json:"items"`
+					HasMore bool `json:"has_more"`
+				}
+				if err := json.Unmarshal([]byte(last.text), &got); err != nil || last.isErr || got.HasMore {
+					return fmt.Errorf("want the whole fleet on one page, got %s", truncate(last.text, 200))
+				}
+				listed := 0
+				for _, r := range got.Items {
+					if r.Archived == nil || *r.Archived != f.archived[r.Name] {
+						return fmt.Errorf("%s listed archived %v, want %v", r.Name, r.Archived, f.archived[r.Name])
+					}
+					if f.archived[r.Name] {
+						listed++
+					}
+				}
+				if listed != len(f.archived) {
+					return fmt.Errorf("%d archived repositories listed, want %d", listed, len(f.archived))
+				}
+				return nil
+			}},
 		{name: "read the comments since a time",
 			reread: func(ctx context.Context, a *asker, f answerFixtures) error {
 				return pages(ctx, a, "github_list_issue_items", widgets(map[string]any{"issue_number": f.thread, "collection": "comments", "page_size": 100}),
@@ -237,7 +284,7 @@ func answerTasks() []answerTask {
 // Answers runs each answerTask both ways on one server and reports the
 // tool calls and bytes each way took.
 func Answers(ctx context.Context) ([]Figure, error) {
-	r, err := newRig(ctx, nil)
+	r, err := newRigOn(ctx, []string{"issues", "reports"}, emulator.Options{CoreLimit: 1_000_000, SearchLimit: 1_000_000, FleetRepos: emulator.DemoFleetRepos})
 	if err != nil {
 		return nil, err
 	}
