@@ -36,8 +36,8 @@ func repoExists(ctx context.Context, c *github.Client, owner, repo string) bool 
 // Relations summarizes an issue's links.
 type Relations struct {
 	Parent *IssueRef `json:"parent,omitempty"`
-	// An integer: the count, which its type says in tools/list.
-	SubIssues     int    `json:"sub_issues,omitempty"`
+	// "count": a name alone could read as the list of sub-issues.
+	SubIssues     int    `json:"sub_issues,omitempty" jsonschema:"count"`
 	SubIssuesDone int    `json:"sub_issues_completed,omitempty"`
 	BlockedBy     *Count `json:"blocked_by,omitempty" jsonschema:"issues blocking this one"`
 	Blocking      *Count `json:"blocking,omitempty" jsonschema:"issues this one blocks"`

@@ -17,8 +17,10 @@ import (
 
 // SearchIssuesIn are github_search_issues' arguments.
 type SearchIssuesIn struct {
-	Owner        string        `json:"owner,omitempty"`
-	Repo         string        `json:"repo,omitempty" jsonschema:"needs owner"`
+	Owner string `json:"owner,omitempty"`
+	// Repo without Owner is refused by name (Validate, with the repair),
+	// so tools/list need not spend bytes saying it.
+	Repo         string        `json:"repo,omitempty"`
 	Query        string        `json:"query,omitempty" jsonschema:"text, qualifiers"`
 	State        SearchState   `json:"state,omitempty" jsonschema:"default open"`
 	Labels       SearchLabels  `json:"labels,omitempty" jsonschema:"all these"`
