@@ -257,7 +257,10 @@ func (r *resources) viaTool(ctx context.Context, uri string, h mcp.ToolHandler, 
 // fail turns an envelope into a read's JSON-RPC error: the envelope in
 // error.data with machine_code and human_message beside it, request_id and
 // fingerprint filled in as on a tool's error, and the URI read (MCP's
-// SEP-2164 asks for it in error.data.uri).
+// SEP-2164 asks for it in error.data.uri). The code says who is at fault:
+// resource not found, invalid params, the two upstream conditions a client
+// should wait out (contract.RPCRateLimited, RPCUpstreamUnavailable), and
+// internal error for the rest.
 func (r *resources) fail(uri string, e *contract.Error) error {
 	if e.RequestID == "" {
 		e.RequestID = tooldef.NewRequestID()
@@ -282,6 +285,10 @@ func (r *resources) fail(uri string, e *contract.Error) error {
 		code = mcp.CodeResourceNotFound
 	case contract.CodeInvalidField:
 		code = jsonrpc.CodeInvalidParams
+	case contract.CodeRateLimited:
+		code = contract.RPCRateLimited
+	case contract.CodeUpstreamUnavailable:
+		code = contract.RPCUpstreamUnavailable
 	}
 	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
 }
