@@ -170,17 +170,9 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		return nil, err
 	}
 
-	type built struct {
-		def *mcp.Tool
-		h   mcp.ToolHandler
-	}
-	var defs []built
-	for _, s := range specs {
-		def, h, err := s.Build(srv.env)
-		if err != nil {
-			return nil, err
-		}
-		defs = append(defs, built{def, h})
+	defs, err := srv.buildAll(specs)
+	if err != nil {
+		return nil, err
 	}
 	for _, x := range opts.Extra {
 		defs = append(defs, built{x.Def, WrapExtra(srv.admitExtra(x), opts.Wrap)})
@@ -366,10 +358,6 @@ func (s *Server) EnableToolsets(names ...string) error {
 	if specs, err = filterTools(all, specs, s.opts.Extra, s.opts.Allow, s.opts.Deny); err != nil {
 		return err
 	}
-	type built struct {
-		def *mcp.Tool
-		h   mcp.ToolHandler
-	}
 	var newSpecs []tooldef.Spec
 	for _, sp := range specs {
 		if !s.unserved.isServed(sp.ToolName()) {
@@ -379,9 +367,11 @@ func (s *Server) EnableToolsets(names ...string) error {
 	if len(newSpecs) == 0 {
 		return nil
 	}
-	// The new toolsets are served from here on, so the tools built below,
-	// and the served tools rebuilt with them, carry the fields gated on
-	// them.
+	// The new toolsets count as served while the tools are built, so the
+	// new tools, and the served tools rebuilt with them, carry the fields
+	// gated on them. Nothing else changes until every build has
+	// succeeded; a failed one puts servedOwn back, so the server is as
+	// it was.
 	s.mu.Lock()
 	before := slices.Clone(s.specs)
 	prevOwn := maps.Clone(s.servedOwn)
@@ -389,23 +379,16 @@ func (s *Server) EnableToolsets(names ...string) error {
 		s.servedOwn[sp.ToolName()] = true
 	}
 	s.mu.Unlock()
-	var added, rebuilt []built
-	for _, sp := range newSpecs {
-		def, h, err := sp.Build(s.env)
-		if err != nil {
-			s.mu.Lock()
-			s.servedOwn = prevOwn
-			s.mu.Unlock()
-			return err
-		}
-		added = append(added, built{def, h})
+	added, err := s.buildAll(newSpecs)
+	var rebuilt []built
+	if err == nil {
+		rebuilt, err = s.buildAll(before)
 	}
-	for _, sp := range before {
-		def, h, err := sp.Build(s.env)
-		if err != nil {
-			return err
-		}
-		rebuilt = append(rebuilt, built{def, h})
+	if err != nil {
+		s.mu.Lock()
+		s.servedOwn = prevOwn
+		s.mu.Unlock()
+		return err
 	}
 	s.mu.Lock()
 	for i, b := range rebuilt {
@@ -434,6 +417,26 @@ func (s *Server) EnableToolsets(names ...string) error {
 	}
 	s.res.registerTemplates(s.MCP)
 	return nil
+}
+
+// built is a tool's definition and handler, built and not yet served.
+type built struct {
+	def *mcp.Tool
+	h   mcp.ToolHandler
+}
+
+// buildAll builds specs against what is served now; the first failure
+// is the error.
+func (s *Server) buildAll(specs []tooldef.Spec) ([]built, error) {
+	out := make([]built, 0, len(specs))
+	for _, sp := range specs {
+		def, h, err := sp.Build(s.env)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, built{def, h})
+	}
+	return out, nil
 }
 
 // refresh recomputes the capability summary, the instructions and the

@@ -46,7 +46,8 @@ type Backend interface {
 	ObserveRate(ctx context.Context, cred CredentialKey, obs RateObservation) error
 
 	// Names, AddNames and DropNames are the confirmed names of one
-	// repository as one credential sees it (see names.go).
+	// repository as one credential sees it (see shared.go; the tools' side
+	// is internal/tools/core's known.go).
 	Names(ctx context.Context, key string, ttl time.Duration) (map[string]string, bool, error)
 	AddNames(ctx context.Context, key string, names map[string]string, ttl time.Duration) error
 	DropNames(ctx context.Context, key string) error

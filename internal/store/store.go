@@ -1,10 +1,15 @@
-// Package store is ghgate's embedded state: a SQLite database (through the
-// pure-Go modernc.org/sqlite driver) holding conditional-request caches and
-// idempotency keys. A file database lives under the user's state directory;
-// an in-memory one serves tests.
+// Package store is ghgate's state, behind one interface ([Backend]):
+// idempotency keys, the conditional-request cache, confirmed names, named
+// secrets (the cursor-signing key), the per-credential rate picture, MCP
+// tasks, the write quotas' counters and the repositories each session
+// read. It has two implementations, chosen by [OpenBackend]'s spec:
+// [Store], a SQLite database (through the pure-Go modernc.org/sqlite
+// driver) for one process or a few on one host sharing a file, kept by
+// default under the user's state directory, or in memory for tests; and
+// [Redis], shared by many replicas behind a load balancer.
 //
-// The database never holds a credential: rows are keyed by CredentialKey, an
-// HMAC of the token under a random salt that is created with the database.
+// Neither holds a credential: rows and keys are scoped by [CredentialKey],
+// an HMAC of the token under a random salt that is created with the state.
 package store
 
 import (

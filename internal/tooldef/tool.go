@@ -97,7 +97,10 @@ type Tool[In, Out any] struct {
 	// schema. Arguments are still checked against the full schema, so a
 	// stray or invalid nested field is refused as invalid_field by name.
 	Brief []string
-	// Task lets a call run as an MCP task (see TaskSupport).
+	// Task lets a call run as an MCP task (see [TaskSupport]). The
+	// reports (the reports toolset) opt in as [TaskOptional]: each reads
+	// many pages, so a client may leave one running. Every other tool
+	// leaves it zero and answers inline.
 	Task TaskSupport
 	Run  func(ctx context.Context, in In) (Out, error)
 	// Preview, when set, is a write tool's dry run beyond its declared
