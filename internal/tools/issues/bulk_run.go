@@ -30,6 +30,8 @@ type bulk struct {
 	mu      sync.Mutex
 	items   []BulkItem
 	stopped string
+	// created names the labels createLabels made.
+	created *LabelsDone
 }
 
 // preflight reads every issue and checks every name the changes use, in
@@ -90,12 +92,16 @@ func (b *bulk) read(ctx context.Context) (*preflightResult, error) {
 // stay, and the same call finishes the job.
 func (b *bulk) createLabels(ctx context.Context) error {
 	l := b.in.Changes.Labels
-	if l == nil || !l.CreateMissing {
+	if l == nil || !l.CreateMissing.On {
 		return nil
 	}
+	b.created = &LabelsDone{}
 	for _, name := range planLabels(l, nil, b.pf.labels).create {
-		_, _, err := b.c.CreateLabel(ctx, b.in.Owner, b.in.Repo, name, "ededed")
-		if err != nil && !alreadyExists(err) {
+		_, _, err := b.c.CreateLabel(ctx, b.in.Owner, b.in.Repo, name, l.CreateMissing.color())
+		switch {
+		case err == nil:
+			b.created.Created = append(b.created.Created, name)
+		case !alreadyExists(err):
 			e := itemError(err)
 			e.Message = fmt.Sprintf("creating label %q failed, so no issue was written: %s", name, e.Message)
 			return e
@@ -195,7 +201,7 @@ func (b *bulk) item(ctx context.Context, n int) (out BulkItem) {
 		return out
 	}
 	res := u.output()
-	out.Settlement, out.ChangedFields, out.Version, out.Notes = BulkApplied, res.ChangedFields, res.Version, res.Notes
+	out.Settlement, out.ChangedFields, out.Version, out.Notes, out.Labels = BulkApplied, res.ChangedFields, res.Version, res.Notes, res.Labels
 	if res.NoOp {
 		out.Settlement = BulkNoOp
 	}

@@ -49,6 +49,8 @@ type BulkItem struct {
 	ChangedFields []string       `json:"changed_fields,omitempty"`
 	Version       string         `json:"version,omitempty"`
 	Notes         []string       `json:"notes,omitempty"`
+	// Labels names the labels added to and removed from this issue.
+	Labels *LabelsDone `json:"labels,omitempty"`
 	// Error is the item's envelope when it failed, as github_update_issue
 	// would have returned it.
 	Error *contract.Error `json:"error,omitempty"`
@@ -57,6 +59,8 @@ type BulkItem struct {
 // BulkUpdateIssuesOut is the outcome of a bulk edit.
 type BulkUpdateIssuesOut struct {
 	Items []BulkItem `json:"items"`
+	// Labels names the labels create_missing created, once for every item.
+	Labels *LabelsDone `json:"labels,omitempty"`
 	// Stopped says why items were not started, when some were not.
 	Stopped string `json:"stopped,omitempty"`
 	// Retry is the call that retries the failed and not-started items
@@ -154,9 +158,10 @@ func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 		Name:    core.NameBulkUpdateIssues,
 		Toolset: Toolset,
 		Title:   "Update many issues",
-		Description: "One edit to many issues; names checked first; " +
-			"each item settles; retry redoes the rest.",
-		Mode: tooldef.Write,
+		// That unknown names are refused before any write (here, before
+		// any item) the capability summary says once for every write.
+		Description: "One edit to many issues; each item settles; retry redoes the rest.",
+		Mode:        tooldef.Write,
 		// set replaces label and assignee sets, state closes issues; every
 		// edit is a target state, so repeating the call changes nothing more.
 		Destructive: true,
@@ -164,8 +169,10 @@ func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 		Brief:       []string{"changes"},
 		Gated:       map[string]string{"changes.project": projects.NameUpdateProjectItem},
 		Keep:        []string{"items[].error.retry_after_ms"},
-		Run:         s.bulkUpdateIssues,
-		Preview:     tooldef.Forecasts(s.previewBulk, "items[].error.retry_after_ms"),
+		// The labels create_missing made, in answer to that argument.
+		Unlisted: []string{"labels"},
+		Run:      s.bulkUpdateIssues,
+		Preview:  tooldef.Forecasts(s.previewBulk, "items[].error.retry_after_ms"),
 	}
 }
 
@@ -179,7 +186,7 @@ func (s *Tools) bulkUpdateIssues(ctx context.Context, in BulkUpdateIssuesIn) (Bu
 		return BulkUpdateIssuesOut{}, err
 	}
 	b.run(ctx)
-	out := BulkUpdateIssuesOut{Items: b.items, Stopped: b.stopped, Retry: b.retry()}
+	out := BulkUpdateIssuesOut{Items: b.items, Labels: b.created.orNil(), Stopped: b.stopped, Retry: b.retry()}
 	out.RateLimitRemaining = core.LowBudget(c, "core")
 	return out, nil
 }

@@ -386,7 +386,7 @@ func TestBulkUpdateIssuesCreatesAMissingLabelOnce(t *testing.T) {
 	ns := bulkTargets(t, env, 3, "")
 	env.Upstream()
 	in := issues.BulkUpdateIssuesIn{Owner: "acme", Repo: "widgets", IssueNumbers: numbers(ns),
-		Changes: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bulk: new"}, CreateMissing: true}}}
+		Changes: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bulk: new"}, CreateMissing: issues.CreateMissing{On: true}}}}
 	out := bulkOK(t, env, in)
 	want := []string{"POST /repos/acme/widgets/labels"}
 	for _, n := range ns {

@@ -85,11 +85,11 @@ func (c *IssueChanges) writes(t policy.Target) []policy.Write {
 	}
 	if l := c.Labels; l != nil {
 		add := append(append([]string(nil), l.Add...), l.Set...)
-		if l.Swap != nil && l.Swap.To != "" {
-			add = append(add, l.Swap.To)
+		if l.Swap != nil {
+			add = append(add, l.Swap.To...)
 		}
 		ws = append(ws, policy.Write{Kind: policy.KindLabel, Target: t, LabelsAdded: add, LabelsRemoved: l.Remove, Summary: "change labels"})
-		if l.CreateMissing {
+		if l.CreateMissing.On {
 			for _, name := range add {
 				ws = append(ws, policy.Write{Kind: policy.KindLabelAdmin, Target: policy.Target{Owner: t.Owner, Repo: t.Repo},
 					Label: name, Summary: "create the label if missing"})

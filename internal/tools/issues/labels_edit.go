@@ -13,18 +13,21 @@ import (
 // only the labels they name, so a label another writer adds meanwhile
 // survives; only set replaces the whole set.
 type LabelsEdit struct {
-	Add           []string   `json:"add,omitempty"`
-	Remove        []string   `json:"remove,omitempty"`
-	Swap          *LabelSwap `json:"swap,omitempty" jsonschema:"drop prefix labels, add to"`
-	Set           []string   `json:"set,omitempty"`
-	CreateMissing bool       `json:"create_missing,omitempty" jsonschema:"create unknown labels"`
+	Add           []string      `json:"add,omitempty"`
+	Remove        []string      `json:"remove,omitempty"`
+	Swap          *LabelSwap    `json:"swap,omitempty" jsonschema:"drop prefix labels, add to"`
+	Set           []string      `json:"set,omitempty"`
+	CreateMissing CreateMissing `json:"create_missing,omitzero" jsonschema:"create unknown; true/rrggbb"`
 }
 
-// LabelSwap moves an issue from one label of a family ("status: ...") to
-// another.
+// LabelSwap moves an issue from the labels of a family ("status: ...") to
+// the ones named in to: every label with the prefix that to does not name
+// is removed, and every label to names is added. A to label without the
+// prefix is added all the same (the prefix only chooses what is dropped),
+// and one named twice is added once.
 type LabelSwap struct {
-	Prefix string `json:"prefix"`
-	To     string `json:"to"`
+	Prefix string     `json:"prefix"`
+	To     LabelNames `json:"to"`
 }
 
 // maxLabelNames bounds the names one edit may carry.
@@ -46,8 +49,16 @@ func (e *LabelsEdit) validate() *contract.Error {
 	if e.Set == nil && len(e.Add) == 0 && len(e.Remove) == 0 && e.Swap == nil {
 		return bad("add", "or remove, swap or set is needed to change labels")
 	}
-	if e.Swap != nil && (strings.TrimSpace(e.Swap.Prefix) == "" || strings.TrimSpace(e.Swap.To) == "") {
-		return bad("swap", "needs a non-empty prefix and to")
+	if sw := e.Swap; sw != nil {
+		if strings.TrimSpace(sw.Prefix) == "" || slices.ContainsFunc(sw.To, func(n string) bool { return strings.TrimSpace(n) == "" }) {
+			return bad("swap", "needs a non-empty prefix and to")
+		}
+		if len(sw.To) == 0 {
+			return bad("swap.to", "needs at least one label name")
+		}
+	}
+	if !e.CreateMissing.valid() {
+		return bad("create_missing", "must be true or a colour of six hex digits, like d73a4a (# optional)")
 	}
 	for field, names := range map[string][]string{"add": e.Add, "remove": e.Remove, "set": e.Set} {
 		for _, n := range names {
@@ -61,7 +72,7 @@ func (e *LabelsEdit) validate() *contract.Error {
 	}
 	adding := e.Add
 	if e.Swap != nil {
-		adding = append(slices.Clone(adding), e.Swap.To)
+		adding = slices.Concat(adding, e.Swap.To)
 	}
 	for _, r := range e.Remove {
 		if containsFold(adding, r) {
@@ -92,8 +103,12 @@ func (e *LabelsEdit) lookups(removed bool) []string {
 			out = append(out, strings.TrimSpace(n))
 		}
 	}
-	if e.Swap != nil && !containsFold(out, e.Swap.To) {
-		out = append(out, strings.TrimSpace(e.Swap.To))
+	if e.Swap != nil {
+		for _, n := range e.Swap.To {
+			if !containsFold(out, n) {
+				out = append(out, strings.TrimSpace(n))
+			}
+		}
 	}
 	return out
 }
@@ -134,7 +149,7 @@ func planLabels(e *LabelsEdit, current []string, repo map[string]string) labelPl
 		if l, ok := repo[strings.ToLower(name)]; ok {
 			return l
 		}
-		if e.CreateMissing {
+		if e.CreateMissing.On {
 			if !containsFold(p.create, name) {
 				p.create = append(p.create, name)
 			}
@@ -189,17 +204,24 @@ func planLabels(e *LabelsEdit, current []string, repo map[string]string) labelPl
 		addOne(n)
 	}
 	if sw := e.Swap; sw != nil {
-		to := resolve(sw.To)
+		var to []string
+		for _, n := range sw.To {
+			if s := resolve(n); !containsFold(to, s) {
+				to = append(to, s)
+			}
+		}
 		prefix := strings.ToLower(strings.TrimSpace(sw.Prefix))
 		for _, l := range current {
-			if strings.HasPrefix(strings.ToLower(l), prefix) && !strings.EqualFold(l, to) {
+			if strings.HasPrefix(strings.ToLower(l), prefix) && !containsFold(to, l) {
 				removeOne(l)
 			}
 		}
-		if _, ok := onIssue(to); ok {
-			p.notes = append(p.notes, fmt.Sprintf("label %q was already on the issue", to))
-		} else if !containsFold(p.add, to) {
-			p.add = append(p.add, to)
+		for _, t := range to {
+			if _, ok := onIssue(t); ok {
+				p.notes = append(p.notes, fmt.Sprintf("label %q was already on the issue", t))
+			} else if !containsFold(p.add, t) {
+				p.add = append(p.add, t)
+			}
 		}
 	}
 	for _, n := range e.Remove {

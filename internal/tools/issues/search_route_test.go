@@ -29,7 +29,7 @@ func TestLabelledIssuesAreListedAtOnceDespiteSearchLag(t *testing.T) {
 	var labelled []int
 	for _, is := range open.Items {
 		res := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(is.Number),
-			IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"checked-by-agent"}, CreateMissing: true}}})
+			IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"checked-by-agent"}, CreateMissing: issues.CreateMissing{On: true}}}})
 		if res.IsError {
 			t.Fatalf("label #%d: %s", is.Number, res.JSON)
 		}

@@ -25,13 +25,17 @@ func (u *update) createLabelStep(name string) step {
 		done: fmt.Sprintf("created label %q", name), todo: fmt.Sprintf("create label %q", name),
 		request: fmt.Sprintf("POST /repos/%s/%s/labels", in.Owner, in.Repo),
 		run: func(ctx context.Context) error {
-			_, _, err := u.c.CreateLabel(ctx, in.Owner, in.Repo, name, "ededed")
+			_, _, err := u.c.CreateLabel(ctx, in.Owner, in.Repo, name, in.Labels.CreateMissing.color())
 			if alreadyExists(err) {
-				return nil // another writer created it meanwhile: what we wanted
+				// Another writer created it meanwhile: what we wanted, but
+				// not ours to report as created (nor its colour ours).
+				u.labels.uncreated(name)
+				u.notes = append(u.notes, fmt.Sprintf("label %q was created meanwhile by another writer", name))
+				return nil
 			}
 			return err
 		},
-		remaining: func(f *UpdateIssueIn) { followLabels(f).CreateMissing = true },
+		remaining: func(f *UpdateIssueIn) { followLabels(f).CreateMissing = in.Labels.CreateMissing },
 	}
 }
 

@@ -188,6 +188,8 @@ type UpdateIssueOut struct {
 	NoOp          bool     `json:"no_op,omitempty" jsonschema:"nothing needed writing"`
 	Notes         []string `json:"notes,omitempty"`
 	Issue         Issue    `json:"issue"`
+	// Labels names the labels the labels edit added, removed and created.
+	Labels *LabelsDone `json:"labels,omitempty"`
 	// Project is what `project` did on the board.
 	Project *projects.Placed `json:"project,omitempty"`
 	// RateLimitRemaining appears when under 10% of the budget is left.
@@ -211,9 +213,10 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Keep:        triageState("issue"),
 		Brief:       []string{"assignees"},
 		Gated:       map[string]string{"project": projects.NameUpdateProjectItem},
-		Unlisted:    []string{"project"}, // what project did, in answer to the argument
-		Run:         s.updateIssue,
-		Preview:     tooldef.Forecasts(s.previewUpdate),
+		// What project and labels did, in answer to those arguments.
+		Unlisted: []string{"project", "labels"},
+		Run:      s.updateIssue,
+		Preview:  tooldef.Forecasts(s.previewUpdate),
 	}
 }
 

@@ -56,7 +56,7 @@ func TestUpdateIssueSwapStatusLabelAtMinimum(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Swap me", Labels: []string{"bug", "status: triage", "priority: high"}})
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "Status: ", To: "STATUS: in progress"}}}})
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "Status: ", To: issues.LabelNames{"STATUS: in progress"}}}}})
 	// The REST minimum: read the issue (here one GraphQL request that also
 	// checks the new label exists), add, remove. No PUT of the whole set.
 	ciWantCalls(t, env, "swap a status label",
@@ -156,7 +156,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	// create_missing creates the label first, then adds it.
 	env.Upstream()
 	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"needs design"}, CreateMissing: true}}})
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"needs design"}, CreateMissing: issues.CreateMissing{On: true}}}})
 	ciWantCalls(t, env, "create_missing", "POST /graphql", "POST /repos/acme/widgets/labels",
 		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/labels", n))
 	if labels, _ := ciIssue(env, n); !slices.Contains(labels, "needs design") {
@@ -289,7 +289,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "DELETE",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/labels/*", n), Times: 1})
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
-		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "status: ", To: "status: in progress"}}}}).Envelope(t)
+		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "status: ", To: issues.LabelNames{"status: in progress"}}}}}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown ||
 		!slices.Equal(e.Details.Applied, []string{`added "status: in progress"`}) ||
 		!slices.Equal(e.Details.NotApplied, []string{`remove "status: triage"`}) || e.FollowUp == nil {

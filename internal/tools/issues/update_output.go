@@ -21,7 +21,7 @@ func (u *update) output() UpdateIssueOut {
 	if after == nil {
 		after = u.before
 	}
-	out := UpdateIssueOut{Version: IssueVersion(after), Notes: u.notes, NoOp: len(u.steps) == 0}
+	out := UpdateIssueOut{Version: IssueVersion(after), Notes: u.notes, NoOp: len(u.steps) == 0, Labels: u.labels.orNil()}
 	if u.before != nil {
 		out.ChangedFields = changedFields(u.before, after)
 		if u.duplicated {

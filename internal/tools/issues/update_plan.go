@@ -40,6 +40,8 @@ type update struct {
 	duplicated bool
 	// placed is what the project step did (see projectStep).
 	placed *projects.Placed
+	// labels names the labels the plan adds, removes and creates.
+	labels *LabelsDone
 }
 
 // step is one upstream write. done and todo say what it does for
@@ -172,6 +174,7 @@ func (u *update) plan(ctx context.Context) error {
 			return unknownLabels(ctx, u.c, in.Owner, in.Repo, "labels.remove", lp.unknownRemoved, false)
 		}
 		u.notes = append(u.notes, lp.notes...)
+		u.labels = lp.done(labelNames(before))
 		if lp.set != nil {
 			edit.Labels = lp.set
 			patch("labels")

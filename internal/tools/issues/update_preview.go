@@ -25,8 +25,10 @@ import (
 type UpdatePreview struct {
 	// Requests are the requests sent once for the whole call, before any
 	// issue is written (labels a bulk edit creates).
-	Requests []string       `json:"requests,omitempty"`
-	Items    []IssuePreview `json:"items"`
+	Requests []string `json:"requests,omitempty"`
+	// Labels names the labels those requests would create.
+	Labels *LabelsDone    `json:"labels,omitempty"`
+	Items  []IssuePreview `json:"items"`
 	// Settlements counts the items by settlement.
 	Settlements map[BulkSettlement]int `json:"settlements"`
 }
@@ -36,11 +38,13 @@ type IssuePreview struct {
 	IssueNumber int `json:"issue_number"`
 	// Settlement is applied, no_op or failed: what the item would settle
 	// as were the issue as it stands when the call runs.
-	Settlement BulkSettlement  `json:"settlement"`
-	Changes    []FieldChange   `json:"changes,omitempty"`
-	Requests   []string        `json:"requests,omitempty"`
-	Notes      []string        `json:"notes,omitempty"`
-	Error      *contract.Error `json:"error,omitempty"`
+	Settlement BulkSettlement `json:"settlement"`
+	Changes    []FieldChange  `json:"changes,omitempty"`
+	// Labels names the labels the call would add, remove and create.
+	Labels   *LabelsDone     `json:"labels,omitempty"`
+	Requests []string        `json:"requests,omitempty"`
+	Notes    []string        `json:"notes,omitempty"`
+	Error    *contract.Error `json:"error,omitempty"`
 }
 
 // FieldChange is one field before and after. A body is shown by its
@@ -73,7 +77,7 @@ func (s *Tools) previewUpdate(ctx context.Context, in UpdateIssueIn) (UpdatePrev
 	if err := u.plan(ctx); err != nil {
 		return UpdatePreview{}, err
 	}
-	return newPreview(nil, []IssuePreview{u.preview()}), nil
+	return newPreview(nil, nil, []IssuePreview{u.preview()}), nil
 }
 
 // previewBulk is github_bulk_update_issues' dry run: its preflight read
@@ -89,9 +93,11 @@ func (s *Tools) previewBulk(ctx context.Context, in BulkUpdateIssuesIn) (UpdateP
 		return UpdatePreview{}, err
 	}
 	var once []string
-	if l := in.Changes.Labels; l != nil && l.CreateMissing {
+	created := &LabelsDone{}
+	if l := in.Changes.Labels; l != nil && l.CreateMissing.On {
 		for _, name := range planLabels(l, nil, pf.labels).create {
 			once = append(once, fmt.Sprintf("POST /repos/%s/%s/labels (%q)", in.Owner, in.Repo, name))
+			created.Created = append(created.Created, name)
 			pf.labels[strings.ToLower(name)] = name // as createLabels leaves it
 		}
 	}
@@ -99,7 +105,7 @@ func (s *Tools) previewBulk(ctx context.Context, in BulkUpdateIssuesIn) (UpdateP
 	for _, n := range in.IssueNumbers {
 		items = append(items, b.previewItem(ctx, pf, int(n)))
 	}
-	return newPreview(once, items), nil
+	return newPreview(once, created.orNil(), items), nil
 }
 
 func (b *bulk) previewItem(ctx context.Context, pf *preflightResult, n int) IssuePreview {
@@ -123,7 +129,7 @@ func (b *bulk) previewItem(ctx context.Context, pf *preflightResult, n int) Issu
 
 // preview runs the planned steps' predictions on a copy of the issue.
 func (u *update) preview() IssuePreview {
-	out := IssuePreview{IssueNumber: int(u.in.IssueNumber), Settlement: BulkNoOp, Notes: u.notes}
+	out := IssuePreview{IssueNumber: int(u.in.IssueNumber), Settlement: BulkNoOp, Notes: u.notes, Labels: u.labels.orNil()}
 	after := *u.before
 	after.Labels = slices.Clone(after.Labels)
 	after.Assignees = slices.Clone(after.Assignees)
@@ -226,8 +232,8 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-func newPreview(once []string, items []IssuePreview) UpdatePreview {
-	p := UpdatePreview{Requests: once, Items: items, Settlements: map[BulkSettlement]int{}}
+func newPreview(once []string, created *LabelsDone, items []IssuePreview) UpdatePreview {
+	p := UpdatePreview{Requests: once, Labels: created, Items: items, Settlements: map[BulkSettlement]int{}}
 	for _, it := range items {
 		p.Settlements[it.Settlement]++
 	}
