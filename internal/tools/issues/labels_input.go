@@ -44,8 +44,8 @@ type CreateMissing struct {
 	Color string
 }
 
-// defaultLabelColor is what a label create_missing: true makes is
-// coloured: the grey GitHub itself gives a label added by name.
+// defaultLabelColor is the colour of a label create_missing: true makes:
+// the grey GitHub itself gives a label first added to an issue by name.
 const defaultLabelColor = "ededed"
 
 var labelColor = regexp.MustCompile(`^#?[0-9a-fA-F]{6}$`)
