@@ -457,3 +457,45 @@ func TestTokenAdviceSaysWhereTheTokenComesFrom(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowsLineEndingsAndByteOrderMarkAreKept(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		client Client
+		src    string
+	}{
+		{Cursor, strings.ReplaceAll(string(readTestdata(t, "cursor.json")), "\n", "\r\n")},
+		{Zed, strings.ReplaceAll(string(readTestdata(t, "zed.json")), "\n", "\r\n")},
+		{Codex, strings.ReplaceAll(string(readTestdata(t, "codex.toml")), "\n", "\r\n")},
+		{Codex, strings.ReplaceAll(string(readTestdata(t, "codex-existing.toml")), "\n", "\r\n")},
+		{ClaudeDesktop, "\xef\xbb\xbf" + string(readTestdata(t, "claude-desktop.json"))},
+	}
+	for _, tc := range cases {
+		path := filepath.Join(t.TempDir(), "config")
+		if err := os.WriteFile(path, []byte(tc.src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Plan(tc.client, path, Options{Executable: testExe})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.client, err)
+		}
+		after := string(ch.After)
+		if strings.Contains(tc.src, "\r\n") && strings.Count(after, "\n") != strings.Count(after, "\r\n") {
+			t.Errorf("%s: the result mixes LF into a CRLF file:\n%q", tc.client, after)
+		}
+		if strings.HasPrefix(tc.src, "\xef\xbb\xbf") && !strings.HasPrefix(after, "\xef\xbb\xbf") {
+			t.Errorf("%s: the byte order mark was dropped", tc.client)
+		}
+		entryOf(t, tc.client, []byte(strings.TrimPrefix(after, "\xef\xbb\xbf")), "ghgate")
+		if err := ch.Write(time.Now(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Plan(tc.client, path, Options{Executable: testExe})
+		if err != nil {
+			t.Fatalf("%s: second run: %v", tc.client, err)
+		}
+		if again.Status != Unchanged {
+			t.Errorf("%s: second run status = %q, want unchanged", tc.client, again.Status)
+		}
+	}
+}

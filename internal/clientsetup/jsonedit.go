@@ -40,6 +40,16 @@ func jsonShape(c Client, e Entry) []member {
 // ghgate does not write ("disabled", "trust", …) are kept. existed says
 // the entry was there; changed is false when it already said the same.
 func upsertJSON(src []byte, key, name string, entry []member) (out []byte, existed, changed bool, err error) {
+	// A byte order mark (Notepad writes one) is kept and edited around.
+	if rest, ok := bytes.CutPrefix(src, utf8BOM); ok {
+		out, existed, changed, err = upsertJSON(rest, key, name, entry)
+		if changed {
+			out = slices.Concat(utf8BOM, out)
+		} else if err == nil {
+			out = src
+		}
+		return out, existed, changed, err
+	}
 	if len(bytes.TrimSpace(src)) == 0 {
 		unit := "  "
 		body := quoteJSON(key) + ": {\n" + unit + unit + quoteJSON(name) + ": " + renderObject(entry, unit+unit, unit) + "\n" + unit + "}"
@@ -58,7 +68,7 @@ func upsertJSON(src []byte, key, name string, entry []member) (out []byte, exist
 	if servers == nil {
 		ind := memberIndent(src, v, root, unit)
 		text := quoteJSON(key) + ": {\n" + ind + unit + quoteJSON(name) + ": " + renderObject(entry, ind+unit, unit) + "\n" + ind + "}"
-		return insertMember(src, v, root, text, ind), false, true, nil
+		return insertMember(src, v, root, withEOL(src, text), ind), false, true, nil
 	}
 	obj, ok := servers.Value.Value.(*hujson.Object)
 	if !ok {
@@ -68,7 +78,7 @@ func upsertJSON(src []byte, key, name string, entry []member) (out []byte, exist
 	old := lastMember(obj, name)
 	if old == nil {
 		text := quoteJSON(name) + ": " + renderObject(entry, ind, unit)
-		return insertMember(src, servers.Value, obj, text, ind), false, true, nil
+		return insertMember(src, servers.Value, obj, withEOL(src, text), ind), false, true, nil
 	}
 	merged, same, err := mergeEntry(src, old.Value, entry)
 	if err != nil {
@@ -77,7 +87,7 @@ func upsertJSON(src []byte, key, name string, entry []member) (out []byte, exist
 	if same {
 		return src, true, false, nil
 	}
-	text := renderObject(merged, lineIndent(src, old.Name.StartOffset), unit)
+	text := withEOL(src, renderObject(merged, lineIndent(src, old.Name.StartOffset), unit))
 	out = slices.Concat(src[:old.Value.StartOffset], []byte(text), src[old.Value.EndOffset:])
 	return out, true, true, nil
 }
@@ -160,17 +170,29 @@ func insertMember(src []byte, objVal hujson.Value, obj *hujson.Object, text, ind
 			edits = append(edits, edit{last.EndOffset, ","})
 		}
 	}
+	nl := withEOL(src, "\n")
 	start := lineStart(src, closing)
 	if start > objVal.StartOffset && len(bytes.TrimSpace(src[start:closing])) == 0 {
-		edits = append(edits, edit{start, ind + text + "\n"})
+		edits = append(edits, edit{start, ind + text + nl})
 	} else {
-		edits = append(edits, edit{closing, "\n" + ind + text + "\n" + lineIndent(src, closing)})
+		edits = append(edits, edit{closing, nl + ind + text + nl + lineIndent(src, closing)})
 	}
 	out := slices.Clone(src)
 	for i := len(edits) - 1; i >= 0; i-- {
 		out = slices.Insert(out, edits[i].at, []byte(edits[i].text)...)
 	}
 	return out
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// withEOL gives text the line endings src uses: a file written on Windows
+// with CRLF gets no bare LF lines.
+func withEOL(src []byte, text string) string {
+	if !bytes.Contains(src, []byte("\r\n")) {
+		return text
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", "\r\n")
 }
 
 // skipExtra returns the offset of the first byte at or after p that is not

@@ -68,6 +68,8 @@ func upsertTOML(src []byte, key, name string, entry []member) (out []byte, exist
 	if err != nil {
 		return nil, existed, false, fmt.Errorf("%s.%s: %w", key, name, err)
 	}
+	block = withEOL(src, block)
+	nl := withEOL(src, "\n")
 	lines := splitLines(src)
 	spans := tableSpans(lines, []string{key, name})
 	mainAt := slices.IndexFunc(spans, func(s span) bool { return s.main })
@@ -79,10 +81,10 @@ func upsertTOML(src []byte, key, name string, entry []member) (out []byte, exist
 	if len(spans) == 0 {
 		b.Write(src)
 		if len(src) > 0 && !bytes.HasSuffix(src, []byte("\n")) {
-			b.WriteString("\n")
+			b.WriteString(nl)
 		}
 		if len(bytes.TrimSpace(src)) > 0 {
-			b.WriteString("\n")
+			b.WriteString(nl)
 		}
 		b.WriteString(block)
 	} else {
