@@ -50,7 +50,7 @@ func upsertJSON(src []byte, key, name string, entry []member) (out []byte, exist
 		}
 		return out, existed, changed, err
 	}
-	if len(bytes.TrimSpace(src)) == 0 {
+	if len(bytes.Trim(src, " \t\r\n")) == 0 { // empty, or JSON whitespace only
 		unit := "  "
 		body := quoteJSON(key) + ": {\n" + unit + unit + quoteJSON(name) + ": " + renderObject(entry, unit+unit, unit) + "\n" + unit + "}"
 		return []byte("{\n" + unit + body + "\n}\n"), false, true, nil
