@@ -123,6 +123,34 @@ func (c *Client) GetRawFileAt(ctx context.Context, owner, repo, file, ref string
 	return out.buf, m, err
 }
 
+// GetRawReadmeAt reads the repository's preferred README at ref (GitHub
+// chooses it: .github, the root, then docs; any README extension) through
+// the raw media type: one call whatever its size, the first rawFileLimit
+// bytes kept. A 404 means there is no README at that ref.
+//
+// GET /repos/{owner}/{repo}/readme
+func (c *Client) GetRawReadmeAt(ctx context.Context, owner, repo, ref string) ([]byte, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	path := r.path("readme")
+	if ref != "" {
+		path += "?" + url.Values{"ref": {ref}}.Encode()
+	}
+	var out prefixWriter
+	m, err := c.read(ctx, func(ctx context.Context) (*gh.Response, error) {
+		req, err := c.rest.NewRequest(ctx, "GET", path, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", "application/vnd.github.raw+json")
+		out = prefixWriter{limit: rawFileLimit} // fresh per attempt
+		return c.rest.Do(req, &out)
+	})
+	return out.buf, m, err
+}
+
 // prefixWriter keeps the first limit bytes written to it and drops the
 // rest without failing, so the answer is read to its end.
 type prefixWriter struct {
