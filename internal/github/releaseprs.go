@@ -123,32 +123,23 @@ func (c *Client) GetRawFileAt(ctx context.Context, owner, repo, file, ref string
 	return out.buf, m, err
 }
 
-// GetRawReadmeAt reads the repository's preferred README at ref (GitHub
-// chooses it: .github, the root, then docs; any README extension) through
-// the raw media type: one call whatever its size, the first rawFileLimit
-// bytes kept. A 404 means there is no README at that ref.
+// GetReadmeAt reads the repository's preferred README at ref (GitHub
+// chooses it: any README name and extension, in .github, the root or
+// docs), as the contents API answers a file: over 1 MB its content is
+// left out (encoding "none"), and GetRawFileAt reads it by its Path. A
+// 404 means there is no README at that ref.
 //
 // GET /repos/{owner}/{repo}/readme
-func (c *Client) GetRawReadmeAt(ctx context.Context, owner, repo, ref string) ([]byte, Meta, error) {
+func (c *Client) GetReadmeAt(ctx context.Context, owner, repo, ref string) (ContentEntry, Meta, error) {
 	r, err := refRepo(owner, repo, false)
 	if err != nil {
-		return nil, Meta{}, err
+		return ContentEntry{}, Meta{}, err
 	}
-	path := r.path("readme")
+	var q url.Values
 	if ref != "" {
-		path += "?" + url.Values{"ref": {ref}}.Encode()
+		q = url.Values{"ref": {ref}}
 	}
-	var out prefixWriter
-	m, err := c.read(ctx, func(ctx context.Context) (*gh.Response, error) {
-		req, err := c.rest.NewRequest(ctx, "GET", path, nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Accept", "application/vnd.github.raw+json")
-		out = prefixWriter{limit: rawFileLimit} // fresh per attempt
-		return c.rest.Do(req, &out)
-	})
-	return out.buf, m, err
+	return getJSON[ContentEntry](ctx, c, r.path("readme"), q)
 }
 
 // prefixWriter keeps the first limit bytes written to it and drops the

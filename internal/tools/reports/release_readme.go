@@ -49,14 +49,14 @@ func (d readmeDoc) other(version string) string {
 	return d.versions[0]
 }
 
-// readme reads the repository's preferred README at p's head commit (one
-// call, through the raw media type, so a README of any size costs the
-// same) and finds its "What's new" block. A 404 is no README.
+// readme reads the repository's preferred README at p's head commit
+// (one call, and one more for a README over 1 MB, read raw as a
+// changelog is) and finds its "What's new" block. A 404 is no README.
 func (s *releaseScan) readme(ctx context.Context, p releasePull) (readmeDoc, error) {
-	var text []byte
+	var f github.ContentEntry
 	err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
-		b, m, err := s.c.GetRawReadmeAt(ctx, s.in.Owner, p.repo, p.head)
-		text = b
+		e, m, err := s.c.GetReadmeAt(ctx, s.in.Owner, p.repo, p.head)
+		f = e
 		return m, err
 	})
 	if core.GitHubCode(err) == github.NotFound && !s.stopped(err) {
@@ -65,7 +65,18 @@ func (s *releaseScan) readme(ctx context.Context, p releasePull) (readmeDoc, err
 	if err != nil {
 		return readmeDoc{}, err
 	}
-	block, ok := whatsNew(string(text))
+	text := string(f.Decoded())
+	if f.Encoding == "none" {
+		err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
+			b, m, err := s.c.GetRawFileAt(ctx, s.in.Owner, p.repo, f.Path, p.head)
+			text = string(b)
+			return m, err
+		})
+		if err != nil {
+			return readmeDoc{}, err
+		}
+	}
+	block, ok := whatsNew(text)
 	if !ok {
 		return readmeDoc{note: ReadmeNoWhatsNew}, nil
 	}

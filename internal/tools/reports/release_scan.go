@@ -173,8 +173,8 @@ func (s *releaseScan) listingFloor() int {
 // as a rule: its head (from the search), for a version each changelog
 // path and the README, and with analyze the open listing, and for a
 // version the releases and the merged listing. worst is its most, every
-// listing at its bound of pages and every changelog file over 1 MB (read
-// again; the README is read raw at once, one call whatever its size).
+// listing at its bound of pages and every changelog file and the README
+// over 1 MB (read again).
 func (s *releaseScan) cost(p releasePull) int {
 	n := 0
 	if p.head == "" {
@@ -196,7 +196,7 @@ func (s *releaseScan) cost(p releasePull) int {
 func (s *releaseScan) worst(p releasePull) int {
 	n := s.cost(p)
 	if s.conv.version(p.title) != "" {
-		n += len(s.conv.paths)
+		n += len(s.conv.paths) + 1
 	}
 	if s.in.Analyze {
 		n += repoPages - 1
