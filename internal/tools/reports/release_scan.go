@@ -372,10 +372,10 @@ func hasLabel(labels []*gh.Label, name string) bool {
 }
 
 // pull examines one release pull request: its head, its version, its
-// changelog at the head commit and, with analyze, what is open against
-// its base and what shipped since the last release. It adds the row only
-// once every call it needs was answered, so a unit the run stopped is
-// done again, whole, by the next call.
+// changelog and README at the head commit and, with analyze, what is
+// open against its base and what shipped since the last release. It adds
+// the row only once every call it needs was answered, so a unit the run
+// stopped is done again, whole, by the next call.
 func (s *releaseScan) pull(ctx context.Context, p releasePull) {
 	if p.head == "" {
 		var pr *gh.PullRequest
