@@ -123,6 +123,25 @@ func (c *Client) GetRawFileAt(ctx context.Context, owner, repo, file, ref string
 	return out.buf, m, err
 }
 
+// GetReadmeAt reads the repository's preferred README at ref (GitHub
+// chooses it: any README name and extension, in .github, the root or
+// docs), as the contents API answers a file: over 1 MB its content is
+// left out (encoding "none"), and GetRawFileAt reads it by its Path. A
+// 404 means there is no README at that ref.
+//
+// GET /repos/{owner}/{repo}/readme
+func (c *Client) GetReadmeAt(ctx context.Context, owner, repo, ref string) (ContentEntry, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return ContentEntry{}, Meta{}, err
+	}
+	var q url.Values
+	if ref != "" {
+		q = url.Values{"ref": {ref}}
+	}
+	return getJSON[ContentEntry](ctx, c, r.path("readme"), q)
+}
+
 // prefixWriter keeps the first limit bytes written to it and drops the
 // rest without failing, so the answer is read to its end.
 type prefixWriter struct {

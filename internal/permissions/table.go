@@ -87,7 +87,7 @@ var table = map[string]row{
 	// and secret scanning alerts, by repository or organization.
 	"github_report_security_alerts": {reads: Set{dependabot: Read, codeScanning: Read, secretScanning: Read}},
 	// Release pull requests (search and GET), their changelog files and
-	// the releases (contents).
+	// README at the head, and the releases (contents).
 	"github_report_release_prs": {reads: Set{pullRequests: Read, contents: Read}},
 	// Pull requests' status check rollups: check runs (checks), commit
 	// statuses (statuses), and failing jobs and their logs (actions).

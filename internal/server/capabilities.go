@@ -94,9 +94,10 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	}
 	if served[core.NameReportReleasePRs] {
 		b.WriteString("- reports toolset: " + core.NameReportReleasePRs + " finds open release pull requests (the operator's label, default release) with one search, " +
-			"reads the version from the title and looks the changelog up at the head commit (ready, needs_changelog, unknown_version); " +
+			"reads the version from the title and looks the changelog up at the head commit (ready, needs_changelog, unknown_version; " +
+			"summary counts them over the run) and whether the README's What's new block there names the version; " +
 			"analyze adds the PRs open against its base by kind, the entry's freshness against what merged since the previous release, " +
-			"and a verdict (done, in_flight, wait, gray, write, update, inspect) with its reason\n")
+			"and a verdict (done, in_flight, wait, gray, write, update, inspect, doc_version_mismatch) with its reason\n")
 	}
 	if served[core.NameReportCIStatus] {
 		b.WriteString("- reports toolset: " + core.NameReportCIStatus + " says whether each open pull request's CI passed, failed or is pending (cancelled fails, " +

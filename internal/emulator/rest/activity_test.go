@@ -30,6 +30,10 @@ func TestRESTReadme(t *testing.T) {
 	if status != http.StatusOK || raw != string(text) || !strings.HasPrefix(h.Get("Content-Type"), "application/vnd.github.raw") {
 		t.Errorf("raw readme: %d %q %q", status, h.Get("Content-Type"), raw)
 	}
+	// GitHub's documented spelling, raw+json, is the raw text too.
+	if status, _, got := getAs(t, base+"/readme", "application/vnd.github.raw+json"); status != http.StatusOK || got != string(text) {
+		t.Errorf("raw+json readme: %d %q, want the raw text", status, got)
+	}
 	if status, _, body := getAs(t, base+"/readme", "application/vnd.github.html"); status != http.StatusUnsupportedMediaType {
 		t.Errorf("html readme: %d %s", status, body)
 	}

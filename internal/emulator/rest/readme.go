@@ -76,9 +76,12 @@ func getReadme(c *call) {
 }
 
 // readmeMedia is the README media type asked for: raw, html or "" (JSON).
+// GitHub's documentation spells them application/vnd.github.raw+json and
+// .html+json; the older spelling without +json is answered alike.
 func readmeMedia(accept string) string {
 	for _, part := range strings.Split(accept, ",") {
 		mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+		mt = strings.TrimSuffix(mt, "+json")
 		for _, f := range []string{"raw", "html"} {
 			if strings.HasPrefix(mt, "application/vnd.github") && strings.HasSuffix(mt, "."+f) {
 				return f

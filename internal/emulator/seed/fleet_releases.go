@@ -78,7 +78,7 @@ func fleetReleaseCases(i int) []releaseCase {
 
 // maintenanceReleases builds the repository's cases, a day apart.
 func (fs *fleetSeeder) maintenanceReleases() {
-	for k, c := range fleetReleaseCases(fs.i) {
+	for k, c := range append(fleetReleaseCases(fs.i), fleetReadmeReleaseCases(fs.i)...) {
 		fs.releaseCase(c, 70+k*5)
 	}
 }
@@ -114,6 +114,7 @@ func (fs *fleetSeeder) releaseCase(c releaseCase, day int) {
 		fs.change(ch, base, fmt.Sprintf("%s-open-%d", c.version, k), fs.at(day, 3+k))
 	}
 	writes := map[string]*string{"VERSION": ptr(c.version + "\n")}
+	fs.releaseReadme(c.version, writes) // fleet_release_readme.go
 	switch c.changelog {
 	case "docs":
 		head := "# v" + c.version + "\n\n"

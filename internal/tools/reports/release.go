@@ -57,21 +57,38 @@ func (ReleaseStatus) JSONSchema() (*jsonschema.Schema, error) {
 
 // ReleaseRow is one open release pull request.
 type ReleaseRow struct {
-	Repo    string        `json:"repo"`
-	Number  int           `json:"number"`
-	Title   string        `json:"title"`
-	URL     string        `json:"url"`
-	Version string        `json:"version,omitempty"`
-	HeadSHA string        `json:"head_sha"`
-	Status  ReleaseStatus `json:"status"`
-	// ChangelogPath is where the entry was found at the head commit.
-	ChangelogPath string `json:"changelog_path,omitempty"`
+	Repo    string `json:"repo"`
+	Number  int    `json:"number"`
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Version string `json:"version,omitempty"`
+	HeadSHA string `json:"head_sha"`
+	// Head and Base are the head and base branch names, without hidden
+	// characters (a branch name is its pusher's text).
+	Head   string        `json:"head"`
+	Base   string        `json:"base"`
+	Draft  bool          `json:"draft,omitempty"`
+	Status ReleaseStatus `json:"status"`
+	// ChangelogPath is where the entry was found at the head commit;
+	// CheckedPaths are the changelog paths read for it, in the order
+	// read, up to that one (all of them when none holds it; absent when
+	// the title names no version, and nothing is read).
+	ChangelogPath string   `json:"changelog_path,omitempty"`
+	CheckedPaths  []string `json:"checked_paths,omitempty"`
+	// ReadmeMentionsVersion says whether the "What's new" block of the
+	// README at the head commit (see whatsNew) names the version, as a
+	// whole token (v1.2.3 or 1.2.3). Absent when unknown: the title names
+	// no version, or (ReadmeNote says which) the head has no README or
+	// its README no such block. It informs; the status stays the
+	// changelog's.
+	ReadmeMentionsVersion *bool      `json:"readme_mentions_version,omitempty"`
+	ReadmeNote            ReadmeNote `json:"readme_note,omitempty"`
 	// Verdict and Reason come with analyze (see verdict).
 	Verdict  Verdict   `json:"verdict,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
 	Analysis *Analysis `json:"analysis,omitempty"`
 	// Sanitized counts the hidden characters removed from the text the
-	// pull request's author or pushers wrote: its title and base branch.
+	// pull request's author or pushers wrote: its title and branches.
 	Sanitized *contract.Removed `json:"sanitized,omitempty"`
 	Archived  bool              `json:"archived,omitempty" jsonschema:"its repository is archived"`
 }
@@ -103,6 +120,13 @@ type ReleaseScanned struct {
 type ReleaseOut struct {
 	Rows    []ReleaseRow   `json:"rows"`
 	Scanned ReleaseScanned `json:"scanned"`
+	// Summary counts the run's release pull requests by status, hidden
+	// rows included (see ReleaseSummary).
+	Summary ReleaseSummary `json:"summary"`
+	// Verdicts tallies the verdicts of the run's rows (analyze): of every
+	// call of the run, as Summary, and of the rows reported, so with
+	// only_missing those of the needs_changelog rows.
+	Verdicts map[Verdict]int `json:"verdicts,omitempty"`
 	// Skipped are the release pull requests that could not be read, each
 	// named "repo#number", with the error code.
 	Skipped         []SkippedRepo `json:"skipped,omitempty"`
@@ -129,7 +153,8 @@ func (s *Tools) ReportReleasePRs() tooldef.Spec {
 		Keep:        []string{"rows"},
 		// The counts and skipped rows are in ghgate://schemas: an agent
 		// acts on rows, truncated_reason and next_call.
-		Unlisted: []string{"scanned", "skipped", "api_calls", "conditional_hits"},
+		// So are the run's summary and verdict tally, which add up rows.
+		Unlisted: []string{"scanned", "summary", "verdicts", "skipped", "api_calls", "conditional_hits"},
 		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
 		Run:      s.reportReleasePRs,
 	}
@@ -146,9 +171,14 @@ func (ReleaseStop) JSONSchema() (*jsonschema.Schema, error) {
 // releaseResume is where a truncated report goes on: the pull requests
 // finished ("repo#number", lower case). The search is run again on each
 // call (one call per 100 release PRs), so a PR it finds that is done is
-// skipped, and one it missed before (incomplete_results) is found.
+// skipped, and one it missed before (incomplete_results) is found. The
+// run's summary and verdict tally so far ride along (a few bytes), so
+// that they cover the whole run: each PR is counted by the one call that
+// finishes it.
 type releaseResume struct {
-	Done []string `json:"d,omitempty"`
+	Done     []string        `json:"d,omitempty"`
+	Summary  ReleaseSummary  `json:"s"`
+	Verdicts map[Verdict]int `json:"v,omitempty"`
 }
 
 func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut, error) {
@@ -172,7 +202,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 		return ReleaseOut{}, err
 	}
 	run := s.newRun(ctx, c, int(in.MaxAPICalls), "pull requests")
-	sc := &releaseScan{run: run, c: c, in: in, conv: conv, done: map[string]bool{}}
+	sc := &releaseScan{run: run, c: c, in: in, conv: conv, done: map[string]bool{}, summary: pos.Summary}
 	for _, k := range pos.Done {
 		sc.done[k] = true
 	}
@@ -180,6 +210,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 		return ReleaseOut{}, err
 	}
 	out := sc.result()
+	out.Verdicts = tally(pos.Verdicts, out.Rows)
 	if out.Truncated && !sc.resumable() {
 		out.Notes = sc.notes()
 	} else if out.Truncated {
@@ -190,6 +221,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 			next.MaxAPICalls = max(in.MaxAPICalls, MaxAPICalls(sc.pages+sc.cost(*sc.next)))
 		}
 		pos.Done = slices.Sorted(maps.Keys(sc.done))
+		pos.Summary, pos.Verdicts = out.Summary, out.Verdicts
 		next.Cursor = s.mintCursor(core.NameReportReleasePRs, in.scope(), in.filters(), pos)
 		out.NextCall = &NextCall{Tool: core.NameReportReleasePRs, Arguments: next}
 	}

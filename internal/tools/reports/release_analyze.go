@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
@@ -31,6 +30,9 @@ const (
 	VerdictWrite    Verdict = "write"
 	VerdictUpdate   Verdict = "update"
 	VerdictInspect  Verdict = "inspect"
+	// VerdictDocMismatch: the README's "What's new" block at the head
+	// names another version than the pull request releases.
+	VerdictDocMismatch Verdict = "doc_version_mismatch"
 
 	FreshCurrent      Freshness = "current"
 	FreshMinorGap     Freshness = "minor_gap"
@@ -41,7 +43,7 @@ const (
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Verdict) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(VerdictDone, VerdictInFlight, VerdictWait, VerdictGray, VerdictWrite, VerdictUpdate, VerdictInspect), nil
+	return core.Enum(VerdictDone, VerdictInFlight, VerdictWait, VerdictGray, VerdictWrite, VerdictUpdate, VerdictInspect, VerdictDocMismatch), nil
 }
 
 // JSONSchema implements tooldef.SelfDescribing.
@@ -134,13 +136,12 @@ const shippedPages = 3
 // against the base (one listing), and, for a known version, the previous
 // release (one page of releases) and the pull requests merged into the
 // base since (closed ones, most recently updated first, until one was
-// last touched before the release).
-func (s *releaseScan) analyze(ctx context.Context, p releasePull, row *ReleaseRow, log changelog) error {
-	// The base branch is shown without hidden characters (a branch name is
-	// the pusher's text) and asked for as it is.
-	base, rm := contract.SanitizeText(p.base)
-	row.removed(rm)
-	a := &Analysis{Base: base}
+// last touched before the release). doc is the README's "What's new"
+// block, read before.
+func (s *releaseScan) analyze(ctx context.Context, p releasePull, row *ReleaseRow, log changelog, doc readmeDoc) error {
+	// The base branch is shown as the row shows it (without hidden
+	// characters) and asked for as it is.
+	a := &Analysis{Base: row.Base}
 	open, err := s.pullsOn(ctx, p, github.PullsQuery{State: "open", Base: p.base}, repoPages, time.Time{})
 	if err != nil {
 		return err
@@ -170,7 +171,7 @@ func (s *releaseScan) analyze(ctx context.Context, p releasePull, row *ReleaseRo
 			a.Freshness, a.Unnamed = freshness(log.entry, row.Version, shipped)
 		}
 	}
-	row.Verdict, row.Reason = verdict(row, a, byKind, log)
+	row.Verdict, row.Reason = verdict(row, a, byKind, log, doc)
 	if len(open) > 0 {
 		a.Open = &byKind
 	}
@@ -345,6 +346,9 @@ func items(entry string) int {
 //	open feature PRs on base         wait       what ships is not settled yet
 //	status needs_changelog           write      no entry at the head commit
 //	freshness stale or thin          update     the entry misses what shipped
+//	README names another version     doc_version_mismatch
+//	                                            the front page announces
+//	                                            another release
 //	open docs/dependency PRs         in_flight  small changes still landing
 //	open drafts, or minor_gap        gray       a judgment call: ship as is or not
 //	otherwise                        done       ready to merge
@@ -352,7 +356,20 @@ func items(entry string) int {
 // Open pull requests outrank the changelog's state because an entry
 // written or updated before they land goes stale again; a missing
 // version outranks everything because nothing else can be checked.
-func verdict(row *ReleaseRow, a *Analysis, o OpenPulls, log changelog) (Verdict, string) {
+//
+// The README's "What's new" block naming versions, none of them this one
+// (doc_version_mismatch), sits below the changelog's rows and above the
+// rows that say the pull request is about ready. Below: the changelog is
+// the release's record and the report's subject, the README's block a
+// summary usually written from it, so the entry comes first; and while
+// feature PRs are open (wait) the block's text changes anyway. Unlike
+// version_drift it does not question the title's version: a block still
+// announcing the previous release is the common case of a README not yet
+// updated, not a sign the title is wrong. Above: in_flight, gray and done
+// all mean "nearly ready to merge", and merging as is would ship a front
+// page announcing another release. A block naming no version, or no
+// block, is no mismatch (readme_mentions_version says which).
+func verdict(row *ReleaseRow, a *Analysis, o OpenPulls, log changelog, doc readmeDoc) (Verdict, string) {
 	switch {
 	case row.Status == StatusUnknownVersion:
 		return VerdictInspect, "the title names no version (want e.g. \"release: v1.2.3\")"
@@ -366,6 +383,8 @@ func verdict(row *ReleaseRow, a *Analysis, o OpenPulls, log changelog) (Verdict,
 		return VerdictUpdate, fmt.Sprintf("%s has under %d items for v%s", log.path, minEntryItems, row.Version)
 	case a.Freshness == FreshStale:
 		return VerdictUpdate, fmt.Sprintf("%s does not name %s, shipped since %s", log.path, numbers(a.Unnamed), sinceName(a.Since))
+	case doc.other(row.Version) != "":
+		return VerdictDocMismatch, fmt.Sprintf("the README's What's new names v%s, not v%s", doc.other(row.Version), row.Version)
 	case len(o.Docs)+len(o.Dependency) > 0:
 		return VerdictInFlight, fmt.Sprintf("%d docs/dependency PR(s) still open against %s", len(o.Docs)+len(o.Dependency), a.Base)
 	case len(o.Draft) > 0:

@@ -24,10 +24,10 @@ func TestReportReleasePRsTinyBudget(t *testing.T) {
 		analyze bool
 		budgets []int
 	}{
-		// Without analyze a release PR takes 3 calls (head, 2 changelog
-		// paths; at most 5, each file over 1 MB read raw), with it 6 (at
-		// most 19): 1 and 2 are too few for either, 5 and 9 pay for one
-		// and part of the next.
+		// Without analyze a release PR takes 4 calls (head, 2 changelog
+		// paths, the README; at most 7, each file over 1 MB read raw),
+		// with it 7 (at most 21): 1 and 2 are too few for either, 5 and 9
+		// pay for one and part of the next.
 		{"", false, []int{1, 2, 5}},
 		{"", true, []int{1, 9}},
 		// One repository's listing carries the heads: 1 is too few, and 5
@@ -124,6 +124,11 @@ func TestReportReleasePRsUserOwner(t *testing.T) {
 // titled title, into base (made from the default branch when new), from a
 // branch whose CHANGELOG.md has the v1.4.0 entry.
 func aliceRelease(env *servertest.Env, title, base string) *state.Issue {
+	return aliceReleaseFrom(env, title, "release/v1.4.0", base)
+}
+
+// aliceReleaseFrom is aliceRelease from the head branch head.
+func aliceReleaseFrom(env *servertest.Env, title, head, base string) *state.Issue {
 	s := env.Emu.Emu.State()
 	s.Lock()
 	defer s.Unlock()
@@ -133,9 +138,9 @@ func aliceRelease(env *servertest.Env, title, base string) *state.Issue {
 		s.Commit(r, base, alice, at.Add(-time.Hour), "Branch "+base, nil)
 	}
 	entry := "# Changelog\n\n## v1.4.0\n\n- Reading list by year.\n- Talk drafts link their slides.\n"
-	s.Commit(r, "release/v1.4.0", alice, at, "Prepare v1.4.0", map[string]*string{"CHANGELOG.md": &entry})
+	s.Commit(r, head, alice, at, "Prepare v1.4.0", map[string]*string{"CHANGELOG.md": &entry})
 	is := s.NewIssue(r, alice, title, nil, true, at)
-	s.OpenPull(is, r, "release/v1.4.0", base, false)
+	s.OpenPull(is, r, head, base, false)
 	s.AddLabels(is, alice, s.AddLabel(r, "release", "0e8a16", nil))
 	return is
 }

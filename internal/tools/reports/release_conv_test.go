@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -62,30 +63,75 @@ func conv(t *testing.T) *releaseConv {
 }
 
 // The decision table's order: a missing version and a drifted entry come
-// first, open features before the changelog's state, drafts and minor
-// gaps last.
+// first, open features before the changelog's state, the changelog's
+// state before a README announcing another version, which outranks
+// in-flight PRs, drafts and minor gaps.
 func TestReleaseVerdictOrder(t *testing.T) {
 	ready := &ReleaseRow{Status: StatusReady, Version: "1.0.1"}
+	missing := &ReleaseRow{Status: StatusNeedsChangelog, Version: "1.0.1"}
 	log := changelog{path: "CHANGELOG.md", entry: "## v1.0.0\n"}
+	other := readmeDoc{found: true, versions: []string{"1.0.0"}}
 	cases := []struct {
 		row  *ReleaseRow
 		a    Analysis
 		open OpenPulls
+		doc  readmeDoc
 		want Verdict
 	}{
-		{&ReleaseRow{Status: StatusUnknownVersion}, Analysis{}, OpenPulls{Feature: []int{1}}, VerdictInspect},
-		{ready, Analysis{Freshness: FreshVersionDrift}, OpenPulls{Feature: []int{1}}, VerdictInspect},
-		{&ReleaseRow{Status: StatusNeedsChangelog, Version: "1.0.1"}, Analysis{}, OpenPulls{Feature: []int{1}}, VerdictWait},
-		{&ReleaseRow{Status: StatusNeedsChangelog, Version: "1.0.1"}, Analysis{}, OpenPulls{Docs: []int{1}}, VerdictWrite},
-		{ready, Analysis{Freshness: FreshStale}, OpenPulls{Docs: []int{1}}, VerdictUpdate},
-		{ready, Analysis{Freshness: FreshCurrent}, OpenPulls{Dependency: []int{1}, Draft: []int{2}}, VerdictInFlight},
-		{ready, Analysis{Freshness: FreshMinorGap}, OpenPulls{}, VerdictGray},
-		{ready, Analysis{Freshness: FreshCurrent}, OpenPulls{}, VerdictDone},
+		{&ReleaseRow{Status: StatusUnknownVersion}, Analysis{}, OpenPulls{Feature: []int{1}}, readmeDoc{}, VerdictInspect},
+		{ready, Analysis{Freshness: FreshVersionDrift}, OpenPulls{Feature: []int{1}}, other, VerdictInspect},
+		{missing, Analysis{}, OpenPulls{Feature: []int{1}}, other, VerdictWait},
+		{missing, Analysis{}, OpenPulls{Docs: []int{1}}, other, VerdictWrite},
+		{ready, Analysis{Freshness: FreshStale}, OpenPulls{Docs: []int{1}}, other, VerdictUpdate},
+		{ready, Analysis{Freshness: FreshThin}, OpenPulls{}, other, VerdictUpdate},
+		{ready, Analysis{Freshness: FreshCurrent}, OpenPulls{Dependency: []int{1}, Draft: []int{2}}, other, VerdictDocMismatch},
+		{ready, Analysis{Freshness: FreshMinorGap}, OpenPulls{}, other, VerdictDocMismatch},
+		{ready, Analysis{Freshness: FreshCurrent}, OpenPulls{Dependency: []int{1}, Draft: []int{2}}, readmeDoc{}, VerdictInFlight},
+		{ready, Analysis{Freshness: FreshMinorGap}, OpenPulls{}, readmeDoc{}, VerdictGray},
+		{ready, Analysis{Freshness: FreshCurrent}, OpenPulls{}, readmeDoc{}, VerdictDone},
+		// A block naming this version among others, or naming none, is
+		// no mismatch.
+		{ready, Analysis{Freshness: FreshCurrent}, OpenPulls{}, readmeDoc{found: true, versions: []string{"1.0.0", "1.0.1"}}, VerdictDone},
+		{ready, Analysis{Freshness: FreshCurrent}, OpenPulls{}, readmeDoc{found: true}, VerdictDone},
 	}
 	for i, tc := range cases {
-		if got, reason := verdict(tc.row, &tc.a, tc.open, log); got != tc.want || reason == "" {
-			t.Errorf("case %d: %s (%q), want %s", i, got, reason, tc.want)
+		if got, reason := verdict(tc.row, &tc.a, tc.open, log, tc.doc); got != tc.want || reason == "" {
+			t.Errorf("case %d: verdict = %s (%q), want %s", i, got, reason, tc.want)
 		}
+	}
+	if _, reason := verdict(ready, &Analysis{}, OpenPulls{}, log, other); reason != "the README's What's new names v1.0.0, not v1.0.1" {
+		t.Errorf("doc_version_mismatch reason = %q, want both versions named", reason)
+	}
+}
+
+// The README's "What's new" block runs from its heading (any level, case
+// ignored, a typographic apostrophe too) to the next heading of the same
+// or a higher level; a heading inside a code fence is none, and hidden
+// characters do not hide the heading or a version.
+func TestReleaseWhatsNew(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		ok         bool
+		versions   []string
+	}{
+		{"to the next heading of its level", "# app\n\n## What's new\n\n- v1.2.3 ships probes\n### Details\n\nsee 1.2.2\n## Install\n\nv0.1.0\n", true, []string{"1.2.3", "1.2.2"}},
+		{"in the heading, to the end", "# App\n\n### WHAT\u2019S NEW in v2.0.0\n\nfaster\n", true, []string{"2.0.0"}},
+		{"a higher level ends it", "## What's new\n\n- 1.0.0\n# Other\n\n- 9.9.9\n", true, []string{"1.0.0"}},
+		{"no block", "# app\n\nSee CHANGELOG.md for v1.2.3.\n", false, nil},
+		{"a fenced heading is none", "# app\n\n```\n# What's new\n1.0.0\n```\n", false, nil},
+		{"a fenced heading inside the block ends nothing", "## What's new\n\n```sh\n# install 1.4.0\n```\n- v1.4.0\n## Next\n1.5.0\n", true, []string{"1.4.0", "1.4.0"}},
+		{"hidden characters", "## What's\u200b new\n\n- v3.\u200b1.0\n", true, []string{"3.1.0"}},
+		{"#hashtag is no heading", "#What's new\n\n- 1.0.0\n", false, nil},
+		{"a block naming no version", "## What's new\n\nFaster start-up.\n", true, nil},
+	} {
+		block, ok := whatsNew(tc.text)
+		got := versions(block)
+		if ok != tc.ok || !slices.Equal(got, tc.versions) {
+			t.Errorf("%s: found %v with versions %q, want %v with %q (block %q)", tc.name, ok, got, tc.ok, tc.versions, block)
+		}
+	}
+	if d := (readmeDoc{found: true, versions: []string{"11.2.3", "1.2.30"}}); d.mentions("1.2.3") || d.other("1.2.3") != "11.2.3" {
+		t.Error("a version inside another counts as naming it")
 	}
 }
 

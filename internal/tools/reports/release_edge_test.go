@@ -64,15 +64,26 @@ func TestReportReleasePRsChangelogPathIsDirectory(t *testing.T) {
 	if docs == 0 {
 		t.Fatal("no release PR has its changelog under docs/: the test needs one")
 	}
+	// Each row with a version says the directory was read first; the rest
+	// is as without it.
+	for i, r := range out.Rows {
+		if r.Version != "" && (len(r.CheckedPaths) == 0 || r.CheckedPaths[0] != "docs") {
+			t.Errorf("%s: checked_paths %q, want docs first", rowKey(r), r.CheckedPaths)
+		}
+		if len(r.CheckedPaths) > 0 {
+			out.Rows[i].CheckedPaths = r.CheckedPaths[1:]
+		}
+	}
 	sameReleaseRows(t, out.Rows, want.Rows)
 }
 
-// Hidden characters in a release pull request's title and base branch are
+// Hidden characters in a release pull request's title and branches are
 // removed from what the report shows, and counted on the row; the title
-// is read for its version without them.
+// is read for its version without them, and the changelog looked up at
+// the head as it is.
 func TestReportReleasePRsSanitized(t *testing.T) {
 	env := fleetEnv(t, 1, servertest.Options{})
-	aliceRelease(env, "release: v1.\u200b4.0\u202e", "stable\u200b/v1.4")
+	aliceReleaseFrom(env, "release: v1.\u200b4.0\u202e", "release/\u200bv1.4.0", "stable\u200b/v1.4")
 	for _, args := range []map[string]any{
 		{"owner": "alice"},
 		{"owner": "alice", "repo": emulator.DemoNotesRepo, "analyze": true},
@@ -86,12 +97,14 @@ func TestReportReleasePRsSanitized(t *testing.T) {
 			t.Errorf("%v: %+v (sanitized %+v)", args, row, row.Sanitized)
 			continue
 		}
+		// One zero-width character each in the title, head and base.
+		if row.Head != "release/v1.4.0" || row.Base != "stable/v1.4" || row.Sanitized.ZeroWidth != 3 {
+			t.Errorf("%v: head %q base %q, sanitized %+v; want release/v1.4.0, stable/v1.4, 3 zero-width", args, row.Head, row.Base, row.Sanitized)
+		}
 		if args["analyze"] == true {
-			if row.Analysis == nil || row.Analysis.Base != "stable/v1.4" || strings.Contains(row.Reason, "\u200b") || row.Sanitized.ZeroWidth != 2 {
-				t.Errorf("analyze: %+v, reason %q, sanitized %+v", row.Analysis, row.Reason, row.Sanitized)
+			if row.Analysis == nil || row.Analysis.Base != "stable/v1.4" || strings.Contains(row.Reason, "\u200b") {
+				t.Errorf("analyze: %+v, reason %q", row.Analysis, row.Reason)
 			}
-		} else if row.Sanitized.ZeroWidth != 1 {
-			t.Errorf("sanitized %+v, want the title's one zero-width character", row.Sanitized)
 		}
 	}
 }

@@ -53,3 +53,39 @@ func TestReleaseChangelogOverOneMB(t *testing.T) {
 		t.Errorf("%d calls, %d of worst %d left", calls, allowed, sc.worst(p))
 	}
 }
+
+// A README over 1 MB comes from the readme endpoint without its content:
+// it is read raw by the path GitHub names (docs/README.md here), one call
+// more, and its "What's new" block is found.
+func TestReleaseReadmeOverOneMB(t *testing.T) {
+	big := "# widgets\n\n## What's new\n\n- v2.0.0 is out.\n\n## History\n" + strings.Repeat("- an older note\n", 80_000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Query().Get("ref") != "abc123":
+			http.NotFound(w, r)
+		case r.URL.Path == "/api/v3/repos/acme/widgets/readme":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"type":"file","name":"README.md","path":"docs/README.md","encoding":"none","content":"","size":1280042}`))
+		case r.URL.Path == "/api/v3/repos/acme/widgets/contents/docs/README.md" && strings.Contains(r.Header.Get("Accept"), "raw"):
+			_, _ = w.Write([]byte(big))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := github.New(github.Options{BaseURL: srv.URL, Token: "ghp_test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	sc := &releaseScan{run: fanout.New(ctx, fanout.Options{Client: c, MaxCalls: 10}), c: c, in: ReleaseIn{Owner: "acme"}, conv: conv(t)}
+	allowed := 2
+	p := releasePull{repo: "widgets", number: 7, title: "release: v2.0.0", head: "abc123", allowed: &allowed}
+	doc, err := sc.readme(ctx, p)
+	if err != nil || !doc.found || !doc.mentions("2.0.0") {
+		t.Fatalf("readme: %+v, %v; want a block naming 2.0.0", doc, err)
+	}
+	if calls := sc.run.Calls(); calls != 2 || allowed != 0 {
+		t.Errorf("%d calls (%d of 2 left), want the readme and its raw read", calls, allowed)
+	}
+}

@@ -22,13 +22,15 @@ const searchPages = 10
 
 // releasePull is one release pull request as the search or listing found
 // it; head and base are filled from the pull request itself where the
-// search result does not carry them. allowed is what is left of the
-// calls shared out to it (see report).
+// search result does not carry them (head is the head commit's SHA,
+// headRef its branch). allowed is what is left of the calls shared out
+// to it (see report).
 type releasePull struct {
 	repo, title, url string
 	number           int
 	head, base       string
-	archived         bool
+	headRef          string
+	draft, archived  bool
 	allowed          *int
 	removed          contract.Removed
 }
@@ -52,9 +54,12 @@ type releaseScan struct {
 	// many there are, so a budget stopped before is still told enough.
 	pages int
 
-	mu      sync.Mutex
-	done    map[string]bool // pull requests finished, by this call or before
-	rows    []ReleaseRow
+	mu   sync.Mutex
+	done map[string]bool // pull requests finished, by this call or before
+	rows []ReleaseRow
+	// summary counts the statuses of the pull requests finished, by this
+	// call and (from the cursor) the calls before it.
+	summary ReleaseSummary
 	skipped []SkippedRepo
 	scanned ReleaseScanned
 	// incomplete: GitHub's search said incomplete_results, so release
@@ -165,10 +170,11 @@ func (s *releaseScan) listingFloor() int {
 }
 
 // cost is the calls a pull request takes when each listing is one page,
-// as a rule: its head (from the search), each changelog path for a
-// version, and with analyze the open listing, and for a version the
-// releases and the merged listing. worst is its most, every listing at
-// its bound of pages and every changelog file over 1 MB (read again).
+// as a rule: its head (from the search), for a version each changelog
+// path and the README, and with analyze the open listing, and for a
+// version the releases and the merged listing. worst is its most, every
+// listing at its bound of pages and every changelog file and the README
+// over 1 MB (read again).
 func (s *releaseScan) cost(p releasePull) int {
 	n := 0
 	if p.head == "" {
@@ -176,7 +182,7 @@ func (s *releaseScan) cost(p releasePull) int {
 	}
 	version := s.conv.version(p.title) != ""
 	if version {
-		n += len(s.conv.paths)
+		n += len(s.conv.paths) + 1
 	}
 	if s.in.Analyze {
 		n++
@@ -190,7 +196,7 @@ func (s *releaseScan) cost(p releasePull) int {
 func (s *releaseScan) worst(p releasePull) int {
 	n := s.cost(p)
 	if s.conv.version(p.title) != "" {
-		n += len(s.conv.paths)
+		n += len(s.conv.paths) + 1
 	}
 	if s.in.Analyze {
 		n += repoPages - 1
@@ -204,7 +210,7 @@ func (s *releaseScan) worst(p releasePull) int {
 // unitCost is the most calls one pull request can take as a rule, for a
 // budget spent before any pull request is known.
 func (s *releaseScan) unitCost() int {
-	n := len(s.conv.paths)
+	n := len(s.conv.paths) + 1
 	if s.in.Repo == "" {
 		n++
 	}
@@ -349,7 +355,7 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 		for _, p := range list {
 			if hasLabel(p.Labels, s.conv.label) {
 				r := releasePull{repo: s.in.Repo, number: p.GetNumber(), url: p.GetHTMLURL(),
-					head: p.GetHead().GetSHA(), base: p.GetBase().GetRef(), archived: archived}
+					head: p.GetHead().GetSHA(), headRef: p.GetHead().GetRef(), base: p.GetBase().GetRef(), draft: p.GetDraft(), archived: archived}
 				r.setTitle(p.GetTitle())
 				out = append(out, r)
 			}
@@ -366,10 +372,10 @@ func hasLabel(labels []*gh.Label, name string) bool {
 }
 
 // pull examines one release pull request: its head, its version, its
-// changelog at the head commit and, with analyze, what is open against
-// its base and what shipped since the last release. It adds the row only
-// once every call it needs was answered, so a unit the run stopped is
-// done again, whole, by the next call.
+// changelog and README at the head commit and, with analyze, what is
+// open against its base and what shipped since the last release. It adds
+// the row only once every call it needs was answered, so a unit the run
+// stopped is done again, whole, by the next call.
 func (s *releaseScan) pull(ctx context.Context, p releasePull) {
 	if p.head == "" {
 		var pr *gh.PullRequest
@@ -386,12 +392,20 @@ func (s *releaseScan) pull(ctx context.Context, p releasePull) {
 			return
 		}
 		p.head, p.base = pr.GetHead().GetSHA(), pr.GetBase().GetRef()
+		p.headRef, p.draft = pr.GetHead().GetRef(), pr.GetDraft()
 		p.setTitle(pr.GetTitle())
 	}
-	row := ReleaseRow{Repo: p.repo, Number: p.number, Title: p.title, URL: p.url, HeadSHA: p.head, Status: StatusUnknownVersion, Archived: p.archived}
+	row := ReleaseRow{Repo: p.repo, Number: p.number, Title: p.title, URL: p.url, HeadSHA: p.head, Draft: p.draft,
+		Status: StatusUnknownVersion, Archived: p.archived}
 	row.removed(p.removed)
+	var rm contract.Removed
+	row.Head, rm = contract.SanitizeText(p.headRef)
+	row.removed(rm)
+	row.Base, rm = contract.SanitizeText(p.base)
+	row.removed(rm)
 	row.Version = s.conv.version(p.title)
 	var log changelog
+	var doc readmeDoc
 	if row.Version != "" {
 		var err error
 		if log, err = s.changelog(ctx, p, row.Version); s.stopped(err) {
@@ -400,13 +414,24 @@ func (s *releaseScan) pull(ctx context.Context, p releasePull) {
 			s.skip(p, err)
 			return
 		}
-		row.Status, row.ChangelogPath = StatusNeedsChangelog, log.path
+		row.Status, row.ChangelogPath, row.CheckedPaths = StatusNeedsChangelog, log.path, log.checked
 		if log.path != "" {
 			row.Status = StatusReady
 		}
+		if doc, err = s.readme(ctx, p); s.stopped(err) {
+			return
+		} else if err != nil {
+			s.skip(p, err)
+			return
+		}
+		if doc.found {
+			mentions := doc.mentions(row.Version)
+			row.ReadmeMentionsVersion = &mentions
+		}
+		row.ReadmeNote = doc.note
 	}
 	if s.in.Analyze {
-		if err := s.analyze(ctx, p, &row, log); s.stopped(err) {
+		if err := s.analyze(ctx, p, &row, log, doc); s.stopped(err) {
 			return
 		} else if err != nil {
 			s.skip(p, err)
@@ -417,21 +442,26 @@ func (s *releaseScan) pull(ctx context.Context, p releasePull) {
 	defer s.mu.Unlock()
 	s.done[p.key()] = true
 	s.scanned.Pulls++
+	s.summary.add(row.Status)
 	if !s.in.OnlyMissing || row.Status == StatusNeedsChangelog {
 		s.rows = append(s.rows, row)
 	}
 }
 
-// changelog is what was found of the entry: where, and its text.
+// changelog is what was found of the entry: where, and its text; checked
+// are the paths read, in order.
 type changelog struct {
 	path, entry string
+	checked     []string
 }
 
 // changelog looks the version's entry up at the head commit, path by
 // path in the operator's order: a 404 is "not there", the next path is
 // tried; a running changelog counts only when it names the version.
 func (s *releaseScan) changelog(ctx context.Context, p releasePull, version string) (changelog, error) {
+	var checked []string
 	for _, cand := range s.conv.candidates(version) {
+		checked = append(checked, cand.path)
 		var f github.ContentEntry
 		err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {
 			e, m, err := s.c.GetFileAt(ctx, s.in.Owner, p.repo, cand.path, p.head)
@@ -463,9 +493,9 @@ func (s *releaseScan) changelog(ctx context.Context, p releasePull, version stri
 		if cand.mustName && !names(text, version) {
 			continue
 		}
-		return changelog{path: cand.path, entry: entry(text, version, cand.mustName)}, nil
+		return changelog{path: cand.path, entry: entry(text, version, cand.mustName), checked: checked}, nil
 	}
-	return changelog{}, nil
+	return changelog{checked: checked}, nil
 }
 
 // skip records a pull request that could not be read (its repository
@@ -479,7 +509,7 @@ func (s *releaseScan) skip(p releasePull, err error) {
 
 // result assembles the report, rows in repository then number order.
 func (s *releaseScan) result() ReleaseOut {
-	out := ReleaseOut{Rows: s.rows, Scanned: s.scanned, Skipped: s.skipped, APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits(),
+	out := ReleaseOut{Rows: s.rows, Scanned: s.scanned, Summary: s.summary, Skipped: s.skipped, APICalls: s.run.Calls(), ConditionalHits: s.run.ConditionalHits(),
 		Withheld: s.withheld}
 	out.Scanned.IncludeArchived = s.in.IncludeArchived
 	out.Rows = ordered(out.Rows, func(r ReleaseRow) (string, int) { return r.Repo, r.Number })
