@@ -232,7 +232,11 @@ func (t *transport) retryable(a *attempt, rec *call, n int) (bool, time.Duration
 			if wait <= 0 {
 				wait = secondaryDefaultWait
 			}
-			return true, wait
+			// At least retry-after, as GitHub asks, plus a growing jittered
+			// back-off: the calls one burst had in flight were refused
+			// together, and waking them all at the same instant would meet
+			// the same limit again.
+			return true, wait + c.retry.backoff(n)
 		}
 		return false, 0
 	case status >= 200 && status < 300 && rec.read && isJSON(resp.Header):
