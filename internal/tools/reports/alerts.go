@@ -132,6 +132,7 @@ type AlertRow struct {
 	Package         string `json:"package,omitempty"`
 	Ecosystem       string `json:"ecosystem,omitempty"`
 	Manifest        string `json:"manifest,omitempty"`
+	Scope           string `json:"scope,omitempty" jsonschema:"runtime or development: whether the dependency ships"`
 	GHSA            string `json:"ghsa,omitempty"`
 	CVE             string `json:"cve,omitempty"`
 	VulnerableRange string `json:"vulnerable_range,omitempty"`
@@ -185,6 +186,27 @@ type TypeCounts struct {
 	SecretScanning int `json:"secret_scanning,omitempty"`
 }
 
+// SeverityCounts counts alerts by severity. Zeros are kept: a type
+// asked for always says how many it found, none included.
+type SeverityCounts struct {
+	Critical int `json:"critical"`
+	High     int `json:"high"`
+	Medium   int `json:"medium"`
+	Low      int `json:"low"`
+}
+
+// AlertCounts tallies, per type asked for, the alerts this call found
+// (its alerts, or with summary_only the ones it omitted): this page of
+// the report, not earlier ones; add each next_call's counts for the whole
+// report. A type asked for appears even when no list of it was read (the
+// call stopped first, or it is off), with zeros, and scope, disabled and
+// failed say why; a type not asked for is absent (scope: skipped).
+type AlertCounts struct {
+	Dependabot     *SeverityCounts `json:"dependabot,omitempty"`
+	CodeScanning   *SeverityCounts `json:"code_scanning,omitempty"`
+	SecretScanning *SeverityCounts `json:"secret_scanning,omitempty"`
+}
+
 // FailedList is a list GitHub did not answer (reason: the error code): a
 // repository's list of one type, which next_call reads again once more
 // before it is given up, or, without a type, a repository named in repos
@@ -197,7 +219,11 @@ type FailedList struct {
 
 // AlertsOut is the report.
 type AlertsOut struct {
-	Alerts          []AlertRow    `json:"alerts,omitempty"`
+	Alerts []AlertRow `json:"alerts,omitempty"`
+	// AlertsOmitted is how many alerts summary_only left out of alerts
+	// (those counts tallies); absent without summary_only.
+	AlertsOmitted   *int          `json:"alerts_omitted,omitempty"`
+	Counts          AlertCounts   `json:"counts"`
 	ByRepo          []RepoAlerts  `json:"by_repo"`
 	Scanned         AlertsScanned `json:"scanned"`
 	Scope           TypeScopes    `json:"scope"`
@@ -242,7 +268,7 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 		Keep:        []string{"by_repo"},
 		// tools/list holds 850 bytes for this tool: the output's fields
 		// are in ghgate://schemas, and every result shows them.
-		Unlisted: []string{"alerts", "by_repo", "scanned", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
+		Unlisted: []string{"alerts", "alerts_omitted", "counts", "by_repo", "scanned", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
 		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
 		Run:      s.reportSecurityAlerts,
 	}

@@ -494,7 +494,11 @@ func (s *alertsScan) result() AlertsOut {
 			*p = cmp.Or(s.pos.Scope[t], scopePending)
 		}
 	}
-	if !s.in.SummaryOnly {
+	out.Counts = countAlerts(s.rows, s.in.Types)
+	if s.in.SummaryOnly {
+		n := len(s.rows)
+		out.AlertsOmitted = &n
+	} else {
 		out.Alerts = s.rows
 		sortAlerts(out.Alerts)
 	}
