@@ -64,6 +64,9 @@ type AlertsIn struct {
 	MaxRepos        MaxRepos    `json:"max_repos,omitempty" jsonschema:"default 50"`
 	MaxAPICalls     MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
 	Cursor          string      `json:"cursor,omitempty"`
+	// Classify adds each repository's tier (tiers in the answer), one
+	// GraphQL query per repository from max_api_calls, after the lists.
+	Classify bool `json:"classify,omitempty"`
 }
 
 // AlertsIn's listing is held to 850 bytes, so the arguments whose names
@@ -238,6 +241,16 @@ type AlertsOut struct {
 	// grant: the owner's repositories not scanned, and the alerts of
 	// such repositories an organization's list held.
 	Withheld int `json:"withheld,omitempty" jsonschema:"repositories and alerts this client may not read, left out"`
+	// Tiers, with classify, are the repositories' structural tiers by
+	// the operator's rules ([reports.classify]; by default release_flow,
+	// release_workflow, plain) and the signals behind each: every file
+	// the rules name (exists on the default branch) and every branch
+	// (exists, differs, ahead_by, behind_by against the default branch).
+	// Each repository costs one GitHub call (a GraphQL query, however
+	// many files and branches the rules name), counted in api_calls and
+	// bounded by max_api_calls; at most max_repos are classified per
+	// call, after the alert lists, and next_call goes on with the rest.
+	Tiers []RepoTier `json:"tiers,omitempty"`
 }
 
 // alertsTooFewCalls refuses a call whose budget was spent before any
@@ -268,7 +281,7 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 		Keep:        []string{"by_repo"},
 		// tools/list holds 850 bytes for this tool: the output's fields
 		// are in ghgate://schemas, and every result shows them.
-		Unlisted: []string{"alerts", "alerts_omitted", "counts", "by_repo", "scanned", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
+		Unlisted: []string{"alerts", "alerts_omitted", "counts", "by_repo", "scanned", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call", "tiers"},
 		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
 		Run:      s.reportSecurityAlerts,
 	}
@@ -299,7 +312,12 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 	if err := sc.report(); err != nil {
 		return AlertsOut{}, err
 	}
-	if sc.run.Stopped() == fanout.MaxAPICalls && sc.listCalls == 0 {
+	if in.Classify && sc.run.Stopped() == "" {
+		if err := sc.classify(s.Tiers.OrDefault()); err != nil {
+			return AlertsOut{}, err
+		}
+	}
+	if sc.run.Stopped() == fanout.MaxAPICalls && sc.listCalls == 0 && len(sc.tiered) == 0 {
 		return AlertsOut{}, alertsTooFewCalls(asked, in.MaxAPICalls, len(in.Repos) == 0)
 	}
 	out := sc.result()
