@@ -14,7 +14,9 @@ func TestDefaultRulesClassify(t *testing.T) {
 	if err := r.Validate("reports.classify"); err != nil {
 		t.Fatalf("Default().Validate = %v, want nil", err)
 	}
-	set := func(names ...string) func(string) bool { return func(n string) bool { return slices.Contains(names, n) } }
+	set := func(names ...string) func(string) bool {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
 	cases := []struct {
 		name           string
 		files, differs []string
