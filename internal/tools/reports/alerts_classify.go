@@ -46,7 +46,9 @@ type BranchSignal struct {
 
 // tierQuery is the one query that reads every signal of a repository:
 // f<i> the object at each file's path on the default branch (HEAD), r<i>
-// each branch's ref, and c<i> the default branch compared with it.
+// each branch's ref (b<i>, qualified, so a tag of that name is not taken
+// for it), and c<i> the default branch compared with it (h<i>, the
+// branch's short name, as GitHub's compare takes a head ref).
 func tierQuery(files, branches []string) string {
 	var b strings.Builder
 	b.WriteString("query($owner: String!, $name: String!")
@@ -54,11 +56,11 @@ func tierQuery(files, branches []string) string {
 		fmt.Fprintf(&b, ", $f%d: String!", i)
 	}
 	for i := range branches {
-		fmt.Fprintf(&b, ", $b%d: String!", i)
+		fmt.Fprintf(&b, ", $b%d: String!, $h%d: String!", i, i)
 	}
 	b.WriteString(") { repository(owner: $owner, name: $name) { defaultBranchRef { name")
 	for i := range branches {
-		fmt.Fprintf(&b, " c%d: compare(headRef: $b%d) { aheadBy behindBy }", i, i)
+		fmt.Fprintf(&b, " c%d: compare(headRef: $h%d) { aheadBy behindBy }", i, i)
 	}
 	b.WriteString(" }")
 	for i := range files {
@@ -79,6 +81,7 @@ func tierVars(owner, repo string, files, branches []string) map[string]any {
 	}
 	for i, br := range branches {
 		v[fmt.Sprintf("b%d", i)] = "refs/heads/" + br
+		v[fmt.Sprintf("h%d", i)] = br
 	}
 	return v
 }
