@@ -164,7 +164,9 @@ func (s *alertsScan) classify(rules tiers.Rules) error {
 		switch {
 		case isStopped(s.run, err):
 			return // left for next_call
-		case err == nil && out.Repository == nil:
+		case err == nil && out.Repository == nil, isNotFound(err):
+			// GitHub answers NOT_FOUND for the repository, the one object
+			// the query looks up; the rest resolve to null.
 			rows[i] = &RepoTier{Repo: work[i], Failed: string(contract.CodeRepoNotFound)}
 		case err != nil:
 			rows[i] = &RepoTier{Repo: work[i], Failed: skipCode(err)}

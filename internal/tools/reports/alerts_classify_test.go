@@ -113,7 +113,8 @@ func TestReportSecurityAlertsClassifyTiers(t *testing.T) {
 }
 
 // The operator's own tiers, from the config file's TOML, replace the
-// default: only the files and branches they name are signals.
+// default: only the files and branches they name are signals. A named
+// repository that does not exist is a row that failed, repo_not_found.
 func TestReportSecurityAlertsClassifyCustomTiers(t *testing.T) {
 	t.Parallel()
 	var file struct {
@@ -140,9 +141,12 @@ files_any = ["go.mod"]
 	}
 	env := fleetEnv(t, 6, servertest.Options{Tiers: rules})
 	seedTiers(t, env)
-	out := alerts(t, env, map[string]any{"owner": "fleet", "repos": []string{emulator.Fleet(0).Name, emulator.Fleet(1).Name},
+	out := alerts(t, env, map[string]any{"owner": "fleet", "repos": []string{emulator.Fleet(0).Name, emulator.Fleet(1).Name, "no-such-repo"},
 		"types": []string{"dependabot"}, "classify": true})
 	rows := tierRows(t, out)
+	if got := rows["no-such-repo"]; got.Failed != "repo_not_found" || got.Tier != "" || got.Files != nil {
+		t.Errorf("a missing repository's row = %+v, want failed repo_not_found and no tier or signals", got)
+	}
 	if got := rows[emulator.Fleet(0).Name].Tier; got != "go_next" {
 		t.Errorf("repository 0: tier = %q, want go_next", got)
 	}
