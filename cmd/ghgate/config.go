@@ -23,6 +23,7 @@ import (
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
 	"github.com/spf13/pflag"
 )
 
@@ -73,6 +74,14 @@ type fileConfig struct {
 	// for it. An --auth client's [client.tools] may set its own.
 	Lockdown              *bool `toml:"lockdown"`
 	AllowIncludeUntrusted *bool `toml:"allow_include_untrusted"`
+	// Reports are the report tools' settings: [reports.classify] holds
+	// the repository tiers (tiers.Rules).
+	Reports reportsConfig `toml:"reports"`
+}
+
+// reportsConfig is the config file's [reports] table.
+type reportsConfig struct {
+	Classify tiers.Rules `toml:"classify"`
 }
 
 // configKeys are the config file's keys, in the order of fileConfig.
@@ -142,7 +151,10 @@ type serveConfig struct {
 	SyncRoot string
 	// Releases are the release pull request conventions the reports
 	// toolset reads (file only: defaults when absent).
-	Releases  core.ReleaseSettings
+	Releases core.ReleaseSettings
+	// Tiers are the repository tiers of the security alert report's
+	// classify (file only: tiers.Default when absent).
+	Tiers     tiers.Rules
 	State     string
 	CursorKey []byte
 	HTTP      string
@@ -272,9 +284,12 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 		SyncRoot: fc.SyncRoot, State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo,
 		Releases: core.ReleaseSettings{Label: fc.ReleaseLabel, TitlePattern: fc.ReleaseTitlePattern, ChangelogPaths: fc.ReleaseChangelogPaths},
 		MaxTasks: tasks.DefaultMaxTasks, MaxTasksPerClient: tasks.DefaultMaxTasksPerClient, MaxFanoutPerCredential: fanout.DefaultShared,
-		Policy: fc.Policy}
+		Policy: fc.Policy, Tiers: fc.Reports.Classify}
 	if err := fc.Policy.Validate(); err != nil {
 		return serveConfig{}, err
+	}
+	if err := fc.Reports.Classify.Validate("reports.classify"); err != nil {
+		return serveConfig{}, fmt.Errorf("config %s: %w", f.config, err)
 	}
 	if f.allowRemote {
 		return serveConfig{}, errors.New("--allow-remote is gone: a non-loopback --http address now requires --auth FILE, " +

@@ -93,7 +93,7 @@ every tool call fails with missing_credential. Flags override the config file.
 // SIGTERM) or, over stdio, until the client closes stdin.
 func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	opts := server.StackOptions{BaseURL: cfg.GitHubURL, Token: cfg.Token, StorePath: cfg.State, CursorKey: cfg.CursorKey, RateFloor: cfg.RateFloor,
-		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, SyncRoot: cfg.SyncRoot, Releases: cfg.Releases, Log: log,
+		Toolsets: cfg.Toolsets, ReadOnly: cfg.ReadOnly, AllowedIssueCreator: cfg.AllowedIssueCreator, SyncRoot: cfg.SyncRoot, Releases: cfg.Releases, Tiers: cfg.Tiers, Log: log,
 		Tasks: tasks.Limits{MaxTasks: cfg.MaxTasks, MaxTasksPerClient: cfg.MaxTasksPerClient}, FanoutPerCredential: cfg.MaxFanoutPerCredential,
 		Policy: cfg.Policy, PolicyShared: cfg.HTTP != "",
 		Lockdown: server.LockdownOptions{Rule: cfg.Lockdown, AllowInclude: cfg.Lockdown.AllowInclude}}

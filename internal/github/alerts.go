@@ -64,6 +64,9 @@ type DependabotAlert struct {
 			Name      string `json:"name"`
 		} `json:"package"`
 		ManifestPath string `json:"manifest_path"`
+		// Scope is runtime or development (GitHub's dependency.scope);
+		// "" where GitHub cannot tell.
+		Scope string `json:"scope"`
 	} `json:"dependency"`
 	Advisory struct {
 		GHSAID   string  `json:"ghsa_id"`

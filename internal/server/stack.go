@@ -16,6 +16,7 @@ import (
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -43,7 +44,9 @@ type StackOptions struct {
 	// SyncRoot is where local mirrors may be written (core.Service).
 	SyncRoot string
 	// Releases are the release pull request conventions (core.Service).
-	Releases   core.ReleaseSettings
+	Releases core.ReleaseSettings
+	// Tiers are the repository tiers of the reports' classify (core.Service).
+	Tiers      tiers.Rules
 	HTTPClient *http.Client
 	Log        *slog.Logger
 	Now        func() time.Time
@@ -113,7 +116,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		}
 	}
 	svc := &core.Service{Clients: core.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
-		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot, Releases: o.Releases,
+		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot, Releases: o.Releases, Tiers: o.Tiers,
 		FanoutPerCredential: o.FanoutPerCredential, Lockdown: o.LockdownFor}
 	if svc.Lockdown == nil && o.Lockdown.Rule != (core.Lockdown{}) {
 		rule := o.Lockdown.Rule

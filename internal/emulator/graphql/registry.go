@@ -168,6 +168,7 @@ func newResolvers() (*resolvers, error) {
 	registerRepoMutations(r)
 	registerPullRevert(r)
 	registerRefCompare(r)
+	registerGitObjects(r)
 	r.intro = newIntrospectionResolvers()
 	if len(r.twice) > 0 {
 		return nil, fmt.Errorf("emulator: graphql resolvers registered twice: %s", strings.Join(r.twice, ", "))

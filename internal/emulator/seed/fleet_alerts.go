@@ -46,6 +46,11 @@ func (fs *fleetSeeder) alerts() {
 			al := &state.DependabotAlert{State: "open", Package: a.pkg, Ecosystem: a.eco, Manifest: a.manifest, Scope: "runtime",
 				GHSA: fmt.Sprintf("GHSA-emu%d-%04d-fl%02d", k, 1000+i, i%100), Severity: a.severity, Summary: a.summary,
 				VulnerableRange: a.vulnerable, PatchedVersion: a.patched, CVSS: a.cvss, CreatedAt: created}
+			if a.eco == "npm" {
+				// The web front ends' npm packages are build tools:
+				// GitHub marks a devDependency's alert development.
+				al.Scope = "development"
+			}
 			if (i+k)%3 == 0 {
 				al.CVE = fmt.Sprintf("CVE-2025-%05d", 40000+i*10+k)
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,7 +36,9 @@ type Options struct {
 	// SyncRoot allows local mirrors under it (github_sync_issues).
 	SyncRoot string
 	// Releases are the operator's release conventions (reports).
-	Releases       core.ReleaseSettings
+	Releases core.ReleaseSettings
+	// Tiers are the operator's repository tiers (reports' classify).
+	Tiers          tiers.Rules
 	StorePath      string
 	MaxReadRetries int
 	RateFloor      int
@@ -98,7 +101,7 @@ func Start(t testing.TB, o Options) *Env {
 	client.Transport = &counting{next: client.Transport, env: env}
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
-		SyncRoot: o.SyncRoot, Releases: o.Releases, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
+		SyncRoot: o.SyncRoot, Releases: o.Releases, Tiers: o.Tiers, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
 		Wrap: o.wrap(t), Policy: o.Policy, PolicyShared: o.PolicyShared, Lockdown: o.Lockdown})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)

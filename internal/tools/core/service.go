@@ -17,6 +17,7 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
 )
 
 // Clients chooses the GitHub client for a call by its target owner and the
@@ -61,6 +62,9 @@ type Service struct {
 	// Releases are the release pull request conventions the reports
 	// toolset reads (zero: the defaults).
 	Releases ReleaseSettings
+	// Tiers are the operator's repository tiers the security alert
+	// report's classify evaluates (none: tiers.Default).
+	Tiers tiers.Rules
 	// FanoutPerCredential is how many calls every report on one
 	// credential has in flight together, whichever client or task runs
 	// it (0: fanout.DefaultShared).

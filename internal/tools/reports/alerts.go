@@ -64,6 +64,9 @@ type AlertsIn struct {
 	MaxRepos        MaxRepos    `json:"max_repos,omitempty" jsonschema:"default 50"`
 	MaxAPICalls     MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
 	Cursor          string      `json:"cursor,omitempty"`
+	// Classify adds each repository's tier (tiers in the answer), one
+	// GraphQL query per repository from max_api_calls, after the lists.
+	Classify bool `json:"classify,omitempty"`
 }
 
 // AlertsIn's listing is held to 850 bytes, so the arguments whose names
@@ -132,6 +135,7 @@ type AlertRow struct {
 	Package         string `json:"package,omitempty"`
 	Ecosystem       string `json:"ecosystem,omitempty"`
 	Manifest        string `json:"manifest,omitempty"`
+	Scope           string `json:"scope,omitempty" jsonschema:"runtime or development: whether the dependency ships"`
 	GHSA            string `json:"ghsa,omitempty"`
 	CVE             string `json:"cve,omitempty"`
 	VulnerableRange string `json:"vulnerable_range,omitempty"`
@@ -185,6 +189,27 @@ type TypeCounts struct {
 	SecretScanning int `json:"secret_scanning,omitempty"`
 }
 
+// SeverityCounts counts alerts by severity. Zeros are kept: a type
+// asked for always says how many it found, none included.
+type SeverityCounts struct {
+	Critical int `json:"critical"`
+	High     int `json:"high"`
+	Medium   int `json:"medium"`
+	Low      int `json:"low"`
+}
+
+// AlertCounts tallies, per type asked for, the alerts this call found
+// (its alerts, or with summary_only the ones it omitted): this page of
+// the report, not earlier ones; add each next_call's counts for the whole
+// report. A type asked for appears even when no list of it was read (the
+// call stopped first, or it is off), with zeros, and scope, disabled and
+// failed say why; a type not asked for is absent (scope: skipped).
+type AlertCounts struct {
+	Dependabot     *SeverityCounts `json:"dependabot,omitempty"`
+	CodeScanning   *SeverityCounts `json:"code_scanning,omitempty"`
+	SecretScanning *SeverityCounts `json:"secret_scanning,omitempty"`
+}
+
 // FailedList is a list GitHub did not answer (reason: the error code): a
 // repository's list of one type, which next_call reads again once more
 // before it is given up, or, without a type, a repository named in repos
@@ -197,7 +222,11 @@ type FailedList struct {
 
 // AlertsOut is the report.
 type AlertsOut struct {
-	Alerts          []AlertRow    `json:"alerts,omitempty"`
+	Alerts []AlertRow `json:"alerts,omitempty"`
+	// AlertsOmitted is how many alerts summary_only left out of alerts
+	// (those counts tallies); absent without summary_only.
+	AlertsOmitted   *int          `json:"alerts_omitted,omitempty"`
+	Counts          AlertCounts   `json:"counts"`
 	ByRepo          []RepoAlerts  `json:"by_repo"`
 	Scanned         AlertsScanned `json:"scanned"`
 	Scope           TypeScopes    `json:"scope"`
@@ -212,6 +241,16 @@ type AlertsOut struct {
 	// grant: the owner's repositories not scanned, and the alerts of
 	// such repositories an organization's list held.
 	Withheld int `json:"withheld,omitempty" jsonschema:"repositories and alerts this client may not read, left out"`
+	// Tiers, with classify, are the repositories' structural tiers by
+	// the operator's rules ([reports.classify]; by default release_flow,
+	// release_workflow, plain) and the signals behind each: every file
+	// the rules name (exists on the default branch) and every branch
+	// (exists, differs, ahead_by, behind_by against the default branch).
+	// Each repository costs one GitHub call (a GraphQL query, however
+	// many files and branches the rules name), counted in api_calls and
+	// bounded by max_api_calls; at most max_repos are classified per
+	// call, after the alert lists, and next_call goes on with the rest.
+	Tiers []RepoTier `json:"tiers,omitempty"`
 }
 
 // alertsTooFewCalls refuses a call whose budget was spent before any
@@ -242,7 +281,7 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 		Keep:        []string{"by_repo"},
 		// tools/list holds 850 bytes for this tool: the output's fields
 		// are in ghgate://schemas, and every result shows them.
-		Unlisted: []string{"alerts", "by_repo", "scanned", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call"},
+		Unlisted: []string{"alerts", "alerts_omitted", "counts", "by_repo", "scanned", "scope", "disabled", "failed", "api_calls", "conditional_hits", "truncated_reason", "next_call", "tiers"},
 		Task:     tooldef.TaskSupport{Mode: tooldef.TaskOptional},
 		Run:      s.reportSecurityAlerts,
 	}
@@ -273,7 +312,12 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 	if err := sc.report(); err != nil {
 		return AlertsOut{}, err
 	}
-	if sc.run.Stopped() == fanout.MaxAPICalls && sc.listCalls == 0 {
+	if in.Classify && sc.run.Stopped() == "" {
+		if err := sc.classify(s.Tiers.OrDefault()); err != nil {
+			return AlertsOut{}, err
+		}
+	}
+	if sc.run.Stopped() == fanout.MaxAPICalls && sc.listCalls == 0 && len(sc.tiered) == 0 {
 		return AlertsOut{}, alertsTooFewCalls(asked, in.MaxAPICalls, len(in.Repos) == 0)
 	}
 	out := sc.result()

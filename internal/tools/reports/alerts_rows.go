@@ -15,7 +15,7 @@ import (
 func dependabotRow(a github.DependabotAlert, repo string) AlertRow {
 	r := AlertRow{Repo: repo, Type: Dependabot, Number: a.Number, Summary: a.Advisory.Summary, URL: a.HTMLURL, CreatedAt: a.CreatedAt,
 		Severity: dependabotSeverity(a), Package: a.Dependency.Package.Name, Ecosystem: a.Dependency.Package.Ecosystem,
-		Manifest: a.Dependency.ManifestPath, GHSA: a.Advisory.GHSAID, VulnerableRange: a.Vulnerability.VulnerableRange}
+		Manifest: a.Dependency.ManifestPath, Scope: a.Dependency.Scope, GHSA: a.Advisory.GHSAID, VulnerableRange: a.Vulnerability.VulnerableRange}
 	if a.Advisory.CVEID != nil {
 		r.CVE = *a.Advisory.CVEID
 	}
@@ -130,6 +130,33 @@ func byRepo(rows []AlertRow) []RepoAlerts {
 		return cmp.Or(cmp.Compare(b.Critical, a.Critical), cmp.Compare(b.High, a.High), cmp.Compare(b.Medium, a.Medium),
 			cmp.Compare(b.Low, a.Low), byName(a.Repo, b.Repo))
 	})
+	return out
+}
+
+// countAlerts tallies rows per type and severity, with a zero tally for
+// each type of types that has none.
+func countAlerts(rows []AlertRow, types []AlertType) AlertCounts {
+	var out AlertCounts
+	slot := map[AlertType]**SeverityCounts{Dependabot: &out.Dependabot, CodeScanning: &out.CodeScanning, SecretScanning: &out.SecretScanning}
+	for _, t := range types {
+		*slot[t] = &SeverityCounts{}
+	}
+	for _, r := range rows {
+		c := *slot[r.Type]
+		if c == nil {
+			continue // a type not asked for has no rows
+		}
+		switch r.Severity {
+		case "critical":
+			c.Critical++
+		case "high":
+			c.High++
+		case "medium":
+			c.Medium++
+		default:
+			c.Low++
+		}
+	}
 	return out
 }
 

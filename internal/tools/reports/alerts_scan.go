@@ -38,6 +38,8 @@ type alertsPos struct {
 	Repos   map[AlertType]*resume            `json:"r,omitempty"`
 	At      map[AlertType]map[string]pagePos `json:"t,omitempty"`
 	Failed  map[AlertType][]string           `json:"f,omitempty"`
+	// Tiers are the repositories classify is done with.
+	Tiers *resume `json:"c,omitempty"`
 }
 
 // pagePos is a page of an alert list (its cursor, or its number where
@@ -63,11 +65,12 @@ type list struct {
 
 // alertsScan is one call of github_report_security_alerts.
 type alertsScan struct {
-	run  *fanout.Run
-	c    *github.Client
-	in   AlertsIn
-	pos  *alertsPos
-	base int // lists done before the current phase, for progress
+	run   *fanout.Run
+	c     *github.Client
+	in    AlertsIn
+	pos   *alertsPos
+	base  int // lists done before the current phase, for progress
+	units int // units of the repositories' phase, for classify's progress
 
 	mu   sync.Mutex
 	rows []AlertRow
@@ -108,6 +111,12 @@ type alertsScan struct {
 	retry   []list
 	missing map[string]error
 	checks  map[string]*repoCheck
+
+	// tierOrder are the repositories classify covers, tiered the rows
+	// this call classified, tierMore whether max_repos left some.
+	tierOrder []string
+	tiered    []RepoTier
+	tierMore  bool
 }
 
 // report reads the owner's repositories (when none are named: which are
@@ -186,6 +195,7 @@ func (s *alertsScan) report() error {
 		work = append(work, pending...)
 	}
 	s.scanned.Repos = max(s.scanned.Repos, repos)
+	s.units = len(work)
 	err = s.run.Each(len(work), func(ctx context.Context, i int) {
 		l := work[i]
 		s.read(ctx, l, s.pos.At[l.typ][strings.ToLower(l.repo)])
@@ -494,14 +504,20 @@ func (s *alertsScan) result() AlertsOut {
 			*p = cmp.Or(s.pos.Scope[t], scopePending)
 		}
 	}
-	if !s.in.SummaryOnly {
+	out.Counts = countAlerts(s.rows, s.in.Types)
+	if s.in.SummaryOnly {
+		n := len(s.rows)
+		out.AlertsOmitted = &n
+	} else {
 		out.Alerts = s.rows
 		sortAlerts(out.Alerts)
 	}
 	reason := s.run.Stopped()
-	if reason == "" && s.more {
+	if reason == "" && (s.more || s.tierMore) {
 		reason = fanout.MaxRepos
 	}
+	out.Tiers = s.tiered
+	slices.SortFunc(out.Tiers, func(a, b RepoTier) int { return byName(a.Repo, b.Repo) })
 	// Lists left to retry truncate the report though no bound stopped it;
 	// failed says which.
 	if reason == "" && len(s.retry) > 0 {
@@ -561,6 +577,7 @@ func (s *alertsScan) advance() {
 			delete(p.At, t)
 		}
 	}
+	s.advanceTiers()
 	p.Failed = nil
 	for _, l := range s.retry {
 		if p.Failed == nil {
