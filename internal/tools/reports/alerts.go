@@ -198,10 +198,10 @@ type SeverityCounts struct {
 	Low      int `json:"low"`
 }
 
-// AlertCounts tallies, per type asked for, the alerts this call found
-// (its alerts, or with summary_only the ones it omitted): this page of
-// the report, not earlier ones; add each next_call's counts for the whole
-// report. A type asked for appears even when no list of it was read (the
+// AlertCounts tallies, per type asked for, the alerts the run has found
+// so far (shown, or with summary_only omitted): the cursor carries the
+// earlier calls' counts, so the last call of a run counts all of it. A
+// type asked for appears even when no list of it was read (the
 // call stopped first, or it is off), with zeros, and scope, disabled and
 // failed say why; a type not asked for is absent (scope: skipped).
 type AlertCounts struct {

@@ -168,3 +168,39 @@ func TestReportSecurityAlertsDependabotScope(t *testing.T) {
 		t.Errorf("scopes seen %v, want both runtime and development", seen)
 	}
 }
+
+// counts cover the whole run: a report paged by alert_limit carries the
+// earlier calls' counts in its cursor, so each call's counts never fall
+// and the last one tallies every row of every call, as one call with
+// room for all does.
+func TestReportSecurityAlertsCountsCoverTheRun(t *testing.T) {
+	t.Parallel()
+	env := fleetEnv(t, fleetSize, servertest.Options{})
+	whole := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000})
+	rows, outs := allAlerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 3})
+	if len(outs) < 3 {
+		t.Fatalf("%d calls, want several (alert_limit 3)", len(outs))
+	}
+	last := outs[len(outs)-1]
+	for _, typ := range allTypes {
+		got := typeCounts(last.Counts, typ)
+		if got == nil {
+			t.Errorf("last call's counts.%s absent, want the run's tally", typ)
+			continue
+		}
+		if want := tally(rows, typ); *got != want {
+			t.Errorf("last call's counts.%s = %+v, want %+v (every call's rows)", typ, *got, want)
+		}
+		if want := typeCounts(whole.Counts, typ); want == nil || *got != *want {
+			t.Errorf("paged counts.%s = %+v, want %+v (one call with room for all)", typ, *got, want)
+		}
+		prev := 0
+		for i, o := range outs {
+			n := total(typeCounts(o.Counts, typ))
+			if n < prev {
+				t.Errorf("call %d: counts.%s total %d, fell from %d", i+1, typ, n, prev)
+			}
+			prev = n
+		}
+	}
+}

@@ -160,6 +160,25 @@ func countAlerts(rows []AlertRow, types []AlertType) AlertCounts {
 	return out
 }
 
+// add adds earlier calls' tallies (nil: none) to c, type by type; a type
+// c does not hold was not asked for and stays absent.
+func (c *AlertCounts) add(earlier *AlertCounts) {
+	if earlier == nil {
+		return
+	}
+	pairs := []struct{ to, from *SeverityCounts }{
+		{c.Dependabot, earlier.Dependabot}, {c.CodeScanning, earlier.CodeScanning}, {c.SecretScanning, earlier.SecretScanning}}
+	for _, p := range pairs {
+		if p.to == nil || p.from == nil {
+			continue
+		}
+		p.to.Critical += p.from.Critical
+		p.to.High += p.from.High
+		p.to.Medium += p.from.Medium
+		p.to.Low += p.from.Low
+	}
+}
+
 // sortAlerts orders rows by severity (worst first), then repository,
 // type and number.
 func sortAlerts(rows []AlertRow) {

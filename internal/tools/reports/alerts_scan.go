@@ -40,6 +40,9 @@ type alertsPos struct {
 	Failed  map[AlertType][]string           `json:"f,omitempty"`
 	// Tiers are the repositories classify is done with.
 	Tiers *resume `json:"c,omitempty"`
+	// Counts are the alerts of the run's earlier calls, by type and
+	// severity, so each call's counts cover the whole run so far.
+	Counts *AlertCounts `json:"n,omitempty"`
 }
 
 // pagePos is a page of an alert list (its cursor, or its number where
@@ -505,6 +508,7 @@ func (s *alertsScan) result() AlertsOut {
 		}
 	}
 	out.Counts = countAlerts(s.rows, s.in.Types)
+	out.Counts.add(s.pos.Counts)
 	if s.in.SummaryOnly {
 		n := len(s.rows)
 		out.AlertsOmitted = &n
@@ -526,6 +530,7 @@ func (s *alertsScan) result() AlertsOut {
 	if reason != "" {
 		out.Truncated, out.TruncatedReason = true, Stop(reason)
 		s.advance()
+		s.pos.Counts = &out.Counts
 	}
 	return out
 }
