@@ -89,8 +89,9 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	}
 	if served[core.NameReportSecurityAlerts] {
 		b.WriteString("- reports toolset: " + core.NameReportSecurityAlerts + " lists open Dependabot, code scanning and secret scanning alerts " +
-			"worst first with by_repo counts, from the organization's lists or, where refused, each repository's (scope, disabled); " +
-			"secret values are never returned\n")
+			"worst first with by_repo counts and the run's counts per type and severity, from the organization's lists or, where refused, " +
+			"each repository's (scope, disabled); Dependabot rows say scope (runtime, development); classify adds each repository's tier " +
+			"by the operator's rules with its file and branch signals (one call per repository); secret values are never returned\n")
 	}
 	if served[core.NameReportReleasePRs] {
 		b.WriteString("- reports toolset: " + core.NameReportReleasePRs + " finds open release pull requests (the operator's label, default release) with one search, " +
