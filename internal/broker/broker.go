@@ -129,7 +129,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	}
 	svc := &core.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
 		Credential: b.router.Credential, SyncRoot: cfg.Tools.SyncRoot, Releases: cfg.Tools.Releases(),
-		FanoutPerCredential: cfg.Limits.MaxFanoutPerCredential, Lockdown: b.lockdown}
+		Tiers: cfg.Tools.Reports.Classify, FanoutPerCredential: cfg.Limits.MaxFanoutPerCredential, Lockdown: b.lockdown}
 	extra, err := b.connectUpstreams(ctx)
 	if err != nil {
 		return fail(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
 
 	"github.com/BurntSushi/toml"
 )
@@ -106,6 +107,14 @@ type Tools struct {
 	// over the server's.
 	Lockdown              *bool `toml:"lockdown"`
 	AllowIncludeUntrusted *bool `toml:"allow_include_untrusted"`
+	// Reports are the report tools' settings, as serve's [reports]:
+	// [[tools.reports.classify.tier]] holds the repository tiers.
+	Reports ToolsReports `toml:"reports"`
+}
+
+// ToolsReports is the [tools.reports] table.
+type ToolsReports struct {
+	Classify tiers.Rules `toml:"classify"`
 }
 
 // Releases are the release conventions the reports toolset reads.
@@ -326,6 +335,9 @@ func (c *Config) validate() error {
 	}
 	if err := c.Tools.Releases().Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("[tools] %w", err))
+	}
+	if err := c.Tools.Reports.Classify.Validate("tools.reports.classify"); err != nil {
+		errs = append(errs, err)
 	}
 	seen := map[string]bool{}
 	for i, r := range c.Routes {

@@ -38,3 +38,36 @@ func TestBrokerConfigReleaseSettings(t *testing.T) {
 		t.Fatalf("a pattern without a group: %v", err)
 	}
 }
+
+// The broker reads the security alert report's repository tiers from
+// [tools.reports.classify], as serve reads [reports.classify], and
+// refuses a bad tier before it starts, naming the field.
+func TestBrokerConfigClassifyTiers(t *testing.T) {
+	t.Parallel()
+	up := brokertest.StartUpstream(t, 0, true)
+	files := brokertest.WriteFiles(t, up, "")
+	orig, err := os.ReadFile(files.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(tables string) {
+		t.Helper()
+		if err := os.WriteFile(files.Config, append(append([]byte{}, orig...), "\n"+tables...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("[[tools.reports.classify.tier]]\nname = \"flow\"\nbranches_any = [\"next\"]\n\n[[tools.reports.classify.tier]]\nname = \"rest\"\n")
+	cfg, err := broker.LoadConfig(files.Config)
+	if err != nil {
+		t.Fatalf("a valid [tools.reports.classify]: %v", err)
+	}
+	got := cfg.Tools.Reports.Classify.Tiers
+	if len(got) != 2 || got[0].Name != "flow" || len(got[0].BranchesAny) != 1 || got[1].Name != "rest" {
+		t.Errorf("tiers = %+v, want flow (branch next) then rest", got)
+	}
+	write("[[tools.reports.classify.tier]]\nname = \"Flow\"\nfiles_any = [\"a\"]\n")
+	_, err = broker.LoadConfig(files.Config)
+	if want := "tools.reports.classify.tier[0].name"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a bad tier name: err %v, want one naming %s", err, want)
+	}
+}
