@@ -53,14 +53,15 @@ type augmentCall struct {
 type augmentRecords struct {
 	// PullRequestRead and IssueWrite are the tools as the broker lists
 	// them; DirectIssueWrite as the server does.
-	PullRequestRead  *mcp.Tool      `json:"pullRequestRead"`
-	IssueWrite       *mcp.Tool      `json:"issueWrite"`
-	DirectIssueWrite *mcp.Tool      `json:"directIssueWrite"`
-	Broker           []augmentCall  `json:"broker"`
-	Direct           []augmentCall  `json:"direct"`
-	UpstreamInput    string         `json:"upstreamInput"` // what the broker sent its child
-	Audit            []augmentAudit `json:"audit"`
-	BrokerLog        string         `json:"brokerLog"`
+	PullRequestRead       *mcp.Tool      `json:"pullRequestRead"`
+	IssueWrite            *mcp.Tool      `json:"issueWrite"`
+	DirectPullRequestRead *mcp.Tool      `json:"directPullRequestRead"`
+	DirectIssueWrite      *mcp.Tool      `json:"directIssueWrite"`
+	Broker                []augmentCall  `json:"broker"`
+	Direct                []augmentCall  `json:"direct"`
+	UpstreamInput         string         `json:"upstreamInput"` // what the broker sent its child
+	Audit                 []augmentAudit `json:"audit"`
+	BrokerLog             string         `json:"brokerLog"`
 }
 
 // augmentAudit is the part of a broker audit line the test reads.
@@ -133,7 +134,10 @@ func runAugmentSession(work string) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tools/list of the server: %w", err)
 		}
-		if tool.Name == "issue_write" {
+		switch tool.Name {
+		case "pull_request_read":
+			out.DirectPullRequestRead = tool
+		case "issue_write":
 			out.DirectIssueWrite = tool
 		}
 	}
@@ -377,10 +381,13 @@ func TestAugmentedPullRequestRead(t *testing.T) {
 
 	// tools/list: the broker's arguments are in pull_request_read's
 	// schema, the note in issue_write's description.
-	if recs.PullRequestRead == nil || recs.IssueWrite == nil || recs.DirectIssueWrite == nil {
-		t.Fatalf("tools/list lacks pull_request_read or issue_write: through the broker %v %v, directly %v",
-			recs.PullRequestRead != nil, recs.IssueWrite != nil, recs.DirectIssueWrite != nil)
+	if recs.PullRequestRead == nil || recs.IssueWrite == nil || recs.DirectPullRequestRead == nil || recs.DirectIssueWrite == nil {
+		t.Fatalf("tools/list lacks pull_request_read or issue_write: through the broker %v %v, directly %v %v",
+			recs.PullRequestRead != nil, recs.IssueWrite != nil, recs.DirectPullRequestRead != nil, recs.DirectIssueWrite != nil)
 	}
+	size := func(tool *mcp.Tool) int { b, _ := json.Marshal(tool); return len(b) }
+	t.Logf("tools/list bytes: pull_request_read %d directly, %d through the broker; issue_write %d directly, %d through the broker",
+		size(recs.DirectPullRequestRead), size(recs.PullRequestRead), size(recs.DirectIssueWrite), size(recs.IssueWrite))
 	schema, _ := json.Marshal(recs.PullRequestRead.InputSchema)
 	for _, arg := range []string{`"ciVerbosity":{`, `"logLines":{`} {
 		if !strings.Contains(string(schema), arg) {

@@ -95,7 +95,9 @@ func fakePullAnswer(args json.RawMessage) *mcp.CallToolResult {
 		PullNumber int `json:"pullNumber"`
 	}
 	_ = json.Unmarshal(args, &in)
-	text := func(s string) *mcp.CallToolResult { return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}} }
+	text := func(s string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+	}
 	switch in.PullNumber {
 	case 1:
 		return text("pull request one, in prose")

@@ -149,6 +149,9 @@ func (h ciHandler) addCI(ctx context.Context, target callargs.Target, in ciArgs,
 	if res.IsError {
 		return withNote(res, "no ci: the pull request read failed")
 	}
+	if target.Owner == "" || target.Repo == "" {
+		return withNote(res, "no ci: the call names no owner and repo")
+	}
 	text, ok := onlyText(res)
 	if !ok {
 		return withNote(res, "no ci: the answer is not one text content")
