@@ -38,7 +38,9 @@ func TestCommitCIAgreesWithTheReport(t *testing.T) {
 		}
 	}
 	tools := &reports.Tools{Service: env.Stack.Service}
-	byJob := func(a, b reports.FailingCheck) int { return cmp.Or(cmp.Compare(a.Job, b.Job), cmp.Compare(a.JobID, b.JobID)) }
+	byJob := func(a, b reports.FailingCheck) int {
+		return cmp.Or(cmp.Compare(a.Job, b.Job), cmp.Compare(a.JobID, b.JobID))
+	}
 	for _, p := range pulls {
 		repo := p.Repo
 		for v := range 4 {
