@@ -48,8 +48,9 @@ type spec struct {
 	// params are the arguments it adds to the input schema, read by the
 	// broker and never forwarded, each with its JSON schema.
 	params map[string]map[string]any
-	// wrap, when set, post-processes the tool's calls.
-	wrap func(d Deps, next mcp.ToolHandler) mcp.ToolHandler
+	// wrap, when set, post-processes the tool's calls; mode is the
+	// tool's, for the refusals it renders.
+	wrap func(d Deps, mode tooldef.Mode, next mcp.ToolHandler) mcp.ToolHandler
 }
 
 // registry is every augment, by the name the configuration uses.
@@ -134,7 +135,7 @@ func Apply(t upstream.Tool, names []string, note string, d Deps) (upstream.Tool,
 	def := *t.Def
 	var notes []string
 	params := map[string]map[string]any{}
-	var wraps []func(Deps, mcp.ToolHandler) mcp.ToolHandler
+	var wraps []func(Deps, tooldef.Mode, mcp.ToolHandler) mcp.ToolHandler
 	for _, n := range names {
 		s, ok := registry[n]
 		if !ok || s.tool != def.Name {
@@ -169,7 +170,7 @@ func Apply(t upstream.Tool, names []string, note string, d Deps) (upstream.Tool,
 		t.Args.Declared = declared
 	}
 	for _, w := range wraps {
-		t.Handler = w(d, t.Handler)
+		t.Handler = w(d, t.Mode, t.Handler)
 	}
 	t.Def = &def
 	return t, nil

@@ -38,7 +38,9 @@ func pullRequestCI() spec {
 			argLogLines: {"type": "integer", "minimum": 1, "maximum": maxLogLines,
 				"description": "with ciVerbosity 3: log lines per failing job. Default 200."},
 		},
-		wrap: func(d Deps, next mcp.ToolHandler) mcp.ToolHandler { return ciHandler{d: d, next: next}.handle },
+		wrap: func(d Deps, mode tooldef.Mode, next mcp.ToolHandler) mcp.ToolHandler {
+			return ciHandler{d: d, mode: mode, next: next}.handle
+		},
 	}
 }
 
@@ -48,6 +50,7 @@ const maxLogLines = 2000
 // ciHandler is pull_request_read with pull_request_ci.
 type ciHandler struct {
 	d    Deps
+	mode tooldef.Mode
 	next mcp.ToolHandler
 }
 
@@ -67,7 +70,7 @@ func (h ciHandler) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	}
 	in, e := readCIArgs(args)
 	if e != nil {
-		return h.d.Refuse(e, tooldef.Read), nil
+		return h.d.Refuse(e, h.mode), nil
 	}
 	if in.Verbosity == nil {
 		return h.next(ctx, req) // a plain forward, byte for byte
@@ -152,10 +155,11 @@ func (h ciHandler) addCI(ctx context.Context, target callargs.Target, in ciArgs,
 	if target.Owner == "" || target.Repo == "" {
 		return withNote(res, "no ci: the call names no owner and repo")
 	}
-	text, ok := onlyText(res)
+	content, ok := onlyText(res)
 	if !ok {
 		return withNote(res, "no ci: the answer is not one text content")
 	}
+	text := content.Text
 	var pr prAnswer
 	if json.Unmarshal([]byte(text), &pr) != nil {
 		return withNote(res, "no ci: the answer is not a JSON object")
@@ -183,7 +187,9 @@ func (h ciHandler) addCI(ctx context.Context, target callargs.Target, in ciArgs,
 	if !ok {
 		return withNote(res, "no ci: the answer is not a JSON object")
 	}
-	res.Content = append([]mcp.Content{&mcp.TextContent{Text: added}}, res.Content[1:]...)
+	withCI := *content // its annotations and _meta kept
+	withCI.Text = added
+	res.Content = []mcp.Content{&withCI}
 	if raw, isRaw := res.StructuredContent.(json.RawMessage); isRaw && string(raw) == text {
 		res.StructuredContent = json.RawMessage(added)
 	}
@@ -191,15 +197,12 @@ func (h ciHandler) addCI(ctx context.Context, target callargs.Target, in ciArgs,
 }
 
 // onlyText is the answer's one text content.
-func onlyText(res *mcp.CallToolResult) (string, bool) {
+func onlyText(res *mcp.CallToolResult) (*mcp.TextContent, bool) {
 	if len(res.Content) != 1 {
-		return "", false
+		return nil, false
 	}
 	t, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		return "", false
-	}
-	return t.Text, true
+	return t, ok
 }
 
 // withField adds "key": value as the last member of the JSON object text,
