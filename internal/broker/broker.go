@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker/augment"
 	"github.com/ghgate/ghgate/internal/broker/callargs"
 	"github.com/ghgate/ghgate/internal/broker/upstream"
 	"github.com/ghgate/ghgate/internal/caller"
@@ -24,6 +25,7 @@ import (
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/reports"
 	"github.com/ghgate/ghgate/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -130,7 +132,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	svc := &core.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
 		Credential: b.router.Credential, SyncRoot: cfg.Tools.SyncRoot, Releases: cfg.Tools.Releases(),
 		Tiers: cfg.Tools.Reports.Classify, FanoutPerCredential: cfg.Limits.MaxFanoutPerCredential, Lockdown: b.lockdown}
-	extra, err := b.connectUpstreams(ctx)
+	extra, err := b.connectUpstreams(ctx, svc)
 	if err != nil {
 		return fail(err)
 	}
@@ -158,8 +160,12 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 // tools for the server to serve beside ghgate's own (name clashes are
 // refused there). The routed credential reaches each upstream from the
 // broker's side only.
-func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
+func (b *Broker) connectUpstreams(ctx context.Context, svc *core.Service) ([]server.Extra, error) {
 	var extra []server.Extra
+	// What an augmented tool's post-processors read, they read as the
+	// broker's own tools do: with the call's routed read credential,
+	// counted in the call's audit line.
+	deps := augment.Deps{CI: (&reports.Tools{Service: svc}).CommitCI, Refuse: b.refusal, Redact: b.secrets.String}
 	for _, u := range b.cfg.Upstreams {
 		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner, User: u.User, WriteUser: u.WriteUser, SecretsFile: b.cfg.Secrets.File}
 		for _, a := range u.Allow {
@@ -177,10 +183,16 @@ func (b *Broker) connectUpstreams(ctx context.Context) ([]server.Extra, error) {
 		}
 		b.proxies = append(b.proxies, p)
 		writes := map[string]server.ExtraWrites{}
+		allowed := map[string]UpstreamTool{}
 		for _, a := range u.Allow {
 			writes[a.Tool] = server.ExtraWrites{Kind: policy.Kind(a.Kind), Text: a.Text}
+			allowed[a.Tool] = a
 		}
 		for _, t := range p.Tools() {
+			a := allowed[t.Def.Name]
+			if t, err = augment.Apply(t, a.Augment, a.Note, deps); err != nil {
+				return nil, fmt.Errorf("upstream %q: %w", u.Name, err)
+			}
 			extra = append(extra, server.Extra{Def: t.Def, Handler: t.Handler, Mode: t.Mode, Writes: writes[t.Def.Name]})
 			b.upstreamArgs[t.Def.Name] = t.Args
 		}

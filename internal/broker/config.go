@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/broker/augment"
 	"github.com/ghgate/ghgate/internal/broker/upstream"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/policy"
@@ -170,6 +171,13 @@ type UpstreamTool struct {
 	// ["body", "title"].
 	Kind string   `toml:"kind"`
 	Text []string `toml:"text"`
+	// Augment names what the broker adds to this tool (broker/augment):
+	// "pull_request_ci" on GitHub's pull_request_read (a ci field when the
+	// call gives ciVerbosity), "issue_write_labels_note" on its
+	// issue_write (a warning in its description). Note is the operator's
+	// own warning, appended to the tool's description in tools/list.
+	Augment []string `toml:"augment"`
+	Note    string   `toml:"note"`
 }
 
 // Limits bound what one client can take of the broker, so a hostile or
@@ -389,6 +397,9 @@ func (c *Config) validate() error {
 				errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write (omitted: write)", u.Name, t.Tool))
 			}
 			if err := upstream.CheckArgNames(t.OwnerArgs, t.RepoArgs); err != nil {
+				errs = append(errs, fmt.Errorf("upstream %q: tool %q: %w", u.Name, t.Tool, err))
+			}
+			if err := augment.Check(t.Tool, t.Augment, t.Note); err != nil {
 				errs = append(errs, fmt.Errorf("upstream %q: tool %q: %w", u.Name, t.Tool, err))
 			}
 			if t.Kind != "" && !policy.KnownKind(policy.Kind(t.Kind)) {

@@ -36,6 +36,10 @@ var fakeTools = map[string]map[string]any{
 	"fork_repository":            {"owner": str, "repo": str, "organization": str},
 	"create_repository":          {"name": str, "organization": str, "private": map[string]any{"type": "boolean"}},
 	"get_account":                {"account": str, "target": map[string]any{"type": "object"}},
+	// Named after GitHub's, for the augments (augment_test.go): its
+	// answer is chosen by pullNumber (fakePullAnswer).
+	"pull_request_read": {"method": str, "owner": str, "repo": str, "pullNumber": map[string]any{"type": "number"}},
+	"issue_write":       {"method": str, "owner": str, "repo": str, "issue_number": map[string]any{"type": "number"}, "labels": map[string]any{"type": "array", "items": str}},
 }
 
 var str = map[string]any{"type": "string"}
@@ -67,6 +71,9 @@ func runFakeUpstream(logPath string) int {
 			if _, err := f.Write(append(line, '\n')); err != nil {
 				return nil, err
 			}
+			if name == "pull_request_read" {
+				return fakePullAnswer(req.Params.Arguments), nil
+			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done: " + name}}}, nil
 		})
 	}
@@ -75,4 +82,31 @@ func runFakeUpstream(logPath string) int {
 		return 1
 	}
 	return 0
+}
+
+// fakePullHeadSHA is the head SHA of the fake's pull request 4.
+const fakePullHeadSHA = "0123456789abcdef0123456789abcdef01234567"
+
+// fakePullAnswer is the fake pull_request_read's answer, by pullNumber:
+// 1 text that is not JSON, 2 a pull request without a head, 3 an error
+// result, 4 a pull request whose head is fakePullHeadSHA.
+func fakePullAnswer(args json.RawMessage) *mcp.CallToolResult {
+	var in struct {
+		PullNumber int `json:"pullNumber"`
+	}
+	_ = json.Unmarshal(args, &in)
+	text := func(s string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+	}
+	switch in.PullNumber {
+	case 1:
+		return text("pull request one, in prose")
+	case 2:
+		return text(`{"number":2,"title":"no head"}`)
+	case 3:
+		res := text("failed to get pull request: 404 Not Found")
+		res.IsError = true
+		return res
+	}
+	return text(fmt.Sprintf(`{"number":%d,"title":"with a head","head":{"ref":"topic","sha":%q}}`, in.PullNumber, fakePullHeadSHA))
 }

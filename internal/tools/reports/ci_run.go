@@ -201,6 +201,12 @@ func (r *ciRun) detail(ctx context.Context, f *FailingCheck) bool {
 	var hidden int
 	f.Step, hidden = failedStep(job)
 	f.Hidden += hidden
+	if f.Workflow == "" {
+		// A check run read over REST (CommitCI) names no workflow; its
+		// job does. The GraphQL rollup's always named it already.
+		f.Workflow, hidden = cleanText(job.GetWorkflowName())
+		f.Hidden += hidden
+	}
 	if r.in.level() < 3 {
 		return true
 	}
