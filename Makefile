@@ -115,7 +115,7 @@ clean:
 # The documentation pages generated from the code: docs/configuration.md
 # (every setting), docs/tools.md (every tool, with the hand-written
 # docs/tools/*.md), docs/troubleshooting.md (every error code), and the
-# emulator's coverage. TestDocPagesFresh and TestEmulatorCoverageDoc fail
+# emulator's coverage. TestDocPagesFresh and TestCoverageDocIsCurrent fail
 # when one is stale.
 docs:
 	$(GO) run ./cmd/ghgate gen-docs --pages docs
