@@ -24,9 +24,9 @@ func renderTroubleshooting() ([]byte, error) {
 		"envelope in `error.data`: `-32002` when the issue or repository is not\n"+
 		"there, `%d` when the rate budget is spent and `%d` when GitHub is\n"+
 		"unavailable (both with `retry_after_ms`), so a client tells them from a\n"+
-		"server bug (`-32603`). The broker's and the HTTP server's limits refuse\n"+
-		"with `-32000` and the envelope (`rate_limited` with `retry_after_ms` where\n"+
-		"waiting helps).\n\n", contract.RPCRateLimited, contract.RPCUpstreamUnavailable)
+		"server bug (`-32603`). The broker's `[limits]` and the task limits\n"+
+		"(`max_tasks`, `max_tasks_per_client`) refuse with `-32000` and the envelope\n"+
+		"(`rate_limited` with `retry_after_ms` where waiting helps).\n\n", contract.RPCRateLimited, contract.RPCUpstreamUnavailable)
 	w.p("A temporary code may succeed when called again after `retry_after_ms`;\n" +
 		"the others fail the same way until something changes.\n\n")
 	w.p("| code | what it means | temporary | what to do |\n|---|---|---|---|\n")
