@@ -15,7 +15,7 @@ FUZZ_FAST ?= 100000x
 FUZZ_MID  ?= 40000x
 FUZZ_SLOW ?= 8000x
 
-.PHONY: all build test deps npm-deps go-deps sys-deps vet fuzz bench bench-replicas prune clean
+.PHONY: all build test deps npm-deps go-deps sys-deps vet fuzz bench bench-replicas prune clean docs
 
 all: build
 
@@ -111,6 +111,15 @@ prune: npm-deps
 
 clean:
 	rm -rf bin dist build
+
+# The documentation pages generated from the code: docs/configuration.md
+# (every setting), docs/tools.md (every tool, with the hand-written
+# docs/tools/*.md), docs/troubleshooting.md (every error code), and the
+# emulator's coverage. TestDocPagesFresh and TestCoverageDocIsCurrent fail
+# when one is stale.
+docs:
+	$(GO) run ./cmd/ghgate gen-docs --pages docs
+	$(GO) run ./cmd/ghgate emulator --coverage > docs/emulator-coverage.md
 
 # Peer tools: GitHub's CLI and GitHub's MCP server, pinned in their own Go
 # module (e2e/peers/go.mod, never imported by ghgate) and built from the Go

@@ -293,7 +293,7 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if f.allowRemote {
 		return serveConfig{}, errors.New("--allow-remote is gone: a non-loopback --http address now requires --auth FILE, " +
-			"so that every caller is authenticated (see the README's HTTP section)")
+			"so that every caller is authenticated (see docs/http.md)")
 	}
 	if fc.ReadOnly != nil {
 		c.ReadOnly = *fc.ReadOnly

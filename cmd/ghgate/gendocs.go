@@ -14,16 +14,26 @@ import (
 // cannot drift from the flags. Hidden: it is a build step, not something a
 // user runs. The man pages' date is SOURCE_DATE_EPOCH when set (the release
 // build sets the commit's), so two builds of one commit write the same bytes.
+//
+// With --pages DIR it writes instead the documentation pages generated
+// from the code (docs/configuration.md, docs/tools.md,
+// docs/troubleshooting.md; see docpages.go).
 func newGenDocsCommand() *cobra.Command {
-	return &cobra.Command{
+	var pages bool
+	cmd := &cobra.Command{
 		Use:    "gen-docs DIR",
 		Short:  "Write shell completions (DIR/completions) and man pages (DIR/man) for the release archives",
 		Hidden: true,
 		Args:   cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if pages {
+				return writeDocPages(cmd.Context(), args[0])
+			}
 			return genDocs(cmd.Root(), args[0])
 		},
 	}
+	cmd.Flags().BoolVar(&pages, "pages", false, "write the generated documentation pages into DIR (docs) instead")
+	return cmd
 }
 
 // genDocs writes DIR/completions/ghgate.{bash,zsh,fish} and DIR/man/*.1.

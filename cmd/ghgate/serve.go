@@ -345,7 +345,7 @@ func checkListen(addr string, auth *httpauth.Config) error {
 	if auth == nil {
 		return fmt.Errorf("--http %q is not a loopback address: anyone who could reach it would act on GitHub with this "+
 			"server's token, so it requires --auth FILE (clients from an identity provider or static keys, each with a "+
-			"policy; see the README's HTTP section); or listen on 127.0.0.1", addr)
+			"policy; see docs/http.md); or listen on 127.0.0.1", addr)
 	}
 	if auth.Resource == "" {
 		return fmt.Errorf("--http %q is not a loopback address: the --auth file must set resource, the endpoint's "+

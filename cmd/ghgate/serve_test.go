@@ -737,25 +737,29 @@ func TestServeHTTPCutsOffSlowBodies(t *testing.T) {
 	}
 }
 
-// TestServeSettingsDocumentEveryKey: each config file key has a row in the
-// README's Settings table.
+// TestServeSettingsDocumentEveryKey: each config file key has a row in
+// docs/configuration.md's serve settings table (generated from
+// serveSettingDocs; TestDocPagesFresh keeps the page current).
 func TestServeSettingsDocumentEveryKey(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err := checkSettingDocs("serveSettingDocs", configKeys(), serveSettingDocs); err != nil {
+		t.Error(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "configuration.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(raw)
-	start := strings.Index(readme, "### Settings")
+	page := string(raw)
+	start := strings.Index(page, "## Serve settings")
 	if start < 0 {
-		t.Fatal(`README has no "### Settings" section`)
+		t.Fatal(`docs/configuration.md has no "## Serve settings" section`)
 	}
-	section := readme[start:]
-	if end := strings.Index(section[4:], "\n#"); end >= 0 {
-		section = section[:end+4]
+	section := page[start:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
 	}
 	for _, key := range configKeys() {
 		if !strings.Contains(section, "| `"+key+"`") {
-			t.Errorf("README's Settings table lacks `%s`", key)
+			t.Errorf("docs/configuration.md's serve settings table lacks `%s`", key)
 		}
 	}
 }

@@ -67,9 +67,10 @@ func TestLoadRefusesUnknownKeys(t *testing.T) {
 	}
 }
 
-// TestREADMEConfigsLoad: the README's two --auth examples are valid.
-func TestREADMEConfigsLoad(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestDocsAuthConfigsLoad: the two --auth examples of docs/http.md are
+// valid.
+func TestDocsAuthConfigsLoad(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "http.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +86,11 @@ func TestREADMEConfigsLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, err := Load(path); err != nil {
-			t.Errorf("README example %d: %v", n, err)
+			t.Errorf("docs/http.md example %d: %v", n, err)
 		}
 	}
 	if n != 2 {
-		t.Fatalf("README has %d --auth examples, want 2 (an identity provider and static keys)", n)
+		t.Fatalf("docs/http.md has %d --auth examples, want 2 (an identity provider and static keys)", n)
 	}
 }
 

@@ -51,10 +51,11 @@ func writesSent(reqs []string) []string {
 	return out
 }
 
-// triagePolicy is the README's policy for an unattended triage agent,
-// read from the README itself, so what these tests hold is what it shows.
+// triagePolicy is the policy for an unattended triage agent that
+// docs/security-model.md shows, read from the page itself, so what these
+// tests hold is what it shows.
 func triagePolicy() policy.Rules {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/security-model.md")
 	if err != nil {
 		panic(err)
 	}
@@ -62,27 +63,27 @@ func triagePolicy() policy.Rules {
 	_, block, ok := strings.Cut(string(readme), lead)
 	block, _, closed := strings.Cut(block, "```")
 	if !ok || !closed {
-		panic("README.md has no triage policy block after " + strconv.Quote(lead))
+		panic("docs/security-model.md has no triage policy block after " + strconv.Quote(lead))
 	}
 	var cfg struct {
 		Policy policy.Rules `toml:"policy"`
 	}
 	md, err := toml.Decode(block, &cfg)
 	if err != nil || len(md.Undecoded()) > 0 {
-		panic(fmt.Sprintf("README.md's triage policy: %v, undecoded %v", err, md.Undecoded()))
+		panic(fmt.Sprintf("docs/security-model.md's triage policy: %v, undecoded %v", err, md.Undecoded()))
 	}
 	if err := cfg.Policy.Validate(); err != nil {
-		panic(fmt.Sprintf("README.md's triage policy: %v", err))
+		panic(fmt.Sprintf("docs/security-model.md's triage policy: %v", err))
 	}
 	return cfg.Policy
 }
 
-// The README's policy says what the tests below rely on.
+// The page's policy says what the tests below rely on.
 func TestReadmeTriagePolicy(t *testing.T) {
 	p := triagePolicy()
 	if !slices.Contains(p.Deny, policy.KindDelete) || !slices.Contains(p.Quotas[policy.KindComment], "1/issue/h") ||
 		!slices.Contains(p.Quotas[policy.KindComment], "20/h") || len(p.AllowedLabels) == 0 || p.Confirm.BulkOver == 0 {
-		t.Fatalf("README's triage policy %+v: want deletes denied, comments at 20/h and 1/issue/h, allowed labels and a bulk confirmation", p)
+		t.Fatalf("docs/security-model.md's triage policy %+v: want deletes denied, comments at 20/h and 1/issue/h, allowed labels and a bulk confirmation", p)
 	}
 }
 

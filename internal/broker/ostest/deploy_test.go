@@ -13,8 +13,8 @@ import (
 	"github.com/ghgate/ghgate/internal/policy"
 )
 
-// These checks need no root: the files under deploy/ and the README section
-// that documents them.
+// These checks need no root: the files under deploy/ and the docs pages
+// that document them.
 
 func readRepoFile(t *testing.T, rel string) string {
 	t.Helper()
@@ -69,7 +69,7 @@ func configKeys(typ reflect.Type, prefix string) []string {
 		}
 		if ft == reflect.TypeFor[policy.Rules]() {
 			// The write policy is one table shared with serve and the HTTP
-			// clients: the README names it, docs/write-policy.md has its
+			// clients: docs/configuration.md names it, docs/write-policy.md has its
 			// keys (TestWritePolicyDocumentsEveryKey).
 			out = append(out, key)
 			continue
@@ -88,13 +88,16 @@ func configKeys(typ reflect.Type, prefix string) []string {
 	return out
 }
 
-func TestReadmeDocumentsEveryConfigKey(t *testing.T) {
-	readme := readRepoFile(t, "README.md")
-	start := strings.Index(readme, "## Run as a broker")
+// TestDocsDocumentEveryConfigKey: every key of the broker's config has a
+// row in docs/configuration.md's broker table, and docs/broker.md keeps
+// the deployment's commands.
+func TestDocsDocumentEveryConfigKey(t *testing.T) {
+	page := readRepoFile(t, "docs/configuration.md")
+	start := strings.Index(page, "## Broker settings")
 	if start < 0 {
-		t.Fatal(`README has no "Run as a broker" section`)
+		t.Fatal(`docs/configuration.md has no "## Broker settings" section`)
 	}
-	section := readme[start:]
+	section := page[start:]
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
 		section = section[:end+3]
 	}
@@ -105,13 +108,14 @@ func TestReadmeDocumentsEveryConfigKey(t *testing.T) {
 	}
 	for _, k := range keys {
 		if !strings.Contains(section, "| `"+k+"` |") {
-			t.Errorf("README's key table lacks `%s`", k)
+			t.Errorf("docs/configuration.md's broker table lacks `%s`", k)
 		}
 	}
+	guide := readRepoFile(t, "docs/broker.md")
 	for _, want := range []string{"provision.sh --agent-user", "ghgate doctor --config", `"args": ["connect", "--socket", "/run/ghgate/ghgate.sock"]`,
 		"systemctl reload ghgate-broker", "systemctl enable --now ghgate-broker"} {
-		if !strings.Contains(section, want) {
-			t.Errorf("README's broker section lacks %q", want)
+		if !strings.Contains(guide, want) {
+			t.Errorf("docs/broker.md lacks %q", want)
 		}
 	}
 }
