@@ -128,14 +128,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		opts.BaseURL, opts.Token, opts.StorePath = url, emulator.DemoTokenAlice, ""
 		log.Info("demo: serving against an in-process GitHub emulator as alice", "emulator", url)
 	} else {
-		for _, p := range cfg.TokenProblems {
-			log.Warn("stored credential passed over", "error", p)
-		}
-		if cfg.Token == "" {
-			log.Warn("no token: run `ghgate auth login`, or set GITHUB_TOKEN or GH_TOKEN, or token in the config file; every tool call will fail with missing_credential")
-		} else {
-			log.Info("GitHub token found", "source", cfg.TokenSource)
-		}
+		logTokenSource(log, cfg)
 	}
 	if fixtureStack != nil {
 		fixtureStack(&opts)

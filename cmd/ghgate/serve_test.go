@@ -24,6 +24,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
+	"github.com/zalando/go-keyring"
 )
 
 // --- flags and config file ---
@@ -222,6 +223,9 @@ func ghgateBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// serve and auth reach the OS keyring through go-keyring: here, its
+	// in-memory mock, so no test reads or writes the user's keyring.
+	keyring.MockInit()
 	code := m.Run()
 	if builtBin != "" {
 		_ = os.RemoveAll(filepath.Dir(builtBin))

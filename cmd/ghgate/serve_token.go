@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 
 	"github.com/ghgate/ghgate/internal/credentials"
 )
@@ -23,4 +24,17 @@ func (c *serveConfig) findStoredToken(getenv func(string) string, kr credentials
 	if tok != "" {
 		c.Token, c.TokenSource = tok, fmt.Sprintf("%s, for %s", loc, host.Name)
 	}
+}
+
+// logTokenSource says at start where the token came from, or that there
+// is none; never the token itself.
+func logTokenSource(log *slog.Logger, cfg serveConfig) {
+	for _, p := range cfg.TokenProblems {
+		log.Warn("stored credential passed over", "error", p)
+	}
+	if cfg.Token == "" {
+		log.Warn("no token: run `ghgate auth login`, or set GITHUB_TOKEN or GH_TOKEN, or token in the config file; every tool call will fail with missing_credential")
+		return
+	}
+	log.Info("GitHub token found", "source", cfg.TokenSource)
 }
