@@ -66,7 +66,7 @@ func (s Store) Save(host, login, token string) (loc Location, note string, err e
 			}
 			return Location{Kind: InKeyring, Where: KeyringService(host)}, "", nil
 		}
-		note = "no OS keyring reachable (" + kerr.Error() + ")"
+		note = "No OS keyring reachable (" + kerr.Error() + ")"
 	}
 	if s.File == "" {
 		return Location{}, note, errors.New("no OS keyring reachable and no home directory for a credentials file")

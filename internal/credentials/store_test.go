@@ -48,7 +48,7 @@ func TestStoreFallsBackToPrivateFile(t *testing.T) {
 	if loc.Kind != credentials.InFile || loc.Where != s.File {
 		t.Errorf("location = %+v, want the file %s", loc, s.File)
 	}
-	if !strings.Contains(note, "no OS keyring reachable") {
+	if !strings.Contains(note, "No OS keyring reachable") {
 		t.Errorf("note = %q, want it to say no keyring was reachable", note)
 	}
 	for path, want := range map[string]os.FileMode{s.File: 0o600, dir: 0o700} {
