@@ -27,9 +27,11 @@ deps: npm-deps go-deps sys-deps
 # Debian packages the tests run, never as services: systemd-analyze checks
 # the unit files; redis-server and haproxy are started by the shared-state
 # and scale-out tests on loopback ports of their own and stopped by them.
+# dbus-run-session and gnome-keyring-daemon give secret-service-test a
+# Secret Service of its own.
 # Installed with apt-get when missing and make runs as root; otherwise the
 # tests that need them say what is missing (and fail under CI).
-SYS_TOOLS = systemd-analyze:systemd redis-server:redis-server haproxy:haproxy
+SYS_TOOLS = systemd-analyze:systemd redis-server:redis-server haproxy:haproxy dbus-run-session:dbus-bin dbus-daemon:dbus-daemon gnome-keyring-daemon:gnome-keyring
 sys-deps:
 	@missing=""; for t in $(SYS_TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
 	if [ -n "$$missing" ]; then \
@@ -59,11 +61,29 @@ test: deps vet
 	# -timeout: a package's whole run under -race on a loaded two-core
 	# machine can pass go test's default ten minutes; no test waits on a clock.
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+	$(MAKE) secret-service-test
 	@echo "== fidelity tallies (what was validated against GitHub's published descriptions)"
 	@$(GO) test -count=1 -v ./internal/emulator/... | grep -E '^(openapi fidelity|graphql fidelity|fixture replay):'
 	$(MAKE) e2e conformance
 	$(MAKE) fuzz
 	$(MAKE) peers-test
+
+# ghgate's credential store against a real Secret Service: gnome-keyring
+# on a D-Bus session bus of its own (dbus-run-session, gone with the
+# test), its login keyring created and unlocked with a throwaway password
+# in a throwaway HOME. GHGATE_REQUIRE_SECRET_SERVICE makes the test fail,
+# not skip, when that Secret Service is not reached.
+.PHONY: secret-service-test
+secret-service-test:
+	@if ! command -v dbus-run-session >/dev/null || ! command -v gnome-keyring-daemon >/dev/null; then \
+		echo "secret-service-test: dbus-run-session or gnome-keyring-daemon missing (make sys-deps as root installs them)"; \
+		if [ -n "$$CI" ]; then exit 1; fi; exit 0; \
+	fi; \
+	home=$$(mktemp -d) && mkdir -m 700 $$home/run && \
+	GOPATH=$$($(GO) env GOPATH) GOCACHE=$$($(GO) env GOCACHE) HOME=$$home XDG_DATA_HOME=$$home/data XDG_RUNTIME_DIR=$$home/run \
+	dbus-run-session -- sh -c 'echo ghgate-test | gnome-keyring-daemon --unlock >/dev/null && \
+		GHGATE_REQUIRE_SECRET_SERVICE=1 $(GO) test -count=1 -v ./internal/credentials/secretservice'; \
+	rc=$$?; rm -rf $$home; exit $$rc
 
 # Each fuzz target runs briefly; a finding fails the run and leaves the
 # input under testdata/fuzz for the regular tests to replay.

@@ -31,8 +31,11 @@ import (
 // plus the token (which has no flag: a command line is visible to every
 // user of the machine through ps).
 type fileConfig struct {
-	GitHubURL           string   `toml:"github_url"`
-	Token               string   `toml:"token"`
+	GitHubURL string `toml:"github_url"`
+	Token     string `toml:"token"`
+	// OAuthClientID is the OAuth app `ghgate auth login` signs in
+	// through (GHGATE_OAUTH_CLIENT_ID and --client-id override it).
+	OAuthClientID       string   `toml:"oauth_client_id"`
 	Toolsets            []string `toml:"toolsets"`
 	ReadOnly            *bool    `toml:"read_only"`
 	AllowedIssueCreator string   `toml:"allowed_issue_creator"`
@@ -141,8 +144,13 @@ var defaultHTTPLimits = httpLimits{
 // serveConfig is what serve runs with once the file, the environment and
 // the flags are merged.
 type serveConfig struct {
-	GitHubURL           string
-	Token               string
+	GitHubURL string
+	Token     string
+	// TokenSource names where Token came from, for the start log; never
+	// the token. TokenProblems are stored credentials that could not be
+	// read on the way (serve_token.go).
+	TokenSource         string
+	TokenProblems       []error
 	Toolsets            []string
 	ReadOnly            bool
 	AllowedIssueCreator string
@@ -323,9 +331,12 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 		}
 		c.CursorKey = key
 	}
+	if c.Token != "" {
+		c.TokenSource = "the config file's token (" + f.config + ")"
+	}
 	for _, name := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
 		if tok := strings.TrimSpace(getenv(name)); tok != "" {
-			c.Token = tok
+			c.Token, c.TokenSource = tok, name+" in the environment"
 			break
 		}
 	}
@@ -403,6 +414,9 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	if changed("http-max-body-bytes") {
 		lim.MaxBodyBytes = fl.MaxBodyBytes
+	}
+	if c.Token == "" && !c.Demo {
+		c.findStoredToken(getenv, serveKeyring)
 	}
 	return c, c.check()
 }

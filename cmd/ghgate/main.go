@@ -35,6 +35,6 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newDemoCommand(), newVersionCommand(), newServeCommand(), newEmulatorCommand(), newBenchCommand(), newBrokerCommand(), newConnectCommand(), newDoctorCommand(),
-		newHealthcheckCommand(), newGenDocsCommand(), newSetupCommand())
+		newHealthcheckCommand(), newGenDocsCommand(), newSetupCommand(), newAuthCommand())
 	return root
 }

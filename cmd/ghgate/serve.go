@@ -52,9 +52,12 @@ func newServeCommand() *cobra.Command {
 protocol, logs go to stderr. With --http ADDR, streamable HTTP (stateless,
 as MCP 2026-07-28 requires) at http://ADDR/mcp.
 
-The token comes from the config file's token key, overridden by GITHUB_TOKEN
-or GH_TOKEN in the environment. Without a token the server still starts and
-every tool call fails with missing_credential. Flags override the config file.
+The token is the first found of: GITHUB_TOKEN or GH_TOKEN in the
+environment, the config file's token key, the one ` + "`ghgate auth login`" + ` stored
+for github_url's host (OS keyring, else its credentials file), and the one
+GitHub's CLI stored for that host (gh auth login). The start log names the
+source. Without a token the server still starts and every tool call fails
+with missing_credential. Flags override the config file.
 
   ghgate serve --demo                      # in-process emulator, acting as alice
   ghgate serve --http 127.0.0.1:8080       # streamable HTTP on loopback
@@ -124,8 +127,8 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		// state in memory: the emulator's world ends with the process too.
 		opts.BaseURL, opts.Token, opts.StorePath = url, emulator.DemoTokenAlice, ""
 		log.Info("demo: serving against an in-process GitHub emulator as alice", "emulator", url)
-	} else if cfg.Token == "" {
-		log.Warn("no token: set GITHUB_TOKEN or GH_TOKEN, or token in the config file; every tool call will fail with missing_credential")
+	} else {
+		logTokenSource(log, cfg)
 	}
 	if fixtureStack != nil {
 		fixtureStack(&opts)

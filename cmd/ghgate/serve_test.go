@@ -24,6 +24,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
+	"github.com/zalando/go-keyring"
 )
 
 // --- flags and config file ---
@@ -222,6 +223,9 @@ func ghgateBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// serve and auth reach the OS keyring through go-keyring: here, its
+	// in-memory mock, so no test reads or writes the user's keyring.
+	keyring.MockInit()
 	code := m.Run()
 	if builtBin != "" {
 		_ = os.RemoveAll(filepath.Dir(builtBin))
@@ -262,15 +266,21 @@ func (e *exited) stop(cmd *exec.Cmd, sig os.Signal) {
 }
 
 // cleanEnv is the environment for the child: no token of the developer's
-// reaches it.
+// reaches it, neither from the environment nor stored by ghgate or gh
+// (config directories of its own, and a session bus that is not there,
+// so no keyring answers).
 func cleanEnv(t *testing.T) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GITHUB_TOKEN=") && !strings.HasPrefix(kv, "GH_TOKEN=") && !strings.HasPrefix(kv, "XDG_STATE_HOME=") {
-			env = append(env, kv)
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "GITHUB_TOKEN", "GH_TOKEN", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "DBUS_SESSION_BUS_ADDRESS":
+			continue
 		}
+		env = append(env, kv)
 	}
-	return append(env, "XDG_STATE_HOME="+t.TempDir())
+	return append(env, "XDG_STATE_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir(), "GH_CONFIG_DIR="+t.TempDir(),
+		"DBUS_SESSION_BUS_ADDRESS=unix:path="+filepath.Join(t.TempDir(), "no-bus"))
 }
 
 func callJSON(t *testing.T, cs *mcp.ClientSession, tool string, args any) (bool, map[string]any) {

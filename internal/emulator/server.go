@@ -70,6 +70,7 @@ type Emulator struct {
 	faults  *faults.Table
 	limits  *faults.RateLimiter
 	flight  *inflight
+	devices deviceFlows
 	reqSeq  atomic.Int64
 	log     *slog.Logger
 }
@@ -143,6 +144,12 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	if strings.HasPrefix(path, "/_emulator/") {
 		e.admin(w, r)
+		return
+	}
+	if strings.HasPrefix(path, "/login/") {
+		// The OAuth endpoints are on GitHub's web host, outside the API:
+		// no API version, rate limit or token (device_flow.go).
+		e.login(w, r)
 		return
 	}
 	w.Header().Set("Vary", varyContent)
