@@ -5,7 +5,8 @@ package main
 // when a key of fileConfig has none (or one names no key).
 var serveSettingDocs = []settingDoc{
 	{"github_url", "GitHub Enterprise Server base URL (`https://ghes.example.com`) or an emulator; default GitHub.com"},
-	{"token", "the GitHub token (file only: a command line is visible to every user)"},
+	{"token", "the GitHub token (file only: a command line is visible to every user); without one, serve uses ghgate's stored token for the host (`ghgate auth login`), then `gh`'s, and logs which it used, never the token ([auth.md](auth.md))"},
+	{"oauth_client_id", "client id of the OAuth app `ghgate auth login` signs in through (`GHGATE_OAUTH_CLIENT_ID` and `--client-id` override it; [auth.md](auth.md))"},
 	{"toolsets", "`issues` (the default), `admin`, `projects`, `pull_requests`, `reports`, `sync`, several comma-separated, or `all`; unknown names are an error"},
 	{"read_only", "write tools are not listed; a call to one fails with `read_only`"},
 	{"allowed_issue_creator", "only issues this user opened can be read; writes to others fail with `issue_creator_not_allowed`, and so does a create by a credential acting as another user (checked before anything is written)"},

@@ -114,9 +114,11 @@ func TokenAdvice(c Client, o Options, e Entry, configHasToken bool) string {
 		return fmt.Sprintf("token: ghgate reads GITHUB_TOKEN or GH_TOKEN from the environment %s runs in; set one there, or use --config FILE with a `token` key.", title)
 	case envNone:
 		return fmt.Sprintf("token: %s does not pass your shell's environment and its file expands no variables: "+
+			"ghgate uses its stored sign-in (`ghgate auth login`) or gh's for the host, else "+
 			"put `token = \"...\"` in a config file (mode 0600) and run setup again with --config FILE.", title)
 	}
-	advice := "token: neither GITHUB_TOKEN nor GH_TOKEN was set, so the entry names none; set one and run setup again, or use --config FILE with a `token` key"
+	advice := "token: neither GITHUB_TOKEN nor GH_TOKEN was set, so the entry names none; ghgate uses its stored sign-in (`ghgate auth login`) or gh's, " +
+		"else set one and run setup again, or use --config FILE with a `token` key"
 	if specs[c].env == envBraceEnv {
 		return advice + "."
 	}
