@@ -51,7 +51,10 @@ func (s *Server) promptHandler(p prompts.Prompt) mcp.PromptHandler {
 			e.RequestID, e.Fingerprint = tooldef.NewRequestID(), s.Fingerprint()
 			return nil, EnvelopeError(jsonrpc.CodeInvalidParams, e)
 		}
-		return &mcp.GetPromptResult{Description: p.Description, Messages: p.Messages(in, s.Serves)}, nil
+		// A write tool this client is not shown (it must be confirmed and
+		// the client cannot ask its user) is, for the message, not served.
+		served := func(tool string) bool { return s.Serves(tool) && !hiddenFrom(ctx, s.opts.Policy, req, tool) }
+		return &mcp.GetPromptResult{Description: p.Description, Messages: p.Messages(in, served)}, nil
 	}
 }
 

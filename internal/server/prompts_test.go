@@ -10,6 +10,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -370,5 +371,22 @@ func TestPromptsFollowTheToolsServed(t *testing.T) {
 	cs := servertest.Connect(t, srv.MCP)
 	if got, want := promptNames(listPrompts(t, cs)), []string{"release_notes"}; !slices.Equal(got, want) {
 		t.Errorf("with get_overview and get_issue denied, prompts = %v, want %v", got, want)
+	}
+}
+
+// Where update_issue must be confirmed and the rules hide it from a
+// client that cannot ask its user, triage proposes to that client and
+// applies for one that can.
+func TestTriagePromptProposesWhereTheWriteIsHidden(t *testing.T) {
+	t.Parallel()
+	env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Confirm: policy.Confirm{
+		Tools: []string{core.NameUpdateIssue}, Unavailable: "hide"}}})
+	args := map[string]string{"owner": "acme", "repo": "widgets"}
+	if text := getPrompt(t, env.Session, "triage_issues", args); strings.Contains(text, "Apply each") || !strings.Contains(text, "Write nothing") {
+		t.Errorf("to a client not shown %s, triage applies:\n%s", core.NameUpdateIssue, text)
+	}
+	eliciting := connectEliciting(t, env, func(*mcp.ElicitRequest) *mcp.ElicitResult { return &mcp.ElicitResult{Action: "decline"} })
+	if text := getPrompt(t, eliciting, "triage_issues", args); !strings.Contains(text, "Apply each") {
+		t.Errorf("to a client that can confirm, triage does not apply:\n%s", text)
 	}
 }
