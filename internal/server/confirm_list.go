@@ -43,7 +43,9 @@ func hiddenFrom(ctx context.Context, p *policy.Path, req mcp.Request, tool strin
 // listerCanElicit reports whether the client sending req (a listing, or
 // a prompts/get) declared form elicitation.
 func listerCanElicit(req mcp.Request) bool {
-	r, ok := req.(interface{ ClientCapabilities() *mcp.ClientCapabilities })
+	r, ok := req.(interface {
+		ClientCapabilities() *mcp.ClientCapabilities
+	})
 	if !ok {
 		return false
 	}
