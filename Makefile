@@ -96,6 +96,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzUpstreamRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/redact
 	$(GO) test -run '^$$' -fuzz '^FuzzApply$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/policy/outbound
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/prompts
 
 # End to end through independent clients, against the built binary: the
 # TypeScript MCP SDK over stdio and HTTP, then the official MCP conformance

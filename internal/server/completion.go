@@ -15,20 +15,39 @@ import (
 // completer answers completion/complete for the variables the served
 // resource templates complete: owner, repo, and the issue index's labels
 // (drawn from the repository's labels, as its labels resource lists them)
-// and state. Anything else, including issue_number and variables a
-// template does not declare, gets an empty list, never null.
+// and state; and for the same names among an offered prompt's arguments,
+// with a milestone's title (drawn from the repository's open
+// milestones). Anything else, including issue_number and variables a
+// template or prompt does not declare, gets an empty list, never null.
 type completer struct {
 	svc *core.Service
 	// completes reports whether a served template completes a variable: a
 	// template left out by allow, deny or read-only completes nothing, as
 	// it reads nothing.
 	completes func(uriTemplate, variable string) bool
+	// promptCompletes is the same for a prompt's argument: a prompt not
+	// offered completes nothing.
+	promptCompletes func(prompt, arg string) bool
 	// fingerprint is the surface's, stamped on a refusal's envelope.
 	fingerprint func() string
 }
 
-func newCompleter(svc *core.Service, completes func(string, string) bool, fingerprint func() string) *completer {
-	return &completer{svc: svc, completes: completes, fingerprint: fingerprint}
+func newCompleter(svc *core.Service, completes, promptCompletes func(string, string) bool, fingerprint func() string) *completer {
+	return &completer{svc: svc, completes: completes, promptCompletes: promptCompletes, fingerprint: fingerprint}
+}
+
+// serves reports whether ref, a template or a prompt offered now,
+// completes its variable or argument arg.
+func (c *completer) serves(ref *mcp.CompleteReference, arg string) bool {
+	switch {
+	case ref == nil:
+		return false
+	case ref.Type == "ref/resource":
+		return c.completes(ref.URI, arg)
+	case ref.Type == "ref/prompt":
+		return c.promptCompletes != nil && c.promptCompletes(ref.Name, arg)
+	}
+	return false
 }
 
 // indexStates are the issue index's state values.
@@ -43,7 +62,7 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 		}
 	}
 	var values []string
-	if p.Ref != nil && p.Ref.Type == "ref/resource" && c.completes(p.Ref.URI, p.Argument.Name) {
+	if c.serves(p.Ref, p.Argument.Name) {
 		// The owner and repository already chosen go into request paths:
 		// they get the same name check as a tool's arguments.
 		if e := checkCompletionContext(p.Argument.Name, known["owner"], known["repo"]); e != nil {
@@ -61,6 +80,8 @@ func (c *completer) complete(ctx context.Context, req *mcp.CompleteRequest) (*mc
 			for i := range values {
 				values[i] = head + values[i]
 			}
+		case "milestone":
+			values = completeMilestones(ctx, c.svc, known["owner"], known["repo"], p.Argument.Value)
 		case "state":
 			values = []string{}
 			for _, s := range indexStates {
@@ -88,7 +109,7 @@ func checkCompletionContext(arg, owner, repo string) *contract.Error {
 				WithField("owner", "must be a GitHub user or organization name (letters, digits, hyphens)")
 		}
 	}
-	if arg == "labels" && owner != "" && repo != "" {
+	if (arg == "labels" || arg == "milestone") && owner != "" && repo != "" {
 		if err := github.CheckRepo(owner, repo); err != nil {
 			return contract.Errorf(contract.CodeInvalidField, "context repo is not a GitHub repository name").
 				WithField("repo", "must be a repository name (letters, digits, '.', '-', '_'), without the owner")

@@ -30,10 +30,22 @@ func hideUnconfirmable(p *policy.Path) mcp.Middleware {
 	}
 }
 
-// listerCanElicit reports whether the client listing tools declared form
-// elicitation.
+// hiddenFrom reports whether tools/list leaves the tool out for the
+// client asking req (see hideUnconfirmable): a prompt's message names it
+// only as a proposal then.
+func hiddenFrom(ctx context.Context, p *policy.Path, req mcp.Request, tool string) bool {
+	if p == nil || listerCanElicit(req) {
+		return false
+	}
+	return slices.Contains(p.RulesFor(ctx).HiddenFrom(), tool)
+}
+
+// listerCanElicit reports whether the client sending req (a listing, or
+// a prompts/get) declared form elicitation.
 func listerCanElicit(req mcp.Request) bool {
-	r, ok := req.(*mcp.ServerRequest[*mcp.ListToolsParams])
+	r, ok := req.(interface {
+		ClientCapabilities() *mcp.ClientCapabilities
+	})
 	if !ok {
 		return false
 	}

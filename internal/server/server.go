@@ -102,6 +102,8 @@ type Server struct {
 	summary     string // the capability summary, its fingerprint line included
 	brief       string // the instructions, their fingerprint line included
 	fingerprint string
+	// prompts are the names of the prompts offered, in the order added.
+	prompts []string
 	// servedOwn are ghgate's own tools served (after read-only, allow
 	// and deny), by name; a field another tool gates on one of them
 	// (tooldef.Tool's Gated) is served with it. Tools served beside
@@ -209,12 +211,12 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		// instructions middleware keeps them current.
 		Instructions:      srv.Instructions(),
 		Logger:            log,
-		CompletionHandler: newCompleter(svc, srv.res.completes, srv.Fingerprint).complete,
+		CompletionHandler: newCompleter(svc, srv.res.completes, srv.promptCompletes, srv.Fingerprint).complete,
 		SetCacheable:      setCacheable,
-		// ghgate has no prompts, but the SDK answers prompts/list (with an
-		// empty list) whether or not prompts are declared, and MCP
-		// 2026-07-28 requires a server that answers it to declare the
-		// capability (conformance check
+		// Prompts are declared even where none is offered (no toolset
+		// serves their tools): the SDK answers prompts/list whether or not
+		// they are, and MCP 2026-07-28 requires a server that answers it
+		// to declare the capability (conformance check
 		// sep-2575-server-declares-prompts-in-discover fails without it).
 		// Logging is the SDK's default, kept. Tools and resources are
 		// inferred with listChanged: the surface can grow at run time.
@@ -225,6 +227,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	}
 	srv.res.registerFixed(m)
 	srv.res.registerTemplates(m)
+	srv.servePrompts(m)
 	unserved := &unservedTools{env: srv.env, readOnly: opts.ReadOnly, modes: map[string]tooldef.Mode{}, writes: map[string]bool{}, served: names}
 	for _, t := range all {
 		if !names[t.ToolName()] {
@@ -416,6 +419,7 @@ func (s *Server) EnableToolsets(names ...string) error {
 		s.MCP.AddTool(b.def, b.h)
 	}
 	s.res.registerTemplates(s.MCP)
+	s.servePrompts(s.MCP)
 	return nil
 }
 

@@ -217,6 +217,16 @@ func TestEveryToolKeepsTheContract(t *testing.T) {
 		in, _ := json.Marshal(tool.InputSchema)
 		if tool.Annotations == nil || tool.Description == "" {
 			t.Errorf("%s: no annotations or description", tool.Name)
+			continue
+		}
+		// A client shows a person the title: a few words, as GitHub's
+		// server sends it (annotations.title). Every tool reads or writes
+		// GitHub, so every one says it is open-world.
+		if words := len(strings.Fields(tool.Annotations.Title)); words < 2 || words > 4 {
+			t.Errorf("%s: title %q has %d words, want 2 to 4", tool.Name, tool.Annotations.Title, words)
+		}
+		if h := tool.Annotations.OpenWorldHint; h == nil || !*h {
+			t.Errorf("%s: openWorldHint = %v, want true", tool.Name, h)
 		}
 		// Every optional input says what leaving it out means: in words,
 		// or as JSON Schema's default keyword.

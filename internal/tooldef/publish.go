@@ -46,6 +46,11 @@ func publishedOutput(full *jsonschema.Schema, outline, unlisted []string) (*json
 			return nil, fmt.Errorf("outline %s: %w", path, err)
 		}
 	}
+	// A result whose every field is described elsewhere is listed as any
+	// object, without an empty properties map that says nothing.
+	if len(out.Properties) == 0 {
+		out.Properties = nil
+	}
 	return out, nil
 }
 
@@ -118,6 +123,7 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 		return nil
 	}
 	out := &jsonschema.Schema{Type: s.Type, Types: s.Types, Enum: s.Enum}
+	enumOnly(out)
 	switch s.Type {
 	case "object":
 		if depth == 1 {
@@ -148,9 +154,9 @@ func slim(s *jsonschema.Schema, depth int) *jsonschema.Schema {
 }
 
 // publishedInput is the input schema as listed: the same fields, types,
-// enums and upper bounds, without the minLength of 1 every required
-// string (and the idempotency key) carries and the minimum of 1 on
-// numbers. That rule is still enforced, and an empty value or a 0 is
+// enums and numeric upper bounds, without the minLength of 1 every
+// required string (and the idempotency key) carries, a string's maxLength,
+// the minimum of 1 on numbers, and "type": "string" beside a string enum. That rule is still enforced, and an empty value or a 0 is
 // answered with an invalid_field naming the field; listing it on every
 // owner, repo, title, issue number and page size would cost more bytes
 // than it tells.
@@ -198,7 +204,17 @@ func publishedArgs(full *jsonschema.Schema, top bool) *jsonschema.Schema {
 			if q.Type == "boolean" && string(q.Default) == "false" {
 				q.Default = nil
 			}
+			// A string's length cap goes unlisted too (the idempotency
+			// keys' 200): still enforced and refused by name, and no key
+			// an agent makes comes near it.
+			q.MaxLength = nil
 			typePair(q)
+			enumOnly(q)
+			if q.Items != nil {
+				items := *q.Items
+				enumOnly(&items)
+				q.Items = &items
+			}
 			cp.Properties[name] = q
 		}
 	}
@@ -217,4 +233,20 @@ func typePair(s *jsonschema.Schema) {
 		return
 	}
 	s.Types, s.AnyOf = []string{value.Type, "null"}, nil
+}
+
+// enumOnly lists a string enum by its members alone: a value that is one
+// of them is a string, so "type": "string" beside them says nothing more
+// (16 bytes on each of the 20-odd enums in tools/list). Only the
+// listing changes; arguments are checked against the full schema.
+func enumOnly(s *jsonschema.Schema) {
+	if s.Type != "string" || len(s.Enum) == 0 {
+		return
+	}
+	for _, v := range s.Enum {
+		if _, ok := v.(string); !ok {
+			return
+		}
+	}
+	s.Type = ""
 }

@@ -132,7 +132,7 @@ func TestPublishedInputDefaultsAndClosure(t *testing.T) {
 	b, _ := json.Marshal(publishedInput(in))
 	got := string(b)
 	for _, want := range []string{
-		`"state":{"type":"string","default":"open","enum":["open","closed"]}`,
+		`"state":{"default":"open","enum":["open","closed"]}`, // the members say string
 		`"size":{"type":"integer","default":30}`,
 		`"all":{"type":"boolean"}`, // false goes unlisted: the instructions say it once
 		`"owner":{"type":"string","description":"default: the caller"}`,
@@ -144,6 +144,10 @@ func TestPublishedInputDefaultsAndClosure(t *testing.T) {
 	}
 	if strings.Contains(got, "additionalProperties") {
 		t.Errorf("published input is listed closed: %s", got)
+	}
+	// The full schema keeps the enum's type, which the listing leaves out.
+	if typ := in.Properties["state"].Type; typ != "string" {
+		t.Errorf("full schema's type for state = %q, want string", typ)
 	}
 	// The full schema keeps the boolean's default, which the listing leaves out.
 	if d := string(in.Properties["all"].Default); d != "false" {
@@ -218,4 +222,54 @@ type briefIn struct {
 
 func (in *briefIn) Writes() []policy.Write {
 	return []policy.Write{{Kind: policy.KindLabel, Target: policy.Target{Owner: "o", Repo: "r", Number: 1}, LabelsAdded: in.Edit.Add}}
+}
+
+type cappedIn struct {
+	Key   string   `json:"key,omitempty"`
+	Kinds []string `json:"kinds,omitempty"`
+	Level int      `json:"level,omitempty"`
+}
+
+// A string's length cap and a string enum's type are left out of the
+// listing and kept in the schema arguments are checked against; an enum
+// of numbers keeps its type, and an output whose every field is unlisted
+// has no empty properties map.
+func TestPublishedSchemasDropWhatTheyRepeat(t *testing.T) {
+	tool := Tool[cappedIn, struct {
+		N int `json:"n"`
+	}]{Name: "t", Input: func(s *jsonschema.Schema) {
+		s.Properties["key"].MaxLength = ptr(200)
+		s.Properties["kinds"].Items.Enum = []any{"a", "b"}
+		s.Properties["level"].Enum = []any{1, 2}
+	}}
+	in, err := tool.inputSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(publishedInput(in))
+	got := string(b)
+	for _, want := range []string{
+		`"key":{"type":"string"}`,
+		`"kinds":{"type":"array","items":{"enum":["a","b"]}}`,
+		`"level":{"type":"integer","enum":[1,2]}`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("published input:\n got %s\nwant it to contain %s", got, want)
+		}
+	}
+	if in.Properties["key"].MaxLength == nil || in.Properties["kinds"].Items.Type != "string" {
+		t.Errorf("the full schema lost maxLength or the items' type: %+v %+v", in.Properties["key"], in.Properties["kinds"].Items)
+	}
+	full, err := tool.resultSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := publishedOutput(full, nil, []string{"n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := json.Marshal(out)
+	if got, want := string(ob), `{"type":"object"}`; got != want {
+		t.Errorf("published output with every field unlisted = %s, want %s", got, want)
+	}
 }

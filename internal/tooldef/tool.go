@@ -91,10 +91,11 @@ type Tool[In, Out any] struct {
 	// field is refused like any unknown field, before anything runs.
 	Gated map[string]string
 	// Brief names input fields (objects) tools/list shows as an object
-	// and its description only, for a field that takes another tool's
-	// arguments (a bulk edit takes github_update_issue's edits): the
+	// and its description only: a field that takes another tool's
+	// arguments (a bulk edit takes github_update_issue's edits), whose
 	// description names that tool's fields instead of repeating their
-	// schema. Arguments are still checked against the full schema, so a
+	// schema, or one whose description states its whole shape in fewer
+	// bytes than its schema (github_update_issue's labels). Arguments are still checked against the full schema, so a
 	// stray or invalid nested field is refused as invalid_field by name.
 	Brief []string
 	// Task lets a call run as an MCP task (see [TaskSupport]). The
@@ -305,12 +306,17 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	// false or not, so they cannot be left to their defaults to save
 	// bytes: a read says it is idempotent (repeating it changes nothing),
 	// a write says so only when it is.
-	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly || t.Idempotent}
+	// Title is the short name a client shows a person (GitHub's MCP server
+	// sends it as annotations.title too, which every revision reads).
+	// openWorldHint is sent, true, for the same reason as a write's
+	// destructiveHint: every ghgate tool reads or writes GitHub, even
+	// sync_issues, which writes local files from GitHub's answers, and a
+	// client that does not apply the spec's default must not take one for
+	// a tool of a closed world.
+	ann := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: readOnly, IdempotentHint: readOnly || t.Idempotent, OpenWorldHint: ptr(true)}
 	if !readOnly {
 		ann.DestructiveHint = ptr(t.Destructive)
 	}
-	// Title is left out of the listing: the name and description say the
-	// same, and every byte of tools/list lands in each agent's context.
 	def := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: publishedInput(in, t.Brief...), OutputSchema: published, Annotations: ann}
 
 	run := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

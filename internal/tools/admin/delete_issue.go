@@ -53,7 +53,7 @@ func (s *Tools) DeleteIssue() tooldef.Spec {
 	return tooldef.Tool[DeleteIssueIn, DeleteIssueOut]{
 		Name:        core.NameDeleteIssue,
 		Toolset:     Toolset,
-		Title:       "Delete an issue",
+		Title:       "Delete issue",
 		Description: "Delete an issue for good (repo admins only). Cannot be undone.",
 		Mode:        tooldef.Write,
 		Destructive: true,

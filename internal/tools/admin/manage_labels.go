@@ -121,7 +121,7 @@ func (s *Tools) ManageLabels() tooldef.Spec {
 	return tooldef.Tool[ManageLabelsIn, ManageLabelsOut]{
 		Name:        core.NameManageLabels,
 		Toolset:     Toolset,
-		Title:       "Manage repository labels",
+		Title:       "Manage labels",
 		Description: "Create, update or delete a repo's label; already so: no_op. Delete removes it from every issue.",
 		Mode:        tooldef.Write,
 		// One tool holds create and update beside delete; the hint is

@@ -48,7 +48,7 @@ func (s *Tools) AddComment() tooldef.Spec {
 	return tooldef.Tool[AddCommentIn, AddCommentOut]{
 		Name:        core.NameAddComment,
 		Toolset:     Toolset,
-		Title:       "Add a comment",
+		Title:       "Add comment",
 		Description: "Comment on an issue.",
 		Mode:        tooldef.Write,
 		Run:         func(ctx context.Context, in AddCommentIn) (AddCommentOut, error) { return s.addComment(ctx, in, guard) },

@@ -157,7 +157,7 @@ func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 	return tooldef.Tool[BulkUpdateIssuesIn, BulkUpdateIssuesOut]{
 		Name:    core.NameBulkUpdateIssues,
 		Toolset: Toolset,
-		Title:   "Update many issues",
+		Title:   "Bulk edit issues",
 		// That unknown names are refused before any write (here, before
 		// any item) the capability summary says once for every write.
 		Description: "One edit to many issues; each item settles; retry redoes the rest.",

@@ -79,7 +79,7 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
 		Name:    core.NameCreateIssue,
 		Toolset: Toolset,
-		Title:   "Create an issue",
+		Title:   "Create issue",
 		// "Absent: none" is said once here, for every optional field.
 		// Unknown names write nothing: the capability summary says so once
 		// for every write.

@@ -145,7 +145,7 @@ func (s *Tools) EditComment() tooldef.Spec {
 	return tooldef.Tool[EditCommentIn, EditCommentOut]{
 		Name:        core.NameEditComment,
 		Toolset:     Toolset,
-		Title:       "Edit or delete a comment",
+		Title:       "Edit comment",
 		Description: "Replace a comment's body or delete it.",
 		Mode:        tooldef.Write,
 		Destructive: true,

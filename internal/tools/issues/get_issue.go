@@ -310,7 +310,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 	return tooldef.Tool[GetIssueIn, GetIssueOut]{
 		Name:    core.NameGetIssue,
 		Toolset: Toolset,
-		Title:   "Get an issue",
+		Title:   "Get issue",
 		// "absent: none": without comment_id, no single comment is read (the first 30 come instead).
 		Description: "One issue with version, relations, 30 comments; hidden text cut; absent: none.",
 		Mode:        tooldef.Read,

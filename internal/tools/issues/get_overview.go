@@ -325,7 +325,7 @@ func (s *Tools) GetOverview() tooldef.Spec {
 	return tooldef.Tool[GetOverviewIn, GetOverviewOut]{
 		Name:        core.NameGetOverview,
 		Toolset:     Toolset,
-		Title:       "Get repo overview",
+		Title:       "Repo overview",
 		Description: "A repo's open counts, labels, milestones, types, templates, top issues, your role.",
 		Mode:        tooldef.Read,
 		// Zero counts are counts, not omissions.

@@ -184,7 +184,7 @@ func (s *Tools) ListRepoMetadata() tooldef.Spec {
 	return tooldef.Tool[ListRepoMetadataIn, ListRepoMetadataOut]{
 		Name:        core.NameListRepoMetadata,
 		Toolset:     Toolset,
-		Title:       "List repo metadata",
+		Title:       "Repo metadata",
 		Description: "A repo's valid issue field values, by kind.",
 		Mode:        tooldef.Read,
 		Unlisted:    []string{"kind"}, // the argument, repeated

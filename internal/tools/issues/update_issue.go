@@ -35,7 +35,7 @@ type UpdateIssueIn struct {
 type IssueChanges struct {
 	State       IssueState            `json:"state,omitempty"`
 	StateReason StateReason           `json:"state_reason,omitempty" jsonschema:"needs state"`
-	Labels      *LabelsEdit           `json:"labels,omitempty"`
+	Labels      *LabelsEdit           `json:"labels,omitempty" jsonschema:"{add, remove, set: [name], swap: {prefix, to: name|[name]} drops prefix labels and adds to, create_missing: true|rrggbb creates unknown}"`
 	Assignees   *AssigneesEdit        `json:"assignees,omitempty" jsonschema:"{add, remove, set: [login]}"`
 	Milestone   core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"null clears"`
 	Type        core.Nullable[string] `json:"type,omitzero" jsonschema:"null clears"`
@@ -201,7 +201,7 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 	return tooldef.Tool[UpdateIssueIn, UpdateIssueOut]{
 		Name:    core.NameUpdateIssue,
 		Toolset: Toolset,
-		Title:   "Update an issue",
+		Title:   "Update issue",
 		// "Absent: kept" is said once here, for every field and part
 		// (labels.add, ...) that says nothing else about its absence.
 		// Unknown names are refused before any write: the capability
@@ -211,8 +211,11 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 		Destructive: true,
 		Idempotent:  true,
 		Keep:        triageState("issue"),
-		Brief:       []string{"assignees"},
-		Gated:       map[string]string{"project": projects.NameUpdateProjectItem},
+		// Both edits' shapes fit in a line of description, in a third
+		// of the bytes their schemas take; arguments are still checked
+		// against the full schema, a stray part refused by name.
+		Brief: []string{"assignees", "labels"},
+		Gated: map[string]string{"project": projects.NameUpdateProjectItem},
 		// What project and labels did, in answer to those arguments.
 		Unlisted: []string{"project", "labels"},
 		Run:      s.updateIssue,

@@ -72,7 +72,7 @@ func (s *Tools) SyncIssues() tooldef.Spec {
 	return tooldef.Tool[SyncIssuesIn, SyncIssuesOut]{
 		Name:    core.NameSyncIssues,
 		Toolset: Toolset,
-		Title:   "Mirror a repository's issues to local files",
+		Title:   "Sync issues to files",
 		Description: "Write one JSON file per issue (NUMBER-SLUG.json: issue, relations, comments) to sync_root/OWNER/REPO. " +
 			"Incremental: an unchanged repository costs one request answered 304. Removes files of closed issues; " +
 			"reports, never touches, files it did not write. Read one back with github_get_issue source mirror.",

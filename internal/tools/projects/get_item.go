@@ -95,7 +95,7 @@ func (s *Tools) GetProjectItem() tooldef.Spec {
 	return tooldef.Tool[GetProjectItemIn, GetProjectItemOut]{
 		Name:        NameGetProjectItem,
 		Toolset:     Toolset,
-		Title:       "Get a project item",
+		Title:       "Get project item",
 		Description: "An issue's item on a board: field values and version.",
 		Mode:        tooldef.Read,
 		Run:         s.getProjectItem,

@@ -93,7 +93,7 @@ func (s *Tools) UpdateProjectItem() tooldef.Spec {
 	return tooldef.Tool[UpdateProjectItemIn, UpdateProjectItemOut]{
 		Name:        NameUpdateProjectItem,
 		Toolset:     Toolset,
-		Title:       "Update a project item",
+		Title:       "Update project item",
 		Description: "Add an issue to a board, set/clear fields by name, archive, move or remove it; values checked first; already so: no_op.",
 		Mode:        tooldef.Write,
 		Destructive: true,

@@ -87,7 +87,7 @@ func (s *Tools) UpdateReviewThread() tooldef.Spec {
 	return tooldef.Tool[UpdateReviewThreadIn, UpdateReviewThreadOut]{
 		Name:        core.NameUpdateReviewThread,
 		Toolset:     Toolset,
-		Title:       "Update a review thread",
+		Title:       "Update review thread",
 		Description: "Resolve, unresolve or reply to a pull request's review thread.",
 		Mode:        tooldef.Write,
 		// Not destructive: resolving only toggles a flag its opposite

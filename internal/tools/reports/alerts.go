@@ -275,7 +275,7 @@ func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 	return tooldef.Tool[AlertsIn, AlertsOut]{
 		Name:        core.NameReportSecurityAlerts,
 		Toolset:     Toolset,
-		Title:       "Report security alerts",
+		Title:       "Security alerts",
 		Description: "Open security alerts, worst first (absent: all). Secrets rank critical/high, never shown.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"by_repo"},

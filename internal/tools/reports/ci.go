@@ -169,7 +169,7 @@ func (s *Tools) ReportCIStatus() tooldef.Spec {
 	return tooldef.Tool[CIStatusIn, CIStatusOut]{
 		Name:        core.NameReportCIStatus,
 		Toolset:     Toolset,
-		Title:       "Report CI status of pull requests",
+		Title:       "PR CI status",
 		Description: "CI of a repo's open PRs or one: passed/failed/pending; verbosity 1-3 adds failing job, step, log tail.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"pulls"},

@@ -24,7 +24,8 @@ type ReleaseIn struct {
 	// IncludeArchived searches the owner's archived repositories too.
 	IncludeArchived bool        `json:"include_archived,omitempty"`
 	MaxAPICalls     MaxAPICalls `json:"max_api_calls,omitempty" jsonschema:"default 250"`
-	Cursor          string      `json:"cursor,omitempty" jsonschema:"from next_call"`
+	// Cursor comes from next_call, which the description names.
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // Validate checks the names.
@@ -147,7 +148,7 @@ func (s *Tools) ReportReleasePRs() tooldef.Spec {
 	return tooldef.Tool[ReleaseIn, ReleaseOut]{
 		Name:        core.NameReportReleasePRs,
 		Toolset:     Toolset,
-		Title:       "Report open release pull requests",
+		Title:       "Release PRs",
 		Description: "Open release PRs: version in title, changelog at head; flags absent: false. Bounded: next_call resumes.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"rows"},

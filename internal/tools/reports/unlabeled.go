@@ -49,7 +49,8 @@ type UnlabeledIn struct {
 	MaxRepos        MaxRepos     `json:"max_repos,omitempty" jsonschema:"default 50"`
 	PerRepoLimit    PerRepoLimit `json:"per_repo_limit,omitempty" jsonschema:"default 200"`
 	MaxAPICalls     MaxAPICalls  `json:"max_api_calls,omitempty" jsonschema:"default 250"`
-	Cursor          string       `json:"cursor,omitempty" jsonschema:"from next_call"`
+	// Cursor comes from next_call, which the description names.
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // Validate checks the names.
@@ -144,7 +145,7 @@ func (s *Tools) ReportUnlabeled() tooldef.Spec {
 	return tooldef.Tool[UnlabeledIn, UnlabeledOut]{
 		Name:        core.NameReportUnlabeled,
 		Toolset:     Toolset,
-		Title:       "Report unlabeled issues and pull requests",
+		Title:       "Unlabeled issues",
 		Description: "Issues and PRs with no label, in one repo or all of owner's. Stops at a bound with truncated; next_call continues.",
 		Mode:        tooldef.Read,
 		Keep:        []string{"rows"},
