@@ -33,7 +33,7 @@ type OneClient struct{ Client *github.Client }
 // For implements Clients.
 func (o OneClient) For(context.Context, string, tooldef.Mode) (*github.Client, error) {
 	if o.Client == nil {
-		return nil, contract.Errorf(contract.CodeMissingCredential, "no GitHub token is configured: set GITHUB_TOKEN or GH_TOKEN, or use --demo").
+		return nil, contract.Errorf(contract.CodeMissingCredential, "no GitHub token is configured: the operator signs in with ghgate auth login, or sets GITHUB_TOKEN or GH_TOKEN, or uses --demo").
 			WithRepair(contract.Repair{NextStep: "stop: the operator must configure a GitHub token; retrying will not help"})
 	}
 	return o.Client, nil
