@@ -23,6 +23,11 @@ type Identity struct {
 	// repository repo (repo "" asks about the owner as a whole). Nil means
 	// the caller may read whatever the credential reaches.
 	Readable func(owner, repo string) bool
+	// Callable reports whether the caller may call the named tool (an
+	// HTTP client's policy narrows the served tools). Nil means every
+	// tool served. What is offered to the caller besides tools (prompts
+	// naming tools) follows it.
+	Callable func(tool string) bool
 }
 
 type key struct{}
@@ -45,4 +50,9 @@ func ID(ctx context.Context) string { return From(ctx).ID }
 // CanRead reports whether the caller may read owner/repo.
 func (i Identity) CanRead(owner, repo string) bool {
 	return i.Readable == nil || i.Readable(owner, repo)
+}
+
+// CanCall reports whether the caller may call tool.
+func (i Identity) CanCall(tool string) bool {
+	return i.Callable == nil || i.Callable(tool)
 }

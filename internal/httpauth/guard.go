@@ -108,7 +108,11 @@ func (g *Guard) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		ctx = withClient(ctx, e)
 		ctx = caller.With(ctx, caller.Identity{ID: "http:" + e.name,
-			Readable: func(owner, repo string) bool { return e.policy.reaches(tooldef.Read, owner, repo) }})
+			Readable: func(owner, repo string) bool { return e.policy.reaches(tooldef.Read, owner, repo) },
+			Callable: func(tool string) bool {
+				info, ours := g.tool(tool)
+				return !ours || e.policy.toolScope(tool, info) == ""
+			}})
 		switch method {
 		case "tools/list":
 			// The client's own write policy decides which tools it is not

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/caller"
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/prompts"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
@@ -46,6 +48,14 @@ func (s *Server) promptHandler(p prompts.Prompt) mcp.PromptHandler {
 		if req != nil && req.Params != nil {
 			args = req.Params.Arguments
 		}
+		// A prompt whose tools this caller may not call is not offered to
+		// it (prompts/list leaves it out too).
+		if !p.Listed(func(tool string) bool { return caller.From(ctx).CanCall(tool) }) {
+			e := contract.Errorf(contract.CodeInvalidField, "prompt %q is not offered to this client: its policy does not grant the tools it uses", p.Name).
+				WithField("name", "not offered to this client")
+			e.RequestID, e.Fingerprint = tooldef.NewRequestID(), s.Fingerprint()
+			return nil, EnvelopeError(jsonrpc.CodeInvalidParams, e)
+		}
 		in, e := p.Parse(args, s.svc.CurrentTime())
 		if e != nil {
 			e.RequestID, e.Fingerprint = tooldef.NewRequestID(), s.Fingerprint()
@@ -53,7 +63,9 @@ func (s *Server) promptHandler(p prompts.Prompt) mcp.PromptHandler {
 		}
 		// A write tool this client is not shown (it must be confirmed and
 		// the client cannot ask its user) is, for the message, not served.
-		served := func(tool string) bool { return s.Serves(tool) && !hiddenFrom(ctx, s.opts.Policy, req, tool) }
+		served := func(tool string) bool {
+			return s.Serves(tool) && caller.From(ctx).CanCall(tool) && !hiddenFrom(ctx, s.opts.Policy, req, tool)
+		}
 		return &mcp.GetPromptResult{Description: p.Description, Messages: p.Messages(in, served)}, nil
 	}
 }
@@ -110,4 +122,26 @@ func completeMilestones(ctx context.Context, svc *core.Service, owner, repo, pre
 		out = out[:maxMilestoneCompletions]
 	}
 	return out
+}
+
+// promptsForCaller leaves out of prompts/list the prompts whose tools the
+// caller may not call (an HTTP client's policy), as tools/list leaves
+// those tools out.
+func promptsForCaller(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		lr, ok := res.(*mcp.ListPromptsResult)
+		if method != "prompts/list" || err != nil || !ok || caller.From(ctx).Callable == nil {
+			return res, err
+		}
+		byName := map[string]prompts.Prompt{}
+		for _, p := range prompts.All() {
+			byName[p.Name] = p
+		}
+		lr.Prompts = slices.DeleteFunc(slices.Clone(lr.Prompts), func(d *mcp.Prompt) bool {
+			p, ok := byName[d.Name]
+			return ok && !p.Listed(func(tool string) bool { return caller.From(ctx).CanCall(tool) })
+		})
+		return lr, nil
+	}
 }

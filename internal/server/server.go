@@ -252,7 +252,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	if err := srv.tasks.Register(m); err != nil {
 		return nil, err
 	}
-	m.AddReceivingMiddleware(unserved.middleware, srv.instructions, srv.tasks.Middleware, hideUnconfirmable(opts.Policy))
+	m.AddReceivingMiddleware(unserved.middleware, srv.instructions, srv.tasks.Middleware, hideUnconfirmable(opts.Policy), promptsForCaller)
 	srv.MCP, srv.unserved = m, unserved
 	return srv, nil
 }
