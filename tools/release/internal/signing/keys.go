@@ -93,3 +93,6 @@ func ParsePublic(data []byte) (ed25519.PublicKey, error) {
 	}
 	return pub, nil
 }
+
+// PrivateKey is a release signing key.
+type PrivateKey = ed25519.PrivateKey
