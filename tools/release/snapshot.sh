@@ -91,6 +91,20 @@ echo "== release-snapshot: a user's verification (docs/install.md), and tamperin
 base64 -d dist/checksums.txt.sig >"$tmp/checksums.sig.bin"
 openssl pkeyutl -verify -pubin -inkey dist/ghgate-release.pub -rawin -in dist/checksums.txt -sigfile "$tmp/checksums.sig.bin"
 archive=$(cd dist && ls ./*_linux_amd64.tar.gz | head -1)
+# The provenance by hand, as docs/install.md gives it (jq and openssl).
+(
+	cd dist && A=$archive
+	jq -r .payload "$A.intoto.jsonl" | base64 -d >"$tmp/statement.json"
+	jq -r '.signatures[0].sig' "$A.intoto.jsonl" | base64 -d >"$tmp/statement.sig"
+	t=application/vnd.in-toto+json
+	{ printf 'DSSEv1 %d %s %d ' ${#t} "$t" "$(wc -c <"$tmp/statement.json")"; cat "$tmp/statement.json"; } >"$tmp/statement.pae"
+	openssl pkeyutl -verify -pubin -inkey ghgate-release.pub -rawin -in "$tmp/statement.pae" -sigfile "$tmp/statement.sig"
+	if [ "$(jq -r '.subject[0].digest.sha256' "$tmp/statement.json")" != "$(sha256sum "$A" | cut -d' ' -f1)" ]; then
+		echo "release-snapshot: $A's provenance subject is not its sha256" >&2
+		exit 1
+	fi
+	echo "provenance by hand: $A's DSSE signature verifies and its subject is its sha256"
+)
 tampered=$tmp/tampered
 flip_first_digit() { # change the first hex digit of FILE
 	if [ "$(head -c1 "$1")" = 0 ]; then sed -i '1s/^./1/' "$1"; else sed -i '1s/^./0/' "$1"; fi
