@@ -4,7 +4,8 @@
 //
 //	ghgate-image -dist dist -date RFC3339 -out dist/oci
 //
-// The version and commit are dist/metadata.json's.
+// The version and commit are dist/metadata.json's; the
+// io.modelcontextprotocol.server.name label is server.json's name.
 //
 // The layout holds an index of linux/amd64 and linux/arm64 images tagged
 // with the version (`org.opencontainers.image.ref.name`); load it with, for
@@ -24,6 +25,7 @@ import (
 
 	"github.com/ghgate/ghgate/tools/release/internal/dist"
 	"github.com/ghgate/ghgate/tools/release/internal/image"
+	"github.com/ghgate/ghgate/tools/release/internal/mcpserver"
 )
 
 func main() {
@@ -58,6 +60,12 @@ func run(distDir, root, date, out string) error {
 	if err != nil {
 		return err
 	}
+	// The MCP registry accepts the image for server.json's entry only if
+	// it carries that name as a label.
+	server, err := mcpserver.Read(filepath.Join(root, "server.json"))
+	if err != nil {
+		return err
+	}
 	var platforms []image.Platform
 	for _, arch := range []string{"amd64", "arm64"} {
 		a, err := dist.Find(as, dist.TypeBinary, "linux", arch)
@@ -71,7 +79,7 @@ func run(distDir, root, date, out string) error {
 		platforms = append(platforms, image.Platform{Arch: arch, Binary: bin})
 	}
 	idx, err := image.Index(image.Build{Version: version, Commit: meta.Commit, Created: created,
-		Source: "https://github.com/ghgate/ghgate"}, platforms)
+		Source: "https://github.com/ghgate/ghgate", ServerName: server.Name}, platforms)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,22 @@
 // Command ghgate-releasecheck checks, offline, a release that GoReleaser
 // and ghgate-image built:
 //
-//	ghgate-releasecheck -dist dist -date RFC3339 -oci dist/oci
+//	ghgate-releasecheck -dist dist -date RFC3339 -oci dist/oci -pubkey KEY.pub
+//
+// or, for a user, the archives of a release they downloaded (see
+// docs/install.md):
+//
+//	ghgate-releasecheck verify -pubkey ghgate-release.pub [-dir DIR]
 //
 // It checks that:
+//   - checksums.txt's signature verifies with the public key, every
+//     archive's sha256 is the one it lists, and every archive's provenance
+//     (an in-toto statement in a DSSE envelope) verifies, names the archive
+//     by its digest, the release's commit and version, and a builder;
+//   - the release's server.json (the MCP registry's entry) passes the
+//     registry's schema and rules, carries the release's version and image
+//     tag, and, for a tagged release, the checked-in server.json already
+//     says that version;
 //   - the binary for this machine's platform prints, as `ghgate version`,
 //     the version and commit of dist/metadata.json and the commit's date;
 //   - each archive holds the binary, the licence and docs, completions and
@@ -14,7 +27,7 @@
 //   - the OCI layout's blobs match their digests and sizes, its index has
 //     linux/amd64 and linux/arm64, and each image's config runs the binary
 //     as the non-root user with serve --http as the entry point and a
-//     health check;
+//     health check, labelled with server.json's name;
 //   - the binary in each image's layer is byte for byte the one in that
 //     platform's release archive.
 //
@@ -45,29 +58,38 @@ import (
 
 	"github.com/ghgate/ghgate/tools/release/internal/dist"
 	"github.com/ghgate/ghgate/tools/release/internal/image"
+	"github.com/ghgate/ghgate/tools/release/internal/mcpserver"
+	"github.com/ghgate/ghgate/tools/release/internal/signing"
 	"github.com/ghgate/ghgate/tools/release/internal/spdx"
+	"github.com/ghgate/ghgate/tools/release/internal/verify"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "verify" {
+		os.Exit(verifyCommand(os.Args[2:]))
+	}
 	distDir := flag.String("dist", "dist", "GoReleaser's dist directory")
 	root := flag.String("root", ".", "the directory GoReleaser ran in")
 	date := flag.String("date", "", "the commit's date, RFC 3339 in UTC, as the binaries should print it")
 	oci := flag.String("oci", "", "the OCI layout ghgate-image wrote")
+	pubkey := flag.String("pubkey", "", "the release's public key (PEM), which checksums.txt.sig and the provenance verify with")
 	flag.Parse()
-	if *date == "" || *oci == "" {
-		fmt.Fprintln(os.Stderr, "usage: ghgate-releasecheck -dist DIR -date RFC3339 -oci DIR")
+	if *date == "" || *oci == "" || *pubkey == "" {
+		fmt.Fprintln(os.Stderr, "usage: ghgate-releasecheck -dist DIR -date RFC3339 -oci DIR -pubkey FILE")
 		os.Exit(2)
 	}
-	if err := run(*distDir, *root, *date, *oci); err != nil {
+	if err := run(*distDir, *root, *date, *oci, *pubkey); err != nil {
 		fmt.Fprintln(os.Stderr, "ghgate-releasecheck: FAIL:", err)
 		os.Exit(1)
 	}
 	fmt.Println("ghgate-releasecheck: all checks passed")
 }
 
+// targets are the platforms every release has an archive for. Windows
+// (zip archives holding ghgate.exe) is checked too when the release has it.
 var targets = []struct{ goos, goarch string }{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}}
 
-func run(distDir, root, date, oci string) error {
+func run(distDir, root, date, oci, pubkeyPath string) error {
 	meta, err := dist.ReadMetadata(distDir)
 	if err != nil {
 		return err
@@ -80,8 +102,14 @@ func run(distDir, root, date, oci string) error {
 	if err := checkVersion(as, root, meta, date); err != nil {
 		return err
 	}
+	all := targets
+	for _, goarch := range []string{"amd64", "arm64"} {
+		if _, err := dist.Find(as, dist.TypeArchive, "windows", goarch); err == nil {
+			all = append(all, struct{ goos, goarch string }{"windows", goarch})
+		}
+	}
 	archiveBinary := map[string][]byte{} // goarch -> linux binary in the archive
-	for _, t := range targets {
+	for _, t := range all {
 		a, err := dist.Find(as, dist.TypeArchive, t.goos, t.goarch)
 		if err != nil {
 			return err
@@ -98,7 +126,101 @@ func run(distDir, root, date, oci string) error {
 			return err
 		}
 	}
-	return checkImage(oci, version, archiveBinary)
+	if err := checkSignatures(distDir, pubkeyPath, meta, len(all)); err != nil {
+		return err
+	}
+	server, err := checkServerJSON(distDir, root, meta)
+	if err != nil {
+		return err
+	}
+	return checkImage(oci, version, server.Name, archiveBinary)
+}
+
+// checkSignatures verifies checksums.txt's signature and every archive's
+// provenance, as a user would (docs/install.md), and that a tampered
+// archive is refused.
+func checkSignatures(distDir, pubkeyPath string, meta dist.Metadata, archives int) error {
+	pub, err := signing.LoadPublic(pubkeyPath)
+	if err != nil {
+		return err
+	}
+	vs, err := verify.Release(distDir, pub, verify.Options{All: true, Commit: meta.Commit, Version: meta.StampedVersion()})
+	if err != nil {
+		return err
+	}
+	if len(vs) != archives {
+		return fmt.Errorf("%d archives verified, want %d", len(vs), archives)
+	}
+	fmt.Printf("ok  %s: signature verifies with %s\n", verify.ChecksumsSig, filepath.Base(pubkeyPath))
+	for _, v := range vs {
+		fmt.Printf("ok  %s%s: signed SLSA v1 provenance, subject sha256:%s, commit %s, builder %s\n",
+			v.Name, verify.ProvenanceSuffix, v.SHA256[:16], v.Commit[:12], v.Builder)
+	}
+	return nil
+}
+
+// checkServerJSON checks the release's server.json (written by
+// ghgate-serverjson and listed in checksums.txt) and that the checked-in
+// one has not drifted from a tagged release's version.
+func checkServerJSON(distDir, root string, meta dist.Metadata) (mcpserver.Server, error) {
+	path := filepath.Join(distDir, "server.json")
+	s, err := mcpserver.Read(path)
+	if err != nil {
+		return s, err
+	}
+	if s.Version != meta.Version {
+		return s, fmt.Errorf("%s: version %q, want the release's %q", path, s.Version, meta.Version)
+	}
+	checkedIn, err := mcpserver.Read(filepath.Join(root, "server.json"))
+	if err != nil {
+		return s, err
+	}
+	if checkedIn.Name != s.Name {
+		return s, fmt.Errorf("%s: name %q, the checked-in server.json's is %q", path, s.Name, checkedIn.Name)
+	}
+	if err := versionsAgree(checkedIn.Version, meta.Version); err != nil {
+		return s, err
+	}
+	fmt.Printf("ok  %s: MCP registry schema 2025-12-11 and rules, %s %s, image %s\n", path, s.Name, s.Version, s.Packages[0].Identifier)
+	return s, nil
+}
+
+// versionsAgree fails a tagged release whose checked-in server.json still
+// names another version: the registry entry would point at the wrong
+// image. A snapshot's version is the commit's, so it is exempt.
+func versionsAgree(checkedIn, release string) error {
+	if strings.Contains(release, "-SNAPSHOT-") {
+		return nil
+	}
+	if checkedIn != release {
+		return fmt.Errorf("server.json says version %q but the release is %q: bump server.json with the tag", checkedIn, release)
+	}
+	return nil
+}
+
+// verifyCommand is `ghgate-releasecheck verify`: a user's check of the
+// archives they downloaded.
+func verifyCommand(args []string) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	dir := fs.String("dir", ".", "the directory holding checksums.txt, checksums.txt.sig, the archives and their .intoto.jsonl")
+	pubkey := fs.String("pubkey", "", "the release's public key (PEM), as the project publishes it")
+	if err := fs.Parse(args); err != nil || *pubkey == "" {
+		fmt.Fprintln(os.Stderr, "usage: ghgate-releasecheck verify -pubkey ghgate-release.pub [-dir DIR]")
+		return 2
+	}
+	pub, err := signing.LoadPublic(*pubkey)
+	if err == nil {
+		var vs []verify.Verified
+		if vs, err = verify.Release(*dir, pub, verify.Options{}); err == nil {
+			fmt.Printf("ok  %s: signature verifies\n", verify.ChecksumsSig)
+			for _, v := range vs {
+				fmt.Printf("ok  %s: sha256 %s as signed; provenance: %s built from commit %s by %s\n", v.Name, v.SHA256, v.Version, v.Commit, v.Builder)
+			}
+			return 0
+		}
+	}
+	fmt.Fprintln(os.Stderr, "ghgate-releasecheck: FAIL:", err)
+	return 1
 }
 
 // checkVersion runs `ghgate version` of the binary built for this machine
@@ -124,6 +246,7 @@ func checkVersion(as []dist.Artifact, root string, meta dist.Metadata, date stri
 // checkArchive returns the binary in the archive after checking the
 // archive ships what a user installs: the licence, completions, man pages.
 func checkArchive(path, version string) ([]byte, error) {
+	binary := dist.BinaryIn(path)
 	for _, f := range []string{"LICENSE", "README.md", "CHANGELOG.md", "SECURITY.md",
 		"completions/ghgate.bash", "completions/ghgate.zsh", "completions/ghgate.fish",
 		"man/ghgate.1", "man/ghgate-serve.1",
@@ -132,11 +255,11 @@ func checkArchive(path, version string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	bin, err := dist.ReadFromArchive(path, "ghgate")
+	bin, err := dist.ReadFromArchive(path, binary)
 	if err != nil {
 		return nil, err
 	}
-	fmt.Printf("ok  %s: binary, LICENSE, docs, completions (bash, zsh, fish), man pages, deploy/\n", filepath.Base(path))
+	fmt.Printf("ok  %s: %s, LICENSE, docs, completions (bash, zsh, fish), man pages, deploy/\n", filepath.Base(path), binary)
 	return bin, nil
 }
 
@@ -207,7 +330,7 @@ func checkSBOM(path, archivePath string, bin []byte, version string) error {
 	return nil
 }
 
-func checkImage(oci, version string, archiveBinary map[string][]byte) error {
+func checkImage(oci, version, serverName string, archiveBinary map[string][]byte) error {
 	top, err := layout.ImageIndexFromPath(oci)
 	if err != nil {
 		return err
@@ -243,7 +366,7 @@ func checkImage(oci, version string, archiveBinary map[string][]byte) error {
 		if err != nil {
 			return err
 		}
-		if err := checkConfig(img, version); err != nil {
+		if err := checkConfig(img, version, serverName); err != nil {
 			return fmt.Errorf("linux/%s: %w", arch, err)
 		}
 		inLayer, err := fileInImage(img, image.BinaryPath[1:])
@@ -257,8 +380,8 @@ func checkImage(oci, version string, archiveBinary map[string][]byte) error {
 		if sum(inLayer) != sum(want) {
 			return fmt.Errorf("linux/%s: %s in the image is %s, the archive's is %s", arch, image.BinaryPath, sum(inLayer), sum(want))
 		}
-		fmt.Printf("ok  image linux/%s: user %s, entrypoint %q, health check %q, %s sha256:%s as in the archive\n",
-			arch, image.User, image.Entrypoint, image.Healthcheck.Test, image.BinaryPath, sum(inLayer)[:16])
+		fmt.Printf("ok  image linux/%s: user %s, entrypoint %q, health check %q, label %s=%s, %s sha256:%s as in the archive\n",
+			arch, image.User, image.Entrypoint, image.Healthcheck.Test, image.ServerNameLabel, serverName, image.BinaryPath, sum(inLayer)[:16])
 	}
 	if !seen["amd64"] || !seen["arm64"] || len(seen) != 2 {
 		return fmt.Errorf("%s: platforms %v, want linux/amd64 and linux/arm64", oci, seen)
@@ -266,7 +389,7 @@ func checkImage(oci, version string, archiveBinary map[string][]byte) error {
 	return nil
 }
 
-func checkConfig(img v1.Image, version string) error {
+func checkConfig(img v1.Image, version, serverName string) error {
 	cf, err := img.ConfigFile()
 	if err != nil {
 		return err
@@ -279,6 +402,8 @@ func checkConfig(img v1.Image, version string) error {
 		return fmt.Errorf("config Entrypoint %q, want %q", c.Entrypoint, image.Entrypoint)
 	case c.Healthcheck == nil || !slices.Equal(c.Healthcheck.Test, image.Healthcheck.Test) || c.Healthcheck.Interval <= 0:
 		return fmt.Errorf("config Healthcheck %+v, want %+v", c.Healthcheck, image.Healthcheck)
+	case c.Labels[image.ServerNameLabel] != serverName:
+		return fmt.Errorf("config label %s %q, want server.json's name %q", image.ServerNameLabel, c.Labels[image.ServerNameLabel], serverName)
 	case c.Labels["org.opencontainers.image.version"] != version:
 		return fmt.Errorf("config label version %q, want %q", c.Labels["org.opencontainers.image.version"], version)
 	}

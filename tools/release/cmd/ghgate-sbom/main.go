@@ -28,7 +28,7 @@ import (
 
 func main() {
 	version := flag.String("version", "", "the release version")
-	binary := flag.String("binary", "ghgate", "the binary's name inside the archive")
+	binary := flag.String("binary", "", "the binary's name inside the archive (default ghgate, ghgate.exe in a .zip)")
 	license := flag.String("license", "MIT", "the main module's licence, an SPDX expression")
 	flag.Parse()
 	if flag.NArg() != 2 || *version == "" {
@@ -50,6 +50,9 @@ func run(version, binary, license, archivePath, docPath string) error {
 	archive, err := os.ReadFile(archivePath)
 	if err != nil {
 		return err
+	}
+	if binary == "" {
+		binary = dist.BinaryIn(archivePath)
 	}
 	bin, err := dist.ReadFromArchive(archivePath, binary)
 	if err != nil {

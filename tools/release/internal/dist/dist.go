@@ -4,12 +4,14 @@ package dist
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Artifact is one entry of dist/artifacts.json, the fields these tools use.
@@ -56,9 +58,21 @@ func Find(as []Artifact, typ, goos, goarch string) (Artifact, error) {
 	return found[0], nil
 }
 
+// BinaryIn is the name of ghgate's binary in a release archive: Windows
+// archives (.zip) hold ghgate.exe.
+func BinaryIn(archive string) string {
+	if strings.HasSuffix(archive, ".zip") {
+		return "ghgate.exe"
+	}
+	return "ghgate"
+}
+
 // ReadFromArchive returns the contents of the regular file named name in a
-// .tar.gz archive.
+// .tar.gz or .zip archive.
 func ReadFromArchive(archive, name string) ([]byte, error) {
+	if strings.HasSuffix(archive, ".zip") {
+		return readFromZip(archive, name)
+	}
 	f, err := os.Open(archive)
 	if err != nil {
 		return nil, err
@@ -109,3 +123,22 @@ func ReadMetadata(dir string) (Metadata, error) {
 // StampedVersion is the version as ghgate stamps it (.goreleaser.yaml's ldflags):
 // GoReleaser's version with a "v", as Go module versions are written.
 func (m Metadata) StampedVersion() string { return "v" + m.Version }
+
+func readFromZip(archive, name string) ([]byte, error) {
+	zr, err := zip.OpenReader(archive)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", archive, err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Mode().IsRegular() && filepath.Clean(f.Name) == name {
+			rc, err := f.Open()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", archive, err)
+			}
+			defer rc.Close()
+			return io.ReadAll(rc)
+		}
+	}
+	return nil, fmt.Errorf("%s: no file %s", archive, name)
+}

@@ -67,7 +67,13 @@ type Build struct {
 	Commit  string
 	Created time.Time
 	Source  string
+	// ServerName is server.json's name, which the MCP registry requires
+	// as the image's io.modelcontextprotocol.server.name label.
+	ServerName string
 }
+
+// ServerNameLabel ties the image to its MCP registry entry.
+const ServerNameLabel = "io.modelcontextprotocol.server.name"
 
 // Platform is one architecture's image: its static binary.
 type Platform struct {
@@ -136,6 +142,7 @@ func Image(b Build, p Platform) (v1.Image, error) {
 			"org.opencontainers.image.created":  b.Created.UTC().Format(time.RFC3339),
 			"org.opencontainers.image.source":   b.Source,
 			"org.opencontainers.image.licenses": "MIT",
+			ServerNameLabel:                     b.ServerName,
 		},
 	}
 	return mutate.ConfigFile(img, cf)

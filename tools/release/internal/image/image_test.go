@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/validate"
 )
 
-var testBuild = Build{Version: "v1.0.0", Commit: "abc", Created: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Source: "https://example.com"}
+var testBuild = Build{Version: "v1.0.0", Commit: "abc", Created: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Source: "https://example.com", ServerName: "io.github.example/server"}
 
 func TestIndex(t *testing.T) {
 	platforms := []Platform{{Arch: "amd64", Binary: []byte("amd64 binary")}, {Arch: "arm64", Binary: []byte("arm64 binary")}}
@@ -64,6 +64,7 @@ func TestIndex(t *testing.T) {
 		c := cf.Config
 		if c.User != "65532:65532" || !slices.Equal(c.Entrypoint, []string{"/ghgate", "serve", "--http", "0.0.0.0:8080", "--auth", "/etc/ghgate/auth.toml"}) ||
 			c.Healthcheck == nil || c.Healthcheck.Test[0] != "CMD" || c.Labels["org.opencontainers.image.version"] != "v1.0.0" ||
+			c.Labels["io.modelcontextprotocol.server.name"] != "io.github.example/server" ||
 			!cf.Created.Time.Equal(testBuild.Created) || cf.Architecture != platforms[i].Arch {
 			t.Errorf("config: %+v", cf)
 		}
