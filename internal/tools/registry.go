@@ -30,3 +30,18 @@ func Toolsets() []string {
 func All(s *core.Service) []tooldef.Spec {
 	return slices.Concat(issues.Specs(s), admin.Specs(s), projects.Specs(s), pulls.Specs(s), reports.Specs(s), mirror.Specs(s))
 }
+
+// Summary is every toolset's part of the capability summary, toolset by
+// toolset: what the tools served do, and what ghgate then does not (the
+// issues toolset's last, as the narrowest).
+func Summary(served core.Served, readOnly bool) core.Summary {
+	own := issues.Summarize(served, readOnly)
+	all := core.Summary{Does: own.Does}
+	for _, s := range []core.Summary{admin.Summarize(served), pulls.Summarize(served),
+		mirror.Summarize(served), projects.Summarize(served), reports.Summarize(served)} {
+		all.Does = append(all.Does, s.Does...)
+		all.DoesNot = append(all.DoesNot, s.DoesNot...)
+	}
+	all.DoesNot = append(all.DoesNot, own.DoesNot...)
+	return all
+}
