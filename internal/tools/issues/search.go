@@ -12,7 +12,6 @@ import (
 	"github.com/ghgate/ghgate/internal/searchquery"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
-	gh "github.com/google/go-github/v88/github"
 )
 
 // SearchIssuesIn are github_search_issues' arguments.
@@ -381,7 +380,11 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in Se
 	out := SearchIssuesOut{TotalCount: res.GetTotal(), Source: SourceSearch, Notes: []string{searchLagNote},
 		RateLimitRemaining: core.LowBudget(c, "search")}
 	g := newGrant(ctx, in.routedOwner(), in.Repo)
-	creator, err := s.fillRows(c, v, g, &out, res.Issues, detail, in.Repo == "")
+	rows := make([]*github.IssueRow, len(res.Issues))
+	for i, is := range res.Issues {
+		rows[i] = github.IssueRowOf(is)
+	}
+	creator, err := s.fillRows(c, v, g, &out, rows, detail, in.Repo == "")
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
@@ -410,13 +413,13 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in Se
 // been seen to answer NONE for a member's issue (the issues API answered
 // MEMBER): under lockdown such a row's body is withheld, which errs on
 // the safe side; github_get_issue reads it by the issues API.
-func (s *Tools) fillRows(c *github.Client, v views, g *grant, out *SearchIssuesOut, issues []*gh.Issue, detail Detail, withRepo bool) (withheld int, err error) {
+func (s *Tools) fillRows(c *github.Client, v views, g *grant, out *SearchIssuesOut, issues []*github.IssueRow, detail Detail, withRepo bool) (withheld int, err error) {
 	s.rememberSeen(c, issues...)
 	for _, is := range issues {
-		if !g.keeps(repoOf(is)) {
+		if !g.keeps(repoOfURL(is.RepositoryURL)) {
 			continue
 		}
-		if !s.CreatorAllowed(is.GetUser().GetLogin()) {
+		if !s.CreatorAllowed(is.User.Login) {
 			// The agent's own query text can widen what author: narrows
 			// (another author:, OR), so the scope is enforced on the rows.
 			withheld++
