@@ -231,6 +231,12 @@ type searchFilters struct {
 	Source string
 }
 
+// filters are what a cursor of in on source is bound to.
+func (in SearchIssuesIn) filters(source Source) searchFilters {
+	return searchFilters{in.Query, string(in.State), in.Assignee, in.Author, in.UpdatedAfter, string(in.Sort), string(in.Order),
+		in.Labels, in.NoLabels, in.IncludePRs, int(in.PageSize), string(source)}
+}
+
 // githubQuery builds GitHub's q parameter from the typed filters.
 func (in SearchIssuesIn) githubQuery() string {
 	var q []string
@@ -332,9 +338,7 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 	if listed {
 		source = SourceList
 	}
-	filters := searchFilters{asked.Query, string(asked.State), asked.Assignee, asked.Author, asked.UpdatedAfter, string(asked.Sort), string(asked.Order),
-		asked.Labels, asked.NoLabels, asked.IncludePRs, int(asked.PageSize), string(source)}
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
+	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: asked.filters(source), Field: "cursor", Cursor: in.Cursor, Restart: restart})
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
