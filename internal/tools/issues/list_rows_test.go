@@ -238,4 +238,3 @@ func TestListingCursorOfHundredRowReadsStillWorks(t *testing.T) {
 		}
 	}
 }
-
