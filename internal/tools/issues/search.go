@@ -205,7 +205,8 @@ func parseDateArg(s string) (time.Time, error) {
 type SearchIssuesOut struct {
 	Items []Issue `json:"items,omitempty"`
 	// TotalCount is every match: search counts them; the list endpoint
-	// does not, so a listing gives it only when one page holds them all.
+	// does not, so a listing gives it only when one upstream page (sized
+	// from page_size, see listBucket) holds them all.
 	TotalCount int    `json:"total_count,omitempty"`
 	Source     Source `json:"source"`
 	core.Page
