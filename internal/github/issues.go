@@ -131,6 +131,104 @@ func (c *Client) ListIssueItems(ctx context.Context, owner, repo string, o ListI
 	return getJSON[[]*IssueListItem](ctx, c, r.path("issues"), q)
 }
 
+// IssueRow is an issue or pull request with only the fields a listing's
+// rows are built from (number to version token, the author and its
+// association that the creator scope and lockdown decide by, the labels
+// and milestone remembered as names that exist). A listing decodes its
+// page straight into it: go-github's Issue decodes every user, label and
+// reaction object whole, several times the work. Absent and null fields
+// are zero values; a nil Milestone or Type is none.
+type IssueRow struct {
+	Number            int           `json:"number"`
+	Title             string        `json:"title"`
+	Body              string        `json:"body"`
+	State             string        `json:"state"`
+	StateReason       string        `json:"state_reason"`
+	Locked            bool          `json:"locked"`
+	ActiveLockReason  string        `json:"active_lock_reason"`
+	Comments          int           `json:"comments"`
+	CreatedAt         time.Time     `json:"created_at"`
+	UpdatedAt         time.Time     `json:"updated_at"`
+	ClosedAt          time.Time     `json:"closed_at"`
+	HTMLURL           string        `json:"html_url"`
+	RepositoryURL     string        `json:"repository_url"`
+	AuthorAssociation string        `json:"author_association"`
+	User              RowUser       `json:"user"`
+	Labels            []RowName     `json:"labels"`
+	Assignees         []RowUser     `json:"assignees"`
+	Milestone         *RowMilestone `json:"milestone"`
+	Type              *RowName      `json:"type"`
+	// PullRequest is set on a pull request, as the list marks one.
+	PullRequest *struct{} `json:"pull_request"`
+}
+
+// RowUser is a user as an IssueRow names one.
+type RowUser struct {
+	Login string `json:"login"`
+}
+
+// RowName is a label or issue type as an IssueRow names one.
+type RowName struct {
+	Name string `json:"name"`
+}
+
+// RowMilestone is a milestone as an IssueRow names one.
+type RowMilestone struct {
+	Number int    `json:"number"`
+	Title  string `json:"title"`
+}
+
+// IsPullRequest reports whether the row is a pull request.
+func (r *IssueRow) IsPullRequest() bool { return r.PullRequest != nil }
+
+// IssueRowOf is is as a row, for the reads that decode go-github's Issue
+// (a single issue, search results, the answer to a write).
+func IssueRowOf(is *gh.Issue) *IssueRow {
+	r := &IssueRow{Number: is.GetNumber(), Title: is.GetTitle(), Body: is.GetBody(), State: is.GetState(),
+		StateReason: is.GetStateReason(), Locked: is.GetLocked(), ActiveLockReason: is.GetActiveLockReason(),
+		Comments: is.GetComments(), CreatedAt: is.GetCreatedAt().Time, UpdatedAt: is.GetUpdatedAt().Time,
+		ClosedAt: is.GetClosedAt().Time, HTMLURL: is.GetHTMLURL(), RepositoryURL: is.GetRepositoryURL(),
+		AuthorAssociation: is.GetAuthorAssociation()}
+	r.User.Login = is.GetUser().GetLogin()
+	if is.Labels != nil {
+		r.Labels = make([]RowName, len(is.Labels))
+		for i, l := range is.Labels {
+			r.Labels[i].Name = l.GetName()
+		}
+	}
+	if is.Assignees != nil {
+		r.Assignees = make([]RowUser, len(is.Assignees))
+		for i, a := range is.Assignees {
+			r.Assignees[i].Login = a.GetLogin()
+		}
+	}
+	if m := is.Milestone; m != nil {
+		r.Milestone = &RowMilestone{m.GetNumber(), m.GetTitle()}
+	}
+	if is.Type != nil {
+		r.Type = &RowName{is.Type.GetName()}
+	}
+	if is.IsPullRequest() {
+		r.PullRequest = &struct{}{}
+	}
+	return r
+}
+
+// ListIssueRows is ListIssues decoded into IssueRow.
+//
+// GET /repos/{owner}/{repo}/issues
+func (c *Client) ListIssueRows(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*IssueRow, Meta, error) {
+	r, opts, err := o.byRepo(owner, repo)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	q, err := query.Values(opts)
+	if err != nil {
+		return nil, Meta{}, invalidArgument(false, err.Error())
+	}
+	return getJSON[[]*IssueRow](ctx, c, r.path("issues"), q)
+}
+
 // NewIssue is an issue to create. Labels, assignees, milestone and type
 // need triage access; GitHub silently drops them for others.
 type NewIssue struct {

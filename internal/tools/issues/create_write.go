@@ -68,7 +68,7 @@ func (s *Tools) createNow(ctx context.Context, c *github.Client, in CreateIssueI
 		}
 		return CreateIssueOut{}, s.createFailed(ctx, c, err, in)
 	}
-	s.rememberSeen(c, created)
+	s.rememberSeen(c, github.IssueRowOf(created))
 	return s.finishCreate(ctx, c, in, created, board)
 }
 
@@ -165,7 +165,7 @@ func (s *Tools) createFailed(ctx context.Context, c *github.Client, err error, i
 // placement that fails leaves the issue in place: that is a partial
 // success.
 func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIssueIn, created *gh.Issue, board *projects.Prepared) (CreateIssueOut, error) {
-	out := CreateIssueOut{Issue: issueView(created, Full, false)}
+	out := CreateIssueOut{Issue: issueView(github.IssueRowOf(created), Full, false)}
 	if dropped(in, created) {
 		out.Notes = append(out.Notes, "GitHub dropped the labels, assignees, milestone or type: the credential lacks triage access here")
 	}

@@ -229,17 +229,18 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
 		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 	}
-	s.rememberSeen(c, &rec.Issue)
+	row := github.IssueRowOf(&rec.Issue)
+	s.rememberSeen(c, row)
 	detail := in.detail(spot)
 	g := newGrant(ctx, in.Owner, in.Repo)
 	repo := in.Owner + "/" + in.Repo
-	view, err := v.issue(&rec.Issue, detail, false, repo)
+	view, err := v.issue(row, detail, false, repo)
 	if err != nil {
 		return GetIssueOut{}, err
 	}
 	out := GetIssueOut{Issue: view, Relations: withholdRelations(relationsOf(rec, in.Owner, in.Repo), g), Withheld: g.withheld}
 	// The version is what an update needs, so every detail level carries it.
-	out.Issue.Version = IssueVersion(&rec.Issue)
+	out.Issue.Version = rowVersion(row)
 	if spot.Comment != 0 {
 		cm, err := fetchComment(ctx, c, in, spot.Comment)
 		if err != nil {

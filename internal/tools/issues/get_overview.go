@@ -291,7 +291,7 @@ func (s *Tools) overviewQuerySections(c *github.Client, in GetOverviewIn, r *ove
 					withheld[g.Number] = true
 					continue
 				}
-				list = append(list, issueView(is, Summary, false))
+				list = append(list, issueView(github.IssueRowOf(is), Summary, false))
 			}
 			return list
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
 )
@@ -90,21 +91,40 @@ type editableState struct {
 }
 
 // IssueVersion is the version token of an issue's editable state.
-func IssueVersion(is *gh.Issue) string {
-	st := editableState{Title: is.GetTitle(), Body: is.GetBody(), State: is.GetState(), StateReason: is.GetStateReason(),
-		Labels: labelNames(is), Assignees: assigneeLogins(is), Locked: is.GetLocked()}
+func IssueVersion(is *gh.Issue) string { return rowVersion(github.IssueRowOf(is)) }
+
+// rowVersion is IssueVersion of an issue read as a row.
+func rowVersion(r *github.IssueRow) string {
+	st := editableState{Title: r.Title, Body: r.Body, State: r.State, StateReason: r.StateReason,
+		Labels: rowLabels(r), Assignees: rowAssignees(r), Locked: r.Locked}
 	for i := range st.Labels {
 		st.Labels[i] = strings.ToLower(st.Labels[i])
 	}
 	slices.Sort(st.Labels)
 	slices.Sort(st.Assignees)
-	if is.Milestone != nil {
-		st.Milestone = is.Milestone.GetNumber()
+	if r.Milestone != nil {
+		st.Milestone = r.Milestone.Number
 	}
-	if is.Type != nil {
-		st.Type = is.Type.GetName()
+	if r.Type != nil {
+		st.Type = r.Type.Name
 	}
 	return contract.Version(st)
+}
+
+func rowLabels(r *github.IssueRow) []string {
+	out := make([]string, 0, len(r.Labels))
+	for _, l := range r.Labels {
+		out = append(out, l.Name)
+	}
+	return out
+}
+
+func rowAssignees(r *github.IssueRow) []string {
+	out := make([]string, 0, len(r.Assignees))
+	for _, a := range r.Assignees {
+		out = append(out, a.Login)
+	}
+	return out
 }
 
 func labelNames(is *gh.Issue) []string {
@@ -123,7 +143,9 @@ func assigneeLogins(is *gh.Issue) []string {
 	return out
 }
 
-func day(t gh.Timestamp) string {
+func day(t gh.Timestamp) string { return dayOf(t.Time) }
+
+func dayOf(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
@@ -131,15 +153,25 @@ func day(t gh.Timestamp) string {
 }
 
 func stamp(t *gh.Timestamp) string {
-	if t == nil || t.IsZero() {
+	if t == nil {
+		return ""
+	}
+	return stampOf(t.Time)
+}
+
+func stampOf(t time.Time) string {
+	if t.IsZero() {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
 }
 
 // repoOf reads "owner/name" from an issue's repository_url.
-func repoOf(is *gh.Issue) string {
-	u := is.GetRepositoryURL()
+func repoOf(is *gh.Issue) string { return repoOfURL(is.GetRepositoryURL()) }
+
+// repoOfURL reads "owner/name" from a repository_url ("" when it names
+// none).
+func repoOfURL(u string) string {
 	i := strings.LastIndex(u, "/repos/")
 	if i < 0 {
 		return ""
@@ -151,12 +183,12 @@ func repoOf(is *gh.Issue) string {
 // the answer to the agent's own write. withRepo adds the repository for
 // listings that span several. Reads render through views, which apply
 // lockdown.
-func issueView(is *gh.Issue, detail Detail, withRepo bool) Issue {
-	v := Issue{Number: is.GetNumber(), Title: is.GetTitle(), State: is.GetState(), Labels: labelNames(is),
-		Assignees: assigneeLogins(is), Comments: is.GetComments(), Updated: day(is.GetUpdatedAt()),
+func issueView(is *github.IssueRow, detail Detail, withRepo bool) Issue {
+	v := Issue{Number: is.Number, Title: is.Title, State: is.State, Labels: rowLabels(is),
+		Assignees: rowAssignees(is), Comments: is.Comments, Updated: dayOf(is.UpdatedAt),
 		IsPR: is.IsPullRequest()}
 	if withRepo {
-		v.Repo = repoOf(is)
+		v.Repo = repoOfURL(is.RepositoryURL)
 	}
 	title, removed := contract.SanitizeText(v.Title)
 	v.Title = title
@@ -164,27 +196,27 @@ func issueView(is *gh.Issue, detail Detail, withRepo bool) Issue {
 		v.TitleSanitized = &removed
 	}
 	if m := is.Milestone; m != nil {
-		v.Milestone = &MilestoneRef{Number: m.GetNumber(), Title: m.GetTitle()}
+		v.Milestone = &MilestoneRef{Number: m.Number, Title: m.Title}
 	}
 	if is.Type != nil {
-		v.Type = is.Type.GetName()
+		v.Type = is.Type.Name
 	}
 	if detail != Full {
 		return v
 	}
-	body, removedBody := contract.Sanitize(is.GetBody())
+	body, removedBody := contract.Sanitize(is.Body)
 	v.Body = body
 	if removedBody.Any() {
 		v.Sanitized = &removedBody
 	}
-	v.Author = is.GetUser().GetLogin()
-	v.StateReason = is.GetStateReason()
-	v.Locked = is.GetLocked()
-	v.LockReason = is.GetActiveLockReason()
-	v.CreatedAt = stamp(is.CreatedAt)
-	v.UpdatedAt = stamp(is.UpdatedAt)
-	v.ClosedAt = stamp(is.ClosedAt)
-	v.URL = is.GetHTMLURL()
-	v.Version = IssueVersion(is)
+	v.Author = is.User.Login
+	v.StateReason = is.StateReason
+	v.Locked = is.Locked
+	v.LockReason = is.ActiveLockReason
+	v.CreatedAt = stampOf(is.CreatedAt)
+	v.UpdatedAt = stampOf(is.UpdatedAt)
+	v.ClosedAt = stampOf(is.ClosedAt)
+	v.URL = is.HTMLURL
+	v.Version = rowVersion(is)
 	return v
 }

@@ -96,7 +96,7 @@ func (s *Tools) rememberListed(c *github.Client, owner, repo, kind string, items
 // agent that searches before creating (for duplicates, say) has then
 // confirmed the names it will most likely use, and the create is one POST.
 // Rows without a readable repository are skipped rather than guessed.
-func (s *Tools) rememberSeen(c *github.Client, issues ...*gh.Issue) {
+func (s *Tools) rememberSeen(c *github.Client, issues ...*github.IssueRow) {
 	now := s.CurrentTime()
 	shared := map[string]map[string]string{}
 	defer func() {
@@ -107,7 +107,7 @@ func (s *Tools) rememberSeen(c *github.Client, issues ...*gh.Issue) {
 	s.Known().Lock()
 	defer s.Known().Unlock()
 	for _, is := range issues {
-		owner, repo, ok := strings.Cut(repoOf(is), "/")
+		owner, repo, ok := strings.Cut(repoOfURL(is.RepositoryURL), "/")
 		if !ok || len(is.Labels) == 0 && is.Milestone == nil {
 			continue
 		}
@@ -115,14 +115,14 @@ func (s *Tools) rememberSeen(c *github.Client, issues ...*gh.Issue) {
 		e := s.Known().Entry(key, now)
 		labels, milestones := map[string]string{}, map[int]string{}
 		for _, l := range is.Labels {
-			if name := l.GetName(); name != "" {
+			if name := l.Name; name != "" {
 				e.Labels[strings.ToLower(name)] = name
 				labels[strings.ToLower(name)] = name
 			}
 		}
-		if m := is.Milestone; m.GetNumber() > 0 {
-			e.Milestones[m.GetNumber()] = m.GetTitle()
-			milestones[m.GetNumber()] = m.GetTitle()
+		if m := is.Milestone; m != nil && m.Number > 0 {
+			e.Milestones[m.Number] = m.Title
+			milestones[m.Number] = m.Title
 		}
 		if s.SharedNames {
 			if shared[key] == nil {

@@ -62,7 +62,7 @@ type MirrorState struct {
 // read of the mirror decides again.
 func (v Views) MirrorFile(rec *github.IssueRecord, owner, repo string, comments []*gh.IssueComment, truncated bool) (MirrorFile, error) {
 	full := owner + "/" + repo
-	is, err := v.v.issue(&rec.Issue, Full, false, full)
+	is, err := v.v.issue(github.IssueRowOf(&rec.Issue), Full, false, full)
 	if err != nil {
 		return MirrorFile{}, err
 	}

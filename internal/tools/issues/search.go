@@ -12,7 +12,6 @@ import (
 	"github.com/ghgate/ghgate/internal/searchquery"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
-	gh "github.com/google/go-github/v88/github"
 )
 
 // SearchIssuesIn are github_search_issues' arguments.
@@ -206,7 +205,8 @@ func parseDateArg(s string) (time.Time, error) {
 type SearchIssuesOut struct {
 	Items []Issue `json:"items,omitempty"`
 	// TotalCount is every match: search counts them; the list endpoint
-	// does not, so a listing gives it only when one page holds them all.
+	// does not, so a listing gives it only when one upstream page (sized
+	// from page_size, see listBucket) holds them all.
 	TotalCount int    `json:"total_count,omitempty"`
 	Source     Source `json:"source"`
 	core.Page
@@ -230,6 +230,12 @@ type searchFilters struct {
 	PageSize                                                  int
 	// Source is the path the listing takes (list or search).
 	Source string
+}
+
+// filters are what a cursor of in on source is bound to.
+func (in SearchIssuesIn) filters(source Source) searchFilters {
+	return searchFilters{in.Query, string(in.State), in.Assignee, in.Author, in.UpdatedAfter, string(in.Sort), string(in.Order),
+		in.Labels, in.NoLabels, in.IncludePRs, int(in.PageSize), string(source)}
 }
 
 // githubQuery builds GitHub's q parameter from the typed filters.
@@ -333,9 +339,7 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 	if listed {
 		source = SourceList
 	}
-	filters := searchFilters{asked.Query, string(asked.State), asked.Assignee, asked.Author, asked.UpdatedAfter, string(asked.Sort), string(asked.Order),
-		asked.Labels, asked.NoLabels, asked.IncludePRs, int(asked.PageSize), string(source)}
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart})
+	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: asked.filters(source), Field: "cursor", Cursor: in.Cursor, Restart: restart})
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
@@ -381,7 +385,11 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in Se
 	out := SearchIssuesOut{TotalCount: res.GetTotal(), Source: SourceSearch, Notes: []string{searchLagNote},
 		RateLimitRemaining: core.LowBudget(c, "search")}
 	g := newGrant(ctx, in.routedOwner(), in.Repo)
-	creator, err := s.fillRows(c, v, g, &out, res.Issues, detail, in.Repo == "")
+	rows := make([]*github.IssueRow, len(res.Issues))
+	for i, is := range res.Issues {
+		rows[i] = github.IssueRowOf(is)
+	}
+	creator, err := s.fillRows(c, v, g, &out, rows, detail, in.Repo == "")
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
@@ -410,13 +418,13 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in Se
 // been seen to answer NONE for a member's issue (the issues API answered
 // MEMBER): under lockdown such a row's body is withheld, which errs on
 // the safe side; github_get_issue reads it by the issues API.
-func (s *Tools) fillRows(c *github.Client, v views, g *grant, out *SearchIssuesOut, issues []*gh.Issue, detail Detail, withRepo bool) (withheld int, err error) {
+func (s *Tools) fillRows(c *github.Client, v views, g *grant, out *SearchIssuesOut, issues []*github.IssueRow, detail Detail, withRepo bool) (withheld int, err error) {
 	s.rememberSeen(c, issues...)
 	for _, is := range issues {
-		if !g.keeps(repoOf(is)) {
+		if !g.keeps(repoOfURL(is.RepositoryURL)) {
 			continue
 		}
-		if !s.CreatorAllowed(is.GetUser().GetLogin()) {
+		if !s.CreatorAllowed(is.User.Login) {
 			// The agent's own query text can widen what author: narrows
 			// (another author:, OR), so the scope is enforced on the rows.
 			withheld++

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	gh "github.com/google/go-github/v88/github"
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/ghgate/ghgate/internal/github"
@@ -152,30 +151,73 @@ func (in SearchIssuesIn) listPlan() (listPlan, bool) {
 	return p, true
 }
 
-// The list path reads upstream pages of listPerPage whatever page_size is,
-// so every page of a listing reads the same few URLs (which a 304 then
-// answers for free), and pull requests the endpoint mixes in can be
-// skipped without leaving pages short. A cursor's position is the index
-// (from 1) of the upstream row the next page starts at.
+// The list path reads upstream pages sized from the page asked for, from
+// a few fixed sizes (listBuckets), so nearby page sizes read the same URLs
+// (which a 304 then answers for free). A cursor's position is the index
+// (from 1) of the upstream row the next page starts at, whatever the
+// upstream page size: a cursor stays valid when the size changes, and
+// cursors minted when every read was 100 rows still read on.
 const (
+	// listPerPage is the largest upstream page, read once a first read
+	// came back short: pull requests the endpoint mixes in crowd it, so
+	// the rest of the page is fetched in as few round trips as can be.
 	listPerPage = 100
 	// listMaxReads bounds the upstream pages one call reads when pull
 	// requests crowd out issues; the page is then returned short, with
 	// has_more.
 	listMaxReads = 4
+	// listHeadroom is listNeed's margin for pull requests, in percent.
+	listHeadroom = 50
 )
+
+// listBuckets are the upstream page sizes a first read picks from.
+var listBuckets = [...]int{10, 20, 30, 50, listPerPage}
+
+// listBucket is the upstream page size for a first read of size rows at
+// position pos that must hold need rows from pos on: the smallest bucket
+// that is a multiple of size and holds them, so consecutive pages of one
+// size read one upstream page each, none shared with the next page;
+// failing that (a size no bucket is a multiple of, a page that starts off
+// the grid, past pull requests skipped), the smallest that holds them;
+// failing that, the largest.
+func listBucket(pos, size, need int) int {
+	fits := func(b int) bool { return b-(pos-1)%b >= need }
+	for _, b := range listBuckets {
+		if b%size == 0 && fits(b) {
+			return b
+		}
+	}
+	for _, b := range listBuckets {
+		if fits(b) {
+			return b
+		}
+	}
+	return listPerPage
+}
+
+// listNeed is how many upstream rows a first read should hold for a page
+// of size rows. When pull requests are dropped it holds headroom
+// (listHeadroom per 100) for those the endpoint mixes in: a read one pull
+// request short costs a second round trip, which is dearer than decoding
+// the extra rows.
+func listNeed(size int, issuesOnly bool) int {
+	if !issuesOnly {
+		return size
+	}
+	return min(size+size*listHeadroom/100, listPerPage)
+}
 
 // listPage reads one page of in through the list endpoint.
 func (s *Tools) listPage(ctx context.Context, c *github.Client, v views, in SearchIssuesIn, p listPlan, pg *core.Pager, detail Detail) (SearchIssuesOut, error) {
 	size := int(in.PageSize)
 	opts := p.opts
-	opts.PerPage = listPerPage
-	upPage, skip := (pg.Page-1)/listPerPage+1, (pg.Page-1)%listPerPage
-	var rows []*gh.Issue
+	pos, per := pg.Page, listBucket(pg.Page, size, listNeed(size, p.issuesOnly))
+	var rows []*github.IssueRow
 	next, total := 0, -1
 	for reads := 1; ; reads++ {
-		opts.Page = core.PageParam(upPage)
-		list, meta, err := c.ListIssues(ctx, in.Owner, in.Repo, opts)
+		upPage, skip := (pos-1)/per+1, (pos-1)%per
+		opts.Page, opts.PerPage = core.PageParam(upPage), per
+		list, meta, err := c.ListIssueRows(ctx, in.Owner, in.Repo, opts)
 		if err != nil {
 			return SearchIssuesOut{}, err
 		}
@@ -194,7 +236,7 @@ func (s *Tools) listPage(ctx context.Context, c *github.Client, v views, in Sear
 				continue
 			}
 			if len(rows) == size {
-				next = (upPage-1)*listPerPage + i + 1
+				next = (upPage-1)*per + i + 1
 				break
 			}
 			rows = append(rows, list[i])
@@ -202,11 +244,12 @@ func (s *Tools) listPage(ctx context.Context, c *github.Client, v views, in Sear
 		if next != 0 || meta.NextPage == 0 {
 			break
 		}
-		upPage, skip = meta.NextPage, 0
+		pos = upPage*per + 1
 		if len(rows) == size || reads == listMaxReads {
-			next = (upPage-1)*listPerPage + 1
+			next = pos
 			break
 		}
+		per = listPerPage
 	}
 	out := SearchIssuesOut{Source: SourceList, RateLimitRemaining: core.LowBudget(c, "core")}
 	g := newGrant(ctx, in.routedOwner(), in.Repo)

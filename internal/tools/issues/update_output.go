@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	gh "github.com/google/go-github/v88/github"
 )
@@ -57,7 +58,7 @@ func (u *update) output() UpdateIssueOut {
 			out.Notes = append(out.Notes, "GitHub's answer does not show "+strings.Join(ignored, ", ")+" as asked")
 		}
 	}
-	view := issueView(after, Full, false)
+	view := issueView(github.IssueRowOf(after), Full, false)
 	// The agent has the body it sent, and the version is above.
 	view.Body, view.Sanitized, view.Version = "", nil, ""
 	if len(u.steps) > 0 && !u.fromGitHub {

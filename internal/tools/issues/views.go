@@ -37,15 +37,15 @@ func (v Views) Withholds() bool { return v.v.u.Withholds() }
 // issue renders an issue of repo ("owner/name"; "" reads it from the
 // issue) at detail: at full, a stranger's body in a public repository is
 // withheld under lockdown, and the marker says whose and how long.
-func (v views) issue(is *gh.Issue, detail Detail, withRepo bool, repo string) (Issue, error) {
+func (v views) issue(is *github.IssueRow, detail Detail, withRepo bool, repo string) (Issue, error) {
 	out := issueView(is, detail, withRepo)
 	if detail != Full {
 		return out, nil
 	}
 	if repo == "" {
-		repo = repoOf(is)
+		repo = repoOfURL(is.RepositoryURL)
 	}
-	_, w, err := v.u.Text(repo, is.GetUser().GetLogin(), is.GetAuthorAssociation(), is.GetBody())
+	_, w, err := v.u.Text(repo, is.User.Login, is.AuthorAssociation, is.Body)
 	if err != nil {
 		return Issue{}, err
 	}

@@ -1,0 +1,73 @@
+package github
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	gh "github.com/google/go-github/v88/github"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+)
+
+// ListIssueRows decodes what go-github's full decode of the same page
+// reads, field by field (through IssueRowOf, which the reads that decode a
+// whole Issue use): every issue and pull request of acme/widgets, open and
+// closed, over two pages.
+func TestListIssueRowsMatchFullDecode(t *testing.T) {
+	t.Parallel()
+	em := startEmu(t, emulator.Options{})
+	c, _ := newClient(t, em.URL, emulator.DemoTokenAlice)
+	ctx := context.Background()
+	// A locked issue carries its lock reason.
+	if _, err := c.LockIssue(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, 2, "resolved"); err != nil {
+		t.Fatal(err)
+	}
+	var full []*gh.Issue
+	var rows []*IssueRow
+	for page := 1; page > 0; {
+		o := ListIssuesOptions{State: "all", Sort: "created", Direction: "desc", Page: page, PerPage: 100}
+		f, m, err := c.ListIssues(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := c.ListIssueRows(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, rows, page = append(full, f...), append(rows, r...), m.NextPage
+	}
+	if len(rows) != len(full) || len(full) < emulator.DemoWidgetsIssueCount {
+		t.Fatalf("%d rows, %d issues; want the same, at least %d", len(rows), len(full), emulator.DemoWidgetsIssueCount)
+	}
+	seen := map[string]int{}
+	for i, is := range full {
+		got, want := marshal(t, rows[i]), marshal(t, IssueRowOf(is))
+		if got != want {
+			t.Errorf("#%d:\n got %s\nwant %s", is.GetNumber(), got, want)
+		}
+		r := rows[i]
+		for name, ok := range map[string]bool{"pull request": r.IsPullRequest(), "closed": r.State == "closed", "reason": r.StateReason != "",
+			"labels": len(r.Labels) > 0, "assignees": len(r.Assignees) > 0, "milestone": r.Milestone != nil, "type": r.Type != nil,
+			"body": r.Body != "", "no body": r.Body == "", "closed_at": !r.ClosedAt.IsZero(), "lock reason": r.Locked && r.ActiveLockReason != ""} {
+			if ok {
+				seen[name]++
+			}
+		}
+	}
+	t.Logf("%d rows: %v", len(rows), seen)
+	for _, name := range []string{"pull request", "closed", "reason", "labels", "assignees", "milestone", "type", "body", "closed_at", "lock reason"} {
+		if seen[name] == 0 {
+			t.Errorf("no row with %s: the comparison does not cover it", name)
+		}
+	}
+}
+
+func marshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

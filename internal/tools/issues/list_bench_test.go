@@ -1,0 +1,43 @@
+package issues_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/core"
+)
+
+// BenchmarkListPath times github_search_issues on the list path (plain
+// filters, one repository) for the first page of acme/widgets (160
+// issues, pull requests among them), repeated as an agent repeats it: after
+// the first call every upstream read is answered 304. The emulator runs in
+// the same process, so its work is in the figures too.
+func BenchmarkListPath(b *testing.B) {
+	for _, size := range []int{30, 10} {
+		b.Run(fmt.Sprintf("rows=%d", size), func(b *testing.B) {
+			env := servertest.Start(b, servertest.Options{})
+			args, err := json.Marshal(map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "page_size": size})
+			if err != nil {
+				b.Fatal(err)
+			}
+			call := func() {
+				res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: core.NameSearchIssues, Arguments: json.RawMessage(args)})
+				if err != nil || res.IsError {
+					b.Fatalf("listing: %v %v", err, res)
+				}
+			}
+			call() // the first read fills the conditional cache
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				call()
+			}
+		})
+	}
+}
