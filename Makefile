@@ -111,7 +111,7 @@ fuzz:
 NODE22  ?= node_modules/.bin/node
 
 e2e: npm-deps build
-	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) --test 'e2e/*.test.mjs'
+	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate GHGATE_CHECK_OUTPUTS=1 $(NODE22) --test 'e2e/*.test.mjs'
 
 # Both suites against ghgate and against the test-only fixture server (the
 # same stack built with -tags conformance; see internal/conformance).
