@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -25,10 +26,16 @@ import (
 // byte for byte what decoding into a map, pruning and encoding the map
 // again would give (compactRef in the tests).
 func Compact(v any, keep ...string) ([]byte, error) {
-	raw, err := marshalNoEscape(v)
-	if err != nil {
+	buf := encodeBuffers.Get().(*bytes.Buffer)
+	defer releaseBuffer(buf)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
+	raw := bytes.TrimRight(buf.Bytes(), "\n")
+	// dst is the answer and outlives the call; raw goes back to the pool
+	// (nothing in dst points into it).
 	c := compactor{src: raw, dst: make([]byte, 0, len(raw))}
 	if len(keep) > 0 {
 		c.kept = make(map[string]bool, len(keep))
@@ -381,6 +388,22 @@ func (c *compactor) array() (emptiness, error) {
 		}
 		c.dst = c.dst[:start]
 		return full, errCompactSyntax
+	}
+}
+
+// encodeBuffers hold the encoder's output while Compact prunes it: an
+// answer's encoding is scratch, and growing a fresh buffer to the size
+// of a 30-row answer was most of what Compact allocated.
+var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer bounds what the pool keeps: one answer far larger than
+// the rest (a report) is not held for the life of the process.
+const maxPooledBuffer = 1 << 20
+
+func releaseBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledBuffer {
+		b.Reset()
+		encodeBuffers.Put(b)
 	}
 }
 

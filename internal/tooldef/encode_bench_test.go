@@ -72,12 +72,14 @@ func BenchmarkCompact(b *testing.B) {
 }
 
 // BenchmarkHandler is a whole call of a read tool that answers a 30-row
-// search, from the arguments to the result the SDK is handed.
+// search, from the arguments to the result the SDK is handed: as a
+// server runs it, and as the tests run it (checked against the output
+// schema).
 func BenchmarkHandler(b *testing.B) {
 	for _, env := range []struct {
 		name string
 		env  *Env
-	}{{"serve", &Env{}}} {
+	}{{"serve", &Env{}}, {"checked", &Env{CheckOutputs: true}}} {
 		b.Run(env.name, func(b *testing.B) {
 			_, h, err := benchTool.Build(env.env)
 			if err != nil {
