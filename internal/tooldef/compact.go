@@ -26,17 +26,18 @@ import (
 // byte for byte what decoding into a map, pruning and encoding the map
 // again would give (compactRef in the tests).
 func Compact(v any, keep ...string) ([]byte, error) {
-	buf := encodeBuffers.Get().(*bytes.Buffer)
-	defer releaseBuffer(buf)
-	enc := json.NewEncoder(buf)
+	w := workspaces.Get().(*workspace)
+	defer w.release()
+	enc := json.NewEncoder(&w.buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	raw := bytes.TrimRight(buf.Bytes(), "\n")
-	// dst is the answer and outlives the call; raw goes back to the pool
-	// (nothing in dst points into it).
-	c := compactor{src: raw, dst: make([]byte, 0, len(raw))}
+	raw := bytes.TrimRight(w.buf.Bytes(), "\n")
+	// dst is the answer and outlives the call; the rest goes back to the
+	// pool (nothing in dst points into it).
+	c := compactor{src: raw, dst: make([]byte, 0, len(raw)), members: w.members[:0], scratch: w.scratch[:0], path: w.path[:0]}
+	defer func() { w.members, w.scratch, w.path = c.members[:0], c.scratch[:0], c.path[:0] }()
 	if len(keep) > 0 {
 		c.kept = make(map[string]bool, len(keep))
 		for _, k := range keep {
@@ -391,20 +392,29 @@ func (c *compactor) array() (emptiness, error) {
 	}
 }
 
-// encodeBuffers hold the encoder's output while Compact prunes it: an
-// answer's encoding is scratch, and growing a fresh buffer to the size
-// of a 30-row answer was most of what Compact allocated.
-var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// workspace is what Compact needs only while it runs: the encoder's
+// output and the compactor's stacks. Growing fresh ones to the size of a
+// 30-row answer was most of what Compact allocated, so they are pooled.
+type workspace struct {
+	buf     bytes.Buffer
+	scratch []byte
+	members []member
+	path    []byte
+}
 
-// maxPooledBuffer bounds what the pool keeps: one answer far larger than
-// the rest (a report) is not held for the life of the process.
-const maxPooledBuffer = 1 << 20
+var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 
-func releaseBuffer(b *bytes.Buffer) {
-	if b.Cap() <= maxPooledBuffer {
-		b.Reset()
-		encodeBuffers.Put(b)
+// maxPooled bounds what the pool keeps: one answer far larger than the
+// rest (a report) is not held for the life of the process.
+const maxPooled = 1 << 20
+
+func (w *workspace) release() {
+	if w.buf.Cap() > maxPooled || cap(w.scratch) > maxPooled {
+		return
 	}
+	w.buf.Reset()
+	clear(w.members[:cap(w.members)]) // they point into the buffer
+	workspaces.Put(w)
 }
 
 func marshalNoEscape(v any) ([]byte, error) {
