@@ -2,6 +2,7 @@ package tooldef
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -36,8 +37,11 @@ func Compact(v any, keep ...string) ([]byte, error) {
 	raw := bytes.TrimRight(w.buf.Bytes(), "\n")
 	// dst is the answer and outlives the call; the rest goes back to the
 	// pool (nothing in dst points into it).
-	c := compactor{src: raw, dst: make([]byte, 0, len(raw)), members: w.members[:0], scratch: w.scratch[:0], path: w.path[:0]}
-	defer func() { w.members, w.scratch, w.path = c.members[:0], c.scratch[:0], c.path[:0] }()
+	c := compactor{src: raw, dst: make([]byte, 0, len(raw)), members: w.members[:0], scratch: w.scratch[:0], path: w.path[:0],
+		lastKeys: w.keys[:0], lastOrder: w.order[:0]}
+	defer func() {
+		w.members, w.scratch, w.path, w.keys, w.order = c.members[:0], c.scratch[:0], c.path[:0], c.lastKeys[:0], c.lastOrder[:0]
+	}()
 	if len(keep) > 0 {
 		c.kept = make(map[string]bool, len(keep))
 		for _, k := range keep {
@@ -97,6 +101,10 @@ type compactor struct {
 	// where it started.
 	members []member
 	scratch []byte
+	// lastKeys and lastOrder are the keys of the last object put in
+	// order, as written, and that order (sortedOrder).
+	lastKeys  [][]byte
+	lastOrder []int
 }
 
 func (c *compactor) skipSpace() {
@@ -171,6 +179,9 @@ func (c *compactor) stringLit() (lit []byte, canonical, plain bool, err error) {
 	start := c.pos
 	canonical, plain = true, true
 	for i := start + 1; i < len(c.src); {
+		if i += plainRun(c.src[i:]); i >= len(c.src) {
+			break
+		}
 		b := c.src[i]
 		switch {
 		case b == '"':
@@ -203,6 +214,29 @@ func (c *compactor) stringLit() (lit []byte, canonical, plain bool, err error) {
 		}
 	}
 	return nil, false, false, errCompactSyntax
+}
+
+// plainRun is how many bytes at the start of b are printable ASCII other
+// than " and \: what a string literal holds as it is, most of an issue's
+// body. Eight bytes are looked at together while none of them is one
+// that needs a closer look.
+func plainRun(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		quote, backslash := x^(ones*'"'), x^(ones*'\\')
+		// A byte below 0x20, a zero byte of quote or backslash (a " or
+		// a \), or one with its high bit set (not ASCII).
+		special := (x-ones*0x20)&^x | (quote-ones)&^quote | (backslash-ones)&^backslash | x
+		if special&highs != 0 {
+			break
+		}
+	}
+	for i < len(b) && b[i] >= 0x20 && b[i] < utf8.RuneSelf && b[i] != '"' && b[i] != '\\' {
+		i++
+	}
+	return i
 }
 
 // appendRecoded appends the string literal lit as the encoder writes the
@@ -322,12 +356,13 @@ func (c *compactor) closeObject(objStart, base int, written bool) emptiness {
 		c.dst = append(c.dst, '}')
 		return full
 	}
-	slices.SortStableFunc(ms, func(a, b member) int { return bytes.Compare(a.key, b.key) })
+	order := c.sortedOrder(ms)
 	c.scratch = append(c.scratch[:0], c.dst[objStart:]...)
 	c.dst = append(c.dst[:objStart], '{')
 	n := 0
-	for i, m := range ms {
-		if !m.present || (i+1 < len(ms) && bytes.Equal(ms[i+1].key, m.key)) {
+	for i, j := range order {
+		m := ms[j]
+		if !m.present || (i+1 < len(order) && bytes.Equal(ms[order[i+1]].key, m.key)) {
 			continue
 		}
 		if n > 0 {
@@ -343,6 +378,31 @@ func (c *compactor) closeObject(objStart, base int, written bool) emptiness {
 	}
 	c.dst = append(c.dst, '}')
 	return full
+}
+
+// sortedOrder is the order of ms by key, ties in the order written. The
+// rows of a list have the same keys in the same order, so the order found
+// for one object is kept and used again for the next with the same keys.
+func (c *compactor) sortedOrder(ms []member) []int {
+	if len(ms) == len(c.lastKeys) {
+		same := true
+		for i := range ms {
+			if !bytes.Equal(ms[i].key, c.lastKeys[i]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return c.lastOrder
+		}
+	}
+	c.lastKeys, c.lastOrder = c.lastKeys[:0], c.lastOrder[:0]
+	for i := range ms {
+		c.lastKeys = append(c.lastKeys, ms[i].key)
+		c.lastOrder = append(c.lastOrder, i)
+	}
+	slices.SortStableFunc(c.lastOrder, func(a, b int) int { return bytes.Compare(ms[a].key, ms[b].key) })
+	return c.lastOrder
 }
 
 func (c *compactor) array() (emptiness, error) {
@@ -400,6 +460,8 @@ type workspace struct {
 	scratch []byte
 	members []member
 	path    []byte
+	keys    [][]byte
+	order   []int
 }
 
 var workspaces = sync.Pool{New: func() any { return new(workspace) }}
@@ -413,7 +475,9 @@ func (w *workspace) release() {
 		return
 	}
 	w.buf.Reset()
-	clear(w.members[:cap(w.members)]) // they point into the buffer
+	// Keys point into the buffer, or were decoded for one answer.
+	clear(w.members[:cap(w.members)])
+	clear(w.keys[:cap(w.keys)])
 	workspaces.Put(w)
 }
 

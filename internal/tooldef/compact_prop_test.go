@@ -315,3 +315,33 @@ func TestCompactMatchesRefEdges(t *testing.T) {
 		}
 	}
 }
+
+// plainRun's eight-bytes-at-a-time scan stops where a byte-by-byte one
+// does, wherever the first byte that needs a look falls.
+func TestPlainRun(t *testing.T) {
+	t.Parallel()
+	naive := func(b []byte) int {
+		for i, c := range b {
+			if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+				return i
+			}
+		}
+		return len(b)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	specials := []byte{0, 0x1f, '"', '\\', 0x80, 0xe2, 0xff, 0x7f, 0x20, '!', '#', '[', ']'}
+	for n := range 5000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = byte(0x20 + r.IntN(0x5f))
+		}
+		for range r.IntN(3) {
+			if len(b) > 0 {
+				b[r.IntN(len(b))] = specials[r.IntN(len(specials))]
+			}
+		}
+		if got, want := plainRun(b), naive(b); got != want {
+			t.Fatalf("case %d: plainRun(%q) = %d, want %d", n, b, got, want)
+		}
+	}
+}
