@@ -309,6 +309,9 @@ func TestCompactMatchesRefEdges(t *testing.T) {
 			A string `json:"a"`
 		}{"<b>", "&"}, nil},
 		{raw(`{}`), nil}, {raw(`[]`), nil}, {raw(`""`), nil}, {raw(`{"a":{"b":{}}}`), []string{"a.b"}},
+		// Rows with the same keys share an order; rows with other keys do not.
+		{raw(`[{"b":1,"a":2},{"a":3,"b":4},{"b":5,"a":6},{"c":7,"a":8},{"b":9,"a":""}]`), nil},
+		{[]any{map[string]any{"x": 1, "y": 2}, map[string]any{"y": 1, "z": 2}, map[string]any{"x": ""}}, nil},
 	} {
 		if !checkCompactSame(t, c.v, c.keep) {
 			t.Logf("case %d", i)
