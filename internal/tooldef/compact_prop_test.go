@@ -311,6 +311,7 @@ func TestCompactMatchesRefEdges(t *testing.T) {
 		{raw(`{}`), nil}, {raw(`[]`), nil}, {raw(`""`), nil}, {raw(`{"a":{"b":{}}}`), []string{"a.b"}},
 		// Rows with the same keys share an order; rows with other keys do not.
 		{raw(`[{"b":1,"a":2},{"a":3,"b":4},{"b":5,"a":6},{"c":7,"a":8},{"b":9,"a":""}]`), nil},
+		{raw(`[{"c":1,"a":2,"b":3},{"c":4,"a":5,"b":6},{"b":7,"c":8,"a":9}]`), nil},
 		{[]any{map[string]any{"x": 1, "y": 2}, map[string]any{"y": 1, "z": 2}, map[string]any{"x": ""}}, nil},
 	} {
 		if !checkCompactSame(t, c.v, c.keep) {
