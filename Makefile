@@ -93,6 +93,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/contract
 	$(GO) test -run '^$$' -fuzz '^FuzzCursorOpen$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_MID)) ./internal/contract
 	$(GO) test -run '^$$' -fuzz '^FuzzArguments$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_MID)) ./internal/tooldef
+	$(GO) test -run '^$$' -fuzz '^FuzzCompact$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/tooldef
 	$(GO) test -run '^$$' -fuzz '^FuzzToolArguments$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_MID)) ./internal/tools
 	$(GO) test -run '^$$' -fuzz '^FuzzBrokerRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzUpstreamRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
