@@ -93,6 +93,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/contract
 	$(GO) test -run '^$$' -fuzz '^FuzzCursorOpen$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_MID)) ./internal/contract
 	$(GO) test -run '^$$' -fuzz '^FuzzArguments$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_MID)) ./internal/tooldef
+	$(GO) test -run '^$$' -fuzz '^FuzzCompact$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/tooldef
 	$(GO) test -run '^$$' -fuzz '^FuzzToolArguments$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_MID)) ./internal/tools
 	$(GO) test -run '^$$' -fuzz '^FuzzBrokerRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzUpstreamRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
@@ -111,7 +112,7 @@ fuzz:
 NODE22  ?= node_modules/.bin/node
 
 e2e: npm-deps build
-	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate $(NODE22) --test 'e2e/*.test.mjs'
+	HOME=$$(mktemp -d) GHGATE_BIN=$(CURDIR)/bin/ghgate GHGATE_CHECK_OUTPUTS=1 $(NODE22) --test 'e2e/*.test.mjs'
 
 # Both suites against ghgate and against the test-only fixture server (the
 # same stack built with -tags conformance; see internal/conformance).

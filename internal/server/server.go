@@ -62,6 +62,10 @@ type Options struct {
 	// conformance fixtures do (a test-only build, see
 	// internal/conformance); ghgate itself sets none.
 	Register func(*mcp.Server)
+	// CheckOutputs validates every tool result against its output schema
+	// before it is sent (tooldef.Env.CheckOutputs): tests set it, a
+	// production server does not.
+	CheckOutputs bool
 }
 
 // Extra is a tool that is not ghgate's own.
@@ -166,7 +170,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		srv.servedOwn[sp.ToolName()] = true
 	}
 	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesGate,
-		Redact: opts.Secrets.String, Policy: opts.Policy, Before: issueBefore(svc)}
+		Redact: opts.Secrets.String, Policy: opts.Policy, Before: issueBefore(svc), CheckOutputs: opts.CheckOutputs}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
 	if err := srv.res.build(srv.env); err != nil {
 		return nil, err

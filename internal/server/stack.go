@@ -73,6 +73,8 @@ type StackOptions struct {
 	// call instead of Lockdown.Rule (an HTTP client's own rule).
 	Lockdown    LockdownOptions
 	LockdownFor func(ctx context.Context, owner string) core.Lockdown
+	// CheckOutputs passes through to Options (tests set it).
+	CheckOutputs bool
 }
 
 // Stack is an assembled ghgate and the parts it owns.
@@ -131,7 +133,8 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		return fail(err)
 	}
 	srv, err := New(svc, Options{Policy: path, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap,
-		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register, Secrets: secrets, Lockdown: o.Lockdown})
+		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register, Secrets: secrets, Lockdown: o.Lockdown,
+		CheckOutputs: o.CheckOutputs})
 	if err != nil {
 		return fail(err)
 	}

@@ -3,6 +3,7 @@ package tooldef
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -45,6 +46,31 @@ func FuzzArguments(f *testing.F) {
 		}
 		if v.Owner == "" && json.Valid(raw) {
 			t.Fatalf("accepted %q without the required owner", raw)
+		}
+	})
+}
+
+// FuzzCompact holds the single-pass Compact to compactRef on arbitrary
+// JSON, handed over raw (as a MarshalJSON may, in any form) and decoded
+// into a tree (as the encoder writes it), with arbitrary keep paths:
+// both fail or both give the same bytes.
+func FuzzCompact(f *testing.F) {
+	for _, seed := range []struct{ raw, keep string }{
+		{`{}`, ""}, {`{"b":"","a":[{}],"c":null}`, "a"}, {`{"a":{"b":[]}}`, "a.b"}, {`[{"k":""},[],""]`, "[].k"},
+		{`{"a":1,"a":""}`, "a"}, {` { "\u0062" : "\u2028\/<&>" } `, ""}, {`[1e21,-0,12345678901234567890]`, ""},
+		{`{"x":{"y":{"z":{}}}}`, "x.y,x.y.z"}, {"\"\xff\"", ""}, {`{"é":1,"\u00e9":""}`, "é"},
+	} {
+		f.Add([]byte(seed.raw), seed.keep)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, keepList string) {
+		var keep []string
+		if keepList != "" {
+			keep = strings.Split(keepList, ",")
+		}
+		checkCompactSame(t, json.RawMessage(raw), keep)
+		var tree any
+		if json.Unmarshal(raw, &tree) == nil {
+			checkCompactSame(t, tree, keep)
 		}
 	})
 }

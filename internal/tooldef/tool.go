@@ -2,7 +2,8 @@
 // ghgate's contract: schemas inferred from the input and output types,
 // arguments checked field by field into an invalid_field envelope, failures
 // returned as isError results carrying the envelope in structuredContent,
-// successes validated against the output schema and sent as compact JSON.
+// successes sent as compact JSON (and, in tests, validated against the
+// output schema: Env.CheckOutputs).
 //
 // The SDK's own generic mcp.AddTool reports argument errors as plain text
 // and replaces structuredContent with the marshalled output, so it cannot
@@ -18,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"reflect"
 	"runtime/debug"
 
@@ -146,6 +148,24 @@ type Env struct {
 	// Before, when set, reads the issue a write changes as it stands, for
 	// a dry run to show beside what the write would make of it.
 	Before func(ctx context.Context, t policy.Target) (*policy.IssueBefore, error)
+	// CheckOutputs validates every result against the tool's output
+	// schema before it is sent, and answers internal_error naming the
+	// mismatch when it does not conform. Tests and CI set it (as does
+	// CheckOutputsEnv in the environment); a production server leaves it
+	// off: the output types are the contract, and the check would decode
+	// every answer again.
+	CheckOutputs bool
+}
+
+// CheckOutputsEnv is the environment variable that, set to 1, turns
+// CheckOutputs on in every server the process builds (the e2e suites
+// run `ghgate serve` with it).
+const CheckOutputsEnv = "GHGATE_CHECK_OUTPUTS"
+
+// checksOutputs reports whether results are validated before they are
+// sent (see Env.CheckOutputs).
+func (env *Env) checksOutputs() bool {
+	return (env != nil && env.CheckOutputs) || os.Getenv(CheckOutputsEnv) == "1"
 }
 
 // Call describes a tool call to a Wrapper.
@@ -174,7 +194,7 @@ type Spec interface {
 	ToolTaskSupport() TaskSupport
 	// Schemas returns the full schemas: what arguments are checked
 	// against, and what each kind of answer validates against (a result
-	// is validated before it is sent). tools/list carries a shorter form
+	// is, before it is sent, where Env.CheckOutputs). tools/list carries a shorter form
 	// of the input and output.
 	Schemas() (Published, error)
 }
@@ -285,6 +305,9 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
 	}
+	if !env.checksOutputs() {
+		outResolved = nil
+	}
 	result, err := t.resultSchema()
 	if err != nil {
 		return nil, nil, err
@@ -391,8 +414,13 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 		if err != nil {
 			return fail(internal(env, t.Name, fmt.Errorf("encoding output: %w", err)))
 		}
-		if err := outResolved.Validate(decodeForValidation(body)); err != nil {
-			return fail(internal(env, t.Name, fmt.Errorf("output does not match the output schema: %w", err)))
+		if outResolved != nil {
+			if err := outResolved.Validate(decodeForValidation(body)); err != nil {
+				// Only tests and CI check: the mismatch is named, so the
+				// failing test says what the answer got wrong.
+				internal(env, t.Name, fmt.Errorf("output does not match the output schema: %w", err))
+				return fail(contract.Errorf(contract.CodeInternal, "the answer of %s does not match its output schema: %v", t.Name, err))
+			}
 		}
 		body = withNeutralized(body, neutralized)
 		return &mcp.CallToolResult{

@@ -115,7 +115,7 @@ func jsonEqual(a, b any) bool {
 }
 
 func TestToolContract(t *testing.T) {
-	env := &Env{Fingerprint: func() string { return "fp1" }}
+	env := &Env{Fingerprint: func() string { return "fp1" }, CheckOutputs: true}
 	cs := connect(t, env, echo)
 
 	tools, err := cs.ListTools(context.Background(), nil)

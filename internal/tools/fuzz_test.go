@@ -33,7 +33,7 @@ func FuzzToolArguments(f *testing.F) {
 	specs := tools.All(svc)
 	handlers := make([]mcp.ToolHandler, len(specs))
 	for i, sp := range specs {
-		if _, handlers[i], err = sp.Build(&tooldef.Env{MapError: core.MapError}); err != nil {
+		if _, handlers[i], err = sp.Build(&tooldef.Env{MapError: core.MapError, CheckOutputs: true}); err != nil {
 			f.Fatal(err)
 		}
 	}

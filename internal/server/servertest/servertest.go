@@ -102,7 +102,11 @@ func Start(t testing.TB, o Options) *Env {
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: env.Emu.URL, Token: token,
 		StorePath: o.StorePath, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, AllowedIssueCreator: o.AllowedIssueCreator,
 		SyncRoot: o.SyncRoot, Releases: o.Releases, Tiers: o.Tiers, HTTPClient: client, MaxReadRetries: o.MaxReadRetries, RateFloor: o.RateFloor,
-		Wrap: o.wrap(t), Policy: o.Policy, PolicyShared: o.PolicyShared, Lockdown: o.Lockdown})
+		Wrap: o.wrap(t), Policy: o.Policy, PolicyShared: o.PolicyShared, Lockdown: o.Lockdown,
+		// Every result is also checked on the server, against the schema
+		// its type gives, before it is sent (conform checks what the
+		// client receives against what ghgate://schemas publishes).
+		CheckOutputs: true})
 	if err != nil {
 		t.Fatalf("server.NewStack: %v", err)
 	}

@@ -118,7 +118,7 @@ func TestReportCIStatusRateLimited(t *testing.T) {
 func TestReportCIStatusCancelled(t *testing.T) {
 	env := ciEnv(t, servertest.Options{})
 	want := whole(t, env)
-	_, h, err := (&reports.Tools{Service: env.Stack.Service, Concurrency: 1}).ReportCIStatus().Build(&tooldef.Env{})
+	_, h, err := (&reports.Tools{Service: env.Stack.Service, Concurrency: 1}).ReportCIStatus().Build(&tooldef.Env{CheckOutputs: true})
 	if err != nil {
 		t.Fatal(err)
 	}

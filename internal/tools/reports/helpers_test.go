@@ -93,7 +93,7 @@ func handler(t *testing.T, env *servertest.Env, name string) mcp.ToolHandler {
 	t.Helper()
 	for _, sp := range reports.Specs(env.Stack.Service) {
 		if sp.ToolName() == name {
-			_, h, err := sp.Build(&tooldef.Env{})
+			_, h, err := sp.Build(&tooldef.Env{CheckOutputs: true})
 			if err != nil {
 				t.Fatal(err)
 			}
