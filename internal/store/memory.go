@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"sync"
+	"time"
 )
 
 // DefaultMemoryBudget bounds the bytes of cached responses Memory keeps in
@@ -29,17 +30,27 @@ const memoryEntryOverhead = 256
 // replaces it. Entries are keyed by the whole ETagKey, credential
 // included, so one credential is never served another's body.
 //
+// A hit still marks the entry used in the backend, at most once per
+// etagTouchEvery and in the background, so the backend's own eviction
+// (and the other processes sharing it) keep seeing it as hot.
+//
 // The entries it returns share their Body and Header with the cache:
 // callers read them and never write to them.
-func Memory(b Backend) Backend { return newMemory(b, DefaultMemoryBudget) }
+func Memory(b Backend) Backend { return newMemory(b, DefaultMemoryBudget, time.Now) }
 
-func newMemory(b Backend, budget int64) *memory {
-	return &memory{Backend: b, budget: budget, entries: map[ETagKey]*list.Element{}, lru: list.New()}
+func newMemory(b Backend, budget int64, now func() time.Time) *memory {
+	return &memory{Backend: b, budget: budget, now: now, entries: map[ETagKey]*list.Element{}, lru: list.New()}
 }
+
+// memoryTouchTimeout bounds one background touch of the backend.
+const memoryTouchTimeout = 10 * time.Second
 
 type memory struct {
 	Backend
 	budget int64
+	now    func() time.Time
+	// touches are the background touches under way; Close waits for them.
+	touches sync.WaitGroup
 
 	mu      sync.Mutex
 	entries map[ETagKey]*list.Element // values are *memoryEntry
@@ -51,6 +62,9 @@ type memoryEntry struct {
 	key  ETagKey
 	resp CachedResponse
 	size int64
+	// touched is when the backend last marked the entry used, as far as
+	// this process knows.
+	touched time.Time
 }
 
 // memorySize is what an entry counts against the budget.
@@ -114,7 +128,28 @@ func (m *memory) get(key ETagKey) (CachedResponse, bool) {
 		return CachedResponse{}, false
 	}
 	m.lru.MoveToFront(e)
-	return e.Value.(*memoryEntry).resp, true
+	ent := e.Value.(*memoryEntry)
+	if now := m.now(); now.Sub(ent.touched) >= etagTouchEvery {
+		ent.touched = now
+		m.touches.Add(1)
+		go m.touch(key)
+	}
+	return ent.resp, true
+}
+
+// touch marks key used in the backend (PeekETag does), off the caller's
+// path. A failure only makes the entry look idler there than it is.
+func (m *memory) touch(key ETagKey) {
+	defer m.touches.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), memoryTouchTimeout)
+	defer cancel()
+	_, _, _ = m.Backend.PeekETag(ctx, key)
+}
+
+// Close waits for the background touches, then closes the backend.
+func (m *memory) Close() error {
+	m.touches.Wait()
+	return m.Backend.Close()
 }
 
 // put keeps r for key, evicting the least recently used past the budget.
@@ -135,7 +170,8 @@ func (m *memory) put(key ETagKey, r CachedResponse, replace bool) {
 	if size > m.budget {
 		return
 	}
-	m.entries[key] = m.lru.PushFront(&memoryEntry{key: key, resp: r, size: size})
+	// Both a write and a read from the backend have just marked it used.
+	m.entries[key] = m.lru.PushFront(&memoryEntry{key: key, resp: r, size: size, touched: m.now()})
 	m.bytes += size
 	for m.bytes > m.budget {
 		m.remove(m.lru.Back())

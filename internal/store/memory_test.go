@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 )
 
 func memKey(cred CredentialKey, n int) ETagKey {
@@ -31,7 +33,7 @@ func TestMemoryBoundByBytes(t *testing.T) {
 		return CachedResponse{ETag: etag, Status: 200, Body: bytes.Repeat([]byte("x"), n)}
 	}
 	one := memorySize(memKey(cred, 0), entry(`"e"`, 1000))
-	m := newMemory(s, 3*one) // room for three entries of 1000 body bytes
+	m := newMemory(s, 3*one, time.Now) // room for three entries of 1000 body bytes
 	for i := range 3 {
 		if err := m.PutETag(ctx, memKey(cred, i), entry(`"e"`, 1000)); err != nil {
 			t.Fatal(err)
@@ -73,7 +75,7 @@ func TestMemoryKeepsCredentialsApart(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := openMem(t)
-	m := newMemory(s, DefaultMemoryBudget)
+	m := newMemory(s, DefaultMemoryBudget, time.Now)
 	alice, bob := s.CredentialKey("alice"), s.CredentialKey("bob")
 	if err := m.PutETag(ctx, memKey(alice, 0), CachedResponse{ETag: `"a"`, Status: 200, Body: []byte(`{"private":true}`)}); err != nil {
 		t.Fatal(err)
@@ -107,7 +109,7 @@ func TestMemoryOverSharedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sb.Close() })
-	a, b := newMemory(sa, DefaultMemoryBudget), newMemory(sb, DefaultMemoryBudget)
+	a, b := newMemory(sa, DefaultMemoryBudget, time.Now), newMemory(sb, DefaultMemoryBudget, time.Now)
 	key := memKey(sa.CredentialKey("t"), 0)
 
 	if err := a.PutETag(ctx, key, CachedResponse{ETag: `"1"`, Status: 200, Body: []byte(`"one"`)}); err != nil {
@@ -127,7 +129,7 @@ func TestMemoryOverSharedFile(t *testing.T) {
 	}
 	// B's memory still holds "2"; a fresh layer over B's handle reads the
 	// file, and keeps the whole entry it read.
-	c := newMemory(sb, DefaultMemoryBudget)
+	c := newMemory(sb, DefaultMemoryBudget, time.Now)
 	if r, ok, _ := c.PeekETag(ctx, key); !ok || !r.Partial || r.ETag != `"3"` {
 		t.Fatalf("fresh layer's PeekETag = %+v %v, want the file's validators \"3\", partial", r, ok)
 	}
@@ -140,5 +142,58 @@ func TestMemoryOverSharedFile(t *testing.T) {
 	c.put(key, CachedResponse{ETag: `"0"`, Status: 200}, false)
 	if r, _, _ := c.PeekETag(ctx, key); r.ETag != `"3"` {
 		t.Fatalf("a backend read replaced the memory entry: ETag %q, want \"3\"", r.ETag)
+	}
+}
+
+// peekCounter counts the PeekETag calls that reach a backend.
+type peekCounter struct {
+	Backend
+	mu    sync.Mutex
+	peeks int
+}
+
+func (p *peekCounter) PeekETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error) {
+	p.mu.Lock()
+	p.peeks++
+	p.mu.Unlock()
+	return p.Backend.PeekETag(ctx, key)
+}
+
+// A memory hit marks the entry used in the backend at most once per
+// etagTouchEvery, so the backend's eviction still sees it as hot.
+func TestMemoryHitTouchesBackend(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s := openMem(t, clk.options()...)
+	under := &peekCounter{Backend: s}
+	m := newMemory(under, DefaultMemoryBudget, clk.now)
+	key := memKey(s.CredentialKey("t"), 0)
+	if err := m.PutETag(ctx, key, CachedResponse{ETag: `"e"`, Status: 200, Body: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, ok, _ := m.PeekETag(ctx, key); !ok {
+			t.Fatal("entry missing from memory")
+		}
+	}
+	m.touches.Wait()
+	if under.peeks != 0 {
+		t.Fatalf("backend touched %d times within a minute of the write, want 0", under.peeks)
+	}
+	clk.add(2 * etagTouchEvery)
+	for range 3 {
+		_, _, _ = m.PeekETag(ctx, key)
+	}
+	m.touches.Wait()
+	if under.peeks != 1 {
+		t.Fatalf("backend touched %d times after the interval, want 1", under.peeks)
+	}
+	var usedAt int64
+	if err := s.db.QueryRowContext(ctx, `SELECT used_at FROM etags WHERE url = ?`, key.URL).Scan(&usedAt); err != nil {
+		t.Fatal(err)
+	}
+	if want := clk.now().UnixMilli(); usedAt != want {
+		t.Errorf("backend used_at = %d, want the touch's time %d", usedAt, want)
 	}
 }
