@@ -73,6 +73,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	cached, key := t.conditional(out)
 	start := c.now()
 	a, err := t.send(out, rec, resource)
+	if err == nil {
+		a, cached, err = t.whole(out, a, cached, key, rec, resource)
+	}
 	tally := tallyFrom(req.Context())
 	if err != nil {
 		tally.count(rec.attempts.Load(), 0, 0)
@@ -126,8 +129,10 @@ func withoutStore(ctx context.Context) context.Context {
 }
 
 // conditional looks up the stored response for a GET and, when there is
-// one, makes the request conditional on it. A zero key (no store, not a
-// GET, or withoutStore) also keeps finish from storing the answer.
+// one, makes the request conditional on it. The lookup reads the
+// validators only, unless the whole entry is at hand in memory: the body
+// is read (by whole) only if GitHub answers 304. A zero key (no store, not
+// a GET, or withoutStore) also keeps finish from storing the answer.
 func (t *transport) conditional(r *http.Request) (*store.CachedResponse, store.ETagKey) {
 	c := t.c
 	if r.Method != http.MethodGet || c.store == nil || r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" ||
@@ -135,7 +140,7 @@ func (t *transport) conditional(r *http.Request) (*store.CachedResponse, store.E
 		return nil, store.ETagKey{}
 	}
 	key := store.ETagKey{Credential: c.cred, URL: r.URL.String(), Accept: r.Header.Get("Accept")}
-	cr, ok, err := c.store.GetETag(r.Context(), key)
+	cr, ok, err := c.store.PeekETag(r.Context(), key)
 	c.storeResult(err)
 	if err != nil || !ok {
 		// A store failure costs a full read, never the request.
@@ -143,6 +148,28 @@ func (t *transport) conditional(r *http.Request) (*store.CachedResponse, store.E
 	}
 	r.Header.Set("If-None-Match", cr.ETag)
 	return &cr, key
+}
+
+// whole readies a 304 to be answered from the store: when conditional
+// read only the validators, it reads the whole entry now. If the entry
+// went meanwhile (evicted, pruned) or was replaced by another process
+// sharing the store (its ETag no longer the one GitHub matched), the 304
+// cannot be answered from it, so the request is sent again without the
+// condition: a full read, whose answer finish stores as any other's. The
+// returned entry is the one to answer a 304 with, nil after a resend.
+func (t *transport) whole(req *http.Request, a attempt, cached *store.CachedResponse, key store.ETagKey, rec *call, resource string) (attempt, *store.CachedResponse, error) {
+	if a.resp.StatusCode != http.StatusNotModified || cached == nil || !cached.Partial {
+		return a, cached, nil
+	}
+	cr, ok, err := t.c.store.GetETag(req.Context(), key)
+	t.c.storeResult(err)
+	if err == nil && ok && !cr.Partial && cr.ETag == cached.ETag {
+		return a, &cr, nil
+	}
+	drain(a.resp)
+	req.Header.Del("If-None-Match")
+	a, err = t.send(req, rec, resource)
+	return a, nil, err
 }
 
 // send puts the request on the wire, retrying a read while the failure is
@@ -298,7 +325,9 @@ func fromCache(notModified *http.Response, cr *store.CachedResponse) *http.Respo
 	r.Header = notModified.Header.Clone()
 	for k, vs := range cr.Header {
 		if r.Header.Get(k) == "" {
-			r.Header[k] = vs
+			// A copy: the stored entry may be shared (the store's memory
+			// layer), and the caller may add to its headers.
+			r.Header[k] = append([]string(nil), vs...)
 		}
 	}
 	r.Header.Set(CacheHeader, "hit")

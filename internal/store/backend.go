@@ -29,8 +29,11 @@ type Backend interface {
 	Takeover(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) (Reservation, error)
 	Lookup(ctx context.Context, scope IdempotencyScope, key string) (IdempotencyEntry, bool, error)
 
-	// GetETag, PutETag and DeleteETag are the bounded conditional-request
-	// cache.
+	// PeekETag, GetETag, PutETag and DeleteETag are the bounded
+	// conditional-request cache. PeekETag may leave the header and body
+	// out (CachedResponse.Partial): a request is made conditional on the
+	// validators, and the body read only when GitHub answers 304.
+	PeekETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error)
 	GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error)
 	PutETag(ctx context.Context, key ETagKey, r CachedResponse) error
 	DeleteETag(ctx context.Context, key ETagKey) error
@@ -95,13 +98,15 @@ func IsRedisSpec(spec string) bool {
 // OpenBackend opens the backend spec names: a redis:// (or rediss://,
 // unix://) URL opens Redis, anything else is a SQLite path ("" in memory).
 // Its conditional-request cache is written behind the caller (see
-// WriteBehind): storing a response never delays the next request.
+// WriteBehind): storing a response never delays the next request; and
+// its hot entries are kept in memory (see Memory): a repeat read needs no
+// round trip to the backend before it is sent.
 func OpenBackend(ctx context.Context, spec string, opts ...Option) (Backend, error) {
 	b, err := openDirect(ctx, spec, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return WriteBehind(b), nil
+	return Memory(WriteBehind(b)), nil
 }
 
 // openDirect is OpenBackend without the write-behind: every write is made

@@ -21,6 +21,9 @@ type CachedResponse struct {
 	Header   http.Header
 	Body     []byte
 	StoredAt time.Time
+	// Partial marks an entry read by PeekETag: its validators and status
+	// only, without Header, Body and StoredAt. GetETag reads the whole.
+	Partial bool
 }
 
 // ETagKey addresses one cached response.
@@ -38,6 +41,45 @@ type ETagKey struct {
 // the database's write lock.
 const etagTouchEvery = time.Minute
 
+var (
+	qETagPeek = hotQuery(`SELECT etag, last_modified, status, used_at FROM etags
+		WHERE credential = ? AND url = ? AND accept = ?`)
+	qETagGet = hotQuery(`SELECT etag, last_modified, status, header, body, stored_at, used_at FROM etags
+		WHERE credential = ? AND url = ? AND accept = ?`)
+	qETagTouch = hotQuery(`UPDATE etags SET used_at = ? WHERE credential = ? AND url = ? AND accept = ?`)
+	qETagPut   = hotQuery(`INSERT INTO etags (credential, url, accept, etag, last_modified, status, header, body, stored_at, used_at, size)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (credential, url, accept) DO UPDATE SET
+		  etag = excluded.etag, last_modified = excluded.last_modified, status = excluded.status,
+		  header = excluded.header, body = excluded.body, stored_at = excluded.stored_at,
+		  used_at = excluded.used_at, size = excluded.size`)
+	qETagDelete = hotQuery(`DELETE FROM etags WHERE credential = ? AND url = ? AND accept = ?`)
+	qETagTotal  = hotQuery(`SELECT total FROM etag_bytes`)
+)
+
+// PeekETag returns the validators of the cached response for key (ETag,
+// Last-Modified, status; Partial set, no header or body), if there is
+// one, and marks it used. It is what a request needs before it is sent:
+// the body, which can be megabytes, is read by GetETag only when GitHub
+// answers 304.
+func (s *Store) PeekETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error) {
+	var (
+		r      CachedResponse
+		usedAt int64
+	)
+	err := s.stmt(qETagPeek).QueryRowContext(ctx, string(key.Credential), key.URL, key.Accept).
+		Scan(&r.ETag, &r.LastModified, &r.Status, &usedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return CachedResponse{}, false, nil
+	}
+	if err != nil {
+		return CachedResponse{}, false, fmt.Errorf("store: read cached response: %w", err)
+	}
+	r.Partial = true
+	s.touchETag(ctx, key, usedAt)
+	return r, true, nil
+}
+
 // GetETag returns the cached response for key, if there is one, and marks
 // it used so eviction takes idle entries first.
 func (s *Store) GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error) {
@@ -46,11 +88,8 @@ func (s *Store) GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool,
 		header         string
 		stored, usedAt int64
 	)
-	err := s.db.QueryRowContext(ctx,
-		`SELECT etag, last_modified, status, header, body, stored_at, used_at FROM etags
-		 WHERE credential = ? AND url = ? AND accept = ?`,
-		string(key.Credential), key.URL, key.Accept,
-	).Scan(&r.ETag, &r.LastModified, &r.Status, &header, &r.Body, &stored, &usedAt)
+	err := s.stmt(qETagGet).QueryRowContext(ctx, string(key.Credential), key.URL, key.Accept).
+		Scan(&r.ETag, &r.LastModified, &r.Status, &header, &r.Body, &stored, &usedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return CachedResponse{}, false, nil
 	}
@@ -61,13 +100,20 @@ func (s *Store) GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool,
 		return CachedResponse{}, false, fmt.Errorf("store: cached response header: %w", err)
 	}
 	r.StoredAt = time.UnixMilli(stored)
-	if now := s.now(); now.Sub(time.UnixMilli(usedAt)) >= etagTouchEvery {
-		// A failure here only makes the entry look idler than it is; the
-		// response itself is good.
-		_, _ = s.db.ExecContext(ctx, `UPDATE etags SET used_at = ? WHERE credential = ? AND url = ? AND accept = ?`,
-			now.UnixMilli(), string(key.Credential), key.URL, key.Accept)
-	}
+	s.touchETag(ctx, key, usedAt)
 	return r, true, nil
+}
+
+// touchETag marks key used now when its last use (usedAt, Unix ms) is
+// older than etagTouchEvery.
+func (s *Store) touchETag(ctx context.Context, key ETagKey, usedAt int64) {
+	now := s.now()
+	if now.Sub(time.UnixMilli(usedAt)) < etagTouchEvery {
+		return
+	}
+	// A failure here only makes the entry look idler than it is; the
+	// response itself is good.
+	_, _ = s.stmt(qETagTouch).ExecContext(ctx, now.UnixMilli(), string(key.Credential), key.URL, key.Accept)
 }
 
 // PutETag stores (or replaces) the cached response for key, evicting the
@@ -99,13 +145,7 @@ func (s *Store) PutETag(ctx context.Context, key ETagKey, r CachedResponse) erro
 		return s.DeleteETag(ctx, key)
 	}
 	return s.withTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx,
-			`INSERT INTO etags (credential, url, accept, etag, last_modified, status, header, body, stored_at, used_at, size)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			 ON CONFLICT (credential, url, accept) DO UPDATE SET
-			   etag = excluded.etag, last_modified = excluded.last_modified, status = excluded.status,
-			   header = excluded.header, body = excluded.body, stored_at = excluded.stored_at,
-			   used_at = excluded.used_at, size = excluded.size`,
+		_, err := s.txStmt(ctx, tx, qETagPut).ExecContext(ctx,
 			string(key.Credential), key.URL, key.Accept, r.ETag, r.LastModified, r.Status, string(header), body,
 			stored.UnixMilli(), s.now().UnixMilli(), size)
 		if err != nil {
@@ -117,7 +157,7 @@ func (s *Store) PutETag(ctx context.Context, key ETagKey, r CachedResponse) erro
 
 // DeleteETag forgets the cached response for key.
 func (s *Store) DeleteETag(ctx context.Context, key ETagKey) error {
-	_, err := s.db.ExecContext(ctx, `DELETE FROM etags WHERE credential = ? AND url = ? AND accept = ?`,
+	_, err := s.stmt(qETagDelete).ExecContext(ctx,
 		string(key.Credential), key.URL, key.Accept)
 	if err != nil {
 		return fmt.Errorf("store: delete cached response: %w", err)

@@ -10,6 +10,24 @@ import (
 	"time"
 )
 
+var (
+	qKeyRead = hotQuery(`SELECT fingerprint, state, result, created_at, lease_until FROM idempotency
+		WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ?`)
+	qKeyClaim = hotQuery(`INSERT INTO idempotency (credential, caller, repo, tool, key, fingerprint, state, result, created_at, lease_until)
+		VALUES (?, ?, ?, ?, ?, ?, 'pending', NULL, ?, ?)
+		ON CONFLICT (credential, caller, repo, tool, key) DO UPDATE SET
+		  fingerprint = excluded.fingerprint, state = 'pending', result = NULL,
+		  created_at = excluded.created_at, lease_until = excluded.lease_until`)
+	qKeyRenew = hotQuery(`UPDATE idempotency SET lease_until = ?
+		WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`)
+	qKeyComplete = hotQuery(`UPDATE idempotency SET state = 'complete', result = ?
+		WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`)
+	qKeyRelease = hotQuery(`DELETE FROM idempotency
+		WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`)
+	qKeyLookup = hotQuery(`SELECT fingerprint, state, result, created_at FROM idempotency
+		WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ?`)
+)
+
 // IdempotencyTTL is how long an idempotency key holds: a repeat of a write
 // within this window returns the first result instead of writing again.
 const IdempotencyTTL = 10 * time.Minute
@@ -105,10 +123,7 @@ func (s *Store) reserve(ctx context.Context, scope IdempotencyScope, key, finger
 			result         []byte
 			created, lease int64
 		)
-		err := tx.QueryRowContext(ctx,
-			`SELECT fingerprint, state, result, created_at, lease_until FROM idempotency
-			 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
-		).Scan(&fp, &state, &result, &created, &lease)
+		err := s.txStmt(ctx, tx, qKeyRead).QueryRowContext(ctx, scope.args(key)...).Scan(&fp, &state, &result, &created, &lease)
 		switch {
 		case err == nil && now.Before(time.UnixMilli(created).Add(IdempotencyTTL)):
 			if fp != fingerprint {
@@ -135,12 +150,7 @@ func (s *Store) reserve(ctx context.Context, scope IdempotencyScope, key, finger
 // claimKey writes a fresh reservation for key, replacing whatever row was
 // there, with a fresh in-flight marker.
 func (s *Store) claimKey(ctx context.Context, tx *sql.Tx, scope IdempotencyScope, key, fingerprint string, now time.Time, out *Reservation) error {
-	_, err := tx.ExecContext(ctx,
-		`INSERT INTO idempotency (credential, caller, repo, tool, key, fingerprint, state, result, created_at, lease_until)
-		 VALUES (?, ?, ?, ?, ?, ?, 'pending', NULL, ?, ?)
-		 ON CONFLICT (credential, caller, repo, tool, key) DO UPDATE SET
-		   fingerprint = excluded.fingerprint, state = 'pending', result = NULL,
-		   created_at = excluded.created_at, lease_until = excluded.lease_until`,
+	_, err := s.txStmt(ctx, tx, qKeyClaim).ExecContext(ctx,
 		append(scope.args(key), fingerprint, now.UnixMilli(), now.Add(LeaseTTL).UnixMilli())...)
 	if err != nil {
 		return fmt.Errorf("store: reserve idempotency key: %w", err)
@@ -166,9 +176,7 @@ func (s *Store) Renew(ctx context.Context, scope IdempotencyScope, key, fingerpr
 	if lease > 0 {
 		until = s.now().Add(lease).UnixMilli()
 	}
-	res, err := s.db.ExecContext(ctx,
-		`UPDATE idempotency SET lease_until = ?
-		 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+	res, err := s.stmt(qKeyRenew).ExecContext(ctx,
 		append(append([]any{until}, scope.args(key)...), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "renew")
 }
@@ -192,9 +200,7 @@ func (s *Store) Complete(ctx context.Context, scope IdempotencyScope, key, finge
 	if !json.Valid(result) {
 		return errors.New("store: an idempotency result must be JSON")
 	}
-	res, err := s.db.ExecContext(ctx,
-		`UPDATE idempotency SET state = 'complete', result = ?
-		 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+	res, err := s.stmt(qKeyComplete).ExecContext(ctx,
 		append(append([]any{[]byte(result)}, scope.args(key)...), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "complete")
 }
@@ -207,9 +213,7 @@ func (s *Store) Release(ctx context.Context, scope IdempotencyScope, key, finger
 	if err := scope.valid(key); err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx,
-		`DELETE FROM idempotency
-		 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ? AND fingerprint = ? AND state = 'pending' AND created_at = ?`,
+	res, err := s.stmt(qKeyRelease).ExecContext(ctx,
 		append(scope.args(key), fingerprint, since.UnixMilli())...)
 	return oneRow(res, err, "release")
 }
@@ -248,10 +252,7 @@ func (s *Store) Lookup(ctx context.Context, scope IdempotencyScope, key string) 
 		result  []byte
 		created int64
 	)
-	err := s.db.QueryRowContext(ctx,
-		`SELECT fingerprint, state, result, created_at FROM idempotency
-		 WHERE credential = ? AND caller = ? AND repo = ? AND tool = ? AND key = ?`, scope.args(key)...,
-	).Scan(&e.Fingerprint, &state, &result, &created)
+	err := s.stmt(qKeyLookup).QueryRowContext(ctx, scope.args(key)...).Scan(&e.Fingerprint, &state, &result, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return IdempotencyEntry{}, false, nil
 	}

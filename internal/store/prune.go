@@ -57,7 +57,7 @@ const etagLowWater = 0.9
 // caller's transaction, so the total it reads is the one it changes.
 func (s *Store) evictETags(ctx context.Context, tx *sql.Tx) error {
 	var total int64
-	if err := tx.QueryRowContext(ctx, `SELECT total FROM etag_bytes`).Scan(&total); err != nil {
+	if err := s.txStmt(ctx, tx, qETagTotal).QueryRowContext(ctx).Scan(&total); err != nil {
 		return fmt.Errorf("store: read cached response bytes: %w", err)
 	}
 	if total <= s.etagBudget {

@@ -13,6 +13,12 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+var (
+	qQuotaRead = hotQuery(`SELECT used FROM quota WHERE key = ? AND span = ? AND start = ?`)
+	qQuotaAdd  = hotQuery(`INSERT INTO quota (key, span, start, used, ends) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (key, span, start) DO UPDATE SET used = used + excluded.used`)
+)
+
 // Write quotas: a count per key and fixed window, kept in the backend so
 // every replica sharing it counts against one limit. A window of length w
 // holds the instants [k·w, (k+1)·w) after the Unix epoch, so every
@@ -86,13 +92,13 @@ func (s *Store) Count(ctx context.Context, key string, n, limit int, window time
 	)
 	if commit {
 		err = s.withTx(ctx, func(tx *sql.Tx) error {
-			if ok, err = w.fits(ctx, tx, n, limit); err != nil || !ok {
+			if ok, err = w.fits(ctx, s.txStmt(ctx, tx, qQuotaRead), n, limit); err != nil || !ok {
 				return err
 			}
-			return w.add(ctx, tx, n)
+			return w.add(ctx, s.txStmt(ctx, tx, qQuotaAdd), n)
 		})
 	} else {
-		ok, err = w.fits(ctx, s.db, n, limit)
+		ok, err = w.fits(ctx, s.stmt(qQuotaRead), n, limit)
 	}
 	if err != nil || ok {
 		return ok, 0, err
@@ -107,24 +113,20 @@ type quotaWindow struct {
 	span, start int64
 }
 
-// fits reports whether n more stay within limit. q is the database or,
-// before an add, the transaction that makes the add.
-func (w quotaWindow) fits(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, n, limit int) (bool, error) {
+// fits reports whether n more stay within limit. read is qQuotaRead, on
+// the database or, before an add, bound to the transaction that makes it.
+func (w quotaWindow) fits(ctx context.Context, read *sql.Stmt, n, limit int) (bool, error) {
 	var used int64
-	err := q.QueryRowContext(ctx, `SELECT used FROM quota WHERE key = ? AND span = ? AND start = ?`, w.key, w.span, w.start).Scan(&used)
+	err := read.QueryRowContext(ctx, w.key, w.span, w.start).Scan(&used)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, fmt.Errorf("store: read quota count: %w", err)
 	}
 	return used <= int64(limit)-int64(n), nil
 }
 
-func (w quotaWindow) add(ctx context.Context, tx *sql.Tx, n int) error {
-	_, err := tx.ExecContext(ctx,
-		`INSERT INTO quota (key, span, start, used, ends) VALUES (?, ?, ?, ?, ?)
-		 ON CONFLICT (key, span, start) DO UPDATE SET used = used + excluded.used`,
-		w.key, w.span, w.start, n, w.start+w.span)
+// add counts n more; insert is qQuotaAdd bound to the transaction.
+func (w quotaWindow) add(ctx context.Context, insert *sql.Stmt, n int) error {
+	_, err := insert.ExecContext(ctx, w.key, w.span, w.start, n, w.start+w.span)
 	if err != nil {
 		return fmt.Errorf("store: save quota count: %w", err)
 	}

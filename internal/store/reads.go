@@ -9,6 +9,12 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+var (
+	qReadNote = hotQuery(`INSERT INTO flow_reads (session, repo, until) VALUES (?, ?, ?)
+		ON CONFLICT (session, repo) DO UPDATE SET until = max(until, excluded.until)`)
+	qReadsOf = hotQuery(`SELECT repo FROM flow_reads WHERE session = ? AND until > ? ORDER BY until DESC LIMIT ?`)
+)
+
 // The data-flow guard's memory of what a session read, kept in the
 // backend for sessions whose requests may land on any replica (an HTTP
 // client's): a replica asked to write for the client knows what another
@@ -23,9 +29,7 @@ const maxReadsListed = 1000
 // NoteRead remembers that session read repo, until ttl from now.
 func (s *Store) NoteRead(ctx context.Context, session, repo string, ttl time.Duration) error {
 	until := s.now().Add(ttl).UnixMilli()
-	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO flow_reads (session, repo, until) VALUES (?, ?, ?)
-		 ON CONFLICT (session, repo) DO UPDATE SET until = max(until, excluded.until)`, session, repo, until)
+	_, err := s.stmt(qReadNote).ExecContext(ctx, session, repo, until)
 	if err != nil {
 		return fmt.Errorf("store: note a read: %w", err)
 	}
@@ -35,7 +39,7 @@ func (s *Store) NoteRead(ctx context.Context, session, repo string, ttl time.Dur
 // ReadsOf lists the repositories session read that are still remembered,
 // the most recently read first.
 func (s *Store) ReadsOf(ctx context.Context, session string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT repo FROM flow_reads WHERE session = ? AND until > ? ORDER BY until DESC LIMIT ?`,
+	rows, err := s.stmt(qReadsOf).QueryContext(ctx,
 		session, s.now().UnixMilli(), maxReadsListed)
 	if err != nil {
 		return nil, fmt.Errorf("store: list reads: %w", err)

@@ -411,6 +411,27 @@ if sz > 0 then redis.call('DECRBY', KEYS[4], sz) end
 return sz
 `)
 
+// PeekETag returns the validators of the cached response for key (see
+// Store.PeekETag) and marks it used.
+func (r *Redis) PeekETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error) {
+	keys := r.etagKeys(key)
+	v, err := r.rdb.HMGet(ctx, keys[0], "etag", "lm", "status").Result()
+	if err != nil {
+		return CachedResponse{}, false, fail("read cached response", err)
+	}
+	etag, _ := v[0].(string)
+	if etag == "" {
+		return CachedResponse{}, false, nil
+	}
+	cr := CachedResponse{ETag: etag, Partial: true}
+	cr.LastModified, _ = v[1].(string)
+	status, _ := v[2].(string)
+	cr.Status, _ = strconv.Atoi(status)
+	// A failure here only makes the entry look idler than it is.
+	_ = touchETagScript.Run(ctx, r.rdb, []string{keys[1]}, r.aheadMS(), keys[0]).Err()
+	return cr, true, nil
+}
+
 // GetETag returns the cached response for key and marks it used.
 func (r *Redis) GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error) {
 	keys := r.etagKeys(key)

@@ -8,6 +8,21 @@ import (
 	"time"
 )
 
+var (
+	qRateRead  = hotQuery(`SELECT resource, lim, remaining, used, reset FROM rate WHERE credential = ?`)
+	qRatePause = hotQuery(`INSERT INTO rate (credential, resource, lim, remaining, used, reset) VALUES (?, '', 0, 0, 0, ?)
+		ON CONFLICT (credential, resource) DO UPDATE SET reset = max(reset, excluded.reset)`)
+	qRateSave = hotQuery(`INSERT INTO rate (credential, resource, lim, remaining, used, reset) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (credential, resource) DO UPDATE SET
+		  lim = excluded.lim, remaining = excluded.remaining, used = excluded.used, reset = excluded.reset
+		WHERE excluded.reset > rate.reset OR (excluded.reset = rate.reset AND excluded.used >= rate.used)`)
+	qNamesRead = hotQuery(`SELECT field, value, born FROM names WHERE key = ?`)
+	qNamesBorn = hotQuery(`SELECT min(born) FROM names WHERE key = ?`)
+	qNamesDrop = hotQuery(`DELETE FROM names WHERE key = ?`)
+	qNamesAdd  = hotQuery(`INSERT INTO names (key, field, value, born) VALUES (?, ?, ?, ?)
+		ON CONFLICT (key, field) DO UPDATE SET value = excluded.value`)
+)
+
 // The rate picture and confirmed names in the SQLite file: what processes
 // sharing one file agree on. Redis holds the same for many hosts
 // (redis.go); the behavioural suite holds both to one contract.
@@ -17,7 +32,7 @@ const secondaryRow = ""
 
 // Rate returns the credential's rate picture.
 func (s *Store) Rate(ctx context.Context, cred CredentialKey) (RatePicture, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT resource, lim, remaining, used, reset FROM rate WHERE credential = ?`, string(cred))
+	rows, err := s.stmt(qRateRead).QueryContext(ctx, string(cred))
 	if err != nil {
 		return RatePicture{}, fmt.Errorf("store: read rate picture: %w", err)
 	}
@@ -48,10 +63,7 @@ func (s *Store) ObserveRate(ctx context.Context, cred CredentialKey, obs RateObs
 		return errors.New("store: a rate observation needs a credential")
 	}
 	if !obs.SecondaryUntil.IsZero() {
-		_, err := s.db.ExecContext(ctx,
-			`INSERT INTO rate (credential, resource, lim, remaining, used, reset) VALUES (?, '', 0, 0, 0, ?)
-			 ON CONFLICT (credential, resource) DO UPDATE SET reset = max(reset, excluded.reset)`,
-			string(cred), obs.SecondaryUntil.UnixMilli())
+		_, err := s.stmt(qRatePause).ExecContext(ctx, string(cred), obs.SecondaryUntil.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("store: save secondary pause: %w", err)
 		}
@@ -60,11 +72,7 @@ func (s *Store) ObserveRate(ctx context.Context, cred CredentialKey, obs RateObs
 	if obs.Resource == "" {
 		return errors.New("store: a rate observation needs a resource")
 	}
-	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO rate (credential, resource, lim, remaining, used, reset) VALUES (?, ?, ?, ?, ?, ?)
-		 ON CONFLICT (credential, resource) DO UPDATE SET
-		   lim = excluded.lim, remaining = excluded.remaining, used = excluded.used, reset = excluded.reset
-		 WHERE excluded.reset > rate.reset OR (excluded.reset = rate.reset AND excluded.used >= rate.used)`,
+	_, err := s.stmt(qRateSave).ExecContext(ctx,
 		string(cred), obs.Resource, obs.Limit, obs.Remaining, obs.Used, obs.Reset.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("store: save rate picture: %w", err)
@@ -75,7 +83,7 @@ func (s *Store) ObserveRate(ctx context.Context, cred CredentialKey, obs RateObs
 // Names returns the confirmed names under key while the entry is younger
 // than ttl (by its first name's time).
 func (s *Store) Names(ctx context.Context, key string, ttl time.Duration) (map[string]string, bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT field, value, born FROM names WHERE key = ?`, key)
+	rows, err := s.stmt(qNamesRead).QueryContext(ctx, key)
 	if err != nil {
 		return nil, false, fmt.Errorf("store: read names: %w", err)
 	}
@@ -111,20 +119,19 @@ func (s *Store) AddNames(ctx context.Context, key string, names map[string]strin
 		now := s.now()
 		var born int64
 		var nb sql.NullInt64
-		if err := tx.QueryRowContext(ctx, `SELECT min(born) FROM names WHERE key = ?`, key).Scan(&nb); err != nil {
+		if err := s.txStmt(ctx, tx, qNamesBorn).QueryRowContext(ctx, key).Scan(&nb); err != nil {
 			return fmt.Errorf("store: read names: %w", err)
 		}
 		born = nb.Int64
 		if !nb.Valid || born < now.Add(-ttl).UnixMilli() {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM names WHERE key = ?`, key); err != nil {
+			if _, err := s.txStmt(ctx, tx, qNamesDrop).ExecContext(ctx, key); err != nil {
 				return fmt.Errorf("store: reset names: %w", err)
 			}
 			born = now.UnixMilli()
 		}
+		add := s.txStmt(ctx, tx, qNamesAdd)
 		for f, v := range names {
-			if _, err := tx.ExecContext(ctx,
-				`INSERT INTO names (key, field, value, born) VALUES (?, ?, ?, ?)
-				 ON CONFLICT (key, field) DO UPDATE SET value = excluded.value`, key, f, v, born); err != nil {
+			if _, err := add.ExecContext(ctx, key, f, v, born); err != nil {
 				return fmt.Errorf("store: save names: %w", err)
 			}
 		}
@@ -134,7 +141,7 @@ func (s *Store) AddNames(ctx context.Context, key string, names map[string]strin
 
 // DropNames forgets key's entry.
 func (s *Store) DropNames(ctx context.Context, key string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM names WHERE key = ?`, key); err != nil {
+	if _, err := s.stmt(qNamesDrop).ExecContext(ctx, key); err != nil {
 		return fmt.Errorf("store: drop names: %w", err)
 	}
 	return nil

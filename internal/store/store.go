@@ -51,6 +51,9 @@ type Store struct {
 	salt []byte
 	now  func() time.Time
 
+	// stmts are the hot queries, prepared by Open (see stmts.go).
+	stmts []*sql.Stmt
+
 	etagBudget int64
 	pruneEvery time.Duration
 	// serverAhead, for Redis, moves the server's clock on by what it
@@ -120,10 +123,15 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	if err := s.prepare(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
 	// Keep the file from growing without bound: expired keys are useless,
 	// a month-old cached response is rarely still current, and the budget
 	// may be smaller than the last process's.
 	if err := s.Prune(ctx); err != nil {
+		_ = s.closeStmts()
 		_ = db.Close()
 		return nil, err
 	}
@@ -197,7 +205,7 @@ func (s *Store) Close() error {
 			s.stop()
 			<-s.done
 		}
-		s.closeErr = s.db.Close()
+		s.closeErr = errors.Join(s.closeStmts(), s.db.Close())
 	})
 	return s.closeErr
 }

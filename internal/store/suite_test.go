@@ -279,6 +279,12 @@ func TestSuiteCachedResponses(t *testing.T) {
 			!bytes.Equal(got.Body, body) || got.Header.Get("Content-Type") != "application/json" || !got.StoredAt.Equal(clk.now()) {
 			t.Fatalf("GetETag on the other handle = %+v %v %v", got, ok, err)
 		}
+		// PeekETag gives the validators without the header and body.
+		peek, ok, err := b.PeekETag(ctx, key(1))
+		if err != nil || !ok || !peek.Partial || peek.ETag != want.ETag || peek.LastModified != want.LastModified ||
+			peek.Status != 200 || peek.Body != nil || peek.Header != nil {
+			t.Fatalf("PeekETag on the other handle = %+v %v %v, want the validators only, marked partial", peek, ok, err)
+		}
 		// Another Accept is another entry; another credential sees nothing.
 		other := key(1)
 		other.Accept = "application/vnd.github.raw+json"
@@ -289,6 +295,9 @@ func TestSuiteCachedResponses(t *testing.T) {
 		other.Credential = a.CredentialKey("tok2")
 		if _, ok, _ := b.GetETag(ctx, other); ok {
 			t.Fatal("another credential hit")
+		}
+		if _, ok, _ := b.PeekETag(ctx, other); ok {
+			t.Fatal("PeekETag: another credential hit")
 		}
 		// Fill past the budget: the least recently used goes first.
 		clk.add(2 * time.Minute)
@@ -320,6 +329,9 @@ func TestSuiteCachedResponses(t *testing.T) {
 		}
 		if _, ok, _ := a.GetETag(ctx, key(3)); ok {
 			t.Fatal("deleted entry still served")
+		}
+		if _, ok, _ := a.PeekETag(ctx, key(3)); ok {
+			t.Fatal("PeekETag: deleted entry still found")
 		}
 		if err := a.PutETag(ctx, ETagKey{Credential: cred, URL: "u"}, CachedResponse{}); err == nil {
 			t.Fatal("PutETag accepted an entry without an ETag")

@@ -12,6 +12,14 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+var (
+	qTaskExpire = hotQuery(`DELETE FROM tasks WHERE expires <= ?`)
+	qTaskCreate = hotQuery(`INSERT INTO tasks (id, owner, version, data, expires) VALUES (?, ?, 1, ?, ?) ON CONFLICT (id) DO NOTHING`)
+	qTaskGet    = hotQuery(`SELECT version, data, expires FROM tasks WHERE id = ? AND owner = ? AND expires > ?`)
+	qTaskSwap   = hotQuery(`UPDATE tasks SET version = version + 1, data = ?, expires = ?
+		WHERE id = ? AND owner = ? AND version = ? AND expires > ?`)
+)
+
 // TaskRecord is one MCP task as the backend keeps it. The store reads only
 // who owns it, its version and when it expires; Data is the tasks
 // package's own record.
@@ -42,10 +50,10 @@ func (s *Store) CreateTask(ctx context.Context, t TaskRecord) error {
 	}
 	now := s.now().UnixMilli()
 	// Expired tasks go as new ones come, so the table holds only live ones.
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM tasks WHERE expires <= ?`, now); err != nil {
+	if _, err := s.stmt(qTaskExpire).ExecContext(ctx, now); err != nil {
 		return fmt.Errorf("store: drop expired tasks: %w", err)
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO tasks (id, owner, version, data, expires) VALUES (?, ?, 1, ?, ?) ON CONFLICT (id) DO NOTHING`,
+	res, err := s.stmt(qTaskCreate).ExecContext(ctx,
 		t.ID, t.Owner, []byte(t.Data), t.Expires.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("store: create task: %w", err)
@@ -63,7 +71,7 @@ func (s *Store) GetTask(ctx context.Context, owner, id string) (TaskRecord, bool
 		version, expires int64
 		data             []byte
 	)
-	err := s.db.QueryRowContext(ctx, `SELECT version, data, expires FROM tasks WHERE id = ? AND owner = ? AND expires > ?`,
+	err := s.stmt(qTaskGet).QueryRowContext(ctx,
 		id, owner, s.now().UnixMilli()).Scan(&version, &data, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return TaskRecord{}, false, nil
@@ -80,8 +88,7 @@ func (s *Store) SwapTask(ctx context.Context, t TaskRecord) (bool, error) {
 	if err := t.valid(); err != nil {
 		return false, err
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET version = version + 1, data = ?, expires = ?
-		WHERE id = ? AND owner = ? AND version = ? AND expires > ?`,
+	res, err := s.stmt(qTaskSwap).ExecContext(ctx,
 		[]byte(t.Data), t.Expires.UnixMilli(), t.ID, t.Owner, t.Version, s.now().UnixMilli())
 	if err != nil {
 		return false, fmt.Errorf("store: write task: %w", err)

@@ -85,6 +85,19 @@ func (w *writeBehind) GetETag(ctx context.Context, key ETagKey) (CachedResponse,
 	return c.resp, true, nil
 }
 
+func (w *writeBehind) PeekETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error) {
+	w.mu.Lock()
+	c, ok := w.pending[key]
+	w.mu.Unlock()
+	if !ok {
+		return w.Backend.PeekETag(ctx, key)
+	}
+	if c.delete {
+		return CachedResponse{}, false, nil
+	}
+	return c.resp, true, nil
+}
+
 func (w *writeBehind) PutETag(_ context.Context, key ETagKey, r CachedResponse) error {
 	return w.enqueue(&etagChange{key: key, resp: r})
 }

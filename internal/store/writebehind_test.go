@@ -101,12 +101,18 @@ func TestWriteBehindReadsItsOwnWrites(t *testing.T) {
 	if r, ok, err := w.GetETag(ctx, etagKey(1)); err != nil || !ok || r.ETag != "a" || string(r.Body) != "one" {
 		t.Fatalf("GetETag before the backend wrote = %+v %v %v", r, ok, err)
 	}
+	if r, ok, err := w.PeekETag(ctx, etagKey(1)); err != nil || !ok || r.ETag != "a" {
+		t.Fatalf("PeekETag before the backend wrote = %+v %v %v, want the queued entry", r, ok, err)
+	}
 	if _, ok, _ := g.GetETag(ctx, etagKey(1)); ok {
 		t.Fatal("the backend wrote before its gate opened: the test shows nothing")
 	}
 	_ = w.DeleteETag(ctx, etagKey(1))
 	if _, ok, _ := w.GetETag(ctx, etagKey(1)); ok {
 		t.Fatal("a queued deletion still answers with the entry")
+	}
+	if _, ok, _ := w.PeekETag(ctx, etagKey(1)); ok {
+		t.Fatal("PeekETag: a queued deletion still answers with the entry")
 	}
 	_ = w.PutETag(ctx, etagKey(1), CachedResponse{ETag: "b"})
 	_ = w.PutETag(ctx, etagKey(2), CachedResponse{ETag: "c"})
