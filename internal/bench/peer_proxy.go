@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"sync"
+	"time"
 )
 
 // countingProxy stands between both MCP servers and the one emulator and
@@ -16,6 +18,10 @@ import (
 // forward-proxy ones with an absolute URL (GitHub's MCP server keeps its
 // GITHUB_HOST and reaches it through HTTP_PROXY, because it drops any port
 // from that host). Both go to the emulator, whatever host they named.
+//
+// It also times each request, from its arrival to the end of the answer's
+// body: what a server spent waiting on GitHub during a tool call, which the
+// overhead figures subtract from the call's time.
 type countingProxy struct {
 	srv *http.Server
 	url string
@@ -23,6 +29,21 @@ type countingProxy struct {
 	mu       sync.Mutex
 	requests int
 	bytes    int64 // response bytes read from the emulator
+	spans    []span
+	notMod   int // answers 304 Not Modified
+}
+
+// span is one upstream request's time at the proxy.
+type span struct{ start, end time.Time }
+
+// upstreamTally is what the proxy saw since the last take.
+type upstreamTally struct {
+	Requests    int
+	Bytes       int64
+	NotModified int
+	// Busy is the time at least one request was in flight: requests a
+	// server sends in parallel overlap, and their wait is counted once.
+	Busy time.Duration
 }
 
 func startCountingProxy(emulatorURL string) (*countingProxy, error) {
@@ -49,10 +70,17 @@ func startCountingProxy(emulatorURL string) (*countingProxy, error) {
 		},
 	}
 	p.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		rp.ServeHTTP(sw, r)
+		end := time.Now()
 		p.mu.Lock()
 		p.requests++
+		p.spans = append(p.spans, span{start, end})
+		if sw.status == http.StatusNotModified {
+			p.notMod++
+		}
 		p.mu.Unlock()
-		rp.ServeHTTP(w, r)
 	})}
 	go func() { _ = p.srv.Serve(ln) }()
 	return p, nil
@@ -60,11 +88,64 @@ func startCountingProxy(emulatorURL string) (*countingProxy, error) {
 
 // take returns and resets the counts.
 func (p *countingProxy) take() (requests int, bytes int64) {
+	t := p.tally()
+	return t.Requests, t.Bytes
+}
+
+// tally returns and resets everything counted. A request still in flight
+// is counted when it ends, in the next tally.
+func (p *countingProxy) tally() upstreamTally {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	requests, bytes = p.requests, p.bytes
-	p.requests, p.bytes = 0, 0
-	return requests, bytes
+	t := upstreamTally{Requests: p.requests, Bytes: p.bytes, NotModified: p.notMod, Busy: busy(p.spans)}
+	p.requests, p.bytes, p.notMod, p.spans = 0, 0, 0, p.spans[:0]
+	return t
+}
+
+// busy is the length of the union of the spans.
+func busy(spans []span) time.Duration {
+	s := slices.Clone(spans)
+	slices.SortFunc(s, func(a, b span) int { return a.start.Compare(b.start) })
+	var total time.Duration
+	var cur span
+	for i, sp := range s {
+		switch {
+		case i == 0:
+			cur = sp
+		case !sp.start.After(cur.end):
+			if sp.end.After(cur.end) {
+				cur.end = sp.end
+			}
+		default:
+			total += cur.end.Sub(cur.start)
+			cur = sp
+		}
+	}
+	if len(s) > 0 {
+		total += cur.end.Sub(cur.start)
+	}
+	return total
+}
+
+// statusWriter notes the status the proxy answered with.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush passes streamed answers on as they come.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 func (p *countingProxy) close() error { return p.srv.Close() }
