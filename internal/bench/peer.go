@@ -70,6 +70,15 @@ const peerHost = "http://github.example"
 func Peer(ctx context.Context, cfg PeerConfig) (*PeerReport, error) {
 	cfg.Samples = bounded(cfg.Samples, DefaultPeerSamples, MaxPeerSamples)
 	cfg.Sessions = bounded(cfg.Sessions, DefaultPeerSessions, MaxPeerSessions)
+	// The HTTP servers run in a directory of their own: a binary named by
+	// a relative path is found from here.
+	for _, bin := range []*string{&cfg.Ghgate, &cfg.Peer} {
+		abs, err := filepath.Abs(*bin)
+		if err != nil {
+			return nil, err
+		}
+		*bin = abs
+	}
 	emu, err := startEmulator(emulator.Options{CoreLimit: 1_000_000, SearchLimit: 1_000_000})
 	if err != nil {
 		return nil, err

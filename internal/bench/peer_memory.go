@@ -86,7 +86,7 @@ type httpServer struct {
 }
 
 // burst starts the server on a loopback port, opens sessions MCP sessions
-// at once (each initialized and making one tool call), and reads the
+// at once (each initialized, listing the tools and making one tool call), and reads the
 // process's RSS before, with all open, and burstSettle after they close.
 func burst(ctx context.Context, hs httpServer, dir string, f benchFixtures, sessions int) (m MemoryFigures, err error) {
 	port, err := freePort()
@@ -181,7 +181,8 @@ func firstErr(errs []error) error {
 	return nil
 }
 
-// openSession connects, initializes and makes the server's one call.
+// openSession connects, initializes, lists the tools and makes the
+// server's one call.
 func openSession(ctx context.Context, client *http.Client, endpoint string, hs httpServer, f benchFixtures) (*mcp.ClientSession, error) {
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -189,6 +190,14 @@ func openSession(ctx context.Context, client *http.Client, endpoint string, hs h
 		Connect(cctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: client, MaxRetries: -1}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
+	}
+	// An agent lists the tools before calling one; the client also needs
+	// the list to send the headers a tool's schema asks for (Mcp-Param-*).
+	for _, err := range cs.Tools(cctx, nil) {
+		if err != nil {
+			_ = cs.Close()
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
 	}
 	if err := hs.call(cctx, cs, f); err != nil {
 		_ = cs.Close()
