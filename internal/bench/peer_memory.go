@@ -25,6 +25,11 @@ const (
 	MaxPeerSessions     = 1000
 )
 
+// burstOpeners is how many sessions the burst opens at a time: the burst
+// is of sessions open together, not of handshakes in flight together (and
+// GitHub refuses more than 100 concurrent requests of one token).
+const burstOpeners = 16
+
 // burstSettle is how long the burst waits after closing its sessions
 // before reading the server's RSS again.
 const burstSettle = 2 * time.Second
@@ -132,9 +137,7 @@ func burst(ctx context.Context, hs httpServer, dir string, f benchFixtures, sess
 	open := make([]*mcp.ClientSession, sessions)
 	errs := make([]error, sessions)
 	var wg sync.WaitGroup
-	// Sixteen at a time: the burst is of sessions open together, not of
-	// handshakes in flight together.
-	gate := make(chan struct{}, 16)
+	gate := make(chan struct{}, burstOpeners)
 	for i := range sessions {
 		wg.Add(1)
 		go func() {

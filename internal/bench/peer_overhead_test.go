@@ -236,3 +236,38 @@ func TestPeerReportPrintsOverheadAndMemory(t *testing.T) {
 		t.Errorf("Failed() = %v, want the peer's missing HTTP figures left out", err)
 	}
 }
+
+// A tally taken while a request is still at the proxy waits for it, so
+// its upstream time counts toward the call that made it.
+func TestCountingProxyTallyWaitsForRequestsInFlight(t *testing.T) {
+	t.Parallel()
+	arrived := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		time.Sleep(30 * time.Millisecond)
+		_, _ = io.WriteString(w, "done")
+	}))
+	defer upstream.Close()
+	p, err := startCountingProxy(upstream.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = p.close() }()
+	done := make(chan error, 1)
+	go func() {
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(p.url + "/x")
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+		}
+		done <- err
+	}()
+	<-arrived
+	got := p.tally()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got.Requests != 1 || got.Busy <= 0 {
+		t.Errorf("tally during the request = %d requests, upstream time %s; want 1 and above zero", got.Requests, got.Busy)
+	}
+}

@@ -59,7 +59,7 @@ func (r *PeerReport) printMemory(w io.Writer) error {
 	}{
 		{"one idle stdio session", g.StdioIdle, p.StdioIdle},
 		{"HTTP server idle (one session made and closed)", g.HTTPIdle, p.HTTPIdle},
-		{fmt.Sprintf("%d HTTP sessions open at once", r.Sessions), g.HTTPOpen, p.HTTPOpen},
+		{fmt.Sprintf("%d HTTP sessions open at once (opened %d at a time)", r.Sessions, burstOpeners), g.HTTPOpen, p.HTTPOpen},
 		{fmt.Sprintf("after they close (%s settle)", burstSettle), g.HTTPClosed, p.HTTPClosed},
 	}
 	for _, l := range lines {

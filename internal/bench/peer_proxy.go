@@ -2,6 +2,7 @@ package bench
 
 import (
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -31,6 +32,7 @@ type countingProxy struct {
 	bytes    int64 // response bytes read from the emulator
 	spans    []span
 	notMod   int // answers 304 Not Modified
+	inflight int // requests arrived and not yet recorded
 }
 
 // span is one upstream request's time at the proxy.
@@ -64,6 +66,9 @@ func startCountingProxy(emulatorURL string) (*countingProxy, error) {
 			// out of the way of its routing.
 			pr.Out.Host = target.Host
 		},
+		// A client that gives up on a request (a server closing while a
+		// request is in flight) is not the bench's news.
+		ErrorLog: log.New(io.Discard, "", 0),
 		ModifyResponse: func(resp *http.Response) error {
 			resp.Body = &countingBody{ReadCloser: resp.Body, p: p}
 			return nil
@@ -71,10 +76,14 @@ func startCountingProxy(emulatorURL string) (*countingProxy, error) {
 	}
 	p.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		p.mu.Lock()
+		p.inflight++
+		p.mu.Unlock()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		rp.ServeHTTP(sw, r)
 		end := time.Now()
 		p.mu.Lock()
+		p.inflight--
 		p.requests++
 		p.spans = append(p.spans, span{start, end})
 		if sw.status == http.StatusNotModified {
@@ -92,9 +101,21 @@ func (p *countingProxy) take() (requests int, bytes int64) {
 	return t.Requests, t.Bytes
 }
 
-// tally returns and resets everything counted. A request still in flight
-// is counted when it ends, in the next tally.
+// tally returns and resets everything counted. It first waits, briefly,
+// for requests still in flight: the client may have read a whole answer
+// before the proxy's handler has returned and recorded it, and a request
+// left for the next tally would be dropped from this one's upstream time.
+// One still in flight after the wait is counted in the next tally.
 func (p *countingProxy) tally() upstreamTally {
+	for deadline := time.Now().Add(200 * time.Millisecond); time.Now().Before(deadline); {
+		p.mu.Lock()
+		n := p.inflight
+		p.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t := upstreamTally{Requests: p.requests, Bytes: p.bytes, NotModified: p.notMod, Busy: busy(p.spans)}
