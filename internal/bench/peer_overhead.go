@@ -197,7 +197,13 @@ type OpSide struct {
 	Upstream int             // requests that reached the emulator, all samples
 	NotMod   int             // of which answered 304
 	Err      error           // the first failing call; sampling stops there
+	Retried  int             // samples taken again after an error
+	RetryErr error           // the first of those errors
 }
+
+// maxRetries is how many samples of one operation a server may have taken
+// again after an error before the operation fails.
+const maxRetries = 3
 
 // OpRow is one operation on both servers.
 type OpRow struct {
@@ -231,7 +237,17 @@ func runOverhead(ctx context.Context, gg, peer *stdioServer, proxy *countingProx
 				if sd.side.Err != nil {
 					continue
 				}
-				o, b, t, err := sample(ctx, sd.s, proxy, func(ctx context.Context) error { return sd.run(ctx, sd.s, f, i) })
+				run := func(ctx context.Context) error { return sd.run(ctx, sd.s, f, i) }
+				o, b, t, err := sample(ctx, sd.s, proxy, run)
+				if err != nil && sd.side.Retried < maxRetries && ctx.Err() == nil {
+					// A rare transport error (an answer cut short on
+					// loopback) is taken again, and shown beside the table.
+					sd.side.Retried++
+					if sd.side.RetryErr == nil {
+						sd.side.RetryErr = err
+					}
+					o, b, t, err = sample(ctx, sd.s, proxy, run)
+				}
 				if err != nil {
 					sd.side.Err = err
 					continue

@@ -34,6 +34,14 @@ func (r *PeerReport) printOps(w io.Writer) error {
 		return err
 	}
 	for _, row := range r.Ops {
+		for _, side := range []struct {
+			name string
+			s    OpSide
+		}{{"ghgate", row.Ghgate}, {"GitHub's MCP server", row.Peer}} {
+			if side.s.Retried > 0 {
+				fmt.Fprintf(w, "retried on %s: %s: %d sample(s) taken again after an error, the first: %v\n", side.name, row.Op, side.s.Retried, side.s.RetryErr)
+			}
+		}
 		if row.Ghgate.Err != nil {
 			fmt.Fprintf(w, "failed on ghgate: %s: %v\n", row.Op, row.Ghgate.Err)
 		}

@@ -80,19 +80,26 @@ func startCountingProxy(emulatorURL string) (*countingProxy, error) {
 		p.inflight++
 		p.mu.Unlock()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		// Deferred: the reverse proxy panics (http.ErrAbortHandler) when a
+		// client goes away mid-answer, and the request must still end.
+		defer p.record(start, sw)
 		rp.ServeHTTP(sw, r)
-		end := time.Now()
-		p.mu.Lock()
-		p.inflight--
-		p.requests++
-		p.spans = append(p.spans, span{start, end})
-		if sw.status == http.StatusNotModified {
-			p.notMod++
-		}
-		p.mu.Unlock()
 	})}
 	go func() { _ = p.srv.Serve(ln) }()
 	return p, nil
+}
+
+// record ends a request: counted, timed, no longer in flight.
+func (p *countingProxy) record(start time.Time, sw *statusWriter) {
+	end := time.Now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inflight--
+	p.requests++
+	p.spans = append(p.spans, span{start, end})
+	if sw.status == http.StatusNotModified {
+		p.notMod++
+	}
 }
 
 // take returns and resets the counts.
