@@ -17,6 +17,12 @@ import (
 type PeerConfig struct {
 	Ghgate string // the ghgate binary
 	Peer   string // GitHub's MCP server (github-mcp-server) binary
+	// Samples is how many times each server runs each overhead operation
+	// (DefaultPeerSamples if 0, at most MaxPeerSamples).
+	Samples int
+	// Sessions is how many HTTP sessions the memory burst opens at once
+	// on each server (DefaultPeerSessions if 0, at most MaxPeerSessions).
+	Sessions int
 }
 
 // PeerMeasure is what one server spent on one task.
@@ -42,6 +48,14 @@ type PeerReport struct {
 	GhgateToolsBytes, PeerDefaultToolsBytes, PeerTaskToolsBytes int64
 	GhgateTools, PeerDefaultTools, PeerTaskTools                int
 	Rows                                                        []PeerRow
+
+	// Samples per server of each operation in Ops.
+	Samples int
+	Ops     []OpRow
+	// Sessions is the size of the HTTP burst.
+	Sessions int
+	// Memory is ghgate's ([0]) and GitHub's server's ([1]).
+	Memory [2]MemoryFigures
 }
 
 // peerHost is the GitHub Enterprise host name GitHub's MCP server is given.
@@ -54,6 +68,17 @@ const peerHost = "http://github.example"
 // server, both as stdio children over one emulator, behind one counting
 // proxy, and reports what each spent.
 func Peer(ctx context.Context, cfg PeerConfig) (*PeerReport, error) {
+	cfg.Samples = bounded(cfg.Samples, DefaultPeerSamples, MaxPeerSamples)
+	cfg.Sessions = bounded(cfg.Sessions, DefaultPeerSessions, MaxPeerSessions)
+	// The HTTP servers run in a directory of their own: a binary named by
+	// a relative path is found from here.
+	for _, bin := range []*string{&cfg.Ghgate, &cfg.Peer} {
+		abs, err := filepath.Abs(*bin)
+		if err != nil {
+			return nil, err
+		}
+		*bin = abs
+	}
 	emu, err := startEmulator(emulator.Options{CoreLimit: 1_000_000, SearchLimit: 1_000_000})
 	if err != nil {
 		return nil, err
@@ -65,6 +90,10 @@ func Peer(ctx context.Context, cfg PeerConfig) (*PeerReport, error) {
 	}
 	defer func() { _ = proxy.close() }()
 	fix, err := pickPeerFixtures(emu.Emu)
+	if err != nil {
+		return nil, err
+	}
+	bfix, err := addBenchRepo(emu.Emu, opWarmups+cfg.Samples)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +111,7 @@ func Peer(ctx context.Context, cfg PeerConfig) (*PeerReport, error) {
 		return []string{"stdio", "--toolsets", toolsets, "--log-file", filepath.Join(stateDir, "peer-"+toolsets+".log")}
 	}
 
-	rep := &PeerReport{}
+	rep := &PeerReport{Samples: cfg.Samples, Sessions: cfg.Sessions}
 	// The default surfaces first, each on a server of its own.
 	peerDefault, err := startStdioServer(ctx, "github-mcp-server", cfg.Peer, peerArgs("default"), peerEnv)
 	if err != nil {
@@ -110,6 +139,14 @@ func Peer(ctx context.Context, cfg PeerConfig) (*PeerReport, error) {
 	if rep.PeerTaskToolsBytes, rep.PeerTaskTools, err = peer.toolsListBytes(ctx); err != nil {
 		return nil, err
 	}
+	// Each child now holds one initialized session that has listed its
+	// tools and made no call.
+	time.Sleep(time.Second)
+	for i, s := range []*stdioServer{gg, peer} {
+		if rep.Memory[i].StdioIdle, err = vmRSS(s.cmd.Process.Pid); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
 	// What either server asked of GitHub while starting is not a task's.
 	proxy.take()
 
@@ -119,7 +156,24 @@ func Peer(ctx context.Context, cfg PeerConfig) (*PeerReport, error) {
 		row.Peer = measure(ctx, peer, proxy, func(ctx context.Context) error { return t.peer(ctx, peer, fix) })
 		rep.Rows = append(rep.Rows, row)
 	}
+	rep.Ops = runOverhead(ctx, gg, peer, proxy, bfix, cfg.Samples)
+
+	// The HTTP burst, one server at a time, the stdio children idle.
+	for i, hs := range []httpServer{ghgateHTTP(cfg.Ghgate, proxy.url, stateDir), peerHTTP(cfg.Peer, proxy.url, stateDir)} {
+		idle := rep.Memory[i].StdioIdle
+		rep.Memory[i], err = burst(ctx, hs, stateDir, bfix, cfg.Sessions)
+		rep.Memory[i].StdioIdle = idle
+		rep.Memory[i].Err = err
+	}
 	return rep, nil
+}
+
+// bounded is n, or def when n is 0 or less, and at most limit.
+func bounded(n, def, limit int) int {
+	if n <= 0 {
+		n = def
+	}
+	return min(n, limit)
 }
 
 // measure runs one server's script of a task and takes its counts.
@@ -135,7 +189,9 @@ func measure(ctx context.Context, s *stdioServer, proxy *countingProxy, script f
 	return m
 }
 
-// Failed says whether any task failed on either server.
+// Failed says whether any task or operation failed on either server, or
+// ghgate's HTTP burst did (GitHub's server's burst failing leaves its
+// column empty: its HTTP mode is not ghgate's to answer for).
 func (r *PeerReport) Failed() error {
 	var errs []error
 	for _, row := range r.Rows {
@@ -145,6 +201,17 @@ func (r *PeerReport) Failed() error {
 		if row.Peer.Err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", row.Task, row.Peer.Err))
 		}
+	}
+	for _, row := range r.Ops {
+		if row.Ghgate.Err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", row.Op, row.Ghgate.Err))
+		}
+		if row.Peer.Err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", row.Op, row.Peer.Err))
+		}
+	}
+	if err := r.Memory[0].Err; err != nil {
+		errs = append(errs, fmt.Errorf("ghgate's HTTP burst: %w", err))
 	}
 	return errors.Join(errs...)
 }
@@ -194,7 +261,10 @@ func (r *PeerReport) Print(w io.Writer) error {
 			}
 		}
 	}
-	return nil
+	if err := r.printOps(w); err != nil {
+		return err
+	}
+	return r.printMemory(w)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
