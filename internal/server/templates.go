@@ -167,9 +167,12 @@ type indexEntry struct {
 
 // issueIndex is the issue-index document.
 type issueIndex struct {
-	Issues     []indexEntry `json:"issues"`
-	TotalCount int          `json:"total_count"`
-	HasMore    bool         `json:"has_more,omitempty"`
+	Issues []indexEntry `json:"issues"`
+	// TotalCount is every match, where it is known: the list endpoint
+	// counts nothing, so it is given when the index holds them all or one
+	// upstream page did (see github_search_issues' total_count).
+	TotalCount *int `json:"total_count,omitempty"`
+	HasMore    bool `json:"has_more,omitempty"`
 	// NextCursor continues the listing with github_search_issues and the
 	// same filters.
 	NextCursor         string `json:"next_cursor,omitempty"`
@@ -192,8 +195,17 @@ func (r *resources) readIndex(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err := json.Unmarshal(body, &found); err != nil {
 		return nil, r.fail(uri, contract.Errorf(contract.CodeInternal, "ghgate could not read its own search result"))
 	}
-	idx := issueIndex{Issues: []indexEntry{}, TotalCount: found.TotalCount, HasMore: found.HasMore, NextCursor: found.NextCursor,
+	idx := issueIndex{Issues: []indexEntry{}, HasMore: found.HasMore, NextCursor: found.NextCursor,
 		RateLimitRemaining: found.RateLimitRemaining}
+	switch {
+	case found.TotalCount > 0:
+		idx.TotalCount = &found.TotalCount
+	case !found.HasMore:
+		// An index is always a first page: without more, its rows and
+		// those withheld are every match.
+		n := len(found.Items) + found.Withheld
+		idx.TotalCount = &n
+	}
 	for _, is := range found.Items {
 		idx.Issues = append(idx.Issues, indexEntry{URI: fmt.Sprintf("github://%s/%s/issues/%d", in.Owner, in.Repo, is.Number),
 			Number: is.Number, Title: is.Title, State: is.State, Labels: is.Labels, Assignees: is.Assignees, Comments: is.Comments,
