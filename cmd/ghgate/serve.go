@@ -154,6 +154,13 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		guard.Lockdown = cfg.Lockdown
 		st.Server.MCP.AddReceivingMiddleware(guard.Middleware)
 	}
+	// A burst of sessions (or a report's fan-out over stdio) leaves its
+	// garbage in the heap until the next collection, which an idle server
+	// never triggers: the reclaimer returns it once calls stop, and
+	// returns what building the server left behind first.
+	var reclaim server.Reclaimer
+	st.Server.MCP.AddReceivingMiddleware(reclaim.Middleware)
+	reclaim.Settle()
 	log.Info("ghgate serving", "tools", len(st.Server.Tools()), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint())
 	// Tasks still running when serving ends are recorded as failed, so
 	// their clients learn it now (the store is closed after this).
