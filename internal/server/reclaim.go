@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -19,13 +20,14 @@ import (
 // of heap are held beyond what the last collection found live, it runs
 // debug.FreeOSMemory: one collection and a full scavenge, some
 // milliseconds for ghgate's few MB of live heap, paid when nothing waits.
+// MinReturn is also what bounds the cost: a reclaim needs MinReturn
+// bytes allocated since the last collection, about what the runtime's
+// own pacing (GOGC=100 over a few MB live) lets pass between two, so a
+// trickle of calls at most doubles the collections it would cause.
 type Reclaimer struct {
 	// QuietFor is how long no request may be in flight before reclaiming
 	// (default 2s): a client's next call usually follows sooner.
 	QuietFor time.Duration
-	// MinGap spaces reclaims (default 10s), so a steady trickle of calls
-	// costs at most one collection per gap.
-	MinGap time.Duration
 	// MinReturn is the least heap held beyond the live heap that makes a
 	// reclaim worth its collection (default 4 MB).
 	MinReturn uint64
@@ -33,13 +35,10 @@ type Reclaimer struct {
 	// [HeapReturnable]; tests replace them.
 	Release    func()
 	Returnable func() uint64
-	// now defaults to time.Now.
-	now func() time.Time
 
 	mu       sync.Mutex
 	inFlight int
 	timer    *time.Timer
-	last     time.Time // when the last reclaim ran
 	reclaims int
 }
 
@@ -97,20 +96,11 @@ func (r *Reclaimer) arm(d time.Duration) {
 	r.timer.Reset(d)
 }
 
-// fire runs when the server has been quiet for QuietFor: it reclaims, or
-// waits out the rest of MinGap first.
+// fire runs when the server has been quiet for QuietFor.
 func (r *Reclaimer) fire() {
-	r.mu.Lock()
-	if r.inFlight > 0 {
-		r.mu.Unlock()
+	if r.InFlight() > 0 {
 		return
 	}
-	if wait := r.minGap() - r.clock().Sub(r.last); !r.last.IsZero() && wait > 0 {
-		r.arm(wait)
-		r.mu.Unlock()
-		return
-	}
-	r.mu.Unlock()
 	returnable := HeapReturnable
 	if r.Returnable != nil {
 		returnable = r.Returnable
@@ -118,15 +108,22 @@ func (r *Reclaimer) fire() {
 	if returnable() < r.minReturn() {
 		return
 	}
-	release := debug.FreeOSMemory
+	release := releaseAll
 	if r.Release != nil {
 		release = r.Release
 	}
 	release()
 	r.mu.Lock()
-	r.last = r.clock()
 	r.reclaims++
 	r.mu.Unlock()
+}
+
+// releaseAll collects twice before scavenging: what the burst left in
+// sync.Pools (the HTTP, JSON and SDK buffers) survives one collection
+// as the pools' victims and is freed by the second.
+func releaseAll() {
+	runtime.GC()
+	debug.FreeOSMemory()
 }
 
 func (r *Reclaimer) quietFor() time.Duration {
@@ -136,25 +133,11 @@ func (r *Reclaimer) quietFor() time.Duration {
 	return 2 * time.Second
 }
 
-func (r *Reclaimer) minGap() time.Duration {
-	if r.MinGap > 0 {
-		return r.MinGap
-	}
-	return 10 * time.Second
-}
-
 func (r *Reclaimer) minReturn() uint64 {
 	if r.MinReturn > 0 {
 		return r.MinReturn
 	}
 	return 4 << 20
-}
-
-func (r *Reclaimer) clock() time.Time {
-	if r.now != nil {
-		return r.now()
-	}
-	return time.Now()
 }
 
 // heapSamples are the runtime metrics HeapReturnable reads: the heap the

@@ -26,7 +26,7 @@ func newFakeHeap(returnable uint64) *fakeHeap {
 }
 
 func (f *fakeHeap) reclaimer() *Reclaimer {
-	return &Reclaimer{QuietFor: time.Millisecond, MinGap: time.Hour, MinReturn: 1 << 20,
+	return &Reclaimer{QuietFor: time.Millisecond, MinReturn: 1 << 20,
 		Returnable: func() uint64 {
 			f.asked <- struct{}{}
 			f.mu.Lock()
@@ -113,25 +113,18 @@ func TestReclaimerSkipsAHeapWithLittleToReturn(t *testing.T) {
 	}
 }
 
-func TestReclaimerWaitsOutTheGap(t *testing.T) {
+// Each burst that leaves enough to return gets its reclaim, and Settle
+// counts as one ending.
+func TestReclaimerReleasesAfterEachBurst(t *testing.T) {
 	t.Parallel()
 	f := newFakeHeap(64 << 20)
 	r := f.reclaimer()
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r.now = func() time.Time { return start }
 	r.Settle()
 	wait(t, f.released, "release after Settle")
-	<-f.asked // the read that led to it
-	// A second quiet moment within MinGap (an hour; the clock stands
-	// still) re-arms instead of collecting again.
-	r.fire()
-	if got := f.count(); got != 1 {
-		t.Errorf("releases within MinGap of the last = %d, want 1", got)
-	}
-	select {
-	case <-f.asked:
-		t.Errorf("returnable read within MinGap of the last reclaim, want no read")
-	default:
+	burst(t, r, 5)()
+	wait(t, f.released, "release after the second burst")
+	if got, want := r.Reclaims(), 2; got != want {
+		t.Errorf("reclaims after Settle and one burst = %d, want %d", got, want)
 	}
 }
 
