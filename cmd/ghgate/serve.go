@@ -248,7 +248,7 @@ func serveHTTP(ctx context.Context, cfg serveConfig, m *mcp.Server, log *slog.Lo
 	// refused with 403, as MCP's transport requires; clients that send no
 	// Origin, as non-browser ones do, are unaffected.
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
+		&mcp.StreamableHTTPOptions{Stateless: true, Logger: server.SDKLogger(log), MaxRequestBodyBytes: lim.MaxBodyBytes})
 	// The SDK checks Mcp-Name against the body for tools, prompts and
 	// resources; the tasks extension's methods are checked here.
 	h = tasks.CheckNameHeader(h)
