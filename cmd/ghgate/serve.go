@@ -155,9 +155,9 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		st.Server.MCP.AddReceivingMiddleware(guard.Middleware)
 	}
 	// A burst of sessions (or a report's fan-out over stdio) leaves its
-	// garbage in the heap until the next collection, which an idle server
-	// never triggers: the reclaimer returns it once calls stop, and
-	// returns what building the server left behind first.
+	// garbage resident until the next collection, which an idle server
+	// never starts: the reclaimer collects once calls stop (and, first,
+	// what building the server left), and the runtime returns the memory.
 	var reclaim server.Reclaimer
 	st.Server.MCP.AddReceivingMiddleware(reclaim.Middleware)
 	reclaim.Settle()

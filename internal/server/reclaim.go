@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"runtime"
-	"runtime/debug"
 	"runtime/metrics"
 	"sync"
 	"time"
@@ -11,30 +10,32 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Reclaimer hands the memory a burst of MCP requests used back to the OS
-// once the server is quiet again. Go's scavenger returns freed heap
-// slowly, and an idle server allocates nothing, so no collection runs to
-// free the burst's garbage at all: measured, 200 HTTP sessions left the
-// heap at 17 MB (3.8 MB live) and the RSS 30 MB above idle 90 s later.
-// After QuietFor with no request in flight, if at least MinReturn bytes
-// of heap are held beyond what the last collection found live, it runs
-// debug.FreeOSMemory: one collection and a full scavenge, some
-// milliseconds for ghgate's few MB of live heap, paid when nothing waits.
-// MinReturn is also what bounds the cost: a reclaim needs MinReturn
-// bytes allocated since the last collection, about what the runtime's
-// own pacing (GOGC=100 over a few MB live) lets pass between two, so a
-// trickle of calls at most doubles the collections it would cause.
+// Reclaimer collects the garbage a burst of MCP requests left once the
+// server is quiet again, so that the runtime hands the memory back to the
+// OS. An idle server allocates nothing, so without it no collection runs
+// and the garbage stays resident: measured, 200 HTTP sessions left 17 MB
+// of heap (3.8 MB live) and the RSS 30 MB above idle 90 s later. After a
+// collection the runtime's background scavenger returns, within seconds,
+// what lies beyond the new heap goal, and keeps the rest for the next
+// calls, which so do not fault their heap in afresh (debug.FreeOSMemory
+// would return it all: measured, no lower RSS five seconds later).
+//
+// After QuietFor with no request in flight, it collects if at least
+// MinGarbage bytes were allocated and not yet collected. That bounds the
+// cost: the runtime's own pacing (GOGC=100 over ghgate's few MB live)
+// runs a collection after about as much allocation, so a reclaim brings
+// forward, into idle time, one the next call would have started.
 type Reclaimer struct {
-	// QuietFor is how long no request may be in flight before reclaiming
+	// QuietFor is how long no request may be in flight before collecting
 	// (default 2s): a client's next call usually follows sooner.
 	QuietFor time.Duration
-	// MinReturn is the least heap held beyond the live heap that makes a
-	// reclaim worth its collection (default 4 MB).
-	MinReturn uint64
-	// Release and Returnable default to debug.FreeOSMemory and
-	// [HeapReturnable]; tests replace them.
-	Release    func()
-	Returnable func() uint64
+	// MinGarbage is the least uncollected garbage worth a collection
+	// (default 4 MB).
+	MinGarbage uint64
+	// Collect and Garbage default to collect and [HeapGarbage]; tests
+	// replace them.
+	Collect func()
+	Garbage func() uint64
 
 	mu       sync.Mutex
 	inFlight int
@@ -54,7 +55,7 @@ func (r *Reclaimer) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // Settle arms the reclaim as if a request had just ended: called once
-// serving starts, it returns what building the server left behind.
+// serving starts, it collects what building the server left behind.
 func (r *Reclaimer) Settle() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -63,11 +64,18 @@ func (r *Reclaimer) Settle() {
 	}
 }
 
-// Reclaims is how many times memory was handed back.
+// Reclaims is how many times the reclaimer collected.
 func (r *Reclaimer) Reclaims() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.reclaims
+}
+
+// InFlight is how many MCP requests are being handled.
+func (r *Reclaimer) InFlight() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.inFlight
 }
 
 func (r *Reclaimer) begin() {
@@ -101,29 +109,29 @@ func (r *Reclaimer) fire() {
 	if r.InFlight() > 0 {
 		return
 	}
-	returnable := HeapReturnable
-	if r.Returnable != nil {
-		returnable = r.Returnable
+	garbage := HeapGarbage
+	if r.Garbage != nil {
+		garbage = r.Garbage
 	}
-	if returnable() < r.minReturn() {
+	if garbage() < r.minGarbage() {
 		return
 	}
-	release := releaseAll
-	if r.Release != nil {
-		release = r.Release
+	c := collect
+	if r.Collect != nil {
+		c = r.Collect
 	}
-	release()
+	c()
 	r.mu.Lock()
 	r.reclaims++
 	r.mu.Unlock()
 }
 
-// releaseAll collects twice before scavenging: what the burst left in
-// sync.Pools (the HTTP, JSON and SDK buffers) survives one collection
-// as the pools' victims and is freed by the second.
-func releaseAll() {
+// collect collects twice: what the burst left in sync.Pools (the HTTP,
+// JSON and SDK buffers) survives one collection as the pools' victims
+// and is freed by the second.
+func collect() {
 	runtime.GC()
-	debug.FreeOSMemory()
+	runtime.GC()
 }
 
 func (r *Reclaimer) quietFor() time.Duration {
@@ -133,51 +141,35 @@ func (r *Reclaimer) quietFor() time.Duration {
 	return 2 * time.Second
 }
 
-func (r *Reclaimer) minReturn() uint64 {
-	if r.MinReturn > 0 {
-		return r.MinReturn
+func (r *Reclaimer) minGarbage() uint64 {
+	if r.MinGarbage > 0 {
+		return r.MinGarbage
 	}
 	return 4 << 20
 }
 
-// heapSamples are the runtime metrics HeapReturnable reads: the heap the
-// process holds in memory (objects, dead or alive, spans' unused room,
-// free spans not yet returned) and what the last collection found live.
-var heapSamples = []string{
-	"/memory/classes/heap/objects:bytes",
-	"/memory/classes/heap/unused:bytes",
-	"/memory/classes/heap/free:bytes",
-	"/gc/heap/live:bytes",
-}
+// garbageSamples are the runtime metrics HeapGarbage reads: the bytes of
+// heap objects not yet freed, dead or alive, and what the last
+// collection found live.
+var garbageSamples = []string{"/memory/classes/heap/objects:bytes", "/gc/heap/live:bytes"}
 
-// HeapReturnable estimates the bytes a collection and a scavenge would
-// hand back: the heap held in memory beyond the live heap. Reading the
+// HeapGarbage estimates the bytes a collection would free: the heap's
+// objects beyond what the last collection found live. Reading the
 // metrics does not stop the world, unlike runtime.ReadMemStats.
-func HeapReturnable() uint64 {
-	s := make([]metrics.Sample, len(heapSamples))
-	for i, name := range heapSamples {
+func HeapGarbage() uint64 {
+	s := make([]metrics.Sample, len(garbageSamples))
+	for i, name := range garbageSamples {
 		s[i].Name = name
 	}
 	metrics.Read(s)
-	var held uint64
-	for _, x := range s[:3] {
+	var v [2]uint64
+	for i, x := range s {
 		if x.Value.Kind() == metrics.KindUint64 {
-			held += x.Value.Uint64()
+			v[i] = x.Value.Uint64()
 		}
 	}
-	var live uint64
-	if x := s[3].Value; x.Kind() == metrics.KindUint64 {
-		live = x.Uint64()
-	}
-	if held <= live {
+	if v[0] <= v[1] {
 		return 0
 	}
-	return held - live
-}
-
-// InFlight is how many MCP requests are being handled.
-func (r *Reclaimer) InFlight() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.inFlight
+	return v[0] - v[1]
 }

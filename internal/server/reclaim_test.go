@@ -11,40 +11,40 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// fakeHeap stands in for the runtime: what a collection would return,
-// and a count of the releases, each signalled on released.
+// fakeHeap stands in for the runtime: the garbage a collection would
+// free, and a count of the collections, each signalled on collected.
 type fakeHeap struct {
-	mu         sync.Mutex
-	returnable uint64
-	asked      chan struct{}
-	released   chan struct{}
-	releases   int
+	mu          sync.Mutex
+	garbage     uint64
+	asked       chan struct{}
+	collected   chan struct{}
+	collections int
 }
 
-func newFakeHeap(returnable uint64) *fakeHeap {
-	return &fakeHeap{returnable: returnable, asked: make(chan struct{}, 8), released: make(chan struct{}, 8)}
+func newFakeHeap(garbage uint64) *fakeHeap {
+	return &fakeHeap{garbage: garbage, asked: make(chan struct{}, 8), collected: make(chan struct{}, 8)}
 }
 
 func (f *fakeHeap) reclaimer() *Reclaimer {
-	return &Reclaimer{QuietFor: time.Millisecond, MinReturn: 1 << 20,
-		Returnable: func() uint64 {
+	return &Reclaimer{QuietFor: time.Millisecond, MinGarbage: 1 << 20,
+		Garbage: func() uint64 {
 			f.asked <- struct{}{}
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			return f.returnable
+			return f.garbage
 		},
-		Release: func() {
+		Collect: func() {
 			f.mu.Lock()
-			f.releases++
+			f.collections++
 			f.mu.Unlock()
-			f.released <- struct{}{}
+			f.collected <- struct{}{}
 		}}
 }
 
 func (f *fakeHeap) count() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.releases
+	return f.collections
 }
 
 // wait fails the test unless ch is signalled within a generous bound (a
@@ -81,7 +81,7 @@ func burst(t *testing.T, r *Reclaimer, n int) (finish func()) {
 	return func() { close(hold); done.Wait() }
 }
 
-func TestReclaimerReleasesOnceTheBurstEnds(t *testing.T) {
+func TestReclaimerCollectsOnceTheBurstEnds(t *testing.T) {
 	t.Parallel()
 	f := newFakeHeap(64 << 20)
 	r := f.reclaimer()
@@ -90,10 +90,10 @@ func TestReclaimerReleasesOnceTheBurstEnds(t *testing.T) {
 		t.Errorf("in flight during the burst = %d, want 20", got)
 	}
 	if got := f.count(); got != 0 {
-		t.Errorf("releases while 20 requests are in flight = %d, want 0", got)
+		t.Errorf("collections while 20 requests are in flight = %d, want 0", got)
 	}
 	finish()
-	wait(t, f.released, "release after the last request ended")
+	wait(t, f.collected, "collection after the last request ended")
 	if got := r.InFlight(); got != 0 {
 		t.Errorf("in flight after the burst = %d, want 0", got)
 	}
@@ -102,33 +102,33 @@ func TestReclaimerReleasesOnceTheBurstEnds(t *testing.T) {
 	}
 }
 
-func TestReclaimerSkipsAHeapWithLittleToReturn(t *testing.T) {
+func TestReclaimerSkipsLittleGarbage(t *testing.T) {
 	t.Parallel()
-	f := newFakeHeap(4 << 10) // below MinReturn
+	f := newFakeHeap(4 << 10) // below MinGarbage
 	r := f.reclaimer()
 	burst(t, r, 3)()
-	wait(t, f.asked, "returnable read after the burst")
+	wait(t, f.asked, "garbage read after the burst")
 	if got := f.count(); got != 0 {
-		t.Errorf("releases with 4 KiB returnable and MinReturn 1 MiB = %d, want 0", got)
+		t.Errorf("collections with 4 KiB of garbage and MinGarbage 1 MiB = %d, want 0", got)
 	}
 }
 
-// Each burst that leaves enough to return gets its reclaim, and Settle
+// Each burst that leaves enough garbage gets its collection, and Settle
 // counts as one ending.
-func TestReclaimerReleasesAfterEachBurst(t *testing.T) {
+func TestReclaimerCollectsAfterEachBurst(t *testing.T) {
 	t.Parallel()
 	f := newFakeHeap(64 << 20)
 	r := f.reclaimer()
 	r.Settle()
-	wait(t, f.released, "release after Settle")
+	wait(t, f.collected, "collection after Settle")
 	burst(t, r, 5)()
-	wait(t, f.released, "release after the second burst")
+	wait(t, f.collected, "collection after the second burst")
 	if got, want := r.Reclaims(), 2; got != want {
 		t.Errorf("reclaims after Settle and one burst = %d, want %d", got, want)
 	}
 }
 
-func TestHeapReturnableCountsGarbage(t *testing.T) {
+func TestHeapGarbageCountsWhatACollectionFrees(t *testing.T) {
 	// Not parallel (no parallel test runs beside it): it turns the
 	// collector off for the process to make garbage that stays.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -137,13 +137,13 @@ func TestHeapReturnableCountsGarbage(t *testing.T) {
 		sink = make([]byte, 64<<10)
 	}
 	sink = nil
-	held := HeapReturnable()
-	if want := uint64(8 << 20); held < want {
-		t.Errorf("HeapReturnable after 16 MiB of garbage = %d, want at least %d", held, want)
+	before := HeapGarbage()
+	if want := uint64(8 << 20); before < want {
+		t.Errorf("HeapGarbage after 16 MiB of garbage = %d, want at least %d", before, want)
 	}
-	debug.FreeOSMemory()
-	if after := HeapReturnable(); after >= held {
-		t.Errorf("HeapReturnable after debug.FreeOSMemory = %d, want less than %d before it", after, held)
+	runtime.GC()
+	if after := HeapGarbage(); after >= before/4 {
+		t.Errorf("HeapGarbage after a collection = %d, want less than a quarter of the %d before it", after, before)
 	}
 }
 
