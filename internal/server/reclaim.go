@@ -41,6 +41,7 @@ type Reclaimer struct {
 	inFlight int
 	timer    *time.Timer
 	reclaims int
+	settling bool // the next reclaim collects whatever the garbage
 }
 
 // Middleware counts the requests in flight and arms the reclaim when the
@@ -54,11 +55,15 @@ func (r *Reclaimer) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// Settle arms the reclaim as if a request had just ended: called once
-// serving starts, it collects what building the server left behind.
+// Settle arms the reclaim as if a request had just ended, and makes it
+// collect whatever the garbage: called once serving starts, it collects
+// what building the server left behind, which the collections during
+// the build leave below MinGarbage yet resident (measured: 1.5–2.5 MB
+// of idle RSS).
 func (r *Reclaimer) Settle() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.settling = true
 	if r.inFlight == 0 {
 		r.arm(r.quietFor())
 	}
@@ -106,14 +111,20 @@ func (r *Reclaimer) arm(d time.Duration) {
 
 // fire runs when the server has been quiet for QuietFor.
 func (r *Reclaimer) fire() {
-	if r.InFlight() > 0 {
+	r.mu.Lock()
+	busy, force := r.inFlight > 0, r.settling
+	if !busy {
+		r.settling = false
+	}
+	r.mu.Unlock()
+	if busy {
 		return
 	}
 	garbage := HeapGarbage
 	if r.Garbage != nil {
 		garbage = r.Garbage
 	}
-	if garbage() < r.minGarbage() {
+	if !force && garbage() < r.minGarbage() {
 		return
 	}
 	c := collect

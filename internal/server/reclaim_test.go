@@ -128,6 +128,21 @@ func TestReclaimerCollectsAfterEachBurst(t *testing.T) {
 	}
 }
 
+// Settle collects even below MinGarbage (what the build left is
+// resident whatever its size); a burst after it is held to MinGarbage.
+func TestReclaimerSettleCollectsWhateverTheGarbage(t *testing.T) {
+	t.Parallel()
+	f := newFakeHeap(4 << 10) // below MinGarbage
+	r := f.reclaimer()
+	r.Settle()
+	wait(t, f.collected, "collection after Settle with 4 KiB of garbage")
+	burst(t, r, 3)()
+	wait(t, f.asked, "garbage read after the burst")
+	if got, want := f.count(), 1; got != want {
+		t.Errorf("collections after Settle and a burst leaving 4 KiB = %d, want %d", got, want)
+	}
+}
+
 func TestHeapGarbageCountsWhatACollectionFrees(t *testing.T) {
 	// Not parallel (no parallel test runs beside it): it turns the
 	// collector off for the process to make garbage that stays.
