@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -10,38 +11,42 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Reclaimer collects the garbage a burst of MCP requests left once the
-// server is quiet again, so that the runtime hands the memory back to the
-// OS. An idle server allocates nothing, so without it no collection runs
-// and the garbage stays resident: measured, 200 HTTP sessions left 17 MB
-// of heap (3.8 MB live) and the RSS 30 MB above idle 90 s later. After a
-// collection the runtime's background scavenger returns, within seconds,
-// what lies beyond the new heap goal, and keeps the rest for the next
-// calls, which so do not fault their heap in afresh (debug.FreeOSMemory
-// would return it all: measured, no lower RSS five seconds later).
+// Reclaimer collects once the server is quiet after a burst of MCP
+// requests, so that the runtime hands the burst's memory back to the OS.
+// During a burst the heap goal rises with the data in flight, and the
+// runtime keeps the heap up to that goal resident; an idle server
+// allocates nothing, so no collection runs to lower it again: measured,
+// 200 HTTP sessions left 17 MB of heap (3.8 MB live) and the RSS 30 MB
+// above idle 90 s later. After a collection the goal follows the live
+// heap, and the runtime's background scavenger returns, within seconds,
+// what lies beyond it; what it keeps, the next calls reuse without
+// faulting it in afresh (debug.FreeOSMemory would return it all:
+// measured, no lower RSS five seconds later).
 //
-// After QuietFor with no request in flight, it collects if at least
-// MinGarbage bytes were allocated and not yet collected. That bounds the
-// cost: the runtime's own pacing (GOGC=100 over ghgate's few MB live)
-// runs a collection after about as much allocation, so a reclaim brings
-// forward, into idle time, one the next call would have started.
+// After QuietFor with no request in flight, it collects if the heap goal
+// stands MinGrowth or more above where its last collection left it. A
+// trickle of calls keeps the goal where it was and costs nothing; only a
+// burst (or a live heap that grew for good, once) earns a collection.
 type Reclaimer struct {
 	// QuietFor is how long no request may be in flight before collecting
 	// (default 2s): a client's next call usually follows sooner.
 	QuietFor time.Duration
-	// MinGarbage is the least uncollected garbage worth a collection
-	// (default 4 MB).
-	MinGarbage uint64
-	// Collect and Garbage default to collect and [HeapGarbage]; tests
-	// replace them.
+	// MinGrowth is how far the heap goal must have risen to be worth a
+	// collection (default 4 MB).
+	MinGrowth uint64
+	// Collect and Goal default to collect and [HeapGoal]; tests replace
+	// them.
 	Collect func()
-	Garbage func() uint64
+	Goal    func() uint64
+	// Log, if set, gets a Debug line for each collection.
+	Log *slog.Logger
 
 	mu       sync.Mutex
 	inFlight int
 	timer    *time.Timer
 	reclaims int
-	settling bool // the next reclaim collects whatever the garbage
+	settling bool   // the next reclaim collects whatever the goal
+	base     uint64 // the heap goal the last collection left
 }
 
 // Middleware counts the requests in flight and arms the reclaim when the
@@ -56,10 +61,9 @@ func (r *Reclaimer) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // Settle arms the reclaim as if a request had just ended, and makes it
-// collect whatever the garbage: called once serving starts, it collects
-// what building the server left behind, which the collections during
-// the build leave below MinGarbage yet resident (measured: 1.5–2.5 MB
-// of idle RSS).
+// collect whatever the goal: called once serving starts, it collects
+// what building the server left resident (measured: 1.5–2.5 MB of idle
+// RSS) and sets the goal later bursts are measured from.
 func (r *Reclaimer) Settle() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -111,28 +115,30 @@ func (r *Reclaimer) arm(d time.Duration) {
 
 // fire runs when the server has been quiet for QuietFor.
 func (r *Reclaimer) fire() {
+	goal, c := HeapGoal, collect
+	if r.Goal != nil {
+		goal = r.Goal
+	}
+	if r.Collect != nil {
+		c = r.Collect
+	}
 	r.mu.Lock()
-	busy, force := r.inFlight > 0, r.settling
+	busy, force, base := r.inFlight > 0, r.settling, r.base
 	if !busy {
 		r.settling = false
 	}
 	r.mu.Unlock()
-	if busy {
+	before := goal()
+	if busy || (!force && before < base+r.minGrowth()) {
 		return
-	}
-	garbage := HeapGarbage
-	if r.Garbage != nil {
-		garbage = r.Garbage
-	}
-	if !force && garbage() < r.minGarbage() {
-		return
-	}
-	c := collect
-	if r.Collect != nil {
-		c = r.Collect
 	}
 	c()
+	after := goal()
+	if r.Log != nil {
+		r.Log.Debug("collected once quiet", "heap_goal_before", before, "heap_goal_after", after)
+	}
 	r.mu.Lock()
+	r.base = after
 	r.reclaims++
 	r.mu.Unlock()
 }
@@ -152,35 +158,20 @@ func (r *Reclaimer) quietFor() time.Duration {
 	return 2 * time.Second
 }
 
-func (r *Reclaimer) minGarbage() uint64 {
-	if r.MinGarbage > 0 {
-		return r.MinGarbage
+func (r *Reclaimer) minGrowth() uint64 {
+	if r.MinGrowth > 0 {
+		return r.MinGrowth
 	}
 	return 4 << 20
 }
 
-// garbageSamples are the runtime metrics HeapGarbage reads: the bytes of
-// heap objects not yet freed, dead or alive, and what the last
-// collection found live.
-var garbageSamples = []string{"/memory/classes/heap/objects:bytes", "/gc/heap/live:bytes"}
-
-// HeapGarbage estimates the bytes a collection would free: the heap's
-// objects beyond what the last collection found live. Reading the
-// metrics does not stop the world, unlike runtime.ReadMemStats.
-func HeapGarbage() uint64 {
-	s := make([]metrics.Sample, len(garbageSamples))
-	for i, name := range garbageSamples {
-		s[i].Name = name
-	}
+// HeapGoal is the heap size at which the runtime will next collect; the
+// runtime keeps the heap resident up to about that much.
+func HeapGoal() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
 	metrics.Read(s)
-	var v [2]uint64
-	for i, x := range s {
-		if x.Value.Kind() == metrics.KindUint64 {
-			v[i] = x.Value.Uint64()
-		}
-	}
-	if v[0] <= v[1] {
+	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
 	}
-	return v[0] - v[1]
+	return s[0].Value.Uint64()
 }

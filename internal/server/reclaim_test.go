@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"testing"
 	"time"
@@ -11,40 +10,61 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// fakeHeap stands in for the runtime: the garbage a collection would
-// free, and a count of the collections, each signalled on collected.
+// fakeHeap stands in for the runtime: its heap goal, which a collection
+// lowers to settled, and a count of the collections, each signalled on
+// collected; every read of the goal is signalled on asked.
 type fakeHeap struct {
 	mu          sync.Mutex
-	garbage     uint64
+	goal        uint64
+	settled     uint64
+	collections int
 	asked       chan struct{}
 	collected   chan struct{}
-	collections int
 }
 
-func newFakeHeap(garbage uint64) *fakeHeap {
-	return &fakeHeap{garbage: garbage, asked: make(chan struct{}, 8), collected: make(chan struct{}, 8)}
+func newFakeHeap(goal, settled uint64) *fakeHeap {
+	return &fakeHeap{goal: goal, settled: settled, asked: make(chan struct{}, 64), collected: make(chan struct{}, 8)}
 }
 
 func (f *fakeHeap) reclaimer() *Reclaimer {
-	return &Reclaimer{QuietFor: time.Millisecond, MinGarbage: 1 << 20,
-		Garbage: func() uint64 {
+	return &Reclaimer{QuietFor: time.Millisecond, MinGrowth: 4 << 20,
+		Goal: func() uint64 {
 			f.asked <- struct{}{}
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			return f.garbage
+			return f.goal
 		},
 		Collect: func() {
 			f.mu.Lock()
 			f.collections++
+			f.goal = f.settled
 			f.mu.Unlock()
 			f.collected <- struct{}{}
 		}}
+}
+
+// setGoal is a burst raising the heap goal.
+func (f *fakeHeap) setGoal(g uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.goal = g
 }
 
 func (f *fakeHeap) count() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.collections
+}
+
+// drain forgets the goal reads so far.
+func (f *fakeHeap) drain() {
+	for {
+		select {
+		case <-f.asked:
+		default:
+			return
+		}
+	}
 }
 
 // wait fails the test unless ch is signalled within a generous bound (a
@@ -81,9 +101,11 @@ func burst(t *testing.T, r *Reclaimer, n int) (finish func()) {
 	return func() { close(hold); done.Wait() }
 }
 
+const mb = 1 << 20
+
 func TestReclaimerCollectsOnceTheBurstEnds(t *testing.T) {
 	t.Parallel()
-	f := newFakeHeap(64 << 20)
+	f := newFakeHeap(64*mb, 8*mb)
 	r := f.reclaimer()
 	finish := burst(t, r, 20)
 	if got := r.InFlight(); got != 20 {
@@ -102,65 +124,57 @@ func TestReclaimerCollectsOnceTheBurstEnds(t *testing.T) {
 	}
 }
 
-func TestReclaimerSkipsLittleGarbage(t *testing.T) {
+// Calls that leave the heap goal where the last collection left it (a
+// trickle) earn no collection; a burst that raises it does.
+func TestReclaimerCollectsWhenTheGoalRose(t *testing.T) {
 	t.Parallel()
-	f := newFakeHeap(4 << 10) // below MinGarbage
-	r := f.reclaimer()
-	burst(t, r, 3)()
-	wait(t, f.asked, "garbage read after the burst")
-	if got := f.count(); got != 0 {
-		t.Errorf("collections with 4 KiB of garbage and MinGarbage 1 MiB = %d, want 0", got)
-	}
-}
-
-// Each burst that leaves enough garbage gets its collection, and Settle
-// counts as one ending.
-func TestReclaimerCollectsAfterEachBurst(t *testing.T) {
-	t.Parallel()
-	f := newFakeHeap(64 << 20)
+	f := newFakeHeap(12*mb, 8*mb)
 	r := f.reclaimer()
 	r.Settle()
 	wait(t, f.collected, "collection after Settle")
-	burst(t, r, 5)()
-	wait(t, f.collected, "collection after the second burst")
+	f.drain()
+	f.setGoal(11 * mb) // 3 MB above the settled 8: under MinGrowth
+	burst(t, r, 3)()
+	wait(t, f.asked, "goal read after a trickle")
+	if got, want := f.count(), 1; got != want {
+		t.Errorf("collections after a trickle raising the goal 3 MB = %d, want %d", got, want)
+	}
+	f.setGoal(40 * mb)
+	burst(t, r, 20)()
+	wait(t, f.collected, "collection after a burst raising the goal to 40 MB")
 	if got, want := r.Reclaims(), 2; got != want {
-		t.Errorf("reclaims after Settle and one burst = %d, want %d", got, want)
+		t.Errorf("reclaims after Settle, a trickle and a burst = %d, want %d", got, want)
 	}
 }
 
-// Settle collects even below MinGarbage (what the build left is
-// resident whatever its size); a burst after it is held to MinGarbage.
-func TestReclaimerSettleCollectsWhateverTheGarbage(t *testing.T) {
+// Settle collects even with the goal low (what the build left is
+// resident whatever its size).
+func TestReclaimerSettleCollectsWhateverTheGoal(t *testing.T) {
 	t.Parallel()
-	f := newFakeHeap(4 << 10) // below MinGarbage
+	f := newFakeHeap(1*mb, 1*mb)
 	r := f.reclaimer()
 	r.Settle()
-	wait(t, f.collected, "collection after Settle with 4 KiB of garbage")
-	burst(t, r, 3)()
-	wait(t, f.asked, "garbage read after the burst")
-	if got, want := f.count(), 1; got != want {
-		t.Errorf("collections after Settle and a burst leaving 4 KiB = %d, want %d", got, want)
+	wait(t, f.collected, "collection after Settle with a 1 MB goal")
+	if got, want := r.Reclaims(), 1; got != want {
+		t.Errorf("reclaims after Settle = %d, want %d", got, want)
 	}
 }
 
-func TestHeapGarbageCountsWhatACollectionFrees(t *testing.T) {
-	// Not parallel (no parallel test runs beside it): it turns the
-	// collector off for the process to make garbage that stays.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+func TestHeapGoalFollowsTheLiveHeap(t *testing.T) {
+	// Not parallel (no parallel test runs beside it): it reads the
+	// process's own heap goal.
+	sink = make([]byte, 32*mb)
 	runtime.GC()
-	for range 256 {
-		sink = make([]byte, 64<<10)
+	with := HeapGoal()
+	if with < 32*mb {
+		t.Errorf("HeapGoal with 32 MB live = %d, want at least %d", with, 32*mb)
 	}
 	sink = nil
-	before := HeapGarbage()
-	if want := uint64(8 << 20); before < want {
-		t.Errorf("HeapGarbage after 16 MiB of garbage = %d, want at least %d", before, want)
-	}
 	runtime.GC()
-	if after := HeapGarbage(); after >= before/4 {
-		t.Errorf("HeapGarbage after a collection = %d, want less than a quarter of the %d before it", after, before)
+	if without := HeapGoal(); without+16*mb > with {
+		t.Errorf("HeapGoal once 32 MB died = %d, want at least 16 MB under the %d before", without, with)
 	}
 }
 
-// sink keeps the compiler from eliding the garbage.
+// sink holds the live heap TestHeapGoalFollowsTheLiveHeap measures.
 var sink []byte
