@@ -154,6 +154,13 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		guard.Lockdown = cfg.Lockdown
 		st.Server.MCP.AddReceivingMiddleware(guard.Middleware)
 	}
+	// A burst of sessions (or a report's fan-out over stdio) leaves its
+	// garbage resident until the next collection, which an idle server
+	// never starts: the reclaimer collects once calls stop (and, first,
+	// what building the server left), and the runtime returns the memory.
+	reclaim := server.Reclaimer{Log: log}
+	st.Server.MCP.AddReceivingMiddleware(reclaim.Middleware)
+	reclaim.Settle()
 	log.Info("ghgate serving", "tools", len(st.Server.Tools()), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint())
 	// Tasks still running when serving ends are recorded as failed, so
 	// their clients learn it now (the store is closed after this).
@@ -241,7 +248,7 @@ func serveHTTP(ctx context.Context, cfg serveConfig, m *mcp.Server, log *slog.Lo
 	// refused with 403, as MCP's transport requires; clients that send no
 	// Origin, as non-browser ones do, are unaffected.
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m },
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: log, MaxRequestBodyBytes: lim.MaxBodyBytes})
+		&mcp.StreamableHTTPOptions{Stateless: true, Logger: server.SDKLogger(log), MaxRequestBodyBytes: lim.MaxBodyBytes})
 	// The SDK checks Mcp-Name against the body for tools, prompts and
 	// resources; the tasks extension's methods are checked here.
 	h = tasks.CheckNameHeader(h)

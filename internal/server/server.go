@@ -214,7 +214,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 		// The instructions as they stand when a client connects: the
 		// instructions middleware keeps them current.
 		Instructions:      srv.Instructions(),
-		Logger:            log,
+		Logger:            SDKLogger(log),
 		CompletionHandler: newCompleter(svc, srv.res.completes, srv.promptCompletes, srv.Fingerprint).complete,
 		SetCacheable:      setCacheable,
 		// Prompts are declared even where none is offered (no toolset

@@ -1,0 +1,180 @@
+package server
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fakeHeap stands in for the runtime: its heap goal, which a collection
+// lowers to settled, and a count of the collections, each signalled on
+// collected; every read of the goal is signalled on asked.
+type fakeHeap struct {
+	mu          sync.Mutex
+	goal        uint64
+	settled     uint64
+	collections int
+	asked       chan struct{}
+	collected   chan struct{}
+}
+
+func newFakeHeap(goal, settled uint64) *fakeHeap {
+	return &fakeHeap{goal: goal, settled: settled, asked: make(chan struct{}, 64), collected: make(chan struct{}, 8)}
+}
+
+func (f *fakeHeap) reclaimer() *Reclaimer {
+	return &Reclaimer{QuietFor: time.Millisecond, MinGrowth: 4 << 20,
+		Goal: func() uint64 {
+			f.asked <- struct{}{}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.goal
+		},
+		Collect: func() {
+			f.mu.Lock()
+			f.collections++
+			f.goal = f.settled
+			f.mu.Unlock()
+			f.collected <- struct{}{}
+		}}
+}
+
+// setGoal is a burst raising the heap goal.
+func (f *fakeHeap) setGoal(g uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.goal = g
+}
+
+func (f *fakeHeap) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.collections
+}
+
+// drain forgets the goal reads so far.
+func (f *fakeHeap) drain() {
+	for {
+		select {
+		case <-f.asked:
+		default:
+			return
+		}
+	}
+}
+
+// wait fails the test unless ch is signalled within a generous bound (a
+// missing signal, not a slow one, is the failure).
+func wait(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: never happened", what)
+	}
+}
+
+// burst runs n requests through r's middleware, each held until the
+// returned function is called.
+func burst(t *testing.T, r *Reclaimer, n int) (finish func()) {
+	t.Helper()
+	hold := make(chan struct{})
+	var started, done sync.WaitGroup
+	h := r.Middleware(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		started.Done()
+		<-hold
+		return nil, nil
+	})
+	for range n {
+		started.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			_, _ = h(context.Background(), "tools/call", nil)
+		}()
+	}
+	started.Wait()
+	return func() { close(hold); done.Wait() }
+}
+
+const mb = 1 << 20
+
+func TestReclaimerCollectsOnceTheBurstEnds(t *testing.T) {
+	t.Parallel()
+	f := newFakeHeap(64*mb, 8*mb)
+	r := f.reclaimer()
+	finish := burst(t, r, 20)
+	if got := r.InFlight(); got != 20 {
+		t.Errorf("in flight during the burst = %d, want 20", got)
+	}
+	if got := f.count(); got != 0 {
+		t.Errorf("collections while 20 requests are in flight = %d, want 0", got)
+	}
+	finish()
+	wait(t, f.collected, "collection after the last request ended")
+	if got := r.InFlight(); got != 0 {
+		t.Errorf("in flight after the burst = %d, want 0", got)
+	}
+	if got, want := r.Reclaims(), 1; got != want {
+		t.Errorf("reclaims = %d, want %d", got, want)
+	}
+}
+
+// Calls that leave the heap goal where the last collection left it (a
+// trickle) earn no collection; a burst that raises it does.
+func TestReclaimerCollectsWhenTheGoalRose(t *testing.T) {
+	t.Parallel()
+	f := newFakeHeap(12*mb, 8*mb)
+	r := f.reclaimer()
+	r.Settle()
+	wait(t, f.collected, "collection after Settle")
+	f.drain()
+	f.setGoal(11 * mb) // 3 MB above the settled 8: under MinGrowth
+	burst(t, r, 3)()
+	wait(t, f.asked, "goal read after a trickle")
+	if got, want := f.count(), 1; got != want {
+		t.Errorf("collections after a trickle raising the goal 3 MB = %d, want %d", got, want)
+	}
+	f.setGoal(40 * mb)
+	burst(t, r, 20)()
+	wait(t, f.collected, "collection after a burst raising the goal to 40 MB")
+	if got, want := r.Reclaims(), 2; got != want {
+		t.Errorf("reclaims after Settle, a trickle and a burst = %d, want %d", got, want)
+	}
+}
+
+// Settle collects even with the goal low (what the build left is
+// resident whatever its size).
+func TestReclaimerSettleCollectsWhateverTheGoal(t *testing.T) {
+	t.Parallel()
+	f := newFakeHeap(1*mb, 1*mb)
+	r := f.reclaimer()
+	r.Settle()
+	wait(t, f.collected, "collection after Settle with a 1 MB goal")
+	if got, want := r.Reclaims(), 1; got != want {
+		t.Errorf("reclaims after Settle = %d, want %d", got, want)
+	}
+}
+
+func TestHeapGoalFollowsTheLiveHeap(t *testing.T) {
+	// Not parallel (no parallel test runs beside it): it reads the
+	// process's own heap goal.
+	sink = make([]byte, 32*mb)
+	runtime.GC()
+	with := HeapGoal()
+	if with < 32*mb {
+		t.Errorf("HeapGoal with 32 MB live = %d, want at least %d", with, 32*mb)
+	}
+	sink = nil
+	runtime.GC()
+	if without := HeapGoal(); without+16*mb > with {
+		t.Errorf("HeapGoal once 32 MB died = %d, want at least 16 MB under the %d before", without, with)
+	}
+}
+
+// sink holds the live heap TestHeapGoalFollowsTheLiveHeap measures.
+var sink []byte
