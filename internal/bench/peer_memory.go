@@ -34,44 +34,67 @@ const burstOpeners = 16
 // before reading the server's RSS again.
 const burstSettle = 2 * time.Second
 
-// MemoryFigures are one server's resident set sizes, in bytes; 0 where not
+// MemoryFigures are one server's resident set sizes; zero where not
 // measured.
 type MemoryFigures struct {
-	StdioIdle  int64 // one stdio session, initialized, tools listed, no call made
-	HTTPIdle   int64 // the HTTP server before the burst, one session made and closed
-	HTTPOpen   int64 // with every burst session open
-	HTTPClosed int64 // burstSettle after they all closed
+	StdioIdle  RSS   // one stdio session, initialized, tools listed, no call made
+	HTTPIdle   RSS   // the HTTP server before the burst, one session made and closed
+	HTTPOpen   RSS   // with every burst session open
+	HTTPClosed RSS   // burstSettle after they all closed
 	Err        error // why the HTTP figures are missing
 }
 
+// RSS is a process's resident set size in bytes (VmRSS), and the part of
+// it that is the process's own memory (RssAnon): the rest is pages of
+// files, mostly the executable's, which the kernel shares between the
+// processes running it and can drop and read again.
+type RSS struct {
+	Total, Anon int64
+}
+
 // vmRSS reads the resident set size of a process from /proc (Linux).
-func vmRSS(pid int) (int64, error) {
+func vmRSS(pid int) (RSS, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, err
+		return RSS{}, err
 	}
 	return parseVmRSS(string(b))
 }
 
-// parseVmRSS finds the VmRSS line of a /proc/PID/status text ("VmRSS:
-// 38512 kB") and returns it in bytes.
-func parseVmRSS(status string) (int64, error) {
+// parseVmRSS finds the VmRSS and RssAnon lines of a /proc/PID/status text
+// ("VmRSS:  38512 kB") and returns them in bytes.
+func parseVmRSS(status string) (RSS, error) {
+	total, err := statusKB(status, "VmRSS:")
+	if err != nil {
+		return RSS{}, err
+	}
+	anon, err := statusKB(status, "RssAnon:")
+	if err != nil {
+		return RSS{}, err
+	}
+	return RSS{Total: total, Anon: anon}, nil
+}
+
+// statusKB reads the line of a /proc/PID/status text that starts with key,
+// a number of kB, in bytes.
+func statusKB(status, key string) (int64, error) {
+	name := strings.TrimSuffix(key, ":")
 	for line := range strings.Lines(status) {
-		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		rest, ok := strings.CutPrefix(line, key)
 		if !ok {
 			continue
 		}
 		f := strings.Fields(rest)
 		if len(f) != 2 || f[1] != "kB" {
-			return 0, fmt.Errorf("VmRSS line %q: want a number of kB", strings.TrimSpace(line))
+			return 0, fmt.Errorf("%s line %q: want a number of kB", name, strings.TrimSpace(line))
 		}
 		kb, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("VmRSS line %q: %w", strings.TrimSpace(line), err)
+			return 0, fmt.Errorf("%s line %q: %w", name, strings.TrimSpace(line), err)
 		}
 		return kb << 10, nil
 	}
-	return 0, errors.New("no VmRSS line")
+	return 0, fmt.Errorf("no %s line", name)
 }
 
 // httpServer is how to run one server in its streamable HTTP mode.

@@ -168,12 +168,14 @@ func TestBounded(t *testing.T) {
 func TestParseVmRSS(t *testing.T) {
 	t.Parallel()
 	status := "Name:\tghgate\nVmPeak:\t  912340 kB\nVmRSS:\t   38512 kB\nRssAnon:\t   20000 kB\n"
-	if got, err := parseVmRSS(status); err != nil || got != 38512<<10 {
-		t.Errorf("parseVmRSS = %d, %v; want %d, nil", got, err, 38512<<10)
+	want := RSS{Total: 38512 << 10, Anon: 20000 << 10}
+	if got, err := parseVmRSS(status); err != nil || got != want {
+		t.Errorf("parseVmRSS = %+v, %v; want %+v, nil", got, err, want)
 	}
-	for _, bad := range []string{"Name:\tx\n", "VmRSS:\t12 MB\n", "VmRSS:\tlots kB\n"} {
+	for _, bad := range []string{"Name:\tx\n", "VmRSS:\t12 MB\nRssAnon:\t1 kB\n", "VmRSS:\tlots kB\nRssAnon:\t1 kB\n",
+		"VmRSS:\t12 kB\n", "VmRSS:\t12 kB\nRssAnon:\tx kB\n"} {
 		if got, err := parseVmRSS(bad); err == nil {
-			t.Errorf("parseVmRSS(%q) = %d, nil; want an error", bad, got)
+			t.Errorf("parseVmRSS(%q) = %+v, nil; want an error", bad, got)
 		}
 	}
 }
@@ -203,8 +205,8 @@ func TestPeerReportPrintsOverheadAndMemory(t *testing.T) {
 				Peer:   OpSide{Overhead: msd(1, 1, 1), Bytes: []int64{10, 10, 10}, Upstream: 3}},
 		},
 		Memory: [2]MemoryFigures{
-			{StdioIdle: 40 << 20, HTTPIdle: 50 << 20, HTTPOpen: 160 << 20, HTTPClosed: 150 << 20},
-			{StdioIdle: 20 << 20, Err: errors.New("no http command")},
+			{StdioIdle: RSS{40 << 20, 12 << 20}, HTTPIdle: RSS{50 << 20, 15 << 20}, HTTPOpen: RSS{160 << 20, 90 << 20}, HTTPClosed: RSS{150 << 20, 30 << 20}},
+			{StdioIdle: RSS{20 << 20, 8 << 20}, Err: errors.New("no http command")},
 		},
 	}
 	var b strings.Builder
@@ -221,10 +223,10 @@ func TestPeerReportPrintsOverheadAndMemory(t *testing.T) {
 		"3/0",
 		"failed on ghgate: add a comment: github_add_comment: boom",
 		"retried on GitHub's MCP server: list 30 open issues, one repository: 1 sample(s) taken again after an error, the first: unexpected EOF",
-		"one idle stdio session", "40.0", "20.0", "2.00",
+		"one idle stdio session", "40.0", "20.0", "2.00", "12.0", "8.0", "1.50",
 		"200 HTTP sessions open at once", "160.0",
 		"after they close (2s settle)", "150.0",
-		"after close / HTTP idle", "3.00",
+		"after close / HTTP idle", "3.00", "2.00",
 		"GitHub's MCP server: HTTP figures not measured: no http command",
 	} {
 		if !strings.Contains(out, want) {

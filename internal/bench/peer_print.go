@@ -52,18 +52,19 @@ func (r *PeerReport) printOps(w io.Writer) error {
 	return nil
 }
 
-// printMemory writes the RSS table.
+// printMemory writes the RSS table: the whole resident set and the
+// process's own (anonymous) part of it, each with its ratio.
 func (r *PeerReport) printMemory(w io.Writer) error {
 	g, p := r.Memory[0], r.Memory[1]
-	if g.StdioIdle == 0 && p.StdioIdle == 0 {
+	if g.StdioIdle.Total == 0 && p.StdioIdle.Total == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\nmemory: resident set size (VmRSS) of the server process, MB\n")
+	fmt.Fprintf(w, "\nmemory: resident set size of the server process (VmRSS), and of it the process's own memory (RssAnon; the rest is mostly pages of the executable, shared and reclaimable), MB\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tghgate\tpeer\tratio\t")
+	fmt.Fprintln(tw, "\tghgate\tpeer\tratio\tanon ghgate\tanon peer\tratio\t")
 	lines := []struct {
 		name string
-		g, p int64
+		g, p RSS
 	}{
 		{"one idle stdio session", g.StdioIdle, p.StdioIdle},
 		{"HTTP server idle (one session made and closed)", g.HTTPIdle, p.HTTPIdle},
@@ -71,10 +72,15 @@ func (r *PeerReport) printMemory(w io.Writer) error {
 		{fmt.Sprintf("after they close (%s settle)", burstSettle), g.HTTPClosed, p.HTTPClosed},
 	}
 	for _, l := range lines {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", l.name, mb(l.g), mb(l.p), ratioText(l.g > 0 && l.p > 0, float64(l.g), float64(l.p)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", l.name,
+			mb(l.g.Total), mb(l.p.Total), ratioText(l.g.Total > 0 && l.p.Total > 0, float64(l.g.Total), float64(l.p.Total)),
+			mb(l.g.Anon), mb(l.p.Anon), ratioText(l.g.Anon > 0 && l.p.Anon > 0, float64(l.g.Anon), float64(l.p.Anon)))
 	}
-	fmt.Fprintf(tw, "after close / HTTP idle\t%s\t%s\t\t\n",
-		ratioText(g.HTTPIdle > 0, float64(g.HTTPClosed), float64(g.HTTPIdle)), ratioText(p.HTTPIdle > 0, float64(p.HTTPClosed), float64(p.HTTPIdle)))
+	fmt.Fprintf(tw, "after close / HTTP idle\t%s\t%s\t\t%s\t%s\t\t\n",
+		ratioText(g.HTTPIdle.Total > 0, float64(g.HTTPClosed.Total), float64(g.HTTPIdle.Total)),
+		ratioText(p.HTTPIdle.Total > 0, float64(p.HTTPClosed.Total), float64(p.HTTPIdle.Total)),
+		ratioText(g.HTTPIdle.Anon > 0, float64(g.HTTPClosed.Anon), float64(g.HTTPIdle.Anon)),
+		ratioText(p.HTTPIdle.Anon > 0, float64(p.HTTPClosed.Anon), float64(p.HTTPIdle.Anon)))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
