@@ -6,6 +6,7 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v88/github"
+	"github.com/google/go-querystring/query"
 )
 
 // ListCommentsOptions page through an issue's comments, oldest first.
@@ -32,12 +33,13 @@ func (c *Client) ListComments(ctx context.Context, owner, repo string, number in
 	if !o.Since.IsZero() {
 		opts.Since = &o.Since
 	}
-	var out []*gh.IssueComment
-	m, err := c.read(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Issues.ListComments(ctx, r.owner, r.repo, number, opts)
-		return resp, err
-	})
-	return out, m, err
+	// The query go-github would send (so cached answers stay keyed
+	// alike), read through getJSON's one-pass decode.
+	q, err := query.Values(opts)
+	if err != nil {
+		return nil, Meta{}, invalidArgument(false, err.Error())
+	}
+	return getJSON[[]*gh.IssueComment](ctx, c, r.path("issues", number, "comments"), q)
 }
 
 // CreateComment comments on an issue, once: it is never retried.
