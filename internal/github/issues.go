@@ -120,6 +120,12 @@ type IssueListItem struct {
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) ListIssueItems(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*IssueListItem, Meta, error) {
+	return listIssuesAs[IssueListItem](ctx, c, owner, repo, o)
+}
+
+// listIssuesAs reads one page of a repository's issue list into T, a
+// type with the fields its caller reads.
+func listIssuesAs[T any](ctx context.Context, c *Client, owner, repo string, o ListIssuesOptions) ([]*T, Meta, error) {
 	r, opts, err := o.byRepo(owner, repo)
 	if err != nil {
 		return nil, Meta{}, err
@@ -128,7 +134,7 @@ func (c *Client) ListIssueItems(ctx context.Context, owner, repo string, o ListI
 	if err != nil {
 		return nil, Meta{}, invalidArgument(false, err.Error())
 	}
-	return getJSON[[]*IssueListItem](ctx, c, r.path("issues"), q)
+	return getJSON[[]*T](ctx, c, r.path("issues"), q)
 }
 
 // IssueRow is an issue or pull request with only the fields a listing's
@@ -218,15 +224,7 @@ func IssueRowOf(is *gh.Issue) *IssueRow {
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) ListIssueRows(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*IssueRow, Meta, error) {
-	r, opts, err := o.byRepo(owner, repo)
-	if err != nil {
-		return nil, Meta{}, err
-	}
-	q, err := query.Values(opts)
-	if err != nil {
-		return nil, Meta{}, invalidArgument(false, err.Error())
-	}
-	return getJSON[[]*IssueRow](ctx, c, r.path("issues"), q)
+	return listIssuesAs[IssueRow](ctx, c, owner, repo, o)
 }
 
 // NewIssue is an issue to create. Labels, assignees, milestone and type
