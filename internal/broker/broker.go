@@ -145,6 +145,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	b.server, err = server.New(svc, server.Options{Policy: path, Toolsets: cfg.Tools.Toolsets, ReadOnly: cfg.Tools.ReadOnly,
 		Allow: cfg.Tools.Allow, Deny: cfg.Tools.Deny, Wrap: b.wrap, Log: log, Extra: extra, Secrets: b.secrets, Lockdown: lockdownOptions(cfg),
 		Credentials: credentialsLine(cfg),
+		TaskStore:   st,
 		Tasks:       tasks.Limits{MaxTasks: cfg.Limits.MaxTasks, MaxTasksPerClient: cfg.Limits.MaxTasksPerClient, Admit: b.tasks.hold}})
 	if err != nil {
 		return fail(err)

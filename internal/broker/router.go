@@ -13,7 +13,6 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/redact"
-	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 )
 
@@ -26,7 +25,7 @@ type RouterOptions struct {
 	// BaseURL selects GitHub.com (""), a GHES host or an emulator.
 	BaseURL string
 	// Store keeps ETags and names credentials for idempotency scoping.
-	Store store.Backend
+	Store github.Store
 	// HTTPClient supplies the transport and timeout; nil: the default
 	// transport and a 60-second timeout.
 	HTTPClient *http.Client

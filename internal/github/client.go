@@ -45,9 +45,10 @@ type Options struct {
 	// Token alone. A caller that passes one registers Token itself (an
 	// App's client holds a stand-in, no secret).
 	Secrets *redact.Registry
-	// Store keeps ETags and bodies for conditional requests. Nil disables
-	// them: every read then costs budget.
-	Store store.Backend
+	// Store keeps ETags and bodies for conditional requests (and the rate
+	// picture, with ShareRate). Nil disables them: every read then costs
+	// budget.
+	Store Store
 	// UserAgent defaults to "ghgate/VERSION".
 	UserAgent string
 	// HTTPClient supplies the underlying transport and timeout; nil means
@@ -92,7 +93,7 @@ type Client struct {
 	token     string
 	secrets   *redact.Registry
 	cred      store.CredentialKey
-	store     store.Backend
+	store     Store
 	budget    *budgets
 	shareRate bool
 	observer  Observer
@@ -164,7 +165,7 @@ func New(o Options) (*Client, error) {
 
 // credentialKey names the token for the store, or, without a store, under a
 // random per-process salt (nothing is persisted then).
-func credentialKey(s store.Backend, token string) store.CredentialKey {
+func credentialKey(s Store, token string) store.CredentialKey {
 	if s != nil {
 		return s.CredentialKey(token)
 	}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/policy"
-	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 )
@@ -32,11 +31,19 @@ type PolicyOptions struct {
 	Now func() time.Time
 }
 
+// PolicyStore is the part of the state store the write path uses: the
+// quotas' counts and the data-flow guard's memory of sessions' reads.
+// internal/store's Backend (SQLite or Redis) holds it.
+type PolicyStore interface {
+	policy.Counter
+	policy.ReadLog
+}
+
 // NewPolicyPath builds the write path for a service: quotas counted in
 // its store (shared by replicas when the store is), confirmations signed
 // with a key derived from the deployment's, and the data-flow guard
 // reading visibility with the service's read credential.
-func NewPolicyPath(svc *core.Service, st store.Backend, o PolicyOptions) (*policy.Path, error) {
+func NewPolicyPath(svc *core.Service, st PolicyStore, o PolicyOptions) (*policy.Path, error) {
 	if err := o.Rules.Validate(); err != nil {
 		return nil, err
 	}
@@ -47,10 +54,7 @@ func NewPolicyPath(svc *core.Service, st store.Backend, o PolicyOptions) (*polic
 		return nil, fmt.Errorf("confirmation key: %w", err)
 	}
 	p := &policy.Path{Rules: o.Rules, Shared: o.Shared, Confirmations: confirmations, Log: o.Log,
-		Flow: &policy.FlowGuard{Visibility: repoPrivate(svc), Now: o.Now, Store: st}}
-	if c, ok := st.(policy.Counter); ok {
-		p.Counter = c
-	}
+		Flow: &policy.FlowGuard{Visibility: repoPrivate(svc), Now: o.Now, Store: st}, Counter: st}
 	return p, nil
 }
 

@@ -48,6 +48,10 @@ type Options struct {
 	// Tasks bound the tasks running at once, per client and in all (zero
 	// fields: the defaults).
 	Tasks tasks.Limits
+	// TaskStore keeps the tasks' records (the state store, shared by the
+	// replicas that share it); a server whose tools may run as tasks
+	// needs one.
+	TaskStore tasks.Store
 	// Secrets are the credentials the process holds, redacted from every
 	// error envelope; nil still redacts credential-shaped text.
 	Secrets *redact.Registry
@@ -251,7 +255,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	// Tasks are run inside the middleware that names the client (added
 	// around this server later, as the HTTP guard is), so a task belongs
 	// to it and its tool goes through the same wrapper as an inline call.
-	srv.tasks = &tasks.Manager{Store: svc.Store, Support: srv.taskSupport, Owner: opts.TaskOwner, Log: log.With("component", "tasks"), Now: svc.Now,
+	srv.tasks = &tasks.Manager{Store: opts.TaskStore, Support: srv.taskSupport, Owner: opts.TaskOwner, Log: log.With("component", "tasks"), Now: svc.Now,
 		Limits: opts.Tasks}
 	if err := srv.tasks.Register(m); err != nil {
 		return nil, err

@@ -133,7 +133,7 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		return fail(err)
 	}
 	srv, err := New(svc, Options{Policy: path, Toolsets: o.Toolsets, ReadOnly: o.ReadOnly, Log: o.Log, Wrap: o.Wrap,
-		TaskOwner: o.TaskOwner, Tasks: o.Tasks, Extra: o.Extra, Register: o.Register, Secrets: secrets, Lockdown: o.Lockdown,
+		TaskOwner: o.TaskOwner, Tasks: o.Tasks, TaskStore: st, Extra: o.Extra, Register: o.Register, Secrets: secrets, Lockdown: o.Lockdown,
 		CheckOutputs: o.CheckOutputs})
 	if err != nil {
 		return fail(err)

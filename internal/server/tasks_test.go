@@ -44,7 +44,7 @@ func TestOwnToolOptsIntoTasks(t *testing.T) {
 		mu      sync.Mutex
 		wrapped []string
 	)
-	srv, err := server.NewWithRegistry(&core.Service{Clients: core.OneClient{}, Store: st}, server.Options{
+	srv, err := server.NewWithRegistry(&core.Service{Clients: core.OneClient{}, Store: st}, server.Options{TaskStore: st,
 		TaskOwner: func(ctx context.Context) string { s, _ := ctx.Value(ownerKey{}).(string); return s },
 		Wrap: func(ctx context.Context, c tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 			mu.Lock()

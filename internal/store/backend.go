@@ -16,6 +16,10 @@ import (
 // scoped by a CredentialKey (a digest, never the token).
 //
 // Both implementations pass one behavioural suite (suite_test.go).
+//
+// Each consumer declares the part it uses, where it uses it (github.Store,
+// core.State, tasks.Store, server.PolicyStore); Backend is their union,
+// what OpenBackend returns to the code that owns the backend.
 type Backend interface {
 	// CredentialKey names token in this backend without revealing it.
 	CredentialKey(token string) CredentialKey

@@ -73,10 +73,20 @@ type Limits struct {
 	Admit func(ctx context.Context) (release func(), refusal *contract.Error)
 }
 
+// Store keeps tasks' records, shared by every replica using it.
+// [store.Backend] (SQLite or Redis) holds it.
+type Store interface {
+	CreateTask(ctx context.Context, t store.TaskRecord) error
+	GetTask(ctx context.Context, owner, id string) (store.TaskRecord, bool, error)
+	// SwapTask replaces the record whose Version t carries; false: it
+	// changed since (see internal/store's tasks.go).
+	SwapTask(ctx context.Context, t store.TaskRecord) (bool, error)
+}
+
 // Manager runs tasks and answers for them. Its zero fields take defaults;
 // Store is required.
 type Manager struct {
-	Store store.Backend
+	Store Store
 	// Support says whether a tool (by name) may run as a task.
 	Support func(tool string) tooldef.TaskSupport
 	// Owner names the client a request comes from; nil takes the

@@ -7,6 +7,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"strings"
 	"sync"
@@ -39,10 +40,38 @@ func (o OneClient) For(context.Context, string, tooldef.Mode) (*github.Client, e
 	return o.Client, nil
 }
 
+// State is the part of ghgate's state store the tools use: idempotency
+// keys and confirmed names. [store.Backend] (SQLite or Redis) holds it.
+type State interface {
+	IdempotencyStore
+	NameStore
+}
+
+// IdempotencyStore is the store's side of idempotency keys (see
+// internal/store's idempotency.go for the protocol; [IdemKey] is the
+// tools' side).
+type IdempotencyStore interface {
+	Reserve(ctx context.Context, scope store.IdempotencyScope, key, fingerprint string) (store.Reservation, error)
+	Complete(ctx context.Context, scope store.IdempotencyScope, key, fingerprint string, since time.Time, result json.RawMessage) error
+	Release(ctx context.Context, scope store.IdempotencyScope, key, fingerprint string, since time.Time) error
+	Renew(ctx context.Context, scope store.IdempotencyScope, key, fingerprint string, since time.Time, lease time.Duration) error
+	Takeover(ctx context.Context, scope store.IdempotencyScope, key, fingerprint string, since time.Time) (store.Reservation, error)
+}
+
+// NameStore holds the confirmed names of one repository as one
+// credential sees them, shared by replicas (see [Service.ShareNames]).
+type NameStore interface {
+	Names(ctx context.Context, key string, ttl time.Duration) (map[string]string, bool, error)
+	AddNames(ctx context.Context, key string, names map[string]string, ttl time.Duration) error
+	DropNames(ctx context.Context, key string) error
+}
+
 // Service is what the tools share.
 type Service struct {
 	Clients Clients
-	Store   store.Backend
+	// Store holds idempotency keys and, with SharedNames, confirmed
+	// names; nil refuses keyed writes.
+	Store   State
 	Cursors *contract.Cursors
 	Log     *slog.Logger
 	Now     func() time.Time
