@@ -49,8 +49,8 @@ type Options struct {
 	// fields: the defaults).
 	Tasks tasks.Limits
 	// TaskStore keeps the tasks' records (the state store, shared by the
-	// replicas that share it); a server whose tools may run as tasks
-	// needs one.
+	// replicas that share it); nil takes the service's state store when
+	// it keeps tasks too, as every store backend does.
 	TaskStore tasks.Store
 	// Secrets are the credentials the process holds, redacted from every
 	// error envelope; nil still redacts credential-shaped text.
@@ -255,7 +255,11 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	// Tasks are run inside the middleware that names the client (added
 	// around this server later, as the HTTP guard is), so a task belongs
 	// to it and its tool goes through the same wrapper as an inline call.
-	srv.tasks = &tasks.Manager{Store: opts.TaskStore, Support: srv.taskSupport, Owner: opts.TaskOwner, Log: log.With("component", "tasks"), Now: svc.Now,
+	taskStore := opts.TaskStore
+	if ts, ok := svc.Store.(tasks.Store); ok && taskStore == nil {
+		taskStore = ts
+	}
+	srv.tasks = &tasks.Manager{Store: taskStore, Support: srv.taskSupport, Owner: opts.TaskOwner, Log: log.With("component", "tasks"), Now: svc.Now,
 		Limits: opts.Tasks}
 	if err := srv.tasks.Register(m); err != nil {
 		return nil, err

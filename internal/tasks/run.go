@@ -52,6 +52,9 @@ func (m *Manager) start(ctx context.Context, req *mcp.CallToolRequest) (mcp.Resu
 	if m.isClosing() {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server is shutting down: call the tool again (another replica may take it)"}
 	}
+	if m.Store == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: this server keeps no state store; call the tool without task"}
+	}
 	owner, id, now := m.owner(ctx), newID(), m.now()
 	p := *req.Params
 	responses, err := rawResponses(p.InputResponses)
