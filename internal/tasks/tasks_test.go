@@ -568,3 +568,20 @@ func TestAdmitIsHeldWhileATaskRuns(t *testing.T) {
 		t.Error("a slot was given back twice")
 	}
 }
+
+// A server given no state store refuses to make a task, as an error the
+// client reads, and still answers a call made without one.
+func TestWithoutAStoreATaskIsRefused(t *testing.T) {
+	t.Parallel()
+	r := newReplica(t, nil)
+	_, e := r.call(t, "alice", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, true)
+	if e == nil {
+		t.Fatal("a task was started without a store; want a refusal")
+	}
+	if !strings.Contains(e.Message, "no state store") {
+		t.Errorf("refusal message = %q, want it to say there is no state store", e.Message)
+	}
+	if _, e := r.call(t, "alice", "tools/call", map[string]any{"name": "quick", "arguments": map[string]any{}}, true); e != nil {
+		t.Errorf("a call that runs inline failed without a store: %s", e.Message)
+	}
+}
