@@ -71,3 +71,54 @@ func marshal(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// GetIssueRowRecord decodes what the whole-issue read does of the fields
+// a view shows and of the relations, for every issue and pull request of
+// acme/widgets, and shares its conditional-request entry.
+func TestGetIssueRowRecordMatchesFullDecode(t *testing.T) {
+	t.Parallel()
+	em := startEmu(t, emulator.Options{})
+	c, _ := newClient(t, em.URL, emulator.DemoTokenAlice)
+	ctx := context.Background()
+	seen := map[string]int{}
+	for n := 1; n <= emulator.DemoWidgetsIssueCount; n++ {
+		full, _, err := c.GetIssueRecord(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, n)
+		if err != nil {
+			t.Fatalf("#%d: %v", n, err)
+		}
+		slim, m, err := c.GetIssueRowRecord(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, n)
+		if err != nil {
+			t.Fatalf("#%d: %v", n, err)
+		}
+		if !m.Cached {
+			t.Errorf("#%d: the slim read was not answered from the whole read's cached entry", n)
+		}
+		if got, want := marshal(t, slim.IssueRow), marshal(t, IssueRowOf(&full.Issue)); got != want {
+			t.Errorf("#%d row:\n got %s\nwant %s", n, got, want)
+		}
+		if got, want := slim.ParentIssueURL, full.GetParentIssueURL(); got != want {
+			t.Errorf("#%d parent_issue_url = %q, want %q", n, got, want)
+		}
+		if got, want := marshal(t, slim.SubIssuesSummary), marshal(t, full.SubIssuesSummary); got != want {
+			t.Errorf("#%d sub_issues_summary = %s, want %s", n, got, want)
+		}
+		if got, want := marshal(t, slim.IssueDependenciesSummary), marshal(t, full.IssueDependenciesSummary); got != want {
+			t.Errorf("#%d issue_dependencies_summary = %s, want %s", n, got, want)
+		}
+		if slim.ParentIssueURL != "" {
+			seen["parent"]++
+		}
+		if s := slim.SubIssuesSummary; s != nil && s.Total > 0 {
+			seen["sub-issues"]++
+		}
+		if d := slim.IssueDependenciesSummary; d != nil && d.TotalBlockedBy+d.TotalBlocking > 0 {
+			seen["dependencies"]++
+		}
+	}
+	t.Logf("%d issues: %v", emulator.DemoWidgetsIssueCount, seen)
+	for _, name := range []string{"parent", "sub-issues", "dependencies"} {
+		if seen[name] == 0 {
+			t.Errorf("no issue with %s: the comparison does not cover it", name)
+		}
+	}
+}

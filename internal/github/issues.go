@@ -363,16 +363,52 @@ func (c *Client) EditIssue(ctx context.Context, owner, repo string, number int, 
 // Issue type does not carry.
 type IssueRecord struct {
 	gh.Issue
-	SubIssuesSummary *struct {
-		Total     int `json:"total"`
-		Completed int `json:"completed"`
-	} `json:"sub_issues_summary,omitempty"`
-	IssueDependenciesSummary *struct {
-		BlockedBy      int `json:"blocked_by"`
-		Blocking       int `json:"blocking"`
-		TotalBlockedBy int `json:"total_blocked_by"`
-		TotalBlocking  int `json:"total_blocking"`
-	} `json:"issue_dependencies_summary,omitempty"`
+	// Declared here, not embedded: a field of the same name in a later
+	// go-github Issue would then hide neither.
+	SubIssuesSummary         *SubIssuesSummary         `json:"sub_issues_summary,omitempty"`
+	IssueDependenciesSummary *IssueDependenciesSummary `json:"issue_dependencies_summary,omitempty"`
+}
+
+// SubIssuesSummary counts an issue's sub-issues.
+type SubIssuesSummary struct {
+	Total     int `json:"total"`
+	Completed int `json:"completed"`
+}
+
+// IssueDependenciesSummary counts the issues blocking an issue and those
+// it blocks: open ones, and all.
+type IssueDependenciesSummary struct {
+	BlockedBy      int `json:"blocked_by"`
+	Blocking       int `json:"blocking"`
+	TotalBlockedBy int `json:"total_blocked_by"`
+	TotalBlocking  int `json:"total_blocking"`
+}
+
+// IssueRowRecord is one issue with only what github_get_issue shows of
+// it: the row's fields and the relations. Decoding go-github's whole
+// Issue (every user, label and reaction field, as pointers) was most of a
+// read's own time.
+type IssueRowRecord struct {
+	IssueRow
+	ParentIssueURL           string                    `json:"parent_issue_url"`
+	SubIssuesSummary         *SubIssuesSummary         `json:"sub_issues_summary,omitempty"`
+	IssueDependenciesSummary *IssueDependenciesSummary `json:"issue_dependencies_summary,omitempty"`
+}
+
+// GetIssueRowRecord is GetIssueRecord decoded into IssueRowRecord: the
+// same request, so the same conditional-request entry.
+//
+// GET /repos/{owner}/{repo}/issues/{issue_number}
+func (c *Client) GetIssueRowRecord(ctx context.Context, owner, repo string, number int) (*IssueRowRecord, Meta, error) {
+	r, err := refRepo(owner, repo, false)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	rec, m, err := getJSON[IssueRowRecord](ctx, c, r.path("issues", number), nil)
+	if err != nil {
+		return nil, m, err
+	}
+	return &rec, m, nil
 }
 
 // GetIssueRecord reads one issue with its relation summaries, in one

@@ -15,12 +15,28 @@ import (
 func fetchIssue(ctx context.Context, c *github.Client, owner, repo string, number int) (*github.IssueRecord, error) {
 	rec, _, err := c.GetIssueRecord(ctx, owner, repo, number)
 	if err != nil {
-		if e := core.MapError(err); e != nil && e.Code == contract.CodeNotFound && !repoExists(ctx, c, owner, repo) {
-			return nil, notFoundRepo(err, owner, repo)
-		}
-		return nil, core.NotFoundIssue(err, owner, repo, number)
+		return nil, issueReadError(ctx, c, err, owner, repo, number)
 	}
 	return rec, nil
+}
+
+// fetchIssueRow is fetchIssue decoded into the fields a view of the
+// issue shows.
+func fetchIssueRow(ctx context.Context, c *github.Client, owner, repo string, number int) (*github.IssueRowRecord, error) {
+	rec, _, err := c.GetIssueRowRecord(ctx, owner, repo, number)
+	if err != nil {
+		return nil, issueReadError(ctx, c, err, owner, repo, number)
+	}
+	return rec, nil
+}
+
+// issueReadError is the envelope for a failed read of one issue: a
+// missing repository and a missing issue have different repairs.
+func issueReadError(ctx context.Context, c *github.Client, err error, owner, repo string, number int) error {
+	if e := core.MapError(err); e != nil && e.Code == contract.CodeNotFound && !repoExists(ctx, c, owner, repo) {
+		return notFoundRepo(err, owner, repo)
+	}
+	return core.NotFoundIssue(err, owner, repo, number)
 }
 
 // repoExists reads the repository, on the error path of a read that found
@@ -64,17 +80,25 @@ type IssueRef struct {
 	Repo   string `json:"repo,omitempty" jsonschema:"owner/name when not the same repository"`
 }
 
-func relationsOf(rec *github.IssueRecord, owner, repo string) *Relations {
+// recordRelations is relationsOf for an issue read whole.
+func recordRelations(rec *github.IssueRecord, owner, repo string) *Relations {
+	return relationsOf(rec.GetParentIssueURL(), rec.SubIssuesSummary, rec.IssueDependenciesSummary, owner, repo)
+}
+
+// relationsOf is the relations of an issue of owner/repo from what
+// GitHub's issue answer says of them: the parent's API URL and the
+// summaries.
+func relationsOf(parentURL string, sub *github.SubIssuesSummary, deps *github.IssueDependenciesSummary, owner, repo string) *Relations {
 	r := &Relations{}
-	if u := rec.GetParentIssueURL(); u != "" {
-		if ref := refFromAPIURL(u, owner, repo); ref != nil {
+	if parentURL != "" {
+		if ref := refFromAPIURL(parentURL, owner, repo); ref != nil {
 			r.Parent = ref
 		}
 	}
-	if s := rec.SubIssuesSummary; s != nil {
+	if s := sub; s != nil {
 		r.SubIssues, r.SubIssuesDone = s.Total, s.Completed
 	}
-	if d := rec.IssueDependenciesSummary; d != nil {
+	if d := deps; d != nil {
 		r.BlockedBy, r.Blocking = count(d.BlockedBy, d.TotalBlockedBy), count(d.Blocking, d.TotalBlocking)
 	}
 	if *r == (Relations{}) {
@@ -222,14 +246,14 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	if in.Source == Mirror {
 		return s.getIssueFromMirror(ctx, in, pg, v, spot)
 	}
-	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
+	rec, err := fetchIssueRow(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 	if err != nil {
 		return GetIssueOut{}, err
 	}
-	if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
+	if !s.CreatorAllowed(rec.User.Login) {
 		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
 	}
-	row := github.IssueRowOf(&rec.Issue)
+	row := &rec.IssueRow
 	s.rememberSeen(c, row)
 	detail := in.detail(spot)
 	g := newGrant(ctx, in.Owner, in.Repo)
@@ -238,7 +262,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 	if err != nil {
 		return GetIssueOut{}, err
 	}
-	out := GetIssueOut{Issue: view, Relations: withholdRelations(relationsOf(rec, in.Owner, in.Repo), g), Withheld: g.withheld}
+	out := GetIssueOut{Issue: view, Relations: withholdRelations(relationsOf(rec.ParentIssueURL, rec.SubIssuesSummary, rec.IssueDependenciesSummary, in.Owner, in.Repo), g), Withheld: g.withheld}
 	// The version is what an update needs, so every detail level carries it.
 	out.Issue.Version = rowVersion(row)
 	if spot.Comment != 0 {
@@ -265,7 +289,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 			return GetIssueOut{}, err
 		}
 	}
-	if in.BodyCursor == "" && rec.GetComments() > 0 && (pg.Page-1)*commentsPerPage < rec.GetComments() {
+	if in.BodyCursor == "" && rec.Comments > 0 && (pg.Page-1)*commentsPerPage < rec.Comments {
 		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Page: pg.Page, PerPage: commentsPerPage})
 		if err != nil {
 			return GetIssueOut{}, err

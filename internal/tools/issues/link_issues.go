@@ -244,7 +244,7 @@ func (l *linker) subIssue(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	parent := relationsOf(t, in.Owner, in.Repo)
+	parent := recordRelations(t, in.Owner, in.Repo)
 	var current *IssueRef
 	if parent != nil {
 		current = parent.Parent

@@ -68,7 +68,7 @@ func (v Views) MirrorFile(rec *github.IssueRecord, owner, repo string, comments 
 	}
 	is.Association = rec.GetAuthorAssociation()
 	f := MirrorFile{Schema: MirrorSchema, Repo: full, Issue: is,
-		Relations: relationsOf(rec, owner, repo), Comments: []Comment{}, CommentsTruncated: truncated}
+		Relations: recordRelations(rec, owner, repo), Comments: []Comment{}, CommentsTruncated: truncated}
 	for _, c := range comments {
 		cv, _, err := v.v.comment(full, c)
 		if err != nil {
