@@ -60,17 +60,19 @@ func (r *Reclaimer) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// Settle arms the reclaim as if a request had just ended, and makes it
-// collect whatever the goal: called once serving starts, it collects
-// what building the server left resident (measured: 1.5–2.5 MB of idle
-// RSS) and sets the goal later bursts are measured from.
+// Settle collects now, whatever the goal, unless a request is in
+// flight: called once the server is built and before it serves, it
+// frees what building it left (schemas, resources: about 9 MB allocated)
+// before the first client's session grows the heap on top of it
+// (measured: 8.0 MB of the process's own memory a second after a stdio
+// client listed the tools, against 10.4 MB when the first collection
+// waited for the server to be quiet), and sets the goal later bursts are
+// measured from.
 func (r *Reclaimer) Settle() {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.settling = true
-	if r.inFlight == 0 {
-		r.arm(r.quietFor())
-	}
+	r.mu.Unlock()
+	r.fire()
 }
 
 // Reclaims is how many times the reclaimer collected.
