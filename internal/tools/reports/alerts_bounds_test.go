@@ -43,6 +43,7 @@ func sumDisabled(outs []reports.AlertsOut) reports.TypeCounts {
 // next_call taken as given finishes it: every alert once, and the
 // disabled counts of an uncapped run.
 func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
+	t.Parallel()
 	want, disabled := bobWants(t)
 	cases := []struct {
 		name, token string
@@ -56,6 +57,7 @@ func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			env := fleetEnv(t, fleetSize, servertest.Options{Token: tc.token})
 			rows, outs := allAlerts(t, env, tc.args)
 			if outs[0].TruncatedReason != tc.reason || len(outs) < 3 {
@@ -85,6 +87,7 @@ func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
 // stops the report as rate_limited; a disabled feature's 403 never does.
 // After the window resets, the continuation finishes it.
 func TestReportSecurityAlertsRateFloor(t *testing.T) {
+	t.Parallel()
 	want, disabled := bobWants(t)
 	clock := &testClock{t: time.Now()}
 	store := filepath.Join(t.TempDir(), "state.db")
@@ -123,6 +126,7 @@ func TestReportSecurityAlertsRateFloor(t *testing.T) {
 // A call cancelled mid-report returns what it found with cancelled; its
 // next_call finishes the report.
 func TestReportSecurityAlertsCancelled(t *testing.T) {
+	t.Parallel()
 	want, _ := bobWants(t)
 	env := fleetEnv(t, fleetSize, servertest.Options{Token: emulator.DemoTokenBob, Emulator: emulator.Options{Latency: 30 * time.Millisecond}})
 	h := handler(t, env, alertsTool)

@@ -70,6 +70,7 @@ func runTask(t *testing.T, url, tool string, args map[string]any, out any) {
 // connection has closed, and tasks/get on a later one gives the report,
 // the same as the call made inline.
 func TestReportRunsAsTask(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	url := serveHTTP(t, env)
 	args := map[string]any{"owner": "fleet", "max_repos": 200}
@@ -84,6 +85,7 @@ func TestReportRunsAsTask(t *testing.T) {
 // tasks/cancel stops a report under way: the task ends cancelled, and the
 // report stops sending (no call is made after the cancel is answered).
 func TestReportTaskCancelled(t *testing.T) {
+	t.Parallel()
 	// 60 repositories at 200 ms, 8 at a time: two seconds of work, most
 	// of it left when the cancel comes.
 	env := fleetEnv(t, 60, servertest.Options{Emulator: emulator.Options{Latency: 200 * time.Millisecond}})
