@@ -62,6 +62,8 @@ type appBroker struct {
 // startAppBroker starts an emulator, lets setup install App 12345 as
 // installation 678 (with the state locked), and serves a broker whose
 // [[route]] for owner is that App, with route's extra keys.
+// It clears CredentialsDirEnv with t.Setenv, so the tests that call it run
+// serially.
 func startAppBroker(t *testing.T, owner, route string, setup func(st *emulator.State, key *rsa.PublicKey)) *appBroker {
 	t.Helper()
 	a := &appBroker{emu: emulatortest.Start(t, emulator.Options{}), canary: brokertest.NewCanary(t)}
@@ -367,6 +369,7 @@ func (s *mintSpy) minted() []*brokertest.Canary {
 // repositories; a token route cannot narrow its secret, so it may not
 // name any.
 func TestBrokerConfigAppRepositories(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "broker.toml")
 	for _, c := range []struct {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestAuditFileModeIsNarrowed(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	if err := os.WriteFile(path, nil, 0o666); err != nil {
 		t.Fatal(err)

@@ -41,6 +41,7 @@ func keepFile(t *testing.T, path string) func() {
 }
 
 func TestAuditRefusesASymlinkAtItsPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	check := keepFile(t, filepath.Join(dir, "other.db"))
 	path := filepath.Join(dir, "audit.jsonl")
@@ -59,6 +60,7 @@ func TestAuditRefusesASymlinkAtItsPath(t *testing.T) {
 }
 
 func TestAuditReopenRefusesASymlinkAndKeepsTheOldFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	check := keepFile(t, filepath.Join(dir, "other.db"))
 	path := filepath.Join(dir, "audit.jsonl")
@@ -87,6 +89,7 @@ func TestAuditReopenRefusesASymlinkAndKeepsTheOldFile(t *testing.T) {
 }
 
 func TestAuditRefusesADirectoryOthersCanWrite(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []os.FileMode{0o777, 0o770, 0o757, 0o777 | os.ModeSticky} {
 		dir := t.TempDir()
 		if err := os.Chmod(dir, mode); err != nil {
@@ -108,6 +111,7 @@ func TestAuditRefusesADirectoryOthersCanWrite(t *testing.T) {
 }
 
 func TestAuditRefusesADirectoryOwnedByAnother(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("giving a directory to another user needs root")
 	}
@@ -125,6 +129,7 @@ func TestAuditRefusesADirectoryOwnedByAnother(t *testing.T) {
 }
 
 func TestAuditRefusesASymlinkedDirectory(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	real := filepath.Join(base, "real")
 	if err := os.Mkdir(real, 0o700); err != nil {
@@ -145,6 +150,7 @@ func TestAuditRefusesASymlinkedDirectory(t *testing.T) {
 }
 
 func TestAuditRefusesWhatIsNotARegularFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.jsonl")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
@@ -174,6 +180,7 @@ func TestAuditRefusesWhatIsNotARegularFile(t *testing.T) {
 }
 
 func TestAuditRefusesAFileOwnedByAnotherAndLeavesItsMode(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("giving a file to another user needs root")
 	}
@@ -204,6 +211,7 @@ func decodeLine(t *testing.T, b []byte) AuditLine {
 }
 
 func TestAuditLineIsCapped(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	a, err := OpenAuditLog("", &buf)
 	if err != nil {
@@ -242,6 +250,7 @@ func TestAuditLineIsCapped(t *testing.T) {
 
 // Repositories that do not fit the line are counted, not written.
 func TestAuditLineReposGiveWayToTheCap(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	a, _ := OpenAuditLog("", &buf)
 	repos := make([]string, 50)
@@ -271,6 +280,7 @@ func TestAuditLineReposGiveWayToTheCap(t *testing.T) {
 }
 
 func TestAuditFieldIsCutAtARuneBoundary(t *testing.T) {
+	t.Parallel()
 	s := strings.Repeat("€", 100) // 3 bytes each
 	got, cut := capAuditField(s)
 	if !utf8.ValidString(got) || len(got) != 255 || cut != int64(len(s)-255) {
@@ -282,6 +292,7 @@ func TestAuditFieldIsCutAtARuneBoundary(t *testing.T) {
 // UTF-8, the largest numbers, fifty repositories named at length) still
 // makes a line within the cap.
 func TestAuditLineWorstCaseFitsTheCap(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	a, _ := OpenAuditLog("", &buf)
 	for _, fill := range []string{"<", "\x01", "\xff", "\u2028", `"`} {
@@ -307,6 +318,7 @@ func TestAuditLineWorstCaseFitsTheCap(t *testing.T) {
 // of the line; the rest are counted, and the caller's lists stay as they
 // were.
 func TestAuditNamesAreCappedAndCounted(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	a, _ := OpenAuditLog("", &buf)
 	repos := make([]string, 100)
@@ -340,6 +352,7 @@ func TestAuditNamesAreCappedAndCounted(t *testing.T) {
 // share for names before the other repositories named: they are what an
 // operator audits include_untrusted by.
 func TestAuditIncludeUntrustedComesBeforeRepos(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	a, _ := OpenAuditLog("", &buf)
 	repos := make([]string, 100)

@@ -190,6 +190,7 @@ func envelopeCode(res *mcp.CallToolResult) string {
 // is refused before a credential is chosen, and what is forwarded is
 // what was checked.
 func TestUpstreamOwnerIsReadOnce(t *testing.T) {
+	t.Parallel()
 	bd := startBoundary(t, `[tools]
 toolsets = ["issues"]`)
 	refused := []struct{ name, args string }{
@@ -293,6 +294,7 @@ toolsets = ["issues"]`)
 // read_only applies to an upstream's tools as to ghgate's own: its writes
 // (and tools not declared reads) are neither listed nor callable.
 func TestReadOnlyCoversUpstreamTools(t *testing.T) {
+	t.Parallel()
 	bd := startBoundary(t, `[tools]
 toolsets = ["issues"]
 read_only = true`)
@@ -325,6 +327,7 @@ read_only = true`)
 // deny names upstream tools too; a call to one is refused and audited,
 // as is a call to a tool nobody serves.
 func TestDenyAndUnknownToolsAreAudited(t *testing.T) {
+	t.Parallel()
 	bd := startBoundary(t, `[tools]
 toolsets = ["issues"]
 deny = ["issue_read"]`)
@@ -348,6 +351,7 @@ deny = ["issue_read"]`)
 // Completions check the names they put in request paths, route like tool
 // calls and are audited.
 func TestCompletionsAreCheckedRoutedAndAudited(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{})
 	cs := d.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -404,6 +408,7 @@ func TestCompletionsAreCheckedRoutedAndAudited(t *testing.T) {
 // that answers it, with its route and credential, and any other read as
 // resources/read.
 func TestResourceReadsAreAudited(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{})
 	cs := d.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -436,6 +441,7 @@ func TestResourceReadsAreAudited(t *testing.T) {
 // the named owner's credential: the broker refuses it before a credential
 // is chosen, and a same-owner one goes on to GitHub.
 func TestOtherOwnersIssueIsNotReachedThroughALink(t *testing.T) {
+	t.Parallel()
 	bd := startBoundary(t, `[tools]
 toolsets = ["issues"]`)
 	for _, c := range []struct{ tool, args string }{

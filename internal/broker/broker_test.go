@@ -21,6 +21,7 @@ type wantCall struct {
 }
 
 func TestDaemonServesToolsOverTheSocketAndAuditsEachCall(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{})
 	cs := d.Connect(t)
 
@@ -97,6 +98,7 @@ func TestDaemonServesToolsOverTheSocketAndAuditsEachCall(t *testing.T) {
 }
 
 func TestDaemonReopensTheAuditLog(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{})
 	cs := d.Connect(t)
 	d.MustCall(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2})
@@ -129,6 +131,7 @@ func TestDaemonReopensTheAuditLog(t *testing.T) {
 // flight: the socket goes at once, new calls are refused, the call in
 // flight completes and is audited, and then every session ends.
 func TestDaemonShutdownLetsCallsFinish(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Grace: time.Minute})
 	entered, release := make(chan struct{}), make(chan struct{})
 	d.Broker.AddTool(&mcp.Tool{Name: "hold", Description: "waits for the test", InputSchema: &jsonschema.Schema{Type: "object"}},

@@ -13,6 +13,7 @@ import (
 // read in a public issue. The broker's data-flow guard refuses the write,
 // the audit line names the refusal, and nothing reaches the emulator.
 func TestBrokerRefusesPrivateTextInAPublicRepository(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{})
 	cs := d.Connect(t)
 	ctx := context.Background()

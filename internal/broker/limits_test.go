@@ -110,6 +110,7 @@ func (c *rawClient) initialize(t *testing.T) {
 // broker's total) a connection is answered with an error and closed, and
 // a freed slot is usable again.
 func TestConnectionCaps(t *testing.T) {
+	t.Parallel()
 	t.Run("per client", func(t *testing.T) {
 		d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_connections = 10\nmax_connections_per_client = 2"})
 		first, second := dialRaw(t, d.Socket.Path()), dialRaw(t, d.Socket.Path())
@@ -169,24 +170,34 @@ func TestConnectionCaps(t *testing.T) {
 // A connection that sends nothing is closed after the idle timeout, but
 // not while a call of its own is in flight.
 func TestIdleConnectionsAreClosed(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nidle_timeout = \"1s\""})
-	release := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	serveTool(d, "hold", func() string {
+		close(started)
 		<-release
 		return "released"
 	})
 
-	idle := dialRaw(t, d.Socket.Path())
-	idle.initialize(t)
-	if _, err := idle.read(t); !closed(err) {
-		t.Fatalf("an idle connection was not closed: %v", err)
-	}
-
 	busy := dialRaw(t, d.Socket.Path())
 	busy.initialize(t)
 	busy.send(t, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
-	// Three idle timeouts pass with the call in flight.
-	time.Sleep(3 * time.Second)
+	select {
+	case <-started:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the held call never reached its tool")
+	}
+	// Two idle connections, one after the other, each closed after its
+	// idle timeout: the clock that closes them is the one the busy
+	// connection's reads run on, so two idle timeouts pass with the call
+	// in flight.
+	for range 2 {
+		idle := dialRaw(t, d.Socket.Path())
+		idle.initialize(t)
+		if _, err := idle.read(t); !closed(err) {
+			t.Fatalf("an idle connection was not closed: %v", err)
+		}
+	}
 	close(release)
 	if r := busy.mustRead(t); r[0].Error != nil || string(r[0].ID) != "5" {
 		t.Fatalf("the held call's answer: %+v", r[0])
@@ -197,6 +208,7 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 // line or batch over them is answered with an error and the session
 // goes on.
 func TestLineAndBatchBounds(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_line_bytes = 4096\nmax_batch = 3"})
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)
@@ -218,6 +230,7 @@ func TestLineAndBatchBounds(t *testing.T) {
 // send faster than its rate: the excess is refused at once with a retry
 // time, and nothing of it reaches a tool.
 func TestSessionInFlightAndRate(t *testing.T) {
+	t.Parallel()
 	t.Run("in flight", func(t *testing.T) {
 		d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_in_flight = 2"})
 		release, entered := make(chan struct{}), make(chan struct{}, 10)
@@ -281,6 +294,7 @@ func TestSessionInFlightAndRate(t *testing.T) {
 // The limits a config leaves out take their defaults; bad ones refuse to
 // start.
 func TestLimitsDefaults(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{})
 	if got := d.Config.Limits; got != broker.DefaultLimits() {
 		t.Fatalf("limits %+v, want the defaults %+v", got, broker.DefaultLimits())
@@ -309,6 +323,7 @@ func closed(err error) bool {
 // A batch of thousands of calls is refused whole: not one reaches a tool
 // or GitHub.
 func TestHugeBatchReachesNothing(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{})
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)
@@ -334,6 +349,7 @@ func TestHugeBatchReachesNothing(t *testing.T) {
 // max_in_flight too, and the connection is closed once an answer has
 // waited the write timeout.
 func TestClientThatDoesNotReadIsDisconnected(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nwrite_timeout = \"1s\"\ncalls_per_second = 100000\ncall_burst = 100000"})
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)
@@ -366,6 +382,7 @@ func TestClientThatDoesNotReadIsDisconnected(t *testing.T) {
 // layer unanswered; they do not count as in flight, so the idle timeout
 // and max_in_flight still work after them.
 func TestReusedRequestIDsDoNotLeak(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nidle_timeout = \"1s\"\nmax_in_flight = 2"})
 	release := make(chan struct{})
 	serveTool(d, "hold", func() string {
@@ -395,6 +412,7 @@ func TestReusedRequestIDsDoNotLeak(t *testing.T) {
 // answer to its previous one is being written, still gets both answers:
 // the broker reads ahead up to a line's limit while it writes.
 func TestClientWritingBeforeReadingIsServed(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nwrite_timeout = \"5s\""})
 	big := strings.Repeat("y", 2<<20)
 	serveTool(d, "big", func() string {
@@ -420,6 +438,7 @@ func TestClientWritingBeforeReadingIsServed(t *testing.T) {
 // new request is counted and limited like any other: reusing ids while
 // answers are blocked gets no call past max_in_flight or the rate.
 func TestReusedIDsDuringAnAnswerAreLimited(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_in_flight = 10\ncalls_per_second = 0.2\ncall_burst = 1\nwrite_timeout = \"20s\""})
 	big := strings.Repeat("y", 4<<20)
 	var entered atomic.Int64
@@ -470,6 +489,7 @@ func TestReusedIDsDuringAnAnswerAreLimited(t *testing.T) {
 // The handshake passes the rate once; repeats are paced like any other
 // message, so they cannot flood the broker's log.
 func TestRepeatedHandshakeIsPaced(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\ncalls_per_second = 0.5\ncall_burst = 3"})
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)

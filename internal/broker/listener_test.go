@@ -30,6 +30,7 @@ func staleSocket(t *testing.T, path string) {
 }
 
 func TestSocketReplacesAStaleOneAndDoesNotStealALiveOne(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.sock")
 	staleSocket(t, path)
@@ -82,6 +83,7 @@ func TestSocketReplacesAStaleOneAndDoesNotStealALiveOne(t *testing.T) {
 }
 
 func TestSocketRefusesToReplaceAFileThatIsNotASocket(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.sock")
 	if err := os.WriteFile(path, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
@@ -96,6 +98,7 @@ func TestSocketRefusesToReplaceAFileThatIsNotASocket(t *testing.T) {
 }
 
 func TestSocketTakesTheConfiguredGroupAndMode(t *testing.T) {
+	t.Parallel()
 	g, err := user.LookupGroupId(strconv.Itoa(os.Getgid()))
 	if err != nil {
 		t.Skipf("this process's group has no name to configure: %v", err)

@@ -20,6 +20,7 @@ import (
 // every one is audited. It asserts correctness only (the bound below
 // catches a hang, not slowness); throughput is measured by ghgate bench.
 func TestDaemonUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("480 calls")
 	}

@@ -12,6 +12,7 @@ import (
 // The broker reads the release conventions from [tools], and refuses a
 // title pattern that captures no version before it starts.
 func TestBrokerConfigReleaseSettings(t *testing.T) {
+	t.Parallel()
 	up := brokertest.StartUpstream(t, 0, true)
 	files := brokertest.WriteFiles(t, up, "")
 	orig, err := os.ReadFile(files.Config)

@@ -66,6 +66,8 @@ type rtOptions struct {
 	now func() time.Time
 }
 
+// startRouterEnv clears CredentialsDirEnv with t.Setenv, so the tests that
+// call it run serially.
 func startRouterEnv(t *testing.T, o rtOptions) *rtEnv {
 	t.Helper()
 	env := &rtEnv{emu: emulatortest.Start(t, emulator.Options{}), log: &testutil.SyncBuffer{}, secret: map[string]string{}}

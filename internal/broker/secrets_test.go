@@ -14,6 +14,8 @@ import (
 
 // secretsConfig writes a secrets file with the given mode and lines and
 // returns a config routing acme to acme-read / acme-write.
+// It clears CredentialsDirEnv with t.Setenv, so the tests that call it run
+// serially.
 func secretsConfig(t *testing.T, mode os.FileMode, lines string) *Config {
 	t.Helper()
 	t.Setenv(CredentialsDirEnv, "")

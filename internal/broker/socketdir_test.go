@@ -27,6 +27,7 @@ func refused(t *testing.T, path, want string) {
 }
 
 func TestSocketRefusesADirectoryOthersCanWrite(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []os.FileMode{0o777, 0o775, 0o777 | os.ModeSticky, 0o757} {
 		dir := t.TempDir()
 		if err := os.Chmod(dir, mode); err != nil {
@@ -37,6 +38,7 @@ func TestSocketRefusesADirectoryOthersCanWrite(t *testing.T) {
 }
 
 func TestSocketRefusesADirectoryOwnedByAnother(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("giving a directory to another user needs root")
 	}
@@ -51,6 +53,7 @@ func TestSocketRefusesADirectoryOwnedByAnother(t *testing.T) {
 }
 
 func TestSocketRefusesASymlinkedDirectory(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	real := filepath.Join(base, "real")
 	if err := os.Mkdir(real, 0o755); err != nil {
@@ -64,6 +67,7 @@ func TestSocketRefusesASymlinkedDirectory(t *testing.T) {
 }
 
 func TestSocketRefusesAMissingDirectory(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "absent")
 	refused(t, filepath.Join(dir, "s.sock"), dir)
 }
@@ -71,6 +75,7 @@ func TestSocketRefusesAMissingDirectory(t *testing.T) {
 // A link at the socket path to an impostor's listener is neither followed
 // nor replaced.
 func TestSocketRefusesASymlinkAtItsPath(t *testing.T) {
+	t.Parallel()
 	other := filepath.Join(t.TempDir(), "impostor.sock")
 	ln, err := net.Listen("unix", other)
 	if err != nil {
@@ -89,6 +94,7 @@ func TestSocketRefusesASymlinkAtItsPath(t *testing.T) {
 }
 
 func TestSocketOpensInAPrivateDirectory(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []os.FileMode{0o755, 0o700, 0o750} {
 		dir := t.TempDir()
 		if err := os.Chmod(dir, mode); err != nil {
@@ -113,6 +119,7 @@ func TestSocketOpensInAPrivateDirectory(t *testing.T) {
 // others can write without the sticky bit, can still be renamed away and
 // replaced: it is refused. Inside a sticky one (as /tmp) it is not.
 func TestSocketRefusesAWritableAncestor(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		mode    os.FileMode
 		refused bool

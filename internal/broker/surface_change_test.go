@@ -22,6 +22,7 @@ var fingerprintLine = regexp.MustCompile(`Surface fingerprint: (ghgate@\S+\+[0-9
 // notifications/tools/list_changed, with either handshake, and the
 // surface fingerprint a later client reads names the new surface.
 func TestArrivingToolIsAnnounced(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{})
 	ctx := context.Background()
 	type client struct {

@@ -40,6 +40,7 @@ func syncCall(t *testing.T, d *brokertest.Daemon, args map[string]any) (string, 
 // A broker serving the sync toolset without sync_root refuses the tool:
 // nothing is read or written, and the audit line says why.
 func TestBrokerRefusesSyncWithoutSyncRoot(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Tools: `toolsets = ["issues", "sync"]`})
 	if code, text := syncCall(t, d, map[string]any{"owner": "acme", "repo": "widgets"}); code != "sync_not_configured" {
 		t.Errorf("sync: %s", text)
@@ -55,6 +56,7 @@ func TestBrokerRefusesSyncWithoutSyncRoot(t *testing.T) {
 // sync_root/OWNER/REPO only: an agent cannot name another directory, and
 // a link planted on the way out is refused.
 func TestBrokerSyncStaysUnderSyncRoot(t *testing.T) {
+	t.Parallel()
 	root, outside := t.TempDir(), t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(root, "alice")); err != nil {
 		t.Fatal(err)
@@ -106,6 +108,7 @@ func syncRootConfig(t *testing.T, root string) *broker.Config {
 // agent could plant a mirror file that another agent reads as an issue.
 // A sticky directory above it (as /tmp) renames nothing of the broker's.
 func TestBrokerRefusesAnUnsafeSyncRoot(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name             string
 		rootMode, parent os.FileMode
@@ -168,6 +171,7 @@ func TestBrokerRefusesAnUnsafeSyncRoot(t *testing.T) {
 // A relative sync_root is a configuration error: the broker's working
 // directory is no place to decide where agents' mirrors go.
 func TestBrokerConfigRefusesRelativeSyncRoot(t *testing.T) {
+	t.Parallel()
 	up := brokertest.StartUpstream(t, 0, true)
 	files := brokertest.WriteFiles(t, up, "")
 	b, err := os.ReadFile(files.Config)

@@ -37,6 +37,7 @@ func buildGhgate(t *testing.T) string {
 // the call is forwarded with the routed credential injected into the
 // child's environment by the broker, and the audit line counts it.
 func TestBrokerFrontsAnUpstreamServer(t *testing.T) {
+	t.Parallel()
 	up, files, cs := upstreamBroker(t, "github_get_issue", `{ tool = "github_get_issue", mode = "read" }`, "")
 	ctx := context.Background()
 	list, err := cs.ListTools(ctx, nil)
@@ -95,6 +96,7 @@ func TestBrokerFrontsAnUpstreamServer(t *testing.T) {
 // ghgate, would leave mentions as they are), its quota is the broker's,
 // and a refused call is never forwarded.
 func TestUpstreamWritesPassTheWritePolicy(t *testing.T) {
+	t.Parallel()
 	up, _, cs := upstreamBroker(t, "github_add_comment", `{ tool = "github_add_comment", mode = "write", kind = "comment" }`, `
 [policy.quotas]
 comment = ["1/h"]

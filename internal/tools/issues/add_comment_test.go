@@ -41,6 +41,7 @@ func addComment(t *testing.T, env *servertest.Env, in issues.AddCommentIn) issue
 }
 
 func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	before := commentCount(env, n)
@@ -64,6 +65,7 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 }
 
 func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	before := commentCount(env, n)
@@ -99,6 +101,7 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 }
 
 func TestAddCommentIdempotencyKeySurvivesRestart(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.db")
 	in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "Across restarts", IdempotencyKey: "restart-1"}
 	first := servertest.Start(t, servertest.Options{StorePath: path})
@@ -116,6 +119,7 @@ func TestAddCommentIdempotencyKeySurvivesRestart(t *testing.T) {
 }
 
 func TestAddCommentSettlementUnderFaults(t *testing.T) {
+	t.Parallel()
 	n := emulator.DemoManyCommentsIssue
 	post := fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", n)
 	cases := []struct {
@@ -132,6 +136,7 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(string(c.kind), func(t *testing.T) {
+			t.Parallel()
 			env := servertest.Start(t, servertest.Options{})
 			before := commentCount(env, n)
 			in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Under " + string(c.kind), IdempotencyKey: core.IdempotencyKey("fault-" + string(c.kind))}
@@ -176,6 +181,7 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 }
 
 func TestAddCommentWithoutKeyUnderDrop(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	addFault(t, env, emulator.Fault{Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", n), Kind: emulator.FaultDropAfter, Times: 1})
@@ -189,6 +195,7 @@ func TestAddCommentWithoutKeyUnderDrop(t *testing.T) {
 }
 
 func TestAddCommentLockedAndScoped(t *testing.T) {
+	t.Parallel()
 	// carol has read access only: a locked conversation refuses her.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	n := emulator.DemoLockedIssue

@@ -15,6 +15,7 @@ import (
 // Under 10% of the rate budget, results say how much is left; once it is
 // spent, the error says when to retry.
 func TestRateBudgetIsReportedBeforeItRunsOut(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{CoreLimit: 40}, MaxReadRetries: -1})
 	var warned bool
 	for i := 1; i <= 45; i++ {
@@ -44,6 +45,7 @@ func TestRateBudgetIsReportedBeforeItRunsOut(t *testing.T) {
 }
 
 func TestCredentialFailuresAreNamed(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		token string
 		code  contract.Code
@@ -52,6 +54,7 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 		{"emu-revoked", contract.CodeInvalidCredential},
 	} {
 		t.Run(c.token, func(t *testing.T) {
+			t.Parallel()
 			env := servertest.Start(t, servertest.Options{Token: c.token})
 			e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: firstIssue}).Envelope(t)
 			if e.Code != c.code || e.Repair == nil {

@@ -18,6 +18,7 @@ import (
 // Under every fault the emulator injects, each item settles as what
 // happened to it, and the retry call finishes the job.
 func TestBulkUpdateIssuesUnderFaults(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		fault emulator.Fault
 		// code and settlement of the faulted item's envelope.
@@ -43,6 +44,7 @@ func TestBulkUpdateIssuesUnderFaults(t *testing.T) {
 		}
 		for _, cont := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/continue=%v", name, cont), func(t *testing.T) {
+				t.Parallel()
 				clock := newTestClock()
 				env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{Now: clock.Now}})
 				ns := bulkTargets(t, env, 8, "documentation")
@@ -143,6 +145,7 @@ func TestBulkUpdateIssuesUnderFaults(t *testing.T) {
 // met it was not sent, the rest are not started, and after the reset the
 // retry finishes the job.
 func TestBulkUpdateIssuesStopsAtTheRateFloor(t *testing.T) {
+	t.Parallel()
 	clock := newTestClock()
 	// Six core requests an hour, five kept back: the first answer puts the
 	// budget at its floor. Writes sent before it arrived go through (at

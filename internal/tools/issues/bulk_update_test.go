@@ -114,6 +114,7 @@ func writes(env *servertest.Env) []string {
 }
 
 func TestBulkUpdateIssuesLabelsAtMinimum(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	ns := bulkTargets(t, env, 4, "documentation")
 	done := bulkTargets(t, env, 1, "", ns...)[0]
@@ -165,6 +166,7 @@ func TestBulkUpdateIssuesLabelsAtMinimum(t *testing.T) {
 }
 
 func TestBulkUpdateIssuesStateAndOtherFields(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	ns := bulkTargets(t, env, 3, "")
 	v150 := ciMilestone(t, env, "v1.5.0")
@@ -202,6 +204,7 @@ func TestBulkUpdateIssuesStateAndOtherFields(t *testing.T) {
 
 // Every refusal of the run writes nothing at all and says how to repair it.
 func TestBulkUpdateIssuesRefusals(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	ns := bulkTargets(t, env, 3, "documentation")
 	base := addLabel(ns, "documentation", false)
@@ -289,6 +292,7 @@ func TestBulkUpdateIssuesRefusals(t *testing.T) {
 
 // A literal repair, taken as given, is a call that works.
 func TestBulkUpdateIssuesRepairsAreCallable(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	ns := bulkTargets(t, env, 2, "")
 	// state_reason without state: the repair adds state closed.
@@ -319,6 +323,7 @@ func TestBulkUpdateIssuesRepairsAreCallable(t *testing.T) {
 // A pull request's number and a missing issue fail their own items before
 // any write; the others proceed with continue_on_error, or are not started.
 func TestBulkUpdateIssuesNonIssuesAmongNumbers(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	pr := pullNumber(t, env)
 	good := bulkTargets(t, env, 2, "question")
@@ -382,6 +387,7 @@ func retry(t *testing.T, env *servertest.Env, out issues.BulkUpdateIssuesOut) is
 // labels.create_missing creates a missing label once for the whole run,
 // not once per issue.
 func TestBulkUpdateIssuesCreatesAMissingLabelOnce(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	ns := bulkTargets(t, env, 3, "")
 	env.Upstream()
@@ -406,6 +412,7 @@ func TestBulkUpdateIssuesCreatesAMissingLabelOnce(t *testing.T) {
 // Under the creator scope, another user's issue fails its own item and
 // nothing is written to it; the retry leaves it out, as it would fail again.
 func TestBulkUpdateIssuesCreatorScope(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	ns := bulkTargets(t, env, 2, "documentation")
 	env.Upstream()
@@ -425,6 +432,7 @@ func TestBulkUpdateIssuesCreatorScope(t *testing.T) {
 // nothing), changes listed by its description only, and its share of the
 // default set's bytes.
 func TestBulkUpdateIssuesListing(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	res, err := env.Session.ListTools(context.Background(), nil)
 	if err != nil {

@@ -81,6 +81,7 @@ func ciCreate(t *testing.T, env *servertest.Env, in issues.CreateIssueIn) issues
 }
 
 func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	v150 := ciMilestone(t, env, "v1.5.0")
 	env.Upstream()
@@ -113,6 +114,7 @@ func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
 // which refuses them with a 422 and writes nothing; the answer is the same
 // named error, settled as sent and refused.
 func TestCreateIssueRefusesUnknownNames(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	base := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unknown names"}
 	cases := []struct {
@@ -184,6 +186,7 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 }
 
 func TestCreateIssueAsSubIssue(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	out := ciCreate(t, env, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: XLSX", ParentIssueNumber: emulator.DemoParentIssue})
 	if out.Issue.Parent == nil || out.Issue.Parent.Number != emulator.DemoParentIssue {
@@ -228,6 +231,7 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 }
 
 func TestCreateIssueSettlementUnderFaults(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		kind       emulator.FaultKind
 		status     int
@@ -244,6 +248,7 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.kind), func(t *testing.T) {
+			t.Parallel()
 			// A fresh server each: after a rate limit, the access layer
 			// rightly sends nothing until the reset.
 			env := servertest.Start(t, servertest.Options{})
@@ -285,6 +290,7 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 }
 
 func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.db")
 	env := servertest.Start(t, servertest.Options{StorePath: path})
 	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Once only", Labels: []string{"bug"}, IdempotencyKey: "k-restart"}
@@ -325,8 +331,10 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 }
 
 func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []emulator.FaultKind{emulator.FaultDropAfter, emulator.FaultDropBefore, emulator.FaultMalformedAfter} {
 		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
 			env := servertest.Start(t, servertest.Options{})
 			title := "Dropped " + string(kind)
 			in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Body: "body", IdempotencyKey: core.IdempotencyKey("k-" + string(kind))}
@@ -366,6 +374,7 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 }
 
 func TestCreateIssueInputSchema(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	res := env.Call(t, core.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"x","idempotency_key":""}`))
 	if e := res.Envelope(t); e.Code != contract.CodeInvalidField || e.Details.Field != "idempotency_key" {
@@ -378,6 +387,7 @@ func TestCreateIssueInputSchema(t *testing.T) {
 }
 
 func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	// Slow creates, so the repeats are likely to overlap the first; the
 	// outcome asserted holds however they interleave.
@@ -427,6 +437,7 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 // A parent at GitHub's sub-issue limits refuses the create before the
 // issue exists, instead of leaving it created and unlinked.
 func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	st := env.Emu.Emu.State()
 	st.Lock()
@@ -471,6 +482,7 @@ func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
 // creator opens no issue: it would be one the deployment may not touch.
 // The allowed creator's own credential opens it.
 func TestCreateIssueUnderTheCreatorScope(t *testing.T) {
+	t.Parallel()
 	other := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob"})
 	other.Upstream()
 	e := other.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Opened as alice",

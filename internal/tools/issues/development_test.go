@@ -22,6 +22,7 @@ func development(t *testing.T, env *servertest.Env, number int) issues.ListIssue
 // them; an issue with neither lists nothing. The seed links a branch to
 // issues an open pull request fixes, so the demo shows both kinds.
 func TestListDevelopment(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var issue, pull, bare int
 	var branch string

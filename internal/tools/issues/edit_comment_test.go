@@ -42,6 +42,7 @@ func commentBody(env *servertest.Env, id int64) (string, bool) {
 }
 
 func TestEditCommentEditAndDelete(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	id := commentBy(t, env, emulator.DemoManyCommentsIssue, "alice")
 	path := fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id)
@@ -79,6 +80,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 }
 
 func TestEditCommentRefusals(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	id := commentBy(t, env, emulator.DemoManyCommentsIssue, "alice")
 	env.Upstream()
@@ -119,6 +121,7 @@ func TestEditCommentRefusals(t *testing.T) {
 }
 
 func TestEditCommentSettlementUnderFaults(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	cases := []struct {
 		kind       emulator.FaultKind
@@ -171,6 +174,7 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 }
 
 func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Token: "-"})
 	for tool, args := range map[string]any{
 		core.NameAddComment:  issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "x"},

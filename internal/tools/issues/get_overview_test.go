@@ -92,6 +92,7 @@ func rowNumbers(rows []issues.Issue) []int {
 }
 
 func TestGetOverviewOfTheDemoRepository(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	want := wantOverview(env)
 	env.Upstream()
@@ -182,9 +183,11 @@ func mapsEqual[K comparable, V comparable](a, b map[K]V) bool {
 
 // The credential's role is read from GitHub, for each level a token can hold.
 func TestGetOverviewPermissionLevels(t *testing.T) {
+	t.Parallel()
 	for token, want := range map[string]string{emulator.DemoTokenAlice: "admin", emulator.DemoTokenBob: "write",
 		"emu-triager": "triage", emulator.DemoTokenCarol: "read", emulator.DemoTokenDave: "read"} {
 		t.Run(want+" "+token, func(t *testing.T) {
+			t.Parallel()
 			env := servertest.Start(t, servertest.Options{Token: token})
 			withState(env, func(s *emulator.State) {
 				s.AddToken(&emulator.Token{Value: "emu-triager", Login: "carol",
@@ -199,6 +202,7 @@ func TestGetOverviewPermissionLevels(t *testing.T) {
 }
 
 func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, repo := range []string{"nothing-here"} {
 		env.Upstream()
@@ -240,6 +244,7 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 // Labels past the first hundred are cut, and the result says how to read
 // them all; templates past the request budget likewise.
 func TestGetOverviewTruncates(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	withState(env, func(s *emulator.State) {
 		r := widgets(env)
@@ -266,6 +271,7 @@ func TestGetOverviewTruncates(t *testing.T) {
 // section but the templates, which GitHub refuses it: they are left out
 // and named with the permission GitHub said they need, the rest whole.
 func TestGetOverviewWithoutContentsPermission(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenAliceIssues})
 	want := wantOverview(env)
 	env.Upstream()
@@ -303,6 +309,7 @@ func wantUnread(t *testing.T, out issues.GetOverviewOut, want ...issues.UnreadSe
 // on both fails the call with the structured, retryable upstream error;
 // and the same call is whole once GitHub answers.
 func TestGetOverviewUpstreamFailure(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	in := issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}
 	templatesFault := emulator.Fault{Kind: emulator.FaultStatus, Status: 500, Method: "GET", Path: "/repos/acme/widgets/contents/*"}
@@ -358,6 +365,7 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 // What an overview listed exists: a create naming its labels, an open
 // milestone and a type is the POST alone.
 func TestOverviewNamesSkipThePreflight(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	if len(out.Metadata.Milestones) == 0 || len(out.Metadata.IssueTypes) == 0 {
@@ -377,6 +385,7 @@ func TestOverviewNamesSkipThePreflight(t *testing.T) {
 // A repository whose issues are turned off has no overview of them: gone,
 // with a search of the owner's other repositories as the repair.
 func TestGetOverviewIssuesDisabled(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	withState(env, func(*emulator.State) { widgets(env).IssuesDisabled = true })
 	env.Upstream()
@@ -396,6 +405,7 @@ func TestGetOverviewIssuesDisabled(t *testing.T) {
 // issues in newest and most_commented, as search does, and says how many
 // rows it withheld instead of passing the lists off as whole.
 func TestGetOverviewCreatorScope(t *testing.T) {
+	t.Parallel()
 	plain := servertest.Start(t, servertest.Options{})
 	want := wantOverview(plain)
 	authors := map[int]string{}

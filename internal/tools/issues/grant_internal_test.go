@@ -8,6 +8,7 @@ import (
 )
 
 func TestGrantKeepsOnlyReadableRepositories(t *testing.T) {
+	t.Parallel()
 	ctx := caller.With(context.Background(), caller.Identity{ID: "http:w",
 		Readable: func(owner, repo string) bool { return owner == "acme" && repo == "widgets" }})
 	g := newGrant(ctx, "acme", "widgets")
@@ -35,6 +36,7 @@ func TestGrantKeepsOnlyReadableRepositories(t *testing.T) {
 }
 
 func TestGrantWithoutAGrantKeepsEveryRow(t *testing.T) {
+	t.Parallel()
 	g := newGrant(context.Background(), "acme", "widgets")
 	if !g.keeps("alice/notes") {
 		t.Error("keeps(alice/notes) = false without a grant, want true")

@@ -13,6 +13,7 @@ import (
 // comment, item, metadata and link tools: honest hints, and a size that
 // leaves the default set within its 10,000-byte budget.
 func TestItemToolsAnnotationsAndSize(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	res, err := env.Session.ListTools(context.Background(), nil)
 	if err != nil {

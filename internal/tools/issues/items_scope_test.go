@@ -12,6 +12,7 @@ import (
 // Under the creator scope, an allowed issue's sub-issues opened by others
 // keep their rows (number, state) but not their titles.
 func TestIssueItemsWithholdOthersTitlesUnderCreatorScope(t *testing.T) {
+	t.Parallel()
 	open := servertest.Start(t, servertest.Options{})
 	var all issues.ListIssueItemsOut
 	open.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"}).Decode(t, &all)

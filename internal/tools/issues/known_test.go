@@ -16,6 +16,7 @@ import (
 )
 
 func TestConfirmedNamesSkipThePreflight(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	now := time.Now()
 	env.Stack.Service.Now = func() time.Time { return now }
@@ -59,6 +60,7 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 }
 
 func TestListedNamesSkipThePreflight(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"labels", "milestones"} {
 		if res := env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind)}); res.IsError {
@@ -80,6 +82,7 @@ func TestListedNamesSkipThePreflight(t *testing.T) {
 // 502 may come after GitHub applied it): the key stays pending and the
 // repeat looks for the issue before creating.
 func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1}); err != nil {
 		t.Fatal(err)
@@ -118,6 +121,7 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 // repository, so a create naming them is the POST alone; a label not seen
 // is still checked before writing.
 func TestSeenNamesSkipThePreflight(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var found issues.SearchIssuesOut
 	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug", "priority: high"}, State: "all"}).Decode(t, &found)
@@ -159,6 +163,7 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 // the same user opened earlier without the key is not taken for this
 // request's, and the create goes ahead.
 func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Same title", Body: "B"}
 	earlier := ciNewIssue(t, env, in)

@@ -17,6 +17,7 @@ import (
 // is a no-op that names the other repository, and a target missing there
 // is refused before any write.
 func TestLinkIssuesAcrossRepositories(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var other int
 	withState(env, func(s *emulator.State) {

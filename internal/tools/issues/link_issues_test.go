@@ -64,6 +64,7 @@ func subIssueNumbers(env *servertest.Env, parent int) []int {
 }
 
 func TestLinkIssuesSubIssueAddRemoveAndNoOps(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	child := loneIssue(t, env)
 	parent := emulator.DemoParentIssue
@@ -99,6 +100,7 @@ func TestLinkIssuesSubIssueAddRemoveAndNoOps(t *testing.T) {
 }
 
 func TestLinkIssuesRefusals(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	env.Upstream()
 	// Self-links are refused before any request.
@@ -176,6 +178,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 }
 
 func TestLinkIssuesBlockedBy(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	issue, blocker := loneIssue(t, env), emulator.DemoBlockerIssue
 	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(issue), Relation: "blocked_by", Action: "add", TargetIssueNumber: core.IssueNumber(blocker)}
@@ -228,6 +231,7 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 }
 
 func TestLinkIssuesReorder(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	parent := emulator.DemoParentIssue
 	list := fmt.Sprintf("GET /repos/acme/widgets/issues/%d/sub_issues", parent)
@@ -269,6 +273,7 @@ func TestLinkIssuesReorder(t *testing.T) {
 }
 
 func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	parent := emulator.DemoParentIssue
 	post := fmt.Sprintf("/repos/acme/widgets/issues/%d/sub_issues", parent)
@@ -325,6 +330,7 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 }
 
 func TestLinkIssuesCreatorScope(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	env.Upstream()
 	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,

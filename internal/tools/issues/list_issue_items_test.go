@@ -19,6 +19,7 @@ func listItems(t *testing.T, env *servertest.Env, in issues.ListIssueItemsIn) is
 }
 
 func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var want []int64
 	withState(env, func(*emulator.State) {
@@ -74,6 +75,7 @@ func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {
 }
 
 func TestListIssueItemsRelations(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	numbers := func(out issues.ListIssueItemsOut) []int {
 		var ns []int
@@ -118,6 +120,7 @@ func TestListIssueItemsRelations(t *testing.T) {
 }
 
 func TestListIssueItemsTimelineIsCompact(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	args := issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "timeline", PageSize: 100}
 	out := listItems(t, env, args)
@@ -174,6 +177,7 @@ func keys(m map[string]issues.IssueItem) []string {
 }
 
 func TestListIssueItemsSanitizesComments(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	withState(env, func(s *emulator.State) {
 		is := widgets(env).Issue(emulator.DemoHostileIssue)
@@ -187,6 +191,7 @@ func TestListIssueItemsSanitizesComments(t *testing.T) {
 }
 
 func TestListIssueItemsErrorsAndScope(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	// Forced error: an issue that does not exist.
 	e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Collection: "comments"}), false)

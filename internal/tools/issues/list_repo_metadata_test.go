@@ -14,6 +14,7 @@ import (
 )
 
 func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var want []string
 	withState(env, func(*emulator.State) {
@@ -70,6 +71,7 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 }
 
 func TestListRepoMetadataKinds(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	list := func(kind string) issues.ListRepoMetadataOut {
 		t.Helper()
@@ -141,6 +143,7 @@ func TestListRepoMetadataKinds(t *testing.T) {
 }
 
 func TestListRepoMetadataTemplateFormats(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	withState(env, func(*emulator.State) {
 		files := widgets(env).Files
@@ -174,6 +177,7 @@ func TestListRepoMetadataTemplateFormats(t *testing.T) {
 }
 
 func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	// A repository without templates: an empty list, not an error.
 	res := env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "alice", Repo: "notes", Kind: "templates"})
@@ -211,6 +215,7 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 // Issue types and templates come from GitHub whole; page_size still pages
 // them, with a cursor to the rest.
 func TestWholeListsArePagedToo(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"issue_types", "templates"} {
 		t.Run(kind, func(t *testing.T) {

@@ -98,6 +98,7 @@ func listRepos(t *testing.T, env *servertest.Env, owner string, size int) ([]str
 }
 
 func TestListRepositoriesOfAnOrganization(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	widgetsOpen := ownerWorld(t, env)
 
@@ -131,6 +132,7 @@ func TestListRepositoriesOfAnOrganization(t *testing.T) {
 }
 
 func TestListRepositoriesOfAUser(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	ownerWorld(t, env)
 	// alice's own repositories only: not acme's, on which she collaborates.
@@ -155,6 +157,7 @@ func TestListRepositoriesOfAUser(t *testing.T) {
 // Two to a page: every repository once, in order, each page one request,
 // and the cursor holds to its owner and page size.
 func TestListRepositoriesPages(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	ownerWorld(t, env)
 	names, _, pages := listRepos(t, env, "acme", 2)
@@ -181,6 +184,7 @@ func TestListRepositoriesPages(t *testing.T) {
 
 // A repository outside the client's grant is left out and counted.
 func TestListRepositoriesGrant(t *testing.T) {
+	t.Parallel()
 	id := caller.Identity{ID: "http:agent", Readable: func(owner, repo string) bool { return repo != "gadgets" }}
 	env := servertest.Start(t, servertest.Options{Caller: &id})
 	var out issues.ListRepoMetadataOut
@@ -195,6 +199,7 @@ func TestListRepositoriesGrant(t *testing.T) {
 }
 
 func TestListRepositoriesErrors(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 
 	// An owner that is not there: not_found naming it, with a search that

@@ -23,6 +23,7 @@ type schemaDoc = map[string]any
 // description of the full schema (ghgate://schemas), and every field a real
 // result carries there is listed.
 func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	listed := listedOutputs(t, env)
 	full := fullOutputs(t, env)

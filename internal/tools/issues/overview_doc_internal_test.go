@@ -6,6 +6,7 @@ import "testing"
 // (with the overlay's documented additions: issue types), not only the
 // emulator's pruned copy that answers it in the wire tests.
 func TestOverviewDocumentIsValidOnGitHub(t *testing.T) {
+	t.Parallel()
 	s := githubSchema(t)
 	if _, errs := loadOnGitHub(s, overviewDoc); len(errs) > 0 {
 		t.Fatalf("overview query rejected by GitHub's schema: %v\n%s", errs, overviewDoc)

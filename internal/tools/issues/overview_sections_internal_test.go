@@ -14,6 +14,7 @@ import (
 // otherwise: the access layer's issues guess (sent when a classic token's
 // answer named nothing) is not the templates' need.
 func TestUnreadSectionNeeds(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		section string
 		err     error
@@ -39,6 +40,7 @@ func TestUnreadSectionNeeds(t *testing.T) {
 // section alone; an error elsewhere, or without the repository, all of
 // them.
 func TestFailedQuerySections(t *testing.T) {
+	t.Parallel()
 	path := func(p ...any) []json.RawMessage {
 		var out []json.RawMessage
 		for _, e := range p {

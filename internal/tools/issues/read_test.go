@@ -12,6 +12,7 @@ import (
 )
 
 func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	args := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 50}
 	var seen = map[int]bool{}
@@ -75,6 +76,7 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 }
 
 func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var sum, full issues.SearchIssuesOut
 	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30}).Decode(t, &sum)
@@ -94,6 +96,7 @@ func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
 }
 
 func TestGetIssueSanitizesTheHostileIssue(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var out issues.GetIssueOut
 	res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoHostileIssue})
@@ -119,6 +122,7 @@ func TestGetIssueSanitizesTheHostileIssue(t *testing.T) {
 }
 
 func TestGetIssueCommentsAndRelations(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var out issues.GetIssueOut
 	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &out)
@@ -151,6 +155,7 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 // query asking for pull requests gets them, and one naming a state is not
 // narrowed to open issues as well.
 func TestSearchQueryQualifiersOverrideDefaults(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	search := func(in issues.SearchIssuesIn) issues.SearchIssuesOut {
 		t.Helper()
@@ -186,6 +191,7 @@ func TestSearchQueryQualifiersOverrideDefaults(t *testing.T) {
 // A title's hidden characters are removed and counted in summary rows and
 // in full, the same way, so summary stays a subset of full.
 func TestTitleSanitizingIsCounted(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Hidden\u200b title \u202eevil <!-- shown -->"})
 	var got issues.GetIssueOut

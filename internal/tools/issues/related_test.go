@@ -34,6 +34,7 @@ func relatedRows(t *testing.T, env *servertest.Env, owner, repo string, number i
 // side removes it from both; unlinking an absent link is a no-op without a
 // write. Neither issue's body is touched.
 func TestLinkRelatedIssues(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	a, b := emulator.DemoTriageIssue, emulator.DemoBlockerIssue
 	var bodyA, bodyB string
@@ -93,6 +94,7 @@ func TestLinkRelatedIssues(t *testing.T) {
 // A related issue in another repository is named by target_owner and
 // target_repo, shows on both, and its row names its repository.
 func TestLinkRelatedAcrossRepositories(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var other int
 	withState(env, func(s *emulator.State) {
@@ -130,6 +132,7 @@ func TestLinkRelatedAcrossRepositories(t *testing.T) {
 // Enterprise Server version answers the 2026-03-10 request 400; a server
 // that knows the version but not the endpoint answers 404 on it.
 func TestRelatedIssuesUnsupported(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		opts  emulator.Options
@@ -139,6 +142,7 @@ func TestRelatedIssuesUnsupported(t *testing.T) {
 		{"endpoint missing", emulator.Options{}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			env := servertest.Start(t, servertest.Options{Emulator: c.opts})
 			a, b := emulator.DemoTriageIssue, emulator.DemoBlockerIssue
 			if c.fault {

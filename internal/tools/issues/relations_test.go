@@ -14,6 +14,7 @@ import (
 // the total: DemoBlockerIssue, closed, blocks DemoChainIssue, which blocks
 // DemoBlockedIssue; closing DemoChainIssue lowers open and leaves total.
 func TestDependencyCountsNameTheirParts(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	read := func() (blockedBy, blocking map[string]int) {
 		res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockedIssue, Detail: "summary"})

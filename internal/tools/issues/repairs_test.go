@@ -17,6 +17,7 @@ import (
 // can be written down, the repair's arguments are that call, and making it
 // does not fail on its arguments again.
 func TestArgumentRefusalsCarryRepairs(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	parent := emulator.DemoParentIssue
 	cases := []struct {
@@ -72,6 +73,7 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 // An owner or repository that is not a GitHub name is refused before it
 // reaches a request path, by every tool, with nothing sent upstream.
 func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, repo := range []string{"widgets/issues/2?", "widgets?x=1", "widgets/../gadgets", ".."} {
 		t.Run(repo, func(t *testing.T) {
@@ -109,6 +111,7 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 // get_issue's. Only an issue can be a parent: a pull request's number
 // there is refused as such, before anything is written.
 func TestPullRequestNumbers(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	pr := emulator.DemoFirstPull
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(pr), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
@@ -139,6 +142,7 @@ func TestPullRequestNumbers(t *testing.T) {
 // A repository that does not exist is named as such, and the repair (a
 // search of the owner's issues) succeeds as given.
 func TestMissingRepositoryRepairWorks(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, c := range []struct {
 		tool string

@@ -52,6 +52,7 @@ func coreRemaining(t *testing.T, env *servertest.Env) int {
 }
 
 func TestReplicasKeyedCreateWritesOnce(t *testing.T) {
+	t.Parallel()
 	_, a, b := replicaPair(t, servertest.Options{})
 	// Slow creates, so the duplicates arrive while the first is writing.
 	ciFault(t, a, emulator.Fault{Kind: emulator.FaultLatency, LatencyMS: 300, Method: "POST", Path: "/repos/acme/widgets/issues"})
@@ -94,6 +95,7 @@ func TestReplicasKeyedCreateWritesOnce(t *testing.T) {
 }
 
 func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
+	t.Parallel()
 	_, a, b := replicaPair(t, servertest.Options{})
 	// A cursor minted by one replica is accepted by the other.
 	first := servertest.CallOK[issues.SearchIssuesOut](t, a, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2})
@@ -126,6 +128,7 @@ func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
 }
 
 func TestReplicasStopAtTheRateFloorTogether(t *testing.T) {
+	t.Parallel()
 	const floor = 4
 	_, a, b := replicaPair(t, servertest.Options{Emulator: emulator.Options{CoreLimit: 20}, RateFloor: floor})
 	var refused *contract.Error
@@ -165,6 +168,8 @@ func TestReplicasStopAtTheRateFloorTogether(t *testing.T) {
 	}
 }
 
+// Serial: Redis comes back on the port it left, which a parallel test's
+// connection could take while it is down.
 func TestReplicasWithRedisDown(t *testing.T) {
 	srv, a, b := replicaPair(t, servertest.Options{})
 	srv.Stop()

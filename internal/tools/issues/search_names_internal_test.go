@@ -6,6 +6,7 @@ import "testing"
 // owner's, everywhere; with and without the lists), are checked against
 // GitHub's full published schema (see githubSchema).
 func TestNamesDocumentsAreValidOnGitHub(t *testing.T) {
+	t.Parallel()
 	s := githubSchema(t)
 	in := SearchIssuesIn{Labels: []string{"bug", "status: triaged"}, Assignee: "alice", Author: "bob",
 		Query: `label:a,b milestone:"v1 beta" type:Bug`}

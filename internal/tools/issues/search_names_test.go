@@ -73,6 +73,7 @@ func wantRows(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) issue
 // answer is label_not_found naming status: triage, and the repair is the
 // same search with it, which finds issues.
 func TestSearchByMissingLabelNamesTheClosest(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, in := range []issues.SearchIssuesIn{
 		{Owner: "acme", Repo: "widgets", Labels: []string{"status: triaged"}},
@@ -108,6 +109,7 @@ func TestSearchByMissingLabelNamesTheClosest(t *testing.T) {
 // name is refused with the new one first among the closest, ahead of the
 // other area: labels, and the repair searches with the new name.
 func TestSearchByRenamedLabelNamesItsNewName(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	before := wantRows(t, env, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"area: ui"}, State: "all"})
 	res := env.Emu.Do(t, "PATCH", "/repos/acme/widgets/labels/"+url.PathEscape("area: ui"), emulator.DemoTokenBob,
@@ -137,6 +139,7 @@ func TestSearchByRenamedLabelNamesItsNewName(t *testing.T) {
 // offer (Bugs for Bug; listed) are refused with the closest first, and the
 // repair's query names it instead.
 func TestSearchByMissingMilestoneOrIssueType(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, c := range []struct {
 		query, closest, fixed string
@@ -164,6 +167,7 @@ func TestSearchByMissingMilestoneOrIssueType(t *testing.T) {
 // repository's assignable logins closest to it; one who is a user but
 // cannot be assigned here gets an empty page saying exactly that.
 func TestSearchByAssigneeSaysWhetherTheUserExists(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	e, fixed := notFound(t, env, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Assignee: "alcie"},
 		contract.CodeAssigneeNotFound, "assignee")
@@ -194,6 +198,7 @@ func TestSearchByAssigneeSaysWhetherTheUserExists(t *testing.T) {
 // GitHub's own search refuses the login with a 422 that names none); an
 // author who is a user with no issue here gets an empty page saying so.
 func TestSearchByAuthorSaysWhetherTheUserExists(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, in := range []issues.SearchIssuesIn{
 		{Owner: "acme", Repo: "widgets", Author: "nobody-here"},
@@ -229,6 +234,7 @@ func TestSearchByAuthorSaysWhetherTheUserExists(t *testing.T) {
 // error: a note says the name was found, in the repository or in which
 // of the owner's. The common case, a page with rows, reads nothing more.
 func TestSearchByExistingNameWithoutMatchesIsEmpty(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	if res := env.Emu.Do(t, "POST", "/repos/acme/widgets/labels", emulator.DemoTokenAlice,
 		map[string]string{"name": "needs: design", "color": "ededed"}); res.Status != 201 {
@@ -269,6 +275,7 @@ func TestSearchByExistingNameWithoutMatchesIsEmpty(t *testing.T) {
 // with the closest names any of them has; without owner, no repository's
 // names are read and the empty page says the label was not checked.
 func TestSearchAcrossRepositoriesByMissingLabel(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	e, fixed := notFound(t, env, issues.SearchIssuesIn{Owner: "acme", Labels: []string{"status: triaged"}}, contract.CodeLabelNotFound, "labels")
 	if !strings.Contains(e.Message, "no repository of acme") {
@@ -294,6 +301,7 @@ func TestSearchAcrossRepositoriesByMissingLabel(t *testing.T) {
 // When the names cannot be read (GraphQL fails), the empty page is still
 // the answer, and it says the names went unchecked.
 func TestSearchNamesUncheckedStillAnswerThePage(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{MaxReadRetries: -1})
 	addFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql"})
 	out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues,
@@ -308,6 +316,7 @@ func TestSearchNamesUncheckedStillAnswerThePage(t *testing.T) {
 // says how far the check went instead of refusing; a login is checked
 // all the same.
 func TestSearchOfALargeOwnerSaysHowFarItLooked(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{FleetRepos: 105}})
 	env.Upstream()
 	in := issues.SearchIssuesIn{Owner: emulator.FleetOrg, Labels: []string{"status: triaged"}}
@@ -326,6 +335,7 @@ func TestSearchOfALargeOwnerSaysHowFarItLooked(t *testing.T) {
 // other repositories from the check: a label only acme/gadgets has is, to
 // it, a label none of the repositories it may read has.
 func TestSearchNamesStayWithinTheReadGrant(t *testing.T) {
+	t.Parallel()
 	widgetsOnly := caller.Identity{ID: "http:widgets-only", Readable: func(owner, repo string) bool { return owner == "acme" && repo == "widgets" }}
 	env := servertest.Start(t, servertest.Options{Caller: &widgetsOnly})
 	if res := env.Emu.Do(t, "POST", "/repos/acme/gadgets/labels", emulator.DemoTokenAlice,

@@ -91,6 +91,7 @@ func refusedScope(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (
 // read alice's private notes on acme's credential. It is refused before
 // any request, and the repair is the same search without the qualifier.
 func TestSearchOwnerRefusesAnotherOwnersQualifier(t *testing.T) {
+	t.Parallel()
 	env, rec := startRecorded(t)
 	in := issues.SearchIssuesIn{Owner: "acme", Query: "user:alice", State: "all", PageSize: 50}
 	_, args := refusedScope(t, env, in)
@@ -115,6 +116,7 @@ func TestSearchOwnerRefusesAnotherOwnersQualifier(t *testing.T) {
 // Every spelling GitHub reads as a scope naming another owner is refused;
 // the repair drops exactly those qualifiers and keeps the rest.
 func TestSearchOwnerRefusesWideningSpellings(t *testing.T) {
+	t.Parallel()
 	env, _ := startRecorded(t)
 	for _, c := range []struct {
 		owner, repo, query string
@@ -157,6 +159,7 @@ func TestSearchOwnerRefusesWideningSpellings(t *testing.T) {
 // Exclusions narrow, and naming the routed owner again is redundant: both
 // are searched as sent, within the owner.
 func TestSearchOwnerAllowsNarrowingQualifiers(t *testing.T) {
+	t.Parallel()
 	env, rec := startRecorded(t)
 	// within is "" where the rows are not checked: the emulator does not
 	// model excluding a scope (it reads -user:x as user:x).
@@ -193,6 +196,7 @@ func TestSearchOwnerAllowsNarrowingQualifiers(t *testing.T) {
 // Without owner, the owner the query's scope names picks the credential;
 // with no scope named, the call routes by "" as before.
 func TestSearchWithoutOwnerRoutesByTheQueryScope(t *testing.T) {
+	t.Parallel()
 	env, rec := startRecorded(t)
 	for _, c := range []struct{ query, route, within string }{
 		{"repo:alice/notes", "alice", "alice/notes"},
@@ -222,6 +226,7 @@ func TestSearchWithoutOwnerRoutesByTheQueryScope(t *testing.T) {
 // Two owners in one query would be read on one owner's credential: it is
 // refused, and the repair is the first owner's own search.
 func TestSearchWithoutOwnerRefusesTwoOwners(t *testing.T) {
+	t.Parallel()
 	env, rec := startRecorded(t)
 	for _, c := range []struct{ query, fixed, route string }{
 		{"crash repo:alice/notes user:acme", "crash repo:alice/notes", "alice"},
@@ -255,6 +260,7 @@ func TestSearchWithoutOwnerRefusesTwoOwners(t *testing.T) {
 // only), so without an owner to bound it the call is refused and the
 // repair writes the documented exclusion instead.
 func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
+	t.Parallel()
 	env, rec := startRecorded(t)
 	_, args := refusedScope(t, env, issues.SearchIssuesIn{Query: "crash NOT user:alice"})
 	var fixed issues.SearchIssuesIn
@@ -273,6 +279,7 @@ func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
 // A cursor minted under a derived owner reads the next page on the same
 // credential, and is bound to that scope and query.
 func TestSearchDerivedOwnerCursor(t *testing.T) {
+	t.Parallel()
 	env, rec := startRecorded(t)
 	in := issues.SearchIssuesIn{Query: "user:acme", State: "all", PageSize: 5}
 	first := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
@@ -306,6 +313,7 @@ func jsonEqual(a, b any) bool {
 // login (or the words they take) is refused before any request, so they
 // cannot carry a scope of their own past the routed owner.
 func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
+	t.Parallel()
 	env, rec := startRecorded(t)
 	for _, in := range []issues.SearchIssuesIn{
 		{Owner: "acme", Author: "x repo:alice/notes"},

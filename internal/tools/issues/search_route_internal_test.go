@@ -16,6 +16,7 @@ import (
 // endpoint has no filter for, two values for one filter, no_labels, @me
 // and searches wider than a repository go to search.
 func TestSearchRoutesPlainFiltersToTheListEndpoint(t *testing.T) {
+	t.Parallel()
 	since := time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC)
 	repo := func(in SearchIssuesIn) SearchIssuesIn {
 		in.Owner, in.Repo, in.PageSize = "acme", "widgets", 30
@@ -80,6 +81,7 @@ func TestSearchRoutesPlainFiltersToTheListEndpoint(t *testing.T) {
 // starts the listing again: a list cursor holds a row index, a search
 // cursor a page number, and neither means anything to the other.
 func TestCursorFromOnePathIsRefusedOnTheOther(t *testing.T) {
+	t.Parallel()
 	cursors, err := contract.NewCursors([]byte("0123456789abcdef0123456789abcdef"), nil)
 	if err != nil {
 		t.Fatal(err)

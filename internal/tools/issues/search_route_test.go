@@ -20,6 +20,7 @@ const testSearchLag = time.Hour
 // work sees every one: a plain listing reads the issues, not the lagging
 // search index, which at that moment finds none of them.
 func TestLabelledIssuesAreListedAtOnceDespiteSearchLag(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{SearchLag: testSearchLag}})
 	var open issues.SearchIssuesOut
 	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 5}).Decode(t, &open)
@@ -67,6 +68,7 @@ func TestLabelledIssuesAreListedAtOnceDespiteSearchLag(t *testing.T) {
 // A text search right after a create misses the new issue, and says why;
 // reading it back (get_issue) and a plain listing find it.
 func TestTextSearchRightAfterCreateMissesItAndSaysWhy(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{SearchLag: testSearchLag}})
 	var created issues.CreateIssueOut
 	res := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Flux capacitor overheats"})
@@ -99,6 +101,7 @@ func TestTextSearchRightAfterCreateMissesItAndSaysWhy(t *testing.T) {
 // none touches search, and the core budget pays only for the first read
 // of each page; every repeat is answered 304.
 func TestPlainListingsSpareSearchAndRereadFree(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{SearchLimit: 30}})
 	listings := []issues.SearchIssuesIn{
 		{Owner: "acme", Repo: "widgets"},
@@ -172,6 +175,7 @@ func rateUsed(t *testing.T, env *servertest.Env, resource string) int {
 // incomplete_results; the result says the rows are partial and how to
 // get the rest. A plain listing has no such limit.
 func TestSearchThatTimesOutSaysItIsPartial(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	args := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "comments:>=0", State: "all", PageSize: 100}
 	var whole issues.SearchIssuesOut

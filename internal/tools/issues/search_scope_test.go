@@ -29,6 +29,7 @@ func (cannedSearch) RoundTrip(req *http.Request) (*http.Response, error) {
 // The creator scope holds on the rows returned, whatever the query text
 // said: an issue opened by another user is never shown.
 func TestSearchCreatorScopeFiltersRows(t *testing.T) {
+	t.Parallel()
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: "https://ghe.test", Token: "t0k",
 		AllowedIssueCreator: "alice", HTTPClient: &http.Client{Transport: cannedSearch{}}})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // the merge (by whom, its commit) before the close, in the order they
 // happened.
 func TestListIssueItemsPullRequestTimeline(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var n int
 	var rewritten, approvedHead, late, merge string

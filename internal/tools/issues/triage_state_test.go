@@ -26,6 +26,7 @@ func (f triageFields) check(t *testing.T, where string) {
 // Summary rows and get_issue state an issue's labels, assignees and
 // milestone even when it has none, and summary rows carry the issue type.
 func TestTriageStateIsAlwaysPresent(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 100})
 	if res.IsError {
@@ -64,6 +65,7 @@ func TestTriageStateIsAlwaysPresent(t *testing.T) {
 // Summary rows stay within 230 bytes an issue on the demo seed, measured
 // as the bench measures them: the whole response over the rows.
 func TestSummaryRowsStayWithinBudget(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 30})
 	var out issues.SearchIssuesOut

@@ -15,6 +15,7 @@ import (
 // emulator) records the original and writes marked_as_duplicate, and the
 // result says so.
 func TestUpdateIssueDuplicateOf(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	dup, original := emulator.DemoUntriagedFrom, emulator.DemoManyCommentsIssue
 	out := servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue,

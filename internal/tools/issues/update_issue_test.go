@@ -53,6 +53,7 @@ func ciVersion(t *testing.T, env *servertest.Env, n int) string {
 func ptrTo[T any](v T) *T { return &v }
 
 func TestUpdateIssueSwapStatusLabelAtMinimum(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Swap me", Labels: []string{"bug", "status: triage", "priority: high"}})
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
@@ -86,6 +87,7 @@ func TestUpdateIssueSwapStatusLabelAtMinimum(t *testing.T) {
 }
 
 func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Labels", Labels: []string{"bug", "area: api"}})
 
@@ -128,6 +130,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 }
 
 func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Typo", Labels: []string{"bug"}})
 	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
@@ -165,6 +168,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 }
 
 func TestUpdateIssueConflictFlow(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Versioned"})
 	v1 := ciVersion(t, env, n)
@@ -191,6 +195,7 @@ func TestUpdateIssueConflictFlow(t *testing.T) {
 }
 
 func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
+	t.Parallel()
 	// The update reads through GraphQL, get_issue through REST; the same
 	// state must give the same version, or expected_version would always
 	// conflict. A no-op update reports the version it read.
@@ -218,6 +223,7 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 }
 
 func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	v150 := ciMilestone(t, env, "v1.5.0")
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Milestoned", Milestone: core.MilestoneNumber(v150)})
@@ -263,6 +269,7 @@ func ciUpdateRaw(t *testing.T, env *servertest.Env, raw json.RawMessage) issues.
 }
 
 func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, tc := range []struct{ args, field, reason string }{
 		{`{"set":[]}`, "labels.set", "cannot clear every label; use remove"},
@@ -284,6 +291,7 @@ func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
 }
 
 func TestUpdateIssuePartialSuccess(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Half done", Labels: []string{"bug", "status: triage"}})
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "DELETE",
@@ -327,6 +335,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 }
 
 func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		kind       emulator.FaultKind
 		status     int
@@ -369,6 +378,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 }
 
 func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Dup"})
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"}})
@@ -392,6 +402,7 @@ func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 // Closing a closed issue is a successful no-op that says so, also when the
 // issue was not read first: GitHub's closed_at shows it closed before.
 func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoBlockerIssue
 	if _, is := ciIssue(env, n); is.State != "closed" {
@@ -441,6 +452,7 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 // A state_reason without the state it explains would be ignored by GitHub
 // silently; it is refused with the call that does what was meant.
 func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Reason alone"})
 	env.Upstream()
@@ -461,6 +473,7 @@ func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
 }
 
 func TestUpdateIssueAssigneesAndLock(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "People", Assignees: []string{"carol"}})
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
@@ -487,6 +500,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 }
 
 func TestUpdateIssueCreatorScope(t *testing.T) {
+	t.Parallel()
 	// alice opens the issue where no scope holds (the scope refuses her
 	// create), then a deployment scoped to bob's issues is asked to close it.
 	open := servertest.Start(t, servertest.Options{})
@@ -506,6 +520,7 @@ func TestUpdateIssueCreatorScope(t *testing.T) {
 // no-op: it is refused before anything is written, with close matches.
 // Removing a real label the issue lacks is a no-op that says so.
 func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Remove typo", Labels: []string{"bug", "status: in progress"}})
 	env.Upstream()
@@ -534,6 +549,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 // The issue a label edit returns is not older than the edit: it keeps the
 // comment count, and leaves out an updated_at that the write changed.
 func TestUpdateIssueOutputIsNotStale(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	var before issues.GetIssueOut
@@ -551,6 +567,7 @@ func TestUpdateIssueOutputIsNotStale(t *testing.T) {
 // nothing as a no-op: GitHub's updated_at did not move, by its own clock
 // (the Date of its answer).
 func TestUnreadUpdateThatChangesNothingIsNoOp(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	clock := time.Now().UTC().Truncate(time.Second)
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{Now: func() time.Time {

@@ -60,6 +60,7 @@ func forecastWrites(t *testing.T, p issues.UpdatePreview) []string {
 // A bulk edit's dry run says, item by item, what the real call then does:
 // the same settlements, and exactly the write requests it sends.
 func TestBulkDryRunForecastsEachItemAndItsRequests(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	// #1 already holds the edit, #2 does not, #9999 does not exist.
 	servertest.CallOK[issues.UpdateIssueOut](t, env, "github_update_issue", map[string]any{"owner": "acme", "repo": "widgets",
@@ -130,6 +131,7 @@ func TestBulkDryRunForecastsEachItemAndItsRequests(t *testing.T) {
 // github_update_issue's dry run shows each field before and after, and
 // refuses what the real call would refuse.
 func TestUpdateDryRunShowsFieldsBeforeAndAfter(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	before := servertest.CallOK[issues.GetIssueOut](t, env, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 3})
 	r := env.Call(t, "github_update_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 3,

@@ -42,6 +42,10 @@ func sumDisabled(outs []reports.AlertsOut) reports.TypeCounts {
 // Each bound stops the report with its reason, within the bound, and
 // next_call taken as given finishes it: every alert once, and the
 // disabled counts of an uncapped run.
+//
+// Serial: beside the package's other tests, the max_api_calls case runs
+// out of its 200 follow-up calls (seen twice; alone it passes). Not yet
+// understood.
 func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
 	want, disabled := bobWants(t)
 	cases := []struct {
@@ -85,6 +89,7 @@ func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
 // stops the report as rate_limited; a disabled feature's 403 never does.
 // After the window resets, the continuation finishes it.
 func TestReportSecurityAlertsRateFloor(t *testing.T) {
+	t.Parallel()
 	want, disabled := bobWants(t)
 	clock := &testClock{t: time.Now()}
 	store := filepath.Join(t.TempDir(), "state.db")
@@ -123,6 +128,7 @@ func TestReportSecurityAlertsRateFloor(t *testing.T) {
 // A call cancelled mid-report returns what it found with cancelled; its
 // next_call finishes the report.
 func TestReportSecurityAlertsCancelled(t *testing.T) {
+	t.Parallel()
 	want, _ := bobWants(t)
 	env := fleetEnv(t, fleetSize, servertest.Options{Token: emulator.DemoTokenBob, Emulator: emulator.Options{Latency: 30 * time.Millisecond}})
 	h := handler(t, env, alertsTool)

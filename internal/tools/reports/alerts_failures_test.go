@@ -19,6 +19,7 @@ import (
 // lost. A list that fails on the retry too is given up, still named in
 // failed, so the report finishes.
 func TestReportSecurityAlertsFailedList(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 12, servertest.Options{Token: emulator.DemoTokenBob, MaxReadRetries: -1})
 	victim := emulator.Fleet(3).Name
 	path := "/repos/fleet/" + victim + "/dependabot/alerts"
@@ -81,6 +82,7 @@ func TestReportSecurityAlertsFailedList(t *testing.T) {
 // is archived), however many of its lists answer; one whose code scanning
 // is off (a 404 too) stays a disabled type.
 func TestReportSecurityAlertsNamedRepoMissing(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 12, servertest.Options{})
 	e := servertest.Refused(t, env, alertsTool, map[string]any{"owner": "fleet", "repo": "no-such-repo"})
 	if e.Code != contract.CodeRepoNotFound || e.Repair == nil || e.Repair.Tool != alertsTool ||
@@ -136,6 +138,7 @@ func TestReportSecurityAlertsNamedRepoMissing(t *testing.T) {
 // repository (bob), returns exactly the rows of the whole report at or
 // above it.
 func TestReportSecurityAlertsSeverityParam(t *testing.T) {
+	t.Parallel()
 	for _, tok := range []string{emulator.DemoTokenAlice, emulator.DemoTokenBob} {
 		env := fleetEnv(t, 12, servertest.Options{Token: tok})
 		args := map[string]any{"owner": "fleet", "alert_limit": 1000, "max_repos": 200}
@@ -167,6 +170,7 @@ func TestReportSecurityAlertsSeverityParam(t *testing.T) {
 // call goes on from: the next call starts after the last alert taken,
 // found by its number, so no open alert is lost.
 func TestReportSecurityAlertsClosedBetweenCalls(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 12, servertest.Options{})
 	args := map[string]any{"owner": "fleet", "types": []string{"dependabot"}, "alert_limit": 3}
 	first := alerts(t, env, args)

@@ -23,6 +23,7 @@ import (
 // emulator planted holds, and which it serves to any client that does not
 // ask hide_secret=true.
 func TestReportSecurityAlertsNeverShowSecrets(t *testing.T) {
+	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{FleetRepos: 12, Tools: `toolsets = ["reports"]`})
 	st := d.Up.Emu.State()
 	st.Lock()

@@ -97,6 +97,7 @@ var allTypes = []reports.AlertType{reports.Dependabot, reports.CodeScanning, rep
 // and hold every open alert of the repositories not archived, worst
 // first, each normalised for its type and none with a secret.
 func TestReportSecurityAlertsOrg(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	out := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000})
 	if out.Truncated || out.Scope != (reports.TypeScopes{Dependabot: "org", CodeScanning: "org", SecretScanning: "org"}) || out.APICalls != 4 {
@@ -148,6 +149,7 @@ func worse(a, b reports.RepoAlerts) bool {
 // 403), the repository is counted in disabled and the run goes on: none
 // of those 403s is a rate limit.
 func TestReportSecurityAlertsRepoFallback(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{Token: emulator.DemoTokenBob})
 	out := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000, "max_repos": 200})
 	if out.Truncated || out.Scope != (reports.TypeScopes{Dependabot: "repo", CodeScanning: "repo", SecretScanning: "repo"}) {
@@ -175,6 +177,7 @@ func TestReportSecurityAlertsRepoFallback(t *testing.T) {
 
 // A user is no organization (404): the user's repositories' lists.
 func TestReportSecurityAlertsUserOwner(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 2, servertest.Options{})
 	st := env.Emu.Emu.State()
 	st.Lock()
@@ -198,6 +201,7 @@ func TestReportSecurityAlertsUserOwner(t *testing.T) {
 // min_severity keeps the alerts at or above it; summary_only returns the
 // same counts without rows; types leaves the others skipped.
 func TestReportSecurityAlertsFilters(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	whole := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000})
 	high := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000, "min_severity": "high"})
@@ -237,6 +241,7 @@ func TestReportSecurityAlertsFilters(t *testing.T) {
 // organization lists bob is refused, then each repository's per type.
 // Every secret list was asked with hide_secret=true.
 func TestReportSecurityAlertsProgress(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 12, servertest.Options{Token: emulator.DemoTokenBob})
 	lists := 3
 	for i := range 12 {

@@ -41,6 +41,7 @@ func whole(t *testing.T, env *servertest.Env) reports.CIStatusOut {
 // following next_call as given finishes it: every pull request and
 // failing check of the whole report, each once, no call over its budget.
 func TestReportCIStatusBoundsContinue(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		extra  map[string]any
@@ -51,6 +52,7 @@ func TestReportCIStatusBoundsContinue(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			env := ciEnv(t, servertest.Options{})
 			want := whole(t, env)
 			got, outs := ciAll(t, env, ciArgs(t, env, tc.extra))
@@ -71,6 +73,7 @@ func TestReportCIStatusBoundsContinue(t *testing.T) {
 // job's two calls) is refused with the budget that suffices as its
 // repair, which goes on from the same cursor.
 func TestReportCIStatusTooFewCalls(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	want := whole(t, env)
 	first := ciReport(t, env, ciArgs(t, env, map[string]any{"max_api_calls": 2}))
@@ -90,6 +93,7 @@ func TestReportCIStatusTooFewCalls(t *testing.T) {
 // A rate limit met mid-report stops it (rate_limited) with what it found;
 // once the window resets, the continuation finishes it.
 func TestReportCIStatusRateLimited(t *testing.T) {
+	t.Parallel()
 	clock := &testClock{t: time.Now()}
 	store := filepath.Join(t.TempDir(), "state.db")
 	env := ciEnv(t, servertest.Options{Emulator: emulator.Options{Now: clock.Now}, StorePath: store})
@@ -116,6 +120,7 @@ func TestReportCIStatusRateLimited(t *testing.T) {
 // its next_call finishes the report. One pull request at a time, and the
 // cancellation as the first is done, so the rest are left for next_call.
 func TestReportCIStatusCancelled(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	want := whole(t, env)
 	_, h, err := (&reports.Tools{Service: env.Stack.Service, Concurrency: 1}).ReportCIStatus().Build(&tooldef.Env{CheckOutputs: true})

@@ -17,6 +17,7 @@ import (
 // own workflow's: they come cleaned like its log, and what was removed of
 // them is counted.
 func TestReportCIStatusNamesCleaned(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	i, pulls := fleetWith(t, env, "red")
 	repo, red := emulator.Fleet(i).Name, pullOf(t, pulls, "red")
@@ -51,6 +52,7 @@ func TestReportCIStatusNamesCleaned(t *testing.T) {
 // A call returns at most 256 KiB of log text across its jobs: the jobs
 // past it say their log was left out, and the logs returned fit in it.
 func TestReportCIStatusLogBytesPerCall(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	i, pulls := fleetWith(t, env, "red", "cancelled")
 	repo := emulator.Fleet(i).Name
@@ -103,6 +105,7 @@ func TestReportCIStatusLogBytesPerCall(t *testing.T) {
 // a next_call edited to change them is refused as cursor_invalid, with
 // the report from the start as its repair.
 func TestReportCIStatusCursorBoundToVerbosity(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	first := ciReport(t, env, ciArgs(t, env, map[string]any{"max_pulls": 1}))
 	if first.NextCall == nil {
@@ -129,6 +132,7 @@ func TestReportCIStatusCursorBoundToVerbosity(t *testing.T) {
 // it is failed (GitHub's rollup says so) with no failing row: the row
 // says the checks were cut.
 func TestReportCIStatusChecksCut(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	i, pulls := fleetWith(t, env, "green")
 	repo, green := emulator.Fleet(i).Name, pullOf(t, pulls, "green")

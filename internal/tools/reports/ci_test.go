@@ -20,6 +20,7 @@ var leadingTimestamp = regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\dT`)
 // failing job (2) and its log (3) one call each per failing job; nothing
 // for the pull requests that pass or wait.
 func TestReportCIStatusTiers(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	i, pulls := fleetWith(t, env, "red", "pending", "cancelled")
 	red, cancelled := pullOf(t, pulls, "red"), pullOf(t, pulls, "cancelled")
@@ -85,6 +86,7 @@ func TestReportCIStatusTiers(t *testing.T) {
 // A pull request whose checks pass costs the one call that reads it, at
 // the highest verbosity: no job, log or check-run request follows.
 func TestReportCIStatusHealthyPullCostsOneCall(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	i, pulls := fleetWith(t, env, "green")
 	green := pullOf(t, pulls, "green")
@@ -103,6 +105,7 @@ func TestReportCIStatusHealthyPullCostsOneCall(t *testing.T) {
 // not (the draft's test job was skipped and its lint neutral); a legacy
 // commit status that fails fails it too, at no extra call.
 func TestReportCIStatusConclusions(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	i, pulls := fleetWith(t, env, "cancelled", "draft", "timeout")
 	repo := emulator.Fleet(i).Name
@@ -144,6 +147,7 @@ func TestReportCIStatusConclusions(t *testing.T) {
 // timestamps; a credential the job printed is redacted and counted, and
 // appears nowhere in the result.
 func TestReportCIStatusLogTail(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	i, pulls := fleetWith(t, env, "red")
 	repo, red := emulator.Fleet(i).Name, pullOf(t, pulls, "red")
@@ -208,6 +212,7 @@ func TestReportCIStatusLogTail(t *testing.T) {
 // runs as given; a pull request that is not there is issue_not_found,
 // with the repository's report as its repair.
 func TestReportCIStatusNotFound(t *testing.T) {
+	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	e := servertest.Refused(t, env, ciTool, map[string]any{"owner": emulator.FleetOrg, "repo": "no-such-repo"})
 	if e.Code != "repo_not_found" || e.Repair == nil || e.Repair.Tool == "" {

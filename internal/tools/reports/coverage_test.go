@@ -63,6 +63,7 @@ func wantCoverage(t *testing.T, what string, got reports.Coverage, include bool,
 // names them in scanned; include_archived covers them, their rows marked
 // archived; a named archived repository is reported, and said to be.
 func TestReportUnlabeledArchivedCoverage(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	archived := archivedFleet(fleetSize)
 	inArchived := unlabeledIn(env, archived...)
@@ -135,6 +136,7 @@ func sameSet(got, want map[string]bool) bool {
 // the count says how many. The listing is read whole even when max_repos
 // stops the scan at one repository.
 func TestReportUnlabeledArchivedNamesBounded(t *testing.T) {
+	t.Parallel()
 	const n = 120
 	archived := archivedFleet(n)
 	if len(archived) <= 10 {
@@ -151,6 +153,7 @@ func TestReportUnlabeledArchivedNamesBounded(t *testing.T) {
 // the archived ones too, their rows and counts marked; a named archived
 // repository is said to be.
 func TestReportSecurityAlertsArchivedCoverage(t *testing.T) {
+	t.Parallel()
 	archived := archivedFleet(fleetSize)
 	for _, tc := range []struct {
 		name, token string
@@ -160,6 +163,7 @@ func TestReportSecurityAlertsArchivedCoverage(t *testing.T) {
 		{"repo", emulator.DemoTokenBob, []reports.AlertType{reports.Dependabot, reports.CodeScanning}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			env := fleetEnv(t, fleetSize, servertest.Options{Token: tc.token})
 			all, live := planted(env, "fleet", true, tc.types...), planted(env, "fleet", false, tc.types...)
 			if len(all) == len(live) {
@@ -220,6 +224,7 @@ func TestReportSecurityAlertsArchivedCoverage(t *testing.T) {
 // says include_archived false; include_archived searches them too, their
 // rows marked; a named archived repository is reported, and said to be.
 func TestReportReleasePRsArchivedCoverage(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	before := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	if len(before.Rows) < 2 {
@@ -268,6 +273,7 @@ func TestReportReleasePRsArchivedCoverage(t *testing.T) {
 // calls, since its next_call would do the same for ever; the repair's
 // budget reads the report through.
 func TestReportSecurityAlertsTooFewCallsForTheListing(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	for _, args := range []map[string]any{
 		{"owner": "fleet", "max_api_calls": 1},
@@ -307,6 +313,7 @@ func TestReportSecurityAlertsTooFewCallsForTheListing(t *testing.T) {
 // named nor counted among those skipped: its name is not the caller's to
 // learn.
 func TestReportsArchivedSkippedWithinTheReadGrant(t *testing.T) {
+	t.Parallel()
 	archived := archivedFleet(fleetSize)
 	hidden := archived[0]
 	id := caller.Identity{ID: "http:most-of-fleet", Readable: func(owner, repo string) bool { return owner == "fleet" && repo != hidden }}

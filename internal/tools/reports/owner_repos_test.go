@@ -17,8 +17,10 @@ import (
 // page after page to its end; one that says its last page is read side by
 // side; either way every page is taken, in order, and the listing is whole.
 func TestOwnerReposFollowsTheLinks(t *testing.T) {
+	t.Parallel()
 	for _, withLast := range []bool{false, true} {
 		t.Run(fmt.Sprintf("last=%v", withLast), func(t *testing.T) {
+			t.Parallel()
 			const pages = 3
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
@@ -64,6 +66,7 @@ func TestOwnerReposFollowsTheLinks(t *testing.T) {
 // leaves the later pages their calls: Prepay set them aside, so the
 // listing is whole and the stop is the budget's.
 func TestOwnerReposPagesSurviveTheBudget(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		page = max(page, 1)
@@ -112,6 +115,7 @@ func (p panicOnPage2) RoundTrip(r *http.Request) (*http.Response, error) {
 // A listing page whose read panics ends the listing with an error (the
 // group's), not a wait for a page that will never come.
 func TestOwnerReposPagePanicDoesNotHang(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") != "2" {
 			w.Header().Set("Link", fmt.Sprintf(`<http://%s%s?page=2>; rel="next", <http://%s%s?page=2>; rel="last"`, r.Host, r.URL.Path, r.Host, r.URL.Path))

@@ -18,6 +18,7 @@ import (
 // A client that sends a progress token gets notifications/progress with
 // it: repositories done of the total, rising to the total.
 func TestReportUnlabeledProgress(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 12, servertest.Options{})
 	var out reports.UnlabeledOut
 	got := progressCall(t, env, tool, "report-1", map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Repos })
@@ -75,6 +76,7 @@ func progressSession(t *testing.T, env *servertest.Env) (cs *mcp.ClientSession, 
 // A call cancelled mid-report returns what it found with cancelled, and
 // no goroutine of it is left behind.
 func TestReportUnlabeledCancel(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{Emulator: emulator.Options{Latency: 30 * time.Millisecond}})
 	h := handler(t, env, tool)
 	call := func(ctx context.Context) reports.UnlabeledOut {

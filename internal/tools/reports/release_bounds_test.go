@@ -18,6 +18,7 @@ import (
 // a budget that cannot is refused as invalid_field on max_api_calls with
 // the same call and a budget that can.
 func TestReportReleasePRsTinyBudget(t *testing.T) {
+	t.Parallel()
 	lib := emulator.Fleet(31).Name
 	for _, tc := range []struct {
 		repo    string
@@ -86,6 +87,7 @@ func TestReportReleasePRsTinyBudget(t *testing.T) {
 // next_call finishes once the search window (a minute) has reset. An
 // answer that brings the search budget to its floor stops no core call.
 func TestReportReleasePRsSearchFloor(t *testing.T) {
+	t.Parallel()
 	// The floor is read against this host's clock, as GitHub's reset is.
 	clock := &testClock{t: time.Now()}
 	store := t.TempDir() + "/state.db"
@@ -109,6 +111,7 @@ func TestReportReleasePRsSearchFloor(t *testing.T) {
 // A user's release pull requests are found as an organization's are:
 // GitHub's search reads org: and user: alike.
 func TestReportReleasePRsUserOwner(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 1, servertest.Options{})
 	is := aliceRelease(env, "release: v1.4.0", state.RepoDefaultBranch)
 	out := releaseReport(t, env, map[string]any{"owner": "alice"})

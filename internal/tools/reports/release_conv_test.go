@@ -10,6 +10,7 @@ import (
 // The default title pattern is liberal in spelling and strict about the
 // version: X.Y.Z, an optional pre-release, whole.
 func TestReleaseTitleVersion(t *testing.T) {
+	t.Parallel()
 	conv, err := compileRelease(core.ReleaseSettings{})
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +36,7 @@ func TestReleaseTitleVersion(t *testing.T) {
 // A running changelog names a version only as a whole word, and its entry
 // is the version's section.
 func TestReleaseChangelogEntry(t *testing.T) {
+	t.Parallel()
 	log := "# Changelog\n\n## v1.2.30\n\n- later\n\n## v1.2.3\n\n- one\n- two\n\n## v1.2.2\n\n- older\n"
 	if !names(log, "1.2.3") || names("## v11.2.3\n", "1.2.3") || names("1.2.30", "1.2.3") {
 		t.Error("names matches a version inside another")
@@ -67,6 +69,7 @@ func conv(t *testing.T) *releaseConv {
 // state before a README announcing another version, which outranks
 // in-flight PRs, drafts and minor gaps.
 func TestReleaseVerdictOrder(t *testing.T) {
+	t.Parallel()
 	ready := &ReleaseRow{Status: StatusReady, Version: "1.0.1"}
 	missing := &ReleaseRow{Status: StatusNeedsChangelog, Version: "1.0.1"}
 	log := changelog{path: "CHANGELOG.md", entry: "## v1.0.0\n"}
@@ -109,6 +112,7 @@ func TestReleaseVerdictOrder(t *testing.T) {
 // or a higher level; a heading inside a code fence is none, and hidden
 // characters do not hide the heading or a version.
 func TestReleaseWhatsNew(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text string
 		ok         bool
@@ -136,6 +140,7 @@ func TestReleaseWhatsNew(t *testing.T) {
 }
 
 func TestNamesPull(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]bool{"- fix (#12)": true, "#12": true, "#123 and #12.": true, "#123": false, "12": false} {
 		if got := namesPull(text, 12); got != want {
 			t.Errorf("%q: %v", text, got)

@@ -18,6 +18,7 @@ import (
 // nothing it had not, so it says incomplete_search with no next_call (a
 // repeat would find nothing new either) and a note saying why.
 func TestReportReleasePRsIncompleteEveryTime(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Path: "/search/issues", Kind: "search_timeout"}); err != nil {
 		t.Fatal(err)
@@ -48,6 +49,7 @@ func TestReportReleasePRsIncompleteEveryTime(t *testing.T) {
 // tried, as for one that is not there, and the pull request is reported
 // as it is without that path.
 func TestReportReleasePRsChangelogPathIsDirectory(t *testing.T) {
+	t.Parallel()
 	want := releaseReport(t, fleetEnv(t, releaseFleet, servertest.Options{}), map[string]any{"owner": "fleet"})
 	paths := append([]string{"docs"}, core.DefaultChangelogPaths()...)
 	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: core.ReleaseSettings{ChangelogPaths: paths}})
@@ -82,6 +84,7 @@ func TestReportReleasePRsChangelogPathIsDirectory(t *testing.T) {
 // is read for its version without them, and the changelog looked up at
 // the head as it is.
 func TestReportReleasePRsSanitized(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 1, servertest.Options{})
 	aliceReleaseFrom(env, "release: v1.\u200b4.0\u202e", "release/\u200bv1.4.0", "stable\u200b/v1.4")
 	for _, args := range []map[string]any{
@@ -113,6 +116,7 @@ func TestReportReleasePRsSanitized(t *testing.T) {
 // pages of 100) is truncated max_items, with a note and no next_call: the
 // listing would stop at the same place again.
 func TestReportReleasePRsListingBound(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 1, servertest.Options{})
 	s := env.Emu.Emu.State()
 	s.Lock()

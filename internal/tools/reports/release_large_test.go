@@ -18,6 +18,7 @@ import (
 // (The emulator serves every file's content, so this is GitHub's answer
 // as its documentation gives it, from a server of the test's own.)
 func TestReleaseChangelogOverOneMB(t *testing.T) {
+	t.Parallel()
 	big := "# Changelog\n\n## v2.0.0\n\n- One.\n- Two.\n\n## v1.0.0\n" + strings.Repeat("- an older item\n", 80_000)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
@@ -58,6 +59,7 @@ func TestReleaseChangelogOverOneMB(t *testing.T) {
 // it is read raw by the path GitHub names (docs/README.md here), one call
 // more, and its "What's new" block is found.
 func TestReleaseReadmeOverOneMB(t *testing.T) {
+	t.Parallel()
 	big := "# widgets\n\n## What's new\n\n- v2.0.0 is out.\n\n## History\n" + strings.Repeat("- an older note\n", 80_000)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {

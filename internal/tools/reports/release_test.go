@@ -82,6 +82,7 @@ func byKey(rows []reports.ReleaseRow) map[string]reports.ReleaseRow {
 // version is unknown_version. One repository named alone gives the same
 // rows as the owner-wide search.
 func TestReportReleasePRsStatus(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	if out.Truncated || out.Scanned.Found != len(out.Rows) {
@@ -145,6 +146,7 @@ func TestReportReleasePRsStatus(t *testing.T) {
 
 // only_missing keeps the needs_changelog rows, and only those.
 func TestReportReleasePRsOnlyMissing(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	all := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	missing := releaseReport(t, env, map[string]any{"owner": "fleet", "only_missing": true})
@@ -166,6 +168,7 @@ func TestReportReleasePRsOnlyMissing(t *testing.T) {
 // analyze gives each seeded situation its verdict, freshness and reason;
 // every verdict and freshness is reached.
 func TestReportReleasePRsAnalyze(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet", "analyze": true})
 	if out.Truncated {
@@ -220,9 +223,11 @@ func TestReportReleasePRsAnalyze(t *testing.T) {
 // Each bound this report can meet stops it with its reason, and following
 // next_call as given finishes it with the uncapped report's rows, each once.
 func TestReportReleasePRsBoundsContinue(t *testing.T) {
+	t.Parallel()
 	args := map[string]any{"owner": "fleet", "analyze": true}
 	want := releaseReport(t, fleetEnv(t, releaseFleet, servertest.Options{}), args).Rows
 	t.Run("max_api_calls", func(t *testing.T) {
+		t.Parallel()
 		env := fleetEnv(t, releaseFleet, servertest.Options{})
 		rows, outs := releaseAll(t, env, map[string]any{"owner": "fleet", "analyze": true, "max_api_calls": 12})
 		if outs[0].TruncatedReason != "max_api_calls" || len(outs) < 3 {
@@ -236,6 +241,7 @@ func TestReportReleasePRsBoundsContinue(t *testing.T) {
 		sameReleaseRows(t, rows, want)
 	})
 	t.Run("incomplete_search", func(t *testing.T) {
+		t.Parallel()
 		env := fleetEnv(t, releaseFleet, servertest.Options{})
 		if err := env.Emu.Emu.Faults().Add(emulator.Fault{Path: "/search/issues", Kind: "search_timeout", Times: 1}); err != nil {
 			t.Fatal(err)
@@ -249,6 +255,7 @@ func TestReportReleasePRsBoundsContinue(t *testing.T) {
 	// The emulator's core budget of 70 stops the first call at the floor
 	// (the 8 calls that may be in flight); the next window finishes it.
 	t.Run("rate_limited", func(t *testing.T) {
+		t.Parallel()
 		clock := &testClock{t: emulator.DemoNow()}
 		store := t.TempDir() + "/state.db"
 		env := fleetEnv(t, releaseFleet, servertest.Options{Emulator: emulator.Options{Now: clock.Now, CoreLimit: 70}, StorePath: store})
@@ -267,6 +274,7 @@ func TestReportReleasePRsBoundsContinue(t *testing.T) {
 // A repository that does not exist is repo_not_found, with the call that
 // reports on the owner's every repository instead.
 func TestReportReleasePRsRepoNotFound(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 4, servertest.Options{})
 	e := servertest.Refused(t, env, releaseTool, map[string]any{"owner": "fleet", "repo": "nope"})
 	if e.Code != "repo_not_found" || e.Repair == nil || e.Repair.Tool != releaseTool {
@@ -289,6 +297,7 @@ func TestReportReleasePRsRepoNotFound(t *testing.T) {
 // in VERSION only (which names the version on every release branch of the
 // seed), every release PR with a version is ready there.
 func TestReportReleasePRsOperatorSettings(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: core.ReleaseSettings{ChangelogPaths: []string{"VERSION"}}})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	if len(out.Rows) == 0 {

@@ -15,6 +15,7 @@ import (
 // A call cancelled mid-report returns what it found with cancelled, and
 // its next_call finishes the report with the uncapped rows, each once.
 func TestReportReleasePRsCancelled(t *testing.T) {
+	t.Parallel()
 	args := `{"owner":"fleet","analyze":true}`
 	want := releaseReport(t, fleetEnv(t, releaseFleet, servertest.Options{}), json.RawMessage(args)).Rows
 	env := fleetEnv(t, releaseFleet, servertest.Options{Emulator: emulator.Options{Latency: 30 * time.Millisecond}})
@@ -39,6 +40,7 @@ func TestReportReleasePRsCancelled(t *testing.T) {
 // A client that sends a progress token hears pull requests done of the
 // total, rising to the total.
 func TestReportReleasePRsProgress(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	var out reports.ReleaseOut
 	got := progressCall(t, env, releaseTool, "report-1", map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Pulls })
@@ -58,6 +60,7 @@ func TestReportReleasePRsProgress(t *testing.T) {
 // From a client declaring the tasks extension, the report runs as a task:
 // created, polled, and its result the rows the inline call gives.
 func TestReportReleasePRsAsTask(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	inline := releaseReport(t, env, map[string]any{"owner": "fleet", "only_missing": true})
 	var out reports.ReleaseOut

@@ -12,6 +12,7 @@ import (
 // started) keeps that repository's page; repositories finished drop
 // theirs, and the done prefix moves over what is done in name order.
 func TestResumeKeepsUnreachedPages(t *testing.T) {
+	t.Parallel()
 	pos := &resume{Pages: map[string]int{"widgets": 3, "gadgets": 2}}
 	order := []string{"alpha", "gadgets", "Widgets", "zeta"}
 	pos.advance(order, map[string]bool{"alpha": true, "gadgets": true}, map[string]int{"zeta": 2}, true)
@@ -50,6 +51,7 @@ func decodeRoundTrip(t *testing.T, r *resume) *resume {
 // page not read could sort below it in this order though GitHub listed it
 // later. The finished are kept by name instead.
 func TestResumePartialListingKeepsNames(t *testing.T) {
+	t.Parallel()
 	pos := &resume{After: "a"}
 	pos.advance([]string{"a_x", "b"}, map[string]bool{"a_x": true, "b": true}, nil, false)
 	if pos.After != "a" || !slices.Equal(pos.Done, []string{"a_x", "b"}) {

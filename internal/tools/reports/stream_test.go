@@ -15,6 +15,7 @@ import (
 // the second page held back, the first page's repositories are read (and
 // answered) before it comes, and the report is whole once it does.
 func TestReportStartsBeforeTheListingEnds(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, 150, servertest.Options{})
 	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Path: "/orgs/fleet/repos", Kind: emulator.FaultLatency,
 		Latency: 2 * time.Second, After: 1, Times: 1}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,11 +66,29 @@ func runTask(t *testing.T, url, tool string, args map[string]any, out any) {
 	}
 }
 
+// awaitListing waits until GitHub has answered the report's listing of
+// the owner's repositories: the report is under way, its repositories'
+// reads about to go out.
+func awaitListing(t *testing.T, env *servertest.Env) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		for _, a := range env.Answered() {
+			if strings.Contains(a, "/fleet/repos") && strings.HasSuffix(a, " 200") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the report's listing of fleet's repositories was not answered within a minute")
+		}
+	}
+}
+
 // From a client that declares the tasks extension, a report runs as a
 // task: the call answers at once with it, the report goes on after that
 // connection has closed, and tasks/get on a later one gives the report,
 // the same as the call made inline.
 func TestReportRunsAsTask(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	url := serveHTTP(t, env)
 	args := map[string]any{"owner": "fleet", "max_repos": 200}
@@ -84,6 +103,7 @@ func TestReportRunsAsTask(t *testing.T) {
 // tasks/cancel stops a report under way: the task ends cancelled, and the
 // report stops sending (no call is made after the cancel is answered).
 func TestReportTaskCancelled(t *testing.T) {
+	t.Parallel()
 	// 60 repositories at 200 ms, 8 at a time: two seconds of work, most
 	// of it left when the cancel comes.
 	env := fleetEnv(t, 60, servertest.Options{Emulator: emulator.Options{Latency: 200 * time.Millisecond}})
@@ -93,7 +113,7 @@ func TestReportTaskCancelled(t *testing.T) {
 	if id == "" {
 		t.Fatalf("want a task, got resultType %v", ack["resultType"])
 	}
-	time.Sleep(300 * time.Millisecond) // under way: the listing answered, repositories in flight
+	awaitListing(t, env) // under way: the listing answered, repositories in flight
 	if res := servertest.Post(t, url, "agent", "tasks/cancel", map[string]any{"taskId": id}); res["error"] != nil {
 		t.Fatalf("tasks/cancel: %v", res)
 	}

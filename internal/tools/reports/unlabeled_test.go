@@ -53,6 +53,7 @@ func sameRows(t *testing.T, got, want []reports.UnlabeledRow) {
 // Each bound stops the report with its reason, and following next_call as
 // given finishes it with the uncapped report's rows.
 func TestReportUnlabeledBoundsContinue(t *testing.T) {
+	t.Parallel()
 	want := uncapped(t)
 	cases := []struct {
 		args   map[string]any
@@ -63,6 +64,7 @@ func TestReportUnlabeledBoundsContinue(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.reason), func(t *testing.T) {
+			t.Parallel()
 			env := fleetEnv(t, fleetSize, servertest.Options{})
 			rows, outs := all(t, env, tc.args)
 			if outs[0].TruncatedReason != tc.reason || len(outs) < 2 {
@@ -81,6 +83,7 @@ func TestReportUnlabeledBoundsContinue(t *testing.T) {
 // per_repo_limit stops a repository with more items than it allows
 // (max_items) and the continuation reads on from the page it stopped at.
 func TestReportUnlabeledMaxItems(t *testing.T) {
+	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"reports"}})
 	args := map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "state": "all"}
 	whole := report(t, env, map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "state": "all", "per_repo_limit": 1000})
@@ -113,6 +116,7 @@ func (c *testClock) Advance(d time.Duration) {
 // is more (a low-limit token): rate_limited. Once the window resets, the
 // continuation finishes it.
 func TestReportUnlabeledRateFloor(t *testing.T) {
+	t.Parallel()
 	want := uncapped(t)
 	clock := &testClock{t: time.Now()}
 	store := filepath.Join(t.TempDir(), "state.db")
@@ -139,6 +143,7 @@ func TestReportUnlabeledRateFloor(t *testing.T) {
 // retry-after or a spent budget is internal/fanout's test: GitHub's
 // description lists no 403 for the issues list.)
 func TestReportUnlabeledRefusalsAreNotRateLimits(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	repos := uncapped(t)
 	victim := repos[0].Repo
@@ -181,6 +186,7 @@ func offRepo(t *testing.T, env *servertest.Env) string {
 // The same report again over unchanged repositories costs conditional
 // requests only: every call is a 304 (no rate budget spent).
 func TestReportUnlabeledRepeatIsConditional(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	args := map[string]any{"owner": "fleet", "max_repos": 200}
 	first := report(t, env, args)
@@ -195,6 +201,7 @@ func TestReportUnlabeledRepeatIsConditional(t *testing.T) {
 // waited out, and the report never has more calls in flight than its
 // bound.
 func TestReportUnlabeledSecondaryLimit(t *testing.T) {
+	t.Parallel()
 	want := uncapped(t)
 	env := fleetEnv(t, fleetSize, servertest.Options{Emulator: emulator.Options{MaxConcurrent: 3, Latency: 20 * time.Millisecond}})
 	out := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
@@ -210,6 +217,7 @@ func TestReportUnlabeledSecondaryLimit(t *testing.T) {
 // A cursor presented with other filters than it was minted for is
 // refused, with the literal call that starts the report again.
 func TestReportUnlabeledCursorBoundToFilters(t *testing.T) {
+	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	first := report(t, env, map[string]any{"owner": "fleet", "max_repos": 2})
 	args := first.NextCall.Arguments.(map[string]any)
