@@ -17,10 +17,29 @@ type ListCommentsOptions struct {
 	PerPage int
 }
 
+// CommentRow is an issue comment with only what a view of it shows: a
+// comment's user object alone holds some thirty fields go-github decodes
+// and no view reads.
+type CommentRow struct {
+	ID                int64     `json:"id"`
+	Body              string    `json:"body"`
+	AuthorAssociation string    `json:"author_association"`
+	User              RowUser   `json:"user"`
+	CreatedAt         time.Time `json:"created_at"`
+	UpdatedAt         time.Time `json:"updated_at"`
+}
+
+// CommentRowOf is c as a row, for the reads and writes that decode
+// go-github's IssueComment (one comment, the answer to a write).
+func CommentRowOf(c *gh.IssueComment) *CommentRow {
+	return &CommentRow{ID: c.GetID(), Body: c.GetBody(), AuthorAssociation: c.GetAuthorAssociation(),
+		User: RowUser{Login: c.GetUser().GetLogin()}, CreatedAt: c.GetCreatedAt().Time, UpdatedAt: c.GetUpdatedAt().Time}
+}
+
 // ListComments lists one page of an issue's comments.
 //
 // GET /repos/{owner}/{repo}/issues/{issue_number}/comments
-func (c *Client) ListComments(ctx context.Context, owner, repo string, number int, o ListCommentsOptions) ([]*gh.IssueComment, Meta, error) {
+func (c *Client) ListComments(ctx context.Context, owner, repo string, number int, o ListCommentsOptions) ([]*CommentRow, Meta, error) {
 	r, err := refIssue(owner, repo, number, false)
 	if err != nil {
 		return nil, Meta{}, err
@@ -39,7 +58,7 @@ func (c *Client) ListComments(ctx context.Context, owner, repo string, number in
 	if err != nil {
 		return nil, Meta{}, invalidArgument(false, err.Error())
 	}
-	return getJSON[[]*gh.IssueComment](ctx, c, r.path("issues", number, "comments"), q)
+	return getJSON[[]*CommentRow](ctx, c, r.path("issues", number, "comments"), q)
 }
 
 // CreateComment comments on an issue, once: it is never retried.

@@ -122,3 +122,40 @@ func TestGetIssueRowRecordMatchesFullDecode(t *testing.T) {
 		}
 	}
 }
+
+// ListComments decodes what go-github's full decode of the same page
+// reads of each comment (through CommentRowOf, which the reads and writes
+// of one comment use), for every commented issue of acme/widgets.
+func TestListCommentsMatchFullDecode(t *testing.T) {
+	t.Parallel()
+	em := startEmu(t, emulator.Options{})
+	c, _ := newClient(t, em.URL, emulator.DemoTokenAlice)
+	ctx := context.Background()
+	compared, edited := 0, 0
+	for n := 1; n <= emulator.DemoWidgetsIssueCount; n++ {
+		rows, _, err := c.ListComments(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, n, ListCommentsOptions{PerPage: 100})
+		if err != nil {
+			t.Fatalf("#%d: %v", n, err)
+		}
+		full, _, err := c.rest.Issues.ListComments(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, n, &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}})
+		if err != nil {
+			t.Fatalf("#%d: %v", n, err)
+		}
+		if len(rows) != len(full) {
+			t.Fatalf("#%d: %d rows, %d comments; want the same", n, len(rows), len(full))
+		}
+		for i, cm := range full {
+			if got, want := marshal(t, rows[i]), marshal(t, CommentRowOf(cm)); got != want {
+				t.Errorf("#%d comment %d:\n got %s\nwant %s", n, cm.GetID(), got, want)
+			}
+			if rows[i].UpdatedAt.After(rows[i].CreatedAt) {
+				edited++
+			}
+			compared++
+		}
+	}
+	t.Logf("%d comments compared, %d edited", compared, edited)
+	if compared == 0 {
+		t.Error("no comment compared")
+	}
+}

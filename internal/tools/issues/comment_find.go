@@ -7,7 +7,6 @@ import (
 
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
-	gh "github.com/google/go-github/v88/github"
 )
 
 // findPages bounds the comment pages (of 100) read while looking.
@@ -26,14 +25,14 @@ func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserve
 	}
 	login := me.GetLogin()
 	from, at := recoveryWindow(c, reserved)
-	var fallback *gh.IssueComment
+	var fallback *github.CommentRow
 	for page := 1; page <= findPages; page++ {
 		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Since: from, Page: page, PerPage: core.MaxPageSize})
 		if err != nil {
 			return nil, core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
 		}
 		for _, cm := range list {
-			if !strings.EqualFold(cm.GetUser().GetLogin(), login) || !sameBody(cm.GetBody(), in.Body) || cm.CreatedAt == nil || cm.CreatedAt.Before(from) {
+			if !strings.EqualFold(cm.User.Login, login) || !sameBody(cm.Body, in.Body) || cm.CreatedAt.IsZero() || cm.CreatedAt.Before(from) {
 				continue
 			}
 			if !cm.CreatedAt.Before(at.Truncate(time.Second)) {

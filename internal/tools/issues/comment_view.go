@@ -2,8 +2,8 @@ package issues
 
 import (
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
-	gh "github.com/google/go-github/v88/github"
 )
 
 // Comment is an issue comment as agents see it.
@@ -27,10 +27,10 @@ type Comment struct {
 // commentView renders a comment, its body as it is: for the answer to
 // the agent's own write. Reads render through views, which apply
 // lockdown.
-func commentView(c *gh.IssueComment) Comment {
-	body, removed := contract.Sanitize(c.GetBody())
-	v := Comment{ID: c.GetID(), Author: c.GetUser().GetLogin(), Body: body, CreatedAt: stamp(c.CreatedAt),
-		Edited: c.UpdatedAt != nil && c.CreatedAt != nil && c.UpdatedAt.After(c.CreatedAt.Time)}
+func commentView(c *github.CommentRow) Comment {
+	body, removed := contract.Sanitize(c.Body)
+	v := Comment{ID: c.ID, Author: c.User.Login, Body: body, CreatedAt: stampOf(c.CreatedAt),
+		Edited: !c.UpdatedAt.IsZero() && !c.CreatedAt.IsZero() && c.UpdatedAt.After(c.CreatedAt)}
 	if removed.Any() {
 		v.Sanitized = &removed
 	}

@@ -65,7 +65,7 @@ func (s *Tools) editComment(ctx context.Context, in EditCommentIn) (EditCommentO
 	if err != nil {
 		return EditCommentOut{}, commentWriteFailed(err, in)
 	}
-	v := commentView(cm)
+	v := commentView(github.CommentRowOf(cm))
 	out := EditCommentOut{Comment: &v}
 	if ref := refFromAPIURL(cm.GetIssueURL(), in.Owner, in.Repo); ref != nil {
 		out.IssueNumber = ref.Number

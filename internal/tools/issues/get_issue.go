@@ -270,7 +270,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 		if err != nil {
 			return GetIssueOut{}, err
 		}
-		cv, w, err := v.comment(repo, cm)
+		cv, w, err := v.comment(repo, github.CommentRowOf(cm))
 		if err != nil {
 			return GetIssueOut{}, err
 		}

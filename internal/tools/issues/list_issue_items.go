@@ -196,7 +196,7 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	switch in.Collection {
 	case "comments":
 		list, meta, lerr := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Since: since, Page: o.Page, PerPage: o.PerPage})
-		out.Items, next, err = listRowsErr(list, meta, lerr, func(cm *gh.IssueComment) (IssueItem, bool, error) {
+		out.Items, next, err = listRowsErr(list, meta, lerr, func(cm *github.CommentRow) (IssueItem, bool, error) {
 			cv, w, err := v.comment(repo, cm)
 			if err != nil {
 				return IssueItem{}, false, err

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/github"
-	gh "github.com/google/go-github/v88/github"
 )
 
 // MirrorSchema is the layout version of the files github_sync_issues
@@ -60,7 +59,7 @@ type MirrorState struct {
 // included: under it, strangers' text in a public repository never
 // reaches the file. Each text keeps its author's association, by which a
 // read of the mirror decides again.
-func (v Views) MirrorFile(rec *github.IssueRecord, owner, repo string, comments []*gh.IssueComment, truncated bool) (MirrorFile, error) {
+func (v Views) MirrorFile(rec *github.IssueRecord, owner, repo string, comments []*github.CommentRow, truncated bool) (MirrorFile, error) {
 	full := owner + "/" + repo
 	is, err := v.v.issue(github.IssueRowOf(&rec.Issue), Full, false, full)
 	if err != nil {
@@ -74,7 +73,7 @@ func (v Views) MirrorFile(rec *github.IssueRecord, owner, repo string, comments 
 		if err != nil {
 			return MirrorFile{}, err
 		}
-		cv.Association = c.GetAuthorAssociation()
+		cv.Association = c.AuthorAssociation
 		f.Comments = append(f.Comments, cv)
 	}
 	return f, nil

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/core"
-	gh "github.com/google/go-github/v88/github"
 )
 
 // views renders what a read returns through the read's decision on
@@ -58,9 +57,9 @@ func (v views) issue(is *github.IssueRow, detail Detail, withRepo bool, repo str
 
 // comment renders a comment of repo ("owner/name"), its body withheld as
 // issue's is; withheld reports it.
-func (v views) comment(repo string, cm *gh.IssueComment) (out Comment, withheld bool, err error) {
+func (v views) comment(repo string, cm *github.CommentRow) (out Comment, withheld bool, err error) {
 	out = commentView(cm)
-	_, w, err := v.u.Text(repo, out.Author, cm.GetAuthorAssociation(), cm.GetBody())
+	_, w, err := v.u.Text(repo, out.Author, cm.AuthorAssociation, cm.Body)
 	if err != nil {
 		return Comment{}, false, err
 	}

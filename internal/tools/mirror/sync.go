@@ -13,7 +13,6 @@ import (
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
-	gh "github.com/google/go-github/v88/github"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -412,7 +411,7 @@ func (r *run) comments(ctx context.Context, rec *github.IssueRecord, f *issues.M
 	if rec.GetComments() == 0 {
 		return nil
 	}
-	var all []*gh.IssueComment
+	var all []*github.CommentRow
 	more := false
 	for page := 1; ; page++ {
 		list, meta, err := r.c.ListComments(ctx, r.in.Owner, r.in.Repo, rec.GetNumber(), github.ListCommentsOptions{Page: page, PerPage: 100})
