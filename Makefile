@@ -197,7 +197,7 @@ release-snapshot: release-tools windows-check sys-deps
 # Windows: every package builds for it (the broker's audit file and peer
 # checks need a Unix system and say so there at run time); the packages
 # that handle file paths are also vetted, and their tests compiled, for it.
-WINDOWS_PKGS ?= ./internal/clientsetup ./internal/credentials ./internal/privdir ./internal/store ./internal/tools/mirror ./internal/tools/core
+WINDOWS_PKGS ?= ./internal/clientsetup ./internal/credentials ./internal/privdir ./internal/store ./internal/tools/issuesync ./internal/tools/toolkit
 windows-check:
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
 	GOOS=windows GOARCH=amd64 $(GO) vet $(WINDOWS_PKGS)

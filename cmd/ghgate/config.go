@@ -22,8 +22,8 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/spf13/pflag"
 )
 
@@ -40,7 +40,7 @@ type fileConfig struct {
 	ReadOnly            *bool    `toml:"read_only"`
 	AllowedIssueCreator string   `toml:"allowed_issue_creator"`
 	SyncRoot            string   `toml:"sync_root"`
-	// The release pull request conventions (core.ReleaseSettings).
+	// The release pull request conventions (toolkit.ReleaseSettings).
 	ReleaseLabel          string   `toml:"release_label"`
 	ReleaseTitlePattern   string   `toml:"release_title_pattern"`
 	ReleaseChangelogPaths []string `toml:"release_changelog_paths"`
@@ -72,7 +72,7 @@ type fileConfig struct {
 	// whole server's on stdio, the default of every HTTP client that
 	// names none of its own.
 	Policy policy.Rules `toml:"policy"`
-	// Lockdown and AllowIncludeUntrusted are core.Lockdown: strangers'
+	// Lockdown and AllowIncludeUntrusted are toolkit.Lockdown: strangers'
 	// text withheld in public repositories, and whether a read may ask
 	// for it. An --auth client's [client.tools] may set its own.
 	Lockdown              *bool `toml:"lockdown"`
@@ -159,7 +159,7 @@ type serveConfig struct {
 	SyncRoot string
 	// Releases are the release pull request conventions the reports
 	// toolset reads (file only: defaults when absent).
-	Releases core.ReleaseSettings
+	Releases toolkit.ReleaseSettings
 	// Tiers are the repository tiers of the security alert report's
 	// classify (file only: tiers.Default when absent).
 	Tiers     tiers.Rules
@@ -182,8 +182,8 @@ type serveConfig struct {
 	MaxFanoutPerCredential int
 	// Policy is the write policy (file only).
 	Policy policy.Rules
-	// Lockdown is the rule on strangers' text (core.Lockdown).
-	Lockdown core.Lockdown
+	// Lockdown is the rule on strangers' text (toolkit.Lockdown).
+	Lockdown toolkit.Lockdown
 }
 
 // metricsConfig says where /metrics is served and to whom. The series
@@ -290,7 +290,7 @@ func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	c := serveConfig{GitHubURL: fc.GitHubURL, Token: fc.Token, Toolsets: fc.Toolsets, AllowedIssueCreator: fc.AllowedIssueCreator,
 		SyncRoot: fc.SyncRoot, State: fc.State, HTTP: fc.HTTP, AuthFile: fc.Auth, Demo: f.demo,
-		Releases: core.ReleaseSettings{Label: fc.ReleaseLabel, TitlePattern: fc.ReleaseTitlePattern, ChangelogPaths: fc.ReleaseChangelogPaths},
+		Releases: toolkit.ReleaseSettings{Label: fc.ReleaseLabel, TitlePattern: fc.ReleaseTitlePattern, ChangelogPaths: fc.ReleaseChangelogPaths},
 		MaxTasks: tasks.DefaultMaxTasks, MaxTasksPerClient: tasks.DefaultMaxTasksPerClient, MaxFanoutPerCredential: fanout.DefaultShared,
 		Policy: fc.Policy, Tiers: fc.Reports.Classify}
 	if err := fc.Policy.Validate(); err != nil {

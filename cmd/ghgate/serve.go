@@ -17,7 +17,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -114,7 +114,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 		// guard leaves it out for the others.
 		opts.Lockdown.Varies = cfg.Auth.LockdownVaries(cfg.Lockdown)
 		opts.Lockdown.AllowInclude = opts.Lockdown.AllowInclude || cfg.Auth.AllowsInclude(cfg.Lockdown)
-		opts.LockdownFor = func(ctx context.Context, _ string) core.Lockdown { return httpauth.LockdownOf(ctx, cfg.Lockdown) }
+		opts.LockdownFor = func(ctx context.Context, _ string) toolkit.Lockdown { return httpauth.LockdownOf(ctx, cfg.Lockdown) }
 	}
 	if cfg.Demo {
 		emu, err := demo.StartEmulator(emulator.Options{Seed: "demo", FleetRepos: emulator.DemoFleetRepos, Logger: log.With("component", "emulator")})

@@ -12,7 +12,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/testutil/redisserver"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -138,7 +138,7 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 				Body string `json:"body"`
 			} `json:"issue"`
 		}
-		text := callText(t, as(urlA, client), core.NameGetIssue,
+		text := callText(t, as(urlA, client), toolkit.NameGetIssue,
 			map[string]any{"owner": emulator.DemoNotesOwner, "repo": emulator.DemoNotesRepo, "issue_number": 4})
 		if err := json.Unmarshal([]byte(text), &got); err != nil || got.Issue.Body == "" {
 			t.Fatalf("%s reads alice/notes#4 on replica A: %s", client, text)
@@ -149,7 +149,7 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 	// 1. Before any private read, bot's comment on the public issue is written.
 	before := comments()
 	hello := "Thanks for the report, we are looking into it."
-	if isErr, env := callEnvelope(t, as(urlB, "bot"), core.NameAddComment, comment(hello)); isErr {
+	if isErr, env := callEnvelope(t, as(urlB, "bot"), toolkit.NameAddComment, comment(hello)); isErr {
 		t.Fatalf("bot's comment before any private read: %+v", env)
 	}
 	wrote("before any private read", before, hello)
@@ -160,7 +160,7 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 
 	// 3. Replica B: bot comments the private text on the public issue.
 	before = comments()
-	isErr, env := callEnvelope(t, as(urlB, "bot"), core.NameAddComment, comment(leak))
+	isErr, env := callEnvelope(t, as(urlB, "bot"), toolkit.NameAddComment, comment(leak))
 	if !isErr || env.Code != string(contract.CodeCrossVisibilityWrite) || env.Details.Rule != "flow" ||
 		env.Settlement != string(contract.NotStarted) || !strings.Contains(env.Message, "alice/notes") || !strings.Contains(env.Message, "acme/widgets") {
 		t.Fatalf("replica B, after bot read alice/notes on replica A: %v %+v; want cross_visibility_write naming alice/notes and acme/widgets", isErr, env)
@@ -173,7 +173,7 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 	// 4. The taint is the client's: other, which read nothing private,
 	// writes the same text through replica B.
 	before = comments()
-	if isErr, env := callEnvelope(t, as(urlB, "other"), core.NameAddComment, comment(leak)); isErr {
+	if isErr, env := callEnvelope(t, as(urlB, "other"), toolkit.NameAddComment, comment(leak)); isErr {
 		t.Fatalf("other (no private read) writes the same comment on replica B: %+v", env)
 	}
 	wrote("another client", before, secret)
@@ -181,7 +181,7 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 	// 5. Replica B's audit carries bot's refusal: the call
 	// line and the guard's line naming both repositories. Lines are
 	// written as the answer goes out: wait for them.
-	want := []string{"bot:" + core.NameAddComment + ":cross_visibility_write", "client:bot:alice/notes->acme/widgets"}
+	want := []string{"bot:" + toolkit.NameAddComment + ":cross_visibility_write", "client:bot:alice/notes->acme/widgets"}
 	var audited []string
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		audited = flowRefusalsAudited(logB.String())
@@ -196,7 +196,7 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 	// 6. A policy allowing the pair lets the flow through.
 	readPrivate("paired")
 	before = comments()
-	if isErr, env := callEnvelope(t, as(urlB, "paired"), core.NameAddComment, comment(leak)); isErr {
+	if isErr, env := callEnvelope(t, as(urlB, "paired"), toolkit.NameAddComment, comment(leak)); isErr {
 		t.Fatalf("paired (alice/notes -> acme/widgets allowed) after reading alice/notes on replica A: %+v", env)
 	}
 	wrote("an allowed pair", before, secret)

@@ -12,7 +12,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/httpauth"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -72,16 +72,16 @@ func TestServeAuthLockdownPerClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := slices.IndexFunc(list.Tools, func(tl *mcp.Tool) bool { return tl.Name == core.NameGetIssue })
+		i := slices.IndexFunc(list.Tools, func(tl *mcp.Tool) bool { return tl.Name == toolkit.NameGetIssue })
 		if i < 0 {
 			t.Fatal("get_issue is not listed")
 		}
 		b, _ := json.Marshal(list.Tools[i].InputSchema)
-		return strings.Contains(string(b), core.IncludeUntrustedField)
+		return strings.Contains(string(b), toolkit.IncludeUntrustedField)
 	}
 
 	open := connectAs(t, url, openKey)
-	if text := callText(t, open, core.NameGetIssue, issue); !strings.Contains(text, daveSays) {
+	if text := callText(t, open, toolkit.NameGetIssue, issue); !strings.Contains(text, daveSays) {
 		t.Errorf("open client: dave's body is missing: %s", text)
 	}
 	if lists(open) {
@@ -89,14 +89,14 @@ func TestServeAuthLockdownPerClient(t *testing.T) {
 	}
 
 	locked := connectAs(t, url, lockedKey)
-	text := callText(t, locked, core.NameGetIssue, issue)
+	text := callText(t, locked, toolkit.NameGetIssue, issue)
 	if strings.Contains(text, daveSays) || !strings.Contains(text, `"withheld_untrusted"`) {
 		t.Errorf("locked client: %s", text)
 	}
 	if lists(locked) {
 		t.Error("locked client: include_untrusted is listed")
 	}
-	res, err := locked.CallTool(context.Background(), &mcp.CallToolParams{Name: core.NameGetIssue, Arguments: include})
+	res, err := locked.CallTool(context.Background(), &mcp.CallToolParams{Name: toolkit.NameGetIssue, Arguments: include})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,10 +112,10 @@ func TestServeAuthLockdownPerClient(t *testing.T) {
 	if !lists(allowed) {
 		t.Error("include client: include_untrusted is not listed")
 	}
-	if text := callText(t, allowed, core.NameGetIssue, issue); strings.Contains(text, daveSays) {
+	if text := callText(t, allowed, toolkit.NameGetIssue, issue); strings.Contains(text, daveSays) {
 		t.Errorf("include client without include_untrusted: dave's body shown")
 	}
-	if text := callText(t, allowed, core.NameGetIssue, include); !strings.Contains(text, daveSays) {
+	if text := callText(t, allowed, toolkit.NameGetIssue, include); !strings.Contains(text, daveSays) {
 		t.Errorf("include client with include_untrusted: %s", text)
 	}
 	// The audit line is written as the answer goes out: wait for it.
@@ -159,25 +159,25 @@ func TestServeLockdownSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Lockdown != (core.Lockdown{}) {
+	if c.Lockdown != (toolkit.Lockdown{}) {
 		t.Fatalf("default %+v, want off", c.Lockdown)
 	}
 	c, err = parseServe(t, nil, "lockdown = true\nallow_include_untrusted = true\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Lockdown != (core.Lockdown{On: true, AllowInclude: true}) {
+	if c.Lockdown != (toolkit.Lockdown{On: true, AllowInclude: true}) {
 		t.Fatalf("from the file: %+v", c.Lockdown)
 	}
 	c, err = parseServe(t, []string{"--allow-include-untrusted=false"}, "lockdown = true\nallow_include_untrusted = true\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Lockdown != (core.Lockdown{On: true}) {
+	if c.Lockdown != (toolkit.Lockdown{On: true}) {
 		t.Fatalf("a flag over the file: %+v", c.Lockdown)
 	}
 	c, err = parseServe(t, []string{"--lockdown"}, "", nil)
-	if err != nil || c.Lockdown != (core.Lockdown{On: true}) {
+	if err != nil || c.Lockdown != (toolkit.Lockdown{On: true}) {
 		t.Fatalf("--lockdown: %+v, %v", c.Lockdown, err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ghgate/ghgate/internal/tools/mirror"
+	"github.com/ghgate/ghgate/internal/tools/issuesync"
 )
 
 // Sync measures github_sync_issues on acme/widgets (the demo seed): a
@@ -15,7 +15,7 @@ import (
 // Each reports the upstream requests the wire saw (checked against what
 // the tool says it spent) and the response bytes it received.
 func Sync(ctx context.Context) ([]Figure, error) {
-	r, err := newRig(ctx, []string{mirror.Toolset})
+	r, err := newRig(ctx, []string{issuesync.Toolset})
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func Sync(ctx context.Context) ([]Figure, error) {
 		if err != nil {
 			return figs, fmt.Errorf("%s: %w", run, err)
 		}
-		var out mirror.SyncIssuesOut
+		var out issuesync.SyncIssuesOut
 		if err := json.Unmarshal([]byte(text), &out); err != nil {
 			return figs, err
 		}

@@ -24,8 +24,8 @@ import (
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/ghgate/ghgate/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -129,7 +129,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	if err != nil {
 		return fail(fmt.Errorf("cursor key: %w", err))
 	}
-	svc := &core.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
+	svc := &toolkit.Service{Clients: b.router, Store: st, Cursors: cursors, Log: log, Now: opts.Now,
 		Credential: b.router.Credential, SyncRoot: cfg.Tools.SyncRoot, Releases: cfg.Tools.Releases(),
 		Tiers: cfg.Tools.Reports.Classify, FanoutPerCredential: cfg.Limits.MaxFanoutPerCredential, Lockdown: b.lockdown}
 	extra, err := b.connectUpstreams(ctx, svc)
@@ -161,7 +161,7 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 // tools for the server to serve beside ghgate's own (name clashes are
 // refused there). The routed credential reaches each upstream from the
 // broker's side only.
-func (b *Broker) connectUpstreams(ctx context.Context, svc *core.Service) ([]server.Extra, error) {
+func (b *Broker) connectUpstreams(ctx context.Context, svc *toolkit.Service) ([]server.Extra, error) {
 	var extra []server.Extra
 	// What an augmented tool's post-processors read, they read as the
 	// broker's own tools do: with the call's routed read credential,

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // maxSocketMode is the widest mode the socket may have: the broker's user
@@ -20,7 +20,7 @@ const maxSocketMode = 0o660
 // socket mode wider than 0660, a route naming a secret that exists
 // nowhere, an App key that is not a PEM RSA private key, a sync_root that
 // anyone but the broker's user and root could change
-// (core.CheckSyncRoot). Reasons name files, routes and secret names,
+// (toolkit.CheckSyncRoot). Reasons name files, routes and secret names,
 // never a secret's value.
 func Check(cfg *Config) error {
 	var errs []error
@@ -28,7 +28,7 @@ func Check(cfg *Config) error {
 		errs = append(errs, err)
 	}
 	if cfg.Tools.SyncRoot != "" {
-		if err := core.CheckSyncRoot(cfg.Tools.SyncRoot); err != nil {
+		if err := toolkit.CheckSyncRoot(cfg.Tools.SyncRoot); err != nil {
 			errs = append(errs, fmt.Errorf("[tools] %w", err))
 		}
 	}

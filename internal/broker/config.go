@@ -17,8 +17,8 @@ import (
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tasks"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 
 	"github.com/BurntSushi/toml"
 )
@@ -94,15 +94,15 @@ type Tools struct {
 	// mirrors under (sync_root/OWNER/REPO), as the broker's user; empty
 	// refuses the tool. It must exist and be changeable only by the
 	// broker's user and root, as must every directory above it (see
-	// core.CheckSyncRoot): the broker refuses to start otherwise.
+	// toolkit.CheckSyncRoot): the broker refuses to start otherwise.
 	SyncRoot string `toml:"sync_root"`
-	// The release pull request conventions (core.ReleaseSettings);
+	// The release pull request conventions (toolkit.ReleaseSettings);
 	// absent: the defaults.
 	ReleaseLabel          string   `toml:"release_label"`
 	ReleaseTitlePattern   string   `toml:"release_title_pattern"`
 	ReleaseChangelogPaths []string `toml:"release_changelog_paths"`
 	// Lockdown withholds, in public repositories, the bodies and comments
-	// of authors who are not OWNER, MEMBER or COLLABORATOR (core.Lockdown);
+	// of authors who are not OWNER, MEMBER or COLLABORATOR (toolkit.Lockdown);
 	// AllowIncludeUntrusted lets a read ask for them (include_untrusted),
 	// audited. Absent: off. An HTTP client's [client.tools] sets its own
 	// over the server's.
@@ -119,8 +119,8 @@ type ToolsReports struct {
 }
 
 // Releases are the release conventions the reports toolset reads.
-func (t Tools) Releases() core.ReleaseSettings {
-	return core.ReleaseSettings{Label: t.ReleaseLabel, TitlePattern: t.ReleaseTitlePattern, ChangelogPaths: t.ReleaseChangelogPaths}
+func (t Tools) Releases() toolkit.ReleaseSettings {
+	return toolkit.ReleaseSettings{Label: t.ReleaseLabel, TitlePattern: t.ReleaseTitlePattern, ChangelogPaths: t.ReleaseChangelogPaths}
 }
 
 // Audit says where the audit log goes.

@@ -5,12 +5,12 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/server"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // LockdownOver is the lockdown rule these settings make of def: each
 // one set replaces def's.
-func (t Tools) LockdownOver(def core.Lockdown) core.Lockdown {
+func (t Tools) LockdownOver(def toolkit.Lockdown) toolkit.Lockdown {
 	if t.Lockdown != nil {
 		def.On = *t.Lockdown
 	}
@@ -22,8 +22,8 @@ func (t Tools) LockdownOver(def core.Lockdown) core.Lockdown {
 
 // lockdown is the broker's rule on strangers' text for a call on owner's
 // repositories: the route's own lockdown where it sets one, over [tools].
-func (b *Broker) lockdown(_ context.Context, owner string) core.Lockdown {
-	rule := b.cfg.Tools.LockdownOver(core.Lockdown{})
+func (b *Broker) lockdown(_ context.Context, owner string) toolkit.Lockdown {
+	rule := b.cfg.Tools.LockdownOver(toolkit.Lockdown{})
 	if rt := b.router.route(owner); rt != nil && rt.Lockdown != nil {
 		rule.On = *rt.Lockdown
 	}
@@ -55,7 +55,7 @@ func credentialsLine(cfg *Config) string {
 // lockdownOptions are what the server lists and says of lockdown: the
 // [tools] rule, and whether some route sets another.
 func lockdownOptions(cfg *Config) server.LockdownOptions {
-	rule := cfg.Tools.LockdownOver(core.Lockdown{})
+	rule := cfg.Tools.LockdownOver(toolkit.Lockdown{})
 	o := server.LockdownOptions{Rule: rule, AllowInclude: rule.AllowInclude}
 	for _, r := range cfg.Routes {
 		if r.Lockdown != nil && *r.Lockdown != rule.On {

@@ -14,7 +14,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -270,7 +270,7 @@ func TestRouterEnvelopesOverMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &core.Service{Clients: env.router, Store: st, Cursors: cursors, Credential: env.router.Credential}
+	svc := &toolkit.Service{Clients: env.router, Store: st, Cursors: cursors, Credential: env.router.Credential}
 	srv, err := server.New(svc, server.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -15,8 +15,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -42,7 +42,7 @@ type Guard struct {
 	// Lockdown is the server's rule on strangers' text, which each
 	// client's [client.tools] may set otherwise (LockdownOf): a client
 	// that may not use include_untrusted is not shown it.
-	Lockdown core.Lockdown
+	Lockdown toolkit.Lockdown
 }
 
 // NewGuard guards a server whose tools specs lists, as they stand at each

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -14,7 +14,7 @@ import (
 // from: its [client.tools] lockdown and allow_include_untrusted over the
 // server's (def), each where it sets one; def for a request that named
 // no client.
-func LockdownOf(ctx context.Context, def core.Lockdown) core.Lockdown {
+func LockdownOf(ctx context.Context, def toolkit.Lockdown) toolkit.Lockdown {
 	if e := clientOf(ctx); e != nil {
 		return e.tools.LockdownOver(def)
 	}
@@ -26,12 +26,12 @@ func LockdownOf(ctx context.Context, def core.Lockdown) core.Lockdown {
 // server lists include_untrusted where one may (the guard leaves it out
 // of the others' tools/list), and its capability summary says the rule
 // varies.
-func (c *Config) LockdownVaries(def core.Lockdown) bool {
+func (c *Config) LockdownVaries(def toolkit.Lockdown) bool {
 	return slices.ContainsFunc(c.Clients, func(cl Client) bool { return cl.Tools.LockdownOver(def).On != def.On })
 }
 
 // AllowsInclude reports whether some client may ask for include_untrusted.
-func (c *Config) AllowsInclude(def core.Lockdown) bool {
+func (c *Config) AllowsInclude(def toolkit.Lockdown) bool {
 	return slices.ContainsFunc(c.Clients, func(cl Client) bool { return cl.Tools.LockdownOver(def).AllowInclude })
 }
 
@@ -42,13 +42,13 @@ func (c *Config) AllowsInclude(def core.Lockdown) bool {
 // without it. Only ghgate's own tools take the field.
 func withoutInclude(t *mcp.Tool) *mcp.Tool {
 	s, ok := t.InputSchema.(*jsonschema.Schema)
-	if !ok || s == nil || s.Properties[core.IncludeUntrustedField] == nil {
+	if !ok || s == nil || s.Properties[toolkit.IncludeUntrustedField] == nil {
 		return t
 	}
 	cp := *s
 	cp.Properties = maps.Clone(s.Properties)
-	delete(cp.Properties, core.IncludeUntrustedField)
-	cp.PropertyOrder = slices.DeleteFunc(slices.Clone(cp.PropertyOrder), func(n string) bool { return n == core.IncludeUntrustedField })
+	delete(cp.Properties, toolkit.IncludeUntrustedField)
+	cp.PropertyOrder = slices.DeleteFunc(slices.Clone(cp.PropertyOrder), func(n string) bool { return n == toolkit.IncludeUntrustedField })
 	out := *t
 	out.InputSchema = &cp
 	return &out

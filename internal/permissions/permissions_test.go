@@ -8,7 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/permissions"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // TestEveryToolHasARow: a tool cannot be added to the registry without a
@@ -16,7 +16,7 @@ import (
 // writes need and a read tool's names no write.
 func TestEveryToolHasARow(t *testing.T) {
 	served := map[string]tooldef.Mode{}
-	for _, sp := range tools.All(&core.Service{}) {
+	for _, sp := range tools.All(&toolkit.Service{}) {
 		served[sp.ToolName()] = sp.ToolMode()
 	}
 	for name, mode := range served {

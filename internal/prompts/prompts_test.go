@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func everything(string) bool { return true }
@@ -87,9 +87,9 @@ func TestStepsFollowWhatIsServed(t *testing.T) {
 		prompt string
 		absent []string
 	}{
-		{"triage_issues", []string{"dry_run", core.NameBulkUpdateIssues, "Apply each"}},
+		{"triage_issues", []string{"dry_run", toolkit.NameBulkUpdateIssues, "Apply each"}},
 		{"weekly_report", []string{"github_report_"}},
-		{"summarize_issue", []string{core.NameListIssueItems}},
+		{"summarize_issue", []string{toolkit.NameListIssueItems}},
 	} {
 		p := byName(t, c.prompt)
 		text := p.text(in, only(p))

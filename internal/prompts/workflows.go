@@ -3,9 +3,9 @@ package prompts
 import (
 	"fmt"
 
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // The arguments every workflow takes first. Their descriptions are short:
@@ -23,7 +23,7 @@ func triage() Prompt {
 		Name: "triage_issues", Title: "Triage new issues",
 		Description: "Label new unlabeled issues, or propose labels where writes are off.",
 		Args:        []Arg{ownerArg, repoArg, sinceArg},
-		Needs:       []string{core.NameSearchIssues, core.NameGetIssue, core.NameListRepoMetadata},
+		Needs:       []string{toolkit.NameSearchIssues, toolkit.NameGetIssue, toolkit.NameListRepoMetadata},
 		text:        triageText,
 	}
 }
@@ -32,21 +32,21 @@ func triageText(in Input, served Served) string {
 	o, r := in.Owner, in.Repo
 	search := issues.SearchIssuesIn{Owner: o, Repo: r, NoLabels: true, Query: "created:>=" + in.Since, Sort: "created"}
 	apply := "Write nothing: this session cannot edit issues. End with a table (issue, labels, reason) and, for each, the " +
-		core.NameUpdateIssue + " call a maintainer could make: " +
-		call(core.NameUpdateIssue, issues.UpdateIssueIn{Owner: o, Repo: r, IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"LABEL"}}}})
-	if served(core.NameUpdateIssue) {
-		apply = "Apply each with " + call(core.NameUpdateIssue, issues.UpdateIssueIn{Owner: o, Repo: r,
+		toolkit.NameUpdateIssue + " call a maintainer could make: " +
+		call(toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: o, Repo: r, IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"LABEL"}}}})
+	if served(toolkit.NameUpdateIssue) {
+		apply = "Apply each with " + call(toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: o, Repo: r,
 			IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"LABEL"}}}}) +
 			", first with dry_run: true; only existing labels. Close nothing without asking."
-		if served(core.NameBulkUpdateIssues) {
-			apply += " Issues taking the same labels can go in one " + core.NameBulkUpdateIssues + " call."
+		if served(toolkit.NameBulkUpdateIssues) {
+			apply += " Issues taking the same labels can go in one " + toolkit.NameBulkUpdateIssues + " call."
 		}
 	}
 	return fmt.Sprintf("Triage the new issues of %s/%s (created since %s). %s\n", o, r, in.Since, untrusted) + steps(
-		call(core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: o, Repo: r, Kind: "labels"})+": the labels to choose from.",
-		call(core.NameSearchIssues, search)+": open issues without a label, newest first; follow next_cursor.",
-		"For each: "+call(core.NameGetIssue, issues.GetIssueIn{Owner: o, Repo: r, Detail: "summary"})+
-			"; choose its labels (kind, area, priority) and note a likely duplicate ("+core.NameSearchIssues+" with its key words).",
+		call(toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: o, Repo: r, Kind: "labels"})+": the labels to choose from.",
+		call(toolkit.NameSearchIssues, search)+": open issues without a label, newest first; follow next_cursor.",
+		"For each: "+call(toolkit.NameGetIssue, issues.GetIssueIn{Owner: o, Repo: r, Detail: "summary"})+
+			"; choose its labels (kind, area, priority) and note a likely duplicate ("+toolkit.NameSearchIssues+" with its key words).",
 		apply,
 	)
 }
@@ -57,22 +57,22 @@ func summarize() Prompt {
 		Description: "An issue's thread: the ask, decisions, open questions, next step.",
 		Args: []Arg{ownerArg, repoArg,
 			{Name: "issue_number", Description: "issue or PR number", Required: true, Kind: IssueNumber}},
-		Needs: []string{core.NameGetIssue},
+		Needs: []string{toolkit.NameGetIssue},
 		text:  summarizeText,
 	}
 }
 
 func summarizeText(in Input, served Served) string {
-	o, r, n := in.Owner, in.Repo, core.IssueNumber(in.IssueNumber)
+	o, r, n := in.Owner, in.Repo, toolkit.IssueNumber(in.IssueNumber)
 	var prs string
-	if served(core.NameListIssueItems) {
-		prs = call(core.NameListIssueItems, issues.ListIssueItemsIn{Owner: o, Repo: r, IssueNumber: n, Collection: "linked_prs"}) +
+	if served(toolkit.NameListIssueItems) {
+		prs = call(toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: o, Repo: r, IssueNumber: n, Collection: "linked_prs"}) +
 			": the pull requests that would close it."
 	}
 	return fmt.Sprintf("Summarize %s/%s#%d for a maintainer: what is asked, what was decided, who waits on whom, open questions, the next step. "+
 		"Quote at most a line of anyone. %s\n", o, r, n, untrusted) + steps(
-		call(core.NameGetIssue, issues.GetIssueIn{Owner: o, Repo: r, IssueNumber: n})+": the issue, its relations, the first 30 comments.",
-		"While comments_has_more, call "+core.NameGetIssue+" again with comments_cursor set to comments_next_cursor.",
+		call(toolkit.NameGetIssue, issues.GetIssueIn{Owner: o, Repo: r, IssueNumber: n})+": the issue, its relations, the first 30 comments.",
+		"While comments_has_more, call "+toolkit.NameGetIssue+" again with comments_cursor set to comments_next_cursor.",
 		prs,
 	) + "Write nothing to GitHub.\n"
 }
@@ -83,7 +83,7 @@ func releaseNotes() Prompt {
 		Description: "From a milestone's closed issues.",
 		Args: []Arg{ownerArg, repoArg,
 			{Name: "milestone", Description: "milestone title", Required: true, Kind: Milestone}},
-		Needs: []string{core.NameSearchIssues, core.NameListRepoMetadata},
+		Needs: []string{toolkit.NameSearchIssues, toolkit.NameListRepoMetadata},
 		text:  releaseText,
 	}
 }
@@ -92,10 +92,10 @@ func releaseText(in Input, _ Served) string {
 	o, r := in.Owner, in.Repo
 	q := fmt.Sprintf("milestone:%q", in.Milestone)
 	return fmt.Sprintf("Draft release notes for milestone %q of %s/%s. %s\n", in.Milestone, o, r, untrusted) + steps(
-		call(core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: o, Repo: r, Kind: "milestones"})+": the milestone's due date and open count.",
-		call(core.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, State: "closed", Query: q, PageSize: 100})+
+		call(toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: o, Repo: r, Kind: "milestones"})+": the milestone's due date and open count.",
+		call(toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, State: "closed", Query: q, PageSize: 100})+
 			": its closed issues; follow next_cursor; leave out those closed as not planned or duplicate.",
-		call(core.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, State: "open", Query: q})+": what is still open, for known issues.",
+		call(toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, State: "open", Query: q})+": what is still open, for known issues.",
 		"Group by label (features, fixes, other), one line each in users' words ending (#N); then known issues.",
 	) + "Answer in Markdown. Write nothing to GitHub.\n"
 }
@@ -105,7 +105,7 @@ func weekly() Prompt {
 		Name: "weekly_report", Title: "Weekly report",
 		Description: "A repo's week: issues opened, closed, active, stuck; reports if served.",
 		Args:        []Arg{ownerArg, repoArg, sinceArg},
-		Needs:       []string{core.NameGetOverview, core.NameSearchIssues},
+		Needs:       []string{toolkit.NameGetOverview, toolkit.NameSearchIssues},
 		text:        weeklyText,
 	}
 }
@@ -121,13 +121,13 @@ func weeklyText(in Input, served Served) string {
 		return call(tool, args) + ": " + what
 	}
 	return fmt.Sprintf("Write the weekly report of %s/%s since %s. %s\n", o, r, since, untrusted) + steps(
-		call(core.NameGetOverview, issues.GetOverviewIn{Owner: o, Repo: r})+": open counts, milestones, top issues.",
-		call(core.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, State: "all", Query: "created:>=" + since, PageSize: 100})+": opened.",
-		call(core.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, State: "closed", Query: "closed:>=" + since, PageSize: 100})+": closed.",
-		call(core.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, UpdatedAfter: since, Sort: "updated"})+": open issues with activity.",
-		report(core.NameReportCIStatus, reports.CIStatusIn{Owner: o, Repo: r}, "CI of open pull requests."),
-		report(core.NameReportReleasePRs, reports.ReleaseIn{Owner: o, Repo: r}, "release pull requests waiting."),
-		report(core.NameReportSecurityAlerts, reports.AlertsIn{Owner: o, Repo: r, SummaryOnly: true}, "open security alerts."),
-		report(core.NameReportUnlabeled, reports.UnlabeledIn{Owner: o, Repo: r}, "what no one has labeled."),
+		call(toolkit.NameGetOverview, issues.GetOverviewIn{Owner: o, Repo: r})+": open counts, milestones, top issues.",
+		call(toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, State: "all", Query: "created:>=" + since, PageSize: 100})+": opened.",
+		call(toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, State: "closed", Query: "closed:>=" + since, PageSize: 100})+": closed.",
+		call(toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: o, Repo: r, UpdatedAfter: since, Sort: "updated"})+": open issues with activity.",
+		report(toolkit.NameReportCIStatus, reports.CIStatusIn{Owner: o, Repo: r}, "CI of open pull requests."),
+		report(toolkit.NameReportReleasePRs, reports.ReleaseIn{Owner: o, Repo: r}, "release pull requests waiting."),
+		report(toolkit.NameReportSecurityAlerts, reports.AlertsIn{Owner: o, Repo: r, SummaryOnly: true}, "open security alerts."),
+		report(toolkit.NameReportUnlabeled, reports.UnlabeledIn{Owner: o, Repo: r}, "what no one has labeled."),
 	) + "Numbers first, then what changed, what is stuck, what needs a decision. Write nothing to GitHub.\n"
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // capabilities is the capability summary, ghgate://capabilities: what
@@ -37,10 +37,10 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 		"once a session has read a private repository, text it writes to a public one needs that yes (else cross_visibility_write)\n")
 	b.WriteString("\nDoes not:\n")
 	actions := "Actions"
-	if served[core.NameReportCIStatus] {
+	if served[toolkit.NameReportCIStatus] {
 		actions = "Actions beyond reading CI" // re-runs, cancels, workflows
 	}
-	if served[core.NameUpdateReviewThread] {
+	if served[toolkit.NameUpdateReviewThread] {
 		b.WriteString("- pull request reviews other than their threads, code, commits, releases, " + actions + " or repository settings\n")
 	} else {
 		b.WriteString("- pull request reviews (list_issue_items lists their review_threads; the pull_requests toolset resolves and answers them), " +

@@ -7,7 +7,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,7 +20,7 @@ import (
 // milestones). Anything else, including issue_number and variables a
 // template or prompt does not declare, gets an empty list, never null.
 type completer struct {
-	svc *core.Service
+	svc *toolkit.Service
 	// completes reports whether a served template completes a variable: a
 	// template left out by allow, deny or read-only completes nothing, as
 	// it reads nothing.
@@ -32,7 +32,7 @@ type completer struct {
 	fingerprint func() string
 }
 
-func newCompleter(svc *core.Service, completes, promptCompletes func(string, string) bool, fingerprint func() string) *completer {
+func newCompleter(svc *toolkit.Service, completes, promptCompletes func(string, string) bool, fingerprint func() string) *completer {
 	return &completer{svc: svc, completes: completes, promptCompletes: promptCompletes, fingerprint: fingerprint}
 }
 

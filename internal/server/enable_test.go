@@ -11,7 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,7 +28,7 @@ type failOnce struct {
 }
 
 func (f failOnce) Build(env *tooldef.Env) (*mcp.Tool, mcp.ToolHandler, error) {
-	if env.Serves(core.NameListRepoMetadata) && f.failed.CompareAndSwap(false, true) {
+	if env.Serves(toolkit.NameListRepoMetadata) && f.failed.CompareAndSwap(false, true) {
 		return nil, nil, errDeliberate
 	}
 	return f.Spec.Build(env)
@@ -75,8 +75,8 @@ func probeListsExtra(t *testing.T, cs *mcp.ClientSession) bool {
 // counted as served, so a later enable does not offer fields gated on
 // them.
 func TestEnableToolsetsFailingRebuildChangesNothing(t *testing.T) {
-	svc := &core.Service{Clients: core.OneClient{}}
-	registry := func(svc *core.Service) []tooldef.Spec {
+	svc := &toolkit.Service{Clients: toolkit.OneClient{}}
+	registry := func(svc *toolkit.Service) []tooldef.Spec {
 		return append(splitRegistry(svc), failOnce{Spec: probe, failed: new(atomic.Bool)})
 	}
 	srv, err := server.NewWithRegistry(svc, server.Options{}, registry)
@@ -103,8 +103,8 @@ func TestEnableToolsetsFailingRebuildChangesNothing(t *testing.T) {
 	if diff := cmp.Diff(summary, srv.Summary()); diff != "" {
 		t.Errorf("summary changed by a failed enable (-before +after):\n%s", diff)
 	}
-	if srv.Serves(core.NameListRepoMetadata) {
-		t.Errorf("%s is served after a failed enable", core.NameListRepoMetadata)
+	if srv.Serves(toolkit.NameListRepoMetadata) {
+		t.Errorf("%s is served after a failed enable", toolkit.NameListRepoMetadata)
 	}
 
 	// Another toolset rebuilds the served tools: the probe's gated field
@@ -113,7 +113,7 @@ func TestEnableToolsetsFailingRebuildChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	if probeListsExtra(t, cs) {
-		t.Errorf("after enabling projects, %s lists extra, gated on %s, which is not served", probe.Name, core.NameListRepoMetadata)
+		t.Errorf("after enabling projects, %s lists extra, gated on %s, which is not served", probe.Name, toolkit.NameListRepoMetadata)
 	}
 	if res := servertest.CallOn(t, cs, probe.Name, map[string]any{"owner": "acme", "extra": "x"}); !res.IsError {
 		t.Errorf("after enabling projects, a %s call with extra was accepted: %s", probe.Name, res.JSON)
@@ -124,8 +124,8 @@ func TestEnableToolsetsFailingRebuildChangesNothing(t *testing.T) {
 	if err := srv.EnableToolsets("late"); err != nil {
 		t.Fatalf("EnableToolsets(late) again: %v", err)
 	}
-	if !srv.Serves(core.NameListRepoMetadata) || !probeListsExtra(t, cs) {
-		t.Errorf("after enabling late: %s served %v, %s lists extra %v, want both", core.NameListRepoMetadata,
-			srv.Serves(core.NameListRepoMetadata), probe.Name, probeListsExtra(t, cs))
+	if !srv.Serves(toolkit.NameListRepoMetadata) || !probeListsExtra(t, cs) {
+		t.Errorf("after enabling late: %s served %v, %s lists extra %v, want both", toolkit.NameListRepoMetadata,
+			srv.Serves(toolkit.NameListRepoMetadata), probe.Name, probeListsExtra(t, cs))
 	}
 }

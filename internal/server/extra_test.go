@@ -9,12 +9,12 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestExtraToolsJoinTheSurface(t *testing.T) {
-	svc := &core.Service{Clients: core.OneClient{}}
+	svc := &toolkit.Service{Clients: toolkit.OneClient{}}
 	plain, err := server.New(svc, server.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -55,8 +55,8 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 		t.Fatalf("the extra tool did not go through the wrapper: %v", wrapped)
 	}
 	clash := extra
-	clash.Def = &mcp.Tool{Name: core.NameGetIssue, InputSchema: map[string]any{"type": "object"}}
-	if _, err := server.New(svc, server.Options{Extra: []server.Extra{clash}}); err == nil || !strings.Contains(err.Error(), core.NameGetIssue) {
+	clash.Def = &mcp.Tool{Name: toolkit.NameGetIssue, InputSchema: map[string]any{"type": "object"}}
+	if _, err := server.New(svc, server.Options{Extra: []server.Extra{clash}}); err == nil || !strings.Contains(err.Error(), toolkit.NameGetIssue) {
 		t.Fatalf("a clashing name was accepted: %v", err)
 	}
 }
@@ -65,13 +65,13 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 // wrapper (the broker's routing and audit), and a tool the deployment does
 // not serve cannot be reached through its template.
 func TestResourceReadsFollowTheToolSurface(t *testing.T) {
-	svc := &core.Service{Clients: core.OneClient{}}
+	svc := &toolkit.Service{Clients: toolkit.OneClient{}}
 	var wrapped []string
 	wrap := func(ctx context.Context, c tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 		wrapped = append(wrapped, c.Tool)
 		return next(ctx)
 	}
-	srv, err := server.New(svc, server.Options{Deny: []string{core.NameGetIssue}, Wrap: wrap})
+	srv, err := server.New(svc, server.Options{Deny: []string{toolkit.NameGetIssue}, Wrap: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 	// The repository template's tool is served: its read goes through the
 	// wrapper as that tool's call (it fails here, there is no credential).
 	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?labels=bug"})
-	if len(wrapped) != 1 || wrapped[0] != core.NameSearchIssues {
+	if len(wrapped) != 1 || wrapped[0] != toolkit.NameSearchIssues {
 		t.Fatalf("the read did not go through the wrapper as github_search_issues: %v", wrapped)
 	}
 }
@@ -114,7 +114,7 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 // would be read through a tool the deployment does not serve.
 func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	restricted, err := server.New(env.Stack.Service, server.Options{Allow: []string{core.NameAddComment}})
+	restricted, err := server.New(env.Stack.Service, server.Options{Allow: []string{toolkit.NameAddComment}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +151,8 @@ func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 // with: an unknown name changes nothing, and a denied tool (with the
 // templates it answers) stays unserved.
 func TestEnableToolsetsKeepsTheRules(t *testing.T) {
-	svc := &core.Service{Clients: core.OneClient{}}
-	srv, err := server.NewWithRegistry(svc, server.Options{Deny: []string{core.NameGetIssue}}, splitRegistry)
+	svc := &toolkit.Service{Clients: toolkit.OneClient{}}
+	srv, err := server.NewWithRegistry(svc, server.Options{Deny: []string{toolkit.NameGetIssue}}, splitRegistry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestEnableToolsetsKeepsTheRules(t *testing.T) {
 	for _, sp := range srv.Tools() {
 		names = append(names, sp.ToolName())
 	}
-	if contains(names, core.NameGetIssue) || !contains(names, core.NameListRepoMetadata) || srv.Fingerprint() == before {
+	if contains(names, toolkit.NameGetIssue) || !contains(names, toolkit.NameListRepoMetadata) || srv.Fingerprint() == before {
 		t.Fatalf("after enabling late with get_issue denied: %v, fingerprint %s (was %s)", names, srv.Fingerprint(), before)
 	}
 	cs := servertest.Connect(t, srv.MCP)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -15,9 +15,9 @@ import (
 func TestFingerprintCoversTheSurface(t *testing.T) {
 	tool := &mcp.Tool{Name: "a", InputSchema: map[string]any{"type": "object"}}
 	withIndex := newResources(nil)
-	withIndex.serve(core.NameSearchIssues)
+	withIndex.serve(toolkit.NameSearchIssues)
 	withIssue := newResources(nil)
-	withIssue.serve(core.NameSearchIssues, core.NameGetIssue)
+	withIssue.serve(toolkit.NameSearchIssues, toolkit.NameGetIssue)
 	fp := func(tools []*mcp.Tool, r *resources, summary, instructions string) string {
 		t.Helper()
 		s, err := fingerprintOf(tools, r, summary, instructions)

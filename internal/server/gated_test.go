@@ -11,7 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 type probeIn struct {
@@ -27,15 +27,15 @@ type probeOut struct {
 // which splitRegistry moves to the "late" toolset.
 var probe = tooldef.Tool[probeIn, probeOut]{
 	Name: "test_probe", Toolset: "issues", Description: "probe", Mode: tooldef.Read,
-	Gated: map[string]string{"extra": core.NameListRepoMetadata},
+	Gated: map[string]string{"extra": toolkit.NameListRepoMetadata},
 	Run:   func(ctx context.Context, in probeIn) (probeOut, error) { return probeOut{Extra: in.Extra}, nil },
 }
 
 // A field gated on a toolset is neither listed nor accepted until that
 // toolset is served, and arrives with it when it is enabled at run time.
 func TestGatedFieldsArriveWithTheirToolset(t *testing.T) {
-	svc := &core.Service{Clients: core.OneClient{}}
-	registry := func(svc *core.Service) []tooldef.Spec { return append(splitRegistry(svc), probe) }
+	svc := &toolkit.Service{Clients: toolkit.OneClient{}}
+	registry := func(svc *toolkit.Service) []tooldef.Spec { return append(splitRegistry(svc), probe) }
 	srv, err := server.NewWithRegistry(svc, server.Options{}, registry)
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +75,10 @@ func TestGatedFieldsArriveWithTheirToolset(t *testing.T) {
 func TestProjectFieldNeedsTheBoardWriteTool(t *testing.T) {
 	project := map[string]any{"owner": "acme", "project_number": 1, "fields": map[string]any{"Priority": nil}}
 	for _, opts := range []server.Options{
-		{Toolsets: []string{"issues", "projects"}, Allow: []string{core.NameUpdateIssue, core.NameBulkUpdateIssues, "github_list_projects"}},
+		{Toolsets: []string{"issues", "projects"}, Allow: []string{toolkit.NameUpdateIssue, toolkit.NameBulkUpdateIssues, "github_list_projects"}},
 		{Toolsets: []string{"issues", "projects"}, Deny: []string{"github_update_project_item"}},
 	} {
-		srv, err := server.New(&core.Service{Clients: core.OneClient{}}, opts)
+		srv, err := server.New(&toolkit.Service{Clients: toolkit.OneClient{}}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestProjectFieldNeedsTheBoardWriteTool(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tool := range list.Tools {
-			if tool.Name == core.NameUpdateIssue {
+			if tool.Name == toolkit.NameUpdateIssue {
 				if schema, _ := json.Marshal(tool.InputSchema); strings.Contains(string(schema), `"project"`) {
 					t.Errorf("allow %v deny %v: update_issue lists project: %s", opts.Allow, opts.Deny, schema)
 				}
@@ -98,8 +98,8 @@ func TestProjectFieldNeedsTheBoardWriteTool(t *testing.T) {
 			tool, field string
 			args        map[string]any
 		}{
-			{core.NameUpdateIssue, "project", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 40, "project": project}},
-			{core.NameBulkUpdateIssues, "changes.project", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": []int{40, 45},
+			{toolkit.NameUpdateIssue, "project", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 40, "project": project}},
+			{toolkit.NameBulkUpdateIssues, "changes.project", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": []int{40, 45},
 				"changes": map[string]any{"project": project}}},
 		} {
 			res := servertest.CallOn(t, cs, c.tool, c.args)

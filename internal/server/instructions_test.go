@@ -8,7 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,7 +48,7 @@ func guardedServer(t *testing.T, toolsets []string, readOnly, guarded bool) *ser
 	if !guarded {
 		return serverWith(t, policy.Rules{}, opts)
 	}
-	opts.Lockdown = server.LockdownOptions{Rule: core.Lockdown{On: true, AllowInclude: true}, Varies: true, AllowInclude: true}
+	opts.Lockdown = server.LockdownOptions{Rule: toolkit.Lockdown{On: true, AllowInclude: true}, Varies: true, AllowInclude: true}
 	opts.Credentials = appRoutes
 	return serverWith(t, everyRule, opts)
 }
@@ -57,7 +57,7 @@ func guardedServer(t *testing.T, toolsets []string, readOnly, guarded bool) *ser
 // does (server.NewPolicyPath).
 func serverWith(t *testing.T, rules policy.Rules, opts server.Options) *server.Server {
 	t.Helper()
-	svc := &core.Service{Clients: core.OneClient{}}
+	svc := &toolkit.Service{Clients: toolkit.OneClient{}}
 	path, err := server.NewPolicyPath(svc, nil, server.PolicyOptions{Rules: rules, Key: []byte("instructions test key")})
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestInstructionsBudget(t *testing.T) {
 			}
 			summary := res.Contents[0].Text
 			t.Logf("capability summary: %d bytes", len(summary))
-			for _, w := range []string{"Does not:", "source: search", "Tools: ", core.NameSearchIssues, "missing_credential",
+			for _, w := range []string{"Does not:", "source: search", "Tools: ", toolkit.NameSearchIssues, "missing_credential",
 				"Values echoed:", "has_more and next_cursor", "dry_run", "Surface fingerprint: " + srv.Fingerprint() + "\n"} {
 				if c.readOnly && w == "dry_run" {
 					continue

@@ -1,12 +1,12 @@
 package server
 
-import "github.com/ghgate/ghgate/internal/tools/core"
+import "github.com/ghgate/ghgate/internal/tools/toolkit"
 
 // LockdownOptions are what the server says and lists of lockdown (see
-// core.Lockdown); the rule itself is applied by the Service.
+// toolkit.Lockdown); the rule itself is applied by the Service.
 type LockdownOptions struct {
 	// Rule is the deployment's own: serve's, or the broker's [tools].
-	Rule core.Lockdown
+	Rule toolkit.Lockdown
 	// Varies is set where some HTTP clients or broker routes have a
 	// rule of their own.
 	Varies bool

@@ -21,8 +21,8 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -178,25 +178,25 @@ func lockdownCalls(p planted) []lockdownCall {
 		return out
 	}
 	return []lockdownCall{
-		{core.NameGetIssue, with(map[string]any{"issue_number": p.probe})},
-		{core.NameGetIssue, with(map[string]any{"issue_number": emulator.DemoManyCommentsIssue})},
-		{core.NameGetIssue, with(map[string]any{"issue_number": p.probe, "detail": "summary"})},
-		{core.NameListIssueItems, with(map[string]any{"issue_number": p.probe, "collection": "comments"})},
-		{core.NameListIssueItems, with(map[string]any{"issue_number": p.probe, "collection": "timeline"})},
-		{core.NameListIssueItems, with(map[string]any{"issue_number": p.pull, "collection": "review_threads"})},
-		{core.NameListIssueItems, with(map[string]any{"issue_number": p.pull, "collection": "comments"})},
+		{toolkit.NameGetIssue, with(map[string]any{"issue_number": p.probe})},
+		{toolkit.NameGetIssue, with(map[string]any{"issue_number": emulator.DemoManyCommentsIssue})},
+		{toolkit.NameGetIssue, with(map[string]any{"issue_number": p.probe, "detail": "summary"})},
+		{toolkit.NameListIssueItems, with(map[string]any{"issue_number": p.probe, "collection": "comments"})},
+		{toolkit.NameListIssueItems, with(map[string]any{"issue_number": p.probe, "collection": "timeline"})},
+		{toolkit.NameListIssueItems, with(map[string]any{"issue_number": p.pull, "collection": "review_threads"})},
+		{toolkit.NameListIssueItems, with(map[string]any{"issue_number": p.pull, "collection": "comments"})},
 		// The list path (one repository, plain filters) and the search
 		// path (query text), in one repository and everywhere.
-		{core.NameSearchIssues, with(map[string]any{"author": "dave", "detail": "full", "state": "all", "page_size": 100})},
-		{core.NameSearchIssues, with(map[string]any{"query": "probe", "detail": "full"})},
-		{core.NameSearchIssues, map[string]any{"query": "probe", "detail": "full"}},
-		{core.NameGetOverview, w},
-		{core.NameReportUnlabeled, w},
-		{core.NameGetIssue, map[string]any{"owner": "dave", "repo": emulator.DemoWidgetsRepo, "issue_number": p.fork}},
-		{core.NameGetIssue, map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoGadgetsRepo, "issue_number": p.private}},
-		{core.NameSyncIssues, w},
-		{core.NameGetIssue, with(map[string]any{"issue_number": p.probe, "source": "mirror"})},
-		{core.NameGetIssue, with(map[string]any{"issue_number": emulator.DemoManyCommentsIssue, "source": "mirror"})},
+		{toolkit.NameSearchIssues, with(map[string]any{"author": "dave", "detail": "full", "state": "all", "page_size": 100})},
+		{toolkit.NameSearchIssues, with(map[string]any{"query": "probe", "detail": "full"})},
+		{toolkit.NameSearchIssues, map[string]any{"query": "probe", "detail": "full"}},
+		{toolkit.NameGetOverview, w},
+		{toolkit.NameReportUnlabeled, w},
+		{toolkit.NameGetIssue, map[string]any{"owner": "dave", "repo": emulator.DemoWidgetsRepo, "issue_number": p.fork}},
+		{toolkit.NameGetIssue, map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoGadgetsRepo, "issue_number": p.private}},
+		{toolkit.NameSyncIssues, w},
+		{toolkit.NameGetIssue, with(map[string]any{"issue_number": p.probe, "source": "mirror"})},
+		{toolkit.NameGetIssue, with(map[string]any{"issue_number": emulator.DemoManyCommentsIssue, "source": "mirror"})},
 	}
 }
 
@@ -209,15 +209,15 @@ func TestLockdownCoversEveryReadTool(t *testing.T) {
 		read[c.tool] = true
 	}
 	noText := map[string]string{
-		core.NameListRepoMetadata:     "labels, milestones, types, assignees and templates: the repository's own files and settings",
-		projects.NameListProjects:     "boards: titles and fields",
-		projects.NameListProjectItems: "items: titles, states and field values",
-		projects.NameGetProjectItem:   "an item: title, state and field values",
-		core.NameReportSecurityAlerts: "alerts: GitHub's advisories, never a secret's value",
-		core.NameReportReleasePRs:     "release pull requests: titles, versions and changelog checks",
-		core.NameReportCIStatus:       "CI results and log tails of pull requests' runs (credentials redacted)",
+		toolkit.NameListRepoMetadata:     "labels, milestones, types, assignees and templates: the repository's own files and settings",
+		projects.NameListProjects:        "boards: titles and fields",
+		projects.NameListProjectItems:    "items: titles, states and field values",
+		projects.NameGetProjectItem:      "an item: title, state and field values",
+		toolkit.NameReportSecurityAlerts: "alerts: GitHub's advisories, never a secret's value",
+		toolkit.NameReportReleasePRs:     "release pull requests: titles, versions and changelog checks",
+		toolkit.NameReportCIStatus:       "CI results and log tails of pull requests' runs (credentials redacted)",
 	}
-	for _, sp := range tools.All(&core.Service{}) {
+	for _, sp := range tools.All(&toolkit.Service{}) {
 		if sp.ToolMode() != tooldef.Read {
 			continue
 		}
@@ -264,7 +264,7 @@ func TestLockdownWithholdsStrangersTextEverywhere(t *testing.T) {
 	}
 
 	onRoot := t.TempDir()
-	on := startLockdown(t, emu, onRoot, server.LockdownOptions{Rule: core.Lockdown{On: true}})
+	on := startLockdown(t, emu, onRoot, server.LockdownOptions{Rule: toolkit.Lockdown{On: true}})
 	onFrames := record(t, on)
 	onFiles := readAll(t, on, p, onRoot)
 	for _, c := range canaries {
@@ -294,23 +294,23 @@ func TestLockdownWithholdsStrangersTextEverywhere(t *testing.T) {
 func TestLockdownMarkers(t *testing.T) {
 	emu := emulatortest.Start(t, emulator.Options{})
 	p := plant(t, emu)
-	env := startLockdown(t, emu, t.TempDir(), server.LockdownOptions{Rule: core.Lockdown{On: true}})
+	env := startLockdown(t, emu, t.TempDir(), server.LockdownOptions{Rule: toolkit.Lockdown{On: true}})
 	w := map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo}
 
 	var got struct {
 		Issue struct {
-			Author   string         `json:"author"`
-			Body     *string        `json:"body"`
-			Withheld *core.Withheld `json:"withheld_untrusted"`
+			Author   string            `json:"author"`
+			Body     *string           `json:"body"`
+			Withheld *toolkit.Withheld `json:"withheld_untrusted"`
 		} `json:"issue"`
 		Comments []struct {
-			Author   string             `json:"author"`
-			Body     *string            `json:"body"`
-			Withheld *core.WithheldText `json:"withheld_untrusted"`
+			Author   string                `json:"author"`
+			Body     *string               `json:"body"`
+			Withheld *toolkit.WithheldText `json:"withheld_untrusted"`
 		} `json:"comments"`
 	}
-	env.Call(t, core.NameGetIssue, merge(w, map[string]any{"issue_number": p.probe})).Decode(t, &got)
-	want := core.Withheld{Body: true, Association: "CONTRIBUTOR", Bytes: len(canaryBody), Comments: 1}
+	env.Call(t, toolkit.NameGetIssue, merge(w, map[string]any{"issue_number": p.probe})).Decode(t, &got)
+	want := toolkit.Withheld{Body: true, Association: "CONTRIBUTOR", Bytes: len(canaryBody), Comments: 1}
 	if got.Issue.Body != nil || got.Issue.Withheld == nil || *got.Issue.Withheld != want || got.Issue.Author != "dave" {
 		t.Errorf("issue: body %v, marker %+v, want none and %+v", got.Issue.Body, got.Issue.Withheld, want)
 	}
@@ -318,7 +318,7 @@ func TestLockdownMarkers(t *testing.T) {
 		t.Fatalf("%d comments, want 2", len(got.Comments))
 	}
 	if c := got.Comments[0]; c.Body != nil || c.Withheld == nil ||
-		*c.Withheld != (core.WithheldText{Author: "dave", Association: "CONTRIBUTOR", Bytes: len(canaryComment)}) {
+		*c.Withheld != (toolkit.WithheldText{Author: "dave", Association: "CONTRIBUTOR", Bytes: len(canaryComment)}) {
 		t.Errorf("dave's comment: body %v, marker %+v", c.Body, c.Withheld)
 	}
 	if c := got.Comments[1]; c.Body == nil || *c.Body != memberText || c.Withheld != nil {
@@ -328,14 +328,14 @@ func TestLockdownMarkers(t *testing.T) {
 	var items struct {
 		Items []struct {
 			Comments []struct {
-				Author   string             `json:"author"`
-				Body     string             `json:"body"`
-				Withheld *core.WithheldText `json:"withheld_untrusted"`
+				Author   string                `json:"author"`
+				Body     string                `json:"body"`
+				Withheld *toolkit.WithheldText `json:"withheld_untrusted"`
 			} `json:"comments"`
 		} `json:"items"`
-		Withheld *core.Withheld `json:"withheld_untrusted"`
+		Withheld *toolkit.Withheld `json:"withheld_untrusted"`
 	}
-	env.Call(t, core.NameListIssueItems, merge(w, map[string]any{"issue_number": p.pull, "collection": "review_threads"})).Decode(t, &items)
+	env.Call(t, toolkit.NameListIssueItems, merge(w, map[string]any{"issue_number": p.pull, "collection": "review_threads"})).Decode(t, &items)
 	daves := 0
 	for _, th := range items.Items {
 		for _, c := range th.Comments {
@@ -360,16 +360,16 @@ func TestLockdownMarkers(t *testing.T) {
 func TestLockdownLooksVisibilityUpOnlyWhenNeeded(t *testing.T) {
 	emu := emulatortest.Start(t, emulator.Options{})
 	p := plant(t, emu)
-	env := startLockdown(t, emu, t.TempDir(), server.LockdownOptions{Rule: core.Lockdown{On: true}})
+	env := startLockdown(t, emu, t.TempDir(), server.LockdownOptions{Rule: toolkit.Lockdown{On: true}})
 	w := map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo}
 	env.Upstream()
-	env.Call(t, core.NameGetIssue, merge(w, map[string]any{"issue_number": emulator.DemoParentIssue}))
+	env.Call(t, toolkit.NameGetIssue, merge(w, map[string]any{"issue_number": emulator.DemoParentIssue}))
 	for _, u := range env.Upstream() {
 		if strings.HasSuffix(u, " /api/v3/repos/acme/widgets") {
 			t.Errorf("members' issue: the repository was read: %s", u)
 		}
 	}
-	env.Call(t, core.NameGetIssue, merge(w, map[string]any{"issue_number": p.probe}))
+	env.Call(t, toolkit.NameGetIssue, merge(w, map[string]any{"issue_number": p.probe}))
 	looked := 0
 	for _, u := range env.Upstream() {
 		if strings.HasSuffix(u, " /api/v3/repos/acme/widgets") {
@@ -390,23 +390,23 @@ func TestLockdownMirrorWrittenWithoutIt(t *testing.T) {
 	root := t.TempDir()
 	w := map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo}
 	off := startLockdown(t, emu, root, server.LockdownOptions{})
-	off.Call(t, core.NameSyncIssues, w)
+	off.Call(t, toolkit.NameSyncIssues, w)
 	if files := mirrorText(t, root); !strings.Contains(files, canaryBody) {
 		t.Fatal("the mirror written without lockdown lacks the probe's body")
 	}
-	on := startLockdown(t, emu, root, server.LockdownOptions{Rule: core.Lockdown{On: true}})
-	res := on.Call(t, core.NameGetIssue, merge(w, map[string]any{"issue_number": p.probe, "source": "mirror"}))
+	on := startLockdown(t, emu, root, server.LockdownOptions{Rule: toolkit.Lockdown{On: true}})
+	res := on.Call(t, toolkit.NameGetIssue, merge(w, map[string]any{"issue_number": p.probe, "source": "mirror"}))
 	var got struct {
 		Issue struct {
-			Association string         `json:"association"`
-			Withheld    *core.Withheld `json:"withheld_untrusted"`
+			Association string            `json:"association"`
+			Withheld    *toolkit.Withheld `json:"withheld_untrusted"`
 		} `json:"issue"`
 		Comments []struct {
 			Association string `json:"association"`
 		} `json:"comments"`
 	}
 	res.Decode(t, &got)
-	want := core.Withheld{Body: true, Association: "CONTRIBUTOR", Bytes: len(canaryBody), Comments: 1}
+	want := toolkit.Withheld{Body: true, Association: "CONTRIBUTOR", Bytes: len(canaryBody), Comments: 1}
 	if res.IsError || strings.Contains(string(res.JSON), canaryBody) || strings.Contains(string(res.JSON), canaryComment) ||
 		got.Issue.Withheld == nil || *got.Issue.Withheld != want {
 		t.Errorf("the mirror read under lockdown: %s", res.JSON)
@@ -415,7 +415,7 @@ func TestLockdownMirrorWrittenWithoutIt(t *testing.T) {
 	if got.Issue.Association != "" || len(got.Comments) != 2 || got.Comments[0].Association != "" {
 		t.Errorf("the mirror read shows the file's associations: %s", res.JSON)
 	}
-	on.Call(t, core.NameSyncIssues, w)
+	on.Call(t, toolkit.NameSyncIssues, w)
 	files := mirrorText(t, root)
 	for _, c := range canaries[:2] {
 		if strings.Contains(files, c) {
@@ -457,27 +457,27 @@ func TestLockdownIncludeUntrusted(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tool := range list.Tools {
-			if tool.Name == core.NameGetIssue {
+			if tool.Name == toolkit.NameGetIssue {
 				b, _ := json.Marshal(tool.InputSchema)
-				return strings.Contains(string(b), core.IncludeUntrustedField)
+				return strings.Contains(string(b), toolkit.IncludeUntrustedField)
 			}
 		}
 		t.Fatal("get_issue is not listed")
 		return false
 	}
 	refusedWithRepair := func(env *servertest.Env, stage string) {
-		e := servertest.Refused(t, env, core.NameGetIssue, args)
-		if e.Code != "invalid_field" || e.Details == nil || e.Details.Field != core.IncludeUntrustedField || e.Repair == nil {
+		e := servertest.Refused(t, env, toolkit.NameGetIssue, args)
+		if e.Code != "invalid_field" || e.Details == nil || e.Details.Field != toolkit.IncludeUntrustedField || e.Repair == nil {
 			t.Fatalf("%s: %+v", stage, e)
 		}
 		again, _ := json.Marshal(e.Repair.Arguments)
-		if strings.Contains(string(again), core.IncludeUntrustedField) || !strings.Contains(string(again), fmt.Sprint(p.probe)) {
+		if strings.Contains(string(again), toolkit.IncludeUntrustedField) || !strings.Contains(string(again), fmt.Sprint(p.probe)) {
 			t.Errorf("%s: repair arguments %s", stage, again)
 		}
 	}
 
 	// Not allowed anywhere: not listed, refused as an unknown field.
-	plain := startLockdown(t, emu, t.TempDir(), server.LockdownOptions{Rule: core.Lockdown{On: true}})
+	plain := startLockdown(t, emu, t.TempDir(), server.LockdownOptions{Rule: toolkit.Lockdown{On: true}})
 	if lists(plain) {
 		t.Error("include_untrusted is listed where nobody may use it")
 	}
@@ -485,7 +485,7 @@ func TestLockdownIncludeUntrusted(t *testing.T) {
 
 	// Listed for some caller (an HTTP client), but not this one's rule:
 	// the tool refuses it.
-	other := startLockdown(t, emu, t.TempDir(), server.LockdownOptions{Rule: core.Lockdown{On: true}, AllowInclude: true})
+	other := startLockdown(t, emu, t.TempDir(), server.LockdownOptions{Rule: toolkit.Lockdown{On: true}, AllowInclude: true})
 	if !lists(other) {
 		t.Error("include_untrusted is not listed where a caller may use it")
 	}
@@ -494,11 +494,11 @@ func TestLockdownIncludeUntrusted(t *testing.T) {
 	// Allowed: shown, and audited.
 	audited := &reachLog{}
 	allowed := servertest.Start(t, servertest.Options{Emu: emu, Toolsets: []string{"all"}, Wrap: audited.wrap,
-		Lockdown: server.LockdownOptions{Rule: core.Lockdown{On: true, AllowInclude: true}, AllowInclude: true}})
+		Lockdown: server.LockdownOptions{Rule: toolkit.Lockdown{On: true, AllowInclude: true}, AllowInclude: true}})
 	if !lists(allowed) {
 		t.Error("include_untrusted is not listed where it is allowed")
 	}
-	res := allowed.Call(t, core.NameGetIssue, args)
+	res := allowed.Call(t, toolkit.NameGetIssue, args)
 	if res.IsError || !strings.Contains(string(res.JSON), canaryBody) || !strings.Contains(string(res.JSON), canaryComment) {
 		t.Fatalf("include_untrusted: %s", res.JSON)
 	}
@@ -509,7 +509,7 @@ func TestLockdownIncludeUntrusted(t *testing.T) {
 		t.Errorf("the summary does not say include_untrusted is allowed")
 	}
 	// Without it, the same server withholds, and audits nothing.
-	res = allowed.Call(t, core.NameGetIssue, merge(args, map[string]any{"include_untrusted": false}))
+	res = allowed.Call(t, toolkit.NameGetIssue, merge(args, map[string]any{"include_untrusted": false}))
 	if strings.Contains(string(res.JSON), canaryBody) || audited.untrusted() != "" {
 		t.Errorf("without include_untrusted: %s, audited %q", res.JSON, audited.untrusted())
 	}
@@ -555,7 +555,7 @@ func merge(a, b map[string]any) map[string]any {
 func TestLockdownThreadView(t *testing.T) {
 	emu := emulatortest.Start(t, emulator.Options{})
 	p := plant(t, emu)
-	env := startLockdown(t, emu, "", server.LockdownOptions{Rule: core.Lockdown{On: true}})
+	env := startLockdown(t, emu, "", server.LockdownOptions{Rule: toolkit.Lockdown{On: true}})
 	ctx := context.Background()
 	page, err := env.Stack.GitHub.ListReviewThreads(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, p.pull, 100, "")
 	if err != nil || len(page.Threads) == 0 {
@@ -563,7 +563,7 @@ func TestLockdownThreadView(t *testing.T) {
 	}
 	seen := 0
 	for _, th := range page.Threads {
-		v, err := env.Stack.Service.ThreadView(ctx, env.Stack.GitHub, core.NameUpdateReviewThread, th)
+		v, err := env.Stack.Service.ThreadView(ctx, env.Stack.GitHub, toolkit.NameUpdateReviewThread, th)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -589,7 +589,7 @@ func TestLockdownUpdateReviewThreadAnswer(t *testing.T) {
 	emu := emulatortest.Start(t, emulator.Options{})
 	p := plant(t, emu)
 	for _, on := range []bool{false, true} {
-		env := startLockdown(t, emu, "", server.LockdownOptions{Rule: core.Lockdown{On: on}})
+		env := startLockdown(t, emu, "", server.LockdownOptions{Rule: toolkit.Lockdown{On: on}})
 		page, err := env.Stack.GitHub.ListReviewThreads(context.Background(), emulator.DemoOrg, emulator.DemoWidgetsRepo, p.pull, 100, "")
 		if err != nil || len(page.Threads) == 0 {
 			t.Fatalf("threads: %v", err)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // PolicyOptions are what a deployment's write path is built from.
@@ -43,7 +43,7 @@ type PolicyStore interface {
 // its store (shared by replicas when the store is), confirmations signed
 // with a key derived from the deployment's, and the data-flow guard
 // reading visibility with the service's read credential.
-func NewPolicyPath(svc *core.Service, st PolicyStore, o PolicyOptions) (*policy.Path, error) {
+func NewPolicyPath(svc *toolkit.Service, st PolicyStore, o PolicyOptions) (*policy.Path, error) {
 	if err := o.Rules.Validate(); err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func NewPolicyPath(svc *core.Service, st PolicyStore, o PolicyOptions) (*policy.
 
 // repoPrivate reads whether a repository is private (a GitHub "internal"
 // repository counts as private: its content is not for the public).
-func repoPrivate(svc *core.Service) func(ctx context.Context, owner, repo string) (bool, error) {
+func repoPrivate(svc *toolkit.Service) func(ctx context.Context, owner, repo string) (bool, error) {
 	return func(ctx context.Context, owner, repo string) (bool, error) {
 		c, err := svc.Client(ctx, owner, tooldef.Read)
 		if err != nil {
@@ -81,7 +81,7 @@ func repoPrivate(svc *core.Service) func(ctx context.Context, owner, repo string
 }
 
 // issueBefore reads an issue with the read credential for a dry run.
-func issueBefore(svc *core.Service) func(ctx context.Context, t policy.Target) (*policy.IssueBefore, error) {
+func issueBefore(svc *toolkit.Service) func(ctx context.Context, t policy.Target) (*policy.IssueBefore, error) {
 	return func(ctx context.Context, t policy.Target) (*policy.IssueBefore, error) {
 		c, err := svc.Client(ctx, t.Owner, tooldef.Read)
 		if err != nil {

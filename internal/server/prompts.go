@@ -10,7 +10,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/prompts"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -96,9 +96,9 @@ const maxMilestoneCompletions = 100
 // completeMilestones suggests the titles of a repository's milestones
 // starting with prefix (case-insensitively), sorted; never
 // nil. A failed read offers nothing, as the other completions do.
-func completeMilestones(ctx context.Context, svc *core.Service, owner, repo, prefix string) []string {
+func completeMilestones(ctx context.Context, svc *toolkit.Service, owner, repo, prefix string) []string {
 	out := []string{}
-	if owner == "" || repo == "" || core.CheckNames(owner, repo) != nil {
+	if owner == "" || repo == "" || toolkit.CheckNames(owner, repo) != nil {
 		return out
 	}
 	c, err := svc.Client(ctx, owner, tooldef.Read)

@@ -13,7 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -148,17 +148,17 @@ func TestPromptMessagesCallServedToolsWithTheArguments(t *testing.T) {
 		wantText  []string
 	}{
 		{"triage_issues", with("since", "2024-01-01"),
-			[]string{core.NameListRepoMetadata, core.NameSearchIssues, core.NameGetIssue, core.NameUpdateIssue},
-			[]string{`"query":"created:>=2024-01-01"`, `"no_labels":true`, `"issue_number":N`, "dry_run: true", core.NameBulkUpdateIssues}},
+			[]string{toolkit.NameListRepoMetadata, toolkit.NameSearchIssues, toolkit.NameGetIssue, toolkit.NameUpdateIssue},
+			[]string{`"query":"created:>=2024-01-01"`, `"no_labels":true`, `"issue_number":N`, "dry_run: true", toolkit.NameBulkUpdateIssues}},
 		{"summarize_issue", with("issue_number", "1"),
-			[]string{core.NameGetIssue, core.NameListIssueItems},
+			[]string{toolkit.NameGetIssue, toolkit.NameListIssueItems},
 			[]string{`"issue_number":1`, "comments_next_cursor", `"collection":"linked_prs"`}},
 		{"release_notes", with("milestone", "v1.4.0"),
-			[]string{core.NameListRepoMetadata, core.NameSearchIssues},
+			[]string{toolkit.NameListRepoMetadata, toolkit.NameSearchIssues},
 			[]string{`"kind":"milestones"`, `"query":"milestone:\"v1.4.0\""`, `"state":"closed"`}},
 		{"weekly_report", with("since", "2024-06-01"),
-			[]string{core.NameGetOverview, core.NameSearchIssues, core.NameReportCIStatus, core.NameReportReleasePRs,
-				core.NameReportSecurityAlerts, core.NameReportUnlabeled},
+			[]string{toolkit.NameGetOverview, toolkit.NameSearchIssues, toolkit.NameReportCIStatus, toolkit.NameReportReleasePRs,
+				toolkit.NameReportSecurityAlerts, toolkit.NameReportUnlabeled},
 			[]string{`"query":"closed:>=2024-06-01"`, `"updated_after":"2024-06-01"`}},
 	} {
 		t.Run(c.prompt, func(t *testing.T) {
@@ -179,7 +179,7 @@ func TestPromptMessagesCallServedToolsWithTheArguments(t *testing.T) {
 					t.Errorf("%s: owner/repo = %s/%s, want %s/%s", pc.tool, got.Owner, got.Repo, base["owner"], base["repo"])
 				}
 				// A read written out in full is callable as it stands.
-				if !strings.Contains(pc.args, `"issue_number":N`) && pc.tool != core.NameUpdateIssue {
+				if !strings.Contains(pc.args, `"issue_number":N`) && pc.tool != toolkit.NameUpdateIssue {
 					if res := env.Call(t, pc.tool, pc.args); res.IsError {
 						t.Errorf("%s %s failed: %s", pc.tool, pc.args, res.JSON)
 					}
@@ -276,7 +276,7 @@ func TestPromptArgumentCompletions(t *testing.T) {
 			Title string `json:"title"`
 		} `json:"items"`
 	}
-	env.Call(t, core.NameListRepoMetadata, map[string]any{"owner": "acme", "repo": "widgets", "kind": "milestones"}).Decode(t, &meta)
+	env.Call(t, toolkit.NameListRepoMetadata, map[string]any{"owner": "acme", "repo": "widgets", "kind": "milestones"}).Decode(t, &meta)
 	var open []string
 	for _, m := range meta.Items {
 		open = append(open, m.Title)
@@ -323,13 +323,13 @@ func TestTriagePromptProposesUnderReadOnly(t *testing.T) {
 		t.Fatalf("read-only prompts = %v, want triage_issues offered as proposals", got)
 	}
 	text := getPrompt(t, ro.Session, "triage_issues", args)
-	for _, bad := range []string{"dry_run", "Apply each", core.NameBulkUpdateIssues} {
+	for _, bad := range []string{"dry_run", "Apply each", toolkit.NameBulkUpdateIssues} {
 		if strings.Contains(text, bad) {
 			t.Errorf("read-only triage says %q:\n%s", bad, text)
 		}
 	}
-	if !strings.Contains(text, "Write nothing") || !strings.Contains(text, core.NameUpdateIssue) {
-		t.Errorf("read-only triage does not word its labels as proposals of %s:\n%s", core.NameUpdateIssue, text)
+	if !strings.Contains(text, "Write nothing") || !strings.Contains(text, toolkit.NameUpdateIssue) {
+		t.Errorf("read-only triage does not word its labels as proposals of %s:\n%s", toolkit.NameUpdateIssue, text)
 	}
 	rw := servertest.Start(t, servertest.Options{})
 	if text := getPrompt(t, rw.Session, "triage_issues", args); !strings.Contains(text, "Apply each") || !strings.Contains(text, "dry_run: true") {
@@ -360,11 +360,11 @@ func TestPromptsFollowTheToolsServed(t *testing.T) {
 	if got := promptNames(listPrompts(t, env.Session)); len(got) != 4 {
 		t.Errorf("after enabling issues, prompts = %v, want all four", got)
 	}
-	if text := getPrompt(t, env.Session, "weekly_report", map[string]string{"owner": "acme", "repo": "widgets"}); !strings.Contains(text, core.NameReportCIStatus) {
-		t.Errorf("weekly report with reports served names no %s:\n%s", core.NameReportCIStatus, text)
+	if text := getPrompt(t, env.Session, "weekly_report", map[string]string{"owner": "acme", "repo": "widgets"}); !strings.Contains(text, toolkit.NameReportCIStatus) {
+		t.Errorf("weekly report with reports served names no %s:\n%s", toolkit.NameReportCIStatus, text)
 	}
 
-	srv, err := server.New(&core.Service{Clients: core.OneClient{}}, server.Options{Deny: []string{core.NameGetOverview, core.NameGetIssue}})
+	srv, err := server.New(&toolkit.Service{Clients: toolkit.OneClient{}}, server.Options{Deny: []string{toolkit.NameGetOverview, toolkit.NameGetIssue}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,10 +380,10 @@ func TestPromptsFollowTheToolsServed(t *testing.T) {
 func TestTriagePromptProposesWhereTheWriteIsHidden(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Confirm: policy.Confirm{
-		Tools: []string{core.NameUpdateIssue}, Unavailable: "hide"}}})
+		Tools: []string{toolkit.NameUpdateIssue}, Unavailable: "hide"}}})
 	args := map[string]string{"owner": "acme", "repo": "widgets"}
 	if text := getPrompt(t, env.Session, "triage_issues", args); strings.Contains(text, "Apply each") || !strings.Contains(text, "Write nothing") {
-		t.Errorf("to a client not shown %s, triage applies:\n%s", core.NameUpdateIssue, text)
+		t.Errorf("to a client not shown %s, triage applies:\n%s", toolkit.NameUpdateIssue, text)
 	}
 	eliciting := connectEliciting(t, env, func(*mcp.ElicitRequest) *mcp.ElicitResult { return &mcp.ElicitResult{Action: "decline"} })
 	if text := getPrompt(t, eliciting, "triage_issues", args); !strings.Contains(text, "Apply each") {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,7 +27,7 @@ const (
 // and GitHub's issues, comments and labels by URI template. Every failed
 // read answers with the contract's envelope in the JSON-RPC error's data.
 type resources struct {
-	svc *core.Service
+	svc *toolkit.Service
 	// fingerprint is the surface's, stamped on every envelope.
 	fingerprint func() string
 	// summary and schemas are the current documents: the surface can grow
@@ -48,7 +48,7 @@ type resources struct {
 	registered map[string]bool
 }
 
-func newResources(svc *core.Service) *resources {
+func newResources(svc *toolkit.Service) *resources {
 	return &resources{svc: svc, served: map[string]bool{}, registered: map[string]bool{}}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -57,8 +57,8 @@ func TestDiscoveryResources(t *testing.T) {
 	if err := json.Unmarshal([]byte(sch.Contents[0].Text), &schemas); err != nil || len(schemas) != len(env.Stack.Server.Tools()) {
 		t.Fatalf("schemas: %v, %d tools", err, len(schemas))
 	}
-	got := schemas[core.NameGetIssue].Output
-	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas[core.NameGetIssue].Input == nil {
+	got := schemas[toolkit.NameGetIssue].Output
+	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas[toolkit.NameGetIssue].Input == nil {
 		t.Fatalf("get_issue's full output schema lacks nested fields: %v", got)
 	}
 	if !strings.Contains(init.Instructions, "ghgate://schemas") || !strings.Contains(caps.Contents[0].Text, "ghgate://schemas") {
@@ -225,7 +225,7 @@ func TestIssueIndexFilters(t *testing.T) {
 		}
 	}
 	// The same rows as the tool that answers the same question.
-	viaTool := env.Call(t, core.NameSearchIssues, map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}, "sort": "updated"})
+	viaTool := env.Call(t, toolkit.NameSearchIssues, map[string]any{"owner": "acme", "repo": "widgets", "labels": []string{label}, "sort": "updated"})
 	var tool struct {
 		Items []struct {
 			Number int `json:"number"`

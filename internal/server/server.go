@@ -16,7 +16,7 @@ import (
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/ghgate/ghgate/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -93,8 +93,8 @@ type Extra struct {
 type Server struct {
 	MCP *mcp.Server
 
-	svc      *core.Service
-	registry func(*core.Service) []tooldef.Spec
+	svc      *toolkit.Service
+	registry func(*toolkit.Service) []tooldef.Spec
 	opts     Options
 	env      *tooldef.Env
 	res      *resources
@@ -122,7 +122,7 @@ type Server struct {
 // servesGate is what a Gated field is served with: a tool of ghgate's
 // own, or include_untrusted where some caller may use it.
 func (s *Server) servesGate(name string) bool {
-	if name == core.IncludeUntrustedGate {
+	if name == toolkit.IncludeUntrustedGate {
 		return s.opts.Lockdown.AllowInclude
 	}
 	return s.servesOwnTool(name)
@@ -135,13 +135,13 @@ func (s *Server) servesOwnTool(name string) bool {
 }
 
 // New builds the MCP server over svc.
-func New(svc *core.Service, opts Options) (*Server, error) {
+func New(svc *toolkit.Service, opts Options) (*Server, error) {
 	return newServer(svc, opts, tools.All)
 }
 
 // newServer builds the server over the tools registry returns (tools.All;
 // tests give other toolsets).
-func newServer(svc *core.Service, opts Options, registry func(*core.Service) []tooldef.Spec) (*Server, error) {
+func newServer(svc *toolkit.Service, opts Options, registry func(*toolkit.Service) []tooldef.Spec) (*Server, error) {
 	all := registry(svc)
 	specs, err := selectTools(all, opts.Toolsets, opts.ReadOnly)
 	if err != nil {
@@ -173,7 +173,7 @@ func newServer(svc *core.Service, opts Options, registry func(*core.Service) []t
 	for _, sp := range specs {
 		srv.servedOwn[sp.ToolName()] = true
 	}
-	srv.env = &tooldef.Env{Log: log, MapError: core.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesGate,
+	srv.env = &tooldef.Env{Log: log, MapError: toolkit.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesGate,
 		Redact: opts.Secrets.String, Policy: opts.Policy, Before: issueBefore(svc), CheckOutputs: opts.CheckOutputs}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
 	if err := srv.res.build(srv.env); err != nil {

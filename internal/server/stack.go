@@ -15,8 +15,8 @@ import (
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -41,11 +41,11 @@ type StackOptions struct {
 	ReadOnly  bool
 	// AllowedIssueCreator limits the server to issues one user opened.
 	AllowedIssueCreator string
-	// SyncRoot is where local mirrors may be written (core.Service).
+	// SyncRoot is where local mirrors may be written (toolkit.Service).
 	SyncRoot string
-	// Releases are the release pull request conventions (core.Service).
-	Releases core.ReleaseSettings
-	// Tiers are the repository tiers of the reports' classify (core.Service).
+	// Releases are the release pull request conventions (toolkit.Service).
+	Releases toolkit.ReleaseSettings
+	// Tiers are the repository tiers of the reports' classify (toolkit.Service).
 	Tiers      tiers.Rules
 	HTTPClient *http.Client
 	Log        *slog.Logger
@@ -62,17 +62,17 @@ type StackOptions struct {
 	Extra     []Extra
 	Register  func(*mcp.Server)
 	// FanoutPerCredential bounds the reports' calls in flight on the
-	// credential, all reports together (core.Service).
+	// credential, all reports together (toolkit.Service).
 	FanoutPerCredential int
 	// Policy is the operator's write policy; PolicyShared marks an HTTP
 	// deployment (mentions neutralised by default).
 	Policy       policy.Rules
 	PolicyShared bool
-	// Lockdown is the rule on strangers' text (core.Service), what the
+	// Lockdown is the rule on strangers' text (toolkit.Service), what the
 	// server lists and says of it; LockdownFor, when set, decides per
 	// call instead of Lockdown.Rule (an HTTP client's own rule).
 	Lockdown    LockdownOptions
-	LockdownFor func(ctx context.Context, owner string) core.Lockdown
+	LockdownFor func(ctx context.Context, owner string) toolkit.Lockdown
 	// CheckOutputs passes through to Options (tests set it).
 	CheckOutputs bool
 }
@@ -80,7 +80,7 @@ type StackOptions struct {
 // Stack is an assembled ghgate and the parts it owns.
 type Stack struct {
 	Server  *Server
-	Service *core.Service
+	Service *toolkit.Service
 	Store   store.Backend
 	GitHub  *github.Client
 	// Policy is the write path; a deployment may set its Observe.
@@ -117,12 +117,12 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 			return fail(err)
 		}
 	}
-	svc := &core.Service{Clients: core.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
+	svc := &toolkit.Service{Clients: toolkit.OneClient{Client: gh}, Store: st, Cursors: cursors, Log: o.Log, Now: o.Now,
 		AllowedIssueCreator: o.AllowedIssueCreator, SharedNames: shared, SyncRoot: o.SyncRoot, Releases: o.Releases, Tiers: o.Tiers,
 		FanoutPerCredential: o.FanoutPerCredential, Lockdown: o.LockdownFor}
-	if svc.Lockdown == nil && o.Lockdown.Rule != (core.Lockdown{}) {
+	if svc.Lockdown == nil && o.Lockdown.Rule != (toolkit.Lockdown{}) {
 		rule := o.Lockdown.Rule
-		svc.Lockdown = func(context.Context, string) core.Lockdown { return rule }
+		svc.Lockdown = func(context.Context, string) toolkit.Lockdown { return rule }
 	}
 	if gh != nil {
 		cred := string(gh.CredentialKey())

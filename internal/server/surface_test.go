@@ -15,8 +15,8 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -271,7 +271,7 @@ func TestReadOnlyListsNoWrites(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{ReadOnly: true})
 	env.Upstream()
 	// A write tool is refused with the envelope, nothing sent upstream.
-	e := env.Call(t, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}).Envelope(t)
+	e := env.Call(t, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}).Envelope(t)
 	if e.Code != contract.CodeReadOnly || e.Settlement != contract.NotStarted || e.Repair == nil || e.RequestID == "" || e.Fingerprint == "" {
 		t.Fatalf("a write on a read-only server: %+v", e)
 	}
@@ -295,23 +295,23 @@ func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
 		wrapped = append(wrapped, c.Tool)
 		return next(ctx)
 	}
-	srv, err := server.New(&core.Service{Clients: core.OneClient{}}, server.Options{Deny: []string{core.NameLinkIssues}, Wrap: wrap})
+	srv, err := server.New(&toolkit.Service{Clients: toolkit.OneClient{}}, server.Options{Deny: []string{toolkit.NameLinkIssues}, Wrap: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cs := servertest.Connect(t, srv.MCP)
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: core.NameLinkIssues, Arguments: map[string]any{}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolkit.NameLinkIssues, Arguments: map[string]any{}})
 	if err != nil || !res.IsError {
 		t.Fatalf("denied tool: %v %+v", err, res)
 	}
-	servertest.Answer(t, cs, core.NameLinkIssues, map[string]any{}, res)
+	servertest.Answer(t, cs, toolkit.NameLinkIssues, map[string]any{}, res)
 	var e contract.Error
 	b, _ := json.Marshal(res.StructuredContent)
 	if json.Unmarshal(b, &e) != nil || e.Code != contract.CodeToolNotAllowed {
 		t.Fatalf("envelope: %s", b)
 	}
 	// The refusal went through the wrapper, as the broker's audit needs.
-	if len(wrapped) != 1 || wrapped[0] != core.NameLinkIssues {
+	if len(wrapped) != 1 || wrapped[0] != toolkit.NameLinkIssues {
 		t.Fatalf("wrapped: %v", wrapped)
 	}
 }
@@ -329,31 +329,31 @@ var forcedErrors = map[string]struct {
 	args string
 	code contract.Code
 }{
-	core.NameSearchIssues:         {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
-	core.NameGetIssue:             {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeIssueNotFound},
-	core.NameCreateIssue:          {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeLabelNotFound},
-	core.NameUpdateIssue:          {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
-	core.NameAddComment:           {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeIssueNotFound},
-	core.NameEditComment:          {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeCommentNotFound},
-	core.NameListIssueItems:       {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
-	core.NameListRepoMetadata:     {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
-	core.NameGetOverview:          {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
-	core.NameLinkIssues:           {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
-	core.NameBulkUpdateIssues:     {`{"owner":"acme","repo":"widgets","issue_numbers":[1,2],"changes":{"labels":{"add":["no such label"]}}}`, contract.CodeLabelNotFound},
-	core.NameManageLabels:         {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
-	core.NameManageMilestones:     {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
-	core.NameDeleteIssue:          {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},
-	core.NameSyncIssues:           {`{"owner":"acme","repo":"widgets"}`, contract.CodeSyncNotConfigured},
+	toolkit.NameSearchIssues:      {`{"owner":"acme","repo":"widgets","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
+	toolkit.NameGetIssue:          {`{"owner":"acme","repo":"widgets","issue_number":99999}`, contract.CodeIssueNotFound},
+	toolkit.NameCreateIssue:       {`{"owner":"acme","repo":"widgets","title":"x","labels":["no such label"]}`, contract.CodeLabelNotFound},
+	toolkit.NameUpdateIssue:       {`{"owner":"acme","repo":"widgets","issue_number":1,"title":"x","expected_version":"v1.AAAAAAAAAAAAAAAA"}`, contract.CodeConflict},
+	toolkit.NameAddComment:        {`{"owner":"acme","repo":"widgets","issue_number":99999,"body":"hello"}`, contract.CodeIssueNotFound},
+	toolkit.NameEditComment:       {`{"owner":"acme","repo":"widgets","comment_id":1,"body":"x"}`, contract.CodeCommentNotFound},
+	toolkit.NameListIssueItems:    {`{"owner":"acme","repo":"widgets","issue_number":99999,"collection":"comments"}`, contract.CodeIssueNotFound},
+	toolkit.NameListRepoMetadata:  {`{"owner":"acme","repo":"nope","kind":"labels"}`, contract.CodeRepoNotFound},
+	toolkit.NameGetOverview:       {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	toolkit.NameLinkIssues:        {`{"owner":"acme","repo":"widgets","issue_number":5,"relation":"blocked_by","action":"add","target_issue_number":5}`, contract.CodeSelfLink},
+	toolkit.NameBulkUpdateIssues:  {`{"owner":"acme","repo":"widgets","issue_numbers":[1,2],"changes":{"labels":{"add":["no such label"]}}}`, contract.CodeLabelNotFound},
+	toolkit.NameManageLabels:      {`{"owner":"acme","repo":"widgets","action":"update","name":"no such label","color":"ffffff"}`, contract.CodeLabelNotFound},
+	toolkit.NameManageMilestones:  {`{"owner":"acme","repo":"widgets","action":"close","number":999}`, contract.CodeMilestoneNotFound},
+	toolkit.NameDeleteIssue:       {`{"owner":"acme","repo":"widgets","issue_number":1,"confirm_issue_number":2}`, contract.CodeConfirmationMismatch},
+	toolkit.NameSyncIssues:        {`{"owner":"acme","repo":"widgets"}`, contract.CodeSyncNotConfigured},
 	projects.NameListProjects:     {`{"owner":"acme","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
 	projects.NameListProjectItems: {`{"owner":"acme","project_number":99}`, contract.CodeProjectNotFound},
 	projects.NameGetProjectItem:   {`{"owner":"acme","project_number":1,"repo":"widgets","issue_number":150}`, contract.CodeNotFound},
 	projects.NameUpdateProjectItem: {`{"owner":"acme","project_number":1,"item":{"repo":"widgets","issue_number":20},"action":"set_fields","fields":{"Status":"Blocked"}}`,
 		contract.CodeProjectOptionNotFound},
-	core.NameUpdateReviewThread:   {`{"owner":"acme","repo":"widgets","pull":1,"thread_id":"PRRT_kwDOnope","action":"resolve"}`, contract.CodeThreadNotOnPull},
-	core.NameReportUnlabeled:      {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
-	core.NameReportSecurityAlerts: {`{"owner":"fleet","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
-	core.NameReportReleasePRs:     {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
-	core.NameReportCIStatus:       {`{"owner":"acme","repo":"widgets","pull":9999}`, contract.CodeIssueNotFound},
+	toolkit.NameUpdateReviewThread:   {`{"owner":"acme","repo":"widgets","pull":1,"thread_id":"PRRT_kwDOnope","action":"resolve"}`, contract.CodeThreadNotOnPull},
+	toolkit.NameReportUnlabeled:      {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	toolkit.NameReportSecurityAlerts: {`{"owner":"fleet","cursor":"forged.cursor"}`, contract.CodeCursorInvalid},
+	toolkit.NameReportReleasePRs:     {`{"owner":"acme","repo":"nope"}`, contract.CodeRepoNotFound},
+	toolkit.NameReportCIStatus:       {`{"owner":"acme","repo":"widgets","pull":9999}`, contract.CodeIssueNotFound},
 }
 
 func TestForcedErrorPerTool(t *testing.T) {
@@ -404,11 +404,11 @@ func TestForcedErrorPerTool(t *testing.T) {
 
 func TestArgumentErrorsAreEnvelopes(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
-	e := env.Call(t, core.NameGetIssue, `{"owner":"acme","repo":"widgets","issue_number":"seven"}`).Envelope(t)
+	e := env.Call(t, toolkit.NameGetIssue, `{"owner":"acme","repo":"widgets","issue_number":"seven"}`).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "issue_number" || strings.Contains(e.Message, "seven") {
 		t.Fatalf("%+v", e)
 	}
-	e = env.Call(t, core.NameSearchIssues, `{"state":"opne"}`).Envelope(t)
+	e = env.Call(t, toolkit.NameSearchIssues, `{"state":"opne"}`).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details.Field != "state" || e.Details.Value == nil {
 		t.Fatalf("enum error should list the members: %+v", e)
 	}

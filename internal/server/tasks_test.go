@@ -13,7 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tasks"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,7 +35,7 @@ func TestOwnToolOptsIntoTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	registry := func(*core.Service) []tooldef.Spec {
+	registry := func(*toolkit.Service) []tooldef.Spec {
 		return []tooldef.Spec{tooldef.Tool[countIn, countOut]{Name: "github_count", Toolset: "issues", Description: "Counts.",
 			Mode: tooldef.Read, Task: tooldef.TaskSupport{Mode: tooldef.TaskOptional},
 			Run: func(_ context.Context, in countIn) (countOut, error) { return countOut{Counted: in.Upto}, nil }}}
@@ -44,7 +44,7 @@ func TestOwnToolOptsIntoTasks(t *testing.T) {
 		mu      sync.Mutex
 		wrapped []string
 	)
-	srv, err := server.NewWithRegistry(&core.Service{Clients: core.OneClient{}, Store: st}, server.Options{TaskStore: st,
+	srv, err := server.NewWithRegistry(&toolkit.Service{Clients: toolkit.OneClient{}, Store: st}, server.Options{TaskStore: st,
 		TaskOwner: func(ctx context.Context) string { s, _ := ctx.Value(ownerKey{}).(string); return s },
 		Wrap: func(ctx context.Context, c tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 			mu.Lock()

@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -43,19 +43,19 @@ func templateTable() []template {
 		{def: mcp.ResourceTemplate{URITemplate: issueTemplate, Name: "issue", MIMEType: jsonMIME,
 			Description: "One issue as github_get_issue returns it, with the first chunk of 30 comments and next_chunk_uri when there are more; " +
 				"private to this credential, ttlMs 30000; annotations.lastModified is the issue's updated_at"},
-			tool: core.NameGetIssue, completes: []string{"owner", "repo"}, read: (*resources).readIssue},
+			tool: toolkit.NameGetIssue, completes: []string{"owner", "repo"}, read: (*resources).readIssue},
 		{def: mcp.ResourceTemplate{URITemplate: commentsTemplate, Name: "issue-comments", MIMEType: jsonMIME,
 			Description: "An issue's comments in chunks of 30 (chunk from 1, default 1); next_chunk_uri names the next chunk until the last; " +
 				"private to this credential, ttlMs 30000"},
-			tool: core.NameGetIssue, completes: []string{"owner", "repo"}, read: (*resources).readComments},
+			tool: toolkit.NameGetIssue, completes: []string{"owner", "repo"}, read: (*resources).readComments},
 		{def: mcp.ResourceTemplate{URITemplate: issuesTemplate, Name: "issue-index", MIMEType: jsonMIME,
 			Description: "A repository's issues for triage, most recently updated first, 30 at a time: uri, title, state, labels, assignees, a short preview, size (body bytes) " +
 				"and annotations.lastModified, never bodies; state open (default), closed or all; labels all of these, comma-separated; " +
 				"assignee a login or none; updated_after YYYY-MM-DD or RFC 3339 (colons as %3A); private to this credential, ttlMs 30000"},
-			tool: core.NameSearchIssues, completes: []string{"owner", "repo", "state", "labels"}, read: (*resources).readIndex},
+			tool: toolkit.NameSearchIssues, completes: []string{"owner", "repo", "state", "labels"}, read: (*resources).readIndex},
 		{def: mcp.ResourceTemplate{URITemplate: labelsTemplate, Name: "labels", MIMEType: jsonMIME,
 			Description: "A repository's labels (first 100), as github_list_repo_metadata lists them; private to this credential, ttlMs 30000"},
-			tool: core.NameListRepoMetadata, completes: []string{"owner", "repo"}, read: (*resources).readLabels},
+			tool: toolkit.NameListRepoMetadata, completes: []string{"owner", "repo"}, read: (*resources).readLabels},
 	}
 }
 
@@ -76,7 +76,7 @@ func (r *resources) readIssue(ctx context.Context, req *mcp.ReadResourceRequest)
 	if e != nil {
 		return nil, r.fail(uri, e)
 	}
-	body, err := r.viaTool(ctx, uri, r.getIssue, issues.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number)})
+	body, err := r.viaTool(ctx, uri, r.getIssue, issues.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: toolkit.IssueNumber(number)})
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func (r *resources) readComments(ctx context.Context, req *mcp.ReadResourceReque
 	if e != nil {
 		return nil, r.fail(uri, e)
 	}
-	in := issues.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number),
+	in := issues.GetIssueIn{Owner: owner, Repo: repo, IssueNumber: toolkit.IssueNumber(number),
 		CommentsCursor: issues.CommentsCursor(r.svc, owner, repo, number, chunk)}
 	body, err := r.viaTool(ctx, uri, r.getIssue, in)
 	if err != nil {
@@ -161,8 +161,8 @@ type indexEntry struct {
 	Size int `json:"size"`
 	// Withheld is set where lockdown withheld the body (no preview, size
 	// 0): the marker says whose it is and how long.
-	Withheld    *core.Withheld  `json:"withheld_untrusted,omitempty"`
-	Annotations mcp.Annotations `json:"annotations"`
+	Withheld    *toolkit.Withheld `json:"withheld_untrusted,omitempty"`
+	Annotations mcp.Annotations   `json:"annotations"`
 }
 
 // issueIndex is the issue-index document.

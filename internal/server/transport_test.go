@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/server"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,7 +19,7 @@ import (
 // client's ends: what it writes, and the frames it reads.
 func lineSession(t *testing.T) (in io.WriteCloser, out <-chan map[string]json.RawMessage) {
 	t.Helper()
-	srv, err := server.New(&core.Service{Clients: core.OneClient{}}, server.Options{})
+	srv, err := server.New(&toolkit.Service{Clients: toolkit.OneClient{}}, server.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/ghgate/ghgate/internal/testutil"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,10 +28,10 @@ import (
 // splitRegistry offers github_get_issue and github_list_repo_metadata in a
 // toolset of their own, "late", so a test can enable a toolset at run
 // time and see the tools and the templates they answer arrive.
-func splitRegistry(svc *core.Service) []tooldef.Spec {
+func splitRegistry(svc *toolkit.Service) []tooldef.Spec {
 	var out []tooldef.Spec
 	for _, sp := range tools.All(svc) {
-		if sp.ToolName() == core.NameGetIssue || sp.ToolName() == core.NameListRepoMetadata {
+		if sp.ToolName() == toolkit.NameGetIssue || sp.ToolName() == toolkit.NameListRepoMetadata {
 			sp = retagged{Spec: sp, set: "late"}
 		}
 		out = append(out, sp)
@@ -167,13 +167,13 @@ func thread(t *testing.T, env *servertest.Env, n int) int {
 	var created struct {
 		Issue struct{ Number int } `json:"issue"`
 	}
-	res := env.Call(t, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "A long thread", "body": "Many comments follow."})
+	res := env.Call(t, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "A long thread", "body": "Many comments follow."})
 	res.Decode(t, &created)
 	if res.IsError || created.Issue.Number == 0 {
 		t.Fatalf("create: %s", res.JSON)
 	}
 	for i := 1; i <= n; i++ {
-		if r := env.Call(t, core.NameAddComment, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": created.Issue.Number,
+		if r := env.Call(t, toolkit.NameAddComment, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": created.Issue.Number,
 			"body": fmt.Sprintf("comment %d", i)}); r.IsError {
 			t.Fatalf("comment %d: %s", i, r.JSON)
 		}
@@ -242,7 +242,7 @@ func TestResourcesOnTheWire(t *testing.T) {
 					t.Fatalf("after the late toolset: templates %v %v", err, tpls)
 				}
 				tl, err := c.cs.ListTools(ctx, nil)
-				if err != nil || !slices.ContainsFunc(tl.Tools, func(x *mcp.Tool) bool { return x.Name == core.NameGetIssue }) {
+				if err != nil || !slices.ContainsFunc(tl.Tools, func(x *mcp.Tool) bool { return x.Name == toolkit.NameGetIssue }) {
 					t.Fatalf("tools after the late toolset: %v", err)
 				}
 
@@ -373,11 +373,11 @@ func TestResourcesOnTheWire(t *testing.T) {
 					t.Fatal("an arriving tool did not change the fingerprint")
 				}
 				missing := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999}
-				res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: core.NameGetIssue, Arguments: missing})
+				res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: toolkit.NameGetIssue, Arguments: missing})
 				if err != nil || !res.IsError {
 					t.Fatalf("forced error: %v %v", err, res)
 				}
-				servertest.Answer(t, c.cs, core.NameGetIssue, missing, res)
+				servertest.Answer(t, c.cs, toolkit.NameGetIssue, missing, res)
 				envelope, _ := res.StructuredContent.(map[string]any)
 				if envelope["code"] != "issue_not_found" || envelope["fingerprint"] != arrived {
 					t.Errorf("a call to a tool enabled at run time: code %v fingerprint %v, want issue_not_found and %s",

@@ -18,7 +18,7 @@ import (
 // Both implementations pass one behavioural suite (suite_test.go).
 //
 // Each consumer declares the part it uses, where it uses it (github.Store,
-// core.State, tasks.Store, server.PolicyStore); Backend is their union,
+// toolkit.State, tasks.Store, server.PolicyStore); Backend is their union,
 // what OpenBackend returns to the code that owns the backend.
 type Backend interface {
 	// CredentialKey names token in this backend without revealing it.
@@ -54,7 +54,7 @@ type Backend interface {
 
 	// Names, AddNames and DropNames are the confirmed names of one
 	// repository as one credential sees it (see shared.go; the tools' side
-	// is internal/tools/core's known.go).
+	// is internal/tools/toolkit's known.go).
 	Names(ctx context.Context, key string, ttl time.Duration) (map[string]string, bool, error)
 	AddNames(ctx context.Context, key string, names map[string]string, ttl time.Duration) error
 	DropNames(ctx context.Context, key string) error

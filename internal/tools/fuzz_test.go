@@ -10,7 +10,7 @@ import (
 	"github.com/ghgate/ghgate/internal/store"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,11 +29,11 @@ func FuzzToolArguments(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	svc := &core.Service{Clients: core.OneClient{}, Store: st, Cursors: cursors}
+	svc := &toolkit.Service{Clients: toolkit.OneClient{}, Store: st, Cursors: cursors}
 	specs := tools.All(svc)
 	handlers := make([]mcp.ToolHandler, len(specs))
 	for i, sp := range specs {
-		if _, handlers[i], err = sp.Build(&tooldef.Env{MapError: core.MapError, CheckOutputs: true}); err != nil {
+		if _, handlers[i], err = sp.Build(&tooldef.Env{MapError: toolkit.MapError, CheckOutputs: true}); err != nil {
 			f.Fatal(err)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // TestRegistryToolsets checks that the toolset names known without
@@ -15,7 +15,7 @@ import (
 func TestRegistryToolsets(t *testing.T) {
 	declared := map[string]int{}
 	names := map[string]bool{}
-	for _, sp := range tools.All(&core.Service{}) {
+	for _, sp := range tools.All(&toolkit.Service{}) {
 		if names[sp.ToolName()] {
 			t.Errorf("%s is registered twice", sp.ToolName())
 		}
@@ -41,7 +41,7 @@ func TestRegistryToolsets(t *testing.T) {
 func TestSummaryFollowsWhatIsServed(t *testing.T) {
 	t.Parallel()
 	everything := map[string]bool{}
-	for _, sp := range tools.All(&core.Service{}) {
+	for _, sp := range tools.All(&toolkit.Service{}) {
 		everything[sp.ToolName()] = true
 	}
 	cases := []struct {
@@ -57,7 +57,7 @@ func TestSummaryFollowsWhatIsServed(t *testing.T) {
 			lacks: []string{"admin toolset:", "pull_requests toolset:", "sync toolset:", "projects toolset:", "reports toolset:"}},
 		{name: "everything served", served: everything,
 			does: []string{"admin toolset:", "pull_requests toolset:", "sync toolset:", "projects toolset:", "create_issue and update_issue take project",
-				core.NameReportUnlabeled, core.NameReportSecurityAlerts, core.NameReportReleasePRs, core.NameReportCIStatus, "bulk edits: "},
+				toolkit.NameReportUnlabeled, toolkit.NameReportSecurityAlerts, toolkit.NameReportReleasePRs, toolkit.NameReportCIStatus, "bulk edits: "},
 			not:   []string{"create or edit Projects boards"},
 			lacks: []string{"delete issues,", "Projects boards (the projects toolset does them"}},
 		{name: "read only", served: map[string]bool{}, readOnly: true,

@@ -10,8 +10,8 @@ import (
 	"github.com/ghgate/ghgate/internal/broker/callargs"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -171,7 +171,7 @@ func (h ciHandler) addCI(ctx context.Context, target callargs.Target, in ciArgs,
 		Verbosity: *in.Verbosity, LogLines: in.LogLines})
 	if err != nil {
 		msg := err.Error()
-		if e := core.MapError(err); e != nil {
+		if e := toolkit.MapError(err); e != nil {
 			msg = string(e.Code) + ": " + e.Message
 		}
 		if h.d.Redact != nil {

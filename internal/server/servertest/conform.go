@@ -14,7 +14,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -109,7 +109,7 @@ func (e *schemaCache) published(cs *mcp.ClientSession, tool string) (p tooldef.P
 	if p, ok := doc[tool]; ok {
 		return p, true, nil
 	}
-	for _, sp := range tools.All(&core.Service{}) {
+	for _, sp := range tools.All(&toolkit.Service{}) {
 		if sp.ToolName() == tool {
 			p, err := sp.Schemas()
 			return p, false, err

@@ -12,7 +12,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,30 +94,30 @@ func TestCallHoldsEveryAnswerToItsPublishedSchema(t *testing.T) {
 		edit  func(tool string, isError bool, v map[string]any)
 		wants []string // what the failure says; none: the answer passes
 	}{
-		{name: "result as made", tool: core.NameLinkIssues, args: link},
-		{name: "dry run as made", tool: core.NameUpdateIssue, args: dry},
-		{name: "error as made", tool: core.NameGetIssue, args: missing},
-		{name: "undeclared top-level field", tool: core.NameLinkIssues, args: link,
+		{name: "result as made", tool: toolkit.NameLinkIssues, args: link},
+		{name: "dry run as made", tool: toolkit.NameUpdateIssue, args: dry},
+		{name: "error as made", tool: toolkit.NameGetIssue, args: missing},
+		{name: "undeclared top-level field", tool: toolkit.NameLinkIssues, args: link,
 			edit:  func(_ string, _ bool, v map[string]any) { v["done"] = true },
-			wants: []string{core.NameLinkIssues, "the result does not conform", "$.done: undeclared field"}},
-		{name: "undeclared nested field", tool: core.NameLinkIssues, args: link,
+			wants: []string{toolkit.NameLinkIssues, "the result does not conform", "$.done: undeclared field"}},
+		{name: "undeclared nested field", tool: toolkit.NameLinkIssues, args: link,
 			edit:  func(_ string, _ bool, v map[string]any) { v["relation"].(map[string]any)["blocks"] = "acme/widgets#1" },
 			wants: []string{"$.relation.blocks: undeclared field (the schema declares blocked_by, issue, linked"}},
-		{name: "required field missing", tool: core.NameLinkIssues, args: link,
+		{name: "required field missing", tool: toolkit.NameLinkIssues, args: link,
 			edit:  func(_ string, _ bool, v map[string]any) { delete(v["relation"].(map[string]any), "linked") },
 			wants: []string{"$.relation.linked: required field missing"}},
-		{name: "wrong type", tool: core.NameLinkIssues, args: link,
+		{name: "wrong type", tool: toolkit.NameLinkIssues, args: link,
 			edit:  func(_ string, _ bool, v map[string]any) { v["no_op"] = "yes" },
 			wants: []string{"$.no_op: is string, the schema says boolean"}},
-		{name: "undeclared field in a dry run", tool: core.NameUpdateIssue, args: dry,
+		{name: "undeclared field in a dry run", tool: toolkit.NameUpdateIssue, args: dry,
 			edit: func(_ string, _ bool, v map[string]any) {
 				v["preview"].(map[string]any)["items"].([]any)[0].(map[string]any)["guess"] = 1
 			},
-			wants: []string{core.NameUpdateIssue, "the dry run does not conform", "$.preview.items[0].guess: undeclared field"}},
-		{name: "a read's envelope with a settlement", tool: core.NameGetIssue, args: missing,
+			wants: []string{toolkit.NameUpdateIssue, "the dry run does not conform", "$.preview.items[0].guess: undeclared field"}},
+		{name: "a read's envelope with a settlement", tool: toolkit.NameGetIssue, args: missing,
 			edit:  func(_ string, _ bool, v map[string]any) { v["settlement"] = "not_started" },
 			wants: []string{"the error envelope does not conform", "$.settlement: undeclared field"}},
-		{name: "envelope without its request id", tool: core.NameGetIssue, args: missing,
+		{name: "envelope without its request id", tool: toolkit.NameGetIssue, args: missing,
 			edit:  func(_ string, _ bool, v map[string]any) { delete(v, "request_id") },
 			wants: []string{"$.request_id: required field missing"}},
 	} {

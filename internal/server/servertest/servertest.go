@@ -20,8 +20,8 @@ import (
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports/tiers"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -36,7 +36,7 @@ type Options struct {
 	// SyncRoot allows local mirrors under it (github_sync_issues).
 	SyncRoot string
 	// Releases are the operator's release conventions (reports).
-	Releases core.ReleaseSettings
+	Releases toolkit.ReleaseSettings
 	// Tiers are the operator's repository tiers (reports' classify).
 	Tiers          tiers.Rules
 	StorePath      string

@@ -7,24 +7,24 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // DeleteIssueIn are github_delete_issue's arguments.
 type DeleteIssueIn struct {
-	Owner       string           `json:"owner"`
-	Repo        string           `json:"repo"`
-	IssueNumber core.IssueNumber `json:"issue_number"`
+	Owner       string              `json:"owner"`
+	Repo        string              `json:"repo"`
+	IssueNumber toolkit.IssueNumber `json:"issue_number"`
 	// The confirmation is a second, separate statement of the number, so
 	// a number slipped or guessed in one place deletes nothing.
-	ConfirmIssueNumber core.IssueNumber `json:"confirm_issue_number" jsonschema:"must repeat issue_number"`
+	ConfirmIssueNumber toolkit.IssueNumber `json:"confirm_issue_number" jsonschema:"must repeat issue_number"`
 }
 
 // Validate refuses a confirmation that does not repeat the number. The
 // repair reads the issue named, not the same call with the confirmation
 // filled in: confirming is the agent's decision, after it has looked.
 func (in *DeleteIssueIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	if in.ConfirmIssueNumber == in.IssueNumber {
@@ -33,7 +33,7 @@ func (in *DeleteIssueIn) Validate() *contract.Error {
 	e := contract.Errorf(contract.CodeConfirmationMismatch, "confirm_issue_number does not repeat issue_number; nothing was deleted").
 		WithField("confirm_issue_number", "must equal issue_number exactly")
 	return e.WithRepair(contract.Repair{NextStep: "read the issue to be sure it is the one to delete; then call again with confirm_issue_number equal to issue_number",
-		Tool: core.NameGetIssue, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": int(in.IssueNumber)}})
+		Tool: toolkit.NameGetIssue, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": int(in.IssueNumber)}})
 }
 
 // DeleteIssueOut says what was deleted.
@@ -51,7 +51,7 @@ const irreversible = "this cannot be undone: GitHub does not restore deleted iss
 // DeleteIssue is github_delete_issue.
 func (s *Tools) DeleteIssue() tooldef.Spec {
 	return tooldef.Tool[DeleteIssueIn, DeleteIssueOut]{
-		Name:        core.NameDeleteIssue,
+		Name:        toolkit.NameDeleteIssue,
 		Toolset:     Toolset,
 		Title:       "Delete issue",
 		Description: "Delete an issue for good (repo admins only). Cannot be undone.",
@@ -69,7 +69,7 @@ func (s *Tools) DeleteIssue() tooldef.Spec {
 func (s *Tools) deleteIssue(ctx context.Context, in DeleteIssueIn) (DeleteIssueOut, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return DeleteIssueOut{}, core.NotStarted(err)
+		return DeleteIssueOut{}, toolkit.NotStarted(err)
 	}
 	n := int(in.IssueNumber)
 	out := DeleteIssueOut{IssueNumber: n}
@@ -78,17 +78,17 @@ func (s *Tools) deleteIssue(ctx context.Context, in DeleteIssueIn) (DeleteIssueO
 		// GitHub answers 410 for a deleted issue, and also for every
 		// issue of a repository whose issues are turned off; only the
 		// first is this call's work already done.
-		if e := core.MapError(err); e != nil && e.Code == contract.CodeGone && strings.Contains(strings.ToLower(e.Message), "deleted") {
+		if e := toolkit.MapError(err); e != nil && e.Code == contract.CodeGone && strings.Contains(strings.ToLower(e.Message), "deleted") {
 			out.NoOp, out.Note = true, "the issue was already deleted; nothing was written. "+irreversible
 			return out, nil
 		}
-		return DeleteIssueOut{}, core.NotStarted(core.NotFoundIssue(err, in.Owner, in.Repo, n))
+		return DeleteIssueOut{}, toolkit.NotStarted(toolkit.NotFoundIssue(err, in.Owner, in.Repo, n))
 	}
 	if is.IsPullRequest() {
 		e := refuse(contract.CodeIsPullRequest, "issue_number", "names a pull request",
 			"%s/%s#%d is a pull request; GitHub deletes issues only, and nothing was written", in.Owner, in.Repo, n)
 		return DeleteIssueOut{}, e.WithRepair(contract.Repair{NextStep: "close the pull request instead, if that is what you mean",
-			Tool: core.NameUpdateIssue, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": n, "state": "closed"}})
+			Tool: toolkit.NameUpdateIssue, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": n, "state": "closed"}})
 	}
 	if !s.CreatorAllowed(is.GetUser().GetLogin()) {
 		e := refuse(contract.CodeIssueCreatorNotAllowed, "issue_number", "opened by another user",
@@ -97,7 +97,7 @@ func (s *Tools) deleteIssue(ctx context.Context, in DeleteIssueIn) (DeleteIssueO
 	}
 	out.Title = is.GetTitle()
 	if _, err := c.DeleteIssue(ctx, is.GetNodeID()); err != nil {
-		e := core.MapError(err)
+		e := toolkit.MapError(err)
 		if e == nil {
 			return DeleteIssueOut{}, err
 		}
@@ -110,11 +110,11 @@ func (s *Tools) deleteIssue(ctx context.Context, in DeleteIssueIn) (DeleteIssueO
 				e.Details = &contract.Details{RequiredScopes: []string{"admin:" + in.Owner + "/" + in.Repo}}
 			}
 			e.Repair = &contract.Repair{NextStep: "stop: only a repository admin can delete issues; closing it needs less",
-				Tool: core.NameUpdateIssue, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": n, "state": "closed"},
+				Tool: toolkit.NameUpdateIssue, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": n, "state": "closed"},
 				Alternative: "ask an admin to delete it"}
 			return DeleteIssueOut{}, e
 		}
-		return DeleteIssueOut{}, writeLost(err, core.NameDeleteIssue, in)
+		return DeleteIssueOut{}, writeLost(err, toolkit.NameDeleteIssue, in)
 	}
 	out.Deleted, out.Note = true, irreversible
 	return out, nil

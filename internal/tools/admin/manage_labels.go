@@ -11,7 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -21,7 +21,7 @@ type LabelAction string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (LabelAction) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum[LabelAction]("create", "update", "delete"), nil
+	return toolkit.Enum[LabelAction]("create", "update", "delete"), nil
 }
 
 // GitHub's limits on a label: a name of at most 50 characters, a
@@ -47,7 +47,7 @@ type ManageLabelsIn struct {
 
 // Validate checks every rule that needs no request.
 func (in *ManageLabelsIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	if strings.TrimSpace(in.Name) == "" {
@@ -63,7 +63,7 @@ func (in *ManageLabelsIn) Validate() *contract.Error {
 		return contract.Errorf(contract.CodeInvalidField, "color must be six hex digits").WithField("color", "six hex digits, like d73a4a, with or without #")
 	}
 	if in.Description != nil {
-		if e := core.CheckLength("description", *in.Description, maxLabelDescription); e != nil {
+		if e := toolkit.CheckLength("description", *in.Description, maxLabelDescription); e != nil {
 			return e
 		}
 	}
@@ -119,7 +119,7 @@ type ManageLabelsOut struct {
 // ManageLabels is github_manage_labels.
 func (s *Tools) ManageLabels() tooldef.Spec {
 	return tooldef.Tool[ManageLabelsIn, ManageLabelsOut]{
-		Name:        core.NameManageLabels,
+		Name:        toolkit.NameManageLabels,
 		Toolset:     Toolset,
 		Title:       "Manage labels",
 		Description: "Create, update or delete a repo's label; already so: no_op. Delete removes it from every issue.",
@@ -138,7 +138,7 @@ func (s *Tools) ManageLabels() tooldef.Spec {
 func (s *Tools) manageLabels(ctx context.Context, in ManageLabelsIn) (ManageLabelsOut, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return ManageLabelsOut{}, core.NotStarted(err)
+		return ManageLabelsOut{}, toolkit.NotStarted(err)
 	}
 	in.Name = strings.TrimSpace(in.Name)
 	in.NewName = strings.TrimSpace(in.NewName)
@@ -194,12 +194,12 @@ func (s *Tools) createLabel(ctx context.Context, c *github.Client, in ManageLabe
 	l, _, err := c.CreateRepoLabel(ctx, in.Owner, in.Repo, github.LabelFields{Name: in.Name, Color: in.Color, Description: in.Description})
 	s.forget(ctx, c, in.Owner, in.Repo)
 	if err != nil {
-		if e := core.MapError(err); e != nil && e.Code == contract.CodeValidationFailed && alreadyExists(err) {
+		if e := toolkit.MapError(err); e != nil && e.Code == contract.CodeValidationFailed && alreadyExists(err) {
 			// Created by someone else between the read and the write.
 			e.Code = contract.CodeLabelExists
 			e.Message = fmt.Sprintf("a label named %q (ignoring case) was created in %s/%s meanwhile; nothing was written", in.Name, in.Owner, in.Repo)
 			e.WithField("name", "already exists")
-			e.Repair = &contract.Repair{NextStep: "call again: the create then compares with the label that exists", Tool: core.NameManageLabels, Arguments: in}
+			e.Repair = &contract.Repair{NextStep: "call again: the create then compares with the label that exists", Tool: toolkit.NameManageLabels, Arguments: in}
 			return e
 		}
 		if isNotFound(err) {
@@ -208,7 +208,7 @@ func (s *Tools) createLabel(ctx context.Context, c *github.Client, in ManageLabe
 			// route, does.
 			return repoMissing(err, in.Owner, in.Repo)
 		}
-		return writeLost(err, core.NameManageLabels, in)
+		return writeLost(err, toolkit.NameManageLabels, in)
 	}
 	out.Label = labelView(l)
 	return nil
@@ -240,7 +240,7 @@ func labelExists(l *gh.Label, in ManageLabelsIn, out *ManageLabelsOut) error {
 		e.Details.Value = l.GetName()
 		update.NewName = in.Name
 		return e.WithRepair(contract.Repair{NextStep: "use the existing label " + l.GetName() + "; to respell it instead, make this call",
-			Tool: core.NameManageLabels, Arguments: update,
+			Tool: toolkit.NameManageLabels, Arguments: update,
 			Alternative: "pass the existing name to the issue tools: they match labels ignoring case"})
 	}
 	diff := labelDiffers(l, in)
@@ -252,7 +252,7 @@ func labelExists(l *gh.Label, in ManageLabelsIn, out *ManageLabelsOut) error {
 	e := refuse(contract.CodeLabelExists, "name", "already exists with another "+strings.Join(diff, " and "),
 		"%s/%s already has the label %q, with another %s; nothing was written", in.Owner, in.Repo, l.GetName(), strings.Join(diff, " and "))
 	e.Details.Value = l.GetName()
-	return e.WithRepair(contract.Repair{NextStep: "to change the existing label to these values, make this call", Tool: core.NameManageLabels, Arguments: update})
+	return e.WithRepair(contract.Repair{NextStep: "to change the existing label to these values, make this call", Tool: toolkit.NameManageLabels, Arguments: update})
 }
 
 // labelMissing is label_not_found for the label an update names.
@@ -260,7 +260,7 @@ func labelMissing(in ManageLabelsIn) error {
 	e := refuse(contract.CodeLabelNotFound, "name", "no such label in the repository",
 		"%s/%s has no label named %q (ignoring case); nothing was written", in.Owner, in.Repo, in.Name)
 	return e.WithRepair(contract.Repair{NextStep: "list the repository's labels and pick the one you mean",
-		Tool: core.NameListRepoMetadata, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "kind": "labels"},
+		Tool: toolkit.NameListRepoMetadata, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "kind": "labels"},
 		Alternative: "create it with action create"})
 }
 
@@ -306,14 +306,14 @@ func (s *Tools) updateLabel(ctx context.Context, c *github.Client, in ManageLabe
 	after, _, err := c.EditLabel(ctx, in.Owner, in.Repo, l.GetName(), f)
 	s.forget(ctx, c, in.Owner, in.Repo)
 	if err != nil {
-		if e := core.MapError(err); e != nil && e.Code == contract.CodeValidationFailed && alreadyExists(err) {
+		if e := toolkit.MapError(err); e != nil && e.Code == contract.CodeValidationFailed && alreadyExists(err) {
 			e.Code = contract.CodeLabelExists
 			e.Message = fmt.Sprintf("%s/%s already has a label named %q (ignoring case); nothing was written", in.Owner, in.Repo, in.NewName)
 			e.WithField("new_name", "another label has this name")
 			e.Repair = &contract.Repair{NextStep: "choose another new_name, or delete the other label first"}
 			return e
 		}
-		return writeLost(err, core.NameManageLabels, in)
+		return writeLost(err, toolkit.NameManageLabels, in)
 	}
 	out.Label, out.ChangedFields = labelView(after), diff
 	return nil
@@ -332,7 +332,7 @@ func (s *Tools) deleteLabel(ctx context.Context, c *github.Client, in ManageLabe
 	}
 	if !isNotFound(err) {
 		s.forget(ctx, c, in.Owner, in.Repo)
-		return writeLost(err, core.NameManageLabels, in)
+		return writeLost(err, toolkit.NameManageLabels, in)
 	}
 	if rerr := absentOrRepoMissing(ctx, c, in.Owner, in.Repo); rerr != nil {
 		// The 404 was an answer: nothing was deleted.

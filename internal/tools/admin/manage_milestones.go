@@ -9,7 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -19,7 +19,7 @@ type MilestoneAction string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (MilestoneAction) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum[MilestoneAction]("create", "update", "close", "reopen", "delete"), nil
+	return toolkit.Enum[MilestoneAction]("create", "update", "close", "reopen", "delete"), nil
 }
 
 // GitHub's limits on a milestone's title and description.
@@ -34,11 +34,11 @@ const titlePages = 10
 
 // ManageMilestonesIn are github_manage_milestones' arguments.
 type ManageMilestonesIn struct {
-	Owner  string               `json:"owner"`
-	Repo   string               `json:"repo"`
-	Action MilestoneAction      `json:"action"`
-	Number core.MilestoneNumber `json:"number,omitempty" jsonschema:"absent: found by title"`
-	Title  string               `json:"title,omitempty" jsonschema:"required for create; with number renames (absent keeps); else names it"`
+	Owner  string                  `json:"owner"`
+	Repo   string                  `json:"repo"`
+	Action MilestoneAction         `json:"action"`
+	Number toolkit.MilestoneNumber `json:"number,omitempty" jsonschema:"absent: found by title"`
+	Title  string                  `json:"title,omitempty" jsonschema:"required for create; with number renames (absent keeps); else names it"`
 	// Pointers tell absent (keep) from "" (clear) on update.
 	DueOn       *string `json:"due_on,omitempty" jsonschema:"YYYY-MM-DD; absent: none or kept; \"\" clears"`
 	Description *string `json:"description,omitempty" jsonschema:"absent: none or kept; \"\" clears"`
@@ -46,14 +46,14 @@ type ManageMilestonesIn struct {
 
 // Validate checks every rule that needs no request.
 func (in *ManageMilestonesIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
-	if e := core.CheckLength("title", in.Title, maxMilestoneTitle); e != nil {
+	if e := toolkit.CheckLength("title", in.Title, maxMilestoneTitle); e != nil {
 		return e
 	}
 	if in.Description != nil {
-		if e := core.CheckLength("description", *in.Description, maxMilestoneDescription); e != nil {
+		if e := toolkit.CheckLength("description", *in.Description, maxMilestoneDescription); e != nil {
 			return e
 		}
 	}
@@ -121,7 +121,7 @@ type ManageMilestonesOut struct {
 // ManageMilestones is github_manage_milestones.
 func (s *Tools) ManageMilestones() tooldef.Spec {
 	return tooldef.Tool[ManageMilestonesIn, ManageMilestonesOut]{
-		Name:        core.NameManageMilestones,
+		Name:        toolkit.NameManageMilestones,
 		Toolset:     Toolset,
 		Title:       "Manage milestones",
 		Description: "Create, update, close, reopen or delete a repo's milestone; already so: no_op. Delete unsets it on its issues.",
@@ -139,7 +139,7 @@ func (s *Tools) ManageMilestones() tooldef.Spec {
 func (s *Tools) manageMilestones(ctx context.Context, in ManageMilestonesIn) (ManageMilestonesOut, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return ManageMilestonesOut{}, core.NotStarted(err)
+		return ManageMilestonesOut{}, toolkit.NotStarted(err)
 	}
 	in.Title = strings.TrimSpace(in.Title)
 	out := ManageMilestonesOut{Action: string(in.Action)}
@@ -218,7 +218,7 @@ func (in ManageMilestonesIn) fields(diff []string) github.MilestoneFields {
 func findByTitle(ctx context.Context, c *github.Client, owner, repo, title string) (m *gh.Milestone, complete bool, err error) {
 	var folded *gh.Milestone
 	for page := 1; page <= titlePages; page++ {
-		list, meta, err := c.ListMilestones(ctx, owner, repo, "all", gh.ListOptions{Page: core.PageParam(page), PerPage: core.MaxPageSize})
+		list, meta, err := c.ListMilestones(ctx, owner, repo, "all", gh.ListOptions{Page: toolkit.PageParam(page), PerPage: toolkit.MaxPageSize})
 		if err != nil {
 			return nil, false, repoMissing(err, owner, repo)
 		}
@@ -259,14 +259,14 @@ func (s *Tools) createMilestone(ctx context.Context, c *github.Client, in Manage
 	m, _, err := c.CreateMilestone(ctx, in.Owner, in.Repo, f)
 	s.forget(ctx, c, in.Owner, in.Repo)
 	if err != nil {
-		if e := core.MapError(err); e != nil && e.Code == contract.CodeValidationFailed && alreadyExists(err) {
+		if e := toolkit.MapError(err); e != nil && e.Code == contract.CodeValidationFailed && alreadyExists(err) {
 			e.Code = contract.CodeMilestoneExists
 			e.Message = fmt.Sprintf("a milestone titled %q was created in %s/%s meanwhile; nothing was written", in.Title, in.Owner, in.Repo)
 			e.WithField("title", "already exists")
-			e.Repair = &contract.Repair{NextStep: "call again: the create then compares with the milestone that exists", Tool: core.NameManageMilestones, Arguments: in}
+			e.Repair = &contract.Repair{NextStep: "call again: the create then compares with the milestone that exists", Tool: toolkit.NameManageMilestones, Arguments: in}
 			return e
 		}
-		return writeLost(err, core.NameManageMilestones, in)
+		return writeLost(err, toolkit.NameManageMilestones, in)
 	}
 	out.Milestone = milestoneView(m)
 	return nil
@@ -281,21 +281,21 @@ func milestoneExists(m *gh.Milestone, in ManageMilestonesIn, out *ManageMileston
 		return nil
 	}
 	what := "with another " + strings.Join(diff, " and ")
-	repair := contract.Repair{NextStep: "to give the existing milestone these values, make this call", Tool: core.NameManageMilestones}
+	repair := contract.Repair{NextStep: "to give the existing milestone these values, make this call", Tool: toolkit.NameManageMilestones}
 	switch {
 	case m.GetTitle() != in.Title:
 		what = fmt.Sprintf("titled %q, which differs only in case", m.GetTitle())
 		repair.NextStep = "use the existing milestone; to retitle it instead, make this call"
-		repair.Arguments = ManageMilestonesIn{Owner: in.Owner, Repo: in.Repo, Action: "update", Number: core.MilestoneNumber(m.GetNumber()), Title: in.Title}
+		repair.Arguments = ManageMilestonesIn{Owner: in.Owner, Repo: in.Repo, Action: "update", Number: toolkit.MilestoneNumber(m.GetNumber()), Title: in.Title}
 	case m.GetState() != "open" && len(diff) == 0:
 		what = "closed"
 		repair.NextStep = "to reopen the existing milestone, make this call"
-		repair.Arguments = ManageMilestonesIn{Owner: in.Owner, Repo: in.Repo, Action: "reopen", Number: core.MilestoneNumber(m.GetNumber())}
+		repair.Arguments = ManageMilestonesIn{Owner: in.Owner, Repo: in.Repo, Action: "reopen", Number: toolkit.MilestoneNumber(m.GetNumber())}
 	default:
 		if m.GetState() != "open" {
 			what += ", and closed"
 		}
-		repair.Arguments = ManageMilestonesIn{Owner: in.Owner, Repo: in.Repo, Action: "update", Number: core.MilestoneNumber(m.GetNumber()),
+		repair.Arguments = ManageMilestonesIn{Owner: in.Owner, Repo: in.Repo, Action: "update", Number: toolkit.MilestoneNumber(m.GetNumber()),
 			DueOn: in.DueOn, Description: in.Description}
 	}
 	e := refuse(contract.CodeMilestoneExists, "title", "a milestone of this title exists",
@@ -313,10 +313,10 @@ func resolve(ctx context.Context, c *github.Client, in ManageMilestonesIn) (*gh.
 		if err != nil || complete {
 			return m, err
 		}
-		e := contract.Errorf(contract.CodeMilestoneNotFound, "no milestone titled %q among the first %d of %s/%s", in.Title, titlePages*core.MaxPageSize, in.Owner, in.Repo).
+		e := contract.Errorf(contract.CodeMilestoneNotFound, "no milestone titled %q among the first %d of %s/%s", in.Title, titlePages*toolkit.MaxPageSize, in.Owner, in.Repo).
 			WithField("title", "not among the milestones read; name it by number")
 		return nil, e.WithRepair(contract.Repair{NextStep: "find its number, then call again with number",
-			Tool: core.NameListRepoMetadata, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "kind": "milestones"}})
+			Tool: toolkit.NameListRepoMetadata, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "kind": "milestones"}})
 	}
 	m, _, err := c.GetMilestone(ctx, in.Owner, in.Repo, int(in.Number))
 	if err == nil {
@@ -338,7 +338,7 @@ func milestoneMissing(in ManageMilestonesIn) error {
 	e := refuse(contract.CodeMilestoneNotFound, field, "no such milestone in the repository",
 		"%s/%s has no milestone %s; nothing was written", in.Owner, in.Repo, which)
 	return e.WithRepair(contract.Repair{NextStep: "list the repository's milestones and pick the one you mean",
-		Tool: core.NameListRepoMetadata, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "kind": "milestones"}})
+		Tool: toolkit.NameListRepoMetadata, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "kind": "milestones"}})
 }
 
 // changeMilestone runs update, close, reopen and delete: it reads the
@@ -367,7 +367,7 @@ func (s *Tools) changeMilestone(ctx context.Context, c *github.Client, in Manage
 				out.Note = "the milestone was deleted meanwhile; nothing was deleted by this call"
 				return nil
 			}
-			return writeLost(err, core.NameManageMilestones, in)
+			return writeLost(err, toolkit.NameManageMilestones, in)
 		}
 		out.Milestone, out.Deleted = milestoneView(m), true
 		out.Note = fmt.Sprintf("deleted; its %d open and %d closed issues no longer have a milestone", m.GetOpenIssues(), m.GetClosedIssues())
@@ -394,14 +394,14 @@ func (s *Tools) changeMilestone(ctx context.Context, c *github.Client, in Manage
 	after, _, err := c.EditMilestone(ctx, in.Owner, in.Repo, number, f)
 	s.forget(ctx, c, in.Owner, in.Repo)
 	if err != nil {
-		if e := core.MapError(err); e != nil && e.Code == contract.CodeValidationFailed && alreadyExists(err) {
+		if e := toolkit.MapError(err); e != nil && e.Code == contract.CodeValidationFailed && alreadyExists(err) {
 			e.Code = contract.CodeMilestoneExists
 			e.Message = fmt.Sprintf("%s/%s already has another milestone titled %q; nothing was written", in.Owner, in.Repo, in.Title)
 			e.WithField("title", "another milestone has this title")
 			e.Repair = &contract.Repair{NextStep: "choose another title"}
 			return e
 		}
-		return writeLost(err, core.NameManageMilestones, in)
+		return writeLost(err, toolkit.NameManageMilestones, in)
 	}
 	out.Milestone, out.ChangedFields = milestoneView(after), diff
 	return nil

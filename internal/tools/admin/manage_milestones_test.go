@@ -11,7 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/admin"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func milestones(in admin.ManageMilestonesIn) admin.ManageMilestonesIn {
@@ -41,16 +41,16 @@ func milestoneTitled(t *testing.T, env *servertest.Env, title string) (state.Mil
 func TestManageMilestonesEveryAction(t *testing.T) {
 	env := start(t, "")
 	create := milestones(admin.ManageMilestonesIn{Action: "create", Title: "v3.0.0", DueOn: ptr("2027-01-15"), Description: ptr("The next major.")})
-	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, create)
+	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, create)
 	wantUpstream(t, env, "GET /repos/acme/widgets/milestones", "POST /repos/acme/widgets/milestones")
 	m, ok := milestoneTitled(t, env, "v3.0.0")
 	if out.NoOp || out.Milestone == nil || out.Milestone.Number != m.Number || out.Milestone.DueOn != "2027-01-15" || out.Milestone.State != "open" ||
 		!ok || m.DueOn == nil || m.DueOn.UTC().Format(time.DateOnly) != "2027-01-15" || m.Description == nil || *m.Description != "The next major." {
 		t.Fatalf("create: %+v; stored %+v", out, m)
 	}
-	number := core.MilestoneNumber(m.Number)
+	number := toolkit.MilestoneNumber(m.Number)
 
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, create)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, create)
 	wantUpstream(t, env, "GET /repos/acme/widgets/milestones")
 	if !out.NoOp || out.Milestone.Number != int(number) {
 		t.Fatalf("repeated create: %+v", out)
@@ -58,7 +58,7 @@ func TestManageMilestonesEveryAction(t *testing.T) {
 
 	path := "/repos/acme/widgets/milestones/" + strconv.Itoa(int(number))
 	rename := milestones(admin.ManageMilestonesIn{Action: "update", Number: number, Title: "v3.0.0-rc", DueOn: ptr("")})
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, rename)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, rename)
 	wantUpstream(t, env, "GET "+path, "PATCH "+path)
 	if strings.Join(out.ChangedFields, ",") != "title,due_on" || out.Milestone.Title != "v3.0.0-rc" || out.Milestone.DueOn != "" {
 		t.Fatalf("rename: %+v", out)
@@ -66,35 +66,35 @@ func TestManageMilestonesEveryAction(t *testing.T) {
 	if m, _ := milestoneTitled(t, env, "v3.0.0-rc"); m.DueOn != nil {
 		t.Fatalf("due date not cleared: %+v", m)
 	}
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, rename)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, rename)
 	if !out.NoOp {
 		t.Fatalf("repeated rename: %+v", out)
 	}
 
 	byTitle := milestones(admin.ManageMilestonesIn{Action: "update", Title: "V3.0.0-RC", Description: ptr("Release candidate.")})
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, byTitle)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, byTitle)
 	if strings.Join(out.ChangedFields, ",") != "description" || out.Milestone.Number != int(number) || out.Milestone.Title != "v3.0.0-rc" {
 		t.Fatalf("update by title: %+v", out)
 	}
 
 	env.Upstream()
 	closeIt := milestones(admin.ManageMilestonesIn{Action: "close", Number: number})
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, closeIt)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, closeIt)
 	wantUpstream(t, env, "GET "+path, "PATCH "+path)
 	if out.Milestone.State != "closed" || strings.Join(out.ChangedFields, ",") != "state" {
 		t.Fatalf("close: %+v", out)
 	}
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, closeIt)
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, closeIt)
 	wantUpstream(t, env, "GET "+path)
 	if !out.NoOp || out.Milestone.State != "closed" {
 		t.Fatalf("close again: %+v", out)
 	}
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "reopen", Title: "v3.0.0-rc"}))
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "reopen", Title: "v3.0.0-rc"}))
 	if out.Milestone.State != "open" || out.NoOp {
 		t.Fatalf("reopen: %+v", out)
 	}
 
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Title: "v3.0.0-rc"}))
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Title: "v3.0.0-rc"}))
 	if !out.Deleted || out.Milestone == nil || out.Milestone.Number != int(number) || !strings.Contains(out.Note, "0 open and 0 closed") {
 		t.Fatalf("delete: %+v", out)
 	}
@@ -102,7 +102,7 @@ func TestManageMilestonesEveryAction(t *testing.T) {
 		t.Fatal("still there")
 	}
 	env.Upstream()
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: number}))
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: number}))
 	wantUpstream(t, env, "GET "+path, "GET /repos/acme/widgets")
 	if !out.NoOp || out.Deleted {
 		t.Fatalf("delete again: %+v", out)
@@ -128,7 +128,7 @@ func TestManageMilestonesDeleteUnsetsIssues(t *testing.T) {
 	if before == 0 {
 		t.Fatal("the seed has no issue in v1.5.0")
 	}
-	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: core.MilestoneNumber(v150.Number)}))
+	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: toolkit.MilestoneNumber(v150.Number)}))
 	if !out.Deleted || out.Milestone.OpenIssues+out.Milestone.ClosedIssues != before || count() != 0 {
 		t.Fatalf("delete: %+v; %d issues before, %d after", out, before, count())
 	}
@@ -143,27 +143,27 @@ func TestManageMilestonesRefusals(t *testing.T) {
 	v150, _ := milestoneTitled(t, env, "v1.5.0")
 	v140, _ := milestoneTitled(t, env, "v1.4.0")
 
-	e := refused(t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "V1.5.0"}))
+	e := refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "V1.5.0"}))
 	value, _ := e.Details.Value.(map[string]any)
 	if e.Code != contract.CodeMilestoneExists || e.Settlement != contract.NotStarted || value["title"] != "v1.5.0" ||
 		value["number"] != float64(v150.Number) || !strings.Contains(e.Message, "case") {
 		t.Fatalf("case-only duplicate: %+v", e)
 	}
 
-	e = refused(t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v1.4.0"}))
+	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v1.4.0"}))
 	if e.Code != contract.CodeMilestoneExists || !strings.Contains(e.Message, "closed") || e.Repair == nil {
 		t.Fatalf("closed duplicate: %+v", e)
 	}
-	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
+	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, repairArgs(t, e))
 	if out.Milestone.Number != v140.Number || out.Milestone.State != "open" {
 		t.Fatalf("the repair reopens it: %+v", out)
 	}
 
-	e = refused(t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v1.5.0", DueOn: ptr("2030-01-01")}))
+	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v1.5.0", DueOn: ptr("2030-01-01")}))
 	if e.Code != contract.CodeMilestoneExists || !strings.Contains(e.Message, "due_on") {
 		t.Fatalf("other values: %+v", e)
 	}
-	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
+	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, repairArgs(t, e))
 	if out.Milestone.Number != v150.Number || out.Milestone.DueOn != "2030-01-01" {
 		t.Fatalf("the repair updates it: %+v", out)
 	}
@@ -172,17 +172,17 @@ func TestManageMilestonesRefusals(t *testing.T) {
 		{Action: "close", Number: 999},
 		{Action: "update", Title: "no such milestone", Description: ptr("x")},
 	} {
-		e = refused(t, env, core.NameManageMilestones, milestones(in))
-		if e.Code != contract.CodeMilestoneNotFound || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameListRepoMetadata {
+		e = refused(t, env, toolkit.NameManageMilestones, milestones(in))
+		if e.Code != contract.CodeMilestoneNotFound || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameListRepoMetadata {
 			t.Fatalf("unknown %+v: %+v", in, e)
 		}
 	}
-	e = refused(t, env, core.NameManageMilestones, admin.ManageMilestonesIn{Owner: "acme", Repo: "nope", Action: "delete", Number: 1})
+	e = refused(t, env, toolkit.NameManageMilestones, admin.ManageMilestonesIn{Owner: "acme", Repo: "nope", Action: "delete", Number: 1})
 	if e.Code != contract.CodeRepoNotFound {
 		t.Fatalf("missing repository: %+v", e)
 	}
 
-	e = refused(t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "update", Number: core.MilestoneNumber(v150.Number), Title: "v2.0.0"}))
+	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "update", Number: toolkit.MilestoneNumber(v150.Number), Title: "v2.0.0"}))
 	if e.Code != contract.CodeMilestoneExists || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("rename onto another: %+v", e)
 	}
@@ -201,7 +201,7 @@ func TestManageMilestonesRefusals(t *testing.T) {
 		{"not a date", admin.ManageMilestonesIn{Action: "create", Title: "x", DueOn: ptr("next week")}, "due_on"},
 		{"update changing nothing", admin.ManageMilestonesIn{Action: "update", Title: "x"}, "due_on"},
 	} {
-		e = refused(t, env, core.NameManageMilestones, milestones(c.in))
+		e = refused(t, env, toolkit.NameManageMilestones, milestones(c.in))
 		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != c.field {
 			t.Errorf("%s: %+v", c.name, e)
 		}
@@ -212,7 +212,7 @@ func TestManageMilestonesRefusals(t *testing.T) {
 // A credential that may only read is refused by GitHub, nothing written.
 func TestManageMilestonesReadOnlyCredential(t *testing.T) {
 	env := start(t, emulator.DemoTokenCarol)
-	e := refused(t, env, core.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v9"}))
+	e := refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v9"}))
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("carol: %+v", e)
 	}
@@ -246,8 +246,8 @@ func TestManageMilestonesUnderFaults(t *testing.T) {
 				path += "/" + strconv.Itoa(v200.Number)
 			}
 			addFault(t, env, emulator.Fault{Method: c.method, Path: path, Kind: c.kind, Status: c.status, Times: 1})
-			e := refused(t, env, core.NameManageMilestones, milestones(c.in))
-			if e.Settlement != c.settlement || !e.Temporary || e.Repair == nil || e.Repair.Tool != core.NameManageMilestones {
+			e := refused(t, env, toolkit.NameManageMilestones, milestones(c.in))
+			if e.Settlement != c.settlement || !e.Temporary || e.Repair == nil || e.Repair.Tool != toolkit.NameManageMilestones {
 				t.Fatalf("first attempt: %+v", e)
 			}
 			stands := func() bool {
@@ -266,7 +266,7 @@ func TestManageMilestonesUnderFaults(t *testing.T) {
 			if stands() != c.applied {
 				t.Fatalf("applied %v, want %v", stands(), c.applied)
 			}
-			out := servertest.CallOK[admin.ManageMilestonesOut](t, env, core.NameManageMilestones, repairArgs(t, e))
+			out := servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, repairArgs(t, e))
 			if out.NoOp != c.applied || !stands() {
 				t.Fatalf("the repeat: %+v", out)
 			}

@@ -8,7 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/admin"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // The issue tools trust label names they confirmed a few minutes ago. A
@@ -17,9 +17,9 @@ import (
 func TestDeletedLabelIsNotTrustedByTheIssueTools(t *testing.T) {
 	env := start(t, "")
 	// A listing confirms every label, wontfix among them.
-	servertest.CallOK[map[string]any](t, env, core.NameListRepoMetadata, map[string]any{"owner": "acme", "repo": "widgets", "kind": "labels"})
-	servertest.CallOK[admin.ManageLabelsOut](t, env, core.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "wontfix"}))
-	e := refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": deletable,
+	servertest.CallOK[map[string]any](t, env, toolkit.NameListRepoMetadata, map[string]any{"owner": "acme", "repo": "widgets", "kind": "labels"})
+	servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "wontfix"}))
+	e := refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": deletable,
 		"labels": map[string]any{"add": []string{"wontfix"}}})
 	if e.Code != contract.CodeLabelNotFound || e.Settlement != contract.NotStarted {
 		t.Fatalf("adding the deleted label: %+v", e)
@@ -35,7 +35,7 @@ func TestDeletedLabelIsNotTrustedByTheIssueTools(t *testing.T) {
 // served, and that it exists when it is not.
 func TestCapabilitiesNameTheAdminToolset(t *testing.T) {
 	with := start(t, "").Stack.Server.Summary()
-	if !strings.Contains(with, "admin toolset:") || !strings.Contains(with, core.NameDeleteIssue) || strings.Contains(with, "- delete issues") {
+	if !strings.Contains(with, "admin toolset:") || !strings.Contains(with, toolkit.NameDeleteIssue) || strings.Contains(with, "- delete issues") {
 		t.Fatalf("served, the summary says:\n%s", with)
 	}
 	without := servertest.Start(t, servertest.Options{}).Stack.Server.Summary()

@@ -11,17 +11,17 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Toolset is this toolset's name.
 const Toolset = "admin"
 
 // Tools builds the admin tools over a Service.
-type Tools struct{ *core.Service }
+type Tools struct{ *toolkit.Service }
 
 // Specs returns the toolset's tools in the order they are listed.
-func Specs(s *core.Service) []tooldef.Spec {
+func Specs(s *toolkit.Service) []tooldef.Spec {
 	t := &Tools{s}
 	return []tooldef.Spec{t.ManageLabels(), t.ManageMilestones(), t.DeleteIssue()}
 }
@@ -31,9 +31,9 @@ func Specs(s *core.Service) []tooldef.Spec {
 // renamed or deleted here makes them stale, and the issue tools skip
 // their preflight on what they remember.
 func (s *Tools) forget(ctx context.Context, c *github.Client, owner, repo string) {
-	keys := []string{core.KnownKey(c, owner, repo)}
+	keys := []string{toolkit.KnownKey(c, owner, repo)}
 	if rc, err := s.Client(ctx, owner, tooldef.Read); err == nil && rc != nil {
-		keys = append(keys, core.KnownKey(rc, owner, repo))
+		keys = append(keys, toolkit.KnownKey(rc, owner, repo))
 	}
 	s.Known().Lock()
 	defer s.Known().Unlock()
@@ -45,14 +45,14 @@ func (s *Tools) forget(ctx context.Context, c *github.Client, owner, repo string
 // repoMissing turns a 404 met while the repository itself is in doubt
 // into repo_not_found, with a search of the owner's issues to find it.
 func repoMissing(err error, owner, repo string) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
 	e.Code = contract.CodeRepoNotFound
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
 	return e.WithRepair(contract.Repair{NextStep: "search " + owner + "'s issues: each row names its repository",
-		Tool: core.NameSearchIssues, Arguments: map[string]any{"owner": owner, "state": "all"}})
+		Tool: toolkit.NameSearchIssues, Arguments: map[string]any{"owner": owner, "state": "all"}})
 }
 
 // absentOrRepoMissing decides what a 404 on a label or milestone means:
@@ -67,7 +67,7 @@ func absentOrRepoMissing(ctx context.Context, c *github.Client, owner, repo stri
 }
 
 // isNotFound reports whether err is GitHub's 404.
-func isNotFound(err error) bool { return core.GitHubCode(err) == github.NotFound }
+func isNotFound(err error) bool { return toolkit.GitHubCode(err) == github.NotFound }
 
 // writeLost finishes the envelope of a write that may have been applied
 // (no answer, an unreadable answer, a 5xx). Every action of these tools
@@ -75,11 +75,11 @@ func isNotFound(err error) bool { return core.GitHubCode(err) == github.NotFound
 // so the same call is the safe way to find out and finish: temporary,
 // with that call as the repair.
 func writeLost(err error, tool string, in any) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		return err
 	}
-	if core.MayHaveWritten(e) {
+	if toolkit.MayHaveWritten(e) {
 		e.Temporary = true
 		e.Repair = &contract.Repair{NextStep: "call again with the same arguments: ghgate reads first, so a write that landed answers no_op",
 			Tool: tool, Arguments: in}
@@ -87,8 +87,8 @@ func writeLost(err error, tool string, in any) error {
 	return e
 }
 
-// notStarted is core.NotStarted for a read made before the write.
-func notStarted(err error) error { return core.NotStarted(err) }
+// notStarted is toolkit.NotStarted for a read made before the write.
+func notStarted(err error) error { return toolkit.NotStarted(err) }
 
 // refuse builds a refusal made before anything was written.
 func refuse(code contract.Code, field, reason, format string, args ...any) *contract.Error {

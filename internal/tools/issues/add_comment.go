@@ -8,24 +8,24 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // AddCommentIn are github_add_comment's arguments.
 type AddCommentIn struct {
-	Owner          string              `json:"owner"`
-	Repo           string              `json:"repo"`
-	IssueNumber    core.IssueNumber    `json:"issue_number"`
-	Body           string              `json:"body"`
-	IdempotencyKey core.IdempotencyKey `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it; absent: none"`
+	Owner          string                 `json:"owner"`
+	Repo           string                 `json:"repo"`
+	IssueNumber    toolkit.IssueNumber    `json:"issue_number"`
+	Body           string                 `json:"body"`
+	IdempotencyKey toolkit.IdempotencyKey `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it; absent: none"`
 }
 
 // Validate refuses a blank body before any request.
 func (in *AddCommentIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
-	if e := core.CheckLength("body", in.Body, core.MaxBodyChars); e != nil {
+	if e := toolkit.CheckLength("body", in.Body, toolkit.MaxBodyChars); e != nil {
 		return e
 	}
 	if strings.TrimSpace(in.Body) == "" {
@@ -44,9 +44,9 @@ type AddCommentOut struct {
 
 // AddComment is github_add_comment.
 func (s *Tools) AddComment() tooldef.Spec {
-	guard := &core.KeyGuard{}
+	guard := &toolkit.KeyGuard{}
 	return tooldef.Tool[AddCommentIn, AddCommentOut]{
-		Name:        core.NameAddComment,
+		Name:        toolkit.NameAddComment,
 		Toolset:     Toolset,
 		Title:       "Add comment",
 		Description: "Comment on an issue.",
@@ -60,16 +60,16 @@ func (s *Tools) AddComment() tooldef.Spec {
 // a completed key makes none; a repeat of a key whose first attempt lost
 // its answer makes two reads to find that attempt's comment (see
 // findComment) before it would post.
-func (s *Tools) addComment(ctx context.Context, in AddCommentIn, guard *core.KeyGuard) (AddCommentOut, error) {
-	const tool = core.NameAddComment
+func (s *Tools) addComment(ctx context.Context, in AddCommentIn, guard *toolkit.KeyGuard) (AddCommentOut, error) {
+	const tool = toolkit.NameAddComment
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return AddCommentOut{}, core.NotStarted(err)
+		return AddCommentOut{}, toolkit.NotStarted(err)
 	}
 	if s.AllowedIssueCreator != "" {
 		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 		if err != nil {
-			return AddCommentOut{}, core.NotStarted(err)
+			return AddCommentOut{}, toolkit.NotStarted(err)
 		}
 		if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
 			return AddCommentOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
@@ -82,9 +82,9 @@ func (s *Tools) addComment(ctx context.Context, in AddCommentIn, guard *core.Key
 	request.IdempotencyKey = ""
 	k, err := s.OpenKey(ctx, guard, in.Owner, in.Repo, tool, string(in.IdempotencyKey), request)
 	if err != nil {
-		return AddCommentOut{}, core.NotStarted(err)
+		return AddCommentOut{}, toolkit.NotStarted(err)
 	}
-	return core.RunKeyed(ctx, k, core.KeyedWrite[AddCommentOut]{
+	return toolkit.RunKeyed(ctx, k, toolkit.KeyedWrite[AddCommentOut]{
 		Adopt: func(since time.Time) (AddCommentOut, bool, error) {
 			found, err := findComment(ctx, c, in, since)
 			if err != nil || found == nil {
@@ -95,7 +95,7 @@ func (s *Tools) addComment(ctx context.Context, in AddCommentIn, guard *core.Key
 		Write:    func() (AddCommentOut, error) { return s.postComment(ctx, c, in) },
 		Clear:    clearComment,
 		Replayed: func(out *AddCommentOut) { out.Replayed = true },
-		Again: func(key core.IdempotencyKey) any {
+		Again: func(key toolkit.IdempotencyKey) any {
 			again := in
 			again.IdempotencyKey = key
 			return again
@@ -108,7 +108,7 @@ func (s *Tools) postComment(ctx context.Context, c *github.Client, in AddComment
 	if err != nil {
 		return AddCommentOut{}, commentFailed(ctx, c, err, in)
 	}
-	return AddCommentOut{Comment: commentView(github.CommentRowOf(cm)), RateLimitRemaining: core.LowBudget(c, "core")}, nil
+	return AddCommentOut{Comment: commentView(github.CommentRowOf(cm)), RateLimitRemaining: toolkit.LowBudget(c, "core")}, nil
 }
 
 // clearComment drops what belongs to one call, not to the stored result.
@@ -120,13 +120,13 @@ func clearComment(out *AddCommentOut) { out.RateLimitRemaining = nil }
 // help. The issue is read on that path alone, since GitHub's 403 says the
 // same for a locked conversation and for a credential without access.
 func commentFailed(ctx context.Context, c *github.Client, err error, in AddCommentIn) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		return err
 	}
 	switch e.Code {
 	case contract.CodeNotFound:
-		nf, _ := contract.AsError(core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber)))
+		nf, _ := contract.AsError(toolkit.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber)))
 		nf.Settlement = e.Settlement
 		return nf
 	case contract.CodeInsufficientScope:
@@ -137,14 +137,14 @@ func commentFailed(ctx context.Context, c *github.Client, err error, in AddComme
 			return l.WithRepair(contract.Repair{NextStep: "do not retry; ask a maintainer to unlock the issue or to comment"})
 		}
 	}
-	if !core.MayHaveWritten(e) {
+	if !toolkit.MayHaveWritten(e) {
 		return e
 	}
 	return lostWrite(e, in.IdempotencyKey != "",
 		contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the comment this call may have made",
-			Tool: core.NameAddComment, Arguments: in},
+			Tool: toolkit.NameAddComment, Arguments: in},
 		contract.Repair{NextStep: "the comment may have been posted: list the issue's comments before posting it again",
-			Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "comments", PageSize: core.MaxPageSize}})
+			Tool: toolkit.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "comments", PageSize: toolkit.MaxPageSize}})
 }
 
 // lostWrite finishes the envelope of a create or comment that may have

@@ -8,8 +8,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func commentCount(env *servertest.Env, n int) int {
@@ -20,7 +20,7 @@ func commentCount(env *servertest.Env, n int) int {
 
 func addComment(t *testing.T, env *servertest.Env, in issues.AddCommentIn) issues.AddCommentOut {
 	t.Helper()
-	out := servertest.CallOK[issues.AddCommentOut](t, env, core.NameAddComment, in)
+	out := servertest.CallOK[issues.AddCommentOut](t, env, toolkit.NameAddComment, in)
 	if out.Comment.ID == 0 || out.Comment.Body != in.Body {
 		t.Fatalf("comment: %+v", out)
 	}
@@ -46,20 +46,20 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 	n := emulator.DemoManyCommentsIssue
 	before := commentCount(env, n)
 	env.Upstream()
-	out := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Fixed when a<b && c > 0\n\n```go\nx := <-ch\n```"})
+	out := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "Fixed when a<b && c > 0\n\n```go\nx := <-ch\n```"})
 	wantUpstream(t, env, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n))
 	if out.Replayed || out.Comment.Author != "alice" || commentCount(env, n) != before+1 {
 		t.Fatalf("posted: %+v", out)
 	}
 	// A blank body is refused before any request.
-	e := wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: " \n\t"}), true)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: " \n\t"}), true)
 	if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != "body" {
 		t.Fatalf("blank body: %+v", e)
 	}
 	wantUpstream(t, env)
 	// Forced error: an issue that does not exist.
-	e = wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Body: "hello"}), true)
-	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	e = wireEnvelope(t, env.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Body: "hello"}), true)
+	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
@@ -69,7 +69,7 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	before := commentCount(env, n)
-	in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Once only", IdempotencyKey: "k-1"}
+	in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "Once only", IdempotencyKey: "k-1"}
 	first := addComment(t, env, in)
 	env.Upstream()
 	again := addComment(t, env, in)
@@ -79,8 +79,8 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 	}
 	// The same key for another request is refused, nothing written.
 	in.Body = "Something else"
-	e := wireEnvelope(t, env.Call(t, core.NameAddComment, in), true)
-	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameAddComment {
+	e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, in), true)
+	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameAddComment {
 		t.Fatalf("reused key: %+v", e)
 	}
 	// The repair is the same call with a fresh key: sent as given, it posts
@@ -139,9 +139,9 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 			t.Parallel()
 			env := servertest.Start(t, servertest.Options{})
 			before := commentCount(env, n)
-			in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Under " + string(c.kind), IdempotencyKey: core.IdempotencyKey("fault-" + string(c.kind))}
+			in := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "Under " + string(c.kind), IdempotencyKey: toolkit.IdempotencyKey("fault-" + string(c.kind))}
 			addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: c.kind, Status: c.status, Times: 1})
-			e := wireEnvelope(t, env.Call(t, core.NameAddComment, in), true)
+			e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, in), true)
 			// With the key, the same call is safe to repeat: temporary.
 			if e.Code != c.code || e.Settlement != c.settlement || !e.Temporary {
 				t.Fatalf("first attempt: %+v", e)
@@ -151,7 +151,7 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 			}
 			// The repair is the same call with the same key: it looks for the
 			// first attempt's comment before posting.
-			if e.Repair == nil || e.Repair.Tool != core.NameAddComment {
+			if e.Repair == nil || e.Repair.Tool != toolkit.NameAddComment {
 				t.Fatalf("repair: %+v", e.Repair)
 			}
 			env.Upstream()
@@ -185,8 +185,8 @@ func TestAddCommentWithoutKeyUnderDrop(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	addFault(t, env, emulator.Fault{Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", n), Kind: emulator.FaultDropAfter, Times: 1})
-	e := wireEnvelope(t, env.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "no key"}), true)
-	if e.Settlement != contract.Indeterminate || e.Repair == nil || e.Repair.Tool != core.NameListIssueItems {
+	e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "no key"}), true)
+	if e.Settlement != contract.Indeterminate || e.Repair == nil || e.Repair.Tool != toolkit.NameListIssueItems {
 		t.Fatalf("dropped without key: %+v", e)
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
@@ -200,22 +200,22 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	n := emulator.DemoLockedIssue
 	carol.Upstream()
-	e := wireEnvelope(t, carol.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
+	e := wireEnvelope(t, carol.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
 	if e.Code != contract.CodeIssueLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
 		t.Fatalf("locked: %+v", e)
 	}
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
 	// The refusal wrote nothing, so the key was released: the same call
 	// asks GitHub again rather than replaying a stale refusal.
-	wireEnvelope(t, carol.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
+	wireEnvelope(t, carol.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
 	// alice (admin) may comment on the locked issue.
 	alice := servertest.Start(t, servertest.Options{})
-	addComment(t, alice, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: "Maintainer note"})
+	addComment(t, alice, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "Maintainer note"})
 
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	scoped.Upstream()
-	e = wireEnvelope(t, scoped.Call(t, core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "hi"}), true)
+	e = wireEnvelope(t, scoped.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "hi"}), true)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // bodyWindowChars is how many characters (runes) of one body a read
@@ -78,7 +78,7 @@ func (s *Tools) window(scope string, number int, comment int64, text string, fro
 	to := min(from+bodyWindowChars, total)
 	w := &BodyWindow{ShownFrom: from, ShownTo: to, Total: total}
 	if to < total {
-		w.Next = s.Cursors.Mint(core.NameGetIssue, scope, windowFilters(number), bodySpot{comment, to, bodySum(text)}.String())
+		w.Next = s.Cursors.Mint(toolkit.NameGetIssue, scope, windowFilters(number), bodySpot{comment, to, bodySum(text)}.String())
 	}
 	return text[runeOffset(text, from):runeOffset(text, to)], w
 }
@@ -114,11 +114,11 @@ func bodyChanged(in GetIssueIn, comment int64) *contract.Error {
 		whose = fmt.Sprintf("comment %d", comment)
 	}
 	again := in
-	again.BodyCursor, again.CommentID, again.CommentsCursor = "", core.CommentID(comment), ""
+	again.BodyCursor, again.CommentID, again.CommentsCursor = "", toolkit.CommentID(comment), ""
 	e := contract.Errorf(contract.CodeConflict, "%s was edited since this window's cursor was made: windows of two versions are not joined", whose).
 		WithField("body_cursor", "the body changed since")
 	return e.WithRepair(contract.Repair{NextStep: "read the body again from its start; the windows read so far belong to the earlier version",
-		Tool: core.NameGetIssue, Arguments: again})
+		Tool: toolkit.NameGetIssue, Arguments: again})
 }
 
 // openBodyCursor opens in.BodyCursor: whose body and where its window
@@ -131,7 +131,7 @@ func (s *Tools) openBodyCursor(in GetIssueIn) (bodySpot, error) {
 	}
 	restart := in
 	restart.BodyCursor = ""
-	l := core.Listing{Tool: core.NameGetIssue, Scope: in.Owner + "/" + in.Repo, Filters: windowFilters(int(in.IssueNumber)),
+	l := toolkit.Listing{Tool: toolkit.NameGetIssue, Scope: in.Owner + "/" + in.Repo, Filters: windowFilters(int(in.IssueNumber)),
 		Field: "body_cursor", Cursor: in.BodyCursor, Restart: restart}
 	pos, err := s.OpenCursor(l)
 	if err != nil {
@@ -140,12 +140,12 @@ func (s *Tools) openBodyCursor(in GetIssueIn) (bodySpot, error) {
 	spot, ok := parseSpot(pos)
 	if !ok {
 		return bodySpot{}, contract.Errorf(contract.CodeCursorInvalid, "the body cursor does not open").WithField("body_cursor", "not a body cursor").
-			WithRepair(contract.Repair{NextStep: "read the body from its start", Tool: core.NameGetIssue, Arguments: restart})
+			WithRepair(contract.Repair{NextStep: "read the body from its start", Tool: toolkit.NameGetIssue, Arguments: restart})
 	}
 	if in.CommentID != 0 && int64(in.CommentID) != spot.Comment {
 		return bodySpot{}, contract.Errorf(contract.CodeInvalidField, "the body cursor continues another body than comment_id names").
 			WithField("body_cursor", "made for another body than comment_id's").
-			WithRepair(contract.Repair{NextStep: "pass the body cursor without comment_id, or read comment_id's body from its start", Tool: core.NameGetIssue, Arguments: restart})
+			WithRepair(contract.Repair{NextStep: "pass the body cursor without comment_id, or read comment_id's body from its start", Tool: toolkit.NameGetIssue, Arguments: restart})
 	}
 	return spot, nil
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Under 10% of the rate budget, results say how much is left; once it is
@@ -19,7 +19,7 @@ func TestRateBudgetIsReportedBeforeItRunsOut(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{CoreLimit: 40}, MaxReadRetries: -1})
 	var warned bool
 	for i := 1; i <= 45; i++ {
-		res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(i), Detail: "summary"})
+		res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(i), Detail: "summary"})
 		if res.IsError {
 			e := res.Envelope(t)
 			if e.Code != contract.CodeRateLimited || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 || !e.Temporary {
@@ -56,7 +56,7 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 		t.Run(c.token, func(t *testing.T) {
 			t.Parallel()
 			env := servertest.Start(t, servertest.Options{Token: c.token})
-			e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: firstIssue}).Envelope(t)
+			e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: firstIssue}).Envelope(t)
 			if e.Code != c.code || e.Repair == nil {
 				t.Errorf("token %q: %+v", c.token, e)
 			}
@@ -65,7 +65,7 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 	// carol can read (and, as on GitHub, comment) but not label: the write
 	// fails as insufficient_scope.
 	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e := env.Call(t, core.NameUpdateIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"add":["question"]}}`, plainIssue)).Envelope(t)
+	e := env.Call(t, toolkit.NameUpdateIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"add":["question"]}}`, plainIssue)).Envelope(t)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement == "" {
 		t.Fatalf("write without permission: %+v", e)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Under every fault the emulator injects, each item settles as what
@@ -103,10 +103,10 @@ func TestBulkUpdateIssuesUnderFaults(t *testing.T) {
 					t.Fatalf("%d items not started in a run that did not stop", notStarted)
 				}
 				// The retry names exactly the failed and not-started items.
-				var want []core.IssueNumber
+				var want []toolkit.IssueNumber
 				for _, it := range out.Items {
 					if it.Settlement == issues.BulkFailed || it.Settlement == issues.BulkNotStarted {
-						want = append(want, core.IssueNumber(it.IssueNumber))
+						want = append(want, toolkit.IssueNumber(it.IssueNumber))
 					}
 				}
 				if len(want) == 0 {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -53,7 +53,7 @@ func (b *bulk) preflight(ctx context.Context) error {
 	for i, n := range in.IssueNumbers {
 		b.items[i] = BulkItem{IssueNumber: int(n), Settlement: BulkNotStarted}
 		if e := res.notIssues[int(n)]; e != nil {
-			if e.Repair != nil && e.Repair.Tool == core.NameUpdateIssue {
+			if e.Repair != nil && e.Repair.Tool == toolkit.NameUpdateIssue {
 				e.Repair.Arguments = in.single(n)
 			}
 			b.items[i].Settlement, b.items[i].Error = BulkFailed, e
@@ -74,14 +74,14 @@ func (b *bulk) read(ctx context.Context) (*preflightResult, error) {
 	in.Changes.lookups(&pf)
 	res, err := b.s.preflight(ctx, b.c, pf)
 	if err != nil {
-		return nil, core.NotStarted(err)
+		return nil, toolkit.NotStarted(err)
 	}
 	check := &update{s: b.s, c: b.c, in: in.single(in.IssueNumbers[0]), before: &gh.Issue{}, pf: res}
 	if err := check.plan(ctx); err != nil {
 		if e, ok := contract.AsError(err); ok {
 			return nil, in.asBulk(e)
 		}
-		return nil, core.NotStarted(err)
+		return nil, toolkit.NotStarted(err)
 	}
 	return res, nil
 }
@@ -191,7 +191,7 @@ func (b *bulk) item(ctx context.Context, n int) (out BulkItem) {
 		return out
 	}
 	after := *before
-	u := &update{s: b.s, c: b.c, in: b.in.single(core.IssueNumber(n)), before: before, pf: b.pf, after: &after}
+	u := &update{s: b.s, c: b.c, in: b.in.single(toolkit.IssueNumber(n)), before: before, pf: b.pf, after: &after}
 	err := u.plan(ctx)
 	if err == nil {
 		err = u.apply(ctx)
@@ -212,7 +212,7 @@ func (b *bulk) item(ctx context.Context, n int) (out BulkItem) {
 // saying how far it got is reported as unknown, as the adapter does for a
 // whole tool.
 func itemError(err error) *contract.Error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		e = contract.Errorf(contract.CodeInternal, "ghgate hit an unexpected condition on this issue")
 	}
@@ -232,9 +232,9 @@ func bulkNotAnIssue(kind []byte, owner, repo string, n int) *contract.Error {
 			WithField("issue_numbers", "names a pull request, not an issue")
 		e.Settlement = contract.NotStarted
 		return e.WithRepair(contract.Repair{NextStep: "edit the pull request on its own with github_update_issue",
-			Tool: core.NameUpdateIssue, Arguments: UpdateIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(n)}})
+			Tool: toolkit.NameUpdateIssue, Arguments: UpdateIssueIn{Owner: owner, Repo: repo, IssueNumber: toolkit.IssueNumber(n)}})
 	}
-	e, _ := contract.AsError(core.NotFoundIssue(&github.Error{Code: github.NotFound, Message: "Not Found"}, owner, repo, n))
+	e, _ := contract.AsError(toolkit.NotFoundIssue(&github.Error{Code: github.NotFound, Message: "Not Found"}, owner, repo, n))
 	e.Settlement = contract.NotStarted
 	return e
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -18,10 +18,10 @@ const maxBulkIssues = 50
 
 // BulkUpdateIssuesIn are github_bulk_update_issues' arguments.
 type BulkUpdateIssuesIn struct {
-	Owner        string             `json:"owner"`
-	Repo         string             `json:"repo"`
-	IssueNumbers []core.IssueNumber `json:"issue_numbers" jsonschema:"1-50"`
-	Changes      IssueChanges       `json:"changes" jsonschema:"github_update_issue's state, state_reason, labels, assignees, milestone, type"`
+	Owner        string                `json:"owner"`
+	Repo         string                `json:"repo"`
+	IssueNumbers []toolkit.IssueNumber `json:"issue_numbers" jsonschema:"1-50"`
+	Changes      IssueChanges          `json:"changes" jsonschema:"github_update_issue's state, state_reason, labels, assignees, milestone, type"`
 	// ContinueOnError false stops at the first failed item: items not yet
 	// started are left as they are.
 	ContinueOnError bool `json:"continue_on_error,omitempty" jsonschema:"default false"`
@@ -39,7 +39,7 @@ const (
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (BulkSettlement) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(BulkApplied, BulkNoOp, BulkFailed, BulkNotStarted), nil
+	return toolkit.Enum(BulkApplied, BulkNoOp, BulkFailed, BulkNotStarted), nil
 }
 
 // BulkItem is one issue's outcome, in the order the numbers were given.
@@ -74,7 +74,7 @@ type BulkUpdateIssuesOut struct {
 // changes are checked by github_update_issue's own rules, and a refusal
 // names them under changes.
 func (in *BulkUpdateIssuesIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	bad := func(field, reason string) *contract.Error {
@@ -87,9 +87,9 @@ func (in *BulkUpdateIssuesIn) Validate() *contract.Error {
 		first := *in
 		first.IssueNumbers = in.IssueNumbers[:maxBulkIssues]
 		return bad("issue_numbers", "names more than 50 issues").WithRepair(contract.Repair{
-			NextStep: "call with the first 50 issues, then again with the rest", Tool: core.NameBulkUpdateIssues, Arguments: first})
+			NextStep: "call with the first 50 issues, then again with the rest", Tool: toolkit.NameBulkUpdateIssues, Arguments: first})
 	}
-	var unique []core.IssueNumber
+	var unique []toolkit.IssueNumber
 	for _, n := range in.IssueNumbers {
 		if !containsNumber(unique, n) {
 			unique = append(unique, n)
@@ -99,7 +99,7 @@ func (in *BulkUpdateIssuesIn) Validate() *contract.Error {
 		fixed := *in
 		fixed.IssueNumbers = unique
 		return bad("issue_numbers", "names an issue more than once").WithRepair(contract.Repair{
-			NextStep: "call again with each issue once", Tool: core.NameBulkUpdateIssues, Arguments: fixed})
+			NextStep: "call again with each issue once", Tool: toolkit.NameBulkUpdateIssues, Arguments: fixed})
 	}
 	if !in.Changes.any() {
 		return bad("changes", "needs at least one of state, state_reason, labels, assignees, milestone, type, project")
@@ -111,7 +111,7 @@ func (in *BulkUpdateIssuesIn) Validate() *contract.Error {
 	return nil
 }
 
-func containsNumber(list []core.IssueNumber, n core.IssueNumber) bool {
+func containsNumber(list []toolkit.IssueNumber, n toolkit.IssueNumber) bool {
 	for _, x := range list {
 		if x == n {
 			return true
@@ -126,7 +126,7 @@ func (c IssueChanges) any() bool {
 }
 
 // single is the github_update_issue call that makes the changes to one issue.
-func (in *BulkUpdateIssuesIn) single(n core.IssueNumber) UpdateIssueIn {
+func (in *BulkUpdateIssuesIn) single(n toolkit.IssueNumber) UpdateIssueIn {
 	return UpdateIssueIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: n, IssueChanges: in.Changes}
 }
 
@@ -139,13 +139,13 @@ func (in *BulkUpdateIssuesIn) asBulk(e *contract.Error) *contract.Error {
 	}
 	if r := e.Repair; r != nil {
 		r.Alternative = strings.ReplaceAll(r.Alternative, "labels.", "changes.labels.")
-		if r.Tool == core.NameUpdateIssue {
+		if r.Tool == toolkit.NameUpdateIssue {
 			fixed := *in
 			if args, ok := r.Arguments.(UpdateIssueIn); ok {
 				fixed.Changes = args.IssueChanges
 				r.Arguments = fixed
 			}
-			r.Tool = core.NameBulkUpdateIssues
+			r.Tool = toolkit.NameBulkUpdateIssues
 			r.NextStep = strings.ReplaceAll(r.NextStep, "labels.", "changes.labels.")
 		}
 	}
@@ -155,7 +155,7 @@ func (in *BulkUpdateIssuesIn) asBulk(e *contract.Error) *contract.Error {
 // BulkUpdateIssues is github_bulk_update_issues.
 func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 	return tooldef.Tool[BulkUpdateIssuesIn, BulkUpdateIssuesOut]{
-		Name:    core.NameBulkUpdateIssues,
+		Name:    toolkit.NameBulkUpdateIssues,
 		Toolset: Toolset,
 		Title:   "Bulk edit issues",
 		// That unknown names are refused before any write (here, before
@@ -179,7 +179,7 @@ func (s *Tools) BulkUpdateIssues() tooldef.Spec {
 func (s *Tools) bulkUpdateIssues(ctx context.Context, in BulkUpdateIssuesIn) (BulkUpdateIssuesOut, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return BulkUpdateIssuesOut{}, core.NotStarted(err)
+		return BulkUpdateIssuesOut{}, toolkit.NotStarted(err)
 	}
 	b := &bulk{s: s, c: c, in: in}
 	if err := b.preflight(ctx); err != nil {
@@ -187,7 +187,7 @@ func (s *Tools) bulkUpdateIssues(ctx context.Context, in BulkUpdateIssuesIn) (Bu
 	}
 	b.run(ctx)
 	out := BulkUpdateIssuesOut{Items: b.items, Labels: b.created.orNil(), Stopped: b.stopped, Retry: b.retry()}
-	out.RateLimitRemaining = core.LowBudget(c, "core")
+	out.RateLimitRemaining = toolkit.LowBudget(c, "core")
 	return out, nil
 }
 
@@ -208,7 +208,7 @@ func (b *bulk) retry() *contract.Repair {
 			left = append(left, fmt.Sprintf("#%d", it.IssueNumber))
 			continue
 		}
-		args.IssueNumbers = append(args.IssueNumbers, core.IssueNumber(it.IssueNumber))
+		args.IssueNumbers = append(args.IssueNumbers, toolkit.IssueNumber(it.IssueNumber))
 	}
 	if len(args.IssueNumbers) == 0 {
 		return nil
@@ -217,7 +217,7 @@ func (b *bulk) retry() *contract.Repair {
 	if len(left) > 0 {
 		step += "; " + strings.Join(left, ", ") + " left out: their errors would recur as given"
 	}
-	return &contract.Repair{NextStep: step, Tool: core.NameBulkUpdateIssues, Arguments: args}
+	return &contract.Repair{NextStep: step, Tool: toolkit.NameBulkUpdateIssues, Arguments: args}
 }
 
 // recurs reports whether a failure would recur if the item were repeated

@@ -11,8 +11,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -62,10 +62,10 @@ func hasLabel(env *servertest.Env, n int, label string) bool {
 	return slices.ContainsFunc(labels, func(l string) bool { return strings.EqualFold(l, label) })
 }
 
-func numbers(ns []int) []core.IssueNumber {
-	out := make([]core.IssueNumber, len(ns))
+func numbers(ns []int) []toolkit.IssueNumber {
+	out := make([]toolkit.IssueNumber, len(ns))
 	for i, n := range ns {
-		out[i] = core.IssueNumber(n)
+		out[i] = toolkit.IssueNumber(n)
 	}
 	return out
 }
@@ -77,7 +77,7 @@ func addLabel(ns []int, label string, cont bool) issues.BulkUpdateIssuesIn {
 
 func bulkOK(t *testing.T, env *servertest.Env, in any) issues.BulkUpdateIssuesOut {
 	t.Helper()
-	return servertest.CallOK[issues.BulkUpdateIssuesOut](t, env, core.NameBulkUpdateIssues, in)
+	return servertest.CallOK[issues.BulkUpdateIssuesOut](t, env, toolkit.NameBulkUpdateIssues, in)
 }
 
 // settlements maps each issue to its item's settlement, failing the test
@@ -118,7 +118,7 @@ func TestBulkUpdateIssuesLabelsAtMinimum(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	ns := bulkTargets(t, env, 4, "documentation")
 	done := bulkTargets(t, env, 1, "", ns...)[0]
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(done),
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(done),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"documentation"}}}})
 	all := append(slices.Clone(ns), done)
 	env.Upstream()
@@ -171,7 +171,7 @@ func TestBulkUpdateIssuesStateAndOtherFields(t *testing.T) {
 	ns := bulkTargets(t, env, 3, "")
 	v150 := ciMilestone(t, env, "v1.5.0")
 	in := issues.BulkUpdateIssuesIn{Owner: "acme", Repo: "widgets", IssueNumbers: numbers(ns), Changes: issues.IssueChanges{
-		State: "closed", StateReason: "not_planned", Milestone: core.Some(v150), Assignees: &issues.AssigneesEdit{Add: []string{"alice"}}}}
+		State: "closed", StateReason: "not_planned", Milestone: toolkit.Some(v150), Assignees: &issues.AssigneesEdit{Add: []string{"alice"}}}}
 	alice := func(a *emulator.Account) bool { return a.Login == "alice" }
 	// changed_fields is what differs from before, as github_update_issue says it.
 	want := map[int][]string{}
@@ -214,9 +214,9 @@ func TestBulkUpdateIssuesRefusals(t *testing.T) {
 		f(&in)
 		return in
 	}
-	var fifty []core.IssueNumber
+	var fifty []toolkit.IssueNumber
 	for i := 1; i <= 51; i++ {
-		fifty = append(fifty, core.IssueNumber(i))
+		fifty = append(fifty, toolkit.IssueNumber(i))
 	}
 	cases := []struct {
 		name  string
@@ -228,50 +228,50 @@ func TestBulkUpdateIssuesRefusals(t *testing.T) {
 	}{
 		{"unknown label", with(func(in *issues.BulkUpdateIssuesIn) {
 			in.Changes.Labels = &issues.LabelsEdit{Add: []string{"documentation", "documentaton"}}
-		}), contract.CodeLabelNotFound, "changes.labels", core.NameListRepoMetadata},
+		}), contract.CodeLabelNotFound, "changes.labels", toolkit.NameListRepoMetadata},
 		{"unknown label removed", with(func(in *issues.BulkUpdateIssuesIn) {
 			in.Changes.Labels = &issues.LabelsEdit{Remove: []string{"no such label"}}
-		}), contract.CodeLabelNotFound, "changes.labels.remove", core.NameListRepoMetadata},
+		}), contract.CodeLabelNotFound, "changes.labels.remove", toolkit.NameListRepoMetadata},
 		{"unknown assignee", with(func(in *issues.BulkUpdateIssuesIn) {
 			in.Changes.Labels, in.Changes.Assignees = nil, &issues.AssigneesEdit{Add: []string{"nobody-at-all"}}
-		}), contract.CodeAssigneeNotFound, "changes.assignees.add", core.NameListRepoMetadata},
-		{"unknown milestone", with(func(in *issues.BulkUpdateIssuesIn) { in.Changes.Milestone = core.Some(999) }),
-			contract.CodeMilestoneNotFound, "changes.milestone", core.NameListRepoMetadata},
-		{"unknown type", with(func(in *issues.BulkUpdateIssuesIn) { in.Changes.Type = core.Some("Epic saga") }),
-			contract.CodeIssueTypeNotFound, "changes.type", core.NameListRepoMetadata},
-		{"no numbers", with(func(in *issues.BulkUpdateIssuesIn) { in.IssueNumbers = []core.IssueNumber{} }),
-			contract.CodeInvalidField, "issue_numbers", core.NameBulkUpdateIssues},
+		}), contract.CodeAssigneeNotFound, "changes.assignees.add", toolkit.NameListRepoMetadata},
+		{"unknown milestone", with(func(in *issues.BulkUpdateIssuesIn) { in.Changes.Milestone = toolkit.Some(999) }),
+			contract.CodeMilestoneNotFound, "changes.milestone", toolkit.NameListRepoMetadata},
+		{"unknown type", with(func(in *issues.BulkUpdateIssuesIn) { in.Changes.Type = toolkit.Some("Epic saga") }),
+			contract.CodeIssueTypeNotFound, "changes.type", toolkit.NameListRepoMetadata},
+		{"no numbers", with(func(in *issues.BulkUpdateIssuesIn) { in.IssueNumbers = []toolkit.IssueNumber{} }),
+			contract.CodeInvalidField, "issue_numbers", toolkit.NameBulkUpdateIssues},
 		{"51 numbers", with(func(in *issues.BulkUpdateIssuesIn) { in.IssueNumbers = fifty }),
-			contract.CodeInvalidField, "issue_numbers", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "issue_numbers", toolkit.NameBulkUpdateIssues},
 		{"a number twice", with(func(in *issues.BulkUpdateIssuesIn) { in.IssueNumbers = append(in.IssueNumbers, in.IssueNumbers[0]) }),
-			contract.CodeInvalidField, "issue_numbers", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "issue_numbers", toolkit.NameBulkUpdateIssues},
 		{"no changes", with(func(in *issues.BulkUpdateIssuesIn) { in.Changes = issues.IssueChanges{} }),
-			contract.CodeInvalidField, "changes", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "changes", toolkit.NameBulkUpdateIssues},
 		{"state_reason without state", with(func(in *issues.BulkUpdateIssuesIn) { in.Changes.StateReason = "not_planned" }),
-			contract.CodeInvalidField, "changes.state_reason", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "changes.state_reason", toolkit.NameBulkUpdateIssues},
 		{"open with not_planned", with(func(in *issues.BulkUpdateIssuesIn) { in.Changes.State, in.Changes.StateReason = "open", "not_planned" }),
-			contract.CodeInvalidField, "changes.state_reason", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "changes.state_reason", toolkit.NameBulkUpdateIssues},
 		{"closed with reopened", with(func(in *issues.BulkUpdateIssuesIn) { in.Changes.State, in.Changes.StateReason = "closed", "reopened" }),
-			contract.CodeInvalidField, "changes.state_reason", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "changes.state_reason", toolkit.NameBulkUpdateIssues},
 		{"bad state_reason", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
-			"changes": map[string]any{"state": "closed", "state_reason": "bored"}}, contract.CodeInvalidField, "changes.state_reason", core.NameBulkUpdateIssues},
+			"changes": map[string]any{"state": "closed", "state_reason": "bored"}}, contract.CodeInvalidField, "changes.state_reason", toolkit.NameBulkUpdateIssues},
 		{"a field update_issue has but a batch does not", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
 			"changes": map[string]any{"title": "Same title everywhere", "labels": map[string]any{"add": []string{"documentation"}}}},
-			contract.CodeInvalidField, "changes.title", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "changes.title", toolkit.NameBulkUpdateIssues},
 		// The default toolsets do not serve github_update_project_item, so
 		// a bulk edit may not write a board either.
 		{"project without the projects toolset", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
 			"continue_on_error": true, "changes": map[string]any{"project": map[string]any{"owner": "acme", "project_number": 1,
 				"fields": map[string]any{"Priority": nil}}}},
-			contract.CodeInvalidField, "changes.project", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "changes.project", toolkit.NameBulkUpdateIssues},
 		{"labels.set empty", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
 			"changes": map[string]any{"labels": map[string]any{"set": []string{}}}},
-			contract.CodeInvalidField, "changes.labels.set", core.NameBulkUpdateIssues},
+			contract.CodeInvalidField, "changes.labels.set", toolkit.NameBulkUpdateIssues},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			env.Upstream()
-			e := wireEnvelope(t, env.Call(t, core.NameBulkUpdateIssues, c.args), true)
+			e := wireEnvelope(t, env.Call(t, toolkit.NameBulkUpdateIssues, c.args), true)
 			if e.Code != c.code || e.Details == nil || e.Details.Field != c.field || e.Settlement != contract.NotStarted {
 				t.Fatalf("got %+v (details %+v), want %s on %s, not_started", e, e.Details, c.code, c.field)
 			}
@@ -298,7 +298,7 @@ func TestBulkUpdateIssuesRepairsAreCallable(t *testing.T) {
 	// state_reason without state: the repair adds state closed.
 	in := issues.BulkUpdateIssuesIn{Owner: "acme", Repo: "widgets", IssueNumbers: numbers(ns),
 		Changes: issues.IssueChanges{StateReason: "not_planned"}}
-	e := wireEnvelope(t, env.Call(t, core.NameBulkUpdateIssues, in), true)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameBulkUpdateIssues, in), true)
 	out := bulkOK(t, env, e.Repair.Arguments)
 	for _, n := range ns {
 		if _, is := ciIssue(env, n); is.State != "closed" {
@@ -307,12 +307,12 @@ func TestBulkUpdateIssuesRepairsAreCallable(t *testing.T) {
 	}
 	// A number given twice: the repair names each once.
 	in = addLabel([]int{ns[0], ns[1], ns[0]}, "bug", true)
-	e = wireEnvelope(t, env.Call(t, core.NameBulkUpdateIssues, in), true)
+	e = wireEnvelope(t, env.Call(t, toolkit.NameBulkUpdateIssues, in), true)
 	if out := bulkOK(t, env, e.Repair.Arguments); len(out.Items) != 2 {
 		t.Errorf("deduplicated repair: %+v", out)
 	}
 	// A stray nested field: the repair drops it.
-	res := env.Call(t, core.NameBulkUpdateIssues, map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
+	res := env.Call(t, toolkit.NameBulkUpdateIssues, map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
 		"changes": map[string]any{"body": "x", "labels": map[string]any{"add": []string{"question"}}}})
 	e = wireEnvelope(t, res, true)
 	if out := bulkOK(t, env, e.Repair.Arguments); len(out.Items) != 2 || !hasLabel(env, ns[0], "question") {
@@ -340,7 +340,7 @@ func TestBulkUpdateIssuesNonIssuesAmongNumbers(t *testing.T) {
 		t.Fatalf("a stopped run wrote %q, stopped %q", w, out.Stopped)
 	}
 	pe, me := out.Items[1].Error, out.Items[2].Error
-	if pe.Code != contract.CodeInvalidField || pe.Settlement != contract.NotStarted || pe.Repair == nil || pe.Repair.Tool != core.NameUpdateIssue {
+	if pe.Code != contract.CodeInvalidField || pe.Settlement != contract.NotStarted || pe.Repair == nil || pe.Repair.Tool != toolkit.NameUpdateIssue {
 		t.Errorf("pull request item: %+v", pe)
 	}
 	if me.Code != contract.CodeIssueNotFound || me.Settlement != contract.NotStarted {
@@ -374,7 +374,7 @@ func TestBulkUpdateIssuesNonIssuesAmongNumbers(t *testing.T) {
 // decoded from the wire, not rebuilt.
 func retry(t *testing.T, env *servertest.Env, out issues.BulkUpdateIssuesOut) issues.BulkUpdateIssuesOut {
 	t.Helper()
-	if out.Retry == nil || out.Retry.Tool != core.NameBulkUpdateIssues {
+	if out.Retry == nil || out.Retry.Tool != toolkit.NameBulkUpdateIssues {
 		t.Fatalf("no retry call: %+v", out)
 	}
 	raw, err := json.Marshal(out.Retry.Arguments)
@@ -438,7 +438,7 @@ func TestBulkUpdateIssuesListing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(res.Tools, func(tool *mcp.Tool) bool { return tool.Name == core.NameBulkUpdateIssues })
+	i := slices.IndexFunc(res.Tools, func(tool *mcp.Tool) bool { return tool.Name == toolkit.NameBulkUpdateIssues })
 	if i < 0 {
 		t.Fatal("not in the default tools/list")
 	}

@@ -3,7 +3,7 @@ package issues
 import (
 	"strconv"
 
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // CommentsPerChunk is how many comments github_get_issue returns at once,
@@ -18,9 +18,9 @@ func commentsFilters(number int) any { return struct{ Number int }{number} }
 // of an issue's comments; "" for the first, which takes none. Resources
 // address comment chunks by number, so a chunk's URI stays the same for
 // every reader and cache, and github_get_issue answers them.
-func CommentsCursor(s *core.Service, owner, repo string, number, chunk int) string {
+func CommentsCursor(s *toolkit.Service, owner, repo string, number, chunk int) string {
 	if chunk <= 1 {
 		return ""
 	}
-	return s.Cursors.Mint(core.NameGetIssue, owner+"/"+repo, commentsFilters(number), strconv.Itoa(chunk))
+	return s.Cursors.Mint(toolkit.NameGetIssue, owner+"/"+repo, commentsFilters(number), strconv.Itoa(chunk))
 }

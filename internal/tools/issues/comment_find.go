@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // findPages bounds the comment pages (of 100) read while looking.
@@ -27,9 +27,9 @@ func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserve
 	from, at := recoveryWindow(c, reserved)
 	var fallback *github.CommentRow
 	for page := 1; page <= findPages; page++ {
-		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Since: from, Page: page, PerPage: core.MaxPageSize})
+		list, meta, err := c.ListComments(ctx, in.Owner, in.Repo, int(in.IssueNumber), github.ListCommentsOptions{Since: from, Page: page, PerPage: toolkit.MaxPageSize})
 		if err != nil {
-			return nil, core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
+			return nil, toolkit.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
 		}
 		for _, cm := range list {
 			if !strings.EqualFold(cm.User.Login, login) || !sameBody(cm.Body, in.Body) || cm.CreatedAt.IsZero() || cm.CreatedAt.Before(from) {

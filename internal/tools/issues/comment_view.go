@@ -3,7 +3,7 @@ package issues
 import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Comment is an issue comment as agents see it.
@@ -15,7 +15,7 @@ type Comment struct {
 	Edited    bool              `json:"edited,omitempty"`
 	Sanitized *contract.Removed `json:"sanitized,omitempty"`
 	// Withheld stands for the body where lockdown withheld it.
-	Withheld *core.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
+	Withheld *toolkit.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
 	// BodyWindow says where a body longer than one window was cut (reads
 	// only: mirror files and the answers to writes hold bodies whole).
 	BodyWindow *BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`

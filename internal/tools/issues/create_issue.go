@@ -8,34 +8,34 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // CreateIssueIn are github_create_issue's arguments.
 type CreateIssueIn struct {
-	Owner             string               `json:"owner"`
-	Repo              string               `json:"repo"`
-	Title             string               `json:"title"`
-	Body              string               `json:"body,omitempty"`
-	Labels            []string             `json:"labels,omitempty"`
-	Assignees         []string             `json:"assignees,omitempty"`
-	Milestone         core.MilestoneNumber `json:"milestone,omitempty"`
-	Type              string               `json:"type,omitempty"`
-	ParentIssueNumber core.IssueNumber     `json:"parent_issue_number,omitempty"`
-	IdempotencyKey    core.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it"`
-	Project           *projects.Placement  `json:"project,omitempty"`
+	Owner             string                  `json:"owner"`
+	Repo              string                  `json:"repo"`
+	Title             string                  `json:"title"`
+	Body              string                  `json:"body,omitempty"`
+	Labels            []string                `json:"labels,omitempty"`
+	Assignees         []string                `json:"assignees,omitempty"`
+	Milestone         toolkit.MilestoneNumber `json:"milestone,omitempty"`
+	Type              string                  `json:"type,omitempty"`
+	ParentIssueNumber toolkit.IssueNumber     `json:"parent_issue_number,omitempty"`
+	IdempotencyKey    toolkit.IdempotencyKey  `json:"idempotency_key,omitempty" jsonschema:"reuse in 10 min returns it"`
+	Project           *projects.Placement     `json:"project,omitempty"`
 }
 
 // Validate checks what the schema cannot.
 func (in *CreateIssueIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
-	if e := core.CheckLength("title", strings.TrimSpace(in.Title), core.MaxTitleChars); e != nil {
+	if e := toolkit.CheckLength("title", strings.TrimSpace(in.Title), toolkit.MaxTitleChars); e != nil {
 		return e
 	}
-	if e := core.CheckLength("body", in.Body, core.MaxBodyChars); e != nil {
+	if e := toolkit.CheckLength("body", in.Body, toolkit.MaxBodyChars); e != nil {
 		return e
 	}
 	switch {
@@ -57,7 +57,7 @@ func (in *CreateIssueIn) Validate() *contract.Error {
 			without := *in
 			without.Project = nil
 			return e.WithRepair(contract.Repair{NextStep: "create the issue without project; a board of another owner than the issue's cannot be reached from this call",
-				Tool: core.NameCreateIssue, Arguments: without})
+				Tool: toolkit.NameCreateIssue, Arguments: without})
 		}
 		return e
 	}
@@ -75,9 +75,9 @@ type CreateIssueOut struct {
 
 // CreateIssue is github_create_issue.
 func (s *Tools) CreateIssue() tooldef.Spec {
-	guard := &core.KeyGuard{}
+	guard := &toolkit.KeyGuard{}
 	return tooldef.Tool[CreateIssueIn, CreateIssueOut]{
-		Name:    core.NameCreateIssue,
+		Name:    toolkit.NameCreateIssue,
 		Toolset: Toolset,
 		Title:   "Create issue",
 		// "Absent: none" is said once here, for every optional field.
@@ -98,11 +98,11 @@ func (s *Tools) CreateIssue() tooldef.Spec {
 	}
 }
 
-func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.KeyGuard) (CreateIssueOut, error) {
-	const tool = core.NameCreateIssue
+func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *toolkit.KeyGuard) (CreateIssueOut, error) {
+	const tool = toolkit.NameCreateIssue
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return CreateIssueOut{}, core.NotStarted(err)
+		return CreateIssueOut{}, toolkit.NotStarted(err)
 	}
 	if err := s.createAllowed(ctx, c, in); err != nil {
 		return CreateIssueOut{}, err
@@ -114,9 +114,9 @@ func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.K
 	request.IdempotencyKey = ""
 	k, err := s.OpenKey(ctx, guard, in.Owner, in.Repo, tool, string(in.IdempotencyKey), request)
 	if err != nil {
-		return CreateIssueOut{}, core.NotStarted(err)
+		return CreateIssueOut{}, toolkit.NotStarted(err)
 	}
-	return core.RunKeyed(ctx, k, core.KeyedWrite[CreateIssueOut]{
+	return toolkit.RunKeyed(ctx, k, toolkit.KeyedWrite[CreateIssueOut]{
 		Adopt: func(since time.Time) (CreateIssueOut, bool, error) {
 			found, err := s.findCreated(ctx, c, in, since)
 			if err != nil || found == nil {
@@ -128,7 +128,7 @@ func (s *Tools) createIssue(ctx context.Context, in CreateIssueIn, guard *core.K
 		Write:    func() (CreateIssueOut, error) { return s.createNow(ctx, c, in) },
 		Clear:    clearCreate,
 		Replayed: func(out *CreateIssueOut) { out.Replayed = true },
-		Again: func(key core.IdempotencyKey) any {
+		Again: func(key toolkit.IdempotencyKey) any {
 			again := in
 			again.IdempotencyKey = key
 			return again

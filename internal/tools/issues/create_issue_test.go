@@ -14,8 +14,8 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -77,7 +77,7 @@ func ciMilestone(t *testing.T, env *servertest.Env, title string) int {
 
 func ciCreate(t *testing.T, env *servertest.Env, in issues.CreateIssueIn) issues.CreateIssueOut {
 	t.Helper()
-	return servertest.CallOK[issues.CreateIssueOut](t, env, core.NameCreateIssue, in)
+	return servertest.CallOK[issues.CreateIssueOut](t, env, toolkit.NameCreateIssue, in)
 }
 
 func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
@@ -86,7 +86,7 @@ func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
 	v150 := ciMilestone(t, env, "v1.5.0")
 	env.Upstream()
 	out := ciCreate(t, env, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export fails on empty sheets",
-		Body: "Steps: a<b && c", Labels: []string{"BUG", "Status: Triage"}, Milestone: core.MilestoneNumber(v150)})
+		Body: "Steps: a<b && c", Labels: []string{"BUG", "Status: Triage"}, Milestone: toolkit.MilestoneNumber(v150)})
 	// The minimum with names checked before writing: one preflight read
 	// (labels and milestone together) and the create. REST alone allows 1
 	// only by letting GitHub create misspelled labels silently.
@@ -99,7 +99,7 @@ func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
 		t.Fatalf("output: %+v", out)
 	}
 	var got issues.GetIssueOut
-	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(is.Number)}).Decode(t, &got)
+	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(is.Number)}).Decode(t, &got)
 	if got.Issue.Version != is.Version {
 		t.Fatalf("create's version %s differs from get_issue's %s", is.Version, got.Issue.Version)
 	}
@@ -137,7 +137,7 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			in := base
 			tc.edit(&in)
 			env.Upstream()
-			e := env.Call(t, core.NameCreateIssue, in).Envelope(t)
+			e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
 			if e.Code != tc.code || e.Settlement != tc.settlement || e.Details == nil || e.Details.Field != tc.field {
 				t.Fatalf("envelope: %+v", e)
 			}
@@ -156,7 +156,7 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			if posts != tc.posts {
 				t.Fatalf("%d creates sent, want %d: %v", posts, tc.posts, ciCalls(env))
 			}
-			if e.Repair == nil || e.Repair.Tool != core.NameListRepoMetadata {
+			if e.Repair == nil || e.Repair.Tool != toolkit.NameListRepoMetadata {
 				t.Fatalf("repair: %+v", e.Repair)
 			}
 			// The repair is callable as given and lists the valid names.
@@ -193,13 +193,13 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 		t.Fatalf("the result does not state the parent link: %+v", out.Issue.Parent)
 	}
 	var got issues.GetIssueOut
-	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(out.Issue.Number)}).Decode(t, &got)
+	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(out.Issue.Number)}).Decode(t, &got)
 	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
 		t.Fatalf("not linked: %+v", got.Relations)
 	}
 
 	// A missing parent is refused before the issue is created.
-	e := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: missingIssue}).Envelope(t)
+	e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: missingIssue}).Envelope(t)
 	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || len(ciIssues(env, "Orphan")) != 0 {
 		t.Fatalf("missing parent: %+v", e)
 	}
@@ -208,7 +208,7 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	// with a follow-up that finishes the job.
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/sub_issues", emulator.DemoParentIssue), Times: 1})
-	e = env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: ODS", ParentIssueNumber: emulator.DemoParentIssue}).Envelope(t)
+	e = env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: ODS", ParentIssueNumber: emulator.DemoParentIssue}).Envelope(t)
 	made := ciIssues(env, "Export: ODS")
 	if len(made) != 1 {
 		t.Fatalf("want one issue, have %v", made)
@@ -218,13 +218,13 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 		e.Details == nil || !slices.Equal(e.Details.Applied, []string{fmt.Sprintf("created issue #%d", n)}) || len(e.Details.NotApplied) != 1 {
 		t.Fatalf("partial success: %+v", e)
 	}
-	if e.FollowUp == nil || e.FollowUp.Tool != core.NameLinkIssues {
+	if e.FollowUp == nil || e.FollowUp.Tool != toolkit.NameLinkIssues {
 		t.Fatalf("follow_up: %+v", e.FollowUp)
 	}
 	if res := env.Call(t, e.FollowUp.Tool, e.FollowUp.Arguments); res.IsError {
 		t.Fatalf("follow-up as given failed: %s", res.JSON)
 	}
-	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n)}).Decode(t, &got)
+	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n)}).Decode(t, &got)
 	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
 		t.Fatalf("follow-up did not link: %+v", got.Relations)
 	}
@@ -254,7 +254,7 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 			env := servertest.Start(t, servertest.Options{})
 			title := "Settlement " + string(tc.kind)
 			ciFault(t, env, emulator.Fault{Kind: tc.kind, Status: tc.status, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
-			e := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title}).Envelope(t)
+			e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title}).Envelope(t)
 			if e.Settlement != tc.settlement {
 				t.Fatalf("settlement %q, want %q: %+v", e.Settlement, tc.settlement, e)
 			}
@@ -265,14 +265,14 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 			if got := len(ciIssues(env, title)) == 1; got != tc.applied {
 				t.Fatalf("applied=%v, want %v", got, tc.applied)
 			}
-			if tc.settlement != contract.NoRemoteSuccessKnown && (e.Repair == nil || e.Repair.Tool != core.NameSearchIssues || e.Temporary) {
+			if tc.settlement != contract.NoRemoteSuccessKnown && (e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues || e.Temporary) {
 				t.Fatalf("an uncertain create must send the agent to look first: %+v", e)
 			}
 			if tc.settlement != contract.NoRemoteSuccessKnown {
 				// The look is a listing, which sees the write at once, not a
 				// search, whose index may not have it yet.
 				var look issues.SearchIssuesOut
-				res := env.Call(t, core.NameSearchIssues, e.Repair.Arguments)
+				res := env.Call(t, toolkit.NameSearchIssues, e.Repair.Arguments)
 				res.Decode(t, &look)
 				found := slices.ContainsFunc(look.Items, func(is issues.Issue) bool { return is.Title == title })
 				if res.IsError || look.Source != issues.SourceList || found != tc.applied {
@@ -305,7 +305,7 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	// The same key for another request is refused.
 	other := in
 	other.Title = "Something else"
-	e := env.Call(t, core.NameCreateIssue, other).Envelope(t)
+	e := env.Call(t, toolkit.NameCreateIssue, other).Envelope(t)
 	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted {
 		t.Fatalf("reused key: %+v", e)
 	}
@@ -319,7 +319,7 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	restarted := &servertest.Env{Emu: env.Emu, Stack: st, Session: servertest.Connect(t, st.Server.MCP)}
-	res := restarted.Call(t, core.NameCreateIssue, in)
+	res := restarted.Call(t, toolkit.NameCreateIssue, in)
 	var after issues.CreateIssueOut
 	res.Decode(t, &after)
 	if res.IsError || !after.Replayed || after.Issue.Number != first.Issue.Number {
@@ -337,13 +337,13 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 			t.Parallel()
 			env := servertest.Start(t, servertest.Options{})
 			title := "Dropped " + string(kind)
-			in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Body: "body", IdempotencyKey: core.IdempotencyKey("k-" + string(kind))}
+			in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Body: "body", IdempotencyKey: toolkit.IdempotencyKey("k-" + string(kind))}
 			ciFault(t, env, emulator.Fault{Kind: kind, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
-			e := env.Call(t, core.NameCreateIssue, in).Envelope(t)
+			e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
 			if e.Settlement != contract.Indeterminate && e.Settlement != contract.RemoteSuccessKnown {
 				t.Fatalf("first call: %+v", e)
 			}
-			if e.Repair == nil || e.Repair.Tool != core.NameCreateIssue {
+			if e.Repair == nil || e.Repair.Tool != toolkit.NameCreateIssue {
 				t.Fatalf("repair should repeat with the key: %+v", e.Repair)
 			}
 			// The repair is the same call with the same key.
@@ -364,7 +364,7 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 			}
 			env.Upstream()
 			var third issues.CreateIssueOut
-			env.Call(t, core.NameCreateIssue, in).Decode(t, &third)
+			env.Call(t, toolkit.NameCreateIssue, in).Decode(t, &third)
 			if !third.Replayed || third.Issue.Number != out.Issue.Number {
 				t.Fatalf("third call: %+v", third)
 			}
@@ -376,11 +376,11 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 func TestCreateIssueInputSchema(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
-	res := env.Call(t, core.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"x","idempotency_key":""}`))
+	res := env.Call(t, toolkit.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"x","idempotency_key":""}`))
 	if e := res.Envelope(t); e.Code != contract.CodeInvalidField || e.Details.Field != "idempotency_key" {
 		t.Fatalf("empty key: %+v", e)
 	}
-	res = env.Call(t, core.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"   "}`))
+	res = env.Call(t, toolkit.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"   "}`))
 	if e := res.Envelope(t); e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted {
 		t.Fatalf("blank title: %+v", e)
 	}
@@ -399,7 +399,7 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 	errs := make(chan error, calls)
 	for range calls {
 		go func() {
-			res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: core.NameCreateIssue, Arguments: json.RawMessage(args)})
+			res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: toolkit.NameCreateIssue, Arguments: json.RawMessage(args)})
 			if err != nil {
 				errs <- err
 				return
@@ -413,7 +413,7 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 		case err := <-errs:
 			t.Fatal(err)
 		case res := <-results:
-			b := servertest.Answer(t, env.Session, core.NameCreateIssue, json.RawMessage(args), res).JSON
+			b := servertest.Answer(t, env.Session, toolkit.NameCreateIssue, json.RawMessage(args), res).JSON
 			if res.IsError {
 				var e contract.Error
 				_ = json.Unmarshal(b, &e)
@@ -463,7 +463,7 @@ func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
 	st.Unlock()
 	for _, parent := range []int{full.Number, deep.Number} {
 		env.Upstream()
-		e := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: core.IssueNumber(parent)}).Envelope(t)
+		e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: toolkit.IssueNumber(parent)}).Envelope(t)
 		if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "parent_issue_number" {
 			t.Fatalf("parent #%d: %+v", parent, e)
 		}
@@ -485,7 +485,7 @@ func TestCreateIssueUnderTheCreatorScope(t *testing.T) {
 	t.Parallel()
 	other := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob"})
 	other.Upstream()
-	e := other.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Opened as alice",
+	e := other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Opened as alice",
 		IdempotencyKey: "k-1"}).Envelope(t)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted || !strings.Contains(e.Message, "alice") {
 		t.Fatalf("a create as alice under bob's scope: %+v, want issue_creator_not_allowed, not_started, naming alice", e)

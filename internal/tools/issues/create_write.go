@@ -8,8 +8,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -21,7 +21,7 @@ import (
 // repository silently; ghgate refuses unknown labels before writing, which
 // takes one GraphQL read (see preflight) for labels not already confirmed.
 // Labels are confirmed by that read, by a metadata listing, or by being seen
-// on issues read in the last few minutes (see core.KnownNames), so an agent that
+// on issues read in the last few minutes (see toolkit.KnownNames), so an agent that
 // searched or listed first pays for the POST alone. Milestones, assignees
 // and issue types need no read: GitHub refuses unknown ones with a 422
 // before writing anything, and that answer is mapped to the same error a
@@ -46,7 +46,7 @@ func (s *Tools) createNow(ctx context.Context, c *github.Client, in CreateIssueI
 	if !pf.empty() {
 		res, err := s.preflight(ctx, c, pf)
 		if err != nil {
-			return CreateIssueOut{}, core.NotStarted(err)
+			return CreateIssueOut{}, toolkit.NotStarted(err)
 		}
 		if err := s.resolveCreate(ctx, c, in, pf, res, &send); err != nil {
 			return CreateIssueOut{}, err
@@ -63,7 +63,7 @@ func (s *Tools) createNow(ctx context.Context, c *github.Client, in CreateIssueI
 	}
 	created, _, err := c.CreateIssue(ctx, in.Owner, in.Repo, send)
 	if err != nil {
-		if e := core.MapError(err); e != nil && e.Code == "validation_failed" {
+		if e := toolkit.MapError(err); e != nil && e.Code == "validation_failed" {
 			s.forget(c, in.Owner, in.Repo)
 		}
 		return CreateIssueOut{}, s.createFailed(ctx, c, err, in)
@@ -106,7 +106,7 @@ func (s *Tools) resolveCreate(ctx context.Context, c *github.Client, in CreateIs
 			e.Settlement = contract.NotStarted
 			without := in
 			without.ParentIssueNumber = 0
-			return e.WithRepair(contract.Repair{NextStep: "create the issue without a parent, or under another parent", Tool: core.NameCreateIssue, Arguments: without})
+			return e.WithRepair(contract.Repair{NextStep: "create the issue without a parent, or under another parent", Tool: toolkit.NameCreateIssue, Arguments: without})
 		}
 	}
 	return nil
@@ -147,16 +147,16 @@ func (s *Tools) createFailed(ctx context.Context, c *github.Client, err error, i
 			e.Repair.NextStep = "call again with one of details.value, or list the repository's issue types"
 		}
 	}
-	if !core.MayHaveWritten(e) {
+	if !toolkit.MayHaveWritten(e) {
 		return e
 	}
 	return lostWrite(e, in.IdempotencyKey != "",
 		contract.Repair{NextStep: "call again with the same arguments and idempotency_key: ghgate first looks for the issue this call may have created",
-			Tool: core.NameCreateIssue, Arguments: in},
+			Tool: toolkit.NameCreateIssue, Arguments: in},
 		// Listed newest first, not searched by title: search's index trails
 		// a write by seconds and would miss the very issue to look for.
 		contract.Repair{NextStep: "the issue may exist: look for its title among the newest issues before creating it again",
-			Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, State: "all", Sort: "created"}})
+			Tool: toolkit.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo, State: "all", Sort: "created"}})
 }
 
 // finishCreate links a created issue to its parent, puts it on its board
@@ -174,15 +174,15 @@ func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIss
 		_, _, err := c.AddSubIssue(ctx, in.Owner, in.Repo, int(p), created.GetID())
 		if err != nil {
 			reason := err.Error()
-			if e := core.MapError(err); e != nil {
+			if e := toolkit.MapError(err); e != nil {
 				reason = e.Message
 			}
-			link := LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: p, Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(n)}
+			link := LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: p, Relation: "sub_issue", Action: "add", TargetIssueNumber: toolkit.IssueNumber(n)}
 			return out, partialSuccess(
 				fmt.Sprintf("issue #%d was created, but adding it as a sub-issue of #%d failed (%s)", n, p, reason),
 				[]string{fmt.Sprintf("created issue #%d", n)},
 				[]string{fmt.Sprintf("add #%d as a sub-issue of #%d", n, p)},
-				&contract.Repair{NextStep: fmt.Sprintf("link #%d under #%d; do not create the issue again", n, p), Tool: core.NameLinkIssues, Arguments: link})
+				&contract.Repair{NextStep: fmt.Sprintf("link #%d under #%d; do not create the issue again", n, p), Tool: toolkit.NameLinkIssues, Arguments: link})
 		}
 	}
 	if p := in.ParentIssueNumber; p > 0 {
@@ -207,7 +207,7 @@ func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIss
 			return out, placeFailed(err, done, in.Owner, in.Repo, n, in.Project)
 		}
 	}
-	out.RateLimitRemaining = core.LowBudget(c, "core")
+	out.RateLimitRemaining = toolkit.LowBudget(c, "core")
 	return out, nil
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // createAllowed refuses, under the creator scope, a create by a
@@ -20,7 +20,7 @@ func (s *Tools) createAllowed(ctx context.Context, c *github.Client, in CreateIs
 	}
 	me, _, err := c.Viewer(ctx)
 	if err != nil {
-		e := core.MapError(err)
+		e := toolkit.MapError(err)
 		if e == nil {
 			return err
 		}
@@ -46,5 +46,5 @@ func (s *Tools) creatorRefusal(owner, repo string, number int) *contract.Error {
 		"issue #%d was not opened by %s; this deployment only works on that user's issues", number, s.AllowedIssueCreator)
 	e.Settlement = contract.NotStarted
 	return e.WithRepair(contract.Repair{NextStep: "work on an issue " + s.AllowedIssueCreator + " opened instead; this search lists them",
-		Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, Author: s.AllowedIssueCreator}})
+		Tool: toolkit.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, Author: s.AllowedIssueCreator}})
 }

@@ -7,14 +7,14 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func development(t *testing.T, env *servertest.Env, number int) issues.ListIssueItemsOut {
 	t.Helper()
-	return servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
-		issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(number), Collection: "development"})
+	return servertest.CallOK[issues.ListIssueItemsOut](t, env, toolkit.NameListIssueItems,
+		issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(number), Collection: "development"})
 }
 
 // The development collection lists an issue's linked branches, then the
@@ -78,7 +78,7 @@ func TestListDevelopment(t *testing.T) {
 	}
 
 	// An issue with neither lists nothing.
-	if res := env.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(bare), Collection: "development"}); res.IsError || strings.Contains(string(res.JSON), `"items"`) {
+	if res := env.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(bare), Collection: "development"}); res.IsError || strings.Contains(string(res.JSON), `"items"`) {
 		t.Fatalf("an issue with no development lists nothing: %s", res.JSON)
 	}
 	// A draft pull request in another repository that closes it by

@@ -8,24 +8,24 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // EditCommentIn are github_edit_comment's arguments.
 type EditCommentIn struct {
-	Owner     string         `json:"owner"`
-	Repo      string         `json:"repo"`
-	CommentID core.CommentID `json:"comment_id"`
-	Body      string         `json:"body,omitempty" jsonschema:"new Markdown; omit only to delete"`
-	Delete    bool           `json:"delete,omitempty" jsonschema:"default false"`
+	Owner     string            `json:"owner"`
+	Repo      string            `json:"repo"`
+	CommentID toolkit.CommentID `json:"comment_id"`
+	Body      string            `json:"body,omitempty" jsonschema:"new Markdown; omit only to delete"`
+	Delete    bool              `json:"delete,omitempty" jsonschema:"default false"`
 }
 
 // Validate requires exactly one of body and delete.
 func (in *EditCommentIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
-	if e := core.CheckLength("body", in.Body, core.MaxBodyChars); e != nil {
+	if e := toolkit.CheckLength("body", in.Body, toolkit.MaxBodyChars); e != nil {
 		return e
 	}
 	switch {
@@ -50,7 +50,7 @@ type EditCommentOut struct {
 func (s *Tools) editComment(ctx context.Context, in EditCommentIn) (EditCommentOut, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return EditCommentOut{}, core.NotStarted(err)
+		return EditCommentOut{}, toolkit.NotStarted(err)
 	}
 	if err := s.commentInScope(ctx, c, in); err != nil {
 		return EditCommentOut{}, err
@@ -82,7 +82,7 @@ func (s *Tools) commentInScope(ctx context.Context, c *github.Client, in EditCom
 	}
 	cm, _, err := c.GetComment(ctx, in.Owner, in.Repo, int64(in.CommentID))
 	if err != nil {
-		return core.NotStarted(commentNotFound(err, in))
+		return toolkit.NotStarted(commentNotFound(err, in))
 	}
 	ref := refFromAPIURL(cm.GetIssueURL(), in.Owner, in.Repo)
 	if ref == nil || ref.Repo != "" {
@@ -92,7 +92,7 @@ func (s *Tools) commentInScope(ctx context.Context, c *github.Client, in EditCom
 	}
 	rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, ref.Number)
 	if err != nil {
-		return core.NotStarted(err)
+		return toolkit.NotStarted(err)
 	}
 	if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
 		return s.creatorRefusal(in.Owner, in.Repo, ref.Number)
@@ -105,7 +105,7 @@ func (s *Tools) commentInScope(ctx context.Context, c *github.Client, in EditCom
 // credential cannot see, so the message says all three; it never claims
 // an earlier deletion it cannot know about.
 func commentNotFound(err error, in EditCommentIn) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func commentNotFound(err error, in EditCommentIn) error {
 	e.Message = fmt.Sprintf("comment %d in %s/%s does not exist, was already deleted, or is not visible to this credential", in.CommentID, in.Owner, in.Repo)
 	e.WithField("comment_id", "no such comment visible here")
 	e.Repair = &contract.Repair{NextStep: "if you deleted this comment earlier, nothing is left to do; otherwise list the issue's comments for the right id",
-		Alternative: core.NameListIssueItems + " with collection comments"}
+		Alternative: toolkit.NameListIssueItems + " with collection comments"}
 	return e
 }
 
@@ -135,7 +135,7 @@ func commentWriteFailed(err error, in EditCommentIn) error {
 		if in.Delete {
 			step = "call again with the same arguments: not_found then means the first attempt deleted it"
 		}
-		e.Repair = &contract.Repair{NextStep: step, Tool: core.NameEditComment, Arguments: in}
+		e.Repair = &contract.Repair{NextStep: step, Tool: toolkit.NameEditComment, Arguments: in}
 	}
 	return e
 }
@@ -143,7 +143,7 @@ func commentWriteFailed(err error, in EditCommentIn) error {
 // EditComment is github_edit_comment.
 func (s *Tools) EditComment() tooldef.Spec {
 	return tooldef.Tool[EditCommentIn, EditCommentOut]{
-		Name:        core.NameEditComment,
+		Name:        toolkit.NameEditComment,
 		Toolset:     Toolset,
 		Title:       "Edit comment",
 		Description: "Replace a comment's body or delete it.",

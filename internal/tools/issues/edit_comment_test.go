@@ -8,8 +8,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // commentBy returns the id of the first comment login wrote on issue n.
@@ -49,7 +49,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	env.Upstream()
 
 	var out issues.EditCommentOut
-	res := env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Body: "Edited: a<b && c"})
+	res := env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Body: "Edited: a<b && c"})
 	res.Decode(t, &out)
 	wantUpstream(t, env, "PATCH "+path)
 	if res.IsError || out.Comment == nil || out.Comment.Body != "Edited: a<b && c" || out.Comment.ID != id ||
@@ -60,7 +60,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 		t.Fatalf("stored body %q", body)
 	}
 
-	res = env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Delete: true})
+	res = env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Delete: true})
 	out = issues.EditCommentOut{}
 	res.Decode(t, &out)
 	wantUpstream(t, env, "DELETE "+path)
@@ -72,7 +72,7 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	}
 	// Deleting it again: GitHub's 404 cannot tell "already deleted" from
 	// "never there" or "not visible", so neither does the answer.
-	e := wireEnvelope(t, env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Delete: true}), true)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Delete: true}), true)
 	if e.Code != contract.CodeCommentNotFound || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "already deleted") ||
 		e.Details == nil || e.Details.Field != "comment_id" {
 		t.Fatalf("second delete: %+v", e)
@@ -90,7 +90,7 @@ func TestEditCommentRefusals(t *testing.T) {
 		fmt.Sprintf(`{"owner":"acme","repo":"widgets","comment_id":%d,"body":"  \n"}`, id),
 	} {
 		t.Run(raw, func(t *testing.T) {
-			e := wireEnvelope(t, env.Call(t, core.NameEditComment, raw), true)
+			e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, raw), true)
 			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "body" {
 				t.Fatalf("%s: %+v", raw, e)
 			}
@@ -100,7 +100,7 @@ func TestEditCommentRefusals(t *testing.T) {
 
 	// carol may read but not edit someone else's comment.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e := wireEnvelope(t, carol.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice")), Body: "mine now"}), true)
+	e := wireEnvelope(t, carol.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice")), Body: "mine now"}), true)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("read-only user: %+v", e)
 	}
@@ -109,7 +109,7 @@ func TestEditCommentRefusals(t *testing.T) {
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	sid := commentBy(t, scoped, emulator.DemoManyCommentsIssue, "alice")
 	scoped.Upstream()
-	e = wireEnvelope(t, scoped.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(sid), Delete: true}), true)
+	e = wireEnvelope(t, scoped.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(sid), Delete: true}), true)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}
@@ -140,14 +140,14 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 	for i, c := range cases {
 		body := fmt.Sprintf("edit %d", i)
 		addFault(t, env, emulator.Fault{Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: c.kind, Status: c.status, Times: 1})
-		e := wireEnvelope(t, env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Body: body}), true)
+		e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Body: body}), true)
 		if e.Code != c.code || e.Settlement != c.settlement {
 			t.Fatalf("%s: %+v", c.kind, e)
 		}
 		// An edit is safe to repeat: the repair is the same call, and it
 		// succeeds.
 		if c.settlement != contract.NoRemoteSuccessKnown {
-			if !e.Temporary || e.Repair == nil || e.Repair.Tool != core.NameEditComment {
+			if !e.Temporary || e.Repair == nil || e.Repair.Tool != toolkit.NameEditComment {
 				t.Fatalf("%s: an unknown outcome's repair: %+v", c.kind, e)
 			}
 		}
@@ -156,7 +156,7 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 			t.Fatalf("%s: body %q (before %q)", c.kind, got, before)
 		}
 		if c.settlement != contract.NoRemoteSuccessKnown {
-			if res := env.Call(t, core.NameEditComment, e.Repair.Arguments); res.IsError {
+			if res := env.Call(t, toolkit.NameEditComment, e.Repair.Arguments); res.IsError {
 				t.Fatalf("%s: repeating the edit: %s", c.kind, res.JSON)
 			}
 			if got, _ := commentBody(env, id); got != body {
@@ -167,7 +167,7 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 	// Deletion under a dropped answer: the comment is gone, the answer says
 	// the outcome is unknown.
 	addFault(t, env, emulator.Fault{Method: "DELETE", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: emulator.FaultDropAfter, Times: 1})
-	e := wireEnvelope(t, env.Call(t, core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: core.CommentID(id), Delete: true}), true)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Delete: true}), true)
 	if e.Settlement != contract.Indeterminate || !strings.Contains(e.Repair.NextStep, "deleted") {
 		t.Fatalf("dropped delete: %+v", e)
 	}
@@ -177,9 +177,9 @@ func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Token: "-"})
 	for tool, args := range map[string]any{
-		core.NameAddComment:  issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "x"},
-		core.NameEditComment: issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Delete: true},
-		core.NameLinkIssues:  issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: jobsSubIssue},
+		toolkit.NameAddComment:  issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "x"},
+		toolkit.NameEditComment: issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Delete: true},
+		toolkit.NameLinkIssues:  issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: jobsSubIssue},
 	} {
 		e := wireEnvelope(t, env.Call(t, tool, args), true)
 		if e.Code != contract.CodeMissingCredential || e.Settlement != contract.NotStarted {
@@ -187,8 +187,8 @@ func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
 		}
 	}
 	for tool, args := range map[string]any{
-		core.NameListIssueItems:   issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments"},
-		core.NameListRepoMetadata: issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"},
+		toolkit.NameListIssueItems:   issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments"},
+		toolkit.NameListRepoMetadata: issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"},
 	} {
 		if e := wireEnvelope(t, env.Call(t, tool, args), false); e.Code != contract.CodeMissingCredential {
 			t.Errorf("%s: %+v", tool, e)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -17,7 +17,7 @@ import (
 func fetchComment(ctx context.Context, c *github.Client, in GetIssueIn, id int64) (*gh.IssueComment, error) {
 	cm, _, err := c.GetComment(ctx, in.Owner, in.Repo, id)
 	if err != nil {
-		e := core.MapError(err)
+		e := toolkit.MapError(err)
 		if e == nil || e.Code != contract.CodeNotFound {
 			return nil, err
 		}
@@ -35,7 +35,7 @@ func fetchComment(ctx context.Context, c *github.Client, in GetIssueIn, id int64
 func commentNotOnIssue(in GetIssueIn, id int64) *contract.Error {
 	e := contract.Errorf(contract.CodeCommentNotFound, "%s/%s#%d has no comment %d visible to this credential (it may have been deleted, or belong to another issue)",
 		in.Owner, in.Repo, in.IssueNumber, id).WithField("comment_id", "no such comment on this issue")
-	return e.WithRepair(contract.Repair{NextStep: "list the issue's comments for the right id", Tool: core.NameListIssueItems,
+	return e.WithRepair(contract.Repair{NextStep: "list the issue's comments for the right id", Tool: toolkit.NameListIssueItems,
 		Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo, "issue_number": int(in.IssueNumber), "collection": "comments"}})
 }
 
@@ -47,6 +47,6 @@ func storedComment(in GetIssueIn, comments []Comment, id int64) (Comment, error)
 		}
 	}
 	e := commentNotOnIssue(in, id)
-	e.Repair.Alternative = fmt.Sprintf("the mirror may be older than the comment: read it from GitHub (%s without source)", core.NameGetIssue)
+	e.Repair.Alternative = fmt.Sprintf("the mirror may be older than the comment: read it from GitHub (%s without source)", toolkit.NameGetIssue)
 	return Comment{}, e
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // fetchIssue reads one issue with its relation summaries in one request.
@@ -33,10 +33,10 @@ func fetchIssueRow(ctx context.Context, c *github.Client, owner, repo string, nu
 // issueReadError is the envelope for a failed read of one issue: a
 // missing repository and a missing issue have different repairs.
 func issueReadError(ctx context.Context, c *github.Client, err error, owner, repo string, number int) error {
-	if e := core.MapError(err); e != nil && e.Code == contract.CodeNotFound && !repoExists(ctx, c, owner, repo) {
+	if e := toolkit.MapError(err); e != nil && e.Code == contract.CodeNotFound && !repoExists(ctx, c, owner, repo) {
 		return notFoundRepo(err, owner, repo)
 	}
-	return core.NotFoundIssue(err, owner, repo, number)
+	return toolkit.NotFoundIssue(err, owner, repo, number)
 }
 
 // repoExists reads the repository, on the error path of a read that found
@@ -45,7 +45,7 @@ func issueReadError(ctx context.Context, c *github.Client, err error, owner, rep
 // stands).
 func repoExists(ctx context.Context, c *github.Client, owner, repo string) bool {
 	_, _, err := c.GetRepo(ctx, owner, repo)
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	return e == nil || e.Code != contract.CodeNotFound
 }
 
@@ -145,21 +145,21 @@ func refFromAPIURL(u, owner, repo string) *IssueRef {
 
 // GetIssueIn are github_get_issue's arguments.
 type GetIssueIn struct {
-	Owner          string           `json:"owner"`
-	Repo           string           `json:"repo"`
-	IssueNumber    core.IssueNumber `json:"issue_number"`
-	Detail         Detail           `json:"detail,omitempty" jsonschema:"default full"`
-	CommentsCursor string           `json:"comments_cursor,omitempty"`
+	Owner          string              `json:"owner"`
+	Repo           string              `json:"repo"`
+	IssueNumber    toolkit.IssueNumber `json:"issue_number"`
+	Detail         Detail              `json:"detail,omitempty" jsonschema:"default full"`
+	CommentsCursor string              `json:"comments_cursor,omitempty"`
 	// CommentID reads that one comment of the issue instead of a page of
 	// its comments; absent, the page (the tool's description says so).
-	CommentID core.CommentID `json:"comment_id,omitempty"`
+	CommentID toolkit.CommentID `json:"comment_id,omitempty"`
 	// BodyCursor reads the next window of a body cut short (a
 	// body_window's next): the issue's own, or one comment's.
 	BodyCursor string     `json:"body_cursor,omitempty"`
 	Source     ReadSource `json:"source,omitempty" jsonschema:"default remote"`
 	// IncludeUntrusted true shows (for the mirror: writes) the text
 	// lockdown withholds, audited. It is listed and accepted only where
-	// the operator allows it (Gated on core.IncludeUntrustedGate); the
+	// the operator allows it (Gated on toolkit.IncludeUntrustedGate); the
 	// capability summary says what it does.
 	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
@@ -174,7 +174,7 @@ func (in GetIssueIn) again() GetIssueIn {
 // Validate checks the names before they reach a request path. A page of
 // comments and one body are two reads: comments_cursor goes alone.
 func (in *GetIssueIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	if in.CommentsCursor != "" && (in.CommentID != 0 || in.BodyCursor != "") {
@@ -216,14 +216,14 @@ type GetIssueOut struct {
 const commentsPerPage = 30
 
 func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error) {
-	const tool = core.NameGetIssue
+	const tool = toolkit.NameGetIssue
 	scope := in.Owner + "/" + in.Repo
 	// The comments cursor belongs to the issue; detail does not change
 	// which comments there are.
 	filters := commentsFilters(int(in.IssueNumber))
 	restart := in
 	restart.CommentsCursor = ""
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "comments_cursor", Cursor: in.CommentsCursor, Restart: restart})
+	pg, err := s.OpenPager(toolkit.Listing{Tool: tool, Scope: scope, Filters: filters, Field: "comments_cursor", Cursor: in.CommentsCursor, Restart: restart})
 	if err != nil {
 		return GetIssueOut{}, err
 	}
@@ -281,7 +281,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 			countWithheld(&out.Issue, 1)
 		}
 		out.Comment = &cv
-		out.RateLimitRemaining = core.LowBudget(c, "core")
+		out.RateLimitRemaining = toolkit.LowBudget(c, "core")
 		return out, nil
 	}
 	if detail == Full {
@@ -313,7 +313,7 @@ func (s *Tools) getIssue(ctx context.Context, in GetIssueIn) (GetIssueOut, error
 			out.CommentsHasMore, out.CommentsNextCursor = true, next
 		}
 	}
-	out.RateLimitRemaining = core.LowBudget(c, "core")
+	out.RateLimitRemaining = toolkit.LowBudget(c, "core")
 	return out, nil
 }
 
@@ -333,7 +333,7 @@ func (in GetIssueIn) detail(spot bodySpot) Detail {
 // GetIssue is github_get_issue.
 func (s *Tools) GetIssue() tooldef.Spec {
 	return tooldef.Tool[GetIssueIn, GetIssueOut]{
-		Name:    core.NameGetIssue,
+		Name:    toolkit.NameGetIssue,
 		Toolset: Toolset,
 		Title:   "Get issue",
 		// "absent: none": without comment_id, no single comment is read (the first 30 come instead).
@@ -344,7 +344,7 @@ func (s *Tools) GetIssue() tooldef.Spec {
 		// source belongs to the sync toolset: without it there is no
 		// mirror to read. mirror_age_s comes only with source mirror, and
 		// the capability summary says so where the sync toolset is served.
-		Gated: map[string]string{"source": core.NameSyncIssues, core.IncludeUntrustedField: core.IncludeUntrustedGate},
+		Gated: map[string]string{"source": toolkit.NameSyncIssues, toolkit.IncludeUntrustedField: toolkit.IncludeUntrustedGate},
 		// comment comes only with comment_id, which says what it brings.
 		Unlisted: []string{"mirror_age_s", "comment"},
 		Run:      s.getIssue,

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // ReadSource says where github_get_issue reads: GitHub, or the local
@@ -36,17 +36,17 @@ const maxMirrorFile = 16 << 20
 //
 // Bodies are windowed as a read from GitHub windows them; one comment
 // (spot's) is found among the file's.
-func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.Pager, v views, spot bodySpot) (GetIssueOut, error) {
+func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *toolkit.Pager, v views, spot bodySpot) (GetIssueOut, error) {
 	n := int(in.IssueNumber)
 	missing := func(why string) error {
 		e := contract.Errorf(contract.CodeMirrorNotFound, "the mirror of %s/%s has no file for #%d: %s", in.Owner, in.Repo, n, why).
 			WithField("source", why)
 		return e.WithRepair(contract.Repair{NextStep: "sync the repository's mirror, then read it again",
-			Tool: core.NameSyncIssues, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo},
-			Alternative: "read it from GitHub: call " + core.NameGetIssue + " without source"})
+			Tool: toolkit.NameSyncIssues, Arguments: map[string]any{"owner": in.Owner, "repo": in.Repo},
+			Alternative: "read it from GitHub: call " + toolkit.NameGetIssue + " without source"})
 	}
 	md, err := s.OpenMirrorDir(ctx, in.Owner, in.Repo, false)
-	if errors.Is(err, core.ErrNoMirror) {
+	if errors.Is(err, toolkit.ErrNoMirror) {
 		return GetIssueOut{}, missing("the repository was never synced here")
 	}
 	if err != nil {
@@ -79,7 +79,7 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.
 		return GetIssueOut{}, s.creatorRefusal(in.Owner, in.Repo, n)
 	}
 	g := newGrant(ctx, in.Owner, in.Repo)
-	comments, next := core.PageOf(f.Comments, pg.Page, commentsPerPage)
+	comments, next := toolkit.PageOf(f.Comments, pg.Page, commentsPerPage)
 	switch {
 	case spot.Comment != 0:
 		one, err := storedComment(in, f.Comments, spot.Comment)
@@ -98,7 +98,7 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.
 		// The file's marker counts none of its comments: they are counted
 		// by page, here.
 		w.Comments = 0
-		if *w == (core.Withheld{}) {
+		if *w == (toolkit.Withheld{}) {
 			issue.WithheldUntrusted = nil
 		}
 	}
@@ -145,7 +145,7 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *core.
 }
 
 // readCapped reads a regular file of the mirror, never through a link.
-func readCapped(md *core.MirrorDir, name string) ([]byte, error) {
+func readCapped(md *toolkit.MirrorDir, name string) ([]byte, error) {
 	fi, err := md.Root.Lstat(name)
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")

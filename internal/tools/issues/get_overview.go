@@ -10,7 +10,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // GetOverviewIn are github_get_overview's arguments.
@@ -20,7 +20,7 @@ type GetOverviewIn struct {
 }
 
 // Validate checks the names before they reach a request.
-func (in *GetOverviewIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
+func (in *GetOverviewIn) Validate() *contract.Error { return toolkit.CheckNames(in.Owner, in.Repo) }
 
 // Request is one upstream request a call made.
 type Request struct {
@@ -164,7 +164,7 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	var unread []UnreadSection
 	failed := map[string]bool{}
 	if qerr != nil {
-		if e := core.MapError(qerr); r == nil && (e == nil || contract.IsNotFound(e.Code)) {
+		if e := toolkit.MapError(qerr); r == nil && (e == nil || contract.IsNotFound(e.Code)) {
 			return GetOverviewOut{}, notFoundRepo(qerr, in.Owner, in.Repo)
 		}
 		for _, sec := range failedQuerySections(qerr, r != nil) {
@@ -178,7 +178,7 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	if r != nil && r.HasIssuesEnabled != nil && !*r.HasIssuesEnabled {
 		return GetOverviewOut{}, contract.Errorf(contract.CodeGone, "issues are disabled in %s/%s", in.Owner, in.Repo).
 			WithRepair(contract.Repair{NextStep: "find a repository of " + in.Owner + " whose issues are on",
-				Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, State: "all"}})
+				Tool: toolkit.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, State: "all"}})
 	}
 	var cut []string
 	withheld := map[int]bool{}
@@ -203,7 +203,7 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	case r == nil:
 		// Nothing could be read: the query's failure is the answer,
 		// unless the templates read found the repository missing.
-		if e := core.MapError(terr); e != nil && contract.IsNotFound(e.Code) {
+		if e := toolkit.MapError(terr); e != nil && contract.IsNotFound(e.Code) {
 			return GetOverviewOut{}, notFoundRepo(terr, in.Owner, in.Repo)
 		}
 		return GetOverviewOut{}, notFoundRepo(qerr, in.Owner, in.Repo)
@@ -218,18 +218,18 @@ func (s *Tools) getOverview(ctx context.Context, in GetOverviewIn) (GetOverviewO
 	}
 	var hints []string
 	if len(cut) > 0 {
-		hints = append(hints, "cut: "+strings.Join(cut, ", ")+"; "+core.NameListRepoMetadata+" lists each kind whole")
+		hints = append(hints, "cut: "+strings.Join(cut, ", ")+"; "+toolkit.NameListRepoMetadata+" lists each kind whole")
 	}
 	if len(withheld) > 0 {
 		hints = append(hints, fmt.Sprintf("%d open issues opened by someone other than %s were left out of newest and most_commented "+
 			"(counts and label counts include them); this deployment only shows that user's issues; %s with author %s lists theirs",
-			len(withheld), s.AllowedIssueCreator, core.NameSearchIssues, s.AllowedIssueCreator))
+			len(withheld), s.AllowedIssueCreator, toolkit.NameSearchIssues, s.AllowedIssueCreator))
 	}
 	if len(hints) > 0 {
 		out.Truncated = true
 		out.TruncationHint = strings.Join(hints, ". ")
 	}
-	out.RateLimitRemaining = core.LowBudget(c, "graphql")
+	out.RateLimitRemaining = toolkit.LowBudget(c, "graphql")
 	return out, nil
 }
 
@@ -323,7 +323,7 @@ func notFoundErr(owner, repo string) error {
 // GetOverview is github_get_overview.
 func (s *Tools) GetOverview() tooldef.Spec {
 	return tooldef.Tool[GetOverviewIn, GetOverviewOut]{
-		Name:        core.NameGetOverview,
+		Name:        toolkit.NameGetOverview,
 		Toolset:     Toolset,
 		Title:       "Repo overview",
 		Description: "A repo's open counts, labels, milestones, types, templates, top issues, your role.",

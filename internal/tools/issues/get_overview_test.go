@@ -10,8 +10,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // overviewWant is what the emulator's state says an overview of
@@ -96,7 +96,7 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	want := wantOverview(env)
 	env.Upstream()
-	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	upstream := env.Upstream()
 
 	if out.Counts == nil || out.Counts.OpenIssues != want.openIssues || out.Counts.OpenPRs != want.openPRs || want.openIssues == 0 || want.openPRs == 0 {
@@ -144,7 +144,7 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 	}
 
 	// The templates are those list_repo_metadata lists.
-	tpl := servertest.CallOK[issues.ListRepoMetadataOut](t, env, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"})
+	tpl := servertest.CallOK[issues.ListRepoMetadataOut](t, env, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"})
 	if len(out.Metadata.Templates) == 0 || !slices.EqualFunc(out.Metadata.Templates, tpl.Items, func(a, b issues.RepoMetaItem) bool {
 		return a.File == b.File && a.Name == b.Name && a.Title == b.Title && slices.Equal(a.Labels, b.Labels)
 	}) {
@@ -193,7 +193,7 @@ func TestGetOverviewPermissionLevels(t *testing.T) {
 				s.AddToken(&emulator.Token{Value: "emu-triager", Login: "carol",
 					Perms: map[string]emulator.Permission{"acme/widgets": emulator.PermTriage}})
 			})
-			out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+			out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 			if out.Permission != want {
 				t.Errorf("permission = %q, want %q", out.Permission, want)
 			}
@@ -206,8 +206,8 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	for _, repo := range []string{"nothing-here"} {
 		env.Upstream()
-		e := wireEnvelope(t, env.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: repo}), false)
-		if e.Code != contract.CodeRepoNotFound || !strings.Contains(e.Message, "acme/"+repo) || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+		e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: repo}), false)
+		if e.Code != contract.CodeRepoNotFound || !strings.Contains(e.Message, "acme/"+repo) || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 			t.Fatalf("missing repository: %+v", e)
 		}
 		if n := len(env.Upstream()); n != 1 {
@@ -216,7 +216,7 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 	}
 	// dave cannot see the private repository: the same repo_not_found.
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
-	if e := wireEnvelope(t, dave.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "gadgets"}), false); e.Code != contract.CodeRepoNotFound {
+	if e := wireEnvelope(t, dave.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "gadgets"}), false); e.Code != contract.CodeRepoNotFound {
 		t.Fatalf("private repository: %+v", e)
 	}
 
@@ -225,7 +225,7 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 		s.AddRepo(s.Account("alice"), "empty", "", false, widgets(env).CreatedAt)
 	})
 	env.Upstream()
-	res := env.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "alice", Repo: "empty"})
+	res := env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "alice", Repo: "empty"})
 	if !strings.Contains(string(res.JSON), `"counts":{"open_issues":0,"open_prs":0}`) {
 		t.Errorf("zero counts must be written: %s", res.JSON)
 	}
@@ -256,13 +256,13 @@ func TestGetOverviewTruncates(t *testing.T) {
 		}
 	})
 	env.Upstream()
-	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	if n := len(env.Upstream()); n != 5 || len(out.Requests) != 5 {
 		t.Errorf("%d upstream requests, %d reported; want 5", n, len(out.Requests))
 	}
 	if len(out.Metadata.Labels) != 100 || len(out.Metadata.Templates) != 3 || !out.Truncated ||
 		!strings.Contains(out.TruncationHint, "labels (100 of 105)") || !strings.Contains(out.TruncationHint, "templates") ||
-		!strings.Contains(out.TruncationHint, core.NameListRepoMetadata) {
+		!strings.Contains(out.TruncationHint, toolkit.NameListRepoMetadata) {
 		t.Errorf("labels %d, templates %d, truncated %v %q", len(out.Metadata.Labels), len(out.Metadata.Templates), out.Truncated, out.TruncationHint)
 	}
 }
@@ -275,7 +275,7 @@ func TestGetOverviewWithoutContentsPermission(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenAliceIssues})
 	want := wantOverview(env)
 	env.Upstream()
-	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	wantUnread(t, out, issues.UnreadSection{Section: "templates", Code: contract.CodeInsufficientScope, RequiredScopes: []string{"contents=read"}})
 	if out.Counts == nil || out.Counts.OpenIssues != want.openIssues || len(out.Metadata.Labels) != len(want.labels) ||
 		len(out.Metadata.Milestones) != len(want.milestones) || !slices.Equal(out.Metadata.IssueTypes, want.types) ||
@@ -316,7 +316,7 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 	queryFault := emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql"}
 
 	addFault(t, env, templatesFault)
-	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, in)
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, in)
 	wantUnread(t, out, issues.UnreadSection{Section: "templates", Code: contract.CodeUpstreamUnavailable})
 	if out.Counts == nil || out.Counts.OpenIssues == 0 || len(out.Metadata.Labels) == 0 || out.Permission != "admin" || out.Metadata.Templates != nil {
 		t.Errorf("a templates failure lost what the query read: %+v", out)
@@ -324,7 +324,7 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 
 	env.Emu.Emu.Faults().Clear()
 	addFault(t, env, queryFault)
-	out = servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, in)
+	out = servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, in)
 	var queried []issues.UnreadSection
 	for _, sec := range []string{"counts", "labels", "milestones", "issue_types", "issues", "permission"} {
 		queried = append(queried, issues.UnreadSection{Section: sec, Code: contract.CodeUpstreamUnavailable})
@@ -340,7 +340,7 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 	}
 
 	addFault(t, env, templatesFault)
-	e := wireEnvelope(t, env.Call(t, core.NameGetOverview, in), false)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, in), false)
 	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.Repair == nil || !strings.Contains(e.Repair.NextStep, "same call again") {
 		t.Fatalf("nothing read: %+v %+v", e, e.Repair)
 	}
@@ -350,13 +350,13 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 	env.Emu.Emu.Faults().Clear()
 	addFault(t, env, queryFault)
 	env.Upstream()
-	e = wireEnvelope(t, env.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "nothing-here"}), false)
-	if e.Code != contract.CodeRepoNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	e = wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "nothing-here"}), false)
+	if e.Code != contract.CodeRepoNotFound || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 		t.Fatalf("missing repository behind a failed query: %+v", e)
 	}
 
 	env.Emu.Emu.Faults().Clear()
-	out = servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, in)
+	out = servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, in)
 	if out.PartialSuccess != nil || len(out.Metadata.Templates) == 0 || out.Counts == nil {
 		t.Fatalf("the same call again is not whole: %+v", out)
 	}
@@ -367,13 +367,13 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 func TestOverviewNamesSkipThePreflight(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
-	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	if len(out.Metadata.Milestones) == 0 || len(out.Metadata.IssueTypes) == 0 {
 		t.Fatalf("overview without milestones or types: %+v", out.Metadata)
 	}
 	env.Upstream()
-	res := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after an overview",
-		Labels: []string{"bug", "enhancement"}, Milestone: core.MilestoneNumber(out.Metadata.Milestones[0].Number), Type: out.Metadata.IssueTypes[0]})
+	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after an overview",
+		Labels: []string{"bug", "enhancement"}, Milestone: toolkit.MilestoneNumber(out.Metadata.Milestones[0].Number), Type: out.Metadata.IssueTypes[0]})
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -389,8 +389,8 @@ func TestGetOverviewIssuesDisabled(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	withState(env, func(*emulator.State) { widgets(env).IssuesDisabled = true })
 	env.Upstream()
-	e := wireEnvelope(t, env.Call(t, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}), false)
-	if e.Code != contract.CodeGone || !strings.Contains(e.Message, "disabled") || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}), false)
+	if e.Code != contract.CodeGone || !strings.Contains(e.Message, "disabled") || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 		t.Fatalf("issues disabled: %+v", e)
 	}
 	if n := len(env.Upstream()); n != 1 {
@@ -435,7 +435,7 @@ func TestGetOverviewCreatorScope(t *testing.T) {
 		t.Fatalf("the demo's overview rows are all %s's; the test needs another author among them", allowed)
 	}
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: allowed})
-	out := servertest.CallOK[issues.GetOverviewOut](t, env, core.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
+	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	if n := rowNumbers(out.Issues.Newest); !slices.Equal(n, keep(want.newest)) {
 		t.Errorf("newest = %v, want %s's only: %v", n, allowed, keep(want.newest))
 	}

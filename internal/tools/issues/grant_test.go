@@ -10,8 +10,8 @@ import (
 	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // crossRepoSearch answers every request with one page of search results:
@@ -39,7 +39,7 @@ func TestSearchLeavesOutRowsOutsideTheReadGrant(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	env := &servertest.Env{Stack: st, Session: servertest.Connect(t, st.Server.MCP)}
-	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "plan"})
+	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "plan"})
 	if res.IsError {
 		t.Fatalf("search: %s", res.JSON)
 	}

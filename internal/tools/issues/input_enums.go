@@ -1,15 +1,15 @@
 package issues
 
 import (
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // The issue tools' closed sets of values, each a type that lists its own
-// values in its schema (see core's inputs.go).
+// values in its schema (see toolkit's inputs.go).
 
 // JSONSchema implements tooldef.SelfDescribing.
-func (Detail) JSONSchema() (*jsonschema.Schema, error) { return core.Enum(Summary, Full), nil }
+func (Detail) JSONSchema() (*jsonschema.Schema, error) { return toolkit.Enum(Summary, Full), nil }
 
 // JSONSchema implements tooldef.SelfDescribing: the enum alone, as
 // Source's, to spare the default tools/list the type beside it.
@@ -22,7 +22,7 @@ type SearchState string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (SearchState) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("open", "closed", "all"), nil
+	return toolkit.Enum("open", "closed", "all"), nil
 }
 
 // SearchSort orders search results.
@@ -30,14 +30,14 @@ type SearchSort string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (SearchSort) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("best_match", "created", "updated", "comments"), nil
+	return toolkit.Enum("best_match", "created", "updated", "comments"), nil
 }
 
 // SortOrder is the direction of a sort.
 type SortOrder string
 
 // JSONSchema implements tooldef.SelfDescribing.
-func (SortOrder) JSONSchema() (*jsonschema.Schema, error) { return core.Enum("desc", "asc"), nil }
+func (SortOrder) JSONSchema() (*jsonschema.Schema, error) { return toolkit.Enum("desc", "asc"), nil }
 
 // SearchLabels are the labels every result must carry; GitHub's search
 // takes at most 10 label qualifiers in one query.
@@ -52,14 +52,16 @@ func (SearchLabels) JSONSchema() (*jsonschema.Schema, error) {
 type IssueState string
 
 // JSONSchema implements tooldef.SelfDescribing.
-func (IssueState) JSONSchema() (*jsonschema.Schema, error) { return core.Enum("open", "closed"), nil }
+func (IssueState) JSONSchema() (*jsonschema.Schema, error) {
+	return toolkit.Enum("open", "closed"), nil
+}
 
 // StateReason says why an issue was closed or reopened.
 type StateReason string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (StateReason) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("completed", "not_planned", "duplicate", "reopened"), nil
+	return toolkit.Enum("completed", "not_planned", "duplicate", "reopened"), nil
 }
 
 // LockReason says why a conversation is locked.
@@ -67,7 +69,7 @@ type LockReason string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (LockReason) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("off-topic", "too heated", "resolved", "spam"), nil
+	return toolkit.Enum("off-topic", "too heated", "resolved", "spam"), nil
 }
 
 // Relation is the kind of link between two issues.
@@ -75,7 +77,7 @@ type Relation string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Relation) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("sub_issue", "blocked_by", "related"), nil
+	return toolkit.Enum("sub_issue", "blocked_by", "related"), nil
 }
 
 // LinkAction is what github_link_issues does to a link.
@@ -83,7 +85,7 @@ type LinkAction string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (LinkAction) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("add", "remove", "reorder"), nil
+	return toolkit.Enum("add", "remove", "reorder"), nil
 }
 
 // Collection names the list of an issue's items to read.
@@ -91,7 +93,7 @@ type Collection string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Collection) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs", "review_threads"), nil
+	return toolkit.Enum("comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs", "review_threads"), nil
 }
 
 // MetadataKind names the repository metadata to list.
@@ -99,5 +101,5 @@ type MetadataKind string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (MetadataKind) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum("labels", "milestones", "assignees", "issue_types", "templates", string(kindRepositories)), nil
+	return toolkit.Enum("labels", "milestones", "assignees", "issue_types", "templates", string(kindRepositories)), nil
 }

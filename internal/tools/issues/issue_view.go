@@ -7,7 +7,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -57,7 +57,7 @@ type Issue struct {
 	BodyWindow *BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`
 	// WithheldUntrusted is set where lockdown withheld the body (body
 	// left out) or comments of the same answer.
-	WithheldUntrusted *core.Withheld `json:"withheld_untrusted,omitempty" jsonschema:"text by authors without push access, withheld (lockdown)"`
+	WithheldUntrusted *toolkit.Withheld `json:"withheld_untrusted,omitempty" jsonschema:"text by authors without push access, withheld (lockdown)"`
 	// Association is the author's author_association, kept in mirror
 	// files only: a read of the mirror decides lockdown by it.
 	Association string `json:"association,omitempty" jsonschema:"mirror files only"`

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // TestItemToolsAnnotationsAndSize pins what tools/list says about the
@@ -23,11 +23,11 @@ func TestItemToolsAnnotationsAndSize(t *testing.T) {
 	// nothing for them and is left out.
 	type hints struct{ readOnly, destructive, idempotent bool }
 	want := map[string]hints{
-		core.NameAddComment:       {destructive: false, idempotent: false},
-		core.NameEditComment:      {destructive: true, idempotent: true},
-		core.NameListIssueItems:   {readOnly: true, idempotent: true},
-		core.NameListRepoMetadata: {readOnly: true, idempotent: true},
-		core.NameLinkIssues:       {destructive: true, idempotent: true},
+		toolkit.NameAddComment:       {destructive: false, idempotent: false},
+		toolkit.NameEditComment:      {destructive: true, idempotent: true},
+		toolkit.NameListIssueItems:   {readOnly: true, idempotent: true},
+		toolkit.NameListRepoMetadata: {readOnly: true, idempotent: true},
+		toolkit.NameLinkIssues:       {destructive: true, idempotent: true},
 	}
 	const maxBytes = 1400
 	for _, tool := range res.Tools {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Under the creator scope, an allowed issue's sub-issues opened by others
@@ -15,13 +15,13 @@ func TestIssueItemsWithholdOthersTitlesUnderCreatorScope(t *testing.T) {
 	t.Parallel()
 	open := servertest.Start(t, servertest.Options{})
 	var all issues.ListIssueItemsOut
-	open.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"}).Decode(t, &all)
+	open.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"}).Decode(t, &all)
 
 	var parent issues.GetIssueOut
-	open.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &parent)
+	open.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &parent)
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: parent.Issue.Author})
 	var got issues.ListIssueItemsOut
-	res := scoped.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"})
+	res := scoped.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"})
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}

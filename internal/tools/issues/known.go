@@ -1,5 +1,5 @@
 // What the issue tools add to the Service's cache of confirmed names
-// (core.KnownNames): a preflight's answers, a metadata listing, the labels
+// (toolkit.KnownNames): a preflight's answers, a metadata listing, the labels
 // and milestones on issues read.
 
 package issues
@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -28,7 +28,7 @@ func (s *Tools) remember(key string, now time.Time, asked preflight, got *prefli
 	if got.milestone != nil {
 		milestones[got.milestone.GetNumber()] = got.milestone.GetTitle()
 	}
-	defer s.ShareNames(context.Background(), key, core.NameFields(got.labels, got.assignable, milestones, types))
+	defer s.ShareNames(context.Background(), key, toolkit.NameFields(got.labels, got.assignable, milestones, types))
 	s.Known().Lock()
 	defer s.Known().Unlock()
 	e := s.Known().Entry(key, now)
@@ -52,10 +52,10 @@ func (s *Tools) remember(key string, now time.Time, asked preflight, got *prefli
 // forget drops what is known about a repository, after GitHub refused a
 // write in a way a stale name could explain.
 func (s *Tools) forget(c *github.Client, owner, repo string) {
-	s.DropSharedNames(context.Background(), core.KnownKey(c, owner, repo))
+	s.DropSharedNames(context.Background(), toolkit.KnownKey(c, owner, repo))
 	s.Known().Lock()
 	defer s.Known().Unlock()
-	s.Known().Drop(core.KnownKey(c, owner, repo))
+	s.Known().Drop(toolkit.KnownKey(c, owner, repo))
 }
 
 // rememberListed records names a metadata listing returned, so an agent
@@ -82,13 +82,13 @@ func (s *Tools) rememberListed(c *github.Client, owner, repo, kind string, items
 		}
 	case "milestones":
 		for _, it := range items {
-			s.remember(core.KnownKey(c, owner, repo), s.CurrentTime(), preflight{}, withMilestone(&gh.Milestone{Number: gh.Ptr(it.Number), Title: gh.Ptr(it.Title)}))
+			s.remember(toolkit.KnownKey(c, owner, repo), s.CurrentTime(), preflight{}, withMilestone(&gh.Milestone{Number: gh.Ptr(it.Number), Title: gh.Ptr(it.Title)}))
 		}
 		return
 	default:
 		return
 	}
-	s.remember(core.KnownKey(c, owner, repo), s.CurrentTime(), asked, got)
+	s.remember(toolkit.KnownKey(c, owner, repo), s.CurrentTime(), asked, got)
 }
 
 // rememberSeen records the labels and milestones that issues just read
@@ -111,7 +111,7 @@ func (s *Tools) rememberSeen(c *github.Client, issues ...*github.IssueRow) {
 		if !ok || len(is.Labels) == 0 && is.Milestone == nil {
 			continue
 		}
-		key := core.KnownKey(c, owner, repo)
+		key := toolkit.KnownKey(c, owner, repo)
 		e := s.Known().Entry(key, now)
 		labels, milestones := map[string]string{}, map[int]string{}
 		for _, l := range is.Labels {
@@ -128,7 +128,7 @@ func (s *Tools) rememberSeen(c *github.Client, issues ...*github.IssueRow) {
 			if shared[key] == nil {
 				shared[key] = map[string]string{}
 			}
-			for f, v := range core.NameFields(labels, nil, milestones, nil) {
+			for f, v := range toolkit.NameFields(labels, nil, milestones, nil) {
 				shared[key][f] = v
 			}
 		}

@@ -11,8 +11,8 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/store"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func TestConfirmedNamesSkipThePreflight(t *testing.T) {
@@ -21,7 +21,7 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 	now := time.Now()
 	env.Stack.Service.Now = func() time.Time { return now }
 	create := func(title string, labels ...string) servertest.Result {
-		return env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Labels: labels, Milestone: 1})
+		return env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: title, Labels: labels, Milestone: 1})
 	}
 	env.Upstream()
 	if res := create("first", "bug", "Priority: High"); res.IsError {
@@ -63,12 +63,12 @@ func TestListedNamesSkipThePreflight(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"labels", "milestones"} {
-		if res := env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind)}); res.IsError {
+		if res := env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind)}); res.IsError {
 			t.Fatal(string(res.JSON))
 		}
 	}
 	env.Upstream()
-	res := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after listing",
+	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after listing",
 		Labels: []string{"bug", "enhancement"}, Milestone: 2})
 	if res.IsError {
 		t.Fatal(string(res.JSON))
@@ -88,13 +88,13 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Import drops the last row", IdempotencyKey: "k-502"}
-	e := env.Call(t, core.NameCreateIssue, in).Envelope(t)
+	e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
 	if e.Code != contract.CodeUpstreamUnavailable || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("first attempt: %+v", e)
 	}
 	env.Upstream()
 	var out issues.CreateIssueOut
-	res := env.Call(t, core.NameCreateIssue, in)
+	res := env.Call(t, toolkit.NameCreateIssue, in)
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -124,12 +124,12 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var found issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug", "priority: high"}, State: "all"}).Decode(t, &found)
+	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug", "priority: high"}, State: "all"}).Decode(t, &found)
 	if len(found.Items) == 0 {
 		t.Fatal("the seed has no issue labelled bug and priority: high")
 	}
 	env.Upstream()
-	res := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Seen names", Labels: []string{"Bug", "priority: high"}})
+	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Seen names", Labels: []string{"Bug", "priority: high"}})
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -145,15 +145,15 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	// get_issue confirms the labels of the issue it read.
 	other := servertest.Start(t, servertest.Options{})
 	var got issues.GetIssueOut
-	other.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(found.Items[0].Number)}).Decode(t, &got)
+	other.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(found.Items[0].Number)}).Decode(t, &got)
 	other.Upstream()
-	if res := other.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Read names", Labels: got.Issue.Labels}); res.IsError {
+	if res := other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Read names", Labels: got.Issue.Labels}); res.IsError {
 		t.Fatal(string(res.JSON))
 	}
 	if calls := other.Upstream(); len(calls) != 1 {
 		t.Fatalf("a create naming labels get_issue showed should be the POST alone: %v", calls)
 	}
-	if e := other.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeLabelNotFound {
+	if e := other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeLabelNotFound {
 		t.Fatalf("an unseen, unknown label must be refused: %+v", e)
 	}
 }
@@ -179,11 +179,11 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 		t.Fatal(err)
 	}
 	in.IdempotencyKey = "k-same-title"
-	if e := env.Call(t, core.NameCreateIssue, in).Envelope(t); e.Settlement != contract.Indeterminate {
+	if e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t); e.Settlement != contract.Indeterminate {
 		t.Fatalf("first attempt: %+v", e)
 	}
 	var out issues.CreateIssueOut
-	res := env.Call(t, core.NameCreateIssue, in)
+	res := env.Call(t, toolkit.NameCreateIssue, in)
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -194,19 +194,19 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 
 	// The same for a comment.
 	env.Stack.Service.Store = env.Stack.Store
-	comment := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(earlier), Body: "Same comment"}
+	comment := issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(earlier), Body: "Same comment"}
 	var first issues.AddCommentOut
-	env.Call(t, core.NameAddComment, comment).Decode(t, &first)
+	env.Call(t, toolkit.NameAddComment, comment).Decode(t, &first)
 	env.Stack.Service.Store = later
 	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultDropBefore, Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", earlier), Times: 1}); err != nil {
 		t.Fatal(err)
 	}
 	comment.IdempotencyKey = "k-same-comment"
-	if e := env.Call(t, core.NameAddComment, comment).Envelope(t); e.Settlement != contract.Indeterminate {
+	if e := env.Call(t, toolkit.NameAddComment, comment).Envelope(t); e.Settlement != contract.Indeterminate {
 		t.Fatalf("first keyed comment: %+v", e)
 	}
 	var again issues.AddCommentOut
-	res = env.Call(t, core.NameAddComment, comment)
+	res = env.Call(t, toolkit.NameAddComment, comment)
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}

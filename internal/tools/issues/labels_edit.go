@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // LabelsEdit changes an issue's labels by name. add, remove and swap touch
@@ -40,7 +40,7 @@ func (e *LabelsEdit) validate() *contract.Error {
 	if e.Set != nil {
 		if len(e.Set) == 0 {
 			return bad("set", "cannot clear every label; use remove").WithRepair(contract.Repair{
-				NextStep: "to take every label off, name them in labels.remove: get_issue lists them", Tool: core.NameUpdateIssue})
+				NextStep: "to take every label off, name them in labels.remove: get_issue lists them", Tool: toolkit.NameUpdateIssue})
 		}
 		if len(e.Add) > 0 || len(e.Remove) > 0 || e.Swap != nil {
 			return bad("set", "replaces every label, so it cannot be combined with add, remove or swap")

@@ -13,8 +13,8 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -124,7 +124,7 @@ func TestUpdateIssueRefusesBadSwapTargetsAndColours(t *testing.T) {
 		{`{"add":["x"],"create_missing":""}`, "labels.create_missing"},
 		{`{"add":["x"],"create_missing":1}`, "labels.create_missing"},
 	} {
-		e := env.Call(t, core.NameUpdateIssue, labelsArgs(firstIssue, tc.labels)).Envelope(t)
+		e := env.Call(t, toolkit.NameUpdateIssue, labelsArgs(firstIssue, tc.labels)).Envelope(t)
 		if e.Code != contract.CodeInvalidField {
 			t.Errorf("%s: code = %q, want invalid_field", tc.labels, e.Code)
 		}
@@ -187,7 +187,7 @@ func TestUpdateIssueDryRunNamesLabels(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Forecast", Labels: []string{"bug", "status: triage"}})
 	args := fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"dry_run":true,`+
 		`"labels":{"swap":{"prefix":"status: ","to":["status: blocked","needs triage"]},"create_missing":"fbca04"}}`, n)
-	r := env.Call(t, core.NameUpdateIssue, json.RawMessage(args))
+	r := env.Call(t, toolkit.NameUpdateIssue, json.RawMessage(args))
 	if r.IsError {
 		t.Fatalf("dry run: %s", r.JSON)
 	}
@@ -219,7 +219,7 @@ func TestBulkUpdateNamesLabelsPerItem(t *testing.T) {
 	wantA := issues.LabelsDone{Added: []string{"status: blocked", "bulk: seen"}, Removed: []string{"status: triage"}}
 	wantB := issues.LabelsDone{Added: []string{"bulk: seen"}}
 
-	dry := env.Call(t, core.NameBulkUpdateIssues, json.RawMessage(strings.Replace(args, "{", `{"dry_run":true,`, 1)))
+	dry := env.Call(t, toolkit.NameBulkUpdateIssues, json.RawMessage(strings.Replace(args, "{", `{"dry_run":true,`, 1)))
 	if dry.IsError {
 		t.Fatalf("dry run: %s", dry.JSON)
 	}
@@ -235,7 +235,7 @@ func TestBulkUpdateNamesLabelsPerItem(t *testing.T) {
 		t.Errorf("a dry run sent writes %q", got)
 	}
 
-	out := servertest.CallOK[issues.BulkUpdateIssuesOut](t, env, core.NameBulkUpdateIssues, json.RawMessage(args))
+	out := servertest.CallOK[issues.BulkUpdateIssuesOut](t, env, toolkit.NameBulkUpdateIssues, json.RawMessage(args))
 	wantLabelsDone(t, "created once", out.Labels, issues.LabelsDone{Created: []string{"bulk: seen"}})
 	if len(out.Items) != 2 {
 		t.Fatalf("items = %d, want 2", len(out.Items))
@@ -268,7 +268,7 @@ func TestLabelRulesCoverSwapTargetsAndColouredCreates(t *testing.T) {
 		{policy.Rules{Deny: []policy.Kind{policy.KindLabelAdmin}}, `{"add":["brand new"],"create_missing":"d73a4a"}`, "deny"},
 	} {
 		env := servertest.Start(t, servertest.Options{Policy: tc.rules})
-		e := env.Call(t, core.NameUpdateIssue, labelsArgs(firstIssue, tc.labels)).Envelope(t)
+		e := env.Call(t, toolkit.NameUpdateIssue, labelsArgs(firstIssue, tc.labels)).Envelope(t)
 		if e.Code != contract.CodePolicyRefused {
 			t.Errorf("%s: code = %q, want policy_refused", tc.labels, e.Code)
 		}

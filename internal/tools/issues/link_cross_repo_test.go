@@ -8,8 +8,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // target_owner and target_repo name an issue in another repository: a
@@ -32,7 +32,7 @@ func TestLinkIssuesAcrossRepositories(t *testing.T) {
 		t.Fatal("no open issue without a parent in acme/gadgets")
 	}
 	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add",
-		TargetIssueNumber: core.IssueNumber(other), TargetRepo: emulator.DemoGadgetsRepo}
+		TargetIssueNumber: toolkit.IssueNumber(other), TargetRepo: emulator.DemoGadgetsRepo}
 	gadgets := fmt.Sprintf("acme/gadgets#%d", other)
 	child := issues.LinkRelation{Parent: widgetsRef(emulator.DemoParentIssue), SubIssue: gadgets, Linked: true}
 	wantStands(t, link(t, env, in), false, child, fmt.Sprintf("%s is now a sub-issue of acme/widgets#%d", gadgets, emulator.DemoParentIssue))
@@ -60,7 +60,7 @@ func TestLinkIssuesAcrossRepositories(t *testing.T) {
 
 	missing := in
 	missing.TargetIssueNumber = 99999
-	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, missing), true)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, missing), true)
 	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || !strings.Contains(e.Message, "acme/gadgets#99999") {
 		t.Fatalf("missing target: %+v", e)
 	}

@@ -8,31 +8,31 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
 // LinkIssuesIn are github_link_issues' arguments.
 type LinkIssuesIn struct {
-	Owner             string           `json:"owner"`
-	Repo              string           `json:"repo"`
-	IssueNumber       core.IssueNumber `json:"issue_number" jsonschema:"the parent, or the blocked issue"`
-	Relation          Relation         `json:"relation"`
-	Action            LinkAction       `json:"action"`
-	TargetIssueNumber core.IssueNumber `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
-	TargetOwner       string           `json:"target_owner,omitempty" jsonschema:"default: owner"`
-	TargetRepo        string           `json:"target_repo,omitempty" jsonschema:"default: repo"`
-	AfterIssueNumber  core.IssueNumber `json:"after_issue_number,omitempty" jsonschema:"reorder: after this"`
-	BeforeIssueNumber core.IssueNumber `json:"before_issue_number,omitempty" jsonschema:"reorder: or before"`
+	Owner             string              `json:"owner"`
+	Repo              string              `json:"repo"`
+	IssueNumber       toolkit.IssueNumber `json:"issue_number" jsonschema:"the parent, or the blocked issue"`
+	Relation          Relation            `json:"relation"`
+	Action            LinkAction          `json:"action"`
+	TargetIssueNumber toolkit.IssueNumber `json:"target_issue_number" jsonschema:"the sub-issue, or the blocker"`
+	TargetOwner       string              `json:"target_owner,omitempty" jsonschema:"default: owner"`
+	TargetRepo        string              `json:"target_repo,omitempty" jsonschema:"default: repo"`
+	AfterIssueNumber  toolkit.IssueNumber `json:"after_issue_number,omitempty" jsonschema:"reorder: after this"`
+	BeforeIssueNumber toolkit.IssueNumber `json:"before_issue_number,omitempty" jsonschema:"reorder: or before"`
 }
 
 // Validate checks the rules that span fields, before any request.
 func (in *LinkIssuesIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	if tOwner, tRepo := in.targetRepo(); in.TargetOwner != "" || in.TargetRepo != "" {
-		if e := core.CheckNames(tOwner, tRepo); e != nil {
+		if e := toolkit.CheckNames(tOwner, tRepo); e != nil {
 			return e
 		}
 	}
@@ -40,7 +40,7 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 		return contract.Errorf(contract.CodeSelfLink, "issue #%d cannot be linked to itself", in.IssueNumber).
 			WithField("target_issue_number", "must differ from issue_number").
 			WithRepair(contract.Repair{NextStep: "find the other issue to link, then call again with its number as target_issue_number",
-				Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo}})
+				Tool: toolkit.NameSearchIssues, Arguments: SearchIssuesIn{Owner: in.Owner, Repo: in.Repo}})
 	}
 	anchors := 0
 	for _, n := range []int{int(in.AfterIssueNumber), int(in.BeforeIssueNumber)} {
@@ -54,7 +54,7 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 	case in.Action != "reorder" && anchors > 0:
 		return contract.Errorf(contract.CodeInvalidField, "after_issue_number and before_issue_number are for reorder only").
 			WithField("after_issue_number", "only with action reorder").
-			WithRepair(contract.Repair{NextStep: "call again without the anchor", Tool: core.NameLinkIssues, Arguments: unanchored})
+			WithRepair(contract.Repair{NextStep: "call again without the anchor", Tool: toolkit.NameLinkIssues, Arguments: unanchored})
 	case in.Action == "reorder" && !in.sameRepo():
 		return contract.Errorf(contract.CodeInvalidField, "reorder moves a sub-issue among its siblings by number in %s/%s", in.Owner, in.Repo).
 			WithField("target_repo", "not with reorder: name the sub-issue by its number in this repository's listing")
@@ -64,13 +64,13 @@ func (in *LinkIssuesIn) Validate() *contract.Error {
 		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
 			WithField("after_issue_number", "give exactly one of after_issue_number and before_issue_number").
 			WithRepair(contract.Repair{NextStep: "list the sub-issues in their order, then call again with one of them as after_issue_number",
-				Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
+				Tool: toolkit.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
 	case in.Action == "reorder" && anchors != 1:
 		after := *in
 		after.BeforeIssueNumber = 0
 		return contract.Errorf(contract.CodeInvalidField, "reorder needs exactly one of after_issue_number and before_issue_number").
 			WithField("before_issue_number", "give exactly one of after_issue_number and before_issue_number").
-			WithRepair(contract.Repair{NextStep: "call again with after_issue_number alone", Tool: core.NameLinkIssues, Arguments: after,
+			WithRepair(contract.Repair{NextStep: "call again with after_issue_number alone", Tool: toolkit.NameLinkIssues, Arguments: after,
 				Alternative: "or with before_issue_number alone"})
 	case in.Action == "reorder" && (in.anchor() == in.TargetIssueNumber || in.anchor() == in.IssueNumber):
 		return contract.Errorf(contract.CodeInvalidField, "the anchor must be another sub-issue of #%d", in.IssueNumber).
@@ -108,7 +108,7 @@ func (in *LinkIssuesIn) targetName() string {
 	return fmt.Sprintf("%s/%s#%d", owner, repo, in.TargetIssueNumber)
 }
 
-func (in *LinkIssuesIn) anchor() core.IssueNumber {
+func (in *LinkIssuesIn) anchor() toolkit.IssueNumber {
 	return max(in.AfterIssueNumber, in.BeforeIssueNumber)
 }
 
@@ -150,7 +150,7 @@ func (s *Tools) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOut,
 	l := &linker{s: s, in: in}
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return LinkIssuesOut{}, core.NotStarted(err)
+		return LinkIssuesOut{}, toolkit.NotStarted(err)
 	}
 	l.c = c
 	if s.AllowedIssueCreator != "" {
@@ -158,7 +158,7 @@ func (s *Tools) linkIssues(ctx context.Context, in LinkIssuesIn) (LinkIssuesOut,
 		// no request is spent on it.
 		rec, err := fetchIssue(ctx, c, in.Owner, in.Repo, int(in.IssueNumber))
 		if err != nil {
-			return LinkIssuesOut{}, core.NotStarted(err)
+			return LinkIssuesOut{}, toolkit.NotStarted(err)
 		}
 		if !s.CreatorAllowed(rec.GetUser().GetLogin()) {
 			return LinkIssuesOut{}, s.creatorRefusal(in.Owner, in.Repo, int(in.IssueNumber))
@@ -192,7 +192,7 @@ func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
 	if !strings.EqualFold(owner, l.in.Owner) {
 		var err error
 		if c, err = l.s.Client(ctx, owner, tooldef.Read); err != nil {
-			return nil, core.NotStarted(err)
+			return nil, toolkit.NotStarted(err)
 		}
 	}
 	rec, err := fetchIssue(ctx, c, owner, repo, int(l.in.TargetIssueNumber))
@@ -200,7 +200,7 @@ func (l *linker) target(ctx context.Context) (*github.IssueRecord, error) {
 		if e, ok := contract.AsError(err); ok && e.Code == contract.CodeIssueNotFound {
 			e.WithField("target_issue_number", "no such issue in "+owner+"/"+repo)
 		}
-		return nil, core.NotStarted(err)
+		return nil, toolkit.NotStarted(err)
 	}
 	if !l.s.CreatorAllowed(rec.GetUser().GetLogin()) {
 		return nil, l.s.creatorRefusal(owner, repo, int(l.in.TargetIssueNumber))
@@ -267,7 +267,7 @@ func (l *linker) subIssue(ctx context.Context) error {
 			e.Settlement = contract.NotStarted
 			if current.Repo == "" {
 				e.WithRepair(contract.Repair{NextStep: "remove it from its current parent first, then add it again",
-					Tool: core.NameLinkIssues, Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: core.IssueNumber(current.Number),
+					Tool: toolkit.NameLinkIssues, Arguments: LinkIssuesIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: toolkit.IssueNumber(current.Number),
 						Relation: "sub_issue", Action: "remove", TargetIssueNumber: in.TargetIssueNumber, TargetOwner: in.TargetOwner, TargetRepo: in.TargetRepo}})
 			}
 			return e
@@ -306,9 +306,9 @@ func (l *linker) countSubIssues(rec *github.IssueRecord) {
 // both are its sub-issues, and shows whether the order already holds.
 func (l *linker) reorder(ctx context.Context) error {
 	in := l.in
-	subs, _, err := l.c.ListSubIssues(ctx, in.Owner, in.Repo, int(in.IssueNumber), gh.ListOptions{PerPage: core.MaxPageSize})
+	subs, _, err := l.c.ListSubIssues(ctx, in.Owner, in.Repo, int(in.IssueNumber), gh.ListOptions{PerPage: toolkit.MaxPageSize})
 	if err != nil {
-		return core.NotStarted(core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber)))
+		return toolkit.NotStarted(toolkit.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber)))
 	}
 	pos := map[int]int{}
 	for i, s := range subs {
@@ -324,7 +324,7 @@ func (l *linker) reorder(ctx context.Context) error {
 			e := contract.Errorf(contract.CodeValidationFailed, "#%d is not a sub-issue of #%d", n.num, in.IssueNumber).
 				WithField(n.field, "must be a sub-issue of issue_number")
 			e.Settlement = contract.NotStarted
-			return e.WithRepair(contract.Repair{NextStep: "list the sub-issues to pick one", Tool: core.NameListIssueItems,
+			return e.WithRepair(contract.Repair{NextStep: "list the sub-issues to pick one", Tool: toolkit.NameListIssueItems,
 				Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: "sub_issues"}})
 		}
 	}
@@ -395,7 +395,7 @@ func (l *linker) blockedBy(ctx context.Context) error {
 	case "add":
 		l.stands(true, false, "%s is now blocked by %s", l.issueName(), l.targetFull())
 		_, err = l.c.AddBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
-		if ge := core.GitHubCode(err); ge == github.ValidationFailed {
+		if ge := toolkit.GitHubCode(err); ge == github.ValidationFailed {
 			if linked, rerr := l.isBlockedBy(ctx, int(in.TargetIssueNumber)); rerr == nil && linked {
 				l.stands(true, true, "%s is already blocked by %s", l.issueName(), l.targetFull())
 				return nil
@@ -404,7 +404,7 @@ func (l *linker) blockedBy(ctx context.Context) error {
 	case "remove":
 		l.stands(false, false, "%s is no longer blocked by %s", l.issueName(), l.targetFull())
 		_, err = l.c.RemoveBlockedBy(ctx, in.Owner, in.Repo, int(in.IssueNumber), t.GetID())
-		if ge := core.GitHubCode(err); ge == github.NotFound {
+		if ge := toolkit.GitHubCode(err); ge == github.NotFound {
 			if _, rerr := fetchIssue(ctx, l.c, in.Owner, in.Repo, int(in.IssueNumber)); rerr == nil {
 				l.stands(false, true, "%s was not blocked by %s", l.issueName(), l.targetFull())
 				return nil
@@ -422,7 +422,7 @@ func (l *linker) blockedBy(ctx context.Context) error {
 // isBlockedBy reads the issue's blockers (bounded) looking for number.
 func (l *linker) isBlockedBy(ctx context.Context, number int) (bool, error) {
 	for page := 1; page <= 5; page++ {
-		list, meta, err := l.c.ListBlockedBy(ctx, l.in.Owner, l.in.Repo, int(l.in.IssueNumber), gh.ListOptions{Page: core.PageParam(page), PerPage: core.MaxPageSize})
+		list, meta, err := l.c.ListBlockedBy(ctx, l.in.Owner, l.in.Repo, int(l.in.IssueNumber), gh.ListOptions{Page: toolkit.PageParam(page), PerPage: toolkit.MaxPageSize})
 		if err != nil {
 			return false, err
 		}
@@ -446,7 +446,7 @@ func (l *linker) isBlockedBy(ctx context.Context, number int) (bool, error) {
 // idempotent: the repeat either applies it or reports the no-op.
 func (l *linker) writeFailed(err error) error {
 	in := l.in
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		return err
 	}
@@ -459,7 +459,7 @@ func (l *linker) writeFailed(err error) error {
 	case e.Settlement == contract.Indeterminate:
 		e.Temporary = false
 		e.Repair = &contract.Repair{NextStep: "call again with the same arguments: link edits are idempotent, so the repeat applies the change or reports no_op",
-			Tool: core.NameLinkIssues, Arguments: in}
+			Tool: toolkit.NameLinkIssues, Arguments: in}
 	case e.Code == contract.CodeValidationFailed:
 		// GitHub's own reason, when its answer named one, is what the agent
 		// needs; its message alone is often just "Validation Failed".
@@ -470,7 +470,7 @@ func (l *linker) writeFailed(err error) error {
 		e.Message = fmt.Sprintf("GitHub refused to %s the %s link between #%d and #%d: %s", in.Action, in.Relation, in.IssueNumber, in.TargetIssueNumber, why)
 		e.WithField("target_issue_number", "GitHub refused this link (a cycle, a pull request, another owner, or a limit)")
 		e.WithRepair(contract.Repair{NextStep: "pick another target_issue_number; GitHub will refuse this link again",
-			Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[Relation]Collection{"sub_issue": "sub_issues", "blocked_by": "blocked_by", "related": "related"}[in.Relation]}})
+			Tool: toolkit.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Collection: map[Relation]Collection{"sub_issue": "sub_issues", "blocked_by": "blocked_by", "related": "related"}[in.Relation]}})
 	case e.Code == contract.CodeNotFound:
 		e.Code = contract.CodeIssueNotFound
 		e.Message = fmt.Sprintf("%s/%s#%d or #%d does not exist or is not visible to this credential", in.Owner, in.Repo, in.IssueNumber, in.TargetIssueNumber)
@@ -489,7 +489,7 @@ func refString(r *IssueRef) string {
 // LinkIssues is github_link_issues.
 func (s *Tools) LinkIssues() tooldef.Spec {
 	return tooldef.Tool[LinkIssuesIn, LinkIssuesOut]{
-		Name:        core.NameLinkIssues,
+		Name:        toolkit.NameLinkIssues,
 		Toolset:     Toolset,
 		Title:       "Link issues",
 		Description: "Edit an issue link; already so: no_op; absent: none.",

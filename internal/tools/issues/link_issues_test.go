@@ -9,8 +9,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // loneIssue finds an open issue in acme/widgets with no links at all.
@@ -34,7 +34,7 @@ func loneIssue(t *testing.T, env *servertest.Env, skip ...int) int {
 
 func link(t *testing.T, env *servertest.Env, in issues.LinkIssuesIn) issues.LinkIssuesOut {
 	t.Helper()
-	out := servertest.CallOK[issues.LinkIssuesOut](t, env, core.NameLinkIssues, in)
+	out := servertest.CallOK[issues.LinkIssuesOut](t, env, toolkit.NameLinkIssues, in)
 	if out.Note == "" || out.Relation == (issues.LinkRelation{}) {
 		t.Fatalf("no relation in %+v for %+v", out, in)
 	}
@@ -68,7 +68,7 @@ func TestLinkIssuesSubIssueAddRemoveAndNoOps(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	child := loneIssue(t, env)
 	parent := emulator.DemoParentIssue
-	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)}
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: toolkit.IssueNumber(child)}
 	getChild := fmt.Sprintf("GET /repos/acme/widgets/issues/%d", child)
 	env.Upstream()
 
@@ -104,7 +104,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	env.Upstream()
 	// Self-links are refused before any request.
-	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
 	if e.Code != contract.CodeSelfLink || e.Settlement != contract.NotStarted {
 		t.Fatalf("self link: %+v", e)
@@ -123,7 +123,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	} {
 		t.Run(string(bad.Relation)+" "+string(bad.Action), func(t *testing.T) {
 			bad.Owner, bad.Repo, bad.IssueNumber = "acme", "widgets", 12
-			e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, bad), true)
+			e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, bad), true)
 			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field == "" {
 				t.Fatalf("%+v: %+v", bad, e)
 			}
@@ -133,9 +133,9 @@ func TestLinkIssuesRefusals(t *testing.T) {
 
 	// A sub-issue of another parent: refused before writing, with the
 	// repair that frees it.
-	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+	e = wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: csvSubIssue}), true)
-	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameLinkIssues {
+	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameLinkIssues {
 		t.Fatalf("other parent: %+v", e)
 	}
 	wantUpstream(t, env, "GET /repos/acme/widgets/issues/17")
@@ -145,7 +145,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	link(t, env, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: csvSubIssue})
 
 	// A cycle is GitHub's refusal, reported as validation_failed.
-	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: jobsSubIssue,
+	e = wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: jobsSubIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "cycle") ||
 		e.Details == nil || e.Details.Field != "target_issue_number" {
@@ -153,7 +153,7 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	}
 	// A blocked-by cycle: 53 blocks 54 blocks 55, so 53 cannot be blocked by 55.
 	env.Upstream()
-	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue,
+	e = wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: emulator.DemoBlockedIssue}), true)
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "cycle") {
 		t.Fatalf("dependency cycle: %+v", e)
@@ -163,15 +163,15 @@ func TestLinkIssuesRefusals(t *testing.T) {
 		fmt.Sprintf("GET /repos/acme/widgets/issues/%d/dependencies/blocked_by", emulator.DemoBlockerIssue))
 
 	// Forced error: a target that does not exist.
-	e = wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+	e = wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: missingIssue}), true)
 	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "target_issue_number" {
 		t.Fatalf("missing target: %+v", e)
 	}
 	// carol reads but cannot link.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
-	e = wireEnvelope(t, carol.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
-		Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(loneIssue(t, carol))}), true)
+	e = wireEnvelope(t, carol.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+		Relation: "sub_issue", Action: "add", TargetIssueNumber: toolkit.IssueNumber(loneIssue(t, carol))}), true)
 	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
 		t.Fatalf("read-only user: %+v", e)
 	}
@@ -181,7 +181,7 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	issue, blocker := loneIssue(t, env), emulator.DemoBlockerIssue
-	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(issue), Relation: "blocked_by", Action: "add", TargetIssueNumber: core.IssueNumber(blocker)}
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(issue), Relation: "blocked_by", Action: "add", TargetIssueNumber: toolkit.IssueNumber(blocker)}
 	base := fmt.Sprintf("/repos/acme/widgets/issues/%d/dependencies/blocked_by", issue)
 	getBlocker := fmt.Sprintf("GET /repos/acme/widgets/issues/%d", blocker)
 	blockedBy := func() []int {
@@ -224,7 +224,7 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 
 	// Removing from an issue that does not exist is not_found, not a no-op.
 	in.IssueNumber = missingIssue
-	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, in), true)
 	if e.Code != contract.CodeIssueNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
@@ -236,7 +236,7 @@ func TestLinkIssuesReorder(t *testing.T) {
 	parent := emulator.DemoParentIssue
 	list := fmt.Sprintf("GET /repos/acme/widgets/issues/%d/sub_issues", parent)
 	patch := fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d/sub_issues/priority", parent)
-	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: docsSubIssue, AfterIssueNumber: jobsSubIssue}
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: docsSubIssue, AfterIssueNumber: jobsSubIssue}
 	env.Upstream()
 	out := link(t, env, in)
 	if out.SubIssues == nil || *out.SubIssues != 4 {
@@ -265,7 +265,7 @@ func TestLinkIssuesReorder(t *testing.T) {
 	wantStands(t, out, false, placed, fmt.Sprintf("acme/widgets#%d is now sub-issue 1 of 4 of acme/widgets#%d", docsSubIssue, parent))
 	// A target that is not a sub-issue is refused before writing.
 	in.TargetIssueNumber = 17
-	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, in), true)
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Details.Field != "target_issue_number" || e.Repair == nil {
 		t.Fatalf("not a sub-issue: %+v", e)
 	}
@@ -294,8 +294,8 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 			used = append(used, child)
 			c.fault.Method, c.fault.Path, c.fault.Times = "POST", post, 1
 			addFault(t, env, c.fault)
-			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)}
-			e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
+			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: toolkit.IssueNumber(child)}
+			e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, in), true)
 			if e.Code != c.code || e.Settlement != c.settlement {
 				t.Fatalf("%s: %+v", c.fault.Kind, e)
 			}
@@ -305,7 +305,7 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 			if c.settlement == contract.Indeterminate {
 				// The repair repeats the call: link edits are idempotent, so the
 				// repeat either applies the link or reports the no-op.
-				if e.Repair == nil || e.Repair.Tool != core.NameLinkIssues || e.Temporary {
+				if e.Repair == nil || e.Repair.Tool != toolkit.NameLinkIssues || e.Temporary {
 					t.Fatalf("%s: repair %+v", c.fault.Kind, e)
 				}
 				var out issues.LinkIssuesOut
@@ -321,7 +321,7 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 	// place, which is all the result needs, so it succeeds and says so.
 	child := loneIssue(t, env, used...)
 	addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: emulator.FaultMalformedAfter, Times: 1})
-	out := link(t, env, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: core.IssueNumber(child)})
+	out := link(t, env, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: toolkit.IssueNumber(child)})
 	if !slices.Contains(subIssueNumbers(env, parent), child) {
 		t.Fatalf("malformed_after: %+v", out)
 	}
@@ -333,7 +333,7 @@ func TestLinkIssuesCreatorScope(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	env.Upstream()
-	e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: freeIssue}), true)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // BenchmarkListPath times github_search_issues on the list path (plain
@@ -27,7 +27,7 @@ func BenchmarkListPath(b *testing.B) {
 				b.Fatal(err)
 			}
 			call := func() {
-				res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: core.NameSearchIssues, Arguments: json.RawMessage(args)})
+				res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: toolkit.NameSearchIssues, Arguments: json.RawMessage(args)})
 				if err != nil || res.IsError {
 					b.Fatalf("listing: %v %v", err, res)
 				}

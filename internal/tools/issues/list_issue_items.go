@@ -8,32 +8,32 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
 // ListIssueItemsIn are github_list_issue_items' arguments.
 type ListIssueItemsIn struct {
-	Owner       string           `json:"owner"`
-	Repo        string           `json:"repo"`
-	IssueNumber core.IssueNumber `json:"issue_number"`
-	Collection  Collection       `json:"collection"`
-	PageSize    core.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor      string           `json:"cursor,omitempty"`
+	Owner       string              `json:"owner"`
+	Repo        string              `json:"repo"`
+	IssueNumber toolkit.IssueNumber `json:"issue_number"`
+	Collection  Collection          `json:"collection"`
+	PageSize    toolkit.PageSize    `json:"page_size,omitempty" jsonschema:"default 30"`
+	Cursor      string              `json:"cursor,omitempty"`
 	// Since keeps the comments updated at or after a date (UTC midnight)
 	// or RFC 3339 time, as GitHub's since does: the comments collection
 	// only. Absent, all (the tool's description says so).
 	Since string `json:"since,omitempty"`
 	// IncludeUntrusted true shows (for the mirror: writes) the text
 	// lockdown withholds, audited. It is listed and accepted only where
-	// the operator allows it (Gated on core.IncludeUntrustedGate); the
+	// the operator allows it (Gated on toolkit.IncludeUntrustedGate); the
 	// capability summary says what it does.
 	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
 
 // Validate checks the names before they reach a request path, and since.
 func (in *ListIssueItemsIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	if in.Since == "" {
@@ -44,12 +44,12 @@ func (in *ListIssueItemsIn) Validate() *contract.Error {
 	if in.Collection != "comments" {
 		return contract.Errorf(contract.CodeInvalidField, "since filters the comments collection only").
 			WithField("since", "only with collection comments").
-			WithRepair(contract.Repair{NextStep: "call again without since", Tool: core.NameListIssueItems, Arguments: again})
+			WithRepair(contract.Repair{NextStep: "call again without since", Tool: toolkit.NameListIssueItems, Arguments: again})
 	}
 	if _, err := parseDateArg(in.Since); err != nil {
 		return contract.Errorf(contract.CodeInvalidField, "since must be YYYY-MM-DD or RFC 3339").
 			WithField("since", "must be YYYY-MM-DD or RFC 3339").
-			WithRepair(contract.Repair{NextStep: "call again with since as a date such as 2026-01-31 or a time such as 2026-01-31T09:00:00Z", Tool: core.NameListIssueItems})
+			WithRepair(contract.Repair{NextStep: "call again with since as a date such as 2026-01-31 or a time such as 2026-01-31T09:00:00Z", Tool: toolkit.NameListIssueItems})
 	}
 	return nil
 }
@@ -108,16 +108,16 @@ type IssueItem struct {
 	Commit   string `json:"commit,omitempty" jsonschema:"short sha: a pushed commit, the head reviewed, the merge commit"`
 	Message  string `json:"message,omitempty" jsonschema:"committed: the commit message's first line"`
 	Reviewer string `json:"reviewer,omitempty" jsonschema:"review_requested/review_request_removed: user, or owner/team"`
-	// review_threads rows (core.Thread's fields, all optional here).
-	ThreadID          string               `json:"thread_id,omitempty"`
-	Path              string               `json:"path,omitempty"`
-	Line              int                  `json:"line,omitempty"`
-	Resolved          *bool                `json:"resolved,omitempty"`
-	Outdated          bool                 `json:"outdated,omitempty"`
-	Comments          []core.ThreadComment `json:"comments,omitempty"`
-	CommentsTruncated bool                 `json:"comments_truncated,omitempty"`
+	// review_threads rows (toolkit.Thread's fields, all optional here).
+	ThreadID          string                  `json:"thread_id,omitempty"`
+	Path              string                  `json:"path,omitempty"`
+	Line              int                     `json:"line,omitempty"`
+	Resolved          *bool                   `json:"resolved,omitempty"`
+	Outdated          bool                    `json:"outdated,omitempty"`
+	Comments          []toolkit.ThreadComment `json:"comments,omitempty"`
+	CommentsTruncated bool                    `json:"comments_truncated,omitempty"`
 	// Withheld stands for a comment's body where lockdown withheld it.
-	Withheld *core.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
+	Withheld *toolkit.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
 	// BodyWindow says where a comment's body longer than one window was
 	// cut.
 	BodyWindow *BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`
@@ -126,14 +126,14 @@ type IssueItem struct {
 // ListIssueItemsOut is one page of an issue's collection.
 type ListIssueItemsOut struct {
 	Items []IssueItem `json:"items,omitempty"`
-	core.Page
+	toolkit.Page
 	// Withheld counts this page's rows naming an issue, pull request or
 	// branch of a repository the client may not read: left out.
 	Withheld int `json:"withheld,omitempty" jsonschema:"rows of repositories this client may not read, left out"`
 	// WithheldUntrusted counts the comments (of comments and
 	// review_threads) whose text lockdown withheld on this page.
-	WithheldUntrusted  *core.Withheld `json:"withheld_untrusted,omitempty" jsonschema:"comments by authors without push access, withheld (lockdown)"`
-	RateLimitRemaining *int           `json:"rate_limit_remaining,omitempty"`
+	WithheldUntrusted  *toolkit.Withheld `json:"withheld_untrusted,omitempty" jsonschema:"comments by authors without push access, withheld (lockdown)"`
+	RateLimitRemaining *int              `json:"rate_limit_remaining,omitempty"`
 }
 
 var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking", "related", "development", "timeline", "linked_prs", "review_threads"}
@@ -143,9 +143,9 @@ var issueCollections = []any{"comments", "sub_issues", "blocked_by", "blocking",
 const linkedPRPages = 5
 
 func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIssueItemsOut, error) {
-	const tool = core.NameListIssueItems
+	const tool = toolkit.NameListIssueItems
 	if in.PageSize == 0 {
-		in.PageSize = core.DefaultPageSize
+		in.PageSize = toolkit.DefaultPageSize
 	}
 	// The cursor is bound to the issue and collection through the filters
 	// (the repository is bound by the pager itself).
@@ -158,7 +158,7 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	}{int(in.IssueNumber), string(in.Collection), int(in.PageSize), since}
 	restart := in
 	restart.Cursor = ""
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart,
+	pg, err := s.OpenPager(toolkit.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart,
 		Opaque: in.Collection == "review_threads"})
 	if err != nil {
 		return ListIssueItemsOut{}, err
@@ -271,7 +271,7 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 		return out, contract.Errorf(contract.CodeInvalidField, "unknown collection").WithField("collection", "must be one of the listed collections")
 	}
 	if err != nil {
-		return ListIssueItemsOut{}, core.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
+		return ListIssueItemsOut{}, toolkit.NotFoundIssue(err, in.Owner, in.Repo, int(in.IssueNumber))
 	}
 	pg.Fill(&out.Page, next)
 	creator := ""
@@ -280,7 +280,7 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	}
 	out.Withheld = g.withheld
 	if untrusted > 0 {
-		out.WithheldUntrusted = &core.Withheld{Comments: untrusted}
+		out.WithheldUntrusted = &toolkit.Withheld{Comments: untrusted}
 	}
 	if hint := joinHints(out.TruncationHint, creator, g.hint()); hint != "" {
 		out.Truncated, out.TruncationHint = true, hint
@@ -289,7 +289,7 @@ func (s *Tools) listIssueItems(ctx context.Context, in ListIssueItemsIn) (ListIs
 	if in.Collection == "review_threads" {
 		budget = "graphql" // the one collection read over GraphQL
 	}
-	out.RateLimitRemaining = core.LowBudget(c, budget)
+	out.RateLimitRemaining = toolkit.LowBudget(c, budget)
 	return out, nil
 }
 
@@ -330,7 +330,7 @@ func scanLinkedPRs(ctx context.Context, c *github.Client, g *grant, owner, repo 
 	var out []IssueItem
 	seen := map[string]bool{}
 	for range linkedPRPages {
-		events, meta, err := c.ListTimeline(ctx, owner, repo, number, gh.ListOptions{Page: core.PageParam(page), PerPage: core.MaxPageSize})
+		events, meta, err := c.ListTimeline(ctx, owner, repo, number, gh.ListOptions{Page: toolkit.PageParam(page), PerPage: toolkit.MaxPageSize})
 		if err != nil {
 			return nil, 0, err
 		}
@@ -355,7 +355,7 @@ func scanLinkedPRs(ctx context.Context, c *github.Client, g *grant, owner, repo 
 // ListIssueItems is github_list_issue_items.
 func (s *Tools) ListIssueItems() tooldef.Spec {
 	return tooldef.Tool[ListIssueItemsIn, ListIssueItemsOut]{
-		Name:        core.NameListIssueItems,
+		Name:        toolkit.NameListIssueItems,
 		Toolset:     Toolset,
 		Title:       "List issue items",
 		Description: "Issue items by collection; absent: all.",
@@ -363,7 +363,7 @@ func (s *Tools) ListIssueItems() tooldef.Spec {
 		// withheld_untrusted comes only under lockdown, which the
 		// capability summary names where it is in force.
 		Unlisted: []string{"withheld_untrusted"},
-		Gated:    map[string]string{core.IncludeUntrustedField: core.IncludeUntrustedGate},
+		Gated:    map[string]string{toolkit.IncludeUntrustedField: toolkit.IncludeUntrustedGate},
 		Run:      s.listIssueItems,
 	}
 }

@@ -9,13 +9,13 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func listItems(t *testing.T, env *servertest.Env, in issues.ListIssueItemsIn) issues.ListIssueItemsOut {
 	t.Helper()
-	return servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems, in)
+	return servertest.CallOK[issues.ListIssueItemsOut](t, env, toolkit.NameListIssueItems, in)
 }
 
 func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {
@@ -60,14 +60,14 @@ func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {
 		{Owner: "acme", Repo: "gadgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments", PageSize: 5, Cursor: c},
 	} {
 		t.Run(fmt.Sprintf("%s #%d %s size %d", other.Repo, other.IssueNumber, other.Collection, other.PageSize), func(t *testing.T) {
-			e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, other), false)
-			if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != core.NameListIssueItems {
+			e := wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, other), false)
+			if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != toolkit.NameListIssueItems {
 				t.Fatalf("cursor reused for %+v: %+v", other, e)
 			}
 		})
 	}
 	wantUpstream(t, env) // refused before any request
-	e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets",
+	e := wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets",
 		IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments", PageSize: 5, Cursor: c + "x"}), false)
 	if e.Code != contract.CodeCursorInvalid {
 		t.Fatalf("tampered cursor: %+v", e)
@@ -194,11 +194,11 @@ func TestListIssueItemsErrorsAndScope(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	// Forced error: an issue that does not exist.
-	e := wireEnvelope(t, env.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Collection: "comments"}), false)
-	if e.Code != contract.CodeIssueNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	e := wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Collection: "comments"}), false)
+	if e.Code != contract.CodeIssueNotFound || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
-	e = wireEnvelope(t, env.Call(t, core.NameListIssueItems, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"collection":"reactions"}`, emulator.DemoManyCommentsIssue)), false)
+	e = wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"collection":"reactions"}`, emulator.DemoManyCommentsIssue)), false)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "collection" {
 		t.Fatalf("unknown collection: %+v", e)
 	}
@@ -207,7 +207,7 @@ func TestListIssueItemsErrorsAndScope(t *testing.T) {
 	// someone else opened it.
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	scoped.Upstream()
-	e = wireEnvelope(t, scoped.Call(t, core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments"}), false)
+	e = wireEnvelope(t, scoped.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Collection: "comments"}), false)
 	if e.Code != contract.CodeIssueCreatorNotAllowed {
 		t.Fatalf("creator scope: %+v", e)
 	}

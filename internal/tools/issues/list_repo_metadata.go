@@ -7,17 +7,17 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
 // ListRepoMetadataIn are github_list_repo_metadata's arguments.
 type ListRepoMetadataIn struct {
-	Owner    string        `json:"owner"`
-	Repo     string        `json:"repo,omitempty" jsonschema:"repositories: omit"`
-	Kind     MetadataKind  `json:"kind"`
-	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 100"`
-	Cursor   string        `json:"cursor,omitempty"`
+	Owner    string           `json:"owner"`
+	Repo     string           `json:"repo,omitempty" jsonschema:"repositories: omit"`
+	Kind     MetadataKind     `json:"kind"`
+	PageSize toolkit.PageSize `json:"page_size,omitempty" jsonschema:"default 100"`
+	Cursor   string           `json:"cursor,omitempty"`
 }
 
 // Validate checks the names before they reach a request path, and that
@@ -26,7 +26,7 @@ func (in *ListRepoMetadataIn) Validate() *contract.Error {
 	if e := checkRepoForKind(*in); e != nil {
 		return e
 	}
-	return core.CheckNames(in.Owner, in.Repo)
+	return toolkit.CheckNames(in.Owner, in.Repo)
 }
 
 // RepoMetaItem is one row; which fields appear depends on the kind:
@@ -61,15 +61,15 @@ type RepoMetaItem struct {
 type ListRepoMetadataOut struct {
 	Kind  string         `json:"kind"`
 	Items []RepoMetaItem `json:"items,omitempty"`
-	core.Page
+	toolkit.Page
 	Withheld           int  `json:"withheld,omitempty" jsonschema:"repositories this client may not read, left out"`
 	RateLimitRemaining *int `json:"rate_limit_remaining,omitempty"`
 }
 
 func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (ListRepoMetadataOut, error) {
-	const tool = core.NameListRepoMetadata
+	const tool = toolkit.NameListRepoMetadata
 	if in.PageSize == 0 {
-		in.PageSize = core.MaxPageSize
+		in.PageSize = toolkit.MaxPageSize
 	}
 	filters := struct {
 		Kind     string
@@ -77,7 +77,7 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 	}{string(in.Kind), int(in.PageSize)}
 	restart := in
 	restart.Cursor = ""
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart,
+	pg, err := s.OpenPager(toolkit.Listing{Tool: tool, Scope: in.Owner + "/" + in.Repo, Filters: filters, Field: "cursor", Cursor: in.Cursor, Restart: restart,
 		Opaque: in.Kind == kindRepositories})
 	if err != nil {
 		return ListRepoMetadataOut{}, err
@@ -93,7 +93,7 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 			return ListRepoMetadataOut{}, err
 		}
 		pg.FillAfter(&out.Page, after)
-		out.RateLimitRemaining = core.LowBudget(c, "graphql")
+		out.RateLimitRemaining = toolkit.LowBudget(c, "graphql")
 		return out, nil
 	}
 	var meta github.Meta
@@ -142,10 +142,10 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 	s.rememberListed(c, in.Owner, in.Repo, string(in.Kind), out.Items)
 	if in.Kind == "issue_types" || in.Kind == "templates" {
 		// GitHub answers these whole; page_size pages them here.
-		out.Items, meta.NextPage = core.PageOf(out.Items, pg.Page, int(in.PageSize))
+		out.Items, meta.NextPage = toolkit.PageOf(out.Items, pg.Page, int(in.PageSize))
 	}
 	pg.Fill(&out.Page, meta.NextPage)
-	out.RateLimitRemaining = core.LowBudget(c, "core")
+	out.RateLimitRemaining = toolkit.LowBudget(c, "core")
 	return out, nil
 }
 
@@ -153,14 +153,14 @@ func (s *Tools) listRepoMetadata(ctx context.Context, in ListRepoMetadataIn) (Li
 // of the owner's issues (each row names its repository) to find the
 // right one.
 func notFoundRepo(err error, owner, repo string) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
 	e.Code = contract.CodeRepoNotFound
 	e.Message = fmt.Sprintf("%s/%s does not exist or is not visible to this credential", owner, repo)
 	return e.WithRepair(contract.Repair{NextStep: "search " + owner + "'s issues: each row names its repository",
-		Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, State: "all"}})
+		Tool: toolkit.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, State: "all"}})
 }
 
 // clean strips hidden characters from a short plain text: a name, a
@@ -182,7 +182,7 @@ func cleanTitle(row *IssueItem, title string) {
 // ListRepoMetadata is github_list_repo_metadata.
 func (s *Tools) ListRepoMetadata() tooldef.Spec {
 	return tooldef.Tool[ListRepoMetadataIn, ListRepoMetadataOut]{
-		Name:        core.NameListRepoMetadata,
+		Name:        toolkit.NameListRepoMetadata,
 		Toolset:     Toolset,
 		Title:       "Repo metadata",
 		Description: "A repo's valid issue field values, by kind.",

@@ -9,8 +9,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
@@ -28,7 +28,7 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 	env.Upstream()
 	for page := 1; page <= 10; page++ {
 		var out issues.ListRepoMetadataOut
-		env.Call(t, core.NameListRepoMetadata, args).Decode(t, &out)
+		env.Call(t, toolkit.NameListRepoMetadata, args).Decode(t, &out)
 		if out.Kind != "labels" || len(out.Items) == 0 || len(out.Items) > 5 {
 			t.Fatalf("page %d: %+v", page, out)
 		}
@@ -58,8 +58,8 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 		{Owner: "acme", Repo: "widgets", Kind: "labels", PageSize: 6, Cursor: firstCursor},
 	} {
 		t.Run(fmt.Sprintf("%s %s size %d", other.Repo, other.Kind, other.PageSize), func(t *testing.T) {
-			e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, other), false)
-			if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != core.NameListRepoMetadata {
+			e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, other), false)
+			if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != toolkit.NameListRepoMetadata {
 				t.Fatalf("cursor reused for %+v: %+v", other, e)
 			}
 			// The restart repair is callable as given.
@@ -76,7 +76,7 @@ func TestListRepoMetadataKinds(t *testing.T) {
 	list := func(kind string) issues.ListRepoMetadataOut {
 		t.Helper()
 		var out issues.ListRepoMetadataOut
-		res := env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind)})
+		res := env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind)})
 		if res.IsError {
 			t.Fatalf("%s: %s", kind, res.JSON)
 		}
@@ -157,7 +157,7 @@ func TestListRepoMetadataTemplateFormats(t *testing.T) {
 		files[".github/ISSUE_TEMPLATE/notes.txt"] = "ignored"
 	})
 	var out issues.ListRepoMetadataOut
-	env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"}).Decode(t, &out)
+	env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"}).Decode(t, &out)
 	byFile := map[string]issues.RepoMetaItem{}
 	for _, it := range out.Items {
 		byFile[it.File] = it
@@ -180,14 +180,14 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	// A repository without templates: an empty list, not an error.
-	res := env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "alice", Repo: "notes", Kind: "templates"})
+	res := env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "alice", Repo: "notes", Kind: "templates"})
 	if res.IsError || strings.Contains(string(res.JSON), "items") {
 		t.Fatalf("no templates: %s", res.JSON)
 	}
 	// Forced error: a repository that is not there.
 	for _, kind := range []string{"labels", "templates"} {
 		t.Run(kind, func(t *testing.T) {
-			e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: issues.MetadataKind(kind)}), false)
+			e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: issues.MetadataKind(kind)}), false)
 			if e.Code != contract.CodeRepoNotFound || !strings.Contains(e.Message, "acme/nothing-here") {
 				t.Fatalf("%s of a missing repository: %+v", kind, e)
 			}
@@ -195,18 +195,18 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	}
 	// dave cannot see the private repository: the same not_found.
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
-	e := wireEnvelope(t, dave.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "gadgets", Kind: "labels"}), false)
+	e := wireEnvelope(t, dave.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "gadgets", Kind: "labels"}), false)
 	if e.Code != contract.CodeRepoNotFound {
 		t.Fatalf("private repository: %+v", e)
 	}
 	// An unknown kind is refused by the schema with the accepted set.
-	e = wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, `{"owner":"acme","repo":"widgets","kind":"colors"}`), false)
+	e = wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, `{"owner":"acme","repo":"widgets","kind":"colors"}`), false)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "kind" {
 		t.Fatalf("unknown kind: %+v", e)
 	}
 	// A server error on a read: temporary, with no settlement.
 	addFault(t, env, emulator.Fault{Method: "GET", Path: "/repos/acme/widgets/milestones", Kind: emulator.FaultStatus, Status: 502})
-	e = wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "milestones"}), false)
+	e = wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "milestones"}), false)
 	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.Repair == nil || !strings.Contains(e.Repair.NextStep, "same call again") {
 		t.Fatalf("502: %+v", e)
 	}
@@ -223,7 +223,7 @@ func TestWholeListsArePagedToo(t *testing.T) {
 			var names []string
 			for page := 0; page < 10; page++ {
 				var out issues.ListRepoMetadataOut
-				res := env.Call(t, core.NameListRepoMetadata, args)
+				res := env.Call(t, toolkit.NameListRepoMetadata, args)
 				if res.IsError {
 					t.Fatalf("%s page %d: %s", kind, page, res.JSON)
 				}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // kindRepositories lists an owner's repositories: the one kind that takes
@@ -64,7 +64,7 @@ func listRepositories(ctx context.Context, c *github.Client, owner, after string
 	}
 	var data ownerRepositoriesPage
 	if err := c.Query(ctx, ownerRepositoriesQuery, vars, &data); err != nil {
-		if e := core.MapError(err); e != nil && e.Code == contract.CodeNotFound {
+		if e := toolkit.MapError(err); e != nil && e.Code == contract.CodeNotFound {
 			return "", ownerNotFound(owner)
 		}
 		return "", err
@@ -99,7 +99,7 @@ func ownerNotFound(owner string) *contract.Error {
 	return contract.Errorf(contract.CodeNotFound, "%s is not a GitHub organization or user visible to this credential", owner).
 		WithField("owner", "no such organization or user").
 		WithRepair(contract.Repair{NextStep: "check the owner's name: search issues by text to find it (each row names owner/repo)",
-			Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Query: owner, State: "all"}})
+			Tool: toolkit.NameSearchIssues, Arguments: SearchIssuesIn{Query: owner, State: "all"}})
 }
 
 // checkRepoForKind holds repo to the kind: every kind reads one
@@ -111,12 +111,12 @@ func checkRepoForKind(in ListRepoMetadataIn) *contract.Error {
 	case in.Kind == kindRepositories && in.Repo != "":
 		return contract.Errorf(contract.CodeInvalidField, "kind repositories lists the owner's repositories and takes no repo").
 			WithField("repo", "leave out with kind repositories").
-			WithRepair(contract.Repair{NextStep: "list the owner's repositories without repo", Tool: core.NameListRepoMetadata,
+			WithRepair(contract.Repair{NextStep: "list the owner's repositories without repo", Tool: toolkit.NameListRepoMetadata,
 				Arguments: ListRepoMetadataIn{Owner: in.Owner, Kind: kindRepositories}})
 	case in.Kind != kindRepositories && in.Repo == "":
 		return contract.Errorf(contract.CodeInvalidField, "kind %s needs repo", in.Kind).
 			WithField("repo", "is required for every kind but repositories").
-			WithRepair(contract.Repair{NextStep: "name the repository in repo; kind repositories lists the owner's", Tool: core.NameListRepoMetadata,
+			WithRepair(contract.Repair{NextStep: "name the repository in repo; kind repositories lists the owner's", Tool: toolkit.NameListRepoMetadata,
 				Arguments: ListRepoMetadataIn{Owner: in.Owner, Kind: kindRepositories}})
 	}
 	return nil

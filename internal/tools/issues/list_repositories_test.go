@@ -10,8 +10,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // repoRow is a repositories row as an agent reads it.
@@ -62,14 +62,14 @@ func ownerWorld(t *testing.T, env *servertest.Env) (widgetsOpen int) {
 // by name in the order they came.
 func listRepos(t *testing.T, env *servertest.Env, owner string, size int) ([]string, map[string]repoRow, int) {
 	t.Helper()
-	args := issues.ListRepoMetadataIn{Owner: owner, Kind: "repositories", PageSize: core.PageSize(size)}
+	args := issues.ListRepoMetadataIn{Owner: owner, Kind: "repositories", PageSize: toolkit.PageSize(size)}
 	var names []string
 	rows := map[string]repoRow{}
 	pages := 0
 	env.Upstream()
 	for {
 		pages++
-		res := env.Call(t, core.NameListRepoMetadata, args)
+		res := env.Call(t, toolkit.NameListRepoMetadata, args)
 		if res.IsError {
 			t.Fatalf("%s page %d: %s", owner, pages, res.JSON)
 		}
@@ -166,7 +166,7 @@ func TestListRepositoriesPages(t *testing.T) {
 	}
 
 	var first issues.ListRepoMetadataOut
-	env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Kind: "repositories", PageSize: 2}).Decode(t, &first)
+	env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Kind: "repositories", PageSize: 2}).Decode(t, &first)
 	if !first.HasMore || first.NextCursor == "" {
 		t.Fatalf("first page of two: %+v", first)
 	}
@@ -175,7 +175,7 @@ func TestListRepositoriesPages(t *testing.T) {
 		{Owner: "acme", Kind: "repositories", PageSize: 3, Cursor: first.NextCursor},
 		{Owner: "acme", Repo: "widgets", Kind: "labels", PageSize: 2, Cursor: first.NextCursor},
 	} {
-		e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, other), false)
+		e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, other), false)
 		if e.Code != contract.CodeCursorInvalid || e.Repair == nil {
 			t.Errorf("cursor reused for %+v: %+v", other, e)
 		}
@@ -188,7 +188,7 @@ func TestListRepositoriesGrant(t *testing.T) {
 	id := caller.Identity{ID: "http:agent", Readable: func(owner, repo string) bool { return repo != "gadgets" }}
 	env := servertest.Start(t, servertest.Options{Caller: &id})
 	var out issues.ListRepoMetadataOut
-	env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Kind: "repositories"}).Decode(t, &out)
+	env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Kind: "repositories"}).Decode(t, &out)
 	var names []string
 	for _, it := range out.Items {
 		names = append(names, it.Name)
@@ -204,9 +204,9 @@ func TestListRepositoriesErrors(t *testing.T) {
 
 	// An owner that is not there: not_found naming it, with a search that
 	// finds the right name.
-	e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "nobody-here", Kind: "repositories"}), false)
+	e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "nobody-here", Kind: "repositories"}), false)
 	if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "nobody-here") || e.Details == nil || e.Details.Field != "owner" ||
-		e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+		e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 		t.Fatalf("missing owner: %+v", e)
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
@@ -216,7 +216,7 @@ func TestListRepositoriesErrors(t *testing.T) {
 	// repositories with a repo: refused (it would not narrow the list),
 	// with the call without it.
 	env.Upstream()
-	e = wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "repositories"}), false)
+	e = wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "repositories"}), false)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "repo" || e.Repair == nil {
 		t.Fatalf("repositories with repo: %+v", e)
 	}
@@ -233,7 +233,7 @@ func TestListRepositoriesErrors(t *testing.T) {
 	// request.
 	for _, kind := range []string{"labels", "milestones", "assignees", "issue_types", "templates"} {
 		env.Upstream()
-		e := wireEnvelope(t, env.Call(t, core.NameListRepoMetadata, `{"owner":"acme","kind":"`+kind+`"}`), false)
+		e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, `{"owner":"acme","kind":"`+kind+`"}`), false)
 		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "repo" || e.Repair == nil {
 			t.Errorf("%s without repo: %+v", kind, e)
 		}

@@ -14,8 +14,8 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // fullList is every issue and pull request of acme/widgets in the order
@@ -89,7 +89,7 @@ func walk(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (rows []i
 		if calls > 200 {
 			t.Fatalf("%+v: more than 200 pages", in)
 		}
-		out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+		out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 		if out.Source != issues.SourceList {
 			t.Fatalf("%+v: answered by %q, want the list path", in, out.Source)
 		}
@@ -170,7 +170,7 @@ func TestListingWalksEveryIssueOnceAtAnyPageSize(t *testing.T) {
 		size  int
 		first string // the first page's upstream per_page
 	}{{1, "10"}, {10, "20"}, {30, "50"}, {100, "100"}} {
-		rows, reads := walk(t, env, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: core.PageSize(c.size)})
+		rows, reads := walk(t, env, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: toolkit.PageSize(c.size)})
 		var got []int
 		for _, r := range rows {
 			got = append(got, r.Number)
@@ -218,11 +218,11 @@ func TestListingCursorOfHundredRowReadsStillWorks(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	all := fullList(t, env)
 	for _, size := range []int{10, 30} {
-		in := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: core.PageSize(size)}
+		in := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: toolkit.PageSize(size)}
 		// The old code's cursor after a page that ended where its first
 		// 100-row read did.
 		in.Cursor = issues.ListCursor(env.Stack.Service.Cursors, in, 101)
-		out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+		out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 		var want []int
 		for _, is := range all[100:] {
 			if !is.IsPullRequest() && len(want) < size {

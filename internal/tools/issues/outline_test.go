@@ -9,8 +9,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,8 +31,8 @@ func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
 		tool, field string
 		want        []string
 	}{
-		{core.NameGetIssue, "relations", []string{"blocked_by", "blocking", "parent", "sub_issues", "sub_issues_completed"}},
-		{core.NameCreateIssue, "issue", []string{"parent"}},
+		{toolkit.NameGetIssue, "relations", []string{"blocked_by", "blocking", "parent", "sub_issues", "sub_issues_completed"}},
+		{toolkit.NameCreateIssue, "issue", []string{"parent"}},
 	} {
 		got := nested(listed[c.tool], c.field)
 		if names := slices.Sorted(maps.Keys(got)); !slices.Equal(names, c.want) {
@@ -47,7 +47,7 @@ func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
 			}
 		}
 	}
-	rel := nested(listed[core.NameGetIssue], "relations")
+	rel := nested(listed[toolkit.NameGetIssue], "relations")
 	for _, name := range []string{"blocked_by", "blocking", "sub_issues"} {
 		if description(rel[name]) == "" {
 			t.Errorf("relations.%s has no description in tools/list", name)
@@ -56,7 +56,7 @@ func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
 	if description(rel["blocked_by"]) == description(rel["blocking"]) {
 		t.Error("blocked_by and blocking are described alike")
 	}
-	if description(nested(listed[core.NameCreateIssue], "issue")["parent"]) == "" {
+	if description(nested(listed[toolkit.NameCreateIssue], "issue")["parent"]) == "" {
 		t.Error("create_issue's issue.parent has no description in tools/list")
 	}
 
@@ -64,11 +64,11 @@ func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
 	// issue both blocked and blocking. Every relation they carry is listed,
 	// with its JSON type.
 	seen := map[string]bool{}
-	for _, n := range []core.IssueNumber{emulator.DemoNestedParentIssue, emulator.DemoChainIssue} {
+	for _, n := range []toolkit.IssueNumber{emulator.DemoNestedParentIssue, emulator.DemoChainIssue} {
 		var out struct {
 			Relations map[string]any `json:"relations"`
 		}
-		res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Detail: "summary"})
+		res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Detail: "summary"})
 		if res.IsError || json.Unmarshal(res.JSON, &out) != nil {
 			t.Fatalf("#%d: %s", n, res.JSON)
 		}
@@ -82,10 +82,10 @@ func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
 	if len(seen) != len(rel) {
 		t.Errorf("the seed issues carry relations %v, tools/list lists %v", slices.Sorted(maps.Keys(seen)), slices.Sorted(maps.Keys(rel)))
 	}
-	created := servertest.CallOK[map[string]map[string]any](t, env, core.NameCreateIssue,
+	created := servertest.CallOK[map[string]map[string]any](t, env, toolkit.NameCreateIssue,
 		issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Outlined parent", ParentIssueNumber: emulator.DemoParentIssue})
-	if p := created["issue"]["parent"]; !listedType(nested(listed[core.NameCreateIssue], "issue")["parent"], p) {
-		t.Errorf("create_issue's issue.parent = %v, listed as %v", p, nested(listed[core.NameCreateIssue], "issue")["parent"])
+	if p := created["issue"]["parent"]; !listedType(nested(listed[toolkit.NameCreateIssue], "issue")["parent"], p) {
+		t.Errorf("create_issue's issue.parent = %v, listed as %v", p, nested(listed[toolkit.NameCreateIssue], "issue")["parent"])
 	}
 }
 

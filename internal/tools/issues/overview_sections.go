@@ -9,7 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/permissions"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // OverviewPartial names the sections an overview could not read; every
@@ -71,7 +71,7 @@ func readOf(name string) string { return permissions.Set{name: permissions.Read}
 // read is not) the need is what GitHub documents for the section.
 func unreadSection(section string, err error) UnreadSection {
 	u := UnreadSection{Section: section, Code: contract.CodeInternal}
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		return u
 	}

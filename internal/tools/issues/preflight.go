@@ -9,7 +9,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -440,12 +440,12 @@ func notAnIssue(err error, kind json.RawMessage, owner, repo string, number int,
 			WithField(field, "is a pull request, not an issue")
 		e.Settlement = contract.NotStarted
 		return e.WithRepair(contract.Repair{NextStep: "find the issue you mean",
-			Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}})
+			Tool: toolkit.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}})
 	}
 	if err == nil {
 		err = &github.Error{Code: github.NotFound, Message: "Not Found"}
 	}
-	return core.NotFoundIssue(err, owner, repo, number)
+	return toolkit.NotFoundIssue(err, owner, repo, number)
 }
 
 // preflight runs p, answering from confirmed names where it can: when
@@ -453,7 +453,7 @@ func notAnIssue(err error, kind json.RawMessage, owner, repo string, number int,
 // request is made at all.
 func (s *Tools) preflight(ctx context.Context, c *github.Client, p preflight) (*preflightResult, error) {
 	now := s.CurrentTime()
-	key := core.KnownKey(c, p.owner, p.repo)
+	key := toolkit.KnownKey(c, p.owner, p.repo)
 	res := newPreflightResult()
 	ask := p
 	ask.labels, ask.assignees = nil, nil

@@ -6,8 +6,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // An issue write's `project` puts the issue on a board with its field
@@ -22,14 +22,14 @@ import (
 // placeFollowUp is the call that finishes a placement.
 func placeFollowUp(owner, repo string, number int, p *projects.Placement) *contract.Repair {
 	return &contract.Repair{NextStep: fmt.Sprintf("put #%d on the board with this call; do not repeat the issue write", number),
-		Tool: core.NameUpdateIssue, Arguments: UpdateIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number), IssueChanges: IssueChanges{Project: p}}}
+		Tool: toolkit.NameUpdateIssue, Arguments: UpdateIssueIn{Owner: owner, Repo: repo, IssueNumber: toolkit.IssueNumber(number), IssueChanges: IssueChanges{Project: p}}}
 }
 
 // placeFailed is the partial success of an issue write whose placement
 // failed: what was written stays.
 func placeFailed(err error, done string, owner, repo string, number int, p *projects.Placement) *contract.Error {
 	reason := err.Error()
-	if e := core.MapError(err); e != nil {
+	if e := toolkit.MapError(err); e != nil {
 		reason = e.Message
 	}
 	return partialSuccess(fmt.Sprintf("%s, but putting it on project #%d failed (%s)", done, p.ProjectNumber, reason),
@@ -80,5 +80,5 @@ func (u *update) prepareProject(ctx context.Context) error {
 func withoutProject(in UpdateIssueIn) contract.Repair {
 	in.Project = nil
 	return contract.Repair{NextStep: "make the issue's changes without project; a board of another owner than the issue's cannot be reached from this call",
-		Tool: core.NameUpdateIssue, Arguments: in}
+		Tool: toolkit.NameUpdateIssue, Arguments: in}
 }

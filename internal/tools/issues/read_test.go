@@ -7,8 +7,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
@@ -29,7 +29,7 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 	st.RUnlock()
 	for page := 0; page < 10; page++ {
 		var out issues.SearchIssuesOut
-		res := env.Call(t, core.NameSearchIssues, args)
+		res := env.Call(t, toolkit.NameSearchIssues, args)
 		if res.IsError {
 			t.Fatalf("page %d: %s", page, res.JSON)
 		}
@@ -61,16 +61,16 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 	// detail does not decide the rows, so a page may be read at another.
 	first := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 5}
 	var p1 issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, first).Decode(t, &p1)
+	env.Call(t, toolkit.NameSearchIssues, first).Decode(t, &p1)
 	first.Cursor, first.Detail = p1.NextCursor, "full"
-	if res := env.Call(t, core.NameSearchIssues, first); res.IsError {
+	if res := env.Call(t, toolkit.NameSearchIssues, first); res.IsError {
 		t.Fatalf("the next page at detail full: %s", res.JSON)
 	}
 
 	// A cursor presented with other filters is refused with a restart repair.
 	args.State = "open"
-	e := env.Call(t, core.NameSearchIssues, args).Envelope(t)
-	if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	e := env.Call(t, toolkit.NameSearchIssues, args).Envelope(t)
+	if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 		t.Fatalf("mismatched cursor: %+v", e)
 	}
 }
@@ -79,8 +79,8 @@ func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var sum, full issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30}).Decode(t, &sum)
-	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30, Detail: "full"}).Decode(t, &full)
+	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30}).Decode(t, &sum)
+	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30, Detail: "full"}).Decode(t, &full)
 	if len(sum.Items) != len(full.Items) || len(sum.Items) == 0 {
 		t.Fatalf("rows differ: %d vs %d", len(sum.Items), len(full.Items))
 	}
@@ -99,7 +99,7 @@ func TestGetIssueSanitizesTheHostileIssue(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var out issues.GetIssueOut
-	res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoHostileIssue})
+	res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoHostileIssue})
 	res.Decode(t, &out)
 	body := out.Issue.Body
 	for _, bad := range []string{"\u200b", "\u202e", "\u2066", "<!--", "\U000E0041"} {
@@ -125,13 +125,13 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	var out issues.GetIssueOut
-	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &out)
+	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &out)
 	if out.Relations == nil || out.Relations.SubIssues < 3 || out.Issue.Version == "" {
 		t.Fatalf("parent issue: %+v", out)
 	}
 	env.Upstream()
 	var many issues.GetIssueOut
-	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue}).Decode(t, &many)
+	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue}).Decode(t, &many)
 	if calls := env.Upstream(); len(calls) != 2 {
 		t.Fatalf("get_issue with comments made %d upstream calls: %v", len(calls), calls)
 	}
@@ -140,13 +140,13 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 	}
 	// A cursor that does not open is refused, naming the argument that
 	// carried it.
-	e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
+	e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		CommentsCursor: "not-a-cursor"}).Envelope(t)
 	if e.Code != contract.CodeCursorInvalid || e.Details == nil || e.Details.Field != "comments_cursor" || e.Repair == nil {
 		t.Fatalf("a cursor from another issue: %+v", e)
 	}
-	e = env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
-	if e.Code != contract.CodeIssueNotFound || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+	e = env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
+	if e.Code != contract.CodeIssueNotFound || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 		t.Fatalf("missing issue: %+v", e)
 	}
 }
@@ -161,7 +161,7 @@ func TestSearchQueryQualifiersOverrideDefaults(t *testing.T) {
 		t.Helper()
 		in.Owner, in.Repo, in.PageSize = "acme", "widgets", 100
 		var out issues.SearchIssuesOut
-		res := env.Call(t, core.NameSearchIssues, in)
+		res := env.Call(t, toolkit.NameSearchIssues, in)
 		if res.IsError {
 			t.Fatal(string(res.JSON))
 		}
@@ -195,13 +195,13 @@ func TestTitleSanitizingIsCounted(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Hidden\u200b title \u202eevil <!-- shown -->"})
 	var got issues.GetIssueOut
-	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n)}).Decode(t, &got)
+	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n)}).Decode(t, &got)
 	want := contract.Removed{ZeroWidth: 1, Bidi: 1}
 	if got.Issue.Title != "Hidden title evil <!-- shown -->" || got.Issue.TitleSanitized == nil || *got.Issue.TitleSanitized != want {
 		t.Fatalf("get_issue title %q, counted %+v", got.Issue.Title, got.Issue.TitleSanitized)
 	}
 	var found issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "evil"}).Decode(t, &found)
+	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "evil"}).Decode(t, &found)
 	for _, is := range found.Items {
 		if is.Number == n {
 			if is.Title != got.Issue.Title || is.TitleSanitized == nil || *is.TitleSanitized != want {

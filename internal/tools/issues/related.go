@@ -7,7 +7,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -34,7 +34,7 @@ func (l *linker) related(ctx context.Context) error {
 	}
 	linked, err := l.isRelated(ctx)
 	if err != nil {
-		return core.NotStarted(relatedUnsupported(ctx, l.c, in.Owner, in.Repo, int(in.IssueNumber), err))
+		return toolkit.NotStarted(relatedUnsupported(ctx, l.c, in.Owner, in.Repo, int(in.IssueNumber), err))
 	}
 	switch {
 	case in.Action == "add" && linked:
@@ -61,7 +61,7 @@ func (l *linker) related(ctx context.Context) error {
 func (l *linker) isRelated(ctx context.Context) (bool, error) {
 	owner, repo := l.in.targetRepo()
 	for page := 1; page <= relatedPages; page++ {
-		list, meta, err := l.c.ListRelated(ctx, l.in.Owner, l.in.Repo, int(l.in.IssueNumber), gh.ListOptions{Page: core.PageParam(page), PerPage: core.MaxPageSize})
+		list, meta, err := l.c.ListRelated(ctx, l.in.Owner, l.in.Repo, int(l.in.IssueNumber), gh.ListOptions{Page: toolkit.PageParam(page), PerPage: toolkit.MaxPageSize})
 		if err != nil {
 			return false, err
 		}
@@ -83,7 +83,7 @@ func (l *linker) isRelated(ctx context.Context) (bool, error) {
 // does not serve. A 404 is told apart from a missing issue by reading the
 // issue: when it exists, the endpoint is what is missing.
 func relatedUnsupported(ctx context.Context, c *github.Client, owner, repo string, number int, err error) error {
-	switch core.GitHubCode(err) {
+	switch toolkit.GitHubCode(err) {
 	case github.NotFound:
 		if _, rerr := fetchIssue(ctx, c, owner, repo, number); rerr != nil {
 			return rerr
@@ -96,7 +96,7 @@ func relatedUnsupported(ctx context.Context, c *github.Client, owner, repo strin
 		"this GitHub server does not serve related issues (GitHub's REST API version %s has them; GitHub Enterprise Server does not yet); nothing was written", github.RelatedAPIVersion)
 	e.Settlement = contract.NotStarted
 	return e.WithRepair(contract.Repair{NextStep: "read the issue's timeline for the issues that mention it instead",
-		Tool: core.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number), Collection: "timeline"},
+		Tool: toolkit.NameListIssueItems, Arguments: ListIssueItemsIn{Owner: owner, Repo: repo, IssueNumber: toolkit.IssueNumber(number), Collection: "timeline"},
 		Alternative: "link with relation sub_issue or blocked_by only if one of those truly applies"})
 }
 

@@ -9,16 +9,16 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // relatedRows lists an issue's related issues through the tool, as
 // "repo#number" ("#number" in the issue's own repository).
 func relatedRows(t *testing.T, env *servertest.Env, owner, repo string, number int) []string {
 	t.Helper()
-	out := servertest.CallOK[issues.ListIssueItemsOut](t, env, core.NameListIssueItems,
-		issues.ListIssueItemsIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number), Collection: "related"})
+	out := servertest.CallOK[issues.ListIssueItemsOut](t, env, toolkit.NameListIssueItems,
+		issues.ListIssueItemsIn{Owner: owner, Repo: repo, IssueNumber: toolkit.IssueNumber(number), Collection: "related"})
 	var rows []string
 	for _, it := range out.Items {
 		if it.Title == "" || it.State == "" {
@@ -41,7 +41,7 @@ func TestLinkRelatedIssues(t *testing.T) {
 	withState(env, func(*emulator.State) {
 		bodyA, bodyB = *widgets(env).Issue(a).Body, *widgets(env).Issue(b).Body
 	})
-	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(a), Relation: "related", Action: "add", TargetIssueNumber: core.IssueNumber(b)}
+	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(a), Relation: "related", Action: "add", TargetIssueNumber: toolkit.IssueNumber(b)}
 	related := issues.LinkRelation{Issue: widgetsRef(a), RelatedTo: widgetsRef(b), Linked: true}
 	env.Upstream()
 	wantStands(t, link(t, env, in), false, related, fmt.Sprintf("acme/widgets#%d and acme/widgets#%d are now related, shown on both", a, b))
@@ -80,13 +80,13 @@ func TestLinkRelatedIssues(t *testing.T) {
 
 	self := in
 	self.TargetIssueNumber = self.IssueNumber
-	if e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, self), true); e.Code != contract.CodeSelfLink {
+	if e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, self), true); e.Code != contract.CodeSelfLink {
 		t.Errorf("self link: %+v", e)
 	}
 	reorder := in
 	reorder.Action = "reorder"
 	reorder.AfterIssueNumber = 1
-	if e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, reorder), true); e.Code != contract.CodeInvalidField {
+	if e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, reorder), true); e.Code != contract.CodeInvalidField {
 		t.Errorf("reorder a related link: %+v", e)
 	}
 }
@@ -106,7 +106,7 @@ func TestLinkRelatedAcrossRepositories(t *testing.T) {
 		}
 	})
 	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoTriageIssue, Relation: "related", Action: "add",
-		TargetIssueNumber: core.IssueNumber(other), TargetRepo: emulator.DemoGadgetsRepo}
+		TargetIssueNumber: toolkit.IssueNumber(other), TargetRepo: emulator.DemoGadgetsRepo}
 	if out := link(t, env, in); out.NoOp {
 		t.Fatalf("add: %+v", out)
 	}
@@ -121,7 +121,7 @@ func TestLinkRelatedAcrossRepositories(t *testing.T) {
 	}
 	missing := in
 	missing.TargetIssueNumber = 99999
-	if e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, missing), true); e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted {
+	if e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, missing), true); e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted {
 		t.Fatalf("missing target: %+v", e)
 	}
 }
@@ -151,9 +151,9 @@ func TestRelatedIssuesUnsupported(t *testing.T) {
 			var body string
 			withState(env, func(*emulator.State) { body = *widgets(env).Issue(a).Body })
 			env.Upstream()
-			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(a), Relation: "related", Action: "add", TargetIssueNumber: core.IssueNumber(b)}
-			e := wireEnvelope(t, env.Call(t, core.NameLinkIssues, in), true)
-			if e.Code != contract.CodeRelatedIssuesUnsupported || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameListIssueItems {
+			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(a), Relation: "related", Action: "add", TargetIssueNumber: toolkit.IssueNumber(b)}
+			e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, in), true)
+			if e.Code != contract.CodeRelatedIssuesUnsupported || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameListIssueItems {
 				t.Fatalf("link: %+v", e)
 			}
 			for _, u := range env.Upstream() {
@@ -161,8 +161,8 @@ func TestRelatedIssuesUnsupported(t *testing.T) {
 					t.Errorf("an unsupported link wrote: %s", u)
 				}
 			}
-			e = wireEnvelope(t, env.Call(t, core.NameListIssueItems,
-				issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(a), Collection: "related"}), false)
+			e = wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems,
+				issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(a), Collection: "related"}), false)
 			if e.Code != contract.CodeRelatedIssuesUnsupported {
 				t.Fatalf("list: %+v", e)
 			}
@@ -173,7 +173,7 @@ func TestRelatedIssuesUnsupported(t *testing.T) {
 				}
 			})
 			// A missing issue is still issue_not_found, not unsupported.
-			e = wireEnvelope(t, env.Call(t, core.NameListIssueItems,
+			e = wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems,
 				issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 99999, Collection: "related"}), false)
 			if c.fault && e.Code != contract.CodeIssueNotFound {
 				t.Errorf("missing issue: %+v", e)

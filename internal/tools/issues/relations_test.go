@@ -6,8 +6,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // blocked_by and blocking say on the wire which count is open and which is
@@ -17,7 +17,7 @@ func TestDependencyCountsNameTheirParts(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	read := func() (blockedBy, blocking map[string]int) {
-		res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockedIssue, Detail: "summary"})
+		res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockedIssue, Detail: "summary"})
 		var out struct {
 			Relations struct {
 				BlockedBy map[string]int `json:"blocked_by"`
@@ -26,7 +26,7 @@ func TestDependencyCountsNameTheirParts(t *testing.T) {
 		if err := json.Unmarshal(res.JSON, &out); err != nil || res.IsError {
 			t.Fatalf("%v: %s", err, res.JSON)
 		}
-		res = env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue, Detail: "summary"})
+		res = env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue, Detail: "summary"})
 		var blocker struct {
 			Relations struct {
 				Blocking map[string]int `json:"blocking"`

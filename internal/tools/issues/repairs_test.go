@@ -9,8 +9,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Every refusal of a call's arguments says what to do next; where the fix
@@ -26,27 +26,27 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 		args     any
 		callable bool
 	}{
-		{"unknown field", core.NameGetIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"extra":1}`, firstIssue), true},
-		{"unknown nested field", core.NameUpdateIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"add":["bug"],"extra":true}}`, plainIssue), true},
-		{"self link", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: plainIssue}, true},
-		{"anchor outside reorder", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "blocked_by", Action: "add", TargetIssueNumber: plainIssue, AfterIssueNumber: jobsSubIssue}, true},
-		{"two anchors", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue, BeforeIssueNumber: docsSubIssue}, false},
-		{"no anchor", core.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue}, true},
-		{"repo without owner", core.NameSearchIssues, issues.SearchIssuesIn{Repo: "widgets"}, false},
-		{"label with a comma", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"a,b"}}, false},
-		{"label with a quote", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{`say "hi"`}}, false},
-		{"bad date", core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
-		{"empty label set", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Set: []string{}}}}, false},
-		{"add and remove one label", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}}, false},
-		{"version never issued", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
-		{"lock reason without lock", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, LockReason: "resolved"}, true},
-		{"empty key", core.NameAddComment, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"body":"x","idempotency_key":""}`, plainIssue), false},
-		{"long title", core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: strings.Repeat("t", 257)}, false},
-		{"long body", core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: ptrTo(strings.Repeat("b", 65537))}, false},
-		{"long comment", core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: strings.Repeat("b", 65537)}, false},
-		{"blank comment", core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: " "}, false},
-		{"blank title", core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: " "}, false},
-		{"edit and delete", core.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Body: "x", Delete: true}, false},
+		{"unknown field", toolkit.NameGetIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"extra":1}`, firstIssue), true},
+		{"unknown nested field", toolkit.NameUpdateIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"add":["bug"],"extra":true}}`, plainIssue), true},
+		{"self link", toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: plainIssue}, true},
+		{"anchor outside reorder", toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(parent), Relation: "blocked_by", Action: "add", TargetIssueNumber: plainIssue, AfterIssueNumber: jobsSubIssue}, true},
+		{"two anchors", toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue, BeforeIssueNumber: docsSubIssue}, false},
+		{"no anchor", toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(parent), Relation: "sub_issue", Action: "reorder", TargetIssueNumber: jobsSubIssue}, true},
+		{"repo without owner", toolkit.NameSearchIssues, issues.SearchIssuesIn{Repo: "widgets"}, false},
+		{"label with a comma", toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"a,b"}}, false},
+		{"label with a quote", toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{`say "hi"`}}, false},
+		{"bad date", toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", UpdatedAfter: "yesterday"}, false},
+		{"empty label set", toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Set: []string{}}}}, false},
+		{"add and remove one label", toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"bug"}}}}, false},
+		{"version never issued", toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Title: ptrTo("x"), ExpectedVersion: "v1.garbage"}, true},
+		{"lock reason without lock", toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, LockReason: "resolved"}, true},
+		{"empty key", toolkit.NameAddComment, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"body":"x","idempotency_key":""}`, plainIssue), false},
+		{"long title", toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: strings.Repeat("t", 257)}, false},
+		{"long body", toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: ptrTo(strings.Repeat("b", 65537))}, false},
+		{"long comment", toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: strings.Repeat("b", 65537)}, false},
+		{"blank comment", toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: plainIssue, Body: " "}, false},
+		{"blank title", toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: " "}, false},
+		{"edit and delete", toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: 1, Body: "x", Delete: true}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,11 +81,11 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 				tool string
 				args any
 			}{
-				{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue}},
-				{core.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue, Collection: "comments"}},
-				{core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: repo, Kind: "labels"}},
-				{core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: repo}},
-				{core.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue, Body: "x"}},
+				{toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue}},
+				{toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue, Collection: "comments"}},
+				{toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: repo, Kind: "labels"}},
+				{toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: repo}},
+				{toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: repo, IssueNumber: plainIssue, Body: "x"}},
 			}
 			for _, c := range calls {
 				t.Run(c.tool, func(t *testing.T) {
@@ -101,7 +101,7 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 			}
 		})
 	}
-	if e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: plainIssue}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
+	if e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: plainIssue}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
 		t.Fatalf("owner with a slash: %+v", e)
 	}
 }
@@ -114,16 +114,16 @@ func TestPullRequestNumbers(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	pr := emulator.DemoFirstPull
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(pr), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(pr), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
 	if !out.Issue.IsPR || !slices.Contains(out.Issue.Labels, "question") || out.Version != ciVersion(t, env, pr) {
 		t.Fatalf("labelling PR #%d: %+v", pr, out)
 	}
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(pr), Title: ptrTo("Retitled PR")})
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(pr), Title: ptrTo("Retitled PR")})
 	if !out.Issue.IsPR || out.Issue.Title != "Retitled PR" {
 		t.Fatalf("retitling PR #%d: %+v", pr, out)
 	}
 	env.Upstream()
-	e := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: core.IssueNumber(pr)}).Envelope(t)
+	e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: toolkit.IssueNumber(pr)}).Envelope(t)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "parent_issue_number" || !strings.Contains(e.Message, "pull request") {
 		t.Fatalf("a PR as parent: %+v", e)
 	}
@@ -133,7 +133,7 @@ func TestPullRequestNumbers(t *testing.T) {
 		}
 	}
 	// A number that is nothing is still not_found.
-	e = env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
+	e = env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
 	if e.Code != contract.CodeIssueNotFound {
 		t.Fatalf("missing issue: %+v", e)
 	}
@@ -148,8 +148,8 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 		tool string
 		args any
 	}{
-		{core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "nope", IssueNumber: firstIssue}},
-		{core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nope", Kind: "labels"}},
+		{toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "nope", IssueNumber: firstIssue}},
+		{toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nope", Kind: "labels"}},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
 			e := env.Call(t, c.tool, c.args).Envelope(t)
@@ -162,7 +162,7 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 		})
 	}
 	// A missing issue in a real repository keeps the issue's repair.
-	e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
+	e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
 	if e.Code != contract.CodeIssueNotFound || !strings.Contains(e.Message, fmt.Sprintf("#%d", missingIssue)) {
 		t.Fatalf("missing issue: %+v", e)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/testutil/redisserver"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Two ghgate replicas on one emulator and one Redis, as behind a load
@@ -72,7 +72,7 @@ func TestReplicasKeyedCreateWritesOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res := env.Call(t, core.NameCreateIssue, in)
+			res := env.Call(t, toolkit.NameCreateIssue, in)
 			if res.IsError {
 				t.Errorf("call %d: %s", i, res.JSON)
 				return
@@ -98,21 +98,21 @@ func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
 	t.Parallel()
 	_, a, b := replicaPair(t, servertest.Options{})
 	// A cursor minted by one replica is accepted by the other.
-	first := servertest.CallOK[issues.SearchIssuesOut](t, a, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2})
+	first := servertest.CallOK[issues.SearchIssuesOut](t, a, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2})
 	if !first.HasMore || first.NextCursor == "" {
 		t.Fatalf("first page: %+v", first)
 	}
-	next := servertest.CallOK[issues.SearchIssuesOut](t, b, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2, Cursor: first.NextCursor})
+	next := servertest.CallOK[issues.SearchIssuesOut](t, b, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2, Cursor: first.NextCursor})
 	if len(next.Items) == 0 || next.Items[0].Number == first.Items[0].Number {
 		t.Fatalf("second page from the other replica: %+v", next)
 	}
 	// A read one replica cached is answered 304 for the other, which costs
 	// no budget.
-	get := issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(first.Items[0].Number)}
-	servertest.CallOK[issues.GetIssueOut](t, a, core.NameGetIssue, get)
+	get := issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(first.Items[0].Number)}
+	servertest.CallOK[issues.GetIssueOut](t, a, toolkit.NameGetIssue, get)
 	before := coreRemaining(t, a)
 	b.Upstream()
-	servertest.CallOK[issues.GetIssueOut](t, b, core.NameGetIssue, get)
+	servertest.CallOK[issues.GetIssueOut](t, b, toolkit.NameGetIssue, get)
 	if calls := b.Upstream(); len(calls) == 0 {
 		t.Fatal("the second replica made no request at all")
 	}
@@ -121,9 +121,9 @@ func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
 	}
 	// Names one replica confirmed (a label listing) spare the other its
 	// preflight: its create is the POST alone.
-	servertest.CallOK[issues.ListRepoMetadataOut](t, a, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"})
+	servertest.CallOK[issues.ListRepoMetadataOut](t, a, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"})
 	b.Upstream()
-	servertest.CallOK[issues.CreateIssueOut](t, b, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Named", Labels: []string{"bug"}})
+	servertest.CallOK[issues.CreateIssueOut](t, b, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Named", Labels: []string{"bug"}})
 	ciWantCalls(t, b, "names confirmed by the other replica", "POST /repos/acme/widgets/issues")
 }
 
@@ -137,7 +137,7 @@ func TestReplicasStopAtTheRateFloorTogether(t *testing.T) {
 		if i%2 == 0 {
 			env = b
 		}
-		res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(i)})
+		res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(i)})
 		if !res.IsError {
 			continue
 		}
@@ -155,7 +155,7 @@ func TestReplicasStopAtTheRateFloorTogether(t *testing.T) {
 	// Both replicas now refuse without sending anything.
 	for name, env := range map[string]*servertest.Env{"a": a, "b": b} {
 		env.Upstream()
-		e := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
+		e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
 		if e.Code != contract.CodeRateLimited {
 			t.Errorf("replica %s: %+v", name, e)
 		}
@@ -175,7 +175,7 @@ func TestReplicasWithRedisDown(t *testing.T) {
 	srv.Stop()
 	// A keyed write is refused, not performed without its guard.
 	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "During the outage", IdempotencyKey: "k-outage"}
-	e := a.Call(t, core.NameCreateIssue, in).Envelope(t)
+	e := a.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
 	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.RetryAfterMS == nil || e.Settlement != contract.NotStarted {
 		t.Fatalf("keyed write with Redis down: %+v", e)
 	}
@@ -184,7 +184,7 @@ func TestReplicasWithRedisDown(t *testing.T) {
 	}
 	// Reads go on, without the cache.
 	for _, env := range []*servertest.Env{a, b} {
-		got := servertest.CallOK[issues.GetIssueOut](t, env, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1})
+		got := servertest.CallOK[issues.GetIssueOut](t, env, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1})
 		if got.Issue.Number != 1 {
 			t.Fatalf("read during the outage: %+v", got)
 		}
@@ -196,7 +196,7 @@ func TestReplicasWithRedisDown(t *testing.T) {
 	// refusal's retry_after_ms gets through within a few attempts.
 	var first issues.CreateIssueOut
 	for attempt := 0; ; attempt++ {
-		res := a.Call(t, core.NameCreateIssue, in)
+		res := a.Call(t, toolkit.NameCreateIssue, in)
 		if !res.IsError {
 			res.Decode(t, &first)
 			break
@@ -207,7 +207,7 @@ func TestReplicasWithRedisDown(t *testing.T) {
 		}
 		time.Sleep(time.Duration(*e.RetryAfterMS) * time.Millisecond)
 	}
-	again := servertest.CallOK[issues.CreateIssueOut](t, b, core.NameCreateIssue, in)
+	again := servertest.CallOK[issues.CreateIssueOut](t, b, toolkit.NameCreateIssue, in)
 	if first.Replayed || !again.Replayed || again.Issue.Number != first.Issue.Number {
 		t.Fatalf("after recovery: first %+v, retry %+v", first, again)
 	}

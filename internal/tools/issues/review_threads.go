@@ -5,7 +5,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // reviewThreads reads one page of a pull request's review threads (one
@@ -14,7 +14,7 @@ import (
 // not_a_pull_request: only pull requests have review threads. Each
 // comment's text is decided by u (lockdown); withheld counts those it
 // withheld.
-func reviewThreads(ctx context.Context, c *github.Client, u *core.Untrusted, in ListIssueItemsIn, after string) (rows []IssueItem, next string, withheld int, err error) {
+func reviewThreads(ctx context.Context, c *github.Client, u *toolkit.Untrusted, in ListIssueItemsIn, after string) (rows []IssueItem, next string, withheld int, err error) {
 	page, err := c.ListReviewThreads(ctx, in.Owner, in.Repo, int(in.IssueNumber), int(in.PageSize), after)
 	if err != nil {
 		return nil, "", 0, err
@@ -45,5 +45,5 @@ func NotAPullRequest(owner, repo string, number int, field string) *contract.Err
 	e := contract.Errorf(contract.CodeNotAPullRequest, "%s/%s#%d is an issue, not a pull request: only pull requests have review threads", owner, repo, number).
 		WithField(field, "names an issue")
 	return e.WithRepair(contract.Repair{NextStep: "read the issue's comments instead, or name a pull request's number",
-		Tool: core.NameListIssueItems, Arguments: map[string]any{"owner": owner, "repo": repo, "issue_number": number, "collection": "comments"}})
+		Tool: toolkit.NameListIssueItems, Arguments: map[string]any{"owner": owner, "repo": repo, "issue_number": number, "collection": "comments"}})
 }

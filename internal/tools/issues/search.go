@@ -11,7 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/searchquery"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // SearchIssuesIn are github_search_issues' arguments.
@@ -19,23 +19,23 @@ type SearchIssuesIn struct {
 	Owner string `json:"owner,omitempty"`
 	// Repo without Owner is refused by name (Validate, with the repair),
 	// so tools/list need not spend bytes saying it.
-	Repo         string        `json:"repo,omitempty"`
-	Query        string        `json:"query,omitempty" jsonschema:"text, qualifiers"`
-	State        SearchState   `json:"state,omitempty" jsonschema:"default open"`
-	Labels       SearchLabels  `json:"labels,omitempty" jsonschema:"all these"`
-	NoLabels     bool          `json:"no_labels,omitempty" jsonschema:"default false"`
-	Assignee     string        `json:"assignee,omitempty" jsonschema:"login or none"`
-	Author       string        `json:"author,omitempty" jsonschema:"login"`
-	UpdatedAfter string        `json:"updated_after,omitempty" jsonschema:"date/RFC 3339"`
-	IncludePRs   bool          `json:"include_prs,omitempty" jsonschema:"default false"`
-	Sort         SearchSort    `json:"sort,omitempty" jsonschema:"default best_match"`
-	Order        SortOrder     `json:"order,omitempty" jsonschema:"default desc"`
-	Detail       Detail        `json:"detail,omitempty" jsonschema:"default summary"`
-	PageSize     core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor       string        `json:"cursor,omitempty"`
+	Repo         string           `json:"repo,omitempty"`
+	Query        string           `json:"query,omitempty" jsonschema:"text, qualifiers"`
+	State        SearchState      `json:"state,omitempty" jsonschema:"default open"`
+	Labels       SearchLabels     `json:"labels,omitempty" jsonschema:"all these"`
+	NoLabels     bool             `json:"no_labels,omitempty" jsonschema:"default false"`
+	Assignee     string           `json:"assignee,omitempty" jsonschema:"login or none"`
+	Author       string           `json:"author,omitempty" jsonschema:"login"`
+	UpdatedAfter string           `json:"updated_after,omitempty" jsonschema:"date/RFC 3339"`
+	IncludePRs   bool             `json:"include_prs,omitempty" jsonschema:"default false"`
+	Sort         SearchSort       `json:"sort,omitempty" jsonschema:"default best_match"`
+	Order        SortOrder        `json:"order,omitempty" jsonschema:"default desc"`
+	Detail       Detail           `json:"detail,omitempty" jsonschema:"default summary"`
+	PageSize     toolkit.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
+	Cursor       string           `json:"cursor,omitempty"`
 	// IncludeUntrusted true shows (for the mirror: writes) the text
 	// lockdown withholds, audited. It is listed and accepted only where
-	// the operator allows it (Gated on core.IncludeUntrustedGate); the
+	// the operator allows it (Gated on toolkit.IncludeUntrustedGate); the
 	// capability summary says what it does.
 	IncludeUntrusted bool `json:"include_untrusted,omitempty" jsonschema:"default false"`
 }
@@ -44,10 +44,10 @@ type SearchIssuesIn struct {
 func (in *SearchIssuesIn) Validate() *contract.Error {
 	if in.Repo != "" && in.Owner == "" {
 		return contract.Errorf(contract.CodeInvalidField, "repo needs owner").WithField("owner", "is required when repo is given").
-			WithRepair(contract.Repair{NextStep: "call again with the repository's owner beside repo", Tool: core.NameSearchIssues,
+			WithRepair(contract.Repair{NextStep: "call again with the repository's owner beside repo", Tool: toolkit.NameSearchIssues,
 				Alternative: "or leave repo out to search every repository the credential can see"})
 	}
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	// author and assignee become qualifiers of the query: anything but a
@@ -68,14 +68,14 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 		if strings.ContainsAny(l, ",\"") {
 			return contract.Errorf(contract.CodeInvalidField, "GitHub's search cannot filter on a label whose name holds a comma or a double quote").
 				WithField("labels", "a name with , or \" cannot be searched for").
-				WithRepair(contract.Repair{NextStep: "search without that label and check each row's labels (detail: summary lists them)", Tool: core.NameSearchIssues})
+				WithRepair(contract.Repair{NextStep: "search without that label and check each row's labels (detail: summary lists them)", Tool: toolkit.NameSearchIssues})
 		}
 	}
 	if in.UpdatedAfter != "" {
 		if _, err := parseDateArg(in.UpdatedAfter); err != nil {
 			return contract.Errorf(contract.CodeInvalidField, "updated_after must be YYYY-MM-DD or RFC 3339").
 				WithField("updated_after", "must be YYYY-MM-DD or RFC 3339").
-				WithRepair(contract.Repair{NextStep: "call again with updated_after as a date such as 2026-01-31", Tool: core.NameSearchIssues})
+				WithRepair(contract.Repair{NextStep: "call again with updated_after as a date such as 2026-01-31", Tool: toolkit.NameSearchIssues})
 		}
 	}
 	return nil
@@ -86,7 +86,7 @@ func (in *SearchIssuesIn) Validate() *contract.Error {
 // would be read on that owner's credential. Without owner, the query may
 // name one owner, which then routes the call (see routedOwner).
 func (in *SearchIssuesIn) checkScope() *contract.Error {
-	const tool = core.NameSearchIssues
+	const tool = toolkit.NameSearchIssues
 	tokens := searchquery.Tokens(in.Query)
 	refs := searchquery.Refs(tokens)
 	if len(refs) == 0 {
@@ -191,7 +191,7 @@ func checkLoginFilter(field, value string, words ...string) *contract.Error {
 		reason += " or " + strings.Join(words, " or ")
 	}
 	return contract.Errorf(contract.CodeInvalidField, "%s %s", field, reason).WithField(field, reason).
-		WithRepair(contract.Repair{NextStep: "call again with " + field + " set to one login; put other search terms in query", Tool: core.NameSearchIssues})
+		WithRepair(contract.Repair{NextStep: "call again with " + field + " set to one login; put other search terms in query", Tool: toolkit.NameSearchIssues})
 }
 
 func parseDateArg(s string) (time.Time, error) {
@@ -209,7 +209,7 @@ type SearchIssuesOut struct {
 	// from page_size, see listBucket) holds them all.
 	TotalCount int    `json:"total_count,omitempty"`
 	Source     Source `json:"source"`
-	core.Page
+	toolkit.Page
 	// Withheld counts this page's matches left out: issues another user
 	// opened, under the creator scope, and issues of repositories the
 	// client may not read.
@@ -311,9 +311,9 @@ func quoteQualifier(v string) string {
 const searchCap = 1000
 
 func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssuesOut, error) {
-	const tool = core.NameSearchIssues
+	const tool = toolkit.NameSearchIssues
 	if in.PageSize == 0 {
-		in.PageSize = core.DefaultPageSize
+		in.PageSize = toolkit.DefaultPageSize
 	}
 	detail := Detail(in.Detail)
 	if detail == "" {
@@ -339,7 +339,7 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 	if listed {
 		source = SourceList
 	}
-	pg, err := s.OpenPager(core.Listing{Tool: tool, Scope: scope, Filters: asked.filters(source), Field: "cursor", Cursor: in.Cursor, Restart: restart})
+	pg, err := s.OpenPager(toolkit.Listing{Tool: tool, Scope: scope, Filters: asked.filters(source), Field: "cursor", Cursor: in.Cursor, Restart: restart})
 	if err != nil {
 		return SearchIssuesOut{}, err
 	}
@@ -373,7 +373,7 @@ func (s *Tools) searchIssues(ctx context.Context, in SearchIssuesIn) (SearchIssu
 }
 
 // searchPage reads one page of in through the search API.
-func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in SearchIssuesIn, pg *core.Pager, detail Detail) (SearchIssuesOut, error) {
+func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in SearchIssuesIn, pg *toolkit.Pager, detail Detail) (SearchIssuesOut, error) {
 	opts := github.SearchOptions{Page: pg.Page, PerPage: int(in.PageSize), Order: string(in.Order)}
 	if in.Sort != "" && in.Sort != "best_match" {
 		opts.Sort = string(in.Sort)
@@ -383,7 +383,7 @@ func (s *Tools) searchPage(ctx context.Context, c *github.Client, v views, in Se
 		return SearchIssuesOut{}, err
 	}
 	out := SearchIssuesOut{TotalCount: res.GetTotal(), Source: SourceSearch, Notes: []string{searchLagNote},
-		RateLimitRemaining: core.LowBudget(c, "search")}
+		RateLimitRemaining: toolkit.LowBudget(c, "search")}
 	g := newGrant(ctx, in.routedOwner(), in.Repo)
 	rows := make([]*github.IssueRow, len(res.Issues))
 	for i, is := range res.Issues {
@@ -456,7 +456,7 @@ func (s *Tools) noteWithheld(out *SearchIssuesOut, creator int, g *grant) {
 // SearchIssues is github_search_issues.
 func (s *Tools) SearchIssues() tooldef.Spec {
 	return tooldef.Tool[SearchIssuesIn, SearchIssuesOut]{
-		Name:    core.NameSearchIssues,
+		Name:    toolkit.NameSearchIssues,
 		Toolset: Toolset,
 		Title:   "Search issues",
 		// "Absent: any" is said once here, for every filter (and
@@ -464,7 +464,7 @@ func (s *Tools) SearchIssues() tooldef.Spec {
 		Description: "Issues in a repo, an owner's or all; absent: any; detail=full adds bodies.",
 		Mode:        tooldef.Read,
 		Keep:        triageState("items[]"),
-		Gated:       map[string]string{core.IncludeUntrustedField: core.IncludeUntrustedGate},
+		Gated:       map[string]string{toolkit.IncludeUntrustedField: toolkit.IncludeUntrustedGate},
 		Run:         s.searchIssues,
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // What an empty first page says about the names it filtered on. In one
@@ -26,7 +26,7 @@ import (
 type missingName struct {
 	f       namedFilter
 	account string // a person filter's account type ("" for none)
-	matches []core.NameMatch
+	matches []toolkit.NameMatch
 }
 
 // explainEmpty checks the names an empty first page filtered on: an error
@@ -54,7 +54,7 @@ func (s *Tools) explainEmpty(ctx context.Context, c *github.Client, in SearchIss
 // none) into the error of the filter whose name does not exist; err as it
 // is when no name is missing or none could be checked.
 func (s *Tools) refusedNames(ctx context.Context, c *github.Client, in SearchIssuesIn, err error) error {
-	if core.GitHubCode(err) != github.ValidationFailed {
+	if toolkit.GitHubCode(err) != github.ValidationFailed {
 		return err
 	}
 	v, ok, cerr := s.checkNames(ctx, c, in)
@@ -172,7 +172,7 @@ func judgeNames(read namesRead, found namesFound) (missing []missingName, presen
 }
 
 // rankAcross ranks every repository's names of f's kind against f's.
-func rankAcross(f namedFilter, found namesFound) []core.NameMatch {
+func rankAcross(f namedFilter, found namesFound) []toolkit.NameMatch {
 	var all []string
 	for _, rn := range found.repos {
 		for _, n := range rn.candidates(f.kind) {
@@ -181,9 +181,9 @@ func rankAcross(f namedFilter, found namesFound) []core.NameMatch {
 			}
 		}
 	}
-	var out []core.NameMatch
+	var out []toolkit.NameMatch
 	for _, n := range f.names {
-		for _, m := range core.RankNames(n, all) {
+		for _, m := range toolkit.RankNames(n, all) {
 			if !containsFold(matchNames(out), m.Name) {
 				out = append(out, m)
 			}
@@ -192,7 +192,7 @@ func rankAcross(f namedFilter, found namesFound) []core.NameMatch {
 	return out
 }
 
-func matchNames(ms []core.NameMatch) []string {
+func matchNames(ms []toolkit.NameMatch) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
 		out[i] = m.Name
@@ -276,10 +276,10 @@ func namesRepair(in SearchIssuesIn, owner, repo string, m missingName) contract.
 	kind := map[filterKind]string{filterLabel: "labels", filterMilestone: "milestones", filterType: "issue_types",
 		filterAssignee: "assignees", filterAuthor: "assignees"}[m.f.kind]
 	listing := "list the repository's " + strings.ReplaceAll(kind, "_", " ") + " (github_list_repo_metadata) and search again with one of them"
-	if len(m.matches) > 0 && m.matches[0].Score < core.WeakMatch {
+	if len(m.matches) > 0 && m.matches[0].Score < toolkit.WeakMatch {
 		if args, ok := m.f.with(in, m.matches[0].Name); ok {
 			r := contract.Repair{NextStep: fmt.Sprintf("search again with %q, the closest existing %s; details.value lists others", m.matches[0].Name, m.f.kind),
-				Tool: core.NameSearchIssues, Arguments: args}
+				Tool: toolkit.NameSearchIssues, Arguments: args}
 			if repo != "" {
 				r.Alternative = listing
 			}
@@ -288,16 +288,16 @@ func namesRepair(in SearchIssuesIn, owner, repo string, m missingName) contract.
 	}
 	if repo == "" {
 		if m.f.kind.person() {
-			return contract.Repair{NextStep: "call again with " + m.f.field + " set to a GitHub login", Tool: core.NameSearchIssues}
+			return contract.Repair{NextStep: "call again with " + m.f.field + " set to a GitHub login", Tool: toolkit.NameSearchIssues}
 		}
 		return contract.Repair{NextStep: "search one repository of " + owner + " with it to be offered that repository's closest names, " +
-			"or list a repository's " + strings.ReplaceAll(kind, "_", " ") + " with github_list_repo_metadata", Tool: core.NameSearchIssues}
+			"or list a repository's " + strings.ReplaceAll(kind, "_", " ") + " with github_list_repo_metadata", Tool: toolkit.NameSearchIssues}
 	}
 	step := listing
 	if len(m.matches) > 0 {
 		step = "call again with one of details.value, or " + listing
 	}
-	return contract.Repair{NextStep: step, Tool: core.NameListRepoMetadata,
+	return contract.Repair{NextStep: step, Tool: toolkit.NameListRepoMetadata,
 		Arguments: ListRepoMetadataIn{Owner: owner, Repo: repo, Kind: MetadataKind(kind)}}
 }
 

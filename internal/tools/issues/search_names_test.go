@@ -12,8 +12,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // A filter naming something the repository lacks answers with the
@@ -24,7 +24,7 @@ import (
 // returns the envelope and its repair's arguments as a search's input.
 func notFound(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn, code contract.Code, field string) (contract.Error, issues.SearchIssuesIn) {
 	t.Helper()
-	e := servertest.Refused(t, env, core.NameSearchIssues, in)
+	e := servertest.Refused(t, env, toolkit.NameSearchIssues, in)
 	if e.Code != code {
 		t.Fatalf("%+v: code = %s, want %s (%s)", in, e.Code, code, e.Message)
 	}
@@ -35,7 +35,7 @@ func notFound(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn, code 
 		t.Fatalf("%+v: no repair", in)
 	}
 	var fixed issues.SearchIssuesIn
-	if e.Repair.Tool == core.NameSearchIssues && e.Repair.Arguments != nil {
+	if e.Repair.Tool == toolkit.NameSearchIssues && e.Repair.Arguments != nil {
 		b, err := json.Marshal(e.Repair.Arguments)
 		if err != nil {
 			t.Fatal(err)
@@ -61,7 +61,7 @@ func closest(t *testing.T, e contract.Error) []string {
 // wantRows calls a repair's search and fails unless it finds rows.
 func wantRows(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) issues.SearchIssuesOut {
 	t.Helper()
-	out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 	if len(out.Items) == 0 {
 		t.Fatalf("the repaired search %+v finds nothing", in)
 	}
@@ -92,7 +92,7 @@ func TestSearchByMissingLabelNamesTheClosest(t *testing.T) {
 			t.Errorf("message %q does not name the label and the repository", e.Message)
 		}
 		want := in
-		want.PageSize = core.DefaultPageSize
+		want.PageSize = toolkit.DefaultPageSize
 		if in.Query == "" {
 			want.Labels = []string{"status: triage"}
 		} else {
@@ -182,7 +182,7 @@ func TestSearchByAssigneeSaysWhetherTheUserExists(t *testing.T) {
 	}
 	wantRows(t, env, fixed)
 
-	out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues,
+	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues,
 		issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Assignee: "dave", State: "all"})
 	if len(out.Items) != 0 {
 		t.Fatalf("dave has %d issues assigned in acme/widgets, want none", len(out.Items))
@@ -223,7 +223,7 @@ func TestSearchByAuthorSaysWhetherTheUserExists(t *testing.T) {
 		{Owner: "acme", Repo: "widgets", Author: "erin", State: "all"},
 		{Owner: "acme", Author: "erin", State: "all"},
 	} {
-		out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+		out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 		if len(out.Items) != 0 || !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, "erin is a GitHub user") }) {
 			t.Errorf("%+v: %d rows, notes %q; want none and a note that erin is a GitHub user", in, len(out.Items), out.Notes)
 		}
@@ -255,7 +255,7 @@ func TestSearchByExistingNameWithoutMatchesIsEmpty(t *testing.T) {
 		{issues.SearchIssuesIn{Owner: "acme", Labels: []string{"needs: design"}, State: "all"},
 			`label "needs: design" exists in acme/widgets (1 of the`},
 	} {
-		res := env.Call(t, core.NameSearchIssues, c.in)
+		res := env.Call(t, toolkit.NameSearchIssues, c.in)
 		if res.IsError {
 			t.Errorf("%+v: %s", c.in, res.JSON)
 			continue
@@ -286,7 +286,7 @@ func TestSearchAcrossRepositoriesByMissingLabel(t *testing.T) {
 	}
 	wantRows(t, env, fixed)
 
-	out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues,
+	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues,
 		issues.SearchIssuesIn{Labels: []string{"status: triaged"}, Author: "dave"})
 	if len(out.Items) != 0 {
 		t.Errorf("unscoped: %d rows, want none", len(out.Items))
@@ -304,7 +304,7 @@ func TestSearchNamesUncheckedStillAnswerThePage(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{MaxReadRetries: -1})
 	addFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql"})
-	out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues,
+	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues,
 		issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"status: triaged"}})
 	if want := "could not be checked"; len(out.Items) != 0 || !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, want) }) {
 		t.Errorf("%d rows, notes %q; want none and a note that the names %s", len(out.Items), out.Notes, want)
@@ -320,7 +320,7 @@ func TestSearchOfALargeOwnerSaysHowFarItLooked(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{FleetRepos: 105}})
 	env.Upstream()
 	in := issues.SearchIssuesIn{Owner: emulator.FleetOrg, Labels: []string{"status: triaged"}}
-	out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 	want := `label "status: triaged" is in none of the 100 most recently pushed of fleet's repositories read`
 	if len(out.Items) != 0 || !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, want) }) {
 		t.Errorf("%d rows, notes %q; want none and %q", len(out.Items), out.Notes, want)
@@ -342,7 +342,7 @@ func TestSearchNamesStayWithinTheReadGrant(t *testing.T) {
 		map[string]string{"name": "release-blocker", "color": "b60205"}); res.Status != 201 {
 		t.Fatalf("create label: %d", res.Status)
 	}
-	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Labels: []string{"release-blocker"}})
+	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Labels: []string{"release-blocker"}})
 	if strings.Contains(string(res.JSON), "gadgets") {
 		t.Errorf("the answer names acme/gadgets, which the client may not read: %s", res.JSON)
 	}

@@ -15,14 +15,14 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
-// ownerRecorder is a core.Clients that notes the owner each call was
+// ownerRecorder is a toolkit.Clients that notes the owner each call was
 // routed by, then serves it as the one it wraps would.
 type ownerRecorder struct {
-	next core.Clients
+	next toolkit.Clients
 
 	mu     sync.Mutex
 	owners []string
@@ -72,12 +72,12 @@ func wantRowsIn(t *testing.T, out issues.SearchIssuesOut, prefix string) {
 // arguments as the literal input the agent would send back.
 func refusedScope(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (contract.Error, json.RawMessage) {
 	t.Helper()
-	res := env.Call(t, core.NameSearchIssues, in)
+	res := env.Call(t, toolkit.NameSearchIssues, in)
 	e := wireEnvelope(t, res, false)
 	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "query" {
 		t.Fatalf("query %q: want invalid_field on query, got %s", in.Query, res.JSON)
 	}
-	if e.Repair == nil || e.Repair.Tool != core.NameSearchIssues || e.Repair.Arguments == nil || e.Repair.NextStep == "" {
+	if e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues || e.Repair.Arguments == nil || e.Repair.NextStep == "" {
 		t.Fatalf("query %q: repair is not a callable search: %s", in.Query, res.JSON)
 	}
 	args, err := json.Marshal(e.Repair.Arguments)
@@ -106,7 +106,7 @@ func TestSearchOwnerRefusesAnotherOwnersQualifier(t *testing.T) {
 	if want := (issues.SearchIssuesIn{Owner: "acme", State: "all", PageSize: 50}); !jsonEqual(fixed, want) {
 		t.Errorf("repair arguments %s, want %+v", args, want)
 	}
-	out := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, args)
 	wantRowsIn(t, out, "acme/")
 	if got := rec.took(); !slices.Equal(got, []string{"acme"}) {
 		t.Errorf("repaired search routed by %q, want acme", got)
@@ -176,7 +176,7 @@ func TestSearchOwnerAllowsNarrowingQualifiers(t *testing.T) {
 	} {
 		t.Run(c.owner+"/"+c.repo+" "+c.query, func(t *testing.T) {
 			in := issues.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query, State: "all"}
-			res := env.Call(t, core.NameSearchIssues, in)
+			res := env.Call(t, toolkit.NameSearchIssues, in)
 			if res.IsError {
 				t.Errorf("%s/%s %q refused: %s", c.owner, c.repo, c.query, res.JSON)
 				return
@@ -206,7 +206,7 @@ func TestSearchWithoutOwnerRoutesByTheQueryScope(t *testing.T) {
 		{"", "", ""},
 	} {
 		t.Run(c.query, func(t *testing.T) {
-			res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Query: c.query, State: "all"})
+			res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Query: c.query, State: "all"})
 			if res.IsError {
 				t.Errorf("%q refused: %s", c.query, res.JSON)
 				return
@@ -248,7 +248,7 @@ func TestSearchWithoutOwnerRefusesTwoOwners(t *testing.T) {
 			if fixed.Owner != "" || fixed.Query != c.fixed {
 				t.Errorf("%q: repair arguments %s, want query %q", c.query, args, c.fixed)
 			}
-			servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+			servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, args)
 			if got := rec.took(); !slices.Equal(got, []string{c.route}) {
 				t.Errorf("%q: repaired search routed by %q, want %q", c.query, got, c.route)
 			}
@@ -270,7 +270,7 @@ func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
 	if fixed.Query != "crash -user:alice" {
 		t.Errorf("repair arguments %s, want query %q", args, "crash -user:alice")
 	}
-	servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, args)
+	servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, args)
 	if got := rec.took(); !slices.Equal(got, []string{""}) {
 		t.Errorf("repaired search routed by %q, want \"\"", got)
 	}
@@ -282,12 +282,12 @@ func TestSearchDerivedOwnerCursor(t *testing.T) {
 	t.Parallel()
 	env, rec := startRecorded(t)
 	in := issues.SearchIssuesIn{Query: "user:acme", State: "all", PageSize: 5}
-	first := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+	first := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 	if !first.HasMore || first.NextCursor == "" {
 		t.Fatalf("no next page: %+v", first.Page)
 	}
 	in.Cursor = first.NextCursor
-	second := servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, in)
+	second := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 	wantRowsIn(t, second, "acme/")
 	if second.Items[0].Number == first.Items[0].Number && second.Items[0].Repo == first.Items[0].Repo {
 		t.Errorf("the cursor read page 1 again")
@@ -297,7 +297,7 @@ func TestSearchDerivedOwnerCursor(t *testing.T) {
 	}
 	// The same cursor under another owner's scope is not this listing.
 	other := issues.SearchIssuesIn{Query: "user:alice", State: "all", PageSize: 5, Cursor: first.NextCursor}
-	e := env.Call(t, core.NameSearchIssues, other).Envelope(t)
+	e := env.Call(t, toolkit.NameSearchIssues, other).Envelope(t)
 	if e.Code != contract.CodeCursorInvalid {
 		t.Errorf("cursor replayed under user:alice: %+v", e)
 	}
@@ -323,7 +323,7 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 		{Owner: "acme", Assignee: "bob\tuser:alice"},
 	} {
 		t.Run(fmt.Sprintf("author %q assignee %q", in.Author, in.Assignee), func(t *testing.T) {
-			res := env.Call(t, core.NameSearchIssues, in)
+			res := env.Call(t, toolkit.NameSearchIssues, in)
 			e := wireEnvelope(t, res, false)
 			field := "author"
 			if in.Assignee != "" {
@@ -351,7 +351,7 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("author %q assignee %q", in.Author, in.Assignee), func(t *testing.T) {
 			args, _ := json.Marshal(in)
-			servertest.CallOK[issues.SearchIssuesOut](t, env, core.NameSearchIssues, json.RawMessage(args))
+			servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, json.RawMessage(args))
 		})
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // github_search_issues answers from one of two places. A listing by plain
@@ -208,7 +208,7 @@ func listNeed(size int, issuesOnly bool) int {
 }
 
 // listPage reads one page of in through the list endpoint.
-func (s *Tools) listPage(ctx context.Context, c *github.Client, v views, in SearchIssuesIn, p listPlan, pg *core.Pager, detail Detail) (SearchIssuesOut, error) {
+func (s *Tools) listPage(ctx context.Context, c *github.Client, v views, in SearchIssuesIn, p listPlan, pg *toolkit.Pager, detail Detail) (SearchIssuesOut, error) {
 	size := int(in.PageSize)
 	opts := p.opts
 	pos, per := pg.Page, listBucket(pg.Page, size, listNeed(size, p.issuesOnly))
@@ -216,7 +216,7 @@ func (s *Tools) listPage(ctx context.Context, c *github.Client, v views, in Sear
 	next, total := 0, -1
 	for reads := 1; ; reads++ {
 		upPage, skip := (pos-1)/per+1, (pos-1)%per
-		opts.Page, opts.PerPage = core.PageParam(upPage), per
+		opts.Page, opts.PerPage = toolkit.PageParam(upPage), per
 		list, meta, err := c.ListIssueRows(ctx, in.Owner, in.Repo, opts)
 		if err != nil {
 			return SearchIssuesOut{}, err
@@ -251,7 +251,7 @@ func (s *Tools) listPage(ctx context.Context, c *github.Client, v views, in Sear
 		}
 		per = listPerPage
 	}
-	out := SearchIssuesOut{Source: SourceList, RateLimitRemaining: core.LowBudget(c, "core")}
+	out := SearchIssuesOut{Source: SourceList, RateLimitRemaining: toolkit.LowBudget(c, "core")}
 	g := newGrant(ctx, in.routedOwner(), in.Repo)
 	creator, err := s.fillRows(c, v, g, &out, rows, detail, false)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Plain filters on one repository are listed; text, qualifiers the list
@@ -86,7 +86,7 @@ func TestCursorFromOnePathIsRefusedOnTheOther(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := &Tools{&core.Service{Cursors: cursors}}
+	tools := &Tools{&toolkit.Service{Cursors: cursors}}
 	for _, in := range []SearchIssuesIn{
 		{Owner: "acme", Repo: "widgets", Labels: []string{"bug"}, PageSize: 30}, // listed
 		{Owner: "acme", Repo: "widgets", Query: "crash", PageSize: 30},          // searched
@@ -98,10 +98,10 @@ func TestCursorFromOnePathIsRefusedOnTheOther(t *testing.T) {
 		}
 		filters := searchFilters{in.Query, string(in.State), in.Assignee, in.Author, in.UpdatedAfter, string(in.Sort), string(in.Order),
 			in.Labels, in.NoLabels, in.IncludePRs, int(in.PageSize), string(other)}
-		in.Cursor = cursors.Mint(core.NameSearchIssues, "acme/widgets", filters, "2")
+		in.Cursor = cursors.Mint(toolkit.NameSearchIssues, "acme/widgets", filters, "2")
 		_, err := tools.searchIssues(context.Background(), in)
 		var e *contract.Error
-		if !errors.As(err, &e) || e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != core.NameSearchIssues {
+		if !errors.As(err, &e) || e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
 			t.Fatalf("a %s cursor on the %s path: %v", other, own, err)
 		}
 		restart, ok := e.Repair.Arguments.(SearchIssuesIn)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // An hour of lag: far longer than any test runs, so whatever search
@@ -23,13 +23,13 @@ func TestLabelledIssuesAreListedAtOnceDespiteSearchLag(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{SearchLag: testSearchLag}})
 	var open issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 5}).Decode(t, &open)
+	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 5}).Decode(t, &open)
 	if len(open.Items) != 5 {
 		t.Fatalf("want 5 open issues to label, got %d", len(open.Items))
 	}
 	var labelled []int
 	for _, is := range open.Items {
-		res := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(is.Number),
+		res := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(is.Number),
 			IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"checked-by-agent"}, CreateMissing: issues.CreateMissing{On: true}}}})
 		if res.IsError {
 			t.Fatalf("label #%d: %s", is.Number, res.JSON)
@@ -38,7 +38,7 @@ func TestLabelledIssuesAreListedAtOnceDespiteSearchLag(t *testing.T) {
 	}
 
 	var listed issues.SearchIssuesOut
-	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"checked-by-agent"}})
+	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"checked-by-agent"}})
 	if res.IsError {
 		t.Fatalf("list by label: %s", res.JSON)
 	}
@@ -59,7 +59,7 @@ func TestLabelledIssuesAreListedAtOnceDespiteSearchLag(t *testing.T) {
 	// The same label across the owner's repositories needs search, whose
 	// index has not caught up: the contrast the list path exists for.
 	var searched issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Labels: []string{"checked-by-agent"}}).Decode(t, &searched)
+	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Labels: []string{"checked-by-agent"}}).Decode(t, &searched)
 	if searched.Source != issues.SourceSearch || len(searched.Items) != 0 {
 		t.Fatalf("owner-wide search right after the writes: source %q, %d rows; want search and none (the index lags)", searched.Source, len(searched.Items))
 	}
@@ -71,14 +71,14 @@ func TestTextSearchRightAfterCreateMissesItAndSaysWhy(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{Emulator: emulator.Options{SearchLag: testSearchLag}})
 	var created issues.CreateIssueOut
-	res := env.Call(t, core.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Flux capacitor overheats"})
+	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Flux capacitor overheats"})
 	if res.IsError {
 		t.Fatalf("create: %s", res.JSON)
 	}
 	res.Decode(t, &created)
 
 	var found issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "capacitor"}).Decode(t, &found)
+	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "capacitor"}).Decode(t, &found)
 	if found.Source != issues.SourceSearch || len(found.Items) != 0 {
 		t.Fatalf("text search: source %q, %d rows; want search and none yet", found.Source, len(found.Items))
 	}
@@ -87,11 +87,11 @@ func TestTextSearchRightAfterCreateMissesItAndSaysWhy(t *testing.T) {
 	}
 
 	number := created.Issue.Number
-	if res := env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(number)}); res.IsError {
+	if res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(number)}); res.IsError {
 		t.Fatalf("get_issue right after the create: %s", res.JSON)
 	}
 	var newest issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Sort: "created", PageSize: 1}).Decode(t, &newest)
+	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Sort: "created", PageSize: 1}).Decode(t, &newest)
 	if newest.Source != issues.SourceList || len(newest.Items) != 1 || newest.Items[0].Number != number {
 		t.Fatalf("newest-first listing: source %q, rows %+v; want list and #%d", newest.Source, newest.Items, number)
 	}
@@ -118,7 +118,7 @@ func TestPlainListingsSpareSearchAndRereadFree(t *testing.T) {
 		for _, args := range listings {
 			for page := 0; page < 3 && calls < 200; page++ {
 				calls++
-				res := env.Call(t, core.NameSearchIssues, args)
+				res := env.Call(t, toolkit.NameSearchIssues, args)
 				if res.IsError {
 					t.Fatalf("listing %d (%+v): %s", calls, args, res.JSON)
 				}
@@ -179,7 +179,7 @@ func TestSearchThatTimesOutSaysItIsPartial(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	args := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "comments:>=0", State: "all", PageSize: 100}
 	var whole issues.SearchIssuesOut
-	env.Call(t, core.NameSearchIssues, args).Decode(t, &whole)
+	env.Call(t, toolkit.NameSearchIssues, args).Decode(t, &whole)
 	if whole.Truncated || whole.TotalCount < 4 {
 		t.Fatalf("the search in full: %d matches, truncated %v", whole.TotalCount, whole.Truncated)
 	}
@@ -188,7 +188,7 @@ func TestSearchThatTimesOutSaysItIsPartial(t *testing.T) {
 	}
 	var partial issues.SearchIssuesOut
 	args.Sort = "created" // another URL: not answered from the cache
-	env.Call(t, core.NameSearchIssues, args).Decode(t, &partial)
+	env.Call(t, toolkit.NameSearchIssues, args).Decode(t, &partial)
 	if partial.Source != issues.SourceSearch || !partial.Truncated || !strings.Contains(partial.TruncationHint, "timed out") ||
 		len(partial.Items) >= len(whole.Items) {
 		t.Fatalf("a timed-out search: source %q, %d of %d rows, truncated %v (%q)", partial.Source, len(partial.Items), len(whole.Items),

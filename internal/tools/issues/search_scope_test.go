@@ -9,8 +9,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // cannedSearch answers every request with one page of search results: one
@@ -37,7 +37,7 @@ func TestSearchCreatorScopeFiltersRows(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	env := &servertest.Env{Stack: st, Session: servertest.Connect(t, st.Server.MCP)}
-	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "author:bob OR"})
+	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "author:bob OR"})
 	if res.IsError {
 		t.Fatalf("search: %s", res.JSON)
 	}

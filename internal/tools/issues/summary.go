@@ -1,11 +1,11 @@
 package issues
 
-import "github.com/ghgate/ghgate/internal/tools/core"
+import "github.com/ghgate/ghgate/internal/tools/toolkit"
 
 // Summarize is the issues toolset's part of the capability summary;
 // readOnly leaves its writes out.
-func Summarize(served core.Served, readOnly bool) core.Summary {
-	var s core.Summary
+func Summarize(served toolkit.Served, readOnly bool) toolkit.Summary {
+	var s toolkit.Summary
 	if readOnly {
 		s.Does = append(s.Does, "- search and read issues, their comments, sub-issues, dependencies, related issues, development (linked branches, closing pull requests), timelines and linked pull requests, and repository metadata\n",
 			"- every failure is a JSON envelope with a stable code and a literal repair call\n")
@@ -19,18 +19,18 @@ func Summarize(served core.Served, readOnly bool) core.Summary {
 			"- expected_version on updates refuses to overwrite a newer state; idempotency_key makes create and comment safe to repeat for 10 minutes\n",
 			"- a pull request's number works where GitHub's Issues API takes one (read, comment, labels, assignees, milestone, state, title, body)\n")
 	}
-	if served(core.NameListRepoMetadata) {
-		s.Does = append(s.Does, "- "+core.NameListRepoMetadata+" kind repositories (no repo) lists an owner's repositories the credential can see: "+
+	if served(toolkit.NameListRepoMetadata) {
+		s.Does = append(s.Does, "- "+toolkit.NameListRepoMetadata+" kind repositories (no repo) lists an owner's repositories the credential can see: "+
 			"archived, visibility, has_issues, open_issues (pull requests not counted), default_branch\n")
 	}
-	if served(core.NameGetOverview) {
-		s.Does = append(s.Does, "- "+core.NameGetOverview+" orients in an unseen repository in one call (at most 5 upstream requests, each listed): "+
+	if served(toolkit.NameGetOverview) {
+		s.Does = append(s.Does, "- "+toolkit.NameGetOverview+" orients in an unseen repository in one call (at most 5 upstream requests, each listed): "+
 			"open issue and pull request counts, labels with open-issue counts, open milestones with progress, issue types, templates, "+
 			"the newest and most-commented open issues, and the credential's permission there; a section it cannot read "+
 			"(templates without the contents permission, say) is left out and named in partial_success.unread with its error code "+
 			"and required_scopes, and the call fails only when nothing could be read\n")
 	}
-	if served(core.NameBulkUpdateIssues) {
+	if served(toolkit.NameBulkUpdateIssues) {
 		s.Does = append(s.Does, "- bulk edits: github_bulk_update_issues makes one edit (labels, assignees, milestone, state, type) to up to 50 issues "+
 			"named by number; every name is checked before any write, each issue settles applied, no_op, failed or not_started, "+
 			"and retry is the literal call for the rest\n")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -54,7 +54,7 @@ func listTemplates(ctx context.Context, c *github.Client, owner, repo string, rd
 	sent(templateDir)
 	dir, _, err := c.ListDirectory(ctx, owner, repo, templateDir)
 	if err != nil {
-		if e := core.MapError(err); e == nil || e.Code != contract.CodeNotFound {
+		if e := toolkit.MapError(err); e == nil || e.Code != contract.CodeNotFound {
 			return nil, false, err
 		}
 		// GitHub answers 404 alike for a missing directory and a missing

@@ -7,8 +7,8 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // A pull request's timeline answers "was it merged?" and "was anything
@@ -75,4 +75,4 @@ func TestListIssueItemsPullRequestTimeline(t *testing.T) {
 	}
 }
 
-func numberOf(n int) core.IssueNumber { return core.IssueNumber(n) }
+func numberOf(n int) toolkit.IssueNumber { return toolkit.IssueNumber(n) }

@@ -1,11 +1,11 @@
 // Package issues is the issues toolset: searching, reading, creating and
 // updating issues, their comments, sub-issues and dependencies, and the
-// repository metadata an issue names. Its tools build on the shared core.
+// repository metadata an issue names. Its tools build on the shared toolkit.
 package issues
 
 import (
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // Toolset is this toolset's name.
@@ -13,10 +13,10 @@ const Toolset = "issues"
 
 // Tools builds the issue tools over a Service; every tool it builds shares
 // the Service's state (clients, cursors, known names).
-type Tools struct{ *core.Service }
+type Tools struct{ *toolkit.Service }
 
 // Specs returns the toolset's tools in the order they are listed.
-func Specs(s *core.Service) []tooldef.Spec {
+func Specs(s *toolkit.Service) []tooldef.Spec {
 	t := &Tools{s}
 	return []tooldef.Spec{
 		t.SearchIssues(),

@@ -6,8 +6,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // triageFields is one issue object as sent: a key absent is not the same
@@ -28,7 +28,7 @@ func (f triageFields) check(t *testing.T, where string) {
 func TestTriageStateIsAlwaysPresent(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
-	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 100})
+	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 100})
 	if res.IsError {
 		t.Fatal(string(res.JSON))
 	}
@@ -49,7 +49,7 @@ func TestTriageStateIsAlwaysPresent(t *testing.T) {
 	if !empty || !typed {
 		t.Fatalf("want an unlabelled, unassigned row without a milestone (%v) and a typed row (%v)", empty, typed)
 	}
-	res = env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoUntriagedFrom})
+	res = env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoUntriagedFrom})
 	var got struct {
 		Issue triageFields `json:"issue"`
 	}
@@ -67,7 +67,7 @@ func TestTriageStateIsAlwaysPresent(t *testing.T) {
 func TestSummaryRowsStayWithinBudget(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
-	res := env.Call(t, core.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 30})
+	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 30})
 	var out issues.SearchIssuesOut
 	res.Decode(t, &out)
 	if len(out.Items) != 30 {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -65,15 +65,15 @@ func (u *update) patchStep(edit github.IssueEdit) step {
 			}
 			switch {
 			case edit.ClearMilestone:
-				f.Milestone = core.Null[int]()
+				f.Milestone = toolkit.Null[int]()
 			case edit.Milestone != nil:
-				f.Milestone = core.Some(*edit.Milestone)
+				f.Milestone = toolkit.Some(*edit.Milestone)
 			}
 			switch {
 			case edit.ClearType:
-				f.Type = core.Null[string]()
+				f.Type = toolkit.Null[string]()
 			case edit.Type != nil:
-				f.Type = core.Some(*edit.Type)
+				f.Type = toolkit.Some(*edit.Type)
 			}
 			if edit.Assignees != nil {
 				f.Assignees = &AssigneesEdit{Set: *edit.Assignees}
@@ -251,7 +251,7 @@ func (u *update) firstFailed(err error) error {
 func (u *update) partial(i int, err error) error {
 	in := u.in
 	reason := err.Error()
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e != nil {
 		reason = e.Message
 	}
@@ -272,7 +272,7 @@ func (u *update) partial(i int, err error) error {
 	return partialSuccess(
 		fmt.Sprintf("issue #%d was updated in part: %s failed (%s); what was applied stays", in.IssueNumber, u.steps[i].todo, reason),
 		applied, notApplied,
-		&contract.Repair{NextStep: "call github_update_issue with these arguments to finish the update", Tool: core.NameUpdateIssue, Arguments: follow})
+		&contract.Repair{NextStep: "call github_update_issue with these arguments to finish the update", Tool: toolkit.NameUpdateIssue, Arguments: follow})
 }
 
 // followLabels returns the follow-up's label edit, creating it.

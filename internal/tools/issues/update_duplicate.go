@@ -7,7 +7,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -52,7 +52,7 @@ func (in UpdateIssueIn) originalName() string {
 // duplicateFailed names duplicate_of when the original is not there: the
 // issue being closed was read first, so a missing issue is the original.
 func duplicateFailed(err error, in UpdateIssueIn) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
@@ -61,6 +61,6 @@ func duplicateFailed(err error, in UpdateIssueIn) error {
 	e.Message = fmt.Sprintf("%s/%s#%d, named by duplicate_of, does not exist or is not visible to this credential; nothing was written", owner, repo, in.DuplicateOf)
 	e.WithField("duplicate_of", "no such issue in "+owner+"/"+repo)
 	e.Repair = &contract.Repair{NextStep: "search for the original issue, then call again with its number",
-		Tool: core.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}}
+		Tool: toolkit.NameSearchIssues, Arguments: SearchIssuesIn{Owner: owner, Repo: repo, State: "all"}}
 	return e
 }

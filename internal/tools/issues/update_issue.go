@@ -6,24 +6,24 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // UpdateIssueIn are github_update_issue's arguments. Absent fields are left
 // as they are.
 type UpdateIssueIn struct {
-	Owner       string           `json:"owner"`
-	Repo        string           `json:"repo"`
-	IssueNumber core.IssueNumber `json:"issue_number"`
-	Title       *string          `json:"title,omitempty"`
-	Body        *string          `json:"body,omitempty" jsonschema:"empty clears"`
+	Owner       string              `json:"owner"`
+	Repo        string              `json:"repo"`
+	IssueNumber toolkit.IssueNumber `json:"issue_number"`
+	Title       *string             `json:"title,omitempty"`
+	Body        *string             `json:"body,omitempty" jsonschema:"empty clears"`
 	IssueChanges
-	Locked          *bool            `json:"locked,omitempty"`
-	LockReason      LockReason       `json:"lock_reason,omitempty" jsonschema:"needs locked"`
-	DuplicateOf     core.IssueNumber `json:"duplicate_of,omitempty" jsonschema:"closes as its duplicate"`
-	DuplicateOfRepo string           `json:"duplicate_of_repo,omitempty" jsonschema:"owner/name; absent: same"`
-	ExpectedVersion string           `json:"expected_version,omitempty" jsonschema:"conflict if stale"`
+	Locked          *bool               `json:"locked,omitempty"`
+	LockReason      LockReason          `json:"lock_reason,omitempty" jsonschema:"needs locked"`
+	DuplicateOf     toolkit.IssueNumber `json:"duplicate_of,omitempty" jsonschema:"closes as its duplicate"`
+	DuplicateOfRepo string              `json:"duplicate_of_repo,omitempty" jsonschema:"owner/name; absent: same"`
+	ExpectedVersion string              `json:"expected_version,omitempty" jsonschema:"conflict if stale"`
 }
 
 // IssueChanges are the edits github_update_issue shares with
@@ -33,12 +33,12 @@ type UpdateIssueIn struct {
 // On the wire its fields sit among UpdateIssueIn's own (it is embedded).
 // Absent fields are kept (the tools' descriptions say so once).
 type IssueChanges struct {
-	State       IssueState            `json:"state,omitempty"`
-	StateReason StateReason           `json:"state_reason,omitempty" jsonschema:"needs state"`
-	Labels      *LabelsEdit           `json:"labels,omitempty" jsonschema:"{add, remove, set: [name], swap: {prefix, to: name|[name]} drops prefix labels and adds to, create_missing: true|rrggbb creates unknown}"`
-	Assignees   *AssigneesEdit        `json:"assignees,omitempty" jsonschema:"{add, remove, set: [login]}"`
-	Milestone   core.Nullable[int]    `json:"milestone,omitzero" jsonschema:"null clears"`
-	Type        core.Nullable[string] `json:"type,omitzero" jsonschema:"null clears"`
+	State       IssueState               `json:"state,omitempty"`
+	StateReason StateReason              `json:"state_reason,omitempty" jsonschema:"needs state"`
+	Labels      *LabelsEdit              `json:"labels,omitempty" jsonschema:"{add, remove, set: [name], swap: {prefix, to: name|[name]} drops prefix labels and adds to, create_missing: true|rrggbb creates unknown}"`
+	Assignees   *AssigneesEdit           `json:"assignees,omitempty" jsonschema:"{add, remove, set: [login]}"`
+	Milestone   toolkit.Nullable[int]    `json:"milestone,omitzero" jsonschema:"null clears"`
+	Type        toolkit.Nullable[string] `json:"type,omitzero" jsonschema:"null clears"`
 	// Project puts the issue on a board with field values (see
 	// projects.Placement).
 	Project *projects.Placement `json:"project,omitempty"`
@@ -53,16 +53,16 @@ type AssigneesEdit struct {
 
 // Validate checks the rules that span fields, before any request.
 func (in *UpdateIssueIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	if in.Title != nil {
-		if e := core.CheckLength("title", strings.TrimSpace(*in.Title), core.MaxTitleChars); e != nil {
+		if e := toolkit.CheckLength("title", strings.TrimSpace(*in.Title), toolkit.MaxTitleChars); e != nil {
 			return e
 		}
 	}
 	if in.Body != nil {
-		if e := core.CheckLength("body", *in.Body, core.MaxBodyChars); e != nil {
+		if e := toolkit.CheckLength("body", *in.Body, toolkit.MaxBodyChars); e != nil {
 			return e
 		}
 	}
@@ -87,16 +87,16 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 			fixed.State = "open"
 		}
 		return bad("state_reason", "needs state: "+string(fixed.State)).WithRepair(contract.Repair{
-			NextStep: "call again with state " + string(fixed.State) + " beside state_reason", Tool: core.NameUpdateIssue, Arguments: fixed})
+			NextStep: "call again with state " + string(fixed.State) + " beside state_reason", Tool: toolkit.NameUpdateIssue, Arguments: fixed})
 	case in.ExpectedVersion != "" && !contract.IsVersion(in.ExpectedVersion):
 		return bad("expected_version", "is not a version ghgate returned").WithRepair(contract.Repair{
-			NextStep: "read the issue and pass the version it returns", Tool: core.NameGetIssue,
+			NextStep: "read the issue and pass the version it returns", Tool: toolkit.NameGetIssue,
 			Arguments: GetIssueIn{Owner: in.Owner, Repo: in.Repo, IssueNumber: in.IssueNumber, Detail: "summary"}})
 	case in.LockReason != "" && (in.Locked == nil || !*in.Locked):
 		fixed := *in
 		fixed.Locked = ptr(true)
 		return bad("lock_reason", "needs locked: true").WithRepair(contract.Repair{
-			NextStep: "call again with locked: true beside lock_reason", Tool: core.NameUpdateIssue, Arguments: fixed})
+			NextStep: "call again with locked: true beside lock_reason", Tool: toolkit.NameUpdateIssue, Arguments: fixed})
 	case in.DuplicateOfRepo != "" && in.DuplicateOf == 0:
 		return bad("duplicate_of_repo", "needs duplicate_of, the original's number there")
 	case in.DuplicateOfRepo != "" && !validRepoName(in.DuplicateOfRepo):
@@ -110,7 +110,7 @@ func (in *UpdateIssueIn) Validate() *contract.Error {
 		fixed := *in
 		fixed.State, fixed.StateReason = "closed", "duplicate"
 		return bad("duplicate_of", "closes the issue as a duplicate; state and state_reason must be closed and duplicate, or absent").
-			WithRepair(contract.Repair{NextStep: "call again with state closed and state_reason duplicate, or without them", Tool: core.NameUpdateIssue, Arguments: fixed})
+			WithRepair(contract.Repair{NextStep: "call again with state closed and state_reason duplicate, or without them", Tool: toolkit.NameUpdateIssue, Arguments: fixed})
 	case in.Milestone.Set && !in.Milestone.Null && in.Milestone.Value < 1:
 		return bad("milestone", "must be a milestone number (1 or more) or null")
 	case in.Type.Set && !in.Type.Null && strings.TrimSpace(in.Type.Value) == "":
@@ -168,7 +168,7 @@ func (in *UpdateIssueIn) duplicateSameRepo() bool {
 // validRepoName reports whether s is owner/name with GitHub's names.
 func validRepoName(s string) bool {
 	o, r, ok := strings.Cut(s, "/")
-	return ok && core.CheckNames(o, r) == nil
+	return ok && toolkit.CheckNames(o, r) == nil
 }
 
 func (in *UpdateIssueIn) changesSomething() bool {
@@ -199,7 +199,7 @@ type UpdateIssueOut struct {
 // UpdateIssue is github_update_issue.
 func (s *Tools) UpdateIssue() tooldef.Spec {
 	return tooldef.Tool[UpdateIssueIn, UpdateIssueOut]{
-		Name:    core.NameUpdateIssue,
+		Name:    toolkit.NameUpdateIssue,
 		Toolset: Toolset,
 		Title:   "Update issue",
 		// "Absent: kept" is said once here, for every field and part
@@ -226,7 +226,7 @@ func (s *Tools) UpdateIssue() tooldef.Spec {
 func (s *Tools) updateIssue(ctx context.Context, in UpdateIssueIn) (UpdateIssueOut, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return UpdateIssueOut{}, core.NotStarted(err)
+		return UpdateIssueOut{}, toolkit.NotStarted(err)
 	}
 	u := &update{s: s, c: c, in: in}
 	if u.needsRead() {

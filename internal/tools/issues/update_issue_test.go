@@ -12,8 +12,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // ciNewIssue creates an acme/widgets issue for a test to change.
@@ -40,13 +40,13 @@ func ciIssue(env *servertest.Env, n int) (labels []string, is emulator.Issue) {
 
 func ciUpdate(t *testing.T, env *servertest.Env, in issues.UpdateIssueIn) issues.UpdateIssueOut {
 	t.Helper()
-	return servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, in)
+	return servertest.CallOK[issues.UpdateIssueOut](t, env, toolkit.NameUpdateIssue, in)
 }
 
 func ciVersion(t *testing.T, env *servertest.Env, n int) string {
 	t.Helper()
 	var got issues.GetIssueOut
-	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n)}).Decode(t, &got)
+	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n)}).Decode(t, &got)
 	return got.Issue.Version
 }
 
@@ -56,7 +56,7 @@ func TestUpdateIssueSwapStatusLabelAtMinimum(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Swap me", Labels: []string{"bug", "status: triage", "priority: high"}})
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "Status: ", To: issues.LabelNames{"STATUS: in progress"}}}}})
 	// The REST minimum: read the issue (here one GraphQL request that also
 	// checks the new label exists), add, remove. No PUT of the whole set.
@@ -92,12 +92,12 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Labels", Labels: []string{"bug", "area: api"}})
 
 	// Another writer adds a label the agent never saw; add and remove keep it.
-	if res := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	if res := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"help wanted"}}}}); res.IsError {
 		t.Fatal(string(res.JSON))
 	}
 	env.Upstream()
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"Documentation", "BUG"}, Remove: []string{"area: API", "wontfix"}}}})
 	labels, _ := ciIssue(env, n)
 	if !slices.Equal(labels, []string{"bug", "documentation", "help wanted"}) {
@@ -113,7 +113,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	}
 
 	// Asking for what is already so is a successful no-op that writes nothing.
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"area: api"}}}})
 	if !out.NoOp || len(out.ChangedFields) != 0 || len(out.Notes) != 2 {
 		t.Fatalf("no-op: %+v", out)
@@ -121,7 +121,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	ciWantCalls(t, env, "no-op", "POST /graphql")
 
 	// set replaces the whole set, in one PATCH after the read.
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Set: []string{"Enhancement", "bug"}}}})
 	if labels, _ := ciIssue(env, n); !slices.Equal(labels, []string{"bug", "enhancement"}) {
 		t.Fatalf("set: %v", labels)
@@ -133,7 +133,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Typo", Labels: []string{"bug"}})
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Typo fixed"), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"priorty: high"}}}}).Envelope(t)
 	if e.Code != contract.CodeLabelNotFound || e.Settlement != contract.NotStarted || e.Repair == nil ||
 		!strings.Contains(fmt.Sprint(e.Details.Value), "priority: high") {
@@ -150,7 +150,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 		t.Fatalf("repair: %s", res.JSON)
 	}
 	// The corrected update succeeds.
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Typo fixed"), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"priority: high"}}}})
 	if !slices.Equal(out.ChangedFields, []string{"title", "labels"}) {
 		t.Fatalf("corrected: %+v", out)
@@ -158,7 +158,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 
 	// create_missing creates the label first, then adds it.
 	env.Upstream()
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"needs design"}, CreateMissing: issues.CreateMissing{On: true}}}})
 	ciWantCalls(t, env, "create_missing", "POST /graphql", "POST /repos/acme/widgets/labels",
 		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/labels", n))
@@ -172,12 +172,12 @@ func TestUpdateIssueConflictFlow(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Versioned"})
 	v1 := ciVersion(t, env, n)
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Body: ptrTo("someone else's edit")})
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: ptrTo("someone else's edit")})
 	env.Upstream()
 
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Mine"), ExpectedVersion: v1}).Envelope(t)
-	if e.Code != contract.CodeConflict || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != core.NameGetIssue {
+	if e.Code != contract.CodeConflict || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameGetIssue {
 		t.Fatalf("conflict: %+v", e)
 	}
 	ciWantCalls(t, env, "conflict is found before any write", "POST /graphql")
@@ -187,7 +187,7 @@ func TestUpdateIssueConflictFlow(t *testing.T) {
 	if res.IsError || fresh.Issue.Version == v1 || fresh.Issue.Body != "someone else's edit" {
 		t.Fatalf("re-read: %s", res.JSON)
 	}
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Mine"), ExpectedVersion: fresh.Issue.Version})
 	if out.Version == fresh.Issue.Version || out.Version != ciVersion(t, env, n) || !slices.Equal(out.ChangedFields, []string{"title"}) {
 		t.Fatalf("update after re-read: %+v", out)
@@ -201,7 +201,7 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 	// conflict. A no-op update reports the version it read.
 	env := servertest.Start(t, servertest.Options{})
 	var labels issues.ListRepoMetadataOut
-	env.Call(t, core.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"}).Decode(t, &labels)
+	env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"}).Decode(t, &labels)
 	for _, n := range []int{emulator.DemoLockedIssue, emulator.DemoNotPlannedIssue, emulator.DemoDuplicateIssue,
 		emulator.DemoParentIssue, emulator.DemoHostileIssue, emulator.DemoManyCommentsIssue, 100} {
 		want := ciVersion(t, env, n)
@@ -214,7 +214,7 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 				break
 			}
 		}
-		out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+		out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 			IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{absent}}}, ExpectedVersion: want})
 		if !out.NoOp || out.Version != want {
 			t.Errorf("#%d: update saw %s, get_issue %s", n, out.Version, want)
@@ -226,8 +226,8 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	v150 := ciMilestone(t, env, "v1.5.0")
-	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Milestoned", Milestone: core.MilestoneNumber(v150)})
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Title: ptrTo("Still milestoned")})
+	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Milestoned", Milestone: toolkit.MilestoneNumber(v150)})
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Title: ptrTo("Still milestoned")})
 	if _, is := ciIssue(env, n); is.Milestone == nil || is.Milestone.Number != v150 {
 		t.Fatal("an absent milestone changed the milestone")
 	}
@@ -236,13 +236,13 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 		t.Fatalf("null did not clear the milestone: %+v", out)
 	}
 	// An unknown milestone on the unread path is GitHub's 422, mapped.
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Milestone: core.Some(99)}}).Envelope(t)
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Milestone: toolkit.Some(99)}}).Envelope(t)
 	if e.Code != contract.CodeMilestoneNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil {
 		t.Fatalf("unknown milestone: %+v", e)
 	}
 	// type: null clears too.
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Type: core.Some("task")}})
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Type: core.Null[string]()}})
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Type: toolkit.Some("task")}})
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Type: toolkit.Null[string]()}})
 	if _, is := ciIssue(env, n); is.Type != nil {
 		t.Fatal("type: null did not clear the type")
 	}
@@ -253,7 +253,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tool := range tl.Tools {
-		if tool.Name != core.NameUpdateIssue {
+		if tool.Name != toolkit.NameUpdateIssue {
 			continue
 		}
 		b, _ := json.Marshal(tool.InputSchema)
@@ -265,7 +265,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 
 func ciUpdateRaw(t *testing.T, env *servertest.Env, raw json.RawMessage) issues.UpdateIssueOut {
 	t.Helper()
-	return servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, raw)
+	return servertest.CallOK[issues.UpdateIssueOut](t, env, toolkit.NameUpdateIssue, raw)
 }
 
 func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
@@ -280,7 +280,7 @@ func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
 	} {
 		t.Run(tc.args, func(t *testing.T) {
 			raw := json.RawMessage(fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":`, firstIssue) + tc.args + `}`)
-			e := env.Call(t, core.NameUpdateIssue, raw).Envelope(t)
+			e := env.Call(t, toolkit.NameUpdateIssue, raw).Envelope(t)
 			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != tc.field ||
 				!strings.Contains(e.Details.Reason, tc.reason) {
 				t.Errorf("%s: %+v", tc.args, e)
@@ -296,7 +296,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Half done", Labels: []string{"bug", "status: triage"}})
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "DELETE",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/labels/*", n), Times: 1})
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "status: ", To: issues.LabelNames{"status: in progress"}}}}}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown ||
 		!slices.Equal(e.Details.Applied, []string{`added "status: in progress"`}) ||
@@ -317,7 +317,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	// The PATCH applied, the lock failed.
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "PUT",
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/lock", n), Times: 1})
-	e = env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	e = env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Locked soon"), Locked: ptrTo(true), LockReason: "resolved"}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess || !slices.Equal(e.Details.Applied, []string{"set title"}) || e.FollowUp == nil {
 		t.Fatalf("lock failure: %+v", e)
@@ -353,7 +353,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			title := "Faulty " + string(tc.kind)
 			ciFault(t, env, emulator.Fault{Kind: tc.kind, Status: tc.status, Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d", n), Times: 1})
-			e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Title: &title}).Envelope(t)
+			e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Title: &title}).Envelope(t)
 			if e.Settlement != tc.settlement {
 				t.Fatalf("settlement %q, want %q: %+v", e.Settlement, tc.settlement, e)
 			}
@@ -361,7 +361,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 				t.Fatalf("applied=%v, want %v", is.Title == title, tc.applied)
 			}
 			if (tc.settlement == contract.Indeterminate || tc.settlement == contract.RemoteSuccessKnown) &&
-				(e.Repair == nil || e.Repair.Tool != core.NameGetIssue || e.Temporary) {
+				(e.Repair == nil || e.Repair.Tool != toolkit.NameGetIssue || e.Temporary) {
 				t.Fatalf("an uncertain write must send the agent to re-read: %+v", e)
 			}
 		})
@@ -370,7 +370,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 	for _, path := range []string{"/graphql", "/api/graphql"} {
 		ciFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 500, Method: "POST", Path: path})
 	}
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}}}}).Envelope(t)
 	if e.Settlement != contract.NotStarted {
 		t.Fatalf("read failure: %+v", e)
@@ -381,7 +381,7 @@ func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Dup"})
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"}})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"}})
 	// A close with state_reason duplicate and no original named: one
 	// PATCH (duplicate_of, which names it, goes through closeIssue; see
 	// update_duplicate_test.go).
@@ -395,7 +395,7 @@ func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	// With expected_version: one read, one PATCH.
 	v := ciVersion(t, env, n)
 	env.Upstream()
-	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "open"}, ExpectedVersion: v})
+	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "open"}, ExpectedVersion: v})
 	ciWantCalls(t, env, "reopen with expected_version", "POST /graphql", fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d", n))
 }
 
@@ -408,14 +408,14 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	if _, is := ciIssue(env, n); is.State != "closed" {
 		t.Fatalf("seed: #%d is %s, want closed", n, is.State)
 	}
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}})
 	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "already closed") }) {
 		t.Fatalf("closing a closed issue: %+v", out)
 	}
 	// GitHub applies a state_reason only with a change of state: a closed
 	// issue keeps its reason, and the answer says so and how to change it.
 	_, was := ciIssue(env, n)
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "not_planned"}})
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "not_planned"}})
 	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
 		t.Fatalf("re-closing as not planned: %+v", out)
 	}
@@ -425,7 +425,7 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	// The same when the issue is read first (expected_version): nothing is
 	// written.
 	env.Upstream()
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"},
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"},
 		ExpectedVersion: ciVersion(t, env, n)})
 	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
 		t.Fatalf("re-closing as duplicate after a read: %+v", out)
@@ -437,13 +437,13 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 	}
 	// A not-planned issue closed again keeps its reason.
 	np := emulator.DemoNotPlannedIssue
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(np), IssueChanges: issues.IssueChanges{State: "closed"}})
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(np), IssueChanges: issues.IssueChanges{State: "closed"}})
 	if _, is := ciIssue(env, np); !out.NoOp || is.StateReason == nil || *is.StateReason != "not_planned" {
 		t.Fatalf("closing not-planned #%d again: %+v, reason now %v", np, out, is.StateReason)
 	}
 	// A close that does close is reported as a change.
 	open := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Open then closed"})
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(open), IssueChanges: issues.IssueChanges{State: "closed"}})
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(open), IssueChanges: issues.IssueChanges{State: "closed"}})
 	if out.NoOp || !slices.Equal(out.ChangedFields, []string{"state"}) {
 		t.Fatalf("closing an open issue: %+v", out)
 	}
@@ -456,8 +456,8 @@ func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Reason alone"})
 	env.Upstream()
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{StateReason: "not_planned"}}).Envelope(t)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "state_reason" || e.Repair == nil || e.Repair.Tool != core.NameUpdateIssue {
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{StateReason: "not_planned"}}).Envelope(t)
+	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "state_reason" || e.Repair == nil || e.Repair.Tool != toolkit.NameUpdateIssue {
 		t.Fatalf("envelope: %+v", e)
 	}
 	if calls := env.Upstream(); len(calls) != 0 {
@@ -476,7 +476,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "People", Assignees: []string{"carol"}})
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Assignees: &issues.AssigneesEdit{Add: []string{"BOB"}, Remove: []string{"carol", "alice"}}}, Locked: ptrTo(true), LockReason: "too heated"})
 	_, is := ciIssue(env, n)
 	if len(is.Assignees) != 1 || is.Assignees[0].Login != "bob" || !is.Locked {
@@ -488,12 +488,12 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	if out.Version != ciVersion(t, env, n) {
 		t.Fatal("version differs from get_issue's")
 	}
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Assignees: &issues.AssigneesEdit{Add: []string{"dave"}}}}).Envelope(t)
 	if e.Code != contract.CodeAssigneeNotFound || e.Settlement != contract.NotStarted {
 		t.Fatalf("unassignable: %+v", e)
 	}
-	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), Locked: ptrTo(false)})
+	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Locked: ptrTo(false)})
 	if _, is := ciIssue(env, n); is.Locked || !slices.Equal(out.ChangedFields, []string{"locked", "lock_reason"}) {
 		t.Fatalf("unlock: %+v", out)
 	}
@@ -506,7 +506,7 @@ func TestUpdateIssueCreatorScope(t *testing.T) {
 	open := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, open, issues.CreateIssueIn{Title: "Alice's"})
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob", Emu: open.Emu})
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}}).Envelope(t)
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}}).Envelope(t)
 	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
 		t.Fatalf("creator scope: %+v", e)
 	}
@@ -524,7 +524,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Remove typo", Labels: []string{"bug", "status: in progress"}})
 	env.Upstream()
-	e := env.Call(t, core.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n),
+	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}}).Envelope(t)
 	if e.Code != contract.CodeLabelNotFound || e.Details == nil || e.Details.Field != "labels.remove" || e.Settlement != contract.NotStarted {
 		t.Fatalf("envelope: %+v", e)
@@ -540,7 +540,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	if _, is := ciIssue(env, n); len(is.Labels) != 2 {
 		t.Fatalf("labels changed: %d left", len(is.Labels))
 	}
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{"question"}}}})
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{"question"}}}})
 	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "was not on the issue") }) {
 		t.Fatalf("removing an absent repository label: %+v", out)
 	}
@@ -553,8 +553,8 @@ func TestUpdateIssueOutputIsNotStale(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	n := emulator.DemoManyCommentsIssue
 	var before issues.GetIssueOut
-	env.Call(t, core.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n)}).Decode(t, &before)
-	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: core.IssueNumber(n), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
+	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n)}).Decode(t, &before)
+	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
 	if out.NoOp || out.Issue.Comments == 0 || out.Issue.Comments != before.Issue.Comments {
 		t.Fatalf("comments: %d, get_issue said %d", out.Issue.Comments, before.Issue.Comments)
 	}
@@ -586,15 +586,15 @@ func TestUnreadUpdateThatChangesNothingIsNoOp(t *testing.T) {
 		in   issues.UpdateIssueIn
 		want []string
 	}{
-		{"milestone cleared", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{Milestone: core.Null[int]()}}, []string{"milestone"}},
-		{"milestone cleared again", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{Milestone: core.Null[int]()}}, nil},
+		{"milestone cleared", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{Milestone: toolkit.Null[int]()}}, []string{"milestone"}},
+		{"milestone cleared again", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{Milestone: toolkit.Null[int]()}}, nil},
 		{"same title", issues.UpdateIssueIn{Title: ptrTo("Already so")}, nil},
 		{"closed as duplicate", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"}}, []string{"state", "state_reason"}},
 		{"closed as duplicate again", issues.UpdateIssueIn{IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			later()
-			tc.in.Owner, tc.in.Repo, tc.in.IssueNumber = "acme", "widgets", core.IssueNumber(n)
+			tc.in.Owner, tc.in.Repo, tc.in.IssueNumber = "acme", "widgets", toolkit.IssueNumber(n)
 			out := ciUpdate(t, env, tc.in)
 			if !slices.Equal(out.ChangedFields, tc.want) || out.NoOp != (tc.want == nil) {
 				t.Errorf("%s: changed %v, no_op %v, notes %v", tc.name, out.ChangedFields, out.NoOp, out.Notes)

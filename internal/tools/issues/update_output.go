@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -74,7 +74,7 @@ func (u *update) output() UpdateIssueOut {
 			out.Notes = append(out.Notes, "the issue was already on the board with these values")
 		}
 	}
-	out.RateLimitRemaining = core.LowBudget(u.c, "core")
+	out.RateLimitRemaining = toolkit.LowBudget(u.c, "core")
 	return out
 }
 

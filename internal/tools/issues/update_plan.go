@@ -8,8 +8,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -81,7 +81,7 @@ func (u *update) read(ctx context.Context) error {
 	in.IssueChanges.lookups(&pf)
 	res, err := u.s.preflight(ctx, u.c, pf)
 	if err != nil {
-		return core.NotStarted(err)
+		return toolkit.NotStarted(err)
 	}
 	u.pf, u.before = res, res.issue
 	cp := *res.issue

@@ -9,7 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -60,7 +60,7 @@ type FieldChange struct {
 func (s *Tools) previewUpdate(ctx context.Context, in UpdateIssueIn) (UpdatePreview, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
-		return UpdatePreview{}, core.NotStarted(err)
+		return UpdatePreview{}, toolkit.NotStarted(err)
 	}
 	u := &update{s: s, c: c, in: in}
 	// Always read: the forecast compares the issue as it stands.
@@ -85,7 +85,7 @@ func (s *Tools) previewUpdate(ctx context.Context, in UpdateIssueIn) (UpdatePrev
 func (s *Tools) previewBulk(ctx context.Context, in BulkUpdateIssuesIn) (UpdatePreview, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Read)
 	if err != nil {
-		return UpdatePreview{}, core.NotStarted(err)
+		return UpdatePreview{}, toolkit.NotStarted(err)
 	}
 	b := &bulk{s: s, c: c, in: in}
 	pf, err := b.read(ctx)
@@ -120,7 +120,7 @@ func (b *bulk) previewItem(ctx context.Context, pf *preflightResult, n int) Issu
 	if !b.s.CreatorAllowed(before.GetUser().GetLogin()) {
 		return fail(b.s.creatorRefusal(b.in.Owner, b.in.Repo, n))
 	}
-	u := &update{s: b.s, c: b.c, in: b.in.single(core.IssueNumber(n)), before: before, pf: pf}
+	u := &update{s: b.s, c: b.c, in: b.in.single(toolkit.IssueNumber(n)), before: before, pf: pf}
 	if err := u.plan(ctx); err != nil {
 		return fail(itemError(err))
 	}

@@ -4,25 +4,25 @@ import (
 	"context"
 
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // views renders what a read returns through the read's decision on
-// strangers' text (core.Untrusted): every issue body and comment a read
+// strangers' text (toolkit.Untrusted): every issue body and comment a read
 // tool shows, and every mirror file, is made here, so lockdown is applied
 // in one place.
-type views struct{ u *core.Untrusted }
+type views struct{ u *toolkit.Untrusted }
 
 // openViews opens a read's views. include is the call's
 // include_untrusted; again the call without it (the repair when the
 // operator does not allow it).
 func (s *Tools) openViews(ctx context.Context, c *github.Client, tool, owner, repo string, include bool, again any) (views, error) {
-	u, err := s.OpenUntrusted(ctx, c, core.UntrustedCall{Tool: tool, Owner: owner, Repo: repo, Include: include, Again: again})
+	u, err := s.OpenUntrusted(ctx, c, toolkit.UntrustedCall{Tool: tool, Owner: owner, Repo: repo, Include: include, Again: again})
 	return views{u}, err
 }
 
 // OpenViews opens a read's views for another toolset (the mirror's).
-func OpenViews(ctx context.Context, svc *core.Service, c *github.Client, call core.UntrustedCall) (Views, error) {
+func OpenViews(ctx context.Context, svc *toolkit.Service, c *github.Client, call toolkit.UntrustedCall) (Views, error) {
 	u, err := svc.OpenUntrusted(ctx, c, call)
 	return Views{views{u}}, err
 }
@@ -30,7 +30,7 @@ func OpenViews(ctx context.Context, svc *core.Service, c *github.Client, call co
 // Views are a read's views, for the mirror toolset.
 type Views struct{ v views }
 
-// Withholds reports whether the read withholds anything (core.Untrusted).
+// Withholds reports whether the read withholds anything (toolkit.Untrusted).
 func (v Views) Withholds() bool { return v.v.u.Withholds() }
 
 // issue renders an issue of repo ("owner/name"; "" reads it from the
@@ -50,7 +50,7 @@ func (v views) issue(is *github.IssueRow, detail Detail, withRepo bool, repo str
 	}
 	if w != nil {
 		out.Body, out.Sanitized = "", nil
-		out.WithheldUntrusted = &core.Withheld{Body: true, Association: w.Association, Bytes: w.Bytes}
+		out.WithheldUntrusted = &toolkit.Withheld{Body: true, Association: w.Association, Bytes: w.Bytes}
 	}
 	return out, nil
 }
@@ -81,7 +81,7 @@ func (v views) stored(repo string, is Issue, comments []Comment) (Issue, []Comme
 		}
 		if w != nil {
 			is.Body, is.Sanitized = "", nil
-			is.WithheldUntrusted = &core.Withheld{Body: true, Association: w.Association, Bytes: w.Bytes}
+			is.WithheldUntrusted = &toolkit.Withheld{Body: true, Association: w.Association, Bytes: w.Bytes}
 		}
 	}
 	is.Association = ""
@@ -108,7 +108,7 @@ func countWithheld(is *Issue, n int) {
 		return
 	}
 	if is.WithheldUntrusted == nil {
-		is.WithheldUntrusted = &core.Withheld{}
+		is.WithheldUntrusted = &toolkit.Withheld{}
 	}
 	is.WithheldUntrusted.Comments += n
 }

@@ -8,15 +8,15 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
 // getIssueRepair re-reads an issue: the repair for a conflict and for a
 // write whose outcome is not known.
 func getIssueRepair(owner, repo string, number int, step string) *contract.Repair {
-	return &contract.Repair{NextStep: step, Tool: core.NameGetIssue,
-		Arguments: GetIssueIn{Owner: owner, Repo: repo, IssueNumber: core.IssueNumber(number)}}
+	return &contract.Repair{NextStep: step, Tool: toolkit.NameGetIssue,
+		Arguments: GetIssueIn{Owner: owner, Repo: repo, IssueNumber: toolkit.IssueNumber(number)}}
 }
 
 // unknownName builds the label_not_found / milestone_not_found /
@@ -31,7 +31,7 @@ func unknownName(code contract.Code, field, kind, owner, repo, msg string, match
 	if len(matches) > 0 {
 		step = "call again with one of details.value, or list the repository's " + strings.ReplaceAll(kind, "_", " ")
 	}
-	return e.WithRepair(contract.Repair{NextStep: step, Tool: core.NameListRepoMetadata,
+	return e.WithRepair(contract.Repair{NextStep: step, Tool: toolkit.NameListRepoMetadata,
 		Arguments: ListRepoMetadataIn{Owner: owner, Repo: repo, Kind: MetadataKind(kind)}})
 }
 
@@ -53,7 +53,7 @@ func unknownLabels(ctx context.Context, c *github.Client, owner, repo, field str
 	}
 	var matches []string
 	for _, n := range names {
-		for _, m := range core.CloseMatches(n, all) {
+		for _, m := range toolkit.CloseMatches(n, all) {
 			if !containsFold(matches, m) {
 				matches = append(matches, m)
 			}
@@ -74,7 +74,7 @@ func unknownLabels(ctx context.Context, c *github.Client, owner, repo, field str
 // refusedField turns GitHub's 422 on a named field into the specific
 // unknown_* code; other errors pass through mapped.
 func refusedField(err error, owner, repo string) *contract.Error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	var ge *github.Error
 	if e == nil || !errors.As(err, &ge) || ge.Code != github.ValidationFailed {
 		return e

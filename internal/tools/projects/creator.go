@@ -7,7 +7,7 @@ import (
 	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // authorSearch is github_search_issues' arguments for one author's
@@ -19,7 +19,7 @@ type authorSearch struct {
 }
 
 // creatorRefusal refuses an item of an issue another user opened, under
-// the creator scope (core.Service.AllowedIssueCreator), as
+// the creator scope (toolkit.Service.AllowedIssueCreator), as
 // github_get_issue refuses the issue itself, pointing at a search for
 // the allowed user's issues.
 func (s *Tools) creatorRefusal(field string, issue github.IssueRef) *contract.Error {
@@ -27,7 +27,7 @@ func (s *Tools) creatorRefusal(field string, issue github.IssueRef) *contract.Er
 		"%s/%s#%d was not opened by %s; this deployment only works on that user's issues; nothing was read or written on the board",
 		issue.Owner, issue.Repo, issue.Number, s.AllowedIssueCreator)
 	return e.WithRepair(contract.Repair{NextStep: "work on an issue " + s.AllowedIssueCreator + " opened instead; this search lists them",
-		Tool: core.NameSearchIssues, Arguments: authorSearch{Owner: issue.Owner, Repo: issue.Repo, Author: s.AllowedIssueCreator}})
+		Tool: toolkit.NameSearchIssues, Arguments: authorSearch{Owner: issue.Owner, Repo: issue.Repo, Author: s.AllowedIssueCreator}})
 }
 
 // withheldIssue reports whether the creator scope keeps an item's row

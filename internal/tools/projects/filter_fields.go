@@ -6,7 +6,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // checkFilter reads in's filter against board p: its terms, each with the
@@ -45,17 +45,17 @@ func unknownFilterField(in ListProjectItemsIn, p *github.ProjectV2, t filterTerm
 		name = normKey(t.values[j])
 	}
 	keys := filterKeys(p)
-	ranked := core.RankNames(name, keys)
+	ranked := toolkit.RankNames(name, keys)
 	e := refuse(contract.CodeProjectFieldNotFound, "filter", "names no field of the project",
 		"project #%d %q has no field %q to filter on; its fields are %s", p.Number, p.Title, name, strings.Join(keys, ", "))
 	e.Details.Value = keys
 	list := contract.Repair{NextStep: "pick a field from details.value; the project's listing shows each field's values",
 		Tool: NameListProjects, Arguments: ListProjectsIn{Owner: in.Owner, Query: p.Title}}
-	if len(ranked) == 0 || ranked[0].Score >= core.WeakMatch {
+	if len(ranked) == 0 || ranked[0].Score >= toolkit.WeakMatch {
 		return e.WithRepair(list)
 	}
 	closest := ranked[0].Name
-	e.Details.Value = core.CloseMatches(name, keys)
+	e.Details.Value = toolkit.CloseMatches(name, keys)
 	tok := t.token(closest, t.values)
 	if j >= 0 {
 		values := append([]string(nil), t.values...)

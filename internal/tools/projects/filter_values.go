@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // What a filter's values say about the board. GitHub answers a value the
@@ -97,7 +97,7 @@ func effect(t filterTerm) string {
 // offer names the closest of names to v or, with none close (and all
 // set), the names themselves: "; closest: …" or "; it takes …".
 func offer(v string, names []string, lead string, all bool) string {
-	if close := core.CloseMatches(v, names); len(close) > 0 {
+	if close := toolkit.CloseMatches(v, names); len(close) > 0 {
 		return "; closest: " + strings.Join(quoted(close), ", ")
 	}
 	switch {

@@ -7,16 +7,16 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // ItemRef names a board item: by the issue (or pull request) it holds,
 // or by the item_id ghgate returned.
 type ItemRef struct {
-	ItemID      string           `json:"item_id,omitempty"`
-	Repo        string           `json:"repo,omitempty"`
-	IssueNumber core.IssueNumber `json:"issue_number,omitempty"`
+	ItemID      string              `json:"item_id,omitempty"`
+	Repo        string              `json:"repo,omitempty"`
+	IssueNumber toolkit.IssueNumber `json:"issue_number,omitempty"`
 	// bad is why the object did not decode (an unknown key, a wrong
 	// type), for validate to refuse by name.
 	bad string
@@ -54,12 +54,12 @@ func (r *ItemRef) validate(field, owner string) *contract.Error {
 
 // GetProjectItemIn are github_get_project_item's arguments.
 type GetProjectItemIn struct {
-	Owner         string           `json:"owner"`
-	ProjectNumber ProjectNumber    `json:"project_number"`
-	ItemID        string           `json:"item_id,omitempty" jsonschema:"as returned; absent: by issue"`
-	Repo          string           `json:"repo,omitempty" jsonschema:"owner/name; absent: by item_id"`
-	IssueNumber   core.IssueNumber `json:"issue_number,omitempty" jsonschema:"absent: by item_id"`
-	Detail        Detail           `json:"detail,omitempty" jsonschema:"default summary"`
+	Owner         string              `json:"owner"`
+	ProjectNumber ProjectNumber       `json:"project_number"`
+	ItemID        string              `json:"item_id,omitempty" jsonschema:"as returned; absent: by issue"`
+	Repo          string              `json:"repo,omitempty" jsonschema:"owner/name; absent: by item_id"`
+	IssueNumber   toolkit.IssueNumber `json:"issue_number,omitempty" jsonschema:"absent: by item_id"`
+	Detail        Detail              `json:"detail,omitempty" jsonschema:"default summary"`
 }
 
 func (in *GetProjectItemIn) ref() ItemRef {
@@ -72,7 +72,7 @@ func getArgs(owner string, number ProjectNumber, r ItemRef) GetProjectItemIn {
 
 // Validate checks the names and that the item is named one way.
 func (in *GetProjectItemIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, ""); e != nil {
+	if e := toolkit.CheckNames(in.Owner, ""); e != nil {
 		return e
 	}
 	r := in.ref()

@@ -8,21 +8,21 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // ListProjectItemsIn are github_list_project_items' arguments.
 type ListProjectItemsIn struct {
-	Owner         string        `json:"owner"`
-	ProjectNumber ProjectNumber `json:"project_number"`
-	Filter        string        `json:"filter,omitempty" jsonschema:"e.g. status:\"In progress\" -is:archived; absent: all"`
-	PageSize      core.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
-	Cursor        string        `json:"cursor,omitempty"`
-	Detail        Detail        `json:"detail,omitempty" jsonschema:"default summary"`
+	Owner         string           `json:"owner"`
+	ProjectNumber ProjectNumber    `json:"project_number"`
+	Filter        string           `json:"filter,omitempty" jsonschema:"e.g. status:\"In progress\" -is:archived; absent: all"`
+	PageSize      toolkit.PageSize `json:"page_size,omitempty" jsonschema:"default 30"`
+	Cursor        string           `json:"cursor,omitempty"`
+	Detail        Detail           `json:"detail,omitempty" jsonschema:"default summary"`
 }
 
 // Validate checks the owner's name.
-func (in *ListProjectItemsIn) Validate() *contract.Error { return core.CheckNames(in.Owner, "") }
+func (in *ListProjectItemsIn) Validate() *contract.Error { return toolkit.CheckNames(in.Owner, "") }
 
 // ItemCounts counts a page's rows by kind and repository, so issues of
 // other repositories, pull requests and drafts are never taken for issues
@@ -49,7 +49,7 @@ type ListProjectItemsOut struct {
 	// Notes name the filter's values the board does not know (a status
 	// option it lacks, a label on none of its items), with the closest.
 	Notes []string `json:"notes,omitempty" jsonschema:"filter values the board does not know, with the closest"`
-	core.Page
+	toolkit.Page
 }
 
 // ListProjectItems is github_list_project_items.
@@ -67,11 +67,11 @@ func (s *Tools) ListProjectItems() tooldef.Spec {
 
 func (s *Tools) listProjectItems(ctx context.Context, in ListProjectItemsIn) (ListProjectItemsOut, error) {
 	if in.PageSize == 0 {
-		in.PageSize = core.DefaultPageSize
+		in.PageSize = toolkit.DefaultPageSize
 	}
 	restart := in
 	restart.Cursor = ""
-	l := core.Listing{Tool: NameListProjectItems, Scope: strings.ToLower(in.Owner) + "#" + strconv.Itoa(int(in.ProjectNumber)),
+	l := toolkit.Listing{Tool: NameListProjectItems, Scope: strings.ToLower(in.Owner) + "#" + strconv.Itoa(int(in.ProjectNumber)),
 		Field: "cursor", Cursor: in.Cursor, Restart: restart,
 		Filters: struct {
 			Filter   string
@@ -159,10 +159,10 @@ func (c *ItemCounts) add(it *github.ProjectItem) {
 // itemsError names what the listing met: a filter GitHub refused is the
 // agent's to fix.
 func itemsError(err error, in ListProjectItemsIn) error {
-	if core.GitHubCode(err) == github.BadRequest && in.Filter != "" {
+	if toolkit.GitHubCode(err) == github.BadRequest && in.Filter != "" {
 		restart := in
 		restart.Filter, restart.Cursor = "", ""
-		return contract.Errorf(contract.CodeInvalidField, "GitHub refused the filter: %s", core.MapError(err).Message).
+		return contract.Errorf(contract.CodeInvalidField, "GitHub refused the filter: %s", toolkit.MapError(err).Message).
 			WithField("filter", "not a filter GitHub accepts").
 			WithRepair(contract.Repair{NextStep: "correct the filter, or list without one", Tool: NameListProjectItems, Arguments: restart})
 	}

@@ -7,26 +7,26 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // ListProjectsIn are github_list_projects' arguments.
 type ListProjectsIn struct {
-	Owner    string        `json:"owner"`
-	Query    string        `json:"query,omitempty" jsonschema:"title words; absent: all"`
-	PageSize core.PageSize `json:"page_size,omitempty" jsonschema:"default 20"`
-	Cursor   string        `json:"cursor,omitempty"`
-	Detail   Detail        `json:"detail,omitempty" jsonschema:"default summary"`
+	Owner    string           `json:"owner"`
+	Query    string           `json:"query,omitempty" jsonschema:"title words; absent: all"`
+	PageSize toolkit.PageSize `json:"page_size,omitempty" jsonschema:"default 20"`
+	Cursor   string           `json:"cursor,omitempty"`
+	Detail   Detail           `json:"detail,omitempty" jsonschema:"default summary"`
 }
 
 // Validate checks the owner's name.
-func (in *ListProjectsIn) Validate() *contract.Error { return core.CheckNames(in.Owner, "") }
+func (in *ListProjectsIn) Validate() *contract.Error { return toolkit.CheckNames(in.Owner, "") }
 
 // ListProjectsOut is a page of an owner's boards.
 type ListProjectsOut struct {
 	OwnerKind string        `json:"owner_kind" jsonschema:"organization or user"`
 	Projects  []ProjectView `json:"projects"`
-	core.Page
+	toolkit.Page
 }
 
 const defaultProjectsPage = 20
@@ -50,7 +50,7 @@ func (s *Tools) listProjects(ctx context.Context, in ListProjectsIn) (ListProjec
 	}
 	restart := in
 	restart.Cursor = ""
-	l := core.Listing{Tool: NameListProjects, Scope: strings.ToLower(in.Owner), Field: "cursor", Cursor: in.Cursor, Restart: restart,
+	l := toolkit.Listing{Tool: NameListProjects, Scope: strings.ToLower(in.Owner), Field: "cursor", Cursor: in.Cursor, Restart: restart,
 		Filters: struct {
 			Query    string
 			PageSize int
@@ -75,7 +75,7 @@ func (s *Tools) listProjects(ctx context.Context, in ListProjectsIn) (ListProjec
 	for i := range page.Projects {
 		p := &page.Projects[i]
 		// What was just read saves the first write to the board its read.
-		s.Projects().Put(core.ProjectKey(c, in.Owner, p.Number), *p, now)
+		s.Projects().Put(toolkit.ProjectKey(c, in.Owner, p.Number), *p, now)
 		out.Projects = append(out.Projects, projectView(p, in.Detail == "full", now.UTC().Format(time.DateOnly)))
 	}
 	if page.HasNext && page.EndCursor != "" {
@@ -86,7 +86,7 @@ func (s *Tools) listProjects(ctx context.Context, in ListProjectsIn) (ListProjec
 
 // ownerError names an owner that is neither an organization nor a user.
 func ownerError(err error, owner string) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return boardError(err, owner, 0)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -69,7 +69,7 @@ func (p *Placement) Validate(field, issueOwner string) *contract.Error {
 			WithField(field, "takes {owner, project_number, fields: {name: value}}; value: string, number or null")
 	case p.Owner == "":
 		return bad("owner", "is required: the board's owner")
-	case core.CheckNames(p.Owner, "") != nil:
+	case toolkit.CheckNames(p.Owner, "") != nil:
 		return bad("owner", "must be a GitHub user or organization name")
 	case p.ProjectNumber < 1:
 		return bad("project_number", "is required: the board's number (1 or more)")
@@ -103,15 +103,15 @@ type Prepared struct {
 // Prepare reads (or recalls) the board and checks the values. issue is
 // the issue being updated (its item is read in the same request), nil
 // for one being created. The refusal names field.
-func Prepare(ctx context.Context, s *core.Service, c *github.Client, p Placement, issue *github.IssueRef, field string) (*Prepared, error) {
+func Prepare(ctx context.Context, s *toolkit.Service, c *github.Client, p Placement, issue *github.IssueRef, field string) (*Prepared, error) {
 	t := &Tools{s}
 	b, on, err := t.openBoard(ctx, c, p.Owner, int(p.ProjectNumber), issue, true)
 	if err != nil {
-		e := core.MapError(err)
+		e := toolkit.MapError(err)
 		if e != nil && e.Details != nil && e.Details.Field == "project_number" {
 			e.Details.Field = field + ".project_number"
 		}
-		return nil, core.NotStarted(err)
+		return nil, toolkit.NotStarted(err)
 	}
 	rs, e := resolveFields(&b.p, p.Fields, field+".fields", s.CurrentTime())
 	if e != nil {
@@ -125,7 +125,7 @@ func Prepare(ctx context.Context, s *core.Service, c *github.Client, p Placement
 			"the issue's item on project #%d is archived, and GitHub changes no field of an archived item; nothing was written", b.p.Number)
 		return nil, e.WithRepair(contract.Repair{NextStep: "unarchive the item, then call again",
 			Tool: NameUpdateProjectItem, Arguments: UpdateProjectItemIn{Owner: p.Owner, ProjectNumber: p.ProjectNumber, Action: "unarchive",
-				Item: ItemRef{Repo: issue.Owner + "/" + issue.Repo, IssueNumber: core.IssueNumber(issue.Number)}}})
+				Item: ItemRef{Repo: issue.Owner + "/" + issue.Repo, IssueNumber: toolkit.IssueNumber(issue.Number)}}})
 	}
 	return &Prepared{t: t, c: c, p: p, b: b, rs: rs, on: on}, nil
 }
@@ -164,7 +164,7 @@ func (pr *Prepared) Apply(ctx context.Context, issue github.IssueRef, nodeID str
 	}
 	if len(pr.rs) > 0 {
 		in := UpdateProjectItemIn{Owner: pr.p.Owner, ProjectNumber: pr.p.ProjectNumber, Action: "set_fields", Fields: pr.p.Fields,
-			Item: ItemRef{Repo: issue.Owner + "/" + issue.Repo, IssueNumber: core.IssueNumber(issue.Number)}}
+			Item: ItemRef{Repo: issue.Owner + "/" + issue.Repo, IssueNumber: toolkit.IssueNumber(issue.Number)}}
 		set, err := pr.t.writeFields(ctx, pr.c, pr.b, in, it, pr.rs, false)
 		if err != nil {
 			if out.Added {

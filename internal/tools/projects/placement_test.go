@@ -9,9 +9,9 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/projects"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 func place(fields map[string]any) map[string]any {
@@ -29,7 +29,7 @@ func itemOf(t *testing.T, env *servertest.Env, number int) projects.ItemView {
 // existing one, beside its other edits; done again it is a no_op.
 func TestIssueWritesPutIssuesOnTheBoard(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
-	created := servertest.CallOK[issues.CreateIssueOut](t, env, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Plan the gauges release",
+	created := servertest.CallOK[issues.CreateIssueOut](t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Plan the gauges release",
 		"project": place(map[string]any{"Status": "Todo", "Iteration": "@next", "Estimate": 5})})
 	p := created.Project
 	if p == nil || !p.Added || p.Number != seed.DemoProjectNumber || str(p.Item.Fields["Status"]) != "Todo" || str(p.Item.Fields["Estimate"]) != "5" {
@@ -39,12 +39,12 @@ func TestIssueWritesPutIssuesOnTheBoard(t *testing.T) {
 		t.Fatalf("the board holds %+v, the create said %+v", got, p.Item)
 	}
 
-	updated := servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
+	updated := servertest.CallOK[issues.UpdateIssueOut](t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
 		"title": "Quotas per tenant", "project": place(map[string]any{"Priority": "P1"})})
 	if updated.Project == nil || !updated.Project.Added || str(updated.Project.Item.Fields["Priority"]) != "P1" || updated.Issue.Title != "Quotas per tenant" {
 		t.Fatalf("update with project: %+v", updated)
 	}
-	again := servertest.CallOK[issues.UpdateIssueOut](t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
+	again := servertest.CallOK[issues.UpdateIssueOut](t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
 		"project": place(map[string]any{"Priority": "P1"})})
 	if !again.NoOp || again.Project == nil || again.Project.Added {
 		t.Fatalf("the same placement again: %+v", again)
@@ -57,7 +57,7 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
 	var before int
 	inWidgets(env, func(r *emulator.Repo) { before = len(r.Issues) })
-	e := refused(t, env, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "never",
+	e := refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "never",
 		"project": place(map[string]any{"Status": "Blocked"})})
 	if e.Code != contract.CodeProjectOptionNotFound || e.Details.Field != "project.fields.Status" || e.Settlement != contract.NotStarted {
 		t.Fatalf("bad option: %+v", e)
@@ -79,14 +79,14 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 		{map[string]any{"owner": "acme"}, "project.project_number"},
 		{map[string]any{"owner": "acme", "project_number": 1, "fields": map[string]any{"Status": []string{"Todo"}}}, "project"},
 	} {
-		e := refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "project": c.project})
+		e := refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "project": c.project})
 		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != c.field {
 			t.Errorf("%v: %+v", c.project, e)
 		}
 	}
 	// Issue 1's item is archived: its fields cannot change, and that is
 	// known before the title is written.
-	e = refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "title": "renamed",
+	e = refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "title": "renamed",
 		"project": place(map[string]any{"Priority": "P2"})})
 	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair.Tool != projects.NameUpdateProjectItem {
 		t.Fatalf("archived item: %+v", e)
@@ -99,7 +99,7 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 	if un := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair)); un.Item.Archived {
 		t.Fatalf("repair: %+v", un)
 	}
-	e = refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard,
+	e = refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard,
 		"project": map[string]any{"owner": "acme", "project_number": 42}})
 	if e.Code != contract.CodeProjectNotFound || e.Settlement != contract.NotStarted {
 		t.Errorf("no such board: %+v", e)
@@ -116,9 +116,9 @@ func TestPlacementFailureIsPartialSuccess(t *testing.T) {
 	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql", Times: 1}); err != nil {
 		t.Fatal(err)
 	}
-	e := refused(t, env, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Half done",
+	e := refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Half done",
 		"project": place(map[string]any{"Status": "In progress"})})
-	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown || e.FollowUp == nil || e.FollowUp.Tool != core.NameUpdateIssue {
+	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown || e.FollowUp == nil || e.FollowUp.Tool != toolkit.NameUpdateIssue {
 		t.Fatalf("placement failed: %+v", e)
 	}
 	if e.Details == nil || len(e.Details.Applied) != 1 || len(e.Details.NotApplied) != 1 {
@@ -175,7 +175,7 @@ func TestBulkUpdatePutsEachIssueOnTheBoard(t *testing.T) {
 			}
 		}
 	})
-	res := env.Call(t, core.NameBulkUpdateIssues, map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": numbers,
+	res := env.Call(t, toolkit.NameBulkUpdateIssues, map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": numbers,
 		"changes": map[string]any{"project": place(map[string]any{"Priority": "P0"})}})
 	if res.IsError || strings.Contains(string(res.JSON), "failed") {
 		t.Fatalf("bulk with project: %s", res.JSON)
@@ -193,9 +193,9 @@ func TestBulkUpdatePutsEachIssueOnTheBoard(t *testing.T) {
 // refuses the issue too: it takes only its owner's issues.
 func TestIssueWritesStayWithTheIssuesOwner(t *testing.T) {
 	env := start(t, "")
-	e := refused(t, env, core.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "title": "Moved on",
+	e := refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "title": "Moved on",
 		"project": map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "fields": map[string]any{"Status": "Todo"}}})
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != core.NameUpdateIssue {
+	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != toolkit.NameUpdateIssue {
 		t.Fatalf("another owner's board: %+v", e)
 	}
 	if args := string(mustMarshal(t, e.Repair.Arguments)); strings.Contains(args, "project") || !strings.Contains(args, "Moved on") {
@@ -207,9 +207,9 @@ func TestIssueWritesStayWithTheIssuesOwner(t *testing.T) {
 	if e.Code != contract.CodeInvalidField || e.Details.Field != "item.repo" {
 		t.Fatalf("acme's issue on alice's board: %+v", e)
 	}
-	e = refused(t, env, core.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x",
+	e = refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x",
 		"project": map[string]any{"owner": "alice", "project_number": 1}})
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != core.NameCreateIssue {
+	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != toolkit.NameCreateIssue {
 		t.Fatalf("create on another owner's board: %+v", e)
 	}
 }

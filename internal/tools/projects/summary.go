@@ -1,13 +1,13 @@
 package projects
 
-import "github.com/ghgate/ghgate/internal/tools/core"
+import "github.com/ghgate/ghgate/internal/tools/toolkit"
 
 // Summarize is the projects toolset's part of the capability summary.
-func Summarize(served core.Served) core.Summary {
+func Summarize(served toolkit.Served) toolkit.Summary {
 	if !served(NameUpdateProjectItem) && !served(NameListProjectItems) {
-		return core.Summary{DoesNot: []string{"Projects boards (the projects toolset does them, and gives create_issue and update_issue a project argument)"}}
+		return toolkit.Summary{DoesNot: []string{"Projects boards (the projects toolset does them, and gives create_issue and update_issue a project argument)"}}
 	}
-	s := core.Summary{
+	s := toolkit.Summary{
 		Does: []string{"- projects toolset: an org's or user's Projects v2 boards with each field's type, options and iterations; " +
 			"a board's items (GitHub's filter syntax) with values by field name, issues, pull requests and drafts counted apart; " +
 			"add an issue, set or clear fields by name (checked against the board first: project_field_not_found, project_option_not_found), " +

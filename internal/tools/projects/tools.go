@@ -13,7 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -29,10 +29,10 @@ const (
 )
 
 // Tools builds the projects tools over a Service.
-type Tools struct{ *core.Service }
+type Tools struct{ *toolkit.Service }
 
 // Specs returns the toolset's tools in the order they are listed.
-func Specs(s *core.Service) []tooldef.Spec {
+func Specs(s *toolkit.Service) []tooldef.Spec {
 	t := &Tools{s}
 	return []tooldef.Spec{t.ListProjects(), t.ListProjectItems(), t.GetProjectItem(), t.UpdateProjectItem()}
 }
@@ -62,7 +62,7 @@ type board struct {
 // and item (nil item: not on the board). A known item comes back as its
 // id alone.
 func (s *Tools) openBoard(ctx context.Context, c *github.Client, owner string, number int, issue *github.IssueRef, fresh bool) (*board, *github.IssueOnProject, error) {
-	key := core.ProjectKey(c, owner, number)
+	key := toolkit.ProjectKey(c, owner, number)
 	now := s.CurrentTime()
 	kind := ""
 	if kp, ok := s.Projects().Get(key, now); ok {
@@ -83,7 +83,7 @@ func (s *Tools) openBoard(ctx context.Context, c *github.Client, owner string, n
 	b := &board{key: key, p: *p, items: map[string]string{}}
 	if err != nil {
 		// The board answered, the issue did not.
-		return b, nil, core.NotFoundIssue(err, issue.Owner, issue.Repo, issue.Number)
+		return b, nil, toolkit.NotFoundIssue(err, issue.Owner, issue.Repo, issue.Number)
 	}
 	if on != nil && on.Item != nil {
 		s.rememberItem(b, on.Item)
@@ -98,18 +98,18 @@ func (s *Tools) rememberItem(b *board, it *github.ProjectItem) {
 		return
 	}
 	owner, repo, _ := strings.Cut(it.Repo, "/")
-	k := core.IssueKey(owner, repo, it.Number)
+	k := toolkit.IssueKey(owner, repo, it.Number)
 	b.items[k] = it.ID
 	s.Projects().SetItem(b.key, k, it.ID)
 }
 
-func issueKey(r github.IssueRef) string { return core.IssueKey(r.Owner, r.Repo, r.Number) }
+func issueKey(r github.IssueRef) string { return toolkit.IssueKey(r.Owner, r.Repo, r.Number) }
 
 // boardError names what a board read met: project_not_found with the
 // owner's listing as the repair; a fine-grained token on a user's board
 // is insufficient_scope that says so.
 func boardError(err error, owner string, number int) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func boardError(err error, owner string, number int) error {
 
 // issueRef parses an item named by repository and issue number: repo is
 // owner/name, or a name under the board's owner.
-func issueRef(owner, repo string, number core.IssueNumber) github.IssueRef {
+func issueRef(owner, repo string, number toolkit.IssueNumber) github.IssueRef {
 	if o, r, ok := strings.Cut(repo, "/"); ok {
 		return github.IssueRef{Owner: o, Repo: r, Number: int(number)}
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -16,7 +16,7 @@ type ItemAction string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (ItemAction) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum[ItemAction]("add", "set_fields", "clear_field", "archive", "unarchive", "move", "remove"), nil
+	return toolkit.Enum[ItemAction]("add", "set_fields", "clear_field", "archive", "unarchive", "move", "remove"), nil
 }
 
 // UpdateProjectItemIn are github_update_project_item's arguments.
@@ -34,7 +34,7 @@ type UpdateProjectItemIn struct {
 
 // Validate checks what needs no request.
 func (in *UpdateProjectItemIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, ""); e != nil {
+	if e := toolkit.CheckNames(in.Owner, ""); e != nil {
 		return e
 	}
 	if e := in.Item.validate("item", in.Owner); e != nil {
@@ -105,13 +105,13 @@ func (s *Tools) UpdateProjectItem() tooldef.Spec {
 func (s *Tools) updateProjectItem(ctx context.Context, in UpdateProjectItemIn) (UpdateProjectItemOut, error) {
 	c, err := s.Client(ctx, in.Owner, tooldef.Write)
 	if err != nil {
-		return UpdateProjectItemOut{}, core.NotStarted(err)
+		return UpdateProjectItemOut{}, toolkit.NotStarted(err)
 	}
 	out, err := s.applyItem(ctx, c, in, false)
 	if err != nil && staleIDs(err) {
 		// A remembered id GitHub no longer knows (the item removed, the
 		// board's fields changed): nothing was written; read afresh once.
-		s.Projects().Drop(core.ProjectKey(c, in.Owner, int(in.ProjectNumber)))
+		s.Projects().Drop(toolkit.ProjectKey(c, in.Owner, int(in.ProjectNumber)))
 		out, err = s.applyItem(ctx, c, in, true)
 	}
 	return out, err
@@ -155,7 +155,7 @@ func (s *Tools) applyItem(ctx context.Context, c *github.Client, in UpdateProjec
 		b, it, target, err = s.findItem(ctx, c, in.Owner, number, in.Item)
 	}
 	if err != nil {
-		return out, core.NotStarted(err)
+		return out, toolkit.NotStarted(err)
 	}
 	out.Project, _ = contract.SanitizeText(b.p.Title)
 	if in.Action == "add" {
@@ -212,7 +212,7 @@ func (s *Tools) applyItem(ctx context.Context, c *github.Client, in UpdateProjec
 		if in.AfterItem != nil {
 			_, a, _, err := s.findItem(ctx, c, in.Owner, number, *in.AfterItem)
 			if err != nil {
-				return out, core.NotStarted(err)
+				return out, toolkit.NotStarted(err)
 			}
 			if a == nil {
 				e := notOnBoard(b, in.Owner, in.ProjectNumber, *in.AfterItem)
@@ -228,7 +228,7 @@ func (s *Tools) applyItem(ctx context.Context, c *github.Client, in UpdateProjec
 		return out, nil
 	default: // remove
 		if err := c.DeleteProjectV2Item(ctx, b.p.ID, it.ID); err != nil {
-			if core.GitHubCode(err) == github.NotFound {
+			if toolkit.GitHubCode(err) == github.NotFound {
 				out.NoOp, out.Note = true, "the item was removed meanwhile; nothing was removed by this call"
 				return out, nil
 			}
@@ -236,7 +236,7 @@ func (s *Tools) applyItem(ctx context.Context, c *github.Client, in UpdateProjec
 		}
 		if it.Type == "ISSUE" {
 			owner, repo, _ := strings.Cut(it.Repo, "/")
-			s.Projects().SetItem(b.key, core.IssueKey(owner, repo, it.Number), "")
+			s.Projects().SetItem(b.key, toolkit.IssueKey(owner, repo, it.Number), "")
 		}
 		out.Item, out.Removed = viewPtr(it), true
 		out.Note = "removed from the board with its field values; the issue itself is unchanged"
@@ -334,7 +334,7 @@ func (s *Tools) writeFields(ctx context.Context, c *github.Client, b *board, in 
 		var applied int
 		after, applied, err = c.SetProjectV2Fields(ctx, b.p.ID, it.ID, sets)
 		if err != nil {
-			if applied == 0 && blind && b.cached && core.GitHubCode(err) == github.NotFound {
+			if applied == 0 && blind && b.cached && toolkit.GitHubCode(err) == github.NotFound {
 				return out, staleIDErr{err}
 			}
 			if applied > 0 {
@@ -347,7 +347,7 @@ func (s *Tools) writeFields(ctx context.Context, c *github.Client, b *board, in 
 	for _, r := range clears {
 		a, err := c.ClearProjectV2Field(ctx, b.p.ID, it.ID, r.field.ID)
 		if err != nil {
-			if written == 0 && blind && b.cached && core.GitHubCode(err) == github.NotFound {
+			if written == 0 && blind && b.cached && toolkit.GitHubCode(err) == github.NotFound {
 				return out, staleIDErr{err}
 			}
 			if written > 0 {
@@ -386,11 +386,11 @@ func fieldRepair(e *contract.Error, b *board, in UpdateProjectItemIn) *contract.
 // same call is the safe way to find out and finish one whose answer was
 // lost.
 func writeFailed(err error, b *board, in UpdateProjectItemIn) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		return err
 	}
-	if core.MayHaveWritten(e) {
+	if toolkit.MayHaveWritten(e) {
 		e.Temporary = true
 		e.Repair = &contract.Repair{NextStep: "call again with the same arguments: it reads first, so what landed answers no_op",
 			Tool: NameUpdateProjectItem, Arguments: in}
@@ -401,7 +401,7 @@ func writeFailed(err error, b *board, in UpdateProjectItemIn) error {
 
 // addedButNotSet is the partial success of an add whose fields failed.
 func addedButNotSet(err error, b *board, in UpdateProjectItemIn) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil {
 		return err
 	}
@@ -416,7 +416,7 @@ func addedButNotSet(err error, b *board, in UpdateProjectItemIn) error {
 // partialFields is the partial success of a set_fields whose later
 // fields failed after earlier ones were written.
 func partialFields(err error, b *board, in UpdateProjectItemIn, written []string) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	msg := ""
 	if e != nil {
 		msg = e.Message

@@ -11,7 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -28,7 +28,7 @@ const (
 var alertTypes = []AlertType{Dependabot, CodeScanning, SecretScanning}
 
 // JSONSchema implements tooldef.SelfDescribing.
-func (AlertType) JSONSchema() (*jsonschema.Schema, error) { return core.Enum(alertTypes...), nil }
+func (AlertType) JSONSchema() (*jsonschema.Schema, error) { return toolkit.Enum(alertTypes...), nil }
 
 // Severity is an alert's severity, lowest first.
 type Severity string
@@ -36,7 +36,7 @@ type Severity string
 var severities = []Severity{"low", "medium", "high", "critical"}
 
 // JSONSchema implements tooldef.SelfDescribing.
-func (Severity) JSONSchema() (*jsonschema.Schema, error) { return core.Enum(severities...), nil }
+func (Severity) JSONSchema() (*jsonschema.Schema, error) { return toolkit.Enum(severities...), nil }
 
 // rank orders severities: 1 for low up to 4 for critical, 0 for unknown.
 func (s Severity) rank() int { return slices.Index(severities, s) + 1 }
@@ -76,11 +76,11 @@ type AlertsIn struct {
 
 // Validate checks the names.
 func (in *AlertsIn) Validate() *contract.Error {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return e
 	}
 	for _, r := range in.Repos {
-		if e := core.CheckNames(in.Owner, r); e != nil {
+		if e := toolkit.CheckNames(in.Owner, r); e != nil {
 			e.Details.Field = "repos"
 			return e
 		}
@@ -267,13 +267,13 @@ func alertsTooFewCalls(asked AlertsIn, budget MaxAPICalls, listing bool) error {
 	more.MaxAPICalls = need
 	msg := fmt.Sprintf("max_api_calls %d is too few to read an alert list after the repositories' lookup; %d is enough", budget, need)
 	return contract.Errorf(contract.CodeInvalidField, "%s", msg).WithField("max_api_calls", msg).
-		WithRepair(contract.Repair{NextStep: "call again with more calls", Tool: core.NameReportSecurityAlerts, Arguments: more})
+		WithRepair(contract.Repair{NextStep: "call again with more calls", Tool: toolkit.NameReportSecurityAlerts, Arguments: more})
 }
 
 // ReportSecurityAlerts is github_report_security_alerts.
 func (s *Tools) ReportSecurityAlerts() tooldef.Spec {
 	return tooldef.Tool[AlertsIn, AlertsOut]{
-		Name:        core.NameReportSecurityAlerts,
+		Name:        toolkit.NameReportSecurityAlerts,
 		Toolset:     Toolset,
 		Title:       "Security alerts",
 		Description: "Open security alerts, worst first (absent: all). Secrets rank critical/high, never shown.",
@@ -296,7 +296,7 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 	}
 	restart := asked
 	restart.Cursor = ""
-	pos, err := openPosition[alertsPos](s, core.NameReportSecurityAlerts, in.Cursor, in.Owner, in.filters(),
+	pos, err := openPosition[alertsPos](s, toolkit.NameReportSecurityAlerts, in.Cursor, in.Owner, in.filters(),
 		"owner, types, repos, min_severity or include_archived", restart)
 	if err != nil {
 		return AlertsOut{}, err
@@ -323,8 +323,8 @@ func (s *Tools) reportSecurityAlerts(ctx context.Context, in AlertsIn) (AlertsOu
 	out := sc.result()
 	if out.Truncated {
 		next := asked
-		next.Cursor = s.mintCursor(core.NameReportSecurityAlerts, in.Owner, in.filters(), sc.pos)
-		out.NextCall = &NextCall{Tool: core.NameReportSecurityAlerts, Arguments: next}
+		next.Cursor = s.mintCursor(toolkit.NameReportSecurityAlerts, in.Owner, in.filters(), sc.pos)
+		out.NextCall = &NextCall{Tool: toolkit.NameReportSecurityAlerts, Arguments: next}
 	}
 	return out, nil
 }

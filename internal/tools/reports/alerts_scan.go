@@ -12,7 +12,7 @@ import (
 	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // The paths a type's alerts are read by (TypeScopes).
@@ -204,7 +204,7 @@ func (s *alertsScan) report() error {
 		s.read(ctx, l, s.pos.At[l.typ][strings.ToLower(l.repo)])
 	})
 	if gone := s.missing[strings.ToLower(s.one)]; err == nil && s.one != "" && gone != nil {
-		return repoFailure(gone, s.in.Owner, s.one, core.NameReportSecurityAlerts, nil)
+		return repoFailure(gone, s.in.Owner, s.one, toolkit.NameReportSecurityAlerts, nil)
 	}
 	return err
 }
@@ -335,7 +335,7 @@ func (s *alertsScan) read(ctx context.Context, l list, at pagePos) {
 // classifies those as rate_limited): a user owner, a feature turned off,
 // or a credential that may not read the list.
 func refusal(err error) bool {
-	return isNotFound(err) || core.GitHubCode(err) == github.InsufficientScope
+	return isNotFound(err) || toolkit.GitHubCode(err) == github.InsufficientScope
 }
 
 // alertPage is one page of a list, as rows, one per alert GitHub sent.

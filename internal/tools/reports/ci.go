@@ -8,7 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -45,9 +45,9 @@ const (
 
 // CIStatusIn are github_report_ci_status's arguments.
 type CIStatusIn struct {
-	Owner string           `json:"owner"`
-	Repo  string           `json:"repo"`
-	Pull  core.IssueNumber `json:"pull,omitempty" jsonschema:"absent: open PRs"`
+	Owner string              `json:"owner"`
+	Repo  string              `json:"repo"`
+	Pull  toolkit.IssueNumber `json:"pull,omitempty" jsonschema:"absent: open PRs"`
 	// Verbosity is a pointer: 0 is a level of its own, not "absent".
 	Verbosity   *Verbosity  `json:"verbosity,omitempty" jsonschema:"default 1"`
 	LogLines    LogLines    `json:"log_lines,omitempty" jsonschema:"default 200"`
@@ -57,7 +57,7 @@ type CIStatusIn struct {
 }
 
 // Validate checks the names.
-func (in *CIStatusIn) Validate() *contract.Error { return core.CheckNames(in.Owner, in.Repo) }
+func (in *CIStatusIn) Validate() *contract.Error { return toolkit.CheckNames(in.Owner, in.Repo) }
 
 // withDefaults fills the omitted arguments with their defaults; a
 // next_call carries them all, verbosity included.
@@ -94,7 +94,7 @@ type CIState string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (CIState) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum[CIState]("passed", "failed", "pending", "none"), nil
+	return toolkit.Enum[CIState]("passed", "failed", "pending", "none"), nil
 }
 
 // CIStop is why a CI report stopped early: the bounds it has (it reads
@@ -103,7 +103,7 @@ type CIStop string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (CIStop) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(fanout.MaxAPICalls, fanout.MaxItems, fanout.RateLimited, fanout.Cancelled), nil
+	return toolkit.Enum(fanout.MaxAPICalls, fanout.MaxItems, fanout.RateLimited, fanout.Cancelled), nil
 }
 
 // CIPull is one pull request and the state of its head commit's checks.
@@ -167,7 +167,7 @@ type CIStatusOut struct {
 // ReportCIStatus is github_report_ci_status.
 func (s *Tools) ReportCIStatus() tooldef.Spec {
 	return tooldef.Tool[CIStatusIn, CIStatusOut]{
-		Name:        core.NameReportCIStatus,
+		Name:        toolkit.NameReportCIStatus,
 		Toolset:     Toolset,
 		Title:       "PR CI status",
 		Description: "CI of a repo's open PRs or one: passed/failed/pending; verbosity 1-3 adds failing job, step, log tail.",
@@ -188,7 +188,7 @@ func (s *Tools) reportCIStatus(ctx context.Context, in CIStatusIn) (CIStatusOut,
 	scope := in.Owner + "/" + in.Repo
 	restart := in
 	restart.Cursor = ""
-	pos, err := openPosition[ciResume](s, core.NameReportCIStatus, in.Cursor, scope, in.filters(), "repository, pull, verbosity or max_pulls", restart)
+	pos, err := openPosition[ciResume](s, toolkit.NameReportCIStatus, in.Cursor, scope, in.filters(), "repository, pull, verbosity or max_pulls", restart)
 	if err != nil {
 		return CIStatusOut{}, err
 	}
@@ -203,8 +203,8 @@ func (s *Tools) reportCIStatus(ctx context.Context, in CIStatusIn) (CIStatusOut,
 	out := r.result()
 	if out.Truncated {
 		next := in
-		next.Cursor = s.mintCursor(core.NameReportCIStatus, scope, in.filters(), r.pos)
-		out.NextCall = &NextCall{Tool: core.NameReportCIStatus, Arguments: next}
+		next.Cursor = s.mintCursor(toolkit.NameReportCIStatus, scope, in.filters(), r.pos)
+		out.NextCall = &NextCall{Tool: toolkit.NameReportCIStatus, Arguments: next}
 	}
 	return out, nil
 }

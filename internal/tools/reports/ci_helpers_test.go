@@ -7,11 +7,11 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
-const ciTool = core.NameReportCIStatus
+const ciTool = toolkit.NameReportCIStatus
 
 // ciEnv is ghgate with the reports toolset over a small fleet: enough
 // repositories for every kind of CI run the seed makes.

@@ -13,7 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -145,7 +145,7 @@ func (r *ciRun) tooFewCalls() error {
 	more.MaxAPICalls = MaxAPICalls(need)
 	msg := fmt.Sprintf("max_api_calls %d is too few to report the next failing check at verbosity %d: it takes %d", r.in.MaxAPICalls, r.in.level(), need)
 	return contract.Errorf(contract.CodeInvalidField, "%s", msg).WithField("max_api_calls", msg).
-		WithRepair(contract.Repair{NextStep: "call again with enough calls for one check", Tool: core.NameReportCIStatus, Arguments: more})
+		WithRepair(contract.Repair{NextStep: "call again with enough calls for one check", Tool: toolkit.NameReportCIStatus, Arguments: more})
 }
 
 // list reads the page: the pull request named, or up to max_pulls open
@@ -170,17 +170,17 @@ func (r *ciRun) list() (github.PullChecksPage, error) {
 // repository is not (repo_not_found); else GitHub's refusal.
 func (r *ciRun) failure(err error) error {
 	if r.in.Pull != 0 && github.PullMissing(err) {
-		e := core.MapError(err)
+		e := toolkit.MapError(err)
 		e.Code = contract.CodeIssueNotFound
 		e.Message = fmt.Sprintf("%s/%s has no pull request #%d visible to this credential", r.in.Owner, r.in.Repo, r.in.Pull)
 		all := r.in
 		all.Pull, all.Cursor = 0, ""
 		return e.WithRepair(contract.Repair{NextStep: "report on the repository's open pull requests to find it",
-			Tool: core.NameReportCIStatus, Arguments: all})
+			Tool: toolkit.NameReportCIStatus, Arguments: all})
 	}
 	// The CI report needs a repository: the pull requests of every one
 	// are what the unlabeled report lists.
-	return repoFailure(err, r.in.Owner, r.in.Repo, core.NameReportUnlabeled, map[string]any{"target": "pulls"})
+	return repoFailure(err, r.in.Owner, r.in.Repo, toolkit.NameReportUnlabeled, map[string]any{"target": "pulls"})
 }
 
 // detail fetches what the verbosity asks for of an Actions job: the job

@@ -11,7 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // CommitCI is github_report_ci_status's account of one pull request, for
@@ -58,10 +58,10 @@ type CommitCIOut struct {
 
 // CommitCI reports one commit's CI with the caller's read credential for
 // in.Owner. A failure to read the checks at all is an error (a
-// *contract.Error after core.MapError); a failing job whose detail GitHub
+// *contract.Error after toolkit.MapError); a failing job whose detail GitHub
 // will not give is reported with the reason, as the report does.
 func (s *Tools) CommitCI(ctx context.Context, in CommitCIIn) (CommitCIOut, error) {
-	if e := core.CheckNames(in.Owner, in.Repo); e != nil {
+	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {
 		return CommitCIOut{}, e
 	}
 	if !github.CheckSHA(in.SHA) {
@@ -79,7 +79,7 @@ func (s *Tools) CommitCI(ctx context.Context, in CommitCIIn) (CommitCIOut, error
 	}
 	v := in.Verbosity
 	r := &ciRun{run: s.newRun(ctx, c, in.MaxAPICalls, "checks"), c: c, pos: &ciResume{},
-		in:            CIStatusIn{Owner: in.Owner, Repo: in.Repo, Pull: core.IssueNumber(in.Pull), Verbosity: &v, LogLines: in.LogLines, MaxAPICalls: MaxAPICalls(in.MaxAPICalls)},
+		in:            CIStatusIn{Owner: in.Owner, Repo: in.Repo, Pull: toolkit.IssueNumber(in.Pull), Verbosity: &v, LogLines: in.LogLines, MaxAPICalls: MaxAPICalls(in.MaxAPICalls)},
 		reportedPulls: map[int]bool{}, reportedChecks: map[string]bool{}}
 	out := CommitCIOut{HeadSHA: in.SHA}
 

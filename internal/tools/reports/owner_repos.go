@@ -8,7 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -136,7 +136,7 @@ func firstPage(run *fanout.Run, c *github.Client, owner string) ([]*github.Owner
 func readPage(ctx context.Context, run *fanout.Run, list listPage, owner string, page int) pageResult {
 	var got pageResult
 	got.err = run.Call(ctx, func(ctx context.Context) (github.Meta, error) {
-		r, m, err := list(ctx, owner, gh.ListOptions{Page: core.PageParam(page), PerPage: perPage})
+		r, m, err := list(ctx, owner, gh.ListOptions{Page: toolkit.PageParam(page), PerPage: perPage})
 		got.repos, got.next = r, m.NextPage
 		return m, err
 	})

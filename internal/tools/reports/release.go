@@ -9,13 +9,13 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // ReleaseIn are github_report_release_prs' arguments. The release label,
 // the title's version pattern and the changelog paths are the operator's
-// (core.ReleaseSettings), not the caller's.
+// (toolkit.ReleaseSettings), not the caller's.
 type ReleaseIn struct {
 	Owner       string `json:"owner"`
 	Repo        string `json:"repo,omitempty" jsonschema:"absent: all of owner's"`
@@ -30,7 +30,7 @@ type ReleaseIn struct {
 
 // Validate checks the names.
 func (in *ReleaseIn) Validate() *contract.Error {
-	return core.CheckNames(in.Owner, in.Repo)
+	return toolkit.CheckNames(in.Owner, in.Repo)
 }
 
 // filters are what the continuation cursor is bound to besides the scope:
@@ -53,7 +53,7 @@ const (
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (ReleaseStatus) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(StatusReady, StatusNeedsChangelog, StatusUnknownVersion), nil
+	return toolkit.Enum(StatusReady, StatusNeedsChangelog, StatusUnknownVersion), nil
 }
 
 // ReleaseRow is one open release pull request.
@@ -146,7 +146,7 @@ type ReleaseOut struct {
 // ReportReleasePRs is github_report_release_prs.
 func (s *Tools) ReportReleasePRs() tooldef.Spec {
 	return tooldef.Tool[ReleaseIn, ReleaseOut]{
-		Name:        core.NameReportReleasePRs,
+		Name:        toolkit.NameReportReleasePRs,
 		Toolset:     Toolset,
 		Title:       "Release PRs",
 		Description: "Open release PRs: version in title, changelog at head; flags absent: false. Bounded: next_call resumes.",
@@ -166,7 +166,7 @@ type ReleaseStop string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (ReleaseStop) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(fanout.MaxAPICalls, fanout.MaxItems, fanout.RateLimited, fanout.IncompleteSearch, fanout.Cancelled), nil
+	return toolkit.Enum(fanout.MaxAPICalls, fanout.MaxItems, fanout.RateLimited, fanout.IncompleteSearch, fanout.Cancelled), nil
 }
 
 // releaseResume is where a truncated report goes on: the pull requests
@@ -189,7 +189,7 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 	caller.ReachFrom(ctx).Named(in.Owner, in.Repo)
 	restart := in
 	restart.Cursor = ""
-	pos, err := openPosition[releaseResume](s, core.NameReportReleasePRs, in.Cursor, in.scope(), in.filters(),
+	pos, err := openPosition[releaseResume](s, toolkit.NameReportReleasePRs, in.Cursor, in.scope(), in.filters(),
 		"owner, repository, only_missing, analyze or include_archived", restart)
 	if err != nil {
 		return ReleaseOut{}, err
@@ -223,8 +223,8 @@ func (s *Tools) reportReleasePRs(ctx context.Context, in ReleaseIn) (ReleaseOut,
 		}
 		pos.Done = slices.Sorted(maps.Keys(sc.done))
 		pos.Summary, pos.Verdicts = out.Summary, out.Verdicts
-		next.Cursor = s.mintCursor(core.NameReportReleasePRs, in.scope(), in.filters(), pos)
-		out.NextCall = &NextCall{Tool: core.NameReportReleasePRs, Arguments: next}
+		next.Cursor = s.mintCursor(toolkit.NameReportReleasePRs, in.scope(), in.filters(), pos)
+		out.NextCall = &NextCall{Tool: toolkit.NameReportReleasePRs, Arguments: next}
 	}
 	return out, nil
 }

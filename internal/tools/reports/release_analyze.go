@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -43,12 +43,12 @@ const (
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Verdict) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(VerdictDone, VerdictInFlight, VerdictWait, VerdictGray, VerdictWrite, VerdictUpdate, VerdictInspect, VerdictDocMismatch), nil
+	return toolkit.Enum(VerdictDone, VerdictInFlight, VerdictWait, VerdictGray, VerdictWrite, VerdictUpdate, VerdictInspect, VerdictDocMismatch), nil
 }
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Freshness) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(FreshCurrent, FreshMinorGap, FreshStale, FreshVersionDrift, FreshThin), nil
+	return toolkit.Enum(FreshCurrent, FreshMinorGap, FreshStale, FreshVersionDrift, FreshThin), nil
 }
 
 // Analysis is what analyze adds to a row.
@@ -187,7 +187,7 @@ func (s *releaseScan) pullsOn(ctx context.Context, p releasePull, q github.Pulls
 	var out []*gh.PullRequest
 	q.PerPage = perPage
 	for page := 1; page <= pages; page++ {
-		q.Page = core.PageParam(page)
+		q.Page = toolkit.PageParam(page)
 		var list []*gh.PullRequest
 		var next int
 		err := s.call(ctx, p, func(ctx context.Context) (github.Meta, error) {

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // releaseConv is the operator's release conventions, compiled once per
@@ -15,7 +15,7 @@ type releaseConv struct {
 	paths []string
 }
 
-func compileRelease(s core.ReleaseSettings) (*releaseConv, error) {
+func compileRelease(s toolkit.ReleaseSettings) (*releaseConv, error) {
 	s = s.WithDefaults()
 	re, err := s.Title()
 	if err != nil {

@@ -4,14 +4,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // The default title pattern is liberal in spelling and strict about the
 // version: X.Y.Z, an optional pre-release, whole.
 func TestReleaseTitleVersion(t *testing.T) {
 	t.Parallel()
-	conv, err := compileRelease(core.ReleaseSettings{})
+	conv, err := compileRelease(toolkit.ReleaseSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestReleaseChangelogEntry(t *testing.T) {
 }
 
 func conv(t *testing.T) *releaseConv {
-	c, err := compileRelease(core.ReleaseSettings{})
+	c, err := compileRelease(toolkit.ReleaseSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // A search GitHub answers incomplete_results every time finds the same
@@ -51,8 +51,8 @@ func TestReportReleasePRsIncompleteEveryTime(t *testing.T) {
 func TestReportReleasePRsChangelogPathIsDirectory(t *testing.T) {
 	t.Parallel()
 	want := releaseReport(t, fleetEnv(t, releaseFleet, servertest.Options{}), map[string]any{"owner": "fleet"})
-	paths := append([]string{"docs"}, core.DefaultChangelogPaths()...)
-	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: core.ReleaseSettings{ChangelogPaths: paths}})
+	paths := append([]string{"docs"}, toolkit.DefaultChangelogPaths()...)
+	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: toolkit.ReleaseSettings{ChangelogPaths: paths}})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	if len(out.Skipped) != 0 || out.Truncated {
 		t.Fatalf("skipped %v, truncated %v (%s)", out.Skipped, out.Truncated, out.TruncatedReason)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // A CHANGELOG.md over 1 MB comes from the contents API without its
@@ -36,7 +36,7 @@ func TestReleaseChangelogOverOneMB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := compileRelease(core.ReleaseSettings{})
+	conv, err := compileRelease(toolkit.ReleaseSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -24,7 +24,7 @@ const (
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (ReadmeNote) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(ReadmeMissing, ReadmeNoWhatsNew), nil
+	return toolkit.Enum(ReadmeMissing, ReadmeNoWhatsNew), nil
 }
 
 // readmeDoc is what the README at the head says of versions: found is
@@ -59,7 +59,7 @@ func (s *releaseScan) readme(ctx context.Context, p releasePull) (readmeDoc, err
 		f = e
 		return m, err
 	})
-	if core.GitHubCode(err) == github.NotFound && !s.stopped(err) {
+	if toolkit.GitHubCode(err) == github.NotFound && !s.stopped(err) {
 		return readmeDoc{note: ReadmeMissing}, nil
 	}
 	if err != nil {

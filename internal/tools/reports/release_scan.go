@@ -12,7 +12,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -241,7 +241,7 @@ func (s *releaseScan) tooFewCalls(need int) error {
 	more.MaxAPICalls = MaxAPICalls(need)
 	msg := fmt.Sprintf("max_api_calls %d is too few to finish the next release pull request: with the listing that finds it, it takes %d", s.in.MaxAPICalls, need)
 	return contract.Errorf(contract.CodeInvalidField, "%s", msg).WithField("max_api_calls", msg).
-		WithRepair(contract.Repair{NextStep: "call again with enough calls for one pull request", Tool: core.NameReportReleasePRs, Arguments: more})
+		WithRepair(contract.Repair{NextStep: "call again with enough calls for one pull request", Tool: toolkit.NameReportReleasePRs, Arguments: more})
 }
 
 // stopped reports whether err means the run stopped (a bound, a rate
@@ -292,7 +292,7 @@ func (s *releaseScan) searchArchived(archived bool) ([]releasePull, error) {
 		if s.stopped(err) {
 			return nil, nil
 		}
-		if core.GitHubCode(err) == github.ValidationFailed {
+		if toolkit.GitHubCode(err) == github.ValidationFailed {
 			// GitHub's search says the owner "cannot be searched": there is
 			// no such account, or this credential cannot see it.
 			return nil, ownerNotFound(contract.Errorf(contract.CodeNotFound, "owner not found"), s.in.Owner)
@@ -331,7 +331,7 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 	var out []releasePull
 	archived, stopped, err := repoArchived(s.run, s.c, s.in.Owner, s.in.Repo)
 	if stopped || err != nil {
-		return nil, repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportReleasePRs, nil)
+		return nil, repoFailure(err, s.in.Owner, s.in.Repo, toolkit.NameReportReleasePRs, nil)
 	}
 	s.scanned.Archived = archived
 	for page := 1; ; page++ {
@@ -339,14 +339,14 @@ func (s *releaseScan) listRepo() ([]releasePull, error) {
 		var m github.Meta
 		err := s.run.Call(s.run.Context(), func(ctx context.Context) (github.Meta, error) {
 			var err error
-			list, m, err = s.c.ListPullsBy(ctx, s.in.Owner, s.in.Repo, github.PullsQuery{State: "open", Page: core.PageParam(page), PerPage: perPage})
+			list, m, err = s.c.ListPullsBy(ctx, s.in.Owner, s.in.Repo, github.PullsQuery{State: "open", Page: toolkit.PageParam(page), PerPage: perPage})
 			return m, err
 		})
 		if s.stopped(err) {
 			return nil, nil
 		}
 		if err != nil {
-			return nil, repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportReleasePRs, nil)
+			return nil, repoFailure(err, s.in.Owner, s.in.Repo, toolkit.NameReportReleasePRs, nil)
 		}
 		caller.ReachFrom(s.run.Context()).Read(s.in.Owner, s.in.Repo)
 		if page == 1 {
@@ -468,7 +468,7 @@ func (s *releaseScan) changelog(ctx context.Context, p releasePull, version stri
 			f = e
 			return m, err
 		})
-		if core.GitHubCode(err) == github.NotFound && !s.stopped(err) {
+		if toolkit.GitHubCode(err) == github.NotFound && !s.stopped(err) {
 			continue
 		}
 		if err != nil {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/core"
 	"github.com/ghgate/ghgate/internal/tools/reports"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 const releaseTool = "github_report_release_prs"
@@ -298,7 +298,7 @@ func TestReportReleasePRsRepoNotFound(t *testing.T) {
 // seed), every release PR with a version is ready there.
 func TestReportReleasePRsOperatorSettings(t *testing.T) {
 	t.Parallel()
-	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: core.ReleaseSettings{ChangelogPaths: []string{"VERSION"}}})
+	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: toolkit.ReleaseSettings{ChangelogPaths: []string{"VERSION"}}})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	if len(out.Rows) == 0 {
 		t.Fatal("no rows")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
 // ordered sorts a report's rows by repository (case ignored), then
@@ -36,7 +36,7 @@ func readable(ctx context.Context, owner, repo string) bool {
 // skipCode is the error code a skipped repository or pull request is
 // reported with.
 func skipCode(err error) string {
-	if e := core.MapError(err); e != nil {
+	if e := toolkit.MapError(err); e != nil {
 		return string(e.Code)
 	}
 	return string(contract.CodeInternal)

@@ -13,7 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -67,7 +67,7 @@ func (s *scan) report() error {
 	if s.in.Repo != "" {
 		archived, stopped, err := repoArchived(s.run, s.c, s.in.Owner, s.in.Repo)
 		if stopped || err != nil {
-			return repoFailure(err, s.in.Owner, s.in.Repo, core.NameReportUnlabeled, nil)
+			return repoFailure(err, s.in.Owner, s.in.Repo, toolkit.NameReportUnlabeled, nil)
 		}
 		s.whole, s.scanned.Archived = true, archived
 		s.take(g, []target{{name: s.in.Repo, archived: archived}})
@@ -180,7 +180,7 @@ func (s *scan) repo(ctx context.Context, t target) {
 		case errors.Is(err, fanout.ErrStopped), err != nil && s.run.Stopped() != "":
 			s.stopAt(t.name, page, false)
 			return
-		case err != nil && !pulls && page == 1 && core.GitHubCode(err) == github.Gone && s.in.Target != "issues":
+		case err != nil && !pulls && page == 1 && toolkit.GitHubCode(err) == github.Gone && s.in.Target != "issues":
 			// Issues turned off: the pull requests are still there.
 			pulls = true
 			continue
@@ -208,7 +208,7 @@ func (s *scan) repo(ctx context.Context, t target) {
 // target.
 func (s *scan) issuesPage(ctx context.Context, repo string, page int) ([]UnlabeledRow, int, github.Meta, error) {
 	list, m, err := s.c.ListIssueItems(ctx, s.in.Owner, repo, github.ListIssuesOptions{State: string(s.in.State),
-		Sort: "created", Direction: "asc", Page: core.PageParam(page), PerPage: perPage})
+		Sort: "created", Direction: "asc", Page: toolkit.PageParam(page), PerPage: perPage})
 	if err != nil {
 		return nil, 0, m, err
 	}
@@ -229,7 +229,7 @@ func (s *scan) issuesPage(ctx context.Context, repo string, page int) ([]Unlabel
 // pullsPage reads one page of the pulls list, for a repository whose
 // issues are turned off.
 func (s *scan) pullsPage(ctx context.Context, repo string, page int) ([]UnlabeledRow, int, github.Meta, error) {
-	list, m, err := s.c.ListPulls(ctx, s.in.Owner, repo, string(s.in.State), gh.ListOptions{Page: core.PageParam(page), PerPage: perPage})
+	list, m, err := s.c.ListPulls(ctx, s.in.Owner, repo, string(s.in.State), gh.ListOptions{Page: toolkit.PageParam(page), PerPage: perPage})
 	if err != nil {
 		return nil, 0, m, err
 	}
@@ -288,7 +288,7 @@ func (s *scan) stopAt(repo string, page int, capped bool) {
 func (s *scan) skip(repo string, err error) {
 	if s.in.Repo != "" && isNotFound(err) {
 		s.mu.Lock()
-		s.fatal = repoFailure(err, s.in.Owner, repo, core.NameReportUnlabeled, nil)
+		s.fatal = repoFailure(err, s.in.Owner, repo, toolkit.NameReportUnlabeled, nil)
 		s.mu.Unlock()
 		return
 	}
@@ -322,7 +322,7 @@ func (s *scan) result() UnlabeledOut {
 
 // ownerFailure names what a failed repository listing means for the owner.
 func ownerFailure(err error, owner string) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
@@ -333,7 +333,7 @@ func ownerFailure(err error, owner string) error {
 // the name.
 func ownerNotFound(e *contract.Error, owner string) *contract.Error {
 	e.Message = fmt.Sprintf("%s is not a GitHub organization or user visible to this credential", owner)
-	return e.WithRepair(contract.Repair{NextStep: "check the owner's name: search issues by text to find it", Tool: core.NameSearchIssues,
+	return e.WithRepair(contract.Repair{NextStep: "check the owner's name: search issues by text to find it", Tool: toolkit.NameSearchIssues,
 		Arguments: map[string]any{"query": owner, "state": "all"}})
 }
 
@@ -342,7 +342,7 @@ func ownerNotFound(e *contract.Error, owner string) *contract.Error {
 // repair runs tool over every repository of the owner instead (with args
 // besides the owner), each row naming its repository.
 func repoFailure(err error, owner, repo, tool string, args map[string]any) error {
-	e := core.MapError(err)
+	e := toolkit.MapError(err)
 	if e == nil || e.Code != contract.CodeNotFound {
 		return err
 	}
@@ -356,4 +356,4 @@ func repoFailure(err error, owner, repo, tool string, args map[string]any) error
 		Tool: tool, Arguments: all})
 }
 
-func isNotFound(err error) bool { return core.GitHubCode(err) == github.NotFound }
+func isNotFound(err error) bool { return toolkit.GitHubCode(err) == github.NotFound }

@@ -15,7 +15,7 @@ import (
 	"github.com/ghgate/ghgate/internal/fanout"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -24,14 +24,14 @@ const Toolset = "reports"
 
 // Tools builds the report tools over a Service.
 type Tools struct {
-	*core.Service
+	*toolkit.Service
 	// Concurrency is how many calls a report has in flight (0: the
 	// engine's default, 8).
 	Concurrency int
 }
 
 // Specs returns the toolset's tools in the order they are listed.
-func Specs(s *core.Service) []tooldef.Spec {
+func Specs(s *toolkit.Service) []tooldef.Spec {
 	t := &Tools{Service: s}
 	return []tooldef.Spec{t.ReportUnlabeled(), t.ReportSecurityAlerts(), t.ReportReleasePRs(), t.ReportCIStatus()}
 }
@@ -41,7 +41,7 @@ type Stop string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Stop) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum(fanout.Reasons()...), nil
+	return toolkit.Enum(fanout.Reasons()...), nil
 }
 
 // NextCall is the literal call that continues a truncated report.

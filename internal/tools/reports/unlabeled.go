@@ -6,7 +6,7 @@ import (
 	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
-	"github.com/ghgate/ghgate/internal/tools/core"
+	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -15,7 +15,7 @@ type Target string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (Target) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum[Target]("both", "issues", "pulls"), nil
+	return toolkit.Enum[Target]("both", "issues", "pulls"), nil
 }
 
 // ItemState is the state of the items reported.
@@ -23,7 +23,7 @@ type ItemState string
 
 // JSONSchema implements tooldef.SelfDescribing.
 func (ItemState) JSONSchema() (*jsonschema.Schema, error) {
-	return core.Enum[ItemState]("open", "closed", "all"), nil
+	return toolkit.Enum[ItemState]("open", "closed", "all"), nil
 }
 
 // The defaults of the bounds (the caps are the argument types').
@@ -55,7 +55,7 @@ type UnlabeledIn struct {
 
 // Validate checks the names.
 func (in *UnlabeledIn) Validate() *contract.Error {
-	return core.CheckNames(in.Owner, in.Repo)
+	return toolkit.CheckNames(in.Owner, in.Repo)
 }
 
 // withDefaults fills the omitted arguments with their defaults.
@@ -143,7 +143,7 @@ type UnlabeledOut struct {
 // ReportUnlabeled is github_report_unlabeled.
 func (s *Tools) ReportUnlabeled() tooldef.Spec {
 	return tooldef.Tool[UnlabeledIn, UnlabeledOut]{
-		Name:        core.NameReportUnlabeled,
+		Name:        toolkit.NameReportUnlabeled,
 		Toolset:     Toolset,
 		Title:       "Unlabeled issues",
 		Description: "Issues and PRs with no label, in one repo or all of owner's. Stops at a bound with truncated; next_call continues.",
@@ -163,7 +163,7 @@ func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledO
 	caller.ReachFrom(ctx).Named(in.Owner, in.Repo)
 	restart := in
 	restart.Cursor = ""
-	pos, err := openPosition[resume](s, core.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(),
+	pos, err := openPosition[resume](s, toolkit.NameReportUnlabeled, in.Cursor, in.scope(), in.filters(),
 		"owner, repository, target, state, include_drafts or include_archived", restart)
 	if err != nil {
 		return UnlabeledOut{}, err
@@ -179,8 +179,8 @@ func (s *Tools) reportUnlabeled(ctx context.Context, in UnlabeledIn) (UnlabeledO
 	out := sc.result()
 	if out.Truncated {
 		next := in
-		next.Cursor = s.mintCursor(core.NameReportUnlabeled, in.scope(), in.filters(), sc.pos)
-		out.NextCall = &NextCall{Tool: core.NameReportUnlabeled, Arguments: next}
+		next.Cursor = s.mintCursor(toolkit.NameReportUnlabeled, in.scope(), in.filters(), sc.pos)
+		out.NextCall = &NextCall{Tool: toolkit.NameReportUnlabeled, Arguments: next}
 	}
 	return out, nil
 }

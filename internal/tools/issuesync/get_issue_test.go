@@ -1,0 +1,67 @@
+package issuesync_test
+
+import (
+	"encoding/json"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+)
+
+// github_get_issue source mirror answers what the remote read answers,
+// from the files alone, with the mirror's age.
+func TestGetIssueFromMirror(t *testing.T) {
+	env, root := start(t, "")
+	n := seedIssue(t, env, func(is *emulator.Issue) bool { return len(is.Comments) > 3 })
+	e := refused(t, env, "github_get_issue", widgets(args{"issue_number": n, "source": "mirror"}))
+	if e.Code != contract.CodeMirrorNotFound || e.Repair.Tool != syncTool {
+		t.Fatalf("before any sync: %+v", e)
+	}
+	doSync(t, env, nil)
+	// Every issue with relations, and one with comments, read both ways.
+	var related []int
+	for name, b := range issueFiles(dirFiles(t, filepath.Join(root, "acme", "widgets"))) {
+		var f issues.MirrorFile
+		if err := json.Unmarshal([]byte(b), &f); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if f.Relations != nil {
+			related = append(related, f.Issue.Number)
+		}
+	}
+	if len(related) == 0 {
+		t.Fatal("the seed has no issue with relations to compare")
+	}
+	for _, num := range append(related, n) {
+		for _, detail := range []string{"full", "summary"} {
+			remote := servertest.CallOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": num, "detail": detail}))
+			env.Upstream()
+			local := servertest.CallOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": num, "detail": detail, "source": "mirror"}))
+			if up := env.Upstream(); len(up) != 0 {
+				t.Errorf("#%d from the mirror made requests: %q", num, up)
+			}
+			if local.MirrorAgeS == nil || *local.MirrorAgeS < 0 || *local.MirrorAgeS > 60 || remote.MirrorAgeS != nil {
+				t.Errorf("#%d: mirror_age_s %v, remote %v", num, local.MirrorAgeS, remote.MirrorAgeS)
+			}
+			local.MirrorAgeS, local.RateLimitRemaining, remote.RateLimitRemaining = nil, nil, nil
+			// Cursors are minted per call; what they lead to is the same.
+			if (local.CommentsNextCursor == "") != (remote.CommentsNextCursor == "") {
+				t.Errorf("#%d: cursors %q %q", num, local.CommentsNextCursor, remote.CommentsNextCursor)
+			}
+			local.CommentsNextCursor, remote.CommentsNextCursor = "", ""
+			if !reflect.DeepEqual(local, remote) {
+				t.Errorf("#%d %s:\n mirror %+v\n remote %+v", num, detail, local, remote)
+			}
+		}
+	}
+	closed := seedIssue(t, env, func(is *emulator.Issue) bool { return is.Number != n })
+	servertest.CallOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": closed, "state": "closed"}))
+	doSync(t, env, nil)
+	if e := refused(t, env, "github_get_issue", widgets(args{"issue_number": closed, "source": "mirror"})); e.Code != contract.CodeMirrorNotFound {
+		t.Errorf("closed, not mirrored: %+v", e)
+	}
+}

@@ -1,0 +1,150 @@
+package issuesync_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/emulator"
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/issuesync"
+)
+
+const syncTool = "github_sync_issues"
+
+// start runs ghgate with the sync toolset beside the issue and admin ones
+// (to edit, close and delete what the mirror follows), with a fresh
+// sync_root; root "-" runs it with none.
+func start(t *testing.T, root string) (*servertest.Env, string) {
+	t.Helper()
+	if root == "" {
+		root = t.TempDir()
+	}
+	if root == "-" {
+		root = ""
+	}
+	env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "admin", "sync"}, SyncRoot: root})
+	env.Upstream()
+	env.Answered()
+	return env, root
+}
+
+func refused(t *testing.T, env *servertest.Env, tool string, args any) contract.Error {
+	t.Helper()
+	res := env.Call(t, tool, args)
+	e := res.Envelope(t)
+	if e.Message == "" || e.Repair == nil || e.Repair.NextStep == "" || !strings.HasPrefix(e.RequestID, "ghg_") {
+		t.Errorf("envelope without message, repair or request id: %s", res.JSON)
+	}
+	return e
+}
+
+type args map[string]any
+
+func widgets(extra args) args {
+	a := args{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo}
+	for k, v := range extra {
+		a[k] = v
+	}
+	return a
+}
+
+func doSync(t *testing.T, env *servertest.Env, extra args) issuesync.SyncIssuesOut {
+	t.Helper()
+	return servertest.CallOK[issuesync.SyncIssuesOut](t, env, syncTool, widgets(extra))
+}
+
+// dirFiles reads a mirror directory: every entry's name and bytes (a
+// link's target, prefixed "->").
+func dirFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if e.Type()&os.ModeSymlink != 0 {
+			to, _ := os.Readlink(p)
+			out[e.Name()] = "->" + to
+			continue
+		}
+		if e.IsDir() {
+			out[e.Name()] = "dir"
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// issueFiles keeps the issue files of dirFiles.
+func issueFiles(all map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range all {
+		if _, ok := issues.MirrorNumber(k); ok && !strings.HasPrefix(v, "->") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// fileOf finds issue n's file name in a listing.
+func fileOf(t *testing.T, files map[string]string, n int) (string, issues.MirrorFile) {
+	t.Helper()
+	for name, b := range files {
+		if m, ok := issues.MirrorNumber(name); ok && m == n {
+			var f issues.MirrorFile
+			if err := json.Unmarshal([]byte(b), &f); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return name, f
+		}
+	}
+	t.Fatalf("no file for #%d", n)
+	return "", issues.MirrorFile{}
+}
+
+// seedIssue finds an open issue of acme/widgets that pass accepts.
+func seedIssue(t *testing.T, env *servertest.Env, pass func(is *emulator.Issue) bool) int {
+	t.Helper()
+	s := env.Emu.Emu.State()
+	s.Lock()
+	defer s.Unlock()
+	r := s.Repo(emulator.DemoOrg, emulator.DemoWidgetsRepo)
+	var nums []int
+	for _, is := range r.Issues {
+		if !is.IsPull && !is.Deleted && is.State == "open" && pass(is) {
+			nums = append(nums, is.Number)
+		}
+	}
+	if len(nums) == 0 {
+		t.Fatal("no such issue in the seed")
+	}
+	slices.Sort(nums)
+	return nums[0]
+}
+
+// openIssues counts acme/widgets' open issues (pull requests aside).
+func openIssues(env *servertest.Env, state string) int {
+	s := env.Emu.Emu.State()
+	s.Lock()
+	defer s.Unlock()
+	n := 0
+	for _, is := range s.Repo(emulator.DemoOrg, emulator.DemoWidgetsRepo).Issues {
+		if !is.IsPull && !is.Deleted && (state == "all" || is.State == state) {
+			n++
+		}
+	}
+	return n
+}
