@@ -8,6 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -37,9 +38,9 @@ func (in *AddCommentIn) Validate() *contract.Error {
 // AddCommentOut is the new comment. It does not repeat the issue_number
 // the call named: the agent has it, and tools/list would not list it.
 type AddCommentOut struct {
-	Comment            Comment `json:"comment"`
-	Replayed           bool    `json:"replayed,omitempty" jsonschema:"an earlier call with this idempotency_key made it; nothing was written now"`
-	RateLimitRemaining *int    `json:"rate_limit_remaining,omitempty"`
+	Comment            issueview.Comment `json:"comment"`
+	Replayed           bool              `json:"replayed,omitempty" jsonschema:"an earlier call with this idempotency_key made it; nothing was written now"`
+	RateLimitRemaining *int              `json:"rate_limit_remaining,omitempty"`
 }
 
 // AddComment is github_add_comment.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -16,15 +17,6 @@ import (
 // around it. 8,000 characters are a few screens: an ordinary comment
 // comes whole, the longest body in nine windows.
 const bodyWindowChars = 8000
-
-// BodyWindow says which part of a body longer than one window a read
-// returned; a body that fits has none.
-type BodyWindow struct {
-	ShownFrom int    `json:"shown_from" jsonschema:"first character shown, counted from 0"`
-	ShownTo   int    `json:"shown_to" jsonschema:"one past the last character shown"`
-	Total     int    `json:"total" jsonschema:"characters in the whole body"`
-	Next      string `json:"next,omitempty" jsonschema:"the next window: pass as body_cursor to github_get_issue with the same owner, repo and issue_number; valid 15 minutes"`
-}
 
 // windowFilters binds a body cursor to its issue (the pager binds the
 // repository), apart from the comments cursor of the same issue.
@@ -69,14 +61,14 @@ func bodySum(text string) string { return contract.Version(text) }
 // otherwise the window says where the text was cut and, unless it
 // reaches the end, carries the cursor of the next. Cuts fall between
 // runes, never inside a UTF-8 sequence.
-func (s *Tools) window(scope string, number int, comment int64, text string, from int) (string, *BodyWindow) {
+func (s *Tools) window(scope string, number int, comment int64, text string, from int) (string, *issueview.BodyWindow) {
 	total := utf8.RuneCountInString(text)
 	if from == 0 && total <= bodyWindowChars {
 		return text, nil
 	}
 	from = min(from, total)
 	to := min(from+bodyWindowChars, total)
-	w := &BodyWindow{ShownFrom: from, ShownTo: to, Total: total}
+	w := &issueview.BodyWindow{ShownFrom: from, ShownTo: to, Total: total}
 	if to < total {
 		w.Next = s.Cursors.Mint(toolkit.NameGetIssue, scope, windowFilters(number), bodySpot{comment, to, bodySum(text)}.String())
 	}
@@ -98,7 +90,7 @@ func runeOffset(text string, n int) int {
 // windowAt is window at a body cursor's spot: a body whose fingerprint
 // differs from the one the cursor was minted on changed in between, and
 // is refused with a repair that reads it again from its start.
-func (s *Tools) windowAt(in GetIssueIn, spot bodySpot, text string) (string, *BodyWindow, error) {
+func (s *Tools) windowAt(in GetIssueIn, spot bodySpot, text string) (string, *issueview.BodyWindow, error) {
 	if spot.From > 0 && bodySum(text) != spot.Sum {
 		return "", nil, bodyChanged(in, spot.Comment)
 	}
@@ -152,7 +144,7 @@ func (s *Tools) openBodyCursor(in GetIssueIn) (bodySpot, error) {
 
 // windowComment cuts a comment's shown body to its window at spot; a
 // withheld body has none.
-func (s *Tools) windowComment(in GetIssueIn, spot bodySpot, cm *Comment) error {
+func (s *Tools) windowComment(in GetIssueIn, spot bodySpot, cm *issueview.Comment) error {
 	if cm.Withheld != nil {
 		return nil
 	}
@@ -163,7 +155,7 @@ func (s *Tools) windowComment(in GetIssueIn, spot bodySpot, cm *Comment) error {
 
 // windowIssue cuts an issue's shown body (full detail) to its window at
 // spot; a withheld body has none.
-func (s *Tools) windowIssue(in GetIssueIn, spot bodySpot, is *Issue) error {
+func (s *Tools) windowIssue(in GetIssueIn, spot bodySpot, is *issueview.Issue) error {
 	if w := is.WithheldUntrusted; w != nil && w.Body {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -18,7 +19,7 @@ const findPages = 10
 // (see recoveryWindow). Two reads: the viewer, then the comments updated
 // since. When several match, the first made after the reservation is
 // taken; a match only within recoveryWindow's slack before it is the fallback.
-func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserved time.Time) (*Comment, error) {
+func findComment(ctx context.Context, c *github.Client, in AddCommentIn, reserved time.Time) (*issueview.Comment, error) {
 	me, _, err := c.Viewer(ctx)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -104,7 +105,7 @@ func TestGetIssueReadsOneCommentByID(t *testing.T) {
 
 // readWindows follows body_window.next from first until the last window,
 // and returns the text reassembled, checking each window on the way.
-func readWindows(t *testing.T, env *servertest.Env, in issues.GetIssueIn, body string, w *issues.BodyWindow, next func(issues.GetIssueOut) (string, *issues.BodyWindow)) string {
+func readWindows(t *testing.T, env *servertest.Env, in issues.GetIssueIn, body string, w *issueview.BodyWindow, next func(issues.GetIssueOut) (string, *issueview.BodyWindow)) string {
 	t.Helper()
 	got := body
 	for w != nil && w.Next != "" {
@@ -129,7 +130,7 @@ func TestLongCommentReadsInWindows(t *testing.T) {
 	text := longText(20_000)
 	n := freeIssue
 	id := addAliceComment(env, n, text, emulator.DemoNow().Add(time.Hour))
-	comment := func(out issues.GetIssueOut) (string, *issues.BodyWindow) {
+	comment := func(out issues.GetIssueOut) (string, *issueview.BodyWindow) {
 		if out.Comment == nil || out.Comment.ID != id {
 			t.Fatalf("the window of another comment: %+v", out.Comment)
 		}
@@ -138,7 +139,7 @@ func TestLongCommentReadsInWindows(t *testing.T) {
 
 	page := getIssue(t, env, issues.GetIssueIn{IssueNumber: toolkit.IssueNumber(n)})
 	last := page.Comments[len(page.Comments)-1]
-	want := issues.BodyWindow{ShownFrom: 0, ShownTo: 8000, Total: 20_000}
+	want := issueview.BodyWindow{ShownFrom: 0, ShownTo: 8000, Total: 20_000}
 	if last.ID != id || last.BodyWindow == nil || last.BodyWindow.Next == "" {
 		t.Fatalf("the long comment in the page: %+v", last.BodyWindow)
 	}
@@ -196,7 +197,7 @@ func TestLongIssueBodyReadsInWindows(t *testing.T) {
 		t.Fatalf("first read: window %+v, %d comments", w, len(first.Comments))
 	}
 	windows := 1
-	got := readWindows(t, env, issues.GetIssueIn{IssueNumber: toolkit.IssueNumber(n)}, first.Issue.Body, w, func(out issues.GetIssueOut) (string, *issues.BodyWindow) {
+	got := readWindows(t, env, issues.GetIssueIn{IssueNumber: toolkit.IssueNumber(n)}, first.Issue.Body, w, func(out issues.GetIssueOut) (string, *issueview.BodyWindow) {
 		windows++
 		if len(out.Comments) != 0 || out.Issue.Version != first.Issue.Version {
 			t.Fatalf("a body window with %d comments, version %q", len(out.Comments), out.Issue.Version)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
@@ -66,7 +67,7 @@ func (in *CreateIssueIn) Validate() *contract.Error {
 
 // CreateIssueOut is the new issue.
 type CreateIssueOut struct {
-	Issue              Issue            `json:"issue"`
+	Issue              issueview.Issue  `json:"issue"`
 	Project            *projects.Placed `json:"project,omitempty"`
 	Replayed           bool             `json:"replayed,omitempty"`
 	Notes              []string         `json:"notes,omitempty"`

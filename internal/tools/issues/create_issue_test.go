@@ -15,6 +15,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -274,7 +275,7 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 				var look issues.SearchIssuesOut
 				res := env.Call(t, toolkit.NameSearchIssues, e.Repair.Arguments)
 				res.Decode(t, &look)
-				found := slices.ContainsFunc(look.Items, func(is issues.Issue) bool { return is.Title == title })
+				found := slices.ContainsFunc(look.Items, func(is issueview.Issue) bool { return is.Title == title })
 				if res.IsError || look.Source != issues.SourceList || found != tc.applied {
 					t.Fatalf("the repair's look: source %q, found %v, want list and %v: %s", look.Source, found, tc.applied, res.JSON)
 				}

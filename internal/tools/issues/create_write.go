@@ -8,6 +8,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
@@ -188,7 +189,7 @@ func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIss
 	if p := in.ParentIssueNumber; p > 0 {
 		// The write's whole effect is in the result: no read of the
 		// parent's sub-issues is needed to confirm the link.
-		out.Issue.Parent = &IssueRef{Number: int(p)}
+		out.Issue.Parent = &issueview.IssueRef{Number: int(p)}
 	}
 	if in.Project != nil {
 		done := fmt.Sprintf("created issue #%d", n)

@@ -8,6 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -41,10 +42,10 @@ func (in *EditCommentIn) Validate() *contract.Error {
 
 // EditCommentOut is the edited comment, or the id of the deleted one.
 type EditCommentOut struct {
-	Comment     *Comment `json:"comment,omitempty" jsonschema:"the comment after the edit"`
-	IssueNumber int      `json:"issue_number,omitempty"`
-	Deleted     bool     `json:"deleted,omitempty"`
-	CommentID   int64    `json:"comment_id,omitempty" jsonschema:"the deleted comment"`
+	Comment     *issueview.Comment `json:"comment,omitempty" jsonschema:"the comment after the edit"`
+	IssueNumber int                `json:"issue_number,omitempty"`
+	Deleted     bool               `json:"deleted,omitempty"`
+	CommentID   int64              `json:"comment_id,omitempty" jsonschema:"the deleted comment"`
 }
 
 func (s *Tools) editComment(ctx context.Context, in EditCommentIn) (EditCommentOut, error) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
@@ -40,7 +41,7 @@ func commentNotOnIssue(in GetIssueIn, id int64) *contract.Error {
 }
 
 // storedComment finds comment id among a mirror file's comments.
-func storedComment(in GetIssueIn, comments []Comment, id int64) (Comment, error) {
+func storedComment(in GetIssueIn, comments []issueview.Comment, id int64) (issueview.Comment, error) {
 	for _, c := range comments {
 		if c.ID == id {
 			return c, nil
@@ -48,5 +49,5 @@ func storedComment(in GetIssueIn, comments []Comment, id int64) (Comment, error)
 	}
 	e := commentNotOnIssue(in, id)
 	e.Repair.Alternative = fmt.Sprintf("the mirror may be older than the comment: read it from GitHub (%s without source)", toolkit.NameGetIssue)
-	return Comment{}, e
+	return issueview.Comment{}, e
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -49,47 +50,24 @@ func repoExists(ctx context.Context, c *github.Client, owner, repo string) bool 
 	return e == nil || e.Code != contract.CodeNotFound
 }
 
-// Relations summarizes an issue's links.
-type Relations struct {
-	Parent *IssueRef `json:"parent,omitempty"`
-	// "count": a name alone could read as the list of sub-issues.
-	SubIssues     int    `json:"sub_issues,omitempty" jsonschema:"count"`
-	SubIssuesDone int    `json:"sub_issues_completed,omitempty"`
-	BlockedBy     *Count `json:"blocked_by,omitempty" jsonschema:"issues blocking this one"`
-	Blocking      *Count `json:"blocking,omitempty" jsonschema:"issues this one blocks"`
-}
-
-// Count counts an issue's dependencies: open ones still block, closed ones
-// no longer do. Named fields say which is which without a description.
-type Count struct {
-	Open  int `json:"open"`
-	Total int `json:"total"`
-}
-
 // count is nil when there is nothing to count.
-func count(open, total int) *Count {
+func count(open, total int) *issueview.Count {
 	if total == 0 && open == 0 {
 		return nil
 	}
-	return &Count{Open: open, Total: total}
-}
-
-// IssueRef points at an issue, possibly in another repository.
-type IssueRef struct {
-	Number int    `json:"number"`
-	Repo   string `json:"repo,omitempty" jsonschema:"owner/name when not the same repository"`
+	return &issueview.Count{Open: open, Total: total}
 }
 
 // recordRelations is relationsOf for an issue read whole.
-func recordRelations(rec *github.IssueRecord, owner, repo string) *Relations {
+func recordRelations(rec *github.IssueRecord, owner, repo string) *issueview.Relations {
 	return relationsOf(rec.GetParentIssueURL(), rec.SubIssuesSummary, rec.IssueDependenciesSummary, owner, repo)
 }
 
 // relationsOf is the relations of an issue of owner/repo from what
 // GitHub's issue answer says of them: the parent's API URL and the
 // summaries.
-func relationsOf(parentURL string, sub *github.SubIssuesSummary, deps *github.IssueDependenciesSummary, owner, repo string) *Relations {
-	r := &Relations{}
+func relationsOf(parentURL string, sub *github.SubIssuesSummary, deps *github.IssueDependenciesSummary, owner, repo string) *issueview.Relations {
+	r := &issueview.Relations{}
 	if parentURL != "" {
 		if ref := refFromAPIURL(parentURL, owner, repo); ref != nil {
 			r.Parent = ref
@@ -101,7 +79,7 @@ func relationsOf(parentURL string, sub *github.SubIssuesSummary, deps *github.Is
 	if d := deps; d != nil {
 		r.BlockedBy, r.Blocking = count(d.BlockedBy, d.TotalBlockedBy), count(d.Blocking, d.TotalBlocking)
 	}
-	if *r == (Relations{}) {
+	if *r == (issueview.Relations{}) {
 		return nil
 	}
 	return r
@@ -110,20 +88,20 @@ func relationsOf(parentURL string, sub *github.SubIssuesSummary, deps *github.Is
 // withholdRelations leaves rel's parent out when it is in a repository
 // the caller may not read (g), and returns what is left: nil when nothing
 // is. The counts name no issue, so they stay.
-func withholdRelations(rel *Relations, g *grant) *Relations {
+func withholdRelations(rel *issueview.Relations, g *grant) *issueview.Relations {
 	if rel == nil || rel.Parent == nil || g.keeps(rel.Parent.Repo) {
 		return rel
 	}
 	kept := *rel
 	kept.Parent = nil
-	if kept == (Relations{}) {
+	if kept == (issueview.Relations{}) {
 		return nil
 	}
 	return &kept
 }
 
 // refFromAPIURL reads ".../repos/OWNER/REPO/issues/N".
-func refFromAPIURL(u, owner, repo string) *IssueRef {
+func refFromAPIURL(u, owner, repo string) *issueview.IssueRef {
 	i := strings.LastIndex(u, "/repos/")
 	if i < 0 {
 		return nil
@@ -136,7 +114,7 @@ func refFromAPIURL(u, owner, repo string) *IssueRef {
 	if err != nil {
 		return nil
 	}
-	ref := &IssueRef{Number: n}
+	ref := &issueview.IssueRef{Number: n}
 	if !strings.EqualFold(parts[0]+"/"+parts[1], owner+"/"+repo) {
 		ref.Repo = parts[0] + "/" + parts[1]
 	}
@@ -199,17 +177,17 @@ func (in *GetIssueIn) Validate() *contract.Error {
 // it, and their body_window says where and carries the next window's
 // cursor.
 type GetIssueOut struct {
-	Issue     Issue      `json:"issue"`
-	Comment   *Comment   `json:"comment,omitempty" jsonschema:"the comment comment_id names"`
-	Relations *Relations `json:"relations,omitempty"`
+	Issue     issueview.Issue      `json:"issue"`
+	Comment   *issueview.Comment   `json:"comment,omitempty" jsonschema:"the comment comment_id names"`
+	Relations *issueview.Relations `json:"relations,omitempty"`
 	// Withheld is 1 when the parent is in a repository the client may not
 	// read, and left out of relations.
-	Withheld           int       `json:"withheld,omitempty" jsonschema:"relations of repositories this client may not read, left out"`
-	Comments           []Comment `json:"comments,omitempty"`
-	CommentsHasMore    bool      `json:"comments_has_more,omitempty"`
-	CommentsNextCursor string    `json:"comments_next_cursor,omitempty"`
-	RateLimitRemaining *int      `json:"rate_limit_remaining,omitempty"`
-	MirrorAgeS         *int      `json:"mirror_age_s,omitempty"`
+	Withheld           int                 `json:"withheld,omitempty" jsonschema:"relations of repositories this client may not read, left out"`
+	Comments           []issueview.Comment `json:"comments,omitempty"`
+	CommentsHasMore    bool                `json:"comments_has_more,omitempty"`
+	CommentsNextCursor string              `json:"comments_next_cursor,omitempty"`
+	RateLimitRemaining *int                `json:"rate_limit_remaining,omitempty"`
+	MirrorAgeS         *int                `json:"mirror_age_s,omitempty"`
 }
 
 // commentsPerPage is how many comments github_get_issue returns at once.

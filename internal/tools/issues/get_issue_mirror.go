@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
+	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -58,7 +60,7 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *toolk
 		return GetIssueOut{}, err
 	}
 	repo := in.Owner + "/" + in.Repo
-	var f *MirrorFile
+	var f *mirrorfile.File
 	for _, d := range ents {
 		if !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), strconv.Itoa(n)+"-") {
 			continue // links are never followed
@@ -67,7 +69,7 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *toolk
 		if err != nil {
 			continue
 		}
-		if mf, err := ParseMirrorFile(d.Name(), b, repo); err == nil {
+		if mf, err := mirrorfile.Parse(d.Name(), b, repo); err == nil {
 			f = &mf
 			break
 		}
@@ -86,7 +88,7 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *toolk
 		if err != nil {
 			return GetIssueOut{}, err
 		}
-		comments, next = []Comment{one}, 0
+		comments, next = []issueview.Comment{one}, 0
 	case in.BodyCursor != "":
 		comments, next = nil, 0
 	}
@@ -131,8 +133,8 @@ func (s *Tools) getIssueFromMirror(ctx context.Context, in GetIssueIn, pg *toolk
 		out.CommentsHasMore, out.CommentsNextCursor = true, c
 	}
 	synced := f.SyncedAt
-	if b, err := readCapped(md, MirrorStateFile); err == nil {
-		var st MirrorState
+	if b, err := readCapped(md, mirrorfile.StateFile); err == nil {
+		var st mirrorfile.State
 		if json.Unmarshal(b, &st) == nil && st.SyncedAt != "" {
 			synced = st.SyncedAt
 		}
@@ -160,8 +162,8 @@ func readCapped(md *toolkit.MirrorDir, name string) ([]byte, error) {
 
 // summaryOf is the summary detail of a full view: the same fields
 // issueView leaves out at summary, left out here.
-func summaryOf(v Issue) Issue {
-	return Issue{Number: v.Number, Title: v.Title, State: v.State, Labels: v.Labels, Assignees: v.Assignees,
+func summaryOf(v issueview.Issue) issueview.Issue {
+	return issueview.Issue{Number: v.Number, Title: v.Title, State: v.State, Labels: v.Labels, Assignees: v.Assignees,
 		Milestone: v.Milestone, Type: v.Type, Comments: v.Comments, Updated: v.Updated, IsPR: v.IsPR,
 		TitleSanitized: v.TitleSanitized, Version: v.Version}
 }

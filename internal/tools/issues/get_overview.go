@@ -10,6 +10,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -67,8 +68,8 @@ type OverviewMeta struct {
 
 // OverviewIssues are open issues as search's summary rows.
 type OverviewIssues struct {
-	Newest        []Issue `json:"newest,omitempty" jsonschema:"newest open issues"`
-	MostCommented []Issue `json:"most_commented,omitempty" jsonschema:"open issues with the most comments"`
+	Newest        []issueview.Issue `json:"newest,omitempty" jsonschema:"newest open issues"`
+	MostCommented []issueview.Issue `json:"most_commented,omitempty" jsonschema:"open issues with the most comments"`
 }
 
 // The overview's bounds. One GraphQL query reads everything but the
@@ -284,7 +285,7 @@ func (s *Tools) overviewQuerySections(c *github.Client, in GetOverviewIn, r *ove
 		s.rememberListed(c, in.Owner, in.Repo, "issue_types", types)
 	}
 	if !failed[secIssues] {
-		rows := func(nodes []gqlIssue) (list []Issue) {
+		rows := func(nodes []gqlIssue) (list []issueview.Issue) {
 			for _, g := range nodes {
 				is := g.rest()
 				if !s.CreatorAllowed(is.GetUser().GetLogin()) {

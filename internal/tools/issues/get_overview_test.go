@@ -11,6 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -83,7 +84,7 @@ func wantOverview(env *servertest.Env) overviewWant {
 	return w
 }
 
-func rowNumbers(rows []issues.Issue) []int {
+func rowNumbers(rows []issueview.Issue) []int {
 	var out []int
 	for _, r := range rows {
 		out = append(out, r.Number)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/tools/toolkit"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	gh "github.com/google/go-github/v88/github"
 )
 
@@ -20,60 +20,11 @@ const (
 	Full    Detail = "full"
 )
 
-// Issue is an issue as agents see it. Summary fields come first; the rest
-// appear with detail "full" (and always from github_get_issue). The triage
-// state (labels, assignees, milestone) is always present, as [] or null
-// when empty: an absent field would read as "not included", not "none".
-type Issue struct {
-	Number    int           `json:"number"`
-	Title     string        `json:"title"`
-	State     string        `json:"state" jsonschema:"open or closed"`
-	Labels    []string      `json:"labels"`
-	Assignees []string      `json:"assignees"`
-	Milestone *MilestoneRef `json:"milestone"`
-	Type      string        `json:"type,omitempty" jsonschema:"issue type name"`
-	Comments  int           `json:"comments,omitempty" jsonschema:"comment count"`
-	Updated   string        `json:"updated,omitempty" jsonschema:"last update, YYYY-MM-DD"`
-	Repo      string        `json:"repo,omitempty" jsonschema:"owner/name, when a listing spans repositories"`
-	IsPR      bool          `json:"is_pr,omitempty" jsonschema:"true for a pull request"`
-	// TitleSanitized counts the hidden characters removed from the title.
-	TitleSanitized *contract.Removed `json:"title_sanitized,omitempty" jsonschema:"hidden characters removed from the title"`
-
-	// Full detail.
-	Body        string            `json:"body,omitempty" jsonschema:"Markdown, sanitized: see sanitized"`
-	Author      string            `json:"author,omitempty"`
-	StateReason string            `json:"state_reason,omitempty"`
-	Parent      *IssueRef         `json:"parent,omitempty" jsonschema:"linked by parent_issue_number"`
-	Locked      bool              `json:"locked,omitempty"`
-	LockReason  string            `json:"lock_reason,omitempty"`
-	CreatedAt   string            `json:"created_at,omitempty"`
-	UpdatedAt   string            `json:"updated_at,omitempty"`
-	ClosedAt    string            `json:"closed_at,omitempty"`
-	URL         string            `json:"url,omitempty" jsonschema:"web address"`
-	Version     string            `json:"version,omitempty" jsonschema:"pass as expected_version to update only this state"`
-	Sanitized   *contract.Removed `json:"sanitized,omitempty" jsonschema:"hidden characters and HTML comments removed from the body"`
-	// BodyWindow says where a body longer than one window was cut
-	// (github_get_issue only).
-	BodyWindow *BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`
-	// WithheldUntrusted is set where lockdown withheld the body (body
-	// left out) or comments of the same answer.
-	WithheldUntrusted *toolkit.Withheld `json:"withheld_untrusted,omitempty" jsonschema:"text by authors without push access, withheld (lockdown)"`
-	// Association is the author's author_association, kept in mirror
-	// files only: a read of the mirror decides lockdown by it.
-	Association string `json:"association,omitempty" jsonschema:"mirror files only"`
-}
-
 // triageState is the Keep list of a tool whose output holds issues at
 // prefix ("issue", "items[]"): their triage state is written even when
 // empty (see Issue).
 func triageState(prefix string) []string {
 	return []string{prefix + ".labels", prefix + ".assignees", prefix + ".milestone"}
-}
-
-// MilestoneRef names a milestone.
-type MilestoneRef struct {
-	Number int    `json:"number"`
-	Title  string `json:"title"`
 }
 
 // editableState is the canonical form a version hashes: everything an
@@ -183,8 +134,8 @@ func repoOfURL(u string) string {
 // the answer to the agent's own write. withRepo adds the repository for
 // listings that span several. Reads render through views, which apply
 // lockdown.
-func issueView(is *github.IssueRow, detail Detail, withRepo bool) Issue {
-	v := Issue{Number: is.Number, Title: is.Title, State: is.State, Labels: rowLabels(is),
+func issueView(is *github.IssueRow, detail Detail, withRepo bool) issueview.Issue {
+	v := issueview.Issue{Number: is.Number, Title: is.Title, State: is.State, Labels: rowLabels(is),
 		Assignees: rowAssignees(is), Comments: is.Comments, Updated: dayOf(is.UpdatedAt),
 		IsPR: is.IsPullRequest()}
 	if withRepo {
@@ -196,7 +147,7 @@ func issueView(is *github.IssueRow, detail Detail, withRepo bool) Issue {
 		v.TitleSanitized = &removed
 	}
 	if m := is.Milestone; m != nil {
-		v.Milestone = &MilestoneRef{Number: m.Number, Title: m.Title}
+		v.Milestone = &issueview.MilestoneRef{Number: m.Number, Title: m.Title}
 	}
 	if is.Type != nil {
 		v.Type = is.Type.Name

@@ -8,6 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
@@ -245,7 +246,7 @@ func (l *linker) subIssue(ctx context.Context) error {
 		return err
 	}
 	parent := recordRelations(t, in.Owner, in.Repo)
-	var current *IssueRef
+	var current *issueview.IssueRef
 	if parent != nil {
 		current = parent.Parent
 	}
@@ -479,7 +480,7 @@ func (l *linker) writeFailed(err error) error {
 }
 
 // refString names an issue reference for a message.
-func refString(r *IssueRef) string {
+func refString(r *issueview.IssueRef) string {
 	if r.Repo != "" {
 		return fmt.Sprintf("%s#%d", r.Repo, r.Number)
 	}

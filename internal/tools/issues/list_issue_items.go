@@ -8,6 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	gh "github.com/google/go-github/v88/github"
 )
@@ -120,7 +121,7 @@ type IssueItem struct {
 	Withheld *toolkit.WithheldText `json:"withheld_untrusted,omitempty" jsonschema:"lockdown withheld the body"`
 	// BodyWindow says where a comment's body longer than one window was
 	// cut.
-	BodyWindow *BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`
+	BodyWindow *issueview.BodyWindow `json:"body_window,omitempty" jsonschema:"the body is cut to this window"`
 }
 
 // ListIssueItemsOut is one page of an issue's collection.

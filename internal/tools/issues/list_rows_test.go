@@ -15,6 +15,7 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -37,8 +38,8 @@ func fullList(t *testing.T, env *servertest.Env) []*gh.Issue {
 
 // goGitHubView is a row as the list path built it from go-github's whole
 // Issue before rows were decoded slim: the reference the rows must match.
-func goGitHubView(is *gh.Issue, detail issues.Detail) issues.Issue {
-	v := issues.Issue{Number: is.GetNumber(), State: is.GetState(), Labels: []string{}, Assignees: []string{},
+func goGitHubView(is *gh.Issue, detail issues.Detail) issueview.Issue {
+	v := issueview.Issue{Number: is.GetNumber(), State: is.GetState(), Labels: []string{}, Assignees: []string{},
 		Comments: is.GetComments(), IsPR: is.IsPullRequest()}
 	for _, l := range is.Labels {
 		v.Labels = append(v.Labels, l.GetName())
@@ -55,7 +56,7 @@ func goGitHubView(is *gh.Issue, detail issues.Detail) issues.Issue {
 		v.TitleSanitized = &removed
 	}
 	if m := is.Milestone; m != nil {
-		v.Milestone = &issues.MilestoneRef{Number: m.GetNumber(), Title: m.GetTitle()}
+		v.Milestone = &issueview.MilestoneRef{Number: m.GetNumber(), Title: m.GetTitle()}
 	}
 	if is.Type != nil {
 		v.Type = is.Type.GetName()
@@ -82,7 +83,7 @@ func goGitHubView(is *gh.Issue, detail issues.Detail) issues.Issue {
 
 // walk lists in page by page through its cursors and returns the rows and
 // the upstream requests each page made.
-func walk(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (rows []issues.Issue, reads [][]string) {
+func walk(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (rows []issueview.Issue, reads [][]string) {
 	t.Helper()
 	env.Answered()
 	for calls := 0; ; calls++ {
@@ -103,8 +104,8 @@ func walk(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (rows []i
 
 // referenceRows is the reference rows of all at detail, pull requests
 // dropped unless prs.
-func referenceRows(all []*gh.Issue, detail issues.Detail, prs bool) []issues.Issue {
-	var out []issues.Issue
+func referenceRows(all []*gh.Issue, detail issues.Detail, prs bool) []issueview.Issue {
+	var out []issueview.Issue
 	for _, is := range all {
 		if prs || !is.IsPullRequest() {
 			out = append(out, goGitHubView(is, detail))
@@ -113,7 +114,7 @@ func referenceRows(all []*gh.Issue, detail issues.Detail, prs bool) []issues.Iss
 	return out
 }
 
-func rowJSON(t *testing.T, v issues.Issue) string {
+func rowJSON(t *testing.T, v issueview.Issue) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/searchquery"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -203,7 +204,7 @@ func parseDateArg(s string) (time.Time, error) {
 
 // SearchIssuesOut is one page of results.
 type SearchIssuesOut struct {
-	Items []Issue `json:"items,omitempty"`
+	Items []issueview.Issue `json:"items,omitempty"`
 	// TotalCount is every match: search counts them; the list endpoint
 	// does not, so a listing gives it only when one upstream page (sized
 	// from page_size, see listBucket) holds them all.

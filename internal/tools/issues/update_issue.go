@@ -6,6 +6,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/tooldef"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
@@ -183,11 +184,11 @@ func (in *UpdateIssueIn) patchFields() bool {
 
 // UpdateIssueOut is the outcome of an update.
 type UpdateIssueOut struct {
-	Version       string   `json:"version"`
-	ChangedFields []string `json:"changed_fields,omitempty"`
-	NoOp          bool     `json:"no_op,omitempty" jsonschema:"nothing needed writing"`
-	Notes         []string `json:"notes,omitempty"`
-	Issue         Issue    `json:"issue"`
+	Version       string          `json:"version"`
+	ChangedFields []string        `json:"changed_fields,omitempty"`
+	NoOp          bool            `json:"no_op,omitempty" jsonschema:"nothing needed writing"`
+	Notes         []string        `json:"notes,omitempty"`
+	Issue         issueview.Issue `json:"issue"`
 	// Labels names the labels the labels edit added, removed and created.
 	Labels *LabelsDone `json:"labels,omitempty"`
 	// Project is what `project` did on the board.

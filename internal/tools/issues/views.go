@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -36,7 +37,7 @@ func (v Views) Withholds() bool { return v.v.u.Withholds() }
 // issue renders an issue of repo ("owner/name"; "" reads it from the
 // issue) at detail: at full, a stranger's body in a public repository is
 // withheld under lockdown, and the marker says whose and how long.
-func (v views) issue(is *github.IssueRow, detail Detail, withRepo bool, repo string) (Issue, error) {
+func (v views) issue(is *github.IssueRow, detail Detail, withRepo bool, repo string) (issueview.Issue, error) {
 	out := issueView(is, detail, withRepo)
 	if detail != Full {
 		return out, nil
@@ -46,7 +47,7 @@ func (v views) issue(is *github.IssueRow, detail Detail, withRepo bool, repo str
 	}
 	_, w, err := v.u.Text(repo, is.User.Login, is.AuthorAssociation, is.Body)
 	if err != nil {
-		return Issue{}, err
+		return issueview.Issue{}, err
 	}
 	if w != nil {
 		out.Body, out.Sanitized = "", nil
@@ -57,11 +58,11 @@ func (v views) issue(is *github.IssueRow, detail Detail, withRepo bool, repo str
 
 // comment renders a comment of repo ("owner/name"), its body withheld as
 // issue's is; withheld reports it.
-func (v views) comment(repo string, cm *github.CommentRow) (out Comment, withheld bool, err error) {
+func (v views) comment(repo string, cm *github.CommentRow) (out issueview.Comment, withheld bool, err error) {
 	out = commentView(cm)
 	_, w, err := v.u.Text(repo, out.Author, cm.AuthorAssociation, cm.Body)
 	if err != nil {
-		return Comment{}, false, err
+		return issueview.Comment{}, false, err
 	}
 	if w != nil {
 		out.Body, out.Sanitized, out.Withheld = "", nil, w
@@ -73,11 +74,11 @@ func (v views) comment(repo string, cm *github.CommentRow) (out Comment, withhel
 // a mirror file of repo, by the associations the file keeps (a file
 // written without lockdown holds every text), and leaves the
 // associations out. A text the file already withheld stays withheld.
-func (v views) stored(repo string, is Issue, comments []Comment) (Issue, []Comment, error) {
+func (v views) stored(repo string, is issueview.Issue, comments []issueview.Comment) (issueview.Issue, []issueview.Comment, error) {
 	if is.Body != "" {
 		_, w, err := v.u.Text(repo, is.Author, is.Association, is.Body)
 		if err != nil {
-			return Issue{}, nil, err
+			return issueview.Issue{}, nil, err
 		}
 		if w != nil {
 			is.Body, is.Sanitized = "", nil
@@ -85,12 +86,12 @@ func (v views) stored(repo string, is Issue, comments []Comment) (Issue, []Comme
 		}
 	}
 	is.Association = ""
-	out := make([]Comment, len(comments))
+	out := make([]issueview.Comment, len(comments))
 	for i, c := range comments {
 		if c.Body != "" {
 			_, w, err := v.u.Text(repo, c.Author, c.Association, c.Body)
 			if err != nil {
-				return Issue{}, nil, err
+				return issueview.Issue{}, nil, err
 			}
 			if w != nil {
 				c.Body, c.Sanitized, c.Withheld = "", nil, w
@@ -103,7 +104,7 @@ func (v views) stored(repo string, is Issue, comments []Comment) (Issue, []Comme
 }
 
 // countWithheld adds n withheld comments to an issue's marker.
-func countWithheld(is *Issue, n int) {
+func countWithheld(is *issueview.Issue, n int) {
 	if n == 0 {
 		return
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
-	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
@@ -42,7 +42,7 @@ type Invalid struct {
 // entry is a valid mirror file as found on disk.
 type entry struct {
 	name string
-	file issues.MirrorFile
+	file mirrorfile.File
 	raw  []byte
 }
 
@@ -68,7 +68,7 @@ func scan(md *toolkit.MirrorDir, repo string, now time.Time) (map[int][]entry, [
 		name := d.Name()
 		t := d.Type()
 		switch {
-		case name == issues.MirrorStateFile || name == gitignore:
+		case name == mirrorfile.StateFile || name == gitignore:
 			continue // checked where they are read and written
 		case tmpName.MatchString(name) && t.IsRegular():
 			// A write of ghgate's that did not finish: never read; removed
@@ -87,7 +87,7 @@ func scan(md *toolkit.MirrorDir, repo string, now time.Time) (map[int][]entry, [
 			bad(name, "not a regular file")
 			continue
 		}
-		n, ok := issues.MirrorNumber(name)
+		n, ok := mirrorfile.Number(name)
 		if !ok {
 			bad(name, "name is not NUMBER-SLUG.json")
 			continue
@@ -97,7 +97,7 @@ func scan(md *toolkit.MirrorDir, repo string, now time.Time) (map[int][]entry, [
 			bad(name, err.Error())
 			continue
 		}
-		f, err := issues.ParseMirrorFile(name, b, repo)
+		f, err := mirrorfile.Parse(name, b, repo)
 		if err != nil {
 			bad(name, err.Error())
 			continue
@@ -185,7 +185,7 @@ func ownFileRefused(md *toolkit.MirrorDir, name, what string) *contract.Error {
 // writes only in an empty directory or in a mirror of ghgate's, so it
 // never replaces or removes files it did not write.
 func claim(md *toolkit.MirrorDir) error {
-	if k, err := kind(md.Root, issues.MirrorStateFile); err != nil || k == "file" {
+	if k, err := kind(md.Root, mirrorfile.StateFile); err != nil || k == "file" {
 		return err
 	}
 	list, err := fs.ReadDir(md.Root.FS(), ".")
@@ -196,7 +196,7 @@ func claim(md *toolkit.MirrorDir) error {
 		return nil
 	}
 	return toolkit.MirrorDirRefused(md.Path, fmt.Sprintf("not empty and holds no mirror (%s is missing): "+
-		"a sync writes only in an empty directory or its own mirror", issues.MirrorStateFile))
+		"a sync writes only in an empty directory or its own mirror", mirrorfile.StateFile))
 }
 
 // ensureGitignore keeps the mirror out of any git repository around it.
@@ -236,8 +236,8 @@ func containsLine(s, line string) bool {
 // sync), or one this tool cannot read, which is then reported and
 // replaced (the name is the tool's own). A state of another repository
 // refuses the sync: the directory holds that repository's mirror.
-func readState(md *toolkit.MirrorDir, repo string, invalid *[]Invalid) (*issues.MirrorState, error) {
-	k, err := kind(md.Root, issues.MirrorStateFile)
+func readState(md *toolkit.MirrorDir, repo string, invalid *[]Invalid) (*mirrorfile.State, error) {
+	k, err := kind(md.Root, mirrorfile.StateFile)
 	if err != nil {
 		return nil, err
 	}
@@ -246,21 +246,21 @@ func readState(md *toolkit.MirrorDir, repo string, invalid *[]Invalid) (*issues.
 		return nil, nil
 	case "file":
 	default:
-		return nil, ownFileRefused(md, issues.MirrorStateFile, k)
+		return nil, ownFileRefused(md, mirrorfile.StateFile, k)
 	}
-	report := func(reason string) (*issues.MirrorState, error) {
-		*invalid = append(*invalid, Invalid{Path: filepath.Join(md.Path, issues.MirrorStateFile), Reason: reason + "; replaced after a full sync"})
+	report := func(reason string) (*mirrorfile.State, error) {
+		*invalid = append(*invalid, Invalid{Path: filepath.Join(md.Path, mirrorfile.StateFile), Reason: reason + "; replaced after a full sync"})
 		return nil, nil
 	}
-	b, err := readRegular(md.Root, issues.MirrorStateFile)
+	b, err := readRegular(md.Root, mirrorfile.StateFile)
 	if err != nil {
 		return report(err.Error())
 	}
-	var st issues.MirrorState
+	var st mirrorfile.State
 	if json.Unmarshal(b, &st) != nil {
 		return report("not valid JSON")
 	}
-	if st.Schema != issues.MirrorSchema {
+	if st.Schema != mirrorfile.Schema {
 		return report(fmt.Sprintf("unknown schema version %d", st.Schema))
 	}
 	if !strings.EqualFold(st.Repo, repo) {
@@ -272,12 +272,12 @@ func readState(md *toolkit.MirrorDir, repo string, invalid *[]Invalid) (*issues.
 }
 
 // writeState records where the next sync starts.
-func writeState(md *toolkit.MirrorDir, st issues.MirrorState) error {
+func writeState(md *toolkit.MirrorDir, st mirrorfile.State) error {
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeFile(md.Root, issues.MirrorStateFile, append(b, '\n'))
+	return writeFile(md.Root, mirrorfile.StateFile, append(b, '\n'))
 }
 
 // localFailed is a failure of the mirror directory itself (its state or

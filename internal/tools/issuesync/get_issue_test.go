@@ -2,14 +2,16 @@ package issuesync_test
 
 import (
 	"encoding/json"
-	"github.com/ghgate/ghgate/internal/server/servertest"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/server/servertest"
+
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
 )
 
 // github_get_issue source mirror answers what the remote read answers,
@@ -25,7 +27,7 @@ func TestGetIssueFromMirror(t *testing.T) {
 	// Every issue with relations, and one with comments, read both ways.
 	var related []int
 	for name, b := range issueFiles(dirFiles(t, filepath.Join(root, "acme", "widgets"))) {
-		var f issues.MirrorFile
+		var f mirrorfile.File
 		if err := json.Unmarshal([]byte(b), &f); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

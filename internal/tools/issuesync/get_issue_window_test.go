@@ -9,6 +9,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/issueview"
 )
 
 // A read of the mirror windows long bodies as a read from GitHub does,
@@ -36,7 +37,7 @@ func TestMirrorReadsLongBodiesInWindows(t *testing.T) {
 	if len(local.Comments) != 1 || local.Issue.BodyWindow == nil || local.Comments[0].BodyWindow == nil {
 		t.Fatalf("mirror read: issue window %+v, %d comments", local.Issue.BodyWindow, len(local.Comments))
 	}
-	for _, pair := range [][2]*issues.BodyWindow{{local.Issue.BodyWindow, remote.Issue.BodyWindow}, {local.Comments[0].BodyWindow, remote.Comments[0].BodyWindow}} {
+	for _, pair := range [][2]*issueview.BodyWindow{{local.Issue.BodyWindow, remote.Issue.BodyWindow}, {local.Comments[0].BodyWindow, remote.Comments[0].BodyWindow}} {
 		l, r := *pair[0], *pair[1]
 		if l.Next == "" || r.Next == "" {
 			t.Fatalf("no next window: mirror %+v, remote %+v", l, r)

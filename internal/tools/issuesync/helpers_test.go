@@ -11,8 +11,8 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/issuesync"
+	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
 )
 
 const syncTool = "github_sync_issues"
@@ -92,7 +92,7 @@ func dirFiles(t *testing.T, dir string) map[string]string {
 func issueFiles(all map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range all {
-		if _, ok := issues.MirrorNumber(k); ok && !strings.HasPrefix(v, "->") {
+		if _, ok := mirrorfile.Number(k); ok && !strings.HasPrefix(v, "->") {
 			out[k] = v
 		}
 	}
@@ -100,11 +100,11 @@ func issueFiles(all map[string]string) map[string]string {
 }
 
 // fileOf finds issue n's file name in a listing.
-func fileOf(t *testing.T, files map[string]string, n int) (string, issues.MirrorFile) {
+func fileOf(t *testing.T, files map[string]string, n int) (string, mirrorfile.File) {
 	t.Helper()
 	for name, b := range files {
-		if m, ok := issues.MirrorNumber(name); ok && m == n {
-			var f issues.MirrorFile
+		if m, ok := mirrorfile.Number(name); ok && m == n {
+			var f mirrorfile.File
 			if err := json.Unmarshal([]byte(b), &f); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -112,7 +112,7 @@ func fileOf(t *testing.T, files map[string]string, n int) (string, issues.Mirror
 		}
 	}
 	t.Fatalf("no file for #%d", n)
-	return "", issues.MirrorFile{}
+	return "", mirrorfile.File{}
 }
 
 // seedIssue finds an open issue of acme/widgets that pass accepts.

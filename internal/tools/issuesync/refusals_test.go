@@ -10,7 +10,7 @@ import (
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
-	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
 )
 
 // Without sync_root the tool is refused, before any request, with what
@@ -255,10 +255,10 @@ func TestSyncPlantedLinksAndInvalidFiles(t *testing.T) {
 		}
 	}
 	// A link as the state file refuses the whole sync.
-	if err := os.Rename(filepath.Join(dir, issues.MirrorStateFile), filepath.Join(dir, "state.bak")); err != nil {
+	if err := os.Rename(filepath.Join(dir, mirrorfile.StateFile), filepath.Join(dir, "state.bak")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(victim, filepath.Join(dir, issues.MirrorStateFile)); err != nil {
+	if err := os.Symlink(victim, filepath.Join(dir, mirrorfile.StateFile)); err != nil {
 		t.Fatal(err)
 	}
 	if e := refused(t, env, syncTool, widgets(nil)); e.Code != contract.CodeSyncDirRefused || !strings.Contains(e.Message, "symbolic link") {

@@ -17,6 +17,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/issuesync"
+	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
 )
 
 // writeTree makes files (and their directories) under dir.
@@ -170,7 +171,7 @@ func TestSyncLongMultibyteTitle(t *testing.T) {
 		{strings.Repeat("é", 100), 80, 160},
 		{"a " + strings.Repeat("𝐀", 60), 51, 198},
 	} {
-		s := issues.MirrorSlug(tc.title)
+		s := mirrorfile.Slug(tc.title)
 		if utf8.RuneCountInString(s) != tc.runes || len(s) != tc.len || !utf8.ValidString(s) {
 			t.Errorf("MirrorSlug(%q) = %q: %d characters, %d bytes", tc.title, s, utf8.RuneCountInString(s), len(s))
 		}
@@ -242,8 +243,8 @@ func TestSyncReportsARefusedFile(t *testing.T) {
 	if got := dirFiles(t, dir)[before]; got != was {
 		t.Errorf("the older copy was not kept: %q", got)
 	}
-	var st issues.MirrorState
-	if b, err := os.ReadFile(filepath.Join(dir, issues.MirrorStateFile)); err != nil || json.Unmarshal(b, &st) != nil || st.SyncedAt != out.SyncedAt {
+	var st mirrorfile.State
+	if b, err := os.ReadFile(filepath.Join(dir, mirrorfile.StateFile)); err != nil || json.Unmarshal(b, &st) != nil || st.SyncedAt != out.SyncedAt {
 		t.Errorf("state not saved: %+v %v", st, err)
 	}
 }

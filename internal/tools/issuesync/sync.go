@@ -12,6 +12,7 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tooldef"
 	"github.com/ghgate/ghgate/internal/tools/issues"
+	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -112,10 +113,10 @@ func (r *run) claimDir() error {
 	if !r.unclaimed {
 		return nil
 	}
-	st := issues.MirrorState{Schema: issues.MirrorSchema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap,
+	st := mirrorfile.State{Schema: mirrorfile.Schema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap,
 		Lockdown: r.v.Withholds()}
 	if err := writeState(r.md, st); err != nil {
-		return localFailed(r.md, issues.MirrorStateFile, err)
+		return localFailed(r.md, mirrorfile.StateFile, err)
 	}
 	r.unclaimed = false
 	if err := ensureGitignore(r.md, &r.out.Invalid); err != nil {
@@ -156,7 +157,7 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 	if err := claim(md); err != nil {
 		return SyncIssuesOut{}, err
 	}
-	if k, err := kind(md.Root, issues.MirrorStateFile); err == nil && k == "" {
+	if k, err := kind(md.Root, mirrorfile.StateFile); err == nil && k == "" {
 		r.unclaimed = true
 	}
 	if !r.unclaimed {
@@ -194,7 +195,7 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 		return SyncIssuesOut{}, err
 	}
 	if err := writeState(md, next); err != nil {
-		return SyncIssuesOut{}, localFailed(md, issues.MirrorStateFile, err)
+		return SyncIssuesOut{}, localFailed(md, mirrorfile.StateFile, err)
 	}
 	for n, es := range r.files {
 		if !r.mirrored[n] {
@@ -217,8 +218,8 @@ func (s *Tools) syncIssues(ctx context.Context, in SyncIssuesIn) (SyncIssuesOut,
 // listing is complete (since zero): a repository whose changes fit one
 // page keeps listing from the same point, a larger one moves the point
 // forward and needs full to find them.
-func (r *run) pass(ctx context.Context, since time.Time, etag string) (issues.MirrorState, error) {
-	st := issues.MirrorState{Schema: issues.MirrorSchema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap,
+func (r *run) pass(ctx context.Context, since time.Time, etag string) (mirrorfile.State, error) {
+	st := mirrorfile.State{Schema: mirrorfile.Schema, Repo: r.repo, IncludeClosed: r.in.IncludeClosed, CommentsCap: r.cap,
 		Lockdown: r.v.Withholds()}
 	if !since.IsZero() {
 		st.Since = since.UTC().Format(time.RFC3339)
@@ -350,7 +351,7 @@ func (r *run) apply(ctx context.Context, rec *github.IssueRecord) error {
 	if err != nil {
 		return err
 	}
-	name := issues.MirrorFileName(n, f.Issue.Title)
+	name := mirrorfile.FileName(n, f.Issue.Title)
 	var cur *entry
 	for i, e := range r.files[n] {
 		if cur == nil || e.name == name {
@@ -407,7 +408,7 @@ func (r *run) apply(ctx context.Context, rec *github.IssueRecord) error {
 var writeIssueFile = writeFile
 
 // comments reads up to the cap of an issue's comments into f.
-func (r *run) comments(ctx context.Context, rec *github.IssueRecord, f *issues.MirrorFile) error {
+func (r *run) comments(ctx context.Context, rec *github.IssueRecord, f *mirrorfile.File) error {
 	if rec.GetComments() == 0 {
 		return nil
 	}

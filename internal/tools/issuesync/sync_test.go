@@ -2,7 +2,6 @@ package issuesync_test
 
 import (
 	"encoding/json"
-	"github.com/ghgate/ghgate/internal/server/servertest"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -10,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/server/servertest"
+	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
+
 	"github.com/ghgate/ghgate/internal/emulator"
-	"github.com/ghgate/ghgate/internal/tools/issues"
 )
 
 var fileName = regexp.MustCompile(`^[1-9][0-9]*-[\p{Ll}\p{Lo}0-9]+(-[\p{Ll}\p{Lo}0-9]+)*\.json$`)
@@ -35,8 +36,8 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 	if all[".gitignore"] != "*\n" {
 		t.Errorf(".gitignore: %q", all[".gitignore"])
 	}
-	var st issues.MirrorState
-	if err := json.Unmarshal([]byte(all[issues.MirrorStateFile]), &st); err != nil || st.Schema != issues.MirrorSchema || st.Repo != "acme/widgets" || st.ETag == "" || st.CommentsCap != 100 {
+	var st mirrorfile.State
+	if err := json.Unmarshal([]byte(all[mirrorfile.StateFile]), &st); err != nil || st.Schema != mirrorfile.Schema || st.Repo != "acme/widgets" || st.ETag == "" || st.CommentsCap != 100 {
 		t.Errorf("state file: %+v (%v)", st, err)
 	}
 	files := issueFiles(all)
@@ -48,8 +49,8 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 		if !fileName.MatchString(name) || len(strings.TrimSuffix(name[strings.Index(name, "-")+1:], ".json")) > 80 {
 			t.Errorf("file name %q", name)
 		}
-		f, err := issues.ParseMirrorFile(name, []byte(b), "acme/widgets")
-		if err != nil || f.SyncedAt != first.SyncedAt || f.Issue.State != "open" || f.Issue.Version == "" || name != issues.MirrorFileName(f.Issue.Number, f.Issue.Title) {
+		f, err := mirrorfile.Parse(name, []byte(b), "acme/widgets")
+		if err != nil || f.SyncedAt != first.SyncedAt || f.Issue.State != "open" || f.Issue.Version == "" || name != mirrorfile.FileName(f.Issue.Number, f.Issue.Title) {
 			t.Errorf("%s: %+v %v", name, f.Issue, err)
 		}
 	}
