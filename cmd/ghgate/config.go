@@ -97,7 +97,7 @@ func configKeys() []string {
 	return keys
 }
 
-// duration is a time.Duration written in TOML as a Go duration string
+// duration is a [time.Duration] written in TOML as a Go duration string
 // ("30s", "2m"). A bare number is refused: its unit would be a guess.
 type duration time.Duration
 
@@ -278,7 +278,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 }
 
 // resolve merges, lowest precedence first: the config file, the
-// environment (the token only), the flags. getenv is os.Getenv outside
+// environment (the token only), the flags. getenv is [os.Getenv] outside
 // tests.
 func (f *serveFlags) resolve(fs *pflag.FlagSet, getenv func(string) string) (serveConfig, error) {
 	var fc fileConfig

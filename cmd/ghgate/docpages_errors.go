@@ -5,7 +5,7 @@ import (
 )
 
 // renderTroubleshooting is docs/troubleshooting.md: every error code of
-// the contract's catalog (contract.Catalog, the same text an agent reads
+// the contract's catalog ([contract.Catalog], the same text an agent reads
 // at ghgate://errors) with what it means and what to do, so a code added
 // to the catalog is documented here by the next `make docs`.
 func renderTroubleshooting() ([]byte, error) {

@@ -14,7 +14,7 @@ type settingDoc struct {
 	key, meaning string
 }
 
-// brokerConfigKeys are broker.Config's keys as its TOML file spells them:
+// brokerConfigKeys are [broker.Config]'s keys as its TOML file spells them:
 // a table's keys joined by dots (listen.socket), an array of tables'
 // likewise (route.owner), a nested table both as a key and by its keys
 // (upstream.allow, upstream.allow.tool). The write policy is one key: it

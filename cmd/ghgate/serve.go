@@ -329,7 +329,7 @@ const drainGrace = 30 * time.Second
 
 // limitBody caps a request body at max bytes: a body declared longer is
 // answered 413 before any of it is read, and reading past max from one
-// sent without a length fails with *http.MaxBytesError, which the SDK's
+// sent without a length fails with [*http.MaxBytesError], which the SDK's
 // handler answers 413 too.
 func limitBody(max int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

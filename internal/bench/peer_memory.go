@@ -18,7 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultPeerSessions is how many HTTP sessions the memory burst opens at
+// [DefaultPeerSessions] is how many HTTP sessions the memory burst opens at
 // once on each server.
 const (
 	DefaultPeerSessions = 200

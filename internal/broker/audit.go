@@ -233,7 +233,7 @@ func (a *AuditLog) Write(line AuditLine) error {
 
 // addReach adds to the line the repositories the tool told r it named
 // (after those its arguments named, each once) and how many it read;
-// nothing when it told of none. Names past caller.AuditRepos are counted
+// nothing when it told of none. Names past [caller.AuditRepos] are counted
 // in NamesOmitted, as those past the line's cap are.
 func (line *AuditLine) addReach(r *caller.Reach) {
 	s, ok := r.Summary(caller.AuditRepos)

@@ -219,7 +219,7 @@ func (b *Broker) MCP() *mcp.Server { return b.server.MCP }
 func (b *Broker) Router() *Router { return b.router }
 
 // AddTool serves a tool that is not ghgate's own (an upstream MCP server's)
-// in every session, through the same audit wrapper: it gets a CallRecord in
+// in every session, through the same audit wrapper: it gets a [CallRecord] in
 // its context and one audit line per call. mode says which credential
 // the tool acts with. Connected clients are told the tool list changed.
 func (b *Broker) AddTool(def *mcp.Tool, h mcp.ToolHandler, mode tooldef.Mode) error {
@@ -258,7 +258,7 @@ type resultEnvelope struct {
 
 // wrap runs around every tool call: it reads the arguments once (refusing
 // any whose owner could be read two ways, or that name two owners), pins
-// the owner they name, carries a CallRecord for the router to fill in,
+// the owner they name, carries a [CallRecord] for the router to fill in,
 // and writes the call's audit line when it ends.
 func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	start := b.now()
@@ -319,7 +319,7 @@ func (b *Broker) wrap(ctx context.Context, call tooldef.Call, next func(context.
 // A link or duplicate naming another owner's issue than "owner" would act
 // there with the named owner's credential, so it is refused. ghgate's own
 // tools name their owner by "owner"; an upstream tool's arguments are
-// read through (callargs.ReadUpstream), and the one owner they name,
+// read through ([callargs.ReadUpstream]), and the one owner they name,
 // wherever they name it, is pinned: the router hands out no other owner's
 // credential for the call. A call naming no owner is not pinned; the
 // upstream routes it by its configured owner.

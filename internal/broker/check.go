@@ -20,7 +20,7 @@ const maxSocketMode = 0o660
 // socket mode wider than 0660, a route naming a secret that exists
 // nowhere, an App key that is not a PEM RSA private key, a sync_root that
 // anyone but the broker's user and root could change
-// (toolkit.CheckSyncRoot). Reasons name files, routes and secret names,
+// ([toolkit.CheckSyncRoot]). Reasons name files, routes and secret names,
 // never a secret's value.
 func Check(cfg *Config) error {
 	var errs []error

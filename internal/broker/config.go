@@ -183,7 +183,7 @@ type UpstreamTool struct {
 // Limits bound what one client can take of the broker, so a hostile or
 // broken agent cannot exhaust its memory, file descriptors or GitHub's
 // rate budget, or lock other agents out. Zero values take the defaults
-// (DefaultLimits); every limit refuses with a JSON-RPC error or closes the
+// ([DefaultLimits]); every limit refuses with a JSON-RPC error or closes the
 // connection, and never leaves a client hanging.
 type Limits struct {
 	// MaxConnections bounds open client connections in total;

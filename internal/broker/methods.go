@@ -14,7 +14,7 @@ import (
 
 // auditMethods is a receiving middleware for the requests other than
 // tools/call that can reach GitHub: completions and resource reads. Each
-// gets a CallRecord, so the router records (and pins) its route as it
+// gets a [CallRecord], so the router records (and pins) its route as it
 // does a tool call's, and one audit line. A resource read answered by a
 // tool is audited by that tool call's line instead.
 func (b *Broker) auditMethods(next mcp.MethodHandler) mcp.MethodHandler {

@@ -204,7 +204,7 @@ func readCredential(dir, name string) (string, bool, error) {
 	return v, true, nil
 }
 
-// unwrapPathError drops the path *fs.PathError repeats, since the caller's
+// unwrapPathError drops the path [*fs.PathError] repeats, since the caller's
 // message names the file already.
 func unwrapPathError(err error) error {
 	var pe *fs.PathError

@@ -13,7 +13,7 @@ import (
 )
 
 // A member is one key of an entry, in the order it is written. value is a
-// string, []string, map[string]string or json.RawMessage (a key carried
+// string, []string, map[string]string or [json.RawMessage] (a key carried
 // over from the entry being replaced).
 type member struct {
 	key   string

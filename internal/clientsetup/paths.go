@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Env is what a configuration file's location depends on. HostEnv fills it
+// Env is what a configuration file's location depends on. [HostEnv] fills it
 // from this machine; tests fill it by hand, for any OS.
 type Env struct {
 	GOOS string // runtime.GOOS: linux, darwin, windows, …
@@ -98,7 +98,7 @@ func Path(c Client, s Scope, e Env) (string, error) {
 }
 
 // appConfigDir is where desktop (Electron) apps keep their settings: what
-// os.UserConfigDir answers, computed for e's OS rather than this one's.
+// [os.UserConfigDir] answers, computed for e's OS rather than this one's.
 func (e Env) appConfigDir() string {
 	switch e.GOOS {
 	case "windows":

@@ -18,7 +18,7 @@ const CursorTTL = 15 * time.Minute
 // set.
 var ErrCursorInvalid = errors.New("cursor_invalid")
 
-// ErrCursorExpired is returned for a genuine cursor older than CursorTTL.
+// ErrCursorExpired is returned for a genuine cursor older than [CursorTTL].
 var ErrCursorExpired = errors.New("cursor_expired")
 
 // Cursors mints and opens opaque pagination cursors. A cursor is signed
@@ -31,7 +31,7 @@ type Cursors struct {
 }
 
 // NewCursors uses key (at least 32 bytes of secret material) to sign.
-// now is the clock; time.Now when nil.
+// now is the clock; [time.Now] when nil.
 func NewCursors(key []byte, now func() time.Time) (*Cursors, error) {
 	if len(key) < 32 {
 		return nil, errors.New("cursor key must be at least 32 bytes")
@@ -79,7 +79,7 @@ func (c *Cursors) Mint(tool, repo string, filters any, position string) string {
 }
 
 // Open checks a cursor against the listing it is presented for and returns
-// its position. It fails with ErrCursorInvalid or ErrCursorExpired.
+// its position. It fails with [ErrCursorInvalid] or [ErrCursorExpired].
 func (c *Cursors) Open(cursor, tool, repo string, filters any) (string, error) {
 	body, sig, ok := strings.Cut(cursor, ".")
 	if !ok || len(cursor) > 4096 {

@@ -8,10 +8,10 @@ package contract
 // temporary upstream condition from a server bug (-32603). error.data
 // carries the envelope, retry_after_ms included.
 const (
-	// RPCRateLimited answers a read refused with CodeRateLimited.
+	// RPCRateLimited answers a read refused with [CodeRateLimited].
 	RPCRateLimited int64 = -31000
 	// RPCUpstreamUnavailable answers a read that failed with
-	// CodeUpstreamUnavailable: GitHub unreachable, or answering server
+	// [CodeUpstreamUnavailable]: GitHub unreachable, or answering server
 	// errors past the client's retries.
 	RPCUpstreamUnavailable int64 = -31001
 )

@@ -86,7 +86,7 @@ func (s Store) Save(host, login, token string) (loc Location, note string, err e
 }
 
 // Load finds host's token: the keyring first, then the file. It returns
-// ErrNotFound when neither holds one; a keyring that does not answer
+// [ErrNotFound] when neither holds one; a keyring that does not answer
 // counts as not holding it, and the file is still read.
 func (s Store) Load(host string) (string, Location, error) {
 	if s.Keyring != nil {

@@ -17,7 +17,7 @@ import (
 )
 
 // The OAuth apps the emulator knows, by client id. GitHub's device flow
-// is opt-in per app: DeviceFlowClientID has it enabled,
+// is opt-in per app: [DeviceFlowClientID] has it enabled,
 // DeviceFlowDisabledClientID does not; any other client id is unknown.
 const (
 	DeviceFlowClientID         = "Ov23liEmulatorDevice"

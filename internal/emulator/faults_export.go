@@ -27,5 +27,5 @@ const (
 // FaultHeader marks a response whose body an injected fault cut short.
 const FaultHeader = faults.Header
 
-// ParseFault reads the CLI form of a fault; see faults.Parse.
+// ParseFault reads the CLI form of a fault; see [faults.Parse].
 func ParseFault(s string) (faults.Fault, error) { return faults.Parse(s) }

@@ -10,7 +10,7 @@ const (
 	FleetCanarySecret = seed.FleetCanarySecret
 	FleetReleaseLabel = seed.FleetReleaseLabel
 	// FleetTokenPublicOnly is alice with the public_repo and read:org
-	// scopes only (seed.FleetTokenPublicOnly).
+	// scopes only ([seed.FleetTokenPublicOnly]).
 	FleetTokenPublicOnly = seed.FleetTokenPublicOnly
 )
 

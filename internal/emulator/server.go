@@ -136,7 +136,7 @@ const (
 	varyContent    = "Accept-Encoding, Accept, X-Requested-With"
 )
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements [http.Handler].
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	arrival := time.Now()
 	reqID := fmt.Sprintf("EMU0:%04X:%06X", 0xA1B2, e.reqSeq.Add(1))
@@ -465,7 +465,7 @@ func writeFaultStatus(w http.ResponseWriter, status int) {
 }
 
 // heldAnswer keeps a read's status and body until its latency is up; the
-// headers go to the real writer's map as they are set (wire.Recorder keeps
+// headers go to the real writer's map as they are set ([wire.Recorder] keeps
 // a map of its own, and the answers written before the handler, such as a
 // 401, set headers on the real writer).
 type heldAnswer struct {

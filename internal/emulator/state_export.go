@@ -33,7 +33,7 @@ const (
 )
 
 // SignAppJWT signs an App JWT as an App's own code does; see
-// state.SignAppJWT.
+// [state.SignAppJWT].
 func SignAppJWT(appID int64, key *rsa.PrivateKey, iat, exp time.Time) (string, error) {
 	return state.SignAppJWT(appID, key, iat, exp)
 }

@@ -100,7 +100,7 @@ type Shared struct {
 	slots map[*github.Client]chan struct{}
 }
 
-// of returns the credential's slots (one github.Client per credential).
+// of returns the credential's slots (one [github.Client] per credential).
 func (s *Shared) of(c *github.Client) chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -207,9 +207,9 @@ func (r *Run) belowFloor(resource string) bool {
 }
 
 // Call spends one call of the budget on do, which makes one request
-// through the client. It returns ErrStopped, without calling do, when the
+// through the client. It returns [ErrStopped], without calling do, when the
 // run has stopped or this call would pass the budget or the floor. A rate
-// limit do meets stops the run (RateLimited) and is returned; so is any
+// limit do meets stops the run ([RateLimited]) and is returned; so is any
 // other failure, which is the caller's to judge (a 404 or 403 that says a
 // feature is off or not permitted is not a rate limit and stops nothing).
 func (r *Run) Call(ctx context.Context, do func(context.Context) (github.Meta, error)) error {
@@ -338,7 +338,7 @@ func isPrepaid(ctx context.Context) bool { v, _ := ctx.Value(prepaidKey{}).(bool
 // Each runs unit(i) for i in [0, n) with at most Concurrency in flight,
 // in order of i, and returns when every started unit has returned. It
 // starts no unit once the run has stopped; a unit finds the run stopped
-// through Call's ErrStopped and returns what it did. Progress is reported
+// through Call's [ErrStopped] and returns what it did. Progress is reported
 // as units done of n.
 func (r *Run) Each(n int, unit func(ctx context.Context, i int)) error {
 	g := r.Group()

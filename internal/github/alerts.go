@@ -139,7 +139,7 @@ func (c *Client) ListCodeScanningAlerts(ctx context.Context, owner, repo string,
 
 // ListSecretAlerts lists one page of secret scanning alerts, always with
 // hide_secret=true: GitHub then leaves the leaked value out of its answer.
-// Should a server send it anyway, SecretAlert drops it while decoding, and
+// Should a server send it anyway, [SecretAlert] drops it while decoding, and
 // the raw answer is never written to the conditional-request store (a
 // file on disk): these reads are sent unconditionally (withoutStore).
 //

@@ -57,7 +57,7 @@ var (
 	repoName  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
 )
 
-// CheckOwner and CheckRepo report whether names have the shape GitHub
+// CheckOwner and [CheckRepo] report whether names have the shape GitHub
 // allows; a name that does not would change the path of the request it is
 // put in.
 func CheckOwner(owner string) error {
@@ -67,7 +67,7 @@ func CheckOwner(owner string) error {
 	return nil
 }
 
-// CheckRepo: see CheckOwner.
+// CheckRepo: see [CheckOwner].
 func CheckRepo(owner, repo string) error { return checkRepo(owner, repo) }
 
 // checkRepo refuses names that are not GitHub owner and repository names,

@@ -53,7 +53,7 @@ type Check struct {
 // ChecksPerPull is how many checks of a commit one rollup page holds.
 const ChecksPerPull = 100
 
-// ciFields selects PullChecks: the last commit's rollup with its first
+// ciFields selects [PullChecks]: the last commit's rollup with its first
 // page of contexts, each check run with the workflow run it belongs to.
 const ciFields = `fragment ci on PullRequest { number title url headRefOid
   commits(last: 1) { nodes { commit { statusCheckRollup { state
@@ -61,7 +61,7 @@ const ciFields = `fragment ci on PullRequest { number title url headRefOid
       ... on CheckRun { databaseId name status conclusion detailsUrl checkSuite { workflowRun { databaseId url workflow { name } } } }
       ... on StatusContext { context state targetUrl } } } } } } } }`
 
-// PullsChecksDoc and PullChecksDoc are the documents ListPullsChecks and
+// [PullsChecksDoc] and PullChecksDoc are the documents ListPullsChecks and
 // GetPullChecks send (exported for the schema-validity test).
 const (
 	PullsChecksDoc = `query($owner: String!, $name: String!, $first: Int!, $after: String) {

@@ -27,7 +27,7 @@ func CheckSHA(sha string) bool { return shaPattern.MatchString(sha) }
 // no such page.
 var actionsJob = regexp.MustCompile(`/actions/runs/(\d+)/job/(\d+)$`)
 
-// CommitCheckRuns reads the first page (ChecksPerPull) of a commit's
+// CommitCheckRuns reads the first page ([ChecksPerPull]) of a commit's
 // check runs; cut is true when it has more.
 //
 // GET /repos/{owner}/{repo}/commits/{ref}/check-runs
@@ -63,7 +63,7 @@ func (c *Client) CommitCheckRuns(ctx context.Context, owner, repo, sha string) (
 	return checks, out.GetTotal() > len(out.CheckRuns), m, nil
 }
 
-// CommitStatuses reads the first page (ChecksPerPull) of a commit's
+// CommitStatuses reads the first page ([ChecksPerPull]) of a commit's
 // legacy commit statuses, the latest of each context; cut is true when
 // it has more.
 //

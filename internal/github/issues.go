@@ -116,7 +116,7 @@ type IssueListItem struct {
 	PullRequest *struct{} `json:"pull_request"`
 }
 
-// ListIssueItems is ListIssues decoded into IssueListItem.
+// ListIssueItems is ListIssues decoded into [IssueListItem].
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) ListIssueItems(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*IssueListItem, Meta, error) {
@@ -168,17 +168,17 @@ type IssueRow struct {
 	PullRequest *struct{} `json:"pull_request"`
 }
 
-// RowUser is a user as an IssueRow names one.
+// RowUser is a user as an [IssueRow] names one.
 type RowUser struct {
 	Login string `json:"login"`
 }
 
-// RowName is a label or issue type as an IssueRow names one.
+// RowName is a label or issue type as an [IssueRow] names one.
 type RowName struct {
 	Name string `json:"name"`
 }
 
-// RowMilestone is a milestone as an IssueRow names one.
+// RowMilestone is a milestone as an [IssueRow] names one.
 type RowMilestone struct {
 	Number int    `json:"number"`
 	Title  string `json:"title"`
@@ -220,7 +220,7 @@ func IssueRowOf(is *gh.Issue) *IssueRow {
 	return r
 }
 
-// ListIssueRows is ListIssues decoded into IssueRow.
+// ListIssueRows is ListIssues decoded into [IssueRow].
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) ListIssueRows(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]*IssueRow, Meta, error) {
@@ -339,7 +339,7 @@ func (e IssueEdit) check() error {
 
 // EditIssue updates an issue, once: it is never retried. The path is
 // built here because go-github's IssueRequest cannot send milestone or type
-// as null (see IssueEdit.MarshalJSON).
+// as null (see [IssueEdit.MarshalJSON]).
 //
 // PATCH /repos/{owner}/{repo}/issues/{issue_number}
 func (c *Client) EditIssue(ctx context.Context, owner, repo string, number int, edit IssueEdit) (*gh.Issue, Settlement, error) {
@@ -395,7 +395,7 @@ type IssueRowRecord struct {
 	IssueDependenciesSummary *IssueDependenciesSummary `json:"issue_dependencies_summary,omitempty"`
 }
 
-// GetIssueRowRecord is GetIssueRecord decoded into IssueRowRecord: the
+// GetIssueRowRecord is GetIssueRecord decoded into [IssueRowRecord]: the
 // same request, so the same conditional-request entry.
 //
 // GET /repos/{owner}/{repo}/issues/{issue_number}
@@ -412,7 +412,7 @@ func (c *Client) GetIssueRowRecord(ctx context.Context, owner, repo string, numb
 }
 
 // GetIssueRecord reads one issue with its relation summaries, in one
-// request: the same endpoint as GetIssue, decoded into IssueRecord, which
+// request: the same endpoint as GetIssue, decoded into [IssueRecord], which
 // is why the path is built here.
 //
 // GET /repos/{owner}/{repo}/issues/{issue_number}

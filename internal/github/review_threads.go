@@ -36,7 +36,7 @@ type ReviewComment struct {
 // ThreadComments is how many comments of each thread are read.
 const ThreadComments = 20
 
-// threadFields selects what ReviewThread holds.
+// threadFields selects what [ReviewThread] holds.
 const threadFields = `id path line isResolved isOutdated pullRequest { number repository { nameWithOwner } }
   comments(first: 20) { totalCount nodes { databaseId author { __typename login } authorAssociation body createdAt } }`
 

@@ -3,7 +3,7 @@ package github
 import "github.com/ghgate/ghgate/internal/contract"
 
 // Settlement says what a write did on GitHub; the type and its meaning are
-// the contract's (contract.Settlement), so what this package decides is
+// the contract's ([contract.Settlement]), so what this package decides is
 // what the envelope reports, with no conversion between them.
 //
 // "Sent" is decided by net/http/httptrace: once the transport reports the

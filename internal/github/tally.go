@@ -8,7 +8,7 @@ import (
 // Tally counts what a caller's GitHub calls cost on the wire: requests
 // sent (retries included), those answered 304 Not Modified, and the bytes
 // of the response bodies received. A tool that reports its upstream cost
-// attaches one to its context with WithTally.
+// attaches one to its context with [WithTally].
 type Tally struct {
 	Requests    atomic.Int64
 	NotModified atomic.Int64

@@ -30,7 +30,7 @@ const (
 // caller of the served 200 needs.
 var cachedHeaders = []string{"Content-Type", "Link", "Last-Modified", "X-GitHub-Media-Type"}
 
-// transport is the http.RoundTripper beneath go-github and the GraphQL
+// transport is the [http.RoundTripper] beneath go-github and the GraphQL
 // client. For each call it refuses to send when the rate budget is known to
 // be spent; attaches the credential (to GitHub's hosts only) and GitHub's
 // headers; for GETs, sends If-None-Match from the store and serves the

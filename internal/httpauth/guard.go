@@ -208,7 +208,7 @@ func (g *Guard) Wrap(ctx context.Context, call tooldef.Call, next func(context.C
 
 // reachAttrs are the audit line's fields for the repositories a tool told
 // r it named and read (a report's, owner-wide ones especially): at most
-// caller.AuditRepos names, the rest counted; none when it told of none.
+// [caller.AuditRepos] names, the rest counted; none when it told of none.
 func reachAttrs(r *caller.Reach) []any {
 	s, ok := r.Summary(caller.AuditRepos)
 	if !ok {

@@ -14,7 +14,7 @@ import (
 const MetadataPath = "/.well-known/oauth-protected-resource"
 
 // Mount serves h at path behind bearer-token checks, and the protected
-// resource metadata at MetadataPath and at RFC 9728's path-suffixed form
+// resource metadata at [MetadataPath] and at RFC 9728's path-suffixed form
 // of the resource URL (/.well-known/oauth-protected-resource/mcp).
 // wrap is applied around the checked handler (body limits, cross-origin
 // protection), so a refused request is refused before any of it runs.

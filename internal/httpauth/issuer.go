@@ -20,7 +20,7 @@ import (
 )
 
 // issuer checks the JWTs one identity provider issues. Its keys come from
-// the JWKS its metadata names, held in a jwk.Cache that refreshes them in
+// the JWKS its metadata names, held in a [jwk.Cache] that refreshes them in
 // the background; a token signed by a key the cache does not have yet (the
 // provider rotated) makes it fetch anew at once, at most once per
 // minRefresh, so forged kids cannot make ghgate hammer the provider.

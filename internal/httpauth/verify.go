@@ -135,9 +135,9 @@ func (a *Authenticator) Resource() string { return a.resource }
 // clientKey keys the client's entry in TokenInfo.Extra.
 const clientKey = "ghgate_client"
 
-// Verify is the auth.TokenVerifier: a static key is matched by digest,
+// Verify is the [auth.TokenVerifier]: a static key is matched by digest,
 // anything else is read as an issuer's JWT. Every failure is
-// auth.ErrInvalidToken (401); its text says why, never echoing the token.
+// [auth.ErrInvalidToken] (401); its text says why, never echoing the token.
 func (a *Authenticator) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 	if e := a.matchStatic(token); e != nil {
 		// A static key does not expire; RequireBearerToken is told to

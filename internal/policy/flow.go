@@ -72,7 +72,7 @@ type reader struct {
 }
 
 // Reading attaches the session's read recorder to ctx; the GitHub
-// client records into it (RecordRead) every repository GitHub answered
+// client records into it ([RecordRead]) every repository GitHub answered
 // about.
 func (g *FlowGuard) Reading(ctx context.Context, session string, shared bool) context.Context {
 	if g == nil {

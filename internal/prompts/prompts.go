@@ -52,7 +52,7 @@ type Prompt struct {
 	text func(in Input, served Served) string
 }
 
-// Input is a prompt's arguments, checked (see Prompt.Parse).
+// Input is a prompt's arguments, checked (see [Prompt.Parse]).
 type Input struct {
 	Owner, Repo string
 	IssueNumber int

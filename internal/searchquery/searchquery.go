@@ -185,7 +185,7 @@ func SameOwner(a, b string) bool {
 }
 
 // Owners lists the distinct owners refs name, in the order first named;
-// logins compare as SameOwner does, so @me is equal only to itself.
+// logins compare as [SameOwner] does, so @me is equal only to itself.
 func Owners(refs []Ref) []string {
 	var owners []string
 	for _, r := range refs {

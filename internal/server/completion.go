@@ -130,7 +130,7 @@ func (c *completer) refuse(e *contract.Error) error {
 
 // EnvelopeError is a JSON-RPC error carrying the envelope e in its data,
 // with machine_code and human_message beside it, as a failed request
-// other than a tool call carries it (tooldef.ProtocolError).
+// other than a tool call carries it ([tooldef.ProtocolError]).
 func EnvelopeError(code int64, e *contract.Error) *jsonrpc.Error {
 	return tooldef.ProtocolError(code, e)
 }

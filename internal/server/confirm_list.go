@@ -10,7 +10,7 @@ import (
 
 // hideUnconfirmable is the receiving middleware that leaves out of
 // tools/list the tools a person must confirm, for a client that cannot
-// ask its user, where the rules say "hide" (policy.Confirm.Unavailable).
+// ask its user, where the rules say "hide" ([policy.Confirm.Unavailable]).
 // A call to one is still refused with confirmation_unavailable.
 func hideUnconfirmable(p *policy.Path) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {

@@ -3,7 +3,7 @@ package server
 import "github.com/ghgate/ghgate/internal/tools/toolkit"
 
 // LockdownOptions are what the server says and lists of lockdown (see
-// toolkit.Lockdown); the rule itself is applied by the Service.
+// [toolkit.Lockdown]); the rule itself is applied by the Service.
 type LockdownOptions struct {
 	// Rule is the deployment's own: serve's, or the broker's [tools].
 	Rule toolkit.Lockdown

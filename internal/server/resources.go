@@ -259,7 +259,7 @@ func (r *resources) viaTool(ctx context.Context, uri string, h mcp.ToolHandler, 
 // fingerprint filled in as on a tool's error, and the URI read (MCP's
 // SEP-2164 asks for it in error.data.uri). The code says who is at fault:
 // resource not found, invalid params, the two upstream conditions a client
-// should wait out (contract.RPCRateLimited, RPCUpstreamUnavailable), and
+// should wait out ([contract.RPCRateLimited], RPCUpstreamUnavailable), and
 // internal error for the rest.
 func (r *resources) fail(uri string, e *contract.Error) error {
 	if e.RequestID == "" {

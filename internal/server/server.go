@@ -139,7 +139,7 @@ func New(svc *toolkit.Service, opts Options) (*Server, error) {
 	return newServer(svc, opts, tools.All)
 }
 
-// newServer builds the server over the tools registry returns (tools.All;
+// newServer builds the server over the tools registry returns ([tools.All];
 // tests give other toolsets).
 func newServer(svc *toolkit.Service, opts Options, registry func(*toolkit.Service) []tooldef.Spec) (*Server, error) {
 	all := registry(svc)

@@ -26,7 +26,7 @@ const DefaultMaxLineBytes = 1 << 20
 // becomes a concurrent call.
 const DefaultMaxBatch = 20
 
-// LineTransport is mcp.IOTransport (newline-delimited JSON-RPC over a
+// LineTransport is [mcp.IOTransport] (newline-delimited JSON-RPC over a
 // reader and a writer) with these differences, each answered with a
 // JSON-RPC error (id null) where the SDK's transport would end the session
 // or accept the input whole:
@@ -50,8 +50,8 @@ type LineTransport struct {
 	MaxBatch int
 }
 
-// StdioTransport is a LineTransport over stdin and stdout with the default
-// limits; like mcp.StdioTransport, closing the session does not close
+// StdioTransport is a [LineTransport] over stdin and stdout with the default
+// limits; like [mcp.StdioTransport], closing the session does not close
 // stdout.
 func StdioTransport(log *slog.Logger) *LineTransport {
 	return &LineTransport{Reader: os.Stdin, Writer: nopCloser{os.Stdout}, Log: log}
@@ -74,7 +74,7 @@ const (
 	frameSlack = 2
 )
 
-// Connect implements mcp.Transport.
+// Connect implements [mcp.Transport].
 func (t *LineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	maxLine, maxBatch := t.MaxLineBytes, t.MaxBatch
 	if maxLine <= 0 {

@@ -13,13 +13,13 @@ import (
 // cursor-signing key) and the per-credential rate picture. Store (SQLite)
 // serves one process, or a few on one host sharing a file; Redis serves
 // many replicas behind a load balancer. Every key a Backend writes is
-// scoped by a CredentialKey (a digest, never the token).
+// scoped by a [CredentialKey] (a digest, never the token).
 //
 // Both implementations pass one behavioural suite (suite_test.go).
 //
 // Each consumer declares the part it uses, where it uses it (github.Store,
 // toolkit.State, tasks.Store, server.PolicyStore); Backend is their union,
-// what OpenBackend returns to the code that owns the backend.
+// what [OpenBackend] returns to the code that owns the backend.
 type Backend interface {
 	// CredentialKey names token in this backend without revealing it.
 	CredentialKey(token string) CredentialKey
@@ -102,7 +102,7 @@ func IsRedisSpec(spec string) bool {
 // OpenBackend opens the backend spec names: a redis:// (or rediss://,
 // unix://) URL opens Redis, anything else is a SQLite path ("" in memory).
 // Its conditional-request cache is written behind the caller (see
-// WriteBehind): storing a response never delays the next request; and
+// [WriteBehind]): storing a response never delays the next request; and
 // its hot entries are kept in memory (see Memory): a repeat read needs no
 // round trip to the backend before it is sent.
 func OpenBackend(ctx context.Context, spec string, opts ...Option) (Backend, error) {
@@ -113,7 +113,7 @@ func OpenBackend(ctx context.Context, spec string, opts ...Option) (Backend, err
 	return Memory(WriteBehind(b)), nil
 }
 
-// openDirect is OpenBackend without the write-behind: every write is made
+// openDirect is [OpenBackend] without the write-behind: every write is made
 // before it returns.
 func openDirect(ctx context.Context, spec string, opts ...Option) (Backend, error) {
 	if IsRedisSpec(spec) {

@@ -100,7 +100,7 @@ var ErrKeyReused = errors.New("store: idempotency key was already used with a di
 var ErrNotReserved = errors.New("store: no pending reservation for this idempotency key")
 
 // Reserve claims key for a write whose request has the given fingerprint,
-// or reports the earlier use of the key within IdempotencyTTL. The check
+// or reports the earlier use of the key within [IdempotencyTTL]. The check
 // and the claim are one transaction, so of concurrent callers exactly one
 // gets Reserved.
 func (s *Store) Reserve(ctx context.Context, scope IdempotencyScope, key, fingerprint string) (Reservation, error) {
@@ -161,13 +161,13 @@ func (s *Store) claimKey(ctx context.Context, tx *sql.Tx, scope IdempotencyScope
 }
 
 // Renew moves the in-flight marker of the pending reservation made at
-// since to lease past the store's now: the holder renews it (LeaseTTL)
+// since to lease past the store's now: the holder renews it ([LeaseTTL])
 // while its write runs so duplicates keep waiting, and a holder that
 // leaves the key pending without a result (the write's outcome is
 // unknown) ends it (a lease of zero or less), so the next repeat looks
 // for what was written at once. The store's clock, not the holder's,
 // sets the time, as it does for every lease. It fails with
-// ErrNotReserved when the reservation is no longer this holder's.
+// [ErrNotReserved] when the reservation is no longer this holder's.
 func (s *Store) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, lease time.Duration) error {
 	if err := scope.valid(key); err != nil {
 		return err

@@ -19,7 +19,7 @@ const DefaultMemoryBudget int64 = 16 << 20
 const memoryEntryOverhead = 256
 
 // Memory keeps the conditional-request cache's most recently used entries
-// in the process, up to DefaultMemoryBudget bytes, in front of b: a
+// in the process, up to [DefaultMemoryBudget] bytes, in front of b: a
 // repeat read finds its validators and its body without a round trip to
 // the backend. Writes go through to b, which other processes may share.
 //
@@ -27,7 +27,7 @@ const memoryEntryOverhead = 256
 // stored a newer response since. That is safe because the ETag it gives is
 // only a validator: GitHub answers 304 only while it still matches, so a
 // stale entry costs one full read, whose answer (stored through PutETag)
-// replaces it. Entries are keyed by the whole ETagKey, credential
+// replaces it. Entries are keyed by the whole [ETagKey], credential
 // included, so one credential is never served another's body.
 //
 // A hit still marks the entry used in the backend, at most once per

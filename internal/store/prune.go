@@ -9,8 +9,8 @@ import (
 )
 
 // Prune drops what can no longer be used or no longer fits: idempotency
-// keys past IdempotencyTTL, quota counts of ended windows, cached
-// responses older than ETagMaxAge, and the least recently used cached
+// keys past [IdempotencyTTL], quota counts of ended windows, cached
+// responses older than [ETagMaxAge], and the least recently used cached
 // responses while their bytes exceed the budget. Open runs it once and
 // the schedule runs it every interval; it is safe to call at any time,
 // from any process sharing the file.

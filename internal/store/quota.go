@@ -167,7 +167,7 @@ end
 return {'1', ms(left)}
 `)
 
-// Count is Store.Count with the window placed by the Redis server's clock,
+// Count is [Store.Count] with the window placed by the Redis server's clock,
 // so replicas whose clocks disagree still agree on the window.
 func (r *Redis) Count(ctx context.Context, key string, n, limit int, window time.Duration, commit bool) (bool, time.Duration, error) {
 	if err := checkCount(key, n, limit, window); err != nil {

@@ -84,7 +84,7 @@ var readsScript = redis.NewScript(luaNow + `
 return redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', '(' .. ms(now(ARGV[1])), 'LIMIT', 0, tonumber(ARGV[2]))
 `)
 
-// NoteRead is Store.NoteRead, timed by the Redis server's clock.
+// NoteRead is [Store.NoteRead], timed by the Redis server's clock.
 func (r *Redis) NoteRead(ctx context.Context, session, repo string, ttl time.Duration) error {
 	if err := noteReadScript.Run(ctx, r.rdb, []string{r.prefix + "reads:" + session}, r.aheadMS(), ttl.Milliseconds(), repo).Err(); err != nil {
 		return fail("note a read", err)
@@ -92,7 +92,7 @@ func (r *Redis) NoteRead(ctx context.Context, session, repo string, ttl time.Dur
 	return nil
 }
 
-// ReadsOf is Store.ReadsOf, timed by the Redis server's clock.
+// ReadsOf is [Store.ReadsOf], timed by the Redis server's clock.
 func (r *Redis) ReadsOf(ctx context.Context, session string) ([]string, error) {
 	out, err := readsScript.Run(ctx, r.rdb, []string{r.prefix + "reads:" + session}, r.aheadMS(), maxReadsListed).StringSlice()
 	if err != nil {

@@ -27,7 +27,7 @@ import (
 //
 // Keys are "ghgate:<namespace>:<kind>:..." where the namespace names the
 // deployment (the URL's namespace parameter, default "default") and every
-// per-credential key carries the CredentialKey digest, never the token.
+// per-credential key carries the [CredentialKey] digest, never the token.
 // Each check-and-set is one Lua script, so it is atomic across replicas.
 // The scripts touch keys derived from their KEYS (cache eviction), which a
 // single Redis (or a primary with replicas) allows; Redis Cluster is not
@@ -56,7 +56,7 @@ const (
 // OpenRedis connects to the Redis rawURL names (redis://[user:pass@]host:port/db,
 // rediss:// for TLS, unix:///path) and loads (or creates) the deployment's
 // credential salt. The URL's "namespace" query parameter separates
-// deployments sharing one Redis. WithClock and WithETagBudget apply as they
+// deployments sharing one Redis. [WithClock] and [WithETagBudget] apply as they
 // do to Open.
 func OpenRedis(ctx context.Context, rawURL string, opts ...Option) (*Redis, error) {
 	cfg := Store{now: time.Now, etagBudget: DefaultETagBudget}
@@ -109,7 +109,7 @@ func (discardRedisLog) Printf(context.Context, string, ...any) {}
 
 // fail wraps a Redis error: a server's error reply is a bug or a refusal
 // and stays as it is; anything else (refused, reset, timed out) means
-// Redis is out of reach and wraps ErrUnavailable.
+// Redis is out of reach and wraps [ErrUnavailable].
 func fail(op string, err error) error {
 	var reply redis.Error
 	if errors.As(err, &reply) && !strings.HasPrefix(reply.Error(), "LOADING") && !strings.HasPrefix(reply.Error(), "MASTERDOWN") {
@@ -256,12 +256,12 @@ func (r *Redis) claim(ctx context.Context, scope IdempotencyScope, key, fingerpr
 	return out, nil
 }
 
-// Reserve claims key or reports its earlier use; see Store.Reserve.
+// Reserve claims key or reports its earlier use; see [Store.Reserve].
 func (r *Redis) Reserve(ctx context.Context, scope IdempotencyScope, key, fingerprint string) (Reservation, error) {
 	return r.claim(ctx, scope, key, fingerprint, "reserve", time.Time{})
 }
 
-// Takeover claims a pending key whose holder is gone; see Store.Takeover.
+// Takeover claims a pending key whose holder is gone; see [Store.Takeover].
 func (r *Redis) Takeover(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time) (Reservation, error) {
 	return r.claim(ctx, scope, key, fingerprint, "takeover", since)
 }
@@ -301,7 +301,7 @@ func (r *Redis) pending(ctx context.Context, scope IdempotencyScope, key, finger
 	return nil
 }
 
-// Complete records the reserved write's result; see Store.Complete.
+// Complete records the reserved write's result; see [Store.Complete].
 func (r *Redis) Complete(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, result json.RawMessage) error {
 	if !json.Valid(result) {
 		return errors.New("store: an idempotency result must be JSON")
@@ -315,7 +315,7 @@ func (r *Redis) Release(ctx context.Context, scope IdempotencyScope, key, finger
 }
 
 // Renew moves the in-flight marker of the reservation made at since to
-// lease past the server's now; see Store.Renew.
+// lease past the server's now; see [Store.Renew].
 func (r *Redis) Renew(ctx context.Context, scope IdempotencyScope, key, fingerprint string, since time.Time, lease time.Duration) error {
 	return r.pending(ctx, scope, key, fingerprint, "renew", lease.Milliseconds(), since.UnixMilli(), r.aheadMS())
 }
@@ -361,7 +361,7 @@ func (r *Redis) Lookup(ctx context.Context, scope IdempotencyScope, key string) 
 
 // The cache is bounded like the SQLite one: lru (a sorted set of entry keys
 // by last use), sizes (entry key -> bytes) and bytes (the running total).
-// An entry that Redis expired (ETagMaxAge) stays counted until eviction
+// An entry that Redis expired ([ETagMaxAge]) stays counted until eviction
 // reaches it, which errs on the side of the bound.
 func (r *Redis) etagKeys(key ETagKey) []string {
 	return []string{
@@ -412,7 +412,7 @@ return sz
 `)
 
 // PeekETag returns the validators of the cached response for key (see
-// Store.PeekETag) and marks it used.
+// [Store.PeekETag]) and marks it used.
 func (r *Redis) PeekETag(ctx context.Context, key ETagKey) (CachedResponse, bool, error) {
 	keys := r.etagKeys(key)
 	v, err := r.rdb.HMGet(ctx, keys[0], "etag", "lm", "status").Result()
@@ -463,7 +463,7 @@ func (r *Redis) GetETag(ctx context.Context, key ETagKey) (CachedResponse, bool,
 }
 
 // PutETag stores the cached response for key, evicting the least recently
-// used entries past the budget; see Store.PutETag.
+// used entries past the budget; see [Store.PutETag].
 func (r *Redis) PutETag(ctx context.Context, key ETagKey, cr CachedResponse) error {
 	if key.Credential == "" || key.URL == "" || cr.ETag == "" {
 		return errors.New("store: a cached response needs a credential, a URL and an ETag")

@@ -41,7 +41,7 @@ const DefaultETagBudget int64 = 64 << 20
 // live 10 minutes, so an expired key waits at most one more interval, and
 // the cache is also bounded on every write, so this pass only catches what
 // other processes sharing the file left over the budget and entries past
-// ETagMaxAge.
+// [ETagMaxAge].
 const DefaultPruneEvery = 10 * time.Minute
 
 // Store is an open state database. It is safe for concurrent use.
@@ -71,7 +71,7 @@ type Store struct {
 // Option adjusts how Open builds a Store.
 type Option func(*Store)
 
-// WithClock replaces time.Now, so tests can move time forward. For
+// WithClock replaces [time.Now], so tests can move time forward. For
 // Redis it is the replica's clock, which decides nothing shared: leases,
 // expiries and recency there are the Redis server's clock.
 func WithClock(now func() time.Time) Option {
@@ -79,7 +79,7 @@ func WithClock(now func() time.Time) Option {
 }
 
 // WithETagBudget bounds the bytes of cached responses (default
-// DefaultETagBudget); past it the least recently used are evicted. A
+// [DefaultETagBudget]); past it the least recently used are evicted. A
 // non-positive value keeps the default: the cache is never unbounded.
 func WithETagBudget(bytes int64) Option {
 	return func(s *Store) {
@@ -90,7 +90,7 @@ func WithETagBudget(bytes int64) Option {
 }
 
 // WithPruneEvery sets how often the open Store prunes (default
-// DefaultPruneEvery). Zero or less runs no schedule: Open still prunes
+// [DefaultPruneEvery]). Zero or less runs no schedule: Open still prunes
 // once, and the cache is still bounded on every write.
 func WithPruneEvery(d time.Duration) Option {
 	return func(s *Store) { s.pruneEvery = d }

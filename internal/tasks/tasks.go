@@ -1,6 +1,6 @@
 // Package tasks serves the MCP tasks extension (io.modelcontextprotocol/tasks,
 // SEP-2663) on ghgate's server stack: a tools/call of a tool that opts in
-// (tooldef.TaskSupport), from a client that declares the extension,
+// ([tooldef.TaskSupport]), from a client that declares the extension,
 // answers at once with a CreateTaskResult, and the tool runs on after the
 // request ends; tasks/get reports it (its result inlined once done),
 // tasks/update delivers the input it asked for, tasks/cancel stops it.
@@ -49,7 +49,7 @@ const (
 const (
 	DefaultTTL          = time.Hour
 	DefaultPollInterval = 500 * time.Millisecond
-	// DefaultMaxTasks and DefaultMaxTasksPerClient bound the tasks one
+	// DefaultMaxTasks and [DefaultMaxTasksPerClient] bound the tasks one
 	// process runs at once, and those of one client: each runs a tool
 	// (a report fans out to GitHub) past the request that started it.
 	DefaultMaxTasks          = 64
@@ -114,7 +114,7 @@ type Manager struct {
 	wg      sync.WaitGroup
 }
 
-// record is a task as the store keeps it (store.TaskRecord.Data).
+// record is a task as the store keeps it ([store.TaskRecord.Data]).
 type record struct {
 	Status         string                     `json:"status"`
 	StatusMessage  string                     `json:"statusMessage,omitempty"`

@@ -110,7 +110,7 @@ func AdmitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool s
 	return admitWrites(ctx, env, req, tool, writes, normalized, nil)
 }
 
-// admitWrites is AdmitWrites with a tool's own dry run (Tool.Preview).
+// admitWrites is [AdmitWrites] with a tool's own dry run (Tool.Preview).
 func admitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool string, writes []policy.Write, normalized json.RawMessage,
 	preview *forecast) (adm Admission, e *contract.Error) {
 	defer func() {
@@ -168,7 +168,7 @@ func admitWrites(ctx context.Context, env *Env, req *mcp.CallToolRequest, tool s
 	return Admission{ctx: actx, plan: dec.Plan}, nil
 }
 
-// Admitted returns what AdmitWrites decided: the context to run with, or
+// Admitted returns what [AdmitWrites] decided: the context to run with, or
 // the result that answers the call instead.
 func (a Admission) Admitted() (context.Context, *mcp.CallToolResult) { return a.ctx, a.result }
 

@@ -23,7 +23,7 @@ import (
 // v is encoded once, and that encoding is pruned in a single pass that
 // copies what it keeps: no tree of maps is built and nothing is decoded
 // and encoded again, except a string the encoder did not write in its own
-// form (json.RawMessage or a MarshalJSON can hand it any). The answer is
+// form ([json.RawMessage] or a MarshalJSON can hand it any). The answer is
 // byte for byte what decoding into a map, pruning and encoding the map
 // again would give (compactRef in the tests).
 func Compact(v any, keep ...string) ([]byte, error) {

@@ -31,5 +31,5 @@ func ProtocolError(code int64, e *contract.Error) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("%s: %s", e.Code, e.Message), Data: data}
 }
 
-// LimitError is ProtocolError for a refusal by a limit (CodeLimited).
+// LimitError is [ProtocolError] for a refusal by a limit ([CodeLimited]).
 func LimitError(e *contract.Error) *jsonrpc.Error { return ProtocolError(CodeLimited, e) }

@@ -16,7 +16,7 @@ import (
 // tags, with two adjustments: nulls are never sent (the compact form drops
 // them and inputs treat absence as "not given"), so the "null" that
 // pointers and slices add is removed; types that need their own schema
-// (tri-state inputs, say) state it themselves (SelfDescribing).
+// (tri-state inputs, say) state it themselves ([SelfDescribing]).
 func schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 	own, err := typeSchemas(t)
 	if err != nil {

@@ -5,7 +5,7 @@
 // successes sent as compact JSON (and, in tests, validated against the
 // output schema: Env.CheckOutputs).
 //
-// The SDK's own generic mcp.AddTool reports argument errors as plain text
+// The SDK's own generic [mcp.AddTool] reports argument errors as plain text
 // and replaces structuredContent with the marshalled output, so it cannot
 // carry the envelope; this package registers through the low-level
 // Server.AddTool instead.

@@ -159,7 +159,7 @@ func (v *validator) walk(s *jsonschema.Schema, val any, path string) *fieldError
 	return nil
 }
 
-// plain turns json.Number into float64 (or int64 when integral) throughout.
+// plain turns [json.Number] into float64 (or int64 when integral) throughout.
 func plain(v any) any {
 	switch t := v.(type) {
 	case json.Number:

@@ -1,5 +1,5 @@
 // Package tools is the registry of ghgate's tools: every toolset's tools,
-// built over one shared toolkit.Service. Servers select from it and tests
+// built over one shared [toolkit.Service]. Servers select from it and tests
 // walk it; the tools themselves live in a package per toolset
 // (internal/tools/issues, internal/tools/admin, internal/tools/issuesync,
 // internal/tools/projects, internal/tools/pullrequests) over internal/tools/toolkit.
@@ -19,7 +19,7 @@ import (
 )
 
 // Toolsets lists the toolset names, sorted; each tool names its own
-// (tooldef.Tool's Toolset), and these are known without building any
+// ([tooldef.Tool]'s Toolset), and these are known without building any
 // tool.
 func Toolsets() []string {
 	return []string{admin.Toolset, issues.Toolset, projects.Toolset, pullrequests.Toolset, reports.Toolset, issuesync.Toolset}

@@ -109,7 +109,7 @@ func Check(tool string, names []string, note string) error {
 	return errors.Join(errs...)
 }
 
-// CI reads one commit's CI for a post-processor (reports.Tools.CommitCI
+// CI reads one commit's CI for a post-processor ([reports.Tools.CommitCI]
 // with the broker's credential for the owner).
 type CI func(ctx context.Context, in reports.CommitCIIn) (reports.CommitCIOut, error)
 

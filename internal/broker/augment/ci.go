@@ -24,7 +24,7 @@ const (
 
 // pullRequestCI adds the head commit's CI to GitHub's pull_request_read,
 // method get, as github_report_ci_status tells it of one pull request
-// (reports.CommitCI): the answer's JSON object gains a "ci" field. The
+// ([reports.CommitCI]): the answer's JSON object gains a "ci" field. The
 // head SHA is the one in the answer, so the pull request is not looked
 // up again. ciVerbosity with another method is refused (invalid_field):
 // no client of GitHub's server sends it, so refusing breaks none, and a
@@ -44,7 +44,7 @@ func pullRequestCI() spec {
 	}
 }
 
-// maxLogLines is reports.LogLines' cap.
+// maxLogLines is [reports.LogLines]' cap.
 const maxLogLines = 2000
 
 // ciHandler is pull_request_read with pull_request_ci.

@@ -168,7 +168,7 @@ func StartUpstream(t testing.TB, latency time.Duration, plain bool) *Upstream {
 	return startUpstream(t, Options{Latency: latency, Plain: plain})
 }
 
-// startUpstream is StartUpstream with the emulator o describes: its
+// startUpstream is [StartUpstream] with the emulator o describes: its
 // latency, the fleet organization, its concurrency limit, a gate in
 // front (which implies plain).
 func startUpstream(t testing.TB, o Options) *Upstream {

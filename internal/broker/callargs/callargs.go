@@ -211,7 +211,7 @@ func (ms members) canonical() json.RawMessage {
 }
 
 // Fold maps s to a canonical form under Unicode simple case folding: two
-// names fold alike exactly when strings.EqualFold holds for them (so
+// names fold alike exactly when [strings.EqualFold] holds for them (so
 // "Owner", "OWNER" and "owner" are one name, as encoding/json reads them).
 func Fold(s string) string {
 	var b strings.Builder

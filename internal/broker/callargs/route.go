@@ -22,7 +22,7 @@ func (a Args) RouteOwner(fallback string) (string, *contract.Error) {
 // With an "owner" argument it is that owner, and everything else named
 // must stay inside it: a query's scope inside the owner (and repository),
 // and every other owner named (a link's other issue, any argument
-// ReadUpstream found) the same owner. Without one, the owners named must
+// [ReadUpstream] found) the same owner. Without one, the owners named must
 // be one; @me, the credential's own account whichever route's it is,
 // counts as an owner beside another and names none alone. A call naming
 // two owners is refused: it would act on both with one owner's
@@ -95,7 +95,7 @@ func twoOwners(first, other Name) *contract.Error {
 }
 
 // names is everything the arguments name: the owner and repo, the other
-// repositories, the query's scope, and what ReadUpstream found.
+// repositories, the query's scope, and what [ReadUpstream] found.
 func (a Args) names() []Name {
 	var out []Name
 	if a.Target.Owner != "" || a.Target.Repo != "" {

@@ -53,7 +53,7 @@ func ValidateResponse(method, requestURI string, status int, header http.Header,
 	return validate(method, requestURI, nil, status, header, body)
 }
 
-// ValidateExchange is ValidateResponse for a request whose headers are
+// ValidateExchange is [ValidateResponse] for a request whose headers are
 // known: a request naming a REST API version GitHub does not support may
 // be answered 400 on any operation, as GitHub's "API Versions" page says.
 func ValidateExchange(req *http.Request, status int, header http.Header, body []byte) (Result, error) {

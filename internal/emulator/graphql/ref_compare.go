@@ -86,7 +86,7 @@ func compareHead(x *gqlContext, repo *state.Repo, headRef string) *state.GitComm
 
 // updatePullRequestBranch merges the base branch into the head branch, as
 // GitHub's "Update branch" does (State.UpdateBranch): as
-// state.MayUpdateBranch allows, with GitHub's refusals for an up-to-date head, a moved
+// [state.MayUpdateBranch] allows, with GitHub's refusals for an up-to-date head, a moved
 // head and a conflict. The emulator does not rebase: REBASE is refused
 // rather than answered with a merge.
 func updatePullRequestBranch(x *gqlContext, _ root, a updatePullRequestBranchArgs) (any, error) {

@@ -229,7 +229,7 @@ func createOrgRepo(c *call) {
 }
 
 // createRepo makes owner's repository from the request body (GraphQL's
-// createRepository shares the state code: state.CreateRepo).
+// createRepository shares the state code: [state.CreateRepo]).
 func (c *call) createRepo(owner *state.Account, doc string) {
 	var in repoCreate
 	if !c.Decode(&in) {

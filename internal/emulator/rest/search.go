@@ -20,7 +20,7 @@ type searchItemJSON struct {
 
 // usersUnsearchable is GitHub's message refusing a search that names an
 // account it does not know: in user:, org: or a user qualifier (author:
-// and its kind, see search.Query.UnknownPeople).
+// and its kind, see [search.Query.UnknownPeople]).
 const usersUnsearchable = "The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."
 
 func searchIssues(c *call) {

@@ -2,7 +2,7 @@ package seed
 
 import "strings"
 
-// hostileBody is DemoHostileIssue's body: an ordinary-looking bug report,
+// hostileBody is [DemoHostileIssue]'s body: an ordinary-looking bug report,
 // as if pasted from another tracker, that carries the characters and
 // markup used to hide text from a human reader while an agent still reads
 // it. It holds, among plain Markdown with `a<b`, `&&` and a fenced code

@@ -22,7 +22,7 @@ const (
 	// DemoUserProjectNumber is alice's own "Personal planning" board:
 	// the five alice/notes issues and a draft.
 	DemoUserProjectNumber = 1
-	// DemoProjectWidgetsIssues and DemoProjectGadgetsIssues are how many
+	// DemoProjectWidgetsIssues and [DemoProjectGadgetsIssues] are how many
 	// issues of each repository the roadmap holds.
 	DemoProjectWidgetsIssues = 30
 	DemoProjectGadgetsIssues = 12

@@ -20,7 +20,7 @@ const (
 	// DemoGadgetsRepo is acme's private repository (about 20 issues). A token
 	// without access to it gets 404, never 403, as on GitHub.
 	DemoGadgetsRepo = "gadgets"
-	// DemoNotesOwner and DemoNotesRepo name alice's private personal
+	// DemoNotesOwner and [DemoNotesRepo] name alice's private personal
 	// repository (5 issues, no organization issue types).
 	DemoNotesOwner = "alice"
 	DemoNotesRepo  = "notes"
@@ -29,7 +29,7 @@ const (
 	DemoTokenAlice = "emu-alice"
 	// DemoTokenAliceDeleteRepo is alice's token after `gh auth refresh -s
 	// delete_repo`: GitHub deletes a repository only for a classic token
-	// with that scope, which DemoTokenAlice lacks.
+	// with that scope, which [DemoTokenAlice] lacks.
 	DemoTokenAliceDeleteRepo = "emu-alice-delete"
 	// DemoTokenBob acts as bob: write on acme/widgets and acme/gadgets.
 	DemoTokenBob = "emu-bob"
@@ -45,15 +45,15 @@ const (
 
 	// The numbers below are issue numbers in acme/widgets.
 
-	// DemoFirstPull is the lowest-numbered pull request; DemoPulls
+	// DemoFirstPull is the lowest-numbered pull request; [DemoPulls]
 	// lists them all.
 	DemoFirstPull = 6
 	// DemoManyCommentsIssue has 16 comments, enough to page through.
 	DemoManyCommentsIssue = 9
 	// DemoParentIssue is an epic with four sub-issues, one of which
-	// (DemoNestedParentIssue) has three of its own: a tree two levels deep.
+	// ([DemoNestedParentIssue]) has three of its own: a tree two levels deep.
 	DemoParentIssue = 12
-	// DemoNestedParentIssue is a sub-issue of DemoParentIssue with three
+	// DemoNestedParentIssue is a sub-issue of [DemoParentIssue] with three
 	// sub-issues of its own.
 	DemoNestedParentIssue = 14
 	// DemoSecondParentIssue is a second tracking issue with four sub-issues.
@@ -62,20 +62,20 @@ const (
 	DemoLockedIssue = 31
 	// DemoNotPlannedIssue is closed with state_reason not_planned.
 	DemoNotPlannedIssue = 47
-	// DemoBlockerIssue is closed and blocks DemoChainIssue.
+	// DemoBlockerIssue is closed and blocks [DemoChainIssue].
 	DemoBlockerIssue = 53
-	// DemoChainIssue is blocked by DemoBlockerIssue and blocks
-	// DemoBlockedIssue: a blocked-by chain of three.
+	// DemoChainIssue is blocked by [DemoBlockerIssue] and blocks
+	// [DemoBlockedIssue]: a blocked-by chain of three.
 	DemoChainIssue = 54
-	// DemoBlockedIssue is blocked by DemoChainIssue and by #42, an open
-	// sub-issue of DemoSecondParentIssue.
+	// DemoBlockedIssue is blocked by [DemoChainIssue] and by #42, an open
+	// sub-issue of [DemoSecondParentIssue].
 	DemoBlockedIssue = 55
 	// DemoHostileIssue has a body that mixes zero-width characters, bidi
 	// controls, Unicode tag characters and an HTML comment carrying an
 	// instruction with ordinary Markdown (`a<b`, `&&`, a fenced code block).
 	DemoHostileIssue = 58
 	// DemoDuplicateIssue is closed with state_reason duplicate, as a
-	// duplicate of DemoManyCommentsIssue.
+	// duplicate of [DemoManyCommentsIssue].
 	DemoDuplicateIssue = 66
 	// DemoUntriagedFrom is the first number of the newest issues, which
 	// nobody has labeled yet.
@@ -92,11 +92,11 @@ func DemoPulls() []int {
 }
 
 // demoStart is when the first seeded issue is filed; every seeded timestamp
-// lies between it and DemoNow.
+// lies between it and [DemoNow].
 func demoStart() time.Time { return time.Date(2026, time.January, 5, 9, 0, 0, 0, time.UTC) }
 
 // DemoNow is a clock reading later than every timestamp in the demo seed.
-// Tests that want a fixed clock pass func() time.Time { return DemoNow() }.
+// Tests that want a fixed clock pass func() [time.Time] { return DemoNow() }.
 func DemoNow() time.Time { return time.Date(2026, time.October, 1, 0, 0, 0, 0, time.UTC) }
 
 // SeedDemo fills an empty state with the demo world. It is deterministic:
@@ -112,14 +112,14 @@ func SeedDemo(s *state.State) error { return SeedDemoWith(s, DemoOptions{}) }
 
 // DemoOptions vary the demo seed. FleetRepos, when positive, adds the
 // fleet organization with that many repositories (fleet.go): the demo
-// command asks for DemoFleetRepos, the reports bench for 200. It is
+// command asks for [DemoFleetRepos], the reports bench for 200. It is
 // opt-in because it doubles what seeding allocates, and most tests start
 // an emulator without needing it.
 type DemoOptions struct {
 	FleetRepos int
 }
 
-// SeedDemoWith is SeedDemo with options.
+// SeedDemoWith is [SeedDemo] with options.
 func SeedDemoWith(s *state.State, opts DemoOptions) error {
 	s.Lock()
 	defer s.Unlock()
@@ -189,7 +189,7 @@ type op struct {
 	do func()
 }
 
-// latest bounds seeded activity, leaving room before DemoNow.
+// latest bounds seeded activity, leaving room before [DemoNow].
 func latest() time.Time { return DemoNow().Add(-24 * time.Hour) }
 
 // schedule plans f at t (capped at latest()).

@@ -6,7 +6,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
-// seedWidgets fills acme/widgets: DemoWidgetsIssueCount issues and pull
+// seedWidgets fills acme/widgets: [DemoWidgetsIssueCount] issues and pull
 // requests over January to September 2026, the curated ones at the numbers
 // the Demo* constants name, and the sub-issue and dependency links.
 func (sd *seeder) seedWidgets(w *world) {

@@ -160,5 +160,5 @@ func (sd *seeder) notesLabels(r *state.Repo) {
 // demoScopes are the OAuth scopes of the demo seed's classic tokens: the
 // minimum GitHub's CLI checks for ("repo" and "read:org"), so `gh auth
 // status` reports no missing scope, and "project", which Projects (v2)
-// need (DemoTokenAliceNoProject is the token without it).
+// need ([DemoTokenAliceNoProject] is the token without it).
 func demoScopes() []string { return []string{"repo", "read:org", "project"} }

@@ -60,7 +60,7 @@ func (a *Account) AppSlug() string { return strings.TrimSuffix(a.Login, botSuffi
 
 // Token is a credential the emulator accepts: who it acts as and what it may
 // do per repository ("owner/name"). Repositories not listed fall back to
-// PermRead for public ones and PermNone for private ones.
+// [PermRead] for public ones and [PermNone] for private ones.
 type Token struct {
 	Value string
 	Login string

@@ -34,7 +34,7 @@ var ErrPullRequest = errors.New("pull requests cannot be linked")
 // belong to the same repository owner as the parent issue".
 var ErrOtherOwner = errors.New("the sub-issue must belong to the same repository owner as the parent issue")
 
-// ErrTooManySubIssues and ErrTooDeep are GitHub's documented limits: up to
+// [ErrTooManySubIssues] and ErrTooDeep are GitHub's documented limits: up to
 // 100 sub-issues per parent and up to eight levels of nesting.
 var (
 	ErrTooManySubIssues = errors.New("a parent issue can have at most 100 sub-issues")
@@ -323,7 +323,7 @@ func isAncestor(a, b *Issue) bool {
 
 // AddSubIssue makes child a sub-issue of parent, last in priority order.
 // With replaceParent a child that has another parent moves; without it that
-// is ErrAlreadyParented.
+// is [ErrAlreadyParented].
 func (s *State) AddSubIssue(parent, child *Issue, actor *Account, replaceParent bool) error {
 	if err := SubIssueLinkError(parent, child, replaceParent); err != nil {
 		return err

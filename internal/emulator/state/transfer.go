@@ -49,7 +49,7 @@ func TransferError(is *Issue, target *Repo) error {
 	return why
 }
 
-// TransferIssue moves is to target, which TransferError has accepted, by
+// TransferIssue moves is to target, which [TransferError] has accepted, by
 // actor; createLabels makes the labels target lacks instead of dropping
 // them. It returns the moved issue, which is is itself.
 func (s *State) TransferIssue(is *Issue, target *Repo, actor *Account, createLabels bool) *Issue {

@@ -33,7 +33,7 @@ type Call struct {
 // CallFrom is the call the emulator put in r's context.
 func CallFrom(r *http.Request) *Call { return r.Context().Value(ctxKey{}).(*Call) }
 
-// WithCall returns r carrying c, for the handlers to find with CallFrom.
+// WithCall returns r carrying c, for the handlers to find with [CallFrom].
 func WithCall(r *http.Request, c *Call) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), ctxKey{}, c))
 }

@@ -34,7 +34,7 @@ func PostWith(t testing.TB, url string, header http.Header, method string, param
 	return res
 }
 
-// PostStatus is PostWith that also returns the HTTP status, and a nil
+// PostStatus is [PostWith] that also returns the HTTP status, and a nil
 // answer where the body holds no JSON-RPC answer (as a 401's does not).
 func PostStatus(t testing.TB, url string, header http.Header, method string, params map[string]any) (int, map[string]any) {
 	t.Helper()

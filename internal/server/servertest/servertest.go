@@ -214,7 +214,7 @@ func (r Result) Envelope(t testing.TB) contract.Error {
 	return e
 }
 
-// Call calls a tool with args (marshalled to JSON; a json.RawMessage or
+// Call calls a tool with args (marshalled to JSON; a [json.RawMessage] or
 // string is sent as it is) and checks the contract's invariants on the
 // wire: the text block is the same JSON as structuredContent, and that
 // JSON conforms to the schema ghgate://schemas publishes for the answer
@@ -251,7 +251,7 @@ func Answer(t testing.TB, cs *mcp.ClientSession, tool string, args any, res *mcp
 }
 
 // rawArgs is a call's arguments as sent: JSON already encoded (a
-// json.RawMessage, []byte or string) as it is, anything else marshalled.
+// [json.RawMessage], []byte or string) as it is, anything else marshalled.
 func rawArgs(t testing.TB, args any) json.RawMessage {
 	t.Helper()
 	switch a := args.(type) {

@@ -6,13 +6,13 @@ import (
 	"github.com/ghgate/ghgate/internal/policy"
 )
 
-// Writes implements policy.Declarer.
+// Writes implements [policy.Declarer].
 func (in *DeleteIssueIn) Writes() []policy.Write {
 	return []policy.Write{{Kind: policy.KindDelete, Target: policy.Target{Owner: in.Owner, Repo: in.Repo, Number: int(in.IssueNumber)},
 		Summary: "delete the issue for good", Request: "POST /graphql (deleteIssue)"}}
 }
 
-// Writes implements policy.Declarer: a label deleted is a delete; one
+// Writes implements [policy.Declarer]: a label deleted is a delete; one
 // created or changed is label administration, under its old and new name.
 func (in *ManageLabelsIn) Writes() []policy.Write {
 	repo := policy.Target{Owner: in.Owner, Repo: in.Repo}
@@ -33,7 +33,7 @@ func (in *ManageLabelsIn) Writes() []policy.Write {
 	return ws
 }
 
-// Writes implements policy.Declarer.
+// Writes implements [policy.Declarer].
 func (in *ManageMilestonesIn) Writes() []policy.Write {
 	repo := policy.Target{Owner: in.Owner, Repo: in.Repo}
 	one := policy.RepoPath(in.Owner, in.Repo, "milestones") + "/" + in.milestoneRef()

@@ -19,7 +19,7 @@ import (
 // LabelAction is what github_manage_labels does.
 type LabelAction string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (LabelAction) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum[LabelAction]("create", "update", "delete"), nil
 }

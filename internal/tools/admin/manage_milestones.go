@@ -17,7 +17,7 @@ import (
 // MilestoneAction is what github_manage_milestones does.
 type MilestoneAction string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (MilestoneAction) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum[MilestoneAction]("create", "update", "close", "reopen", "delete"), nil
 }

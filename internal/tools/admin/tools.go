@@ -87,7 +87,7 @@ func writeLost(err error, tool string, in any) error {
 	return e
 }
 
-// notStarted is toolkit.NotStarted for a read made before the write.
+// notStarted is [toolkit.NotStarted] for a read made before the write.
 func notStarted(err error) error { return toolkit.NotStarted(err) }
 
 // refuse builds a refusal made before anything was written.

@@ -126,7 +126,7 @@ func (b *bulk) stopNow(format string, args ...any) {
 	}
 }
 
-// run writes the items, BulkConcurrency at a time, in the order given.
+// run writes the items, [BulkConcurrency] at a time, in the order given.
 // Once the run stops, items not yet started stay not_started; those in
 // flight finish and report what they did.
 func (b *bulk) run(ctx context.Context) {

@@ -37,7 +37,7 @@ const (
 	BulkNotStarted BulkSettlement = "not_started"
 )
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (BulkSettlement) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum(BulkApplied, BulkNoOp, BulkFailed, BulkNotStarted), nil
 }

@@ -22,7 +22,7 @@ import (
 // repository silently; ghgate refuses unknown labels before writing, which
 // takes one GraphQL read (see preflight) for labels not already confirmed.
 // Labels are confirmed by that read, by a metadata listing, or by being seen
-// on issues read in the last few minutes (see toolkit.KnownNames), so an agent that
+// on issues read in the last few minutes (see [toolkit.KnownNames]), so an agent that
 // searched or listed first pays for the POST alone. Milestones, assignees
 // and issue types need no read: GitHub refuses unknown ones with a 422
 // before writing anything, and that answer is mapped to the same error a

@@ -11,14 +11,14 @@ import (
 // counts, checks and rewrites through them, and the GitHub client sends
 // no write the call did not declare.
 
-// Writes implements policy.Declarer.
+// Writes implements [policy.Declarer].
 func (in *AddCommentIn) Writes() []policy.Write {
 	return []policy.Write{{Kind: policy.KindComment, Target: issueTarget(in.Owner, in.Repo, int(in.IssueNumber)),
 		Text: policy.Str("body", &in.Body), Summary: "comment",
 		Request: "POST " + policy.RepoPath(in.Owner, in.Repo, "issues", int(in.IssueNumber), "comments")}}
 }
 
-// Writes implements policy.Declarer.
+// Writes implements [policy.Declarer].
 func (in *EditCommentIn) Writes() []policy.Write {
 	t := policy.Target{Owner: in.Owner, Repo: in.Repo, Comment: int64(in.CommentID)}
 	path := policy.RepoPath(in.Owner, in.Repo, "issues", "comments", int64(in.CommentID))
@@ -29,7 +29,7 @@ func (in *EditCommentIn) Writes() []policy.Write {
 		Request: "PATCH " + path}}
 }
 
-// Writes implements policy.Declarer.
+// Writes implements [policy.Declarer].
 func (in *CreateIssueIn) Writes() []policy.Write {
 	repo := policy.Target{Owner: in.Owner, Repo: in.Repo}
 	texts := append(policy.Str("title", &in.Title), policy.Str("body", &in.Body)...)
@@ -46,7 +46,7 @@ func (in *CreateIssueIn) Writes() []policy.Write {
 	return ws
 }
 
-// Writes implements policy.Declarer.
+// Writes implements [policy.Declarer].
 func (in *UpdateIssueIn) Writes() []policy.Write {
 	t := issueTarget(in.Owner, in.Repo, int(in.IssueNumber))
 	var ws []policy.Write
@@ -64,7 +64,7 @@ func (in *UpdateIssueIn) Writes() []policy.Write {
 	return ws
 }
 
-// Writes implements policy.Declarer: one set of writes per issue, so a
+// Writes implements [policy.Declarer]: one set of writes per issue, so a
 // quota counts each issue of the batch.
 func (in *BulkUpdateIssuesIn) Writes() []policy.Write {
 	var ws []policy.Write
@@ -105,7 +105,7 @@ func (c *IssueChanges) writes(t policy.Target) []policy.Write {
 	return ws
 }
 
-// Writes implements policy.Declarer.
+// Writes implements [policy.Declarer].
 func (in *LinkIssuesIn) Writes() []policy.Write {
 	owner, repo := in.targetRepo()
 	return []policy.Write{{Kind: policy.KindLink, Target: issueTarget(in.Owner, in.Repo, int(in.IssueNumber)),

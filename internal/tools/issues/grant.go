@@ -9,7 +9,7 @@ import (
 )
 
 // grant leaves out the rows of repositories the caller may not read
-// (caller.Identity.CanRead), counting them. A call is authorized for the
+// ([caller.Identity.CanRead]), counting them. A call is authorized for the
 // repository it names; the relations and references of its issue can
 // name issues of any other, and a row showing one would read that
 // repository past the caller's grant. Without a grant (stdio, the broker)

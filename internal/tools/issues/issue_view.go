@@ -44,7 +44,7 @@ type editableState struct {
 // IssueVersion is the version token of an issue's editable state.
 func IssueVersion(is *gh.Issue) string { return rowVersion(github.IssueRowOf(is)) }
 
-// rowVersion is IssueVersion of an issue read as a row.
+// rowVersion is [IssueVersion] of an issue read as a row.
 func rowVersion(r *github.IssueRow) string {
 	st := editableState{Title: r.Title, Body: r.Body, State: r.State, StateReason: r.StateReason,
 		Labels: rowLabels(r), Assignees: rowAssignees(r), Locked: r.Locked}

@@ -14,7 +14,7 @@ import (
 // It is marshalled as a list, which every caller may send back.
 type LabelNames []string
 
-// UnmarshalJSON implements json.Unmarshaler. The schema has already
+// UnmarshalJSON implements [json.Unmarshaler]. The schema has already
 // checked the value is a string or a list of strings.
 func (n *LabelNames) UnmarshalJSON(b []byte) error {
 	var one string
@@ -30,7 +30,7 @@ func (n *LabelNames) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (LabelNames) JSONSchema() (*jsonschema.Schema, error) {
 	return &jsonschema.Schema{Types: []string{"string", "array"}, Items: &jsonschema.Schema{Type: "string"}}, nil
 }
@@ -50,7 +50,7 @@ const defaultLabelColor = "ededed"
 
 var labelColor = regexp.MustCompile(`^#?[0-9a-fA-F]{6}$`)
 
-// UnmarshalJSON implements json.Unmarshaler. A string turns creation on
+// UnmarshalJSON implements [json.Unmarshaler]. A string turns creation on
 // even when it is not a colour, so Validate refuses it by name rather than
 // the call going ahead without creating.
 func (c *CreateMissing) UnmarshalJSON(b []byte) error {
@@ -70,7 +70,7 @@ func (c *CreateMissing) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON implements json.Marshaler: true, or the colour.
+// MarshalJSON implements [json.Marshaler]: true, or the colour.
 func (c CreateMissing) MarshalJSON() ([]byte, error) {
 	if c.On && c.Color != "" {
 		return json.Marshal(c.Color)
@@ -94,7 +94,7 @@ func (c CreateMissing) color() string {
 	return strings.TrimPrefix(c.Color, "#") // GitHub keeps the case given
 }
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (CreateMissing) JSONSchema() (*jsonschema.Schema, error) {
 	return &jsonschema.Schema{Types: []string{"boolean", "string"}}, nil
 }

@@ -52,7 +52,7 @@ type preflightResult struct {
 	notIssues map[int]*contract.Error
 }
 
-// issueSelection is the editable state IssueVersion hashes, plus what the
+// issueSelection is the editable state [IssueVersion] hashes, plus what the
 // output shows. stateReason needs enableDuplicate, or GitHub reports a
 // duplicate as not_planned and the version would differ from REST's.
 const issueSelection = `databaseId number title body state stateReason(enableDuplicate: true) locked activeLockReason
@@ -199,10 +199,10 @@ type gqlIssue struct {
 	ClosedAt  *time.Time `json:"closedAt"`
 }
 
-// lockReasons maps GraphQL's LockReason enum to REST's lock_reason.
+// lockReasons maps GraphQL's [LockReason] enum to REST's lock_reason.
 var gqlLockReasons = map[string]string{"OFF_TOPIC": "off-topic", "TOO_HEATED": "too heated", "RESOLVED": "resolved", "SPAM": "spam"}
 
-// rest converts the answer to the REST shape the views and IssueVersion
+// rest converts the answer to the REST shape the views and [IssueVersion]
 // read, so a version computed from it equals github_get_issue's.
 func (g *gqlIssue) rest() *gh.Issue {
 	is := &gh.Issue{ID: gh.Ptr(g.DatabaseID), Number: gh.Ptr(g.Number), Title: gh.Ptr(g.Title), Body: gh.Ptr(g.Body),

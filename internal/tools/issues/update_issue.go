@@ -31,7 +31,7 @@ type UpdateIssueIn struct {
 // github_bulk_update_issues, which applies them to many issues at once.
 // An edit that makes sense for a batch of issues belongs here, so both
 // tools take it; title, body, locking and duplicates stay per issue.
-// On the wire its fields sit among UpdateIssueIn's own (it is embedded).
+// On the wire its fields sit among [UpdateIssueIn]'s own (it is embedded).
 // Absent fields are kept (the tools' descriptions say so once).
 type IssueChanges struct {
 	State       IssueState               `json:"state,omitempty"`

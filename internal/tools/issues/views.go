@@ -9,7 +9,7 @@ import (
 )
 
 // views renders what a read returns through the read's decision on
-// strangers' text (toolkit.Untrusted): every issue body and comment a read
+// strangers' text ([toolkit.Untrusted]): every issue body and comment a read
 // tool shows, and every mirror file, is made here, so lockdown is applied
 // in one place.
 type views struct{ u *toolkit.Untrusted }
@@ -31,7 +31,7 @@ func OpenViews(ctx context.Context, svc *toolkit.Service, c *github.Client, call
 // Views are a read's views, for the mirror toolset.
 type Views struct{ v views }
 
-// Withholds reports whether the read withholds anything (toolkit.Untrusted).
+// Withholds reports whether the read withholds anything ([toolkit.Untrusted]).
 func (v Views) Withholds() bool { return v.v.u.Withholds() }
 
 // issue renders an issue of repo ("owner/name"; "" reads it from the

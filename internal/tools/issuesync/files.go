@@ -49,7 +49,7 @@ type entry struct {
 // scan reads the mirror directory: valid issue files by number, and every
 // other entry (links, directories, foreign names, unreadable or foreign
 // JSON) as invalid. Nothing found is followed: entries are classified by
-// lstat, and reads go through the directory's os.Root.
+// lstat, and reads go through the directory's [os.Root].
 //
 // A temporary file is removed only when its name is one writeFile mints
 // and it is older than staleTmp: a write a crashed sync did not finish.

@@ -25,7 +25,7 @@ const (
 	maxCommentsCap     = 1000
 )
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (CommentsCap) JSONSchema() (*jsonschema.Schema, error) {
 	one, most := 1.0, float64(maxCommentsCap)
 	return &jsonschema.Schema{Type: "integer", Minimum: &one, Maximum: &most}, nil

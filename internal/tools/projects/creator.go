@@ -19,7 +19,7 @@ type authorSearch struct {
 }
 
 // creatorRefusal refuses an item of an issue another user opened, under
-// the creator scope (toolkit.Service.AllowedIssueCreator), as
+// the creator scope ([toolkit.Service.AllowedIssueCreator]), as
 // github_get_issue refuses the issue itself, pointing at a search for
 // the allowed user's issues.
 func (s *Tools) creatorRefusal(field string, issue github.IssueRef) *contract.Error {
@@ -38,7 +38,7 @@ func (s *Tools) withheldIssue(it *github.ProjectItem) bool {
 }
 
 // unreadable reports whether an item holds an issue or pull request of a
-// repository the caller may not read (caller.Identity.CanRead). A board
+// repository the caller may not read ([caller.Identity.CanRead]). A board
 // is its owner's, but its items may come from any repository: a row of
 // one outside the caller's grant would read it. Drafts and items whose
 // content the credential cannot see name no repository.

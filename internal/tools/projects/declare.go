@@ -6,7 +6,7 @@ import (
 	"github.com/ghgate/ghgate/internal/policy"
 )
 
-// Writes implements policy.Declarer. A board belongs to its owner, not to
+// Writes implements [policy.Declarer]. A board belongs to its owner, not to
 // a repository; the issue an item names is read, not written.
 func (in *UpdateProjectItemIn) Writes() []policy.Write {
 	return []policy.Write{{Kind: policy.KindBoard, Target: policy.Target{Owner: in.Owner},

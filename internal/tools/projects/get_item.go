@@ -22,7 +22,7 @@ type ItemRef struct {
 	bad string
 }
 
-// JSONSchema implements tooldef.SelfDescribing. The object is outlined,
+// JSONSchema implements [tooldef.SelfDescribing]. The object is outlined,
 // not spelled out: it appears twice in update_project_item's arguments,
 // and validate refuses what does not fit with the field named.
 func (ItemRef) JSONSchema() (*jsonschema.Schema, error) {

@@ -40,7 +40,7 @@ func Specs(s *toolkit.Service) []tooldef.Spec {
 // ProjectNumber is a board's number; GitHub counts from 1.
 type ProjectNumber int
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (ProjectNumber) JSONSchema() (*jsonschema.Schema, error) {
 	return &jsonschema.Schema{Type: "integer", Minimum: ptr(1.0)}, nil
 }

@@ -14,7 +14,7 @@ import (
 // ItemAction is what github_update_project_item does.
 type ItemAction string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (ItemAction) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum[ItemAction]("add", "set_fields", "clear_field", "archive", "unarchive", "move", "remove"), nil
 }

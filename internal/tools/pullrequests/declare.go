@@ -2,7 +2,7 @@ package pullrequests
 
 import "github.com/ghgate/ghgate/internal/policy"
 
-// Writes implements policy.Declarer.
+// Writes implements [policy.Declarer].
 func (in *UpdateReviewThreadIn) Writes() []policy.Write {
 	t := policy.Target{Owner: in.Owner, Repo: in.Repo, Number: int(in.Pull)}
 	if in.Action == "reply" {

@@ -16,7 +16,7 @@ import (
 // ThreadAction is what github_update_review_thread does to the thread.
 type ThreadAction string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (ThreadAction) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum("resolve", "unresolve", "reply"), nil
 }

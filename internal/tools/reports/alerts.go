@@ -27,7 +27,7 @@ const (
 
 var alertTypes = []AlertType{Dependabot, CodeScanning, SecretScanning}
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (AlertType) JSONSchema() (*jsonschema.Schema, error) { return toolkit.Enum(alertTypes...), nil }
 
 // Severity is an alert's severity, lowest first.
@@ -35,7 +35,7 @@ type Severity string
 
 var severities = []Severity{"low", "medium", "high", "critical"}
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (Severity) JSONSchema() (*jsonschema.Schema, error) { return toolkit.Enum(severities...), nil }
 
 // rank orders severities: 1 for low up to 4 for critical, 0 for unknown.
@@ -44,7 +44,7 @@ func (s Severity) rank() int { return slices.Index(severities, s) + 1 }
 // AlertLimit bounds the alert rows one call returns (cap 1000).
 type AlertLimit int
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (AlertLimit) JSONSchema() (*jsonschema.Schema, error) { return upTo(1000), nil }
 
 const defaultAlertLimit = 100

@@ -15,7 +15,7 @@ import (
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
 )
 
-// The paths a type's alerts are read by (TypeScopes).
+// The paths a type's alerts are read by ([TypeScopes]).
 const (
 	scopeOrg     = "org"
 	scopeRepo    = "repo"

@@ -24,16 +24,16 @@ type (
 	MaxPulls int
 )
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (Verbosity) JSONSchema() (*jsonschema.Schema, error) {
 	lo, hi := 0.0, 3.0
 	return &jsonschema.Schema{Type: "integer", Minimum: &lo, Maximum: &hi}, nil
 }
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (LogLines) JSONSchema() (*jsonschema.Schema, error) { return upTo(2000), nil }
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (MaxPulls) JSONSchema() (*jsonschema.Schema, error) { return upTo(100), nil }
 
 // The defaults of github_report_ci_status's arguments.
@@ -92,7 +92,7 @@ func (in CIStatusIn) filters() any {
 // CIState is a pull request's combined CI state.
 type CIState string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (CIState) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum[CIState]("passed", "failed", "pending", "none"), nil
 }
@@ -101,7 +101,7 @@ func (CIState) JSONSchema() (*jsonschema.Schema, error) {
 // one repository, so neither max_repos nor a search's limits apply).
 type CIStop string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (CIStop) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum(fanout.MaxAPICalls, fanout.MaxItems, fanout.RateLimited, fanout.Cancelled), nil
 }

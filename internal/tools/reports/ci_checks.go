@@ -136,7 +136,7 @@ var escape = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(
 // cleanText is untrusted one-line text (a log line, a job's name) as an
 // agent reads it: escape sequences and every other control character but
 // the tab removed (a terminal would not show them; a stray \r hides what
-// came before it), and the invisible characters contract.SanitizeText
+// came before it), and the invisible characters [contract.SanitizeText]
 // removes, counted.
 func cleanText(s string) (string, int) {
 	s = escape.ReplaceAllString(s, "")

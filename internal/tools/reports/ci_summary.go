@@ -58,7 +58,7 @@ type CommitCIOut struct {
 
 // CommitCI reports one commit's CI with the caller's read credential for
 // in.Owner. A failure to read the checks at all is an error (a
-// *contract.Error after toolkit.MapError); a failing job whose detail GitHub
+// *contract.Error after [toolkit.MapError]); a failing job whose detail GitHub
 // will not give is reported with the reason, as the report does.
 func (s *Tools) CommitCI(ctx context.Context, in CommitCIIn) (CommitCIOut, error) {
 	if e := toolkit.CheckNames(in.Owner, in.Repo); e != nil {

@@ -15,7 +15,7 @@ import (
 
 // ReleaseIn are github_report_release_prs' arguments. The release label,
 // the title's version pattern and the changelog paths are the operator's
-// (toolkit.ReleaseSettings), not the caller's.
+// ([toolkit.ReleaseSettings]), not the caller's.
 type ReleaseIn struct {
 	Owner       string `json:"owner"`
 	Repo        string `json:"repo,omitempty" jsonschema:"absent: all of owner's"`
@@ -51,7 +51,7 @@ const (
 	StatusUnknownVersion ReleaseStatus = "unknown_version"
 )
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (ReleaseStatus) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum(StatusReady, StatusNeedsChangelog, StatusUnknownVersion), nil
 }
@@ -164,7 +164,7 @@ func (s *Tools) ReportReleasePRs() tooldef.Spec {
 // ReleaseStop is why the report stopped early: the bounds it can meet.
 type ReleaseStop string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (ReleaseStop) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum(fanout.MaxAPICalls, fanout.MaxItems, fanout.RateLimited, fanout.IncompleteSearch, fanout.Cancelled), nil
 }

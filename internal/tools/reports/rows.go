@@ -25,7 +25,7 @@ func ordered[T any](rows []T, key func(T) (string, int)) []T {
 }
 
 // readable reports whether the caller may read owner's repository repo
-// (caller.Identity.CanRead). A report is authorized for its owner as a
+// ([caller.Identity.CanRead]). A report is authorized for its owner as a
 // whole or for the repositories it names; the owner's listing, its
 // organization lists and its search answer for every repository, and a
 // row of one outside the caller's grant is left out all the same.

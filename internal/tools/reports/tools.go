@@ -39,7 +39,7 @@ func Specs(s *toolkit.Service) []tooldef.Spec {
 // Stop is why a report stopped early (truncated_reason).
 type Stop string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (Stop) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum(fanout.Reasons()...), nil
 }
@@ -60,13 +60,13 @@ type (
 	MaxAPICalls int
 )
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (MaxRepos) JSONSchema() (*jsonschema.Schema, error) { return upTo(200), nil }
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (PerRepoLimit) JSONSchema() (*jsonschema.Schema, error) { return upTo(1000), nil }
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (MaxAPICalls) JSONSchema() (*jsonschema.Schema, error) { return upTo(1000), nil }
 
 // upTo is an integer from 1 to hi.

@@ -13,7 +13,7 @@ import (
 // Target is what github_report_unlabeled looks at.
 type Target string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (Target) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum[Target]("both", "issues", "pulls"), nil
 }
@@ -21,7 +21,7 @@ func (Target) JSONSchema() (*jsonschema.Schema, error) {
 // ItemState is the state of the items reported.
 type ItemState string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (ItemState) JSONSchema() (*jsonschema.Schema, error) {
 	return toolkit.Enum[ItemState]("open", "closed", "all"), nil
 }

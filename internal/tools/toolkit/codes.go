@@ -6,7 +6,7 @@ import (
 )
 
 // contractCodes is the one translation from the access layer's codes to
-// the contract's. Every github.Code has an entry (codes_test.go reads the
+// the contract's. Every [github.Code] has an entry (codes_test.go reads the
 // const block and fails on one without), so a new access-layer code is a
 // decision here, not a string that happens to match.
 var contractCodes = map[github.Code]contract.Code{

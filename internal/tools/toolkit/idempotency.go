@@ -112,7 +112,7 @@ type idemClaim struct {
 
 // OpenKey prepares key for a call of tool on owner/repo with the given
 // request (its fingerprint is what a repeat must match). The key is the
-// caller's own (caller.ID): another caller on the same credential using
+// caller's own ([caller.ID]): another caller on the same credential using
 // the same key neither replays this one's result nor learns it was used.
 func (s *Service) OpenKey(ctx context.Context, g *KeyGuard, owner, repo, tool, key string, request any) (*IdemKey, error) {
 	if s.Store == nil || s.Credential == nil {

@@ -12,25 +12,25 @@ import (
 // IssueNumber is an issue's number; GitHub counts from 1.
 type IssueNumber int
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (IssueNumber) JSONSchema() (*jsonschema.Schema, error) { return fromOne("integer"), nil }
 
 // MilestoneNumber is a milestone's number; GitHub counts from 1.
 type MilestoneNumber int
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (MilestoneNumber) JSONSchema() (*jsonschema.Schema, error) { return fromOne("integer"), nil }
 
 // CommentID is an issue comment's id; GitHub counts from 1.
 type CommentID int64
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (CommentID) JSONSchema() (*jsonschema.Schema, error) { return fromOne("integer"), nil }
 
 // PageSize is how many rows a listing returns at once.
 type PageSize int
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (PageSize) JSONSchema() (*jsonschema.Schema, error) {
 	s := fromOne("integer")
 	s.Maximum = ptr(float64(MaxPageSize))
@@ -40,7 +40,7 @@ func (PageSize) JSONSchema() (*jsonschema.Schema, error) {
 // IdempotencyKey names one attempt at a write, so a repeat finds it.
 type IdempotencyKey string
 
-// JSONSchema implements tooldef.SelfDescribing.
+// JSONSchema implements [tooldef.SelfDescribing].
 func (IdempotencyKey) JSONSchema() (*jsonschema.Schema, error) {
 	return &jsonschema.Schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(maxKeyLength)}, nil
 }

@@ -194,7 +194,7 @@ func (u *Untrusted) isPublic(owner, name string) (bool, error) {
 
 // noteIncluded audits that the call was shown strangers' text of repo
 // through include_untrusted: on the call's audit line where a deployment
-// writes one (caller.Reach), else on the server's log.
+// writes one ([caller.Reach]), else on the server's log.
 func (u *Untrusted) noteIncluded(repo string) {
 	k := strings.ToLower(repo)
 	if u.noted[k] {
@@ -210,7 +210,7 @@ func (u *Untrusted) noteIncluded(repo string) {
 }
 
 // Thread renders a review thread of repository repo ("owner/name") as
-// ThreadOf does, each comment's text decided by u.
+// [ThreadOf] does, each comment's text decided by u.
 func (u *Untrusted) Thread(t *github.ReviewThread) (Thread, int, error) {
 	out := ThreadOf(t)
 	withheld := 0

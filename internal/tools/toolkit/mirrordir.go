@@ -68,7 +68,7 @@ func SyncNotConfigured() *contract.Error {
 }
 
 // syncRootUnsafe refuses every mirror while sync_root fails
-// CheckSyncRoot: nothing under it can be trusted, nor written for others.
+// [CheckSyncRoot]: nothing under it can be trusted, nor written for others.
 func syncRootUnsafe(err error) *contract.Error {
 	e := contract.Errorf(contract.CodeSyncNotConfigured, "%v; nothing was read or written", err)
 	e.Settlement = contract.NotStarted
@@ -107,16 +107,16 @@ var ErrNoMirror = errors.New("no mirror directory")
 // OpenMirrorDir opens the mirror of owner/repo, sync_root/[MirrorDirName].
 // It refuses, before touching anything: no sync_root; a caller whose grant
 // does not reach owner/repo; a sync_root others could change
-// (CheckSyncRoot). On the way down it refuses a component that is a
+// ([CheckSyncRoot]). On the way down it refuses a component that is a
 // symbolic link, not a directory, named ".git" (git's own files are never
 // a mirror's place) or that anyone but this user and root could change
-// (privdir.Problem). With create, a component that holds a ".git" entry
+// ([privdir.Problem]). With create, a component that holds a ".git" entry
 // is refused too: it is a project's working tree, whose files a sync must
 // not write among; and missing directories are made (0700: a mirror holds
 // issue text that may be private, not for every local user). Without it,
-// a missing one is ErrNoMirror.
+// a missing one is [ErrNoMirror].
 //
-// The checks name the reason; the confinement is os.Root's: a component
+// The checks name the reason; the confinement is [os.Root]'s: a component
 // swapped for a link after it was checked still resolves inside
 // sync_root, never outside it.
 func (s *Service) OpenMirrorDir(ctx context.Context, owner, repo string, create bool) (*MirrorDir, error) {

@@ -51,7 +51,7 @@ func RankNames(name string, candidates []string) []NameMatch {
 }
 
 // CloseMatches picks up to five candidates that look like name (see
-// RankNames).
+// [RankNames]).
 func CloseMatches(name string, candidates []string) []string {
 	out := make([]string, 0, 5)
 	for _, h := range RankNames(name, candidates) {

@@ -11,7 +11,7 @@ import (
 // CheckNames refuses an owner or repository name GitHub would not accept
 // ("widgets/issues/2?" as a repo would reach another endpoint) with the
 // argument it came in. It is the access layer's own name check
-// (github.CheckOwner, github.CheckRepo), run when the input is validated so
+// ([github.CheckOwner], [github.CheckRepo]), run when the input is validated so
 // the refusal names the field; the access layer checks again before any
 // path is built. repo may be empty where the tool allows it (a search
 // across repositories); owner too, then.

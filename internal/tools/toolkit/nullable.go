@@ -25,7 +25,7 @@ func Null[T any]() Nullable[T] { return Nullable[T]{Set: true, Null: true} }
 // Some returns the "set it to v" value.
 func Some[T any](v T) Nullable[T] { return Nullable[T]{Set: true, Value: v} }
 
-// UnmarshalJSON implements json.Unmarshaler.
+// UnmarshalJSON implements [json.Unmarshaler].
 func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	*n = Nullable[T]{Set: true}
 	if string(b) == "null" {
@@ -35,7 +35,7 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &n.Value)
 }
 
-// MarshalJSON implements json.Marshaler; an absent value is dropped by
+// MarshalJSON implements [json.Marshaler]; an absent value is dropped by
 // omitzero before this is asked.
 func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 	if !n.Set || n.Null {
@@ -47,7 +47,7 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 // IsZero reports absence, for omitzero.
 func (n Nullable[T]) IsZero() bool { return !n.Set }
 
-// JSONSchema implements tooldef.SelfDescribing: the value's own schema or
+// JSONSchema implements [tooldef.SelfDescribing]: the value's own schema or
 // null. A field's jsonschema tag replaces the description with a more
 // specific one.
 func (Nullable[T]) JSONSchema() (*jsonschema.Schema, error) {

@@ -8,7 +8,7 @@ import (
 	"github.com/ghgate/ghgate/internal/github"
 )
 
-// DefaultPageSize and MaxPageSize bound listings.
+// [DefaultPageSize] and MaxPageSize bound listings.
 const (
 	DefaultPageSize = 30
 	MaxPageSize     = 100
@@ -157,7 +157,7 @@ func LowBudget(c *github.Client, resource string) *int {
 	return &r
 }
 
-// PageParam is the page to ask GitHub for (see Pager.Param), for
+// PageParam is the page to ask GitHub for (see [Pager.Param]), for
 // listings that walk upstream pages themselves.
 func PageParam(page int) int {
 	if page > 1 {

@@ -26,7 +26,7 @@ type ReleaseSettings struct {
 	ChangelogPaths []string
 }
 
-// The defaults of ReleaseSettings.
+// The defaults of [ReleaseSettings].
 const (
 	DefaultReleaseLabel        = "release"
 	DefaultReleaseTitlePattern = `^\s*release\b[\s:/-]*v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\.?(?:[^\w.]|$)`

@@ -36,7 +36,7 @@ type ThreadComment struct {
 
 // ThreadOf renders a thread read from GitHub, its text as it is: for an
 // answer to the agent's own write. A read renders through
-// Untrusted.Thread, which applies lockdown.
+// [Untrusted.Thread], which applies lockdown.
 func ThreadOf(t *github.ReviewThread) Thread {
 	out := Thread{ThreadID: t.ID, Path: t.Path, Line: t.Line, Resolved: t.Resolved, Outdated: t.Outdated,
 		Comments: []ThreadComment{}, CommentsTruncated: t.CommentsTotal > len(t.Comments)}
