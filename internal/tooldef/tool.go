@@ -301,12 +301,13 @@ func (t Tool[In, Out]) Build(env *Env) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %s: resolving input schema: %w", t.Name, err)
 	}
-	outResolved, err := out.Resolve(nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
-	}
-	if !env.checksOutputs() {
-		outResolved = nil
+	// The output schema is resolved only where results are checked
+	// against it (tests): resolving it for nothing costs every start.
+	var outResolved *jsonschema.Resolved
+	if env.checksOutputs() {
+		if outResolved, err = out.Resolve(nil); err != nil {
+			return nil, nil, fmt.Errorf("tool %s: resolving output schema: %w", t.Name, err)
+		}
 	}
 	result, err := t.resultSchema()
 	if err != nil {
