@@ -1,0 +1,39 @@
+package graphql_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// wantErr is the one error a GraphQL response must carry: its type when
+// Type is set, its whole message when Message is set, and each of
+// Contains somewhere in the message.
+type wantErr struct {
+	Type     string
+	Message  string
+	Contains []string
+}
+
+// checkOneError reports, one message per condition, unless errs is
+// exactly one error matching want. It returns whether errs held exactly
+// one error, so a caller that relies on it can stop.
+func checkOneError(t *testing.T, what string, errs []respError, want wantErr) bool {
+	t.Helper()
+	if len(errs) != 1 {
+		t.Errorf("%s: %d errors %+v, want 1", what, len(errs), errs)
+		return false
+	}
+	e := errs[0]
+	if want.Type != "" && e.Type != want.Type {
+		t.Errorf("%s: error type = %q, want %q (message %q)", what, e.Type, want.Type, e.Message)
+	}
+	if want.Message != "" && e.Message != want.Message {
+		t.Errorf("%s: error message = %q, want %q", what, e.Message, want.Message)
+	}
+	for _, s := range want.Contains {
+		if !strings.Contains(e.Message, s) {
+			t.Errorf("%s: error message = %q, want one containing %q", what, e.Message, s)
+		}
+	}
+	return true
+}
