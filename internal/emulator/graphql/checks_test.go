@@ -37,3 +37,11 @@ func checkOneError(t *testing.T, what string, errs []respError, want wantErr) bo
 	}
 	return true
 }
+
+// checkData reports unless the response's data is exactly want.
+func checkData(t *testing.T, what string, res gqlResult, want string) {
+	t.Helper()
+	if got := string(res.Data); got != want {
+		t.Errorf("%s: data = %s, want %s", what, got, want)
+	}
+}
