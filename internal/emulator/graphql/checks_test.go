@@ -45,3 +45,11 @@ func checkData(t *testing.T, what string, res gqlResult, want string) {
 		t.Errorf("%s: data = %s, want %s", what, got, want)
 	}
 }
+
+// deref is what p points at, or nil, for a failure message.
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
