@@ -53,3 +53,19 @@ func deref[T any](p *T) any {
 	}
 	return *p
 }
+
+// checkNoData reports if the response has a "data" key at all.
+func checkNoData(t *testing.T, what string, res gqlResult) {
+	t.Helper()
+	if res.HasData {
+		t.Errorf("%s: response has data %s, want no data key", what, res.Data)
+	}
+}
+
+// checkStatus reports unless the response's HTTP status is want.
+func checkStatus(t *testing.T, what string, res gqlResult, want int) {
+	t.Helper()
+	if res.Status != want {
+		t.Errorf("%s: status = %d, want %d\n%s", what, res.Status, want, res.raw)
+	}
+}
