@@ -69,3 +69,16 @@ func checkStatus(t *testing.T, what string, res gqlResult, want int) {
 		t.Errorf("%s: status = %d, want %d\n%s", what, res.Status, want, res.raw)
 	}
 }
+
+// checkFirstError reports unless errs has an error and the first is of
+// type typ.
+func checkFirstError(t *testing.T, what string, errs []respError, typ string) {
+	t.Helper()
+	if len(errs) == 0 {
+		t.Errorf("%s: no errors, want a %s", what, typ)
+		return
+	}
+	if errs[0].Type != typ {
+		t.Errorf("%s: first error type = %q, want %q (message %q)", what, errs[0].Type, typ, errs[0].Message)
+	}
+}
