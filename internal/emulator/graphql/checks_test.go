@@ -82,3 +82,16 @@ func checkFirstError(t *testing.T, what string, errs []respError, typ string) {
 		t.Errorf("%s: first error type = %q, want %q (message %q)", what, errs[0].Type, typ, errs[0].Message)
 	}
 }
+
+// checkOneErrorText reports unless errs is exactly one error whose type
+// and message read want, as "TYPE: message".
+func checkOneErrorText(t *testing.T, what string, errs []respError, want string) {
+	t.Helper()
+	if len(errs) != 1 {
+		t.Errorf("%s: %d errors %+v, want 1: %q", what, len(errs), errs, want)
+		return
+	}
+	if got := errs[0].Type + ": " + errs[0].Message; got != want {
+		t.Errorf("%s: error = %q, want %q", what, got, want)
+	}
+}

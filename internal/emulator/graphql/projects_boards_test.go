@@ -2,7 +2,6 @@ package graphql_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator/seed"
@@ -151,9 +150,7 @@ func TestGraphQLProjectBoardRefusals(t *testing.T) {
 		{"mark as a writer", seed.DemoTokenBob, mark, map[string]any{"p": b.roadmap}, "FORBIDDEN", forbidden("bob", "MarkProjectV2AsTemplate")},
 	} {
 		r := w.query(tc.token, tc.doc, tc.vars)
-		if len(r.Errors) != 1 || r.Errors[0].Type != tc.wantType || !strings.Contains(r.Errors[0].Message, tc.wantMsg) {
-			t.Errorf("%s: %+v, want %s %q", tc.name, r.Errors, tc.wantType, tc.wantMsg)
-		}
+		checkOneError(t, tc.name, r.Errors, wantErr{Type: tc.wantType, Contains: []string{tc.wantMsg}})
 	}
 	// Nothing changed: no board was made, renamed, deleted or marked, no
 	// field made or deleted, no repository or team linked.
