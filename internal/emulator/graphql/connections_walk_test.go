@@ -368,7 +368,8 @@ func checkWalk(t *testing.T, how string, size int, want []string, checkCount fun
 			t.Errorf("%s by %d, page %d (elements %d to %d of %d): hasPreviousPage %v, want %v",
 				how, size, n, lo, hi, len(want), pi.HasPreviousPage, wantPrev)
 		}
-		if wantNext := hi < len(want) || beyond > 0; pi.HasNextPage != wantNext {
+		wantNext := hi < len(want) || beyond > 0
+		if pi.HasNextPage != wantNext {
 			t.Errorf("%s by %d, page %d (elements %d to %d of %d, %d beyond): hasNextPage %v, want %v",
 				how, size, n, lo, hi, len(want), beyond, pi.HasNextPage, wantNext)
 		}

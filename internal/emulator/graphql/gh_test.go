@@ -347,8 +347,14 @@ func testGraphQLGhRepositoryInfo(t *testing.T, w *gqlWorld) {
 		t.Errorf("GraphQL disagrees with REST (-REST +GraphQL):\n%s", diff)
 	}
 	// A new repository on GitHub allows all three merge methods.
-	if !r.MergeCommitAllowed || !r.RebaseMergeAllowed || !r.SquashMergeAllowed {
-		t.Errorf("merge methods = %v %v %v, want all allowed", r.MergeCommitAllowed, r.RebaseMergeAllowed, r.SquashMergeAllowed)
+	if !r.MergeCommitAllowed {
+		t.Errorf("mergeCommitAllowed = false, want true")
+	}
+	if !r.RebaseMergeAllowed {
+		t.Errorf("rebaseMergeAllowed = false, want true")
+	}
+	if !r.SquashMergeAllowed {
+		t.Errorf("squashMergeAllowed = false, want true")
 	}
 
 	var view struct {

@@ -221,8 +221,12 @@ func testGraphQLLockUnlock(t *testing.T, w *gqlWorld) {
 	if !l.LockLockable.LockedRecord.Locked {
 		t.Errorf("lockLockable payload locked = false, want true")
 	}
-	if locked, reason := state(); !locked || reason != "off-topic" {
-		t.Errorf("after lockLockable: locked %v, reason %q, want true, %q", locked, reason, "off-topic")
+	locked, reason := state()
+	if !locked {
+		t.Errorf("after lockLockable: locked = false, want true")
+	}
+	if reason != "off-topic" {
+		t.Errorf("after lockLockable: reason = %q, want off-topic", reason)
 	}
 	// Locking again changes nothing, the reason included.
 	w.query("emu-bob", lock, map[string]any{"input": map[string]any{"lockableId": id, "lockReason": "SPAM"}}).ok(t, &l)
@@ -299,8 +303,15 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 	if c.CloseIssue.Issue.ID != id {
 		t.Errorf("closeIssue payload issue id = %q, want %q", c.CloseIssue.Issue.ID, id)
 	}
-	if s, r, ev := state(w.bug); s != "closed" || r != "not_planned" || ev != "closed by bob" {
-		t.Errorf("after closeIssue: state %s, reason %s, last event %q; want closed, not_planned, %q", s, r, ev, "closed by bob")
+	s, reason, ev := state(w.bug)
+	if s != "closed" {
+		t.Errorf("after closeIssue: state = %s, want closed", s)
+	}
+	if reason != "not_planned" {
+		t.Errorf("after closeIssue: reason = %s, want not_planned", reason)
+	}
+	if ev != "closed by bob" {
+		t.Errorf("after closeIssue: last event = %q, want %q", ev, "closed by bob")
 	}
 	// Closing a closed issue changes nothing, its reason included.
 	w.query("emu-bob", closeDoc, map[string]any{"input": map[string]any{"issueId": id, "stateReason": "COMPLETED"}}).ok(t, &c)
@@ -337,16 +348,24 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 	if is.ClosedAt != nil {
 		t.Errorf("reopened issue closedAt = %q, want null", *is.ClosedAt)
 	}
-	if s, _, ev := state(w.bug); s != "open" || ev != "reopened by bob" {
-		t.Errorf("after reopenIssue: state %s, last event %q; want open, %q", s, ev, "reopened by bob")
+	s, _, ev = state(w.bug)
+	if s != "open" {
+		t.Errorf("after reopenIssue: state = %s, want open", s)
+	}
+	if ev != "reopened by bob" {
+		t.Errorf("after reopenIssue: last event = %q, want %q", ev, "reopened by bob")
 	}
 
 	// An author may close and reopen their own issue with read access; no
 	// stateReason closes it as completed.
 	locked := w.issueID("emu-carol", w.locked)
 	w.query("emu-carol", closeDoc, map[string]any{"input": map[string]any{"issueId": locked}}).ok(t, &c)
-	if s, r, _ := state(w.locked); s != "closed" || r != "completed" {
-		t.Errorf("carol closing her own issue: state %s, reason %s; want closed, completed", s, r)
+	s, reason, _ = state(w.locked)
+	if s != "closed" {
+		t.Errorf("carol closing her own issue: state = %s, want closed", s)
+	}
+	if reason != "completed" {
+		t.Errorf("carol closing her own issue: reason = %s, want completed", reason)
 	}
 	w.query("emu-carol", reopenDoc, map[string]any{"input": map[string]any{"issueId": locked}}).ok(t, &c)
 	if s, _, _ := state(w.locked); s != "open" {
@@ -369,8 +388,12 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 	if d.CloseIssue.Issue.StateReason != "DUPLICATE" {
 		t.Errorf("closing as a duplicate: payload stateReason = %q, want DUPLICATE", d.CloseIssue.Issue.StateReason)
 	}
-	if s, r, _ := state(w.child2); s != "closed" || r != "duplicate" {
-		t.Errorf("closing as a duplicate: state %s, reason %s; want closed, duplicate", s, r)
+	s, reason, _ = state(w.child2)
+	if s != "closed" {
+		t.Errorf("closing as a duplicate: state = %s, want closed", s)
+	}
+	if reason != "duplicate" {
+		t.Errorf("closing as a duplicate: reason = %s, want duplicate", reason)
 	}
 	// The timeline records the duplicate before the close, as GitHub's does.
 	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/repos/acme/widgets/issues/%d/timeline", w.srv.URL, w.child2), nil)
@@ -392,8 +415,11 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 		t.Fatalf("timeline has %d items, want at least 2", len(timeline))
 	}
 	last := timeline[len(timeline)-2:]
-	if last[0].Event != "marked_as_duplicate" || last[0].Actor.Login != "bob" {
-		t.Errorf("timeline's second last = %s by %s, want marked_as_duplicate by bob", last[0].Event, last[0].Actor.Login)
+	if last[0].Event != "marked_as_duplicate" {
+		t.Errorf("timeline's second last event = %s, want marked_as_duplicate", last[0].Event)
+	}
+	if last[0].Actor.Login != "bob" {
+		t.Errorf("timeline's second last actor = %s, want bob", last[0].Actor.Login)
 	}
 	if last[1].Event != "closed" {
 		t.Errorf("timeline's last = %s, want closed", last[1].Event)

@@ -255,8 +255,11 @@ func testProjectLists(t *testing.T, w *gqlWorld) {
 	if len(got.Nodes) < 2 {
 		t.Fatalf("acme projects = %+v, want 2", got.Nodes)
 	}
-	if got.Nodes[0].Number != 2 || got.Nodes[1].Number != 1 {
-		t.Errorf("acme projects numbers = %d, %d, want 2, 1 (newest first)", got.Nodes[0].Number, got.Nodes[1].Number)
+	if got.Nodes[0].Number != 2 {
+		t.Errorf("acme's first project = %d, want 2 (newest first)", got.Nodes[0].Number)
+	}
+	if got.Nodes[1].Number != 1 {
+		t.Errorf("acme's second project = %d, want 1", got.Nodes[1].Number)
 	}
 	if !got.Nodes[0].Closed {
 		t.Errorf("project 2 closed = false, want true")
