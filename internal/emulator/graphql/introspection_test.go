@@ -121,7 +121,7 @@ func testGraphQLIntrospection(t *testing.T, w *gqlWorld) {
 		t.Errorf("mutationType = %q, want %q", d.Schema.MutationType.Name, s.Mutation.Name)
 	}
 	if len(d.Schema.Types) != len(s.Types) {
-		t.Errorf("%d types, the served schema has %d", len(d.Schema.Types), len(s.Types))
+		t.Errorf("introspection lists %d types, want %d, the served schema's", len(d.Schema.Types), len(s.Types))
 	}
 	if !sort.SliceIsSorted(d.Schema.Types, func(i, j int) bool { return d.Schema.Types[i].Name < d.Schema.Types[j].Name }) {
 		t.Error("types are not in name order")
@@ -377,7 +377,7 @@ func testIntrospectionDeprecated(t *testing.T, w *gqlWorld, s *ast.Schema) {
 		})
 	}
 	if find(d.Plain.Fields) >= 0 {
-		t.Errorf("%s.%s is listed without includeDeprecated", typeName, fieldName)
+		t.Errorf("%s.%s is listed without includeDeprecated, want it left out", typeName, fieldName)
 	}
 	i := find(d.All.Fields)
 	if i < 0 {

@@ -33,7 +33,7 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	w.query("emu-bob", update, map[string]any{"input": map[string]any{
 		"id": made.CreateLabel.Label.ID, "name": "area: gearbox", "color": "0e8a16"}}).ok(t, &changed)
 	if changed.UpdateLabel.Label.Name != "area: gearbox" {
-		t.Errorf("updateLabel = %+v", changed)
+		t.Errorf("updateLabel name = %q, want %q", changed.UpdateLabel.Label.Name, "area: gearbox")
 	}
 	st := w.emu.State()
 	st.RLock()
@@ -66,7 +66,7 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-bob", del, map[string]any{"input": map[string]any{"id": made.CreateLabel.Label.ID, "clientMutationId": "d1"}}).ok(t, &gone)
 	if gone.DeleteLabel.ClientMutationID != "d1" {
-		t.Errorf("deleteLabel = %+v", gone)
+		t.Errorf("deleteLabel clientMutationId = %q, want d1", gone.DeleteLabel.ClientMutationID)
 	}
 	res := w.query("emu-bob", del, map[string]any{"input": map[string]any{"id": made.CreateLabel.Label.ID}})
 	checkOneError(t, "deleting it again", res.Errors, wantErr{Type: "NOT_FOUND"})

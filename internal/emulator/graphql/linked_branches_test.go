@@ -44,7 +44,7 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 	}
 	w.query(seed.DemoTokenAlice, `{ LinkedBranch: __type(name: "LinkedBranch") { fields { name } } }`, nil).ok(t, &feature)
 	if len(feature.LinkedBranch.Fields) == 0 {
-		t.Fatalf("LinkedBranch = %+v", feature)
+		t.Fatalf(`__type(name: "LinkedBranch") has no fields, want some`)
 	}
 
 	const create = `mutation($input: CreateLinkedBranchInput!) { createLinkedBranch(input: $input) { linkedBranch { id ref { name target { oid } } } issue { number } } }`

@@ -595,7 +595,7 @@ func TestMutationNulls(t *testing.T) {
 					var d map[string]any
 					res.ok(t, &d)
 					if d[m] == nil {
-						t.Fatalf("%s answered null without an error: %s", m, res.raw)
+						t.Fatalf("%s with %s: null: payload = null without an error, want a payload\n%s", m, f, res.raw)
 					}
 					if cm := dig(d, m, "clientMutationId"); cm != nil {
 						t.Errorf("clientMutationId = %v, want null", cm)

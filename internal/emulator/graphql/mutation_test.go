@@ -68,7 +68,7 @@ func testGraphQLDeleteIssueForbidden(t *testing.T, w *gqlWorld) {
 	deleted := w.emu.State().Repo("acme", "widgets").Issue(w.bug).Deleted
 	w.emu.State().RUnlock()
 	if deleted {
-		t.Error("a refused deleteIssue deleted the issue")
+		t.Error("after a refused deleteIssue: deleted = true, want false")
 	}
 }
 
@@ -231,7 +231,7 @@ func testGraphQLLockUnlock(t *testing.T, w *gqlWorld) {
 	// Locking again changes nothing, the reason included.
 	w.query("emu-bob", lock, map[string]any{"input": map[string]any{"lockableId": id, "lockReason": "SPAM"}}).ok(t, &l)
 	if _, reason := state(); reason != "off-topic" {
-		t.Errorf("relocking changed the reason to %q", reason)
+		t.Errorf("after relocking: reason = %q, want off-topic unchanged", reason)
 	}
 
 	const full = `mutation($id: ID!) { unlockLockable(input: {lockableId: $id, clientMutationId: "u-1"}) {
@@ -265,7 +265,7 @@ func testGraphQLLockUnlock(t *testing.T, w *gqlWorld) {
 		t.Errorf("unlockedRecord activeLockReason = %q, want null", *rec.ActiveLockReason)
 	}
 	if locked, _ := state(); locked {
-		t.Error("still locked after unlockLockable")
+		t.Error("after unlockLockable: locked = true, want false")
 	}
 	res = w.query("emu-bob", unlock, map[string]any{"input": map[string]any{"lockableId": "I_nope"}})
 	checkData(t, "unlocking an unknown id", res, `{"unlockLockable":null}`)
@@ -316,7 +316,7 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 	// Closing a closed issue changes nothing, its reason included.
 	w.query("emu-bob", closeDoc, map[string]any{"input": map[string]any{"issueId": id, "stateReason": "COMPLETED"}}).ok(t, &c)
 	if _, r, _ := state(w.bug); r != "not_planned" {
-		t.Errorf("closing again changed the reason to %q", r)
+		t.Errorf("after closing again: reason = %q, want not_planned unchanged", r)
 	}
 
 	const full = `mutation($id: ID!) { reopenIssue(input: {issueId: $id, clientMutationId: "r-1"}) {

@@ -29,11 +29,11 @@ func TestGraphQLProjectTemplatesAndTeams(t *testing.T) {
 	}
 	run(`mutation($p: ID!) { markProjectV2AsTemplate(input: {projectId: $p}) { projectV2 { template } } }`, map[string]any{"p": b.roadmap})
 	if !read().Template {
-		t.Error("marked board is not a template")
+		t.Error("after markProjectV2AsTemplate: template = false, want true")
 	}
 	run(`mutation($p: ID!) { unmarkProjectV2AsTemplate(input: {projectId: $p}) { projectV2 { template } } }`, map[string]any{"p": b.roadmap})
 	if read().Template {
-		t.Error("unmarked board is still a template")
+		t.Error("after unmarkProjectV2AsTemplate: template = true, want false")
 	}
 	link := `mutation($p: ID!, $tm: ID!) { linkProjectV2ToTeam(input: {projectId: $p, teamId: $tm}) { team { slug } } }`
 	run(link, map[string]any{"p": b.roadmap, "tm": b.maintainers})
@@ -46,7 +46,7 @@ func TestGraphQLProjectTemplatesAndTeams(t *testing.T) {
 	run(`mutation($p: ID!, $tm: ID!) { unlinkProjectV2FromTeam(input: {projectId: $p, teamId: $tm}) { team { slug } } }`,
 		map[string]any{"p": b.roadmap, "tm": b.maintainers})
 	if got := read().Teams.Nodes; len(got) != 0 {
-		t.Errorf("unlinked team still linked: %+v", got)
+		t.Errorf("after unlinkProjectV2FromTeam: teams %+v, want none", got)
 	}
 
 	// A board created with a team is linked to it.

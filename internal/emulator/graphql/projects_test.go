@@ -410,7 +410,7 @@ func allItems(t *testing.T, w *gqlWorld, token string) []projectItem {
 func testProjectItemValues(t *testing.T, w *gqlWorld) {
 	items := allItems(t, w, seed.DemoTokenAlice)
 	if len(items) != 47 {
-		t.Fatalf("%d items over three pages", len(items))
+		t.Fatalf("%d items over three pages, want 47", len(items))
 	}
 	repos := map[string]int{}
 	kinds := map[string]bool{}
@@ -420,7 +420,7 @@ func testProjectItemValues(t *testing.T, w *gqlWorld) {
 		}
 		repos[it.Content.Repository.NameWithOwner]++
 		if it.Status == nil {
-			t.Errorf("item %s has no Status", it.ID)
+			t.Errorf("item %s Status = null, want a value", it.ID)
 		}
 		first := it.FieldValues.Nodes[0]
 		if first.Typename != "ProjectV2ItemFieldTextValue" {

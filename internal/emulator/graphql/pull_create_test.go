@@ -85,14 +85,14 @@ func TestGraphQLCreatePullRequest(t *testing.T) {
 		}
 		return out
 	}
-	if got := reviewers([]string{"alice"}, false); !reflect.DeepEqual(got, []string{"alice"}) {
-		t.Errorf("first request = %v", got)
+	if got, want := reviewers([]string{"alice"}, false), []string{"alice"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("first request: reviewers %v, want %v", got, want)
 	}
-	if got := reviewers([]string{"carol"}, true); !reflect.DeepEqual(got, []string{"alice", "carol"}) {
-		t.Errorf("union = %v", got)
+	if got, want := reviewers([]string{"carol"}, true), []string{"alice", "carol"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("union: reviewers %v, want %v", got, want)
 	}
-	if got := reviewers([]string{"carol"}, false); !reflect.DeepEqual(got, []string{"carol"}) {
-		t.Errorf("replace = %v", got)
+	if got, want := reviewers([]string{"carol"}, false), []string{"carol"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("replace: reviewers %v, want %v", got, want)
 	}
 	res := w.query(seed.DemoTokenBob, request, map[string]any{"input": map[string]any{"pullRequestId": ids.Repository.PullRequest.ID, "userIds": []string{user["bob"]}}})
 	checkOneError(t, "author as reviewer", res.Errors, wantErr{Message: "Review cannot be requested from pull request author."})

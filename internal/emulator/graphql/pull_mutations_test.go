@@ -24,21 +24,21 @@ func TestGraphQLPullMutations(t *testing.T) {
 		t.Helper()
 		res := w.query(tok, doc, map[string]any{"input": input})
 		if len(res.Errors) == 0 {
-			t.Fatalf("no error: %s", res.raw)
+			t.Fatalf("no errors, want one\n%s", res.raw)
 		}
 		return res.Errors[0].Message
 	}
 	// #146 is alice's: she cannot approve it; bob can, with a comment on a
 	// line the diff adds.
 	if msg := errOf(seed.DemoTokenAlice, review, map[string]any{"pullRequestId": id(146), "event": "APPROVE"}); msg != "Can not approve your own pull request" {
-		t.Errorf("self-approval: %s", msg)
+		t.Errorf("self-approval: error %q, want %q", msg, "Can not approve your own pull request")
 	}
 	if msg := errOf(seed.DemoTokenBob, review, map[string]any{"pullRequestId": id(146), "event": "REQUEST_CHANGES"}); !strings.Contains(msg, "blank") {
-		t.Errorf("change request without a body: %s", msg)
+		t.Errorf("change request without a body: error %q, want one saying blank", msg)
 	}
 	if msg := errOf(seed.DemoTokenBob, review, map[string]any{"pullRequestId": id(146), "event": "COMMENT",
 		"threads": []map[string]any{{"path": "web/src/widgets/ChartWidget.tsx", "line": 1, "body": "?"}}}); !strings.Contains(msg, "Line could not be resolved") {
-		t.Errorf("comment outside the diff: %s", msg)
+		t.Errorf("comment outside the diff: error %q, want one saying %q", msg, "Line could not be resolved")
 	}
 	var added struct {
 		AddPullRequestReview struct {
@@ -75,7 +75,7 @@ func TestGraphQLPullMutations(t *testing.T) {
 	const closePR = `mutation($input: ClosePullRequestInput!) { closePullRequest(input: $input) { pullRequest { state closed } } }`
 	const reopen = `mutation($input: ReopenPullRequestInput!) { reopenPullRequest(input: $input) { pullRequest { state } } }`
 	if msg := errOf(seed.DemoTokenCarol, ready, map[string]any{"pullRequestId": id(155)}); !strings.Contains(msg, "does not have the correct permissions") {
-		t.Errorf("carol marks ready: %s", msg)
+		t.Errorf("carol marks ready: error %q, want one saying %q", msg, "does not have the correct permissions")
 	}
 	var st struct {
 		MarkPullRequestReadyForReview, ConvertPullRequestToDraft struct{ PullRequest struct{ IsDraft bool } }
@@ -98,16 +98,16 @@ func TestGraphQLPullMutations(t *testing.T) {
 		t.Errorf("reopenPullRequest: state = %s, want OPEN", got)
 	}
 	if msg := errOf(seed.DemoTokenBob, reopen, map[string]any{"pullRequestId": id(96)}); !strings.Contains(msg, "merged") {
-		t.Errorf("reopening a merged pull request: %s", msg)
+		t.Errorf("reopening a merged pull request: error %q, want one saying merged", msg)
 	}
 
 	// Merging: #133 is a draft now; #146 is approved and green.
 	const merge = `mutation($input: MergePullRequestInput!) { mergePullRequest(input: $input) { actor { login } pullRequest { state merged mergeCommit { messageHeadline } } } }`
 	if msg := errOf(seed.DemoTokenBob, merge, map[string]any{"pullRequestId": id(133)}); msg != "Pull Request is still a draft" {
-		t.Errorf("merging a draft: %s", msg)
+		t.Errorf("merging a draft: error %q, want %q", msg, "Pull Request is still a draft")
 	}
 	if msg := errOf(seed.DemoTokenBob, merge, map[string]any{"pullRequestId": id(146), "expectedHeadOid": strings.Repeat("0", 40)}); !strings.Contains(msg, "Head branch was modified") {
-		t.Errorf("merging a stale head: %s", msg)
+		t.Errorf("merging a stale head: error %q, want one saying %q", msg, "Head branch was modified")
 	}
 	var merged struct {
 		MergePullRequest struct {

@@ -126,10 +126,10 @@ fragment Closing on Closable { closed }`
 		}
 	}
 	if _, has := s["body"]; has {
-		t.Error("@include(if: false) did not drop body")
+		t.Errorf("second.body = %#v, want no body under @include(if: false)", s["body"])
 	}
 	if _, has := d.Widgets.First["body"]; has {
-		t.Error("@skip(if: true) did not drop body")
+		t.Errorf("first.body = %#v, want no body under @skip(if: true)", d.Widgets.First["body"])
 	}
 
 	// Operation selection by name.
@@ -476,7 +476,7 @@ func testGraphQLViewerAndRateLimit(t *testing.T, w *gqlWorld) {
 		t.Errorf("rateLimit mismatch (-want +got):\n%s", diff)
 	}
 	if _, err := time.Parse(time.RFC3339, r.ResetAt); err != nil {
-		t.Errorf("resetAt = %q: %v", r.ResetAt, err)
+		t.Errorf("resetAt = %q, want an RFC 3339 time: %v", r.ResetAt, err)
 	}
 	if got := res.Header.Get("X-RateLimit-Resource"); got != "graphql" {
 		t.Errorf("X-RateLimit-Resource = %q, want graphql", got)

@@ -68,7 +68,7 @@ func TestRefCompareAndUpdatePullRequestBranch(t *testing.T) {
 	in := map[string]any{"pullRequestId": id, "expectedHeadOid": oldHead}
 	w.query("emu-bob", update, map[string]any{"input": in}).ok(t, &d)
 	if got := d.UpdatePullRequestBranch.PullRequest.HeadRef.Target.MessageHeadline; got != "Merge branch 'main' into behind" {
-		t.Errorf("head after the update: %q", got)
+		t.Errorf("head after the update: %q, want %q", got, "Merge branch 'main' into behind")
 	}
 	if got := read(); got != (cmp{2, 0, "AHEAD"}) {
 		t.Errorf("after the update: %+v, want 2 ahead (the topic and the merge), 0 behind, AHEAD", got)

@@ -93,7 +93,7 @@ func TestGraphQLSearch(t *testing.T) {
 		for {
 			var p page
 			if errs := postGraphQL(t, srv, tc.token, doc, vars, &p); len(errs) > 0 {
-				t.Fatalf("%s: %+v", tc.q, errs)
+				t.Fatalf("%s as %s: errors %+v, want none", tc.q, tc.token, errs)
 			}
 			count = p.Search.IssueCount
 			for _, n := range p.Search.Nodes {
@@ -153,7 +153,7 @@ func TestGraphQLSearch(t *testing.T) {
 		t.Fatal(errs)
 	}
 	if !slices.ContainsFunc(st.SearchType.EnumValues, func(v struct{ Name string }) bool { return v.Name == "ISSUE_ADVANCED" }) {
-		t.Errorf("SearchType values: %+v", st.SearchType.EnumValues)
+		t.Errorf("SearchType values = %+v, want ISSUE_ADVANCED among them", st.SearchType.EnumValues)
 	}
 }
 
