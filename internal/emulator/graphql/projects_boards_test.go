@@ -51,8 +51,11 @@ func readBoardWorldIDs(t *testing.T, w *gqlWorld) boardWorldIDs {
 			ids.maintainers = tm.ID
 		}
 	}
-	if ids.roadmap == "" || ids.personal == "" || ids.maintainers == "" || ids.fields["Title"] == "" {
-		t.Fatalf("ids not read: %+v", ids)
+	for name, id := range map[string]string{"acme's roadmap": ids.roadmap, "alice's board": ids.personal,
+		"team maintainers": ids.maintainers, "the roadmap's Title field": ids.fields["Title"]} {
+		if id == "" {
+			t.Fatalf("%s: id is empty, want one read", name)
+		}
 	}
 	return ids
 }
