@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -45,8 +47,10 @@ func testGraphQLBotActor(t *testing.T, w *gqlWorld) {
 	if got := d.Repository.Issue.Author; got != want {
 		t.Errorf("issue author = %+v, want %+v", got, want)
 	}
-	if c := d.Repository.Issue.Comments.Nodes; len(c) != 1 || c[0].Author != want {
-		t.Errorf("comment authors = %+v, want one %+v", c, want)
+	if c := d.Repository.Issue.Comments.Nodes; len(c) != 1 {
+		t.Errorf("comments = %+v, want 1", c)
+	} else if diff := cmp.Diff(want, c[0].Author); diff != "" {
+		t.Errorf("comment author mismatch (-want +got):\n%s", diff)
 	}
 
 	var n struct {
@@ -57,8 +61,11 @@ func testGraphQLBotActor(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-carol", `query($id: ID!) { node(id: $id) { __typename ... on Actor { login } } }`,
 		map[string]any{"id": bot.NodeID}).ok(t, &n)
-	if n.Node.Typename != "Bot" || n.Node.Login != "app-77" {
-		t.Errorf("node(bot) = %+v, want a Bot app-77", n.Node)
+	if n.Node.Typename != "Bot" {
+		t.Errorf("node(bot) is a %s, want Bot", n.Node.Typename)
+	}
+	if n.Node.Login != "app-77" {
+		t.Errorf("node(bot) login = %q, want app-77", n.Node.Login)
 	}
 
 	var v struct {
@@ -68,8 +75,11 @@ func testGraphQLBotActor(t *testing.T, w *gqlWorld) {
 		}
 	}
 	w.query("emu-bot", `{ viewer { __typename login } }`, nil).ok(t, &v)
-	if v.Viewer.Typename != "User" || v.Viewer.Login != "app-77[bot]" {
-		t.Errorf("viewer with the bot's token = %+v, want the User app-77[bot]", v.Viewer)
+	if v.Viewer.Typename != "User" {
+		t.Errorf("viewer with the bot's token is a %s, want User", v.Viewer.Typename)
+	}
+	if v.Viewer.Login != "app-77[bot]" {
+		t.Errorf("viewer with the bot's token: login %q, want app-77[bot]", v.Viewer.Login)
 	}
 
 	// People stay Users.
@@ -78,7 +88,9 @@ func testGraphQLBotActor(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-carol", fmt.Sprintf(`{ repository(owner: "acme", name: "widgets") { issue(number: %d) { author { %s } } } }`,
 		w.bug, sel), nil).ok(t, &u)
-	if a := u.Repository.Issue.Author; a.Typename != "User" || a.Login != "alice" || a.URL != w.srv.URL+"/alice" {
-		t.Errorf("a person's author = %+v", a)
+	a := u.Repository.Issue.Author
+	type person struct{ Typename, Login, URL string }
+	if diff := cmp.Diff(person{"User", "alice", w.srv.URL + "/alice"}, person{a.Typename, a.Login, a.URL}); diff != "" {
+		t.Errorf("a person's author mismatch (-want +got):\n%s", diff)
 	}
 }

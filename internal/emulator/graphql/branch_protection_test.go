@@ -1,8 +1,10 @@
 package graphql_test
 
 import (
-	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -34,15 +36,20 @@ func TestGraphQLBranchProtectionRule(t *testing.T) {
 	} }
 	fragment r on Ref { branchProtectionRule { pattern requiresApprovingReviews requiredApprovingReviewCount requiresStrictStatusChecks requiredStatusCheckContexts } }`, nil).ok(t, &d)
 	m := d.Repository.Main.BranchProtectionRule
-	if m == nil || m.Pattern != "main" || !m.RequiresApprovingReviews || m.RequiredApprovingReviewCount != 1 || m.RequiresStrictStatusChecks ||
-		!slices.Equal(m.RequiredStatusCheckContexts, state.RequiredChecks) {
-		t.Errorf("main's rule = %+v", m)
+	want := rule{Pattern: "main", RequiresApprovingReviews: true, RequiredApprovingReviewCount: 1, RequiresStrictStatusChecks: false,
+		RequiredStatusCheckContexts: state.RequiredChecks}
+	if m == nil {
+		t.Errorf("main's rule = null, want %+v", want)
+	} else if diff := cmp.Diff(want, *m, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("main's rule mismatch (-want +got):\n%s", diff)
 	}
 	if d.Repository.Pull.BaseRef.BranchProtectionRule == nil {
-		t.Error("#146's base ref has no rule")
+		t.Error("#146's base ref rule = null, want main's")
 	}
 	// A tag is not protected.
-	if o := d.Repository.Other; o == nil || o.BranchProtectionRule != nil {
-		t.Errorf("v1.4.0's rule = %+v", o)
+	if o := d.Repository.Other; o == nil {
+		t.Errorf("ref(v1.4.0) = null, want the tag")
+	} else if o.BranchProtectionRule != nil {
+		t.Errorf("v1.4.0's rule = %+v, want null", o.BranchProtectionRule)
 	}
 }

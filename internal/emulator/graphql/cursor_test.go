@@ -47,10 +47,16 @@ func TestGraphQLCursorAtIntegerLimit(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		t.Fatal(err)
 	}
-	if resp.StatusCode != 200 || len(out.Errors) > 0 {
-		t.Fatalf("status %d, errors %+v", resp.StatusCode, out.Errors)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status = %d, want 200", resp.StatusCode)
 	}
-	if n := len(out.Data.Repository.Issues.Nodes); n != 0 || out.Data.Repository.Issues.PageInfo.HasNextPage {
-		t.Fatalf("a cursor past the end gave %d nodes, hasNextPage %v", n, out.Data.Repository.Issues.PageInfo.HasNextPage)
+	if len(out.Errors) > 0 {
+		t.Fatalf("errors = %+v, want none", out.Errors)
+	}
+	if n := len(out.Data.Repository.Issues.Nodes); n != 0 {
+		t.Fatalf("a cursor past the end gave %d nodes, want 0", n)
+	}
+	if out.Data.Repository.Issues.PageInfo.HasNextPage {
+		t.Fatalf("a cursor past the end: hasNextPage = true, want false")
 	}
 }

@@ -2,9 +2,10 @@ package graphql_test
 
 import (
 	"net/http"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func testGraphQLNotFound(t *testing.T, w *gqlWorld) {
@@ -17,22 +18,22 @@ func testGraphQLNotFound(t *testing.T, w *gqlWorld) {
 	}
 
 	res = w.query("emu-alice", `{ repository(owner: "acme", name: "widgets") { name issue(number: 999) { id } } }`, nil)
-	if string(res.Data) != `{"repository":{"name":"widgets","issue":null}}` || len(res.Errors) != 1 ||
-		!reflect.DeepEqual(res.Errors[0].Path, []any{"repository", "issue"}) || res.Errors[0].Type != "NOT_FOUND" ||
-		res.Errors[0].Message != "Could not resolve to an issue or pull request with the number of 999." {
-		t.Errorf("missing issue = %s", res.raw)
+	checkData(t, "missing issue", res, `{"repository":{"name":"widgets","issue":null}}`)
+	if checkOneError(t, "missing issue", res.Errors,
+		wantErr{Type: "NOT_FOUND", Message: "Could not resolve to an issue or pull request with the number of 999."}) {
+		if diff := cmp.Diff([]any{"repository", "issue"}, res.Errors[0].Path); diff != "" {
+			t.Errorf("missing issue: error path mismatch (-want +got):\n%s", diff)
+		}
 	}
 
 	// A private repository answers carol as a missing one.
 	res = w.query("emu-carol", `{ repository(owner: "acme", name: "vault") { id } }`, nil)
-	if len(res.Errors) != 1 || res.Errors[0].Message != "Could not resolve to a Repository with the name 'acme/vault'." {
-		t.Errorf("private repository = %s", res.raw)
-	}
+	checkOneError(t, "private repository", res.Errors,
+		wantErr{Message: "Could not resolve to a Repository with the name 'acme/vault'."})
 	res = w.query("emu-carol", `{ user(login: "nobody") { login } organization(login: "acme") { login } }`, nil)
-	if string(res.Data) != `{"user":null,"organization":{"login":"acme"}}` || len(res.Errors) != 1 ||
-		res.Errors[0].Message != "Could not resolve to a User with the login of 'nobody'." {
-		t.Errorf("missing user = %s", res.raw)
-	}
+	checkData(t, "missing user", res, `{"user":null,"organization":{"login":"acme"}}`)
+	checkOneError(t, "missing user", res.Errors,
+		wantErr{Message: "Could not resolve to a User with the login of 'nobody'."})
 }
 
 func testGraphQLValidationErrors(t *testing.T, w *gqlWorld) {
@@ -48,8 +49,10 @@ func testGraphQLValidationErrors(t *testing.T, w *gqlWorld) {
 	}
 	res := w.send("/graphql", "emu-alice", map[string]any{"query": broken})
 	want := `{"errors":[{"path":["query","repository","issue","nope"],"extensions":{"code":"undefinedField","fieldName":"nope","typeName":"Issue"},"locations":[{"line":3,"column":30}],"message":"Field 'nope' doesn't exist on type 'Issue'"}]}`
-	if res.Status != 200 || res.HasData || string(res.raw) != want {
-		t.Errorf("broken document:\n got %d %s\nwant 200 %s", res.Status, res.raw, want)
+	checkStatus(t, "broken document", res, 200)
+	checkNoData(t, "broken document", res)
+	if string(res.raw) != want {
+		t.Errorf("broken document:\n got %s\nwant %s", res.raw, want)
 	}
 
 	for _, tc := range []struct{ doc, message string }{
@@ -65,34 +68,39 @@ func testGraphQLValidationErrors(t *testing.T, w *gqlWorld) {
 		{`{ viewer { bio } }`, "Field 'bio' doesn't exist on type 'User'"},
 	} {
 		res := w.send("/graphql", "emu-alice", map[string]any{"query": tc.doc})
+		checkStatus(t, tc.doc, res, 200)
+		checkNoData(t, tc.doc, res)
+		if len(res.Errors) == 0 {
+			t.Errorf("%s: no errors, want some\n%s", tc.doc, res.raw)
+		}
 		if res.Status != 200 || res.HasData || len(res.Errors) == 0 {
-			t.Errorf("%s: %s", tc.doc, res.raw)
 			continue
 		}
 		if tc.message != "" && res.Errors[0].Message != tc.message {
 			t.Errorf("%s: message %q, want %q", tc.doc, res.Errors[0].Message, tc.message)
 		}
 		if len(res.Errors[0].Locations) == 0 {
-			t.Errorf("%s: no location", tc.doc)
+			t.Errorf("%s: error has no locations, want some", tc.doc)
 		}
 	}
 
 	res = w.query("emu-alice", `query($n: Int!) { repository(owner: "acme", name: "widgets") { issue(number: $n) { id } } }`,
 		map[string]any{"n": "abc"})
-	if res.HasData || len(res.Errors) != 1 || res.Errors[0].Message != "Variable $n of type Int! was provided invalid value" {
-		t.Errorf("bad variable = %s", res.raw)
-	}
+	checkNoData(t, "bad variable", res)
+	checkOneError(t, "bad variable", res.Errors, wantErr{Message: "Variable $n of type Int! was provided invalid value"})
 }
 
 func testGraphQLRequestErrors(t *testing.T, w *gqlWorld) {
 	res := w.send("/graphql", "emu-alice", `{"query": "{ viewer { login } ",`)
-	if res.Status != http.StatusBadRequest || !strings.Contains(string(res.raw), `"message":"Problems parsing JSON"`) {
-		t.Errorf("malformed JSON = %d %s", res.Status, res.raw)
+	checkStatus(t, "malformed JSON", res, http.StatusBadRequest)
+	if want := `"message":"Problems parsing JSON"`; !strings.Contains(string(res.raw), want) {
+		t.Errorf("malformed JSON: body %s, want one containing %s", res.raw, want)
 	}
 	for _, body := range []string{`{}`, `{"query": 7}`, `{"variables": {}}`} {
 		res = w.send("/graphql", "emu-alice", body)
-		if res.Status != http.StatusOK || string(res.raw) != `{"errors":[{"message":"A query attribute must be specified and must be a string."}]}` {
-			t.Errorf("%s = %d %s", body, res.Status, res.raw)
+		checkStatus(t, body, res, http.StatusOK)
+		if want := `{"errors":[{"message":"A query attribute must be specified and must be a string."}]}`; string(res.raw) != want {
+			t.Errorf("%s: body %s, want %s", body, res.raw, want)
 		}
 	}
 }
@@ -130,8 +138,15 @@ func testGraphQLFieldMerge(t *testing.T, w *gqlWorld) {
 			}
 		}
 		w.query("emu-carol", ghLookup, map[string]any{"owner": "acme", "repo": "widgets", "number": tc.number}).ok(t, &d)
-		if is := d.Repository.Issue; is.Typename != tc.typename || is.Number != tc.number || is.State != tc.state {
-			t.Errorf("#%d: %+v, want %s %s", tc.number, is, tc.typename, tc.state)
+		is := d.Repository.Issue
+		if is.Typename != tc.typename {
+			t.Errorf("#%d: __typename %s, want %s", tc.number, is.Typename, tc.typename)
+		}
+		if is.Number != tc.number {
+			t.Errorf("#%d: number %d, want %d", tc.number, is.Number, tc.number)
+		}
+		if is.State != tc.state {
+			t.Errorf("#%d: state %s, want %s", tc.number, is.State, tc.state)
 		}
 	}
 
@@ -144,8 +159,7 @@ func testGraphQLFieldMerge(t *testing.T, w *gqlWorld) {
 			t.Errorf("GitHub's rules accepted %s", doc)
 		}
 		res := w.send("/graphql", "emu-alice", map[string]any{"query": doc, "variables": map[string]any{"id": "x"}})
-		if res.HasData || len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Message, "conflict") {
-			t.Errorf("%s: %s", doc, res.raw)
-		}
+		checkNoData(t, doc, res)
+		checkOneError(t, doc, res.Errors, wantErr{Contains: []string{"conflict"}})
 	}
 }

@@ -175,8 +175,12 @@ func TestPrunedSchemaIsSubsetOfGitHubs(t *testing.T) {
 			continue
 		}
 		fd := full.Types[name]
-		if fd == nil || fd.Kind != def.Kind {
+		if fd == nil {
 			t.Errorf("%s %s is not in GitHub's schema", def.Kind, name)
+			continue
+		}
+		if fd.Kind != def.Kind {
+			t.Errorf("%s is a %s, GitHub's is a %s", name, def.Kind, fd.Kind)
 			continue
 		}
 		for _, f := range def.Fields {
@@ -184,13 +188,20 @@ func TestPrunedSchemaIsSubsetOfGitHubs(t *testing.T) {
 				continue
 			}
 			ff := fd.Fields.ForName(f.Name)
-			if ff == nil || ff.Type.String() != f.Type.String() {
-				t.Errorf("%s.%s: %s is not GitHub's", name, f.Name, f.Type)
+			if ff == nil {
+				t.Errorf("%s.%s is not in GitHub's schema", name, f.Name)
+				continue
+			}
+			if ff.Type.String() != f.Type.String() {
+				t.Errorf("%s.%s: type %s, GitHub's is %s", name, f.Name, f.Type, ff.Type)
 				continue
 			}
 			for _, a := range f.Arguments {
-				if fa := ff.Arguments.ForName(a.Name); fa == nil || fa.Type.String() != a.Type.String() {
-					t.Errorf("%s.%s(%s:) is not GitHub's", name, f.Name, a.Name)
+				fa := ff.Arguments.ForName(a.Name)
+				if fa == nil {
+					t.Errorf("%s.%s(%s:) is not in GitHub's schema", name, f.Name, a.Name)
+				} else if fa.Type.String() != a.Type.String() {
+					t.Errorf("%s.%s(%s:): type %s, GitHub's is %s", name, f.Name, a.Name, a.Type, fa.Type)
 				}
 			}
 		}

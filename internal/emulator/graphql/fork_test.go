@@ -26,8 +26,20 @@ func TestGraphQLForks(t *testing.T) {
 		sources: repositories(first: 10, isFork: false) { nodes { nameWithOwner isFork parent { nameWithOwner } } }
 	} }`, nil).ok(t, &d)
 	f := d.RepositoryOwner.Forks.Nodes
-	if len(f) != 1 || f[0].NameWithOwner != "dave/widgets" || !f[0].IsFork || f[0].Parent == nil || f[0].Parent.NameWithOwner != "acme/widgets" {
-		t.Errorf("dave's forks = %+v", f)
+	if len(f) != 1 {
+		t.Errorf("dave's forks = %+v, want 1", f)
+	} else {
+		if f[0].NameWithOwner != "dave/widgets" {
+			t.Errorf("dave's fork = %s, want dave/widgets", f[0].NameWithOwner)
+		}
+		if !f[0].IsFork {
+			t.Errorf("dave's fork isFork = false, want true")
+		}
+		if f[0].Parent == nil {
+			t.Errorf("dave's fork parent = null, want acme/widgets")
+		} else if f[0].Parent.NameWithOwner != "acme/widgets" {
+			t.Errorf("dave's fork parent = %s, want acme/widgets", f[0].Parent.NameWithOwner)
+		}
 	}
 	if n := len(d.RepositoryOwner.Sources.Nodes); n != 0 {
 		t.Errorf("dave has %d repositories of his own, want none", n)

@@ -39,8 +39,11 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 		for _, n := range d.Repository.Labels.Nodes {
 			ids[n.Name] = n.ID
 		}
-		if len(ids) != 10 || d.Repository.Labels.PageInfo.HasNextPage {
-			t.Fatalf("labels = %+v", d.Repository.Labels)
+		if len(ids) != 10 {
+			t.Fatalf("labels = %v, want 10", ids)
+		}
+		if d.Repository.Labels.PageInfo.HasNextPage {
+			t.Fatalf("labels hasNextPage = true, want false")
 		}
 		return ids
 	}()
@@ -68,8 +71,11 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 		st.RLock()
 		defer st.RUnlock()
 		is, _ := st.Node(d.CreateIssue.Issue.ID).(*state.Issue)
-		if is == nil || d.CreateIssue.Issue.URL != w.srv.URL+"/acme/widgets/issues/"+strconv.Itoa(is.Number) {
-			t.Fatalf("payload %+v does not name a new issue", d.CreateIssue.Issue)
+		if is == nil {
+			t.Fatalf("createIssue payload id %q names no issue", d.CreateIssue.Issue.ID)
+		}
+		if want := w.srv.URL + "/acme/widgets/issues/" + strconv.Itoa(is.Number); d.CreateIssue.Issue.URL != want {
+			t.Fatalf("createIssue payload url = %q, want %q", d.CreateIssue.Issue.URL, want)
 		}
 		return is
 	}
@@ -90,9 +96,17 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 	is := created(create("emu-alice", map[string]any{"repositoryId": repoID, "title": "  Created by gh ", "body": "Body written by gh.",
 		"assigneeIds": []string{}, "labelIds": []string{labelIDs["bug"]}, "projectIds": nil}))
 	labels, _ := names(is)
-	if is.Title != "Created by gh" || is.Body == nil || *is.Body != "Body written by gh." || is.User.Login != "alice" ||
-		!reflect.DeepEqual(labels, []string{"bug"}) {
-		t.Errorf("created %q %v by %s with labels %v", is.Title, is.Body, is.User.Login, labels)
+	if is.Title != "Created by gh" {
+		t.Errorf("created issue title = %q, want %q", is.Title, "Created by gh")
+	}
+	if is.Body == nil || *is.Body != "Body written by gh." {
+		t.Errorf("created issue body = %v, want %q", deref(is.Body), "Body written by gh.")
+	}
+	if is.User.Login != "alice" {
+		t.Errorf("created issue author = %s, want alice", is.User.Login)
+	}
+	if want := []string{"bug"}; !reflect.DeepEqual(labels, want) {
+		t.Errorf("created issue labels = %v, want %v", labels, want)
 	}
 
 	// A writer assigns and sets a milestone; each id is resolved.
@@ -100,15 +114,25 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 		"assigneeIds": []string{ids.Bob.ID}, "labelIds": []string{labelIDs["enhancement"], labelIDs["enhancement"]},
 		"milestoneId": ids.Repository.Milestones.Nodes[0].ID}))
 	labels, assignees := names(is)
-	if !reflect.DeepEqual(labels, []string{"enhancement"}) || !reflect.DeepEqual(assignees, []string{"bob"}) ||
-		is.Milestone == nil || is.Milestone.Title != "v1.0" || is.Body != nil {
-		t.Errorf("bob's issue: labels %v, assignees %v, milestone %v, body %v", labels, assignees, is.Milestone, is.Body)
+	if want := []string{"enhancement"}; !reflect.DeepEqual(labels, want) {
+		t.Errorf("bob's issue: labels %v, want %v", labels, want)
+	}
+	if want := []string{"bob"}; !reflect.DeepEqual(assignees, want) {
+		t.Errorf("bob's issue: assignees %v, want %v", assignees, want)
+	}
+	if is.Milestone == nil {
+		t.Errorf("bob's issue: no milestone, want v1.0")
+	} else if is.Milestone.Title != "v1.0" {
+		t.Errorf("bob's issue: milestone %q, want v1.0", is.Milestone.Title)
+	}
+	if is.Body != nil {
+		t.Errorf("bob's issue: body %q, want null", *is.Body)
 	}
 
 	// Read access opens issues; its labels are dropped, as REST drops them.
 	is = created(create("emu-carol", map[string]any{"repositoryId": repoID, "title": "From a reader", "labelIds": []string{labelIDs["bug"]}}))
 	if labels, _ := names(is); len(labels) != 0 {
-		t.Errorf("a reader's issue got labels %v", labels)
+		t.Errorf("a reader's issue got labels %v, want none", labels)
 	}
 
 	// A parent joins the new issue as its last sub-issue; linking needs
@@ -118,8 +142,12 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 	st.RLock()
 	parent := is.Parent
 	st.RUnlock()
-	if parent == nil || parent.Number != w.epic || parent.SubIssues[len(parent.SubIssues)-1] != is {
-		t.Errorf("parent of the new issue = %v", parent)
+	if parent == nil {
+		t.Errorf("the new issue has no parent, want #%d", w.epic)
+	} else if parent.Number != w.epic {
+		t.Errorf("parent of the new issue = #%d, want #%d", parent.Number, w.epic)
+	} else if last := parent.SubIssues[len(parent.SubIssues)-1]; last != is {
+		t.Errorf("the parent's last sub-issue = #%d, want the new #%d", last.Number, is.Number)
 	}
 
 	st.RLock()
@@ -144,14 +172,13 @@ func testGraphQLGhIssueCreate(t *testing.T, w *gqlWorld) {
 			"FORBIDDEN", "carol does not have the correct permissions to execute `CreateIssue`"},
 	} {
 		res := create(tc.token, tc.input)
-		if string(res.Data) != `{"createIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != tc.typ || res.Errors[0].Message != tc.msg {
-			t.Errorf("%s: %s", tc.name, res.raw)
-		}
+		checkData(t, tc.name, res, `{"createIssue":null}`)
+		checkOneError(t, tc.name, res.Errors, wantErr{Type: tc.typ, Message: tc.msg})
 	}
 	st.RLock()
 	after := len(st.Repo("acme", "widgets").Issues)
 	st.RUnlock()
 	if after != before {
-		t.Errorf("refused mutations created %d issues", after-before)
+		t.Errorf("after the refused mutations widgets has %d issues, want %d as before", after, before)
 	}
 }

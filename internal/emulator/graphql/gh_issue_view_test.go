@@ -2,8 +2,9 @@ package graphql_test
 
 import (
 	"net/http"
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // ghIssueByNumber is the query gh issue view sends (FindIssueOrPR in
@@ -76,19 +77,49 @@ func testGraphQLGhIssueView(t *testing.T, w *gqlWorld) {
 	}
 
 	is := view(w.bug).Repository.Issue
-	if is.Typename != "Issue" || is.Number != w.bug || is.State != "OPEN" || !reflect.DeepEqual(is.ReactionGroups, none) {
-		t.Errorf("issue = %+v", is)
+	if is.Typename != "Issue" {
+		t.Errorf("issue __typename = %s, want Issue", is.Typename)
 	}
-	if is.Comments.TotalCount != 25 || len(is.Comments.Nodes) != 1 {
-		t.Fatalf("comments = %+v", is.Comments)
+	if is.Number != w.bug {
+		t.Errorf("issue number = %d, want %d", is.Number, w.bug)
+	}
+	if is.State != "OPEN" {
+		t.Errorf("issue state = %s, want OPEN", is.State)
+	}
+	if diff := cmp.Diff(none, is.ReactionGroups); diff != "" {
+		t.Errorf("issue reactionGroups mismatch (-want +got):\n%s", diff)
+	}
+	if is.Comments.TotalCount != 25 {
+		t.Fatalf("comments totalCount = %d, want 25", is.Comments.TotalCount)
+	}
+	if len(is.Comments.Nodes) != 1 {
+		t.Fatalf("comments(last: 1) = %d nodes, want 1", len(is.Comments.Nodes))
 	}
 	c := is.Comments.Nodes[0]
-	if c.Body != "comment 25, edited" || !c.IncludesCreatedEdit || c.IsMinimized || c.MinimizedReason != nil ||
-		!reflect.DeepEqual(c.ReactionGroups, none) {
-		t.Errorf("last comment = %+v", c)
+	if c.Body != "comment 25, edited" {
+		t.Errorf("last comment body = %q, want %q", c.Body, "comment 25, edited")
 	}
-	if pr := view(w.pull).Repository.Issue; pr.Typename != "PullRequest" || pr.State != "OPEN" || !reflect.DeepEqual(pr.ReactionGroups, none) {
-		t.Errorf("pull request = %+v", pr)
+	if !c.IncludesCreatedEdit {
+		t.Errorf("last comment includesCreatedEdit = false, want true")
+	}
+	if c.IsMinimized {
+		t.Errorf("last comment isMinimized = true, want false")
+	}
+	if c.MinimizedReason != nil {
+		t.Errorf("last comment minimizedReason = %q, want null", *c.MinimizedReason)
+	}
+	if diff := cmp.Diff(none, c.ReactionGroups); diff != "" {
+		t.Errorf("last comment reactionGroups mismatch (-want +got):\n%s", diff)
+	}
+	pr := view(w.pull).Repository.Issue
+	if pr.Typename != "PullRequest" {
+		t.Errorf("pull request __typename = %s, want PullRequest", pr.Typename)
+	}
+	if pr.State != "OPEN" {
+		t.Errorf("pull request state = %s, want OPEN", pr.State)
+	}
+	if diff := cmp.Diff(none, pr.ReactionGroups); diff != "" {
+		t.Errorf("pull request reactionGroups mismatch (-want +got):\n%s", diff)
 	}
 
 	// --comments: every comment, each saying whether the viewer wrote it
@@ -105,12 +136,18 @@ func testGraphQLGhIssueView(t *testing.T, w *gqlWorld) {
 	id := w.issueID("emu-alice", w.bug)
 	w.query("emu-alice", ghCommentsForIssue, map[string]any{"endCursor": nil, "id": id}).ok(t, &cd)
 	nodes := cd.Node.Comments.Nodes
-	if len(nodes) != 25 || cd.Node.Comments.TotalCount != 25 || cd.Node.Comments.PageInfo.HasNextPage {
-		t.Fatalf("comments = %+v", cd.Node.Comments)
+	if len(nodes) != 25 {
+		t.Fatalf("--comments: %d comments, want 25", len(nodes))
+	}
+	if cd.Node.Comments.TotalCount != 25 {
+		t.Fatalf("--comments: totalCount = %d, want 25", cd.Node.Comments.TotalCount)
+	}
+	if cd.Node.Comments.PageInfo.HasNextPage {
+		t.Fatalf("--comments: hasNextPage = true, want false")
 	}
 	for i, n := range nodes {
 		if mine := n.Author.Login == "alice"; n.ViewerDidAuthor != mine {
-			t.Errorf("comment %d by %s: viewerDidAuthor %v", i+1, n.Author.Login, n.ViewerDidAuthor)
+			t.Errorf("comment %d by %s: viewerDidAuthor %v, want %v", i+1, n.Author.Login, n.ViewerDidAuthor, mine)
 		}
 		if edited := i == 24; n.IncludesCreatedEdit != edited {
 			t.Errorf("comment %d: includesCreatedEdit %v, want %v", i+1, n.IncludesCreatedEdit, edited)
@@ -131,7 +168,6 @@ func testGraphQLGhIssueView(t *testing.T, w *gqlWorld) {
 	}
 	doc = `query($n: Int!) { repository(owner: "acme", name: "widgets") { issue(number: $n) { reactionGroups { users { nodes { login } } } } } }`
 	res := w.query("emu-carol", doc, map[string]any{"n": w.bug})
-	if res.Status != http.StatusOK || len(res.Errors) == 0 || res.Errors[0].Type != "MISSING_PAGINATION_BOUNDARIES" {
-		t.Errorf("users { nodes } without first: %s", res.raw)
-	}
+	checkStatus(t, "users { nodes } without first", res, http.StatusOK)
+	checkFirstError(t, "users { nodes } without first", res.Errors, "MISSING_PAGINATION_BOUNDARIES")
 }

@@ -92,9 +92,24 @@ func TestGraphQLGhPulls(t *testing.T) {
 	}
 	w.query(seed.DemoTokenCarol, ghPullRequestList, map[string]any{"owner": "acme", "repo": "widgets", "limit": 30, "state": []string{"OPEN"}}).ok(t, &list)
 	prs := list.Repository.PullRequests
-	if prs.TotalCount != 4 || len(prs.Nodes) != 4 || prs.Nodes[0].Number != 155 || !prs.Nodes[0].IsDraft ||
-		prs.Nodes[1].HeadRefName != "fix/145-chart-widget-loses-unsaved-changes-after" || prs.Nodes[1].HeadRepositoryOwner.Login != "acme" {
-		t.Errorf("open pull requests = %+v", prs)
+	if prs.TotalCount != 4 {
+		t.Errorf("open pull requests totalCount = %d, want 4", prs.TotalCount)
+	}
+	if len(prs.Nodes) != 4 {
+		t.Errorf("open pull requests = %d nodes %+v, want 4", len(prs.Nodes), prs.Nodes)
+	} else {
+		if prs.Nodes[0].Number != 155 {
+			t.Errorf("first open pull request = #%d, want #155", prs.Nodes[0].Number)
+		}
+		if !prs.Nodes[0].IsDraft {
+			t.Errorf("#%d isDraft = false, want true", prs.Nodes[0].Number)
+		}
+		if got, want := prs.Nodes[1].HeadRefName, "fix/145-chart-widget-loses-unsaved-changes-after"; got != want {
+			t.Errorf("second open pull request headRefName = %q, want %q", got, want)
+		}
+		if got := prs.Nodes[1].HeadRepositoryOwner.Login; got != "acme" {
+			t.Errorf("second open pull request headRepositoryOwner = %q, want acme", got)
+		}
 	}
 	var byHead struct {
 		Repository struct{ PullRequests struct{ TotalCount int } }
@@ -102,7 +117,7 @@ func TestGraphQLGhPulls(t *testing.T) {
 	w.query(seed.DemoTokenCarol, ghPullRequestList, map[string]any{"owner": "acme", "repo": "widgets", "limit": 30,
 		"state": []string{"MERGED", "CLOSED", "OPEN"}, "baseBranch": "main", "headBranch": prs.Nodes[1].HeadRefName}).ok(t, &byHead)
 	if byHead.Repository.PullRequests.TotalCount != 1 {
-		t.Errorf("headRefName filter found %d", byHead.Repository.PullRequests.TotalCount)
+		t.Errorf("headRefName filter found %d, want 1", byHead.Repository.PullRequests.TotalCount)
 	}
 
 	var view struct {
@@ -154,13 +169,44 @@ func TestGraphQLGhPulls(t *testing.T) {
 	w.query(seed.DemoTokenCarol, ghPullRequestByNumber, map[string]any{"owner": "acme", "repo": "widgets", "pr_number": 133}).ok(t, &view)
 	pr := view.Repository.PullRequest
 	reqs := pr.ReviewRequests.Nodes
-	if pr.Mergeable != "MERGEABLE" || pr.AutoMergeRequest != nil || pr.Commits.TotalCount != 2 || pr.Additions == 0 ||
-		len(reqs) != 2 || reqs[0].RequestedReviewer.Typename != "User" || reqs[1].RequestedReviewer.Slug != "maintainers" || pr.Reviews.TotalCount != 0 {
-		t.Errorf("pull request 133 = %+v", pr)
+	if pr.Mergeable != "MERGEABLE" {
+		t.Errorf("#133 mergeable = %s, want MERGEABLE", pr.Mergeable)
+	}
+	if pr.AutoMergeRequest != nil {
+		t.Errorf("#133 autoMergeRequest = %+v, want null", pr.AutoMergeRequest)
+	}
+	if pr.Commits.TotalCount != 2 {
+		t.Errorf("#133 commits = %d, want 2", pr.Commits.TotalCount)
+	}
+	if pr.Additions == 0 {
+		t.Errorf("#133 additions = 0, want some")
+	}
+	if len(reqs) != 2 {
+		t.Errorf("#133 reviewRequests = %+v, want 2", reqs)
+	} else {
+		if got := reqs[0].RequestedReviewer.Typename; got != "User" {
+			t.Errorf("#133 first requested reviewer is a %s, want User", got)
+		}
+		if got := reqs[1].RequestedReviewer.Slug; got != "maintainers" {
+			t.Errorf("#133 second requested reviewer slug = %q, want maintainers", got)
+		}
+	}
+	if pr.Reviews.TotalCount != 0 {
+		t.Errorf("#133 reviews = %d, want 0", pr.Reviews.TotalCount)
 	}
 	ctxs := pr.StatusCheckRollup.Nodes[0].Commit.StatusCheckRollup.Contexts.Nodes
-	if len(ctxs) != 3 || ctxs[0].Typename != "CheckRun" || ctxs[0].CheckSuite.WorkflowRun.Workflow.Name != "CI" || ctxs[1].Conclusion != nil {
-		t.Errorf("rollup of 133 = %+v", ctxs)
+	if len(ctxs) != 3 {
+		t.Errorf("#133 rollup = %d contexts %+v, want 3", len(ctxs), ctxs)
+	} else {
+		if ctxs[0].Typename != "CheckRun" {
+			t.Errorf("#133 first context is a %s, want CheckRun", ctxs[0].Typename)
+		}
+		if got := ctxs[0].CheckSuite.WorkflowRun.Workflow.Name; got != "CI" {
+			t.Errorf("#133 first context's workflow = %q, want CI", got)
+		}
+		if ctxs[1].Conclusion != nil {
+			t.Errorf("#133 second context conclusion = %q, want null (still running)", *ctxs[1].Conclusion)
+		}
 	}
 
 	type counts struct {
@@ -206,27 +252,78 @@ func TestGraphQLGhPulls(t *testing.T) {
 	w.query(seed.DemoTokenCarol, ghStatusCounts, map[string]any{"n": 146}).ok(t, &approved)
 	a := approved.Repository.PullRequest
 	roll := a.StatusCheckRollup.Nodes[0].Commit.StatusCheckRollup.Contexts
-	if a.ReviewDecision != "APPROVED" || a.MergeStateStatus != "CLEAN" || roll.CheckRunCount != 3 || roll.StatusContextCount != 1 ||
-		len(roll.CheckRunCountsByState) != 1 || roll.CheckRunCountsByState[0].State != "SUCCESS" ||
-		len(a.ReviewThreads.Nodes) != 1 || !a.ReviewThreads.Nodes[0].IsResolved || a.ReviewThreads.Nodes[0].IsOutdated ||
-		len(a.Files.Nodes) != 2 || a.Files.Nodes[0].ChangeType != "ADDED" ||
-		len(a.ClosingIssuesReferences.Nodes) != 1 || a.ClosingIssuesReferences.Nodes[0].Number != 145 || a.MergeCommit != nil {
-		t.Errorf("pull request 146 = %+v", a)
+	if a.ReviewDecision != "APPROVED" {
+		t.Errorf("#146 reviewDecision = %s, want APPROVED", a.ReviewDecision)
+	}
+	if a.MergeStateStatus != "CLEAN" {
+		t.Errorf("#146 mergeStateStatus = %s, want CLEAN", a.MergeStateStatus)
+	}
+	if roll.CheckRunCount != 3 {
+		t.Errorf("#146 checkRunCount = %d, want 3", roll.CheckRunCount)
+	}
+	if roll.StatusContextCount != 1 {
+		t.Errorf("#146 statusContextCount = %d, want 1", roll.StatusContextCount)
+	}
+	if len(roll.CheckRunCountsByState) != 1 {
+		t.Errorf("#146 checkRunCountsByState = %+v, want 1 state", roll.CheckRunCountsByState)
+	} else if got := roll.CheckRunCountsByState[0].State; got != "SUCCESS" {
+		t.Errorf("#146 checkRunCountsByState state = %s, want SUCCESS", got)
+	}
+	if len(a.ReviewThreads.Nodes) != 1 {
+		t.Errorf("#146 reviewThreads = %+v, want 1", a.ReviewThreads.Nodes)
+	} else {
+		if !a.ReviewThreads.Nodes[0].IsResolved {
+			t.Errorf("#146 review thread isResolved = false, want true")
+		}
+		if a.ReviewThreads.Nodes[0].IsOutdated {
+			t.Errorf("#146 review thread isOutdated = true, want false")
+		}
+	}
+	if len(a.Files.Nodes) != 2 {
+		t.Errorf("#146 files = %+v, want 2", a.Files.Nodes)
+	} else if got := a.Files.Nodes[0].ChangeType; got != "ADDED" {
+		t.Errorf("#146 first file changeType = %s, want ADDED", got)
+	}
+	if len(a.ClosingIssuesReferences.Nodes) != 1 {
+		t.Errorf("#146 closingIssuesReferences = %+v, want 1", a.ClosingIssuesReferences.Nodes)
+	} else if got := a.ClosingIssuesReferences.Nodes[0].Number; got != 145 {
+		t.Errorf("#146 closes #%d, want #145", got)
+	}
+	if a.MergeCommit != nil {
+		t.Errorf("#146 mergeCommit = %+v, want null", a.MergeCommit)
 	}
 	var changes counts
 	w.query(seed.DemoTokenCarol, ghStatusCounts, map[string]any{"n": 121}).ok(t, &changes)
 	c := changes.Repository.PullRequest
-	if c.ReviewDecision != "CHANGES_REQUESTED" || len(c.ReviewThreads.Nodes) != 1 || !c.ReviewThreads.Nodes[0].IsOutdated ||
-		c.ReviewThreads.Nodes[0].Line != nil {
-		t.Errorf("pull request 121 = %+v", c)
+	if c.ReviewDecision != "CHANGES_REQUESTED" {
+		t.Errorf("#121 reviewDecision = %s, want CHANGES_REQUESTED", c.ReviewDecision)
+	}
+	if len(c.ReviewThreads.Nodes) != 1 {
+		t.Errorf("#121 reviewThreads = %+v, want 1", c.ReviewThreads.Nodes)
+	} else {
+		if !c.ReviewThreads.Nodes[0].IsOutdated {
+			t.Errorf("#121 review thread isOutdated = false, want true")
+		}
+		if l := c.ReviewThreads.Nodes[0].Line; l != nil {
+			t.Errorf("#121 outdated thread line = %d, want null", *l)
+		}
 	}
 	var merged counts
 	w.query(seed.DemoTokenCarol, ghStatusCounts, map[string]any{"n": 96}).ok(t, &merged)
 	m := merged.Repository.PullRequest
-	if m.MergeCommit == nil || m.MergedBy == nil || m.MergeStateStatus != "UNKNOWN" || len(m.LatestReviews.Nodes) != 2 {
-		t.Errorf("pull request 96 = %+v", m)
+	if m.MergeCommit == nil {
+		t.Errorf("#96 mergeCommit = null, want the merge commit")
+	}
+	if m.MergedBy == nil {
+		t.Errorf("#96 mergedBy = null, want who merged it")
+	}
+	if m.MergeStateStatus != "UNKNOWN" {
+		t.Errorf("#96 mergeStateStatus = %s, want UNKNOWN", m.MergeStateStatus)
+	}
+	if got := len(m.LatestReviews.Nodes); got != 2 {
+		t.Errorf("#96 latestReviews = %d, want 2", got)
 	}
 	if n := w.count.validated.Load(); n < 5 {
-		t.Errorf("only %d documents were validated against GitHub's schema", n)
+		t.Errorf("%d documents were validated against GitHub's schema, want at least 5", n)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // ghRepoListOwner is gh's RepositoryList query (pkg/cmd/repo/list/http.go)
@@ -81,25 +83,55 @@ func testGraphQLGhRepoList(t *testing.T, w *gqlWorld) {
 	}
 
 	d := list("emu-alice", map[string]any{"perPage": 30, "owner": "acme"})
-	if d.RepositoryOwner.Login != "acme" || !reflect.DeepEqual(d.names(), []string{"acme/vault", "acme/widgets"}) ||
-		d.RepositoryOwner.Repositories.TotalCount != 2 || d.RepositoryOwner.Repositories.PageInfo.HasNextPage {
-		t.Errorf("alice's list of acme = %+v", d.RepositoryOwner)
+	if d.RepositoryOwner.Login != "acme" {
+		t.Errorf("alice's list of acme: owner login = %q, want acme", d.RepositoryOwner.Login)
+	}
+	if want := []string{"acme/vault", "acme/widgets"}; !reflect.DeepEqual(d.names(), want) {
+		t.Errorf("alice's list of acme = %v, want %v", d.names(), want)
+	}
+	if got := d.RepositoryOwner.Repositories.TotalCount; got != 2 {
+		t.Errorf("alice's list of acme: totalCount = %d, want 2", got)
+	}
+	if d.RepositoryOwner.Repositories.PageInfo.HasNextPage {
+		t.Errorf("alice's list of acme: hasNextPage = true, want false")
 	}
 	for _, n := range d.RepositoryOwner.Repositories.Nodes {
 		private := n.NameWithOwner == "acme/vault"
 		wantVis := map[bool]string{true: "PRIVATE", false: "PUBLIC"}[private]
-		if n.IsPrivate != private || n.Visibility != wantVis || n.IsFork || n.IsArchived || n.PushedAt == nil ||
-			!n.CreatedAt.Equal(gqlEpoch) {
-			t.Errorf("node %+v", n)
+		if n.IsPrivate != private {
+			t.Errorf("%s: isPrivate = %v, want %v", n.NameWithOwner, n.IsPrivate, private)
+		}
+		if n.Visibility != wantVis {
+			t.Errorf("%s: visibility = %s, want %s", n.NameWithOwner, n.Visibility, wantVis)
+		}
+		if n.IsFork {
+			t.Errorf("%s: isFork = true, want false", n.NameWithOwner)
+		}
+		if n.IsArchived {
+			t.Errorf("%s: isArchived = true, want false", n.NameWithOwner)
+		}
+		if n.PushedAt == nil {
+			t.Errorf("%s: pushedAt = null, want a time", n.NameWithOwner)
+		}
+		if !n.CreatedAt.Equal(gqlEpoch) {
+			t.Errorf("%s: createdAt = %v, want %v", n.NameWithOwner, n.CreatedAt, gqlEpoch)
 		}
 	}
 
 	// One per page, as gh pages on endCursor.
 	first := list("emu-alice", map[string]any{"perPage": 1, "owner": "acme"})
 	next := list("emu-alice", map[string]any{"perPage": 1, "owner": "acme", "endCursor": first.RepositoryOwner.Repositories.PageInfo.EndCursor})
-	if !reflect.DeepEqual(first.names(), []string{"acme/vault"}) || !first.RepositoryOwner.Repositories.PageInfo.HasNextPage ||
-		!reflect.DeepEqual(next.names(), []string{"acme/widgets"}) || next.RepositoryOwner.Repositories.PageInfo.HasNextPage {
-		t.Errorf("pages = %v then %v", first.names(), next.names())
+	if want := []string{"acme/vault"}; !reflect.DeepEqual(first.names(), want) {
+		t.Errorf("first page = %v, want %v", first.names(), want)
+	}
+	if !first.RepositoryOwner.Repositories.PageInfo.HasNextPage {
+		t.Errorf("first page: hasNextPage = false, want true")
+	}
+	if want := []string{"acme/widgets"}; !reflect.DeepEqual(next.names(), want) {
+		t.Errorf("second page = %v, want %v", next.names(), want)
+	}
+	if next.RepositoryOwner.Repositories.PageInfo.HasNextPage {
+		t.Errorf("second page: hasNextPage = true, want false")
 	}
 
 	for _, tc := range []struct {
@@ -115,16 +147,20 @@ func testGraphQLGhRepoList(t *testing.T, w *gqlWorld) {
 		{"emu-alice", map[string]any{"perPage": 30}, nil}, // alice owns no repository
 	} {
 		d := list(tc.token, tc.vars)
-		if !reflect.DeepEqual(d.names(), tc.want) || d.RepositoryOwner.Repositories.TotalCount != len(tc.want) {
-			t.Errorf("%s %v: %v (total %d), want %v", tc.token, tc.vars, d.names(), d.RepositoryOwner.Repositories.TotalCount, tc.want)
+		if !reflect.DeepEqual(d.names(), tc.want) {
+			t.Errorf("%s %v: %v, want %v", tc.token, tc.vars, d.names(), tc.want)
+		}
+		if got := d.RepositoryOwner.Repositories.TotalCount; got != len(tc.want) {
+			t.Errorf("%s %v: totalCount = %d, want %d", tc.token, tc.vars, got, len(tc.want))
 		}
 	}
 
 	// An unknown owner is null without an error; gh then says the handle
 	// was not recognized.
 	res := w.query("emu-alice", ghRepoListOwner, map[string]any{"perPage": 30, "owner": "nobody"})
-	if string(res.Data) != `{"repositoryOwner":null}` || len(res.Errors) != 0 {
-		t.Errorf("unknown owner: %s", res.raw)
+	checkData(t, "unknown owner", res, `{"repositoryOwner":null}`)
+	if len(res.Errors) != 0 {
+		t.Errorf("unknown owner: errors %+v, want none", res.Errors)
 	}
 
 	// Without ownerAffiliations a user's list includes the repositories it
@@ -137,13 +173,16 @@ func testGraphQLGhRepoList(t *testing.T, w *gqlWorld) {
 		}
 	}
 	w.query("emu-alice", `{ repositoryOwner(login: "alice") { repositories(first: 10, orderBy: {field: NAME, direction: ASC}) { nodes { nameWithOwner } } } }`, nil).ok(t, &u)
-	if n := u.RepositoryOwner.Repositories.Nodes; len(n) != 1 || n[0].NameWithOwner != "acme/widgets" {
-		t.Errorf("alice's repositories = %+v", n)
+	if n := u.RepositoryOwner.Repositories.Nodes; len(n) != 1 {
+		t.Errorf("alice's repositories = %+v, want 1", n)
+	} else if n[0].NameWithOwner != "acme/widgets" {
+		t.Errorf("alice's repository = %s, want acme/widgets", n[0].NameWithOwner)
 	}
 	res = w.query("emu-alice", `{ repositoryOwner(login: "alice") { repositories(first: 10, ownerAffiliations: [ORGANIZATION_MEMBER]) { totalCount } } }`, nil)
-	if len(res.Errors) != 1 || string(res.Data) != `{"repositoryOwner":null}` {
-		t.Errorf("ORGANIZATION_MEMBER: %s", res.raw)
+	if len(res.Errors) != 1 {
+		t.Errorf("ORGANIZATION_MEMBER: errors %+v, want 1", res.Errors)
 	}
+	checkData(t, "ORGANIZATION_MEMBER", res, `{"repositoryOwner":null}`)
 	testOwnerRepositoryFields(t, w)
 }
 
@@ -193,7 +232,10 @@ func testOwnerRepositoryFields(t *testing.T, w *gqlWorld) {
 		"vault":   "false PRIVATE false main 1 0",
 		"widgets": fmt.Sprintf("true PUBLIC true main %d %d", openIssues, openPulls),
 	}
-	if openPulls == 0 || !reflect.DeepEqual(got, want) {
-		t.Errorf("owner repository fields = %v, want %v", got, want)
+	if openPulls == 0 {
+		t.Errorf("acme/widgets has no open pull request, want one to count apart")
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("owner repository fields mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Documents GitHub's CLI (v2.83.0) sends, verbatim, with the variables it
@@ -64,8 +66,14 @@ func testGraphQLGhLabelList(t *testing.T, w *gqlWorld) {
 	// default is the same.
 	for _, orderBy := range []map[string]string{{"field": "CREATED_AT", "direction": "ASC"}, nil} {
 		names, total, next := list("", orderBy, 100, nil)
-		if !reflect.DeepEqual(names, created) || total != 10 || next {
-			t.Errorf("orderBy %v: %v (total %d, next %v), want %v", orderBy, names, total, next, created)
+		if diff := cmp.Diff(created, names); diff != "" {
+			t.Errorf("orderBy %v: names mismatch (-want +got):\n%s", orderBy, diff)
+		}
+		if total != 10 {
+			t.Errorf("orderBy %v: totalCount = %d, want 10", orderBy, total)
+		}
+		if next {
+			t.Errorf("orderBy %v: hasNextPage = true, want false", orderBy)
 		}
 	}
 	names, _, _ := list("", map[string]string{"field": "CREATED_AT", "direction": "DESC"}, 3, nil)
@@ -73,8 +81,11 @@ func testGraphQLGhLabelList(t *testing.T, w *gqlWorld) {
 		t.Errorf("CREATED_AT DESC = %v, want %v", names, want)
 	}
 	names, _, next := list("", map[string]string{"field": "NAME", "direction": "ASC"}, 4, nil)
-	if want := []string{"area: part-0", "area: part-1", "area: part-2", "area: part-3"}; !reflect.DeepEqual(names, want) || !next {
-		t.Errorf("NAME ASC = %v (next %v), want %v", names, next, want)
+	if want := []string{"area: part-0", "area: part-1", "area: part-2", "area: part-3"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("NAME ASC = %v, want %v", names, want)
+	}
+	if !next {
+		t.Errorf("NAME ASC first 4: hasNextPage = false, want true")
 	}
 	names, _, _ = list("", map[string]string{"field": "NAME", "direction": "DESC"}, 3, nil)
 	if want := []string{"status: triage", "enhancement", "bug"}; !reflect.DeepEqual(names, want) {
@@ -82,8 +93,11 @@ func testGraphQLGhLabelList(t *testing.T, w *gqlWorld) {
 	}
 	// gh label list --search: the query matches names and descriptions.
 	names, total, _ := list("work", map[string]string{"field": "CREATED_AT", "direction": "ASC"}, 100, nil)
-	if want := []string{"bug"}; !reflect.DeepEqual(names, want) || total != 1 {
-		t.Errorf("query work = %v (total %d), want %v", names, total, want)
+	if want := []string{"bug"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("query work = %v, want %v", names, want)
+	}
+	if total != 1 {
+		t.Errorf("query work: totalCount = %d, want 1", total)
 	}
 }
 
@@ -150,7 +164,7 @@ func testGraphQLGhIssueList(t *testing.T, w *gqlWorld) {
 		var d issues
 		w.query("emu-carol", ghIssueList, all).ok(t, &d)
 		if !d.Repository.HasIssuesEnabled {
-			t.Errorf("hasIssuesEnabled = false")
+			t.Errorf("hasIssuesEnabled = false, want true")
 		}
 		return d
 	}
@@ -170,13 +184,20 @@ func testGraphQLGhIssueList(t *testing.T, w *gqlWorld) {
 		{"nobody", map[string]any{"states": []string{"OPEN"}, "assignee": "nobody"}, []int{}},
 	} {
 		d := gh(tc.vars)
-		if got := numbers(d); !reflect.DeepEqual(got, tc.want) || d.Repository.Issues.TotalCount != len(tc.want) {
-			t.Errorf("%s: %v (total %d), want %v", tc.name, got, d.Repository.Issues.TotalCount, tc.want)
+		if got := numbers(d); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: issues %v, want %v", tc.name, got, tc.want)
+		}
+		if got := d.Repository.Issues.TotalCount; got != len(tc.want) {
+			t.Errorf("%s: totalCount = %d, want %d", tc.name, got, len(tc.want))
 		}
 	}
 	// --limit 3 pages as gh does.
-	if d := gh(map[string]any{"states": []string{"OPEN"}, "limit": 3}); !d.Repository.Issues.PageInfo.HasNextPage || len(d.Repository.Issues.Nodes) != 3 {
-		t.Errorf("limit 3: %v, hasNextPage %v", numbers(d), d.Repository.Issues.PageInfo.HasNextPage)
+	d := gh(map[string]any{"states": []string{"OPEN"}, "limit": 3})
+	if !d.Repository.Issues.PageInfo.HasNextPage {
+		t.Errorf("limit 3: hasNextPage = false, want true")
+	}
+	if got := len(d.Repository.Issues.Nodes); got != 3 {
+		t.Errorf("limit 3: %d issues %v, want 3", got, numbers(d))
 	}
 
 	// The IssueFilters fields gh does not send, as the schema describes them.
@@ -233,9 +254,7 @@ func testGraphQLGhIssueList(t *testing.T, w *gqlWorld) {
 	}
 	// The emulator keeps no subscriptions: it refuses rather than ignore.
 	r := w.query("emu-carol", doc, map[string]any{"filter": map[string]any{"viewerSubscribed": true}})
-	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Message, "viewerSubscribed") {
-		t.Errorf("viewerSubscribed: true: errors %+v", r.Errors)
-	}
+	checkOneError(t, "viewerSubscribed: true", r.Errors, wantErr{Contains: []string{"viewerSubscribed"}})
 }
 
 // ghRepositoryInfo is gh's RepositoryInfo query of api.GitHubRepo
@@ -292,8 +311,11 @@ func testGraphQLGhRepositoryInfo(t *testing.T, w *gqlWorld) {
 	}
 	err = json.NewDecoder(resp.Body).Decode(&rest)
 	resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /repos/acme/widgets: %d %v", resp.StatusCode, err)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /repos/acme/widgets: status %d, want 200", resp.StatusCode)
+	}
+	if err != nil {
+		t.Fatalf("GET /repos/acme/widgets does not decode: %v", err)
 	}
 
 	var info struct {
@@ -310,17 +332,29 @@ func testGraphQLGhRepositoryInfo(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-carol", ghRepositoryInfo, map[string]any{"owner": "acme", "name": "widgets"}).ok(t, &info)
 	r := info.Repository
-	if r.ID != rest.NodeID || r.Name != "widgets" || r.Owner.Login != "acme" || r.ViewerPermission != "READ" ||
-		r.Description != "Widgets, sprockets and gizmos" {
-		t.Errorf("repository = %+v", r)
+	type repoFacts struct{ ID, Name, Owner, ViewerPermission, Description string }
+	if diff := cmp.Diff(repoFacts{rest.NodeID, "widgets", "acme", "READ", "Widgets, sprockets and gizmos"},
+		repoFacts{r.ID, r.Name, r.Owner.Login, r.ViewerPermission, r.Description}); diff != "" {
+		t.Errorf("repository mismatch (-want +got):\n%s", diff)
 	}
-	if r.DefaultBranchRef.Name != rest.DefaultBranch || r.HasIssuesEnabled != rest.HasIssues || r.HasWikiEnabled != rest.HasWiki ||
-		(r.Parent != nil) != rest.Fork {
-		t.Errorf("GraphQL %+v disagrees with REST %+v", r, rest)
+	type restFacts struct {
+		DefaultBranch      string
+		HasIssues, HasWiki bool
+		Fork               bool
+	}
+	if diff := cmp.Diff(restFacts{rest.DefaultBranch, rest.HasIssues, rest.HasWiki, rest.Fork},
+		restFacts{r.DefaultBranchRef.Name, r.HasIssuesEnabled, r.HasWikiEnabled, r.Parent != nil}); diff != "" {
+		t.Errorf("GraphQL disagrees with REST (-REST +GraphQL):\n%s", diff)
 	}
 	// A new repository on GitHub allows all three merge methods.
-	if !r.MergeCommitAllowed || !r.RebaseMergeAllowed || !r.SquashMergeAllowed {
-		t.Errorf("merge methods = %v %v %v, want all allowed", r.MergeCommitAllowed, r.RebaseMergeAllowed, r.SquashMergeAllowed)
+	if !r.MergeCommitAllowed {
+		t.Errorf("mergeCommitAllowed = false, want true")
+	}
+	if !r.RebaseMergeAllowed {
+		t.Errorf("rebaseMergeAllowed = false, want true")
+	}
+	if !r.SquashMergeAllowed {
+		t.Errorf("squashMergeAllowed = false, want true")
 	}
 
 	var view struct {
@@ -333,8 +367,15 @@ func testGraphQLGhRepositoryInfo(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-carol", ghRepoViewJSON, map[string]any{"owner": "acme", "name": "widgets"}).ok(t, &view)
 	v := view.Repository
-	if v.Name != "widgets" || v.Owner.Login != "acme" || v.Owner.ID == "" || v.Visibility != strings.ToUpper(rest.Visibility) ||
-		v.DefaultBranchRef.Name != rest.DefaultBranch || v.HasIssuesEnabled != rest.HasIssues {
-		t.Errorf("repo view --json = %+v, REST %+v", v, rest)
+	type viewFacts struct {
+		Name, Owner, Visibility, DefaultBranch string
+		HasIssues                              bool
+	}
+	if diff := cmp.Diff(viewFacts{"widgets", "acme", strings.ToUpper(rest.Visibility), rest.DefaultBranch, rest.HasIssues},
+		viewFacts{v.Name, v.Owner.Login, v.Visibility, v.DefaultBranchRef.Name, v.HasIssuesEnabled}); diff != "" {
+		t.Errorf("repo view --json mismatch (-want +got):\n%s", diff)
+	}
+	if v.Owner.ID == "" {
+		t.Errorf("repo view --json: owner id is empty, want one")
 	}
 }

@@ -37,20 +37,35 @@ func TestGraphQLRepositoryObject(t *testing.T) {
 	readme := main.Files["README.md"]
 	st.Unlock()
 	r := d.Repository
-	if r.File == nil || r.File.Typename != "Blob" {
-		t.Fatalf("HEAD:README.md = %+v, want a Blob", r.File)
+	if r.File == nil {
+		t.Fatalf("HEAD:README.md = null, want a Blob")
+	}
+	if r.File.Typename != "Blob" {
+		t.Fatalf("HEAD:README.md is a %s, want a Blob", r.File.Typename)
 	}
 	if got, want := r.File.Oid, state.BlobSHA(readme); got != want {
 		t.Errorf("blob oid = %s, want %s", got, want)
 	}
-	if r.File.ByteSize != len(readme) || r.File.Text != readme {
-		t.Errorf("blob byteSize %d text %q, want %d and the file", r.File.ByteSize, r.File.Text, len(readme))
+	if r.File.ByteSize != len(readme) {
+		t.Errorf("blob byteSize = %d, want %d", r.File.ByteSize, len(readme))
 	}
-	if r.Dir == nil || r.Dir.Typename != "Tree" {
-		t.Errorf("main:.github = %+v, want a Tree", r.Dir)
+	if r.File.Text != readme {
+		t.Errorf("blob text = %q, want %q", r.File.Text, readme)
 	}
-	if r.Head == nil || r.Head.Typename != "Commit" || r.Head.Oid != main.SHA {
-		t.Errorf("HEAD = %+v, want Commit %s", r.Head, main.SHA)
+	if r.Dir == nil {
+		t.Errorf("main:.github = null, want a Tree")
+	} else if r.Dir.Typename != "Tree" {
+		t.Errorf("main:.github is a %s, want a Tree", r.Dir.Typename)
+	}
+	if r.Head == nil {
+		t.Errorf("HEAD = null, want Commit %s", main.SHA)
+	} else {
+		if r.Head.Typename != "Commit" {
+			t.Errorf("HEAD is a %s, want a Commit", r.Head.Typename)
+		}
+		if r.Head.Oid != main.SHA {
+			t.Errorf("HEAD oid = %s, want %s", r.Head.Oid, main.SHA)
+		}
 	}
 	if r.Gone != nil {
 		t.Errorf("a missing path = %+v, want null", r.Gone)

@@ -112,11 +112,16 @@ func testGraphQLIntrospection(t *testing.T, w *gqlWorld) {
 		} `json:"__schema"`
 	}
 	w.query("emu-alice", fullIntrospection, nil).ok(t, &d)
-	if d.Schema.QueryType.Name != s.Query.Name || d.Schema.MutationType == nil || d.Schema.MutationType.Name != s.Mutation.Name {
-		t.Errorf("root types = %+v %+v", d.Schema.QueryType, d.Schema.MutationType)
+	if d.Schema.QueryType.Name != s.Query.Name {
+		t.Errorf("queryType = %q, want %q", d.Schema.QueryType.Name, s.Query.Name)
+	}
+	if d.Schema.MutationType == nil {
+		t.Errorf("mutationType = null, want %q", s.Mutation.Name)
+	} else if d.Schema.MutationType.Name != s.Mutation.Name {
+		t.Errorf("mutationType = %q, want %q", d.Schema.MutationType.Name, s.Mutation.Name)
 	}
 	if len(d.Schema.Types) != len(s.Types) {
-		t.Errorf("%d types, the served schema has %d", len(d.Schema.Types), len(s.Types))
+		t.Errorf("introspection lists %d types, want %d, the served schema's", len(d.Schema.Types), len(s.Types))
 	}
 	if !sort.SliceIsSorted(d.Schema.Types, func(i, j int) bool { return d.Schema.Types[i].Name < d.Schema.Types[j].Name }) {
 		t.Error("types are not in name order")
@@ -132,12 +137,16 @@ func testGraphQLIntrospection(t *testing.T, w *gqlWorld) {
 	var dirs []string
 	for _, dir := range d.Schema.Directives {
 		dirs = append(dirs, dir.Name)
-		if want := s.Directives[dir.Name]; want == nil || len(dir.Locations) != len(want.Locations) {
-			t.Errorf("directive %s: locations %v", dir.Name, dir.Locations)
+		if want := s.Directives[dir.Name]; want == nil {
+			t.Errorf("directive %s is listed, but the served schema lacks it", dir.Name)
+		} else if len(dir.Locations) != len(want.Locations) {
+			t.Errorf("directive %s: locations %v, want %d of them", dir.Name, dir.Locations, len(want.Locations))
 		}
 	}
-	if !slices.Contains(dirs, "include") || !slices.Contains(dirs, "skip") || !slices.Contains(dirs, "deprecated") {
-		t.Errorf("directives = %v", dirs)
+	for _, name := range []string{"include", "skip", "deprecated"} {
+		if !slices.Contains(dirs, name) {
+			t.Errorf("directives = %v, want %s among them", dirs, name)
+		}
 	}
 
 	testIntrospectionType(t, w, s)
@@ -164,14 +173,32 @@ func checkIntroType(t *testing.T, s *ast.Schema, def *ast.Definition, got introF
 		}
 		for i, f := range want {
 			g := got.Fields[i]
-			if g.Name != f.Name || g.Type.sdl() != f.Type.String() || len(g.Args) != len(f.Arguments) || g.IsDeprecated != isDeprecated(f.Directives) {
-				t.Errorf("%s.%s: got %s: %s (%d args, deprecated %v), want %s: %s (%d args)",
-					def.Name, f.Name, g.Name, g.Type.sdl(), len(g.Args), g.IsDeprecated, f.Name, f.Type.String(), len(f.Arguments))
+			bad := false
+			if g.Name != f.Name {
+				t.Errorf("%s field %d: name %s, want %s", def.Name, i, g.Name, f.Name)
+				bad = true
+			}
+			if g.Type.sdl() != f.Type.String() {
+				t.Errorf("%s.%s: type %s, want %s", def.Name, f.Name, g.Type.sdl(), f.Type.String())
+				bad = true
+			}
+			if len(g.Args) != len(f.Arguments) {
+				t.Errorf("%s.%s: %d args, want %d", def.Name, f.Name, len(g.Args), len(f.Arguments))
+				bad = true
+			}
+			if want := isDeprecated(f.Directives); g.IsDeprecated != want {
+				t.Errorf("%s.%s: isDeprecated %v, want %v", def.Name, f.Name, g.IsDeprecated, want)
+				bad = true
+			}
+			if bad {
 				continue
 			}
 			for j, a := range f.Arguments {
-				if g.Args[j].Name != a.Name || g.Args[j].Type.sdl() != a.Type.String() {
-					t.Errorf("%s.%s(%s): got %s: %s", def.Name, f.Name, a.Name, g.Args[j].Name, g.Args[j].Type.sdl())
+				if g.Args[j].Name != a.Name {
+					t.Errorf("%s.%s argument %d: name %s, want %s", def.Name, f.Name, j, g.Args[j].Name, a.Name)
+				}
+				if g.Args[j].Type.sdl() != a.Type.String() {
+					t.Errorf("%s.%s(%s): type %s, want %s", def.Name, f.Name, a.Name, g.Args[j].Type.sdl(), a.Type.String())
 				}
 			}
 		}
@@ -187,8 +214,14 @@ func checkIntroType(t *testing.T, s *ast.Schema, def *ast.Definition, got introF
 			t.Errorf("%s: %d input fields, want %d", def.Name, len(got.InputFields), len(def.Fields))
 		}
 		for i, f := range def.Fields {
-			if i < len(got.InputFields) && (got.InputFields[i].Name != f.Name || got.InputFields[i].Type.sdl() != f.Type.String()) {
-				t.Errorf("%s.%s: got %s: %s", def.Name, f.Name, got.InputFields[i].Name, got.InputFields[i].Type.sdl())
+			if i >= len(got.InputFields) {
+				continue
+			}
+			if g := got.InputFields[i]; g.Name != f.Name {
+				t.Errorf("%s input field %d: name %s, want %s", def.Name, i, g.Name, f.Name)
+			}
+			if g := got.InputFields[i]; g.Type.sdl() != f.Type.String() {
+				t.Errorf("%s.%s: type %s, want %s", def.Name, f.Name, g.Type.sdl(), f.Type.String())
 			}
 		}
 	}
@@ -206,10 +239,10 @@ func checkIntroType(t *testing.T, s *ast.Schema, def *ast.Definition, got introF
 			t.Errorf("%s: possible types %v, want %v", def.Name, names, want)
 		}
 	} else if got.PossibleTypes != nil {
-		t.Errorf("%s: possibleTypes %v on a %s", def.Name, got.PossibleTypes, def.Kind)
+		t.Errorf("%s: possibleTypes %v on a %s, want null", def.Name, got.PossibleTypes, def.Kind)
 	}
 	if def.Kind != ast.Object && def.Kind != ast.Interface && got.Fields != nil {
-		t.Errorf("%s: fields on a %s", def.Name, def.Kind)
+		t.Errorf("%s: fields %v on a %s, want null", def.Name, got.Fields, def.Kind)
 	}
 }
 
@@ -230,8 +263,17 @@ func testIntrospectionType(t *testing.T, w *gqlWorld, s *ast.Schema) {
   __typename
   __schema { __typename }
 }`, nil).ok(t, &d)
-	if d.Issue == nil || d.Nope != nil || d.Typname != "Query" || d.Schema.Typename != "__Schema" {
-		t.Fatalf("__type = %+v", d)
+	if d.Issue == nil {
+		t.Fatalf(`__type(name: "Issue") = null, want the type`)
+	}
+	if d.Nope != nil {
+		t.Fatalf(`__type(name: "NoSuchType") = %+v, want null`, d.Nope)
+	}
+	if d.Typname != "Query" {
+		t.Fatalf("__typename = %q, want Query", d.Typname)
+	}
+	if d.Schema.Typename != "__Schema" {
+		t.Fatalf("__schema { __typename } = %q, want __Schema", d.Schema.Typename)
 	}
 	var want []string
 	for _, f := range s.Types["Issue"].Fields {
@@ -265,16 +307,28 @@ func testIntrospectionType(t *testing.T, w *gqlWorld, s *ast.Schema) {
   Str: __type(name: "String") { kind fields { name } ofType { name } }
 }`, nil).ok(t, &in)
 	def := s.Types["CreateIssueInput"]
-	if in.Input.Kind != "INPUT_OBJECT" || len(in.Input.InputFields) != len(def.Fields) || in.Input.Fields != nil {
-		t.Errorf("CreateIssueInput = %+v", in.Input)
+	if in.Input.Kind != "INPUT_OBJECT" {
+		t.Errorf("CreateIssueInput kind = %s, want INPUT_OBJECT", in.Input.Kind)
+	}
+	if len(in.Input.InputFields) != len(def.Fields) {
+		t.Errorf("CreateIssueInput has %d inputFields, want %d", len(in.Input.InputFields), len(def.Fields))
+	}
+	if in.Input.Fields != nil {
+		t.Errorf("CreateIssueInput fields = %s, want null", *in.Input.Fields)
 	}
 	for i, f := range def.Fields {
 		if i < len(in.Input.InputFields) && in.Input.InputFields[i].Name != f.Name {
 			t.Errorf("CreateIssueInput field %d = %s, want %s", i, in.Input.InputFields[i].Name, f.Name)
 		}
 	}
-	if in.Str.Kind != "SCALAR" || in.Str.Fields != nil || in.Str.OfType != nil {
-		t.Errorf("String = %+v", in.Str)
+	if in.Str.Kind != "SCALAR" {
+		t.Errorf("String kind = %s, want SCALAR", in.Str.Kind)
+	}
+	if in.Str.Fields != nil {
+		t.Errorf("String fields = %s, want null", *in.Str.Fields)
+	}
+	if in.Str.OfType != nil {
+		t.Errorf("String ofType = %s, want null", *in.Str.OfType)
 	}
 }
 
@@ -323,11 +377,19 @@ func testIntrospectionDeprecated(t *testing.T, w *gqlWorld, s *ast.Schema) {
 		})
 	}
 	if find(d.Plain.Fields) >= 0 {
-		t.Errorf("%s.%s is listed without includeDeprecated", typeName, fieldName)
+		t.Errorf("%s.%s is listed without includeDeprecated, want it left out", typeName, fieldName)
 	}
 	i := find(d.All.Fields)
-	if i < 0 || !d.All.Fields[i].IsDeprecated || d.All.Fields[i].DeprecationReason == nil || *d.All.Fields[i].DeprecationReason != reason {
-		t.Errorf("%s.%s with includeDeprecated: %+v", typeName, fieldName, d.All.Fields)
+	if i < 0 {
+		t.Errorf("%s.%s is not listed with includeDeprecated, want it listed", typeName, fieldName)
+	} else {
+		f := d.All.Fields[i]
+		if !f.IsDeprecated {
+			t.Errorf("%s.%s with includeDeprecated: isDeprecated = false, want true", typeName, fieldName)
+		}
+		if f.DeprecationReason == nil || *f.DeprecationReason != reason {
+			t.Errorf("%s.%s with includeDeprecated: deprecationReason = %v, want %q", typeName, fieldName, deref(f.DeprecationReason), reason)
+		}
 	}
 	if len(d.All.Fields) != len(s.Types[typeName].Fields) {
 		t.Errorf("%s: %d fields with includeDeprecated, want %d", typeName, len(d.All.Fields), len(s.Types[typeName].Fields))

@@ -1,6 +1,7 @@
 package graphql_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -97,7 +98,10 @@ func TestGraphQLIssueEdit(t *testing.T) {
 		got = append(got, login)
 	}
 	slices.Sort(got)
-	if !slices.Equal(got, want) || len(want) == 0 {
+	if len(want) == 0 {
+		t.Fatalf("no account in the world is assignable, want some")
+	}
+	if !slices.Equal(got, want) {
 		t.Fatalf("suggestedActors = %v, want %v", got, want)
 	}
 
@@ -110,21 +114,24 @@ func TestGraphQLIssueEdit(t *testing.T) {
 		{ghLabelAdd, "AddLabelsToLabelable"}, {ghLabelRemove, "RemoveLabelsFromLabelable"},
 	} {
 		res := w.query("emu-carol", tc.doc, in(map[string]any{"labelableId": id, "labelIds": []string{labels["enhancement"]}}))
-		if len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" ||
-			res.Errors[0].Message != "carol does not have the correct permissions to execute `"+tc.op+"`" {
-			t.Errorf("carol %s: %s", tc.op, res.raw)
-		}
+		checkOneError(t, "carol "+tc.op, res.Errors,
+			wantErr{Type: "FORBIDDEN", Message: "carol does not have the correct permissions to execute `" + tc.op + "`"})
 	}
 	res := w.query("emu-carol", ghIssueUpdate, in(map[string]any{"id": id, "title": "carol was here"}))
-	if len(res.Errors) != 1 || res.Errors[0].Message != "carol does not have the correct permissions to execute `UpdateIssue`" {
-		t.Errorf("carol UpdateIssue: %s", res.raw)
-	}
+	checkOneError(t, "carol UpdateIssue", res.Errors,
+		wantErr{Message: "carol does not have the correct permissions to execute `UpdateIssue`"})
 	res = w.query("emu-carol", ghReplaceActors, in(map[string]any{"assignableId": id, "actorIds": []string{actors["carol"]}}))
-	if len(res.Errors) != 1 || res.Errors[0].Message != "carol does not have the correct permissions to execute `ReplaceActorsForAssignable`" {
-		t.Errorf("carol ReplaceActorsForAssignable: %s", res.raw)
+	checkOneError(t, "carol ReplaceActorsForAssignable", res.Errors,
+		wantErr{Message: "carol does not have the correct permissions to execute `ReplaceActorsForAssignable`"})
+	after := w.editView(w.bug)
+	if !slices.Equal(after.labels, before.labels) {
+		t.Fatalf("after refused edits labels = %v, want %v as before", after.labels, before.labels)
 	}
-	if after := w.editView(w.bug); !slices.Equal(after.labels, before.labels) || after.title != before.title || !slices.Equal(after.assignees, before.assignees) {
-		t.Fatalf("refused edits changed the issue: %+v -> %+v", before, after)
+	if after.title != before.title {
+		t.Fatalf("after refused edits title = %q, want %q as before", after.title, before.title)
+	}
+	if !slices.Equal(after.assignees, before.assignees) {
+		t.Fatalf("after refused edits assignees = %v, want %v as before", after.assignees, before.assignees)
 	}
 
 	// bob (write) edits as gh does.
@@ -135,7 +142,7 @@ func TestGraphQLIssueEdit(t *testing.T) {
 	}
 	w.query("emu-bob", ghLabelAdd, in(map[string]any{"labelableId": id, "labelIds": []string{labels["enhancement"], labels["bug"]}})).ok(t, &typ)
 	if typ.AddLabelsToLabelable.Typename != "AddLabelsToLabelablePayload" {
-		t.Errorf("payload type %q", typ.AddLabelsToLabelable.Typename)
+		t.Errorf("addLabelsToLabelable __typename = %q, want AddLabelsToLabelablePayload", typ.AddLabelsToLabelable.Typename)
 	}
 	v := w.editView(w.bug)
 	if wantLabels := append(slices.Clone(before.labels), "enhancement"); !slices.Equal(v.labels, wantLabels) {
@@ -143,18 +150,32 @@ func TestGraphQLIssueEdit(t *testing.T) {
 	}
 	var ignore map[string]any
 	w.query("emu-bob", ghLabelRemove, in(map[string]any{"labelableId": id, "labelIds": []string{labels["bug"]}})).ok(t, &ignore)
-	if v = w.editView(w.bug); slices.Contains(v.labels, "bug") || !slices.Contains(v.labels, "enhancement") {
-		t.Errorf("after removing bug: labels %v", v.labels)
+	v = w.editView(w.bug)
+	if slices.Contains(v.labels, "bug") {
+		t.Errorf("after removing bug: labels %v, want no bug", v.labels)
+	}
+	if !slices.Contains(v.labels, "enhancement") {
+		t.Errorf("after removing bug: labels %v, want enhancement still", v.labels)
 	}
 	w.query("emu-bob", ghReplaceActors, in(map[string]any{"assignableId": id, "actorIds": []string{actors["carol"], actors["alice"]}})).ok(t, &ignore)
 	if v = w.editView(w.bug); !slices.Equal(v.assignees, []string{"carol", "alice"}) {
-		t.Errorf("after replacing actors: assignees %v", v.assignees)
+		t.Errorf("after replacing actors: assignees %v, want [carol alice]", v.assignees)
 	}
 	w.query("emu-bob", ghIssueUpdate, in(map[string]any{"id": id, "title": "  Renamed by bob ", "body": "New body", "milestoneId": nil})).ok(t, &ignore)
 	// milestoneId: null is how gh's `issue edit --remove-milestone` asks
 	// for no milestone.
-	if v = w.editView(w.bug); v.title != "Renamed by bob" || v.body != "New body" || before.milestone == "" || v.milestone != "" {
-		t.Errorf("after updateIssue: %+v", v)
+	v = w.editView(w.bug)
+	if v.title != "Renamed by bob" {
+		t.Errorf("after updateIssue: title %q, want %q", v.title, "Renamed by bob")
+	}
+	if v.body != "New body" {
+		t.Errorf("after updateIssue: body %q, want %q", v.body, "New body")
+	}
+	if before.milestone == "" {
+		t.Errorf("before updateIssue: no milestone, want one to remove")
+	}
+	if v.milestone != "" {
+		t.Errorf("after updateIssue: milestone %q, want none", v.milestone)
 	}
 
 	// assignedActors reads the assignees back, as gh's IssueByNumber does.
@@ -178,8 +199,11 @@ func TestGraphQLIssueEdit(t *testing.T) {
 	for _, n := range a.Repository.Issue.AssignedActors.Nodes {
 		read = append(read, n.Login+" "+n.Typename)
 	}
-	if a.Repository.Issue.AssignedActors.TotalCount != len(v.assignees) || !slices.Equal(read, []string{"carol User", "alice User"}) {
-		t.Errorf("assignedActors = %v (total %d), want carol and alice", read, a.Repository.Issue.AssignedActors.TotalCount)
+	if got := a.Repository.Issue.AssignedActors.TotalCount; got != len(v.assignees) {
+		t.Errorf("assignedActors totalCount = %d, want %d", got, len(v.assignees))
+	}
+	if want := []string{"carol User", "alice User"}; !slices.Equal(read, want) {
+		t.Errorf("assignedActors = %q, want %q", read, want)
 	}
 
 	// Bad input is refused by name and changes nothing.
@@ -193,19 +217,28 @@ func TestGraphQLIssueEdit(t *testing.T) {
 		{ghReplaceActors, map[string]any{"assignableId": id, "actorIds": []string{labels["bug"]}}, "Could not resolve to Actor node with the global id of '" + labels["bug"] + "'"},
 	} {
 		res := w.query("emu-alice", tc.doc, in(tc.input))
-		if len(res.Errors) != 1 || res.Errors[0].Message != tc.msg {
-			t.Errorf("%v: %s, want %q", tc.input, res.raw, tc.msg)
-		}
+		checkOneError(t, fmt.Sprint(tc.input), res.Errors, wantErr{Message: tc.msg})
 	}
-	if after := w.editView(w.bug); after.title != v.title || !slices.Equal(after.labels, v.labels) || !slices.Equal(after.assignees, v.assignees) {
-		t.Errorf("refused input changed the issue: %+v -> %+v", v, after)
+	after = w.editView(w.bug)
+	if after.title != v.title {
+		t.Errorf("after refused input title = %q, want %q as before", after.title, v.title)
+	}
+	if !slices.Equal(after.labels, v.labels) {
+		t.Errorf("after refused input labels = %v, want %v as before", after.labels, v.labels)
+	}
+	if !slices.Equal(after.assignees, v.assignees) {
+		t.Errorf("after refused input assignees = %v, want %v as before", after.assignees, v.assignees)
 	}
 
 	// The author may retitle their own issue without triage access, but
 	// their label changes are dropped, as PATCH .../issues/{n} drops them.
 	carolIssue := w.issueID("emu-carol", w.locked)
 	w.query("emu-carol", ghIssueUpdate, in(map[string]any{"id": carolIssue, "title": "Calm discussion", "labelIds": []string{labels["bug"]}})).ok(t, &ignore)
-	if v := w.editView(w.locked); v.title != "Calm discussion" || len(v.labels) != 0 {
-		t.Errorf("author's edit: %+v", v)
+	v = w.editView(w.locked)
+	if v.title != "Calm discussion" {
+		t.Errorf("author's edit: title %q, want %q", v.title, "Calm discussion")
+	}
+	if len(v.labels) != 0 {
+		t.Errorf("author's edit: labels %v, want none (dropped)", v.labels)
 	}
 }

@@ -33,8 +33,16 @@ func testGraphQLCustomIssueFields(t *testing.T, w *gqlWorld) {
 		st.SetIssueFieldValue(repo.Issue(w.epic), priority, "P9"),
 	}
 	st.Unlock()
-	if errs[0] != nil || errs[1] != nil || errs[2] != nil || errs[3] != nil || errs[4] == nil || errs[5] == nil {
-		t.Fatalf("setting values: %v", errs)
+	for i, err := range errs[:4] {
+		if err != nil {
+			t.Fatalf("setting value %d: %v, want it set", i, err)
+		}
+	}
+	if errs[4] == nil {
+		t.Fatalf(`setting Due to "April": no error, want a refusal`)
+	}
+	if errs[5] == nil {
+		t.Fatalf(`setting Priority to "P9": no error, want a refusal`)
 	}
 
 	var org struct {
@@ -84,8 +92,14 @@ func testGraphQLCustomIssueFields(t *testing.T, w *gqlWorld) {
 	}
 	filter := []map[string]any{{"fieldName": "priority", "singleSelectOptionValue": "P0"}}
 	w.query("emu-carol", doc, map[string]any{"owner": "acme", "repo": "widgets", "issueFieldValues": filter}).ok(t, &d)
-	if d.Repository.Issues.TotalCount != 1 || len(d.Repository.Issues.Nodes) != 1 || d.Repository.Issues.Nodes[0].Number != w.bug {
-		t.Fatalf("issues with Priority P0 = %+v, want #%d alone", d.Repository.Issues, w.bug)
+	if d.Repository.Issues.TotalCount != 1 {
+		t.Fatalf("issues with Priority P0: totalCount = %d, want 1", d.Repository.Issues.TotalCount)
+	}
+	if len(d.Repository.Issues.Nodes) != 1 {
+		t.Fatalf("issues with Priority P0 = %d nodes, want 1", len(d.Repository.Issues.Nodes))
+	}
+	if got := d.Repository.Issues.Nodes[0].Number; got != w.bug {
+		t.Fatalf("issue with Priority P0 = #%d, want #%d", got, w.bug)
 	}
 	got := fmt.Sprint(d.Repository.Issues.Nodes[0].IssueFieldValues.Nodes)
 	want := fmt.Sprintf("[map[__typename:IssueFieldNumberValue field:map[fullDatabaseId:%d name:Estimate] valueNumber:3] "+
@@ -96,7 +110,7 @@ func testGraphQLCustomIssueFields(t *testing.T, w *gqlWorld) {
 	// An empty filter list, as the MCP server always sends, filters nothing.
 	w.query("emu-carol", doc, map[string]any{"owner": "acme", "repo": "widgets", "issueFieldValues": []any{}}).ok(t, &d)
 	if d.Repository.Issues.TotalCount < 4 {
-		t.Errorf("no field filter: %d open issues", d.Repository.Issues.TotalCount)
+		t.Errorf("no field filter: %d open issues, want at least 4", d.Repository.Issues.TotalCount)
 	}
 }
 
@@ -135,8 +149,11 @@ func testGraphQLClosedByPullRequests(t *testing.T, w *gqlWorld) {
 		for _, n := range d.Repository.Issue.ClosedByPullRequestsReferences.Nodes {
 			got = append(got, n.Number)
 		}
-		if !reflect.DeepEqual(got, tc.want) || d.Repository.Issue.ClosedByPullRequestsReferences.TotalCount != len(tc.want) {
+		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("includeClosedPrs %v: %v, want %v", tc.closed, got, tc.want)
+		}
+		if total := d.Repository.Issue.ClosedByPullRequestsReferences.TotalCount; total != len(tc.want) {
+			t.Errorf("includeClosedPrs %v: totalCount = %d, want %d", tc.closed, total, len(tc.want))
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator/state"
 )
 
@@ -78,19 +80,31 @@ func TestGraphQLTransferIssue(t *testing.T) {
 	// The next number in acme/gadgets; the same-named label only, in the
 	// target's colour; the same-titled milestone; bob, who cannot be
 	// assigned in acme/gadgets, dropped; every comment kept.
-	if d.TransferIssue.ClientMutationID != "t1" || got.Number != 2 || got.Repository.NameWithOwner != "acme/gadgets" ||
-		got.URL != w.srv.URL+"/acme/gadgets/issues/2" || got.Title != "Widget crashes on resize" ||
-		!reflect.DeepEqual(got.Labels.Nodes, []struct{ Name, Color string }{{"bug", "ff0000"}}) ||
-		got.Milestone == nil || got.Milestone.Title != "v1.0" || len(got.Assignees.Nodes) != 0 || got.Comments.TotalCount != 25 {
-		t.Errorf("transferred issue = %+v", got)
+	if d.TransferIssue.ClientMutationID != "t1" {
+		t.Errorf("transferIssue clientMutationId = %q, want t1", d.TransferIssue.ClientMutationID)
+	}
+	type facts struct {
+		Number                   int
+		Repository, URL, Title   string
+		Assignees, CommentsTotal int
+	}
+	if diff := cmp.Diff(facts{2, "acme/gadgets", w.srv.URL + "/acme/gadgets/issues/2", "Widget crashes on resize", 0, 25},
+		facts{got.Number, got.Repository.NameWithOwner, got.URL, got.Title, len(got.Assignees.Nodes), got.Comments.TotalCount}); diff != "" {
+		t.Errorf("transferred issue mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]struct{ Name, Color string }{{"bug", "ff0000"}}, got.Labels.Nodes); diff != "" {
+		t.Errorf("transferred issue labels mismatch (-want +got):\n%s", diff)
+	}
+	if got.Milestone == nil {
+		t.Errorf("transferred issue milestone = null, want v1.0")
+	} else if got.Milestone.Title != "v1.0" {
+		t.Errorf("transferred issue milestone = %q, want v1.0", got.Milestone.Title)
 	}
 	// GraphQL does not find it under its old number.
 	res := w.query("emu-dora", `query($n: Int!) { repository(owner: "acme", name: "widgets") { issue(number: $n) { id } } }`,
 		map[string]any{"n": w.bug})
 	want := fmt.Sprintf("Could not resolve to an Issue with the number of %d.", w.bug)
-	if len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" || res.Errors[0].Message != want {
-		t.Errorf("old number in GraphQL = %s", res.raw)
-	}
+	checkOneError(t, "old number in GraphQL", res.Errors, wantErr{Type: "NOT_FOUND", Message: want})
 
 	// REST redirects the old number, sub-resources included.
 	for _, suffix := range []string{"", "/comments"} {
@@ -98,8 +112,14 @@ func TestGraphQLTransferIssue(t *testing.T) {
 		wantURL := w.srv.URL + "/repos/acme/gadgets/issues/2" + suffix
 		wantBody := `{"message":"Moved Permanently","url":"` + wantURL +
 			`","documentation_url":"https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects"}`
-		if status != http.StatusMovedPermanently || loc != wantURL || body != wantBody {
-			t.Errorf("GET old%s = %d %q %s", suffix, status, loc, body)
+		if status != http.StatusMovedPermanently {
+			t.Errorf("GET old%s: status %d, want 301", suffix, status)
+		}
+		if loc != wantURL {
+			t.Errorf("GET old%s: Location %q, want %q", suffix, loc, wantURL)
+		}
+		if body != wantBody {
+			t.Errorf("GET old%s: body %s, want %s", suffix, body, wantBody)
 		}
 	}
 	// Who cannot read the new repository learns nothing of it.
@@ -158,16 +178,19 @@ func TestGraphQLTransferIssueRefused(t *testing.T) {
 	}
 	for _, tc := range cases {
 		res := w.query(tc.token, transferDoc, map[string]any{"input": map[string]any{"issueId": tc.issue, "repositoryId": repos[tc.repo]}})
-		if string(res.Data) != `{"transferIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != tc.typ || res.Errors[0].Message != tc.msg {
-			t.Errorf("%s: %s", tc.name, res.raw)
-		}
+		checkData(t, tc.name, res, `{"transferIssue":null}`)
+		checkOneError(t, tc.name, res.Errors, wantErr{Type: tc.typ, Message: tc.msg})
 	}
 	// Nothing moved.
 	st := w.emu.State()
 	st.RLock()
 	defer st.RUnlock()
-	if is := st.Repo("acme", "widgets").Issue(w.bug); is.MovedTo != nil || is.Repo.Name != "widgets" {
-		t.Error("a refused transfer moved the issue")
+	is := st.Repo("acme", "widgets").Issue(w.bug)
+	if is.MovedTo != nil {
+		t.Errorf("after the refused transfers the issue has moved to %v, want it unmoved", is.MovedTo)
+	}
+	if is.Repo.Name != "widgets" {
+		t.Errorf("after the refused transfers the issue is in %s, want widgets", is.Repo.Name)
 	}
 }
 

@@ -1,6 +1,7 @@
 package graphql_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -18,8 +19,11 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-bob", create, map[string]any{"input": map[string]any{
 		"repositoryId": repo.Repository.ID, "name": "area: gears", "color": "c5def5", "description": "Gear train"}}).ok(t, &made)
-	if made.CreateLabel.Label.Name != "area: gears" || made.CreateLabel.Label.ID == "" {
-		t.Fatalf("createLabel = %+v", made)
+	if made.CreateLabel.Label.Name != "area: gears" {
+		t.Fatalf("createLabel name = %q, want %q", made.CreateLabel.Label.Name, "area: gears")
+	}
+	if made.CreateLabel.Label.ID == "" {
+		t.Fatalf("createLabel id is empty, want one")
 	}
 
 	const update = `mutation($input: UpdateLabelInput!) { updateLabel(input: $input) { label { name id } } }`
@@ -29,7 +33,7 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	w.query("emu-bob", update, map[string]any{"input": map[string]any{
 		"id": made.CreateLabel.Label.ID, "name": "area: gearbox", "color": "0e8a16"}}).ok(t, &changed)
 	if changed.UpdateLabel.Label.Name != "area: gearbox" {
-		t.Errorf("updateLabel = %+v", changed)
+		t.Errorf("updateLabel name = %q, want %q", changed.UpdateLabel.Label.Name, "area: gearbox")
 	}
 	st := w.emu.State()
 	st.RLock()
@@ -52,9 +56,8 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	} {
 		res := w.query(tc.token, create, map[string]any{"input": map[string]any{
 			"repositoryId": repo.Repository.ID, "name": tc.name, "color": tc.color}})
-		if len(res.Errors) != 1 || res.Errors[0].Type != tc.typ || res.Errors[0].Message != tc.message {
-			t.Errorf("createLabel %q %q as %s = %s", tc.name, tc.color, tc.token, res.raw)
-		}
+		checkOneError(t, fmt.Sprintf("createLabel %q %q as %s", tc.name, tc.color, tc.token), res.Errors,
+			wantErr{Type: tc.typ, Message: tc.message})
 	}
 
 	const del = `mutation($input: DeleteLabelInput!) { deleteLabel(input: $input) { clientMutationId } }`
@@ -63,12 +66,10 @@ func testGraphQLLabelMutations(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-bob", del, map[string]any{"input": map[string]any{"id": made.CreateLabel.Label.ID, "clientMutationId": "d1"}}).ok(t, &gone)
 	if gone.DeleteLabel.ClientMutationID != "d1" {
-		t.Errorf("deleteLabel = %+v", gone)
+		t.Errorf("deleteLabel clientMutationId = %q, want d1", gone.DeleteLabel.ClientMutationID)
 	}
 	res := w.query("emu-bob", del, map[string]any{"input": map[string]any{"id": made.CreateLabel.Label.ID}})
-	if len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("deleting it again = %s", res.raw)
-	}
+	checkOneError(t, "deleting it again", res.Errors, wantErr{Type: "NOT_FOUND"})
 }
 
 // testGraphQLLabelsByIssueCount orders labels as list_label asks: the most
@@ -93,8 +94,17 @@ func testGraphQLLabelsByIssueCount(t *testing.T, w *gqlWorld) {
 	for _, n := range d.Repository.Labels.Nodes {
 		names = append(names, n.Name)
 	}
-	if len(names) != 10 || d.Repository.Labels.TotalCount != 10 || names[0] != "bug" ||
-		!reflect.DeepEqual(names[1:3], []string{"status: triage", "enhancement"}) {
-		t.Errorf("labels by issue count, most first = %v (total %d)", names, d.Repository.Labels.TotalCount)
+	if len(names) != 10 {
+		t.Errorf("labels by issue count = %d %v, want 10", len(names), names)
+	} else {
+		if names[0] != "bug" {
+			t.Errorf("labels by issue count, most first: first = %q, want bug (all %v)", names[0], names)
+		}
+		if want := []string{"status: triage", "enhancement"}; !reflect.DeepEqual(names[1:3], want) {
+			t.Errorf("labels by issue count, most first: second and third = %q, want %q", names[1:3], want)
+		}
+	}
+	if d.Repository.Labels.TotalCount != 10 {
+		t.Errorf("labels totalCount = %d, want 10", d.Repository.Labels.TotalCount)
 	}
 }

@@ -1,6 +1,7 @@
 package graphql_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -43,7 +44,7 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 	}
 	w.query(seed.DemoTokenAlice, `{ LinkedBranch: __type(name: "LinkedBranch") { fields { name } } }`, nil).ok(t, &feature)
 	if len(feature.LinkedBranch.Fields) == 0 {
-		t.Fatalf("LinkedBranch = %+v", feature)
+		t.Fatalf(`__type(name: "LinkedBranch") has no fields, want some`)
 	}
 
 	const create = `mutation($input: CreateLinkedBranchInput!) { createLinkedBranch(input: $input) { linkedBranch { id ref { name target { oid } } } issue { number } } }`
@@ -63,14 +64,24 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 	var d created
 	w.query(seed.DemoTokenAlice, create, map[string]any{"input": map[string]any{"issueId": issue, "oid": main}}).ok(t, &d)
 	lb := d.CreateLinkedBranch
-	if !strings.HasPrefix(lb.LinkedBranch.Ref.Name, "150-") || lb.LinkedBranch.Ref.Target.Oid != main || lb.Issue.Number != 150 {
-		t.Errorf("createLinkedBranch = %+v (title %q)", lb, title)
+	if !strings.HasPrefix(lb.LinkedBranch.Ref.Name, "150-") {
+		t.Errorf("createLinkedBranch ref name = %q, want one starting 150- (title %q)", lb.LinkedBranch.Ref.Name, title)
+	}
+	if lb.LinkedBranch.Ref.Target.Oid != main {
+		t.Errorf("createLinkedBranch ref target = %s, want main's %s", lb.LinkedBranch.Ref.Target.Oid, main)
+	}
+	if lb.Issue.Number != 150 {
+		t.Errorf("createLinkedBranch issue = #%d, want #150", lb.Issue.Number)
 	}
 	var named created
 	w.query(seed.DemoTokenAlice, create, map[string]any{"input": map[string]any{"issueId": issue, "oid": main, "name": "work/150"}}).ok(t, &named)
 	// The branch is a real ref, readable over REST.
-	if status, body := restRef(t, w, "work/150"); status != http.StatusOK || !strings.Contains(body, main) {
-		t.Errorf("REST ref: %d %s", status, body)
+	status, body := restRef(t, w, "work/150")
+	if status != http.StatusOK {
+		t.Errorf("REST GET of ref work/150: status %d, want 200\n%s", status, body)
+	}
+	if !strings.Contains(body, main) {
+		t.Errorf("REST GET of ref work/150: body %s, want one naming %s", body, main)
 	}
 	// A taken name and a commit the repository lacks are refused; a reader
 	// may not create one.
@@ -84,9 +95,7 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 		{seed.DemoTokenDave, map[string]any{"issueId": issue, "oid": main, "name": "dave"}, "FORBIDDEN"},
 	} {
 		res := w.query(tc.token, create, map[string]any{"input": tc.input})
-		if len(res.Errors) == 0 || res.Errors[0].Type != tc.want {
-			t.Errorf("%v: errors %+v, want %s", tc.input, res.Errors, tc.want)
-		}
+		checkFirstError(t, fmt.Sprint(tc.input), res.Errors, tc.want)
 	}
 
 	list := func() []string {
@@ -106,8 +115,10 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 		}
 		return names
 	}
-	if got := list(); len(got) != 2 || got[1] != "work/150" {
-		t.Errorf("linkedBranches = %v", got)
+	if got := list(); len(got) != 2 {
+		t.Errorf("linkedBranches = %v, want 2", got)
+	} else if got[1] != "work/150" {
+		t.Errorf("second linked branch = %q, want work/150", got[1])
 	}
 	// Unlinking leaves the branch.
 	var del struct {
@@ -115,10 +126,15 @@ func TestGraphQLLinkedBranches(t *testing.T) {
 	}
 	w.query(seed.DemoTokenAlice, `mutation($id: ID!) { deleteLinkedBranch(input: {linkedBranchId: $id}) { issue { number } } }`,
 		map[string]any{"id": named.CreateLinkedBranch.LinkedBranch.ID}).ok(t, &del)
-	if got := list(); len(got) != 1 || got[0] == "work/150" || del.DeleteLinkedBranch.Issue.Number != 150 {
-		t.Errorf("after deleteLinkedBranch: %v", got)
+	if got := list(); len(got) != 1 {
+		t.Errorf("after deleteLinkedBranch: linkedBranches = %v, want 1", got)
+	} else if got[0] == "work/150" {
+		t.Errorf("after deleteLinkedBranch: work/150 is still linked, want the other")
+	}
+	if got := del.DeleteLinkedBranch.Issue.Number; got != 150 {
+		t.Errorf("deleteLinkedBranch issue = #%d, want #150", got)
 	}
 	if status, _ := restRef(t, w, "work/150"); status != http.StatusOK {
-		t.Errorf("the unlinked branch is gone: %d", status)
+		t.Errorf("REST GET of the unlinked branch: status %d, want 200", status)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func testGraphQLDeleteIssue(t *testing.T, w *gqlWorld) {
@@ -22,8 +24,11 @@ func testGraphQLDeleteIssue(t *testing.T, w *gqlWorld) {
 		}
 	}
 	w.query("emu-alice", doc, map[string]any{"input": map[string]any{"issueId": id, "clientMutationId": "abc-1"}}).ok(t, &d)
-	if d.DeleteIssue.ClientMutationID != "abc-1" || d.DeleteIssue.Repository.NameWithOwner != "acme/widgets" {
-		t.Errorf("payload = %+v", d.DeleteIssue)
+	if d.DeleteIssue.ClientMutationID != "abc-1" {
+		t.Errorf("deleteIssue clientMutationId = %q, want %q", d.DeleteIssue.ClientMutationID, "abc-1")
+	}
+	if d.DeleteIssue.Repository.NameWithOwner != "acme/widgets" {
+		t.Errorf("deleteIssue repository = %q, want %q", d.DeleteIssue.Repository.NameWithOwner, "acme/widgets")
 	}
 
 	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/repos/acme/widgets/issues/%d", w.srv.URL, w.locked), nil)
@@ -38,13 +43,10 @@ func testGraphQLDeleteIssue(t *testing.T, w *gqlWorld) {
 	}
 
 	res := w.query("emu-alice", `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id})
-	if len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("node of the deleted issue = %s", res.raw)
-	}
+	checkOneError(t, "node of the deleted issue", res.Errors, wantErr{Type: "NOT_FOUND"})
 	res = w.query("emu-alice", doc, map[string]any{"input": map[string]any{"issueId": id}})
-	if string(res.Data) != `{"deleteIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("deleting it again = %s", res.raw)
-	}
+	checkData(t, "deleting it again", res, `{"deleteIssue":null}`)
+	checkOneError(t, "deleting it again", res.Errors, wantErr{Type: "NOT_FOUND"})
 }
 
 func testGraphQLDeleteIssueForbidden(t *testing.T, w *gqlWorld) {
@@ -54,15 +56,19 @@ func testGraphQLDeleteIssueForbidden(t *testing.T, w *gqlWorld) {
 			map[string]any{"id": id})
 		want := []respError{{Type: "FORBIDDEN", Path: []any{"deleteIssue"}, Locations: []respLocation{{Line: 1, Column: 22}},
 			Message: who + " does not have the correct permissions to execute `DeleteIssue`"}}
-		if res.Status != 200 || string(res.Data) != `{"deleteIssue":null}` || !reflect.DeepEqual(res.Errors, want) {
-			t.Errorf("%s: %s", who, res.raw)
+		if res.Status != 200 {
+			t.Errorf("%s: status = %d, want 200", who, res.Status)
+		}
+		checkData(t, who, res, `{"deleteIssue":null}`)
+		if diff := cmp.Diff(want, res.Errors); diff != "" {
+			t.Errorf("%s: errors mismatch (-want +got):\n%s", who, diff)
 		}
 	}
 	w.emu.State().RLock()
 	deleted := w.emu.State().Repo("acme", "widgets").Issue(w.bug).Deleted
 	w.emu.State().RUnlock()
 	if deleted {
-		t.Error("a refused deleteIssue deleted the issue")
+		t.Error("after a refused deleteIssue: deleted = true, want false")
 	}
 }
 
@@ -131,8 +137,11 @@ func testGraphQLAddComment(t *testing.T, w *gqlWorld) {
 	is := st.Repo("acme", "widgets").Issue(w.bug)
 	last := is.Comments[len(is.Comments)-1]
 	st.RUnlock()
-	if last.Body != "Seen it too." || last.User.Login != "carol" {
-		t.Errorf("last comment = %q by %s", last.Body, last.User.Login)
+	if last.Body != "Seen it too." {
+		t.Errorf("last comment body = %q, want %q", last.Body, "Seen it too.")
+	}
+	if last.User.Login != "carol" {
+		t.Errorf("last comment author = %q, want carol", last.User.Login)
 	}
 	if want := fmt.Sprintf("%s/acme/widgets/issues/%d#issuecomment-%d", w.srv.URL, w.bug, last.ID); d.AddComment.CommentEdge.Node.URL != want {
 		t.Errorf("url = %q, want %q", d.AddComment.CommentEdge.Node.URL, want)
@@ -154,9 +163,17 @@ func testGraphQLAddComment(t *testing.T, w *gqlWorld) {
 		}
 	}
 	w.query("emu-bob", full, map[string]any{"id": id}).ok(t, &f)
-	if f.AddComment.ClientMutationID != "c-1" || f.AddComment.Subject.ID != id || f.AddComment.CommentEdge.Node.Body != "Again." ||
-		f.AddComment.CommentEdge.Node.Author.Login != "bob" {
-		t.Errorf("payload = %+v", f.AddComment)
+	if f.AddComment.ClientMutationID != "c-1" {
+		t.Errorf("addComment clientMutationId = %q, want %q", f.AddComment.ClientMutationID, "c-1")
+	}
+	if f.AddComment.Subject.ID != id {
+		t.Errorf("addComment subject id = %q, want %q", f.AddComment.Subject.ID, id)
+	}
+	if f.AddComment.CommentEdge.Node.Body != "Again." {
+		t.Errorf("addComment comment body = %q, want %q", f.AddComment.CommentEdge.Node.Body, "Again.")
+	}
+	if f.AddComment.CommentEdge.Node.Author.Login != "bob" {
+		t.Errorf("addComment comment author = %q, want bob", f.AddComment.CommentEdge.Node.Author.Login)
 	}
 	var after struct {
 		Node struct{ Comments struct{ TotalCount int } }
@@ -168,15 +185,12 @@ func testGraphQLAddComment(t *testing.T, w *gqlWorld) {
 	}
 
 	res := w.query("emu-carol", doc, map[string]any{"input": map[string]any{"subjectId": id, "body": "  "}})
-	if string(res.Data) != `{"addComment":null}` || len(res.Errors) != 1 || res.Errors[0].Message != "Body can't be blank" {
-		t.Errorf("blank body: %s", res.raw)
-	}
+	checkData(t, "blank body", res, `{"addComment":null}`)
+	checkOneError(t, "blank body", res.Errors, wantErr{Message: "Body can't be blank"})
 	// A locked conversation takes comments from writers only.
 	locked := w.issueID("emu-carol", w.locked)
 	res = w.query("emu-carol", doc, map[string]any{"input": map[string]any{"subjectId": locked, "body": "Me too"}})
-	if len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" {
-		t.Errorf("carol on a locked issue: %s", res.raw)
-	}
+	checkOneError(t, "carol on a locked issue", res.Errors, wantErr{Type: "FORBIDDEN"})
 	w.query("emu-bob", doc, map[string]any{"input": map[string]any{"subjectId": locked, "body": "Calm down."}}).ok(t, &d)
 }
 
@@ -198,20 +212,26 @@ func testGraphQLLockUnlock(t *testing.T, w *gqlWorld) {
 	}
 
 	res := w.query("emu-carol", lock, map[string]any{"input": map[string]any{"lockableId": id}})
-	if len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" || res.Errors[0].Message != "carol does not have the correct permissions to execute `LockLockable`" {
-		t.Errorf("carol (read) locking: %s", res.raw)
-	}
+	checkOneError(t, "carol (read) locking", res.Errors,
+		wantErr{Type: "FORBIDDEN", Message: "carol does not have the correct permissions to execute `LockLockable`"})
 	var l struct {
 		LockLockable struct{ LockedRecord struct{ Locked bool } }
 	}
 	w.query("emu-bob", lock, map[string]any{"input": map[string]any{"lockableId": id, "lockReason": "OFF_TOPIC"}}).ok(t, &l)
-	if locked, reason := state(); !l.LockLockable.LockedRecord.Locked || !locked || reason != "off-topic" {
-		t.Errorf("after lockLockable: payload %v, state %v %q", l.LockLockable.LockedRecord.Locked, locked, reason)
+	if !l.LockLockable.LockedRecord.Locked {
+		t.Errorf("lockLockable payload locked = false, want true")
+	}
+	locked, reason := state()
+	if !locked {
+		t.Errorf("after lockLockable: locked = false, want true")
+	}
+	if reason != "off-topic" {
+		t.Errorf("after lockLockable: reason = %q, want off-topic", reason)
 	}
 	// Locking again changes nothing, the reason included.
 	w.query("emu-bob", lock, map[string]any{"input": map[string]any{"lockableId": id, "lockReason": "SPAM"}}).ok(t, &l)
 	if _, reason := state(); reason != "off-topic" {
-		t.Errorf("relocking changed the reason to %q", reason)
+		t.Errorf("after relocking: reason = %q, want off-topic unchanged", reason)
 	}
 
 	const full = `mutation($id: ID!) { unlockLockable(input: {lockableId: $id, clientMutationId: "u-1"}) {
@@ -229,16 +249,27 @@ func testGraphQLLockUnlock(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-bob", full, map[string]any{"id": id}).ok(t, &u)
 	rec := u.UnlockLockable.UnlockedRecord
-	if u.UnlockLockable.ClientMutationID != "u-1" || u.UnlockLockable.Actor.Login != "bob" || rec.Typename != "Issue" || rec.Locked || rec.ActiveLockReason != nil {
-		t.Errorf("unlock payload = %+v", u.UnlockLockable)
+	if u.UnlockLockable.ClientMutationID != "u-1" {
+		t.Errorf("unlockLockable clientMutationId = %q, want %q", u.UnlockLockable.ClientMutationID, "u-1")
+	}
+	if u.UnlockLockable.Actor.Login != "bob" {
+		t.Errorf("unlockLockable actor = %q, want bob", u.UnlockLockable.Actor.Login)
+	}
+	if rec.Typename != "Issue" {
+		t.Errorf("unlockedRecord is a %q, want Issue", rec.Typename)
+	}
+	if rec.Locked {
+		t.Errorf("unlockedRecord locked = true, want false")
+	}
+	if rec.ActiveLockReason != nil {
+		t.Errorf("unlockedRecord activeLockReason = %q, want null", *rec.ActiveLockReason)
 	}
 	if locked, _ := state(); locked {
-		t.Error("still locked after unlockLockable")
+		t.Error("after unlockLockable: locked = true, want false")
 	}
 	res = w.query("emu-bob", unlock, map[string]any{"input": map[string]any{"lockableId": "I_nope"}})
-	if string(res.Data) != `{"unlockLockable":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("unknown id: %s", res.raw)
-	}
+	checkData(t, "unlocking an unknown id", res, `{"unlockLockable":null}`)
+	checkOneError(t, "unlocking an unknown id", res.Errors, wantErr{Type: "NOT_FOUND"})
 }
 
 // closeIssue and reopenIssue as GitHub's CLI sends them (`gh issue close
@@ -262,21 +293,30 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 
 	// carol has read access and did not write the issue.
 	res := w.query("emu-carol", closeDoc, map[string]any{"input": map[string]any{"issueId": id}})
-	if string(res.Data) != `{"closeIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" ||
-		res.Errors[0].Message != "carol does not have the correct permissions to execute `CloseIssue`" {
-		t.Errorf("carol (read) closing: %s", res.raw)
-	}
+	checkData(t, "carol (read) closing", res, `{"closeIssue":null}`)
+	checkOneError(t, "carol (read) closing", res.Errors,
+		wantErr{Type: "FORBIDDEN", Message: "carol does not have the correct permissions to execute `CloseIssue`"})
 	var c struct {
 		CloseIssue struct{ Issue struct{ ID string } }
 	}
 	w.query("emu-bob", closeDoc, map[string]any{"input": map[string]any{"issueId": id, "stateReason": "NOT_PLANNED"}}).ok(t, &c)
-	if s, r, ev := state(w.bug); c.CloseIssue.Issue.ID != id || s != "closed" || r != "not_planned" || ev != "closed by bob" {
-		t.Errorf("after closeIssue: payload %q, state %s %s, last event %s", c.CloseIssue.Issue.ID, s, r, ev)
+	if c.CloseIssue.Issue.ID != id {
+		t.Errorf("closeIssue payload issue id = %q, want %q", c.CloseIssue.Issue.ID, id)
+	}
+	s, reason, ev := state(w.bug)
+	if s != "closed" {
+		t.Errorf("after closeIssue: state = %s, want closed", s)
+	}
+	if reason != "not_planned" {
+		t.Errorf("after closeIssue: reason = %s, want not_planned", reason)
+	}
+	if ev != "closed by bob" {
+		t.Errorf("after closeIssue: last event = %q, want %q", ev, "closed by bob")
 	}
 	// Closing a closed issue changes nothing, its reason included.
 	w.query("emu-bob", closeDoc, map[string]any{"input": map[string]any{"issueId": id, "stateReason": "COMPLETED"}}).ok(t, &c)
 	if _, r, _ := state(w.bug); r != "not_planned" {
-		t.Errorf("closing again changed the reason to %q", r)
+		t.Errorf("after closing again: reason = %q, want not_planned unchanged", r)
 	}
 
 	const full = `mutation($id: ID!) { reopenIssue(input: {issueId: $id, clientMutationId: "r-1"}) {
@@ -292,41 +332,68 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 		}
 	}
 	w.query("emu-bob", full, map[string]any{"id": id}).ok(t, &r)
-	if is := r.ReopenIssue.Issue; r.ReopenIssue.ClientMutationID != "r-1" || is.State != "OPEN" || is.StateReason != "REOPENED" || is.Closed || is.ClosedAt != nil {
-		t.Errorf("reopen payload = %+v", r.ReopenIssue)
+	if r.ReopenIssue.ClientMutationID != "r-1" {
+		t.Errorf("reopenIssue clientMutationId = %q, want %q", r.ReopenIssue.ClientMutationID, "r-1")
 	}
-	if s, _, ev := state(w.bug); s != "open" || ev != "reopened by bob" {
-		t.Errorf("after reopenIssue: %s, last event %s", s, ev)
+	is := r.ReopenIssue.Issue
+	if is.State != "OPEN" {
+		t.Errorf("reopened issue state = %q, want OPEN", is.State)
+	}
+	if is.StateReason != "REOPENED" {
+		t.Errorf("reopened issue stateReason = %q, want REOPENED", is.StateReason)
+	}
+	if is.Closed {
+		t.Errorf("reopened issue closed = true, want false")
+	}
+	if is.ClosedAt != nil {
+		t.Errorf("reopened issue closedAt = %q, want null", *is.ClosedAt)
+	}
+	s, _, ev = state(w.bug)
+	if s != "open" {
+		t.Errorf("after reopenIssue: state = %s, want open", s)
+	}
+	if ev != "reopened by bob" {
+		t.Errorf("after reopenIssue: last event = %q, want %q", ev, "reopened by bob")
 	}
 
 	// An author may close and reopen their own issue with read access; no
 	// stateReason closes it as completed.
 	locked := w.issueID("emu-carol", w.locked)
 	w.query("emu-carol", closeDoc, map[string]any{"input": map[string]any{"issueId": locked}}).ok(t, &c)
-	if s, r, _ := state(w.locked); s != "closed" || r != "completed" {
-		t.Errorf("carol closing her own issue: %s %s", s, r)
+	s, reason, _ = state(w.locked)
+	if s != "closed" {
+		t.Errorf("carol closing her own issue: state = %s, want closed", s)
+	}
+	if reason != "completed" {
+		t.Errorf("carol closing her own issue: reason = %s, want completed", reason)
 	}
 	w.query("emu-carol", reopenDoc, map[string]any{"input": map[string]any{"issueId": locked}}).ok(t, &c)
 	if s, _, _ := state(w.locked); s != "open" {
-		t.Errorf("carol reopening her own issue: %s", s)
+		t.Errorf("carol reopening her own issue: state %s, want open", s)
 	}
 
 	// A duplicate names the issue it duplicates, which must resolve.
 	child2 := w.issueID("emu-bob", w.child2)
 	res = w.query("emu-bob", closeDoc, map[string]any{"input": map[string]any{"issueId": child2, "stateReason": "DUPLICATE", "duplicateIssueId": "I_nope"}})
-	if string(res.Data) != `{"closeIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("unknown duplicateIssueId: %s", res.raw)
-	}
+	checkData(t, "unknown duplicateIssueId", res, `{"closeIssue":null}`)
+	checkOneError(t, "unknown duplicateIssueId", res.Errors, wantErr{Type: "NOT_FOUND"})
 	if s, _, _ := state(w.child2); s != "open" {
-		t.Errorf("a refused closeIssue closed the issue")
+		t.Errorf("after a refused closeIssue: state %s, want open", s)
 	}
 	var d struct {
 		CloseIssue struct{ Issue struct{ StateReason string } }
 	}
 	w.query("emu-bob", `mutation($id: ID!, $dup: ID!) { closeIssue(input: {issueId: $id, stateReason: DUPLICATE, duplicateIssueId: $dup}) {
   issue { stateReason(enableDuplicate: true) } } }`, map[string]any{"id": child2, "dup": id}).ok(t, &d)
-	if s, r, _ := state(w.child2); d.CloseIssue.Issue.StateReason != "DUPLICATE" || s != "closed" || r != "duplicate" {
-		t.Errorf("closing as a duplicate: payload %q, state %s %s", d.CloseIssue.Issue.StateReason, s, r)
+	if d.CloseIssue.Issue.StateReason != "DUPLICATE" {
+		t.Errorf("closing as a duplicate: payload stateReason = %q, want DUPLICATE", d.CloseIssue.Issue.StateReason)
+	}
+	s, reason, _ = state(w.child2)
+	if s != "closed" {
+		t.Errorf("closing as a duplicate: state = %s, want closed", s)
+	}
+	if reason != "duplicate" {
+		t.Errorf("closing as a duplicate: reason = %s, want duplicate", reason)
 	}
 	// The timeline records the duplicate before the close, as GitHub's does.
 	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/repos/acme/widgets/issues/%d/timeline", w.srv.URL, w.child2), nil)
@@ -341,11 +408,21 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 	}
 	err = json.NewDecoder(resp.Body).Decode(&timeline)
 	_ = resp.Body.Close()
-	if err != nil || len(timeline) < 2 {
-		t.Fatalf("timeline: %v, %d items", err, len(timeline))
+	if err != nil {
+		t.Fatalf("timeline does not decode: %v", err)
 	}
-	if last := timeline[len(timeline)-2:]; last[0].Event != "marked_as_duplicate" || last[0].Actor.Login != "bob" || last[1].Event != "closed" {
-		t.Errorf("timeline ends %+v, want marked_as_duplicate by bob, then closed", last)
+	if len(timeline) < 2 {
+		t.Fatalf("timeline has %d items, want at least 2", len(timeline))
+	}
+	last := timeline[len(timeline)-2:]
+	if last[0].Event != "marked_as_duplicate" {
+		t.Errorf("timeline's second last event = %s, want marked_as_duplicate", last[0].Event)
+	}
+	if last[0].Actor.Login != "bob" {
+		t.Errorf("timeline's second last actor = %s, want bob", last[0].Actor.Login)
+	}
+	if last[1].Event != "closed" {
+		t.Errorf("timeline's last = %s, want closed", last[1].Event)
 	}
 
 	// A pull request's id is not an issue's.
@@ -355,10 +432,8 @@ func testGraphQLCloseReopen(t *testing.T, w *gqlWorld) {
 	w.query("emu-bob", `query($n: Int!) { repository(owner: "acme", name: "widgets") { pullRequest(number: $n) { id } } }`,
 		map[string]any{"n": w.pull}).ok(t, &p)
 	res = w.query("emu-bob", reopenDoc, map[string]any{"input": map[string]any{"issueId": p.Repository.PullRequest.ID}})
-	if want := "Could not resolve to Issue node with the global id of '" + p.Repository.PullRequest.ID + "'"; len(res.Errors) != 1 ||
-		res.Errors[0].Type != "NOT_FOUND" || res.Errors[0].Message != want {
-		t.Errorf("pull request id: %s", res.raw)
-	}
+	checkOneError(t, "reopening a pull request's id", res.Errors, wantErr{Type: "NOT_FOUND",
+		Message: "Could not resolve to Issue node with the global id of '" + p.Repository.PullRequest.ID + "'"})
 }
 
 // pinIssue and unpinIssue as GitHub's CLI sends them (`gh issue pin`, `gh
@@ -378,16 +453,18 @@ func testGraphQLPinUnpin(t *testing.T, w *gqlWorld) {
 
 	// carol has read access only.
 	res := w.query("emu-carol", pin, map[string]any{"input": map[string]any{"issueId": id}})
-	if string(res.Data) != `{"pinIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "FORBIDDEN" ||
-		res.Errors[0].Message != "carol does not have the correct permissions to execute `PinIssue`" {
-		t.Errorf("carol (read) pinning: %s", res.raw)
-	}
+	checkData(t, "carol (read) pinning", res, `{"pinIssue":null}`)
+	checkOneError(t, "carol (read) pinning", res.Errors,
+		wantErr{Type: "FORBIDDEN", Message: "carol does not have the correct permissions to execute `PinIssue`"})
 	var p struct {
 		PinIssue struct{ Issue struct{ ID string } }
 	}
 	w.query("emu-bob", pin, map[string]any{"input": map[string]any{"issueId": id}}).ok(t, &p)
-	if p.PinIssue.Issue.ID != id || !pinned() {
-		t.Errorf("after pinIssue: payload %q, pinned %v", p.PinIssue.Issue.ID, pinned())
+	if p.PinIssue.Issue.ID != id {
+		t.Errorf("pinIssue payload issue id = %q, want %q", p.PinIssue.Issue.ID, id)
+	}
+	if !pinned() {
+		t.Errorf("after pinIssue: isPinned = false, want true")
 	}
 
 	const full = `mutation($id: ID!) { unpinIssue(input: {issueId: $id, clientMutationId: "p-1"}) { clientMutationId issue { isPinned } } }`
@@ -398,8 +475,14 @@ func testGraphQLPinUnpin(t *testing.T, w *gqlWorld) {
 		}
 	}
 	w.query("emu-bob", full, map[string]any{"id": id}).ok(t, &u)
-	if u.UnpinIssue.ClientMutationID != "p-1" || u.UnpinIssue.Issue.IsPinned || pinned() {
-		t.Errorf("unpin payload = %+v, pinned %v", u.UnpinIssue, pinned())
+	if u.UnpinIssue.ClientMutationID != "p-1" {
+		t.Errorf("unpinIssue clientMutationId = %q, want %q", u.UnpinIssue.ClientMutationID, "p-1")
+	}
+	if u.UnpinIssue.Issue.IsPinned {
+		t.Errorf("unpinIssue payload isPinned = true, want false")
+	}
+	if pinned() {
+		t.Errorf("after unpinIssue: isPinned = true, want false")
 	}
 	st := w.emu.State()
 	st.RLock()
@@ -414,7 +497,6 @@ func testGraphQLPinUnpin(t *testing.T, w *gqlWorld) {
 		t.Errorf("events = %q, want %q", events, want)
 	}
 	res = w.query("emu-bob", unpin, map[string]any{"input": map[string]any{"issueId": "I_nope"}})
-	if string(res.Data) != `{"unpinIssue":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("unknown id: %s", res.raw)
-	}
+	checkData(t, "unpinning an unknown id", res, `{"unpinIssue":null}`)
+	checkOneError(t, "unpinning an unknown id", res.Errors, wantErr{Type: "NOT_FOUND"})
 }

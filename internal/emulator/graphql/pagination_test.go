@@ -1,9 +1,10 @@
 package graphql_test
 
 import (
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func testGraphQLCommentsPagination(t *testing.T, w *gqlWorld) {
@@ -46,10 +47,10 @@ func testGraphQLCommentsPagination(t *testing.T, w *gqlWorld) {
 		w.query("emu-carol", doc, map[string]any{"number": w.bug, "after": after}).ok(t, &d)
 		c := d.Repository.Issue.Comments
 		if c.TotalCount != 25 {
-			t.Fatalf("totalCount = %d", c.TotalCount)
+			t.Fatalf("page %d: totalCount = %d, want 25", pageNo, c.TotalCount)
 		}
 		if c.PageInfo.HasPreviousPage != (pageNo > 0) {
-			t.Errorf("page %d: hasPreviousPage = %v", pageNo, c.PageInfo.HasPreviousPage)
+			t.Errorf("page %d: hasPreviousPage = %v, want %v", pageNo, c.PageInfo.HasPreviousPage, pageNo > 0)
 		}
 		for _, e := range c.Edges {
 			if seen[e.Cursor] {
@@ -58,16 +59,25 @@ func testGraphQLCommentsPagination(t *testing.T, w *gqlWorld) {
 			seen[e.Cursor] = true
 			bodies = append(bodies, e.Node.Body)
 		}
-		if len(c.Edges) > 0 && (*c.PageInfo.StartCursor != c.Edges[0].Cursor || *c.PageInfo.EndCursor != c.Edges[len(c.Edges)-1].Cursor) {
-			t.Errorf("page %d: start/end cursors do not match the edges", pageNo)
+		if len(c.Edges) > 0 && *c.PageInfo.StartCursor != c.Edges[0].Cursor {
+			t.Errorf("page %d: startCursor = %q, want the first edge's %q", pageNo, *c.PageInfo.StartCursor, c.Edges[0].Cursor)
+		}
+		if len(c.Edges) > 0 && *c.PageInfo.EndCursor != c.Edges[len(c.Edges)-1].Cursor {
+			t.Errorf("page %d: endCursor = %q, want the last edge's %q", pageNo, *c.PageInfo.EndCursor, c.Edges[len(c.Edges)-1].Cursor)
 		}
 		if !c.PageInfo.HasNextPage {
 			break
 		}
 		after = *c.PageInfo.EndCursor
 	}
-	if len(bodies) != 25 || bodies[0] != "comment 01" || bodies[24] != "comment 25" {
-		t.Fatalf("paged bodies = %v", bodies)
+	if len(bodies) != 25 {
+		t.Fatalf("paged bodies = %d %v, want 25", len(bodies), bodies)
+	}
+	if bodies[0] != "comment 01" {
+		t.Fatalf("first paged body = %q, want %q", bodies[0], "comment 01")
+	}
+	if bodies[24] != "comment 25" {
+		t.Fatalf("last paged body = %q, want %q", bodies[24], "comment 25")
 	}
 
 	// Backwards: the last 5 before the 21st comment are 16..20.
@@ -89,11 +99,14 @@ func testGraphQLCommentsPagination(t *testing.T, w *gqlWorld) {
 	for _, n := range d.Repository.Issue.Comments.Nodes {
 		got = append(got, n.Body)
 	}
-	if strings.Join(got, ",") != "comment 16,comment 17,comment 18,comment 19,comment 20" {
-		t.Errorf("last 5 before 21 = %v", got)
+	if want := "comment 16,comment 17,comment 18,comment 19,comment 20"; strings.Join(got, ",") != want {
+		t.Errorf("last 5 before 21 = %v, want %s", got, want)
 	}
-	if pi := d.Repository.Issue.Comments.PageInfo; !pi.HasNextPage || !pi.HasPreviousPage {
-		t.Errorf("pageInfo = %+v", pi)
+	if pi := d.Repository.Issue.Comments.PageInfo; !pi.HasNextPage {
+		t.Errorf("last 5 before 21: hasNextPage = false, want true")
+	}
+	if pi := d.Repository.Issue.Comments.PageInfo; !pi.HasPreviousPage {
+		t.Errorf("last 5 before 21: hasPreviousPage = false, want true")
 	}
 }
 
@@ -107,34 +120,27 @@ func testGraphQLPaginationErrors(t *testing.T, w *gqlWorld) {
     }
   }
 }`, nil)
-	if res.Status != 200 || string(res.Data) != `{"repository":{"name":"widgets","issue":{"title":"Widget crashes on resize","labels":null}}}` {
-		t.Errorf("data = %s", res.Data)
-	}
+	checkStatus(t, "labels(first: 101)", res, 200)
+	checkData(t, "labels(first: 101)", res, `{"repository":{"name":"widgets","issue":{"title":"Widget crashes on resize","labels":null}}}`)
 	want := []respError{{Type: "EXCESSIVE_PAGINATION", Path: []any{"repository", "issue", "labels"},
 		Locations: []respLocation{{Line: 6, Column: 7}},
 		Message:   "Requesting 101 records on the `labels` connection exceeds the `first` limit of 100 records."}}
-	if !reflect.DeepEqual(res.Errors, want) {
-		t.Errorf("errors = %+v, want %+v", res.Errors, want)
+	if diff := cmp.Diff(want, res.Errors); diff != "" {
+		t.Errorf("labels(first: 101): errors mismatch (-want +got):\n%s", diff)
 	}
 
 	// Only a connection asked for its count alone may go without a page
 	// (testGraphQLGhIssueView holds that case).
 	res = w.query("emu-alice", `{ repository(owner: "acme", name: "widgets") { assignableUsers { totalCount nodes { login } } } }`, nil)
-	if len(res.Errors) != 1 || res.Errors[0].Type != "MISSING_PAGINATION_BOUNDARIES" ||
-		res.Errors[0].Message != "You must provide a `first` or `last` value to properly paginate the `assignableUsers` connection." {
-		t.Errorf("missing bounds = %s", res.raw)
-	}
+	checkOneError(t, "missing bounds", res.Errors, wantErr{Type: "MISSING_PAGINATION_BOUNDARIES",
+		Message: "You must provide a `first` or `last` value to properly paginate the `assignableUsers` connection."})
 	// assignableUsers is non-null, so the null reaches the repository.
-	if string(res.Data) != `{"repository":null}` {
-		t.Errorf("data = %s", res.Data)
-	}
+	checkData(t, "missing bounds", res, `{"repository":null}`)
 
 	res = w.query("emu-alice", `{ repository(owner: "acme", name: "widgets") { labels(first: 1, after: "nope") { totalCount } } }`, nil)
-	if len(res.Errors) != 1 || res.Errors[0].Type != "INVALID_CURSOR_ARGUMENTS" || res.Errors[0].Message != "`nope` does not appear to be a valid cursor." {
-		t.Errorf("bad cursor = %s", res.raw)
-	}
+	checkOneError(t, "bad cursor", res.Errors,
+		wantErr{Type: "INVALID_CURSOR_ARGUMENTS", Message: "`nope` does not appear to be a valid cursor."})
 	res = w.query("emu-alice", `{ repository(owner: "acme", name: "widgets") { issues(last: 200) { totalCount } } }`, nil)
-	if len(res.Errors) != 1 || res.Errors[0].Message != "Requesting 200 records on the `issues` connection exceeds the `last` limit of 100 records." {
-		t.Errorf("last 200 = %s", res.raw)
-	}
+	checkOneError(t, "last 200", res.Errors,
+		wantErr{Message: "Requesting 200 records on the `issues` connection exceeds the `last` limit of 100 records."})
 }

@@ -2,7 +2,6 @@ package graphql_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator/seed"
@@ -52,8 +51,11 @@ func readBoardWorldIDs(t *testing.T, w *gqlWorld) boardWorldIDs {
 			ids.maintainers = tm.ID
 		}
 	}
-	if ids.roadmap == "" || ids.personal == "" || ids.maintainers == "" || ids.fields["Title"] == "" {
-		t.Fatalf("ids not read: %+v", ids)
+	for name, id := range map[string]string{"acme's roadmap": ids.roadmap, "alice's board": ids.personal,
+		"team maintainers": ids.maintainers, "the roadmap's Title field": ids.fields["Title"]} {
+		if id == "" {
+			t.Fatalf("%s: id is empty, want one read", name)
+		}
 	}
 	return ids
 }
@@ -151,9 +153,7 @@ func TestGraphQLProjectBoardRefusals(t *testing.T) {
 		{"mark as a writer", seed.DemoTokenBob, mark, map[string]any{"p": b.roadmap}, "FORBIDDEN", forbidden("bob", "MarkProjectV2AsTemplate")},
 	} {
 		r := w.query(tc.token, tc.doc, tc.vars)
-		if len(r.Errors) != 1 || r.Errors[0].Type != tc.wantType || !strings.Contains(r.Errors[0].Message, tc.wantMsg) {
-			t.Errorf("%s: %+v, want %s %q", tc.name, r.Errors, tc.wantType, tc.wantMsg)
-		}
+		checkOneError(t, tc.name, r.Errors, wantErr{Type: tc.wantType, Contains: []string{tc.wantMsg}})
 	}
 	// Nothing changed: no board was made, renamed, deleted or marked, no
 	// field made or deleted, no repository or team linked.

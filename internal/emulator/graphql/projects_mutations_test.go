@@ -2,8 +2,9 @@ package graphql_test
 
 import (
 	"slices"
-	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/emulator/state"
@@ -83,8 +84,14 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	}
 	w.query(seed.DemoTokenBob, addItemDoc, map[string]any{"p": b.project, "c": issue}).ok(t, &added)
 	item := added.AddProjectV2ItemByID.Item
-	if item.Type != "ISSUE" || item.Content.Number != 100 || added.AddProjectV2ItemByID.ClientMutationID != "m1" {
-		t.Fatalf("added %+v", added)
+	if item.Type != "ISSUE" {
+		t.Fatalf("added item type = %q, want ISSUE", item.Type)
+	}
+	if item.Content.Number != 100 {
+		t.Fatalf("added item content = #%d, want #100", item.Content.Number)
+	}
+	if got := added.AddProjectV2ItemByID.ClientMutationID; got != "m1" {
+		t.Fatalf("addProjectV2ItemById clientMutationId = %q, want m1", got)
 	}
 	var again = added
 	w.query(seed.DemoTokenBob, addItemDoc, map[string]any{"p": b.project, "c": issue}).ok(t, &again)
@@ -92,7 +99,7 @@ func TestGraphQLProjectMutations(t *testing.T) {
 		t.Errorf("adding it again made item %s, want the existing %s", again.AddProjectV2ItemByID.Item.ID, item.ID)
 	}
 	if p := readBoard(t, w, seed.DemoTokenAlice).Organization.ProjectV2; p.Items.TotalCount != 48 {
-		t.Errorf("board holds %d items after one add", p.Items.TotalCount)
+		t.Errorf("board holds %d items after one add, want 48", p.Items.TotalCount)
 	}
 
 	// Set every kind of field.
@@ -113,22 +120,22 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	}
 	_, vals := itemState(t, w, item.ID)
 	if v := vals["Status"]; v.Name == nil || *v.Name != "In progress" {
-		t.Errorf("Status %+v", v)
+		t.Errorf("Status = %v, want %q", deref(v.Name), "In progress")
 	}
 	if v := vals["Priority"]; v.Name == nil || *v.Name != "P0" {
-		t.Errorf("Priority %+v", v)
+		t.Errorf("Priority = %v, want P0", deref(v.Name))
 	}
 	if v := vals["Iteration"]; v.IterationID == nil || *v.IterationID != iter {
-		t.Errorf("Iteration %+v", v)
+		t.Errorf("Iteration id = %v, want %q", deref(v.IterationID), iter)
 	}
 	if v := vals["Estimate"]; v.Number == nil || *v.Number != 3.5 {
-		t.Errorf("Estimate %+v", v)
+		t.Errorf("Estimate = %v, want 3.5", deref(v.Number))
 	}
 	if v := vals["Target date"]; v.Date == nil || *v.Date != "2026-11-02" {
-		t.Errorf("Target date %+v", v)
+		t.Errorf("Target date = %v, want 2026-11-02", deref(v.Date))
 	}
 	if v := vals["Notes"]; v.Text == nil || *v.Text != "Needs a design review" {
-		t.Errorf("Notes %+v", v)
+		t.Errorf("Notes = %v, want %q", deref(v.Text), "Needs a design review")
 	}
 
 	// The refusals: each error is GitHub's, and nothing changes.
@@ -153,12 +160,14 @@ func TestGraphQLProjectMutations(t *testing.T) {
 			"INSUFFICIENT_SCOPES", "The 'updateProjectV2ItemFieldValue' field requires one of the following scopes: ['project']"},
 	} {
 		r := w.query(tc.token, updateValueDoc, map[string]any{"p": b.project, "i": item.ID, "f": b.fields[tc.field].ID, "v": tc.value})
-		if len(r.Errors) != 1 || r.Errors[0].Type != tc.wantType || !strings.Contains(r.Errors[0].Message, tc.wantMsg) {
-			t.Errorf("%s: %+v, want %s %q", tc.name, r.Errors, tc.wantType, tc.wantMsg)
-		}
+		checkOneError(t, tc.name, r.Errors, wantErr{Type: tc.wantType, Contains: []string{tc.wantMsg}})
 	}
-	if _, after := itemState(t, w, item.ID); *after["Status"].Name != "In progress" || *after["Notes"].Text != "Needs a design review" {
-		t.Errorf("a refused update changed the item: %+v", after)
+	_, after := itemState(t, w, item.ID)
+	if got := *after["Status"].Name; got != "In progress" {
+		t.Errorf("after the refused updates Status = %q, want %q", got, "In progress")
+	}
+	if got := *after["Notes"].Text; got != "Needs a design review" {
+		t.Errorf("after the refused updates Notes = %q, want %q", got, "Needs a design review")
 	}
 
 	// Clear a value.
@@ -166,7 +175,7 @@ func TestGraphQLProjectMutations(t *testing.T) {
   projectV2Item { id } } }`
 	w.query(seed.DemoTokenBob, clearDoc, map[string]any{"p": b.project, "i": item.ID, "f": b.fields["Notes"].ID}).ok(t, &struct{}{})
 	if _, vals := itemState(t, w, item.ID); vals["Notes"].Typename != "" {
-		t.Errorf("Notes after clear: %+v", vals["Notes"])
+		t.Errorf("Notes after clear is a %s value (%v), want none", vals["Notes"].Typename, deref(vals["Notes"].Text))
 	}
 
 	// Archive: the item leaves the default filter, refuses updates, and
@@ -178,19 +187,18 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	}
 	w.query(seed.DemoTokenBob, archiveDoc, map[string]any{"p": b.project, "i": item.ID}).ok(t, &ar)
 	if !ar.ArchiveProjectV2Item.Item.IsArchived {
-		t.Error("archive did not archive")
+		t.Error("archiveProjectV2Item: isArchived = false, want true")
 	}
 	r := w.query(seed.DemoTokenBob, updateValueDoc, map[string]any{"p": b.project, "i": item.ID, "f": b.fields["Notes"].ID,
 		"v": map[string]any{"text": "x"}})
-	if len(r.Errors) != 1 || r.Errors[0].Type != "UNPROCESSABLE" || r.Errors[0].Message != "The item is archived and cannot be updated" {
-		t.Errorf("update of an archived item: %+v", r.Errors)
-	}
+	checkOneError(t, "update of an archived item", r.Errors,
+		wantErr{Type: "UNPROCESSABLE", Message: "The item is archived and cannot be updated"})
 	var un struct {
 		UnarchiveProjectV2Item struct{ Item struct{ IsArchived bool } }
 	}
 	w.query(seed.DemoTokenBob, unarchiveDoc, map[string]any{"p": b.project, "i": item.ID}).ok(t, &un)
 	if un.UnarchiveProjectV2Item.Item.IsArchived {
-		t.Error("unarchive did not restore")
+		t.Error("unarchiveProjectV2Item: isArchived = true, want false")
 	}
 
 	// Move the new item first, then after the second item.
@@ -204,11 +212,15 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	w.query(seed.DemoTokenBob, moveDoc, map[string]any{"p": b.project, "i": item.ID}).ok(t, &mv)
 	order := slices.Clone(mv.UpdateProjectV2ItemPosition.Items.Nodes)
 	if order[0].ID != item.ID {
-		t.Errorf("after a move to the top the order starts %v", order)
+		t.Errorf("after a move to the top the first item = %s, want the new %s", order[0].ID, item.ID)
 	}
 	w.query(seed.DemoTokenBob, moveDoc, map[string]any{"p": b.project, "i": item.ID, "after": order[2].ID}).ok(t, &mv)
-	if got := mv.UpdateProjectV2ItemPosition.Items.Nodes; got[0].ID != order[1].ID || got[1].ID != order[2].ID || got[2].ID != item.ID {
-		t.Errorf("after a move past two the order is %v", got)
+	var got []string
+	for _, n := range mv.UpdateProjectV2ItemPosition.Items.Nodes[:3] {
+		got = append(got, n.ID)
+	}
+	if diff := cmp.Diff([]string{order[1].ID, order[2].ID, item.ID}, got); diff != "" {
+		t.Errorf("order after a move past two mismatch (-want +got):\n%s", diff)
 	}
 
 	// A draft issue with an assignee.
@@ -223,13 +235,17 @@ func TestGraphQLProjectMutations(t *testing.T) {
 	}
 	w.query(seed.DemoTokenBob, draftDoc, map[string]any{"p": b.project, "a": []string{bob.User.ID}}).ok(t, &dr)
 	draft, _ := itemState(t, w, dr.AddProjectV2DraftIssue.ProjectItem.ID)
-	if dr.AddProjectV2DraftIssue.ProjectItem.Type != "DRAFT_ISSUE" || draft.Content == nil || draft.Content.Title != "Plan the launch" {
-		t.Errorf("draft %+v", draft)
+	if got := dr.AddProjectV2DraftIssue.ProjectItem.Type; got != "DRAFT_ISSUE" {
+		t.Errorf("draft item type = %q, want DRAFT_ISSUE", got)
 	}
-	if r := w.query(seed.DemoTokenBob, `mutation($p: ID!) { addProjectV2DraftIssue(input: {projectId: $p, title: " "}) { projectItem { id } } }`,
-		map[string]any{"p": b.project}); len(r.Errors) != 1 || r.Errors[0].Message != "Title can't be blank" {
-		t.Errorf("blank draft title: %+v", r.Errors)
+	if draft.Content == nil {
+		t.Errorf("draft content = null, want the draft issue")
+	} else if draft.Content.Title != "Plan the launch" {
+		t.Errorf("draft title = %q, want %q", draft.Content.Title, "Plan the launch")
 	}
+	r = w.query(seed.DemoTokenBob, `mutation($p: ID!) { addProjectV2DraftIssue(input: {projectId: $p, title: " "}) { projectItem { id } } }`,
+		map[string]any{"p": b.project})
+	checkOneError(t, "blank draft title", r.Errors, wantErr{Message: "Title can't be blank"})
 
 	// Delete both; the issue stays in its repository, the item's id no
 	// longer resolves.
@@ -242,15 +258,14 @@ func TestGraphQLProjectMutations(t *testing.T) {
 		if del.DeleteProjectV2Item.DeletedItemID != id {
 			t.Errorf("deleted %q, want %q", del.DeleteProjectV2Item.DeletedItemID, id)
 		}
-		if r := w.query(seed.DemoTokenAlice, itemStateDoc, map[string]any{"id": id}); len(r.Errors) != 1 || r.Errors[0].Type != "NOT_FOUND" {
-			t.Errorf("deleted item still resolves: %+v", r.Errors)
-		}
+		r := w.query(seed.DemoTokenAlice, itemStateDoc, map[string]any{"id": id})
+		checkOneError(t, "node(id:) of the deleted item", r.Errors, wantErr{Type: "NOT_FOUND"})
 	}
-	if w.issueID(seed.DemoTokenAlice, 100) != issue {
-		t.Error("deleting the item touched the issue")
+	if got := w.issueID(seed.DemoTokenAlice, 100); got != issue {
+		t.Errorf("after deleting the item, issue #100's id = %q, want %q", got, issue)
 	}
 	if p := readBoard(t, w, seed.DemoTokenAlice).Organization.ProjectV2; p.Items.TotalCount != 47 {
-		t.Errorf("board holds %d items after the deletes", p.Items.TotalCount)
+		t.Errorf("board holds %d items after the deletes, want 47", p.Items.TotalCount)
 	}
 }
 
@@ -271,9 +286,8 @@ func TestGraphQLProjectMutationAccess(t *testing.T) {
 	w.query(seed.DemoTokenAlice, `query { user(login: "alice") { projectV2(number: 1) { id items(first: 1) { nodes { id } } } } }`, nil).ok(t, &d)
 	const archiveDoc = `mutation($p: ID!, $i: ID!) { archiveProjectV2Item(input: {projectId: $p, itemId: $i}) { item { isArchived } } }`
 	vars := map[string]any{"p": d.User.ProjectV2.ID, "i": d.User.ProjectV2.Items.Nodes[0].ID}
-	if r := w.query(seed.DemoTokenAliceFineGrained, archiveDoc, vars); len(r.Errors) != 1 || r.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("fine-grained token archives on a user board: %+v", r.Errors)
-	}
+	r := w.query(seed.DemoTokenAliceFineGrained, archiveDoc, vars)
+	checkOneError(t, "fine-grained token archives on a user board", r.Errors, wantErr{Type: "NOT_FOUND"})
 	w.emu.State().Lock()
 	w.emu.State().AddToken(&state.Token{Value: "emu-alice-readproject", Login: "alice", Scopes: []string{"repo", "read:project"}})
 	w.emu.State().Unlock()
@@ -282,17 +296,16 @@ func TestGraphQLProjectMutationAccess(t *testing.T) {
 	}
 	w.query("emu-alice-readproject", `query { user(login: "alice") { projectV2(number: 1) { title } } }`, nil).ok(t, &read)
 	if read.User.ProjectV2.Title != "Personal planning" {
-		t.Errorf("read:project token reads %+v", read)
+		t.Errorf("read:project token reads title %q, want %q", read.User.ProjectV2.Title, "Personal planning")
 	}
-	if r := w.query("emu-alice-readproject", archiveDoc, vars); len(r.Errors) != 1 || r.Errors[0].Type != "INSUFFICIENT_SCOPES" ||
-		!strings.Contains(r.Errors[0].Message, "['project'], but your token has only been granted the: ['read:project', 'repo'] scopes") {
-		t.Errorf("read:project token archives: %+v", r.Errors)
-	}
+	r = w.query("emu-alice-readproject", archiveDoc, vars)
+	checkOneError(t, "read:project token archives", r.Errors, wantErr{Type: "INSUFFICIENT_SCOPES",
+		Contains: []string{"['project'], but your token has only been granted the: ['read:project', 'repo'] scopes"}})
 	var ok struct {
 		ArchiveProjectV2Item struct{ Item struct{ IsArchived bool } }
 	}
 	w.query(seed.DemoTokenAlice, archiveDoc, vars).ok(t, &ok)
 	if !ok.ArchiveProjectV2Item.Item.IsArchived {
-		t.Error("alice could not archive on her own board")
+		t.Error("alice archiving on her own board: isArchived = false, want true")
 	}
 }

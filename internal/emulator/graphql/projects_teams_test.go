@@ -29,22 +29,24 @@ func TestGraphQLProjectTemplatesAndTeams(t *testing.T) {
 	}
 	run(`mutation($p: ID!) { markProjectV2AsTemplate(input: {projectId: $p}) { projectV2 { template } } }`, map[string]any{"p": b.roadmap})
 	if !read().Template {
-		t.Error("marked board is not a template")
+		t.Error("after markProjectV2AsTemplate: template = false, want true")
 	}
 	run(`mutation($p: ID!) { unmarkProjectV2AsTemplate(input: {projectId: $p}) { projectV2 { template } } }`, map[string]any{"p": b.roadmap})
 	if read().Template {
-		t.Error("unmarked board is still a template")
+		t.Error("after unmarkProjectV2AsTemplate: template = true, want false")
 	}
 	link := `mutation($p: ID!, $tm: ID!) { linkProjectV2ToTeam(input: {projectId: $p, teamId: $tm}) { team { slug } } }`
 	run(link, map[string]any{"p": b.roadmap, "tm": b.maintainers})
 	run(link, map[string]any{"p": b.roadmap, "tm": b.maintainers}) // linking again changes nothing
-	if got := read().Teams.Nodes; len(got) != 1 || got[0].Slug != "maintainers" {
-		t.Errorf("linked teams %+v, want maintainers", got)
+	if got := read().Teams.Nodes; len(got) != 1 {
+		t.Errorf("linked teams %+v, want maintainers alone", got)
+	} else if got[0].Slug != "maintainers" {
+		t.Errorf("linked team = %s, want maintainers", got[0].Slug)
 	}
 	run(`mutation($p: ID!, $tm: ID!) { unlinkProjectV2FromTeam(input: {projectId: $p, teamId: $tm}) { team { slug } } }`,
 		map[string]any{"p": b.roadmap, "tm": b.maintainers})
 	if got := read().Teams.Nodes; len(got) != 0 {
-		t.Errorf("unlinked team still linked: %+v", got)
+		t.Errorf("after unlinkProjectV2FromTeam: teams %+v, want none", got)
 	}
 
 	// A board created with a team is linked to it.
@@ -57,8 +59,10 @@ func TestGraphQLProjectTemplatesAndTeams(t *testing.T) {
 	}
 	w.query(seed.DemoTokenAlice, `mutation($o: ID!, $tm: ID!) { createProjectV2(input: {ownerId: $o, title: "Team board", teamId: $tm}) {
   projectV2 { teams(first: 5) { nodes { slug } } } } }`, map[string]any{"o": b.acme, "tm": b.maintainers}).ok(t, &created)
-	if got := created.CreateProjectV2.ProjectV2.Teams.Nodes; len(got) != 1 || got[0].Slug != "maintainers" {
-		t.Errorf("created board's teams %+v, want maintainers", got)
+	if got := created.CreateProjectV2.ProjectV2.Teams.Nodes; len(got) != 1 {
+		t.Errorf("created board's teams %+v, want maintainers alone", got)
+	} else if got[0].Slug != "maintainers" {
+		t.Errorf("created board's team = %s, want maintainers", got[0].Slug)
 	}
 
 	// acme's members may create boards for it; dave, outside it, may not.

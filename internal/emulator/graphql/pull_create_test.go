@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 )
 
@@ -29,8 +31,14 @@ func TestGraphQLCreatePullRequest(t *testing.T) {
 	}
 	const ahead = "fix/48-query-cache-writes-a-byte-order-mark-int"
 	w.query(seed.DemoTokenBob, create, input(ahead)).ok(t, &d)
-	if p := d.CreatePullRequest.PullRequest; p.Number != 161 || !p.IsDraft || p.HeadRefName != ahead || p.BaseRefName != "main" || p.Author.Login != "bob" {
-		t.Errorf("created = %+v", p)
+	p := d.CreatePullRequest.PullRequest
+	type facts struct {
+		Number                          int
+		IsDraft                         bool
+		HeadRefName, BaseRefName, Login string
+	}
+	if diff := cmp.Diff(facts{161, true, ahead, "main", "bob"}, facts{p.Number, p.IsDraft, p.HeadRefName, p.BaseRefName, p.Author.Login}); diff != "" {
+		t.Errorf("created pull request mismatch (-want +got):\n%s", diff)
 	}
 	for head, want := range map[string]string{
 		ahead: "A pull request already exists for acme:" + ahead + ".",
@@ -38,9 +46,7 @@ func TestGraphQLCreatePullRequest(t *testing.T) {
 		"nope": "Head sha can't be blank, Base sha can't be blank, No commits between main and nope, Head ref must be a branch",
 	} {
 		res := w.query(seed.DemoTokenBob, create, input(head))
-		if len(res.Errors) != 1 || res.Errors[0].Type != "UNPROCESSABLE" || res.Errors[0].Message != want {
-			t.Errorf("%s: %s", head, res.raw)
-		}
+		checkOneError(t, head, res.Errors, wantErr{Type: "UNPROCESSABLE", Message: want})
 	}
 
 	// requestReviews replaces the requests unless union is set.
@@ -79,19 +85,17 @@ func TestGraphQLCreatePullRequest(t *testing.T) {
 		}
 		return out
 	}
-	if got := reviewers([]string{"alice"}, false); !reflect.DeepEqual(got, []string{"alice"}) {
-		t.Errorf("first request = %v", got)
+	if got, want := reviewers([]string{"alice"}, false), []string{"alice"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("first request: reviewers %v, want %v", got, want)
 	}
-	if got := reviewers([]string{"carol"}, true); !reflect.DeepEqual(got, []string{"alice", "carol"}) {
-		t.Errorf("union = %v", got)
+	if got, want := reviewers([]string{"carol"}, true), []string{"alice", "carol"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("union: reviewers %v, want %v", got, want)
 	}
-	if got := reviewers([]string{"carol"}, false); !reflect.DeepEqual(got, []string{"carol"}) {
-		t.Errorf("replace = %v", got)
+	if got, want := reviewers([]string{"carol"}, false), []string{"carol"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("replace: reviewers %v, want %v", got, want)
 	}
 	res := w.query(seed.DemoTokenBob, request, map[string]any{"input": map[string]any{"pullRequestId": ids.Repository.PullRequest.ID, "userIds": []string{user["bob"]}}})
-	if len(res.Errors) != 1 || res.Errors[0].Message != "Review cannot be requested from pull request author." {
-		t.Errorf("author as reviewer: %s", res.raw)
-	}
+	checkOneError(t, "author as reviewer", res.Errors, wantErr{Message: "Review cannot be requested from pull request author."})
 }
 
 func TestGraphQLReleases(t *testing.T) {
@@ -119,10 +123,21 @@ func TestGraphQLReleases(t *testing.T) {
 		TagName  string
 		IsLatest bool
 	}
-	if want := []node{{"v1.5.0-rc.1", false}, {"v1.4.2", true}, {"v1.4.1", false}}; r.Releases.TotalCount != 5 || !reflect.DeepEqual(r.Releases.Nodes, want) {
-		t.Errorf("releases = %+v", r.Releases)
+	if r.Releases.TotalCount != 5 {
+		t.Errorf("releases totalCount = %d, want 5", r.Releases.TotalCount)
 	}
-	if r.Release == nil || r.Release.TagName != "v1.4.0" || r.Missing != nil || r.LatestRelease.TagName != "v1.4.2" {
-		t.Errorf("release = %+v, missing = %+v, latest = %+v", r.Release, r.Missing, r.LatestRelease)
+	if diff := cmp.Diff([]node{{"v1.5.0-rc.1", false}, {"v1.4.2", true}, {"v1.4.1", false}}, r.Releases.Nodes); diff != "" {
+		t.Errorf("releases mismatch (-want +got):\n%s", diff)
+	}
+	if r.Release == nil {
+		t.Errorf(`release(tagName: "v1.4.0") = null, want the release`)
+	} else if r.Release.TagName != "v1.4.0" {
+		t.Errorf(`release(tagName: "v1.4.0") tagName = %q, want v1.4.0`, r.Release.TagName)
+	}
+	if r.Missing != nil {
+		t.Errorf(`release(tagName: "v0") = %+v, want null`, r.Missing)
+	}
+	if r.LatestRelease.TagName != "v1.4.2" {
+		t.Errorf("latestRelease tagName = %q, want v1.4.2", r.LatestRelease.TagName)
 	}
 }

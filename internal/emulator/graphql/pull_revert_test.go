@@ -32,9 +32,7 @@ func TestRevertPullRequest(t *testing.T) {
 		{"not merged", "emu-bob", openID, "UNPROCESSABLE: Pull request is not merged"},
 	} {
 		res := w.query(c.token, doc, map[string]any{"input": map[string]any{"pullRequestId": c.id}})
-		if len(res.Errors) != 1 || res.Errors[0].Type+": "+res.Errors[0].Message != c.want {
-			t.Errorf("%s: %s, want %q", c.name, res.raw, c.want)
-		}
+		checkOneErrorText(t, c.name, res.Errors, c.want)
 	}
 	var d struct {
 		RevertPullRequest struct {
@@ -47,9 +45,20 @@ func TestRevertPullRequest(t *testing.T) {
 	}
 	w.query("emu-bob", doc, map[string]any{"input": map[string]any{"pullRequestId": mergedID}}).ok(t, &d)
 	rev := d.RevertPullRequest.RevertPullRequest
-	if rev.Title != `Revert "Add gears"` || !strings.HasPrefix(rev.Body, "Reverts acme/widgets#") || rev.BaseRefName != "main" ||
-		!strings.HasPrefix(rev.HeadRefName, "revert-") || !strings.HasSuffix(rev.URL, "/acme/widgets/pull/"+strconv.Itoa(rev.Number)) {
-		t.Errorf("revert: %+v", rev)
+	if want := `Revert "Add gears"`; rev.Title != want {
+		t.Errorf("revert title = %q, want %q", rev.Title, want)
+	}
+	if want := "Reverts acme/widgets#"; !strings.HasPrefix(rev.Body, want) {
+		t.Errorf("revert body = %q, want one starting %q", rev.Body, want)
+	}
+	if rev.BaseRefName != "main" {
+		t.Errorf("revert baseRefName = %q, want main", rev.BaseRefName)
+	}
+	if !strings.HasPrefix(rev.HeadRefName, "revert-") {
+		t.Errorf("revert headRefName = %q, want one starting revert-", rev.HeadRefName)
+	}
+	if want := "/acme/widgets/pull/" + strconv.Itoa(rev.Number); !strings.HasSuffix(rev.URL, want) {
+		t.Errorf("revert url = %q, want one ending %q", rev.URL, want)
 	}
 	st.RLock()
 	defer st.RUnlock()

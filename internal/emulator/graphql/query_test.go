@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func testGraphQLIssueFields(t *testing.T, w *gqlWorld) {
@@ -53,7 +55,7 @@ func testGraphQLIssueFields(t *testing.T, w *gqlWorld) {
 		t.Errorf("id = %v, want an issue node id", is["id"])
 	}
 	if _, ok := is["databaseId"].(float64); !ok {
-		t.Errorf("databaseId = %v", is["databaseId"])
+		t.Errorf("databaseId = %#v, want a number", is["databaseId"])
 	}
 
 	// A closed issue and a locked one.
@@ -66,12 +68,19 @@ func testGraphQLIssueFields(t *testing.T, w *gqlWorld) {
   closed: issue(number: %d) { state stateReason closed closedAt }
   locked: issue(number: %d) { locked activeLockReason }
 } }`, w.wontfix, w.locked), nil).ok(t, &c)
-	if c.Repository.Closed["state"] != "CLOSED" || c.Repository.Closed["stateReason"] != "NOT_PLANNED" ||
-		c.Repository.Closed["closed"] != true || c.Repository.Closed["closedAt"] == nil {
-		t.Errorf("closed issue = %v", c.Repository.Closed)
+	closed := c.Repository.Closed
+	for k, v := range map[string]any{"state": "CLOSED", "stateReason": "NOT_PLANNED", "closed": true} {
+		if closed[k] != v {
+			t.Errorf("closed issue %s = %#v, want %#v", k, closed[k], v)
+		}
 	}
-	if c.Repository.Locked["locked"] != true || c.Repository.Locked["activeLockReason"] != "TOO_HEATED" {
-		t.Errorf("locked issue = %v", c.Repository.Locked)
+	if closed["closedAt"] == nil {
+		t.Errorf("closed issue closedAt = null, want a time")
+	}
+	for k, v := range map[string]any{"locked": true, "activeLockReason": "TOO_HEATED"} {
+		if c.Repository.Locked[k] != v {
+			t.Errorf("locked issue %s = %#v, want %#v", k, c.Repository.Locked[k], v)
+		}
 	}
 }
 
@@ -89,8 +98,11 @@ fragment Item on IssueOrPullRequest {
 }
 fragment Closing on Closable { closed }`
 	res := w.query("emu-bob", doc, map[string]any{"a": w.pull, "withBody": false})
-	if res.Status != 200 || len(res.Errors) > 0 {
-		t.Fatalf("%s", res.raw)
+	if res.Status != 200 {
+		t.Fatalf("status = %d, want 200\n%s", res.Status, res.raw)
+	}
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors = %+v, want none", res.Errors)
 	}
 	// Keys come back in selection order, aliases as written.
 	var ordered struct {
@@ -100,35 +112,33 @@ fragment Closing on Closable { closed }`
 		t.Fatal(err)
 	}
 	wantFirst := `{"first":{"__typename":"PullRequest","number":%d,"title":"Fix resize crash","prState":"OPEN","merged":false,"isDraft":false,"id":`
-	if !strings.HasPrefix(string(ordered.Widgets), fmt.Sprintf(wantFirst, w.pull)) {
-		t.Errorf("widgets = %s", ordered.Widgets)
+	if want := fmt.Sprintf(wantFirst, w.pull); !strings.HasPrefix(string(ordered.Widgets), want) {
+		t.Errorf("widgets = %s, want it to start %s", ordered.Widgets, want)
 	}
 	var d struct {
 		Widgets struct{ First, Second map[string]any }
 	}
 	res.ok(t, &d)
 	s := d.Widgets.Second
-	if s["__typename"] != "Issue" || s["heading"] != "Widget crashes on resize" || s["closed"] != false || s["state"] != "OPEN" {
-		t.Errorf("second = %v", s)
+	for k, v := range map[string]any{"__typename": "Issue", "heading": "Widget crashes on resize", "closed": false, "state": "OPEN"} {
+		if s[k] != v {
+			t.Errorf("second.%s = %#v, want %#v", k, s[k], v)
+		}
 	}
 	if _, has := s["body"]; has {
-		t.Error("@include(if: false) did not drop body")
+		t.Errorf("second.body = %#v, want no body under @include(if: false)", s["body"])
 	}
 	if _, has := d.Widgets.First["body"]; has {
-		t.Error("@skip(if: true) did not drop body")
+		t.Errorf("first.body = %#v, want no body under @skip(if: true)", d.Widgets.First["body"])
 	}
 
 	// Operation selection by name.
 	multi := `query A { viewer { login } } query B { viewer { name } }`
 	requireGitHubValid(t, w.count, multi)
 	res = w.send("/graphql", "emu-alice", map[string]any{"query": multi, "operationName": "B"})
-	if string(res.Data) != `{"viewer":{"name":"Alice Liddell"}}` {
-		t.Errorf("operation B = %s", res.raw)
-	}
+	checkData(t, "operation B", res, `{"viewer":{"name":"Alice Liddell"}}`)
 	res = w.send("/graphql", "emu-alice", map[string]any{"query": multi})
-	if len(res.Errors) != 1 || res.Errors[0].Message != "An operation name is required" {
-		t.Errorf("no operation name = %s", res.raw)
-	}
+	checkOneError(t, "no operation name", res.Errors, wantErr{Message: "An operation name is required"})
 }
 
 func testGraphQLIssueList(t *testing.T, w *gqlWorld) {
@@ -185,8 +195,18 @@ func testGraphQLIssueList(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-alice", `{ repository(owner: "acme", name: "widgets") {
   pullRequests(first: 10, states: [OPEN]) { nodes { number state labels(first: 5) { nodes { name } } } } } }`, nil).ok(t, &prs)
-	if n := prs.Repository.PullRequests.Nodes; len(n) != 1 || n[0].Number != w.pull || n[0].Labels.Nodes[0].Name != "bug" {
-		t.Errorf("pull requests = %+v", n)
+	n := prs.Repository.PullRequests.Nodes
+	if len(n) != 1 {
+		t.Fatalf("open pull requests = %+v, want 1", n)
+	}
+	if n[0].Number != w.pull {
+		t.Errorf("open pull request number = %d, want %d", n[0].Number, w.pull)
+	}
+	if len(n[0].Labels.Nodes) == 0 {
+		t.Fatalf("pull request labels = none, want bug first")
+	}
+	if n[0].Labels.Nodes[0].Name != "bug" {
+		t.Errorf("pull request's first label = %q, want bug", n[0].Labels.Nodes[0].Name)
 	}
 }
 
@@ -224,24 +244,40 @@ func testGraphQLRepositoryMetadata(t *testing.T, w *gqlWorld) {
 }`
 	w.query("emu-bob", doc, nil).ok(t, &d)
 	r := d.Repository
-	if r.NameWithOwner != "acme/widgets" || r.Visibility != "PUBLIC" || r.ViewerPermission != "WRITE" ||
-		r.Owner.Typename != "Organization" || r.Owner.Login != "acme" {
-		t.Errorf("repository = %+v", r)
+	type repoFacts struct{ NameWithOwner, Visibility, ViewerPermission, OwnerType, OwnerLogin string }
+	if diff := cmp.Diff(repoFacts{"acme/widgets", "PUBLIC", "WRITE", "Organization", "acme"},
+		repoFacts{r.NameWithOwner, r.Visibility, r.ViewerPermission, r.Owner.Typename, r.Owner.Login}); diff != "" {
+		t.Errorf("repository mismatch (-want +got):\n%s", diff)
 	}
-	if r.Labels.TotalCount != 7 || len(r.Labels.Nodes) != 2 || r.Labels.Nodes[0].Name != "area: part-0" || !r.Labels.PageInfo.HasNextPage {
-		t.Errorf("labels = %+v", r.Labels)
+	if r.Labels.TotalCount != 7 {
+		t.Errorf("labels matching area: totalCount = %d, want 7", r.Labels.TotalCount)
 	}
-	if r.Label.Name != "bug" || r.Label.Description != "Something isn't working" {
-		t.Errorf("label = %+v", r.Label)
+	if len(r.Labels.Nodes) != 2 {
+		t.Errorf("labels(first: 2) = %+v, want 2", r.Labels.Nodes)
+	} else if r.Labels.Nodes[0].Name != "area: part-0" {
+		t.Errorf("first label = %q, want %q", r.Labels.Nodes[0].Name, "area: part-0")
 	}
-	if len(r.Milestones.Nodes) != 1 || r.Milestones.Nodes[0].Title != "v1.0" {
-		t.Errorf("milestones = %+v", r.Milestones)
+	if !r.Labels.PageInfo.HasNextPage {
+		t.Errorf("labels hasNextPage = false, want true")
 	}
-	if fmt.Sprint(r.IssueTypes.Nodes) != "[{Bug GRAY} {Feature RED}]" {
-		t.Errorf("issue types = %+v", r.IssueTypes.Nodes)
+	if r.Label.Name != "bug" {
+		t.Errorf(`label(name: "BUG") name = %q, want bug`, r.Label.Name)
 	}
-	if len(r.Assignables.Nodes) != 1 || r.Assignables.Nodes[0].Login != "carol" {
-		t.Errorf("assignable users matching ca = %+v", r.Assignables.Nodes)
+	if r.Label.Description != "Something isn't working" {
+		t.Errorf("label description = %q, want %q", r.Label.Description, "Something isn't working")
+	}
+	if len(r.Milestones.Nodes) != 1 {
+		t.Errorf("open milestones = %+v, want 1", r.Milestones.Nodes)
+	} else if r.Milestones.Nodes[0].Title != "v1.0" {
+		t.Errorf("open milestone title = %q, want v1.0", r.Milestones.Nodes[0].Title)
+	}
+	if got, want := fmt.Sprint(r.IssueTypes.Nodes), "[{Bug GRAY} {Feature RED}]"; got != want {
+		t.Errorf("issue types = %s, want %s", got, want)
+	}
+	if len(r.Assignables.Nodes) != 1 {
+		t.Errorf("assignable users matching ca = %+v, want 1", r.Assignables.Nodes)
+	} else if r.Assignables.Nodes[0].Login != "carol" {
+		t.Errorf("assignable user matching ca = %q, want carol", r.Assignables.Nodes[0].Login)
 	}
 }
 
@@ -285,17 +321,40 @@ func testGraphQLRelations(t *testing.T, w *gqlWorld) {
 }`, w.epic, w.child2, w.bug)
 	w.query("emu-carol", doc, nil).ok(t, &d)
 	r := d.Repository
-	if r.Epic.SubIssues.TotalCount != 2 || r.Epic.SubIssues.Nodes[0].Number != w.child1 || r.Epic.SubIssues.Nodes[1].Parent.Number != w.epic {
-		t.Errorf("sub-issues = %+v", r.Epic.SubIssues)
+	if r.Epic.SubIssues.TotalCount != 2 {
+		t.Errorf("epic subIssues totalCount = %d, want 2", r.Epic.SubIssues.TotalCount)
 	}
-	if r.Epic.SubIssuesSummary.Total != 2 || r.Epic.SubIssuesSummary.Completed != 1 || r.Epic.SubIssuesSummary.PercentCompleted != 50 {
-		t.Errorf("summary = %+v", r.Epic.SubIssuesSummary)
+	if nodes := r.Epic.SubIssues.Nodes; len(nodes) < 2 {
+		t.Errorf("epic subIssues = %+v, want 2", nodes)
+	} else {
+		if got := nodes[0].Number; got != w.child1 {
+			t.Errorf("epic's first sub-issue = #%d, want #%d", got, w.child1)
+		}
+		if got := nodes[1].Parent.Number; got != w.epic {
+			t.Errorf("second sub-issue's parent = #%d, want #%d", got, w.epic)
+		}
 	}
-	if len(r.Child.BlockedBy.Nodes) != 2 || r.Child.IssueDependenciesSummary.BlockedBy != 1 || r.Child.IssueDependenciesSummary.TotalBlockedBy != 2 {
-		t.Errorf("dependencies = %+v", r.Child)
+	type summary struct{ Total, Completed, PercentCompleted int }
+	if diff := cmp.Diff(summary{2, 1, 50}, summary(r.Epic.SubIssuesSummary)); diff != "" {
+		t.Errorf("subIssuesSummary mismatch (-want +got):\n%s", diff)
 	}
-	if r.Child.IssueType.Name != "" || r.Bug.IssueType.Name != "Bug" || r.Bug.Blocking.TotalCount != 1 {
-		t.Errorf("bug = %+v, child = %+v", r.Bug, r.Child)
+	if got := len(r.Child.BlockedBy.Nodes); got != 2 {
+		t.Errorf("child blockedBy = %d issues, want 2", got)
+	}
+	if got := r.Child.IssueDependenciesSummary.BlockedBy; got != 1 {
+		t.Errorf("child issueDependenciesSummary.blockedBy = %d, want 1 (the open blocker)", got)
+	}
+	if got := r.Child.IssueDependenciesSummary.TotalBlockedBy; got != 2 {
+		t.Errorf("child issueDependenciesSummary.totalBlockedBy = %d, want 2", got)
+	}
+	if r.Child.IssueType.Name != "" {
+		t.Errorf("child issueType = %q, want none", r.Child.IssueType.Name)
+	}
+	if r.Bug.IssueType.Name != "Bug" {
+		t.Errorf("bug issueType = %q, want Bug", r.Bug.IssueType.Name)
+	}
+	if r.Bug.Blocking.TotalCount != 1 {
+		t.Errorf("bug blocking totalCount = %d, want 1", r.Bug.Blocking.TotalCount)
 	}
 }
 
@@ -311,8 +370,14 @@ func testGraphQLNodeRoundTrip(t *testing.T, w *gqlWorld) {
 	}
 	w.query("emu-carol", `query($id: ID!) { node(id: $id) { __typename id ... on Issue { number title } } }`,
 		map[string]any{"id": issueID}).ok(t, &d)
-	if d.Node.Typename != "Issue" || d.Node.Number != w.bug || d.Node.ID != issueID {
-		t.Errorf("node = %+v", d.Node)
+	if d.Node.Typename != "Issue" {
+		t.Errorf("node is a %q, want Issue", d.Node.Typename)
+	}
+	if d.Node.Number != w.bug {
+		t.Errorf("node number = %d, want %d", d.Node.Number, w.bug)
+	}
+	if d.Node.ID != issueID {
+		t.Errorf("node id = %q, want %q", d.Node.ID, issueID)
 	}
 
 	// nodes: every kind the emulator can look up, and a miss.
@@ -354,13 +419,13 @@ func testGraphQLNodeRoundTrip(t *testing.T, w *gqlWorld) {
 			t.Errorf("nodes[%d].id = %s, want %s", i, node.ID, ids[i])
 		}
 	}
-	if got := strings.Join(types, ","); got != "Issue,PullRequest,Repository,User,Label,Milestone,IssueComment,null" {
-		t.Errorf("node types = %s", got)
+	if got, want := strings.Join(types, ","), "Issue,PullRequest,Repository,User,Label,Milestone,IssueComment,null"; got != want {
+		t.Errorf("node types = %s, want %s", got, want)
 	}
 	want := []respError{{Type: "NOT_FOUND", Path: []any{"nodes", float64(7)}, Locations: []respLocation{{Line: 1, Column: 23}},
 		Message: "Could not resolve to a node with the global id of 'I_nope'"}}
-	if !reflect.DeepEqual(res.Errors, want) {
-		t.Errorf("errors = %+v, want %+v", res.Errors, want)
+	if diff := cmp.Diff(want, res.Errors); diff != "" {
+		t.Errorf("errors mismatch (-want +got):\n%s", diff)
 	}
 
 	many := make([]string, 101)
@@ -368,10 +433,9 @@ func testGraphQLNodeRoundTrip(t *testing.T, w *gqlWorld) {
 		many[i] = issueID
 	}
 	res = w.query("emu-carol", `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": many})
-	if string(res.Data) != "null" || len(res.Errors) != 1 || res.Errors[0].Type != "ARGUMENT_LIMIT" ||
-		res.Errors[0].Message != "You may not provide more than 100 node ids; you provided 101." {
-		t.Errorf("101 ids = %s", res.raw)
-	}
+	checkData(t, "101 ids", res, "null")
+	checkOneError(t, "101 ids", res.Errors,
+		wantErr{Type: "ARGUMENT_LIMIT", Message: "You may not provide more than 100 node ids; you provided 101."})
 
 	// An issue in a private repository is not a node carol can see.
 	var vaultID string
@@ -383,9 +447,8 @@ func testGraphQLNodeRoundTrip(t *testing.T, w *gqlWorld) {
 		vaultID = v.Repository.Issue.ID
 	}
 	res = w.query("emu-carol", `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": vaultID})
-	if string(res.Data) != `{"node":null}` || len(res.Errors) != 1 || res.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("private node for carol = %s", res.raw)
-	}
+	checkData(t, "private node for carol", res, `{"node":null}`)
+	checkOneError(t, "private node for carol", res.Errors, wantErr{Type: "NOT_FOUND"})
 }
 
 func testGraphQLViewerAndRateLimit(t *testing.T, w *gqlWorld) {
@@ -403,26 +466,33 @@ func testGraphQLViewerAndRateLimit(t *testing.T, w *gqlWorld) {
 	var first, second rl
 	res := w.query("emu-alice", doc, nil)
 	res.ok(t, &first)
-	if first.Viewer.Login != "alice" || first.Viewer.Name != "Alice Liddell" || first.Viewer.URL != w.srv.URL+"/alice" {
-		t.Errorf("viewer = %+v", first.Viewer)
+	type viewer struct{ Login, Name, URL string }
+	if diff := cmp.Diff(viewer{"alice", "Alice Liddell", w.srv.URL + "/alice"},
+		viewer{first.Viewer.Login, first.Viewer.Name, first.Viewer.URL}); diff != "" {
+		t.Errorf("viewer mismatch (-want +got):\n%s", diff)
 	}
 	r := first.RateLimit
-	if r.Cost != 1 || r.Limit != 5000 || r.Used != 1 || r.Remaining != 4999 {
-		t.Errorf("rateLimit = %+v", r)
+	type counts struct{ Cost, Limit, Used, Remaining int }
+	if diff := cmp.Diff(counts{1, 5000, 1, 4999}, counts{r.Cost, r.Limit, r.Used, r.Remaining}); diff != "" {
+		t.Errorf("rateLimit mismatch (-want +got):\n%s", diff)
 	}
 	if _, err := time.Parse(time.RFC3339, r.ResetAt); err != nil {
-		t.Errorf("resetAt = %q: %v", r.ResetAt, err)
+		t.Errorf("resetAt = %q, want an RFC 3339 time: %v", r.ResetAt, err)
 	}
-	if res.Header.Get("X-RateLimit-Resource") != "graphql" || res.Header.Get("X-RateLimit-Remaining") != "4999" {
-		t.Errorf("headers: resource %q remaining %q", res.Header.Get("X-RateLimit-Resource"), res.Header.Get("X-RateLimit-Remaining"))
+	if got := res.Header.Get("X-RateLimit-Resource"); got != "graphql" {
+		t.Errorf("X-RateLimit-Resource = %q, want graphql", got)
+	}
+	if got := res.Header.Get("X-RateLimit-Remaining"); got != "4999" {
+		t.Errorf("X-RateLimit-Remaining = %q, want 4999", got)
 	}
 	w.query("emu-alice", doc, nil).ok(t, &second)
-	if second.RateLimit.Used != 2 || second.RateLimit.Remaining != 4998 {
-		t.Errorf("second rateLimit = %+v", second.RateLimit)
+	if second.RateLimit.Used != 2 {
+		t.Errorf("second rateLimit used = %d, want 2", second.RateLimit.Used)
+	}
+	if second.RateLimit.Remaining != 4998 {
+		t.Errorf("second rateLimit remaining = %d, want 4998", second.RateLimit.Remaining)
 	}
 	// The GHES path serves the same endpoint.
 	res = w.send("/api/graphql", "emu-bob", map[string]any{"query": `{ viewer { login } }`})
-	if string(res.Data) != `{"viewer":{"login":"bob"}}` {
-		t.Errorf("/api/graphql = %s", res.raw)
-	}
+	checkData(t, "/api/graphql", res, `{"viewer":{"login":"bob"}}`)
 }

@@ -54,9 +54,7 @@ func TestRefCompareAndUpdatePullRequestBranch(t *testing.T) {
 			in["expectedHeadOid"] = c.expected
 		}
 		res := w.query(c.token, update, map[string]any{"input": in})
-		if len(res.Errors) != 1 || res.Errors[0].Type+": "+res.Errors[0].Message != c.want {
-			t.Errorf("%s: %s, want %q", c.name, res.raw, c.want)
-		}
+		checkOneErrorText(t, c.name, res.Errors, c.want)
 	}
 	var d struct {
 		UpdatePullRequestBranch struct {
@@ -70,13 +68,11 @@ func TestRefCompareAndUpdatePullRequestBranch(t *testing.T) {
 	in := map[string]any{"pullRequestId": id, "expectedHeadOid": oldHead}
 	w.query("emu-bob", update, map[string]any{"input": in}).ok(t, &d)
 	if got := d.UpdatePullRequestBranch.PullRequest.HeadRef.Target.MessageHeadline; got != "Merge branch 'main' into behind" {
-		t.Errorf("head after the update: %q", got)
+		t.Errorf("head after the update: %q, want %q", got, "Merge branch 'main' into behind")
 	}
 	if got := read(); got != (cmp{2, 0, "AHEAD"}) {
 		t.Errorf("after the update: %+v, want 2 ahead (the topic and the merge), 0 behind, AHEAD", got)
 	}
 	res := w.query("emu-bob", update, map[string]any{"input": map[string]any{"pullRequestId": id}})
-	if want := "UNPROCESSABLE: There are no new commits on the base branch."; len(res.Errors) != 1 || res.Errors[0].Type+": "+res.Errors[0].Message != want {
-		t.Errorf("a second update: %s, want %q", res.raw, want)
-	}
+	checkOneErrorText(t, "a second update", res.Errors, "UNPROCESSABLE: There are no new commits on the base branch.")
 }

@@ -1,6 +1,7 @@
 package graphql_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator/seed"
@@ -44,21 +45,47 @@ func TestGraphQLRefs(t *testing.T) {
 	st.Lock()
 	main := st.Repo("acme", "widgets").Git.Branches["main"].SHA
 	st.Unlock()
-	if r.DefaultBranchRef.Name != "main" || r.DefaultBranchRef.Target.Typename != "Commit" || r.DefaultBranchRef.Target.Oid != main {
-		t.Errorf("defaultBranchRef = %+v, main is %s", r.DefaultBranchRef, main)
+	if r.DefaultBranchRef.Name != "main" {
+		t.Errorf("defaultBranchRef name = %q, want main", r.DefaultBranchRef.Name)
 	}
-	if r.Branch == nil || r.Branch.Prefix != "refs/heads/" || r.Tag == nil || r.Tag.Prefix != "refs/tags/" || len(r.Tag.Target.AbbreviatedOid) != 7 || r.Missing != nil {
-		t.Errorf("refs = %+v %+v %+v", r.Branch, r.Tag, r.Missing)
+	if r.DefaultBranchRef.Target.Typename != "Commit" {
+		t.Errorf("defaultBranchRef target is a %s, want Commit", r.DefaultBranchRef.Target.Typename)
 	}
-	if r.Tags.TotalCount != 5 || len(r.Tags.Nodes) != 2 || r.Tags.Nodes[0].Name != "v1.5.0-rc.1" {
-		t.Errorf("tags = %+v", r.Tags)
+	if r.DefaultBranchRef.Target.Oid != main {
+		t.Errorf("defaultBranchRef target oid = %s, want main's %s", r.DefaultBranchRef.Target.Oid, main)
+	}
+	if r.Branch == nil {
+		t.Errorf("ref(refs/heads/main) = null, want the branch")
+	} else if r.Branch.Prefix != "refs/heads/" {
+		t.Errorf("ref(refs/heads/main) prefix = %q, want refs/heads/", r.Branch.Prefix)
+	}
+	if r.Tag == nil {
+		t.Errorf("ref(v1.4.0) = null, want the tag")
+	} else {
+		if r.Tag.Prefix != "refs/tags/" {
+			t.Errorf("ref(v1.4.0) prefix = %q, want refs/tags/", r.Tag.Prefix)
+		}
+		if got := r.Tag.Target.AbbreviatedOid; len(got) != 7 {
+			t.Errorf("ref(v1.4.0) abbreviatedOid = %q, want 7 characters", got)
+		}
+	}
+	if r.Missing != nil {
+		t.Errorf("ref(nope) = %+v, want null", r.Missing)
+	}
+	if r.Tags.TotalCount != 5 {
+		t.Errorf("tags totalCount = %d, want 5", r.Tags.TotalCount)
+	}
+	if len(r.Tags.Nodes) != 2 {
+		t.Errorf("tags(first: 2) = %+v, want 2", r.Tags.Nodes)
+	} else if r.Tags.Nodes[0].Name != "v1.5.0-rc.1" {
+		t.Errorf("newest tag = %q, want v1.5.0-rc.1", r.Tags.Nodes[0].Name)
 	}
 	if len(r.Fixes.Nodes) == 0 {
-		t.Error("no fix/ branches")
+		t.Error(`refs(query: "fix/") = none, want the fix/ branches`)
 	}
 	for _, n := range r.Fixes.Nodes {
-		if len(n.Name) < 4 || n.Name[:4] != "fix/" {
-			t.Errorf("branch %q does not match fix/", n.Name)
+		if !strings.HasPrefix(n.Name, "fix/") {
+			t.Errorf(`refs(query: "fix/") lists %q, want only names starting fix/`, n.Name)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func TestEveryServedFieldHasAResolver(t *testing.T) {
 		}
 	}
 	if len(reg.fields) != len(served) {
-		t.Errorf("registry has %d fields, Fields lists %d", len(reg.fields), len(served))
+		t.Errorf("Fields lists %d fields, want %d, the registry's", len(served), len(reg.fields))
 	}
 }
 

@@ -74,15 +74,44 @@ func TestGraphQLReviewThreadPlaces(t *testing.T) {
 	var multi threadData
 	thread(map[string]any{"startLine": line, "startSide": "RIGHT", "line": line + 1, "side": "RIGHT", "subjectType": "LINE"}).ok(t, &multi)
 	th := multi.AddPullRequestReviewThread.Thread
-	if th.Line == nil || *th.Line != line+1 || th.StartLine == nil || *th.StartLine != line || th.StartDiffSide == nil ||
-		*th.StartDiffSide != "RIGHT" || th.SubjectType != "LINE" || len(th.Comments.Nodes) != 1 || th.Comments.Nodes[0].StartLine == nil {
-		t.Errorf("multi-line thread = %+v", th)
+	if th.Line == nil || *th.Line != line+1 {
+		t.Errorf("multi-line thread line = %v, want %d", deref(th.Line), line+1)
+	}
+	if th.StartLine == nil || *th.StartLine != line {
+		t.Errorf("multi-line thread startLine = %v, want %d", deref(th.StartLine), line)
+	}
+	if th.StartDiffSide == nil || *th.StartDiffSide != "RIGHT" {
+		t.Errorf("multi-line thread startDiffSide = %v, want RIGHT", deref(th.StartDiffSide))
+	}
+	if th.SubjectType != "LINE" {
+		t.Errorf("multi-line thread subjectType = %s, want LINE", th.SubjectType)
+	}
+	if len(th.Comments.Nodes) != 1 {
+		t.Errorf("multi-line thread comments = %+v, want 1", th.Comments.Nodes)
+	} else if th.Comments.Nodes[0].StartLine == nil {
+		t.Errorf("multi-line thread's comment startLine = null, want %d", line)
 	}
 	var file threadData
 	thread(map[string]any{"subjectType": "FILE"}).ok(t, &file)
-	if th := file.AddPullRequestReviewThread.Thread; th.Line != nil || th.StartLine != nil || th.SubjectType != "FILE" ||
-		len(th.Comments.Nodes) != 1 || th.Comments.Nodes[0].SubjectType != "FILE" || th.Comments.Nodes[0].Line != nil {
-		t.Errorf("file thread = %+v", th)
+	th = file.AddPullRequestReviewThread.Thread
+	if th.Line != nil {
+		t.Errorf("file thread line = %d, want null", *th.Line)
+	}
+	if th.StartLine != nil {
+		t.Errorf("file thread startLine = %d, want null", *th.StartLine)
+	}
+	if th.SubjectType != "FILE" {
+		t.Errorf("file thread subjectType = %s, want FILE", th.SubjectType)
+	}
+	if len(th.Comments.Nodes) != 1 {
+		t.Errorf("file thread comments = %+v, want 1", th.Comments.Nodes)
+	} else {
+		if c := th.Comments.Nodes[0]; c.SubjectType != "FILE" {
+			t.Errorf("file thread's comment subjectType = %s, want FILE", c.SubjectType)
+		}
+		if c := th.Comments.Nodes[0]; c.Line != nil {
+			t.Errorf("file thread's comment line = %d, want null", *c.Line)
+		}
 	}
 	for _, c := range []struct {
 		place map[string]any
@@ -95,7 +124,7 @@ func TestGraphQLReviewThreadPlaces(t *testing.T) {
 	} {
 		r := thread(c.place)
 		if len(r.Errors) == 0 || !strings.Contains(r.Errors[0].Message, c.msg) {
-			t.Errorf("thread at %v: errors %+v, want %q", c.place, r.Errors, c.msg)
+			t.Errorf("thread at %v: errors %+v, want the first saying %q", c.place, r.Errors, c.msg)
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/seed"
@@ -91,7 +93,7 @@ func TestGraphQLSearch(t *testing.T) {
 		for {
 			var p page
 			if errs := postGraphQL(t, srv, tc.token, doc, vars, &p); len(errs) > 0 {
-				t.Fatalf("%s: %+v", tc.q, errs)
+				t.Fatalf("%s as %s: errors %+v, want none", tc.q, tc.token, errs)
 			}
 			count = p.Search.IssueCount
 			for _, n := range p.Search.Nodes {
@@ -123,20 +125,25 @@ func TestGraphQLSearch(t *testing.T) {
 		st.RUnlock()
 		slices.Sort(got)
 		slices.Sort(want)
-		if count != len(want) || !slices.Equal(got, want) || len(want) == 0 {
-			t.Errorf("%s as %s: issueCount %d, %d nodes; want %d\n got %v\nwant %v", tc.q, tc.token, count, len(got), len(want), got, want)
+		if len(want) == 0 {
+			t.Errorf("%s as %s: the state matches nothing, want a query that finds something", tc.q, tc.token)
+		}
+		if count != len(want) {
+			t.Errorf("%s as %s: issueCount = %d, want %d", tc.q, tc.token, count, len(want))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s as %s: nodes mismatch (-want +got):\n%s", tc.q, tc.token, cmp.Diff(want, got))
 		}
 		rest := restSearch(t, srv.URL, tc.q, "")
 		if tc.token == seed.DemoTokenAlice && rest.TotalCount != count {
-			t.Errorf("%s: GraphQL counts %d, REST %d", tc.q, count, rest.TotalCount)
+			t.Errorf("%s: REST total_count = %d, want %d, GraphQL's issueCount", tc.q, rest.TotalCount, count)
 		}
 	}
 
 	var none struct{}
 	errs := postGraphQL(t, srv, seed.DemoTokenAlice, `{ search(query: "widgets", type: REPOSITORY, first: 1) { issueCount } }`, nil, &none)
-	if len(errs) != 1 || errs[0].Message != "The emulator serves search only for issues and pull requests (type: ISSUE or ISSUE_ADVANCED), not REPOSITORY." {
-		t.Errorf("type REPOSITORY: %+v", errs)
-	}
+	checkOneError(t, "type REPOSITORY", errs,
+		wantErr{Message: "The emulator serves search only for issues and pull requests (type: ISSUE or ISSUE_ADVANCED), not REPOSITORY."})
 
 	// gh looks for ISSUE_ADVANCED before it searches.
 	var st struct {
@@ -146,7 +153,7 @@ func TestGraphQLSearch(t *testing.T) {
 		t.Fatal(errs)
 	}
 	if !slices.ContainsFunc(st.SearchType.EnumValues, func(v struct{ Name string }) bool { return v.Name == "ISSUE_ADVANCED" }) {
-		t.Errorf("SearchType values: %+v", st.SearchType.EnumValues)
+		t.Errorf("SearchType values = %+v, want ISSUE_ADVANCED among them", st.SearchType.EnumValues)
 	}
 }
 
@@ -178,8 +185,11 @@ func restSearch(t *testing.T, base, q, extra string) restSearchPage {
 		var p restSearchPage
 		err = json.NewDecoder(resp.Body).Decode(&p)
 		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d %v", q, resp.StatusCode, err)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("REST search %s: status %d, want 200", q, resp.StatusCode)
+		}
+		if err != nil {
+			t.Fatalf("REST search %s does not decode: %v", q, err)
 		}
 		all.TotalCount = p.TotalCount
 		all.Items = append(all.Items, p.Items...)

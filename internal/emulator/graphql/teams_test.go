@@ -69,12 +69,17 @@ func testGraphQLTeams(t *testing.T, w *gqlWorld) {
 		}
 	}
 	w.query("emu-bob", getTeamMembersDoc, map[string]any{"org": "acme", "teamSlug": "CORE-TEAM"}).ok(t, &d)
-	if d.Organization.Team == nil || len(d.Organization.Team.Members.Nodes) != 2 || d.Organization.Team.Members.Nodes[1].Login != "bob" {
-		t.Errorf("core-team members = %+v", d.Organization.Team)
+	if d.Organization.Team == nil {
+		t.Errorf("team CORE-TEAM = null, want core-team")
+	} else if m := d.Organization.Team.Members.Nodes; len(m) != 2 {
+		t.Errorf("core-team members = %+v, want 2", m)
+	} else if m[1].Login != "bob" {
+		t.Errorf("core-team's second member = %s, want bob", m[1].Login)
 	}
 	// A team that does not exist is null, without an error.
 	res := w.query("emu-bob", getTeamMembersDoc, map[string]any{"org": "acme", "teamSlug": "nobody"})
-	if len(res.Errors) != 0 || string(res.Data) != `{"organization":{"team":null}}` {
-		t.Errorf("a missing team: %s", res.raw)
+	if len(res.Errors) != 0 {
+		t.Errorf("a missing team: errors %+v, want none", res.Errors)
 	}
+	checkData(t, "a missing team", res, `{"organization":{"team":null}}`)
 }

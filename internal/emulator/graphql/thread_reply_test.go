@@ -57,8 +57,17 @@ func TestGraphQLReviewThreadReply(t *testing.T) {
 		return "", nil
 	}
 	prID, ts := threads(seed.DemoTokenBob)
-	if len(ts) != 1 || ts[0].Comments.Nodes[0].Author.Login != "copilot-pull-request-reviewer" || ts[0].IsResolved || ts[0].Line == nil {
-		t.Fatalf("the bot's thread: %+v", ts)
+	if len(ts) != 1 {
+		t.Fatalf("review threads = %+v, want the bot's one", ts)
+	}
+	if got := ts[0].Comments.Nodes[0].Author.Login; got != "copilot-pull-request-reviewer" {
+		t.Fatalf("the thread's first comment is by %s, want copilot-pull-request-reviewer", got)
+	}
+	if ts[0].IsResolved {
+		t.Fatalf("the bot's thread: isResolved = true, want false")
+	}
+	if ts[0].Line == nil {
+		t.Fatalf("the bot's thread: line = null, want one")
 	}
 	id := ts[0].ID
 
@@ -74,15 +83,17 @@ func TestGraphQLReviewThreadReply(t *testing.T) {
 	const replyDoc = `mutation($id: ID!, $body: String!) { addPullRequestReviewThreadReply(input: {pullRequestReviewThreadId: $id, body: $body}) {
 		comment { body author { login } replyTo { author { login } } } } }`
 	w.query(seed.DemoTokenBob, replyDoc, map[string]any{"id": id, "body": "Good catch: the drain now has a deadline."}).ok(t, &reply)
-	if c := reply.AddPullRequestReviewThreadReply.Comment; c.Author.Login != "bob" || c.ReplyTo.Author.Login != "copilot-pull-request-reviewer" {
-		t.Fatalf("reply = %+v", c)
+	c := reply.AddPullRequestReviewThreadReply.Comment
+	if c.Author.Login != "bob" {
+		t.Fatalf("reply author = %s, want bob", c.Author.Login)
 	}
-	if res := w.query(seed.DemoTokenBob, replyDoc, map[string]any{"id": id, "body": "  "}); len(res.Errors) == 0 || res.Errors[0].Type != "UNPROCESSABLE" {
-		t.Errorf("a blank reply: %+v", res.Errors)
+	if c.ReplyTo.Author.Login != "copilot-pull-request-reviewer" {
+		t.Fatalf("reply's replyTo author = %s, want copilot-pull-request-reviewer", c.ReplyTo.Author.Login)
 	}
-	if res := w.query(seed.DemoTokenBob, replyDoc, map[string]any{"id": "PRRT_nope", "body": "x"}); len(res.Errors) == 0 || res.Errors[0].Type != "NOT_FOUND" {
-		t.Errorf("an unknown thread: %+v", res.Errors)
-	}
+	res := w.query(seed.DemoTokenBob, replyDoc, map[string]any{"id": id, "body": "  "})
+	checkFirstError(t, "a blank reply", res.Errors, "UNPROCESSABLE")
+	res = w.query(seed.DemoTokenBob, replyDoc, map[string]any{"id": "PRRT_nope", "body": "x"})
+	checkFirstError(t, "an unknown thread", res.Errors, "NOT_FOUND")
 
 	// carol (read access) replies inside a pending review: bob sees it
 	// only once she submits.
@@ -99,22 +110,23 @@ func TestGraphQLReviewThreadReply(t *testing.T) {
 	}
 	w.query(seed.DemoTokenCarol, `mutation($rv: ID!) { submitPullRequestReview(input: {pullRequestReviewId: $rv, event: COMMENT}) { pullRequestReview { state } } }`,
 		map[string]any{"rv": rv}).ok(t, &struct{}{})
-	if _, ts := threads(seed.DemoTokenBob); ts[0].Comments.TotalCount != 3 || ts[0].Comments.Nodes[2].Author.Login != "carol" {
-		t.Errorf("after submitting, bob sees %+v", ts[0].Comments)
+	if _, ts := threads(seed.DemoTokenBob); ts[0].Comments.TotalCount != 3 {
+		t.Errorf("after submitting, bob sees %d comments, want 3", ts[0].Comments.TotalCount)
+	} else if got := ts[0].Comments.Nodes[2].Author.Login; got != "carol" {
+		t.Errorf("after submitting, the third comment is by %s, want carol", got)
 	}
 
 	const resolve = `mutation($id: ID!) { resolveReviewThread(input: {threadId: $id}) { thread { isResolved } } }`
 	const unresolve = `mutation($id: ID!) { unresolveReviewThread(input: {threadId: $id}) { thread { isResolved } } }`
 	w.query(seed.DemoTokenBob, resolve, map[string]any{"id": id}).ok(t, &struct{}{})
 	if _, ts := threads(seed.DemoTokenCarol); !ts[0].IsResolved {
-		t.Errorf("thread not resolved")
+		t.Errorf("after resolveReviewThread: isResolved = false, want true")
 	}
-	if res := w.query(seed.DemoTokenCarol, unresolve, map[string]any{"id": id}); len(res.Errors) == 0 || res.Errors[0].Type != "FORBIDDEN" {
-		t.Errorf("carol (read) unresolving: %+v", res.Errors)
-	}
+	res = w.query(seed.DemoTokenCarol, unresolve, map[string]any{"id": id})
+	checkFirstError(t, "carol (read) unresolving", res.Errors, "FORBIDDEN")
 	w.query(seed.DemoTokenBob, unresolve, map[string]any{"id": id}).ok(t, &struct{}{})
 	if _, ts := threads(seed.DemoTokenCarol); ts[0].IsResolved {
-		t.Errorf("thread still resolved")
+		t.Errorf("after unresolveReviewThread: isResolved = true, want false")
 	}
 
 	// A thread is a Node: its id resolves through node(), to a reader.
@@ -127,7 +139,13 @@ func TestGraphQLReviewThreadReply(t *testing.T) {
 	}
 	w.query(seed.DemoTokenCarol, `query($id: ID!) { node(id: $id) { __typename ... on PullRequestReviewThread { path pullRequest { number } } } }`,
 		map[string]any{"id": id}).ok(t, &n)
-	if n.Node.Typename != "PullRequestReviewThread" || n.Node.Path != ts[0].Path || n.Node.PullRequest.Number == 0 {
-		t.Errorf("node(thread id) = %+v", n.Node)
+	if n.Node.Typename != "PullRequestReviewThread" {
+		t.Errorf("node(thread id) is a %q, want PullRequestReviewThread", n.Node.Typename)
+	}
+	if n.Node.Path != ts[0].Path {
+		t.Errorf("node(thread id) path = %q, want %q", n.Node.Path, ts[0].Path)
+	}
+	if n.Node.PullRequest.Number == 0 {
+		t.Errorf("node(thread id) pullRequest number = 0, want the pull request's")
 	}
 }

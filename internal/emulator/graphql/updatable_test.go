@@ -35,8 +35,11 @@ func TestGraphQLViewerCanUpdate(t *testing.T) {
 	}
 	check := func(what string, got updatable, reasons ...string) {
 		t.Helper()
-		if got.ViewerCanUpdate != (len(reasons) == 0) || !slices.Equal(got.ViewerCannotUpdateReasons, reasons) {
-			t.Errorf("%s: viewerCanUpdate %v, reasons %v; want reasons %v", what, got.ViewerCanUpdate, got.ViewerCannotUpdateReasons, reasons)
+		if want := len(reasons) == 0; got.ViewerCanUpdate != want {
+			t.Errorf("%s: viewerCanUpdate = %v, want %v", what, got.ViewerCanUpdate, want)
+		}
+		if !slices.Equal(got.ViewerCannotUpdateReasons, reasons) {
+			t.Errorf("%s: viewerCannotUpdateReasons = %v, want %v", what, got.ViewerCannotUpdateReasons, reasons)
 		}
 	}
 	const alice, bob, carol = "emu-alice", "emu-bob", "emu-carol"
