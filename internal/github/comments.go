@@ -64,7 +64,7 @@ func (c *Client) ListComments(ctx context.Context, owner, repo string, number in
 // CreateComment comments on an issue, once: it is never retried.
 //
 // POST /repos/{owner}/{repo}/issues/{issue_number}/comments
-func (c *Client) CreateComment(ctx context.Context, owner, repo string, number int, body string) (*gh.IssueComment, Settlement, error) {
+func (c *Client) CreateComment(ctx context.Context, owner, repo string, number int, body string) (*CommentRow, Settlement, error) {
 	r, err := refIssue(owner, repo, number, true)
 	if err != nil {
 		return nil, NotStarted, err
@@ -72,11 +72,8 @@ func (c *Client) CreateComment(ctx context.Context, owner, repo string, number i
 	if strings.TrimSpace(body) == "" {
 		return nil, NotStarted, invalidArgument(true, "a comment needs a body")
 	}
-	var out *gh.IssueComment
-	s, err := c.write(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Issues.CreateComment(ctx, r.owner, r.repo, number, &gh.IssueComment{Body: &body})
-		return resp, err
-	})
+	out := new(CommentRow)
+	s, err := c.send(ctx, "POST", r.path("issues", number, "comments"), &gh.IssueComment{Body: &body}, out)
 	if err != nil {
 		out = nil
 	}

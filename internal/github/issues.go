@@ -241,7 +241,7 @@ type NewIssue struct {
 // CreateIssue creates an issue, once: it is never retried.
 //
 // POST /repos/{owner}/{repo}/issues
-func (c *Client) CreateIssue(ctx context.Context, owner, repo string, in NewIssue) (*gh.Issue, Settlement, error) {
+func (c *Client) CreateIssue(ctx context.Context, owner, repo string, in NewIssue) (*CreatedIssue, Settlement, error) {
 	r, err := refRepo(owner, repo, true)
 	if err != nil {
 		return nil, NotStarted, err
@@ -262,15 +262,28 @@ func (c *Client) CreateIssue(ctx context.Context, owner, repo string, in NewIssu
 	if in.Type != "" {
 		req.Type = &in.Type
 	}
-	var out *gh.Issue
-	s, err := c.write(ctx, func(ctx context.Context) (resp *gh.Response, err error) {
-		out, resp, err = c.rest.Issues.Create(ctx, r.owner, r.repo, req)
-		return resp, err
-	})
+	out := new(CreatedIssue)
+	s, err := c.send(ctx, "POST", r.path("issues"), req, out)
 	if err != nil {
 		out = nil
 	}
 	return out, s, err
+}
+
+// CreatedIssue is the answer to a create as the tools use it: the row's
+// fields, and the ids and parent link a follow-up write needs. Decoding
+// go-github's whole Issue was most of a create's own time.
+type CreatedIssue struct {
+	IssueRow
+	ID             int64  `json:"id"`
+	NodeID         string `json:"node_id"`
+	ParentIssueURL string `json:"parent_issue_url"`
+}
+
+// CreatedIssueOf is is as a [CreatedIssue], for an issue found by a read
+// (a create's recovery).
+func CreatedIssueOf(is *gh.Issue) *CreatedIssue {
+	return &CreatedIssue{IssueRow: *IssueRowOf(is), ID: is.GetID(), NodeID: is.GetNodeID(), ParentIssueURL: is.GetParentIssueURL()}
 }
 
 // IssueEdit is a partial update: nil fields are left as they are. Labels

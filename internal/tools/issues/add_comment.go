@@ -109,7 +109,7 @@ func (s *Tools) postComment(ctx context.Context, c *github.Client, in AddComment
 	if err != nil {
 		return AddCommentOut{}, commentFailed(ctx, c, err, in)
 	}
-	return AddCommentOut{Comment: commentView(github.CommentRowOf(cm)), RateLimitRemaining: toolkit.LowBudget(c, "core")}, nil
+	return AddCommentOut{Comment: commentView(cm), RateLimitRemaining: toolkit.LowBudget(c, "core")}, nil
 }
 
 // clearComment drops what belongs to one call, not to the stored result.

@@ -39,7 +39,7 @@ const recoveryPages = 5
 // by this credential's user, with the same title and body. Bodies are the
 // agent's content, so no marker is hidden in them; the match is on what
 // was sent. It returns nil when there is none.
-func (s *Tools) findCreated(ctx context.Context, c *github.Client, in CreateIssueIn, since time.Time) (*gh.Issue, error) {
+func (s *Tools) findCreated(ctx context.Context, c *github.Client, in CreateIssueIn, since time.Time) (*github.CreatedIssue, error) {
 	me, _, err := c.Viewer(ctx)
 	if err != nil {
 		return nil, err
@@ -67,7 +67,10 @@ func (s *Tools) findCreated(ctx context.Context, c *github.Client, in CreateIssu
 			break
 		}
 	}
-	return oldest, nil
+	if oldest == nil {
+		return nil, nil
+	}
+	return github.CreatedIssueOf(oldest), nil
 }
 
 func normalizeBody(b string) string { return strings.TrimSpace(strings.ReplaceAll(b, "\r\n", "\n")) }

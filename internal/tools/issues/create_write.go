@@ -11,7 +11,6 @@ import (
 	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/projects"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
-	gh "github.com/google/go-github/v88/github"
 )
 
 // createNow checks the names, creates the issue and links it to its parent.
@@ -69,7 +68,7 @@ func (s *Tools) createNow(ctx context.Context, c *github.Client, in CreateIssueI
 		}
 		return CreateIssueOut{}, s.createFailed(ctx, c, err, in)
 	}
-	s.rememberSeen(c, github.IssueRowOf(created))
+	s.rememberSeen(c, &created.IssueRow)
 	return s.finishCreate(ctx, c, in, created, board)
 }
 
@@ -165,14 +164,14 @@ func (s *Tools) createFailed(ctx context.Context, c *github.Client, err error, i
 // adopts an issue a lost answer created) and renders it. A link or
 // placement that fails leaves the issue in place: that is a partial
 // success.
-func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIssueIn, created *gh.Issue, board *projects.Prepared) (CreateIssueOut, error) {
-	out := CreateIssueOut{Issue: issueView(github.IssueRowOf(created), Full, false)}
+func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIssueIn, created *github.CreatedIssue, board *projects.Prepared) (CreateIssueOut, error) {
+	out := CreateIssueOut{Issue: issueView(&created.IssueRow, Full, false)}
 	if dropped(in, created) {
 		out.Notes = append(out.Notes, "GitHub dropped the labels, assignees, milestone or type: the credential lacks triage access here")
 	}
-	n := created.GetNumber()
-	if p := in.ParentIssueNumber; p > 0 && created.GetParentIssueURL() == "" {
-		_, _, err := c.AddSubIssue(ctx, in.Owner, in.Repo, int(p), created.GetID())
+	n := created.Number
+	if p := in.ParentIssueNumber; p > 0 && created.ParentIssueURL == "" {
+		_, _, err := c.AddSubIssue(ctx, in.Owner, in.Repo, int(p), created.ID)
 		if err != nil {
 			reason := err.Error()
 			if e := toolkit.MapError(err); e != nil {
@@ -198,7 +197,7 @@ func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIss
 			board, err = projects.Prepare(ctx, s.Service, c, *in.Project, nil, "project")
 		}
 		if err == nil {
-			out.Project, err = board.Apply(ctx, github.IssueRef{Owner: in.Owner, Repo: in.Repo, Number: n}, created.GetNodeID())
+			out.Project, err = board.Apply(ctx, github.IssueRef{Owner: in.Owner, Repo: in.Repo, Number: n}, created.NodeID)
 		}
 		if err != nil {
 			if out.Project != nil {
@@ -214,7 +213,7 @@ func (s *Tools) finishCreate(ctx context.Context, c *github.Client, in CreateIss
 
 // dropped reports whether GitHub ignored metadata it was sent, as it does
 // silently for credentials without triage access.
-func dropped(in CreateIssueIn, is *gh.Issue) bool {
+func dropped(in CreateIssueIn, is *github.CreatedIssue) bool {
 	return len(in.Labels) > 0 && len(is.Labels) == 0 || len(in.Assignees) > 0 && len(is.Assignees) == 0 ||
 		in.Milestone > 0 && is.Milestone == nil || in.Type != "" && is.Type == nil
 }
