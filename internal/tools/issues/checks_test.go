@@ -26,6 +26,14 @@ func wantCodeSettlement(t *testing.T, what string, e contract.Error, code contra
 	}
 }
 
+// wantCode stops the test unless the error envelope's code is code.
+func wantCode(t *testing.T, what string, e contract.Error, code contract.Code) {
+	t.Helper()
+	if e.Code != code {
+		t.Fatalf("%s: code = %q (%q), want %q", what, e.Code, e.Message, code)
+	}
+}
+
 // wantRepairTool stops the test unless r is a repair calling tool.
 func wantRepairTool(t *testing.T, what string, r *contract.Repair, tool string) {
 	t.Helper()
