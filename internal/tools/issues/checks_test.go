@@ -1,7 +1,7 @@
 package issues_test
 
 import (
-	"strconv"
+	"fmt"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -56,10 +56,10 @@ func wantDetailsField(t *testing.T, what string, e contract.Error, field string)
 	}
 }
 
-// retryAfter prints retry_after_ms as the JSON has it: a number or null.
-func retryAfter(ms *int64) string {
-	if ms == nil {
-		return "null"
+// ptr prints what p points to, or nil.
+func ptr[T any](p *T) string {
+	if p == nil {
+		return "nil"
 	}
-	return strconv.FormatInt(*ms, 10)
+	return fmt.Sprint(*p)
 }

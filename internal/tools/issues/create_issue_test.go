@@ -304,7 +304,7 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 					failed = true
 				}
 				if e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 {
-					t.Errorf("retry_after_ms = %s, want > 0", retryAfter(e.RetryAfterMS))
+					t.Errorf("retry_after_ms = %s, want > 0", ptr(e.RetryAfterMS))
 					failed = true
 				}
 				if failed {
