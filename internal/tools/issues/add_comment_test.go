@@ -38,7 +38,7 @@ func addComment(t *testing.T, env *servertest.Env, in issues.AddCommentIn) issue
 		}
 	})
 	if !on {
-		t.Fatalf("comment %d is not on %s/%s#%d", out.Comment.ID, in.Owner, in.Repo, in.IssueNumber)
+		t.Fatalf("comment %d is not on %s/%s#%d, want it there", out.Comment.ID, in.Owner, in.Repo, in.IssueNumber)
 	}
 	return out
 }

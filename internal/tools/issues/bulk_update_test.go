@@ -53,7 +53,7 @@ func pullNumber(t *testing.T, env *servertest.Env) int {
 		}
 	})
 	if n == 0 {
-		t.Fatal("no pull request in the seed")
+		t.Fatal("no pull request in the seed, want one")
 	}
 	return n
 }
@@ -520,7 +520,7 @@ func TestBulkUpdateIssuesListing(t *testing.T) {
 	}
 	i := slices.IndexFunc(res.Tools, func(tool *mcp.Tool) bool { return tool.Name == toolkit.NameBulkUpdateIssues })
 	if i < 0 {
-		t.Fatal("not in the default tools/list")
+		t.Fatal("not in the default tools/list, want it listed")
 	}
 	tool := res.Tools[i]
 	if a := tool.Annotations; a == nil {

@@ -386,7 +386,7 @@ func TestLockdownWithholdsOneCommentByID(t *testing.T) {
 	})
 	res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: freeIssue, CommentID: toolkit.CommentID(id)})
 	if res.IsError {
-		t.Fatalf("a stranger's comment by id: %s", res.JSON)
+		t.Fatalf("a stranger's comment by id: the read failed: %s", res.JSON)
 	}
 	if strings.Contains(string(res.JSON), canary) {
 		t.Fatalf("a stranger's comment by id: the answer holds the withheld text, want it left out: %s", res.JSON)

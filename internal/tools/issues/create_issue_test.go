@@ -168,7 +168,7 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			wantCodeSettlement(t, "create", e, tc.code, tc.settlement)
 			wantDetailsField(t, "create", e, tc.field)
 			if tc.value != "" && !strings.Contains(fmt.Sprint(e.Details.Value), tc.value) {
-				t.Fatalf("details.value %v lacks %q", e.Details.Value, tc.value)
+				t.Fatalf("details.value = %v, want it to contain %q", e.Details.Value, tc.value)
 			}
 			posts := 0
 			for _, call := range ciCalls(env) {
@@ -384,7 +384,7 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	var after issues.CreateIssueOut
 	res.Decode(t, &after)
 	if res.IsError {
-		t.Fatalf("after restart: %s", res.JSON)
+		t.Fatalf("after restart: the create failed: %s", res.JSON)
 	}
 	if !after.Replayed {
 		t.Errorf("after restart: Replayed = false, want true")
@@ -415,7 +415,7 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 			// The repair is the same call with the same key.
 			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 			if res.IsError {
-				t.Fatalf("repeat: %s", res.JSON)
+				t.Fatalf("repeat failed: %s", res.JSON)
 			}
 			var out issues.CreateIssueOut
 			res.Decode(t, &out)
@@ -549,7 +549,7 @@ func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
 		wantDetailsField(t, what, e, "parent_issue_number")
 		for _, c := range ciCalls(env) {
 			if c == "POST /repos/acme/widgets/issues" {
-				t.Fatalf("parent #%d: the issue was created", parent)
+				t.Fatalf("parent #%d: the issue was created, want nothing written", parent)
 			}
 		}
 	}

@@ -122,7 +122,7 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 			t.Errorf("label %q: color is empty, want the label's color", l.Name)
 		}
 		if i > 0 && strings.ToLower(out.Metadata.Labels[i-1].Name) > strings.ToLower(l.Name) {
-			t.Errorf("labels not by name: %q before %q", out.Metadata.Labels[i-1].Name, l.Name)
+			t.Errorf("labels not by name: %q before %q, want them sorted by name", out.Metadata.Labels[i-1].Name, l.Name)
 		}
 		got[l.Name] = *l.OpenIssues
 	}
@@ -255,7 +255,7 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 	env.Upstream()
 	res := env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "alice", Repo: "empty"})
 	if !strings.Contains(string(res.JSON), `"counts":{"open_issues":0,"open_prs":0}`) {
-		t.Errorf("zero counts must be written: %s", res.JSON)
+		t.Errorf("counts not written as zeros, want %s in: %s", `"counts":{"open_issues":0,"open_prs":0}`, res.JSON)
 	}
 	var out issues.GetOverviewOut
 	res.Decode(t, &out)
@@ -498,7 +498,7 @@ func TestOverviewNamesSkipThePreflight(t *testing.T) {
 	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after an overview",
 		Labels: []string{"bug", "enhancement"}, Milestone: toolkit.MilestoneNumber(out.Metadata.Milestones[0].Number), Type: out.Metadata.IssueTypes[0]})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create after an overview failed: %s", res.JSON)
 	}
 	if calls := env.Upstream(); len(calls) != 1 {
 		t.Fatalf("upstream calls of a create naming what the overview listed = %v, want the POST alone", calls)

@@ -23,7 +23,7 @@ func TestIssueItemsWithholdOthersTitlesUnderCreatorScope(t *testing.T) {
 	var got issues.ListIssueItemsOut
 	res := scoped.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("sub_issues under the scope failed: %s", res.JSON)
 	}
 	res.Decode(t, &got)
 	if len(all.Items) == 0 {

@@ -25,13 +25,13 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 	}
 	env.Upstream()
 	if res := create("first", "bug", "Priority: High"); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("cold create failed: %s", res.JSON)
 	}
 	if calls := env.Upstream(); len(calls) != 2 {
 		t.Fatalf("cold create: upstream calls %v, want 2 (the preflight and the POST)", calls)
 	}
 	if res := create("second", "BUG", "priority: high"); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("warm create failed: %s", res.JSON)
 	}
 	if calls, want := env.Upstream(), []string{"POST /api/v3/repos/acme/widgets/issues"}; !slices.Equal(calls, want) {
 		t.Fatalf("warm create: upstream calls %q, want the POST alone %q", calls, want)
@@ -53,7 +53,7 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 	// After the trust window, names are confirmed again.
 	now = now.Add(6 * time.Minute)
 	if res := create("fourth", "bug"); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create after the trust window failed: %s", res.JSON)
 	}
 	if calls := env.Upstream(); len(calls) != 2 {
 		t.Fatalf("expired names: upstream calls %v, want 2 (confirmed again, then the POST)", calls)
@@ -65,14 +65,14 @@ func TestListedNamesSkipThePreflight(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"labels", "milestones"} {
 		if res := env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind)}); res.IsError {
-			t.Fatal(string(res.JSON))
+			t.Fatalf("listing %s failed: %s", kind, res.JSON)
 		}
 	}
 	env.Upstream()
 	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after listing",
 		Labels: []string{"bug", "enhancement"}, Milestone: 2})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create after listing failed: %s", res.JSON)
 	}
 	if calls := env.Upstream(); len(calls) != 1 {
 		t.Fatalf("a create naming listed values: upstream calls %v, want the POST alone", calls)
@@ -95,7 +95,7 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 	var out issues.CreateIssueOut
 	res := env.Call(t, toolkit.NameCreateIssue, in)
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("the repeat failed: %s", res.JSON)
 	}
 	res.Decode(t, &out)
 	calls := env.Upstream()
@@ -135,12 +135,12 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	var found issues.SearchIssuesOut
 	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug", "priority: high"}, State: "all"}).Decode(t, &found)
 	if len(found.Items) == 0 {
-		t.Fatal("the seed has no issue labelled bug and priority: high")
+		t.Fatal("the seed has no issue labelled bug and priority: high, want one")
 	}
 	env.Upstream()
 	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Seen names", Labels: []string{"Bug", "priority: high"}})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create naming labels a search showed failed: %s", res.JSON)
 	}
 	if calls, want := env.Upstream(), []string{"POST /api/v3/repos/acme/widgets/issues"}; !slices.Equal(calls, want) {
 		t.Fatalf("a create naming labels a search showed: upstream calls %q, want the POST alone %q", calls, want)
@@ -157,7 +157,7 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	other.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(found.Items[0].Number)}).Decode(t, &got)
 	other.Upstream()
 	if res := other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Read names", Labels: got.Issue.Labels}); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create naming labels get_issue showed failed: %s", res.JSON)
 	}
 	if calls := other.Upstream(); len(calls) != 1 {
 		t.Fatalf("a create naming labels get_issue showed: upstream calls %v, want the POST alone", calls)
@@ -192,7 +192,7 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 	var out issues.CreateIssueOut
 	res := env.Call(t, toolkit.NameCreateIssue, in)
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("the repeated create failed: %s", res.JSON)
 	}
 	res.Decode(t, &out)
 	if out.Replayed {
@@ -218,7 +218,7 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 	var again issues.AddCommentOut
 	res = env.Call(t, toolkit.NameAddComment, comment)
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("the repeated comment failed: %s", res.JSON)
 	}
 	res.Decode(t, &again)
 	if again.Replayed {

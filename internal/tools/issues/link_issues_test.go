@@ -29,7 +29,7 @@ func loneIssue(t *testing.T, env *servertest.Env, skip ...int) int {
 		}
 	})
 	if n == 0 {
-		t.Fatal("no unlinked issue in the seed")
+		t.Fatal("no unlinked issue in the seed, want one")
 	}
 	return n
 }
