@@ -21,8 +21,11 @@ func commentCount(env *servertest.Env, n int) int {
 func addComment(t *testing.T, env *servertest.Env, in issues.AddCommentIn) issues.AddCommentOut {
 	t.Helper()
 	out := servertest.CallOK[issues.AddCommentOut](t, env, toolkit.NameAddComment, in)
-	if out.Comment.ID == 0 || out.Comment.Body != in.Body {
-		t.Fatalf("comment: %+v", out)
+	if out.Comment.ID == 0 {
+		t.Fatalf("comment.id = 0, want the posted comment's id: %+v", out)
+	}
+	if out.Comment.Body != in.Body {
+		t.Fatalf("comment.body = %q, want %q", out.Comment.Body, in.Body)
 	}
 	if out.Replayed {
 		return out // the comment was posted by an earlier call, maybe on another server's emulator
@@ -35,7 +38,7 @@ func addComment(t *testing.T, env *servertest.Env, in issues.AddCommentIn) issue
 		}
 	})
 	if !on {
-		t.Fatalf("comment %d is not on %s/%s#%d", out.Comment.ID, in.Owner, in.Repo, in.IssueNumber)
+		t.Fatalf("comment %d is not on %s/%s#%d, want it there", out.Comment.ID, in.Owner, in.Repo, in.IssueNumber)
 	}
 	return out
 }
@@ -48,20 +51,24 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 	env.Upstream()
 	out := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "Fixed when a<b && c > 0\n\n```go\nx := <-ch\n```"})
 	wantUpstream(t, env, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n))
-	if out.Replayed || out.Comment.Author != "alice" || commentCount(env, n) != before+1 {
-		t.Fatalf("posted: %+v", out)
+	if out.Replayed {
+		t.Errorf("Replayed = true, want false on a first post")
+	}
+	if out.Comment.Author != "alice" {
+		t.Errorf("Comment.Author = %q, want %q", out.Comment.Author, "alice")
+	}
+	if got := commentCount(env, n); got != before+1 {
+		t.Errorf("comments = %d, want %d", got, before+1)
 	}
 	// A blank body is refused before any request.
 	e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: " \n\t"}), true)
-	if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != "body" {
-		t.Fatalf("blank body: %+v", e)
-	}
+	wantCodeSettlement(t, "blank body", e, contract.CodeInvalidField, contract.NotStarted)
+	wantDetailsField(t, "blank body", e, "body")
 	wantUpstream(t, env)
 	// Forced error: an issue that does not exist.
 	e = wireEnvelope(t, env.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Body: "hello"}), true)
-	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
-		t.Fatalf("missing issue: %+v", e)
-	}
+	wantCodeSettlement(t, "missing issue", e, contract.CodeIssueNotFound, contract.NoRemoteSuccessKnown)
+	wantRepairTool(t, "missing issue", e.Repair, toolkit.NameSearchIssues)
 }
 
 func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
@@ -74,28 +81,42 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 	env.Upstream()
 	again := addComment(t, env, in)
 	wantUpstream(t, env) // replayed from the store: no request at all
-	if !again.Replayed || again.Comment.ID != first.Comment.ID || commentCount(env, n) != before+1 {
-		t.Fatalf("repeat: %+v (first %+v)", again, first)
+	if !again.Replayed {
+		t.Errorf("repeat: Replayed = false, want true")
+	}
+	if again.Comment.ID != first.Comment.ID {
+		t.Errorf("repeat: Comment.ID = %d, want the first's %d", again.Comment.ID, first.Comment.ID)
+	}
+	if got := commentCount(env, n); got != before+1 {
+		t.Errorf("repeat: comments = %d, want %d", got, before+1)
 	}
 	// The same key for another request is refused, nothing written.
 	in.Body = "Something else"
 	e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, in), true)
-	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameAddComment {
-		t.Fatalf("reused key: %+v", e)
-	}
+	wantCodeSettlement(t, "reused key", e, contract.CodeIdempotencyKeyReused, contract.NotStarted)
+	wantRepairTool(t, "reused key", e.Repair, toolkit.NameAddComment)
 	// The repair is the same call with a fresh key: sent as given, it posts
 	// the new comment once.
 	var fixed issues.AddCommentOut
 	res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 	res.Decode(t, &fixed)
-	if res.IsError || fixed.Replayed || fixed.Comment.ID == first.Comment.ID || commentCount(env, n) != before+2 {
-		t.Fatalf("the repair's call: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("the repair's call failed: %s", res.JSON)
+	}
+	if fixed.Replayed {
+		t.Errorf("the repair's call: Replayed = true, want false")
+	}
+	if fixed.Comment.ID == first.Comment.ID {
+		t.Errorf("the repair's call: Comment.ID = %d, the first's; want a new comment", fixed.Comment.ID)
+	}
+	if got := commentCount(env, n); got != before+2 {
+		t.Errorf("after the repair's call: comments = %d, want %d", got, before+2)
 	}
 	env.Upstream()
 	// Keys are scoped per tool and repository: the same key elsewhere is new.
 	other := addComment(t, env, issues.AddCommentIn{Owner: "acme", Repo: "gadgets", IssueNumber: firstIssue, Body: "Once only", IdempotencyKey: "k-1"})
 	if other.Replayed {
-		t.Fatalf("key leaked across repositories: %+v", other)
+		t.Fatalf("Replayed = true in another repository, want false: the key leaked across repositories")
 	}
 	wantUpstream(t, env, "POST /repos/acme/gadgets/issues/1/comments")
 }
@@ -113,8 +134,11 @@ func TestAddCommentIdempotencyKeySurvivesRestart(t *testing.T) {
 	second.Upstream()
 	again := addComment(t, second, in)
 	wantUpstream(t, second)
-	if !again.Replayed || again.Comment.ID != out.Comment.ID {
-		t.Fatalf("after restart: %+v, first %+v", again, out)
+	if !again.Replayed {
+		t.Errorf("after restart: Replayed = false, want true")
+	}
+	if again.Comment.ID != out.Comment.ID {
+		t.Errorf("after restart: Comment.ID = %d, want the first's %d", again.Comment.ID, out.Comment.ID)
 	}
 }
 
@@ -143,23 +167,25 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 			addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: c.kind, Status: c.status, Times: 1})
 			e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, in), true)
 			// With the key, the same call is safe to repeat: temporary.
-			if e.Code != c.code || e.Settlement != c.settlement || !e.Temporary {
-				t.Fatalf("first attempt: %+v", e)
+			wantCodeSettlement(t, "first attempt", e, c.code, c.settlement)
+			if !e.Temporary {
+				t.Fatalf("first attempt: temporary = false, want true")
 			}
-			if got := commentCount(env, n) - before; got != map[bool]int{false: 0, true: 1}[c.applied] {
-				t.Fatalf("first attempt wrote %d comments", got)
+			if got, want := commentCount(env, n)-before, map[bool]int{false: 0, true: 1}[c.applied]; got != want {
+				t.Fatalf("first attempt wrote %d comments, want %d", got, want)
 			}
 			// The repair is the same call with the same key: it looks for the
 			// first attempt's comment before posting.
-			if e.Repair == nil || e.Repair.Tool != toolkit.NameAddComment {
-				t.Fatalf("repair: %+v", e.Repair)
-			}
+			wantRepairTool(t, "first attempt", e.Repair, toolkit.NameAddComment)
 			env.Upstream()
 			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 			var out issues.AddCommentOut
 			res.Decode(t, &out)
-			if res.IsError || out.Comment.Body != in.Body {
-				t.Fatalf("repeat: %s", res.JSON)
+			if res.IsError {
+				t.Fatalf("repeat failed: %s", res.JSON)
+			}
+			if out.Comment.Body != in.Body {
+				t.Fatalf("repeat: comment.body = %q, want %q", out.Comment.Body, in.Body)
 			}
 			look := []string{"GET /user", "GET " + post}
 			if c.applied {
@@ -167,14 +193,20 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 			} else {
 				wantUpstream(t, env, append(look, "POST "+post)...)
 			}
-			if out.Replayed != c.applied || commentCount(env, n)-before != 1 {
-				t.Fatalf("repeat: replayed %v, %d comments written in all", out.Replayed, commentCount(env, n)-before)
+			if out.Replayed != c.applied {
+				t.Errorf("repeat: Replayed = %v, want %v", out.Replayed, c.applied)
+			}
+			if got := commentCount(env, n) - before; got != 1 {
+				t.Fatalf("repeat: %d comments written in all, want 1", got)
 			}
 			// And a third call replays from the store without a request.
 			third := addComment(t, env, in)
 			wantUpstream(t, env)
-			if !third.Replayed || third.Comment.ID != out.Comment.ID {
-				t.Fatalf("third call: %+v", third)
+			if !third.Replayed {
+				t.Errorf("third call: Replayed = false, want true")
+			}
+			if third.Comment.ID != out.Comment.ID {
+				t.Errorf("third call: Comment.ID = %d, want %d", third.Comment.ID, out.Comment.ID)
 			}
 		})
 	}
@@ -186,9 +218,10 @@ func TestAddCommentWithoutKeyUnderDrop(t *testing.T) {
 	n := emulator.DemoManyCommentsIssue
 	addFault(t, env, emulator.Fault{Method: "POST", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", n), Kind: emulator.FaultDropAfter, Times: 1})
 	e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "no key"}), true)
-	if e.Settlement != contract.Indeterminate || e.Repair == nil || e.Repair.Tool != toolkit.NameListIssueItems {
-		t.Fatalf("dropped without key: %+v", e)
+	if e.Settlement != contract.Indeterminate {
+		t.Fatalf("dropped without key: settlement = %q, want %q", e.Settlement, contract.Indeterminate)
 	}
+	wantRepairTool(t, "dropped without key", e.Repair, toolkit.NameListIssueItems)
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
 		t.Fatalf("repair as given: %s", res.JSON)
 	}
@@ -201,8 +234,12 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	n := emulator.DemoLockedIssue
 	carol.Upstream()
 	e := wireEnvelope(t, carol.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
-	if e.Code != contract.CodeIssueLocked || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary || e.RetryAfterMS != nil {
-		t.Fatalf("locked: %+v", e)
+	wantCodeSettlement(t, "locked", e, contract.CodeIssueLocked, contract.NoRemoteSuccessKnown)
+	if e.Temporary {
+		t.Errorf("locked: temporary = true, want false")
+	}
+	if e.RetryAfterMS != nil {
+		t.Errorf("locked: retry_after_ms = %d, want null", *e.RetryAfterMS)
 	}
 	wantUpstream(t, carol, fmt.Sprintf("POST /repos/acme/widgets/issues/%d/comments", n), fmt.Sprintf("GET /repos/acme/widgets/issues/%d", n))
 	// The refusal wrote nothing, so the key was released: the same call
@@ -216,8 +253,6 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	scoped.Upstream()
 	e = wireEnvelope(t, scoped.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "hi"}), true)
-	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
-		t.Fatalf("creator scope: %+v", e)
-	}
+	wantCodeSettlement(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
 	wantUpstream(t, scoped, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoManyCommentsIssue))
 }

@@ -22,11 +22,15 @@ func TestRateBudgetIsReportedBeforeItRunsOut(t *testing.T) {
 		res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(i), Detail: "summary"})
 		if res.IsError {
 			e := res.Envelope(t)
-			if e.Code != contract.CodeRateLimited || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 || !e.Temporary {
-				t.Fatalf("call %d: %+v", i, e)
+			wantCode(t, fmt.Sprintf("call %d", i), e, contract.CodeRateLimited)
+			if e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 {
+				t.Fatalf("call %d: retry_after_ms = %s, want > 0", i, ptr(e.RetryAfterMS))
+			}
+			if !e.Temporary {
+				t.Fatalf("call %d: temporary = false, want true", i)
 			}
 			if !warned {
-				t.Fatal("the budget ran out without a rate_limit_remaining warning first")
+				t.Fatal("the budget ran out without a rate_limit_remaining warning first, want one")
 			}
 			return
 		}
@@ -34,14 +38,14 @@ func TestRateBudgetIsReportedBeforeItRunsOut(t *testing.T) {
 		res.Decode(t, &out)
 		if out.RateLimitRemaining != nil {
 			if *out.RateLimitRemaining*10 >= 40 {
-				t.Fatalf("call %d: warned with %d of 40 left", i, *out.RateLimitRemaining)
+				t.Fatalf("call %d: warned with %d of 40 left, want the warning under 10%% (< 4)", i, *out.RateLimitRemaining)
 			}
 			warned = true
 		} else if warned {
-			t.Fatalf("call %d: the warning disappeared", i)
+			t.Fatalf("call %d: rate_limit_remaining absent after a warning, want it still there", i)
 		}
 	}
-	t.Fatal("the budget never ran out")
+	t.Fatal("the budget never ran out in 45 calls, want rate_limited within them")
 }
 
 func TestCredentialFailuresAreNamed(t *testing.T) {
@@ -57,8 +61,11 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 			t.Parallel()
 			env := servertest.Start(t, servertest.Options{Token: c.token})
 			e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: firstIssue}).Envelope(t)
-			if e.Code != c.code || e.Repair == nil {
-				t.Errorf("token %q: %+v", c.token, e)
+			if e.Code != c.code {
+				t.Errorf("token %q: code = %q (%q), want %q", c.token, e.Code, e.Message, c.code)
+			}
+			if e.Repair == nil {
+				t.Errorf("token %q: repair = nil, want one", c.token)
 			}
 		})
 	}
@@ -66,11 +73,15 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 	// fails as insufficient_scope.
 	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	e := env.Call(t, toolkit.NameUpdateIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"add":["question"]}}`, plainIssue)).Envelope(t)
-	if e.Code != contract.CodeInsufficientScope || e.Settlement == "" {
-		t.Fatalf("write without permission: %+v", e)
+	wantCode(t, "write without permission", e, contract.CodeInsufficientScope)
+	if e.Settlement == "" {
+		t.Fatalf("write without permission: settlement is empty, want one on a write")
 	}
 	// The envelope names the permission the call needs.
-	if e.Details == nil || !slices.Contains(e.Details.RequiredScopes, "issues=write") {
-		t.Fatalf("insufficient_scope without details.required_scopes: %+v", e.Details)
+	if e.Details == nil {
+		t.Fatalf("insufficient_scope: details = nil, want required_scopes")
+	}
+	if !slices.Contains(e.Details.RequiredScopes, "issues=write") {
+		t.Fatalf("insufficient_scope: details.required_scopes = %q, want issues=write among them", e.Details.RequiredScopes)
 	}
 }

@@ -2,8 +2,6 @@ package issues_test
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -63,31 +61,49 @@ func TestBulkUpdateIssuesUnderFaults(t *testing.T) {
 					switch it.Settlement {
 					case issues.BulkApplied:
 						if !labelled {
-							t.Errorf("#%d applied but not labelled", it.IssueNumber)
+							t.Errorf("#%d applied but not labelled, want labelled", it.IssueNumber)
 						}
 					case issues.BulkNotStarted:
 						if labelled {
-							t.Errorf("#%d not_started but labelled", it.IssueNumber)
+							t.Errorf("#%d not_started but labelled, want unlabelled", it.IssueNumber)
 						}
 					case issues.BulkFailed:
 						if i > 0 && !c.stops {
-							t.Errorf("#%d failed without a fault: %+v", it.IssueNumber, it.Error)
+							t.Errorf("#%d failed without a fault, want it not failed: %+v", it.IssueNumber, it.Error)
 						}
 					default:
-						t.Errorf("#%d: %s", it.IssueNumber, it.Settlement)
+						t.Errorf("#%d: settlement = %q, want applied, not_started or failed", it.IssueNumber, it.Settlement)
 					}
 				}
 				// The faulted item fails as github_update_issue would have:
 				// a lost answer to an applied write is remote_success_known.
 				e := out.Items[0].Error
-				if st[faulted] != issues.BulkFailed || (c.code != "" && e.Code != c.code) || (c.settlement != "" && e.Settlement != c.settlement) {
-					t.Fatalf("faulted item: %s %+v", st[faulted], e)
+				if st[faulted] != issues.BulkFailed {
+					t.Fatalf("faulted item #%d: settlement = %s, want %s", faulted, st[faulted], issues.BulkFailed)
 				}
-				if c.code == contract.CodeRateLimited && (!e.Temporary || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0) {
-					t.Fatalf("a rate limit says when to repeat: %+v", e)
+				failed := false
+				if c.code != "" && e.Code != c.code {
+					t.Errorf("faulted item: code = %q (%q), want %q", e.Code, e.Message, c.code)
+					failed = true
+				}
+				if c.settlement != "" && e.Settlement != c.settlement {
+					t.Errorf("faulted item: settlement = %q, want %q", e.Settlement, c.settlement)
+					failed = true
+				}
+				if failed {
+					t.FailNow()
+				}
+				if c.code == contract.CodeRateLimited {
+					// A rate limit says when to repeat.
+					if !e.Temporary {
+						t.Fatalf("faulted item: temporary = false, want true")
+					}
+					if e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 {
+						t.Fatalf("faulted item: retry_after_ms = %s, want > 0", ptr(e.RetryAfterMS))
+					}
 				}
 				if got := hasLabel(env, faulted, "documentation"); got != c.applied {
-					t.Fatalf("faulted write applied=%v, want %v", got, c.applied)
+					t.Fatalf("faulted write applied = %v, want %v", got, c.applied)
 				}
 				notStarted := 0
 				for _, s := range st {
@@ -96,11 +112,14 @@ func TestBulkUpdateIssuesUnderFaults(t *testing.T) {
 					}
 				}
 				stops := !cont || c.stops
-				if stops != (out.Stopped != "") || (stops && notStarted == 0) {
-					t.Fatalf("stop=%v: stopped %q with %d not started: %v", stops, out.Stopped, notStarted, st)
+				if stops != (out.Stopped != "") {
+					t.Fatalf("stopped = %q, want it set = %v", out.Stopped, stops)
+				}
+				if stops && notStarted == 0 {
+					t.Fatalf("a stopped run with no item not started, want some: %v", st)
 				}
 				if !stops && notStarted > 0 {
-					t.Fatalf("%d items not started in a run that did not stop", notStarted)
+					t.Fatalf("%d items not started in a run that did not stop, want 0", notStarted)
 				}
 				// The retry names exactly the failed and not-started items.
 				var want []toolkit.IssueNumber
@@ -111,13 +130,19 @@ func TestBulkUpdateIssuesUnderFaults(t *testing.T) {
 				}
 				if len(want) == 0 {
 					if out.Retry != nil {
-						t.Fatalf("retry with nothing to retry: %+v", out.Retry)
+						t.Fatalf("retry = %+v with nothing to retry, want nil", out.Retry)
 					}
 					return
 				}
+				if out.Retry == nil {
+					t.Fatalf("retry = nil, want a call for %v", want)
+				}
 				args, ok := out.Retry.Arguments.(map[string]any)
-				if !ok || fmt.Sprint(args["issue_numbers"]) != fmt.Sprint(want) {
-					t.Fatalf("retry %+v, want issue_numbers %v", out.Retry, want)
+				if !ok {
+					t.Fatalf("retry arguments = %#v, want an object", out.Retry.Arguments)
+				}
+				if got := fmt.Sprint(args["issue_numbers"]); got != fmt.Sprint(want) {
+					t.Fatalf("retry issue_numbers = %s, want %v", got, want)
 				}
 				if c.stops {
 					// After the rate limit's reset, from a fresh server (this
@@ -128,12 +153,12 @@ func TestBulkUpdateIssuesUnderFaults(t *testing.T) {
 				again := retry(t, env, out)
 				for _, it := range again.Items {
 					if it.Settlement != issues.BulkApplied && it.Settlement != issues.BulkNoOp {
-						t.Errorf("retry: #%d %s %+v", it.IssueNumber, it.Settlement, it.Error)
+						t.Errorf("retry: #%d settlement = %s (%+v), want applied or no_op", it.IssueNumber, it.Settlement, it.Error)
 					}
 				}
 				for _, n := range ns {
 					if !hasLabel(env, n, "documentation") {
-						t.Errorf("#%d unlabelled after the retry", n)
+						t.Errorf("#%d unlabelled after the retry, want labelled", n)
 					}
 				}
 			})
@@ -162,28 +187,51 @@ func TestBulkUpdateIssuesStopsAtTheRateFloor(t *testing.T) {
 	for i, it := range out.Items {
 		count[it.Settlement]++
 		if labelled := hasLabel(env, it.IssueNumber, "documentation"); labelled != (it.Settlement == issues.BulkApplied) {
-			t.Errorf("#%d: %s, labelled %v", it.IssueNumber, it.Settlement, labelled)
+			t.Errorf("#%d: settlement %s, labelled = %v, want labelled exactly when applied", it.IssueNumber, it.Settlement, labelled)
 		}
 		if it.Settlement == issues.BulkApplied {
 			continue
 		}
 		rest = append(rest, ns[i])
-		if e := it.Error; it.Settlement == issues.BulkFailed &&
-			(e.Code != contract.CodeRateLimited || e.Settlement != contract.NotStarted || e.RetryAfterMS == nil) {
-			t.Errorf("#%d refused at the floor: %+v", it.IssueNumber, e)
+		if e := it.Error; it.Settlement == issues.BulkFailed {
+			// Refused at the floor.
+			if e.Code != contract.CodeRateLimited {
+				t.Errorf("#%d: code = %q (%q), want %q", it.IssueNumber, e.Code, e.Message, contract.CodeRateLimited)
+			}
+			if e.Settlement != contract.NotStarted {
+				t.Errorf("#%d: settlement = %q, want %q", it.IssueNumber, e.Settlement, contract.NotStarted)
+			}
+			if e.RetryAfterMS == nil {
+				t.Errorf("#%d: retry_after_ms = null, want when to repeat", it.IssueNumber)
+			}
 		}
 	}
-	if count[issues.BulkApplied] < 1 || count[issues.BulkApplied] > issues.BulkConcurrency || count[issues.BulkFailed] < 1 || out.Stopped == "" {
-		t.Fatalf("settlements %v, stopped %q", st, out.Stopped)
+	failed := false
+	if n := count[issues.BulkApplied]; n < 1 || n > issues.BulkConcurrency {
+		t.Errorf("%d items applied, want 1..%d: %v", n, issues.BulkConcurrency, st)
+		failed = true
+	}
+	if n := count[issues.BulkFailed]; n < 1 {
+		t.Errorf("%d items failed, want at least 1: %v", n, st)
+		failed = true
+	}
+	if out.Stopped == "" {
+		t.Errorf("stopped is empty, want why the run stopped")
+		failed = true
+	}
+	if failed {
+		t.FailNow()
 	}
 	// After the reset the budget has room for the rest (at most
 	// BulkConcurrency writes), without a floor.
 	clock.Advance(61 * time.Minute)
 	env = servertest.Start(t, servertest.Options{Emu: env.Emu})
 	again := retry(t, env, out)
-	if st := settlements(t, again, rest); slices.ContainsFunc(slices.Collect(maps.Values(st)),
-		func(s issues.BulkSettlement) bool { return s != issues.BulkApplied }) {
-		t.Fatalf("retry: %v", st)
+	st = settlements(t, again, rest)
+	for _, n := range rest {
+		if st[n] != issues.BulkApplied {
+			t.Errorf("retry: #%d settlement = %s, want %s", n, st[n], issues.BulkApplied)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
+	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -52,7 +53,7 @@ func pullNumber(t *testing.T, env *servertest.Env) int {
 		}
 	})
 	if n == 0 {
-		t.Fatal("no pull request in the seed")
+		t.Fatal("no pull request in the seed, want one")
 	}
 	return n
 }
@@ -86,16 +87,19 @@ func settlements(t *testing.T, out issues.BulkUpdateIssuesOut, ns []int) map[int
 	t.Helper()
 	got := map[int]issues.BulkSettlement{}
 	for i, it := range out.Items {
-		if i >= len(ns) || it.IssueNumber != ns[i] {
-			t.Fatalf("item %d is #%d, want the numbers in order %v", i, it.IssueNumber, ns)
+		if i >= len(ns) {
+			t.Fatalf("item %d (#%d) is past the %d numbers given, want one item per number: %v", i, it.IssueNumber, len(ns), ns)
+		}
+		if it.IssueNumber != ns[i] {
+			t.Fatalf("item %d is #%d, want #%d (the numbers in order %v)", i, it.IssueNumber, ns[i], ns)
 		}
 		if (it.Settlement == issues.BulkFailed) != (it.Error != nil) {
-			t.Fatalf("#%d: settlement %s with error %+v", it.IssueNumber, it.Settlement, it.Error)
+			t.Fatalf("#%d: settlement %s with error %+v, want an error exactly when failed", it.IssueNumber, it.Settlement, it.Error)
 		}
 		got[it.IssueNumber] = it.Settlement
 	}
 	if len(out.Items) != len(ns) {
-		t.Fatalf("%d items for %d numbers", len(out.Items), len(ns))
+		t.Fatalf("%d items, want one per number: %d", len(out.Items), len(ns))
 	}
 	return got
 }
@@ -132,8 +136,15 @@ func TestBulkUpdateIssuesLabelsAtMinimum(t *testing.T) {
 	}
 	slices.Sort(want)
 	calls := ciCalls(env)
-	if calls[0] != "POST /graphql" || slices.Index(calls[1:], "POST /graphql") >= 0 || len(calls) != 1+len(ns) {
-		t.Errorf("upstream calls %q: want one preflight then %d writes", calls, len(ns))
+	// One preflight, then the writes.
+	if calls[0] != "POST /graphql" {
+		t.Errorf("first upstream call = %q, want the preflight POST /graphql; calls %q", calls[0], calls)
+	}
+	if slices.Index(calls[1:], "POST /graphql") >= 0 {
+		t.Errorf("upstream calls %q: want a single POST /graphql, the preflight", calls)
+	}
+	if len(calls) != 1+len(ns) {
+		t.Errorf("%d upstream calls, want %d (one preflight, %d writes): %q", len(calls), 1+len(ns), len(ns), calls)
 	}
 	got := slices.Sorted(slices.Values(calls[1:]))
 	if !slices.Equal(got, want) {
@@ -141,25 +152,37 @@ func TestBulkUpdateIssuesLabelsAtMinimum(t *testing.T) {
 	}
 	st := settlements(t, out, all)
 	for _, n := range ns {
-		if st[n] != issues.BulkApplied || !hasLabel(env, n, "documentation") {
-			t.Errorf("#%d: %s, labelled %v", n, st[n], hasLabel(env, n, "documentation"))
+		if st[n] != issues.BulkApplied {
+			t.Errorf("#%d: settlement = %s, want %s", n, st[n], issues.BulkApplied)
+		}
+		if !hasLabel(env, n, "documentation") {
+			t.Errorf("#%d: not labelled documentation, want labelled", n)
 		}
 	}
 	if st[done] != issues.BulkNoOp {
-		t.Errorf("#%d already had the label: %s", done, st[done])
+		t.Errorf("#%d already had the label: settlement = %s, want %s", done, st[done], issues.BulkNoOp)
 	}
-	if it := out.Items[0]; !slices.Equal(it.ChangedFields, []string{"labels"}) || !contract.IsVersion(it.Version) {
-		t.Errorf("an applied item says what changed and the version: %+v", it)
+	// An applied item says what changed and the version.
+	it := out.Items[0]
+	if want := []string{"labels"}; !slices.Equal(it.ChangedFields, want) {
+		t.Errorf("#%d: changed_fields = %q, want %q", it.IssueNumber, it.ChangedFields, want)
 	}
-	if out.Retry != nil || out.Stopped != "" {
-		t.Errorf("nothing to retry: %+v", out)
+	if !contract.IsVersion(it.Version) {
+		t.Errorf("#%d: version = %q, want a version", it.IssueNumber, it.Version)
+	}
+	// Nothing to retry.
+	if out.Retry != nil {
+		t.Errorf("retry = %+v, want nil", out.Retry)
+	}
+	if out.Stopped != "" {
+		t.Errorf("stopped = %q, want empty", out.Stopped)
 	}
 
 	// A repeat is all no-ops, and writes nothing.
 	again := bulkOK(t, env, addLabel(all, "documentation", false))
 	for n, s := range settlements(t, again, all) {
 		if s != issues.BulkNoOp {
-			t.Errorf("repeat: #%d %s", n, s)
+			t.Errorf("repeat: #%d settlement = %s, want %s", n, s, issues.BulkNoOp)
 		}
 	}
 	ciWantCalls(t, env, "a repeat", "POST /graphql")
@@ -188,17 +211,36 @@ func TestBulkUpdateIssuesStateAndOtherFields(t *testing.T) {
 	out := bulkOK(t, env, in)
 	for _, it := range out.Items {
 		_, is := ciIssue(env, it.IssueNumber)
-		if it.Settlement != issues.BulkApplied || is.State != "closed" || is.StateReason == nil || *is.StateReason != "not_planned" ||
-			is.Milestone == nil || is.Milestone.Number != v150 || !slices.ContainsFunc(is.Assignees, alice) {
-			t.Errorf("#%d: %+v, issue %s %v", it.IssueNumber, it, is.State, is.Milestone)
+		if it.Settlement != issues.BulkApplied {
+			t.Errorf("#%d: settlement = %s, want %s", it.IssueNumber, it.Settlement, issues.BulkApplied)
+		}
+		if is.State != "closed" {
+			t.Errorf("#%d: state = %q, want closed", it.IssueNumber, is.State)
+		}
+		if is.StateReason == nil || *is.StateReason != "not_planned" {
+			t.Errorf("#%d: state_reason = %s, want not_planned", it.IssueNumber, ptr(is.StateReason))
+		}
+		if is.Milestone == nil {
+			t.Errorf("#%d: milestone = nil, want #%d", it.IssueNumber, v150)
+		} else if is.Milestone.Number != v150 {
+			t.Errorf("#%d: milestone = #%d, want #%d", it.IssueNumber, is.Milestone.Number, v150)
+		}
+		if !slices.ContainsFunc(is.Assignees, alice) {
+			t.Errorf("#%d: alice not among the assignees, want her added", it.IssueNumber)
 		}
 		if !slices.Equal(it.ChangedFields, want[it.IssueNumber]) {
 			t.Errorf("#%d: changed_fields %v, want %v", it.IssueNumber, it.ChangedFields, want[it.IssueNumber])
 		}
 	}
-	if again := bulkOK(t, env, in); !slices.ContainsFunc(again.Items, func(it issues.BulkItem) bool { return it.Settlement == issues.BulkNoOp }) ||
-		slices.ContainsFunc(again.Items, func(it issues.BulkItem) bool { return it.Settlement != issues.BulkNoOp }) {
-		t.Errorf("repeat: %+v", again.Items)
+	// A repeat is all no-ops.
+	again := bulkOK(t, env, in)
+	if !slices.ContainsFunc(again.Items, func(it issues.BulkItem) bool { return it.Settlement == issues.BulkNoOp }) {
+		t.Errorf("repeat: no item is %s, want all: %+v", issues.BulkNoOp, again.Items)
+	}
+	for _, it := range again.Items {
+		if it.Settlement != issues.BulkNoOp {
+			t.Errorf("repeat: #%d settlement = %s, want %s", it.IssueNumber, it.Settlement, issues.BulkNoOp)
+		}
 	}
 }
 
@@ -272,20 +314,17 @@ func TestBulkUpdateIssuesRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			env.Upstream()
 			e := wireEnvelope(t, env.Call(t, toolkit.NameBulkUpdateIssues, c.args), true)
-			if e.Code != c.code || e.Details == nil || e.Details.Field != c.field || e.Settlement != contract.NotStarted {
-				t.Fatalf("got %+v (details %+v), want %s on %s, not_started", e, e.Details, c.code, c.field)
-			}
+			wantCodeSettlement(t, "refusal", e, c.code, contract.NotStarted)
+			wantDetailsField(t, "refusal", e, c.field)
 			if w := writes(env); len(w) > 0 {
-				t.Fatalf("a refusal wrote %q", w)
+				t.Fatalf("a refusal wrote %q, want nothing", w)
 			}
-			if e.Repair == nil || e.Repair.Tool != c.repairTool {
-				t.Fatalf("repair %+v, want a call to %s", e.Repair, c.repairTool)
-			}
+			wantRepairTool(t, "refusal", e.Repair, c.repairTool)
 		})
 	}
 	for _, n := range ns {
 		if hasLabel(env, n, "documentation") {
-			t.Errorf("#%d was labelled by a refused run", n)
+			t.Errorf("#%d is labelled documentation, want it not: only refused runs were made", n)
 		}
 	}
 }
@@ -302,21 +341,25 @@ func TestBulkUpdateIssuesRepairsAreCallable(t *testing.T) {
 	out := bulkOK(t, env, e.Repair.Arguments)
 	for _, n := range ns {
 		if _, is := ciIssue(env, n); is.State != "closed" {
-			t.Errorf("#%d not closed by the repair: %+v", n, out)
+			t.Errorf("#%d: state = %q after the repair, want closed: %+v", n, is.State, out)
 		}
 	}
 	// A number given twice: the repair names each once.
 	in = addLabel([]int{ns[0], ns[1], ns[0]}, "bug", true)
 	e = wireEnvelope(t, env.Call(t, toolkit.NameBulkUpdateIssues, in), true)
 	if out := bulkOK(t, env, e.Repair.Arguments); len(out.Items) != 2 {
-		t.Errorf("deduplicated repair: %+v", out)
+		t.Errorf("deduplicated repair: %d items, want 2: %+v", len(out.Items), out)
 	}
 	// A stray nested field: the repair drops it.
 	res := env.Call(t, toolkit.NameBulkUpdateIssues, map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": ns,
 		"changes": map[string]any{"body": "x", "labels": map[string]any{"add": []string{"question"}}}})
 	e = wireEnvelope(t, res, true)
-	if out := bulkOK(t, env, e.Repair.Arguments); len(out.Items) != 2 || !hasLabel(env, ns[0], "question") {
-		t.Errorf("repair without the stray field: %+v", out)
+	out = bulkOK(t, env, e.Repair.Arguments)
+	if len(out.Items) != 2 {
+		t.Errorf("repair without the stray field: %d items, want 2: %+v", len(out.Items), out)
+	}
+	if !hasLabel(env, ns[0], "question") {
+		t.Errorf("repair without the stray field: #%d not labelled question, want labelled", ns[0])
 	}
 }
 
@@ -333,31 +376,50 @@ func TestBulkUpdateIssuesNonIssuesAmongNumbers(t *testing.T) {
 	env.Upstream()
 	out := bulkOK(t, env, addLabel(ns, "question", false))
 	st := settlements(t, out, ns)
-	if st[pr] != issues.BulkFailed || st[missingIssue] != issues.BulkFailed || st[good[0]] != issues.BulkNotStarted || st[good[1]] != issues.BulkNotStarted {
-		t.Fatalf("stopped run: %v", st)
+	want := map[int]issues.BulkSettlement{pr: issues.BulkFailed, missingIssue: issues.BulkFailed,
+		good[0]: issues.BulkNotStarted, good[1]: issues.BulkNotStarted}
+	if diff := gocmp.Diff(want, st); diff != "" {
+		t.Fatalf("stopped run: settlements mismatch (-want +got):\n%s", diff)
 	}
-	if w := writes(env); len(w) > 0 || out.Stopped == "" {
-		t.Fatalf("a stopped run wrote %q, stopped %q", w, out.Stopped)
+	if w := writes(env); len(w) > 0 {
+		t.Fatalf("a stopped run wrote %q, want nothing", w)
+	}
+	if out.Stopped == "" {
+		t.Fatalf("stopped run: stopped is empty, want why")
 	}
 	pe, me := out.Items[1].Error, out.Items[2].Error
-	if pe.Code != contract.CodeInvalidField || pe.Settlement != contract.NotStarted || pe.Repair == nil || pe.Repair.Tool != toolkit.NameUpdateIssue {
-		t.Errorf("pull request item: %+v", pe)
+	if pe.Code != contract.CodeInvalidField {
+		t.Errorf("pull request item: code = %q (%q), want %q", pe.Code, pe.Message, contract.CodeInvalidField)
 	}
-	if me.Code != contract.CodeIssueNotFound || me.Settlement != contract.NotStarted {
-		t.Errorf("missing issue item: %+v", me)
+	if pe.Settlement != contract.NotStarted {
+		t.Errorf("pull request item: settlement = %q, want %q", pe.Settlement, contract.NotStarted)
+	}
+	wantRepairTool(t, "pull request item", pe.Repair, toolkit.NameUpdateIssue)
+	if me.Code != contract.CodeIssueNotFound {
+		t.Errorf("missing issue item: code = %q (%q), want %q", me.Code, me.Message, contract.CodeIssueNotFound)
+	}
+	if me.Settlement != contract.NotStarted {
+		t.Errorf("missing issue item: settlement = %q, want %q", me.Settlement, contract.NotStarted)
 	}
 	// The pull request's repair edits it on its own.
 	res := env.Call(t, pe.Repair.Tool, pe.Repair.Arguments)
-	if res.IsError || !hasLabel(env, pr, "question") {
-		t.Errorf("the pull request's repair: %s", res.JSON)
+	if res.IsError {
+		t.Errorf("the pull request's repair failed: %s", res.JSON)
+	}
+	if !hasLabel(env, pr, "question") {
+		t.Errorf("after the pull request's repair: #%d not labelled question, want labelled", pr)
 	}
 	// The retry leaves out what would fail again, and finishes the job.
-	if out.Retry == nil || !strings.Contains(out.Retry.NextStep, fmt.Sprintf("#%d", missingIssue)) {
-		t.Fatalf("retry %+v", out.Retry)
+	if out.Retry == nil {
+		t.Fatalf("retry = nil, want a call leaving out #%d", missingIssue)
+	}
+	if !strings.Contains(out.Retry.NextStep, fmt.Sprintf("#%d", missingIssue)) {
+		t.Fatalf("retry.next_step = %q, want it to name #%d", out.Retry.NextStep, missingIssue)
 	}
 	again := retry(t, env, out)
-	if st := settlements(t, again, good); st[good[0]] != issues.BulkApplied || st[good[1]] != issues.BulkApplied {
-		t.Fatalf("retry: %v", st)
+	want = map[int]issues.BulkSettlement{good[0]: issues.BulkApplied, good[1]: issues.BulkApplied}
+	if diff := gocmp.Diff(want, settlements(t, again, good)); diff != "" {
+		t.Fatalf("retry: settlements mismatch (-want +got):\n%s", diff)
 	}
 
 	// With continue_on_error the good items are written at once.
@@ -365,8 +427,13 @@ func TestBulkUpdateIssuesNonIssuesAmongNumbers(t *testing.T) {
 	ns = []int{more[0], pr, missingIssue, more[1]}
 	out = bulkOK(t, env, addLabel(ns, "question", true))
 	st = settlements(t, out, ns)
-	if st[more[0]] != issues.BulkApplied || st[more[1]] != issues.BulkApplied || st[missingIssue] != issues.BulkFailed || out.Retry != nil {
-		t.Fatalf("continue_on_error run: %v, retry %+v", st, out.Retry)
+	for n, want := range map[int]issues.BulkSettlement{more[0]: issues.BulkApplied, more[1]: issues.BulkApplied, missingIssue: issues.BulkFailed} {
+		if st[n] != want {
+			t.Errorf("continue_on_error run: #%d settlement = %s, want %s", n, st[n], want)
+		}
+	}
+	if out.Retry != nil {
+		t.Errorf("continue_on_error run: retry = %+v, want nil", out.Retry)
 	}
 }
 
@@ -374,9 +441,7 @@ func TestBulkUpdateIssuesNonIssuesAmongNumbers(t *testing.T) {
 // decoded from the wire, not rebuilt.
 func retry(t *testing.T, env *servertest.Env, out issues.BulkUpdateIssuesOut) issues.BulkUpdateIssuesOut {
 	t.Helper()
-	if out.Retry == nil || out.Retry.Tool != toolkit.NameBulkUpdateIssues {
-		t.Fatalf("no retry call: %+v", out)
-	}
+	wantRepairTool(t, "retry", out.Retry, toolkit.NameBulkUpdateIssues)
 	raw, err := json.Marshal(out.Retry.Arguments)
 	if err != nil {
 		t.Fatal(err)
@@ -403,8 +468,11 @@ func TestBulkUpdateIssuesCreatesAMissingLabelOnce(t *testing.T) {
 		t.Errorf("writes %q, want %q", got, want)
 	}
 	for n, s := range settlements(t, out, ns) {
-		if s != issues.BulkApplied || !hasLabel(env, n, "bulk: new") {
-			t.Errorf("#%d: %s", n, s)
+		if s != issues.BulkApplied {
+			t.Errorf("#%d: settlement = %s, want %s", n, s, issues.BulkApplied)
+		}
+		if !hasLabel(env, n, "bulk: new") {
+			t.Errorf("#%d: not labelled %q, want labelled", n, "bulk: new")
 		}
 	}
 }
@@ -418,12 +486,24 @@ func TestBulkUpdateIssuesCreatorScope(t *testing.T) {
 	env.Upstream()
 	out := bulkOK(t, env, addLabel(ns, "documentation", true))
 	for _, it := range out.Items {
-		if it.Settlement != issues.BulkFailed || it.Error.Code != contract.CodeIssueCreatorNotAllowed || it.Error.Settlement != contract.NotStarted {
-			t.Errorf("#%d: %s %+v", it.IssueNumber, it.Settlement, it.Error)
+		if it.Settlement != issues.BulkFailed {
+			t.Errorf("#%d: settlement = %s, want %s", it.IssueNumber, it.Settlement, issues.BulkFailed)
+		}
+		if it.Error == nil {
+			t.Fatalf("#%d: error = nil, want %s", it.IssueNumber, contract.CodeIssueCreatorNotAllowed)
+		}
+		if it.Error.Code != contract.CodeIssueCreatorNotAllowed {
+			t.Errorf("#%d: error.code = %q, want %q", it.IssueNumber, it.Error.Code, contract.CodeIssueCreatorNotAllowed)
+		}
+		if it.Error.Settlement != contract.NotStarted {
+			t.Errorf("#%d: error.settlement = %q, want %q", it.IssueNumber, it.Error.Settlement, contract.NotStarted)
 		}
 	}
-	if w := writes(env); len(w) > 0 || out.Retry != nil {
-		t.Errorf("writes %q, retry %+v", w, out.Retry)
+	if w := writes(env); len(w) > 0 {
+		t.Errorf("writes %q, want none", w)
+	}
+	if out.Retry != nil {
+		t.Errorf("retry = %+v, want nil: the items would fail again", out.Retry)
 	}
 }
 
@@ -440,11 +520,21 @@ func TestBulkUpdateIssuesListing(t *testing.T) {
 	}
 	i := slices.IndexFunc(res.Tools, func(tool *mcp.Tool) bool { return tool.Name == toolkit.NameBulkUpdateIssues })
 	if i < 0 {
-		t.Fatal("not in the default tools/list")
+		t.Fatal("not in the default tools/list, want it listed")
 	}
 	tool := res.Tools[i]
-	if a := tool.Annotations; a == nil || a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || !*a.DestructiveHint {
-		t.Errorf("annotations %+v", a)
+	if a := tool.Annotations; a == nil {
+		t.Errorf("annotations = nil, want hints")
+	} else {
+		if a.ReadOnlyHint {
+			t.Errorf("readOnlyHint = true, want false")
+		}
+		if !a.IdempotentHint {
+			t.Errorf("idempotentHint = false, want true")
+		}
+		if a.DestructiveHint == nil || !*a.DestructiveHint {
+			t.Errorf("destructiveHint = %s, want true", ptr(a.DestructiveHint))
+		}
 	}
 	b, _ := json.Marshal(tool)
 	var listed struct {
@@ -455,13 +545,20 @@ func TestBulkUpdateIssuesListing(t *testing.T) {
 	if err := json.Unmarshal(b, &listed); err != nil {
 		t.Fatal(err)
 	}
-	if ch := listed.InputSchema.Properties["changes"]; ch["type"] != "object" || ch["properties"] != nil ||
-		!strings.Contains(fmt.Sprint(ch["description"]), "github_update_issue") {
-		t.Errorf("changes listed as %v", ch)
+	// changes is listed by its description only.
+	ch := listed.InputSchema.Properties["changes"]
+	if ch["type"] != "object" {
+		t.Errorf("changes: type = %v, want object", ch["type"])
+	}
+	if ch["properties"] != nil {
+		t.Errorf("changes: properties = %v, want none listed", ch["properties"])
+	}
+	if d := fmt.Sprint(ch["description"]); !strings.Contains(d, "github_update_issue") {
+		t.Errorf("changes: description = %q, want it to name github_update_issue", d)
 	}
 	const maxBytes = 850
 	if len(b) > maxBytes {
-		t.Errorf("%d bytes in tools/list, budget %d", len(b), maxBytes)
+		t.Errorf("%d bytes in tools/list, want at most %d", len(b), maxBytes)
 	}
 	t.Logf("%d bytes", len(b))
 }

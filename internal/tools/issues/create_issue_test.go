@@ -76,6 +76,20 @@ func ciMilestone(t *testing.T, env *servertest.Env, title string) int {
 	return 0
 }
 
+// ciWantParent stops the test unless rel names parent as the issue's parent.
+func ciWantParent(t *testing.T, what string, rel *issueview.Relations, parent int) {
+	t.Helper()
+	if rel == nil {
+		t.Fatalf("%s: relations = nil, want parent #%d", what, parent)
+	}
+	if rel.Parent == nil {
+		t.Fatalf("%s: relations.parent = nil, want #%d", what, parent)
+	}
+	if rel.Parent.Number != parent {
+		t.Fatalf("%s: relations.parent.number = %d, want %d", what, rel.Parent.Number, parent)
+	}
+}
+
 func ciCreate(t *testing.T, env *servertest.Env, in issues.CreateIssueIn) issues.CreateIssueOut {
 	t.Helper()
 	return servertest.CallOK[issues.CreateIssueOut](t, env, toolkit.NameCreateIssue, in)
@@ -93,16 +107,28 @@ func TestCreateIssueWithLabelsAndMilestoneAtMinimum(t *testing.T) {
 	// only by letting GitHub create misspelled labels silently.
 	ciWantCalls(t, env, "create with labels and a milestone", "POST /graphql", "POST /repos/acme/widgets/issues")
 	is := out.Issue
-	if !slices.Equal(is.Labels, []string{"bug", "status: triage"}) || is.Milestone == nil || is.Milestone.Number != v150 {
-		t.Fatalf("labels not in the repository's spelling or milestone missing: %+v", is)
+	if want := []string{"bug", "status: triage"}; !slices.Equal(is.Labels, want) {
+		t.Errorf("Labels = %q, want %q (the repository's spelling)", is.Labels, want)
 	}
-	if is.Version == "" || is.Body != "Steps: a<b && c" || out.Replayed {
-		t.Fatalf("output: %+v", out)
+	if is.Milestone == nil {
+		t.Fatalf("Milestone = nil, want #%d", v150)
+	}
+	if is.Milestone.Number != v150 {
+		t.Errorf("Milestone.Number = %d, want %d", is.Milestone.Number, v150)
+	}
+	if is.Version == "" {
+		t.Errorf("Version is empty, want the issue's version")
+	}
+	if want := "Steps: a<b && c"; is.Body != want {
+		t.Errorf("Body = %q, want %q", is.Body, want)
+	}
+	if out.Replayed {
+		t.Errorf("Replayed = true, want false on a first create")
 	}
 	var got issues.GetIssueOut
 	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(is.Number)}).Decode(t, &got)
 	if got.Issue.Version != is.Version {
-		t.Fatalf("create's version %s differs from get_issue's %s", is.Version, got.Issue.Version)
+		t.Fatalf("get_issue's version = %s, want create's %s", got.Issue.Version, is.Version)
 	}
 
 	env.Upstream()
@@ -139,11 +165,10 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			tc.edit(&in)
 			env.Upstream()
 			e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
-			if e.Code != tc.code || e.Settlement != tc.settlement || e.Details == nil || e.Details.Field != tc.field {
-				t.Fatalf("envelope: %+v", e)
-			}
+			wantCodeSettlement(t, "create", e, tc.code, tc.settlement)
+			wantDetailsField(t, "create", e, tc.field)
 			if tc.value != "" && !strings.Contains(fmt.Sprint(e.Details.Value), tc.value) {
-				t.Fatalf("details.value %v lacks %q", e.Details.Value, tc.value)
+				t.Fatalf("details.value = %v, want it to contain %q", e.Details.Value, tc.value)
 			}
 			posts := 0
 			for _, call := range ciCalls(env) {
@@ -151,15 +176,13 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 				case call == "POST /repos/acme/widgets/issues":
 					posts++
 				case !strings.HasPrefix(call, "POST /graphql") && !strings.HasPrefix(call, "GET "):
-					t.Fatalf("a write was sent: %s", call)
+					t.Fatalf("a write was sent: %s, want only reads and the create", call)
 				}
 			}
 			if posts != tc.posts {
 				t.Fatalf("%d creates sent, want %d: %v", posts, tc.posts, ciCalls(env))
 			}
-			if e.Repair == nil || e.Repair.Tool != toolkit.NameListRepoMetadata {
-				t.Fatalf("repair: %+v", e.Repair)
-			}
+			wantRepairTool(t, "create", e.Repair, toolkit.NameListRepoMetadata)
 			// The repair is callable as given and lists the valid names.
 			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 			if res.IsError {
@@ -170,19 +193,22 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			}
 			res.Decode(t, &meta)
 			if meta.Kind != tc.kind {
-				t.Fatalf("repair listed %q, want %q", meta.Kind, tc.kind)
+				t.Fatalf("repair listed kind %q, want %q", meta.Kind, tc.kind)
 			}
 		})
 	}
 	if n := ciIssues(env, "Unknown names"); len(n) != 0 {
-		t.Fatalf("issues created despite refusals: %v", n)
+		t.Fatalf("issues created despite refusals: %v, want none", n)
 	}
 	// The corrected call succeeds.
 	in := base
 	in.Labels, in.Type, in.Assignees = []string{"priority: high"}, "bug", []string{"Bob"}
 	out := ciCreate(t, env, in)
-	if out.Issue.Type != "Bug" || !slices.Equal(out.Issue.Assignees, []string{"bob"}) {
-		t.Fatalf("corrected create: %+v", out.Issue)
+	if out.Issue.Type != "Bug" {
+		t.Errorf("corrected create: Type = %q, want %q", out.Issue.Type, "Bug")
+	}
+	if want := []string{"bob"}; !slices.Equal(out.Issue.Assignees, want) {
+		t.Errorf("corrected create: Assignees = %q, want %q", out.Issue.Assignees, want)
 	}
 }
 
@@ -190,19 +216,21 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	out := ciCreate(t, env, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: XLSX", ParentIssueNumber: emulator.DemoParentIssue})
-	if out.Issue.Parent == nil || out.Issue.Parent.Number != emulator.DemoParentIssue {
-		t.Fatalf("the result does not state the parent link: %+v", out.Issue.Parent)
+	if out.Issue.Parent == nil {
+		t.Fatalf("Issue.Parent = nil, want #%d: the result does not state the parent link", emulator.DemoParentIssue)
+	}
+	if out.Issue.Parent.Number != emulator.DemoParentIssue {
+		t.Errorf("Issue.Parent.Number = %d, want %d", out.Issue.Parent.Number, emulator.DemoParentIssue)
 	}
 	var got issues.GetIssueOut
 	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(out.Issue.Number)}).Decode(t, &got)
-	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
-		t.Fatalf("not linked: %+v", got.Relations)
-	}
+	ciWantParent(t, "get_issue after the create", got.Relations, emulator.DemoParentIssue)
 
 	// A missing parent is refused before the issue is created.
 	e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: missingIssue}).Envelope(t)
-	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || len(ciIssues(env, "Orphan")) != 0 {
-		t.Fatalf("missing parent: %+v", e)
+	wantCodeSettlement(t, "missing parent", e, contract.CodeIssueNotFound, contract.NotStarted)
+	if made := ciIssues(env, "Orphan"); len(made) != 0 {
+		t.Fatalf("missing parent: issues created %v, want none", made)
 	}
 
 	// The link fails after the create: a partial success naming the issue,
@@ -212,23 +240,28 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	e = env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Export: ODS", ParentIssueNumber: emulator.DemoParentIssue}).Envelope(t)
 	made := ciIssues(env, "Export: ODS")
 	if len(made) != 1 {
-		t.Fatalf("want one issue, have %v", made)
+		t.Fatalf("issues titled %q = %v, want one", "Export: ODS", made)
 	}
 	n := made[0]
-	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown || !strings.Contains(e.Message, fmt.Sprintf("#%d", n)) ||
-		e.Details == nil || !slices.Equal(e.Details.Applied, []string{fmt.Sprintf("created issue #%d", n)}) || len(e.Details.NotApplied) != 1 {
-		t.Fatalf("partial success: %+v", e)
+	wantCodeSettlement(t, "partial success", e, contract.CodePartialSuccess, contract.RemoteSuccessKnown)
+	if !strings.Contains(e.Message, fmt.Sprintf("#%d", n)) {
+		t.Fatalf("partial success: message = %q, want it to name #%d", e.Message, n)
 	}
-	if e.FollowUp == nil || e.FollowUp.Tool != toolkit.NameLinkIssues {
-		t.Fatalf("follow_up: %+v", e.FollowUp)
+	if e.Details == nil {
+		t.Fatalf("partial success: details = nil, want applied and not_applied")
 	}
+	if want := []string{fmt.Sprintf("created issue #%d", n)}; !slices.Equal(e.Details.Applied, want) {
+		t.Fatalf("partial success: details.applied = %q, want %q", e.Details.Applied, want)
+	}
+	if len(e.Details.NotApplied) != 1 {
+		t.Fatalf("partial success: details.not_applied = %q, want one entry", e.Details.NotApplied)
+	}
+	wantRepairTool(t, "partial success follow_up", e.FollowUp, toolkit.NameLinkIssues)
 	if res := env.Call(t, e.FollowUp.Tool, e.FollowUp.Arguments); res.IsError {
 		t.Fatalf("follow-up as given failed: %s", res.JSON)
 	}
 	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n)}).Decode(t, &got)
-	if got.Relations == nil || got.Relations.Parent == nil || got.Relations.Parent.Number != emulator.DemoParentIssue {
-		t.Fatalf("follow-up did not link: %+v", got.Relations)
-	}
+	ciWantParent(t, "get_issue after the follow-up", got.Relations, emulator.DemoParentIssue)
 }
 
 func TestCreateIssueSettlementUnderFaults(t *testing.T) {
@@ -259,25 +292,48 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 			if e.Settlement != tc.settlement {
 				t.Fatalf("settlement %q, want %q: %+v", e.Settlement, tc.settlement, e)
 			}
-			if limited := tc.kind == emulator.FaultRateLimit || tc.kind == emulator.FaultSecondary; limited &&
-				(e.Code != contract.CodeRateLimited || !e.Temporary || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0) {
-				t.Fatalf("a rate limit must say when to repeat: %+v", e)
+			if limited := tc.kind == emulator.FaultRateLimit || tc.kind == emulator.FaultSecondary; limited {
+				// A rate limit must say when to repeat.
+				failed := false
+				if e.Code != contract.CodeRateLimited {
+					t.Errorf("code = %q, want %q", e.Code, contract.CodeRateLimited)
+					failed = true
+				}
+				if !e.Temporary {
+					t.Errorf("temporary = false, want true")
+					failed = true
+				}
+				if e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 {
+					t.Errorf("retry_after_ms = %s, want > 0", ptr(e.RetryAfterMS))
+					failed = true
+				}
+				if failed {
+					t.FailNow()
+				}
 			}
 			if got := len(ciIssues(env, title)) == 1; got != tc.applied {
-				t.Fatalf("applied=%v, want %v", got, tc.applied)
-			}
-			if tc.settlement != contract.NoRemoteSuccessKnown && (e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues || e.Temporary) {
-				t.Fatalf("an uncertain create must send the agent to look first: %+v", e)
+				t.Fatalf("applied = %v, want %v", got, tc.applied)
 			}
 			if tc.settlement != contract.NoRemoteSuccessKnown {
+				// An uncertain create must send the agent to look first.
+				wantRepairTool(t, "uncertain create", e.Repair, toolkit.NameSearchIssues)
+				if e.Temporary {
+					t.Fatalf("uncertain create: temporary = true, want false")
+				}
 				// The look is a listing, which sees the write at once, not a
 				// search, whose index may not have it yet.
 				var look issues.SearchIssuesOut
 				res := env.Call(t, toolkit.NameSearchIssues, e.Repair.Arguments)
 				res.Decode(t, &look)
 				found := slices.ContainsFunc(look.Items, func(is issueview.Issue) bool { return is.Title == title })
-				if res.IsError || look.Source != issues.SourceList || found != tc.applied {
-					t.Fatalf("the repair's look: source %q, found %v, want list and %v: %s", look.Source, found, tc.applied, res.JSON)
+				if res.IsError {
+					t.Fatalf("the repair's look failed: %s", res.JSON)
+				}
+				if look.Source != issues.SourceList {
+					t.Errorf("the repair's look: source = %q, want %q", look.Source, issues.SourceList)
+				}
+				if found != tc.applied {
+					t.Errorf("the repair's look: found = %v, want %v", found, tc.applied)
 				}
 			}
 		})
@@ -286,7 +342,7 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	ciFault(t, env, emulator.Fault{Kind: emulator.FaultLatency, Latency: 50 * time.Millisecond, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
 	if out := ciCreate(t, env, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Settlement latency"}); out.Issue.Number == 0 {
-		t.Fatalf("create under latency: %+v", out)
+		t.Fatalf("create under latency: Issue.Number = 0, want the created issue's")
 	}
 }
 
@@ -298,8 +354,14 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	first := ciCreate(t, env, in)
 	env.Upstream()
 	again := ciCreate(t, env, in)
-	if !again.Replayed || again.Issue.Number != first.Issue.Number || again.Issue.Version != first.Issue.Version {
-		t.Fatalf("repeat: %+v, first %+v", again, first)
+	if !again.Replayed {
+		t.Errorf("repeat: Replayed = false, want true")
+	}
+	if again.Issue.Number != first.Issue.Number {
+		t.Errorf("repeat: Issue.Number = %d, want the first's %d", again.Issue.Number, first.Issue.Number)
+	}
+	if again.Issue.Version != first.Issue.Version {
+		t.Errorf("repeat: Issue.Version = %q, want the first's %q", again.Issue.Version, first.Issue.Version)
 	}
 	ciWantCalls(t, env, "a replay writes and reads nothing")
 
@@ -307,9 +369,7 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	other := in
 	other.Title = "Something else"
 	e := env.Call(t, toolkit.NameCreateIssue, other).Envelope(t)
-	if e.Code != contract.CodeIdempotencyKeyReused || e.Settlement != contract.NotStarted {
-		t.Fatalf("reused key: %+v", e)
-	}
+	wantCodeSettlement(t, "reused key", e, contract.CodeIdempotencyKeyReused, contract.NotStarted)
 
 	// A second ghgate on the same state file, against the same GitHub, as
 	// after a restart.
@@ -323,11 +383,17 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	res := restarted.Call(t, toolkit.NameCreateIssue, in)
 	var after issues.CreateIssueOut
 	res.Decode(t, &after)
-	if res.IsError || !after.Replayed || after.Issue.Number != first.Issue.Number {
-		t.Fatalf("after restart: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("after restart: the create failed: %s", res.JSON)
+	}
+	if !after.Replayed {
+		t.Errorf("after restart: Replayed = false, want true")
+	}
+	if after.Issue.Number != first.Issue.Number {
+		t.Errorf("after restart: Issue.Number = %d, want the first's %d", after.Issue.Number, first.Issue.Number)
 	}
 	if n := ciIssues(env, "Once only"); len(n) != 1 {
-		t.Fatalf("issues with the title: %v", n)
+		t.Fatalf("issues titled %q = %v, want one", "Once only", n)
 	}
 }
 
@@ -342,32 +408,37 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 			ciFault(t, env, emulator.Fault{Kind: kind, Method: "POST", Path: "/repos/acme/widgets/issues", Times: 1})
 			e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
 			if e.Settlement != contract.Indeterminate && e.Settlement != contract.RemoteSuccessKnown {
-				t.Fatalf("first call: %+v", e)
+				t.Fatalf("first call: settlement = %q, want %q or %q", e.Settlement, contract.Indeterminate, contract.RemoteSuccessKnown)
 			}
-			if e.Repair == nil || e.Repair.Tool != toolkit.NameCreateIssue {
-				t.Fatalf("repair should repeat with the key: %+v", e.Repair)
-			}
+			// The repair repeats the call with the key.
+			wantRepairTool(t, "first call", e.Repair, toolkit.NameCreateIssue)
 			// The repair is the same call with the same key.
 			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 			if res.IsError {
-				t.Fatalf("repeat: %s", res.JSON)
+				t.Fatalf("repeat failed: %s", res.JSON)
 			}
 			var out issues.CreateIssueOut
 			res.Decode(t, &out)
 			made := ciIssues(env, title)
-			if len(made) != 1 || made[0] != out.Issue.Number {
-				t.Fatalf("issues %v, repeat returned #%d", made, out.Issue.Number)
+			if len(made) != 1 {
+				t.Fatalf("issues titled %q = %v, want one", title, made)
+			}
+			if made[0] != out.Issue.Number {
+				t.Fatalf("repeat returned #%d, want the issue made, #%d", out.Issue.Number, made[0])
 			}
 			// Replayed when the first attempt had created it; a fresh create
 			// when the connection dropped before GitHub handled it.
 			if out.Replayed != (kind != emulator.FaultDropBefore) {
-				t.Fatalf("replayed=%v after %s", out.Replayed, kind)
+				t.Fatalf("Replayed = %v after %s, want %v", out.Replayed, kind, kind != emulator.FaultDropBefore)
 			}
 			env.Upstream()
 			var third issues.CreateIssueOut
 			env.Call(t, toolkit.NameCreateIssue, in).Decode(t, &third)
-			if !third.Replayed || third.Issue.Number != out.Issue.Number {
-				t.Fatalf("third call: %+v", third)
+			if !third.Replayed {
+				t.Errorf("third call: Replayed = false, want true")
+			}
+			if third.Issue.Number != out.Issue.Number {
+				t.Errorf("third call: Issue.Number = %d, want %d", third.Issue.Number, out.Issue.Number)
 			}
 			ciWantCalls(t, env, "the key is complete now")
 		})
@@ -378,13 +449,13 @@ func TestCreateIssueInputSchema(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	res := env.Call(t, toolkit.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"x","idempotency_key":""}`))
-	if e := res.Envelope(t); e.Code != contract.CodeInvalidField || e.Details.Field != "idempotency_key" {
-		t.Fatalf("empty key: %+v", e)
+	e := res.Envelope(t)
+	if e.Code != contract.CodeInvalidField {
+		t.Fatalf("empty key: code = %q (%q), want %q", e.Code, e.Message, contract.CodeInvalidField)
 	}
+	wantDetailsField(t, "empty key", e, "idempotency_key")
 	res = env.Call(t, toolkit.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"   "}`))
-	if e := res.Envelope(t); e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted {
-		t.Fatalf("blank title: %+v", e)
-	}
+	wantCodeSettlement(t, "blank title", res.Envelope(t), contract.CodeInvalidField, contract.NotStarted)
 }
 
 func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
@@ -420,8 +491,9 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 				_ = json.Unmarshal(b, &e)
 				// A repeat that arrives while the first is writing is told to
 				// wait, and writes nothing.
-				if e.Code != contract.CodeConflict || !e.Temporary || e.Settlement != contract.NotStarted {
-					t.Fatalf("concurrent repeat: %s", b)
+				wantCodeSettlement(t, "concurrent repeat", e, contract.CodeConflict, contract.NotStarted)
+				if !e.Temporary {
+					t.Fatalf("concurrent repeat: temporary = false, want true: %s", b)
 				}
 				continue
 			}
@@ -430,8 +502,15 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 			numbers[out.Issue.Number] = true
 		}
 	}
-	if made := ciIssues(env, "Concurrent"); len(made) != 1 || len(numbers) != 1 || !numbers[made[0]] {
-		t.Fatalf("issues %v, results %v", made, numbers)
+	made := ciIssues(env, "Concurrent")
+	if len(made) != 1 {
+		t.Fatalf("issues titled %q = %v, want one", "Concurrent", made)
+	}
+	if len(numbers) != 1 {
+		t.Errorf("issue numbers the calls returned = %v, want one", numbers)
+	}
+	if !numbers[made[0]] {
+		t.Errorf("issue numbers the calls returned = %v, want #%d among them", numbers, made[0])
 	}
 }
 
@@ -465,17 +544,17 @@ func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
 	for _, parent := range []int{full.Number, deep.Number} {
 		env.Upstream()
 		e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: toolkit.IssueNumber(parent)}).Envelope(t)
-		if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "parent_issue_number" {
-			t.Fatalf("parent #%d: %+v", parent, e)
-		}
+		what := fmt.Sprintf("parent #%d", parent)
+		wantCodeSettlement(t, what, e, contract.CodeValidationFailed, contract.NotStarted)
+		wantDetailsField(t, what, e, "parent_issue_number")
 		for _, c := range ciCalls(env) {
 			if c == "POST /repos/acme/widgets/issues" {
-				t.Fatalf("parent #%d: the issue was created", parent)
+				t.Fatalf("parent #%d: the issue was created, want nothing written", parent)
 			}
 		}
 	}
 	if n := ciIssues(env, "Would be orphaned"); len(n) != 0 {
-		t.Fatalf("created: %v", n)
+		t.Fatalf("issues titled %q = %v, want none", "Would be orphaned", n)
 	}
 }
 
@@ -488,21 +567,22 @@ func TestCreateIssueUnderTheCreatorScope(t *testing.T) {
 	other.Upstream()
 	e := other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Opened as alice",
 		IdempotencyKey: "k-1"}).Envelope(t)
-	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted || !strings.Contains(e.Message, "alice") {
-		t.Fatalf("a create as alice under bob's scope: %+v, want issue_creator_not_allowed, not_started, naming alice", e)
+	wantCodeSettlement(t, "a create as alice under bob's scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
+	if !strings.Contains(e.Message, "alice") {
+		t.Fatalf("a create as alice under bob's scope: message = %q, want it to name alice", e.Message)
 	}
 	for _, r := range other.Upstream() {
 		if !strings.HasPrefix(r, "GET ") {
-			t.Errorf("the refused create sent %s", r)
+			t.Errorf("the refused create sent %s, want only GET requests", r)
 		}
 	}
 	if made := ciIssues(other, "Opened as alice"); len(made) != 0 {
-		t.Fatalf("the refused create opened %v", made)
+		t.Fatalf("the refused create opened %v, want none", made)
 	}
 
 	own := servertest.Start(t, servertest.Options{AllowedIssueCreator: "alice"})
 	out := ciCreate(t, own, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Opened as alice"})
 	if out.Issue.Author != "alice" {
-		t.Fatalf("created by %q, want alice", out.Issue.Author)
+		t.Fatalf("Issue.Author = %q, want %q", out.Issue.Author, "alice")
 	}
 }

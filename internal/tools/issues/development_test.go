@@ -47,39 +47,73 @@ func TestListDevelopment(t *testing.T) {
 			}
 		}
 	})
-	if issue == 0 || pull == 0 || bare == 0 {
-		t.Fatalf("the seed has no issue with a linked branch and a closing pull request (%d, %d) or none without (%d)", issue, pull, bare)
+	if issue == 0 {
+		t.Fatalf("the seed has no issue with a linked branch, want one")
+	}
+	if pull == 0 {
+		t.Fatalf("the seed has no open pull request closing #%d, want one", issue)
+	}
+	if bare == 0 {
+		t.Fatalf("the seed has no issue without a linked branch or closing pull request, want one")
 	}
 	out := development(t, env, issue)
-	if len(out.Items) < 2 || out.HasMore || out.Truncated {
-		t.Fatalf("development of #%d: %+v", issue, out)
+	if len(out.Items) < 2 {
+		t.Fatalf("development of #%d: %d items, want at least a branch and a pull request: %+v", issue, len(out.Items), out.Items)
+	}
+	if out.HasMore {
+		t.Errorf("development of #%d: has_more = true, want false", issue)
+	}
+	if out.Truncated {
+		t.Errorf("development of #%d: truncated = true, want false", issue)
 	}
 	b := out.Items[0]
-	if b.Kind != "branch" || b.Name != branch || b.Repo != "" || !strings.HasSuffix(b.URL, "/acme/widgets/tree/"+branch) || b.Number != 0 {
-		t.Errorf("branch row: %+v", b)
+	if b.Kind != "branch" {
+		t.Errorf("branch row: kind = %q, want branch", b.Kind)
+	}
+	if b.Name != branch {
+		t.Errorf("branch row: name = %q, want %q", b.Name, branch)
+	}
+	if b.Repo != "" {
+		t.Errorf("branch row: repo = %q, want none (the issue's own)", b.Repo)
+	}
+	if want := "/acme/widgets/tree/" + branch; !strings.HasSuffix(b.URL, want) {
+		t.Errorf("branch row: url = %q, want it to end with %q", b.URL, want)
+	}
+	if b.Number != 0 {
+		t.Errorf("branch row: number = %d, want none", b.Number)
 	}
 	found := false
 	for _, it := range out.Items[1:] {
 		if it.Kind != "pull_request" {
-			t.Errorf("after the branches, a %q row: %+v", it.Kind, it)
+			t.Errorf("after the branches, a %q row, want pull_request: %+v", it.Kind, it)
 		}
 		if it.Number == pull {
 			found = true
-			if it.State != "open" || it.Title == "" || !strings.HasSuffix(it.URL, fmt.Sprintf("/acme/widgets/pull/%d", pull)) {
-				t.Errorf("pull row: %+v", it)
+			if it.State != "open" {
+				t.Errorf("pull row #%d: state = %q, want open", pull, it.State)
+			}
+			if it.Title == "" {
+				t.Errorf("pull row #%d: title is empty, want the pull request's", pull)
+			}
+			if want := fmt.Sprintf("/acme/widgets/pull/%d", pull); !strings.HasSuffix(it.URL, want) {
+				t.Errorf("pull row #%d: url = %q, want it to end with %q", pull, it.URL, want)
 			}
 		}
 		if it.State != "open" && it.State != "closed" && it.State != "merged" {
-			t.Errorf("pull row state %q", it.State)
+			t.Errorf("pull row #%d: state = %q, want open, closed or merged", it.Number, it.State)
 		}
 	}
 	if !found {
-		t.Errorf("#%d, which fixes #%d, is not listed: %+v", pull, issue, out.Items)
+		t.Errorf("#%d, which fixes #%d, is not listed, want it listed: %+v", pull, issue, out.Items)
 	}
 
 	// An issue with neither lists nothing.
-	if res := env.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(bare), Collection: "development"}); res.IsError || strings.Contains(string(res.JSON), `"items"`) {
-		t.Fatalf("an issue with no development lists nothing: %s", res.JSON)
+	res := env.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(bare), Collection: "development"})
+	if res.IsError {
+		t.Fatalf("development of #%d failed: %s", bare, res.JSON)
+	}
+	if strings.Contains(string(res.JSON), `"items"`) {
+		t.Fatalf("development of #%d lists items, want none: %s", bare, res.JSON)
 	}
 	// A draft pull request in another repository that closes it by
 	// OWNER/REPO#N is listed with its repository and draft flag.
@@ -91,9 +125,22 @@ func TestListDevelopment(t *testing.T) {
 	})
 	out = development(t, env, bare)
 	if len(out.Items) != 1 {
-		t.Fatalf("development of #%d: %+v", bare, out.Items)
+		t.Fatalf("development of #%d: %d items, want 1: %+v", bare, len(out.Items), out.Items)
 	}
-	if it := out.Items[0]; it.Kind != "pull_request" || it.Number != draft || it.Repo != "acme/gadgets" || !it.Draft || it.State != "open" {
-		t.Errorf("cross-repository draft row: %+v", it)
+	it := out.Items[0]
+	if it.Kind != "pull_request" {
+		t.Errorf("cross-repository draft row: kind = %q, want pull_request", it.Kind)
+	}
+	if it.Number != draft {
+		t.Errorf("cross-repository draft row: number = %d, want %d", it.Number, draft)
+	}
+	if it.Repo != "acme/gadgets" {
+		t.Errorf("cross-repository draft row: repo = %q, want acme/gadgets", it.Repo)
+	}
+	if !it.Draft {
+		t.Errorf("cross-repository draft row: draft = false, want true")
+	}
+	if it.State != "open" {
+		t.Errorf("cross-repository draft row: state = %q, want open", it.State)
 	}
 }

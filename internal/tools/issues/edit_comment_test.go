@@ -52,31 +52,55 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	res := env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Body: "Edited: a<b && c"})
 	res.Decode(t, &out)
 	wantUpstream(t, env, "PATCH "+path)
-	if res.IsError || out.Comment == nil || out.Comment.Body != "Edited: a<b && c" || out.Comment.ID != id ||
-		out.IssueNumber != emulator.DemoManyCommentsIssue || out.Deleted {
-		t.Fatalf("edit: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("edit failed: %s", res.JSON)
+	}
+	if out.Comment == nil {
+		t.Fatalf("edit: comment = nil, want the edited comment: %s", res.JSON)
+	}
+	if want := "Edited: a<b && c"; out.Comment.Body != want {
+		t.Errorf("edit: comment.body = %q, want %q", out.Comment.Body, want)
+	}
+	if out.Comment.ID != id {
+		t.Errorf("edit: comment.id = %d, want %d", out.Comment.ID, id)
+	}
+	if out.IssueNumber != emulator.DemoManyCommentsIssue {
+		t.Errorf("edit: issue_number = %d, want %d", out.IssueNumber, emulator.DemoManyCommentsIssue)
+	}
+	if out.Deleted {
+		t.Errorf("edit: deleted = true, want false")
 	}
 	if body, _ := commentBody(env, id); body != "Edited: a<b && c" {
-		t.Fatalf("stored body %q", body)
+		t.Fatalf("stored body = %q, want %q", body, "Edited: a<b && c")
 	}
 
 	res = env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Delete: true})
 	out = issues.EditCommentOut{}
 	res.Decode(t, &out)
 	wantUpstream(t, env, "DELETE "+path)
-	if res.IsError || !out.Deleted || out.CommentID != id || out.Comment != nil {
-		t.Fatalf("delete: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("delete failed: %s", res.JSON)
+	}
+	if !out.Deleted {
+		t.Errorf("delete: deleted = false, want true")
+	}
+	if out.CommentID != id {
+		t.Errorf("delete: comment_id = %d, want %d", out.CommentID, id)
+	}
+	if out.Comment != nil {
+		t.Errorf("delete: comment = %+v, want nil", *out.Comment)
 	}
 	if _, ok := commentBody(env, id); ok {
-		t.Fatal("the comment is still there")
+		t.Fatal("after the delete the comment is still there, want it gone")
 	}
 	// Deleting it again: GitHub's 404 cannot tell "already deleted" from
 	// "never there" or "not visible", so neither does the answer.
 	e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Delete: true}), true)
-	if e.Code != contract.CodeCommentNotFound || e.Settlement != contract.NoRemoteSuccessKnown || !strings.Contains(e.Message, "already deleted") ||
-		e.Details == nil || e.Details.Field != "comment_id" {
-		t.Fatalf("second delete: %+v", e)
+	wantCodeSettlement(t, "second delete", e, contract.CodeCommentNotFound, contract.NoRemoteSuccessKnown)
+	if !strings.Contains(e.Message, "already deleted") {
+		t.Fatalf("second delete: message = %q, want it to say %q", e.Message, "already deleted")
 	}
+	wantDetailsField(t, "second delete", e, "comment_id")
 }
 
 func TestEditCommentRefusals(t *testing.T) {
@@ -91,9 +115,8 @@ func TestEditCommentRefusals(t *testing.T) {
 	} {
 		t.Run(raw, func(t *testing.T) {
 			e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, raw), true)
-			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "body" {
-				t.Fatalf("%s: %+v", raw, e)
-			}
+			wantCodeSettlement(t, raw, e, contract.CodeInvalidField, contract.NotStarted)
+			wantDetailsField(t, raw, e, "body")
 		})
 	}
 	wantUpstream(t, env)
@@ -101,22 +124,18 @@ func TestEditCommentRefusals(t *testing.T) {
 	// carol may read but not edit someone else's comment.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	e := wireEnvelope(t, carol.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice")), Body: "mine now"}), true)
-	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
-		t.Fatalf("read-only user: %+v", e)
-	}
+	wantCodeSettlement(t, "read-only user", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
 
 	// The creator scope reads the comment's issue first.
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	sid := commentBy(t, scoped, emulator.DemoManyCommentsIssue, "alice")
 	scoped.Upstream()
 	e = wireEnvelope(t, scoped.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(sid), Delete: true}), true)
-	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
-		t.Fatalf("creator scope: %+v", e)
-	}
+	wantCodeSettlement(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
 	wantUpstream(t, scoped, fmt.Sprintf("GET /repos/acme/widgets/issues/comments/%d", sid),
 		fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoManyCommentsIssue))
 	if _, ok := commentBody(scoped, sid); !ok {
-		t.Fatal("deleted despite the creator scope")
+		t.Fatal("the comment is gone despite the creator scope, want it kept")
 	}
 }
 
@@ -141,26 +160,25 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 		body := fmt.Sprintf("edit %d", i)
 		addFault(t, env, emulator.Fault{Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: c.kind, Status: c.status, Times: 1})
 		e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Body: body}), true)
-		if e.Code != c.code || e.Settlement != c.settlement {
-			t.Fatalf("%s: %+v", c.kind, e)
-		}
+		wantCodeSettlement(t, string(c.kind), e, c.code, c.settlement)
 		// An edit is safe to repeat: the repair is the same call, and it
 		// succeeds.
 		if c.settlement != contract.NoRemoteSuccessKnown {
-			if !e.Temporary || e.Repair == nil || e.Repair.Tool != toolkit.NameEditComment {
-				t.Fatalf("%s: an unknown outcome's repair: %+v", c.kind, e)
+			if !e.Temporary {
+				t.Fatalf("%s: an unknown outcome: temporary = false, want true", c.kind)
 			}
+			wantRepairTool(t, string(c.kind)+": an unknown outcome", e.Repair, toolkit.NameEditComment)
 		}
 		got, _ := commentBody(env, id)
 		if (got == body) != c.applied {
-			t.Fatalf("%s: body %q (before %q)", c.kind, got, before)
+			t.Fatalf("%s: body = %q (before %q), want the edit applied = %v (%q)", c.kind, got, before, c.applied, body)
 		}
 		if c.settlement != contract.NoRemoteSuccessKnown {
 			if res := env.Call(t, toolkit.NameEditComment, e.Repair.Arguments); res.IsError {
 				t.Fatalf("%s: repeating the edit: %s", c.kind, res.JSON)
 			}
 			if got, _ := commentBody(env, id); got != body {
-				t.Fatalf("%s: after the repeat the body is %q", c.kind, got)
+				t.Fatalf("%s: after the repeat the body = %q, want %q", c.kind, got, body)
 			}
 		}
 	}
@@ -168,8 +186,14 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 	// the outcome is unknown.
 	addFault(t, env, emulator.Fault{Method: "DELETE", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: emulator.FaultDropAfter, Times: 1})
 	e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Delete: true}), true)
-	if e.Settlement != contract.Indeterminate || !strings.Contains(e.Repair.NextStep, "deleted") {
-		t.Fatalf("dropped delete: %+v", e)
+	if e.Settlement != contract.Indeterminate {
+		t.Fatalf("dropped delete: settlement = %q, want %q", e.Settlement, contract.Indeterminate)
+	}
+	if e.Repair == nil {
+		t.Fatalf("dropped delete: repair = nil, want one saying how to check it was deleted")
+	}
+	if !strings.Contains(e.Repair.NextStep, "deleted") {
+		t.Fatalf("dropped delete: repair.next_step = %q, want it to say deleted", e.Repair.NextStep)
 	}
 }
 
@@ -182,8 +206,11 @@ func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
 		toolkit.NameLinkIssues:  issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add", TargetIssueNumber: jobsSubIssue},
 	} {
 		e := wireEnvelope(t, env.Call(t, tool, args), true)
-		if e.Code != contract.CodeMissingCredential || e.Settlement != contract.NotStarted {
-			t.Errorf("%s: %+v", tool, e)
+		if e.Code != contract.CodeMissingCredential {
+			t.Errorf("%s: code = %q (%q), want %q", tool, e.Code, e.Message, contract.CodeMissingCredential)
+		}
+		if e.Settlement != contract.NotStarted {
+			t.Errorf("%s: settlement = %q, want %q", tool, e.Settlement, contract.NotStarted)
 		}
 	}
 	for tool, args := range map[string]any{
@@ -191,7 +218,7 @@ func TestCommentAndLinkWritesWithoutCredential(t *testing.T) {
 		toolkit.NameListRepoMetadata: issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "labels"},
 	} {
 		if e := wireEnvelope(t, env.Call(t, tool, args), false); e.Code != contract.CodeMissingCredential {
-			t.Errorf("%s: %+v", tool, e)
+			t.Errorf("%s: code = %q (%q), want %q", tool, e.Code, e.Message, contract.CodeMissingCredential)
 		}
 	}
 }

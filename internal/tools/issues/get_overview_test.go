@@ -13,6 +13,7 @@ import (
 	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/issueview"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
+	gocmp "github.com/google/go-cmp/cmp"
 )
 
 // overviewWant is what the emulator's state says an overview of
@@ -100,24 +101,33 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	upstream := env.Upstream()
 
-	if out.Counts == nil || out.Counts.OpenIssues != want.openIssues || out.Counts.OpenPRs != want.openPRs || want.openIssues == 0 || want.openPRs == 0 {
-		t.Errorf("open issues, PRs = %d, %d; want %d, %d", out.Counts.OpenIssues, out.Counts.OpenPRs, want.openIssues, want.openPRs)
+	if want.openIssues == 0 {
+		t.Errorf("the demo's open issues = 0, want some")
+	}
+	if want.openPRs == 0 {
+		t.Errorf("the demo's open PRs = 0, want some")
+	}
+	if diff := gocmp.Diff(&issues.OverviewCounts{OpenIssues: want.openIssues, OpenPRs: want.openPRs}, out.Counts); diff != "" {
+		t.Errorf("counts mismatch (-want +got):\n%s", diff)
 	}
 	if out.Permission != "admin" {
 		t.Errorf("permission = %q, want admin (alice)", out.Permission)
 	}
 	got := map[string]int{}
 	for i, l := range out.Metadata.Labels {
-		if l.OpenIssues == nil || l.Color == "" {
-			t.Fatalf("label row: %+v", l)
+		if l.OpenIssues == nil {
+			t.Fatalf("label %q: open_issues = nil, want a count", l.Name)
+		}
+		if l.Color == "" {
+			t.Errorf("label %q: color is empty, want the label's color", l.Name)
 		}
 		if i > 0 && strings.ToLower(out.Metadata.Labels[i-1].Name) > strings.ToLower(l.Name) {
-			t.Errorf("labels not by name: %q before %q", out.Metadata.Labels[i-1].Name, l.Name)
+			t.Errorf("labels not by name: %q before %q, want them sorted by name", out.Metadata.Labels[i-1].Name, l.Name)
 		}
 		got[l.Name] = *l.OpenIssues
 	}
-	if len(got) != len(want.labels) || !mapsEqual(got, want.labels) {
-		t.Errorf("labels = %v, want %v", got, want.labels)
+	if diff := gocmp.Diff(want.labels, got); diff != "" {
+		t.Errorf("open issues per label mismatch (-want +got):\n%s", diff)
 	}
 	gotMs := map[int][2]int{}
 	for _, m := range out.Metadata.Milestones {
@@ -126,10 +136,16 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 		}
 		gotMs[m.Number] = [2]int{*m.OpenIssues, *m.ClosedIssues}
 	}
-	if len(gotMs) == 0 || !mapsEqual(gotMs, want.milestones) {
-		t.Errorf("milestones = %v, want %v", gotMs, want.milestones)
+	if len(gotMs) == 0 {
+		t.Errorf("milestones listed: none, want the open ones")
 	}
-	if len(want.types) == 0 || !slices.Equal(out.Metadata.IssueTypes, want.types) {
+	if diff := gocmp.Diff(want.milestones, gotMs); diff != "" {
+		t.Errorf("open, closed issues per milestone mismatch (-want +got):\n%s", diff)
+	}
+	if len(want.types) == 0 {
+		t.Errorf("the demo's enabled issue types: none, want some")
+	}
+	if !slices.Equal(out.Metadata.IssueTypes, want.types) {
 		t.Errorf("issue types = %q, want %q", out.Metadata.IssueTypes, want.types)
 	}
 	if n := rowNumbers(out.Issues.Newest); !slices.Equal(n, want.newest) {
@@ -139,47 +155,58 @@ func TestGetOverviewOfTheDemoRepository(t *testing.T) {
 		t.Errorf("most commented = %v, want %v", n, want.mostCommented)
 	}
 	for _, row := range append(slices.Clone(out.Issues.Newest), out.Issues.MostCommented...) {
-		if row.State != "open" || row.Title == "" || row.Labels == nil || row.Body != "" {
-			t.Errorf("issue row is not an open summary row: %+v", row)
+		// An open summary row: no body.
+		if row.State != "open" {
+			t.Errorf("issue row #%d: state = %q, want open", row.Number, row.State)
+		}
+		if row.Title == "" {
+			t.Errorf("issue row #%d: title is empty, want the issue's", row.Number)
+		}
+		if row.Labels == nil {
+			t.Errorf("issue row #%d: labels = nil, want a list (empty when none)", row.Number)
+		}
+		if row.Body != "" {
+			t.Errorf("issue row #%d: body = %q, want none in a summary row", row.Number, row.Body)
 		}
 	}
 
 	// The templates are those list_repo_metadata lists.
 	tpl := servertest.CallOK[issues.ListRepoMetadataOut](t, env, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "templates"})
-	if len(out.Metadata.Templates) == 0 || !slices.EqualFunc(out.Metadata.Templates, tpl.Items, func(a, b issues.RepoMetaItem) bool {
+	if len(out.Metadata.Templates) == 0 {
+		t.Errorf("templates: none, want those list_repo_metadata lists")
+	}
+	if !slices.EqualFunc(out.Metadata.Templates, tpl.Items, func(a, b issues.RepoMetaItem) bool {
 		return a.File == b.File && a.Name == b.Name && a.Title == b.Title && slices.Equal(a.Labels, b.Labels)
 	}) {
 		t.Errorf("templates = %+v, want %+v", out.Metadata.Templates, tpl.Items)
 	}
 
 	// Every upstream request is reported, and there are at most five.
-	if len(upstream) > 5 || len(upstream) != len(out.Requests) {
-		t.Fatalf("upstream %q, reported %+v", upstream, out.Requests)
+	if len(upstream) > 5 {
+		t.Errorf("%d upstream requests, want at most 5: %q", len(upstream), upstream)
+	}
+	if len(upstream) != len(out.Requests) {
+		t.Fatalf("%d requests reported, want the %d made upstream:\n reported %+v\n upstream %q", len(out.Requests), len(upstream), out.Requests, upstream)
 	}
 	for i, u := range upstream {
 		api := "rest"
 		if strings.HasSuffix(u, "/graphql") {
 			api = "graphql"
 		}
-		if out.Requests[i].API != api || api == "rest" && !strings.HasSuffix(u, strings.TrimPrefix(out.Requests[i].What, "GET ")) {
-			t.Errorf("request %d: upstream %q reported as %+v", i, u, out.Requests[i])
+		if out.Requests[i].API != api {
+			t.Errorf("request %d: api = %q, want %q for upstream %q", i, out.Requests[i].API, api, u)
+		}
+		if api == "rest" && !strings.HasSuffix(u, strings.TrimPrefix(out.Requests[i].What, "GET ")) {
+			t.Errorf("request %d: what = %q, want the path of upstream %q", i, out.Requests[i].What, u)
 		}
 	}
-	if out.Truncated || out.PartialSuccess != nil {
-		t.Errorf("nothing is cut or unread in the demo repository: %s %+v", out.TruncationHint, out.PartialSuccess)
+	// Nothing is cut or unread in the demo repository.
+	if out.Truncated {
+		t.Errorf("truncated = true (%q), want false", out.TruncationHint)
 	}
-}
-
-func mapsEqual[K comparable, V comparable](a, b map[K]V) bool {
-	if len(a) != len(b) {
-		return false
+	if out.PartialSuccess != nil {
+		t.Errorf("partial_success = %+v, want nil", out.PartialSuccess)
 	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // The credential's role is read from GitHub, for each level a token can hold.
@@ -208,18 +235,18 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 	for _, repo := range []string{"nothing-here"} {
 		env.Upstream()
 		e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: repo}), false)
-		if e.Code != contract.CodeRepoNotFound || !strings.Contains(e.Message, "acme/"+repo) || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
-			t.Fatalf("missing repository: %+v", e)
+		wantCode(t, "missing repository", e, contract.CodeRepoNotFound)
+		if !strings.Contains(e.Message, "acme/"+repo) {
+			t.Fatalf("missing repository: message = %q, want it to name acme/%s", e.Message, repo)
 		}
+		wantRepairTool(t, "missing repository", e.Repair, toolkit.NameSearchIssues)
 		if n := len(env.Upstream()); n != 1 {
 			t.Errorf("a missing repository cost %d requests, want the one query", n)
 		}
 	}
 	// dave cannot see the private repository: the same repo_not_found.
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
-	if e := wireEnvelope(t, dave.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "gadgets"}), false); e.Code != contract.CodeRepoNotFound {
-		t.Fatalf("private repository: %+v", e)
-	}
+	wantCode(t, "private repository", wireEnvelope(t, dave.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "gadgets"}), false), contract.CodeRepoNotFound)
 
 	// A repository with no labels, milestones, issues or templates.
 	withState(env, func(s *emulator.State) {
@@ -228,17 +255,34 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 	env.Upstream()
 	res := env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "alice", Repo: "empty"})
 	if !strings.Contains(string(res.JSON), `"counts":{"open_issues":0,"open_prs":0}`) {
-		t.Errorf("zero counts must be written: %s", res.JSON)
+		t.Errorf("counts not written as zeros, want %s in: %s", `"counts":{"open_issues":0,"open_prs":0}`, res.JSON)
 	}
 	var out issues.GetOverviewOut
 	res.Decode(t, &out)
-	if out.Counts == nil || out.Counts.OpenIssues != 0 || out.Counts.OpenPRs != 0 || out.Metadata.Labels != nil || out.Metadata.Milestones != nil || out.Metadata.Templates != nil ||
-		out.Issues.Newest != nil || out.Issues.MostCommented != nil || out.Permission != "admin" {
-		t.Errorf("empty repository: %+v", out)
+	if diff := gocmp.Diff(&issues.OverviewCounts{}, out.Counts); diff != "" {
+		t.Errorf("empty repository: counts mismatch (-want +got):\n%s", diff)
+	}
+	if out.Metadata.Labels != nil {
+		t.Errorf("empty repository: labels = %+v, want none", out.Metadata.Labels)
+	}
+	if out.Metadata.Milestones != nil {
+		t.Errorf("empty repository: milestones = %+v, want none", out.Metadata.Milestones)
+	}
+	if out.Metadata.Templates != nil {
+		t.Errorf("empty repository: templates = %+v, want none", out.Metadata.Templates)
+	}
+	if out.Issues.Newest != nil {
+		t.Errorf("empty repository: newest = %v, want none", rowNumbers(out.Issues.Newest))
+	}
+	if out.Issues.MostCommented != nil {
+		t.Errorf("empty repository: most_commented = %v, want none", rowNumbers(out.Issues.MostCommented))
+	}
+	if out.Permission != "admin" {
+		t.Errorf("empty repository: permission = %q, want admin", out.Permission)
 	}
 	wantUpstream(t, env, "POST /api/graphql", "GET /repos/alice/empty/contents/.github/ISSUE_TEMPLATE")
 	if len(out.Requests) != 2 {
-		t.Errorf("requests reported: %+v", out.Requests)
+		t.Errorf("requests reported = %+v, want 2", out.Requests)
 	}
 }
 
@@ -258,13 +302,25 @@ func TestGetOverviewTruncates(t *testing.T) {
 	})
 	env.Upstream()
 	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
-	if n := len(env.Upstream()); n != 5 || len(out.Requests) != 5 {
-		t.Errorf("%d upstream requests, %d reported; want 5", n, len(out.Requests))
+	if n := len(env.Upstream()); n != 5 {
+		t.Errorf("%d upstream requests, want 5", n)
 	}
-	if len(out.Metadata.Labels) != 100 || len(out.Metadata.Templates) != 3 || !out.Truncated ||
-		!strings.Contains(out.TruncationHint, "labels (100 of 105)") || !strings.Contains(out.TruncationHint, "templates") ||
-		!strings.Contains(out.TruncationHint, toolkit.NameListRepoMetadata) {
-		t.Errorf("labels %d, templates %d, truncated %v %q", len(out.Metadata.Labels), len(out.Metadata.Templates), out.Truncated, out.TruncationHint)
+	if n := len(out.Requests); n != 5 {
+		t.Errorf("%d requests reported, want 5", n)
+	}
+	if n := len(out.Metadata.Labels); n != 100 {
+		t.Errorf("%d labels, want 100", n)
+	}
+	if n := len(out.Metadata.Templates); n != 3 {
+		t.Errorf("%d templates, want 3", n)
+	}
+	if !out.Truncated {
+		t.Errorf("truncated = false, want true")
+	}
+	for _, part := range []string{"labels (100 of 105)", "templates", toolkit.NameListRepoMetadata} {
+		if !strings.Contains(out.TruncationHint, part) {
+			t.Errorf("truncation_hint = %q, want it to contain %q", out.TruncationHint, part)
+		}
 	}
 }
 
@@ -278,17 +334,35 @@ func TestGetOverviewWithoutContentsPermission(t *testing.T) {
 	env.Upstream()
 	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
 	wantUnread(t, out, issues.UnreadSection{Section: "templates", Code: contract.CodeInsufficientScope, RequiredScopes: []string{"contents=read"}})
-	if out.Counts == nil || out.Counts.OpenIssues != want.openIssues || len(out.Metadata.Labels) != len(want.labels) ||
-		len(out.Metadata.Milestones) != len(want.milestones) || !slices.Equal(out.Metadata.IssueTypes, want.types) ||
-		!slices.Equal(rowNumbers(out.Issues.Newest), want.newest) || out.Permission != "admin" {
-		t.Errorf("the sections read are not whole: %+v", out)
+	// The sections read are whole.
+	if out.Counts == nil {
+		t.Errorf("counts = nil, want %d open issues", want.openIssues)
+	} else if out.Counts.OpenIssues != want.openIssues {
+		t.Errorf("counts.open_issues = %d, want %d", out.Counts.OpenIssues, want.openIssues)
+	}
+	if n := len(out.Metadata.Labels); n != len(want.labels) {
+		t.Errorf("%d labels, want %d", n, len(want.labels))
+	}
+	if n := len(out.Metadata.Milestones); n != len(want.milestones) {
+		t.Errorf("%d milestones, want %d", n, len(want.milestones))
+	}
+	if !slices.Equal(out.Metadata.IssueTypes, want.types) {
+		t.Errorf("issue types = %q, want %q", out.Metadata.IssueTypes, want.types)
+	}
+	if n := rowNumbers(out.Issues.Newest); !slices.Equal(n, want.newest) {
+		t.Errorf("newest = %v, want %v", n, want.newest)
+	}
+	if out.Permission != "admin" {
+		t.Errorf("permission = %q, want admin", out.Permission)
 	}
 	if out.Metadata.Templates != nil {
-		t.Errorf("templates listed though unread: %+v", out.Metadata.Templates)
+		t.Errorf("templates = %+v, want none: they were not read", out.Metadata.Templates)
 	}
 	wantUpstream(t, env, "POST /api/graphql", "GET /repos/acme/widgets/contents/.github/ISSUE_TEMPLATE")
-	if len(out.Requests) != 2 || out.Requests[1].What != "GET contents/.github/ISSUE_TEMPLATE" {
-		t.Errorf("requests reported: %+v", out.Requests)
+	if len(out.Requests) != 2 {
+		t.Errorf("requests reported = %+v, want 2", out.Requests)
+	} else if got, want := out.Requests[1].What, "GET contents/.github/ISSUE_TEMPLATE"; got != want {
+		t.Errorf("requests[1].what = %q, want %q", got, want)
 	}
 }
 
@@ -296,12 +370,12 @@ func TestGetOverviewWithoutContentsPermission(t *testing.T) {
 func wantUnread(t *testing.T, out issues.GetOverviewOut, want ...issues.UnreadSection) {
 	t.Helper()
 	if out.PartialSuccess == nil {
-		t.Fatalf("no partial_success; want %+v", want)
+		t.Fatalf("partial_success = nil, want unread %+v", want)
 	}
 	if !slices.EqualFunc(out.PartialSuccess.Unread, want, func(a, b issues.UnreadSection) bool {
 		return a.Section == b.Section && a.Code == b.Code && slices.Equal(a.RequiredScopes, b.RequiredScopes)
 	}) {
-		t.Errorf("unread %+v, want %+v", out.PartialSuccess.Unread, want)
+		t.Errorf("partial_success.unread = %+v, want %+v", out.PartialSuccess.Unread, want)
 	}
 }
 
@@ -319,8 +393,20 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 	addFault(t, env, templatesFault)
 	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, in)
 	wantUnread(t, out, issues.UnreadSection{Section: "templates", Code: contract.CodeUpstreamUnavailable})
-	if out.Counts == nil || out.Counts.OpenIssues == 0 || len(out.Metadata.Labels) == 0 || out.Permission != "admin" || out.Metadata.Templates != nil {
-		t.Errorf("a templates failure lost what the query read: %+v", out)
+	// A templates failure keeps what the query read.
+	if out.Counts == nil {
+		t.Errorf("templates failure: counts = nil, want the query's")
+	} else if out.Counts.OpenIssues == 0 {
+		t.Errorf("templates failure: counts.open_issues = 0, want the query's count")
+	}
+	if len(out.Metadata.Labels) == 0 {
+		t.Errorf("templates failure: labels: none, want the query's")
+	}
+	if out.Permission != "admin" {
+		t.Errorf("templates failure: permission = %q, want admin", out.Permission)
+	}
+	if out.Metadata.Templates != nil {
+		t.Errorf("templates failure: templates = %+v, want none", out.Metadata.Templates)
 	}
 
 	env.Emu.Emu.Faults().Clear()
@@ -331,19 +417,46 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 		queried = append(queried, issues.UnreadSection{Section: sec, Code: contract.CodeUpstreamUnavailable})
 	}
 	wantUnread(t, out, queried...)
-	if len(out.Metadata.Templates) == 0 || out.Counts != nil || out.Permission != "" || out.Metadata.Labels != nil || out.Issues.Newest != nil {
-		t.Errorf("a query failure: want the templates alone: %+v", out)
+	// A query failure leaves the templates alone.
+	if len(out.Metadata.Templates) == 0 {
+		t.Errorf("query failure: templates: none, want the demo's")
+	}
+	if out.Counts != nil {
+		t.Errorf("query failure: counts = %+v, want nil", *out.Counts)
+	}
+	if out.Permission != "" {
+		t.Errorf("query failure: permission = %q, want none", out.Permission)
+	}
+	if out.Metadata.Labels != nil {
+		t.Errorf("query failure: labels = %+v, want none", out.Metadata.Labels)
+	}
+	if out.Issues.Newest != nil {
+		t.Errorf("query failure: newest = %v, want none", rowNumbers(out.Issues.Newest))
 	}
 	// Not knowing the repository exists, the templates read would ask
 	// for it on a 404; the demo has templates, so it did not.
-	if len(out.Requests) < 2 || out.Requests[0].API != "graphql" || out.Requests[1].What != "GET contents/.github/ISSUE_TEMPLATE" {
-		t.Errorf("requests reported: %+v", out.Requests)
+	if len(out.Requests) < 2 {
+		t.Errorf("requests reported = %+v, want at least 2", out.Requests)
+	} else {
+		if got := out.Requests[0].API; got != "graphql" {
+			t.Errorf("requests[0].api = %q, want graphql", got)
+		}
+		if got, want := out.Requests[1].What, "GET contents/.github/ISSUE_TEMPLATE"; got != want {
+			t.Errorf("requests[1].what = %q, want %q", got, want)
+		}
 	}
 
 	addFault(t, env, templatesFault)
 	e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, in), false)
-	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.Repair == nil || !strings.Contains(e.Repair.NextStep, "same call again") {
-		t.Fatalf("nothing read: %+v %+v", e, e.Repair)
+	wantCode(t, "nothing read", e, contract.CodeUpstreamUnavailable)
+	if !e.Temporary {
+		t.Fatalf("nothing read: temporary = false, want true")
+	}
+	if e.Repair == nil {
+		t.Fatalf("nothing read: repair = nil, want one saying to make the same call again")
+	}
+	if !strings.Contains(e.Repair.NextStep, "same call again") {
+		t.Fatalf("nothing read: repair.next_step = %q, want it to say %q", e.Repair.NextStep, "same call again")
 	}
 
 	// A missing repository is repo_not_found even when the query failed:
@@ -352,14 +465,20 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 	addFault(t, env, queryFault)
 	env.Upstream()
 	e = wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "nothing-here"}), false)
-	if e.Code != contract.CodeRepoNotFound || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
-		t.Fatalf("missing repository behind a failed query: %+v", e)
-	}
+	wantCode(t, "missing repository behind a failed query", e, contract.CodeRepoNotFound)
+	wantRepairTool(t, "missing repository behind a failed query", e.Repair, toolkit.NameSearchIssues)
 
 	env.Emu.Emu.Faults().Clear()
 	out = servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, in)
-	if out.PartialSuccess != nil || len(out.Metadata.Templates) == 0 || out.Counts == nil {
-		t.Fatalf("the same call again is not whole: %+v", out)
+	// The same call again is whole.
+	if out.PartialSuccess != nil {
+		t.Errorf("again: partial_success = %+v, want nil", out.PartialSuccess)
+	}
+	if len(out.Metadata.Templates) == 0 {
+		t.Errorf("again: templates: none, want the demo's")
+	}
+	if out.Counts == nil {
+		t.Errorf("again: counts = nil, want the counts")
 	}
 }
 
@@ -369,17 +488,20 @@ func TestOverviewNamesSkipThePreflight(t *testing.T) {
 	t.Parallel()
 	env := servertest.Start(t, servertest.Options{})
 	out := servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"})
-	if len(out.Metadata.Milestones) == 0 || len(out.Metadata.IssueTypes) == 0 {
-		t.Fatalf("overview without milestones or types: %+v", out.Metadata)
+	if len(out.Metadata.Milestones) == 0 {
+		t.Fatalf("overview milestones: none, want the demo's")
+	}
+	if len(out.Metadata.IssueTypes) == 0 {
+		t.Fatalf("overview issue types: none, want the demo's")
 	}
 	env.Upstream()
 	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after an overview",
 		Labels: []string{"bug", "enhancement"}, Milestone: toolkit.MilestoneNumber(out.Metadata.Milestones[0].Number), Type: out.Metadata.IssueTypes[0]})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create after an overview failed: %s", res.JSON)
 	}
 	if calls := env.Upstream(); len(calls) != 1 {
-		t.Fatalf("a create naming what the overview listed should be the POST alone: %v", calls)
+		t.Fatalf("upstream calls of a create naming what the overview listed = %v, want the POST alone", calls)
 	}
 }
 
@@ -391,9 +513,11 @@ func TestGetOverviewIssuesDisabled(t *testing.T) {
 	withState(env, func(*emulator.State) { widgets(env).IssuesDisabled = true })
 	env.Upstream()
 	e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}), false)
-	if e.Code != contract.CodeGone || !strings.Contains(e.Message, "disabled") || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
-		t.Fatalf("issues disabled: %+v", e)
+	wantCode(t, "issues disabled", e, contract.CodeGone)
+	if !strings.Contains(e.Message, "disabled") {
+		t.Fatalf("issues disabled: message = %q, want it to say disabled", e.Message)
 	}
+	wantRepairTool(t, "issues disabled", e.Repair, toolkit.NameSearchIssues)
 	if n := len(env.Upstream()); n != 1 {
 		t.Errorf("%d upstream requests, want the one query", n)
 	}
@@ -443,7 +567,10 @@ func TestGetOverviewCreatorScope(t *testing.T) {
 	if n := rowNumbers(out.Issues.MostCommented); !slices.Equal(n, keep(want.mostCommented)) {
 		t.Errorf("most_commented = %v, want %s's only: %v", n, allowed, keep(want.mostCommented))
 	}
-	if !out.Truncated || !strings.Contains(out.TruncationHint, fmt.Sprintf("%d open issues opened by someone other than %s", len(others), allowed)) {
-		t.Errorf("truncated %v, hint %q: want %d withheld rows named", out.Truncated, out.TruncationHint, len(others))
+	if !out.Truncated {
+		t.Errorf("truncated = false, want true: %d rows withheld", len(others))
+	}
+	if want := fmt.Sprintf("%d open issues opened by someone other than %s", len(others), allowed); !strings.Contains(out.TruncationHint, want) {
+		t.Errorf("truncation_hint = %q, want it to contain %q", out.TruncationHint, want)
 	}
 }

@@ -31,7 +31,7 @@ func TestGrantKeepsOnlyReadableRepositories(t *testing.T) {
 		t.Errorf("withheld = %d, want 4", g.withheld)
 	}
 	if g.hint() == "" {
-		t.Error("hint is empty with rows withheld")
+		t.Error("hint is empty with rows withheld, want it to say so")
 	}
 }
 

@@ -52,7 +52,7 @@ func TestSearchLeavesOutRowsOutsideTheReadGrant(t *testing.T) {
 		t.Errorf("row #%d, want #1", got)
 	}
 	if strings.Contains(string(res.JSON), "gadgets private plan") {
-		t.Errorf("the gadgets title was shown: %s", res.JSON)
+		t.Errorf("the gadgets title was shown, want it withheld: %s", res.JSON)
 	}
 	if out.Withheld != 1 {
 		t.Errorf("withheld = %d, want 1", out.Withheld)

@@ -37,23 +37,35 @@ func TestItemToolsAnnotationsAndSize(t *testing.T) {
 		}
 		delete(want, tool.Name)
 		a := tool.Annotations
-		if a == nil || a.ReadOnlyHint != w.readOnly || a.IdempotentHint != w.idempotent {
-			t.Errorf("%s: annotations %+v, want %+v", tool.Name, a, w)
+		if a == nil {
+			t.Errorf("%s: annotations = nil, want %+v", tool.Name, w)
+			continue
+		}
+		hintsOK := true
+		if a.ReadOnlyHint != w.readOnly {
+			t.Errorf("%s: readOnlyHint = %v, want %v", tool.Name, a.ReadOnlyHint, w.readOnly)
+			hintsOK = false
+		}
+		if a.IdempotentHint != w.idempotent {
+			t.Errorf("%s: idempotentHint = %v, want %v", tool.Name, a.IdempotentHint, w.idempotent)
+			hintsOK = false
+		}
+		if !hintsOK {
 			continue
 		}
 		if !w.readOnly && (a.DestructiveHint == nil || *a.DestructiveHint != w.destructive) {
-			t.Errorf("%s: destructiveHint %v, want %v", tool.Name, a.DestructiveHint, w.destructive)
+			t.Errorf("%s: destructiveHint = %s, want %v", tool.Name, ptr(a.DestructiveHint), w.destructive)
 		}
 		if tool.OutputSchema == nil {
-			t.Errorf("%s: no outputSchema", tool.Name)
+			t.Errorf("%s: outputSchema = nil, want one", tool.Name)
 		}
 		b, _ := json.Marshal(tool)
 		if len(b) > maxBytes {
-			t.Errorf("%s: %d bytes in tools/list, budget %d", tool.Name, len(b), maxBytes)
+			t.Errorf("%s: %d bytes in tools/list, want at most %d", tool.Name, len(b), maxBytes)
 		}
 		t.Logf("%s: %d bytes", tool.Name, len(b))
 	}
 	for name := range want {
-		t.Errorf("%s is not listed", name)
+		t.Errorf("%s is not listed, want it in the default tools/list", name)
 	}
 }

@@ -23,11 +23,14 @@ func TestIssueItemsWithholdOthersTitlesUnderCreatorScope(t *testing.T) {
 	var got issues.ListIssueItemsOut
 	res := scoped.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Collection: "sub_issues"})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("sub_issues under the scope failed: %s", res.JSON)
 	}
 	res.Decode(t, &got)
-	if len(got.Items) != len(all.Items) || len(all.Items) == 0 {
-		t.Fatalf("rows changed under the scope: %d vs %d", len(got.Items), len(all.Items))
+	if len(all.Items) == 0 {
+		t.Fatalf("sub-issues of #%d without the scope: none, want some", emulator.DemoParentIssue)
+	}
+	if len(got.Items) != len(all.Items) {
+		t.Fatalf("rows under the scope = %d, want the %d without it", len(got.Items), len(all.Items))
 	}
 	st := scoped.Emu.Emu.State()
 	st.Lock()
@@ -38,15 +41,21 @@ func TestIssueItemsWithholdOthersTitlesUnderCreatorScope(t *testing.T) {
 		mine := is.User.Login == parent.Issue.Author
 		switch {
 		case mine && row.Title != all.Items[i].Title:
-			t.Errorf("#%d is the allowed user's, its title should show", row.Number)
+			t.Errorf("#%d is the allowed user's: title = %q, want %q", row.Number, row.Title, all.Items[i].Title)
 		case !mine && row.Title != "":
-			t.Errorf("#%d is another user's, its title should be withheld", row.Number)
+			t.Errorf("#%d is another user's: title = %q, want it withheld (empty)", row.Number, row.Title)
 		case !mine:
 			withheld++
 		}
 	}
-	if withheld > 0 && (!got.Truncated || got.TruncationHint == "") {
-		t.Fatal("withheld titles are not said")
+	if withheld > 0 {
+		// Withheld titles are said.
+		if !got.Truncated {
+			t.Fatalf("%d titles withheld: truncated = false, want true", withheld)
+		}
+		if got.TruncationHint == "" {
+			t.Fatalf("%d titles withheld: truncation_hint is empty, want it to say so", withheld)
+		}
 	}
 	if withheld == 0 {
 		t.Fatal("the seeded tree has no sub-issue by another user; the test shows nothing")

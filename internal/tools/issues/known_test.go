@@ -25,37 +25,38 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 	}
 	env.Upstream()
 	if res := create("first", "bug", "Priority: High"); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("cold create failed: %s", res.JSON)
 	}
 	if calls := env.Upstream(); len(calls) != 2 {
-		t.Fatalf("cold create: %v", calls)
+		t.Fatalf("cold create: upstream calls %v, want 2 (the preflight and the POST)", calls)
 	}
 	if res := create("second", "BUG", "priority: high"); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("warm create failed: %s", res.JSON)
 	}
-	if calls := env.Upstream(); len(calls) != 1 || calls[0] != "POST /api/v3/repos/acme/widgets/issues" {
-		t.Fatalf("warm create should be the POST alone: %v", calls)
+	if calls, want := env.Upstream(), []string{"POST /api/v3/repos/acme/widgets/issues"}; !slices.Equal(calls, want) {
+		t.Fatalf("warm create: upstream calls %q, want the POST alone %q", calls, want)
 	}
 	// An unknown name is never trusted: it is asked about, and refused.
-	if e := create("third", "bug", "no such label").Envelope(t); e.Code != contract.CodeLabelNotFound {
-		t.Fatalf("unknown label: %+v", e)
-	}
+	wantCode(t, "unknown label", create("third", "bug", "no such label").Envelope(t), contract.CodeLabelNotFound)
 	calls := env.Upstream()
-	if len(calls) == 0 || calls[0] != "POST /api/graphql" {
-		t.Fatalf("an unknown label must be checked: %v", calls)
+	if len(calls) == 0 {
+		t.Fatalf("an unknown label: no upstream calls, want it checked by POST /api/graphql")
+	}
+	if calls[0] != "POST /api/graphql" {
+		t.Fatalf("an unknown label: first upstream call %q, want the check POST /api/graphql: %v", calls[0], calls)
 	}
 	for _, c := range calls {
 		if c == "POST /api/v3/repos/acme/widgets/issues" {
-			t.Fatalf("an issue was created with an unknown label: %v", calls)
+			t.Fatalf("an issue was created with an unknown label, want none: %v", calls)
 		}
 	}
 	// After the trust window, names are confirmed again.
 	now = now.Add(6 * time.Minute)
 	if res := create("fourth", "bug"); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create after the trust window failed: %s", res.JSON)
 	}
 	if calls := env.Upstream(); len(calls) != 2 {
-		t.Fatalf("expired names must be confirmed again: %v", calls)
+		t.Fatalf("expired names: upstream calls %v, want 2 (confirmed again, then the POST)", calls)
 	}
 }
 
@@ -64,17 +65,17 @@ func TestListedNamesSkipThePreflight(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	for _, kind := range []string{"labels", "milestones"} {
 		if res := env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind)}); res.IsError {
-			t.Fatal(string(res.JSON))
+			t.Fatalf("listing %s failed: %s", kind, res.JSON)
 		}
 	}
 	env.Upstream()
 	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "after listing",
 		Labels: []string{"bug", "enhancement"}, Milestone: 2})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create after listing failed: %s", res.JSON)
 	}
 	if calls := env.Upstream(); len(calls) != 1 {
-		t.Fatalf("a create naming listed values should be the POST alone: %v", calls)
+		t.Fatalf("a create naming listed values: upstream calls %v, want the POST alone", calls)
 	}
 }
 
@@ -89,19 +90,24 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 	}
 	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Import drops the last row", IdempotencyKey: "k-502"}
 	e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
-	if e.Code != contract.CodeUpstreamUnavailable || e.Settlement != contract.NoRemoteSuccessKnown {
-		t.Fatalf("first attempt: %+v", e)
-	}
+	wantCodeSettlement(t, "first attempt", e, contract.CodeUpstreamUnavailable, contract.NoRemoteSuccessKnown)
 	env.Upstream()
 	var out issues.CreateIssueOut
 	res := env.Call(t, toolkit.NameCreateIssue, in)
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("the repeat failed: %s", res.JSON)
 	}
 	res.Decode(t, &out)
 	calls := env.Upstream()
-	if len(calls) < 2 || calls[len(calls)-1] != "POST /api/v3/repos/acme/widgets/issues" || calls[0] == calls[len(calls)-1] {
-		t.Fatalf("the repeat should look for the issue, then create it: %v", calls)
+	// The repeat looks for the issue, then creates it.
+	if len(calls) < 2 {
+		t.Fatalf("the repeat: upstream calls %v, want at least a look and the create", calls)
+	}
+	if last := calls[len(calls)-1]; last != "POST /api/v3/repos/acme/widgets/issues" {
+		t.Fatalf("the repeat: last upstream call %q, want the create: %v", last, calls)
+	}
+	if calls[0] == calls[len(calls)-1] {
+		t.Fatalf("the repeat: first upstream call %q is the create, want a look first: %v", calls[0], calls)
 	}
 	st := env.Emu.Emu.State()
 	st.Lock()
@@ -112,8 +118,11 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 			n++
 		}
 	}
-	if n != 1 || out.Issue.Number == 0 {
-		t.Fatalf("%d issues titled %q", n, in.Title)
+	if n != 1 {
+		t.Fatalf("%d issues titled %q, want 1", n, in.Title)
+	}
+	if out.Issue.Number == 0 {
+		t.Fatalf("the repeat: issue.number = 0, want the created issue's")
 	}
 }
 
@@ -126,20 +135,20 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	var found issues.SearchIssuesOut
 	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug", "priority: high"}, State: "all"}).Decode(t, &found)
 	if len(found.Items) == 0 {
-		t.Fatal("the seed has no issue labelled bug and priority: high")
+		t.Fatal("the seed has no issue labelled bug and priority: high, want one")
 	}
 	env.Upstream()
 	res := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Seen names", Labels: []string{"Bug", "priority: high"}})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create naming labels a search showed failed: %s", res.JSON)
 	}
-	if calls := env.Upstream(); len(calls) != 1 || calls[0] != "POST /api/v3/repos/acme/widgets/issues" {
-		t.Fatalf("a create naming labels a search showed should be the POST alone: %v", calls)
+	if calls, want := env.Upstream(), []string{"POST /api/v3/repos/acme/widgets/issues"}; !slices.Equal(calls, want) {
+		t.Fatalf("a create naming labels a search showed: upstream calls %q, want the POST alone %q", calls, want)
 	}
 	var out issues.CreateIssueOut
 	res.Decode(t, &out)
-	if !slices.Equal(out.Issue.Labels, []string{"bug", "priority: high"}) {
-		t.Fatalf("labels not spelled as the repository does: %v", out.Issue.Labels)
+	if want := []string{"bug", "priority: high"}; !slices.Equal(out.Issue.Labels, want) {
+		t.Fatalf("labels = %q, want %q, spelled as the repository does", out.Issue.Labels, want)
 	}
 
 	// get_issue confirms the labels of the issue it read.
@@ -148,14 +157,12 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	other.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(found.Items[0].Number)}).Decode(t, &got)
 	other.Upstream()
 	if res := other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Read names", Labels: got.Issue.Labels}); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("create naming labels get_issue showed failed: %s", res.JSON)
 	}
 	if calls := other.Upstream(); len(calls) != 1 {
-		t.Fatalf("a create naming labels get_issue showed should be the POST alone: %v", calls)
+		t.Fatalf("a create naming labels get_issue showed: upstream calls %v, want the POST alone", calls)
 	}
-	if e := other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t); e.Code != contract.CodeLabelNotFound {
-		t.Fatalf("an unseen, unknown label must be refused: %+v", e)
-	}
+	wantCode(t, "an unseen, unknown label", other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t), contract.CodeLabelNotFound)
 }
 
 // The look for a lost create opens at the attempt's time on GitHub's clock
@@ -180,16 +187,19 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 	}
 	in.IdempotencyKey = "k-same-title"
 	if e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t); e.Settlement != contract.Indeterminate {
-		t.Fatalf("first attempt: %+v", e)
+		t.Fatalf("first attempt: settlement = %q (%s), want %q", e.Settlement, e.Code, contract.Indeterminate)
 	}
 	var out issues.CreateIssueOut
 	res := env.Call(t, toolkit.NameCreateIssue, in)
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("the repeated create failed: %s", res.JSON)
 	}
 	res.Decode(t, &out)
-	if out.Replayed || out.Issue.Number == earlier {
-		t.Fatalf("the repeat returned #%d (replayed %v), the issue opened earlier without the key", out.Issue.Number, out.Replayed)
+	if out.Replayed {
+		t.Errorf("the repeat: Replayed = true, want false")
+	}
+	if out.Issue.Number == earlier {
+		t.Fatalf("the repeat returned #%d, the issue opened earlier without the key; want a new issue", out.Issue.Number)
 	}
 
 	// The same for a comment.
@@ -203,15 +213,18 @@ func TestLostCreateIsNotAnEarlierIdenticalIssue(t *testing.T) {
 	}
 	comment.IdempotencyKey = "k-same-comment"
 	if e := env.Call(t, toolkit.NameAddComment, comment).Envelope(t); e.Settlement != contract.Indeterminate {
-		t.Fatalf("first keyed comment: %+v", e)
+		t.Fatalf("first keyed comment: settlement = %q (%s), want %q", e.Settlement, e.Code, contract.Indeterminate)
 	}
 	var again issues.AddCommentOut
 	res = env.Call(t, toolkit.NameAddComment, comment)
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("the repeated comment failed: %s", res.JSON)
 	}
 	res.Decode(t, &again)
-	if again.Replayed || again.Comment.ID == first.Comment.ID {
-		t.Fatalf("the repeat returned comment %d (replayed %v), posted earlier without the key", again.Comment.ID, again.Replayed)
+	if again.Replayed {
+		t.Errorf("the repeated comment: Replayed = true, want false")
+	}
+	if again.Comment.ID == first.Comment.ID {
+		t.Errorf("the repeat returned comment %d, posted earlier without the key; want a new comment", again.Comment.ID)
 	}
 }

@@ -103,8 +103,11 @@ func TestUpdateIssueSwapToOneString(t *testing.T) {
 
 	// Asked again, nothing is left to do: no labels field, a no-op.
 	out = ciUpdateRaw(t, env, labelsArgs(n, `{"swap":{"prefix":"status: ","to":"status: blocked"}}`))
-	if !out.NoOp || out.Labels != nil {
-		t.Errorf("repeat: no_op = %v, labels = %+v; want a no-op naming no labels", out.NoOp, out.Labels)
+	if !out.NoOp {
+		t.Errorf("repeat: no_op = false, want true")
+	}
+	if out.Labels != nil {
+		t.Errorf("repeat: labels = %+v, want nil: a no-op names no labels", *out.Labels)
 	}
 }
 
@@ -131,8 +134,10 @@ func TestUpdateIssueRefusesBadSwapTargetsAndColours(t *testing.T) {
 		if e.Settlement != contract.NotStarted {
 			t.Errorf("%s: settlement = %q, want not_started", tc.labels, e.Settlement)
 		}
-		if e.Details == nil || !strings.HasPrefix(e.Details.Field, tc.field) {
-			t.Errorf("%s: details = %+v, want field %s", tc.labels, e.Details, tc.field)
+		if e.Details == nil {
+			t.Errorf("%s: details = nil, want field %s", tc.labels, tc.field)
+		} else if !strings.HasPrefix(e.Details.Field, tc.field) {
+			t.Errorf("%s: details.field = %q, want %s...", tc.labels, e.Details.Field, tc.field)
 		}
 	}
 	ciWantCalls(t, env, "refusals are made before any request")
@@ -199,10 +204,10 @@ func TestUpdateIssueDryRunNamesLabels(t *testing.T) {
 	wantLabelsDone(t, "dry run", a.Preview.Items[0].Labels, issues.LabelsDone{
 		Added: []string{"status: blocked", "needs triage"}, Removed: []string{"status: triage"}, Created: []string{"needs triage"}})
 	if got := wireWrites(env.Upstream()); len(got) != 0 {
-		t.Errorf("a dry run sent writes %q", got)
+		t.Errorf("a dry run sent writes %q, want none", got)
 	}
 	if got := labelColor(t, env, "needs triage"); got != "" {
-		t.Errorf("a dry run created the label (color %q)", got)
+		t.Errorf("a dry run created the label (color %q), want it not created", got)
 	}
 }
 
@@ -232,7 +237,7 @@ func TestBulkUpdateNamesLabelsPerItem(t *testing.T) {
 	wantLabelsDone(t, "dry run, first item", d.Preview.Items[0].Labels, wantA)
 	wantLabelsDone(t, "dry run, second item", d.Preview.Items[1].Labels, wantB)
 	if got := wireWrites(env.Upstream()); len(got) != 0 {
-		t.Errorf("a dry run sent writes %q", got)
+		t.Errorf("a dry run sent writes %q, want none", got)
 	}
 
 	out := servertest.CallOK[issues.BulkUpdateIssuesOut](t, env, toolkit.NameBulkUpdateIssues, json.RawMessage(args))
@@ -272,11 +277,13 @@ func TestLabelRulesCoverSwapTargetsAndColouredCreates(t *testing.T) {
 		if e.Code != contract.CodePolicyRefused {
 			t.Errorf("%s: code = %q, want policy_refused", tc.labels, e.Code)
 		}
-		if e.Details == nil || e.Details.Rule != tc.rule {
-			t.Errorf("%s: details = %+v, want rule %s", tc.labels, e.Details, tc.rule)
+		if e.Details == nil {
+			t.Errorf("%s: details = nil, want rule %s", tc.labels, tc.rule)
+		} else if e.Details.Rule != tc.rule {
+			t.Errorf("%s: details.rule = %q, want %q", tc.labels, e.Details.Rule, tc.rule)
 		}
 		if got := wireWrites(env.Upstream()); len(got) != 0 {
-			t.Errorf("%s: refused call sent writes %q", tc.labels, got)
+			t.Errorf("%s: refused call sent writes %q, want none", tc.labels, got)
 		}
 	}
 }

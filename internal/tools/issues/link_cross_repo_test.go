@@ -29,7 +29,7 @@ func TestLinkIssuesAcrossRepositories(t *testing.T) {
 		}
 	})
 	if other == 0 {
-		t.Fatal("no open issue without a parent in acme/gadgets")
+		t.Fatal("no open issue without a parent in acme/gadgets, want one")
 	}
 	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue, Relation: "sub_issue", Action: "add",
 		TargetIssueNumber: toolkit.IssueNumber(other), TargetRepo: emulator.DemoGadgetsRepo}
@@ -38,8 +38,14 @@ func TestLinkIssuesAcrossRepositories(t *testing.T) {
 	wantStands(t, link(t, env, in), false, child, fmt.Sprintf("%s is now a sub-issue of acme/widgets#%d", gadgets, emulator.DemoParentIssue))
 	withState(env, func(s *emulator.State) {
 		p := s.Repo(emulator.DemoOrg, emulator.DemoGadgetsRepo).Issue(other).Parent
-		if p == nil || p.Number != emulator.DemoParentIssue || p.Repo.Name != emulator.DemoWidgetsRepo {
-			t.Fatalf("acme/gadgets#%d's parent: %+v", other, p)
+		if p == nil {
+			t.Fatalf("acme/gadgets#%d's parent = nil, want acme/widgets#%d", other, emulator.DemoParentIssue)
+		}
+		if p.Number != emulator.DemoParentIssue {
+			t.Fatalf("acme/gadgets#%d's parent = #%d, want #%d", other, p.Number, emulator.DemoParentIssue)
+		}
+		if p.Repo.Name != emulator.DemoWidgetsRepo {
+			t.Fatalf("acme/gadgets#%d's parent is in %q, want %q", other, p.Repo.Name, emulator.DemoWidgetsRepo)
 		}
 	})
 	wantStands(t, link(t, env, in), true, child, fmt.Sprintf("%s is already a sub-issue of acme/widgets#%d", gadgets, emulator.DemoParentIssue))
@@ -52,8 +58,14 @@ func TestLinkIssuesAcrossRepositories(t *testing.T) {
 	wantStands(t, link(t, env, blocked), false, blockedBy, fmt.Sprintf("acme/widgets#%d is now blocked by %s", emulator.DemoUntriagedFrom, gadgets))
 	withState(env, func(s *emulator.State) {
 		bs := widgets(env).Issue(emulator.DemoUntriagedFrom).BlockedBy
-		if len(bs) != 1 || bs[0].Number != other || bs[0].Repo.Name != emulator.DemoGadgetsRepo {
-			t.Fatalf("blocked by %v", bs)
+		if len(bs) != 1 {
+			t.Fatalf("acme/widgets#%d blocked by %d issues, want 1: %v", emulator.DemoUntriagedFrom, len(bs), bs)
+		}
+		if bs[0].Number != other {
+			t.Fatalf("acme/widgets#%d blocked by #%d, want #%d", emulator.DemoUntriagedFrom, bs[0].Number, other)
+		}
+		if bs[0].Repo.Name != emulator.DemoGadgetsRepo {
+			t.Fatalf("acme/widgets#%d's blocker is in %q, want %q", emulator.DemoUntriagedFrom, bs[0].Repo.Name, emulator.DemoGadgetsRepo)
 		}
 	})
 	wantStands(t, link(t, env, blocked), true, blockedBy, fmt.Sprintf("acme/widgets#%d is already blocked by %s", emulator.DemoUntriagedFrom, gadgets))
@@ -61,7 +73,8 @@ func TestLinkIssuesAcrossRepositories(t *testing.T) {
 	missing := in
 	missing.TargetIssueNumber = 99999
 	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, missing), true)
-	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted || !strings.Contains(e.Message, "acme/gadgets#99999") {
-		t.Fatalf("missing target: %+v", e)
+	wantCodeSettlement(t, "missing target", e, contract.CodeIssueNotFound, contract.NotStarted)
+	if !strings.Contains(e.Message, "acme/gadgets#99999") {
+		t.Fatalf("missing target: message = %q, want it to name acme/gadgets#99999", e.Message)
 	}
 }
