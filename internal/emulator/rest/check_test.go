@@ -1,6 +1,10 @@
 package rest_test
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // fmtStrPtr prints an optional JSON string as its value or null.
 func fmtStrPtr(p *string) string {
@@ -24,4 +28,16 @@ func fmtIntPtr(p *int) string {
 		return "null"
 	}
 	return fmt.Sprint(*p)
+}
+
+// checkReply reports, one fact each, a reply whose status is not status or
+// whose body does not contain msg ("" matches any body).
+func checkReply(t *testing.T, what string, r reply, status int, msg string) {
+	t.Helper()
+	if r.status != status {
+		t.Errorf("%s: status %d, want %d (body %s)", what, r.status, status, r.body)
+	}
+	if !strings.Contains(string(r.body), msg) {
+		t.Errorf("%s: body %s, want one saying %q", what, r.body, msg)
+	}
 }
