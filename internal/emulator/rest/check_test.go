@@ -41,3 +41,22 @@ func checkReply(t *testing.T, what string, r reply, status int, msg string) {
 		t.Errorf("%s: body %s, want one saying %q", what, r.body, msg)
 	}
 }
+
+// fmtInt64Ptr prints an optional JSON id as its value or null.
+func fmtInt64Ptr(p *int64) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
+}
+
+// fullNames lists the full_name of each repository in order.
+func fullNames(rs []struct {
+	FullName string `json:"full_name"`
+}) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.FullName)
+	}
+	return out
+}
