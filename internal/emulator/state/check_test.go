@@ -16,3 +16,26 @@ func issueName(i *Issue) string {
 	}
 	return i.Title
 }
+
+// commitMessages lists the commits' messages in order ("<nil>" for a
+// missing one), for failure messages.
+func commitMessages(cs []*GitCommit) []string {
+	var out []string
+	for _, c := range cs {
+		if c == nil {
+			out = append(out, "<nil>")
+			continue
+		}
+		out = append(out, c.Message)
+	}
+	return out
+}
+
+// labelNames lists the labels' names in order, for failure messages.
+func labelNames(ls []*Label) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.Name)
+	}
+	return out
+}

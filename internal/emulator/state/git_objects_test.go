@@ -4,10 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Object ids git itself gives well-known content.
@@ -114,14 +117,17 @@ func TestGitHistory(t *testing.T) {
 	if mb := MergeBase(m1, t2); mb != root {
 		t.Errorf("merge base = %v, want root", mb)
 	}
-	if got := Between(m1, t2); len(got) != 2 || got[0] != t1 || got[1] != t2 {
-		t.Errorf("between = %v", got)
+	if got := Between(m1, t2); !slices.Equal(got, []*GitCommit{t1, t2}) {
+		t.Errorf("Between(main 1, topic 2) = %q, want [\"topic 1\" \"topic 2\"]", commitMessages(got))
 	}
 	if got := g.Resolve(t2.SHA[:9]); got != t2 {
-		t.Errorf("abbreviated sha resolves to %v", got)
+		t.Errorf("abbreviated sha resolves to %q, want \"topic 2\"", commitMessages([]*GitCommit{got}))
 	}
-	if g.Resolve("refs/heads/topic") != t2 || g.Resolve("nope") != nil {
-		t.Error("branch resolution")
+	if got := g.Resolve("refs/heads/topic"); got != t2 {
+		t.Errorf("Resolve(refs/heads/topic) = %q, want \"topic 2\"", commitMessages([]*GitCommit{got}))
+	}
+	if got := g.Resolve("nope"); got != nil {
+		t.Errorf("Resolve(nope) = %s, want nil", got.SHA)
 	}
 	// The topic changed t only; main changed f only: no conflict.
 	p := &PullRequest{HeadRepo: &Repo{Git: g}, HeadRef: "topic", BaseRef: "main", Head: t2, Base: m1}
@@ -168,15 +174,22 @@ func TestChangesAndHunks(t *testing.T) {
 		add, del     int
 	}{{"edit", "modified", 2, 1}, {"gone", "removed", 0, 2}, {"new", "added", 1, 0}}
 	if len(got) != len(want) {
-		t.Fatalf("changes = %+v", got)
+		t.Fatalf("changes: %d, want %d: %+v", len(got), len(want), got)
 	}
+	type row struct {
+		Path, Status         string
+		Additions, Deletions int
+	}
+	var gotRows, wantRows []row
 	for i, w := range want {
-		if got[i].Path != w.path || got[i].Status != w.status || got[i].Additions != w.add || got[i].Deletions != w.del {
-			t.Errorf("change %d = %s %s +%d -%d, want %+v", i, got[i].Path, got[i].Status, got[i].Additions, got[i].Deletions, w)
-		}
+		wantRows = append(wantRows, row{w.path, w.status, w.add, w.del})
+		gotRows = append(gotRows, row{got[i].Path, got[i].Status, got[i].Additions, got[i].Deletions})
+	}
+	if diff := cmp.Diff(wantRows, gotRows); diff != "" {
+		t.Errorf("changes mismatch (-want +got):\n%s", diff)
 	}
 	if !strings.HasPrefix(got[0].Patch, "@@ -2,9 +2,10 @@\n 2\n 3\n 4\n-5\n+five\n") {
-		t.Errorf("edit patch:\n%s", got[0].Patch)
+		t.Errorf("edit patch does not start with its first hunk \"@@ -2,9 +2,10 @@\":\n%s", got[0].Patch)
 	}
 	if got[2].Patch != "@@ -0,0 +1 @@\n+x" {
 		t.Errorf("new file patch: %q", got[2].Patch)

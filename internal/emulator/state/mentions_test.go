@@ -90,8 +90,13 @@ func TestCrossReferencesFromBodiesAndComments(t *testing.T) {
 	if got := crossRefs(one); !slices.Equal(got, []string{"acme/widgets#5 by bob"}) {
 		t.Errorf("#1 cross-references %v, want one from #5", got)
 	}
-	if n := len(one.Events); n == 0 || one.Events[n-1].Source != pr || !pr.IsPull {
-		t.Errorf("#1's last event is not the pull request's cross-reference: %d events", n)
+	if n := len(one.Events); n == 0 {
+		t.Errorf("#1 has no events, want the pull request's cross-reference last")
+	} else if src := one.Events[n-1].Source; src != pr {
+		t.Errorf("#1's last event (%s) has source %s, want the pull request %q", one.Events[n-1].Event, issueName(src), pr.Title)
+	}
+	if !pr.IsPull {
+		t.Errorf("#%d IsPull = false, want true", pr.Number)
 	}
 	for _, is := range []*Issue{two, three, four, pr} {
 		if got := crossRefs(is); len(got) != 0 {
