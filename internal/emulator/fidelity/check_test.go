@@ -1,6 +1,12 @@
 package fidelity
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
+)
 
 // loginField is a user as REST answers name one: actor, user, requester.
 type loginField = struct {
@@ -21,4 +27,16 @@ func strOf(p *string) string {
 		return "null"
 	}
 	return fmt.Sprintf("%q", *p)
+}
+
+// checkResponse reports, one fact each, a response whose status is not
+// status or whose body does not contain msg ("" matches any body).
+func checkResponse(t *testing.T, what string, res *emulatortest.Response, status int, msg string) {
+	t.Helper()
+	if res.Status != status {
+		t.Errorf("%s: status %d, want %d: %s", what, res.Status, status, res.Body)
+	}
+	if !strings.Contains(string(res.Body), msg) {
+		t.Errorf("%s: body %s, want one saying %q", what, res.Body, msg)
+	}
 }
