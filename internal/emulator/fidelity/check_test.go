@@ -33,10 +33,17 @@ func strOf(p *string) string {
 // status or whose body does not contain msg ("" matches any body).
 func checkResponse(t *testing.T, what string, res *emulatortest.Response, status int, msg string) {
 	t.Helper()
-	if res.Status != status {
-		t.Errorf("%s: status %d, want %d: %s", what, res.Status, status, res.Body)
+	checkAnswer(t, what, res.Status, string(res.Body), status, msg)
+}
+
+// checkAnswer is checkResponse for an answer already read into a status
+// and a body.
+func checkAnswer(t *testing.T, what string, gotStatus int, body string, status int, msg string) {
+	t.Helper()
+	if gotStatus != status {
+		t.Errorf("%s: status %d, want %d: %s", what, gotStatus, status, body)
 	}
-	if !strings.Contains(string(res.Body), msg) {
-		t.Errorf("%s: body %s, want one saying %q", what, res.Body, msg)
+	if !strings.Contains(body, msg) {
+		t.Errorf("%s: body %s, want one saying %q", what, body, msg)
 	}
 }
