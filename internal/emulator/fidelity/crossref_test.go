@@ -48,11 +48,20 @@ func crossRefsOn(t *testing.T, srv *emulatortest.Server, repo string, n int, tok
 		if it.Event != "cross-referenced" {
 			continue
 		}
-		if it.Source == nil || it.Source.Issue == nil || it.Source.Type != "issue" {
-			t.Fatalf("%s#%d: cross-referenced event without an issue source: %+v", repo, n, it)
+		if it.Source == nil || it.Source.Issue == nil {
+			t.Fatalf("%s#%d: cross-referenced event without a source issue, want one: %+v", repo, n, it)
 		}
-		if it.ID != nil || it.CreatedAt == "" || it.UpdatedAt != it.CreatedAt {
-			t.Errorf("%s#%d: event id %v, created_at %q, updated_at %q", repo, n, it.ID, it.CreatedAt, it.UpdatedAt)
+		if it.Source.Type != "issue" {
+			t.Fatalf("%s#%d: cross-referenced source type %q, want %q", repo, n, it.Source.Type, "issue")
+		}
+		if it.ID != nil {
+			t.Errorf("%s#%d: cross-referenced event id %d, want null", repo, n, *it.ID)
+		}
+		if it.CreatedAt == "" {
+			t.Errorf("%s#%d: cross-referenced event without created_at, want one", repo, n)
+		}
+		if it.UpdatedAt != it.CreatedAt {
+			t.Errorf("%s#%d: cross-referenced updated_at %q, want created_at %q", repo, n, it.UpdatedAt, it.CreatedAt)
 		}
 		is := it.Source.Issue
 		if !strings.HasSuffix(is.RepositoryURL, "/repos/"+is.Repository.FullName) {

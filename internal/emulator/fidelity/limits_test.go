@@ -16,8 +16,10 @@ func TestHugePageNumbers(t *testing.T) {
 	w := newWorld(t, emulator.Options{})
 	for _, page := range []string{"922337203685477581", "9223372036854775807"} {
 		res := w.do(t, "GET", "/repos/acme/widgets/issues?per_page=100&page="+page, tokCarol, nil)
-		if res.Status != http.StatusOK || strings.TrimSpace(string(res.Body)) != "[]" {
-			t.Errorf("issues page %s: %d %s", page, res.Status, res.Body)
+		if res.Status != http.StatusOK {
+			t.Errorf("issues page %s: status %d, want %d: %s", page, res.Status, http.StatusOK, res.Body)
+		} else if got := strings.TrimSpace(string(res.Body)); got != "[]" {
+			t.Errorf("issues page %s: body %s, want []", page, got)
 		}
 		res = w.do(t, "GET", "/search/issues?q=repo:acme/widgets&per_page=100&page="+page, tokCarol, nil)
 		if res.Status != http.StatusUnprocessableEntity {
