@@ -48,8 +48,11 @@ func TestBrokenResponsesFailValidation(t *testing.T) {
 	s := smallWorld(t)
 	const uri = "/repos/alice/notes/issues/1"
 	good := s.Do(t, "GET", uri, "t-alice", nil)
-	if good.Status != http.StatusOK || good.Operation != "GET /repos/{owner}/{repo}/issues/{issue_number}" {
-		t.Fatalf("GET issue: %d via %q: %s", good.Status, good.Operation, good.Body)
+	if good.Status != http.StatusOK {
+		t.Fatalf("GET issue: status %d, want %d: %s", good.Status, http.StatusOK, good.Body)
+	}
+	if want := "GET /repos/{owner}/{repo}/issues/{issue_number}"; good.Operation != want {
+		t.Fatalf("GET issue: validated as %q, want %q", good.Operation, want)
 	}
 	before := Validated()
 	if _, err := ValidateResponse("GET", uri, http.StatusOK, good.Header, good.Body); err != nil {
@@ -138,8 +141,11 @@ func TestTimelineItemsCheckedAgainstTheirBranch(t *testing.T) {
 	good := s.Do(t, "GET", uri, "t-alice", nil)
 	var items []map[string]any
 	good.JSON(t, &items)
-	if len(items) != 1 || items[0]["event"] != "labeled" {
-		t.Fatalf("timeline = %s, want one labeled event", good.Body)
+	if len(items) != 1 {
+		t.Fatalf("timeline holds %d items, want one labeled event: %s", len(items), good.Body)
+	}
+	if ev := items[0]["event"]; ev != "labeled" {
+		t.Fatalf("timeline event %v, want \"labeled\"", ev)
 	}
 	delete(items[0], "label")
 	broken, _ := json.Marshal(items)
@@ -160,11 +166,18 @@ func TestTimelineItemsCheckedAgainstTheirBranch(t *testing.T) {
 func TestRoutingEdges(t *testing.T) {
 	s := smallWorld(t)
 	res := s.Do(t, "GET", "/api/v3/repos/alice/notes/issues/1", "t-alice", nil)
-	if res.Status != 200 || res.Operation != "GET /repos/{owner}/{repo}/issues/{issue_number}" {
-		t.Fatalf("GHES issue: %d via %q", res.Status, res.Operation)
+	if res.Status != 200 {
+		t.Fatalf("GHES issue: status %d, want 200", res.Status)
 	}
-	if r, err := ValidateResponse("POST", "/graphql", 200, http.Header{}, []byte(`{"data":{}}`)); err != nil || r.Checked {
-		t.Fatalf("GraphQL: checked=%v err=%v, want unchecked", r.Checked, err)
+	if want := "GET /repos/{owner}/{repo}/issues/{issue_number}"; res.Operation != want {
+		t.Fatalf("GHES issue: validated as %q, want %q", res.Operation, want)
+	}
+	r, err := ValidateResponse("POST", "/graphql", 200, http.Header{}, []byte(`{"data":{}}`))
+	if err != nil {
+		t.Fatalf("GraphQL: err = %v, want none", err)
+	}
+	if r.Checked {
+		t.Fatalf("GraphQL: checked = true, want unchecked")
 	}
 	nf := s.Do(t, "GET", "/repos/alice/notes/wikis", "t-alice", nil)
 	if nf.Status != http.StatusNotFound {
