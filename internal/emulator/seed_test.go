@@ -204,7 +204,7 @@ func TestDemoSeedLabelsMilestonesAndTypes(t *testing.T) {
 			t.Errorf("label %q Color = %q, want six lowercase hex digits", l.Name, l.Color)
 		}
 		if l.Description == nil || *l.Description == "" {
-			t.Errorf("label %q Description = %v, want a non-empty one", l.Name, l.Description)
+			t.Errorf("label %q Description is nil or empty, want text", l.Name)
 		}
 	}
 	for _, name := range []string{"bug", "enhancement", "status: triage", "status: in progress", "priority: high"} {
@@ -258,7 +258,7 @@ func TestDemoSeedLabelsMilestonesAndTypes(t *testing.T) {
 	for _, it := range types {
 		names = append(names, it.Name)
 		if it.Description == nil || *it.Description == "" {
-			t.Errorf("issue type %s Description = %v, want a non-empty one", it.Name, it.Description)
+			t.Errorf("issue type %s Description is nil or empty, want text", it.Name)
 		}
 		colors := []string{"gray", "blue", "green", "yellow", "orange", "red", "pink", "purple"}
 		if it.Color == nil {

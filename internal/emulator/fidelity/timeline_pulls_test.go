@@ -71,8 +71,11 @@ func events(items []timelineItem) []string {
 func gql(t *testing.T, w *world, token, query string, vars map[string]any, out any) {
 	t.Helper()
 	res := w.do(t, "POST", "/graphql", token, map[string]any{"query": query, "variables": vars})
-	if res.Status != 200 || strings.Contains(string(res.Body), `"errors"`) {
-		t.Fatalf("graphql %s: %d %s", query, res.Status, res.Body)
+	if res.Status != 200 {
+		t.Fatalf("graphql %s: status %d, want 200: %s", query, res.Status, res.Body)
+	}
+	if strings.Contains(string(res.Body), `"errors"`) {
+		t.Fatalf("graphql %s: %s, want no errors", query, res.Body)
 	}
 	if out != nil {
 		res.JSON(t, out)
