@@ -209,7 +209,7 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 	// "invalid"}), rather than listing no issues.
 	t.Run("issues of a milestone that does not exist", func(t *testing.T) {
 		if r := get(t, widgets+"/issues?milestone=1&state=all", alice); r.status != http.StatusOK {
-			t.Errorf("milestone=1: %d %s", r.status, r.body)
+			t.Errorf("milestone=1: status %d, want %d: %s", r.status, http.StatusOK, r.body)
 		}
 		r := get(t, widgets+"/issues?milestone=99&state=all", alice)
 		if r.status != http.StatusUnprocessableEntity {

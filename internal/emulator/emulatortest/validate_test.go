@@ -117,7 +117,7 @@ func TestUnlistedStatusPolicy(t *testing.T) {
 	// 422 is documented for operations with a request body only.
 	res := s.Do(t, "GET", "/repos/alice/notes/issues?state=sideways", "t-alice", nil)
 	if res.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("list with a bad state: %d", res.Status)
+		t.Fatalf("list with a bad state: status %d, want %d", res.Status, http.StatusUnprocessableEntity)
 	}
 	if _, err := ValidateResponse("GET", "/repos/alice/notes/labels", http.StatusUnprocessableEntity, res.Header, res.Body); err == nil {
 		t.Fatal("a 422 on GET labels, which takes no body and lists no 422, validated")
@@ -126,7 +126,7 @@ func TestUnlistedStatusPolicy(t *testing.T) {
 	// request naming an unsupported API version.
 	bad := s.Do(t, "GET", "/repos/alice/notes/labels", "t-alice", nil, http.Header{"X-GitHub-Api-Version": {"2020-02-02"}})
 	if bad.Status != http.StatusBadRequest {
-		t.Fatalf("GET labels naming an unsupported version: %d", bad.Status)
+		t.Fatalf("GET labels naming an unsupported version: status %d, want %d", bad.Status, http.StatusBadRequest)
 	}
 	if _, err := ValidateResponse("GET", "/repos/alice/notes/labels", http.StatusBadRequest, bad.Header, bad.Body); err == nil {
 		t.Fatal("a 400 on GET labels, with no unsupported version in the request, validated")
@@ -181,7 +181,7 @@ func TestRoutingEdges(t *testing.T) {
 	}
 	nf := s.Do(t, "GET", "/repos/alice/notes/wikis", "t-alice", nil)
 	if nf.Status != http.StatusNotFound {
-		t.Fatalf("unknown path: %d", nf.Status)
+		t.Fatalf("unknown path: status %d, want %d", nf.Status, http.StatusNotFound)
 	}
 	if _, err := ValidateResponse("GET", "/repos/alice/notes/wikis", 200, nf.Header, []byte(`{}`)); err == nil {
 		t.Fatal("a 200 for a path GitHub does not describe validated")

@@ -22,7 +22,7 @@ func TestAPIVersionHeader(t *testing.T) {
 	version := func(v string) http.Header { return http.Header{"X-GitHub-Api-Version": {v}} }
 
 	if res := w.do(t, "GET", "/repos/acme/widgets/issues/2", tokCarol, nil); res.Status != 200 {
-		t.Errorf("no version: %d %s", res.Status, res.Body)
+		t.Errorf("no version: status %d, want %d: %s", res.Status, 200, res.Body)
 	}
 	for _, v := range []string{"2022-11-28", "2026-03-10"} {
 		for _, path := range []string{"/repos/acme/widgets/issues/2", "/api/v3/repos/acme/widgets/issues/2"} {

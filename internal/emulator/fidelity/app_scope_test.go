@@ -74,7 +74,7 @@ func TestAppTokenNarrowing(t *testing.T) {
 	a := newAppScope(t)
 	tok := a.mint(map[string]any{"repositories": []string{"widgets"}, "permissions": map[string]string{"issues": "read"}})
 	if tok.status != http.StatusCreated {
-		t.Fatalf("narrowed mint: %d %s", tok.status, tok.body)
+		t.Fatalf("narrowed mint: status %d, want %d: %s", tok.status, http.StatusCreated, tok.body)
 	}
 	if want := map[string]string{"issues": "read", "metadata": "read"}; !reflect.DeepEqual(tok.Permissions, want) {
 		t.Errorf("permissions %v, want %v", tok.Permissions, want)

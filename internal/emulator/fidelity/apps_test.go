@@ -63,14 +63,14 @@ func TestAppInstallationTokens(t *testing.T) {
 		checkResponse(t, name, res, tc.want, tc.msg)
 	}
 	if res := w.do(t, "POST", mint, tokAlice, nil); res.Status != 401 {
-		t.Errorf("a personal token minted an installation token: %d", res.Status)
+		t.Errorf("a personal token minted an installation token: status %d, want %d", res.Status, 401)
 	}
 
 	// A good JWT mints a token that writes as the App's bot, until it
 	// expires an hour later.
 	res := w.srv.Do(t, "POST", mint, "", nil, bearer(sign(key, -30*time.Second, 9*time.Minute)))
 	if res.Status != 201 {
-		t.Fatalf("mint: %d %s", res.Status, res.Body)
+		t.Fatalf("mint: status %d, want %d: %s", res.Status, 201, res.Body)
 	}
 	var tok struct {
 		Token       string            `json:"token"`
@@ -90,11 +90,11 @@ func TestAppInstallationTokens(t *testing.T) {
 	res = w.do(t, "POST", "/repos/acme/widgets/issues", tok.Token, map[string]any{"title": "Filed by the App"})
 	checkResponse(t, "write with the installation token", res, 201, `"login":"app-42[bot]"`)
 	if res := w.do(t, "GET", "/repos/acme/widgets", tok.Token+"x", nil); res.Status != 401 {
-		t.Errorf("a wrong installation token: %d", res.Status)
+		t.Errorf("a wrong installation token: status %d, want %d", res.Status, 401)
 	}
 	clock.Advance(time.Hour)
 	if res := w.do(t, "GET", "/repos/acme/widgets", tok.Token, nil); res.Status != 401 {
-		t.Errorf("an expired installation token: %d", res.Status)
+		t.Errorf("an expired installation token: status %d, want %d", res.Status, 401)
 	}
 
 	// Narrowed to read on issues, the token cannot write.
@@ -108,11 +108,11 @@ func TestAppInstallationTokens(t *testing.T) {
 		t.Fatalf("narrowed mint: permissions[issues] %q, want %q", got, "read")
 	}
 	if res := w.do(t, "POST", "/repos/acme/widgets/issues/1/labels", tok.Token, map[string]any{"labels": []string{"bug"}}); res.Status != 403 {
-		t.Errorf("write with a read-only installation token: %d", res.Status)
+		t.Errorf("write with a read-only installation token: status %d, want %d", res.Status, 403)
 	}
 	res = w.srv.Do(t, "POST", mint, "", map[string]any{"repositories": []string{"vault"}}, bearer(sign(key, -30*time.Second, 5*time.Minute)))
 	if res.Status != 422 {
-		t.Errorf("a repository outside the installation: %d %s", res.Status, res.Body)
+		t.Errorf("a repository outside the installation: status %d, want %d: %s", res.Status, 422, res.Body)
 	}
 }
 

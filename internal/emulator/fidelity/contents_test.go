@@ -25,6 +25,6 @@ func TestContentsEscapePathsInLinks(t *testing.T) {
 	}
 	file := srv.Do(t, "GET", "/repos/acme/widgets/contents/.github/ISSUE_TEMPLATE/bug%20report%202.md", emulator.DemoTokenAlice, nil)
 	if file.Status != 200 {
-		t.Fatalf("file: %d %s", file.Status, file.Body)
+		t.Fatalf("file: status %d, want %d: %s", file.Status, 200, file.Body)
 	}
 }

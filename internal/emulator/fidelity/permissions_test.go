@@ -34,7 +34,7 @@ func TestAuthorWithoutPushAccessEditsDropTriageFields(t *testing.T) {
 		"title": "Widget 2 rattles loudly", "labels": []string{"bug"}, "assignees": []string{"carol"}, "milestone": 1,
 	})
 	if res.Status != http.StatusOK {
-		t.Fatalf("author edit with triage fields: %d %s", res.Status, res.Body)
+		t.Fatalf("author edit with triage fields: status %d, want %d: %s", res.Status, http.StatusOK, res.Body)
 	}
 	var got issueBody
 	res.JSON(t, &got)
@@ -52,7 +52,7 @@ func TestAuthorWithoutPushAccessEditsDropTriageFields(t *testing.T) {
 	}
 	// A field that would fail validation is dropped too, not answered 422.
 	if res := w.do(t, "PATCH", path, tokCarol, map[string]any{"milestone": 99}); res.Status != http.StatusOK {
-		t.Errorf("dropped milestone still validated: %d %s", res.Status, res.Body)
+		t.Errorf("dropped milestone still validated: status %d, want %d: %s", res.Status, http.StatusOK, res.Body)
 	}
 	// With triage access the same fields apply.
 	res = w.do(t, "PATCH", path, tokBob, map[string]any{"labels": []string{"bug"}})
@@ -72,7 +72,7 @@ func TestAssigneesWithoutPushAccessAreIgnored(t *testing.T) {
 	var got issueBody
 	res := w.do(t, "POST", path, tokCarol, map[string]any{"assignees": []string{"carol"}})
 	if res.Status != http.StatusCreated {
-		t.Fatalf("add by a read token: %d %s", res.Status, res.Body)
+		t.Fatalf("add by a read token: status %d, want %d: %s", res.Status, http.StatusCreated, res.Body)
 	}
 	res.JSON(t, &got)
 	if len(got.Assignees) != 0 {

@@ -68,7 +68,7 @@ func TestReleaseAssetDownload(t *testing.T) {
 	w.do(t, "POST", fmt.Sprintf("%s/releases/%d/assets?name=gears.bin", repo, rel.ID), tokBob, want).JSON(t, &a)
 	res := w.srv.Do(t, "GET", fmt.Sprintf("%s/releases/assets/%d", repo, a.ID), tokCarol, nil, http.Header{"Accept": {"application/octet-stream"}})
 	if res.Status != http.StatusFound {
-		t.Fatalf("download: %d %s", res.Status, res.Body)
+		t.Fatalf("download: status %d, want %d: %s", res.Status, http.StatusFound, res.Body)
 	}
 	got, err := http.Get(res.Header.Get("Location"))
 	if err != nil {

@@ -75,7 +75,7 @@ func TestSecondaryLimitOnConcurrency(t *testing.T) {
 	}
 	res := srv.Do(t, "GET", path, emulator.DemoTokenAlice, nil)
 	if res.Status != http.StatusOK {
-		t.Fatalf("after the burst: %d", res.Status)
+		t.Fatalf("after the burst: status %d, want %d", res.Status, http.StatusOK)
 	}
 	// Only the served requests were charged.
 	if used := res.Header.Get("X-RateLimit-Used"); used != "5" {

@@ -21,7 +21,7 @@ func TestRESTUpdatePullBranch(t *testing.T) {
 	checkReply(t, "update-branch of an up-to-date head", put(bob, nil),
 		http.StatusUnprocessableEntity, "There are no new commits on the base branch.")
 	if r := send(t, http.MethodPut, base+"/pulls/146/merge", bob, nil); r.status != http.StatusOK {
-		t.Fatalf("merge #146: %d %s", r.status, r.body)
+		t.Fatalf("merge #146: status %d, want %d: %s", r.status, http.StatusOK, r.body)
 	}
 	var before restPull
 	getJSON(t, base+"/pulls/121", carol, &before)

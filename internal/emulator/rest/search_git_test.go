@@ -76,10 +76,10 @@ func TestRESTSearchCommits(t *testing.T) {
 		}
 	}
 	if r := get(t, api+"/search/commits?q=repo:acme/nothing+fix", tok); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("unknown repo: %d", r.status)
+		t.Errorf("unknown repo: status %d, want %d", r.status, http.StatusUnprocessableEntity)
 	}
 	if r := get(t, api+"/search/commits?q=repo:acme/widgets+author-date:soon", tok); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("unreadable date: %d", r.status)
+		t.Errorf("unreadable date: status %d, want %d", r.status, http.StatusUnprocessableEntity)
 	}
 }
 
