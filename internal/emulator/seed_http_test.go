@@ -274,7 +274,7 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 		var blockers []issueOut
 		getJSON(t, fmt.Sprintf("%s/issues/%d/dependencies/blocked_by", widgets, emulator.DemoBlockedIssue), alice, &blockers)
 		if !slices.ContainsFunc(blockers, func(s issueOut) bool { return s.Number == emulator.DemoChainIssue }) {
-			t.Errorf("DemoBlockedIssue's blockers: %+v", blockers)
+			t.Errorf("DemoBlockedIssue's blockers %+v lack DemoChainIssue #%d", blockers, emulator.DemoChainIssue)
 		}
 	})
 
@@ -288,7 +288,7 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 			names = append(names, it.Name)
 		}
 		if !slices.Equal(names, []string{"Task", "Bug", "Feature"}) {
-			t.Errorf("issue types %v", names)
+			t.Errorf("issue types %v, want [Task Bug Feature]", names)
 		}
 	})
 

@@ -177,13 +177,13 @@ func TestDemoSeedWidgetsVolumeAndText(t *testing.T) {
 		t.Errorf("merged pull requests: %d, want at least 5", merged)
 	}
 	if commented < len(r.Issues)/3 {
-		t.Errorf("only %d of %d issues have comments", commented, len(r.Issues))
+		t.Errorf("%d of %d issues have comments, want at least a third", commented, len(r.Issues))
 	}
 	if nilBodies == 0 {
-		t.Error("no issue has a null body")
+		t.Error("no issue has a null body, want some")
 	}
 	if sized*4 < bodies*3 {
-		t.Errorf("only %d of %d bodies are 200 to 1500 bytes long", sized, bodies)
+		t.Errorf("%d of %d bodies are 200 to 1500 bytes long, want at least three quarters", sized, bodies)
 	}
 	for title, n := range titles {
 		if n > 1 {
@@ -280,7 +280,7 @@ func TestDemoSeedLabelsMilestonesAndTypes(t *testing.T) {
 		}
 	}
 	if typed < 20 {
-		t.Errorf("only %d issues have a type", typed)
+		t.Errorf("%d issues have a type, want at least 20", typed)
 	}
 }
 

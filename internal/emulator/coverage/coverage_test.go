@@ -112,7 +112,7 @@ func TestCoverageCounts(t *testing.T) {
 		t.Errorf("REST: %d served in areas + %d beyond = %d, want the %d routes (with the unknown one)", len(seen), len(r.REST.Beyond), got, want)
 	}
 	if !slices.Contains(r.REST.Beyond, "GET /repos/{owner}/{repo}/no-such-route") {
-		t.Errorf("an unpublished route is not beyond the description: %v", r.REST.Beyond)
+		t.Errorf("beyond the description: %v, want the unpublished GET /repos/{owner}/{repo}/no-such-route among them", r.REST.Beyond)
 	}
 	for _, u := range rest.Undescribed() {
 		if !slices.Contains(r.REST.Beyond, u) {
@@ -121,7 +121,7 @@ func TestCoverageCounts(t *testing.T) {
 	}
 	issues := r.REST.Areas[slices.IndexFunc(r.REST.Areas, func(a coverage.Area) bool { return a.Name == "issues" })]
 	if !slices.Contains(issues.Served, "GET /repos/{owner}/{repo}/issues") {
-		t.Errorf("issues area: %v", issues.Served)
+		t.Errorf("issues area serves %v, want GET /repos/{owner}/{repo}/issues among them", issues.Served)
 	}
 	// A field on a published type is published unless the overlay adds it
 	// (scripts/prunegraphql refuses a served field that is neither).

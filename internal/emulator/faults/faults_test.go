@@ -58,7 +58,7 @@ func TestFaultsMatchInOrderAndCountDown(t *testing.T) {
 		t.Fatalf("after the counted fault is spent: kind %v, want %v", f.Kind, DropBefore)
 	}
 	if f := fs.Take("GET", "/b"); f != nil {
-		t.Fatalf("unrelated path matched %+v", f)
+		t.Fatalf("Take(GET /b) = %+v, want nil (no fault for that path)", f)
 	}
 	fs.Clear()
 	if f := fs.Take("GET", "/a"); f != nil {

@@ -227,7 +227,7 @@ func TestAppTokenEnforced(t *testing.T) {
 	}
 	a.w.srv.Do(t, "POST", "/graphql", write, mutation).JSON(t, &done)
 	if len(done.Errors) != 0 {
-		t.Errorf("addComment with a write token: errors %v", done.Errors)
+		t.Errorf("addComment with a write token: errors %v, want none", done.Errors)
 	}
 	var hidden struct {
 		Data struct {

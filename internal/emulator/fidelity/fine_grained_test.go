@@ -79,13 +79,13 @@ func TestFineGrainedTokenPermissions(t *testing.T) {
 	} else if want := "Resource not accessible by personal access token"; e.Message != want {
 		t.Errorf("updatePullRequest without pull_requests: error message %q, want %q", e.Message, want)
 	} else if refused.Data["updatePullRequest"] != nil {
-		t.Errorf("updatePullRequest without pull_requests answered %v", refused.Data)
+		t.Errorf("updatePullRequest without pull_requests answered %v, want data.updatePullRequest null", refused.Data)
 	}
 	var done struct {
 		Errors []any `json:"errors"`
 	}
 	srv.Do(t, "POST", "/graphql", seed.DemoTokenAliceFineGrained, mutation).JSON(t, &done)
 	if len(done.Errors) != 0 {
-		t.Errorf("updatePullRequest with an unnarrowed fine-grained token: errors %v", done.Errors)
+		t.Errorf("updatePullRequest with an unnarrowed fine-grained token: errors %v, want none", done.Errors)
 	}
 }

@@ -76,7 +76,7 @@ func TestAssigneesWithoutPushAccessAreIgnored(t *testing.T) {
 	}
 	res.JSON(t, &got)
 	if len(got.Assignees) != 0 {
-		t.Fatalf("read token assigned %+v", got.Assignees)
+		t.Fatalf("read token assigned %+v, want no assignees", got.Assignees)
 	}
 	res = w.do(t, "POST", path, tokBob, map[string]any{"assignees": []string{"carol"}})
 	res.JSON(t, &got)

@@ -85,7 +85,7 @@ func TestRESTReleases(t *testing.T) {
 	var matching []struct{ Ref string }
 	getJSON(t, base+"/git/matching-refs/tags/v1.4", tok, &matching)
 	if len(matching) != 3 {
-		t.Errorf("refs matching tags/v1.4 = %+v", matching)
+		t.Errorf("refs matching tags/v1.4: %d %+v, want 3", len(matching), matching)
 	}
 	// The tag points at main as it was: the v1.4.0 commit holds #37's
 	// changelog line, not #84's.

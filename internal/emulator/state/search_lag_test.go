@@ -30,7 +30,7 @@ func TestSearchVersionTrailsWritesByTheLag(t *testing.T) {
 	s.AddLabels(old, u, bug)
 	s.Close(old, u, "completed")
 	if got := s.SearchVersion(fresh); got != nil {
-		t.Fatalf("an issue created this second is in the index: %+v", got)
+		t.Fatalf("SearchVersion of an issue created this second = %q, want nil (not yet indexed)", got.Title)
 	}
 	seen := s.SearchVersion(old)
 	if seen == nil {
@@ -56,11 +56,11 @@ func TestSearchVersionTrailsWritesByTheLag(t *testing.T) {
 	now = now.Add(4 * time.Second)
 	s.RemoveLabel(old, u, bug)
 	if got := s.SearchVersion(fresh); got != nil {
-		t.Fatalf("4s after its creation, inside a 5s lag, the issue is indexed")
+		t.Fatalf("4s after its creation, inside a 5s lag: SearchVersion = %q, want nil (not yet indexed)", got.Title)
 	}
 	now = now.Add(time.Second)
 	if got := s.SearchVersion(fresh); got != fresh {
-		t.Fatalf("5s after its creation the issue must be indexed as it is, got %+v", got)
+		t.Fatalf("5s after its creation: SearchVersion = %p (%s), want the issue itself %p", got, issueName(got), fresh)
 	}
 	// old was closed and labelled 5s ago (indexed), unlabelled 1s ago (not yet).
 	seen = s.SearchVersion(old)
@@ -75,6 +75,6 @@ func TestSearchVersionTrailsWritesByTheLag(t *testing.T) {
 	}
 	now = now.Add(5 * time.Second)
 	if got := s.SearchVersion(old); got != old {
-		t.Fatalf("after the lag search must see the issue itself")
+		t.Fatalf("after the lag: SearchVersion = %p (%s), want the issue itself %p", got, issueName(got), old)
 	}
 }
