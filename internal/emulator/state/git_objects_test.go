@@ -15,11 +15,11 @@ import (
 
 // Object ids git itself gives well-known content.
 func TestGitObjectIDs(t *testing.T) {
-	if got := BlobSHA("hello\n"); got != "ce013625030ba8dba906f756967f9e9ca394464a" {
-		t.Errorf("blob hello = %s", got)
+	if got, want := BlobSHA("hello\n"), "ce013625030ba8dba906f756967f9e9ca394464a"; got != want {
+		t.Errorf("blob hello = %s, want git's %s", got, want)
 	}
-	if got := gitObjectID("tree", nil); got != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
-		t.Errorf("empty tree = %s", got)
+	if got, want := gitObjectID("tree", nil), "4b825dc642cb6eb9a060e54bf8d69288fbee4904"; got != want {
+		t.Errorf("empty tree = %s, want git's %s", got, want)
 	}
 }
 
@@ -78,7 +78,7 @@ func TestGitCommitsMatchGit(t *testing.T) {
 	gitCLI(t, dir, nil, "add", "-A")
 	gitCLI(t, dir, env(t1), "commit", "-q", "-m", "Initial commit")
 	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD"); got != c1.SHA {
-		t.Fatalf("first commit: git %s, model %s", got, c1.SHA)
+		t.Fatalf("first commit: model %s, want git's %s", c1.SHA, got)
 	}
 	// The model's diff turns the first tree into the second.
 	patch := filepath.Join(t.TempDir(), "change.diff")
@@ -88,10 +88,10 @@ func TestGitCommitsMatchGit(t *testing.T) {
 	gitCLI(t, dir, nil, "apply", "--index", patch)
 	gitCLI(t, dir, env(t2), "commit", "-q", "-m", "Second\n\nWith a body.")
 	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD"); got != c2.SHA {
-		t.Fatalf("second commit: git %s, model %s", got, c2.SHA)
+		t.Fatalf("second commit: model %s, want git's %s", c2.SHA, got)
 	}
 	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD^{tree}"); got != c2.TreeSHA {
-		t.Errorf("tree: git %s, model %s", got, c2.TreeSHA)
+		t.Errorf("tree: model %s, want git's %s", c2.TreeSHA, got)
 	}
 	// git format-patch's mail applies too, back on the first commit.
 	mbox := filepath.Join(t.TempDir(), "change.patch")
@@ -192,7 +192,7 @@ func TestChangesAndHunks(t *testing.T) {
 		t.Errorf("edit patch does not start with its first hunk \"@@ -2,9 +2,10 @@\":\n%s", got[0].Patch)
 	}
 	if got[2].Patch != "@@ -0,0 +1 @@\n+x" {
-		t.Errorf("new file patch: %q", got[2].Patch)
+		t.Errorf("new file patch = %q, want %q", got[2].Patch, "@@ -0,0 +1 @@\n+x")
 	}
 	if FirstAddedLine(got[0].Patch) != 5 {
 		t.Errorf("first added line = %d, want 5", FirstAddedLine(got[0].Patch))
