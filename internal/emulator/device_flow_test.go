@@ -39,12 +39,26 @@ func TestDeviceFlowEndpoints(t *testing.T) {
 	t.Parallel()
 	base := serveDemo(t)
 	status, ctype, body := postForm(t, base+"/login/device/code", "", url.Values{"client_id": {emulator.DeviceFlowClientID}, "scope": {"repo read:org"}}, "")
-	if status != http.StatusOK || !strings.HasPrefix(ctype, "application/x-www-form-urlencoded") {
-		t.Fatalf("device code: %d %s, want 200 form-encoded", status, ctype)
+	if status != http.StatusOK {
+		t.Fatalf("device code: status %d, want %d", status, http.StatusOK)
+	}
+	if !strings.HasPrefix(ctype, "application/x-www-form-urlencoded") {
+		t.Fatalf("device code: Content-Type %q, want application/x-www-form-urlencoded", ctype)
 	}
 	v, err := url.ParseQuery(body)
-	if err != nil || v.Get("device_code") == "" || v.Get("user_code") == "" || v.Get("expires_in") != "900" || v.Get("interval") != "5" {
-		t.Fatalf("device code answer %q: want device_code, user_code, expires_in=900, interval=5", body)
+	if err != nil {
+		t.Fatalf("device code answer %q: %v", body, err)
+	}
+	for _, key := range []string{"device_code", "user_code"} {
+		if v.Get(key) == "" {
+			t.Fatalf("device code answer %q: no %s, want one", body, key)
+		}
+	}
+	if got := v.Get("expires_in"); got != "900" {
+		t.Fatalf("device code answer: expires_in %q, want \"900\"", got)
+	}
+	if got := v.Get("interval"); got != "5" {
+		t.Fatalf("device code answer: interval %q, want \"5\"", got)
 	}
 	tokenURL := base + "/login/oauth/access_token"
 	for _, tc := range []struct {
@@ -57,8 +71,11 @@ func TestDeviceFlowEndpoints(t *testing.T) {
 		{url.Values{"client_id": {emulator.DeviceFlowClientID}, "device_code": {v.Get("device_code")}, "grant_type": {"urn:ietf:params:oauth:grant-type:device_code"}}, `"error":"authorization_pending"`},
 	} {
 		status, _, body := postForm(t, tokenURL, "", tc.form, "application/json")
-		if status != http.StatusOK || !strings.Contains(body, tc.want) {
-			t.Errorf("poll %v: %d %s, want 200 with %s", tc.form, status, body, tc.want)
+		if status != http.StatusOK {
+			t.Errorf("poll %v: status %d, want %d: %s", tc.form, status, http.StatusOK, body)
+		}
+		if !strings.Contains(body, tc.want) {
+			t.Errorf("poll %v: body %s, want one with %s", tc.form, body, tc.want)
 		}
 	}
 	if status, _, _ := postForm(t, base+"/login/device", "", url.Values{"user_code": {v.Get("user_code")}}, ""); status != http.StatusUnauthorized {
@@ -67,8 +84,12 @@ func TestDeviceFlowEndpoints(t *testing.T) {
 	if status, _, _ := postForm(t, base+"/login/device", emulator.DemoTokenAlice, url.Values{"user_code": {"BBBB-BBBB"}}, ""); status != http.StatusNotFound {
 		t.Errorf("entering a wrong code: %d, want 404", status)
 	}
-	if status, _, body := postForm(t, base+"/login/device", emulator.DemoTokenAlice, url.Values{"user_code": {strings.ToLower(v.Get("user_code"))}}, ""); status != http.StatusOK || !strings.Contains(body, `"login":"alice"`) {
-		t.Errorf("entering the code as alice: %d %s, want 200 naming alice", status, body)
+	status, _, body = postForm(t, base+"/login/device", emulator.DemoTokenAlice, url.Values{"user_code": {strings.ToLower(v.Get("user_code"))}}, "")
+	if status != http.StatusOK {
+		t.Errorf("entering the code as alice: status %d, want %d: %s", status, http.StatusOK, body)
+	}
+	if !strings.Contains(body, `"login":"alice"`) {
+		t.Errorf("entering the code as alice: body %s, want one naming alice", body)
 	}
 	if status, _, _ := postForm(t, base+"/login/oauth/access_token", "", url.Values{}, ""); status != http.StatusOK {
 		t.Errorf("empty poll: %d, want 200 with an error", status)

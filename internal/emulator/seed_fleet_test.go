@@ -30,20 +30,41 @@ func TestDemoSeedFleet(t *testing.T) {
 		}
 		return repos
 	}
-	if count(small) != 12 || count(big) != emulator.DemoFleetRepos || emulator.DemoFleetRepos < 60 {
-		t.Fatalf("fleet sizes %d and %d, want 12 and DemoFleetRepos (%d) >= 60", count(small), count(big), emulator.DemoFleetRepos)
+	if n := count(small); n != 12 {
+		t.Fatalf("fleet of 12: %d repositories, want 12", n)
+	}
+	if n := count(big); n != emulator.DemoFleetRepos {
+		t.Fatalf("fleet of DemoFleetRepos: %d repositories, want %d", n, emulator.DemoFleetRepos)
+	}
+	if emulator.DemoFleetRepos < 60 {
+		t.Fatalf("DemoFleetRepos = %d, want at least 60", emulator.DemoFleetRepos)
 	}
 	var archived, private, noIssues, noCode, noSecret, noDependabot, releases, unlabelled, labelled, drafts int
 	for i := range emulator.DemoFleetRepos {
 		f := emulator.Fleet(i)
 		r := big.Repo(emulator.FleetOrg, f.Name)
-		if r == nil || r.Archived != f.Archived || r.Private != f.Private || r.IssuesDisabled != f.IssuesDisabled {
-			t.Fatalf("fleet repository %d: %+v does not match its spec %+v", i, r, f)
+		if r == nil {
+			t.Fatalf("fleet repository %d (%s) missing", i, f.Name)
+		}
+		if r.Archived != f.Archived {
+			t.Fatalf("fleet repository %d: Archived = %v, want the spec's %v", i, r.Archived, f.Archived)
+		}
+		if r.Private != f.Private {
+			t.Fatalf("fleet repository %d: Private = %v, want the spec's %v", i, r.Private, f.Private)
+		}
+		if r.IssuesDisabled != f.IssuesDisabled {
+			t.Fatalf("fleet repository %d: IssuesDisabled = %v, want the spec's %v", i, r.IssuesDisabled, f.IssuesDisabled)
 		}
 		if i < 12 {
 			a := small.Repo(emulator.FleetOrg, f.Name)
-			if len(a.Issues) != len(r.Issues) || len(a.Security.Dependabot) != len(r.Security.Dependabot) || len(a.Runs) != len(r.Runs) {
-				t.Errorf("fleet repository %d differs between fleet sizes", i)
+			if len(a.Issues) != len(r.Issues) {
+				t.Errorf("fleet repository %d: %d issues in the fleet of 12, want the big fleet's %d", i, len(a.Issues), len(r.Issues))
+			}
+			if len(a.Security.Dependabot) != len(r.Security.Dependabot) {
+				t.Errorf("fleet repository %d: %d Dependabot alerts in the fleet of 12, want the big fleet's %d", i, len(a.Security.Dependabot), len(r.Security.Dependabot))
+			}
+			if len(a.Runs) != len(r.Runs) {
+				t.Errorf("fleet repository %d: %d runs in the fleet of 12, want the big fleet's %d", i, len(a.Runs), len(r.Runs))
 			}
 		}
 		archived += b2i(f.Archived)

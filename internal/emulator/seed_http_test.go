@@ -121,8 +121,11 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 
 	t.Run("issues paginate past 150 with pull requests", func(t *testing.T) {
 		all, pages := getAll[issueOut](t, widgets+"/issues?state=all&per_page=100", alice)
-		if len(all) < 150 || pages < 2 {
-			t.Fatalf("listed %d issues over %d pages, want at least 150 over 2+", len(all), pages)
+		if len(all) < 150 {
+			t.Fatalf("listed %d issues, want at least 150", len(all))
+		}
+		if pages < 2 {
+			t.Fatalf("listed over %d pages, want 2 or more", pages)
 		}
 		pulls := 0
 		reasons := map[string]bool{}
@@ -193,8 +196,11 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 				closed++
 			}
 		}
-		if len(ms) != 3 || closed != 1 {
-			t.Errorf("milestones: %d (%d closed), want 3 (1 closed)", len(ms), closed)
+		if len(ms) != 3 {
+			t.Errorf("milestones: %d, want 3", len(ms))
+		}
+		if closed != 1 {
+			t.Errorf("closed milestones: %d, want 1", closed)
 		}
 	})
 
@@ -203,7 +209,7 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 	// "invalid"}), rather than listing no issues.
 	t.Run("issues of a milestone that does not exist", func(t *testing.T) {
 		if r := get(t, widgets+"/issues?milestone=1&state=all", alice); r.status != http.StatusOK {
-			t.Errorf("milestone=1: %d %s", r.status, r.body)
+			t.Errorf("milestone=1: status %d, want %d: %s", r.status, http.StatusOK, r.body)
 		}
 		r := get(t, widgets+"/issues?milestone=99&state=all", alice)
 		if r.status != http.StatusUnprocessableEntity {
@@ -224,8 +230,13 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 	t.Run("locked issue", func(t *testing.T) {
 		var is issueOut
 		getJSON(t, fmt.Sprintf("%s/issues/%d", widgets, emulator.DemoLockedIssue), alice, &is)
-		if !is.Locked || is.ActiveLockReason == nil || *is.ActiveLockReason != "too heated" {
-			t.Errorf("locked=%v active_lock_reason=%v", is.Locked, is.ActiveLockReason)
+		if !is.Locked {
+			t.Errorf("locked = false, want true")
+		}
+		if r := is.ActiveLockReason; r == nil {
+			t.Errorf("active_lock_reason = null, want %q", "too heated")
+		} else if *r != "too heated" {
+			t.Errorf("active_lock_reason = %q, want %q", *r, "too heated")
 		}
 	})
 
@@ -234,8 +245,11 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 		comments, pages := getAll[struct {
 			ID int64 `json:"id"`
 		}](t, url, alice)
-		if len(comments) < 12 || pages < 3 {
-			t.Errorf("%d comments over %d pages, want at least 12 over 3+", len(comments), pages)
+		if len(comments) < 12 {
+			t.Errorf("%d comments, want at least 12", len(comments))
+		}
+		if pages < 3 {
+			t.Errorf("comments over %d pages, want 3 or more", pages)
 		}
 	})
 
@@ -251,13 +265,16 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 	t.Run("sub-issues and dependencies", func(t *testing.T) {
 		var subs []issueOut
 		getJSON(t, fmt.Sprintf("%s/issues/%d/sub_issues", widgets, emulator.DemoParentIssue), alice, &subs)
-		if len(subs) < 3 || !slices.ContainsFunc(subs, func(s issueOut) bool { return s.Number == emulator.DemoNestedParentIssue }) {
-			t.Errorf("DemoParentIssue lists %d sub-issues", len(subs))
+		if len(subs) < 3 {
+			t.Errorf("DemoParentIssue lists %d sub-issues, want at least 3", len(subs))
+		}
+		if !slices.ContainsFunc(subs, func(s issueOut) bool { return s.Number == emulator.DemoNestedParentIssue }) {
+			t.Errorf("DemoParentIssue's sub-issues lack DemoNestedParentIssue #%d", emulator.DemoNestedParentIssue)
 		}
 		var blockers []issueOut
 		getJSON(t, fmt.Sprintf("%s/issues/%d/dependencies/blocked_by", widgets, emulator.DemoBlockedIssue), alice, &blockers)
 		if !slices.ContainsFunc(blockers, func(s issueOut) bool { return s.Number == emulator.DemoChainIssue }) {
-			t.Errorf("DemoBlockedIssue's blockers: %+v", blockers)
+			t.Errorf("DemoBlockedIssue's blockers %+v lack DemoChainIssue #%d", blockers, emulator.DemoChainIssue)
 		}
 	})
 
@@ -271,7 +288,7 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 			names = append(names, it.Name)
 		}
 		if !slices.Equal(names, []string{"Task", "Bug", "Feature"}) {
-			t.Errorf("issue types %v", names)
+			t.Errorf("issue types %v, want [Task Bug Feature]", names)
 		}
 	})
 
@@ -296,8 +313,14 @@ func TestDemoSeedOverHTTP(t *testing.T) {
 		}
 		getJSON(t, widgets+"/contents/.github/ISSUE_TEMPLATE/bug_report.yml", alice, &file)
 		raw, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(file.Content, "\n", ""))
-		if err != nil || file.Encoding != "base64" || !bytes.Contains(raw, []byte("\nbody:\n")) {
-			t.Errorf("bug_report.yml: encoding %s, err %v, content %q", file.Encoding, err, raw)
+		if err != nil {
+			t.Errorf("bug_report.yml: decode content: %v", err)
+		}
+		if file.Encoding != "base64" {
+			t.Errorf("bug_report.yml: encoding %q, want %q", file.Encoding, "base64")
+		}
+		if !bytes.Contains(raw, []byte("\nbody:\n")) {
+			t.Errorf("bug_report.yml: content %q, want a body: section", raw)
 		}
 		for _, r := range []string{"acme/widgets", "acme/gadgets", "alice/notes"} {
 			if rep := get(t, base+"/repos/"+r+"/contents/README.md", alice); rep.status != http.StatusOK {

@@ -46,23 +46,35 @@ func widgetsIssue(t *testing.T, s *emulator.State, n int) *emulator.Issue {
 
 func TestDemoSeedAccountsReposAndTokens(t *testing.T) {
 	s := seeded(t)
-	if a := s.Account("acme"); a == nil || !a.IsOrg {
-		t.Fatalf("acme should be an organization, got %+v", a)
+	a := s.Account("acme")
+	if a == nil {
+		t.Fatal("account acme missing")
+	}
+	if !a.IsOrg {
+		t.Errorf("acme IsOrg = false, want true")
 	}
 	for _, login := range []string{"alice", "bob", "carol", "dave"} {
-		if a := s.Account(login); a == nil || a.IsOrg {
-			t.Fatalf("user %s missing or an organization: %+v", login, a)
+		a := s.Account(login)
+		if a == nil {
+			t.Fatalf("account %s missing", login)
+		}
+		if a.IsOrg {
+			t.Errorf("%s IsOrg = true, want false (a user)", login)
 		}
 	}
 	widgets := repo(t, s, "acme", "widgets")
 	gadgets := repo(t, s, "acme", "gadgets")
 	notes := repo(t, s, "alice", "notes")
-	if widgets.Private || !gadgets.Private || !notes.Private {
-		t.Fatalf("visibility: widgets private=%v gadgets private=%v notes private=%v; want false, true, true",
-			widgets.Private, gadgets.Private, notes.Private)
+	for _, v := range []struct {
+		r    *emulator.Repo
+		want bool
+	}{{widgets, false}, {gadgets, true}, {notes, true}} {
+		if v.r.Private != v.want {
+			t.Errorf("%s Private = %v, want %v", v.r.FullName(), v.r.Private, v.want)
+		}
 	}
 	if notes.Owner.Login != "alice" {
-		t.Fatalf("alice/notes is owned by %s", notes.Owner.Login)
+		t.Errorf("alice/notes Owner.Login = %q, want %q", notes.Owner.Login, "alice")
 	}
 	for _, r := range []*emulator.Repo{widgets, gadgets} {
 		for _, login := range []string{"alice", "bob", "carol"} {
@@ -87,8 +99,11 @@ func TestDemoSeedAccountsReposAndTokens(t *testing.T) {
 	}
 	for _, w := range want {
 		tok := s.Token(w.token)
-		if tok == nil || tok.Login != w.login {
-			t.Fatalf("token %s: got %+v, want login %s", w.token, tok, w.login)
+		if tok == nil {
+			t.Fatalf("token %s missing", w.token)
+		}
+		if tok.Login != w.login {
+			t.Fatalf("token %s Login = %q, want %q", w.token, tok.Login, w.login)
 		}
 		for r, p := range w.perms {
 			if got := tok.Permission(r); got != p {
@@ -106,8 +121,11 @@ func TestDemoSeedAccountsReposAndTokens(t *testing.T) {
 func TestDemoSeedWidgetsVolumeAndText(t *testing.T) {
 	s := seeded(t)
 	r := repo(t, s, "acme", "widgets")
-	if len(r.Issues) < 150 || len(r.Issues) != emulator.DemoWidgetsIssueCount {
-		t.Fatalf("acme/widgets holds %d issues, want DemoWidgetsIssueCount (%d) >= 150", len(r.Issues), emulator.DemoWidgetsIssueCount)
+	if len(r.Issues) != emulator.DemoWidgetsIssueCount {
+		t.Fatalf("acme/widgets holds %d issues, want DemoWidgetsIssueCount (%d)", len(r.Issues), emulator.DemoWidgetsIssueCount)
+	}
+	if len(r.Issues) < 150 {
+		t.Fatalf("acme/widgets holds %d issues, want at least 150", len(r.Issues))
 	}
 	var pulls, merged, commented, nilBodies, sized, bodies int
 	titles := map[string]int{}
@@ -120,8 +138,11 @@ func TestDemoSeedWidgetsVolumeAndText(t *testing.T) {
 			}
 			if is.Merged {
 				merged++
-				if is.State != "closed" || is.ClosedAt == nil {
-					t.Errorf("merged pull request #%d is %s", is.Number, is.State)
+				if is.State != "closed" {
+					t.Errorf("merged pull request #%d State = %q, want %q", is.Number, is.State, "closed")
+				}
+				if is.ClosedAt == nil {
+					t.Errorf("merged pull request #%d ClosedAt = nil, want set", is.Number)
 				}
 			}
 		}
@@ -140,23 +161,29 @@ func TestDemoSeedWidgetsVolumeAndText(t *testing.T) {
 			t.Errorf("#%d body is not valid UTF-8", is.Number)
 		}
 	}
-	if pulls < 10 || pulls != len(seed.DemoPulls()) {
-		t.Errorf("pull requests: %d, want DemoPulls (%d) >= 10", pulls, len(seed.DemoPulls()))
+	if pulls != len(seed.DemoPulls()) {
+		t.Errorf("pull requests: %d, want len(DemoPulls) = %d", pulls, len(seed.DemoPulls()))
 	}
-	if first := r.Issue(emulator.DemoFirstPull); !first.IsPull || slices.Min(seed.DemoPulls()) != emulator.DemoFirstPull {
-		t.Errorf("DemoFirstPull #%d is not the first pull request", emulator.DemoFirstPull)
+	if pulls < 10 {
+		t.Errorf("pull requests: %d, want at least 10", pulls)
+	}
+	if first := r.Issue(emulator.DemoFirstPull); !first.IsPull {
+		t.Errorf("DemoFirstPull #%d IsPull = false, want true", emulator.DemoFirstPull)
+	}
+	if got := slices.Min(seed.DemoPulls()); got != emulator.DemoFirstPull {
+		t.Errorf("first of DemoPulls = #%d, want DemoFirstPull #%d", got, emulator.DemoFirstPull)
 	}
 	if merged < 5 {
 		t.Errorf("merged pull requests: %d, want at least 5", merged)
 	}
 	if commented < len(r.Issues)/3 {
-		t.Errorf("only %d of %d issues have comments", commented, len(r.Issues))
+		t.Errorf("%d of %d issues have comments, want at least a third", commented, len(r.Issues))
 	}
 	if nilBodies == 0 {
-		t.Error("no issue has a null body")
+		t.Error("no issue has a null body, want some")
 	}
 	if sized*4 < bodies*3 {
-		t.Errorf("only %d of %d bodies are 200 to 1500 bytes long", sized, bodies)
+		t.Errorf("%d of %d bodies are 200 to 1500 bytes long, want at least three quarters", sized, bodies)
 	}
 	for title, n := range titles {
 		if n > 1 {
@@ -173,13 +200,21 @@ func TestDemoSeedLabelsMilestonesAndTypes(t *testing.T) {
 	}
 	hex := regexp.MustCompile(`^[0-9a-f]{6}$`)
 	for _, l := range r.Labels {
-		if !hex.MatchString(l.Color) || l.Description == nil || *l.Description == "" {
-			t.Errorf("label %q: color %q, description %v", l.Name, l.Color, l.Description)
+		if !hex.MatchString(l.Color) {
+			t.Errorf("label %q Color = %q, want six lowercase hex digits", l.Name, l.Color)
+		}
+		if l.Description == nil || *l.Description == "" {
+			t.Errorf("label %q Description is nil or empty, want text", l.Name)
 		}
 	}
 	for _, name := range []string{"bug", "enhancement", "status: triage", "status: in progress", "priority: high"} {
-		if l := r.FindLabel(name); l == nil || l.Name != name {
-			t.Errorf("label %q missing (found %+v)", name, l)
+		l := r.FindLabel(name)
+		if l == nil {
+			t.Errorf("label %q missing", name)
+			continue
+		}
+		if l.Name != name {
+			t.Errorf("FindLabel(%q).Name = %q, want %q", name, l.Name, name)
 		}
 	}
 	if len(r.Milestones) != 3 {
@@ -203,10 +238,16 @@ func TestDemoSeedLabelsMilestonesAndTypes(t *testing.T) {
 
 	gadgets := repo(t, s, "acme", "gadgets")
 	if n := len(gadgets.Issues); n < 18 || n > 25 {
-		t.Errorf("acme/gadgets holds %d issues, want about 20", n)
+		t.Errorf("acme/gadgets holds %d issues, want 18..25", n)
 	}
-	if len(gadgets.Labels) < 3 || gadgets.FindLabel("firmware") == nil || gadgets.FindLabel("enhancement") != nil {
-		t.Errorf("acme/gadgets should have its own labels, has %d", len(gadgets.Labels))
+	if len(gadgets.Labels) < 3 {
+		t.Errorf("acme/gadgets has %d labels, want at least 3", len(gadgets.Labels))
+	}
+	if gadgets.FindLabel("firmware") == nil {
+		t.Errorf("acme/gadgets lacks its own label %q", "firmware")
+	}
+	if l := gadgets.FindLabel("enhancement"); l != nil {
+		t.Errorf("acme/gadgets has widgets' label %q, want it absent", l.Name)
 	}
 	if n := len(repo(t, s, "alice", "notes").Issues); n != 5 {
 		t.Errorf("alice/notes holds %d issues, want 5", n)
@@ -216,9 +257,14 @@ func TestDemoSeedLabelsMilestonesAndTypes(t *testing.T) {
 	var names []string
 	for _, it := range types {
 		names = append(names, it.Name)
-		if it.Description == nil || *it.Description == "" || it.Color == nil ||
-			!slices.Contains([]string{"gray", "blue", "green", "yellow", "orange", "red", "pink", "purple"}, *it.Color) {
-			t.Errorf("issue type %s: description %v, color %v", it.Name, it.Description, it.Color)
+		if it.Description == nil || *it.Description == "" {
+			t.Errorf("issue type %s Description is nil or empty, want text", it.Name)
+		}
+		colors := []string{"gray", "blue", "green", "yellow", "orange", "red", "pink", "purple"}
+		if it.Color == nil {
+			t.Errorf("issue type %s Color = nil, want one of %v", it.Name, colors)
+		} else if !slices.Contains(colors, *it.Color) {
+			t.Errorf("issue type %s Color = %q, want one of %v", it.Name, *it.Color, colors)
 		}
 	}
 	if !slices.Equal(names, []string{"Task", "Bug", "Feature"}) {
@@ -234,7 +280,7 @@ func TestDemoSeedLabelsMilestonesAndTypes(t *testing.T) {
 		}
 	}
 	if typed < 20 {
-		t.Errorf("only %d issues have a type", typed)
+		t.Errorf("%d issues have a type, want at least 20", typed)
 	}
 }
 
@@ -257,21 +303,30 @@ func TestDemoSeedSubIssueTreesAndDependencies(t *testing.T) {
 	}
 	top := widgetsIssue(t, s, emulator.DemoParentIssue)
 	nested := widgetsIssue(t, s, emulator.DemoNestedParentIssue)
-	if nested.Parent != top || len(nested.SubIssues) < 3 {
-		t.Errorf("DemoNestedParentIssue: parent %v, %d sub-issues; want under DemoParentIssue with 3+", nested.Parent, len(nested.SubIssues))
+	if nested.Parent != top {
+		t.Errorf("DemoNestedParentIssue Parent = %v, want DemoParentIssue #%d", nested.Parent, top.Number)
+	}
+	if len(nested.SubIssues) < 3 {
+		t.Errorf("DemoNestedParentIssue has %d sub-issues, want at least 3", len(nested.SubIssues))
 	}
 	if second := widgetsIssue(t, s, seed.DemoSecondParentIssue); len(second.SubIssues) < 3 {
-		t.Errorf("DemoSecondParentIssue has %d sub-issues", len(second.SubIssues))
+		t.Errorf("DemoSecondParentIssue has %d sub-issues, want at least 3", len(second.SubIssues))
 	}
 
 	blocked := widgetsIssue(t, s, emulator.DemoBlockedIssue)
 	chain := widgetsIssue(t, s, emulator.DemoChainIssue)
 	blocker := widgetsIssue(t, s, emulator.DemoBlockerIssue)
-	if !slices.Contains(blocked.BlockedBy, chain) || !slices.Contains(chain.BlockedBy, blocker) {
-		t.Errorf("blocked-by chain broken: #%d blocked by %d issues, #%d by %d", blocked.Number, len(blocked.BlockedBy), chain.Number, len(chain.BlockedBy))
+	if !slices.Contains(blocked.BlockedBy, chain) {
+		t.Errorf("#%d BlockedBy (%d issues) lacks DemoChainIssue #%d", blocked.Number, len(blocked.BlockedBy), chain.Number)
 	}
-	if blocker.State != "closed" || slices.IndexFunc(blocked.BlockedBy, func(b *emulator.Issue) bool { return b.State == "open" }) < 0 {
-		t.Error("the chain should mix a closed blocker with open ones")
+	if !slices.Contains(chain.BlockedBy, blocker) {
+		t.Errorf("#%d BlockedBy (%d issues) lacks DemoBlockerIssue #%d", chain.Number, len(chain.BlockedBy), blocker.Number)
+	}
+	if blocker.State != "closed" {
+		t.Errorf("DemoBlockerIssue #%d State = %q, want %q", blocker.Number, blocker.State, "closed")
+	}
+	if slices.IndexFunc(blocked.BlockedBy, func(b *emulator.Issue) bool { return b.State == "open" }) < 0 {
+		t.Errorf("#%d has no open blocker, want at least one", blocked.Number)
 	}
 	// No cycles: following blocked-by links from any issue never returns
 	// to it. The walk is bounded by the number of issues.
@@ -302,8 +357,13 @@ func TestDemoSeedNotableIssues(t *testing.T) {
 	r := repo(t, s, "acme", "widgets")
 
 	locked := widgetsIssue(t, s, emulator.DemoLockedIssue)
-	if !locked.Locked || locked.ActiveLockReason == nil || *locked.ActiveLockReason != "too heated" {
-		t.Errorf("DemoLockedIssue: locked=%v reason=%v", locked.Locked, locked.ActiveLockReason)
+	if !locked.Locked {
+		t.Errorf("DemoLockedIssue Locked = false, want true")
+	}
+	if locked.ActiveLockReason == nil {
+		t.Errorf("DemoLockedIssue ActiveLockReason = nil, want %q", "too heated")
+	} else if *locked.ActiveLockReason != "too heated" {
+		t.Errorf("DemoLockedIssue ActiveLockReason = %q, want %q", *locked.ActiveLockReason, "too heated")
 	}
 	if !slices.ContainsFunc(locked.Events, func(e *state.Event) bool { return e.Event == "locked" }) {
 		t.Error("DemoLockedIssue has no locked event")
@@ -335,8 +395,11 @@ func TestDemoSeedNotableIssues(t *testing.T) {
 		}
 	}
 	for n, reason := range map[int]string{emulator.DemoNotPlannedIssue: "not_planned", emulator.DemoDuplicateIssue: "duplicate"} {
-		if is := widgetsIssue(t, s, n); is.StateReason == nil || *is.StateReason != reason {
-			t.Errorf("#%d state_reason %v, want %s", n, is.StateReason, reason)
+		is := widgetsIssue(t, s, n)
+		if is.StateReason == nil {
+			t.Errorf("#%d StateReason = nil, want %q", n, reason)
+		} else if *is.StateReason != reason {
+			t.Errorf("#%d StateReason = %q, want %q", n, *is.StateReason, reason)
 		}
 	}
 
@@ -345,8 +408,17 @@ func TestDemoSeedNotableIssues(t *testing.T) {
 	for _, l := range triage.Labels {
 		names = append(names, l.Name)
 	}
-	if triage.State != "open" || !slices.Contains(names, "status: triage") || len(names) < 2 || len(triage.Comments) == 0 {
-		t.Errorf("DemoTriageIssue: %s, labels %v, %d comments", triage.State, names, len(triage.Comments))
+	if triage.State != "open" {
+		t.Errorf("DemoTriageIssue State = %q, want %q", triage.State, "open")
+	}
+	if !slices.Contains(names, "status: triage") {
+		t.Errorf("DemoTriageIssue labels = %v, want %q among them", names, "status: triage")
+	}
+	if len(names) < 2 {
+		t.Errorf("DemoTriageIssue has %d labels (%v), want at least 2", len(names), names)
+	}
+	if len(triage.Comments) == 0 {
+		t.Errorf("DemoTriageIssue has no comments, want some")
 	}
 
 	hostile := widgetsIssue(t, s, emulator.DemoHostileIssue)
@@ -417,8 +489,11 @@ func TestDemoSeedTemplates(t *testing.T) {
 	}
 	md := files[".github/ISSUE_TEMPLATE/feature_request.md"]
 	front, _, ok := strings.Cut(strings.TrimPrefix(md, "---\n"), "\n---\n")
-	if !strings.HasPrefix(md, "---\n") || !ok {
-		t.Fatalf("feature_request.md has no front matter:\n%s", md)
+	if !strings.HasPrefix(md, "---\n") {
+		t.Fatalf("feature_request.md does not start with \"---\\n\":\n%s", md)
+	}
+	if !ok {
+		t.Fatalf("feature_request.md front matter has no closing \"---\":\n%s", md)
 	}
 	for _, key := range []string{"name:", "about:", "title:", "labels:", "assignees:"} {
 		if !strings.Contains(front, "\n"+key) && !strings.HasPrefix(front, key) {
@@ -437,8 +512,14 @@ func TestDemoSeedTimesAreOrdered(t *testing.T) {
 	start := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
 	for _, r := range s.Repos() {
 		for _, is := range r.Issues {
-			if is.CreatedAt.Before(start) || !is.UpdatedAt.Before(emulator.DemoNow()) || is.UpdatedAt.Before(is.CreatedAt) {
-				t.Errorf("%s#%d: created %s updated %s", r.FullName(), is.Number, is.CreatedAt, is.UpdatedAt)
+			if is.CreatedAt.Before(start) {
+				t.Errorf("%s#%d CreatedAt = %s, want at or after %s", r.FullName(), is.Number, is.CreatedAt, start)
+			}
+			if now := emulator.DemoNow(); !is.UpdatedAt.Before(now) {
+				t.Errorf("%s#%d UpdatedAt = %s, want before DemoNow %s", r.FullName(), is.Number, is.UpdatedAt, now)
+			}
+			if is.UpdatedAt.Before(is.CreatedAt) {
+				t.Errorf("%s#%d UpdatedAt = %s, want at or after CreatedAt %s", r.FullName(), is.Number, is.UpdatedAt, is.CreatedAt)
 			}
 			prev := is.CreatedAt
 			for _, e := range is.Events {
@@ -500,8 +581,13 @@ func TestDemoSeedCrossReferences(t *testing.T) {
 				if e.Event != "cross-referenced" {
 					continue
 				}
-				if e.Source == nil || e.Source == is || seen[e.Source] {
-					t.Errorf("%s#%d: cross-referenced event with source %v (self or repeated)", rp.FullName(), is.Number, e.Source)
+				switch {
+				case e.Source == nil:
+					t.Errorf("%s#%d: cross-referenced event Source = nil, want the mentioning issue", rp.FullName(), is.Number)
+				case e.Source == is:
+					t.Errorf("%s#%d: cross-referenced event from itself, want another issue", rp.FullName(), is.Number)
+				case seen[e.Source]:
+					t.Errorf("%s#%d: cross-referenced twice from #%d, want once", rp.FullName(), is.Number, e.Source.Number)
 				}
 				seen[e.Source] = true
 			}

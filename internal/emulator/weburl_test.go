@@ -35,8 +35,11 @@ func TestWebURLsDropTheAPISubdomain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if repo.URL != tc.api+"/repos/acme/widgets" || repo.HTMLURL != tc.web+"/acme/widgets" {
-			t.Errorf("Host %s: url %s, html_url %s", tc.host, repo.URL, repo.HTMLURL)
+		if want := tc.api + "/repos/acme/widgets"; repo.URL != want {
+			t.Errorf("Host %s: url %s, want %s", tc.host, repo.URL, want)
+		}
+		if want := tc.web + "/acme/widgets"; repo.HTMLURL != want {
+			t.Errorf("Host %s: html_url %s, want %s", tc.host, repo.HTMLURL, want)
 		}
 	}
 }

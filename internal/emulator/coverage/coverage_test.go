@@ -105,11 +105,14 @@ func TestCoverageCounts(t *testing.T) {
 		served += len(a.Served)
 		seen = append(seen, a.Served...)
 	}
-	if served != r.REST.Served || len(seen)+len(r.REST.Beyond) != len(rest.Routes())+1 {
-		t.Errorf("REST: %d served in areas, %d in total, %d beyond, of %d routes", served, r.REST.Served, len(r.REST.Beyond), len(rest.Routes())+1)
+	if served != r.REST.Served {
+		t.Errorf("REST: %d served summed over areas, want the total %d", served, r.REST.Served)
+	}
+	if got, want := len(seen)+len(r.REST.Beyond), len(rest.Routes())+1; got != want {
+		t.Errorf("REST: %d served in areas + %d beyond = %d, want the %d routes (with the unknown one)", len(seen), len(r.REST.Beyond), got, want)
 	}
 	if !slices.Contains(r.REST.Beyond, "GET /repos/{owner}/{repo}/no-such-route") {
-		t.Errorf("an unpublished route is not beyond the description: %v", r.REST.Beyond)
+		t.Errorf("beyond the description: %v, want the unpublished GET /repos/{owner}/{repo}/no-such-route among them", r.REST.Beyond)
 	}
 	for _, u := range rest.Undescribed() {
 		if !slices.Contains(r.REST.Beyond, u) {
@@ -118,14 +121,20 @@ func TestCoverageCounts(t *testing.T) {
 	}
 	issues := r.REST.Areas[slices.IndexFunc(r.REST.Areas, func(a coverage.Area) bool { return a.Name == "issues" })]
 	if !slices.Contains(issues.Served, "GET /repos/{owner}/{repo}/issues") {
-		t.Errorf("issues area: %v", issues.Served)
+		t.Errorf("issues area serves %v, want GET /repos/{owner}/{repo}/issues among them", issues.Served)
 	}
 	// A field on a published type is published unless the overlay adds it
 	// (scripts/prunegraphql refuses a served field that is neither).
-	if r.GraphQL.Served != 2 || !slices.Equal(r.GraphQL.Beyond, []string{"Issue.issueType", "NoSuchType.id"}) {
-		t.Errorf("GraphQL served %d, beyond %v", r.GraphQL.Served, r.GraphQL.Beyond)
+	if r.GraphQL.Served != 2 {
+		t.Errorf("GraphQL served %d, want 2", r.GraphQL.Served)
 	}
-	if md := r.Markdown(); !strings.Contains(md, "| issues | ") || !strings.Contains(md, "## GraphQL: 2 of ") {
-		t.Errorf("markdown:\n%s", md)
+	if want := []string{"Issue.issueType", "NoSuchType.id"}; !slices.Equal(r.GraphQL.Beyond, want) {
+		t.Errorf("GraphQL beyond %v, want %v", r.GraphQL.Beyond, want)
+	}
+	md := r.Markdown()
+	for _, want := range []string{"| issues | ", "## GraphQL: 2 of "} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
 	}
 }

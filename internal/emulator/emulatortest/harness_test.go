@@ -43,8 +43,11 @@ func TestClientValidates(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"number":1`)) {
-		t.Fatalf("client GET: %d %s", resp.StatusCode, body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("client GET: status %d, want 200: %s", resp.StatusCode, body)
+	}
+	if !bytes.Contains(body, []byte(`"number":1`)) {
+		t.Fatalf("client GET: body %s, want issue \"number\":1", body)
 	}
 	if Validated() != before+1 {
 		t.Fatalf("Validated() %d -> %d after one response", before, Validated())
@@ -65,8 +68,11 @@ func TestClientValidates(t *testing.T) {
 	if string(got) != `{"number":"one"}` {
 		t.Fatalf("the transport changed the body: %s", got)
 	}
-	if len(rec.errs) != 1 || !strings.Contains(rec.errs[0], "GET /repos/{owner}/{repo}/issues/{issue_number}") {
-		t.Fatalf("a broken answer through the client reported %q", rec.errs)
+	if len(rec.errs) != 1 {
+		t.Fatalf("a broken answer through the client reported %d errors %q, want 1", len(rec.errs), rec.errs)
+	}
+	if want := "GET /repos/{owner}/{repo}/issues/{issue_number}"; !strings.Contains(rec.errs[0], want) {
+		t.Fatalf("a broken answer through the client reported %q, want one naming %s", rec.errs[0], want)
 	}
 }
 
@@ -79,11 +85,17 @@ func TestInjectedMalformedBodyIsNotValidated(t *testing.T) {
 	}
 	before := Validated()
 	res := s.Do(t, "GET", "/repos/alice/notes/issues/1", "t-alice", nil)
-	if res.Status != 200 || res.Header.Get(emulator.FaultHeader) == "" {
-		t.Fatalf("fault: %d, %s %q", res.Status, emulator.FaultHeader, res.Header.Get(emulator.FaultHeader))
+	if res.Status != 200 {
+		t.Fatalf("fault: status %d, want 200", res.Status)
 	}
-	if res.Operation != "" || Validated() != before {
-		t.Fatalf("a truncated body was validated as %q", res.Operation)
+	if res.Header.Get(emulator.FaultHeader) == "" {
+		t.Fatalf("fault: no %s header, want one", emulator.FaultHeader)
+	}
+	if res.Operation != "" {
+		t.Fatalf("a truncated body was validated as %q, want no operation", res.Operation)
+	}
+	if got := Validated(); got != before {
+		t.Fatalf("Validated() = %d after a truncated body, want %d unchanged", got, before)
 	}
 	// The next answer is whole again, and validated.
 	if res := s.Do(t, "GET", "/repos/alice/notes/issues/1", "t-alice", nil); res.Operation == "" {

@@ -48,8 +48,11 @@ func TestBrokenResponsesFailValidation(t *testing.T) {
 	s := smallWorld(t)
 	const uri = "/repos/alice/notes/issues/1"
 	good := s.Do(t, "GET", uri, "t-alice", nil)
-	if good.Status != http.StatusOK || good.Operation != "GET /repos/{owner}/{repo}/issues/{issue_number}" {
-		t.Fatalf("GET issue: %d via %q: %s", good.Status, good.Operation, good.Body)
+	if good.Status != http.StatusOK {
+		t.Fatalf("GET issue: status %d, want %d: %s", good.Status, http.StatusOK, good.Body)
+	}
+	if want := "GET /repos/{owner}/{repo}/issues/{issue_number}"; good.Operation != want {
+		t.Fatalf("GET issue: validated as %q, want %q", good.Operation, want)
 	}
 	before := Validated()
 	if _, err := ValidateResponse("GET", uri, http.StatusOK, good.Header, good.Body); err != nil {
@@ -114,7 +117,7 @@ func TestUnlistedStatusPolicy(t *testing.T) {
 	// 422 is documented for operations with a request body only.
 	res := s.Do(t, "GET", "/repos/alice/notes/issues?state=sideways", "t-alice", nil)
 	if res.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("list with a bad state: %d", res.Status)
+		t.Fatalf("list with a bad state: status %d, want %d", res.Status, http.StatusUnprocessableEntity)
 	}
 	if _, err := ValidateResponse("GET", "/repos/alice/notes/labels", http.StatusUnprocessableEntity, res.Header, res.Body); err == nil {
 		t.Fatal("a 422 on GET labels, which takes no body and lists no 422, validated")
@@ -123,7 +126,7 @@ func TestUnlistedStatusPolicy(t *testing.T) {
 	// request naming an unsupported API version.
 	bad := s.Do(t, "GET", "/repos/alice/notes/labels", "t-alice", nil, http.Header{"X-GitHub-Api-Version": {"2020-02-02"}})
 	if bad.Status != http.StatusBadRequest {
-		t.Fatalf("GET labels naming an unsupported version: %d", bad.Status)
+		t.Fatalf("GET labels naming an unsupported version: status %d, want %d", bad.Status, http.StatusBadRequest)
 	}
 	if _, err := ValidateResponse("GET", "/repos/alice/notes/labels", http.StatusBadRequest, bad.Header, bad.Body); err == nil {
 		t.Fatal("a 400 on GET labels, with no unsupported version in the request, validated")
@@ -138,8 +141,11 @@ func TestTimelineItemsCheckedAgainstTheirBranch(t *testing.T) {
 	good := s.Do(t, "GET", uri, "t-alice", nil)
 	var items []map[string]any
 	good.JSON(t, &items)
-	if len(items) != 1 || items[0]["event"] != "labeled" {
-		t.Fatalf("timeline = %s, want one labeled event", good.Body)
+	if len(items) != 1 {
+		t.Fatalf("timeline holds %d items, want one labeled event: %s", len(items), good.Body)
+	}
+	if ev := items[0]["event"]; ev != "labeled" {
+		t.Fatalf("timeline event %v, want \"labeled\"", ev)
 	}
 	delete(items[0], "label")
 	broken, _ := json.Marshal(items)
@@ -160,15 +166,22 @@ func TestTimelineItemsCheckedAgainstTheirBranch(t *testing.T) {
 func TestRoutingEdges(t *testing.T) {
 	s := smallWorld(t)
 	res := s.Do(t, "GET", "/api/v3/repos/alice/notes/issues/1", "t-alice", nil)
-	if res.Status != 200 || res.Operation != "GET /repos/{owner}/{repo}/issues/{issue_number}" {
-		t.Fatalf("GHES issue: %d via %q", res.Status, res.Operation)
+	if res.Status != 200 {
+		t.Fatalf("GHES issue: status %d, want 200", res.Status)
 	}
-	if r, err := ValidateResponse("POST", "/graphql", 200, http.Header{}, []byte(`{"data":{}}`)); err != nil || r.Checked {
-		t.Fatalf("GraphQL: checked=%v err=%v, want unchecked", r.Checked, err)
+	if want := "GET /repos/{owner}/{repo}/issues/{issue_number}"; res.Operation != want {
+		t.Fatalf("GHES issue: validated as %q, want %q", res.Operation, want)
+	}
+	r, err := ValidateResponse("POST", "/graphql", 200, http.Header{}, []byte(`{"data":{}}`))
+	if err != nil {
+		t.Fatalf("GraphQL: err = %v, want none", err)
+	}
+	if r.Checked {
+		t.Fatalf("GraphQL: checked = true, want unchecked")
 	}
 	nf := s.Do(t, "GET", "/repos/alice/notes/wikis", "t-alice", nil)
 	if nf.Status != http.StatusNotFound {
-		t.Fatalf("unknown path: %d", nf.Status)
+		t.Fatalf("unknown path: status %d, want %d", nf.Status, http.StatusNotFound)
 	}
 	if _, err := ValidateResponse("GET", "/repos/alice/notes/wikis", 200, nf.Header, []byte(`{}`)); err == nil {
 		t.Fatal("a 200 for a path GitHub does not describe validated")

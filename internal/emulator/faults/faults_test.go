@@ -42,15 +42,23 @@ func TestFaultsMatchInOrderAndCountDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
-		if f := fs.Take("GET", "/a"); f == nil || f.Kind != Status {
-			t.Fatalf("take %d: %+v", i, f)
+		f := fs.Take("GET", "/a")
+		if f == nil {
+			t.Fatalf("take %d: no fault, want the counted Status one", i)
+		}
+		if f.Kind != Status {
+			t.Fatalf("take %d: kind %v, want %v", i, f.Kind, Status)
 		}
 	}
-	if f := fs.Take("GET", "/a"); f == nil || f.Kind != DropBefore {
-		t.Fatalf("after the counted fault is spent the next should match, got %+v", f)
+	f := fs.Take("GET", "/a")
+	if f == nil {
+		t.Fatalf("after the counted fault is spent: no fault, want the next (DropBefore)")
+	}
+	if f.Kind != DropBefore {
+		t.Fatalf("after the counted fault is spent: kind %v, want %v", f.Kind, DropBefore)
 	}
 	if f := fs.Take("GET", "/b"); f != nil {
-		t.Fatalf("unrelated path matched %+v", f)
+		t.Fatalf("Take(GET /b) = %+v, want nil (no fault for that path)", f)
 	}
 	fs.Clear()
 	if f := fs.Take("GET", "/a"); f != nil {

@@ -22,7 +22,7 @@ func TestAPIVersionHeader(t *testing.T) {
 	version := func(v string) http.Header { return http.Header{"X-GitHub-Api-Version": {v}} }
 
 	if res := w.do(t, "GET", "/repos/acme/widgets/issues/2", tokCarol, nil); res.Status != 200 {
-		t.Errorf("no version: %d %s", res.Status, res.Body)
+		t.Errorf("no version: status %d, want %d: %s", res.Status, 200, res.Body)
 	}
 	for _, v := range []string{"2022-11-28", "2026-03-10"} {
 		for _, path := range []string{"/repos/acme/widgets/issues/2", "/api/v3/repos/acme/widgets/issues/2"} {
@@ -64,8 +64,14 @@ func TestAPIVersionHeader(t *testing.T) {
 			Status           string `json:"status"`
 		}
 		res.JSON(t, &e)
-		if res.Status != http.StatusBadRequest || e.Status != "400" || e.DocumentationURL == "" {
-			t.Errorf("version %q, %s %s: %d %s, want GitHub's 400", tc.version, tc.method, tc.path, res.Status, res.Body)
+		if res.Status != http.StatusBadRequest {
+			t.Errorf("version %q, %s %s: status %d, want %d: %s", tc.version, tc.method, tc.path, res.Status, http.StatusBadRequest, res.Body)
+		}
+		if e.Status != "400" {
+			t.Errorf("version %q, %s %s: body status %q, want \"400\"", tc.version, tc.method, tc.path, e.Status)
+		}
+		if e.DocumentationURL == "" {
+			t.Errorf("version %q, %s %s: no documentation_url, want one: %s", tc.version, tc.method, tc.path, res.Body)
 		}
 		for _, want := range []string{`"` + tc.version + `"`, `"2022-11-28"`, `"2026-03-10"`} {
 			if !strings.Contains(e.Message, want) {
@@ -89,16 +95,22 @@ func TestAPIVersionHeader(t *testing.T) {
 	badJSON := w.do(t, "POST", "/repos/acme/widgets/issues", tokBob, `{"title": `)
 	badVersion := w.srv.Do(t, "GET", "/repos/acme/widgets", tokBob, nil, version("1999-12-31"))
 	u0, u1, u2 := used(first.Header), used(badJSON.Header), used(badVersion.Header)
-	if badJSON.Status != 400 || badVersion.Status != 400 || u1-u0 != 1 || u2-u1 != 1 {
-		t.Errorf("budget used %d, then %d after a %d for bad JSON, then %d after a %d for a bad version; want one more each",
-			u0, u1, badJSON.Status, u2, badVersion.Status)
+	if badJSON.Status != 400 {
+		t.Errorf("bad JSON: status %d, want 400", badJSON.Status)
+	}
+	if badVersion.Status != 400 {
+		t.Errorf("bad version: status %d, want 400", badVersion.Status)
+	}
+	if u1-u0 != 1 {
+		t.Errorf("budget used %d, then %d after bad JSON, want one more", u0, u1)
+	}
+	if u2-u1 != 1 {
+		t.Errorf("budget used %d, then %d after a bad version, want one more", u1, u2)
 	}
 
 	// GraphQL is not versioned by the header.
 	gql := w.srv.Do(t, "POST", "/graphql", tokCarol, map[string]any{"query": "{ viewer { login } }"}, version("2021-01-01"))
-	if gql.Status != 200 || !strings.Contains(string(gql.Body), `"login":"carol"`) {
-		t.Errorf("GraphQL with an unsupported version header: %d %s", gql.Status, gql.Body)
-	}
+	checkResponse(t, "GraphQL with an unsupported version header", gql, 200, `"login":"carol"`)
 
 	// go-github sends 2022-11-28, or the version a request asks for.
 	client, err := gh.NewClient(gh.WithHTTPClient(w.srv.Client()), gh.WithAuthToken(tokCarol),
@@ -117,8 +129,15 @@ func TestAPIVersionHeader(t *testing.T) {
 		}
 		res, err := client.Do(req, nil)
 		var ghErr *gh.ErrorResponse
-		if want == 200 && err != nil || want != 200 && (!errors.As(err, &ghErr) || res.StatusCode != want) {
-			t.Errorf("go-github naming %s: %v, want %d", v, err, want)
+		switch {
+		case want == 200:
+			if err != nil {
+				t.Errorf("go-github naming %s: %v, want no error", v, err)
+			}
+		case !errors.As(err, &ghErr):
+			t.Errorf("go-github naming %s: error %v, want a *github.ErrorResponse", v, err)
+		case res.StatusCode != want:
+			t.Errorf("go-github naming %s: status %d, want %d", v, res.StatusCode, want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,13 +74,20 @@ func TestAppTokenNarrowing(t *testing.T) {
 	a := newAppScope(t)
 	tok := a.mint(map[string]any{"repositories": []string{"widgets"}, "permissions": map[string]string{"issues": "read"}})
 	if tok.status != http.StatusCreated {
-		t.Fatalf("narrowed mint: %d %s", tok.status, tok.body)
+		t.Fatalf("narrowed mint: status %d, want %d: %s", tok.status, http.StatusCreated, tok.body)
 	}
 	if want := map[string]string{"issues": "read", "metadata": "read"}; !reflect.DeepEqual(tok.Permissions, want) {
 		t.Errorf("permissions %v, want %v", tok.Permissions, want)
 	}
-	if tok.RepositorySelection != "selected" || len(tok.Repositories) != 1 || tok.Repositories[0].FullName != "acme/widgets" {
-		t.Errorf("selection %q, repositories %+v; want selected, acme/widgets", tok.RepositorySelection, tok.Repositories)
+	if tok.RepositorySelection != "selected" {
+		t.Errorf("repository_selection %q, want %q", tok.RepositorySelection, "selected")
+	}
+	var repos []string
+	for _, r := range tok.Repositories {
+		repos = append(repos, r.FullName)
+	}
+	if !slices.Equal(repos, []string{"acme/widgets"}) {
+		t.Errorf("repositories %q, want [\"acme/widgets\"]", repos)
 	}
 	st := a.w.srv.Emu.State()
 	st.Lock()
@@ -91,8 +99,14 @@ func TestAppTokenNarrowing(t *testing.T) {
 	}
 
 	full := a.mint(nil)
-	if full.status != http.StatusCreated || !reflect.DeepEqual(full.Permissions, map[string]string(a.in.Permissions)) || full.Repositories != nil {
-		t.Errorf("unnarrowed mint: %d, permissions %v (want the installation's %v), repositories %v", full.status, full.Permissions, a.in.Permissions, full.Repositories)
+	if full.status != http.StatusCreated {
+		t.Errorf("unnarrowed mint: status %d, want %d: %s", full.status, http.StatusCreated, full.body)
+	}
+	if !reflect.DeepEqual(full.Permissions, map[string]string(a.in.Permissions)) {
+		t.Errorf("unnarrowed mint: permissions %v, want the installation's %v", full.Permissions, a.in.Permissions)
+	}
+	if full.Repositories != nil {
+		t.Errorf("unnarrowed mint: repositories %+v, want none", full.Repositories)
 	}
 
 	for name, body := range map[string]any{
@@ -100,23 +114,31 @@ func TestAppTokenNarrowing(t *testing.T) {
 		"a level above the grant":   map[string]any{"permissions": map[string]string{"pull_requests": "write"}},
 		"a permission GitHub lacks": map[string]any{"permissions": map[string]string{"telepathy": "read"}},
 	} {
-		if res := a.mint(body); res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "not granted to this installation") {
-			t.Errorf("%s: %d %s, want 422 not granted", name, res.status, res.body)
-		}
+		res := a.mint(body)
+		checkAnswer(t, name, res.status, res.body, http.StatusUnprocessableEntity, "not granted to this installation")
 	}
-	if res := a.mint(map[string]any{"repositories": []string{"notes"}}); res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "not accessible to the parent installation") {
-		t.Errorf("a repository outside the installation: %d %s", res.status, res.body)
-	}
+	res := a.mint(map[string]any{"repositories": []string{"notes"}})
+	checkAnswer(t, "a repository outside the installation", res.status, res.body,
+		http.StatusUnprocessableEntity, "not accessible to the parent installation")
 
 	var inst struct {
 		ID          int64             `json:"id"`
 		TargetType  string            `json:"target_type"`
 		Permissions map[string]string `json:"permissions"`
 	}
-	res := a.w.srv.Do(t, "GET", "/app/installations/7", "", nil, a.jwt())
-	res.JSON(t, &inst)
-	if res.Status != http.StatusOK || inst.ID != 7 || inst.TargetType != "Organization" || !reflect.DeepEqual(inst.Permissions, map[string]string(a.in.Permissions)) {
-		t.Errorf("GET installation: %d %+v, want installation 7 of an organization with %v", res.Status, inst, a.in.Permissions)
+	instRes := a.w.srv.Do(t, "GET", "/app/installations/7", "", nil, a.jwt())
+	instRes.JSON(t, &inst)
+	if instRes.Status != http.StatusOK {
+		t.Errorf("GET installation: status %d, want %d", instRes.Status, http.StatusOK)
+	}
+	if inst.ID != 7 {
+		t.Errorf("GET installation: id %d, want 7", inst.ID)
+	}
+	if inst.TargetType != "Organization" {
+		t.Errorf("GET installation: target_type %q, want %q", inst.TargetType, "Organization")
+	}
+	if !reflect.DeepEqual(inst.Permissions, map[string]string(a.in.Permissions)) {
+		t.Errorf("GET installation: permissions %v, want %v", inst.Permissions, a.in.Permissions)
 	}
 	if res := a.w.srv.Do(t, "GET", "/app/installations/7", tok.Token, nil); res.Status != http.StatusUnauthorized {
 		t.Errorf("an installation token read its installation: %d, want 401 (the endpoint takes the App's JWT)", res.Status)
@@ -191,17 +213,21 @@ func TestAppTokenEnforced(t *testing.T) {
 		} `json:"errors"`
 	}
 	a.w.srv.Do(t, "POST", "/graphql", read, mutation).JSON(t, &refused)
-	if len(refused.Errors) != 1 || refused.Errors[0].Type != "FORBIDDEN" || refused.Errors[0].Message != "Resource not accessible by integration" {
-		t.Errorf("addComment with a read token: errors %+v, want one FORBIDDEN", refused.Errors)
+	if len(refused.Errors) != 1 {
+		t.Errorf("addComment with a read token: %d errors %+v, want one FORBIDDEN", len(refused.Errors), refused.Errors)
+	} else if e := refused.Errors[0]; e.Type != "FORBIDDEN" {
+		t.Errorf("addComment with a read token: error type %q, want %q", e.Type, "FORBIDDEN")
+	} else if want := "Resource not accessible by integration"; e.Message != want {
+		t.Errorf("addComment with a read token: error message %q, want %q", e.Message, want)
 	} else if refused.Data["addComment"] != nil {
-		t.Errorf("addComment with a read token answered %v", refused.Data)
+		t.Errorf("addComment with a read token answered %v, want data.addComment null", refused.Data)
 	}
 	var done struct {
 		Errors []any `json:"errors"`
 	}
 	a.w.srv.Do(t, "POST", "/graphql", write, mutation).JSON(t, &done)
 	if len(done.Errors) != 0 {
-		t.Errorf("addComment with a write token: errors %v", done.Errors)
+		t.Errorf("addComment with a write token: errors %v, want none", done.Errors)
 	}
 	var hidden struct {
 		Data struct {

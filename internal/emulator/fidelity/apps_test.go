@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/testutil"
 )
@@ -58,19 +60,17 @@ func TestAppInstallationTokens(t *testing.T) {
 		"unknown inst.": {sign(key, -30*time.Second, 5*time.Minute), "/app/installations/8/access_tokens", 404, ""},
 	} {
 		res := w.srv.Do(t, "POST", tc.path, "", nil, bearer(tc.jwt))
-		if res.Status != tc.want || !strings.Contains(string(res.Body), tc.msg) {
-			t.Errorf("%s: %d %s, want %d with %q", name, res.Status, res.Body, tc.want, tc.msg)
-		}
+		checkResponse(t, name, res, tc.want, tc.msg)
 	}
 	if res := w.do(t, "POST", mint, tokAlice, nil); res.Status != 401 {
-		t.Errorf("a personal token minted an installation token: %d", res.Status)
+		t.Errorf("a personal token minted an installation token: status %d, want %d", res.Status, 401)
 	}
 
 	// A good JWT mints a token that writes as the App's bot, until it
 	// expires an hour later.
 	res := w.srv.Do(t, "POST", mint, "", nil, bearer(sign(key, -30*time.Second, 9*time.Minute)))
 	if res.Status != 201 {
-		t.Fatalf("mint: %d %s", res.Status, res.Body)
+		t.Fatalf("mint: status %d, want %d: %s", res.Status, 201, res.Body)
 	}
 	var tok struct {
 		Token       string            `json:"token"`
@@ -78,34 +78,41 @@ func TestAppInstallationTokens(t *testing.T) {
 		Permissions map[string]string `json:"permissions"`
 	}
 	res.JSON(t, &tok)
-	if !strings.HasPrefix(tok.Token, "ghs_") || !tok.ExpiresAt.Equal(clock.Now().Add(time.Hour)) || tok.Permissions["issues"] != "write" {
-		t.Errorf("minted %+v", tok)
+	if !strings.HasPrefix(tok.Token, "ghs_") {
+		t.Errorf("minted token %q, want one starting ghs_", tok.Token)
+	}
+	if want := clock.Now().Add(time.Hour); !tok.ExpiresAt.Equal(want) {
+		t.Errorf("minted token expires_at %s, want an hour on, %s", tok.ExpiresAt, want)
+	}
+	if got := tok.Permissions["issues"]; got != "write" {
+		t.Errorf("minted token permissions[issues] %q, want %q", got, "write")
 	}
 	res = w.do(t, "POST", "/repos/acme/widgets/issues", tok.Token, map[string]any{"title": "Filed by the App"})
-	if res.Status != 201 || !strings.Contains(string(res.Body), `"login":"app-42[bot]"`) {
-		t.Errorf("write with the installation token: %d %s", res.Status, res.Body)
-	}
+	checkResponse(t, "write with the installation token", res, 201, `"login":"app-42[bot]"`)
 	if res := w.do(t, "GET", "/repos/acme/widgets", tok.Token+"x", nil); res.Status != 401 {
-		t.Errorf("a wrong installation token: %d", res.Status)
+		t.Errorf("a wrong installation token: status %d, want %d", res.Status, 401)
 	}
 	clock.Advance(time.Hour)
 	if res := w.do(t, "GET", "/repos/acme/widgets", tok.Token, nil); res.Status != 401 {
-		t.Errorf("an expired installation token: %d", res.Status)
+		t.Errorf("an expired installation token: status %d, want %d", res.Status, 401)
 	}
 
 	// Narrowed to read on issues, the token cannot write.
 	res = w.srv.Do(t, "POST", mint, "", map[string]any{"repositories": []string{"widgets"}, "permissions": map[string]string{"issues": "read"}},
 		bearer(sign(key, -30*time.Second, 5*time.Minute)))
 	res.JSON(t, &tok)
-	if res.Status != 201 || tok.Permissions["issues"] != "read" {
-		t.Fatalf("narrowed mint: %d %s", res.Status, res.Body)
+	if res.Status != 201 {
+		t.Fatalf("narrowed mint: status %d, want 201: %s", res.Status, res.Body)
+	}
+	if got := tok.Permissions["issues"]; got != "read" {
+		t.Fatalf("narrowed mint: permissions[issues] %q, want %q", got, "read")
 	}
 	if res := w.do(t, "POST", "/repos/acme/widgets/issues/1/labels", tok.Token, map[string]any{"labels": []string{"bug"}}); res.Status != 403 {
-		t.Errorf("write with a read-only installation token: %d", res.Status)
+		t.Errorf("write with a read-only installation token: status %d, want %d", res.Status, 403)
 	}
 	res = w.srv.Do(t, "POST", mint, "", map[string]any{"repositories": []string{"vault"}}, bearer(sign(key, -30*time.Second, 5*time.Minute)))
 	if res.Status != 422 {
-		t.Errorf("a repository outside the installation: %d %s", res.Status, res.Body)
+		t.Errorf("a repository outside the installation: status %d, want %d: %s", res.Status, 422, res.Body)
 	}
 }
 
@@ -135,8 +142,11 @@ func TestAppBotIsABot(t *testing.T) {
 	}
 	res := w.do(t, "POST", "/repos/acme/widgets/issues", "t-bot", map[string]any{"title": "Filed by the App"})
 	res.JSON(t, &issue)
-	if res.Status != 201 || issue.User != want {
-		t.Errorf("issue author %d %+v, want %+v", res.Status, issue.User, want)
+	if res.Status != 201 {
+		t.Errorf("create issue as the bot: status %d, want 201", res.Status)
+	}
+	if diff := cmp.Diff(want, issue.User); diff != "" {
+		t.Errorf("issue author mismatch (-want +got):\n%s", diff)
 	}
 	if !strings.HasPrefix(want.NodeID, "BOT_") {
 		t.Errorf("bot node id %q, want GitHub's BOT_ prefix", want.NodeID)
@@ -156,7 +166,10 @@ func TestAppBotIsABot(t *testing.T) {
 	}
 	var person user
 	w.do(t, "GET", "/users/carol", tokCarol, nil).JSON(t, &person)
-	if person.Type != "User" || person.HTMLURL != w.srv.URL+"/carol" {
-		t.Errorf("a person: %+v", person)
+	if person.Type != "User" {
+		t.Errorf("GET /users/carol: type %q, want %q", person.Type, "User")
+	}
+	if want := w.srv.URL + "/carol"; person.HTMLURL != want {
+		t.Errorf("GET /users/carol: html_url %q, want %q", person.HTMLURL, want)
 	}
 }

@@ -20,27 +20,36 @@ func TestConditionalRequests(t *testing.T) {
 	const path = "/repos/acme/widgets/issues/2"
 	first := w.do(t, "GET", path, tokCarol, nil)
 	etag := first.Header.Get("ETag")
-	if first.Status != 200 || etag == "" {
-		t.Fatalf("first GET: %d, ETag %q", first.Status, etag)
+	if first.Status != 200 {
+		t.Fatalf("first GET: status %d, want 200", first.Status)
+	}
+	if etag == "" {
+		t.Fatalf("first GET: no ETag, want one")
 	}
 	remaining := first.Header.Get("X-RateLimit-Remaining")
 	again := w.srv.Do(t, "GET", path, tokCarol, nil, http.Header{"If-None-Match": {etag}})
-	if again.Status != http.StatusNotModified || len(again.Body) != 0 {
-		t.Fatalf("conditional GET: %d with %d bytes, want an empty 304", again.Status, len(again.Body))
+	if again.Status != http.StatusNotModified {
+		t.Fatalf("conditional GET: status %d, want %d", again.Status, http.StatusNotModified)
+	}
+	if len(again.Body) != 0 {
+		t.Fatalf("conditional GET: %d body bytes, want none", len(again.Body))
 	}
 	if got := again.Header.Get("X-RateLimit-Remaining"); got != remaining {
-		t.Fatalf("a 304 spent budget: remaining %s -> %s", remaining, got)
+		t.Fatalf("after a 304: X-RateLimit-Remaining = %s, want unchanged %s", got, remaining)
 	}
 	w.do(t, "PATCH", path, tokBob, map[string]any{"body": "Updated steps."})
 	changed := w.srv.Do(t, "GET", path, tokCarol, nil, http.Header{"If-None-Match": {etag}})
-	if changed.Status != 200 || changed.Header.Get("ETag") == etag {
-		t.Fatalf("GET after a change: %d, ETag %q (was %q)", changed.Status, changed.Header.Get("ETag"), etag)
+	if changed.Status != 200 {
+		t.Fatalf("GET after a change: status %d, want 200", changed.Status)
+	}
+	if changed.Header.Get("ETag") == etag {
+		t.Fatalf("GET after a change: ETag %q, want a new one", etag)
 	}
 	// A list answers 304 the same way.
 	list := w.do(t, "GET", "/repos/acme/widgets/labels", tokCarol, nil)
 	cond := w.srv.Do(t, "GET", "/repos/acme/widgets/labels", tokCarol, nil, http.Header{"If-None-Match": {list.Header.Get("ETag")}})
 	if cond.Status != http.StatusNotModified {
-		t.Fatalf("conditional list: %d", cond.Status)
+		t.Fatalf("conditional list: status %d, want %d", cond.Status, http.StatusNotModified)
 	}
 }
 
@@ -52,17 +61,26 @@ func TestVaryHeaders(t *testing.T) {
 	want := []string{"Accept, Authorization, Cookie, X-GitHub-OTP", "Accept-Encoding, Accept, X-Requested-With"}
 	for _, path := range []string{"/repos/acme/widgets/issues/2", "/repos/acme/widgets/labels", "/api/v3/repos/acme/widgets"} {
 		ok := w.do(t, "GET", path, tokCarol, nil)
-		if got := ok.Header.Values("Vary"); ok.Status != 200 || !slices.Equal(got, want) {
-			t.Errorf("GET %s: %d with Vary %q, want %q", path, ok.Status, got, want)
+		if ok.Status != 200 {
+			t.Errorf("GET %s: status %d, want 200", path, ok.Status)
+		}
+		if got := ok.Header.Values("Vary"); !slices.Equal(got, want) {
+			t.Errorf("GET %s: Vary %q, want %q", path, got, want)
 		}
 		cond := w.srv.Do(t, "GET", path, tokCarol, nil, http.Header{"If-None-Match": {ok.Header.Get("ETag")}})
-		if got := cond.Header.Values("Vary"); cond.Status != http.StatusNotModified || !slices.Equal(got, want) {
-			t.Errorf("conditional GET %s: %d with Vary %q, want the 200's %q", path, cond.Status, got, want)
+		if cond.Status != http.StatusNotModified {
+			t.Errorf("conditional GET %s: status %d, want %d", path, cond.Status, http.StatusNotModified)
+		}
+		if got := cond.Header.Values("Vary"); !slices.Equal(got, want) {
+			t.Errorf("conditional GET %s: Vary %q, want the 200's %q", path, got, want)
 		}
 	}
 	created := w.do(t, "POST", "/repos/acme/widgets/issues", tokBob, map[string]any{"title": "Varies"})
-	if got := created.Header.Values("Vary"); created.Status != 201 || !slices.Equal(got, want) {
-		t.Errorf("POST issue: %d with Vary %q, want %q", created.Status, got, want)
+	if created.Status != 201 {
+		t.Errorf("POST issue: status %d, want 201", created.Status)
+	}
+	if got := created.Header.Values("Vary"); !slices.Equal(got, want) {
+		t.Errorf("POST issue: Vary %q, want %q", got, want)
 	}
 	content := []string{"Accept-Encoding, Accept, X-Requested-With"}
 	for name, res := range map[string]*emulatortest.Response{
@@ -83,7 +101,7 @@ func TestPrimaryRateLimit(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		res := w.do(t, "GET", "/repos/acme/widgets", tokCarol, nil)
 		if res.Status != 200 {
-			t.Fatalf("request %d: %d", i, res.Status)
+			t.Fatalf("request %d: status %d, want 200", i, res.Status)
 		}
 		for _, h := range []string{"Limit", "Remaining", "Used", "Reset", "Resource"} {
 			if res.Header.Get("X-RateLimit-"+h) == "" {
@@ -95,30 +113,43 @@ func TestPrimaryRateLimit(t *testing.T) {
 		}
 	}
 	over := w.do(t, "GET", "/repos/acme/widgets/issues/1", tokCarol, nil)
-	if over.Status != http.StatusForbidden || over.Header.Get("X-RateLimit-Remaining") != "0" {
-		t.Fatalf("over budget: %d remaining %q", over.Status, over.Header.Get("X-RateLimit-Remaining"))
+	if over.Status != http.StatusForbidden {
+		t.Fatalf("over budget: status %d, want %d", over.Status, http.StatusForbidden)
+	}
+	if got := over.Header.Get("X-RateLimit-Remaining"); got != "0" {
+		t.Fatalf("over budget: X-RateLimit-Remaining %q, want \"0\"", got)
 	}
 	var e apiError
 	over.JSON(t, &e)
 	if !strings.HasPrefix(e.Message, "API rate limit exceeded") {
-		t.Errorf("message %q", e.Message)
+		t.Errorf("over budget: message %q, want one starting %q", e.Message, "API rate limit exceeded")
 	}
 	// Another token and the search budget are untouched.
 	if res := w.do(t, "GET", "/repos/acme/widgets", tokBob, nil); res.Status != 200 {
-		t.Errorf("bob: %d", res.Status)
+		t.Errorf("bob: status %d, want 200", res.Status)
 	}
 	search := w.do(t, "GET", "/search/issues?q=rattles", tokCarol, nil)
-	if search.Status != 200 || search.Header.Get("X-RateLimit-Resource") != "search" || search.Header.Get("X-RateLimit-Limit") != "2" {
-		t.Errorf("search: %d resource %q limit %q", search.Status, search.Header.Get("X-RateLimit-Resource"), search.Header.Get("X-RateLimit-Limit"))
+	if search.Status != 200 {
+		t.Errorf("search: status %d, want 200", search.Status)
+	}
+	if got := search.Header.Get("X-RateLimit-Resource"); got != "search" {
+		t.Errorf("search: X-RateLimit-Resource %q, want %q", got, "search")
+	}
+	if got := search.Header.Get("X-RateLimit-Limit"); got != "2" {
+		t.Errorf("search: X-RateLimit-Limit %q, want %q", got, "2")
 	}
 	// Reading the budget is free even when it is spent.
 	if res := w.do(t, "GET", "/rate_limit", tokCarol, nil); res.Status != 200 {
-		t.Errorf("rate_limit while limited: %d", res.Status)
+		t.Errorf("rate_limit while limited: status %d, want 200", res.Status)
 	}
 	// Exhausting from the test side answers the same on a write.
 	w.srv.Emu.ExhaustRateLimit(tokBob, "core")
-	if res := w.do(t, "POST", "/repos/acme/widgets/issues", tokBob, map[string]any{"title": "x"}); res.Status != http.StatusForbidden || res.Header.Get("X-RateLimit-Remaining") != "0" {
-		t.Errorf("exhausted write: %d remaining %q", res.Status, res.Header.Get("X-RateLimit-Remaining"))
+	exhausted := w.do(t, "POST", "/repos/acme/widgets/issues", tokBob, map[string]any{"title": "x"})
+	if exhausted.Status != http.StatusForbidden {
+		t.Errorf("exhausted write: status %d, want %d", exhausted.Status, http.StatusForbidden)
+	}
+	if got := exhausted.Header.Get("X-RateLimit-Remaining"); got != "0" {
+		t.Errorf("exhausted write: X-RateLimit-Remaining %q, want \"0\"", got)
 	}
 }
 
@@ -131,19 +162,26 @@ func TestSecondaryRateLimit(t *testing.T) {
 	mustNil(t, faults.Add(emulator.Fault{Kind: emulator.FaultSecondary, Status: 429, Method: "GET", Path: "/repos/acme/widgets/issues/1", Times: 1}))
 
 	res := w.do(t, "POST", "/repos/acme/widgets/issues", tokBob, map[string]any{"title": "Slow down"})
-	if res.Status != http.StatusForbidden || res.Header.Get("Retry-After") != "30" {
-		t.Fatalf("secondary limit: %d retry-after %q", res.Status, res.Header.Get("Retry-After"))
+	if res.Status != http.StatusForbidden {
+		t.Fatalf("secondary limit: status %d, want %d", res.Status, http.StatusForbidden)
+	}
+	if got := res.Header.Get("Retry-After"); got != "30" {
+		t.Fatalf("secondary limit: Retry-After %q, want \"30\"", got)
 	}
 	var e apiError
 	res.JSON(t, &e)
 	if !strings.Contains(e.Message, "secondary rate limit") {
-		t.Errorf("message %q", e.Message)
+		t.Errorf("secondary limit: message %q, want one saying %q", e.Message, "secondary rate limit")
 	}
-	if res := w.do(t, "GET", "/repos/acme/widgets/issues/1", tokBob, nil); res.Status != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
-		t.Errorf("429 secondary limit: %d retry-after %q", res.Status, res.Header.Get("Retry-After"))
+	limited := w.do(t, "GET", "/repos/acme/widgets/issues/1", tokBob, nil)
+	if limited.Status != http.StatusTooManyRequests {
+		t.Errorf("429 secondary limit: status %d, want %d", limited.Status, http.StatusTooManyRequests)
+	}
+	if limited.Header.Get("Retry-After") == "" {
+		t.Errorf("429 secondary limit: no Retry-After, want one")
 	}
 	if res := w.do(t, "POST", "/repos/acme/widgets/issues", tokBob, map[string]any{"title": "Slow down"}); res.Status != http.StatusCreated {
-		t.Errorf("after the fault: %d", res.Status)
+		t.Errorf("after the fault: status %d, want %d", res.Status, http.StatusCreated)
 	}
 }
 
@@ -157,8 +195,11 @@ func links(t *testing.T, h string) map[string]*url.URL {
 	for _, part := range strings.Split(h, ",") {
 		target, rel, ok := strings.Cut(strings.TrimSpace(part), ";")
 		target = strings.TrimSpace(target)
-		if !ok || !strings.HasPrefix(target, "<") || !strings.HasSuffix(target, ">") {
-			t.Fatalf("malformed link %q in %q", part, h)
+		if !ok {
+			t.Fatalf("link %q in %q has no \";\", want <url>; rel=...", part, h)
+		}
+		if !strings.HasPrefix(target, "<") || !strings.HasSuffix(target, ">") {
+			t.Fatalf("link target %q in %q, want it in <>", target, h)
 		}
 		u, err := url.Parse(strings.Trim(target, "<>"))
 		if err != nil {
@@ -196,14 +237,14 @@ func TestPagination(t *testing.T) {
 	for page := 0; page < 10 && path != ""; page++ { // bounded: 4 pages expected
 		res := w.do(t, "GET", path, tokCarol, nil)
 		if res.Status != 200 {
-			t.Fatalf("page %d: %d", page+1, res.Status)
+			t.Fatalf("page %d: status %d, want 200", page+1, res.Status)
 		}
 		l := links(t, res.Header.Get("Link"))
 		if page < len(wantRels) && !slices.Equal(rels(l), wantRels[page]) {
 			t.Errorf("page %d rels %v, want %v", page+1, rels(l), wantRels[page])
 		}
 		if last := l["last"]; last != nil && last.Query().Get("page") != "4" {
-			t.Errorf("page %d: last is %s", page+1, last)
+			t.Errorf("page %d: last link %s, want page=4", page+1, last)
 		}
 		var items []struct {
 			Number int `json:"number"`
@@ -217,8 +258,11 @@ func TestPagination(t *testing.T) {
 		}
 		path = ""
 		if next := l["next"]; next != nil {
-			if !strings.HasPrefix(next.String(), w.srv.URL+"/repos/acme/widgets/issues?") || next.Query().Get("per_page") != "10" {
-				t.Fatalf("next link %s does not keep the query", next)
+			if want := w.srv.URL + "/repos/acme/widgets/issues?"; !strings.HasPrefix(next.String(), want) {
+				t.Fatalf("next link %s, want one starting %s", next, want)
+			}
+			if got := next.Query().Get("per_page"); got != "10" {
+				t.Fatalf("next link %s: per_page %q, want the query's \"10\"", next, got)
 			}
 			path = next.RequestURI()
 		}
@@ -228,17 +272,17 @@ func TestPagination(t *testing.T) {
 	}
 	fits := w.do(t, "GET", "/repos/acme/widgets/issues?state=all&per_page=100", tokCarol, nil)
 	if fits.Header.Get("Link") != "" {
-		t.Errorf("a list that fits has Link %q", fits.Header.Get("Link"))
+		t.Errorf("a list that fits: Link %q, want none", fits.Header.Get("Link"))
 	}
 	small := w.do(t, "GET", "/repos/acme/widgets/labels", tokCarol, nil)
 	if small.Header.Get("Link") != "" {
-		t.Errorf("labels (4, default per_page 30) have Link %q", small.Header.Get("Link"))
+		t.Errorf("labels (4, default per_page 30): Link %q, want none", small.Header.Get("Link"))
 	}
 	// per_page above 100 is clamped to 100, as GitHub does.
 	var many []any
 	w.do(t, "GET", "/repos/acme/widgets/issues?state=all&per_page=500", tokCarol, nil).JSON(t, &many)
 	if len(many) != 35 {
-		t.Errorf("per_page=500 returned %d items", len(many))
+		t.Errorf("per_page=500 returned %d items, want all 35", len(many))
 	}
 }
 
@@ -255,11 +299,14 @@ func TestEnterprisePrefix(t *testing.T) {
 	} {
 		plain := w.do(t, "GET", path, tokAlice, nil)
 		ghes := w.do(t, "GET", "/api/v3"+path, tokAlice, nil)
-		if plain.Status != 200 || ghes.Status != 200 {
-			t.Fatalf("%s: %d plain, %d under /api/v3", path, plain.Status, ghes.Status)
+		if plain.Status != 200 {
+			t.Fatalf("GET %s: status %d, want 200", path, plain.Status)
+		}
+		if ghes.Status != 200 {
+			t.Fatalf("GET /api/v3%s: status %d, want 200", path, ghes.Status)
 		}
 		if plain.Operation != ghes.Operation {
-			t.Errorf("%s: validated as %q and %q", path, plain.Operation, ghes.Operation)
+			t.Errorf("%s: validated under /api/v3 as %q, want the plain path's %q", path, ghes.Operation, plain.Operation)
 		}
 		if !bytes.Contains(ghes.Body, []byte(w.srv.URL+"/api/v3/")) {
 			t.Errorf("%s: no /api/v3 URL in the GHES body", path)
@@ -272,12 +319,12 @@ func TestEnterprisePrefix(t *testing.T) {
 	res := w.do(t, "GET", "/api/v3/repos/acme/widgets/issues?per_page=5", tokCarol, nil)
 	next := links(t, res.Header.Get("Link"))["next"]
 	if next == nil || !strings.HasPrefix(next.Path, "/api/v3/repos/acme/widgets/issues") {
-		t.Errorf("GHES next link %v", next)
+		t.Errorf("GHES next link %v, want a path under /api/v3/repos/acme/widgets/issues", next)
 	}
 	if res := w.do(t, "GET", "/api/v3/repos/acme/vault", tokCarol, nil); res.Status != 404 {
-		t.Errorf("GHES private repo: %d", res.Status)
+		t.Errorf("GHES private repo: status %d, want 404", res.Status)
 	}
 	if res := w.do(t, "GET", "/api/v3/user", "", nil); res.Status != 401 {
-		t.Errorf("GHES without a token: %d", res.Status)
+		t.Errorf("GHES without a token: status %d, want 401", res.Status)
 	}
 }

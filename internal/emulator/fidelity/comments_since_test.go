@@ -51,7 +51,7 @@ func TestListIssueCommentsSince(t *testing.T) {
 	}
 	w.do(t, "GET", path, tokCarol, nil).JSON(t, &first)
 	if res := w.do(t, "PATCH", "/repos/acme/widgets/issues/comments/"+strconv.FormatInt(first[0].ID, 10), tokBob, map[string]any{"body": "Reproduced again."}); res.Status != 200 {
-		t.Fatalf("edit: %d %s", res.Status, res.Body)
+		t.Fatalf("edit: status %d, want %d: %s", res.Status, 200, res.Body)
 	}
 	if got := authors("2025-01-08T02:00:01Z"); !slices.Equal(got, []string{"bob"}) {
 		t.Errorf("since after both, once bob's is edited: %q", got)

@@ -17,11 +17,14 @@ func TestContentsEscapePathsInLinks(t *testing.T) {
 	st.Repo("acme", "widgets").Files[".github/ISSUE_TEMPLATE/bug report 2.md"] = "---\nname: Bug 2\n---\nbody\n"
 	st.Unlock()
 	dir := srv.Do(t, "GET", "/repos/acme/widgets/contents/.github/ISSUE_TEMPLATE", emulator.DemoTokenAlice, nil)
-	if dir.Status != 200 || !strings.Contains(string(dir.Body), "bug%20report%202.md") {
-		t.Fatalf("listing: %d %s", dir.Status, dir.Body)
+	if dir.Status != 200 {
+		t.Fatalf("listing: status %d, want 200: %s", dir.Status, dir.Body)
+	}
+	if !strings.Contains(string(dir.Body), "bug%20report%202.md") {
+		t.Fatalf("listing: %s, want bug%%20report%%202.md in it", dir.Body)
 	}
 	file := srv.Do(t, "GET", "/repos/acme/widgets/contents/.github/ISSUE_TEMPLATE/bug%20report%202.md", emulator.DemoTokenAlice, nil)
 	if file.Status != 200 {
-		t.Fatalf("file: %d %s", file.Status, file.Body)
+		t.Fatalf("file: status %d, want %d: %s", file.Status, 200, file.Body)
 	}
 }

@@ -48,11 +48,20 @@ func crossRefsOn(t *testing.T, srv *emulatortest.Server, repo string, n int, tok
 		if it.Event != "cross-referenced" {
 			continue
 		}
-		if it.Source == nil || it.Source.Issue == nil || it.Source.Type != "issue" {
-			t.Fatalf("%s#%d: cross-referenced event without an issue source: %+v", repo, n, it)
+		if it.Source == nil || it.Source.Issue == nil {
+			t.Fatalf("%s#%d: cross-referenced event without a source issue, want one: %+v", repo, n, it)
 		}
-		if it.ID != nil || it.CreatedAt == "" || it.UpdatedAt != it.CreatedAt {
-			t.Errorf("%s#%d: event id %v, created_at %q, updated_at %q", repo, n, it.ID, it.CreatedAt, it.UpdatedAt)
+		if it.Source.Type != "issue" {
+			t.Fatalf("%s#%d: cross-referenced source type %q, want %q", repo, n, it.Source.Type, "issue")
+		}
+		if it.ID != nil {
+			t.Errorf("%s#%d: cross-referenced event id %d, want null", repo, n, *it.ID)
+		}
+		if it.CreatedAt == "" {
+			t.Errorf("%s#%d: cross-referenced event without created_at, want one", repo, n)
+		}
+		if it.UpdatedAt != it.CreatedAt {
+			t.Errorf("%s#%d: cross-referenced updated_at %q, want created_at %q", repo, n, it.UpdatedAt, it.CreatedAt)
 		}
 		is := it.Source.Issue
 		if !strings.HasSuffix(is.RepositoryURL, "/repos/"+is.Repository.FullName) {
@@ -80,7 +89,7 @@ func TestCrossReferencedEvents(t *testing.T) {
 		"body": "Follows #2 and acme/widgets#3, see https://github.com/acme/widgets/issues/4 and http://" + host + "/acme/widgets/issues/8.\n\n" +
 			"Not `#5`, not #999, not itself (#36).\n\n```\n#6\n```\n"})
 	if created.Status != 201 {
-		t.Fatalf("create: %d %s", created.Status, created.Body)
+		t.Fatalf("create: status %d, want %d: %s", created.Status, 201, created.Body)
 	}
 	for _, n := range []int{2, 3, 4, 8} {
 		if got := refs(n, tokCarol); !slices.Equal(got, []string{"acme/widgets#36 by bob"}) {
@@ -96,51 +105,51 @@ func TestCrossReferencedEvents(t *testing.T) {
 	// A comment repeating #2 adds nothing there; its new mention counts.
 	c := w.do(t, "POST", repo+"/issues/36/comments", tokCarol, map[string]any{"body": "Same as #2? Maybe #10 too."})
 	if c.Status != 201 {
-		t.Fatalf("comment: %d %s", c.Status, c.Body)
+		t.Fatalf("comment: status %d, want %d: %s", c.Status, 201, c.Body)
 	}
 	if got := refs(2, tokCarol); len(got) != 1 {
-		t.Errorf("#2 after a repeated mention: %v", got)
+		t.Errorf("#2 after a repeated mention: %v, want exactly 1", got)
 	}
 	if got := refs(10, tokCarol); !slices.Equal(got, []string{"acme/widgets#36 by carol"}) {
-		t.Errorf("#10 from the comment: %v", got)
+		t.Errorf("#10 from the comment = %v, want %v", got, []string{"acme/widgets#36 by carol"})
 	}
 
 	// Body and comment edits that add a mention record it.
 	if res := w.do(t, "PATCH", repo+"/issues/36", tokBob, map[string]any{"body": "Now about #12."}); res.Status != 200 {
-		t.Fatalf("edit: %d %s", res.Status, res.Body)
+		t.Fatalf("edit: status %d, want %d: %s", res.Status, 200, res.Body)
 	}
 	var cm struct {
 		ID int64 `json:"id"`
 	}
 	c.JSON(t, &cm)
 	if res := w.do(t, "PATCH", fmt.Sprintf("%s/issues/comments/%d", repo, cm.ID), tokCarol, map[string]any{"body": "And #13."}); res.Status != 200 {
-		t.Fatalf("comment edit: %d %s", res.Status, res.Body)
+		t.Fatalf("comment edit: status %d, want %d: %s", res.Status, 200, res.Body)
 	}
 	if got := refs(12, tokCarol); !slices.Equal(got, []string{"acme/widgets#36 by bob"}) {
-		t.Errorf("#12 from the body edit: %v", got)
+		t.Errorf("#12 from the body edit = %v, want %v", got, []string{"acme/widgets#36 by bob"})
 	}
 	if got := refs(13, tokCarol); !slices.Equal(got, []string{"acme/widgets#36 by carol"}) {
-		t.Errorf("#13 from the comment edit: %v", got)
+		t.Errorf("#13 from the comment edit = %v, want %v", got, []string{"acme/widgets#36 by carol"})
 	}
 
 	// A pull request's mention carries pull_request in its source.
 	w.do(t, "POST", repo+"/issues/7/comments", tokBob, map[string]any{"body": "This fixes #11."})
 	if got := refs(11, tokCarol); !slices.Equal(got, []string{"acme/widgets#7 by bob (pull request)"}) {
-		t.Errorf("#11 from pull request #7: %v", got)
+		t.Errorf("#11 from pull request #7 = %v, want %v", got, []string{"acme/widgets#7 by bob (pull request)"})
 	}
 
 	// A private repository's mention shows only to those who can read it.
 	w.do(t, "POST", "/repos/acme/vault/issues", tokAlice, map[string]any{"title": "Key rotation", "body": "Blocks acme/widgets#14."})
 	if got := refs(14, tokAlice); !slices.Equal(got, []string{"acme/vault#2 by alice"}) {
-		t.Errorf("#14 read by alice: %v", got)
+		t.Errorf("#14 read by alice = %v, want %v", got, []string{"acme/vault#2 by alice"})
 	}
 	if got := refs(14, tokCarol); len(got) != 0 {
-		t.Errorf("#14 read by carol, who cannot see acme/vault: %v", got)
+		t.Errorf("#14 read by carol, who cannot see acme/vault: %v, want none", got)
 	}
 	// And one cannot mention an issue one cannot see.
 	w.do(t, "POST", repo+"/issues", tokCarol, map[string]any{"title": "Peek", "body": "Is acme/vault#1 related?"})
 	if got := crossRefsOn(t, w.srv, "acme/vault", 1, tokAlice); len(got) != 0 {
-		t.Errorf("acme/vault#1 after carol's mention: %v", got)
+		t.Errorf("acme/vault#1 after carol's mention: %v, want none", got)
 	}
 
 	// A deleted source leaves the timelines it mentioned.
@@ -149,7 +158,7 @@ func TestCrossReferencedEvents(t *testing.T) {
 	st.DeleteIssue(st.Repo("acme", "vault").Issue(2))
 	st.Unlock()
 	if got := refs(14, tokAlice); len(got) != 0 {
-		t.Errorf("#14 after its source was deleted: %v", got)
+		t.Errorf("#14 after its source was deleted: %v, want none", got)
 	}
 }
 

@@ -84,8 +84,15 @@ func TestErrorStatuses(t *testing.T) {
 				t.Errorf("no documentation_url in %s", res.Body)
 			}
 			if c.status == http.StatusUnprocessableEntity && c.field != "" {
-				if len(e.Errors) == 0 || e.Errors[0].Field != c.field || e.Errors[0].Code != c.code {
-					t.Errorf("errors = %+v, want field %q code %q", e.Errors, c.field, c.code)
+				if len(e.Errors) == 0 {
+					t.Errorf("no errors, want field %q code %q: %s", c.field, c.code, res.Body)
+				} else {
+					if e.Errors[0].Field != c.field {
+						t.Errorf("errors[0].field %q, want %q", e.Errors[0].Field, c.field)
+					}
+					if e.Errors[0].Code != c.code {
+						t.Errorf("errors[0].code %q, want %q", e.Errors[0].Code, c.code)
+					}
 				}
 			}
 			if res.Header.Get("X-RateLimit-Limit") == "" && c.status != http.StatusUnauthorized {

@@ -72,16 +72,20 @@ func TestFineGrainedTokenPermissions(t *testing.T) {
 		} `json:"errors"`
 	}
 	srv.Do(t, "POST", "/graphql", seed.DemoTokenAliceIssues, mutation).JSON(t, &refused)
-	if len(refused.Errors) != 1 || refused.Errors[0].Type != "FORBIDDEN" || refused.Errors[0].Message != "Resource not accessible by personal access token" {
-		t.Errorf("updatePullRequest without pull_requests: errors %+v, want one FORBIDDEN", refused.Errors)
+	if len(refused.Errors) != 1 {
+		t.Errorf("updatePullRequest without pull_requests: %d errors %+v, want one FORBIDDEN", len(refused.Errors), refused.Errors)
+	} else if e := refused.Errors[0]; e.Type != "FORBIDDEN" {
+		t.Errorf("updatePullRequest without pull_requests: error type %q, want %q", e.Type, "FORBIDDEN")
+	} else if want := "Resource not accessible by personal access token"; e.Message != want {
+		t.Errorf("updatePullRequest without pull_requests: error message %q, want %q", e.Message, want)
 	} else if refused.Data["updatePullRequest"] != nil {
-		t.Errorf("updatePullRequest without pull_requests answered %v", refused.Data)
+		t.Errorf("updatePullRequest without pull_requests answered %v, want data.updatePullRequest null", refused.Data)
 	}
 	var done struct {
 		Errors []any `json:"errors"`
 	}
 	srv.Do(t, "POST", "/graphql", seed.DemoTokenAliceFineGrained, mutation).JSON(t, &done)
 	if len(done.Errors) != 0 {
-		t.Errorf("updatePullRequest with an unnarrowed fine-grained token: errors %v", done.Errors)
+		t.Errorf("updatePullRequest with an unnarrowed fine-grained token: errors %v, want none", done.Errors)
 	}
 }

@@ -199,8 +199,11 @@ func replay(t *testing.T, srv *emulatortest.Server, xs []exchange, quirks map[st
 // target and returns the emulator's URL for that rel.
 func followSameRel(t *testing.T, where string, rec *exchange, got *emulatortest.Response, target string) string {
 	t.Helper()
-	if rec == nil || got == nil {
-		t.Fatalf("%s: a /repositories/ link with no previous response", where)
+	if rec == nil {
+		t.Fatalf("%s: a /repositories/ link with no previous recorded response, want one", where)
+	}
+	if got == nil {
+		t.Fatalf("%s: a /repositories/ link with no previous emulator response, want one", where)
 	}
 	recLinks := links(t, rec.header("link"))
 	gotLinks := links(t, got.Header.Get("Link"))
@@ -247,8 +250,11 @@ func compareExchange(t *testing.T, where string, x *exchange, res *emulatortest.
 	} else if recCT != "" {
 		rm, rp, _ := mime.ParseMediaType(recCT)
 		gm, gp, _ := mime.ParseMediaType(gotCT)
-		if rm != gm || rp["charset"] != gp["charset"] {
-			t.Errorf("%s: content-type %q, GitHub sent %q", where, gotCT, recCT)
+		if gm != rm {
+			t.Errorf("%s: content-type %q, want GitHub's media type %q", where, gotCT, rm)
+		}
+		if gp["charset"] != rp["charset"] {
+			t.Errorf("%s: content-type %q, want GitHub's charset %q", where, gotCT, rp["charset"])
 		}
 	}
 	// Link: the same rels (URLs differ: host, and GitHub's /repositories/{id}).
@@ -259,8 +265,8 @@ func compareExchange(t *testing.T, where string, x *exchange, res *emulatortest.
 	if loc := x.header("location"); loc != "" {
 		ru, _ := url.Parse(loc)
 		gu, err := url.Parse(res.Header.Get("Location"))
-		if err != nil || res.Header.Get("Location") == "" || gu.Path != ru.Path {
-			t.Errorf("%s: Location %q, GitHub sent %q", where, res.Header.Get("Location"), loc)
+		if got := res.Header.Get("Location"); err != nil || got == "" || gu.Path != ru.Path {
+			t.Errorf("%s: Location %q, want one with GitHub's path %q", where, got, ru.Path)
 		}
 	}
 	compareRateHeaders(t, where, x, res)
@@ -308,7 +314,7 @@ func compareRateHeaders(t *testing.T, where string, x *exchange, res *emulatorte
 		// Seconds since 1970 have ten digits until 2286; the recording's
 		// milliseconds have thirteen.
 		if reset, err := strconv.ParseInt(v, 10, 64); err != nil || reset < 1e9 || reset >= 1e10 {
-			t.Errorf("%s: x-ratelimit-reset %q is not Unix seconds", where, v)
+			t.Errorf("%s: x-ratelimit-reset %q, want Unix seconds (ten digits)", where, v)
 		}
 	}
 }

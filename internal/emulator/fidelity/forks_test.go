@@ -29,8 +29,14 @@ func TestForkShapes(t *testing.T) {
 		}
 	}
 	res.JSON(t, &repo)
-	if res.Status != 200 || !repo.Fork || repo.Parent.FullName != "acme/widgets" {
-		t.Errorf("carol/widgets: %d %s", res.Status, res.Body)
+	if res.Status != 200 {
+		t.Errorf("carol/widgets: status %d, want 200: %s", res.Status, res.Body)
+	}
+	if !repo.Fork {
+		t.Errorf("carol/widgets: fork = false, want true")
+	}
+	if repo.Parent.FullName != "acme/widgets" {
+		t.Errorf("carol/widgets: parent %q, want %q", repo.Parent.FullName, "acme/widgets")
 	}
 	res = w.do(t, "GET", "/repos/acme/widgets/pulls/36", tokCarol, nil)
 	var pull struct {
@@ -43,7 +49,16 @@ func TestForkShapes(t *testing.T) {
 		MaintainerCanModify bool `json:"maintainer_can_modify"`
 	}
 	res.JSON(t, &pull)
-	if res.Status != 200 || pull.Head.Label != "carol:readme" || pull.Head.Repo.FullName != "carol/widgets" || !pull.MaintainerCanModify {
-		t.Errorf("pull request from the fork: %d %s", res.Status, res.Body)
+	if res.Status != 200 {
+		t.Errorf("pull request from the fork: status %d, want 200: %s", res.Status, res.Body)
+	}
+	if pull.Head.Label != "carol:readme" {
+		t.Errorf("pull request from the fork: head.label %q, want %q", pull.Head.Label, "carol:readme")
+	}
+	if pull.Head.Repo.FullName != "carol/widgets" {
+		t.Errorf("pull request from the fork: head.repo %q, want %q", pull.Head.Repo.FullName, "carol/widgets")
+	}
+	if !pull.MaintainerCanModify {
+		t.Errorf("pull request from the fork: maintainer_can_modify = false, want true")
 	}
 }

@@ -20,8 +20,10 @@ func TestIssuesDisabledFlag(t *testing.T) {
 			HasIssues *bool `json:"has_issues"`
 		}
 		w.do(t, "GET", "/repos/acme/"+repo, tokAlice, nil).JSON(t, &r)
-		if r.HasIssues == nil || *r.HasIssues != want {
-			t.Errorf("acme/%s has_issues = %v, want %v", repo, r.HasIssues, want)
+		if r.HasIssues == nil {
+			t.Errorf("acme/%s has_issues = null, want %v", repo, want)
+		} else if *r.HasIssues != want {
+			t.Errorf("acme/%s has_issues = %v, want %v", repo, *r.HasIssues, want)
 		}
 	}
 }

@@ -16,8 +16,10 @@ func TestHugePageNumbers(t *testing.T) {
 	w := newWorld(t, emulator.Options{})
 	for _, page := range []string{"922337203685477581", "9223372036854775807"} {
 		res := w.do(t, "GET", "/repos/acme/widgets/issues?per_page=100&page="+page, tokCarol, nil)
-		if res.Status != http.StatusOK || strings.TrimSpace(string(res.Body)) != "[]" {
-			t.Errorf("issues page %s: %d %s", page, res.Status, res.Body)
+		if res.Status != http.StatusOK {
+			t.Errorf("issues page %s: status %d, want %d: %s", page, res.Status, http.StatusOK, res.Body)
+		} else if got := strings.TrimSpace(string(res.Body)); got != "[]" {
+			t.Errorf("issues page %s: body %s, want []", page, got)
 		}
 		res = w.do(t, "GET", "/search/issues?q=repo:acme/widgets&per_page=100&page="+page, tokCarol, nil)
 		if res.Status != http.StatusUnprocessableEntity {
@@ -26,7 +28,7 @@ func TestHugePageNumbers(t *testing.T) {
 	}
 	// The last page inside the window is still served.
 	if res := w.do(t, "GET", "/search/issues?q=repo:acme/widgets&per_page=30&page=34", tokCarol, nil); res.Status != http.StatusOK {
-		t.Errorf("search page 34 of 30: %d", res.Status)
+		t.Errorf("search page 34 of 30: status %d, want %d", res.Status, http.StatusOK)
 	}
 }
 
@@ -48,7 +50,7 @@ func TestSubIssueRules(t *testing.T) {
 
 	res := w.do(t, "POST", "/repos/acme/widgets/issues/1/sub_issues", tokAlice, map[string]any{"sub_issue_id": notes.ID})
 	if res.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("sub-issue from another owner: %d %s", res.Status, res.Body)
+		t.Fatalf("sub-issue from another owner: status %d, want %d: %s", res.Status, http.StatusUnprocessableEntity, res.Body)
 	}
 
 	// A chain 36 -> 37 -> ... : links up to eight levels below the root
@@ -84,11 +86,11 @@ func TestLabelDescriptionLimit(t *testing.T) {
 	long := strings.Repeat("é", 101)
 	res := w.do(t, "POST", "/repos/acme/widgets/labels", tokBob, map[string]any{"name": "verbose", "description": long})
 	if res.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("create with a 101-character description: %d %s", res.Status, res.Body)
+		t.Fatalf("create with a 101-character description: status %d, want %d: %s", res.Status, http.StatusUnprocessableEntity, res.Body)
 	}
 	res = w.do(t, "PATCH", "/repos/acme/widgets/labels/bug", tokBob, map[string]any{"description": long, "color": "000000"})
 	if res.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("update with a 101-character description: %d %s", res.Status, res.Body)
+		t.Fatalf("update with a 101-character description: status %d, want %d: %s", res.Status, http.StatusUnprocessableEntity, res.Body)
 	}
 	var l struct {
 		Color string `json:"color"`
@@ -98,6 +100,6 @@ func TestLabelDescriptionLimit(t *testing.T) {
 		t.Errorf("a refused update changed the color to %s", l.Color)
 	}
 	if res := w.do(t, "POST", "/repos/acme/widgets/labels", tokBob, map[string]any{"name": "terse", "description": strings.Repeat("é", 100)}); res.Status != http.StatusCreated {
-		t.Fatalf("create with a 100-character description: %d %s", res.Status, res.Body)
+		t.Fatalf("create with a 100-character description: status %d, want %d: %s", res.Status, http.StatusCreated, res.Body)
 	}
 }

@@ -3,6 +3,7 @@ package fidelity
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,8 +39,8 @@ func TestProjectsREST(t *testing.T) {
 	} {
 		if res := status("GET", c.path, c.token, nil); res.Status != c.want {
 			t.Errorf("GET %s as %s: %d, want %d: %s", c.path, c.token, res.Status, c.want, res.Body)
-		} else if c.want == 403 && res.Header.Get("X-Accepted-OAuth-Scopes") != "read:project, project" {
-			t.Errorf("403 without the accepted scopes: %v", res.Header)
+		} else if got := res.Header.Get("X-Accepted-OAuth-Scopes"); c.want == 403 && got != "read:project, project" {
+			t.Errorf("GET %s as %s: 403 with X-Accepted-OAuth-Scopes %q, want %q", c.path, c.token, got, "read:project, project")
 		}
 	}
 	var fields []struct {
@@ -60,8 +61,14 @@ func TestProjectsREST(t *testing.T) {
 			option[f.Name+"/"+o.Name.Raw] = o.ID
 		}
 	}
-	if len(fields) != 13 || fields[2].DataType != "single_select" || option["Status/In progress"] == "" {
-		t.Fatalf("roadmap fields %+v", fields)
+	if len(fields) != 13 {
+		t.Fatalf("roadmap fields: %d, want 13: %+v", len(fields), fields)
+	}
+	if fields[2].DataType != "single_select" {
+		t.Fatalf("roadmap field %s data_type %q, want %q", fields[2].Name, fields[2].DataType, "single_select")
+	}
+	if option["Status/In progress"] == "" {
+		t.Fatalf("roadmap Status field has no \"In progress\" option: %+v", fields)
 	}
 
 	type item struct {
@@ -84,21 +91,41 @@ func TestProjectsREST(t *testing.T) {
 	}
 	inProgress := list(`status:"In progress"`)
 	for _, it := range inProgress {
-		if len(it.Fields) != 1 || fmt.Sprint(it.Fields[0].Value) == "" || !strings.Contains(fmt.Sprint(it.Fields[0].Value), "In progress") {
-			t.Errorf("status:\"In progress\" listed %+v", it)
+		if len(it.Fields) != 1 {
+			t.Errorf("status:\"In progress\" listed an item with %d fields, want 1: %+v", len(it.Fields), it)
+			continue
+		}
+		if v := fmt.Sprint(it.Fields[0].Value); v == "" || !strings.Contains(v, "In progress") {
+			t.Errorf("status:\"In progress\" listed an item whose field value is %q, want one holding \"In progress\"", v)
 		}
 	}
-	if len(inProgress) == 0 || len(list("is:archived")) != 3 || len(list("is:draft")) != 2 {
-		t.Errorf("filters: %d in progress, %d archived, %d drafts", len(inProgress), len(list("is:archived")), len(list("is:draft")))
+	if len(inProgress) == 0 {
+		t.Errorf("status:\"In progress\" lists no item, want some")
 	}
-	if res := status("GET", roadmap+"/items?q=sprint:@current", seed.DemoTokenAlice, nil); res.Status != 200 || string(res.Body) != "[]" {
-		t.Errorf("unknown filter field: %d %s", res.Status, res.Body)
+	if n := len(list("is:archived")); n != 3 {
+		t.Errorf("is:archived lists %d items, want 3", n)
+	}
+	if n := len(list("is:draft")); n != 2 {
+		t.Errorf("is:draft lists %d items, want 2", n)
+	}
+	if res := status("GET", roadmap+"/items?q=sprint:@current", seed.DemoTokenAlice, nil); res.Status != 200 {
+		t.Errorf("unknown filter field: status %d, want 200: %s", res.Status, res.Body)
+	} else if string(res.Body) != "[]" {
+		t.Errorf("unknown filter field: body %s, want []", res.Body)
 	}
 	// Without fields, an item carries its title alone.
 	var one []item
 	status("GET", roadmap+"/items?per_page=1", seed.DemoTokenAlice, nil).JSON(t, &one)
-	if len(one) != 1 || len(one[0].Fields) != 1 || one[0].Fields[0].Name != "Title" {
-		t.Errorf("default fields %+v", one)
+	if len(one) != 1 {
+		t.Errorf("items?per_page=1: %d items, want 1", len(one))
+	} else {
+		var names []string
+		for _, f := range one[0].Fields {
+			names = append(names, f.Name)
+		}
+		if !slices.Equal(names, []string{"Title"}) {
+			t.Errorf("default fields %q, want [\"Title\"]", names)
+		}
 	}
 
 	// Adding widgets #100 twice gives one item.
@@ -106,11 +133,22 @@ func TestProjectsREST(t *testing.T) {
 	body := map[string]any{"type": "Issue", "owner": "acme", "repo": "widgets", "number": 100}
 	status("POST", roadmap+"/items", seed.DemoTokenBob, body).JSON(t, &a)
 	status("POST", roadmap+"/items", seed.DemoTokenBob, body).JSON(t, &b)
-	if a.ID == 0 || a.ID != b.ID || a.ContentType != "Issue" || a.Content == nil || a.Content.Number != 100 {
-		t.Errorf("add twice: %+v then %+v", a, b)
+	if a.ID == 0 {
+		t.Errorf("add: item id 0, want one")
+	}
+	if a.ID != b.ID {
+		t.Errorf("add twice: second item id %d, want the first's %d", b.ID, a.ID)
+	}
+	if a.ContentType != "Issue" {
+		t.Errorf("add: content_type %q, want %q", a.ContentType, "Issue")
+	}
+	if a.Content == nil {
+		t.Errorf("add: content null, want issue #100")
+	} else if a.Content.Number != 100 {
+		t.Errorf("add: content number %d, want 100", a.Content.Number)
 	}
 	if res := status("POST", roadmap+"/items", seed.DemoTokenCarol, body); res.Status != 403 {
-		t.Errorf("carol adds: %d %s", res.Status, res.Body)
+		t.Errorf("carol adds: status %d, want 403: %s", res.Status, res.Body)
 	}
 	itemPath := fmt.Sprintf("%s/items/%d", roadmap, a.ID)
 	for _, c := range []struct {
@@ -133,19 +171,22 @@ func TestProjectsREST(t *testing.T) {
 		{"set while archived", map[string]any{"fields": []map[string]any{{"id": field["Notes"], "value": "x"}}}, 422, "The item is archived and cannot be updated"},
 	} {
 		res := status("PATCH", itemPath, seed.DemoTokenBob, c.body)
-		if res.Status != c.want || !strings.Contains(string(res.Body), c.match) {
-			t.Errorf("%s: %d %s, want %d with %q", c.name, res.Status, res.Body, c.want, c.match)
-		}
+		checkResponse(t, c.name, res, c.want, c.match)
 	}
 	var got item
 	status("GET", itemPath+fmt.Sprintf("?fields=%d,%d", field["Status"], field["Estimate"]), seed.DemoTokenAlice, nil).JSON(t, &got)
-	if got.ArchivedAt == nil || len(got.Fields) != 2 || fmt.Sprint(got.Fields[1].Value) != "5" {
-		t.Errorf("after the updates: %+v", got)
+	if got.ArchivedAt == nil {
+		t.Errorf("after the updates: archived_at null, want a time")
+	}
+	if len(got.Fields) != 2 {
+		t.Errorf("after the updates: %d fields, want 2: %+v", len(got.Fields), got.Fields)
+	} else if v := fmt.Sprint(got.Fields[1].Value); v != "5" {
+		t.Errorf("after the updates: Estimate %q, want \"5\"", v)
 	}
 	if res := status("DELETE", itemPath, seed.DemoTokenBob, nil); res.Status != 204 {
-		t.Errorf("delete: %d %s", res.Status, res.Body)
+		t.Errorf("delete: status %d, want 204: %s", res.Status, res.Body)
 	}
 	if res := status("GET", itemPath, seed.DemoTokenAlice, nil); res.Status != 404 {
-		t.Errorf("deleted item: %d", res.Status)
+		t.Errorf("deleted item: status %d, want 404", res.Status)
 	}
 }

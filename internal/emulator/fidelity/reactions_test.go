@@ -1,7 +1,10 @@
 package fidelity
 
 import (
+	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ghgate/ghgate/internal/emulator"
 )
@@ -21,13 +24,22 @@ func TestReactions(t *testing.T) {
 	}
 	res := w.do(t, "POST", issue+"/reactions", tokCarol, map[string]any{"content": "heart"})
 	res.JSON(t, &first)
-	if res.Status != 201 || first.Content != "heart" || first.User.Login != "carol" {
-		t.Fatalf("first reaction: %d %+v", res.Status, first)
+	if res.Status != 201 {
+		t.Fatalf("first reaction: status %d, want 201", res.Status)
+	}
+	if first.Content != "heart" {
+		t.Fatalf("first reaction: content %q, want %q", first.Content, "heart")
+	}
+	if first.User.Login != "carol" {
+		t.Fatalf("first reaction: user %q, want %q", first.User.Login, "carol")
 	}
 	res = w.do(t, "POST", issue+"/reactions", tokCarol, map[string]any{"content": "heart"})
 	res.JSON(t, &again)
-	if res.Status != 200 || again.ID != first.ID {
-		t.Errorf("the same reaction again: %d id %d, want 200 id %d", res.Status, again.ID, first.ID)
+	if res.Status != 200 {
+		t.Errorf("the same reaction again: status %d, want 200", res.Status)
+	}
+	if again.ID != first.ID {
+		t.Errorf("the same reaction again: id %d, want the first's %d", again.ID, first.ID)
 	}
 	w.do(t, "POST", issue+"/reactions", tokBob, map[string]any{"content": "+1"})
 	if res := w.do(t, "POST", issue+"/reactions", tokBob, map[string]any{"content": "tada"}); res.Status != 422 {
@@ -42,13 +54,19 @@ func TestReactions(t *testing.T) {
 		} `json:"reactions"`
 	}
 	w.do(t, "GET", issue, tokCarol, nil).JSON(t, &got)
-	if r := got.Reactions; r.TotalCount != 2 || r.Heart != 1 || r.PlusOne != 1 {
-		t.Errorf("rollup = %+v, want 2 in all: one heart, one +1", r)
+	if r := got.Reactions; r.TotalCount != 2 {
+		t.Errorf("rollup total_count %d, want 2", r.TotalCount)
+	}
+	if r := got.Reactions; r.Heart != 1 {
+		t.Errorf("rollup heart %d, want 1", r.Heart)
+	}
+	if r := got.Reactions; r.PlusOne != 1 {
+		t.Errorf("rollup +1 %d, want 1", r.PlusOne)
 	}
 	var hearts []struct{ Content string }
 	w.do(t, "GET", issue+"/reactions?content=heart", tokCarol, nil).JSON(t, &hearts)
-	if len(hearts) != 1 || hearts[0].Content != "heart" {
-		t.Errorf("?content=heart = %+v", hearts)
+	if diff := cmp.Diff([]struct{ Content string }{{"heart"}}, hearts); diff != "" {
+		t.Errorf("?content=heart mismatch (-want +got):\n%s", diff)
 	}
 }
 
@@ -75,8 +93,8 @@ func TestCollaborators(t *testing.T) {
 		}
 		got = append(got, c.Login+":"+c.RoleName)
 	}
-	if len(got) != 2 || got[0] != "alice:admin" || got[1] != "bob:write" {
-		t.Errorf("collaborators who can push = %v, want alice:admin bob:write", got)
+	if want := []string{"alice:admin", "bob:write"}; !slices.Equal(got, want) {
+		t.Errorf("collaborators who can push = %v, want %v", got, want)
 	}
 }
 
@@ -107,8 +125,13 @@ func TestSearchAccountsAndRepositories(t *testing.T) {
 		for _, it := range r.Items {
 			got = append(got, it.Login+it.FullName)
 		}
-		if r.TotalCount != len(tc.want) || len(got) != len(tc.want) || (len(got) > 0 && got[0] != tc.want[0]) {
-			t.Errorf("%s: %d %v, want %v", tc.path, r.TotalCount, got, tc.want)
+		if r.TotalCount != len(tc.want) {
+			t.Errorf("%s: total_count %d, want %d", tc.path, r.TotalCount, len(tc.want))
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d items %v, want %d: %v", tc.path, len(got), got, len(tc.want), tc.want)
+		} else if len(got) > 0 && got[0] != tc.want[0] {
+			t.Errorf("%s: first item %q, want %q (all %v)", tc.path, got[0], tc.want[0], got)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package fidelity
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -18,14 +17,12 @@ func TestRelatedIssuesOnGHES(t *testing.T) {
 	const repo = "/api/v3/repos/acme/widgets"
 	v2026 := http.Header{"X-GitHub-Api-Version": {"2026-03-10"}}
 	res := w.srv.Do(t, "POST", repo+"/issues/2/related", tokAlice, map[string]any{"issue_id": w.ids[22]}, v2026)
-	if res.Status != 400 || !strings.Contains(string(res.Body), `\"2022-11-28\" (most recent).`) {
-		t.Errorf("POST related in 2026-03-10 on GHES: %d %s, want 400 naming 2022-11-28 only", res.Status, res.Body)
-	}
+	checkResponse(t, "POST related in 2026-03-10 on GHES", res, 400, `\"2022-11-28\" (most recent).`)
 	if res := w.srv.Do(t, "POST", repo+"/issues/2/related", tokAlice, map[string]any{"issue_id": w.ids[22]}); res.Status != 404 {
 		t.Errorf("POST related in the default version on GHES: %d, want 404", res.Status)
 	}
 	if res := w.srv.Do(t, "GET", repo+"/issues/2", tokAlice, nil); res.Status != 200 {
-		t.Errorf("GHES serves its other endpoints: %d", res.Status)
+		t.Errorf("GHES serves its other endpoints: status %d, want %d", res.Status, 200)
 	}
 	st := w.srv.Emu.State()
 	st.Lock()
@@ -68,11 +65,11 @@ func TestRelatedIssues(t *testing.T) {
 		t.Errorf("GET related through /api/v3 of GitHub.com's layout: %d, want 200", res.Status)
 	}
 	if got := numbers(repo + "/issues/2/related"); len(got) != 0 {
-		t.Fatalf("a refused request wrote a link: %v", got)
+		t.Fatalf("a refused request wrote a link: %v, want none", got)
 	}
 
 	if res := w.srv.Do(t, "POST", repo+"/issues/2/related", tokAlice, map[string]any{"issue_id": w.ids[22]}, v2026); res.Status != 201 {
-		t.Fatalf("add: %d %s", res.Status, res.Body)
+		t.Fatalf("add: status %d, want %d: %s", res.Status, 201, res.Body)
 	}
 	if a, b := numbers(repo+"/issues/2/related"), numbers(repo+"/issues/22/related"); fmt.Sprint(a, b) != "[22] [2]" {
 		t.Errorf("related lists %v and %v, want [22] and [2]: the link is symmetric", a, b)
@@ -87,7 +84,7 @@ func TestRelatedIssues(t *testing.T) {
 		t.Errorf("a reader's add: %d, want 403", res.Status)
 	}
 	if res := w.srv.Do(t, "DELETE", repo+fmt.Sprintf("/issues/22/related/%d", w.ids[2]), tokAlice, nil, v2026); res.Status != 200 {
-		t.Fatalf("remove from the other side: %d %s", res.Status, res.Body)
+		t.Fatalf("remove from the other side: status %d, want %d: %s", res.Status, 200, res.Body)
 	}
 	if a, b := numbers(repo+"/issues/2/related"), numbers(repo+"/issues/22/related"); len(a)+len(b) != 0 {
 		t.Errorf("after removal: %v and %v, want none on either side", a, b)

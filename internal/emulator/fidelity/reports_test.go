@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 )
@@ -75,8 +77,13 @@ func TestSecurityAlertRefusals(t *testing.T) {
 		}
 		// A refusal is not a rate limit: it carries no retry-after and
 		// leaves budget.
-		if res.Status >= 400 && (res.Header.Get("Retry-After") != "" || res.Header.Get("X-RateLimit-Remaining") == "0") {
-			t.Errorf("%s: refusal looks like a rate limit: %v", tc.name, res.Header)
+		if res.Status >= 400 {
+			if got := res.Header.Get("Retry-After"); got != "" {
+				t.Errorf("%s: refusal has Retry-After %q, want none (not a rate limit)", tc.name, got)
+			}
+			if res.Header.Get("X-RateLimit-Remaining") == "0" {
+				t.Errorf("%s: refusal has X-RateLimit-Remaining \"0\", want budget left (not a rate limit)", tc.name)
+			}
 		}
 	}
 }
@@ -99,7 +106,7 @@ func TestDependabotCursorPagination(t *testing.T) {
 		}
 	}
 	if len(want) != total {
-		t.Fatalf("org list has %d alerts, the repositories with Dependabot on hold %d", len(want), total)
+		t.Fatalf("org list has %d alerts, want the %d the repositories with Dependabot on hold", len(want), total)
 	}
 	var got []alertKey
 	path := "/orgs/fleet/dependabot/alerts?per_page=7"
@@ -114,7 +121,7 @@ func TestDependabotCursorPagination(t *testing.T) {
 		got = append(got, page...)
 		links := linkRels(res.Header.Get("Link"))
 		if strings.Contains(links["next"], "page=") && !strings.Contains(links["next"], "after=") {
-			t.Fatalf("next link %q is not a cursor", links["next"])
+			t.Fatalf("next link %q has page= and no after=, want a cursor", links["next"])
 		}
 		if links["prev"] != "" {
 			prev = links["prev"]
@@ -122,7 +129,7 @@ func TestDependabotCursorPagination(t *testing.T) {
 		path = strings.TrimPrefix(links["next"], srv.URL)
 	}
 	if !slices.Equal(got, want) {
-		t.Fatalf("cursor pages visited %d alerts %v, want %v", len(got), got, want)
+		t.Fatalf("cursor pages visited %d alerts, want %d; mismatch (-want +got):\n%s", len(got), len(want), cmp.Diff(want, got))
 	}
 	res := srv.Do(t, "GET", strings.TrimPrefix(prev, srv.URL), emulator.DemoTokenAlice, nil)
 	var back []alertKey
@@ -168,8 +175,14 @@ func TestSecurityAlertFiltersAndSecrets(t *testing.T) {
 		t.Fatal("no open critical Dependabot alert in the fleet")
 	}
 	for _, a := range crit {
-		if a.State != "open" || a.SecurityVulnerability.Severity != "critical" || a.Repository.Name == emulator.Fleet(5).Name {
-			t.Errorf("filtered list holds %+v", a)
+		if a.State != "open" {
+			t.Errorf("state=open list holds an alert of %s in state %q", a.Repository.Name, a.State)
+		}
+		if a.SecurityVulnerability.Severity != "critical" {
+			t.Errorf("severity=critical list holds an alert of %s of severity %q", a.Repository.Name, a.SecurityVulnerability.Severity)
+		}
+		if a.Repository.Name == emulator.Fleet(5).Name {
+			t.Errorf("org list holds an alert of %s, where Dependabot is off", a.Repository.Name)
 		}
 	}
 	var secrets []struct {
@@ -182,21 +195,23 @@ func TestSecurityAlertFiltersAndSecrets(t *testing.T) {
 	canary := false
 	for _, a := range secrets {
 		if a.Secret == nil || !strings.Contains(*a.Secret, emulator.SecretCanary) {
-			t.Errorf("secret alert without the planted value: %+v", a)
+			t.Errorf("secret alert of %s: secret %s, want one holding %q", a.Repository.Name, strOf(a.Secret), emulator.SecretCanary)
 		}
 		if a.Secret != nil && *a.Secret == emulator.FleetCanarySecret {
 			canary = true
 		}
-		if f := fleetIndex(a.Repository.Name); f.SecretScanningOff || (f.Private && f.AdvancedSecurityOff) {
+		if f := fleetIndex(a.Repository.Name); f.SecretScanningOff {
 			t.Errorf("org list holds an alert of %s, where secret scanning is off", a.Repository.Name)
+		} else if f.Private && f.AdvancedSecurityOff {
+			t.Errorf("org list holds an alert of %s, private without Advanced Security", a.Repository.Name)
 		}
 	}
 	if !canary {
-		t.Errorf("no alert carries FleetCanarySecret")
+		t.Errorf("no alert carries FleetCanarySecret %q, want one", emulator.FleetCanarySecret)
 	}
 	hidden := srv.Do(t, "GET", "/orgs/fleet/secret-scanning/alerts?hide_secret=true", emulator.DemoTokenAlice, nil)
 	if strings.Contains(string(hidden.Body), emulator.SecretCanary) {
-		t.Errorf("hide_secret=true still returns the secret")
+		t.Errorf("hide_secret=true: body holds %q, want it hidden", emulator.SecretCanary)
 	}
 }
 
@@ -250,8 +265,15 @@ func TestWorkflowRunJobsAndLogs(t *testing.T) {
 		} `json:"workflow_runs"`
 	}
 	srv.Do(t, "GET", repo+"/actions/runs?head_sha="+sha, emulator.DemoTokenCarol, nil).JSON(t, &runs)
-	if runs.TotalCount != 1 || runs.WorkflowRuns[0].Conclusion == nil || *runs.WorkflowRuns[0].Conclusion != "failure" || len(runs.WorkflowRuns[0].PullRequests) != 1 {
-		t.Fatalf("runs for %s: %+v", sha, runs)
+	if runs.TotalCount != 1 {
+		t.Fatalf("runs for %s: total_count %d, want 1", sha, runs.TotalCount)
+	}
+	run := runs.WorkflowRuns[0]
+	if run.Conclusion == nil || *run.Conclusion != "failure" {
+		t.Fatalf("run for %s: conclusion %s, want \"failure\"", sha, strOf(run.Conclusion))
+	}
+	if len(run.PullRequests) != 1 {
+		t.Fatalf("run for %s: %d pull_requests, want 1", sha, len(run.PullRequests))
 	}
 	var jobs struct {
 		Jobs []struct {
@@ -274,22 +296,32 @@ func TestWorkflowRunJobsAndLogs(t *testing.T) {
 				Conclusion *string `json:"conclusion"`
 			}) bool {
 				return s.Conclusion != nil && *s.Conclusion == "failure"
-			}); i < 0 || j.Steps[i].Name != "Run tests" {
-				t.Errorf("failed job %s: steps %+v", j.Name, j.Steps)
+			}); i < 0 {
+				t.Errorf("failed job %s: no failed step, want \"Run tests\" (steps %+v)", j.Name, j.Steps)
+			} else if j.Steps[i].Name != "Run tests" {
+				t.Errorf("failed job %s: failed step %q, want %q", j.Name, j.Steps[i].Name, "Run tests")
 			}
 		}
 	}
 	if failed == 0 {
-		t.Fatalf("no failed job: %+v", jobs)
+		t.Fatalf("no job concluded failure, want one: %+v", jobs)
 	}
 	res := srv.Do(t, "GET", fmt.Sprintf("%s/actions/jobs/%d/logs", repo, failed), emulator.DemoTokenCarol, nil)
 	loc := res.Header.Get("Location")
-	if res.Status != http.StatusFound || !strings.HasPrefix(loc, srv.URL+"/") {
-		t.Fatalf("logs: %d Location %q", res.Status, loc)
+	if res.Status != http.StatusFound {
+		t.Fatalf("job logs: status %d, want %d", res.Status, http.StatusFound)
+	}
+	if !strings.HasPrefix(loc, srv.URL+"/") {
+		t.Fatalf("job logs: Location %q, want one on %s", loc, srv.URL)
 	}
 	body, status := get(t, loc)
-	if status != 200 || !strings.Contains(body, "--- FAIL: TestShutdownDrainsQueue") || !strings.Contains(body, "##[error]Process completed with exit code 1.") {
-		t.Fatalf("log at %s: %d\n%s", loc, status, body)
+	if status != 200 {
+		t.Fatalf("log at %s: status %d, want 200", loc, status)
+	}
+	for _, want := range []string{"--- FAIL: TestShutdownDrainsQueue", "##[error]Process completed with exit code 1."} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("log at %s lacks %q:\n%s", loc, want, body)
+		}
 	}
 	if _, status := get(t, strings.Replace(loc, "sig=", "sig=0", 1)); status != http.StatusForbidden {
 		t.Errorf("a tampered log URL answered %d, want 403", status)
@@ -303,8 +335,15 @@ func TestWorkflowRunJobsAndLogs(t *testing.T) {
 		} `json:"check_suites"`
 	}
 	srv.Do(t, "GET", repo+"/commits/"+sha+"/check-suites", emulator.DemoTokenCarol, nil).JSON(t, &suites)
-	if len(suites.CheckSuites) != 1 || *suites.CheckSuites[0].Conclusion != "failure" || suites.CheckSuites[0].App.Slug != "github-actions" {
-		t.Fatalf("check suites of %s: %+v", sha, suites)
+	if len(suites.CheckSuites) != 1 {
+		t.Fatalf("check suites of %s: %d, want 1: %+v", sha, len(suites.CheckSuites), suites)
+	}
+	suite := suites.CheckSuites[0]
+	if suite.Conclusion == nil || *suite.Conclusion != "failure" {
+		t.Fatalf("check suite of %s: conclusion %s, want \"failure\"", sha, strOf(suite.Conclusion))
+	}
+	if suite.App.Slug != "github-actions" {
+		t.Fatalf("check suite of %s: app %q, want %q", sha, suite.App.Slug, "github-actions")
 	}
 }
 
@@ -352,8 +391,15 @@ func TestReleasePullChangelogs(t *testing.T) {
 		}) bool {
 			return p.Title == "release: "+f.Release
 		})
-		if k < 0 || len(pulls[k].Labels) != 1 || pulls[k].Labels[0].Name != emulator.FleetReleaseLabel {
-			t.Fatalf("%s: no labelled release pull request for %s in %+v", f.Name, f.Release, pulls)
+		if k < 0 {
+			t.Fatalf("%s: no pull request titled %q in %+v", f.Name, "release: "+f.Release, pulls)
+		}
+		var labels []string
+		for _, l := range pulls[k].Labels {
+			labels = append(labels, l.Name)
+		}
+		if !slices.Equal(labels, []string{emulator.FleetReleaseLabel}) {
+			t.Fatalf("%s: release pull request labels %q, want [%q]", f.Name, labels, emulator.FleetReleaseLabel)
 		}
 		head := pulls[k].Head.SHA
 		major := strings.Split(strings.TrimPrefix(f.Release, "v"), ".")[0]
@@ -366,15 +412,21 @@ func TestReleasePullChangelogs(t *testing.T) {
 		switch f.ReleaseChangelog {
 		case "docs":
 			if docs.Status != 200 {
-				t.Errorf("%s: docs changelog at head: %d", f.Name, docs.Status)
+				t.Errorf("%s: docs changelog at head: status %d, want 200", f.Name, docs.Status)
 			}
 		case "changelog":
-			if docs.Status != 404 || !strings.Contains(changelog, "## "+f.Release) {
-				t.Errorf("%s: want the entry in CHANGELOG.md only (docs %d, CHANGELOG.md %q)", f.Name, docs.Status, changelog)
+			if docs.Status != 404 {
+				t.Errorf("%s: docs changelog at head: status %d, want 404 (the entry is in CHANGELOG.md only)", f.Name, docs.Status)
+			}
+			if !strings.Contains(changelog, "## "+f.Release) {
+				t.Errorf("%s: CHANGELOG.md %q, want a %q entry", f.Name, changelog, "## "+f.Release)
 			}
 		default:
-			if docs.Status != 404 || strings.Contains(changelog, f.Release) {
-				t.Errorf("%s: want no changelog entry (docs %d, CHANGELOG.md %q)", f.Name, docs.Status, changelog)
+			if docs.Status != 404 {
+				t.Errorf("%s: docs changelog at head: status %d, want 404 (no entry)", f.Name, docs.Status)
+			}
+			if strings.Contains(changelog, f.Release) {
+				t.Errorf("%s: CHANGELOG.md %q, want no mention of %s", f.Name, changelog, f.Release)
 			}
 		}
 	}
@@ -405,11 +457,14 @@ func TestArchivedFleetRepositories(t *testing.T) {
 	res := srv.Do(t, "POST", fleetRepo(9)+"/issues", emulator.DemoTokenAlice, map[string]any{"title": "Too late"})
 	var m message
 	res.JSON(t, &m)
-	if res.Status != http.StatusForbidden || m.Message != "Repository was archived so is read-only." {
-		t.Errorf("creating an issue in an archived repository: %d %q", res.Status, m.Message)
+	if res.Status != http.StatusForbidden {
+		t.Errorf("creating an issue in an archived repository: status %d, want %d", res.Status, http.StatusForbidden)
+	}
+	if want := "Repository was archived so is read-only."; m.Message != want {
+		t.Errorf("creating an issue in an archived repository: message %q, want %q", m.Message, want)
 	}
 	if res := srv.Do(t, "GET", fleetRepo(9)+"/issues", emulator.DemoTokenAlice, nil); res.Status != http.StatusOK {
-		t.Errorf("reading an archived repository: %d", res.Status)
+		t.Errorf("reading an archived repository: status %d, want %d", res.Status, http.StatusOK)
 	}
 	var repos struct {
 		TotalCount int `json:"total_count"`

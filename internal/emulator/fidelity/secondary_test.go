@@ -54,22 +54,28 @@ func TestSecondaryLimitOnConcurrency(t *testing.T) {
 			refused++
 			var m message
 			res.JSON(t, &m)
-			if !strings.HasPrefix(m.Message, "You have exceeded a secondary rate limit.") || res.Header.Get("Retry-After") == "" {
-				t.Errorf("refusal %q, retry-after %q", m.Message, res.Header.Get("Retry-After"))
+			if want := "You have exceeded a secondary rate limit."; !strings.HasPrefix(m.Message, want) {
+				t.Errorf("refusal message %q, want one starting %q", m.Message, want)
+			}
+			if res.Header.Get("Retry-After") == "" {
+				t.Errorf("refusal without Retry-After, want one")
 			}
 		default:
 			t.Errorf("status %d: %s", res.Status, res.Body)
 		}
 	}
-	if ok != limit || refused != extra {
-		t.Fatalf("%d served and %d refused, want %d and %d", ok, refused, limit, extra)
+	if ok != limit {
+		t.Fatalf("%d served, want %d", ok, limit)
+	}
+	if refused != extra {
+		t.Fatalf("%d refused, want %d", refused, extra)
 	}
 	if other.Status != http.StatusOK {
 		t.Errorf("another credential got %d", other.Status)
 	}
 	res := srv.Do(t, "GET", path, emulator.DemoTokenAlice, nil)
 	if res.Status != http.StatusOK {
-		t.Fatalf("after the burst: %d", res.Status)
+		t.Fatalf("after the burst: status %d, want %d", res.Status, http.StatusOK)
 	}
 	// Only the served requests were charged.
 	if used := res.Header.Get("X-RateLimit-Used"); used != "5" {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator"
 )
 
@@ -23,30 +25,50 @@ func TestRESTReadme(t *testing.T) {
 	}
 	getJSON(t, base+"/readme", tok, &readme)
 	text, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(readme.Content, "\n", ""))
-	if err != nil || readme.Name != "README.md" || readme.Path != "README.md" || readme.Encoding != "base64" || !strings.HasPrefix(string(text), "# widgets\n") {
-		t.Fatalf("readme = %+v (%v)", readme, err)
+	if err != nil {
+		t.Fatalf("readme content: %v", err)
+	}
+	if readme.Name != "README.md" {
+		t.Fatalf("readme name = %q, want %q", readme.Name, "README.md")
+	}
+	if readme.Path != "README.md" {
+		t.Fatalf("readme path = %q, want %q", readme.Path, "README.md")
+	}
+	if readme.Encoding != "base64" {
+		t.Fatalf("readme encoding = %q, want %q", readme.Encoding, "base64")
+	}
+	if !strings.HasPrefix(string(text), "# widgets\n") {
+		t.Fatalf("readme text = %q, want one starting %q", text, "# widgets\n")
 	}
 	status, h, raw := getAs(t, base+"/readme", "application/vnd.github.raw")
-	if status != http.StatusOK || raw != string(text) || !strings.HasPrefix(h.Get("Content-Type"), "application/vnd.github.raw") {
-		t.Errorf("raw readme: %d %q %q", status, h.Get("Content-Type"), raw)
+	if status != http.StatusOK {
+		t.Errorf("raw readme: status %d, want %d", status, http.StatusOK)
+	}
+	if raw != string(text) {
+		t.Errorf("raw readme = %q, want the decoded content %q", raw, text)
+	}
+	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/vnd.github.raw") {
+		t.Errorf("raw readme: Content-Type = %q, want application/vnd.github.raw", ct)
 	}
 	// GitHub's documented spelling, raw+json, is the raw text too.
-	if status, _, got := getAs(t, base+"/readme", "application/vnd.github.raw+json"); status != http.StatusOK || got != string(text) {
-		t.Errorf("raw+json readme: %d %q, want the raw text", status, got)
+	status, _, got := getAs(t, base+"/readme", "application/vnd.github.raw+json")
+	if status != http.StatusOK {
+		t.Errorf("raw+json readme: status %d, want %d", status, http.StatusOK)
+	}
+	if got != string(text) {
+		t.Errorf("raw+json readme = %q, want the raw text %q", got, text)
 	}
 	if status, _, body := getAs(t, base+"/readme", "application/vnd.github.html"); status != http.StatusUnsupportedMediaType {
-		t.Errorf("html readme: %d %s", status, body)
+		t.Errorf("html readme: status %d, want %d: %s", status, http.StatusUnsupportedMediaType, body)
 	}
-	if r := get(t, base+"/readme?ref=no-such-ref", tok); r.status != http.StatusNotFound || !strings.Contains(string(r.body), "No commit found for the ref no-such-ref") {
-		t.Errorf("readme at an unknown ref: %d %s", r.status, r.body)
-	}
-	if r := get(t, base+"/readme/docs", tok); r.status != http.StatusNotFound || !strings.Contains(string(r.body), `"message":"Not Found"`) {
-		t.Errorf("readme of a directory without one: %d %s", r.status, r.body)
-	}
+	checkReply(t, "readme at an unknown ref", get(t, base+"/readme?ref=no-such-ref", tok),
+		http.StatusNotFound, "No commit found for the ref no-such-ref")
+	checkReply(t, "readme of a directory without one", get(t, base+"/readme/docs", tok),
+		http.StatusNotFound, `"message":"Not Found"`)
 	// A README under .github is preferred to the root's.
 	if r := send(t, "PUT", base+"/contents/.github/readme.rst", emulator.DemoTokenBob, map[string]any{
 		"message": "Profile README", "content": base64.StdEncoding.EncodeToString([]byte("Widgets\n=======\n"))}); r.status != http.StatusCreated {
-		t.Fatalf("commit .github/readme.rst: %d %s", r.status, r.body)
+		t.Fatalf("commit .github/readme.rst: status %d, want %d: %s", r.status, http.StatusCreated, r.body)
 	}
 	getJSON(t, base+"/readme", tok, &readme)
 	if readme.Path != ".github/readme.rst" {
@@ -54,7 +76,7 @@ func TestRESTReadme(t *testing.T) {
 	}
 	getJSON(t, base+"/readme/", tok, &readme)
 	if r := get(t, base+"/readme/.github", tok); r.status != http.StatusOK {
-		t.Errorf("readme of .github: %d", r.status)
+		t.Errorf("readme of .github: status %d, want %d", r.status, http.StatusOK)
 	}
 }
 
@@ -71,17 +93,17 @@ func TestRESTStars(t *testing.T) {
 		}
 		getJSON(t, repo, emulator.DemoTokenDave, &r)
 		if r.WatchersCount != r.StargazersCount {
-			t.Errorf("watchers_count %d, stargazers_count %d", r.WatchersCount, r.StargazersCount)
+			t.Errorf("watchers_count = %d, want stargazers_count %d", r.WatchersCount, r.StargazersCount)
 		}
 		return r.StargazersCount
 	}
 	before := count()
 	if r := get(t, srv+"/user/starred/acme/widgets", emulator.DemoTokenCarol); r.status != http.StatusNotFound {
-		t.Fatalf("unstarred check: %d", r.status)
+		t.Fatalf("unstarred check: status %d, want %d", r.status, http.StatusNotFound)
 	}
 	for _, tok := range []string{emulator.DemoTokenCarol, emulator.DemoTokenDave, emulator.DemoTokenDave} {
 		if r := send(t, "PUT", srv+"/user/starred/acme/widgets", tok, nil); r.status != http.StatusNoContent {
-			t.Fatalf("star: %d %s", r.status, r.body)
+			t.Fatalf("star: status %d, want %d: %s", r.status, http.StatusNoContent, r.body)
 		}
 	}
 	send(t, "PUT", srv+"/user/starred/acme/gadgets", emulator.DemoTokenCarol, nil)
@@ -89,23 +111,26 @@ func TestRESTStars(t *testing.T) {
 		t.Errorf("stargazers_count = %d, want %d", got, before+2)
 	}
 	if r := get(t, srv+"/user/starred/acme/widgets", emulator.DemoTokenCarol); r.status != http.StatusNoContent {
-		t.Errorf("starred check: %d", r.status)
+		t.Errorf("starred check: status %d, want %d", r.status, http.StatusNoContent)
 	}
 	// dave cannot see acme/gadgets: starring it is a 404.
 	if r := send(t, "PUT", srv+"/user/starred/acme/gadgets", emulator.DemoTokenDave, nil); r.status != http.StatusNotFound {
-		t.Errorf("star an invisible repository: %d", r.status)
+		t.Errorf("star an invisible repository: status %d, want %d", r.status, http.StatusNotFound)
 	}
 	var starred []struct {
 		FullName string `json:"full_name"`
 	}
 	first := getJSON(t, srv+"/user/starred?per_page=1", emulator.DemoTokenCarol, &starred)
-	if len(starred) != 1 || starred[0].FullName != "acme/gadgets" || !nextLink.Match([]byte(first.header.Get("Link"))) {
-		t.Errorf("carol's starred, newest first, page 1: %+v Link %q", starred, first.header.Get("Link"))
+	if got := fullNames(starred); !slices.Equal(got, []string{"acme/gadgets"}) {
+		t.Errorf("carol's starred, newest first, page 1 = %v, want [acme/gadgets]", got)
+	}
+	if link := first.header.Get("Link"); !nextLink.MatchString(link) {
+		t.Errorf("carol's starred, page 1: Link = %q, want a rel=\"next\"", link)
 	}
 	// Another reader sees only what their token may: dave not gadgets.
 	getJSON(t, srv+"/users/carol/starred", emulator.DemoTokenDave, &starred)
-	if len(starred) != 1 || starred[0].FullName != "acme/widgets" {
-		t.Errorf("carol's starred as dave sees them: %+v", starred)
+	if got := fullNames(starred); !slices.Equal(got, []string{"acme/widgets"}) {
+		t.Errorf("carol's starred as dave sees them = %v, want [acme/widgets]", got)
 	}
 	var withTimes []struct {
 		StarredAt string `json:"starred_at"`
@@ -114,8 +139,17 @@ func TestRESTStars(t *testing.T) {
 		}
 	}
 	_, _, body := getAs(t, srv+"/user/starred?direction=asc", "application/vnd.github.star+json")
-	if err := json.Unmarshal([]byte(body), &withTimes); err != nil || len(withTimes) != 2 || withTimes[0].Repo.FullName != "acme/widgets" || withTimes[0].StarredAt == "" {
-		t.Errorf("starred with times: %s (%v)", body, err)
+	if err := json.Unmarshal([]byte(body), &withTimes); err != nil {
+		t.Errorf("starred with times: decode %s: %v", body, err)
+	} else if len(withTimes) != 2 {
+		t.Errorf("starred with times: %d repositories, want 2: %s", len(withTimes), body)
+	} else {
+		if got := withTimes[0].Repo.FullName; got != "acme/widgets" {
+			t.Errorf("starred with times, oldest first: %s, want acme/widgets", got)
+		}
+		if withTimes[0].StarredAt == "" {
+			t.Errorf("starred with times: no starred_at on %s, want one", withTimes[0].Repo.FullName)
+		}
 	}
 	// GraphQL sees the same stars: the count, the viewer's star, and
 	// repositories ordered by stars (gadgets has one, widgets two).
@@ -139,20 +173,26 @@ func TestRESTStars(t *testing.T) {
 			names = append(names, n.Name)
 		}
 	}
-	if gql.Data.Repository.StargazerCount != before+2 || !gql.Data.Repository.ViewerHasStarred || !slices.Equal(names, []string{"gadgets", "widgets"}) {
-		t.Errorf("graphql stars: %s", g.body)
+	if got := gql.Data.Repository.StargazerCount; got != before+2 {
+		t.Errorf("graphql stargazerCount = %d, want %d (%s)", got, before+2, g.body)
+	}
+	if !gql.Data.Repository.ViewerHasStarred {
+		t.Errorf("graphql viewerHasStarred = false, want true (%s)", g.body)
+	}
+	if want := []string{"gadgets", "widgets"}; !slices.Equal(names, want) {
+		t.Errorf("graphql repositories by stars = %v, want %v (%s)", names, want, g.body)
 	}
 	var gazers []struct{ Login string }
 	getJSON(t, repo+"/stargazers", emulator.DemoTokenDave, &gazers)
-	if len(gazers) != 2 || gazers[0].Login != "carol" || gazers[1].Login != "dave" {
-		t.Errorf("stargazers = %+v", gazers)
+	if diff := cmp.Diff([]struct{ Login string }{{"carol"}, {"dave"}}, gazers); diff != "" {
+		t.Errorf("stargazers mismatch (-want +got):\n%s", diff)
 	}
 	send(t, "DELETE", srv+"/user/starred/acme/widgets", emulator.DemoTokenCarol, nil)
 	if got := count(); got != before+1 {
 		t.Errorf("after unstarring, stargazers_count = %d, want %d", got, before+1)
 	}
 	if r := get(t, srv+"/repos/acme/gadgets/stargazers", emulator.DemoTokenDave); r.status != http.StatusNotFound {
-		t.Errorf("stargazers of an invisible repository: %d", r.status)
+		t.Errorf("stargazers of an invisible repository: status %d, want %d", r.status, http.StatusNotFound)
 	}
 }
 
@@ -176,12 +216,16 @@ func TestRESTReviewCommentReply(t *testing.T) {
 	root := comments[0]
 	r := send(t, "POST", fmt.Sprintf("%s/comments/%d/replies", pull, root.ID), emulator.DemoTokenCarol, map[string]any{"body": "Same here: it rattles at 9:1."})
 	var made comment
-	if r.status != http.StatusCreated || json.Unmarshal(r.body, &made) != nil || made.InReplyToID == nil || *made.InReplyToID != root.ID || made.User.Login != "carol" {
-		t.Fatalf("reply: %d %s", r.status, r.body)
+	decode(t, r, http.StatusCreated, &made)
+	if made.InReplyToID == nil || *made.InReplyToID != root.ID {
+		t.Fatalf("reply: in_reply_to_id = %s, want %d", fmtInt64Ptr(made.InReplyToID), root.ID)
+	}
+	if made.User.Login != "carol" {
+		t.Fatalf("reply: user %q, want %q", made.User.Login, "carol")
 	}
 	getJSON(t, pull+"/comments?per_page=100", emulator.DemoTokenCarol, &comments)
 	if last := comments[len(comments)-1]; last.ID != made.ID {
-		t.Errorf("the reply is not listed last: %+v", last)
+		t.Errorf("last listed comment id = %d, want the reply's %d", last.ID, made.ID)
 	}
 	var gql struct {
 		Data struct {
@@ -214,21 +258,19 @@ func TestRESTReviewCommentReply(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Errorf("the reply is not the last comment of the thread in reviewThreads: %s", g.body)
+		t.Errorf("reviewThreads: no thread from comment %d ending with the reply %d: %s", root.ID, made.ID, g.body)
 	}
 
 	// Refusals: an unknown comment, a comment of another pull request, a
 	// blank body.
 	if r := send(t, "POST", pull+"/comments/999999999/replies", emulator.DemoTokenCarol, map[string]any{"body": "x"}); r.status != http.StatusNotFound {
-		t.Errorf("reply to an unknown comment: %d %s", r.status, r.body)
+		t.Errorf("reply to an unknown comment: status %d, want %d: %s", r.status, http.StatusNotFound, r.body)
 	}
 	if r := send(t, "POST", fmt.Sprintf("%s/repos/acme/widgets/pulls/%d/comments/%d/replies", srv, emulator.DemoFirstPull, root.ID), emulator.DemoTokenCarol, map[string]any{"body": "x"}); r.status != http.StatusNotFound {
-		t.Errorf("reply through another pull request: %d %s", r.status, r.body)
+		t.Errorf("reply through another pull request: status %d, want %d: %s", r.status, http.StatusNotFound, r.body)
 	}
-	if r := send(t, "POST", fmt.Sprintf("%s/comments/%d/replies", pull, root.ID), emulator.DemoTokenCarol, map[string]any{"body": " "}); r.status != http.StatusUnprocessableEntity ||
-		!strings.Contains(string(r.body), `"code":"missing_field"`) {
-		t.Errorf("blank reply: %d %s", r.status, r.body)
-	}
+	checkReply(t, "blank reply", send(t, "POST", fmt.Sprintf("%s/comments/%d/replies", pull, root.ID), emulator.DemoTokenCarol, map[string]any{"body": " "}),
+		http.StatusUnprocessableEntity, `"code":"missing_field"`)
 }
 
 // TestRESTReviewComments starts a review thread on a line of pull request
@@ -265,12 +307,23 @@ func TestRESTReviewComments(t *testing.T) {
 	}
 	var made, reply comment
 	r := send(t, "POST", pull+"/comments", emulator.DemoTokenCarol, map[string]any{"body": "Name this constant.", "commit_id": pr.Head.SHA, "path": path, "line": line})
-	if r.status != http.StatusCreated || json.Unmarshal(r.body, &made) != nil || made.Path != path || made.Line == nil || *made.Line != line || made.InReplyToID != nil {
-		t.Fatalf("new thread: %d %s", r.status, r.body)
+	decode(t, r, http.StatusCreated, &made)
+	if made.Path != path {
+		t.Fatalf("new thread: path %q, want %q", made.Path, path)
+	}
+	if made.Line == nil || *made.Line != line {
+		t.Fatalf("new thread: line %s, want %d", fmtIntPtr(made.Line), line)
+	}
+	if made.InReplyToID != nil {
+		t.Fatalf("new thread: in_reply_to_id %d, want null", *made.InReplyToID)
 	}
 	r = send(t, "POST", pull+"/comments", emulator.DemoTokenBob, map[string]any{"body": "Done.", "in_reply_to": made.ID, "path": "ignored.go"})
-	if r.status != http.StatusCreated || json.Unmarshal(r.body, &reply) != nil || reply.InReplyToID == nil || *reply.InReplyToID != made.ID || reply.Path != path {
-		t.Fatalf("reply with in_reply_to: %d %s", r.status, r.body)
+	decode(t, r, http.StatusCreated, &reply)
+	if reply.InReplyToID == nil || *reply.InReplyToID != made.ID {
+		t.Fatalf("reply with in_reply_to: in_reply_to_id %s, want %d", fmtInt64Ptr(reply.InReplyToID), made.ID)
+	}
+	if reply.Path != path {
+		t.Fatalf("reply with in_reply_to: path %q, want the thread's %q", reply.Path, path)
 	}
 	for _, c := range []struct {
 		name string
@@ -283,12 +336,10 @@ func TestRESTReviewComments(t *testing.T) {
 		{"a line outside the diff", map[string]any{"body": "x", "commit_id": pr.Head.SHA, "path": path, "line": 99999}, "must be part of the diff"},
 		{"the deprecated position", map[string]any{"body": "x", "commit_id": pr.Head.SHA, "path": path, "position": 1}, `"field":"line"`},
 	} {
-		if r := send(t, "POST", pull+"/comments", emulator.DemoTokenCarol, c.body); r.status != http.StatusUnprocessableEntity || !strings.Contains(string(r.body), c.want) {
-			t.Errorf("%s: %d %s", c.name, r.status, r.body)
-		}
+		checkReply(t, c.name, send(t, "POST", pull+"/comments", emulator.DemoTokenCarol, c.body), http.StatusUnprocessableEntity, c.want)
 	}
 	if r := send(t, "POST", pull+"/comments", emulator.DemoTokenCarol, map[string]any{"body": "x", "in_reply_to": 999999999}); r.status != http.StatusNotFound {
-		t.Errorf("reply to an unknown comment: %d %s", r.status, r.body)
+		t.Errorf("reply to an unknown comment: status %d, want %d: %s", r.status, http.StatusNotFound, r.body)
 	}
 
 	// Reactions to a review comment, as add_reply_to_pull_request_comment's
@@ -296,11 +347,11 @@ func TestRESTReviewComments(t *testing.T) {
 	reactions := fmt.Sprintf("%s/repos/acme/widgets/pulls/comments/%d/reactions", srv, made.ID)
 	for i, want := range []int{http.StatusCreated, http.StatusOK} {
 		if r := send(t, "POST", reactions, emulator.DemoTokenBob, map[string]any{"content": "heart"}); r.status != want {
-			t.Errorf("reaction %d: %d %s", i, r.status, r.body)
+			t.Errorf("reaction %d: status %d, want %d: %s", i, r.status, want, r.body)
 		}
 	}
 	if r := send(t, "POST", reactions, emulator.DemoTokenBob, map[string]any{"content": "clap"}); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("an unknown reaction: %d %s", r.status, r.body)
+		t.Errorf("an unknown reaction: status %d, want %d: %s", r.status, http.StatusUnprocessableEntity, r.body)
 	}
 	var listed []struct{ Content string }
 	getJSON(t, reactions, emulator.DemoTokenCarol, &listed)
@@ -311,10 +362,15 @@ func TestRESTReviewComments(t *testing.T) {
 	var comments []reacted
 	getJSON(t, pull+"/comments?per_page=100", emulator.DemoTokenCarol, &comments)
 	i := slices.IndexFunc(comments, func(c reacted) bool { return c.ID == made.ID })
-	if len(listed) != 1 || listed[0].Content != "heart" || i < 0 || comments[i].Reactions.Heart != 1 {
-		t.Errorf("reactions %+v, comment %+v", listed, comments)
+	if diff := cmp.Diff([]struct{ Content string }{{"heart"}}, listed); diff != "" {
+		t.Errorf("reactions mismatch (-want +got):\n%s", diff)
+	}
+	if i < 0 {
+		t.Errorf("comment %d not listed among %d comments", made.ID, len(comments))
+	} else if got := comments[i].Reactions.Heart; got != 1 {
+		t.Errorf("comment %d reactions.heart = %d, want 1", made.ID, got)
 	}
 	if r := get(t, srv+"/repos/acme/widgets/pulls/comments/999999999/reactions", emulator.DemoTokenCarol); r.status != http.StatusNotFound {
-		t.Errorf("reactions of an unknown comment: %d", r.status)
+		t.Errorf("reactions of an unknown comment: status %d, want %d", r.status, http.StatusNotFound)
 	}
 }

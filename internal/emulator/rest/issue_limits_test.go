@@ -41,8 +41,12 @@ func TestIssueTextLimits(t *testing.T) {
 		{"POST", "/repos/acme/widgets/issues", map[string]string{"title": strings.Repeat("é", 256), "body": strings.Repeat("€", 65536)}, 201, ""},
 	}
 	for _, tc := range cases {
-		if status, field := post(tc.method, tc.path, tc.body); status != tc.status || field != tc.field {
-			t.Errorf("%s %s: %d %q, want %d %q", tc.method, tc.path, status, field, tc.status, tc.field)
+		status, field := post(tc.method, tc.path, tc.body)
+		if status != tc.status {
+			t.Errorf("%s %s: status %d, want %d", tc.method, tc.path, status, tc.status)
+		}
+		if field != tc.field {
+			t.Errorf("%s %s: error field %q, want %q", tc.method, tc.path, field, tc.field)
 		}
 	}
 }

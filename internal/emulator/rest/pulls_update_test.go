@@ -1,7 +1,9 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,11 +18,10 @@ func TestRESTUpdatePullBranch(t *testing.T) {
 		return send(t, http.MethodPut, base+"/pulls/121/update-branch", tok, body)
 	}
 	// #121's branch holds main's tip until #146 lands on main.
-	if r := put(bob, nil); r.status != http.StatusUnprocessableEntity || !strings.Contains(string(r.body), "There are no new commits on the base branch.") {
-		t.Errorf("update-branch of an up-to-date head: %d %s", r.status, r.body)
-	}
+	checkReply(t, "update-branch of an up-to-date head", put(bob, nil),
+		http.StatusUnprocessableEntity, "There are no new commits on the base branch.")
 	if r := send(t, http.MethodPut, base+"/pulls/146/merge", bob, nil); r.status != http.StatusOK {
-		t.Fatalf("merge #146: %d %s", r.status, r.body)
+		t.Fatalf("merge #146: status %d, want %d: %s", r.status, http.StatusOK, r.body)
 	}
 	var before restPull
 	getJSON(t, base+"/pulls/121", carol, &before)
@@ -36,14 +37,16 @@ func TestRESTUpdatePullBranch(t *testing.T) {
 		{carol, nil, http.StatusForbidden, ""},
 		{bob, map[string]any{"expected_head_sha": strings.Repeat("a", 40)}, http.StatusUnprocessableEntity, "expected head sha didn’t match current head ref."},
 	} {
-		if r := put(c.tok, c.body); r.status != c.status || !strings.Contains(string(r.body), c.msg) {
-			t.Errorf("update-branch %v: %d %s, want %d %q", c.body, r.status, r.body, c.status, c.msg)
-		}
+		checkReply(t, fmt.Sprintf("update-branch %v", c.body), put(c.tok, c.body), c.status, c.msg)
 	}
 	r := put(bob, map[string]any{"expected_head_sha": before.Head.SHA})
-	if r.status != http.StatusAccepted || !strings.Contains(string(r.body), `"message":"Updating pull request branch."`) ||
-		!strings.Contains(string(r.body), `/repos/acme/widgets/pulls/121"`) {
-		t.Fatalf("update-branch: %d %s", r.status, r.body)
+	if r.status != http.StatusAccepted {
+		t.Fatalf("update-branch: status %d, want %d: %s", r.status, http.StatusAccepted, r.body)
+	}
+	for _, want := range []string{`"message":"Updating pull request branch."`, `/repos/acme/widgets/pulls/121"`} {
+		if !strings.Contains(string(r.body), want) {
+			t.Fatalf("update-branch: body %s, want one with %s", r.body, want)
+		}
 	}
 	var after restPull
 	getJSON(t, base+"/pulls/121", carol, &after)
@@ -52,12 +55,20 @@ func TestRESTUpdatePullBranch(t *testing.T) {
 		Parents []struct{ SHA string }
 	}
 	getJSON(t, base+"/commits/"+after.Head.SHA, carol, &merge)
-	if after.Head.SHA == before.Head.SHA || len(merge.Parents) != 2 || merge.Parents[0].SHA != before.Head.SHA ||
-		merge.Parents[1].SHA != main.Commit.SHA || merge.Commit.Message != "Merge branch 'main' into "+before.Head.Ref {
-		t.Errorf("after the update: head %s (was %s), commit %+v, main %s", after.Head.SHA, before.Head.SHA, merge, main.Commit.SHA)
+	if after.Head.SHA == before.Head.SHA {
+		t.Errorf("after the update: head %s, want a new one", after.Head.SHA)
+	}
+	var parents []string
+	for _, p := range merge.Parents {
+		parents = append(parents, p.SHA)
+	}
+	if want := []string{before.Head.SHA, main.Commit.SHA}; !slices.Equal(parents, want) {
+		t.Errorf("merge commit parents %v, want the old head and main %v", parents, want)
+	}
+	if want := "Merge branch 'main' into " + before.Head.Ref; merge.Commit.Message != want {
+		t.Errorf("merge commit message %q, want %q", merge.Commit.Message, want)
 	}
 	// The head holds main now: nothing more to take in.
-	if r := put(bob, nil); r.status != http.StatusUnprocessableEntity || !strings.Contains(string(r.body), "There are no new commits on the base branch.") {
-		t.Errorf("second update-branch: %d %s", r.status, r.body)
-	}
+	checkReply(t, "second update-branch", put(bob, nil),
+		http.StatusUnprocessableEntity, "There are no new commits on the base branch.")
 }

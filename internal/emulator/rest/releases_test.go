@@ -17,8 +17,14 @@ func TestRESTReleases(t *testing.T) {
 		Commit struct{ SHA string }
 	}
 	getJSON(t, base+"/tags", tok, &tags)
-	if len(tags) != 5 || tags[0].Name != "v1.5.0-rc.1" || tags[4].Name != "v1.3.7" {
-		t.Fatalf("tags = %+v", tags)
+	if len(tags) != 5 {
+		t.Fatalf("tags: %d, want 5: %+v", len(tags), tags)
+	}
+	if tags[0].Name != "v1.5.0-rc.1" {
+		t.Fatalf("first tag %q, want %q", tags[0].Name, "v1.5.0-rc.1")
+	}
+	if tags[4].Name != "v1.3.7" {
+		t.Fatalf("last tag %q, want %q", tags[4].Name, "v1.3.7")
 	}
 	var releases []struct {
 		TagName    string `json:"tag_name"`
@@ -26,12 +32,27 @@ func TestRESTReleases(t *testing.T) {
 		Body       string
 	}
 	getJSON(t, base+"/releases", tok, &releases)
-	if len(releases) != 5 || releases[0].TagName != "v1.5.0-rc.1" || !releases[0].Prerelease {
-		t.Fatalf("releases = %+v", releases)
+	if len(releases) != 5 {
+		t.Fatalf("releases: %d, want 5: %+v", len(releases), releases)
+	}
+	if releases[0].TagName != "v1.5.0-rc.1" {
+		t.Fatalf("first release %q, want %q", releases[0].TagName, "v1.5.0-rc.1")
+	}
+	if !releases[0].Prerelease {
+		t.Fatalf("release %s: prerelease = false, want true", releases[0].TagName)
 	}
 	// v1.4.0 lists what was merged after v1.3.7 and before it.
-	if notes := releases[3].Body; releases[3].TagName != "v1.4.0" || !strings.Contains(notes, "in #6\n") || !strings.Contains(notes, "in #37\n") || strings.Contains(notes, "in #61\n") {
-		t.Errorf("v1.4.0 notes:\n%s", notes)
+	if releases[3].TagName != "v1.4.0" {
+		t.Errorf("releases[3] %q, want %q", releases[3].TagName, "v1.4.0")
+	}
+	notes := releases[3].Body
+	for _, want := range []string{"in #6\n", "in #37\n"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("%s notes lack %q:\n%s", releases[3].TagName, want, notes)
+		}
+	}
+	if strings.Contains(notes, "in #61\n") {
+		t.Errorf("%s notes list #61, want it left out:\n%s", releases[3].TagName, notes)
 	}
 	var latest struct {
 		TagName string `json:"tag_name"`
@@ -45,23 +66,26 @@ func TestRESTReleases(t *testing.T) {
 	}
 	getJSON(t, base+"/releases/tags/v1.4.1", tok, &byTag)
 	if byTag.TagName != "v1.4.1" {
-		t.Errorf("release by tag = %+v", byTag)
+		t.Errorf("release by tag v1.4.1: tag_name %q, want %q", byTag.TagName, "v1.4.1")
 	}
 	if r := get(t, base+"/releases/tags/v9", tok); r.status != http.StatusNotFound {
-		t.Errorf("unknown tag: %d", r.status)
+		t.Errorf("unknown tag: status %d, want %d", r.status, http.StatusNotFound)
 	}
 	var ref struct {
 		Ref    string
 		Object struct{ SHA string }
 	}
 	getJSON(t, base+"/git/ref/tags/v1.4.0", tok, &ref)
-	if ref.Ref != "refs/tags/v1.4.0" || ref.Object.SHA != tags[3].Commit.SHA {
-		t.Errorf("tag ref = %+v", ref)
+	if ref.Ref != "refs/tags/v1.4.0" {
+		t.Errorf("tag ref %q, want %q", ref.Ref, "refs/tags/v1.4.0")
+	}
+	if ref.Object.SHA != tags[3].Commit.SHA {
+		t.Errorf("tag ref v1.4.0 at %s, want the listed tag's %s", ref.Object.SHA, tags[3].Commit.SHA)
 	}
 	var matching []struct{ Ref string }
 	getJSON(t, base+"/git/matching-refs/tags/v1.4", tok, &matching)
 	if len(matching) != 3 {
-		t.Errorf("refs matching tags/v1.4 = %+v", matching)
+		t.Errorf("refs matching tags/v1.4: %d %+v, want 3", len(matching), matching)
 	}
 	// The tag points at main as it was: the v1.4.0 commit holds #37's
 	// changelog line, not #84's.
@@ -73,8 +97,10 @@ func TestRESTReleases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(text), "- Support custom number formats in the widget editor\n") ||
-		strings.Contains(string(text), "retry back-off") {
-		t.Errorf("CHANGELOG.md at v1.4.0:\n%s", text)
+	if want := "- Support custom number formats in the widget editor\n"; !strings.Contains(string(text), want) {
+		t.Errorf("CHANGELOG.md at v1.4.0 lacks %q:\n%s", want, text)
+	}
+	if strings.Contains(string(text), "retry back-off") {
+		t.Errorf("CHANGELOG.md at v1.4.0 mentions %q, want it absent:\n%s", "retry back-off", text)
 	}
 }

@@ -47,13 +47,13 @@ func TestOwnerRepoListingOrder(t *testing.T) {
 	} {
 		got := list(tc.path)
 		if !slices.IsSortedFunc(got, tc.order) {
-			t.Errorf("GET %s: out of order: %v", tc.path, got)
+			t.Errorf("GET %s: %v, want them in the order asked for", tc.path, got)
 		}
 	}
 	// The two orders differ on acme's repositories, so a listing that
 	// ignored sort would fail one of the checks above.
 	created := list("/orgs/acme/repos?sort=created&direction=asc")
 	if slices.IsSortedFunc(created, byName) && slices.IsSortedFunc(created, desc(byName)) {
-		t.Fatalf("acme's repositories sort the same by name and by creation: %v", created)
+		t.Fatalf("acme's repositories by creation %v are also sorted by name both ways, want orders that differ", created)
 	}
 }

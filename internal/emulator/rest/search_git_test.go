@@ -29,12 +29,18 @@ func TestRESTSearchCommits(t *testing.T) {
 		Items      []commitHitT
 	}
 	getJSON(t, api+"/search/commits?q=repo:acme/widgets+fix&sort=author-date&order=asc", tok, &res)
-	if res.TotalCount == 0 || len(res.Items) == 0 {
-		t.Fatalf("no commit of acme/widgets mentions fix: %+v", res)
+	if res.TotalCount == 0 {
+		t.Fatalf("commits of acme/widgets mentioning fix: total_count 0, want some")
+	}
+	if len(res.Items) == 0 {
+		t.Fatalf("commits of acme/widgets mentioning fix: total_count %d but no items, want some", res.TotalCount)
 	}
 	for i, it := range res.Items {
-		if !strings.Contains(strings.ToLower(it.Commit.Message), "fix") || it.Repository.FullName != "acme/widgets" {
-			t.Errorf("hit %s: %q in %s", it.SHA, it.Commit.Message, it.Repository.FullName)
+		if !strings.Contains(strings.ToLower(it.Commit.Message), "fix") {
+			t.Errorf("hit %s: message %q, want one saying fix", it.SHA, it.Commit.Message)
+		}
+		if it.Repository.FullName != "acme/widgets" {
+			t.Errorf("hit %s: repository %q, want %q", it.SHA, it.Repository.FullName, "acme/widgets")
 		}
 		if i > 0 && it.Commit.Author.Date < res.Items[i-1].Commit.Author.Date {
 			t.Errorf("author-date asc: %s after %s", it.Commit.Author.Date, res.Items[i-1].Commit.Author.Date)
@@ -47,8 +53,13 @@ func TestRESTSearchCommits(t *testing.T) {
 		Items      []commitHitT
 	}
 	getJSON(t, api+"/search/commits?q=repo:acme/widgets+hash:"+first.SHA[:10], tok, &one)
-	if one.TotalCount != 1 || one.Items[0].SHA != first.SHA {
-		t.Errorf("hash:%s = %+v", first.SHA[:10], one)
+	if one.TotalCount != 1 {
+		t.Errorf("hash:%s: total_count %d, want 1", first.SHA[:10], one.TotalCount)
+	}
+	if len(one.Items) == 0 {
+		t.Errorf("hash:%s found no items, want %s", first.SHA[:10], first.SHA)
+	} else if one.Items[0].SHA != first.SHA {
+		t.Errorf("hash:%s found %s, want %s", first.SHA[:10], one.Items[0].SHA, first.SHA)
 	}
 	if first.Author != nil {
 		var by struct{ Items []commitHitT }
@@ -57,16 +68,18 @@ func TestRESTSearchCommits(t *testing.T) {
 			t.Errorf("author:%s found nothing", first.Author.Login)
 		}
 		for _, it := range by.Items {
-			if it.Author == nil || it.Author.Login != first.Author.Login {
-				t.Errorf("author:%s found %+v", first.Author.Login, it.Author)
+			if it.Author == nil {
+				t.Errorf("author:%s found %s with no author, want %s", first.Author.Login, it.SHA, first.Author.Login)
+			} else if it.Author.Login != first.Author.Login {
+				t.Errorf("author:%s found %s by %s, want %s", first.Author.Login, it.SHA, it.Author.Login, first.Author.Login)
 			}
 		}
 	}
 	if r := get(t, api+"/search/commits?q=repo:acme/nothing+fix", tok); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("unknown repo: %d", r.status)
+		t.Errorf("unknown repo: status %d, want %d", r.status, http.StatusUnprocessableEntity)
 	}
 	if r := get(t, api+"/search/commits?q=repo:acme/widgets+author-date:soon", tok); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("unreadable date: %d", r.status)
+		t.Errorf("unreadable date: status %d, want %d", r.status, http.StatusUnprocessableEntity)
 	}
 }
 
@@ -85,13 +98,19 @@ func TestRESTSearchCode(t *testing.T) {
 	}
 	getJSON(t, api+"/search/code?q=widget+repo:acme/widgets+in:file", tok, &res)
 	if res.TotalCount == 0 {
-		t.Fatal("no file of acme/widgets says widget")
+		t.Fatal("files of acme/widgets saying widget: total_count 0, want some")
 	}
 	for _, it := range res.Items {
 		var f struct{ Content string }
 		getJSON(t, api+"/repos/acme/widgets/contents/"+it.Path, tok, &f)
-		if it.Repository.FullName != "acme/widgets" || it.TextMatches != nil || !strings.HasSuffix(it.Path, it.Name) {
-			t.Errorf("hit %+v", it)
+		if it.Repository.FullName != "acme/widgets" {
+			t.Errorf("hit %s: repository %q, want %q", it.Path, it.Repository.FullName, "acme/widgets")
+		}
+		if it.TextMatches != nil {
+			t.Errorf("hit %s: text_matches %v, want none without the text-match media type", it.Path, it.TextMatches)
+		}
+		if !strings.HasSuffix(it.Path, it.Name) {
+			t.Errorf("hit %s: name %q, want the path's last part", it.Path, it.Name)
 		}
 		if f.Content == "" {
 			t.Errorf("%s: not on the default branch", it.Path)
@@ -108,10 +127,10 @@ func TestRESTSearchCode(t *testing.T) {
 	}
 	// Qualifiers alone are no search: GitHub asks for a term.
 	if r := get(t, api+"/search/code?q=repo:acme/widgets+language:go", tok); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("qualifiers only: %d", r.status)
+		t.Errorf("qualifiers only: status %d, want %d", r.status, http.StatusUnprocessableEntity)
 	}
 	if r := get(t, api+"/search/code?q=widget", ""); r.status != http.StatusUnauthorized {
-		t.Errorf("anonymous: %d", r.status)
+		t.Errorf("anonymous: status %d, want %d", r.status, http.StatusUnauthorized)
 	}
 }
 
@@ -149,14 +168,25 @@ func TestRESTSearchCodeTextMatches(t *testing.T) {
 		t.Fatal("no hits")
 	}
 	for _, it := range res.Items {
-		if len(it.TextMatches) != 1 || it.TextMatches[0].Property != "content" {
-			t.Errorf("%s: text_matches %+v", it.Path, it.TextMatches)
+		if len(it.TextMatches) != 1 {
+			t.Errorf("%s: %d text_matches, want 1: %+v", it.Path, len(it.TextMatches), it.TextMatches)
+			continue
+		}
+		if p := it.TextMatches[0].Property; p != "content" {
+			t.Errorf("%s: text_matches property %q, want %q", it.Path, p, "content")
 			continue
 		}
 		m := it.TextMatches[0]
 		for _, x := range m.Matches {
-			if len(x.Indices) != 2 || m.Fragment[x.Indices[0]:x.Indices[1]] != x.Text || !strings.EqualFold(x.Text, "widget") {
-				t.Errorf("%s: match %+v in %q", it.Path, x, m.Fragment)
+			if len(x.Indices) != 2 {
+				t.Errorf("%s: match %q indices %v, want two", it.Path, x.Text, x.Indices)
+				continue
+			}
+			if got := m.Fragment[x.Indices[0]:x.Indices[1]]; got != x.Text {
+				t.Errorf("%s: fragment%v = %q, want the match's text %q (fragment %q)", it.Path, x.Indices, got, x.Text, m.Fragment)
+			}
+			if !strings.EqualFold(x.Text, "widget") {
+				t.Errorf("%s: match text %q, want \"widget\" in any case", it.Path, x.Text)
 			}
 		}
 	}

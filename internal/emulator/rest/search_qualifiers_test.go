@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/search"
 	"github.com/ghgate/ghgate/internal/emulator/seed"
@@ -92,8 +94,17 @@ func demoFacts(t *testing.T, st *state.State) seedFacts {
 			f.typeName = is.Type.Name
 		}
 	}
-	if f.parent == nil || f.blocker == nil || f.typeName == "" || len(created) == 0 {
-		t.Fatalf("the demo seed lacks sub-issues, dependencies or issue types: %+v", f)
+	if f.parent == nil {
+		t.Fatalf("acme/widgets has no issue with 2+ sub-issues, want one")
+	}
+	if f.blocker == nil {
+		t.Fatalf("acme/widgets has no issue blocking another, want one")
+	}
+	if f.typeName == "" {
+		t.Fatalf("acme/widgets has no issue with a type, want one")
+	}
+	if len(created) == 0 {
+		t.Fatalf("acme/widgets has no issues, want some")
 	}
 	slices.SortFunc(created, func(a, b time.Time) int { return a.Compare(b) })
 	f.mid = created[len(created)/2].Truncate(24 * time.Hour)
@@ -275,8 +286,11 @@ func searchREST(t *testing.T, base, q, extra string) issueSearchPage {
 		var p issueSearchPage
 		err = json.NewDecoder(resp.Body).Decode(&p)
 		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d %v", q, resp.StatusCode, err)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("search %s: status %d, want %d", q, resp.StatusCode, http.StatusOK)
+		}
+		if err != nil {
+			t.Fatalf("search %s: decode: %v", q, err)
 		}
 		all.TotalCount = p.TotalCount
 		all.Items = append(all.Items, p.Items...)
@@ -319,8 +333,11 @@ func TestSearchQualifiers(t *testing.T) {
 				}
 			}
 			st.RUnlock()
-			if tc.some && (len(want) == 0 || len(want) == all) {
-				t.Fatalf("the seed gives this case %d of %d: it cannot tell the qualifier works", len(want), all)
+			if tc.some && len(want) == 0 {
+				t.Fatalf("the seed gives this case none of %d issues, want some: it cannot tell the qualifier works", all)
+			}
+			if tc.some && len(want) == all {
+				t.Fatalf("the seed gives this case all %d issues, want fewer: it cannot tell the qualifier works", all)
 			}
 			got := searchREST(t, srv.URL, tc.q, "")
 			var names []string
@@ -329,8 +346,11 @@ func TestSearchQualifiers(t *testing.T) {
 			}
 			slices.Sort(names)
 			slices.Sort(want)
-			if got.TotalCount != len(want) || !slices.Equal(names, want) {
-				t.Errorf("total_count %d, want %d\n got %v\nwant %v", got.TotalCount, len(want), names, want)
+			if got.TotalCount != len(want) {
+				t.Errorf("total_count %d, want %d", got.TotalCount, len(want))
+			}
+			if diff := cmp.Diff(want, names); diff != "" {
+				t.Errorf("hits mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -415,12 +435,24 @@ func TestSearchUnknownScope(t *testing.T) {
 		}
 		err = json.NewDecoder(resp.Body).Decode(&body)
 		resp.Body.Close()
-		if err != nil || resp.StatusCode != tc.status {
-			t.Errorf("%s: %d %v", tc.q, resp.StatusCode, err)
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: status %d, want %d", tc.q, resp.StatusCode, tc.status)
 			continue
 		}
-		if tc.message != "" && (body.Message != "Validation Failed" || len(body.Errors) != 1 || body.Errors[0].Message != tc.message) {
-			t.Errorf("%s: %+v", tc.q, body)
+		if err != nil {
+			t.Errorf("%s: decode: %v", tc.q, err)
+			continue
+		}
+		if tc.message == "" {
+			continue
+		}
+		if body.Message != "Validation Failed" {
+			t.Errorf("%s: message %q, want %q", tc.q, body.Message, "Validation Failed")
+		}
+		if len(body.Errors) != 1 {
+			t.Errorf("%s: %d errors %+v, want 1", tc.q, len(body.Errors), body.Errors)
+		} else if got := body.Errors[0].Message; got != tc.message {
+			t.Errorf("%s: error message %q, want %q", tc.q, got, tc.message)
 		}
 	}
 }

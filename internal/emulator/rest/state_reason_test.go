@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"testing"
@@ -23,23 +24,31 @@ func TestStateReasonOnlyWithAStateChange(t *testing.T) {
 			State       string `json:"state"`
 			StateReason string `json:"state_reason"`
 		}
-		if r.status != http.StatusOK || json.Unmarshal(r.body, &is) != nil {
-			t.Fatalf("PATCH %s %s: %d", url, body, r.status)
+		if r.status != http.StatusOK {
+			t.Fatalf("PATCH %s %s: status %d, want %d: %s", url, body, r.status, http.StatusOK, r.body)
+		}
+		if err := json.Unmarshal(r.body, &is); err != nil {
+			t.Fatalf("PATCH %s %s: decode %s: %v", url, body, r.body, err)
 		}
 		return is.State, is.StateReason
 	}
 	np := emulator.DemoNotPlannedIssue
-	if s, r := patch(np, `{"state":"closed"}`); s != "closed" || r != "not_planned" {
-		t.Fatalf("closing closed #%d: %s %s", np, s, r)
+	wantClosed := func(what string, state, reason string) {
+		t.Helper()
+		if state != "closed" {
+			t.Fatalf("%s: state %q, want %q", what, state, "closed")
+		}
+		if reason != "not_planned" {
+			t.Fatalf("%s: state_reason %q, want %q", what, reason, "not_planned")
+		}
 	}
-	if s, r := patch(np, `{"state":"closed","state_reason":"duplicate"}`); s != "closed" || r != "not_planned" {
-		t.Fatalf("re-closing #%d as duplicate: %s %s", np, s, r)
-	}
-	if s, r := patch(np, `{"state_reason":"completed"}`); s != "closed" || r != "not_planned" {
-		t.Fatalf("a reason alone on #%d: %s %s", np, s, r)
-	}
+	s, r := patch(np, `{"state":"closed"}`)
+	wantClosed(fmt.Sprintf("closing closed #%d", np), s, r)
+	s, r = patch(np, `{"state":"closed","state_reason":"duplicate"}`)
+	wantClosed(fmt.Sprintf("re-closing #%d as duplicate", np), s, r)
+	s, r = patch(np, `{"state_reason":"completed"}`)
+	wantClosed(fmt.Sprintf("a reason alone on #%d", np), s, r)
 	open := emulator.DemoUntriagedFrom
-	if s, r := patch(open, `{"state":"closed","state_reason":"not_planned"}`); s != "closed" || r != "not_planned" {
-		t.Fatalf("closing open #%d as not planned: %s %s", open, s, r)
-	}
+	s, r = patch(open, `{"state":"closed","state_reason":"not_planned"}`)
+	wantClosed(fmt.Sprintf("closing open #%d as not planned", open), s, r)
 }

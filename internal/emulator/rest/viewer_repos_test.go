@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -37,13 +38,20 @@ func TestViewerReposListsOwnedAndCollaborations(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(seed.DemoTokenAlice); len(got) != 3 || got[0] != "acme/gadgets" || got[2] != "alice/notes" {
-		t.Fatalf("alice: %v", got)
+	got := names(seed.DemoTokenAlice)
+	if len(got) != 3 {
+		t.Fatalf("alice's repositories %v, want 3", got)
+	}
+	if got[0] != "acme/gadgets" {
+		t.Fatalf("alice's first repository %q, want %q (all %v)", got[0], "acme/gadgets", got)
+	}
+	if got[2] != "alice/notes" {
+		t.Fatalf("alice's last repository %q, want %q (all %v)", got[2], "alice/notes", got)
 	}
 	if got := names(seed.DemoTokenCarol); len(got) != 2 {
-		t.Fatalf("carol collaborates on both acme repositories: %v", got)
+		t.Fatalf("carol's repositories %v, want the 2 acme ones she collaborates on", got)
 	}
-	if got := names(seed.DemoTokenDave); len(got) != 1 || got[0] != "dave/widgets" {
-		t.Fatalf("dave collaborates on nothing and owns his fork of acme/widgets: %v", got)
+	if got := names(seed.DemoTokenDave); !slices.Equal(got, []string{"dave/widgets"}) {
+		t.Fatalf("dave's repositories %v, want only his fork [dave/widgets]", got)
 	}
 }

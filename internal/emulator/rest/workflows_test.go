@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator"
 )
 
@@ -44,22 +46,40 @@ func TestRESTWorkflows(t *testing.T) {
 		Workflows  []workflowReply
 	}
 	getJSON(t, base+"/actions/workflows", read, &list)
-	if list.TotalCount != 1 || len(list.Workflows) != 1 || list.Workflows[0].Name != "CI" || list.Workflows[0].Path != ".github/workflows/ci.yml" || list.Workflows[0].State != "active" {
-		t.Fatalf("workflows = %+v", list)
+	if list.TotalCount != 1 {
+		t.Fatalf("workflows total_count = %d, want 1", list.TotalCount)
+	}
+	if len(list.Workflows) != 1 {
+		t.Fatalf("workflows listed: %d, want 1: %+v", len(list.Workflows), list.Workflows)
 	}
 	ci := list.Workflows[0]
+	if ci.Name != "CI" {
+		t.Fatalf("workflow name = %q, want %q", ci.Name, "CI")
+	}
+	if ci.Path != ".github/workflows/ci.yml" {
+		t.Fatalf("workflow %s path = %q, want %q", ci.Name, ci.Path, ".github/workflows/ci.yml")
+	}
+	if ci.State != "active" {
+		t.Fatalf("workflow %s state = %q, want %q", ci.Name, ci.State, "active")
+	}
 	var byFile, byID workflowReply
 	getJSON(t, base+"/actions/workflows/ci.yml", read, &byFile)
 	getJSON(t, fmt.Sprintf("%s/actions/workflows/%d", base, ci.ID), read, &byID)
-	if byFile != ci || byID != ci {
-		t.Errorf("by file %+v, by id %+v, listed %+v", byFile, byID, ci)
+	if diff := cmp.Diff(ci, byFile); diff != "" {
+		t.Errorf("workflow by file name mismatch with the listed one (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ci, byID); diff != "" {
+		t.Errorf("workflow by id mismatch with the listed one (-want +got):\n%s", diff)
 	}
 	// Every run of the repository is a CI run, and names the workflow.
 	var all, ofCI runsReply
 	getJSON(t, base+"/actions/runs?per_page=100", read, &all)
 	getJSON(t, base+"/actions/workflows/ci.yml/runs?per_page=100", read, &ofCI)
-	if all.TotalCount == 0 || ofCI.TotalCount != all.TotalCount {
-		t.Fatalf("runs of CI: %d, runs: %d", ofCI.TotalCount, all.TotalCount)
+	if all.TotalCount == 0 {
+		t.Fatalf("runs total_count = 0, want some")
+	}
+	if ofCI.TotalCount != all.TotalCount {
+		t.Fatalf("runs of CI total_count = %d, want all runs' %d", ofCI.TotalCount, all.TotalCount)
 	}
 	for _, r := range all.WorkflowRuns {
 		if r.WorkflowID != ci.ID {
@@ -68,72 +88,91 @@ func TestRESTWorkflows(t *testing.T) {
 	}
 	page := get(t, base+"/actions/workflows/ci.yml/runs?per_page=2", read)
 	if !nextLink.Match([]byte(page.header.Get("Link"))) {
-		t.Errorf("runs of a workflow, page 1 of many: Link %q", page.header.Get("Link"))
+		t.Errorf("runs of a workflow, page 1 of many: Link = %q, want a rel=\"next\"", page.header.Get("Link"))
 	}
 
 	// Refusals, in GitHub's shapes.
-	if r := get(t, base+"/actions/workflows/nope.yml", read); r.status != http.StatusNotFound || !strings.Contains(string(r.body), `"message":"Not Found"`) {
-		t.Errorf("unknown workflow: %d %s", r.status, r.body)
-	}
+	checkReply(t, "unknown workflow", get(t, base+"/actions/workflows/nope.yml", read), http.StatusNotFound, `"message":"Not Found"`)
 	if r := send(t, "PUT", base+"/actions/workflows/ci.yml/disable", read, nil); r.status != http.StatusForbidden {
-		t.Errorf("disable with read access: %d %s", r.status, r.body)
+		t.Errorf("disable with read access: status %d, want %d: %s", r.status, http.StatusForbidden, r.body)
 	}
-	if r := send(t, "POST", base+"/actions/workflows/ci.yml/dispatches", write, map[string]any{"ref": "main"}); r.status != http.StatusUnprocessableEntity ||
-		!strings.Contains(string(r.body), "Workflow does not have 'workflow_dispatch' trigger") {
-		t.Errorf("dispatch of a workflow without the trigger: %d %s", r.status, r.body)
-	}
+	checkReply(t, "dispatch of a workflow without the trigger",
+		send(t, "POST", base+"/actions/workflows/ci.yml/dispatches", write, map[string]any{"ref": "main"}),
+		http.StatusUnprocessableEntity, "Workflow does not have 'workflow_dispatch' trigger")
 
 	// Disabling and enabling show in the workflow's state.
 	if r := send(t, "PUT", base+"/actions/workflows/ci.yml/disable", write, nil); r.status != http.StatusNoContent {
-		t.Fatalf("disable: %d %s", r.status, r.body)
+		t.Fatalf("disable: status %d, want %d: %s", r.status, http.StatusNoContent, r.body)
 	}
 	getJSON(t, base+"/actions/workflows/ci.yml", read, &byFile)
 	if byFile.State != "disabled_manually" {
-		t.Errorf("disabled workflow's state = %q", byFile.State)
+		t.Errorf("disabled workflow's state = %q, want %q", byFile.State, "disabled_manually")
 	}
 	send(t, "PUT", base+"/actions/workflows/ci.yml/enable", write, nil)
 	getJSON(t, base+"/actions/workflows/ci.yml", read, &byFile)
 	if byFile.State != "active" {
-		t.Errorf("re-enabled workflow's state = %q", byFile.State)
+		t.Errorf("re-enabled workflow's state = %q, want %q", byFile.State, "active")
 	}
 
 	// A workflow file on the default branch is a workflow before it runs.
 	release := "name: Release\non:\n  workflow_dispatch:\njobs:\n  publish: {runs-on: ubuntu-latest}\n"
 	if r := send(t, "PUT", base+"/contents/.github/workflows/release.yml", write, map[string]any{
 		"message": "Add the release workflow", "content": base64.StdEncoding.EncodeToString([]byte(release))}); r.status != http.StatusCreated {
-		t.Fatalf("commit release.yml: %d %s", r.status, r.body)
+		t.Fatalf("commit release.yml: status %d, want %d: %s", r.status, http.StatusCreated, r.body)
 	}
 	first := getJSON(t, base+"/actions/workflows?per_page=1", read, &list)
-	if list.TotalCount != 2 || len(list.Workflows) != 1 || !nextLink.Match([]byte(first.header.Get("Link"))) {
-		t.Fatalf("workflows page 1: %+v, Link %q", list, first.header.Get("Link"))
+	if list.TotalCount != 2 {
+		t.Fatalf("workflows page 1: total_count = %d, want 2", list.TotalCount)
+	}
+	if len(list.Workflows) != 1 {
+		t.Fatalf("workflows page 1: %d listed, want 1: %+v", len(list.Workflows), list.Workflows)
+	}
+	if link := first.header.Get("Link"); !nextLink.MatchString(link) {
+		t.Fatalf("workflows page 1: Link = %q, want a rel=\"next\"", link)
 	}
 	getJSON(t, base+"/actions/workflows?per_page=1&page=2", read, &list)
-	if len(list.Workflows) != 1 || list.Workflows[0].Name != "Release" || list.Workflows[0].Path != ".github/workflows/release.yml" {
-		t.Fatalf("workflows page 2: %+v", list)
+	if len(list.Workflows) != 1 {
+		t.Fatalf("workflows page 2: %d listed, want 1: %+v", len(list.Workflows), list.Workflows)
 	}
-	if r := send(t, "POST", base+"/actions/workflows/release.yml/dispatches", write, map[string]any{"ref": "no-such-branch"}); r.status != http.StatusUnprocessableEntity ||
-		!strings.Contains(string(r.body), "No ref found for: no-such-branch") {
-		t.Errorf("dispatch on an unknown ref: %d %s", r.status, r.body)
+	if w := list.Workflows[0]; w.Name != "Release" {
+		t.Fatalf("workflows page 2: name = %q, want %q", w.Name, "Release")
 	}
+	if w := list.Workflows[0]; w.Path != ".github/workflows/release.yml" {
+		t.Fatalf("workflows page 2: path = %q, want %q", w.Path, ".github/workflows/release.yml")
+	}
+	checkReply(t, "dispatch on an unknown ref",
+		send(t, "POST", base+"/actions/workflows/release.yml/dispatches", write, map[string]any{"ref": "no-such-branch"}),
+		http.StatusUnprocessableEntity, "No ref found for: no-such-branch")
 	if r := send(t, "POST", base+"/actions/workflows/release.yml/dispatches", write, map[string]any{"ref": "main"}); r.status != http.StatusNoContent {
-		t.Fatalf("dispatch: %d %s", r.status, r.body)
+		t.Fatalf("dispatch: status %d, want %d: %s", r.status, http.StatusNoContent, r.body)
 	}
 	var dispatched runsReply
 	getJSON(t, base+"/actions/workflows/release.yml/runs", read, &dispatched)
-	if dispatched.TotalCount != 1 || dispatched.WorkflowRuns[0].Event != "workflow_dispatch" || dispatched.WorkflowRuns[0].Status != "queued" {
-		t.Fatalf("runs of the dispatched workflow: %+v", dispatched)
+	if dispatched.TotalCount != 1 {
+		t.Fatalf("runs of the dispatched workflow: total_count = %d, want 1", dispatched.TotalCount)
+	}
+	if len(dispatched.WorkflowRuns) == 0 {
+		t.Fatalf("runs of the dispatched workflow: none listed, want 1")
+	}
+	if run := dispatched.WorkflowRuns[0]; run.Event != "workflow_dispatch" {
+		t.Fatalf("dispatched run event = %q, want %q", run.Event, "workflow_dispatch")
+	}
+	if run := dispatched.WorkflowRuns[0]; run.Status != "queued" {
+		t.Fatalf("dispatched run status = %q, want %q", run.Status, "queued")
 	}
 	cancel := fmt.Sprintf("%s/actions/runs/%d/cancel", base, dispatched.WorkflowRuns[0].ID)
 	if r := send(t, "POST", cancel, write, nil); r.status != http.StatusAccepted {
-		t.Fatalf("cancel: %d %s", r.status, r.body)
+		t.Fatalf("cancel: status %d, want %d: %s", r.status, http.StatusAccepted, r.body)
 	}
 	getJSON(t, base+"/actions/workflows/release.yml/runs?status=cancelled", read, &dispatched)
-	if dispatched.TotalCount != 1 || dispatched.WorkflowRuns[0].Status != "completed" {
-		t.Errorf("cancelled run: %+v", dispatched)
+	if dispatched.TotalCount != 1 {
+		t.Errorf("cancelled runs: total_count = %d, want 1", dispatched.TotalCount)
 	}
-	if r := send(t, "POST", cancel, write, nil); r.status != http.StatusConflict || !strings.Contains(string(r.body), "Cannot cancel a workflow run that is completed.") {
-		t.Errorf("cancel a completed run: %d %s", r.status, r.body)
+	if len(dispatched.WorkflowRuns) > 0 && dispatched.WorkflowRuns[0].Status != "completed" {
+		t.Errorf("cancelled run status = %q, want %q", dispatched.WorkflowRuns[0].Status, "completed")
 	}
+	checkReply(t, "cancel a completed run", send(t, "POST", cancel, write, nil),
+		http.StatusConflict, "Cannot cancel a workflow run that is completed.")
 	runPath := strings.TrimSuffix(cancel, "/cancel")
 	if r := send(t, "DELETE", runPath, read, nil); r.status != http.StatusForbidden && r.status != http.StatusNotFound {
 		t.Errorf("a reader deletes a run: %d %s, want 403 or 404", r.status, r.body)
@@ -146,7 +185,7 @@ func TestRESTWorkflows(t *testing.T) {
 	}
 	getJSON(t, base+"/actions/workflows/release.yml/runs", read, &dispatched)
 	if dispatched.TotalCount != 0 {
-		t.Errorf("the deleted run is still listed: %+v", dispatched)
+		t.Errorf("runs after the delete: total_count = %d, want 0: %+v", dispatched.TotalCount, dispatched)
 	}
 }
 
@@ -159,7 +198,7 @@ func TestRESTRunLogs(t *testing.T) {
 	var failed runsReply
 	getJSON(t, base+"/actions/runs?status=failure&per_page=1", tok, &failed)
 	if len(failed.WorkflowRuns) != 1 {
-		t.Fatalf("no failed run: %+v", failed)
+		t.Fatalf("failed runs, per_page=1: %d, want 1: %+v", len(failed.WorkflowRuns), failed)
 	}
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/actions/runs/%d/logs", base, failed.WorkflowRuns[0].ID), nil)
@@ -170,8 +209,11 @@ func TestRESTRunLogs(t *testing.T) {
 	}
 	resp.Body.Close()
 	loc := resp.Header.Get("Location")
-	if resp.StatusCode != http.StatusFound || !strings.Contains(loc, "/_emulator/logs/runs/") {
-		t.Fatalf("run logs: %d Location %q", resp.StatusCode, loc)
+	if resp.StatusCode != http.StatusFound {
+		t.Fatalf("run logs: status %d, want %d", resp.StatusCode, http.StatusFound)
+	}
+	if !strings.Contains(loc, "/_emulator/logs/runs/") {
+		t.Fatalf("run logs: Location = %q, want a /_emulator/logs/runs/ URL", loc)
 	}
 	archive, err := http.Get(loc)
 	if err != nil {
@@ -179,9 +221,12 @@ func TestRESTRunLogs(t *testing.T) {
 	}
 	body, _ := io.ReadAll(archive.Body)
 	archive.Body.Close()
+	if archive.StatusCode != http.StatusOK {
+		t.Fatalf("archive: status %d, want %d", archive.StatusCode, http.StatusOK)
+	}
 	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
-	if archive.StatusCode != http.StatusOK || err != nil {
-		t.Fatalf("archive: %d %v", archive.StatusCode, err)
+	if err != nil {
+		t.Fatalf("archive: not a zip: %v", err)
 	}
 	files := map[string]string{}
 	for _, f := range zr.File {
@@ -193,24 +238,33 @@ func TestRESTRunLogs(t *testing.T) {
 		rc.Close()
 		files[f.Name] = string(b)
 	}
-	if !strings.Contains(files["1_test.txt"], "--- FAIL:") || files["test/4_Run tests.txt"] != files["1_test.txt"] || files["test/1_Set up job.txt"] != "" {
-		t.Errorf("archive files: %v", slices.Sorted(maps.Keys(files)))
+	names := slices.Sorted(maps.Keys(files))
+	if !strings.Contains(files["1_test.txt"], "--- FAIL:") {
+		t.Errorf("1_test.txt = %q, want a \"--- FAIL:\" (archive files %v)", files["1_test.txt"], names)
+	}
+	if files["test/4_Run tests.txt"] != files["1_test.txt"] {
+		t.Errorf("test/4_Run tests.txt = %q, want the job's log 1_test.txt %q (archive files %v)", files["test/4_Run tests.txt"], files["1_test.txt"], names)
+	}
+	if got := files["test/1_Set up job.txt"]; got != "" {
+		t.Errorf("test/1_Set up job.txt = %q, want empty (archive files %v)", got, names)
 	}
 	if _, ok := files["test/2_Run actionscheckout@v4.txt"]; !ok {
 		t.Errorf("a step name's slash is not dropped: %v", slices.Sorted(maps.Keys(files)))
 	}
-	if r, err := http.Get(strings.Replace(loc, "sig=", "sig=0", 1)); err != nil || r.StatusCode != http.StatusForbidden {
-		t.Errorf("a tampered archive URL: %v %v", r.StatusCode, err)
+	if r, err := http.Get(strings.Replace(loc, "sig=", "sig=0", 1)); err != nil {
+		t.Errorf("a tampered archive URL: %v", err)
+	} else if r.StatusCode != http.StatusForbidden {
+		t.Errorf("a tampered archive URL: status %d, want %d", r.StatusCode, http.StatusForbidden)
 	}
 	// A run still in progress has no archive yet.
 	var running runsReply
 	getJSON(t, base+"/actions/runs?status=in_progress&per_page=1", tok, &running)
 	if len(running.WorkflowRuns) == 1 {
 		if r := get(t, fmt.Sprintf("%s/actions/runs/%d/logs", base, running.WorkflowRuns[0].ID), tok); r.status != http.StatusNotFound {
-			t.Errorf("logs of a run in progress: %d", r.status)
+			t.Errorf("logs of a run in progress: status %d, want %d", r.status, http.StatusNotFound)
 		}
 	} else {
-		t.Error("no run in progress to ask for logs")
+		t.Errorf("runs in progress, per_page=1: %d, want 1 to ask for logs", len(running.WorkflowRuns))
 	}
 }
 
@@ -235,7 +289,7 @@ func TestRESTRerun(t *testing.T) {
 	var failed runsReply
 	getJSON(t, base+"/actions/runs?status=failure&per_page=2", read, &failed)
 	if len(failed.WorkflowRuns) != 2 {
-		t.Fatalf("want two failed runs: %+v", failed)
+		t.Fatalf("failed runs, per_page=2: %d, want 2: %+v", len(failed.WorkflowRuns), failed)
 	}
 	all, some := fmt.Sprintf("%s/actions/runs/%d", base, failed.WorkflowRuns[0].ID), fmt.Sprintf("%s/actions/runs/%d", base, failed.WorkflowRuns[1].ID)
 	jobs := func(path string) []job {
@@ -246,32 +300,50 @@ func TestRESTRerun(t *testing.T) {
 	before := jobs(some)
 
 	if r := send(t, "POST", all+"/rerun", read, nil); r.status != http.StatusForbidden {
-		t.Errorf("rerun with read access: %d", r.status)
+		t.Errorf("rerun with read access: status %d, want %d", r.status, http.StatusForbidden)
 	}
-	if r := send(t, "POST", all+"/rerun", write, nil); r.status != http.StatusCreated || string(r.body) != "{}" {
-		t.Fatalf("rerun: %d %s", r.status, r.body)
+	r := send(t, "POST", all+"/rerun", write, nil)
+	if r.status != http.StatusCreated {
+		t.Fatalf("rerun: status %d, want %d: %s", r.status, http.StatusCreated, r.body)
+	}
+	if string(r.body) != "{}" {
+		t.Fatalf("rerun: body %s, want {}", r.body)
 	}
 	var got run
 	getJSON(t, all, read, &got)
-	if got.Status != "queued" || got.Conclusion != nil || got.RunAttempt != 2 || got.PreviousAttemptURL == nil || !strings.HasSuffix(*got.PreviousAttemptURL, "/attempts/1") {
-		t.Errorf("re-run run: %+v", got)
+	if got.Status != "queued" {
+		t.Errorf("re-run run status = %q, want %q", got.Status, "queued")
+	}
+	if got.Conclusion != nil {
+		t.Errorf("re-run run conclusion = %q, want null", *got.Conclusion)
+	}
+	if got.RunAttempt != 2 {
+		t.Errorf("re-run run run_attempt = %d, want 2", got.RunAttempt)
+	}
+	if u := got.PreviousAttemptURL; u == nil || !strings.HasSuffix(*u, "/attempts/1") {
+		t.Errorf("re-run run previous_attempt_url = %s, want one ending /attempts/1", fmtStrPtr(u))
 	}
 	for _, j := range jobs(all) {
-		if j.Status != "queued" || j.Conclusion != nil {
-			t.Errorf("a job of a re-run run: %+v", j)
+		if j.Status != "queued" {
+			t.Errorf("job %s of a re-run run: status %q, want %q", j.Name, j.Status, "queued")
+		}
+		if j.Conclusion != nil {
+			t.Errorf("job %s of a re-run run: conclusion %q, want null", j.Name, *j.Conclusion)
 		}
 	}
-	if r := send(t, "POST", all+"/rerun", write, nil); r.status != http.StatusForbidden || !strings.Contains(string(r.body), "This workflow is already running") {
-		t.Errorf("rerun a queued run: %d %s", r.status, r.body)
-	}
+	checkReply(t, "rerun a queued run", send(t, "POST", all+"/rerun", write, nil),
+		http.StatusForbidden, "This workflow is already running")
 
 	if r := send(t, "POST", some+"/rerun-failed-jobs", write, nil); r.status != http.StatusCreated {
-		t.Fatalf("rerun failed jobs: %d %s", r.status, r.body)
+		t.Fatalf("rerun failed jobs: status %d, want %d: %s", r.status, http.StatusCreated, r.body)
 	}
 	for i, j := range jobs(some) {
 		failedBefore := before[i].Conclusion != nil && *before[i].Conclusion == "failure"
-		if failedBefore != (j.Status == "queued") || (!failedBefore && (j.Conclusion == nil || *j.Conclusion != *before[i].Conclusion)) {
-			t.Errorf("job %s: before %+v, after %+v", j.Name, before[i], j)
+		if queued := j.Status == "queued"; queued != failedBefore {
+			t.Errorf("job %s (conclusion before %s): queued = %v, want %v (only failed jobs re-run)", j.Name, fmtStrPtr(before[i].Conclusion), queued, failedBefore)
+		}
+		if !failedBefore && (j.Conclusion == nil || *j.Conclusion != *before[i].Conclusion) {
+			t.Errorf("job %s not re-run: conclusion %s, want the earlier %s", j.Name, fmtStrPtr(j.Conclusion), fmtStrPtr(before[i].Conclusion))
 		}
 	}
 
@@ -280,16 +352,16 @@ func TestRESTRerun(t *testing.T) {
 	getJSON(t, base+"/actions/runs?status=success&per_page=1", read, &done)
 	logs := fmt.Sprintf("%s/actions/runs/%d/logs", base, done.WorkflowRuns[0].ID)
 	if r := send(t, "DELETE", logs, write, nil); r.status != http.StatusNoContent {
-		t.Fatalf("delete logs: %d %s", r.status, r.body)
+		t.Fatalf("delete logs: status %d, want %d: %s", r.status, http.StatusNoContent, r.body)
 	}
 	if r := get(t, logs, read); r.status != http.StatusNotFound {
-		t.Errorf("deleted logs: %d", r.status)
+		t.Errorf("deleted logs: status %d, want %d", r.status, http.StatusNotFound)
 	}
 	doneJobs := jobs(fmt.Sprintf("%s/actions/runs/%d", base, done.WorkflowRuns[0].ID))
 	if r := get(t, fmt.Sprintf("%s/actions/jobs/%d/logs", base, doneJobs[0].ID), read); r.status != http.StatusNotFound {
-		t.Errorf("a job's log after its run's logs were deleted: %d", r.status)
+		t.Errorf("a job's log after its run's logs were deleted: status %d, want %d", r.status, http.StatusNotFound)
 	}
 	if r := send(t, "DELETE", all+"/logs", write, nil); r.status != http.StatusForbidden {
-		t.Errorf("delete the logs of a queued run: %d %s", r.status, r.body)
+		t.Errorf("delete the logs of a queued run: status %d, want %d: %s", r.status, http.StatusForbidden, r.body)
 	}
 }

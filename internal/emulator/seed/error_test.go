@@ -25,10 +25,14 @@ func TestDemoSeedInvariantsAreErrors(t *testing.T) {
 	sd.run()
 
 	if sd.err == nil {
-		t.Fatal("a missing label was not reported")
+		t.Fatal("err = nil, want the missing label reported")
 	}
-	if got := sd.err.Error(); !strings.HasPrefix(got, "emulator: demo seed: ") || !strings.Contains(got, `has no label "no-such-label"`) {
-		t.Fatalf("err = %q, want the demo seed naming the missing label", got)
+	got := sd.err.Error()
+	if !strings.HasPrefix(got, "emulator: demo seed: ") {
+		t.Fatalf("err = %q, want one starting %q", got, "emulator: demo seed: ")
+	}
+	if !strings.Contains(got, `has no label "no-such-label"`) {
+		t.Fatalf("err = %q, want one naming the missing label (%q)", got, `has no label "no-such-label"`)
 	}
 	if ran {
 		t.Fatal("seeding went on after a broken invariant")

@@ -34,8 +34,14 @@ func TestDemoSeedProjects(t *testing.T) {
 	}
 
 	roadmap := s.Project(s.Account(DemoOrg), DemoProjectNumber)
-	if roadmap == nil || roadmap.Title != DemoProjectTitle || roadmap.Public {
-		t.Fatalf("roadmap %+v", roadmap)
+	if roadmap == nil {
+		t.Fatalf("project #%d of %s missing", DemoProjectNumber, DemoOrg)
+	}
+	if roadmap.Title != DemoProjectTitle {
+		t.Errorf("roadmap title %q, want %q", roadmap.Title, DemoProjectTitle)
+	}
+	if roadmap.Public {
+		t.Errorf("roadmap Public = true, want false")
 	}
 	byRepo := map[string]int{}
 	kinds := map[string]int{}
@@ -52,31 +58,56 @@ func TestDemoSeedProjects(t *testing.T) {
 			t.Errorf("item %s has no Status", it.NodeID)
 		}
 	}
-	if kinds["ISSUE"] < 40 || kinds["PULL_REQUEST"] != 3 || kinds["DRAFT_ISSUE"] != 2 || byRepo[DemoWidgetsRepo] == 0 ||
-		byRepo[DemoGadgetsRepo] == 0 || archived < 2 {
-		t.Errorf("roadmap holds %v, issues by repository %v, %d archived", kinds, byRepo, archived)
+	if kinds["ISSUE"] < 40 {
+		t.Errorf("roadmap holds %d issues, want at least 40", kinds["ISSUE"])
+	}
+	if kinds["PULL_REQUEST"] != 3 {
+		t.Errorf("roadmap holds %d pull requests, want 3", kinds["PULL_REQUEST"])
+	}
+	if kinds["DRAFT_ISSUE"] != 2 {
+		t.Errorf("roadmap holds %d draft issues, want 2", kinds["DRAFT_ISSUE"])
+	}
+	for _, repo := range []string{DemoWidgetsRepo, DemoGadgetsRepo} {
+		if byRepo[repo] == 0 {
+			t.Errorf("roadmap holds no issue of %s, want some (by repository: %v)", repo, byRepo)
+		}
+	}
+	if archived < 2 {
+		t.Errorf("roadmap holds %d archived items, want at least 2", archived)
 	}
 	for name, typ := range map[string]string{"Status": "SINGLE_SELECT", "Priority": "SINGLE_SELECT", "Iteration": "ITERATION",
 		"Estimate": "NUMBER", "Target date": "DATE", "Notes": "TEXT"} {
-		if f := roadmap.FindField(name); f == nil || f.DataType != typ {
-			t.Errorf("field %s: %+v", name, f)
+		f := roadmap.FindField(name)
+		if f == nil {
+			t.Errorf("field %s missing, want one of type %s", name, typ)
+			continue
+		}
+		if f.DataType != typ {
+			t.Errorf("field %s: DataType %s, want %s", name, f.DataType, typ)
 		}
 	}
 	iteration := roadmap.FindField("Iteration")
-	if cur := iteration.CurrentIteration(DemoNow()); cur == nil || cur.ID != DemoIterationIDs()[1] ||
-		len(iteration.Iteration.Iterations) != 2 || len(iteration.Iteration.Completed) != 1 {
-		t.Errorf("iterations %+v, current %+v", iteration.Iteration, cur)
+	if cur := iteration.CurrentIteration(DemoNow()); cur == nil || cur.ID != DemoIterationIDs()[1] {
+		t.Errorf("current iteration %+v, want the middle one %s", cur, DemoIterationIDs()[1])
+	}
+	if n := len(iteration.Iteration.Iterations); n != 2 {
+		t.Errorf("iterations: %d, want 2", n)
+	}
+	if n := len(iteration.Iteration.Completed); n != 1 {
+		t.Errorf("completed iterations: %d, want 1", n)
 	}
 	// Seeded on another day, the middle iteration still holds that day.
 	later := time.Date(2027, time.March, 17, 15, 0, 0, 0, time.UTC)
 	s2, _ := board(later)
 	it2 := s2.Project(s2.Account(DemoOrg), DemoProjectNumber).FindField("Iteration")
 	if cur := it2.CurrentIteration(later); cur == nil || cur.ID != DemoIterationIDs()[1] {
-		t.Errorf("seeded on %s the current iteration is %+v", later, cur)
+		t.Errorf("seeded on %s the current iteration is %+v, want the middle one %s", later, cur, DemoIterationIDs()[1])
 	}
 	mine := s.Project(s.Account(DemoNotesOwner), DemoUserProjectNumber)
-	if mine == nil || len(mine.Items) < 3 {
-		t.Errorf("alice's board %+v", mine)
+	if mine == nil {
+		t.Errorf("alice's board #%d missing", DemoUserProjectNumber)
+	} else if len(mine.Items) < 3 {
+		t.Errorf("alice's board holds %d items, want at least 3", len(mine.Items))
 	}
 }
 
@@ -102,27 +133,35 @@ func TestProjectItemFilterSyntax(t *testing.T) {
 		return n
 	}
 	live := count("")
-	if a, b := count(`status:Todo`), count(`-status:Todo`); a == 0 || a+b != live {
-		t.Errorf("status:Todo %d and -status:Todo %d of %d", a, b, live)
+	a, b := count(`status:Todo`), count(`-status:Todo`)
+	if a == 0 {
+		t.Errorf("status:Todo matches 0 items, want some")
+	}
+	if a+b != live {
+		t.Errorf("status:Todo %d + -status:Todo %d = %d, want all %d", a, b, a+b, live)
 	}
 	if a, b, both := count(`priority:P0`), count(`priority:P1`), count(`priority:P0,P1`); both != a+b {
 		t.Errorf("priority:P0,P1 %d, want %d+%d", both, a, b)
 	}
-	if a, b := count(`"Target date":>=2026-10-01`), count(`target-date:>=2026-10-01`); a == 0 || a != b {
-		t.Errorf("quoted and dashed field names: %d, %d", a, b)
+	quoted, dashed := count(`"Target date":>=2026-10-01`), count(`target-date:>=2026-10-01`)
+	if quoted == 0 {
+		t.Errorf(`"Target date":>=2026-10-01 matches 0 items, want some`)
+	}
+	if dashed != quoted {
+		t.Errorf("target-date:>=2026-10-01 matches %d, want the quoted name's %d", dashed, quoted)
 	}
 	if n := count(`target-date:<@today-3650d`); n != 0 {
-		t.Errorf("dates ten years back: %d", n)
+		t.Errorf("dates ten years back: %d items, want 0", n)
 	}
 	if n := count(`assignee:@me is:draft`); n != 2 {
-		t.Errorf("bob's drafts: %d", n)
+		t.Errorf("bob's drafts: %d items, want 2", n)
 	}
 	if n, all := count(`no:estimate`)+count(`has:estimate`), live; n != all {
-		t.Errorf("no: and has: split %d of %d", n, all)
+		t.Errorf("no:estimate + has:estimate = %d, want all %d", n, all)
 	}
 	for _, bad := range []string{`sprint:1`, `is:blocked`, `no:sprint`} {
 		if _, err := state.ParseItemFilter(p, bad); err == nil {
-			t.Errorf("%q parsed", bad)
+			t.Errorf("ParseItemFilter(%q) = nil error, want one", bad)
 		}
 	}
 }

@@ -21,8 +21,11 @@ func TestDemoSeedPulls(t *testing.T) {
 	for _, name := range []string{DemoWidgetsRepo, DemoGadgetsRepo} {
 		r := s.Repo(DemoOrg, name)
 		g := r.Git
-		if g == nil || g.Branches[state.RepoDefaultBranch] == nil {
-			t.Fatalf("%s has no main branch", name)
+		if g == nil {
+			t.Fatalf("%s has no git data, want a main branch", name)
+		}
+		if g.Branches[state.RepoDefaultBranch] == nil {
+			t.Fatalf("%s has no %s branch", name, state.RepoDefaultBranch)
 		}
 		for _, is := range r.Issues {
 			if !is.IsPull {
@@ -35,15 +38,24 @@ func TestDemoSeedPulls(t *testing.T) {
 			}
 			if p.HeadRepo != r {
 				seen["cross-repository"]++
-				if p.HeadRepo.Parent != r || !p.MaintainerCanModify || g.Commits[p.Head.SHA] != p.Head {
-					t.Errorf("%s#%d: head in %s, not a fork whose head the base repository tracks", name, is.Number, p.HeadRepo.FullName())
+				if p.HeadRepo.Parent != r {
+					t.Errorf("%s#%d: head in %s, whose parent is %v, want a fork of %s", name, is.Number, p.HeadRepo.FullName(), p.HeadRepo.Parent, r.FullName())
+				}
+				if !p.MaintainerCanModify {
+					t.Errorf("%s#%d: cross-repository MaintainerCanModify = false, want true", name, is.Number)
+				}
+				if g.Commits[p.Head.SHA] != p.Head {
+					t.Errorf("%s#%d: head %s (in %s) not among %s's commits, want the base repository to track it", name, is.Number, p.Head.SHA, p.HeadRepo.FullName(), name)
 				}
 			}
-			if p.HeadRepo.Git.Branches[p.HeadRef] == nil || p.BaseRef != state.RepoDefaultBranch {
-				t.Errorf("%s#%d: head %q base %q", name, is.Number, p.HeadRef, p.BaseRef)
+			if p.HeadRepo.Git.Branches[p.HeadRef] == nil {
+				t.Errorf("%s#%d: head branch %q missing in %s", name, is.Number, p.HeadRef, p.HeadRepo.FullName())
+			}
+			if p.BaseRef != state.RepoDefaultBranch {
+				t.Errorf("%s#%d: base %q, want %q", name, is.Number, p.BaseRef, state.RepoDefaultBranch)
 			}
 			if n := len(p.Commits()); n < 1 || n > 3 {
-				t.Errorf("%s#%d has %d commits", name, is.Number, n)
+				t.Errorf("%s#%d has %d commits, want 1..3", name, is.Number, n)
 			}
 			if len(p.Changes()) == 0 {
 				t.Errorf("%s#%d changes no file", name, is.Number)
@@ -55,11 +67,21 @@ func TestDemoSeedPulls(t *testing.T) {
 			case is.Merged:
 				seen["merged"]++
 				mc := p.MergeCommit
-				if mc == nil || len(mc.Parents) != 2 || mc.Parents[1] != p.Head || !slices.Contains(state.History(g.Branches[state.RepoDefaultBranch]), mc) {
-					t.Errorf("%s#%d: merged without a merge commit on main", name, is.Number)
+				switch {
+				case mc == nil:
+					t.Errorf("%s#%d: merged, MergeCommit = nil, want a merge commit", name, is.Number)
+				case len(mc.Parents) != 2:
+					t.Errorf("%s#%d: merge commit has %d parents, want 2", name, is.Number, len(mc.Parents))
+				case mc.Parents[1] != p.Head:
+					t.Errorf("%s#%d: merge commit's second parent %s, want the head %s", name, is.Number, mc.Parents[1].SHA, p.Head.SHA)
+				case !slices.Contains(state.History(g.Branches[state.RepoDefaultBranch]), mc):
+					t.Errorf("%s#%d: merge commit %s not in main's history", name, is.Number, mc.SHA)
 				}
-				if p.MergedAt == nil || is.ClosedAt == nil || !p.MergedAt.Equal(*is.ClosedAt) || p.MergedBy == nil {
-					t.Errorf("%s#%d: merged_at %v closed_at %v merged_by %v", name, is.Number, p.MergedAt, is.ClosedAt, p.MergedBy)
+				if p.MergedAt == nil || is.ClosedAt == nil || !p.MergedAt.Equal(*is.ClosedAt) {
+					t.Errorf("%s#%d: merged_at %v, closed_at %v, want both set and equal", name, is.Number, p.MergedAt, is.ClosedAt)
+				}
+				if p.MergedBy == nil {
+					t.Errorf("%s#%d: merged, MergedBy = nil, want the merger", name, is.Number)
 				}
 			case is.State == "closed":
 				seen["closed"]++
@@ -92,17 +114,23 @@ func TestDemoSeedPulls(t *testing.T) {
 			t.Errorf("no %s review in the seed", st)
 		}
 	}
-	if outdated == 0 || resolved == 0 || teams == 0 {
-		t.Errorf("outdated threads %d, resolved threads %d, team review requests %d", outdated, resolved, teams)
+	if outdated == 0 {
+		t.Errorf("outdated threads: 0, want some")
+	}
+	if resolved == 0 {
+		t.Errorf("resolved threads: 0, want some")
+	}
+	if teams == 0 {
+		t.Errorf("team review requests: 0, want some")
 	}
 	// The default branch's files are its tip's tree.
 	w := s.Repo(DemoOrg, DemoWidgetsRepo)
 	tip := w.Git.Branches[state.RepoDefaultBranch]
-	if state.TreeSHA(w.Files) != tip.TreeSHA {
-		t.Error("acme/widgets' files are not main's tree")
+	if got := state.TreeSHA(w.Files); got != tip.TreeSHA {
+		t.Errorf("acme/widgets' files hash to tree %s, want main's tree %s", got, tip.TreeSHA)
 	}
 	if !strings.Contains(w.Files["README.md"], "docs/query-cache-invalidation.md") {
-		t.Error("a merged docs pull request's README link is not on main")
+		t.Errorf("main's README.md lacks the merged docs pull request's link %q", "docs/query-cache-invalidation.md")
 	}
 }
 
@@ -169,13 +197,23 @@ func TestDemoSeedPullTimelines(t *testing.T) {
 			}
 			if is.Merged {
 				m := slices.Index(kinds, "merged")
-				if m < 0 || m+1 >= len(kinds) || kinds[m+1] != "closed" || slices.Index(kinds, "reviewed") > m {
-					t.Errorf("%s#%d: merged pull request's timeline %v, want its reviews, then merged, then closed", name, is.Number, kinds)
+				if m < 0 {
+					t.Errorf("%s#%d: merged pull request's timeline %v has no merged event", name, is.Number, kinds)
+				} else {
+					if m+1 >= len(kinds) || kinds[m+1] != "closed" {
+						t.Errorf("%s#%d: merged pull request's timeline %v, want closed right after merged", name, is.Number, kinds)
+					}
+					if slices.Index(kinds, "reviewed") > m {
+						t.Errorf("%s#%d: merged pull request's timeline %v, want its reviews before merged", name, is.Number, kinds)
+					}
 				}
 			}
 		}
 	}
-	if pushedAfterReview == 0 || requested == 0 {
-		t.Errorf("pushes after a review %d, review requests %d; want some of each", pushedAfterReview, requested)
+	if pushedAfterReview == 0 {
+		t.Errorf("pushes after a review: 0, want some")
+	}
+	if requested == 0 {
+		t.Errorf("review_requested events: 0, want some")
 	}
 }

@@ -4,19 +4,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Object ids git itself gives well-known content.
 func TestGitObjectIDs(t *testing.T) {
-	if got := BlobSHA("hello\n"); got != "ce013625030ba8dba906f756967f9e9ca394464a" {
-		t.Errorf("blob hello = %s", got)
+	if got, want := BlobSHA("hello\n"), "ce013625030ba8dba906f756967f9e9ca394464a"; got != want {
+		t.Errorf("blob hello = %s, want git's %s", got, want)
 	}
-	if got := gitObjectID("tree", nil); got != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
-		t.Errorf("empty tree = %s", got)
+	if got, want := gitObjectID("tree", nil), "4b825dc642cb6eb9a060e54bf8d69288fbee4904"; got != want {
+		t.Errorf("empty tree = %s, want git's %s", got, want)
 	}
 }
 
@@ -75,7 +78,7 @@ func TestGitCommitsMatchGit(t *testing.T) {
 	gitCLI(t, dir, nil, "add", "-A")
 	gitCLI(t, dir, env(t1), "commit", "-q", "-m", "Initial commit")
 	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD"); got != c1.SHA {
-		t.Fatalf("first commit: git %s, model %s", got, c1.SHA)
+		t.Fatalf("first commit: model %s, want git's %s", c1.SHA, got)
 	}
 	// The model's diff turns the first tree into the second.
 	patch := filepath.Join(t.TempDir(), "change.diff")
@@ -85,10 +88,10 @@ func TestGitCommitsMatchGit(t *testing.T) {
 	gitCLI(t, dir, nil, "apply", "--index", patch)
 	gitCLI(t, dir, env(t2), "commit", "-q", "-m", "Second\n\nWith a body.")
 	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD"); got != c2.SHA {
-		t.Fatalf("second commit: git %s, model %s", got, c2.SHA)
+		t.Fatalf("second commit: model %s, want git's %s", c2.SHA, got)
 	}
 	if got := gitCLI(t, dir, nil, "rev-parse", "HEAD^{tree}"); got != c2.TreeSHA {
-		t.Errorf("tree: git %s, model %s", got, c2.TreeSHA)
+		t.Errorf("tree: model %s, want git's %s", c2.TreeSHA, got)
 	}
 	// git format-patch's mail applies too, back on the first commit.
 	mbox := filepath.Join(t.TempDir(), "change.patch")
@@ -114,14 +117,17 @@ func TestGitHistory(t *testing.T) {
 	if mb := MergeBase(m1, t2); mb != root {
 		t.Errorf("merge base = %v, want root", mb)
 	}
-	if got := Between(m1, t2); len(got) != 2 || got[0] != t1 || got[1] != t2 {
-		t.Errorf("between = %v", got)
+	if got := Between(m1, t2); !slices.Equal(got, []*GitCommit{t1, t2}) {
+		t.Errorf("Between(main 1, topic 2) = %q, want [\"topic 1\" \"topic 2\"]", commitMessages(got))
 	}
 	if got := g.Resolve(t2.SHA[:9]); got != t2 {
-		t.Errorf("abbreviated sha resolves to %v", got)
+		t.Errorf("abbreviated sha resolves to %q, want \"topic 2\"", commitMessages([]*GitCommit{got}))
 	}
-	if g.Resolve("refs/heads/topic") != t2 || g.Resolve("nope") != nil {
-		t.Error("branch resolution")
+	if got := g.Resolve("refs/heads/topic"); got != t2 {
+		t.Errorf("Resolve(refs/heads/topic) = %q, want \"topic 2\"", commitMessages([]*GitCommit{got}))
+	}
+	if got := g.Resolve("nope"); got != nil {
+		t.Errorf("Resolve(nope) = %s, want nil", got.SHA)
 	}
 	// The topic changed t only; main changed f only: no conflict.
 	p := &PullRequest{HeadRepo: &Repo{Git: g}, HeadRef: "topic", BaseRef: "main", Head: t2, Base: m1}
@@ -168,18 +174,25 @@ func TestChangesAndHunks(t *testing.T) {
 		add, del     int
 	}{{"edit", "modified", 2, 1}, {"gone", "removed", 0, 2}, {"new", "added", 1, 0}}
 	if len(got) != len(want) {
-		t.Fatalf("changes = %+v", got)
+		t.Fatalf("changes: %d, want %d: %+v", len(got), len(want), got)
 	}
+	type row struct {
+		Path, Status         string
+		Additions, Deletions int
+	}
+	var gotRows, wantRows []row
 	for i, w := range want {
-		if got[i].Path != w.path || got[i].Status != w.status || got[i].Additions != w.add || got[i].Deletions != w.del {
-			t.Errorf("change %d = %s %s +%d -%d, want %+v", i, got[i].Path, got[i].Status, got[i].Additions, got[i].Deletions, w)
-		}
+		wantRows = append(wantRows, row{w.path, w.status, w.add, w.del})
+		gotRows = append(gotRows, row{got[i].Path, got[i].Status, got[i].Additions, got[i].Deletions})
+	}
+	if diff := cmp.Diff(wantRows, gotRows); diff != "" {
+		t.Errorf("changes mismatch (-want +got):\n%s", diff)
 	}
 	if !strings.HasPrefix(got[0].Patch, "@@ -2,9 +2,10 @@\n 2\n 3\n 4\n-5\n+five\n") {
-		t.Errorf("edit patch:\n%s", got[0].Patch)
+		t.Errorf("edit patch does not start with its first hunk \"@@ -2,9 +2,10 @@\":\n%s", got[0].Patch)
 	}
 	if got[2].Patch != "@@ -0,0 +1 @@\n+x" {
-		t.Errorf("new file patch: %q", got[2].Patch)
+		t.Errorf("new file patch = %q, want %q", got[2].Patch, "@@ -0,0 +1 @@\n+x")
 	}
 	if FirstAddedLine(got[0].Patch) != 5 {
 		t.Errorf("first added line = %d, want 5", FirstAddedLine(got[0].Patch))

@@ -90,8 +90,13 @@ func TestCrossReferencesFromBodiesAndComments(t *testing.T) {
 	if got := crossRefs(one); !slices.Equal(got, []string{"acme/widgets#5 by bob"}) {
 		t.Errorf("#1 cross-references %v, want one from #5", got)
 	}
-	if n := len(one.Events); n == 0 || one.Events[n-1].Source != pr || !pr.IsPull {
-		t.Errorf("#1's last event is not the pull request's cross-reference: %d events", n)
+	if n := len(one.Events); n == 0 {
+		t.Errorf("#1 has no events, want the pull request's cross-reference last")
+	} else if src := one.Events[n-1].Source; src != pr {
+		t.Errorf("#1's last event (%s) has source %s, want the pull request %q", one.Events[n-1].Event, issueName(src), pr.Title)
+	}
+	if !pr.IsPull {
+		t.Errorf("#%d IsPull = false, want true", pr.Number)
 	}
 	for _, is := range []*Issue{two, three, four, pr} {
 		if got := crossRefs(is); len(got) != 0 {
@@ -105,14 +110,14 @@ func TestCrossReferencesFromBodiesAndComments(t *testing.T) {
 		t.Errorf("#1 after a second mention: %v, want the one event", got)
 	}
 	if got := crossRefs(two); !slices.Equal(got, []string{"acme/widgets#5 by alice"}) {
-		t.Errorf("#2 after the comment: %v", got)
+		t.Errorf("#2 after the comment = %v, want %v", got, []string{"acme/widgets#5 by alice"})
 	}
 
 	// Editing a body to add a mention records it, by the editor.
 	edited := "Now about #3."
 	s.SetBody(four, bob, &edited)
 	if got := crossRefs(three); !slices.Equal(got, []string{"acme/widgets#4 by bob"}) {
-		t.Errorf("#3 after #4's edit: %v", got)
+		t.Errorf("#3 after #4's edit = %v, want %v", got, []string{"acme/widgets#4 by bob"})
 	}
 	s.SetBody(four, bob, &edited)
 	if got := crossRefs(three); len(got) != 1 {
@@ -123,14 +128,14 @@ func TestCrossReferencesFromBodiesAndComments(t *testing.T) {
 	c := s.AddComment(two, alice, "nothing yet", s.Now())
 	s.EditComment(c, alice, "see #4")
 	if got := crossRefs(four); !slices.Equal(got, []string{"acme/widgets#2 by alice"}) {
-		t.Errorf("#4 after #2's comment edit: %v", got)
+		t.Errorf("#4 after #2's comment edit = %v, want %v", got, []string{"acme/widgets#2 by alice"})
 	}
 
 	// A deleted issue is not there to mention.
 	s.DeleteIssue(three)
 	s.AddComment(one, alice, "#3", s.Now())
 	if got := crossRefs(three); len(got) != 1 {
-		t.Errorf("deleted #3 got another event: %v", got)
+		t.Errorf("deleted #3 got another event: %v, want exactly 1", got)
 	}
 }
 
@@ -149,18 +154,18 @@ func TestCrossReferencesAcrossRepositories(t *testing.T) {
 		t.Errorf("acme/vault#1 got %v from a user who cannot see it", got)
 	}
 	if got := crossRefs(public); !slices.Equal(got, []string{"acme/widgets#2 by bob"}) {
-		t.Errorf("acme/widgets#1 from a full URL: %v", got)
+		t.Errorf("acme/widgets#1 from a full URL = %v, want %v", got, []string{"acme/widgets#2 by bob"})
 	}
 
 	// alice can: hers records, and a private source may mention a public
 	// issue (who sees the event is decided when the timeline is read).
 	s.AddIssue(widgets, alice, "from alice", new("Needs ACME/VAULT#1 first"), false, s.Now())
 	if got := crossRefs(secret); !slices.Equal(got, []string{"acme/widgets#3 by alice"}) {
-		t.Errorf("acme/vault#1 from alice: %v", got)
+		t.Errorf("acme/vault#1 from alice = %v, want %v", got, []string{"acme/widgets#3 by alice"})
 	}
 	s.AddComment(secret, alice, "Public side: acme/widgets#1", s.Now())
 	if got := crossRefs(public); !slices.Equal(got, []string{"acme/widgets#2 by bob", "acme/vault#1 by alice"}) {
-		t.Errorf("acme/widgets#1 after the private mention: %v", got)
+		t.Errorf("acme/widgets#1 after the private mention = %v, want %v", got, []string{"acme/widgets#2 by bob", "acme/vault#1 by alice"})
 	}
 
 	// A repository that does not exist, and an issue written before its
@@ -169,6 +174,6 @@ func TestCrossReferencesAcrossRepositories(t *testing.T) {
 	later := s.AddIssue(widgets, alice, "later", nil, false, s.Now())
 	s.CrossReference(public, alice, "acme/nowhere#1 and #"+strconv.Itoa(later.Number), early)
 	if got := crossRefs(later); len(got) != 0 {
-		t.Errorf("an issue mentioned before it existed got %v", got)
+		t.Errorf("an issue mentioned before it existed got %v, want none", got)
 	}
 }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 )
@@ -25,10 +26,10 @@ func TestSubIssueLinksRefuseSelfCyclesAndDoubleParents(t *testing.T) {
 	pr := s.AddIssue(r, u, "pr", nil, true, s.Now())
 
 	if err := s.AddSubIssue(a, a, u, false); !errors.Is(err, ErrSelfLink) {
-		t.Fatalf("self link: got %v", err)
+		t.Fatalf("self link: err = %v, want ErrSelfLink", err)
 	}
 	if err := s.AddSubIssue(a, pr, u, false); !errors.Is(err, ErrPullRequest) {
-		t.Fatalf("pull request child: got %v", err)
+		t.Fatalf("pull request child: err = %v, want ErrPullRequest", err)
 	}
 	if err := s.AddSubIssue(a, b, u, false); err != nil {
 		t.Fatal(err)
@@ -37,28 +38,37 @@ func TestSubIssueLinksRefuseSelfCyclesAndDoubleParents(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := s.AddSubIssue(c, a, u, false); !errors.Is(err, ErrCycle) {
-		t.Fatalf("cycle a>b>c>a: got %v", err)
+		t.Fatalf("cycle a>b>c>a: err = %v, want ErrCycle", err)
 	}
 	if err := s.AddSubIssue(a, b, u, false); !errors.Is(err, ErrAlreadyLinked) {
-		t.Fatalf("repeat add: got %v", err)
+		t.Fatalf("repeat add: err = %v, want ErrAlreadyLinked", err)
 	}
 	if err := s.AddSubIssue(a, c, u, false); !errors.Is(err, ErrAlreadyParented) {
-		t.Fatalf("second parent without replace: got %v", err)
+		t.Fatalf("second parent without replace: err = %v, want ErrAlreadyParented", err)
 	}
 	if err := s.AddSubIssue(a, c, u, true); err != nil {
 		t.Fatalf("replace parent: %v", err)
 	}
-	if c.Parent != a || len(b.SubIssues) != 0 || len(a.SubIssues) != 2 {
-		t.Fatalf("after replace: parent=%v b.subs=%d a.subs=%d", c.Parent.Number, len(b.SubIssues), len(a.SubIssues))
+	if c.Parent != a {
+		t.Fatalf("after replace: c.Parent = %s, want a", issueName(c.Parent))
+	}
+	if len(b.SubIssues) != 0 {
+		t.Fatalf("after replace: b.SubIssues = %v, want none", issueTitles(b.SubIssues))
+	}
+	if len(a.SubIssues) != 2 {
+		t.Fatalf("after replace: a.SubIssues = %v, want 2", issueTitles(a.SubIssues))
 	}
 	if err := s.ReprioritizeSubIssue(a, c, nil, b); err != nil {
 		t.Fatal(err)
 	}
-	if a.SubIssues[0] != c || a.SubIssues[1] != b {
-		t.Fatalf("order after moving c before b: %d, %d", a.SubIssues[0].Number, a.SubIssues[1].Number)
+	if a.SubIssues[0] != c {
+		t.Fatalf("a.SubIssues[0] after moving c before b = %s, want c (all %v)", a.SubIssues[0].Title, issueTitles(a.SubIssues))
+	}
+	if a.SubIssues[1] != b {
+		t.Fatalf("a.SubIssues[1] after moving c before b = %s, want b (all %v)", a.SubIssues[1].Title, issueTitles(a.SubIssues))
 	}
 	if err := s.RemoveSubIssue(b, c, u); !errors.Is(err, ErrNotLinked) {
-		t.Fatalf("remove absent link: got %v", err)
+		t.Fatalf("remove absent link: err = %v, want ErrNotLinked", err)
 	}
 }
 
@@ -68,7 +78,7 @@ func TestDependenciesRefuseCycles(t *testing.T) {
 	b := s.AddIssue(r, u, "b", nil, false, s.Now())
 	c := s.AddIssue(r, u, "c", nil, false, s.Now())
 	if err := s.AddBlockedBy(a, a, u); !errors.Is(err, ErrSelfLink) {
-		t.Fatalf("self: %v", err)
+		t.Fatalf("self: err = %v, want ErrSelfLink", err)
 	}
 	if err := s.AddBlockedBy(a, b, u); err != nil { // b blocks a
 		t.Fatal(err)
@@ -77,23 +87,28 @@ func TestDependenciesRefuseCycles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := s.AddBlockedBy(c, a, u); !errors.Is(err, ErrCycle) { // a blocks c: a loop
-		t.Fatalf("cycle: %v", err)
+		t.Fatalf("cycle: err = %v, want ErrCycle", err)
 	}
 	if len(b.Blocking) != 1 || b.Blocking[0] != a {
-		t.Fatalf("b should block a, blocking=%v", b.Blocking)
+		t.Fatalf("b.Blocking = %v, want [a]", issueTitles(b.Blocking))
 	}
 	if err := s.RemoveBlockedBy(a, b, u); err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Blocking) != 0 || len(a.BlockedBy) != 0 {
-		t.Fatal("removal left a half link")
+	if len(b.Blocking) != 0 {
+		t.Fatalf("after removal b.Blocking = %v, want none", issueTitles(b.Blocking))
+	}
+	if len(a.BlockedBy) != 0 {
+		t.Fatalf("after removal a.BlockedBy = %v, want none", issueTitles(a.BlockedBy))
 	}
 	kinds := map[string]int{}
 	for _, e := range a.Events {
 		kinds[e.Event]++
 	}
-	if kinds["blocked_by_added"] != 1 || kinds["blocked_by_removed"] != 1 {
-		t.Fatalf("events on a: %v", kinds)
+	for _, k := range []string{"blocked_by_added", "blocked_by_removed"} {
+		if kinds[k] != 1 {
+			t.Fatalf("%s events on a: %d, want 1 (all: %v)", k, kinds[k], kinds)
+		}
 	}
 }
 
@@ -101,22 +116,25 @@ func TestLabelMutationsRecordEventsAndMatchCaseInsensitively(t *testing.T) {
 	s, r, u := newTestWorld(t)
 	bug := s.AddLabel(r, "Bug", "d73a4a", nil)
 	if r.FindLabel("bUG") != bug {
-		t.Fatal("label lookup is not case-insensitive")
+		t.Fatalf("FindLabel(%q) = %v, want the label %q", "bUG", r.FindLabel("bUG"), bug.Name)
 	}
 	is := s.AddIssue(r, u, "x", nil, false, s.Now())
 	s.AddLabels(is, u, bug, bug)
 	if len(is.Labels) != 1 {
-		t.Fatalf("duplicate add kept %d labels", len(is.Labels))
+		t.Fatalf("after adding one label twice: %d labels, want 1", len(is.Labels))
 	}
-	if !s.RemoveLabel(is, u, bug) || s.RemoveLabel(is, u, bug) {
-		t.Fatal("remove should succeed once, then report absence")
+	if !s.RemoveLabel(is, u, bug) {
+		t.Fatal("first RemoveLabel = false, want true")
+	}
+	if s.RemoveLabel(is, u, bug) {
+		t.Fatal("second RemoveLabel = true, want false (already absent)")
 	}
 	var got []string
 	for _, e := range is.Events {
 		got = append(got, e.Event)
 	}
-	if len(got) != 2 || got[0] != "labeled" || got[1] != "unlabeled" {
-		t.Fatalf("events: %v", got)
+	if want := []string{"labeled", "unlabeled"}; !slices.Equal(got, want) {
+		t.Fatalf("events = %v, want %v", got, want)
 	}
 }
 
@@ -132,7 +150,13 @@ func TestDeleteIssueDropsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.DeleteIssue(c)
-	if len(p.SubIssues) != 0 || len(d.BlockedBy) != 0 || s.Node(c.NodeID) != nil {
-		t.Fatal("deleted issue still linked or addressable")
+	if len(p.SubIssues) != 0 {
+		t.Errorf("after deleting c: p.SubIssues = %v, want none", issueTitles(p.SubIssues))
+	}
+	if len(d.BlockedBy) != 0 {
+		t.Errorf("after deleting c: d.BlockedBy = %v, want none", issueTitles(d.BlockedBy))
+	}
+	if s.Node(c.NodeID) != nil {
+		t.Errorf("after deleting c: Node(%s) found, want nil", c.NodeID)
 	}
 }

@@ -30,33 +30,51 @@ func TestSearchVersionTrailsWritesByTheLag(t *testing.T) {
 	s.AddLabels(old, u, bug)
 	s.Close(old, u, "completed")
 	if got := s.SearchVersion(fresh); got != nil {
-		t.Fatalf("an issue created this second is in the index: %+v", got)
+		t.Fatalf("SearchVersion of an issue created this second = %q, want nil (not yet indexed)", got.Title)
 	}
 	seen := s.SearchVersion(old)
-	if seen == nil || seen == old || len(seen.Labels) != 0 || seen.State != "open" {
-		t.Fatalf("within the lag search must see the seeded version (open, unlabelled), got %+v", seen)
+	if seen == nil {
+		t.Fatalf("within the lag: SearchVersion(seeded) = nil, want the seeded version")
 	}
-	if len(old.Labels) != 1 || old.State != "closed" {
-		t.Fatalf("the issue itself must carry the writes: %+v", old)
+	if seen == old {
+		t.Fatalf("within the lag: SearchVersion(seeded) is the issue itself, want the seeded version")
+	}
+	if len(seen.Labels) != 0 {
+		t.Fatalf("within the lag: search sees labels %v, want none (the seeded version)", labelNames(seen.Labels))
+	}
+	if seen.State != "open" {
+		t.Fatalf("within the lag: search sees state %q, want %q (the seeded version)", seen.State, "open")
+	}
+	if len(old.Labels) != 1 {
+		t.Fatalf("the issue itself: labels %v, want the one written", labelNames(old.Labels))
+	}
+	if old.State != "closed" {
+		t.Fatalf("the issue itself: state %q, want %q", old.State, "closed")
 	}
 
 	// A write in the lag's last second is still unseen; one older is seen.
 	now = now.Add(4 * time.Second)
 	s.RemoveLabel(old, u, bug)
 	if got := s.SearchVersion(fresh); got != nil {
-		t.Fatalf("4s after its creation, inside a 5s lag, the issue is indexed")
+		t.Fatalf("4s after its creation, inside a 5s lag: SearchVersion = %q, want nil (not yet indexed)", got.Title)
 	}
 	now = now.Add(time.Second)
 	if got := s.SearchVersion(fresh); got != fresh {
-		t.Fatalf("5s after its creation the issue must be indexed as it is, got %+v", got)
+		t.Fatalf("5s after its creation: SearchVersion = %p (%s), want the issue itself %p", got, issueName(got), fresh)
 	}
 	// old was closed and labelled 5s ago (indexed), unlabelled 1s ago (not yet).
 	seen = s.SearchVersion(old)
-	if seen == old || seen.State != "closed" || !slices.Contains(seen.Labels, bug) {
-		t.Fatalf("search must see the closed, labelled version, got %+v", seen)
+	if seen == old {
+		t.Fatalf("SearchVersion(seeded) is the issue itself, want the closed, labelled version 5s old")
+	}
+	if seen.State != "closed" {
+		t.Fatalf("search sees state %q, want %q", seen.State, "closed")
+	}
+	if !slices.Contains(seen.Labels, bug) {
+		t.Fatalf("search sees labels %v, want %q among them", labelNames(seen.Labels), bug.Name)
 	}
 	now = now.Add(5 * time.Second)
 	if got := s.SearchVersion(old); got != old {
-		t.Fatalf("after the lag search must see the issue itself")
+		t.Fatalf("after the lag: SearchVersion = %p (%s), want the issue itself %p", got, issueName(got), old)
 	}
 }
