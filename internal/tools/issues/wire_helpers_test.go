@@ -102,3 +102,18 @@ func strPtr(p *string) string {
 	}
 	return *p
 }
+
+// wantRepairTo checks an error envelope's code and that its repair calls
+// tool; it stops the test when there is no repair.
+func wantRepairTo(t *testing.T, e contract.Error, code contract.Code, tool string) {
+	t.Helper()
+	if e.Code != code {
+		t.Errorf("code = %q, want %q (message %q)", e.Code, code, e.Message)
+	}
+	if e.Repair == nil {
+		t.Fatalf("repair = nil, want a call to %s: %+v", tool, e)
+	}
+	if e.Repair.Tool != tool {
+		t.Errorf("repair.tool = %q, want %q", e.Repair.Tool, tool)
+	}
+}
