@@ -117,3 +117,17 @@ func wantRepairTo(t *testing.T, e contract.Error, code contract.Code, tool strin
 		t.Errorf("repair.tool = %q, want %q", e.Repair.Tool, tool)
 	}
 }
+
+// wantFieldError checks an error envelope's code and the input field its
+// details name.
+func wantFieldError(t *testing.T, e contract.Error, code contract.Code, field string) {
+	t.Helper()
+	if e.Code != code {
+		t.Errorf("code = %q, want %q (message %q)", e.Code, code, e.Message)
+	}
+	if e.Details == nil {
+		t.Errorf("details = nil, want field %q", field)
+	} else if e.Details.Field != field {
+		t.Errorf("details.field = %q, want %q", e.Details.Field, field)
+	}
+}
