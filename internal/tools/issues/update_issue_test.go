@@ -378,8 +378,10 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	if follow.Title != nil {
 		t.Errorf("follow-up title = %q, want none (the title was applied): %s", *follow.Title, b)
 	}
-	if follow.Locked == nil || !*follow.Locked {
-		t.Errorf("follow-up locked = %v, want true: %s", follow.Locked, b)
+	if follow.Locked == nil {
+		t.Errorf("follow-up locked = nil, want true: %s", b)
+	} else if !*follow.Locked {
+		t.Errorf("follow-up locked = false, want true: %s", b)
 	}
 	if follow.LockReason != "resolved" {
 		t.Errorf("follow-up lock_reason = %q, want %q: %s", follow.LockReason, "resolved", b)
