@@ -24,12 +24,15 @@ func BenchmarkListPath(b *testing.B) {
 			env := servertest.Start(b, servertest.Options{})
 			args, err := json.Marshal(map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "page_size": size})
 			if err != nil {
-				b.Fatal(err)
+				b.Fatalf("marshal arguments: %v", err)
 			}
 			call := func() {
 				res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: toolkit.NameSearchIssues, Arguments: json.RawMessage(args)})
-				if err != nil || res.IsError {
-					b.Fatalf("listing: %v %v", err, res)
+				if err != nil {
+					b.Fatalf("listing: %v", err)
+				}
+				if res.IsError {
+					b.Fatalf("listing: got an error, want a page: %+v", res.Content)
 				}
 			}
 			call() // the first read fills the conditional cache

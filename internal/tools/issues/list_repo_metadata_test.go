@@ -29,12 +29,18 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 	for page := 1; page <= 10; page++ {
 		var out issues.ListRepoMetadataOut
 		env.Call(t, toolkit.NameListRepoMetadata, args).Decode(t, &out)
-		if out.Kind != "labels" || len(out.Items) == 0 || len(out.Items) > 5 {
-			t.Fatalf("page %d: %+v", page, out)
+		if out.Kind != "labels" {
+			t.Fatalf("page %d: kind = %q, want labels", page, out.Kind)
+		}
+		if len(out.Items) == 0 || len(out.Items) > 5 {
+			t.Fatalf("page %d: %d items, want 1..5: %+v", page, len(out.Items), out.Items)
 		}
 		for _, it := range out.Items {
-			if it.Name == "" || it.Color == "" {
-				t.Fatalf("label row without name or color: %+v", it)
+			if it.Name == "" {
+				t.Fatalf("label row name is empty, want one: %+v", it)
+			}
+			if it.Color == "" {
+				t.Fatalf("label row %q: color is empty, want one", it.Name)
 			}
 			got = append(got, it.Name)
 		}
@@ -47,8 +53,11 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 		}
 		args.Cursor = out.NextCursor
 	}
-	if len(want) != 17 || !slices.Equal(got, want) {
-		t.Fatalf("labels over pages: got %d %q, want %d", len(got), got, len(want))
+	if len(want) != 17 {
+		t.Fatalf("seed labels = %d, want 17", len(want))
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("labels over pages = %q (%d), want %q (%d)", got, len(got), want, len(want))
 	}
 
 	// The cursor is bound to the kind and the repository.
@@ -59,12 +68,18 @@ func TestListRepoMetadataLabelsPageWithSignedCursors(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s %s size %d", other.Repo, other.Kind, other.PageSize), func(t *testing.T) {
 			e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, other), false)
-			if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != toolkit.NameListRepoMetadata {
-				t.Fatalf("cursor reused for %+v: %+v", other, e)
+			if e.Code != contract.CodeCursorInvalid {
+				t.Errorf("code = %q, want %q", e.Code, contract.CodeCursorInvalid)
+			}
+			if e.Repair == nil {
+				t.Fatalf("repair = nil, want %s: %+v", toolkit.NameListRepoMetadata, e)
+			}
+			if e.Repair.Tool != toolkit.NameListRepoMetadata {
+				t.Fatalf("repair.tool = %q, want %q", e.Repair.Tool, toolkit.NameListRepoMetadata)
 			}
 			// The restart repair is callable as given.
 			if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
-				t.Fatalf("restart repair failed: %s", res.JSON)
+				t.Fatalf("restart repair: got an error, want success: %s", res.JSON)
 			}
 		})
 	}
@@ -78,11 +93,14 @@ func TestListRepoMetadataKinds(t *testing.T) {
 		var out issues.ListRepoMetadataOut
 		res := env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: issues.MetadataKind(kind)})
 		if res.IsError {
-			t.Fatalf("%s: %s", kind, res.JSON)
+			t.Fatalf("%s: got an error, want a list: %s", kind, res.JSON)
 		}
 		res.Decode(t, &out)
-		if out.HasMore || out.Kind != kind {
-			t.Fatalf("%s: %+v", kind, out)
+		if out.HasMore {
+			t.Fatalf("%s: has_more = true, want the whole list on one page", kind)
+		}
+		if out.Kind != kind {
+			t.Fatalf("kind = %q, want %q", out.Kind, kind)
 		}
 		return out
 	}
@@ -92,13 +110,24 @@ func TestListRepoMetadataKinds(t *testing.T) {
 	wantUpstream(t, env, "GET /repos/acme/widgets/milestones")
 	states := map[string]bool{}
 	for _, m := range ms.Items {
-		if m.Number == 0 || m.Title == "" || m.OpenIssues == nil || m.ClosedIssues == nil {
-			t.Fatalf("milestone row: %+v", m)
+		if m.Number == 0 {
+			t.Fatalf("milestone row number = 0, want one: %+v", m)
+		}
+		if m.Title == "" {
+			t.Fatalf("milestone #%d: title is empty, want one", m.Number)
+		}
+		if m.OpenIssues == nil {
+			t.Fatalf("milestone #%d: open_issues = nil, want a count", m.Number)
+		}
+		if m.ClosedIssues == nil {
+			t.Fatalf("milestone #%d: closed_issues = nil, want a count", m.Number)
 		}
 		states[m.State] = true
 	}
-	if !states["open"] || !states["closed"] {
-		t.Fatalf("milestones of every state expected: %+v", ms.Items)
+	for _, st := range []string{"open", "closed"} {
+		if !states[st] {
+			t.Fatalf("milestones = %+v, want one %s", ms.Items, st)
+		}
 	}
 
 	as := list("assignees")
@@ -107,8 +136,10 @@ func TestListRepoMetadataKinds(t *testing.T) {
 	for _, a := range as.Items {
 		logins = append(logins, a.Login)
 	}
-	if !slices.Contains(logins, "alice") || !slices.Contains(logins, "bob") {
-		t.Fatalf("assignees: %q", logins)
+	for _, want := range []string{"alice", "bob"} {
+		if !slices.Contains(logins, want) {
+			t.Fatalf("assignees = %q, want them to include %q", logins, want)
+		}
 	}
 
 	types := list("issue_types")
@@ -117,8 +148,10 @@ func TestListRepoMetadataKinds(t *testing.T) {
 	for _, it := range types.Items {
 		names = append(names, it.Name)
 	}
-	if !slices.Contains(names, "Bug") || !slices.Contains(names, "Task") {
-		t.Fatalf("issue types: %+v", types.Items)
+	for _, want := range []string{"Bug", "Task"} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("issue types = %q, want them to include %q", names, want)
+		}
 	}
 
 	tpl := list("templates")
@@ -130,16 +163,30 @@ func TestListRepoMetadataKinds(t *testing.T) {
 	for _, it := range tpl.Items {
 		byFile[it.File] = it
 	}
-	if _, ok := byFile["config.yml"]; ok || len(byFile) != 2 {
-		t.Fatalf("templates (config.yml is not one): %+v", tpl.Items)
+	if _, ok := byFile["config.yml"]; ok {
+		t.Fatalf("templates = %+v, want no config.yml (it is not a template)", tpl.Items)
+	}
+	if len(byFile) != 2 {
+		t.Fatalf("templates = %+v (%d), want 2", tpl.Items, len(byFile))
 	}
 	bug, feat := byFile["bug_report.yml"], byFile["feature_request.md"]
-	if bug.Name != "Bug report" || bug.Title != "[Bug]: " || !slices.Equal(bug.Labels, []string{"bug", "status: triage"}) || bug.Description == "" {
-		t.Fatalf("issue form: %+v", bug)
+	if bug.Name != "Bug report" {
+		t.Errorf("issue form: name = %q, want %q", bug.Name, "Bug report")
 	}
-	if feat.Name != "Feature request" || feat.Description != "Suggest an idea for widgets" || !slices.Equal(feat.Labels, []string{"enhancement"}) {
-		t.Fatalf("Markdown template: %+v", feat)
+	if bug.Title != "[Bug]: " {
+		t.Errorf("issue form: title = %q, want %q", bug.Title, "[Bug]: ")
 	}
+	wantStrings(t, "issue form: labels", bug.Labels, []string{"bug", "status: triage"})
+	if bug.Description == "" {
+		t.Errorf("issue form: description is empty, want one")
+	}
+	if feat.Name != "Feature request" {
+		t.Errorf("Markdown template: name = %q, want %q", feat.Name, "Feature request")
+	}
+	if feat.Description != "Suggest an idea for widgets" {
+		t.Errorf("Markdown template: description = %q, want %q", feat.Description, "Suggest an idea for widgets")
+	}
+	wantStrings(t, "Markdown template: labels", feat.Labels, []string{"enhancement"})
 }
 
 func TestListRepoMetadataTemplateFormats(t *testing.T) {
@@ -163,16 +210,27 @@ func TestListRepoMetadataTemplateFormats(t *testing.T) {
 		byFile[it.File] = it
 	}
 	chore := byFile["chore.md"]
-	if chore.Name != "Chore" || chore.Description != "Housekeeping: a<b && c" || !slices.Equal(chore.Labels, []string{"chore", "status: triage"}) {
-		t.Fatalf("chore template: %+v", chore)
+	if chore.Name != "Chore" {
+		t.Errorf("chore template: name = %q, want %q", chore.Name, "Chore")
 	}
+	if chore.Description != "Housekeeping: a<b && c" {
+		t.Errorf("chore template: description = %q, want %q", chore.Description, "Housekeeping: a<b && c")
+	}
+	wantStrings(t, "chore template: labels", chore.Labels, []string{"chore", "status: triage"})
 	for _, f := range []string{"plain.md", "broken.yml"} {
-		if it, ok := byFile[f]; !ok || it.Name != "" {
-			t.Fatalf("%s: listed %v as %+v", f, ok, it)
+		it, ok := byFile[f]
+		if !ok {
+			t.Fatalf("%s: not listed, want it listed by file name", f)
+		}
+		if it.Name != "" {
+			t.Fatalf("%s: name = %q, want none", f, it.Name)
 		}
 	}
-	if _, ok := byFile["notes.txt"]; ok || len(out.Items) != 5 {
-		t.Fatalf("templates: %+v", out.Items)
+	if _, ok := byFile["notes.txt"]; ok {
+		t.Fatalf("templates = %+v, want no notes.txt", out.Items)
+	}
+	if len(out.Items) != 5 {
+		t.Fatalf("templates = %+v (%d), want 5", out.Items, len(out.Items))
 	}
 }
 
@@ -181,15 +239,21 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	// A repository without templates: an empty list, not an error.
 	res := env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "alice", Repo: "notes", Kind: "templates"})
-	if res.IsError || strings.Contains(string(res.JSON), "items") {
-		t.Fatalf("no templates: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("no templates: got an error, want an empty list: %s", res.JSON)
+	}
+	if strings.Contains(string(res.JSON), "items") {
+		t.Fatalf("no templates = %s, want no items", res.JSON)
 	}
 	// Forced error: a repository that is not there.
 	for _, kind := range []string{"labels", "templates"} {
 		t.Run(kind, func(t *testing.T) {
 			e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "nothing-here", Kind: issues.MetadataKind(kind)}), false)
-			if e.Code != contract.CodeRepoNotFound || !strings.Contains(e.Message, "acme/nothing-here") {
-				t.Fatalf("%s of a missing repository: %+v", kind, e)
+			if e.Code != contract.CodeRepoNotFound {
+				t.Errorf("%s of a missing repository: code = %q, want %q", kind, e.Code, contract.CodeRepoNotFound)
+			}
+			if !strings.Contains(e.Message, "acme/nothing-here") {
+				t.Errorf("%s of a missing repository: message = %q, want one naming acme/nothing-here", kind, e.Message)
 			}
 		})
 	}
@@ -197,18 +261,30 @@ func TestListRepoMetadataNoTemplatesAndErrors(t *testing.T) {
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
 	e := wireEnvelope(t, dave.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "gadgets", Kind: "labels"}), false)
 	if e.Code != contract.CodeRepoNotFound {
-		t.Fatalf("private repository: %+v", e)
+		t.Fatalf("private repository: code = %q, want %q: %+v", e.Code, contract.CodeRepoNotFound, e)
 	}
 	// An unknown kind is refused by the schema with the accepted set.
 	e = wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, `{"owner":"acme","repo":"widgets","kind":"colors"}`), false)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "kind" {
-		t.Fatalf("unknown kind: %+v", e)
+	if e.Code != contract.CodeInvalidField {
+		t.Errorf("unknown kind: code = %q, want %q", e.Code, contract.CodeInvalidField)
+	}
+	if e.Details == nil || e.Details.Field != "kind" {
+		t.Errorf("unknown kind: details = %+v, want field kind", e.Details)
 	}
 	// A server error on a read: temporary, with no settlement.
 	addFault(t, env, emulator.Fault{Method: "GET", Path: "/repos/acme/widgets/milestones", Kind: emulator.FaultStatus, Status: 502})
 	e = wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "milestones"}), false)
-	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.Repair == nil || !strings.Contains(e.Repair.NextStep, "same call again") {
-		t.Fatalf("502: %+v", e)
+	if e.Code != contract.CodeUpstreamUnavailable {
+		t.Errorf("502: code = %q, want %q", e.Code, contract.CodeUpstreamUnavailable)
+	}
+	if !e.Temporary {
+		t.Errorf("502: temporary = false, want true")
+	}
+	if e.Repair == nil {
+		t.Fatalf("502: repair = nil, want one: %+v", e)
+	}
+	if !strings.Contains(e.Repair.NextStep, "same call again") {
+		t.Errorf("502: repair.next_step = %q, want one saying %q", e.Repair.NextStep, "same call again")
 	}
 }
 
@@ -225,11 +301,11 @@ func TestWholeListsArePagedToo(t *testing.T) {
 				var out issues.ListRepoMetadataOut
 				res := env.Call(t, toolkit.NameListRepoMetadata, args)
 				if res.IsError {
-					t.Fatalf("%s page %d: %s", kind, page, res.JSON)
+					t.Fatalf("%s page %d: got an error, want a page: %s", kind, page, res.JSON)
 				}
 				res.Decode(t, &out)
 				if len(out.Items) != 1 {
-					t.Fatalf("%s page %d: %d items for page_size 1", kind, page, len(out.Items))
+					t.Fatalf("%s page %d: %d items, want 1 for page_size 1", kind, page, len(out.Items))
 				}
 				names = append(names, out.Items[0].Name)
 				if !out.HasMore {
@@ -238,7 +314,7 @@ func TestWholeListsArePagedToo(t *testing.T) {
 				args.Cursor = out.NextCursor
 			}
 			if len(names) < 2 {
-				t.Fatalf("%s: %v, want the seed's two or more, one per page", kind, names)
+				t.Fatalf("%s: %q (%d), want the seed's two or more, one per page", kind, names, len(names))
 			}
 		})
 	}

@@ -2,9 +2,12 @@ package issues_test
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
@@ -50,8 +53,11 @@ func ownerWorld(t *testing.T, env *servertest.Env) (widgetsOpen int) {
 				widgetsOpen++
 			}
 		}
-		if openPulls == 0 || widgetsOpen == 0 {
-			t.Fatalf("acme/widgets should hold open issues and open pull requests: %d, %d", widgetsOpen, openPulls)
+		if widgetsOpen == 0 {
+			t.Fatalf("acme/widgets open issues = 0, want some")
+		}
+		if openPulls == 0 {
+			t.Fatalf("acme/widgets open pull requests = 0, want some")
 		}
 	})
 	return widgetsOpen
@@ -71,17 +77,26 @@ func listRepos(t *testing.T, env *servertest.Env, owner string, size int) ([]str
 		pages++
 		res := env.Call(t, toolkit.NameListRepoMetadata, args)
 		if res.IsError {
-			t.Fatalf("%s page %d: %s", owner, pages, res.JSON)
+			t.Fatalf("%s page %d: got an error, want a page: %s", owner, pages, res.JSON)
 		}
 		var out issues.ListRepoMetadataOut
 		res.Decode(t, &out)
 		wantUpstream(t, env, "POST /api/graphql")
-		if out.Kind != "repositories" || len(out.Items) > size {
-			t.Fatalf("%s page %d: %s", owner, pages, res.JSON)
+		if out.Kind != "repositories" {
+			t.Fatalf("%s page %d: kind = %q, want repositories", owner, pages, out.Kind)
+		}
+		if len(out.Items) > size {
+			t.Fatalf("%s page %d: %d items, want at most %d: %s", owner, pages, len(out.Items), size, res.JSON)
 		}
 		for _, it := range out.Items {
-			if it.Archived == nil || it.HasIssues == nil || it.OpenIssues == nil {
-				t.Fatalf("row without archived, has_issues or open_issues: %s", res.JSON)
+			if it.Archived == nil {
+				t.Fatalf("%s: archived = nil, want a value: %s", it.Name, res.JSON)
+			}
+			if it.HasIssues == nil {
+				t.Fatalf("%s: has_issues = nil, want a value: %s", it.Name, res.JSON)
+			}
+			if it.OpenIssues == nil {
+				t.Fatalf("%s: open_issues = nil, want a count: %s", it.Name, res.JSON)
 			}
 			names = append(names, it.Name)
 			rows[it.Name] = repoRow{archived: *it.Archived, hasIssues: *it.HasIssues, visibility: it.Visibility,
@@ -91,7 +106,7 @@ func listRepos(t *testing.T, env *servertest.Env, owner string, size int) ([]str
 			return names, rows, pages
 		}
 		if pages > 10 {
-			t.Fatalf("%s: more than 10 pages", owner)
+			t.Fatalf("%s: %d pages and more, want at most 10", owner, pages)
 		}
 		args.Cursor = out.NextCursor
 	}
@@ -114,12 +129,12 @@ func TestListRepositoriesOfAnOrganization(t *testing.T) {
 		"widgets": {hasIssues: true, visibility: "public", branch: "main", openIssues: widgetsOpen},
 	}
 	for name, w := range want {
-		if rows[name] != w {
-			t.Errorf("%s: %+v, want %+v", name, rows[name], w)
+		if diff := cmp.Diff(w, rows[name], cmp.AllowUnexported(repoRow{})); diff != "" {
+			t.Errorf("%s row mismatch (-want +got):\n%s", name, diff)
 		}
 	}
 	if rows["gadgets"].openIssues == 0 {
-		t.Errorf("gadgets' open issues not counted: %+v", rows["gadgets"])
+		t.Errorf("gadgets' open issues = 0, want them counted: %+v", rows["gadgets"])
 	}
 
 	// dave cannot see the private gadgets: it is not listed, nor counted.
@@ -137,20 +152,34 @@ func TestListRepositoriesOfAUser(t *testing.T) {
 	ownerWorld(t, env)
 	// alice's own repositories only: not acme's, on which she collaborates.
 	names, rows, _ := listRepos(t, env, "alice", 100)
-	if !slices.Equal(names, []string{"dotfiles", "notes"}) {
-		t.Fatalf("alice's repositories: %q", names)
+	if want := []string{"dotfiles", "notes"}; !slices.Equal(names, want) {
+		t.Fatalf("alice's repositories = %q, want %q", names, want)
 	}
-	if d := rows["dotfiles"]; !d.archived || d.visibility != "public" {
-		t.Errorf("dotfiles: %+v", d)
+	d := rows["dotfiles"]
+	if !d.archived {
+		t.Errorf("dotfiles: archived = false, want true")
 	}
-	if n := rows["notes"]; n.archived || n.visibility != "private" || n.openIssues == 0 || !n.hasIssues {
-		t.Errorf("notes: %+v", n)
+	if d.visibility != "public" {
+		t.Errorf("dotfiles: visibility = %q, want public", d.visibility)
+	}
+	n := rows["notes"]
+	if n.archived {
+		t.Errorf("notes: archived = true, want false")
+	}
+	if n.visibility != "private" {
+		t.Errorf("notes: visibility = %q, want private", n.visibility)
+	}
+	if n.openIssues == 0 {
+		t.Errorf("notes: open issues = 0, want some")
+	}
+	if !n.hasIssues {
+		t.Errorf("notes: has_issues = false, want true")
 	}
 	// alice's notes are private: dave sees the public dotfiles alone.
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
 	ownerWorld(t, dave)
 	if names, _, _ := listRepos(t, dave, "alice", 100); !slices.Equal(names, []string{"dotfiles"}) {
-		t.Fatalf("dave's list of alice: %q", names)
+		t.Fatalf("dave's list of alice = %q, want [\"dotfiles\"]", names)
 	}
 }
 
@@ -161,14 +190,20 @@ func TestListRepositoriesPages(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	ownerWorld(t, env)
 	names, _, pages := listRepos(t, env, "acme", 2)
-	if want := []string{"counts", "gadgets", "legacy", "quiet", "widgets"}; !slices.Equal(names, want) || pages != 3 {
-		t.Fatalf("over pages of two: %q in %d pages, want %q in 3", names, pages, want)
+	if want := []string{"counts", "gadgets", "legacy", "quiet", "widgets"}; !slices.Equal(names, want) {
+		t.Fatalf("over pages of two: %q, want %q", names, want)
+	}
+	if pages != 3 {
+		t.Fatalf("over pages of two: %d pages, want 3", pages)
 	}
 
 	var first issues.ListRepoMetadataOut
 	env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Kind: "repositories", PageSize: 2}).Decode(t, &first)
-	if !first.HasMore || first.NextCursor == "" {
-		t.Fatalf("first page of two: %+v", first)
+	if !first.HasMore {
+		t.Fatalf("first page of two: has_more = false, want true")
+	}
+	if first.NextCursor == "" {
+		t.Fatalf("first page of two: next_cursor is empty, want one")
 	}
 	for _, other := range []issues.ListRepoMetadataIn{
 		{Owner: "alice", Kind: "repositories", PageSize: 2, Cursor: first.NextCursor},
@@ -176,8 +211,11 @@ func TestListRepositoriesPages(t *testing.T) {
 		{Owner: "acme", Repo: "widgets", Kind: "labels", PageSize: 2, Cursor: first.NextCursor},
 	} {
 		e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, other), false)
-		if e.Code != contract.CodeCursorInvalid || e.Repair == nil {
-			t.Errorf("cursor reused for %+v: %+v", other, e)
+		if e.Code != contract.CodeCursorInvalid {
+			t.Errorf("cursor reused for %+v: code = %q, want %q", other, e.Code, contract.CodeCursorInvalid)
+		}
+		if e.Repair == nil {
+			t.Errorf("cursor reused for %+v: repair = nil, want one", other)
 		}
 	}
 }
@@ -193,8 +231,11 @@ func TestListRepositoriesGrant(t *testing.T) {
 	for _, it := range out.Items {
 		names = append(names, it.Name)
 	}
-	if !slices.Equal(names, []string{"widgets"}) || out.Withheld != 1 {
-		t.Fatalf("acme within a grant without gadgets: %q, withheld %d", names, out.Withheld)
+	if !slices.Equal(names, []string{"widgets"}) {
+		t.Errorf("acme within a grant without gadgets = %q, want [\"widgets\"]", names)
+	}
+	if out.Withheld != 1 {
+		t.Errorf("withheld = %d, want 1 (gadgets)", out.Withheld)
 	}
 }
 
@@ -205,28 +246,38 @@ func TestListRepositoriesErrors(t *testing.T) {
 	// An owner that is not there: not_found naming it, with a search that
 	// finds the right name.
 	e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "nobody-here", Kind: "repositories"}), false)
-	if e.Code != contract.CodeNotFound || !strings.Contains(e.Message, "nobody-here") || e.Details == nil || e.Details.Field != "owner" ||
-		e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
-		t.Fatalf("missing owner: %+v", e)
+	wantFieldError(t, e, contract.CodeNotFound, "owner")
+	if !strings.Contains(e.Message, "nobody-here") {
+		t.Errorf("missing owner: message = %q, want one naming nobody-here", e.Message)
+	}
+	if e.Repair == nil {
+		t.Fatalf("missing owner: repair = nil, want a call to %s: %+v", toolkit.NameSearchIssues, e)
+	}
+	if e.Repair.Tool != toolkit.NameSearchIssues {
+		t.Errorf("missing owner: repair.tool = %q, want %q", e.Repair.Tool, toolkit.NameSearchIssues)
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
-		t.Fatalf("missing owner's repair: %s", res.JSON)
+		t.Fatalf("missing owner's repair: got an error, want success: %s", res.JSON)
 	}
 
 	// repositories with a repo: refused (it would not narrow the list),
 	// with the call without it.
 	env.Upstream()
 	e = wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "repositories"}), false)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "repo" || e.Repair == nil {
-		t.Fatalf("repositories with repo: %+v", e)
+	wantFieldError(t, e, contract.CodeInvalidField, "repo")
+	if e.Repair == nil {
+		t.Fatalf("repositories with repo: repair = nil, want the call without repo: %+v", e)
 	}
 	raw, _ := json.Marshal(e.Repair.Arguments)
 	var args map[string]any
-	if err := json.Unmarshal(raw, &args); err != nil || len(args) != 2 || args["owner"] != "acme" || args["kind"] != "repositories" {
-		t.Fatalf("repositories with repo: repair %s", raw)
+	if err := json.Unmarshal(raw, &args); err != nil {
+		t.Fatalf("repositories with repo: repair arguments %s: %v", raw, err)
+	}
+	if want := map[string]any{"owner": "acme", "kind": "repositories"}; !maps.Equal(args, want) {
+		t.Fatalf("repositories with repo: repair arguments = %v, want %v", args, want)
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
-		t.Fatalf("repositories with repo: repair failed: %s", res.JSON)
+		t.Fatalf("repositories with repo: repair: got an error, want success: %s", res.JSON)
 	}
 
 	// Every other kind without a repo: refused naming repo, before any
@@ -234,8 +285,9 @@ func TestListRepositoriesErrors(t *testing.T) {
 	for _, kind := range []string{"labels", "milestones", "assignees", "issue_types", "templates"} {
 		env.Upstream()
 		e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, `{"owner":"acme","kind":"`+kind+`"}`), false)
-		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "repo" || e.Repair == nil {
-			t.Errorf("%s without repo: %+v", kind, e)
+		wantFieldError(t, e, contract.CodeInvalidField, "repo")
+		if e.Repair == nil {
+			t.Errorf("%s without repo: repair = nil, want one", kind)
 		}
 		wantUpstream(t, env)
 	}

@@ -29,7 +29,7 @@ func fullList(t *testing.T, env *servertest.Env) []*gh.Issue {
 		list, m, err := env.Stack.GitHub.ListIssues(context.Background(), emulator.DemoOrg, emulator.DemoWidgetsRepo,
 			github.ListIssuesOptions{State: "all", Sort: "created", Direction: "desc", Page: page, PerPage: 100})
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("list issues, page %d: %v", page, err)
 		}
 		all, page = append(all, list...), m.NextPage
 	}
@@ -88,11 +88,11 @@ func walk(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (rows []i
 	env.Answered()
 	for calls := 0; ; calls++ {
 		if calls > 200 {
-			t.Fatalf("%+v: more than 200 pages", in)
+			t.Fatalf("%+v: %d pages and more, want at most 200", in, calls)
 		}
 		out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 		if out.Source != issues.SourceList {
-			t.Fatalf("%+v: answered by %q, want the list path", in, out.Source)
+			t.Fatalf("%+v: source = %q, want %q", in, out.Source, issues.SourceList)
 		}
 		rows, reads = append(rows, out.Items...), append(reads, env.Answered())
 		if !out.HasMore {
@@ -118,7 +118,7 @@ func rowJSON(t *testing.T, v issueview.Issue) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("marshal row #%d: %v", v.Number, err)
 	}
 	return string(b)
 }
@@ -132,7 +132,7 @@ func TestListingRowsMatchTheFullDecode(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	if res := env.Emu.Do(t, "PUT", "/repos/acme/widgets/issues/2/lock", emulator.DemoTokenAlice,
 		map[string]string{"lock_reason": "resolved"}); res.Status != 204 {
-		t.Fatalf("lock #2: %d", res.Status)
+		t.Fatalf("lock #2: status %d, want 204", res.Status)
 	}
 	all := fullList(t, env)
 	for _, detail := range []issues.Detail{issues.Summary, issues.Full} {
@@ -186,9 +186,9 @@ func TestListingWalksEveryIssueOnceAtAnyPageSize(t *testing.T) {
 				pages[per]++
 				switch {
 				case p == 0 && i == 0 && per != c.first:
-					t.Errorf("page size %d: first read %q, want per_page %s", c.size, req, c.first)
+					t.Errorf("page size %d: first read %q has per_page %s, want %s", c.size, req, per, c.first)
 				case i > 0 && per != "100":
-					t.Errorf("page size %d, page %d: reading on with %q, want per_page 100", c.size, p+1, req)
+					t.Errorf("page size %d, page %d: reading on with %q has per_page %s, want 100", c.size, p+1, req, per)
 				}
 			}
 		}
@@ -201,12 +201,15 @@ func TestListingWalksEveryIssueOnceAtAnyPageSize(t *testing.T) {
 func perPage(t *testing.T, answered string) string {
 	t.Helper()
 	f := strings.Fields(answered)
-	if len(f) != 3 || !strings.Contains(f[1], "/repos/acme/widgets/issues?") {
-		t.Fatalf("upstream %q: want a read of acme/widgets' issue list", answered)
+	if len(f) != 3 {
+		t.Fatalf("upstream %q: %d fields, want 3", answered, len(f))
+	}
+	if !strings.Contains(f[1], "/repos/acme/widgets/issues?") {
+		t.Fatalf("upstream %q: path %q, want a read of acme/widgets' issue list", answered, f[1])
 	}
 	u, err := url.Parse(f[1])
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("upstream %q: %v", answered, err)
 	}
 	return u.Query().Get("per_page")
 }
@@ -235,7 +238,7 @@ func TestListingCursorOfHundredRowReadsStillWorks(t *testing.T) {
 			got = append(got, r.Number)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("page size %d from row 101: %v, want %v", size, got, want)
+			t.Errorf("page size %d from row 101: rows = %v, want %v", size, got, want)
 		}
 	}
 }

@@ -36,28 +36,39 @@ func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
 	} {
 		got := nested(listed[c.tool], c.field)
 		if names := slices.Sorted(maps.Keys(got)); !slices.Equal(names, c.want) {
-			t.Errorf("%s: %s lists %v, want %v", c.tool, c.field, names, c.want)
+			t.Errorf("%s: %s lists %q, want %q", c.tool, c.field, names, c.want)
 		}
 		fullFields := nested(full[c.tool], c.field)
 		for _, name := range c.want {
 			g, _ := got[name].(schemaDoc)
 			f, _ := fullFields[name].(schemaDoc)
-			if g == nil || f == nil || !reflect.DeepEqual(g["type"], f["type"]) || !reflect.DeepEqual(g["description"], f["description"]) {
-				t.Errorf("%s: %s.%s listed as %v, full schema %v", c.tool, c.field, name, g, f)
+			if g == nil {
+				t.Errorf("%s: %s.%s is not listed, want it as the full schema has it: %v", c.tool, c.field, name, f)
+				continue
+			}
+			if f == nil {
+				t.Errorf("%s: %s.%s is not in the full schema, want it there: listed as %v", c.tool, c.field, name, g)
+				continue
+			}
+			if !reflect.DeepEqual(g["type"], f["type"]) {
+				t.Errorf("%s: %s.%s listed type = %v, want the full schema's %v", c.tool, c.field, name, g["type"], f["type"])
+			}
+			if !reflect.DeepEqual(g["description"], f["description"]) {
+				t.Errorf("%s: %s.%s listed description = %q, want the full schema's %q", c.tool, c.field, name, g["description"], f["description"])
 			}
 		}
 	}
 	rel := nested(listed[toolkit.NameGetIssue], "relations")
 	for _, name := range []string{"blocked_by", "blocking", "sub_issues"} {
 		if description(rel[name]) == "" {
-			t.Errorf("relations.%s has no description in tools/list", name)
+			t.Errorf("relations.%s description in tools/list is empty, want one", name)
 		}
 	}
 	if description(rel["blocked_by"]) == description(rel["blocking"]) {
-		t.Error("blocked_by and blocking are described alike")
+		t.Errorf("blocked_by and blocking descriptions are both %q, want them to differ", description(rel["blocking"]))
 	}
 	if description(nested(listed[toolkit.NameCreateIssue], "issue")["parent"]) == "" {
-		t.Error("create_issue's issue.parent has no description in tools/list")
+		t.Errorf("create_issue's issue.parent description in tools/list is empty, want one")
 	}
 
 	// Real results: an epic's child with children of its own, and an
@@ -69,23 +80,26 @@ func TestToolsListOutlinesRelationsAndTheCreatedParent(t *testing.T) {
 			Relations map[string]any `json:"relations"`
 		}
 		res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, Detail: "summary"})
-		if res.IsError || json.Unmarshal(res.JSON, &out) != nil {
-			t.Fatalf("#%d: %s", n, res.JSON)
+		if res.IsError {
+			t.Fatalf("#%d: got an error, want the issue: %s", n, res.JSON)
+		}
+		if err := json.Unmarshal(res.JSON, &out); err != nil {
+			t.Fatalf("#%d: decode: %v: %s", n, err, res.JSON)
 		}
 		for name, v := range out.Relations {
 			seen[name] = true
 			if !listedType(rel[name], v) {
-				t.Errorf("#%d: relations.%s = %v, listed as %v", n, name, v, rel[name])
+				t.Errorf("#%d: relations.%s = %v, want a value of the listed type %v", n, name, v, rel[name])
 			}
 		}
 	}
 	if len(seen) != len(rel) {
-		t.Errorf("the seed issues carry relations %v, tools/list lists %v", slices.Sorted(maps.Keys(seen)), slices.Sorted(maps.Keys(rel)))
+		t.Errorf("the seed issues carry relations %q, want every one tools/list lists: %q", slices.Sorted(maps.Keys(seen)), slices.Sorted(maps.Keys(rel)))
 	}
 	created := servertest.CallOK[map[string]map[string]any](t, env, toolkit.NameCreateIssue,
 		issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Outlined parent", ParentIssueNumber: emulator.DemoParentIssue})
 	if p := created["issue"]["parent"]; !listedType(nested(listed[toolkit.NameCreateIssue], "issue")["parent"], p) {
-		t.Errorf("create_issue's issue.parent = %v, listed as %v", p, nested(listed[toolkit.NameCreateIssue], "issue")["parent"])
+		t.Errorf("create_issue's issue.parent = %v, want a value of the listed type %v", p, nested(listed[toolkit.NameCreateIssue], "issue")["parent"])
 	}
 }
 
@@ -94,17 +108,17 @@ func listedOutputs(t *testing.T, env *servertest.Env) map[string]schemaDoc {
 	t.Helper()
 	res, err := env.Session.ListTools(t.Context(), nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("list tools: %v", err)
 	}
 	out := map[string]schemaDoc{}
 	for _, tool := range res.Tools {
 		b, err := json.Marshal(tool.OutputSchema)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s output schema: %v", tool.Name, err)
 		}
 		var s schemaDoc
 		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s output schema %s: %v", tool.Name, b, err)
 		}
 		out[tool.Name] = s
 	}
@@ -116,13 +130,13 @@ func fullOutputs(t *testing.T, env *servertest.Env) map[string]schemaDoc {
 	t.Helper()
 	res, err := env.Session.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "ghgate://schemas"})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("read ghgate://schemas: %v", err)
 	}
 	var doc map[string]struct {
 		Output schemaDoc `json:"output"`
 	}
 	if err := json.Unmarshal([]byte(res.Contents[0].Text), &doc); err != nil {
-		t.Fatal(err)
+		t.Fatalf("decode ghgate://schemas: %v", err)
 	}
 	out := map[string]schemaDoc{}
 	for name, p := range doc {

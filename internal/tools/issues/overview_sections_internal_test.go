@@ -5,6 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 )
@@ -30,8 +33,8 @@ func TestUnreadSectionNeeds(t *testing.T) {
 			UnreadSection{Section: secTemplates, Code: contract.CodeUpstreamUnavailable}},
 	} {
 		got := unreadSection(c.section, c.err)
-		if got.Section != c.want.Section || got.Code != c.want.Code || !slices.Equal(got.RequiredScopes, c.want.RequiredScopes) {
-			t.Errorf("%s, %v: %+v, want %+v", c.section, c.err, got, c.want)
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s, %v: unread section mismatch (-want +got):\n%s", c.section, c.err, diff)
 		}
 	}
 }
@@ -71,7 +74,7 @@ func TestFailedQuerySections(t *testing.T) {
 		{"a 5xx", &github.Error{Code: github.UpstreamUnavailable, Status: 502}, false, querySections},
 	} {
 		if got := failedQuerySections(c.err, c.resolved); !slices.Equal(got, c.want) {
-			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+			t.Errorf("%s: failed sections = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -31,7 +33,7 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 		var out issues.SearchIssuesOut
 		res := env.Call(t, toolkit.NameSearchIssues, args)
 		if res.IsError {
-			t.Fatalf("page %d: %s", page, res.JSON)
+			t.Fatalf("page %d: got an error, want a page: %s", page, res.JSON)
 		}
 		res.Decode(t, &out)
 		if out.Source != issues.SourceList {
@@ -39,14 +41,14 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 		}
 		for _, is := range out.Items {
 			if is.IsPR {
-				t.Fatalf("a pull request in an issues-only search: #%d", is.Number)
+				t.Fatalf("#%d: is_pr = true, want only issues in an issues-only search", is.Number)
 			}
 			if seen[is.Number] {
-				t.Fatalf("#%d seen twice", is.Number)
+				t.Fatalf("#%d seen twice, want each issue once over the pages", is.Number)
 			}
 			seen[is.Number] = true
 			if is.Body != "" {
-				t.Fatalf("summary row carries a body: %+v", is)
+				t.Fatalf("summary row #%d: body = %q, want none", is.Number, is.Body)
 			}
 		}
 		if !out.HasMore {
@@ -54,8 +56,11 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 		}
 		args.Cursor = out.NextCursor
 	}
-	if len(seen) != total || total < emulator.DemoWidgetsIssueCount-20 {
-		t.Fatalf("saw %d of %d issues", len(seen), total)
+	if total < emulator.DemoWidgetsIssueCount-20 {
+		t.Fatalf("seed issues = %d, want at least %d", total, emulator.DemoWidgetsIssueCount-20)
+	}
+	if len(seen) != total {
+		t.Fatalf("saw %d issues over the pages, want all %d", len(seen), total)
 	}
 
 	// detail does not decide the rows, so a page may be read at another.
@@ -64,15 +69,13 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 	env.Call(t, toolkit.NameSearchIssues, first).Decode(t, &p1)
 	first.Cursor, first.Detail = p1.NextCursor, "full"
 	if res := env.Call(t, toolkit.NameSearchIssues, first); res.IsError {
-		t.Fatalf("the next page at detail full: %s", res.JSON)
+		t.Fatalf("the next page at detail full: got an error, want the page: %s", res.JSON)
 	}
 
 	// A cursor presented with other filters is refused with a restart repair.
 	args.State = "open"
 	e := env.Call(t, toolkit.NameSearchIssues, args).Envelope(t)
-	if e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
-		t.Fatalf("mismatched cursor: %+v", e)
-	}
+	wantRepairTo(t, e, contract.CodeCursorInvalid, toolkit.NameSearchIssues)
 }
 
 func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
@@ -81,16 +84,29 @@ func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
 	var sum, full issues.SearchIssuesOut
 	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30}).Decode(t, &sum)
 	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", PageSize: 30, Detail: "full"}).Decode(t, &full)
-	if len(sum.Items) != len(full.Items) || len(sum.Items) == 0 {
-		t.Fatalf("rows differ: %d vs %d", len(sum.Items), len(full.Items))
+	if len(sum.Items) == 0 {
+		t.Fatalf("summary rows = 0, want some")
+	}
+	if len(sum.Items) != len(full.Items) {
+		t.Fatalf("summary rows = %d, want full's %d", len(sum.Items), len(full.Items))
+	}
+	// The fields a summary row shares with a full one.
+	type shared struct {
+		Number       int
+		Title, State string
+		Labels       string
 	}
 	for i := range sum.Items {
 		s, f := sum.Items[i], full.Items[i]
-		if s.Number != f.Number || s.Title != f.Title || s.State != f.State || strings.Join(s.Labels, ",") != strings.Join(f.Labels, ",") {
-			t.Fatalf("row %d: summary %+v is not a subset of full %+v", i, s, f)
+		if diff := cmp.Diff(shared{f.Number, f.Title, f.State, strings.Join(f.Labels, ",")},
+			shared{s.Number, s.Title, s.State, strings.Join(s.Labels, ",")}); diff != "" {
+			t.Fatalf("row %d: summary is not a subset of full (-full +summary):\n%s", i, diff)
 		}
-		if f.Version == "" || f.Author == "" {
-			t.Fatalf("full row lacks full fields: %+v", f)
+		if f.Version == "" {
+			t.Fatalf("full row #%d: version is empty, want one", f.Number)
+		}
+		if f.Author == "" {
+			t.Fatalf("full row #%d: author is empty, want one", f.Number)
 		}
 	}
 }
@@ -104,20 +120,28 @@ func TestGetIssueSanitizesTheHostileIssue(t *testing.T) {
 	body := out.Issue.Body
 	for _, bad := range []string{"\u200b", "\u202e", "\u2066", "<!--", "\U000E0041"} {
 		if strings.Contains(body, bad) {
-			t.Errorf("body still holds %q", bad)
+			t.Errorf("body holds %q, want it removed", bad)
 		}
 	}
 	for _, good := range []string{"a<b", "&&", "```"} {
 		if !strings.Contains(body, good) {
-			t.Errorf("body lost %q", good)
+			t.Errorf("body lacks %q, want it kept", good)
 		}
 	}
-	if out.Issue.Sanitized == nil || out.Issue.Sanitized.ZeroWidth == 0 || out.Issue.Sanitized.Bidi == 0 ||
-		out.Issue.Sanitized.HTMLComments == 0 || out.Issue.Sanitized.Tags == 0 {
-		t.Fatalf("removals not counted: %+v", out.Issue.Sanitized)
+	san := out.Issue.Sanitized
+	if san == nil {
+		t.Fatalf("sanitized = nil, want the removals counted")
+	}
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"zero_width", san.ZeroWidth}, {"bidi_controls", san.Bidi}, {"html_comments", san.HTMLComments}, {"tag_characters", san.Tags}} {
+		if c.n == 0 {
+			t.Errorf("sanitized.%s = 0, want the removals counted: %+v", c.name, *san)
+		}
 	}
 	if !strings.Contains(string(res.JSON), "a<b && ") {
-		t.Fatal("the wire form escaped HTML")
+		t.Fatalf("wire form = %s, want \"a<b && \" unescaped", res.JSON)
 	}
 }
 
@@ -126,29 +150,34 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	var out issues.GetIssueOut
 	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue}).Decode(t, &out)
-	if out.Relations == nil || out.Relations.SubIssues < 3 || out.Issue.Version == "" {
-		t.Fatalf("parent issue: %+v", out)
+	if out.Relations == nil {
+		t.Fatalf("parent issue: relations = nil, want its sub-issues counted")
+	}
+	if out.Relations.SubIssues < 3 {
+		t.Errorf("parent issue: relations.sub_issues = %d, want 3 or more", out.Relations.SubIssues)
+	}
+	if out.Issue.Version == "" {
+		t.Errorf("parent issue: version is empty, want one")
 	}
 	env.Upstream()
 	var many issues.GetIssueOut
 	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue}).Decode(t, &many)
 	if calls := env.Upstream(); len(calls) != 2 {
-		t.Fatalf("get_issue with comments made %d upstream calls: %v", len(calls), calls)
+		t.Fatalf("get_issue with comments: upstream calls = %v (%d), want 2", calls, len(calls))
 	}
 	if len(many.Comments) == 0 {
-		t.Fatal("no comments")
+		t.Fatalf("#%d: comments = 0, want some", emulator.DemoManyCommentsIssue)
 	}
 	// A cursor that does not open is refused, naming the argument that
 	// carried it.
 	e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		CommentsCursor: "not-a-cursor"}).Envelope(t)
-	if e.Code != contract.CodeCursorInvalid || e.Details == nil || e.Details.Field != "comments_cursor" || e.Repair == nil {
-		t.Fatalf("a cursor from another issue: %+v", e)
+	wantFieldError(t, e, contract.CodeCursorInvalid, "comments_cursor")
+	if e.Repair == nil {
+		t.Errorf("a cursor that does not open: repair = nil, want one")
 	}
 	e = env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
-	if e.Code != contract.CodeIssueNotFound || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
-		t.Fatalf("missing issue: %+v", e)
-	}
+	wantRepairTo(t, e, contract.CodeIssueNotFound, toolkit.NameSearchIssues)
 }
 
 // Qualifiers in the query text win over the defaults they contradict: a
@@ -163,27 +192,30 @@ func TestSearchQueryQualifiersOverrideDefaults(t *testing.T) {
 		var out issues.SearchIssuesOut
 		res := env.Call(t, toolkit.NameSearchIssues, in)
 		if res.IsError {
-			t.Fatal(string(res.JSON))
+			t.Fatalf("search %+v: got an error, want a page: %s", in, res.JSON)
 		}
 		res.Decode(t, &out)
 		return out
 	}
 	prs := search(issues.SearchIssuesIn{Query: "is:pr", State: "all"})
 	if len(prs.Items) == 0 {
-		t.Fatal("is:pr found nothing")
+		t.Fatalf("is:pr: 0 rows, want some")
 	}
 	for _, is := range prs.Items {
 		if !is.IsPR {
-			t.Fatalf("is:pr returned issue #%d", is.Number)
+			t.Fatalf("is:pr: #%d has is_pr = false, want only pull requests", is.Number)
 		}
 	}
 	closed := search(issues.SearchIssuesIn{Query: "IS:CLOSED"})
 	if len(closed.Items) == 0 {
-		t.Fatal("is:closed with the default state found nothing")
+		t.Fatalf("is:closed with the default state: 0 rows, want some")
 	}
 	for _, is := range closed.Items {
-		if is.State != "closed" || is.IsPR {
-			t.Fatalf("is:closed returned #%d (%s, pr %v)", is.Number, is.State, is.IsPR)
+		if is.State != "closed" {
+			t.Fatalf("is:closed: #%d state = %q, want closed", is.Number, is.State)
+		}
+		if is.IsPR {
+			t.Fatalf("is:closed: #%d is_pr = true, want only issues", is.Number)
 		}
 	}
 }
@@ -197,18 +229,24 @@ func TestTitleSanitizingIsCounted(t *testing.T) {
 	var got issues.GetIssueOut
 	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n)}).Decode(t, &got)
 	want := contract.Removed{ZeroWidth: 1, Bidi: 1}
-	if got.Issue.Title != "Hidden title evil <!-- shown -->" || got.Issue.TitleSanitized == nil || *got.Issue.TitleSanitized != want {
-		t.Fatalf("get_issue title %q, counted %+v", got.Issue.Title, got.Issue.TitleSanitized)
+	if wantTitle := "Hidden title evil <!-- shown -->"; got.Issue.Title != wantTitle {
+		t.Errorf("get_issue title = %q, want %q", got.Issue.Title, wantTitle)
+	}
+	if diff := cmp.Diff(&want, got.Issue.TitleSanitized); diff != "" {
+		t.Errorf("get_issue title_sanitized mismatch (-want +got):\n%s", diff)
 	}
 	var found issues.SearchIssuesOut
 	env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "evil"}).Decode(t, &found)
 	for _, is := range found.Items {
 		if is.Number == n {
-			if is.Title != got.Issue.Title || is.TitleSanitized == nil || *is.TitleSanitized != want {
-				t.Fatalf("summary row %q, counted %+v", is.Title, is.TitleSanitized)
+			if is.Title != got.Issue.Title {
+				t.Errorf("summary row title = %q, want get_issue's %q", is.Title, got.Issue.Title)
+			}
+			if diff := cmp.Diff(&want, is.TitleSanitized); diff != "" {
+				t.Errorf("summary row title_sanitized mismatch (-want +got):\n%s", diff)
 			}
 			return
 		}
 	}
-	t.Fatalf("#%d not found by search: %+v", n, found.Items)
+	t.Fatalf("search for evil = %+v, want #%d among the rows", found.Items, n)
 }

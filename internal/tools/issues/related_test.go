@@ -21,8 +21,11 @@ func relatedRows(t *testing.T, env *servertest.Env, owner, repo string, number i
 		issues.ListIssueItemsIn{Owner: owner, Repo: repo, IssueNumber: toolkit.IssueNumber(number), Collection: "related"})
 	var rows []string
 	for _, it := range out.Items {
-		if it.Title == "" || it.State == "" {
-			t.Errorf("related row without title or state: %+v", it)
+		if it.Title == "" {
+			t.Errorf("related row %s#%d: title is empty, want one", it.Repo, it.Number)
+		}
+		if it.State == "" {
+			t.Errorf("related row %s#%d: state is empty, want one", it.Repo, it.Number)
 		}
 		rows = append(rows, fmt.Sprintf("%s#%d", it.Repo, it.Number))
 	}
@@ -47,19 +50,22 @@ func TestLinkRelatedIssues(t *testing.T) {
 	wantStands(t, link(t, env, in), false, related, fmt.Sprintf("acme/widgets#%d and acme/widgets#%d are now related, shown on both", a, b))
 	wantUpstream(t, env, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", b), fmt.Sprintf("GET /repos/acme/widgets/issues/%d/related", a),
 		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/related", a))
-	if ra, rb := relatedRows(t, env, "acme", "widgets", a), relatedRows(t, env, "acme", "widgets", b); !slices.Equal(ra, []string{fmt.Sprint("#", b)}) || !slices.Equal(rb, []string{fmt.Sprint("#", a)}) {
-		t.Fatalf("related of #%d: %v, of #%d: %v; want each other", a, ra, b, rb)
+	if ra := relatedRows(t, env, "acme", "widgets", a); !slices.Equal(ra, []string{fmt.Sprint("#", b)}) {
+		t.Fatalf("related of #%d = %q, want [#%d]", a, ra, b)
+	}
+	if rb := relatedRows(t, env, "acme", "widgets", b); !slices.Equal(rb, []string{fmt.Sprint("#", a)}) {
+		t.Fatalf("related of #%d = %q, want [#%d]", b, rb, a)
 	}
 	env.Upstream()
 	wantStands(t, link(t, env, in), true, related, fmt.Sprintf("acme/widgets#%d and acme/widgets#%d are already related", a, b))
 	reverse := in
 	reverse.IssueNumber, reverse.TargetIssueNumber = in.TargetIssueNumber, in.IssueNumber
 	if out := link(t, env, reverse); !out.NoOp {
-		t.Fatalf("repeat from the other side: %+v", out)
+		t.Fatalf("repeat from the other side: no_op = false, want true: %+v", out)
 	}
 	for _, u := range env.Upstream() {
 		if !strings.HasPrefix(u, "GET ") {
-			t.Errorf("a no-op wrote: %s", u)
+			t.Errorf("upstream call %s on a no-op, want only reads", u)
 		}
 	}
 	reverse.Action = "remove"
@@ -67,27 +73,30 @@ func TestLinkRelatedIssues(t *testing.T) {
 	unrelated := issues.LinkRelation{Issue: widgetsRef(b), RelatedTo: widgetsRef(a)}
 	wantStands(t, link(t, env, reverse), false, unrelated, fmt.Sprintf("acme/widgets#%d and acme/widgets#%d are no longer related, on either", b, a))
 	if ra, rb := relatedRows(t, env, "acme", "widgets", a), relatedRows(t, env, "acme", "widgets", b); len(ra)+len(rb) != 0 {
-		t.Fatalf("after removal: %v and %v", ra, rb)
+		t.Fatalf("after removal: related of #%d = %q, of #%d = %q, want none", a, ra, b, rb)
 	}
 	env.Upstream()
 	wantStands(t, link(t, env, reverse), true, unrelated, fmt.Sprintf("acme/widgets#%d and acme/widgets#%d were not related", b, a))
 	wantUpstream(t, env, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", a), fmt.Sprintf("GET /repos/acme/widgets/issues/%d/related", b))
 	withState(env, func(*emulator.State) {
-		if *widgets(env).Issue(a).Body != bodyA || *widgets(env).Issue(b).Body != bodyB {
-			t.Error("a related-link edit changed an issue body")
+		if got := *widgets(env).Issue(a).Body; got != bodyA {
+			t.Errorf("#%d body = %q, want %q unchanged by a related-link edit", a, got, bodyA)
+		}
+		if got := *widgets(env).Issue(b).Body; got != bodyB {
+			t.Errorf("#%d body = %q, want %q unchanged by a related-link edit", b, got, bodyB)
 		}
 	})
 
 	self := in
 	self.TargetIssueNumber = self.IssueNumber
 	if e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, self), true); e.Code != contract.CodeSelfLink {
-		t.Errorf("self link: %+v", e)
+		t.Errorf("self link: code = %q, want %q: %+v", e.Code, contract.CodeSelfLink, e)
 	}
 	reorder := in
 	reorder.Action = "reorder"
 	reorder.AfterIssueNumber = 1
 	if e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, reorder), true); e.Code != contract.CodeInvalidField {
-		t.Errorf("reorder a related link: %+v", e)
+		t.Errorf("reorder a related link: code = %q, want %q: %+v", e.Code, contract.CodeInvalidField, e)
 	}
 }
 
@@ -108,22 +117,25 @@ func TestLinkRelatedAcrossRepositories(t *testing.T) {
 	in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoTriageIssue, Relation: "related", Action: "add",
 		TargetIssueNumber: toolkit.IssueNumber(other), TargetRepo: emulator.DemoGadgetsRepo}
 	if out := link(t, env, in); out.NoOp {
-		t.Fatalf("add: %+v", out)
+		t.Fatalf("add: no_op = true, want false: %+v", out)
 	}
 	if rows := relatedRows(t, env, "acme", "widgets", emulator.DemoTriageIssue); !slices.Equal(rows, []string{fmt.Sprintf("acme/gadgets#%d", other)}) {
-		t.Fatalf("related of widgets#%d: %v", emulator.DemoTriageIssue, rows)
+		t.Fatalf("related of widgets#%d = %q, want [acme/gadgets#%d]", emulator.DemoTriageIssue, rows, other)
 	}
 	if rows := relatedRows(t, env, "acme", "gadgets", other); !slices.Equal(rows, []string{fmt.Sprintf("acme/widgets#%d", emulator.DemoTriageIssue)}) {
-		t.Fatalf("related of gadgets#%d: %v", other, rows)
+		t.Fatalf("related of gadgets#%d = %q, want [acme/widgets#%d]", other, rows, emulator.DemoTriageIssue)
 	}
-	if out := link(t, env, in); !out.NoOp || !strings.Contains(out.Note, "acme/gadgets#") {
-		t.Fatalf("repeat: %+v", out)
+	out := link(t, env, in)
+	if !out.NoOp {
+		t.Fatalf("repeat: no_op = false, want true: %+v", out)
+	}
+	if !strings.Contains(out.Note, "acme/gadgets#") {
+		t.Fatalf("repeat: note = %q, want one naming acme/gadgets#", out.Note)
 	}
 	missing := in
 	missing.TargetIssueNumber = 99999
-	if e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, missing), true); e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted {
-		t.Fatalf("missing target: %+v", e)
-	}
+	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, missing), true)
+	wantEnvelope(t, e, contract.CodeIssueNotFound, contract.NotStarted)
 }
 
 // Where the server does not serve related issues, both tools answer
@@ -153,30 +165,34 @@ func TestRelatedIssuesUnsupported(t *testing.T) {
 			env.Upstream()
 			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(a), Relation: "related", Action: "add", TargetIssueNumber: toolkit.IssueNumber(b)}
 			e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, in), true)
-			if e.Code != contract.CodeRelatedIssuesUnsupported || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameListIssueItems {
-				t.Fatalf("link: %+v", e)
+			if e.Settlement != contract.NotStarted {
+				t.Errorf("link: settlement = %q, want %q", e.Settlement, contract.NotStarted)
 			}
+			wantRepairTo(t, e, contract.CodeRelatedIssuesUnsupported, toolkit.NameListIssueItems)
 			for _, u := range env.Upstream() {
 				if !strings.HasPrefix(u, "GET ") {
-					t.Errorf("an unsupported link wrote: %s", u)
+					t.Errorf("upstream call %s on an unsupported link, want only reads", u)
 				}
 			}
 			e = wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems,
 				issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(a), Collection: "related"}), false)
 			if e.Code != contract.CodeRelatedIssuesUnsupported {
-				t.Fatalf("list: %+v", e)
+				t.Fatalf("list: code = %q, want %q: %+v", e.Code, contract.CodeRelatedIssuesUnsupported, e)
 			}
 			withState(env, func(*emulator.State) {
 				is := widgets(env).Issue(a)
-				if len(is.Related) != 0 || *is.Body != body {
-					t.Errorf("unsupported: related %v, body changed %v", is.Related, *is.Body != body)
+				if len(is.Related) != 0 {
+					t.Errorf("unsupported: related = %v, want none", is.Related)
+				}
+				if *is.Body != body {
+					t.Errorf("unsupported: body = %q, want %q unchanged", *is.Body, body)
 				}
 			})
 			// A missing issue is still issue_not_found, not unsupported.
 			e = wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems,
 				issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: 99999, Collection: "related"}), false)
 			if c.fault && e.Code != contract.CodeIssueNotFound {
-				t.Errorf("missing issue: %+v", e)
+				t.Errorf("missing issue: code = %q, want %q: %+v", e.Code, contract.CodeIssueNotFound, e)
 			}
 		})
 	}

@@ -23,8 +23,11 @@ func TestDependencyCountsNameTheirParts(t *testing.T) {
 				BlockedBy map[string]int `json:"blocked_by"`
 			} `json:"relations"`
 		}
-		if err := json.Unmarshal(res.JSON, &out); err != nil || res.IsError {
-			t.Fatalf("%v: %s", err, res.JSON)
+		if res.IsError {
+			t.Fatalf("get #%d: got an error, want the issue: %s", emulator.DemoBlockedIssue, res.JSON)
+		}
+		if err := json.Unmarshal(res.JSON, &out); err != nil {
+			t.Fatalf("decode #%d: %v: %s", emulator.DemoBlockedIssue, err, res.JSON)
 		}
 		res = env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue, Detail: "summary"})
 		var blocker struct {
@@ -32,20 +35,38 @@ func TestDependencyCountsNameTheirParts(t *testing.T) {
 				Blocking map[string]int `json:"blocking"`
 			} `json:"relations"`
 		}
-		if err := json.Unmarshal(res.JSON, &blocker); err != nil || res.IsError {
-			t.Fatalf("%v: %s", err, res.JSON)
+		if res.IsError {
+			t.Fatalf("get #%d: got an error, want the issue: %s", emulator.DemoBlockerIssue, res.JSON)
+		}
+		if err := json.Unmarshal(res.JSON, &blocker); err != nil {
+			t.Fatalf("decode #%d: %v: %s", emulator.DemoBlockerIssue, err, res.JSON)
 		}
 		return out.Relations.BlockedBy, blocker.Relations.Blocking
 	}
 	before, blocking := read()
-	if before["total"] < 1 || before["open"] != before["total"] || len(before) != 2 || blocking["open"] < 1 || blocking["total"] < blocking["open"] {
-		t.Fatalf("before: blocked_by %v, blocking %v", before, blocking)
+	if len(before) != 2 {
+		t.Fatalf("before: blocked_by = %v, want two keys, open and total", before)
+	}
+	if before["total"] < 1 {
+		t.Fatalf("before: blocked_by total = %d, want 1 or more", before["total"])
+	}
+	if before["open"] != before["total"] {
+		t.Fatalf("before: blocked_by open = %d, want the total %d", before["open"], before["total"])
+	}
+	if blocking["open"] < 1 {
+		t.Fatalf("before: blocking open = %d, want 1 or more (%v)", blocking["open"], blocking)
+	}
+	if blocking["total"] < blocking["open"] {
+		t.Fatalf("before: blocking total = %d, want at least open %d", blocking["total"], blocking["open"])
 	}
 	withState(env, func(s *emulator.State) {
 		s.Close(widgets(env).Issue(emulator.DemoChainIssue), nil, "completed")
 	})
 	after, _ := read()
-	if after["open"] != before["open"]-1 || after["total"] != before["total"] {
-		t.Fatalf("after closing a blocker: %v, before %v", after, before)
+	if after["open"] != before["open"]-1 {
+		t.Errorf("after closing a blocker: blocked_by open = %d, want %d", after["open"], before["open"]-1)
+	}
+	if after["total"] != before["total"] {
+		t.Errorf("after closing a blocker: blocked_by total = %d, want %d unchanged", after["total"], before["total"])
 	}
 }

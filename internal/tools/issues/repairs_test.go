@@ -51,19 +51,25 @@ func TestArgumentRefusalsCarryRepairs(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := env.Call(t, tc.tool, tc.args).Envelope(t)
-			if e.Repair == nil || e.Repair.NextStep == "" {
-				t.Fatalf("%s: no repair: %+v", e.Code, e)
+			if e.Repair == nil {
+				t.Fatalf("%s: repair = nil, want one: %+v", e.Code, e)
+			}
+			if e.Repair.NextStep == "" {
+				t.Fatalf("%s: repair.next_step is empty, want one: %+v", e.Code, e.Repair)
 			}
 			if !tc.callable {
 				return
 			}
-			if e.Repair.Tool == "" || e.Repair.Arguments == nil {
-				t.Fatalf("repair names no call: %+v", e.Repair)
+			if e.Repair.Tool == "" {
+				t.Fatalf("repair.tool is empty, want a call: %+v", e.Repair)
+			}
+			if e.Repair.Arguments == nil {
+				t.Fatalf("repair.arguments = nil, want the call's: %+v", e.Repair)
 			}
 			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 			if res.IsError {
 				if again := res.Envelope(t); again.Code == contract.CodeInvalidField {
-					t.Fatalf("the repair call is refused for its arguments: %s", res.JSON)
+					t.Fatalf("repair call: code = %q, want it not refused for its arguments: %s", again.Code, res.JSON)
 				}
 			}
 		})
@@ -91,18 +97,16 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 				t.Run(c.tool, func(t *testing.T) {
 					env.Upstream()
 					e := env.Call(t, c.tool, c.args).Envelope(t)
-					if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "repo" {
-						t.Errorf("%s with repo %q: %+v", c.tool, repo, e)
-					}
+					wantFieldError(t, e, contract.CodeInvalidField, "repo")
 					if sent := env.Upstream(); len(sent) != 0 {
-						t.Errorf("%s with repo %q sent %v", c.tool, repo, sent)
+						t.Errorf("%s with repo %q: upstream calls = %v, want none", c.tool, repo, sent)
 					}
 				})
 			}
 		})
 	}
 	if e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme/widgets", Repo: "widgets", IssueNumber: plainIssue}).Envelope(t); e.Details == nil || e.Details.Field != "owner" {
-		t.Fatalf("owner with a slash: %+v", e)
+		t.Fatalf("owner with a slash: details = %+v, want field owner", e.Details)
 	}
 }
 
@@ -115,27 +119,37 @@ func TestPullRequestNumbers(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	pr := emulator.DemoFirstPull
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(pr), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
-	if !out.Issue.IsPR || !slices.Contains(out.Issue.Labels, "question") || out.Version != ciVersion(t, env, pr) {
-		t.Fatalf("labelling PR #%d: %+v", pr, out)
+	if !out.Issue.IsPR {
+		t.Errorf("labelling PR #%d: is_pr = false, want true", pr)
+	}
+	if !slices.Contains(out.Issue.Labels, "question") {
+		t.Errorf("labelling PR #%d: labels = %q, want them to include question", pr, out.Issue.Labels)
+	}
+	if got := ciVersion(t, env, pr); out.Version != got {
+		t.Errorf("labelling PR #%d: version = %q, want get_issue's %q", pr, out.Version, got)
 	}
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(pr), Title: ptrTo("Retitled PR")})
-	if !out.Issue.IsPR || out.Issue.Title != "Retitled PR" {
-		t.Fatalf("retitling PR #%d: %+v", pr, out)
+	if !out.Issue.IsPR {
+		t.Errorf("retitling PR #%d: is_pr = false, want true", pr)
+	}
+	if out.Issue.Title != "Retitled PR" {
+		t.Errorf("retitling PR #%d: title = %q, want %q", pr, out.Issue.Title, "Retitled PR")
 	}
 	env.Upstream()
 	e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: toolkit.IssueNumber(pr)}).Envelope(t)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "parent_issue_number" || !strings.Contains(e.Message, "pull request") {
-		t.Fatalf("a PR as parent: %+v", e)
+	wantFieldError(t, e, contract.CodeInvalidField, "parent_issue_number")
+	if !strings.Contains(e.Message, "pull request") {
+		t.Errorf("a PR as parent: message = %q, want one saying pull request", e.Message)
 	}
 	for _, call := range env.Upstream() {
 		if !strings.HasPrefix(call, "POST /api/graphql") && !strings.HasPrefix(call, "GET ") {
-			t.Fatalf("wrote: %s", call)
+			t.Fatalf("upstream call %s, want only reads", call)
 		}
 	}
 	// A number that is nothing is still not_found.
 	e = env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Title: ptrTo("x"), ExpectedVersion: "v1.AAAAAAAAAAAAAAAA"}).Envelope(t)
 	if e.Code != contract.CodeIssueNotFound {
-		t.Fatalf("missing issue: %+v", e)
+		t.Fatalf("missing issue: code = %q, want %q: %+v", e.Code, contract.CodeIssueNotFound, e)
 	}
 }
 
@@ -153,20 +167,29 @@ func TestMissingRepositoryRepairWorks(t *testing.T) {
 	} {
 		t.Run(c.tool, func(t *testing.T) {
 			e := env.Call(t, c.tool, c.args).Envelope(t)
-			if e.Code != contract.CodeRepoNotFound || !strings.Contains(e.Message, "acme/nope does not exist") || e.Repair == nil || e.Repair.Tool == "" {
-				t.Fatalf("%s: %+v", c.tool, e)
+			if e.Code != contract.CodeRepoNotFound {
+				t.Errorf("code = %q, want %q", e.Code, contract.CodeRepoNotFound)
+			}
+			if !strings.Contains(e.Message, "acme/nope does not exist") {
+				t.Errorf("message = %q, want one saying acme/nope does not exist", e.Message)
+			}
+			if e.Repair == nil || e.Repair.Tool == "" {
+				t.Fatalf("repair = %+v, want a call", e.Repair)
 			}
 			if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
-				t.Fatalf("%s: the repair failed: %s", c.tool, res.JSON)
+				t.Fatalf("%s: repair: got an error, want success: %s", c.tool, res.JSON)
 			}
 		})
 	}
 	// A missing issue in a real repository keeps the issue's repair.
 	e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
-	if e.Code != contract.CodeIssueNotFound || !strings.Contains(e.Message, fmt.Sprintf("#%d", missingIssue)) {
-		t.Fatalf("missing issue: %+v", e)
+	if e.Code != contract.CodeIssueNotFound {
+		t.Fatalf("missing issue: code = %q, want %q: %+v", e.Code, contract.CodeIssueNotFound, e)
+	}
+	if want := fmt.Sprintf("#%d", missingIssue); !strings.Contains(e.Message, want) {
+		t.Fatalf("missing issue: message = %q, want one naming %s", e.Message, want)
 	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
-		t.Fatalf("the missing issue's repair failed: %s", res.JSON)
+		t.Fatalf("the missing issue's repair: got an error, want success: %s", res.JSON)
 	}
 }

@@ -37,7 +37,7 @@ func coreRemaining(t *testing.T, env *servertest.Env) int {
 	req.Header.Set("Authorization", "Bearer "+emulator.DemoTokenAlice)
 	resp, err := env.Emu.Client().Do(req)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("GET /rate_limit: %v", err)
 	}
 	defer resp.Body.Close()
 	var body struct {
@@ -46,7 +46,7 @@ func coreRemaining(t *testing.T, env *servertest.Env) int {
 		} `json:"resources"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		t.Fatal(err)
+		t.Fatalf("decode /rate_limit: %v", err)
 	}
 	return body.Resources.Core.Remaining
 }
@@ -74,7 +74,7 @@ func TestReplicasKeyedCreateWritesOnce(t *testing.T) {
 			defer wg.Done()
 			res := env.Call(t, toolkit.NameCreateIssue, in)
 			if res.IsError {
-				t.Errorf("call %d: %s", i, res.JSON)
+				t.Errorf("call %d: got an error, want the issue: %s", i, res.JSON)
 				return
 			}
 			var out issues.CreateIssueOut
@@ -89,8 +89,14 @@ func TestReplicasKeyedCreateWritesOnce(t *testing.T) {
 	}
 	wg.Wait()
 	made := ciIssues(a, "Replicated once")
-	if len(made) != 1 || len(numbers) != 1 || numbers[made[0]] != calls || fresh != 1 {
-		t.Fatalf("issues %v; results %v (%d not replayed), want one issue returned to all %d", made, numbers, fresh, calls)
+	if len(made) != 1 {
+		t.Fatalf("issues made = %v, want one", made)
+	}
+	if len(numbers) != 1 || numbers[made[0]] != calls {
+		t.Errorf("results by number = %v, want #%d returned to all %d calls", numbers, made[0], calls)
+	}
+	if fresh != 1 {
+		t.Errorf("results not replayed = %d, want 1", fresh)
 	}
 }
 
@@ -99,12 +105,18 @@ func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
 	_, a, b := replicaPair(t, servertest.Options{})
 	// A cursor minted by one replica is accepted by the other.
 	first := servertest.CallOK[issues.SearchIssuesOut](t, a, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2})
-	if !first.HasMore || first.NextCursor == "" {
-		t.Fatalf("first page: %+v", first)
+	if !first.HasMore {
+		t.Fatalf("first page: has_more = false, want true")
+	}
+	if first.NextCursor == "" {
+		t.Fatalf("first page: next_cursor is empty, want one")
 	}
 	next := servertest.CallOK[issues.SearchIssuesOut](t, b, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 2, Cursor: first.NextCursor})
-	if len(next.Items) == 0 || next.Items[0].Number == first.Items[0].Number {
-		t.Fatalf("second page from the other replica: %+v", next)
+	if len(next.Items) == 0 {
+		t.Fatalf("second page from the other replica: 0 rows, want some")
+	}
+	if got := next.Items[0].Number; got == first.Items[0].Number {
+		t.Fatalf("second page from the other replica starts at #%d, want another issue than the first page's", got)
 	}
 	// A read one replica cached is answered 304 for the other, which costs
 	// no budget.
@@ -114,10 +126,10 @@ func TestReplicasShareCursorsCacheAndNames(t *testing.T) {
 	b.Upstream()
 	servertest.CallOK[issues.GetIssueOut](t, b, toolkit.NameGetIssue, get)
 	if calls := b.Upstream(); len(calls) == 0 {
-		t.Fatal("the second replica made no request at all")
+		t.Fatalf("the second replica's upstream calls = %v, want some (a conditional read)", calls)
 	}
 	if after := coreRemaining(t, a); after != before {
-		t.Fatalf("core budget %d -> %d: the other replica's read was not answered 304 from the shared cache", before, after)
+		t.Fatalf("core remaining = %d, want %d unchanged (the other replica's read answered 304 from the shared cache)", after, before)
 	}
 	// Names one replica confirmed (a label listing) spare the other its
 	// preflight: its create is the POST alone.
@@ -145,26 +157,32 @@ func TestReplicasStopAtTheRateFloorTogether(t *testing.T) {
 			refused = &e
 		}
 	}
-	if refused == nil || !refused.Temporary || refused.RetryAfterMS == nil {
-		t.Fatalf("no replica stopped at the floor: %+v", refused)
+	if refused == nil {
+		t.Fatalf("no replica stopped at the floor, want a rate_limited refusal within 40 reads")
+	}
+	if !refused.Temporary {
+		t.Errorf("rate_limited: temporary = false, want true")
+	}
+	if refused.RetryAfterMS == nil {
+		t.Errorf("rate_limited: retry_after_ms = nil, want a wait")
 	}
 	left := coreRemaining(t, a)
 	if left != floor {
-		t.Fatalf("%d requests left at GitHub, want the floor %d: a replica ran past it", left, floor)
+		t.Fatalf("core remaining at GitHub = %d, want the floor %d", left, floor)
 	}
 	// Both replicas now refuse without sending anything.
 	for name, env := range map[string]*servertest.Env{"a": a, "b": b} {
 		env.Upstream()
 		e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1}).Envelope(t)
 		if e.Code != contract.CodeRateLimited {
-			t.Errorf("replica %s: %+v", name, e)
+			t.Errorf("replica %s: code = %q, want %q: %+v", name, e.Code, contract.CodeRateLimited, e)
 		}
 		if calls := env.Upstream(); len(calls) != 0 {
-			t.Errorf("replica %s sent %v past the floor", name, calls)
+			t.Errorf("replica %s: upstream calls past the floor = %v, want none", name, calls)
 		}
 	}
 	if left2 := coreRemaining(t, a); left2 != floor {
-		t.Fatalf("budget moved to %d after the floor", left2)
+		t.Fatalf("core remaining after the floor = %d, want %d", left2, floor)
 	}
 }
 
@@ -176,17 +194,21 @@ func TestReplicasWithRedisDown(t *testing.T) {
 	// A keyed write is refused, not performed without its guard.
 	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "During the outage", IdempotencyKey: "k-outage"}
 	e := a.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
-	if e.Code != contract.CodeUpstreamUnavailable || !e.Temporary || e.RetryAfterMS == nil || e.Settlement != contract.NotStarted {
-		t.Fatalf("keyed write with Redis down: %+v", e)
+	wantEnvelope(t, e, contract.CodeUpstreamUnavailable, contract.NotStarted)
+	if !e.Temporary {
+		t.Errorf("keyed write with Redis down: temporary = false, want true")
+	}
+	if e.RetryAfterMS == nil {
+		t.Errorf("keyed write with Redis down: retry_after_ms = nil, want a wait")
 	}
 	if made := ciIssues(a, in.Title); len(made) != 0 {
-		t.Fatalf("issues written without the guard: %v", made)
+		t.Fatalf("issues written without the guard = %v, want none", made)
 	}
 	// Reads go on, without the cache.
 	for _, env := range []*servertest.Env{a, b} {
 		got := servertest.CallOK[issues.GetIssueOut](t, env, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: 1})
 		if got.Issue.Number != 1 {
-			t.Fatalf("read during the outage: %+v", got)
+			t.Fatalf("read during the outage: #%d, want #1: %+v", got.Issue.Number, got)
 		}
 	}
 	// Redis back (empty: the test's server keeps nothing): all of it works
@@ -202,16 +224,25 @@ func TestReplicasWithRedisDown(t *testing.T) {
 			break
 		}
 		e := res.Envelope(t)
-		if e.Code != contract.CodeUpstreamUnavailable || attempt == 5 {
-			t.Fatalf("after Redis returned, attempt %d: %+v", attempt, e)
+		if e.Code != contract.CodeUpstreamUnavailable {
+			t.Fatalf("after Redis returned, attempt %d: code = %q, want success or %q: %+v", attempt, e.Code, contract.CodeUpstreamUnavailable, e)
+		}
+		if attempt == 5 {
+			t.Fatalf("after Redis returned: still refused on attempt %d, want success within 5: %+v", attempt, e)
 		}
 		time.Sleep(time.Duration(*e.RetryAfterMS) * time.Millisecond)
 	}
 	again := servertest.CallOK[issues.CreateIssueOut](t, b, toolkit.NameCreateIssue, in)
-	if first.Replayed || !again.Replayed || again.Issue.Number != first.Issue.Number {
-		t.Fatalf("after recovery: first %+v, retry %+v", first, again)
+	if first.Replayed {
+		t.Errorf("after recovery: first create replayed = true, want false")
+	}
+	if !again.Replayed {
+		t.Errorf("after recovery: retry replayed = false, want true")
+	}
+	if again.Issue.Number != first.Issue.Number {
+		t.Errorf("after recovery: retry returned #%d, want the first's #%d", again.Issue.Number, first.Issue.Number)
 	}
 	if made := ciIssues(a, in.Title); len(made) != 1 {
-		t.Fatalf("issues after recovery: %v", made)
+		t.Fatalf("issues after recovery = %v, want one", made)
 	}
 }

@@ -20,7 +20,7 @@ func githubSchema(t *testing.T) *ast.Schema {
 	t.Helper()
 	root, err := openapiprune.ModuleRoot(".")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("module root: %v", err)
 	}
 	published, overlay, _, err := schema.ReadSources(root)
 	if err != nil {
@@ -28,7 +28,7 @@ func githubSchema(t *testing.T) *ast.Schema {
 	}
 	s, err := schema.Load(published, overlay)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("load GitHub's GraphQL schema: %v", err)
 	}
 	return s
 }

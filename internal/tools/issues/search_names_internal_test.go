@@ -12,7 +12,7 @@ func TestNamesDocumentsAreValidOnGitHub(t *testing.T) {
 		Query: `label:a,b milestone:"v1 beta" type:Bug`}
 	filters := in.namedFilters()
 	if len(filters) != 7 {
-		t.Fatalf("named filters: %+v, want 7", filters)
+		t.Fatalf("named filters = %+v (%d), want 7", filters, len(filters))
 	}
 	for _, r := range []namesRead{
 		{owner: "acme", repo: "widgets", filters: filters, lists: true},
@@ -23,11 +23,11 @@ func TestNamesDocumentsAreValidOnGitHub(t *testing.T) {
 	} {
 		doc, vars := r.document()
 		if doc == "" {
-			t.Fatalf("%+v: no document", r)
+			t.Fatalf("%+v: document is empty, want a names query", r)
 		}
 		q, errs := loadOnGitHub(s, doc)
 		if len(errs) > 0 {
-			t.Fatalf("names query rejected by GitHub's schema: %v\n%s", errs, doc)
+			t.Fatalf("names query: GitHub's schema says %v, want no errors\n%s", errs, doc)
 		}
 		// Every variable declared is sent, and every one sent declared.
 		declared := map[string]bool{}
@@ -37,11 +37,11 @@ func TestNamesDocumentsAreValidOnGitHub(t *testing.T) {
 			}
 		}
 		if len(declared) != len(vars) {
-			t.Errorf("%d variables declared, %d sent:\n%s\n%v", len(declared), len(vars), doc, vars)
+			t.Errorf("variables declared = %d, want the %d sent:\n%s\n%v", len(declared), len(vars), doc, vars)
 		}
 		for v := range vars {
 			if !declared[v] {
-				t.Errorf("variable %s sent but not declared:\n%s", v, doc)
+				t.Errorf("variable %s is sent, want it declared too:\n%s", v, doc)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package issues_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -31,14 +32,17 @@ func notFound(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn, code 
 	if e.Details == nil || e.Details.Field != field {
 		t.Fatalf("%+v: details = %+v, want field %s", in, e.Details, field)
 	}
-	if e.Repair == nil || e.Repair.NextStep == "" {
-		t.Fatalf("%+v: no repair", in)
+	if e.Repair == nil {
+		t.Fatalf("%+v: repair = nil, want one", in)
+	}
+	if e.Repair.NextStep == "" {
+		t.Fatalf("%+v: repair.next_step is empty, want one", in)
 	}
 	var fixed issues.SearchIssuesIn
 	if e.Repair.Tool == toolkit.NameSearchIssues && e.Repair.Arguments != nil {
 		b, err := json.Marshal(e.Repair.Arguments)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("marshal repair arguments: %v", err)
 		}
 		if err := json.Unmarshal(b, &fixed); err != nil {
 			t.Fatalf("repair arguments %s: %v", b, err)
@@ -58,12 +62,36 @@ func closest(t *testing.T, e contract.Error) []string {
 	return names
 }
 
+// wantClosestFirst checks that details.value lists first as the closest
+// name.
+func wantClosestFirst(t *testing.T, what string, e contract.Error, first string) {
+	t.Helper()
+	got := closest(t, e)
+	if len(got) == 0 {
+		t.Errorf("%s: details.value is empty, want %q first", what, first)
+	} else if got[0] != first {
+		t.Errorf("%s: details.value = %q, want %q first", what, got, first)
+	}
+}
+
+// wantEmptyWithNote checks a search answered an empty page with a note
+// saying note.
+func wantEmptyWithNote(t *testing.T, what string, out issues.SearchIssuesOut, note string) {
+	t.Helper()
+	if len(out.Items) != 0 {
+		t.Errorf("%s: %d rows, want none", what, len(out.Items))
+	}
+	if !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, note) }) {
+		t.Errorf("%s: notes = %q, want one saying %q", what, out.Notes, note)
+	}
+}
+
 // wantRows calls a repair's search and fails unless it finds rows.
 func wantRows(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) issues.SearchIssuesOut {
 	t.Helper()
 	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 	if len(out.Items) == 0 {
-		t.Fatalf("the repaired search %+v finds nothing", in)
+		t.Fatalf("the repaired search %+v finds 0 rows, want some", in)
 	}
 	return out
 }
@@ -85,11 +113,11 @@ func TestSearchByMissingLabelNamesTheClosest(t *testing.T) {
 			field = "query"
 		}
 		e, fixed := notFound(t, env, in, contract.CodeLabelNotFound, field)
-		if got := closest(t, e); len(got) == 0 || got[0] != "status: triage" {
-			t.Errorf("%+v: details.value = %q, want status: triage first", in, got)
-		}
-		if !strings.Contains(e.Message, `"status: triaged"`) || !strings.Contains(e.Message, "acme/widgets") {
-			t.Errorf("message %q does not name the label and the repository", e.Message)
+		wantClosestFirst(t, fmt.Sprintf("%+v", in), e, "status: triage")
+		for _, want := range []string{`"status: triaged"`, "acme/widgets"} {
+			if !strings.Contains(e.Message, want) {
+				t.Errorf("message = %q, want one naming %s", e.Message, want)
+			}
 		}
 		want := in
 		want.PageSize = toolkit.DefaultPageSize
@@ -99,7 +127,7 @@ func TestSearchByMissingLabelNamesTheClosest(t *testing.T) {
 			want.Query = strings.Replace(in.Query, `"status: triaged"`, `"status: triage"`, 1)
 		}
 		if !jsonEqual(fixed, want) {
-			t.Errorf("repair arguments %+v, want %+v", fixed, want)
+			t.Errorf("repair arguments = %+v, want %+v", fixed, want)
 		}
 		wantRows(t, env, fixed)
 	}
@@ -115,22 +143,25 @@ func TestSearchByRenamedLabelNamesItsNewName(t *testing.T) {
 	res := env.Emu.Do(t, "PATCH", "/repos/acme/widgets/labels/"+url.PathEscape("area: ui"), emulator.DemoTokenBob,
 		map[string]string{"new_name": "area: web-ui"})
 	if res.Status != 200 {
-		t.Fatalf("rename: %d", res.Status)
+		t.Fatalf("rename: status %d, want 200", res.Status)
 	}
 	env.Upstream()
 	in := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"area: ui"}, State: "all"}
 	e, fixed := notFound(t, env, in, contract.CodeLabelNotFound, "labels")
-	if got := closest(t, e); len(got) < 2 || got[0] != "area: web-ui" || !slices.Contains(got, "area: api") {
-		t.Errorf("details.value = %q, want area: web-ui first, then area: api", got)
+	wantClosestFirst(t, "renamed label", e, "area: web-ui")
+	if got := closest(t, e); len(got) < 2 {
+		t.Errorf("details.value = %q, want two or more names", got)
+	} else if !slices.Contains(got, "area: api") {
+		t.Errorf("details.value = %q, want it to include area: api", got)
 	}
 	// Checking cost one GraphQL read after the empty listing, no more.
 	wantUpstream(t, env, "GET /repos/acme/widgets/issues", "POST /api/graphql")
 	if !slices.Equal(fixed.Labels, []string{"area: web-ui"}) {
-		t.Fatalf("repair labels %q, want the new name", fixed.Labels)
+		t.Fatalf("repair labels = %q, want the new name [\"area: web-ui\"]", fixed.Labels)
 	}
 	after := wantRows(t, env, fixed)
 	if len(after.Items) != len(before.Items) {
-		t.Errorf("the new name finds %d issues, the old one found %d", len(after.Items), len(before.Items))
+		t.Errorf("the new name finds %d issues, want %d as the old one found", len(after.Items), len(before.Items))
 	}
 }
 
@@ -151,14 +182,12 @@ func TestSearchByMissingMilestoneOrIssueType(t *testing.T) {
 	} {
 		in := issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: c.query, State: "all"}
 		e, fixed := notFound(t, env, in, c.code, "query")
-		if got := closest(t, e); len(got) == 0 || got[0] != c.closest {
-			t.Errorf("%s: details.value = %q, want %s first", c.query, got, c.closest)
-		}
+		wantClosestFirst(t, c.query, e, c.closest)
 		if fixed.Query != c.fixed {
-			t.Errorf("%s: repair query %q, want %s", c.query, fixed.Query, c.fixed)
+			t.Errorf("%s: repair query = %q, want %q", c.query, fixed.Query, c.fixed)
 		}
 		if out := wantRows(t, env, fixed); out.Source != c.source {
-			t.Errorf("%s: the repaired search went to %s, want %s", c.query, out.Source, c.source)
+			t.Errorf("%s: the repaired search's source = %s, want %s", c.query, out.Source, c.source)
 		}
 	}
 }
@@ -171,14 +200,12 @@ func TestSearchByAssigneeSaysWhetherTheUserExists(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	e, fixed := notFound(t, env, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Assignee: "alcie"},
 		contract.CodeAssigneeNotFound, "assignee")
-	if got := closest(t, e); len(got) == 0 || got[0] != "alice" {
-		t.Errorf("details.value = %q, want alice first", got)
-	}
+	wantClosestFirst(t, "assignee alcie", e, "alice")
 	if !strings.Contains(e.Message, "not a GitHub user") {
-		t.Errorf("message %q does not say the login is no user", e.Message)
+		t.Errorf("message = %q, want one saying the login is not a GitHub user", e.Message)
 	}
 	if fixed.Assignee != "alice" {
-		t.Errorf("repair assignee %q, want alice", fixed.Assignee)
+		t.Errorf("repair assignee = %q, want alice", fixed.Assignee)
 	}
 	wantRows(t, env, fixed)
 
@@ -190,7 +217,7 @@ func TestSearchByAssigneeSaysWhetherTheUserExists(t *testing.T) {
 	if want := "dave is a GitHub user who cannot be assigned in acme/widgets"; !slices.ContainsFunc(out.Notes, func(n string) bool {
 		return strings.Contains(n, want)
 	}) {
-		t.Errorf("notes %q, want one saying %q", out.Notes, want)
+		t.Errorf("notes = %q, want one saying %q", out.Notes, want)
 	}
 }
 
@@ -208,12 +235,12 @@ func TestSearchByAuthorSaysWhetherTheUserExists(t *testing.T) {
 	} {
 		e, _ := notFound(t, env, in, contract.CodeNotFound, "author")
 		if want := "author nobody-here is not a GitHub user"; !strings.Contains(e.Message, want) {
-			t.Errorf("%+v: message %q, want %q", in, e.Message, want)
+			t.Errorf("%+v: message = %q, want one saying %q", in, e.Message, want)
 		}
 	}
 	e, _ := notFound(t, env, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Author: "acme"}, contract.CodeNotFound, "author")
 	if !strings.Contains(e.Message, "organization") {
-		t.Errorf("message %q does not say acme is an organization", e.Message)
+		t.Errorf("message = %q, want one saying acme is an organization", e.Message)
 	}
 
 	withState(env, func(s *emulator.State) {
@@ -224,9 +251,7 @@ func TestSearchByAuthorSaysWhetherTheUserExists(t *testing.T) {
 		{Owner: "acme", Author: "erin", State: "all"},
 	} {
 		out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
-		if len(out.Items) != 0 || !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, "erin is a GitHub user") }) {
-			t.Errorf("%+v: %d rows, notes %q; want none and a note that erin is a GitHub user", in, len(out.Items), out.Notes)
-		}
+		wantEmptyWithNote(t, fmt.Sprintf("%+v", in), out, "erin is a GitHub user")
 	}
 }
 
@@ -238,7 +263,7 @@ func TestSearchByExistingNameWithoutMatchesIsEmpty(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	if res := env.Emu.Do(t, "POST", "/repos/acme/widgets/labels", emulator.DemoTokenAlice,
 		map[string]string{"name": "needs: design", "color": "ededed"}); res.Status != 201 {
-		t.Fatalf("create label: %d", res.Status)
+		t.Fatalf("create label: status %d, want 201", res.Status)
 	}
 	env.Upstream()
 	wantRows(t, env, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"bug"}})
@@ -257,16 +282,14 @@ func TestSearchByExistingNameWithoutMatchesIsEmpty(t *testing.T) {
 	} {
 		res := env.Call(t, toolkit.NameSearchIssues, c.in)
 		if res.IsError {
-			t.Errorf("%+v: %s", c.in, res.JSON)
+			t.Errorf("%+v: got an error, want an empty page: %s", c.in, res.JSON)
 			continue
 		}
 		var out issues.SearchIssuesOut
 		res.Decode(t, &out)
-		if len(out.Items) != 0 || out.HasMore {
-			t.Errorf("%+v: %d rows, has_more %v; want an empty page", c.in, len(out.Items), out.HasMore)
-		}
-		if !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, c.note) }) {
-			t.Errorf("%+v: notes %q, want one saying %q", c.in, out.Notes, c.note)
+		wantEmptyWithNote(t, fmt.Sprintf("%+v", c.in), out, c.note)
+		if out.HasMore {
+			t.Errorf("%+v: has_more = true, want false on an empty page", c.in)
 		}
 	}
 }
@@ -279,11 +302,9 @@ func TestSearchAcrossRepositoriesByMissingLabel(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	e, fixed := notFound(t, env, issues.SearchIssuesIn{Owner: "acme", Labels: []string{"status: triaged"}}, contract.CodeLabelNotFound, "labels")
 	if !strings.Contains(e.Message, "no repository of acme") {
-		t.Errorf("message %q", e.Message)
+		t.Errorf("message = %q, want one saying %q", e.Message, "no repository of acme")
 	}
-	if got := closest(t, e); len(got) == 0 || got[0] != "status: triage" {
-		t.Errorf("details.value = %q, want status: triage first", got)
-	}
+	wantClosestFirst(t, "across acme", e, "status: triage")
 	wantRows(t, env, fixed)
 
 	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues,
@@ -293,7 +314,7 @@ func TestSearchAcrossRepositoriesByMissingLabel(t *testing.T) {
 	}
 	for _, want := range []string{`label "status: triaged" was not checked`, "dave is a GitHub user"} {
 		if !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, want) }) {
-			t.Errorf("unscoped: notes %q, want one saying %q", out.Notes, want)
+			t.Errorf("unscoped: notes = %q, want one saying %q", out.Notes, want)
 		}
 	}
 }
@@ -306,9 +327,7 @@ func TestSearchNamesUncheckedStillAnswerThePage(t *testing.T) {
 	addFault(t, env, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql"})
 	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues,
 		issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Labels: []string{"status: triaged"}})
-	if want := "could not be checked"; len(out.Items) != 0 || !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, want) }) {
-		t.Errorf("%d rows, notes %q; want none and a note that the names %s", len(out.Items), out.Notes, want)
-	}
+	wantEmptyWithNote(t, "names unchecked", out, "could not be checked")
 }
 
 // An owner with more repositories than are read (the 100 most recently
@@ -322,9 +341,7 @@ func TestSearchOfALargeOwnerSaysHowFarItLooked(t *testing.T) {
 	in := issues.SearchIssuesIn{Owner: emulator.FleetOrg, Labels: []string{"status: triaged"}}
 	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 	want := `label "status: triaged" is in none of the 100 most recently pushed of fleet's repositories read`
-	if len(out.Items) != 0 || !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, want) }) {
-		t.Errorf("%d rows, notes %q; want none and %q", len(out.Items), out.Notes, want)
-	}
+	wantEmptyWithNote(t, "fleet", out, want)
 	wantUpstream(t, env, "GET /search/issues", "POST /api/graphql")
 
 	in.Author = "nobody-here"
@@ -340,14 +357,17 @@ func TestSearchNamesStayWithinTheReadGrant(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Caller: &widgetsOnly})
 	if res := env.Emu.Do(t, "POST", "/repos/acme/gadgets/labels", emulator.DemoTokenAlice,
 		map[string]string{"name": "release-blocker", "color": "b60205"}); res.Status != 201 {
-		t.Fatalf("create label: %d", res.Status)
+		t.Fatalf("create label: status %d, want 201", res.Status)
 	}
 	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Labels: []string{"release-blocker"}})
 	if strings.Contains(string(res.JSON), "gadgets") {
-		t.Errorf("the answer names acme/gadgets, which the client may not read: %s", res.JSON)
+		t.Errorf("answer = %s, want no mention of acme/gadgets, which the client may not read", res.JSON)
 	}
 	e := res.Envelope(t)
-	if e.Code != contract.CodeLabelNotFound || !strings.Contains(e.Message, "this client may read") {
-		t.Errorf("code %s, message %q; want label_not_found within the repositories this client may read", e.Code, e.Message)
+	if e.Code != contract.CodeLabelNotFound {
+		t.Errorf("code = %s, want %s", e.Code, contract.CodeLabelNotFound)
+	}
+	if !strings.Contains(e.Message, "this client may read") {
+		t.Errorf("message = %q, want one saying %q", e.Message, "this client may read")
 	}
 }

@@ -59,11 +59,11 @@ func startRecorded(t *testing.T) (*servertest.Env, *ownerRecorder) {
 func wantRowsIn(t *testing.T, out issues.SearchIssuesOut, prefix string) {
 	t.Helper()
 	if len(out.Items) == 0 {
-		t.Fatalf("no rows, want rows in %s", prefix)
+		t.Fatalf("0 rows, want rows in %s", prefix)
 	}
 	for _, it := range out.Items {
 		if !strings.HasPrefix(strings.ToLower(it.Repo), strings.ToLower(prefix)) {
-			t.Fatalf("row #%d in %q, want only %s", it.Number, it.Repo, prefix)
+			t.Fatalf("row #%d repo = %q, want only %s", it.Number, it.Repo, prefix)
 		}
 	}
 }
@@ -74,15 +74,27 @@ func refusedScope(t *testing.T, env *servertest.Env, in issues.SearchIssuesIn) (
 	t.Helper()
 	res := env.Call(t, toolkit.NameSearchIssues, in)
 	e := wireEnvelope(t, res, false)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "query" {
-		t.Fatalf("query %q: want invalid_field on query, got %s", in.Query, res.JSON)
+	if e.Code != contract.CodeInvalidField {
+		t.Fatalf("query %q: code = %q, want %q: %s", in.Query, e.Code, contract.CodeInvalidField, res.JSON)
 	}
-	if e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues || e.Repair.Arguments == nil || e.Repair.NextStep == "" {
-		t.Fatalf("query %q: repair is not a callable search: %s", in.Query, res.JSON)
+	if e.Details == nil || e.Details.Field != "query" {
+		t.Fatalf("query %q: details = %+v, want field query", in.Query, e.Details)
+	}
+	if e.Repair == nil {
+		t.Fatalf("query %q: repair = nil, want a callable search: %s", in.Query, res.JSON)
+	}
+	if e.Repair.Tool != toolkit.NameSearchIssues {
+		t.Fatalf("query %q: repair.tool = %q, want %q", in.Query, e.Repair.Tool, toolkit.NameSearchIssues)
+	}
+	if e.Repair.Arguments == nil {
+		t.Fatalf("query %q: repair.arguments = nil, want a callable search: %s", in.Query, res.JSON)
+	}
+	if e.Repair.NextStep == "" {
+		t.Fatalf("query %q: repair.next_step is empty, want one: %s", in.Query, res.JSON)
 	}
 	args, err := json.Marshal(e.Repair.Arguments)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("marshal repair arguments: %v", err)
 	}
 	return e, args
 }
@@ -97,19 +109,19 @@ func TestSearchOwnerRefusesAnotherOwnersQualifier(t *testing.T) {
 	_, args := refusedScope(t, env, in)
 	wantUpstream(t, env)
 	if got := rec.took(); len(got) != 0 {
-		t.Errorf("a refused search asked for a credential for %q", got)
+		t.Errorf("credentials asked for by a refused search = %q, want none", got)
 	}
 	var fixed issues.SearchIssuesIn
 	if err := json.Unmarshal(args, &fixed); err != nil {
-		t.Fatal(err)
+		t.Fatalf("repair arguments %s: %v", args, err)
 	}
 	if want := (issues.SearchIssuesIn{Owner: "acme", State: "all", PageSize: 50}); !jsonEqual(fixed, want) {
-		t.Errorf("repair arguments %s, want %+v", args, want)
+		t.Errorf("repair arguments = %s, want %+v", args, want)
 	}
 	out := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, args)
 	wantRowsIn(t, out, "acme/")
 	if got := rec.took(); !slices.Equal(got, []string{"acme"}) {
-		t.Errorf("repaired search routed by %q, want acme", got)
+		t.Errorf("repaired search routed by %q, want [\"acme\"]", got)
 	}
 }
 
@@ -146,10 +158,16 @@ func TestSearchOwnerRefusesWideningSpellings(t *testing.T) {
 			_, args := refusedScope(t, env, in)
 			var fixed issues.SearchIssuesIn
 			if err := json.Unmarshal(args, &fixed); err != nil {
-				t.Fatal(err)
+				t.Fatalf("repair arguments %s: %v", args, err)
 			}
-			if fixed.Owner != c.owner || fixed.Repo != c.repo || fixed.Query != c.fixed {
-				t.Errorf("%s/%s %q: repair arguments %s, want query %q", c.owner, c.repo, c.query, args, c.fixed)
+			if fixed.Owner != c.owner {
+				t.Errorf("%s/%s %q: repair owner = %q, want %q", c.owner, c.repo, c.query, fixed.Owner, c.owner)
+			}
+			if fixed.Repo != c.repo {
+				t.Errorf("%s/%s %q: repair repo = %q, want %q", c.owner, c.repo, c.query, fixed.Repo, c.repo)
+			}
+			if fixed.Query != c.fixed {
+				t.Errorf("%s/%s %q: repair query = %q, want %q", c.owner, c.repo, c.query, fixed.Query, c.fixed)
 			}
 			wantUpstream(t, env)
 		})
@@ -178,7 +196,7 @@ func TestSearchOwnerAllowsNarrowingQualifiers(t *testing.T) {
 			in := issues.SearchIssuesIn{Owner: c.owner, Repo: c.repo, Query: c.query, State: "all"}
 			res := env.Call(t, toolkit.NameSearchIssues, in)
 			if res.IsError {
-				t.Errorf("%s/%s %q refused: %s", c.owner, c.repo, c.query, res.JSON)
+				t.Errorf("%s/%s %q: got an error, want it searched: %s", c.owner, c.repo, c.query, res.JSON)
 				return
 			}
 			var out issues.SearchIssuesOut
@@ -208,7 +226,7 @@ func TestSearchWithoutOwnerRoutesByTheQueryScope(t *testing.T) {
 		t.Run(c.query, func(t *testing.T) {
 			res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Query: c.query, State: "all"})
 			if res.IsError {
-				t.Errorf("%q refused: %s", c.query, res.JSON)
+				t.Errorf("%q: got an error, want it searched: %s", c.query, res.JSON)
 				return
 			}
 			var out issues.SearchIssuesOut
@@ -239,14 +257,17 @@ func TestSearchWithoutOwnerRefusesTwoOwners(t *testing.T) {
 			_, args := refusedScope(t, env, issues.SearchIssuesIn{Query: c.query})
 			wantUpstream(t, env)
 			if got := rec.took(); len(got) != 0 {
-				t.Errorf("%q: a refused search asked for a credential for %q", c.query, got)
+				t.Errorf("%q: credentials asked for by a refused search = %q, want none", c.query, got)
 			}
 			var fixed issues.SearchIssuesIn
 			if err := json.Unmarshal(args, &fixed); err != nil {
-				t.Fatal(err)
+				t.Fatalf("repair arguments %s: %v", args, err)
 			}
-			if fixed.Owner != "" || fixed.Query != c.fixed {
-				t.Errorf("%q: repair arguments %s, want query %q", c.query, args, c.fixed)
+			if fixed.Owner != "" {
+				t.Errorf("%q: repair owner = %q, want none", c.query, fixed.Owner)
+			}
+			if fixed.Query != c.fixed {
+				t.Errorf("%q: repair query = %q, want %q", c.query, fixed.Query, c.fixed)
 			}
 			servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, args)
 			if got := rec.took(); !slices.Equal(got, []string{c.route}) {
@@ -265,10 +286,10 @@ func TestSearchWithoutOwnerRewritesNOTScope(t *testing.T) {
 	_, args := refusedScope(t, env, issues.SearchIssuesIn{Query: "crash NOT user:alice"})
 	var fixed issues.SearchIssuesIn
 	if err := json.Unmarshal(args, &fixed); err != nil {
-		t.Fatal(err)
+		t.Fatalf("repair arguments %s: %v", args, err)
 	}
 	if fixed.Query != "crash -user:alice" {
-		t.Errorf("repair arguments %s, want query %q", args, "crash -user:alice")
+		t.Errorf("repair query = %q, want %q", fixed.Query, "crash -user:alice")
 	}
 	servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, args)
 	if got := rec.took(); !slices.Equal(got, []string{""}) {
@@ -283,23 +304,26 @@ func TestSearchDerivedOwnerCursor(t *testing.T) {
 	env, rec := startRecorded(t)
 	in := issues.SearchIssuesIn{Query: "user:acme", State: "all", PageSize: 5}
 	first := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
-	if !first.HasMore || first.NextCursor == "" {
-		t.Fatalf("no next page: %+v", first.Page)
+	if !first.HasMore {
+		t.Fatalf("first page: has_more = false, want true: %+v", first.Page)
+	}
+	if first.NextCursor == "" {
+		t.Fatalf("first page: next_cursor is empty, want one")
 	}
 	in.Cursor = first.NextCursor
 	second := servertest.CallOK[issues.SearchIssuesOut](t, env, toolkit.NameSearchIssues, in)
 	wantRowsIn(t, second, "acme/")
 	if second.Items[0].Number == first.Items[0].Number && second.Items[0].Repo == first.Items[0].Repo {
-		t.Errorf("the cursor read page 1 again")
+		t.Errorf("second page starts at %s#%d, want another row than the first page's", second.Items[0].Repo, second.Items[0].Number)
 	}
 	if got := rec.took(); !slices.Equal(got, []string{"acme", "acme"}) {
-		t.Errorf("pages routed by %q, want acme twice", got)
+		t.Errorf("pages routed by %q, want [\"acme\" \"acme\"]", got)
 	}
 	// The same cursor under another owner's scope is not this listing.
 	other := issues.SearchIssuesIn{Query: "user:alice", State: "all", PageSize: 5, Cursor: first.NextCursor}
 	e := env.Call(t, toolkit.NameSearchIssues, other).Envelope(t)
 	if e.Code != contract.CodeCursorInvalid {
-		t.Errorf("cursor replayed under user:alice: %+v", e)
+		t.Errorf("cursor replayed under user:alice: code = %q, want %q: %+v", e.Code, contract.CodeCursorInvalid, e)
 	}
 }
 
@@ -329,13 +353,11 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 			if in.Assignee != "" {
 				field = "assignee"
 			}
-			if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != field {
-				t.Errorf("%+v: want invalid_field on %s, got %s", in, field, res.JSON)
-			}
+			wantFieldError(t, e, contract.CodeInvalidField, field)
 		})
 	}
 	if got := rec.took(); len(got) != 0 {
-		t.Fatalf("refused searches asked for credentials for %q", got)
+		t.Fatalf("credentials asked for by refused searches = %q, want none", got)
 	}
 	wantUpstream(t, env)
 	// GitHub's search refuses an app it does not know, as it does a user;

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
@@ -44,11 +47,12 @@ func TestSearchRoutesPlainFiltersToTheListEndpoint(t *testing.T) {
 			t.Errorf("%+v: sent to search, want the list endpoint", c.in)
 			continue
 		}
-		if p.issuesOnly == c.prs || !p.opts.Since.Equal(c.want.Since) || p.opts.State != c.want.State || !slices.Equal(p.opts.Labels, c.want.Labels) ||
-			p.opts.Assignee != c.want.Assignee || p.opts.Creator != c.want.Creator || p.opts.Mentioned != c.want.Mentioned ||
-			p.opts.Milestone != c.want.Milestone || p.opts.Type != c.want.Type || p.opts.Sort != c.want.Sort ||
-			p.opts.Direction != c.want.Direction || p.opts.PerPage != c.want.PerPage {
-			t.Errorf("%+v:\n got %+v (issues only %v)\nwant %+v (pull requests %v)", c.in, p.opts, p.issuesOnly, c.want, c.prs)
+		if p.issuesOnly == c.prs {
+			t.Errorf("%+v: issues only = %v, want %v", c.in, p.issuesOnly, !c.prs)
+		}
+		// The page is the cursor's to set; every other option is the plan's.
+		if diff := cmp.Diff(c.want, p.opts, cmpopts.IgnoreFields(github.ListIssuesOptions{}, "Page"), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%+v: list options mismatch (-want +got):\n%s", c.in, diff)
 		}
 	}
 	searched := []SearchIssuesIn{
@@ -84,7 +88,7 @@ func TestCursorFromOnePathIsRefusedOnTheOther(t *testing.T) {
 	t.Parallel()
 	cursors, err := contract.NewCursors([]byte("0123456789abcdef0123456789abcdef"), nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("new cursors: %v", err)
 	}
 	tools := &Tools{&toolkit.Service{Cursors: cursors}}
 	for _, in := range []SearchIssuesIn{
@@ -101,12 +105,28 @@ func TestCursorFromOnePathIsRefusedOnTheOther(t *testing.T) {
 		in.Cursor = cursors.Mint(toolkit.NameSearchIssues, "acme/widgets", filters, "2")
 		_, err := tools.searchIssues(context.Background(), in)
 		var e *contract.Error
-		if !errors.As(err, &e) || e.Code != contract.CodeCursorInvalid || e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
-			t.Fatalf("a %s cursor on the %s path: %v", other, own, err)
+		if !errors.As(err, &e) {
+			t.Fatalf("a %s cursor on the %s path: error = %v, want a contract error", other, own, err)
 		}
+		if e.Code != contract.CodeCursorInvalid {
+			t.Fatalf("a %s cursor on the %s path: code = %q, want %q", other, own, e.Code, contract.CodeCursorInvalid)
+		}
+		if e.Repair == nil || e.Repair.Tool != toolkit.NameSearchIssues {
+			t.Fatalf("a %s cursor on the %s path: repair = %+v, want a call to %s", other, own, e.Repair, toolkit.NameSearchIssues)
+		}
+		// The repair starts the same listing again, without a cursor.
 		restart, ok := e.Repair.Arguments.(SearchIssuesIn)
-		if want := in; !ok || restart.Cursor != "" || restart.Query != want.Query || !slices.Equal(restart.Labels, want.Labels) {
-			t.Fatalf("the repair must start the same listing again without a cursor: %+v", e.Repair.Arguments)
+		if !ok {
+			t.Fatalf("repair arguments = %T, want SearchIssuesIn", e.Repair.Arguments)
+		}
+		if restart.Cursor != "" {
+			t.Errorf("repair cursor = %q, want none", restart.Cursor)
+		}
+		if restart.Query != in.Query {
+			t.Errorf("repair query = %q, want %q", restart.Query, in.Query)
+		}
+		if !slices.Equal(restart.Labels, in.Labels) {
+			t.Errorf("repair labels = %q, want %q", restart.Labels, in.Labels)
 		}
 	}
 }

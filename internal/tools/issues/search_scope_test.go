@@ -33,20 +33,29 @@ func TestSearchCreatorScopeFiltersRows(t *testing.T) {
 	st, err := server.NewStack(context.Background(), server.StackOptions{BaseURL: "https://ghe.test", Token: "t0k",
 		AllowedIssueCreator: "alice", HTTPClient: &http.Client{Transport: cannedSearch{}}})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("new stack: %v", err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	env := &servertest.Env{Stack: st, Session: servertest.Connect(t, st.Server.MCP)}
 	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", Query: "author:bob OR"})
 	if res.IsError {
-		t.Fatalf("search: %s", res.JSON)
+		t.Fatalf("search: got an error, want a page: %s", res.JSON)
 	}
 	var out issues.SearchIssuesOut
 	res.Decode(t, &out)
-	if len(out.Items) != 1 || out.Items[0].Number != 1 || strings.Contains(string(res.JSON), "secret plan") {
-		t.Fatalf("another user's issue was shown under the creator scope: %s", res.JSON)
+	if len(out.Items) != 1 {
+		t.Fatalf("rows = %d, want 1 (alice's alone) under the creator scope: %s", len(out.Items), res.JSON)
 	}
-	if !out.Truncated || out.TruncationHint == "" {
-		t.Fatalf("withheld rows not said: %s", res.JSON)
+	if out.Items[0].Number != 1 {
+		t.Fatalf("row = #%d, want alice's #1: %s", out.Items[0].Number, res.JSON)
+	}
+	if strings.Contains(string(res.JSON), "secret plan") {
+		t.Fatalf("answer = %s, want no trace of bob's issue under the creator scope", res.JSON)
+	}
+	if !out.Truncated {
+		t.Fatalf("truncated = false, want true with rows withheld: %s", res.JSON)
+	}
+	if out.TruncationHint == "" {
+		t.Fatalf("truncation_hint is empty, want one saying rows were withheld: %s", res.JSON)
 	}
 }

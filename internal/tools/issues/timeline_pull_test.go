@@ -47,31 +47,56 @@ func TestListIssueItemsPullRequestTimeline(t *testing.T) {
 	}
 	want := []string{"head_ref_force_pushed", "committed", "review_requested", "review_requested", "reviewed", "committed", "merged", "closed"}
 	if !slices.Equal(got, want) {
-		t.Fatalf("timeline events %v, want %v (the commits the force push dropped left out)", got, want)
+		t.Fatalf("timeline events = %v, want %v (the commits the force push dropped left out)", got, want)
 	}
 	rows := out.Items
-	if f := rows[0]; f.Actor != "bob" || f.At == "" {
-		t.Errorf("force push row: %+v", f)
-	}
-	if c := rows[1]; c.Commit != rewritten[:7] || c.Message != "Cap the gear ratio at 9:1" || c.Author != "Bob Brennan" || c.At == "" || c.Actor != "" {
-		t.Errorf("committed row: %+v, want commit %s, its first line without the hidden character, its git author and date", c, rewritten[:7])
-	}
-	if r := rows[2]; r.Actor != "bob" || r.Reviewer != "alice" {
-		t.Errorf("review request row: %+v", r)
-	}
-	if r := rows[3]; r.Reviewer != "acme/maintainers" {
-		t.Errorf("team review request row: %+v", r)
-	}
-	if r := rows[4]; r.Actor != "alice" || r.State != "approved" || r.Commit != approvedHead[:7] || r.At == "" || r.Body != "" {
-		t.Errorf("review row: %+v, want alice approving %s", r, approvedHead[:7])
-	}
+	f := rows[0]
+	wantRowField(t, "force push row", "actor", f.Actor, "bob")
+	wantRowAt(t, "force push row", f)
+	// The commit, its first line without the hidden character, its git
+	// author and date, and no actor.
+	c := rows[1]
+	wantRowField(t, "committed row", "commit", c.Commit, rewritten[:7])
+	wantRowField(t, "committed row", "message", c.Message, "Cap the gear ratio at 9:1")
+	wantRowField(t, "committed row", "author", c.Author, "Bob Brennan")
+	wantRowAt(t, "committed row", c)
+	wantRowField(t, "committed row", "actor", c.Actor, "")
+	wantRowField(t, "review request row", "actor", rows[2].Actor, "bob")
+	wantRowField(t, "review request row", "reviewer", rows[2].Reviewer, "alice")
+	wantRowField(t, "team review request row", "reviewer", rows[3].Reviewer, "acme/maintainers")
+	r := rows[4]
+	wantRowField(t, "review row", "actor", r.Actor, "alice")
+	wantRowField(t, "review row", "state", r.State, "approved")
+	wantRowField(t, "review row", "commit", r.Commit, approvedHead[:7])
+	wantRowAt(t, "review row", r)
+	wantRowField(t, "review row", "body", r.Body, "")
 	// Pushed after the approval: a commit row after the review row, on a
 	// head other than the one approved.
-	if c := rows[5]; c.Commit != late[:7] || c.Commit == rows[4].Commit || c.Message != "Note the cap" {
-		t.Errorf("push after the approval: %+v", c)
+	p := rows[5]
+	wantRowField(t, "push after the approval", "commit", p.Commit, late[:7])
+	if p.Commit == r.Commit {
+		t.Errorf("push after the approval: commit = %q, want another than the approved head", p.Commit)
 	}
-	if m := rows[6]; m.Actor != "alice" || m.Commit != merge[:7] || m.At == "" {
-		t.Errorf("merged row: %+v, want alice and merge commit %s", m, merge[:7])
+	wantRowField(t, "push after the approval", "message", p.Message, "Note the cap")
+	m := rows[6]
+	wantRowField(t, "merged row", "actor", m.Actor, "alice")
+	wantRowField(t, "merged row", "commit", m.Commit, merge[:7])
+	wantRowAt(t, "merged row", m)
+}
+
+// wantRowField checks one string field of a timeline row.
+func wantRowField(t *testing.T, row, field, got, want string) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s: %s = %q, want %q", row, field, got, want)
+	}
+}
+
+// wantRowAt checks a timeline row carries its time.
+func wantRowAt(t *testing.T, row string, it issues.IssueItem) {
+	t.Helper()
+	if it.At == "" {
+		t.Errorf("%s: at is empty, want a time: %+v", row, it)
 	}
 }
 

@@ -18,7 +18,7 @@ func (f triageFields) check(t *testing.T, where string) {
 	t.Helper()
 	for _, name := range []string{"labels", "assignees", "milestone"} {
 		if _, ok := f[name]; !ok {
-			t.Errorf("%s: #%s has no %s field: absent reads as not included", where, f["number"], name)
+			t.Errorf("%s: #%s has no %s field, want it present ([] or null): absent reads as not included", where, f["number"], name)
 		}
 	}
 }
@@ -30,13 +30,16 @@ func TestTriageStateIsAlwaysPresent(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	res := env.Call(t, toolkit.NameSearchIssues, issues.SearchIssuesIn{Owner: "acme", Repo: "widgets", State: "all", PageSize: 100})
 	if res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("search: got an error, want a page: %s", res.JSON)
 	}
 	var page struct {
 		Items []triageFields `json:"items"`
 	}
-	if err := json.Unmarshal(res.JSON, &page); err != nil || len(page.Items) == 0 {
-		t.Fatalf("%v: %s", err, res.JSON)
+	if err := json.Unmarshal(res.JSON, &page); err != nil {
+		t.Fatalf("decode search page: %v: %s", err, res.JSON)
+	}
+	if len(page.Items) == 0 {
+		t.Fatalf("search: 0 rows, want some: %s", res.JSON)
 	}
 	var empty, typed bool
 	for _, row := range page.Items {
@@ -46,19 +49,25 @@ func TestTriageStateIsAlwaysPresent(t *testing.T) {
 		}
 		typed = typed || len(row["type"]) > 2
 	}
-	if !empty || !typed {
-		t.Fatalf("want an unlabelled, unassigned row without a milestone (%v) and a typed row (%v)", empty, typed)
+	if !empty {
+		t.Errorf("no row is unlabelled, unassigned and without a milestone, want one")
+	}
+	if !typed {
+		t.Errorf("no row carries an issue type, want one")
 	}
 	res = env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoUntriagedFrom})
 	var got struct {
 		Issue triageFields `json:"issue"`
 	}
-	if err := json.Unmarshal(res.JSON, &got); err != nil || res.IsError {
-		t.Fatalf("%v: %s", err, res.JSON)
+	if res.IsError {
+		t.Fatalf("get_issue: got an error, want the issue: %s", res.JSON)
+	}
+	if err := json.Unmarshal(res.JSON, &got); err != nil {
+		t.Fatalf("decode get_issue: %v: %s", err, res.JSON)
 	}
 	got.Issue.check(t, "get_issue")
 	if string(got.Issue["labels"]) != "[]" {
-		t.Fatalf("#%d labels %s, want []", emulator.DemoUntriagedFrom, got.Issue["labels"])
+		t.Fatalf("#%d labels = %s, want []", emulator.DemoUntriagedFrom, got.Issue["labels"])
 	}
 }
 
@@ -71,9 +80,9 @@ func TestSummaryRowsStayWithinBudget(t *testing.T) {
 	var out issues.SearchIssuesOut
 	res.Decode(t, &out)
 	if len(out.Items) != 30 {
-		t.Fatalf("%d rows", len(out.Items))
+		t.Fatalf("rows = %d, want 30", len(out.Items))
 	}
 	if per := len(res.JSON) / len(out.Items); per > 230 {
-		t.Fatalf("%d bytes an issue in summary rows, budget 230", per)
+		t.Fatalf("summary rows = %d bytes an issue, want at most 230", per)
 	}
 }

@@ -20,20 +20,24 @@ func TestUpdateIssueDuplicateOf(t *testing.T) {
 	dup, original := emulator.DemoUntriagedFrom, emulator.DemoManyCommentsIssue
 	out := servertest.CallOK[issues.UpdateIssueOut](t, env, toolkit.NameUpdateIssue,
 		issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(dup), DuplicateOf: toolkit.IssueNumber(original)})
-	if out.Issue.State != "closed" || out.Issue.StateReason != "duplicate" ||
-		!slices.Equal(out.ChangedFields, []string{"state", "state_reason", "duplicate_of"}) {
-		t.Fatalf("result: %+v", out)
+	if out.Issue.State != "closed" {
+		t.Errorf("result: state = %q, want closed", out.Issue.State)
 	}
+	if out.Issue.StateReason != "duplicate" {
+		t.Errorf("result: state_reason = %q, want duplicate", out.Issue.StateReason)
+	}
+	wantStrings(t, "result: ChangedFields", out.ChangedFields, []string{"state", "state_reason", "duplicate_of"})
 	_, is := ciIssue(env, dup)
-	if is.State != "closed" || is.StateReason == nil || *is.StateReason != "duplicate" || is.DuplicateOf == nil || is.DuplicateOf.Number != original {
-		t.Fatalf("emulator: state %s, duplicate of %v", is.State, is.DuplicateOf)
+	wantClosedAs(t, is, "duplicate")
+	if is.DuplicateOf == nil || is.DuplicateOf.Number != original {
+		t.Fatalf("emulator: duplicate of %+v, want #%d", is.DuplicateOf, original)
 	}
 	var events []string
 	for _, ev := range is.Events {
 		events = append(events, ev.Event)
 	}
 	if i := slices.Index(events, "marked_as_duplicate"); i < 0 || i+1 >= len(events) || events[i+1] != "closed" {
-		t.Fatalf("timeline %v: want marked_as_duplicate, then closed", events)
+		t.Fatalf("timeline = %v, want marked_as_duplicate, then closed", events)
 	}
 
 	// The original must exist; naming the issue itself, or another state,
@@ -49,26 +53,32 @@ func TestUpdateIssueDuplicateOf(t *testing.T) {
 	} {
 		c.in.Owner, c.in.Repo, c.in.IssueNumber = "acme", "widgets", n
 		e := wireEnvelope(t, env.Call(t, toolkit.NameUpdateIssue, c.in), true)
-		if e.Code != c.code || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != "duplicate_of" {
-			t.Errorf("%+v: %+v", c.in, e)
+		wantEnvelope(t, e, c.code, contract.NotStarted)
+		if e.Details == nil || e.Details.Field != "duplicate_of" {
+			t.Errorf("%+v: details = %+v, want field duplicate_of", c.in, e.Details)
 		}
 	}
 	if _, is := ciIssue(env, int(n)); is.State != "open" {
-		t.Fatalf("a refused duplicate_of closed #%d", n)
+		t.Fatalf("#%d after refused duplicate_of: state = %q, want open", n, is.State)
 	}
 	e := wireEnvelope(t, env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, DuplicateOfRepo: "acme/gadgets"}), true)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "duplicate_of_repo" {
-		t.Errorf("duplicate_of_repo alone: %+v", e)
-	}
+	wantFieldError(t, e, contract.CodeInvalidField, "duplicate_of_repo")
 
 	// The original may be in another repository; the same number there is
 	// not the issue itself.
 	out = servertest.CallOK[issues.UpdateIssueOut](t, env, toolkit.NameUpdateIssue,
 		issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, DuplicateOf: 1, DuplicateOfRepo: "acme/gadgets"})
-	if out.Issue.StateReason != "duplicate" || !slices.Contains(out.ChangedFields, "duplicate_of") {
-		t.Fatalf("cross-repository duplicate: %+v", out)
+	if out.Issue.StateReason != "duplicate" {
+		t.Errorf("cross-repository duplicate: state_reason = %q, want duplicate", out.Issue.StateReason)
 	}
-	if _, is := ciIssue(env, int(n)); is.DuplicateOf == nil || is.DuplicateOf.Number != 1 || is.DuplicateOf.Repo.Name != emulator.DemoGadgetsRepo {
-		t.Fatalf("emulator: duplicate of %+v", is.DuplicateOf)
+	if !slices.Contains(out.ChangedFields, "duplicate_of") {
+		t.Errorf("cross-repository duplicate: ChangedFields = %q, want duplicate_of among them", out.ChangedFields)
+	}
+	_, is = ciIssue(env, int(n))
+	if is.DuplicateOf == nil {
+		t.Fatalf("emulator: duplicate_of = nil, want acme/gadgets#1")
+	}
+	if is.DuplicateOf.Number != 1 || is.DuplicateOf.Repo.Name != emulator.DemoGadgetsRepo {
+		t.Fatalf("emulator: duplicate of %s#%d, want %s#1", is.DuplicateOf.Repo.Name, is.DuplicateOf.Number, emulator.DemoGadgetsRepo)
 	}
 }

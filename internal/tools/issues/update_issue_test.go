@@ -65,11 +65,15 @@ func TestUpdateIssueSwapStatusLabelAtMinimum(t *testing.T) {
 		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/labels", n),
 		fmt.Sprintf("DELETE /repos/acme/widgets/issues/%d/labels/status: triage", n))
 	labels, _ := ciIssue(env, n)
-	if !slices.Equal(labels, []string{"bug", "priority: high", "status: in progress"}) {
-		t.Fatalf("labels after swap: %v", labels)
+	if want := []string{"bug", "priority: high", "status: in progress"}; !slices.Equal(labels, want) {
+		t.Fatalf("labels after swap = %q, want %q", labels, want)
 	}
-	if !slices.Equal(out.ChangedFields, []string{"labels"}) || out.NoOp || out.Version != ciVersion(t, env, n) {
-		t.Fatalf("output: %+v", out)
+	wantStrings(t, "ChangedFields", out.ChangedFields, []string{"labels"})
+	if out.NoOp {
+		t.Errorf("NoOp = true, want false for a swap that changed labels")
+	}
+	if got := ciVersion(t, env, n); out.Version != got {
+		t.Errorf("Version = %q, want get_issue's %q", out.Version, got)
 	}
 	// Only the named labels were touched: the timeline shows one labeled and
 	// one unlabeled event since the create, for those two names.
@@ -82,7 +86,7 @@ func TestUpdateIssueSwapStatusLabelAtMinimum(t *testing.T) {
 	}
 	want := []string{"labeled bug", "labeled status: triage", "labeled priority: high", "labeled status: in progress", "unlabeled status: triage"}
 	if !slices.Equal(touched, want) {
-		t.Fatalf("label events: %q", touched)
+		t.Fatalf("label events = %q, want %q", touched, want)
 	}
 }
 
@@ -94,29 +98,40 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	// Another writer adds a label the agent never saw; add and remove keep it.
 	if res := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"help wanted"}}}}); res.IsError {
-		t.Fatal(string(res.JSON))
+		t.Fatalf("add help wanted: got an error, want success: %s", res.JSON)
 	}
 	env.Upstream()
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"Documentation", "BUG"}, Remove: []string{"area: API", "wontfix"}}}})
 	labels, _ := ciIssue(env, n)
-	if !slices.Equal(labels, []string{"bug", "documentation", "help wanted"}) {
-		t.Fatalf("labels: %v", labels)
+	if want := []string{"bug", "documentation", "help wanted"}; !slices.Equal(labels, want) {
+		t.Fatalf("labels = %q, want %q", labels, want)
 	}
 	notes := strings.Join(out.Notes, "; ")
-	if !strings.Contains(notes, `"bug" was already on the issue`) || !strings.Contains(notes, `"wontfix" was not on the issue`) {
-		t.Fatalf("no-op parts not reported: %q", out.Notes)
+	for _, want := range []string{`"bug" was already on the issue`, `"wontfix" was not on the issue`} {
+		if !strings.Contains(notes, want) {
+			t.Fatalf("Notes = %q, want one saying %s", out.Notes, want)
+		}
 	}
 	calls := ciCalls(env)
-	if len(calls) != 3 || slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, "PUT ") || strings.HasPrefix(c, "PATCH ") }) {
-		t.Fatalf("calls: %q", calls)
+	if len(calls) != 3 {
+		t.Fatalf("upstream calls = %q (%d), want 3", calls, len(calls))
+	}
+	if slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, "PUT ") || strings.HasPrefix(c, "PATCH ") }) {
+		t.Fatalf("upstream calls = %q, want no PUT or PATCH", calls)
 	}
 
 	// Asking for what is already so is a successful no-op that writes nothing.
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}, Remove: []string{"area: api"}}}})
-	if !out.NoOp || len(out.ChangedFields) != 0 || len(out.Notes) != 2 {
-		t.Fatalf("no-op: %+v", out)
+	if !out.NoOp {
+		t.Errorf("no-op: NoOp = false, want true")
+	}
+	if len(out.ChangedFields) != 0 {
+		t.Errorf("no-op: ChangedFields = %q, want none", out.ChangedFields)
+	}
+	if len(out.Notes) != 2 {
+		t.Errorf("no-op: Notes = %q (%d), want 2", out.Notes, len(out.Notes))
 	}
 	ciWantCalls(t, env, "no-op", "POST /graphql")
 
@@ -124,7 +139,7 @@ func TestUpdateIssueAddRemoveTouchOnlyNamedLabels(t *testing.T) {
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Set: []string{"Enhancement", "bug"}}}})
 	if labels, _ := ciIssue(env, n); !slices.Equal(labels, []string{"bug", "enhancement"}) {
-		t.Fatalf("set: %v", labels)
+		t.Fatalf("labels after set = %q, want %q", labels, []string{"bug", "enhancement"})
 	}
 	ciWantCalls(t, env, "set", "POST /graphql", fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d", n))
 }
@@ -135,25 +150,31 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Typo", Labels: []string{"bug"}})
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Typo fixed"), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"priorty: high"}}}}).Envelope(t)
-	if e.Code != contract.CodeLabelNotFound || e.Settlement != contract.NotStarted || e.Repair == nil ||
-		!strings.Contains(fmt.Sprint(e.Details.Value), "priority: high") {
-		t.Fatalf("unknown label: %+v", e)
+	wantEnvelope(t, e, contract.CodeLabelNotFound, contract.NotStarted)
+	if e.Repair == nil {
+		t.Fatalf("unknown label: repair = nil, want one: %+v", e)
+	}
+	if got := fmt.Sprint(e.Details.Value); !strings.Contains(got, "priority: high") {
+		t.Fatalf("unknown label: details.value = %s, want one naming %q", got, "priority: high")
 	}
 	for _, c := range ciCalls(env) {
 		if !strings.HasPrefix(c, "POST /graphql") && !strings.HasPrefix(c, "GET ") {
-			t.Fatalf("a write was sent before the refusal: %s", c)
+			t.Fatalf("upstream call %s before the refusal, want only reads", c)
 		}
 	}
 	// First repair: the call as given succeeds and lists the labels.
 	res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
-	if res.IsError || !strings.Contains(string(res.JSON), `"priority: high"`) {
-		t.Fatalf("repair: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("repair %s: got an error, want success: %s", e.Repair.Tool, res.JSON)
+	}
+	if !strings.Contains(string(res.JSON), `"priority: high"`) {
+		t.Fatalf("repair %s = %s, want it to list \"priority: high\"", e.Repair.Tool, res.JSON)
 	}
 	// The corrected update succeeds.
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Typo fixed"), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"priority: high"}}}})
-	if !slices.Equal(out.ChangedFields, []string{"title", "labels"}) {
-		t.Fatalf("corrected: %+v", out)
+	if want := []string{"title", "labels"}; !slices.Equal(out.ChangedFields, want) {
+		t.Fatalf("corrected: ChangedFields = %q, want %q", out.ChangedFields, want)
 	}
 
 	// create_missing creates the label first, then adds it.
@@ -163,7 +184,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	ciWantCalls(t, env, "create_missing", "POST /graphql", "POST /repos/acme/widgets/labels",
 		fmt.Sprintf("POST /repos/acme/widgets/issues/%d/labels", n))
 	if labels, _ := ciIssue(env, n); !slices.Contains(labels, "needs design") {
-		t.Fatalf("labels: %v", labels)
+		t.Fatalf("labels = %q, want them to include %q", labels, "needs design")
 	}
 }
 
@@ -177,21 +198,35 @@ func TestUpdateIssueConflictFlow(t *testing.T) {
 
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Mine"), ExpectedVersion: v1}).Envelope(t)
-	if e.Code != contract.CodeConflict || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameGetIssue {
-		t.Fatalf("conflict: %+v", e)
+	wantEnvelope(t, e, contract.CodeConflict, contract.NotStarted)
+	if e.Repair == nil {
+		t.Fatalf("conflict: repair = nil, want %s: %+v", toolkit.NameGetIssue, e)
+	}
+	if e.Repair.Tool != toolkit.NameGetIssue {
+		t.Fatalf("conflict: repair.tool = %q, want %q", e.Repair.Tool, toolkit.NameGetIssue)
 	}
 	ciWantCalls(t, env, "conflict is found before any write", "POST /graphql")
 	res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 	var fresh issues.GetIssueOut
 	res.Decode(t, &fresh)
-	if res.IsError || fresh.Issue.Version == v1 || fresh.Issue.Body != "someone else's edit" {
-		t.Fatalf("re-read: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("re-read: got an error, want the issue: %s", res.JSON)
+	}
+	if fresh.Issue.Version == v1 {
+		t.Fatalf("re-read: version = %q, want a new one after the other edit", fresh.Issue.Version)
+	}
+	if fresh.Issue.Body != "someone else's edit" {
+		t.Fatalf("re-read: body = %q, want %q", fresh.Issue.Body, "someone else's edit")
 	}
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Mine"), ExpectedVersion: fresh.Issue.Version})
-	if out.Version == fresh.Issue.Version || out.Version != ciVersion(t, env, n) || !slices.Equal(out.ChangedFields, []string{"title"}) {
-		t.Fatalf("update after re-read: %+v", out)
+	if out.Version == fresh.Issue.Version {
+		t.Errorf("update after re-read: Version = %q, want it changed from the one read", out.Version)
 	}
+	if got := ciVersion(t, env, n); out.Version != got {
+		t.Errorf("update after re-read: Version = %q, want get_issue's %q", out.Version, got)
+	}
+	wantStrings(t, "update after re-read: ChangedFields", out.ChangedFields, []string{"title"})
 }
 
 func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
@@ -216,8 +251,11 @@ func TestUpdateIssueVersionMatchesGetIssue(t *testing.T) {
 		}
 		out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 			IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{absent}}}, ExpectedVersion: want})
-		if !out.NoOp || out.Version != want {
-			t.Errorf("#%d: update saw %s, get_issue %s", n, out.Version, want)
+		if !out.NoOp {
+			t.Errorf("#%d: NoOp = false, want true for removing an absent label", n)
+		}
+		if out.Version != want {
+			t.Errorf("#%d: update's Version = %q, want get_issue's %q", n, out.Version, want)
 		}
 	}
 }
@@ -229,36 +267,40 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Milestoned", Milestone: toolkit.MilestoneNumber(v150)})
 	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Title: ptrTo("Still milestoned")})
 	if _, is := ciIssue(env, n); is.Milestone == nil || is.Milestone.Number != v150 {
-		t.Fatal("an absent milestone changed the milestone")
+		t.Fatalf("milestone = %v, want #%d kept when the milestone is absent", is.Milestone, v150)
 	}
 	out := ciUpdateRaw(t, env, json.RawMessage(fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"milestone":null}`, n)))
-	if _, is := ciIssue(env, n); is.Milestone != nil || !slices.Equal(out.ChangedFields, []string{"milestone"}) {
-		t.Fatalf("null did not clear the milestone: %+v", out)
+	if _, is := ciIssue(env, n); is.Milestone != nil {
+		t.Fatalf("milestone after null = %+v, want nil", is.Milestone)
+	}
+	if want := []string{"milestone"}; !slices.Equal(out.ChangedFields, want) {
+		t.Fatalf("milestone null: ChangedFields = %q, want %q", out.ChangedFields, want)
 	}
 	// An unknown milestone on the unread path is GitHub's 422, mapped.
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Milestone: toolkit.Some(99)}}).Envelope(t)
-	if e.Code != contract.CodeMilestoneNotFound || e.Settlement != contract.NoRemoteSuccessKnown || e.Repair == nil {
-		t.Fatalf("unknown milestone: %+v", e)
+	wantEnvelope(t, e, contract.CodeMilestoneNotFound, contract.NoRemoteSuccessKnown)
+	if e.Repair == nil {
+		t.Fatalf("unknown milestone: repair = nil, want one: %+v", e)
 	}
 	// type: null clears too.
 	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Type: toolkit.Some("task")}})
 	ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Type: toolkit.Null[string]()}})
 	if _, is := ciIssue(env, n); is.Type != nil {
-		t.Fatal("type: null did not clear the type")
+		t.Fatalf("type after null = %+v, want nil", is.Type)
 	}
 
 	// The schema says what null and absence mean.
 	tl, err := env.Session.ListTools(t.Context(), nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("list tools: %v", err)
 	}
 	for _, tool := range tl.Tools {
 		if tool.Name != toolkit.NameUpdateIssue {
 			continue
 		}
 		b, _ := json.Marshal(tool.InputSchema)
-		if !strings.Contains(string(b), `"milestone":{"description":"null clears","type":["integer","null"]}`) {
-			t.Fatalf("milestone schema: %s", b)
+		if want := `"milestone":{"description":"null clears","type":["integer","null"]}`; !strings.Contains(string(b), want) {
+			t.Fatalf("input schema = %s, want it to hold %s", b, want)
 		}
 	}
 }
@@ -281,9 +323,12 @@ func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
 		t.Run(tc.args, func(t *testing.T) {
 			raw := json.RawMessage(fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":`, firstIssue) + tc.args + `}`)
 			e := env.Call(t, toolkit.NameUpdateIssue, raw).Envelope(t)
-			if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details.Field != tc.field ||
-				!strings.Contains(e.Details.Reason, tc.reason) {
-				t.Errorf("%s: %+v", tc.args, e)
+			wantEnvelope(t, e, contract.CodeInvalidField, contract.NotStarted)
+			if e.Details.Field != tc.field {
+				t.Errorf("%s: details.field = %q, want %q", tc.args, e.Details.Field, tc.field)
+			}
+			if !strings.Contains(e.Details.Reason, tc.reason) {
+				t.Errorf("%s: details.reason = %q, want one saying %q", tc.args, e.Details.Reason, tc.reason)
 			}
 		})
 	}
@@ -298,20 +343,21 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/labels/*", n), Times: 1})
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "status: ", To: issues.LabelNames{"status: in progress"}}}}}).Envelope(t)
-	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown ||
-		!slices.Equal(e.Details.Applied, []string{`added "status: in progress"`}) ||
-		!slices.Equal(e.Details.NotApplied, []string{`remove "status: triage"`}) || e.FollowUp == nil {
-		t.Fatalf("partial success: %+v", e)
+	wantEnvelope(t, e, contract.CodePartialSuccess, contract.RemoteSuccessKnown)
+	wantStrings(t, "partial success: details.applied", e.Details.Applied, []string{`added "status: in progress"`})
+	wantStrings(t, "partial success: details.not_applied", e.Details.NotApplied, []string{`remove "status: triage"`})
+	if e.FollowUp == nil {
+		t.Fatalf("partial success: follow_up = nil, want one: %+v", e)
 	}
 	if labels, _ := ciIssue(env, n); !slices.Equal(labels, []string{"bug", "status: in progress", "status: triage"}) {
-		t.Fatalf("labels after the half: %v", labels)
+		t.Fatalf("labels after the half = %q, want %q", labels, []string{"bug", "status: in progress", "status: triage"})
 	}
 	res := env.Call(t, e.FollowUp.Tool, e.FollowUp.Arguments)
 	if res.IsError {
-		t.Fatalf("follow-up as given: %s", res.JSON)
+		t.Fatalf("follow-up as given: got an error, want success: %s", res.JSON)
 	}
 	if labels, _ := ciIssue(env, n); !slices.Equal(labels, []string{"bug", "status: in progress"}) {
-		t.Fatalf("labels after the follow-up: %v", labels)
+		t.Fatalf("labels after the follow-up = %q, want %q", labels, []string{"bug", "status: in progress"})
 	}
 
 	// The PATCH applied, the lock failed.
@@ -319,18 +365,34 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/lock", n), Times: 1})
 	e = env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Locked soon"), Locked: ptrTo(true), LockReason: "resolved"}).Envelope(t)
-	if e.Code != contract.CodePartialSuccess || !slices.Equal(e.Details.Applied, []string{"set title"}) || e.FollowUp == nil {
-		t.Fatalf("lock failure: %+v", e)
+	if e.Code != contract.CodePartialSuccess {
+		t.Errorf("lock failure: code = %q, want %q", e.Code, contract.CodePartialSuccess)
+	}
+	wantStrings(t, "lock failure: details.applied", e.Details.Applied, []string{"set title"})
+	if e.FollowUp == nil {
+		t.Fatalf("lock failure: follow_up = nil, want one: %+v", e)
 	}
 	var follow issues.UpdateIssueIn
 	b, _ := json.Marshal(e.FollowUp.Arguments)
 	_ = json.Unmarshal(b, &follow)
-	if follow.Title != nil || follow.Locked == nil || !*follow.Locked || follow.LockReason != "resolved" {
-		t.Fatalf("follow-up repeats applied work or misses the lock: %s", b)
+	if follow.Title != nil {
+		t.Errorf("follow-up title = %q, want none (the title was applied): %s", *follow.Title, b)
+	}
+	if follow.Locked == nil {
+		t.Errorf("follow-up locked = nil, want true: %s", b)
+	} else if !*follow.Locked {
+		t.Errorf("follow-up locked = false, want true: %s", b)
+	}
+	if follow.LockReason != "resolved" {
+		t.Errorf("follow-up lock_reason = %q, want %q: %s", follow.LockReason, "resolved", b)
 	}
 	ciUpdate(t, env, follow)
-	if _, is := ciIssue(env, n); !is.Locked || is.Title != "Locked soon" {
-		t.Fatalf("after follow-up: locked=%v title=%q", is.Locked, is.Title)
+	_, is := ciIssue(env, n)
+	if !is.Locked {
+		t.Errorf("after follow-up: locked = false, want true")
+	}
+	if is.Title != "Locked soon" {
+		t.Errorf("after follow-up: title = %q, want %q", is.Title, "Locked soon")
 	}
 }
 
@@ -355,14 +417,22 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 			ciFault(t, env, emulator.Fault{Kind: tc.kind, Status: tc.status, Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/%d", n), Times: 1})
 			e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Title: &title}).Envelope(t)
 			if e.Settlement != tc.settlement {
-				t.Fatalf("settlement %q, want %q: %+v", e.Settlement, tc.settlement, e)
+				t.Fatalf("settlement = %q, want %q: %+v", e.Settlement, tc.settlement, e)
 			}
 			if _, is := ciIssue(env, n); (is.Title == title) != tc.applied {
-				t.Fatalf("applied=%v, want %v", is.Title == title, tc.applied)
+				t.Fatalf("applied = %v (title %q), want %v", is.Title == title, is.Title, tc.applied)
 			}
-			if (tc.settlement == contract.Indeterminate || tc.settlement == contract.RemoteSuccessKnown) &&
-				(e.Repair == nil || e.Repair.Tool != toolkit.NameGetIssue || e.Temporary) {
-				t.Fatalf("an uncertain write must send the agent to re-read: %+v", e)
+			if tc.settlement == contract.Indeterminate || tc.settlement == contract.RemoteSuccessKnown {
+				// An uncertain write must send the agent to re-read.
+				if e.Repair == nil {
+					t.Fatalf("repair = nil, want %s: %+v", toolkit.NameGetIssue, e)
+				}
+				if e.Repair.Tool != toolkit.NameGetIssue {
+					t.Fatalf("repair.tool = %q, want %q", e.Repair.Tool, toolkit.NameGetIssue)
+				}
+				if e.Temporary {
+					t.Fatalf("temporary = true, want false: re-read rather than retry")
+				}
 			}
 		})
 	}
@@ -373,7 +443,7 @@ func TestUpdateIssueSettlementUnderFaults(t *testing.T) {
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"bug"}}}}).Envelope(t)
 	if e.Settlement != contract.NotStarted {
-		t.Fatalf("read failure: %+v", e)
+		t.Fatalf("read failure: settlement = %q, want %q: %+v", e.Settlement, contract.NotStarted, e)
 	}
 }
 
@@ -386,11 +456,14 @@ func TestUpdateIssueCloseAsDuplicateAtMinimum(t *testing.T) {
 	// PATCH (duplicate_of, which names it, goes through closeIssue; see
 	// update_duplicate_test.go).
 	ciWantCalls(t, env, "close as duplicate", fmt.Sprintf("PATCH /repos/acme/widgets/issues/%d", n))
-	if _, is := ciIssue(env, n); is.State != "closed" || is.StateReason == nil || *is.StateReason != "duplicate" {
-		t.Fatalf("state %s", is.State)
+	_, is := ciIssue(env, n)
+	wantClosedAs(t, is, "duplicate")
+	wantStrings(t, "ChangedFields", out.ChangedFields, []string{"state", "state_reason"})
+	if got := ciVersion(t, env, n); out.Version != got {
+		t.Errorf("Version = %q, want get_issue's %q", out.Version, got)
 	}
-	if !slices.Equal(out.ChangedFields, []string{"state", "state_reason"}) || out.Version != ciVersion(t, env, n) || out.Issue.StateReason != "duplicate" {
-		t.Fatalf("output: %+v", out)
+	if out.Issue.StateReason != "duplicate" {
+		t.Errorf("Issue.StateReason = %q, want %q", out.Issue.StateReason, "duplicate")
 	}
 	// With expected_version: one read, one PATCH.
 	v := ciVersion(t, env, n)
@@ -409,44 +482,47 @@ func TestUpdateIssueCloseClosedIsNoOp(t *testing.T) {
 		t.Fatalf("seed: #%d is %s, want closed", n, is.State)
 	}
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}})
-	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "already closed") }) {
-		t.Fatalf("closing a closed issue: %+v", out)
-	}
+	wantNoOpNote(t, "closing a closed issue", out, "already closed")
 	// GitHub applies a state_reason only with a change of state: a closed
 	// issue keeps its reason, and the answer says so and how to change it.
 	_, was := ciIssue(env, n)
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "not_planned"}})
-	if !out.NoOp || len(out.ChangedFields) != 0 || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
-		t.Fatalf("re-closing as not planned: %+v", out)
-	}
+	wantNoOpNote(t, "re-closing as not planned", out, "reopen")
 	if _, is := ciIssue(env, n); *is.StateReason != *was.StateReason {
-		t.Fatalf("the close reason changed from %s to %s", *was.StateReason, *is.StateReason)
+		t.Fatalf("state_reason = %s, want %s unchanged", *is.StateReason, *was.StateReason)
 	}
 	// The same when the issue is read first (expected_version): nothing is
 	// written.
 	env.Upstream()
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed", StateReason: "duplicate"},
 		ExpectedVersion: ciVersion(t, env, n)})
-	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
-		t.Fatalf("re-closing as duplicate after a read: %+v", out)
+	if !out.NoOp {
+		t.Errorf("re-closing as duplicate after a read: NoOp = false, want true")
+	}
+	if !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "reopen") }) {
+		t.Errorf("re-closing as duplicate after a read: Notes = %q, want one saying %q", out.Notes, "reopen")
 	}
 	for _, c := range ciCalls(env) {
 		if strings.HasPrefix(c, "PATCH") {
-			t.Fatalf("a PATCH was sent: %v", ciCalls(env))
+			t.Fatalf("upstream call %s, want no PATCH (later calls: %v)", c, ciCalls(env))
 		}
 	}
 	// A not-planned issue closed again keeps its reason.
 	np := emulator.DemoNotPlannedIssue
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(np), IssueChanges: issues.IssueChanges{State: "closed"}})
-	if _, is := ciIssue(env, np); !out.NoOp || is.StateReason == nil || *is.StateReason != "not_planned" {
-		t.Fatalf("closing not-planned #%d again: %+v, reason now %v", np, out, is.StateReason)
+	if !out.NoOp {
+		t.Errorf("closing not-planned #%d again: NoOp = false, want true", np)
+	}
+	if _, is := ciIssue(env, np); is.StateReason == nil || *is.StateReason != "not_planned" {
+		t.Errorf("closing not-planned #%d again: state_reason = %s, want not_planned", np, strPtr(is.StateReason))
 	}
 	// A close that does close is reported as a change.
 	open := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Open then closed"})
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(open), IssueChanges: issues.IssueChanges{State: "closed"}})
-	if out.NoOp || !slices.Equal(out.ChangedFields, []string{"state"}) {
-		t.Fatalf("closing an open issue: %+v", out)
+	if out.NoOp {
+		t.Errorf("closing an open issue: NoOp = true, want false")
 	}
+	wantStrings(t, "closing an open issue: ChangedFields", out.ChangedFields, []string{"state"})
 }
 
 // A state_reason without the state it explains would be ignored by GitHub
@@ -457,19 +533,24 @@ func TestUpdateIssueStateReasonNeedsState(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Reason alone"})
 	env.Upstream()
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{StateReason: "not_planned"}}).Envelope(t)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "state_reason" || e.Repair == nil || e.Repair.Tool != toolkit.NameUpdateIssue {
-		t.Fatalf("envelope: %+v", e)
+	if e.Code != contract.CodeInvalidField {
+		t.Fatalf("code = %q, want %q: %+v", e.Code, contract.CodeInvalidField, e)
+	}
+	if e.Details == nil || e.Details.Field != "state_reason" {
+		t.Fatalf("details = %+v, want field %q", e.Details, "state_reason")
+	}
+	if e.Repair == nil || e.Repair.Tool != toolkit.NameUpdateIssue {
+		t.Fatalf("repair = %+v, want a call to %s", e.Repair, toolkit.NameUpdateIssue)
 	}
 	if calls := env.Upstream(); len(calls) != 0 {
-		t.Fatalf("calls before refusing: %v", calls)
+		t.Fatalf("upstream calls before refusing = %v, want none", calls)
 	}
 	res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 	if res.IsError {
-		t.Fatalf("repair failed: %s", res.JSON)
+		t.Fatalf("repair: got an error, want success: %s", res.JSON)
 	}
-	if _, is := ciIssue(env, n); is.State != "closed" || is.StateReason == nil || *is.StateReason != "not_planned" {
-		t.Fatalf("after the repair: %s %v", is.State, is.StateReason)
-	}
+	_, is := ciIssue(env, n)
+	wantClosedAs(t, is, "not_planned")
 }
 
 func TestUpdateIssueAssigneesAndLock(t *testing.T) {
@@ -479,24 +560,27 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Assignees: &issues.AssigneesEdit{Add: []string{"BOB"}, Remove: []string{"carol", "alice"}}}, Locked: ptrTo(true), LockReason: "too heated"})
 	_, is := ciIssue(env, n)
-	if len(is.Assignees) != 1 || is.Assignees[0].Login != "bob" || !is.Locked {
-		t.Fatalf("state: %+v locked=%v", is.Assignees, is.Locked)
+	if len(is.Assignees) != 1 || is.Assignees[0].Login != "bob" {
+		t.Errorf("assignees = %+v, want only bob", is.Assignees)
 	}
-	if !slices.Equal(out.ChangedFields, []string{"assignees", "locked", "lock_reason"}) || !strings.Contains(strings.Join(out.Notes, ";"), "alice was not assigned") {
-		t.Fatalf("output: %+v", out)
+	if !is.Locked {
+		t.Errorf("locked = false, want true")
 	}
-	if out.Version != ciVersion(t, env, n) {
-		t.Fatal("version differs from get_issue's")
+	wantStrings(t, "ChangedFields", out.ChangedFields, []string{"assignees", "locked", "lock_reason"})
+	if !strings.Contains(strings.Join(out.Notes, ";"), "alice was not assigned") {
+		t.Errorf("Notes = %q, want one saying %q", out.Notes, "alice was not assigned")
+	}
+	if got := ciVersion(t, env, n); out.Version != got {
+		t.Fatalf("Version = %q, want get_issue's %q", out.Version, got)
 	}
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Assignees: &issues.AssigneesEdit{Add: []string{"dave"}}}}).Envelope(t)
-	if e.Code != contract.CodeAssigneeNotFound || e.Settlement != contract.NotStarted {
-		t.Fatalf("unassignable: %+v", e)
-	}
+	wantEnvelope(t, e, contract.CodeAssigneeNotFound, contract.NotStarted)
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Locked: ptrTo(false)})
-	if _, is := ciIssue(env, n); is.Locked || !slices.Equal(out.ChangedFields, []string{"locked", "lock_reason"}) {
-		t.Fatalf("unlock: %+v", out)
+	if _, is := ciIssue(env, n); is.Locked {
+		t.Errorf("unlock: locked = true, want false")
 	}
+	wantStrings(t, "unlock: ChangedFields", out.ChangedFields, []string{"locked", "lock_reason"})
 }
 
 func TestUpdateIssueCreatorScope(t *testing.T) {
@@ -507,12 +591,10 @@ func TestUpdateIssueCreatorScope(t *testing.T) {
 	n := ciNewIssue(t, open, issues.CreateIssueIn{Title: "Alice's"})
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob", Emu: open.Emu})
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}}).Envelope(t)
-	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
-		t.Fatalf("creator scope: %+v", e)
-	}
+	wantEnvelope(t, e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
 	ciWantCalls(t, env, "refused after the read, before any write", "POST /graphql")
 	if _, is := ciIssue(env, n); is.State != "open" {
-		t.Fatal("the issue was changed")
+		t.Fatalf("state = %q, want open (unchanged)", is.State)
 	}
 }
 
@@ -526,23 +608,27 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	env.Upstream()
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}}).Envelope(t)
-	if e.Code != contract.CodeLabelNotFound || e.Details == nil || e.Details.Field != "labels.remove" || e.Settlement != contract.NotStarted {
-		t.Fatalf("envelope: %+v", e)
+	wantEnvelope(t, e, contract.CodeLabelNotFound, contract.NotStarted)
+	if e.Details == nil || e.Details.Field != "labels.remove" {
+		t.Fatalf("details = %+v, want field %q", e.Details, "labels.remove")
 	}
 	if !strings.Contains(fmt.Sprint(e.Details.Value), "status: in progress") {
-		t.Fatalf("no close match offered: %v", e.Details.Value)
+		t.Fatalf("details.value = %v, want a close match %q", e.Details.Value, "status: in progress")
 	}
 	for _, call := range ciCalls(env) {
 		if !strings.HasPrefix(call, "POST /graphql") && !strings.HasPrefix(call, "GET ") {
-			t.Fatalf("a write was sent: %s", call)
+			t.Fatalf("upstream call %s, want only reads", call)
 		}
 	}
 	if _, is := ciIssue(env, n); len(is.Labels) != 2 {
-		t.Fatalf("labels changed: %d left", len(is.Labels))
+		t.Fatalf("labels = %d, want 2 (unchanged)", len(is.Labels))
 	}
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{"question"}}}})
-	if !out.NoOp || !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "was not on the issue") }) {
-		t.Fatalf("removing an absent repository label: %+v", out)
+	if !out.NoOp {
+		t.Errorf("removing an absent repository label: NoOp = false, want true")
+	}
+	if !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, "was not on the issue") }) {
+		t.Errorf("removing an absent repository label: Notes = %q, want one saying %q", out.Notes, "was not on the issue")
 	}
 }
 
@@ -555,11 +641,14 @@ func TestUpdateIssueOutputIsNotStale(t *testing.T) {
 	var before issues.GetIssueOut
 	env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n)}).Decode(t, &before)
 	out := ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"question"}}}})
-	if out.NoOp || out.Issue.Comments == 0 || out.Issue.Comments != before.Issue.Comments {
-		t.Fatalf("comments: %d, get_issue said %d", out.Issue.Comments, before.Issue.Comments)
+	if out.NoOp {
+		t.Fatalf("NoOp = true, want false for adding a label")
+	}
+	if out.Issue.Comments == 0 || out.Issue.Comments != before.Issue.Comments {
+		t.Fatalf("Issue.Comments = %d, want get_issue's %d (not 0)", out.Issue.Comments, before.Issue.Comments)
 	}
 	if out.Issue.UpdatedAt != "" && out.Issue.UpdatedAt <= before.Issue.UpdatedAt {
-		t.Fatalf("updated_at %s is the one read before the write", out.Issue.UpdatedAt)
+		t.Fatalf("Issue.UpdatedAt = %s, want empty or later than the one read before the write (%s)", out.Issue.UpdatedAt, before.Issue.UpdatedAt)
 	}
 }
 
@@ -596,9 +685,38 @@ func TestUnreadUpdateThatChangesNothingIsNoOp(t *testing.T) {
 			later()
 			tc.in.Owner, tc.in.Repo, tc.in.IssueNumber = "acme", "widgets", toolkit.IssueNumber(n)
 			out := ciUpdate(t, env, tc.in)
-			if !slices.Equal(out.ChangedFields, tc.want) || out.NoOp != (tc.want == nil) {
-				t.Errorf("%s: changed %v, no_op %v, notes %v", tc.name, out.ChangedFields, out.NoOp, out.Notes)
+			if !slices.Equal(out.ChangedFields, tc.want) {
+				t.Errorf("%s: ChangedFields = %q, want %q (notes %q)", tc.name, out.ChangedFields, tc.want, out.Notes)
+			}
+			if want := tc.want == nil; out.NoOp != want {
+				t.Errorf("%s: NoOp = %v, want %v (notes %q)", tc.name, out.NoOp, want, out.Notes)
 			}
 		})
+	}
+}
+
+// wantNoOpNote checks an update that changed nothing: no_op, no changed
+// fields, and a note saying note.
+func wantNoOpNote(t *testing.T, what string, out issues.UpdateIssueOut, note string) {
+	t.Helper()
+	if !out.NoOp {
+		t.Errorf("%s: NoOp = false, want true", what)
+	}
+	if len(out.ChangedFields) != 0 {
+		t.Errorf("%s: ChangedFields = %q, want none", what, out.ChangedFields)
+	}
+	if !slices.ContainsFunc(out.Notes, func(s string) bool { return strings.Contains(s, note) }) {
+		t.Errorf("%s: Notes = %q, want one saying %q", what, out.Notes, note)
+	}
+}
+
+// wantClosedAs checks that the emulator holds is closed with reason.
+func wantClosedAs(t *testing.T, is emulator.Issue, reason string) {
+	t.Helper()
+	if is.State != "closed" {
+		t.Errorf("#%d: state = %q, want closed", is.Number, is.State)
+	}
+	if got := strPtr(is.StateReason); got != reason {
+		t.Errorf("#%d: state_reason = %s, want %s", is.Number, got, reason)
 	}
 }

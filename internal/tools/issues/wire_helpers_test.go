@@ -20,13 +20,19 @@ func wireEnvelope(t *testing.T, res servertest.Result, write bool) contract.Erro
 	var raw map[string]json.RawMessage
 	res.Decode(t, &raw)
 	if _, ok := raw["retry_after_ms"]; !ok {
-		t.Errorf("retry_after_ms missing: %s", res.JSON)
+		t.Errorf("retry_after_ms missing, want it present (even null): %s", res.JSON)
 	}
-	if !strings.HasPrefix(e.RequestID, "ghg_") || e.Fingerprint == "" || e.Message == "" {
-		t.Errorf("request_id, fingerprint or message missing: %s", res.JSON)
+	if !strings.HasPrefix(e.RequestID, "ghg_") {
+		t.Errorf("request_id = %q, want one starting %q: %s", e.RequestID, "ghg_", res.JSON)
+	}
+	if e.Fingerprint == "" {
+		t.Errorf("fingerprint is empty, want the surface fingerprint: %s", res.JSON)
+	}
+	if e.Message == "" {
+		t.Errorf("message is empty, want one: %s", res.JSON)
 	}
 	if write != (e.Settlement != "") {
-		t.Errorf("settlement %q on a write=%v tool: %s", e.Settlement, write, res.JSON)
+		t.Errorf("settlement = %q on a write=%v tool, want one exactly when the tool writes: %s", e.Settlement, write, res.JSON)
 	}
 	return e
 }
@@ -50,7 +56,7 @@ func wantUpstream(t *testing.T, env *servertest.Env, want ...string) {
 func addFault(t *testing.T, env *servertest.Env, f emulator.Fault) {
 	t.Helper()
 	if err := env.Emu.Emu.Faults().Add(f); err != nil {
-		t.Fatal(err)
+		t.Fatalf("add fault %+v: %v", f, err)
 	}
 }
 
@@ -66,4 +72,62 @@ func withState(env *servertest.Env, f func(s *emulator.State)) {
 	s.Lock()
 	defer s.Unlock()
 	f(s)
+}
+
+// wantEnvelope checks an error envelope's code and settlement, one message
+// each.
+func wantEnvelope(t *testing.T, e contract.Error, code contract.Code, settlement contract.Settlement) {
+	t.Helper()
+	if e.Code != code {
+		t.Errorf("code = %q, want %q (message %q)", e.Code, code, e.Message)
+	}
+	if e.Settlement != settlement {
+		t.Errorf("settlement = %q, want %q", e.Settlement, settlement)
+	}
+}
+
+// wantStrings checks a list of strings against want, exactly and in order
+// (nil and empty are equal).
+func wantStrings(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s = %q, want %q", what, got, want)
+	}
+}
+
+// strPtr prints an optional string: its value, or <nil>.
+func strPtr(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
+
+// wantRepairTo checks an error envelope's code and that its repair calls
+// tool; it stops the test when there is no repair.
+func wantRepairTo(t *testing.T, e contract.Error, code contract.Code, tool string) {
+	t.Helper()
+	if e.Code != code {
+		t.Errorf("code = %q, want %q (message %q)", e.Code, code, e.Message)
+	}
+	if e.Repair == nil {
+		t.Fatalf("repair = nil, want a call to %s: %+v", tool, e)
+	}
+	if e.Repair.Tool != tool {
+		t.Errorf("repair.tool = %q, want %q", e.Repair.Tool, tool)
+	}
+}
+
+// wantFieldError checks an error envelope's code and the input field its
+// details name.
+func wantFieldError(t *testing.T, e contract.Error, code contract.Code, field string) {
+	t.Helper()
+	if e.Code != code {
+		t.Errorf("code = %q, want %q (message %q)", e.Code, code, e.Message)
+	}
+	if e.Details == nil {
+		t.Errorf("details = nil, want field %q", field)
+	} else if e.Details.Field != field {
+		t.Errorf("details.field = %q, want %q", e.Details.Field, field)
+	}
 }
