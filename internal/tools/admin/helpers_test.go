@@ -67,8 +67,11 @@ func inWidgets(env *servertest.Env, f func(r *emulator.Repo)) {
 // agent passes them back.
 func repairArgs(t *testing.T, e contract.Error) json.RawMessage {
 	t.Helper()
-	if e.Repair == nil || e.Repair.Arguments == nil {
-		t.Fatalf("no literal repair: %+v", e)
+	if e.Repair == nil {
+		t.Fatalf("repair = nil, want a literal call (%+v)", e)
+	}
+	if e.Repair.Arguments == nil {
+		t.Fatalf("repair.arguments = nil, want literal arguments (repair %+v)", *e.Repair)
 	}
 	b, err := json.Marshal(e.Repair.Arguments)
 	if err != nil {
