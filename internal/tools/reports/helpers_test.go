@@ -46,8 +46,11 @@ func next(t *testing.T, out reports.UnlabeledOut) json.RawMessage {
 // nextArgs is a next_call to tool's arguments as an agent passes them back.
 func nextArgs(t *testing.T, tool string, nc *reports.NextCall) json.RawMessage {
 	t.Helper()
-	if nc == nil || nc.Tool != tool {
-		t.Fatalf("truncated report without a next_call to %s: %+v", tool, nc)
+	if nc == nil {
+		t.Fatalf("next_call = nil, want a call to %s", tool)
+	}
+	if nc.Tool != tool {
+		t.Fatalf("next_call.tool = %q, want %q", nc.Tool, tool)
 	}
 	b, err := json.Marshal(nc.Arguments)
 	if err != nil {

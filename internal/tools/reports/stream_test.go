@@ -40,13 +40,19 @@ func TestReportStartsBeforeTheListingEnds(t *testing.T) {
 		}
 	}
 	if before == 0 {
-		t.Errorf("no repository was read before the listing's second page came: %v", answers[:second+1])
+		t.Errorf("repositories read before the listing's second page came = 0, want some: %v", answers[:second+1])
 	}
 	// The held-back page changed nothing: the same report again, with
 	// every page answered at once, finds the same repositories and rows.
 	again := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
-	if !reflect.DeepEqual(out.Scanned, again.Scanned) || !slices.Equal(out.Rows, again.Rows) || out.Scanned.Repos <= 100 {
-		t.Errorf("scanned %+v (%d rows), then %+v (%d rows)", out.Scanned, len(out.Rows), again.Scanned, len(again.Rows))
+	if !reflect.DeepEqual(out.Scanned, again.Scanned) {
+		t.Errorf("scanned = %+v, want %+v (the report again)", out.Scanned, again.Scanned)
+	}
+	if !slices.Equal(out.Rows, again.Rows) {
+		t.Errorf("rows = %d, want the report again's %d, alike", len(out.Rows), len(again.Rows))
+	}
+	if out.Scanned.Repos <= 100 {
+		t.Errorf("scanned.repos = %d, want over 100", out.Scanned.Repos)
 	}
 	t.Logf("%d issue reads answered before the second listing page; %d repositories scanned", before, out.Scanned.Repos)
 }

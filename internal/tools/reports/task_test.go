@@ -52,8 +52,11 @@ func runTask(t *testing.T, url, tool string, args map[string]any, out any) {
 	t.Helper()
 	ack := servertest.Post(t, url, "agent", "tools/call", map[string]any{"name": tool, "arguments": args})
 	id, _ := ack["taskId"].(string)
-	if ack["resultType"] != "task" || id == "" {
-		t.Fatalf("want a task, got resultType %v", ack["resultType"])
+	if ack["resultType"] != "task" {
+		t.Fatalf("resultType = %v, want %q", ack["resultType"], "task")
+	}
+	if id == "" {
+		t.Fatalf("taskId = %v, want one", ack["taskId"])
 	}
 	got := await(t, url, id)
 	if got["status"] != tasks.StatusCompleted {
@@ -95,8 +98,17 @@ func TestReportRunsAsTask(t *testing.T) {
 	var fromTask reports.UnlabeledOut
 	runTask(t, url, tool, args, &fromTask)
 	inline := report(t, env, args)
-	if fromTask.Truncated || len(fromTask.Rows) == 0 || len(fromTask.Rows) != len(inline.Rows) || !reflect.DeepEqual(fromTask.Scanned, inline.Scanned) {
-		t.Errorf("task's report: %d rows, %+v; inline: %d rows, %+v", len(fromTask.Rows), fromTask.Scanned, len(inline.Rows), inline.Scanned)
+	if fromTask.Truncated {
+		t.Errorf("task's report: truncated = true (%s), want false", fromTask.TruncatedReason)
+	}
+	if len(fromTask.Rows) == 0 {
+		t.Errorf("task's report: rows = 0, want some")
+	}
+	if len(fromTask.Rows) != len(inline.Rows) {
+		t.Errorf("task's report: rows = %d, want %d (inline)", len(fromTask.Rows), len(inline.Rows))
+	}
+	if !reflect.DeepEqual(fromTask.Scanned, inline.Scanned) {
+		t.Errorf("task's report: scanned = %+v, want %+v (inline)", fromTask.Scanned, inline.Scanned)
 	}
 }
 
