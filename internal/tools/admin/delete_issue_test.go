@@ -92,7 +92,7 @@ func TestDeleteIssueRefusals(t *testing.T) {
 	e = refused(t, env, toolkit.NameDeleteIssue, deleteIn(9999))
 	wantRefusal(t, "missing", e, contract.CodeIssueNotFound, contract.NotStarted)
 	if deleted(t, env, deletable) {
-		t.Fatal("a refusal deleted the issue")
+		t.Fatalf("#%d deleted by a refusal, want it standing", deletable)
 	}
 }
 
@@ -113,7 +113,7 @@ func TestDeleteIssueNeedsAdmin(t *testing.T) {
 		t.Errorf("bob: required_scopes mismatch (-want +got):\n%s", diff)
 	}
 	if deleted(t, env, deletable) {
-		t.Fatal("deleted without admin permission")
+		t.Fatalf("bob: #%d deleted without admin permission, want it standing", deletable)
 	}
 }
 
@@ -158,6 +158,6 @@ func TestDeleteIssueHonoursTheCreatorScope(t *testing.T) {
 	e := refused(t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
 	wantRefusal(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
 	if deleted(t, env, deletable) {
-		t.Fatal("deleted outside the creator scope")
+		t.Fatalf("creator scope: #%d deleted outside it, want it standing", deletable)
 	}
 }

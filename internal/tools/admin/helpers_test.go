@@ -27,7 +27,7 @@ func refused(t *testing.T, env *servertest.Env, tool string, args any) contract.
 	t.Helper()
 	e := servertest.Refused(t, env, tool, args)
 	if e.Settlement == "" {
-		t.Errorf("settlement missing: %+v", e)
+		t.Errorf("settlement = \"\", want one: %+v", e)
 	}
 	return e
 }

@@ -109,7 +109,7 @@ func TestManageLabelsEveryAction(t *testing.T) {
 	}
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.FindLabel("kind: speed") != nil {
-			t.Fatal("the label is still there")
+			t.Fatal("delete: label \"kind: speed\" still stored, want it gone")
 		}
 	})
 	// Deleting an absent label is a no-op success, once the repository is
@@ -149,7 +149,7 @@ func TestManageLabelsNamesNeedingEscapes(t *testing.T) {
 		}
 		inWidgets(env, func(r *emulator.Repo) {
 			if r.FindLabel(name) != nil {
-				t.Fatalf("%q is still there", name)
+				t.Fatalf("delete %q: still stored, want it gone", name)
 			}
 		})
 	}
@@ -272,7 +272,7 @@ func TestManageLabelsReadOnlyCredential(t *testing.T) {
 	wantRefusal(t, "carol", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.FindLabel("kind: perf") != nil {
-			t.Fatal("created anyway")
+			t.Fatal("carol: label \"kind: perf\" stored, want none (created anyway)")
 		}
 	})
 }

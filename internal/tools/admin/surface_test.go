@@ -24,7 +24,7 @@ func TestDeletedLabelIsNotTrustedByTheIssueTools(t *testing.T) {
 	wantRefusal(t, "adding the deleted label", e, contract.CodeLabelNotFound, contract.NotStarted)
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.FindLabel("wontfix") != nil {
-			t.Fatal("the deleted label came back")
+			t.Fatal("label wontfix stored again, want it to stay deleted")
 		}
 	})
 }

@@ -46,7 +46,7 @@ func tierRows(t *testing.T, out reports.AlertsOut) map[string]reports.RepoTier {
 	m := map[string]reports.RepoTier{}
 	for _, r := range out.Tiers {
 		if _, dup := m[r.Repo]; dup {
-			t.Errorf("tiers: %s twice", r.Repo)
+			t.Errorf("tiers: %s twice, want once", r.Repo)
 		}
 		m[r.Repo] = r
 	}

@@ -126,7 +126,7 @@ func TestReportSecurityAlertsSummaryOnlyOmitted(t *testing.T) {
 	var sum reports.AlertsOut
 	res.Decode(t, &sum)
 	if sum.AlertsOmitted == nil {
-		t.Fatalf("alerts_omitted absent with summary_only: %s", res.JSON)
+		t.Fatalf("alerts_omitted absent with summary_only, want a count: %s", res.JSON)
 	}
 	if got, want := *sum.AlertsOmitted, len(whole.Alerts); got != want {
 		t.Errorf("alerts_omitted = %d, want %d (every open alert)", got, want)

@@ -159,7 +159,7 @@ func sameReport(t *testing.T, got, want reports.CIStatusOut) {
 	}
 	for k := range w {
 		if g[k] == 0 {
-			t.Errorf("%s: missing from the continued report", k)
+			t.Errorf("%s: 0 times in the continued report, want 1", k)
 		}
 	}
 }

@@ -62,7 +62,7 @@ func TestReportCIStatusTiers(t *testing.T) {
 		}
 		if v == 0 {
 			if len(out.Failing) != 0 {
-				t.Errorf("verbosity 0 told of failing checks: %+v", out.Failing)
+				t.Errorf("verbosity 0: failing = %+v, want none", out.Failing)
 			}
 			continue
 		}
@@ -90,7 +90,7 @@ func TestReportCIStatusTiers(t *testing.T) {
 				t.Errorf("verbosity %d: failing check of #%d: url = %q, want one ending %q", v, f.Pull, f.URL, suffix)
 			}
 			if run := runOfJob(t, env, emulator.Fleet(i).Name, f.JobID); f.RunID != run {
-				t.Errorf("verbosity %d: run_id %d, but job %d is of run %d", v, f.RunID, f.JobID, run)
+				t.Errorf("verbosity %d: run_id = %d, want %d (job %d's run)", v, f.RunID, run, f.JobID)
 			}
 			if got := f.Step != nil; got != (v >= 2) {
 				t.Errorf("verbosity %d: step present = %v, want %v (step %+v)", v, got, v >= 2, f.Step)
@@ -274,7 +274,7 @@ func TestReportCIStatusLogTail(t *testing.T) {
 	res = env.Call(t, ciTool, args)
 	for _, leak := range []string{emulator.SecretCanary, own, `\u001b`, `\r`, "\u200b"} {
 		if strings.Contains(string(res.JSON), leak) {
-			t.Fatalf("%q reached the result: %s", leak, res.JSON)
+			t.Fatalf("result holds %q, want it left out: %s", leak, res.JSON)
 		}
 	}
 	res.Decode(t, &again)
@@ -306,14 +306,14 @@ func TestReportCIStatusNotFound(t *testing.T) {
 	}
 	rep := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 	if rep.IsError {
-		t.Errorf("repair %s %v failed: %s", e.Repair.Tool, e.Repair.Arguments, rep.JSON)
+		t.Errorf("repair %s %v: is_error = true, want a result: %s", e.Repair.Tool, e.Repair.Arguments, rep.JSON)
 	}
 	i, _ := fleetWith(t, env)
 	e = servertest.Refused(t, env, ciTool, map[string]any{"owner": emulator.FleetOrg, "repo": emulator.Fleet(i).Name, "pull": 9999})
 	wantCode(t, "missing pull request", e, "issue_not_found")
 	wantRepairTool(t, "missing pull request", e, ciTool)
 	if out := ciReport(t, env, e.Repair.Arguments); len(out.Pulls) == 0 {
-		t.Errorf("repair %v reported no pull requests", e.Repair.Arguments)
+		t.Errorf("repair %v: pulls = 0, want some", e.Repair.Arguments)
 	}
 }
 

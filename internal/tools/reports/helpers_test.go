@@ -29,7 +29,7 @@ func report(t *testing.T, env *servertest.Env, args any) reports.UnlabeledOut {
 	t.Helper()
 	res := env.Call(t, tool, args)
 	if res.IsError {
-		t.Fatalf("%s(%v): %s", tool, args, res.JSON)
+		t.Fatalf("%s(%v): is_error = true, want a result: %s", tool, args, res.JSON)
 	}
 	var out reports.UnlabeledOut
 	res.Decode(t, &out)

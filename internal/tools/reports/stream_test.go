@@ -24,14 +24,14 @@ func TestReportStartsBeforeTheListingEnds(t *testing.T) {
 	_ = env.Answered()
 	out := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
 	if out.Truncated {
-		t.Fatalf("report truncated: %s", out.TruncatedReason)
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
 	}
 	answers := env.Answered()
 	second := slices.IndexFunc(answers, func(a string) bool {
 		return strings.HasPrefix(a, "GET /api/v3/orgs/fleet/repos?") && strings.Contains(a, "page=2")
 	})
 	if second < 0 {
-		t.Fatalf("the listing's second page was never read: %v", answers)
+		t.Fatalf("the listing's second page: not among the answers, want it read: %v", answers)
 	}
 	before := 0
 	for _, a := range answers[:second] {

@@ -60,7 +60,7 @@ func runTask(t *testing.T, url, tool string, args map[string]any, out any) {
 	}
 	got := await(t, url, id)
 	if got["status"] != tasks.StatusCompleted {
-		t.Fatalf("task: %v", got)
+		t.Fatalf("task status = %v, want %q: %v", got["status"], tasks.StatusCompleted, got)
 	}
 	result, _ := got["result"].(map[string]any)
 	b, _ := json.Marshal(result["structuredContent"])
@@ -123,19 +123,19 @@ func TestReportTaskCancelled(t *testing.T) {
 	ack := servertest.Post(t, url, "agent", "tools/call", map[string]any{"name": tool, "arguments": map[string]any{"owner": "fleet", "max_repos": 200}})
 	id, _ := ack["taskId"].(string)
 	if id == "" {
-		t.Fatalf("want a task, got resultType %v", ack["resultType"])
+		t.Fatalf("taskId = %v, want one (resultType %v)", ack["taskId"], ack["resultType"])
 	}
 	awaitListing(t, env) // under way: the listing answered, repositories in flight
 	if res := servertest.Post(t, url, "agent", "tasks/cancel", map[string]any{"taskId": id}); res["error"] != nil {
-		t.Fatalf("tasks/cancel: %v", res)
+		t.Fatalf("tasks/cancel: error = %v, want none (%v)", res["error"], res)
 	}
 	if got := await(t, url, id); got["status"] != tasks.StatusCancelled {
-		t.Fatalf("task after cancel: %v", got)
+		t.Fatalf("task after cancel: status = %v, want %q: %v", got["status"], tasks.StatusCancelled, got)
 	}
 	time.Sleep(500 * time.Millisecond) // calls in flight at the cancel end with it
 	_ = env.Upstream()
 	time.Sleep(500 * time.Millisecond)
 	if late := env.Upstream(); len(late) != 0 {
-		t.Errorf("%d calls sent after the cancelled task ended: %v", len(late), late)
+		t.Errorf("calls sent after the cancelled task ended = %d, want 0: %v", len(late), late)
 	}
 }
