@@ -2,8 +2,9 @@ package admin_test
 
 import (
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -41,17 +42,24 @@ func TestDeleteIssue(t *testing.T) {
 	path := "/repos/acme/widgets/issues/" + strconv.Itoa(deletable)
 	out := servertest.CallOK[admin.DeleteIssueOut](t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
 	wantUpstream(t, env, "GET "+path, "POST /api/graphql")
-	if !out.Deleted || out.NoOp || out.IssueNumber != deletable || out.Title == "" || !strings.Contains(out.Note, "cannot be undone") {
-		t.Fatalf("delete: %+v", out)
+	wantDeleted(t, "delete", out.Deleted, true)
+	wantNoOp(t, "delete", out.NoOp, false)
+	if out.IssueNumber != deletable {
+		t.Errorf("delete: issue_number = %d, want %d", out.IssueNumber, deletable)
 	}
+	if out.Title == "" {
+		t.Errorf("delete: title = \"\", want the deleted issue's")
+	}
+	wantContains(t, "delete", "note", out.Note, "cannot be undone")
 	if !deleted(t, env, deletable) {
-		t.Fatal("the emulator still holds the issue")
+		t.Fatalf("delete: the emulator still holds #%d", deletable)
 	}
 	out = servertest.CallOK[admin.DeleteIssueOut](t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
 	wantUpstream(t, env, "GET "+path)
-	if out.Deleted || !out.NoOp || !strings.Contains(out.Note, "already deleted") || !strings.Contains(out.Note, "cannot be undone") {
-		t.Fatalf("delete again: %+v", out)
-	}
+	wantDeleted(t, "delete again", out.Deleted, false)
+	wantNoOp(t, "delete again", out.NoOp, true)
+	wantContains(t, "delete again", "note", out.Note, "already deleted")
+	wantContains(t, "delete again", "note", out.Note, "cannot be undone")
 }
 
 // Every refusal, none of which deletes anything: a confirmation that does
@@ -64,32 +72,27 @@ func TestDeleteIssueRefusals(t *testing.T) {
 	in.ConfirmIssueNumber = deletable + 1
 	e := refused(t, env, toolkit.NameDeleteIssue, in)
 	wantUpstream(t, env)
-	if e.Code != contract.CodeConfirmationMismatch || e.Settlement != contract.NotStarted || e.Details == nil ||
-		e.Details.Field != "confirm_issue_number" || e.Repair == nil || e.Repair.Tool != toolkit.NameGetIssue {
-		t.Fatalf("mismatch: %+v", e)
-	}
+	wantRefusal(t, "mismatch", e, contract.CodeConfirmationMismatch, contract.NotStarted)
+	wantField(t, "mismatch", e, "confirm_issue_number")
+	wantRepairTool(t, "mismatch", e, toolkit.NameGetIssue)
 	// The confirmation is required, not defaulted.
 	e = refused(t, env, toolkit.NameDeleteIssue, `{"owner":"acme","repo":"widgets","issue_number":60}`)
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "confirm_issue_number" {
-		t.Fatalf("no confirmation: %+v", e)
-	}
+	wantCode(t, "no confirmation", e, contract.CodeInvalidField)
+	wantField(t, "no confirmation", e, "confirm_issue_number")
 
 	pull := emulator.DemoFirstPull
 	e = refused(t, env, toolkit.NameDeleteIssue, deleteIn(pull))
 	wantUpstream(t, env, "GET /repos/acme/widgets/issues/"+strconv.Itoa(pull))
-	if e.Code != contract.CodeIsPullRequest || e.Settlement != contract.NotStarted || e.Details.Field != "issue_number" {
-		t.Fatalf("pull request: %+v", e)
-	}
+	wantRefusal(t, "pull request", e, contract.CodeIsPullRequest, contract.NotStarted)
+	wantField(t, "pull request", e, "issue_number")
 	if deleted(t, env, pull) {
-		t.Fatal("the pull request was deleted")
+		t.Fatalf("pull request: #%d was deleted", pull)
 	}
 
 	e = refused(t, env, toolkit.NameDeleteIssue, deleteIn(9999))
-	if e.Code != contract.CodeIssueNotFound || e.Settlement != contract.NotStarted {
-		t.Fatalf("missing: %+v", e)
-	}
+	wantRefusal(t, "missing", e, contract.CodeIssueNotFound, contract.NotStarted)
 	if deleted(t, env, deletable) {
-		t.Fatal("a refusal deleted the issue")
+		t.Fatalf("#%d deleted by a refusal, want it standing", deletable)
 	}
 }
 
@@ -98,13 +101,19 @@ func TestDeleteIssueRefusals(t *testing.T) {
 func TestDeleteIssueNeedsAdmin(t *testing.T) {
 	env := start(t, emulator.DemoTokenBob)
 	e := refused(t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
-	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown || e.Temporary ||
-		!strings.Contains(e.Message, "admin") || e.Repair == nil || e.Repair.Tool != toolkit.NameUpdateIssue ||
-		e.Details == nil || len(e.Details.RequiredScopes) != 1 || e.Details.RequiredScopes[0] != "admin:acme/widgets" {
-		t.Fatalf("bob: %+v", e)
+	wantRefusal(t, "bob", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
+	if e.Temporary {
+		t.Errorf("bob: temporary = true, want false")
+	}
+	wantContains(t, "bob", "message", e.Message, "admin")
+	wantRepairTool(t, "bob", e, toolkit.NameUpdateIssue)
+	if e.Details == nil {
+		t.Errorf("bob: details = nil, want required_scopes [admin:acme/widgets]")
+	} else if diff := cmp.Diff([]string{"admin:acme/widgets"}, e.Details.RequiredScopes); diff != "" {
+		t.Errorf("bob: required_scopes mismatch (-want +got):\n%s", diff)
 	}
 	if deleted(t, env, deletable) {
-		t.Fatal("deleted without admin permission")
+		t.Fatalf("bob: #%d deleted without admin permission, want it standing", deletable)
 	}
 }
 
@@ -127,15 +136,17 @@ func TestDeleteIssueUnderFaults(t *testing.T) {
 			env := start(t, "")
 			addFault(t, env, emulator.Fault{Method: "POST", Path: "/api/graphql", Kind: c.kind, Status: c.status, Times: 1})
 			e := refused(t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
-			if e.Settlement != c.settlement || !e.Temporary || e.Repair == nil || e.Repair.Tool != toolkit.NameDeleteIssue {
-				t.Fatalf("first attempt: %+v", e)
-			}
-			if deleted(t, env, deletable) != c.applied {
-				t.Fatalf("deleted %v, want %v", !c.applied, c.applied)
+			wantSettlement(t, "first attempt", e, c.settlement)
+			wantTemporary(t, "first attempt", e)
+			wantRepairTool(t, "first attempt", e, toolkit.NameDeleteIssue)
+			if got := deleted(t, env, deletable); got != c.applied {
+				t.Fatalf("first attempt: deleted %v, want %v", got, c.applied)
 			}
 			out := servertest.CallOK[admin.DeleteIssueOut](t, env, toolkit.NameDeleteIssue, repairArgs(t, e))
-			if out.NoOp != c.applied || out.Deleted == c.applied || !deleted(t, env, deletable) {
-				t.Fatalf("the repeat: %+v", out)
+			wantNoOp(t, "the repeat", out.NoOp, c.applied)
+			wantDeleted(t, "the repeat", out.Deleted, !c.applied)
+			if !deleted(t, env, deletable) {
+				t.Errorf("the repeat: #%d still stands, want it deleted", deletable)
 			}
 		})
 	}
@@ -145,10 +156,8 @@ func TestDeleteIssueUnderFaults(t *testing.T) {
 func TestDeleteIssueHonoursTheCreatorScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"admin"}, AllowedIssueCreator: "nobody-here"})
 	e := refused(t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
-	if e.Code != contract.CodeIssueCreatorNotAllowed || e.Settlement != contract.NotStarted {
-		t.Fatalf("creator scope: %+v", e)
-	}
+	wantRefusal(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
 	if deleted(t, env, deletable) {
-		t.Fatal("deleted outside the creator scope")
+		t.Fatalf("creator scope: #%d deleted outside it, want it standing", deletable)
 	}
 }

@@ -26,66 +26,99 @@ func TestManageLabelsEveryAction(t *testing.T) {
 	create := labels(t, admin.ManageLabelsIn{Action: "create", Name: "kind: perf", Color: "#AbCdEf", Description: ptr("Slow paths")})
 	out := servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, create)
 	wantUpstream(t, env, "GET "+path+"/kind: perf", "POST "+path)
-	if out.NoOp || out.Label == nil || out.Label.Name != "kind: perf" || !strings.EqualFold(out.Label.Color, "abcdef") || out.Label.Description != "Slow paths" {
-		t.Fatalf("create: %+v", out)
+	wantNoOp(t, "create", out.NoOp, false)
+	if out.Label == nil {
+		t.Fatalf("create: label = nil, want one (%+v)", out)
+	}
+	if out.Label.Name != "kind: perf" {
+		t.Errorf("create: label.name = %q, want %q", out.Label.Name, "kind: perf")
+	}
+	if !strings.EqualFold(out.Label.Color, "abcdef") {
+		t.Errorf("create: label.color = %q, want %q in any case", out.Label.Color, "abcdef")
+	}
+	if out.Label.Description != "Slow paths" {
+		t.Errorf("create: label.description = %q, want %q", out.Label.Description, "Slow paths")
 	}
 	inWidgets(env, func(r *emulator.Repo) {
-		if l := r.FindLabel("kind: perf"); l == nil || l.Name != "kind: perf" || l.Description == nil || *l.Description != "Slow paths" {
-			t.Fatalf("stored: %+v", l)
+		l := r.FindLabel("kind: perf")
+		if l == nil {
+			t.Fatal("stored: no label \"kind: perf\"")
+		}
+		if l.Name != "kind: perf" {
+			t.Errorf("stored: name = %q, want %q", l.Name, "kind: perf")
+		}
+		if l.Description == nil {
+			t.Errorf("stored: description = nil, want %q", "Slow paths")
+		} else if *l.Description != "Slow paths" {
+			t.Errorf("stored: description = %q, want %q", *l.Description, "Slow paths")
 		}
 	})
 
 	// The same create again: the label stands as asked, nothing written.
 	out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, create)
 	wantUpstream(t, env, "GET "+path+"/kind: perf")
-	if !out.NoOp || out.Label == nil || out.Label.Name != "kind: perf" || !strings.Contains(out.Note, "already exists") {
-		t.Fatalf("repeated create: %+v", out)
+	wantNoOp(t, "repeated create", out.NoOp, true)
+	if out.Label == nil {
+		t.Fatalf("repeated create: label = nil, want one (%+v)", out)
 	}
+	if out.Label.Name != "kind: perf" {
+		t.Errorf("repeated create: label.name = %q, want %q", out.Label.Name, "kind: perf")
+	}
+	wantContains(t, "repeated create", "note", out.Note, "already exists")
 
 	update := labels(t, admin.ManageLabelsIn{Action: "update", Name: "KIND: PERF", Color: "00ff00", Description: ptr("")})
 	out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, update)
 	wantUpstream(t, env, "GET "+path+"/KIND: PERF", "PATCH "+path+"/kind: perf")
-	if out.NoOp || strings.Join(out.ChangedFields, ",") != "color,description" || out.Label.Color != "00ff00" || out.Label.Description != "" {
-		t.Fatalf("update: %+v", out)
+	wantNoOp(t, "update", out.NoOp, false)
+	wantChanged(t, "update", out.ChangedFields, "color,description")
+	if out.Label.Color != "00ff00" {
+		t.Errorf("update: label.color = %q, want %q", out.Label.Color, "00ff00")
+	}
+	if out.Label.Description != "" {
+		t.Errorf("update: label.description = %q, want none", out.Label.Description)
 	}
 	out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, update)
 	wantUpstream(t, env, "GET "+path+"/KIND: PERF")
-	if !out.NoOp || len(out.ChangedFields) != 0 {
-		t.Fatalf("repeated update: %+v", out)
+	wantNoOp(t, "repeated update", out.NoOp, true)
+	if len(out.ChangedFields) != 0 {
+		t.Errorf("repeated update: changed_fields = %q, want none", out.ChangedFields)
 	}
 
 	rename := labels(t, admin.ManageLabelsIn{Action: "update", Name: "kind: perf", NewName: "kind: speed"})
 	out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, rename)
-	if out.NoOp || strings.Join(out.ChangedFields, ",") != "name" || out.Label.Name != "kind: speed" {
-		t.Fatalf("rename: %+v", out)
+	wantNoOp(t, "rename", out.NoOp, false)
+	wantChanged(t, "rename", out.ChangedFields, "name")
+	if out.Label.Name != "kind: speed" {
+		t.Errorf("rename: label.name = %q, want %q", out.Label.Name, "kind: speed")
 	}
 	env.Upstream()
 	// Repeated (as after a lost answer): the old name is gone and the new
 	// one stands as asked.
 	out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, rename)
 	wantUpstream(t, env, "GET "+path+"/kind: perf", "GET /repos/acme/widgets", "GET "+path+"/kind: speed")
-	if !out.NoOp || !strings.Contains(out.Note, "already made") {
-		t.Fatalf("repeated rename: %+v", out)
-	}
+	wantNoOp(t, "repeated rename", out.NoOp, true)
+	wantContains(t, "repeated rename", "note", out.Note, "already made")
 
 	del := labels(t, admin.ManageLabelsIn{Action: "delete", Name: "kind: speed"})
 	out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, del)
 	wantUpstream(t, env, "DELETE "+path+"/kind: speed")
-	if !out.Deleted || out.NoOp || out.Label != nil {
-		t.Fatalf("delete: %+v", out)
+	wantDeleted(t, "delete", out.Deleted, true)
+	wantNoOp(t, "delete", out.NoOp, false)
+	if out.Label != nil {
+		t.Errorf("delete: label = %+v, want none", *out.Label)
 	}
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.FindLabel("kind: speed") != nil {
-			t.Fatal("the label is still there")
+			t.Fatal("delete: label \"kind: speed\" still stored, want it gone")
 		}
 	})
 	// Deleting an absent label is a no-op success, once the repository is
 	// known to be there.
 	out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, del)
 	wantUpstream(t, env, "DELETE "+path+"/kind: speed", "GET /repos/acme/widgets")
-	if out.Deleted || !out.NoOp || !strings.Contains(out.Note, "no label") {
-		t.Fatalf("delete again: %+v", out)
-	}
+	wantDeleted(t, "delete again", out.Deleted, false)
+	wantNoOp(t, "delete again", out.NoOp, true)
+	wantContains(t, "delete again", "note", out.Note, "no label")
 }
 
 // Names holding a slash, a colon or a percent sign reach the label's own
@@ -94,20 +127,29 @@ func TestManageLabelsNamesNeedingEscapes(t *testing.T) {
 	env := start(t, "")
 	for _, name := range []string{"type/bug", "100% done", "a?b#c"} {
 		out := servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: name}))
-		if out.Label == nil || out.Label.Name != name {
-			t.Fatalf("create %q: %+v", name, out)
+		if out.Label == nil {
+			t.Fatalf("create %q: label = nil, want one (%+v)", name, out)
+		}
+		if out.Label.Name != name {
+			t.Errorf("create %q: label.name = %q, want %q", name, out.Label.Name, name)
 		}
 		out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "update", Name: name, Color: "123456"}))
-		if out.Label == nil || out.Label.Name != name || out.Label.Color != "123456" {
-			t.Fatalf("update %q: %+v", name, out)
+		if out.Label == nil {
+			t.Fatalf("update %q: label = nil, want one (%+v)", name, out)
+		}
+		if out.Label.Name != name {
+			t.Errorf("update %q: label.name = %q, want %q", name, out.Label.Name, name)
+		}
+		if out.Label.Color != "123456" {
+			t.Errorf("update %q: label.color = %q, want %q", name, out.Label.Color, "123456")
 		}
 		out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: name}))
 		if !out.Deleted {
-			t.Fatalf("delete %q: %+v", name, out)
+			t.Fatalf("delete %q: deleted = false, want true (%+v)", name, out)
 		}
 		inWidgets(env, func(r *emulator.Repo) {
 			if r.FindLabel(name) != nil {
-				t.Fatalf("%q is still there", name)
+				t.Fatalf("delete %q: still stored, want it gone", name)
 			}
 		})
 	}
@@ -134,8 +176,10 @@ func TestManageLabelsDeleteTakesItOffIssues(t *testing.T) {
 		t.Fatal("the seed has no issue labelled bug")
 	}
 	out := servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "Bug"}))
-	if !out.Deleted || !strings.Contains(out.Note, "every issue") || carrying() != 0 {
-		t.Fatalf("delete: %+v; %d issues still carry it", out, carrying())
+	wantDeleted(t, "delete", out.Deleted, true)
+	wantContains(t, "delete", "note", out.Note, "every issue")
+	if n := carrying(); n != 0 {
+		t.Errorf("delete: %d issues still carry the label, want 0", n)
 	}
 }
 
@@ -147,43 +191,56 @@ func TestManageLabelsRefusals(t *testing.T) {
 	env := start(t, "")
 	e := refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: "BUG"}))
 	wantUpstream(t, env, "GET /repos/acme/widgets/labels/BUG")
-	if e.Code != contract.CodeLabelExists || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Value != "bug" ||
-		!strings.Contains(e.Message, `"bug"`) || e.Repair == nil || e.Repair.Tool != toolkit.NameManageLabels {
-		t.Fatalf("case-only duplicate: %+v", e)
+	wantRefusal(t, "case-only duplicate", e, contract.CodeLabelExists, contract.NotStarted)
+	if e.Details == nil {
+		t.Errorf("case-only duplicate: details = nil, want value %q", "bug")
+	} else if e.Details.Value != "bug" {
+		t.Errorf("case-only duplicate: details.value = %v, want %q", e.Details.Value, "bug")
 	}
+	wantContains(t, "case-only duplicate", "message", e.Message, `"bug"`)
+	wantRepairTool(t, "case-only duplicate", e, toolkit.NameManageLabels)
 	// The repair, taken as given, respells the existing label.
 	out := servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, repairArgs(t, e))
-	if out.Label == nil || out.Label.Name != "BUG" || strings.Join(out.ChangedFields, ",") != "name" {
-		t.Fatalf("respelled: %+v", out)
+	if out.Label == nil {
+		t.Fatalf("respelled: label = nil, want one (%+v)", out)
 	}
+	if out.Label.Name != "BUG" {
+		t.Errorf("respelled: label.name = %q, want %q", out.Label.Name, "BUG")
+	}
+	wantChanged(t, "respelled", out.ChangedFields, "name")
 
 	e = refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: "documentation", Color: "000000"}))
-	if e.Code != contract.CodeLabelExists || e.Details.Value != "documentation" || !strings.Contains(e.Message, "color") {
-		t.Fatalf("same name, other color: %+v", e)
+	wantCode(t, "same name, other color", e, contract.CodeLabelExists)
+	if e.Details == nil {
+		t.Errorf("same name, other color: details = nil, want value %q", "documentation")
+	} else if e.Details.Value != "documentation" {
+		t.Errorf("same name, other color: details.value = %v, want %q", e.Details.Value, "documentation")
 	}
+	wantContains(t, "same name, other color", "message", e.Message, "color")
 	out = servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, repairArgs(t, e))
-	if out.Label == nil || out.Label.Color != "000000" {
-		t.Fatalf("the repair's update: %+v", out)
+	if out.Label == nil {
+		t.Fatalf("the repair's update: label = nil, want one (%+v)", out)
+	}
+	if out.Label.Color != "000000" {
+		t.Errorf("the repair's update: label.color = %q, want %q", out.Label.Color, "000000")
 	}
 
 	env.Upstream()
 	e = refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "update", Name: "no such label", Color: "ffffff"}))
-	if e.Code != contract.CodeLabelNotFound || e.Settlement != contract.NotStarted || e.Details.Field != "name" ||
-		e.Repair == nil || e.Repair.Tool != toolkit.NameListRepoMetadata {
-		t.Fatalf("unknown label: %+v", e)
-	}
+	wantRefusal(t, "unknown label", e, contract.CodeLabelNotFound, contract.NotStarted)
+	wantField(t, "unknown label", e, "name")
+	wantRepairTool(t, "unknown label", e, toolkit.NameListRepoMetadata)
 	wantUpstream(t, env, "GET /repos/acme/widgets/labels/no such label", "GET /repos/acme/widgets")
 
 	// A rename onto a name another label holds: GitHub's 422, named.
 	e = refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "update", Name: "question", NewName: "Invalid"}))
-	if e.Code != contract.CodeLabelExists || e.Settlement != contract.NoRemoteSuccessKnown || e.Details.Field != "new_name" {
-		t.Fatalf("rename onto another: %+v", e)
-	}
+	wantRefusal(t, "rename onto another", e, contract.CodeLabelExists, contract.NoRemoteSuccessKnown)
+	wantField(t, "rename onto another", e, "new_name")
 
 	for _, action := range []admin.LabelAction{"create", "delete"} {
 		e = refused(t, env, toolkit.NameManageLabels, admin.ManageLabelsIn{Owner: "acme", Repo: "nope", Action: action, Name: "x"})
 		if e.Code != contract.CodeRepoNotFound {
-			t.Fatalf("%s in a missing repository: %+v", action, e)
+			t.Fatalf("%s in a missing repository: code = %q, want %q (%+v)", action, e.Code, contract.CodeRepoNotFound, e)
 		}
 	}
 
@@ -201,9 +258,8 @@ func TestManageLabelsRefusals(t *testing.T) {
 		{"long description", admin.ManageLabelsIn{Action: "create", Name: "x", Description: ptr(strings.Repeat("d", 101))}, "description"},
 	} {
 		e = refused(t, env, toolkit.NameManageLabels, labels(t, c.in))
-		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != c.field {
-			t.Errorf("%s: %+v", c.name, e)
-		}
+		wantRefusal(t, c.name, e, contract.CodeInvalidField, contract.NotStarted)
+		wantField(t, c.name, e, c.field)
 	}
 	wantUpstream(t, env)
 }
@@ -213,12 +269,10 @@ func TestManageLabelsRefusals(t *testing.T) {
 func TestManageLabelsReadOnlyCredential(t *testing.T) {
 	env := start(t, emulator.DemoTokenCarol)
 	e := refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: "kind: perf"}))
-	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
-		t.Fatalf("carol: %+v", e)
-	}
+	wantRefusal(t, "carol", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.FindLabel("kind: perf") != nil {
-			t.Fatal("created anyway")
+			t.Fatal("carol: label \"kind: perf\" stored, want none (created anyway)")
 		}
 	})
 }
@@ -250,9 +304,9 @@ func TestManageLabelsUnderFaults(t *testing.T) {
 			addFault(t, env, emulator.Fault{Method: c.method, Path: path, Kind: c.kind, Status: c.status, Times: 1})
 			in := labels(t, c.in)
 			e := refused(t, env, toolkit.NameManageLabels, in)
-			if e.Settlement != c.settlement || !e.Temporary || e.Repair == nil || e.Repair.Tool != toolkit.NameManageLabels {
-				t.Fatalf("first attempt: %+v", e)
-			}
+			wantSettlement(t, "first attempt", e, c.settlement)
+			wantTemporary(t, "first attempt", e)
+			wantRepairTool(t, "first attempt", e, toolkit.NameManageLabels)
 			want := map[admin.LabelAction]string{"create": "kind: perf", "update": "kind: question", "delete": ""}[c.in.Action]
 			stands := func() bool {
 				ok := false
@@ -265,12 +319,13 @@ func TestManageLabelsUnderFaults(t *testing.T) {
 				})
 				return ok
 			}
-			if stands() != c.applied {
-				t.Fatalf("applied %v, want %v", stands(), c.applied)
+			if got := stands(); got != c.applied {
+				t.Fatalf("applied %v, want %v", got, c.applied)
 			}
 			out := servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, repairArgs(t, e))
-			if out.NoOp != c.applied || !stands() {
-				t.Fatalf("the repeat: %+v (stands %v)", out, stands())
+			wantNoOp(t, "the repeat", out.NoOp, c.applied)
+			if !stands() {
+				t.Errorf("the repeat: the change stands = false, want true")
 			}
 			n := 0
 			inWidgets(env, func(r *emulator.Repo) {
@@ -281,7 +336,7 @@ func TestManageLabelsUnderFaults(t *testing.T) {
 				}
 			})
 			if want != "" && n != 1 {
-				t.Fatalf("%d labels named %q", n, want)
+				t.Fatalf("labels named %q = %d, want 1", want, n)
 			}
 		})
 	}

@@ -1,8 +1,8 @@
 package admin_test
 
 import (
+	"fmt"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -44,69 +44,106 @@ func TestManageMilestonesEveryAction(t *testing.T) {
 	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, create)
 	wantUpstream(t, env, "GET /repos/acme/widgets/milestones", "POST /repos/acme/widgets/milestones")
 	m, ok := milestoneTitled(t, env, "v3.0.0")
-	if out.NoOp || out.Milestone == nil || out.Milestone.Number != m.Number || out.Milestone.DueOn != "2027-01-15" || out.Milestone.State != "open" ||
-		!ok || m.DueOn == nil || m.DueOn.UTC().Format(time.DateOnly) != "2027-01-15" || m.Description == nil || *m.Description != "The next major." {
-		t.Fatalf("create: %+v; stored %+v", out, m)
+	if !ok {
+		t.Fatal("create: no milestone titled v3.0.0 stored")
+	}
+	wantNoOp(t, "create", out.NoOp, false)
+	if out.Milestone == nil {
+		t.Fatalf("create: milestone = nil, want one (%+v)", out)
+	}
+	if out.Milestone.Number != m.Number {
+		t.Errorf("create: milestone.number = %d, want %d (stored)", out.Milestone.Number, m.Number)
+	}
+	if out.Milestone.DueOn != "2027-01-15" {
+		t.Errorf("create: milestone.due_on = %q, want %q", out.Milestone.DueOn, "2027-01-15")
+	}
+	if out.Milestone.State != "open" {
+		t.Errorf("create: milestone.state = %q, want %q", out.Milestone.State, "open")
+	}
+	if m.DueOn == nil {
+		t.Errorf("create: stored due_on = nil, want %q", "2027-01-15")
+	} else if got := m.DueOn.UTC().Format(time.DateOnly); got != "2027-01-15" {
+		t.Errorf("create: stored due_on = %q, want %q", got, "2027-01-15")
+	}
+	if m.Description == nil {
+		t.Errorf("create: stored description = nil, want %q", "The next major.")
+	} else if *m.Description != "The next major." {
+		t.Errorf("create: stored description = %q, want %q", *m.Description, "The next major.")
 	}
 	number := toolkit.MilestoneNumber(m.Number)
 
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, create)
 	wantUpstream(t, env, "GET /repos/acme/widgets/milestones")
-	if !out.NoOp || out.Milestone.Number != int(number) {
-		t.Fatalf("repeated create: %+v", out)
+	wantNoOp(t, "repeated create", out.NoOp, true)
+	if out.Milestone.Number != int(number) {
+		t.Errorf("repeated create: milestone.number = %d, want %d", out.Milestone.Number, number)
 	}
 
 	path := "/repos/acme/widgets/milestones/" + strconv.Itoa(int(number))
 	rename := milestones(admin.ManageMilestonesIn{Action: "update", Number: number, Title: "v3.0.0-rc", DueOn: ptr("")})
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, rename)
 	wantUpstream(t, env, "GET "+path, "PATCH "+path)
-	if strings.Join(out.ChangedFields, ",") != "title,due_on" || out.Milestone.Title != "v3.0.0-rc" || out.Milestone.DueOn != "" {
-		t.Fatalf("rename: %+v", out)
+	wantChanged(t, "rename", out.ChangedFields, "title,due_on")
+	if out.Milestone.Title != "v3.0.0-rc" {
+		t.Errorf("rename: milestone.title = %q, want %q", out.Milestone.Title, "v3.0.0-rc")
+	}
+	if out.Milestone.DueOn != "" {
+		t.Errorf("rename: milestone.due_on = %q, want none", out.Milestone.DueOn)
 	}
 	if m, _ := milestoneTitled(t, env, "v3.0.0-rc"); m.DueOn != nil {
-		t.Fatalf("due date not cleared: %+v", m)
+		t.Fatalf("rename: stored due_on = %v, want nil (cleared)", *m.DueOn)
 	}
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, rename)
 	if !out.NoOp {
-		t.Fatalf("repeated rename: %+v", out)
+		t.Fatalf("repeated rename: no_op = false, want true (%+v)", out)
 	}
 
 	byTitle := milestones(admin.ManageMilestonesIn{Action: "update", Title: "V3.0.0-RC", Description: ptr("Release candidate.")})
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, byTitle)
-	if strings.Join(out.ChangedFields, ",") != "description" || out.Milestone.Number != int(number) || out.Milestone.Title != "v3.0.0-rc" {
-		t.Fatalf("update by title: %+v", out)
+	wantChanged(t, "update by title", out.ChangedFields, "description")
+	if out.Milestone.Number != int(number) {
+		t.Errorf("update by title: milestone.number = %d, want %d", out.Milestone.Number, number)
+	}
+	if out.Milestone.Title != "v3.0.0-rc" {
+		t.Errorf("update by title: milestone.title = %q, want %q", out.Milestone.Title, "v3.0.0-rc")
 	}
 
 	env.Upstream()
 	closeIt := milestones(admin.ManageMilestonesIn{Action: "close", Number: number})
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, closeIt)
 	wantUpstream(t, env, "GET "+path, "PATCH "+path)
-	if out.Milestone.State != "closed" || strings.Join(out.ChangedFields, ",") != "state" {
-		t.Fatalf("close: %+v", out)
+	if out.Milestone.State != "closed" {
+		t.Errorf("close: milestone.state = %q, want %q", out.Milestone.State, "closed")
 	}
+	wantChanged(t, "close", out.ChangedFields, "state")
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, closeIt)
 	wantUpstream(t, env, "GET "+path)
-	if !out.NoOp || out.Milestone.State != "closed" {
-		t.Fatalf("close again: %+v", out)
+	wantNoOp(t, "close again", out.NoOp, true)
+	if out.Milestone.State != "closed" {
+		t.Errorf("close again: milestone.state = %q, want %q", out.Milestone.State, "closed")
 	}
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "reopen", Title: "v3.0.0-rc"}))
-	if out.Milestone.State != "open" || out.NoOp {
-		t.Fatalf("reopen: %+v", out)
+	if out.Milestone.State != "open" {
+		t.Errorf("reopen: milestone.state = %q, want %q", out.Milestone.State, "open")
 	}
+	wantNoOp(t, "reopen", out.NoOp, false)
 
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Title: "v3.0.0-rc"}))
-	if !out.Deleted || out.Milestone == nil || out.Milestone.Number != int(number) || !strings.Contains(out.Note, "0 open and 0 closed") {
-		t.Fatalf("delete: %+v", out)
+	wantDeleted(t, "delete", out.Deleted, true)
+	if out.Milestone == nil {
+		t.Errorf("delete: milestone = nil, want the deleted one")
+	} else if out.Milestone.Number != int(number) {
+		t.Errorf("delete: milestone.number = %d, want %d", out.Milestone.Number, number)
 	}
+	wantContains(t, "delete", "note", out.Note, "0 open and 0 closed")
 	if _, ok := milestoneTitled(t, env, "v3.0.0-rc"); ok {
-		t.Fatal("still there")
+		t.Fatal("delete: v3.0.0-rc is still stored")
 	}
 	env.Upstream()
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: number}))
 	wantUpstream(t, env, "GET "+path, "GET /repos/acme/widgets")
-	if !out.NoOp || out.Deleted {
-		t.Fatalf("delete again: %+v", out)
-	}
+	wantNoOp(t, "delete again", out.NoOp, true)
+	wantDeleted(t, "delete again", out.Deleted, false)
 }
 
 // Deleting a milestone with issues says how many lose it, and they do.
@@ -129,8 +166,12 @@ func TestManageMilestonesDeleteUnsetsIssues(t *testing.T) {
 		t.Fatal("the seed has no issue in v1.5.0")
 	}
 	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "delete", Number: toolkit.MilestoneNumber(v150.Number)}))
-	if !out.Deleted || out.Milestone.OpenIssues+out.Milestone.ClosedIssues != before || count() != 0 {
-		t.Fatalf("delete: %+v; %d issues before, %d after", out, before, count())
+	wantDeleted(t, "delete", out.Deleted, true)
+	if got := out.Milestone.OpenIssues + out.Milestone.ClosedIssues; got != before {
+		t.Errorf("delete: open_issues+closed_issues = %d, want %d", got, before)
+	}
+	if n := count(); n != 0 {
+		t.Errorf("delete: issues still in v1.5.0 = %d, want 0", n)
 	}
 }
 
@@ -145,27 +186,38 @@ func TestManageMilestonesRefusals(t *testing.T) {
 
 	e := refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "V1.5.0"}))
 	value, _ := e.Details.Value.(map[string]any)
-	if e.Code != contract.CodeMilestoneExists || e.Settlement != contract.NotStarted || value["title"] != "v1.5.0" ||
-		value["number"] != float64(v150.Number) || !strings.Contains(e.Message, "case") {
-		t.Fatalf("case-only duplicate: %+v", e)
+	wantRefusal(t, "case-only duplicate", e, contract.CodeMilestoneExists, contract.NotStarted)
+	if value["title"] != "v1.5.0" {
+		t.Errorf("case-only duplicate: details.value.title = %v, want %q", value["title"], "v1.5.0")
 	}
+	if value["number"] != float64(v150.Number) {
+		t.Errorf("case-only duplicate: details.value.number = %v, want %d", value["number"], v150.Number)
+	}
+	wantContains(t, "case-only duplicate", "message", e.Message, "case")
 
 	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v1.4.0"}))
-	if e.Code != contract.CodeMilestoneExists || !strings.Contains(e.Message, "closed") || e.Repair == nil {
-		t.Fatalf("closed duplicate: %+v", e)
+	wantCode(t, "closed duplicate", e, contract.CodeMilestoneExists)
+	wantContains(t, "closed duplicate", "message", e.Message, "closed")
+	if e.Repair == nil {
+		t.Fatalf("closed duplicate: repair = nil, want one (%+v)", e)
 	}
 	out := servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, repairArgs(t, e))
-	if out.Milestone.Number != v140.Number || out.Milestone.State != "open" {
-		t.Fatalf("the repair reopens it: %+v", out)
+	if out.Milestone.Number != v140.Number {
+		t.Errorf("the repair reopens it: milestone.number = %d, want %d", out.Milestone.Number, v140.Number)
+	}
+	if out.Milestone.State != "open" {
+		t.Errorf("the repair reopens it: milestone.state = %q, want %q", out.Milestone.State, "open")
 	}
 
 	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v1.5.0", DueOn: ptr("2030-01-01")}))
-	if e.Code != contract.CodeMilestoneExists || !strings.Contains(e.Message, "due_on") {
-		t.Fatalf("other values: %+v", e)
-	}
+	wantCode(t, "other values", e, contract.CodeMilestoneExists)
+	wantContains(t, "other values", "message", e.Message, "due_on")
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, repairArgs(t, e))
-	if out.Milestone.Number != v150.Number || out.Milestone.DueOn != "2030-01-01" {
-		t.Fatalf("the repair updates it: %+v", out)
+	if out.Milestone.Number != v150.Number {
+		t.Errorf("the repair updates it: milestone.number = %d, want %d", out.Milestone.Number, v150.Number)
+	}
+	if out.Milestone.DueOn != "2030-01-01" {
+		t.Errorf("the repair updates it: milestone.due_on = %q, want %q", out.Milestone.DueOn, "2030-01-01")
 	}
 
 	for _, in := range []admin.ManageMilestonesIn{
@@ -173,19 +225,15 @@ func TestManageMilestonesRefusals(t *testing.T) {
 		{Action: "update", Title: "no such milestone", Description: ptr("x")},
 	} {
 		e = refused(t, env, toolkit.NameManageMilestones, milestones(in))
-		if e.Code != contract.CodeMilestoneNotFound || e.Settlement != contract.NotStarted || e.Repair == nil || e.Repair.Tool != toolkit.NameListRepoMetadata {
-			t.Fatalf("unknown %+v: %+v", in, e)
-		}
+		what := fmt.Sprintf("unknown %+v", in)
+		wantRefusal(t, what, e, contract.CodeMilestoneNotFound, contract.NotStarted)
+		wantRepairTool(t, what, e, toolkit.NameListRepoMetadata)
 	}
 	e = refused(t, env, toolkit.NameManageMilestones, admin.ManageMilestonesIn{Owner: "acme", Repo: "nope", Action: "delete", Number: 1})
-	if e.Code != contract.CodeRepoNotFound {
-		t.Fatalf("missing repository: %+v", e)
-	}
+	wantCode(t, "missing repository", e, contract.CodeRepoNotFound)
 
 	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "update", Number: toolkit.MilestoneNumber(v150.Number), Title: "v2.0.0"}))
-	if e.Code != contract.CodeMilestoneExists || e.Settlement != contract.NoRemoteSuccessKnown {
-		t.Fatalf("rename onto another: %+v", e)
-	}
+	wantRefusal(t, "rename onto another", e, contract.CodeMilestoneExists, contract.NoRemoteSuccessKnown)
 
 	env.Upstream()
 	for _, c := range []struct {
@@ -202,9 +250,8 @@ func TestManageMilestonesRefusals(t *testing.T) {
 		{"update changing nothing", admin.ManageMilestonesIn{Action: "update", Title: "x"}, "due_on"},
 	} {
 		e = refused(t, env, toolkit.NameManageMilestones, milestones(c.in))
-		if e.Code != contract.CodeInvalidField || e.Settlement != contract.NotStarted || e.Details == nil || e.Details.Field != c.field {
-			t.Errorf("%s: %+v", c.name, e)
-		}
+		wantRefusal(t, c.name, e, contract.CodeInvalidField, contract.NotStarted)
+		wantField(t, c.name, e, c.field)
 	}
 	wantUpstream(t, env)
 }
@@ -213,11 +260,9 @@ func TestManageMilestonesRefusals(t *testing.T) {
 func TestManageMilestonesReadOnlyCredential(t *testing.T) {
 	env := start(t, emulator.DemoTokenCarol)
 	e := refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v9"}))
-	if e.Code != contract.CodeInsufficientScope || e.Settlement != contract.NoRemoteSuccessKnown {
-		t.Fatalf("carol: %+v", e)
-	}
+	wantRefusal(t, "carol", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
 	if _, ok := milestoneTitled(t, env, "v9"); ok {
-		t.Fatal("created anyway")
+		t.Fatal("carol: v9 was created anyway")
 	}
 }
 
@@ -247,9 +292,9 @@ func TestManageMilestonesUnderFaults(t *testing.T) {
 			}
 			addFault(t, env, emulator.Fault{Method: c.method, Path: path, Kind: c.kind, Status: c.status, Times: 1})
 			e := refused(t, env, toolkit.NameManageMilestones, milestones(c.in))
-			if e.Settlement != c.settlement || !e.Temporary || e.Repair == nil || e.Repair.Tool != toolkit.NameManageMilestones {
-				t.Fatalf("first attempt: %+v", e)
-			}
+			wantSettlement(t, "first attempt", e, c.settlement)
+			wantTemporary(t, "first attempt", e)
+			wantRepairTool(t, "first attempt", e, toolkit.NameManageMilestones)
 			stands := func() bool {
 				switch c.in.Action {
 				case "create":
@@ -263,12 +308,13 @@ func TestManageMilestonesUnderFaults(t *testing.T) {
 					return !ok
 				}
 			}
-			if stands() != c.applied {
-				t.Fatalf("applied %v, want %v", stands(), c.applied)
+			if got := stands(); got != c.applied {
+				t.Fatalf("applied %v, want %v", got, c.applied)
 			}
 			out := servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, repairArgs(t, e))
-			if out.NoOp != c.applied || !stands() {
-				t.Fatalf("the repeat: %+v", out)
+			wantNoOp(t, "the repeat", out.NoOp, c.applied)
+			if !stands() {
+				t.Errorf("the repeat: the change stands = false, want true")
 			}
 			n := 0
 			inWidgets(env, func(r *emulator.Repo) {
@@ -279,7 +325,7 @@ func TestManageMilestonesUnderFaults(t *testing.T) {
 				}
 			})
 			if c.in.Action == "create" && n != 1 {
-				t.Fatalf("%d milestones titled v9", n)
+				t.Fatalf("milestones titled v9 = %d, want 1", n)
 			}
 		})
 	}

@@ -28,15 +28,19 @@ func TestResolveLostTo502(t *testing.T) {
 	w := findThread(t, env, isBot)
 	failMutation(t, env, emulator.FaultStatus, 502)
 	e := refused(t, env, tool, w.args("resolve", nil))
-	if e.Code != contract.CodeUpstreamUnavailable || e.Settlement != contract.NoRemoteSuccessKnown || !e.Temporary || e.Repair == nil || e.Repair.Tool != tool {
-		t.Fatalf("502: %+v", e)
-	}
+	wantCode(t, "502", e, contract.CodeUpstreamUnavailable)
+	wantSettlement(t, "502", e, contract.NoRemoteSuccessKnown)
+	wantTemporary(t, "502", e, true)
+	wantRepairTool(t, "502", e, tool)
 	if r, _ := threadState(t, env, w); r {
-		t.Fatal("the 502 resolved the thread")
+		t.Fatal("502: the thread's resolved = true, want false")
 	}
 	out := servertest.CallOK[pullrequests.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
-	if !out.Thread.Resolved || out.NoOp {
-		t.Fatalf("the repair: %+v", out)
+	if !out.Thread.Resolved {
+		t.Errorf("the repair: thread.resolved = false, want true")
+	}
+	if out.NoOp {
+		t.Errorf("the repair: no_op = true, want false")
 	}
 }
 
@@ -47,15 +51,18 @@ func TestResolveLostAfterApplying(t *testing.T) {
 	w := findThread(t, env, isBot)
 	failMutation(t, env, emulator.FaultDropAfter, 0)
 	e := refused(t, env, tool, w.args("resolve", nil))
-	if e.Settlement != contract.Indeterminate || !e.Temporary || e.Repair == nil || e.Repair.Tool != tool {
-		t.Fatalf("dropped answer: %+v", e)
-	}
+	wantSettlement(t, "dropped answer", e, contract.Indeterminate)
+	wantTemporary(t, "dropped answer", e, true)
+	wantRepairTool(t, "dropped answer", e, tool)
 	if r, _ := threadState(t, env, w); !r {
-		t.Fatal("the emulator did not apply the resolve")
+		t.Fatal("dropped answer: the emulator's resolved = false, want true (the resolve applied)")
 	}
 	out := servertest.CallOK[pullrequests.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
-	if !out.Thread.Resolved || !out.NoOp {
-		t.Fatalf("the repair: %+v", out)
+	if !out.Thread.Resolved {
+		t.Errorf("the repair: thread.resolved = false, want true")
+	}
+	if !out.NoOp {
+		t.Errorf("the repair: no_op = false, want true")
 	}
 }
 
@@ -66,11 +73,11 @@ func TestUnkeyedReplyLost(t *testing.T) {
 	w := findThread(t, env, isBot)
 	failMutation(t, env, emulator.FaultDropAfter, 0)
 	e := refused(t, env, tool, w.args("reply", map[string]any{"body": "Thanks, fixed."}))
-	if e.Settlement != contract.Indeterminate || e.Temporary || e.Repair == nil || e.Repair.Tool != toolkit.NameListIssueItems {
-		t.Fatalf("lost reply: %+v", e)
-	}
+	wantSettlement(t, "lost reply", e, contract.Indeterminate)
+	wantTemporary(t, "lost reply", e, false)
+	wantRepairTool(t, "lost reply", e, toolkit.NameListIssueItems)
 	if _, n := threadState(t, env, w); n != 2 {
-		t.Fatalf("the emulator holds %d comments, want the reply posted", n)
+		t.Fatalf("lost reply: the emulator holds %d comments, want 2 (the reply posted)", n)
 	}
 	servertest.CallOK[map[string]any](t, env, e.Repair.Tool, e.Repair.Arguments)
 }
@@ -83,29 +90,44 @@ func TestKeyedReply(t *testing.T) {
 	args := w.args("reply", map[string]any{"body": "Fixed in the next push.", "idempotency_key": "reply-1"})
 	first := servertest.CallOK[pullrequests.UpdateReviewThreadOut](t, env, tool, args)
 	again := servertest.CallOK[pullrequests.UpdateReviewThreadOut](t, env, tool, args)
-	if first.ReplyID == 0 || first.Replayed || !again.Replayed || again.ReplyID != first.ReplyID {
-		t.Fatalf("first %+v, again %+v", first, again)
+	if first.ReplyID == 0 {
+		t.Errorf("first: reply_id = 0, want the new comment's")
+	}
+	if first.Replayed {
+		t.Errorf("first: replayed = true, want false")
+	}
+	if !again.Replayed {
+		t.Errorf("again: replayed = false, want true")
+	}
+	if again.ReplyID != first.ReplyID {
+		t.Errorf("again: reply_id = %d, want %d (the first's)", again.ReplyID, first.ReplyID)
 	}
 	if _, n := threadState(t, env, w); n != 2 {
-		t.Fatalf("%d comments after a repeated keyed reply, want 2", n)
+		t.Fatalf("comments after a repeated keyed reply = %d, want 2", n)
 	}
 	// The same key for another body is refused, with a fresh key ready.
 	other := w.args("reply", map[string]any{"body": "Something else.", "idempotency_key": "reply-1"})
-	if e := refused(t, env, tool, other); e.Code != contract.CodeIdempotencyKeyReused || e.Repair == nil || e.Repair.Tool != tool {
-		t.Fatalf("reused key: %+v", e)
-	}
+	reused := refused(t, env, tool, other)
+	wantCode(t, "reused key", reused, contract.CodeIdempotencyKeyReused)
+	wantRepairTool(t, "reused key", reused, tool)
 
 	failMutation(t, env, emulator.FaultDropAfter, 0)
 	lost := w.args("reply", map[string]any{"body": "And the docs are updated.", "idempotency_key": "reply-2"})
 	e := refused(t, env, tool, lost)
-	if e.Settlement != contract.Indeterminate || !e.Temporary || e.Repair == nil || e.Repair.Tool != tool {
-		t.Fatalf("lost keyed reply: %+v", e)
-	}
+	wantSettlement(t, "lost keyed reply", e, contract.Indeterminate)
+	wantTemporary(t, "lost keyed reply", e, true)
+	wantRepairTool(t, "lost keyed reply", e, tool)
 	adopted := servertest.CallOK[pullrequests.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
-	if !adopted.Replayed || adopted.ReplyID == 0 || len(adopted.Thread.Comments) != 3 {
-		t.Fatalf("repeat after a lost answer: %+v", adopted)
+	if !adopted.Replayed {
+		t.Errorf("repeat after a lost answer: replayed = false, want true")
+	}
+	if adopted.ReplyID == 0 {
+		t.Errorf("repeat after a lost answer: reply_id = 0, want the lost reply's")
+	}
+	if n := len(adopted.Thread.Comments); n != 3 {
+		t.Errorf("repeat after a lost answer: thread.comments = %d, want 3", n)
 	}
 	if _, n := threadState(t, env, w); n != 3 {
-		t.Fatalf("%d comments, want 3: the lost reply was posted again", n)
+		t.Fatalf("comments = %d, want 3: the lost reply was posted again", n)
 	}
 }

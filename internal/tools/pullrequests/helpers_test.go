@@ -26,8 +26,14 @@ func refused(t *testing.T, env *servertest.Env, tool string, args any) contract.
 	t.Helper()
 	res := env.Call(t, tool, args)
 	e := res.Envelope(t)
-	if !strings.HasPrefix(e.RequestID, "ghg_") || e.Message == "" || e.Settlement == "" {
-		t.Errorf("request_id, message or settlement missing: %s", res.JSON)
+	if !strings.HasPrefix(e.RequestID, "ghg_") {
+		t.Errorf("request_id = %q, want one starting ghg_ (%s)", e.RequestID, res.JSON)
+	}
+	if e.Message == "" {
+		t.Errorf("message = \"\", want one (%s)", res.JSON)
+	}
+	if e.Settlement == "" {
+		t.Errorf("settlement = \"\", want one (%s)", res.JSON)
 	}
 	return e
 }
@@ -87,8 +93,11 @@ func (w where) args(action string, extra map[string]any) map[string]any {
 // repairJSON is a repair's arguments as an agent passes them back.
 func repairJSON(t *testing.T, e contract.Error) map[string]any {
 	t.Helper()
-	if e.Repair == nil || e.Repair.Arguments == nil {
-		t.Fatalf("no literal repair: %+v", e)
+	if e.Repair == nil {
+		t.Fatalf("repair = nil, want a literal call (%+v)", e)
+	}
+	if e.Repair.Arguments == nil {
+		t.Fatalf("repair.arguments = nil, want literal arguments (repair %+v)", *e.Repair)
 	}
 	b, _ := json.Marshal(e.Repair.Arguments)
 	var m map[string]any
@@ -119,4 +128,52 @@ func threadState(t *testing.T, env *servertest.Env, w where) (resolved bool, com
 	}
 	t.Fatalf("thread %s is gone", w.ThreadID)
 	return false, 0
+}
+
+// wantCode checks an envelope's code, naming what was refused.
+func wantCode(t *testing.T, what string, e contract.Error, code contract.Code) {
+	t.Helper()
+	if e.Code != code {
+		t.Errorf("%s: code = %q, want %q (message %q)", what, e.Code, code, e.Message)
+	}
+}
+
+// wantSettlement checks an envelope's settlement.
+func wantSettlement(t *testing.T, what string, e contract.Error, s contract.Settlement) {
+	t.Helper()
+	if e.Settlement != s {
+		t.Errorf("%s: settlement = %q, want %q", what, e.Settlement, s)
+	}
+}
+
+// wantTemporary checks an envelope's temporary flag.
+func wantTemporary(t *testing.T, what string, e contract.Error, want bool) {
+	t.Helper()
+	if e.Temporary != want {
+		t.Errorf("%s: temporary = %v, want %v", what, e.Temporary, want)
+	}
+}
+
+// wantField checks the argument an envelope's details name.
+func wantField(t *testing.T, what string, e contract.Error, field string) {
+	t.Helper()
+	if e.Details == nil {
+		t.Errorf("%s: details = nil, want field %q", what, field)
+		return
+	}
+	if e.Details.Field != field {
+		t.Errorf("%s: details.field = %q, want %q", what, e.Details.Field, field)
+	}
+}
+
+// wantRepairTool checks the tool an envelope's repair calls; a repair
+// that is missing stops the test, as the callers go on to make it.
+func wantRepairTool(t *testing.T, what string, e contract.Error, tool string) {
+	t.Helper()
+	if e.Repair == nil {
+		t.Fatalf("%s: repair = nil, want a call to %s (%+v)", what, tool, e)
+	}
+	if e.Repair.Tool != tool {
+		t.Errorf("%s: repair.tool = %q, want %q", what, e.Repair.Tool, tool)
+	}
 }

@@ -22,7 +22,7 @@ func bobWants(t *testing.T) (map[string]bool, reports.TypeCounts) {
 	env := fleetEnv(t, fleetSize, servertest.Options{Token: emulator.DemoTokenBob})
 	out := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000, "max_repos": 200, "max_api_calls": 1000})
 	if out.Truncated {
-		t.Fatalf("uncapped: truncated %s", out.TruncatedReason)
+		t.Fatalf("uncapped: truncated = true (%s), want false", out.TruncatedReason)
 	}
 	want := planted(env, "fleet", false, reports.Dependabot, reports.CodeScanning)
 	sameAlerts(t, out.Alerts, want)
@@ -62,15 +62,18 @@ func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env := fleetEnv(t, fleetSize, servertest.Options{Token: tc.token})
 			rows, outs := allAlerts(t, env, tc.args)
-			if outs[0].TruncatedReason != tc.reason || len(outs) < 3 {
-				t.Fatalf("first call: truncated_reason %q, %d calls in all; want %q and a few", outs[0].TruncatedReason, len(outs), tc.reason)
+			if outs[0].TruncatedReason != tc.reason {
+				t.Fatalf("first call: truncated_reason = %q, want %q", outs[0].TruncatedReason, tc.reason)
+			}
+			if len(outs) < 3 {
+				t.Fatalf("calls = %d, want at least 3", len(outs))
 			}
 			for _, o := range outs {
 				if max, ok := tc.args["max_api_calls"].(int); ok && o.APICalls > max {
-					t.Errorf("a call spent %d GitHub calls, over max_api_calls %d", o.APICalls, max)
+					t.Errorf("a call's api_calls = %d, want at most %d (max_api_calls)", o.APICalls, max)
 				}
 				if limit := tc.args["alert_limit"].(int); len(o.Alerts) > limit {
-					t.Errorf("a call returned %d alerts, over alert_limit %d", len(o.Alerts), limit)
+					t.Errorf("a call's alerts = %d, want at most %d (alert_limit)", len(o.Alerts), limit)
 				}
 			}
 			if tc.token == emulator.DemoTokenAlice {
@@ -79,7 +82,7 @@ func TestReportSecurityAlertsBoundsContinue(t *testing.T) {
 			}
 			sameAlerts(t, rows, want)
 			if got := sumDisabled(outs); got != disabled {
-				t.Errorf("disabled over the calls %+v, uncapped %+v", got, disabled)
+				t.Errorf("disabled over the calls = %+v, want %+v (uncapped)", got, disabled)
 			}
 		})
 	}
@@ -104,11 +107,14 @@ func TestReportSecurityAlertsRateFloor(t *testing.T) {
 		if !out.Truncated {
 			break
 		}
-		if out.TruncatedReason != "rate_limited" || i == 10 {
-			t.Fatalf("call %d: truncated_reason %q, want rate_limited", i, out.TruncatedReason)
+		if out.TruncatedReason != "rate_limited" {
+			t.Fatalf("call %d: truncated_reason = %q, want %q", i, out.TruncatedReason, "rate_limited")
+		}
+		if i == 10 {
+			t.Fatalf("call %d: still truncated, want the report finished within 10 windows", i)
 		}
 		if left := 50 - out.APICalls; i == 0 && left < 8 {
-			t.Errorf("the report left %d of 50 calls: past the floor (8)", left)
+			t.Errorf("calls left = %d of 50, want at least 8: past the floor", left)
 		}
 		// A new window; a fresh ghgate over the same store, without the
 		// old window's rate picture.
@@ -117,11 +123,11 @@ func TestReportSecurityAlertsRateFloor(t *testing.T) {
 		args = nextAlerts(t, out)
 	}
 	if len(outs) < 2 {
-		t.Fatal("the report was never rate limited")
+		t.Fatalf("calls = %d, want at least 2: the report was never rate limited", len(outs))
 	}
 	sameAlerts(t, rows, want)
 	if got := sumDisabled(outs); got != disabled {
-		t.Errorf("disabled over the calls %+v, uncapped %+v", got, disabled)
+		t.Errorf("disabled over the calls = %+v, want %+v (uncapped)", got, disabled)
 	}
 }
 
@@ -136,8 +142,11 @@ func TestReportSecurityAlertsCancelled(t *testing.T) {
 	defer cancel()
 	res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: alertsTool,
 		Arguments: json.RawMessage(`{"owner":"fleet","max_repos":200,"alert_limit":1000}`)}})
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if res.IsError {
+		t.Fatalf("call: is_error = true, want a result: %+v", res)
 	}
 	var first reports.AlertsOut
 	b, _ := json.Marshal(res.StructuredContent)
@@ -145,7 +154,7 @@ func TestReportSecurityAlertsCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	if first.TruncatedReason != "cancelled" {
-		t.Fatalf("cancelled report: truncated_reason %q", first.TruncatedReason)
+		t.Fatalf("cancelled report: truncated_reason = %q, want %q", first.TruncatedReason, "cancelled")
 	}
 	rest, _ := allAlerts(t, env, nextAlerts(t, first))
 	sameAlerts(t, append(first.Alerts, rest...), want)

@@ -1,6 +1,7 @@
 package reports_test
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -45,7 +46,7 @@ func tierRows(t *testing.T, out reports.AlertsOut) map[string]reports.RepoTier {
 	m := map[string]reports.RepoTier{}
 	for _, r := range out.Tiers {
 		if _, dup := m[r.Repo]; dup {
-			t.Errorf("tiers: %s twice", r.Repo)
+			t.Errorf("tiers: %s twice, want once", r.Repo)
 		}
 		m[r.Repo] = r
 	}
@@ -87,16 +88,25 @@ func TestReportSecurityAlertsClassifyTiers(t *testing.T) {
 		}
 	}
 	for name, r := range rows {
-		if r.Tier == "" || r.Failed != "" {
-			t.Errorf("%s: tier %q failed %q, want a tier (plain catches all)", name, r.Tier, r.Failed)
+		if r.Tier == "" {
+			t.Errorf("%s: tier = \"\", want one (plain catches all)", name)
 		}
-		if len(r.Files) != 2 || len(r.Branches) != 2 {
-			t.Errorf("%s: signals files %v branches %v, want 2 files and 2 branches", name, r.Files, r.Branches)
+		if r.Failed != "" {
+			t.Errorf("%s: failed = %q, want none", name, r.Failed)
+		}
+		if len(r.Files) != 2 {
+			t.Errorf("%s: signals files = %v, want 2", name, r.Files)
+		}
+		if len(r.Branches) != 2 {
+			t.Errorf("%s: signals branches = %v, want 2", name, r.Branches)
 		}
 	}
 	r0 := rows[emulator.Fleet(0).Name]
-	if !r0.Files[".github/workflows/release.yml"] || r0.Files[".github/workflows/release.yaml"] {
-		t.Errorf("repository 0 files = %v, want release.yml only", r0.Files)
+	if !r0.Files[".github/workflows/release.yml"] {
+		t.Errorf("repository 0 files = %v, want release.yml there", r0.Files)
+	}
+	if r0.Files[".github/workflows/release.yaml"] {
+		t.Errorf("repository 0 files = %v, want release.yaml not there", r0.Files)
 	}
 	if got, want := r0.Branches["next"], (reports.BranchSignal{Exists: true, Differs: true, AheadBy: 1}); got != want {
 		t.Errorf("repository 0 next = %+v, want %+v", got, want)
@@ -144,8 +154,15 @@ files_any = ["go.mod"]
 	out := alerts(t, env, map[string]any{"owner": "fleet", "repos": []string{emulator.Fleet(0).Name, emulator.Fleet(1).Name, "no-such-repo"},
 		"types": []string{"dependabot"}, "classify": true})
 	rows := tierRows(t, out)
-	if got := rows["no-such-repo"]; got.Failed != "repo_not_found" || got.Tier != "" || got.Files != nil {
-		t.Errorf("a missing repository's row = %+v, want failed repo_not_found and no tier or signals", got)
+	missing := rows["no-such-repo"]
+	if missing.Failed != "repo_not_found" {
+		t.Errorf("a missing repository's row: failed = %q, want %q", missing.Failed, "repo_not_found")
+	}
+	if missing.Tier != "" {
+		t.Errorf("a missing repository's row: tier = %q, want none", missing.Tier)
+	}
+	if missing.Files != nil {
+		t.Errorf("a missing repository's row: files = %v, want none", missing.Files)
 	}
 	if got := rows[emulator.Fleet(0).Name].Tier; got != "go_next" {
 		t.Errorf("repository 0: tier = %q, want go_next", got)
@@ -154,11 +171,14 @@ files_any = ["go.mod"]
 	if r1.Tier != "go_module" {
 		t.Errorf("repository 1: tier = %q, want go_module", r1.Tier)
 	}
-	if len(r1.Files) != 2 || !r1.Files["go.mod"] || !r1.Files["main.go"] {
-		t.Errorf("repository 1 files = %v, want go.mod and main.go, both there", r1.Files)
+	if want := map[string]bool{"go.mod": true, "main.go": true}; !maps.Equal(r1.Files, want) {
+		t.Errorf("repository 1 files = %v, want %v", r1.Files, want)
 	}
-	if _, ok := r1.Branches["next"]; len(r1.Branches) != 1 || !ok {
-		t.Errorf("repository 1 branches = %v, want next only", r1.Branches)
+	if _, ok := r1.Branches["next"]; !ok {
+		t.Errorf("repository 1 branches = %v, want next among them", r1.Branches)
+	}
+	if len(r1.Branches) != 1 {
+		t.Errorf("repository 1 branches = %d, want 1 (next only)", len(r1.Branches))
 	}
 }
 
@@ -179,7 +199,7 @@ func TestReportSecurityAlertsClassifyCountsCalls(t *testing.T) {
 	outs := follow(t, env, alertsTool, map[string]any{"owner": "fleet", "repos": named, "types": []string{"dependabot"},
 		"classify": true, "max_api_calls": budget}, func(o reports.AlertsOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall })
 	if len(outs) < 2 {
-		t.Fatalf("%d calls, want the budget to stop the first", len(outs))
+		t.Fatalf("calls = %d, want at least 2 (the budget stops the first)", len(outs))
 	}
 	if got := outs[0].TruncatedReason; got != "max_api_calls" {
 		t.Errorf("first call truncated_reason = %q, want max_api_calls", got)
@@ -190,7 +210,7 @@ func TestReportSecurityAlertsClassifyCountsCalls(t *testing.T) {
 	seen := map[string]int{}
 	for i, o := range outs {
 		if o.APICalls > budget {
-			t.Errorf("call %d spent %d GitHub calls, over max_api_calls %d", i, o.APICalls, budget)
+			t.Errorf("call %d: api_calls = %d, want at most %d (max_api_calls)", i, o.APICalls, budget)
 		}
 		for _, r := range o.Tiers {
 			seen[r.Repo]++

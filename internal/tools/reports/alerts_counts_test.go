@@ -51,7 +51,7 @@ func TestReportSecurityAlertsCountsZeroForTypeNeverReached(t *testing.T) {
 		// One call for the owner's listing, one for a single org list.
 		res := env.Call(t, alertsTool, map[string]any{"owner": "fleet", "max_api_calls": 2, "alert_limit": 1000})
 		if res.IsError {
-			t.Fatalf("call failed: %s", res.JSON)
+			t.Fatalf("call: is_error = true, want a result: %s", res.JSON)
 		}
 		var out reports.AlertsOut
 		res.Decode(t, &out)
@@ -92,11 +92,20 @@ func TestReportSecurityAlertsCountsZeroForTypeNeverReached(t *testing.T) {
 		if out.Disabled.SecretScanning == 0 {
 			t.Fatalf("disabled.secret_scanning = 0, want bob's refused lists counted: the test proves nothing")
 		}
-		if c := out.Counts.SecretScanning; c == nil || total(c) != 0 {
-			t.Errorf("counts.secret_scanning = %+v, want zeros (off for bob everywhere)", c)
+		if c := out.Counts.SecretScanning; c == nil {
+			t.Errorf("counts.secret_scanning absent, want zeros (off for bob everywhere)")
+		} else if total(c) != 0 {
+			t.Errorf("counts.secret_scanning = %+v, want zeros (off for bob everywhere)", *c)
 		}
-		if c := out.Counts.Dependabot; c == nil || *c != tally(out.Alerts, reports.Dependabot) || total(c) == 0 {
-			t.Errorf("counts.dependabot = %+v, want %+v", c, tally(out.Alerts, reports.Dependabot))
+		if c := out.Counts.Dependabot; c == nil {
+			t.Errorf("counts.dependabot absent, want %+v", tally(out.Alerts, reports.Dependabot))
+		} else {
+			if want := tally(out.Alerts, reports.Dependabot); *c != want {
+				t.Errorf("counts.dependabot = %+v, want %+v (the rows' tally)", *c, want)
+			}
+			if total(c) == 0 {
+				t.Errorf("counts.dependabot = %+v, want some alerts", *c)
+			}
 		}
 		if out.Counts.CodeScanning != nil {
 			t.Errorf("counts.code_scanning = %+v, want absent (not asked for)", *out.Counts.CodeScanning)
@@ -117,13 +126,16 @@ func TestReportSecurityAlertsSummaryOnlyOmitted(t *testing.T) {
 	var sum reports.AlertsOut
 	res.Decode(t, &sum)
 	if sum.AlertsOmitted == nil {
-		t.Fatalf("alerts_omitted absent with summary_only: %s", res.JSON)
+		t.Fatalf("alerts_omitted absent with summary_only, want a count: %s", res.JSON)
 	}
-	if got, want := *sum.AlertsOmitted, len(whole.Alerts); got != want || want == 0 {
+	if got, want := *sum.AlertsOmitted, len(whole.Alerts); got != want {
 		t.Errorf("alerts_omitted = %d, want %d (every open alert)", got, want)
 	}
+	if len(whole.Alerts) == 0 {
+		t.Errorf("the whole report's alerts = 0, want some")
+	}
 	if len(sum.Alerts) != 0 {
-		t.Errorf("summary_only: %d rows, want none", len(sum.Alerts))
+		t.Errorf("summary_only: rows = %d, want none", len(sum.Alerts))
 	}
 	counted := 0
 	for _, typ := range allTypes {
@@ -132,7 +144,7 @@ func TestReportSecurityAlertsSummaryOnlyOmitted(t *testing.T) {
 		}
 	}
 	if counted != *sum.AlertsOmitted {
-		t.Errorf("counts sum to %d, want alerts_omitted %d", counted, *sum.AlertsOmitted)
+		t.Errorf("counts' sum = %d, want alerts_omitted %d", counted, *sum.AlertsOmitted)
 	}
 }
 
@@ -164,8 +176,10 @@ func TestReportSecurityAlertsDependabotScope(t *testing.T) {
 		}
 		seen[r.Scope]++
 	}
-	if seen["runtime"] == 0 || seen["development"] == 0 {
-		t.Errorf("scopes seen %v, want both runtime and development", seen)
+	for _, scope := range []string{"runtime", "development"} {
+		if seen[scope] == 0 {
+			t.Errorf("rows with scope %s = 0, want some (scopes seen %v)", scope, seen)
+		}
 	}
 }
 
@@ -179,7 +193,7 @@ func TestReportSecurityAlertsCountsCoverTheRun(t *testing.T) {
 	whole := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000})
 	rows, outs := allAlerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 3})
 	if len(outs) < 3 {
-		t.Fatalf("%d calls, want several (alert_limit 3)", len(outs))
+		t.Fatalf("calls = %d, want at least 3 (alert_limit 3)", len(outs))
 	}
 	last := outs[len(outs)-1]
 	for _, typ := range allTypes {
@@ -191,14 +205,16 @@ func TestReportSecurityAlertsCountsCoverTheRun(t *testing.T) {
 		if want := tally(rows, typ); *got != want {
 			t.Errorf("last call's counts.%s = %+v, want %+v (every call's rows)", typ, *got, want)
 		}
-		if want := typeCounts(whole.Counts, typ); want == nil || *got != *want {
-			t.Errorf("paged counts.%s = %+v, want %+v (one call with room for all)", typ, *got, want)
+		if want := typeCounts(whole.Counts, typ); want == nil {
+			t.Errorf("one call with room for all: counts.%s absent, want a tally", typ)
+		} else if *got != *want {
+			t.Errorf("paged counts.%s = %+v, want %+v (one call with room for all)", typ, *got, *want)
 		}
 		prev := 0
 		for i, o := range outs {
 			n := total(typeCounts(o.Counts, typ))
 			if n < prev {
-				t.Errorf("call %d: counts.%s total %d, fell from %d", i+1, typ, n, prev)
+				t.Errorf("call %d: counts.%s total = %d, want at least the call before's %d", i+1, typ, n, prev)
 			}
 			prev = n
 		}

@@ -29,11 +29,23 @@ func TestReportSecurityAlertsFailedList(t *testing.T) {
 	args := map[string]any{"owner": "fleet", "types": []string{"dependabot"}, "alert_limit": 1000}
 	first := alerts(t, env, args)
 	if len(first.Failed) != 1 {
-		t.Fatalf("failed %+v, disabled %+v; want %s's Dependabot list failed", first.Failed, first.Disabled, victim)
+		t.Fatalf("failed = %+v (disabled %+v), want %s's Dependabot list alone", first.Failed, first.Disabled, victim)
 	}
 	want := []reports.FailedList{{Repo: victim, Type: reports.Dependabot, Reason: first.Failed[0].Reason}}
-	if !first.Truncated || first.TruncatedReason != "upstream_error" || first.NextCall == nil || fmt.Sprint(first.Failed) != fmt.Sprint(want) || first.Failed[0].Reason == "" {
-		t.Fatalf("truncated %v (%q), next_call %v, failed %+v; want truncated with %s's Dependabot list failed", first.Truncated, first.TruncatedReason, first.NextCall != nil, first.Failed, victim)
+	if !first.Truncated {
+		t.Fatal("truncated = false, want true")
+	}
+	if first.TruncatedReason != "upstream_error" {
+		t.Fatalf("truncated_reason = %q, want %q", first.TruncatedReason, "upstream_error")
+	}
+	if first.NextCall == nil {
+		t.Fatal("next_call = nil, want one")
+	}
+	if got, w := fmt.Sprint(first.Failed), fmt.Sprint(want); got != w {
+		t.Fatalf("failed = %s, want %s", got, w)
+	}
+	if first.Failed[0].Reason == "" {
+		t.Fatal("failed[0].reason = \"\", want one")
 	}
 	var off int
 	for i := range 12 {
@@ -42,18 +54,21 @@ func TestReportSecurityAlertsFailedList(t *testing.T) {
 		}
 	}
 	if first.Disabled.Dependabot != off {
-		t.Errorf("disabled.dependabot %d, want %d: the failed list is not a disabled one", first.Disabled.Dependabot, off)
+		t.Errorf("disabled.dependabot = %d, want %d: the failed list is not a disabled one", first.Disabled.Dependabot, off)
 	}
 	for _, r := range first.Alerts {
 		if r.Repo == victim {
-			t.Errorf("a row of the failed list: %+v", r)
+			t.Errorf("row %s of the failed list, want none", alertKey(r))
 		}
 	}
 
 	// The retry fails too: given up, named again, the report finishes.
 	again := alerts(t, env, nextAlerts(t, first))
-	if again.Truncated || fmt.Sprint(again.Failed) != fmt.Sprint(want) {
-		t.Errorf("second failure: truncated %v, failed %+v; want finished with the list named", again.Truncated, again.Failed)
+	if again.Truncated {
+		t.Errorf("second failure: truncated = true (%s), want false (finished)", again.TruncatedReason)
+	}
+	if got, w := fmt.Sprint(again.Failed), fmt.Sprint(want); got != w {
+		t.Errorf("second failure: failed = %s, want %s", got, w)
 	}
 
 	// GitHub answers the retry: every planted alert, once, over both calls.
@@ -62,14 +77,14 @@ func TestReportSecurityAlertsFailedList(t *testing.T) {
 	}
 	first = alerts(t, env, args)
 	if first.Failed == nil {
-		t.Fatal("the fault was cleared before the first call")
+		t.Fatal("failed = nil, want the list named: the fault was cleared before the first call")
 	}
 	env.Emu.Emu.Faults().Clear()
 	rows := first.Alerts
 	for _, o := range follow(t, env, alertsTool, nextAlerts(t, first), func(o reports.AlertsOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall }) {
 		rows = append(rows, o.Alerts...)
 		if o.Failed != nil {
-			t.Errorf("the retry failed: %+v", o.Failed)
+			t.Errorf("the retry: failed = %+v, want none", o.Failed)
 		}
 	}
 	sameAlerts(t, rows, planted(env, "fleet", false, reports.Dependabot))
@@ -85,9 +100,16 @@ func TestReportSecurityAlertsNamedRepoMissing(t *testing.T) {
 	t.Parallel()
 	env := fleetEnv(t, 12, servertest.Options{})
 	e := servertest.Refused(t, env, alertsTool, map[string]any{"owner": "fleet", "repo": "no-such-repo"})
-	if e.Code != contract.CodeRepoNotFound || e.Repair == nil || e.Repair.Tool != alertsTool ||
-		fmt.Sprint(e.Repair.Arguments) != fmt.Sprint(map[string]any{"owner": "fleet"}) {
-		t.Errorf("error %+v, repair %+v; want repo_not_found with a report over the owner", e, e.Repair)
+	wantCode(t, "missing repository", e, contract.CodeRepoNotFound)
+	if e.Repair == nil {
+		t.Errorf("missing repository: repair = nil, want a report over the owner")
+	} else {
+		if e.Repair.Tool != alertsTool {
+			t.Errorf("missing repository: repair.tool = %q, want %q", e.Repair.Tool, alertsTool)
+		}
+		if got, w := fmt.Sprint(e.Repair.Arguments), fmt.Sprint(map[string]any{"owner": "fleet"}); got != w {
+			t.Errorf("missing repository: repair.arguments = %s, want %s", got, w)
+		}
 	}
 
 	on, off := -1, -1
@@ -101,33 +123,50 @@ func TestReportSecurityAlertsNamedRepoMissing(t *testing.T) {
 			off = i
 		}
 	}
-	if on < 0 || off < 0 {
-		t.Fatalf("no fleet repository with every type on (%d) or code scanning alone off (%d)", on, off)
+	if on < 0 {
+		t.Fatal("fleet repository with every type on: none, want one")
+	}
+	if off < 0 {
+		t.Fatal("fleet repository with code scanning alone off: none, want one")
 	}
 	env.Upstream()
 	good := alerts(t, env, map[string]any{"owner": "fleet", "repo": emulator.Fleet(on).Name})
 	if n := lookedUp(env.Upstream(), emulator.Fleet(on).Name); n != 1 {
-		t.Errorf("%s was looked up %d times, want once", emulator.Fleet(on).Name, n)
+		t.Errorf("%s: lookups = %d, want 1", emulator.Fleet(on).Name, n)
 	}
-	if good.Disabled != (reports.TypeCounts{}) || good.Failed != nil || len(good.Alerts) == 0 {
-		t.Errorf("%s: disabled %+v, failed %+v, %d rows", emulator.Fleet(on).Name, good.Disabled, good.Failed, len(good.Alerts))
+	if good.Disabled != (reports.TypeCounts{}) {
+		t.Errorf("%s: disabled = %+v, want none", emulator.Fleet(on).Name, good.Disabled)
+	}
+	if good.Failed != nil {
+		t.Errorf("%s: failed = %+v, want none", emulator.Fleet(on).Name, good.Failed)
+	}
+	if len(good.Alerts) == 0 {
+		t.Errorf("%s: alerts = 0, want some", emulator.Fleet(on).Name)
 	}
 
 	out := alerts(t, env, map[string]any{"owner": "fleet", "repos": []string{emulator.Fleet(off).Name, "no-such-repo"}})
 	up := env.Upstream()
 	lookups := lookedUp(up, emulator.Fleet(off).Name) + lookedUp(up, "no-such-repo")
 	wantFailed := []reports.FailedList{{Repo: "no-such-repo", Reason: string(contract.CodeRepoNotFound)}}
-	if out.Truncated || fmt.Sprint(out.Failed) != fmt.Sprint(wantFailed) || out.Disabled != (reports.TypeCounts{CodeScanning: 1}) || lookups != 2 {
-		t.Errorf("truncated %v, failed %+v, disabled %+v, %d lookups; want no-such-repo failed, code scanning of %s disabled, 2 lookups",
-			out.Truncated, out.Failed, out.Disabled, lookups, emulator.Fleet(off).Name)
+	if out.Truncated {
+		t.Errorf("repos named: truncated = true (%s), want false", out.TruncatedReason)
+	}
+	if got, w := fmt.Sprint(out.Failed), fmt.Sprint(wantFailed); got != w {
+		t.Errorf("repos named: failed = %s, want %s", got, w)
+	}
+	if want := (reports.TypeCounts{CodeScanning: 1}); out.Disabled != want {
+		t.Errorf("repos named: disabled = %+v, want %+v (code scanning of %s)", out.Disabled, want, emulator.Fleet(off).Name)
+	}
+	if lookups != 2 {
+		t.Errorf("repos named: lookups = %d, want 2", lookups)
 	}
 	for _, r := range out.Alerts {
 		if r.Repo != emulator.Fleet(off).Name {
-			t.Errorf("a row of %s", r.Repo)
+			t.Errorf("repos named: a row of %s, want only %s", r.Repo, emulator.Fleet(off).Name)
 		}
 	}
 	if len(out.Alerts) == 0 {
-		t.Error("no row of the repository that exists")
+		t.Errorf("repos named: rows of %s = 0, want some", emulator.Fleet(off).Name)
 	}
 }
 
@@ -153,14 +192,22 @@ func TestReportSecurityAlertsSeverityParam(t *testing.T) {
 					want = append(want, r)
 				}
 			}
-			if len(want) == 0 || fmt.Sprint(got.Alerts) != fmt.Sprint(want) {
-				t.Errorf("%s, min_severity %s: %d rows, want %d", tok[:8], min, len(got.Alerts), len(want))
+			if len(want) == 0 {
+				t.Errorf("%s, min_severity %s: rows of the whole report at or above it = 0, want some", tok[:8], min)
+			}
+			if fmt.Sprint(got.Alerts) != fmt.Sprint(want) {
+				t.Errorf("%s, min_severity %s: %d rows, want %d (the whole report's at or above it):\n got  %v\n want %v", tok[:8], min, len(got.Alerts), len(want), got.Alerts, want)
 			}
 		}
 		for _, a := range env.Answered() {
-			if strings.Contains(a, "/code-scanning/alerts") && strings.Contains(a, "severity=") &&
-				(strings.Contains(a, "/repos/") || !strings.Contains(a, "severity=critical&")) {
-				t.Errorf("code scanning asked with a severity GitHub does not document there: %s", a)
+			if !strings.Contains(a, "/code-scanning/alerts") || !strings.Contains(a, "severity=") {
+				continue
+			}
+			if strings.Contains(a, "/repos/") {
+				t.Errorf("code scanning asked with a severity on a repository's list, want it on the organization's only: %s", a)
+			}
+			if !strings.Contains(a, "severity=critical&") {
+				t.Errorf("code scanning asked with a severity other than critical, want severity=critical: %s", a)
 			}
 		}
 	}
@@ -174,8 +221,11 @@ func TestReportSecurityAlertsClosedBetweenCalls(t *testing.T) {
 	env := fleetEnv(t, 12, servertest.Options{})
 	args := map[string]any{"owner": "fleet", "types": []string{"dependabot"}, "alert_limit": 3}
 	first := alerts(t, env, args)
-	if !first.Truncated || len(first.Alerts) != 3 {
-		t.Fatalf("truncated %v with %d rows; want 3 rows, truncated", first.Truncated, len(first.Alerts))
+	if !first.Truncated {
+		t.Fatal("truncated = false, want true")
+	}
+	if len(first.Alerts) != 3 {
+		t.Fatalf("rows = %d, want 3", len(first.Alerts))
 	}
 	// Close the first alert taken (the oldest: the lists are read oldest
 	// first, the rows come worst first).
@@ -195,7 +245,7 @@ func TestReportSecurityAlertsClosedBetweenCalls(t *testing.T) {
 	}
 	st.Unlock()
 	if closed == "" {
-		t.Fatalf("alert %s not found to close", alertKey(oldest))
+		t.Fatalf("alert %s: not found in the emulator, want it there to close", alertKey(oldest))
 	}
 	rows := first.Alerts
 	for _, o := range follow(t, env, alertsTool, nextAlerts(t, first), func(o reports.AlertsOut) (bool, *reports.NextCall) { return o.Truncated, o.NextCall }) {

@@ -51,8 +51,11 @@ func TestReportSecurityAlertsNeverShowSecrets(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), emulator.SecretCanary) {
-			t.Fatalf("GET %s: %d, canary in the body %v: the emulator planted no secret to keep back", path, resp.StatusCode, strings.Contains(string(body), emulator.SecretCanary))
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: status = %d, want %d", path, resp.StatusCode, http.StatusOK)
+		}
+		if !strings.Contains(string(body), emulator.SecretCanary) {
+			t.Fatalf("GET %s: canary in the body = false, want true: the emulator planted no secret to keep back", path)
 		}
 	}
 
@@ -90,10 +93,13 @@ func TestReportSecurityAlertsNeverShowSecrets(t *testing.T) {
 	brokertest.ScanAuditFiles(t, secret, d.Files.Dir)
 	lines := brokertest.AuditLines(t, d.Files.Audit)
 	if !slices.ContainsFunc(lines, func(a broker.AuditLine) bool { return a.Tool == alertsTool }) {
-		t.Errorf("the audit log has no line for %s", alertsTool)
+		t.Errorf("audit lines for %s = 0, want one", alertsTool)
 	}
-	if secret.BytesScanned("frames from the broker") == 0 || d.Log.String() == "" {
-		t.Error("no frames or no log were scanned")
+	if secret.BytesScanned("frames from the broker") == 0 {
+		t.Error("frame bytes scanned = 0, want some")
+	}
+	if d.Log.String() == "" {
+		t.Error("broker log = \"\", want some to scan")
 	}
 	secret.Check(t)
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -76,17 +78,28 @@ func sameAlerts(t *testing.T, rows []reports.AlertRow, want map[string]bool) {
 		seen[alertKey(r)]++
 	}
 	for k, n := range seen {
-		if n != 1 || !want[k] {
-			t.Errorf("alert %s: %d times, planted %v", k, n, want[k])
+		if n != 1 {
+			t.Errorf("alert %s: %d times, want once", k, n)
+		}
+		if !want[k] {
+			t.Errorf("alert %s: reported, want only planted alerts", k)
 		}
 	}
 	for k := range want {
 		if seen[k] == 0 {
-			t.Errorf("alert %s missing", k)
+			t.Errorf("alert %s: 0 times, want once (planted)", k)
 		}
 	}
 	if len(want) == 0 {
-		t.Fatal("nothing planted: the test proves nothing")
+		t.Fatal("planted alerts = 0, want some: the test proves nothing")
+	}
+}
+
+// wantScope checks where each alert type was read from.
+func wantScope(t *testing.T, what string, got, want reports.TypeScopes) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: scope mismatch (-want +got):\n%s", what, diff)
 	}
 }
 
@@ -100,36 +113,60 @@ func TestReportSecurityAlertsOrg(t *testing.T) {
 	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	out := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000})
-	if out.Truncated || out.Scope != (reports.TypeScopes{Dependabot: "org", CodeScanning: "org", SecretScanning: "org"}) || out.APICalls != 4 {
-		t.Fatalf("truncated %v (%s), scope %+v, %d calls; want the listing and three org lists", out.Truncated, out.TruncatedReason, out.Scope, out.APICalls)
+	if out.Truncated {
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
+	}
+	wantScope(t, "org", out.Scope, reports.TypeScopes{Dependabot: "org", CodeScanning: "org", SecretScanning: "org"})
+	if out.APICalls != 4 {
+		t.Fatalf("api_calls = %d, want 4: the listing and three org lists", out.APICalls)
 	}
 	sameAlerts(t, out.Alerts, planted(env, "fleet", false, allTypes...))
 	for i, r := range out.Alerts {
 		if i > 0 && rank(r.Severity) > rank(out.Alerts[i-1].Severity) {
-			t.Fatalf("row %d (%s) is worse than the row before it (%s)", i, r.Severity, out.Alerts[i-1].Severity)
+			t.Fatalf("row %d severity = %s, want none worse than the row before it (%s)", i, r.Severity, out.Alerts[i-1].Severity)
 		}
-		ok := r.URL != "" && r.CreatedAt != "" && r.Summary != "" && rank(r.Severity) > 0
+		k := alertKey(r)
+		set := func(field, got string) {
+			if got == "" {
+				t.Errorf("row %s: %s = \"\", want one for its type", k, field)
+			}
+		}
+		set("url", r.URL)
+		set("created_at", r.CreatedAt)
+		set("summary", r.Summary)
+		if rank(r.Severity) == 0 {
+			t.Errorf("row %s: severity = %q, want low, medium, high or critical", k, r.Severity)
+		}
 		switch r.Type {
 		case reports.Dependabot:
-			ok = ok && r.Package != "" && r.Ecosystem != "" && r.Manifest != "" && r.GHSA != "" && r.VulnerableRange != ""
+			set("package", r.Package)
+			set("ecosystem", r.Ecosystem)
+			set("manifest", r.Manifest)
+			set("ghsa", r.GHSA)
+			set("vulnerable_range", r.VulnerableRange)
 		case reports.CodeScanning:
-			ok = ok && r.Rule != "" && r.Tool == "CodeQL" && r.Location != ""
+			set("rule", r.Rule)
+			if r.Tool != "CodeQL" {
+				t.Errorf("row %s: tool = %q, want %q", k, r.Tool, "CodeQL")
+			}
+			set("location", r.Location)
 		case reports.SecretScanning:
-			ok = ok && r.SecretType != "" && r.Validity != "" && (r.Severity == "critical" || r.Severity == "high")
-		}
-		if !ok {
-			t.Errorf("row %+v is missing fields of its type", r)
+			set("secret_type", r.SecretType)
+			set("validity", r.Validity)
+			if r.Severity != "critical" && r.Severity != "high" {
+				t.Errorf("row %s: severity = %q, want critical or high for a secret", k, r.Severity)
+			}
 		}
 	}
 	counts := 0
 	for i, b := range out.ByRepo {
 		counts += b.Dependabot + b.CodeScanning + b.SecretScanning
 		if i > 0 && worse(b, out.ByRepo[i-1]) {
-			t.Errorf("by_repo %d (%+v) is worse than the one before it (%+v)", i, b, out.ByRepo[i-1])
+			t.Errorf("by_repo %d = %+v, want none worse than the one before it (%+v)", i, b, out.ByRepo[i-1])
 		}
 	}
 	if counts != len(out.Alerts) {
-		t.Errorf("by_repo counts %d alerts, the report has %d", counts, len(out.Alerts))
+		t.Errorf("alerts counted in by_repo = %d, want %d (the report's rows)", counts, len(out.Alerts))
 	}
 }
 
@@ -152,9 +189,10 @@ func TestReportSecurityAlertsRepoFallback(t *testing.T) {
 	t.Parallel()
 	env := fleetEnv(t, fleetSize, servertest.Options{Token: emulator.DemoTokenBob})
 	out := alerts(t, env, map[string]any{"owner": "fleet", "alert_limit": 1000, "max_repos": 200})
-	if out.Truncated || out.Scope != (reports.TypeScopes{Dependabot: "repo", CodeScanning: "repo", SecretScanning: "repo"}) {
-		t.Fatalf("truncated %v (%s), scope %+v", out.Truncated, out.TruncatedReason, out.Scope)
+	if out.Truncated {
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
 	}
+	wantScope(t, "repo fallback", out.Scope, reports.TypeScopes{Dependabot: "repo", CodeScanning: "repo", SecretScanning: "repo"})
 	var want reports.TypeCounts
 	for i := range fleetSize {
 		f := emulator.Fleet(i)
@@ -169,8 +207,11 @@ func TestReportSecurityAlertsRepoFallback(t *testing.T) {
 		}
 		want.SecretScanning++ // bob is not an admin
 	}
-	if out.Disabled != want || want.Dependabot == 0 || want.CodeScanning == 0 {
-		t.Errorf("disabled %+v, want %+v", out.Disabled, want)
+	if out.Disabled != want {
+		t.Errorf("disabled = %+v, want %+v", out.Disabled, want)
+	}
+	if want.Dependabot == 0 || want.CodeScanning == 0 {
+		t.Errorf("the seed's disabled repositories = %+v, want some of Dependabot and of code scanning", want)
 	}
 	sameAlerts(t, out.Alerts, planted(env, "fleet", false, reports.Dependabot, reports.CodeScanning))
 }
@@ -189,12 +230,16 @@ func TestReportSecurityAlertsUserOwner(t *testing.T) {
 		SecretTypeDisplayName: "GitHub Personal Access Token", Secret: emulator.FleetCanarySecret, Validity: "inactive", CreatedAt: at})
 	st.Unlock()
 	out := alerts(t, env, map[string]any{"owner": "alice"})
-	if out.Truncated || out.Scope != (reports.TypeScopes{Dependabot: "repo", CodeScanning: "repo", SecretScanning: "repo"}) {
-		t.Fatalf("truncated %v (%s), scope %+v", out.Truncated, out.TruncatedReason, out.Scope)
+	if out.Truncated {
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
 	}
+	wantScope(t, "user owner", out.Scope, reports.TypeScopes{Dependabot: "repo", CodeScanning: "repo", SecretScanning: "repo"})
 	sameAlerts(t, out.Alerts, planted(env, "alice", false, allTypes...))
-	if out.Alerts[0].Type != reports.Dependabot || out.Alerts[1].Severity != "high" {
-		t.Errorf("rows %+v: an inactive secret ranks high, after nothing worse", out.Alerts)
+	if out.Alerts[0].Type != reports.Dependabot {
+		t.Errorf("row 0 type = %q, want %q: an inactive secret ranks high, after nothing worse (rows %+v)", out.Alerts[0].Type, reports.Dependabot, out.Alerts)
+	}
+	if out.Alerts[1].Severity != "high" {
+		t.Errorf("row 1 (the inactive secret) severity = %q, want %q", out.Alerts[1].Severity, "high")
 	}
 }
 
@@ -212,28 +257,38 @@ func TestReportSecurityAlertsFilters(t *testing.T) {
 		}
 	}
 	if len(want) == 0 || len(want) == len(whole.Alerts) {
-		t.Fatalf("%d of %d alerts high or critical: the filter would prove nothing", len(want), len(whole.Alerts))
+		t.Fatalf("alerts high or critical = %d of %d, want some but not all: the filter would prove nothing", len(want), len(whole.Alerts))
 	}
-	if fmt.Sprint(high.Alerts) != fmt.Sprint(want) {
-		t.Errorf("min_severity high: %d rows, want %d", len(high.Alerts), len(want))
+	if got, w := fmt.Sprint(high.Alerts), fmt.Sprint(want); got != w {
+		t.Errorf("min_severity high: %d rows, want %d:\n got  %s\n want %s", len(high.Alerts), len(want), got, w)
 	}
 	sum := alerts(t, env, map[string]any{"owner": "fleet", "summary_only": true, "alert_limit": 1})
-	if sum.Truncated || len(sum.Alerts) != 0 || fmt.Sprint(sum.ByRepo) != fmt.Sprint(whole.ByRepo) {
-		t.Errorf("summary_only: truncated %v, %d rows, by_repo %+v; want %+v", sum.Truncated, len(sum.Alerts), sum.ByRepo, whole.ByRepo)
+	if sum.Truncated {
+		t.Errorf("summary_only: truncated = true (%s), want false", sum.TruncatedReason)
+	}
+	if len(sum.Alerts) != 0 {
+		t.Errorf("summary_only: alerts = %d rows, want none", len(sum.Alerts))
+	}
+	if got, w := fmt.Sprint(sum.ByRepo), fmt.Sprint(whole.ByRepo); got != w {
+		t.Errorf("summary_only: by_repo = %s, want %s (the whole report's)", got, w)
 	}
 	one := alerts(t, env, map[string]any{"owner": "fleet", "types": []string{"secret_scanning"}, "alert_limit": 1000})
-	if one.Scope != (reports.TypeScopes{Dependabot: "skipped", CodeScanning: "skipped", SecretScanning: "org"}) || one.APICalls != 2 {
-		t.Errorf("types [secret_scanning]: scope %+v, %d calls", one.Scope, one.APICalls)
+	wantScope(t, "types [secret_scanning]", one.Scope, reports.TypeScopes{Dependabot: "skipped", CodeScanning: "skipped", SecretScanning: "org"})
+	if one.APICalls != 2 {
+		t.Errorf("types [secret_scanning]: api_calls = %d, want 2", one.APICalls)
 	}
 	sameAlerts(t, one.Alerts, planted(env, "fleet", false, reports.SecretScanning))
 	named := alerts(t, env, map[string]any{"owner": "fleet", "repos": []string{emulator.Fleet(4).Name, emulator.Fleet(0).Name}})
 	for _, r := range named.Alerts {
 		if r.Repo != emulator.Fleet(4).Name && r.Repo != emulator.Fleet(0).Name {
-			t.Errorf("repos named: a row of %s", r.Repo)
+			t.Errorf("repos named: a row of %s, want only %s and %s", r.Repo, emulator.Fleet(4).Name, emulator.Fleet(0).Name)
 		}
 	}
-	if named.Scope.Dependabot != "repo" || len(named.Alerts) == 0 {
-		t.Errorf("repos named: scope %+v, %d rows", named.Scope, len(named.Alerts))
+	if named.Scope.Dependabot != "repo" {
+		t.Errorf("repos named: scope.dependabot = %q, want %q", named.Scope.Dependabot, "repo")
+	}
+	if len(named.Alerts) == 0 {
+		t.Errorf("repos named: alerts = 0, want some")
 	}
 }
 
@@ -252,26 +307,36 @@ func TestReportSecurityAlertsProgress(t *testing.T) {
 	var out reports.AlertsOut
 	got := progressCall(t, env, alertsTool, "alerts-1", map[string]any{"owner": "fleet"}, &out, func() int { return lists })
 	if len(got) != lists {
-		t.Fatalf("%d notifications for %d lists", len(got), lists)
+		t.Fatalf("notifications = %d, want %d (one per list)", len(got), lists)
 	}
 	for i, p := range got {
-		if p.ProgressToken != "alerts-1" || p.Progress > p.Total || (i > 0 && p.Progress <= got[i-1].Progress) {
-			t.Errorf("notification %d: %+v", i, p)
+		if p.ProgressToken != "alerts-1" {
+			t.Errorf("notification %d: progressToken = %v, want %q", i, p.ProgressToken, "alerts-1")
+		}
+		if p.Progress > p.Total {
+			t.Errorf("notification %d: progress = %v, want at most total %v", i, p.Progress, p.Total)
+		}
+		if i > 0 && p.Progress <= got[i-1].Progress {
+			t.Errorf("notification %d: progress = %v, want over the one before (%v)", i, p.Progress, got[i-1].Progress)
 		}
 	}
-	if last := got[len(got)-1]; last.Progress != float64(lists) || last.Total != float64(lists) {
-		t.Errorf("last notification %v of %v, want %d of %d", last.Progress, last.Total, lists, lists)
+	last := got[len(got)-1]
+	if last.Progress != float64(lists) {
+		t.Errorf("last notification: progress = %v, want %d", last.Progress, lists)
+	}
+	if last.Total != float64(lists) {
+		t.Errorf("last notification: total = %v, want %d", last.Total, lists)
 	}
 	secretLists := 0
 	for _, a := range env.Answered() {
 		if strings.Contains(a, "/secret-scanning/alerts") {
 			secretLists++
 			if !strings.Contains(a, "hide_secret=true") {
-				t.Errorf("a secret list asked without hide_secret=true: %s", a)
+				t.Errorf("secret list %s: want hide_secret=true in it", a)
 			}
 		}
 	}
 	if secretLists == 0 {
-		t.Error("no secret list was asked for")
+		t.Error("secret lists asked for = 0, want some")
 	}
 }

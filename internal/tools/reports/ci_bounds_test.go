@@ -31,8 +31,14 @@ func ciArgs(t *testing.T, env *servertest.Env, extra map[string]any) map[string]
 func whole(t *testing.T, env *servertest.Env) reports.CIStatusOut {
 	t.Helper()
 	out := ciReport(t, env, ciArgs(t, env, nil))
-	if out.Truncated || len(out.Pulls) != 3 || len(out.Failing) != 2 {
-		t.Fatalf("whole report: %+v", out)
+	if out.Truncated {
+		t.Fatalf("whole report: truncated = true (%s), want false", out.TruncatedReason)
+	}
+	if len(out.Pulls) != 3 {
+		t.Fatalf("whole report: pulls = %d, want 3: %+v", len(out.Pulls), out.Pulls)
+	}
+	if len(out.Failing) != 2 {
+		t.Fatalf("whole report: failing = %d, want 2: %+v", len(out.Failing), out.Failing)
 	}
 	return out
 }
@@ -56,12 +62,15 @@ func TestReportCIStatusBoundsContinue(t *testing.T) {
 			env := ciEnv(t, servertest.Options{})
 			want := whole(t, env)
 			got, outs := ciAll(t, env, ciArgs(t, env, tc.extra))
-			if outs[0].TruncatedReason != tc.reason || len(outs) < 2 {
-				t.Fatalf("first call: truncated_reason %q after %d calls, want %q", outs[0].TruncatedReason, len(outs), tc.reason)
+			if outs[0].TruncatedReason != tc.reason {
+				t.Fatalf("first call: truncated_reason = %q, want %q", outs[0].TruncatedReason, tc.reason)
+			}
+			if len(outs) < 2 {
+				t.Fatalf("calls = %d, want at least 2", len(outs))
 			}
 			for _, o := range outs {
 				if limit, ok := tc.extra["max_api_calls"].(int); ok && o.APICalls > limit {
-					t.Errorf("a call spent %d GitHub calls, over max_api_calls %d", o.APICalls, limit)
+					t.Errorf("a call's api_calls = %d, want at most %d (max_api_calls)", o.APICalls, limit)
 				}
 			}
 			sameReport(t, got, want)
@@ -77,12 +86,24 @@ func TestReportCIStatusTooFewCalls(t *testing.T) {
 	env := ciEnv(t, servertest.Options{})
 	want := whole(t, env)
 	first := ciReport(t, env, ciArgs(t, env, map[string]any{"max_api_calls": 2}))
-	if first.TruncatedReason != "max_api_calls" || len(first.Pulls) != 3 || len(first.Failing) != 0 {
-		t.Fatalf("first call: %+v; want the pull requests, then max_api_calls", first)
+	if first.TruncatedReason != "max_api_calls" {
+		t.Fatalf("first call: truncated_reason = %q, want %q", first.TruncatedReason, "max_api_calls")
+	}
+	if len(first.Pulls) != 3 {
+		t.Fatalf("first call: pulls = %d, want 3", len(first.Pulls))
+	}
+	if len(first.Failing) != 0 {
+		t.Fatalf("first call: failing = %+v, want none", first.Failing)
 	}
 	e := servertest.Refused(t, env, ciTool, ciNext(t, first))
-	if e.Code != "invalid_field" || e.Details == nil || e.Details.Field != "max_api_calls" || e.Repair == nil {
-		t.Fatalf("too few calls: %+v", e)
+	if e.Code != "invalid_field" {
+		t.Fatalf("too few calls: code = %q, want %q (%+v)", e.Code, "invalid_field", e)
+	}
+	if e.Details == nil || e.Details.Field != "max_api_calls" {
+		t.Fatalf("too few calls: details = %+v, want field max_api_calls", e.Details)
+	}
+	if e.Repair == nil {
+		t.Fatalf("too few calls: repair = nil, want one")
 	}
 	b, _ := json.Marshal(e.Repair.Arguments)
 	rest, _ := ciAll(t, env, json.RawMessage(b))
@@ -103,8 +124,11 @@ func TestReportCIStatusRateLimited(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := ciReport(t, env, args)
-	if first.TruncatedReason != "rate_limited" || len(first.Failing) == 2 {
-		t.Fatalf("first call: %+v; want rate_limited before both failing jobs were read", first)
+	if first.TruncatedReason != "rate_limited" {
+		t.Fatalf("first call: truncated_reason = %q, want %q", first.TruncatedReason, "rate_limited")
+	}
+	if len(first.Failing) == 2 {
+		t.Fatalf("first call: failing = %d, want fewer than 2 (stopped before both were read)", len(first.Failing))
 	}
 	clock.Advance(61 * time.Minute)
 	// A fresh ghgate over the same store: its cursor key, none of the old
@@ -136,14 +160,26 @@ func TestReportCIStatusCancelled(t *testing.T) {
 	})
 	raw, _ := json.Marshal(ciArgs(t, env, nil))
 	res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: ciTool, Arguments: raw}})
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if res.IsError {
+		t.Fatalf("call: is_error = true, want a result: %+v", res)
 	}
 	var first reports.CIStatusOut
 	b, _ := json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(b, &first)
-	if first.TruncatedReason != "cancelled" || len(first.Failing) > 1 || len(first.Pulls) != 3 || len(notified) != 1 {
-		t.Fatalf("cancelled call: %+v, progress %v; want the pull requests and at most the first one's failing job, then cancelled", first, notified)
+	if first.TruncatedReason != "cancelled" {
+		t.Fatalf("cancelled call: truncated_reason = %q, want %q", first.TruncatedReason, "cancelled")
+	}
+	if len(first.Failing) > 1 {
+		t.Fatalf("cancelled call: failing = %d, want at most 1 (the first one's)", len(first.Failing))
+	}
+	if len(first.Pulls) != 3 {
+		t.Fatalf("cancelled call: pulls = %d, want 3", len(first.Pulls))
+	}
+	if len(notified) != 1 {
+		t.Fatalf("cancelled call: progress notifications = %v, want 1", notified)
 	}
 	rest, _ := ciAll(t, env, ciNext(t, first))
 	rest.Pulls = append(first.Pulls, rest.Pulls...)

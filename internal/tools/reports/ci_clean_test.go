@@ -24,7 +24,7 @@ func TestReportCIStatusNamesCleaned(t *testing.T) {
 	args := map[string]any{"owner": emulator.FleetOrg, "repo": repo, "pull": red.Number, "verbosity": 2}
 	out := ciReport(t, env, args)
 	if len(out.Failing) != 1 {
-		t.Fatalf("failing %+v", out.Failing)
+		t.Fatalf("failing = %d, want 1: %+v", len(out.Failing), out.Failing)
 	}
 	s := env.Emu.Emu.State()
 	s.Lock()
@@ -41,11 +41,22 @@ func TestReportCIStatusNamesCleaned(t *testing.T) {
 	var got reports.CIStatusOut
 	res.Decode(t, &got)
 	if len(got.Failing) != 1 {
-		t.Fatalf("failing %+v", got.Failing)
+		t.Fatalf("failing = %d, want 1: %+v", len(got.Failing), got.Failing)
 	}
 	f := got.Failing[0]
-	if f.Job != "test" || f.Workflow != "CI" || f.Step == nil || f.Step.Name != "Run tests" || f.Hidden != 3 {
-		t.Errorf("failing check %+v, step %+v; want the names cleaned and 3 invisible characters counted", f, f.Step)
+	if f.Job != "test" {
+		t.Errorf("job = %q, want %q (cleaned)", f.Job, "test")
+	}
+	if f.Workflow != "CI" {
+		t.Errorf("workflow = %q, want %q (cleaned)", f.Workflow, "CI")
+	}
+	if f.Step == nil {
+		t.Errorf("step = nil, want %q", "Run tests")
+	} else if f.Step.Name != "Run tests" {
+		t.Errorf("step.name = %q, want %q (cleaned)", f.Step.Name, "Run tests")
+	}
+	if f.Hidden != 3 {
+		t.Errorf("hidden_removed = %d, want 3", f.Hidden)
 	}
 }
 
@@ -58,7 +69,7 @@ func TestReportCIStatusLogBytesPerCall(t *testing.T) {
 	repo := emulator.Fleet(i).Name
 	first := ciReport(t, env, map[string]any{"owner": emulator.FleetOrg, "repo": repo, "verbosity": 1})
 	if len(first.Failing) != 2 {
-		t.Fatalf("failing %+v", first.Failing)
+		t.Fatalf("failing = %d, want 2: %+v", len(first.Failing), first.Failing)
 	}
 	// Each failing job's log is 1,500 lines of 80 bytes (120,000 bytes
 	// shown, under the 128 KiB a job may show), and the red run gets two
@@ -92,12 +103,24 @@ func TestReportCIStatusLogBytesPerCall(t *testing.T) {
 		case !f.LogOmitted && len(f.Log) == 120000-1:
 			shown++
 		default:
-			t.Errorf("job %s of #%d: log of %d bytes, log_omitted %v", f.Job, f.Pull, len(f.Log), f.LogOmitted)
+			t.Errorf("job %s of #%d: log = %d bytes with log_omitted %v, want %d bytes shown, or none and log_omitted", f.Job, f.Pull, len(f.Log), f.LogOmitted, 120000-1)
 		}
 		total += len(f.Log)
 	}
-	if len(out.Failing) != 4 || shown != 2 || omitted != 2 || total > 256<<10 || out.Truncated {
-		t.Errorf("%d failing jobs, %d logs shown (%d bytes), %d left out; want 4, 2 and 2", len(out.Failing), shown, total, omitted)
+	if len(out.Failing) != 4 {
+		t.Errorf("failing jobs = %d, want 4", len(out.Failing))
+	}
+	if shown != 2 {
+		t.Errorf("logs shown = %d, want 2", shown)
+	}
+	if omitted != 2 {
+		t.Errorf("logs left out = %d, want 2", omitted)
+	}
+	if total > 256<<10 {
+		t.Errorf("log bytes = %d, want at most %d", total, 256<<10)
+	}
+	if out.Truncated {
+		t.Errorf("truncated = true (%s), want false", out.TruncatedReason)
 	}
 }
 
@@ -109,7 +132,7 @@ func TestReportCIStatusCursorBoundToVerbosity(t *testing.T) {
 	env := ciEnv(t, servertest.Options{})
 	first := ciReport(t, env, ciArgs(t, env, map[string]any{"max_pulls": 1}))
 	if first.NextCall == nil {
-		t.Fatalf("no next_call: %+v", first)
+		t.Fatalf("next_call = nil, want one: %+v", first)
 	}
 	for k, v := range map[string]any{"verbosity": 1, "max_pulls": 2} {
 		next := ciNext(t, first)
@@ -119,11 +142,10 @@ func TestReportCIStatusCursorBoundToVerbosity(t *testing.T) {
 		}
 		args[k] = v
 		e := servertest.Refused(t, env, ciTool, args)
-		if e.Code != "cursor_invalid" || e.Repair == nil || e.Repair.Tool != ciTool {
-			t.Fatalf("%s edited: %+v", k, e)
-		}
+		wantCode(t, k+" edited", e, "cursor_invalid")
+		wantRepairTool(t, k+" edited", e, ciTool)
 		if out := ciReport(t, env, e.Repair.Arguments); len(out.Pulls) == 0 {
-			t.Errorf("%s edited: the repair %v reported nothing", k, e.Repair.Arguments)
+			t.Errorf("%s edited: the repair %v: pulls = 0, want some", k, e.Repair.Arguments)
 		}
 	}
 }
@@ -146,7 +168,16 @@ func TestReportCIStatusChecksCut(t *testing.T) {
 	s.AddStatus(r, green.SHA, "failure", "ci/coverage", "Coverage fell", "https://coverage.example/", s.Account("alice"), emulator.DemoNow())
 	s.Unlock()
 	out := ciReport(t, env, map[string]any{"owner": emulator.FleetOrg, "repo": repo, "pull": green.Number})
-	if len(out.Pulls) != 1 || out.Pulls[0].Status != "failed" || !out.Pulls[0].ChecksCut || len(out.Failing) != 0 {
-		t.Errorf("report %+v; want failed, checks_cut, no failing row", out)
+	if len(out.Pulls) != 1 {
+		t.Fatalf("pulls = %d, want 1: %+v", len(out.Pulls), out.Pulls)
+	}
+	if out.Pulls[0].Status != "failed" {
+		t.Errorf("status = %q, want %q", out.Pulls[0].Status, "failed")
+	}
+	if !out.Pulls[0].ChecksCut {
+		t.Errorf("checks_cut = false, want true")
+	}
+	if len(out.Failing) != 0 {
+		t.Errorf("failing = %+v, want none", out.Failing)
 	}
 }

@@ -150,13 +150,16 @@ func sameReport(t *testing.T, got, want reports.CIStatusOut) {
 	}
 	g, w := count(got), count(want)
 	for k, n := range g {
-		if n != 1 || w[k] != 1 {
-			t.Errorf("%s: %d times in the continued report, %d in the whole one", k, n, w[k])
+		if n != 1 {
+			t.Errorf("%s: %d times in the continued report, want 1", k, n)
+		}
+		if w[k] != 1 {
+			t.Errorf("%s: %d times in the whole report, want 1", k, w[k])
 		}
 	}
 	for k := range w {
 		if g[k] == 0 {
-			t.Errorf("%s: missing from the continued report", k)
+			t.Errorf("%s: 0 times in the continued report, want 1", k)
 		}
 	}
 }

@@ -53,7 +53,7 @@ func TestReportCIStatusLogRedactsEveryEncoding(t *testing.T) {
 			res := env.Call(t, ciTool, args)
 			for _, leak := range []string{own, c.leak} {
 				if strings.Contains(string(res.JSON), leak) {
-					t.Errorf("%q reached the result: %s", leak, res.JSON)
+					t.Errorf("result holds %q, want it redacted: %s", leak, res.JSON)
 				}
 			}
 			var got reports.CIStatusOut
@@ -71,7 +71,7 @@ func TestReportCIStatusLogRedactsEveryEncoding(t *testing.T) {
 		cut := map[string]any{"owner": emulator.FleetOrg, "repo": repo, "pull": red.Number, "verbosity": 3, "log_lines": 1}
 		res := env.Call(t, ciTool, cut)
 		if strings.Contains(string(res.JSON), own[1:]) {
-			t.Errorf("%q reached the result: %s", own[1:], res.JSON)
+			t.Errorf("result holds %q, want it redacted: %s", own[1:], res.JSON)
 		}
 		var got reports.CIStatusOut
 		res.Decode(t, &got)

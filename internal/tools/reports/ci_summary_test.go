@@ -51,8 +51,13 @@ func TestCommitCIAgreesWithTheReport(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: CommitCI: %v", name, err)
 			}
-			if len(report.Pulls) != 1 || got.Status != report.Pulls[0].Status || got.HeadSHA != p.SHA {
-				t.Errorf("%s: status %q of %s, want the report's %+v", name, got.Status, got.HeadSHA, report.Pulls)
+			if len(report.Pulls) != 1 {
+				t.Errorf("%s: the report's pulls = %d, want 1: %+v", name, len(report.Pulls), report.Pulls)
+			} else if got.Status != report.Pulls[0].Status {
+				t.Errorf("%s: status = %q, want the report's %q", name, got.Status, report.Pulls[0].Status)
+			}
+			if got.HeadSHA != p.SHA {
+				t.Errorf("%s: head_sha = %q, want %q", name, got.HeadSHA, p.SHA)
 			}
 			if got.APICalls != report.APICalls+1 {
 				t.Errorf("%s: %d calls, want the report's %d and one", name, got.APICalls, report.APICalls)

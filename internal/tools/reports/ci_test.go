@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
@@ -32,10 +34,13 @@ func TestReportCIStatusTiers(t *testing.T) {
 		out := ciReport(t, env, args(v))
 		sent := env.Upstream()
 		wantCalls := 1 + max(v-1, 0)*2 // two failing jobs
-		if out.APICalls != wantCalls || len(sent) != wantCalls+min(v/3, 1)*2 {
-			// At 3 each log is one GitHub call and one download from the
-			// signed URL, which is not GitHub's API.
-			t.Errorf("verbosity %d: api_calls %d, requests %v; want %d calls", v, out.APICalls, sent, wantCalls)
+		if out.APICalls != wantCalls {
+			t.Errorf("verbosity %d: api_calls = %d, want %d", v, out.APICalls, wantCalls)
+		}
+		// At 3 each log is one GitHub call and one download from the
+		// signed URL, which is not GitHub's API.
+		if wantSent := wantCalls + min(v/3, 1)*2; len(sent) != wantSent {
+			t.Errorf("verbosity %d: requests = %d, want %d: %v", v, len(sent), wantSent, sent)
 		}
 		want := map[int]reports.CIState{}
 		for _, p := range pulls {
@@ -45,13 +50,19 @@ func TestReportCIStatusTiers(t *testing.T) {
 			t.Errorf("verbosity %d: statuses %v, want %v", v, got, want)
 		}
 		for _, p := range out.Pulls {
-			if p.HeadSHA == "" || !strings.HasSuffix(p.URL, "/pull/"+strconv.Itoa(p.Number)) || p.Title == "" {
-				t.Errorf("verbosity %d: pull %+v", v, p)
+			if p.HeadSHA == "" {
+				t.Errorf("verbosity %d: pull #%d: head_sha = \"\", want one", v, p.Number)
+			}
+			if suffix := "/pull/" + strconv.Itoa(p.Number); !strings.HasSuffix(p.URL, suffix) {
+				t.Errorf("verbosity %d: pull #%d: url = %q, want one ending %q", v, p.Number, p.URL, suffix)
+			}
+			if p.Title == "" {
+				t.Errorf("verbosity %d: pull #%d: title = \"\", want one", v, p.Number)
 			}
 		}
 		if v == 0 {
 			if len(out.Failing) != 0 {
-				t.Errorf("verbosity 0 told of failing checks: %+v", out.Failing)
+				t.Errorf("verbosity 0: failing = %+v, want none", out.Failing)
 			}
 			continue
 		}
@@ -60,23 +71,55 @@ func TestReportCIStatusTiers(t *testing.T) {
 		}
 		for _, f := range out.Failing {
 			wantConclusion := map[int]string{red.Number: "failure", cancelled.Number: "cancelled"}[f.Pull]
-			if f.Workflow != "CI" || f.Job != "test" || f.Conclusion != wantConclusion || f.RunID == 0 || f.JobID == 0 ||
-				!strings.HasSuffix(f.URL, "/actions/runs/"+strconv.Itoa(int(f.RunID))) {
-				t.Errorf("verbosity %d: failing check %+v", v, f)
+			if f.Workflow != "CI" {
+				t.Errorf("verbosity %d: failing check of #%d: workflow = %q, want %q", v, f.Pull, f.Workflow, "CI")
+			}
+			if f.Job != "test" {
+				t.Errorf("verbosity %d: failing check of #%d: job = %q, want %q", v, f.Pull, f.Job, "test")
+			}
+			if f.Conclusion != wantConclusion {
+				t.Errorf("verbosity %d: failing check of #%d: conclusion = %q, want %q", v, f.Pull, f.Conclusion, wantConclusion)
+			}
+			if f.RunID == 0 {
+				t.Errorf("verbosity %d: failing check of #%d: run_id = 0, want one", v, f.Pull)
+			}
+			if f.JobID == 0 {
+				t.Errorf("verbosity %d: failing check of #%d: job_id = 0, want one", v, f.Pull)
+			}
+			if suffix := "/actions/runs/" + strconv.Itoa(int(f.RunID)); !strings.HasSuffix(f.URL, suffix) {
+				t.Errorf("verbosity %d: failing check of #%d: url = %q, want one ending %q", v, f.Pull, f.URL, suffix)
 			}
 			if run := runOfJob(t, env, emulator.Fleet(i).Name, f.JobID); f.RunID != run {
-				t.Errorf("verbosity %d: run_id %d, but job %d is of run %d", v, f.RunID, f.JobID, run)
+				t.Errorf("verbosity %d: run_id = %d, want %d (job %d's run)", v, f.RunID, run, f.JobID)
 			}
-			if (f.Step != nil) != (v >= 2) || (f.Log != "") != (v == 3) {
-				t.Errorf("verbosity %d: step %+v, log %q: tiers above the one asked, or missing", v, f.Step, f.Log)
+			if got := f.Step != nil; got != (v >= 2) {
+				t.Errorf("verbosity %d: step present = %v, want %v (step %+v)", v, got, v >= 2, f.Step)
 			}
-			if v >= 2 && (f.Step.Name != "Run tests" || f.Step.Number != 4 || f.Step.Seconds != 312) {
-				t.Errorf("verbosity %d: failing step %+v, want Run tests (4), 312 s", v, f.Step)
+			if got := f.Log != ""; got != (v == 3) {
+				t.Errorf("verbosity %d: log present = %v, want %v (log %q)", v, got, v == 3, f.Log)
+			}
+			if v >= 2 {
+				want := reports.FailedStep{Name: "Run tests", Number: 4, Seconds: 312}
+				if f.Step == nil {
+					t.Fatalf("verbosity %d: step = nil, want %+v", v, want)
+				}
+				if f.Step.Name != want.Name {
+					t.Errorf("verbosity %d: step.name = %q, want %q", v, f.Step.Name, want.Name)
+				}
+				if f.Step.Number != want.Number {
+					t.Errorf("verbosity %d: step.number = %d, want %d", v, f.Step.Number, want.Number)
+				}
+				if f.Step.Seconds != want.Seconds {
+					t.Errorf("verbosity %d: step.seconds = %v, want %v", v, f.Step.Seconds, want.Seconds)
+				}
 			}
 			if v == 3 {
 				last := map[int]string{red.Number: "##[error]Process completed with exit code 1.", cancelled.Number: "##[error]The operation was canceled."}[f.Pull]
-				if !strings.HasSuffix(f.Log, last) || leadingTimestamp.MatchString(f.Log) {
-					t.Errorf("log tail of #%d: %q; want timestamps stripped, ending %q", f.Pull, f.Log, last)
+				if !strings.HasSuffix(f.Log, last) {
+					t.Errorf("log tail of #%d = %q, want one ending %q", f.Pull, f.Log, last)
+				}
+				if leadingTimestamp.MatchString(f.Log) {
+					t.Errorf("log tail of #%d = %q, want leading timestamps stripped", f.Pull, f.Log)
 				}
 			}
 		}
@@ -93,11 +136,24 @@ func TestReportCIStatusHealthyPullCostsOneCall(t *testing.T) {
 	env.Upstream()
 	out := ciReport(t, env, map[string]any{"owner": emulator.FleetOrg, "repo": emulator.Fleet(i).Name, "pull": green.Number, "verbosity": 3})
 	sent := env.Upstream()
-	if out.APICalls != 1 || len(sent) != 1 || !strings.HasSuffix(sent[0], "/graphql") {
-		t.Errorf("healthy pull request: api_calls %d, requests %v; want one GraphQL call", out.APICalls, sent)
+	if out.APICalls != 1 {
+		t.Errorf("healthy pull request: api_calls = %d, want 1", out.APICalls)
 	}
-	if len(out.Pulls) != 1 || out.Pulls[0].Status != "passed" || out.Pulls[0].HeadSHA != green.SHA || len(out.Failing) != 0 {
-		t.Errorf("healthy pull request: %+v", out)
+	if len(sent) != 1 || !strings.HasSuffix(sent[0], "/graphql") {
+		t.Errorf("healthy pull request: requests = %v, want one GraphQL call", sent)
+	}
+	if len(out.Pulls) != 1 {
+		t.Errorf("healthy pull request: pulls = %d, want 1: %+v", len(out.Pulls), out.Pulls)
+	} else {
+		if out.Pulls[0].Status != "passed" {
+			t.Errorf("healthy pull request: status = %q, want %q", out.Pulls[0].Status, "passed")
+		}
+		if out.Pulls[0].HeadSHA != green.SHA {
+			t.Errorf("healthy pull request: head_sha = %q, want %q", out.Pulls[0].HeadSHA, green.SHA)
+		}
+	}
+	if len(out.Failing) != 0 {
+		t.Errorf("healthy pull request: failing = %+v, want none", out.Failing)
 	}
 }
 
@@ -135,11 +191,21 @@ func TestReportCIStatusConclusions(t *testing.T) {
 	s.Unlock()
 	env.Upstream()
 	one := ciReport(t, env, map[string]any{"owner": emulator.FleetOrg, "repo": repo, "pull": draft.Number, "verbosity": 3})
-	if len(one.Pulls) != 1 || one.Pulls[0].Status != "failed" || one.APICalls != 1 || len(env.Upstream()) != 1 {
-		t.Fatalf("draft with a failing status: %+v", one)
+	if len(one.Pulls) != 1 {
+		t.Fatalf("draft with a failing status: pulls = %d, want 1: %+v", len(one.Pulls), one.Pulls)
 	}
-	if len(one.Failing) != 1 || one.Failing[0] != (reports.FailingCheck{Pull: draft.Number, Job: "ci/coverage", Conclusion: "failure", URL: "https://coverage.example/" + repo}) {
-		t.Errorf("failing status: %+v", one.Failing)
+	if one.Pulls[0].Status != "failed" {
+		t.Fatalf("draft with a failing status: status = %q, want %q", one.Pulls[0].Status, "failed")
+	}
+	if one.APICalls != 1 {
+		t.Fatalf("draft with a failing status: api_calls = %d, want 1", one.APICalls)
+	}
+	if up := env.Upstream(); len(up) != 1 {
+		t.Fatalf("draft with a failing status: requests = %d, want 1: %v", len(up), up)
+	}
+	wantFailing := []reports.FailingCheck{{Pull: draft.Number, Job: "ci/coverage", Conclusion: "failure", URL: "https://coverage.example/" + repo}}
+	if diff := cmp.Diff(wantFailing, one.Failing); diff != "" {
+		t.Errorf("failing status mismatch (-want +got):\n%s", diff)
 	}
 }
 
@@ -154,8 +220,11 @@ func TestReportCIStatusLogTail(t *testing.T) {
 	args := map[string]any{"owner": emulator.FleetOrg, "repo": repo, "pull": red.Number, "verbosity": 3, "log_lines": 3}
 	out := ciReport(t, env, args)
 	want := "FAIL\tgithub.com/fleet/" + repo + "/internal/queue\t5.214s\nFAIL\n##[error]Process completed with exit code 1."
-	if len(out.Failing) != 1 || out.Failing[0].Log != want {
-		t.Fatalf("log_lines 3: %+v, want the tail %q", out.Failing, want)
+	if len(out.Failing) != 1 {
+		t.Fatalf("log_lines 3: failing = %d, want 1: %+v", len(out.Failing), out.Failing)
+	}
+	if out.Failing[0].Log != want {
+		t.Fatalf("log_lines 3: log = %q, want %q", out.Failing[0].Log, want)
 	}
 
 	// The job prints a token (its code is the PR's: it can print anything).
@@ -168,14 +237,22 @@ func TestReportCIStatusLogTail(t *testing.T) {
 	}
 	s.Unlock()
 	res := env.Call(t, ciTool, args)
-	if strings.Contains(string(res.JSON), emulator.SecretCanary) || strings.Contains(string(res.JSON), "github_pat_11") {
-		t.Fatalf("a credential in the log reached the result: %s", res.JSON)
+	for _, leak := range []string{emulator.SecretCanary, "github_pat_11"} {
+		if strings.Contains(string(res.JSON), leak) {
+			t.Fatalf("a credential in the log reached the result: %q in %s", leak, res.JSON)
+		}
 	}
 	var again reports.CIStatusOut
 	res.Decode(t, &again)
 	f := again.Failing[0]
-	if f.Redacted != 2 || !strings.HasSuffix(f.Log, "debug: token=[redacted] [redacted]") || strings.Contains(f.Log, "\x1b") {
-		t.Errorf("redacted %d, log %q; want both tokens redacted, colour codes gone", f.Redacted, f.Log)
+	if f.Redacted != 2 {
+		t.Errorf("redacted = %d, want 2 (both tokens)", f.Redacted)
+	}
+	if suffix := "debug: token=[redacted] [redacted]"; !strings.HasSuffix(f.Log, suffix) {
+		t.Errorf("log = %q, want one ending %q", f.Log, suffix)
+	}
+	if strings.Contains(f.Log, "\x1b") {
+		t.Errorf("log = %q, want colour codes gone", f.Log)
 	}
 
 	// Tokens split by what the cleanup removes (a colour code, a
@@ -197,14 +274,20 @@ func TestReportCIStatusLogTail(t *testing.T) {
 	res = env.Call(t, ciTool, args)
 	for _, leak := range []string{emulator.SecretCanary, own, `\u001b`, `\r`, "\u200b"} {
 		if strings.Contains(string(res.JSON), leak) {
-			t.Fatalf("%q reached the result: %s", leak, res.JSON)
+			t.Fatalf("result holds %q, want it left out: %s", leak, res.JSON)
 		}
 	}
 	res.Decode(t, &again)
 	f = again.Failing[0]
 	want = "ansi [redacted]\nzw [redacted]\nglued x[redacted]\nosc [redacted]\ncr [redacted]\nown [redacted]"
-	if f.Log != want || f.Redacted != 6 || f.Hidden != 1 {
-		t.Errorf("log %q, redacted %d, hidden_removed %d; want %q, 6 and 1", f.Log, f.Redacted, f.Hidden, want)
+	if f.Log != want {
+		t.Errorf("log = %q, want %q", f.Log, want)
+	}
+	if f.Redacted != 6 {
+		t.Errorf("redacted = %d, want 6", f.Redacted)
+	}
+	if f.Hidden != 1 {
+		t.Errorf("hidden_removed = %d, want 1", f.Hidden)
 	}
 }
 
@@ -215,20 +298,22 @@ func TestReportCIStatusNotFound(t *testing.T) {
 	t.Parallel()
 	env := ciEnv(t, servertest.Options{})
 	e := servertest.Refused(t, env, ciTool, map[string]any{"owner": emulator.FleetOrg, "repo": "no-such-repo"})
-	if e.Code != "repo_not_found" || e.Repair == nil || e.Repair.Tool == "" {
-		t.Fatalf("missing repository: %+v", e)
+	if e.Code != "repo_not_found" {
+		t.Fatalf("missing repository: code = %q, want %q (%+v)", e.Code, "repo_not_found", e)
+	}
+	if e.Repair == nil || e.Repair.Tool == "" {
+		t.Fatalf("missing repository: repair = %+v, want a call", e.Repair)
 	}
 	rep := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 	if rep.IsError {
-		t.Errorf("repair %s %v failed: %s", e.Repair.Tool, e.Repair.Arguments, rep.JSON)
+		t.Errorf("repair %s %v: is_error = true, want a result: %s", e.Repair.Tool, e.Repair.Arguments, rep.JSON)
 	}
 	i, _ := fleetWith(t, env)
 	e = servertest.Refused(t, env, ciTool, map[string]any{"owner": emulator.FleetOrg, "repo": emulator.Fleet(i).Name, "pull": 9999})
-	if e.Code != "issue_not_found" || e.Repair == nil || e.Repair.Tool != ciTool {
-		t.Fatalf("missing pull request: %+v", e)
-	}
+	wantCode(t, "missing pull request", e, "issue_not_found")
+	wantRepairTool(t, "missing pull request", e, ciTool)
 	if out := ciReport(t, env, e.Repair.Arguments); len(out.Pulls) == 0 {
-		t.Errorf("repair %v reported no pull requests", e.Repair.Arguments)
+		t.Errorf("repair %v: pulls = 0, want some", e.Repair.Arguments)
 	}
 }
 
@@ -239,8 +324,11 @@ func runOfJob(t *testing.T, env *servertest.Env, repo string, job int64) int64 {
 	s.Lock()
 	defer s.Unlock()
 	j := s.Repo(emulator.FleetOrg, repo).FindJob(job)
-	if j == nil || j.Run == nil {
-		t.Fatalf("job %d of %s is no Actions job", job, repo)
+	if j == nil {
+		t.Fatalf("job %d of %s: not found", job, repo)
+	}
+	if j.Run == nil {
+		t.Fatalf("job %d of %s: run = nil, want an Actions run", job, repo)
 	}
 	return j.Run.ID
 }

@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,8 +55,14 @@ func wantCoverage(t *testing.T, what string, got reports.Coverage, include bool,
 	if len(names) > 10 {
 		names = names[:10]
 	}
-	if got.IncludeArchived != include || got.ArchivedSkipped != len(skipped) || !slices.Equal(got.ArchivedNames, names) {
-		t.Errorf("%s: coverage %+v; want include_archived %v, %d archived skipped, named %v", what, got, include, len(skipped), names)
+	if got.IncludeArchived != include {
+		t.Errorf("%s: coverage include_archived = %v, want %v", what, got.IncludeArchived, include)
+	}
+	if got.ArchivedSkipped != len(skipped) {
+		t.Errorf("%s: coverage archived_skipped = %d, want %d", what, got.ArchivedSkipped, len(skipped))
+	}
+	if !slices.Equal(got.ArchivedNames, names) {
+		t.Errorf("%s: coverage archived_names = %v, want %v", what, got.ArchivedNames, names)
 	}
 }
 
@@ -67,18 +74,24 @@ func TestReportUnlabeledArchivedCoverage(t *testing.T) {
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	archived := archivedFleet(fleetSize)
 	inArchived := unlabeledIn(env, archived...)
-	if len(archived) == 0 || len(inArchived) == 0 {
-		t.Fatalf("%d archived repositories holding %d unlabeled items: the test proves nothing", len(archived), len(inArchived))
+	if len(archived) == 0 {
+		t.Fatal("archived repositories = 0, want some: the test proves nothing")
+	}
+	if len(inArchived) == 0 {
+		t.Fatalf("unlabeled items in the %d archived repositories = 0, want some: the test proves nothing", len(archived))
 	}
 	wide := map[string]any{"owner": "fleet", "max_repos": 200, "max_api_calls": 1000}
 	def := report(t, env, wide)
 	if def.Truncated {
-		t.Fatalf("truncated %s", def.TruncatedReason)
+		t.Fatalf("truncated = true (%s), want false", def.TruncatedReason)
 	}
 	wantCoverage(t, "default", def.Scanned.Coverage, false, archived)
 	for _, r := range def.Rows {
-		if r.Archived || slices.Contains(archived, r.Repo) {
-			t.Errorf("default: a row of archived %s: %+v", r.Repo, r)
+		if r.Archived {
+			t.Errorf("default: row %s archived = true, want no archived rows", key(r))
+		}
+		if slices.Contains(archived, r.Repo) {
+			t.Errorf("default: row %s of archived %s, want none: %+v", key(r), r.Repo, r)
 		}
 	}
 
@@ -88,8 +101,8 @@ func TestReportUnlabeledArchivedCoverage(t *testing.T) {
 	var rest []reports.UnlabeledRow
 	got := map[string]bool{}
 	for _, r := range inc.Rows {
-		if r.Archived != slices.Contains(archived, r.Repo) {
-			t.Errorf("include_archived: row %s says archived %v", key(r), r.Archived)
+		if want := slices.Contains(archived, r.Repo); r.Archived != want {
+			t.Errorf("include_archived: row %s archived = %v, want %v", key(r), r.Archived, want)
 		}
 		if r.Archived {
 			got[key(r)] = true
@@ -98,11 +111,11 @@ func TestReportUnlabeledArchivedCoverage(t *testing.T) {
 		}
 	}
 	if !sameSet(got, inArchived) {
-		t.Errorf("include_archived: archived rows %v, want %v", got, inArchived)
+		t.Errorf("include_archived: archived rows = %v, want %v", got, inArchived)
 	}
 	sameRows(t, rest, def.Rows)
-	if inc.Scanned.Repos != def.Scanned.Repos+len(archived) {
-		t.Errorf("include_archived scanned %d repositories, default %d, with %d archived", inc.Scanned.Repos, def.Scanned.Repos, len(archived))
+	if want := def.Scanned.Repos + len(archived); inc.Scanned.Repos != want {
+		t.Errorf("include_archived: scanned.repos = %d, want %d (default %d and %d archived)", inc.Scanned.Repos, want, def.Scanned.Repos, len(archived))
 	}
 
 	one := report(t, env, map[string]any{"owner": "fleet", "repo": archived[0]})
@@ -110,12 +123,21 @@ func TestReportUnlabeledArchivedCoverage(t *testing.T) {
 	for _, r := range one.Rows {
 		got[key(r)] = r.Archived
 	}
-	if !one.Scanned.Archived || !sameSet(got, unlabeledIn(env, archived[0])) {
-		t.Errorf("named archived %s: scanned %+v, rows %v; want archived, its rows each archived", archived[0], one.Scanned, got)
+	if !one.Scanned.Archived {
+		t.Errorf("named archived %s: scanned.archived = false, want true", archived[0])
 	}
-	live := report(t, env, map[string]any{"owner": "fleet", "repo": emulator.Fleet(0).Name})
-	if live.Scanned.Archived || len(live.Rows) == 0 || live.Rows[0].Archived {
-		t.Errorf("named %s (not archived): scanned %+v, %d rows", emulator.Fleet(0).Name, live.Scanned, len(live.Rows))
+	if want := unlabeledIn(env, archived[0]); !sameSet(got, want) {
+		t.Errorf("named archived %s: rows (key: archived) = %v, want %v, each archived", archived[0], got, want)
+	}
+	name0 := emulator.Fleet(0).Name
+	live := report(t, env, map[string]any{"owner": "fleet", "repo": name0})
+	if live.Scanned.Archived {
+		t.Errorf("named %s (not archived): scanned.archived = true, want false", name0)
+	}
+	if len(live.Rows) == 0 {
+		t.Errorf("named %s (not archived): rows = 0, want some", name0)
+	} else if live.Rows[0].Archived {
+		t.Errorf("named %s (not archived): row %s archived = true, want false", name0, key(live.Rows[0]))
 	}
 }
 
@@ -140,7 +162,7 @@ func TestReportUnlabeledArchivedNamesBounded(t *testing.T) {
 	const n = 120
 	archived := archivedFleet(n)
 	if len(archived) <= 10 {
-		t.Fatalf("%d archived repositories: the bound would not bite", len(archived))
+		t.Fatalf("archived repositories = %d, want over 10: the bound would not bite", len(archived))
 	}
 	env := fleetEnv(t, n, servertest.Options{})
 	out := report(t, env, map[string]any{"owner": "fleet", "max_repos": 1, "target": "issues"})
@@ -167,17 +189,20 @@ func TestReportSecurityAlertsArchivedCoverage(t *testing.T) {
 			env := fleetEnv(t, fleetSize, servertest.Options{Token: tc.token})
 			all, live := planted(env, "fleet", true, tc.types...), planted(env, "fleet", false, tc.types...)
 			if len(all) == len(live) {
-				t.Fatal("no alert in an archived repository: the test proves nothing")
+				t.Fatalf("alerts with archived = %d, without = %d, want more with: the test proves nothing", len(all), len(live))
 			}
 			args := map[string]any{"owner": "fleet", "alert_limit": 1000, "max_repos": 200, "max_api_calls": 1000}
 			def := alerts(t, env, args)
-			if def.Truncated || def.Scope.Dependabot != tc.name {
-				t.Fatalf("truncated %v (%s), scope %+v", def.Truncated, def.TruncatedReason, def.Scope)
+			if def.Truncated {
+				t.Fatalf("truncated = true (%s), want false", def.TruncatedReason)
+			}
+			if def.Scope.Dependabot != tc.name {
+				t.Fatalf("scope.dependabot = %q, want %q (scope %+v)", def.Scope.Dependabot, tc.name, def.Scope)
 			}
 			sameAlerts(t, def.Alerts, live)
 			wantCoverage(t, "default", def.Scanned.Coverage, false, archived)
 			if def.Scanned.Repos != fleetSize-len(archived) {
-				t.Errorf("default: scanned %d repositories, want %d", def.Scanned.Repos, fleetSize-len(archived))
+				t.Errorf("default: scanned.repos = %d, want %d", def.Scanned.Repos, fleetSize-len(archived))
 			}
 
 			args["include_archived"] = true
@@ -185,26 +210,34 @@ func TestReportSecurityAlertsArchivedCoverage(t *testing.T) {
 			sameAlerts(t, inc.Alerts, all)
 			wantCoverage(t, "include_archived", inc.Scanned.Coverage, true, nil)
 			if inc.Scanned.Repos != fleetSize {
-				t.Errorf("include_archived: scanned %d repositories, want %d", inc.Scanned.Repos, fleetSize)
+				t.Errorf("include_archived: scanned.repos = %d, want %d", inc.Scanned.Repos, fleetSize)
 			}
 			for _, r := range inc.Alerts {
-				if r.Archived != slices.Contains(archived, r.Repo) {
-					t.Errorf("include_archived: alert %s says archived %v", alertKey(r), r.Archived)
+				if want := slices.Contains(archived, r.Repo); r.Archived != want {
+					t.Errorf("include_archived: alert %s archived = %v, want %v", alertKey(r), r.Archived, want)
 				}
 			}
 			for _, b := range inc.ByRepo {
-				if b.Archived != slices.Contains(archived, b.Repo) {
-					t.Errorf("include_archived: by_repo %s says archived %v", b.Repo, b.Archived)
+				if want := slices.Contains(archived, b.Repo); b.Archived != want {
+					t.Errorf("include_archived: by_repo %s archived = %v, want %v", b.Repo, b.Archived, want)
 				}
 			}
 
 			one := alerts(t, env, map[string]any{"owner": "fleet", "repo": archived[0], "types": tc.types})
-			if !one.Scanned.Archived || len(one.Alerts) == 0 || len(one.ByRepo) != 1 || !one.ByRepo[0].Archived {
-				t.Errorf("named archived %s: scanned %+v, %d alerts, by_repo %+v", archived[0], one.Scanned, len(one.Alerts), one.ByRepo)
+			if !one.Scanned.Archived {
+				t.Errorf("named archived %s: scanned.archived = false, want true", archived[0])
+			}
+			if len(one.Alerts) == 0 {
+				t.Errorf("named archived %s: alerts = 0, want some", archived[0])
+			}
+			if len(one.ByRepo) != 1 {
+				t.Errorf("named archived %s: by_repo = %d rows, want 1: %+v", archived[0], len(one.ByRepo), one.ByRepo)
+			} else if !one.ByRepo[0].Archived {
+				t.Errorf("named archived %s: by_repo archived = false, want true", archived[0])
 			}
 			for _, r := range one.Alerts {
 				if !r.Archived {
-					t.Errorf("named archived: alert %s not marked archived", alertKey(r))
+					t.Errorf("named archived: alert %s archived = false, want true", alertKey(r))
 				}
 			}
 			var liveRepo string
@@ -213,8 +246,13 @@ func TestReportSecurityAlertsArchivedCoverage(t *testing.T) {
 				break
 			}
 			live1 := alerts(t, env, map[string]any{"owner": "fleet", "repo": liveRepo, "types": tc.types})
-			if live1.Scanned.Archived || len(live1.Alerts) == 0 || live1.Alerts[0].Archived {
-				t.Errorf("named %s (not archived): scanned %+v, %d alerts", liveRepo, live1.Scanned, len(live1.Alerts))
+			if live1.Scanned.Archived {
+				t.Errorf("named %s (not archived): scanned.archived = true, want false", liveRepo)
+			}
+			if len(live1.Alerts) == 0 {
+				t.Errorf("named %s (not archived): alerts = 0, want some", liveRepo)
+			} else if live1.Alerts[0].Archived {
+				t.Errorf("named %s (not archived): alert %s archived = true, want false", liveRepo, alertKey(live1.Alerts[0]))
 			}
 		})
 	}
@@ -228,7 +266,7 @@ func TestReportReleasePRsArchivedCoverage(t *testing.T) {
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	before := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	if len(before.Rows) < 2 {
-		t.Fatalf("%d release pull requests: the test needs two", len(before.Rows))
+		t.Fatalf("release pull requests = %d, want at least 2 (the test needs two)", len(before.Rows))
 	}
 	gone := before.Rows[0].Repo
 	st := env.Emu.Emu.State()
@@ -254,17 +292,25 @@ func TestReportReleasePRsArchivedCoverage(t *testing.T) {
 	wantCoverage(t, "include_archived", inc.Scanned.Coverage, true, nil)
 
 	one := releaseReport(t, env, map[string]any{"owner": "fleet", "repo": gone})
-	if !one.Scanned.Archived || len(one.Rows) == 0 {
-		t.Errorf("named archived %s: scanned %+v, %d rows", gone, one.Scanned, len(one.Rows))
+	if !one.Scanned.Archived {
+		t.Errorf("named archived %s: scanned.archived = false, want true", gone)
+	}
+	if len(one.Rows) == 0 {
+		t.Errorf("named archived %s: rows = 0, want some", gone)
 	}
 	for _, r := range one.Rows {
 		if !r.Archived {
-			t.Errorf("named archived: row %s not marked archived", rowKey(r))
+			t.Errorf("named archived: row %s archived = false, want true", rowKey(r))
 		}
 	}
 	other := releaseReport(t, env, map[string]any{"owner": "fleet", "repo": live[0].Repo})
-	if other.Scanned.Archived || len(other.Rows) == 0 || other.Rows[0].Archived {
-		t.Errorf("named %s (not archived): scanned %+v, %d rows", live[0].Repo, other.Scanned, len(other.Rows))
+	if other.Scanned.Archived {
+		t.Errorf("named %s (not archived): scanned.archived = true, want false", live[0].Repo)
+	}
+	if len(other.Rows) == 0 {
+		t.Errorf("named %s (not archived): rows = 0, want some", live[0].Repo)
+	} else if other.Rows[0].Archived {
+		t.Errorf("named %s (not archived): row %s archived = true, want false", live[0].Repo, rowKey(other.Rows[0]))
 	}
 }
 
@@ -280,9 +326,12 @@ func TestReportSecurityAlertsTooFewCallsForTheListing(t *testing.T) {
 		{"owner": "fleet", "repo": emulator.Fleet(0).Name, "max_api_calls": 1},
 	} {
 		e := servertest.Refused(t, env, alertsTool, args)
-		if e.Code != "invalid_field" || e.Details == nil || e.Details.Field != "max_api_calls" || e.Repair == nil || e.Repair.Tool != alertsTool {
-			t.Fatalf("%v: %+v; want invalid_field on max_api_calls with a repair", args, e)
+		what := fmt.Sprint(args)
+		wantCode(t, what, e, "invalid_field")
+		if e.Details == nil || e.Details.Field != "max_api_calls" {
+			t.Errorf("%s: details = %+v, want field max_api_calls", what, e.Details)
 		}
+		wantRepairTool(t, what, e, alertsTool)
 		b, _ := json.Marshal(e.Repair.Arguments)
 		rows, _ := allAlerts(t, env, json.RawMessage(b))
 		want := planted(env, "fleet", false, allTypes...)
@@ -302,8 +351,11 @@ func TestReportSecurityAlertsTooFewCallsForTheListing(t *testing.T) {
 	first := alerts(t, env, map[string]any{"owner": "fleet", "max_api_calls": 2, "types": types})
 	got := []string{first.Scope.Dependabot, first.Scope.CodeScanning}
 	slices.Sort(got)
-	if first.TruncatedReason != "max_api_calls" || !slices.Equal(got, []string{"org", "pending"}) {
-		t.Fatalf("truncated_reason %q, scope %+v; want one type org, the other pending", first.TruncatedReason, first.Scope)
+	if first.TruncatedReason != "max_api_calls" {
+		t.Fatalf("truncated_reason = %q, want %q", first.TruncatedReason, "max_api_calls")
+	}
+	if want := []string{"org", "pending"}; !slices.Equal(got, want) {
+		t.Fatalf("scopes of the two types (sorted) = %q, want %q: one org, the other pending", got, want)
 	}
 	rows, _ := allAlerts(t, env, nextAlerts(t, first))
 	sameAlerts(t, append(first.Alerts, rows...), planted(env, "fleet", false, types...))

@@ -67,7 +67,7 @@ func TestReportsLeaveOutRepositoriesOutsideTheReadGrant(t *testing.T) {
 	}
 	for _, b := range gotAlerts.ByRepo {
 		if b.Repo == hidden {
-			t.Errorf("alerts: by_repo counts fleet/%s: %+v", hidden, b)
+			t.Errorf("alerts: by_repo has fleet/%s (%+v), want it left out", hidden, b)
 		}
 	}
 	if k := count(got); k != 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -28,7 +29,7 @@ func report(t *testing.T, env *servertest.Env, args any) reports.UnlabeledOut {
 	t.Helper()
 	res := env.Call(t, tool, args)
 	if res.IsError {
-		t.Fatalf("%s(%v): %s", tool, args, res.JSON)
+		t.Fatalf("%s(%v): is_error = true, want a result: %s", tool, args, res.JSON)
 	}
 	var out reports.UnlabeledOut
 	res.Decode(t, &out)
@@ -45,8 +46,11 @@ func next(t *testing.T, out reports.UnlabeledOut) json.RawMessage {
 // nextArgs is a next_call to tool's arguments as an agent passes them back.
 func nextArgs(t *testing.T, tool string, nc *reports.NextCall) json.RawMessage {
 	t.Helper()
-	if nc == nil || nc.Tool != tool {
-		t.Fatalf("truncated report without a next_call to %s: %+v", tool, nc)
+	if nc == nil {
+		t.Fatalf("next_call = nil, want a call to %s", tool)
+	}
+	if nc.Tool != tool {
+		t.Fatalf("next_call.tool = %q, want %q", nc.Tool, tool)
 	}
 	b, err := json.Marshal(nc.Arguments)
 	if err != nil {
@@ -102,4 +106,24 @@ func handler(t *testing.T, env *servertest.Env, name string) mcp.ToolHandler {
 	}
 	t.Fatalf("no report named %s", name)
 	return nil
+}
+
+// wantCode checks an envelope's code, naming what was refused.
+func wantCode(t *testing.T, what string, e contract.Error, code contract.Code) {
+	t.Helper()
+	if e.Code != code {
+		t.Errorf("%s: code = %q, want %q (message %q)", what, e.Code, code, e.Message)
+	}
+}
+
+// wantRepairTool checks the tool an envelope's repair calls; a repair
+// that is missing stops the test, as the callers go on to make it.
+func wantRepairTool(t *testing.T, what string, e contract.Error, tool string) {
+	t.Helper()
+	if e.Repair == nil {
+		t.Fatalf("%s: repair = nil, want a call to %s (%+v)", what, tool, e)
+	}
+	if e.Repair.Tool != tool {
+		t.Errorf("%s: repair.tool = %q, want %q", what, e.Repair.Tool, tool)
+	}
 }

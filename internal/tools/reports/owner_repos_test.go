@@ -51,12 +51,21 @@ func TestOwnerReposFollowsTheLinks(t *testing.T) {
 					got = append(got, r.GetName())
 				}
 			})
-			if werr := g.Wait(); werr != nil || err != nil {
-				t.Fatal(werr, err)
+			if werr := g.Wait(); werr != nil {
+				t.Fatalf("wait: %v", werr)
+			}
+			if err != nil {
+				t.Fatalf("ownerRepos: %v", err)
 			}
 			want := []string{"r1-a", "r1-b", "r2-a", "r2-b", "r3-a", "r3-b"}
-			if !whole || fmt.Sprint(got) != fmt.Sprint(want) || run.Calls() != pages {
-				t.Errorf("whole %v, %d calls, took %v; want %v", whole, run.Calls(), got, want)
+			if !whole {
+				t.Errorf("whole = false, want true")
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("took %v, want %v", got, want)
+			}
+			if n := run.Calls(); n != pages {
+				t.Errorf("calls = %d, want %d", n, pages)
 			}
 		})
 	}
@@ -94,11 +103,20 @@ func TestOwnerReposPagesSurviveTheBudget(t *testing.T) {
 			})
 		}
 	})
-	if werr := g.Wait(); werr != nil || err != nil {
-		t.Fatal(werr, err)
+	if werr := g.Wait(); werr != nil {
+		t.Fatalf("wait: %v", werr)
 	}
-	if !whole || pagesTaken != 2 || run.Stopped() != fanout.MaxAPICalls {
-		t.Errorf("whole %v, %d pages taken, stopped %q", whole, pagesTaken, run.Stopped())
+	if err != nil {
+		t.Fatalf("ownerRepos: %v", err)
+	}
+	if !whole {
+		t.Errorf("whole = false, want true")
+	}
+	if pagesTaken != 2 {
+		t.Errorf("pages taken = %d, want 2", pagesTaken)
+	}
+	if got := run.Stopped(); got != fanout.MaxAPICalls {
+		t.Errorf("stopped = %q, want %q", got, fanout.MaxAPICalls)
 	}
 }
 
@@ -142,7 +160,7 @@ func TestOwnerReposPagePanicDoesNotHang(t *testing.T) {
 	select {
 	case err := <-done:
 		if err == nil {
-			t.Error("a panicking page read ended the listing without an error")
+			t.Error("listing error = nil, want one: a panicking page read ended the listing without an error")
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the listing still waits for the page whose read panicked")

@@ -22,16 +22,25 @@ func TestReportUnlabeledProgress(t *testing.T) {
 	env := fleetEnv(t, 12, servertest.Options{})
 	var out reports.UnlabeledOut
 	got := progressCall(t, env, tool, "report-1", map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Repos })
-	if len(got) == 0 || len(got) != out.Scanned.Repos {
-		t.Fatalf("%d notifications for %d repositories", len(got), out.Scanned.Repos)
+	if len(got) == 0 {
+		t.Fatal("notifications = 0, want one per repository")
+	}
+	if len(got) != out.Scanned.Repos {
+		t.Fatalf("notifications = %d, want %d (one per repository)", len(got), out.Scanned.Repos)
 	}
 	for i, p := range got {
-		if p.ProgressToken != "report-1" || p.Total != float64(out.Scanned.Repos) || (i > 0 && p.Progress <= got[i-1].Progress) {
-			t.Errorf("notification %d: %+v", i, p)
+		if p.ProgressToken != "report-1" {
+			t.Errorf("notification %d: progressToken = %v, want %q", i, p.ProgressToken, "report-1")
+		}
+		if p.Total != float64(out.Scanned.Repos) {
+			t.Errorf("notification %d: total = %v, want %d", i, p.Total, out.Scanned.Repos)
+		}
+		if i > 0 && p.Progress <= got[i-1].Progress {
+			t.Errorf("notification %d: progress = %v, want over the one before (%v)", i, p.Progress, got[i-1].Progress)
 		}
 	}
 	if last := got[len(got)-1]; last.Progress != last.Total {
-		t.Errorf("last notification %v of %v", last.Progress, last.Total)
+		t.Errorf("last notification: progress = %v, want the total %v", last.Progress, last.Total)
 	}
 }
 
@@ -81,8 +90,11 @@ func TestReportUnlabeledCancel(t *testing.T) {
 	h := handler(t, env, tool)
 	call := func(ctx context.Context) reports.UnlabeledOut {
 		res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tool, Arguments: json.RawMessage(`{"owner":"fleet","max_repos":200}`)}})
-		if err != nil || res.IsError {
-			t.Fatalf("call: %v %+v", err, res)
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		if res.IsError {
+			t.Fatalf("call: is_error = true, want a result: %+v", res)
 		}
 		var out reports.UnlabeledOut
 		b, _ := json.Marshal(res.StructuredContent)
@@ -94,15 +106,18 @@ func TestReportUnlabeledCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	out := call(ctx)
-	if out.TruncatedReason != "cancelled" || out.NextCall == nil {
-		t.Fatalf("cancelled report: reason %q, next_call %v", out.TruncatedReason, out.NextCall)
+	if out.TruncatedReason != "cancelled" {
+		t.Fatalf("cancelled report: truncated_reason = %q, want %q", out.TruncatedReason, "cancelled")
+	}
+	if out.NextCall == nil {
+		t.Fatal("cancelled report: next_call = nil, want one")
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after the cancelled report, %d before", n, before)
+		t.Errorf("goroutines after the cancelled report = %d, want at most %d (before)", n, before)
 	}
 	// The next_call, taken as given, finishes the report: with the rows
 	// the cancelled call returned, every row of the whole report, once.
@@ -121,8 +136,11 @@ func progressCall(t *testing.T, env *servertest.Env, name, token string, args ma
 	params := &mcp.CallToolParams{Name: name, Arguments: args}
 	params.SetProgressToken(token)
 	res, err := cs.CallTool(context.Background(), params)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if res.IsError {
+		t.Fatalf("call: is_error = true, want a result: %+v", res)
 	}
 	b := servertest.Answer(t, cs, name, args, res).JSON
 	if err := json.Unmarshal(b, out); err != nil {

@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"testing"
 	"time"
@@ -50,16 +51,21 @@ func TestReportReleasePRsTinyBudget(t *testing.T) {
 			refused := 0
 			for calls := 0; ; calls++ {
 				if calls > len(want)+2 {
-					t.Fatalf("analyze %v, max_api_calls %d: %d calls and not finished", tc.analyze, budget, calls)
+					t.Fatalf("analyze %v, max_api_calls %d: calls = %d and not finished, want at most %d", tc.analyze, budget, calls, len(want)+2)
 				}
 				res := env.Call(t, releaseTool, args)
 				if res.IsError {
 					e := res.Envelope(t)
-					if e.Code != "invalid_field" || e.Details == nil || e.Details.Field != "max_api_calls" || e.Repair == nil || e.Repair.Tool != releaseTool {
-						t.Fatalf("analyze %v, max_api_calls %d: %+v", tc.analyze, budget, e)
+					what := fmt.Sprintf("analyze %v, max_api_calls %d", tc.analyze, budget)
+					if e.Code != "invalid_field" {
+						t.Fatalf("%s: code = %q, want %q (%+v)", what, e.Code, "invalid_field", e)
 					}
+					if e.Details == nil || e.Details.Field != "max_api_calls" {
+						t.Fatalf("%s: details = %+v, want field max_api_calls", what, e.Details)
+					}
+					wantRepairTool(t, what, e, releaseTool)
 					if refused++; refused > 1 {
-						t.Fatalf("analyze %v: the repair was refused again: %s", tc.analyze, e.Message)
+						t.Fatalf("analyze %v: the repair was refused again, want it to run: %s", tc.analyze, e.Message)
 					}
 					b, _ := json.Marshal(e.Repair.Arguments)
 					args = json.RawMessage(b)
@@ -69,7 +75,7 @@ func TestReportReleasePRsTinyBudget(t *testing.T) {
 				var out reports.ReleaseOut
 				res.Decode(t, &out)
 				if out.Scanned.Pulls+len(out.Skipped) == 0 {
-					t.Fatalf("analyze %v, max_api_calls %d: a call finished no pull request: %+v", tc.analyze, budget, out)
+					t.Fatalf("analyze %v, max_api_calls %d: a call's scanned.pulls+skipped = 0, want at least one pull request finished: %+v", tc.analyze, budget, out)
 				}
 				rows = append(rows, out.Rows...)
 				if !out.Truncated {
@@ -95,12 +101,21 @@ func TestReportReleasePRsSearchFloor(t *testing.T) {
 	env := fleetEnv(t, releaseFleet, servertest.Options{Emulator: emulator.Options{Now: clock.Now, SearchLimit: 9}, StorePath: store})
 	args := map[string]any{"owner": "fleet"}
 	first := releaseReport(t, env, args)
-	if first.Truncated || len(first.Rows) == 0 {
-		t.Fatalf("first report: truncated %v (%s), %d rows", first.Truncated, first.TruncatedReason, len(first.Rows))
+	if first.Truncated {
+		t.Fatalf("first report: truncated = true (%s), want false", first.TruncatedReason)
+	}
+	if len(first.Rows) == 0 {
+		t.Fatal("first report: rows = 0, want some")
 	}
 	second := releaseReport(t, env, args)
-	if second.TruncatedReason != "rate_limited" || second.APICalls != 0 || len(second.Rows) != 0 {
-		t.Fatalf("at the search floor: %q, %d calls, %d rows; want rate_limited before any call", second.TruncatedReason, second.APICalls, len(second.Rows))
+	if second.TruncatedReason != "rate_limited" {
+		t.Fatalf("at the search floor: truncated_reason = %q, want %q", second.TruncatedReason, "rate_limited")
+	}
+	if second.APICalls != 0 {
+		t.Fatalf("at the search floor: api_calls = %d, want 0 (stopped before any call)", second.APICalls)
+	}
+	if len(second.Rows) != 0 {
+		t.Fatalf("at the search floor: rows = %d, want none", len(second.Rows))
 	}
 	clock.Advance(2 * time.Minute)
 	env2 := servertest.Start(t, servertest.Options{Emu: env.Emu, StorePath: store, Toolsets: []string{"reports"}})
@@ -115,11 +130,24 @@ func TestReportReleasePRsUserOwner(t *testing.T) {
 	env := fleetEnv(t, 1, servertest.Options{})
 	is := aliceRelease(env, "release: v1.4.0", state.RepoDefaultBranch)
 	out := releaseReport(t, env, map[string]any{"owner": "alice"})
-	if out.Truncated || len(out.Rows) != 1 {
-		t.Fatalf("alice's report: %+v", out)
+	if out.Truncated {
+		t.Fatalf("alice's report: truncated = true (%s), want false", out.TruncatedReason)
 	}
-	if row := out.Rows[0]; row.Repo != emulator.DemoNotesRepo || row.Number != is.Number || row.Status != reports.StatusReady || row.ChangelogPath != "CHANGELOG.md" {
-		t.Errorf("alice's release PR: %+v", row)
+	if len(out.Rows) != 1 {
+		t.Fatalf("alice's report: rows = %d, want 1: %+v", len(out.Rows), out.Rows)
+	}
+	row := out.Rows[0]
+	if row.Repo != emulator.DemoNotesRepo {
+		t.Errorf("alice's release PR: repo = %q, want %q", row.Repo, emulator.DemoNotesRepo)
+	}
+	if row.Number != is.Number {
+		t.Errorf("alice's release PR: number = %d, want %d", row.Number, is.Number)
+	}
+	if row.Status != reports.StatusReady {
+		t.Errorf("alice's release PR: status = %q, want %q", row.Status, reports.StatusReady)
+	}
+	if row.ChangelogPath != "CHANGELOG.md" {
+		t.Errorf("alice's release PR: changelog_path = %q, want %q", row.ChangelogPath, "CHANGELOG.md")
 	}
 }
 

@@ -28,7 +28,7 @@ func TestReleaseTitleVersion(t *testing.T) {
 		"prerelease: v1.2.3 is coming": "",
 	} {
 		if got := conv.version(title); got != want {
-			t.Errorf("%q: version %q, want %q", title, got, want)
+			t.Errorf("version(%q) = %q, want %q", title, got, want)
 		}
 	}
 }
@@ -38,21 +38,35 @@ func TestReleaseTitleVersion(t *testing.T) {
 func TestReleaseChangelogEntry(t *testing.T) {
 	t.Parallel()
 	log := "# Changelog\n\n## v1.2.30\n\n- later\n\n## v1.2.3\n\n- one\n- two\n\n## v1.2.2\n\n- older\n"
-	if !names(log, "1.2.3") || names("## v11.2.3\n", "1.2.3") || names("1.2.30", "1.2.3") {
-		t.Error("names matches a version inside another")
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{{log, true}, {"## v11.2.3\n", false}, {"1.2.30", false}} {
+		if got := names(tc.text, "1.2.3"); got != tc.want {
+			t.Errorf("names(%q, 1.2.3) = %v, want %v", tc.text, got, tc.want)
+		}
 	}
-	if got := entry(log, "1.2.3", true); got != "## v1.2.3\n\n- one\n- two\n" {
-		t.Errorf("entry %q", got)
+	if got, want := entry(log, "1.2.3", true), "## v1.2.3\n\n- one\n- two\n"; got != want {
+		t.Errorf("entry = %q, want %q", got, want)
 	}
 	if f, _ := freshness(entry(log, "1.2.3", true), "1.2.3", nil); f != FreshCurrent {
-		t.Errorf("freshness %s", f)
+		t.Errorf("freshness = %q, want %q", f, FreshCurrent)
 	}
 	if f, _ := freshness("# v1.2.2\n\n- a\n- b\n", "1.2.3", nil); f != FreshVersionDrift {
-		t.Errorf("another version's entry: %s", f)
+		t.Errorf("another version's entry: freshness = %q, want %q", f, FreshVersionDrift)
 	}
 	c := conv(t).candidates("2.5.1")
-	if c[0].path != "docs/changelog/v2/v2.5.1.md" || c[0].mustName || c[1].path != "CHANGELOG.md" || !c[1].mustName {
-		t.Errorf("candidates %+v", c)
+	if got, want := c[0].path, "docs/changelog/v2/v2.5.1.md"; got != want {
+		t.Errorf("candidates[0].path = %q, want %q", got, want)
+	}
+	if c[0].mustName {
+		t.Errorf("candidates[0].mustName = true, want false")
+	}
+	if got, want := c[1].path, "CHANGELOG.md"; got != want {
+		t.Errorf("candidates[1].path = %q, want %q", got, want)
+	}
+	if !c[1].mustName {
+		t.Errorf("candidates[1].mustName = false, want true")
 	}
 }
 
@@ -98,12 +112,16 @@ func TestReleaseVerdictOrder(t *testing.T) {
 		{ready, Analysis{Freshness: FreshCurrent}, OpenPulls{}, readmeDoc{found: true}, VerdictDone},
 	}
 	for i, tc := range cases {
-		if got, reason := verdict(tc.row, &tc.a, tc.open, log, tc.doc); got != tc.want || reason == "" {
+		got, reason := verdict(tc.row, &tc.a, tc.open, log, tc.doc)
+		if got != tc.want {
 			t.Errorf("case %d: verdict = %s (%q), want %s", i, got, reason, tc.want)
+		}
+		if reason == "" {
+			t.Errorf("case %d: reason = \"\", want one", i)
 		}
 	}
 	if _, reason := verdict(ready, &Analysis{}, OpenPulls{}, log, other); reason != "the README's What's new names v1.0.0, not v1.0.1" {
-		t.Errorf("doc_version_mismatch reason = %q, want both versions named", reason)
+		t.Errorf("doc_version_mismatch reason = %q, want %q", reason, "the README's What's new names v1.0.0, not v1.0.1")
 	}
 }
 
@@ -130,12 +148,19 @@ func TestReleaseWhatsNew(t *testing.T) {
 	} {
 		block, ok := whatsNew(tc.text)
 		got := versions(block)
-		if ok != tc.ok || !slices.Equal(got, tc.versions) {
-			t.Errorf("%s: found %v with versions %q, want %v with %q (block %q)", tc.name, ok, got, tc.ok, tc.versions, block)
+		if ok != tc.ok {
+			t.Errorf("%s: found = %v, want %v (block %q)", tc.name, ok, tc.ok, block)
+		}
+		if !slices.Equal(got, tc.versions) {
+			t.Errorf("%s: versions = %q, want %q (block %q)", tc.name, got, tc.versions, block)
 		}
 	}
-	if d := (readmeDoc{found: true, versions: []string{"11.2.3", "1.2.30"}}); d.mentions("1.2.3") || d.other("1.2.3") != "11.2.3" {
-		t.Error("a version inside another counts as naming it")
+	d := readmeDoc{found: true, versions: []string{"11.2.3", "1.2.30"}}
+	if d.mentions("1.2.3") {
+		t.Error("mentions(1.2.3) = true, want false: a version inside another counts as naming it")
+	}
+	if got := d.other("1.2.3"); got != "11.2.3" {
+		t.Errorf("other(1.2.3) = %q, want %q", got, "11.2.3")
 	}
 }
 
@@ -143,7 +168,7 @@ func TestNamesPull(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]bool{"- fix (#12)": true, "#12": true, "#123 and #12.": true, "#123": false, "12": false} {
 		if got := namesPull(text, 12); got != want {
-			t.Errorf("%q: %v", text, got)
+			t.Errorf("namesPull(%q, 12) = %v, want %v", text, got, want)
 		}
 	}
 }

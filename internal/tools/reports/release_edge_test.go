@@ -34,14 +34,28 @@ func TestReportReleasePRsIncompleteEveryTime(t *testing.T) {
 		args = nextArgs(t, releaseTool, out.NextCall)
 	}
 	if len(outs) != 2 {
-		t.Fatalf("%d calls, want 2 (the part the search finds, then nothing new): last %+v", len(outs), outs[len(outs)-1])
+		t.Fatalf("calls = %d, want 2 (the part the search finds, then nothing new): last %+v", len(outs), outs[len(outs)-1])
 	}
 	first, last := outs[0], outs[1]
-	if first.TruncatedReason != "incomplete_search" || len(first.Rows) == 0 {
-		t.Errorf("first call: %q with %d rows", first.TruncatedReason, len(first.Rows))
+	if first.TruncatedReason != "incomplete_search" {
+		t.Errorf("first call: truncated_reason = %q, want %q", first.TruncatedReason, "incomplete_search")
 	}
-	if !last.Truncated || last.TruncatedReason != "incomplete_search" || len(last.Rows) != 0 || len(last.Notes) != 1 || !strings.Contains(last.Notes[0], "incomplete_results") {
-		t.Errorf("second call: %+v", last)
+	if len(first.Rows) == 0 {
+		t.Errorf("first call: rows = 0, want some")
+	}
+	if !last.Truncated {
+		t.Errorf("second call: truncated = false, want true")
+	}
+	if last.TruncatedReason != "incomplete_search" {
+		t.Errorf("second call: truncated_reason = %q, want %q", last.TruncatedReason, "incomplete_search")
+	}
+	if len(last.Rows) != 0 {
+		t.Errorf("second call: rows = %d, want none", len(last.Rows))
+	}
+	if len(last.Notes) != 1 {
+		t.Errorf("second call: notes = %q, want one", last.Notes)
+	} else if !strings.Contains(last.Notes[0], "incomplete_results") {
+		t.Errorf("second call: note = %q, want it to contain %q", last.Notes[0], "incomplete_results")
 	}
 }
 
@@ -54,8 +68,11 @@ func TestReportReleasePRsChangelogPathIsDirectory(t *testing.T) {
 	paths := append([]string{"docs"}, toolkit.DefaultChangelogPaths()...)
 	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: toolkit.ReleaseSettings{ChangelogPaths: paths}})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
-	if len(out.Skipped) != 0 || out.Truncated {
-		t.Fatalf("skipped %v, truncated %v (%s)", out.Skipped, out.Truncated, out.TruncatedReason)
+	if len(out.Skipped) != 0 {
+		t.Fatalf("skipped = %v, want none", out.Skipped)
+	}
+	if out.Truncated {
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
 	}
 	docs := 0
 	for _, r := range want.Rows {
@@ -64,13 +81,13 @@ func TestReportReleasePRsChangelogPathIsDirectory(t *testing.T) {
 		}
 	}
 	if docs == 0 {
-		t.Fatal("no release PR has its changelog under docs/: the test needs one")
+		t.Fatal("release PRs with their changelog under docs/ = 0, want some: the test needs one")
 	}
 	// Each row with a version says the directory was read first; the rest
 	// is as without it.
 	for i, r := range out.Rows {
 		if r.Version != "" && (len(r.CheckedPaths) == 0 || r.CheckedPaths[0] != "docs") {
-			t.Errorf("%s: checked_paths %q, want docs first", rowKey(r), r.CheckedPaths)
+			t.Errorf("%s: checked_paths = %q, want docs first", rowKey(r), r.CheckedPaths)
 		}
 		if len(r.CheckedPaths) > 0 {
 			out.Rows[i].CheckedPaths = r.CheckedPaths[1:]
@@ -93,20 +110,43 @@ func TestReportReleasePRsSanitized(t *testing.T) {
 	} {
 		out := releaseReport(t, env, args)
 		if len(out.Rows) != 1 {
-			t.Fatalf("%v: %+v", args, out)
+			t.Fatalf("%v: rows = %d, want 1: %+v", args, len(out.Rows), out)
 		}
 		row := out.Rows[0]
-		if row.Title != "release: v1.4.0" || row.Version != "1.4.0" || row.Status != reports.StatusReady || row.Sanitized == nil || row.Sanitized.Bidi != 1 {
-			t.Errorf("%v: %+v (sanitized %+v)", args, row, row.Sanitized)
+		if row.Title != "release: v1.4.0" {
+			t.Errorf("%v: title = %q, want %q", args, row.Title, "release: v1.4.0")
+		}
+		if row.Version != "1.4.0" {
+			t.Errorf("%v: version = %q, want %q", args, row.Version, "1.4.0")
+		}
+		if row.Status != reports.StatusReady {
+			t.Errorf("%v: status = %q, want %q", args, row.Status, reports.StatusReady)
+		}
+		if row.Sanitized == nil {
+			t.Errorf("%v: sanitized = nil, want the hidden characters counted", args)
 			continue
 		}
+		if row.Sanitized.Bidi != 1 {
+			t.Errorf("%v: sanitized.bidi = %d, want 1", args, row.Sanitized.Bidi)
+		}
 		// One zero-width character each in the title, head and base.
-		if row.Head != "release/v1.4.0" || row.Base != "stable/v1.4" || row.Sanitized.ZeroWidth != 3 {
-			t.Errorf("%v: head %q base %q, sanitized %+v; want release/v1.4.0, stable/v1.4, 3 zero-width", args, row.Head, row.Base, row.Sanitized)
+		if row.Head != "release/v1.4.0" {
+			t.Errorf("%v: head = %q, want %q", args, row.Head, "release/v1.4.0")
+		}
+		if row.Base != "stable/v1.4" {
+			t.Errorf("%v: base = %q, want %q", args, row.Base, "stable/v1.4")
+		}
+		if row.Sanitized.ZeroWidth != 3 {
+			t.Errorf("%v: sanitized.zero_width = %d, want 3", args, row.Sanitized.ZeroWidth)
 		}
 		if args["analyze"] == true {
-			if row.Analysis == nil || row.Analysis.Base != "stable/v1.4" || strings.Contains(row.Reason, "\u200b") {
-				t.Errorf("analyze: %+v, reason %q", row.Analysis, row.Reason)
+			if row.Analysis == nil {
+				t.Errorf("analyze: analysis = nil, want base %q", "stable/v1.4")
+			} else if row.Analysis.Base != "stable/v1.4" {
+				t.Errorf("analyze: analysis.base = %q, want %q", row.Analysis.Base, "stable/v1.4")
+			}
+			if strings.Contains(row.Reason, "\u200b") {
+				t.Errorf("analyze: reason = %q, want no zero-width space", row.Reason)
 			}
 		}
 	}
@@ -134,7 +174,19 @@ func TestReportReleasePRsListingBound(t *testing.T) {
 	}
 	s.Unlock()
 	out := releaseReport(t, env, map[string]any{"owner": "alice", "repo": emulator.DemoNotesRepo})
-	if !out.Truncated || out.TruncatedReason != "max_items" || out.NextCall != nil || len(out.Notes) != 1 || len(out.Rows) != 0 {
-		t.Errorf("%+v", out)
+	if !out.Truncated {
+		t.Errorf("truncated = false, want true")
+	}
+	if out.TruncatedReason != "max_items" {
+		t.Errorf("truncated_reason = %q, want %q", out.TruncatedReason, "max_items")
+	}
+	if out.NextCall != nil {
+		t.Errorf("next_call = %+v, want none", *out.NextCall)
+	}
+	if len(out.Notes) != 1 {
+		t.Errorf("notes = %q, want one", out.Notes)
+	}
+	if len(out.Rows) != 0 {
+		t.Errorf("rows = %d, want none", len(out.Rows))
 	}
 }

@@ -46,12 +46,21 @@ func TestReleaseChangelogOverOneMB(t *testing.T) {
 	allowed := sc.worst(p)
 	p.allowed = &allowed
 	log, err := sc.changelog(ctx, p, "2.0.0")
-	if err != nil || log.path != "CHANGELOG.md" || items(log.entry) != 2 {
-		t.Fatalf("changelog: %+v, %v", log, err)
+	if err != nil {
+		t.Fatalf("changelog: %v", err)
+	}
+	if log.path != "CHANGELOG.md" {
+		t.Fatalf("changelog: path = %q, want %q", log.path, "CHANGELOG.md")
+	}
+	if n := items(log.entry); n != 2 {
+		t.Fatalf("changelog: entry items = %d, want 2 (entry %q)", n, log.entry)
 	}
 	// The docs path (404), CHANGELOG.md and its raw read.
-	if calls := sc.run.Calls(); calls != 3 || allowed != sc.worst(p)-3 {
-		t.Errorf("%d calls, %d of worst %d left", calls, allowed, sc.worst(p))
+	if calls := sc.run.Calls(); calls != 3 {
+		t.Errorf("calls = %d, want 3", calls)
+	}
+	if want := sc.worst(p) - 3; allowed != want {
+		t.Errorf("allowed left = %d, want %d (worst %d less 3)", allowed, want, sc.worst(p))
 	}
 }
 
@@ -84,10 +93,19 @@ func TestReleaseReadmeOverOneMB(t *testing.T) {
 	allowed := 2
 	p := releasePull{repo: "widgets", number: 7, title: "release: v2.0.0", head: "abc123", allowed: &allowed}
 	doc, err := sc.readme(ctx, p)
-	if err != nil || !doc.found || !doc.mentions("2.0.0") {
-		t.Fatalf("readme: %+v, %v; want a block naming 2.0.0", doc, err)
+	if err != nil {
+		t.Fatalf("readme: %v", err)
 	}
-	if calls := sc.run.Calls(); calls != 2 || allowed != 0 {
-		t.Errorf("%d calls (%d of 2 left), want the readme and its raw read", calls, allowed)
+	if !doc.found {
+		t.Fatalf("readme: found = false, want a What's new block (%+v)", doc)
+	}
+	if !doc.mentions("2.0.0") {
+		t.Fatalf("readme: versions = %q, want 2.0.0 among them", doc.versions)
+	}
+	if calls := sc.run.Calls(); calls != 2 {
+		t.Errorf("calls = %d, want 2 (the readme and its raw read)", calls)
+	}
+	if allowed != 0 {
+		t.Errorf("allowed left = %d of 2, want 0", allowed)
 	}
 }

@@ -45,7 +45,7 @@ func TestReportReleasePRsSummary(t *testing.T) {
 	all := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	want := statusCount(all.Rows)
 	if want.Ready == 0 || want.NeedsChangelog == 0 || want.UnknownVersion == 0 {
-		t.Fatalf("statuses %+v: the test needs each", want)
+		t.Fatalf("rows by status = %+v, want some of each: the test needs each", want)
 	}
 	if all.Summary != want {
 		t.Errorf("summary = %+v, want the rows' %+v", all.Summary, want)
@@ -54,16 +54,26 @@ func TestReportReleasePRsSummary(t *testing.T) {
 	if missing.Summary != want {
 		t.Errorf("only_missing summary = %+v, want every release PR's %+v", missing.Summary, want)
 	}
-	if len(missing.Rows) != want.NeedsChangelog || len(missing.Rows) == len(all.Rows) {
-		t.Errorf("only_missing: %d rows, want %d of %d", len(missing.Rows), want.NeedsChangelog, len(all.Rows))
+	if len(missing.Rows) != want.NeedsChangelog {
+		t.Errorf("only_missing: rows = %d, want %d (needs_changelog)", len(missing.Rows), want.NeedsChangelog)
+	}
+	if len(missing.Rows) == len(all.Rows) {
+		t.Errorf("only_missing: rows = %d, want fewer than all %d", len(missing.Rows), len(all.Rows))
 	}
 	_, outs := releaseAll(t, env, map[string]any{"owner": "fleet", "only_missing": true, "max_api_calls": 12})
 	if len(outs) < 3 {
-		t.Fatalf("%d calls at max_api_calls 12: the test needs a run of several", len(outs))
+		t.Fatalf("calls at max_api_calls 12 = %d, want at least 3: the test needs a run of several", len(outs))
 	}
 	for i, o := range outs[1:] {
-		if p := outs[i].Summary; o.Summary.Ready < p.Ready || o.Summary.NeedsChangelog < p.NeedsChangelog || o.Summary.UnknownVersion < p.UnknownVersion {
-			t.Errorf("call %d: summary %+v fell below the call before's %+v", i+2, o.Summary, p)
+		p := outs[i].Summary
+		if o.Summary.Ready < p.Ready {
+			t.Errorf("call %d: summary.ready = %d, want at least the call before's %d", i+2, o.Summary.Ready, p.Ready)
+		}
+		if o.Summary.NeedsChangelog < p.NeedsChangelog {
+			t.Errorf("call %d: summary.needs_changelog = %d, want at least the call before's %d", i+2, o.Summary.NeedsChangelog, p.NeedsChangelog)
+		}
+		if o.Summary.UnknownVersion < p.UnknownVersion {
+			t.Errorf("call %d: summary.unknown_version = %d, want at least the call before's %d", i+2, o.Summary.UnknownVersion, p.UnknownVersion)
 		}
 	}
 	if last := outs[len(outs)-1].Summary; last != want {
@@ -79,22 +89,30 @@ func TestReportReleasePRsVerdictTally(t *testing.T) {
 	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	one := releaseReport(t, env, map[string]any{"owner": "fleet", "analyze": true})
-	if want := verdictCount(one.Rows); !maps.Equal(one.Verdicts, want) || len(want) < 5 {
-		t.Errorf("verdicts = %v, want the rows' %v (of several verdicts)", one.Verdicts, want)
+	want := verdictCount(one.Rows)
+	if !maps.Equal(one.Verdicts, want) {
+		t.Errorf("verdicts = %v, want the rows' %v", one.Verdicts, want)
+	}
+	if len(want) < 5 {
+		t.Errorf("the rows' verdicts = %v, want at least 5 kinds", want)
 	}
 	rows, outs := releaseAll(t, env, map[string]any{"owner": "fleet", "analyze": true, "max_api_calls": 12})
 	if len(outs) < 3 {
-		t.Fatalf("%d calls at max_api_calls 12: the test needs a run of several", len(outs))
+		t.Fatalf("calls at max_api_calls 12 = %d, want at least 3: the test needs a run of several", len(outs))
 	}
-	if last, want := outs[len(outs)-1].Verdicts, verdictCount(rows); !maps.Equal(last, want) || !maps.Equal(last, one.Verdicts) {
-		t.Errorf("the run's last verdicts = %v, want every call's rows' %v (uncapped %v)", last, want, one.Verdicts)
+	last := outs[len(outs)-1].Verdicts
+	if want := verdictCount(rows); !maps.Equal(last, want) {
+		t.Errorf("the run's last verdicts = %v, want every call's rows' %v", last, want)
+	}
+	if !maps.Equal(last, one.Verdicts) {
+		t.Errorf("the run's last verdicts = %v, want the uncapped %v", last, one.Verdicts)
 	}
 	missing := releaseReport(t, env, map[string]any{"owner": "fleet", "analyze": true, "only_missing": true})
 	if want := verdictCount(missing.Rows); !maps.Equal(missing.Verdicts, want) {
 		t.Errorf("only_missing verdicts = %v, want the rows reported's %v", missing.Verdicts, want)
 	}
 	if plain := releaseReport(t, env, map[string]any{"owner": "fleet"}); plain.Verdicts != nil {
-		t.Errorf("without analyze: verdicts %v, want none", plain.Verdicts)
+		t.Errorf("without analyze: verdicts = %v, want none", plain.Verdicts)
 	}
 }
 
@@ -115,20 +133,26 @@ func TestReportReleasePRsRowBranches(t *testing.T) {
 	}
 	st.Unlock()
 	if drafted == 0 {
-		t.Fatal("no release: v5.2.1 in " + lib)
+		t.Fatalf("%s: no pull request titled \"release: v5.2.1\", want one", lib)
 	}
 	for _, args := range []map[string]any{{"owner": "fleet"}, {"owner": "fleet", "repo": lib}} {
 		out := releaseReport(t, env, args)
 		for _, r := range out.Rows {
 			if r.Repo != lib && args["repo"] != nil {
-				t.Errorf("%s in a report on %s", rowKey(r), lib)
+				t.Errorf("%s in a report on %s, want only its rows", rowKey(r), lib)
 			}
-			if r.Draft != (r.Repo == lib && r.Number == drafted) {
-				t.Errorf("%v: %s draft %v", args, rowKey(r), r.Draft)
+			if want := r.Repo == lib && r.Number == drafted; r.Draft != want {
+				t.Errorf("%v: %s draft = %v, want %v", args, rowKey(r), r.Draft, want)
 			}
 			if r.Version == "" {
-				if r.CheckedPaths != nil || r.Head == "" || r.Base == "" {
-					t.Errorf("%s names no version: checked_paths %q (want none), head %q, base %q", rowKey(r), r.CheckedPaths, r.Head, r.Base)
+				if r.CheckedPaths != nil {
+					t.Errorf("%s names no version: checked_paths = %q, want none", rowKey(r), r.CheckedPaths)
+				}
+				if r.Head == "" {
+					t.Errorf("%s names no version: head = \"\", want one", rowKey(r))
+				}
+				if r.Base == "" {
+					t.Errorf("%s names no version: base = \"\", want one", rowKey(r))
 				}
 				continue
 			}
@@ -136,14 +160,17 @@ func TestReportReleasePRsRowBranches(t *testing.T) {
 			docs := "docs/changelog/v" + major + "/v" + r.Version + ".md"
 			want := map[string][]string{docs: {docs}, "CHANGELOG.md": {docs, "CHANGELOG.md"}, "": {docs, "CHANGELOG.md"}}[r.ChangelogPath]
 			if !slices.Equal(r.CheckedPaths, want) {
-				t.Errorf("%s (changelog %q): checked_paths %q, want %q", rowKey(r), r.ChangelogPath, r.CheckedPaths, want)
+				t.Errorf("%s (changelog %q): checked_paths = %q, want %q", rowKey(r), r.ChangelogPath, r.CheckedPaths, want)
 			}
 			wantBase := "main"
 			if strings.Count(r.Version, ".") == 2 && !strings.HasSuffix(r.Version, ".0") {
 				wantBase = "stable/v" + r.Version[:strings.LastIndex(r.Version, ".")]
 			}
-			if r.Head != "release/v"+r.Version || r.Base != wantBase {
-				t.Errorf("%s: head %q base %q, want release/v%s into %s", rowKey(r), r.Head, r.Base, r.Version, wantBase)
+			if wantHead := "release/v" + r.Version; r.Head != wantHead {
+				t.Errorf("%s: head = %q, want %q", rowKey(r), r.Head, wantHead)
+			}
+			if r.Base != wantBase {
+				t.Errorf("%s: base = %q, want %q", rowKey(r), r.Base, wantBase)
 			}
 		}
 	}

@@ -57,14 +57,14 @@ func sameReleaseRows(t *testing.T, got, want []reports.ReleaseRow) {
 		b := enc(r)
 		switch {
 		case seen[k]:
-			t.Errorf("row %s twice", k)
+			t.Errorf("row %s twice, want once", k)
 		case w[k] != string(b):
-			t.Errorf("row %s: %s, uncapped %s", k, b, w[k])
+			t.Errorf("row %s = %s, want %s (uncapped)", k, b, w[k])
 		}
 		seen[k] = true
 	}
 	if len(seen) != len(w) {
-		t.Errorf("%d rows, uncapped %d", len(seen), len(w))
+		t.Errorf("rows = %d, want %d (uncapped)", len(seen), len(w))
 	}
 }
 
@@ -85,14 +85,20 @@ func TestReportReleasePRsStatus(t *testing.T) {
 	t.Parallel()
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
-	if out.Truncated || out.Scanned.Found != len(out.Rows) {
-		t.Fatalf("truncated %v (%s), %d found, %d rows", out.Truncated, out.TruncatedReason, out.Scanned.Found, len(out.Rows))
+	if out.Truncated {
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
+	}
+	if out.Scanned.Found != len(out.Rows) {
+		t.Fatalf("scanned.found = %d, want %d (the rows)", out.Scanned.Found, len(out.Rows))
 	}
 	byRepo := map[string][]reports.ReleaseRow{}
 	for _, r := range out.Rows {
 		byRepo[r.Repo] = append(byRepo[r.Repo], r)
-		if r.HeadSHA == "" || !strings.Contains(r.URL, "/pull/") {
-			t.Errorf("%s: head_sha %q url %q", rowKey(r), r.HeadSHA, r.URL)
+		if r.HeadSHA == "" {
+			t.Errorf("%s: head_sha = \"\", want one", rowKey(r))
+		}
+		if !strings.Contains(r.URL, "/pull/") {
+			t.Errorf("%s: url = %q, want one with /pull/", rowKey(r), r.URL)
 		}
 	}
 	unknown := 0
@@ -120,26 +126,38 @@ func TestReportReleasePRsStatus(t *testing.T) {
 			"changelog": {reports.StatusReady, "CHANGELOG.md"},
 			"":          {reports.StatusNeedsChangelog, ""},
 		}[f.ReleaseChangelog]
-		if row.Version != strings.TrimPrefix(f.Release, "v") || row.Status != want.status || row.ChangelogPath != want.path {
-			t.Errorf("%s: %+v, want version %s, %s at %q", f.Name, row, f.Release, want.status, want.path)
+		if v := strings.TrimPrefix(f.Release, "v"); row.Version != v {
+			t.Errorf("%s: version = %q, want %q", f.Name, row.Version, v)
+		}
+		if row.Status != want.status {
+			t.Errorf("%s: status = %q, want %q", f.Name, row.Status, want.status)
+		}
+		if row.ChangelogPath != want.path {
+			t.Errorf("%s: changelog_path = %q, want %q", f.Name, row.ChangelogPath, want.path)
 		}
 	}
 	for _, r := range out.Rows {
 		if r.Status == reports.StatusUnknownVersion {
 			unknown++
-			if r.Version != "" || r.ChangelogPath != "" {
-				t.Errorf("unknown_version row %+v", r)
+			if r.Version != "" {
+				t.Errorf("unknown_version row %s: version = %q, want none", rowKey(r), r.Version)
+			}
+			if r.ChangelogPath != "" {
+				t.Errorf("unknown_version row %s: changelog_path = %q, want none", rowKey(r), r.ChangelogPath)
 			}
 		}
 	}
 	if unknown != 1 {
-		t.Errorf("%d unknown_version rows, want the one the seed has", unknown)
+		t.Errorf("unknown_version rows = %d, want 1 (the one the seed has)", unknown)
 	}
 	// One repository: the same rows, from its pull request listing.
 	name := emulator.Fleet(31).Name
 	single := releaseReport(t, env, map[string]any{"owner": "fleet", "repo": name})
-	if single.Truncated || len(single.Rows) != len(byRepo[name]) {
-		t.Fatalf("%s alone: %+v; owner-wide %d rows", name, single, len(byRepo[name]))
+	if single.Truncated {
+		t.Fatalf("%s alone: truncated = true (%s), want false", name, single.TruncatedReason)
+	}
+	if len(single.Rows) != len(byRepo[name]) {
+		t.Fatalf("%s alone: rows = %d, want %d (owner-wide): %+v", name, len(single.Rows), len(byRepo[name]), single.Rows)
 	}
 	sameReleaseRows(t, single.Rows, byRepo[name])
 }
@@ -157,11 +175,11 @@ func TestReportReleasePRsOnlyMissing(t *testing.T) {
 		}
 	}
 	if len(want) == 0 || len(want) == len(all.Rows) {
-		t.Fatalf("%d of %d rows need a changelog: the test needs some of each", len(want), len(all.Rows))
+		t.Fatalf("rows needing a changelog = %d of %d, want some but not all (the test needs some of each)", len(want), len(all.Rows))
 	}
 	sameReleaseRows(t, missing.Rows, want)
 	if missing.Scanned.Pulls != len(all.Rows) {
-		t.Errorf("only_missing examined %d pull requests, want all %d", missing.Scanned.Pulls, len(all.Rows))
+		t.Errorf("only_missing: scanned.pulls = %d, want %d (all)", missing.Scanned.Pulls, len(all.Rows))
 	}
 }
 
@@ -172,7 +190,7 @@ func TestReportReleasePRsAnalyze(t *testing.T) {
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet", "analyze": true})
 	if out.Truncated {
-		t.Fatalf("truncated: %s", out.TruncatedReason)
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
 	}
 	find := func(repo int, title string) reports.ReleaseRow {
 		t.Helper()
@@ -204,18 +222,35 @@ func TestReportReleasePRsAnalyze(t *testing.T) {
 	}
 	for _, tc := range cases {
 		r := find(tc.repo, tc.title)
-		if r.Verdict != tc.verdict || r.Analysis == nil || r.Analysis.Freshness != tc.freshness || !strings.Contains(r.Reason, tc.reason) {
-			t.Errorf("%s %q: verdict %s (%s), analysis %+v; want %s, %s, reason with %q", r.Repo, tc.title, r.Verdict, r.Reason, r.Analysis, tc.verdict, tc.freshness, tc.reason)
+		if r.Verdict != tc.verdict {
+			t.Errorf("%s %q: verdict = %q, want %q (reason %q)", r.Repo, tc.title, r.Verdict, tc.verdict, r.Reason)
+		}
+		if r.Analysis == nil {
+			t.Errorf("%s %q: analysis = nil, want freshness %q", r.Repo, tc.title, tc.freshness)
+		} else if r.Analysis.Freshness != tc.freshness {
+			t.Errorf("%s %q: analysis.freshness = %q, want %q", r.Repo, tc.title, r.Analysis.Freshness, tc.freshness)
+		}
+		if !strings.Contains(r.Reason, tc.reason) {
+			t.Errorf("%s %q: reason = %q, want it to contain %q", r.Repo, tc.title, r.Reason, tc.reason)
 		}
 	}
 	// The stale entry names the dependency bump and misses the fix.
 	stale := find(38, "release: v6.3.1").Analysis
-	if stale.Since != "v6.3.0" || stale.Shipped != 2 || len(stale.Unnamed) != 1 {
-		t.Errorf("stale analysis %+v: want 2 shipped since v6.3.0, 1 unnamed", stale)
+	if stale.Since != "v6.3.0" {
+		t.Errorf("stale analysis: since = %q, want %q", stale.Since, "v6.3.0")
+	}
+	if stale.Shipped != 2 {
+		t.Errorf("stale analysis: shipped = %d, want 2", stale.Shipped)
+	}
+	if len(stale.Unnamed) != 1 {
+		t.Errorf("stale analysis: unnamed = %v, want 1 pull request", stale.Unnamed)
 	}
 	for _, r := range out.Rows {
-		if r.Verdict == "" || r.Reason == "" {
-			t.Errorf("%s without a verdict: %+v", rowKey(r), r)
+		if r.Verdict == "" {
+			t.Errorf("%s: verdict = \"\", want one (%+v)", rowKey(r), r)
+		}
+		if r.Reason == "" {
+			t.Errorf("%s: reason = \"\", want one (%+v)", rowKey(r), r)
 		}
 	}
 }
@@ -230,12 +265,15 @@ func TestReportReleasePRsBoundsContinue(t *testing.T) {
 		t.Parallel()
 		env := fleetEnv(t, releaseFleet, servertest.Options{})
 		rows, outs := releaseAll(t, env, map[string]any{"owner": "fleet", "analyze": true, "max_api_calls": 12})
-		if outs[0].TruncatedReason != "max_api_calls" || len(outs) < 3 {
-			t.Fatalf("first call: %q, %d calls", outs[0].TruncatedReason, len(outs))
+		if outs[0].TruncatedReason != "max_api_calls" {
+			t.Fatalf("first call: truncated_reason = %q, want %q", outs[0].TruncatedReason, "max_api_calls")
+		}
+		if len(outs) < 3 {
+			t.Fatalf("calls = %d, want at least 3", len(outs))
 		}
 		for _, o := range outs {
 			if o.APICalls > 12 {
-				t.Errorf("a call spent %d GitHub calls, over max_api_calls 12", o.APICalls)
+				t.Errorf("a call's api_calls = %d, want at most 12 (max_api_calls)", o.APICalls)
 			}
 		}
 		sameReleaseRows(t, rows, want)
@@ -247,8 +285,11 @@ func TestReportReleasePRsBoundsContinue(t *testing.T) {
 			t.Fatal(err)
 		}
 		rows, outs := releaseAll(t, env, args)
-		if outs[0].TruncatedReason != "incomplete_search" || len(outs[0].Rows) == 0 || len(outs[0].Rows) == len(want) {
-			t.Fatalf("first call: %q with %d of %d rows", outs[0].TruncatedReason, len(outs[0].Rows), len(want))
+		if outs[0].TruncatedReason != "incomplete_search" {
+			t.Fatalf("first call: truncated_reason = %q, want %q", outs[0].TruncatedReason, "incomplete_search")
+		}
+		if n := len(outs[0].Rows); n == 0 || n == len(want) {
+			t.Fatalf("first call: rows = %d, want some but not all %d", n, len(want))
 		}
 		sameReleaseRows(t, rows, want)
 	})
@@ -260,8 +301,11 @@ func TestReportReleasePRsBoundsContinue(t *testing.T) {
 		store := t.TempDir() + "/state.db"
 		env := fleetEnv(t, releaseFleet, servertest.Options{Emulator: emulator.Options{Now: clock.Now, CoreLimit: 70}, StorePath: store})
 		first := releaseReport(t, env, args)
-		if first.TruncatedReason != "rate_limited" || first.NextCall == nil {
-			t.Fatalf("truncated_reason %q, want rate_limited", first.TruncatedReason)
+		if first.TruncatedReason != "rate_limited" {
+			t.Fatalf("truncated_reason = %q, want %q", first.TruncatedReason, "rate_limited")
+		}
+		if first.NextCall == nil {
+			t.Fatal("next_call = nil, want one")
 		}
 		clock.Advance(61 * time.Minute)
 		env2 := servertest.Start(t, servertest.Options{Emu: env.Emu, StorePath: store, Toolsets: []string{"reports"}})
@@ -277,19 +321,23 @@ func TestReportReleasePRsRepoNotFound(t *testing.T) {
 	t.Parallel()
 	env := fleetEnv(t, 4, servertest.Options{})
 	e := servertest.Refused(t, env, releaseTool, map[string]any{"owner": "fleet", "repo": "nope"})
-	if e.Code != "repo_not_found" || e.Repair == nil || e.Repair.Tool != releaseTool {
-		t.Fatalf("envelope %+v", e)
+	wantCode(t, "missing repository", e, "repo_not_found")
+	wantRepairTool(t, "missing repository", e, releaseTool)
+	args, _ := e.Repair.Arguments.(map[string]any)
+	if args["owner"] != "fleet" {
+		t.Errorf("repair arguments: owner = %v, want %q (%v)", args["owner"], "fleet", e.Repair.Arguments)
 	}
-	if args, _ := e.Repair.Arguments.(map[string]any); args["owner"] != "fleet" || args["repo"] != nil {
-		t.Errorf("repair arguments %v", e.Repair.Arguments)
+	if args["repo"] != nil {
+		t.Errorf("repair arguments: repo = %v, want none", args["repo"])
 	}
 	if out := releaseReport(t, env, e.Repair.Arguments); out.Truncated {
-		t.Errorf("the repair call: %+v", out)
+		t.Errorf("the repair call: truncated = true (%s), want false", out.TruncatedReason)
 	}
 	// An owner that is no account: not_found, with the call that finds it.
 	e = servertest.Refused(t, env, releaseTool, map[string]any{"owner": "no-such-owner-here"})
-	if e.Code != "not_found" || e.Repair == nil || e.Repair.Tool == "" {
-		t.Errorf("unknown owner: %+v", e)
+	wantCode(t, "unknown owner", e, "not_found")
+	if e.Repair == nil || e.Repair.Tool == "" {
+		t.Errorf("unknown owner: repair = %+v, want a call", e.Repair)
 	}
 }
 
@@ -301,11 +349,17 @@ func TestReportReleasePRsOperatorSettings(t *testing.T) {
 	env := fleetEnv(t, releaseFleet, servertest.Options{Releases: toolkit.ReleaseSettings{ChangelogPaths: []string{"VERSION"}}})
 	out := releaseReport(t, env, map[string]any{"owner": "fleet"})
 	if len(out.Rows) == 0 {
-		t.Fatal("no rows")
+		t.Fatal("rows = 0, want some")
 	}
 	for _, r := range out.Rows {
-		if r.Version != "" && (r.Status != reports.StatusReady || r.ChangelogPath != "VERSION") {
-			t.Errorf("%s: %s at %q, want ready at VERSION", rowKey(r), r.Status, r.ChangelogPath)
+		if r.Version == "" {
+			continue
+		}
+		if r.Status != reports.StatusReady {
+			t.Errorf("%s: status = %q, want %q", rowKey(r), r.Status, reports.StatusReady)
+		}
+		if r.ChangelogPath != "VERSION" {
+			t.Errorf("%s: changelog_path = %q, want %q", rowKey(r), r.ChangelogPath, "VERSION")
 		}
 	}
 }

@@ -23,14 +23,20 @@ func TestReportReleasePRsCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: releaseTool, Arguments: json.RawMessage(args)}})
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if res.IsError {
+		t.Fatalf("call: is_error = true, want a result: %+v", res)
 	}
 	var first reports.ReleaseOut
 	b, _ := json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(b, &first)
-	if first.TruncatedReason != "cancelled" || first.NextCall == nil {
-		t.Fatalf("cancelled report: reason %q, next_call %v", first.TruncatedReason, first.NextCall)
+	if first.TruncatedReason != "cancelled" {
+		t.Fatalf("cancelled report: truncated_reason = %q, want %q", first.TruncatedReason, "cancelled")
+	}
+	if first.NextCall == nil {
+		t.Fatal("cancelled report: next_call = nil, want one")
 	}
 	b, _ = json.Marshal(first.NextCall.Arguments)
 	rest, _ := releaseAll(t, env, json.RawMessage(b))
@@ -44,16 +50,23 @@ func TestReportReleasePRsProgress(t *testing.T) {
 	env := fleetEnv(t, releaseFleet, servertest.Options{})
 	var out reports.ReleaseOut
 	got := progressCall(t, env, releaseTool, "report-1", map[string]any{"owner": "fleet"}, &out, func() int { return out.Scanned.Pulls })
-	if out.Scanned.Pulls == 0 || len(got) != out.Scanned.Pulls {
-		t.Fatalf("%d notifications for %d pull requests", len(got), out.Scanned.Pulls)
+	if out.Scanned.Pulls == 0 {
+		t.Fatal("scanned.pulls = 0, want some")
+	}
+	if len(got) != out.Scanned.Pulls {
+		t.Fatalf("notifications = %d, want %d (one per pull request)", len(got), out.Scanned.Pulls)
 	}
 	for i, p := range got {
 		if i > 0 && p.Progress <= got[i-1].Progress {
-			t.Errorf("notification %d went backwards: %+v", i, p)
+			t.Errorf("notification %d: progress = %v, want over the one before (%v)", i, p.Progress, got[i-1].Progress)
 		}
 	}
-	if last := got[len(got)-1]; last.Progress != last.Total || last.Total != float64(out.Scanned.Found) {
-		t.Errorf("last notification %v of %v, found %d", last.Progress, last.Total, out.Scanned.Found)
+	last := got[len(got)-1]
+	if last.Progress != last.Total {
+		t.Errorf("last notification: progress = %v, want the total %v", last.Progress, last.Total)
+	}
+	if last.Total != float64(out.Scanned.Found) {
+		t.Errorf("last notification: total = %v, want %d (scanned.found)", last.Total, out.Scanned.Found)
 	}
 }
 

@@ -17,19 +17,31 @@ func TestResumeKeepsUnreachedPages(t *testing.T) {
 	order := []string{"alpha", "gadgets", "Widgets", "zeta"}
 	pos.advance(order, map[string]bool{"alpha": true, "gadgets": true}, map[string]int{"zeta": 2}, true)
 	if got := pos.page("widgets"); got != 3 {
-		t.Errorf("widgets goes on from page %d, want 3", got)
+		t.Errorf("page(widgets) = %d, want 3", got)
 	}
-	if got := pos.page("gadgets"); got != 1 || pos.Pages["gadgets"] != 0 {
-		t.Errorf("gadgets, finished, keeps page %d", pos.Pages["gadgets"])
+	if got := pos.page("gadgets"); got != 1 {
+		t.Errorf("page(gadgets) = %d, want 1 (finished)", got)
 	}
-	if pos.page("zeta") != 2 || pos.After != "gadgets" || len(pos.Done) != 0 {
-		t.Errorf("after the call: %+v", pos)
+	if got := pos.Pages["gadgets"]; got != 0 {
+		t.Errorf("Pages[gadgets] = %d, want 0 (finished: dropped)", got)
 	}
-	if !pos.done("Alpha") || pos.done("widgets") || pos.done("zeta") {
-		t.Errorf("done: alpha %v widgets %v zeta %v", pos.done("alpha"), pos.done("widgets"), pos.done("zeta"))
+	if got := pos.page("zeta"); got != 2 {
+		t.Errorf("page(zeta) = %d, want 2", got)
 	}
-	if again := decodeRoundTrip(t, pos); !slices.Equal(slices.Sorted(maps.Keys(again.Pages)), []string{"widgets", "zeta"}) {
-		t.Errorf("pages through the cursor: %v", again.Pages)
+	if pos.After != "gadgets" {
+		t.Errorf("After = %q, want %q", pos.After, "gadgets")
+	}
+	if len(pos.Done) != 0 {
+		t.Errorf("Done = %q, want none", pos.Done)
+	}
+	for name, want := range map[string]bool{"Alpha": true, "widgets": false, "zeta": false} {
+		if got := pos.done(name); got != want {
+			t.Errorf("done(%s) = %v, want %v", name, got, want)
+		}
+	}
+	again := decodeRoundTrip(t, pos)
+	if got, want := slices.Sorted(maps.Keys(again.Pages)), []string{"widgets", "zeta"}; !slices.Equal(got, want) {
+		t.Errorf("pages through the cursor = %q, want %q", got, want)
 	}
 }
 
@@ -54,16 +66,27 @@ func TestResumePartialListingKeepsNames(t *testing.T) {
 	t.Parallel()
 	pos := &resume{After: "a"}
 	pos.advance([]string{"a_x", "b"}, map[string]bool{"a_x": true, "b": true}, nil, false)
-	if pos.After != "a" || !slices.Equal(pos.Done, []string{"a_x", "b"}) {
-		t.Fatalf("after a partial listing: %+v", pos)
+	if pos.After != "a" {
+		t.Fatalf("after a partial listing: After = %q, want %q", pos.After, "a")
+	}
+	if want := []string{"a_x", "b"}; !slices.Equal(pos.Done, want) {
+		t.Fatalf("after a partial listing: Done = %q, want %q", pos.Done, want)
 	}
 	// a1, on the page not read, sorts below a_x here: it is not done.
-	if pos.done("a1") || !pos.done("a_x") || !pos.done("b") {
-		t.Errorf("done: a1 %v a_x %v b %v", pos.done("a1"), pos.done("a_x"), pos.done("b"))
+	for name, want := range map[string]bool{"a1": false, "a_x": true, "b": true} {
+		if got := pos.done(name); got != want {
+			t.Errorf("after a partial listing: done(%s) = %v, want %v", name, got, want)
+		}
 	}
 	// The next call reads the whole listing: the prefix moves over all.
 	pos.advance([]string{"a1", "a_x", "b", "c"}, map[string]bool{"a1": true}, nil, true)
-	if pos.After != "b" || len(pos.Done) != 0 || pos.done("c") {
-		t.Errorf("after the whole listing: %+v", pos)
+	if pos.After != "b" {
+		t.Errorf("after the whole listing: After = %q, want %q", pos.After, "b")
+	}
+	if len(pos.Done) != 0 {
+		t.Errorf("after the whole listing: Done = %q, want none", pos.Done)
+	}
+	if pos.done("c") {
+		t.Errorf("after the whole listing: done(c) = true, want false")
 	}
 }

@@ -24,14 +24,14 @@ func TestReportStartsBeforeTheListingEnds(t *testing.T) {
 	_ = env.Answered()
 	out := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
 	if out.Truncated {
-		t.Fatalf("report truncated: %s", out.TruncatedReason)
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
 	}
 	answers := env.Answered()
 	second := slices.IndexFunc(answers, func(a string) bool {
 		return strings.HasPrefix(a, "GET /api/v3/orgs/fleet/repos?") && strings.Contains(a, "page=2")
 	})
 	if second < 0 {
-		t.Fatalf("the listing's second page was never read: %v", answers)
+		t.Fatalf("the listing's second page: not among the answers, want it read: %v", answers)
 	}
 	before := 0
 	for _, a := range answers[:second] {
@@ -40,13 +40,19 @@ func TestReportStartsBeforeTheListingEnds(t *testing.T) {
 		}
 	}
 	if before == 0 {
-		t.Errorf("no repository was read before the listing's second page came: %v", answers[:second+1])
+		t.Errorf("repositories read before the listing's second page came = 0, want some: %v", answers[:second+1])
 	}
 	// The held-back page changed nothing: the same report again, with
 	// every page answered at once, finds the same repositories and rows.
 	again := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
-	if !reflect.DeepEqual(out.Scanned, again.Scanned) || !slices.Equal(out.Rows, again.Rows) || out.Scanned.Repos <= 100 {
-		t.Errorf("scanned %+v (%d rows), then %+v (%d rows)", out.Scanned, len(out.Rows), again.Scanned, len(again.Rows))
+	if !reflect.DeepEqual(out.Scanned, again.Scanned) {
+		t.Errorf("scanned = %+v, want %+v (the report again)", out.Scanned, again.Scanned)
+	}
+	if !slices.Equal(out.Rows, again.Rows) {
+		t.Errorf("rows = %d, want the report again's %d, alike", len(out.Rows), len(again.Rows))
+	}
+	if out.Scanned.Repos <= 100 {
+		t.Errorf("scanned.repos = %d, want over 100", out.Scanned.Repos)
 	}
 	t.Logf("%d issue reads answered before the second listing page; %d repositories scanned", before, out.Scanned.Repos)
 }

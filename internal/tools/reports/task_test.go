@@ -52,12 +52,15 @@ func runTask(t *testing.T, url, tool string, args map[string]any, out any) {
 	t.Helper()
 	ack := servertest.Post(t, url, "agent", "tools/call", map[string]any{"name": tool, "arguments": args})
 	id, _ := ack["taskId"].(string)
-	if ack["resultType"] != "task" || id == "" {
-		t.Fatalf("want a task, got resultType %v", ack["resultType"])
+	if ack["resultType"] != "task" {
+		t.Fatalf("resultType = %v, want %q", ack["resultType"], "task")
+	}
+	if id == "" {
+		t.Fatalf("taskId = %v, want one", ack["taskId"])
 	}
 	got := await(t, url, id)
 	if got["status"] != tasks.StatusCompleted {
-		t.Fatalf("task: %v", got)
+		t.Fatalf("task status = %v, want %q: %v", got["status"], tasks.StatusCompleted, got)
 	}
 	result, _ := got["result"].(map[string]any)
 	b, _ := json.Marshal(result["structuredContent"])
@@ -95,8 +98,17 @@ func TestReportRunsAsTask(t *testing.T) {
 	var fromTask reports.UnlabeledOut
 	runTask(t, url, tool, args, &fromTask)
 	inline := report(t, env, args)
-	if fromTask.Truncated || len(fromTask.Rows) == 0 || len(fromTask.Rows) != len(inline.Rows) || !reflect.DeepEqual(fromTask.Scanned, inline.Scanned) {
-		t.Errorf("task's report: %d rows, %+v; inline: %d rows, %+v", len(fromTask.Rows), fromTask.Scanned, len(inline.Rows), inline.Scanned)
+	if fromTask.Truncated {
+		t.Errorf("task's report: truncated = true (%s), want false", fromTask.TruncatedReason)
+	}
+	if len(fromTask.Rows) == 0 {
+		t.Errorf("task's report: rows = 0, want some")
+	}
+	if len(fromTask.Rows) != len(inline.Rows) {
+		t.Errorf("task's report: rows = %d, want %d (inline)", len(fromTask.Rows), len(inline.Rows))
+	}
+	if !reflect.DeepEqual(fromTask.Scanned, inline.Scanned) {
+		t.Errorf("task's report: scanned = %+v, want %+v (inline)", fromTask.Scanned, inline.Scanned)
 	}
 }
 
@@ -111,19 +123,19 @@ func TestReportTaskCancelled(t *testing.T) {
 	ack := servertest.Post(t, url, "agent", "tools/call", map[string]any{"name": tool, "arguments": map[string]any{"owner": "fleet", "max_repos": 200}})
 	id, _ := ack["taskId"].(string)
 	if id == "" {
-		t.Fatalf("want a task, got resultType %v", ack["resultType"])
+		t.Fatalf("taskId = %v, want one (resultType %v)", ack["taskId"], ack["resultType"])
 	}
 	awaitListing(t, env) // under way: the listing answered, repositories in flight
 	if res := servertest.Post(t, url, "agent", "tasks/cancel", map[string]any{"taskId": id}); res["error"] != nil {
-		t.Fatalf("tasks/cancel: %v", res)
+		t.Fatalf("tasks/cancel: error = %v, want none (%v)", res["error"], res)
 	}
 	if got := await(t, url, id); got["status"] != tasks.StatusCancelled {
-		t.Fatalf("task after cancel: %v", got)
+		t.Fatalf("task after cancel: status = %v, want %q: %v", got["status"], tasks.StatusCancelled, got)
 	}
 	time.Sleep(500 * time.Millisecond) // calls in flight at the cancel end with it
 	_ = env.Upstream()
 	time.Sleep(500 * time.Millisecond)
 	if late := env.Upstream(); len(late) != 0 {
-		t.Errorf("%d calls sent after the cancelled task ended: %v", len(late), late)
+		t.Errorf("calls sent after the cancelled task ended = %d, want 0: %v", len(late), late)
 	}
 }

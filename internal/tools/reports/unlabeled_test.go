@@ -22,8 +22,11 @@ func uncapped(t *testing.T) []reports.UnlabeledRow {
 	t.Helper()
 	env := fleetEnv(t, fleetSize, servertest.Options{})
 	out := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200, "max_api_calls": 1000})
-	if out.Truncated || len(out.Rows) == 0 {
-		t.Fatalf("uncapped report: truncated %v (%s), %d rows", out.Truncated, out.TruncatedReason, len(out.Rows))
+	if out.Truncated {
+		t.Fatalf("uncapped report: truncated = true (%s), want false", out.TruncatedReason)
+	}
+	if len(out.Rows) == 0 {
+		t.Fatal("uncapped report: rows = 0, want some")
 	}
 	return out.Rows
 }
@@ -40,12 +43,18 @@ func sameRows(t *testing.T, got, want []reports.UnlabeledRow) {
 	for _, r := range want {
 		w[key(r)]++
 	}
-	if len(got) != len(want) || len(g) != len(w) {
-		t.Fatalf("continued report: %d rows (%d distinct), uncapped: %d", len(got), len(g), len(want))
+	if len(got) != len(want) {
+		t.Fatalf("continued report: rows = %d, want %d (uncapped)", len(got), len(want))
+	}
+	if len(g) != len(w) {
+		t.Fatalf("continued report: distinct rows = %d, want %d (uncapped)", len(g), len(w))
 	}
 	for k, n := range g {
-		if n != 1 || w[k] != 1 {
-			t.Fatalf("row %s: %d times in the continued report, %d in the uncapped one", k, n, w[k])
+		if n != 1 {
+			t.Fatalf("row %s: %d times in the continued report, want 1", k, n)
+		}
+		if w[k] != 1 {
+			t.Fatalf("row %s: %d times in the uncapped report, want 1", k, w[k])
 		}
 	}
 }
@@ -67,12 +76,15 @@ func TestReportUnlabeledBoundsContinue(t *testing.T) {
 			t.Parallel()
 			env := fleetEnv(t, fleetSize, servertest.Options{})
 			rows, outs := all(t, env, tc.args)
-			if outs[0].TruncatedReason != tc.reason || len(outs) < 2 {
-				t.Fatalf("first call: truncated_reason %q after %d calls, want %q", outs[0].TruncatedReason, len(outs), tc.reason)
+			if outs[0].TruncatedReason != tc.reason {
+				t.Fatalf("first call: truncated_reason = %q, want %q", outs[0].TruncatedReason, tc.reason)
+			}
+			if len(outs) < 2 {
+				t.Fatalf("calls = %d, want at least 2", len(outs))
 			}
 			for _, o := range outs {
 				if max, ok := tc.args["max_api_calls"].(int); ok && o.APICalls > max {
-					t.Errorf("a call spent %d GitHub calls, over max_api_calls %d", o.APICalls, max)
+					t.Errorf("a call's api_calls = %d, want at most %d (max_api_calls)", o.APICalls, max)
 				}
 			}
 			sameRows(t, rows, want)
@@ -87,13 +99,19 @@ func TestReportUnlabeledMaxItems(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"reports"}})
 	args := map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "state": "all"}
 	whole := report(t, env, map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "state": "all", "per_repo_limit": 1000})
-	if whole.Truncated || whole.Scanned.Items <= 100 {
-		t.Fatalf("acme/widgets: %d items, truncated %v: the test needs more than a page", whole.Scanned.Items, whole.Truncated)
+	if whole.Truncated {
+		t.Fatalf("acme/widgets: truncated = true (%s), want false", whole.TruncatedReason)
+	}
+	if whole.Scanned.Items <= 100 {
+		t.Fatalf("acme/widgets: scanned.items = %d, want over 100 (the test needs more than a page)", whole.Scanned.Items)
 	}
 	args["per_repo_limit"] = 1
 	rows, outs := all(t, env, args)
-	if outs[0].TruncatedReason != "max_items" || outs[0].Scanned.Items != 100 {
-		t.Fatalf("first call: %q, %d items read; want max_items after 100", outs[0].TruncatedReason, outs[0].Scanned.Items)
+	if outs[0].TruncatedReason != "max_items" {
+		t.Fatalf("first call: truncated_reason = %q, want %q", outs[0].TruncatedReason, "max_items")
+	}
+	if outs[0].Scanned.Items != 100 {
+		t.Fatalf("first call: scanned.items = %d, want 100", outs[0].Scanned.Items)
 	}
 	sameRows(t, rows, whole.Rows)
 }
@@ -123,11 +141,11 @@ func TestReportUnlabeledRateFloor(t *testing.T) {
 	env := fleetEnv(t, fleetSize, servertest.Options{Emulator: emulator.Options{Now: clock.Now, CoreLimit: 30}, StorePath: store})
 	first := report(t, env, map[string]any{"owner": "fleet"})
 	if first.TruncatedReason != "rate_limited" {
-		t.Fatalf("truncated_reason %q, want rate_limited", first.TruncatedReason)
+		t.Fatalf("truncated_reason = %q, want %q", first.TruncatedReason, "rate_limited")
 	}
 	left := 30 - first.APICalls
 	if left < 8 {
-		t.Errorf("the report left %d of 30 calls: it went past the floor (8, the calls in flight)", left)
+		t.Errorf("calls left = %d of 30, want at least 8: the report went past the floor (the calls in flight)", left)
 	}
 	clock.Advance(61 * time.Minute)
 	// A fresh ghgate over the same store: its cursor key and ETags, none
@@ -152,22 +170,31 @@ func TestReportUnlabeledRefusalsAreNotRateLimits(t *testing.T) {
 	}
 	out := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
 	if out.Truncated {
-		t.Fatalf("a 403 without retry-after truncated the report: %s", out.TruncatedReason)
+		t.Fatalf("truncated = true (%s), want false: a 404 on one repository truncated the report", out.TruncatedReason)
 	}
-	if !slices.Contains(out.Skipped, reports.SkippedRepo{Repo: victim, Reason: "not_found"}) {
-		t.Errorf("skipped %+v, want %s as insufficient_scope", out.Skipped, victim)
+	if want := (reports.SkippedRepo{Repo: victim, Reason: "not_found"}); !slices.Contains(out.Skipped, want) {
+		t.Errorf("skipped = %+v, want it to hold %+v", out.Skipped, want)
 	}
 	// A repository with its issues off, asked for its issues: none, and
 	// no truncation (GitHub answers 410; the emulator lists its PRs).
 	off := offRepo(t, env)
 	single := report(t, env, map[string]any{"owner": "fleet", "repo": off, "target": "issues"})
-	if single.Truncated || len(single.Rows) != 0 {
-		t.Errorf("issues off: %+v", single)
+	if single.Truncated {
+		t.Errorf("issues off: truncated = true (%s), want false", single.TruncatedReason)
+	}
+	if len(single.Rows) != 0 {
+		t.Errorf("issues off: rows = %+v, want none", single.Rows)
 	}
 	// Its pull requests are still reported, from the pulls list.
 	pulls := report(t, env, map[string]any{"owner": "fleet", "repo": off, "target": "pulls"})
-	if pulls.Truncated || len(pulls.Skipped) != 0 || pulls.Scanned.Repos != 1 {
-		t.Errorf("issues off, pulls asked for: %+v", pulls)
+	if pulls.Truncated {
+		t.Errorf("issues off, pulls asked for: truncated = true (%s), want false", pulls.TruncatedReason)
+	}
+	if len(pulls.Skipped) != 0 {
+		t.Errorf("issues off, pulls asked for: skipped = %+v, want none", pulls.Skipped)
+	}
+	if pulls.Scanned.Repos != 1 {
+		t.Errorf("issues off, pulls asked for: scanned.repos = %d, want 1", pulls.Scanned.Repos)
 	}
 }
 
@@ -191,8 +218,11 @@ func TestReportUnlabeledRepeatIsConditional(t *testing.T) {
 	args := map[string]any{"owner": "fleet", "max_repos": 200}
 	first := report(t, env, args)
 	again := report(t, env, args)
-	if again.APICalls == 0 || again.ConditionalHits != again.APICalls {
-		t.Errorf("repeat: %d calls, %d conditional; want every call a 304", again.APICalls, again.ConditionalHits)
+	if again.APICalls == 0 {
+		t.Errorf("repeat: api_calls = 0, want some")
+	}
+	if again.ConditionalHits != again.APICalls {
+		t.Errorf("repeat: conditional_hits = %d, want %d (every call a 304)", again.ConditionalHits, again.APICalls)
 	}
 	sameRows(t, again.Rows, first.Rows)
 }
@@ -206,11 +236,11 @@ func TestReportUnlabeledSecondaryLimit(t *testing.T) {
 	env := fleetEnv(t, fleetSize, servertest.Options{Emulator: emulator.Options{MaxConcurrent: 3, Latency: 20 * time.Millisecond}})
 	out := report(t, env, map[string]any{"owner": "fleet", "max_repos": 200})
 	if out.Truncated {
-		t.Fatalf("truncated: %s", out.TruncatedReason)
+		t.Fatalf("truncated = true (%s), want false", out.TruncatedReason)
 	}
 	sameRows(t, out.Rows, want)
 	if peak := env.Emu.Emu.PeakInFlight(emulator.DemoTokenAlice); peak > 8 || peak < 4 {
-		t.Errorf("peak in flight %d: want over the emulator's 3 (the limit was met) and at most the bound, 8", peak)
+		t.Errorf("peak in flight = %d, want 4..8: over the emulator's 3 (the limit was met) and at most the bound", peak)
 	}
 }
 
@@ -223,14 +253,16 @@ func TestReportUnlabeledCursorBoundToFilters(t *testing.T) {
 	args := first.NextCall.Arguments.(map[string]any)
 	args["target"] = "issues"
 	e := env.Call(t, tool, args).Envelope(t)
-	if e.Code != "cursor_invalid" || e.Repair == nil || e.Repair.Tool != tool {
-		t.Fatalf("envelope %+v", e)
-	}
+	wantCode(t, "another target under the cursor", e, "cursor_invalid")
+	wantRepairTool(t, "another target under the cursor", e, tool)
 	restart := e.Repair.Arguments.(map[string]any)
-	if _, ok := restart["cursor"]; ok || restart["target"] != "issues" {
-		t.Errorf("restart arguments %v: want the same call without the cursor", restart)
+	if c, ok := restart["cursor"]; ok {
+		t.Errorf("restart arguments: cursor = %v, want none (%v)", c, restart)
+	}
+	if restart["target"] != "issues" {
+		t.Errorf("restart arguments: target = %v, want %q", restart["target"], "issues")
 	}
 	if out := report(t, env, restart); out.Scanned.Repos == 0 {
-		t.Errorf("the restart call read nothing: %+v", out)
+		t.Errorf("the restart call: scanned.repos = 0, want some (%+v)", out)
 	}
 }
