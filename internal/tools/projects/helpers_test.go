@@ -49,8 +49,14 @@ func wantCalls(t *testing.T, env *servertest.Env, n int) {
 // arguments, as an agent passes them back.
 func repairArgs(t *testing.T, r *contract.Repair) json.RawMessage {
 	t.Helper()
-	if r == nil || r.Arguments == nil || r.Tool == "" {
-		t.Fatalf("no callable repair: %+v", r)
+	if r == nil {
+		t.Fatal("repair = nil, want a callable one")
+	}
+	if r.Arguments == nil {
+		t.Fatalf("repair arguments = nil, want literal arguments: %+v", r)
+	}
+	if r.Tool == "" {
+		t.Fatalf("repair tool is empty, want one: %+v", r)
 	}
 	b, err := json.Marshal(r.Arguments)
 	if err != nil {
