@@ -20,8 +20,11 @@ func TestGetIssueFromMirror(t *testing.T) {
 	env, root := start(t, "")
 	n := seedIssue(t, env, func(is *emulator.Issue) bool { return len(is.Comments) > 3 })
 	e := refused(t, env, "github_get_issue", widgets(args{"issue_number": n, "source": "mirror"}))
-	if e.Code != contract.CodeMirrorNotFound || e.Repair.Tool != syncTool {
-		t.Fatalf("before any sync: %+v", e)
+	if e.Code != contract.CodeMirrorNotFound {
+		t.Fatalf("before any sync: code = %s, want %s", e.Code, contract.CodeMirrorNotFound)
+	}
+	if e.Repair.Tool != syncTool {
+		t.Fatalf("before any sync: repair tool = %q, want %s", e.Repair.Tool, syncTool)
 	}
 	doSync(t, env, nil)
 	// Every issue with relations, and one with comments, read both ways.
@@ -46,8 +49,13 @@ func TestGetIssueFromMirror(t *testing.T) {
 			if up := env.Upstream(); len(up) != 0 {
 				t.Errorf("#%d from the mirror made requests: %q", num, up)
 			}
-			if local.MirrorAgeS == nil || *local.MirrorAgeS < 0 || *local.MirrorAgeS > 60 || remote.MirrorAgeS != nil {
-				t.Errorf("#%d: mirror_age_s %v, remote %v", num, local.MirrorAgeS, remote.MirrorAgeS)
+			if local.MirrorAgeS == nil {
+				t.Errorf("#%d: mirror_age_s absent from the mirror read, want 0..60", num)
+			} else if age := *local.MirrorAgeS; age < 0 || age > 60 {
+				t.Errorf("#%d: mirror_age_s = %v, want 0..60", num, age)
+			}
+			if remote.MirrorAgeS != nil {
+				t.Errorf("#%d: the remote read's mirror_age_s = %v, want absent", num, *remote.MirrorAgeS)
 			}
 			local.MirrorAgeS, local.RateLimitRemaining, remote.RateLimitRemaining = nil, nil, nil
 			// Cursors are minted per call; what they lead to is the same.
