@@ -123,11 +123,11 @@ func TestLineTransportAnswersUnparseableLines(t *testing.T) {
 	send(t, in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(t, in, `{"jsonrpc":"2.0","id":2,"method":"tools/list"`) // cut short
 	if f := next(t, frames); !isParseError(f) {
-		t.Fatalf("reply to a truncated frame: %v", f)
+		t.Fatalf("reply to a truncated frame = %s, want a parse error (-32700) with a null id", show(f))
 	}
 	send(t, in, `{"id":2,"method":"tools/list"}`) // JSON, not JSON-RPC 2.0
 	if f := next(t, frames); !isError(f, -32600) {
-		t.Fatalf("reply to an object that is not JSON-RPC: %v", f)
+		t.Fatalf("reply to an object that is not JSON-RPC = %s, want Invalid Request (-32600) with a null id", show(f))
 	}
 	// JSON, but no request.
 	for _, v := range []string{"null", "42", `"x"`, "[]", "true"} {
@@ -147,7 +147,7 @@ func TestLineTransportAnswersUnparseableLines(t *testing.T) {
 	wantResult(t, "long ping", next(t, frames), "4")
 	send(t, in, `{"pad":"`+pad+`"`)
 	if f := next(t, frames); !isParseError(f) {
-		t.Fatalf("reply to a long line that is not JSON: %v", f)
+		t.Fatalf("reply to a long line that is not JSON = %s, want a parse error (-32700) with a null id", show(f))
 	}
 }
 

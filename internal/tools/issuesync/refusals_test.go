@@ -246,13 +246,13 @@ func TestSyncPlantedLinksAndInvalidFiles(t *testing.T) {
 		}
 	}
 	if len(reasons) != len(want) {
-		t.Errorf("invalid: %+v", out.Invalid)
+		t.Errorf("%d files invalid, want %d: %+v", len(reasons), len(want), out.Invalid)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
-		t.Errorf("the link's target was written: %q", b)
+		t.Errorf("the link's target = %q, want it unwritten, %q", b, "keep me")
 	}
 	if ents, _ := os.ReadDir(victimDir); len(ents) != 1 {
-		t.Errorf("written beside the link's target: %v", ents)
+		t.Errorf("beside the link's target: %v, want only the target", ents)
 	}
 	after := dirFiles(t, dir)
 	for n, to := range plant {

@@ -76,7 +76,7 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 	}
 	for _, it := range scoped.Items {
 		if it.Kind == "issue" && by[fmt.Sprintf("%s#%d", it.Repo, it.Number)] != allowed {
-			t.Errorf("row of %s#%d, opened by another user, listed", it.Repo, it.Number)
+			t.Errorf("row of %s#%d, opened by another user, listed, want it withheld", it.Repo, it.Number)
 		}
 	}
 	if others == 0 {
@@ -128,7 +128,7 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 	// The board still holds the other user's item as it was.
 	after := servertest.CallOK[projects.GetProjectItemOut](t, plain, projects.NameGetProjectItem, board(map[string]any{"item_id": otherItemID}))
 	if after.Item.Number != otherNumber {
-		t.Errorf("%s's item after the refusals: %+v", otherRef, after.Item)
+		t.Errorf("%s's item after the refusals: number = %d, want %d: %+v", otherRef, after.Item.Number, otherNumber, after.Item)
 	}
 }
 

@@ -68,7 +68,7 @@ func TestProjectItemsOutsideTheReadGrantAreWithheld(t *testing.T) {
 			t.Errorf("%s %v: code = %s, want %s", c.tool, c.args, e.Code, contract.CodeInsufficientScope)
 		}
 		if strings.Contains(e.Message, "gadgets") {
-			t.Errorf("%s %v: the refusal names the repository: %s", c.tool, c.args, e.Message)
+			t.Errorf("%s %v: message = %q, want it not to name the repository", c.tool, c.args, e.Message)
 		}
 	}
 }

@@ -43,7 +43,7 @@ func TestKnownNamesStayBounded(t *testing.T) {
 		t.Fatal("the repository in use was evicted before idle ones")
 	}
 	if len(k.entries) != k.order.Len() {
-		t.Fatalf("index holds %d, order %d", len(k.entries), k.order.Len())
+		t.Fatalf("index holds %d, want the order's %d", len(k.entries), k.order.Len())
 	}
 }
 
@@ -61,7 +61,7 @@ func TestKnownNamesExpire(t *testing.T) {
 		t.Fatal("adding a name extended the trust in older ones")
 	}
 	if k.Len() != 0 {
-		t.Fatalf("an expired entry is still held (%d)", k.Len())
+		t.Fatalf("%d entries held, want the expired one dropped", k.Len())
 	}
 	// Expired entries at the idle end go when a new one arrives.
 	k.Entry("b", now)

@@ -24,7 +24,7 @@ func TestKnownProjects(t *testing.T) {
 	}
 	got.Items["acme/widgets#2"] = "I2"
 	if again, _ := k.Get("b", now); len(again.Items) != 1 {
-		t.Fatalf("a caller's change reached the cache: %v", again.Items)
+		t.Fatalf("items = %v, want 1: a caller's change reached the cache", again.Items)
 	}
 	k.Put("b", github.ProjectV2{ID: "P1", Number: 1, Title: "renamed"}, now)
 	same, _ := k.Get("b", now)
@@ -36,12 +36,12 @@ func TestKnownProjects(t *testing.T) {
 	}
 	k.Put("b", github.ProjectV2{ID: "P9", Number: 1}, now)
 	if other, _ := k.Get("b", now); len(other.Items) != 0 {
-		t.Fatalf("another board under the key kept items: %v", other.Items)
+		t.Fatalf("another board under the key: items = %v, want none", other.Items)
 	}
 	k.SetItem("b", "acme/widgets#1", "I1")
 	k.SetItem("b", "acme/widgets#1", "")
 	if gone, _ := k.Get("b", now); len(gone.Items) != 0 {
-		t.Fatalf("forgotten item: %v", gone.Items)
+		t.Fatalf("forgotten item: items = %v, want none", gone.Items)
 	}
 	if _, ok := k.Get("b", now.Add(knownTTL+time.Second)); ok {
 		t.Fatal("a board older than knownTTL was trusted")
@@ -50,6 +50,6 @@ func TestKnownProjects(t *testing.T) {
 		k.Put(string(rune('a'+i%26))+string(rune(i)), github.ProjectV2{}, now)
 	}
 	if k.order.Len() > knownProjectsMax {
-		t.Fatalf("%d boards remembered, bound %d", k.order.Len(), knownProjectsMax)
+		t.Fatalf("%d boards remembered, want at most %d", k.order.Len(), knownProjectsMax)
 	}
 }
