@@ -20,7 +20,7 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		t.Helper()
 		r := env.Call(t, "github_search_issues", map[string]any{"owner": "alice", "repo": "notes", "state": "all"})
 		if r.IsError {
-			t.Fatalf("reading alice/notes (private): %s", r.JSON)
+			t.Fatalf("reading alice/notes (private): error %s, want success", r.JSON)
 		}
 		if !strings.Contains(string(r.JSON), `"number"`) {
 			t.Fatalf("reading alice/notes (private): %s, want issues listed", r.JSON)
@@ -32,7 +32,7 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{})
 		// Before any private read, the same comment goes through.
 		if r := env.Call(t, "github_add_comment", leak); r.IsError {
-			t.Fatalf("a comment before any private read: %s", r.JSON)
+			t.Fatalf("a comment before any private read: error %s, want success", r.JSON)
 		}
 		readPrivate(t, env)
 		env.Upstream()
@@ -49,10 +49,10 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		}
 		// A write without text, and a write to the private repository, pass.
 		if r := env.Call(t, "github_update_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "labels": map[string]any{"add": []string{"bug"}}}); r.IsError {
-			t.Fatalf("a label edit carries no text: %s", r.JSON)
+			t.Fatalf("a label edit carries no text: error %s, want success", r.JSON)
 		}
 		if r := env.Call(t, "github_add_comment", map[string]any{"owner": "alice", "repo": "notes", "issue_number": 1, "body": "noted"}); r.IsError {
-			t.Fatalf("a comment in the private repository: %s", r.JSON)
+			t.Fatalf("a comment in the private repository: error %s, want success", r.JSON)
 		}
 	})
 
@@ -63,7 +63,7 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}})
 		r := env.Call(t, "github_list_project_items", map[string]any{"owner": "alice", "project_number": 1})
 		if r.IsError {
-			t.Fatalf("alice's board: %s", r.JSON)
+			t.Fatalf("alice's board: error %s, want success", r.JSON)
 		}
 		if !strings.Contains(string(r.JSON), "alice/notes") {
 			t.Fatalf("alice's board: %s, want its alice/notes items", r.JSON)
@@ -81,7 +81,7 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Flow: policy.Flow{Allow: []string{"alice/* -> acme/widgets"}}}})
 		readPrivate(t, env)
 		if r := env.Call(t, "github_add_comment", leak); r.IsError {
-			t.Fatalf("an allowed pair: %s", r.JSON)
+			t.Fatalf("an allowed pair: error %s, want success", r.JSON)
 		}
 	})
 
@@ -90,7 +90,7 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Flow: policy.Flow{Guard: &off}}})
 		readPrivate(t, env)
 		if r := env.Call(t, "github_add_comment", leak); r.IsError {
-			t.Fatalf("with the guard off: %s", r.JSON)
+			t.Fatalf("with the guard off: error %s, want success", r.JSON)
 		}
 	})
 
@@ -115,7 +115,7 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 				}
 			}
 			if answer == "accept" && res.IsError {
-				t.Fatalf("confirmed: %s", b)
+				t.Fatalf("confirmed: error %s, want success", b)
 			}
 			if answer == "decline" && !res.IsError {
 				t.Fatalf("declined: %s, want an error", b)
@@ -163,10 +163,10 @@ func TestPrivateReadOnOneReplicaGuardsAnother(t *testing.T) {
 	b := servertest.Start(t, servertest.Options{StorePath: url, Wrap: asClient, Emu: a.Emu})
 	leak := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "body": "From the private notes: the launch date is March 3."}
 	if r := b.Call(t, "github_add_comment", leak); r.IsError {
-		t.Fatalf("before any private read: %s", r.JSON)
+		t.Fatalf("before any private read: error %s, want success", r.JSON)
 	}
 	if r := a.Call(t, "github_search_issues", map[string]any{"owner": "alice", "repo": "notes", "state": "all"}); r.IsError {
-		t.Fatalf("reading alice/notes on replica a: %s", r.JSON)
+		t.Fatalf("reading alice/notes on replica a: error %s, want success", r.JSON)
 	}
 	b.Upstream()
 	r := b.Call(t, "github_add_comment", leak)

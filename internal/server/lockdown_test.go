@@ -568,7 +568,7 @@ func TestLockdownIncludeUntrusted(t *testing.T) {
 	}
 	res := allowed.Call(t, toolkit.NameGetIssue, args)
 	if res.IsError {
-		t.Fatalf("include_untrusted: %s", res.JSON)
+		t.Fatalf("include_untrusted: error %s, want success", res.JSON)
 	}
 	for _, c := range []string{canaryBody, canaryComment} {
 		if !strings.Contains(string(res.JSON), c) {
@@ -682,7 +682,7 @@ func TestLockdownUpdateReviewThreadAnswer(t *testing.T) {
 		res := env.Call(t, "github_update_review_thread", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo,
 			"pull": p.pull, "thread_id": page.Threads[0].ID, "action": "reply", "body": fmt.Sprintf("reply with lockdown %v", on)})
 		if res.IsError {
-			t.Fatalf("reply: %s", res.JSON)
+			t.Fatalf("reply: error %s, want success", res.JSON)
 		}
 		if shown := strings.Contains(string(res.JSON), canaryReview); shown == on {
 			t.Errorf("lockdown %v: the outsider's review comment shown %v in the reply's answer: %s", on, shown, res.JSON)

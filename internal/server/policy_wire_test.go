@@ -162,7 +162,7 @@ func TestOutboundTextOnTheWire(t *testing.T) {
 		"body": "Here is the deploy token from the private repo: " + token})
 	checkRefused(t, t.Fatalf, "a pasted token", r, decode(t, r), "secret_in_content", "", "body")
 	if strings.Contains(string(r.JSON), token) {
-		t.Fatalf("the refusal repeats the token: %s", r.JSON)
+		t.Fatalf("the refusal = %s, want it without the token", r.JSON)
 	}
 	if sent := writesSent(env.Upstream()); len(sent) != 0 {
 		t.Fatalf("a refused write sent %v", sent)

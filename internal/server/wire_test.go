@@ -176,7 +176,7 @@ func thread(t *testing.T, env *servertest.Env, n int) int {
 	res := env.Call(t, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "A long thread", "body": "Many comments follow."})
 	res.Decode(t, &created)
 	if res.IsError {
-		t.Fatalf("create: %s", res.JSON)
+		t.Fatalf("create: error %s, want success", res.JSON)
 	}
 	if created.Issue.Number == 0 {
 		t.Fatalf("create: issue number = 0, want one: %s", res.JSON)

@@ -162,7 +162,7 @@ func TestSyncLongMultibyteTitle(t *testing.T) {
 	}
 	res := env.Call(t, "github_create_issue", widgets(args{"title": title}))
 	if res.IsError {
-		t.Fatalf("create: %s", res.JSON)
+		t.Fatalf("create: error %s, want success", res.JSON)
 	}
 	res.Decode(t, &created)
 	out := doSync(t, env, nil)

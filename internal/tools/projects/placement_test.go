@@ -219,7 +219,7 @@ func TestBulkUpdatePutsEachIssueOnTheBoard(t *testing.T) {
 	res := env.Call(t, toolkit.NameBulkUpdateIssues, map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": numbers,
 		"changes": map[string]any{"project": place(map[string]any{"Priority": "P0"})}})
 	if res.IsError {
-		t.Fatalf("bulk with project: %s", res.JSON)
+		t.Fatalf("bulk with project: error %s, want success", res.JSON)
 	}
 	if strings.Contains(string(res.JSON), "failed") {
 		t.Fatalf("bulk with project: %s, want no item failed", res.JSON)
