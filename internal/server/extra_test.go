@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 		t.Fatal(err)
 	}
 	if withExtra.Fingerprint() == plain.Fingerprint() {
-		t.Fatal("an extra tool does not change the surface fingerprint")
+		t.Fatalf("fingerprint with an extra tool = %s, want a change from the plain surface's", withExtra.Fingerprint())
 	}
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := withExtra.MCP.Connect(context.Background(), st, nil); err != nil {
@@ -45,19 +46,26 @@ func TestExtraToolsJoinTheSurface(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	if !strings.Contains(withExtra.Summary(), "pull_request_read") || !strings.Contains(cs.InitializeResult().Instructions, "tools forwarded from other MCP servers") {
-		t.Fatal("the capability summary does not name the extra tool, or the instructions do not point to it")
+	if s := withExtra.Summary(); !strings.Contains(s, "pull_request_read") {
+		t.Fatalf("the capability summary does not name the extra tool pull_request_read, want it to:\n%s", s)
+	}
+	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, "tools forwarded from other MCP servers") {
+		t.Fatalf("the instructions do not point to the extra tool, want \"tools forwarded from other MCP servers\":\n%s", ins)
 	}
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "pull_request_read", Arguments: map[string]any{}}); err != nil {
 		t.Fatal(err)
 	}
-	if len(wrapped) != 1 || wrapped[0] != "pull_request_read" {
-		t.Fatalf("the extra tool did not go through the wrapper: %v", wrapped)
+	if want := []string{"pull_request_read"}; !slices.Equal(wrapped, want) {
+		t.Fatalf("wrapped = %v, want %v: the extra tool goes through the wrapper", wrapped, want)
 	}
 	clash := extra
 	clash.Def = &mcp.Tool{Name: toolkit.NameGetIssue, InputSchema: map[string]any{"type": "object"}}
-	if _, err := server.New(svc, server.Options{Extra: []server.Extra{clash}}); err == nil || !strings.Contains(err.Error(), toolkit.NameGetIssue) {
-		t.Fatalf("a clashing name was accepted: %v", err)
+	_, err = server.New(svc, server.Options{Extra: []server.Extra{clash}})
+	if err == nil {
+		t.Fatal("a clashing name was accepted, want an error")
+	}
+	if !strings.Contains(err.Error(), toolkit.NameGetIssue) {
+		t.Fatalf("a clashing name: error = %v, want one naming %s", err, toolkit.NameGetIssue)
 	}
 }
 
@@ -93,8 +101,11 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 			t.Fatalf("the issue template is listed while github_get_issue is denied: %s", tpl.URITemplate)
 		}
 	}
-	if strings.Contains(srv.Summary(), "{issue_number}") || !strings.Contains(srv.Summary(), "{?state,labels") {
-		t.Fatal("the capability summary names the issue template, or not the issue index's")
+	if s := srv.Summary(); strings.Contains(s, "{issue_number}") {
+		t.Fatalf("the capability summary names the issue template, want it not to:\n%s", s)
+	}
+	if s := srv.Summary(); !strings.Contains(s, "{?state,labels") {
+		t.Fatalf("the capability summary does not name the issue index's template, want it to:\n%s", s)
 	}
 	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues/1"}); err == nil {
 		t.Fatal("an issue was read through the template of a denied tool")
@@ -105,8 +116,8 @@ func TestResourceReadsFollowTheToolSurface(t *testing.T) {
 	// The repository template's tool is served: its read goes through the
 	// wrapper as that tool's call (it fails here, there is no credential).
 	_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "github://acme/widgets/issues?labels=bug"})
-	if len(wrapped) != 1 || wrapped[0] != toolkit.NameSearchIssues {
-		t.Fatalf("the read did not go through the wrapper as github_search_issues: %v", wrapped)
+	if want := []string{toolkit.NameSearchIssues}; !slices.Equal(wrapped, want) {
+		t.Fatalf("wrapped = %v, want %v: the read goes through the wrapper as that tool's call", wrapped, want)
 	}
 }
 
@@ -141,7 +152,7 @@ func TestCompletionsOnlyForServedTemplates(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := len(res.Completion.Values) > 0; got != c.want {
-				t.Errorf("served templates %v: %d labels completed", c.want, len(res.Completion.Values))
+				t.Errorf("served templates %v: %d labels completed, want some completed = %v", c.want, len(res.Completion.Values), c.want)
 			}
 		})
 	}
@@ -157,8 +168,15 @@ func TestEnableToolsetsKeepsTheRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := srv.Fingerprint()
-	if err := srv.EnableToolsets("nope"); err == nil || !strings.Contains(err.Error(), "late") || srv.Fingerprint() != before {
-		t.Fatalf("an unknown toolset: %v (fingerprint %s, was %s)", err, srv.Fingerprint(), before)
+	err = srv.EnableToolsets("nope")
+	if err == nil {
+		t.Fatal("an unknown toolset was enabled, want an error")
+	}
+	if !strings.Contains(err.Error(), "late") {
+		t.Fatalf("an unknown toolset: error = %v, want one naming the toolset late", err)
+	}
+	if got := srv.Fingerprint(); got != before {
+		t.Fatalf("an unknown toolset: fingerprint = %s, want it unchanged, %s", got, before)
 	}
 	if err := srv.EnableToolsets("late"); err != nil {
 		t.Fatal(err)
@@ -167,8 +185,14 @@ func TestEnableToolsetsKeepsTheRules(t *testing.T) {
 	for _, sp := range srv.Tools() {
 		names = append(names, sp.ToolName())
 	}
-	if contains(names, toolkit.NameGetIssue) || !contains(names, toolkit.NameListRepoMetadata) || srv.Fingerprint() == before {
-		t.Fatalf("after enabling late with get_issue denied: %v, fingerprint %s (was %s)", names, srv.Fingerprint(), before)
+	if contains(names, toolkit.NameGetIssue) {
+		t.Fatalf("after enabling late with get_issue denied: tools = %v, want no %s", names, toolkit.NameGetIssue)
+	}
+	if !contains(names, toolkit.NameListRepoMetadata) {
+		t.Fatalf("after enabling late with get_issue denied: tools = %v, want %s among them", names, toolkit.NameListRepoMetadata)
+	}
+	if got := srv.Fingerprint(); got == before {
+		t.Fatalf("after enabling late with get_issue denied: fingerprint = %s, want a change from it", got)
 	}
 	cs := servertest.Connect(t, srv.MCP)
 	tpls, err := cs.ListResourceTemplates(context.Background(), nil)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
@@ -49,19 +50,24 @@ func TestFingerprintCoversTheSurface(t *testing.T) {
 func TestReadsAreNeverPublicByDefault(t *testing.T) {
 	var c mcp.Cacheable
 	setCacheable(context.Background(), &mcp.ReadResourceRequest{}, &c)
-	if c.CacheScope != scopePrivate || c.TTLMs != 0 {
-		t.Errorf("an unhinted read: %+v", c)
-	}
+	wantCacheable(t, "an unhinted read", c, scopePrivate, 0)
 	c = mcp.Cacheable{TTLMs: surfaceTTL, CacheScope: scopePublic}
 	setCacheable(context.Background(), &mcp.ReadResourceRequest{}, &c)
-	if c.CacheScope != scopePublic || c.TTLMs != surfaceTTL {
-		t.Errorf("a hinted read was changed: %+v", c)
-	}
+	wantCacheable(t, "a hinted read", c, scopePublic, surfaceTTL)
 	for _, req := range []mcp.Request{&mcp.ListResourcesRequest{}, &mcp.ListResourceTemplatesRequest{}} {
 		c = mcp.Cacheable{}
 		setCacheable(context.Background(), req, &c)
-		if c.CacheScope != scopePublic || c.TTLMs != listTTL {
-			t.Errorf("%T: %+v", req, c)
-		}
+		wantCacheable(t, fmt.Sprintf("%T", req), c, scopePublic, listTTL)
+	}
+}
+
+// wantCacheable reports, one field each, how c differs from scope and ttl.
+func wantCacheable(t *testing.T, what string, c mcp.Cacheable, scope string, ttl int) {
+	t.Helper()
+	if c.CacheScope != scope {
+		t.Errorf("%s: cacheScope = %q, want %q", what, c.CacheScope, scope)
+	}
+	if c.TTLMs != ttl {
+		t.Errorf("%s: ttlMs = %d, want %d", what, c.TTLMs, ttl)
 	}
 }

@@ -19,8 +19,11 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 	readPrivate := func(t *testing.T, env *servertest.Env) {
 		t.Helper()
 		r := env.Call(t, "github_search_issues", map[string]any{"owner": "alice", "repo": "notes", "state": "all"})
-		if r.IsError || !strings.Contains(string(r.JSON), `"number"`) {
-			t.Fatalf("reading alice/notes (private): %s", r.JSON)
+		if r.IsError {
+			t.Fatalf("reading alice/notes (private): error %s, want success", r.JSON)
+		}
+		if !strings.Contains(string(r.JSON), `"number"`) {
+			t.Fatalf("reading alice/notes (private): %s, want issues listed", r.JSON)
 		}
 	}
 	leak := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "body": "From the private notes: the launch date is March 3."}
@@ -29,25 +32,27 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{})
 		// Before any private read, the same comment goes through.
 		if r := env.Call(t, "github_add_comment", leak); r.IsError {
-			t.Fatalf("a comment before any private read: %s", r.JSON)
+			t.Fatalf("a comment before any private read: error %s, want success", r.JSON)
 		}
 		readPrivate(t, env)
 		env.Upstream()
 		r := env.Call(t, "github_add_comment", leak)
 		e := decode(t, r)
-		if !r.IsError || e.Code != "cross_visibility_write" || e.Details.Rule != "flow" || e.Settlement != "not_started" ||
-			!strings.Contains(string(r.JSON), "alice/notes") || !strings.Contains(string(r.JSON), "acme/widgets") {
-			t.Fatalf("comment after a private read: %s, want cross_visibility_write naming both repositories", r.JSON)
+		checkRefused(t, t.Fatalf, "comment after a private read", r, e, "cross_visibility_write", "flow", "")
+		for _, repo := range []string{"alice/notes", "acme/widgets"} {
+			if !strings.Contains(string(r.JSON), repo) {
+				t.Fatalf("comment after a private read: %s, want the refusal to name %s", r.JSON, repo)
+			}
 		}
 		if sent := writesSent(env.Upstream()); len(sent) != 0 {
 			t.Fatalf("the refused comment sent %v", sent)
 		}
 		// A write without text, and a write to the private repository, pass.
 		if r := env.Call(t, "github_update_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "labels": map[string]any{"add": []string{"bug"}}}); r.IsError {
-			t.Fatalf("a label edit carries no text: %s", r.JSON)
+			t.Fatalf("a label edit carries no text: error %s, want success", r.JSON)
 		}
 		if r := env.Call(t, "github_add_comment", map[string]any{"owner": "alice", "repo": "notes", "issue_number": 1, "body": "noted"}); r.IsError {
-			t.Fatalf("a comment in the private repository: %s", r.JSON)
+			t.Fatalf("a comment in the private repository: error %s, want success", r.JSON)
 		}
 	})
 
@@ -57,11 +62,18 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 	t.Run("board items", func(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}})
 		r := env.Call(t, "github_list_project_items", map[string]any{"owner": "alice", "project_number": 1})
-		if r.IsError || !strings.Contains(string(r.JSON), "alice/notes") {
+		if r.IsError {
+			t.Fatalf("alice's board: error %s, want success", r.JSON)
+		}
+		if !strings.Contains(string(r.JSON), "alice/notes") {
 			t.Fatalf("alice's board: %s, want its alice/notes items", r.JSON)
 		}
-		if r := env.Call(t, "github_add_comment", leak); !r.IsError || decode(t, r).Code != "cross_visibility_write" {
+		r = env.Call(t, "github_add_comment", leak)
+		if !r.IsError {
 			t.Fatalf("comment after listing a board of private issues: %s, want cross_visibility_write", r.JSON)
+		}
+		if got := decode(t, r).Code; got != "cross_visibility_write" {
+			t.Fatalf("comment after listing a board of private issues: code = %q, want cross_visibility_write", got)
 		}
 	})
 
@@ -69,7 +81,7 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Flow: policy.Flow{Allow: []string{"alice/* -> acme/widgets"}}}})
 		readPrivate(t, env)
 		if r := env.Call(t, "github_add_comment", leak); r.IsError {
-			t.Fatalf("an allowed pair: %s", r.JSON)
+			t.Fatalf("an allowed pair: error %s, want success", r.JSON)
 		}
 	})
 
@@ -78,7 +90,7 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 		env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Flow: policy.Flow{Guard: &off}}})
 		readPrivate(t, env)
 		if r := env.Call(t, "github_add_comment", leak); r.IsError {
-			t.Fatalf("with the guard off: %s", r.JSON)
+			t.Fatalf("with the guard off: error %s, want success", r.JSON)
 		}
 	})
 
@@ -97,13 +109,18 @@ func TestPrivateToPublicWriteNeedsAPerson(t *testing.T) {
 			}
 			servertest.Answer(t, cs, "github_add_comment", leak, res)
 			b, _ := json.Marshal(res.StructuredContent)
-			if !strings.Contains(asked, "alice/notes") || !strings.Contains(asked, "acme/widgets") {
-				t.Errorf("the person was asked %q: it does not name both repositories", asked)
+			for _, repo := range []string{"alice/notes", "acme/widgets"} {
+				if !strings.Contains(asked, repo) {
+					t.Errorf("the person was asked %q, want it to name %s", asked, repo)
+				}
 			}
 			if answer == "accept" && res.IsError {
-				t.Fatalf("confirmed: %s", b)
+				t.Fatalf("confirmed: error %s, want success", b)
 			}
-			if answer == "decline" && (!res.IsError || !strings.Contains(string(b), "confirmation_declined")) {
+			if answer == "decline" && !res.IsError {
+				t.Fatalf("declined: %s, want an error", b)
+			}
+			if answer == "decline" && !strings.Contains(string(b), "confirmation_declined") {
 				t.Fatalf("declined: %s, want confirmation_declined", b)
 			}
 			sent := writesSent(env.Upstream())
@@ -146,15 +163,22 @@ func TestPrivateReadOnOneReplicaGuardsAnother(t *testing.T) {
 	b := servertest.Start(t, servertest.Options{StorePath: url, Wrap: asClient, Emu: a.Emu})
 	leak := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "body": "From the private notes: the launch date is March 3."}
 	if r := b.Call(t, "github_add_comment", leak); r.IsError {
-		t.Fatalf("before any private read: %s", r.JSON)
+		t.Fatalf("before any private read: error %s, want success", r.JSON)
 	}
 	if r := a.Call(t, "github_search_issues", map[string]any{"owner": "alice", "repo": "notes", "state": "all"}); r.IsError {
-		t.Fatalf("reading alice/notes on replica a: %s", r.JSON)
+		t.Fatalf("reading alice/notes on replica a: error %s, want success", r.JSON)
 	}
 	b.Upstream()
 	r := b.Call(t, "github_add_comment", leak)
-	if e := decode(t, r); !r.IsError || e.Code != "cross_visibility_write" || !strings.Contains(string(r.JSON), "alice/notes") {
+	e := decode(t, r)
+	if !r.IsError {
 		t.Fatalf("replica b after replica a read alice/notes: %s, want cross_visibility_write", r.JSON)
+	}
+	if e.Code != "cross_visibility_write" {
+		t.Fatalf("replica b after replica a read alice/notes: code = %q, want cross_visibility_write", e.Code)
+	}
+	if !strings.Contains(string(r.JSON), "alice/notes") {
+		t.Fatalf("replica b after replica a read alice/notes: %s, want the refusal to name alice/notes", r.JSON)
 	}
 	if sent := writesSent(b.Upstream()); len(sent) != 0 {
 		t.Fatalf("the refused comment sent %v", sent)
@@ -189,8 +213,10 @@ func TestUnconfirmableToolsHiddenWhereAsked(t *testing.T) {
 			t.Errorf("%s: not listed to a client that can elicit", unavailable)
 		}
 		r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2, "body": "x"})
-		if e := decode(t, r); !r.IsError || e.Code != "confirmation_unavailable" {
+		if e := decode(t, r); !r.IsError {
 			t.Errorf("%s: a call from a client that cannot elicit: %s, want confirmation_unavailable", unavailable, r.JSON)
+		} else if e.Code != "confirmation_unavailable" {
+			t.Errorf("%s: a call from a client that cannot elicit: code = %q, want confirmation_unavailable", unavailable, e.Code)
 		}
 	}
 }

@@ -106,12 +106,25 @@ func TestProjectFieldNeedsTheBoardWriteTool(t *testing.T) {
 			var e contract.Error
 			b := res.JSON
 			_ = json.Unmarshal(b, &e)
-			if !res.IsError || e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != c.field {
-				t.Errorf("allow %v deny %v: %s with %s: %s", opts.Allow, opts.Deny, c.tool, c.field, b)
+			what := fmt.Sprintf("allow %v deny %v: %s with %s", opts.Allow, opts.Deny, c.tool, c.field)
+			switch {
+			case !res.IsError:
+				t.Errorf("%s: %s, want invalid_field", what, b)
+				continue
+			case e.Code != contract.CodeInvalidField:
+				t.Errorf("%s: code = %s, want %s", what, e.Code, contract.CodeInvalidField)
+				continue
+			case e.Details == nil:
+				t.Errorf("%s: details = nil, want field %s", what, c.field)
+				continue
+			case e.Details.Field != c.field:
+				t.Errorf("%s: details.field = %q, want %s", what, e.Details.Field, c.field)
 				continue
 			}
-			if e.Repair == nil || strings.Contains(fmt.Sprint(e.Repair.Arguments), "project") {
-				t.Errorf("%s: repair %+v keeps project", c.tool, e.Repair)
+			if e.Repair == nil {
+				t.Errorf("%s: repair = nil, want the call without project", c.tool)
+			} else if strings.Contains(fmt.Sprint(e.Repair.Arguments), "project") {
+				t.Errorf("%s: repair arguments %v keep project, want them without it", c.tool, e.Repair.Arguments)
 			}
 		}
 	}

@@ -136,11 +136,13 @@ func TestInstructionsBudget(t *testing.T) {
 					continue
 				}
 				if !strings.Contains(summary, w) {
-					t.Errorf("the capability summary lacks %q", w)
+					t.Errorf("the capability summary lacks %q, want it", w)
 				}
 			}
-			if c.guarded && (!strings.Contains(summary, "- lockdown: in public repositories") || !strings.Contains(summary, appRoutes)) {
-				t.Errorf("the capability summary lacks the lockdown or App routes line:\n%s", summary)
+			for _, w := range []string{"- lockdown: in public repositories", appRoutes} {
+				if c.guarded && !strings.Contains(summary, w) {
+					t.Errorf("the capability summary lacks %q, want the lockdown and App routes lines:\n%s", w, summary)
+				}
 			}
 		})
 	}
@@ -150,7 +152,11 @@ func TestInstructionsBudget(t *testing.T) {
 func TestInstructionsOmitAGuardTurnedOff(t *testing.T) {
 	off := false
 	srv := serverWith(t, policy.Rules{Flow: policy.Flow{Guard: &off}}, server.Options{})
-	if ins := servertest.Connect(t, srv.MCP).InitializeResult().Instructions; strings.Contains(ins, "data-flow guard") || !strings.Contains(ins, "- write policy:") {
-		t.Errorf("with the data-flow guard off, the instructions say:\n%s", ins)
+	ins := servertest.Connect(t, srv.MCP).InitializeResult().Instructions
+	if strings.Contains(ins, "data-flow guard") {
+		t.Errorf("with the data-flow guard off, the instructions name it, want them not to:\n%s", ins)
+	}
+	if !strings.Contains(ins, "- write policy:") {
+		t.Errorf("with the data-flow guard off, the instructions lack %q, want it:\n%s", "- write policy:", ins)
 	}
 }

@@ -67,8 +67,17 @@ func plant(t *testing.T, emu *emulatortest.Server) planted {
 	defer s.Unlock()
 	dave, bob, carol := s.Account("dave"), s.Account("bob"), s.Account("carol")
 	widgets, fork, gadgets := s.Repo(emulator.DemoOrg, emulator.DemoWidgetsRepo), s.Repo("dave", emulator.DemoWidgetsRepo), s.Repo(emulator.DemoOrg, emulator.DemoGadgetsRepo)
-	if fork == nil || fork.Private || widgets.Private || !gadgets.Private {
-		t.Fatal("the seed no longer has dave's public fork of the public acme/widgets and the private acme/gadgets")
+	if fork == nil {
+		t.Fatal("the seed no longer has dave's fork of acme/widgets")
+	}
+	if fork.Private {
+		t.Fatal("dave's fork of acme/widgets is private in the seed, want public")
+	}
+	if widgets.Private {
+		t.Fatal("acme/widgets is private in the seed, want public")
+	}
+	if !gadgets.Private {
+		t.Fatal("acme/gadgets is public in the seed, want private")
 	}
 	at := emulator.DemoNow().Add(time.Hour)
 	str := func(s string) *string { return &s }
@@ -256,11 +265,16 @@ func TestLockdownWithholdsStrangersTextEverywhere(t *testing.T) {
 			t.Errorf("lockdown off: %q reached no frame", c)
 		}
 	}
-	if !strings.Contains(offFiles, canaryBody) || !strings.Contains(offFiles, canaryComment) {
-		t.Errorf("lockdown off: the mirror lacks the probe's text")
+	for _, c := range []string{canaryBody, canaryComment} {
+		if !strings.Contains(offFiles, c) {
+			t.Errorf("lockdown off: the mirror lacks the probe's text %q", c)
+		}
 	}
-	if strings.Contains(off.Stack.Server.Summary(), "lockdown") || strings.Contains(off.Session.InitializeResult().Instructions, "lockdown") {
-		t.Errorf("lockdown off: the capability summary or the instructions speak of it")
+	if s := off.Stack.Server.Summary(); strings.Contains(s, "lockdown") {
+		t.Errorf("lockdown off: the capability summary speaks of lockdown, want it not to:\n%s", s)
+	}
+	if ins := off.Session.InitializeResult().Instructions; strings.Contains(ins, "lockdown") {
+		t.Errorf("lockdown off: the instructions speak of lockdown, want them not to:\n%s", ins)
 	}
 
 	onRoot := t.TempDir()
@@ -311,18 +325,38 @@ func TestLockdownMarkers(t *testing.T) {
 	}
 	env.Call(t, toolkit.NameGetIssue, merge(w, map[string]any{"issue_number": p.probe})).Decode(t, &got)
 	want := toolkit.Withheld{Body: true, Association: "CONTRIBUTOR", Bytes: len(canaryBody), Comments: 1}
-	if got.Issue.Body != nil || got.Issue.Withheld == nil || *got.Issue.Withheld != want || got.Issue.Author != "dave" {
-		t.Errorf("issue: body %v, marker %+v, want none and %+v", got.Issue.Body, got.Issue.Withheld, want)
+	if got.Issue.Body != nil {
+		t.Errorf("issue: body = %q, want none", *got.Issue.Body)
+	}
+	if got.Issue.Withheld == nil {
+		t.Errorf("issue: marker = nil, want %+v", want)
+	} else if *got.Issue.Withheld != want {
+		t.Errorf("issue: marker = %+v, want %+v", *got.Issue.Withheld, want)
+	}
+	if got.Issue.Author != "dave" {
+		t.Errorf("issue: author = %q, want dave", got.Issue.Author)
 	}
 	if len(got.Comments) != 2 {
 		t.Fatalf("%d comments, want 2", len(got.Comments))
 	}
-	if c := got.Comments[0]; c.Body != nil || c.Withheld == nil ||
-		*c.Withheld != (toolkit.WithheldText{Author: "dave", Association: "CONTRIBUTOR", Bytes: len(canaryComment)}) {
-		t.Errorf("dave's comment: body %v, marker %+v", c.Body, c.Withheld)
+	c := got.Comments[0]
+	if c.Body != nil {
+		t.Errorf("dave's comment: body = %q, want none", *c.Body)
 	}
-	if c := got.Comments[1]; c.Body == nil || *c.Body != memberText || c.Withheld != nil {
-		t.Errorf("bob's comment: body %v, marker %+v", c.Body, c.Withheld)
+	wantText := toolkit.WithheldText{Author: "dave", Association: "CONTRIBUTOR", Bytes: len(canaryComment)}
+	if c.Withheld == nil {
+		t.Errorf("dave's comment: marker = nil, want %+v", wantText)
+	} else if *c.Withheld != wantText {
+		t.Errorf("dave's comment: marker = %+v, want %+v", *c.Withheld, wantText)
+	}
+	c = got.Comments[1]
+	if c.Body == nil {
+		t.Errorf("bob's comment: body = nil, want %q", memberText)
+	} else if *c.Body != memberText {
+		t.Errorf("bob's comment: body = %q, want %q", *c.Body, memberText)
+	}
+	if c.Withheld != nil {
+		t.Errorf("bob's comment: marker = %+v, want none", *c.Withheld)
 	}
 
 	var items struct {
@@ -341,16 +375,21 @@ func TestLockdownMarkers(t *testing.T) {
 		for _, c := range th.Comments {
 			switch {
 			case c.Author == "dave" && (c.Body != "" || c.Withheld == nil || c.Withheld.Association != "CONTRIBUTOR"):
-				t.Errorf("dave's review comment shown: %+v", c)
+				t.Errorf("dave's review comment: body %q, marker %+v; want no body and a CONTRIBUTOR marker", c.Body, c.Withheld)
 			case c.Author == "dave":
 				daves++
 			case c.Body == "" || c.Withheld != nil:
-				t.Errorf("a member's review comment withheld: %+v", c)
+				t.Errorf("%s's review comment: body %q, marker %+v; want the body and no marker", c.Author, c.Body, c.Withheld)
 			}
 		}
 	}
-	if daves == 0 || items.Withheld == nil || items.Withheld.Comments != daves {
-		t.Errorf("review threads: %d of dave's comments withheld, page marker %+v", daves, items.Withheld)
+	if daves == 0 {
+		t.Errorf("review threads: no comment of dave's withheld, want some")
+	}
+	if items.Withheld == nil {
+		t.Errorf("review threads: page marker = nil, want one counting %d comments", daves)
+	} else if items.Withheld.Comments != daves {
+		t.Errorf("review threads: page marker counts %d comments, want dave's %d", items.Withheld.Comments, daves)
 	}
 }
 
@@ -407,13 +446,27 @@ func TestLockdownMirrorWrittenWithoutIt(t *testing.T) {
 	}
 	res.Decode(t, &got)
 	want := toolkit.Withheld{Body: true, Association: "CONTRIBUTOR", Bytes: len(canaryBody), Comments: 1}
-	if res.IsError || strings.Contains(string(res.JSON), canaryBody) || strings.Contains(string(res.JSON), canaryComment) ||
-		got.Issue.Withheld == nil || *got.Issue.Withheld != want {
-		t.Errorf("the mirror read under lockdown: %s", res.JSON)
+	if res.IsError {
+		t.Errorf("the mirror read under lockdown failed: %s", res.JSON)
+	}
+	for _, c := range []string{canaryBody, canaryComment} {
+		if strings.Contains(string(res.JSON), c) {
+			t.Errorf("the mirror read under lockdown shows %q: %s", c, res.JSON)
+		}
+	}
+	if got.Issue.Withheld == nil {
+		t.Errorf("the mirror read under lockdown: marker = nil, want %+v", want)
+	} else if *got.Issue.Withheld != want {
+		t.Errorf("the mirror read under lockdown: marker = %+v, want %+v", *got.Issue.Withheld, want)
 	}
 	// The associations the file keeps are the mirror's own, not the answer's.
-	if got.Issue.Association != "" || len(got.Comments) != 2 || got.Comments[0].Association != "" {
-		t.Errorf("the mirror read shows the file's associations: %s", res.JSON)
+	if got.Issue.Association != "" {
+		t.Errorf("the mirror read: issue association = %q, want none", got.Issue.Association)
+	}
+	if len(got.Comments) != 2 {
+		t.Errorf("the mirror read: %d comments, want 2: %s", len(got.Comments), res.JSON)
+	} else if got.Comments[0].Association != "" {
+		t.Errorf("the mirror read: first comment's association = %q, want none", got.Comments[0].Association)
 	}
 	on.Call(t, toolkit.NameSyncIssues, w)
 	files := mirrorText(t, root)
@@ -422,8 +475,11 @@ func TestLockdownMirrorWrittenWithoutIt(t *testing.T) {
 			t.Errorf("after a sync under lockdown the mirror still holds %q", c)
 		}
 	}
-	if !strings.Contains(files, `"lockdown": true`) || !strings.Contains(files, memberText) {
-		t.Errorf("the mirror under lockdown: no lockdown state, or the member's text is gone")
+	if !strings.Contains(files, `"lockdown": true`) {
+		t.Errorf("the mirror under lockdown has no \"lockdown\": true state, want it")
+	}
+	if !strings.Contains(files, memberText) {
+		t.Errorf("the mirror under lockdown lacks the member's text %q, want it kept", memberText)
 	}
 }
 
@@ -467,12 +523,24 @@ func TestLockdownIncludeUntrusted(t *testing.T) {
 	}
 	refusedWithRepair := func(env *servertest.Env, stage string) {
 		e := servertest.Refused(t, env, toolkit.NameGetIssue, args)
-		if e.Code != "invalid_field" || e.Details == nil || e.Details.Field != toolkit.IncludeUntrustedField || e.Repair == nil {
-			t.Fatalf("%s: %+v", stage, e)
+		if e.Code != "invalid_field" {
+			t.Fatalf("%s: code = %s, want invalid_field", stage, e.Code)
+		}
+		if e.Details == nil {
+			t.Fatalf("%s: details = nil, want field %s", stage, toolkit.IncludeUntrustedField)
+		}
+		if e.Details.Field != toolkit.IncludeUntrustedField {
+			t.Fatalf("%s: details.field = %q, want %s", stage, e.Details.Field, toolkit.IncludeUntrustedField)
+		}
+		if e.Repair == nil {
+			t.Fatalf("%s: repair = nil, want the call without %s", stage, toolkit.IncludeUntrustedField)
 		}
 		again, _ := json.Marshal(e.Repair.Arguments)
-		if strings.Contains(string(again), toolkit.IncludeUntrustedField) || !strings.Contains(string(again), fmt.Sprint(p.probe)) {
-			t.Errorf("%s: repair arguments %s", stage, again)
+		if strings.Contains(string(again), toolkit.IncludeUntrustedField) {
+			t.Errorf("%s: repair arguments = %s, want them without %s", stage, again, toolkit.IncludeUntrustedField)
+		}
+		if !strings.Contains(string(again), fmt.Sprint(p.probe)) {
+			t.Errorf("%s: repair arguments = %s, want them to keep issue %d", stage, again, p.probe)
 		}
 	}
 
@@ -499,19 +567,27 @@ func TestLockdownIncludeUntrusted(t *testing.T) {
 		t.Error("include_untrusted is not listed where it is allowed")
 	}
 	res := allowed.Call(t, toolkit.NameGetIssue, args)
-	if res.IsError || !strings.Contains(string(res.JSON), canaryBody) || !strings.Contains(string(res.JSON), canaryComment) {
-		t.Fatalf("include_untrusted: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("include_untrusted: error %s, want success", res.JSON)
+	}
+	for _, c := range []string{canaryBody, canaryComment} {
+		if !strings.Contains(string(res.JSON), c) {
+			t.Fatalf("include_untrusted: answer = %s, want it to show %q", res.JSON, c)
+		}
 	}
 	if got := audited.untrusted(); got != "acme/widgets" {
 		t.Errorf("audited include_untrusted of %q, want acme/widgets", got)
 	}
 	if s := allowed.Stack.Server.Summary(); !strings.Contains(s, "include_untrusted: true shows them") {
-		t.Errorf("the summary does not say include_untrusted is allowed")
+		t.Errorf("the summary does not say include_untrusted is allowed, want %q in:\n%s", "include_untrusted: true shows them", s)
 	}
 	// Without it, the same server withholds, and audits nothing.
 	res = allowed.Call(t, toolkit.NameGetIssue, merge(args, map[string]any{"include_untrusted": false}))
-	if strings.Contains(string(res.JSON), canaryBody) || audited.untrusted() != "" {
-		t.Errorf("without include_untrusted: %s, audited %q", res.JSON, audited.untrusted())
+	if strings.Contains(string(res.JSON), canaryBody) {
+		t.Errorf("without include_untrusted: answer shows %q: %s", canaryBody, res.JSON)
+	}
+	if got := audited.untrusted(); got != "" {
+		t.Errorf("without include_untrusted: audited include_untrusted of %q, want none", got)
 	}
 }
 
@@ -558,8 +634,11 @@ func TestLockdownThreadView(t *testing.T) {
 	env := startLockdown(t, emu, "", server.LockdownOptions{Rule: toolkit.Lockdown{On: true}})
 	ctx := context.Background()
 	page, err := env.Stack.GitHub.ListReviewThreads(ctx, emulator.DemoOrg, emulator.DemoWidgetsRepo, p.pull, 100, "")
-	if err != nil || len(page.Threads) == 0 {
-		t.Fatalf("threads: %v, %d", err, len(page.Threads))
+	if err != nil {
+		t.Fatalf("list review threads: %v", err)
+	}
+	if len(page.Threads) == 0 {
+		t.Fatal("no review threads, want some")
 	}
 	seen := 0
 	for _, th := range page.Threads {
@@ -570,11 +649,14 @@ func TestLockdownThreadView(t *testing.T) {
 		for _, c := range v.Comments {
 			if c.Author == "dave" {
 				seen++
-				if c.Body != "" || c.Withheld == nil {
-					t.Errorf("dave's review comment shown: %+v", c)
+				if c.Body != "" {
+					t.Errorf("dave's review comment: body = %q, want none", c.Body)
+				}
+				if c.Withheld == nil {
+					t.Errorf("dave's review comment: marker = nil, want one")
 				}
 			} else if c.Body == "" {
-				t.Errorf("a member's review comment withheld: %+v", c)
+				t.Errorf("%s's review comment: body is empty, want it shown: %+v", c.Author, c)
 			}
 		}
 	}
@@ -591,13 +673,16 @@ func TestLockdownUpdateReviewThreadAnswer(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		env := startLockdown(t, emu, "", server.LockdownOptions{Rule: toolkit.Lockdown{On: on}})
 		page, err := env.Stack.GitHub.ListReviewThreads(context.Background(), emulator.DemoOrg, emulator.DemoWidgetsRepo, p.pull, 100, "")
-		if err != nil || len(page.Threads) == 0 {
-			t.Fatalf("threads: %v", err)
+		if err != nil {
+			t.Fatalf("list review threads: %v", err)
+		}
+		if len(page.Threads) == 0 {
+			t.Fatal("no review threads, want some")
 		}
 		res := env.Call(t, "github_update_review_thread", map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo,
 			"pull": p.pull, "thread_id": page.Threads[0].ID, "action": "reply", "body": fmt.Sprintf("reply with lockdown %v", on)})
 		if res.IsError {
-			t.Fatalf("reply: %s", res.JSON)
+			t.Fatalf("reply: error %s, want success", res.JSON)
 		}
 		if shown := strings.Contains(string(res.JSON), canaryReview); shown == on {
 			t.Errorf("lockdown %v: the outsider's review comment shown %v in the reply's answer: %s", on, shown, res.JSON)

@@ -40,6 +40,29 @@ func decode(t *testing.T, r servertest.Result) envelope {
 	return e
 }
 
+// checkRefused reports, one condition each, how the refusal r (decoded
+// as e) differs from an error with code, settlement not_started and, when
+// not empty, details.rule rule and details.field field. report is t.Errorf
+// or t.Fatalf.
+func checkRefused(t *testing.T, report func(string, ...any), what string, r servertest.Result, e envelope, code, rule, field string) {
+	t.Helper()
+	if !r.IsError {
+		report("%s: isError = false, want a %s refusal: %s", what, code, r.JSON)
+	}
+	if e.Code != code {
+		report("%s: code = %q, want %s", what, e.Code, code)
+	}
+	if rule != "" && e.Details.Rule != rule {
+		report("%s: details.rule = %q, want %s", what, e.Details.Rule, rule)
+	}
+	if field != "" && e.Details.Field != field {
+		report("%s: details.field = %q, want %s", what, e.Details.Field, field)
+	}
+	if e.Settlement != "not_started" {
+		report("%s: settlement = %q, want not_started", what, e.Settlement)
+	}
+}
+
 // writesSent counts the requests that could change GitHub's state.
 func writesSent(reqs []string) []string {
 	var out []string
@@ -81,9 +104,19 @@ func triagePolicy() policy.Rules {
 // The page's policy says what the tests below rely on.
 func TestReadmeTriagePolicy(t *testing.T) {
 	p := triagePolicy()
-	if !slices.Contains(p.Deny, policy.KindDelete) || !slices.Contains(p.Quotas[policy.KindComment], "1/issue/h") ||
-		!slices.Contains(p.Quotas[policy.KindComment], "20/h") || len(p.AllowedLabels) == 0 || p.Confirm.BulkOver == 0 {
-		t.Fatalf("docs/security-model.md's triage policy %+v: want deletes denied, comments at 20/h and 1/issue/h, allowed labels and a bulk confirmation", p)
+	if !slices.Contains(p.Deny, policy.KindDelete) {
+		t.Errorf("docs/security-model.md's triage policy: deny = %v, want %s among them", p.Deny, policy.KindDelete)
+	}
+	for _, want := range []string{"1/issue/h", "20/h"} {
+		if !slices.Contains(p.Quotas[policy.KindComment], want) {
+			t.Errorf("docs/security-model.md's triage policy: comment quotas = %v, want %s among them", p.Quotas[policy.KindComment], want)
+		}
+	}
+	if len(p.AllowedLabels) == 0 {
+		t.Errorf("docs/security-model.md's triage policy: no allowed labels, want some")
+	}
+	if p.Confirm.BulkOver == 0 {
+		t.Errorf("docs/security-model.md's triage policy: confirm.bulk_over = 0, want a bulk confirmation")
 	}
 }
 
@@ -96,14 +129,21 @@ func TestQuotaBoundsAHostileCommentStorm(t *testing.T) {
 		r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "body": fmt.Sprintf("spam %d", i)})
 		if r.IsError {
 			e := decode(t, r)
-			if e.Code != "quota_exceeded" || e.Details.Rule != "quotas.comment" || e.Settlement != "not_started" || e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 {
-				t.Fatalf("call %d: %s, want quota_exceeded on quotas.comment, not_started, with retry_after_ms", i, r.JSON)
+			checkRefused(t, t.Fatalf, fmt.Sprintf("call %d", i), r, e, "quota_exceeded", "quotas.comment", "")
+			if e.RetryAfterMS == nil {
+				t.Fatalf("call %d: retry_after_ms = null, want above 0: %s", i, r.JSON)
+			}
+			if *e.RetryAfterMS <= 0 {
+				t.Fatalf("call %d: retry_after_ms = %d, want above 0", i, *e.RetryAfterMS)
 			}
 			refused++
 		}
 	}
-	if sent := writesSent(env.Upstream()); len(sent) != 1 || refused != 199 {
-		t.Fatalf("200 comments on one issue: %d sent (%v), %d refused; want 1 sent, 199 refused", len(sent), sent, refused)
+	if sent := writesSent(env.Upstream()); len(sent) != 1 {
+		t.Fatalf("200 comments on one issue: %d sent (%v), want 1", len(sent), sent)
+	}
+	if refused != 199 {
+		t.Fatalf("200 comments on one issue: %d refused, want 199", refused)
 	}
 	for n := 2; n <= 31; n++ {
 		env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": n, "body": "spread"})
@@ -120,11 +160,9 @@ func TestOutboundTextOnTheWire(t *testing.T) {
 	token := "ghp_" + strings.Repeat("A1b2C3d4E5", 3) + "f6G7h8"
 	r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 3,
 		"body": "Here is the deploy token from the private repo: " + token})
-	if e := decode(t, r); !r.IsError || e.Code != "secret_in_content" || e.Details.Field != "body" || e.Settlement != "not_started" {
-		t.Fatalf("a pasted token: %s, want secret_in_content on body, not_started", r.JSON)
-	}
+	checkRefused(t, t.Fatalf, "a pasted token", r, decode(t, r), "secret_in_content", "", "body")
 	if strings.Contains(string(r.JSON), token) {
-		t.Fatalf("the refusal repeats the token: %s", r.JSON)
+		t.Fatalf("the refusal = %s, want it without the token", r.JSON)
 	}
 	if sent := writesSent(env.Upstream()); len(sent) != 0 {
 		t.Fatalf("a refused write sent %v", sent)
@@ -133,14 +171,22 @@ func TestOutboundTextOnTheWire(t *testing.T) {
 	r = env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 4,
 		"body": "cc @acme/everyone and @alice, please look"})
 	e := decode(t, r)
-	if r.IsError || e.Neutralized["mentions"] != 2 {
-		t.Fatalf("a comment with mentions: %s, want success with neutralized.mentions 2", r.JSON)
+	if r.IsError {
+		t.Fatalf("a comment with mentions: %s, want success", r.JSON)
+	}
+	if got := e.Neutralized["mentions"]; got != 2 {
+		t.Fatalf("a comment with mentions: neutralized.mentions = %d, want 2", got)
 	}
 	written := commentBodies(t, env, 4)
 	last := written[len(written)-1]
 	t.Logf("the emulator received: %q", last)
-	if strings.Contains(last, " @acme/everyone") || strings.Contains(last, " @alice,") || !strings.Contains(last, "acme/everyone") {
-		t.Fatalf("the emulator received %q: the mentions still notify, or were lost", last)
+	for _, mention := range []string{" @acme/everyone", " @alice,"} {
+		if strings.Contains(last, mention) {
+			t.Fatalf("the emulator received %q, want the mention %q neutralized", last, mention)
+		}
+	}
+	if !strings.Contains(last, "acme/everyone") {
+		t.Fatalf("the emulator received %q, want acme/everyone kept", last)
 	}
 }
 
@@ -166,9 +212,7 @@ func TestArgumentRulesRefuseByName(t *testing.T) {
 		{"github_bulk_update_issues", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": []int{1, 2}, "changes": map[string]any{"labels": map[string]any{"remove": []string{"priority: high"}}}}, "allowed_labels"},
 	} {
 		r := env.Call(t, c.tool, c.args)
-		if e := decode(t, r); !r.IsError || e.Code != "policy_refused" || e.Details.Rule != c.rule || e.Settlement != "not_started" {
-			t.Errorf("%s: %s, want policy_refused by rule %s", c.tool, r.JSON, c.rule)
-		}
+		checkRefused(t, t.Errorf, c.tool, r, decode(t, r), "policy_refused", c.rule, "")
 	}
 	if sent := writesSent(env.Upstream()); len(sent) != 0 {
 		t.Fatalf("refused writes sent %v", sent)
@@ -218,8 +262,11 @@ func TestDryRunOfEveryWriteToolWritesNothing(t *testing.T) {
 		args = maps(args, "dry_run", true)
 		r := env.Call(t, name, args)
 		e := decode(t, r)
-		if r.IsError || len(e.DryRun) == 0 {
+		if r.IsError {
 			t.Errorf("%s dry run: %s, want a plan", name, r.JSON)
+		}
+		if len(e.DryRun) == 0 {
+			t.Errorf("%s dry run: no dry_run, want a plan: %s", name, r.JSON)
 		}
 		// It reads what it shows (the issues it would change, as they
 		// stand) and writes nothing.
@@ -238,8 +285,11 @@ func TestDryRunOfEveryWriteToolWritesNothing(t *testing.T) {
 					} `json:"items"`
 				} `json:"preview"`
 			}
-			if err := json.Unmarshal(r.JSON, &plan); err != nil || len(plan.Preview.Items) == 0 {
+			if err := json.Unmarshal(r.JSON, &plan); err != nil {
 				t.Fatalf("%s plan %s: %v", name, r.JSON, err)
+			}
+			if len(plan.Preview.Items) == 0 {
+				t.Fatalf("%s plan: no preview items, want some: %s", name, r.JSON)
 			}
 			for _, it := range plan.Preview.Items {
 				if it.Settlement == "" {
@@ -258,11 +308,21 @@ func TestDryRunOfEveryWriteToolWritesNothing(t *testing.T) {
 					} `json:"writes"`
 				} `json:"dry_run"`
 			}
-			if err := json.Unmarshal(r.JSON, &plan); err != nil || len(plan.DryRun.Writes) == 0 {
+			if err := json.Unmarshal(r.JSON, &plan); err != nil {
 				t.Fatalf("%s plan %s: %v", name, r.JSON, err)
 			}
-			if w := plan.DryRun.Writes[0]; w.Before == nil || w.Before.State == "" || w.Before.Labels == nil {
-				t.Errorf("%s: planned write on %s without the issue as it stands: %s", name, w.Target, r.JSON)
+			if len(plan.DryRun.Writes) == 0 {
+				t.Fatalf("%s plan: no writes, want some: %s", name, r.JSON)
+			}
+			if w := plan.DryRun.Writes[0]; w.Before == nil {
+				t.Errorf("%s: planned write on %s: before = null, want the issue as it stands: %s", name, w.Target, r.JSON)
+			} else {
+				if w.Before.State == "" {
+					t.Errorf("%s: planned write on %s: before.state is empty, want the issue's state", name, w.Target)
+				}
+				if w.Before.Labels == nil {
+					t.Errorf("%s: planned write on %s: before.labels = null, want the issue's labels", name, w.Target)
+				}
 			}
 		}
 	}
@@ -302,8 +362,11 @@ func TestQuotaSharedByReplicas(t *testing.T) {
 		}
 	}
 	sent := len(writesSent(a.Upstream())) + len(writesSent(b.Upstream()))
-	if sent != 3 || refused != 7 {
-		t.Fatalf("10 comments over two replicas with a quota of 3: %d sent, %d refused; want 3 and 7", sent, refused)
+	if sent != 3 {
+		t.Fatalf("10 comments over two replicas with a quota of 3: %d sent, want 3", sent)
+	}
+	if refused != 7 {
+		t.Fatalf("10 comments over two replicas with a quota of 3: %d refused, want 7", refused)
 	}
 }
 
@@ -314,15 +377,24 @@ func TestOutboundRewritesOnTheWire(t *testing.T) {
 		SlashCommands: "neutralize", LinkDomains: []string{"github.com"}, Footer: "_Posted by the triage agent._"}}})
 	body := "/close\nSee https://evil.example/steal?x=1 and https://github.com/acme/widgets/issues/1.\n\n```\n/close stays in code\n```"
 	r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 6, "body": body})
-	if e := decode(t, r); r.IsError || e.Neutralized["slash_commands"] != 1 || e.Neutralized["links"] != 1 {
-		t.Fatalf("answer %s: want neutralized slash_commands 1 and links 1", r.JSON)
+	e := decode(t, r)
+	if r.IsError {
+		t.Fatalf("answer %s, want success", r.JSON)
+	}
+	for _, k := range []string{"slash_commands", "links"} {
+		if got := e.Neutralized[k]; got != 1 {
+			t.Fatalf("neutralized.%s = %d, want 1: %s", k, got, r.JSON)
+		}
 	}
 	got := commentBodies(t, env, 6)
 	last := got[len(got)-1]
 	t.Logf("the emulator received: %q", last)
 	for _, bad := range []string{"\n/close\n", "https://evil.example", "/close\nSee"} {
-		if strings.HasPrefix(last, "/close") || strings.Contains(last, bad) {
-			t.Errorf("the written text still holds %q: %q", bad, last)
+		if strings.HasPrefix(last, "/close") {
+			t.Errorf("the written text = %q, want it not to start with /close", last)
+		}
+		if strings.Contains(last, bad) {
+			t.Errorf("the written text = %q, want it without %q", last, bad)
 		}
 	}
 	for _, kept := range []string{"https://github.com/acme/widgets/issues/1", "evil.example/steal", "```\n/close stays in code\n```", "_Posted by the triage agent._"} {
@@ -372,8 +444,14 @@ func TestDryRunNamesTheRequestsTheCallSends(t *testing.T) {
 				} `json:"writes"`
 			} `json:"dry_run"`
 		}
-		if err := json.Unmarshal(r.JSON, &plan); err != nil || r.IsError || len(plan.DryRun.Writes) == 0 {
+		if err := json.Unmarshal(r.JSON, &plan); err != nil {
 			t.Fatalf("%s dry run: %s (%v)", row.tool, r.JSON, err)
+		}
+		if r.IsError {
+			t.Fatalf("%s dry run: %s, want a plan", row.tool, r.JSON)
+		}
+		if len(plan.DryRun.Writes) == 0 {
+			t.Fatalf("%s dry run: no writes, want some: %s", row.tool, r.JSON)
 		}
 		var named []string
 		graphql := false
@@ -389,8 +467,11 @@ func TestDryRunNamesTheRequestsTheCallSends(t *testing.T) {
 				path = path[:i] + "/{id}"
 			}
 			unescaped, err := url.PathUnescape(path)
-			if err != nil || method == "" {
-				t.Fatalf("%s names the request %q", row.tool, w.Request)
+			if err != nil {
+				t.Fatalf("%s names the request %q: %v", row.tool, w.Request, err)
+			}
+			if method == "" {
+				t.Fatalf("%s names the request %q, want a method before the path", row.tool, w.Request)
 			}
 			named = append(named, method+" "+unescaped)
 		}
@@ -412,7 +493,7 @@ func TestDryRunNamesTheRequestsTheCallSends(t *testing.T) {
 			}
 		}
 		if !slices.Equal(got, named) {
-			t.Errorf("%s: sent %v, its dry run named %v", row.tool, got, named)
+			t.Errorf("%s: sent %v, want what its dry run named, %v", row.tool, got, named)
 		}
 	}
 }

@@ -46,8 +46,11 @@ func getPrompt(t *testing.T, cs *mcp.ClientSession, name string, args map[string
 	if err != nil {
 		t.Fatalf("prompts/get %s: %v", name, err)
 	}
-	if len(res.Messages) != 1 || res.Messages[0].Role != "user" {
+	if len(res.Messages) != 1 {
 		t.Fatalf("prompts/get %s: %d messages, want one user message", name, len(res.Messages))
+	}
+	if res.Messages[0].Role != "user" {
+		t.Fatalf("prompts/get %s: role = %q, want user", name, res.Messages[0].Role)
 	}
 	text, ok := res.Messages[0].Content.(*mcp.TextContent)
 	if !ok {
@@ -107,14 +110,17 @@ func TestPromptsListedWithTheirArguments(t *testing.T) {
 			}
 			args = append(args, name)
 			if a.Description == "" {
-				t.Errorf("%s: argument %s has no description", p.Name, a.Name)
+				t.Errorf("%s: argument %s has an empty description, want one", p.Name, a.Name)
 			}
 		}
 		if !slices.Equal(args, want[p.Name]) {
 			t.Errorf("%s: arguments = %v, want %v", p.Name, args, want[p.Name])
 		}
-		if p.Title == "" || p.Description == "" {
-			t.Errorf("%s: title %q, description %q: want both", p.Name, p.Title, p.Description)
+		if p.Title == "" {
+			t.Errorf("%s: title is empty, want one", p.Name)
+		}
+		if p.Description == "" {
+			t.Errorf("%s: description is empty, want one", p.Name)
 		}
 	}
 }
@@ -175,8 +181,11 @@ func TestPromptMessagesCallServedToolsWithTheArguments(t *testing.T) {
 					t.Errorf("%s's arguments %s are not JSON: %v", pc.tool, pc.args, err)
 					continue
 				}
-				if got.Owner != base["owner"] || got.Repo != base["repo"] {
-					t.Errorf("%s: owner/repo = %s/%s, want %s/%s", pc.tool, got.Owner, got.Repo, base["owner"], base["repo"])
+				if got.Owner != base["owner"] {
+					t.Errorf("%s: owner = %q, want %q", pc.tool, got.Owner, base["owner"])
+				}
+				if got.Repo != base["repo"] {
+					t.Errorf("%s: repo = %q, want %q", pc.tool, got.Repo, base["repo"])
 				}
 				// A read written out in full is callable as it stands.
 				if !strings.Contains(pc.args, `"issue_number":N`) && pc.tool != toolkit.NameUpdateIssue {
@@ -187,12 +196,12 @@ func TestPromptMessagesCallServedToolsWithTheArguments(t *testing.T) {
 			}
 			for _, tool := range c.wantTools {
 				if !named[tool] {
-					t.Errorf("message names no call of %s:\n%s", tool, text)
+					t.Errorf("message names no call of %s, want one:\n%s", tool, text)
 				}
 			}
 			for _, want := range c.wantText {
 				if !strings.Contains(text, want) {
-					t.Errorf("message lacks %s:\n%s", want, text)
+					t.Errorf("message lacks %s, want it:\n%s", want, text)
 				}
 			}
 		})
@@ -220,8 +229,11 @@ func TestPromptArgumentErrorsAreInvalidParams(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := env.Session.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: c.prompt, Arguments: c.args})
 			var werr *jsonrpc.Error
-			if err == nil || !asWire(err, &werr) {
-				t.Fatalf("want a JSON-RPC error, got %v", err)
+			if err == nil {
+				t.Fatal("prompts/get succeeded, want a JSON-RPC error")
+			}
+			if !asWire(err, &werr) {
+				t.Fatalf("error = %v, want a JSON-RPC error", err)
 			}
 			if werr.Code != jsonrpc.CodeInvalidParams {
 				t.Errorf("JSON-RPC code = %d, want %d (invalid params)", werr.Code, jsonrpc.CodeInvalidParams)
@@ -233,11 +245,16 @@ func TestPromptArgumentErrorsAreInvalidParams(t *testing.T) {
 			if e.Code != contract.CodeInvalidField {
 				t.Errorf("code = %s, want %s", e.Code, contract.CodeInvalidField)
 			}
-			if e.Details == nil || e.Details.Field != c.field {
-				t.Errorf("details = %+v, want field %s", e.Details, c.field)
+			if e.Details == nil {
+				t.Errorf("details = nil, want field %s", c.field)
+			} else if e.Details.Field != c.field {
+				t.Errorf("details.field = %q, want %s", e.Details.Field, c.field)
 			}
-			if e.RequestID == "" || e.Fingerprint != env.Stack.Server.Fingerprint() {
-				t.Errorf("request_id %q, fingerprint %q: want both, the surface's", e.RequestID, e.Fingerprint)
+			if e.RequestID == "" {
+				t.Errorf("request_id is empty, want one")
+			}
+			if want := env.Stack.Server.Fingerprint(); e.Fingerprint != want {
+				t.Errorf("fingerprint = %q, want the surface's %q", e.Fingerprint, want)
 			}
 		})
 	}
@@ -291,7 +308,7 @@ func TestPromptArgumentCompletions(t *testing.T) {
 	prefix := open[0][:1]
 	for _, m := range complete("release_notes", "milestone", strings.ToLower(prefix), map[string]string{"owner": "acme", "repo": "widgets"}) {
 		if !strings.HasPrefix(strings.ToLower(m), strings.ToLower(prefix)) {
-			t.Errorf("milestone %q offered for prefix %q", m, prefix)
+			t.Errorf("milestone %q offered for prefix %q, want only milestones with that prefix", m, prefix)
 		}
 	}
 	for _, c := range []struct{ prompt, arg string }{
@@ -308,8 +325,13 @@ func TestPromptArgumentCompletions(t *testing.T) {
 		Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "../x"}},
 	})
 	var werr *jsonrpc.Error
-	if err == nil || !asWire(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
-		t.Errorf("milestone completion with repo ../x: %v, want invalid params", err)
+	switch {
+	case err == nil:
+		t.Errorf("milestone completion with repo ../x succeeded, want invalid params")
+	case !asWire(err, &werr):
+		t.Errorf("milestone completion with repo ../x: error = %v, want a JSON-RPC error", err)
+	case werr.Code != jsonrpc.CodeInvalidParams:
+		t.Errorf("milestone completion with repo ../x: JSON-RPC code = %d, want %d (invalid params)", werr.Code, jsonrpc.CodeInvalidParams)
 	}
 }
 
@@ -328,12 +350,17 @@ func TestTriagePromptProposesUnderReadOnly(t *testing.T) {
 			t.Errorf("read-only triage says %q:\n%s", bad, text)
 		}
 	}
-	if !strings.Contains(text, "Write nothing") || !strings.Contains(text, toolkit.NameUpdateIssue) {
-		t.Errorf("read-only triage does not word its labels as proposals of %s:\n%s", toolkit.NameUpdateIssue, text)
+	for _, want := range []string{"Write nothing", toolkit.NameUpdateIssue} {
+		if !strings.Contains(text, want) {
+			t.Errorf("read-only triage lacks %q, want its labels worded as proposals of %s:\n%s", want, toolkit.NameUpdateIssue, text)
+		}
 	}
 	rw := servertest.Start(t, servertest.Options{})
-	if text := getPrompt(t, rw.Session, "triage_issues", args); !strings.Contains(text, "Apply each") || !strings.Contains(text, "dry_run: true") {
-		t.Errorf("triage with writes served does not apply with a dry run first:\n%s", text)
+	text = getPrompt(t, rw.Session, "triage_issues", args)
+	for _, want := range []string{"Apply each", "dry_run: true"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("triage with writes served lacks %q, want it to apply with a dry run first:\n%s", want, text)
+		}
 	}
 	// The weekly report names the reports only where they are served.
 	if text := getPrompt(t, rw.Session, "weekly_report", args); strings.Contains(text, "github_report_") {
@@ -352,7 +379,7 @@ func TestPromptsFollowTheToolsServed(t *testing.T) {
 	}
 	if _, err := env.Session.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "weekly_report",
 		Arguments: map[string]string{"owner": "acme", "repo": "widgets"}}); err == nil {
-		t.Error("a prompt not offered was answered")
+		t.Error("a prompt not offered was answered, want an error")
 	}
 	if err := env.Stack.Server.EnableToolsets("issues"); err != nil {
 		t.Fatal(err)
@@ -382,8 +409,12 @@ func TestTriagePromptProposesWhereTheWriteIsHidden(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Policy: policy.Rules{Confirm: policy.Confirm{
 		Tools: []string{toolkit.NameUpdateIssue}, Unavailable: "hide"}}})
 	args := map[string]string{"owner": "acme", "repo": "widgets"}
-	if text := getPrompt(t, env.Session, "triage_issues", args); strings.Contains(text, "Apply each") || !strings.Contains(text, "Write nothing") {
-		t.Errorf("to a client not shown %s, triage applies:\n%s", toolkit.NameUpdateIssue, text)
+	text := getPrompt(t, env.Session, "triage_issues", args)
+	if strings.Contains(text, "Apply each") {
+		t.Errorf("to a client not shown %s, triage says \"Apply each\", want a proposal:\n%s", toolkit.NameUpdateIssue, text)
+	}
+	if !strings.Contains(text, "Write nothing") {
+		t.Errorf("to a client not shown %s, triage lacks \"Write nothing\", want a proposal:\n%s", toolkit.NameUpdateIssue, text)
 	}
 	eliciting := connectEliciting(t, env, func(*mcp.ElicitRequest) *mcp.ElicitResult { return &mcp.ElicitResult{Action: "decline"} })
 	if text := getPrompt(t, eliciting, "triage_issues", args); !strings.Contains(text, "Apply each") {

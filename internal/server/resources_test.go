@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,13 +23,20 @@ func TestDiscoveryResources(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	ctx := context.Background()
 	init := env.Session.InitializeResult()
-	if !strings.Contains(init.Instructions, "ghgate://capabilities") || !strings.Contains(init.Instructions, env.Stack.Server.Fingerprint()) {
-		t.Fatalf("instructions lack the capability summary's URI or the fingerprint: %q", init.Instructions)
+	// The capability summary's URI and the fingerprint.
+	for _, want := range []string{"ghgate://capabilities", env.Stack.Server.Fingerprint()} {
+		if !strings.Contains(init.Instructions, want) {
+			t.Fatalf("instructions = %q, want them to contain %q", init.Instructions, want)
+		}
 	}
 	caps, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ghgate://capabilities"})
-	if err != nil || !strings.Contains(caps.Contents[0].Text, "Does:") || !strings.Contains(caps.Contents[0].Text, "Does not:") ||
-		!strings.Contains(caps.Contents[0].Text, env.Stack.Server.Fingerprint()) {
-		t.Fatalf("capabilities: %v", err)
+	if err != nil {
+		t.Fatalf("read ghgate://capabilities: %v", err)
+	}
+	for _, want := range []string{"Does:", "Does not:", env.Stack.Server.Fingerprint()} {
+		if !strings.Contains(caps.Contents[0].Text, want) {
+			t.Fatalf("capabilities = %q, want them to contain %q", caps.Contents[0].Text, want)
+		}
 	}
 	// The summary says which filters are listed and which searched.
 	for _, want := range []string{"source: list", "source: search", "no_labels", "trail writes"} {
@@ -41,8 +49,11 @@ func TestDiscoveryResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	var codes []contract.CodeInfo
-	if err := json.Unmarshal([]byte(cat.Contents[0].Text), &codes); err != nil || len(codes) != len(contract.Catalog()) {
-		t.Fatalf("error catalog: %v, %d codes", err, len(codes))
+	if err := json.Unmarshal([]byte(cat.Contents[0].Text), &codes); err != nil {
+		t.Fatalf("decode error catalog: %v", err)
+	}
+	if len(codes) != len(contract.Catalog()) {
+		t.Fatalf("error catalog has %d codes, want %d", len(codes), len(contract.Catalog()))
 	}
 	// The full schemas: every listed tool, its output with the nested
 	// fields tools/list leaves out (an issue's version, say).
@@ -54,19 +65,33 @@ func TestDiscoveryResources(t *testing.T) {
 		Input  map[string]any `json:"input"`
 		Output map[string]any `json:"output"`
 	}
-	if err := json.Unmarshal([]byte(sch.Contents[0].Text), &schemas); err != nil || len(schemas) != len(env.Stack.Server.Tools()) {
-		t.Fatalf("schemas: %v, %d tools", err, len(schemas))
+	if err := json.Unmarshal([]byte(sch.Contents[0].Text), &schemas); err != nil {
+		t.Fatalf("decode schemas: %v", err)
+	}
+	if len(schemas) != len(env.Stack.Server.Tools()) {
+		t.Fatalf("schemas for %d tools, want %d", len(schemas), len(env.Stack.Server.Tools()))
 	}
 	got := schemas[toolkit.NameGetIssue].Output
-	if !strings.Contains(fmt.Sprint(got), "version") || !strings.Contains(fmt.Sprint(got), "blocked_by") || schemas[toolkit.NameGetIssue].Input == nil {
-		t.Fatalf("get_issue's full output schema lacks nested fields: %v", got)
+	for _, want := range []string{"version", "blocked_by"} {
+		if !strings.Contains(fmt.Sprint(got), want) {
+			t.Fatalf("get_issue's full output schema = %v, want the nested field %s", got, want)
+		}
 	}
-	if !strings.Contains(init.Instructions, "ghgate://schemas") || !strings.Contains(caps.Contents[0].Text, "ghgate://schemas") {
-		t.Fatal("the instructions or the capability summary do not name ghgate://schemas")
+	if schemas[toolkit.NameGetIssue].Input == nil {
+		t.Fatal("get_issue's input schema = nil, want one")
+	}
+	if !strings.Contains(init.Instructions, "ghgate://schemas") {
+		t.Fatalf("instructions = %q, want them to name ghgate://schemas", init.Instructions)
+	}
+	if !strings.Contains(caps.Contents[0].Text, "ghgate://schemas") {
+		t.Fatalf("capabilities = %q, want them to name ghgate://schemas", caps.Contents[0].Text)
 	}
 	tpls, err := env.Session.ListResourceTemplates(ctx, nil)
-	if err != nil || len(tpls.ResourceTemplates) != 4 {
-		t.Fatalf("templates: %v %+v", err, tpls)
+	if err != nil {
+		t.Fatalf("list resource templates: %v", err)
+	}
+	if len(tpls.ResourceTemplates) != 4 {
+		t.Fatalf("%d resource templates, want 4: %+v", len(tpls.ResourceTemplates), tpls)
 	}
 	var uris []string
 	for _, tpl := range tpls.ResourceTemplates {
@@ -90,8 +115,11 @@ func readError(t *testing.T, env *servertest.Env, uri string) (*jsonrpc.Error, r
 	t.Helper()
 	_, err := env.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
 	var werr *jsonrpc.Error
-	if err == nil || !asWire(err, &werr) {
-		t.Fatalf("%s: want a JSON-RPC error, got %v", uri, err)
+	if err == nil {
+		t.Fatalf("%s: read succeeded, want a JSON-RPC error", uri)
+	}
+	if !asWire(err, &werr) {
+		t.Fatalf("%s: error = %v, want a JSON-RPC error", uri, err)
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(werr.Data, &raw); err != nil {
@@ -106,17 +134,26 @@ func readError(t *testing.T, env *servertest.Env, uri string) (*jsonrpc.Error, r
 	if err := json.Unmarshal(werr.Data, &data); err != nil {
 		t.Fatalf("%s: error.data %s: %v", uri, werr.Data, err)
 	}
-	if !contract.Known(data.Code) || data.MachineCode != string(data.Code) || data.HumanMessage != data.Message || data.HumanMessage == "" {
-		t.Errorf("%s: error.data %s: code, machine_code, message and human_message disagree", uri, werr.Data)
+	if !contract.Known(data.Code) {
+		t.Errorf("%s: error.data.code = %q, want a code in the catalog", uri, data.Code)
+	}
+	if data.MachineCode != string(data.Code) {
+		t.Errorf("%s: error.data.machine_code = %q, want the code %q", uri, data.MachineCode, data.Code)
+	}
+	if data.HumanMessage != data.Message {
+		t.Errorf("%s: error.data.human_message = %q, want the message %q", uri, data.HumanMessage, data.Message)
+	}
+	if data.HumanMessage == "" {
+		t.Errorf("%s: error.data.human_message is empty, want a message", uri)
 	}
 	if data.Fingerprint != env.Stack.Server.Fingerprint() {
 		t.Errorf("%s: fingerprint %q, want the surface's %q", uri, data.Fingerprint, env.Stack.Server.Fingerprint())
 	}
 	if !strings.HasPrefix(data.RequestID, "ghg_") {
-		t.Errorf("%s: request_id %q", uri, data.RequestID)
+		t.Errorf("%s: request_id = %q, want a ghg_ prefix", uri, data.RequestID)
 	}
 	if data.URI != uri { // MCP SEP-2164: error.data.uri is the URI read
-		t.Errorf("%s: error.data.uri %q", uri, data.URI)
+		t.Errorf("%s: error.data.uri = %q, want %q", uri, data.URI, uri)
 	}
 	return werr, data
 }
@@ -153,16 +190,33 @@ func TestUnservedResourceURIsCarryTheEnvelope(t *testing.T) {
 	} {
 		t.Run(uri, func(t *testing.T) {
 			werr, data := readError(t, env, uri)
-			if werr.Code != jsonrpc.CodeInvalidParams || data.Code != contract.CodeInvalidField {
-				t.Errorf("%s: JSON-RPC code %d, envelope code %s; want %d invalid_field", uri, werr.Code, data.Code, jsonrpc.CodeInvalidParams)
+			if werr.Code != jsonrpc.CodeInvalidParams {
+				t.Errorf("%s: JSON-RPC code = %d, want %d", uri, werr.Code, jsonrpc.CodeInvalidParams)
 			}
-			if data.Details == nil || data.Details.Field != "uri" || data.Details.Reason == "" {
-				t.Errorf("%s: details %+v, want field uri and a reason", uri, data.Details)
+			if data.Code != contract.CodeInvalidField {
+				t.Errorf("%s: envelope code = %s, want %s", uri, data.Code, contract.CodeInvalidField)
 			}
-			if data.Repair == nil || !strings.Contains(data.Repair.NextStep, issuesTemplate) ||
-				!strings.Contains(data.Repair.NextStep, "github://{owner}/{repo}/issues/{issue_number}") ||
-				!strings.Contains(data.Message, issuesTemplate) {
-				t.Errorf("%s: message %q and repair %+v should name the served URIs", uri, data.Message, data.Repair)
+			if data.Details == nil {
+				t.Errorf("%s: details = nil, want field uri and a reason", uri)
+			} else {
+				if data.Details.Field != "uri" {
+					t.Errorf("%s: details.field = %q, want uri", uri, data.Details.Field)
+				}
+				if data.Details.Reason == "" {
+					t.Errorf("%s: details.reason is empty, want a reason", uri)
+				}
+			}
+			if data.Repair == nil {
+				t.Errorf("%s: repair = nil, want a next step naming the served URIs", uri)
+			} else {
+				for _, want := range []string{issuesTemplate, "github://{owner}/{repo}/issues/{issue_number}"} {
+					if !strings.Contains(data.Repair.NextStep, want) {
+						t.Errorf("%s: repair.next_step = %q, want it to name %s", uri, data.Repair.NextStep, want)
+					}
+				}
+			}
+			if !strings.Contains(data.Message, issuesTemplate) {
+				t.Errorf("%s: message = %q, want it to name %s", uri, data.Message, issuesTemplate)
 			}
 			if strings.Contains(data.Message, uri) {
 				t.Errorf("%s: message echoes the URI: %q", uri, data.Message)
@@ -188,8 +242,11 @@ func TestIssueIndexFilters(t *testing.T) {
 		return out, res
 	}
 	all, res := read("github://acme/widgets/issues")
-	if res.CacheScope != "private" || res.TTLMs != 30_000 {
-		t.Errorf("index cache hints %s/%d, want private/30000", res.CacheScope, res.TTLMs)
+	if res.CacheScope != "private" {
+		t.Errorf("index cache scope = %q, want private", res.CacheScope)
+	}
+	if res.TTLMs != 30_000 {
+		t.Errorf("index TTL = %d ms, want 30000", res.TTLMs)
 	}
 	if strings.Contains(res.Contents[0].Text, `"body"`) {
 		t.Errorf("the index carries bodies: %.300s", res.Contents[0].Text)
@@ -198,14 +255,23 @@ func TestIssueIndexFilters(t *testing.T) {
 		t.Fatal("the index lists no issues")
 	}
 	for _, is := range all.Issues {
-		if is.State != "open" || is.URI != fmt.Sprintf("github://acme/widgets/issues/%d", is.Number) || is.Title == "" {
-			t.Errorf("row %+v", is)
+		if is.State != "open" {
+			t.Errorf("#%d state = %q, want open", is.Number, is.State)
+		}
+		if want := fmt.Sprintf("github://acme/widgets/issues/%d", is.Number); is.URI != want {
+			t.Errorf("#%d uri = %q, want %q", is.Number, is.URI, want)
+		}
+		if is.Title == "" {
+			t.Errorf("#%d title is empty, want one", is.Number)
 		}
 		if _, err := time.Parse(time.RFC3339, is.Annotations.LastModified); err != nil {
 			t.Errorf("#%d lastModified %q: %v", is.Number, is.Annotations.LastModified, err)
 		}
-		if n := utf8.RuneCountInString(is.Preview); n > 120 || (is.Size > 0 && is.Preview == "") {
-			t.Errorf("#%d preview of %d runes for a body of %d bytes", is.Number, n, is.Size)
+		if n := utf8.RuneCountInString(is.Preview); n > 120 {
+			t.Errorf("#%d preview of %d runes, want at most 120", is.Number, n)
+		}
+		if is.Size > 0 && is.Preview == "" {
+			t.Errorf("#%d preview is empty for a body of %d bytes, want one", is.Number, is.Size)
 		}
 	}
 	const label = "status: triage"
@@ -213,15 +279,27 @@ func TestIssueIndexFilters(t *testing.T) {
 	triage, _ := read("github://acme/widgets/issues?labels=status%3A%20triage")
 	// acme/widgets has more open issues than one upstream page of the
 	// index holds: their count is not known, and the index says more.
-	if all.total() != -1 || !all.HasMore {
-		t.Errorf("unfiltered index: total_count %d, has_more %v; want absent (-1), true", all.total(), all.HasMore)
+	if got := all.total(); got != -1 {
+		t.Errorf("unfiltered index: total_count = %d, want absent (-1)", got)
 	}
-	if got := triage.total(); got <= 0 || got != len(triage.Issues) || triage.HasMore {
-		t.Errorf("label filter: total_count %d, %d rows, has_more %v; want the row count, above 0, no more", got, len(triage.Issues), triage.HasMore)
+	if !all.HasMore {
+		t.Errorf("unfiltered index: has_more = false, want true")
+	}
+	if got := triage.total(); got <= 0 {
+		t.Errorf("label filter: total_count = %d, want above 0", got)
+	}
+	if got := triage.total(); got != len(triage.Issues) {
+		t.Errorf("label filter: total_count = %d, want the row count %d", got, len(triage.Issues))
+	}
+	if triage.HasMore {
+		t.Errorf("label filter: has_more = true, want false")
 	}
 	for _, is := range triage.Issues {
-		if !contains(is.Labels, label) || is.State != "open" {
-			t.Errorf("label filter returned #%d (%s, %v)", is.Number, is.State, is.Labels)
+		if !contains(is.Labels, label) {
+			t.Errorf("label filter returned #%d with labels %v, want %q among them", is.Number, is.Labels, label)
+		}
+		if is.State != "open" {
+			t.Errorf("label filter returned #%d in state %q, want open", is.Number, is.State)
 		}
 	}
 	// The same rows as the tool that answers the same question.
@@ -233,18 +311,24 @@ func TestIssueIndexFilters(t *testing.T) {
 		TotalCount int `json:"total_count"`
 	}
 	viaTool.Decode(t, &tool)
-	if viaTool.IsError || len(tool.Items) != len(triage.Issues) || tool.TotalCount != triage.total() {
-		t.Fatalf("resource and github_search_issues differ: %d/%d rows, %d/%d total", len(triage.Issues), len(tool.Items), triage.total(), tool.TotalCount)
+	if viaTool.IsError {
+		t.Fatalf("github_search_issues failed: %s", viaTool.JSON)
+	}
+	if len(tool.Items) != len(triage.Issues) {
+		t.Fatalf("github_search_issues returned %d rows, want the resource's %d", len(tool.Items), len(triage.Issues))
+	}
+	if tool.TotalCount != triage.total() {
+		t.Fatalf("github_search_issues total_count = %d, want the resource's %d", tool.TotalCount, triage.total())
 	}
 	for i := range tool.Items {
 		if tool.Items[i].Number != triage.Issues[i].Number {
-			t.Errorf("row %d: resource #%d, tool #%d", i, triage.Issues[i].Number, tool.Items[i].Number)
+			t.Errorf("row %d: tool #%d, want the resource's #%d", i, tool.Items[i].Number, triage.Issues[i].Number)
 		}
 	}
 	closed, _ := read("github://acme/widgets/issues?state=closed")
 	for _, is := range closed.Issues {
 		if is.State != "closed" {
-			t.Errorf("state=closed listed #%d (%s)", is.Number, is.State)
+			t.Errorf("state=closed listed #%d in state %q, want closed", is.Number, is.State)
 		}
 	}
 	if len(closed.Issues) == 0 {
@@ -253,7 +337,7 @@ func TestIssueIndexFilters(t *testing.T) {
 	bob, _ := read("github://acme/widgets/issues?state=all&assignee=bob")
 	for _, is := range bob.Issues {
 		if !contains(is.Assignees, "bob") {
-			t.Errorf("assignee=bob listed #%d (%v)", is.Number, is.Assignees)
+			t.Errorf("assignee=bob listed #%d with assignees %v, want bob among them", is.Number, is.Assignees)
 		}
 	}
 	later, _ := read("github://acme/widgets/issues?state=all&updated_after=2100-01-01")
@@ -263,13 +347,17 @@ func TestIssueIndexFilters(t *testing.T) {
 	// A form-encoded space (+) is not what the template expands to; the
 	// envelope says how to encode it.
 	_, data := readError(t, env, "github://acme/widgets/issues?labels="+url.QueryEscape(label))
-	if data.Details == nil || !strings.Contains(data.Details.Reason, "%20") {
-		t.Errorf("label with +: details %+v should say a space is %%20", data.Details)
+	if data.Details == nil {
+		t.Errorf("label with +: details = nil, want a reason saying a space is %%20")
+	} else if !strings.Contains(data.Details.Reason, "%20") {
+		t.Errorf("label with +: details.reason = %q, want it to say a space is %%20", data.Details.Reason)
 	}
 	// An RFC 3339 time's colons are percent-encoded too.
 	_, data = readError(t, env, "github://acme/widgets/issues?updated_after=2024-01-01T00:00:00Z")
-	if data.Details == nil || !strings.Contains(data.Details.Reason, "%3A") {
-		t.Errorf("updated_after with colons: details %+v should say a colon is %%3A", data.Details)
+	if data.Details == nil {
+		t.Errorf("updated_after with colons: details = nil, want a reason saying a colon is %%3A")
+	} else if !strings.Contains(data.Details.Reason, "%3A") {
+		t.Errorf("updated_after with colons: details.reason = %q, want it to say a colon is %%3A", data.Details.Reason)
 	}
 	if later, _ := read("github://acme/widgets/issues?state=all&updated_after=2100-01-01T00%3A00%3A00Z"); later.total() != 0 {
 		t.Errorf("updated_after as RFC 3339: total_count %d, want 0", later.total())
@@ -313,30 +401,54 @@ func TestIssueResourceTemplates(t *testing.T) {
 	var issue struct {
 		Issue struct{ Number int } `json:"issue"`
 	}
-	if err := json.Unmarshal([]byte(res.Contents[0].Text), &issue); err != nil || issue.Issue.Number != 1 {
-		t.Fatalf("issue resource: %v %s", err, res.Contents[0].Text)
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &issue); err != nil {
+		t.Fatalf("decode issue resource %s: %v", res.Contents[0].Text, err)
+	}
+	if issue.Issue.Number != 1 {
+		t.Fatalf("issue resource: number = %d, want 1", issue.Issue.Number)
 	}
 	list, err := env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/widgets/issues"})
-	if err != nil || !strings.Contains(list.Contents[0].Text, `"issues"`) {
-		t.Fatalf("issues resource: %v", err)
+	if err != nil {
+		t.Fatalf("read issues resource: %v", err)
+	}
+	if !strings.Contains(list.Contents[0].Text, `"issues"`) {
+		t.Fatalf("issues resource = %s, want an \"issues\" field", list.Contents[0].Text)
 	}
 	_, err = env.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/widgets/issues/99999"})
 	var werr *jsonrpc.Error
-	if err == nil || !asWire(err, &werr) {
-		t.Fatalf("missing issue: %v", err)
+	if err == nil {
+		t.Fatal("missing issue: read succeeded, want a JSON-RPC error")
+	}
+	if !asWire(err, &werr) {
+		t.Fatalf("missing issue: error = %v, want a JSON-RPC error", err)
 	}
 	var data struct {
 		MachineCode  string `json:"machine_code"`
 		HumanMessage string `json:"human_message"`
 		Code         string `json:"code"`
 	}
-	if err := json.Unmarshal(werr.Data, &data); err != nil || data.MachineCode != "issue_not_found" || data.Code != "issue_not_found" || data.HumanMessage == "" {
-		t.Fatalf("error.data: %s (%v)", werr.Data, err)
+	if err := json.Unmarshal(werr.Data, &data); err != nil {
+		t.Fatalf("decode error.data %s: %v", werr.Data, err)
+	}
+	if data.MachineCode != "issue_not_found" {
+		t.Fatalf("error.data.machine_code = %q, want issue_not_found", data.MachineCode)
+	}
+	if data.Code != "issue_not_found" {
+		t.Fatalf("error.data.code = %q, want issue_not_found", data.Code)
+	}
+	if data.HumanMessage == "" {
+		t.Fatalf("error.data.human_message is empty, want a message: %s", werr.Data)
 	}
 	// The same envelope as a tool's error, fingerprint included.
 	werr, envl := readError(t, env, "github://acme/widgets/issues/9999")
-	if werr.Code != mcp.CodeResourceNotFound || envl.Code != contract.CodeIssueNotFound || envl.Settlement != "" {
-		t.Errorf("missing issue: JSON-RPC code %d, envelope %+v", werr.Code, envl)
+	if werr.Code != mcp.CodeResourceNotFound {
+		t.Errorf("missing issue: JSON-RPC code = %d, want %d", werr.Code, mcp.CodeResourceNotFound)
+	}
+	if envl.Code != contract.CodeIssueNotFound {
+		t.Errorf("missing issue: envelope code = %s, want %s", envl.Code, contract.CodeIssueNotFound)
+	}
+	if envl.Settlement != "" {
+		t.Errorf("missing issue: envelope settlement = %q, want none", envl.Settlement)
 	}
 }
 
@@ -376,14 +488,17 @@ func TestCompletions(t *testing.T) {
 	}
 	for _, tpl := range []string{issueTemplate, issuesTemplate} {
 		t.Run(tpl, func(t *testing.T) {
-			if got := complete(tpl, "owner", "a", nil); !contains(got, emulator.DemoOrg) || !contains(got, "alice") {
-				t.Errorf("%s owners: %v", tpl, got)
+			got := complete(tpl, "owner", "a", nil)
+			for _, want := range []string{emulator.DemoOrg, "alice"} {
+				if !contains(got, want) {
+					t.Errorf("%s owners = %v, want %s among them", tpl, got, want)
+				}
 			}
-			if got := complete(tpl, "repo", "w", map[string]string{"owner": "acme"}); len(got) != 1 || got[0] != "widgets" {
-				t.Errorf("%s repos: %v", tpl, got)
+			if got := complete(tpl, "repo", "w", map[string]string{"owner": "acme"}); !slices.Equal(got, []string{"widgets"}) {
+				t.Errorf("%s repos = %v, want [widgets]", tpl, got)
 			}
 			if got := complete(tpl, "repo", "x", nil); len(got) != 0 {
-				t.Errorf("%s repo without owner: %v", tpl, got)
+				t.Errorf("%s repo without owner = %v, want none", tpl, got)
 			}
 		})
 	}
@@ -391,27 +506,27 @@ func TestCompletions(t *testing.T) {
 	// the variables a template declares reaches it; it is a list, and the
 	// last item is the one completed.
 	if got := complete(issuesTemplate, "labels", "status", map[string]string{"owner": "acme", "repo": "widgets"}); !contains(got, "status: triage") {
-		t.Errorf("labels: %v", got)
+		t.Errorf("labels = %v, want %q among them", got, "status: triage")
 	}
 	if got := complete(issuesTemplate, "labels", "bug,status", map[string]string{"owner": "acme", "repo": "widgets"}); !contains(got, "bug,status: triage") {
-		t.Errorf("labels after a first: %v", got)
+		t.Errorf("labels after a first = %v, want %q among them", got, "bug,status: triage")
 	}
-	if got := complete(issuesTemplate, "state", "c", nil); len(got) != 1 || got[0] != "closed" {
-		t.Errorf("state: %v", got)
+	if got := complete(issuesTemplate, "state", "c", nil); !slices.Equal(got, []string{"closed"}) {
+		t.Errorf("state = %v, want [closed]", got)
 	}
 	if got := complete(issuesTemplate, "labels", "status", nil); len(got) != 0 {
-		t.Errorf("labels without a repository: %v", got)
+		t.Errorf("labels without a repository = %v, want none", got)
 	}
 	// Variables a template does not declare, and issue numbers, get an
 	// empty list, never null.
 	if got := complete(issueTemplate, "labels", "status", map[string]string{"owner": "acme", "repo": "widgets"}); len(got) != 0 {
-		t.Errorf("label on the issue template, which declares none: %v", got)
+		t.Errorf("label on the issue template, which declares none = %v, want none", got)
 	}
 	if got := complete(issueTemplate, "issue_number", "1", nil); len(got) != 0 {
-		t.Errorf("unsupported argument: %v", got)
+		t.Errorf("unsupported argument = %v, want none", got)
 	}
 	if got := complete("github://{owner}/elsewhere", "owner", "a", nil); len(got) != 0 {
-		t.Errorf("a template ghgate does not serve: %v", got)
+		t.Errorf("a template ghgate does not serve = %v, want none", got)
 	}
 }
 
@@ -451,8 +566,11 @@ func TestEveryResourceHintsItsScope(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", uri, err)
 		}
-		if res.CacheScope != "private" || res.TTLMs != 30_000 {
-			t.Errorf("%s: %s for %d ms, want private for 30000", uri, res.CacheScope, res.TTLMs)
+		if res.CacheScope != "private" {
+			t.Errorf("%s: cache scope = %q, want private", uri, res.CacheScope)
+		}
+		if res.TTLMs != 30_000 {
+			t.Errorf("%s: TTL = %d ms, want 30000", uri, res.TTLMs)
 		}
 	}
 	list, err := env.Session.ListResources(ctx, nil)
@@ -464,8 +582,11 @@ func TestEveryResourceHintsItsScope(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", r.URI, err)
 		}
-		if res.CacheScope != "public" || res.TTLMs != 86_400_000 {
-			t.Errorf("%s: %s for %d ms, want public for 86400000", r.URI, res.CacheScope, res.TTLMs)
+		if res.CacheScope != "public" {
+			t.Errorf("%s: cache scope = %q, want public", r.URI, res.CacheScope)
+		}
+		if res.TTLMs != 86_400_000 {
+			t.Errorf("%s: TTL = %d ms, want 86400000", r.URI, res.TTLMs)
 		}
 	}
 }

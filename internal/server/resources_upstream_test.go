@@ -46,11 +46,19 @@ func TestResourceReadUpstreamFailureCodes(t *testing.T) {
 				if sent := len(env.Upstream()); i == 0 && c.fault.Kind == emulator.FaultStatus && sent < 2 {
 					t.Errorf("%s: %d upstream requests, want the client's retry before giving up", uri, sent)
 				}
-				if werr.Code != c.rpc || data.Code != c.code || !data.Temporary {
-					t.Errorf("%s: JSON-RPC code %d, envelope %s temporary=%v; want %d %s temporary", uri, werr.Code, data.Code, data.Temporary, c.rpc, c.code)
+				if werr.Code != c.rpc {
+					t.Errorf("%s: JSON-RPC code = %d, want %d", uri, werr.Code, c.rpc)
 				}
-				if c.waitFor && (data.RetryAfterMS == nil || *data.RetryAfterMS <= 0) {
-					t.Errorf("%s: rate limited without retry_after_ms: %s", uri, werr.Data)
+				if data.Code != c.code {
+					t.Errorf("%s: envelope code = %s, want %s", uri, data.Code, c.code)
+				}
+				if !data.Temporary {
+					t.Errorf("%s: temporary = false, want true", uri)
+				}
+				if c.waitFor && data.RetryAfterMS == nil {
+					t.Errorf("%s: rate limited without retry_after_ms, want above 0: %s", uri, werr.Data)
+				} else if c.waitFor && *data.RetryAfterMS <= 0 {
+					t.Errorf("%s: rate limited with retry_after_ms = %d, want above 0", uri, *data.RetryAfterMS)
 				}
 			}
 		})
@@ -58,11 +66,20 @@ func TestResourceReadUpstreamFailureCodes(t *testing.T) {
 	// A missing issue is still resource-not-found.
 	env := servertest.Start(t, servertest.Options{})
 	caps, err := env.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "ghgate://capabilities"})
-	if err != nil || !strings.Contains(caps.Contents[0].Text, "-31000 when rate limited") || !strings.Contains(caps.Contents[0].Text, "-31001 when GitHub is unavailable") {
-		t.Errorf("the capability summary does not name the read failures' codes (%v)", err)
+	if err != nil {
+		t.Errorf("read ghgate://capabilities: %v", err)
+	} else {
+		for _, want := range []string{"-31000 when rate limited", "-31001 when GitHub is unavailable"} {
+			if !strings.Contains(caps.Contents[0].Text, want) {
+				t.Errorf("the capability summary lacks %q, want it to name the read failures' codes:\n%s", want, caps.Contents[0].Text)
+			}
+		}
 	}
 	werr, data := readError(t, env, "github://acme/widgets/issues/99999")
-	if werr.Code != mcp.CodeResourceNotFound || data.Code != contract.CodeIssueNotFound {
-		t.Errorf("missing issue: JSON-RPC code %d, envelope code %s", werr.Code, data.Code)
+	if werr.Code != mcp.CodeResourceNotFound {
+		t.Errorf("missing issue: JSON-RPC code = %d, want %d", werr.Code, mcp.CodeResourceNotFound)
+	}
+	if data.Code != contract.CodeIssueNotFound {
+		t.Errorf("missing issue: envelope code = %s, want %s", data.Code, contract.CodeIssueNotFound)
 	}
 }

@@ -54,8 +54,10 @@ func TestHTTPSessionsEndWithTheirRequests(t *testing.T) {
 			sessions[i] = cs
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "github_get_issue",
 				Arguments: map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}})
-			if err != nil || res.IsError {
-				t.Errorf("client %d: github_get_issue: err %v, isError %v", i, err, res != nil && res.IsError)
+			if err != nil {
+				t.Errorf("client %d: github_get_issue: %v", i, err)
+			} else if res.IsError {
+				t.Errorf("client %d: github_get_issue: isError = true, want false: %+v", i, res.Content)
 			}
 		}()
 	}

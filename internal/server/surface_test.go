@@ -206,8 +206,11 @@ func withoutGated(t *testing.T, listed string, def *mcp.Tool) string {
 func TestEveryToolKeepsTheContract(t *testing.T) {
 	res := listTools(t, []string{"all"}, false)
 	for _, tool := range res.Tools {
-		if !strings.HasPrefix(tool.Name, "github_") || strings.ToLower(tool.Name) != tool.Name {
-			t.Errorf("%s: not github_<verb>_<noun> snake_case", tool.Name)
+		if !strings.HasPrefix(tool.Name, "github_") {
+			t.Errorf("%s: name lacks the github_ prefix, want github_<verb>_<noun>", tool.Name)
+		}
+		if strings.ToLower(tool.Name) != tool.Name {
+			t.Errorf("%s: name has upper case, want snake_case", tool.Name)
 		}
 		if tool.OutputSchema == nil {
 			t.Errorf("%s: no outputSchema", tool.Name)
@@ -215,8 +218,12 @@ func TestEveryToolKeepsTheContract(t *testing.T) {
 		// Arguments are listed open and checked closed: TestForcedErrorPerTool
 		// sends every tool a stray one.
 		in, _ := json.Marshal(tool.InputSchema)
-		if tool.Annotations == nil || tool.Description == "" {
-			t.Errorf("%s: no annotations or description", tool.Name)
+		if tool.Annotations == nil {
+			t.Errorf("%s: annotations = nil, want them", tool.Name)
+			continue
+		}
+		if tool.Description == "" {
+			t.Errorf("%s: description is empty, want one", tool.Name)
 			continue
 		}
 		// A client shows a person the title: a few words, as GitHub's
@@ -225,8 +232,10 @@ func TestEveryToolKeepsTheContract(t *testing.T) {
 		if words := len(strings.Fields(tool.Annotations.Title)); words < 2 || words > 4 {
 			t.Errorf("%s: title %q has %d words, want 2 to 4", tool.Name, tool.Annotations.Title, words)
 		}
-		if h := tool.Annotations.OpenWorldHint; h == nil || !*h {
-			t.Errorf("%s: openWorldHint = %v, want true", tool.Name, h)
+		if h := tool.Annotations.OpenWorldHint; h == nil {
+			t.Errorf("%s: openWorldHint absent, want true", tool.Name)
+		} else if !*h {
+			t.Errorf("%s: openWorldHint = false, want true", tool.Name)
 		}
 		// Every optional input says what leaving it out means: in words,
 		// or as JSON Schema's default keyword.
@@ -265,25 +274,40 @@ func TestReadOnlyListsNoWrites(t *testing.T) {
 	res := listTools(t, []string{"all"}, true)
 	for _, tool := range res.Tools {
 		if !tool.Annotations.ReadOnlyHint {
-			t.Errorf("read-only server lists write tool %s", tool.Name)
+			t.Errorf("read-only server lists %s with readOnlyHint = false, want only read tools", tool.Name)
 		}
 	}
 	env := servertest.Start(t, servertest.Options{ReadOnly: true})
 	env.Upstream()
 	// A write tool is refused with the envelope, nothing sent upstream.
 	e := env.Call(t, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x"}).Envelope(t)
-	if e.Code != contract.CodeReadOnly || e.Settlement != contract.NotStarted || e.Repair == nil || e.RequestID == "" || e.Fingerprint == "" {
-		t.Fatalf("a write on a read-only server: %+v", e)
+	if e.Code != contract.CodeReadOnly {
+		t.Fatalf("a write on a read-only server: code = %s, want %s", e.Code, contract.CodeReadOnly)
+	}
+	if e.Settlement != contract.NotStarted {
+		t.Fatalf("a write on a read-only server: settlement = %q, want %s", e.Settlement, contract.NotStarted)
+	}
+	if e.Repair == nil {
+		t.Fatalf("a write on a read-only server: repair = nil, want one: %+v", e)
+	}
+	if e.RequestID == "" {
+		t.Fatalf("a write on a read-only server: request_id is empty, want one")
+	}
+	if e.Fingerprint == "" {
+		t.Fatalf("a write on a read-only server: fingerprint is empty, want one")
 	}
 	if calls := env.Upstream(); len(calls) != 0 {
-		t.Fatalf("sent upstream: %v", calls)
+		t.Fatalf("sent upstream: %v, want nothing", calls)
 	}
 	// A name ghgate does not have is the protocol's error.
 	if _, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "github_no_such_tool", Arguments: map[string]any{}}); err == nil {
 		t.Fatal("an unknown tool was answered as a tool")
 	}
-	if strings.Contains(env.Stack.Server.Summary(), "create and update") || strings.Contains(env.Session.InitializeResult().Instructions, "dry_run") {
-		t.Fatal("the read-only capability summary or instructions offer writes")
+	if s := env.Stack.Server.Summary(); strings.Contains(s, "create and update") {
+		t.Fatalf("the read-only capability summary offers writes (\"create and update\"), want none:\n%s", s)
+	}
+	if ins := env.Session.InitializeResult().Instructions; strings.Contains(ins, "dry_run") {
+		t.Fatalf("the read-only instructions offer writes (dry_run), want none:\n%s", ins)
 	}
 }
 
@@ -301,25 +325,36 @@ func TestDeniedToolIsRefusedWithTheEnvelope(t *testing.T) {
 	}
 	cs := servertest.Connect(t, srv.MCP)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolkit.NameLinkIssues, Arguments: map[string]any{}})
-	if err != nil || !res.IsError {
-		t.Fatalf("denied tool: %v %+v", err, res)
+	if err != nil {
+		t.Fatalf("denied tool: %v", err)
+	}
+	if !res.IsError {
+		t.Fatalf("denied tool: isError = false, want true: %+v", res)
 	}
 	servertest.Answer(t, cs, toolkit.NameLinkIssues, map[string]any{}, res)
 	var e contract.Error
 	b, _ := json.Marshal(res.StructuredContent)
-	if json.Unmarshal(b, &e) != nil || e.Code != contract.CodeToolNotAllowed {
-		t.Fatalf("envelope: %s", b)
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatalf("envelope %s: %v", b, err)
+	}
+	if e.Code != contract.CodeToolNotAllowed {
+		t.Fatalf("envelope code = %s, want %s", e.Code, contract.CodeToolNotAllowed)
 	}
 	// The refusal went through the wrapper, as the broker's audit needs.
-	if len(wrapped) != 1 || wrapped[0] != toolkit.NameLinkIssues {
-		t.Fatalf("wrapped: %v", wrapped)
+	if want := []string{toolkit.NameLinkIssues}; !slices.Equal(wrapped, want) {
+		t.Fatalf("wrapped = %v, want %v", wrapped, want)
 	}
 }
 
 func TestUnknownToolsetIsRefusedWithTheKnownOnes(t *testing.T) {
 	_, err := server.NewStack(context.Background(), server.StackOptions{Toolsets: []string{"isues"}})
-	if err == nil || !strings.Contains(err.Error(), "isues") || !strings.Contains(err.Error(), "issues") {
-		t.Fatalf("got %v", err)
+	if err == nil {
+		t.Fatal("an unknown toolset was accepted, want an error")
+	}
+	for _, want := range []string{"isues", "issues"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("error = %v, want one naming %q", err, want)
+		}
 	}
 }
 
@@ -370,28 +405,41 @@ func TestForcedErrorPerTool(t *testing.T) {
 		}
 		e := env.Call(t, tool.Name, row.args).Envelope(t)
 		if e.Code != row.code {
-			t.Errorf("%s: code %s, want %s (%s)", tool.Name, e.Code, row.code, e.Message)
+			t.Errorf("%s: code = %s, want %s (%s)", tool.Name, e.Code, row.code, e.Message)
 		}
 		raw := string(env.Call(t, tool.Name, row.args).JSON)
 		if !strings.Contains(raw, `"retry_after_ms":`) {
 			t.Errorf("%s: retry_after_ms missing: %s", tool.Name, raw)
 		}
-		if e.RequestID == "" || e.Fingerprint == "" || e.Message == "" {
-			t.Errorf("%s: envelope lacks request_id, fingerprint or message: %s", tool.Name, raw)
+		if e.RequestID == "" {
+			t.Errorf("%s: envelope's request_id is empty, want one: %s", tool.Name, raw)
+		}
+		if e.Fingerprint == "" {
+			t.Errorf("%s: envelope's fingerprint is empty, want one: %s", tool.Name, raw)
+		}
+		if e.Message == "" {
+			t.Errorf("%s: envelope's message is empty, want one: %s", tool.Name, raw)
 		}
 		if !tool.Annotations.ReadOnlyHint && e.Settlement == "" {
-			t.Errorf("%s: a write's error carries no settlement", tool.Name)
+			t.Errorf("%s: a write's error has no settlement, want one", tool.Name)
 		}
 		if tool.Annotations.ReadOnlyHint && e.Settlement != "" {
-			t.Errorf("%s: a read's error carries a settlement", tool.Name)
+			t.Errorf("%s: a read's error has settlement %q, want none", tool.Name, e.Settlement)
 		}
 		// Every tool's arguments are closed: a stray one is refused by
 		// name before anything runs, and the repair drops it.
 		stray := env.Call(t, tool.Name, strings.Replace(row.args, "{", `{"zz_stray":1,`, 1)).Envelope(t)
-		if stray.Code != contract.CodeInvalidField || stray.Details == nil || stray.Details.Field != "zz_stray" {
-			t.Errorf("%s: a stray argument: %s %+v, want invalid_field naming zz_stray", tool.Name, stray.Code, stray.Details)
-		} else if got, _ := json.Marshal(stray.Repair.Arguments); !jsonSame(t, got, row.args) {
-			t.Errorf("%s: the stray argument's repair calls with %s, want %s", tool.Name, got, row.args)
+		switch {
+		case stray.Code != contract.CodeInvalidField:
+			t.Errorf("%s: a stray argument: code = %s, want %s", tool.Name, stray.Code, contract.CodeInvalidField)
+		case stray.Details == nil:
+			t.Errorf("%s: a stray argument: details = nil, want field zz_stray", tool.Name)
+		case stray.Details.Field != "zz_stray":
+			t.Errorf("%s: a stray argument: details.field = %q, want zz_stray", tool.Name, stray.Details.Field)
+		default:
+			if got, _ := json.Marshal(stray.Repair.Arguments); !jsonSame(t, got, row.args) {
+				t.Errorf("%s: the stray argument's repair calls with %s, want %s", tool.Name, got, row.args)
+			}
 		}
 		// Some clients (the TypeScript SDK) check an error's
 		// structuredContent against the outputSchema too: the published
@@ -405,12 +453,27 @@ func TestForcedErrorPerTool(t *testing.T) {
 func TestArgumentErrorsAreEnvelopes(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	e := env.Call(t, toolkit.NameGetIssue, `{"owner":"acme","repo":"widgets","issue_number":"seven"}`).Envelope(t)
-	if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != "issue_number" || strings.Contains(e.Message, "seven") {
-		t.Fatalf("%+v", e)
+	if e.Code != contract.CodeInvalidField {
+		t.Fatalf("a string for a number: code = %s, want %s", e.Code, contract.CodeInvalidField)
+	}
+	if e.Details == nil {
+		t.Fatalf("a string for a number: details = nil, want field issue_number")
+	}
+	if e.Details.Field != "issue_number" {
+		t.Fatalf("a string for a number: details.field = %q, want issue_number", e.Details.Field)
+	}
+	if strings.Contains(e.Message, "seven") {
+		t.Fatalf("a string for a number: message = %q, want it not to echo the value", e.Message)
 	}
 	e = env.Call(t, toolkit.NameSearchIssues, `{"state":"opne"}`).Envelope(t)
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "state" || e.Details.Value == nil {
-		t.Fatalf("enum error should list the members: %+v", e)
+	if e.Code != contract.CodeInvalidField {
+		t.Fatalf("an enum error: code = %s, want %s", e.Code, contract.CodeInvalidField)
+	}
+	if e.Details.Field != "state" {
+		t.Fatalf("an enum error: details.field = %q, want state", e.Details.Field)
+	}
+	if e.Details.Value == nil {
+		t.Fatalf("an enum error: details.value = nil, want the members listed: %+v", e)
 	}
 }
 

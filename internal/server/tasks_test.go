@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -64,8 +65,11 @@ func TestOwnToolOptsIntoTasks(t *testing.T) {
 
 	res := servertest.Post(t, hs.URL, "alice", "tools/call", map[string]any{"name": "github_count", "arguments": map[string]any{"upto": 3}})
 	id, _ := res["taskId"].(string)
-	if res["resultType"] != "task" || id == "" {
-		t.Fatalf("want a task: %v", res)
+	if res["resultType"] != "task" {
+		t.Fatalf("resultType = %v, want task: %v", res["resultType"], res)
+	}
+	if id == "" {
+		t.Fatalf("taskId = %v, want one: %v", res["taskId"], res)
 	}
 	var got map[string]any
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -75,13 +79,16 @@ func TestOwnToolOptsIntoTasks(t *testing.T) {
 	}
 	result, _ := got["result"].(map[string]any)
 	sc, _ := result["structuredContent"].(map[string]any)
-	if got["status"] != tasks.StatusCompleted || sc["counted"] != float64(3) {
-		t.Fatalf("task: %v", got)
+	if got["status"] != tasks.StatusCompleted {
+		t.Fatalf("task status = %v, want %v: %v", got["status"], tasks.StatusCompleted, got)
+	}
+	if sc["counted"] != float64(3) {
+		t.Fatalf("task result counted = %v, want 3: %v", sc["counted"], got)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(wrapped) != 1 || wrapped[0] != "github_count" {
-		t.Fatalf("the wrapper saw %v, want the one call", wrapped)
+	if want := []string{"github_count"}; !slices.Equal(wrapped, want) {
+		t.Fatalf("the wrapper saw %v, want the one call, %v", wrapped, want)
 	}
 	if e := servertest.Post(t, hs.URL, "bob", "tasks/get", map[string]any{"taskId": id}); e["error"] == nil {
 		t.Fatalf("bob read alice's task: %v", e)

@@ -94,6 +94,17 @@ func send(t *testing.T, in io.Writer, line string) {
 
 func isParseError(f map[string]json.RawMessage) bool { return isError(f, -32700) }
 
+// wantResult fails the test unless f answers request id with a result.
+func wantResult(t *testing.T, what string, f map[string]json.RawMessage, id string) {
+	t.Helper()
+	if got := string(f["id"]); got != id {
+		t.Fatalf("%s: reply id = %s, want %s: %s", what, got, id, show(f))
+	}
+	if f["result"] == nil {
+		t.Fatalf("%s: reply has no result, want one: %s", what, show(f))
+	}
+}
+
 func isError(f map[string]json.RawMessage, code int) bool {
 	var e struct{ Code int }
 	return string(f["id"]) == "null" && json.Unmarshal(f["error"], &e) == nil && e.Code == code
@@ -105,44 +116,38 @@ func TestLineTransportAnswersUnparseableLines(t *testing.T) {
 	in, frames := lineSession(t)
 	send(t, in, "not json")
 	if f := next(t, frames); !isParseError(f) {
-		t.Fatalf("reply to a line that is not JSON: %v", f)
+		t.Fatalf("reply to a line that is not JSON = %s, want a parse error (-32700) with a null id", show(f))
 	}
 	send(t, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	if f := next(t, frames); string(f["id"]) != "1" || f["result"] == nil {
-		t.Fatalf("initialize: %v", f)
-	}
+	wantResult(t, "initialize", next(t, frames), "1")
 	send(t, in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(t, in, `{"jsonrpc":"2.0","id":2,"method":"tools/list"`) // cut short
 	if f := next(t, frames); !isParseError(f) {
-		t.Fatalf("reply to a truncated frame: %v", f)
+		t.Fatalf("reply to a truncated frame = %s, want a parse error (-32700) with a null id", show(f))
 	}
 	send(t, in, `{"id":2,"method":"tools/list"}`) // JSON, not JSON-RPC 2.0
 	if f := next(t, frames); !isError(f, -32600) {
-		t.Fatalf("reply to an object that is not JSON-RPC: %v", f)
+		t.Fatalf("reply to an object that is not JSON-RPC = %s, want Invalid Request (-32600) with a null id", show(f))
 	}
 	// JSON, but no request.
 	for _, v := range []string{"null", "42", `"x"`, "[]", "true"} {
 		t.Run(v, func(t *testing.T) {
 			send(t, in, v)
 			if f := next(t, frames); !isError(f, -32600) {
-				t.Fatalf("reply to %s: %v", v, f)
+				t.Fatalf("reply to %s = %s, want Invalid Request (-32600) with a null id", v, show(f))
 			}
 		})
 	}
 	send(t, in, "") // blank lines are not frames and get no reply
 	send(t, in, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
-	if f := next(t, frames); string(f["id"]) != "3" || f["result"] == nil {
-		t.Fatalf("ping after the parse errors: %v", f)
-	}
+	wantResult(t, "ping after the parse errors", next(t, frames), "3")
 	// Lines longer than the transport's read buffer are read whole.
 	pad := strings.Repeat("x", 300<<10)
 	send(t, in, `{"jsonrpc":"2.0","id":4,"method":"ping","params":{"_meta":{"pad":"`+pad+`"}}}`)
-	if f := next(t, frames); string(f["id"]) != "4" || f["result"] == nil {
-		t.Fatalf("long ping: %v", f)
-	}
+	wantResult(t, "long ping", next(t, frames), "4")
 	send(t, in, `{"pad":"`+pad+`"`)
 	if f := next(t, frames); !isParseError(f) {
-		t.Fatalf("reply to a long line that is not JSON: %v", f)
+		t.Fatalf("reply to a long line that is not JSON = %s, want a parse error (-32700) with a null id", show(f))
 	}
 }
 
@@ -194,9 +199,7 @@ func echoServer() *mcp.Server {
 func initialized(t *testing.T, in io.Writer, frames <-chan map[string]json.RawMessage) {
 	t.Helper()
 	send(t, in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	if f := next(t, frames); string(f["id"]) != "0" || f["result"] == nil {
-		t.Fatalf("initialize: %v", f)
-	}
+	wantResult(t, "initialize", next(t, frames), "0")
 	send(t, in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 }
 
@@ -218,8 +221,14 @@ func echoed(t *testing.T, f map[string]json.RawMessage, id int) string {
 	var res struct {
 		Content []struct{ Text string }
 	}
-	if string(f["id"]) != fmt.Sprint(id) || json.Unmarshal(f["result"], &res) != nil || len(res.Content) != 1 {
-		t.Fatalf("want echo's result for id %d, got %s", id, show(f))
+	if got := string(f["id"]); got != fmt.Sprint(id) {
+		t.Fatalf("reply id = %s, want echo's result for id %d: %s", got, id, show(f))
+	}
+	if err := json.Unmarshal(f["result"], &res); err != nil {
+		t.Fatalf("echo's result for id %d: %v: %s", id, err, show(f))
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("echo's result for id %d has %d content blocks, want 1: %s", id, len(res.Content), show(f))
 	}
 	return res.Content[0].Text
 }
@@ -229,8 +238,11 @@ func echoed(t *testing.T, f map[string]json.RawMessage, id int) string {
 func errorMessage(t *testing.T, f map[string]json.RawMessage) string {
 	t.Helper()
 	var e struct{ Message string }
-	if !isError(f, -32600) || json.Unmarshal(f["error"], &e) != nil {
-		t.Fatalf("want Invalid Request with a null id, got %s", show(f))
+	if !isError(f, -32600) {
+		t.Fatalf("reply = %s, want Invalid Request (-32600) with a null id", show(f))
+	}
+	if err := json.Unmarshal(f["error"], &e); err != nil {
+		t.Fatalf("error of %s: %v", show(f), err)
 	}
 	return e.Message
 }

@@ -111,8 +111,11 @@ func (c *wireClient) read(t *testing.T, uri string) *mcp.ReadResourceResult {
 	if err != nil {
 		t.Fatalf("read %s: %v", uri, err)
 	}
-	if len(res.Contents) != 1 || res.Contents[0].URI != uri {
-		t.Fatalf("read %s: contents %+v", uri, res.Contents)
+	if len(res.Contents) != 1 {
+		t.Fatalf("read %s: %d contents, want 1: %+v", uri, len(res.Contents), res.Contents)
+	}
+	if res.Contents[0].URI != uri {
+		t.Fatalf("read %s: contents' uri = %q, want %q", uri, res.Contents[0].URI, uri)
 	}
 	return res
 }
@@ -155,8 +158,11 @@ func waitNotice(t *testing.T, ch chan struct{}, what string) {
 
 func wantHints(t *testing.T, what string, c mcp.Cacheable, ttl int, scope string) {
 	t.Helper()
-	if c.TTLMs != ttl || c.CacheScope != scope {
-		t.Errorf("%s: ttlMs %d cacheScope %q, want %d %q", what, c.TTLMs, c.CacheScope, ttl, scope)
+	if c.TTLMs != ttl {
+		t.Errorf("%s: ttlMs = %d, want %d", what, c.TTLMs, ttl)
+	}
+	if c.CacheScope != scope {
+		t.Errorf("%s: cacheScope = %q, want %q", what, c.CacheScope, scope)
 	}
 }
 
@@ -169,8 +175,11 @@ func thread(t *testing.T, env *servertest.Env, n int) int {
 	}
 	res := env.Call(t, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "A long thread", "body": "Many comments follow."})
 	res.Decode(t, &created)
-	if res.IsError || created.Issue.Number == 0 {
-		t.Fatalf("create: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("create: error %s, want success", res.JSON)
+	}
+	if created.Issue.Number == 0 {
+		t.Fatalf("create: issue number = 0, want one: %s", res.JSON)
 	}
 	for i := 1; i <= n; i++ {
 		if r := env.Call(t, toolkit.NameAddComment, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": created.Issue.Number,
@@ -206,17 +215,23 @@ func TestResourcesOnTheWire(t *testing.T) {
 				// The fingerprint, in the discovery answer.
 				before := srv.Fingerprint()
 				if !fingerprintShape.MatchString(before) {
-					t.Fatalf("fingerprint %q, want ghgate@<version>+<hash>", before)
+					t.Fatalf("fingerprint = %q, want ghgate@<version>+<hash>", before)
 				}
 				if !strings.Contains(c.cs.InitializeResult().Instructions, "Surface fingerprint: "+before) {
-					t.Fatalf("instructions lack the fingerprint %s", before)
+					t.Fatalf("instructions = %q, want them to contain the fingerprint %s", c.cs.InitializeResult().Instructions, before)
 				}
 				if !strings.Contains(c.frames.String(), `"ghgate/fingerprint":"`+before+`"`) {
 					t.Errorf("the discovery answer's _meta lacks the fingerprint %s", before)
 				}
 				tpls, err := c.cs.ListResourceTemplates(ctx, nil)
-				if err != nil || len(tpls.ResourceTemplates) != 1 || tpls.ResourceTemplates[0].URITemplate != issuesTemplate {
-					t.Fatalf("before the late toolset: templates %v %v", err, tpls)
+				if err != nil {
+					t.Fatalf("before the late toolset: list resource templates: %v", err)
+				}
+				if len(tpls.ResourceTemplates) != 1 {
+					t.Fatalf("before the late toolset: %d templates, want 1: %+v", len(tpls.ResourceTemplates), tpls)
+				}
+				if got := tpls.ResourceTemplates[0].URITemplate; got != issuesTemplate {
+					t.Fatalf("before the late toolset: template = %s, want %s", got, issuesTemplate)
 				}
 				wantHints(t, "resources/templates/list", tpls.Cacheable, 300_000, "public")
 
@@ -235,22 +250,34 @@ func TestResourcesOnTheWire(t *testing.T) {
 					waitNotice(t, c.res, "resources/list_changed")
 				}
 				enabled := srv.Fingerprint()
-				if enabled == before || !fingerprintShape.MatchString(enabled) {
-					t.Fatalf("fingerprint %s after enabling a toolset (was %s)", enabled, before)
+				if enabled == before {
+					t.Fatalf("fingerprint after enabling a toolset = %s, want a change from %s", enabled, before)
 				}
-				if tpls, err = c.cs.ListResourceTemplates(ctx, nil); err != nil || len(tpls.ResourceTemplates) != 4 {
-					t.Fatalf("after the late toolset: templates %v %v", err, tpls)
+				if !fingerprintShape.MatchString(enabled) {
+					t.Fatalf("fingerprint after enabling a toolset = %q, want ghgate@<version>+<hash>", enabled)
+				}
+				if tpls, err = c.cs.ListResourceTemplates(ctx, nil); err != nil {
+					t.Fatalf("after the late toolset: list resource templates: %v", err)
+				}
+				if len(tpls.ResourceTemplates) != 4 {
+					t.Fatalf("after the late toolset: %d templates, want 4: %+v", len(tpls.ResourceTemplates), tpls)
 				}
 				tl, err := c.cs.ListTools(ctx, nil)
-				if err != nil || !slices.ContainsFunc(tl.Tools, func(x *mcp.Tool) bool { return x.Name == toolkit.NameGetIssue }) {
+				if err != nil {
 					t.Fatalf("tools after the late toolset: %v", err)
+				}
+				if !slices.ContainsFunc(tl.Tools, func(x *mcp.Tool) bool { return x.Name == toolkit.NameGetIssue }) {
+					t.Fatalf("tools after the late toolset lack %s, want it listed", toolkit.NameGetIssue)
 				}
 
 				// Hints: the surface public and long-lived, GitHub's
 				// content private and short.
 				rl, err := c.cs.ListResources(ctx, nil)
-				if err != nil || len(rl.Resources) != 3 {
-					t.Fatalf("resources/list: %v %v", err, rl)
+				if err != nil {
+					t.Fatalf("resources/list: %v", err)
+				}
+				if len(rl.Resources) != 3 {
+					t.Fatalf("resources/list: %d resources, want 3: %+v", len(rl.Resources), rl)
 				}
 				wantHints(t, "resources/list", rl.Cacheable, 300_000, "public")
 				summary := c.read(t, "ghgate://capabilities")
@@ -258,7 +285,7 @@ func TestResourcesOnTheWire(t *testing.T) {
 				for _, want := range []string{"Surface fingerprint: " + enabled, "missing_credential", "invalid_credential",
 					"insufficient_scope with details.required_scopes", "free-form text (a title, body, comment, description or search text) never appears", "ttlMs 30000"} {
 					if !strings.Contains(summary.Contents[0].Text, want) {
-						t.Errorf("capability summary lacks %q", want)
+						t.Errorf("capability summary = %q, want it to contain %q", summary.Contents[0].Text, want)
 					}
 				}
 				wantHints(t, "errors", c.read(t, "ghgate://errors").Cacheable, 86_400_000, "public")
@@ -282,11 +309,19 @@ func TestResourcesOnTheWire(t *testing.T) {
 				if err := json.Unmarshal([]byte(iss.Contents[0].Text), &doc); err != nil {
 					t.Fatal(err)
 				}
-				if got := c.annotations(t, issueURI)["lastModified"]; got == "" || got != doc.Issue.UpdatedAt {
-					t.Errorf("issue annotations.lastModified %q, want the issue's updated_at %q", got, doc.Issue.UpdatedAt)
+				if got := c.annotations(t, issueURI)["lastModified"]; got == "" {
+					t.Errorf("issue annotations.lastModified is empty, want the issue's updated_at %q", doc.Issue.UpdatedAt)
+				} else if got != doc.Issue.UpdatedAt {
+					t.Errorf("issue annotations.lastModified = %q, want the issue's updated_at %q", got, doc.Issue.UpdatedAt)
 				}
-				if len(doc.Comments) != 30 || doc.NextChunkURI != issueURI+"/comments?chunk=2" || doc.Cursor != nil {
-					t.Fatalf("issue: %d comments, next_chunk_uri %q, cursor %s", len(doc.Comments), doc.NextChunkURI, doc.Cursor)
+				if len(doc.Comments) != 30 {
+					t.Fatalf("issue: %d comments, want 30", len(doc.Comments))
+				}
+				if want := issueURI + "/comments?chunk=2"; doc.NextChunkURI != want {
+					t.Fatalf("issue: next_chunk_uri = %q, want %q", doc.NextChunkURI, want)
+				}
+				if doc.Cursor != nil {
+					t.Fatalf("issue: comments_next_cursor = %s, want none", doc.Cursor)
 				}
 				var bodies []string
 				seen := map[int64]bool{}
@@ -298,7 +333,7 @@ func TestResourcesOnTheWire(t *testing.T) {
 					chunk := c.read(t, next)
 					wantHints(t, next, chunk.Cacheable, 30_000, "private")
 					if got := c.annotations(t, next)["lastModified"]; got != doc.Issue.UpdatedAt {
-						t.Errorf("%s: lastModified %q, want %q", next, got, doc.Issue.UpdatedAt)
+						t.Errorf("%s: lastModified = %q, want %q", next, got, doc.Issue.UpdatedAt)
 					}
 					var part struct {
 						Chunk    int `json:"chunk"`
@@ -312,8 +347,11 @@ func TestResourcesOnTheWire(t *testing.T) {
 					if err := json.Unmarshal([]byte(chunk.Contents[0].Text), &part); err != nil {
 						t.Fatal(err)
 					}
-					if part.Chunk != reads+2 || part.Chunks != 3 {
-						t.Errorf("%s: chunk %d of %d", next, part.Chunk, part.Chunks)
+					if part.Chunk != reads+2 {
+						t.Errorf("%s: chunk = %d, want %d", next, part.Chunk, reads+2)
+					}
+					if part.Chunks != 3 {
+						t.Errorf("%s: chunks = %d, want 3", next, part.Chunks)
 					}
 					for _, cm := range part.Comments {
 						if seen[cm.ID] {
@@ -323,12 +361,15 @@ func TestResourcesOnTheWire(t *testing.T) {
 					}
 					next = part.NextChunkURI
 				}
-				if reads != 2 || len(bodies) != 75 {
-					t.Fatalf("followed %d chunks to %d comments, want 2 and 75", reads, len(bodies))
+				if reads != 2 {
+					t.Fatalf("followed %d chunks, want 2", reads)
+				}
+				if len(bodies) != 75 {
+					t.Fatalf("followed the chunks to %d comments, want 75", len(bodies))
 				}
 				for i, b := range bodies {
 					if b != fmt.Sprintf("comment %d", i+1) {
-						t.Fatalf("comment %d reads %q: out of order", i+1, b)
+						t.Fatalf("comment %d reads %q, want %q: out of order", i+1, b, fmt.Sprintf("comment %d", i+1))
 					}
 				}
 
@@ -336,24 +377,36 @@ func TestResourcesOnTheWire(t *testing.T) {
 				labels := c.read(t, "github://acme/widgets/labels")
 				wantHints(t, "labels", labels.Cacheable, 30_000, "private")
 				if !strings.Contains(labels.Contents[0].Text, `"name":"bug"`) {
-					t.Errorf("labels index: %.200s", labels.Contents[0].Text)
+					t.Errorf("labels index = %.200s, want the label bug", labels.Contents[0].Text)
 				}
 				done, err := c.cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: issuesTemplate},
 					Argument: mcp.CompleteParamsArgument{Name: "labels", Value: "bu"},
 					Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme", "repo": "widgets"}}})
-				if err != nil || !slices.Contains(done.Completion.Values, "bug") {
-					t.Errorf("label completion: %v %v", err, done)
+				if err != nil {
+					t.Errorf("label completion: %v", err)
+				} else if !slices.Contains(done.Completion.Values, "bug") {
+					t.Errorf("label completion = %v, want bug among them", done.Completion.Values)
 				}
 
 				// Every envelope carries the fingerprint served now.
 				_, err = c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/widgets/issues/999999"})
 				var werr *jsonrpc.Error
-				if err == nil || !errors.As(err, &werr) { // over HTTP at 2026-07-28, an HTTP 400 wrapping the error
-					t.Fatalf("missing issue: %v", err)
+				if err == nil {
+					t.Fatal("missing issue: read succeeded, want a JSON-RPC error")
+				}
+				if !errors.As(err, &werr) { // over HTTP at 2026-07-28, an HTTP 400 wrapping the error
+					t.Fatalf("missing issue: error = %v, want a JSON-RPC error", err)
 				}
 				var data resourceErrorData
-				if err := json.Unmarshal(werr.Data, &data); err != nil || data.Code != "issue_not_found" || data.Fingerprint != enabled {
-					t.Errorf("read error.data %s: want issue_not_found with fingerprint %s", werr.Data, enabled)
+				if err := json.Unmarshal(werr.Data, &data); err != nil {
+					t.Errorf("decode read error.data %s: %v", werr.Data, err)
+				} else {
+					if data.Code != "issue_not_found" {
+						t.Errorf("read error.data.code = %q, want issue_not_found", data.Code)
+					}
+					if data.Fingerprint != enabled {
+						t.Errorf("read error.data.fingerprint = %q, want %s", data.Fingerprint, enabled)
+					}
 				}
 
 				// Another server's tool arrives (the broker's upstream):
@@ -370,25 +423,30 @@ func TestResourcesOnTheWire(t *testing.T) {
 				}
 				arrived := srv.Fingerprint()
 				if arrived == enabled {
-					t.Fatal("an arriving tool did not change the fingerprint")
+					t.Fatalf("fingerprint after a tool arrived = %s, want a change from it", arrived)
 				}
 				missing := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999}
 				res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: toolkit.NameGetIssue, Arguments: missing})
-				if err != nil || !res.IsError {
-					t.Fatalf("forced error: %v %v", err, res)
+				if err != nil {
+					t.Fatalf("forced error: %v", err)
+				}
+				if !res.IsError {
+					t.Fatalf("forced error: isError = false, want true: %+v", res)
 				}
 				servertest.Answer(t, c.cs, toolkit.NameGetIssue, missing, res)
 				envelope, _ := res.StructuredContent.(map[string]any)
-				if envelope["code"] != "issue_not_found" || envelope["fingerprint"] != arrived {
-					t.Errorf("a call to a tool enabled at run time: code %v fingerprint %v, want issue_not_found and %s",
-						envelope["code"], envelope["fingerprint"], arrived)
+				if envelope["code"] != "issue_not_found" {
+					t.Errorf("a call to a tool enabled at run time: code = %v, want issue_not_found", envelope["code"])
+				}
+				if envelope["fingerprint"] != arrived {
+					t.Errorf("a call to a tool enabled at run time: fingerprint = %v, want %s", envelope["fingerprint"], arrived)
 				}
 				later := connectWire(t, srv, transport, version)
 				if ins := later.cs.InitializeResult().Instructions; !strings.Contains(ins, "Surface fingerprint: "+arrived) {
-					t.Errorf("a later client's instructions lack the new fingerprint")
+					t.Errorf("a later client's instructions = %q, want the new fingerprint %s", ins, arrived)
 				}
 				if summary := later.read(t, "ghgate://capabilities"); !strings.Contains(summary.Contents[0].Text, "upstream_probe") {
-					t.Errorf("a later client's capability summary lacks the new tool")
+					t.Errorf("a later client's capability summary = %q, want the new tool upstream_probe", summary.Contents[0].Text)
 				}
 			})
 		}

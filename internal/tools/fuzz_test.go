@@ -53,8 +53,11 @@ func FuzzToolArguments(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, raw []byte) {
 		i := int(which) % len(handlers)
 		res, err := handlers[i](context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Arguments: raw}})
-		if err != nil || res == nil {
-			t.Fatalf("%s(%q): no result: %v", specs[i].ToolName(), raw, err)
+		if err != nil {
+			t.Fatalf("%s(%q): %v", specs[i].ToolName(), raw, err)
+		}
+		if res == nil {
+			t.Fatalf("%s(%q): result = nil, want one", specs[i].ToolName(), raw)
 		}
 		if !res.IsError {
 			return
@@ -65,14 +68,20 @@ func FuzzToolArguments(f *testing.F) {
 		}
 		var fields map[string]json.RawMessage
 		_ = json.Unmarshal(body, &fields)
-		if _, always := fields["retry_after_ms"]; json.Unmarshal(body, &env) != nil || env.Code == "" || !always {
-			t.Fatalf("%s(%q): error result is not an envelope: %s", specs[i].ToolName(), raw, body)
+		if err := json.Unmarshal(body, &env); err != nil {
+			t.Fatalf("%s(%q): error result is not an envelope: %v: %s", specs[i].ToolName(), raw, err, body)
+		}
+		if env.Code == "" {
+			t.Fatalf("%s(%q): error result has no code, want an envelope: %s", specs[i].ToolName(), raw, body)
+		}
+		if _, always := fields["retry_after_ms"]; !always {
+			t.Fatalf("%s(%q): error result lacks retry_after_ms, want an envelope: %s", specs[i].ToolName(), raw, body)
 		}
 		if env.Code == contract.CodeInternal {
-			t.Fatalf("%s(%q): internal_error: %s", specs[i].ToolName(), raw, body)
+			t.Fatalf("%s(%q): code = internal_error, want a catalogued refusal: %s", specs[i].ToolName(), raw, body)
 		}
 		if !contract.Known(env.Code) {
-			t.Fatalf("%s(%q): code %s is not in the catalog", specs[i].ToolName(), raw, env.Code)
+			t.Fatalf("%s(%q): code = %s, want one in the catalog", specs[i].ToolName(), raw, env.Code)
 		}
 	})
 }

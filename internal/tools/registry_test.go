@@ -17,7 +17,7 @@ func TestRegistryToolsets(t *testing.T) {
 	names := map[string]bool{}
 	for _, sp := range tools.All(&toolkit.Service{}) {
 		if names[sp.ToolName()] {
-			t.Errorf("%s is registered twice", sp.ToolName())
+			t.Errorf("%s is registered twice, want once", sp.ToolName())
 		}
 		names[sp.ToolName()] = true
 		if !slices.Contains(tools.Toolsets(), sp.ToolsetName()) {
@@ -27,11 +27,11 @@ func TestRegistryToolsets(t *testing.T) {
 	}
 	for _, set := range tools.Toolsets() {
 		if declared[set] == 0 {
-			t.Errorf("toolset %q has no tools", set)
+			t.Errorf("toolset %q has no tools, want some", set)
 		}
 	}
 	if !slices.IsSorted(tools.Toolsets()) {
-		t.Errorf("Toolsets %v is not sorted", tools.Toolsets())
+		t.Errorf("Toolsets = %v, want them sorted", tools.Toolsets())
 	}
 }
 
@@ -80,13 +80,19 @@ func TestSummaryFollowsWhatIsServed(t *testing.T) {
 				}
 			}
 			for _, w := range tc.lacks {
-				if strings.Contains(does, w) || strings.Contains(not, w) {
-					t.Errorf("summary says %q, want it absent", w)
+				if strings.Contains(does, w) {
+					t.Errorf("Does says %q, want it absent:\n%s", w, does)
+				}
+				if strings.Contains(not, w) {
+					t.Errorf("DoesNot says %q, want it absent: %s", w, not)
 				}
 			}
 			for _, line := range s.Does {
-				if !strings.HasPrefix(line, "- ") || !strings.HasSuffix(line, "\n") {
-					t.Errorf("Does line %q: want a \"- \" line ending in a newline", line)
+				if !strings.HasPrefix(line, "- ") {
+					t.Errorf("Does line %q, want it to start with \"- \"", line)
+				}
+				if !strings.HasSuffix(line, "\n") {
+					t.Errorf("Does line %q, want it to end in a newline", line)
 				}
 			}
 		})

@@ -3,7 +3,6 @@ package issuesync_test
 import (
 	"encoding/json"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -12,6 +11,7 @@ import (
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
+	"github.com/google/go-cmp/cmp"
 )
 
 // github_get_issue source mirror answers what the remote read answers,
@@ -20,8 +20,11 @@ func TestGetIssueFromMirror(t *testing.T) {
 	env, root := start(t, "")
 	n := seedIssue(t, env, func(is *emulator.Issue) bool { return len(is.Comments) > 3 })
 	e := refused(t, env, "github_get_issue", widgets(args{"issue_number": n, "source": "mirror"}))
-	if e.Code != contract.CodeMirrorNotFound || e.Repair.Tool != syncTool {
-		t.Fatalf("before any sync: %+v", e)
+	if e.Code != contract.CodeMirrorNotFound {
+		t.Fatalf("before any sync: code = %s, want %s", e.Code, contract.CodeMirrorNotFound)
+	}
+	if e.Repair.Tool != syncTool {
+		t.Fatalf("before any sync: repair tool = %q, want %s", e.Repair.Tool, syncTool)
 	}
 	doSync(t, env, nil)
 	// Every issue with relations, and one with comments, read both ways.
@@ -44,19 +47,24 @@ func TestGetIssueFromMirror(t *testing.T) {
 			env.Upstream()
 			local := servertest.CallOK[issues.GetIssueOut](t, env, "github_get_issue", widgets(args{"issue_number": num, "detail": detail, "source": "mirror"}))
 			if up := env.Upstream(); len(up) != 0 {
-				t.Errorf("#%d from the mirror made requests: %q", num, up)
+				t.Errorf("#%d from the mirror made requests: %q, want none", num, up)
 			}
-			if local.MirrorAgeS == nil || *local.MirrorAgeS < 0 || *local.MirrorAgeS > 60 || remote.MirrorAgeS != nil {
-				t.Errorf("#%d: mirror_age_s %v, remote %v", num, local.MirrorAgeS, remote.MirrorAgeS)
+			if local.MirrorAgeS == nil {
+				t.Errorf("#%d: mirror_age_s absent from the mirror read, want 0..60", num)
+			} else if age := *local.MirrorAgeS; age < 0 || age > 60 {
+				t.Errorf("#%d: mirror_age_s = %v, want 0..60", num, age)
+			}
+			if remote.MirrorAgeS != nil {
+				t.Errorf("#%d: the remote read's mirror_age_s = %v, want absent", num, *remote.MirrorAgeS)
 			}
 			local.MirrorAgeS, local.RateLimitRemaining, remote.RateLimitRemaining = nil, nil, nil
 			// Cursors are minted per call; what they lead to is the same.
 			if (local.CommentsNextCursor == "") != (remote.CommentsNextCursor == "") {
-				t.Errorf("#%d: cursors %q %q", num, local.CommentsNextCursor, remote.CommentsNextCursor)
+				t.Errorf("#%d: mirror comments_next_cursor %q, want one where the remote read has one (%q)", num, local.CommentsNextCursor, remote.CommentsNextCursor)
 			}
 			local.CommentsNextCursor, remote.CommentsNextCursor = "", ""
-			if !reflect.DeepEqual(local, remote) {
-				t.Errorf("#%d %s:\n mirror %+v\n remote %+v", num, detail, local, remote)
+			if diff := cmp.Diff(remote, local); diff != "" {
+				t.Errorf("#%d %s: mirror read differs from the remote one (-remote +mirror):\n%s", num, detail, diff)
 			}
 		}
 	}
@@ -64,6 +72,6 @@ func TestGetIssueFromMirror(t *testing.T) {
 	servertest.CallOK[map[string]any](t, env, "github_update_issue", widgets(args{"issue_number": closed, "state": "closed"}))
 	doSync(t, env, nil)
 	if e := refused(t, env, "github_get_issue", widgets(args{"issue_number": closed, "source": "mirror"})); e.Code != contract.CodeMirrorNotFound {
-		t.Errorf("closed, not mirrored: %+v", e)
+		t.Errorf("closed, not mirrored: code = %s, want %s: %+v", e.Code, contract.CodeMirrorNotFound, e)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issuesync"
 	"github.com/ghgate/ghgate/internal/tools/mirrorfile"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 const syncTool = "github_sync_issues"
@@ -38,10 +40,28 @@ func refused(t *testing.T, env *servertest.Env, tool string, args any) contract.
 	t.Helper()
 	res := env.Call(t, tool, args)
 	e := res.Envelope(t)
-	if e.Message == "" || e.Repair == nil || e.Repair.NextStep == "" || !strings.HasPrefix(e.RequestID, "ghg_") {
-		t.Errorf("envelope without message, repair or request id: %s", res.JSON)
+	if e.Message == "" {
+		t.Errorf("envelope's message is empty, want one: %s", res.JSON)
+	}
+	if e.Repair == nil {
+		t.Errorf("envelope's repair = nil, want a next step: %s", res.JSON)
+	} else if e.Repair.NextStep == "" {
+		t.Errorf("envelope's repair.next_step is empty, want one: %s", res.JSON)
+	}
+	if !strings.HasPrefix(e.RequestID, "ghg_") {
+		t.Errorf("envelope's request_id = %q, want a ghg_ prefix", e.RequestID)
 	}
 	return e
+}
+
+// wantSync compares a sync's answer with want on every field but those
+// named in ignore (an empty invalid list equals an absent one), reporting
+// through report (t.Fatalf or t.Errorf).
+func wantSync(t *testing.T, report func(string, ...any), what string, got, want issuesync.SyncIssuesOut, ignore ...string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(issuesync.SyncIssuesOut{}, ignore...)); diff != "" {
+		report("%s mismatch (-want +got):\n%s", what, diff)
+	}
 }
 
 type args map[string]any
@@ -111,7 +131,7 @@ func fileOf(t *testing.T, files map[string]string, n int) (string, mirrorfile.Fi
 			return name, f
 		}
 	}
-	t.Fatalf("no file for #%d", n)
+	t.Fatalf("no file for #%d, want one", n)
 	return "", mirrorfile.File{}
 }
 
@@ -129,7 +149,7 @@ func seedIssue(t *testing.T, env *servertest.Env, pass func(is *emulator.Issue) 
 		}
 	}
 	if len(nums) == 0 {
-		t.Fatal("no such issue in the seed")
+		t.Fatal("no open issue of acme/widgets in the seed passes, want one")
 	}
 	slices.Sort(nums)
 	return nums[0]

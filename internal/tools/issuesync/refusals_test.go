@@ -3,6 +3,7 @@ package issuesync_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,11 +19,17 @@ import (
 func TestSyncNotConfigured(t *testing.T) {
 	env, _ := start(t, "-")
 	e := refused(t, env, syncTool, widgets(nil))
-	if e.Code != contract.CodeSyncNotConfigured || !strings.Contains(e.Repair.NextStep, "sync_root") || e.Repair.Tool != "" {
-		t.Errorf("%+v", e)
+	if e.Code != contract.CodeSyncNotConfigured {
+		t.Errorf("code = %s, want %s", e.Code, contract.CodeSyncNotConfigured)
+	}
+	if !strings.Contains(e.Repair.NextStep, "sync_root") {
+		t.Errorf("repair.next_step = %q, want it to name sync_root", e.Repair.NextStep)
+	}
+	if e.Repair.Tool != "" {
+		t.Errorf("repair tool = %q, want none", e.Repair.Tool)
 	}
 	if e := refused(t, env, "github_get_issue", widgets(args{"issue_number": 1, "source": "mirror"})); e.Code != contract.CodeSyncNotConfigured {
-		t.Errorf("get_issue source mirror: %+v", e)
+		t.Errorf("get_issue source mirror: code = %s, want %s", e.Code, contract.CodeSyncNotConfigured)
 	}
 	if up := env.Upstream(); len(up) != 0 {
 		t.Errorf("upstream calls: %q", up)
@@ -81,8 +88,10 @@ func TestSyncRefusesUnsafeMirrorDirs(t *testing.T) {
 			t.Errorf("%s/%s: code = %s, want %s", tc.owner, tc.repo, e.Code, contract.CodeSyncDirRefused)
 			continue
 		}
-		if e.Details == nil || !strings.Contains(e.Details.Reason, tc.reason) {
-			t.Errorf("%s/%s: details = %+v, want a reason saying %q", tc.owner, tc.repo, e.Details, tc.reason)
+		if e.Details == nil {
+			t.Errorf("%s/%s: details = nil, want a reason saying %q", tc.owner, tc.repo, tc.reason)
+		} else if !strings.Contains(e.Details.Reason, tc.reason) {
+			t.Errorf("%s/%s: details.reason = %q, want it to say %q", tc.owner, tc.repo, e.Details.Reason, tc.reason)
 		}
 		if !strings.Contains(e.Repair.NextStep, "operator") {
 			t.Errorf("%s/%s: repair = %q, want the operator's", tc.owner, tc.repo, e.Repair.NextStep)
@@ -175,8 +184,10 @@ func TestSyncOnlyWhatTheCallerMayRead(t *testing.T) {
 			t.Errorf("%s: code = %s, want %s", call.tool, e.Code, contract.CodeInsufficientScope)
 			continue
 		}
-		if e.Details == nil || len(e.Details.RequiredScopes) != 1 || e.Details.RequiredScopes[0] != "read:alice/notes" {
-			t.Errorf("%s: details = %+v, want required_scopes [read:alice/notes]", call.tool, e.Details)
+		if e.Details == nil {
+			t.Errorf("%s: details = nil, want required_scopes [read:alice/notes]", call.tool)
+		} else if want := []string{"read:alice/notes"}; !slices.Equal(e.Details.RequiredScopes, want) {
+			t.Errorf("%s: required_scopes = %v, want %v", call.tool, e.Details.RequiredScopes, want)
 		}
 		if call.tool == syncTool && e.Settlement != contract.NotStarted {
 			t.Errorf("%s: settlement = %q, want %q", call.tool, e.Settlement, contract.NotStarted)
@@ -235,13 +246,13 @@ func TestSyncPlantedLinksAndInvalidFiles(t *testing.T) {
 		}
 	}
 	if len(reasons) != len(want) {
-		t.Errorf("invalid: %+v", out.Invalid)
+		t.Errorf("%d files invalid, want %d: %+v", len(reasons), len(want), out.Invalid)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
-		t.Errorf("the link's target was written: %q", b)
+		t.Errorf("the link's target = %q, want it unwritten, %q", b, "keep me")
 	}
 	if ents, _ := os.ReadDir(victimDir); len(ents) != 1 {
-		t.Errorf("written beside the link's target: %v", ents)
+		t.Errorf("beside the link's target: %v, want only the target", ents)
 	}
 	after := dirFiles(t, dir)
 	for n, to := range plant {
@@ -261,8 +272,10 @@ func TestSyncPlantedLinksAndInvalidFiles(t *testing.T) {
 	if err := os.Symlink(victim, filepath.Join(dir, mirrorfile.StateFile)); err != nil {
 		t.Fatal(err)
 	}
-	if e := refused(t, env, syncTool, widgets(nil)); e.Code != contract.CodeSyncDirRefused || !strings.Contains(e.Message, "symbolic link") {
-		t.Errorf("state file link: %+v", e)
+	if e := refused(t, env, syncTool, widgets(nil)); e.Code != contract.CodeSyncDirRefused {
+		t.Errorf("state file link: code = %s, want %s", e.Code, contract.CodeSyncDirRefused)
+	} else if !strings.Contains(e.Message, "symbolic link") {
+		t.Errorf("state file link: message = %q, want it to say symbolic link", e.Message)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
 		t.Errorf("the link's target was written: %q", b)

@@ -55,19 +55,23 @@ func TestSyncRefusesForeignDirs(t *testing.T) {
 		if e.Code != contract.CodeSyncDirRefused {
 			t.Errorf("%v: code = %s, want %s", r, e.Code, contract.CodeSyncDirRefused)
 		}
-		if e.Details == nil || e.Details.Reason == "" {
-			t.Errorf("%v: details = %+v, want a reason", r, e.Details)
+		if e.Details == nil {
+			t.Errorf("%v: details = nil, want a reason", r)
+		} else if e.Details.Reason == "" {
+			t.Errorf("%v: details.reason is empty, want one", r)
 		}
 	}
 	if up := env.Upstream(); len(up) != 0 {
-		t.Errorf("upstream calls: %q", up)
+		t.Errorf("upstream calls: %q, want none", up)
 	}
 	for name, b := range proj {
 		if strings.HasSuffix(name, "/") {
 			continue
 		}
-		if got, err := os.ReadFile(filepath.Join(root, name)); err != nil || string(got) != b {
-			t.Errorf("%s: %q %v, want it untouched", name, got, err)
+		if got, err := os.ReadFile(filepath.Join(root, name)); err != nil {
+			t.Errorf("%s: %v, want it untouched", name, err)
+		} else if string(got) != b {
+			t.Errorf("%s = %q, want it untouched, %q", name, got, b)
 		}
 	}
 	for _, d := range []string{"acme/gadgets", "alice/notes"} {
@@ -78,17 +82,17 @@ func TestSyncRefusesForeignDirs(t *testing.T) {
 	// An empty directory is a mirror's to start, also after a first sync
 	// into it failed (here: no such repository) and left it empty.
 	if e := refused(t, env, syncTool, args{"owner": emulator.DemoOrg, "repo": "no-such-repo"}); e.Code != contract.CodeRepoNotFound {
-		t.Errorf("no such repository: %+v", e)
+		t.Errorf("no such repository: code = %s, want %s: %+v", e.Code, contract.CodeRepoNotFound, e)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(root, "acme", "no-such-repo")); len(ents) != 0 {
-		t.Errorf("a failed first sync left %v", ents)
+		t.Errorf("a failed first sync left %v, want nothing", ents)
 	}
 	writeTree(t, root, map[string]string{"acme/widgets/": ""})
 	if out := doSync(t, env, nil); out.Written == 0 {
-		t.Errorf("empty dir: %+v", out)
+		t.Errorf("empty dir: written = 0, want the issues written: %+v", out)
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "acme", "widgets", ".gitignore")); string(b) != "*\n" {
-		t.Errorf("a new mirror's .gitignore: %q", b)
+		t.Errorf("a new mirror's .gitignore = %q, want %q", b, "*\n")
 	}
 }
 
@@ -112,7 +116,7 @@ func TestSyncKeepsForeignGitignoreAndTmpFiles(t *testing.T) {
 	dir := filepath.Join(root, "acme", "widgets")
 	doSync(t, env, nil)
 	if b, _ := os.ReadFile(filepath.Join(dir, ".gitignore")); string(b) != "*\n" {
-		t.Errorf("the mirror's .gitignore: %q", b)
+		t.Errorf("the mirror's .gitignore = %q, want %q", b, "*\n")
 	}
 	young, old := ".ghgate-tmp-0123456789abcdef", ".ghgate-tmp-fedcba9876543210"
 	planted := map[string]string{".gitignore": "node_modules/\n", ".ghgate-tmp-notmine": "mine", young: "a write in progress", old: "a crashed write"}
@@ -126,13 +130,19 @@ func TestSyncKeepsForeignGitignoreAndTmpFiles(t *testing.T) {
 	for _, iv := range out.Invalid {
 		reasons[filepath.Base(iv.Path)] = iv.Reason
 	}
-	if !strings.Contains(reasons[".gitignore"], `"*"`) || reasons[".ghgate-tmp-notmine"] == "" || len(reasons) != 2 {
-		t.Errorf("invalid: %+v", out.Invalid)
+	if !strings.Contains(reasons[".gitignore"], `"*"`) {
+		t.Errorf(".gitignore invalid for %q, want a reason naming \"*\"", reasons[".gitignore"])
+	}
+	if reasons[".ghgate-tmp-notmine"] == "" {
+		t.Errorf(".ghgate-tmp-notmine not reported invalid, want it reported: %+v", out.Invalid)
+	}
+	if len(reasons) != 2 {
+		t.Errorf("%d files invalid, want 2: %+v", len(reasons), out.Invalid)
 	}
 	after := dirFiles(t, dir)
 	for _, name := range []string{".gitignore", ".ghgate-tmp-notmine", young} {
 		if after[name] != planted[name] {
-			t.Errorf("%s: %q, want it left as it was", name, after[name])
+			t.Errorf("%s = %q, want it left as it was, %q", name, after[name], planted[name])
 		}
 	}
 	if _, ok := after[old]; ok {
@@ -152,16 +162,22 @@ func TestSyncLongMultibyteTitle(t *testing.T) {
 	}
 	res := env.Call(t, "github_create_issue", widgets(args{"title": title}))
 	if res.IsError {
-		t.Fatalf("create: %s", res.JSON)
+		t.Fatalf("create: error %s, want success", res.JSON)
 	}
 	res.Decode(t, &created)
 	out := doSync(t, env, nil)
 	if len(out.Invalid) != 0 {
-		t.Errorf("invalid: %+v", out.Invalid)
+		t.Errorf("invalid = %+v, want none", out.Invalid)
 	}
 	name, f := fileOf(t, issueFiles(dirFiles(t, filepath.Join(root, "acme", "widgets"))), created.Issue.Number)
-	if len(name) > 255 || f.Issue.Title != title || !utf8.ValidString(name) {
-		t.Errorf("file %q (%d bytes) holds %q", name, len(name), f.Issue.Title)
+	if len(name) > 255 {
+		t.Errorf("file %q is %d bytes, want at most 255", name, len(name))
+	}
+	if f.Issue.Title != title {
+		t.Errorf("file %q holds title %q, want %q", name, f.Issue.Title, title)
+	}
+	if !utf8.ValidString(name) {
+		t.Errorf("file name %q is not valid UTF-8, want it valid", name)
 	}
 	for _, tc := range []struct {
 		title      string
@@ -172,8 +188,14 @@ func TestSyncLongMultibyteTitle(t *testing.T) {
 		{"a " + strings.Repeat("𝐀", 60), 51, 198},
 	} {
 		s := mirrorfile.Slug(tc.title)
-		if utf8.RuneCountInString(s) != tc.runes || len(s) != tc.len || !utf8.ValidString(s) {
-			t.Errorf("MirrorSlug(%q) = %q: %d characters, %d bytes", tc.title, s, utf8.RuneCountInString(s), len(s))
+		if got := utf8.RuneCountInString(s); got != tc.runes {
+			t.Errorf("Slug(%q) = %q: %d characters, want %d", tc.title, s, got, tc.runes)
+		}
+		if len(s) != tc.len {
+			t.Errorf("Slug(%q) = %q: %d bytes, want %d", tc.title, s, len(s), tc.len)
+		}
+		if !utf8.ValidString(s) {
+			t.Errorf("Slug(%q) = %q, want valid UTF-8", tc.title, s)
 		}
 	}
 }
@@ -184,17 +206,26 @@ func TestSyncModes(t *testing.T) {
 	doSync(t, env, nil)
 	dir := filepath.Join(root, "acme", "widgets")
 	for _, d := range []string{filepath.Join(root, "acme"), dir} {
-		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm()&0o077 != 0 {
-			t.Errorf("%s: %v %v", d, fi.Mode(), err)
+		if fi, err := os.Stat(d); err != nil {
+			t.Errorf("%s: %v", d, err)
+		} else if fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s: mode %v, want no group or other permissions", d, fi.Mode())
 		}
 	}
 	ents, err := os.ReadDir(dir)
-	if err != nil || len(ents) < 3 {
-		t.Fatalf("%v %v", ents, err)
+	if err != nil {
+		t.Fatalf("read %s: %v", dir, err)
+	}
+	if len(ents) < 3 {
+		t.Fatalf("%s holds %v, want at least 3 entries", dir, ents)
 	}
 	for _, e := range ents {
-		if fi, err := e.Info(); err != nil || fi.Mode().Perm()&0o077 != 0 {
-			t.Fatalf("%s: %v %v", e.Name(), fi.Mode(), err)
+		fi, err := e.Info()
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			t.Fatalf("%s: mode %v, want no group or other permissions", e.Name(), fi.Mode())
 		}
 	}
 }
@@ -211,11 +242,14 @@ func TestMirrorReadNeedsClient(t *testing.T) {
 	bare.Upstream()
 	remote := refused(t, bare, "github_get_issue", widgets(args{"issue_number": n}))
 	e := refused(t, bare, "github_get_issue", widgets(args{"issue_number": n, "source": "mirror"}))
-	if e.Code != contract.CodeMissingCredential || e.Code != remote.Code {
-		t.Errorf("mirror read without a client: %+v (remote: %+v)", e, remote)
+	if e.Code != contract.CodeMissingCredential {
+		t.Errorf("mirror read without a client: code = %s, want %s", e.Code, contract.CodeMissingCredential)
+	}
+	if e.Code != remote.Code {
+		t.Errorf("mirror read without a client: code = %s, want the remote read's %s", e.Code, remote.Code)
 	}
 	if up := bare.Upstream(); len(up) != 0 {
-		t.Errorf("upstream calls: %q", up)
+		t.Errorf("upstream calls: %q, want none", up)
 	}
 }
 
@@ -237,14 +271,26 @@ func TestSyncReportsARefusedFile(t *testing.T) {
 		return issuesync.WriteFile(r, name, b)
 	})()
 	out := doSync(t, env, nil)
-	if len(out.Invalid) != 1 || out.Invalid[0].Path != filepath.Join(dir, before) || !strings.Contains(out.Invalid[0].Reason, "file name too long") {
-		t.Errorf("invalid: %+v", out.Invalid)
+	if len(out.Invalid) != 1 {
+		t.Errorf("invalid = %+v, want 1 file", out.Invalid)
+	} else {
+		if want := filepath.Join(dir, before); out.Invalid[0].Path != want {
+			t.Errorf("invalid path = %s, want %s", out.Invalid[0].Path, want)
+		}
+		if !strings.Contains(out.Invalid[0].Reason, "file name too long") {
+			t.Errorf("invalid reason = %q, want it to say file name too long", out.Invalid[0].Reason)
+		}
 	}
 	if got := dirFiles(t, dir)[before]; got != was {
-		t.Errorf("the older copy was not kept: %q", got)
+		t.Errorf("%s = %q, want the older copy kept, %q", before, got, was)
 	}
 	var st mirrorfile.State
-	if b, err := os.ReadFile(filepath.Join(dir, mirrorfile.StateFile)); err != nil || json.Unmarshal(b, &st) != nil || st.SyncedAt != out.SyncedAt {
-		t.Errorf("state not saved: %+v %v", st, err)
+	b, err := os.ReadFile(filepath.Join(dir, mirrorfile.StateFile))
+	if err != nil {
+		t.Errorf("state not saved: %v", err)
+	} else if err := json.Unmarshal(b, &st); err != nil {
+		t.Errorf("state not saved: %s: %v", b, err)
+	} else if st.SyncedAt != out.SyncedAt {
+		t.Errorf("state synced_at = %q, want the sync's %q", st.SyncedAt, out.SyncedAt)
 	}
 }

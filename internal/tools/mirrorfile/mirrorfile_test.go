@@ -29,8 +29,11 @@ func TestSlug(t *testing.T) {
 		t.Errorf("Slug of a long title = %q, want no trailing dash", long)
 	}
 	wide := Slug(strings.Repeat("𝔘", 100))
-	if len(wide) > maxSlugBytes || !utf8.ValidString(wide) {
-		t.Errorf("Slug of four-byte letters = %d bytes (valid UTF-8 %v), want at most %d and valid", len(wide), utf8.ValidString(wide), maxSlugBytes)
+	if len(wide) > maxSlugBytes {
+		t.Errorf("Slug of four-byte letters = %d bytes, want at most %d", len(wide), maxSlugBytes)
+	}
+	if !utf8.ValidString(wide) {
+		t.Errorf("Slug of four-byte letters = %q, want valid UTF-8", wide)
 	}
 }
 
@@ -39,8 +42,10 @@ func TestFileNameAndNumber(t *testing.T) {
 	if name != "42-fix-the-thing.json" {
 		t.Fatalf("FileName = %q, want %q", name, "42-fix-the-thing.json")
 	}
-	if n, ok := Number(name); !ok || n != 42 {
-		t.Errorf("Number(%q) = %d, %v; want 42, true", name, n, ok)
+	if n, ok := Number(name); !ok {
+		t.Errorf("Number(%q) ok = false, want true", name)
+	} else if n != 42 {
+		t.Errorf("Number(%q) = %d, want 42", name, n)
 	}
 	for _, bad := range []string{"0-x.json", "42.json", "42-x.txt", "x-42.json", "42-a/b.json", StateFile, "12345678901-x.json"} {
 		if n, ok := Number(bad); ok {
@@ -56,15 +61,23 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(string(b), "}\n") || !strings.Contains(string(b), "\n  \"repo\": \"acme/widgets\"") {
-		t.Errorf("Encode = %q, want indented JSON ending in a newline", b)
+	if !strings.HasSuffix(string(b), "}\n") {
+		t.Errorf("Encode = %q, want JSON ending in a newline", b)
+	}
+	if !strings.Contains(string(b), "\n  \"repo\": \"acme/widgets\"") {
+		t.Errorf("Encode = %q, want indented JSON", b)
 	}
 	got, err := Parse("7-seven.json", b, "ACME/Widgets")
 	if err != nil {
 		t.Fatalf("Parse of an encoded file: %v", err)
 	}
-	if got.Issue.Number != 7 || len(got.Comments) != 1 || got.Comments[0].Body != "hi" {
-		t.Errorf("Parse = %+v, want issue 7 with its one comment", got)
+	if got.Issue.Number != 7 {
+		t.Errorf("Parse: issue number = %d, want 7", got.Issue.Number)
+	}
+	if len(got.Comments) != 1 {
+		t.Errorf("Parse: %d comments, want 1: %+v", len(got.Comments), got.Comments)
+	} else if got.Comments[0].Body != "hi" {
+		t.Errorf("Parse: comment body = %q, want hi", got.Comments[0].Body)
 	}
 	refused := []struct {
 		name, body, repo, why string

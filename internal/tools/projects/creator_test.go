@@ -56,8 +56,14 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 			otherItemID, otherNumber, otherRef = it.ItemID, it.Number, fmt.Sprintf("%s#%d", it.Repo, it.Number)
 		}
 	}
-	if allowed == "" || otherItemID == "" || all.HasMore {
-		t.Fatalf("the demo board needs issues of two authors on one page: allowed %q, other %q", allowed, otherRef)
+	if allowed == "" {
+		t.Fatal("no issue author found, want the demo board to have issues of two authors on one page")
+	}
+	if otherItemID == "" {
+		t.Fatalf("no acme/widgets issue by an author other than %s, want one on the demo board's first page", allowed)
+	}
+	if all.HasMore {
+		t.Fatal("the demo board's first page has_more = true, want every item on one page")
 	}
 
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}, AllowedIssueCreator: allowed})
@@ -70,12 +76,20 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 	}
 	for _, it := range scoped.Items {
 		if it.Kind == "issue" && by[fmt.Sprintf("%s#%d", it.Repo, it.Number)] != allowed {
-			t.Errorf("row of %s#%d, opened by another user, listed", it.Repo, it.Number)
+			t.Errorf("row of %s#%d, opened by another user, listed, want it withheld", it.Repo, it.Number)
 		}
 	}
-	if scoped.Withheld != others || others == 0 || len(scoped.Items) != len(all.Items)-others || scoped.Counts.Issues != all.Counts.Issues-others {
-		t.Errorf("withheld %d, rows %d, issues counted %d; want %d withheld of %d rows (%d issues)",
-			scoped.Withheld, len(scoped.Items), scoped.Counts.Issues, others, len(all.Items), all.Counts.Issues)
+	if others == 0 {
+		t.Errorf("no rows of other users' issues on the board, want some")
+	}
+	if scoped.Withheld != others {
+		t.Errorf("withheld = %d, want %d", scoped.Withheld, others)
+	}
+	if got, want := len(scoped.Items), len(all.Items)-others; got != want {
+		t.Errorf("%d rows, want %d", got, want)
+	}
+	if got, want := scoped.Counts.Issues, all.Counts.Issues-others; got != want {
+		t.Errorf("counts.issues = %d, want %d", got, want)
 	}
 
 	for _, c := range []struct {
@@ -96,19 +110,25 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 		env.Upstream()
 		e := refused(t, env, c.tool, c.args)
 		write := c.tool == projects.NameUpdateProjectItem
-		if e.Code != contract.CodeIssueCreatorNotAllowed || (write && e.Settlement != contract.NotStarted) || e.Repair == nil {
-			t.Errorf("%s on %s: %+v", c.name, otherRef, e)
+		what := c.name + " on " + otherRef
+		w := envelopeWant{code: contract.CodeIssueCreatorNotAllowed}
+		if write {
+			w.settlement = contract.NotStarted
+		}
+		wantEnvelope(t, t.Errorf, what, e, w)
+		if e.Repair == nil {
+			t.Errorf("%s: repair = nil, want one", what)
 		}
 		for _, u := range env.Upstream() {
 			if u != "POST /api/graphql" && u != "POST /graphql" {
-				t.Errorf("%s: upstream %s", c.name, u)
+				t.Errorf("%s: upstream %s, want only POST /graphql", c.name, u)
 			}
 		}
 	}
 	// The board still holds the other user's item as it was.
 	after := servertest.CallOK[projects.GetProjectItemOut](t, plain, projects.NameGetProjectItem, board(map[string]any{"item_id": otherItemID}))
 	if after.Item.Number != otherNumber {
-		t.Errorf("%s's item after the refusals: %+v", otherRef, after.Item)
+		t.Errorf("%s's item after the refusals: number = %d, want %d: %+v", otherRef, after.Item.Number, otherNumber, after.Item)
 	}
 }
 

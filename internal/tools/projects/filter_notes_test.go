@@ -1,6 +1,7 @@
 package projects_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -40,6 +41,34 @@ func listItems(t *testing.T, env *servertest.Env, filter string) projects.ListPr
 	return servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"filter": filter, "page_size": 100}))
 }
 
+// wantTotal fails the test unless a filtered page's total is 0 (when
+// zero) or above 0 (when not).
+func wantTotal(t *testing.T, what string, total int, zero bool) {
+	t.Helper()
+	if zero && total != 0 {
+		t.Fatalf("%s: total = %d, want 0", what, total)
+	}
+	if !zero && total == 0 {
+		t.Fatalf("%s: total = 0, want some items", what)
+	}
+}
+
+// wantNoteCount fails the test unless the page carries n notes.
+func wantNoteCount(t *testing.T, what string, notes []string, n int) {
+	t.Helper()
+	if len(notes) != n {
+		t.Fatalf("%s: %d notes %q, want %d", what, len(notes), notes, n)
+	}
+}
+
+// wantNote fails the test unless a note holds every one of parts.
+func wantNote(t *testing.T, what string, notes []string, parts ...string) {
+	t.Helper()
+	if !noteWith(notes, parts...) {
+		t.Fatalf("%s: notes = %q, want one holding all of %q", what, notes, parts)
+	}
+}
+
 func noteWith(notes []string, parts ...string) bool {
 	return slices.ContainsFunc(notes, func(n string) bool {
 		for _, p := range parts {
@@ -57,21 +86,17 @@ func noteWith(notes []string, parts ...string) bool {
 func TestListProjectItemsNamesUnknownOptions(t *testing.T) {
 	env := start(t, "")
 	out := listItems(t, env, `status:"In progres" -is:archived`)
-	if out.Total != 0 || len(out.Notes) != 1 || !noteWith(out.Notes, `"In progres"`, `closest: "In progress"`) {
-		t.Fatalf("misspelled option: total %d, notes %q", out.Total, out.Notes)
-	}
+	wantTotal(t, "misspelled option", out.Total, true)
+	wantNoteCount(t, "misspelled option", out.Notes, 1)
+	wantNote(t, "misspelled option", out.Notes, `"In progres"`, `closest: "In progress"`)
 	excl := listItems(t, env, `-status:Dnoe`)
-	if excl.Total == 0 || len(excl.Notes) != 1 || !noteWith(excl.Notes, `"Dnoe"`, "excluding it leaves out nothing", `closest: "Done"`) {
-		t.Fatalf("excluded misspelled option: total %d, notes %q", excl.Total, excl.Notes)
-	}
+	wantTotal(t, "excluded misspelled option", excl.Total, false)
+	wantNoteCount(t, "excluded misspelled option", excl.Notes, 1)
+	wantNote(t, "excluded misspelled option", excl.Notes, `"Dnoe"`, "excluding it leaves out nothing", `closest: "Done"`)
 	far := listItems(t, env, `priority:Urgent`)
-	if !noteWith(far.Notes, `"Urgent"`, `it takes "P0", "P1", "P2"`) {
-		t.Fatalf("an option nothing is close to: notes %q", far.Notes)
-	}
+	wantNote(t, "an option nothing is close to", far.Notes, `"Urgent"`, `it takes "P0", "P1", "P2"`)
 	it := listItems(t, env, `iteration:"Iteration 99"`)
-	if !noteWith(it.Notes, `"Iteration 99"`, "no iteration") {
-		t.Fatalf("an iteration the field lacks: notes %q", it.Notes)
-	}
+	wantNote(t, "an iteration the field lacks", it.Notes, `"Iteration 99"`, "no iteration")
 	var labels []string
 	for l := range boardLabels(t, env) {
 		labels = append(labels, l)
@@ -79,15 +104,12 @@ func TestListProjectItemsNamesUnknownOptions(t *testing.T) {
 	slices.Sort(labels)
 	env.Upstream()
 	valid := listItems(t, env, `status:"In progress",Todo -is:archived iteration:@current priority:P0`)
-	if valid.Total == 0 || len(valid.Notes) != 0 {
-		t.Fatalf("valid filter: total %d, notes %q", valid.Total, valid.Notes)
-	}
+	wantTotal(t, "valid filter", valid.Total, false)
+	wantNoteCount(t, "valid filter", valid.Notes, 0)
 	// Options are the board's own: checking them reads nothing more.
 	wantCalls(t, env, 1)
 	withLabel := listItems(t, env, `label:"`+labels[0]+`" -label:"`+labels[len(labels)-1]+`"`)
-	if len(withLabel.Notes) != 0 {
-		t.Fatalf("labels the board's items carry: notes %q", withLabel.Notes)
-	}
+	wantNoteCount(t, "labels the board's items carry", withLabel.Notes, 0)
 }
 
 // A label no item carries matches nothing: the empty page names it with
@@ -104,33 +126,30 @@ func TestListProjectItemsNamesUnknownLabels(t *testing.T) {
 	}
 	typo := label[:len(label)-1]
 	if counts[typo] > 0 {
-		t.Fatalf("the demo board carries both %q and %q", label, typo)
+		t.Fatalf("the demo board carries both %q and %q, want only the first", label, typo)
 	}
 	out := listItems(t, env, `label:"`+typo+`"`)
-	if out.Total != 0 || !noteWith(out.Notes, `label "`+typo+`" is on no item of the board`, "closest:", `"`+label+`"`) {
-		t.Fatalf("misspelled label %q: total %d, notes %q", typo, out.Total, out.Notes)
-	}
+	what := fmt.Sprintf("misspelled label %q", typo)
+	wantTotal(t, what, out.Total, true)
+	wantNote(t, what, out.Notes, `label "`+typo+`" is on no item of the board`, "closest:", `"`+label+`"`)
 	excl := listItems(t, env, `-label:"no such label here"`)
-	if excl.Total == 0 || !noteWith(excl.Notes, `"no such label here"`, "excluding it leaves out nothing", "labels there:") {
-		t.Fatalf("excluded unknown label: total %d, notes %q", excl.Total, excl.Notes)
-	}
+	wantTotal(t, "excluded unknown label", excl.Total, false)
+	wantNote(t, "excluded unknown label", excl.Notes, `"no such label here"`, "excluding it leaves out nothing", "labels there:")
 	who := listItems(t, env, `assignee:bbo`)
-	if who.Total != 0 || !noteWith(who.Notes, "assignee bbo is assigned on no item", `closest: "bob"`) {
-		t.Fatalf("misspelled assignee: total %d, notes %q", who.Total, who.Notes)
-	}
+	wantTotal(t, "misspelled assignee", who.Total, true)
+	wantNote(t, "misspelled assignee", who.Notes, "assignee bbo is assigned on no item", `closest: "bob"`)
 	ms := listItems(t, env, `milestone:"v9.9.9"`)
-	if ms.Total != 0 || !noteWith(ms.Notes, `milestone "v9.9.9" is on no item of the board`) {
-		t.Fatalf("unknown milestone: total %d, notes %q", ms.Total, ms.Notes)
-	}
+	wantTotal(t, "unknown milestone", ms.Total, true)
+	wantNote(t, "unknown milestone", ms.Notes, `milestone "v9.9.9" is on no item of the board`)
 	// The board is known now: the items' read passes, the names' read
 	// fails, and the page says the names could not be checked.
 	if err := env.Emu.Emu.Faults().Add(emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Method: "POST", Path: "/api/graphql", After: 1}); err != nil {
 		t.Fatal(err)
 	}
 	failed := listItems(t, env, `label:"`+typo+`"`)
-	if failed.Total != 0 || len(failed.Notes) != 1 || !noteWith(failed.Notes, "could not be checked") {
-		t.Fatalf("names unread: total %d, notes %q", failed.Total, failed.Notes)
-	}
+	wantTotal(t, "names unread", failed.Total, true)
+	wantNoteCount(t, "names unread", failed.Notes, 1)
+	wantNote(t, "names unread", failed.Notes, "could not be checked")
 }
 
 // A qualifier naming no field is refused (GitHub refuses the whole
@@ -139,34 +158,55 @@ func TestListProjectItemsNamesUnknownLabels(t *testing.T) {
 func TestListProjectItemsRefusesUnknownFields(t *testing.T) {
 	env := start(t, "")
 	e := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `stauts:Todo -is:archived`}))
-	if e.Code != contract.CodeProjectFieldNotFound || e.Details.Field != "filter" || !strings.Contains(e.Message, `"stauts"`) ||
-		e.Repair == nil || e.Repair.Tool != projects.NameListProjectItems {
-		t.Fatalf("misspelled field: %+v %+v", e, e.Repair)
+	wantFieldNotFound(t, "misspelled field", e, projects.NameListProjectItems)
+	if e.Details.Field != "filter" {
+		t.Fatalf("misspelled field: details.field = %q, want filter", e.Details.Field)
 	}
-	if v, _ := e.Details.Value.([]any); len(v) == 0 || v[0] != "status" {
-		t.Fatalf("closest fields: %v", e.Details.Value)
+	if !strings.Contains(e.Message, `"stauts"`) {
+		t.Fatalf("misspelled field: message = %q, want it to name \"stauts\"", e.Message)
+	}
+	if v, _ := e.Details.Value.([]any); len(v) == 0 {
+		t.Fatalf("closest fields = %v, want status first", e.Details.Value)
+	} else if v[0] != "status" {
+		t.Fatalf("closest fields = %v, want status first", v)
 	}
 	again := servertest.CallOK[projects.ListProjectItemsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
-	if again.Total == 0 || len(again.Notes) != 0 {
-		t.Fatalf("repair lists %d items, notes %q", again.Total, again.Notes)
-	}
+	wantTotal(t, "repair", again.Total, false)
+	wantNoteCount(t, "repair", again.Notes, 0)
 	for _, it := range again.Items {
-		if it.Fields["Status"].Str == nil || *it.Fields["Status"].Str != "Todo" {
-			t.Fatalf("row outside the repaired filter: %+v", it)
+		if it.Fields["Status"].Str == nil {
+			t.Fatalf("row %s outside the repaired filter: Status unset, want Todo: %+v", it.ItemID, it)
+		}
+		if got := *it.Fields["Status"].Str; got != "Todo" {
+			t.Fatalf("row %s outside the repaired filter: Status = %q, want Todo", it.ItemID, got)
 		}
 	}
 	has := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `-no:estimat,iteration`}))
-	if has.Code != contract.CodeProjectFieldNotFound || has.Repair == nil || has.Repair.Tool != projects.NameListProjectItems {
-		t.Fatalf("misspelled field in no: %+v", has)
-	}
+	wantFieldNotFound(t, "misspelled field in no", has, projects.NameListProjectItems)
 	servertest.CallOK[projects.ListProjectItemsOut](t, env, has.Repair.Tool, repairArgs(t, has.Repair))
 	far := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `zebra:1`}))
-	if far.Code != contract.CodeProjectFieldNotFound || far.Repair == nil || far.Repair.Tool != projects.NameListProjects {
-		t.Fatalf("a field nothing is close to: %+v", far)
-	}
+	wantFieldNotFound(t, "a field nothing is close to", far, projects.NameListProjects)
 	listed := servertest.CallOK[projects.ListProjectsOut](t, env, far.Repair.Tool, repairArgs(t, far.Repair))
-	if len(listed.Projects) != 1 || listed.Projects[0].Title != seed.DemoProjectTitle {
-		t.Fatalf("repair lists %+v", listed.Projects)
+	if len(listed.Projects) != 1 {
+		t.Fatalf("repair lists %d projects, want 1: %+v", len(listed.Projects), listed.Projects)
+	}
+	if listed.Projects[0].Title != seed.DemoProjectTitle {
+		t.Fatalf("repair lists %q, want %q", listed.Projects[0].Title, seed.DemoProjectTitle)
+	}
+}
+
+// wantFieldNotFound fails the test unless e is project_field_not_found
+// with a repair that calls tool.
+func wantFieldNotFound(t *testing.T, what string, e contract.Error, tool string) {
+	t.Helper()
+	if e.Code != contract.CodeProjectFieldNotFound {
+		t.Fatalf("%s: code = %s, want %s", what, e.Code, contract.CodeProjectFieldNotFound)
+	}
+	if e.Repair == nil {
+		t.Fatalf("%s: repair = nil, want a call of %s", what, tool)
+	}
+	if e.Repair.Tool != tool {
+		t.Fatalf("%s: repair tool = %q, want %s", what, e.Repair.Tool, tool)
 	}
 }
 
@@ -197,17 +237,18 @@ func TestListProjectItemsNotesKeepToTheReadGrant(t *testing.T) {
 		}
 	}
 	if hidden == "" {
-		t.Fatal("the demo board needs a label only acme/gadgets items carry")
+		t.Fatalf("no label only acme/gadgets items carry, want one on the demo board: %v", byRepo)
 	}
 	typo := hidden[:len(hidden)-1]
 	filter := `-label:"` + typo + `"`
 	if out := listItems(t, plain, filter); !noteWith(out.Notes, `"`+hidden+`"`) {
-		t.Fatalf("a client reading acme/gadgets is not offered %q: %q", hidden, out.Notes)
+		t.Fatalf("a client reading acme/gadgets: notes = %q, want %q offered", out.Notes, hidden)
 	}
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}, Wrap: servertest.AsCaller(widgetsOnly)})
 	out := listItems(t, env, filter)
-	if len(out.Notes) != 1 || noteWith(out.Notes, `"`+hidden+`"`) {
-		t.Fatalf("a client reading acme/widgets alone is offered %q: %q", hidden, out.Notes)
+	wantNoteCount(t, "a client reading acme/widgets alone", out.Notes, 1)
+	if noteWith(out.Notes, `"`+hidden+`"`) {
+		t.Fatalf("a client reading acme/widgets alone: notes = %q, want %q not offered", out.Notes, hidden)
 	}
 }
 
@@ -254,17 +295,22 @@ func TestListProjectItemsNotesKeepToTheCreatorScope(t *testing.T) {
 			}
 		}
 	}
-	if hidden == "" || allowed == "" {
-		t.Fatalf("the demo board needs a label one author's issues alone carry, and another author: %v", carriers)
+	if hidden == "" {
+		t.Fatalf("no label one author's issues alone carry, want one on the demo board: %v", carriers)
+	}
+	if allowed == "" {
+		t.Fatalf("no author other than %s, want one on the demo board: %v", owner, carriers)
 	}
 	typo := hidden[:len(hidden)-1]
 	filter := `-label:"` + typo + `"`
 	if out := listItems(t, plain, filter); !noteWith(out.Notes, `"`+hidden+`"`) {
-		t.Fatalf("unscoped, %q is not offered: %q", hidden, out.Notes)
+		t.Fatalf("unscoped: notes = %q, want %q offered", out.Notes, hidden)
 	}
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"issues", "projects"}, AllowedIssueCreator: allowed})
-	if out := listItems(t, env, filter); len(out.Notes) != 1 || noteWith(out.Notes, `"`+hidden+`"`) {
-		t.Fatalf("scoped to %s, %q (only %s's issues carry it) is offered: %q", allowed, hidden, owner, out.Notes)
+	out := listItems(t, env, filter)
+	wantNoteCount(t, "scoped to "+allowed, out.Notes, 1)
+	if noteWith(out.Notes, `"`+hidden+`"`) {
+		t.Fatalf("scoped to %s: notes = %q, want %q (only %s's issues carry it) not offered", allowed, out.Notes, hidden, owner)
 	}
 }
 
@@ -273,7 +319,7 @@ func TestListProjectItemsNamesUnknownLabelsOnAUsersBoard(t *testing.T) {
 	env := start(t, "")
 	out := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems,
 		map[string]any{"owner": "alice", "project_number": 1, "filter": `label:"no such label"`})
-	if out.Total != 0 || len(out.Notes) != 1 || !noteWith(out.Notes, `label "no such label" is on no item of the board`) {
-		t.Fatalf("alice's board: total %d, notes %q", out.Total, out.Notes)
-	}
+	wantTotal(t, "alice's board", out.Total, true)
+	wantNoteCount(t, "alice's board", out.Notes, 1)
+	wantNote(t, "alice's board", out.Notes, `label "no such label" is on no item of the board`)
 }

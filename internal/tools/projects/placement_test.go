@@ -2,6 +2,7 @@ package projects_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,22 +33,49 @@ func TestIssueWritesPutIssuesOnTheBoard(t *testing.T) {
 	created := servertest.CallOK[issues.CreateIssueOut](t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Plan the gauges release",
 		"project": place(map[string]any{"Status": "Todo", "Iteration": "@next", "Estimate": 5})})
 	p := created.Project
-	if p == nil || !p.Added || p.Number != seed.DemoProjectNumber || str(p.Item.Fields["Status"]) != "Todo" || str(p.Item.Fields["Estimate"]) != "5" {
-		t.Fatalf("create with project: %+v", p)
+	if p == nil {
+		t.Fatalf("create with project: project = nil, want the placement: %+v", created)
+	}
+	if !p.Added {
+		t.Fatalf("create with project: added = false, want true")
+	}
+	if p.Number != seed.DemoProjectNumber {
+		t.Fatalf("create with project: number = %d, want %d", p.Number, seed.DemoProjectNumber)
+	}
+	if got := str(p.Item.Fields["Status"]); got != "Todo" {
+		t.Fatalf("create with project: Status = %s, want Todo", got)
+	}
+	if got := str(p.Item.Fields["Estimate"]); got != "5" {
+		t.Fatalf("create with project: Estimate = %s, want 5", got)
 	}
 	if got := itemOf(t, env, created.Issue.Number); got.Version != p.Item.Version {
-		t.Fatalf("the board holds %+v, the create said %+v", got, p.Item)
+		t.Fatalf("the board holds version %q, want the create's %q: %+v", got.Version, p.Item.Version, got)
 	}
 
 	updated := servertest.CallOK[issues.UpdateIssueOut](t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
 		"title": "Quotas per tenant", "project": place(map[string]any{"Priority": "P1"})})
-	if updated.Project == nil || !updated.Project.Added || str(updated.Project.Item.Fields["Priority"]) != "P1" || updated.Issue.Title != "Quotas per tenant" {
-		t.Fatalf("update with project: %+v", updated)
+	if updated.Project == nil {
+		t.Fatalf("update with project: project = nil, want the placement: %+v", updated)
+	}
+	if !updated.Project.Added {
+		t.Fatalf("update with project: added = false, want true")
+	}
+	if got := str(updated.Project.Item.Fields["Priority"]); got != "P1" {
+		t.Fatalf("update with project: Priority = %s, want P1", got)
+	}
+	if updated.Issue.Title != "Quotas per tenant" {
+		t.Fatalf("update with project: title = %q, want %q", updated.Issue.Title, "Quotas per tenant")
 	}
 	again := servertest.CallOK[issues.UpdateIssueOut](t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": offBoard,
 		"project": place(map[string]any{"Priority": "P1"})})
-	if !again.NoOp || again.Project == nil || again.Project.Added {
-		t.Fatalf("the same placement again: %+v", again)
+	if !again.NoOp {
+		t.Fatalf("the same placement again: no_op = false, want true")
+	}
+	if again.Project == nil {
+		t.Fatalf("the same placement again: project = nil, want it shown: %+v", again)
+	}
+	if again.Project.Added {
+		t.Fatalf("the same placement again: added = true, want false")
 	}
 }
 
@@ -59,16 +87,14 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 	inWidgets(env, func(r *emulator.Repo) { before = len(r.Issues) })
 	e := refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "never",
 		"project": place(map[string]any{"Status": "Blocked"})})
-	if e.Code != contract.CodeProjectOptionNotFound || e.Details.Field != "project.fields.Status" || e.Settlement != contract.NotStarted {
-		t.Fatalf("bad option: %+v", e)
-	}
+	wantEnvelope(t, t.Fatalf, "bad option", e, envelopeWant{code: contract.CodeProjectOptionNotFound, field: "project.fields.Status", settlement: contract.NotStarted})
 	listed := servertest.CallOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if len(listed.Projects) != 1 {
-		t.Fatalf("repair: %+v", listed)
+		t.Fatalf("repair: %d projects, want 1: %+v", len(listed.Projects), listed)
 	}
 	inWidgets(env, func(r *emulator.Repo) {
 		if len(r.Issues) != before {
-			t.Fatal("an issue was created")
+			t.Fatalf("acme/widgets has %d issues, want %d: an issue was created", len(r.Issues), before)
 		}
 	})
 	for _, c := range []struct {
@@ -80,30 +106,24 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 		{map[string]any{"owner": "acme", "project_number": 1, "fields": map[string]any{"Status": []string{"Todo"}}}, "project"},
 	} {
 		e := refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "project": c.project})
-		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != c.field {
-			t.Errorf("%v: %+v", c.project, e)
-		}
+		wantEnvelope(t, t.Errorf, fmt.Sprintf("project %v", c.project), e, envelopeWant{code: contract.CodeInvalidField, field: c.field})
 	}
 	// Issue 1's item is archived: its fields cannot change, and that is
 	// known before the title is written.
 	e = refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "title": "renamed",
 		"project": place(map[string]any{"Priority": "P2"})})
-	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted || e.Repair.Tool != projects.NameUpdateProjectItem {
-		t.Fatalf("archived item: %+v", e)
-	}
+	wantEnvelope(t, t.Fatalf, "archived item", e, envelopeWant{code: contract.CodeValidationFailed, settlement: contract.NotStarted, repair: projects.NameUpdateProjectItem})
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.Issue(1).Title == "renamed" {
-			t.Fatal("the title was written")
+			t.Fatal("issue 1's title = \"renamed\", want it unwritten")
 		}
 	})
 	if un := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair)); un.Item.Archived {
-		t.Fatalf("repair: %+v", un)
+		t.Fatalf("repair: archived = true, want false: %+v", un)
 	}
 	e = refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard,
 		"project": map[string]any{"owner": "acme", "project_number": 42}})
-	if e.Code != contract.CodeProjectNotFound || e.Settlement != contract.NotStarted {
-		t.Errorf("no such board: %+v", e)
-	}
+	wantEnvelope(t, t.Errorf, "no such board", e, envelopeWant{code: contract.CodeProjectNotFound, settlement: contract.NotStarted})
 }
 
 // When the board write fails after the issue write, the call is a
@@ -118,24 +138,40 @@ func TestPlacementFailureIsPartialSuccess(t *testing.T) {
 	}
 	e := refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Half done",
 		"project": place(map[string]any{"Status": "In progress"})})
-	if e.Code != contract.CodePartialSuccess || e.Settlement != contract.RemoteSuccessKnown || e.FollowUp == nil || e.FollowUp.Tool != toolkit.NameUpdateIssue {
-		t.Fatalf("placement failed: %+v", e)
+	wantEnvelope(t, t.Fatalf, "placement failed", e, envelopeWant{code: contract.CodePartialSuccess, settlement: contract.RemoteSuccessKnown})
+	if e.FollowUp == nil {
+		t.Fatalf("placement failed: follow_up = nil, want a call of %s", toolkit.NameUpdateIssue)
 	}
-	if e.Details == nil || len(e.Details.Applied) != 1 || len(e.Details.NotApplied) != 1 {
-		t.Fatalf("details: %+v", e.Details)
+	if e.FollowUp.Tool != toolkit.NameUpdateIssue {
+		t.Fatalf("placement failed: follow_up tool = %q, want %s", e.FollowUp.Tool, toolkit.NameUpdateIssue)
+	}
+	if e.Details == nil {
+		t.Fatal("placement failed: details = nil, want applied and not_applied")
+	}
+	if len(e.Details.Applied) != 1 {
+		t.Fatalf("placement failed: %d applied, want 1: %+v", len(e.Details.Applied), e.Details.Applied)
+	}
+	if len(e.Details.NotApplied) != 1 {
+		t.Fatalf("placement failed: %d not applied, want 1: %+v", len(e.Details.NotApplied), e.Details.NotApplied)
 	}
 	var created int
 	inWidgets(env, func(r *emulator.Repo) { created = r.Issues[len(r.Issues)-1].Number })
 	done := servertest.CallOK[issues.UpdateIssueOut](t, env, e.FollowUp.Tool, repairArgs(t, e.FollowUp))
-	if done.Issue.Number != created || done.Project == nil || str(done.Project.Item.Fields["Status"]) != "In progress" {
-		t.Fatalf("follow_up: %+v", done)
+	if done.Issue.Number != created {
+		t.Fatalf("follow_up: issue #%d, want the created #%d", done.Issue.Number, created)
+	}
+	if done.Project == nil {
+		t.Fatalf("follow_up: project = nil, want the placement: %+v", done)
+	}
+	if got := str(done.Project.Item.Fields["Status"]); got != "In progress" {
+		t.Fatalf("follow_up: Status = %s, want In progress", got)
 	}
 	if it := itemOf(t, env, created); str(it.Fields["Status"]) != "In progress" {
-		t.Fatalf("the board holds %+v", it)
+		t.Fatalf("the board holds Status %s, want In progress: %+v", str(it.Fields["Status"]), it)
 	}
 	inWidgets(env, func(r *emulator.Repo) {
-		if r.Issues[len(r.Issues)-1].Number != created {
-			t.Fatal("the follow-up created another issue")
+		if last := r.Issues[len(r.Issues)-1].Number; last != created {
+			t.Fatalf("the last issue is #%d, want #%d: the follow-up created another issue", last, created)
 		}
 	})
 }
@@ -152,14 +188,19 @@ func inWidgets(env *servertest.Env, f func(r *emulator.Repo)) {
 // served, and points to it when it is not.
 func TestCapabilitiesNameTheProjectsToolset(t *testing.T) {
 	with := start(t, "").Stack.Server.Summary()
-	if !strings.Contains(with, "projects toolset:") || !strings.Contains(with, "create or edit Projects boards") ||
-		!strings.Contains(with, "take project {owner, project_number, fields}") {
-		t.Fatalf("served, the summary says:\n%s", with)
+	for _, want := range []string{"projects toolset:", "create or edit Projects boards", "take project {owner, project_number, fields}"} {
+		if !strings.Contains(with, want) {
+			t.Fatalf("served, the summary lacks %q, want it:\n%s", want, with)
+		}
 	}
 	without := servertest.Start(t, servertest.Options{}).Stack.Server.Summary()
-	if strings.Contains(without, "projects toolset:") || !strings.Contains(without, "the projects toolset does them") ||
-		strings.Contains(without, "take project {owner, project_number, fields}") {
-		t.Fatalf("not served, the summary says:\n%s", without)
+	for _, bad := range []string{"projects toolset:", "take project {owner, project_number, fields}"} {
+		if strings.Contains(without, bad) {
+			t.Fatalf("not served, the summary says %q, want it not to:\n%s", bad, without)
+		}
+	}
+	if !strings.Contains(without, "the projects toolset does them") {
+		t.Fatalf("not served, the summary lacks %q, want it:\n%s", "the projects toolset does them", without)
 	}
 }
 
@@ -177,12 +218,15 @@ func TestBulkUpdatePutsEachIssueOnTheBoard(t *testing.T) {
 	})
 	res := env.Call(t, toolkit.NameBulkUpdateIssues, map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": numbers,
 		"changes": map[string]any{"project": place(map[string]any{"Priority": "P0"})}})
-	if res.IsError || strings.Contains(string(res.JSON), "failed") {
-		t.Fatalf("bulk with project: %s", res.JSON)
+	if res.IsError {
+		t.Fatalf("bulk with project: error %s, want success", res.JSON)
+	}
+	if strings.Contains(string(res.JSON), "failed") {
+		t.Fatalf("bulk with project: %s, want no item failed", res.JSON)
 	}
 	for _, n := range numbers {
 		if it := itemOf(t, env, n); str(it.Fields["Priority"]) != "P0" {
-			t.Errorf("#%d on the board: %+v", n, it)
+			t.Errorf("#%d on the board: Priority = %s, want P0: %+v", n, str(it.Fields["Priority"]), it)
 		}
 	}
 }
@@ -195,23 +239,21 @@ func TestIssueWritesStayWithTheIssuesOwner(t *testing.T) {
 	env := start(t, "")
 	e := refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "title": "Moved on",
 		"project": map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "fields": map[string]any{"Status": "Todo"}}})
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != toolkit.NameUpdateIssue {
-		t.Fatalf("another owner's board: %+v", e)
+	wantEnvelope(t, t.Fatalf, "another owner's board", e, envelopeWant{code: contract.CodeInvalidField, field: "project.owner", repair: toolkit.NameUpdateIssue})
+	args := string(mustMarshal(t, e.Repair.Arguments))
+	if strings.Contains(args, "project") {
+		t.Fatalf("repair arguments = %s, want them without project", args)
 	}
-	if args := string(mustMarshal(t, e.Repair.Arguments)); strings.Contains(args, "project") || !strings.Contains(args, "Moved on") {
-		t.Fatalf("the repair keeps project or loses the title: %s", args)
+	if !strings.Contains(args, "Moved on") {
+		t.Fatalf("repair arguments = %s, want them to keep the title", args)
 	}
 	servertest.CallOK[map[string]any](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	e = refused(t, env, projects.NameUpdateProjectItem, map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "action": "add",
 		"item": map[string]any{"repo": "acme/widgets", "issue_number": onBoard}})
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "item.repo" {
-		t.Fatalf("acme's issue on alice's board: %+v", e)
-	}
+	wantEnvelope(t, t.Fatalf, "acme's issue on alice's board", e, envelopeWant{code: contract.CodeInvalidField, field: "item.repo"})
 	e = refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x",
 		"project": map[string]any{"owner": "alice", "project_number": 1}})
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "project.owner" || e.Repair.Tool != toolkit.NameCreateIssue {
-		t.Fatalf("create on another owner's board: %+v", e)
-	}
+	wantEnvelope(t, t.Fatalf, "create on another owner's board", e, envelopeWant{code: contract.CodeInvalidField, field: "project.owner", repair: toolkit.NameCreateIssue})
 }
 
 func mustMarshal(t *testing.T, v any) []byte {

@@ -2,6 +2,7 @@ package projects_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"slices"
 	"strings"
@@ -44,30 +45,39 @@ func TestSetFieldsOfEveryType(t *testing.T) {
 			t.Errorf("%s = %s, want %s", name, str(got[name]), w)
 		}
 	}
-	if out.NoOp || len(out.ChangedFields) == 0 {
-		t.Errorf("the write says %+v", out)
+	if out.NoOp {
+		t.Errorf("the write: no_op = true, want false")
+	}
+	if len(out.ChangedFields) == 0 {
+		t.Errorf("the write: no changed_fields, want some: %+v", out)
 	}
 	again := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields",
 		"fields": fields, "expected_version": out.Item.Version}))
-	if !again.NoOp || len(again.ChangedFields) != 0 {
-		t.Errorf("writing the same values again: %+v", again)
+	if !again.NoOp {
+		t.Errorf("writing the same values again: no_op = false, want true")
+	}
+	if len(again.ChangedFields) != 0 {
+		t.Errorf("writing the same values again: changed_fields = %v, want none", again.ChangedFields)
 	}
 	cur := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields",
 		"fields": map[string]any{"Iteration": "@current", "Notes": nil}}))
 	if str(cur.Item.Fields["Iteration"]) != "Iteration 2" {
-		t.Errorf("@current: %s", str(cur.Item.Fields["Iteration"]))
+		t.Errorf("@current: Iteration = %s, want Iteration 2", str(cur.Item.Fields["Iteration"]))
 	}
 	if _, ok := cur.Item.Fields["Notes"]; ok {
-		t.Errorf("null left Notes: %+v", cur.Item.Fields)
+		t.Errorf("null left Notes = %s, want it cleared: %+v", str(cur.Item.Fields["Notes"]), cur.Item.Fields)
 	}
 	cleared := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "clear_field", "field": "Estimate"}))
-	if _, ok := cleared.Item.Fields["Estimate"]; ok || !slices.Equal(cleared.ChangedFields, []string{"Estimate"}) {
-		t.Errorf("clear_field: %+v", cleared)
+	if _, ok := cleared.Item.Fields["Estimate"]; ok {
+		t.Errorf("clear_field: Estimate = %s, want it cleared", str(cleared.Item.Fields["Estimate"]))
+	}
+	if !slices.Equal(cleared.ChangedFields, []string{"Estimate"}) {
+		t.Errorf("clear_field: changed_fields = %v, want [Estimate]", cleared.ChangedFields)
 	}
 	// GitHub holds what the results said.
 	read := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
 	if read.Item.Version != cleared.Item.Version {
-		t.Errorf("read %+v, the write said %+v", read.Item, cleared.Item)
+		t.Errorf("read version %q, want the write's %q: read %+v, the write said %+v", read.Item.Version, cleared.Item.Version, read.Item, cleared.Item)
 	}
 }
 
@@ -84,7 +94,7 @@ func TestMoveToInProgressUpstreamCalls(t *testing.T) {
 	out := move(onBoard, "In progress")
 	wantCalls(t, env, 1)
 	if str(out.Item.Fields["Status"]) != "In progress" {
-		t.Fatalf("after: %+v", out.Item)
+		t.Fatalf("after: Status = %s, want In progress: %+v", str(out.Item.Fields["Status"]), out.Item)
 	}
 }
 
@@ -109,8 +119,7 @@ func TestUnknownFieldsAndOptionsAreRefused(t *testing.T) {
 		{map[string]any{"Title": "renamed"}, contract.CodeInvalidField, "fields.Title", ""},
 	} {
 		e := refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": c.fields}))
-		if e.Code != c.code || e.Details == nil || e.Details.Field != c.field || e.Settlement != contract.NotStarted {
-			t.Errorf("%v: %+v", c.fields, e)
+		if !wantEnvelope(t, t.Errorf, fmt.Sprintf("%v", c.fields), e, envelopeWant{code: c.code, field: c.field, settlement: contract.NotStarted}) {
 			continue
 		}
 		if c.lists == "" {
@@ -118,21 +127,21 @@ func TestUnknownFieldsAndOptionsAreRefused(t *testing.T) {
 		}
 		values, _ := e.Details.Value.([]any)
 		if !slices.Contains(values, any(c.lists)) {
-			t.Errorf("%v: details.value %v lacks %q", c.fields, e.Details.Value, c.lists)
+			t.Errorf("%v: details.value = %v, want %q among them", c.fields, e.Details.Value, c.lists)
 		}
 		listed := servertest.CallOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
-		if len(listed.Projects) != 1 || listed.Projects[0].Number != seed.DemoProjectNumber {
-			t.Errorf("%v: repair lists %+v", c.fields, listed.Projects)
+		if len(listed.Projects) != 1 {
+			t.Errorf("%v: repair lists %d projects, want 1: %+v", c.fields, len(listed.Projects), listed.Projects)
+		} else if listed.Projects[0].Number != seed.DemoProjectNumber {
+			t.Errorf("%v: repair lists project #%d, want #%d", c.fields, listed.Projects[0].Number, seed.DemoProjectNumber)
 		}
 	}
 	after := servertest.CallOK[projects.GetProjectItemOut](t, env, projects.NameGetProjectItem, board(map[string]any{"repo": "widgets", "issue_number": onBoard}))
 	if after.Item.Version != before.Item.Version {
-		t.Fatal("a refused write changed the item")
+		t.Fatalf("item version = %q, want %q: a refused write changed the item", after.Item.Version, before.Item.Version)
 	}
 	e := refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "clear_field", "field": "Colour"}))
-	if e.Code != contract.CodeProjectFieldNotFound || e.Details.Field != "field" {
-		t.Errorf("clear_field of no field: %+v", e)
-	}
+	wantEnvelope(t, t.Errorf, "clear_field of no field", e, envelopeWant{code: contract.CodeProjectFieldNotFound, field: "field"})
 }
 
 // add puts an issue on the board once, with fields; again it is a no_op
@@ -143,62 +152,87 @@ func TestItemActions(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
 	added := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "add",
 		"fields": map[string]any{"Status": "Todo", "Estimate": 2}}))
-	if added.NoOp || added.Item == nil || added.Item.Number != offBoard || str(added.Item.Fields["Status"]) != "Todo" || !slices.Contains(added.ChangedFields, "added") {
-		t.Fatalf("add: %+v", added)
+	if added.NoOp {
+		t.Fatalf("add: no_op = true, want false")
+	}
+	if added.Item == nil {
+		t.Fatalf("add: item = nil, want #%d: %+v", offBoard, added)
+	}
+	if added.Item.Number != offBoard {
+		t.Fatalf("add: number = %d, want %d", added.Item.Number, offBoard)
+	}
+	if got := str(added.Item.Fields["Status"]); got != "Todo" {
+		t.Fatalf("add: Status = %s, want Todo", got)
+	}
+	if !slices.Contains(added.ChangedFields, "added") {
+		t.Fatalf("add: changed_fields = %v, want added among them", added.ChangedFields)
 	}
 	again := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "add"}))
-	if !again.NoOp || !strings.Contains(again.Note, "already on the board") || again.Item.ItemID != added.Item.ItemID {
-		t.Fatalf("add again: %+v", again)
+	if !again.NoOp {
+		t.Fatalf("add again: no_op = false, want true")
+	}
+	if !strings.Contains(again.Note, "already on the board") {
+		t.Fatalf("add again: note = %q, want it to say already on the board", again.Note)
+	}
+	if again.Item.ItemID != added.Item.ItemID {
+		t.Fatalf("add again: item_id = %q, want the first add's %q", again.Item.ItemID, added.Item.ItemID)
 	}
 
 	arch := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "archive"}))
 	if !arch.Item.Archived {
-		t.Fatalf("archive: %+v", arch)
+		t.Fatalf("archive: archived = false, want true: %+v", arch)
 	}
 	if a := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "archive"})); !a.NoOp {
-		t.Errorf("archive again: %+v", a)
+		t.Errorf("archive again: no_op = false, want true: %+v", a)
 	}
 	un := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "unarchive",
 		"expected_version": arch.Item.Version}))
 	if un.Item.Archived {
-		t.Fatalf("unarchive: %+v", un)
+		t.Fatalf("unarchive: archived = true, want false: %+v", un)
 	}
 
 	// Move it first, then right after issue 3.
 	servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "move"}))
 	first := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"page_size": 1}))
 	if first.Items[0].Number != offBoard {
-		t.Fatalf("after move to the top, first is %+v", first.Items[0])
+		t.Fatalf("after move to the top, first is #%d, want #%d: %+v", first.Items[0].Number, offBoard, first.Items[0])
 	}
 	servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "move",
 		"after_item": map[string]any{"repo": "acme/widgets", "issue_number": 3}}))
 	page := servertest.CallOK[projects.ListProjectItemsOut](t, env, projects.NameListProjectItems, board(map[string]any{"page_size": 10}))
 	for i, it := range page.Items {
-		if it.Number == 3 && (i+1 >= len(page.Items) || page.Items[i+1].Number != offBoard) {
-			t.Fatalf("not right after #3: %+v", page.Items)
+		if it.Number != 3 {
+			continue
+		}
+		if i+1 >= len(page.Items) {
+			t.Fatalf("#3 is last on the page, want #%d right after it: %+v", offBoard, page.Items)
+		}
+		if next := page.Items[i+1].Number; next != offBoard {
+			t.Fatalf("#%d is right after #3, want #%d: %+v", next, offBoard, page.Items)
 		}
 	}
 
 	e := refused(t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "remove"}))
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "confirm" || e.Settlement != contract.NotStarted {
-		t.Fatalf("remove without confirm: %+v", e)
-	}
+	wantEnvelope(t, t.Fatalf, "remove without confirm", e, envelopeWant{code: contract.CodeInvalidField, field: "confirm", settlement: contract.NotStarted})
 	removed := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
-	if !removed.Removed || removed.Item.Number != offBoard {
-		t.Fatalf("remove: %+v", removed)
+	if !removed.Removed {
+		t.Fatalf("remove: removed = false, want true: %+v", removed)
+	}
+	if removed.Item.Number != offBoard {
+		t.Fatalf("remove: number = %d, want %d", removed.Item.Number, offBoard)
 	}
 	if r := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "remove", "confirm": true})); !r.NoOp {
-		t.Errorf("remove again: %+v", r)
+		t.Errorf("remove again: no_op = false, want true: %+v", r)
 	}
 	// Setting a field of an issue off the board offers the add, with the
 	// fields, as its repair; taken as given it adds and sets.
 	e = refused(t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Priority": "P2"}}))
 	if e.Code != contract.CodeNotFound {
-		t.Fatalf("set on an issue off the board: %+v", e)
+		t.Fatalf("set on an issue off the board: code = %s, want %s: %+v", e.Code, contract.CodeNotFound, e)
 	}
 	back := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if str(back.Item.Fields["Priority"]) != "P2" {
-		t.Fatalf("the repair's add: %+v", back)
+		t.Fatalf("the repair's add: Priority = %s, want P2: %+v", str(back.Item.Fields["Priority"]), back)
 	}
 }
 
@@ -208,15 +242,13 @@ func TestArchivedItemsAreUnarchivedFirst(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
 	set := board(map[string]any{"item": map[string]any{"repo": "widgets", "issue_number": 1}, "action": "set_fields", "fields": map[string]any{"Notes": "reopen?"}})
 	e := refused(t, env, projects.NameUpdateProjectItem, set)
-	if e.Code != contract.CodeValidationFailed || e.Settlement != contract.NotStarted {
-		t.Fatalf("archived item: %+v", e)
-	}
+	wantEnvelope(t, t.Fatalf, "archived item", e, envelopeWant{code: contract.CodeValidationFailed, settlement: contract.NotStarted})
 	un := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if un.Item.Archived {
-		t.Fatalf("repair left it archived: %+v", un)
+		t.Fatalf("repair: archived = true, want false: %+v", un)
 	}
 	if out := servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, set); str(out.Item.Fields["Notes"]) != "reopen?" {
-		t.Fatalf("then: %+v", out)
+		t.Fatalf("then: Notes = %s, want reopen?: %+v", str(out.Item.Fields["Notes"]), out)
 	}
 }
 
@@ -228,17 +260,13 @@ func TestExpectedVersionConflict(t *testing.T) {
 	servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "changed meanwhile"}}))
 	e := refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "mine"},
 		"expected_version": read.Item.Version}))
-	if e.Code != contract.CodeConflict || e.Settlement != contract.NotStarted {
-		t.Fatalf("stale version: %+v", e)
-	}
+	wantEnvelope(t, t.Fatalf, "stale version", e, envelopeWant{code: contract.CodeConflict, settlement: contract.NotStarted})
 	now := servertest.CallOK[projects.GetProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
-	if str(now.Item.Fields["Notes"]) != "changed meanwhile" {
-		t.Fatalf("repair read %+v", now.Item)
+	if got := str(now.Item.Fields["Notes"]); got != "changed meanwhile" {
+		t.Fatalf("repair read Notes = %s, want %q: %+v", got, "changed meanwhile", now.Item)
 	}
 	e = refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "x"}, "expected_version": "nope"}))
-	if e.Code != contract.CodeInvalidField || e.Details.Field != "expected_version" {
-		t.Fatalf("not a version: %+v", e)
-	}
+	wantEnvelope(t, t.Fatalf, "not a version", e, envelopeWant{code: contract.CodeInvalidField, field: "expected_version"})
 }
 
 // Arguments that do not fit are refused by name before any request.
@@ -256,9 +284,7 @@ func TestUpdateArgumentRefusals(t *testing.T) {
 		{update(onBoard, map[string]any{"action": "archive", "after_item": map[string]any{"repo": "widgets", "issue_number": 1}}), "after_item"},
 	} {
 		e := refused(t, env, projects.NameUpdateProjectItem, c.args)
-		if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field != c.field || e.Settlement != contract.NotStarted {
-			t.Errorf("%v: %+v", c.args, e)
-		}
+		wantEnvelope(t, t.Errorf, fmt.Sprintf("%v", c.args), e, envelopeWant{code: contract.CodeInvalidField, field: c.field, settlement: contract.NotStarted})
 	}
 	wantCalls(t, env, 0)
 }

@@ -44,8 +44,11 @@ func accessLayerCodes(t *testing.T) map[string]github.Code {
 				}
 				for i, n := range vs.Names {
 					lit, ok := vs.Values[i].(*ast.BasicLit)
-					if !ok || lit.Kind != token.STRING {
-						t.Fatalf("github.%s is not a string literal", n.Name)
+					if !ok {
+						t.Fatalf("github.%s = %T, want a string literal", n.Name, vs.Values[i])
+					}
+					if lit.Kind != token.STRING {
+						t.Fatalf("github.%s = %s, want a string literal", n.Name, lit.Value)
 					}
 					out[n.Name] = github.Code(lit.Value[1 : len(lit.Value)-1])
 				}
@@ -96,15 +99,19 @@ func TestEveryAccessLayerCodeMapsToAContractCode(t *testing.T) {
 		if mapped != w {
 			t.Errorf("github.%s maps to %q, want %q", name, mapped, w)
 		}
-		if got := MapError(&github.Error{Code: code, Message: "m"}); got == nil || got.Code != w {
-			t.Errorf("MapError(github.%s) = %+v, want code %q", name, got, w)
+		if got := MapError(&github.Error{Code: code, Message: "m"}); got == nil {
+			t.Errorf("MapError(github.%s) = nil, want code %q", name, w)
+		} else if got.Code != w {
+			t.Errorf("MapError(github.%s) code = %q, want %q", name, got.Code, w)
 		}
 	}
 	if len(contractCodes) != len(codes) {
 		t.Errorf("contractCodes has %d entries for %d github codes", len(contractCodes), len(codes))
 	}
-	if got := MapError(&github.Error{Code: "no_such_code"}); got == nil || got.Code != contract.CodeUpstreamUnavailable {
-		t.Errorf("an unknown access-layer code maps to %+v, want upstream_unavailable", got)
+	if got := MapError(&github.Error{Code: "no_such_code"}); got == nil {
+		t.Errorf("an unknown access-layer code maps to nil, want %s", contract.CodeUpstreamUnavailable)
+	} else if got.Code != contract.CodeUpstreamUnavailable {
+		t.Errorf("an unknown access-layer code maps to %s, want %s", got.Code, contract.CodeUpstreamUnavailable)
 	}
 	if MapError(errors.New("not an access-layer error")) != nil {
 		t.Error("MapError mapped an error that is neither contract nor access layer")

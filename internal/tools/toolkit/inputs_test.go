@@ -28,16 +28,38 @@ func TestInputTypesCarryTheirRanges(t *testing.T) {
 	for _, name := range []string{"issue", "parent", "comment", "mile", "size"} {
 		t.Run(name, func(t *testing.T) {
 			p := s.Properties[name]
-			if p == nil || p.Type != "integer" || p.Minimum == nil || *p.Minimum != 1 {
-				t.Fatalf("%s: %+v; want an integer from 1", name, p)
+			if p == nil {
+				t.Fatalf("%s: no schema, want an integer from 1", name)
+			}
+			if p.Type != "integer" {
+				t.Fatalf("%s: type = %q, want integer", name, p.Type)
+			}
+			if p.Minimum == nil {
+				t.Fatalf("%s: minimum absent, want 1", name)
+			}
+			if *p.Minimum != 1 {
+				t.Fatalf("%s: minimum = %v, want 1", name, *p.Minimum)
 			}
 		})
 	}
-	if p := s.Properties["size"]; p.Maximum == nil || *p.Maximum != MaxPageSize {
-		t.Errorf("size: maximum %v, want %d", p.Maximum, MaxPageSize)
+	if p := s.Properties["size"]; p.Maximum == nil {
+		t.Errorf("size: maximum absent, want %d", MaxPageSize)
+	} else if *p.Maximum != MaxPageSize {
+		t.Errorf("size: maximum = %v, want %d", *p.Maximum, MaxPageSize)
 	}
-	if p := s.Properties["key"]; p == nil || p.MinLength == nil || *p.MinLength != 1 || p.MaxLength == nil || *p.MaxLength != maxKeyLength {
-		t.Errorf("key: %+v; want 1 to %d characters", p, maxKeyLength)
+	if p := s.Properties["key"]; p == nil {
+		t.Errorf("key: no schema, want 1 to %d characters", maxKeyLength)
+	} else {
+		if p.MinLength == nil {
+			t.Errorf("key: minLength absent, want 1")
+		} else if *p.MinLength != 1 {
+			t.Errorf("key: minLength = %d, want 1", *p.MinLength)
+		}
+		if p.MaxLength == nil {
+			t.Errorf("key: maxLength absent, want %d", maxKeyLength)
+		} else if *p.MaxLength != maxKeyLength {
+			t.Errorf("key: maxLength = %d, want %d", *p.MaxLength, maxKeyLength)
+		}
 	}
 	if d := s.Properties["issue"].Description; d != "the issue" {
 		t.Errorf("issue: description %q; the field's tag should give it", d)
@@ -47,7 +69,10 @@ func TestInputTypesCarryTheirRanges(t *testing.T) {
 // Enum lists the values in the order given.
 func TestEnumKeepsOrder(t *testing.T) {
 	s := Enum("b", "a", "c")
-	if s.Type != "string" || !slices.Equal(s.Enum, []any{"b", "a", "c"}) {
-		t.Fatalf("Enum: %+v", s)
+	if s.Type != "string" {
+		t.Fatalf("Enum: type = %q, want string", s.Type)
+	}
+	if want := []any{"b", "a", "c"}; !slices.Equal(s.Enum, want) {
+		t.Fatalf("Enum: enum = %v, want %v", s.Enum, want)
 	}
 }

@@ -26,18 +26,24 @@ func TestKnownNamesStayBounded(t *testing.T) {
 		}
 	}
 	for i := repos - knownMaxRepos/2; i < repos; i++ {
-		if e := k.Live(key(i), now); e == nil || e.Labels["bug"] != "bug" {
-			t.Fatalf("recent repository %d is forgotten", i)
+		e := k.Live(key(i), now)
+		if e == nil {
+			t.Fatalf("recent repository %d is forgotten, want it remembered", i)
+		}
+		if got := e.Labels["bug"]; got != "bug" {
+			t.Fatalf("recent repository %d: label bug = %q, want bug", i, got)
 		}
 	}
-	if k.Live(key(0), now) != nil || k.Live(key(repos/2), now) != nil {
-		t.Fatal("an old repository is still remembered")
+	for _, i := range []int{0, repos / 2} {
+		if k.Live(key(i), now) != nil {
+			t.Fatalf("old repository %d is still remembered, want it forgotten", i)
+		}
 	}
 	if k.Live(hot, now) == nil {
 		t.Fatal("the repository in use was evicted before idle ones")
 	}
 	if len(k.entries) != k.order.Len() {
-		t.Fatalf("index holds %d, order %d", len(k.entries), k.order.Len())
+		t.Fatalf("index holds %d, want the order's %d", len(k.entries), k.order.Len())
 	}
 }
 
@@ -55,7 +61,7 @@ func TestKnownNamesExpire(t *testing.T) {
 		t.Fatal("adding a name extended the trust in older ones")
 	}
 	if k.Len() != 0 {
-		t.Fatalf("an expired entry is still held (%d)", k.Len())
+		t.Fatalf("%d entries held, want the expired one dropped", k.Len())
 	}
 	// Expired entries at the idle end go when a new one arrives.
 	k.Entry("b", now)
@@ -64,7 +70,10 @@ func TestKnownNamesExpire(t *testing.T) {
 		t.Fatalf("%d entries held, want only the live one", k.Len())
 	}
 	k.Drop("c")
-	if k.Len() != 0 || k.Live("c", now) != nil {
-		t.Fatal("drop left the entry")
+	if n := k.Len(); n != 0 {
+		t.Fatalf("after drop %d entries held, want 0", n)
+	}
+	if k.Live("c", now) != nil {
+		t.Fatal("after drop c is live, want it gone")
 	}
 }

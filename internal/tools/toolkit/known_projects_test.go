@@ -16,25 +16,32 @@ func TestKnownProjects(t *testing.T) {
 	k.Put("b", github.ProjectV2{ID: "P1", Number: 1}, now)
 	k.SetItem("b", "acme/widgets#1", "I1")
 	got, ok := k.Get("b", now.Add(time.Minute))
-	if !ok || got.Items["acme/widgets#1"] != "I1" {
-		t.Fatalf("get: %+v %v", got, ok)
+	if !ok {
+		t.Fatal("get: not found, want the board")
+	}
+	if id := got.Items["acme/widgets#1"]; id != "I1" {
+		t.Fatalf("get: item acme/widgets#1 = %q, want I1", id)
 	}
 	got.Items["acme/widgets#2"] = "I2"
 	if again, _ := k.Get("b", now); len(again.Items) != 1 {
-		t.Fatalf("a caller's change reached the cache: %v", again.Items)
+		t.Fatalf("items = %v, want 1: a caller's change reached the cache", again.Items)
 	}
 	k.Put("b", github.ProjectV2{ID: "P1", Number: 1, Title: "renamed"}, now)
-	if same, _ := k.Get("b", now); same.Items["acme/widgets#1"] != "I1" || same.Project.Title != "renamed" {
-		t.Fatalf("same board read again: %+v", same)
+	same, _ := k.Get("b", now)
+	if id := same.Items["acme/widgets#1"]; id != "I1" {
+		t.Fatalf("same board read again: item acme/widgets#1 = %q, want I1", id)
+	}
+	if same.Project.Title != "renamed" {
+		t.Fatalf("same board read again: title = %q, want renamed", same.Project.Title)
 	}
 	k.Put("b", github.ProjectV2{ID: "P9", Number: 1}, now)
 	if other, _ := k.Get("b", now); len(other.Items) != 0 {
-		t.Fatalf("another board under the key kept items: %v", other.Items)
+		t.Fatalf("another board under the key: items = %v, want none", other.Items)
 	}
 	k.SetItem("b", "acme/widgets#1", "I1")
 	k.SetItem("b", "acme/widgets#1", "")
 	if gone, _ := k.Get("b", now); len(gone.Items) != 0 {
-		t.Fatalf("forgotten item: %v", gone.Items)
+		t.Fatalf("forgotten item: items = %v, want none", gone.Items)
 	}
 	if _, ok := k.Get("b", now.Add(knownTTL+time.Second)); ok {
 		t.Fatal("a board older than knownTTL was trusted")
@@ -43,6 +50,6 @@ func TestKnownProjects(t *testing.T) {
 		k.Put(string(rune('a'+i%26))+string(rune(i)), github.ProjectV2{}, now)
 	}
 	if k.order.Len() > knownProjectsMax {
-		t.Fatalf("%d boards remembered, bound %d", k.order.Len(), knownProjectsMax)
+		t.Fatalf("%d boards remembered, want at most %d", k.order.Len(), knownProjectsMax)
 	}
 }

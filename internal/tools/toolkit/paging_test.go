@@ -26,24 +26,42 @@ func TestPager(t *testing.T) {
 	listing := Listing{Tool: NameListRepoMetadata, Scope: "acme/widgets", Filters: filters{"labels"}, Field: "cursor", Restart: "again"}
 
 	first, err := s.OpenPager(listing)
-	if err != nil || first.Page != 1 || first.Param() != 0 {
-		t.Fatalf("no cursor: %+v, %v; want page 1, asked for without a page parameter", first, err)
+	if err != nil {
+		t.Fatalf("no cursor: %v", err)
+	}
+	if first.Page != 1 {
+		t.Fatalf("no cursor: page = %d, want 1", first.Page)
+	}
+	if got := first.Param(); got != 0 {
+		t.Fatalf("no cursor: page parameter = %d, want 0 (asked for without one)", got)
 	}
 	var out Page
 	first.Fill(&out, 0)
-	if out.HasMore || out.NextCursor != "" {
-		t.Fatalf("last page: %+v", out)
+	if out.HasMore {
+		t.Fatalf("last page: has_more = true, want false")
+	}
+	if out.NextCursor != "" {
+		t.Fatalf("last page: next_cursor = %q, want none", out.NextCursor)
 	}
 	first.Fill(&out, 3)
-	if !out.HasMore || out.NextCursor == "" {
-		t.Fatalf("next page 3: %+v", out)
+	if !out.HasMore {
+		t.Fatalf("next page 3: has_more = false, want true")
+	}
+	if out.NextCursor == "" {
+		t.Fatalf("next page 3: next_cursor is empty, want one")
 	}
 
 	next := listing
 	next.Cursor = out.NextCursor
 	third, err := s.OpenPager(next)
-	if err != nil || third.Page != 3 || third.Param() != 3 {
-		t.Fatalf("minted cursor: %+v, %v; want page 3", third, err)
+	if err != nil {
+		t.Fatalf("minted cursor: %v", err)
+	}
+	if third.Page != 3 {
+		t.Fatalf("minted cursor: page = %d, want 3", third.Page)
+	}
+	if got := third.Param(); got != 3 {
+		t.Fatalf("minted cursor: page parameter = %d, want 3", got)
 	}
 
 	for _, c := range []struct {
@@ -62,9 +80,26 @@ func TestPager(t *testing.T) {
 			c.edit(&l)
 			_, err := s.OpenPager(l)
 			e, ok := contract.AsError(err)
-			if !ok || e.Code != c.code || e.Details == nil || e.Details.Field != l.Field ||
-				e.Repair == nil || e.Repair.Tool != l.Tool || e.Repair.Arguments != "again" {
-				t.Fatalf("got %v; want %s on %s with the restart", err, c.code, l.Field)
+			if !ok {
+				t.Fatalf("error = %v, want %s on %s with the restart", err, c.code, l.Field)
+			}
+			if e.Code != c.code {
+				t.Fatalf("code = %s, want %s", e.Code, c.code)
+			}
+			if e.Details == nil {
+				t.Fatalf("details = nil, want field %s", l.Field)
+			}
+			if e.Details.Field != l.Field {
+				t.Fatalf("details.field = %q, want %q", e.Details.Field, l.Field)
+			}
+			if e.Repair == nil {
+				t.Fatalf("repair = nil, want the restart")
+			}
+			if e.Repair.Tool != l.Tool {
+				t.Fatalf("repair tool = %q, want %q", e.Repair.Tool, l.Tool)
+			}
+			if e.Repair.Arguments != "again" {
+				t.Fatalf("repair arguments = %v, want the restart, again", e.Repair.Arguments)
 			}
 		})
 	}
@@ -86,8 +121,11 @@ func TestPageOf(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, next := PageOf(items, c.page, c.size)
-			if len(got) != len(c.want) || next != c.next {
-				t.Fatalf("PageOf(page %d, size %d) = %v, %d; want %v, %d", c.page, c.size, got, next, c.want, c.next)
+			if len(got) != len(c.want) {
+				t.Fatalf("PageOf(page %d, size %d) = %v, want %v", c.page, c.size, got, c.want)
+			}
+			if next != c.next {
+				t.Fatalf("PageOf(page %d, size %d) next = %d, want %d", c.page, c.size, next, c.next)
 			}
 			for i := range got {
 				if got[i] != c.want[i] {
