@@ -168,8 +168,10 @@ func TestRESTWorkflows(t *testing.T) {
 	if dispatched.TotalCount != 1 {
 		t.Errorf("cancelled runs: total_count = %d, want 1", dispatched.TotalCount)
 	}
-	if len(dispatched.WorkflowRuns) > 0 && dispatched.WorkflowRuns[0].Status != "completed" {
-		t.Errorf("cancelled run status = %q, want %q", dispatched.WorkflowRuns[0].Status, "completed")
+	if len(dispatched.WorkflowRuns) == 0 {
+		t.Errorf("cancelled runs: none listed, want the cancelled run")
+	} else if got := dispatched.WorkflowRuns[0].Status; got != "completed" {
+		t.Errorf("cancelled run status = %q, want %q", got, "completed")
 	}
 	checkReply(t, "cancel a completed run", send(t, "POST", cancel, write, nil),
 		http.StatusConflict, "Cannot cancel a workflow run that is completed.")
