@@ -280,8 +280,14 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		}
 		wg.Wait()
 		made := issuesTitled(emu, "Created once by fifty")
-		if len(made) != 1 || len(numbers) != 1 || numbers[float64(made[0])] != clients {
-			t.Fatalf("issues %v, results %v: want one issue returned to all %d clients", made, numbers, clients)
+		if len(made) != 1 {
+			t.Fatalf("issues titled so = %v, want exactly one", made)
+		}
+		if len(numbers) != 1 {
+			t.Fatalf("numbers returned = %v, want one number for all %d clients", numbers, clients)
+		}
+		if got := numbers[float64(made[0])]; got != clients {
+			t.Fatalf("clients given #%d = %d, want all %d (results %v)", made[0], got, clients, numbers)
 		}
 		if len(served) < 3 {
 			t.Errorf("answers came from %v; want all three replicas", served)
@@ -292,8 +298,11 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		cs, sb := connectVia(t, lb)
 		isErr, first := callJSON(t, cs, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "state": "all", "page_size": 2})
 		cursor, _ := first["next_cursor"].(string)
-		if isErr || cursor == "" {
-			t.Fatalf("first page: %v", first)
+		if isErr {
+			t.Fatalf("first page: isError = true, want a page: %v", first)
+		}
+		if cursor == "" {
+			t.Fatalf("first page: next_cursor empty, want one: %v", first)
 		}
 		minted := sb.get()
 		accepted := map[string]bool{}
@@ -360,8 +369,14 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		}
 		issue, _ := out["issue"].(map[string]any)
 		made := issuesTitled(emu, title)
-		if len(made) != 1 || issue["number"] != float64(made[0]) || out["replayed"] != true {
-			t.Fatalf("retry through %s: %v; issues %v", sb.get(), out, made)
+		if len(made) != 1 {
+			t.Fatalf("retry through %s: issues titled so = %v, want exactly one; out %v", sb.get(), made, out)
+		}
+		if issue["number"] != float64(made[0]) {
+			t.Fatalf("retry through %s: issue.number = %v, want %d", sb.get(), issue["number"], made[0])
+		}
+		if out["replayed"] != true {
+			t.Fatalf("retry through %s: replayed = %v, want true", sb.get(), out["replayed"])
 		}
 	})
 
@@ -370,8 +385,17 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		redis.Stop()
 		args := map[string]any{"owner": "acme", "repo": "widgets", "title": "While Redis is down", "idempotency_key": "k-down"}
 		isErr, out := callJSON(t, cs, "github_create_issue", args)
-		if !isErr || out["code"] != "upstream_unavailable" || out["temporary"] != true || out["settlement"] != "not_started" {
-			t.Fatalf("keyed write with Redis down: %v", out)
+		if !isErr {
+			t.Fatalf("keyed write with Redis down: isError = false, want a refusal: %v", out)
+		}
+		if out["code"] != "upstream_unavailable" {
+			t.Errorf("keyed write with Redis down: code = %v, want upstream_unavailable", out["code"])
+		}
+		if out["temporary"] != true {
+			t.Errorf("keyed write with Redis down: temporary = %v, want true", out["temporary"])
+		}
+		if out["settlement"] != "not_started" {
+			t.Errorf("keyed write with Redis down: settlement = %v, want not_started", out["settlement"])
 		}
 		if made := issuesTitled(emu, "While Redis is down"); len(made) != 0 {
 			t.Fatalf("written without the guard: %v", made)
@@ -387,14 +411,20 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 				got = out
 				break
 			}
-			if out["code"] != "upstream_unavailable" || attempt == 8 {
-				t.Fatalf("after Redis returned, attempt %d: %v", attempt, out)
+			if out["code"] != "upstream_unavailable" {
+				t.Fatalf("after Redis returned, attempt %d: code = %v, want upstream_unavailable while it reconnects: %v", attempt, out["code"], out)
+			}
+			if attempt == 8 {
+				t.Fatalf("after Redis returned: still refused after %d attempts: %v", attempt+1, out)
 			}
 			time.Sleep(time.Second)
 		}
 		isErr, again := callJSON(t, cs, "github_create_issue", args)
-		if isErr || again["replayed"] != true {
-			t.Fatalf("repeat after recovery: %v", again)
+		if isErr {
+			t.Fatalf("repeat after recovery: isError = true, want a replay: %v", again)
+		}
+		if again["replayed"] != true {
+			t.Fatalf("repeat after recovery: replayed = %v, want true", again["replayed"])
 		}
 		if made := issuesTitled(emu, "While Redis is down"); len(made) != 1 {
 			t.Fatalf("after recovery: %v (first %v)", made, got)
@@ -419,8 +449,11 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		refused := map[string]bool{}
 		for range 4 {
 			isErr, out := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1})
-			if !isErr || out["code"] != "rate_limited" {
-				t.Fatalf("replica %s past the floor: %v", sb.get(), out)
+			if !isErr {
+				t.Fatalf("replica %s past the floor: isError = false, want rate_limited: %v", sb.get(), out)
+			}
+			if out["code"] != "rate_limited" {
+				t.Fatalf("replica %s past the floor: code = %v, want rate_limited", sb.get(), out["code"])
 			}
 			refused[sb.get()] = true
 		}
