@@ -52,7 +52,7 @@ func TestProbeHealthRefusesWhatIsNotOK(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			if _, err := probeHealth(ctx, srv.URL); err == nil || !strings.Contains(err.Error(), srv.URL) {
-				t.Fatalf("want an error naming %s, got %v", srv.URL, err)
+				t.Fatalf("probeHealth error = %v, want one naming %s", err, srv.URL)
 			}
 		})
 	}
