@@ -88,7 +88,7 @@ func TestConnectBridgesAnAgentToTheBroker(t *testing.T) {
 	}
 	lines := brokertest.AuditLines(t, d.Audit)
 	if len(lines) != 3 {
-		t.Fatalf("%d audit lines for 3 calls", len(lines))
+		t.Fatalf("audit lines = %d, want 3 (one per call)", len(lines))
 	}
 	for _, l := range lines {
 		// The client is the bridge process, whose uid is this test's.

@@ -37,7 +37,7 @@ read = "r"
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) < 5 {
-		t.Fatalf("too few gates:\n%s", out.String())
+		t.Fatalf("doctor printed %d lines, want at least 5 gates:\n%s", len(lines), out.String())
 	}
 	for _, l := range lines {
 		v := strings.Fields(l)[0]

@@ -59,10 +59,10 @@ func TestEmulatorCommandServesAndStops(t *testing.T) {
 		t.Fatalf("GET issue 1: status = %d, want 200", status)
 	}
 	if status, _ := get("/api/v3/repos/acme/widgets/issues/2"); status != http.StatusServiceUnavailable {
-		t.Fatalf("the --fault flag did not apply: %d", status)
+		t.Fatalf("with the --fault flag: status = %d, want 503", status)
 	}
 	if status, _ := get("/repos/acme/widgets/issues/2"); status != http.StatusOK {
-		t.Fatalf("a fault limited to one request hit again: %d", status)
+		t.Fatalf("after a fault limited to one request: status = %d, want 200", status)
 	}
 	cancel()
 	select {

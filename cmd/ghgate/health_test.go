@@ -29,7 +29,7 @@ func TestServeHTTPHealth(t *testing.T) {
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Fatalf("POST %s: %s", healthPath, resp.Status)
+		t.Fatalf("POST %s: status = %s, want 405", healthPath, resp.Status)
 	}
 }
 

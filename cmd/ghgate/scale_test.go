@@ -321,14 +321,14 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		// budget does not move.
 		get := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2}
 		if isErr, out := callJSON(t, cs, "github_get_issue", get); isErr {
-			t.Fatal(out)
+			t.Fatalf("get_issue #2 (to cache): isError = true, want the issue: %v", out)
 		}
 		first304 := sb.get()
 		before := emuCoreRemaining(t, ghSrv.URL)
 		others := map[string]bool{}
 		for range 2 {
 			if isErr, out := callJSON(t, cs, "github_get_issue", get); isErr {
-				t.Fatal(out)
+				t.Fatalf("get_issue #2 through %s: isError = true, want the issue: %v", sb.get(), out)
 			}
 			others[sb.get()] = true
 		}
@@ -355,7 +355,7 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 			t.Fatal("the create never reached GitHub")
 		}
 		if made := issuesTitled(emu, title); len(made) != 1 {
-			t.Fatalf("GitHub holds %v", made)
+			t.Fatalf("issues titled so at GitHub = %v, want exactly one", made)
 		}
 		if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
@@ -398,7 +398,7 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 			t.Errorf("keyed write with Redis down: settlement = %v, want not_started", out["settlement"])
 		}
 		if made := issuesTitled(emu, "While Redis is down"); len(made) != 0 {
-			t.Fatalf("written without the guard: %v", made)
+			t.Fatalf("issues written without the guard = %v, want none", made)
 		}
 		if isErr, out := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 3}); isErr {
 			t.Fatalf("read with Redis down: %v", out)
@@ -427,7 +427,7 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 			t.Fatalf("repeat after recovery: replayed = %v, want true", again["replayed"])
 		}
 		if made := issuesTitled(emu, "While Redis is down"); len(made) != 1 {
-			t.Fatalf("after recovery: %v (first %v)", made, got)
+			t.Fatalf("after recovery: issues titled so = %v, want exactly one (first result %v)", made, got)
 		}
 	})
 

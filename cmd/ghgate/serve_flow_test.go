@@ -185,7 +185,7 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 		}
 	}
 	if after := comments(); len(after) != len(before) {
-		t.Fatalf("the refused comment reached GitHub: %d comments, now %d", len(before), len(after))
+		t.Fatalf("the refused comment reached GitHub: comments = %d, want %d", len(after), len(before))
 	}
 	t.Logf("refused on replica B: %s", env.Message)
 

@@ -191,14 +191,14 @@ func TestServeLockdownSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Lockdown != (toolkit.Lockdown{On: true, AllowInclude: true}) {
-		t.Fatalf("from the file: %+v", c.Lockdown)
+		t.Fatalf("from the file: Lockdown = %+v, want %+v", c.Lockdown, toolkit.Lockdown{On: true, AllowInclude: true})
 	}
 	c, err = parseServe(t, []string{"--allow-include-untrusted=false"}, "lockdown = true\nallow_include_untrusted = true\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Lockdown != (toolkit.Lockdown{On: true}) {
-		t.Fatalf("a flag over the file: %+v", c.Lockdown)
+		t.Fatalf("a flag over the file: Lockdown = %+v, want %+v", c.Lockdown, toolkit.Lockdown{On: true})
 	}
 	c, err = parseServe(t, []string{"--lockdown"}, "", nil)
 	if err != nil {

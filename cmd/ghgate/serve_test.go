@@ -337,7 +337,7 @@ func callJSON(t *testing.T, cs *mcp.ClientSession, tool string, args any) (bool,
 		t.Fatalf("%s: %v", tool, err)
 	}
 	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d content blocks", tool, len(res.Content))
+		t.Fatalf("%s: %d content blocks, want 1", tool, len(res.Content))
 	}
 	var out map[string]any
 	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
@@ -412,7 +412,7 @@ func TestServeStdioDemo(t *testing.T) {
 		t.Fatalf("search failed: %v", out)
 	}
 	if items, _ := out["items"].([]any); len(items) == 0 {
-		t.Fatalf("search returned no items: %v", out)
+		t.Fatalf("search returned no items, want some: %v", out)
 	}
 	if err := cs.Close(); err != nil {
 		t.Logf("close: %v", err)
@@ -457,7 +457,7 @@ func TestServeStdioThroughCommandTransport(t *testing.T) {
 		}
 	}
 	if !slices.Contains(names, "github_get_issue") {
-		t.Fatalf("--read-only dropped a read tool: %v", names)
+		t.Fatalf("--read-only tools/list = %v, want github_get_issue in it", names)
 	}
 	isErr, out := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1})
 	if isErr {
@@ -507,7 +507,7 @@ func TestServeHTTPDemo(t *testing.T) {
 	}
 	names := toolNames(t, cs)
 	if !slices.Contains(names, "github_update_issue") {
-		t.Fatalf("tools/list: %v", names)
+		t.Fatalf("tools/list = %v, want github_update_issue in it", names)
 	}
 	isErr, out := callJSON(t, cs, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "query": "widget"})
 	if isErr {
@@ -755,7 +755,7 @@ func TestServeHTTPBoundsRequestBodies(t *testing.T) {
 	}
 	defer cs.Close()
 	if names := toolNames(t, cs); !slices.Contains(names, "github_get_issue") {
-		t.Fatalf("tools/list under the limits: %v", names)
+		t.Fatalf("tools/list under the limits = %v, want github_get_issue in it", names)
 	}
 
 	// A JSON-RPC ping padded past the limit.
@@ -973,7 +973,7 @@ func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
 	}
 	code, metrics := get("/metrics")
 	if code != 200 {
-		t.Fatalf("/metrics = %d", code)
+		t.Fatalf("/metrics status = %d, want 200", code)
 	}
 	for _, want := range []string{
 		`ghgate_tool_calls_total{outcome="ok",tool="github_get_issue"} 2`,

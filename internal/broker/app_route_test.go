@@ -409,6 +409,6 @@ func TestBrokerConfigAppRepositories(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := cfg.Routes[0].Repositories; !slices.Equal(got, []string{"tps", "secret"}) {
-		t.Errorf("repositories %v", got)
+		t.Errorf("route repositories = %q, want [tps secret]", got)
 	}
 }

@@ -223,7 +223,7 @@ toolsets = ["issues"]`)
 		wantEnvelope(t, c.name+": "+c.args, res, "invalid_field")
 	}
 	if n := len(bd.up.seen()); n != 0 {
-		t.Fatalf("refused calls reached the upstream %d times: %+v", n, bd.up.seen())
+		t.Fatalf("refused calls reached the upstream %d times, want 0: %+v", n, bd.up.seen())
 	}
 
 	// Calls that name one owner once act on it with its own credential.
@@ -268,7 +268,7 @@ toolsets = ["issues"]`)
 		t.FailNow()
 	}
 	if n := len(bd.up.seen()); n != len(ok) {
-		t.Fatalf("the refused write reached the upstream")
+		t.Fatalf("upstream calls = %d, want %d: the refused write reached the upstream", n, len(ok))
 	}
 
 	// The audit line names the owner that chose the credential: the one
@@ -330,7 +330,7 @@ read_only = true`)
 		wantEnvelope(t, tool+" under read_only", res, "read_only")
 	}
 	if n := len(bd.up.seen()); n != 0 {
-		t.Fatalf("a write reached the upstream under read_only: %+v", bd.up.seen())
+		t.Fatalf("upstream calls under read_only = %d, want 0: %+v", n, bd.up.seen())
 	}
 	lines := brokertest.AuditLines(t, bd.audit)
 	if len(lines) != 2 {
@@ -422,7 +422,7 @@ func TestCompletionsAreCheckedRoutedAndAudited(t *testing.T) {
 	}
 	lines := brokertest.AuditLines(t, d.Audit)
 	if len(lines) != 5 {
-		t.Fatalf("%d audit lines for 5 completions: %+v", len(lines), lines)
+		t.Fatalf("audit lines = %d, want 5 (one per completion): %+v", len(lines), lines)
 	}
 	lines = append(lines[:3], lines[4])
 	for _, l := range lines[:3] {
@@ -455,7 +455,7 @@ func TestResourceReadsAreAudited(t *testing.T) {
 	}
 	lines := brokertest.AuditLines(t, d.Audit)
 	if len(lines) != 3 {
-		t.Fatalf("%d audit lines for 3 reads: %+v", len(lines), lines)
+		t.Fatalf("audit lines = %d, want 3 (one per read): %+v", len(lines), lines)
 	}
 	wantAudit(t, "the issue read's line", lines[0], map[string]any{"Tool": "github_get_issue", "Owner": "acme", "Credential": brokertest.SecretAcmeRead, "Outcome": "ok"})
 	wantAudit(t, "the capabilities read's line", lines[1], map[string]any{"Tool": "resources/read", "Outcome": "ok"})

@@ -101,7 +101,7 @@ func TestDaemonServesToolsOverTheSocketAndAuditsEachCall(t *testing.T) {
 		}
 	}
 	if lines[2].Settlement != "" {
-		t.Errorf("a successful write has settlement %q in the audit", lines[2].Settlement)
+		t.Errorf("a successful write's audit settlement = %q, want none", lines[2].Settlement)
 	}
 	for _, dir := range []string{"frames from the broker", "frames to the broker"} {
 		if d.Canary.BytesScanned(dir) == 0 {
@@ -136,7 +136,7 @@ func TestDaemonReopensTheAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	if perm := info.Mode().Perm(); perm&0o007 != 0 {
-		t.Errorf("the new audit file is %v: others can read it", perm)
+		t.Errorf("the new audit file mode = %v, want no access for others", perm)
 	}
 }
 

@@ -184,7 +184,7 @@ func TestConnectionCaps(t *testing.T) {
 		}
 		second.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`)
 		if r := second.mustRead(t); r[0].Error != nil {
-			t.Fatalf("a connection within the cap: %+v", r[0])
+			t.Fatalf("a connection within the cap: error %+v, want an answer", *r[0].Error)
 		}
 	})
 	t.Run("total", func(t *testing.T) {
@@ -370,10 +370,10 @@ func TestHugeBatchReachesNothing(t *testing.T) {
 	}
 	c.send(t, `{"jsonrpc":"2.0","id":9999,"method":"ping"}`)
 	if r := c.mustRead(t); r[0].Error != nil {
-		t.Fatalf("the session after the refused batch: %+v", r[0])
+		t.Fatalf("the session after the refused batch: error %+v, want an answer", *r[0].Error)
 	}
 	if lines := brokertest.AuditLines(t, d.Audit); len(lines) != 0 {
-		t.Fatalf("%d calls of the refused batch ran", len(lines))
+		t.Fatalf("%d calls of the refused batch ran (audit lines), want 0", len(lines))
 	}
 }
 
@@ -527,7 +527,7 @@ func TestRepeatedHandshakeIsPaced(t *testing.T) {
 	}
 	c.send(t, `{"jsonrpc":"2.0","id":77,"method":"ping"}`)
 	if r := c.mustRead(t); string(r[0].ID) != "77" {
-		t.Fatalf("ping after the repeats: %+v", r[0])
+		t.Fatalf("ping after the repeats: reply id = %s, want 77 (%+v)", r[0].ID, r[0])
 	}
 	if n := strings.Count(d.Log.String(), "duplicate initialized"); n > 5 {
 		t.Fatalf("%d repeated initialized notifications were handled (and logged)", n)

@@ -83,7 +83,7 @@ func TestCheckSocketMode(t *testing.T) {
 		cfg.Listen.Mode = mode
 		err := Check(cfg)
 		if ok != (err == nil) {
-			t.Errorf("socket mode %s: Check = %v", mode, err)
+			t.Errorf("socket mode %s: Check = %v, want accepted %v", mode, err, ok)
 		}
 		if err != nil && !strings.Contains(err.Error(), mode) {
 			t.Errorf("socket mode %s: reason %q does not name it", mode, err)

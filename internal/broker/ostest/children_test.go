@@ -326,11 +326,11 @@ func TestUpstreamChildUserRefusals(t *testing.T) {
 	t.Run("root, the broker's own user, and a user in the secrets file's group are refused", func(t *testing.T) {
 		c.writeConfig(t, "root", c.writer)
 		if out := c.refusal(t, switchCaps...); !strings.Contains(out, `user "root" is root`) {
-			t.Errorf("user root:\n%s", out)
+			t.Errorf("user root: refusal lacks %q:\n%s", `user "root" is root`, out)
 		}
 		c.writeConfig(t, c.reader, c.svc)
 		if out := c.refusal(t, switchCaps...); !strings.Contains(out, fmt.Sprintf("user %q is the broker's own user", c.svc)) {
-			t.Errorf("write_user %s:\n%s", c.svc, out)
+			t.Errorf("write_user %s: refusal lacks %q:\n%s", c.svc, fmt.Sprintf("user %q is the broker's own user", c.svc), out)
 		}
 		run(t, nil, "usermod", "-a", "-G", c.svc, c.reader)
 		defer run(t, nil, "gpasswd", "-d", c.reader, c.svc)
@@ -346,7 +346,7 @@ func TestUpstreamChildUserRefusals(t *testing.T) {
 	t.Run("write_user without user is a config error", func(t *testing.T) {
 		c.writeConfig(t, "", c.writer)
 		if out := c.refusal(t, switchCaps...); !strings.Contains(out, "write_user needs user") {
-			t.Errorf("write_user alone:\n%s", out)
+			t.Errorf("write_user alone: refusal lacks %q:\n%s", "write_user needs user", out)
 		}
 	})
 }

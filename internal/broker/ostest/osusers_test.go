@@ -313,7 +313,7 @@ func provisionWith(t *testing.T, su setup) *deployment {
 	checkProvisioned(t, d)
 	run(t, env, "bash", script, "--agent-user", d.agent)
 	if out := run(t, env, "bash", script, "--agent-user", d.agent); !strings.Contains(out, "already") {
-		t.Errorf("second --agent-user run: %s", out)
+		t.Errorf("second --agent-user run: output lacks \"already\":\n%s", out)
 	}
 	if !inGroup(t, d.agent, d.clients) {
 		t.Fatalf("%s's groups after --agent-user = %s, want %s among them", d.agent, run(t, nil, "id", "-nG", d.agent), d.clients)
