@@ -329,9 +329,9 @@ func TestServeAuthRefusals(t *testing.T) {
 	if upstream.Load() != before {
 		t.Error("an unknown key's call reached GitHub")
 	}
-	for _, key := range []string{staticKey, string(tamperedKey)} {
+	for name, key := range map[string]string{"the static key": staticKey, "the tampered key": string(tamperedKey)} {
 		if strings.Contains(stderr.String(), key) {
-			t.Errorf("the log shows client key %q, want no client key", key)
+			t.Errorf("the log shows %s, want no client key", name)
 		}
 	}
 }
