@@ -115,13 +115,17 @@ func TestAuthLoginStatusLogout(t *testing.T) {
 			}
 			if tc.name == "file" {
 				fi, err := os.Stat(loc.Where)
-				if err != nil || fi.Mode().Perm() != 0o600 {
-					t.Errorf("credentials file %s: %v, mode %v; want 0600", loc.Where, err, fi)
+				if err != nil {
+					t.Errorf("credentials file %s: %v", loc.Where, err)
+				} else if fi.Mode().Perm() != 0o600 {
+					t.Errorf("credentials file %s: mode = %v, want 0600", loc.Where, fi.Mode().Perm())
 				}
 			}
 			who, err := credentials.Identify(context.Background(), nil, host, tok)
-			if err != nil || who.Login != "alice" {
-				t.Errorf("GET /user with the stored token: %+v, %v; want alice", who, err)
+			if err != nil {
+				t.Errorf("GET /user with the stored token: %v", err)
+			} else if who.Login != "alice" {
+				t.Errorf("GET /user with the stored token: login = %q, want alice", who.Login)
 			}
 
 			var status bytes.Buffer
@@ -135,15 +139,21 @@ func TestAuthLoginStatusLogout(t *testing.T) {
 			}
 
 			var logout bytes.Buffer
-			if err := runAuth(t, env, &logout, "logout", "--hostname", srv.URL); err != nil || !strings.Contains(logout.String(), "Removed ") {
-				t.Errorf("logout: %v, output %q; want Removed ...", err, logout.String())
+			if err := runAuth(t, env, &logout, "logout", "--hostname", srv.URL); err != nil {
+				t.Errorf("logout: %v", err)
+			}
+			if !strings.Contains(logout.String(), "Removed ") {
+				t.Errorf("logout output = %q, want one saying %q", logout.String(), "Removed ")
 			}
 			if _, _, err := store.Load(host.Name); !errors.Is(err, credentials.ErrNotFound) {
 				t.Errorf("token still stored after logout: %v", err)
 			}
 			var after bytes.Buffer
-			if err := runAuth(t, env, &after, "status", "--hostname", srv.URL); err == nil || !strings.Contains(after.String(), "not signed in") {
-				t.Errorf("status after logout: err %v, output %q; want not signed in and an error", err, after.String())
+			if err := runAuth(t, env, &after, "status", "--hostname", srv.URL); err == nil {
+				t.Errorf("status after logout: error = nil, want one")
+			}
+			if !strings.Contains(after.String(), "not signed in") {
+				t.Errorf("status after logout: output = %q, want one saying %q", after.String(), "not signed in")
 			}
 			for name, o := range map[string]string{"login": out.String(), "status": status.String(), "logout": logout.String(), "status after logout": after.String()} {
 				if strings.Contains(o, tok) {
@@ -193,9 +203,7 @@ func TestAuthLoginClientID(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = runAuth(t, env, &out, "login", "--config", cfg)
-	if err == nil || !strings.Contains(err.Error(), `"Ov23liFromTheConfig"`) {
-		t.Errorf("login with the config's client id: err = %v, want GitHub's refusal naming Ov23liFromTheConfig", err)
-	}
+	wantErrorSaying(t, "login with the config's client id (GitHub's refusal)", err, `"Ov23liFromTheConfig"`)
 	env.getenv = func(k string) string {
 		if k == "GHGATE_OAUTH_CLIENT_ID" {
 			return "Ov23liFromTheEnv"
@@ -203,7 +211,5 @@ func TestAuthLoginClientID(t *testing.T) {
 		return ""
 	}
 	err = runAuth(t, env, &out, "login", "--config", cfg)
-	if err == nil || !strings.Contains(err.Error(), `"Ov23liFromTheEnv"`) {
-		t.Errorf("login with GHGATE_OAUTH_CLIENT_ID: err = %v, want it to override the config", err)
-	}
+	wantErrorSaying(t, "login with GHGATE_OAUTH_CLIENT_ID over the config", err, `"Ov23liFromTheEnv"`)
 }

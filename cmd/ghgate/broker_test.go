@@ -72,8 +72,11 @@ func TestConnectBridgesAnAgentToTheBroker(t *testing.T) {
 		t.Fatalf("connecting through ghgate connect: %v", err)
 	}
 	list, err := cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) == 0 {
-		t.Fatalf("tools/list through the bridge: %v (%d tools)", err, len(list.Tools))
+	if err != nil {
+		t.Fatalf("tools/list through the bridge: %v", err)
+	}
+	if len(list.Tools) == 0 {
+		t.Fatalf("tools/list through the bridge: 0 tools, want some")
 	}
 	d.MustCall(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1})
 	d.MustCall(t, cs, "github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "Through the bridge"})
@@ -85,12 +88,17 @@ func TestConnectBridgesAnAgentToTheBroker(t *testing.T) {
 	}
 	lines := brokertest.AuditLines(t, d.Audit)
 	if len(lines) != 3 {
-		t.Fatalf("%d audit lines for 3 calls", len(lines))
+		t.Fatalf("audit lines = %d, want 3 (one per call)", len(lines))
 	}
 	for _, l := range lines {
 		// The client is the bridge process, whose uid is this test's.
-		if l.Client == nil || *l.Client != uint32(os.Getuid()) || l.ClientPID != int32(cmd.Process.Pid) {
-			t.Errorf("audit line %+v: want client uid %d pid %d", l, os.Getuid(), cmd.Process.Pid)
+		if l.Client == nil {
+			t.Errorf("audit line %+v: no client uid, want %d", l, os.Getuid())
+		} else if *l.Client != uint32(os.Getuid()) {
+			t.Errorf("audit line client uid = %d, want %d", *l.Client, os.Getuid())
+		}
+		if l.ClientPID != int32(cmd.Process.Pid) {
+			t.Errorf("audit line client pid = %d, want %d", l.ClientPID, cmd.Process.Pid)
 		}
 	}
 	if d.Canary.BytesScanned("frames from ghgate connect") == 0 {
@@ -116,8 +124,11 @@ func TestConnectExplainsWhyItCannotOpenTheSocket(t *testing.T) {
 	bin := ghgateBinary(t)
 	dir := t.TempDir()
 	out, err := runConnect(t, bin, filepath.Join(dir, "none.sock"), nil)
-	if err == nil || !strings.Contains(out, "no broker socket") {
-		t.Errorf("a missing socket: exit %v, stderr %q", err, out)
+	if err == nil {
+		t.Errorf("a missing socket: exit status 0, want a failure (stderr %q)", out)
+	}
+	if !strings.Contains(out, "no broker socket") {
+		t.Errorf("a missing socket: stderr = %q, want one saying %q", out, "no broker socket")
 	}
 
 	stale := filepath.Join(dir, "stale.sock")
@@ -128,8 +139,11 @@ func TestConnectExplainsWhyItCannotOpenTheSocket(t *testing.T) {
 	ln.SetUnlinkOnClose(false)
 	_ = ln.Close()
 	out, err = runConnect(t, bin, stale, nil)
-	if err == nil || !strings.Contains(out, "not running") {
-		t.Errorf("a stale socket: exit %v, stderr %q", err, out)
+	if err == nil {
+		t.Errorf("a stale socket: exit status 0, want a failure (stderr %q)", out)
+	}
+	if !strings.Contains(out, "not running") {
+		t.Errorf("a stale socket: stderr = %q, want one saying %q", out, "not running")
 	}
 }
 
@@ -173,11 +187,16 @@ func TestConnectSaysPermissionDenied(t *testing.T) {
 	}
 	out, err := runConnect(t, bin, sock, attr)
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
-		t.Fatalf("want a non-zero exit, got %v (stderr %q)", err, out)
+	if !errors.As(err, &exit) {
+		t.Fatalf("connect error = %v, want an exit status (stderr %q)", err, out)
 	}
-	if !strings.Contains(out, "permission denied") || !strings.Contains(out, "group") {
-		t.Errorf("stderr %q does not say permission denied and name the group as the way in", out)
+	if exit.ExitCode() == 0 {
+		t.Fatalf("exit code = 0, want non-zero (stderr %q)", out)
+	}
+	for _, want := range []string{"permission denied", "group"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stderr = %q, want it to say %q (permission denied, the group as the way in)", out, want)
+		}
 	}
 }
 
@@ -223,8 +242,11 @@ func TestBrokerCommandReopensTheAuditOnSIGHUPAndStopsOnSIGTERM(t *testing.T) {
 	second := exec.Command(bin, "broker", "--config", files.Config)
 	out, err := second.CombinedOutput()
 	c.Scan("the second broker's output", out)
-	if err == nil || !strings.Contains(string(out), "another broker is listening") {
-		t.Errorf("a second broker: exit %v, output %q", err, out)
+	if err == nil {
+		t.Errorf("a second broker: exit status 0, want a failure (output %q)", out)
+	}
+	if !strings.Contains(string(out), "another broker is listening") {
+		t.Errorf("a second broker: output = %q, want one saying %q", out, "another broker is listening")
 	}
 
 	cs := brokertest.Connect(t, c, files.Socket)

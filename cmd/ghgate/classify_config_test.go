@@ -26,11 +26,20 @@ name = "plain"
 	if got := len(c.Tiers.Tiers); got != 2 {
 		t.Fatalf("tiers = %d, want 2", got)
 	}
-	if got := c.Tiers.Tiers[0]; got.Name != "release_flow" || len(got.FilesAny) != 1 || len(got.BranchesAny) != 1 {
-		t.Errorf("tier[0] = %+v, want release_flow with one file and one branch", got)
+	got := c.Tiers.Tiers[0]
+	if got.Name != "release_flow" {
+		t.Errorf("tier[0].Name = %q, want release_flow", got.Name)
 	}
-	if c, err := parseServe(t, nil, "", nil); err != nil || len(c.Tiers.Tiers) != 0 {
-		t.Errorf("no config: tiers %+v, err %v; want none (the default applies)", c.Tiers, err)
+	if len(got.FilesAny) != 1 {
+		t.Errorf("tier[0].FilesAny = %q, want one file", got.FilesAny)
+	}
+	if len(got.BranchesAny) != 1 {
+		t.Errorf("tier[0].BranchesAny = %q, want one branch", got.BranchesAny)
+	}
+	if c, err := parseServe(t, nil, "", nil); err != nil {
+		t.Errorf("no config: %v", err)
+	} else if len(c.Tiers.Tiers) != 0 {
+		t.Errorf("no config: tiers = %+v, want none (the default applies)", c.Tiers)
 	}
 	bad := []struct{ body, field string }{
 		{"[[reports.classify.tier]]\nname = \"Release Flow\"\nfiles_any = [\"a\"]\n", "reports.classify.tier[0].name"},

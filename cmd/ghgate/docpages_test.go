@@ -51,7 +51,7 @@ func firstDiffLine(a, b string) int {
 func TestBrokerSettingsDocumentEveryKey(t *testing.T) {
 	keys := brokerConfigKeys()
 	if len(keys) < 20 {
-		t.Fatalf("walked only %d broker keys: %v", len(keys), keys)
+		t.Fatalf("walked %d broker keys, want at least 20: %v", len(keys), keys)
 	}
 	if err := checkSettingDocs("brokerSettingDocs", keys, brokerSettingDocs); err != nil {
 		t.Error(err)

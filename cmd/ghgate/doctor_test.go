@@ -33,11 +33,11 @@ read = "r"
 	cmd.SetArgs([]string{"doctor", "--config", cfg, "--service-user", "ghgate-doctor-test-no-such-user"})
 	err := cmd.Execute()
 	if err == nil || !strings.Contains(err.Error(), "gates failed") {
-		t.Fatalf("want a failure naming the failed gates, got %v\n%s", err, out.String())
+		t.Fatalf("doctor error = %v, want one saying %q\n%s", err, "gates failed", out.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) < 5 {
-		t.Fatalf("too few gates:\n%s", out.String())
+		t.Fatalf("doctor printed %d lines, want at least 5 gates:\n%s", len(lines), out.String())
 	}
 	for _, l := range lines {
 		v := strings.Fields(l)[0]
@@ -58,6 +58,6 @@ func TestDoctorCommandNeedsConfig(t *testing.T) {
 	cmd.SetErr(&bytes.Buffer{})
 	cmd.SetArgs([]string{"doctor"})
 	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "config") {
-		t.Fatalf("doctor without --config: %v", err)
+		t.Fatalf("doctor without --config: error = %v, want one saying %q", err, "config")
 	}
 }

@@ -52,14 +52,17 @@ func TestEmulatorCommandServesAndStops(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err != nil || status != http.StatusOK {
-		t.Fatalf("GET issue 1: %d, %v", status, err)
+	if err != nil {
+		t.Fatalf("GET issue 1: %v", err)
+	}
+	if status != http.StatusOK {
+		t.Fatalf("GET issue 1: status = %d, want 200", status)
 	}
 	if status, _ := get("/api/v3/repos/acme/widgets/issues/2"); status != http.StatusServiceUnavailable {
-		t.Fatalf("the --fault flag did not apply: %d", status)
+		t.Fatalf("with the --fault flag: status = %d, want 503", status)
 	}
 	if status, _ := get("/repos/acme/widgets/issues/2"); status != http.StatusOK {
-		t.Fatalf("a fault limited to one request hit again: %d", status)
+		t.Fatalf("after a fault limited to one request: status = %d, want 200", status)
 	}
 	cancel()
 	select {
@@ -77,9 +80,7 @@ func TestEmulatorCommandRefusesNonLoopback(t *testing.T) {
 		cmd := newRootCommand()
 		cmd.SetArgs([]string{"emulator", "--listen", addr})
 		err := cmd.ExecuteContext(context.Background())
-		if err == nil || !strings.Contains(err.Error(), "loopback") {
-			t.Errorf("--listen %s: %v", addr, err)
-		}
+		wantErrorSaying(t, "--listen "+addr, err, "loopback")
 	}
 }
 
@@ -88,8 +89,11 @@ func TestVersionCommand(t *testing.T) {
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetArgs([]string{"version"})
-	if err := cmd.Execute(); err != nil || !strings.HasPrefix(out.String(), "ghgate ") {
-		t.Fatalf("version: %q, %v", out.String(), err)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("version: %v", err)
+	}
+	if !strings.HasPrefix(out.String(), "ghgate ") {
+		t.Fatalf("version output = %q, want it to start with %q", out.String(), "ghgate ")
 	}
 }
 
@@ -117,16 +121,21 @@ func TestEmulatorCommandSearchLag(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("create: %v %v", resp, err)
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create: status = %d, want 201", resp.StatusCode)
 	}
 	var created struct {
 		Number int `json:"number"`
 	}
 	_ = json.NewDecoder(resp.Body).Decode(&created)
 	resp.Body.Close()
-	if resp, err = do("GET", "/repos/acme/widgets/issues/"+strconv.Itoa(created.Number), ""); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("read back #%d: %v %v", created.Number, resp, err)
+	if resp, err = do("GET", "/repos/acme/widgets/issues/"+strconv.Itoa(created.Number), ""); err != nil {
+		t.Fatalf("read back #%d: %v", created.Number, err)
+	} else if resp.StatusCode != http.StatusOK {
+		t.Fatalf("read back #%d: status = %d, want 200", created.Number, resp.StatusCode)
 	}
 	resp.Body.Close()
 	resp, err = do("GET", "/search/issues?q=quasar+repo:acme/widgets", "")
@@ -138,8 +147,11 @@ func TestEmulatorCommandSearchLag(t *testing.T) {
 	}
 	_ = json.NewDecoder(resp.Body).Decode(&found)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || found.Total != 0 {
-		t.Fatalf("search right after the create: %d, %d found; want 200 and none within the lag", resp.StatusCode, found.Total)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("search right after the create: status = %d, want 200", resp.StatusCode)
+	}
+	if found.Total != 0 {
+		t.Fatalf("search right after the create: total_count = %d, want 0 within the lag", found.Total)
 	}
 	cancel()
 	if err := <-done; err != nil {

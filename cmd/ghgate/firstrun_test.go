@@ -107,16 +107,21 @@ func signIn(t *testing.T, bin string, env []string, base string) string {
 			approved = true
 		}
 	}
-	if err, ok := done.wait(2 * time.Minute); !ok || err != nil {
-		t.Fatalf("auth login: ended %v, err %v\n%s", ok, err, shown.String())
+	if err, ok := done.wait(2 * time.Minute); !ok {
+		t.Fatalf("auth login did not end within 2m\n%s", shown.String())
+	} else if err != nil {
+		t.Fatalf("auth login: %v\n%s", err, shown.String())
 	}
 	if !approved {
 		t.Fatalf("auth login showed no one-time code:\n%s", shown.String())
 	}
 	file := filepath.Join(envValue(env, "XDG_CONFIG_HOME"), "ghgate", "credentials.toml")
 	fi, err := os.Stat(file)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("credentials file %s: %v, mode %v; want 0600 (no keyring answers here)\n%s", file, err, fi, shown.String())
+	if err != nil {
+		t.Fatalf("credentials file %s: %v (no keyring answers here)\n%s", file, err, shown.String())
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("credentials file %s: mode = %v, want 0600\n%s", file, fi.Mode().Perm(), shown.String())
 	}
 	var stored struct {
 		Hosts map[string]struct {

@@ -16,8 +16,11 @@ import (
 // build (-tags conformance): ghgate as released neither links them nor
 // knows the flag, and serves none of their names.
 func TestConformanceFixturesAreNotInTheReleasedBuild(t *testing.T) {
-	if fixtureFlags != nil || fixtureStack != nil {
-		t.Fatal("the released build has the fixture hooks set")
+	if fixtureFlags != nil {
+		t.Fatal("the released build has fixtureFlags set, want nil")
+	}
+	if fixtureStack != nil {
+		t.Fatal("the released build has fixtureStack set, want nil")
 	}
 	deps, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
 	if err != nil {
@@ -29,8 +32,11 @@ func TestConformanceFixturesAreNotInTheReleasedBuild(t *testing.T) {
 
 	bin := ghgateBinary(t)
 	out, err := exec.Command(bin, "serve", "--demo", "--conformance-fixtures").CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "unknown flag: --conformance-fixtures") {
-		t.Fatalf("serve --conformance-fixtures: %v\n%s", err, out)
+	if err == nil {
+		t.Fatalf("serve --conformance-fixtures: exit status 0, want a failure\n%s", out)
+	}
+	if !strings.Contains(string(out), "unknown flag: --conformance-fixtures") {
+		t.Fatalf("serve --conformance-fixtures: output = %q, want one saying %q", out, "unknown flag: --conformance-fixtures")
 	}
 
 	url, _, stderr, _ := startHTTPServe(t, "--demo")

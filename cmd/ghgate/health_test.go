@@ -29,7 +29,7 @@ func TestServeHTTPHealth(t *testing.T) {
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Fatalf("POST %s: %s", healthPath, resp.Status)
+		t.Fatalf("POST %s: status = %s, want 405", healthPath, resp.Status)
 	}
 }
 
@@ -52,7 +52,7 @@ func TestProbeHealthRefusesWhatIsNotOK(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			if _, err := probeHealth(ctx, srv.URL); err == nil || !strings.Contains(err.Error(), srv.URL) {
-				t.Fatalf("want an error naming %s, got %v", srv.URL, err)
+				t.Fatalf("probeHealth error = %v, want one naming %s", err, srv.URL)
 			}
 		})
 	}

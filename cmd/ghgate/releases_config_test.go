@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -12,16 +11,28 @@ func TestServeReleaseSettings(t *testing.T) {
 	c, err := parseServe(t, nil, `release_label = "ship"
 release_title_pattern = '^ship (\d+\.\d+\.\d+)'
 release_changelog_paths = ["NEWS.md"]`, nil)
-	if err != nil || c.Releases.Label != "ship" || c.Releases.TitlePattern != `^ship (\d+\.\d+\.\d+)` || len(c.Releases.ChangelogPaths) != 1 {
-		t.Fatalf("from the file: %+v %v", c.Releases, err)
+	if err != nil {
+		t.Fatalf("from the file: %v", err)
+	}
+	if c.Releases.Label != "ship" {
+		t.Errorf("from the file: Releases.Label = %q, want ship", c.Releases.Label)
+	}
+	if want := `^ship (\d+\.\d+\.\d+)`; c.Releases.TitlePattern != want {
+		t.Errorf("from the file: Releases.TitlePattern = %q, want %q", c.Releases.TitlePattern, want)
+	}
+	if len(c.Releases.ChangelogPaths) != 1 {
+		t.Errorf("from the file: Releases.ChangelogPaths = %q, want one path", c.Releases.ChangelogPaths)
 	}
 	for _, bad := range []string{`release_title_pattern = "(unclosed"`, `release_title_pattern = "release v1"`,
 		`release_changelog_paths = ["../outside.md"]`} {
-		if _, err := parseServe(t, nil, bad, nil); err == nil || !strings.Contains(err.Error(), "release") {
-			t.Errorf("%s: %v", bad, err)
-		}
+		_, err := parseServe(t, nil, bad, nil)
+		wantErrorSaying(t, bad, err, "release")
 	}
-	if c, err := parseServe(t, nil, "", nil); err != nil || c.Releases.Label != "" {
-		t.Fatalf("default: %+v %v", c.Releases, err)
+	c, err = parseServe(t, nil, "", nil)
+	if err != nil {
+		t.Fatalf("default: %v", err)
+	}
+	if c.Releases.Label != "" {
+		t.Errorf("default: Releases.Label = %q, want empty", c.Releases.Label)
 	}
 }

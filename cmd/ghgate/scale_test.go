@@ -280,8 +280,14 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		}
 		wg.Wait()
 		made := issuesTitled(emu, "Created once by fifty")
-		if len(made) != 1 || len(numbers) != 1 || numbers[float64(made[0])] != clients {
-			t.Fatalf("issues %v, results %v: want one issue returned to all %d clients", made, numbers, clients)
+		if len(made) != 1 {
+			t.Fatalf("issues titled so = %v, want exactly one", made)
+		}
+		if len(numbers) != 1 {
+			t.Fatalf("numbers returned = %v, want one number for all %d clients", numbers, clients)
+		}
+		if got := numbers[float64(made[0])]; got != clients {
+			t.Fatalf("clients given #%d = %d, want all %d (results %v)", made[0], got, clients, numbers)
 		}
 		if len(served) < 3 {
 			t.Errorf("answers came from %v; want all three replicas", served)
@@ -292,8 +298,11 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		cs, sb := connectVia(t, lb)
 		isErr, first := callJSON(t, cs, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "state": "all", "page_size": 2})
 		cursor, _ := first["next_cursor"].(string)
-		if isErr || cursor == "" {
-			t.Fatalf("first page: %v", first)
+		if isErr {
+			t.Fatalf("first page: isError = true, want a page: %v", first)
+		}
+		if cursor == "" {
+			t.Fatalf("first page: next_cursor empty, want one: %v", first)
 		}
 		minted := sb.get()
 		accepted := map[string]bool{}
@@ -312,14 +321,14 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		// budget does not move.
 		get := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 2}
 		if isErr, out := callJSON(t, cs, "github_get_issue", get); isErr {
-			t.Fatal(out)
+			t.Fatalf("get_issue #2 (to cache): isError = true, want the issue: %v", out)
 		}
 		first304 := sb.get()
 		before := emuCoreRemaining(t, ghSrv.URL)
 		others := map[string]bool{}
 		for range 2 {
 			if isErr, out := callJSON(t, cs, "github_get_issue", get); isErr {
-				t.Fatal(out)
+				t.Fatalf("get_issue #2 through %s: isError = true, want the issue: %v", sb.get(), out)
 			}
 			others[sb.get()] = true
 		}
@@ -346,7 +355,7 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 			t.Fatal("the create never reached GitHub")
 		}
 		if made := issuesTitled(emu, title); len(made) != 1 {
-			t.Fatalf("GitHub holds %v", made)
+			t.Fatalf("issues titled so at GitHub = %v, want exactly one", made)
 		}
 		if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
@@ -360,8 +369,14 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		}
 		issue, _ := out["issue"].(map[string]any)
 		made := issuesTitled(emu, title)
-		if len(made) != 1 || issue["number"] != float64(made[0]) || out["replayed"] != true {
-			t.Fatalf("retry through %s: %v; issues %v", sb.get(), out, made)
+		if len(made) != 1 {
+			t.Fatalf("retry through %s: issues titled so = %v, want exactly one; out %v", sb.get(), made, out)
+		}
+		if issue["number"] != float64(made[0]) {
+			t.Fatalf("retry through %s: issue.number = %v, want %d", sb.get(), issue["number"], made[0])
+		}
+		if out["replayed"] != true {
+			t.Fatalf("retry through %s: replayed = %v, want true", sb.get(), out["replayed"])
 		}
 	})
 
@@ -370,11 +385,20 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		redis.Stop()
 		args := map[string]any{"owner": "acme", "repo": "widgets", "title": "While Redis is down", "idempotency_key": "k-down"}
 		isErr, out := callJSON(t, cs, "github_create_issue", args)
-		if !isErr || out["code"] != "upstream_unavailable" || out["temporary"] != true || out["settlement"] != "not_started" {
-			t.Fatalf("keyed write with Redis down: %v", out)
+		if !isErr {
+			t.Fatalf("keyed write with Redis down: isError = false, want a refusal: %v", out)
+		}
+		if out["code"] != "upstream_unavailable" {
+			t.Errorf("keyed write with Redis down: code = %v, want upstream_unavailable", out["code"])
+		}
+		if out["temporary"] != true {
+			t.Errorf("keyed write with Redis down: temporary = %v, want true", out["temporary"])
+		}
+		if out["settlement"] != "not_started" {
+			t.Errorf("keyed write with Redis down: settlement = %v, want not_started", out["settlement"])
 		}
 		if made := issuesTitled(emu, "While Redis is down"); len(made) != 0 {
-			t.Fatalf("written without the guard: %v", made)
+			t.Fatalf("issues written without the guard = %v, want none", made)
 		}
 		if isErr, out := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 3}); isErr {
 			t.Fatalf("read with Redis down: %v", out)
@@ -387,17 +411,23 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 				got = out
 				break
 			}
-			if out["code"] != "upstream_unavailable" || attempt == 8 {
-				t.Fatalf("after Redis returned, attempt %d: %v", attempt, out)
+			if out["code"] != "upstream_unavailable" {
+				t.Fatalf("after Redis returned, attempt %d: code = %v, want upstream_unavailable while it reconnects: %v", attempt, out["code"], out)
+			}
+			if attempt == 8 {
+				t.Fatalf("after Redis returned: still refused after %d attempts: %v", attempt+1, out)
 			}
 			time.Sleep(time.Second)
 		}
 		isErr, again := callJSON(t, cs, "github_create_issue", args)
-		if isErr || again["replayed"] != true {
-			t.Fatalf("repeat after recovery: %v", again)
+		if isErr {
+			t.Fatalf("repeat after recovery: isError = true, want a replay: %v", again)
+		}
+		if again["replayed"] != true {
+			t.Fatalf("repeat after recovery: replayed = %v, want true", again["replayed"])
 		}
 		if made := issuesTitled(emu, "While Redis is down"); len(made) != 1 {
-			t.Fatalf("after recovery: %v (first %v)", made, got)
+			t.Fatalf("after recovery: issues titled so = %v, want exactly one (first result %v)", made, got)
 		}
 	})
 
@@ -419,8 +449,11 @@ func TestScaleOutBehindHAProxy(t *testing.T) {
 		refused := map[string]bool{}
 		for range 4 {
 			isErr, out := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1})
-			if !isErr || out["code"] != "rate_limited" {
-				t.Fatalf("replica %s past the floor: %v", sb.get(), out)
+			if !isErr {
+				t.Fatalf("replica %s past the floor: isError = false, want rate_limited: %v", sb.get(), out)
+			}
+			if out["code"] != "rate_limited" {
+				t.Fatalf("replica %s past the floor: code = %v, want rate_limited", sb.get(), out["code"])
 			}
 			refused[sb.get()] = true
 		}

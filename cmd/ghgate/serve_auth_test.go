@@ -251,9 +251,7 @@ func TestServeAuthRefusals(t *testing.T) {
 	for _, c := range cases {
 		before := upstream.Load()
 		status, header := rawCall(t, url, c.authz)
-		if status != http.StatusUnauthorized || header != wantHeader {
-			t.Errorf("%s: got %d %q, want 401 %q", c.name, status, header, wantHeader)
-		}
+		wantUnauthorized(t, c.name, status, header, wantHeader)
 		if n := upstream.Load() - before; n != 0 {
 			t.Errorf("%s: %d requests reached GitHub", c.name, n)
 		}
@@ -285,8 +283,17 @@ func TestServeAuthRefusals(t *testing.T) {
 	}
 	err = json.NewDecoder(resp.Body).Decode(&meta)
 	resp.Body.Close()
-	if err != nil || meta.Resource != url || !slices.Equal(meta.AuthorizationServers, []string{idp.srv.URL}) || !slices.Equal(meta.Scopes, []string{"read", "write"}) {
-		t.Fatalf("metadata: %+v %v", meta, err)
+	if err != nil {
+		t.Fatalf("decode metadata: %v", err)
+	}
+	if meta.Resource != url {
+		t.Fatalf("metadata resource = %q, want %q", meta.Resource, url)
+	}
+	if !slices.Equal(meta.AuthorizationServers, []string{idp.srv.URL}) {
+		t.Fatalf("metadata authorization_servers = %q, want [%s]", meta.AuthorizationServers, idp.srv.URL)
+	}
+	if !slices.Equal(meta.Scopes, []string{"read", "write"}) {
+		t.Fatalf("metadata scopes_supported = %q, want [read write]", meta.Scopes)
 	}
 
 	// Key rotation mid-run: the IdP replaces k1 with k2. A token signed
@@ -299,13 +306,14 @@ func TestServeAuthRefusals(t *testing.T) {
 	if status, header := rawCall(t, url, "Bearer "+idp.token(t, k2, "triage", url, time.Now().Add(time.Hour))); status != http.StatusOK {
 		t.Fatalf("token signed with the rotated-in key: %d %q\n%s", status, header, stderr.String())
 	}
-	if idp.jwksHits.Load() == hits || upstream.Load() == before {
-		t.Fatalf("rotation: JWKS fetched %d more times, %d GitHub requests", idp.jwksHits.Load()-hits, upstream.Load()-before)
+	if n := idp.jwksHits.Load() - hits; n == 0 {
+		t.Fatalf("rotation: JWKS fetched %d more times, want at least 1", n)
+	}
+	if n := upstream.Load() - before; n == 0 {
+		t.Fatalf("rotation: %d GitHub requests, want at least 1", n)
 	}
 	before = upstream.Load()
-	if status, header := rawCall(t, url, "Bearer "+idp.token(t, k1, "triage", url, time.Now().Add(time.Hour))); status != http.StatusUnauthorized || header != wantHeader {
-		t.Errorf("token signed with the retired key: %d %q", status, header)
-	} else {
+	if status, header := rawCall(t, url, "Bearer "+idp.token(t, k1, "triage", url, time.Now().Add(time.Hour))); wantUnauthorized(t, "token signed with the retired key", status, header, wantHeader) {
 		t.Logf("retired key after rotation: %d, WWW-Authenticate: %s", status, header)
 	}
 	if upstream.Load() != before {
@@ -315,16 +323,16 @@ func TestServeAuthRefusals(t *testing.T) {
 	// fetched anew. (It runs after the rotation: an unknown key forces a
 	// fetch at most once a minute, so it would delay seeing the rotation.)
 	before = upstream.Load()
-	if status, header := rawCall(t, url, "Bearer "+idp.token(t, rogue, "triage", url, time.Now().Add(time.Hour))); status != http.StatusUnauthorized || header != wantHeader {
-		t.Errorf("unknown signing key: %d %q", status, header)
-	} else {
+	if status, header := rawCall(t, url, "Bearer "+idp.token(t, rogue, "triage", url, time.Now().Add(time.Hour))); wantUnauthorized(t, "unknown signing key", status, header, wantHeader) {
 		t.Logf("unknown signing key: %d, WWW-Authenticate: %s", status, header)
 	}
 	if upstream.Load() != before {
 		t.Error("an unknown key's call reached GitHub")
 	}
-	if strings.Contains(stderr.String(), staticKey) || strings.Contains(stderr.String(), string(tamperedKey)) {
-		t.Error("the log shows a client key")
+	for name, key := range map[string]string{"the static key": staticKey, "the tampered key": string(tamperedKey)} {
+		if strings.Contains(stderr.String(), key) {
+			t.Errorf("the log shows %s, want no client key", name)
+		}
 	}
 }
 
@@ -372,8 +380,14 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 		t.Helper()
 		before := upstream.Load()
 		isErr, env := callEnvelope(t, cs, tool, args)
-		if !isErr || env.Code != "insufficient_scope" || !slices.Equal(env.Details.RequiredScopes, []string{scope}) {
-			t.Errorf("%s %s %v: want insufficient_scope [%s], got %v %+v", who, tool, args, scope, isErr, env)
+		if !isErr {
+			t.Errorf("%s %s %v: isError = false, want a refusal; got %+v", who, tool, args, env)
+		}
+		if env.Code != "insufficient_scope" {
+			t.Errorf("%s %s %v: code = %q, want insufficient_scope", who, tool, args, env.Code)
+		}
+		if !slices.Equal(env.Details.RequiredScopes, []string{scope}) {
+			t.Errorf("%s %s %v: required_scopes = %q, want [%s]", who, tool, args, env.Details.RequiredScopes, scope)
 		}
 		if upstream.Load() != before {
 			t.Errorf("%s %s: a refused call reached GitHub", who, tool)
@@ -399,11 +413,19 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 		return out
 	}
 	tn, rn := names(triage), names(reader)
-	if !slices.Contains(tn, "github_create_issue") || slices.Contains(tn, "github_link_issues") {
-		t.Errorf("triage (may write, github_link_issues denied) lists %v", tn)
+	if !slices.Contains(tn, "github_create_issue") {
+		t.Errorf("triage (may write) lists %v, want github_create_issue among them", tn)
 	}
-	if slices.Contains(rn, "github_create_issue") || slices.Contains(rn, "github_update_issue") || !slices.Contains(rn, "github_get_issue") {
-		t.Errorf("reader (read-only) lists %v", rn)
+	if slices.Contains(tn, "github_link_issues") {
+		t.Errorf("triage (github_link_issues denied) lists %v, want no github_link_issues", tn)
+	}
+	for _, write := range []string{"github_create_issue", "github_update_issue"} {
+		if slices.Contains(rn, write) {
+			t.Errorf("reader (read-only) lists %v, want no %s", rn, write)
+		}
+	}
+	if !slices.Contains(rn, "github_get_issue") {
+		t.Errorf("reader (read-only) lists %v, want github_get_issue among them", rn)
 	}
 
 	widgets := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}
@@ -419,16 +441,24 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 
 	// An owner given twice under case folding could be read as either: refused, before GitHub.
 	before0 := upstream.Load()
-	if isErr, env := callEnvelope(t, triage, "github_get_issue", map[string]any{"owner": "acme", "Owner": "alice", "repo": "widgets", "issue_number": 1}); !isErr || env.Code != "invalid_field" {
-		t.Errorf("owner twice: want invalid_field, got %v %+v", isErr, env)
+	isErr, env := callEnvelope(t, triage, "github_get_issue", map[string]any{"owner": "acme", "Owner": "alice", "repo": "widgets", "issue_number": 1})
+	if !isErr {
+		t.Errorf("owner twice: isError = false, want a refusal; got %+v", env)
+	}
+	if env.Code != "invalid_field" {
+		t.Errorf("owner twice: code = %q, want invalid_field", env.Code)
 	}
 	if upstream.Load() != before0 {
 		t.Error("owner twice: the call reached GitHub")
 	}
 
 	// A query reaching past the owner and repository the call names is refused too.
-	if isErr, env := callEnvelope(t, triage, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "query": "repo:alice/notes"}); !isErr || env.Code != "invalid_field" {
-		t.Errorf("query past the named repo: want invalid_field, got %v %+v", isErr, env)
+	isErr, env = callEnvelope(t, triage, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "query": "repo:alice/notes"})
+	if !isErr {
+		t.Errorf("query past the named repo: isError = false, want a refusal; got %+v", env)
+	}
+	if env.Code != "invalid_field" {
+		t.Errorf("query past the named repo: code = %q, want invalid_field", env.Code)
 	}
 	if upstream.Load() != before0 {
 		t.Error("a query past the named repo reached GitHub")
@@ -446,13 +476,9 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 	}
 	before := upstream.Load()
 	_, err := triage.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://acme/gadgets/issues/1"})
-	if err == nil || !strings.Contains(err.Error(), "insufficient_scope") || !strings.Contains(err.Error(), "read:acme/gadgets") {
-		t.Errorf("triage reads acme/gadgets#1: want insufficient_scope, got %v", err)
-	}
+	wantErrorSaying(t, "triage reads acme/gadgets#1", err, "insufficient_scope", "read:acme/gadgets")
 	_, err = reader.ReadResource(ctx, &mcp.ReadResourceParams{URI: "github://alice/notes/issues"})
-	if err == nil || !strings.Contains(err.Error(), "insufficient_scope") {
-		t.Errorf("reader reads alice/notes' issues: want insufficient_scope, got %v", err)
-	}
+	wantErrorSaying(t, "reader reads alice/notes' issues", err, "insufficient_scope")
 	if upstream.Load() != before {
 		t.Error("a refused resource read reached GitHub")
 	}
@@ -470,27 +496,37 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 		}
 		return res.Completion.Values, nil
 	}
-	if v, err := complete(triage, "repo", "", map[string]string{"owner": "acme"}); err != nil || !slices.Equal(v, []string{"widgets"}) {
-		t.Errorf("triage completes acme's repos: %v %v", v, err)
+	if v, err := complete(triage, "repo", "", map[string]string{"owner": "acme"}); err != nil {
+		t.Errorf("triage completes acme's repos: %v", err)
+	} else if !slices.Equal(v, []string{"widgets"}) {
+		t.Errorf("triage completes acme's repos = %q, want [widgets]", v)
 	}
-	if v, err := complete(reader, "repo", "", map[string]string{"owner": "acme"}); err != nil || !slices.Contains(v, "gadgets") || !slices.Contains(v, "widgets") {
-		t.Errorf("reader completes acme's repos: %v %v", v, err)
+	if v, err := complete(reader, "repo", "", map[string]string{"owner": "acme"}); err != nil {
+		t.Errorf("reader completes acme's repos: %v", err)
+	} else {
+		for _, want := range []string{"gadgets", "widgets"} {
+			if !slices.Contains(v, want) {
+				t.Errorf("reader completes acme's repos = %q, want %s among them", v, want)
+			}
+		}
 	}
-	if v, err := complete(reader, "owner", "", nil); err != nil || slices.ContainsFunc(v, func(s string) bool { return !strings.EqualFold(s, "acme") }) {
-		t.Errorf("reader completes owners: %v %v", v, err)
+	if v, err := complete(reader, "owner", "", nil); err != nil {
+		t.Errorf("reader completes owners: %v", err)
+	} else if slices.ContainsFunc(v, func(s string) bool { return !strings.EqualFold(s, "acme") }) {
+		t.Errorf("reader completes owners = %q, want acme only", v)
 	}
 	before = upstream.Load()
-	if _, err := complete(triage, "labels", "", map[string]string{"owner": "acme", "repo": "gadgets"}); err == nil || !strings.Contains(err.Error(), "insufficient_scope") {
-		t.Errorf("triage completes gadgets' labels: want insufficient_scope, got %v", err)
-	}
-	if _, err := complete(reader, "repo", "", map[string]string{"owner": "alice"}); err == nil || !strings.Contains(err.Error(), "read:alice") {
-		t.Errorf("reader completes alice's repos: want insufficient_scope, got %v", err)
-	}
+	_, err = complete(triage, "labels", "", map[string]string{"owner": "acme", "repo": "gadgets"})
+	wantErrorSaying(t, "triage completes gadgets' labels", err, "insufficient_scope")
+	_, err = complete(reader, "repo", "", map[string]string{"owner": "alice"})
+	wantErrorSaying(t, "reader completes alice's repos", err, "read:alice")
 	if upstream.Load() != before {
 		t.Error("a refused completion reached GitHub")
 	}
-	if v, err := complete(triage, "labels", "", map[string]string{"owner": "acme", "repo": "widgets"}); err != nil || len(v) == 0 {
-		t.Errorf("triage completes widgets' labels: %v %v", v, err)
+	if v, err := complete(triage, "labels", "", map[string]string{"owner": "acme", "repo": "widgets"}); err != nil {
+		t.Errorf("triage completes widgets' labels: %v", err)
+	} else if len(v) == 0 {
+		t.Errorf("triage completes widgets' labels: none, want some")
 	}
 
 	// The audit lines name the client.
@@ -507,8 +543,10 @@ func TestServeAuthTwoClientsTwoPolicies(t *testing.T) {
 // anyone who reaches the port, and says so at start.
 func TestServeHTTPWithoutAuthWarns(t *testing.T) {
 	url, _, stderr, _ := startHTTPServe(t, "--demo")
-	if !strings.Contains(stderr.String(), "level=WARN") || !strings.Contains(stderr.String(), "without --auth") {
-		t.Fatalf("no start-up warning naming the missing --auth:\n%s", stderr.String())
+	for _, want := range []string{"level=WARN", "without --auth"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Fatalf("start-up log lacks %q, want a warning naming the missing --auth:\n%s", want, stderr.String())
+		}
 	}
 	if status, _ := rawCall(t, url, ""); status != http.StatusOK {
 		t.Fatalf("loopback without --auth: a call without a token got %d", status)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -135,7 +136,7 @@ func TestServeSyncKeepsEachRepositorysMirrorInItsPlace(t *testing.T) {
 	if env.Code != "insufficient_scope" {
 		t.Errorf("alice/notes by triage: code = %s, want insufficient_scope", env.Code)
 	}
-	if len(env.Details.RequiredScopes) != 1 || env.Details.RequiredScopes[0] != "read:alice/notes" {
+	if !slices.Equal(env.Details.RequiredScopes, []string{"read:alice/notes"}) {
 		t.Errorf("alice/notes by triage: required scopes = %v, want [read:alice/notes]", env.Details.RequiredScopes)
 	}
 	if _, err := os.Stat(filepath.Join(root, "alice", "notes")); err == nil {

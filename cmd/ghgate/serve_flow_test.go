@@ -126,9 +126,11 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 	wrote := func(step string, before []string, text string) {
 		t.Helper()
 		after := comments()
-		if len(after) != len(before)+1 || !strings.Contains(after[len(after)-1], text) {
-			t.Fatalf("%s: acme/widgets#%d had %d comments, now %v; want one more holding %q",
-				step, public, len(before), after, text)
+		if len(after) != len(before)+1 {
+			t.Fatalf("%s: acme/widgets#%d comments = %d (%v), want %d", step, public, len(after), after, len(before)+1)
+		}
+		if last := after[len(after)-1]; !strings.Contains(last, text) {
+			t.Fatalf("%s: acme/widgets#%d last comment = %q, want one holding %q", step, public, last, text)
 		}
 	}
 	readPrivate := func(client string) string {
@@ -140,8 +142,11 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 		}
 		text := callText(t, as(urlA, client), toolkit.NameGetIssue,
 			map[string]any{"owner": emulator.DemoNotesOwner, "repo": emulator.DemoNotesRepo, "issue_number": 4})
-		if err := json.Unmarshal([]byte(text), &got); err != nil || got.Issue.Body == "" {
-			t.Fatalf("%s reads alice/notes#4 on replica A: %s", client, text)
+		if err := json.Unmarshal([]byte(text), &got); err != nil {
+			t.Fatalf("%s reads alice/notes#4 on replica A: decoding %s: %v", client, text, err)
+		}
+		if got.Issue.Body == "" {
+			t.Fatalf("%s reads alice/notes#4 on replica A: issue body empty, want the note: %s", client, text)
 		}
 		return got.Issue.Body
 	}
@@ -161,12 +166,26 @@ func TestServeFlowAcrossReplicas(t *testing.T) {
 	// 3. Replica B: bot comments the private text on the public issue.
 	before = comments()
 	isErr, env := callEnvelope(t, as(urlB, "bot"), toolkit.NameAddComment, comment(leak))
-	if !isErr || env.Code != string(contract.CodeCrossVisibilityWrite) || env.Details.Rule != "flow" ||
-		env.Settlement != string(contract.NotStarted) || !strings.Contains(env.Message, "alice/notes") || !strings.Contains(env.Message, "acme/widgets") {
-		t.Fatalf("replica B, after bot read alice/notes on replica A: %v %+v; want cross_visibility_write naming alice/notes and acme/widgets", isErr, env)
+	const stepB = "replica B, after bot read alice/notes on replica A"
+	if !isErr {
+		t.Fatalf("%s: isError = false, want a refusal: %+v", stepB, env)
+	}
+	if env.Code != string(contract.CodeCrossVisibilityWrite) {
+		t.Fatalf("%s: code = %q, want %q", stepB, env.Code, contract.CodeCrossVisibilityWrite)
+	}
+	if env.Details.Rule != "flow" {
+		t.Fatalf("%s: details.rule = %q, want flow", stepB, env.Details.Rule)
+	}
+	if env.Settlement != string(contract.NotStarted) {
+		t.Fatalf("%s: settlement = %q, want %q", stepB, env.Settlement, contract.NotStarted)
+	}
+	for _, want := range []string{"alice/notes", "acme/widgets"} {
+		if !strings.Contains(env.Message, want) {
+			t.Fatalf("%s: message = %q, want it to name %s", stepB, env.Message, want)
+		}
 	}
 	if after := comments(); len(after) != len(before) {
-		t.Fatalf("the refused comment reached GitHub: %d comments, now %d", len(before), len(after))
+		t.Fatalf("the refused comment reached GitHub: comments = %d, want %d", len(after), len(before))
 	}
 	t.Logf("refused on replica B: %s", env.Message)
 

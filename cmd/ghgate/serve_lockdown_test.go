@@ -90,8 +90,11 @@ func TestServeAuthLockdownPerClient(t *testing.T) {
 
 	locked := connectAs(t, url, lockedKey)
 	text := callText(t, locked, toolkit.NameGetIssue, issue)
-	if strings.Contains(text, daveSays) || !strings.Contains(text, `"withheld_untrusted"`) {
-		t.Errorf("locked client: %s", text)
+	if strings.Contains(text, daveSays) {
+		t.Errorf("locked client: the result holds dave's body, want it withheld: %s", text)
+	}
+	if !strings.Contains(text, `"withheld_untrusted"`) {
+		t.Errorf("locked client: the result lacks \"withheld_untrusted\": %s", text)
 	}
 	if lists(locked) {
 		t.Error("locked client: include_untrusted is listed")
@@ -102,10 +105,31 @@ func TestServeAuthLockdownPerClient(t *testing.T) {
 	}
 	var e contract.Error
 	raw, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(raw, &e); err != nil || !res.IsError || e.Code != contract.CodeInvalidField || e.Repair == nil {
-		t.Errorf("locked client's include_untrusted: %s", raw)
-	} else if again, _ := json.Marshal(e.Repair.Arguments); strings.Contains(string(again), "include_untrusted") || !strings.Contains(string(again), `"widgets"`) {
-		t.Errorf("locked client's include_untrusted: repair arguments %s", again)
+	refusal := true
+	if err := json.Unmarshal(raw, &e); err != nil {
+		t.Errorf("locked client's include_untrusted: decoding %s: %v", raw, err)
+		refusal = false
+	}
+	if !res.IsError {
+		t.Errorf("locked client's include_untrusted: isError = false, want a refusal: %s", raw)
+		refusal = false
+	}
+	if e.Code != contract.CodeInvalidField {
+		t.Errorf("locked client's include_untrusted: code = %q, want %q", e.Code, contract.CodeInvalidField)
+		refusal = false
+	}
+	if e.Repair == nil {
+		t.Errorf("locked client's include_untrusted: no repair, want one: %s", raw)
+		refusal = false
+	}
+	if refusal {
+		again, _ := json.Marshal(e.Repair.Arguments)
+		if strings.Contains(string(again), "include_untrusted") {
+			t.Errorf("locked client's include_untrusted: repair arguments = %s, want none naming include_untrusted", again)
+		}
+		if !strings.Contains(string(again), `"widgets"`) {
+			t.Errorf("locked client's include_untrusted: repair arguments = %s, want them to keep \"widgets\"", again)
+		}
 	}
 
 	allowed := connectAs(t, url, includeKey)
@@ -167,17 +191,20 @@ func TestServeLockdownSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Lockdown != (toolkit.Lockdown{On: true, AllowInclude: true}) {
-		t.Fatalf("from the file: %+v", c.Lockdown)
+		t.Fatalf("from the file: Lockdown = %+v, want %+v", c.Lockdown, toolkit.Lockdown{On: true, AllowInclude: true})
 	}
 	c, err = parseServe(t, []string{"--allow-include-untrusted=false"}, "lockdown = true\nallow_include_untrusted = true\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Lockdown != (toolkit.Lockdown{On: true}) {
-		t.Fatalf("a flag over the file: %+v", c.Lockdown)
+		t.Fatalf("a flag over the file: Lockdown = %+v, want %+v", c.Lockdown, toolkit.Lockdown{On: true})
 	}
 	c, err = parseServe(t, []string{"--lockdown"}, "", nil)
-	if err != nil || c.Lockdown != (toolkit.Lockdown{On: true}) {
-		t.Fatalf("--lockdown: %+v, %v", c.Lockdown, err)
+	if err != nil {
+		t.Fatalf("--lockdown: %v", err)
+	}
+	if c.Lockdown != (toolkit.Lockdown{On: true}) {
+		t.Errorf("--lockdown: Lockdown = %+v, want %+v", c.Lockdown, toolkit.Lockdown{On: true})
 	}
 }

@@ -198,8 +198,7 @@ func TestServeTaskLimitsSettings(t *testing.T) {
 	}
 	for _, bad := range []string{"max_tasks = 0", "max_tasks_per_client = -1", "max_fanout_per_credential = 0"} {
 		key := strings.Fields(bad)[0]
-		if _, err := parseServe(t, nil, bad, nil); err == nil || !strings.Contains(err.Error(), key) {
-			t.Errorf("%s: want an error naming %s, got %v", bad, key, err)
-		}
+		_, err := parseServe(t, nil, bad, nil)
+		wantErrorSaying(t, bad, err, key)
 	}
 }

@@ -63,19 +63,20 @@ func TestServeUnknownToolsetListsKnownOnes(t *testing.T) {
 		}
 	}
 	// The same check applies to the config file.
-	if _, err := parseServe(t, nil, `toolsets = ["bogus"]`, nil); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
-		t.Fatalf("config toolsets: %v", err)
+	_, err := parseServe(t, nil, `toolsets = ["bogus"]`, nil)
+	wantErrorSaying(t, "config toolsets", err, `"bogus"`)
+	c, err := parseServe(t, []string{"--toolsets", "all"}, "", nil)
+	if err != nil {
+		t.Fatalf("--toolsets all: %v", err)
 	}
-	if c, err := parseServe(t, []string{"--toolsets", "all"}, "", nil); err != nil || !slices.Equal(c.Toolsets, []string{"all"}) {
-		t.Fatalf("--toolsets all: %v, %v", c.Toolsets, err)
+	if !slices.Equal(c.Toolsets, []string{"all"}) {
+		t.Errorf("--toolsets all: Toolsets = %q, want [all]", c.Toolsets)
 	}
 }
 
 func TestServeConfigUnknownKeyIsAnError(t *testing.T) {
 	_, err := parseServe(t, nil, "read_onyl = true\ntoolsets = [\"issues\"]\n", nil)
-	if err == nil || !strings.Contains(err.Error(), "read_onyl") || !strings.Contains(err.Error(), "read_only") {
-		t.Fatalf("want an error naming the unknown key and the known ones, got %v", err)
-	}
+	wantErrorSaying(t, "unknown key", err, "read_onyl", "read_only")
 }
 
 func TestServeFlagsOverrideConfigAndEnvOverridesFileToken(t *testing.T) {
@@ -94,9 +95,26 @@ http = "127.0.0.1:9000"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.GitHubURL != "https://ghes.example/api/v3" || c.Token != "file-token" || !c.ReadOnly || c.AllowedIssueCreator != "bob" ||
-		c.State != "/tmp/from-config.db" || !bytes.Equal(c.CursorKey, key) || c.HTTP != "127.0.0.1:9000" {
-		t.Fatalf("config file not applied: %+v", c)
+	if c.GitHubURL != "https://ghes.example/api/v3" {
+		t.Errorf("config file: GitHubURL = %q, want %q", c.GitHubURL, "https://ghes.example/api/v3")
+	}
+	if c.Token != "file-token" {
+		t.Errorf("config file: Token = %q, want %q", c.Token, "file-token")
+	}
+	if !c.ReadOnly {
+		t.Errorf("config file: ReadOnly = false, want true")
+	}
+	if c.AllowedIssueCreator != "bob" {
+		t.Errorf("config file: AllowedIssueCreator = %q, want %q", c.AllowedIssueCreator, "bob")
+	}
+	if c.State != "/tmp/from-config.db" {
+		t.Errorf("config file: State = %q, want %q", c.State, "/tmp/from-config.db")
+	}
+	if !bytes.Equal(c.CursorKey, key) {
+		t.Errorf("config file: CursorKey = %x, want %x", c.CursorKey, key)
+	}
+	if c.HTTP != "127.0.0.1:9000" {
+		t.Errorf("config file: HTTP = %q, want %q", c.HTTP, "127.0.0.1:9000")
 	}
 
 	// A flag set to its zero value still overrides the file.
@@ -106,17 +124,34 @@ http = "127.0.0.1:9000"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.ReadOnly || c.GitHubURL != "http://127.0.0.1:1" || c.AllowedIssueCreator != "" || c.State != "/tmp/from-flag.db" ||
-		c.HTTP != "localhost:9001" || !slices.Equal(c.Toolsets, []string{"all"}) || c.Token != "env-token" {
-		t.Fatalf("flags or env did not override the file: %+v", c)
+	if c.ReadOnly {
+		t.Errorf("flags over file: ReadOnly = true, want false")
+	}
+	if c.GitHubURL != "http://127.0.0.1:1" {
+		t.Errorf("flags over file: GitHubURL = %q, want %q", c.GitHubURL, "http://127.0.0.1:1")
+	}
+	if c.AllowedIssueCreator != "" {
+		t.Errorf("flags over file: AllowedIssueCreator = %q, want empty", c.AllowedIssueCreator)
+	}
+	if c.State != "/tmp/from-flag.db" {
+		t.Errorf("flags over file: State = %q, want %q", c.State, "/tmp/from-flag.db")
+	}
+	if c.HTTP != "localhost:9001" {
+		t.Errorf("flags over file: HTTP = %q, want %q", c.HTTP, "localhost:9001")
+	}
+	if !slices.Equal(c.Toolsets, []string{"all"}) {
+		t.Errorf("flags over file: Toolsets = %q, want [all]", c.Toolsets)
+	}
+	if c.Token != "env-token" {
+		t.Errorf("env over file: Token = %q, want %q", c.Token, "env-token")
 	}
 	// GITHUB_TOKEN wins over GH_TOKEN.
 	if c, _ := parseServe(t, nil, body, map[string]string{"GITHUB_TOKEN": "a", "GH_TOKEN": "b"}); c.Token != "a" {
-		t.Fatalf("token %q, want GITHUB_TOKEN's", c.Token)
+		t.Fatalf("Token = %q, want GITHUB_TOKEN's %q", c.Token, "a")
 	}
 	// Without a state setting the default path is used.
 	if c, _ := parseServe(t, nil, "", nil); !strings.HasSuffix(c.State, filepath.Join("ghgate", "state.db")) {
-		t.Fatalf("default state %q", c.State)
+		t.Fatalf("default State = %q, want one ending in %q", c.State, filepath.Join("ghgate", "state.db"))
 	}
 }
 
@@ -136,48 +171,60 @@ func TestServeConfigErrorsNeverShowTheToken(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%q: no error", body)
 		}
-		if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "SECRET") {
-			t.Fatalf("error shows the token: %v", err)
+		for what, leak := range map[string]string{"the token": secret, "a piece of the token": "SECRET"} {
+			if strings.Contains(err.Error(), leak) {
+				t.Fatalf("error = %v, want one without %s", err, what)
+			}
 		}
 	}
 }
 
 func TestServeCursorKey(t *testing.T) {
 	hexKey := strings.Repeat("ab", 32)
-	if c, err := parseServe(t, nil, `cursor_key = "`+hexKey+`"`, nil); err != nil || len(c.CursorKey) != 32 {
-		t.Fatalf("hex key: %v, %d bytes", err, len(c.CursorKey))
+	c, err := parseServe(t, nil, `cursor_key = "`+hexKey+`"`, nil)
+	if err != nil {
+		t.Fatalf("hex key: %v", err)
 	}
-	if _, err := parseServe(t, nil, `cursor_key = "`+strings.Repeat("ab", 16)+`"`, nil); err == nil || !strings.Contains(err.Error(), "at least 32") {
-		t.Fatalf("short key: %v", err)
+	if len(c.CursorKey) != 32 {
+		t.Errorf("hex key: len(CursorKey) = %d, want 32", len(c.CursorKey))
 	}
-	if _, err := parseServe(t, nil, `cursor_key = "not a key!"`, nil); err == nil || strings.Contains(err.Error(), "not a key") {
-		t.Fatalf("bad key: %v", err)
+	_, err = parseServe(t, nil, `cursor_key = "`+strings.Repeat("ab", 16)+`"`, nil)
+	wantErrorSaying(t, "short key", err, "at least 32")
+	_, err = parseServe(t, nil, `cursor_key = "not a key!"`, nil)
+	if err == nil {
+		t.Fatalf("bad key: error = nil, want one")
+	}
+	if strings.Contains(err.Error(), "not a key") {
+		t.Errorf("bad key: error = %v, want one without the key's text", err)
 	}
 }
 
 func TestServeRefusesNonLoopbackHTTP(t *testing.T) {
 	_, err := parseServe(t, []string{"--http", "0.0.0.0:8080"}, "", nil)
-	if err == nil || !strings.Contains(err.Error(), "--auth") || !strings.Contains(err.Error(), "loopback") {
-		t.Fatalf("want a refusal that says why and how, got %v", err)
-	}
+	wantErrorSaying(t, "non-loopback --http", err, "--auth", "loopback")
 	// No flag turns the requirement off: --allow-remote is refused, and says what replaced it.
-	if _, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--allow-remote"}, "", nil); err == nil || !strings.Contains(err.Error(), "--auth") {
-		t.Fatalf("--allow-remote: want a refusal naming --auth, got %v", err)
-	}
+	_, err = parseServe(t, []string{"--http", "0.0.0.0:8080", "--allow-remote"}, "", nil)
+	wantErrorSaying(t, "--allow-remote", err, "--auth")
 	dir := t.TempDir()
 	authFile := filepath.Join(dir, "auth.toml")
 	body := "[[client]]\nname = \"ci\"\nkey_sha256 = \"" + strings.Repeat("ab", 32) + "\"\nread = [\"acme\"]\n"
 	if err := os.WriteFile(authFile, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--auth", authFile}, "", nil); err == nil || !strings.Contains(err.Error(), "resource") {
-		t.Fatalf("non-loopback --auth without resource: want a refusal naming resource, got %v", err)
-	}
+	_, err = parseServe(t, []string{"--http", "0.0.0.0:8080", "--auth", authFile}, "", nil)
+	wantErrorSaying(t, "non-loopback --auth without resource", err, "resource")
 	if err := os.WriteFile(authFile, []byte("resource = \"https://ghgate.example.com/mcp\"\n"+body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--auth", authFile}, "", nil); err != nil || c.Auth == nil || len(c.Auth.Clients) != 1 {
+	c, err := parseServe(t, []string{"--http", "0.0.0.0:8080", "--auth", authFile}, "", nil)
+	if err != nil {
 		t.Fatalf("non-loopback with --auth: %v", err)
+	}
+	if c.Auth == nil {
+		t.Fatalf("non-loopback with --auth: Auth = nil, want the auth file's settings")
+	}
+	if len(c.Auth.Clients) != 1 {
+		t.Errorf("non-loopback with --auth: %d clients, want 1", len(c.Auth.Clients))
 	}
 	if _, err := parseServe(t, []string{"--auth", authFile}, "", nil); err == nil {
 		t.Fatal("--auth without --http: no error")
@@ -290,7 +337,7 @@ func callJSON(t *testing.T, cs *mcp.ClientSession, tool string, args any) (bool,
 		t.Fatalf("%s: %v", tool, err)
 	}
 	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d content blocks", tool, len(res.Content))
+		t.Fatalf("%s: %d content blocks, want 1", tool, len(res.Content))
 	}
 	var out map[string]any
 	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
@@ -352,15 +399,20 @@ func TestServeStdioDemo(t *testing.T) {
 		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
 	}
 	names := toolNames(t, cs)
-	if len(names) == 0 || !slices.Contains(names, "github_search_issues") || !slices.Contains(names, "github_create_issue") {
-		t.Fatalf("tools/list: %v", names)
+	if len(names) == 0 {
+		t.Fatalf("tools/list is empty, want the demo's tools")
+	}
+	for _, want := range []string{"github_search_issues", "github_create_issue"} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("tools/list = %v, want it to hold %s", names, want)
+		}
 	}
 	isErr, out := callJSON(t, cs, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "page_size": 3})
 	if isErr {
 		t.Fatalf("search failed: %v", out)
 	}
 	if items, _ := out["items"].([]any); len(items) == 0 {
-		t.Fatalf("search returned no items: %v", out)
+		t.Fatalf("search returned no items, want some: %v", out)
 	}
 	if err := cs.Close(); err != nil {
 		t.Logf("close: %v", err)
@@ -376,8 +428,11 @@ func TestServeStdioDemo(t *testing.T) {
 	if len(badLines) > 0 {
 		t.Fatalf("stdout carried non-protocol lines: %q", badLines)
 	}
-	if logs := stderr.String(); !strings.Contains(logs, "ghgate serving") || !strings.Contains(logs, "demo") {
-		t.Fatalf("stderr has no logs:\n%s", logs)
+	logs := stderr.String()
+	for _, want := range []string{"ghgate serving", "demo"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("stderr lacks %q; stderr:\n%s", want, logs)
+		}
 	}
 }
 
@@ -397,12 +452,12 @@ func TestServeStdioThroughCommandTransport(t *testing.T) {
 	defer cs.Close()
 	names := toolNames(t, cs)
 	for _, n := range names {
-		if n == "github_create_issue" || n == "github_update_issue" || n == "github_add_comment" {
+		if slices.Contains([]string{"github_create_issue", "github_update_issue", "github_add_comment"}, n) {
 			t.Fatalf("--read-only lists write tool %s: %v", n, names)
 		}
 	}
 	if !slices.Contains(names, "github_get_issue") {
-		t.Fatalf("--read-only dropped a read tool: %v", names)
+		t.Fatalf("--read-only tools/list = %v, want github_get_issue in it", names)
 	}
 	isErr, out := callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1})
 	if isErr {
@@ -452,7 +507,7 @@ func TestServeHTTPDemo(t *testing.T) {
 	}
 	names := toolNames(t, cs)
 	if !slices.Contains(names, "github_update_issue") {
-		t.Fatalf("tools/list: %v", names)
+		t.Fatalf("tools/list = %v, want github_update_issue in it", names)
 	}
 	isErr, out := callJSON(t, cs, "github_search_issues", map[string]any{"owner": "acme", "repo": "widgets", "query": "widget"})
 	if isErr {
@@ -460,8 +515,11 @@ func TestServeHTTPDemo(t *testing.T) {
 	}
 	// A forced error arrives as an envelope.
 	isErr, out = callJSON(t, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999})
-	if !isErr || out["code"] != "issue_not_found" {
-		t.Fatalf("want a not_found envelope, got %v %v", isErr, out)
+	if !isErr {
+		t.Fatalf("get_issue 999999: isError = false, want true; out %v", out)
+	}
+	if out["code"] != "issue_not_found" {
+		t.Errorf("get_issue 999999: code = %v, want issue_not_found", out["code"])
 	}
 	_ = cs.Close()
 
@@ -492,8 +550,12 @@ func TestServeHTTPReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tl := range res.Tools {
-		if tl.Annotations == nil || !tl.Annotations.ReadOnlyHint {
-			t.Errorf("--read-only lists %s, which is not read-only", tl.Name)
+		if tl.Annotations == nil {
+			t.Errorf("--read-only lists %s with no annotations, want ReadOnlyHint", tl.Name)
+			continue
+		}
+		if !tl.Annotations.ReadOnlyHint {
+			t.Errorf("--read-only lists %s: ReadOnlyHint = false, want true", tl.Name)
 		}
 	}
 	if len(res.Tools) == 0 {
@@ -547,8 +609,10 @@ func TestServeNeverLogsTheToken(t *testing.T) {
 		t.Fatal("ghgate did not exit after stdin closed")
 	}
 	for name, s := range map[string]string{"stderr": stderr.String(), "stdout": stdout.String()} {
-		if strings.Contains(s, canary) || strings.Contains(s, "CANARY") {
-			t.Fatalf("the token appears on %s", name)
+		for what, leak := range map[string]string{"the token": canary, "a piece of the token": "CANARY"} {
+			if strings.Contains(s, leak) {
+				t.Fatalf("%s holds %s, want no trace of it", name, what)
+			}
 		}
 	}
 }
@@ -580,16 +644,28 @@ func TestServeStdioParseError(t *testing.T) {
 		t.Fatal(err)
 	}
 	next()
-	if reply.Error == nil || reply.Error.Code != -32700 || reply.ID != nil {
-		t.Fatalf("not a Parse error: %s", lines.Text())
+	if reply.Error == nil {
+		t.Fatalf("reply to a non-JSON line has no error, want a Parse error: %s", lines.Text())
+	}
+	if reply.Error.Code != -32700 {
+		t.Fatalf("error code = %d, want -32700 (Parse error): %s", reply.Error.Code, lines.Text())
+	}
+	if reply.ID != nil {
+		t.Fatalf("Parse error id = %v, want null: %s", reply.ID, lines.Text())
 	}
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n"
 	if _, err := io.WriteString(stdin, init); err != nil {
 		t.Fatal(err)
 	}
 	next()
-	if reply.Error != nil || len(reply.Result) == 0 || reply.ID != float64(1) {
-		t.Fatalf("the session did not go on: %s", lines.Text())
+	if reply.Error != nil {
+		t.Fatalf("initialize after the bad line: error %+v, want none: %s", *reply.Error, lines.Text())
+	}
+	if len(reply.Result) == 0 {
+		t.Fatalf("initialize after the bad line: no result: %s", lines.Text())
+	}
+	if reply.ID != float64(1) {
+		t.Fatalf("initialize after the bad line: id = %v, want 1: %s", reply.ID, lines.Text())
 	}
 }
 
@@ -679,7 +755,7 @@ func TestServeHTTPBoundsRequestBodies(t *testing.T) {
 	}
 	defer cs.Close()
 	if names := toolNames(t, cs); !slices.Contains(names, "github_get_issue") {
-		t.Fatalf("tools/list under the limits: %v", names)
+		t.Fatalf("tools/list under the limits = %v, want github_get_issue in it", names)
 	}
 
 	// A JSON-RPC ping padded past the limit.
@@ -828,13 +904,11 @@ http_max_body_bytes = 65536
 		`http_max_header_bytes = -1`,
 	} {
 		key := strings.Fields(bad)[0]
-		if _, err := parseServe(t, nil, bad, nil); err == nil || !strings.Contains(err.Error(), key) {
-			t.Errorf("%s: want an error naming %s, got %v", bad, key, err)
-		}
+		_, err := parseServe(t, nil, bad, nil)
+		wantErrorSaying(t, bad, err, key)
 	}
-	if _, err := parseServe(t, []string{"--http-max-body-bytes", "0"}, "", nil); err == nil || !strings.Contains(err.Error(), "http-max-body-bytes") {
-		t.Errorf("--http-max-body-bytes 0: want an error naming the flag, got %v", err)
-	}
+	_, err = parseServe(t, []string{"--http-max-body-bytes", "0"}, "", nil)
+	wantErrorSaying(t, "--http-max-body-bytes 0", err, "http-max-body-bytes")
 }
 
 func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
@@ -849,12 +923,20 @@ func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	if code, body := get("/healthz"); code != 200 || !strings.Contains(body, `"ok"`) {
-		t.Fatalf("/healthz = %d %s", code, body)
+	code, body := get("/healthz")
+	if code != 200 {
+		t.Fatalf("/healthz status = %d, want 200; body %s", code, body)
+	}
+	if !strings.Contains(body, `"ok"`) {
+		t.Fatalf("/healthz body = %s, want one holding \"ok\"", body)
 	}
 	// Ready: the state store and the (demo) GitHub answer.
-	if code, body := get("/readyz"); code != 200 || !strings.Contains(body, `"ready"`) {
-		t.Fatalf("/readyz = %d %s\n%s", code, body, stderr.String())
+	code, body = get("/readyz")
+	if code != 200 {
+		t.Fatalf("/readyz status = %d, want 200; body %s\n%s", code, body, stderr.String())
+	}
+	if !strings.Contains(body, `"ready"`) {
+		t.Fatalf("/readyz body = %s, want one holding \"ready\"\n%s", body, stderr.String())
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: mcpURL}, nil)
@@ -891,7 +973,7 @@ func TestServeHTTPHealthReadinessAndMetrics(t *testing.T) {
 	}
 	code, metrics := get("/metrics")
 	if code != 200 {
-		t.Fatalf("/metrics = %d", code)
+		t.Fatalf("/metrics status = %d, want 200", code)
 	}
 	for _, want := range []string{
 		`ghgate_tool_calls_total{outcome="ok",tool="github_get_issue"} 2`,

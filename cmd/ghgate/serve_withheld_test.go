@@ -64,8 +64,14 @@ func arrangeWithheld(t *testing.T, emu *emulator.Emulator) withheldWorld {
 			gadgets = append(gadgets, is)
 		}
 	}
-	if w == nil || len(gadgets) < 5 || pull == nil {
-		t.Fatalf("demo world: widgets#%d %v, %d open gadgets issues, an open pull request %v", emulator.DemoUntriagedFrom, w != nil, len(gadgets), pull != nil)
+	if w == nil {
+		t.Fatalf("demo world: no widgets#%d", emulator.DemoUntriagedFrom)
+	}
+	if len(gadgets) < 5 {
+		t.Fatalf("demo world: %d open plain gadgets issues, want at least 5", len(gadgets))
+	}
+	if pull == nil {
+		t.Fatalf("demo world: no open gadgets pull request, want one")
 	}
 	for i, title := range []string{blockerTitle, relatedTitle, parentTitle, childTitle, blockedTitle} {
 		gadgets[i].Title = title

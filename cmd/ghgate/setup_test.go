@@ -139,9 +139,7 @@ func TestSetupRefusesAMalformedFileUntouched(t *testing.T) {
 	path := copySample(t, "broken.json")
 	before, _ := os.ReadFile(path)
 	_, err := runSetupCommand(t, "vscode", "--file", path)
-	if err == nil || !strings.Contains(err.Error(), "not valid JSON") || !strings.Contains(err.Error(), "nothing was written") {
-		t.Errorf("error = %v, want not valid JSON … nothing was written", err)
-	}
+	wantErrorSaying(t, "setup on a malformed file", err, "not valid JSON", "nothing was written")
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Error("the malformed file changed")
 	}
@@ -212,9 +210,8 @@ func TestSetupConfigAndSocketArguments(t *testing.T) {
 	if _, err := runSetupCommand(t, "cursor", "--file", path, "--config", filepath.Join(dir, "missing.toml")); err == nil {
 		t.Error("a --config file that does not exist was accepted")
 	}
-	if _, err := runSetupCommand(t, "cursor", "--file", path, "--socket", "/s", "--read-only"); err == nil || !strings.Contains(err.Error(), "--socket") {
-		t.Errorf("--socket with --read-only: error = %v, want a refusal naming --socket", err)
-	}
+	_, err = runSetupCommand(t, "cursor", "--file", path, "--socket", "/s", "--read-only")
+	wantErrorSaying(t, "--socket with --read-only", err, "--socket")
 }
 
 func TestSetupRefusesUnknownNames(t *testing.T) {
@@ -230,9 +227,7 @@ func TestSetupRefusesUnknownNames(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := runSetupCommand(t, tc.args...)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("setup %q: error = %v, want %q", tc.args, err, tc.want)
-		}
+		wantErrorSaying(t, "setup "+strings.Join(tc.args, " "), err, tc.want)
 	}
 	if _, err := os.Stat(path); err == nil {
 		t.Error("a refused setup wrote its file")

@@ -45,7 +45,10 @@ func TestStampedVersion(t *testing.T) {
 	}
 	defer cs.Close()
 	info := cs.InitializeResult().ServerInfo
-	if info.Name != "ghgate" || info.Version != ver {
-		t.Fatalf("serverInfo = %+v, want ghgate %s", info, ver)
+	if info.Name != "ghgate" {
+		t.Errorf("serverInfo.Name = %q, want ghgate", info.Name)
+	}
+	if info.Version != ver {
+		t.Errorf("serverInfo.Version = %q, want %q", info.Version, ver)
 	}
 }

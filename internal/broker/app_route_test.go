@@ -179,8 +179,11 @@ func TestBrokerAppRouteMintsPerCall(t *testing.T) {
 		t.Fatalf("add_comment: %s", text)
 	}
 	text, isErr := a.call(t, "github_get_issue", map[string]any{"owner": "initech", "repo": "secret", "issue_number": 1})
-	if !isErr || !strings.Contains(text, `"code":"repo_not_found"`) {
-		t.Errorf("initech/secret through a route naming tps: %s, want repo_not_found", text)
+	if !isErr {
+		t.Errorf("initech/secret through a route naming tps: isError = false, want repo_not_found: %s", text)
+	}
+	if !strings.Contains(text, `"code":"repo_not_found"`) {
+		t.Errorf("initech/secret through a route naming tps: result = %s, want code repo_not_found", text)
 	}
 
 	st := a.emu.Emu.State()
@@ -266,8 +269,11 @@ func TestBrokerAppRouteRowsSuffice(t *testing.T) {
 		text, isErr := a.call(t, c.tool, c.args)
 		// A read that leaves out what the token may not read
 		// (get_overview's partial_success) shows a row that lacks it.
-		if isErr || strings.Contains(text, `"partial_success"`) {
-			t.Errorf("%s %v through its row's token: %s", c.tool, c.args, text)
+		if isErr {
+			t.Errorf("%s %v through its row's token: isError = true, want a result: %s", c.tool, c.args, text)
+		}
+		if strings.Contains(text, `"partial_success"`) {
+			t.Errorf("%s %v through its row's token: result holds partial_success, want the whole: %s", c.tool, c.args, text)
 		}
 		results[c.tool] = text
 	}
@@ -283,11 +289,17 @@ func TestBrokerAppRouteRowsSuffice(t *testing.T) {
 			Number int `json:"number"`
 		} `json:"issue"`
 	}
-	if err := json.Unmarshal([]byte(results["github_add_comment"]), &posted); err != nil || posted.Comment.ID == 0 {
+	if err := json.Unmarshal([]byte(results["github_add_comment"]), &posted); err != nil {
 		t.Fatalf("add_comment's result %s: %v", results["github_add_comment"], err)
 	}
-	if err := json.Unmarshal([]byte(results["github_create_issue"]), &created); err != nil || created.Issue.Number == 0 {
+	if posted.Comment.ID == 0 {
+		t.Fatalf("add_comment's result: comment.id = 0, want one: %s", results["github_add_comment"])
+	}
+	if err := json.Unmarshal([]byte(results["github_create_issue"]), &created); err != nil {
 		t.Fatalf("create_issue's result %s: %v", results["github_create_issue"], err)
+	}
+	if created.Issue.Number == 0 {
+		t.Fatalf("create_issue's result: issue.number = 0, want one: %s", results["github_create_issue"])
 	}
 	// An unresolved review thread of an open pull request.
 	pull, thread := 0, ""
@@ -385,7 +397,7 @@ func TestBrokerConfigAppRepositories(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, err := broker.LoadConfig(conf); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+			t.Errorf("%s: error = %v, want one saying %q", c.name, err, c.want)
 		}
 	}
 	text := fmt.Sprintf("[listen]\nsocket = %q\n[[route]]\nowner = \"initech\"\napp_id = 1\ninstallation_id = 2\napp_key = \"k\"\nrepositories = [\"tps\", \"secret\"]\n", filepath.Join(dir, "s"))
@@ -397,6 +409,6 @@ func TestBrokerConfigAppRepositories(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := cfg.Routes[0].Repositories; !slices.Equal(got, []string{"tps", "secret"}) {
-		t.Errorf("repositories %v", got)
+		t.Errorf("route repositories = %q, want [tps secret]", got)
 	}
 }

@@ -100,8 +100,14 @@ func TestAppReadTokenCannotWrite(t *testing.T) {
 	if !errors.As(err, &ge) {
 		t.Fatalf("a write with a read token: %v, want GitHub's refusal", err)
 	}
-	if ge.Status != 403 || ge.Code != github.InsufficientScope || ge.Message != "Resource not accessible by integration" {
-		t.Errorf("refusal: HTTP %d %s %q, want 403 insufficient_scope \"Resource not accessible by integration\"", ge.Status, ge.Code, ge.Message)
+	if ge.Status != 403 {
+		t.Errorf("refusal status = %d, want 403", ge.Status)
+	}
+	if ge.Code != github.InsufficientScope {
+		t.Errorf("refusal code = %s, want %s", ge.Code, github.InsufficientScope)
+	}
+	if want := "Resource not accessible by integration"; ge.Message != want {
+		t.Errorf("refusal message = %q, want %q", ge.Message, want)
 	}
 	if !slices.Equal(ge.RequiredScopes, []string{"issues=write", "pull_requests=write"}) {
 		t.Errorf("required %v, want GitHub's accepted permissions", ge.RequiredScopes)
@@ -123,8 +129,10 @@ func TestAppRepoOutsideRouteHidden(t *testing.T) {
 	ctx, c := narrow.appCall(t, "github_get_issue", tooldef.Read)
 	_, _, err := c.GetIssue(ctx, "initech", "secret", 1)
 	var ge *github.Error
-	if !errors.As(err, &ge) || ge.Status != 404 {
-		t.Errorf("initech/secret through a route naming tps: %v, want GitHub's 404", err)
+	if !errors.As(err, &ge) {
+		t.Errorf("initech/secret through a route naming tps: error = %v, want GitHub's 404", err)
+	} else if ge.Status != 404 {
+		t.Errorf("initech/secret through a route naming tps: status = %d, want 404", ge.Status)
 	}
 
 	wide := startRouterEnv(t, rtOptions{permissions: appGrant})
@@ -132,8 +140,10 @@ func TestAppRepoOutsideRouteHidden(t *testing.T) {
 	if _, _, err := c.GetIssue(ctx, "initech", "secret", 1); err != nil {
 		t.Errorf("initech/secret through a route naming no repositories: %v", err)
 	}
-	if got := wide.requests(); len(got) != 1 || got[0].Repositories != nil {
-		t.Errorf("a route naming no repositories asked %+v, want no repositories (all the installation's)", got)
+	if got := wide.requests(); len(got) != 1 {
+		t.Errorf("a route naming no repositories: %d token requests (%+v), want 1", len(got), got)
+	} else if got[0].Repositories != nil {
+		t.Errorf("a route naming no repositories asked repositories %q, want none (all the installation's)", got[0].Repositories)
 	}
 }
 

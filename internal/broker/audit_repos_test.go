@@ -108,8 +108,11 @@ func TestReportAuditLineTellsNamedFromRead(t *testing.T) {
 	cs := d.Connect(t)
 	d.MustCall(t, cs, "github_report_ci_status", map[string]any{"owner": "acme", "repo": "widgets"})
 	res, err := d.Call(t.Context(), cs, "github_report_unlabeled", map[string]any{"owner": "acme", "repo": "no-such-repo"})
-	if err != nil || !res.IsError {
-		t.Fatalf("a report on a missing repository: err %v, error result %v", err, res != nil && res.IsError)
+	if err != nil {
+		t.Fatalf("a report on a missing repository: %v", err)
+	}
+	if !res.IsError {
+		t.Fatalf("a report on a missing repository: isError = false, want an error result")
 	}
 	for _, c := range []struct {
 		tool  string

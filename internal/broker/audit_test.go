@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 )
 
@@ -31,11 +32,15 @@ func keepFile(t *testing.T, path string) func() {
 	return func() {
 		t.Helper()
 		data, err := os.ReadFile(path)
-		if err != nil || string(data) != body {
-			t.Errorf("%s was written: %q, %v", path, data, err)
+		if err != nil {
+			t.Errorf("reading %s: %v", path, err)
+		} else if string(data) != body {
+			t.Errorf("%s holds %q, want it untouched: %q", path, data, body)
 		}
-		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o666 {
-			t.Errorf("%s was re-moded: %v, %v", path, fi.Mode(), err)
+		if fi, err := os.Stat(path); err != nil {
+			t.Errorf("stat %s: %v", path, err)
+		} else if fi.Mode().Perm() != 0o666 {
+			t.Errorf("%s mode = %v, want it untouched: 0666", path, fi.Mode().Perm())
 		}
 	}
 }
@@ -53,8 +58,10 @@ func TestAuditRefusesASymlinkAtItsPath(t *testing.T) {
 		a.Close()
 		t.Fatal("a symlink at the audit path was opened")
 	}
-	if !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), path) {
-		t.Errorf("err %q does not name the path and say it is a symbolic link", err)
+	for _, want := range []string{"symbolic link", path} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error = %q, want one saying %q", err, want)
+		}
 	}
 	check()
 }
@@ -77,13 +84,15 @@ func TestAuditReopenRefusesASymlinkAndKeepsTheOldFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := a.Reopen(); err == nil || !strings.Contains(err.Error(), "symbolic link") {
-		t.Fatalf("Reopen through a symlink: %v", err)
+		t.Fatalf("Reopen through a symlink: error = %v, want one saying symbolic link", err)
 	}
 	if err := a.Write(AuditLine{Tool: "t", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
-	if data, err := os.ReadFile(path + ".1"); err != nil || !strings.Contains(string(data), `"tool":"t"`) {
-		t.Errorf("the line did not go to the file still open: %q, %v", data, err)
+	if data, err := os.ReadFile(path + ".1"); err != nil {
+		t.Errorf("reading the file still open: %v", err)
+	} else if !strings.Contains(string(data), `"tool":"t"`) {
+		t.Errorf("the file still open holds %q, want the line with \"tool\":\"t\"", data)
 	}
 	check()
 }
@@ -225,14 +234,16 @@ func TestAuditLineIsCapped(t *testing.T) {
 		t.Fatalf("line of %d bytes, want at most %d", buf.Len(), maxAuditLine)
 	}
 	l := decodeLine(t, buf.Bytes())
-	if len(l.Owner) != maxAuditField || l.Owner != owner[:maxAuditField] {
-		t.Errorf("owner kept %d bytes, want the first %d", len(l.Owner), maxAuditField)
+	if len(l.Owner) != maxAuditField {
+		t.Errorf("owner kept %d bytes, want %d", len(l.Owner), maxAuditField)
+	} else if l.Owner != owner[:maxAuditField] {
+		t.Errorf("owner kept %q, want the first %d bytes of the owner", l.Owner, maxAuditField)
 	}
 	if want := int64(len(owner) - maxAuditField); l.TruncatedBytes != want {
 		t.Errorf("truncated_bytes %d, want %d", l.TruncatedBytes, want)
 	}
-	if l.Tool != "list_issues" || l.Repo != "widgets" || l.Outcome != "ok" {
-		t.Errorf("short fields changed: %+v", l)
+	if diff := cmp.Diff([3]string{"list_issues", "widgets", "ok"}, [3]string{l.Tool, l.Repo, l.Outcome}); diff != "" {
+		t.Errorf("short fields [tool repo outcome] changed (-want +got):\n%s", diff)
 	}
 	if n := a.Truncated(); n != 1 {
 		t.Errorf("Truncated() = %d, want 1", n)
@@ -243,8 +254,11 @@ func TestAuditLineIsCapped(t *testing.T) {
 	if err := a.Write(AuditLine{Tool: "t", Owner: "acme", Mode: "read", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(buf.String(), "truncated_bytes") || a.Truncated() != 1 {
-		t.Errorf("an uncut line: %q, Truncated() = %d", buf.String(), a.Truncated())
+	if strings.Contains(buf.String(), "truncated_bytes") {
+		t.Errorf("an uncut line = %q, want no truncated_bytes", buf.String())
+	}
+	if got := a.Truncated(); got != 1 {
+		t.Errorf("after an uncut line, Truncated() = %d, want 1", got)
 	}
 }
 
@@ -274,8 +288,10 @@ func TestAuditLineReposGiveWayToTheCap(t *testing.T) {
 	if got, want := l.NamesOmitted, 10+50-len(l.Repos); got != want {
 		t.Errorf("names_omitted = %d, want %d", got, want)
 	}
-	if l.ReposRead == nil || *l.ReposRead != 60 {
-		t.Errorf("repos_read = %v, want 60", l.ReposRead)
+	if l.ReposRead == nil {
+		t.Errorf("repos_read = null, want 60")
+	} else if *l.ReposRead != 60 {
+		t.Errorf("repos_read = %d, want 60", *l.ReposRead)
 	}
 }
 
@@ -283,8 +299,14 @@ func TestAuditFieldIsCutAtARuneBoundary(t *testing.T) {
 	t.Parallel()
 	s := strings.Repeat("€", 100) // 3 bytes each
 	got, cut := capAuditField(s)
-	if !utf8.ValidString(got) || len(got) != 255 || cut != int64(len(s)-255) {
-		t.Errorf("kept %d bytes (valid %v), cut %d", len(got), utf8.ValidString(got), cut)
+	if !utf8.ValidString(got) {
+		t.Errorf("kept %q, want valid UTF-8", got)
+	}
+	if len(got) != 255 {
+		t.Errorf("kept %d bytes, want 255", len(got))
+	}
+	if want := int64(len(s) - 255); cut != want {
+		t.Errorf("cut = %d, want %d", cut, want)
 	}
 }
 
@@ -367,7 +389,10 @@ func TestAuditIncludeUntrustedComesBeforeRepos(t *testing.T) {
 	if !slices.Equal(l.IncludeUntrusted, shown) {
 		t.Errorf("include_untrusted = %v, want %v", l.IncludeUntrusted, shown)
 	}
-	if l.NamesOmitted == 0 || len(l.Repos)+l.NamesOmitted != len(repos) {
-		t.Errorf("repos kept %d, omitted %d, want the rest of %d counted", len(l.Repos), l.NamesOmitted, len(repos))
+	if l.NamesOmitted == 0 {
+		t.Errorf("names_omitted = 0, want some of the %d repos omitted", len(repos))
+	}
+	if got := len(l.Repos) + l.NamesOmitted; got != len(repos) {
+		t.Errorf("repos kept %d + omitted %d = %d, want %d", len(l.Repos), l.NamesOmitted, got, len(repos))
 	}
 }

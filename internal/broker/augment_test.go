@@ -188,8 +188,14 @@ func TestAugmentRefusesItsArgumentsOutOfPlace(t *testing.T) {
 		}
 		raw, _ := json.Marshal(res.StructuredContent)
 		_ = json.Unmarshal(raw, &env)
-		if !res.IsError || env.Code != "invalid_field" || env.Details.Field != c.field {
-			t.Errorf("%s: isError %v code %q field %q, want invalid_field naming %s", c.args, res.IsError, env.Code, env.Details.Field, c.field)
+		if !res.IsError {
+			t.Errorf("%s: isError = false, want invalid_field", c.args)
+		}
+		if env.Code != "invalid_field" {
+			t.Errorf("%s: code = %q, want invalid_field", c.args, env.Code)
+		}
+		if env.Details.Field != c.field {
+			t.Errorf("%s: details.field = %q, want %q", c.args, env.Details.Field, c.field)
 		}
 		if n := len(aug.forwarded(t)) - before; n != 0 {
 			t.Errorf("%s: forwarded %d times, want a refusal before the upstream", c.args, n)

@@ -220,12 +220,10 @@ toolsets = ["issues"]`)
 		if err != nil {
 			t.Fatalf("%s: protocol error %v", c.name, err)
 		}
-		if !res.IsError || envelopeCode(res) != "invalid_field" {
-			t.Errorf("%s: %s: got %+v, want invalid_field", c.name, c.args, brokertest.ResultText(res))
-		}
+		wantEnvelope(t, c.name+": "+c.args, res, "invalid_field")
 	}
 	if n := len(bd.up.seen()); n != 0 {
-		t.Fatalf("refused calls reached the upstream %d times: %+v", n, bd.up.seen())
+		t.Fatalf("refused calls reached the upstream %d times, want 0: %+v", n, bd.up.seen())
 	}
 
 	// Calls that name one owner once act on it with its own credential.
@@ -241,8 +239,11 @@ toolsets = ["issues"]`)
 	}
 	for _, c := range ok {
 		res, err := bd.callRaw(t, c.tool, c.args)
-		if err != nil || res.IsError {
-			t.Fatalf("%s %s: %v %s", c.tool, c.args, err, brokertest.ResultText(res))
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.tool, c.args, err)
+		}
+		if res.IsError {
+			t.Fatalf("%s %s: isError = true, want a result: %s", c.tool, c.args, brokertest.ResultText(res))
 		}
 	}
 	seen := bd.up.seen()
@@ -250,19 +251,24 @@ toolsets = ["issues"]`)
 		t.Fatalf("the upstream saw %d calls, want %d", len(seen), len(ok))
 	}
 	for i, c := range ok {
-		if seen[i].Owner != c.owner || bd.tokens[seen[i].Token] != c.secret {
-			t.Errorf("%s %s: the upstream read owner %q with credential %q, want %q with %q",
-				c.tool, c.args, seen[i].Owner, bd.tokens[seen[i].Token], c.owner, c.secret)
+		if seen[i].Owner != c.owner {
+			t.Errorf("%s %s: the upstream read owner %q, want %q", c.tool, c.args, seen[i].Owner, c.owner)
+		}
+		if got := bd.tokens[seen[i].Token]; got != c.secret {
+			t.Errorf("%s %s: the upstream got credential %q, want %q", c.tool, c.args, got, c.secret)
 		}
 	}
 
 	// A write for the read-only route is refused before anything is sent.
 	res, err := bd.callRaw(t, "issue_write", `{"owner":"alice","repo":"notes","title":"x"}`)
-	if err != nil || !res.IsError || envelopeCode(res) != "insufficient_scope" {
-		t.Fatalf("a write for alice: %v %s", err, brokertest.ResultText(res))
+	if err != nil {
+		t.Fatalf("a write for alice: %v", err)
+	}
+	if !wantEnvelope(t, "a write for alice", res, "insufficient_scope") {
+		t.FailNow()
 	}
 	if n := len(bd.up.seen()); n != len(ok) {
-		t.Fatalf("the refused write reached the upstream")
+		t.Fatalf("upstream calls = %d, want %d: the refused write reached the upstream", n, len(ok))
 	}
 
 	// The audit line names the owner that chose the credential: the one
@@ -274,8 +280,11 @@ toolsets = ["issues"]`)
 			okLines = append(okLines, l)
 		}
 	}
-	if len(lines) != len(refused)+len(ok)+1 || len(okLines) != len(ok) {
-		t.Fatalf("%d audit lines (%d ok), want %d (%d ok)", len(lines), len(okLines), len(refused)+len(ok)+1, len(ok))
+	if want := len(refused) + len(ok) + 1; len(lines) != want {
+		t.Fatalf("audit lines = %d, want %d", len(lines), want)
+	}
+	if len(okLines) != len(ok) {
+		t.Fatalf("ok audit lines = %d, want %d", len(okLines), len(ok))
 	}
 	for i, c := range ok {
 		wantOwner := c.owner
@@ -285,9 +294,7 @@ toolsets = ["issues"]`)
 		case wantOwner == "":
 			wantOwner = "acme"
 		}
-		if l := okLines[i]; l.Owner != wantOwner || l.Credential != c.secret {
-			t.Errorf("audit line %d: owner %q credential %q, want %q %q", i, l.Owner, l.Credential, wantOwner, c.secret)
-		}
+		wantAudit(t, fmt.Sprintf("ok audit line %d", i), okLines[i], map[string]any{"Owner": wantOwner, "Credential": c.secret})
 	}
 }
 
@@ -306,21 +313,33 @@ read_only = true`)
 	for _, tl := range list.Tools {
 		listed[tl.Name] = true
 	}
-	if !listed["issue_read"] || listed["issue_write"] || listed["list_things"] || listed["github_create_issue"] {
-		t.Fatalf("read-only listing: %v", listed)
+	if !listed["issue_read"] {
+		t.Fatalf("read-only listing = %v, want issue_read in it", listed)
+	}
+	for _, write := range []string{"issue_write", "list_things", "github_create_issue"} {
+		if listed[write] {
+			t.Fatalf("read-only listing = %v, want no %s", listed, write)
+		}
 	}
 	for _, tool := range []string{"issue_write", "list_things"} {
 		res, err := bd.callRaw(t, tool, `{"owner":"acme","repo":"widgets","title":"x"}`)
-		if err != nil || !res.IsError || envelopeCode(res) != "read_only" {
-			t.Errorf("%s under read_only: %v %s", tool, err, brokertest.ResultText(res))
+		if err != nil {
+			t.Errorf("%s under read_only: %v", tool, err)
+			continue
 		}
+		wantEnvelope(t, tool+" under read_only", res, "read_only")
 	}
 	if n := len(bd.up.seen()); n != 0 {
-		t.Fatalf("a write reached the upstream under read_only: %+v", bd.up.seen())
+		t.Fatalf("upstream calls under read_only = %d, want 0: %+v", n, bd.up.seen())
 	}
 	lines := brokertest.AuditLines(t, bd.audit)
-	if len(lines) != 2 || lines[0].Code != "read_only" || lines[1].Code != "read_only" {
-		t.Fatalf("audit lines for the refused writes: %+v", lines)
+	if len(lines) != 2 {
+		t.Fatalf("audit lines = %d, want 2 for the refused writes: %+v", len(lines), lines)
+	}
+	for i, l := range lines {
+		if l.Code != "read_only" {
+			t.Fatalf("audit line %d code = %q, want read_only", i, l.Code)
+		}
 	}
 }
 
@@ -332,16 +351,23 @@ func TestDenyAndUnknownToolsAreAudited(t *testing.T) {
 toolsets = ["issues"]
 deny = ["issue_read"]`)
 	res, err := bd.callRaw(t, "issue_read", `{"owner":"acme"}`)
-	if err != nil || !res.IsError || envelopeCode(res) != "tool_not_allowed" {
-		t.Fatalf("a denied upstream tool: %v %s", err, brokertest.ResultText(res))
+	if err != nil {
+		t.Fatalf("a denied upstream tool: %v", err)
+	}
+	if !wantEnvelope(t, "a denied upstream tool", res, "tool_not_allowed") {
+		t.FailNow()
 	}
 	if _, err := bd.callRaw(t, "no_such_tool", `{"owner":"acme"}`); err == nil {
 		t.Fatal("a call to an unknown tool succeeded")
 	}
 	lines := brokertest.AuditLines(t, bd.audit)
-	if len(lines) != 2 || lines[0].Tool != "issue_read" || lines[0].Code != "tool_not_allowed" ||
-		lines[1].Tool != "no_such_tool" || lines[1].Code != "unknown_tool" {
-		t.Fatalf("audit lines: %+v", lines)
+	if len(lines) != 2 {
+		t.Fatalf("audit lines = %d, want 2: %+v", len(lines), lines)
+	}
+	denied := wantAudit(t, "the denied call's line", lines[0], map[string]any{"Tool": "issue_read", "Code": "tool_not_allowed"})
+	unknown := wantAudit(t, "the unknown tool's line", lines[1], map[string]any{"Tool": "no_such_tool", "Code": "unknown_tool"})
+	if !denied || !unknown {
+		t.FailNow()
 	}
 	if n := len(bd.up.seen()); n != 0 {
 		t.Fatalf("the upstream was called: %+v", bd.up.seen())
@@ -381,26 +407,31 @@ func TestCompletionsAreCheckedRoutedAndAudited(t *testing.T) {
 		Argument: mcp.CompleteParamsArgument{Name: "owner", Value: "a"},
 		Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": "acme"}},
 	})
-	if err != nil || !slices.Contains(owners.Completion.Values, "acme") {
-		t.Fatalf("owner completion with an owner in the context: %v %+v", err, owners)
+	if err != nil {
+		t.Fatalf("owner completion with an owner in the context: %v", err)
+	}
+	if !slices.Contains(owners.Completion.Values, "acme") {
+		t.Fatalf("owner completion with an owner in the context = %q, want acme among them", owners.Completion.Values)
 	}
 	res, err := complete("acme", "widgets")
-	if err != nil || len(res.Completion.Values) == 0 {
-		t.Fatalf("acme/widgets labels: %v %+v", err, res)
+	if err != nil {
+		t.Fatalf("acme/widgets labels: %v", err)
+	}
+	if len(res.Completion.Values) == 0 {
+		t.Fatalf("acme/widgets labels: none, want some")
 	}
 	lines := brokertest.AuditLines(t, d.Audit)
 	if len(lines) != 5 {
-		t.Fatalf("%d audit lines for 5 completions: %+v", len(lines), lines)
+		t.Fatalf("audit lines = %d, want 5 (one per completion): %+v", len(lines), lines)
 	}
 	lines = append(lines[:3], lines[4])
 	for _, l := range lines[:3] {
-		if l.Tool != "completion/complete" || l.Outcome != "error" || l.Code != "invalid_field" || l.Credential != "" {
-			t.Errorf("refused completion's audit line: %+v", l)
-		}
+		wantAudit(t, "refused completion's line", l, map[string]any{"Tool": "completion/complete", "Outcome": "error", "Code": "invalid_field", "Credential": ""})
 	}
-	if l := lines[3]; l.Tool != "completion/complete" || l.Outcome != "ok" || l.Owner != "acme" ||
-		l.Credential != brokertest.SecretAcmeRead || l.Upstream == 0 {
-		t.Errorf("completion's audit line: %+v", l)
+	l := lines[3]
+	wantAudit(t, "completion's line", l, map[string]any{"Tool": "completion/complete", "Outcome": "ok", "Owner": "acme", "Credential": brokertest.SecretAcmeRead})
+	if l.Upstream == 0 {
+		t.Errorf("completion's line: Upstream = 0, want at least 1 request")
 	}
 }
 
@@ -424,17 +455,11 @@ func TestResourceReadsAreAudited(t *testing.T) {
 	}
 	lines := brokertest.AuditLines(t, d.Audit)
 	if len(lines) != 3 {
-		t.Fatalf("%d audit lines for 3 reads: %+v", len(lines), lines)
+		t.Fatalf("audit lines = %d, want 3 (one per read): %+v", len(lines), lines)
 	}
-	if l := lines[0]; l.Tool != "github_get_issue" || l.Owner != "acme" || l.Credential != brokertest.SecretAcmeRead || l.Outcome != "ok" {
-		t.Errorf("the issue read's line: %+v", l)
-	}
-	if l := lines[1]; l.Tool != "resources/read" || l.Outcome != "ok" {
-		t.Errorf("the capabilities read's line: %+v", l)
-	}
-	if l := lines[2]; l.Outcome != "error" || l.Credential != "" {
-		t.Errorf("the refused read's line: %+v", l)
-	}
+	wantAudit(t, "the issue read's line", lines[0], map[string]any{"Tool": "github_get_issue", "Owner": "acme", "Credential": brokertest.SecretAcmeRead, "Outcome": "ok"})
+	wantAudit(t, "the capabilities read's line", lines[1], map[string]any{"Tool": "resources/read", "Outcome": "ok"})
+	wantAudit(t, "the refused read's line", lines[2], map[string]any{"Outcome": "error", "Credential": ""})
 }
 
 // A link or a duplicate naming another owner's issue would act there with
@@ -453,9 +478,7 @@ toolsets = ["issues"]`)
 		if err != nil {
 			t.Fatalf("%s: %v", c.args, err)
 		}
-		if !res.IsError || envelopeCode(res) != "invalid_field" {
-			t.Errorf("%s %s: want invalid_field before GitHub, got %s %v", c.tool, c.args, envelopeCode(res), res.StructuredContent)
-		}
+		wantEnvelope(t, c.tool+" "+c.args+" (before GitHub)", res, "invalid_field")
 	}
 	// The same owner is routed on: it reaches GitHub (unreachable here).
 	res, err := bd.callRaw(t, "github_link_issues", `{"owner":"acme","repo":"widgets","issue_number":1,"relation":"sub_issue","action":"add","target_issue_number":1,"target_repo":"gadgets"}`)

@@ -50,14 +50,20 @@ func TestDaemonServesToolsOverTheSocketAndAuditsEachCall(t *testing.T) {
 			Number int `json:"number"`
 		} `json:"issue"`
 	}
-	if err := json.Unmarshal([]byte(brokertest.ResultText(created)), &out); err != nil || out.Issue.Number == 0 {
+	if err := json.Unmarshal([]byte(brokertest.ResultText(created)), &out); err != nil {
 		t.Fatalf("create: %v, result %s", err, brokertest.ResultText(created))
+	}
+	if out.Issue.Number == 0 {
+		t.Fatalf("create: issue.number = 0, want one; result %s", brokertest.ResultText(created))
 	}
 	// A search without an owner goes by the fallback route.
 	d.MustCall(t, cs, "github_search_issues", map[string]any{"query": "widget"})
 	res, err := d.Call(ctx, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999})
-	if err != nil || !res.IsError {
-		t.Fatalf("missing issue: err %v, result %+v", err, res)
+	if err != nil {
+		t.Fatalf("missing issue: %v", err)
+	}
+	if !res.IsError {
+		t.Fatalf("missing issue: isError = false, want an error result: %s", brokertest.ResultText(res))
 	}
 
 	want := []wantCall{
@@ -82,18 +88,25 @@ func TestDaemonServesToolsOverTheSocketAndAuditsEachCall(t *testing.T) {
 			t.Errorf("audit line %d: time %q is not RFC 3339: %v", i+1, l.Time, err)
 		}
 		// The client is this test process, as the kernel reports it.
-		if l.Client == nil || *l.Client != uid || l.ClientPID != int32(os.Getpid()) {
-			t.Errorf("audit line %d: client %v pid %d, want uid %d pid %d", i+1, l.Client, l.ClientPID, uid, os.Getpid())
+		if l.Client == nil {
+			t.Errorf("audit line %d: client = null, want uid %d", i+1, uid)
+		} else if *l.Client != uid {
+			t.Errorf("audit line %d: client = %d, want uid %d", i+1, *l.Client, uid)
+		}
+		if l.ClientPID != int32(os.Getpid()) {
+			t.Errorf("audit line %d: client_pid = %d, want %d", i+1, l.ClientPID, os.Getpid())
 		}
 		if l.Outcome == "ok" && l.Upstream < 1 {
 			t.Errorf("audit line %d: a successful %s made %d upstream calls", i+1, l.Tool, l.Upstream)
 		}
 	}
 	if lines[2].Settlement != "" {
-		t.Errorf("a successful write has settlement %q in the audit", lines[2].Settlement)
+		t.Errorf("a successful write's audit settlement = %q, want none", lines[2].Settlement)
 	}
-	if d.Canary.BytesScanned("frames from the broker") == 0 || d.Canary.BytesScanned("frames to the broker") == 0 {
-		t.Error("no MCP frames were scanned for the canary")
+	for _, dir := range []string{"frames from the broker", "frames to the broker"} {
+		if d.Canary.BytesScanned(dir) == 0 {
+			t.Errorf("%s: 0 bytes scanned for the canary, want some", dir)
+		}
 	}
 }
 
@@ -123,7 +136,7 @@ func TestDaemonReopensTheAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	if perm := info.Mode().Perm(); perm&0o007 != 0 {
-		t.Errorf("the new audit file is %v: others can read it", perm)
+		t.Errorf("the new audit file mode = %v, want no access for others", perm)
 	}
 }
 
@@ -179,13 +192,19 @@ func TestDaemonShutdownLetsCallsFinish(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	refused, err := d.Call(ctx, other, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1})
-	if err != nil || !refused.IsError {
-		t.Fatalf("a call during the shutdown: err %v, result %+v", err, refused)
+	if err != nil {
+		t.Fatalf("a call during the shutdown: %v", err)
+	}
+	if !refused.IsError {
+		t.Fatalf("a call during the shutdown: isError = false, want a refusal: %s", brokertest.ResultText(refused))
 	}
 	close(release)
 	r := <-heldDone
-	if r.err != nil || r.res.IsError {
-		t.Fatalf("the call in flight did not complete: %v %+v", r.err, r.res)
+	if r.err != nil {
+		t.Fatalf("the call in flight did not complete: %v", r.err)
+	}
+	if r.res.IsError {
+		t.Fatalf("the call in flight: isError = true, want a result: %s", brokertest.ResultText(r.res))
 	}
 	if err := d.Stop(); err != nil {
 		t.Fatal(err)
@@ -207,10 +226,6 @@ func TestDaemonShutdownLetsCallsFinish(t *testing.T) {
 	for _, l := range lines {
 		byTool[l.Tool] = l
 	}
-	if l := byTool["hold"]; l.Outcome != "ok" || l.Mode != "write" || l.Owner != "acme" || l.Upstream != 1 {
-		t.Errorf("the proxied call's audit line: %+v", l)
-	}
-	if l := byTool["github_get_issue"]; l.Outcome != "error" || l.Code != "upstream_unavailable" {
-		t.Errorf("the refused call's audit line: %+v", l)
-	}
+	wantAudit(t, "the proxied call's line", byTool["hold"], map[string]any{"Outcome": "ok", "Mode": "write", "Owner": "acme", "Upstream": int64(1)})
+	wantAudit(t, "the refused call's line", byTool["github_get_issue"], map[string]any{"Outcome": "error", "Code": "upstream_unavailable"})
 }

@@ -30,8 +30,13 @@ func TestBrokerRefusesPrivateTextInAPublicRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := brokertest.ResultText(res)
-	if !res.IsError || !strings.Contains(text, `"code":"cross_visibility_write"`) || !strings.Contains(text, "alice/notes") {
-		t.Fatalf("a comment after a private read: %s, want cross_visibility_write naming alice/notes", text)
+	if !res.IsError {
+		t.Fatalf("a comment after a private read: isError = false, want cross_visibility_write: %s", text)
+	}
+	for _, want := range []string{`"code":"cross_visibility_write"`, "alice/notes"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("a comment after a private read: result = %s, want it to hold %s", text, want)
+		}
 	}
 	if after := len(d.Up.CommentBodies(t, "acme", "widgets", 3)); after != before {
 		t.Fatalf("the refused comment reached the emulator: %d comments, want %d", after, before)

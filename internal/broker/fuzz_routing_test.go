@@ -152,8 +152,14 @@ toolsets = ["issues"]`)
 			t.Fatalf("%s %s: routed by %q, which neither the arguments nor the configuration name", tool, args, effective)
 		}
 		secret := bd.tokens[got.Token]
-		if want := routeOf(effective, mode); secret != want || line.Credential != secret || line.Outcome != "ok" {
-			t.Fatalf("%s %s: routed by %q with credential %q (audited %+v), want %q", tool, args, effective, secret, line, want)
+		if want := routeOf(effective, mode); secret != want {
+			t.Fatalf("%s %s: routed by %q with credential %q, want %q", tool, args, effective, secret, want)
+		}
+		if line.Credential != secret {
+			t.Fatalf("%s %s: audited credential %q, want the one used %q", tool, args, line.Credential, secret)
+		}
+		if line.Outcome != "ok" {
+			t.Fatalf("%s %s: audited outcome %q, want ok (line %+v)", tool, args, line.Outcome, line)
 		}
 	})
 }

@@ -61,6 +61,32 @@ type rpcReply struct {
 	Result json.RawMessage `json:"result"`
 }
 
+// wantAnswer stops the test unless r answers the request id without an
+// error.
+func wantAnswer(t *testing.T, what string, r rpcReply, id string) {
+	t.Helper()
+	if r.Error != nil {
+		t.Fatalf("%s: error %+v, want an answer", what, *r.Error)
+	}
+	if string(r.ID) != id {
+		t.Fatalf("%s: id = %s, want %s", what, r.ID, id)
+	}
+}
+
+// wantRefusal stops the test unless r is an error whose message holds
+// each of subs.
+func wantRefusal(t *testing.T, what string, r rpcReply, subs ...string) {
+	t.Helper()
+	if r.Error == nil {
+		t.Fatalf("%s: answered (id %s), want an error saying %q", what, r.ID, subs)
+	}
+	for _, s := range subs {
+		if !strings.Contains(r.Error.Message, s) {
+			t.Fatalf("%s: error message = %q, want one saying %q", what, r.Error.Message, s)
+		}
+	}
+}
+
 // read reads one line (a response or a batch of them), bounded in time;
 // io errors are returned, so a test can see the connection close.
 func (c *rawClient) read(t *testing.T) ([]rpcReply, error) {
@@ -100,8 +126,12 @@ const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"proto
 func (c *rawClient) initialize(t *testing.T) {
 	t.Helper()
 	c.send(t, initLine)
-	if r := c.mustRead(t); len(r) != 1 || r[0].Error != nil {
-		t.Fatalf("initialize: %+v", r)
+	r := c.mustRead(t)
+	if len(r) != 1 {
+		t.Fatalf("initialize: %d replies, want 1: %+v", len(r), r)
+	}
+	if r[0].Error != nil {
+		t.Fatalf("initialize: error %+v, want none", *r[0].Error)
 	}
 	c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 }
@@ -118,8 +148,9 @@ func TestConnectionCaps(t *testing.T) {
 		second.initialize(t)
 		third := dialRaw(t, d.Socket.Path())
 		r := third.mustRead(t)
-		if r[0].Error == nil || !strings.Contains(r[0].Error.Message, "max_connections_per_client") || r[0].Error.Data.Code != "rate_limited" {
-			t.Fatalf("the third connection: %+v", r[0])
+		wantRefusal(t, "the third connection", r[0], "max_connections_per_client")
+		if r[0].Error.Data.Code != "rate_limited" {
+			t.Fatalf("the third connection: data.code = %q, want rate_limited", r[0].Error.Data.Code)
 		}
 		if _, err := third.read(t); !closed(err) {
 			t.Fatalf("the refused connection stayed open: %v", err)
@@ -153,7 +184,7 @@ func TestConnectionCaps(t *testing.T) {
 		}
 		second.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`)
 		if r := second.mustRead(t); r[0].Error != nil {
-			t.Fatalf("a connection within the cap: %+v", r[0])
+			t.Fatalf("a connection within the cap: error %+v, want an answer", *r[0].Error)
 		}
 	})
 	t.Run("total", func(t *testing.T) {
@@ -161,9 +192,7 @@ func TestConnectionCaps(t *testing.T) {
 		dialRaw(t, d.Socket.Path()).initialize(t)
 		dialRaw(t, d.Socket.Path()).initialize(t)
 		r := dialRaw(t, d.Socket.Path()).mustRead(t)
-		if r[0].Error == nil || !strings.Contains(r[0].Error.Message, "max_connections") {
-			t.Fatalf("a connection over the total: %+v", r[0])
-		}
+		wantRefusal(t, "a connection over the total", r[0], "max_connections")
 	})
 }
 
@@ -199,9 +228,7 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 		}
 	}
 	close(release)
-	if r := busy.mustRead(t); r[0].Error != nil || string(r[0].ID) != "5" {
-		t.Fatalf("the held call's answer: %+v", r[0])
-	}
+	wantAnswer(t, "the held call", busy.mustRead(t)[0], "5")
 }
 
 // The configured line and batch bounds reach the socket's transport: a
@@ -213,17 +240,15 @@ func TestLineAndBatchBounds(t *testing.T) {
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)
 	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`+strings.Repeat("x", 64<<10)+`"}}`)
-	if r := c.mustRead(t); r[0].Error == nil || !strings.Contains(r[0].Error.Message, "4096") {
-		t.Fatalf("a line over max_line_bytes: %+v", r[0])
-	}
+	wantRefusal(t, "a line over max_line_bytes", c.mustRead(t)[0], "4096")
 	c.send(t, `[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`)
-	if r := c.mustRead(t); len(r) != 1 || r[0].Error == nil || !strings.Contains(r[0].Error.Message, "3") {
-		t.Fatalf("a batch over max_batch: %+v", r)
+	r := c.mustRead(t)
+	if len(r) != 1 {
+		t.Fatalf("a batch over max_batch: %d replies, want 1 refusal: %+v", len(r), r)
 	}
+	wantRefusal(t, "a batch over max_batch", r[0], "3")
 	c.send(t, `{"jsonrpc":"2.0","id":6,"method":"ping"}`)
-	if r := c.mustRead(t); r[0].Error != nil || string(r[0].ID) != "6" {
-		t.Fatalf("the session after the refusals: %+v", r[0])
-	}
+	wantAnswer(t, "the session after the refusals", c.mustRead(t)[0], "6")
 }
 
 // One session cannot have more than max_in_flight requests unanswered, nor
@@ -245,9 +270,12 @@ func TestSessionInFlightAndRate(t *testing.T) {
 			c.send(t, `{"jsonrpc":"2.0","id":`+string(rune('0'+id))+`,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
 		}
 		r := c.mustRead(t)
-		if string(r[0].ID) != "3" || r[0].Error == nil || !strings.Contains(r[0].Error.Message, "max_in_flight") ||
-			r[0].Error.Data.RetryAfterMS == nil {
-			t.Fatalf("the third call in flight: %+v", r[0])
+		if string(r[0].ID) != "3" {
+			t.Fatalf("the third call in flight: first reply id = %s, want 3", r[0].ID)
+		}
+		wantRefusal(t, "the third call in flight", r[0], "max_in_flight")
+		if r[0].Error.Data.RetryAfterMS == nil {
+			t.Fatalf("the third call in flight: no data.retry_after_ms, want one")
 		}
 		close(release)
 		got := map[string]bool{}
@@ -285,8 +313,11 @@ func TestSessionInFlightAndRate(t *testing.T) {
 			}
 		}
 		// Three from the burst and the ping, which is never limited.
-		if ok != 4 || limited != 1 {
-			t.Fatalf("%d answered, %d refused; want 4 and 1", ok, limited)
+		if ok != 4 {
+			t.Errorf("answered = %d, want 4", ok)
+		}
+		if limited != 1 {
+			t.Errorf("refused = %d, want 1", limited)
 		}
 	})
 }
@@ -307,7 +338,7 @@ func TestLimitsDefaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, err := broker.LoadConfig(path); err == nil || !strings.Contains(err.Error(), "[limits]") {
-			t.Errorf("%s: %v, want a [limits] error", bad, err)
+			t.Errorf("%s: error = %v, want one saying [limits]", bad, err)
 		}
 	}
 }
@@ -332,15 +363,17 @@ func TestHugeBatchReachesNothing(t *testing.T) {
 		calls[i] = `{"jsonrpc":"2.0","id":` + strconv.Itoa(i+1) + `,"method":"tools/call","params":{"name":"github_get_issue","arguments":{"owner":"acme","repo":"widgets","issue_number":1}}}`
 	}
 	c.send(t, "["+strings.Join(calls, ",")+"]")
-	if r := c.mustRead(t); len(r) != 1 || r[0].Error == nil {
-		t.Fatalf("a batch of 3,000 calls: %d replies, first %+v", len(r), r[0])
+	if r := c.mustRead(t); len(r) != 1 {
+		t.Fatalf("a batch of 3,000 calls: %d replies, want 1 refusal; first %+v", len(r), r[0])
+	} else if r[0].Error == nil {
+		t.Fatalf("a batch of 3,000 calls: answered, want an error: %+v", r[0])
 	}
 	c.send(t, `{"jsonrpc":"2.0","id":9999,"method":"ping"}`)
 	if r := c.mustRead(t); r[0].Error != nil {
-		t.Fatalf("the session after the refused batch: %+v", r[0])
+		t.Fatalf("the session after the refused batch: error %+v, want an answer", *r[0].Error)
 	}
 	if lines := brokertest.AuditLines(t, d.Audit); len(lines) != 0 {
-		t.Fatalf("%d calls of the refused batch ran", len(lines))
+		t.Fatalf("%d calls of the refused batch ran (audit lines), want 0", len(lines))
 	}
 }
 
@@ -396,13 +429,9 @@ func TestReusedRequestIDsDoNotLeak(t *testing.T) {
 	c.send(t, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
 	// A second request with a fresh id is within max_in_flight = 2.
 	c.send(t, `{"jsonrpc":"2.0","id":6,"method":"ping"}`)
-	if r := c.mustRead(t); string(r[0].ID) != "6" || r[0].Error != nil {
-		t.Fatalf("a ping beside the held call: %+v", r[0])
-	}
+	wantAnswer(t, "a ping beside the held call", c.mustRead(t)[0], "6")
 	close(release)
-	if r := c.mustRead(t); string(r[0].ID) != "5" || r[0].Error != nil {
-		t.Fatalf("the held call: %+v", r[0])
-	}
+	wantAnswer(t, "the held call", c.mustRead(t)[0], "5")
 	if _, err := c.read(t); !closed(err) {
 		t.Fatalf("the connection was not closed when idle: %v", err)
 	}
@@ -498,7 +527,7 @@ func TestRepeatedHandshakeIsPaced(t *testing.T) {
 	}
 	c.send(t, `{"jsonrpc":"2.0","id":77,"method":"ping"}`)
 	if r := c.mustRead(t); string(r[0].ID) != "77" {
-		t.Fatalf("ping after the repeats: %+v", r[0])
+		t.Fatalf("ping after the repeats: reply id = %s, want 77 (%+v)", r[0].ID, r[0])
 	}
 	if n := strings.Count(d.Log.String(), "duplicate initialized"); n > 5 {
 		t.Fatalf("%d repeated initialized notifications were handled (and logged)", n)

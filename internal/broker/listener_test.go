@@ -24,8 +24,10 @@ func staleSocket(t *testing.T, path string) {
 	if err := ln.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Lstat(path); err != nil || fi.Mode().Type() != os.ModeSocket {
+	if fi, err := os.Lstat(path); err != nil {
 		t.Fatalf("no stale socket left at %s: %v", path, err)
+	} else if fi.Mode().Type() != os.ModeSocket {
+		t.Fatalf("%s is a %v, want a stale socket", path, fi.Mode().Type())
 	}
 }
 
@@ -44,8 +46,11 @@ func TestSocketReplacesAStaleOneAndDoesNotStealALiveOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Mode().Type() != os.ModeSocket || info.Mode().Perm() != 0o660 {
-		t.Errorf("socket mode %v, want a socket with 0660", info.Mode())
+	if info.Mode().Type() != os.ModeSocket {
+		t.Errorf("%s type = %v, want a socket", path, info.Mode().Type())
+	}
+	if info.Mode().Perm() != 0o660 {
+		t.Errorf("socket mode = %v, want 0660", info.Mode().Perm())
 	}
 	conn, err := net.Dial("unix", path)
 	if err != nil {
@@ -55,10 +60,12 @@ func TestSocketReplacesAStaleOneAndDoesNotStealALiveOne(t *testing.T) {
 
 	_, err = broker.OpenSocket(broker.Listen{Socket: path})
 	if err == nil || !strings.Contains(err.Error(), "another broker is listening") {
-		t.Fatalf("a live socket: err %v, want a refusal naming another broker", err)
+		t.Fatalf("a live socket: error = %v, want one saying another broker is listening", err)
 	}
-	if now, err := os.Lstat(path); err != nil || !os.SameFile(info, now) {
-		t.Fatalf("the live socket was replaced (%v)", err)
+	if now, err := os.Lstat(path); err != nil {
+		t.Fatalf("the live socket is gone: %v", err)
+	} else if !os.SameFile(info, now) {
+		t.Fatalf("the live socket was replaced, want the same file")
 	}
 	if conn, err := net.Dial("unix", path); err != nil {
 		t.Fatalf("the live socket no longer answers: %v", err)
@@ -90,10 +97,12 @@ func TestSocketRefusesToReplaceAFileThatIsNotASocket(t *testing.T) {
 	}
 	_, err := broker.OpenSocket(broker.Listen{Socket: path})
 	if err == nil || !strings.Contains(err.Error(), "not a socket") {
-		t.Fatalf("err %v, want a refusal saying the path is not a socket", err)
+		t.Fatalf("error = %v, want one saying not a socket", err)
 	}
-	if data, err := os.ReadFile(path); err != nil || string(data) != "keep me" {
-		t.Fatalf("the file was touched: %q, %v", data, err)
+	if data, err := os.ReadFile(path); err != nil {
+		t.Fatalf("reading the file: %v", err)
+	} else if string(data) != "keep me" {
+		t.Fatalf("the file holds %q, want it untouched: %q", data, "keep me")
 	}
 }
 
@@ -116,8 +125,10 @@ func TestSocketTakesTheConfiguredGroupAndMode(t *testing.T) {
 	if perm := info.Mode().Perm(); perm != 0o600 {
 		t.Errorf("mode %v, want 0600", perm)
 	}
-	if st, ok := info.Sys().(*syscall.Stat_t); !ok || strconv.Itoa(int(st.Gid)) != g.Gid {
-		t.Errorf("socket group %v, want %s (%s)", info.Sys(), g.Gid, g.Name)
+	if st, ok := info.Sys().(*syscall.Stat_t); !ok {
+		t.Errorf("stat gives a %T, want *syscall.Stat_t", info.Sys())
+	} else if got := strconv.Itoa(int(st.Gid)); got != g.Gid {
+		t.Errorf("socket group = %s, want %s (%s)", got, g.Gid, g.Name)
 	}
 
 	for _, bad := range []string{"0666", "0770", "0661"} {
@@ -127,6 +138,6 @@ func TestSocketTakesTheConfiguredGroupAndMode(t *testing.T) {
 	}
 	if _, err := broker.OpenSocket(broker.Listen{Socket: filepath.Join(t.TempDir(), "y.sock"), Group: "no-such-group-ghgate"}); err == nil ||
 		!strings.Contains(err.Error(), "no-such-group-ghgate") {
-		t.Errorf("an unknown group: %v", err)
+		t.Errorf("an unknown group: error = %v, want one naming no-such-group-ghgate", err)
 	}
 }

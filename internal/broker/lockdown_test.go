@@ -44,8 +44,12 @@ func TestBrokerLockdownByRoute(t *testing.T) {
 	cs := d.Connect(t)
 	text := func(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.TextContent).Text }
 	widgets := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": emulator.DemoManyCommentsIssue}
-	if got := text(d.MustCall(t, cs, "github_get_issue", widgets)); strings.Contains(got, daveSays) || !strings.Contains(got, "withheld_untrusted") {
-		t.Errorf("acme, under [tools] lockdown: %s", got)
+	got := text(d.MustCall(t, cs, "github_get_issue", widgets))
+	if strings.Contains(got, daveSays) {
+		t.Errorf("acme, under [tools] lockdown: the result holds dave's text, want it withheld: %s", got)
+	}
+	if !strings.Contains(got, "withheld_untrusted") {
+		t.Errorf("acme, under [tools] lockdown: the result lacks withheld_untrusted: %s", got)
 	}
 	if got := text(d.MustCall(t, cs, "github_get_issue", map[string]any{"owner": "dave", "repo": emulator.DemoWidgetsRepo, "issue_number": is.Number})); !strings.Contains(got, carolSays) {
 		t.Errorf("dave, whose route turns lockdown off: %s", got)
@@ -55,8 +59,17 @@ func TestBrokerLockdownByRoute(t *testing.T) {
 		t.Errorf("acme with include_untrusted: %s", got)
 	}
 	audited := auditIncludes(t, d.Audit)
-	if len(audited) != 3 || len(audited[0]) != 0 || len(audited[1]) != 0 || !slices.Equal(audited[2], []string{"acme/widgets"}) {
-		t.Errorf("audit lines' include_untrusted: %v, want only the last call's, naming acme/widgets", audited)
+	if len(audited) != 3 {
+		t.Errorf("audit lines = %d (include_untrusted %v), want 3", len(audited), audited)
+	} else {
+		for i, a := range audited[:2] {
+			if len(a) != 0 {
+				t.Errorf("audit line %d include_untrusted = %v, want none", i, a)
+			}
+		}
+		if !slices.Equal(audited[2], []string{"acme/widgets"}) {
+			t.Errorf("audit line 2 include_untrusted = %v, want [acme/widgets]", audited[2])
+		}
 	}
 }
 

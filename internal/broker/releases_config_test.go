@@ -2,6 +2,7 @@ package broker_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,12 +32,16 @@ func TestBrokerConfigReleaseSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := cfg.Tools.Releases(); r.Label != "ship" || len(r.ChangelogPaths) != 1 || r.ChangelogPaths[0] != "NEWS.md" {
-		t.Errorf("releases %+v", r)
+	r := cfg.Tools.Releases()
+	if r.Label != "ship" {
+		t.Errorf("releases label = %q, want ship", r.Label)
+	}
+	if !slices.Equal(r.ChangelogPaths, []string{"NEWS.md"}) {
+		t.Errorf("releases changelog paths = %q, want [NEWS.md]", r.ChangelogPaths)
 	}
 	write("release_title_pattern = \"release v1\"\n")
 	if _, err := broker.LoadConfig(files.Config); err == nil || !strings.Contains(err.Error(), "release title pattern") {
-		t.Fatalf("a pattern without a group: %v", err)
+		t.Fatalf("a pattern without a group: error = %v, want one saying release title pattern", err)
 	}
 }
 
@@ -63,8 +68,18 @@ func TestBrokerConfigClassifyTiers(t *testing.T) {
 		t.Fatalf("a valid [tools.reports.classify]: %v", err)
 	}
 	got := cfg.Tools.Reports.Classify.Tiers
-	if len(got) != 2 || got[0].Name != "flow" || len(got[0].BranchesAny) != 1 || got[1].Name != "rest" {
-		t.Errorf("tiers = %+v, want flow (branch next) then rest", got)
+	if len(got) != 2 {
+		t.Errorf("tiers = %+v, want 2: flow (branch next) then rest", got)
+	} else {
+		if got[0].Name != "flow" {
+			t.Errorf("tier[0].Name = %q, want flow", got[0].Name)
+		}
+		if len(got[0].BranchesAny) != 1 {
+			t.Errorf("tier[0].BranchesAny = %q, want one branch", got[0].BranchesAny)
+		}
+		if got[1].Name != "rest" {
+			t.Errorf("tier[1].Name = %q, want rest", got[1].Name)
+		}
 	}
 	write("[[tools.reports.classify.tier]]\nname = \"Flow\"\nfiles_any = [\"a\"]\n")
 	_, err = broker.LoadConfig(files.Config)

@@ -260,3 +260,15 @@ func rtCanaryValue(t testing.TB) string {
 	}
 	return "ghp_" + string(raw)
 }
+
+// wantRoute reports a failure for each of the record's route and
+// credential that is not the one given.
+func wantRoute(t *testing.T, what string, rec *CallRecord, route, credential string) {
+	t.Helper()
+	if rec.Route != route {
+		t.Errorf("%s: record route = %q, want %q", what, rec.Route, route)
+	}
+	if rec.Credential != credential {
+		t.Errorf("%s: record credential = %q, want %q", what, rec.Credential, credential)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,8 +27,11 @@ func (e *rtEnv) lastIssueAuthor(t *testing.T, owner, repo string) string {
 	st.Lock()
 	defer st.Unlock()
 	r := st.Repo(owner, repo)
-	if r == nil || len(r.Issues) == 0 {
-		t.Fatalf("%s/%s has no issues", owner, repo)
+	if r == nil {
+		t.Fatalf("no repository %s/%s", owner, repo)
+	}
+	if len(r.Issues) == 0 {
+		t.Fatalf("%s/%s has no issues, want some", owner, repo)
 	}
 	return r.Issues[len(r.Issues)-1].User.Login
 }
@@ -58,9 +62,7 @@ func TestRouterReadAndWriteCredentialsPerOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Route != "acme" || rec.Credential != "acme-write" {
-		t.Errorf("record: route %q credential %q, want acme / acme-write", rec.Route, rec.Credential)
-	}
+	wantRoute(t, "acme write", rec, "acme", "acme-write")
 	if _, _, err := w.CreateIssue(ctx, "acme", "widgets", github.NewIssue{Title: "Routed write"}); err != nil {
 		t.Fatal(err)
 	}
@@ -76,9 +78,7 @@ func TestRouterReadAndWriteCredentialsPerOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Route != "acme" || rec.Credential != "acme-read" {
-		t.Errorf("record: route %q credential %q, want acme / acme-read", rec.Route, rec.Credential)
-	}
+	wantRoute(t, "ACME read", rec, "acme", "acme-read")
 	if got := viewer(t, ctx, r); got != "carol" {
 		t.Errorf("the read was made as %s, want carol (acme-read)", got)
 	}
@@ -88,17 +88,28 @@ func TestRouterReadAndWriteCredentialsPerOwner(t *testing.T) {
 
 	// One client per credential, reused.
 	again, err := env.router.For(context.Background(), "acme", tooldef.Write)
-	if err != nil || again != w {
-		t.Errorf("the write client was not reused (err %v)", err)
+	if err != nil {
+		t.Errorf("the write client again: %v", err)
+	} else if again != w {
+		t.Errorf("the write client again = %p, want the first one %p (reused)", again, w)
 	}
 	// The idempotency scope is the write credential's digest.
-	if got, want := env.router.Credential(context.Background(), "acme"), string(w.CredentialKey()); got != want || got == "" {
+	got, want := env.router.Credential(context.Background(), "acme"), string(w.CredentialKey())
+	if got == "" {
+		t.Errorf("Credential(acme) is empty, want the write client's key %q", want)
+	} else if got != want {
 		t.Errorf("Credential(acme) = %q, want the write client's key %q", got, want)
 	}
 
 	tok, name, err := env.router.Token(context.Background(), "acme", tooldef.Write)
-	if err != nil || name != "acme-write" || tok != env.secret["acme-write"] {
-		t.Errorf("Token(acme, write): name %q, right value %v, err %v", name, tok == env.secret["acme-write"], err)
+	if err != nil {
+		t.Errorf("Token(acme, write): %v", err)
+	}
+	if name != "acme-write" {
+		t.Errorf("Token(acme, write): name = %q, want acme-write", name)
+	}
+	if tok != env.secret["acme-write"] {
+		t.Errorf("Token(acme, write): the token is not acme-write's secret")
 	}
 }
 
@@ -110,9 +121,7 @@ func TestRouterFallbackRoute(t *testing.T) {
 		if err != nil {
 			t.Fatalf("owner %q: %v", owner, err)
 		}
-		if rec.Route != "*" || rec.Credential != "fallback-read" {
-			t.Errorf("owner %q: record route %q credential %q, want * / fallback-read", owner, rec.Route, rec.Credential)
-		}
+		wantRoute(t, "owner "+strconv.Quote(owner), rec, "*", "fallback-read")
 		if got := viewer(t, ctx, c); got != "alice" {
 			t.Errorf("owner %q: read as %s, want alice (fallback-read)", owner, got)
 		}
@@ -132,8 +141,10 @@ func TestRouterWriteWithOnlyReadCredential(t *testing.T) {
 	if e.Settlement != contract.NotStarted {
 		t.Errorf("settlement %q, want not_started", e.Settlement)
 	}
-	if e.Details == nil || !slices.Equal(e.Details.RequiredScopes, []string{"write"}) {
-		t.Errorf("details %+v, want required_scopes [write]", e.Details)
+	if e.Details == nil {
+		t.Errorf("details = nil, want required_scopes [write]")
+	} else if !slices.Equal(e.Details.RequiredScopes, []string{"write"}) {
+		t.Errorf("required_scopes = %q, want [write]", e.Details.RequiredScopes)
 	}
 	for _, want := range []string{`"*"`, `"fallback-read"`} {
 		if !strings.Contains(e.Message, want) {
@@ -155,11 +166,17 @@ func TestRouterMissingCredential(t *testing.T) {
 	ctx, rec := rtCall()
 	_, err := env.router.For(ctx, "nobody", tooldef.Read)
 	e := env.envelope(t, err, contract.CodeMissingCredential)
-	if !strings.Contains(e.Message, `"nobody"`) || e.Settlement != contract.NotStarted {
-		t.Errorf("envelope %+v: want the owner named and settlement not_started", e)
+	if !strings.Contains(e.Message, `"nobody"`) {
+		t.Errorf("message = %q, want the owner \"nobody\" named", e.Message)
 	}
-	if rec.Upstream.Load() != 0 || rec.Route != "" {
-		t.Errorf("record %+v: want no route and no request", rec)
+	if e.Settlement != contract.NotStarted {
+		t.Errorf("settlement = %q, want %q", e.Settlement, contract.NotStarted)
+	}
+	if n := rec.Upstream.Load(); n != 0 {
+		t.Errorf("record upstream requests = %d, want 0", n)
+	}
+	if rec.Route != "" {
+		t.Errorf("record route = %q, want none", rec.Route)
 	}
 	_, err = env.router.For(context.Background(), "", tooldef.Read)
 	env.envelope(t, err, contract.CodeMissingCredential)
@@ -176,9 +193,7 @@ func TestRouterAppInstallationTokens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rec.Route != "initech" || rec.Credential != "app:12345/678" {
-			t.Errorf("record: route %q credential %q, want initech / app:12345/678", rec.Route, rec.Credential)
-		}
+		wantRoute(t, "initech write", rec, "initech", "app:12345/678")
 		if _, _, err := c.CreateIssue(ctx, "initech", "tps", github.NewIssue{Title: "Cover sheet missing"}); err != nil {
 			t.Fatal(err)
 		}
@@ -205,8 +220,14 @@ func TestRouterAppInstallationTokens(t *testing.T) {
 		t.Error("the App's read and write clients differ")
 	}
 	tok, name, err := env.router.Token(context.Background(), "initech", tooldef.Write)
-	if err != nil || name != "app:12345/678" || !strings.HasPrefix(tok, "ghs_") {
-		t.Fatalf("Token(initech): name %q, installation token %v, err %v", name, strings.HasPrefix(tok, "ghs_"), err)
+	if err != nil {
+		t.Fatalf("Token(initech): %v", err)
+	}
+	if name != "app:12345/678" {
+		t.Fatalf("Token(initech): name = %q, want app:12345/678", name)
+	}
+	if !strings.HasPrefix(tok, "ghs_") {
+		t.Fatalf("Token(initech): the token does not start with ghs_, want an installation token")
 	}
 	env.sawCredential(tok)
 }
@@ -250,8 +271,11 @@ func TestRouterAppRefusedInstallation(t *testing.T) {
 			t.Errorf("message %q does not name %s", e.Message, want)
 		}
 	}
-	if e.Settlement != contract.NotStarted || rec.Credential != "app:12345/999" {
-		t.Errorf("settlement %q, record credential %q", e.Settlement, rec.Credential)
+	if e.Settlement != contract.NotStarted {
+		t.Errorf("settlement = %q, want %q", e.Settlement, contract.NotStarted)
+	}
+	if rec.Credential != "app:12345/999" {
+		t.Errorf("record credential = %q, want app:12345/999", rec.Credential)
 	}
 }
 
@@ -296,7 +320,12 @@ func TestRouterEnvelopesOverMCP(t *testing.T) {
 		t.Errorf("created as %s, want bob", got)
 	}
 	isErr, out := call(map[string]any{"owner": "nobody", "repo": "x", "title": "Nowhere"})
-	if !isErr || !strings.Contains(out, "missing_credential") || !strings.Contains(out, "nobody") {
-		t.Errorf("unrouted owner: %s", out)
+	if !isErr {
+		t.Errorf("unrouted owner: isError = false, want missing_credential: %s", out)
+	}
+	for _, want := range []string{"missing_credential", "nobody"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("unrouted owner: result lacks %q: %s", want, out)
+		}
 	}
 }

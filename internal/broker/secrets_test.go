@@ -65,8 +65,10 @@ func TestCheckSecretsFileMode(t *testing.T) {
 			continue
 		}
 		msg := err.Error()
-		if !strings.Contains(msg, cfg.Secrets.File) || !strings.Contains(msg, fmt.Sprintf("%04o", tc.mode)) {
-			t.Errorf("mode %04o: reason %q does not name the file and its mode", tc.mode, msg)
+		for _, want := range []string{cfg.Secrets.File, fmt.Sprintf("%04o", tc.mode)} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("mode %04o: reason = %q, want it to name %s (the file and its mode)", tc.mode, msg, want)
+			}
 		}
 		noPiece(t, "Check error", msg, canary)
 		if _, err := LoadSecrets(cfg); err == nil {
@@ -81,7 +83,7 @@ func TestCheckSocketMode(t *testing.T) {
 		cfg.Listen.Mode = mode
 		err := Check(cfg)
 		if ok != (err == nil) {
-			t.Errorf("socket mode %s: Check = %v", mode, err)
+			t.Errorf("socket mode %s: Check = %v, want accepted %v", mode, err, ok)
 		}
 		if err != nil && !strings.Contains(err.Error(), mode) {
 			t.Errorf("socket mode %s: reason %q does not name it", mode, err)
@@ -153,8 +155,10 @@ func TestCredentialsDirectoryBeforeFile(t *testing.T) {
 	if v, _ := s.Get("acme-write"); v != fromDir {
 		t.Error("acme-write: the secrets file won over $CREDENTIALS_DIRECTORY")
 	}
-	if v, ok := s.Get("acme-read"); !ok || v != "read-from-dir" {
-		t.Error("acme-read was not read from $CREDENTIALS_DIRECTORY")
+	if v, ok := s.Get("acme-read"); !ok {
+		t.Error("acme-read: no value, want the one in $CREDENTIALS_DIRECTORY")
+	} else if v != "read-from-dir" {
+		t.Error("acme-read: the value is not the one in $CREDENTIALS_DIRECTORY")
 	}
 	if err := Check(cfg); err != nil {
 		t.Errorf("Check: %v", err)

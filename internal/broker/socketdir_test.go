@@ -88,8 +88,10 @@ func TestSocketRefusesASymlinkAtItsPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	refused(t, path, "symbolic link")
-	if fi, err := os.Lstat(path); err != nil || fi.Mode().Type() != os.ModeSymlink {
-		t.Errorf("the link was removed or replaced: %v", err)
+	if fi, err := os.Lstat(path); err != nil {
+		t.Errorf("the link was removed: %v", err)
+	} else if fi.Mode().Type() != os.ModeSymlink {
+		t.Errorf("the link was replaced by a %v, want the symbolic link", fi.Mode().Type())
 	}
 }
 

@@ -67,8 +67,11 @@ func TestArrivingToolIsAnnounced(t *testing.T) {
 			t.Fatalf("client %d got no tools/list_changed", i)
 		}
 		tools, err := c.cs.ListTools(ctx, nil)
-		if err != nil || !slices.ContainsFunc(tools.Tools, func(x *mcp.Tool) bool { return x.Name == "arrived_probe" }) {
-			t.Fatalf("client %d: the arrived tool is not listed (%v)", i, err)
+		if err != nil {
+			t.Fatalf("client %d: tools/list: %v", i, err)
+		}
+		if !slices.ContainsFunc(tools.Tools, func(x *mcp.Tool) bool { return x.Name == "arrived_probe" }) {
+			t.Fatalf("client %d: tools/list lacks arrived_probe, want it listed", i)
 		}
 	}
 	if res := d.MustCall(t, clients[1].cs, "arrived_probe", map[string]any{"owner": "acme"}); brokertest.ResultText(res) != "arrived" {
@@ -81,8 +84,13 @@ func TestArrivingToolIsAnnounced(t *testing.T) {
 		t.Fatal(err)
 	}
 	named := strings.Contains(summary.Contents[0].Text, "arrived_probe")
-	if after == nil || after[1] == before[1] || !named {
-		t.Errorf("after the arrival the instructions name fingerprint %v (was %s), and the capability summary the tool: %v", after, before[1], named)
+	if after == nil {
+		t.Errorf("after the arrival the instructions name no fingerprint, want one")
+	} else if after[1] == before[1] {
+		t.Errorf("after the arrival the instructions' fingerprint = %s, want a new one (was %s)", after[1], before[1])
+	}
+	if !named {
+		t.Errorf("after the arrival the capability summary does not name arrived_probe, want it to")
 	}
 	// The same tool cannot arrive twice.
 	if err := d.Broker.AddTool(&mcp.Tool{Name: "arrived_probe", InputSchema: &jsonschema.Schema{Type: "object"}},

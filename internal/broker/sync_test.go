@@ -43,12 +43,10 @@ func TestBrokerRefusesSyncWithoutSyncRoot(t *testing.T) {
 	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Tools: `toolsets = ["issues", "sync"]`})
 	if code, text := syncCall(t, d, map[string]any{"owner": "acme", "repo": "widgets"}); code != "sync_not_configured" {
-		t.Errorf("sync: %s", text)
+		t.Errorf("sync: code = %q, want sync_not_configured: %s", code, text)
 	}
 	for _, l := range brokertest.AuditLines(t, d.Audit) {
-		if l.Tool != "github_sync_issues" || l.Code != "sync_not_configured" || l.Upstream != 0 {
-			t.Errorf("audit: %+v", l)
-		}
+		wantAudit(t, "the sync's line", l, map[string]any{"Tool": "github_sync_issues", "Code": "sync_not_configured", "Upstream": int64(0)})
 	}
 }
 
@@ -183,6 +181,6 @@ func TestBrokerConfigRefusesRelativeSyncRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := broker.LoadConfig(files.Config); err == nil || !strings.Contains(err.Error(), "sync_root") {
-		t.Fatalf("relative sync_root: %v", err)
+		t.Fatalf("relative sync_root: error = %v, want one naming sync_root", err)
 	}
 }

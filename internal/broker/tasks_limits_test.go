@@ -83,8 +83,10 @@ func checkRefusal(t *testing.T, r brokertest.Reply) {
 	if r.Error.Data.RetryAfterMS == nil {
 		t.Errorf("refusal %q has no retry_after_ms", r.Error.Message)
 	}
-	if r.Error.Data.Repair == nil || r.Error.Data.Repair.NextStep == "" {
-		t.Errorf("refusal %q has no repair", r.Error.Message)
+	if r.Error.Data.Repair == nil {
+		t.Errorf("refusal %q has no repair, want one", r.Error.Message)
+	} else if r.Error.Data.Repair.NextStep == "" {
+		t.Errorf("refusal %q: repair next_step is empty, want one", r.Error.Message)
 	}
 }
 
@@ -140,8 +142,12 @@ func TestTasksHoldTheirClientsInFlightSlots(t *testing.T) {
 	for _, id := range started {
 		seq++
 		second.send(t, brokertest.TaskMethodLine(seq, "tasks/get", id))
-		if r := readTaskReply(t, second); r.Error != nil || r.Result.Status != tasks.StatusWorking {
-			t.Fatalf("tasks/get %s from a new connection: %+v", id, r)
+		r := readTaskReply(t, second)
+		if r.Error != nil {
+			t.Fatalf("tasks/get %s from a new connection: error %+v, want the task", id, *r.Error)
+		}
+		if r.Result.Status != tasks.StatusWorking {
+			t.Fatalf("tasks/get %s from a new connection: status = %q, want %q", id, r.Result.Status, tasks.StatusWorking)
 		}
 	}
 	more, refusedAgain := sendReports(t, second, 200, 3)
@@ -278,7 +284,7 @@ func TestTaskLimitsConfig(t *testing.T) {
 	}
 	for _, bad := range []string{"max_tasks = -1", "max_tasks_per_client = -1", "max_fanout_per_credential = -1"} {
 		if _, err := load(bad); err == nil || !strings.Contains(err.Error(), strings.Fields(bad)[0]) {
-			t.Errorf("%s: %v, want an error naming it", bad, err)
+			t.Errorf("%s: error = %v, want one naming %s", bad, err, strings.Fields(bad)[0])
 		}
 	}
 }

@@ -81,8 +81,14 @@ func TestBrokerFrontsAnUpstreamServer(t *testing.T) {
 		}
 		if line.Tool == "github_get_issue" {
 			found = true
-			if line.Credential != brokertest.SecretAcmeRead || line.Upstream != 1 || line.Outcome != "ok" {
-				t.Fatalf("audit line for the forwarded call: %s", lines.Text())
+			if line.Credential != brokertest.SecretAcmeRead {
+				t.Fatalf("forwarded call's audit line: credential = %q, want %q", line.Credential, brokertest.SecretAcmeRead)
+			}
+			if line.Upstream != 1 {
+				t.Fatalf("forwarded call's audit line: upstream = %d, want 1", line.Upstream)
+			}
+			if line.Outcome != "ok" {
+				t.Fatalf("forwarded call's audit line: outcome = %q, want ok", line.Outcome)
 			}
 		}
 	}
@@ -134,8 +140,11 @@ comment = ["1/h"]
 			mine = append(mine, b)
 		}
 	}
-	if len(mine) != 1 || strings.Contains(mine[0], "cc @acme/everyone") {
-		t.Fatalf("comments the upstream wrote: %q; want one, its mention neutralised", mine)
+	if len(mine) != 1 {
+		t.Fatalf("comments the upstream wrote = %q, want one", mine)
+	}
+	if strings.Contains(mine[0], "cc @acme/everyone") {
+		t.Fatalf("comment the upstream wrote = %q, want its mention neutralised", mine[0])
 	}
 }
 

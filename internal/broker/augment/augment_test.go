@@ -18,8 +18,11 @@ func TestWithFieldAddsTheLastMemberAndKeepsTheRest(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, ok := withField(c.text, "ci", []byte(`{"status":"passed"}`))
-		if got != c.want || ok != c.ok {
-			t.Errorf("withField(%q) = %q, %v; want %q, %v", c.text, got, ok, c.want, c.ok)
+		if got != c.want {
+			t.Errorf("withField(%q) = %q, want %q", c.text, got, c.want)
+		}
+		if ok != c.ok {
+			t.Errorf("withField(%q) ok = %v, want %v", c.text, ok, c.ok)
 		}
 	}
 }

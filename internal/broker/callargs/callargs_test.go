@@ -100,8 +100,10 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		if e.Settlement != contract.NotStarted {
 			t.Errorf("%s: settlement %q, want not_started", args, e.Settlement)
 		}
-		if e.Repair == nil || e.Repair.NextStep == "" {
-			t.Errorf("%s: no repair", args)
+		if e.Repair == nil {
+			t.Errorf("%s: no repair, want one", args)
+		} else if e.Repair.NextStep == "" {
+			t.Errorf("%s: repair next_step is empty, want one", args)
 		}
 	}
 }

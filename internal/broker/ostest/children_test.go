@@ -114,8 +114,11 @@ func (c *childSetup) refusal(t *testing.T, setpriv ...string) string {
 	if l := leaks(string(out), c.tokens...); l != "" {
 		t.Errorf("the broker's output holds a token piece %q", l)
 	}
-	if err == nil || ctx.Err() != nil {
-		t.Fatalf("the broker did not refuse to start (err %v):\n%s", err, out)
+	if err == nil {
+		t.Fatalf("the broker exited 0, want a refusal to start:\n%s", out)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("the broker ran until the deadline (%v), want a refusal to start:\n%s", ctx.Err(), out)
 	}
 	return string(out)
 }
@@ -186,13 +189,17 @@ func TestUpstreamChildIsolation(t *testing.T) {
 	}
 
 	t.Run("each child runs as its user, with no other group and no capability", func(t *testing.T) {
-		if read.PID != readAgain.PID || read.PID == write.PID {
-			t.Fatalf("children: read %d then %d, write %d; want one read child and another write child", read.PID, readAgain.PID, write.PID)
+		if read.PID != readAgain.PID {
+			t.Fatalf("read child pid = %d then %d, want one read child", read.PID, readAgain.PID)
+		}
+		if read.PID == write.PID {
+			t.Fatalf("write child pid = %d, the read child's; want another child", write.PID)
 		}
 		for _, ch := range children {
 			uid, gid := uidOf(t, ch.user), gidOf(t, ch.user)
-			if ch.r.UID != uid || ch.r.EUID != uid || ch.r.GID != gid || ch.r.EGID != gid {
-				t.Errorf("%s: uid %d/%d gid %d/%d, want %s (%d:%d)", ch.name, ch.r.UID, ch.r.EUID, ch.r.GID, ch.r.EGID, ch.user, uid, gid)
+			got := [4]int{int(ch.r.UID), int(ch.r.EUID), int(ch.r.GID), int(ch.r.EGID)}
+			if want := [4]int{int(uid), int(uid), int(gid), int(gid)}; got != want {
+				t.Errorf("%s: uid/euid/gid/egid = %v, want %v (%s)", ch.name, got, want, ch.user)
 			}
 			if len(ch.r.Groups) != 0 {
 				t.Errorf("%s: supplementary groups %v, want none", ch.name, ch.r.Groups)
@@ -214,24 +221,22 @@ func TestUpstreamChildIsolation(t *testing.T) {
 		}
 		// The same probe as root works: the refusals are the boundary.
 		root := c.spyProbe(t, "", c.brokerPID)
-		if !root.BrokerEnviron.Readable || !root.BrokerMem.Readable {
-			t.Fatalf("root cannot read the broker's environ or mem either: %+v %+v", root.BrokerEnviron, root.BrokerMem)
-		}
+		wantRootReads(t, root)
 	})
 
 	t.Run("children cannot read the secrets file", func(t *testing.T) {
 		for _, ch := range children {
-			if a := ch.r.Secrets; a.Readable || !strings.Contains(a.Error, "permission denied") {
-				t.Errorf("%s and the secrets file: %+v, want permission denied", ch.name, a)
+			if a := ch.r.Secrets; a.Readable {
+				t.Errorf("%s read the secrets file (%+v), want permission denied", ch.name, a)
+			} else if !strings.Contains(a.Error, "permission denied") {
+				t.Errorf("%s and the secrets file: error = %q, want permission denied", ch.name, a.Error)
 			}
 		}
 	})
 
 	t.Run("a child cannot read the other child's environment", func(t *testing.T) {
 		for _, ch := range children {
-			if ch.sibling.Readable || ch.sibling.Error == "" {
-				t.Errorf("%s read %s's environment: %+v", ch.name, ch.siblingOf, ch.sibling)
-			}
+			wantRefusedAccess(t, fmt.Sprintf("%s and %s's environment", ch.name, ch.siblingOf), ch.sibling)
 		}
 	})
 
@@ -257,8 +262,11 @@ func TestUpstreamChildIsolation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(env), spyTokenEnv+"="+ch.own+"\x00") || strings.Contains(string(env), ch.other) {
-				t.Errorf("child %d does not hold exactly its own token", ch.pid)
+			if !strings.Contains(string(env), spyTokenEnv+"="+ch.own+"\x00") {
+				t.Errorf("child %d: environment lacks its own token in %s, want it", ch.pid, spyTokenEnv)
+			}
+			if strings.Contains(string(env), ch.other) {
+				t.Errorf("child %d: environment holds the other child's token, want only its own", ch.pid)
 			}
 		}
 	})
@@ -275,8 +283,13 @@ func TestUpstreamChildIsolation(t *testing.T) {
 			}
 			raw, _ := json.Marshal(res)
 			session.frames = append(session.frames, string(raw))
-			if !res.IsError || !strings.Contains(string(raw), `"invalid_field"`) || !strings.Contains(string(raw), `"not_started"`) {
-				t.Errorf("%s: %s, want invalid_field, not started", args, raw)
+			if !res.IsError {
+				t.Errorf("%s: isError = false, want a refusal: %s", args, raw)
+			}
+			for _, want := range []string{`"invalid_field"`, `"not_started"`} {
+				if !strings.Contains(string(raw), want) {
+					t.Errorf("%s: result = %s, want it to hold %s", args, raw, want)
+				}
 			}
 		}
 		got := auditCodes(t, c.audit, uidOf(t, c.agent), "spy_probe_write")
@@ -303,33 +316,37 @@ func TestUpstreamChildUserRefusals(t *testing.T) {
 	t.Run("without CAP_SETUID and CAP_SETGID the broker refuses user", func(t *testing.T) {
 		c.writeConfig(t, c.reader, c.writer)
 		out := c.refusal(t)
-		if !strings.Contains(out, "cannot switch users") || !strings.Contains(out, "CAP_SETUID") {
-			t.Errorf("refusal without capabilities does not say why:\n%s", out)
+		for _, want := range []string{"cannot switch users", "CAP_SETUID"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("refusal without capabilities lacks %q, want it to say why:\n%s", want, out)
+			}
 		}
 	})
 
 	t.Run("root, the broker's own user, and a user in the secrets file's group are refused", func(t *testing.T) {
 		c.writeConfig(t, "root", c.writer)
 		if out := c.refusal(t, switchCaps...); !strings.Contains(out, `user "root" is root`) {
-			t.Errorf("user root:\n%s", out)
+			t.Errorf("user root: refusal lacks %q:\n%s", `user "root" is root`, out)
 		}
 		c.writeConfig(t, c.reader, c.svc)
 		if out := c.refusal(t, switchCaps...); !strings.Contains(out, fmt.Sprintf("user %q is the broker's own user", c.svc)) {
-			t.Errorf("write_user %s:\n%s", c.svc, out)
+			t.Errorf("write_user %s: refusal lacks %q:\n%s", c.svc, fmt.Sprintf("user %q is the broker's own user", c.svc), out)
 		}
 		run(t, nil, "usermod", "-a", "-G", c.svc, c.reader)
 		defer run(t, nil, "gpasswd", "-d", c.reader, c.svc)
 		c.writeConfig(t, c.reader, c.writer)
-		if out := c.refusal(t, switchCaps...); !strings.Contains(out, fmt.Sprintf("user %q is in the group", c.reader)) ||
-			!strings.Contains(out, c.secrets) {
-			t.Errorf("user %s in %s:\n%s", c.reader, c.svc, out)
+		out := c.refusal(t, switchCaps...)
+		for _, want := range []string{fmt.Sprintf("user %q is in the group", c.reader), c.secrets} {
+			if !strings.Contains(out, want) {
+				t.Errorf("user %s in %s: refusal lacks %q:\n%s", c.reader, c.svc, want, out)
+			}
 		}
 	})
 
 	t.Run("write_user without user is a config error", func(t *testing.T) {
 		c.writeConfig(t, "", c.writer)
 		if out := c.refusal(t, switchCaps...); !strings.Contains(out, "write_user needs user") {
-			t.Errorf("write_user alone:\n%s", out)
+			t.Errorf("write_user alone: refusal lacks %q:\n%s", "write_user needs user", out)
 		}
 	})
 }
@@ -369,8 +386,11 @@ func TestBrokerNotDumpable(t *testing.T) {
 	t.Run("a process of the broker's user cannot read its memory or environment", func(t *testing.T) {
 		environ := fmt.Sprintf("/proc/%d/environ", c.brokerPID)
 		out, err := asUser(c.svc, "cat", environ).CombinedOutput()
-		if err == nil || !strings.Contains(string(out), "Permission denied") {
-			t.Errorf("as %s, cat %s: err=%v, output %d bytes; want permission denied", c.svc, environ, err, len(out))
+		if err == nil {
+			t.Errorf("as %s, cat %s: exit status 0 (%d bytes), want permission denied", c.svc, environ, len(out))
+		}
+		if !strings.Contains(string(out), "Permission denied") {
+			t.Errorf("as %s, cat %s: output lacks \"Permission denied\" (%d bytes)", c.svc, environ, len(out))
 		}
 		svc := c.spyProbe(t, c.svc, c.brokerPID)
 		refusedBroker(t, "a process of "+c.svc, svc)
@@ -379,16 +399,17 @@ func TestBrokerNotDumpable(t *testing.T) {
 			t.Errorf("as %s, the secrets file is unreadable (%+v): the probe did not run as the broker's user", c.svc, svc.Secrets)
 		}
 		root := c.spyProbe(t, "", c.brokerPID)
-		if !root.BrokerEnviron.Readable || !root.BrokerMem.Readable {
-			t.Fatalf("root cannot read the broker's environ or mem either: %+v %+v", root.BrokerEnviron, root.BrokerMem)
-		}
+		wantRootReads(t, root)
 	})
 
 	t.Run("a child running as the broker's user cannot read its memory", func(t *testing.T) {
 		session := c.agentSpySession(t)
 		r := session.call("spy_probe_read", 0)
-		if r.UID != uidOf(t, c.svc) || r.PPID != c.brokerPID {
-			t.Fatalf("the child runs as uid %d under %d, want %s under the broker %d", r.UID, r.PPID, c.svc, c.brokerPID)
+		if want := uidOf(t, c.svc); r.UID != want {
+			t.Fatalf("the child runs as uid %d, want %d (%s)", r.UID, want, c.svc)
+		}
+		if r.PPID != c.brokerPID {
+			t.Fatalf("the child's parent = %d, want the broker %d", r.PPID, c.brokerPID)
 		}
 		refusedBroker(t, "the child", r)
 		if l := leaks(strings.Join(session.frames, "\n")+c.brokerErr.String(), c.tokens...); l != "" {
@@ -402,9 +423,7 @@ func TestBrokerNotDumpable(t *testing.T) {
 func refusedBroker(t *testing.T, who string, r spyreport.Report) {
 	t.Helper()
 	for what, a := range map[string]spyreport.Access{"environ": r.BrokerEnviron, "maps": r.BrokerMaps, "mem": r.BrokerMem} {
-		if a.Readable || a.Error == "" {
-			t.Errorf("%s read the broker's %s (%s): %+v", who, what, a.Path, a)
-		}
+		wantRefusedAccess(t, fmt.Sprintf("%s and the broker's %s (%s)", who, what, a.Path), a)
 	}
 }
 
@@ -448,8 +467,11 @@ func (s *spySession) call(tool string, sibling int) spyreport.Report {
 	}
 	raw, _ := json.Marshal(res)
 	s.frames = append(s.frames, string(raw))
-	if res.IsError || len(res.Content) == 0 {
-		t.Fatalf("%s failed: %s\nbroker:\n%s", tool, raw, s.c.brokerErr.String())
+	if res.IsError {
+		t.Fatalf("%s: isError = true, want a result: %s\nbroker:\n%s", tool, raw, s.c.brokerErr.String())
+	}
+	if len(res.Content) == 0 {
+		t.Fatalf("%s: no content, want some: %s\nbroker:\n%s", tool, raw, s.c.brokerErr.String())
 	}
 	text, ok := res.Content[0].(*mcp.TextContent)
 	if !ok {
@@ -486,4 +508,28 @@ func auditCodes(t *testing.T, path string, uid int, tool string) []string {
 		out = append(out, rec.Code)
 	}
 	return out
+}
+
+// wantRefusedAccess fails unless a shows the access refused with an error.
+func wantRefusedAccess(t *testing.T, what string, a spyreport.Access) {
+	t.Helper()
+	if a.Readable {
+		t.Errorf("%s: Readable = true, want refused: %+v", what, a)
+		return
+	}
+	if a.Error == "" {
+		t.Errorf("%s: no error, want the refusal's: %+v", what, a)
+	}
+}
+
+// wantRootReads stops the test unless root can read the broker's environ
+// and mem: the refusals elsewhere are then the boundary's.
+func wantRootReads(t *testing.T, root spyreport.Report) {
+	t.Helper()
+	if !root.BrokerEnviron.Readable {
+		t.Fatalf("root cannot read the broker's environ either: %+v", root.BrokerEnviron)
+	}
+	if !root.BrokerMem.Readable {
+		t.Fatalf("root cannot read the broker's mem either: %+v", root.BrokerMem)
+	}
 }

@@ -30,8 +30,14 @@ func TestExampleConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Listen.Socket != "/run/ghgate/ghgate.sock" || cfg.Listen.Group != "ghgate-clients" || cfg.Listen.Mode != "0660" {
-		t.Errorf("listen: %+v", cfg.Listen)
+	if cfg.Listen.Socket != "/run/ghgate/ghgate.sock" {
+		t.Errorf("listen socket = %q, want /run/ghgate/ghgate.sock", cfg.Listen.Socket)
+	}
+	if cfg.Listen.Group != "ghgate-clients" {
+		t.Errorf("listen group = %q, want ghgate-clients", cfg.Listen.Group)
+	}
+	if cfg.Listen.Mode != "0660" {
+		t.Errorf("listen mode = %q, want 0660", cfg.Listen.Mode)
 	}
 	// The secrets example parses as name = "value" lines for the same names.
 	var secrets map[string]string
@@ -104,7 +110,7 @@ func TestDocsDocumentEveryConfigKey(t *testing.T) {
 	keys := configKeys(reflect.TypeOf(broker.Config{}), "")
 	t.Logf("config keys: %v", keys)
 	if len(keys) < 20 {
-		t.Fatalf("walked only %d keys: %v", len(keys), keys)
+		t.Fatalf("walked %d keys, want at least 20: %v", len(keys), keys)
 	}
 	for _, k := range keys {
 		if !strings.Contains(section, "| `"+k+"` |") {
@@ -163,8 +169,11 @@ func TestUnitVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(analyze, "verify", path).CombinedOutput()
-	if err != nil || len(strings.TrimSpace(string(out))) > 0 {
+	if err != nil {
 		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+	}
+	if len(strings.TrimSpace(string(out))) > 0 {
+		t.Fatalf("systemd-analyze verify printed warnings, want none:\n%s", out)
 	}
 }
 
@@ -174,8 +183,10 @@ func TestProvisionScriptParses(t *testing.T) {
 		t.Fatalf("bash -n provision.sh: %v\n%s", err, out)
 	}
 	fi, err := os.Stat(filepath.Join(moduleRoot(t), "deploy", "provision.sh"))
-	if err != nil || fi.Mode().Perm()&0o111 == 0 {
-		t.Errorf("provision.sh is not executable: %v %v", fi.Mode(), err)
+	if err != nil {
+		t.Errorf("stat provision.sh: %v", err)
+	} else if fi.Mode().Perm()&0o111 == 0 {
+		t.Errorf("provision.sh mode = %v, want it executable", fi.Mode().Perm())
 	}
 }
 
@@ -185,7 +196,7 @@ func TestWritePolicyDocumentsEveryKey(t *testing.T) {
 	doc := readRepoFile(t, "docs/write-policy.md")
 	keys := configKeys(reflect.TypeFor[policy.Rules](), "")
 	if len(keys) < 10 {
-		t.Fatalf("walked only %d keys: %v", len(keys), keys)
+		t.Fatalf("walked %d keys, want at least 10: %v", len(keys), keys)
 	}
 	for _, k := range keys {
 		if k == "outbound" || k == "confirm" || k == "flow" {

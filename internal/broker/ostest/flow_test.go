@@ -44,8 +44,10 @@ func TestAgentCannotCarryPrivateTextIntoAPublicIssue(t *testing.T) {
 	if res := first.call("github_add_comment", comment(innocent)); res.IsError {
 		t.Fatalf("a comment before any private read: %s", resultJSON(res))
 	}
-	if got := d.commentBodies(t, "acme", "widgets", 3); len(got) != initial+1 || got[initial] != innocent {
-		t.Fatalf("acme/widgets#3 after the comment before any private read: %q; want %d comments, the last %q", got, initial+1, innocent)
+	if got := d.commentBodies(t, "acme", "widgets", 3); len(got) != initial+1 {
+		t.Fatalf("acme/widgets#3 after the comment before any private read: %d comments (%q), want %d", len(got), got, initial+1)
+	} else if got[initial] != innocent {
+		t.Fatalf("acme/widgets#3 after the comment before any private read: last comment = %q, want %q", got[initial], innocent)
 	}
 	private := first.call("github_get_issue", map[string]any{"owner": "alice", "repo": "notes", "issue_number": 4})
 	if private.IsError {
@@ -73,8 +75,10 @@ func TestAgentCannotCarryPrivateTextIntoAPublicIssue(t *testing.T) {
 		t.Fatalf("%s, who read nothing private, was refused the comment: %s", other, resultJSON(res))
 	}
 	theirs.close()
-	if got := d.commentBodies(t, "acme", "widgets", 3); len(got) != before+1 || got[before] != leak {
-		t.Fatalf("acme/widgets#3 after %s's comment: %q; want %d comments, the last the private text", other, got, before+1)
+	if got := d.commentBodies(t, "acme", "widgets", 3); len(got) != before+1 {
+		t.Fatalf("acme/widgets#3 after %s's comment: %d comments (%q), want %d", other, len(got), got, before+1)
+	} else if got[before] != leak {
+		t.Fatalf("acme/widgets#3 after %s's comment: last comment = %q, want the private text %q", other, got[before], leak)
 	}
 
 	agentUID, otherUID := uidOf(t, d.agent), uidOf(t, other)
@@ -122,8 +126,11 @@ func (d *deployment) grantPrivateRead(t *testing.T) {
 	notes := st.Repo("alice", "notes")
 	st.AddToken(&emulator.Token{Value: tok, Login: "alice", Perms: map[string]emulator.Permission{"alice/notes": emulator.PermRead}})
 	st.Unlock()
-	if notes == nil || !notes.Private {
-		t.Fatal("the emulator's seed has no private alice/notes")
+	if notes == nil {
+		t.Fatal("the emulator's seed has no alice/notes")
+	}
+	if !notes.Private {
+		t.Fatal("the emulator's seed has alice/notes public, want it private")
 	}
 	// Root appends: the secrets file stays the service user's, 0600.
 	appendConfig(t, d.secrets, fmt.Sprintf("osnotes = %q\n", tok))
@@ -137,8 +144,11 @@ func (d *deployment) commentBodies(t *testing.T, owner, repo string, number int)
 	st.Lock()
 	defer st.Unlock()
 	r := st.Repo(owner, repo)
-	if r == nil || number < 1 || number > len(r.Issues) {
-		t.Fatalf("the emulator has no %s/%s#%d", owner, repo, number)
+	if r == nil {
+		t.Fatalf("the emulator has no %s/%s", owner, repo)
+	}
+	if number < 1 || number > len(r.Issues) {
+		t.Fatalf("the emulator has no %s/%s#%d: issue number %d, want 1..%d", owner, repo, number, number, len(r.Issues))
 	}
 	var out []string
 	for _, c := range r.Issues[number-1].Comments {
@@ -180,8 +190,14 @@ func refusedCrossVisibility(t *testing.T, what string, res *mcp.CallToolResult) 
 	if err := json.Unmarshal(raw, &env); err != nil {
 		t.Fatalf("%s: %v: %s", what, err, resultJSON(res))
 	}
-	if !res.IsError || env.Code != "cross_visibility_write" || env.Settlement != "not_started" {
-		t.Fatalf("%s: error=%v code %q settlement %q; want cross_visibility_write, not_started\n%s", what, res.IsError, env.Code, env.Settlement, resultJSON(res))
+	if !res.IsError {
+		t.Fatalf("%s: isError = false, want a refusal\n%s", what, resultJSON(res))
+	}
+	if env.Code != "cross_visibility_write" {
+		t.Fatalf("%s: code = %q, want cross_visibility_write\n%s", what, env.Code, resultJSON(res))
+	}
+	if env.Settlement != "not_started" {
+		t.Fatalf("%s: settlement = %q, want not_started\n%s", what, env.Settlement, resultJSON(res))
 	}
 	for _, repo := range []string{"alice/notes", "acme/widgets"} {
 		if !strings.Contains(env.Message, repo) {

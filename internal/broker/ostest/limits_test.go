@@ -62,8 +62,11 @@ func TestAgentCannotExhaustTheBroker(t *testing.T) {
 	// Every flooded connection is told its line is too long; none closes.
 	for i, b := range conns {
 		line, err := b.readLine(ctx)
-		if err != nil || !strings.Contains(line, "exceeds") {
-			t.Fatalf("flooded connection %d: %q, %v; want a line-too-long error\nbroker:\n%s", i, line, err, d.brokerErr.String())
+		if err != nil {
+			t.Fatalf("flooded connection %d: %v; want a line-too-long error\nbroker:\n%s", i, err, d.brokerErr.String())
+		}
+		if !strings.Contains(line, "exceeds") {
+			t.Fatalf("flooded connection %d: line = %q, want a line-too-long error saying exceeds\nbroker:\n%s", i, line, d.brokerErr.String())
 		}
 	}
 	wg.Wait()
@@ -89,8 +92,11 @@ func TestAgentCannotExhaustTheBroker(t *testing.T) {
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "github_get_issue",
 		Arguments: map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1}})
-	if err != nil || res.IsError {
-		t.Fatalf("the second agent's call: %v %+v", err, res)
+	if err != nil {
+		t.Fatalf("the second agent's call: %v", err)
+	}
+	if res.IsError {
+		t.Fatalf("the second agent's call: isError = true, want a result: %+v", res.Content)
 	}
 	_ = cs.Close()
 
@@ -210,8 +216,16 @@ func TestSocketDirectoryTheAgentCanWrite(t *testing.T) {
 	cmd := exec.CommandContext(ctx, base.Path, base.Args[1:]...)
 	cmd.Env, cmd.Dir = base.Env, base.Dir
 	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil || err == nil || !strings.Contains(string(out), runDir) || !strings.Contains(string(out), "writ") {
-		t.Fatalf("the broker started with its socket in a directory %s can write: %v\n%s", d.agent, err, out)
+	if ctx.Err() != nil {
+		t.Fatalf("the broker served until the deadline (%v), want a refusal: its socket is in a directory %s can write\n%s", ctx.Err(), d.agent, out)
+	}
+	if err == nil {
+		t.Fatalf("the broker exited 0, want a refusal: its socket is in a directory %s can write\n%s", d.agent, out)
+	}
+	for _, want := range []string{runDir, "writ"} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("the broker's refusal lacks %q:\n%s", want, out)
+		}
 	}
 	if _, err := os.Lstat(d.socket); err == nil {
 		t.Fatal("a socket was created in the agent's directory")
@@ -236,7 +250,12 @@ func TestSocketDirectoryTheAgentCanWrite(t *testing.T) {
 	doc := exec.Command(d.bin, "doctor", "--config", linked, "--service-user", d.svc)
 	doc.Env = childEnv
 	out, err = doc.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "FAIL") || !strings.Contains(string(out), "symbolic link") {
-		t.Fatalf("doctor on a symlinked socket: %v\n%s", err, out)
+	if err == nil {
+		t.Fatalf("doctor on a symlinked socket: exit status 0, want a failure\n%s", out)
+	}
+	for _, want := range []string{"FAIL", "symbolic link"} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("doctor on a symlinked socket: output lacks %q:\n%s", want, out)
+		}
 	}
 }

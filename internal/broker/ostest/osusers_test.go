@@ -202,8 +202,11 @@ func TestOSUserBoundary(t *testing.T) {
 		for _, dirMode := range []string{"0750", "0755"} {
 			run(t, nil, "chmod", dirMode, dir)
 			out, err := exec.Command("runuser", "-u", d.agent, "--", "cat", d.secrets).CombinedOutput()
-			if err == nil || !strings.Contains(string(out), "Permission denied") {
-				t.Errorf("directory %s: runuser -u %s -- cat %s: err=%v, output %q; want permission denied", dirMode, d.agent, d.secrets, err, out)
+			if err == nil {
+				t.Errorf("directory %s: runuser -u %s -- cat %s: exit status 0, want permission denied; output %q", dirMode, d.agent, d.secrets, out)
+			}
+			if !strings.Contains(string(out), "Permission denied") {
+				t.Errorf("directory %s: runuser -u %s -- cat %s: output = %q, want one saying Permission denied", dirMode, d.agent, d.secrets, out)
 			}
 			if l := leaks(string(out), d.tokens...); l != "" {
 				t.Errorf("the output holds a token piece %q", l)
@@ -215,8 +218,11 @@ func TestOSUserBoundary(t *testing.T) {
 	t.Run("agent cannot read the broker's environment", func(t *testing.T) {
 		environ := fmt.Sprintf("/proc/%d/environ", d.brokerPID)
 		out, err := exec.Command("runuser", "-u", d.agent, "--", "cat", environ).CombinedOutput()
-		if err == nil || !strings.Contains(string(out), "Permission denied") {
-			t.Fatalf("runuser -u %s -- cat %s: err=%v, output %q; want permission denied", d.agent, environ, err, out)
+		if err == nil {
+			t.Fatalf("runuser -u %s -- cat %s: exit status 0, want permission denied; output %q", d.agent, environ, out)
+		}
+		if !strings.Contains(string(out), "Permission denied") {
+			t.Fatalf("runuser -u %s -- cat %s: output = %q, want one saying Permission denied", d.agent, environ, out)
 		}
 		// The same read as root works, so the refusal is the boundary, not
 		// a missing process.
@@ -307,10 +313,13 @@ func provisionWith(t *testing.T, su setup) *deployment {
 	checkProvisioned(t, d)
 	run(t, env, "bash", script, "--agent-user", d.agent)
 	if out := run(t, env, "bash", script, "--agent-user", d.agent); !strings.Contains(out, "already") {
-		t.Errorf("second --agent-user run: %s", out)
+		t.Errorf("second --agent-user run: output lacks \"already\":\n%s", out)
 	}
-	if !inGroup(t, d.agent, d.clients) || inGroup(t, d.agent, d.svc) {
-		t.Fatalf("%s's groups after --agent-user: %s", d.agent, run(t, nil, "id", "-nG", d.agent))
+	if !inGroup(t, d.agent, d.clients) {
+		t.Fatalf("%s's groups after --agent-user = %s, want %s among them", d.agent, run(t, nil, "id", "-nG", d.agent), d.clients)
+	}
+	if inGroup(t, d.agent, d.svc) {
+		t.Fatalf("%s's groups after --agent-user = %s, want no %s", d.agent, run(t, nil, "id", "-nG", d.agent), d.svc)
 	}
 
 	d.bin = filepath.Join(root, "usr", "local", "bin", "ghgate")
@@ -402,15 +411,17 @@ file = %q
 func checkProvisioned(t *testing.T, d *deployment) {
 	t.Helper()
 	passwd := strings.Split(strings.TrimSpace(run(t, nil, "getent", "passwd", d.svc)), ":")
-	if len(passwd) != 7 || !strings.HasSuffix(passwd[6], "nologin") && !strings.HasSuffix(passwd[6], "false") {
-		t.Errorf("service user %s: %v, want no login shell", d.svc, passwd)
+	if len(passwd) != 7 {
+		t.Errorf("service user %s: passwd entry %v has %d fields, want 7", d.svc, passwd, len(passwd))
+	} else if shell := passwd[6]; !strings.HasSuffix(shell, "nologin") && !strings.HasSuffix(shell, "false") {
+		t.Errorf("service user %s: shell = %q, want no login shell (nologin or false)", d.svc, shell)
 	}
 	if len(passwd) == 7 {
 		if _, err := os.Stat(passwd[5]); err == nil {
 			t.Errorf("service user %s has a home directory %s", d.svc, passwd[5])
 		}
 		if uid, _ := strconv.Atoi(passwd[2]); uid == 0 || uid >= 1000 {
-			t.Errorf("service user %s has uid %d, want a system uid", d.svc, uid)
+			t.Errorf("service user %s: uid = %d, want a system uid (1..999)", d.svc, uid)
 		}
 	}
 	if !inGroup(t, d.svc, d.clients) {
@@ -437,8 +448,14 @@ func checkProvisioned(t *testing.T, d *deployment) {
 			continue
 		}
 		st := fi.Sys().(*syscall.Stat_t)
-		if fi.Mode().Perm() != c.mode || int(st.Uid) != c.uid || int(st.Gid) != c.gid {
-			t.Errorf("%s: %04o %d:%d, want %04o %d:%d", c.rel, fi.Mode().Perm(), st.Uid, st.Gid, c.mode, c.uid, c.gid)
+		if fi.Mode().Perm() != c.mode {
+			t.Errorf("%s: mode = %04o, want %04o", c.rel, fi.Mode().Perm(), c.mode)
+		}
+		if int(st.Uid) != c.uid {
+			t.Errorf("%s: owner uid = %d, want %d", c.rel, st.Uid, c.uid)
+		}
+		if int(st.Gid) != c.gid {
+			t.Errorf("%s: group gid = %d, want %d", c.rel, st.Gid, c.gid)
 		}
 	}
 	unit, err := os.ReadFile(filepath.Join(d.root, "etc/systemd/system/ghgate-broker.service"))
@@ -611,10 +628,23 @@ func (d *deployment) doctor(t *testing.T) {
 		}
 		return ""
 	}
+	// wantDoctorFail checks that doctor exited with an error and failed the gate.
+	wantDoctorFail := func(what, out string, err error, gate string) {
+		t.Helper()
+		if err == nil {
+			t.Errorf("%s: exit status 0, want a failure\n%s", what, out)
+		}
+		if got := verdict(out, gate); got != "FAIL" {
+			t.Errorf("%s: gate %q = %q, want FAIL\n%s", what, gate, got, out)
+		}
+	}
 
 	out, err := runDoctor(d.agent)
-	if err != nil || strings.Contains(out, "FAIL") {
+	if err != nil {
 		t.Fatalf("doctor on the sound setup: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "FAIL") {
+		t.Fatalf("doctor on the sound setup reports a FAIL, want none:\n%s", out)
 	}
 	t.Logf("ghgate doctor on the sound setup:\n%s", out)
 	for _, gate := range []string{"config file", "service user", "bridge group", "secrets file", "secrets directory", "route secrets",
@@ -627,23 +657,17 @@ func (d *deployment) doctor(t *testing.T) {
 
 	// The outsider is not in the bridge group.
 	out, err = runDoctor(d.outsider)
-	if err == nil || verdict(out, "agent in bridge group") != "FAIL" {
-		t.Errorf("doctor --agent-user %s: %v\n%s", d.outsider, err, out)
-	}
+	wantDoctorFail(fmt.Sprintf("doctor --agent-user %s", d.outsider), out, err, "agent in bridge group")
 
 	// The agent joins the service user's group: it could read the secrets.
 	run(t, nil, "usermod", "-a", "-G", d.svc, d.agent)
 	out, err = runDoctor(d.agent)
 	run(t, nil, "gpasswd", "-d", d.agent, d.svc)
-	if err == nil || verdict(out, "agent not in service group") != "FAIL" {
-		t.Errorf("doctor with %s in %s: %v\n%s", d.agent, d.svc, err, out)
-	}
+	wantDoctorFail(fmt.Sprintf("doctor with %s in %s", d.agent, d.svc), out, err, "agent not in service group")
 
 	// A world-readable secrets file fails its gate.
 	run(t, nil, "chmod", "0644", d.secrets)
 	out, err = runDoctor(d.agent)
 	run(t, nil, "chmod", "0600", d.secrets)
-	if err == nil || verdict(out, "secrets file") != "FAIL" {
-		t.Errorf("doctor with a 0644 secrets file: %v\n%s", err, out)
-	}
+	wantDoctorFail("doctor with a 0644 secrets file", out, err, "secrets file")
 }

@@ -90,8 +90,11 @@ func TestBrokerSyncRootAgainstAgentUsers(t *testing.T) {
 		}
 		read := map[string]any{"owner": "alice", "repo": "notes", "issue_number": 1, "source": "mirror"}
 		isErr, text := d.agentCall(t, other, "github_get_issue", read)
-		if !isErr || !strings.Contains(text, "sync_not_configured") {
-			t.Errorf("%s reading the mirror under a 1777 sync_root: %s, want sync_not_configured", other, text)
+		if !isErr {
+			t.Errorf("%s reading the mirror under a 1777 sync_root: isError = false, want sync_not_configured: %s", other, text)
+		}
+		if !strings.Contains(text, "sync_not_configured") {
+			t.Errorf("%s reading the mirror under a 1777 sync_root: result = %s, want sync_not_configured", other, text)
 		}
 		if strings.Contains(text, "PLANTED BODY") {
 			t.Errorf("%s was served the planted body: %s", other, text)
@@ -100,8 +103,11 @@ func TestBrokerSyncRootAgainstAgentUsers(t *testing.T) {
 		// broker's own: refused, not read.
 		run(t, nil, "chmod", "0700", root)
 		isErr, text = d.agentCall(t, other, "github_get_issue", read)
-		if !isErr || !strings.Contains(text, "sync_dir_refused") {
-			t.Errorf("%s reading the planted mirror: %s, want sync_dir_refused", other, text)
+		if !isErr {
+			t.Errorf("%s reading the planted mirror: isError = false, want sync_dir_refused: %s", other, text)
+		}
+		if !strings.Contains(text, "sync_dir_refused") {
+			t.Errorf("%s reading the planted mirror: result = %s, want sync_dir_refused", other, text)
 		}
 		if strings.Contains(text, "PLANTED BODY") {
 			t.Errorf("%s was served the planted body: %s", other, text)
@@ -141,8 +147,11 @@ func (d *deployment) brokerRefusal(t *testing.T) string {
 	cmd := exec.CommandContext(ctx, "setpriv", "--reuid="+d.svc, "--regid="+d.svc, "--init-groups", "--", d.bin, "broker", "--config", d.config)
 	cmd.Env, cmd.Dir = childEnv, "/"
 	out, err := cmd.CombinedOutput()
-	if err == nil || ctx.Err() != nil {
-		t.Fatalf("the broker did not refuse to start (err %v):\n%s", err, out)
+	if err == nil {
+		t.Fatalf("the broker exited 0, want a refusal to start:\n%s", out)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("the broker ran until the deadline (%v), want a refusal to start:\n%s", ctx.Err(), out)
 	}
 	if l := leaks(string(out), d.tokens...); l != "" {
 		t.Errorf("the broker's output holds a token piece %q", l)

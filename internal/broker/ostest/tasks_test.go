@@ -118,8 +118,10 @@ func checkLimitRefusal(t *testing.T, what string, r brokertest.Reply) {
 	if r.Error.Data.RetryAfterMS == nil {
 		t.Errorf("%s: refusal %q has no retry_after_ms", what, r.Error.Message)
 	}
-	if r.Error.Data.Repair == nil || r.Error.Data.Repair.NextStep == "" {
-		t.Errorf("%s: refusal %q has no repair", what, r.Error.Message)
+	if r.Error.Data.Repair == nil {
+		t.Errorf("%s: refusal %q has no repair, want one", what, r.Error.Message)
+	} else if r.Error.Data.Repair.NextStep == "" {
+		t.Errorf("%s: refusal %q: repair next_step is empty, want one", what, r.Error.Message)
 	}
 }
 
@@ -159,8 +161,12 @@ func TestAgentTasksStayInsideTheBrokersLimits(t *testing.T) {
 	first.close()
 	again := openTaskBridge(ctx, t, d, d.agent)
 	for _, id := range started {
-		if r := again.taskMethod("tasks/get", id); r.Error != nil || r.Result.Status != tasks.StatusWorking {
-			t.Fatalf("tasks/get %s from the agent's new connection: %+v", id, r)
+		r := again.taskMethod("tasks/get", id)
+		if r.Error != nil {
+			t.Fatalf("tasks/get %s from the agent's new connection: error %+v, want the task", id, *r.Error)
+		}
+		if r.Result.Status != tasks.StatusWorking {
+			t.Fatalf("tasks/get %s from the agent's new connection: status = %q, want %q", id, r.Result.Status, tasks.StatusWorking)
 		}
 	}
 	more, refusedAgain := again.reports(3)
@@ -189,8 +195,10 @@ func TestAgentTasksStayInsideTheBrokersLimits(t *testing.T) {
 			t.Errorf("%s of another agent's task: %q, want %q", method, got, want)
 		}
 	}
-	if r := again.taskMethod("tasks/get", started[0]); r.Error != nil || r.Result.Status != tasks.StatusWorking {
-		t.Errorf("the first agent's task after the second's cancel: %+v, want working", r)
+	if r := again.taskMethod("tasks/get", started[0]); r.Error != nil {
+		t.Errorf("the first agent's task after the second's cancel: error %+v, want it working", *r.Error)
+	} else if r.Result.Status != tasks.StatusWorking {
+		t.Errorf("the first agent's task after the second's cancel: status = %q, want %q", r.Result.Status, tasks.StatusWorking)
 	}
 	theirs, _ := second.reports(1)
 	if got := len(theirs); got != 1 {

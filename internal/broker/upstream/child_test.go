@@ -80,8 +80,12 @@ func TestChildProxy(t *testing.T) {
 	if isErr {
 		t.Fatalf("get_issue failed: %v", out)
 	}
-	if issue, _ := out["issue"].(map[string]any); issue == nil || issue["number"] != float64(1) {
-		t.Fatalf("get_issue: unexpected result %v", out)
+	issue, _ := out["issue"].(map[string]any)
+	if issue == nil {
+		t.Fatalf("get_issue: no issue object in %v", out)
+	}
+	if issue["number"] != float64(1) {
+		t.Fatalf("get_issue: issue.number = %v, want 1", issue["number"])
 	}
 	// structuredContent is forwarded as the upstream's bytes, so large
 	// integers stay exact.
@@ -91,19 +95,27 @@ func TestChildProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.add(direct)
-	if raw, ok := direct.StructuredContent.(json.RawMessage); !ok || direct.IsError || string(raw) != direct.Content[0].(*mcp.TextContent).Text {
-		t.Fatalf("structuredContent not forwarded as bytes: %T", direct.StructuredContent)
+	raw, ok := direct.StructuredContent.(json.RawMessage)
+	if !ok {
+		t.Fatalf("structuredContent is a %T, want json.RawMessage (forwarded as bytes)", direct.StructuredContent)
+	}
+	if direct.IsError {
+		t.Fatalf("direct get_issue: isError = true, want a result: %s", raw)
+	}
+	if text := direct.Content[0].(*mcp.TextContent).Text; string(raw) != text {
+		t.Fatalf("structuredContent = %s, want the text content's bytes %s", raw, text)
 	}
 	// An upstream isError result comes back unchanged.
 	isErr, out = call(t, tr, cs, "github_get_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 999999})
-	if !isErr || out["code"] != "issue_not_found" {
-		t.Fatalf("want the upstream's issue_not_found envelope, got %v %v", isErr, out)
-	}
+	wantEnvelope(t, "upstream isError result", isErr, out, map[string]any{"code": "issue_not_found"})
 
 	// The read child has only the minimal environment, with the read token.
 	reader := p.current(tooldef.Read)
-	if reader == nil || reader.pid == 0 {
+	if reader == nil {
 		t.Fatal("no read child")
+	}
+	if reader.pid == 0 {
+		t.Fatal("read child pid = 0, want a process")
 	}
 	env := procEnviron(t, reader.pid)
 	if env != nil {
@@ -137,8 +149,11 @@ func TestChildProxy(t *testing.T) {
 		t.Fatalf("the issue was opened by %q, want bob (the write token's user)", got)
 	}
 	writer := p.current(tooldef.Write)
-	if writer == nil || writer.pid == reader.pid {
-		t.Fatal("the write did not get its own child")
+	if writer == nil {
+		t.Fatal("no write child after a write")
+	}
+	if writer.pid == reader.pid {
+		t.Fatalf("write child pid = %d, the read child's; want its own child", writer.pid)
 	}
 	if env := procEnviron(t, writer.pid); env != nil && env["GITHUB_TOKEN"] != w.writeTok {
 		t.Error("the write child does not hold the write token")
@@ -191,8 +206,11 @@ func TestChildRestartAndFailure(t *testing.T) {
 		t.Fatalf("call after the child died: %v", out)
 	}
 	second := p.current(tooldef.Read)
-	if second == first || second.pid == first.pid {
-		t.Fatal("the dead child was not replaced")
+	if second == first {
+		t.Fatal("the read child is still the dead one, want a replacement")
+	}
+	if second.pid == first.pid {
+		t.Fatalf("replacement child pid = %d, the dead child's; want a new process", second.pid)
 	}
 
 	// When the restart fails the call is an upstream_unavailable envelope,
@@ -204,16 +222,12 @@ func TestChildRestartAndFailure(t *testing.T) {
 	}
 	waitDead(t, second)
 	isErr, out := call(t, tr, cs, "github_get_issue", args)
-	if !isErr || out["code"] != string(contract.CodeUpstreamUnavailable) || out["temporary"] != true {
-		t.Fatalf("want a temporary upstream_unavailable envelope, got %v %v", isErr, out)
-	}
+	wantEnvelope(t, "a read while the child is dead", isErr, out, map[string]any{"code": string(contract.CodeUpstreamUnavailable), "temporary": true})
 	if _, ok := out["settlement"]; ok {
 		t.Errorf("a read's envelope carries a settlement: %v", out)
 	}
-	if isErr, out := call(t, tr, cs, "github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "never"}); !isErr ||
-		out["code"] != string(contract.CodeUpstreamUnavailable) || out["settlement"] != string(contract.NotStarted) {
-		t.Fatalf("a write whose child cannot start: want upstream_unavailable, not_started; got %v %v", isErr, out)
-	}
+	isErr, out = call(t, tr, cs, "github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "never"})
+	wantEnvelope(t, "a write whose child cannot start", isErr, out, map[string]any{"code": string(contract.CodeUpstreamUnavailable), "settlement": string(contract.NotStarted)})
 	// The upstream is back: the next call starts it again.
 	p.cfg.Command[0] = command
 	if isErr, out := call(t, tr, cs, "github_get_issue", args); isErr {
@@ -233,14 +247,10 @@ func TestChildCredentials(t *testing.T) {
 	// No write credential routed: the write fails before anything starts,
 	// with the router's envelope.
 	isErr, out := call(t, tr, cs, "github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "x"})
-	if !isErr || out["code"] != string(contract.CodeMissingCredential) || out["settlement"] != string(contract.NotStarted) {
-		t.Fatalf("want missing_credential, not_started; got %v %v", isErr, out)
-	}
+	wantEnvelope(t, "a write with no write credential", isErr, out, map[string]any{"code": string(contract.CodeMissingCredential), "settlement": string(contract.NotStarted)})
 	tokens.set(tooldef.Write, "", contract.Errorf(contract.CodeInsufficientScope, "route %q has no write secret", "*"))
 	isErr, out = call(t, tr, cs, "github_create_issue", map[string]any{"owner": "acme", "repo": "widgets", "title": "x"})
-	if !isErr || out["code"] != string(contract.CodeInsufficientScope) {
-		t.Fatalf("want insufficient_scope; got %v %v", isErr, out)
-	}
+	wantEnvelope(t, "a write on a route without a write secret", isErr, out, map[string]any{"code": string(contract.CodeInsufficientScope)})
 	if p.current(tooldef.Write) != nil {
 		t.Fatal("a write child was started without a write credential")
 	}
@@ -252,8 +262,11 @@ func TestChildCredentials(t *testing.T) {
 		t.Fatalf("call with the rotated token: %v", out)
 	}
 	cur := p.current(tooldef.Read)
-	if cur == old || cur.token != rotated {
-		t.Fatal("the child was not replaced after the credential changed")
+	if cur == old {
+		t.Fatal("the read child is the old one after the credential changed, want a replacement")
+	}
+	if cur.token != rotated {
+		t.Fatal("the read child does not hold the rotated token, want it to")
 	}
 	if env := procEnviron(t, cur.pid); env != nil && env["GITHUB_TOKEN"] != rotated {
 		t.Error("the new child does not hold the rotated token")
@@ -270,8 +283,8 @@ func TestConnectErrors(t *testing.T) {
 	defer cancel()
 	_, err := Connect(ctx, cfg, Options{Tokens: newFakeTokens(w.readTok, w.writeTok), Log: log})
 	tr.add(err)
-	if err == nil || !strings.Contains(err.Error(), "allowlisted tools pull_request_read (it offers: github_add_comment") {
-		t.Fatalf("want an error naming the missing tool, got %v", err)
+	if want := "allowlisted tools pull_request_read (it offers: github_add_comment"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Connect error = %v, want one naming the missing tool: %q", err, want)
 	}
 
 	// No credential at all: the error names the router's reasons.
@@ -279,7 +292,7 @@ func TestConnectErrors(t *testing.T) {
 	_, err = Connect(ctx, cfg, Options{Tokens: newFakeTokens("", ""), Log: log})
 	tr.add(err)
 	if err == nil || !strings.Contains(err.Error(), "missing_credential") {
-		t.Fatalf("want a missing credential error, got %v", err)
+		t.Fatalf("Connect error = %v, want one saying missing_credential", err)
 	}
 
 	// A command that is not an MCP server.

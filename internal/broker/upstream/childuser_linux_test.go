@@ -47,14 +47,14 @@ func TestCheckUsers(t *testing.T) {
 	if me, err := user.Current(); err == nil && me.Uid != "0" {
 		cfg := Config{Name: "a", Command: cmd, TokenEnv: "T", Allow: ok, User: me.Username}
 		if err := cfg.check(); err == nil || !strings.Contains(err.Error(), "the broker's own user") {
-			t.Errorf("user %s (the current one): %v", me.Username, err)
+			t.Errorf("user %s (the current one): error = %v, want one saying %q", me.Username, err, "the broker's own user")
 		}
 	}
 	if os.Geteuid() != 0 {
 		// Without CAP_SETUID and CAP_SETGID (as a test user usually is).
 		cfg := Config{Name: "a", Command: cmd, TokenEnv: "T", Allow: ok, User: "nobody"}
 		if err := cfg.check(); err == nil || !strings.Contains(err.Error(), "cannot switch users") {
-			t.Errorf("without the capabilities: %v", err)
+			t.Errorf("without the capabilities: error = %v, want one saying %q", err, "cannot switch users")
 		}
 	}
 }
@@ -70,7 +70,7 @@ func TestCheckUsersSecretsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := resolveChildUser("nobody", secrets); err == nil || !strings.Contains(err.Error(), "could read the secrets file") {
-		t.Errorf("a secrets file others can read: %v", err)
+		t.Errorf("a secrets file others can read: error = %v, want one saying %q", err, "could read the secrets file")
 	}
 	if err := os.Chmod(secrets, 0o600); err != nil {
 		t.Fatal(err)
@@ -94,15 +94,32 @@ func TestChildTransportAsUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	cred := ct.Command.SysProcAttr.Credential
-	if cred == nil || nu.Uid != strconv.Itoa(int(cred.Uid)) || nu.Gid != strconv.Itoa(int(cred.Gid)) || cred.Groups == nil || len(cred.Groups) != 0 || cred.NoSetGroups {
-		t.Fatalf("credential %+v, want nobody's uid and gid and an empty (not nil) group list", cred)
+	if cred == nil {
+		t.Fatal("no credential, want nobody's")
+	}
+	if got := strconv.Itoa(int(cred.Uid)); got != nu.Uid {
+		t.Fatalf("credential uid = %s, want nobody's %s", got, nu.Uid)
+	}
+	if got := strconv.Itoa(int(cred.Gid)); got != nu.Gid {
+		t.Fatalf("credential gid = %s, want nobody's %s", got, nu.Gid)
+	}
+	if cred.Groups == nil {
+		t.Fatal("credential groups = nil, want an empty (not nil) list")
+	}
+	if len(cred.Groups) != 0 {
+		t.Fatalf("credential groups = %v, want none", cred.Groups)
+	}
+	if cred.NoSetGroups {
+		t.Fatal("credential NoSetGroups = true, want false")
 	}
 	home := "/"
 	if fi, err := os.Stat(nu.HomeDir); err == nil && fi.IsDir() {
 		home = nu.HomeDir
 	}
-	if !slices.Contains(ct.Command.Env, "HOME="+home) || !slices.Contains(ct.Command.Env, "T=tok") {
-		t.Fatalf("env %v, want HOME=%s and the token", ct.Command.Env, home)
+	for _, want := range []string{"HOME=" + home, "T=tok"} {
+		if !slices.Contains(ct.Command.Env, want) {
+			t.Fatalf("env = %v, want it to hold %s", ct.Command.Env, want)
+		}
 	}
 	// The write child has no user of its own here: it runs as user.
 	if got := p.cfg.userFor(tooldef.Write); got != "nobody" {

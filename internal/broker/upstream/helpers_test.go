@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"github.com/ghgate/ghgate/internal/testutil"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -271,4 +273,24 @@ func (p *Proxy) current(mode tooldef.Mode) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sess
+}
+
+// wantEnvelope stops the test unless a call failed with an envelope whose
+// fields named in want hold those values; it reports every field that
+// differs.
+func wantEnvelope(t *testing.T, what string, isErr bool, out map[string]any, want map[string]any) {
+	t.Helper()
+	if !isErr {
+		t.Fatalf("%s: isError = false, want an envelope: %v", what, out)
+	}
+	bad := false
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		if out[k] != want[k] {
+			t.Errorf("%s: %s = %v, want %v", what, k, out[k], want[k])
+			bad = true
+		}
+	}
+	if bad {
+		t.FailNow()
+	}
 }

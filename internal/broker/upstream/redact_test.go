@@ -275,8 +275,21 @@ func TestRedactorCleanEncoded(t *testing.T) {
 		b64 := base64.StdEncoding.EncodeToString([]byte(lead + leakTok))
 		got := r.clean("header " + b64 + " end")
 		head, tail, ok := strings.Cut(got, "[redacted]")
-		if !ok || !strings.HasPrefix(head, "header ") || len(head) > len("header ")+3 || !strings.HasSuffix(tail, " end") || len(tail) > len(" end")+3 {
-			t.Errorf("clean(base64 at offset %d) = %q", len(lead), got)
+		if !ok {
+			t.Errorf("clean(base64 at offset %d) = %q, want it to hold [redacted]", len(lead), got)
+			continue
+		}
+		if !strings.HasPrefix(head, "header ") {
+			t.Errorf("clean(base64 at offset %d) = %q, want it to start with %q", len(lead), got, "header ")
+		}
+		if limit := len("header ") + 3; len(head) > limit {
+			t.Errorf("clean(base64 at offset %d): %d bytes before [redacted], want at most %d: %q", len(lead), len(head), limit, got)
+		}
+		if !strings.HasSuffix(tail, " end") {
+			t.Errorf("clean(base64 at offset %d) = %q, want it to end with %q", len(lead), got, " end")
+		}
+		if limit := len(" end") + 3; len(tail) > limit {
+			t.Errorf("clean(base64 at offset %d): %d bytes after [redacted], want at most %d: %q", len(lead), len(tail), limit, got)
 		}
 	}
 }

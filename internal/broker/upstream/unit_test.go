@@ -47,8 +47,10 @@ func TestLineLog(t *testing.T) {
 	_, _ = w.Write([]byte(strings.Repeat("x", 3*maxLogLine)))
 	_, _ = w.Write([]byte("\n"))
 	out := tr.log.String()
-	if !strings.Contains(out, `line="first line"`) || !strings.Contains(out, `line="second with [redacted] end"`) {
-		t.Fatalf("log:\n%s", out)
+	for _, want := range []string{`line="first line"`, `line="second with [redacted] end"`} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("log lacks %s:\n%s", want, out)
+		}
 	}
 	if n := strings.Count(out, "upstream stderr"); n != 5 {
 		t.Errorf("%d records, want 5 (2 lines, a long one in 3 pieces)", n)
@@ -81,9 +83,13 @@ func TestCheckNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := CheckNames([]string{"github_get_issue"}, mk("a", "github_get_issue", "x"), mk("b", "x"))
-	if err == nil || !strings.Contains(err.Error(), `"github_get_issue" (upstream "a" and ghgate's own tool)`) ||
-		!strings.Contains(err.Error(), `"x" (upstream "b" and upstream "a")`) {
-		t.Fatalf("got %v", err)
+	if err == nil {
+		t.Fatal("CheckNames with clashing names: error = nil, want one naming each clash")
+	}
+	for _, want := range []string{`"github_get_issue" (upstream "a" and ghgate's own tool)`, `"x" (upstream "b" and upstream "a")`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckNames error = %v, want one saying %s", err, want)
+		}
 	}
 }
 
@@ -92,8 +98,12 @@ func TestExactStructured(t *testing.T) {
 	var decoded any
 	_ = json.Unmarshal([]byte(text), &decoded)
 	res := exactStructured(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: decoded})
-	if raw, ok := res.StructuredContent.(json.RawMessage); !ok || string(raw) != text {
-		t.Fatalf("structuredContent = %#v", res.StructuredContent)
+	raw, ok := res.StructuredContent.(json.RawMessage)
+	if !ok {
+		t.Fatalf("structuredContent is a %T, want json.RawMessage", res.StructuredContent)
+	}
+	if string(raw) != text {
+		t.Fatalf("structuredContent = %s, want %s", raw, text)
 	}
 	other := map[string]any{"different": true}
 	res = exactStructured(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: other})
@@ -109,10 +119,13 @@ func TestErrorResult(t *testing.T) {
 	if err := json.Unmarshal(res.StructuredContent.(json.RawMessage), &e); err != nil {
 		t.Fatal(err)
 	}
-	if !res.IsError || e["code"] != string(contract.CodeUpstreamUnavailable) || e["temporary"] != true ||
-		e["settlement"] != string(contract.Indeterminate) || e["request_id"] != "ghg_1" || e["fingerprint"] != "fp" {
-		t.Fatalf("envelope %v", e)
-	}
+	wantEnvelope(t, "errorResult", res.IsError, e, map[string]any{
+		"code":        string(contract.CodeUpstreamUnavailable),
+		"temporary":   true,
+		"settlement":  string(contract.Indeterminate),
+		"request_id":  "ghg_1",
+		"fingerprint": "fp",
+	})
 	if _, ok := e["retry_after_ms"]; !ok {
 		t.Fatal("retry_after_ms missing")
 	}
