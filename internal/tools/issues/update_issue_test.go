@@ -154,6 +154,9 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	if e.Repair == nil {
 		t.Fatalf("unknown label: repair = nil, want one: %+v", e)
 	}
+	if e.Details == nil {
+		t.Fatalf("unknown label: details = nil, want the closest names: %+v", e)
+	}
 	if got := fmt.Sprint(e.Details.Value); !strings.Contains(got, "priority: high") {
 		t.Fatalf("unknown label: details.value = %s, want one naming %q", got, "priority: high")
 	}
@@ -324,6 +327,9 @@ func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
 			raw := json.RawMessage(fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":`, firstIssue) + tc.args + `}`)
 			e := env.Call(t, toolkit.NameUpdateIssue, raw).Envelope(t)
 			wantEnvelope(t, e, contract.CodeInvalidField, contract.NotStarted)
+			if e.Details == nil {
+				t.Fatalf("%s: details = nil, want field %q: %+v", tc.args, tc.field, e)
+			}
 			if e.Details.Field != tc.field {
 				t.Errorf("%s: details.field = %q, want %q", tc.args, e.Details.Field, tc.field)
 			}
@@ -344,6 +350,9 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "status: ", To: issues.LabelNames{"status: in progress"}}}}}).Envelope(t)
 	wantEnvelope(t, e, contract.CodePartialSuccess, contract.RemoteSuccessKnown)
+	if e.Details == nil {
+		t.Fatalf("partial success: details = nil, want applied and not_applied: %+v", e)
+	}
 	wantStrings(t, "partial success: details.applied", e.Details.Applied, []string{`added "status: in progress"`})
 	wantStrings(t, "partial success: details.not_applied", e.Details.NotApplied, []string{`remove "status: triage"`})
 	if e.FollowUp == nil {
@@ -367,6 +376,9 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 		Title: ptrTo("Locked soon"), Locked: ptrTo(true), LockReason: "resolved"}).Envelope(t)
 	if e.Code != contract.CodePartialSuccess {
 		t.Errorf("lock failure: code = %q, want %q", e.Code, contract.CodePartialSuccess)
+	}
+	if e.Details == nil {
+		t.Fatalf("lock failure: details = nil, want applied: %+v", e)
 	}
 	wantStrings(t, "lock failure: details.applied", e.Details.Applied, []string{"set title"})
 	if e.FollowUp == nil {
