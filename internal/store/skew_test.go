@@ -92,8 +92,10 @@ func TestRedisSharedTimesIgnoreReplicaClocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ok || names["label:bug"] != "bug" {
-		t.Errorf("names a replica an hour ahead reads = %v, want the ones just confirmed", names)
+	if !ok {
+		t.Errorf("a replica an hour ahead found no names, want the ones just confirmed")
+	} else if names["label:bug"] != "bug" {
+		t.Errorf("names a replica an hour ahead reads = %v, want label:bug=bug just confirmed", names)
 	}
 
 	cred := a.CredentialKey("tok")
@@ -123,8 +125,10 @@ func TestRedisSharedTimesIgnoreReplicaClocks(t *testing.T) {
 	}
 	// Four entries pass the budget: the least recently used one goes.
 	for url, want := range map[string]bool{"oldest": false, "second": true} {
-		if _, ok, err := a.GetETag(ctx, ETagKey{Credential: cred, URL: url}); err != nil || ok != want {
-			t.Errorf("%s cached = %v (%v), want %v", url, ok, err, want)
+		if _, ok, err := a.GetETag(ctx, ETagKey{Credential: cred, URL: url}); err != nil {
+			t.Errorf("GetETag %s: %v", url, err)
+		} else if ok != want {
+			t.Errorf("%s cached = %v, want %v", url, ok, want)
 		}
 	}
 }
