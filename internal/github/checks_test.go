@@ -1,6 +1,10 @@
 package github
 
-import "testing"
+import (
+	"testing"
+
+	gh "github.com/google/go-github/v88/github"
+)
 
 // wantRefusal reports, one message per condition, where a call's
 // settlement s and its error e differ from the settlement and code
@@ -24,5 +28,20 @@ func wantWritten(t testing.TB, what string, s Settlement, err error) {
 	}
 	if s != RemoteSuccessKnown {
 		t.Fatalf("%s: settlement = %q, want %q", what, s, RemoteSuccessKnown)
+	}
+}
+
+// wantIssue stops the test unless a GetIssue returned no error, the title
+// given, and came from the cache or not as cached says.
+func wantIssue(t testing.TB, what string, is *gh.Issue, m Meta, err error, cached bool, title string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if m.Cached != cached {
+		t.Fatalf("%s: Cached = %v, want %v", what, m.Cached, cached)
+	}
+	if got := is.GetTitle(); got != title {
+		t.Fatalf("%s: title = %q, want %q", what, got, title)
 	}
 }
