@@ -45,3 +45,15 @@ func wantIssue(t testing.TB, what string, is *gh.Issue, m Meta, err error, cache
 		t.Fatalf("%s: title = %q, want %q", what, got, title)
 	}
 }
+
+// wantNumber stops the test unless a GetIssue returned no error and the
+// issue numbered n.
+func wantNumber(t testing.TB, what string, is *gh.Issue, err error, n int) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if got := is.GetNumber(); got != n {
+		t.Fatalf("%s: issue #%d, want #%d", what, got, n)
+	}
+}
