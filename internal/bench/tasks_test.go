@@ -20,8 +20,9 @@ func TestTasksBench(t *testing.T) {
 	var duplicate bool
 	for _, f := range figs {
 		t.Log(f)
-		if f.Value < 1 || f.Unit != "calls" {
-			t.Errorf("%s: %v %s", f.Name, f.Value, f.Unit)
+		checkFigure(t, f, f.Value >= 1, "at least 1")
+		if f.Unit != "calls" {
+			t.Errorf("%s unit = %q, want calls", f.Name, f.Unit)
 		}
 		if strings.Contains(f.Name, "close as a duplicate of a named issue") {
 			duplicate = true
