@@ -51,8 +51,11 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 	ok := Config{Issuers: []Issuer{{URL: "https://idp.example"}}, Clients: []Client{{Name: "a", Read: []string{"acme", "acme/widgets", "*"}}}}
-	if err := ok.Validate(); err != nil || ok.Issuers[0].ClientClaim != "client_id" {
-		t.Fatalf("valid config: %v, claim %q", err, ok.Issuers[0].ClientClaim)
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("valid config: %v", err)
+	}
+	if got := ok.Issuers[0].ClientClaim; got != "client_id" {
+		t.Fatalf("valid config: ClientClaim = %q, want the default client_id", got)
 	}
 }
 
@@ -63,7 +66,7 @@ func TestLoadRefusesUnknownKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "client.tools.readonly") {
-		t.Fatalf("misspelt read_only: %v", err)
+		t.Fatalf("misspelt read_only: error = %v, want one naming %q", err, "client.tools.readonly")
 	}
 }
 
@@ -184,8 +187,10 @@ func TestPolicy(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`{"owner":"acme","repos":"gadgets"}`, `{"owner":"acme","repos":["../x"]}`, `{"owner":"acme","repos":["alice/notes"]}`, `{"repos":["gadgets"]}`} {
-		if _, e := callargs.Read(json.RawMessage(bad), nil); e == nil || e.Code != contract.CodeInvalidField {
-			t.Errorf("%s: %v, want invalid_field", bad, e)
+		if _, e := callargs.Read(json.RawMessage(bad), nil); e == nil {
+			t.Errorf("%s: accepted, want %s", bad, contract.CodeInvalidField)
+		} else if e.Code != contract.CodeInvalidField {
+			t.Errorf("%s: code = %s, want %s (%v)", bad, e.Code, contract.CodeInvalidField, e)
 		}
 	}
 }
@@ -277,11 +282,15 @@ func TestVerify(t *testing.T) {
 		}
 		return ti.UserID, nil
 	}
-	if n, err := name(key); n != "ci" || err != nil {
-		t.Errorf("static key: %q %v", n, err)
+	if n, err := name(key); err != nil {
+		t.Errorf("static key: %v", err)
+	} else if n != "ci" {
+		t.Errorf("static key names %q, want ci", n)
 	}
-	if n, err := name(i.sign(t, k1, nil)); n != "bot" || err != nil {
-		t.Errorf("IdP token: %q %v", n, err)
+	if n, err := name(i.sign(t, k1, nil)); err != nil {
+		t.Errorf("IdP token: %v", err)
+	} else if n != "bot" {
+		t.Errorf("IdP token names %q, want bot", n)
 	}
 	for what, tok := range map[string]string{
 		"static key, last byte changed": key[:len(key)-1] + "8",
