@@ -117,25 +117,40 @@ func TestReadinessAndHealth(t *testing.T) {
 		return resp.StatusCode, string(b), resp.Header
 	}
 	if code, _, _ := get("/healthz"); code != 200 {
-		t.Fatalf("/healthz = %d", code)
+		t.Fatalf("/healthz = %d, want 200", code)
 	}
-	if code, body, _ := get("/readyz"); code != 503 || !strings.Contains(body, `"state":"connection refused"`) || strings.Contains(body, "github") {
-		t.Fatalf("/readyz with the store down = %d %s", code, body)
+	code, body, _ := get("/readyz")
+	if code != 503 {
+		t.Fatalf("/readyz with the store down = %d, want 503: %s", code, body)
+	}
+	if !strings.Contains(body, `"state":"connection refused"`) {
+		t.Fatalf("/readyz with the store down = %s, want the store's state %q", body, `"state":"connection refused"`)
+	}
+	if strings.Contains(body, "github") {
+		t.Fatalf("/readyz with the store down = %s, want no mention of github", body)
 	}
 	failing = false
 	time.Sleep(time.Millisecond)
 	if code, body, _ := get("/readyz"); code != 200 {
-		t.Fatalf("/readyz recovered = %d %s", code, body)
+		t.Fatalf("/readyz recovered = %d, want 200: %s", code, body)
 	}
-	if code, body, _ := get("/metrics"); code != 200 || !strings.Contains(body, "go_goroutines") {
-		t.Fatalf("/metrics = %d", code)
+	code, body, _ = get("/metrics")
+	if code != 200 {
+		t.Fatalf("/metrics = %d, want 200", code)
+	}
+	if !strings.Contains(body, "go_goroutines") {
+		t.Fatalf("/metrics lacks go_goroutines, want the Go collector's metrics")
 	}
 	op.Drain(context.Background())
-	if code, _, h := get("/readyz"); code != 503 || h.Get("Retry-After") == "" {
-		t.Fatalf("/readyz while draining = %d", code)
+	code, _, h := get("/readyz")
+	if code != 503 {
+		t.Fatalf("/readyz while draining = %d, want 503", code)
+	}
+	if h.Get("Retry-After") == "" {
+		t.Fatalf("/readyz while draining has no Retry-After, want one")
 	}
 	if code, _, _ := get("/healthz"); code != 200 {
-		t.Fatalf("/healthz while draining = %d", code)
+		t.Fatalf("/healthz while draining = %d, want 200", code)
 	}
 }
 
@@ -174,8 +189,11 @@ func TestDrainFinishesInFlightAndRefusesNew(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" {
-		t.Fatalf("new request while draining = %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("new request while draining = %d, want 503", resp.StatusCode)
+	}
+	if got := resp.Header.Get("Retry-After"); got != "1" {
+		t.Fatalf("new request while draining: Retry-After = %q, want 1", got)
 	}
 	select {
 	case <-drained:
