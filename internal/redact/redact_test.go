@@ -140,8 +140,11 @@ func TestCleanEveryForm(t *testing.T) {
 				if piece := leftover(out, e.shown(secret), e.width); piece != "" {
 					t.Errorf("output %q keeps %q", out, piece)
 				}
-				if !strings.HasPrefix(out, "before\n") || !strings.HasSuffix(out, "\nafter") {
-					t.Errorf("output %q lost the lines around the secret", out)
+				if !strings.HasPrefix(out, "before\n") {
+					t.Errorf("output %q lost the line before the secret, want it to start %q", out, "before\n")
+				}
+				if !strings.HasSuffix(out, "\nafter") {
+					t.Errorf("output %q lost the line after the secret, want it to end %q", out, "\nafter")
 				}
 			})
 		}
@@ -242,8 +245,12 @@ func TestCleanLeavesOrdinaryText(t *testing.T) {
 		"2026-01-02T15:04:05.0000000Z ##[group]Run actions/checkout@v4\n2026-01-02T15:04:06.0000000Z done",
 		"",
 	} {
-		if out, n := r.Clean(in); out != in || n != 0 {
-			t.Errorf("Clean(%.80q) = %.80q, %d; want it unchanged", in, out, n)
+		out, n := r.Clean(in)
+		if out != in {
+			t.Errorf("Clean(%.80q) = %.80q, want it unchanged", in, out)
+		}
+		if n != 0 {
+			t.Errorf("Clean(%.80q) counted %d, want 0", in, n)
 		}
 	}
 }
