@@ -94,15 +94,24 @@ func TestReleaseVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Release = %v, want the untouched release to verify", err)
 	}
-	if len(got) != 2 || got[0].Commit != commit || got[1].Builder != "https://example.com/builder" {
-		t.Errorf("verified = %+v, want both archives at commit %s", got, commit)
+	if len(got) != 2 {
+		t.Errorf("verified %d archives (%+v), want both", len(got), got)
+	} else {
+		if got[0].Commit != commit {
+			t.Errorf("verified[0].Commit = %q, want %q", got[0].Commit, commit)
+		}
+		if want := "https://example.com/builder"; got[1].Builder != want {
+			t.Errorf("verified[1].Builder = %q, want %q", got[1].Builder, want)
+		}
 	}
 	// A user who downloaded one archive checks that one.
 	if err := os.Remove(filepath.Join(dir, "ghgate_1.0.0_windows_arm64.zip")); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Release(dir, k.pub, Options{}); err != nil || len(got) != 1 {
-		t.Errorf("one archive downloaded: verified %d, err %v; want 1, nil", len(got), err)
+	if got, err := Release(dir, k.pub, Options{}); err != nil {
+		t.Errorf("one archive downloaded: %v", err)
+	} else if len(got) != 1 {
+		t.Errorf("one archive downloaded: verified %d, want 1", len(got))
 	}
 	if _, err := Release(dir, k.pub, Options{All: true}); err == nil {
 		t.Errorf("All with an archive missing verified, want an error")
