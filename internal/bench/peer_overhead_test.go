@@ -88,7 +88,7 @@ func TestCountingProxyTimesEachRequest(t *testing.T) {
 		t.Errorf("upstream time = %s, want between %s (what the upstream held) and %s (what the client waited)", got.Busy, 2*hold, waited)
 	}
 	if again := p.tally(); again != (upstreamTally{}) {
-		t.Errorf("tally did not reset: %+v", again)
+		t.Errorf("a second tally = %+v, want zero (reset)", again)
 	}
 }
 

@@ -27,7 +27,7 @@ func TestTasksBench(t *testing.T) {
 		if strings.Contains(f.Name, "close as a duplicate of a named issue") {
 			duplicate = true
 			if !strings.HasPrefix(f.Note, "1 tool call returned ") {
-				t.Errorf("%s: %s", f.Name, f.Note)
+				t.Errorf("%s: note %q, want one starting %q", f.Name, f.Note, "1 tool call returned ")
 			}
 		}
 	}

@@ -727,7 +727,7 @@ func TestStateGateReportsSizeAndRows(t *testing.T) {
 		t.Fatalf("no state database gate in %v", gates)
 	}
 	if gate.Verdict != Pass {
-		t.Fatalf("state database: %s (%s)", gate.Verdict, gate.Reason)
+		t.Fatalf("state database: verdict %s (%s), want %s", gate.Verdict, gate.Reason, Pass)
 	}
 	for _, want := range []string{w.path(stateRel), "KiB", "2 cached responses (14 B)", "1 idempotency key"} {
 		if !strings.Contains(gate.Reason, want) {
@@ -753,7 +753,7 @@ func TestNoAgentGatesWithoutAgent(t *testing.T) {
 			t.Errorf("agent gate %q ran without an agent", g.Name)
 		}
 		if g.Verdict != Pass {
-			t.Errorf("%s: %s (%s)", g.Name, g.Verdict, g.Reason)
+			t.Errorf("%s: verdict %s (%s), want %s", g.Name, g.Verdict, g.Reason, Pass)
 		}
 	}
 }

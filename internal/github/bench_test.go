@@ -76,7 +76,7 @@ func BenchmarkEmulatorIssueGET(b *testing.B) {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		_ = resp.Body.Close()
 		if resp.StatusCode != 200 {
-			b.Fatalf("status %d", resp.StatusCode)
+			b.Fatalf("status %d, want 200", resp.StatusCode)
 		}
 	}
 	if s := b.Elapsed().Seconds(); s > 0 {

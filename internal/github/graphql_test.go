@@ -43,7 +43,7 @@ func TestGraphQLQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out.Viewer.Login != "bob" {
-		t.Fatalf("viewer %q", out.Viewer.Login)
+		t.Fatalf("viewer = %q, want bob", out.Viewer.Login)
 	}
 	if em.count("POST /api/graphql") != 1 {
 		t.Fatal("the query did not go to /api/graphql")
@@ -92,7 +92,7 @@ func TestGraphQLErrors(t *testing.T) {
 			Name  string `json:"n"`
 		}{"acme", "no-such-repo"}, &out)
 	if e := asError(t, err); e.Code != NotFound {
-		t.Fatalf("missing repository: %+v", e)
+		t.Fatalf("missing repository: error code = %q, want %q (%+v)", e.Code, NotFound, e)
 	}
 
 	// A mutation sent through Query is refused before it is sent.

@@ -202,7 +202,7 @@ func TestRetryDisabled(t *testing.T) {
 	c, _ := newClient(t, em.URL, emulator.DemoTokenAlice, func(o *Options) { o.MaxReadRetries = -1 })
 	em.fault(t, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Times: 1})
 	if _, _, err := c.GetIssue(context.Background(), owner, repo, 1); asError(t, err).Code != UpstreamUnavailable {
-		t.Fatalf("got %v", err)
+		t.Fatalf("a 502 with retries off: error = %v, want code %q", err, UpstreamUnavailable)
 	}
 }
 

@@ -118,22 +118,22 @@ func TestPolicy(t *testing.T) {
 	}
 	ro := newPolicy(Client{Read: []string{"*"}, Write: []string{"*"}, Tools: broker.Tools{ReadOnly: true, Allow: []string{"github_get_issue", "github_create_issue"}}})
 	if got := ro.toolScope("github_create_issue", write); got != "write" {
-		t.Errorf("read_only: %q", got)
+		t.Errorf("read_only: toolScope(github_create_issue) = %q, want write", got)
 	}
 	// A tool that writes local files (the mirror) is a write to a
 	// read-only client, though it reads GitHub with a read grant.
 	syncInfo := ToolInfo{Mode: tooldef.Read, Toolset: "sync", Writes: true}
 	if got := newPolicy(Client{Read: []string{"*"}, Tools: broker.Tools{ReadOnly: true}}).toolScope("github_sync_issues", syncInfo); got != "write" {
-		t.Errorf("read_only, local writes: %q", got)
+		t.Errorf("read_only, local writes: toolScope(github_sync_issues) = %q, want write", got)
 	}
 	if got := newPolicy(Client{Read: []string{"*"}}).toolScope("github_sync_issues", syncInfo); got != "" {
-		t.Errorf("local writes with a read grant: %q", got)
+		t.Errorf("local writes with a read grant: toolScope(github_sync_issues) = %q, want none", got)
 	}
 	if got := ro.toolScope("github_search_issues", read); got != "tool:github_search_issues" {
-		t.Errorf("allow list: %q", got)
+		t.Errorf("allow list: toolScope(github_search_issues) = %q, want tool:github_search_issues", got)
 	}
 	if got := newPolicy(Client{Read: []string{"*"}}).toolScope("github_create_issue", write); got != "write" {
-		t.Errorf("no write grant: %q", got)
+		t.Errorf("no write grant: toolScope(github_create_issue) = %q, want write", got)
 	}
 
 	args := func(raw string) callargs.Args {

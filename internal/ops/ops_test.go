@@ -19,7 +19,7 @@ func scrape(t *testing.T, m *Metrics) string {
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if rec.Code != http.StatusOK {
-		t.Fatalf("/metrics = %d", rec.Code)
+		t.Fatalf("/metrics = %d, want 200", rec.Code)
 	}
 	return rec.Body.String()
 }
@@ -88,7 +88,7 @@ func TestUpstreamMetricsAndRouteClasses(t *testing.T) {
 	wantLine(t, body, `ghgate_rate_budget_remaining{resource="core"} 4321`)
 	wantLine(t, body, `ghgate_upstream_request_duration_seconds_count{route="GET /repos/{x}/{x}/issues/{x}"} 2`)
 	if got := RouteClass("POST", "/graphql"); got != "POST /graphql" {
-		t.Errorf("RouteClass(graphql) = %q", got)
+		t.Errorf("RouteClass(graphql) = %q, want %q", got, "POST /graphql")
 	}
 }
 
@@ -202,7 +202,7 @@ func TestDrainFinishesInFlightAndRefusesNew(t *testing.T) {
 	}
 	close(release)
 	if got := <-inflight; got != "200 OK done" {
-		t.Fatalf("in-flight call = %q", got)
+		t.Fatalf("in-flight call = %q, want %q", got, "200 OK done")
 	}
 	if !<-drained {
 		t.Fatal("Drain reported calls left")

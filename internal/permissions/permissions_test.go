@@ -108,7 +108,7 @@ func TestWithin(t *testing.T) {
 		t.Errorf("Within = %v, want %v", got, want)
 	}
 	if s := want.String(); s != "contents=read,issues=read,metadata=read" {
-		t.Errorf("String = %q", s)
+		t.Errorf("String = %q, want %q", s, "contents=read,issues=read,metadata=read")
 	}
 	for _, c := range []struct {
 		level, need string

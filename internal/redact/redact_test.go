@@ -307,7 +307,7 @@ func TestRegistryShortAndPEM(t *testing.T) {
 	t.Parallel()
 	r := NewRegistry("abc12", "", "ab")
 	if got, _ := r.Clean("x abc12 y ab"); got != "x "+Marker+" y ab" {
-		t.Errorf("short secret: Clean = %q", got)
+		t.Errorf("short secret: Clean = %q, want %q", got, "x "+Marker+" y ab")
 	}
 	body := base64.StdEncoding.EncodeToString(randomBytes(300, 3))
 	pem := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Join(chunk(body, 64), "\n") + "\n-----END RSA PRIVATE KEY-----\n"
@@ -320,7 +320,7 @@ func TestRegistryShortAndPEM(t *testing.T) {
 		t.Errorf("PEM count = %d, want 1 (out %q)", n, out)
 	}
 	if got, _ := r.Clean("-----BEGIN RSA PRIVATE KEY-----"); got != "-----BEGIN RSA PRIVATE KEY-----" {
-		t.Errorf("PEM armour redacted: %q", got)
+		t.Errorf("PEM armour alone: Clean = %q, want it unchanged", got)
 	}
 }
 

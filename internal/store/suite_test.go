@@ -536,7 +536,7 @@ func TestRedisNamespacesAreSeparate(t *testing.T) {
 		t.Fatal("two namespaces share a credential salt")
 	}
 	if d := a.Describe(); !strings.Contains(d, "namespace=prod") {
-		t.Fatalf("Describe = %q", d)
+		t.Fatalf("Describe = %q, want it to name namespace=prod", d)
 	}
 	if _, err := OpenRedis(ctx, srv.URL("bad:ns")); err == nil {
 		t.Fatal("a namespace with ':' was accepted")

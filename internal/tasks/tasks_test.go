@@ -258,7 +258,7 @@ func TestTaskCompletesAndAnyReplicaAnswers(t *testing.T) {
 			t.Errorf("a completed task carries error: %v", got)
 		}
 		if ttl, _ := got["ttlMs"].(float64); ttl <= 0 {
-			t.Errorf("ttlMs = %v", got["ttlMs"])
+			t.Errorf("ttlMs = %v, want > 0", got["ttlMs"])
 		}
 	})
 }

@@ -185,7 +185,7 @@ func TestProvenanceFieldsRequired(t *testing.T) {
 	good := provenance.New(provenance.Input{ArchiveName: "a.tar.gz", Archive: archive, Commit: commit, Ref: "v1", Version: "v1",
 		GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", BuilderID: "b"})
 	if err := provenance.Check(good, "a.tar.gz", archive, commit, "v1"); err != nil {
-		t.Fatalf("Check(good) = %v", err)
+		t.Fatalf("Check(good) = %v, want nil", err)
 	}
 	for name, edit := range map[string]func(*provenance.Statement){
 		"no builder": func(s *provenance.Statement) { s.Predicate.RunDetails.Builder.ID = "" },
