@@ -693,7 +693,7 @@ func TestGates(t *testing.T) {
 			}
 			for name := range tc.want {
 				if !seen[name] {
-					t.Errorf("gate %q was not reported; got %v", name, gates)
+					t.Errorf("gate %q was not reported, want it among %v", name, gates)
 				}
 			}
 			if n, want := Failed(gates), countFail(tc.want); n != want {

@@ -364,7 +364,7 @@ func TestGroupAcceptedUnitsRunOnce(t *testing.T) {
 		}
 		cancel()
 		if int(ran.Load()) != accepted {
-			t.Fatalf("round %d: %d units accepted, %d ran", round, accepted, ran.Load())
+			t.Fatalf("round %d: %d units ran, want the %d accepted", round, ran.Load(), accepted)
 		}
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -90,7 +90,7 @@ func TestJobLogTailSendsNoCredentialToTheSignedURL(t *testing.T) {
 		}
 	}
 	if len(auth) != 5 {
-		t.Errorf("requests seen: %v", auth)
+		t.Errorf("%d requests seen (%v), want 5", len(auth), auth)
 	}
 }
 

@@ -85,7 +85,7 @@ func TestBothLayoutsAgainstEmulator(t *testing.T) {
 	}}
 	plain, _ := newClient(t, "http://api.emulator.test:"+port, emulator.DemoTokenAlice, func(o *Options) { o.HTTPClient = hc })
 	if plain.RESTURL() != "http://api.emulator.test:"+port+"/" {
-		t.Fatalf("plain layout resolved to %s", plain.RESTURL())
+		t.Fatalf("plain layout resolved to %s, want %s", plain.RESTURL(), "http://api.emulator.test:"+port+"/")
 	}
 	is, _, err = plain.GetIssue(ctx, owner, repo, 1)
 	wantNumber(t, "plain layout", is, err, 1)

@@ -89,7 +89,7 @@ func TestETagCacheStaysWithinBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	if total != sum {
-		t.Fatalf("running total %d, rows hold %d", total, sum)
+		t.Fatalf("running total = %d, want %d, what the rows hold", total, sum)
 	}
 }
 

@@ -49,7 +49,7 @@ func TestRedisLeaseIgnoresReplicaClocks(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !r.Live {
-					t.Errorf("%s: the key being written looks lapsed: %+v", tc.name, r)
+					t.Errorf("%s: the key being written: Live = false, want true (%+v)", tc.name, r)
 				}
 				r, err = tc.other.Takeover(ctx, scope, key, "fp", first.CreatedAt)
 				if err != nil {
@@ -64,12 +64,12 @@ func TestRedisLeaseIgnoresReplicaClocks(t *testing.T) {
 				}
 				clk.add(LeaseTTL * 2 / 3)
 				if r, _ := tc.other.Reserve(ctx, scope, key, "fp"); !r.Live {
-					t.Errorf("%s: the renewed key looks lapsed: %+v", tc.name, r)
+					t.Errorf("%s: the renewed key: Live = false, want true (%+v)", tc.name, r)
 				}
 				// Left unrenewed, it lapses for everyone at the same moment.
 				clk.add(LeaseTTL)
 				if r, _ := tc.other.Reserve(ctx, scope, key, "fp"); r.Live {
-					t.Errorf("%s: the lapsed key looks live: %+v", tc.name, r)
+					t.Errorf("%s: the lapsed key: Live = true, want false (%+v)", tc.name, r)
 				}
 			}
 		})

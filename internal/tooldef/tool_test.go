@@ -202,7 +202,7 @@ func TestToolContract(t *testing.T) {
 	// The enum members are server-known values and may be echoed.
 	_, env2 := call(t, cs, `{"owner":"acme","state":"maybe"}`)
 	if v := env2["details"].(map[string]any)["value"]; v == nil {
-		t.Errorf("enum field error should list the members, got %v", env2)
+		t.Errorf("enum field error: details.value = nil, want the members listed (%v)", env2)
 	}
 }
 

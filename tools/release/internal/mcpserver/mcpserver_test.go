@@ -149,6 +149,6 @@ func TestVersionMatchesChangelog(t *testing.T) {
 		t.Skip("CHANGELOG.md has no released version yet; server.json's " + s.Version + " is the first")
 	}
 	if string(m[1]) != s.Version {
-		t.Errorf("server.json version = %q, CHANGELOG.md's newest release = %q", s.Version, m[1])
+		t.Errorf("server.json version = %q, want CHANGELOG.md's newest release %q", s.Version, m[1])
 	}
 }
