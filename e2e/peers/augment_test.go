@@ -381,9 +381,18 @@ func TestAugmentedPullRequestRead(t *testing.T) {
 
 	// tools/list: the broker's arguments are in pull_request_read's
 	// schema, the note in issue_write's description.
-	if recs.PullRequestRead == nil || recs.IssueWrite == nil || recs.DirectPullRequestRead == nil || recs.DirectIssueWrite == nil {
-		t.Fatalf("tools/list lacks pull_request_read or issue_write: through the broker %v %v, directly %v %v",
-			recs.PullRequestRead != nil, recs.IssueWrite != nil, recs.DirectPullRequestRead != nil, recs.DirectIssueWrite != nil)
+	for what, tool := range map[string]*mcp.Tool{
+		"pull_request_read through the broker": recs.PullRequestRead,
+		"issue_write through the broker":       recs.IssueWrite,
+		"pull_request_read directly":           recs.DirectPullRequestRead,
+		"issue_write directly":                 recs.DirectIssueWrite,
+	} {
+		if tool == nil {
+			t.Errorf("tools/list lacks %s, want it listed", what)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	size := func(tool *mcp.Tool) int { b, _ := json.Marshal(tool); return len(b) }
 	t.Logf("tools/list bytes: pull_request_read %d directly, %d through the broker; issue_write %d directly, %d through the broker",
@@ -406,8 +415,10 @@ func TestAugmentedPullRequestRead(t *testing.T) {
 	direct := map[string]augmentCall{}
 	for _, c := range recs.Direct {
 		direct[c.Name] = c
-		if c.Err != "" || c.IsError {
-			t.Errorf("%s directly: %s %v %q", c.Name, c.Err, c.IsError, c.Texts)
+		if c.Err != "" {
+			t.Errorf("%s directly: %s, want an answer", c.Name, c.Err)
+		} else if c.IsError {
+			t.Errorf("%s directly: isError, want success: %q", c.Name, c.Texts)
 		}
 	}
 
@@ -430,9 +441,15 @@ func TestAugmentedPullRequestRead(t *testing.T) {
 	}
 	c := calls["get_diff-ci"]
 	_ = json.Unmarshal(c.Result, &refused)
-	if env := refused.StructuredContent; !c.IsError || env.Code != "invalid_field" || env.Details.Field != "ciVerbosity" {
-		t.Errorf("get_diff with ciVerbosity: isError %v code %q field %q, want invalid_field naming ciVerbosity: %s",
-			c.IsError, env.Code, env.Details.Field, clip(string(c.Result), 400))
+	env := refused.StructuredContent
+	if !c.IsError {
+		t.Errorf("get_diff with ciVerbosity: isError = false, want a refusal: %s", clip(string(c.Result), 400))
+	}
+	if env.Code != "invalid_field" {
+		t.Errorf("get_diff with ciVerbosity: code = %q, want invalid_field", env.Code)
+	}
+	if env.Details.Field != "ciVerbosity" {
+		t.Errorf("get_diff with ciVerbosity: details.field = %q, want ciVerbosity", env.Details.Field)
 	}
 
 	wants := map[string]ciWant{
@@ -450,8 +467,10 @@ func TestAugmentedPullRequestRead(t *testing.T) {
 
 	// The broker's arguments never reached the upstream, and every call
 	// that was forwarded did.
-	if strings.Contains(recs.UpstreamInput, "ciVerbosity") || strings.Contains(recs.UpstreamInput, "logLines") {
-		t.Errorf("the upstream received the broker's arguments:\n%s", clip(recs.UpstreamInput, 2000))
+	for _, arg := range []string{"ciVerbosity", "logLines"} {
+		if strings.Contains(recs.UpstreamInput, arg) {
+			t.Errorf("the upstream received the broker's argument %s, want it kept back:\n%s", arg, clip(recs.UpstreamInput, 2000))
+		}
 	}
 	if n := strings.Count(recs.UpstreamInput, `"name":"pull_request_read"`); n != len(augmentBrokerCalls())-1 {
 		t.Errorf("the upstream received %d pull_request_read calls, want %d (all but the refused one)", n, len(augmentBrokerCalls())-1)
@@ -485,8 +504,16 @@ func TestAugmentedPullRequestRead(t *testing.T) {
 // ci says what the tier tells.
 func checkCI(t *testing.T, name string, got, direct augmentCall, want ciWant) {
 	t.Helper()
-	if got.Err != "" || got.IsError || len(got.Texts) != 1 {
-		t.Errorf("%s: %s %v %q, want one text", name, got.Err, got.IsError, got.Texts)
+	if got.Err != "" {
+		t.Errorf("%s: %s, want an answer", name, got.Err)
+		return
+	}
+	if got.IsError {
+		t.Errorf("%s: isError, want success: %q", name, got.Texts)
+		return
+	}
+	if len(got.Texts) != 1 {
+		t.Errorf("%s: %d texts (%q), want one", name, len(got.Texts), got.Texts)
 		return
 	}
 	raw, rest, err := ciOf(got.Texts[0])
@@ -494,8 +521,10 @@ func checkCI(t *testing.T, name string, got, direct augmentCall, want ciWant) {
 		t.Errorf("%s: %v: %s", name, err, clip(got.Texts[0], 400))
 		return
 	}
-	if len(direct.Texts) != 1 || rest != direct.Texts[0] {
-		t.Errorf("%s: the answer without ci differs from the server's:\n%s\nwant:\n%s", name, clip(rest, 400), clip(strings.Join(direct.Texts, "\n"), 400))
+	if len(direct.Texts) != 1 {
+		t.Errorf("%s: the server's own answer has %d texts, want one to compare with", name, len(direct.Texts))
+	} else if rest != direct.Texts[0] {
+		t.Errorf("%s: the answer without ci differs from the server's:\n%s\nwant:\n%s", name, clip(rest, 400), clip(direct.Texts[0], 400))
 	}
 	t.Logf("%s: ci %s", name, raw)
 	var ci ciField
@@ -509,9 +538,17 @@ func checkCI(t *testing.T, name string, got, direct augmentCall, want ciWant) {
 		} `json:"head"`
 	}
 	_ = json.Unmarshal([]byte(rest), &pr)
-	if ci.Status != want.status || ci.APICalls != want.calls || ci.HeadSHA != pr.Head.SHA || ci.Truncated != want.truncate {
-		t.Errorf("%s: ci status %q api_calls %d head_sha %q truncated %v, want %q %d %q %v", name, ci.Status, ci.APICalls, ci.HeadSHA, ci.Truncated,
-			want.status, want.calls, pr.Head.SHA, want.truncate)
+	if ci.Status != want.status {
+		t.Errorf("%s: ci status = %q, want %q", name, ci.Status, want.status)
+	}
+	if ci.APICalls != want.calls {
+		t.Errorf("%s: ci api_calls = %d, want %d", name, ci.APICalls, want.calls)
+	}
+	if ci.HeadSHA != pr.Head.SHA {
+		t.Errorf("%s: ci head_sha = %q, want the pull request's %q", name, ci.HeadSHA, pr.Head.SHA)
+	}
+	if ci.Truncated != want.truncate {
+		t.Errorf("%s: ci truncated = %v, want %v", name, ci.Truncated, want.truncate)
 	}
 	if !want.failing {
 		if len(ci.Failing) != 0 {
@@ -524,13 +561,32 @@ func checkCI(t *testing.T, name string, got, direct augmentCall, want ciWant) {
 		return
 	}
 	f := ci.Failing[0]
-	if f.Job != "test" || f.Conclusion != "failure" || f.RunID == 0 || f.JobID == 0 {
-		t.Errorf("%s: failing %+v, want the test job's failure with its run and job ids", name, f)
+	// The test job's failure, with its run and job ids.
+	if f.Job != "test" {
+		t.Errorf("%s: failing job = %q, want test", name, f.Job)
 	}
+	if f.Conclusion != "failure" {
+		t.Errorf("%s: failing conclusion = %q, want failure", name, f.Conclusion)
+	}
+	if f.RunID == 0 {
+		t.Errorf("%s: failing run id = 0, want the run's", name)
+	}
+	if f.JobID == 0 {
+		t.Errorf("%s: failing job id = 0, want the job's", name)
+	}
+	// At the step tiers, the failed step Run tests of workflow CI, read
+	// from the job; none below.
 	switch {
-	case want.step && (f.Step == nil || f.Step.Name != "Run tests" || f.Workflow != "CI"):
-		t.Errorf("%s: failed step %+v of workflow %q, want Run tests of CI (read from the job)", name, f.Step, f.Workflow)
-	case !want.step && f.Step != nil:
+	case want.step && f.Step == nil:
+		t.Errorf("%s: no failed step, want Run tests of CI (read from the job)", name)
+	case want.step:
+		if f.Step.Name != "Run tests" {
+			t.Errorf("%s: failed step = %q, want Run tests", name, f.Step.Name)
+		}
+		if f.Workflow != "CI" {
+			t.Errorf("%s: workflow = %q, want CI", name, f.Workflow)
+		}
+	case f.Step != nil:
 		t.Errorf("%s: failed step %+v, want none at this tier", name, f.Step)
 	}
 	logLines := lines(f.Log)

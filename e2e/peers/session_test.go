@@ -90,7 +90,7 @@ func readExpected(t *testing.T, file string, known map[string]bool) map[string]s
 		}
 		name, reason, ok := strings.Cut(line, " ")
 		if !ok || strings.TrimSpace(reason) == "" {
-			t.Fatalf("%s:%d: want \"<name> <reason>\"", file, i+1)
+			t.Fatalf("%s:%d: %q, want \"<name> <reason>\"", file, i+1, line)
 		}
 		if _, dup := out[name]; dup {
 			t.Fatalf("%s:%d: %s is listed twice", file, i+1, name)

@@ -25,7 +25,7 @@ func TestAnswersBench(t *testing.T) {
 		t.Log(f)
 		var before int
 		if _, err := fmt.Sscanf(f.Note, "%d before", &before); err != nil {
-			t.Fatalf("%s: note %q", f.Name, f.Note)
+			t.Fatalf("%s: note %q, want one starting \"<n> before\": %v", f.Name, f.Note, err)
 		}
 		switch {
 		case strings.HasPrefix(f.Name, "agent calls: ") && int(f.Value) > before:

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -26,10 +27,12 @@ func TestListingBench(t *testing.T) {
 	for _, f := range figs {
 		t.Log(f)
 	}
-	if len(figs) != 5 || figs[0].Value != attempts || figs[1].Value >= figs[0].Value || figs[1].Value < 30 || figs[2].Value <= 0 {
-		t.Fatalf("figures: %v", figs)
-	}
-	if figs[3].Value <= 0 || figs[3].Value != figs[4].Value {
-		t.Fatalf("bytes per row differ between paths: list %.1f, search %.1f", figs[3].Value, figs[4].Value)
+	wantFigureCount(t, figs, 5)
+	checkFigure(t, figs[0], figs[0].Value == attempts, fmt.Sprint(attempts))
+	checkFigure(t, figs[1], figs[1].Value < figs[0].Value && figs[1].Value >= 30, fmt.Sprintf("30..%v (below %s)", figs[0].Value, figs[0].Name))
+	checkFigure(t, figs[2], figs[2].Value > 0, "> 0")
+	checkFigure(t, figs[3], figs[3].Value > 0, "> 0")
+	if figs[3].Value != figs[4].Value {
+		t.Errorf("bytes per row differ between paths: list %.1f, search %.1f, want them equal", figs[3].Value, figs[4].Value)
 	}
 }

@@ -12,9 +12,9 @@ func TestOverviewFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(figs) != 2 || figs[0].Value < 1 || figs[0].Value > 5 || figs[1].Value <= 0 {
-		t.Fatalf("figures: %+v", figs)
-	}
+	wantFigureCount(t, figs, 2)
+	checkFigure(t, figs[0], figs[0].Value >= 1 && figs[0].Value <= 5, "1..5")
+	checkFigure(t, figs[1], figs[1].Value > 0, "> 0")
 	for _, f := range figs {
 		t.Logf("%s: %v %s (%s)", f.Name, f.Value, f.Unit, f.Note)
 	}

@@ -75,14 +75,20 @@ func TestCountingProxyTimesEachRequest(t *testing.T) {
 	}
 	waited := time.Since(start)
 	got := p.tally()
-	if got.Requests != 2 || got.NotModified != 1 || got.Bytes != 1000 {
-		t.Errorf("tally = %d requests, %d answered 304, %d bytes; want 2, 1, 1000", got.Requests, got.NotModified, got.Bytes)
+	if got.Requests != 2 {
+		t.Errorf("tally: %d requests, want 2", got.Requests)
+	}
+	if got.NotModified != 1 {
+		t.Errorf("tally: %d answered 304, want 1", got.NotModified)
+	}
+	if got.Bytes != 1000 {
+		t.Errorf("tally: %d bytes, want 1000", got.Bytes)
 	}
 	if got.Busy < 2*hold || got.Busy > waited {
 		t.Errorf("upstream time = %s, want between %s (what the upstream held) and %s (what the client waited)", got.Busy, 2*hold, waited)
 	}
 	if again := p.tally(); again != (upstreamTally{}) {
-		t.Errorf("tally did not reset: %+v", again)
+		t.Errorf("a second tally = %+v, want zero (reset)", again)
 	}
 }
 
@@ -169,8 +175,10 @@ func TestParseVmRSS(t *testing.T) {
 	t.Parallel()
 	status := "Name:\tghgate\nVmPeak:\t  912340 kB\nVmRSS:\t   38512 kB\nRssAnon:\t   20000 kB\n"
 	want := RSS{Total: 38512 << 10, Anon: 20000 << 10}
-	if got, err := parseVmRSS(status); err != nil || got != want {
-		t.Errorf("parseVmRSS = %+v, %v; want %+v, nil", got, err, want)
+	if got, err := parseVmRSS(status); err != nil {
+		t.Errorf("parseVmRSS: %v", err)
+	} else if got != want {
+		t.Errorf("parseVmRSS = %+v, want %+v", got, want)
 	}
 	for _, bad := range []string{"Name:\tx\n", "VmRSS:\t12 MB\nRssAnon:\t1 kB\n", "VmRSS:\tlots kB\nRssAnon:\t1 kB\n",
 		"VmRSS:\t12 kB\n", "VmRSS:\t12 kB\nRssAnon:\tx kB\n"} {
@@ -235,10 +243,13 @@ func TestPeerReportPrintsOverheadAndMemory(t *testing.T) {
 	}
 	err := rep.Failed()
 	if err == nil || !strings.Contains(err.Error(), "add a comment") {
-		t.Errorf("Failed() = %v, want the failed operation", err)
+		t.Errorf("Failed() = %v, want one naming the failed operation %q", err, "add a comment")
 	}
-	if err != nil && (strings.Contains(err.Error(), "no http command") || strings.Contains(err.Error(), "unexpected EOF")) {
-		t.Errorf("Failed() = %v, want the peer's missing HTTP figures and the retried sample left out", err)
+	if err != nil && strings.Contains(err.Error(), "no http command") {
+		t.Errorf("Failed() = %v, want the peer's missing HTTP figures (%q) left out", err, "no http command")
+	}
+	if err != nil && strings.Contains(err.Error(), "unexpected EOF") {
+		t.Errorf("Failed() = %v, want the retried sample (%q) left out", err, "unexpected EOF")
 	}
 }
 
@@ -272,7 +283,10 @@ func TestCountingProxyTallyWaitsForRequestsInFlight(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if got.Requests != 1 || got.Busy <= 0 {
-		t.Errorf("tally during the request = %d requests, upstream time %s; want 1 and above zero", got.Requests, got.Busy)
+	if got.Requests != 1 {
+		t.Errorf("tally during the request: %d requests, want 1", got.Requests)
+	}
+	if got.Busy <= 0 {
+		t.Errorf("tally during the request: upstream time %s, want above zero", got.Busy)
 	}
 }

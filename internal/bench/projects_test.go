@@ -13,16 +13,11 @@ func TestProjectsBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(figs) != 3 {
-		t.Fatalf("figures: %v", figs)
-	}
+	wantFigureCount(t, figs, 3)
 	for _, f := range figs {
 		t.Log(f)
 	}
-	if figs[0].Value <= 0 || figs[0].Value > 4000 {
-		t.Errorf("projects tools/list: %v", figs[0])
-	}
-	if figs[1].Value != 2 || figs[2].Value != 1 {
-		t.Errorf("status move calls: %v then %v, want 2 then 1", figs[1].Value, figs[2].Value)
-	}
+	checkFigure(t, figs[0], figs[0].Value > 0 && figs[0].Value <= 4000, "> 0 and at most 4000")
+	checkFigure(t, figs[1], figs[1].Value == 2, "2")
+	checkFigure(t, figs[2], figs[2].Value == 1, "1")
 }

@@ -19,15 +19,19 @@ func TestSurfaceBench(t *testing.T) {
 	ins := map[string]float64{}
 	for _, f := range figs {
 		t.Log(f)
-		if f.Value <= 0 || f.Unit != "bytes" {
-			t.Errorf("%s: %v %s, want a positive size in bytes", f.Name, f.Value, f.Unit)
+		checkFigure(t, f, f.Value > 0, "> 0")
+		if f.Unit != "bytes" {
+			t.Errorf("%s unit = %q, want bytes", f.Name, f.Unit)
 		}
 		if strings.HasPrefix(f.Name, "instructions at session start") {
 			ins[f.Name] = f.Value
 		}
 	}
 	def, all := ins["instructions at session start, default toolset"], ins["instructions at session start, all toolsets"]
-	if def == 0 || all < def {
-		t.Errorf("instructions figures: default %v, all %v; want both, all at least default", def, all)
+	if def == 0 {
+		t.Errorf("instructions figure for the default toolset = 0, want one")
+	}
+	if all < def {
+		t.Errorf("instructions figure for all toolsets = %v, want at least the default toolset's %v", all, def)
 	}
 }

@@ -20,13 +20,14 @@ func TestTasksBench(t *testing.T) {
 	var duplicate bool
 	for _, f := range figs {
 		t.Log(f)
-		if f.Value < 1 || f.Unit != "calls" {
-			t.Errorf("%s: %v %s", f.Name, f.Value, f.Unit)
+		checkFigure(t, f, f.Value >= 1, "at least 1")
+		if f.Unit != "calls" {
+			t.Errorf("%s unit = %q, want calls", f.Name, f.Unit)
 		}
 		if strings.Contains(f.Name, "close as a duplicate of a named issue") {
 			duplicate = true
 			if !strings.HasPrefix(f.Note, "1 tool call returned ") {
-				t.Errorf("%s: %s", f.Name, f.Note)
+				t.Errorf("%s: note %q, want one starting %q", f.Name, f.Note, "1 tool call returned ")
 			}
 		}
 	}

@@ -58,8 +58,11 @@ func TestReachSummaryIsCappedAndCountsTheRest(t *testing.T) {
 	if len(s.Repos) != AuditRepos {
 		t.Fatalf("%d names, want %d", len(s.Repos), AuditRepos)
 	}
-	if s.Repos[0] != "fleet/r00" || s.Repos[AuditRepos-1] != "fleet/r49" {
-		t.Errorf("names run %s to %s, want fleet/r00 to fleet/r49", s.Repos[0], s.Repos[AuditRepos-1])
+	if s.Repos[0] != "fleet/r00" {
+		t.Errorf("first name = %s, want fleet/r00", s.Repos[0])
+	}
+	if last := s.Repos[AuditRepos-1]; last != "fleet/r49" {
+		t.Errorf("last name = %s, want fleet/r49", last)
 	}
 	if s.More != 20 {
 		t.Errorf("More = %d, want 20", s.More)

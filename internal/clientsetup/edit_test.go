@@ -136,8 +136,11 @@ func TestSetupAddsTheEntryAndKeepsEveryOtherByte(t *testing.T) {
 				t.Errorf("args mismatch (-want +got):\n%s", diff)
 			}
 			wantType := specs[s.client].typeStdio
-			if got, ok := entry["type"]; (got == "stdio") != wantType || (!wantType && ok) {
-				t.Errorf("type = %v, want stdio only for VS Code and Claude Code (typeStdio %v)", got, wantType)
+			// Only VS Code and Claude Code carry a type, stdio.
+			if got, ok := entry["type"]; wantType && got != "stdio" {
+				t.Errorf("type = %v, want stdio for %s", got, s.client)
+			} else if !wantType && ok {
+				t.Errorf("type = %v, want none for %s", got, s.client)
 			}
 			if env, ok := entry["env"]; ok {
 				t.Errorf("env = %v, want none without a token variable", env)
@@ -301,7 +304,7 @@ func TestCodexUpdateReplacesOnlyTheEntrysTables(t *testing.T) {
 	if got := env["GHGATE_LOG"]; got != "debug" {
 		t.Errorf("env.GHGATE_LOG = %v, want debug carried over", got)
 	}
-	if got, _ := entry["env_vars"].([]any); len(got) != 1 || got[0] != "GH_TOKEN" {
+	if got, _ := entry["env_vars"].([]any); !slices.Equal(got, []any{"GH_TOKEN"}) {
 		t.Errorf("env_vars = %v, want [GH_TOKEN]", got)
 	}
 }
@@ -396,8 +399,10 @@ func TestWriteFollowsASymlinkedFile(t *testing.T) {
 	if err := ch.Write(time.Now(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("the symlink was replaced by a file (%v)", err)
+	if info, err := os.Lstat(link); err != nil {
+		t.Errorf("Lstat of the symlink: %v", err)
+	} else if info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s has mode %v, want the symlink kept (not replaced by a file)", link, info.Mode())
 	}
 	content, _ := os.ReadFile(target)
 	entryOf(t, Gemini, content, "ghgate")
@@ -415,8 +420,16 @@ func TestInsertIntoCompactAndEmptyObjects(t *testing.T) {
 		"{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"a\"},\n  },\n}\n",
 	} {
 		after, existed, changed, err := upsertJSON([]byte(src), "mcpServers", "ghgate", jsonShape(Cursor, Entry{Command: testExe, Args: []string{"serve"}}))
-		if err != nil || existed || !changed {
-			t.Errorf("%q: existed=%v changed=%v err=%v, want added", src, existed, changed, err)
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		if existed {
+			t.Errorf("%q: existed = true, want false (added)", src)
+			continue
+		}
+		if !changed {
+			t.Errorf("%q: changed = false, want true (added)", src)
 			continue
 		}
 		if !isSubsequence([]byte(src), after) {

@@ -48,8 +48,11 @@ func FuzzUpsertJSON(f *testing.F) {
 		if err := json.Unmarshal(servers["ghgate"], &got); err != nil {
 			t.Fatalf("the entry does not decode: %v\nout: %q", err, out)
 		}
-		if got["command"] != testExe || !slices.Equal(argsOf(got), []string{"serve", "--read-only"}) {
-			t.Fatalf("entry = %v, want the one written\nin:  %q\nout: %q", got, src, out)
+		if got["command"] != testExe {
+			t.Fatalf("entry command = %v, want %s\nin:  %q\nout: %q", got["command"], testExe, src, out)
+		}
+		if args, want := argsOf(got), []string{"serve", "--read-only"}; !slices.Equal(args, want) {
+			t.Fatalf("entry args = %q, want %q\nin:  %q\nout: %q", args, want, src, out)
 		}
 		// A file of whitespace only is replaced, as an empty one is.
 		blank := len(bytes.Trim(src, " \t\r\n")) == 0

@@ -77,8 +77,10 @@ func TestProjectScopeOnlyWhereTheClientHasOne(t *testing.T) {
 		if (err == nil) != wantOK {
 			t.Errorf("%s: ResolveScope(project) error = %v, want accepted = %v", c, err, wantOK)
 		}
-		if s, err := c.ResolveScope(""); err != nil || s != User {
-			t.Errorf("%s: default scope = %q (%v), want user", c, s, err)
+		if s, err := c.ResolveScope(""); err != nil {
+			t.Errorf("%s: ResolveScope(\"\"): %v", c, err)
+		} else if s != User {
+			t.Errorf("%s: default scope = %q, want %q", c, s, User)
 		}
 	}
 	if _, err := ClaudeCode.ResolveScope("global"); err == nil {
@@ -88,8 +90,10 @@ func TestProjectScopeOnlyWhereTheClientHasOne(t *testing.T) {
 
 func TestParseClientNamesTheKnownOnes(t *testing.T) {
 	t.Parallel()
-	if c, err := ParseClient("VSCode"); err != nil || c != VSCode {
-		t.Errorf("ParseClient(VSCode) = %q, %v; want vscode", c, err)
+	if c, err := ParseClient("VSCode"); err != nil {
+		t.Errorf("ParseClient(VSCode): %v", err)
+	} else if c != VSCode {
+		t.Errorf("ParseClient(VSCode) = %q, want %q", c, VSCode)
 	}
 	_, err := ParseClient("emacs")
 	if err == nil {

@@ -23,8 +23,11 @@ func TestCursorRoundTripAndBinding(t *testing.T) {
 	f := testFilters{State: "open", Labels: []string{"bug"}}
 	cur := c.Mint("github_search_issues", "acme/widgets", f, "page=2")
 	pos, err := c.Open(cur, "github_search_issues", "ACME/Widgets", f)
-	if err != nil || pos != "page=2" {
-		t.Fatalf("open: %q, %v", pos, err)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	if pos != "page=2" {
+		t.Fatalf("Open = %q, want page=2", pos)
 	}
 	for name, open := range map[string]func() error{
 		"other tool": func() error { _, err := c.Open(cur, "github_list_issue_items", "acme/widgets", f); return err },

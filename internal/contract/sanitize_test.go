@@ -26,8 +26,11 @@ func TestSanitize(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, rm := Sanitize(c.in)
-		if got != c.want || rm != c.removed {
-			t.Errorf("%s: Sanitize(%q) = %q, %+v; want %q, %+v", c.name, c.in, got, rm, c.want, c.removed)
+		if got != c.want {
+			t.Errorf("%s: Sanitize(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+		if rm != c.removed {
+			t.Errorf("%s: Sanitize(%q) removed %+v, want %+v", c.name, c.in, rm, c.removed)
 		}
 	}
 }
@@ -45,8 +48,11 @@ func FuzzSanitize(f *testing.F) {
 			t.Fatalf("valid input became invalid UTF-8: %q -> %q", in, out)
 		}
 		again, rm2 := Sanitize(out)
-		if again != out || rm2.Any() {
-			t.Fatalf("not idempotent: %q -> %q -> %q (%+v)", in, out, again, rm2)
+		if again != out {
+			t.Fatalf("not idempotent: %q -> %q -> %q, want the second pass to change nothing", in, out, again)
+		}
+		if rm2.Any() {
+			t.Fatalf("not idempotent: the second pass over %q removed %+v, want nothing", out, rm2)
 		}
 		if !rm.Any() && out != in {
 			t.Fatalf("text changed without a count: %q -> %q", in, out)
@@ -57,11 +63,18 @@ func FuzzSanitize(f *testing.F) {
 		// The plain-text form removes the same invisible characters and
 		// nothing else, and is idempotent too.
 		text, trm := SanitizeText(in)
-		if trm.HTMLComments != 0 || (!trm.Any() && text != in) {
-			t.Fatalf("SanitizeText: %q -> %q (%+v)", in, text, trm)
+		if trm.HTMLComments != 0 {
+			t.Fatalf("SanitizeText(%q) counted %d HTML comments, want 0 (plain text keeps them)", in, trm.HTMLComments)
 		}
-		if again, rm3 := SanitizeText(text); again != text || rm3.Any() {
+		if !trm.Any() && text != in {
+			t.Fatalf("SanitizeText changed the text without a count: %q -> %q", in, text)
+		}
+		again, rm3 := SanitizeText(text)
+		if again != text {
 			t.Fatalf("SanitizeText not idempotent: %q -> %q -> %q", in, text, again)
+		}
+		if rm3.Any() {
+			t.Fatalf("SanitizeText not idempotent: the second pass over %q removed %+v, want nothing", text, rm3)
 		}
 	})
 }
@@ -70,13 +83,17 @@ func FuzzSanitize(f *testing.F) {
 // which GitHub shows as text, stays.
 func TestSanitizeText(t *testing.T) {
 	got, rm := SanitizeText("Hidden\u200b title \u202eevil<!-- x -->\U000E0041")
-	if got != "Hidden title evil<!-- x -->" {
-		t.Fatalf("got %q", got)
+	if want := "Hidden title evil<!-- x -->"; got != want {
+		t.Fatalf("SanitizeText = %q, want %q", got, want)
 	}
-	if rm != (Removed{ZeroWidth: 1, Bidi: 1, Tags: 1}) {
-		t.Fatalf("counts %+v", rm)
+	if want := (Removed{ZeroWidth: 1, Bidi: 1, Tags: 1}); rm != want {
+		t.Fatalf("SanitizeText removed %+v, want %+v", rm, want)
 	}
-	if got, rm := SanitizeText("a<b && c"); got != "a<b && c" || rm.Any() {
-		t.Fatalf("clean text changed: %q %+v", got, rm)
+	got, rm = SanitizeText("a<b && c")
+	if got != "a<b && c" {
+		t.Fatalf("clean text changed: SanitizeText = %q, want it unchanged", got)
+	}
+	if rm.Any() {
+		t.Fatalf("clean text: SanitizeText removed %+v, want nothing", rm)
 	}
 }

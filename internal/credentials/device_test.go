@@ -70,12 +70,15 @@ func TestDeviceFlowSlowDownThenApproved(t *testing.T) {
 	if who.Login != "alice" {
 		t.Errorf("login = %q, want alice", who.Login)
 	}
-	if !slices.Equal(who.Scopes, credentials.DefaultScopes) || !who.ScopesReported {
-		t.Errorf("X-OAuth-Scopes = %v (reported %v), want %v", who.Scopes, who.ScopesReported, credentials.DefaultScopes)
+	if !slices.Equal(who.Scopes, credentials.DefaultScopes) {
+		t.Errorf("X-OAuth-Scopes = %v, want %v", who.Scopes, credentials.DefaultScopes)
+	}
+	if !who.ScopesReported {
+		t.Errorf("ScopesReported = false, want true")
 	}
 	// The code is spent: a second poll with it gets no second token.
 	if _, err := flow.Poll(ctx, da); err == nil || !strings.Contains(err.Error(), "incorrect_device_code") {
-		t.Errorf("second poll with a spent code: err = %v, want incorrect_device_code", err)
+		t.Errorf("second poll with a spent code: err = %v, want one saying incorrect_device_code", err)
 	}
 }
 
@@ -101,8 +104,10 @@ func TestDeviceFlowExpired(t *testing.T) {
 	if got := flowErrorCode(err); got != "expired_token" {
 		t.Fatalf("error code = %q (%v), want expired_token", got, err)
 	}
-	if !strings.Contains(err.Error(), "expired") || !strings.Contains(err.Error(), "ghgate auth login") {
-		t.Errorf("message %q does not say the code expired and what to run", err)
+	for _, want := range []string{"expired", "ghgate auth login"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q does not say %q, want it to say the code expired and what to run", err, want)
+		}
 	}
 }
 
@@ -163,8 +168,10 @@ func TestParseHost(t *testing.T) {
 		{"http://127.0.0.1:8080", credentials.Host{Name: "127.0.0.1:8080", Web: "http://127.0.0.1:8080", API: "http://127.0.0.1:8080/api/v3"}},
 	} {
 		got, err := credentials.ParseHost(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("ParseHost(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		if err != nil {
+			t.Errorf("ParseHost(%q): %v", tc.in, err)
+		} else if got != tc.want {
+			t.Errorf("ParseHost(%q) = %+v, want %+v", tc.in, got, tc.want)
 		}
 	}
 	for _, bad := range []string{"ftp://x", "https://ghe.example.com/api/v3", "a b"} {
@@ -174,8 +181,10 @@ func TestParseHost(t *testing.T) {
 	}
 	for in, want := range map[string]string{"": "github.com", "https://api.github.com": "github.com",
 		"https://ghe.example.com/api/v3": "ghe.example.com", "http://127.0.0.1:9/": "127.0.0.1:9"} {
-		if got, err := credentials.HostFromAPI(in); err != nil || got.Name != want {
-			t.Errorf("HostFromAPI(%q) = %q, %v; want %q", in, got.Name, err, want)
+		if got, err := credentials.HostFromAPI(in); err != nil {
+			t.Errorf("HostFromAPI(%q): %v", in, err)
+		} else if got.Name != want {
+			t.Errorf("HostFromAPI(%q).Name = %q, want %q", in, got.Name, want)
 		}
 	}
 }

@@ -45,8 +45,11 @@ func TestStoreFallsBackToPrivateFile(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Save: %v", err)
 	}
-	if loc.Kind != credentials.InFile || loc.Where != s.File {
-		t.Errorf("location = %+v, want the file %s", loc, s.File)
+	if loc.Kind != credentials.InFile {
+		t.Errorf("location kind = %s, want %s", loc.Kind, credentials.InFile)
+	}
+	if loc.Where != s.File {
+		t.Errorf("location = %s, want the file %s", loc.Where, s.File)
 	}
 	if !strings.Contains(note, "No OS keyring reachable") {
 		t.Errorf("note = %q, want it to say no keyring was reachable", note)
@@ -68,24 +71,24 @@ func TestStoreFallsBackToPrivateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok, loc, err := s.Load("ghe.example.com")
-	if err != nil || tok != secret || loc.Kind != credentials.InFile {
-		t.Errorf("Load = (token matches %v, %+v, %v), want the first token from the file", tok == secret, loc, err)
-	}
+	checkLoad(t, "Load of the first host", tok, loc, err, secret, credentials.InFile)
 	if got := s.FileHosts(); strings.Join(got, ",") != "ghe.example.com,github.com" {
 		t.Errorf("FileHosts = %v, want both hosts", got)
 	}
 	removed, err := s.Delete("ghe.example.com")
-	if err != nil || len(removed) != 1 || removed[0].Kind != credentials.InFile {
-		t.Fatalf("Delete = %v, %v; want the file entry removed", removed, err)
-	}
+	wantRemoved(t, removed, err, credentials.InFile)
 	if _, _, err := s.Load("ghe.example.com"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("Load after Delete: err = %v, want ErrNotFound", err)
 	}
-	if tok, _, err := s.Load("github.com"); err != nil || tok != secret+"2" {
-		t.Errorf("the other host's entry went with the deleted one (err %v)", err)
+	if tok, _, err := s.Load("github.com"); err != nil {
+		t.Errorf("Load of the other host after Delete: %v, want its entry kept", err)
+	} else if tok != secret+"2" {
+		t.Errorf("Load of the other host after Delete: token differs from the one saved")
 	}
-	if fi, _ := os.Stat(s.File); fi == nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("rewritten file is not 0600")
+	if fi, err := os.Stat(s.File); err != nil {
+		t.Errorf("rewritten file: %v", err)
+	} else if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("rewritten file mode %o, want 600", perm)
 	}
 }
 
@@ -102,26 +105,30 @@ func TestStoreUsesKeyring(t *testing.T) {
 	}
 	s := credentials.Store{Keyring: credentials.System, File: file}
 	loc, note, err := s.Save(host, "alice", secret)
-	if err != nil || note != "" {
-		t.Fatalf("Save = %v, note %q", err, note)
+	if err != nil {
+		t.Fatalf("Save: %v", err)
 	}
-	if loc.Kind != credentials.InKeyring || loc.Where != "ghgate:"+host {
-		t.Errorf("location = %+v, want the keyring service ghgate:%s", loc, host)
+	if note != "" {
+		t.Fatalf("Save note = %q, want none", note)
 	}
-	if got, err := keyring.Get("ghgate:"+host, ""); err != nil || got != secret {
-		t.Errorf("go-keyring holds the token under ghgate:%s: %v (match %v)", host, err, got == secret)
+	if loc.Kind != credentials.InKeyring {
+		t.Errorf("location kind = %s, want %s", loc.Kind, credentials.InKeyring)
+	}
+	if loc.Where != "ghgate:"+host {
+		t.Errorf("location = %s, want the keyring service ghgate:%s", loc.Where, host)
+	}
+	if got, err := keyring.Get("ghgate:"+host, ""); err != nil {
+		t.Errorf("go-keyring Get ghgate:%s: %v", host, err)
+	} else if got != secret {
+		t.Errorf("go-keyring's token under ghgate:%s differs from the one saved", host)
 	}
 	if got := s.FileHosts(); len(got) != 0 {
 		t.Errorf("file still lists %v after the keyring took the token", got)
 	}
 	tok, loc, err := s.Load(host)
-	if err != nil || tok != secret || loc.Kind != credentials.InKeyring {
-		t.Errorf("Load = (match %v, %+v, %v), want the keyring's token", tok == secret, loc, err)
-	}
+	checkLoad(t, "Load", tok, loc, err, secret, credentials.InKeyring)
 	removed, err := s.Delete(host)
-	if err != nil || len(removed) != 1 || removed[0].Kind != credentials.InKeyring {
-		t.Fatalf("Delete = %v, %v; want the keyring entry removed", removed, err)
-	}
+	wantRemoved(t, removed, err, credentials.InKeyring)
 	if _, err := keyring.Get("ghgate:"+host, ""); !errors.Is(err, keyring.ErrNotFound) {
 		t.Errorf("keyring entry still there after Delete: %v", err)
 	}
@@ -153,12 +160,26 @@ ghe.example.com:
 	}
 	gh := credentials.GH{Dir: dir, Keyring: credentials.System}
 	tok, loc, err := gh.Load("github.com")
-	if err != nil || tok != "gho_FROMYAML" || loc.Kind != credentials.InGHHosts {
-		t.Errorf("github.com: (%q, %+v, %v), want hosts.yml's oauth_token", tok, loc, err)
+	if err != nil {
+		t.Errorf("github.com: %v", err)
+	} else {
+		if tok != "gho_FROMYAML" {
+			t.Errorf("github.com: token %q, want hosts.yml's oauth_token %q", tok, "gho_FROMYAML")
+		}
+		if loc.Kind != credentials.InGHHosts {
+			t.Errorf("github.com: location kind = %s, want %s", loc.Kind, credentials.InGHHosts)
+		}
 	}
 	tok, loc, err = gh.Load("GHE.example.com")
-	if err != nil || tok != "gho_FROMGHKEYRING" || loc.Where != "gh:ghe.example.com" {
-		t.Errorf("ghe.example.com: (%q, %+v, %v), want the keyring entry gh:ghe.example.com for hubot", tok, loc, err)
+	if err != nil {
+		t.Errorf("ghe.example.com: %v", err)
+	} else {
+		if tok != "gho_FROMGHKEYRING" {
+			t.Errorf("ghe.example.com: token %q, want the keyring entry's %q for hubot", tok, "gho_FROMGHKEYRING")
+		}
+		if loc.Where != "gh:ghe.example.com" {
+			t.Errorf("ghe.example.com: location = %s, want the keyring entry gh:ghe.example.com", loc.Where)
+		}
 	}
 	if _, _, err := gh.Load("other.example.com"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("a host gh does not know: err = %v, want ErrNotFound", err)
@@ -175,8 +196,10 @@ ghe.example.com:
 	if err := os.WriteFile(filepath.Join(bad, "hosts.yml"), []byte("github.com: [gho_LEAKED\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := (credentials.GH{Dir: bad}).Load("github.com"); err == nil || strings.Contains(err.Error(), "gho_LEAKED") {
-		t.Errorf("broken hosts.yml: err = %v, want an error that does not quote the file", err)
+	if _, _, err := (credentials.GH{Dir: bad}).Load("github.com"); err == nil {
+		t.Errorf("broken hosts.yml: err = nil, want an error")
+	} else if strings.Contains(err.Error(), "gho_LEAKED") {
+		t.Errorf("broken hosts.yml: err = %v, want one that does not quote the file", err)
 	}
 }
 
@@ -214,15 +237,24 @@ func TestStoredPrefersGhgatesOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok, loc, problems := credentials.Stored(host, getenv, noKeyring{})
-	if tok != "gho_GH" || loc.Kind != credentials.InGHHosts || len(problems) != 0 {
-		t.Errorf("gh only: (%q, %+v, %v), want gh's hosts.yml", tok, loc, problems)
+	if tok != "gho_GH" {
+		t.Errorf("gh only: token %q, want gh's hosts.yml's %q", tok, "gho_GH")
+	}
+	if loc.Kind != credentials.InGHHosts {
+		t.Errorf("gh only: location kind = %s, want %s", loc.Kind, credentials.InGHHosts)
+	}
+	if len(problems) != 0 {
+		t.Errorf("gh only: problems %v, want none", problems)
 	}
 	if _, _, err := (credentials.Store{Keyring: noKeyring{}, File: credentials.DefaultFile(getenv)}).Save(host, "a", "gho_OWN"); err != nil {
 		t.Fatal(err)
 	}
 	tok, loc, _ = credentials.Stored(host, getenv, noKeyring{})
-	if tok != "gho_OWN" || loc.Kind != credentials.InFile {
-		t.Errorf("both: (%q, %+v), want ghgate's file first", tok, loc)
+	if tok != "gho_OWN" {
+		t.Errorf("both: token %q, want ghgate's file's %q first", tok, "gho_OWN")
+	}
+	if loc.Kind != credentials.InFile {
+		t.Errorf("both: location kind = %s, want %s first", loc.Kind, credentials.InFile)
 	}
 	if want := filepath.Join(home, ".config", "ghgate", "credentials.toml"); loc.Where != want {
 		t.Errorf("file = %s, want %s", loc.Where, want)

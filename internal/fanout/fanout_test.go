@@ -91,8 +91,14 @@ func TestBudgetIsHardCap(t *testing.T) {
 	if err := run.Each(50, func(ctx context.Context, i int) { _ = run.Call(ctx, getRepo(c)) }); err != nil {
 		t.Fatal(err)
 	}
-	if sent.Load() != 7 || run.Calls() != 7 || run.Stopped() != fanout.MaxAPICalls {
-		t.Errorf("sent %d, counted %d, stopped %q; want 7, 7, max_api_calls", sent.Load(), run.Calls(), run.Stopped())
+	if n := sent.Load(); n != 7 {
+		t.Errorf("sent %d calls, want 7", n)
+	}
+	if n := run.Calls(); n != 7 {
+		t.Errorf("counted %d calls, want 7", n)
+	}
+	if got := run.Stopped(); got != fanout.MaxAPICalls {
+		t.Errorf("Stopped() = %q, want %q", got, fanout.MaxAPICalls)
 	}
 }
 
@@ -139,8 +145,10 @@ func TestCancelLeavesNoGoroutine(t *testing.T) {
 func TestUnitPanicIsAnError(t *testing.T) {
 	run := fanout.New(context.Background(), fanout.Options{})
 	err := run.Each(3, func(context.Context, int) { panic("boom") })
-	if err == nil || errors.Is(err, fanout.ErrStopped) {
-		t.Errorf("err %v", err)
+	if err == nil {
+		t.Errorf("Each of panicking units: err = nil, want the panic's error")
+	} else if errors.Is(err, fanout.ErrStopped) {
+		t.Errorf("Each of panicking units: err = %v, want one that is not ErrStopped", err)
 	}
 }
 
@@ -195,12 +203,22 @@ func TestGroupProgressAndBound(t *testing.T) {
 		t.Fatalf("%d progress ticks, want 6 (one per counted unit): %v", len(ticks), ticks)
 	}
 	for i, tk := range ticks {
-		if tk.done != i+1 || tk.total < tk.done || (i > 0 && tk.total < ticks[i-1].total) {
-			t.Errorf("tick %d: %+v", i, tk)
+		if tk.done != i+1 {
+			t.Errorf("tick %d: done = %d, want %d", i, tk.done, i+1)
+		}
+		if tk.total < tk.done {
+			t.Errorf("tick %d: total = %d, want at least done, %d", i, tk.total, tk.done)
+		}
+		if i > 0 && tk.total < ticks[i-1].total {
+			t.Errorf("tick %d: total = %d, want at least the previous tick's %d", i, tk.total, ticks[i-1].total)
 		}
 	}
-	if last := ticks[len(ticks)-1]; last.done != 6 || last.total != 6 {
-		t.Errorf("last tick %+v, want 6 of 6", last)
+	last := ticks[len(ticks)-1]
+	if last.done != 6 {
+		t.Errorf("last tick: done = %d, want 6", last.done)
+	}
+	if last.total != 6 {
+		t.Errorf("last tick: total = %d, want 6", last.total)
 	}
 }
 
@@ -209,8 +227,11 @@ func TestGroupAfterStop(t *testing.T) {
 	run := fanout.New(context.Background(), fanout.Options{})
 	g := run.Group()
 	run.Stop(fanout.MaxRepos)
-	if g.Go(func(context.Context) { t.Error("ran after the stop") }) || g.Aside(func(context.Context) { t.Error("ran after the stop") }) {
-		t.Error("a unit was accepted after the run stopped")
+	if g.Go(func(context.Context) { t.Error("ran after the stop") }) {
+		t.Error("Go after the run stopped = true, want the unit refused")
+	}
+	if g.Aside(func(context.Context) { t.Error("ran after the stop") }) {
+		t.Error("Aside after the run stopped = true, want the unit refused")
 	}
 	if err := g.Wait(); err != nil {
 		t.Fatal(err)
@@ -226,8 +247,11 @@ func TestPrepay(t *testing.T) {
 		_, _ = w.Write([]byte(`{"name":"r"}`))
 	})
 	run := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 5})
-	if !run.Prepay(2) || run.Prepay(4) {
-		t.Fatal("Prepay(2) of 5 should fit and Prepay(4) more should not")
+	if !run.Prepay(2) {
+		t.Fatal("Prepay(2) of 5 = false, want true (it fits)")
+	}
+	if run.Prepay(4) {
+		t.Fatal("Prepay(4) more = true, want false (2 + 4 is over 5)")
 	}
 	for i := range 3 {
 		if err := run.Call(context.Background(), getRepo(c)); err != nil {
@@ -239,8 +263,11 @@ func TestPrepay(t *testing.T) {
 	}
 	// The run stopped at max_api_calls, but the calls set aside are still
 	// there for the marked calls, and then no more.
-	if run.Stopped() != fanout.MaxAPICalls || run.Calls() != 3 {
-		t.Errorf("stopped %q after %d calls", run.Stopped(), run.Calls())
+	if got := run.Stopped(); got != fanout.MaxAPICalls {
+		t.Errorf("Stopped() = %q, want %q", got, fanout.MaxAPICalls)
+	}
+	if n := run.Calls(); n != 3 {
+		t.Errorf("counted %d calls, want 3", n)
 	}
 	marked := fanout.Prepaid(context.Background())
 	for i := range 2 {
@@ -248,8 +275,11 @@ func TestPrepay(t *testing.T) {
 			t.Fatalf("marked call %d after the stop: %v", i, err)
 		}
 	}
-	if err := run.Call(marked, getRepo(c)); !errors.Is(err, fanout.ErrStopped) || run.Calls() != 5 {
-		t.Errorf("a third marked call: %v after %d calls", err, run.Calls())
+	if err := run.Call(marked, getRepo(c)); !errors.Is(err, fanout.ErrStopped) {
+		t.Errorf("a third marked call: err = %v, want ErrStopped", err)
+	}
+	if n := run.Calls(); n != 5 {
+		t.Errorf("after a third marked call: counted %d calls, want 5", n)
 	}
 	fresh := fanout.New(context.Background(), fanout.Options{Client: c, MaxCalls: 3})
 	fresh.Prepay(1)
@@ -258,8 +288,11 @@ func TestPrepay(t *testing.T) {
 			t.Fatalf("marked call %d: %v", i, err)
 		}
 	}
-	if err := fresh.Call(marked, getRepo(c)); !errors.Is(err, fanout.ErrStopped) || fresh.Calls() != 3 {
-		t.Errorf("a marked call beyond the budget: %v after %d calls", err, fresh.Calls())
+	if err := fresh.Call(marked, getRepo(c)); !errors.Is(err, fanout.ErrStopped) {
+		t.Errorf("a marked call beyond the budget: err = %v, want ErrStopped", err)
+	}
+	if n := fresh.Calls(); n != 3 {
+		t.Errorf("after a marked call beyond the budget: counted %d calls, want 3", n)
 	}
 }
 
@@ -291,14 +324,20 @@ func TestCallOnWatchesItsResource(t *testing.T) {
 	if err := run.CallOn(context.Background(), "search", search); err != nil {
 		t.Fatalf("first search: %v", err)
 	}
-	if err := run.Call(context.Background(), getRepo(c)); err != nil || run.Stopped() != "" {
-		t.Fatalf("a core call after the search budget reached its floor: %v, stopped %q", err, run.Stopped())
+	if err := run.Call(context.Background(), getRepo(c)); err != nil {
+		t.Fatalf("a core call after the search budget reached its floor: %v", err)
+	}
+	if got := run.Stopped(); got != "" {
+		t.Fatalf("after a core call: Stopped() = %q, want not stopped", got)
 	}
 	if err := run.CallOn(context.Background(), "search", search); !errors.Is(err, fanout.ErrStopped) {
 		t.Fatalf("second search: %v, want ErrStopped", err)
 	}
-	if searches.Load() != 1 || run.Stopped() != fanout.RateLimited {
-		t.Errorf("%d searches sent, stopped %q; want 1, rate_limited", searches.Load(), run.Stopped())
+	if n := searches.Load(); n != 1 {
+		t.Errorf("%d searches sent, want 1", n)
+	}
+	if got := run.Stopped(); got != fanout.RateLimited {
+		t.Errorf("Stopped() = %q, want %q", got, fanout.RateLimited)
 	}
 }
 
@@ -325,7 +364,7 @@ func TestGroupAcceptedUnitsRunOnce(t *testing.T) {
 		}
 		cancel()
 		if int(ran.Load()) != accepted {
-			t.Fatalf("round %d: %d units accepted, %d ran", round, accepted, ran.Load())
+			t.Fatalf("round %d: %d units ran, want the %d accepted", round, ran.Load(), accepted)
 		}
 	}
 	deadline := time.Now().Add(5 * time.Second)

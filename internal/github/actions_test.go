@@ -62,14 +62,22 @@ func TestJobLogTailSendsNoCredentialToTheSignedURL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("job %d: %v", id, err)
 		}
-		if strings.Contains(tail.Text, token) || tail.Redacted != 2 || !tail.Cut ||
-			tail.Text != "middle [redacted]\nlast [redacted]\n" {
-			t.Errorf("job %d: tail %+v; want the last whole lines, both credentials redacted", id, tail)
+		if strings.Contains(tail.Text, token) {
+			t.Errorf("job %d: tail %q holds the credential, want it redacted", id, tail.Text)
+		}
+		if tail.Redacted != 2 {
+			t.Errorf("job %d: Redacted = %d, want 2", id, tail.Redacted)
+		}
+		if !tail.Cut {
+			t.Errorf("job %d: Cut = false, want true", id)
+		}
+		if want := "middle [redacted]\nlast [redacted]\n"; tail.Text != want {
+			t.Errorf("job %d: tail = %q, want the last whole lines %q", id, tail.Text, want)
 		}
 	}
 	// A job whose log is gone is GitHub's 404, not a download failure.
 	if _, _, err := c.JobLogTail(context.Background(), "o", "r", 3, 60, nil); err == nil || err.(*Error).Code != NotFound {
-		t.Errorf("missing log: %v", err)
+		t.Errorf("missing log: error = %v, want code %q", err, NotFound)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -82,7 +90,7 @@ func TestJobLogTailSendsNoCredentialToTheSignedURL(t *testing.T) {
 		}
 	}
 	if len(auth) != 5 {
-		t.Errorf("requests seen: %v", auth)
+		t.Errorf("%d requests seen (%v), want 5", len(auth), auth)
 	}
 }
 
@@ -133,8 +141,11 @@ func TestJobLogTailRedactsAfterShaping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tail.Text != "a [redacted]\nb [redacted]\nc x[redacted]\n" || tail.Redacted != 3 {
-		t.Errorf("tail %+v; want the three tokens redacted after shaping", tail)
+	if want := "a [redacted]\nb [redacted]\nc x[redacted]\n"; tail.Text != want {
+		t.Errorf("tail = %q, want %q (the tokens redacted after shaping)", tail.Text, want)
+	}
+	if tail.Redacted != 3 {
+		t.Errorf("Redacted = %d, want 3", tail.Redacted)
 	}
 }
 

@@ -43,12 +43,21 @@ func TestSecretAlertsNeverStored(t *testing.T) {
 	ctx := context.Background()
 
 	p, err := c.ListSecretAlerts(ctx, "acme", "widgets", AlertListOptions{State: "open"})
-	if err != nil || len(p.Alerts) != 1 || p.Alerts[0].SecretType == "" {
-		t.Fatalf("secret list: %+v, %v", p.Alerts, err)
+	if err != nil {
+		t.Fatalf("secret list: %v", err)
+	}
+	if len(p.Alerts) != 1 {
+		t.Fatalf("secret list holds %d alerts, want 1: %+v", len(p.Alerts), p.Alerts)
+	}
+	if p.Alerts[0].SecretType == "" {
+		t.Fatalf("secret alert's SecretType is empty, want one: %+v", p.Alerts[0])
 	}
 	d, err := c.ListDependabotAlerts(ctx, "acme", "widgets", AlertListOptions{State: "open"})
-	if err != nil || len(d.Alerts) != 1 {
-		t.Fatalf("dependabot list: %+v, %v", d.Alerts, err)
+	if err != nil {
+		t.Fatalf("dependabot list: %v", err)
+	}
+	if len(d.Alerts) != 1 {
+		t.Fatalf("dependabot list holds %d alerts, want 1: %+v", len(d.Alerts), d.Alerts)
 	}
 	// The requests as the transport keys them: the list's URL with its
 	// query, and go-github's Accept.
@@ -56,11 +65,15 @@ func TestSecretAlertsNeverStored(t *testing.T) {
 		return store.ETagKey{Credential: c.cred, Accept: "application/vnd.github.v3+json",
 			URL: srv.URL + "/api/v3/repos/acme/widgets/" + kind + "/alerts?direction=asc" + extra + "&sort=created&state=open"}
 	}
-	if _, ok, err := st.GetETag(ctx, key("secret-scanning", "&hide_secret=true")); ok || err != nil {
-		t.Errorf("the store holds an entry for the secret list (err %v)", err)
+	if _, ok, err := st.GetETag(ctx, key("secret-scanning", "&hide_secret=true")); err != nil {
+		t.Errorf("GetETag for the secret list: %v", err)
+	} else if ok {
+		t.Errorf("the store holds an entry for the secret list, want none")
 	}
-	if _, ok, err := st.GetETag(ctx, key("dependabot", "")); !ok || err != nil {
-		t.Errorf("no entry for the Dependabot list (err %v): the key lookup proves nothing", err)
+	if _, ok, err := st.GetETag(ctx, key("dependabot", "")); err != nil {
+		t.Errorf("GetETag for the Dependabot list: %v", err)
+	} else if !ok {
+		t.Errorf("no entry for the Dependabot list, want one: the key lookup proves nothing")
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)

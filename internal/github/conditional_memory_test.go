@@ -83,8 +83,17 @@ func TestWarmReadServedFromMemory(t *testing.T) {
 
 	cache1, body1 := rawIssue(t, c, 5)
 	peeks, gets := under.reads()
-	if cache1 != "" || peeks != 1 || gets != 0 {
-		t.Fatalf("first read: cache %q, backend peeks %d gets %d; want a miss, 1 peek, 0 gets", cache1, peeks, gets)
+	if cache1 != "" {
+		t.Errorf("first read: cache %q, want a miss (empty)", cache1)
+	}
+	if peeks != 1 {
+		t.Errorf("first read: backend peeks = %d, want 1", peeks)
+	}
+	if gets != 0 {
+		t.Errorf("first read: backend gets = %d, want 0", gets)
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	cache2, body2 := rawIssue(t, c, 5)
 	if cache2 != "hit" {
@@ -93,8 +102,12 @@ func TestWarmReadServedFromMemory(t *testing.T) {
 	if body2 != body1 {
 		t.Errorf("body served from memory differs from the stored one:\n got %s\nwant %s", body2, body1)
 	}
-	if p, g := under.reads(); p != peeks || g != gets {
-		t.Errorf("second read reached the backend: peeks %d gets %d, want %d and %d", p, g, peeks, gets)
+	p, g := under.reads()
+	if p != peeks {
+		t.Errorf("backend peeks after the second read = %d, want %d as before", p, peeks)
+	}
+	if g != gets {
+		t.Errorf("backend gets after the second read = %d, want %d as before", g, gets)
 	}
 	if n := em.count("GET /api/v3" + issuePath(5)); n != 2 {
 		t.Errorf("%d requests, want 2 (the second conditional)", n)
@@ -111,11 +124,18 @@ func TestWarmReadReadsBodyOnlyOn304(t *testing.T) {
 
 	_, body1 := rawIssue(t, c, 5)
 	cache, body2 := rawIssue(t, c, 5)
-	if cache != "hit" || body2 != body1 {
-		t.Fatalf("second read: cache %q, body equal %v; want a hit with the first body", cache, body2 == body1)
+	if cache != "hit" {
+		t.Fatalf("second read: cache %q, want hit", cache)
 	}
-	if p, g := under.reads(); p != 2 || g != 1 {
-		t.Errorf("backend reads: peeks %d gets %d, want 2 peeks and 1 get (on the 304)", p, g)
+	if body2 != body1 {
+		t.Fatalf("second read's body differs from the first:\n got %s\nwant %s", body2, body1)
+	}
+	p, g := under.reads()
+	if p != 2 {
+		t.Errorf("backend peeks = %d, want 2", p)
+	}
+	if g != 1 {
+		t.Errorf("backend gets = %d, want 1 (on the 304)", g)
 	}
 }
 
@@ -145,17 +165,12 @@ func TestStaleMemoryEntryGivesFreshAnswer(t *testing.T) {
 	if _, _, err := b.EditIssue(ctx, owner, repo, 5, IssueEdit{Title: &title}); err != nil {
 		t.Fatal(err)
 	}
-	if got, m, err := b.GetIssue(ctx, owner, repo, 5); err != nil || m.Cached || got.GetTitle() != title {
-		t.Fatalf("B's read: title %q cached %v err %v, want the new title, uncached", got.GetTitle(), m.Cached, err)
-	}
-	got, m, err := a.GetIssue(ctx, owner, repo, 5)
-	if err != nil || m.Cached || got.GetTitle() != title {
-		t.Fatalf("A's read with a stale memory entry: title %q cached %v err %v, want %q uncached", got.GetTitle(), m.Cached, err, title)
-	}
+	got, m, err := b.GetIssue(ctx, owner, repo, 5)
+	wantIssue(t, "B's read", got, m, err, false, title)
 	got, m, err = a.GetIssue(ctx, owner, repo, 5)
-	if err != nil || !m.Cached || got.GetTitle() != title {
-		t.Fatalf("A's next read: title %q cached %v err %v, want %q from the replaced entry", got.GetTitle(), m.Cached, err, title)
-	}
+	wantIssue(t, "A's read with a stale memory entry", got, m, err, false, title)
+	got, m, err = a.GetIssue(ctx, owner, repo, 5)
+	wantIssue(t, "A's next read, from the replaced entry", got, m, err, true, title)
 }
 
 // When the entry whose ETag was sent is gone by the time GitHub answers
@@ -199,16 +214,21 @@ func TestBodyGoneOn304ResendsInFull(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.Cached || got.GetTitle() != first.GetTitle() || got.GetBody() != first.GetBody() {
-				t.Errorf("read after the entry went: cached %v title %q, want uncached %q", m.Cached, got.GetTitle(), first.GetTitle())
+			if m.Cached {
+				t.Errorf("read after the entry went: Cached = true, want false")
+			}
+			if got.GetTitle() != first.GetTitle() {
+				t.Errorf("read after the entry went: title = %q, want %q", got.GetTitle(), first.GetTitle())
+			}
+			if got.GetBody() != first.GetBody() {
+				t.Errorf("read after the entry went: body = %q, want %q", got.GetBody(), first.GetBody())
 			}
 			if n := em.count("GET /api/v3"+issuePath(5)) - before; n != 2 {
 				t.Errorf("%d requests for the read, want 2 (the conditional one answered 304, then the full one)", n)
 			}
 			// The full answer was stored: the next read is a hit again.
-			if again, m, err := c.GetIssue(ctx, owner, repo, 5); err != nil || !m.Cached || again.GetTitle() != first.GetTitle() {
-				t.Errorf("next read: cached %v title %q err %v, want a hit with %q", m.Cached, again.GetTitle(), err, first.GetTitle())
-			}
+			again, m, err := c.GetIssue(ctx, owner, repo, 5)
+			wantIssue(t, "next read", again, m, err, true, first.GetTitle())
 		})
 	}
 }

@@ -31,11 +31,26 @@ func TestRepeatedReadCostsNoBudget(t *testing.T) {
 	if !m2.Cached {
 		t.Fatal("the second read was not served from the store")
 	}
-	if !b1.Known || b2.Used != b1.Used || b2.Remaining != b1.Remaining {
-		t.Fatalf("budget moved from %+v to %+v", b1, b2)
+	if !b1.Known {
+		t.Fatalf("core budget after the first read: Known = false, want true")
 	}
-	if second.GetTitle() != first.GetTitle() || second.GetBody() != first.GetBody() || second.GetNumber() != 5 {
-		t.Fatalf("cached issue differs: %q vs %q", second.GetTitle(), first.GetTitle())
+	if b2.Used != b1.Used {
+		t.Errorf("core budget Used after a cached read = %d, want %d as before", b2.Used, b1.Used)
+	}
+	if b2.Remaining != b1.Remaining {
+		t.Errorf("core budget Remaining after a cached read = %d, want %d as before", b2.Remaining, b1.Remaining)
+	}
+	if second.GetTitle() != first.GetTitle() {
+		t.Errorf("cached issue title = %q, want %q", second.GetTitle(), first.GetTitle())
+	}
+	if second.GetBody() != first.GetBody() {
+		t.Errorf("cached issue body = %q, want %q", second.GetBody(), first.GetBody())
+	}
+	if second.GetNumber() != 5 {
+		t.Errorf("cached issue number = %d, want 5", second.GetNumber())
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	if n := em.count("GET /api/v3" + issuePath(5)); n != 2 {
 		t.Fatalf("%d requests, want 2 (the second conditional)", n)
@@ -56,11 +71,20 @@ func TestRepeatedReadCostsNoBudget(t *testing.T) {
 		}
 		raw[i] = resp.Response
 	}
-	if raw[0].Header.Get(CacheHeader) != "" || raw[1].Header.Get(CacheHeader) != "hit" || raw[1].StatusCode != 200 ||
-		raw[1].Header.Get("X-RateLimit-Used") != raw[0].Header.Get("X-RateLimit-Used") {
-		t.Fatalf("raw responses: cache %q then %q, x-ratelimit-used %s then %s",
-			raw[0].Header.Get(CacheHeader), raw[1].Header.Get(CacheHeader),
-			raw[0].Header.Get("X-RateLimit-Used"), raw[1].Header.Get("X-RateLimit-Used"))
+	if got := raw[0].Header.Get(CacheHeader); got != "" {
+		t.Errorf("first raw response %s = %q, want none", CacheHeader, got)
+	}
+	if got := raw[1].Header.Get(CacheHeader); got != "hit" {
+		t.Errorf("second raw response %s = %q, want hit", CacheHeader, got)
+	}
+	if raw[1].StatusCode != 200 {
+		t.Errorf("second raw response status = %d, want 200", raw[1].StatusCode)
+	}
+	if got, want := raw[1].Header.Get("X-RateLimit-Used"), raw[0].Header.Get("X-RateLimit-Used"); got != want {
+		t.Errorf("second raw response X-RateLimit-Used = %s, want %s as the first", got, want)
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	b2 = c.RateBudget("core")
 
@@ -71,14 +95,9 @@ func TestRepeatedReadCostsNoBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	third, m3, err := c.GetIssue(ctx, owner, repo, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m3.Cached || third.GetTitle() != title {
-		t.Fatalf("after edit: cached=%v title=%q", m3.Cached, third.GetTitle())
-	}
-	if c.RateBudget("core").Used <= b2.Used {
-		t.Fatal("the read after the edit cost nothing")
+	wantIssue(t, "read after the edit", third, m3, err, false, title)
+	if used := c.RateBudget("core").Used; used <= b2.Used {
+		t.Fatalf("core budget Used after the read after the edit = %d, want more than %d", used, b2.Used)
 	}
 }
 
@@ -92,15 +111,33 @@ func TestCachedListKeepsPagination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a) != 10 || m1.NextPage != 3 || m1.LastPage < 3 {
-		t.Fatalf("first page: %d items, next %d, last %d", len(a), m1.NextPage, m1.LastPage)
+	if len(a) != 10 {
+		t.Fatalf("first read of page 2 holds %d items, want 10", len(a))
+	}
+	if m1.NextPage != 3 {
+		t.Fatalf("first read of page 2: NextPage = %d, want 3", m1.NextPage)
+	}
+	if m1.LastPage < 3 {
+		t.Fatalf("first read of page 2: LastPage = %d, want at least 3", m1.LastPage)
 	}
 	b, m2, err := c.ListIssues(ctx, owner, repo, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !m2.Cached || m2.NextPage != m1.NextPage || m2.LastPage != m1.LastPage || len(b) != len(a) || b[0].GetNumber() != a[0].GetNumber() {
-		t.Fatalf("cached page: cached=%v next %d last %d items %d", m2.Cached, m2.NextPage, m2.LastPage, len(b))
+	if !m2.Cached {
+		t.Fatalf("second read of page 2: Cached = false, want true")
+	}
+	if m2.NextPage != m1.NextPage {
+		t.Errorf("cached page: NextPage = %d, want %d", m2.NextPage, m1.NextPage)
+	}
+	if m2.LastPage != m1.LastPage {
+		t.Errorf("cached page: LastPage = %d, want %d", m2.LastPage, m1.LastPage)
+	}
+	if len(b) != len(a) {
+		t.Fatalf("cached page holds %d items, want %d", len(b), len(a))
+	}
+	if b[0].GetNumber() != a[0].GetNumber() {
+		t.Errorf("cached page's first item = #%d, want #%d", b[0].GetNumber(), a[0].GetNumber())
 	}
 }
 
@@ -119,10 +156,10 @@ func TestCacheIsPerCredential(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m.Cached {
-		t.Fatal("bob was served alice's cached response")
+		t.Fatal("bob's read: Cached = true (alice's response), want false")
 	}
 	if _, m, _ := alice.GetIssue(ctx, owner, repo, 1); !m.Cached {
-		t.Fatal("alice's entry was lost")
+		t.Fatal("alice's second read: Cached = false (her entry lost), want true")
 	}
 }
 
@@ -131,8 +168,12 @@ func TestNoStoreNoCache(t *testing.T) {
 	c, _ := newClient(t, em.URL, emulator.DemoTokenAlice, func(o *Options) { o.Store = nil })
 	ctx := context.Background()
 	for range 2 {
-		if _, m, err := c.GetIssue(ctx, owner, repo, 1); err != nil || m.Cached {
-			t.Fatalf("cached=%v err=%v", m.Cached, err)
+		_, m, err := c.GetIssue(ctx, owner, repo, 1)
+		if err != nil {
+			t.Fatalf("GetIssue: %v", err)
+		}
+		if m.Cached {
+			t.Fatalf("GetIssue without a store: Cached = true, want false")
 		}
 	}
 }
@@ -145,14 +186,23 @@ func TestSearchBudgetTrackedSeparately(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.GetTotal() == 0 || len(res.Issues) == 0 {
-		t.Fatalf("search found nothing: %+v", res)
+	if res.GetTotal() == 0 {
+		t.Fatalf("search total = 0, want some issues")
+	}
+	if len(res.Issues) == 0 {
+		t.Fatalf("search returned no issues (total %d), want some", res.GetTotal())
 	}
 	s := c.RateBudget("search")
-	if !s.Known || s.Limit != 30 || s.Used < 1 {
-		t.Fatalf("search budget %+v", s)
+	if !s.Known {
+		t.Fatalf("search budget Known = false, want true")
+	}
+	if s.Limit != 30 {
+		t.Errorf("search budget Limit = %d, want 30", s.Limit)
+	}
+	if s.Used < 1 {
+		t.Errorf("search budget Used = %d, want at least 1", s.Used)
 	}
 	if c.RateBudget("core").Known {
-		t.Fatal("a search was recorded against core")
+		t.Fatal("core budget Known = true after only a search, want false")
 	}
 }

@@ -31,8 +31,11 @@ func TestResolveEndpoints(t *testing.T) {
 			t.Errorf("%q: %v", tc.base, err)
 			continue
 		}
-		if ep.rest.String() != tc.rest || ep.graphql.String() != tc.graphql {
-			t.Errorf("%q: rest %s graphql %s, want %s %s", tc.base, ep.rest, ep.graphql, tc.rest, tc.graphql)
+		if got := ep.rest.String(); got != tc.rest {
+			t.Errorf("%q: rest = %s, want %s", tc.base, got, tc.rest)
+		}
+		if got := ep.graphql.String(); got != tc.graphql {
+			t.Errorf("%q: graphql = %s, want %s", tc.base, got, tc.graphql)
 		}
 	}
 	for _, bad := range []string{"ftp://x", "https://user:s3cret@ghe.example.com", "https://x?a=b", "/relative", "https://api.github.com/v3"} {
@@ -66,9 +69,8 @@ func TestBothLayoutsAgainstEmulator(t *testing.T) {
 	ctx := context.Background()
 
 	ghes, _ := newClient(t, em.URL, emulator.DemoTokenAlice)
-	if is, _, err := ghes.GetIssue(ctx, owner, repo, 1); err != nil || is.GetNumber() != 1 {
-		t.Fatalf("GHES layout: %v", err)
-	}
+	is, _, err := ghes.GetIssue(ctx, owner, repo, 1)
+	wantNumber(t, "GHES layout", is, err, 1)
 	if em.count("GET /api/v3"+issuePath(1)) != 1 {
 		t.Fatal("the GHES layout did not use /api/v3")
 	}
@@ -83,11 +85,10 @@ func TestBothLayoutsAgainstEmulator(t *testing.T) {
 	}}
 	plain, _ := newClient(t, "http://api.emulator.test:"+port, emulator.DemoTokenAlice, func(o *Options) { o.HTTPClient = hc })
 	if plain.RESTURL() != "http://api.emulator.test:"+port+"/" {
-		t.Fatalf("plain layout resolved to %s", plain.RESTURL())
+		t.Fatalf("plain layout resolved to %s, want %s", plain.RESTURL(), "http://api.emulator.test:"+port+"/")
 	}
-	if is, _, err := plain.GetIssue(ctx, owner, repo, 1); err != nil || is.GetNumber() != 1 {
-		t.Fatalf("plain layout: %v", err)
-	}
+	is, _, err = plain.GetIssue(ctx, owner, repo, 1)
+	wantNumber(t, "plain layout", is, err, 1)
 	if em.count("GET "+issuePath(1)) != 1 {
 		t.Fatal("the plain layout did not use the root paths")
 	}
@@ -113,9 +114,13 @@ func TestHeadersAndTokenScope(t *testing.T) {
 	if _, _, err := c.GetIssue(context.Background(), owner, repo, 1); err != nil {
 		t.Fatal(err)
 	}
-	if first.Get("Authorization") != "Bearer tok-123" || first.Get("X-GitHub-Api-Version") != APIVersion ||
-		first.Get("User-Agent") != "ghgate-test/1" {
-		t.Fatalf("headers to GitHub: %v", first)
+	for name, want := range map[string]string{"Authorization": "Bearer tok-123", "X-GitHub-Api-Version": APIVersion, "User-Agent": "ghgate-test/1"} {
+		if got := first.Get(name); got != want {
+			t.Errorf("%s to GitHub = %q, want %q", name, got, want)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	if got == nil {
 		t.Fatal("the redirect was not followed")
@@ -142,8 +147,14 @@ func TestTransferredIssueIsNotPassedOffAsTheOneNamed(t *testing.T) {
 	c, _ := newClient(t, srv.URL, "tok-123")
 	is, _, err := c.GetIssue(context.Background(), owner, repo, 5)
 	var ge *Error
-	if !errors.As(err, &ge) || ge.Code != NotFound || is != nil {
-		t.Fatalf("a transferred issue: got %v, %v; want a not_found error and no issue", is, err)
+	if !errors.As(err, &ge) {
+		t.Fatalf("a transferred issue: error = %v, want a *Error", err)
+	}
+	if ge.Code != NotFound {
+		t.Fatalf("a transferred issue: error code = %q, want %q (%v)", ge.Code, NotFound, ge)
+	}
+	if is != nil {
+		t.Fatalf("a transferred issue: got issue %+v, want none", is)
 	}
 	// The repository's own issue, its name in another case, is its own.
 	srv2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -152,7 +163,6 @@ func TestTransferredIssueIsNotPassedOffAsTheOneNamed(t *testing.T) {
 	}))
 	defer srv2.Close()
 	c2, _ := newClient(t, srv2.URL, "tok-123")
-	if is, _, err := c2.GetIssue(context.Background(), owner, repo, 5); err != nil || is.GetNumber() != 5 {
-		t.Fatalf("the repository's own issue: %v %v", is, err)
-	}
+	is, _, err = c2.GetIssue(context.Background(), owner, repo, 5)
+	wantNumber(t, "the repository's own issue", is, err, 5)
 }

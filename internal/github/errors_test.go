@@ -69,8 +69,17 @@ func TestStatusErrorMapping(t *testing.T) {
 			h = http.Header{}
 		}
 		e := statusError(tc.status, h, tc.msg, nil, now)
-		if e.Code != tc.code || e.Temporary != tc.temp || e.RetryAfter != tc.retry || !slices.Equal(e.RequiredScopes, tc.scopes) {
-			t.Errorf("%s: got code %q temp %v retry %v scopes %v", tc.name, e.Code, e.Temporary, e.RetryAfter, e.RequiredScopes)
+		if e.Code != tc.code {
+			t.Errorf("%s: code = %q, want %q", tc.name, e.Code, tc.code)
+		}
+		if e.Temporary != tc.temp {
+			t.Errorf("%s: Temporary = %v, want %v", tc.name, e.Temporary, tc.temp)
+		}
+		if e.RetryAfter != tc.retry {
+			t.Errorf("%s: RetryAfter = %v, want %v", tc.name, e.RetryAfter, tc.retry)
+		}
+		if !slices.Equal(e.RequiredScopes, tc.scopes) {
+			t.Errorf("%s: RequiredScopes = %q, want %q", tc.name, e.RequiredScopes, tc.scopes)
 		}
 		if e.Message == "" {
 			t.Errorf("%s: empty message", tc.name)
@@ -175,8 +184,14 @@ func TestEchoedTokenIsRedacted(t *testing.T) {
 	c, _ := newClient(t, srv.URL, canary)
 	_, _, err := c.GetIssue(context.Background(), owner, repo, 1)
 	e := asError(t, err)
-	if e.Code != BadRequest || strings.Contains(err.Error(), canary) || !strings.Contains(e.Message, "[redacted]") {
-		t.Fatalf("got %q", err.Error())
+	if e.Code != BadRequest {
+		t.Errorf("error code = %q, want %q", e.Code, BadRequest)
+	}
+	if strings.Contains(err.Error(), canary) {
+		t.Errorf("error %q holds the token, want it redacted", err.Error())
+	}
+	if !strings.Contains(e.Message, "[redacted]") {
+		t.Errorf("Message = %q, want one saying [redacted]", e.Message)
 	}
 }
 

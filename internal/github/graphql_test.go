@@ -43,13 +43,17 @@ func TestGraphQLQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out.Viewer.Login != "bob" {
-		t.Fatalf("viewer %q", out.Viewer.Login)
+		t.Fatalf("viewer = %q, want bob", out.Viewer.Login)
 	}
 	if em.count("POST /api/graphql") != 1 {
 		t.Fatal("the query did not go to /api/graphql")
 	}
-	if b := c.RateBudget("graphql"); !b.Known || b.Used < 1 {
-		t.Fatalf("graphql budget %+v", b)
+	b := c.RateBudget("graphql")
+	if !b.Known {
+		t.Fatalf("graphql budget Known = false, want true")
+	}
+	if b.Used < 1 {
+		t.Fatalf("graphql budget Used = %d, want at least 1", b.Used)
 	}
 }
 
@@ -61,8 +65,14 @@ func TestGraphQLQueryRetried(t *testing.T) {
 	if err := c.Query(context.Background(), viewerQuery, nil, &out); err != nil {
 		t.Fatal(err)
 	}
-	if n := em.count("POST /api/graphql"); n != 3 || len(sl.recorded()) != 2 || out.Viewer.Login != "bob" {
-		t.Fatalf("%d requests, %d waits, login %q", n, len(sl.recorded()), out.Viewer.Login)
+	if n := em.count("POST /api/graphql"); n != 3 {
+		t.Errorf("%d requests, want 3", n)
+	}
+	if w := sl.recorded(); len(w) != 2 {
+		t.Errorf("waits %v, want 2", w)
+	}
+	if out.Viewer.Login != "bob" {
+		t.Errorf("viewer login = %q, want bob", out.Viewer.Login)
 	}
 }
 
@@ -82,7 +92,7 @@ func TestGraphQLErrors(t *testing.T) {
 			Name  string `json:"n"`
 		}{"acme", "no-such-repo"}, &out)
 	if e := asError(t, err); e.Code != NotFound {
-		t.Fatalf("missing repository: %+v", e)
+		t.Fatalf("missing repository: error code = %q, want %q (%+v)", e.Code, NotFound, e)
 	}
 
 	// A mutation sent through Query is refused before it is sent.
@@ -97,8 +107,12 @@ func TestGraphQLErrors(t *testing.T) {
 	// GitHub reports a spent GraphQL budget inside a 200.
 	em.ExhaustRateLimit(emulator.DemoTokenBob, "graphql")
 	err = c.Query(ctx, viewerQuery, nil, &viewerResult{})
-	if e := asError(t, err); e.Code != RateLimited || e.RetryAfter <= 0 {
-		t.Fatalf("spent budget: %+v", e)
+	e := asError(t, err)
+	if e.Code != RateLimited {
+		t.Fatalf("spent budget: error code = %q, want %q (%v)", e.Code, RateLimited, e)
+	}
+	if e.RetryAfter <= 0 {
+		t.Fatalf("spent budget: RetryAfter = %v, want > 0", e.RetryAfter)
 	}
 }
 
@@ -152,14 +166,27 @@ func TestGraphQLMutationSettlement(t *testing.T) {
 				t.Errorf("settlement %q, want %q (%v)", s, tc.settlement, err)
 			}
 			if tc.code == "" {
-				if err != nil || out.DeleteIssue.Repository.NameWithOwner != "acme/widgets" {
-					t.Fatalf("err %v, out %+v", err, out)
+				if err != nil {
+					t.Fatalf("Mutate: %v", err)
 				}
-			} else if e := asError(t, err); e.Code != tc.code || e.Settlement != tc.settlement {
-				t.Errorf("code %q settlement %q, want %q %q", e.Code, e.Settlement, tc.code, tc.settlement)
+				if got := out.DeleteIssue.Repository.NameWithOwner; got != "acme/widgets" {
+					t.Fatalf("deleteIssue repository = %q, want acme/widgets", got)
+				}
+			} else {
+				e := asError(t, err)
+				if e.Code != tc.code {
+					t.Errorf("error code = %q, want %q (%v)", e.Code, tc.code, e)
+				}
+				if e.Settlement != tc.settlement {
+					t.Errorf("error settlement = %q, want %q", e.Settlement, tc.settlement)
+				}
 			}
-			if n := em.count("POST /api/graphql"); n != 1 || len(sl.recorded()) != 0 {
-				t.Errorf("a mutation was retried: %d requests", n)
+			// A mutation is never retried.
+			if n := em.count("POST /api/graphql"); n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+			if w := sl.recorded(); len(w) != 0 {
+				t.Errorf("waits %v, want none", w)
 			}
 			st := em.State()
 			st.Lock()
@@ -185,7 +212,11 @@ func TestDeletedIssueIsGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = c.GetIssue(ctx, owner, repo, 8)
-	if e := asError(t, err); e.Code != Gone || e.Status != 410 {
-		t.Fatalf("got %+v", e)
+	e := asError(t, err)
+	if e.Code != Gone {
+		t.Fatalf("error code = %q, want %q (%v)", e.Code, Gone, e)
+	}
+	if e.Status != 410 {
+		t.Fatalf("Status = %d, want 410", e.Status)
 	}
 }

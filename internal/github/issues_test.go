@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	gh "github.com/google/go-github/v88/github"
 
 	"github.com/ghgate/ghgate/internal/emulator"
@@ -23,8 +25,12 @@ func TestIssueEditJSON(t *testing.T) {
 	}
 	for _, tc := range cases {
 		b, err := json.Marshal(tc.edit)
-		if err != nil || string(b) != tc.want {
-			t.Errorf("got %s (%v), want %s", b, err, tc.want)
+		if err != nil {
+			t.Errorf("json.Marshal(%+v): %v", tc.edit, err)
+			continue
+		}
+		if string(b) != tc.want {
+			t.Errorf("json.Marshal(%+v) = %s, want %s", tc.edit, b, tc.want)
 		}
 	}
 }
@@ -36,39 +42,65 @@ func TestIssueWritesAgainstEmulator(t *testing.T) {
 	const n = 4
 
 	is, s, err := c.EditIssue(ctx, owner, repo, n, IssueEdit{Milestone: ptr(1)})
-	if err != nil || s != RemoteSuccessKnown || is.GetMilestone().GetNumber() != 1 {
-		t.Fatalf("set milestone: %v %q %+v", err, s, is.GetMilestone())
+	wantWritten(t, "set milestone", s, err)
+	if got := is.GetMilestone().GetNumber(); got != 1 {
+		t.Fatalf("set milestone: milestone = %d, want 1", got)
 	}
 	is, _, err = c.EditIssue(ctx, owner, repo, n, IssueEdit{ClearMilestone: true})
-	if err != nil || is.Milestone != nil {
-		t.Fatalf("clear milestone: %v %+v", err, is.GetMilestone())
+	if err != nil {
+		t.Fatalf("clear milestone: %v", err)
+	}
+	if is.Milestone != nil {
+		t.Fatalf("clear milestone: milestone = %+v, want none", is.GetMilestone())
 	}
 
 	labels, s, err := c.AddLabels(ctx, owner, repo, n, []string{"status: triage", "bug"})
-	if err != nil || s != RemoteSuccessKnown || !hasLabel(labels, "status: triage") {
-		t.Fatalf("add labels: %v %q", err, s)
+	wantWritten(t, "add labels", s, err)
+	if !hasLabel(labels, "status: triage") {
+		t.Fatalf("add labels: labels = %q, want status: triage among them", names(labels))
 	}
 	// A name with a space and a colon must survive the URL path.
 	labels, s, err = c.RemoveLabel(ctx, owner, repo, n, "status: triage")
-	if err != nil || s != RemoteSuccessKnown || hasLabel(labels, "status: triage") || !hasLabel(labels, "bug") {
-		t.Fatalf("remove label: %v %q %v", err, s, names(labels))
+	wantWritten(t, "remove label", s, err)
+	if hasLabel(labels, "status: triage") {
+		t.Fatalf("remove label: labels = %q, want status: triage gone", names(labels))
+	}
+	if !hasLabel(labels, "bug") {
+		t.Fatalf("remove label: labels = %q, want bug kept", names(labels))
 	}
 	_, s, err = c.RemoveLabel(ctx, owner, repo, n, "status: triage")
-	if e := asError(t, err); e.Code != NotFound || s != NoRemoteSuccessKnown || e.Message != "Label does not exist" {
-		t.Fatalf("remove absent label: %+v", e)
+	e := asError(t, err)
+	wantRefusal(t, "remove absent label", s, e, NoRemoteSuccessKnown, NotFound)
+	if e.Message != "Label does not exist" {
+		t.Errorf("remove absent label: Message = %q, want %q", e.Message, "Label does not exist")
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 
 	c2, _ := newClient(t, em.URL, emulator.DemoTokenAlice)
 	comments, m, err := c2.ListComments(ctx, owner, repo, emulator.DemoManyCommentsIssue, ListCommentsOptions{PerPage: 10})
-	if err != nil || len(comments) != 10 || m.NextPage != 2 {
-		t.Fatalf("comments page 1: %v, %d comments, next %d", err, len(comments), m.NextPage)
+	if err != nil {
+		t.Fatalf("comments page 1: %v", err)
+	}
+	if len(comments) != 10 {
+		t.Fatalf("comments page 1 holds %d comments, want 10", len(comments))
+	}
+	if m.NextPage != 2 {
+		t.Fatalf("comments page 1: NextPage = %d, want 2", m.NextPage)
 	}
 	comments, m, err = c2.ListComments(ctx, owner, repo, emulator.DemoManyCommentsIssue, ListCommentsOptions{PerPage: 10, Page: 2})
-	if err != nil || len(comments) == 0 || m.NextPage != 0 {
-		t.Fatalf("comments page 2: %v, %d comments, next %d", err, len(comments), m.NextPage)
+	if err != nil {
+		t.Fatalf("comments page 2: %v", err)
+	}
+	if len(comments) == 0 {
+		t.Fatalf("comments page 2 holds no comments, want some")
+	}
+	if m.NextPage != 0 {
+		t.Fatalf("comments page 2: NextPage = %d, want 0 (the last page)", m.NextPage)
 	}
 	if _, _, err := c2.ListIssues(ctx, owner, repo, ListIssuesOptions{PerPage: 101}); asError(t, err).Code != InvalidArgument {
-		t.Fatalf("per_page 101: %v", err)
+		t.Fatalf("per_page 101: error code = %q, want %q (%v)", asError(t, err).Code, InvalidArgument, err)
 	}
 }
 
@@ -111,16 +143,30 @@ func TestListIssueItemsMatchesListIssues(t *testing.T) {
 		}
 		items = append(items, it...)
 	}
-	if len(items) != len(full) || len(full) == 0 {
-		t.Fatalf("%d items, %d issues", len(items), len(full))
+	if len(full) == 0 {
+		t.Fatalf("ListIssues read no issues, want the fleet's")
+	}
+	if len(items) != len(full) {
+		t.Fatalf("ListIssueItems read %d items, want %d as ListIssues", len(items), len(full))
+	}
+	// The fields ListIssueItems decodes, as the item and the full issue
+	// give them.
+	type fields struct {
+		Number      int
+		Title       string
+		HTMLURL     string
+		CreatedAt   time.Time
+		Draft       bool
+		Labels      int
+		PullRequest bool
 	}
 	pulls, labelled, drafts := 0, 0, 0
 	for i, is := range full {
 		it := items[i]
-		if it.Number != is.GetNumber() || it.Title != is.GetTitle() || it.HTMLURL != is.GetHTMLURL() ||
-			!it.CreatedAt.Equal(is.GetCreatedAt().Time) || it.Draft != is.GetDraft() ||
-			len(it.Labels) != len(is.Labels) || (it.PullRequest != nil) != is.IsPullRequest() {
-			t.Errorf("item %+v differs from issue #%d", *it, is.GetNumber())
+		want := fields{is.GetNumber(), is.GetTitle(), is.GetHTMLURL(), is.GetCreatedAt().Time, is.GetDraft(), len(is.Labels), is.IsPullRequest()}
+		got := fields{it.Number, it.Title, it.HTMLURL, it.CreatedAt, it.Draft, len(it.Labels), it.PullRequest != nil}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("item for issue #%d mismatch (-issue +item):\n%s", is.GetNumber(), diff)
 		}
 		if it.PullRequest != nil {
 			pulls++
@@ -132,8 +178,14 @@ func TestListIssueItemsMatchesListIssues(t *testing.T) {
 			drafts++
 		}
 	}
-	if pulls == 0 || labelled == 0 || drafts == 0 || pulls == len(full) || labelled == len(full) {
-		t.Errorf("%d pulls, %d drafts and %d labelled of %d: the comparison does not cover every kind", pulls, drafts, labelled, len(full))
+	if pulls == 0 || pulls == len(full) {
+		t.Errorf("%d of %d are pull requests, want 1..%d: the comparison does not cover every kind", pulls, len(full), len(full)-1)
+	}
+	if labelled == 0 || labelled == len(full) {
+		t.Errorf("%d of %d are labelled, want 1..%d: the comparison does not cover every kind", labelled, len(full), len(full)-1)
+	}
+	if drafts == 0 {
+		t.Errorf("no drafts among %d, want some: the comparison does not cover every kind", len(full))
 	}
 	t.Logf("%d items: %d pulls, %d drafts, %d labelled", len(items), pulls, drafts, labelled)
 }

@@ -42,9 +42,7 @@ func TestNamesAreCheckedBeforeAnyPath(t *testing.T) {
 	}
 	for name, call := range writes {
 		s, err := call()
-		if e := asError(t, err); e.Code != InvalidArgument || s != NotStarted {
-			t.Errorf("%s: code %s settled %v, want %s not started", name, e.Code, s, InvalidArgument)
-		}
+		wantRefusal(t, name, s, asError(t, err), NotStarted, InvalidArgument)
 	}
 	if n := em.total(); n != 0 {
 		t.Fatalf("%d requests reached the emulator; refused names must send none", n)

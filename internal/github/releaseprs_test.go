@@ -22,8 +22,14 @@ func TestGetFileAtDirectory(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c, _ := newClient(t, srv.URL, "ghp_test")
 	dir, _, err := c.GetFileAt(context.Background(), "acme", "widgets", "docs", "abc123")
-	if err != nil || dir.Type != "dir" || dir.Path != "docs" {
-		t.Errorf("directory: %+v, %v", dir, err)
+	if err != nil {
+		t.Fatalf("GetFileAt of a directory: %v", err)
+	}
+	if dir.Type != "dir" {
+		t.Errorf("directory: Type = %q, want dir", dir.Type)
+	}
+	if dir.Path != "docs" {
+		t.Errorf("directory: Path = %q, want docs", dir.Path)
 	}
 }
 
@@ -31,8 +37,12 @@ func TestGetFileAtDirectory(t *testing.T) {
 func TestPrefixWriter(t *testing.T) {
 	w := prefixWriter{limit: 5}
 	for _, s := range []string{"abc", "defg", "hij"} {
-		if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
-			t.Fatalf("Write(%q) = %d, %v", s, n, err)
+		n, err := w.Write([]byte(s))
+		if err != nil {
+			t.Fatalf("Write(%q): %v", s, err)
+		}
+		if n != len(s) {
+			t.Fatalf("Write(%q) = %d, want %d", s, n, len(s))
 		}
 	}
 	if string(w.buf) != "abcde" {

@@ -60,8 +60,11 @@ func TestReadRetriesUnderFaults(t *testing.T) {
 				if err != nil {
 					t.Fatalf("read failed: %v", err)
 				}
-				if is.GetNumber() != n || is.GetTitle() == "" {
-					t.Fatalf("read returned %+v", is)
+				if is.GetNumber() != n {
+					t.Fatalf("read returned issue #%d, want #%d", is.GetNumber(), n)
+				}
+				if is.GetTitle() == "" {
+					t.Fatalf("read returned issue #%d with an empty title, want its title", n)
 				}
 			} else {
 				e := asError(t, err)
@@ -83,8 +86,10 @@ func TestReadRetriesUnderFaults(t *testing.T) {
 				w := sl.recorded()
 				// retry-after, then at most one back-off (RetryMaxDelay 5 ms)
 				// of jitter so a refused burst does not return at once.
-				if len(w) != len(tc.waits) || w[0] < tc.waits[0] || w[0] > tc.waits[0]+5*time.Millisecond {
-					t.Errorf("waits %v, want %v plus at most 5ms", w, tc.waits)
+				if len(w) != len(tc.waits) {
+					t.Errorf("waits %v, want %d (%v plus at most 5ms)", w, len(tc.waits), tc.waits)
+				} else if w[0] < tc.waits[0] || w[0] > tc.waits[0]+5*time.Millisecond {
+					t.Errorf("first wait %v, want %v..%v", w[0], tc.waits[0], tc.waits[0]+5*time.Millisecond)
 				}
 			}
 		})
@@ -98,19 +103,38 @@ func TestSecondaryLimitNotWaitedOutPausesClient(t *testing.T) {
 	ctx := context.Background()
 	_, _, err := c.GetIssue(ctx, owner, repo, 1)
 	e := asError(t, err)
-	if e.Code != RateLimited || e.RetryAfter != 120*time.Second || !e.Temporary {
-		t.Fatalf("got %+v", e)
+	if e.Code != RateLimited {
+		t.Fatalf("error code = %q, want %q (%v)", e.Code, RateLimited, e)
+	}
+	if e.RetryAfter != 120*time.Second {
+		t.Errorf("RetryAfter = %v, want 2m0s", e.RetryAfter)
+	}
+	if !e.Temporary {
+		t.Errorf("Temporary = false, want true")
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	if len(sl.recorded()) != 0 {
-		t.Fatalf("waited %v though retry-after exceeds the bound", sl.recorded())
+		t.Fatalf("waited %v though retry-after exceeds the bound, want no wait", sl.recorded())
 	}
 	before := em.total()
 	_, _, err = c.GetIssue(ctx, owner, repo, 2)
-	if e := asError(t, err); e.Code != RateLimited || e.RetryAfter <= 0 || e.Status != 0 {
-		t.Fatalf("second read: %+v", e)
+	e = asError(t, err)
+	if e.Code != RateLimited {
+		t.Errorf("second read: error code = %q, want %q (%v)", e.Code, RateLimited, e)
 	}
-	if em.total() != before {
-		t.Fatal("a read was sent during the secondary-limit pause")
+	if e.RetryAfter <= 0 {
+		t.Errorf("second read: RetryAfter = %v, want > 0", e.RetryAfter)
+	}
+	if e.Status != 0 {
+		t.Errorf("second read: Status = %d, want 0 (not sent)", e.Status)
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	if n := em.total() - before; n != 0 {
+		t.Fatalf("%d reads sent during the secondary-limit pause, want 0", n)
 	}
 }
 
@@ -121,20 +145,29 @@ func TestPrimaryLimitRetryAfterFromReset(t *testing.T) {
 	em.ExhaustRateLimit(emulator.DemoTokenAlice, "core")
 	_, _, err := c.GetIssue(context.Background(), owner, repo, 1)
 	e := asError(t, err)
-	if e.Code != RateLimited || e.Status != 403 {
-		t.Fatalf("got %+v", e)
+	if e.Code != RateLimited {
+		t.Fatalf("error code = %q, want %q (%v)", e.Code, RateLimited, e)
+	}
+	if e.Status != 403 {
+		t.Fatalf("Status = %d, want 403", e.Status)
 	}
 	// The emulator's window resets an hour after its first use, on a whole
 	// second; the hint must come from x-ratelimit-reset.
 	if e.RetryAfter < 59*time.Minute || e.RetryAfter > time.Hour {
 		t.Fatalf("retry after %v, want about an hour (x-ratelimit-reset)", e.RetryAfter)
 	}
-	if len(sl.recorded()) != 0 {
-		t.Fatal("a primary limit was waited on")
+	if w := sl.recorded(); len(w) != 0 {
+		t.Fatalf("waited %v on a primary limit, want no wait", w)
 	}
 	b := c.RateBudget("core")
-	if !b.Known || b.Remaining != 0 || b.Limit != 5000 {
-		t.Fatalf("budget %+v", b)
+	if !b.Known {
+		t.Fatalf("core budget Known = false, want true")
+	}
+	if b.Remaining != 0 {
+		t.Errorf("core budget Remaining = %d, want 0", b.Remaining)
+	}
+	if b.Limit != 5000 {
+		t.Errorf("core budget Limit = %d, want 5000", b.Limit)
 	}
 }
 
@@ -149,8 +182,12 @@ func TestRetryStopsAtDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, _, err := c.GetIssue(ctx, owner, repo, 1)
-	if e := asError(t, err); e.Code != UpstreamUnavailable || e.Status != 503 {
-		t.Fatalf("got %+v", e)
+	e := asError(t, err)
+	if e.Code != UpstreamUnavailable {
+		t.Fatalf("error code = %q, want %q (%v)", e.Code, UpstreamUnavailable, e)
+	}
+	if e.Status != 503 {
+		t.Fatalf("Status = %d, want 503", e.Status)
 	}
 	if w := sl.recorded(); len(w) != 0 {
 		t.Fatalf("slept %v with a deadline closer than the back-off", w)
@@ -165,7 +202,7 @@ func TestRetryDisabled(t *testing.T) {
 	c, _ := newClient(t, em.URL, emulator.DemoTokenAlice, func(o *Options) { o.MaxReadRetries = -1 })
 	em.fault(t, emulator.Fault{Kind: emulator.FaultStatus, Status: 502, Times: 1})
 	if _, _, err := c.GetIssue(context.Background(), owner, repo, 1); asError(t, err).Code != UpstreamUnavailable {
-		t.Fatalf("got %v", err)
+		t.Fatalf("a 502 with retries off: error = %v, want code %q", err, UpstreamUnavailable)
 	}
 }
 

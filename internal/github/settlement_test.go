@@ -116,12 +116,17 @@ func TestWriteSettlementUnderFaults(t *testing.T) {
 					}
 				} else {
 					e := asError(t, err)
-					if e.Code != tc.code || e.Status != tc.status || e.Settlement != tc.settlement {
-						t.Errorf("error code %q status %d settlement %q, want %q %d %q (%v)",
-							e.Code, e.Status, e.Settlement, tc.code, tc.status, tc.settlement, e)
+					if e.Code != tc.code {
+						t.Errorf("error code = %q, want %q (%v)", e.Code, tc.code, e)
+					}
+					if e.Status != tc.status {
+						t.Errorf("error status = %d, want %d", e.Status, tc.status)
+					}
+					if e.Settlement != tc.settlement {
+						t.Errorf("error settlement = %q, want %q", e.Settlement, tc.settlement)
 					}
 					if e.Code == RateLimited && e.RetryAfter <= 0 {
-						t.Errorf("rate_limited without a retry hint")
+						t.Errorf("rate_limited RetryAfter = %v, want a retry hint > 0", e.RetryAfter)
 					}
 				}
 				// Writes are never retried: exactly one request arrived.
@@ -149,8 +154,10 @@ func TestWriteNotStarted(t *testing.T) {
 	t.Run("missing credential", func(t *testing.T) {
 		c, _ := newClient(t, em.URL, "")
 		_, s, err := c.CreateIssue(ctx, owner, repo, NewIssue{Title: "x"})
-		if e := asError(t, err); s != NotStarted || e.Code != MissingCredential || e.Settlement != NotStarted {
-			t.Fatalf("got %q %+v", s, e)
+		e := asError(t, err)
+		wantRefusal(t, "CreateIssue without a credential", s, e, NotStarted, MissingCredential)
+		if e.Settlement != NotStarted {
+			t.Errorf("error settlement = %q, want %q", e.Settlement, NotStarted)
 		}
 	})
 	t.Run("our validation", func(t *testing.T) {
@@ -174,9 +181,7 @@ func TestWriteNotStarted(t *testing.T) {
 			},
 		} {
 			s, err := call()
-			if e := asError(t, err); s != NotStarted || e.Code != InvalidArgument {
-				t.Errorf("%s: %q %+v", name, s, e)
-			}
+			wantRefusal(t, name, s, asError(t, err), NotStarted, InvalidArgument)
 		}
 	})
 	t.Run("connection refused", func(t *testing.T) {
@@ -185,8 +190,10 @@ func TestWriteNotStarted(t *testing.T) {
 		dead.srv.Close()
 		c, _ := newClient(t, url, emulator.DemoTokenAlice)
 		_, s, err := c.CreateIssue(ctx, owner, repo, NewIssue{Title: "x"})
-		if e := asError(t, err); s != NotStarted || e.Code != UpstreamUnavailable || !e.Temporary {
-			t.Fatalf("got %q %+v", s, e)
+		e := asError(t, err)
+		wantRefusal(t, "CreateIssue on a refused connection", s, e, NotStarted, UpstreamUnavailable)
+		if !e.Temporary {
+			t.Errorf("Temporary = false, want true")
 		}
 	})
 	t.Run("cancelled before sending", func(t *testing.T) {
@@ -195,11 +202,9 @@ func TestWriteNotStarted(t *testing.T) {
 		cancel()
 		before := em.total()
 		_, s, err := c.CreateIssue(cctx, owner, repo, NewIssue{Title: "x"})
-		if e := asError(t, err); s != NotStarted || e.Code != Cancelled {
-			t.Fatalf("got %q %+v", s, e)
-		}
-		if em.total() != before {
-			t.Fatal("a cancelled write reached the server")
+		wantRefusal(t, "cancelled CreateIssue", s, asError(t, err), NotStarted, Cancelled)
+		if n := em.total() - before; n != 0 {
+			t.Fatalf("a cancelled write sent %d requests, want 0", n)
 		}
 	})
 	t.Run("budget known to be spent", func(t *testing.T) {
@@ -208,17 +213,21 @@ func TestWriteNotStarted(t *testing.T) {
 		e2.ExhaustRateLimit(emulator.DemoTokenAlice, "core")
 		// The first refusal comes from GitHub and teaches the client...
 		if _, _, err := c.GetIssue(ctx, owner, repo, 1); asError(t, err).Code != RateLimited {
-			t.Fatalf("read on a spent budget: %v", err)
+			t.Fatalf("read on a spent budget: error code = %q, want %q (%v)", asError(t, err).Code, RateLimited, err)
 		}
 		before := e2.total()
 		// ...so the write is refused without being sent.
 		_, s, err := c.CreateIssue(ctx, owner, repo, NewIssue{Title: "x"})
 		e := asError(t, err)
-		if s != NotStarted || e.Code != RateLimited || e.RetryAfter <= 0 || e.Status != 0 {
-			t.Fatalf("got %q %+v", s, e)
+		wantRefusal(t, "write on a spent budget", s, e, NotStarted, RateLimited)
+		if e.RetryAfter <= 0 {
+			t.Errorf("RetryAfter = %v, want > 0", e.RetryAfter)
 		}
-		if e2.total() != before {
-			t.Fatal("the refused write reached the server")
+		if e.Status != 0 {
+			t.Errorf("Status = %d, want 0 (no answer from GitHub)", e.Status)
+		}
+		if n := e2.total() - before; n != 0 {
+			t.Fatalf("the refused write sent %d requests, want 0", n)
 		}
 	})
 }
@@ -231,26 +240,31 @@ func TestWriteRefusedByGitHub(t *testing.T) {
 
 	bad, _ := newClient(t, em.URL, "not-a-token")
 	_, s, err := bad.CreateComment(ctx, owner, repo, 1, "hi")
-	if e := asError(t, err); s != NoRemoteSuccessKnown || e.Code != InvalidCredential || e.Status != http.StatusUnauthorized {
-		t.Errorf("bad token: %q %+v", s, e)
+	e := asError(t, err)
+	wantRefusal(t, "bad token", s, e, NoRemoteSuccessKnown, InvalidCredential)
+	if e.Status != http.StatusUnauthorized {
+		t.Errorf("bad token: Status = %d, want %d", e.Status, http.StatusUnauthorized)
 	}
 
 	carol, _ := newClient(t, em.URL, emulator.DemoTokenCarol) // read-only
 	_, s, err = carol.AddLabels(ctx, owner, repo, 1, []string{"bug"})
-	if e := asError(t, err); s != NoRemoteSuccessKnown || e.Code != InsufficientScope || e.Status != http.StatusForbidden {
-		t.Errorf("read-only token: %q %+v", s, e)
+	e = asError(t, err)
+	wantRefusal(t, "read-only token", s, e, NoRemoteSuccessKnown, InsufficientScope)
+	if e.Status != http.StatusForbidden {
+		t.Errorf("read-only token: Status = %d, want %d", e.Status, http.StatusForbidden)
 	}
 
 	alice, _ := newClient(t, em.URL, emulator.DemoTokenAlice)
 	_, s, err = alice.CreateIssue(ctx, owner, "no-such-repo", NewIssue{Title: "x"})
-	if e := asError(t, err); s != NoRemoteSuccessKnown || e.Code != NotFound {
-		t.Errorf("missing repo: %q %+v", s, e)
-	}
+	wantRefusal(t, "missing repo", s, asError(t, err), NoRemoteSuccessKnown, NotFound)
 
 	_, s, err = alice.CreateIssue(ctx, owner, repo, NewIssue{Title: "x", Milestone: ptr(9999)})
-	e := asError(t, err)
-	if s != NoRemoteSuccessKnown || e.Code != ValidationFailed || len(e.Fields) == 0 || e.Fields[0].Field != "milestone" {
-		t.Errorf("bad milestone: %q %+v", s, e)
+	e = asError(t, err)
+	wantRefusal(t, "bad milestone", s, e, NoRemoteSuccessKnown, ValidationFailed)
+	if len(e.Fields) == 0 {
+		t.Errorf("bad milestone: no Fields, want one for milestone")
+	} else if e.Fields[0].Field != "milestone" {
+		t.Errorf("bad milestone: Fields[0].Field = %q, want milestone", e.Fields[0].Field)
 	}
 
 	st := em.State()
@@ -258,11 +272,9 @@ func TestWriteRefusedByGitHub(t *testing.T) {
 	st.Repo(owner, repo).Issue(2).Deleted = true
 	st.Unlock()
 	_, s, err = alice.CreateComment(ctx, owner, repo, 2, "hi")
-	if e := asError(t, err); s != NoRemoteSuccessKnown || e.Code != Gone {
-		t.Errorf("deleted issue: %q %+v", s, e)
-	}
+	wantRefusal(t, "deleted issue", s, asError(t, err), NoRemoteSuccessKnown, Gone)
 	if e := asError(t, err); e.RequestID == "" {
-		t.Errorf("no request id on %+v", e)
+		t.Errorf("RequestID is empty, want GitHub's request id (%+v)", e)
 	}
 }
 
@@ -299,9 +311,14 @@ func TestSettleTransportFailures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		e := c.fail(tc.rec, nil, tc.err, true)
-		if e.Settlement != tc.settlement || e.Code != tc.code || e.Temporary != tc.temporary {
-			t.Errorf("%s: settlement %q code %q temporary %v, want %q %q %v",
-				tc.name, e.Settlement, e.Code, e.Temporary, tc.settlement, tc.code, tc.temporary)
+		if e.Settlement != tc.settlement {
+			t.Errorf("%s: settlement = %q, want %q", tc.name, e.Settlement, tc.settlement)
+		}
+		if e.Code != tc.code {
+			t.Errorf("%s: code = %q, want %q", tc.name, e.Code, tc.code)
+		}
+		if e.Temporary != tc.temporary {
+			t.Errorf("%s: Temporary = %v, want %v", tc.name, e.Temporary, tc.temporary)
 		}
 		if strings.Contains(e.Message, "ghe.example.com") {
 			t.Errorf("%s: message carries the URL: %q", tc.name, e.Message)

@@ -3,6 +3,7 @@ package httpauth
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/broker"
@@ -53,8 +54,10 @@ func TestBoardWritesThroughIssueToolsNeedTheBoardTool(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.want == "" {
-				if !ran || res.IsError {
-					t.Errorf("%s: %s refused: %+v", c.name, call.tool, res.StructuredContent)
+				if !ran {
+					t.Errorf("%s: %s did not run, want it admitted: %+v", c.name, call.tool, res.StructuredContent)
+				} else if res.IsError {
+					t.Errorf("%s: %s answered an error, want success: %+v", c.name, call.tool, res.StructuredContent)
 				}
 				continue
 			}
@@ -70,8 +73,11 @@ func TestBoardWritesThroughIssueToolsNeedTheBoardTool(t *testing.T) {
 			}
 			b, _ := json.Marshal(res.StructuredContent)
 			_ = json.Unmarshal(b, &env)
-			if env.Code != "insufficient_scope" || len(env.Details.RequiredScopes) != 1 || env.Details.RequiredScopes[0] != c.want {
-				t.Errorf("%s: %s: %s, want insufficient_scope naming %s", c.name, call.tool, b, c.want)
+			if env.Code != "insufficient_scope" {
+				t.Errorf("%s: %s: code = %q, want insufficient_scope (%s)", c.name, call.tool, env.Code, b)
+			}
+			if got := env.Details.RequiredScopes; !slices.Equal(got, []string{c.want}) {
+				t.Errorf("%s: %s: required_scopes = %q, want [%s]", c.name, call.tool, got, c.want)
 			}
 		}
 		// The same writes without project pass where the client may write

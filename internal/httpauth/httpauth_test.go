@@ -51,8 +51,11 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 	ok := Config{Issuers: []Issuer{{URL: "https://idp.example"}}, Clients: []Client{{Name: "a", Read: []string{"acme", "acme/widgets", "*"}}}}
-	if err := ok.Validate(); err != nil || ok.Issuers[0].ClientClaim != "client_id" {
-		t.Fatalf("valid config: %v, claim %q", err, ok.Issuers[0].ClientClaim)
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("valid config: %v", err)
+	}
+	if got := ok.Issuers[0].ClientClaim; got != "client_id" {
+		t.Fatalf("valid config: ClientClaim = %q, want the default client_id", got)
 	}
 }
 
@@ -63,7 +66,7 @@ func TestLoadRefusesUnknownKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "client.tools.readonly") {
-		t.Fatalf("misspelt read_only: %v", err)
+		t.Fatalf("misspelt read_only: error = %v, want one naming %q", err, "client.tools.readonly")
 	}
 }
 
@@ -115,22 +118,22 @@ func TestPolicy(t *testing.T) {
 	}
 	ro := newPolicy(Client{Read: []string{"*"}, Write: []string{"*"}, Tools: broker.Tools{ReadOnly: true, Allow: []string{"github_get_issue", "github_create_issue"}}})
 	if got := ro.toolScope("github_create_issue", write); got != "write" {
-		t.Errorf("read_only: %q", got)
+		t.Errorf("read_only: toolScope(github_create_issue) = %q, want write", got)
 	}
 	// A tool that writes local files (the mirror) is a write to a
 	// read-only client, though it reads GitHub with a read grant.
 	syncInfo := ToolInfo{Mode: tooldef.Read, Toolset: "sync", Writes: true}
 	if got := newPolicy(Client{Read: []string{"*"}, Tools: broker.Tools{ReadOnly: true}}).toolScope("github_sync_issues", syncInfo); got != "write" {
-		t.Errorf("read_only, local writes: %q", got)
+		t.Errorf("read_only, local writes: toolScope(github_sync_issues) = %q, want write", got)
 	}
 	if got := newPolicy(Client{Read: []string{"*"}}).toolScope("github_sync_issues", syncInfo); got != "" {
-		t.Errorf("local writes with a read grant: %q", got)
+		t.Errorf("local writes with a read grant: toolScope(github_sync_issues) = %q, want none", got)
 	}
 	if got := ro.toolScope("github_search_issues", read); got != "tool:github_search_issues" {
-		t.Errorf("allow list: %q", got)
+		t.Errorf("allow list: toolScope(github_search_issues) = %q, want tool:github_search_issues", got)
 	}
 	if got := newPolicy(Client{Read: []string{"*"}}).toolScope("github_create_issue", write); got != "write" {
-		t.Errorf("no write grant: %q", got)
+		t.Errorf("no write grant: toolScope(github_create_issue) = %q, want write", got)
 	}
 
 	args := func(raw string) callargs.Args {
@@ -184,8 +187,10 @@ func TestPolicy(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`{"owner":"acme","repos":"gadgets"}`, `{"owner":"acme","repos":["../x"]}`, `{"owner":"acme","repos":["alice/notes"]}`, `{"repos":["gadgets"]}`} {
-		if _, e := callargs.Read(json.RawMessage(bad), nil); e == nil || e.Code != contract.CodeInvalidField {
-			t.Errorf("%s: %v, want invalid_field", bad, e)
+		if _, e := callargs.Read(json.RawMessage(bad), nil); e == nil {
+			t.Errorf("%s: accepted, want %s", bad, contract.CodeInvalidField)
+		} else if e.Code != contract.CodeInvalidField {
+			t.Errorf("%s: code = %s, want %s (%v)", bad, e.Code, contract.CodeInvalidField, e)
 		}
 	}
 }
@@ -277,11 +282,15 @@ func TestVerify(t *testing.T) {
 		}
 		return ti.UserID, nil
 	}
-	if n, err := name(key); n != "ci" || err != nil {
-		t.Errorf("static key: %q %v", n, err)
+	if n, err := name(key); err != nil {
+		t.Errorf("static key: %v", err)
+	} else if n != "ci" {
+		t.Errorf("static key names %q, want ci", n)
 	}
-	if n, err := name(i.sign(t, k1, nil)); n != "bot" || err != nil {
-		t.Errorf("IdP token: %q %v", n, err)
+	if n, err := name(i.sign(t, k1, nil)); err != nil {
+		t.Errorf("IdP token: %v", err)
+	} else if n != "bot" {
+		t.Errorf("IdP token names %q, want bot", n)
 	}
 	for what, tok := range map[string]string{
 		"static key, last byte changed": key[:len(key)-1] + "8",

@@ -58,22 +58,36 @@ func TestPruneKeepsWhatRoutesNeed(t *testing.T) {
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Info["x-source"] != "@octokit/openapi@1.2.3" || doc.Info["x-github-plan"] != nil {
-		t.Errorf("info = %v", doc.Info)
+	if got := doc.Info["x-source"]; got != "@octokit/openapi@1.2.3" {
+		t.Errorf("info.x-source = %v, want @octokit/openapi@1.2.3", got)
 	}
-	if len(doc.Paths) != 1 || doc.Paths["/labels/{name}"]["delete"] != nil || doc.Paths["/labels/{name}"]["get"] == nil {
-		t.Errorf("paths = %v", doc.Paths)
+	if got := doc.Info["x-github-plan"]; got != nil {
+		t.Errorf("info.x-github-plan = %v, want it dropped", got)
+	}
+	if len(doc.Paths) != 1 {
+		t.Errorf("%d paths (%v), want 1", len(doc.Paths), doc.Paths)
+	}
+	if doc.Paths["/labels/{name}"]["delete"] != nil {
+		t.Errorf("paths./labels/{name}.delete kept, want only the operation asked for")
+	}
+	if doc.Paths["/labels/{name}"]["get"] == nil {
+		t.Errorf("paths./labels/{name}.get dropped, want it kept (paths %v)", doc.Paths)
 	}
 	for _, section := range []string{"schemas", "parameters", "responses"} {
 		if doc.Components[section] == nil {
 			t.Errorf("components.%s dropped", section)
 		}
 	}
-	if doc.Components["examples"] != nil || doc.Components["schemas"]["unused"] != nil {
-		t.Errorf("unreferenced components kept: %v", doc.Components)
+	if got := doc.Components["examples"]; got != nil {
+		t.Errorf("components.examples = %v, want it dropped (unreferenced)", got)
 	}
-	if doc.Components["schemas"]["user"] == nil || doc.Components["schemas"]["basic-error"] == nil {
-		t.Error("transitively referenced schemas dropped")
+	if got := doc.Components["schemas"]["unused"]; got != nil {
+		t.Errorf("components.schemas.unused = %v, want it dropped (unreferenced)", got)
+	}
+	for _, name := range []string{"user", "basic-error"} {
+		if doc.Components["schemas"][name] == nil {
+			t.Errorf("components.schemas.%s dropped, want it kept (referenced transitively)", name)
+		}
 	}
 	s := string(out)
 	for _, gone := range []string{"prose", "Get a label", `"externalDocs":`, `"x-github":`, `"example":`, `"title": "Label"`, "Resource not found"} {
@@ -87,17 +101,23 @@ func TestPruneKeepsWhatRoutesNeed(t *testing.T) {
 		t.Error("the property named description was dropped with the keyword")
 	}
 	name := props["name"].(map[string]any)
-	if len(name["enum"].([]any)) != 2 || name["default"] != "bug" {
-		t.Errorf("literal values changed: %v", name)
+	if got := name["enum"].([]any); len(got) != 2 {
+		t.Errorf("name.enum = %v, want its 2 values unchanged", got)
+	}
+	if got := name["default"]; got != "bug" {
+		t.Errorf("name.default = %v, want bug unchanged", got)
 	}
 	resp := doc.Paths["/labels/{name}"]["get"]["responses"].(map[string]any)["200"].(map[string]any)
-	if d, ok := resp["description"]; !ok || d != "" {
-		t.Errorf("a response keeps its required description, empty: %v", resp)
+	// A response keeps its required description, emptied.
+	if d, ok := resp["description"]; !ok {
+		t.Errorf("the 200 response has no description, want an empty one (%v)", resp)
+	} else if d != "" {
+		t.Errorf("the 200 response's description = %q, want empty", d)
 	}
 	// Deterministic: the same input gives the same bytes.
 	again, _ := Prune([]byte(tiny), []string{"GET /labels/{name}"}, Source{Package: "@octokit/openapi", Version: "1.2.3"})
 	if string(again) != s {
-		t.Error("two runs differ")
+		t.Errorf("a second run gave %d bytes differing from the first run's %d, want the same bytes", len(again), len(s))
 	}
 }
 

@@ -19,7 +19,7 @@ func scrape(t *testing.T, m *Metrics) string {
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if rec.Code != http.StatusOK {
-		t.Fatalf("/metrics = %d", rec.Code)
+		t.Fatalf("/metrics = %d, want 200", rec.Code)
 	}
 	return rec.Body.String()
 }
@@ -88,7 +88,7 @@ func TestUpstreamMetricsAndRouteClasses(t *testing.T) {
 	wantLine(t, body, `ghgate_rate_budget_remaining{resource="core"} 4321`)
 	wantLine(t, body, `ghgate_upstream_request_duration_seconds_count{route="GET /repos/{x}/{x}/issues/{x}"} 2`)
 	if got := RouteClass("POST", "/graphql"); got != "POST /graphql" {
-		t.Errorf("RouteClass(graphql) = %q", got)
+		t.Errorf("RouteClass(graphql) = %q, want %q", got, "POST /graphql")
 	}
 }
 
@@ -117,25 +117,40 @@ func TestReadinessAndHealth(t *testing.T) {
 		return resp.StatusCode, string(b), resp.Header
 	}
 	if code, _, _ := get("/healthz"); code != 200 {
-		t.Fatalf("/healthz = %d", code)
+		t.Fatalf("/healthz = %d, want 200", code)
 	}
-	if code, body, _ := get("/readyz"); code != 503 || !strings.Contains(body, `"state":"connection refused"`) || strings.Contains(body, "github") {
-		t.Fatalf("/readyz with the store down = %d %s", code, body)
+	code, body, _ := get("/readyz")
+	if code != 503 {
+		t.Fatalf("/readyz with the store down = %d, want 503: %s", code, body)
+	}
+	if !strings.Contains(body, `"state":"connection refused"`) {
+		t.Fatalf("/readyz with the store down = %s, want the store's state %q", body, `"state":"connection refused"`)
+	}
+	if strings.Contains(body, "github") {
+		t.Fatalf("/readyz with the store down = %s, want no mention of github", body)
 	}
 	failing = false
 	time.Sleep(time.Millisecond)
 	if code, body, _ := get("/readyz"); code != 200 {
-		t.Fatalf("/readyz recovered = %d %s", code, body)
+		t.Fatalf("/readyz recovered = %d, want 200: %s", code, body)
 	}
-	if code, body, _ := get("/metrics"); code != 200 || !strings.Contains(body, "go_goroutines") {
-		t.Fatalf("/metrics = %d", code)
+	code, body, _ = get("/metrics")
+	if code != 200 {
+		t.Fatalf("/metrics = %d, want 200", code)
+	}
+	if !strings.Contains(body, "go_goroutines") {
+		t.Fatalf("/metrics lacks go_goroutines, want the Go collector's metrics")
 	}
 	op.Drain(context.Background())
-	if code, _, h := get("/readyz"); code != 503 || h.Get("Retry-After") == "" {
-		t.Fatalf("/readyz while draining = %d", code)
+	code, _, h := get("/readyz")
+	if code != 503 {
+		t.Fatalf("/readyz while draining = %d, want 503", code)
+	}
+	if h.Get("Retry-After") == "" {
+		t.Fatalf("/readyz while draining has no Retry-After, want one")
 	}
 	if code, _, _ := get("/healthz"); code != 200 {
-		t.Fatalf("/healthz while draining = %d", code)
+		t.Fatalf("/healthz while draining = %d, want 200", code)
 	}
 }
 
@@ -174,8 +189,11 @@ func TestDrainFinishesInFlightAndRefusesNew(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" {
-		t.Fatalf("new request while draining = %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("new request while draining = %d, want 503", resp.StatusCode)
+	}
+	if got := resp.Header.Get("Retry-After"); got != "1" {
+		t.Fatalf("new request while draining: Retry-After = %q, want 1", got)
 	}
 	select {
 	case <-drained:
@@ -184,7 +202,7 @@ func TestDrainFinishesInFlightAndRefusesNew(t *testing.T) {
 	}
 	close(release)
 	if got := <-inflight; got != "200 OK done" {
-		t.Fatalf("in-flight call = %q", got)
+		t.Fatalf("in-flight call = %q, want %q", got, "200 OK done")
 	}
 	if !<-drained {
 		t.Fatal("Drain reported calls left")

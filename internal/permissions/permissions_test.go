@@ -63,8 +63,11 @@ func TestForIsACopy(t *testing.T) {
 func TestForAndMode(t *testing.T) {
 	got, ok := permissions.For("github_add_comment", true)
 	want := permissions.Set{"metadata": "read", "issues": "write"}
-	if !ok || !maps.Equal(got, want) {
-		t.Errorf("For(add_comment, write) = %v, %v; want %v", got, ok, want)
+	if !ok {
+		t.Errorf("For(add_comment, write) ok = false, want true")
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("For(add_comment, write) = %v, want %v", got, want)
 	}
 	got, _ = permissions.For("github_add_comment", false)
 	if want := (permissions.Set{"metadata": "read", "issues": "read"}); !maps.Equal(got, want) {
@@ -105,7 +108,7 @@ func TestWithin(t *testing.T) {
 		t.Errorf("Within = %v, want %v", got, want)
 	}
 	if s := want.String(); s != "contents=read,issues=read,metadata=read" {
-		t.Errorf("String = %q", s)
+		t.Errorf("String = %q, want %q", s, "contents=read,issues=read,metadata=read")
 	}
 	for _, c := range []struct {
 		level, need string

@@ -35,8 +35,18 @@ func TestParseQuota(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || q.Limit != c.limit || q.PerIssue != c.perIssue || q.Window != c.window {
-			t.Errorf("%q: %+v, %v; want limit %d per-issue %v window %s", c.in, q, err, c.limit, c.perIssue, c.window)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if q.Limit != c.limit {
+			t.Errorf("%q: Limit = %d, want %d", c.in, q.Limit, c.limit)
+		}
+		if q.PerIssue != c.perIssue {
+			t.Errorf("%q: PerIssue = %v, want %v", c.in, q.PerIssue, c.perIssue)
+		}
+		if q.Window != c.window {
+			t.Errorf("%q: Window = %s, want %s", c.in, q.Window, c.window)
 		}
 	}
 }
@@ -103,21 +113,28 @@ func TestConfirmationIsBoundAndSpentOnce(t *testing.T) {
 		_, admitted := TicketFrom(ctx)
 		return admitted, d.Ask
 	}
+	asked := func(what string, ok bool, ask *Ask) {
+		t.Helper()
+		if ok {
+			t.Fatalf("%s: admitted, want a question first", what)
+		}
+		if ask == nil {
+			t.Fatalf("%s: refused without a question, want one", what)
+		}
+	}
 	ok, ask := call(`{"n":1}`, nil)
-	if ok || ask == nil || !strings.Contains(ask.Message, "o/r#1") {
-		t.Fatalf("first round: admitted %v, ask %+v; want a question naming o/r#1", ok, ask)
+	asked("first round", ok, ask)
+	if !strings.Contains(ask.Message, "o/r#1") {
+		t.Fatalf("first round: question %q, want one naming o/r#1", ask.Message)
 	}
 	yes := &Answer{Action: "accept", Confirmed: true, State: ask.State}
-	if ok, ask := call(`{"n":2}`, yes); ok || ask == nil {
-		t.Fatalf("a yes given for other arguments admitted the call")
-	}
+	ok, ask = call(`{"n":2}`, yes)
+	asked("a yes given for other arguments", ok, ask)
 	if ok, _ := call(`{"n":1}`, yes); !ok {
 		t.Fatalf("the yes did not admit the call it was given for")
 	}
-	if ok, ask := call(`{"n":1}`, yes); ok || ask == nil {
-		t.Fatalf("the same yes admitted a second write")
-	}
-	if ok, ask := call(`{"n":1}`, &Answer{Action: "accept", Confirmed: true, State: "forged"}); ok || ask == nil {
-		t.Fatalf("a forged state admitted the call")
-	}
+	ok, ask = call(`{"n":1}`, yes)
+	asked("the same yes for a second write", ok, ask)
+	ok, ask = call(`{"n":1}`, &Answer{Action: "accept", Confirmed: true, State: "forged"})
+	asked("a forged state", ok, ask)
 }

@@ -120,8 +120,13 @@ func FuzzParse(f *testing.F) {
 			}
 			in, e := p.Parse(args, time.Now())
 			if e != nil {
-				if e.Code != contract.CodeInvalidField || e.Details == nil || e.Details.Field == "" {
-					t.Errorf("%s: refusal %+v, want invalid_field naming a field", prompt, e)
+				if e.Code != contract.CodeInvalidField {
+					t.Errorf("%s: refusal code = %s, want %s (%+v)", prompt, e.Code, contract.CodeInvalidField, e)
+				}
+				if e.Details == nil {
+					t.Errorf("%s: refusal has no details, want the field it names (%+v)", prompt, e)
+				} else if e.Details.Field == "" {
+					t.Errorf("%s: refusal names no field, want one (%+v)", prompt, e)
 				}
 				return
 			}

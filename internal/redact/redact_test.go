@@ -140,8 +140,11 @@ func TestCleanEveryForm(t *testing.T) {
 				if piece := leftover(out, e.shown(secret), e.width); piece != "" {
 					t.Errorf("output %q keeps %q", out, piece)
 				}
-				if !strings.HasPrefix(out, "before\n") || !strings.HasSuffix(out, "\nafter") {
-					t.Errorf("output %q lost the lines around the secret", out)
+				if !strings.HasPrefix(out, "before\n") {
+					t.Errorf("output %q lost the line before the secret, want it to start %q", out, "before\n")
+				}
+				if !strings.HasSuffix(out, "\nafter") {
+					t.Errorf("output %q lost the line after the secret, want it to end %q", out, "\nafter")
 				}
 			})
 		}
@@ -242,8 +245,12 @@ func TestCleanLeavesOrdinaryText(t *testing.T) {
 		"2026-01-02T15:04:05.0000000Z ##[group]Run actions/checkout@v4\n2026-01-02T15:04:06.0000000Z done",
 		"",
 	} {
-		if out, n := r.Clean(in); out != in || n != 0 {
-			t.Errorf("Clean(%.80q) = %.80q, %d; want it unchanged", in, out, n)
+		out, n := r.Clean(in)
+		if out != in {
+			t.Errorf("Clean(%.80q) = %.80q, want it unchanged", in, out)
+		}
+		if n != 0 {
+			t.Errorf("Clean(%.80q) counted %d, want 0", in, n)
 		}
 	}
 }
@@ -300,7 +307,7 @@ func TestRegistryShortAndPEM(t *testing.T) {
 	t.Parallel()
 	r := NewRegistry("abc12", "", "ab")
 	if got, _ := r.Clean("x abc12 y ab"); got != "x "+Marker+" y ab" {
-		t.Errorf("short secret: Clean = %q", got)
+		t.Errorf("short secret: Clean = %q, want %q", got, "x "+Marker+" y ab")
 	}
 	body := base64.StdEncoding.EncodeToString(randomBytes(300, 3))
 	pem := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Join(chunk(body, 64), "\n") + "\n-----END RSA PRIVATE KEY-----\n"
@@ -313,7 +320,7 @@ func TestRegistryShortAndPEM(t *testing.T) {
 		t.Errorf("PEM count = %d, want 1 (out %q)", n, out)
 	}
 	if got, _ := r.Clean("-----BEGIN RSA PRIVATE KEY-----"); got != "-----BEGIN RSA PRIVATE KEY-----" {
-		t.Errorf("PEM armour redacted: %q", got)
+		t.Errorf("PEM armour alone: Clean = %q, want it unchanged", got)
 	}
 }
 

@@ -28,8 +28,10 @@ func TestSuiteIdempotencyKeysAreEachCallersOwn(t *testing.T) {
 		if err := a.Complete(ctx, alice, "k", "fp", first.CreatedAt, json.RawMessage(`{"number":1}`)); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok, err := b.Lookup(ctx, bob, "k"); err != nil || ok {
-			t.Errorf("bob's Lookup = found %v (%v), want nothing", ok, err)
+		if _, ok, err := b.Lookup(ctx, bob, "k"); err != nil {
+			t.Errorf("bob's Lookup: %v", err)
+		} else if ok {
+			t.Errorf("bob's Lookup found alice's key, want nothing")
 		}
 		r, err := b.Reserve(ctx, bob, "k", "fp")
 		if err != nil {
@@ -92,7 +94,6 @@ func TestMigrationKeepsKeysAsTheLocalUsers(t *testing.T) {
 	}
 	other := local
 	other.Caller = "http:bob"
-	if r, err := s.Reserve(ctx, other, "k", "fp"); err != nil || r.Outcome != Reserved {
-		t.Errorf("another caller's Reserve after the migration = %+v (%v), want %s", r, err, Reserved)
-	}
+	r, err = s.Reserve(ctx, other, "k", "fp")
+	wantOutcome(t, "another caller's Reserve after the migration", r, err, Reserved)
 }

@@ -11,21 +11,35 @@ func TestETagRoundTripAndReplace(t *testing.T) {
 	ctx := context.Background()
 	s := openMem(t)
 	key := ETagKey{Credential: s.CredentialKey("t"), URL: "https://h/api/v3/repos/o/r/issues?page=2", Accept: "application/vnd.github.v3+json"}
-	if _, ok, err := s.GetETag(ctx, key); ok || err != nil {
-		t.Fatalf("empty store: ok=%v err=%v", ok, err)
-	}
+	_, ok, err := s.GetETag(ctx, key)
+	wantFound(t, "GetETag on an empty store", ok, err, false)
 	h := http.Header{"Link": {`<https://h/x?page=3>; rel="next"`}, "Content-Type": {"application/json"}}
 	want := CachedResponse{ETag: `W/"1"`, LastModified: "Mon, 01 Jan 2024 00:00:00 GMT", Status: 200, Header: h, Body: []byte(`[1]`)}
 	if err := s.PutETag(ctx, key, want); err != nil {
 		t.Fatal(err)
 	}
 	got, ok, err := s.GetETag(ctx, key)
-	if err != nil || !ok {
-		t.Fatalf("get: %v %v", ok, err)
+	wantFound(t, "GetETag", ok, err, true)
+	if got.ETag != want.ETag {
+		t.Errorf("ETag = %s, want %s", got.ETag, want.ETag)
 	}
-	if got.ETag != want.ETag || got.LastModified != want.LastModified || got.Status != 200 ||
-		string(got.Body) != "[1]" || got.Header.Get("Link") != h.Get("Link") || got.StoredAt.IsZero() {
-		t.Fatalf("got %+v", got)
+	if got.LastModified != want.LastModified {
+		t.Errorf("LastModified = %q, want %q", got.LastModified, want.LastModified)
+	}
+	if got.Status != 200 {
+		t.Errorf("Status = %d, want 200", got.Status)
+	}
+	if string(got.Body) != "[1]" {
+		t.Errorf("Body = %s, want [1]", got.Body)
+	}
+	if link := got.Header.Get("Link"); link != h.Get("Link") {
+		t.Errorf("Link header = %q, want %q", link, h.Get("Link"))
+	}
+	if got.StoredAt.IsZero() {
+		t.Errorf("StoredAt is zero, want the time it was stored")
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	// Another Accept or credential is another entry.
 	other := key
@@ -43,8 +57,11 @@ func TestETagRoundTripAndReplace(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _, _ = s.GetETag(ctx, key)
-	if got.ETag != `W/"2"` || string(got.Body) != "[2]" {
-		t.Fatalf("replace: got %+v", got)
+	if got.ETag != `W/"2"` {
+		t.Fatalf("after replace: ETag = %s, want %s", got.ETag, `W/"2"`)
+	}
+	if string(got.Body) != "[2]" {
+		t.Fatalf("after replace: Body = %s, want [2]", got.Body)
 	}
 	if err := s.DeleteETag(ctx, key); err != nil {
 		t.Fatal(err)
@@ -71,8 +88,11 @@ func TestPruneETags(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, err := s.PruneETags(ctx, now.Add(-24*time.Hour))
-	if err != nil || n != 1 {
-		t.Fatalf("pruned %d (%v), want 1", n, err)
+	if err != nil {
+		t.Fatalf("PruneETags: %v", err)
+	}
+	if n != 1 {
+		t.Fatalf("pruned %d, want 1", n)
 	}
 	if _, ok, _ := s.GetETag(ctx, old); ok {
 		t.Fatal("old entry survived")

@@ -50,17 +50,13 @@ func TestIdempotencyFirstResultIsReplayed(t *testing.T) {
 	scope := IdempotencyScope{Credential: s.CredentialKey("t"), Repo: "acme/widgets", Tool: "github_create_issue"}
 
 	r, err := s.Reserve(ctx, scope, "k1", "fp")
-	if err != nil || r.Outcome != Reserved {
-		t.Fatalf("first Reserve = %+v, %v", r, err)
-	}
+	wantOutcome(t, "first Reserve", r, err, Reserved)
 	if r.ExpiresAt.Sub(r.CreatedAt) != IdempotencyTTL {
-		t.Fatalf("expiry window %v", r.ExpiresAt.Sub(r.CreatedAt))
+		t.Fatalf("expiry window = %v, want %v", r.ExpiresAt.Sub(r.CreatedAt), IdempotencyTTL)
 	}
 	// A repeat while the first is in flight must not write.
 	r, err = s.Reserve(ctx, scope, "k1", "fp")
-	if err != nil || r.Outcome != InProgress {
-		t.Fatalf("Reserve while pending = %+v, %v", r, err)
-	}
+	wantOutcome(t, "Reserve while pending", r, err, InProgress)
 	result := json.RawMessage(`{"number":7}`)
 	if err := s.Complete(ctx, scope, "k1", "fp", r.CreatedAt, result); err != nil {
 		t.Fatal(err)
@@ -69,13 +65,12 @@ func TestIdempotencyFirstResultIsReplayed(t *testing.T) {
 	upper := scope
 	upper.Repo = "ACME/Widgets"
 	r, err = s.Reserve(ctx, upper, "k1", "fp")
-	if err != nil || r.Outcome != Replay || string(r.Result) != `{"number":7}` {
-		t.Fatalf("repeat = %+v, %v", r, err)
+	wantOutcome(t, "repeat", r, err, Replay)
+	if string(r.Result) != `{"number":7}` {
+		t.Fatalf("repeat: Result = %s, want %s", r.Result, `{"number":7}`)
 	}
 	e, ok, err := s.Lookup(ctx, scope, "k1")
-	if err != nil || !ok || !e.Complete || string(e.Result) != `{"number":7}` || e.Fingerprint != "fp" {
-		t.Fatalf("Lookup = %+v %v %v", e, ok, err)
-	}
+	wantCompleted(t, e, ok, err, `{"number":7}`, "fp")
 	// Same key, other request: refused.
 	if _, err := s.Reserve(ctx, scope, "k1", "other"); !errors.Is(err, ErrKeyReused) {
 		t.Fatalf("reuse with another fingerprint: %v", err)
@@ -86,8 +81,13 @@ func TestIdempotencyFirstResultIsReplayed(t *testing.T) {
 		{Credential: scope.Credential, Repo: "acme/gadgets", Tool: scope.Tool},
 		{Credential: s.CredentialKey("t2"), Repo: scope.Repo, Tool: scope.Tool},
 	} {
-		if r, err := s.Reserve(ctx, other, "k1", "other"); err != nil || r.Outcome != Reserved {
-			t.Errorf("scope %+v: %+v, %v", other, r, err)
+		r, err := s.Reserve(ctx, other, "k1", "other")
+		if err != nil {
+			t.Errorf("Reserve in scope %+v: %v", other, err)
+			continue
+		}
+		if r.Outcome != Reserved {
+			t.Errorf("Reserve in scope %+v: Outcome = %q, want %q", other, r.Outcome, Reserved)
 		}
 	}
 	if err := s.Complete(ctx, scope, "k1", "fp", r.CreatedAt, json.RawMessage(`not json`)); err == nil {
@@ -109,7 +109,7 @@ func TestIdempotencyExpiry(t *testing.T) {
 	}
 	c.add(IdempotencyTTL - time.Second)
 	if r, _ := s.Reserve(ctx, scope, "k", "fp"); r.Outcome != Replay {
-		t.Fatalf("just inside the window: %v", r.Outcome)
+		t.Fatalf("just inside the window: Outcome = %q, want %q", r.Outcome, Replay)
 	}
 	c.add(time.Second)
 	if _, ok, _ := s.Lookup(ctx, scope, "k"); ok {
@@ -117,8 +117,9 @@ func TestIdempotencyExpiry(t *testing.T) {
 	}
 	// An expired key is claimed afresh, even with another fingerprint.
 	r, err := s.Reserve(ctx, scope, "k", "new-fp")
-	if err != nil || r.Outcome != Reserved || !r.CreatedAt.Equal(c.now()) {
-		t.Fatalf("after expiry: %+v, %v", r, err)
+	wantOutcome(t, "Reserve after expiry", r, err, Reserved)
+	if !r.CreatedAt.Equal(c.now()) {
+		t.Fatalf("Reserve after expiry: CreatedAt = %v, want now, %v", r.CreatedAt, c.now())
 	}
 	// Pruning removes only what has expired.
 	if _, err := s.Reserve(ctx, scope, "old", "fp"); err != nil {
@@ -129,8 +130,11 @@ func TestIdempotencyExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, err := s.PruneIdempotency(ctx)
-	if err != nil || n != 2 {
-		t.Fatalf("pruned %d (%v), want 2 (k and old)", n, err)
+	if err != nil {
+		t.Fatalf("PruneIdempotency: %v", err)
+	}
+	if n != 2 {
+		t.Fatalf("pruned %d, want 2 (k and old)", n)
 	}
 	if _, ok, _ := s.Lookup(ctx, scope, "young"); !ok {
 		t.Fatal("a live key was pruned")
@@ -155,9 +159,7 @@ func TestIdempotencyRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, err := s.Reserve(ctx, scope, "k", "fp")
-	if err != nil || again.Outcome != Reserved {
-		t.Fatalf("after release: %+v %v", again, err)
-	}
+	wantOutcome(t, "Reserve after release", again, err, Reserved)
 	if err := s.Complete(ctx, scope, "k", "fp", again.CreatedAt, json.RawMessage(`{}`)); err != nil {
 		t.Fatal(err)
 	}

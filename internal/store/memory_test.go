@@ -65,8 +65,12 @@ func TestMemoryBoundByBytes(t *testing.T) {
 		t.Error("a response larger than the memory budget was kept in memory")
 	}
 	got, ok, err := m.PeekETag(ctx, memKey(cred, 0))
-	if err != nil || !ok || got.ETag != `"big"` || !got.Partial {
-		t.Errorf("PeekETag after an oversized put = %+v %v %v, want the backend's validators", got, ok, err)
+	wantFound(t, "PeekETag after an oversized put", ok, err, true)
+	if got.ETag != `"big"` {
+		t.Errorf("PeekETag after an oversized put: ETag = %s, want the backend's %s", got.ETag, `"big"`)
+	}
+	if !got.Partial {
+		t.Errorf("PeekETag after an oversized put: Partial = false, want true (the backend's validators)")
 	}
 }
 
@@ -80,14 +84,25 @@ func TestMemoryKeepsCredentialsApart(t *testing.T) {
 	if err := m.PutETag(ctx, memKey(alice, 0), CachedResponse{ETag: `"a"`, Status: 200, Body: []byte(`{"private":true}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if r, ok, err := m.PeekETag(ctx, memKey(bob, 0)); ok || err != nil {
-		t.Errorf("bob's PeekETag = %+v %v %v, want nothing", r, ok, err)
+	if r, ok, err := m.PeekETag(ctx, memKey(bob, 0)); err != nil {
+		t.Errorf("bob's PeekETag: %v", err)
+	} else if ok {
+		t.Errorf("bob's PeekETag found %+v, want nothing", r)
 	}
-	if r, ok, err := m.GetETag(ctx, memKey(bob, 0)); ok || err != nil {
-		t.Errorf("bob's GetETag = %+v %v %v, want nothing", r, ok, err)
+	if r, ok, err := m.GetETag(ctx, memKey(bob, 0)); err != nil {
+		t.Errorf("bob's GetETag: %v", err)
+	} else if ok {
+		t.Errorf("bob's GetETag found %+v, want nothing", r)
 	}
-	if r, ok, _ := m.PeekETag(ctx, memKey(alice, 0)); !ok || r.Partial || string(r.Body) != `{"private":true}` {
-		t.Errorf("alice's PeekETag = %+v %v, want her whole entry from memory", r, ok)
+	r, ok, _ := m.PeekETag(ctx, memKey(alice, 0))
+	if !ok {
+		t.Fatalf("alice's PeekETag found nothing, want her whole entry from memory")
+	}
+	if r.Partial {
+		t.Errorf("alice's PeekETag: Partial = true, want her whole entry from memory")
+	}
+	if string(r.Body) != `{"private":true}` {
+		t.Errorf("alice's PeekETag: Body = %s, want %s", r.Body, `{"private":true}`)
 	}
 }
 
@@ -124,17 +139,32 @@ func TestMemoryOverSharedFile(t *testing.T) {
 	if err := a.PutETag(ctx, key, CachedResponse{ETag: `"3"`, Status: 200, Body: []byte(`"three"`)}); err != nil {
 		t.Fatal(err)
 	}
-	if r, _, _ := a.PeekETag(ctx, key); r.ETag != `"3"` || string(r.Body) != `"three"` {
-		t.Fatalf("A's PeekETag after its write = %q %q, want \"3\" \"three\"", r.ETag, r.Body)
+	r, _, _ := a.PeekETag(ctx, key)
+	if r.ETag != `"3"` {
+		t.Fatalf("A's PeekETag after its write: ETag = %s, want %s", r.ETag, `"3"`)
+	}
+	if string(r.Body) != `"three"` {
+		t.Fatalf("A's PeekETag after its write: Body = %s, want %s", r.Body, `"three"`)
 	}
 	// B's memory still holds "2"; a fresh layer over B's handle reads the
 	// file, and keeps the whole entry it read.
 	c := newMemory(sb, DefaultMemoryBudget, time.Now)
-	if r, ok, _ := c.PeekETag(ctx, key); !ok || !r.Partial || r.ETag != `"3"` {
-		t.Fatalf("fresh layer's PeekETag = %+v %v, want the file's validators \"3\", partial", r, ok)
+	r, ok, _ := c.PeekETag(ctx, key)
+	if !ok {
+		t.Fatalf("fresh layer's PeekETag found nothing, want the file's validators")
 	}
-	if r, ok, _ := c.GetETag(ctx, key); !ok || string(r.Body) != `"three"` {
-		t.Fatalf("fresh layer's GetETag = %+v %v, want \"three\"", r, ok)
+	if !r.Partial {
+		t.Fatalf("fresh layer's PeekETag: Partial = false, want true (the file's validators)")
+	}
+	if r.ETag != `"3"` {
+		t.Fatalf("fresh layer's PeekETag: ETag = %s, want the file's %s", r.ETag, `"3"`)
+	}
+	r, ok, _ = c.GetETag(ctx, key)
+	if !ok {
+		t.Fatalf("fresh layer's GetETag found nothing, want the file's entry")
+	}
+	if string(r.Body) != `"three"` {
+		t.Fatalf("fresh layer's GetETag: Body = %s, want %s", r.Body, `"three"`)
 	}
 	if !c.inMemory(key) {
 		t.Fatal("GetETag from the backend did not fill memory")

@@ -59,9 +59,8 @@ func TestETagCacheStaysWithinBudget(t *testing.T) {
 		// Every 100 s the hot entry is looked up again, as a conditional
 		// request would.
 		if i%50 == 0 {
-			if _, ok, err := s.GetETag(ctx, hot); err != nil || !ok {
-				t.Fatalf("after %d reads the entry in use is gone (%v)", i, err)
-			}
+			_, ok, err := s.GetETag(ctx, hot)
+			wantFound(t, fmt.Sprintf("GetETag of the entry in use after %d reads", i), ok, err, true)
 		}
 		if i%1000 == 999 {
 			if n := etagBodyBytes(t, s); n > budget {
@@ -75,9 +74,8 @@ func TestETagCacheStaysWithinBudget(t *testing.T) {
 		}
 	}
 	for i := reads - 50; i < reads; i++ {
-		if _, ok, err := s.GetETag(ctx, key(i)); err != nil || !ok {
-			t.Fatalf("recent entry %d is gone (%v)", i, err)
-		}
+		_, ok, err := s.GetETag(ctx, key(i))
+		wantFound(t, fmt.Sprintf("GetETag of recent entry %d", i), ok, err, true)
 	}
 	if _, ok, _ := s.GetETag(ctx, hot); !ok {
 		t.Fatal("the entry in use was evicted before idle ones")
@@ -91,7 +89,7 @@ func TestETagCacheStaysWithinBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	if total != sum {
-		t.Fatalf("running total %d, rows hold %d", total, sum)
+		t.Fatalf("running total = %d, want %d, what the rows hold", total, sum)
 	}
 }
 
@@ -155,8 +153,9 @@ func TestScheduledPruneDropsExpiredKeys(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	r, err := s.Reserve(ctx, scope, "fresh", "fp")
-	if err != nil || r.Outcome != Replay || string(r.Result) != `{"number":42}` {
-		t.Fatalf("the live key after pruning: %+v, %v", r, err)
+	wantOutcome(t, "the live key after pruning", r, err, Replay)
+	if string(r.Result) != `{"number":42}` {
+		t.Fatalf("the live key after pruning: Result = %s, want %s", r.Result, `{"number":42}`)
 	}
 }
 
@@ -187,7 +186,7 @@ func TestOpenEnforcesTheBudget(t *testing.T) {
 	}
 	defer s.Close()
 	if n := etagBodyBytes(t, s); n > 5000 || n == 0 {
-		t.Fatalf("after reopening with a 5000-byte budget the cache holds %d body bytes", n)
+		t.Fatalf("after reopening with a 5000-byte budget the cache holds %d body bytes, want 1..5000", n)
 	}
 	if _, ok, _ := s.GetETag(ctx, ETagKey{Credential: cred, URL: "19"}); !ok {
 		t.Fatal("the newest entry was evicted")
@@ -255,15 +254,27 @@ func TestInspect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.ETags != 3 || st.ETagBodyBytes != 15 || st.IdempotencyKeys != 1 || st.FileBytes == 0 {
-		t.Fatalf("Inspect = %+v", st)
+	if st.ETags != 3 {
+		t.Errorf("Inspect: ETags = %d, want 3", st.ETags)
+	}
+	if st.ETagBodyBytes != 15 {
+		t.Errorf("Inspect: ETagBodyBytes = %d, want 15", st.ETagBodyBytes)
+	}
+	if st.IdempotencyKeys != 1 {
+		t.Errorf("Inspect: IdempotencyKeys = %d, want 1", st.IdempotencyKeys)
+	}
+	if st.FileBytes == 0 {
+		t.Errorf("Inspect: FileBytes = 0, want the file's size")
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(path)
-	if st, err = Inspect(ctx, path); err != nil || st.ETags != 3 {
-		t.Fatalf("closed file: %+v, %v", st, err)
+	if st, err = Inspect(ctx, path); err != nil {
+		t.Fatalf("Inspect of the closed file: %v", err)
+	}
+	if st.ETags != 3 {
+		t.Fatalf("Inspect of the closed file: ETags = %d, want 3", st.ETags)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Fatal("Inspect changed the file")
@@ -305,11 +316,17 @@ func TestMigrationCountsExistingCache(t *testing.T) {
 	}
 	defer s.Close()
 	var total int64
-	if err := s.db.QueryRow(`SELECT total FROM etag_bytes`).Scan(&total); err != nil || total != 3+2+5+2 {
-		t.Fatalf("total after migration = %d (%v), want 12", total, err)
+	if err := s.db.QueryRow(`SELECT total FROM etag_bytes`).Scan(&total); err != nil {
+		t.Fatalf("read etag_bytes total: %v", err)
+	}
+	if total != 3+2+5+2 {
+		t.Fatalf("total after migration = %d, want 12", total)
 	}
 	var used int64
-	if err := s.db.QueryRow(`SELECT used_at FROM etags WHERE url = '1'`).Scan(&used); err != nil || used != 1001 {
-		t.Fatalf("used_at after migration = %d (%v), want stored_at 1001", used, err)
+	if err := s.db.QueryRow(`SELECT used_at FROM etags WHERE url = '1'`).Scan(&used); err != nil {
+		t.Fatalf("read used_at: %v", err)
+	}
+	if used != 1001 {
+		t.Fatalf("used_at after migration = %d, want stored_at 1001", used)
 	}
 }

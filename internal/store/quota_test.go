@@ -367,8 +367,12 @@ func TestCountExpiresInRedisWhenTheWindowEnds(t *testing.T) {
 	mustFit(t, a, "k", 1, 5, time.Hour, false)
 	r := a.(*Redis)
 	key := r.prefix + "quota:3600000:" + quotaKey("k")
-	if n, err := r.rdb.Exists(context.Background(), key).Result(); err != nil || n != 0 {
-		t.Fatalf("after an ask Redis holds %d quota keys (%v), want 0", n, err)
+	n, err := r.rdb.Exists(context.Background(), key).Result()
+	if err != nil {
+		t.Fatalf("EXISTS %s: %v", key, err)
+	}
+	if n != 0 {
+		t.Fatalf("after an ask Redis holds %d quota keys, want 0", n)
 	}
 	mustFit(t, a, "k", 1, 5, time.Hour, true)
 	ttl, err := r.rdb.PTTL(context.Background(), key).Result()

@@ -22,23 +22,38 @@ func TestSuiteReadsAcrossHandles(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, err := b.ReadsOf(ctx, "client:bot")
-		if err != nil || !slices.Equal(got, []string{"acme/widgets", "alice/notes"}) {
-			t.Fatalf("the other handle lists %v, %v; want acme/widgets then alice/notes", got, err)
+		if err != nil {
+			t.Fatalf("ReadsOf on the other handle: %v", err)
 		}
-		if other, err := b.ReadsOf(ctx, "client:other"); err != nil || len(other) != 0 {
-			t.Fatalf("another session lists %v, %v; want nothing", other, err)
+		if want := []string{"acme/widgets", "alice/notes"}; !slices.Equal(got, want) {
+			t.Fatalf("the other handle lists %v, want %v", got, want)
+		}
+		other, err := b.ReadsOf(ctx, "client:other")
+		if err != nil {
+			t.Fatalf("ReadsOf another session: %v", err)
+		}
+		if len(other) != 0 {
+			t.Fatalf("another session lists %v, want nothing", other)
 		}
 		// A read again with a shorter ttl never shortens what is kept.
 		if err := b.NoteRead(ctx, "client:bot", "acme/widgets", time.Minute); err != nil {
 			t.Fatal(err)
 		}
 		clk.add(90 * time.Minute)
-		if got, err := a.ReadsOf(ctx, "client:bot"); err != nil || !slices.Equal(got, []string{"acme/widgets"}) {
-			t.Fatalf("after 90 minutes: %v, %v; want acme/widgets only", got, err)
+		got, err = a.ReadsOf(ctx, "client:bot")
+		if err != nil {
+			t.Fatalf("ReadsOf after 90 minutes: %v", err)
+		}
+		if want := []string{"acme/widgets"}; !slices.Equal(got, want) {
+			t.Fatalf("after 90 minutes the reads are %v, want %v only", got, want)
 		}
 		clk.add(time.Hour)
-		if got, err := a.ReadsOf(ctx, "client:bot"); err != nil || len(got) != 0 {
-			t.Fatalf("after their time: %v, %v; want nothing", got, err)
+		got, err = a.ReadsOf(ctx, "client:bot")
+		if err != nil {
+			t.Fatalf("ReadsOf after their time: %v", err)
+		}
+		if len(got) != 0 {
+			t.Fatalf("after their time the reads are %v, want nothing", got)
 		}
 	})
 }

@@ -15,13 +15,19 @@ func TestSecretIsCreatedOnceAndKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, err := s.Secret(ctx, "cursor", 32)
-	if err != nil || len(a) != 32 {
-		t.Fatalf("first: %d bytes, %v", len(a), err)
+	if err != nil {
+		t.Fatalf("first Secret: %v", err)
+	}
+	if len(a) != 32 {
+		t.Fatalf("first Secret is %d bytes, want 32", len(a))
 	}
 	b, _ := s.Secret(ctx, "cursor", 32)
 	other, _ := s.Secret(ctx, "other", 32)
-	if !bytes.Equal(a, b) || bytes.Equal(a, other) {
-		t.Fatal("secret not stable per name")
+	if !bytes.Equal(a, b) {
+		t.Fatalf("second Secret(cursor) = %x, want the first's %x", b, a)
+	}
+	if bytes.Equal(a, other) {
+		t.Fatalf("Secret(other) = Secret(cursor) = %x, want a secret per name", a)
 	}
 	_ = s.Close()
 	s2, err := Open(ctx, path)

@@ -49,7 +49,7 @@ func TestRedisLeaseIgnoresReplicaClocks(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !r.Live {
-					t.Errorf("%s: the key being written looks lapsed: %+v", tc.name, r)
+					t.Errorf("%s: the key being written: Live = false, want true (%+v)", tc.name, r)
 				}
 				r, err = tc.other.Takeover(ctx, scope, key, "fp", first.CreatedAt)
 				if err != nil {
@@ -64,12 +64,12 @@ func TestRedisLeaseIgnoresReplicaClocks(t *testing.T) {
 				}
 				clk.add(LeaseTTL * 2 / 3)
 				if r, _ := tc.other.Reserve(ctx, scope, key, "fp"); !r.Live {
-					t.Errorf("%s: the renewed key looks lapsed: %+v", tc.name, r)
+					t.Errorf("%s: the renewed key: Live = false, want true (%+v)", tc.name, r)
 				}
 				// Left unrenewed, it lapses for everyone at the same moment.
 				clk.add(LeaseTTL)
 				if r, _ := tc.other.Reserve(ctx, scope, key, "fp"); r.Live {
-					t.Errorf("%s: the lapsed key looks live: %+v", tc.name, r)
+					t.Errorf("%s: the lapsed key: Live = true, want false (%+v)", tc.name, r)
 				}
 			}
 		})
@@ -92,8 +92,10 @@ func TestRedisSharedTimesIgnoreReplicaClocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ok || names["label:bug"] != "bug" {
-		t.Errorf("names a replica an hour ahead reads = %v, want the ones just confirmed", names)
+	if !ok {
+		t.Errorf("a replica an hour ahead found no names, want the ones just confirmed")
+	} else if names["label:bug"] != "bug" {
+		t.Errorf("names a replica an hour ahead reads = %v, want label:bug=bug just confirmed", names)
 	}
 
 	cred := a.CredentialKey("tok")
@@ -123,8 +125,10 @@ func TestRedisSharedTimesIgnoreReplicaClocks(t *testing.T) {
 	}
 	// Four entries pass the budget: the least recently used one goes.
 	for url, want := range map[string]bool{"oldest": false, "second": true} {
-		if _, ok, err := a.GetETag(ctx, ETagKey{Credential: cred, URL: url}); err != nil || ok != want {
-			t.Errorf("%s cached = %v (%v), want %v", url, ok, err, want)
+		if _, ok, err := a.GetETag(ctx, ETagKey{Credential: cred, URL: url}); err != nil {
+			t.Errorf("GetETag %s: %v", url, err)
+		} else if ok != want {
+			t.Errorf("%s cached = %v, want %v", url, ok, want)
 		}
 	}
 }

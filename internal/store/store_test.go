@@ -27,8 +27,11 @@ func TestMigrationsCreateSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v != SchemaVersion() || v == 0 {
+	if v != SchemaVersion() {
 		t.Fatalf("user_version = %d, want %d", v, SchemaVersion())
+	}
+	if v == 0 {
+		t.Fatalf("user_version = 0, want a migrated schema")
 	}
 	for _, table := range []string{"meta", "etags", "idempotency"} {
 		var name string
@@ -61,20 +64,23 @@ func TestMigrateIsIdempotentAndRollsBack(t *testing.T) {
 		t.Fatal("migrate with a failing step succeeded")
 	}
 	var v int
-	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil || v != 1 {
-		t.Fatalf("user_version after failed step = %d (%v), want 1", v, err)
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		t.Fatalf("read user_version: %v", err)
+	}
+	if v != 1 {
+		t.Fatalf("user_version after failed step = %d, want 1", v)
 	}
 	var n int
 	_ = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name = 'b'`).Scan(&n)
 	if n != 0 {
-		t.Fatal("table b survived a rolled-back migration")
+		t.Fatalf("tables named b after a rolled-back migration = %d, want 0", n)
 	}
 	// A database from a newer schema is refused.
 	if _, err := db.ExecContext(ctx, `PRAGMA user_version = 9`); err != nil {
 		t.Fatal(err)
 	}
 	if err := migrate(ctx, db, steps); err == nil || !strings.Contains(err.Error(), "newer") {
-		t.Fatalf("migrate on a newer database: %v, want a refusal", err)
+		t.Fatalf("migrate on a newer database: error = %v, want one saying %q", err, "newer")
 	}
 }
 
@@ -90,12 +96,16 @@ func TestFileReopenKeepsDataAndPermissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mode string
-	if err := s.db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
-		t.Errorf("journal_mode = %q (%v), want wal", mode, err)
+	if err := s.db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		t.Errorf("read journal_mode: %v", err)
+	} else if mode != "wal" {
+		t.Errorf("journal_mode = %q, want wal", mode)
 	}
 	var busy int
-	if err := s.db.QueryRowContext(ctx, `PRAGMA busy_timeout`).Scan(&busy); err != nil || busy <= 0 {
-		t.Errorf("busy_timeout = %d (%v), want > 0", busy, err)
+	if err := s.db.QueryRowContext(ctx, `PRAGMA busy_timeout`).Scan(&busy); err != nil {
+		t.Errorf("read busy_timeout: %v", err)
+	} else if busy <= 0 {
+		t.Errorf("busy_timeout = %d, want > 0", busy)
 	}
 	// SQLite gives its side files the database file's mode.
 	for _, side := range []string{"-wal", "-shm"} {
@@ -130,28 +140,32 @@ func TestFileReopenKeepsDataAndPermissions(t *testing.T) {
 	}
 	defer s2.Close()
 	if v, _ := s2.schemaVersion(ctx); v != SchemaVersion() {
-		t.Errorf("schema version after reopen = %d", v)
+		t.Errorf("schema version after reopen = %d, want %d", v, SchemaVersion())
 	}
 	// The salt survives, so the same token finds its rows again.
-	if s2.CredentialKey("tok") != key.Credential {
-		t.Fatal("credential key changed across reopen")
+	if got := s2.CredentialKey("tok"); got != key.Credential {
+		t.Fatalf("credential key after reopen = %q, want %q as before", got, key.Credential)
 	}
 	got, ok, err := s2.GetETag(ctx, key)
-	if err != nil || !ok || string(got.Body) != `{"a":1}` || got.ETag != `"x"` {
-		t.Fatalf("after reopen: %+v %v %v", got, ok, err)
+	wantFound(t, "GetETag after reopen", ok, err, true)
+	if string(got.Body) != `{"a":1}` {
+		t.Errorf("Body after reopen = %s, want %s", got.Body, `{"a":1}`)
+	}
+	if got.ETag != `"x"` {
+		t.Errorf("ETag after reopen = %s, want %s", got.ETag, `"x"`)
 	}
 }
 
 func TestCredentialKeysDifferPerDatabase(t *testing.T) {
 	a, b := openMem(t), openMem(t)
 	if a.CredentialKey("tok") == b.CredentialKey("tok") {
-		t.Fatal("two databases derived the same key: the salt is not random")
+		t.Fatalf("two databases both derived key %q for one token, want different keys: the salt is not random", a.CredentialKey("tok"))
 	}
 	if a.CredentialKey("tok") == a.CredentialKey("tok2") {
-		t.Fatal("two tokens share a key")
+		t.Fatalf("two tokens both have key %q, want different keys", a.CredentialKey("tok"))
 	}
 	if len(a.CredentialKey("tok")) != 64 {
-		t.Fatalf("key %q is not a hex SHA-256", a.CredentialKey("tok"))
+		t.Fatalf("key %q is %d characters, want 64 (a hex SHA-256)", a.CredentialKey("tok"), len(a.CredentialKey("tok")))
 	}
 }
 
@@ -159,15 +173,21 @@ func TestDefaultPath(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", dir)
 	p, err := DefaultPath()
-	if err != nil || p != filepath.Join(dir, "ghgate", "state.db") {
-		t.Fatalf("DefaultPath with XDG_STATE_HOME = %q, %v", p, err)
+	if err != nil {
+		t.Fatalf("DefaultPath with XDG_STATE_HOME: %v", err)
+	}
+	if want := filepath.Join(dir, "ghgate", "state.db"); p != want {
+		t.Fatalf("DefaultPath with XDG_STATE_HOME = %q, want %q", p, want)
 	}
 	home := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", "relative/ignored")
 	t.Setenv("HOME", home)
 	p, err = DefaultPath()
-	if err != nil || p != filepath.Join(home, ".local", "state", "ghgate", "state.db") {
-		t.Fatalf("DefaultPath with HOME = %q, %v", p, err)
+	if err != nil {
+		t.Fatalf("DefaultPath with HOME: %v", err)
+	}
+	if want := filepath.Join(home, ".local", "state", "ghgate", "state.db"); p != want {
+		t.Fatalf("DefaultPath with HOME = %q, want %q", p, want)
 	}
 }
 
@@ -206,8 +226,10 @@ func TestOpenPrunes(t *testing.T) {
 	defer s.Close()
 	for _, table := range []string{"idempotency", "etags"} {
 		var n int
-		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM `+table).Scan(&n); err != nil || n != 0 {
-			t.Errorf("%s holds %d rows after reopen (%v), want 0", table, n, err)
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM `+table).Scan(&n); err != nil {
+			t.Errorf("count %s: %v", table, err)
+		} else if n != 0 {
+			t.Errorf("%s holds %d rows after reopen, want 0", table, n)
 		}
 	}
 }

@@ -22,40 +22,55 @@ func TestSuiteTasksSharedOwnedAndVersioned(t *testing.T) {
 		}
 		// The other handle (replica) reads it; another owner does not.
 		got, ok, err := b.GetTask(ctx, "alice", "t1")
-		if err != nil || !ok || got.Version != 1 || string(got.Data) != `{"status":"working"}` {
-			t.Fatalf("GetTask: %+v %v %v", got, ok, err)
-		}
-		if _, ok, err := b.GetTask(ctx, "bob", "t1"); err != nil || ok {
-			t.Fatalf("bob's GetTask of alice's task: found=%v err=%v", ok, err)
-		}
+		wantTask(t, "GetTask", got, ok, err, 1, `{"status":"working"}`)
+		_, ok, err = b.GetTask(ctx, "bob", "t1")
+		wantFound(t, "bob's GetTask of alice's task", ok, err, false)
 		// A write names the version it read: the first wins, the second
 		// (from the same read) writes nothing.
 		first, second := got, got
 		first.Data = json.RawMessage(`{"status":"completed"}`)
 		second.Data = json.RawMessage(`{"status":"cancelled"}`)
-		if done, err := a.SwapTask(ctx, first); err != nil || !done {
-			t.Fatalf("first swap: %v %v", done, err)
-		}
-		if done, err := b.SwapTask(ctx, second); err != nil || done {
-			t.Fatalf("second swap from a stale read: done=%v err=%v", done, err)
-		}
+		done, err := a.SwapTask(ctx, first)
+		wantSwap(t, "first swap", done, err, true)
+		done, err = b.SwapTask(ctx, second)
+		wantSwap(t, "second swap from a stale read", done, err, false)
 		bobs := got
 		bobs.Owner, bobs.Version = "bob", 2
-		if done, err := b.SwapTask(ctx, bobs); err != nil || done {
-			t.Fatalf("bob's swap of alice's task: done=%v err=%v", done, err)
-		}
+		done, err = b.SwapTask(ctx, bobs)
+		wantSwap(t, "bob's swap of alice's task", done, err, false)
 		got, ok, err = a.GetTask(ctx, "alice", "t1")
-		if err != nil || !ok || got.Version != 2 || string(got.Data) != `{"status":"completed"}` {
-			t.Fatalf("after the swaps: %+v %v %v", got, ok, err)
-		}
+		wantTask(t, "GetTask after the swaps", got, ok, err, 2, `{"status":"completed"}`)
 		// Past its expiry a task is gone, and cannot be written.
 		clk.add(time.Hour + time.Second)
-		if _, ok, err := b.GetTask(ctx, "alice", "t1"); err != nil || ok {
-			t.Fatalf("expired task: found=%v err=%v", ok, err)
-		}
+		_, ok, err = b.GetTask(ctx, "alice", "t1")
+		wantFound(t, "GetTask of an expired task", ok, err, false)
 		got.Data = json.RawMessage(`{"status":"failed"}`)
-		if done, err := a.SwapTask(ctx, got); err != nil || done {
-			t.Fatalf("swap of an expired task: done=%v err=%v", done, err)
-		}
+		done, err = a.SwapTask(ctx, got)
+		wantSwap(t, "swap of an expired task", done, err, false)
 	})
+}
+
+// wantTask stops the test unless GetTask found the task at the version and
+// with the data given.
+func wantTask(t *testing.T, what string, got TaskRecord, ok bool, err error, version int64, data string) {
+	t.Helper()
+	wantFound(t, what, ok, err, true)
+	if got.Version != version {
+		t.Fatalf("%s: Version = %d, want %d", what, got.Version, version)
+	}
+	if string(got.Data) != data {
+		t.Fatalf("%s: Data = %s, want %s", what, got.Data, data)
+	}
+}
+
+// wantSwap stops the test unless SwapTask returned no error and wrote (or
+// not) as want says.
+func wantSwap(t *testing.T, what string, done bool, err error, want bool) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if done != want {
+		t.Fatalf("%s: swapped = %v, want %v", what, done, want)
+	}
 }

@@ -98,11 +98,18 @@ func TestWriteBehindReadsItsOwnWrites(t *testing.T) {
 	if err := w.PutETag(ctx, etagKey(1), CachedResponse{ETag: "a", Body: []byte("one")}); err != nil {
 		t.Fatal(err)
 	}
-	if r, ok, err := w.GetETag(ctx, etagKey(1)); err != nil || !ok || r.ETag != "a" || string(r.Body) != "one" {
-		t.Fatalf("GetETag before the backend wrote = %+v %v %v", r, ok, err)
+	r, ok, err := w.GetETag(ctx, etagKey(1))
+	wantFound(t, "GetETag before the backend wrote", ok, err, true)
+	if r.ETag != "a" {
+		t.Fatalf("GetETag before the backend wrote: ETag = %q, want %q", r.ETag, "a")
 	}
-	if r, ok, err := w.PeekETag(ctx, etagKey(1)); err != nil || !ok || r.ETag != "a" {
-		t.Fatalf("PeekETag before the backend wrote = %+v %v %v, want the queued entry", r, ok, err)
+	if string(r.Body) != "one" {
+		t.Fatalf("GetETag before the backend wrote: Body = %q, want %q", r.Body, "one")
+	}
+	r, ok, err = w.PeekETag(ctx, etagKey(1))
+	wantFound(t, "PeekETag before the backend wrote", ok, err, true)
+	if r.ETag != "a" {
+		t.Fatalf("PeekETag before the backend wrote: ETag = %q, want the queued entry's %q", r.ETag, "a")
 	}
 	if _, ok, _ := g.GetETag(ctx, etagKey(1)); ok {
 		t.Fatal("the backend wrote before its gate opened: the test shows nothing")
@@ -116,8 +123,12 @@ func TestWriteBehindReadsItsOwnWrites(t *testing.T) {
 	}
 	_ = w.PutETag(ctx, etagKey(1), CachedResponse{ETag: "b"})
 	_ = w.PutETag(ctx, etagKey(2), CachedResponse{ETag: "c"})
-	if r, ok, _ := w.GetETag(ctx, etagKey(1)); !ok || r.ETag != "b" {
-		t.Fatalf("GetETag after put, delete, put = %+v %v; want the last put", r, ok)
+	r, ok, _ = w.GetETag(ctx, etagKey(1))
+	if !ok {
+		t.Fatalf("GetETag after put, delete, put found nothing, want the last put")
+	}
+	if r.ETag != "b" {
+		t.Fatalf("GetETag after put, delete, put: ETag = %q, want the last put's %q", r.ETag, "b")
 	}
 	close(g.gate)
 	if err := w.Close(); err != nil {
@@ -130,8 +141,12 @@ func TestWriteBehindReadsItsOwnWrites(t *testing.T) {
 	if !g.closed {
 		t.Fatal("Close did not close the backend")
 	}
-	if r, ok, _ := w.GetETag(ctx, etagKey(1)); !ok || r.ETag != "b" {
-		t.Fatalf("after Close GetETag = %+v %v; want the backend's entry", r, ok)
+	r, ok, _ = w.GetETag(ctx, etagKey(1))
+	if !ok {
+		t.Fatalf("GetETag after Close found nothing, want the backend's entry")
+	}
+	if r.ETag != "b" {
+		t.Fatalf("GetETag after Close: ETag = %q, want the backend's %q", r.ETag, "b")
 	}
 }
 
@@ -180,8 +195,11 @@ func TestWriteBehindCloseGivesUp(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("Close waited on a stalled backend past its drain limit")
 	}
-	if !g.closed || len(g.written()) != 0 {
-		t.Fatalf("backend closed %v, writes %q", g.closed, g.written())
+	if !g.closed {
+		t.Fatalf("backend closed = false, want true")
+	}
+	if got := g.written(); len(got) != 0 {
+		t.Fatalf("backend writes = %q, want none", got)
 	}
 	_ = w.PutETag(ctx, etagKey(9), CachedResponse{ETag: "late"})
 	if _, ok, _ := w.GetETag(ctx, etagKey(9)); ok {
@@ -288,9 +306,8 @@ func TestWriteBehindOverSQLite(t *testing.T) {
 	defer again.Close()
 	for g := 0; g < 8; g++ {
 		for i := 0; i < 25; i++ {
-			if _, ok, err := again.GetETag(ctx, etagKey(g*100+i)); err != nil || !ok {
-				t.Fatalf("entry %d missing from the store after Close (%v)", g*100+i, err)
-			}
+			_, ok, err := again.GetETag(ctx, etagKey(g*100+i))
+			wantFound(t, fmt.Sprintf("GetETag of entry %d after Close", g*100+i), ok, err, true)
 		}
 	}
 }

@@ -35,8 +35,11 @@ func TestCheckNameHeader(t *testing.T) {
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
 			if !c.refused {
-				if rec.Code != http.StatusOK || reached != c.body {
-					t.Fatalf("HTTP %d, handler read %q; want it passed on whole", rec.Code, reached)
+				if rec.Code != http.StatusOK {
+					t.Fatalf("HTTP %d, want 200: %s", rec.Code, rec.Body)
+				}
+				if reached != c.body {
+					t.Fatalf("handler read %q, want it passed on whole: %q", reached, c.body)
 				}
 				return
 			}
@@ -46,8 +49,20 @@ func TestCheckNameHeader(t *testing.T) {
 					Code int `json:"code"`
 				} `json:"error"`
 			}
-			if err := json.Unmarshal(rec.Body.Bytes(), &msg); err != nil || rec.Code != http.StatusBadRequest || msg.Error.Code != -32020 || msg.ID != 7 || reached != "" {
-				t.Fatalf("HTTP %d %s (handler reached: %v); want 400 with -32020 for id 7", rec.Code, rec.Body, reached != "")
+			if err := json.Unmarshal(rec.Body.Bytes(), &msg); err != nil {
+				t.Fatalf("answer %s: %v", rec.Body, err)
+			}
+			if rec.Code != http.StatusBadRequest {
+				t.Errorf("HTTP %d, want 400", rec.Code)
+			}
+			if msg.Error.Code != -32020 {
+				t.Errorf("error code = %d, want -32020", msg.Error.Code)
+			}
+			if msg.ID != 7 {
+				t.Errorf("id = %d, want 7", msg.ID)
+			}
+			if reached != "" {
+				t.Errorf("handler read %q, want it not reached", reached)
 			}
 		})
 	}

@@ -211,9 +211,13 @@ func start(t *testing.T, r *replica, client, tool string, args map[string]any) s
 	t.Helper()
 	res := r.mustCall(t, client, "tools/call", map[string]any{"name": tool, "arguments": args})
 	id, _ := res["taskId"].(string)
-	if res["resultType"] != "task" || id == "" || res["status"] != tasks.StatusWorking {
-		t.Fatalf("%s: want a CreateTaskResult, working; got %v", tool, res)
+	if res["resultType"] != "task" {
+		t.Fatalf("%s: resultType = %v, want task (a CreateTaskResult): %v", tool, res["resultType"], res)
 	}
+	if id == "" {
+		t.Fatalf("%s: no taskId, want one: %v", tool, res)
+	}
+	wantStatus(t, tool, res, tasks.StatusWorking)
 	for _, k := range []string{"result", "error", "inputRequests", "task", "requestState"} {
 		if _, ok := res[k]; ok {
 			t.Errorf("CreateTaskResult carries %q: %v", k, res)
@@ -240,23 +244,21 @@ func TestTaskCompletesAndAnyReplicaAnswers(t *testing.T) {
 		a, b := newReplica(t, sa), newReplica(t, sb)
 		id := start(t, a, "alice", "slow", map[string]any{"ms": 300})
 		// Durable before the answer: the other replica finds it at once.
-		if got := b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id}); got["taskId"] != id || got["resultType"] != "complete" {
-			t.Fatalf("tasks/get on the other replica: %v", got)
+		got := b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id})
+		if got["taskId"] != id {
+			t.Fatalf("tasks/get on the other replica: taskId = %v, want %s", got["taskId"], id)
 		}
-		got := b.await(t, "alice", id)
-		if got["status"] != tasks.StatusCompleted {
-			t.Fatalf("status %v, want completed: %v", got["status"], got)
+		if got["resultType"] != "complete" {
+			t.Fatalf("tasks/get on the other replica: resultType = %v, want complete (%v)", got["resultType"], got)
 		}
-		res, _ := got["result"].(map[string]any)
-		content, _ := res["content"].([]any)
-		if len(content) != 1 || content[0].(map[string]any)["text"] != "slept" {
-			t.Fatalf("inlined result: %v", got["result"])
-		}
+		got = b.await(t, "alice", id)
+		wantStatus(t, "awaited task", got, tasks.StatusCompleted)
+		wantText(t, "inlined result", got, "slept")
 		if _, ok := got["error"]; ok {
 			t.Errorf("a completed task carries error: %v", got)
 		}
 		if ttl, _ := got["ttlMs"].(float64); ttl <= 0 {
-			t.Errorf("ttlMs = %v", got["ttlMs"])
+			t.Errorf("ttlMs = %v, want > 0", got["ttlMs"])
 		}
 	})
 }
@@ -267,18 +269,12 @@ func TestTaskBelongsToTheClientThatStartedIt(t *testing.T) {
 		id := start(t, a, "alice", "slow", map[string]any{"ms": 200})
 		for _, method := range []string{"tasks/get", "tasks/cancel"} {
 			_, e := b.call(t, "bob", method, map[string]any{"taskId": id}, true)
-			if e == nil || e.Code != -32602 {
-				t.Fatalf("bob's %s of alice's task: %+v, want -32602 (not found)", method, e)
-			}
+			wantRPCError(t, "bob's "+method+" of alice's task (not found)", e, -32602)
 		}
 		_, e := b.call(t, "bob", "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{}}, true)
-		if e == nil || e.Code != -32602 {
-			t.Fatalf("bob's tasks/update of alice's task: %+v, want -32602", e)
-		}
+		wantRPCError(t, "bob's tasks/update of alice's task", e, -32602)
 		// Bob's cancel changed nothing: alice's task completes.
-		if got := a.await(t, "alice", id); got["status"] != tasks.StatusCompleted {
-			t.Fatalf("alice's task: %v", got)
-		}
+		wantStatus(t, "alice's task", a.await(t, "alice", id), tasks.StatusCompleted)
 	})
 }
 
@@ -298,15 +294,13 @@ func TestTaskCancelledOnAnotherReplicaStops(t *testing.T) {
 			t.Fatal("the task still runs on the replica that started it")
 		}
 		got := a.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id})
-		if got["status"] != tasks.StatusCancelled {
-			t.Fatalf("status %v, want cancelled", got["status"])
-		}
+		wantStatus(t, "cancelled task", got, tasks.StatusCancelled)
 		if _, ok := got["result"]; ok {
 			t.Errorf("a cancelled task carries a result: %v", got)
 		}
 		// Cancelling a settled task is the same ack, and changes nothing.
 		if again := a.mustCall(t, "alice", "tasks/cancel", map[string]any{"taskId": id}); again["resultType"] != "complete" {
-			t.Fatalf("second cancel: %v", again)
+			t.Fatalf("second cancel: resultType = %v, want complete (%v)", again["resultType"], again)
 		}
 	})
 }
@@ -317,23 +311,19 @@ func TestTaskAsksForInputAndResumesOnAnyReplica(t *testing.T) {
 		id := start(t, a, "alice", "ask", map[string]any{})
 		got := a.await(t, "alice", id)
 		reqs, _ := got["inputRequests"].(map[string]any)
-		if got["status"] != tasks.StatusInputRequired || reqs["ok"] == nil {
-			t.Fatalf("want input_required asking for ok: %v", got)
+		wantStatus(t, "task asking for input", got, tasks.StatusInputRequired)
+		if reqs["ok"] == nil {
+			t.Fatalf("inputRequests = %v, want one named ok", got["inputRequests"])
 		}
 		// An answer to nothing asked is acked and ignored.
 		b.mustCall(t, "alice", "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"other": map[string]any{"x": 1}}})
-		if got := b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id}); got["status"] != tasks.StatusInputRequired {
-			t.Fatalf("after an unrelated answer: %v", got)
-		}
+		wantStatus(t, "after an unrelated answer", b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id}), tasks.StatusInputRequired)
 		ack := b.mustCall(t, "alice", "tasks/update", map[string]any{"taskId": id,
 			"inputResponses": map[string]any{"ok": map[string]any{"action": "accept", "content": map[string]any{"ok": true}}}})
 		checkAck(t, ack)
 		got = a.await(t, "alice", id)
-		res, _ := got["result"].(map[string]any)
-		content, _ := res["content"].([]any)
-		if got["status"] != tasks.StatusCompleted || len(content) != 1 || content[0].(map[string]any)["text"] != "confirmed" {
-			t.Fatalf("after the answer: %v", got)
-		}
+		wantStatus(t, "after the answer", got, tasks.StatusCompleted)
+		wantText(t, "after the answer", got, "confirmed")
 	})
 }
 
@@ -343,8 +333,9 @@ func TestTaskPanicFailsTheTaskNotTheServer(t *testing.T) {
 		id := start(t, a, "alice", "boom", map[string]any{})
 		got := a.await(t, "alice", id)
 		e, _ := got["error"].(map[string]any)
-		if got["status"] != tasks.StatusFailed || e["code"] != float64(-32603) {
-			t.Fatalf("want failed with -32603: %v", got)
+		wantStatus(t, "task that panicked", got, tasks.StatusFailed)
+		if e["code"] != float64(-32603) {
+			t.Fatalf("task that panicked: error code = %v, want -32603 (%v)", e["code"], got)
 		}
 		if _, ok := got["result"]; ok {
 			t.Errorf("a failed task carries a result: %v", got)
@@ -359,25 +350,32 @@ func TestWithoutTheExtensionCallsAnswerInline(t *testing.T) {
 	eachBackend(t, func(t *testing.T, sa, _ store.Backend) {
 		a := newReplica(t, sa)
 		res, e := a.call(t, "alice", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, false)
-		if e != nil || res["resultType"] == "task" || res["taskId"] != nil || res["content"] == nil {
-			t.Fatalf("inline call: %v %+v", res, e)
+		if e != nil {
+			t.Fatalf("inline call: %+v", e)
+		}
+		if res["resultType"] == "task" {
+			t.Fatalf("inline call: resultType = task, want an inline answer (%v)", res)
+		}
+		if res["taskId"] != nil {
+			t.Fatalf("inline call: taskId = %v, want none", res["taskId"])
+		}
+		if res["content"] == nil {
+			t.Fatalf("inline call: no content, want the tool's answer (%v)", res)
 		}
 		_, e = a.call(t, "alice", "tools/call", map[string]any{"name": "boom", "arguments": map[string]any{}}, false)
-		if e == nil || e.Code != mcp.CodeMissingRequiredClientCapabilities || !strings.Contains(string(e.Data), tasks.Extension) {
-			t.Fatalf("a task-only tool without the extension: %+v, want -32021 naming it", e)
+		wantRPCError(t, "a task-only tool without the extension", e, mcp.CodeMissingRequiredClientCapabilities)
+		if !strings.Contains(string(e.Data), tasks.Extension) {
+			t.Fatalf("a task-only tool without the extension: error data %s, want it naming %s", e.Data, tasks.Extension)
 		}
 		for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
-			if _, e := a.call(t, "alice", method, map[string]any{"taskId": "x"}, false); e == nil || e.Code != mcp.CodeMissingRequiredClientCapabilities {
-				t.Fatalf("%s without the extension: %+v, want -32021", method, e)
-			}
+			_, e := a.call(t, "alice", method, map[string]any{"taskId": "x"}, false)
+			wantRPCError(t, method+" without the extension", e, mcp.CodeMissingRequiredClientCapabilities)
 		}
-		if _, e := a.call(t, "alice", "tasks/get", map[string]any{"taskId": "no-such-task"}, true); e == nil || e.Code != -32602 {
-			t.Fatalf("unknown task: %+v, want -32602", e)
-		}
+		_, e = a.call(t, "alice", "tasks/get", map[string]any{"taskId": "no-such-task"}, true)
+		wantRPCError(t, "tasks/get of an unknown task", e, -32602)
 		for _, method := range []string{"tasks/result", "tasks/list"} {
-			if _, e := a.call(t, "alice", method, map[string]any{"taskId": "x"}, true); e == nil || e.Code != -32601 {
-				t.Fatalf("%s (removed by SEP-2663): %+v, want -32601", method, e)
-			}
+			_, e := a.call(t, "alice", method, map[string]any{"taskId": "x"}, true)
+			wantRPCError(t, method+" (removed by SEP-2663)", e, -32601)
 		}
 	})
 }
@@ -392,8 +390,9 @@ func TestShutdownFailsTheTasksItCutsShort(t *testing.T) {
 		got := b.mustCall(t, "alice", "tasks/get", map[string]any{"taskId": id})
 		e, _ := got["error"].(map[string]any)
 		msg, _ := e["message"].(string)
-		if got["status"] != tasks.StatusFailed || !strings.Contains(msg, "shut down") {
-			t.Fatalf("after shutdown: %v", got)
+		wantStatus(t, "after shutdown", got, tasks.StatusFailed)
+		if !strings.Contains(msg, "shut down") {
+			t.Fatalf("after shutdown: error message %q, want one saying %q", msg, "shut down")
 		}
 		// A closing replica starts no task; the other one still does.
 		if _, e := a.call(t, "alice", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, true); e == nil {
@@ -447,8 +446,10 @@ func refused(t *testing.T, what string, e *rpcError, setting string) {
 	if env.RetryAfterMS == nil {
 		t.Errorf("%s: no retry_after_ms", what)
 	}
-	if env.Repair == nil || env.Repair.NextStep == "" {
-		t.Errorf("%s: no repair", what)
+	if env.Repair == nil {
+		t.Errorf("%s: no repair, want one", what)
+	} else if env.Repair.NextStep == "" {
+		t.Errorf("%s: repair has no next_step, want one", what)
 	}
 	if !strings.Contains(e.Message, setting) {
 		t.Errorf("%s: message %q does not name %s", what, e.Message, setting)
@@ -473,8 +474,10 @@ func TestRunningTasksAreCappedPerClientAndInTotal(t *testing.T) {
 	_, e = r.call(t, "carol", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, true)
 	refused(t, "a fourth task in all", e, "max_tasks")
 	// Inline calls are not tasks: the caps leave them alone.
-	if res, e := r.call(t, "carol", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, false); e != nil || res["content"] == nil {
-		t.Errorf("carol's inline call: %v %+v", res, e)
+	if res, e := r.call(t, "carol", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 1}}, false); e != nil {
+		t.Errorf("carol's inline call: %+v, want an answer", e)
+	} else if res["content"] == nil {
+		t.Errorf("carol's inline call: no content, want the tool's answer (%v)", res)
 	}
 
 	r.release <- struct{}{}

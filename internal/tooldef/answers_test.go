@@ -74,8 +74,18 @@ func TestEveryAnswerValidatesAgainstItsPublishedSchema(t *testing.T) {
 	if validates(read.Error, envelope) == nil {
 		t.Error("a read's envelope with a settlement validates")
 	}
-	if read.DryRun != nil || write.DryRun == nil || write.Output.Properties[neutralizedField] == nil || read.Output.Properties[neutralizedField] != nil {
-		t.Errorf("only a write publishes dry_run and neutralized: read %+v, write %+v", read, write)
+	// Only a write publishes dry_run and neutralized.
+	if read.DryRun != nil {
+		t.Errorf("read DryRun = %+v, want nil", read.DryRun)
+	}
+	if write.DryRun == nil {
+		t.Errorf("write DryRun = nil, want the dry run's schema")
+	}
+	if write.Output.Properties[neutralizedField] == nil {
+		t.Errorf("write output has no %s, want it", neutralizedField)
+	}
+	if read.Output.Properties[neutralizedField] != nil {
+		t.Errorf("read output has %s, want none", neutralizedField)
 	}
 	if write.Input.Properties[dryRunField] == nil {
 		t.Error("a write's published input lacks dry_run")

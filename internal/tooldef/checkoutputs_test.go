@@ -42,13 +42,22 @@ func TestCheckOutputs(t *testing.T) {
 	t.Parallel()
 	res := callSkew(t, &Env{CheckOutputs: true})
 	text := res.Content[0].(*mcp.TextContent).Text
-	if !res.IsError || !strings.Contains(text, `"code":"internal_error"`) || !strings.Contains(text, "does not match its output schema") {
-		t.Errorf("checked: IsError = %v, text = %s; want internal_error naming the output schema", res.IsError, text)
+	if !res.IsError {
+		t.Errorf("checked: IsError = false, want true (text %s)", text)
+	}
+	for _, want := range []string{`"code":"internal_error"`, "does not match its output schema"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("checked: text = %s, want it to contain %s", text, want)
+		}
 	}
 
 	res = callSkew(t, &Env{})
-	if text, want := res.Content[0].(*mcp.TextContent).Text, `{"n":"seven"}`; res.IsError || text != want {
-		t.Errorf("unchecked: IsError = %v, text = %s; want %s", res.IsError, text, want)
+	text, want := res.Content[0].(*mcp.TextContent).Text, `{"n":"seven"}`
+	if res.IsError {
+		t.Errorf("unchecked: IsError = true, want false (text %s)", text)
+	}
+	if text != want {
+		t.Errorf("unchecked: text = %s, want %s", text, want)
 	}
 }
 

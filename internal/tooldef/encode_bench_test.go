@@ -89,8 +89,11 @@ func BenchmarkHandler(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				res, err := h(context.Background(), req)
-				if err != nil || res.IsError {
-					b.Fatalf("call failed: %v %v", err, res)
+				if err != nil {
+					b.Fatalf("call: %v", err)
+				}
+				if res.IsError {
+					b.Fatalf("call answered an error, want success: %v", res)
 				}
 			}
 		})

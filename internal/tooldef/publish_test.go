@@ -154,8 +154,11 @@ func TestPublishedInputDefaultsAndClosure(t *testing.T) {
 		t.Errorf("full schema's default for all = %q, want false", d)
 	}
 	// The full schema, which calls are checked against, still closes both.
-	if in.AdditionalProperties == nil || in.Properties["nested"].AdditionalProperties == nil {
-		t.Error("the full input schema lost its closure")
+	if in.AdditionalProperties == nil {
+		t.Error("the full input schema's AdditionalProperties = nil, want it closed")
+	}
+	if in.Properties["nested"].AdditionalProperties == nil {
+		t.Error("the full input schema's nested AdditionalProperties = nil, want it closed")
 	}
 }
 
@@ -201,14 +204,19 @@ func TestBriefFieldIsListedShortAndStillChecked(t *testing.T) {
 		t.Fatalf("listed input %s\nwant edit as %v", b, want)
 	}
 	res, sc := call(t, cs, `{"edit":{"add":["a"],"stray":1}}`)
-	if !res.IsError || sc["code"] != "invalid_field" || sc["details"].(map[string]any)["field"] != "edit.stray" {
-		t.Fatalf("stray nested field: %v", sc)
+	wantCode(t, "stray nested field", res, sc, "invalid_field")
+	if field := sc["details"].(map[string]any)["field"]; field != "edit.stray" {
+		t.Fatalf("stray nested field: details.field = %v, want edit.stray", field)
 	}
-	if args := sc["repair"].(map[string]any)["arguments"]; !jsonEqual(args, map[string]any{"edit": map[string]any{"add": []any{"a"}}}) {
-		t.Fatalf("repair arguments %v", args)
+	if args, want := sc["repair"].(map[string]any)["arguments"], map[string]any{"edit": map[string]any{"add": []any{"a"}}}; !jsonEqual(args, want) {
+		t.Fatalf("repair arguments = %v, want %v", args, want)
 	}
-	if res, sc := call(t, cs, `{"edit":{"add":["a","b"]}}`); res.IsError || sc["owner"] != "a,b" {
-		t.Fatalf("valid call: %v", sc)
+	res, sc = call(t, cs, `{"edit":{"add":["a","b"]}}`)
+	if res.IsError {
+		t.Fatalf("valid call answered an error: %v", sc)
+	}
+	if sc["owner"] != "a,b" {
+		t.Fatalf("valid call: owner = %v, want a,b", sc["owner"])
 	}
 }
 
@@ -257,8 +265,11 @@ func TestPublishedSchemasDropWhatTheyRepeat(t *testing.T) {
 			t.Errorf("published input:\n got %s\nwant it to contain %s", got, want)
 		}
 	}
-	if in.Properties["key"].MaxLength == nil || in.Properties["kinds"].Items.Type != "string" {
-		t.Errorf("the full schema lost maxLength or the items' type: %+v %+v", in.Properties["key"], in.Properties["kinds"].Items)
+	if in.Properties["key"].MaxLength == nil {
+		t.Errorf("the full schema's key MaxLength = nil, want it kept: %+v", in.Properties["key"])
+	}
+	if typ := in.Properties["kinds"].Items.Type; typ != "string" {
+		t.Errorf("the full schema's kinds items type = %q, want string", typ)
 	}
 	full, err := tool.resultSchema()
 	if err != nil {

@@ -34,10 +34,17 @@ func TestSelfDescribingTypesGiveTheirSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, got := range []*jsonschema.Schema{s.Properties["one"], s.Properties["ptr"], s.Properties["many"].Items, s.Properties["by"].AdditionalProperties} {
-		if got == nil || got.Type != "string" || got.Pattern != "^[0-9a-f]{6}$" {
-			b, _ := json.Marshal(s)
-			t.Fatalf("a colour was not described by its own schema: %s", b)
+	for i, got := range []*jsonschema.Schema{s.Properties["one"], s.Properties["ptr"], s.Properties["many"].Items, s.Properties["by"].AdditionalProperties} {
+		name := []string{"one", "ptr", "many's items", "by's values"}[i]
+		b, _ := json.Marshal(s)
+		if got == nil {
+			t.Fatalf("%s has no schema, want the colour's own: %s", name, b)
+		}
+		if got.Type != "string" {
+			t.Fatalf("%s type = %q, want the colour's string: %s", name, got.Type, b)
+		}
+		if got.Pattern != "^[0-9a-f]{6}$" {
+			t.Fatalf("%s pattern = %q, want the colour's %q: %s", name, got.Pattern, "^[0-9a-f]{6}$", b)
 		}
 	}
 }
@@ -50,6 +57,6 @@ func TestSelfDescribingErrorFailsTheSchema(t *testing.T) {
 	}
 	_, err := schemaFor(reflect.TypeFor[in]())
 	if err == nil || !strings.Contains(err.Error(), "no schema") {
-		t.Fatalf("err = %v, want the type's own error", err)
+		t.Fatalf("err = %v, want the type's own error saying %q", err, "no schema")
 	}
 }

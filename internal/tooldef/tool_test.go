@@ -9,6 +9,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/policy"
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -125,16 +126,28 @@ func TestToolContract(t *testing.T) {
 	schema, _ := json.Marshal(tools.Tools[0].InputSchema)
 	// Listed open (the properties name every argument), checked closed:
 	// the bogus case below is refused.
-	if strings.Contains(string(schema), `"additionalProperties"`) || strings.Contains(string(schema), `"null"`) {
-		t.Fatalf("input schema listed closed or still nullable: %s", schema)
+	if strings.Contains(string(schema), `"additionalProperties"`) {
+		t.Fatalf("input schema lists additionalProperties, want it listed open: %s", schema)
 	}
-	if tools.Tools[0].OutputSchema == nil || tools.Tools[0].Annotations.ReadOnlyHint {
-		t.Fatal("output schema missing or write tool marked read-only")
+	if strings.Contains(string(schema), `"null"`) {
+		t.Fatalf("input schema still names null, want it not nullable: %s", schema)
+	}
+	if tools.Tools[0].OutputSchema == nil {
+		t.Fatal("OutputSchema = nil, want the output schema")
+	}
+	if tools.Tools[0].Annotations.ReadOnlyHint {
+		t.Fatal("ReadOnlyHint = true on a write tool, want false")
 	}
 
 	res, out := call(t, cs, `{"owner":"acme","labels":["x"]}`)
-	if res.IsError || out["body"] != "a<b && c" || out["owner"] != "acme" {
-		t.Fatalf("success: %+v", out)
+	if res.IsError {
+		t.Fatalf("success: answered an error: %+v", out)
+	}
+	if out["body"] != "a<b && c" {
+		t.Fatalf("success: body = %v, want %q", out["body"], "a<b && c")
+	}
+	if out["owner"] != "acme" {
+		t.Fatalf("success: owner = %v, want acme", out["owner"])
 	}
 	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, "a<b && c") {
 		t.Fatalf("text block escaped HTML: %s", text)
@@ -166,14 +179,17 @@ func TestToolContract(t *testing.T) {
 				t.Errorf("%s: code %v, want %s", c.args, env["code"], c.code)
 			}
 			details, _ := env["details"].(map[string]any)
-			if c.field != "" && (details == nil || details["field"] != c.field) {
-				t.Errorf("%s: details %v, want field %s", c.args, details, c.field)
+			if c.field != "" && details["field"] != c.field {
+				t.Errorf("%s: details.field = %v, want %s (details %v)", c.args, details["field"], c.field, details)
 			}
 			if _, ok := env["retry_after_ms"]; !ok {
 				t.Errorf("%s: retry_after_ms absent", c.args)
 			}
-			if env["fingerprint"] != "fp1" || !strings.HasPrefix(env["request_id"].(string), "ghg_") {
-				t.Errorf("%s: fingerprint/request_id: %v", c.args, env)
+			if env["fingerprint"] != "fp1" {
+				t.Errorf("%s: fingerprint = %v, want fp1", c.args, env["fingerprint"])
+			}
+			if id := env["request_id"].(string); !strings.HasPrefix(id, "ghg_") {
+				t.Errorf("%s: request_id = %q, want one starting ghg_", c.args, id)
 			}
 			if env["settlement"] == nil {
 				t.Errorf("%s: a write tool's error carries no settlement", c.args)
@@ -186,7 +202,7 @@ func TestToolContract(t *testing.T) {
 	// The enum members are server-known values and may be echoed.
 	_, env2 := call(t, cs, `{"owner":"acme","state":"maybe"}`)
 	if v := env2["details"].(map[string]any)["value"]; v == nil {
-		t.Errorf("enum field error should list the members, got %v", env2)
+		t.Errorf("enum field error: details.value = nil, want the members listed (%v)", env2)
 	}
 }
 
@@ -217,10 +233,8 @@ func TestAnnotationsAreHonest(t *testing.T) {
 			}
 			a := def.Annotations
 			got := hints{readOnly: a.ReadOnlyHint, idempotent: a.IdempotentHint, destructive: a.DestructiveHint}
-			if got.readOnly != c.want.readOnly || got.idempotent != c.want.idempotent ||
-				(got.destructive == nil) != (c.want.destructive == nil) ||
-				(got.destructive != nil && *got.destructive != *c.want.destructive) {
-				t.Errorf("%s: annotations %+v, want %+v", c.name, a, c.want)
+			if diff := cmp.Diff(c.want, got, cmp.AllowUnexported(hints{})); diff != "" {
+				t.Errorf("%s: annotations mismatch (-want +got):\n%s", c.name, diff)
 			}
 			b, _ := json.Marshal(a)
 			if c.want.readOnly && !strings.Contains(string(b), `"idempotentHint":true`) {

@@ -64,22 +64,37 @@ func TestStoreInRealSecretService(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Save: %v", err)
 	}
-	if loc.Kind != credentials.InKeyring || note != "" {
-		t.Fatalf("Save went to %s (note %q), want the Secret Service", loc, note)
+	if loc.Kind != credentials.InKeyring {
+		t.Fatalf("Save went to %s, want the Secret Service (%s)", loc, credentials.InKeyring)
+	}
+	if note != "" {
+		t.Fatalf("Save note = %q, want none", note)
 	}
 	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a credentials file was written beside the keyring: %v", err)
 	}
-	if got, err := keyring.Get(credentials.KeyringService(host), ""); err != nil || got != token {
-		t.Errorf("go-keyring reads back ghgate:%s: err %v, same token %v", host, err, got == token)
+	if got, err := keyring.Get(credentials.KeyringService(host), ""); err != nil {
+		t.Errorf("go-keyring Get ghgate:%s: %v", host, err)
+	} else if got != token {
+		t.Errorf("go-keyring's token under ghgate:%s differs from the one saved", host)
 	}
 	got, loc, err := s.Load(host)
-	if err != nil || got != token || loc.Kind != credentials.InKeyring {
-		t.Errorf("Load = (same token %v, %s, %v), want the Secret Service's", got == token, loc, err)
+	if err != nil {
+		t.Errorf("Load: %v", err)
+	} else {
+		if got != token {
+			t.Errorf("Load: token differs from the one saved")
+		}
+		if loc.Kind != credentials.InKeyring {
+			t.Errorf("Load: location = %s, want the Secret Service (%s)", loc, credentials.InKeyring)
+		}
 	}
 	removed, err := s.Delete(host)
-	if err != nil || len(removed) != 1 {
-		t.Fatalf("Delete = %v, %v; want the keyring entry removed", removed, err)
+	if err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if len(removed) != 1 {
+		t.Fatalf("Delete removed %v, want the keyring entry", removed)
 	}
 	if _, err := keyring.Get(credentials.KeyringService(host), ""); !errors.Is(err, keyring.ErrNotFound) {
 		t.Errorf("entry still in the Secret Service after Delete: %v", err)

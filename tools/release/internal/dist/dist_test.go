@@ -38,8 +38,10 @@ func TestReadFromArchive(t *testing.T) {
 
 	for path, want := range map[string]string{zpath: "windows binary", tpath: "linux binary"} {
 		got, err := ReadFromArchive(path, BinaryIn(path))
-		if err != nil || string(got) != want {
-			t.Errorf("ReadFromArchive(%s, %s) = %q, %v; want %q", filepath.Base(path), BinaryIn(path), got, err, want)
+		if err != nil {
+			t.Errorf("ReadFromArchive(%s, %s): %v", filepath.Base(path), BinaryIn(path), err)
+		} else if string(got) != want {
+			t.Errorf("ReadFromArchive(%s, %s) = %q, want %q", filepath.Base(path), BinaryIn(path), got, want)
 		}
 		if _, err := ReadFromArchive(path, "README.md"); err == nil {
 			t.Errorf("ReadFromArchive(%s, README.md) found a file that is not there", filepath.Base(path))

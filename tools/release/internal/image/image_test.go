@@ -47,11 +47,14 @@ func TestIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(im.Manifests) != 2 {
-		t.Fatalf("%d manifests", len(im.Manifests))
+		t.Fatalf("%d manifests, want 2", len(im.Manifests))
 	}
 	for i, m := range im.Manifests {
-		if m.Platform.Architecture != platforms[i].Arch || m.Platform.OS != "linux" {
-			t.Errorf("manifest %d platform %+v", i, m.Platform)
+		if m.Platform.Architecture != platforms[i].Arch {
+			t.Errorf("manifest %d: architecture = %q, want %q", i, m.Platform.Architecture, platforms[i].Arch)
+		}
+		if m.Platform.OS != "linux" {
+			t.Errorf("manifest %d: OS = %q, want linux", i, m.Platform.OS)
 		}
 		img, err := idx.Image(m.Digest)
 		if err != nil {
@@ -62,15 +65,34 @@ func TestIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := cf.Config
-		if c.User != "65532:65532" || !slices.Equal(c.Entrypoint, []string{"/ghgate", "serve", "--http", "0.0.0.0:8080", "--auth", "/etc/ghgate/auth.toml"}) ||
-			c.Healthcheck == nil || c.Healthcheck.Test[0] != "CMD" || c.Labels["org.opencontainers.image.version"] != "v1.0.0" ||
-			c.Labels["io.modelcontextprotocol.server.name"] != "io.github.example/server" ||
-			!cf.Created.Time.Equal(testBuild.Created) || cf.Architecture != platforms[i].Arch {
-			t.Errorf("config: %+v", cf)
+		if c.User != "65532:65532" {
+			t.Errorf("manifest %d: config User = %q, want 65532:65532", i, c.User)
+		}
+		if want := []string{"/ghgate", "serve", "--http", "0.0.0.0:8080", "--auth", "/etc/ghgate/auth.toml"}; !slices.Equal(c.Entrypoint, want) {
+			t.Errorf("manifest %d: config Entrypoint = %q, want %q", i, c.Entrypoint, want)
+		}
+		if c.Healthcheck == nil {
+			t.Errorf("manifest %d: config has no Healthcheck, want one", i)
+		} else if c.Healthcheck.Test[0] != "CMD" {
+			t.Errorf("manifest %d: config Healthcheck.Test = %q, want it to start CMD", i, c.Healthcheck.Test)
+		}
+		for label, want := range map[string]string{"org.opencontainers.image.version": "v1.0.0", "io.modelcontextprotocol.server.name": "io.github.example/server"} {
+			if got := c.Labels[label]; got != want {
+				t.Errorf("manifest %d: config label %s = %q, want %q", i, label, got, want)
+			}
+		}
+		if !cf.Created.Time.Equal(testBuild.Created) {
+			t.Errorf("manifest %d: config Created = %v, want the commit's %v", i, cf.Created.Time, testBuild.Created)
+		}
+		if cf.Architecture != platforms[i].Arch {
+			t.Errorf("manifest %d: config Architecture = %q, want %q", i, cf.Architecture, platforms[i].Arch)
 		}
 		layers, err := img.Layers()
-		if err != nil || len(layers) != 1 {
-			t.Fatalf("layers: %v %v", len(layers), err)
+		if err != nil {
+			t.Fatalf("manifest %d: layers: %v", i, err)
+		}
+		if len(layers) != 1 {
+			t.Fatalf("manifest %d: %d layers, want 1", i, len(layers))
 		}
 		rc, err := layers[0].Uncompressed()
 		if err != nil {
@@ -97,13 +119,25 @@ func TestIndex(t *testing.T) {
 		}
 		rc.Close()
 		if string(bin) != string(platforms[i].Binary) {
-			t.Errorf("/ghgate is %q", bin)
+			t.Errorf("/ghgate is %q, want %q", bin, platforms[i].Binary)
 		}
-		if h := entries["ghgate"]; h.Uid != 0 || h.Mode != 0o755 {
-			t.Errorf("/ghgate uid %d mode %o: the user must not be able to replace it", h.Uid, h.Mode)
+		// The user must not be able to replace the binary.
+		h := entries["ghgate"]
+		if h.Uid != 0 {
+			t.Errorf("/ghgate uid = %d, want 0", h.Uid)
 		}
-		if h := entries["var/lib/ghgate/"]; h == nil || h.Uid != UID || h.Mode != 0o700 {
-			t.Errorf("state directory: %+v", h)
+		if h.Mode != 0o755 {
+			t.Errorf("/ghgate mode = %o, want 755", h.Mode)
+		}
+		if h := entries["var/lib/ghgate/"]; h == nil {
+			t.Errorf("no state directory var/lib/ghgate/, want one")
+		} else {
+			if h.Uid != UID {
+				t.Errorf("state directory uid = %d, want %d", h.Uid, UID)
+			}
+			if h.Mode != 0o700 {
+				t.Errorf("state directory mode = %o, want 700", h.Mode)
+			}
 		}
 	}
 }

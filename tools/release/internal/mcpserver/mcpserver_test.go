@@ -41,11 +41,20 @@ func TestServerJSONIsValid(t *testing.T) {
 	}
 	// The image's entry point serves HTTP; stdio needs the binary with
 	// `serve` alone.
-	if len(p.RuntimeArguments) != 1 || p.RuntimeArguments[0].Name != "--entrypoint" || p.RuntimeArguments[0].Value != "/ghgate" {
-		t.Errorf("runtimeArguments = %+v, want --entrypoint /ghgate", p.RuntimeArguments)
+	if len(p.RuntimeArguments) != 1 {
+		t.Errorf("runtimeArguments = %+v, want one, --entrypoint /ghgate", p.RuntimeArguments)
+	} else {
+		if a := p.RuntimeArguments[0]; a.Name != "--entrypoint" {
+			t.Errorf("runtimeArguments[0].Name = %q, want --entrypoint", a.Name)
+		}
+		if a := p.RuntimeArguments[0]; a.Value != "/ghgate" {
+			t.Errorf("runtimeArguments[0].Value = %q, want /ghgate", a.Value)
+		}
 	}
-	if len(p.PackageArguments) != 1 || p.PackageArguments[0].Value != "serve" {
-		t.Errorf("packageArguments = %+v, want serve", p.PackageArguments)
+	if len(p.PackageArguments) != 1 {
+		t.Errorf("packageArguments = %+v, want one, serve", p.PackageArguments)
+	} else if v := p.PackageArguments[0].Value; v != "serve" {
+		t.Errorf("packageArguments[0].Value = %q, want serve", v)
 	}
 }
 
@@ -101,8 +110,11 @@ func TestForRelease(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the release's server.json: %v\n%s", err, out)
 	}
-	if back.Version != "1.2.3-SNAPSHOT-abcdef0" || back.Packages[0].Identifier != "ghcr.io/ghgate/ghgate:v1.2.3-SNAPSHOT-abcdef0" {
-		t.Errorf("version %q identifier %q, want 1.2.3-SNAPSHOT-abcdef0 and its tag", back.Version, back.Packages[0].Identifier)
+	if want := "1.2.3-SNAPSHOT-abcdef0"; back.Version != want {
+		t.Errorf("version = %q, want %q", back.Version, want)
+	}
+	if want := "ghcr.io/ghgate/ghgate:v1.2.3-SNAPSHOT-abcdef0"; back.Packages[0].Identifier != want {
+		t.Errorf("identifier = %q, want %q (the version's tag)", back.Packages[0].Identifier, want)
 	}
 	if s.Packages[0].Identifier == back.Packages[0].Identifier {
 		t.Errorf("ForRelease changed the original's packages too")
@@ -137,6 +149,6 @@ func TestVersionMatchesChangelog(t *testing.T) {
 		t.Skip("CHANGELOG.md has no released version yet; server.json's " + s.Version + " is the first")
 	}
 	if string(m[1]) != s.Version {
-		t.Errorf("server.json version = %q, CHANGELOG.md's newest release = %q", s.Version, m[1])
+		t.Errorf("server.json version = %q, want CHANGELOG.md's newest release %q", s.Version, m[1])
 	}
 }

@@ -52,8 +52,10 @@ func TestSignaturesAreDeterministic(t *testing.T) {
 		t.Errorf("VerifyBlob(other data) = nil, want an error")
 	}
 	got, err := OpenEnvelope(pub, InTotoPayloadType, e1)
-	if err != nil || !bytes.Equal(got, data) {
-		t.Errorf("OpenEnvelope = %q, %v; want the payload", got, err)
+	if err != nil {
+		t.Errorf("OpenEnvelope: %v", err)
+	} else if !bytes.Equal(got, data) {
+		t.Errorf("OpenEnvelope = %q, want the payload %q", got, data)
 	}
 }
 

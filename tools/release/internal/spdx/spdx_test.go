@@ -30,12 +30,24 @@ func TestNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.SPDXVersion != "SPDX-2.3" || doc.DataLicense != "CC0-1.0" || doc.CreationInfo.Created != "2025-12-01T00:00:00Z" {
-		t.Fatalf("header: %+v", doc)
+	if doc.SPDXVersion != "SPDX-2.3" {
+		t.Errorf("SPDXVersion = %q, want SPDX-2.3", doc.SPDXVersion)
+	}
+	if doc.DataLicense != "CC0-1.0" {
+		t.Errorf("DataLicense = %q, want CC0-1.0", doc.DataLicense)
+	}
+	if doc.CreationInfo.Created != "2025-12-01T00:00:00Z" {
+		t.Errorf("CreationInfo.Created = %q, want 2025-12-01T00:00:00Z", doc.CreationInfo.Created)
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	want := "https://example.com/spdx/ghgate_1.0.0_linux_amd64.tar.gz-"
-	if len(doc.DocumentNamespace) != len(want)+64 || doc.DocumentNamespace[:len(want)] != want {
-		t.Fatalf("namespace %q", doc.DocumentNamespace)
+	if len(doc.DocumentNamespace) != len(want)+64 {
+		t.Fatalf("DocumentNamespace %q is %d bytes, want %d (the prefix and 64 hex digits)", doc.DocumentNamespace, len(doc.DocumentNamespace), len(want)+64)
+	}
+	if doc.DocumentNamespace[:len(want)] != want {
+		t.Fatalf("DocumentNamespace = %q, want it to start %q", doc.DocumentNamespace, want)
 	}
 	validID := regexp.MustCompile(`^SPDXRef-[A-Za-z0-9.-]+$`)
 	byName := map[string]Package{}
@@ -43,27 +55,40 @@ func TestNew(t *testing.T) {
 		if !validID.MatchString(p.SPDXID) {
 			t.Errorf("invalid SPDXID %q", p.SPDXID)
 		}
-		if p.DownloadLocation == "" || p.LicenseConcluded == "" || p.LicenseDeclared == "" || p.CopyrightText == "" {
-			t.Errorf("%s lacks a required field: %+v", p.SPDXID, p)
+		for field, v := range map[string]string{"DownloadLocation": p.DownloadLocation, "LicenseConcluded": p.LicenseConcluded,
+			"LicenseDeclared": p.LicenseDeclared, "CopyrightText": p.CopyrightText} {
+			if v == "" {
+				t.Errorf("%s: %s is empty, want the required field set", p.SPDXID, field)
+			}
 		}
 		byName[p.Name] = p
 	}
 	main := byName["github.com/ghgate/ghgate"]
-	if main.VersionInfo != "v1.0.0" || main.LicenseDeclared != "MIT" || main.ExternalRefs[0].ReferenceLocator != "pkg:golang/github.com/ghgate/ghgate@v1.0.0" {
-		t.Errorf("main package: %+v", main)
+	if main.VersionInfo != "v1.0.0" {
+		t.Errorf("main package VersionInfo = %q, want v1.0.0", main.VersionInfo)
 	}
-	if main.Comment != "build settings: GOOS=linux -trimpath=true" {
-		t.Errorf("main comment %q", main.Comment)
+	if main.LicenseDeclared != "MIT" {
+		t.Errorf("main package LicenseDeclared = %q, want MIT", main.LicenseDeclared)
+	}
+	if got, want := main.ExternalRefs[0].ReferenceLocator, "pkg:golang/github.com/ghgate/ghgate@v1.0.0"; got != want {
+		t.Errorf("main package ExternalRefs[0].ReferenceLocator = %q, want %q", got, want)
+	}
+	if want := "build settings: GOOS=linux -trimpath=true"; main.Comment != want {
+		t.Errorf("main package Comment = %q, want %q", main.Comment, want)
 	}
 	// A replaced module is listed as what was linked: the replacement.
 	if _, ok := byName["example.com/old"]; ok {
-		t.Error("the replaced module is listed")
+		t.Error("the replaced module example.com/old is listed, want only its replacement")
 	}
-	if p := byName["example.com/new"]; p.VersionInfo != "v1.1.0" || p.Comment != "replaces example.com/old v1.0.0 go.sum" {
-		t.Errorf("replacement: %+v", p)
+	p := byName["example.com/new"]
+	if p.VersionInfo != "v1.1.0" {
+		t.Errorf("replacement VersionInfo = %q, want v1.1.0", p.VersionInfo)
 	}
-	if byName["stdlib"].VersionInfo != "go1.26.8" {
-		t.Errorf("stdlib: %+v", byName["stdlib"])
+	if want := "replaces example.com/old v1.0.0 go.sum"; p.Comment != want {
+		t.Errorf("replacement Comment = %q, want %q", p.Comment, want)
+	}
+	if got := byName["stdlib"].VersionInfo; got != "go1.26.8" {
+		t.Errorf("stdlib VersionInfo = %q, want go1.26.8", got)
 	}
 	// Document describes archive, archive contains binary, binary depends on
 	// stdlib and both modules.
@@ -73,8 +98,11 @@ func TestNew(t *testing.T) {
 			deps++
 		}
 	}
-	if deps != 3 || doc.Relationships[0] != (Relationship{"SPDXRef-DOCUMENT", "DESCRIBES", "SPDXRef-Archive"}) {
-		t.Errorf("relationships: %+v", doc.Relationships)
+	if deps != 3 {
+		t.Errorf("the binary has %d DEPENDS_ON relationships, want 3 (%+v)", deps, doc.Relationships)
+	}
+	if want := (Relationship{"SPDXRef-DOCUMENT", "DESCRIBES", "SPDXRef-Archive"}); doc.Relationships[0] != want {
+		t.Errorf("Relationships[0] = %+v, want %+v", doc.Relationships[0], want)
 	}
 }
 

@@ -94,15 +94,24 @@ func TestReleaseVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Release = %v, want the untouched release to verify", err)
 	}
-	if len(got) != 2 || got[0].Commit != commit || got[1].Builder != "https://example.com/builder" {
-		t.Errorf("verified = %+v, want both archives at commit %s", got, commit)
+	if len(got) != 2 {
+		t.Errorf("verified %d archives (%+v), want both", len(got), got)
+	} else {
+		if got[0].Commit != commit {
+			t.Errorf("verified[0].Commit = %q, want %q", got[0].Commit, commit)
+		}
+		if want := "https://example.com/builder"; got[1].Builder != want {
+			t.Errorf("verified[1].Builder = %q, want %q", got[1].Builder, want)
+		}
 	}
 	// A user who downloaded one archive checks that one.
 	if err := os.Remove(filepath.Join(dir, "ghgate_1.0.0_windows_arm64.zip")); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Release(dir, k.pub, Options{}); err != nil || len(got) != 1 {
-		t.Errorf("one archive downloaded: verified %d, err %v; want 1, nil", len(got), err)
+	if got, err := Release(dir, k.pub, Options{}); err != nil {
+		t.Errorf("one archive downloaded: %v", err)
+	} else if len(got) != 1 {
+		t.Errorf("one archive downloaded: verified %d, want 1", len(got))
 	}
 	if _, err := Release(dir, k.pub, Options{All: true}); err == nil {
 		t.Errorf("All with an archive missing verified, want an error")
@@ -176,7 +185,7 @@ func TestProvenanceFieldsRequired(t *testing.T) {
 	good := provenance.New(provenance.Input{ArchiveName: "a.tar.gz", Archive: archive, Commit: commit, Ref: "v1", Version: "v1",
 		GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", BuilderID: "b"})
 	if err := provenance.Check(good, "a.tar.gz", archive, commit, "v1"); err != nil {
-		t.Fatalf("Check(good) = %v", err)
+		t.Fatalf("Check(good) = %v, want nil", err)
 	}
 	for name, edit := range map[string]func(*provenance.Statement){
 		"no builder": func(s *provenance.Statement) { s.Predicate.RunDetails.Builder.ID = "" },
