@@ -67,8 +67,10 @@ func TestListReviewThreads(t *testing.T) {
 	if len(out.Items) != 1 {
 		t.Fatalf("the resolved thread: rows = %d, want 1: %+v", len(out.Items), out.Items)
 	}
-	if r := out.Items[0].Resolved; r == nil || !*r {
-		t.Errorf("the resolved thread: resolved = %v, want true", r)
+	if r := out.Items[0].Resolved; r == nil {
+		t.Errorf("the resolved thread: resolved = nil, want true")
+	} else if !*r {
+		t.Errorf("the resolved thread: resolved = false, want true")
 	}
 	if cs := out.Items[0].Comments; len(cs) != 2 {
 		t.Errorf("the resolved thread: comments = %d, want 2: %+v", len(cs), cs)

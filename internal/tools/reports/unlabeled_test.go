@@ -255,7 +255,10 @@ func TestReportUnlabeledCursorBoundToFilters(t *testing.T) {
 	e := env.Call(t, tool, args).Envelope(t)
 	wantCode(t, "another target under the cursor", e, "cursor_invalid")
 	wantRepairTool(t, "another target under the cursor", e, tool)
-	restart := e.Repair.Arguments.(map[string]any)
+	restart, ok := e.Repair.Arguments.(map[string]any)
+	if !ok {
+		t.Fatalf("another target under the cursor: repair.arguments = %v, want an object", e.Repair.Arguments)
+	}
 	if c, ok := restart["cursor"]; ok {
 		t.Errorf("restart arguments: cursor = %v, want none (%v)", c, restart)
 	}
