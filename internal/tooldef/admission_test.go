@@ -88,8 +88,8 @@ func TestDryRunAnswersThePlanAndRunsNothing(t *testing.T) {
 	if w["target"] != "acme/r#1" {
 		t.Errorf("planned write target = %v, want acme/r#1", w["target"])
 	}
-	if body := w["text"].(map[string]any)["body"]; body != "hello" {
-		t.Errorf("planned write body = %v, want hello", body)
+	if text, _ := w["text"].(map[string]any); text["body"] != "hello" {
+		t.Errorf("planned write body = %v, want hello", text["body"])
 	}
 	if n := runs.Load(); n != 0 {
 		t.Errorf("the tool ran %d times on a dry run, want 0", n)

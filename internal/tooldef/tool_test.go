@@ -188,7 +188,7 @@ func TestToolContract(t *testing.T) {
 			if env["fingerprint"] != "fp1" {
 				t.Errorf("%s: fingerprint = %v, want fp1", c.args, env["fingerprint"])
 			}
-			if id := env["request_id"].(string); !strings.HasPrefix(id, "ghg_") {
+			if id, _ := env["request_id"].(string); !strings.HasPrefix(id, "ghg_") {
 				t.Errorf("%s: request_id = %q, want one starting ghg_", c.args, id)
 			}
 			if env["settlement"] == nil {

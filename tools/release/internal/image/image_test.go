@@ -73,7 +73,7 @@ func TestIndex(t *testing.T) {
 		}
 		if c.Healthcheck == nil {
 			t.Errorf("manifest %d: config has no Healthcheck, want one", i)
-		} else if c.Healthcheck.Test[0] != "CMD" {
+		} else if len(c.Healthcheck.Test) == 0 || c.Healthcheck.Test[0] != "CMD" {
 			t.Errorf("manifest %d: config Healthcheck.Test = %q, want it to start CMD", i, c.Healthcheck.Test)
 		}
 		for label, want := range map[string]string{"org.opencontainers.image.version": "v1.0.0", "io.modelcontextprotocol.server.name": "io.github.example/server"} {

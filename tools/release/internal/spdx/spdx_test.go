@@ -70,7 +70,9 @@ func TestNew(t *testing.T) {
 	if main.LicenseDeclared != "MIT" {
 		t.Errorf("main package LicenseDeclared = %q, want MIT", main.LicenseDeclared)
 	}
-	if got, want := main.ExternalRefs[0].ReferenceLocator, "pkg:golang/github.com/ghgate/ghgate@v1.0.0"; got != want {
+	if len(main.ExternalRefs) == 0 {
+		t.Errorf("main package has no ExternalRefs, want its purl")
+	} else if got, want := main.ExternalRefs[0].ReferenceLocator, "pkg:golang/github.com/ghgate/ghgate@v1.0.0"; got != want {
 		t.Errorf("main package ExternalRefs[0].ReferenceLocator = %q, want %q", got, want)
 	}
 	if want := "build settings: GOOS=linux -trimpath=true"; main.Comment != want {
@@ -101,7 +103,9 @@ func TestNew(t *testing.T) {
 	if deps != 3 {
 		t.Errorf("the binary has %d DEPENDS_ON relationships, want 3 (%+v)", deps, doc.Relationships)
 	}
-	if want := (Relationship{"SPDXRef-DOCUMENT", "DESCRIBES", "SPDXRef-Archive"}); doc.Relationships[0] != want {
+	if want := (Relationship{"SPDXRef-DOCUMENT", "DESCRIBES", "SPDXRef-Archive"}); len(doc.Relationships) == 0 {
+		t.Errorf("no Relationships, want the first %+v", want)
+	} else if doc.Relationships[0] != want {
 		t.Errorf("Relationships[0] = %+v, want %+v", doc.Relationships[0], want)
 	}
 }
