@@ -61,26 +61,24 @@ func Envelope(t testing.TB, what string, e contract.Error, code contract.Code, s
 // Field checks the argument e's details name; missing details fail it.
 func Field(t testing.TB, what string, e contract.Error, field string) bool {
 	t.Helper()
-	if e.Details == nil {
-		t.Errorf("%sdetails = nil, want field %q", prefix(what), field)
-		return false
-	}
-	if e.Details.Field != field {
-		t.Errorf("%sdetails.field = %q, want %q", prefix(what), e.Details.Field, field)
-		return false
-	}
-	return true
+	return detail(t, what, e, "field", field, func(d *contract.Details) string { return d.Field })
 }
 
 // Rule checks the policy rule e's details name; missing details fail it.
 func Rule(t testing.TB, what string, e contract.Error, rule string) bool {
 	t.Helper()
+	return detail(t, what, e, "rule", rule, func(d *contract.Details) string { return d.Rule })
+}
+
+// detail checks the member of e's details that get reads, named name.
+func detail(t testing.TB, what string, e contract.Error, name, want string, get func(*contract.Details) string) bool {
+	t.Helper()
 	if e.Details == nil {
-		t.Errorf("%sdetails = nil, want rule %q", prefix(what), rule)
+		t.Errorf("%sdetails = nil, want %s %q", prefix(what), name, want)
 		return false
 	}
-	if e.Details.Rule != rule {
-		t.Errorf("%sdetails.rule = %q, want %q", prefix(what), e.Details.Rule, rule)
+	if got := get(e.Details); got != want {
+		t.Errorf("%sdetails.%s = %q, want %q", prefix(what), name, got, want)
 		return false
 	}
 	return true

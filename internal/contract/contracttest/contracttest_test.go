@@ -3,7 +3,6 @@ package contracttest_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -57,7 +56,9 @@ func TestChecks(t *testing.T) {
 		{"no what", func(t testing.TB) bool { return contracttest.Code(t, "", refusal, contract.CodeConflict) },
 			[]string{`code = "invalid_field", want "conflict" (message "labels must be a list")`}},
 		{"settlement holds", func(t testing.TB) bool { return contracttest.Settlement(t, "call", refusal, contract.NotStarted) }, nil},
-		{"settlement differs", func(t testing.TB) bool { return contracttest.Settlement(t, "call", refusal, contract.RemoteSuccessKnown) },
+		{"settlement differs", func(t testing.TB) bool {
+			return contracttest.Settlement(t, "call", refusal, contract.RemoteSuccessKnown)
+		},
 			[]string{`call: settlement = "not_started", want "remote_success_known"`}},
 		{"no settlement wanted", func(t testing.TB) bool { return contracttest.Settlement(t, "call", refusal, "") },
 			[]string{`call: settlement = "not_started", want ""`}},
@@ -117,7 +118,7 @@ func TestChecks(t *testing.T) {
 			t.Errorf("%s: held = %v, want %v", c.name, held, c.want == nil)
 		}
 		if !slices.Equal(r.errors, c.want) {
-			t.Errorf("%s: reported\n %s\nwant\n %s", c.name, strings.Join(r.errors, "\n "), strings.Join(c.want, "\n "))
+			t.Errorf("%s: reported %q, want %q", c.name, r.errors, c.want)
 		}
 		if r.stopped {
 			t.Errorf("%s: stopped the test, want it to go on", c.name)
