@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -40,27 +42,20 @@ func decode(t *testing.T, r servertest.Result) envelope {
 	return e
 }
 
-// checkRefused reports, one condition each, how the refusal r (decoded
-// as e) differs from an error with code, settlement not_started and, when
-// not empty, details.rule rule and details.field field. report is t.Errorf
-// or t.Fatalf.
-func checkRefused(t *testing.T, report func(string, ...any), what string, r servertest.Result, e envelope, code, rule, field string) {
+// checkRefused reports, one condition each, how the refusal r differs
+// from an error with code, settlement not_started and, when not empty,
+// details.rule rule and details.field field; it says whether all held.
+func checkRefused(t *testing.T, what string, r servertest.Result, code contract.Code, rule, field string) bool {
 	t.Helper()
 	if !r.IsError {
-		report("%s: isError = false, want a %s refusal: %s", what, code, r.JSON)
+		t.Errorf("%s: isError = false, want a %s refusal: %s", what, code, r.JSON)
 	}
-	if e.Code != code {
-		report("%s: code = %q, want %s", what, e.Code, code)
+	var e contract.Error
+	if err := json.Unmarshal(r.JSON, &e); err != nil {
+		t.Fatalf("answer %s: %v", r.JSON, err)
 	}
-	if rule != "" && e.Details.Rule != rule {
-		report("%s: details.rule = %q, want %s", what, e.Details.Rule, rule)
-	}
-	if field != "" && e.Details.Field != field {
-		report("%s: details.field = %q, want %s", what, e.Details.Field, field)
-	}
-	if e.Settlement != "not_started" {
-		report("%s: settlement = %q, want not_started", what, e.Settlement)
-	}
+	want := contracttest.Want{Code: code, Settlement: contract.NotStarted, Rule: rule, Field: field}
+	return contracttest.Matches(t, what, e, want) && r.IsError
 }
 
 // writesSent counts the requests that could change GitHub's state.
@@ -129,7 +124,9 @@ func TestQuotaBoundsAHostileCommentStorm(t *testing.T) {
 		r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "body": fmt.Sprintf("spam %d", i)})
 		if r.IsError {
 			e := decode(t, r)
-			checkRefused(t, t.Fatalf, fmt.Sprintf("call %d", i), r, e, "quota_exceeded", "quotas.comment", "")
+			if !checkRefused(t, fmt.Sprintf("call %d", i), r, "quota_exceeded", "quotas.comment", "") {
+				t.FailNow()
+			}
 			if e.RetryAfterMS == nil {
 				t.Fatalf("call %d: retry_after_ms = null, want above 0: %s", i, r.JSON)
 			}
@@ -160,7 +157,9 @@ func TestOutboundTextOnTheWire(t *testing.T) {
 	token := "ghp_" + strings.Repeat("A1b2C3d4E5", 3) + "f6G7h8"
 	r := env.Call(t, "github_add_comment", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 3,
 		"body": "Here is the deploy token from the private repo: " + token})
-	checkRefused(t, t.Fatalf, "a pasted token", r, decode(t, r), "secret_in_content", "", "body")
+	if !checkRefused(t, "a pasted token", r, "secret_in_content", "", "body") {
+		t.FailNow()
+	}
 	if strings.Contains(string(r.JSON), token) {
 		t.Fatalf("the refusal = %s, want it without the token", r.JSON)
 	}
@@ -212,7 +211,7 @@ func TestArgumentRulesRefuseByName(t *testing.T) {
 		{"github_bulk_update_issues", map[string]any{"owner": "acme", "repo": "widgets", "issue_numbers": []int{1, 2}, "changes": map[string]any{"labels": map[string]any{"remove": []string{"priority: high"}}}}, "allowed_labels"},
 	} {
 		r := env.Call(t, c.tool, c.args)
-		checkRefused(t, t.Errorf, c.tool, r, decode(t, r), "policy_refused", c.rule, "")
+		checkRefused(t, c.tool, r, "policy_refused", c.rule, "")
 	}
 	if sent := writesSent(env.Upstream()); len(sent) != 0 {
 		t.Fatalf("refused writes sent %v", sent)

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/admin"
@@ -72,25 +73,25 @@ func TestDeleteIssueRefusals(t *testing.T) {
 	in.ConfirmIssueNumber = deletable + 1
 	e := refused(t, env, toolkit.NameDeleteIssue, in)
 	wantUpstream(t, env)
-	wantRefusal(t, "mismatch", e, contract.CodeConfirmationMismatch, contract.NotStarted)
-	wantField(t, "mismatch", e, "confirm_issue_number")
-	wantRepairTool(t, "mismatch", e, toolkit.NameGetIssue)
+	contracttest.Envelope(t, "mismatch", e, contract.CodeConfirmationMismatch, contract.NotStarted)
+	contracttest.Field(t, "mismatch", e, "confirm_issue_number")
+	contracttest.RepairTool(t, "mismatch", e.Repair, toolkit.NameGetIssue)
 	// The confirmation is required, not defaulted.
 	e = refused(t, env, toolkit.NameDeleteIssue, `{"owner":"acme","repo":"widgets","issue_number":60}`)
-	wantCode(t, "no confirmation", e, contract.CodeInvalidField)
-	wantField(t, "no confirmation", e, "confirm_issue_number")
+	contracttest.Code(t, "no confirmation", e, contract.CodeInvalidField)
+	contracttest.Field(t, "no confirmation", e, "confirm_issue_number")
 
 	pull := emulator.DemoFirstPull
 	e = refused(t, env, toolkit.NameDeleteIssue, deleteIn(pull))
 	wantUpstream(t, env, "GET /repos/acme/widgets/issues/"+strconv.Itoa(pull))
-	wantRefusal(t, "pull request", e, contract.CodeIsPullRequest, contract.NotStarted)
-	wantField(t, "pull request", e, "issue_number")
+	contracttest.Envelope(t, "pull request", e, contract.CodeIsPullRequest, contract.NotStarted)
+	contracttest.Field(t, "pull request", e, "issue_number")
 	if deleted(t, env, pull) {
 		t.Fatalf("pull request: #%d was deleted", pull)
 	}
 
 	e = refused(t, env, toolkit.NameDeleteIssue, deleteIn(9999))
-	wantRefusal(t, "missing", e, contract.CodeIssueNotFound, contract.NotStarted)
+	contracttest.Envelope(t, "missing", e, contract.CodeIssueNotFound, contract.NotStarted)
 	if deleted(t, env, deletable) {
 		t.Fatalf("#%d deleted by a refusal, want it standing", deletable)
 	}
@@ -101,12 +102,10 @@ func TestDeleteIssueRefusals(t *testing.T) {
 func TestDeleteIssueNeedsAdmin(t *testing.T) {
 	env := start(t, emulator.DemoTokenBob)
 	e := refused(t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
-	wantRefusal(t, "bob", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
-	if e.Temporary {
-		t.Errorf("bob: temporary = true, want false")
-	}
+	contracttest.Envelope(t, "bob", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
+	contracttest.Temporary(t, "bob", e, false)
 	wantContains(t, "bob", "message", e.Message, "admin")
-	wantRepairTool(t, "bob", e, toolkit.NameUpdateIssue)
+	contracttest.RepairTool(t, "bob", e.Repair, toolkit.NameUpdateIssue)
 	if e.Details == nil {
 		t.Errorf("bob: details = nil, want required_scopes [admin:acme/widgets]")
 	} else if diff := cmp.Diff([]string{"admin:acme/widgets"}, e.Details.RequiredScopes); diff != "" {
@@ -136,9 +135,9 @@ func TestDeleteIssueUnderFaults(t *testing.T) {
 			env := start(t, "")
 			addFault(t, env, emulator.Fault{Method: "POST", Path: "/api/graphql", Kind: c.kind, Status: c.status, Times: 1})
 			e := refused(t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
-			wantSettlement(t, "first attempt", e, c.settlement)
-			wantTemporary(t, "first attempt", e)
-			wantRepairTool(t, "first attempt", e, toolkit.NameDeleteIssue)
+			contracttest.Settlement(t, "first attempt", e, c.settlement)
+			contracttest.Temporary(t, "first attempt", e, true)
+			contracttest.RepairTool(t, "first attempt", e.Repair, toolkit.NameDeleteIssue)
 			if got := deleted(t, env, deletable); got != c.applied {
 				t.Fatalf("first attempt: deleted %v, want %v", got, c.applied)
 			}
@@ -156,7 +155,7 @@ func TestDeleteIssueUnderFaults(t *testing.T) {
 func TestDeleteIssueHonoursTheCreatorScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{Toolsets: []string{"admin"}, AllowedIssueCreator: "nobody-here"})
 	e := refused(t, env, toolkit.NameDeleteIssue, deleteIn(deletable))
-	wantRefusal(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
+	contracttest.Envelope(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
 	if deleted(t, env, deletable) {
 		t.Fatalf("creator scope: #%d deleted outside it, want it standing", deletable)
 	}

@@ -82,61 +82,6 @@ func repairArgs(t *testing.T, e contract.Error) json.RawMessage {
 
 func ptr[T any](v T) *T { return &v }
 
-// wantCode checks an envelope's code, naming what was refused.
-func wantCode(t *testing.T, what string, e contract.Error, code contract.Code) {
-	t.Helper()
-	if e.Code != code {
-		t.Errorf("%s: code = %q, want %q (message %q)", what, e.Code, code, e.Message)
-	}
-}
-
-// wantSettlement checks an envelope's settlement.
-func wantSettlement(t *testing.T, what string, e contract.Error, s contract.Settlement) {
-	t.Helper()
-	if e.Settlement != s {
-		t.Errorf("%s: settlement = %q, want %q", what, e.Settlement, s)
-	}
-}
-
-// wantRefusal checks an envelope's code and settlement, one message each.
-func wantRefusal(t *testing.T, what string, e contract.Error, code contract.Code, s contract.Settlement) {
-	t.Helper()
-	wantCode(t, what, e, code)
-	wantSettlement(t, what, e, s)
-}
-
-// wantField checks the argument an envelope's details name.
-func wantField(t *testing.T, what string, e contract.Error, field string) {
-	t.Helper()
-	if e.Details == nil {
-		t.Errorf("%s: details = nil, want field %q", what, field)
-		return
-	}
-	if e.Details.Field != field {
-		t.Errorf("%s: details.field = %q, want %q", what, e.Details.Field, field)
-	}
-}
-
-// wantRepairTool checks the tool an envelope's repair calls.
-func wantRepairTool(t *testing.T, what string, e contract.Error, tool string) {
-	t.Helper()
-	if e.Repair == nil {
-		t.Errorf("%s: repair = nil, want a call to %s", what, tool)
-		return
-	}
-	if e.Repair.Tool != tool {
-		t.Errorf("%s: repair.tool = %q, want %q", what, e.Repair.Tool, tool)
-	}
-}
-
-// wantTemporary checks that a failure is marked worth retrying.
-func wantTemporary(t *testing.T, what string, e contract.Error) {
-	t.Helper()
-	if !e.Temporary {
-		t.Errorf("%s: temporary = false, want true", what)
-	}
-}
-
 // wantContains checks that the text named name holds sub.
 func wantContains(t *testing.T, what, name, got, sub string) {
 	t.Helper()

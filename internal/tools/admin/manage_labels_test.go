@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/tools/admin"
 	"github.com/ghgate/ghgate/internal/tools/toolkit"
@@ -191,14 +192,14 @@ func TestManageLabelsRefusals(t *testing.T) {
 	env := start(t, "")
 	e := refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: "BUG"}))
 	wantUpstream(t, env, "GET /repos/acme/widgets/labels/BUG")
-	wantRefusal(t, "case-only duplicate", e, contract.CodeLabelExists, contract.NotStarted)
+	contracttest.Envelope(t, "case-only duplicate", e, contract.CodeLabelExists, contract.NotStarted)
 	if e.Details == nil {
 		t.Errorf("case-only duplicate: details = nil, want value %q", "bug")
 	} else if e.Details.Value != "bug" {
 		t.Errorf("case-only duplicate: details.value = %v, want %q", e.Details.Value, "bug")
 	}
 	wantContains(t, "case-only duplicate", "message", e.Message, `"bug"`)
-	wantRepairTool(t, "case-only duplicate", e, toolkit.NameManageLabels)
+	contracttest.RepairTool(t, "case-only duplicate", e.Repair, toolkit.NameManageLabels)
 	// The repair, taken as given, respells the existing label.
 	out := servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, repairArgs(t, e))
 	if out.Label == nil {
@@ -210,7 +211,7 @@ func TestManageLabelsRefusals(t *testing.T) {
 	wantChanged(t, "respelled", out.ChangedFields, "name")
 
 	e = refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: "documentation", Color: "000000"}))
-	wantCode(t, "same name, other color", e, contract.CodeLabelExists)
+	contracttest.Code(t, "same name, other color", e, contract.CodeLabelExists)
 	if e.Details == nil {
 		t.Errorf("same name, other color: details = nil, want value %q", "documentation")
 	} else if e.Details.Value != "documentation" {
@@ -227,15 +228,15 @@ func TestManageLabelsRefusals(t *testing.T) {
 
 	env.Upstream()
 	e = refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "update", Name: "no such label", Color: "ffffff"}))
-	wantRefusal(t, "unknown label", e, contract.CodeLabelNotFound, contract.NotStarted)
-	wantField(t, "unknown label", e, "name")
-	wantRepairTool(t, "unknown label", e, toolkit.NameListRepoMetadata)
+	contracttest.Envelope(t, "unknown label", e, contract.CodeLabelNotFound, contract.NotStarted)
+	contracttest.Field(t, "unknown label", e, "name")
+	contracttest.RepairTool(t, "unknown label", e.Repair, toolkit.NameListRepoMetadata)
 	wantUpstream(t, env, "GET /repos/acme/widgets/labels/no such label", "GET /repos/acme/widgets")
 
 	// A rename onto a name another label holds: GitHub's 422, named.
 	e = refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "update", Name: "question", NewName: "Invalid"}))
-	wantRefusal(t, "rename onto another", e, contract.CodeLabelExists, contract.NoRemoteSuccessKnown)
-	wantField(t, "rename onto another", e, "new_name")
+	contracttest.Envelope(t, "rename onto another", e, contract.CodeLabelExists, contract.NoRemoteSuccessKnown)
+	contracttest.Field(t, "rename onto another", e, "new_name")
 
 	for _, action := range []admin.LabelAction{"create", "delete"} {
 		e = refused(t, env, toolkit.NameManageLabels, admin.ManageLabelsIn{Owner: "acme", Repo: "nope", Action: action, Name: "x"})
@@ -258,8 +259,8 @@ func TestManageLabelsRefusals(t *testing.T) {
 		{"long description", admin.ManageLabelsIn{Action: "create", Name: "x", Description: ptr(strings.Repeat("d", 101))}, "description"},
 	} {
 		e = refused(t, env, toolkit.NameManageLabels, labels(t, c.in))
-		wantRefusal(t, c.name, e, contract.CodeInvalidField, contract.NotStarted)
-		wantField(t, c.name, e, c.field)
+		contracttest.Envelope(t, c.name, e, contract.CodeInvalidField, contract.NotStarted)
+		contracttest.Field(t, c.name, e, c.field)
 	}
 	wantUpstream(t, env)
 }
@@ -269,7 +270,7 @@ func TestManageLabelsRefusals(t *testing.T) {
 func TestManageLabelsReadOnlyCredential(t *testing.T) {
 	env := start(t, emulator.DemoTokenCarol)
 	e := refused(t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "create", Name: "kind: perf"}))
-	wantRefusal(t, "carol", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
+	contracttest.Envelope(t, "carol", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.FindLabel("kind: perf") != nil {
 			t.Fatal("carol: label \"kind: perf\" stored, want none (created anyway)")
@@ -304,9 +305,9 @@ func TestManageLabelsUnderFaults(t *testing.T) {
 			addFault(t, env, emulator.Fault{Method: c.method, Path: path, Kind: c.kind, Status: c.status, Times: 1})
 			in := labels(t, c.in)
 			e := refused(t, env, toolkit.NameManageLabels, in)
-			wantSettlement(t, "first attempt", e, c.settlement)
-			wantTemporary(t, "first attempt", e)
-			wantRepairTool(t, "first attempt", e, toolkit.NameManageLabels)
+			contracttest.Settlement(t, "first attempt", e, c.settlement)
+			contracttest.Temporary(t, "first attempt", e, true)
+			contracttest.RepairTool(t, "first attempt", e.Repair, toolkit.NameManageLabels)
 			want := map[admin.LabelAction]string{"create": "kind: perf", "update": "kind: question", "delete": ""}[c.in.Action]
 			stands := func() bool {
 				ok := false

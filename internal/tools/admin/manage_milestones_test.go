@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -186,7 +187,7 @@ func TestManageMilestonesRefusals(t *testing.T) {
 
 	e := refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "V1.5.0"}))
 	value, _ := e.Details.Value.(map[string]any)
-	wantRefusal(t, "case-only duplicate", e, contract.CodeMilestoneExists, contract.NotStarted)
+	contracttest.Envelope(t, "case-only duplicate", e, contract.CodeMilestoneExists, contract.NotStarted)
 	if value["title"] != "v1.5.0" {
 		t.Errorf("case-only duplicate: details.value.title = %v, want %q", value["title"], "v1.5.0")
 	}
@@ -196,7 +197,7 @@ func TestManageMilestonesRefusals(t *testing.T) {
 	wantContains(t, "case-only duplicate", "message", e.Message, "case")
 
 	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v1.4.0"}))
-	wantCode(t, "closed duplicate", e, contract.CodeMilestoneExists)
+	contracttest.Code(t, "closed duplicate", e, contract.CodeMilestoneExists)
 	wantContains(t, "closed duplicate", "message", e.Message, "closed")
 	if e.Repair == nil {
 		t.Fatalf("closed duplicate: repair = nil, want one (%+v)", e)
@@ -210,7 +211,7 @@ func TestManageMilestonesRefusals(t *testing.T) {
 	}
 
 	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v1.5.0", DueOn: ptr("2030-01-01")}))
-	wantCode(t, "other values", e, contract.CodeMilestoneExists)
+	contracttest.Code(t, "other values", e, contract.CodeMilestoneExists)
 	wantContains(t, "other values", "message", e.Message, "due_on")
 	out = servertest.CallOK[admin.ManageMilestonesOut](t, env, toolkit.NameManageMilestones, repairArgs(t, e))
 	if out.Milestone.Number != v150.Number {
@@ -226,14 +227,14 @@ func TestManageMilestonesRefusals(t *testing.T) {
 	} {
 		e = refused(t, env, toolkit.NameManageMilestones, milestones(in))
 		what := fmt.Sprintf("unknown %+v", in)
-		wantRefusal(t, what, e, contract.CodeMilestoneNotFound, contract.NotStarted)
-		wantRepairTool(t, what, e, toolkit.NameListRepoMetadata)
+		contracttest.Envelope(t, what, e, contract.CodeMilestoneNotFound, contract.NotStarted)
+		contracttest.RepairTool(t, what, e.Repair, toolkit.NameListRepoMetadata)
 	}
 	e = refused(t, env, toolkit.NameManageMilestones, admin.ManageMilestonesIn{Owner: "acme", Repo: "nope", Action: "delete", Number: 1})
-	wantCode(t, "missing repository", e, contract.CodeRepoNotFound)
+	contracttest.Code(t, "missing repository", e, contract.CodeRepoNotFound)
 
 	e = refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "update", Number: toolkit.MilestoneNumber(v150.Number), Title: "v2.0.0"}))
-	wantRefusal(t, "rename onto another", e, contract.CodeMilestoneExists, contract.NoRemoteSuccessKnown)
+	contracttest.Envelope(t, "rename onto another", e, contract.CodeMilestoneExists, contract.NoRemoteSuccessKnown)
 
 	env.Upstream()
 	for _, c := range []struct {
@@ -250,8 +251,8 @@ func TestManageMilestonesRefusals(t *testing.T) {
 		{"update changing nothing", admin.ManageMilestonesIn{Action: "update", Title: "x"}, "due_on"},
 	} {
 		e = refused(t, env, toolkit.NameManageMilestones, milestones(c.in))
-		wantRefusal(t, c.name, e, contract.CodeInvalidField, contract.NotStarted)
-		wantField(t, c.name, e, c.field)
+		contracttest.Envelope(t, c.name, e, contract.CodeInvalidField, contract.NotStarted)
+		contracttest.Field(t, c.name, e, c.field)
 	}
 	wantUpstream(t, env)
 }
@@ -260,7 +261,7 @@ func TestManageMilestonesRefusals(t *testing.T) {
 func TestManageMilestonesReadOnlyCredential(t *testing.T) {
 	env := start(t, emulator.DemoTokenCarol)
 	e := refused(t, env, toolkit.NameManageMilestones, milestones(admin.ManageMilestonesIn{Action: "create", Title: "v9"}))
-	wantRefusal(t, "carol", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
+	contracttest.Envelope(t, "carol", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
 	if _, ok := milestoneTitled(t, env, "v9"); ok {
 		t.Fatal("carol: v9 was created anyway")
 	}
@@ -292,9 +293,9 @@ func TestManageMilestonesUnderFaults(t *testing.T) {
 			}
 			addFault(t, env, emulator.Fault{Method: c.method, Path: path, Kind: c.kind, Status: c.status, Times: 1})
 			e := refused(t, env, toolkit.NameManageMilestones, milestones(c.in))
-			wantSettlement(t, "first attempt", e, c.settlement)
-			wantTemporary(t, "first attempt", e)
-			wantRepairTool(t, "first attempt", e, toolkit.NameManageMilestones)
+			contracttest.Settlement(t, "first attempt", e, c.settlement)
+			contracttest.Temporary(t, "first attempt", e, true)
+			contracttest.RepairTool(t, "first attempt", e.Repair, toolkit.NameManageMilestones)
 			stands := func() bool {
 				switch c.in.Action {
 				case "create":

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/admin"
@@ -21,7 +22,7 @@ func TestDeletedLabelIsNotTrustedByTheIssueTools(t *testing.T) {
 	servertest.CallOK[admin.ManageLabelsOut](t, env, toolkit.NameManageLabels, labels(t, admin.ManageLabelsIn{Action: "delete", Name: "wontfix"}))
 	e := refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": deletable,
 		"labels": map[string]any{"add": []string{"wontfix"}}})
-	wantRefusal(t, "adding the deleted label", e, contract.CodeLabelNotFound, contract.NotStarted)
+	contracttest.Envelope(t, "adding the deleted label", e, contract.CodeLabelNotFound, contract.NotStarted)
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.FindLabel("wontfix") != nil {
 			t.Fatal("label wontfix stored again, want it to stay deleted")

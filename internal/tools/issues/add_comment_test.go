@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -62,13 +63,18 @@ func TestAddCommentPostsOnceAndKeepsTheBody(t *testing.T) {
 	}
 	// A blank body is refused before any request.
 	e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: " \n\t"}), true)
-	wantCodeSettlement(t, "blank body", e, contract.CodeInvalidField, contract.NotStarted)
-	wantDetailsField(t, "blank body", e, "body")
+	if !contracttest.Envelope(t, "blank body", e, contract.CodeInvalidField, contract.NotStarted) || !contracttest.Field(t, "blank body", e, "body") {
+		t.FailNow()
+	}
 	wantUpstream(t, env)
 	// Forced error: an issue that does not exist.
 	e = wireEnvelope(t, env.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Body: "hello"}), true)
-	wantCodeSettlement(t, "missing issue", e, contract.CodeIssueNotFound, contract.NoRemoteSuccessKnown)
-	wantRepairTool(t, "missing issue", e.Repair, toolkit.NameSearchIssues)
+	if !contracttest.Envelope(t, "missing issue", e, contract.CodeIssueNotFound, contract.NoRemoteSuccessKnown) {
+		t.FailNow()
+	}
+	if !contracttest.RepairTool(t, "missing issue", e.Repair, toolkit.NameSearchIssues) {
+		t.FailNow()
+	}
 }
 
 func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
@@ -93,8 +99,12 @@ func TestAddCommentIdempotencyKeyReplays(t *testing.T) {
 	// The same key for another request is refused, nothing written.
 	in.Body = "Something else"
 	e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, in), true)
-	wantCodeSettlement(t, "reused key", e, contract.CodeIdempotencyKeyReused, contract.NotStarted)
-	wantRepairTool(t, "reused key", e.Repair, toolkit.NameAddComment)
+	if !contracttest.Envelope(t, "reused key", e, contract.CodeIdempotencyKeyReused, contract.NotStarted) {
+		t.FailNow()
+	}
+	if !contracttest.RepairTool(t, "reused key", e.Repair, toolkit.NameAddComment) {
+		t.FailNow()
+	}
 	// The repair is the same call with a fresh key: sent as given, it posts
 	// the new comment once.
 	var fixed issues.AddCommentOut
@@ -167,7 +177,9 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 			addFault(t, env, emulator.Fault{Method: "POST", Path: post, Kind: c.kind, Status: c.status, Times: 1})
 			e := wireEnvelope(t, env.Call(t, toolkit.NameAddComment, in), true)
 			// With the key, the same call is safe to repeat: temporary.
-			wantCodeSettlement(t, "first attempt", e, c.code, c.settlement)
+			if !contracttest.Envelope(t, "first attempt", e, c.code, c.settlement) {
+				t.FailNow()
+			}
 			if !e.Temporary {
 				t.Fatalf("first attempt: temporary = false, want true")
 			}
@@ -176,7 +188,9 @@ func TestAddCommentSettlementUnderFaults(t *testing.T) {
 			}
 			// The repair is the same call with the same key: it looks for the
 			// first attempt's comment before posting.
-			wantRepairTool(t, "first attempt", e.Repair, toolkit.NameAddComment)
+			if !contracttest.RepairTool(t, "first attempt", e.Repair, toolkit.NameAddComment) {
+				t.FailNow()
+			}
 			env.Upstream()
 			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 			var out issues.AddCommentOut
@@ -221,7 +235,9 @@ func TestAddCommentWithoutKeyUnderDrop(t *testing.T) {
 	if e.Settlement != contract.Indeterminate {
 		t.Fatalf("dropped without key: settlement = %q, want %q", e.Settlement, contract.Indeterminate)
 	}
-	wantRepairTool(t, "dropped without key", e.Repair, toolkit.NameListIssueItems)
+	if !contracttest.RepairTool(t, "dropped without key", e.Repair, toolkit.NameListIssueItems) {
+		t.FailNow()
+	}
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
 		t.Fatalf("repair as given: %s", res.JSON)
 	}
@@ -234,7 +250,9 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	n := emulator.DemoLockedIssue
 	carol.Upstream()
 	e := wireEnvelope(t, carol.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Body: "me too", IdempotencyKey: "locked-1"}), true)
-	wantCodeSettlement(t, "locked", e, contract.CodeIssueLocked, contract.NoRemoteSuccessKnown)
+	if !contracttest.Envelope(t, "locked", e, contract.CodeIssueLocked, contract.NoRemoteSuccessKnown) {
+		t.FailNow()
+	}
 	if e.Temporary {
 		t.Errorf("locked: temporary = true, want false")
 	}
@@ -253,6 +271,8 @@ func TestAddCommentLockedAndScoped(t *testing.T) {
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	scoped.Upstream()
 	e = wireEnvelope(t, scoped.Call(t, toolkit.NameAddComment, issues.AddCommentIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoManyCommentsIssue, Body: "hi"}), true)
-	wantCodeSettlement(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
+	if !contracttest.Envelope(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted) {
+		t.FailNow()
+	}
 	wantUpstream(t, scoped, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoManyCommentsIssue))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -22,7 +23,9 @@ func TestRateBudgetIsReportedBeforeItRunsOut(t *testing.T) {
 		res := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(i), Detail: "summary"})
 		if res.IsError {
 			e := res.Envelope(t)
-			wantCode(t, fmt.Sprintf("call %d", i), e, contract.CodeRateLimited)
+			if !contracttest.Code(t, fmt.Sprintf("call %d", i), e, contract.CodeRateLimited) {
+				t.FailNow()
+			}
 			if e.RetryAfterMS == nil || *e.RetryAfterMS <= 0 {
 				t.Fatalf("call %d: retry_after_ms = %s, want > 0", i, ptr(e.RetryAfterMS))
 			}
@@ -73,7 +76,9 @@ func TestCredentialFailuresAreNamed(t *testing.T) {
 	// fails as insufficient_scope.
 	env := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	e := env.Call(t, toolkit.NameUpdateIssue, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":{"add":["question"]}}`, plainIssue)).Envelope(t)
-	wantCode(t, "write without permission", e, contract.CodeInsufficientScope)
+	if !contracttest.Code(t, "write without permission", e, contract.CodeInsufficientScope) {
+		t.FailNow()
+	}
 	if e.Settlement == "" {
 		t.Fatalf("write without permission: settlement is empty, want one on a write")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -314,12 +315,15 @@ func TestBulkUpdateIssuesRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			env.Upstream()
 			e := wireEnvelope(t, env.Call(t, toolkit.NameBulkUpdateIssues, c.args), true)
-			wantCodeSettlement(t, "refusal", e, c.code, contract.NotStarted)
-			wantDetailsField(t, "refusal", e, c.field)
+			if !contracttest.Envelope(t, "refusal", e, c.code, contract.NotStarted) || !contracttest.Field(t, "refusal", e, c.field) {
+				t.FailNow()
+			}
 			if w := writes(env); len(w) > 0 {
 				t.Fatalf("a refusal wrote %q, want nothing", w)
 			}
-			wantRepairTool(t, "refusal", e.Repair, c.repairTool)
+			if !contracttest.RepairTool(t, "refusal", e.Repair, c.repairTool) {
+				t.FailNow()
+			}
 		})
 	}
 	for _, n := range ns {
@@ -394,7 +398,9 @@ func TestBulkUpdateIssuesNonIssuesAmongNumbers(t *testing.T) {
 	if pe.Settlement != contract.NotStarted {
 		t.Errorf("pull request item: settlement = %q, want %q", pe.Settlement, contract.NotStarted)
 	}
-	wantRepairTool(t, "pull request item", pe.Repair, toolkit.NameUpdateIssue)
+	if !contracttest.RepairTool(t, "pull request item", pe.Repair, toolkit.NameUpdateIssue) {
+		t.FailNow()
+	}
 	if me.Code != contract.CodeIssueNotFound {
 		t.Errorf("missing issue item: code = %q (%q), want %q", me.Code, me.Message, contract.CodeIssueNotFound)
 	}
@@ -441,7 +447,9 @@ func TestBulkUpdateIssuesNonIssuesAmongNumbers(t *testing.T) {
 // decoded from the wire, not rebuilt.
 func retry(t *testing.T, env *servertest.Env, out issues.BulkUpdateIssuesOut) issues.BulkUpdateIssuesOut {
 	t.Helper()
-	wantRepairTool(t, "retry", out.Retry, toolkit.NameBulkUpdateIssues)
+	if !contracttest.RepairTool(t, "retry", out.Retry, toolkit.NameBulkUpdateIssues) {
+		t.FailNow()
+	}
 	raw, err := json.Marshal(out.Retry.Arguments)
 	if err != nil {
 		t.Fatal(err)

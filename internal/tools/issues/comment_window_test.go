@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -118,15 +119,22 @@ func TestGetIssueReadsOneCommentByID(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := getIssueRefused(t, env, issues.GetIssueIn{IssueNumber: emulator.DemoManyCommentsIssue, CommentID: toolkit.CommentID(id)})
 			what := fmt.Sprintf("comment %d on #%d", id, emulator.DemoManyCommentsIssue)
-			wantCode(t, what, e, contract.CodeCommentNotFound)
-			wantDetailsField(t, what, e, "comment_id")
-			wantRepairTool(t, what, e.Repair, toolkit.NameListIssueItems)
+			if !contracttest.Code(t, what, e, contract.CodeCommentNotFound) || !contracttest.Field(t, what, e, "comment_id") {
+				t.FailNow()
+			}
+			if !contracttest.RepairTool(t, what, e.Repair, toolkit.NameListIssueItems) {
+				t.FailNow()
+			}
 		})
 	}
 	// comments_cursor pages comments; it does not go with one.
 	e := getIssueRefused(t, env, issues.GetIssueIn{IssueNumber: emulator.DemoManyCommentsIssue, CommentID: toolkit.CommentID(ids[0]), CommentsCursor: "x"})
-	wantCode(t, "comment_id with comments_cursor", e, contract.CodeInvalidField)
-	wantDetailsField(t, "comment_id with comments_cursor", e, "comments_cursor")
+	if !contracttest.Code(t, "comment_id with comments_cursor", e, contract.CodeInvalidField) {
+		t.FailNow()
+	}
+	if !contracttest.Field(t, "comment_id with comments_cursor", e, "comments_cursor") {
+		t.FailNow()
+	}
 }
 
 // readWindows follows body_window.next from first until the last window,
@@ -222,15 +230,21 @@ func TestLongCommentReadsInWindows(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := getIssueRefused(t, env, in)
-			wantCode(t, name, e, contract.CodeCursorInvalid)
+			if !contracttest.Code(t, name, e, contract.CodeCursorInvalid) {
+				t.FailNow()
+			}
 			if e.Repair == nil {
 				t.Fatalf("%s: repair = nil, want one", name)
 			}
 		})
 	}
 	e := getIssueRefused(t, env, issues.GetIssueIn{IssueNumber: toolkit.IssueNumber(n), CommentID: toolkit.CommentID(commentsOf(env, n)[0]), BodyCursor: row.BodyWindow.Next})
-	wantCode(t, "a cursor of another comment than comment_id", e, contract.CodeInvalidField)
-	wantDetailsField(t, "a cursor of another comment than comment_id", e, "body_cursor")
+	if !contracttest.Code(t, "a cursor of another comment than comment_id", e, contract.CodeInvalidField) {
+		t.FailNow()
+	}
+	if !contracttest.Field(t, "a cursor of another comment than comment_id", e, "body_cursor") {
+		t.FailNow()
+	}
 }
 
 // A long issue body comes in windows too; its next window comes with the
@@ -305,9 +319,15 @@ func TestEditedBodyBetweenWindowsIsRefused(t *testing.T) {
 	servertest.CallOK[issues.EditCommentOut](t, env, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets",
 		CommentID: toolkit.CommentID(id), Body: "x" + longText(9000)})
 	e := getIssueRefused(t, env, next)
-	wantCode(t, "the window after an edit", e, contract.CodeConflict)
-	wantDetailsField(t, "the window after an edit", e, "body_cursor")
-	wantRepairTool(t, "the window after an edit", e.Repair, toolkit.NameGetIssue)
+	if !contracttest.Code(t, "the window after an edit", e, contract.CodeConflict) {
+		t.FailNow()
+	}
+	if !contracttest.Field(t, "the window after an edit", e, "body_cursor") {
+		t.FailNow()
+	}
+	if !contracttest.RepairTool(t, "the window after an edit", e.Repair, toolkit.NameGetIssue) {
+		t.FailNow()
+	}
 	again, ok := e.Repair.Arguments.(map[string]any)
 	if !ok {
 		t.Fatalf("repair arguments %#v, want an object", e.Repair.Arguments)
@@ -357,7 +377,9 @@ func TestListCommentsSince(t *testing.T) {
 	}
 	e := wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: freeIssue,
 		Collection: "comments", PageSize: 1, Cursor: page.NextCursor}), false)
-	wantCode(t, "a since cursor without since", e, contract.CodeCursorInvalid)
+	if !contracttest.Code(t, "a since cursor without since", e, contract.CodeCursorInvalid) {
+		t.FailNow()
+	}
 
 	for name, in := range map[string]issues.ListIssueItemsIn{
 		"another collection": {Collection: "timeline", Since: "2031-03-10"},
@@ -367,8 +389,9 @@ func TestListCommentsSince(t *testing.T) {
 			in.Owner, in.Repo, in.IssueNumber = "acme", "widgets", freeIssue
 			env.Upstream()
 			e := wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, in), false)
-			wantCode(t, name, e, contract.CodeInvalidField)
-			wantDetailsField(t, name, e, "since")
+			if !contracttest.Code(t, name, e, contract.CodeInvalidField) || !contracttest.Field(t, name, e, "since") {
+				t.FailNow()
+			}
 			wantUpstream(t, env)
 		})
 	}

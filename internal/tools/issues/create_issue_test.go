@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -165,8 +166,9 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			tc.edit(&in)
 			env.Upstream()
 			e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
-			wantCodeSettlement(t, "create", e, tc.code, tc.settlement)
-			wantDetailsField(t, "create", e, tc.field)
+			if !contracttest.Envelope(t, "create", e, tc.code, tc.settlement) || !contracttest.Field(t, "create", e, tc.field) {
+				t.FailNow()
+			}
 			if tc.value != "" && !strings.Contains(fmt.Sprint(e.Details.Value), tc.value) {
 				t.Fatalf("details.value = %v, want it to contain %q", e.Details.Value, tc.value)
 			}
@@ -182,7 +184,9 @@ func TestCreateIssueRefusesUnknownNames(t *testing.T) {
 			if posts != tc.posts {
 				t.Fatalf("%d creates sent, want %d: %v", posts, tc.posts, ciCalls(env))
 			}
-			wantRepairTool(t, "create", e.Repair, toolkit.NameListRepoMetadata)
+			if !contracttest.RepairTool(t, "create", e.Repair, toolkit.NameListRepoMetadata) {
+				t.FailNow()
+			}
 			// The repair is callable as given and lists the valid names.
 			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 			if res.IsError {
@@ -228,7 +232,9 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 
 	// A missing parent is refused before the issue is created.
 	e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Orphan", ParentIssueNumber: missingIssue}).Envelope(t)
-	wantCodeSettlement(t, "missing parent", e, contract.CodeIssueNotFound, contract.NotStarted)
+	if !contracttest.Envelope(t, "missing parent", e, contract.CodeIssueNotFound, contract.NotStarted) {
+		t.FailNow()
+	}
 	if made := ciIssues(env, "Orphan"); len(made) != 0 {
 		t.Fatalf("missing parent: issues created %v, want none", made)
 	}
@@ -243,7 +249,9 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 		t.Fatalf("issues titled %q = %v, want one", "Export: ODS", made)
 	}
 	n := made[0]
-	wantCodeSettlement(t, "partial success", e, contract.CodePartialSuccess, contract.RemoteSuccessKnown)
+	if !contracttest.Envelope(t, "partial success", e, contract.CodePartialSuccess, contract.RemoteSuccessKnown) {
+		t.FailNow()
+	}
 	if !strings.Contains(e.Message, fmt.Sprintf("#%d", n)) {
 		t.Fatalf("partial success: message = %q, want it to name #%d", e.Message, n)
 	}
@@ -256,7 +264,9 @@ func TestCreateIssueAsSubIssue(t *testing.T) {
 	if len(e.Details.NotApplied) != 1 {
 		t.Fatalf("partial success: details.not_applied = %q, want one entry", e.Details.NotApplied)
 	}
-	wantRepairTool(t, "partial success follow_up", e.FollowUp, toolkit.NameLinkIssues)
+	if !contracttest.RepairTool(t, "partial success follow_up", e.FollowUp, toolkit.NameLinkIssues) {
+		t.FailNow()
+	}
 	if res := env.Call(t, e.FollowUp.Tool, e.FollowUp.Arguments); res.IsError {
 		t.Fatalf("follow-up as given failed: %s", res.JSON)
 	}
@@ -316,7 +326,9 @@ func TestCreateIssueSettlementUnderFaults(t *testing.T) {
 			}
 			if tc.settlement != contract.NoRemoteSuccessKnown {
 				// An uncertain create must send the agent to look first.
-				wantRepairTool(t, "uncertain create", e.Repair, toolkit.NameSearchIssues)
+				if !contracttest.RepairTool(t, "uncertain create", e.Repair, toolkit.NameSearchIssues) {
+					t.FailNow()
+				}
 				if e.Temporary {
 					t.Fatalf("uncertain create: temporary = true, want false")
 				}
@@ -369,7 +381,9 @@ func TestCreateIssueIdempotentAcrossRestart(t *testing.T) {
 	other := in
 	other.Title = "Something else"
 	e := env.Call(t, toolkit.NameCreateIssue, other).Envelope(t)
-	wantCodeSettlement(t, "reused key", e, contract.CodeIdempotencyKeyReused, contract.NotStarted)
+	if !contracttest.Envelope(t, "reused key", e, contract.CodeIdempotencyKeyReused, contract.NotStarted) {
+		t.FailNow()
+	}
 
 	// A second ghgate on the same state file, against the same GitHub, as
 	// after a restart.
@@ -411,7 +425,9 @@ func TestCreateIssueIdempotentAfterDroppedConnection(t *testing.T) {
 				t.Fatalf("first call: settlement = %q, want %q or %q", e.Settlement, contract.Indeterminate, contract.RemoteSuccessKnown)
 			}
 			// The repair repeats the call with the key.
-			wantRepairTool(t, "first call", e.Repair, toolkit.NameCreateIssue)
+			if !contracttest.RepairTool(t, "first call", e.Repair, toolkit.NameCreateIssue) {
+				t.FailNow()
+			}
 			// The repair is the same call with the same key.
 			res := env.Call(t, e.Repair.Tool, e.Repair.Arguments)
 			if res.IsError {
@@ -453,9 +469,13 @@ func TestCreateIssueInputSchema(t *testing.T) {
 	if e.Code != contract.CodeInvalidField {
 		t.Fatalf("empty key: code = %q (%q), want %q", e.Code, e.Message, contract.CodeInvalidField)
 	}
-	wantDetailsField(t, "empty key", e, "idempotency_key")
+	if !contracttest.Field(t, "empty key", e, "idempotency_key") {
+		t.FailNow()
+	}
 	res = env.Call(t, toolkit.NameCreateIssue, json.RawMessage(`{"owner":"acme","repo":"widgets","title":"   "}`))
-	wantCodeSettlement(t, "blank title", res.Envelope(t), contract.CodeInvalidField, contract.NotStarted)
+	if !contracttest.Envelope(t, "blank title", res.Envelope(t), contract.CodeInvalidField, contract.NotStarted) {
+		t.FailNow()
+	}
 }
 
 func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
@@ -491,7 +511,9 @@ func TestCreateIssueConcurrentRepeatsCreateOnce(t *testing.T) {
 				_ = json.Unmarshal(b, &e)
 				// A repeat that arrives while the first is writing is told to
 				// wait, and writes nothing.
-				wantCodeSettlement(t, "concurrent repeat", e, contract.CodeConflict, contract.NotStarted)
+				if !contracttest.Envelope(t, "concurrent repeat", e, contract.CodeConflict, contract.NotStarted) {
+					t.FailNow()
+				}
 				if !e.Temporary {
 					t.Fatalf("concurrent repeat: temporary = false, want true: %s", b)
 				}
@@ -545,8 +567,12 @@ func TestCreateUnderAFullOrDeepParentWritesNothing(t *testing.T) {
 		env.Upstream()
 		e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Would be orphaned", ParentIssueNumber: toolkit.IssueNumber(parent)}).Envelope(t)
 		what := fmt.Sprintf("parent #%d", parent)
-		wantCodeSettlement(t, what, e, contract.CodeValidationFailed, contract.NotStarted)
-		wantDetailsField(t, what, e, "parent_issue_number")
+		if !contracttest.Envelope(t, what, e, contract.CodeValidationFailed, contract.NotStarted) {
+			t.FailNow()
+		}
+		if !contracttest.Field(t, what, e, "parent_issue_number") {
+			t.FailNow()
+		}
 		for _, c := range ciCalls(env) {
 			if c == "POST /repos/acme/widgets/issues" {
 				t.Fatalf("parent #%d: the issue was created, want nothing written", parent)
@@ -567,7 +593,9 @@ func TestCreateIssueUnderTheCreatorScope(t *testing.T) {
 	other.Upstream()
 	e := other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Opened as alice",
 		IdempotencyKey: "k-1"}).Envelope(t)
-	wantCodeSettlement(t, "a create as alice under bob's scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
+	if !contracttest.Envelope(t, "a create as alice under bob's scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted) {
+		t.FailNow()
+	}
 	if !strings.Contains(e.Message, "alice") {
 		t.Fatalf("a create as alice under bob's scope: message = %q, want it to name alice", e.Message)
 	}

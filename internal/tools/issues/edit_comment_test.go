@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -96,11 +97,15 @@ func TestEditCommentEditAndDelete(t *testing.T) {
 	// Deleting it again: GitHub's 404 cannot tell "already deleted" from
 	// "never there" or "not visible", so neither does the answer.
 	e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Delete: true}), true)
-	wantCodeSettlement(t, "second delete", e, contract.CodeCommentNotFound, contract.NoRemoteSuccessKnown)
+	if !contracttest.Envelope(t, "second delete", e, contract.CodeCommentNotFound, contract.NoRemoteSuccessKnown) {
+		t.FailNow()
+	}
 	if !strings.Contains(e.Message, "already deleted") {
 		t.Fatalf("second delete: message = %q, want it to say %q", e.Message, "already deleted")
 	}
-	wantDetailsField(t, "second delete", e, "comment_id")
+	if !contracttest.Field(t, "second delete", e, "comment_id") {
+		t.FailNow()
+	}
 }
 
 func TestEditCommentRefusals(t *testing.T) {
@@ -115,8 +120,9 @@ func TestEditCommentRefusals(t *testing.T) {
 	} {
 		t.Run(raw, func(t *testing.T) {
 			e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, raw), true)
-			wantCodeSettlement(t, raw, e, contract.CodeInvalidField, contract.NotStarted)
-			wantDetailsField(t, raw, e, "body")
+			if !contracttest.Envelope(t, raw, e, contract.CodeInvalidField, contract.NotStarted) || !contracttest.Field(t, raw, e, "body") {
+				t.FailNow()
+			}
 		})
 	}
 	wantUpstream(t, env)
@@ -124,14 +130,18 @@ func TestEditCommentRefusals(t *testing.T) {
 	// carol may read but not edit someone else's comment.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	e := wireEnvelope(t, carol.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(commentBy(t, carol, emulator.DemoManyCommentsIssue, "alice")), Body: "mine now"}), true)
-	wantCodeSettlement(t, "read-only user", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
+	if !contracttest.Envelope(t, "read-only user", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown) {
+		t.FailNow()
+	}
 
 	// The creator scope reads the comment's issue first.
 	scoped := servertest.Start(t, servertest.Options{AllowedIssueCreator: "nobody-here"})
 	sid := commentBy(t, scoped, emulator.DemoManyCommentsIssue, "alice")
 	scoped.Upstream()
 	e = wireEnvelope(t, scoped.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(sid), Delete: true}), true)
-	wantCodeSettlement(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
+	if !contracttest.Envelope(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted) {
+		t.FailNow()
+	}
 	wantUpstream(t, scoped, fmt.Sprintf("GET /repos/acme/widgets/issues/comments/%d", sid),
 		fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoManyCommentsIssue))
 	if _, ok := commentBody(scoped, sid); !ok {
@@ -160,14 +170,18 @@ func TestEditCommentSettlementUnderFaults(t *testing.T) {
 		body := fmt.Sprintf("edit %d", i)
 		addFault(t, env, emulator.Fault{Method: "PATCH", Path: fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", id), Kind: c.kind, Status: c.status, Times: 1})
 		e := wireEnvelope(t, env.Call(t, toolkit.NameEditComment, issues.EditCommentIn{Owner: "acme", Repo: "widgets", CommentID: toolkit.CommentID(id), Body: body}), true)
-		wantCodeSettlement(t, string(c.kind), e, c.code, c.settlement)
+		if !contracttest.Envelope(t, string(c.kind), e, c.code, c.settlement) {
+			t.FailNow()
+		}
 		// An edit is safe to repeat: the repair is the same call, and it
 		// succeeds.
 		if c.settlement != contract.NoRemoteSuccessKnown {
 			if !e.Temporary {
 				t.Fatalf("%s: an unknown outcome: temporary = false, want true", c.kind)
 			}
-			wantRepairTool(t, string(c.kind)+": an unknown outcome", e.Repair, toolkit.NameEditComment)
+			if !contracttest.RepairTool(t, string(c.kind)+": an unknown outcome", e.Repair, toolkit.NameEditComment) {
+				t.FailNow()
+			}
 		}
 		got, _ := commentBody(env, id)
 		if (got == body) != c.applied {

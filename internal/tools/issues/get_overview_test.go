@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -235,18 +236,24 @@ func TestGetOverviewRefusalsAndEmptyRepository(t *testing.T) {
 	for _, repo := range []string{"nothing-here"} {
 		env.Upstream()
 		e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: repo}), false)
-		wantCode(t, "missing repository", e, contract.CodeRepoNotFound)
+		if !contracttest.Code(t, "missing repository", e, contract.CodeRepoNotFound) {
+			t.FailNow()
+		}
 		if !strings.Contains(e.Message, "acme/"+repo) {
 			t.Fatalf("missing repository: message = %q, want it to name acme/%s", e.Message, repo)
 		}
-		wantRepairTool(t, "missing repository", e.Repair, toolkit.NameSearchIssues)
+		if !contracttest.RepairTool(t, "missing repository", e.Repair, toolkit.NameSearchIssues) {
+			t.FailNow()
+		}
 		if n := len(env.Upstream()); n != 1 {
 			t.Errorf("a missing repository cost %d requests, want the one query", n)
 		}
 	}
 	// dave cannot see the private repository: the same repo_not_found.
 	dave := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenDave})
-	wantCode(t, "private repository", wireEnvelope(t, dave.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "gadgets"}), false), contract.CodeRepoNotFound)
+	if !contracttest.Code(t, "private repository", wireEnvelope(t, dave.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "gadgets"}), false), contract.CodeRepoNotFound) {
+		t.FailNow()
+	}
 
 	// A repository with no labels, milestones, issues or templates.
 	withState(env, func(s *emulator.State) {
@@ -448,7 +455,9 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 
 	addFault(t, env, templatesFault)
 	e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, in), false)
-	wantCode(t, "nothing read", e, contract.CodeUpstreamUnavailable)
+	if !contracttest.Code(t, "nothing read", e, contract.CodeUpstreamUnavailable) {
+		t.FailNow()
+	}
 	if !e.Temporary {
 		t.Fatalf("nothing read: temporary = false, want true")
 	}
@@ -465,8 +474,12 @@ func TestGetOverviewUpstreamFailure(t *testing.T) {
 	addFault(t, env, queryFault)
 	env.Upstream()
 	e = wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "nothing-here"}), false)
-	wantCode(t, "missing repository behind a failed query", e, contract.CodeRepoNotFound)
-	wantRepairTool(t, "missing repository behind a failed query", e.Repair, toolkit.NameSearchIssues)
+	if !contracttest.Code(t, "missing repository behind a failed query", e, contract.CodeRepoNotFound) {
+		t.FailNow()
+	}
+	if !contracttest.RepairTool(t, "missing repository behind a failed query", e.Repair, toolkit.NameSearchIssues) {
+		t.FailNow()
+	}
 
 	env.Emu.Emu.Faults().Clear()
 	out = servertest.CallOK[issues.GetOverviewOut](t, env, toolkit.NameGetOverview, in)
@@ -513,11 +526,15 @@ func TestGetOverviewIssuesDisabled(t *testing.T) {
 	withState(env, func(*emulator.State) { widgets(env).IssuesDisabled = true })
 	env.Upstream()
 	e := wireEnvelope(t, env.Call(t, toolkit.NameGetOverview, issues.GetOverviewIn{Owner: "acme", Repo: "widgets"}), false)
-	wantCode(t, "issues disabled", e, contract.CodeGone)
+	if !contracttest.Code(t, "issues disabled", e, contract.CodeGone) {
+		t.FailNow()
+	}
 	if !strings.Contains(e.Message, "disabled") {
 		t.Fatalf("issues disabled: message = %q, want it to say disabled", e.Message)
 	}
-	wantRepairTool(t, "issues disabled", e.Repair, toolkit.NameSearchIssues)
+	if !contracttest.RepairTool(t, "issues disabled", e.Repair, toolkit.NameSearchIssues) {
+		t.FailNow()
+	}
 	if n := len(env.Upstream()); n != 1 {
 		t.Errorf("%d upstream requests, want the one query", n)
 	}

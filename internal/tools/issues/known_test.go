@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/store"
@@ -37,7 +38,9 @@ func TestConfirmedNamesSkipThePreflight(t *testing.T) {
 		t.Fatalf("warm create: upstream calls %q, want the POST alone %q", calls, want)
 	}
 	// An unknown name is never trusted: it is asked about, and refused.
-	wantCode(t, "unknown label", create("third", "bug", "no such label").Envelope(t), contract.CodeLabelNotFound)
+	if !contracttest.Code(t, "unknown label", create("third", "bug", "no such label").Envelope(t), contract.CodeLabelNotFound) {
+		t.FailNow()
+	}
 	calls := env.Upstream()
 	if len(calls) == 0 {
 		t.Fatalf("an unknown label: no upstream calls, want it checked by POST /api/graphql")
@@ -90,7 +93,9 @@ func TestCreateAfterServerErrorLooksBeforeWriting(t *testing.T) {
 	}
 	in := issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Import drops the last row", IdempotencyKey: "k-502"}
 	e := env.Call(t, toolkit.NameCreateIssue, in).Envelope(t)
-	wantCodeSettlement(t, "first attempt", e, contract.CodeUpstreamUnavailable, contract.NoRemoteSuccessKnown)
+	if !contracttest.Envelope(t, "first attempt", e, contract.CodeUpstreamUnavailable, contract.NoRemoteSuccessKnown) {
+		t.FailNow()
+	}
 	env.Upstream()
 	var out issues.CreateIssueOut
 	res := env.Call(t, toolkit.NameCreateIssue, in)
@@ -162,7 +167,9 @@ func TestSeenNamesSkipThePreflight(t *testing.T) {
 	if calls := other.Upstream(); len(calls) != 1 {
 		t.Fatalf("a create naming labels get_issue showed: upstream calls %v, want the POST alone", calls)
 	}
-	wantCode(t, "an unseen, unknown label", other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t), contract.CodeLabelNotFound)
+	if !contracttest.Code(t, "an unseen, unknown label", other.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Unseen", Labels: []string{"bugg"}}).Envelope(t), contract.CodeLabelNotFound) {
+		t.FailNow()
+	}
 }
 
 // The look for a lost create opens at the attempt's time on GitHub's clock

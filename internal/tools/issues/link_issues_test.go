@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -118,7 +119,9 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	// Self-links are refused before any request.
 	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
-	wantCodeSettlement(t, "self link", e, contract.CodeSelfLink, contract.NotStarted)
+	if !contracttest.Envelope(t, "self link", e, contract.CodeSelfLink, contract.NotStarted) {
+		t.FailNow()
+	}
 	// Argument rules that span fields.
 	for _, bad := range []issues.LinkIssuesIn{
 		{Relation: "blocked_by", Action: "reorder", TargetIssueNumber: jobsSubIssue, AfterIssueNumber: pdfSubIssue},
@@ -135,7 +138,9 @@ func TestLinkIssuesRefusals(t *testing.T) {
 			bad.Owner, bad.Repo, bad.IssueNumber = "acme", "widgets", 12
 			e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, bad), true)
 			what := fmt.Sprintf("%+v", bad)
-			wantCodeSettlement(t, what, e, contract.CodeInvalidField, contract.NotStarted)
+			if !contracttest.Envelope(t, what, e, contract.CodeInvalidField, contract.NotStarted) {
+				t.FailNow()
+			}
 			if e.Details == nil {
 				t.Fatalf("%s: details = nil, want the field named", what)
 			}
@@ -150,8 +155,12 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	// repair that frees it.
 	e = wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: csvSubIssue}), true)
-	wantCodeSettlement(t, "other parent", e, contract.CodeValidationFailed, contract.NotStarted)
-	wantRepairTool(t, "other parent", e.Repair, toolkit.NameLinkIssues)
+	if !contracttest.Envelope(t, "other parent", e, contract.CodeValidationFailed, contract.NotStarted) {
+		t.FailNow()
+	}
+	if !contracttest.RepairTool(t, "other parent", e.Repair, toolkit.NameLinkIssues) {
+		t.FailNow()
+	}
 	wantUpstream(t, env, "GET /repos/acme/widgets/issues/17")
 	if res := env.Call(t, e.Repair.Tool, e.Repair.Arguments); res.IsError {
 		t.Fatalf("repair as given: %s", res.JSON)
@@ -161,16 +170,22 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	// A cycle is GitHub's refusal, reported as validation_failed.
 	e = wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: jobsSubIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: emulator.DemoParentIssue}), true)
-	wantCodeSettlement(t, "sub-issue cycle", e, contract.CodeValidationFailed, contract.NoRemoteSuccessKnown)
+	if !contracttest.Envelope(t, "sub-issue cycle", e, contract.CodeValidationFailed, contract.NoRemoteSuccessKnown) {
+		t.FailNow()
+	}
 	if !strings.Contains(e.Message, "cycle") {
 		t.Fatalf("sub-issue cycle: message = %q, want it to say cycle", e.Message)
 	}
-	wantDetailsField(t, "sub-issue cycle", e, "target_issue_number")
+	if !contracttest.Field(t, "sub-issue cycle", e, "target_issue_number") {
+		t.FailNow()
+	}
 	// A blocked-by cycle: 53 blocks 54 blocks 55, so 53 cannot be blocked by 55.
 	env.Upstream()
 	e = wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoBlockerIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: emulator.DemoBlockedIssue}), true)
-	wantCodeSettlement(t, "dependency cycle", e, contract.CodeValidationFailed, contract.NoRemoteSuccessKnown)
+	if !contracttest.Envelope(t, "dependency cycle", e, contract.CodeValidationFailed, contract.NoRemoteSuccessKnown) {
+		t.FailNow()
+	}
 	if !strings.Contains(e.Message, "cycle") {
 		t.Fatalf("dependency cycle: message = %q, want it to say cycle", e.Message)
 	}
@@ -181,13 +196,19 @@ func TestLinkIssuesRefusals(t *testing.T) {
 	// Forced error: a target that does not exist.
 	e = wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "blocked_by", Action: "add", TargetIssueNumber: missingIssue}), true)
-	wantCodeSettlement(t, "missing target", e, contract.CodeIssueNotFound, contract.NotStarted)
-	wantDetailsField(t, "missing target", e, "target_issue_number")
+	if !contracttest.Envelope(t, "missing target", e, contract.CodeIssueNotFound, contract.NotStarted) {
+		t.FailNow()
+	}
+	if !contracttest.Field(t, "missing target", e, "target_issue_number") {
+		t.FailNow()
+	}
 	// carol reads but cannot link.
 	carol := servertest.Start(t, servertest.Options{Token: emulator.DemoTokenCarol})
 	e = wireEnvelope(t, carol.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: toolkit.IssueNumber(loneIssue(t, carol))}), true)
-	wantCodeSettlement(t, "read-only user", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown)
+	if !contracttest.Envelope(t, "read-only user", e, contract.CodeInsufficientScope, contract.NoRemoteSuccessKnown) {
+		t.FailNow()
+	}
 }
 
 func TestLinkIssuesBlockedBy(t *testing.T) {
@@ -238,7 +259,9 @@ func TestLinkIssuesBlockedBy(t *testing.T) {
 	// Removing from an issue that does not exist is not_found, not a no-op.
 	in.IssueNumber = missingIssue
 	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, in), true)
-	wantCode(t, "missing issue", e, contract.CodeIssueNotFound)
+	if !contracttest.Code(t, "missing issue", e, contract.CodeIssueNotFound) {
+		t.FailNow()
+	}
 }
 
 func TestLinkIssuesReorder(t *testing.T) {
@@ -277,8 +300,12 @@ func TestLinkIssuesReorder(t *testing.T) {
 	// A target that is not a sub-issue is refused before writing.
 	in.TargetIssueNumber = 17
 	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, in), true)
-	wantCodeSettlement(t, "not a sub-issue", e, contract.CodeValidationFailed, contract.NotStarted)
-	wantDetailsField(t, "not a sub-issue", e, "target_issue_number")
+	if !contracttest.Envelope(t, "not a sub-issue", e, contract.CodeValidationFailed, contract.NotStarted) {
+		t.FailNow()
+	}
+	if !contracttest.Field(t, "not a sub-issue", e, "target_issue_number") {
+		t.FailNow()
+	}
 	if e.Repair == nil {
 		t.Fatalf("not a sub-issue: repair = nil, want one")
 	}
@@ -309,14 +336,18 @@ func TestLinkIssuesSettlementUnderFaults(t *testing.T) {
 			addFault(t, env, c.fault)
 			in := issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(parent), Relation: "sub_issue", Action: "add", TargetIssueNumber: toolkit.IssueNumber(child)}
 			e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, in), true)
-			wantCodeSettlement(t, string(c.fault.Kind), e, c.code, c.settlement)
+			if !contracttest.Envelope(t, string(c.fault.Kind), e, c.code, c.settlement) {
+				t.FailNow()
+			}
 			if applied := slices.Contains(subIssueNumbers(env, parent), child); applied != c.applied {
 				t.Fatalf("%s: applied = %v, want %v", c.fault.Kind, applied, c.applied)
 			}
 			if c.settlement == contract.Indeterminate {
 				// The repair repeats the call: link edits are idempotent, so the
 				// repeat either applies the link or reports the no-op.
-				wantRepairTool(t, string(c.fault.Kind), e.Repair, toolkit.NameLinkIssues)
+				if !contracttest.RepairTool(t, string(c.fault.Kind), e.Repair, toolkit.NameLinkIssues) {
+					t.FailNow()
+				}
 				if e.Temporary {
 					t.Fatalf("%s: temporary = true, want false", c.fault.Kind)
 				}
@@ -353,6 +384,8 @@ func TestLinkIssuesCreatorScope(t *testing.T) {
 	env.Upstream()
 	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, issues.LinkIssuesIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		Relation: "sub_issue", Action: "add", TargetIssueNumber: freeIssue}), true)
-	wantCodeSettlement(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
+	if !contracttest.Envelope(t, "creator scope", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted) {
+		t.FailNow()
+	}
 	wantUpstream(t, env, fmt.Sprintf("GET /repos/acme/widgets/issues/%d", emulator.DemoParentIssue))
 }

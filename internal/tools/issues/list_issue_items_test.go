@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -70,7 +71,8 @@ func TestListIssueItemsCommentsPageWithSignedCursors(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s #%d %s size %d", other.Repo, other.IssueNumber, other.Collection, other.PageSize), func(t *testing.T) {
 			e := wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, other), false)
-			wantRepairTo(t, e, contract.CodeCursorInvalid, toolkit.NameListIssueItems)
+			contracttest.Code(t, "", e, contract.CodeCursorInvalid)
+			contracttest.MustRepair(t, "", e.Repair, toolkit.NameListIssueItems)
 		})
 	}
 	wantUpstream(t, env) // refused before any request
@@ -246,7 +248,8 @@ func TestListIssueItemsErrorsAndScope(t *testing.T) {
 	env := servertest.Start(t, servertest.Options{})
 	// Forced error: an issue that does not exist.
 	e := wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, issues.ListIssueItemsIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue, Collection: "comments"}), false)
-	wantRepairTo(t, e, contract.CodeIssueNotFound, toolkit.NameSearchIssues)
+	contracttest.Code(t, "", e, contract.CodeIssueNotFound)
+	contracttest.MustRepair(t, "", e.Repair, toolkit.NameSearchIssues)
 	e = wireEnvelope(t, env.Call(t, toolkit.NameListIssueItems, fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"collection":"reactions"}`, emulator.DemoManyCommentsIssue)), false)
 	if e.Code != contract.CodeInvalidField {
 		t.Errorf("unknown collection: code = %q, want %q", e.Code, contract.CodeInvalidField)

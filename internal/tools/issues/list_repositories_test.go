@@ -11,6 +11,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -246,7 +247,8 @@ func TestListRepositoriesErrors(t *testing.T) {
 	// An owner that is not there: not_found naming it, with a search that
 	// finds the right name.
 	e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "nobody-here", Kind: "repositories"}), false)
-	wantFieldError(t, e, contract.CodeNotFound, "owner")
+	contracttest.Code(t, "", e, contract.CodeNotFound)
+	contracttest.Field(t, "", e, "owner")
 	if !strings.Contains(e.Message, "nobody-here") {
 		t.Errorf("missing owner: message = %q, want one naming nobody-here", e.Message)
 	}
@@ -264,7 +266,8 @@ func TestListRepositoriesErrors(t *testing.T) {
 	// with the call without it.
 	env.Upstream()
 	e = wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, issues.ListRepoMetadataIn{Owner: "acme", Repo: "widgets", Kind: "repositories"}), false)
-	wantFieldError(t, e, contract.CodeInvalidField, "repo")
+	contracttest.Code(t, "", e, contract.CodeInvalidField)
+	contracttest.Field(t, "", e, "repo")
 	if e.Repair == nil {
 		t.Fatalf("repositories with repo: repair = nil, want the call without repo: %+v", e)
 	}
@@ -285,7 +288,8 @@ func TestListRepositoriesErrors(t *testing.T) {
 	for _, kind := range []string{"labels", "milestones", "assignees", "issue_types", "templates"} {
 		env.Upstream()
 		e := wireEnvelope(t, env.Call(t, toolkit.NameListRepoMetadata, `{"owner":"acme","kind":"`+kind+`"}`), false)
-		wantFieldError(t, e, contract.CodeInvalidField, "repo")
+		contracttest.Code(t, "", e, contract.CodeInvalidField)
+		contracttest.Field(t, "", e, "repo")
 		if e.Repair == nil {
 			t.Errorf("%s without repo: repair = nil, want one", kind)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -75,7 +76,8 @@ func TestSearchIssuesPagesWithSignedCursors(t *testing.T) {
 	// A cursor presented with other filters is refused with a restart repair.
 	args.State = "open"
 	e := env.Call(t, toolkit.NameSearchIssues, args).Envelope(t)
-	wantRepairTo(t, e, contract.CodeCursorInvalid, toolkit.NameSearchIssues)
+	contracttest.Code(t, "", e, contract.CodeCursorInvalid)
+	contracttest.MustRepair(t, "", e.Repair, toolkit.NameSearchIssues)
 }
 
 func TestSearchSummaryIsSubsetOfFull(t *testing.T) {
@@ -172,12 +174,14 @@ func TestGetIssueCommentsAndRelations(t *testing.T) {
 	// carried it.
 	e := env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: emulator.DemoParentIssue,
 		CommentsCursor: "not-a-cursor"}).Envelope(t)
-	wantFieldError(t, e, contract.CodeCursorInvalid, "comments_cursor")
+	contracttest.Code(t, "", e, contract.CodeCursorInvalid)
+	contracttest.Field(t, "", e, "comments_cursor")
 	if e.Repair == nil {
 		t.Errorf("a cursor that does not open: repair = nil, want one")
 	}
 	e = env.Call(t, toolkit.NameGetIssue, issues.GetIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: missingIssue}).Envelope(t)
-	wantRepairTo(t, e, contract.CodeIssueNotFound, toolkit.NameSearchIssues)
+	contracttest.Code(t, "", e, contract.CodeIssueNotFound)
+	contracttest.MustRepair(t, "", e.Repair, toolkit.NameSearchIssues)
 }
 
 // Qualifiers in the query text win over the defaults they contradict: a

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -135,7 +136,7 @@ func TestLinkRelatedAcrossRepositories(t *testing.T) {
 	missing := in
 	missing.TargetIssueNumber = 99999
 	e := wireEnvelope(t, env.Call(t, toolkit.NameLinkIssues, missing), true)
-	wantEnvelope(t, e, contract.CodeIssueNotFound, contract.NotStarted)
+	contracttest.Envelope(t, "", e, contract.CodeIssueNotFound, contract.NotStarted)
 }
 
 // Where the server does not serve related issues, both tools answer
@@ -168,7 +169,8 @@ func TestRelatedIssuesUnsupported(t *testing.T) {
 			if e.Settlement != contract.NotStarted {
 				t.Errorf("link: settlement = %q, want %q", e.Settlement, contract.NotStarted)
 			}
-			wantRepairTo(t, e, contract.CodeRelatedIssuesUnsupported, toolkit.NameListIssueItems)
+			contracttest.Code(t, "", e, contract.CodeRelatedIssuesUnsupported)
+			contracttest.MustRepair(t, "", e.Repair, toolkit.NameListIssueItems)
 			for _, u := range env.Upstream() {
 				if !strings.HasPrefix(u, "GET ") {
 					t.Errorf("upstream call %s on an unsupported link, want only reads", u)

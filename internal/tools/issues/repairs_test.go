@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -97,7 +98,8 @@ func TestNamesAreCheckedBeforeAnyRequest(t *testing.T) {
 				t.Run(c.tool, func(t *testing.T) {
 					env.Upstream()
 					e := env.Call(t, c.tool, c.args).Envelope(t)
-					wantFieldError(t, e, contract.CodeInvalidField, "repo")
+					contracttest.Code(t, "", e, contract.CodeInvalidField)
+					contracttest.Field(t, "", e, "repo")
 					if sent := env.Upstream(); len(sent) != 0 {
 						t.Errorf("%s with repo %q: upstream calls = %v, want none", c.tool, repo, sent)
 					}
@@ -137,7 +139,8 @@ func TestPullRequestNumbers(t *testing.T) {
 	}
 	env.Upstream()
 	e := env.Call(t, toolkit.NameCreateIssue, issues.CreateIssueIn{Owner: "acme", Repo: "widgets", Title: "Child of a PR", ParentIssueNumber: toolkit.IssueNumber(pr)}).Envelope(t)
-	wantFieldError(t, e, contract.CodeInvalidField, "parent_issue_number")
+	contracttest.Code(t, "", e, contract.CodeInvalidField)
+	contracttest.Field(t, "", e, "parent_issue_number")
 	if !strings.Contains(e.Message, "pull request") {
 		t.Errorf("a PR as parent: message = %q, want one saying pull request", e.Message)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/github"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -353,7 +354,8 @@ func TestSearchLoginFiltersCarryNoScope(t *testing.T) {
 			if in.Assignee != "" {
 				field = "assignee"
 			}
-			wantFieldError(t, e, contract.CodeInvalidField, field)
+			contracttest.Code(t, "", e, contract.CodeInvalidField)
+			contracttest.Field(t, "", e, field)
 		})
 	}
 	if got := rec.took(); len(got) != 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -53,7 +54,7 @@ func TestUpdateIssueDuplicateOf(t *testing.T) {
 	} {
 		c.in.Owner, c.in.Repo, c.in.IssueNumber = "acme", "widgets", n
 		e := wireEnvelope(t, env.Call(t, toolkit.NameUpdateIssue, c.in), true)
-		wantEnvelope(t, e, c.code, contract.NotStarted)
+		contracttest.Envelope(t, "", e, c.code, contract.NotStarted)
 		if e.Details == nil || e.Details.Field != "duplicate_of" {
 			t.Errorf("%+v: details = %+v, want field duplicate_of", c.in, e.Details)
 		}
@@ -62,7 +63,8 @@ func TestUpdateIssueDuplicateOf(t *testing.T) {
 		t.Fatalf("#%d after refused duplicate_of: state = %q, want open", n, is.State)
 	}
 	e := wireEnvelope(t, env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: n, DuplicateOfRepo: "acme/gadgets"}), true)
-	wantFieldError(t, e, contract.CodeInvalidField, "duplicate_of_repo")
+	contracttest.Code(t, "", e, contract.CodeInvalidField)
+	contracttest.Field(t, "", e, "duplicate_of_repo")
 
 	// The original may be in another repository; the same number there is
 	// not the issue itself.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -150,7 +151,7 @@ func TestUpdateIssueUnknownLabelRepairFlow(t *testing.T) {
 	n := ciNewIssue(t, env, issues.CreateIssueIn{Title: "Typo", Labels: []string{"bug"}})
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Typo fixed"), IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Add: []string{"priorty: high"}}}}).Envelope(t)
-	wantEnvelope(t, e, contract.CodeLabelNotFound, contract.NotStarted)
+	contracttest.Envelope(t, "", e, contract.CodeLabelNotFound, contract.NotStarted)
 	if e.Repair == nil {
 		t.Fatalf("unknown label: repair = nil, want one: %+v", e)
 	}
@@ -201,7 +202,7 @@ func TestUpdateIssueConflictFlow(t *testing.T) {
 
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		Title: ptrTo("Mine"), ExpectedVersion: v1}).Envelope(t)
-	wantEnvelope(t, e, contract.CodeConflict, contract.NotStarted)
+	contracttest.Envelope(t, "", e, contract.CodeConflict, contract.NotStarted)
 	if e.Repair == nil {
 		t.Fatalf("conflict: repair = nil, want %s: %+v", toolkit.NameGetIssue, e)
 	}
@@ -281,7 +282,7 @@ func TestUpdateIssueMilestoneNullClearsAbsentLeaves(t *testing.T) {
 	}
 	// An unknown milestone on the unread path is GitHub's 422, mapped.
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{Milestone: toolkit.Some(99)}}).Envelope(t)
-	wantEnvelope(t, e, contract.CodeMilestoneNotFound, contract.NoRemoteSuccessKnown)
+	contracttest.Envelope(t, "", e, contract.CodeMilestoneNotFound, contract.NoRemoteSuccessKnown)
 	if e.Repair == nil {
 		t.Fatalf("unknown milestone: repair = nil, want one: %+v", e)
 	}
@@ -326,7 +327,7 @@ func TestUpdateIssueRefusesBadLabelSets(t *testing.T) {
 		t.Run(tc.args, func(t *testing.T) {
 			raw := json.RawMessage(fmt.Sprintf(`{"owner":"acme","repo":"widgets","issue_number":%d,"labels":`, firstIssue) + tc.args + `}`)
 			e := env.Call(t, toolkit.NameUpdateIssue, raw).Envelope(t)
-			wantEnvelope(t, e, contract.CodeInvalidField, contract.NotStarted)
+			contracttest.Envelope(t, "", e, contract.CodeInvalidField, contract.NotStarted)
 			if e.Details == nil {
 				t.Fatalf("%s: details = nil, want field %q: %+v", tc.args, tc.field, e)
 			}
@@ -349,7 +350,7 @@ func TestUpdateIssuePartialSuccess(t *testing.T) {
 		Path: fmt.Sprintf("/repos/acme/widgets/issues/%d/labels/*", n), Times: 1})
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Swap: &issues.LabelSwap{Prefix: "status: ", To: issues.LabelNames{"status: in progress"}}}}}).Envelope(t)
-	wantEnvelope(t, e, contract.CodePartialSuccess, contract.RemoteSuccessKnown)
+	contracttest.Envelope(t, "", e, contract.CodePartialSuccess, contract.RemoteSuccessKnown)
 	if e.Details == nil {
 		t.Fatalf("partial success: details = nil, want applied and not_applied: %+v", e)
 	}
@@ -587,7 +588,7 @@ func TestUpdateIssueAssigneesAndLock(t *testing.T) {
 	}
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Assignees: &issues.AssigneesEdit{Add: []string{"dave"}}}}).Envelope(t)
-	wantEnvelope(t, e, contract.CodeAssigneeNotFound, contract.NotStarted)
+	contracttest.Envelope(t, "", e, contract.CodeAssigneeNotFound, contract.NotStarted)
 	out = ciUpdate(t, env, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), Locked: ptrTo(false)})
 	if _, is := ciIssue(env, n); is.Locked {
 		t.Errorf("unlock: locked = true, want false")
@@ -603,7 +604,7 @@ func TestUpdateIssueCreatorScope(t *testing.T) {
 	n := ciNewIssue(t, open, issues.CreateIssueIn{Title: "Alice's"})
 	env := servertest.Start(t, servertest.Options{AllowedIssueCreator: "bob", Emu: open.Emu})
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n), IssueChanges: issues.IssueChanges{State: "closed"}}).Envelope(t)
-	wantEnvelope(t, e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
+	contracttest.Envelope(t, "", e, contract.CodeIssueCreatorNotAllowed, contract.NotStarted)
 	ciWantCalls(t, env, "refused after the read, before any write", "POST /graphql")
 	if _, is := ciIssue(env, n); is.State != "open" {
 		t.Fatalf("state = %q, want open (unchanged)", is.State)
@@ -620,7 +621,7 @@ func TestUpdateIssueRemoveRefusesUnknownLabels(t *testing.T) {
 	env.Upstream()
 	e := env.Call(t, toolkit.NameUpdateIssue, issues.UpdateIssueIn{Owner: "acme", Repo: "widgets", IssueNumber: toolkit.IssueNumber(n),
 		IssueChanges: issues.IssueChanges{Labels: &issues.LabelsEdit{Remove: []string{"BUG", "status: in progres"}}}}).Envelope(t)
-	wantEnvelope(t, e, contract.CodeLabelNotFound, contract.NotStarted)
+	contracttest.Envelope(t, "", e, contract.CodeLabelNotFound, contract.NotStarted)
 	if e.Details == nil || e.Details.Field != "labels.remove" {
 		t.Fatalf("details = %+v, want field %q", e.Details, "labels.remove")
 	}

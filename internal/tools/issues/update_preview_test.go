@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
 )
@@ -186,7 +187,7 @@ func TestUpdateDryRunShowsFieldsBeforeAndAfter(t *testing.T) {
 	// An unknown label is refused in the dry run as in the real call.
 	e := servertest.Refused(t, env, "github_update_issue", map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 3,
 		"labels": map[string]any{"add": []string{"no such label"}}, "dry_run": true})
-	wantEnvelope(t, e, "label_not_found", "not_started")
+	contracttest.Envelope(t, "", e, "label_not_found", "not_started")
 }
 
 func anyStrings(v any) []string {

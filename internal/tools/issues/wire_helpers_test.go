@@ -74,18 +74,6 @@ func withState(env *servertest.Env, f func(s *emulator.State)) {
 	f(s)
 }
 
-// wantEnvelope checks an error envelope's code and settlement, one message
-// each.
-func wantEnvelope(t *testing.T, e contract.Error, code contract.Code, settlement contract.Settlement) {
-	t.Helper()
-	if e.Code != code {
-		t.Errorf("code = %q, want %q (message %q)", e.Code, code, e.Message)
-	}
-	if e.Settlement != settlement {
-		t.Errorf("settlement = %q, want %q", e.Settlement, settlement)
-	}
-}
-
 // wantStrings checks a list of strings against want, exactly and in order
 // (nil and empty are equal).
 func wantStrings(t *testing.T, what string, got, want []string) {
@@ -101,33 +89,4 @@ func strPtr(p *string) string {
 		return "<nil>"
 	}
 	return *p
-}
-
-// wantRepairTo checks an error envelope's code and that its repair calls
-// tool; it stops the test when there is no repair.
-func wantRepairTo(t *testing.T, e contract.Error, code contract.Code, tool string) {
-	t.Helper()
-	if e.Code != code {
-		t.Errorf("code = %q, want %q (message %q)", e.Code, code, e.Message)
-	}
-	if e.Repair == nil {
-		t.Fatalf("repair = nil, want a call to %s: %+v", tool, e)
-	}
-	if e.Repair.Tool != tool {
-		t.Errorf("repair.tool = %q, want %q", e.Repair.Tool, tool)
-	}
-}
-
-// wantFieldError checks an error envelope's code and the input field its
-// details name.
-func wantFieldError(t *testing.T, e contract.Error, code contract.Code, field string) {
-	t.Helper()
-	if e.Code != code {
-		t.Errorf("code = %q, want %q (message %q)", e.Code, code, e.Message)
-	}
-	if e.Details == nil {
-		t.Errorf("details = nil, want field %q", field)
-	} else if e.Details.Field != field {
-		t.Errorf("details.field = %q, want %q", e.Details.Field, field)
-	}
 }

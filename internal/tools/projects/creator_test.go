@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/projects"
@@ -111,11 +112,11 @@ func TestProjectsApplyTheCreatorScope(t *testing.T) {
 		e := refused(t, env, c.tool, c.args)
 		write := c.tool == projects.NameUpdateProjectItem
 		what := c.name + " on " + otherRef
-		w := envelopeWant{code: contract.CodeIssueCreatorNotAllowed}
+		w := contracttest.Want{Code: contract.CodeIssueCreatorNotAllowed}
 		if write {
-			w.settlement = contract.NotStarted
+			w.Settlement = contract.NotStarted
 		}
-		wantEnvelope(t, t.Errorf, what, e, w)
+		contracttest.Matches(t, what, e, w)
 		if e.Repair == nil {
 			t.Errorf("%s: repair = nil, want one", what)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -158,7 +159,9 @@ func TestListProjectItemsNamesUnknownLabels(t *testing.T) {
 func TestListProjectItemsRefusesUnknownFields(t *testing.T) {
 	env := start(t, "")
 	e := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `stauts:Todo -is:archived`}))
-	wantFieldNotFound(t, "misspelled field", e, projects.NameListProjectItems)
+	if !contracttest.Matches(t, "misspelled field", e, contracttest.Want{Code: contract.CodeProjectFieldNotFound, RepairTool: projects.NameListProjectItems}) {
+		t.FailNow()
+	}
 	if e.Details.Field != "filter" {
 		t.Fatalf("misspelled field: details.field = %q, want filter", e.Details.Field)
 	}
@@ -182,31 +185,20 @@ func TestListProjectItemsRefusesUnknownFields(t *testing.T) {
 		}
 	}
 	has := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `-no:estimat,iteration`}))
-	wantFieldNotFound(t, "misspelled field in no", has, projects.NameListProjectItems)
+	if !contracttest.Matches(t, "misspelled field in no", has, contracttest.Want{Code: contract.CodeProjectFieldNotFound, RepairTool: projects.NameListProjectItems}) {
+		t.FailNow()
+	}
 	servertest.CallOK[projects.ListProjectItemsOut](t, env, has.Repair.Tool, repairArgs(t, has.Repair))
 	far := refused(t, env, projects.NameListProjectItems, board(map[string]any{"filter": `zebra:1`}))
-	wantFieldNotFound(t, "a field nothing is close to", far, projects.NameListProjects)
+	if !contracttest.Matches(t, "a field nothing is close to", far, contracttest.Want{Code: contract.CodeProjectFieldNotFound, RepairTool: projects.NameListProjects}) {
+		t.FailNow()
+	}
 	listed := servertest.CallOK[projects.ListProjectsOut](t, env, far.Repair.Tool, repairArgs(t, far.Repair))
 	if len(listed.Projects) != 1 {
 		t.Fatalf("repair lists %d projects, want 1: %+v", len(listed.Projects), listed.Projects)
 	}
 	if listed.Projects[0].Title != seed.DemoProjectTitle {
 		t.Fatalf("repair lists %q, want %q", listed.Projects[0].Title, seed.DemoProjectTitle)
-	}
-}
-
-// wantFieldNotFound fails the test unless e is project_field_not_found
-// with a repair that calls tool.
-func wantFieldNotFound(t *testing.T, what string, e contract.Error, tool string) {
-	t.Helper()
-	if e.Code != contract.CodeProjectFieldNotFound {
-		t.Fatalf("%s: code = %s, want %s", what, e.Code, contract.CodeProjectFieldNotFound)
-	}
-	if e.Repair == nil {
-		t.Fatalf("%s: repair = nil, want a call of %s", what, tool)
-	}
-	if e.Repair.Tool != tool {
-		t.Fatalf("%s: repair tool = %q, want %s", what, e.Repair.Tool, tool)
 	}
 }
 

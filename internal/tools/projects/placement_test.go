@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -87,7 +88,9 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 	inWidgets(env, func(r *emulator.Repo) { before = len(r.Issues) })
 	e := refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "never",
 		"project": place(map[string]any{"Status": "Blocked"})})
-	wantEnvelope(t, t.Fatalf, "bad option", e, envelopeWant{code: contract.CodeProjectOptionNotFound, field: "project.fields.Status", settlement: contract.NotStarted})
+	if !contracttest.Matches(t, "bad option", e, contracttest.Want{Code: contract.CodeProjectOptionNotFound, Field: "project.fields.Status", Settlement: contract.NotStarted}) {
+		t.FailNow()
+	}
 	listed := servertest.CallOK[projects.ListProjectsOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if len(listed.Projects) != 1 {
 		t.Fatalf("repair: %d projects, want 1: %+v", len(listed.Projects), listed)
@@ -106,13 +109,15 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 		{map[string]any{"owner": "acme", "project_number": 1, "fields": map[string]any{"Status": []string{"Todo"}}}, "project"},
 	} {
 		e := refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "project": c.project})
-		wantEnvelope(t, t.Errorf, fmt.Sprintf("project %v", c.project), e, envelopeWant{code: contract.CodeInvalidField, field: c.field})
+		contracttest.Matches(t, fmt.Sprintf("project %v", c.project), e, contracttest.Want{Code: contract.CodeInvalidField, Field: c.field})
 	}
 	// Issue 1's item is archived: its fields cannot change, and that is
 	// known before the title is written.
 	e = refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": 1, "title": "renamed",
 		"project": place(map[string]any{"Priority": "P2"})})
-	wantEnvelope(t, t.Fatalf, "archived item", e, envelopeWant{code: contract.CodeValidationFailed, settlement: contract.NotStarted, repair: projects.NameUpdateProjectItem})
+	if !contracttest.Matches(t, "archived item", e, contracttest.Want{Code: contract.CodeValidationFailed, Settlement: contract.NotStarted, RepairTool: projects.NameUpdateProjectItem}) {
+		t.FailNow()
+	}
 	inWidgets(env, func(r *emulator.Repo) {
 		if r.Issue(1).Title == "renamed" {
 			t.Fatal("issue 1's title = \"renamed\", want it unwritten")
@@ -123,7 +128,7 @@ func TestIssueWritesCheckTheBoardFirst(t *testing.T) {
 	}
 	e = refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard,
 		"project": map[string]any{"owner": "acme", "project_number": 42}})
-	wantEnvelope(t, t.Errorf, "no such board", e, envelopeWant{code: contract.CodeProjectNotFound, settlement: contract.NotStarted})
+	contracttest.Matches(t, "no such board", e, contracttest.Want{Code: contract.CodeProjectNotFound, Settlement: contract.NotStarted})
 }
 
 // When the board write fails after the issue write, the call is a
@@ -138,7 +143,9 @@ func TestPlacementFailureIsPartialSuccess(t *testing.T) {
 	}
 	e := refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "Half done",
 		"project": place(map[string]any{"Status": "In progress"})})
-	wantEnvelope(t, t.Fatalf, "placement failed", e, envelopeWant{code: contract.CodePartialSuccess, settlement: contract.RemoteSuccessKnown})
+	if !contracttest.Matches(t, "placement failed", e, contracttest.Want{Code: contract.CodePartialSuccess, Settlement: contract.RemoteSuccessKnown}) {
+		t.FailNow()
+	}
 	if e.FollowUp == nil {
 		t.Fatalf("placement failed: follow_up = nil, want a call of %s", toolkit.NameUpdateIssue)
 	}
@@ -239,7 +246,9 @@ func TestIssueWritesStayWithTheIssuesOwner(t *testing.T) {
 	env := start(t, "")
 	e := refused(t, env, toolkit.NameUpdateIssue, map[string]any{"owner": "acme", "repo": "widgets", "issue_number": onBoard, "title": "Moved on",
 		"project": map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "fields": map[string]any{"Status": "Todo"}}})
-	wantEnvelope(t, t.Fatalf, "another owner's board", e, envelopeWant{code: contract.CodeInvalidField, field: "project.owner", repair: toolkit.NameUpdateIssue})
+	if !contracttest.Matches(t, "another owner's board", e, contracttest.Want{Code: contract.CodeInvalidField, Field: "project.owner", RepairTool: toolkit.NameUpdateIssue}) {
+		t.FailNow()
+	}
 	args := string(mustMarshal(t, e.Repair.Arguments))
 	if strings.Contains(args, "project") {
 		t.Fatalf("repair arguments = %s, want them without project", args)
@@ -250,10 +259,14 @@ func TestIssueWritesStayWithTheIssuesOwner(t *testing.T) {
 	servertest.CallOK[map[string]any](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	e = refused(t, env, projects.NameUpdateProjectItem, map[string]any{"owner": "alice", "project_number": seed.DemoUserProjectNumber, "action": "add",
 		"item": map[string]any{"repo": "acme/widgets", "issue_number": onBoard}})
-	wantEnvelope(t, t.Fatalf, "acme's issue on alice's board", e, envelopeWant{code: contract.CodeInvalidField, field: "item.repo"})
+	if !contracttest.Matches(t, "acme's issue on alice's board", e, contracttest.Want{Code: contract.CodeInvalidField, Field: "item.repo"}) {
+		t.FailNow()
+	}
 	e = refused(t, env, toolkit.NameCreateIssue, map[string]any{"owner": "acme", "repo": "widgets", "title": "x",
 		"project": map[string]any{"owner": "alice", "project_number": 1}})
-	wantEnvelope(t, t.Fatalf, "create on another owner's board", e, envelopeWant{code: contract.CodeInvalidField, field: "project.owner", repair: toolkit.NameCreateIssue})
+	if !contracttest.Matches(t, "create on another owner's board", e, contracttest.Want{Code: contract.CodeInvalidField, Field: "project.owner", RepairTool: toolkit.NameCreateIssue}) {
+		t.FailNow()
+	}
 }
 
 func mustMarshal(t *testing.T, v any) []byte {

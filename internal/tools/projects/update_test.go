@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator/seed"
 	"github.com/ghgate/ghgate/internal/tools/projects"
 )
@@ -119,7 +120,7 @@ func TestUnknownFieldsAndOptionsAreRefused(t *testing.T) {
 		{map[string]any{"Title": "renamed"}, contract.CodeInvalidField, "fields.Title", ""},
 	} {
 		e := refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": c.fields}))
-		if !wantEnvelope(t, t.Errorf, fmt.Sprintf("%v", c.fields), e, envelopeWant{code: c.code, field: c.field, settlement: contract.NotStarted}) {
+		if !contracttest.Matches(t, fmt.Sprintf("%v", c.fields), e, contracttest.Want{Code: c.code, Field: c.field, Settlement: contract.NotStarted}) {
 			continue
 		}
 		if c.lists == "" {
@@ -141,7 +142,7 @@ func TestUnknownFieldsAndOptionsAreRefused(t *testing.T) {
 		t.Fatalf("item version = %q, want %q: a refused write changed the item", after.Item.Version, before.Item.Version)
 	}
 	e := refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "clear_field", "field": "Colour"}))
-	wantEnvelope(t, t.Errorf, "clear_field of no field", e, envelopeWant{code: contract.CodeProjectFieldNotFound, field: "field"})
+	contracttest.Matches(t, "clear_field of no field", e, contracttest.Want{Code: contract.CodeProjectFieldNotFound, Field: "field"})
 }
 
 // add puts an issue on the board once, with fields; again it is a no_op
@@ -213,7 +214,9 @@ func TestItemActions(t *testing.T) {
 	}
 
 	e := refused(t, env, projects.NameUpdateProjectItem, update(offBoard, map[string]any{"action": "remove"}))
-	wantEnvelope(t, t.Fatalf, "remove without confirm", e, envelopeWant{code: contract.CodeInvalidField, field: "confirm", settlement: contract.NotStarted})
+	if !contracttest.Matches(t, "remove without confirm", e, contracttest.Want{Code: contract.CodeInvalidField, Field: "confirm", Settlement: contract.NotStarted}) {
+		t.FailNow()
+	}
 	removed := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if !removed.Removed {
 		t.Fatalf("remove: removed = false, want true: %+v", removed)
@@ -242,7 +245,9 @@ func TestArchivedItemsAreUnarchivedFirst(t *testing.T) {
 	env := start(t, seed.DemoTokenBob)
 	set := board(map[string]any{"item": map[string]any{"repo": "widgets", "issue_number": 1}, "action": "set_fields", "fields": map[string]any{"Notes": "reopen?"}})
 	e := refused(t, env, projects.NameUpdateProjectItem, set)
-	wantEnvelope(t, t.Fatalf, "archived item", e, envelopeWant{code: contract.CodeValidationFailed, settlement: contract.NotStarted})
+	if !contracttest.Matches(t, "archived item", e, contracttest.Want{Code: contract.CodeValidationFailed, Settlement: contract.NotStarted}) {
+		t.FailNow()
+	}
 	un := servertest.CallOK[projects.UpdateProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if un.Item.Archived {
 		t.Fatalf("repair: archived = true, want false: %+v", un)
@@ -260,13 +265,17 @@ func TestExpectedVersionConflict(t *testing.T) {
 	servertest.CallOK[projects.UpdateProjectItemOut](t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "changed meanwhile"}}))
 	e := refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "mine"},
 		"expected_version": read.Item.Version}))
-	wantEnvelope(t, t.Fatalf, "stale version", e, envelopeWant{code: contract.CodeConflict, settlement: contract.NotStarted})
+	if !contracttest.Matches(t, "stale version", e, contracttest.Want{Code: contract.CodeConflict, Settlement: contract.NotStarted}) {
+		t.FailNow()
+	}
 	now := servertest.CallOK[projects.GetProjectItemOut](t, env, e.Repair.Tool, repairArgs(t, e.Repair))
 	if got := str(now.Item.Fields["Notes"]); got != "changed meanwhile" {
 		t.Fatalf("repair read Notes = %s, want %q: %+v", got, "changed meanwhile", now.Item)
 	}
 	e = refused(t, env, projects.NameUpdateProjectItem, update(onBoard, map[string]any{"action": "set_fields", "fields": map[string]any{"Notes": "x"}, "expected_version": "nope"}))
-	wantEnvelope(t, t.Fatalf, "not a version", e, envelopeWant{code: contract.CodeInvalidField, field: "expected_version"})
+	if !contracttest.Matches(t, "not a version", e, contracttest.Want{Code: contract.CodeInvalidField, Field: "expected_version"}) {
+		t.FailNow()
+	}
 }
 
 // Arguments that do not fit are refused by name before any request.
@@ -284,7 +293,7 @@ func TestUpdateArgumentRefusals(t *testing.T) {
 		{update(onBoard, map[string]any{"action": "archive", "after_item": map[string]any{"repo": "widgets", "issue_number": 1}}), "after_item"},
 	} {
 		e := refused(t, env, projects.NameUpdateProjectItem, c.args)
-		wantEnvelope(t, t.Errorf, fmt.Sprintf("%v", c.args), e, envelopeWant{code: contract.CodeInvalidField, field: c.field, settlement: contract.NotStarted})
+		contracttest.Matches(t, fmt.Sprintf("%v", c.args), e, contracttest.Want{Code: contract.CodeInvalidField, Field: c.field, Settlement: contract.NotStarted})
 	}
 	wantCalls(t, env, 0)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/pullrequests"
@@ -28,10 +29,10 @@ func TestResolveLostTo502(t *testing.T) {
 	w := findThread(t, env, isBot)
 	failMutation(t, env, emulator.FaultStatus, 502)
 	e := refused(t, env, tool, w.args("resolve", nil))
-	wantCode(t, "502", e, contract.CodeUpstreamUnavailable)
-	wantSettlement(t, "502", e, contract.NoRemoteSuccessKnown)
-	wantTemporary(t, "502", e, true)
-	wantRepairTool(t, "502", e, tool)
+	contracttest.Code(t, "502", e, contract.CodeUpstreamUnavailable)
+	contracttest.Settlement(t, "502", e, contract.NoRemoteSuccessKnown)
+	contracttest.Temporary(t, "502", e, true)
+	contracttest.MustRepair(t, "502", e.Repair, tool)
 	if r, _ := threadState(t, env, w); r {
 		t.Fatal("502: the thread's resolved = true, want false")
 	}
@@ -51,9 +52,9 @@ func TestResolveLostAfterApplying(t *testing.T) {
 	w := findThread(t, env, isBot)
 	failMutation(t, env, emulator.FaultDropAfter, 0)
 	e := refused(t, env, tool, w.args("resolve", nil))
-	wantSettlement(t, "dropped answer", e, contract.Indeterminate)
-	wantTemporary(t, "dropped answer", e, true)
-	wantRepairTool(t, "dropped answer", e, tool)
+	contracttest.Settlement(t, "dropped answer", e, contract.Indeterminate)
+	contracttest.Temporary(t, "dropped answer", e, true)
+	contracttest.MustRepair(t, "dropped answer", e.Repair, tool)
 	if r, _ := threadState(t, env, w); !r {
 		t.Fatal("dropped answer: the emulator's resolved = false, want true (the resolve applied)")
 	}
@@ -73,9 +74,9 @@ func TestUnkeyedReplyLost(t *testing.T) {
 	w := findThread(t, env, isBot)
 	failMutation(t, env, emulator.FaultDropAfter, 0)
 	e := refused(t, env, tool, w.args("reply", map[string]any{"body": "Thanks, fixed."}))
-	wantSettlement(t, "lost reply", e, contract.Indeterminate)
-	wantTemporary(t, "lost reply", e, false)
-	wantRepairTool(t, "lost reply", e, toolkit.NameListIssueItems)
+	contracttest.Settlement(t, "lost reply", e, contract.Indeterminate)
+	contracttest.Temporary(t, "lost reply", e, false)
+	contracttest.MustRepair(t, "lost reply", e.Repair, toolkit.NameListIssueItems)
 	if _, n := threadState(t, env, w); n != 2 {
 		t.Fatalf("lost reply: the emulator holds %d comments, want 2 (the reply posted)", n)
 	}
@@ -108,15 +109,15 @@ func TestKeyedReply(t *testing.T) {
 	// The same key for another body is refused, with a fresh key ready.
 	other := w.args("reply", map[string]any{"body": "Something else.", "idempotency_key": "reply-1"})
 	reused := refused(t, env, tool, other)
-	wantCode(t, "reused key", reused, contract.CodeIdempotencyKeyReused)
-	wantRepairTool(t, "reused key", reused, tool)
+	contracttest.Code(t, "reused key", reused, contract.CodeIdempotencyKeyReused)
+	contracttest.MustRepair(t, "reused key", reused.Repair, tool)
 
 	failMutation(t, env, emulator.FaultDropAfter, 0)
 	lost := w.args("reply", map[string]any{"body": "And the docs are updated.", "idempotency_key": "reply-2"})
 	e := refused(t, env, tool, lost)
-	wantSettlement(t, "lost keyed reply", e, contract.Indeterminate)
-	wantTemporary(t, "lost keyed reply", e, true)
-	wantRepairTool(t, "lost keyed reply", e, tool)
+	contracttest.Settlement(t, "lost keyed reply", e, contract.Indeterminate)
+	contracttest.Temporary(t, "lost keyed reply", e, true)
+	contracttest.MustRepair(t, "lost keyed reply", e.Repair, tool)
 	adopted := servertest.CallOK[pullrequests.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments)
 	if !adopted.Replayed {
 		t.Errorf("repeat after a lost answer: replayed = false, want true")

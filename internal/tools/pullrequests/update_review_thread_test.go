@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/issues"
@@ -86,8 +87,8 @@ func TestReviewThreadsOfAnIssue(t *testing.T) {
 	args := map[string]any{"owner": "acme", "repo": "widgets", "issue_number": emulator.DemoParentIssue, "collection": "review_threads"}
 	res := env.Call(t, toolkit.NameListIssueItems, args)
 	e := res.Envelope(t)
-	wantCode(t, "review_threads of an issue", e, contract.CodeNotAPullRequest)
-	wantRepairTool(t, "review_threads of an issue", e, toolkit.NameListIssueItems)
+	contracttest.Code(t, "review_threads of an issue", e, contract.CodeNotAPullRequest)
+	contracttest.MustRepair(t, "review_threads of an issue", e.Repair, toolkit.NameListIssueItems)
 	if got := repairJSON(t, e)["collection"]; got != "comments" {
 		t.Errorf("review_threads of an issue: the repair's collection = %v, want %q (%s)", got, "comments", res.JSON)
 	}
@@ -172,19 +173,19 @@ func TestUpdateReviewThreadRefusesBadArguments(t *testing.T) {
 	w := findThread(t, env, isBot)
 	env.Upstream()
 	e := refused(t, env, tool, w.args("reply", map[string]any{"body": "  "}))
-	wantCode(t, "reply without body", e, contract.CodeInvalidField)
-	wantField(t, "reply without body", e, "body")
-	wantSettlement(t, "reply without body", e, contract.NotStarted)
+	contracttest.Code(t, "reply without body", e, contract.CodeInvalidField)
+	contracttest.Field(t, "reply without body", e, "body")
+	contracttest.Settlement(t, "reply without body", e, contract.NotStarted)
 	e = refused(t, env, tool, w.args("resolve", map[string]any{"body": "done"}))
 	a := repairJSON(t, e)
-	wantCode(t, "body with resolve", e, contract.CodeInvalidField)
+	contracttest.Code(t, "body with resolve", e, contract.CodeInvalidField)
 	if a["body"] != nil {
 		t.Errorf("body with resolve: the repair's body = %v, want none", a["body"])
 	}
 	if a["action"] != "resolve" {
 		t.Errorf("body with resolve: the repair's action = %v, want %q", a["action"], "resolve")
 	}
-	wantRepairTool(t, "body with resolve", e, tool)
+	contracttest.MustRepair(t, "body with resolve", e.Repair, tool)
 	// The repair, as given, resolves.
 	if out := servertest.CallOK[pullrequests.UpdateReviewThreadOut](t, env, e.Repair.Tool, e.Repair.Arguments); !out.Thread.Resolved {
 		t.Fatalf("repair: thread.resolved = false, want true (%+v)", out)
@@ -196,7 +197,7 @@ func TestUpdateReviewThreadRefusesBadArguments(t *testing.T) {
 		"neither":      {"owner": w.Owner, "repo": w.Repo, "pull": w.Pull, "action": "resolve"},
 	} {
 		e := refused(t, env, tool, args)
-		wantCode(t, name, e, contract.CodeInvalidField)
+		contracttest.Code(t, name, e, contract.CodeInvalidField)
 		if e.Repair == nil {
 			t.Errorf("%s: repair = nil, want a call to %s", name, toolkit.NameListIssueItems)
 		} else if e.Repair.Tool != toolkit.NameListIssueItems {
@@ -222,8 +223,8 @@ func TestUpdateReviewThreadOfAnotherPull(t *testing.T) {
 		"a gadgets thread under widgets": acme.args("resolve", map[string]any{"thread_id": other.ThreadID}),
 	} {
 		e := refused(t, env, tool, args)
-		wantCode(t, name, e, contract.CodeThreadNotOnPull)
-		wantSettlement(t, name, e, contract.NotStarted)
+		contracttest.Code(t, name, e, contract.CodeThreadNotOnPull)
+		contracttest.Settlement(t, name, e, contract.NotStarted)
 		if e.Repair == nil {
 			t.Errorf("%s: repair = nil, want a call to %s", name, toolkit.NameListIssueItems)
 		} else if e.Repair.Tool != toolkit.NameListIssueItems {
@@ -253,10 +254,10 @@ func TestUpdateReviewThreadByCommentID(t *testing.T) {
 	acme := findThread(t, env, func(x where) bool { return x.Owner == emulator.DemoOrg })
 	args["comment_id"] = acme.CommentID
 	e := refused(t, env, tool, args)
-	wantCode(t, "another pull request's comment", e, contract.CodeThreadNotOnPull)
-	wantField(t, "another pull request's comment", e, "comment_id")
+	contracttest.Code(t, "another pull request's comment", e, contract.CodeThreadNotOnPull)
+	contracttest.Field(t, "another pull request's comment", e, "comment_id")
 	issue := map[string]any{"owner": "acme", "repo": "widgets", "pull": emulator.DemoParentIssue, "comment_id": 1, "action": "resolve"}
-	wantCode(t, "an issue's number", refused(t, env, tool, issue), contract.CodeNotAPullRequest)
+	contracttest.Code(t, "an issue's number", refused(t, env, tool, issue), contract.CodeNotAPullRequest)
 }
 
 // A credential that may read but not write is refused resolving, as
@@ -265,12 +266,12 @@ func TestUpdateReviewThreadWithoutWrite(t *testing.T) {
 	env := start(t, emulator.DemoTokenCarol)
 	w := findThread(t, env, func(x where) bool { return x.Owner == emulator.DemoOrg && !x.Resolved && x.PullAuthor != "carol" })
 	e := refused(t, env, tool, w.args("resolve", nil))
-	wantCode(t, "carol resolving", e, contract.CodeInsufficientScope)
+	contracttest.Code(t, "carol resolving", e, contract.CodeInsufficientScope)
 	if e.Details == nil || len(e.Details.RequiredScopes) == 0 {
 		t.Errorf("carol resolving: details = %+v, want required_scopes named", e.Details)
 	}
-	wantSettlement(t, "carol resolving", e, contract.NoRemoteSuccessKnown)
-	wantTemporary(t, "carol resolving", e, false)
+	contracttest.Settlement(t, "carol resolving", e, contract.NoRemoteSuccessKnown)
+	contracttest.Temporary(t, "carol resolving", e, false)
 	if r, _ := threadState(t, env, w); r {
 		t.Fatal("carol resolving: the thread's resolved = true, want false")
 	}
@@ -335,5 +336,5 @@ func TestReviewThreadsPage(t *testing.T) {
 		t.Errorf("page 2: has_more = true, want false")
 	}
 	args["collection"] = "comments"
-	wantCode(t, "the cursor on comments", env.Call(t, toolkit.NameListIssueItems, args).Envelope(t), contract.CodeCursorInvalid)
+	contracttest.Code(t, "the cursor on comments", env.Call(t, toolkit.NameListIssueItems, args).Envelope(t), contract.CodeCursorInvalid)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
@@ -100,7 +101,7 @@ func TestReportSecurityAlertsNamedRepoMissing(t *testing.T) {
 	t.Parallel()
 	env := fleetEnv(t, 12, servertest.Options{})
 	e := servertest.Refused(t, env, alertsTool, map[string]any{"owner": "fleet", "repo": "no-such-repo"})
-	wantCode(t, "missing repository", e, contract.CodeRepoNotFound)
+	contracttest.Code(t, "missing repository", e, contract.CodeRepoNotFound)
 	if e.Repair == nil {
 		t.Errorf("missing repository: repair = nil, want a report over the owner")
 	} else {

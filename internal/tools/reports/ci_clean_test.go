@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -142,8 +143,8 @@ func TestReportCIStatusCursorBoundToVerbosity(t *testing.T) {
 		}
 		args[k] = v
 		e := servertest.Refused(t, env, ciTool, args)
-		wantCode(t, k+" edited", e, "cursor_invalid")
-		wantRepairTool(t, k+" edited", e, ciTool)
+		contracttest.Code(t, k+" edited", e, "cursor_invalid")
+		contracttest.MustRepair(t, k+" edited", e.Repair, ciTool)
 		if out := ciReport(t, env, e.Repair.Arguments); len(out.Pulls) == 0 {
 			t.Errorf("%s edited: the repair %v: pulls = 0, want some", k, e.Repair.Arguments)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
@@ -310,8 +311,8 @@ func TestReportCIStatusNotFound(t *testing.T) {
 	}
 	i, _ := fleetWith(t, env)
 	e = servertest.Refused(t, env, ciTool, map[string]any{"owner": emulator.FleetOrg, "repo": emulator.Fleet(i).Name, "pull": 9999})
-	wantCode(t, "missing pull request", e, "issue_not_found")
-	wantRepairTool(t, "missing pull request", e, ciTool)
+	contracttest.Code(t, "missing pull request", e, "issue_not_found")
+	contracttest.MustRepair(t, "missing pull request", e.Repair, ciTool)
 	if out := ciReport(t, env, e.Repair.Arguments); len(out.Pulls) == 0 {
 		t.Errorf("repair %v: pulls = 0, want some", e.Repair.Arguments)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/caller"
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
@@ -327,11 +328,11 @@ func TestReportSecurityAlertsTooFewCallsForTheListing(t *testing.T) {
 	} {
 		e := servertest.Refused(t, env, alertsTool, args)
 		what := fmt.Sprint(args)
-		wantCode(t, what, e, "invalid_field")
+		contracttest.Code(t, what, e, "invalid_field")
 		if e.Details == nil || e.Details.Field != "max_api_calls" {
 			t.Errorf("%s: details = %+v, want field max_api_calls", what, e.Details)
 		}
-		wantRepairTool(t, what, e, alertsTool)
+		contracttest.MustRepair(t, what, e.Repair, alertsTool)
 		b, _ := json.Marshal(e.Repair.Arguments)
 		rows, _ := allAlerts(t, env, json.RawMessage(b))
 		want := planted(env, "fleet", false, allTypes...)

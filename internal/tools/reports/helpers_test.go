@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tooldef"
@@ -106,24 +105,4 @@ func handler(t *testing.T, env *servertest.Env, name string) mcp.ToolHandler {
 	}
 	t.Fatalf("no report named %s", name)
 	return nil
-}
-
-// wantCode checks an envelope's code, naming what was refused.
-func wantCode(t *testing.T, what string, e contract.Error, code contract.Code) {
-	t.Helper()
-	if e.Code != code {
-		t.Errorf("%s: code = %q, want %q (message %q)", what, e.Code, code, e.Message)
-	}
-}
-
-// wantRepairTool checks the tool an envelope's repair calls; a repair
-// that is missing stops the test, as the callers go on to make it.
-func wantRepairTool(t *testing.T, what string, e contract.Error, tool string) {
-	t.Helper()
-	if e.Repair == nil {
-		t.Fatalf("%s: repair = nil, want a call to %s (%+v)", what, tool, e)
-	}
-	if e.Repair.Tool != tool {
-		t.Errorf("%s: repair.tool = %q, want %q", what, e.Repair.Tool, tool)
-	}
 }

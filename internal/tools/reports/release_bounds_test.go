@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/emulator/state"
 	"github.com/ghgate/ghgate/internal/server/servertest"
@@ -63,7 +64,7 @@ func TestReportReleasePRsTinyBudget(t *testing.T) {
 					if e.Details == nil || e.Details.Field != "max_api_calls" {
 						t.Fatalf("%s: details = %+v, want field max_api_calls", what, e.Details)
 					}
-					wantRepairTool(t, what, e, releaseTool)
+					contracttest.MustRepair(t, what, e.Repair, releaseTool)
 					if refused++; refused > 1 {
 						t.Fatalf("analyze %v: the repair was refused again, want it to run: %s", tc.analyze, e.Message)
 					}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
@@ -321,8 +322,8 @@ func TestReportReleasePRsRepoNotFound(t *testing.T) {
 	t.Parallel()
 	env := fleetEnv(t, 4, servertest.Options{})
 	e := servertest.Refused(t, env, releaseTool, map[string]any{"owner": "fleet", "repo": "nope"})
-	wantCode(t, "missing repository", e, "repo_not_found")
-	wantRepairTool(t, "missing repository", e, releaseTool)
+	contracttest.Code(t, "missing repository", e, "repo_not_found")
+	contracttest.MustRepair(t, "missing repository", e.Repair, releaseTool)
 	args, _ := e.Repair.Arguments.(map[string]any)
 	if args["owner"] != "fleet" {
 		t.Errorf("repair arguments: owner = %v, want %q (%v)", args["owner"], "fleet", e.Repair.Arguments)
@@ -335,7 +336,7 @@ func TestReportReleasePRsRepoNotFound(t *testing.T) {
 	}
 	// An owner that is no account: not_found, with the call that finds it.
 	e = servertest.Refused(t, env, releaseTool, map[string]any{"owner": "no-such-owner-here"})
-	wantCode(t, "unknown owner", e, "not_found")
+	contracttest.Code(t, "unknown owner", e, "not_found")
 	if e.Repair == nil || e.Repair.Tool == "" {
 		t.Errorf("unknown owner: repair = %+v, want a call", e.Repair)
 	}

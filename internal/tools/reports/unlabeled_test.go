@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghgate/ghgate/internal/contract/contracttest"
 	"github.com/ghgate/ghgate/internal/emulator"
 	"github.com/ghgate/ghgate/internal/server/servertest"
 	"github.com/ghgate/ghgate/internal/tools/reports"
@@ -253,8 +254,8 @@ func TestReportUnlabeledCursorBoundToFilters(t *testing.T) {
 	args := first.NextCall.Arguments.(map[string]any)
 	args["target"] = "issues"
 	e := env.Call(t, tool, args).Envelope(t)
-	wantCode(t, "another target under the cursor", e, "cursor_invalid")
-	wantRepairTool(t, "another target under the cursor", e, tool)
+	contracttest.Code(t, "another target under the cursor", e, "cursor_invalid")
+	contracttest.MustRepair(t, "another target under the cursor", e.Repair, tool)
 	restart, ok := e.Repair.Arguments.(map[string]any)
 	if !ok {
 		t.Fatalf("another target under the cursor: repair.arguments = %v, want an object", e.Repair.Arguments)
