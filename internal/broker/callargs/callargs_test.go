@@ -52,6 +52,10 @@ func TestReadUpstreamFindsEveryOwner(t *testing.T) {
 		{`{"repositories":["widgets"],"filter":{"org":null,"user":""}}`, "", nil, []string{"widgets"}},
 		{`{"query":"user:@me"}`, "", []string{"@me"}, nil},
 		{`{"title":"fleet/x","name":"fleet"}`, "", nil, nil},
+		{`{"title":"fleet/x","filter":{"TITLE":"fleet/x","filePath":"fleet/x","file_name":"fleet/x"}}`, "", nil, nil},
+		// Prose only as spelled: other spellings are read like any key.
+		{`{"items":[{"_name":"fleet/x"}]}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		{`{"filter":{"ti-tle":"fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 	} {
 		a, e := ReadUpstream(json.RawMessage(c.args), anyArgs)
 		if e != nil {

@@ -122,7 +122,7 @@ func (r rules) kindOf(keys []string, above kind) kind {
 	if above != plain {
 		return above
 	}
-	if proseKeys[normalKey(last)] {
+	if proseKeys[strings.ToLower(Fold(last))] {
 		return proseKind
 	}
 	return plain
@@ -160,12 +160,17 @@ func kindByName(key string) (kind, bool) {
 	return plain, false
 }
 
-// proseKeys (as normalKey spells them) hold text or paths, not names.
+// proseKeys hold text or paths, not names. They match in any letter case
+// (Fold's, as Go's encoding/json matches a field) but only as spelled
+// here: unlike kindByName's wide reading, which can only refuse more, a
+// key taken for prose is never read for a name, so "_name" or "n-ame"
+// stays a key whose OWNER/REPO value routes the call.
 var proseKeys = map[string]bool{
 	"title": true, "body": true, "content": true, "message": true, "description": true, "text": true,
-	"comment": true, "note": true, "path": true, "filepath": true, "file": true, "files": true,
-	"filename": true, "ref": true, "branch": true, "sha": true, "commit": true, "label": true,
-	"labels": true, "name": true, "tag": true, "pattern": true, "diff": true, "patch": true,
+	"comment": true, "note": true, "path": true, "filepath": true, "file_path": true, "file-path": true,
+	"file": true, "files": true, "filename": true, "file_name": true, "file-name": true, "ref": true,
+	"branch": true, "sha": true, "commit": true, "label": true, "labels": true, "name": true, "tag": true,
+	"pattern": true, "diff": true, "patch": true,
 }
 
 // maxDepth bounds how deep arguments may nest: no tool's arguments come
