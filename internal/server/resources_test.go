@@ -590,3 +590,42 @@ func TestEveryResourceHintsItsScope(t *testing.T) {
 		}
 	}
 }
+
+// ghgate://schemas follows the served tools: it is built once and kept,
+// but a toolset enabled later is in the next session's read.
+func TestSchemasFollowEnabledToolsets(t *testing.T) {
+	t.Parallel()
+	env := servertest.Start(t, servertest.Options{})
+	read := func() map[string]json.RawMessage {
+		t.Helper()
+		res, err := env.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "ghgate://schemas"})
+		if err != nil {
+			t.Fatalf("read ghgate://schemas: %v", err)
+		}
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(res.Contents[0].Text), &doc); err != nil {
+			t.Fatalf("decode ghgate://schemas: %v", err)
+		}
+		return doc
+	}
+	const listProjects = "github_list_projects" // the projects toolset's
+	before := read()
+	if _, ok := before[listProjects]; ok {
+		t.Fatalf("ghgate://schemas lists %s before the projects toolset is enabled", listProjects)
+	}
+	if again := read(); len(again) != len(before) {
+		t.Fatalf("a second read lists %d tools, want %d", len(again), len(before))
+	}
+	if err := env.Stack.Server.EnableToolsets("projects"); err != nil {
+		t.Fatal(err)
+	}
+	// A new session: the SDK's client keeps the first read for its ttlMs.
+	env.Session = servertest.Connect(t, env.Stack.Server.MCP)
+	after := read()
+	if _, ok := after[listProjects]; !ok {
+		t.Errorf("after enabling projects, ghgate://schemas does not list %s", listProjects)
+	}
+	if got, want := len(after), len(env.Stack.Server.Tools()); got != want {
+		t.Errorf("after enabling projects, ghgate://schemas lists %d tools, want %d (those served)", got, want)
+	}
+}

@@ -102,9 +102,13 @@ type Server struct {
 
 	tasks *tasks.Manager
 
-	mu          sync.RWMutex
-	taskTools   map[string]tooldef.TaskSupport // served tools that may run as tasks
-	specs       []tooldef.Spec
+	mu        sync.RWMutex
+	taskTools map[string]tooldef.TaskSupport // served tools that may run as tasks
+	specs     []tooldef.Spec
+	// schemasDoc is ghgate://schemas for specs, built on its first read
+	// and dropped when specs change: building it encodes every served
+	// tool's schemas, the same bytes for every reader.
+	schemasDoc  []byte
 	defs        []*mcp.Tool // every served tool's definition, in listing order
 	extraNames  []string
 	summary     string // the capability summary, its fingerprint line included
@@ -313,7 +317,18 @@ func (s *Server) Serves(name string) bool {
 	return slices.Contains(s.extraNames, name)
 }
 
-func (s *Server) schemas() ([]byte, error) { return schemasDoc(s.Tools()) }
+func (s *Server) schemas() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.schemasDoc == nil {
+		doc, err := schemasDoc(s.specs)
+		if err != nil {
+			return nil, err
+		}
+		s.schemasDoc = doc
+	}
+	return s.schemasDoc, nil
+}
 
 // AddExtra serves one more tool that is not ghgate's own, through the
 // same wrapper as the rest (an upstream's tool arriving in the broker).
@@ -411,6 +426,7 @@ func (s *Server) EnableToolsets(names ...string) error {
 	}
 	for i, b := range added {
 		s.specs = append(s.specs, newSpecs[i])
+		s.schemasDoc = nil
 		s.noteTaskSupport(newSpecs[i])
 		// ghgate's own tools are listed before other servers'.
 		s.defs = slices.Insert(s.defs, len(s.specs)-1, b.def)

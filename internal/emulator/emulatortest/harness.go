@@ -24,11 +24,12 @@
 //   - GraphQL, the emulator's admin endpoints, HEAD requests and bodies the
 //     malformed_after fault cut short are not REST shapes and are skipped.
 //
-// Test packages that use it print the tally from TestMain:
+// Test packages that use it print the tally from TestMain (Tally also
+// leaves it where make test reads it):
 //
 //	func TestMain(m *testing.M) {
 //		code := m.Run()
-//		fmt.Println(emulatortest.Summary())
+//		emulatortest.Tally(emulatortest.Summary())
 //		os.Exit(code)
 //	}
 package emulatortest

@@ -3,7 +3,6 @@ package emulatortest
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -15,7 +14,7 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	fmt.Println(Summary())
+	Tally(Summary())
 	os.Exit(code)
 }
 

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -42,6 +43,29 @@ func Validated() int { return int(validated.Load()) }
 // Summary is the line test binaries print after their tests.
 func Summary() string {
 	return fmt.Sprintf("openapi fidelity: %d responses validated against %s", Validated(), Source())
+}
+
+// TallyEnv names a file that [Tally] appends its lines to as well: go test
+// shows a passing package's output only with -v, and make test prints
+// the tallies of its one -race run from there.
+const TallyEnv = "GHGATE_FIDELITY_TALLY"
+
+// Tally prints a fidelity tally line after a package's tests, and appends
+// it to the file TallyEnv names, if any.
+func Tally(line string) {
+	fmt.Println(line)
+	name := os.Getenv(TallyEnv)
+	if name == "" {
+		return
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err == nil {
+		_, err = fmt.Fprintln(f, line)
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", TallyEnv, err)
+	}
 }
 
 // ValidateResponse checks one emulator response against GitHub's OpenAPI

@@ -17,8 +17,8 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	fmt.Println(emulatortest.Summary())
-	fmt.Printf("fixture replay: %d recorded requests replayed\n", replayed.Load())
+	emulatortest.Tally(emulatortest.Summary())
+	emulatortest.Tally(fmt.Sprintf("fixture replay: %d recorded requests replayed", replayed.Load()))
 	os.Exit(code)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/emulator/emulatortest"
 )
 
 // graphQLReport is the fidelity tally TestGraphQL leaves behind, printed
@@ -13,11 +15,11 @@ var graphQLReport string
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if graphQLReport != "" {
-		fmt.Println(graphQLReport)
+		emulatortest.Tally(graphQLReport)
 	}
 	if n := projectsCount.validated.Load(); n > 0 {
-		fmt.Printf("projects graphql fidelity: %d documents validated against GitHub's schema (%d of them need the overlay)\n",
-			n, projectsCount.overlay.Load())
+		emulatortest.Tally(fmt.Sprintf("projects graphql fidelity: %d documents validated against GitHub's schema (%d of them need the overlay)",
+			n, projectsCount.overlay.Load()))
 	}
 	os.Exit(code)
 }

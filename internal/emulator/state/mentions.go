@@ -55,21 +55,33 @@ func parseMentions(text string, hosts ...string) []issueMention {
 		m  issueMention
 	}
 	var hits []hit
-	for _, loc := range urlRef.FindAllStringSubmatchIndex(text, -1) {
-		host := text[loc[2]:loc[3]]
-		if !knownHost(host, hosts) {
-			continue
-		}
-		if n, ok := refNumber(text[loc[8]:loc[9]]); ok {
-			hits = append(hits, hit{loc[0], issueMention{text[loc[4]:loc[5]], text[loc[6]:loc[7]], n}})
-		}
+	// Each pattern needs a literal most text lacks ("://", '#', "GH-");
+	// looking for it first spares the regexps, which backtrack, a body
+	// that cannot match.
+	hasURL := strings.Contains(text, "://")
+	hasHash := strings.Contains(text, "#")
+	if !hasURL && !hasHash && !strings.Contains(text, "GH-") {
+		return make([]issueMention, 0)
 	}
-	// URLs are blanked before the short forms are looked for, so a URL's
-	// fragment or path does not read as a second reference.
-	text = urlRef.ReplaceAllStringFunc(text, func(s string) string { return strings.Repeat(" ", len(s)) })
-	for _, loc := range repoRef.FindAllStringSubmatchIndex(text, -1) {
-		if n, ok := refNumber(text[loc[6]:loc[7]]); ok {
-			hits = append(hits, hit{loc[2], issueMention{text[loc[2]:loc[3]], text[loc[4]:loc[5]], n}})
+	if hasURL {
+		for _, loc := range urlRef.FindAllStringSubmatchIndex(text, -1) {
+			host := text[loc[2]:loc[3]]
+			if !knownHost(host, hosts) {
+				continue
+			}
+			if n, ok := refNumber(text[loc[8]:loc[9]]); ok {
+				hits = append(hits, hit{loc[0], issueMention{text[loc[4]:loc[5]], text[loc[6]:loc[7]], n}})
+			}
+		}
+		// URLs are blanked before the short forms are looked for, so a
+		// URL's fragment or path does not read as a second reference.
+		text = urlRef.ReplaceAllStringFunc(text, func(s string) string { return strings.Repeat(" ", len(s)) })
+	}
+	if hasHash {
+		for _, loc := range repoRef.FindAllStringSubmatchIndex(text, -1) {
+			if n, ok := refNumber(text[loc[6]:loc[7]]); ok {
+				hits = append(hits, hit{loc[2], issueMention{text[loc[2]:loc[3]], text[loc[4]:loc[5]], n}})
+			}
 		}
 	}
 	for _, loc := range bareRef.FindAllStringSubmatchIndex(text, -1) {

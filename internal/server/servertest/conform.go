@@ -101,9 +101,9 @@ func (e *schemaCache) published(cs *mcp.ClientSession, tool string) (p tooldef.P
 	if len(res.Contents) != 1 {
 		return p, false, fmt.Errorf("%s: %d contents, want 1", schemasURI, len(res.Contents))
 	}
-	doc := map[string]tooldef.Published{}
-	if err := json.Unmarshal([]byte(res.Contents[0].Text), &doc); err != nil {
-		return p, false, fmt.Errorf("decoding %s: %v", schemasURI, err)
+	doc, err := decodePublished(res.Contents[0].Text)
+	if err != nil {
+		return p, false, err
 	}
 	e.doc = doc
 	if p, ok := doc[tool]; ok {
@@ -116,6 +116,41 @@ func (e *schemaCache) published(cs *mcp.ClientSession, tool string) (p tooldef.P
 		}
 	}
 	return p, false, fmt.Errorf("ghgate has no tool of that name")
+}
+
+// publishedDocs are the ghgate://schemas documents decoded in this test
+// binary, by their text. Its sessions are served few distinct documents,
+// and decoding one was most of what checking an answer cost; a decoded
+// document is shared, and only read.
+var publishedDocs sync.Map // string → map[string]tooldef.Published
+
+func decodePublished(text string) (map[string]tooldef.Published, error) {
+	if doc, ok := publishedDocs.Load(text); ok {
+		return doc.(map[string]tooldef.Published), nil
+	}
+	doc := map[string]tooldef.Published{}
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, fmt.Errorf("decoding %s: %v", schemasURI, err)
+	}
+	publishedDocs.Store(text, doc)
+	return doc, nil
+}
+
+// resolvedSchemas are the schemas Conform has resolved, by schema: the
+// same published schema checks many answers, and resolving it again for
+// each was the rest of the cost.
+var resolvedSchemas sync.Map // *jsonschema.Schema → *jsonschema.Resolved
+
+func resolve(s *jsonschema.Schema) (*jsonschema.Resolved, error) {
+	if r, ok := resolvedSchemas.Load(s); ok {
+		return r.(*jsonschema.Resolved), nil
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	resolvedSchemas.Store(s, r)
+	return r, nil
 }
 
 // dryRun reports whether a call's arguments ask for a dry run.
@@ -144,7 +179,7 @@ func Conform(s *jsonschema.Schema, raw []byte) []string {
 	if len(problems) == 0 {
 		// Keywords the walk does not read (bounds, patterns, formats) are
 		// the library's to check.
-		if r, err := s.Resolve(nil); err != nil {
+		if r, err := resolve(s); err != nil {
 			problems = append(problems, "$: the published schema does not resolve: "+err.Error())
 		} else if err := r.Validate(plainJSON(raw)); err != nil {
 			problems = append(problems, "$: "+err.Error())
