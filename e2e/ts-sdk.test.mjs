@@ -138,7 +138,7 @@ for (const [name, connect] of Object.entries(transports)) {
       const listed = await conn.client.listResources();
       assert.equal(listed.cacheScope, 'public', 'resources/list is the same for every client');
       const summary = await read('ghgate://capabilities');
-      assert.equal(summary.ttlMs, 86400000);
+      assert.equal(summary.ttlMs, 300000);
       assert.equal(summary.cacheScope, 'public');
       const fp = /Surface fingerprint: (ghgate@\S+\+[0-9a-f]{16})/.exec(summary.contents[0].text)?.[1];
       assert.ok(fp, 'the summary names a ghgate@<version>+<hash> fingerprint');

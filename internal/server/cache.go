@@ -11,10 +11,15 @@ import (
 // GitHub may be cached only for that client, and briefly, as GitHub's own
 // state moves under it.
 const (
-	// surfaceTTL is for the capability summary, the error catalog and the
-	// schemas: they change only with the served surface, which is
-	// announced (list_changed) and named by the fingerprint.
+	// surfaceTTL is for the error catalog and the schemas: they change
+	// only with ghgate's version and its own toolsets.
 	surfaceTTL = 86_400_000
+	// summaryTTL is for the capability summary, which also names the
+	// tools served beside ghgate's own: a broker serves an upstream's
+	// tools from when they arrive, while sessions run. Only a
+	// resources/updated to a subscriber would drop a client's cached
+	// read, so the read is kept for minutes, as the lists are.
+	summaryTTL = listTTL
 	// githubTTL is for issues, comments, the issue index and labels.
 	githubTTL = 30_000
 	// listTTL is for resources/list and resources/templates/list: the

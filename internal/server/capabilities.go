@@ -70,8 +70,9 @@ func capabilities(specs []tooldef.Spec, extra []string, readOnly bool, resources
 	}
 	b.WriteString("\nResources: " + strings.Join(described, ", ") + "; a failed read is a JSON-RPC error with the envelope in error.data, " +
 		"-31000 when rate limited and -31001 when GitHub is unavailable (read again after retry_after_ms, or shortly when it is null)\n")
-	b.WriteString("Cache hints: " + capabilitiesURI + ", " + errorsURI + " and " + schemasURI + " are public, ttlMs 86400000 " +
-		"(they change only with the surface, and the fingerprint with them); issues, comments, the issue index and labels are " +
+	b.WriteString("Cache hints: " + errorsURI + " and " + schemasURI + " are public, ttlMs 86400000 " +
+		"(they change only with ghgate's version and toolsets); " + capabilitiesURI + " is public, ttlMs 300000 " +
+		"(it names tools added while sessions run, and the fingerprint); issues, comments, the issue index and labels are " +
 		"private to the credential that read them, ttlMs 30000; issue resources carry annotations.lastModified (the issue's updated_at).\n")
 	b.WriteString("\nCredentials: the operator configures the GitHub credential (a token, or the broker's routes); an agent never sends one. " +
 		"Each failure has its code: none configured for the target, missing_credential; GitHub refuses it (revoked, expired, wrong), " +

@@ -151,8 +151,12 @@ func (r *resources) registerFixed(m *mcp.Server) {
 				return nil, r.fail(req.Params.URI, contract.Errorf(contract.CodeInternal, "ghgate could not encode the document"))
 			}
 			// The same for every client of this deployment, and changed only
-			// with the surface: long-lived and public.
-			return hinted(text(req.Params.URI, mime, body), surfaceTTL, scopePublic), nil
+			// with the surface: public, and long-lived but for the summary.
+			ttl := surfaceTTL
+			if req.Params.URI == capabilitiesURI {
+				ttl = summaryTTL
+			}
+			return hinted(text(req.Params.URI, mime, body), ttl, scopePublic), nil
 		})
 	}
 	m.AddReceivingMiddleware(r.envelopeUnserved, annotateReads)

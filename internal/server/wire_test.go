@@ -281,7 +281,7 @@ func TestResourcesOnTheWire(t *testing.T) {
 				}
 				wantHints(t, "resources/list", rl.Cacheable, 300_000, "public")
 				summary := c.read(t, "ghgate://capabilities")
-				wantHints(t, "capabilities", summary.Cacheable, 86_400_000, "public")
+				wantHints(t, "capabilities", summary.Cacheable, 300_000, "public")
 				for _, want := range []string{"Surface fingerprint: " + enabled, "missing_credential", "invalid_credential",
 					"insufficient_scope with details.required_scopes", "free-form text (a title, body, comment, description or search text) never appears", "ttlMs 30000"} {
 					if !strings.Contains(summary.Contents[0].Text, want) {
