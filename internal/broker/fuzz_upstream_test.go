@@ -344,6 +344,10 @@ func (o *ownerOracle) walk(n *argNode, k argKind, path []string) {
 
 func oracleKind(path []string, inherited argKind) argKind {
 	key := path[len(path)-1]
+	if inherited == proseArg {
+		// An object below text is read afresh, key by key.
+		inherited = plainArg
+	}
 	for _, name := range []string{"owner", "org", "organization", "user", "username", "account", "login"} {
 		if strings.EqualFold(key, name) {
 			return ownerArg

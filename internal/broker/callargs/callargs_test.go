@@ -78,6 +78,58 @@ func TestReadUpstreamFindsEveryOwner(t *testing.T) {
 	}
 }
 
+// Shapes an upstream reads an owner from beyond the plain keys: remotes
+// of every scheme, the API paths on uploads.github.com, members of
+// objects below text, a query or a ref, plural and _name owner keys,
+// GraphQL's headRefName, and keys that only lower-case to a text key.
+// Each names fleet.
+func TestReadUpstreamReadsEveryForm(t *testing.T) {
+	for _, args := range []string{
+		`{"remote":"ssh://git@github.com/fleet/x.git"}`,
+		`{"remote":"git://github.com/fleet/x.git"}`,
+		`{"remote":"git+https://github.com/fleet/x.git"}`,
+		`{"remote":"git@github.com:/fleet/x.git"}`,
+		`{"remote":"org-123@github.com:fleet/x.git"}`,
+		`{"upload_url":"https://uploads.github.com/repos/fleet/x/releases/1/assets"}`,
+		`{"files":[{"path":"a","from":"fleet/x"}]}`,
+		`{"commit":{"url":"https://api.github.com/repos/fleet/x/commits/abc"}}`,
+		`{"query":{"target":"fleet/x"}}`,
+		`{"head":{"url":"https://github.com/fleet/x"}}`,
+		`{"head":"https://github.com/fleet/x/tree/main"}`,
+		`{"orgs":["fleet"]}`,
+		`{"owners":["fleet"]}`,
+		`{"organizations":["fleet"]}`,
+		`{"owner_name":"fleet"}`,
+		`{"headRefName":"fleet:main"}`,
+		`{"filter":{"t\u0130tle":"fleet/x"}}`,
+	} {
+		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
+		if e != nil {
+			t.Errorf("%s: refused: %s", args, e.Message)
+			continue
+		}
+		if got, e := a.NamedOwner(); e != nil || got != "fleet" {
+			t.Errorf("%s: NamedOwner = %q (%v), want fleet", args, got, e)
+		}
+	}
+	// Text stays text where it is text: a branch with a slash, a prose
+	// key's own strings and arrays of them.
+	for _, args := range []string{
+		`{"head":"feature/x"}`,
+		`{"labels":["fleet/x"]}`,
+		`{"title":"fleet/x","files":["fleet/x"]}`,
+	} {
+		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
+		if e != nil {
+			t.Errorf("%s: refused: %s", args, e.Message)
+			continue
+		}
+		if got := a.Owners(); len(got) != 0 {
+			t.Errorf("%s: Owners = %q, want none", args, got)
+		}
+	}
+}
+
 // A call naming two owners is refused before it is routed, with a repair.
 func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 	for _, args := range []string{
@@ -132,6 +184,12 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"repositories":["acme/"]}`,
 		`{"repositories":["/x"]}`,
 		`{"filter":` + deep + `}`,
+		// Dot segments: clients resolve them, so the owner reached is not
+		// the one the path spells.
+		`{"owner":"acme","filter":{"url":"https://github.com/acme/r/../../fleet/x"}}`,
+		`{"filter":{"url":"https://github.com/acme/%2e%2e/fleet/x"}}`,
+		`{"filter":{"url":"https://github.com/./fleet/x"}}`,
+		`{"filter":{"remote":"git@github.com:acme/../fleet/x.git"}}`,
 	} {
 		_, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e == nil {

@@ -119,10 +119,14 @@ func (r rules) kindOf(keys []string, above kind) kind {
 	if k, ok := kindByName(last); ok {
 		return k
 	}
-	if above != plain {
+	// A member of an object below an owner or repository key names what
+	// the key above names (repository.owner.login); below text, a query
+	// or a ref it is read afresh: {"files":[{"path":"a","from":"B/x"}]}
+	// names B.
+	if above == ownerKind || above == repoKind {
 		return above
 	}
-	if proseKeys[strings.ToLower(Fold(last))] {
+	if proseKeys[Fold(last)] {
 		return proseKind
 	}
 	return plain
@@ -152,25 +156,35 @@ func kindByName(key string) (kind, bool) {
 		return queryKind, true
 	case ends("repo", "repos", "repository", "repositories", "fullname", "namewithowner"):
 		return repoKind, true
-	case ends("owner", "org", "organization", "organisation", "login", "username"):
+	case ends("owner", "owners", "org", "orgs", "organization", "organizations", "organisation", "organisations",
+		"login", "logins", "username", "usernames", "ownername", "orgname", "organizationname"):
 		return ownerKind, true
-	case n == "head" || n == "base":
+	case n == "head" || n == "base" || ends("headref", "headrefname", "baseref", "baserefname", "headlabel", "baselabel"):
+		// GraphQL's headRefName takes USER:BRANCH for a fork, as REST's
+		// head does.
 		return refKind, true
 	}
 	return plain, false
 }
 
-// proseKeys hold text or paths, not names. They match in any letter case
-// (Fold's, as Go's encoding/json matches a field) but only as spelled
-// here: unlike kindByName's wide reading, which can only refuse more, a
-// key taken for prose is never read for a name, so "_name" or "n-ame"
-// stays a key whose OWNER/REPO value routes the call.
-var proseKeys = map[string]bool{
-	"title": true, "body": true, "content": true, "message": true, "description": true, "text": true,
-	"comment": true, "note": true, "path": true, "filepath": true, "file_path": true, "file-path": true,
-	"file": true, "files": true, "filename": true, "file_name": true, "file-name": true, "ref": true,
-	"branch": true, "sha": true, "commit": true, "label": true, "labels": true, "name": true, "tag": true,
-	"pattern": true, "diff": true, "patch": true,
+// proseKeys (folded) hold text or paths, not names. They match under
+// simple case folding only (Fold's, as Go's encoding/json matches a
+// field), spelled as listed: unlike kindByName's wide reading, which can
+// only refuse more, a key taken for prose is never read for a name, so
+// "_name", "n-ame" or "tİtle" stays a key whose OWNER/REPO value routes
+// the call.
+var proseKeys = foldedSet("title", "body", "content", "message", "description", "text",
+	"comment", "note", "path", "filepath", "file_path", "file-path",
+	"file", "files", "filename", "file_name", "file-name", "ref",
+	"branch", "sha", "commit", "label", "labels", "name", "tag",
+	"pattern", "diff", "patch")
+
+func foldedSet(keys ...string) map[string]bool {
+	set := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		set[Fold(k)] = true
+	}
+	return set
 }
 
 // maxDepth bounds how deep arguments may nest: no tool's arguments come
@@ -303,10 +317,19 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 	case plain:
 		// A GitHub URL or an OWNER/REPO string names its owner wherever
 		// it stands.
-		if owner, repo, ok := nameInText(v); ok {
+		owner, repo, ok, err := nameInText(v)
+		if err != nil {
+			return invalid(shown(at.field), "a GitHub URL or remote that "+err.Error())
+		}
+		if ok {
 			s.add(at.field, owner, repo)
 		}
 	case refKind:
+		if strings.Contains(v, "://") {
+			// A URL where a ref belongs (a branch name has no "://"):
+			// read as any value is.
+			return s.leaf(at, plain, v)
+		}
 		if owner, _, fork := strings.Cut(v, ":"); fork {
 			if github.CheckOwner(owner) != nil {
 				return invalid(shown(at.field), "must be a branch, or OWNER:BRANCH as GitHub spells names: it names the owner of the fork it is read from")

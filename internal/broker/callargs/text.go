@@ -1,62 +1,84 @@
 package callargs
 
 import (
+	"errors"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/github"
 )
 
+// errDotSegments refuses a GitHub URL or remote whose path holds "." or
+// "..": clients resolve them (curl, git, fetch, Python's urllib3) where
+// Go's net/http does not, so which owner it reaches cannot be read.
+var errDotSegments = errors.New(`has "." or ".." path segments: which repository it reaches depends on the client`)
+
 // nameInText reads the owner (and repository) a whole string value names
-// when no key says what it holds: a GitHub web, API or raw URL, a git
-// remote (git@HOST:OWNER/REPO), or OWNER/REPO itself. Anything else names
-// nothing.
-func nameInText(v string) (owner, repo string, ok bool) {
-	switch {
-	case strings.HasPrefix(v, "git@"):
-		_, path, found := strings.Cut(v, ":")
-		if !found {
-			return "", "", false
+// when no key says what it holds: a GitHub web, API or raw URL (any
+// scheme: https, ssh, git, git+https), an scp-style git remote
+// (USER@HOST:OWNER/REPO), or OWNER/REPO itself. Anything else names
+// nothing; a GitHub URL or remote whose path cannot be read is an error.
+func nameInText(v string) (owner, repo string, ok bool, err error) {
+	if user, rest, found := strings.Cut(v, "@"); found && !strings.Contains(v, "://") && !strings.ContainsAny(user, "/:") {
+		host, path, found := strings.Cut(rest, ":")
+		if !found || !strings.Contains(strings.ToLower(host), "github") {
+			return "", "", false, nil
 		}
-		return ownerRepo(strings.Split(strings.TrimSuffix(path, ".git"), "/"))
-	case strings.HasPrefix(strings.ToLower(v), "http://"), strings.HasPrefix(strings.ToLower(v), "https://"):
+		segs := strings.Split(strings.TrimSuffix(strings.TrimPrefix(path, "/"), ".git"), "/")
+		if slices.Contains(segs, ".") || slices.Contains(segs, "..") {
+			return "", "", false, errDotSegments
+		}
+		owner, repo, ok = ownerRepo(segs)
+		return owner, repo, ok, nil
+	}
+	switch {
+	case strings.Contains(v, "://"):
 		return nameInURL(v)
 	case strings.Count(v, "/") == 1:
 		o, r, _ := strings.Cut(v, "/")
 		if github.CheckRepo(o, r) == nil {
-			return o, r, true
+			return o, r, true, nil
 		}
 	}
-	return "", "", false
+	return "", "", false, nil
 }
 
 // nameInURL reads a GitHub URL: github.com/OWNER/REPO/…,
-// api.github.com/repos/OWNER/REPO/… (orgs/OWNER, users/OWNER), a GitHub
-// Enterprise server's /api/v3/ form of those, and
-// raw.githubusercontent.com/OWNER/REPO/…. Hosts that are not GitHub's
-// (their name holds no "github") name nothing.
-func nameInURL(v string) (owner, repo string, ok bool) {
-	u, err := url.Parse(v)
-	if err != nil || !strings.Contains(strings.ToLower(u.Hostname()), "github") {
-		return "", "", false
+// api.github.com/repos/OWNER/REPO/… (orgs/OWNER, users/OWNER), the same
+// API paths on uploads.github.com, a GitHub Enterprise server's /api/v3/
+// form of those, and raw.githubusercontent.com/OWNER/REPO/…. Hosts that
+// are not GitHub's (their name holds no "github") name nothing.
+func nameInURL(v string) (owner, repo string, ok bool, err error) {
+	u, perr := url.Parse(v)
+	if perr != nil || !strings.Contains(strings.ToLower(u.Hostname()), "github") {
+		return "", "", false, nil
 	}
 	segs := strings.FieldsFunc(u.Path, func(r rune) bool { return r == '/' })
+	if slices.Contains(segs, ".") || slices.Contains(segs, "..") {
+		return "", "", false, errDotSegments
+	}
+	host := strings.ToLower(u.Hostname())
 	if len(segs) >= 2 && segs[0] == "api" && segs[1] == "v3" {
 		segs = segs[2:]
-	} else if strings.HasPrefix(strings.ToLower(u.Hostname()), "api.") {
-		// api.github.com's paths are the API's already.
+	} else if strings.HasPrefix(host, "api.") || strings.HasPrefix(host, "uploads.") {
+		// api.github.com's and uploads.github.com's paths are the API's.
 	} else if len(segs) > 0 && (segs[0] == "orgs" || segs[0] == "users") {
-		return ownerRepo(segs[1:2])
+		owner, repo, ok = ownerRepo(segs[1:2])
+		return owner, repo, ok, nil
 	} else {
-		return ownerRepo(segs)
+		owner, repo, ok = ownerRepo(segs)
+		return owner, repo, ok, nil
 	}
 	if len(segs) >= 2 && (segs[0] == "repos" || segs[0] == "orgs" || segs[0] == "users") {
 		if segs[0] == "repos" {
-			return ownerRepo(segs[1:])
+			owner, repo, ok = ownerRepo(segs[1:])
+		} else {
+			owner, repo, ok = ownerRepo(segs[1:2])
 		}
-		return ownerRepo(segs[1:2])
+		return owner, repo, ok, nil
 	}
-	return "", "", false
+	return "", "", false, nil
 }
 
 // ownerRepo reads OWNER and, when present, REPO from the first two path
