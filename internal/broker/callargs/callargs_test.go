@@ -102,6 +102,10 @@ func TestReadUpstreamReadsEveryForm(t *testing.T) {
 		`{"owner_name":"fleet"}`,
 		`{"headRefName":"fleet:main"}`,
 		`{"filter":{"t\u0130tle":"fleet/x"}}`,
+		`{"link":" https://github.com/fleet/x"}`,
+		`{"link":"https://github.com/fleet/x\n"}`,
+		`{"link":"https://git\nhub.com/fleet/x"}`,
+		`{"link":"https://github.com\\fleet\\x"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
 		if e != nil {

@@ -20,6 +20,7 @@ var errDotSegments = errors.New(`has "." or ".." path segments: which repository
 // (USER@HOST:OWNER/REPO), or OWNER/REPO itself. Anything else names
 // nothing; a GitHub URL or remote whose path cannot be read is an error.
 func nameInText(v string) (owner, repo string, ok bool, err error) {
+	v = asURLParserSees(v)
 	if user, rest, found := strings.Cut(v, "@"); found && !strings.Contains(v, "://") && !strings.ContainsAny(user, "/:") {
 		host, path, found := strings.Cut(rest, ":")
 		if !found || !strings.Contains(strings.ToLower(host), "github") {
@@ -42,6 +43,25 @@ func nameInText(v string) (owner, repo string, ok bool, err error) {
 		}
 	}
 	return "", "", false, nil
+}
+
+// asURLParserSees is v as a WHATWG URL parser (Node's URL, browsers)
+// reads it before parsing: spaces and control characters trimmed from
+// the ends, tabs and newlines removed wherever they are, and, in an
+// http(s) URL, backslashes taken for slashes. A value an upstream would
+// clean up so is read clean.
+func asURLParserSees(v string) string {
+	v = strings.TrimFunc(v, func(r rune) bool { return r <= ' ' })
+	v = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, v)
+	if lower := strings.ToLower(v); strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") {
+		v = strings.ReplaceAll(v, `\`, "/")
+	}
+	return v
 }
 
 // nameInURL reads a GitHub URL: github.com/OWNER/REPO/…,
