@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ghgate/ghgate/internal/policy"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/ghgate/ghgate/internal/broker/upstream"
 	"github.com/ghgate/ghgate/internal/caller"
 	"github.com/ghgate/ghgate/internal/contract"
+	"github.com/ghgate/ghgate/internal/policy"
 	"github.com/ghgate/ghgate/internal/redact"
 	"github.com/ghgate/ghgate/internal/server"
 	"github.com/ghgate/ghgate/internal/store"
@@ -157,6 +159,19 @@ func New(cfg *Config, opts Options) (*Broker, error) {
 	return b, nil
 }
 
+// gitHubHosts are the hosts whose URLs an upstream's arguments name
+// owners by beside GitHub's own: the configured server's (a GitHub
+// Enterprise server's name need not say "github").
+func gitHubHosts(apiURL string) []string {
+	u, err := url.Parse(apiURL)
+	if apiURL == "" || err != nil || u.Hostname() == "" {
+		return nil
+	}
+	host := strings.ToLower(u.Hostname())
+	// api.HOST serves the API of a server whose web host is HOST.
+	return []string{strings.TrimPrefix(host, "api.")}
+}
+
 // connectUpstreams starts every [[upstream]] and returns its allowlisted
 // tools for the server to serve beside ghgate's own (name clashes are
 // refused there). The routed credential reaches each upstream from the
@@ -168,7 +183,8 @@ func (b *Broker) connectUpstreams(ctx context.Context, svc *toolkit.Service) ([]
 	// counted in the call's audit line.
 	deps := augment.Deps{CI: (&reports.Tools{Service: svc}).CommitCI, Refuse: b.refusal, Redact: b.secrets.String}
 	for _, u := range b.cfg.Upstreams {
-		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner, User: u.User, WriteUser: u.WriteUser, SecretsFile: b.cfg.Secrets.File}
+		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner, User: u.User, WriteUser: u.WriteUser, SecretsFile: b.cfg.Secrets.File,
+			GitHubHosts: gitHubHosts(b.cfg.GitHub.URL)}
 		for _, a := range u.Allow {
 			ucfg.Allow = append(ucfg.Allow, upstream.Allowed{Tool: a.Tool, Mode: tooldef.Mode(a.Mode), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs})
 		}

@@ -494,3 +494,17 @@ allow = [` + allow + `]
 		}
 	}
 }
+
+// A URL on the configured GitHub server names its owner, though the
+// server's name does not say "github": the broker reads it as it reads a
+// github.com URL.
+func TestUpstreamURLOnTheConfiguredServerChoosesTheRoute(t *testing.T) {
+	t.Parallel()
+	ru := startRoutedUpstream(t, fakeAllow(""))
+	o := ru.call(t, "list_issues_filtered", `{"filter":{"link":"http://127.0.0.1:9/alice/notes/issues/3"}}`)
+	o.wantSent(t, "a URL of alice/notes", "alice-read")
+	o.wantNamed(t, "a URL of alice/notes", []string{"alice"}, []string{"alice/notes"})
+
+	o = ru.call(t, "list_issues_filtered", `{"filter":{"link":"http://127.0.0.1:9/fleet/x"}}`)
+	o.wantRefused(t, "a URL of fleet/x", "missing_credential")
+}

@@ -133,7 +133,7 @@ func targets(a callargs.Args) []target {
 		}
 		return out
 	}
-	refs := searchquery.Refs(searchquery.Tokens(a.Target.Query))
+	refs := a.QueryRefs()
 	if len(refs) == 0 {
 		return []target{{}}
 	}

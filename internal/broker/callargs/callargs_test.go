@@ -36,7 +36,8 @@ func TestReadUpstreamFindsEveryOwner(t *testing.T) {
 		{`{"filter":{"url":"https://github.com/fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 		{`{"items":[{"html_url":"https://github.com/fleet/x/issues/1"}]}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 		{`{"filter":{"u":"https://api.github.com/repos/fleet/x/issues"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
-		{`{"filter":{"u":"https://ghes.example.com/api/v3/orgs/fleet"}}`, "", nil, nil},
+		{`{"filter":{"u":"https://ghes.example.com/api/v3/orgs/fleet"}}`, "fleet", []string{"fleet"}, nil},
+		{`{"filter":{"u":"https://ghes.example.com/fleet/x"}}`, "", nil, nil},
 		{`{"filter":{"u":"https://github.example.com/api/v3/orgs/fleet"}}`, "fleet", []string{"fleet"}, nil},
 		{`{"filter":{"remote":"git@github.com:fleet/x.git"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 		{`{"filter":{"q":"repo:fleet/x is:private"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
@@ -106,6 +107,30 @@ func TestReadUpstreamReadsEveryForm(t *testing.T) {
 		`{"link":"https://github.com/fleet/x\n"}`,
 		`{"link":"https://git\nhub.com/fleet/x"}`,
 		`{"link":"https://github.com\\fleet\\x"}`,
+		// Hosts as a URL parser maps them, and URLs it reads without
+		// "//".
+		`{"link":"https://%67ithub.com/fleet/x"}`,
+		`{"link":"https://\uff47\uff49\uff54\uff48\uff55\uff42\uff0ecom/fleet/x"}`,
+		`{"link":"https://git\u00adhub.com/fleet/x"}`,
+		`{"link":"https://GITHUB.COM./fleet/x"}`,
+		`{"link":"https://user:pw@github.com:443/fleet/x?tab=1#top"}`,
+		`{"link":"https:github.com/fleet/x"}`,
+		`{"link":"HTTPS:\\\\github.com\\fleet\\x"}`,
+		`{"link":"https://api.github.com/repos/fleet%2Fx/issues"}`,
+		// GHE.com's hosts, and a remote in scp form without a user.
+		`{"link":"https://octo.ghe.com/fleet/x"}`,
+		`{"link":"https://api.octo.ghe.com/repos/fleet/x"}`,
+		`{"remote":"github.com:fleet/x.git"}`,
+		// References as GitHub links them.
+		`{"issue":"fleet/x#12"}`,
+		`{"at":"fleet/x@4f2a9c1"}`,
+		`{"slug":"fleet/x/"}`,
+		// Search qualifiers wherever a search may be, in any encoding.
+		`{"searchTerm":"is:open repo:fleet/x"}`,
+		`{"keywords":["bug","org:fleet"]}`,
+		`{"filter":"user:fleet"}`,
+		`{"q":"is:open+org:fleet"}`,
+		`{"query":"repo%3Afleet/x is:open"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
 		if e != nil {
@@ -143,6 +168,9 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"acme","filter":{"query":"org:alice"}}`,
 		`{"org":"acme","query":"user:@me"}`,
 		`{"target":{"LOGIN":"acme"},"account":"alice"}`,
+		`{"owner":"acme","search":"is:open+repo:alice/notes"}`,
+		`{"owner":"acme","filter":{"terms":"bug user:alice"}}`,
+		`{"owner":"acme","repo":"widgets","query":"is:open%20repo:alice/notes"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e != nil {
@@ -194,6 +222,14 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"filter":{"url":"https://github.com/acme/%2e%2e/fleet/x"}}`,
 		`{"filter":{"url":"https://github.com/./fleet/x"}}`,
 		`{"filter":{"remote":"git@github.com:acme/../fleet/x.git"}}`,
+		`{"filter":{"url":"https:github.com/acme/./../fleet/x"}}`,
+		// A GraphQL document names owners in its own syntax; enterprise:
+		// reaches every organization of an enterprise.
+		`{"query":"query { repository(owner: \"fleet\", name: \"x\") { id } }"}`,
+		`{"filter":{"q":"{ viewer { login } }"}}`,
+		`{"query":"is:open enterprise:octo"}`,
+		`{"filter":{"terms":"bug (ENTERPRISE:octo)"}}`,
+		`{"filter":{"terms":"bug+enterprise%3Aocto"}}`,
 	} {
 		_, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e == nil {
@@ -202,6 +238,49 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		}
 		if e.Code != contract.CodeInvalidField {
 			t.Errorf("%s: code %s, want invalid_field", args, e.Code)
+		}
+	}
+}
+
+// A GitHub Enterprise server the broker is configured for is GitHub:
+// its URLs, and those of the hosts below it, name their owners; another
+// host's name nothing.
+func TestReadUpstreamKnowsTheConfiguredServer(t *testing.T) {
+	ghes := Upstream{Hosts: []string{"GHES.example.com."}}
+	for _, c := range []struct {
+		args  string
+		u     Upstream
+		owner string
+	}{
+		{`{"link":"https://ghes.example.com/fleet/x"}`, ghes, "fleet"},
+		{`{"link":"https://raw.ghes.example.com/fleet/x/main/README.md"}`, ghes, "fleet"},
+		{`{"remote":"git@ghes.example.com:fleet/x.git"}`, ghes, "fleet"},
+		{`{"link":"https://ghes.example.com/fleet/x"}`, Upstream{}, ""},
+		{`{"link":"https://notghes.example.com/fleet/x"}`, ghes, ""},
+		{`{"link":"https://example.com/fleet/x"}`, ghes, ""},
+	} {
+		a, e := ReadUpstream(json.RawMessage(c.args), c.u)
+		if e != nil {
+			t.Errorf("%s (hosts %q): refused: %s", c.args, c.u.Hosts, e.Message)
+			continue
+		}
+		if got, e := a.NamedOwner(); e != nil || got != c.owner {
+			t.Errorf("%s (hosts %q): NamedOwner = %q (%v), want %q", c.args, c.u.Hosts, got, e, c.owner)
+		}
+	}
+}
+
+// ghgate's own search reads its query's scope in every encoding too: a
+// '+' or an escaped space can join a second repository to the one named.
+func TestReadSeesScopeJoinedByPlusOrEscape(t *testing.T) {
+	for _, q := range []string{"is:open+repo:alice/notes", "is:open%20repo:alice/notes"} {
+		raw, _ := json.Marshal(map[string]string{"owner": "acme", "repo": "widgets", "query": q})
+		a, e := Read(raw, nil)
+		if e != nil {
+			t.Fatalf("%s: refused reading: %s", q, e.Message)
+		}
+		if _, e := a.NamedOwner(); e == nil {
+			t.Errorf("%s: routed, want refused (it reaches alice/notes)", q)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
-	"github.com/ghgate/ghgate/internal/searchquery"
 )
 
 // Upstream says how to read an upstream tool's arguments. Their schema is
@@ -27,6 +26,10 @@ type Upstream struct {
 	// OwnerArgs name owners ("acme"); RepoArgs repositories ("widgets"
 	// or "acme/widgets").
 	OwnerArgs, RepoArgs []string
+	// Hosts are the hosts, besides those named "github" and GHE.com's,
+	// whose URLs name owners as GitHub's do: the GitHub Enterprise server
+	// the broker is configured for (its hosts below included).
+	Hosts []string
 }
 
 // Name is one owner or repository an argument names.
@@ -75,10 +78,14 @@ var builtinKinds = map[string]kind{
 type rules struct {
 	anywhere map[string]kind // by key
 	paths    map[string]kind // by dotted path from the top
+	hosts    hosts
 }
 
 func (u Upstream) rules() rules {
 	r := rules{anywhere: make(map[string]kind, len(builtinKinds)+len(u.OwnerArgs)+len(u.RepoArgs)), paths: map[string]kind{}}
+	for _, h := range u.Hosts {
+		r.hosts = append(r.hosts, strings.TrimSuffix(strings.ToLower(h), "."))
+	}
 	for name, k := range builtinKinds {
 		r.anywhere[Fold(name)] = k
 	}
@@ -316,16 +323,18 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 		s.add(at.field, owner, repo)
 	case plain:
 		// A GitHub URL or an OWNER/REPO string names its owner wherever
-		// it stands.
-		owner, repo, ok, err := nameInText(v)
+		// it stands, and a search's scope qualifiers name theirs in any
+		// string that is not prose (searchTerm, keywords, a filter).
+		owner, repo, ok, err := nameInText(v, s.rules.hosts)
 		if err != nil {
 			return invalid(shown(at.field), "a GitHub URL or remote that "+err.Error())
 		}
 		if ok {
 			s.add(at.field, owner, repo)
 		}
+		return s.query(at, v, false)
 	case refKind:
-		if strings.Contains(v, "://") {
+		if _, _, isURL := urlParts(v); isURL {
 			// A URL where a ref belongs (a branch name has no "://"):
 			// read as any value is.
 			return s.leaf(at, plain, v)
@@ -337,13 +346,28 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 			s.add(at.field, owner, "")
 		}
 	case queryKind:
-		for _, r := range searchquery.Refs(searchquery.Tokens(v)) {
-			repo := ""
-			if r.Name == "repo" {
-				repo = r.Repo
-			}
-			s.add(at.field, r.Owner, repo)
+		return s.query(at, v, true)
+	}
+	return nil
+}
+
+// query reads the scope qualifiers of a search text (see [scopeRefs]). A
+// qualifier whose scope cannot be checked (enterprise:) is refused, and
+// so is a GraphQL document where a query is read (document: a "query"
+// key): it names what it acts on in its own syntax.
+func (s *scanner) query(at place, v string, document bool) *contract.Error {
+	if document && strings.Contains(v, "{") {
+		return invalid(shown(at.field), "holds a GraphQL document (or braces, which search does not use), whose owners the broker does not read: send a search query, or call a tool that takes the owner and repository as arguments")
+	}
+	if q, found := uncheckableScope(v); found {
+		return invalid(shown(at.field), "has the qualifier "+shown(q)+", whose scope (every organization of an enterprise) no owner's route bounds: name the organization with org: instead")
+	}
+	for _, r := range scopeRefs(v) {
+		repo := ""
+		if r.Name == "repo" {
+			repo = r.Repo
 		}
+		s.add(at.field, r.Owner, repo)
 	}
 	return nil
 }

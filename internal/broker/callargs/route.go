@@ -56,7 +56,7 @@ func (a Args) NamedOwner() (string, *contract.Error) {
 // repository): GitHub ORs such scopes together, so they would be searched
 // with the named owner's credential.
 func (a Args) queryWithin() *contract.Error {
-	for _, r := range searchquery.Refs(searchquery.Tokens(a.Target.Query)) {
+	for _, r := range a.QueryRefs() {
 		if r.Within(a.Target.Owner, a.Target.Repo) {
 			continue
 		}
@@ -104,7 +104,7 @@ func (a Args) names() []Name {
 	for _, r := range a.Target.Also {
 		out = append(out, Name{Field: "target_owner", Owner: r.Owner, Repo: r.Repo})
 	}
-	for _, r := range searchquery.Refs(searchquery.Tokens(a.Target.Query)) {
+	for _, r := range a.QueryRefs() {
 		n := Name{Field: "query", Owner: r.Owner}
 		if r.Name == "repo" {
 			n.Repo = r.Repo

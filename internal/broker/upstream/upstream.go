@@ -102,6 +102,10 @@ type Config struct {
 	// SecretsFile is the broker's secrets file: a child user who could
 	// read it is refused.
 	SecretsFile string
+	// GitHubHosts are the hosts, beside GitHub's own, whose URLs in a
+	// call's arguments name the owner it acts on (see
+	// [callargs.Upstream].Hosts).
+	GitHubHosts []string
 }
 
 // userFor is the user a child holding a credential of mode runs as; ""
@@ -469,7 +473,7 @@ func (p *Proxy) buildTools(offered map[string]*mcp.Tool) error {
 			continue
 		}
 		def := *t
-		args := callargs.Upstream{Declared: callargs.DeclaredBy(def.InputSchema), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs}
+		args := callargs.Upstream{Declared: callargs.DeclaredBy(def.InputSchema), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs, Hosts: p.cfg.GitHubHosts}
 		p.tools = append(p.tools, Tool{Def: &def, Mode: a.Mode, Handler: p.handler(a, args), Args: args})
 	}
 	var errs []error

@@ -1,0 +1,57 @@
+package callargs
+
+import (
+	"strings"
+
+	"github.com/ghgate/ghgate/internal/searchquery"
+)
+
+// scopeRefs are the scope qualifiers (repo:, org:, user:, owner:,
+// project:) a search text names, read as whatever carries it may send
+// it: as written, with '+' taken for a space (a query pasted from a
+// search page's URL, or put in one unescaped), and with percent escapes
+// decoded too (repo%3AOWNER/REPO). Reading a qualifier that was not meant
+// can only refuse a call; missing one would widen a search unseen.
+func scopeRefs(q string) []searchquery.Ref {
+	var out []searchquery.Ref
+	seen := map[string]bool{}
+	for _, text := range queryReadings(q) {
+		for _, r := range searchquery.Refs(searchquery.Tokens(text)) {
+			if k := r.Name + ":" + r.Value; !seen[k] {
+				seen[k] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// queryReadings are the texts q may be taken for (see [scopeRefs]).
+func queryReadings(q string) []string {
+	out := []string{q}
+	if !strings.ContainsAny(q, "+%") {
+		return out
+	}
+	spaced := strings.ReplaceAll(q, "+", " ")
+	return append(out, spaced, strings.ReplaceAll(percentDecoded(spaced), "+", " "))
+}
+
+// uncheckableScope finds a qualifier whose scope no owner bounds:
+// enterprise:SLUG reaches every organization of an enterprise.
+func uncheckableScope(q string) (string, bool) {
+	for _, text := range queryReadings(q) {
+		for _, tok := range searchquery.Tokens(text) {
+			for _, piece := range strings.FieldsFunc(tok, func(r rune) bool { return r == '"' || r == '(' || r == ')' }) {
+				name, _, found := strings.Cut(strings.TrimLeft(piece, "-"), ":")
+				if found && strings.EqualFold(name, "enterprise") {
+					return piece, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// QueryRefs are the scope qualifiers of the call's "query" argument, read
+// as [scopeRefs] reads them.
+func (a Args) QueryRefs() []searchquery.Ref { return scopeRefs(a.Target.Query) }
