@@ -3,6 +3,8 @@ package redact
 import (
 	"sort"
 	"strings"
+
+	"github.com/ghgate/ghgate/internal/percent"
 )
 
 // maxUnescapeRounds bounds how many layers of percent-encoding are peeled
@@ -231,7 +233,7 @@ func unescaped(v *view) *view {
 			break
 		}
 		b.WriteString(s[i : i+j])
-		if i += j; !isEscape(s, i) {
+		if i += j; !percent.IsEscape(s, i) {
 			b.WriteByte('%')
 			i++
 			continue
@@ -242,7 +244,7 @@ func unescaped(v *view) *view {
 		if k := len(out.segs) - 1; k < 0 || out.segs[k].width != 3 || out.segs[k].from+3*(b.Len()-out.segs[k].at) != i {
 			out.segs = append(out.segs, seg{b.Len(), i, 3})
 		}
-		b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+		b.WriteByte(percent.Unhex(s[i+1])<<4 | percent.Unhex(s[i+2]))
 		i += 3
 		out.segs = append(out.segs, seg{b.Len(), i, 1})
 	}
@@ -256,27 +258,8 @@ func firstEscape(s string) int {
 		if j < 0 {
 			return -1
 		}
-		if i += j; isEscape(s, i) {
+		if i += j; percent.IsEscape(s, i) {
 			return i
 		}
-	}
-}
-
-func isEscape(s string, i int) bool {
-	return s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	default:
-		return c - 'a' + 10
 	}
 }

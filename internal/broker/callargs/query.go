@@ -3,6 +3,7 @@ package callargs
 import (
 	"strings"
 
+	"github.com/ghgate/ghgate/internal/percent"
 	"github.com/ghgate/ghgate/internal/searchquery"
 )
 
@@ -33,7 +34,7 @@ func queryReadings(q string) []string {
 		return out
 	}
 	spaced := strings.ReplaceAll(q, "+", " ")
-	return append(out, spaced, strings.ReplaceAll(percentDecoded(spaced), "+", " "))
+	return append(out, spaced, strings.ReplaceAll(percent.Decode(spaced), "+", " "))
 }
 
 // uncheckableScope finds a qualifier whose scope no owner bounds:

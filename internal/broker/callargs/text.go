@@ -8,6 +8,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/percent"
 )
 
 // errDotSegments refuses a GitHub URL or remote whose path holds "." or
@@ -41,7 +42,7 @@ func (h hosts) gitHub(host string) bool {
 // Reading a host as GitHub's by any of them can only refuse more.
 func hostReadings(host string) []string {
 	lower := strings.ToLower(host)
-	mapped, _ := idna.Lookup.ToASCII(percentDecoded(host)) // on error, what it could map
+	mapped, _ := idna.Lookup.ToASCII(percent.Decode(host)) // on error, what it could map
 	var out []string
 	for _, h := range []string{lower, strings.ToLower(mapped)} {
 		h = strings.TrimSuffix(h, ".")
@@ -50,38 +51,6 @@ func hostReadings(host string) []string {
 		}
 	}
 	return out
-}
-
-// percentDecoded decodes every valid %XX escape in s and keeps any other
-// '%' as it is, as a WHATWG URL parser does.
-func percentDecoded(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
 }
 
 // nameInText reads the owner (and repository) a whole string value names
@@ -233,7 +202,7 @@ func scpRemote(v string) (host, path string, isRemote bool) {
 // pathSegments are path's segments, percent escapes decoded first (so
 // %2F splits and %2e%2e is ".."), empty ones dropped.
 func pathSegments(path string) []string {
-	return strings.FieldsFunc(percentDecoded(path), func(r rune) bool { return r == '/' })
+	return strings.FieldsFunc(percent.Decode(path), func(r rune) bool { return r == '/' })
 }
 
 // nameInURLPath reads a GitHub URL's path: github.com/OWNER/REPO/…,
