@@ -55,6 +55,9 @@ func FuzzUpstreamRouting(f *testing.F) {
 		{`{"target":"alice/notes"}`, false},
 		{`{"filter":{"state":"fleet/x"}}`, true},
 		{`{"title":7}`, true},
+		{`{"target":"alice/notes#12"}`, false},
+		{`{"filter":{"state":"fleet/x@main"}}`, true},
+		{`{"items":[{"state":"acme/widgets/"}]}`, false},
 	} {
 		f.Add([]byte(s.args), "acme", "alice", s.write)
 	}
@@ -325,9 +328,8 @@ var (
 type ownerOracle struct {
 	owners     []string
 	unreadable string
-	// unmodelled is set by a text the oracle does not read: one that may
-	// be a URL, a git remote or a search qualifier (':'), or an encoded
-	// one ('%', '+', a backslash).
+	// unmodelled is set by a text the oracle does not read (see
+	// unmodelledText).
 	unmodelled bool
 }
 
@@ -349,6 +351,25 @@ func (o *ownerOracle) walk(n *argNode, k argKind, path []string) {
 			o.unreadable = strings.Join(path, ".") + " is not a string"
 		}
 	}
+}
+
+// unmodelledText reports whether the oracle leaves s to the reader's own
+// tests: a text that may be a URL, a remote, an API path, a gh flag, a
+// search qualifier, JSON or an encoded value, anything but name
+// characters, '/', '#' and '@'.
+func unmodelledText(s string) bool {
+	if strings.ContainsFunc(s, func(r rune) bool {
+		return !(r < 0x80 && (r == '/' || r == '#' || r == '@' || r == '.' || r == '_' || r == '-' ||
+			'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'))
+	}) {
+		return true
+	}
+	first, _, _ := strings.Cut(s, "/")
+	switch strings.ToLower(first) {
+	case "repos", "orgs", "users", "search", "enterprises", "api", "scim":
+		return true
+	}
+	return strings.HasPrefix(s, "-") || strings.Contains(first, ".") || strings.Contains(strings.ToLower(s), "github")
 }
 
 func oracleKind(path []string, inherited argKind) argKind {
@@ -378,20 +399,20 @@ func (o *ownerOracle) leaf(s string, k argKind, path []string) {
 		return
 	}
 	if k == plainArg {
-		if strings.ContainsAny(s, `:%+\\`) {
+		if unmodelledText(s) {
 			o.unmodelled = true
 			return
 		}
-		// OWNER/REPO names its owner wherever it stands, and so do the
-		// references GitHub links (OWNER/REPO#12, OWNER/REPO@SHA,
-		// OWNER/REPO/).
+		// OWNER/REPO names its owner wherever it stands, whatever follows
+		// it: GitHub's references (OWNER/REPO#12, OWNER/REPO@SHA), a path
+		// below the repository (OWNER/REPO/issues/1).
 		if i := strings.IndexAny(s, "#@"); i > 0 {
 			s = s[:i]
 		}
-		s = strings.TrimSuffix(s, "/")
-		if owner, repo, ok := strings.Cut(s, "/"); ok && oracleOwner.MatchString(owner) &&
-			oracleRepo.MatchString(repo) && repo != "." && repo != ".." {
-			o.owners = append(o.owners, owner)
+		segs := strings.Split(strings.TrimSuffix(s, "/"), "/")
+		if len(segs) >= 2 && oracleOwner.MatchString(segs[0]) &&
+			oracleRepo.MatchString(segs[1]) && segs[1] != "." && segs[1] != ".." {
+			o.owners = append(o.owners, segs[0])
 		}
 		return
 	}

@@ -78,7 +78,7 @@ func Read(raw json.RawMessage, declared Declared) (Args, *contract.Error) {
 	if e != nil || ms == nil {
 		return Args{}, e
 	}
-	t, e := readTarget(ms)
+	t, e := readTarget(ms, false)
 	if e != nil {
 		return Args{}, e
 	}
@@ -94,7 +94,7 @@ func ReadUpstream(raw json.RawMessage, u Upstream) (Args, *contract.Error) {
 	if e != nil || ms == nil {
 		return Args{}, e
 	}
-	t, e := readTarget(ms)
+	t, e := readTarget(ms, true)
 	if e != nil {
 		return Args{}, e
 	}

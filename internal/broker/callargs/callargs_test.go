@@ -3,6 +3,7 @@ package callargs
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ghgate/ghgate/internal/contract"
@@ -131,6 +132,58 @@ func TestReadUpstreamReadsEveryForm(t *testing.T) {
 		`{"filter":"user:fleet"}`,
 		`{"q":"is:open+org:fleet"}`,
 		`{"query":"repo%3Afleet/x is:open"}`,
+		// API paths without a host, as gh api, Octokit routes and
+		// scripts that prefix the API's root take them.
+		`{"endpoint":"/repos/fleet/x/issues"}`,
+		`{"endpoint":"repos/fleet/x/contents/.env"}`,
+		`{"route":"GET /repos/fleet/x/issues"}`,
+		`{"url":"/orgs/fleet/members"}`,
+		`{"args":["api","repos/fleet/x/actions/secrets"]}`,
+		`{"endpoint":"search/code?q=org:fleet"}`,
+		`{"path":"/repos/fleet/x/contents/.env"}`,
+		// gh's command lines and flags.
+		`{"command":"gh repo view fleet/x"}`,
+		`{"args":["repo","view","--repo=fleet/x"]}`,
+		`{"args":["issue","list","-Rfleet/x"]}`,
+		// Whole URLs and remotes under path and ref keys.
+		`{"path":"https://api.github.com/repos/fleet/x/contents/a"}`,
+		`{"file":"https://raw.githubusercontent.com/fleet/x/main/.env"}`,
+		`{"files":["https://github.com/fleet/x/blob/main/a"]}`,
+		`{"file_path":"git@github.com:fleet/x.git"}`,
+		`{"ref":"https://github.com/fleet/x"}`,
+		// A search in a URL's query string.
+		`{"url":"https://api.github.com/search/code?q=org:fleet+filename:.env"}`,
+		`{"url":"https://api.github.com/search/issues?q=repo%3Afleet%2Fx"}`,
+		// Arguments written as JSON text.
+		`{"arguments":"{\"owner\": \"fleet\", \"repo\": \"x\"}"}`,
+		`{"variables":"{\"owner\":\"fleet\",\"name\":\"x\"}"}`,
+		// Hosts without a scheme, protocol-relative URLs.
+		`{"target":"github.com/fleet/x"}`,
+		`{"module":"github.com/fleet/x/v2"}`,
+		`{"url":"//api.github.com/repos/fleet/x"}`,
+		`{"url":"www.github.com/fleet/x"}`,
+		// git's remote forms.
+		`{"remote":"https::https://github.com/fleet/x"}`,
+		`{"remote":"[github.com:22]:fleet/x.git"}`,
+		`{"remote":"git@[github.com:22]:fleet/x.git"}`,
+		// curl and Python's urllib take a backslash before @ as part of
+		// the user: the host is github.com.
+		`{"url":"https://evil.example\\@github.com/fleet/x"}`,
+		// GitHub Enterprise paths, the org SCIM API, keywords in any case.
+		`{"url":"https://github.example.com/api/uploads/repos/fleet/x/releases/1/assets"}`,
+		`{"url":"https://github.example.com/raw/fleet/x/main/README.md"}`,
+		`{"url":"https://api.github.com/scim/v2/organizations/fleet/Users"}`,
+		`{"url":"https://github.com/organizations/fleet/settings/profile"}`,
+		`{"url":"https://api.github.com/REPOS/fleet/x"}`,
+		// OWNER/REPO with more after it, or spelled as clients normalise.
+		`{"slug":"%66leet/x"}`,
+		`{"slug":"fleet%2Fx"}`,
+		`{"slug":"\u00a0fleet/x"}`,
+		`{"slug":"\ufefffleet/x"}`,
+		`{"slug":"fleet/x/issues/12"}`,
+		`{"uses":"fleet/x/.github/workflows/ci.yml@main"}`,
+		`{"slug":"fleet/x?ref=main"}`,
+		`{"spec":"fleet/x:README.md"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
 		if e != nil {
@@ -230,14 +283,55 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"query":"is:open enterprise:octo"}`,
 		`{"filter":{"terms":"bug (ENTERPRISE:octo)"}}`,
 		`{"filter":{"terms":"bug+enterprise%3Aocto"}}`,
+		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
+		`{"filter":{"document":"# list\nquery Repos { organization(login: \"fleet\") { id } }"}}`,
+		`{"filter":{"url":"https://api.github.com/enterprises/octo/actions/runners"}}`,
+		`{"filter":{"slug":"acme/../fleet/x"}}`,
+		// A qualifier's value that is no owner's name routes nowhere.
+		`{"filter":{"q":"org:fleet}"}}`,
+		`{"filter":{"url":"https://api.github.com/search/issues?q=user:fleet."}}`,
 	} {
 		_, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e == nil {
 			t.Errorf("%s: read, want refused", args)
 			continue
 		}
+		if strings.Contains(e.Message, "is not an argument of this tool") {
+			t.Errorf("%s: refused for an undeclared key (%s), want refused for its value", args, e.Message)
+		}
 		if e.Code != contract.CodeInvalidField {
 			t.Errorf("%s: code %s, want invalid_field", args, e.Code)
+		}
+	}
+}
+
+// Ordinary calls of GitHub's MCP server, as its tools' schemas take them,
+// are routed by their owner: a branch, a path, a page cursor or a value
+// with a slash in a key that says so is not read as OWNER/REPO, braces in
+// a code search are not a GraphQL document, and an upstream's own "repos"
+// is not a report's.
+func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
+	for _, args := range []string{
+		`{"owner":"acme","repo":"w","branch":"feature/x","from_branch":"release/1.0"}`,
+		`{"owner":"acme","repo":"w","tree_sha":"feature/x","recursive":true}`,
+		`{"owner":"acme","repo":"w","after":"Y3Vyc29yOnYyOpK5MjAy/NC0wMS0xNVQxMDo0NjozMiswMTowMM5nXk8g"}`,
+		`{"owner":"acme","repo":"w","pullNumber":3,"commit_title":"feature/x","commit_message":"from fleet/x"}`,
+		`{"owner":"acme","repo":"w","sha":"feature/x","path":"src/a","author":"alice"}`,
+		`{"owner":"acme","repo":"w","branch":"feature/x","message":"m","files":[{"path":"a/b.txt","content":"fleet/x"}]}`,
+		`{"query":"\"func main() {\" language:go org:acme"}`,
+		`{"query":"repo:acme/w /retry\\{3\\}/"}`,
+		`{"owner":"acme","repo":"w","query":"is:open label:\"area/ci\""}`,
+		`{"method":"create","owner":"acme","repo":"w","title":"fleet/x broke","body":"see https://github.com/fleet/x/issues/1","labels":["area/ci"]}`,
+		`{"repos":["acme/w"]}`,
+		`{"owner":"acme","repos":["acme/w"]}`,
+	} {
+		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
+		if e != nil {
+			t.Errorf("%s: refused: %s", args, e.Message)
+			continue
+		}
+		if got, e := a.NamedOwner(); e != nil || got != "acme" {
+			t.Errorf("%s: NamedOwner = %q (%v), want acme", args, got, e)
 		}
 	}
 }

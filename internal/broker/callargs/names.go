@@ -9,6 +9,7 @@ import (
 
 	"github.com/ghgate/ghgate/internal/contract"
 	"github.com/ghgate/ghgate/internal/github"
+	"github.com/ghgate/ghgate/internal/searchquery"
 )
 
 // Upstream says how to read an upstream tool's arguments. Their schema is
@@ -50,10 +51,14 @@ const (
 	ownerKind
 	repoKind
 	queryKind
-	// proseKind is text or a path inside a repository (a title, a body,
-	// a file's path): an OWNER/REPO shape there ("docs/readme.md") is not
-	// a name. Keys below it are still read.
+	// proseKind is text (a title, a body): nothing in it is read as a
+	// name. Keys below it are still read.
 	proseKind
+	// pathKind is a path inside a repository or a ref (a file's path, a
+	// branch, a SHA): an OWNER/REPO shape there ("docs/readme.md",
+	// "release/1.0") is not a name, but a whole GitHub URL, remote or
+	// rooted API path is. Keys below it are still read.
+	pathKind
 	// refKind is a branch that may name its owner ("fleet:main", a pull
 	// request's head from a fork).
 	refKind
@@ -133,7 +138,37 @@ func (r rules) kindOf(keys []string, above kind) kind {
 	if above == ownerKind || above == repoKind {
 		return above
 	}
-	if proseKeys[Fold(last)] {
+	switch {
+	case textKeys[Fold(last)]:
+		return proseKind
+	case pathKeys[Fold(last)]:
+		return pathKind
+	case len(keys) == 1:
+		return declaredKind(last)
+	}
+	return plain
+}
+
+// declaredKind reads what a top-level key, one the tool declares (so its
+// meaning is the tool's, not the caller's), holds from how its name ends:
+// a branch, a SHA or a path (from_branch, tree_sha, file_path), text
+// (commit_title, commit_message), or an opaque page cursor (after,
+// before, endCursor). A key whose name also says owner, repo, org, user
+// or login is read as any key is.
+func declaredKind(key string) kind {
+	n := normalKey(key)
+	for _, says := range []string{"owner", "repo", "org", "user", "login", "account", "slug", "target"} {
+		if strings.Contains(n, says) {
+			return plain
+		}
+	}
+	ends := func(suffixes ...string) bool {
+		return slices.ContainsFunc(suffixes, func(x string) bool { return strings.HasSuffix(n, x) })
+	}
+	switch {
+	case ends("branch", "sha", "path"):
+		return pathKind
+	case ends("title", "message", "cursor") || n == "after" || n == "before":
 		return proseKind
 	}
 	return plain
@@ -174,17 +209,19 @@ func kindByName(key string) (kind, bool) {
 	return plain, false
 }
 
-// proseKeys (folded) hold text or paths, not names. They match under
-// simple case folding only (Fold's, as Go's encoding/json matches a
-// field), spelled as listed: unlike kindByName's wide reading, which can
-// only refuse more, a key taken for prose is never read for a name, so
-// "_name", "n-ame" or "tİtle" stays a key whose OWNER/REPO value routes
-// the call.
-var proseKeys = foldedSet("title", "body", "content", "message", "description", "text",
-	"comment", "note", "path", "filepath", "file_path", "file-path",
-	"file", "files", "filename", "file_name", "file-name", "ref",
-	"branch", "sha", "commit", "label", "labels", "name", "tag",
-	"pattern", "diff", "patch")
+// textKeys and pathKeys (folded) hold text, and paths or refs, at any
+// depth. They match under simple case folding only (Fold's, as Go's
+// encoding/json matches a field), spelled as listed: unlike kindByName's
+// wide reading, which can only refuse more, a key taken for text is never
+// read for a name, so "_name", "n-ame" or "tİtle" stays a key whose
+// OWNER/REPO value routes the call.
+var (
+	textKeys = foldedSet("title", "body", "content", "message", "description", "text",
+		"comment", "note", "label", "labels", "name", "tag", "pattern", "diff", "patch")
+	pathKeys = foldedSet("path", "filepath", "file_path", "file-path",
+		"file", "files", "filename", "file_name", "file-name", "ref",
+		"branch", "sha", "commit")
+)
 
 func foldedSet(keys ...string) map[string]bool {
 	set := make(map[string]bool, len(keys))
@@ -322,19 +359,12 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 		}
 		s.add(at.field, owner, repo)
 	case plain:
-		// A GitHub URL or an OWNER/REPO string names its owner wherever
-		// it stands, and a search's scope qualifiers name theirs in any
-		// string that is not prose (searchTerm, keywords, a filter).
-		owner, repo, ok, err := nameInText(v, s.rules.hosts)
-		if err != nil {
-			return invalid(shown(at.field), "a GitHub URL or remote that "+err.Error())
-		}
-		if ok {
-			s.add(at.field, owner, repo)
-		}
-		return s.query(at, v, false)
+		return s.text(at, v)
+	case pathKind:
+		f, err := s.rules.hosts.readPathText(v)
+		return s.found(at, f, err)
 	case refKind:
-		if _, _, isURL := urlParts(v); isURL {
+		if _, _, _, isURL := urlParts(v); isURL {
 			// A URL where a ref belongs (a branch name has no "://"):
 			// read as any value is.
 			return s.leaf(at, plain, v)
@@ -346,28 +376,70 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 			s.add(at.field, owner, "")
 		}
 	case queryKind:
-		return s.query(at, v, true)
+		if graphQLDocument(v) {
+			return invalid(shown(at.field), "holds a GraphQL document, whose owners the broker does not read: send a search query, or call a tool that takes the owner and repository as arguments")
+		}
+		return s.query(at, v)
 	}
 	return nil
 }
 
-// query reads the scope qualifiers of a search text (see [scopeRefs]). A
-// qualifier whose scope cannot be checked (enterprise:) is refused, and
-// so is a GraphQL document where a query is read (document: a "query"
-// key): it names what it acts on in its own syntax.
-func (s *scanner) query(at place, v string, document bool) *contract.Error {
-	if document && strings.Contains(v, "{") {
-		return invalid(shown(at.field), "holds a GraphQL document (or braces, which search does not use), whose owners the broker does not read: send a search query, or call a tool that takes the owner and repository as arguments")
+// text reads a string under a key that says nothing of what it holds: a
+// JSON object or array written as text (arguments passed on, GraphQL
+// variables) is read as the arguments it holds; a GraphQL document is
+// refused; anything else is read as [hosts.readText] reads it.
+func (s *scanner) text(at place, v string) *contract.Error {
+	if t := trimmed(v); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+		dec := json.NewDecoder(strings.NewReader(t))
+		dec.UseNumber()
+		return s.value(dec, place{keys: at.keys, field: at.field + "(JSON)", depth: at.depth + 1}, plain)
 	}
+	if graphQLDocument(v) {
+		return invalid(shown(at.field), "holds a GraphQL document, whose owners the broker does not read: call a tool that takes the owner and repository as arguments")
+	}
+	f, err := s.rules.hosts.readText(v)
+	if e := s.found(at, f, err); e != nil {
+		return e
+	}
+	return s.query(at, v)
+}
+
+// found adds what a reader found at at, or refuses what it could not read.
+func (s *scanner) found(at place, f []found, err error) *contract.Error {
+	if err != nil {
+		return invalid(shown(at.field), "a GitHub URL, remote or path that "+err.Error())
+	}
+	for _, n := range f {
+		if e := checkNamed(at, n); e != nil {
+			return e
+		}
+		s.add(at.field, n.owner, n.repo)
+	}
+	return nil
+}
+
+// checkNamed refuses an owner that is not a GitHub name (a qualifier's
+// value such as "org:fleet}"): no route is chosen by a name no owner
+// has.
+func checkNamed(at place, n found) *contract.Error {
+	if n.owner == "" || n.owner == searchquery.ViewerLogin || github.CheckOwner(n.owner) == nil {
+		return nil
+	}
+	return invalid(shown(at.field), "names "+shown(n.owner)+" as an owner, which is not a GitHub user or organization name: write the search qualifier's value as GitHub spells names")
+}
+
+// query reads the scope qualifiers of a search text (see [scopeRefs]). A
+// qualifier whose scope cannot be checked (enterprise:) is refused.
+func (s *scanner) query(at place, v string) *contract.Error {
 	if q, found := uncheckableScope(v); found {
 		return invalid(shown(at.field), "has the qualifier "+shown(q)+", whose scope (every organization of an enterprise) no owner's route bounds: name the organization with org: instead")
 	}
 	for _, r := range scopeRefs(v) {
-		repo := ""
-		if r.Name == "repo" {
-			repo = r.Repo
+		f := refFound(r)
+		if e := checkNamed(at, f); e != nil {
+			return e
 		}
-		s.add(at.field, r.Owner, repo)
+		s.add(at.field, f.owner, f.repo)
 	}
 	return nil
 }

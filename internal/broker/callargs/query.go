@@ -1,6 +1,7 @@
 package callargs
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/ghgate/ghgate/internal/percent"
@@ -16,8 +17,14 @@ import (
 func scopeRefs(q string) []searchquery.Ref {
 	var out []searchquery.Ref
 	seen := map[string]bool{}
-	for _, text := range queryReadings(q) {
+	readings := queryReadings(q)
+	for i, text := range readings {
 		for _, r := range searchquery.Refs(searchquery.Tokens(text)) {
+			if i == 0 && len(readings) > 1 && strings.ContainsAny(r.Value, "+%") {
+				// "org:a+is:open" as written: the other readings hold
+				// what it says.
+				continue
+			}
 			if k := r.Name + ":" + r.Value; !seen[k] {
 				seen[k] = true
 				out = append(out, r)
@@ -52,6 +59,25 @@ func uncheckableScope(q string) (string, bool) {
 	}
 	return "", false
 }
+
+// refFound is what a scope qualifier names: repo:'s owner and
+// repository, any other's owner.
+func refFound(r searchquery.Ref) found {
+	if r.Name == "repo" {
+		return found{r.Owner, r.Repo}
+	}
+	return found{r.Owner, ""}
+}
+
+// graphQLDocument reports whether v is a GraphQL document: a selection
+// set, or an operation or fragment definition, after any comments. Such a
+// document names what it acts on in its own syntax (repository(owner:…)),
+// which the broker does not read.
+func graphQLDocument(v string) bool {
+	return graphQLStart.MatchString(v)
+}
+
+var graphQLStart = regexp.MustCompile(`^[\s,\x{feff}]*(?:#[^\n]*\n[\s,]*)*(?:(?i:query|mutation|subscription|fragment)\b[^{]*)?\{`)
 
 // QueryRefs are the scope qualifiers of the call's "query" argument, read
 // as [scopeRefs] reads them.

@@ -47,15 +47,19 @@ type Repo struct {
 // targetReader gathers a Target member by member.
 type targetReader struct {
 	t Target
+	// upstream is set for an upstream tool's arguments, whose "repos" is
+	// the upstream's own (read by ReadUpstream's scan), not a report's.
+	upstream bool
 	// others are target_owner, target_repo and duplicate_of_repo as sent.
 	others map[string]string
 	// repos are a report's "repos", names of the owner's repositories.
 	repos []string
 }
 
-// readTarget reads the keys of ghgate's own vocabulary from ms.
-func readTarget(ms members) (Target, *contract.Error) {
-	r := targetReader{others: map[string]string{}}
+// readTarget reads the keys of ghgate's own vocabulary from ms; upstream
+// says they are an upstream tool's arguments.
+func readTarget(ms members, upstream bool) (Target, *contract.Error) {
+	r := targetReader{others: map[string]string{}, upstream: upstream}
 	for _, m := range ms {
 		if e := r.member(m); e != nil {
 			return Target{}, e
@@ -77,7 +81,7 @@ func (r *targetReader) member(m member) *contract.Error {
 		return r.board("project", m.value)
 	case strings.EqualFold(m.key, "changes"):
 		return r.board("changes.project", changesProject(m.value))
-	case m.key == "repos":
+	case m.key == "repos" && !r.upstream:
 		return r.readRepos(m.value)
 	case m.key == "owner", m.key == "repo", m.key == "target_owner", m.key == "target_repo", m.key == "duplicate_of_repo":
 		return r.name(m.key, m.value)

@@ -2,8 +2,10 @@ package callargs
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/idna"
 
@@ -11,10 +13,17 @@ import (
 	"github.com/ghgate/ghgate/internal/percent"
 )
 
-// errDotSegments refuses a GitHub URL or remote whose path holds "." or
-// "..": clients resolve them (curl, git, fetch, Python's urllib3) where
+// errDotSegments refuses a GitHub URL, remote or path whose path holds "."
+// or "..": clients resolve them (curl, git, fetch, Python's urllib3) where
 // Go's net/http does not, so which owner it reaches cannot be read.
 var errDotSegments = errors.New(`has "." or ".." path segments: which repository it reaches depends on the client`)
+
+// errEnterprise refuses a URL or path of the enterprise API: it reaches
+// every organization of an enterprise, which no one owner's route bounds.
+var errEnterprise = errors.New("names an enterprise, whose scope (every organization in it) no owner's route bounds")
+
+// found is one owner (and repository, "" when none) a text names.
+type found struct{ owner, repo string }
 
 // hosts says which hosts are GitHub's: any whose name holds "github"
 // (github.com, api.github.com, raw.githubusercontent.com, a GitHub
@@ -53,71 +62,137 @@ func hostReadings(host string) []string {
 	return out
 }
 
-// nameInText reads the owner (and repository) a whole string value names
-// when no key says what it holds: a GitHub web, API or raw URL (any
-// scheme: https, ssh, git, git+https), a git remote in scp form
-// ([USER@]HOST:OWNER/REPO), or OWNER/REPO itself, alone or as GitHub
-// links a reference (OWNER/REPO#12, OWNER/REPO@SHA, OWNER/REPO/). Anything
-// else names nothing; a GitHub URL or remote whose path cannot be read is
-// an error.
-func nameInText(v string, gh hosts) (owner, repo string, ok bool, err error) {
-	v = asURLParserSees(v)
-	if host, path, isURL := urlParts(v); isURL {
-		if !gh.gitHub(host) && !gh.enterpriseAPIPath(path) {
-			return "", "", false, nil
+// readText reads what a whole string value names when no key says it
+// holds a name: a GitHub web, API or raw URL (any scheme, or none:
+// github.com/OWNER/REPO, //github.com/…), the search qualifiers in its
+// query string, a git remote ([USER@]HOST:OWNER/REPO, [HOST:PORT]:…,
+// TRANSPORT::URL), an API path (/repos/OWNER/REPO/…, repos/…, "GET
+// /orgs/OWNER", search/issues?q=…), OWNER/REPO with anything after it
+// (#12, @SHA, /issues/1, ?ref=…, :file), a gh command line or flag
+// (gh repo view OWNER/REPO, --repo=OWNER/REPO, -ROWNER/REPO), and the
+// scope qualifiers of a search. Other text names nothing; a GitHub URL,
+// remote or path whose path cannot be read is an error.
+func (h hosts) readText(v string) ([]found, error) {
+	v = trimmed(v)
+	var out []found
+	add := func(f []found, err error) error {
+		out = append(out, f...)
+		return err
+	}
+	words := []string{v}
+	if strings.HasPrefix(v, "gh ") || strings.HasPrefix(v, "git ") {
+		// A command line: each word is read as a value would be.
+		words = strings.Fields(v)[1:]
+	}
+	for _, word := range words {
+		if err := add(h.readWord(word)); err != nil {
+			return nil, err
 		}
-		return nameInURLPath(host, path)
 	}
-	if host, path, isRemote := scpRemote(v); isRemote {
-		if !gh.gitHub(host) {
-			return "", "", false, nil
-		}
-		segs := strings.Split(strings.TrimSuffix(strings.TrimPrefix(path, "/"), ".git"), "/")
-		if slices.Contains(segs, ".") || slices.Contains(segs, "..") {
-			return "", "", false, errDotSegments
-		}
-		owner, repo, ok = ownerRepo(segs)
-		return owner, repo, ok, nil
+	for _, r := range scopeRefs(v) {
+		out = append(out, refFound(r))
 	}
-	// OWNER/REPO, and the references GitHub links: #N, @SHA, a trailing
-	// slash.
-	head := v
-	if i := strings.IndexAny(head, "#@"); i > 0 {
-		head = head[:i]
-	}
-	head = strings.TrimSuffix(head, "/")
-	if o, r, found := strings.Cut(head, "/"); found && github.CheckRepo(o, r) == nil {
-		return o, r, true, nil
-	}
-	return "", "", false, nil
+	return out, nil
 }
 
-// enterpriseAPIPath reports whether path is a GitHub Enterprise server's
-// API path naming an owner (/api/v3/repos/…, /orgs/…, /users/…), read as
-// GitHub's on any host: a server named neither "github" nor as configured
-// is still one.
-func (hosts) enterpriseAPIPath(path string) bool {
-	segs := pathSegments(path)
-	return len(segs) >= 3 && segs[0] == "api" && segs[1] == "v3" && slices.Contains([]string{"repos", "orgs", "users"}, segs[2])
+// readWord reads one value or word: the forms readText lists but the
+// command line and the free-standing qualifiers.
+func (h hosts) readWord(v string) ([]found, error) {
+	for _, flag := range []string{"--repo=", "-R"} {
+		if rest, ok := strings.CutPrefix(v, flag); ok {
+			v = rest
+		}
+	}
+	if _, address, ok := strings.Cut(v, "::"); ok && validScheme(v[:strings.Index(v, "::")]) {
+		v = address // git's TRANSPORT::ADDRESS remote-helper form
+	}
+	if f, isURL, err := h.readURL(v); isURL || err != nil {
+		return f, err
+	}
+	if f, isRemote, err := h.readRemote(v); isRemote || err != nil {
+		return f, err
+	}
+	if f, isPath, err := readAPIPath(v, ""); isPath || err != nil {
+		return f, err
+	}
+	return readOwnerRepo(v)
 }
 
-// asURLParserSees is v as a WHATWG URL parser (Node's URL, browsers)
-// reads it before parsing: spaces and control characters trimmed from
-// the ends, tabs and newlines removed wherever they are, and, in a URL of
-// a special scheme (http, https, ws, wss, ftp), backslashes taken for
-// slashes. A value an upstream would clean up so is read clean.
-func asURLParserSees(v string) string {
-	v = strings.TrimFunc(v, func(r rune) bool { return r <= ' ' })
-	v = strings.Map(func(r rune) rune {
+// readPathText reads a text under a key that holds a path or a ref (see
+// pathKind): a whole GitHub URL, remote or rooted API path only, which
+// no path inside a repository is.
+func (h hosts) readPathText(v string) ([]found, error) {
+	v = trimmed(v)
+	if f, isURL, err := h.readURL(v); isURL || err != nil {
+		return f, err
+	}
+	if f, isRemote, err := h.readRemote(v); isRemote || err != nil {
+		return f, err
+	}
+	if strings.HasPrefix(v, "/") {
+		f, _, err := readAPIPath(v, "")
+		return f, err
+	}
+	return nil, nil
+}
+
+// trimmed is v as a reader trims it: white space, control and format
+// characters (no-break and ideographic spaces, a byte order mark)
+// removed from the ends, and tabs and newlines, which a WHATWG URL
+// parser drops, from within.
+func trimmed(v string) string {
+	v = strings.TrimFunc(v, func(r rune) bool { return r <= ' ' || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) })
+	return strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' {
 			return -1
 		}
 		return r
 	}, v)
-	if scheme, _, ok := strings.Cut(v, ":"); ok && specialScheme(scheme) {
-		v = strings.ReplaceAll(v, `\`, "/")
+}
+
+// readURL reads v as a URL if it is one: with a scheme, protocol-relative
+// (//HOST/…), or a GitHub host's name followed by a path
+// (github.com/OWNER/REPO, as gh -R and Go import paths write it). Each
+// reading a client may make is tried (see urlReadings); a URL names
+// something when a GitHub host's is among them.
+func (h hosts) readURL(v string) (f []found, isURL bool, err error) {
+	for _, u := range urlReadings(v) {
+		host, path, query, ok := urlParts(u)
+		if !ok {
+			continue
+		}
+		isURL = true
+		if !h.gitHub(host) && !enterpriseAPIPath(path) {
+			continue
+		}
+		f, err = nameInURLPath(host, path)
+		if err != nil {
+			return nil, true, err
+		}
+		for _, r := range scopeRefs(strings.NewReplacer("&", " ", "=", " ").Replace(query)) {
+			f = append(f, refFound(r))
+		}
+		return f, true, nil
 	}
-	return v
+	return nil, isURL, nil
+}
+
+// urlReadings are the URLs v may be taken for. A WHATWG parser (Node,
+// browsers) takes a backslash for a slash in a URL of a special scheme;
+// curl and Python's urllib do not, so https://x\@github.com/… reaches
+// github.com there: both are read. A value with no scheme is read as
+// https when it starts with // or with a host name that has a dot.
+func urlReadings(v string) []string {
+	if !strings.Contains(v, ":") || strings.HasPrefix(v, "//") {
+		if first, _, _ := strings.Cut(strings.TrimPrefix(v, "//"), "/"); strings.HasPrefix(v, "//") || strings.Contains(first, ".") && !strings.ContainsAny(first, "@") {
+			v = "https://" + strings.TrimPrefix(v, "//")
+		}
+	}
+	scheme, _, ok := strings.Cut(v, ":")
+	if !ok || !specialScheme(scheme) || !strings.Contains(v, `\`) {
+		return []string{v}
+	}
+	return []string{strings.ReplaceAll(v, `\`, "/"), v}
 }
 
 // specialScheme reports whether a WHATWG URL parser treats scheme as
@@ -134,39 +209,45 @@ func specialScheme(scheme string) bool {
 // urlParts splits a URL as a WHATWG URL parser does: a scheme, then for a
 // special scheme the host after any slashes, for any other the host after
 // "//"; user information and port dropped; the path up to a query or
-// fragment. isURL is false for anything else (OWNER/REPO, a remote in scp
-// form, a search qualifier such as repo:OWNER/REPO).
-func urlParts(v string) (host, path string, isURL bool) {
+// fragment, and the query. ok is false for anything else (OWNER/REPO, a
+// remote in scp form, a search qualifier such as repo:OWNER/REPO).
+func urlParts(v string) (host, path, query string, ok bool) {
 	scheme, rest, found := strings.Cut(v, ":")
 	if !found || !validScheme(scheme) {
-		return "", "", false
+		return "", "", "", false
 	}
 	if specialScheme(scheme) {
-		rest = strings.TrimLeft(rest, "/")
-	} else if after, ok := strings.CutPrefix(rest, "//"); ok {
+		rest = strings.TrimLeft(rest, `/\`)
+	} else if after, slashes := strings.CutPrefix(rest, "//"); slashes {
 		rest = after
 	} else {
-		return "", "", false
+		return "", "", "", false
 	}
 	authority := rest
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		authority, path = rest[:i], rest[i:]
 	}
-	if i := strings.IndexAny(path, "?#"); i >= 0 {
+	if i := strings.IndexByte(path, '#'); i >= 0 {
 		path = path[:i]
+	}
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path, query = path[:i], path[i+1:]
 	}
 	if i := strings.LastIndex(authority, "@"); i >= 0 {
 		authority = authority[i+1:]
 	}
-	host = authority
-	if strings.HasPrefix(host, "[") {
-		if i := strings.Index(host, "]"); i >= 0 {
-			host = host[:i+1]
+	return hostOf(authority), path, query, true
+}
+
+// hostOf is the host of HOST[:PORT] or [HOST]:PORT.
+func hostOf(hostport string) string {
+	if strings.HasPrefix(hostport, "[") {
+		if i := strings.Index(hostport, "]"); i >= 0 {
+			return hostport[:i+1]
 		}
-	} else if h, _, ok := strings.Cut(host, ":"); ok {
-		host = h
 	}
-	return host, path, true
+	host, _, _ := strings.Cut(hostport, ":")
+	return host
 }
 
 // validScheme reports whether s is a URL scheme: a letter, then letters,
@@ -181,22 +262,109 @@ func validScheme(s string) bool {
 	return s != ""
 }
 
-// scpRemote splits a git remote in scp form, [USER@]HOST:PATH, as git
-// reads one: no "/" before the first ':', and a host that is not a single
-// letter (a Windows drive).
-func scpRemote(v string) (host, path string, isRemote bool) {
-	before, path, found := strings.Cut(v, ":")
-	if !found || strings.Contains(before, "/") {
-		return "", "", false
+// readRemote reads v as a git remote in scp form, as git reads one:
+// [USER@]HOST:PATH with no "/" before the first ':' and a host that is not
+// a single letter (a Windows drive), or [USER@][HOST:PORT]:PATH.
+func (h hosts) readRemote(v string) (f []found, isRemote bool, err error) {
+	var host, path string
+	if i := strings.Index(v, "["); i >= 0 && !strings.Contains(v[:i], "/") {
+		end := strings.Index(v, "]:")
+		if end < i {
+			return nil, false, nil
+		}
+		host, path = hostOf(strings.TrimSuffix(strings.TrimPrefix(v[i:end+1], "["), "]")), v[end+2:]
+		if at := strings.LastIndex(host, "@"); at >= 0 {
+			host = host[at+1:]
+		}
+	} else {
+		before, rest, found := strings.Cut(v, ":")
+		if !found || strings.Contains(before, "/") {
+			return nil, false, nil
+		}
+		host, path = before, rest
+		if at := strings.LastIndex(before, "@"); at >= 0 {
+			host = before[at+1:]
+		}
+		if len(host) < 2 {
+			return nil, false, nil
+		}
 	}
-	host = before
-	if i := strings.LastIndex(before, "@"); i >= 0 {
-		host = before[i+1:]
+	if !h.gitHub(host) {
+		return nil, true, nil
 	}
-	if len(host) < 2 {
-		return "", "", false
+	segs := strings.Split(strings.TrimSuffix(strings.TrimPrefix(path, "/"), ".git"), "/")
+	if slices.Contains(segs, ".") || slices.Contains(segs, "..") {
+		return nil, true, errDotSegments
 	}
-	return host, path, true
+	if o, r, ok := ownerRepo(segs); ok {
+		f = []found{{o, r}}
+	}
+	return f, true, nil
+}
+
+// apiMethod is an HTTP method written before a path ("GET /repos/…", as
+// Octokit's routes are).
+var apiMethod = regexp.MustCompile(`^(?i:GET|HEAD|POST|PUT|PATCH|DELETE)\s+`)
+
+// readAPIPath reads v as a GitHub API path relative to the API's root:
+// /repos/OWNER/REPO/…, repos/OWNER/REPO, /orgs/OWNER, users/OWNER,
+// /api/v3/…, a search path with its q (search/issues?q=…), after any
+// method. host is the path's host when known ("" for none).
+func readAPIPath(v, host string) (f []found, isPath bool, err error) {
+	v = apiMethod.ReplaceAllString(v, "")
+	path, query, _ := strings.Cut(v, "?")
+	segs := pathSegments(path)
+	if len(segs) >= 2 && strings.EqualFold(segs[0], "api") && strings.EqualFold(segs[1], "v3") {
+		segs = segs[2:]
+	}
+	if len(segs) == 0 || !slices.ContainsFunc([]string{"repos", "orgs", "users", "search", "enterprises"}, func(k string) bool { return strings.EqualFold(segs[0], k) }) {
+		return nil, false, nil
+	}
+	if f, err = apiNames(segs); err != nil {
+		return nil, true, err
+	}
+	for _, r := range scopeRefs(strings.NewReplacer("&", " ", "=", " ").Replace(query)) {
+		f = append(f, refFound(r))
+	}
+	return f, true, nil
+}
+
+// readOwnerRepo reads OWNER/REPO at the start of v, whatever follows it:
+// the references GitHub links (#12, @SHA), a path below the repository
+// (/issues/1, /.github/workflows/ci.yml@main), a query (?ref=main) or a
+// file (:README.md); percent escapes decoded first, as GitHub decodes a
+// path. A value with "." or ".." segments is an error.
+func readOwnerRepo(v string) ([]found, error) {
+	if strings.ContainsFunc(v, unicode.IsSpace) {
+		return nil, nil
+	}
+	for _, s := range []string{v, percent.Decode(v)} {
+		head := s
+		if i := strings.IndexAny(head, "#@?:"); i > 0 {
+			head = head[:i]
+		}
+		segs := strings.Split(strings.TrimSuffix(head, "/"), "/")
+		if len(segs) < 2 {
+			continue
+		}
+		if slices.Contains(segs, ".") || slices.Contains(segs, "..") {
+			return nil, errDotSegments
+		}
+		if github.CheckRepo(segs[0], segs[1]) == nil {
+			return []found{{segs[0], segs[1]}}, nil
+		}
+	}
+	return nil, nil
+}
+
+// enterpriseAPIPath reports whether path is a GitHub Enterprise server's
+// API path naming an owner (/api/v3/repos/…, /orgs/…, /users/…), read as
+// GitHub's on any host: a server named neither "github" nor as configured
+// is still one.
+func enterpriseAPIPath(path string) bool {
+	segs := pathSegments(path)
+	return len(segs) >= 3 && strings.EqualFold(segs[0], "api") && strings.EqualFold(segs[1], "v3") &&
+		slices.ContainsFunc([]string{"repos", "orgs", "users"}, func(k string) bool { return strings.EqualFold(segs[2], k) })
 }
 
 // pathSegments are path's segments, percent escapes decoded first (so
@@ -206,37 +374,71 @@ func pathSegments(path string) []string {
 }
 
 // nameInURLPath reads a GitHub URL's path: github.com/OWNER/REPO/…,
-// api.github.com/repos/OWNER/REPO/… (orgs/OWNER, users/OWNER), the same
-// API paths on uploads.github.com, a GitHub Enterprise server's /api/v3/
-// form of those, and raw.githubusercontent.com/OWNER/REPO/….
-func nameInURLPath(host, path string) (owner, repo string, ok bool, err error) {
+// github.com/orgs/OWNER (organizations/OWNER), api.github.com/repos/OWNER/REPO/…
+// (orgs/OWNER, users/OWNER, scim/v2/organizations/OWNER), the same API
+// paths on uploads.github.com and under a GitHub Enterprise server's
+// /api/v3/ and /api/uploads/, a server's /raw/OWNER/REPO/…, and
+// raw.githubusercontent.com/OWNER/REPO/…. API keywords are compared
+// without case.
+func nameInURLPath(host, path string) ([]found, error) {
 	segs := pathSegments(path)
 	if slices.Contains(segs, ".") || slices.Contains(segs, "..") {
-		return "", "", false, errDotSegments
+		return nil, errDotSegments
 	}
-	apiHost := slices.ContainsFunc(hostReadings(host), func(h string) bool {
+	readings := hostReadings(host)
+	apiHost := slices.ContainsFunc(readings, func(h string) bool {
 		return strings.HasPrefix(h, "api.") || strings.HasPrefix(h, "uploads.")
 	})
-	if len(segs) >= 2 && segs[0] == "api" && segs[1] == "v3" {
-		segs = segs[2:]
-	} else if apiHost {
-		// api.github.com's and uploads.github.com's paths are the API's.
-	} else if len(segs) > 0 && (segs[0] == "orgs" || segs[0] == "users") {
-		owner, repo, ok = ownerRepo(segs[1:2])
-		return owner, repo, ok, nil
-	} else {
-		owner, repo, ok = ownerRepo(segs)
-		return owner, repo, ok, nil
+	dotCom := slices.ContainsFunc(readings, func(h string) bool { return h == "github.com" || h == "www.github.com" })
+	switch {
+	case len(segs) >= 2 && strings.EqualFold(segs[0], "api") && (strings.EqualFold(segs[1], "v3") || strings.EqualFold(segs[1], "uploads")):
+		return apiNames(segs[2:])
+	case apiHost:
+		return apiNames(segs)
+	case len(segs) > 0 && !dotCom && strings.EqualFold(segs[0], "raw"):
+		// A GitHub Enterprise server serves raw files at /raw/OWNER/REPO/….
+		segs = segs[1:]
+	case len(segs) > 0 && (strings.EqualFold(segs[0], "orgs") || strings.EqualFold(segs[0], "organizations") || strings.EqualFold(segs[0], "users")):
+		return ownerOnly(segs[1:]), nil
+	case len(segs) > 0 && strings.EqualFold(segs[0], "enterprises"):
+		return nil, errEnterprise
 	}
-	if len(segs) >= 2 && (segs[0] == "repos" || segs[0] == "orgs" || segs[0] == "users") {
-		if segs[0] == "repos" {
-			owner, repo, ok = ownerRepo(segs[1:])
-		} else {
-			owner, repo, ok = ownerRepo(segs[1:2])
+	if o, r, ok := ownerRepo(segs); ok {
+		return []found{{o, r}}, nil
+	}
+	return nil, nil
+}
+
+// apiNames reads a REST API path's segments: repos/OWNER/REPO/…,
+// orgs/OWNER, users/OWNER, scim/v2/organizations/OWNER; an enterprise's
+// path is an error.
+func apiNames(segs []string) ([]found, error) {
+	if len(segs) == 0 {
+		return nil, nil
+	}
+	switch strings.ToLower(segs[0]) {
+	case "repos":
+		if o, r, ok := ownerRepo(segs[1:]); ok {
+			return []found{{o, r}}, nil
 		}
-		return owner, repo, ok, nil
+	case "orgs", "users":
+		return ownerOnly(segs[1:]), nil
+	case "scim":
+		if len(segs) >= 4 && strings.EqualFold(segs[2], "organizations") {
+			return ownerOnly(segs[3:]), nil
+		}
+	case "enterprises":
+		return nil, errEnterprise
 	}
-	return "", "", false, nil
+	return nil, nil
+}
+
+// ownerOnly reads the owner a path's first segment names.
+func ownerOnly(segs []string) []found {
+	if len(segs) == 0 || github.CheckOwner(segs[0]) != nil {
+		return nil
+	}
+	return []found{{segs[0], ""}}
 }
 
 // ownerRepo reads OWNER and, when present, REPO from the first two path
