@@ -184,6 +184,32 @@ func TestReadUpstreamReadsEveryForm(t *testing.T) {
 		`{"uses":"fleet/x/.github/workflows/ci.yml@main"}`,
 		`{"slug":"fleet/x?ref=main"}`,
 		`{"spec":"fleet/x:README.md"}`,
+		// Command lines however written, and environment values.
+		`{"args":"issue list -R fleet/x"}`,
+		`{"command":"gh issue list -R=fleet/x"}`,
+		`{"args":["issue","list","-R=fleet/x"]}`,
+		`{"command":"gh search repos --owner=fleet"}`,
+		`{"command":"gh secret list --org fleet"}`,
+		`{"command":"/usr/bin/gh repo view fleet/x"}`,
+		`{"command":"gh.exe issue list -R fleet/x"}`,
+		`{"command":"GH_REPO=fleet/x gh issue list"}`,
+		`{"command":"cd /tmp && gh repo clone fleet/x"}`,
+		`{"command":"curl -s https://api.github.com/repos/fleet/x/issues"}`,
+		`{"env":["GH_REPO=fleet/x"]}`,
+		`{"flags":"--repo fleet/x"}`,
+		// Node resolves /\ and \/ as //; a host with a port or a user.
+		`{"endpoint":"/\\api.github.com/repos/fleet/x"}`,
+		`{"endpoint":"\\/api.github.com/repos/fleet/x"}`,
+		`{"url":"github.com:443/fleet/x"}`,
+		`{"url":"token@api.github.com/repos/fleet/x"}`,
+		`{"args":"\"fleet/x\""}`,
+		// Keys a tool declares for paths, branches and cursors: whole
+		// URLs, a fork's OWNER:BRANCH, uses: and @SHA forms.
+		`{"head_branch":"fleet:feature"}`,
+		`{"workflow_path":"fleet/x/.github/workflows/deploy.yml@main"}`,
+		`{"source_path":"fleet/x:README.md"}`,
+		`{"base_sha":"fleet/x@4f2a9c1"}`,
+		`{"next_cursor":"https://api.github.com/repos/fleet/x/issues?page=2"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
 		if e != nil {
@@ -290,6 +316,18 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		// A qualifier's value that is no owner's name routes nowhere.
 		`{"filter":{"q":"org:fleet}"}}`,
 		`{"filter":{"url":"https://api.github.com/search/issues?q=user:fleet."}}`,
+		// Dot segments in API paths without a host: curl, fetch and
+		// requests resolve them.
+		`{"filter":{"endpoint":"/repos/acme/x/../../fleet/x/issues"}}`,
+		`{"filter":{"endpoint":"repos/acme/x/%2e%2e/%2e%2e/fleet/x"}}`,
+		`{"filter":{"route":"GET /repos/acme/x/../../fleet/x/issues"}}`,
+		`{"filter":{"path":"/repos/acme/x/../../fleet/x/contents/.env"}}`,
+		`{"filter":{"path":"/./repos/fleet/x/contents/.env"}}`,
+		`{"filter":{"url":"/orgs/acme/../../enterprises/octo/actions/runners"}}`,
+		// GraphQL however its comments end, and gh's GraphQL call.
+		`{"query":"# c\rquery { repository(owner: \"fleet\", name: \"x\") { id } }"}`,
+		`{"query":"# c\n\ufeff{ repository(owner: \"fleet\", name: \"x\") { id } }"}`,
+		`{"filter":{"command":"gh api graphql -F owner=fleet -F name=x -f query=@q.graphql"}}`,
 	} {
 		_, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e == nil {
@@ -324,6 +362,15 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"method":"create","owner":"acme","repo":"w","title":"fleet/x broke","body":"see https://github.com/fleet/x/issues/1","labels":["area/ci"]}`,
 		`{"repos":["acme/w"]}`,
 		`{"owner":"acme","repos":["acme/w"]}`,
+		`{"owner":"acme","repo":"w","path":".github/workflows/ci.yml","ref":"refs/heads/feature/x"}`,
+		`{"owner":"acme","repo":"w","branch":"feature/ci","message":"m","files":[{"path":".github/workflows/ci.yml","content":"x"}]}`,
+		`{"owner":"acme","repo":"w","path_filter":"src/app"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"Fix the lint job. The config lives in .github/workflows/lint.yml"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"Mirror what upstream did in github.com/golang/go/issues/123"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"Subscription renewal breaks when the payload is {\"plan\": null}."}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"{{ placeholders }} in templates must be escaped"}`,
+		`{"query":"{{ secrets.DEPLOY_KEY }} org:acme path:.github/workflows"}`,
+		`{"owner":"acme","repo":"w","after":"https://api.github.com/repos/acme/w/issues?page=2"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
 		if e != nil {

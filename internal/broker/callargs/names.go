@@ -151,9 +151,9 @@ func (r rules) kindOf(keys []string, above kind) kind {
 
 // declaredKind reads what a top-level key, one the tool declares (so its
 // meaning is the tool's, not the caller's), holds from how its name ends:
-// a branch, a SHA or a path (from_branch, tree_sha, file_path), text
-// (commit_title, commit_message), or an opaque page cursor (after,
-// before, endCursor). A key whose name also says owner, repo, org, user
+// a branch, a SHA, a path or a page cursor (from_branch, tree_sha,
+// file_path, path_filter, after, endCursor), read as paths are, or text
+// (commit_title, commit_message). A key whose name also says owner, repo, org, user
 // or login is read as any key is.
 func declaredKind(key string) kind {
 	n := normalKey(key)
@@ -166,9 +166,9 @@ func declaredKind(key string) kind {
 		return slices.ContainsFunc(suffixes, func(x string) bool { return strings.HasSuffix(n, x) })
 	}
 	switch {
-	case ends("branch", "sha", "path"):
+	case ends("branch", "sha", "path", "pathfilter", "cursor") || n == "after" || n == "before":
 		return pathKind
-	case ends("title", "message", "cursor") || n == "after" || n == "before":
+	case ends("title", "message"):
 		return proseKind
 	}
 	return plain
@@ -377,7 +377,7 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 		}
 	case queryKind:
 		if graphQLDocument(v) {
-			return invalid(shown(at.field), "holds a GraphQL document, whose owners the broker does not read: send a search query, or call a tool that takes the owner and repository as arguments")
+			return invalid(shown(at.field), errGraphQL.Error())
 		}
 		return s.query(at, v)
 	}
@@ -385,17 +385,17 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 }
 
 // text reads a string under a key that says nothing of what it holds: a
-// JSON object or array written as text (arguments passed on, GraphQL
+// JSON object, array or string written as text (arguments passed on, GraphQL
 // variables) is read as the arguments it holds; a GraphQL document is
 // refused; anything else is read as [hosts.readText] reads it.
 func (s *scanner) text(at place, v string) *contract.Error {
-	if t := trimmed(v); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+	if t := trimmed(v); strings.ContainsAny(t[:min(1, len(t))], `{["`) && json.Valid([]byte(t)) {
 		dec := json.NewDecoder(strings.NewReader(t))
 		dec.UseNumber()
 		return s.value(dec, place{keys: at.keys, field: at.field + "(JSON)", depth: at.depth + 1}, plain)
 	}
 	if graphQLDocument(v) {
-		return invalid(shown(at.field), "holds a GraphQL document, whose owners the broker does not read: call a tool that takes the owner and repository as arguments")
+		return invalid(shown(at.field), errGraphQL.Error())
 	}
 	f, err := s.rules.hosts.readText(v)
 	if e := s.found(at, f, err); e != nil {
@@ -407,7 +407,7 @@ func (s *scanner) text(at place, v string) *contract.Error {
 // found adds what a reader found at at, or refuses what it could not read.
 func (s *scanner) found(at place, f []found, err error) *contract.Error {
 	if err != nil {
-		return invalid(shown(at.field), "a GitHub URL, remote or path that "+err.Error())
+		return invalid(shown(at.field), err.Error())
 	}
 	for _, n := range f {
 		if e := checkNamed(at, n); e != nil {

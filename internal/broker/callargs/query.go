@@ -70,14 +70,21 @@ func refFound(r searchquery.Ref) found {
 }
 
 // graphQLDocument reports whether v is a GraphQL document: a selection
-// set, or an operation or fragment definition, after any comments. Such a
+// set, or an operation or fragment definition, after any ignored tokens
+// (white space, commas, byte order marks, comments ended by \n or \r). Such a
 // document names what it acts on in its own syntax (repository(owner:…)),
 // which the broker does not read.
 func graphQLDocument(v string) bool {
 	return graphQLStart.MatchString(v)
 }
 
-var graphQLStart = regexp.MustCompile(`^[\s,\x{feff}]*(?:#[^\n]*\n[\s,]*)*(?:(?i:query|mutation|subscription|fragment)\b[^{]*)?\{`)
+var graphQLStart = regexp.MustCompile(`^(?:[\s,\x{feff}]|#[^\r\n]*)*` +
+	// an operation or fragment definition: keyword, name, variables or
+	// type condition, directives, then its selection set
+	`(?:(?:query|mutation|subscription)[\s,\x{feff}]*(?:[_A-Za-z][_0-9A-Za-z]*)?[\s,\x{feff}]*(?:\([^)]*\))?[\s,\x{feff}]*(?:@[^{]*)?` +
+	`|fragment[\s,\x{feff}]+[_A-Za-z][_0-9A-Za-z]*[\s,\x{feff}]+on[\s,\x{feff}]+[_A-Za-z][_0-9A-Za-z]*[\s,\x{feff}]*(?:@[^{]*)?)?` +
+	// a selection set opens with a field, an alias or a fragment spread
+	`\{(?:[\s,\x{feff}]|#[^\r\n]*)*(?:[_A-Za-z]|\.\.\.)`)
 
 // QueryRefs are the scope qualifiers of the call's "query" argument, read
 // as [scopeRefs] reads them.

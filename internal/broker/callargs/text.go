@@ -16,7 +16,7 @@ import (
 // errDotSegments refuses a GitHub URL, remote or path whose path holds "."
 // or "..": clients resolve them (curl, git, fetch, Python's urllib3) where
 // Go's net/http does not, so which owner it reaches cannot be read.
-var errDotSegments = errors.New(`has "." or ".." path segments: which repository it reaches depends on the client`)
+var errDotSegments = errors.New(`holds a GitHub URL, remote or path with "." or ".." segments: which repository it reaches depends on the client`)
 
 // errEnterprise refuses a URL or path of the enterprise API: it reaches
 // every organization of an enterprise, which no one owner's route bounds.
@@ -79,13 +79,22 @@ func (h hosts) readText(v string) ([]found, error) {
 		out = append(out, f...)
 		return err
 	}
-	words := []string{v}
-	if strings.HasPrefix(v, "gh ") || strings.HasPrefix(v, "git ") {
-		// A command line: each word is read as a value would be.
-		words = strings.Fields(v)[1:]
+	words, command, err := commandWords(v)
+	if err != nil {
+		return nil, err
+	}
+	if !command {
+		words = []string{v}
 	}
 	for _, word := range words {
 		if err := add(h.readWord(word)); err != nil {
+			return nil, err
+		}
+	}
+	// A repository flag names its repository in any text ("issue list -R
+	// OWNER/REPO", "--repo OWNER/REPO").
+	for _, m := range repoFlag.FindAllStringSubmatch(v, -1) {
+		if err := add(h.readWord(m[1])); err != nil {
 			return nil, err
 		}
 	}
@@ -95,12 +104,75 @@ func (h hosts) readText(v string) ([]found, error) {
 	return out, nil
 }
 
+// repoFlag is gh's repository flag and its value, in any text.
+var repoFlag = regexp.MustCompile(`(?:^|\s)(?:-R|--repo)(?:=|\s+)?(\S+)`)
+
+// ownerFlag is an owner or organization flag of gh and its value
+// (--owner fleet, --org=fleet).
+var ownerFlag = regexp.MustCompile(`^--?(?:owner|org|organization|user)(?:=(.*))?$`)
+
+// commands are the programs whose command lines name repositories in
+// their words.
+var commands = []string{"gh", "git", "curl", "wget", "http", "https"}
+
+// commandWords splits v into the words of the command lines it holds
+// (commands joined by &&, ||, ; or |, each after any NAME=VALUE
+// assignments, its program gh, git, curl or wget under any path or with
+// .exe), or command false when it holds none. Each word is read as a
+// value: an assignment's value (GH_REPO=OWNER/REPO), a flag's value
+// (--owner=OWNER, --org OWNER: the owner alone). gh's GraphQL call (gh api
+// graphql) is refused: its document names owners in its own syntax.
+func commandWords(v string) (words []string, command bool, err error) {
+	for _, line := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == '|' || r == '&' }) {
+		fields := strings.Fields(line)
+		for len(fields) > 0 && envAssignment.MatchString(fields[0]) {
+			words = append(words, fields[0])
+			fields = fields[1:]
+		}
+		if len(fields) == 0 {
+			continue
+		}
+		program := strings.ToLower(fields[0][strings.LastIndexAny(fields[0], `/\`)+1:])
+		if !slices.Contains(commands, strings.TrimSuffix(program, ".exe")) {
+			continue
+		}
+		command = true
+		for i, w := range fields[1:] {
+			if strings.EqualFold(w, "graphql") {
+				return nil, true, errGraphQL
+			}
+			if m := ownerFlag.FindStringSubmatch(w); m != nil {
+				owner := m[1]
+				if m[1] == "" && i+2 < len(fields) {
+					owner = fields[i+2]
+				}
+				words = append(words, "orgs/"+strings.Trim(owner, `"'`))
+				continue
+			}
+			words = append(words, strings.Trim(w, `"'`))
+		}
+	}
+	return words, command, nil
+}
+
+// envAssignment is a shell's NAME=VALUE before a command, or an
+// environment entry.
+var envAssignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// errGraphQL refuses a GraphQL document: it names what it acts on in its
+// own syntax (repository(owner: …)), which the broker does not read.
+var errGraphQL = errors.New("holds a GraphQL document or call, whose owners the broker does not read: call a tool that takes the owner and repository as arguments")
+
 // readWord reads one value or word: the forms readText lists but the
 // command line and the free-standing qualifiers.
 func (h hosts) readWord(v string) ([]found, error) {
-	for _, flag := range []string{"--repo=", "-R"} {
+	if loc := envAssignment.FindStringIndex(v); loc != nil {
+		v = v[loc[1]:] // GH_REPO=OWNER/REPO
+	}
+	for _, flag := range []string{"--repo=", "-R=", "-R"} {
 		if rest, ok := strings.CutPrefix(v, flag); ok {
 			v = rest
+			break
 		}
 	}
 	if _, address, ok := strings.Cut(v, "::"); ok && validScheme(v[:strings.Index(v, "::")]) {
@@ -123,15 +195,28 @@ func (h hosts) readWord(v string) ([]found, error) {
 // no path inside a repository is.
 func (h hosts) readPathText(v string) ([]found, error) {
 	v = trimmed(v)
-	if f, isURL, err := h.readURL(v); isURL || err != nil {
+	if f, isURL, err := h.readSchemeURL(v); isURL || err != nil {
 		return f, err
 	}
-	if f, isRemote, err := h.readRemote(v); isRemote || err != nil {
+	if f, _, err := h.readRemote(v); len(f) > 0 || err != nil {
+		// A remote of another host may still be OWNER:BRANCH, below.
 		return f, err
 	}
-	if strings.HasPrefix(v, "/") {
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, `\`) {
 		f, _, err := readAPIPath(v, "")
 		return f, err
+	}
+	if !strings.ContainsAny(v, "@:") {
+		return nil, nil
+	}
+	// OWNER/REPO/PATH@REF (a reusable workflow's uses:), OWNER/REPO@SHA,
+	// OWNER/REPO:PATH, and OWNER:BRANCH (a fork's branch, as compare and
+	// head take it) name their owner; a path or branch has neither.
+	if f, err := readOwnerRepo(v); len(f) > 0 || err != nil {
+		return f, err
+	}
+	if owner, _, fork := strings.Cut(v, ":"); fork && len(owner) > 1 && github.CheckOwner(owner) == nil {
+		return []found{{owner, ""}}, nil
 	}
 	return nil, nil
 }
@@ -156,7 +241,17 @@ func trimmed(v string) string {
 // reading a client may make is tried (see urlReadings); a URL names
 // something when a GitHub host's is among them.
 func (h hosts) readURL(v string) (f []found, isURL bool, err error) {
-	for _, u := range urlReadings(v) {
+	return h.readURLs(urlReadings(v, true))
+}
+
+// readSchemeURL reads v as a URL only when it has a scheme or starts with
+// //: a path key's "github.com/x" is a directory.
+func (h hosts) readSchemeURL(v string) (f []found, isURL bool, err error) {
+	return h.readURLs(urlReadings(v, false))
+}
+
+func (h hosts) readURLs(readings []string) (f []found, isURL bool, err error) {
+	for _, u := range readings {
 		host, path, query, ok := urlParts(u)
 		if !ok {
 			continue
@@ -181,18 +276,49 @@ func (h hosts) readURL(v string) (f []found, isURL bool, err error) {
 // browsers) takes a backslash for a slash in a URL of a special scheme;
 // curl and Python's urllib do not, so https://x\@github.com/… reaches
 // github.com there: both are read. A value with no scheme is read as
-// https when it starts with // or with a host name that has a dot.
-func urlReadings(v string) []string {
-	if !strings.Contains(v, ":") || strings.HasPrefix(v, "//") {
-		if first, _, _ := strings.Cut(strings.TrimPrefix(v, "//"), "/"); strings.HasPrefix(v, "//") || strings.Contains(first, ".") && !strings.ContainsAny(first, "@") {
-			v = "https://" + strings.TrimPrefix(v, "//")
-		}
+// https when it starts with // (or /\, \/, \\, which Node resolves
+// alike), and, with schemeless, when it starts with a host name and an
+// optional port (github.com/OWNER/REPO, github.com:443/…, as curl and
+// gh -R take them).
+func urlReadings(v string, schemeless bool) []string {
+	if len(v) >= 2 && strings.ContainsRune(`/\`, rune(v[0])) && strings.ContainsRune(`/\`, rune(v[1])) {
+		v = "https://" + v[2:]
+	} else if schemeless && hostFirst(v) {
+		v = "https://" + v
 	}
 	scheme, _, ok := strings.Cut(v, ":")
 	if !ok || !specialScheme(scheme) || !strings.Contains(v, `\`) {
 		return []string{v}
 	}
 	return []string{strings.ReplaceAll(v, `\`, "/"), v}
+}
+
+// hostFirst reports whether v starts with [USER@]HOST[:PORT]/ where HOST
+// is a domain name (dot-separated labels of letters, digits and hyphens,
+// the last alphabetic), so "docs/readme.md", ".github/workflows" and a
+// sentence do not.
+func hostFirst(v string) bool {
+	first, _, found := strings.Cut(v, "/")
+	if !found {
+		return false
+	}
+	if i := strings.LastIndex(first, "@"); i >= 0 {
+		first = first[i+1:]
+	}
+	host, port, hasPort := strings.Cut(first, ":")
+	if hasPort && (port == "" || strings.Trim(port, "0123456789") != "") {
+		return false
+	}
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || strings.Trim(strings.ToLower(l), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	return strings.Trim(strings.ToLower(labels[len(labels)-1]), "abcdefghijklmnopqrstuvwxyz") == ""
 }
 
 // specialScheme reports whether a WHATWG URL parser treats scheme as
@@ -313,11 +439,17 @@ var apiMethod = regexp.MustCompile(`^(?i:GET|HEAD|POST|PUT|PATCH|DELETE)\s+`)
 func readAPIPath(v, host string) (f []found, isPath bool, err error) {
 	v = apiMethod.ReplaceAllString(v, "")
 	path, query, _ := strings.Cut(v, "?")
-	segs := pathSegments(path)
+	segs := pathSegments(strings.ReplaceAll(path, `\`, "/"))
+	if slices.Contains(segs, ".") || slices.Contains(segs, "..") {
+		if slices.ContainsFunc(segs, func(s string) bool { return slices.Contains(apiRoots, strings.ToLower(s)) }) {
+			return nil, true, errDotSegments
+		}
+		return nil, false, nil
+	}
 	if len(segs) >= 2 && strings.EqualFold(segs[0], "api") && strings.EqualFold(segs[1], "v3") {
 		segs = segs[2:]
 	}
-	if len(segs) == 0 || !slices.ContainsFunc([]string{"repos", "orgs", "users", "search", "enterprises"}, func(k string) bool { return strings.EqualFold(segs[0], k) }) {
+	if len(segs) == 0 || !slices.Contains(apiRoots, strings.ToLower(segs[0])) {
 		return nil, false, nil
 	}
 	if f, err = apiNames(segs); err != nil {
@@ -328,6 +460,9 @@ func readAPIPath(v, host string) (f []found, isPath bool, err error) {
 	}
 	return f, true, nil
 }
+
+// apiRoots are the first segments of the API paths readAPIPath reads.
+var apiRoots = []string{"repos", "orgs", "users", "search", "enterprises", "scim"}
 
 // readOwnerRepo reads OWNER/REPO at the start of v, whatever follows it:
 // the references GitHub links (#12, @SHA), a path below the repository
