@@ -17,10 +17,14 @@ import (
 // that can (owner, org, organization, user, username, repo, repository,
 // repositories, repos, full_name; query for a search's scope qualifiers),
 // compared without letter case, at any depth, is read as naming one, and
-// so is every string below it (the nearest such key says how). An
-// operator adds names per tool: a plain name ("account") is read at any
-// depth, a dotted one ("target.login") as a path from the top, arrays
-// along it included.
+// so is every string below it (the nearest such key says how). Every
+// other string but text (a title, a body) is read for the names it can
+// hold: URLs, remotes, API paths, command lines, OWNER/REPO, search
+// qualifiers, JSON (see [hosts.readText]); under a path, ref or cursor
+// key only what no path is (see [hosts.readPathText]). An operator adds
+// names per tool: a plain name ("account") is read at any depth, a
+// dotted one ("target.login") as a path from the top, arrays along it
+// included.
 type Upstream struct {
 	// Declared are the top-level argument names the tool declares.
 	Declared Declared

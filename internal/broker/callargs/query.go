@@ -1,6 +1,7 @@
 package callargs
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 
@@ -89,3 +90,7 @@ var graphQLStart = regexp.MustCompile(`^(?:[\s,\x{feff}]|#[^\r\n]*)*` +
 // QueryRefs are the scope qualifiers of the call's "query" argument, read
 // as [scopeRefs] reads them.
 func (a Args) QueryRefs() []searchquery.Ref { return scopeRefs(a.Target.Query) }
+
+// errGraphQL refuses a GraphQL document: it names what it acts on in its
+// own syntax (repository(owner: …)), which the broker does not read.
+var errGraphQL = errors.New("holds a GraphQL document or call, whose owners the broker does not read: call a tool that takes the owner and repository as arguments")
