@@ -185,7 +185,6 @@ func TestReadUpstreamReadsEveryForm(t *testing.T) {
 		`{"slug":"fleet/x?ref=main"}`,
 		`{"spec":"fleet/x:README.md"}`,
 		// Command lines however written, and environment values.
-		`{"args":"issue list -R fleet/x"}`,
 		`{"command":"gh issue list -R=fleet/x"}`,
 		`{"args":["issue","list","-R=fleet/x"]}`,
 		`{"command":"gh search repos --owner=fleet"}`,
@@ -193,22 +192,23 @@ func TestReadUpstreamReadsEveryForm(t *testing.T) {
 		`{"command":"/usr/bin/gh repo view fleet/x"}`,
 		`{"command":"gh.exe issue list -R fleet/x"}`,
 		`{"command":"GH_REPO=fleet/x gh issue list"}`,
-		`{"command":"cd /tmp && gh repo clone fleet/x"}`,
-		`{"command":"curl -s https://api.github.com/repos/fleet/x/issues"}`,
 		`{"env":["GH_REPO=fleet/x"]}`,
-		`{"flags":"--repo fleet/x"}`,
 		// Node resolves /\ and \/ as //; a host with a port or a user.
 		`{"endpoint":"/\\api.github.com/repos/fleet/x"}`,
 		`{"endpoint":"\\/api.github.com/repos/fleet/x"}`,
 		`{"url":"github.com:443/fleet/x"}`,
 		`{"url":"token@api.github.com/repos/fleet/x"}`,
 		`{"args":"\"fleet/x\""}`,
-		// Keys a tool declares for paths, branches and cursors: whole
-		// URLs, a fork's OWNER:BRANCH, uses: and @SHA forms.
+		`{"command":"gh\trepo view fleet/x"}`,
+		`{"command":"gh secret list -o fleet"}`,
+		`{"command":"\"gh\" repo view fleet/x"}`,
+		`{"search":"{\"owner\": \"fleet\"}"}`,
+		`{"link":"github.com./fleet/x"}`,
+		// Keys a tool declares for branches and cursors: a fork's
+		// OWNER:BRANCH (also in a compare range), whole URLs.
+		`{"basehead":"main...fleet:feature"}`,
+		`{"target_branch":"fleet:main"}`,
 		`{"head_branch":"fleet:feature"}`,
-		`{"workflow_path":"fleet/x/.github/workflows/deploy.yml@main"}`,
-		`{"source_path":"fleet/x:README.md"}`,
-		`{"base_sha":"fleet/x@4f2a9c1"}`,
 		`{"next_cursor":"https://api.github.com/repos/fleet/x/issues?page=2"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
@@ -328,6 +328,13 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"query":"# c\rquery { repository(owner: \"fleet\", name: \"x\") { id } }"}`,
 		`{"query":"# c\n\ufeff{ repository(owner: \"fleet\", name: \"x\") { id } }"}`,
 		`{"filter":{"command":"gh api graphql -F owner=fleet -F name=x -f query=@q.graphql"}}`,
+		`{"filter":{"command":"gh api 'graphql' -f query='{viewer{login}}'"}}`,
+		`{"filter":{"command":"gh api /graphql -F owner=fleet -f query=@q.graphql"}}`,
+		`{"query":"query # c\n{ repository(owner: \"fleet\", name: \"x\") { id } }"}`,
+		`{"query":"query Q($o: String # )\n= \"fleet\") { repository(owner: $o, name: \"x\") { id } }"}`,
+		`{"query":"\u00a0{ repository(owner: \"fleet\", name: \"x\") { id } }"}`,
+		`{"filter":{"variables":"\u2003{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
+		`{"filter":{"after":"{ repository(owner: \"fleet\") { id } }"}}`,
 	} {
 		_, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e == nil {
@@ -371,6 +378,26 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","repo":"w","custom_instructions":"{{ placeholders }} in templates must be escaped"}`,
 		`{"query":"{{ secrets.DEPLOY_KEY }} org:acme path:.github/workflows"}`,
 		`{"owner":"acme","repo":"w","after":"https://api.github.com/repos/acme/w/issues?page=2"}`,
+		// Paths, times and cursors with @ or :, names and branches with
+		// slashes, sentences and braces in free text.
+		`{"owner":"acme","repo":"w","before":"2024-01-01T10:00:00Z"}`,
+		`{"owner":"acme","repo":"w","path":"assets/logo@2x.png"}`,
+		`{"owner":"acme","repo":"w","branch":"main","message":"m","files":[{"path":"ios/App/Assets/icon@3x.png","content":"x"}]}`,
+		`{"owner":"acme","repo":"w","path":"logs/2024-01-01T10:00:00.log"}`,
+		`{"owner":"acme","repo":"w","tree_sha":"main","path_filter":"src/assets@2x"}`,
+		`{"owner":"acme","repo":"w","branch":"users/alice@example.com/fix"}`,
+		`{"owner":"acme","repo":"w","after":"v2:1700000000:abc"}`,
+		`{"owner":"acme","repo":"w","method":"update","name":"bug","new_name":"area/ci"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"Copy the fixtures first: cp -R fixtures/data tmp/ and rerun"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"git bisect points at feature/login; please fix it"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"Tests fail; gh run view shows a timeout in src/net"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"{name} placeholders must be kept"}`,
+		`{"owner":"acme","repo":"w","target_branch":"release/1.0"}`,
+		`{"owner":"acme","repo":"w","tag_name":"v1.0","target_commitish":"release/1.0"}`,
+		`{"owner":"acme","repo":"w","revision":"origin/main"}`,
+		`{"query":"{ return err } language:go org:acme"}`,
+		`{"owner":"acme","command":"gh search repos graphql --owner acme"}`,
+		`{"owner":"acme","command":"wget --user=alice --password=x https://api.github.com/repos/acme/w/tarball"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
 		if e != nil {

@@ -58,13 +58,14 @@ const (
 	// proseKind is text (a title, a body): nothing in it is read as a
 	// name. Keys below it are still read.
 	proseKind
-	// pathKind is a path inside a repository or a ref (a file's path, a
-	// branch, a SHA): an OWNER/REPO shape there ("docs/readme.md",
-	// "release/1.0") is not a name, but a whole GitHub URL, remote or
-	// rooted API path is. Keys below it are still read.
+	// pathKind is a path inside a repository or a page cursor: an
+	// OWNER/REPO shape there ("docs/readme.md") is not a name, but a whole
+	// GitHub URL, remote or rooted API path is. Keys below it are still
+	// read.
 	pathKind
-	// refKind is a branch that may name its owner ("fleet:main", a pull
-	// request's head from a fork).
+	// refKind is a branch, a ref or a SHA, which may name its owner
+	// ("fleet:main", a pull request's head from a fork: git allows no ':'
+	// in a ref, so the form is unambiguous), or be a whole URL.
 	refKind
 )
 
@@ -147,6 +148,8 @@ func (r rules) kindOf(keys []string, above kind) kind {
 		return proseKind
 	case pathKeys[Fold(last)]:
 		return pathKind
+	case refKeys[Fold(last)]:
+		return refKind
 	case len(keys) == 1:
 		return declaredKind(last)
 	}
@@ -155,24 +158,29 @@ func (r rules) kindOf(keys []string, above kind) kind {
 
 // declaredKind reads what a top-level key, one the tool declares (so its
 // meaning is the tool's, not the caller's), holds from how its name ends:
-// a branch, a SHA, a path or a page cursor (from_branch, tree_sha,
-// file_path, path_filter, after, endCursor), read as paths are, or text
-// (commit_title, commit_message). A key whose name also says owner, repo, org, user
-// or login is read as any key is.
+// a branch, a ref or a SHA (from_branch, tree_sha, target_commitish), a
+// path or a page cursor (file_path, path_filter, after, endCursor), or
+// text (commit_title, commit_message, new_name). A key whose name also
+// says owner, repo, org or login is read as any key is, and so is a
+// ...name key that also says user, account, slug or target.
 func declaredKind(key string) kind {
 	n := normalKey(key)
-	for _, says := range []string{"owner", "repo", "org", "user", "login", "account", "slug", "target"} {
-		if strings.Contains(n, says) {
-			return plain
-		}
+	says := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(n, w) })
 	}
 	ends := func(suffixes ...string) bool {
 		return slices.ContainsFunc(suffixes, func(x string) bool { return strings.HasSuffix(n, x) })
 	}
 	switch {
-	case ends("branch", "sha", "path", "pathfilter", "cursor") || n == "after" || n == "before":
+	case says("owner", "repo", "org", "login"):
+		return plain
+	case ends("branch", "sha", "ref", "commitish", "revision"):
+		return refKind
+	case ends("path", "pathfilter", "cursor") || n == "after" || n == "before":
 		return pathKind
 	case ends("title", "message"):
+		return proseKind
+	case ends("name") && !says("user", "account", "slug", "target"):
 		return proseKind
 	}
 	return plain
@@ -205,7 +213,7 @@ func kindByName(key string) (kind, bool) {
 	case ends("owner", "owners", "org", "orgs", "organization", "organizations", "organisation", "organisations",
 		"login", "logins", "username", "usernames", "ownername", "orgname", "organizationname"):
 		return ownerKind, true
-	case n == "head" || n == "base" || ends("headref", "headrefname", "baseref", "baserefname", "headlabel", "baselabel"):
+	case n == "head" || n == "base" || n == "basehead" || ends("headref", "headrefname", "baseref", "baserefname", "headlabel", "baselabel"):
 		// GraphQL's headRefName takes USER:BRANCH for a fork, as REST's
 		// head does.
 		return refKind, true
@@ -213,8 +221,8 @@ func kindByName(key string) (kind, bool) {
 	return plain, false
 }
 
-// textKeys and pathKeys (folded) hold text, and paths or refs, at any
-// depth. They match under simple case folding only (Fold's, as Go's
+// textKeys, pathKeys and refKeys (folded) hold text, paths, and refs, at
+// any depth. They match under simple case folding only (Fold's, as Go's
 // encoding/json matches a field), spelled as listed: unlike kindByName's
 // wide reading, which can only refuse more, a key taken for text is never
 // read for a name, so "_name", "n-ame" or "tİtle" stays a key whose
@@ -223,8 +231,8 @@ var (
 	textKeys = foldedSet("title", "body", "content", "message", "description", "text",
 		"comment", "note", "label", "labels", "name", "tag", "pattern", "diff", "patch")
 	pathKeys = foldedSet("path", "filepath", "file_path", "file-path",
-		"file", "files", "filename", "file_name", "file-name", "ref",
-		"branch", "sha", "commit")
+		"file", "files", "filename", "file_name", "file-name")
+	refKeys = foldedSet("ref", "branch", "sha", "commit", "revision", "commitish")
 )
 
 func foldedSet(keys ...string) map[string]bool {
@@ -365,25 +373,40 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 	case plain:
 		return s.text(at, v)
 	case pathKind:
+		if graphQLDocument(v) {
+			return invalid(shown(at.field), errGraphQL.Error())
+		}
 		f, err := s.rules.hosts.readPathText(v)
 		return s.found(at, f, err)
 	case refKind:
-		if _, _, _, isURL := urlParts(v); isURL {
-			// A URL where a ref belongs (a branch name has no "://"):
-			// read as any value is.
-			return s.leaf(at, plain, v)
+		return s.ref(at, v)
+	case queryKind:
+		if graphQLDocument(v) {
+			return invalid(shown(at.field), errGraphQL.Error())
 		}
-		if owner, _, fork := strings.Cut(v, ":"); fork {
+		if t := trimmed(v); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			// JSON: arguments written as text, read as under any key.
+			return s.text(at, v)
+		}
+		return s.query(at, v)
+	}
+	return nil
+}
+
+// ref reads a branch, ref or SHA: a whole URL is read as any value is
+// (a ref has no "://"); OWNER:BRANCH names the fork's owner, on either
+// side of a compare range (main...OWNER:BRANCH).
+func (s *scanner) ref(at place, v string) *contract.Error {
+	if _, _, _, isURL := urlParts(v); isURL {
+		return s.leaf(at, plain, v)
+	}
+	for _, side := range strings.Split(strings.ReplaceAll(v, "...", ".."), "..") {
+		if owner, _, fork := strings.Cut(side, ":"); fork {
 			if github.CheckOwner(owner) != nil {
 				return invalid(shown(at.field), "must be a branch, or OWNER:BRANCH as GitHub spells names: it names the owner of the fork it is read from")
 			}
 			s.add(at.field, owner, "")
 		}
-	case queryKind:
-		if graphQLDocument(v) {
-			return invalid(shown(at.field), errGraphQL.Error())
-		}
-		return s.query(at, v)
 	}
 	return nil
 }

@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
 	"github.com/ghgate/ghgate/internal/percent"
 	"github.com/ghgate/ghgate/internal/searchquery"
 )
@@ -70,22 +73,31 @@ func refFound(r searchquery.Ref) found {
 	return found{r.Owner, ""}
 }
 
-// graphQLDocument reports whether v is a GraphQL document: a selection
-// set, or an operation or fragment definition, after any ignored tokens
-// (white space, commas, byte order marks, comments ended by \n or \r). Such a
-// document names what it acts on in its own syntax (repository(owner:…)),
-// which the broker does not read.
+// graphQLDocument reports whether v, trimmed as clients trim it, is a
+// GraphQL document: one that GraphQL's grammar parses (an operation, a
+// fragment, or a bare selection set, however its comments and white
+// space run), or text that starts like one (a selection set, or query,
+// mutation, subscription or fragment and a name) and passes arguments
+// (repository(owner: …)). Such a document names what it acts on in its
+// own syntax, which the broker does not read. Braces alone ("{{ name }}",
+// a code search's "{ return err }") are not one.
 func graphQLDocument(v string) bool {
-	return graphQLStart.MatchString(v)
+	v = trimmed(v)
+	if !strings.Contains(v, "{") {
+		return false
+	}
+	if doc, err := parser.ParseQuery(&ast.Source{Input: v}); err == nil && len(doc.Operations)+len(doc.Fragments) > 0 {
+		return true
+	}
+	return graphQLStart.MatchString(v) && graphQLArguments.MatchString(v)
 }
 
-var graphQLStart = regexp.MustCompile(`^(?:[\s,\x{feff}]|#[^\r\n]*)*` +
-	// an operation or fragment definition: keyword, name, variables or
-	// type condition, directives, then its selection set
-	`(?:(?:query|mutation|subscription)[\s,\x{feff}]*(?:[_A-Za-z][_0-9A-Za-z]*)?[\s,\x{feff}]*(?:\([^)]*\))?[\s,\x{feff}]*(?:@[^{]*)?` +
-	`|fragment[\s,\x{feff}]+[_A-Za-z][_0-9A-Za-z]*[\s,\x{feff}]+on[\s,\x{feff}]+[_A-Za-z][_0-9A-Za-z]*[\s,\x{feff}]*(?:@[^{]*)?)?` +
-	// a selection set opens with a field, an alias or a fragment spread
-	`\{(?:[\s,\x{feff}]|#[^\r\n]*)*(?:[_A-Za-z]|\.\.\.)`)
+var (
+	graphQLStart = regexp.MustCompile(`^(?:[\s,\x{feff}]|#[^\r\n]*)*(?:\{|(?:query|mutation|subscription|fragment)\b)`)
+	// graphQLArguments is a field or an operation given arguments:
+	// name(arg: …), name($var: …).
+	graphQLArguments = regexp.MustCompile(`[_A-Za-z][_0-9A-Za-z]*[\s,]*\([\s,]*\$?[_A-Za-z][_0-9A-Za-z]*[\s,]*:`)
+)
 
 // QueryRefs are the scope qualifiers of the call's "query" argument, read
 // as [scopeRefs] reads them.

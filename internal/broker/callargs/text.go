@@ -28,18 +28,20 @@ type found struct{ owner, repo string }
 // query string, a git remote ([USER@]HOST:OWNER/REPO, [HOST:PORT]:…,
 // TRANSPORT::URL), an API path (/repos/OWNER/REPO/…, repos/…, "GET
 // /orgs/OWNER", search/issues?q=…), OWNER/REPO with anything after it
-// (#12, @SHA, /issues/1, ?ref=…, :file), a gh command line or flag
-// (gh repo view OWNER/REPO, --repo=OWNER/REPO, -ROWNER/REPO), and the
-// scope qualifiers of a search. Other text names nothing; a GitHub URL,
-// remote or path whose path cannot be read is an error.
+// (#12, @SHA, /issues/1, ?ref=…, :file), a one-line gh or git command
+// (gh repo view OWNER/REPO, see commandWords) or a lone flag
+// (--repo=OWNER/REPO, -ROWNER/REPO, GH_REPO=OWNER/REPO), and the scope
+// qualifiers of a search. Other text names nothing: a sentence naming a
+// repository is text, and so is a script. A GitHub URL, remote or path
+// whose path cannot be read is an error.
 func (h hosts) readText(v string) ([]found, error) {
+	words, command, err := commandWords(strings.TrimSpace(v))
 	v = trimmed(v)
 	var out []found
 	add := func(f []found, err error) error {
 		out = append(out, f...)
 		return err
 	}
-	words, command, err := commandWords(v)
 	if err != nil {
 		return nil, err
 	}
@@ -48,13 +50,6 @@ func (h hosts) readText(v string) ([]found, error) {
 	}
 	for _, word := range words {
 		if err := add(h.readWord(word)); err != nil {
-			return nil, err
-		}
-	}
-	// A repository flag names its repository in any text ("issue list -R
-	// OWNER/REPO", "--repo OWNER/REPO").
-	for _, m := range repoFlag.FindAllStringSubmatch(v, -1) {
-		if err := add(h.readWord(m[1])); err != nil {
 			return nil, err
 		}
 	}
@@ -91,33 +86,20 @@ func (h hosts) readWord(v string) ([]found, error) {
 	return readOwnerRepo(v)
 }
 
-// readPathText reads a text under a key that holds a path or a ref (see
-// pathKind): a whole GitHub URL, remote or rooted API path only, which
-// no path inside a repository is.
+// readPathText reads a text under a key that holds a path or a cursor
+// (see pathKind): a whole GitHub URL with a scheme, a GitHub remote or a
+// rooted API path only, which no path inside a repository is.
 func (h hosts) readPathText(v string) ([]found, error) {
 	v = trimmed(v)
 	if f, isURL, err := h.readSchemeURL(v); isURL || err != nil {
 		return f, err
 	}
-	if f, _, err := h.readRemote(v); len(f) > 0 || err != nil {
-		// A remote of another host may still be OWNER:BRANCH, below.
+	if f, isRemote, err := h.readRemote(v); isRemote || err != nil {
 		return f, err
 	}
 	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, `\`) {
 		f, _, err := readAPIPath(v)
 		return f, err
-	}
-	if !strings.ContainsAny(v, "@:") {
-		return nil, nil
-	}
-	// OWNER/REPO/PATH@REF (a reusable workflow's uses:), OWNER/REPO@SHA,
-	// OWNER/REPO:PATH, and OWNER:BRANCH (a fork's branch, as compare and
-	// head take it) name their owner; a path or branch has neither.
-	if f, err := readOwnerRepo(v); len(f) > 0 || err != nil {
-		return f, err
-	}
-	if owner, _, fork := strings.Cut(v, ":"); fork && len(owner) > 1 && github.CheckOwner(owner) == nil {
-		return []found{{owner, ""}}, nil
 	}
 	return nil, nil
 }

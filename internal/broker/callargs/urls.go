@@ -122,7 +122,7 @@ func hostFirst(v string) bool {
 	if hasPort && (port == "" || strings.Trim(port, "0123456789") != "") {
 		return false
 	}
-	labels := strings.Split(host, ".")
+	labels := strings.Split(strings.TrimSuffix(host, "."), ".")
 	if len(labels) < 2 {
 		return false
 	}
