@@ -186,7 +186,7 @@ func (b *Broker) connectUpstreams(ctx context.Context, svc *toolkit.Service) ([]
 		ucfg := upstream.Config{Name: u.Name, Command: u.Command, URL: u.URL, TokenEnv: u.TokenEnv, Owner: u.Owner, User: u.User, WriteUser: u.WriteUser, SecretsFile: b.cfg.Secrets.File,
 			GitHubHosts: gitHubHosts(b.cfg.GitHub.URL)}
 		for _, a := range u.Allow {
-			ucfg.Allow = append(ucfg.Allow, upstream.Allowed{Tool: a.Tool, Mode: tooldef.Mode(a.Mode), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs})
+			ucfg.Allow = append(ucfg.Allow, upstream.Allowed{Tool: a.Tool, Mode: tooldef.Mode(a.Mode), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs, TextArgs: a.TextArgs})
 		}
 		p, err := upstream.Connect(ctx, ucfg, upstream.Options{Tokens: b.router, Log: b.log.With("upstream", u.Name),
 			Forwarded: func(ctx context.Context) {

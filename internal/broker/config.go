@@ -165,6 +165,11 @@ type UpstreamTool struct {
 	// routed by every owner they name.
 	OwnerArgs []string `toml:"owner_args"`
 	RepoArgs  []string `toml:"repo_args"`
+	// TextArgs name arguments of this tool that hold text, never read as
+	// naming an owner ("affects", whose "actions/checkout" is a package):
+	// an operator's word for what the reading would otherwise take for
+	// OWNER/REPO and refuse.
+	TextArgs []string `toml:"text_args"`
 	// Kind is the kind of write the write policy counts a call as
 	// (policy.Kinds); default "upstream". Text names the top-level string
 	// arguments the outbound text policy checks and rewrites; default
@@ -396,7 +401,7 @@ func (c *Config) validate() error {
 			default:
 				errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write (omitted: write)", u.Name, t.Tool))
 			}
-			if err := upstream.CheckArgNames(t.OwnerArgs, t.RepoArgs); err != nil {
+			if err := upstream.CheckArgNames(t.OwnerArgs, t.RepoArgs, t.TextArgs); err != nil {
 				errs = append(errs, fmt.Errorf("upstream %q: tool %q: %w", u.Name, t.Tool, err))
 			}
 			if err := augment.Check(t.Tool, t.Augment, t.Note); err != nil {

@@ -423,6 +423,24 @@ func TestUpstreamOperatorNamedArgumentsChooseTheRoute(t *testing.T) {
 	o.wantSent(t, "who elsewhere", "acme-read")
 }
 
+// An argument the operator declares text (text_args) names nothing: a
+// package name there is not an owner to route by. Elsewhere the same
+// value still names one.
+func TestUpstreamTextArgumentsNameNothing(t *testing.T) {
+	t.Parallel()
+	ru := startRoutedUpstream(t, fakeAllow(`{ tool = "get_account", mode = "read", text_args = ["affects", "target.note"] }`))
+	o := ru.call(t, "get_account", `{"target":{"affects":"fleet/checkout"}}`)
+	o.wantSent(t, "affects fleet/checkout", "acme-read")
+	o = ru.call(t, "get_account", `{"target":{"note":"fleet/x","login":"alice"}}`)
+	o.wantSent(t, "target.note beside an owner", "alice-read")
+	// An object below a text argument is read afresh, and the same value
+	// under another key still names its owner.
+	o = ru.call(t, "get_account", `{"target":{"affects":{"repo":"fleet/x"}}}`)
+	o.wantRefused(t, "an object below affects", "missing_credential")
+	o = ru.call(t, "get_account", `{"target":{"other":"fleet/x"}}`)
+	o.wantRefused(t, "fleet/x elsewhere", "missing_credential")
+}
+
 // A name under a key no list names is read by what the key's name says
 // (nameWithOwner, repoOwner, login, q) or by what the value is (a GitHub
 // URL, a git remote, OWNER/REPO): none is forwarded with another owner's
@@ -487,7 +505,15 @@ allow = [` + allow + `]
 	if !slices.Equal(got.RepoArgs, []string{"slug"}) {
 		t.Errorf("repo_args = %q, want [slug]", got.RepoArgs)
 	}
-	for _, bad := range []string{`owner_args = ["target."]`, `repo_args = ["a b"]`, `owner_args = ["x"], repo_args = ["X"]`} {
+	c, err = broker.LoadConfig(write(`{ tool = "t", mode = "read", text_args = ["affects", "field.value"] }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Upstreams[0].Allow[0].TextArgs; !slices.Equal(got, []string{"affects", "field.value"}) {
+		t.Errorf("text_args = %q, want [affects field.value]", got)
+	}
+	for _, bad := range []string{`owner_args = ["target."]`, `repo_args = ["a b"]`, `owner_args = ["x"], repo_args = ["X"]`,
+		`text_args = ["repository"]`, `owner_args = ["who"], text_args = ["WHO"]`} {
 		_, err := broker.LoadConfig(write(`{ tool = "t", mode = "read", ` + bad + ` }`))
 		if err == nil {
 			t.Errorf("%s: loaded, want refused", bad)

@@ -478,7 +478,7 @@ func TestReadKeepsToItsVocabulary(t *testing.T) {
 // An operator's dotted name matches a path from the top only, a plain
 // one a key at any depth.
 func TestUpstreamRulesReadDottedPathsFromTheTop(t *testing.T) {
-	r := Upstream{OwnerArgs: []string{"target.who"}, RepoArgs: []string{"slug"}}.rules()
+	r := Upstream{OwnerArgs: []string{"target.who"}, RepoArgs: []string{"slug"}, TextArgs: []string{"affects", "field.value"}}.rules()
 	for _, c := range []struct {
 		keys []string
 		want kind
@@ -492,6 +492,9 @@ func TestUpstreamRulesReadDottedPathsFromTheTop(t *testing.T) {
 		{[]string{"title"}, proseKind},
 		{[]string{"a", "slug"}, repoKind},
 		{[]string{"a", "ORGANIZATION"}, ownerKind},
+		{[]string{"a", "Affects"}, proseKind},
+		{[]string{"field", "value"}, proseKind},
+		{[]string{"x", "field", "value"}, plain},
 	} {
 		if got := r.kindOf(c.keys, plain); got != c.want {
 			t.Errorf("kindOf(%q) = %d, want %d", c.keys, got, c.want)

@@ -29,8 +29,9 @@ type Upstream struct {
 	// Declared are the top-level argument names the tool declares.
 	Declared Declared
 	// OwnerArgs name owners ("acme"); RepoArgs repositories ("widgets"
-	// or "acme/widgets").
-	OwnerArgs, RepoArgs []string
+	// or "acme/widgets"); TextArgs hold text, never read for a name (a
+	// package name such as "actions/checkout", a field's value).
+	OwnerArgs, RepoArgs, TextArgs []string
 	// Hosts are the hosts, besides those named "github" and GHE.com's,
 	// whose URLs name owners as GitHub's do: the GitHub Enterprise server
 	// the broker is configured for (its hosts below included).
@@ -92,7 +93,7 @@ type rules struct {
 }
 
 func (u Upstream) rules() rules {
-	r := rules{anywhere: make(map[string]kind, len(builtinKinds)+len(u.OwnerArgs)+len(u.RepoArgs)), paths: map[string]kind{}}
+	r := rules{anywhere: make(map[string]kind, len(builtinKinds)+len(u.OwnerArgs)+len(u.RepoArgs)+len(u.TextArgs)), paths: map[string]kind{}}
 	for _, h := range u.Hosts {
 		r.hosts = append(r.hosts, strings.TrimSuffix(strings.ToLower(h), "."))
 	}
@@ -102,7 +103,7 @@ func (u Upstream) rules() rules {
 	for _, set := range []struct {
 		k     kind
 		names []string
-	}{{ownerKind, u.OwnerArgs}, {repoKind, u.RepoArgs}} {
+	}{{ownerKind, u.OwnerArgs}, {repoKind, u.RepoArgs}, {proseKind, u.TextArgs}} {
 		for _, name := range set.names {
 			k := set.k
 			if strings.Contains(name, ".") {
@@ -184,6 +185,18 @@ func declaredKind(key string) kind {
 		return proseKind
 	}
 	return plain
+}
+
+// NamesOwner reports whether an argument name (the last part of a dotted
+// one) is read as naming an owner, a repository, a search or a fork's
+// branch in every tool: such a name cannot be declared text.
+func NamesOwner(name string) bool {
+	last := name[strings.LastIndex(name, ".")+1:]
+	if _, ok := builtinKinds[Fold(last)]; ok {
+		return true
+	}
+	_, ok := kindByName(last)
+	return ok
 }
 
 // normalKey folds a key to lower case (Kelvin sign and long s included,

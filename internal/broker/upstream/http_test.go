@@ -192,6 +192,10 @@ func TestConfigCheck(t *testing.T) {
 		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", RepoArgs: []string{""}}}}, "not an argument name"},
 		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", OwnerArgs: []string{"a b"}}}}, "not an argument name"},
 		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", OwnerArgs: []string{"slug"}, RepoArgs: []string{"Slug"}}}}, "both owner_args and repo_args"},
+		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", RepoArgs: []string{"slug"}, TextArgs: []string{"SLUG"}}}}, "both repo_args and text_args"},
+		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", TextArgs: []string{"filter.owner"}}}}, "cannot be text"},
+		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", TextArgs: []string{"source_repo"}}}}, "cannot be text"},
+		{Config{Name: "a", URL: "https://example.com/mcp", Allow: []Allowed{{Tool: "x", Mode: "read", TextArgs: []string{"q"}}}}, "cannot be text"},
 	} {
 		err := c.cfg.check()
 		if err == nil || !strings.Contains(err.Error(), c.want) {

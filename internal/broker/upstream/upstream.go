@@ -122,28 +122,33 @@ type Allowed struct {
 	Tool string
 	Mode tooldef.Mode
 	// OwnerArgs and RepoArgs are the operator's names for more arguments
-	// that name an owner or a repository (callargs.Upstream).
-	OwnerArgs, RepoArgs []string
+	// that name an owner or a repository, TextArgs for arguments that
+	// hold text (callargs.Upstream).
+	OwnerArgs, RepoArgs, TextArgs []string
 }
 
-// CheckArgNames refuses owner_args and repo_args that no argument could
-// match: an empty name or dotted part, or spaces; and a name given as
-// both.
-func CheckArgNames(owner, repo []string) error {
+// CheckArgNames refuses owner_args, repo_args and text_args that no
+// argument could match (an empty name or dotted part, or spaces), a name
+// given in two of them, and text_args naming an argument read as an
+// owner, repository or search in every tool.
+func CheckArgNames(owner, repo, text []string) error {
 	var errs []error
 	seen := map[string]string{}
 	for _, set := range []struct {
 		what  string
 		names []string
-	}{{"owner_args", owner}, {"repo_args", repo}} {
+	}{{"owner_args", owner}, {"repo_args", repo}, {"text_args", text}} {
 		for _, name := range set.names {
 			if slices.Contains(strings.Split(name, "."), "") || strings.ContainsFunc(name, unicode.IsSpace) {
 				errs = append(errs, fmt.Errorf("%s: %q is not an argument name or a dotted path of them (\"account\", \"target.login\")", set.what, name))
 				continue
 			}
+			if set.what == "text_args" && callargs.NamesOwner(name) {
+				errs = append(errs, fmt.Errorf("text_args: %q names an owner, repository or search in every tool and cannot be text", name))
+			}
 			folded := callargs.Fold(name)
 			if prev, ok := seen[folded]; ok && prev != set.what {
-				errs = append(errs, fmt.Errorf("%q is in both owner_args and repo_args", name))
+				errs = append(errs, fmt.Errorf("%q is in both %s and %s", name, prev, set.what))
 			}
 			seen[folded] = set.what
 		}
@@ -350,7 +355,7 @@ func (c Config) check() error {
 		if a.Mode != tooldef.Read && a.Mode != tooldef.Write {
 			errs = append(errs, fmt.Errorf("upstream %q: tool %q: mode must be read or write", c.Name, a.Tool))
 		}
-		if err := CheckArgNames(a.OwnerArgs, a.RepoArgs); err != nil {
+		if err := CheckArgNames(a.OwnerArgs, a.RepoArgs, a.TextArgs); err != nil {
 			errs = append(errs, fmt.Errorf("upstream %q: tool %q: %w", c.Name, a.Tool, err))
 		}
 	}
@@ -473,7 +478,7 @@ func (p *Proxy) buildTools(offered map[string]*mcp.Tool) error {
 			continue
 		}
 		def := *t
-		args := callargs.Upstream{Declared: callargs.DeclaredBy(def.InputSchema), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs, Hosts: p.cfg.GitHubHosts}
+		args := callargs.Upstream{Declared: callargs.DeclaredBy(def.InputSchema), OwnerArgs: a.OwnerArgs, RepoArgs: a.RepoArgs, TextArgs: a.TextArgs, Hosts: p.cfg.GitHubHosts}
 		p.tools = append(p.tools, Tool{Def: &def, Mode: a.Mode, Handler: p.handler(a, args), Args: args})
 	}
 	var errs []error
