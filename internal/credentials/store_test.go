@@ -14,7 +14,9 @@ import (
 // Every test here that reaches the OS keyring reaches go-keyring's
 // in-memory mock (the real Secret Service has its own package,
 // ./secretservice, since the mock replaces go-keyring's provider for the
-// whole process).
+// whole process). The mock is one map without a lock, so the tests that
+// reach it do not run in parallel: they run one after another, before the
+// parallel tests resume.
 func TestMain(m *testing.M) {
 	keyring.MockInit()
 	os.Exit(m.Run())
@@ -96,7 +98,6 @@ func TestStoreFallsBackToPrivateFile(t *testing.T) {
 // ghgate:HOST, and no file is written; an entry the file held from before
 // is removed, so a host has one.
 func TestStoreUsesKeyring(t *testing.T) {
-	t.Parallel()
 	file := filepath.Join(t.TempDir(), "ghgate", "credentials.toml")
 	host := "keyring.example.com"
 	old := credentials.Store{Keyring: noKeyring{}, File: file}
@@ -137,7 +138,6 @@ func TestStoreUsesKeyring(t *testing.T) {
 // hosts.yml as gh 2.x writes it: the active user per host, the token
 // inline only with insecure storage.
 func TestGHReadsHostsYAMLAndKeyring(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	hostsYML := `github.com:
     users:
