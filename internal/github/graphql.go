@@ -100,7 +100,7 @@ func (c *Client) graphql(ctx context.Context, read bool, doc string, vars, out a
 		return settled(NoRemoteSuccessKnown, statusError(resp.StatusCode, resp.Header, eb.Message, eb.Errors, c.now()))
 	}
 	var gr graphQLResponse
-	if readErr != nil || json.Unmarshal(data, &gr) != nil {
+	if readErr != nil || decodeJSON(data, &gr) != nil {
 		return settled(Indeterminate, &Error{Code: MalformedResponse, Status: resp.StatusCode, Temporary: true,
 			Message: "GitHub's GraphQL response could not be read"})
 	}
@@ -108,7 +108,7 @@ func (c *Client) graphql(ctx context.Context, read bool, doc string, vars, out a
 		partial := hasData(gr.Data)
 		if partial && out != nil {
 			// Hand over what did resolve alongside the error.
-			_ = json.Unmarshal(gr.Data, out)
+			_ = decodeJSON(gr.Data, out)
 		}
 		s := NoRemoteSuccessKnown
 		if partial {
@@ -117,7 +117,7 @@ func (c *Client) graphql(ctx context.Context, read bool, doc string, vars, out a
 		return settled(s, graphQLFailure(resp, gr.Errors, c))
 	}
 	if out != nil {
-		if err := json.Unmarshal(gr.Data, out); err != nil {
+		if err := decodeJSON(gr.Data, out); err != nil {
 			return settled(RemoteSuccessKnown, &Error{Code: MalformedResponse, Status: resp.StatusCode,
 				Message: "GitHub's GraphQL data did not fit the result type: " + err.Error(), cause: err})
 		}

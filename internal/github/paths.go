@@ -3,7 +3,6 @@ package github
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -89,7 +88,7 @@ func getJSON[T any](ctx context.Context, c *Client, path string, q url.Values) (
 			return resp, err
 		}
 		var v T // fresh per call: a failed read must not leave a half-decoded value
-		if err := json.Unmarshal(body.Bytes(), &v); err != nil {
+		if err := decodeJSON(body.Bytes(), &v); err != nil {
 			return resp, err
 		}
 		out = v

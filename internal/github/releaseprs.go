@@ -84,7 +84,7 @@ func (c *Client) GetFileAt(ctx context.Context, owner, repo, file, ref string) (
 		return ContentEntry{Type: "dir", Path: file}, m, nil
 	}
 	var out ContentEntry
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := decodeJSON(raw, &out); err != nil {
 		return ContentEntry{}, m, &Error{Code: MalformedResponse, Status: 200, Temporary: true, cause: err,
 			Message: "GitHub's contents answer could not be read: " + err.Error()}
 	}

@@ -268,7 +268,7 @@ func (t *transport) retryable(a *attempt, rec *call, n int) (bool, time.Duration
 		return false, 0
 	case status >= 200 && status < 300 && rec.read && isJSON(resp.Header):
 		buffer(a, maxCachedBody)
-		if a.readErr != nil || a.buffered && len(a.body) > 0 && !json.Valid(a.body) {
+		if a.readErr != nil || a.buffered && len(a.body) > 0 && !validJSON(a.body) {
 			return true, c.retry.backoff(n)
 		}
 		a.validJSON = a.buffered && len(a.body) > 0
@@ -291,7 +291,7 @@ func (t *transport) finish(req *http.Request, a attempt, cached *store.CachedRes
 		if !a.buffered {
 			buffer(&a, maxCachedBody)
 		}
-		if a.buffered && (!isJSON(resp.Header) || a.validJSON || json.Valid(a.body)) {
+		if a.buffered && (!isJSON(resp.Header) || a.validJSON || validJSON(a.body)) {
 			h := http.Header{}
 			for _, name := range cachedHeaders {
 				if vs := resp.Header.Values(name); len(vs) > 0 {
