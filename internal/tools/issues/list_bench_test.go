@@ -44,3 +44,29 @@ func BenchmarkListPath(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWarmGetIssue times github_get_issue on an issue already read,
+// as an agent reads it again: every upstream read is answered 304 and
+// served from the conditional-request cache.
+func BenchmarkWarmGetIssue(b *testing.B) {
+	env := servertest.Start(b, servertest.Options{})
+	args, err := json.Marshal(map[string]any{"owner": emulator.DemoOrg, "repo": emulator.DemoWidgetsRepo, "issue_number": 1})
+	if err != nil {
+		b.Fatalf("marshal arguments: %v", err)
+	}
+	call := func() {
+		res, err := env.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: toolkit.NameGetIssue, Arguments: json.RawMessage(args)})
+		if err != nil {
+			b.Fatalf("get issue: %v", err)
+		}
+		if res.IsError {
+			b.Fatalf("get issue: got an error, want the issue: %+v", res.Content)
+		}
+	}
+	call() // the first read fills the conditional cache
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		call()
+	}
+}
