@@ -98,13 +98,22 @@ func getJSON[T any](ctx context.Context, c *Client, path string, q url.Values) (
 }
 
 // send makes one hand-built REST write, once, decoding the answer into out
-// when out is not nil.
+// when out is not nil. As in getJSON, the answer is read whole and decoded
+// in one pass; an empty answer decodes to nothing, as go-github's does.
 func (c *Client) send(ctx context.Context, method, path string, body, out any) (Settlement, error) {
 	return c.write(ctx, func(ctx context.Context) (*gh.Response, error) {
 		req, err := c.rest.NewRequest(ctx, method, path, body)
 		if err != nil {
 			return nil, err
 		}
-		return c.rest.Do(req, out)
+		if out == nil {
+			return c.rest.Do(req, nil)
+		}
+		var answer bytes.Buffer
+		resp, err := c.rest.Do(req, &answer)
+		if err != nil || answer.Len() == 0 {
+			return resp, err
+		}
+		return resp, decodeJSON(answer.Bytes(), out)
 	})
 }
