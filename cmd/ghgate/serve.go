@@ -158,7 +158,7 @@ func runServe(ctx context.Context, cfg serveConfig, log *slog.Logger) error {
 	// garbage resident until the next collection, which an idle server
 	// never starts: the reclaimer collects once calls stop (and, first,
 	// what building the server left), and the runtime returns the memory.
-	reclaim := server.Reclaimer{Log: log}
+	reclaim := server.Reclaimer{Log: log, Busy: func() bool { return st.Server.TasksRunning() > 0 }}
 	st.Server.MCP.AddReceivingMiddleware(reclaim.Middleware)
 	reclaim.Settle()
 	log.Info("ghgate serving", "tools", len(st.Server.Tools()), "read_only", cfg.ReadOnly, "fingerprint", st.Server.Fingerprint())

@@ -107,8 +107,10 @@ func (c *Client) graphql(ctx context.Context, read bool, doc string, vars, out a
 	if len(gr.Errors) > 0 {
 		partial := hasData(gr.Data)
 		if partial && out != nil {
-			// Hand over what did resolve alongside the error.
-			_ = decodeJSON(gr.Data, out)
+			// Hand over what did resolve alongside the error. encoding/json
+			// keeps decoding past a field of the wrong type, where
+			// segmentio's decoder stops, and the caller reads what came.
+			_ = json.Unmarshal(gr.Data, out)
 		}
 		s := NoRemoteSuccessKnown
 		if partial {

@@ -99,7 +99,8 @@ func getJSON[T any](ctx context.Context, c *Client, path string, q url.Values) (
 
 // send makes one hand-built REST write, once, decoding the answer into out
 // when out is not nil. As in getJSON, the answer is read whole and decoded
-// in one pass; an empty answer decodes to nothing, as go-github's does.
+// in one pass, as go-github's decoder read it: the first value, nothing
+// from an answer of only white space.
 func (c *Client) send(ctx context.Context, method, path string, body, out any) (Settlement, error) {
 	return c.write(ctx, func(ctx context.Context) (*gh.Response, error) {
 		req, err := c.rest.NewRequest(ctx, method, path, body)
@@ -111,9 +112,9 @@ func (c *Client) send(ctx context.Context, method, path string, body, out any) (
 		}
 		var answer bytes.Buffer
 		resp, err := c.rest.Do(req, &answer)
-		if err != nil || answer.Len() == 0 {
+		if err != nil {
 			return resp, err
 		}
-		return resp, decodeJSON(answer.Bytes(), out)
+		return resp, decodeFirstJSON(answer.Bytes(), out)
 	})
 }

@@ -26,9 +26,11 @@ import (
 // ([debug.FreeOSMemory]): the next calls fault in what they need again, a
 // small cost once per quiet spell after a burst.
 //
-// After QuietFor with no request in flight, it reclaims if the runtime's
-// resident memory ([Resident]) stands MinGrowth or more above where its
-// last reclaim left it. A trickle of calls keeps it where it was and
+// After QuietFor with no request in flight and no task running, it
+// reclaims if the runtime's resident memory ([Resident]) stands above
+// where its last reclaim left it by MinGrowth, or by the live heap if
+// that is more: between collections the heap grows to twice the live
+// heap, so a trickle of calls raises it that far and no further, and
 // costs nothing; only a burst (or a live heap that grew for good, once)
 // earns a reclaim. (Neither the heap goal nor the free heap alone tells:
 // after 200 sessions one run left the goal 3.7 MB higher and 3.6 MB free,
@@ -42,10 +44,15 @@ type Reclaimer struct {
 	// MinGrowth is how far the resident memory must have risen to be
 	// worth a reclaim (default 4 MB).
 	MinGrowth uint64
-	// Collect and Resident default to collect and [Resident]; tests
-	// replace them.
+	// Busy reports work that runs outside any request, which a reclaim
+	// must not pause (the MCP tasks still running); nil for none. The
+	// requests that poll such work re-arm the reclaim.
+	Busy func() bool
+	// Collect, Resident and Live default to collect, [Resident] and
+	// [LiveHeap]; tests replace them.
 	Collect  func()
 	Resident func() uint64
+	Live     func() uint64
 	// Log, if set, gets a Debug line for each collection.
 	Log *slog.Logger
 
@@ -55,6 +62,7 @@ type Reclaimer struct {
 	reclaims int
 	settling bool   // the next reclaim collects whatever the growth
 	base     uint64 // the resident memory the last reclaim left
+	live     uint64 // the live heap the last reclaim left
 }
 
 // Middleware counts the requests in flight and arms the reclaim when the
@@ -125,33 +133,36 @@ func (r *Reclaimer) arm(d time.Duration) {
 
 // fire runs when the server has been quiet for QuietFor.
 func (r *Reclaimer) fire() {
-	resident, c := Resident, collect
+	resident, liveHeap, c := Resident, LiveHeap, collect
 	if r.Resident != nil {
 		resident = r.Resident
+	}
+	if r.Live != nil {
+		liveHeap = r.Live
 	}
 	if r.Collect != nil {
 		c = r.Collect
 	}
 	r.mu.Lock()
-	busy, force, base := r.inFlight > 0, r.settling, r.base
+	busy, force, base, live := r.inFlight > 0, r.settling, r.base, r.live
 	if !busy {
 		r.settling = false
 	}
 	r.mu.Unlock()
-	if busy {
+	if busy || r.Busy != nil && r.Busy() {
 		return
 	}
 	before := resident()
-	if !force && before < base+r.minGrowth() {
+	if !force && before < base+max(r.minGrowth(), live) {
 		return
 	}
 	c()
-	after := resident()
+	after, liveAfter := resident(), liveHeap()
 	if r.Log != nil {
 		r.Log.Debug("reclaimed once quiet", "resident_before", before, "resident_after", after)
 	}
 	r.mu.Lock()
-	r.base = after
+	r.base, r.live = after, liveAfter
 	r.reclaims++
 	r.mu.Unlock()
 }
@@ -184,12 +195,29 @@ func (r *Reclaimer) minGrowth() uint64 {
 // what it released. Pages mapped but never touched count too, so it is an
 // upper bound of the runtime's part of the RSS, which moves with it.
 func Resident() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	total, released := readMetrics("/memory/classes/total:bytes", "/memory/classes/heap/released:bytes")
+	if released > total {
+		return 0
+	}
+	return total - released
+}
+
+// LiveHeap is the heap the last collection found live.
+func LiveHeap() uint64 {
+	live, _ := readMetrics("/gc/heap/live:bytes", "")
+	return live
+}
+
+// readMetrics reads one or two of the runtime's uint64 metrics at once (a
+// consistent pair); 0 for a name the runtime does not have, or "".
+func readMetrics(a, b string) (uint64, uint64) {
+	s := []metrics.Sample{{Name: a}, {Name: b}}
 	metrics.Read(s)
-	for _, v := range s {
-		if v.Value.Kind() != metrics.KindUint64 {
+	v := func(x metrics.Sample) uint64 {
+		if x.Value.Kind() != metrics.KindUint64 {
 			return 0
 		}
+		return x.Value.Uint64()
 	}
-	return s[0].Value.Uint64() - s[1].Value.Uint64()
+	return v(s[0]), v(s[1])
 }

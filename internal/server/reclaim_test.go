@@ -16,6 +16,7 @@ type fakeHeap struct {
 	mu          sync.Mutex
 	resident    uint64
 	settled     uint64
+	live        uint64 // what a reclaim finds live
 	collections int
 	asked       chan struct{}
 	collected   chan struct{}
@@ -32,6 +33,11 @@ func (f *fakeHeap) reclaimer() *Reclaimer {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			return f.resident
+		},
+		Live: func() uint64 {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.live
 		},
 		Collect: func() {
 			f.mu.Lock()
@@ -143,6 +149,59 @@ func TestReclaimerCollectsWhenResidentMemoryRose(t *testing.T) {
 	wait(t, f.collected, "reclaim after a burst raising the resident memory to 40 MB")
 	if got, want := r.Reclaims(), 2; got != want {
 		t.Errorf("reclaims after Settle, a trickle and a burst = %d, want %d", got, want)
+	}
+}
+
+// With a large live heap, the growth a trickle of calls brings (the heap
+// grows to twice the live heap between collections) earns no reclaim;
+// growth beyond it does.
+func TestReclaimerAllowsTheLiveHeapsOwnGrowth(t *testing.T) {
+	t.Parallel()
+	f := newFakeHeap(40*mb, 24*mb)
+	f.live = 20 * mb
+	r := f.reclaimer()
+	r.Settle()
+	wait(t, f.collected, "reclaim after Settle")
+	f.drain()
+	f.setResident(24*mb + 18*mb) // under the 20 MB live heap's own growth
+	burst(t, r, 3)()
+	wait(t, f.asked, "resident memory read after a trickle")
+	if got, want := f.count(), 1; got != want {
+		t.Errorf("reclaims after growth of 18 MB with 20 MB live = %d, want %d", got, want)
+	}
+	f.setResident(24*mb + 30*mb)
+	burst(t, r, 20)()
+	wait(t, f.collected, "reclaim after growth of 30 MB with 20 MB live")
+}
+
+// No reclaim runs while a task is running (outside any request), even
+// after a burst; the next quiet spell without one reclaims.
+func TestReclaimerWaitsForRunningTasks(t *testing.T) {
+	t.Parallel()
+	f := newFakeHeap(8*mb, 8*mb)
+	r := f.reclaimer()
+	var mu sync.Mutex
+	tasks := 1
+	consulted := make(chan struct{}, 64)
+	r.Busy = func() bool {
+		consulted <- struct{}{}
+		mu.Lock()
+		defer mu.Unlock()
+		return tasks > 0
+	}
+	f.setResident(40 * mb)
+	burst(t, r, 5)()
+	wait(t, consulted, "a quiet spell with a task running")
+	if got := f.count(); got != 0 {
+		t.Errorf("reclaims with a task running = %d, want 0", got)
+	}
+	mu.Lock()
+	tasks = 0
+	mu.Unlock()
+	burst(t, r, 1)() // the client's poll for the task's result
+	wait(t, f.collected, "reclaim once the task ended")
+	if got, want := r.Reclaims(), 1; got != want {
+		t.Errorf("reclaims after a burst during a task and a poll after it = %d, want %d", got, want)
 	}
 }
 

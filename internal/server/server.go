@@ -370,6 +370,10 @@ func (s *Server) noteTaskSupport(sp tooldef.Spec) {
 	}
 }
 
+// TasksRunning is how many MCP tasks this process is running: tool calls
+// that go on after the request that started them returned.
+func (s *Server) TasksRunning() int { return s.tasks.Running() }
+
 // StopTasks ends the MCP tasks this process runs, recording those cut
 // short as failed, within ctx (a graceful shutdown).
 func (s *Server) StopTasks(ctx context.Context) { s.tasks.Shutdown(ctx) }

@@ -196,6 +196,13 @@ func (m *Manager) owner(ctx context.Context) string {
 	return caller.ID(ctx)
 }
 
+// Running is how many tasks this process is running now.
+func (m *Manager) Running() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.running)
+}
+
 // Wait blocks until every task this process runs has settled.
 func (m *Manager) Wait() { m.wg.Wait() }
 
