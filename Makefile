@@ -105,6 +105,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzBrokerRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzUpstreamRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/github
+	$(GO) test -run '^$$' -fuzz '^FuzzMessageCheck$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/server
 	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/redact
 	$(GO) test -run '^$$' -fuzz '^FuzzApply$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/policy/outbound
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/prompts

@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/ghgate/ghgate/internal/jsondepth"
 )
 
 // GitHub's answers are checked and decoded with segmentio's encoding/json
@@ -25,13 +27,13 @@ import (
 // the agent.
 
 // maxDepth is the deepest nesting of arrays and objects an answer may
-// have (encoding/json allows 10000; the MCP SDK, 1000).
-const maxDepth = 1000
+// have.
+const maxDepth = jsondepth.Max
 
 // decodeJSON decodes one whole JSON body into v. On an error v may hold
 // part of the body: callers decode into a value they discard on error.
 func decodeJSON(data []byte, v any) error {
-	if !withinDepth(data) {
+	if !jsondepth.Within(data) {
 		return errTooDeep
 	}
 	return answerErr(fastjson.Unmarshal(data, v))
@@ -45,7 +47,7 @@ func decodeFirstJSON(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil
 	}
-	if !withinDepth(data) {
+	if !jsondepth.Within(data) {
 		return errTooDeep
 	}
 	_, err := fastjson.Parse(data, v, 0)
@@ -54,35 +56,7 @@ func decodeFirstJSON(data []byte, v any) error {
 
 // validJSON reports whether data is one whole JSON value, as
 // encoding/json.Valid does, nested at most maxDepth deep.
-func validJSON(data []byte) bool { return withinDepth(data) && fastjson.Valid(data) }
-
-// withinDepth reports whether data nests arrays and objects at most
-// maxDepth deep, scanning it once (brackets inside strings do not count).
-func withinDepth(data []byte) bool {
-	depth, inString, escaped := 0, false, false
-	for _, b := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-		case b == '"':
-			inString = true
-		case b == '[' || b == '{':
-			if depth++; depth > maxDepth {
-				return false
-			}
-		case b == ']' || b == '}':
-			depth--
-		}
-	}
-	return true
-}
+func validJSON(data []byte) bool { return jsondepth.Within(data) && fastjson.Valid(data) }
 
 var errTooDeep = &answerError{text: fmt.Sprintf("the answer nests deeper than %d levels", maxDepth)}
 

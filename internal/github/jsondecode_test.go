@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ghgate/ghgate/internal/jsondepth"
 )
 
 // FuzzDecode holds decodeJSON and validJSON to encoding/json's answers:
@@ -25,7 +27,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if !withinDepth(b) {
+		if !jsondepth.Within(b) {
 			// Deeper than GitHub's answers nest: refused, whatever
 			// encoding/json (which allows 10000 levels) would say.
 			if validJSON(b) || decodeJSON(b, new(any)) == nil {

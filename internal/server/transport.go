@@ -11,7 +11,6 @@ import (
 	"os"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -252,7 +251,7 @@ func (r *lineReader) refuse(value []byte) string {
 		r.warn("input line is not JSON; answered with a JSON-RPC parse error", "bytes", len(value))
 		return parseError
 	case value[0] == '{':
-		if _, err := jsonrpc.DecodeMessage(value); err != nil {
+		if !isMessage(value) {
 			r.warn("input line is not a JSON-RPC message; answered with invalid request", "bytes", len(value))
 			return invalidRequest
 		}
