@@ -37,7 +37,7 @@ type resources struct {
 	// getIssue, searchIssues and listMetadata answer the templates, so a
 	// resource and the tool that answers the same question read GitHub
 	// the same way, through the same wrapper (routing, audit).
-	getIssue, searchIssues, listMetadata mcp.ToolHandler
+	getIssue, searchIssues, listMetadata *lazyHandler
 
 	mu sync.RWMutex
 	// served names the tools this server lists: a template is served only
@@ -115,18 +115,39 @@ func fixed() []*mcp.Resource {
 // build makes the handlers the templates are answered by. env is the
 // tools' environment, Wrap included: a template read is the tool call
 // that answers it, routed and audited as that call.
-func (r *resources) build(env *tooldef.Env) error {
+func (r *resources) build(env *tooldef.Env) {
 	r.fingerprint = env.Fingerprint
 	t := &issues.Tools{Service: r.svc}
-	var err error
-	if _, r.getIssue, err = t.GetIssue().Build(env); err != nil {
-		return err
-	}
-	if _, r.searchIssues, err = t.SearchIssues().Build(env); err != nil {
-		return err
-	}
-	_, r.listMetadata, err = t.ListRepoMetadata().Build(env)
-	return err
+	r.getIssue = newLazyHandler(env, t.GetIssue)
+	r.searchIssues = newLazyHandler(env, t.SearchIssues)
+	r.listMetadata = newLazyHandler(env, t.ListRepoMetadata)
+}
+
+// lazyHandler is a tool's handler built when a resource first needs it.
+// Reads of the templates are rare beside tool calls, and building a tool
+// (its schemas by reflection, its validator) cost every start about a
+// millisecond a tool and held the schemas for the life of the process.
+type lazyHandler struct {
+	once sync.Once
+	spec func() tooldef.Spec
+	env  *tooldef.Env
+	h    mcp.ToolHandler
+	err  error
+}
+
+func newLazyHandler(env *tooldef.Env, spec func() tooldef.Spec) *lazyHandler {
+	return &lazyHandler{spec: spec, env: env}
+}
+
+// handler builds the tool once; a tool that cannot be built (its schemas
+// are the code's, so every test that reads a template would fail first)
+// keeps its error.
+func (l *lazyHandler) handler() (mcp.ToolHandler, error) {
+	l.once.Do(func() {
+		_, l.h, l.err = l.spec().Build(l.env)
+		l.spec, l.env = nil, nil
+	})
+	return l.h, l.err
 }
 
 // registerFixed adds the fixed resources to m, and the middleware that
@@ -241,7 +262,11 @@ func carriesEnvelope(data json.RawMessage) bool {
 // viaTool reads through the tool handler that answers the same question
 // and returns its structuredContent; a failure becomes a JSON-RPC error
 // carrying the envelope.
-func (r *resources) viaTool(ctx context.Context, uri string, h mcp.ToolHandler, args any) (json.RawMessage, error) {
+func (r *resources) viaTool(ctx context.Context, uri string, tool *lazyHandler, args any) (json.RawMessage, error) {
+	h, err := tool.handler()
+	if err != nil {
+		return nil, r.fail(uri, contract.Errorf(contract.CodeInternal, "ghgate could not build the tool that answers this resource"))
+	}
 	raw, _ := json.Marshal(args)
 	res, err := h(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Arguments: raw}})
 	if err != nil {

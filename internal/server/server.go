@@ -180,9 +180,7 @@ func newServer(svc *toolkit.Service, opts Options, registry func(*toolkit.Servic
 	srv.env = &tooldef.Env{Log: log, MapError: toolkit.MapError, Wrap: opts.Wrap, Fingerprint: srv.Fingerprint, Serves: srv.servesGate,
 		Redact: opts.Secrets.String, Policy: opts.Policy, Before: issueBefore(svc), CheckOutputs: opts.CheckOutputs}
 	srv.res.summary, srv.res.schemas = srv.Summary, srv.schemas
-	if err := srv.res.build(srv.env); err != nil {
-		return nil, err
-	}
+	srv.res.build(srv.env)
 
 	defs, err := srv.buildAll(specs)
 	if err != nil {
