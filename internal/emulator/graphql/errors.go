@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -49,71 +50,82 @@ type gqlErrorJSON struct {
 // The validator's messages follow graphql-js; GitHub's follow graphql-ruby.
 // These patterns translate the common ones, so a client matching on
 // GitHub's wording sees the same text from the emulator. Anything else keeps
-// the validator's message.
+// the validator's message. They are compiled on first use, not by every
+// ghgate process at start.
 var (
-	reUndefinedField   = regexp.MustCompile(`^Cannot query field "([^"]+)" on type "([^"]+)"\.`)
-	reUnknownArgument  = regexp.MustCompile(`^Unknown argument "([^"]+)" on field "([^".]+)\.([^"]+)"\.`)
-	reMissingArgument  = regexp.MustCompile(`^Field "([^"]+)" argument "([^"]+)" of type "([^"]+)" is required, but it was not provided\.`)
-	reNeedsSelections  = regexp.MustCompile(`^Field "([^"]+)" of type "([^"]+)" must have a selection of subfields\.`)
-	reNoSelections     = regexp.MustCompile(`^Field "([^"]+)" must not have a selection since type "([^"]+)" has no subfields\.`)
-	reUndefinedVarOp   = regexp.MustCompile(`^Variable "\$?([^"]+)" is not defined by operation "([^"]+)"\.`)
-	reUndefinedVar     = regexp.MustCompile(`^Variable "\$?([^"]+)" is not defined\.`)
-	reUnusedVariable   = regexp.MustCompile(`^Variable "\$([^"]+)" is never used`)
-	reUnknownFragment  = regexp.MustCompile(`^Unknown fragment "([^"]+)"\.`)
-	reUnusedFragment   = regexp.MustCompile(`^Fragment "([^"]+)" is never used\.`)
-	reUnknownType      = regexp.MustCompile(`^Unknown type "([^"]+)"\.`)
-	reUnknownDirective = regexp.MustCompile(`^Unknown directive "@([^"]+)"\.`)
+	reUndefinedField  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Cannot query field "([^"]+)" on type "([^"]+)"\.`) })
+	reUnknownArgument = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Unknown argument "([^"]+)" on field "([^".]+)\.([^"]+)"\.`)
+	})
+	reMissingArgument = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Field "([^"]+)" argument "([^"]+)" of type "([^"]+)" is required, but it was not provided\.`)
+	})
+	reNeedsSelections = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Field "([^"]+)" of type "([^"]+)" must have a selection of subfields\.`)
+	})
+	reNoSelections = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Field "([^"]+)" must not have a selection since type "([^"]+)" has no subfields\.`)
+	})
+	reUndefinedVarOp = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Variable "\$?([^"]+)" is not defined by operation "([^"]+)"\.`)
+	})
+	reUndefinedVar     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Variable "\$?([^"]+)" is not defined\.`) })
+	reUnusedVariable   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Variable "\$([^"]+)" is never used`) })
+	reUnknownFragment  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Unknown fragment "([^"]+)"\.`) })
+	reUnusedFragment   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Fragment "([^"]+)" is never used\.`) })
+	reUnknownType      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Unknown type "([^"]+)"\.`) })
+	reUnknownDirective = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Unknown directive "@([^"]+)"\.`) })
 )
 
 // githubValidationMessage rewrites a validator message into GitHub's words
 // and the extensions GitHub sends with it.
 func githubValidationMessage(msg, operation string) (string, map[string]any) {
-	if m := reUndefinedField.FindStringSubmatch(msg); m != nil {
+	if m := reUndefinedField().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Field '%s' doesn't exist on type '%s'", m[1], m[2]),
 			map[string]any{"code": "undefinedField", "typeName": m[2], "fieldName": m[1]}
 	}
-	if m := reUnknownArgument.FindStringSubmatch(msg); m != nil {
+	if m := reUnknownArgument().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Field '%s' doesn't accept argument '%s'", m[3], m[1]),
 			map[string]any{"code": "argumentNotAccepted", "name": m[3], "typeName": "Field", "argumentName": m[1]}
 	}
-	if m := reMissingArgument.FindStringSubmatch(msg); m != nil {
+	if m := reMissingArgument().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Field '%s' is missing required arguments: %s", m[1], m[2]),
 			map[string]any{"code": "missingRequiredArguments", "className": "Field", "name": m[1], "arguments": m[2]}
 	}
-	if m := reNeedsSelections.FindStringSubmatch(msg); m != nil {
+	if m := reNeedsSelections().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Field must have selections (field '%s' returns %s but has no selections. Did you mean '%s { ... }'?)",
 				m[1], strings.TrimSuffix(m[2], "!"), m[1]),
 			map[string]any{"code": "selectionMismatch", "nodeName": "field '" + m[1] + "'", "typeName": strings.TrimSuffix(m[2], "!")}
 	}
-	if m := reNoSelections.FindStringSubmatch(msg); m != nil {
+	if m := reNoSelections().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Selections can't be made on scalars (field '%s' returns %s but has selections)", m[1], m[2]),
 			map[string]any{"code": "selectionMismatch", "nodeName": "field '" + m[1] + "'", "typeName": m[2]}
 	}
-	if m := reUndefinedVarOp.FindStringSubmatch(msg); m != nil {
+	if m := reUndefinedVarOp().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Variable $%s is used by %s but not declared", m[1], m[2]),
 			map[string]any{"code": "variableNotDefined", "variableName": m[1]}
 	}
-	if m := reUndefinedVar.FindStringSubmatch(msg); m != nil {
+	if m := reUndefinedVar().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Variable $%s is used by %s but not declared", m[1], operation),
 			map[string]any{"code": "variableNotDefined", "variableName": m[1]}
 	}
-	if m := reUnusedVariable.FindStringSubmatch(msg); m != nil {
+	if m := reUnusedVariable().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Variable $%s is declared by %s but not used", m[1], operation),
 			map[string]any{"code": "variableNotUsed", "variableName": m[1]}
 	}
-	if m := reUnknownFragment.FindStringSubmatch(msg); m != nil {
+	if m := reUnknownFragment().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Fragment %s was used, but not defined", m[1]),
 			map[string]any{"code": "useAndDefineFragment", "fragmentName": m[1]}
 	}
-	if m := reUnusedFragment.FindStringSubmatch(msg); m != nil {
+	if m := reUnusedFragment().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Fragment %s was defined, but not used", m[1]),
 			map[string]any{"code": "useAndDefineFragment", "fragmentName": m[1]}
 	}
-	if m := reUnknownType.FindStringSubmatch(msg); m != nil {
+	if m := reUnknownType().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("No such type %s, so it can't be a fragment condition", m[1]),
 			map[string]any{"code": "undefinedType", "typeName": m[1]}
 	}
-	if m := reUnknownDirective.FindStringSubmatch(msg); m != nil {
+	if m := reUnknownDirective().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("Directive @%s is not defined", m[1]),
 			map[string]any{"code": "undefinedDirective", "directiveName": m[1]}
 	}

@@ -3,6 +3,7 @@ package graphql
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -47,7 +48,9 @@ func ValidationRules(schema *ast.Schema) *rules.Rules {
 
 // The reasons gqlparser gives for a field-merge conflict; a conflict in
 // sub-selections nests them ("subfields "x" conflict because ...").
-var reConflictingTypes = regexp.MustCompile(`they return conflicting types "([^"]+)" and "([^"]+)"`)
+var reConflictingTypes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`they return conflicting types "([^"]+)" and "([^"]+)"`)
+})
 
 const (
 	conflictPrefix       = `Fields "`
@@ -65,7 +68,7 @@ func onlyReturnTypeConflicts(schema *ast.Schema, msg string) bool {
 		strings.Contains(msg, reasonDifferentField) || strings.Contains(msg, reasonDifferentArgs) {
 		return false
 	}
-	found := reConflictingTypes.FindAllStringSubmatch(msg, -1)
+	found := reConflictingTypes().FindAllStringSubmatch(msg, -1)
 	if len(found) == 0 {
 		return false
 	}

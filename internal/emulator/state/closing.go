@@ -5,13 +5,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A pull request closes the issues its closing keywords name when it is
 // merged. GitHub's "Linking a pull request to an issue": close, closes,
 // closed, fix, fixes, fixed, resolve, resolves, resolved, before #N in the
 // same repository or OWNER/REPO#N in another.
-var closingKeyword = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+([A-Za-z0-9-]+/[A-Za-z0-9._-]+)?#(\d+)\b`)
+var closingKeyword = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+([A-Za-z0-9-]+/[A-Za-z0-9._-]+)?#(\d+)\b`)
+})
 
 // closingRef is an issue a closing keyword names: a repository full name
 // and a number.
@@ -40,7 +43,7 @@ func closingText(pr *Issue) string {
 // numbers.
 func closingRefs(pr *Issue) []closingRef {
 	var out []closingRef
-	for _, m := range closingKeyword.FindAllStringSubmatch(closingText(pr), -1) {
+	for _, m := range closingKeyword().FindAllStringSubmatch(closingText(pr), -1) {
 		repo := pr.Repo.FullName()
 		if m[1] != "" {
 			repo = m[1]

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -32,14 +33,22 @@ type issueMention struct {
 }
 
 var (
+	// The patterns here and elsewhere in the package are compiled on first
+	// use: every ghgate process links the emulator (for the demo and the
+	// bench), and compiling them in its initializers cost each start, every
+	// stdio session's server among them, about 2 ms.
 	// A bare #N or GH-N, not glued to a preceding word, path or entity
 	// ("abc#1", "a/b#1" as a path, "&#123;") and not followed by more word
 	// characters ("#5f6368").
-	bareRef = regexp.MustCompile(`(?:^|[^\w/&#])(?:#|GH-)(\d+)\b`)
+	bareRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[^\w/&#])(?:#|GH-)(\d+)\b`) })
 	// owner/repo#N, not inside a longer path or URL.
-	repoRef = regexp.MustCompile(`(?:^|[^\w/.\-])([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)#(\d+)\b`)
+	repoRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[^\w/.\-])([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)#(\d+)\b`)
+	})
 	// An issue or pull request URL; the host is checked separately.
-	urlRef = regexp.MustCompile(`https?://([^/\s]+)/([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)/(?:issues|pull)/(\d+)\b`)
+	urlRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`https?://([^/\s]+)/([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)/(?:issues|pull)/(\d+)\b`)
+	})
 )
 
 // githubHosts are the web hosts whose issue URLs always count.
@@ -64,7 +73,7 @@ func parseMentions(text string, hosts ...string) []issueMention {
 		return make([]issueMention, 0)
 	}
 	if hasURL {
-		for _, loc := range urlRef.FindAllStringSubmatchIndex(text, -1) {
+		for _, loc := range urlRef().FindAllStringSubmatchIndex(text, -1) {
 			host := text[loc[2]:loc[3]]
 			if !knownHost(host, hosts) {
 				continue
@@ -75,16 +84,16 @@ func parseMentions(text string, hosts ...string) []issueMention {
 		}
 		// URLs are blanked before the short forms are looked for, so a
 		// URL's fragment or path does not read as a second reference.
-		text = urlRef.ReplaceAllStringFunc(text, func(s string) string { return strings.Repeat(" ", len(s)) })
+		text = urlRef().ReplaceAllStringFunc(text, func(s string) string { return strings.Repeat(" ", len(s)) })
 	}
 	if hasHash {
-		for _, loc := range repoRef.FindAllStringSubmatchIndex(text, -1) {
+		for _, loc := range repoRef().FindAllStringSubmatchIndex(text, -1) {
 			if n, ok := refNumber(text[loc[6]:loc[7]]); ok {
 				hits = append(hits, hit{loc[2], issueMention{text[loc[2]:loc[3]], text[loc[4]:loc[5]], n}})
 			}
 		}
 	}
-	for _, loc := range bareRef.FindAllStringSubmatchIndex(text, -1) {
+	for _, loc := range bareRef().FindAllStringSubmatchIndex(text, -1) {
 		if n, ok := refNumber(text[loc[2]:loc[3]]); ok {
 			hits = append(hits, hit{loc[2], issueMention{number: n}})
 		}
@@ -331,7 +340,7 @@ func crossReferenced(target, src *Issue) bool {
 
 // loginChar is a character a login may contain: @alice-b mentions
 // alice-b, not alice.
-var loginChar = regexp.MustCompile(`^[A-Za-z0-9-]`)
+var loginChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9-]`) })
 
 // MentionsUser reports whether an issue's body or one of its comments
 // @mentions login, outside code and HTML comments, which GitHub renders
@@ -352,9 +361,9 @@ func MentionsUser(is *Issue, login string) bool {
 			if i < 0 {
 				break
 			}
-			before := i == 0 || !loginChar.MatchString(rest[i-1:]) // a@b is an email address
+			before := i == 0 || !loginChar().MatchString(rest[i-1:]) // a@b is an email address
 			rest = rest[i+len(at):]
-			if before && !loginChar.MatchString(rest) {
+			if before && !loginChar().MatchString(rest) {
 				return true
 			}
 		}

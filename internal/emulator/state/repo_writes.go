@@ -5,21 +5,22 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // repoName is what GitHub accepts as a repository name: ASCII letters,
 // digits, '.', '-' and '_', at most 100 of them.
-var repoName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+var repoName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`) })
 
 // ValidRepoName reports whether GitHub accepts name for a repository:
 // "." and ".." are refused as path names.
 func ValidRepoName(name string) bool {
-	return repoName.MatchString(name) && name != "." && name != ".."
+	return repoName().MatchString(name) && name != "." && name != ".."
 }
 
 // topicName is GitHub's rule for a topic: lower-case letters, digits and
 // hyphens, starting with a letter or digit, at most 50 characters.
-var topicName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,49}$`)
+var topicName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,49}$`) })
 
 // MaxTopics is how many topics GitHub lets a repository have.
 const MaxTopics = 20
@@ -30,7 +31,7 @@ func NormalizeTopics(names []string) (out []string, invalid string) {
 	out = []string{}
 	for _, n := range names {
 		n = strings.ToLower(strings.TrimSpace(n))
-		if !topicName.MatchString(n) {
+		if !topicName().MatchString(n) {
 			return nil, n
 		}
 		if !slices.Contains(out, n) {

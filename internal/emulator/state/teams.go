@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -25,12 +26,12 @@ type Team struct {
 	CreatedAt   time.Time
 }
 
-var slugUnsafe = regexp.MustCompile(`[^a-z0-9_]+`)
+var slugUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_]+`) })
 
 // teamSlug is GitHub's slug for a team name: lower case, runs of other
 // characters turned into one hyphen.
 func teamSlug(name string) string {
-	return strings.Trim(slugUnsafe.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	return strings.Trim(slugUnsafe().ReplaceAllString(strings.ToLower(name), "-"), "-")
 }
 
 // AddTeam creates a team in an organization.
