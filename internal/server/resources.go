@@ -139,13 +139,25 @@ func newLazyHandler(env *tooldef.Env, spec func() tooldef.Spec) *lazyHandler {
 	return &lazyHandler{spec: spec, env: env}
 }
 
-// handler builds the tool once; a tool that cannot be built (its schemas
+// handler builds the tool once. A tool that cannot be built (its schemas
 // are the code's, so every test that reads a template would fail first)
-// keeps its error.
+// keeps its error, logged once; a build that panics is an error too, so
+// no read calls a handler that was never made.
 func (l *lazyHandler) handler() (mcp.ToolHandler, error) {
 	l.once.Do(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				l.h, l.err = nil, fmt.Errorf("building the tool panicked: %v", p)
+			}
+			if l.err == nil && l.h == nil {
+				l.err = errors.New("building the tool gave no handler")
+			}
+			if l.err != nil && l.env.Log != nil {
+				l.env.Log.Error("a tool behind the issue resources could not be built; reads of them fail", "err", l.err)
+			}
+			l.spec, l.env = nil, nil
+		}()
 		_, l.h, l.err = l.spec().Build(l.env)
-		l.spec, l.env = nil, nil
 	})
 	return l.h, l.err
 }

@@ -15,7 +15,8 @@ import (
 // alone was a quarter of what a tool call allocated, and the collector's
 // work grows with it. isMessage reaches the same verdict with the same
 // decoder (segmentio's, with the SDK's flags and nesting bound) and no
-// buffer; FuzzMessageCheck holds the two to the same answers.
+// buffer; FuzzMessageCheck holds the two to the same answers, and a batch
+// to the SDK's reading of each of its elements.
 
 // wireMessage is the form jsonrpc.DecodeMessage decodes a message into
 // (the SDK's wireDecode): the same fields, types and tags, so the decoder
@@ -63,4 +64,22 @@ func isMessage(value []byte) bool {
 	}
 	// No method: a response, which needs an ID.
 	return msg.ID != nil
+}
+
+// isBatch reports whether the SDK would read value, one whole JSON array,
+// as a batch: every element a message isMessage accepts.
+func isBatch(value []byte) bool {
+	if !jsondepth.Within(value) {
+		return false
+	}
+	var elems []json.RawMessage
+	if _, err := fastjson.Parse(value, &elems, decodeFlags); err != nil || len(elems) == 0 {
+		return false
+	}
+	for _, e := range elems {
+		if !isMessage(e) {
+			return false
+		}
+	}
+	return true
 }

@@ -74,20 +74,80 @@ func TestIsMessageAgreesWithTheSDK(t *testing.T) {
 }
 
 // FuzzMessageCheck holds isMessage to jsonrpc.DecodeMessage on every line
-// the line reader asks it about: a whole JSON object.
+// the line reader asks it about, a whole JSON object, and isBatch to the
+// SDK's reading of a whole JSON array.
 func FuzzMessageCheck(f *testing.F) {
 	for _, s := range messageSeeds {
 		f.Add([]byte(s))
 	}
+	for _, s := range batchSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		value := bytes.TrimSpace(b)
-		if !json.Valid(value) || value[0] != '{' {
+		if !json.Valid(value) {
 			return
 		}
-		if got, want := isMessage(value), sdkReads(value); got != want {
-			t.Fatalf("isMessage(%q) = %v, jsonrpc.DecodeMessage reads it: %v", value, got, want)
+		switch value[0] {
+		case '{':
+			if got, want := isMessage(value), sdkReads(value); got != want {
+				t.Fatalf("isMessage(%q) = %v, jsonrpc.DecodeMessage reads it: %v", value, got, want)
+			}
+		case '[':
+			if got, want := isBatch(value), sdkReadsBatch(value); got != want {
+				t.Fatalf("isBatch(%q) = %v, the SDK reads every element: %v", value, got, want)
+			}
 		}
 	})
+}
+
+// batchSeeds are batches the SDK reads and ones it fails on.
+var batchSeeds = []string{
+	`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]`,
+	`[{"jsonrpc":"2.0","id":1,"result":{}}]`,
+	`[{"jsonrpc":"2.0","id":1,"method":"ping"},1]`,
+	`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2,"method":"ping"}]`,
+	`[[{"jsonrpc":"2.0","id":1,"method":"ping"}]]`,
+	`[null]`,
+	`[]`,
+	` [ {"jsonrpc":"2.0","id":"x","method":"ping"} ] `,
+}
+
+// isBatch answers as the SDK's batch reading does for every seed.
+func TestIsBatchAgreesWithTheSDK(t *testing.T) {
+	t.Parallel()
+	var yes, no int
+	for _, s := range batchSeeds {
+		value := bytes.TrimSpace([]byte(s))
+		want := sdkReadsBatch(value)
+		if got := isBatch(value); got != want {
+			t.Errorf("isBatch(%s) = %v, the SDK reads every element: %v", s, got, want)
+		}
+		if want {
+			yes++
+		} else {
+			no++
+		}
+	}
+	if yes < 3 || no < 4 {
+		t.Errorf("batch seeds read by the SDK: %d, refused: %d; want both kinds", yes, no)
+	}
+}
+
+// sdkReadsBatch is the SDK's reading of a JSON array (mcp's readBatch):
+// its elements, each decoded with jsonrpc.DecodeMessage, none of them
+// failing, and at least one.
+func sdkReadsBatch(value []byte) bool {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(value, &elems); err != nil || len(elems) == 0 {
+		return false
+	}
+	for _, e := range elems {
+		if !sdkReads(e) {
+			return false
+		}
+	}
+	return true
 }
 
 func sdkReads(value []byte) bool {

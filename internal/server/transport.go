@@ -269,6 +269,11 @@ func (r *lineReader) refuse(value []byte) string {
 		case n > r.maxBatch:
 			r.warn("input batch exceeds the limit; answered with invalid request", "messages", n, "limit", r.maxBatch)
 			return r.batchTooLarge
+		case !isBatch(value):
+			// The SDK's read fails on the first element it cannot read
+			// and ends the session, the batch's other calls with it.
+			r.warn("input batch holds an element that is not a JSON-RPC message; answered with invalid request", "messages", n)
+			return invalidRequest
 		}
 	}
 	return ""

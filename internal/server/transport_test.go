@@ -321,7 +321,15 @@ func TestLineTransportBoundsBatches(t *testing.T) {
 			t.Fatalf("batch within the limit: no reply to %d (got %v)", id, seen)
 		}
 	}
-	// Nothing of the refused batch ran: the next frame answers a ping.
+	// A batch with an element the SDK cannot read is refused whole: the
+	// SDK's read would fail on it and end the session.
+	for _, b := range []string{`[{"jsonrpc":"2.0","id":20,"method":"ping"},1]`, `[{"jsonrpc":"2.0","id":21,"method":"ping"},{"id":22,"method":"ping"}]`} {
+		send(t, in, b)
+		if f := next(t, frames); !isError(f, -32600) {
+			t.Fatalf("reply to the batch %s = %s, want Invalid Request (-32600) with a null id", b, show(f))
+		}
+	}
+	// Nothing of the refused batches ran: the next frame answers a ping.
 	send(t, in, `{"jsonrpc":"2.0","id":99,"method":"ping"}`)
 	if f := next(t, frames); string(f["id"]) != "99" {
 		t.Fatalf("after the batches: %s", show(f))
