@@ -53,15 +53,28 @@ func (c *Client) write(ctx context.Context, do func(context.Context) (*gh.Respon
 }
 
 var (
-	ownerName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
+	// ownerName is a login: letters, digits and hyphens, not starting with
+	// a hyphen; a managed user of an Enterprise Managed Users enterprise
+	// adds an underscore and the enterprise's short code of letters and
+	// digits (mona-cat_octo), and its setup user is the short code then
+	// "_admin" (octo_admin). Organization names never hold an underscore.
+	// The length, at most 39 in all, is checked apart.
+	ownerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9]+)?$`)
 	repoName  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
 )
+
+// OwnerRule says what [CheckOwner] takes, for a refusal's repair.
+const OwnerRule = "must be a GitHub user or organization name (letters, digits and hyphens; a managed user's login adds _ and its enterprise's short code)"
+
+// maxOwnerLen is the longest login GitHub gives, a managed user's short
+// code included.
+const maxOwnerLen = 39
 
 // CheckOwner and [CheckRepo] report whether names have the shape GitHub
 // allows; a name that does not would change the path of the request it is
 // put in.
 func CheckOwner(owner string) error {
-	if !ownerName.MatchString(owner) {
+	if len(owner) > maxOwnerLen || !ownerName.MatchString(owner) {
 		return fmt.Errorf("owner %q is not a GitHub user or organization name", owner)
 	}
 	return nil

@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	gh "github.com/google/go-github/v88/github"
@@ -61,5 +62,23 @@ func TestRepoRefPaths(t *testing.T) {
 	}
 	if got, want := r.filePath(".github/ISSUE_TEMPLATE/bug report.md"), "repos/acme/widgets/contents/.github/ISSUE_TEMPLATE/bug%20report.md"; got != want {
 		t.Errorf("filePath %q, want %q", got, want)
+	}
+}
+
+// CheckOwner takes the logins GitHub gives, a managed user's included
+// (HANDLE_SHORTCODE, and the setup user's SHORTCODE_admin), and nothing
+// that could change a path or that GitHub would not give.
+func TestCheckOwnerTakesGitHubsLogins(t *testing.T) {
+	long := strings.Repeat("a", 39)
+	for _, name := range []string{"a", "octo-cat", "Octo-Cat-42", "mona-cat_octo", "mona_OCTO1", "octo_admin", long, long[:34] + "_octo"} {
+		if err := CheckOwner(name); err != nil {
+			t.Errorf("CheckOwner(%q) = %v, want nil", name, err)
+		}
+	}
+	for _, name := range []string{"", "-acme", "_octo", "mona_", "mona_octo_x", "mona_oc-to", "mona__octo", "a.b", "a/b", "a%2fb", "acme ", "ac me",
+		long + "b", long[:35] + "_octo"} {
+		if err := CheckOwner(name); err == nil {
+			t.Errorf("CheckOwner(%q) = nil, want refused", name)
+		}
 	}
 }

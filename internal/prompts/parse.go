@@ -57,7 +57,7 @@ func (a Arg) set(in *Input, v string) *contract.Error {
 	case Owner:
 		if github.CheckOwner(v) != nil {
 			return contract.Errorf(contract.CodeInvalidField, "owner is not a GitHub user or organization name").
-				WithField(a.Name, "must be a GitHub user or organization name (letters, digits, hyphens)")
+				WithField(a.Name, github.OwnerRule)
 		}
 		in.Owner = v
 	case Repo:

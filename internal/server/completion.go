@@ -106,7 +106,7 @@ func checkCompletionContext(arg, owner, repo string) *contract.Error {
 	if owner != "" {
 		if err := github.CheckOwner(owner); err != nil {
 			return contract.Errorf(contract.CodeInvalidField, "context owner is not a GitHub user or organization name").
-				WithField("owner", "must be a GitHub user or organization name (letters, digits, hyphens)")
+				WithField("owner", github.OwnerRule)
 		}
 	}
 	if (arg == "labels" || arg == "milestone") && owner != "" && repo != "" {

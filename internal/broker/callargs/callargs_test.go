@@ -55,6 +55,17 @@ func TestReadUpstreamFindsEveryOwner(t *testing.T) {
 		{`{"query":"user:@me"}`, "", []string{"@me"}, nil},
 		{`{"title":"fleet/x","name":"fleet"}`, "", nil, nil},
 		{`{"title":"fleet/x","filter":{"TITLE":"fleet/x","filePath":"fleet/x","file_name":"fleet/x"}}`, "", nil, nil},
+		// A managed user's login (HANDLE_SHORTCODE) is an owner in every
+		// form: read as naming nothing, a call on that user's repository
+		// would be routed by another owner's credential.
+		{`{"owner":"mona-cat_octo","repo":"notes"}`, "mona-cat_octo", []string{"mona-cat_octo"}, []string{"mona-cat_octo/notes"}},
+		{`{"filter":{"url":"https://github.com/mona_octo/x/issues/1"}}`, "mona_octo", []string{"mona_octo"}, []string{"mona_octo/x"}},
+		{`{"filter":{"u":"https://api.github.com/repos/mona_octo/x/issues"}}`, "mona_octo", []string{"mona_octo"}, []string{"mona_octo/x"}},
+		{`{"filter":{"endpoint":"/users/octo_admin"}}`, "octo_admin", []string{"octo_admin"}, nil},
+		{`{"filter":{"remote":"git@github.com:mona_octo/x.git"}}`, "mona_octo", []string{"mona_octo"}, []string{"mona_octo/x"}},
+		{`{"filter":{"q":"user:mona_octo is:open"}}`, "mona_octo", []string{"mona_octo"}, nil},
+		{`{"filter":{"slug":"mona_octo/x#3"}}`, "mona_octo", []string{"mona_octo"}, []string{"mona_octo/x"}},
+		{`{"head":"mona_octo:main"}`, "mona_octo", []string{"mona_octo"}, nil},
 		// Prose only as spelled: other spellings are read like any key.
 		{`{"items":[{"_name":"fleet/x"}]}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 		{`{"filter":{"ti-tle":"fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
@@ -250,6 +261,9 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"acme","search":"is:open+repo:alice/notes"}`,
 		`{"owner":"acme","filter":{"terms":"bug user:alice"}}`,
 		`{"owner":"acme","repo":"widgets","query":"is:open%20repo:alice/notes"}`,
+		`{"owner":"acme","filter":{"url":"https://github.com/mona_octo/notes/issues/1"}}`,
+		`{"repositories":["acme/widgets","mona_octo/notes"]}`,
+		`{"owner":"mona_octo","filter":{"remote":"git@github.com:mona_octo2/notes.git"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e != nil {
@@ -293,6 +307,8 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"repositories":[["fleet/x",1]]}`,
 		`{"repositories":"https://github.com/fleet/x"}`,
 		`{"repositories":["acme/"]}`,
+		`{"org":"mona_octo_x"}`,
+		`{"repositories":["mona_/x"]}`,
 		`{"repositories":["/x"]}`,
 		`{"filter":` + deep + `}`,
 		// Dot segments: clients resolve them, so the owner reached is not

@@ -370,7 +370,7 @@ func (s *scanner) leaf(at place, k kind, v string) *contract.Error {
 	switch k {
 	case ownerKind:
 		if github.CheckOwner(v) != nil {
-			return invalid(shown(at.field), "must be a GitHub user or organization name (letters, digits, hyphens): it names the owner the call acts on")
+			return invalid(shown(at.field), github.OwnerRule+": it names the owner the call acts on")
 		}
 		s.add(at.field, v, "")
 	case repoKind:

@@ -219,7 +219,7 @@ func alsoTargets(t Target, others map[string]string) ([]Repo, *contract.Error) {
 func checkTarget(t Target) *contract.Error {
 	if t.Owner != "" {
 		if err := github.CheckOwner(t.Owner); err != nil {
-			return invalid("owner", "must be a GitHub user or organization name (letters, digits, hyphens)")
+			return invalid("owner", github.OwnerRule)
 		}
 	}
 	if t.Repo == "" {

@@ -72,9 +72,12 @@ func nextAt(s string, i int) int {
 // letters, digits and hyphens starting with a letter or digit, then
 // either "/team" (team slugs also take '_') or, for a user, nothing that
 // continues a word: not '_', and no '.' followed by a word byte
-// ("@alice." ends a sentence, "@alice.bob" is no mention). A handle over
-// 39 bytes names no user. It returns the mention's end and handle, or -1.
-// afterTag says what precedes s[i] is a tag, whatever s holds before it.
+// ("@alice." ends a sentence, "@alice.bob" is no mention). A managed
+// user's handle goes on with '_' and its enterprise's short code
+// (@mona_octo; see managedSuffix), and the same rules follow that. A
+// handle over 39 bytes names no user. It returns the mention's end and
+// handle, or -1. afterTag says what precedes s[i] is a tag, whatever s
+// holds before it.
 func mentionAt(s string, i int, afterTag bool) (int, string) {
 	if i > 0 && !afterTag && isWordByte(s[i-1]) || i+1 >= len(s) || !isAlnum(s[i+1]) {
 		return -1, ""
@@ -86,6 +89,12 @@ func mentionAt(s string, i int, afterTag bool) (int, string) {
 		}
 		k := j + 1 + runLen(s[j+1:], func(c byte) bool { return isWordByte(c) || c == '-' })
 		return k, s[i+1 : k]
+	}
+	if n := managedSuffix(s[j:]); n > 0 {
+		// An organization's name holds no '_', so no team follows.
+		if j += n; byteAt(s, j) == '/' {
+			return -1, ""
+		}
 	}
 	if j-i-1 > 39 {
 		return -1, ""
@@ -99,6 +108,21 @@ func mentionAt(s string, i int, afterTag bool) (int, string) {
 		}
 	}
 	return j, s[i+1 : j]
+}
+
+// managedSuffix is the length of the "_SHORTCODE" at the start of s that
+// ends a managed user's login (letters and digits after one '_'), or 0.
+// GitHub notifies a managed user mentioned by that login, so the policy
+// reads it as part of the handle: stopping at the '_' would leave the
+// mention written as it came.
+func managedSuffix(s string) int {
+	if len(s) < 2 || s[0] != '_' {
+		return 0
+	}
+	if n := runLen(s[1:], isAlnum); n > 0 {
+		return 1 + n
+	}
+	return 0
 }
 
 // isInert says whether the mention s[i:end] is already written as

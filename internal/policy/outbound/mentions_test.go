@@ -36,7 +36,7 @@ func checkRewrites(t *testing.T, rules Rules, count func(Counts) int, cases []re
 func code(s string) string { return codeOpen + s + codeClose }
 
 func TestMentionsNeutralized(t *testing.T) {
-	rules := Rules{Mentions: Neutralize, AllowedMentions: []string{"Carol", "acme/triage"}}
+	rules := Rules{Mentions: Neutralize, AllowedMentions: []string{"Carol", "acme/triage", "carol_octo"}}
 	long := strings.Repeat("a", 39)
 	checkRewrites(t, rules, func(c Counts) int { return c.Mentions }, []rewriteCase{
 		{"a user", "thanks @alice!", "thanks " + code("@alice") + "!", 1},
@@ -57,15 +57,21 @@ func TestMentionsNeutralized(t *testing.T) {
 		{"one right after another", "@a@b @c/d@e", code("@a") + code("@b") + " " + code("@c/d") + code("@e"), 4},
 		{"an inert form escaped", `\` + code("@alice"), `\<code>` + code("@alice") + "</code>", 1},
 		{"an inert form in code spans", "`<code>`@alice`</code>`", "`<code>`" + code("@alice") + "`</code>`", 1},
+		// A managed user's login: the handle, '_' and the enterprise's short
+		// code, 39 bytes at most in all.
+		{"a managed user", "cc @mona-cat_octo, @octo_admin and @mona_octo.", "cc " + code("@mona-cat_octo") + ", " + code("@octo_admin") + " and " + code("@mona_octo") + ".", 3},
+		{"a managed user, allowed", "@Carol_Octo and @carol_octo2", "@Carol_Octo and " + code("@carol_octo2"), 1},
+		{"a managed user 39 bytes long", "@" + long[:34] + "_octo", code("@" + long[:34] + "_octo"), 1},
 		{"carriage returns", "hi\r\n@alice\r\n", "hi\r\n" + code("@alice") + "\r\n", 1},
 		// Not mentions, as GitHub reads them.
 		{"an address", "mail alice@example.com", "mail alice@example.com", 0},
 		{"after a word", "ssh git@myhost or foo_@bar", "ssh git@myhost or foo_@bar", 0},
 		{"a dotted name", "@alice.bob and @pytest.fixture", "@alice.bob and @pytest.fixture", 0},
-		{"an underscore after", "@alice_x", "@alice_x", 0},
+		{"an underscore ending a word", "@alice_ and @alice_x_y and @alice_x.y", "@alice_ and @alice_x_y and @alice_x.y", 0},
+		{"a managed user's login before a slash", "@mona_octo/team", "@mona_octo/team", 0},
 		{"a slash and no team", "@alice/ and @alice/-x", "@alice/ and @alice/-x", 0},
 		{"no handle", "@ @- @@ @_x", "@ @- @@ @_x", 0},
-		{"over 39 bytes", "@" + long + "b", "@" + long + "b", 0},
+		{"over 39 bytes", "@" + long + "b and @" + long[:35] + "_octo", "@" + long + "b and @" + long[:35] + "_octo", 0},
 		{"in a bare URL", "https://medium.com/@alice/post and www.npmjs.com/package/@types/node", "https://medium.com/@alice/post and www.npmjs.com/package/@types/node", 0},
 		{"in an autolink", "<https://example.com/@alice>", "<https://example.com/@alice>", 0},
 	})

@@ -199,15 +199,23 @@ func (r Rules) Validate() error {
 }
 
 // validHandle says whether h is a GitHub login (letters, digits and
-// single hyphens, not at either end, at most 39) or org/team (a team
-// slug also takes '_').
+// single hyphens, not at either end, then for a managed user '_' and its
+// enterprise's short code; at most 39 in all) or org/team (a team slug
+// also takes '_').
 func validHandle(h string) bool {
 	login, team, isTeam := strings.Cut(h, "/")
 	if isTeam && (team == "" || !isAlnum(team[0]) || !allBytes(team, func(c byte) bool { return isWordByte(c) || c == '-' })) {
 		return false
 	}
-	return len(login) > 0 && len(login) <= 39 && login[0] != '-' && login[len(login)-1] != '-' &&
-		!strings.Contains(login, "--") && allBytes(login, func(c byte) bool { return isAlnum(c) || c == '-' })
+	if len(login) > 39 {
+		return false
+	}
+	name, short, managed := strings.Cut(login, "_")
+	if managed && (isTeam || short == "" || !allBytes(short, isAlnum)) {
+		return false
+	}
+	return len(name) > 0 && name[0] != '-' && name[len(name)-1] != '-' &&
+		!strings.Contains(name, "--") && allBytes(name, func(c byte) bool { return isAlnum(c) || c == '-' })
 }
 
 // validDomain says whether d is a host name: dot-separated labels of

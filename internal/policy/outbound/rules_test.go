@@ -120,13 +120,15 @@ func TestValidate(t *testing.T) {
 		want  []string // pieces of the error; none: valid
 	}{
 		{"the zero value", Rules{}, nil},
-		{"everything set", Rules{Mentions: Allow, SlashCommands: Neutralize, AllowedMentions: []string{"alice", "Octo-Cat", "acme/triage_team-2"},
+		{"everything set", Rules{Mentions: Allow, SlashCommands: Neutralize, AllowedMentions: []string{"alice", "Octo-Cat", "acme/triage_team-2", "mona-cat_octo", "octo_admin"},
 			LinkDomains: []string{"github.com", "Docs.Example.ORG", "localhost"}, SecretScan: &on, Footer: "— bot"}, nil},
 		{"a mode misspelt", Rules{Mentions: "neutralise"}, []string{`mentions = "neutralise"`, `want "allow" or "neutralize"`}},
 		{"a slash mode unknown", Rules{SlashCommands: "off"}, []string{`slash_commands = "off"`}},
 		{"a handle with @", Rules{AllowedMentions: []string{"@alice"}}, []string{`allowed_mentions[0] = "@alice"`, "without '@'"}},
-		{"bad handles", Rules{AllowedMentions: []string{"ok", "-alice", "al--ice", "alice-", strings.Repeat("a", 40), "acme/", "acme/-x", ""}},
-			[]string{"allowed_mentions[1]", "allowed_mentions[2]", "allowed_mentions[3]", "allowed_mentions[4]", "allowed_mentions[5]", "allowed_mentions[6]", "allowed_mentions[7]"}},
+		{"bad handles", Rules{AllowedMentions: []string{"ok", "-alice", "al--ice", "alice-", strings.Repeat("a", 40), "acme/", "acme/-x", "",
+			"mona_", "_octo", "mona_oc-to", "mona_octo_x", "acme_x/triage", strings.Repeat("a", 35) + "_octo"}},
+			[]string{"allowed_mentions[1]", "allowed_mentions[2]", "allowed_mentions[3]", "allowed_mentions[4]", "allowed_mentions[5]", "allowed_mentions[6]", "allowed_mentions[7]",
+				"allowed_mentions[8]", "allowed_mentions[9]", "allowed_mentions[10]", "allowed_mentions[11]", "allowed_mentions[12]", "allowed_mentions[13]"}},
 		{"bad domains", Rules{LinkDomains: []string{"https://github.com", "github.com/x", "github.com:443", "*.github.com", ".github.com", "-x.com", "", "a..b"}},
 			[]string{"link_domains[0]", "link_domains[1]", "link_domains[2]", "link_domains[3]", "link_domains[4]", "link_domains[5]", "link_domains[6]", "link_domains[7]"}},
 		{"a credential in the footer", Rules{Footer: "by " + credentialSet[0].text}, []string{"footer holds a credential-shaped string (github_token at byte 3)"}},

@@ -21,7 +21,7 @@ func CheckNames(owner, repo string) *contract.Error {
 	}
 	if err := github.CheckOwner(owner); err != nil {
 		return contract.Errorf(contract.CodeInvalidField, "%s", err.Error()).
-			WithField("owner", "must be a GitHub user or organization name (letters, digits, hyphens)")
+			WithField("owner", github.OwnerRule)
 	}
 	if repo == "" {
 		return nil
