@@ -35,7 +35,9 @@ const DefaultMaxBatch = 20
 //   - a line longer than MaxLineBytes gets Invalid Request as soon as it
 //     passes the limit, and the rest of it is read and dropped, never held;
 //   - a batch (array) of more than MaxBatch messages gets Invalid Request
-//     and none of it runs.
+//     and none of it runs;
+//   - so does any batch once the session has negotiated MCP 2025-06-18 or
+//     later, which have no batches.
 type LineTransport struct {
 	Reader io.ReadCloser
 	Writer io.WriteCloser
@@ -82,8 +84,10 @@ func (t *LineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if maxBatch <= 0 {
 		maxBatch = DefaultMaxBatch
 	}
-	w := &frameWriter{w: t.Writer}
+	session := &negotiation{}
+	w := &frameWriter{w: t.Writer, session: session}
 	r := &lineReader{
+		session: session,
 		// A buffer no larger than the limit (plus the byte that passes
 		// it) lets a small limit be noticed as soon as it is passed.
 		src:    bufio.NewReaderSize(t.Reader, min(readBufBytes, maxLine+1)),
@@ -122,13 +126,15 @@ func errorReply(code int, msg string) string {
 // frameWriter serialises writes: the SDK writes each frame with one Write,
 // and so does lineReader, so frames never interleave.
 type frameWriter struct {
-	mu sync.Mutex
-	w  io.WriteCloser
+	mu      sync.Mutex
+	w       io.WriteCloser
+	session *negotiation // shown the frames, for the answer to initialize
 }
 
 func (f *frameWriter) Write(p []byte) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.session.answer(p)
 	return f.w.Write(p)
 }
 
@@ -148,6 +154,7 @@ type lineReader struct {
 	log      *slog.Logger
 	maxLine  int
 	maxBatch int
+	session  *negotiation // the version negotiated, which may rule out batches
 
 	lineTooLong, batchTooLarge string // the replies, limits filled in
 
@@ -255,12 +262,17 @@ func (r *lineReader) refuse(value []byte) string {
 			r.warn("input line is not a JSON-RPC message; answered with invalid request", "bytes", len(value))
 			return invalidRequest
 		}
+		r.session.request(value)
 	case value[0] != '[':
 		// A JSON value that is not an object (null, 42, "x") is an
 		// invalid request, as JSON-RPC 2.0 says.
 		r.warn("input line is not a JSON-RPC message; answered with invalid request", "bytes", len(value))
 		return invalidRequest
 	default:
+		if version := r.session.batchesGone(); version != "" {
+			r.warn("input line is a batch, which the session's protocol version has not; answered with invalid request", "version", version)
+			return errorReply(-32600, "Invalid Request: MCP "+version+" has no JSON-RPC batches; send each message on its own line")
+		}
 		switch n := batchLen(value); {
 		case n == 0:
 			// So is an empty batch.

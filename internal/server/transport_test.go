@@ -343,6 +343,35 @@ func TestLineTransportBoundsBatches(t *testing.T) {
 	}
 }
 
+// TestLineTransportAnswersBatchesAfterTheyWereRemoved: in a session that
+// negotiated MCP 2025-06-18 or later, which have no batches, a batch gets
+// Invalid Request naming the version and the session goes on (the SDK's
+// read would fail on it and end the session). The version is the one the
+// server answered with: asked for an unknown one, the server answers with
+// its latest, which has no batches either.
+func TestLineTransportAnswersBatchesAfterTheyWereRemoved(t *testing.T) {
+	for _, c := range []struct{ asked, id string }{{"2025-06-18", `"init"`}, {"2025-11-25", "7"}, {"2099-01-01", "0"}} {
+		asked := c.asked
+		in, frames := pipeSession(t, echoServer(), server.LineTransport{})
+		send(t, in, `{"jsonrpc":"2.0","id":`+c.id+`,"method":"initialize","params":{"protocolVersion":"`+asked+`","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+		f := next(t, frames)
+		wantResult(t, "initialize", f, c.id)
+		var res struct{ ProtocolVersion string }
+		if err := json.Unmarshal(f["result"], &res); err != nil {
+			t.Fatal(err)
+		}
+		send(t, in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		for _, b := range []string{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]`, `[{"jsonrpc":"2.0","id":3,"method":"ping"}]`} {
+			send(t, in, b)
+			if msg := errorMessage(t, next(t, frames)); !strings.Contains(msg, "MCP "+res.ProtocolVersion+" has no JSON-RPC batches") {
+				t.Fatalf("asked %s: the refusal of %s does not name the session's version %s: %q", asked, b, res.ProtocolVersion, msg)
+			}
+		}
+		send(t, in, `{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+		wantResult(t, "asked "+asked+": a ping after the batches", next(t, frames), "4")
+	}
+}
+
 // show is f as JSON, cut short: frames here may carry kilobytes of padding.
 func show(f map[string]json.RawMessage) string {
 	b, _ := json.Marshal(f)
