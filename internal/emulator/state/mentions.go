@@ -339,8 +339,9 @@ func crossReferenced(target, src *Issue) bool {
 }
 
 // loginChar is a character a login may contain: @alice-b mentions
-// alice-b, not alice.
-var loginChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9-]`) })
+// alice-b, not alice, and @mona_octo (a managed user's login, its
+// enterprise's short code after the '_') mentions mona_octo, not mona.
+var loginChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]`) })
 
 // MentionsUser reports whether an issue's body or one of its comments
 // @mentions login, outside code and HTML comments, which GitHub renders

@@ -177,3 +177,15 @@ func TestCrossReferencesAcrossRepositories(t *testing.T) {
 		t.Errorf("an issue mentioned before it existed got %v, want none", got)
 	}
 }
+
+// MentionsUser (search's mentions:) finds a login only as a whole: a
+// managed user's @mona_octo mentions mona_octo and not mona.
+func TestMentionsUserReadsWholeLogins(t *testing.T) {
+	body := "cc @mona_octo and @alice-b, mail carol@example.com"
+	is := &Issue{Body: &body}
+	for login, want := range map[string]bool{"mona_octo": true, "MONA_OCTO": true, "mona": false, "alice-b": true, "alice": false, "example": false, "carol": false} {
+		if got := MentionsUser(is, login); got != want {
+			t.Errorf("MentionsUser(%q) = %v, want %v", login, got, want)
+		}
+	}
+}
