@@ -66,6 +66,8 @@ func TestReadUpstreamFindsEveryOwner(t *testing.T) {
 		{`{"filter":{"q":"user:mona_octo is:open"}}`, "mona_octo", []string{"mona_octo"}, nil},
 		{`{"filter":{"slug":"mona_octo/x#3"}}`, "mona_octo", []string{"mona_octo"}, []string{"mona_octo/x"}},
 		{`{"head":"mona_octo:main"}`, "mona_octo", []string{"mona_octo"}, nil},
+		// A query a gh api field assigns.
+		{`{"filter":{"command":"gh api -X GET search/issues -f q=repo:fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 		// Prose only as spelled: other spellings are read like any key.
 		{`{"items":[{"_name":"fleet/x"}]}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 		{`{"filter":{"ti-tle":"fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
@@ -264,6 +266,15 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"acme","filter":{"url":"https://github.com/mona_octo/notes/issues/1"}}`,
 		`{"repositories":["acme/widgets","mona_octo/notes"]}`,
 		`{"owner":"mona_octo","filter":{"remote":"git@github.com:mona_octo2/notes.git"}}`,
+		// gh api sends a GET's fields as the query string: the query a field
+		// assigns is read, however the field is written.
+		`{"owner":"fleet","filter":{"command":"gh api -X GET search/issues -f q=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -F q=user:mona_octo"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues --raw-field=q=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues --field q=is:open+org:acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=repo%3Aacme/x"}}`,
+		`{"owner":"fleet","filter":{"q":"q=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"u":"https://github.com/search?type=issues&q=repo:acme/x"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e != nil {
@@ -325,6 +336,8 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"query":"is:open enterprise:octo"}`,
 		`{"filter":{"terms":"bug (ENTERPRISE:octo)"}}`,
 		`{"filter":{"terms":"bug+enterprise%3Aocto"}}`,
+		`{"filter":{"command":"gh api search/issues -f q=enterprise:octo"}}`,
+		`{"filter":{"q":"q=is:open&q=enterprise:octo"}}`,
 		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
 		`{"filter":{"document":"# list\nquery Repos { organization(login: \"fleet\") { id } }"}}`,
 		`{"filter":{"url":"https://api.github.com/enterprises/octo/actions/runners"}}`,
