@@ -97,7 +97,7 @@ var brokerSettingDocs = []settingDoc{
 	{"limits.idle_timeout", "a connection that sends nothing, with no call in flight, is closed after this; default `\"10m\"`"},
 	{"limits.write_timeout", "a connection whose client has not taken an answer within this is closed; while an answer waits, at most `max_line_bytes` and 64 KiB more is read from it; default `\"30s\"`"},
 	{"limits.max_line_bytes", "one JSON-RPC message line; default `1048576` (1 MiB). A longer line is answered with Invalid Request and skipped without being buffered"},
-	{"limits.max_batch", "messages in one JSON-RPC batch; default `20`. A larger batch is refused whole"},
+	{"limits.max_batch", "messages in one JSON-RPC batch; default `20`. A larger batch is refused whole, as is any batch in a session of MCP 2025-06-18 or later (those versions have none)"},
 	{"limits.max_in_flight", "requests one session may have unanswered, pings included, plus the tasks its uid has running (a task holds its slot until it ends, whichever connection started it, so reconnecting frees nothing; the handshake, pings, lists and `tasks/*` are never held back by tasks); default `20`. More are refused at once with `rate_limited`"},
 	{"limits.max_tasks", "MCP tasks running at once, all clients together; default `64`. One more is refused with `rate_limited`"},
 	{"limits.max_tasks_per_client", "MCP tasks one peer uid may have running, held within `max_tasks` and `max_in_flight`; default `8`"},

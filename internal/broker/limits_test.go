@@ -123,9 +123,17 @@ func (c *rawClient) mustRead(t *testing.T) []rpcReply {
 const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
 
 // initialize completes the handshake on a raw client.
-func (c *rawClient) initialize(t *testing.T) {
+func (c *rawClient) initialize(t *testing.T) { c.initializeLine(t, initLine) }
+
+// initializeBatching completes the handshake with MCP 2025-03-26, the
+// last version with JSON-RPC batches.
+func (c *rawClient) initializeBatching(t *testing.T) {
+	c.initializeLine(t, strings.Replace(initLine, "2025-06-18", "2025-03-26", 1))
+}
+
+func (c *rawClient) initializeLine(t *testing.T, line string) {
 	t.Helper()
-	c.send(t, initLine)
+	c.send(t, line)
 	r := c.mustRead(t)
 	if len(r) != 1 {
 		t.Fatalf("initialize: %d replies, want 1: %+v", len(r), r)
@@ -233,12 +241,20 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 
 // The configured line and batch bounds reach the socket's transport: a
 // line or batch over them is answered with an error and the session
-// goes on.
+// goes on. A session of a version without batches has any batch
+// answered so.
 func TestLineAndBatchBounds(t *testing.T) {
 	t.Parallel()
 	d := brokertest.Start(t, brokertest.Options{Config: "[limits]\nmax_line_bytes = 4096\nmax_batch = 3"})
 	c := dialRaw(t, d.Socket.Path())
 	c.initialize(t)
+	c.send(t, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	wantRefusal(t, "a batch in a 2025-06-18 session", c.mustRead(t)[0], "has no JSON-RPC batches")
+	c.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	wantAnswer(t, "the session after the refused batch", c.mustRead(t)[0], "2")
+
+	c = dialRaw(t, d.Socket.Path())
+	c.initializeBatching(t)
 	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`+strings.Repeat("x", 64<<10)+`"}}`)
 	wantRefusal(t, "a line over max_line_bytes", c.mustRead(t)[0], "4096")
 	c.send(t, `[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`)
@@ -297,7 +313,7 @@ func TestSessionInFlightAndRate(t *testing.T) {
 	t.Run("rate", func(t *testing.T) {
 		d := brokertest.Start(t, brokertest.Options{Config: "[limits]\ncalls_per_second = 0.5\ncall_burst = 3"})
 		c := dialRaw(t, d.Socket.Path())
-		c.initialize(t)
+		c.initializeBatching(t)
 		c.send(t, `[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":3,"method":"tools/list"},{"jsonrpc":"2.0","id":4,"method":"tools/list"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`)
 		var ok, limited int
 		for ok+limited < 5 {
