@@ -78,8 +78,15 @@ func nextAt(s string, i int) int {
 // handle over 39 bytes names no user. It returns the mention's end and
 // handle, or -1. afterTag says what precedes s[i] is a tag, whatever s
 // holds before it.
+//
+// The filter reads text after markdown is rendered, and markdown takes
+// an '_' run that may open or close an emphasis away ("_cc @alice_" is
+// <em>cc @alice</em>, a mention): such a run around the handle is read
+// as that delimiter (see emphasisBefore, emphasisAfter). Which runs pair
+// up is left unread, so some text with no emphasis is neutralised too,
+// which notifies no one either.
 func mentionAt(s string, i int, afterTag bool) (int, string) {
-	if i > 0 && !afterTag && isWordByte(s[i-1]) || i+1 >= len(s) || !isAlnum(s[i+1]) {
+	if i > 0 && !afterTag && isWordByte(s[i-1]) && !emphasisBefore(s, i) || i+1 >= len(s) || !isAlnum(s[i+1]) {
 		return -1, ""
 	}
 	j := i + 1 + runLen(s[i+1:], func(c byte) bool { return isAlnum(c) || c == '-' })
@@ -101,13 +108,36 @@ func mentionAt(s string, i int, afterTag bool) (int, string) {
 	}
 	switch c := byteAt(s, j); {
 	case c == '_':
-		return -1, ""
+		if !emphasisAfter(s, j) {
+			return -1, ""
+		}
 	case c == '.':
 		if k := j + runLen(s[j:], func(c byte) bool { return c == '.' }); k < len(s) && isWordByte(s[k]) {
 			return -1, ""
 		}
 	}
 	return j, s[i+1 : j]
+}
+
+// emphasisBefore says whether the '_' run ending at s[i-1] may be an
+// emphasis delimiter: one that may open (nothing but space or
+// punctuation before it: "_@alice_") or close (an '_' somewhere before
+// it: "_x_@alice"). A run inside a word with no '_' before it ("foo_@bar")
+// is text.
+func emphasisBefore(s string, i int) bool {
+	j := i
+	for j > 0 && s[j-1] == '_' {
+		j--
+	}
+	return j < i && (j == 0 || !isAlnum(s[j-1]) || strings.IndexByte(s[:j], '_') >= 0)
+}
+
+// emphasisAfter says whether the '_' run at s[j] may close an emphasis:
+// nothing that continues a word after it ("@alice_ ", "@alice_."), where
+// "@alice_x" goes on as a word and is no mention.
+func emphasisAfter(s string, j int) bool {
+	k := j + runLen(s[j:], func(c byte) bool { return c == '_' })
+	return k == len(s) || !isAlnum(s[k])
 }
 
 // managedSuffix is the length of the "_SHORTCODE" at the start of s that

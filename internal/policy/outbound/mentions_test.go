@@ -62,12 +62,19 @@ func TestMentionsNeutralized(t *testing.T) {
 		{"a managed user", "cc @mona-cat_octo, @octo_admin and @mona_octo.", "cc " + code("@mona-cat_octo") + ", " + code("@octo_admin") + " and " + code("@mona_octo") + ".", 3},
 		{"a managed user, allowed", "@Carol_Octo and @carol_octo2", "@Carol_Octo and " + code("@carol_octo2"), 1},
 		{"a managed user 39 bytes long", "@" + long[:34] + "_octo", code("@" + long[:34] + "_octo"), 1},
+		// Markdown takes an '_' run that may open or close an emphasis
+		// away before GitHub's filter reads the text: "_cc @alice_" is
+		// <em>cc @alice</em>.
+		{"in underscore emphasis", "_cc @alice_ and __@bob__", "_cc " + code("@alice") + "_ and __" + code("@bob") + "__", 2},
+		{"a managed user in emphasis", "_cc @mona_octo_, _@octo_admin_.", "_cc " + code("@mona_octo") + "_, _" + code("@octo_admin") + "_.", 2},
+		{"after an emphasis closes", "_x_@alice and _x_@mona_octo", "_x_" + code("@alice") + " and _x_" + code("@mona_octo"), 2},
+		{"an underscore ending a word, no emphasis read", "cc @alice_ hi", "cc " + code("@alice") + "_ hi", 1},
 		{"carriage returns", "hi\r\n@alice\r\n", "hi\r\n" + code("@alice") + "\r\n", 1},
 		// Not mentions, as GitHub reads them.
 		{"an address", "mail alice@example.com", "mail alice@example.com", 0},
 		{"after a word", "ssh git@myhost or foo_@bar", "ssh git@myhost or foo_@bar", 0},
 		{"a dotted name", "@alice.bob and @pytest.fixture", "@alice.bob and @pytest.fixture", 0},
-		{"an underscore ending a word", "@alice_ and @alice_x_y and @alice_x.y", "@alice_ and @alice_x_y and @alice_x.y", 0},
+		{"an underscore going on as a word", "@alice__x and @alice_x_y and @alice_x.y", "@alice__x and @alice_x_y and @alice_x.y", 0},
 		{"a managed user's login before a slash", "@mona_octo/team", "@mona_octo/team", 0},
 		{"a slash and no team", "@alice/ and @alice/-x", "@alice/ and @alice/-x", 0},
 		{"no handle", "@ @- @@ @_x", "@ @- @@ @_x", 0},
