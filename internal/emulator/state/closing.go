@@ -13,7 +13,7 @@ import (
 // closed, fix, fixes, fixed, resolve, resolves, resolved, before #N in the
 // same repository or OWNER/REPO#N in another.
 var closingKeyword = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+([A-Za-z0-9-]+/[A-Za-z0-9._-]+)?#(\d+)\b`)
+	return regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+(` + ownerPattern + `/[A-Za-z0-9._-]+)?#(\d+)\b`)
 })
 
 // closingRef is an issue a closing keyword names: a repository full name

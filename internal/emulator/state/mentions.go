@@ -41,15 +41,20 @@ var (
 	// ("abc#1", "a/b#1" as a path, "&#123;") and not followed by more word
 	// characters ("#5f6368").
 	bareRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[^\w/&#])(?:#|GH-)(\d+)\b`) })
-	// owner/repo#N, not inside a longer path or URL.
+	// owner/repo#N, not inside a longer path or URL. The owner is a
+	// login's shape (ownerPattern).
 	repoRef = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?:^|[^\w/.\-])([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)#(\d+)\b`)
+		return regexp.MustCompile(`(?:^|[^\w/.\-])(` + ownerPattern + `)/([A-Za-z0-9._-]+)#(\d+)\b`)
 	})
 	// An issue or pull request URL; the host is checked separately.
 	urlRef = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`https?://([^/\s]+)/([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)/(?:issues|pull)/(\d+)\b`)
+		return regexp.MustCompile(`https?://([^/\s]+)/(` + ownerPattern + `)/([A-Za-z0-9._-]+)/(?:issues|pull)/(\d+)\b`)
 	})
 )
+
+// ownerPattern is a login: letters, digits and hyphens, and a managed
+// user's '_' and enterprise short code (mona_octo).
+const ownerPattern = `[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9]+)?`
 
 // githubHosts are the web hosts whose issue URLs always count.
 var githubHosts = []string{"github.com", "www.github.com"}

@@ -33,6 +33,8 @@ func TestParseMentionsForms(t *testing.T) {
 			[]issueMention{{"acme", "widgets", 31}}},
 		{"repository with dots and dashes", "my-org/my.repo_x#4", nil,
 			[]issueMention{{"my-org", "my.repo_x", 4}}},
+		{"a managed user's repository", "see mona_octo/notes#1 and https://github.com/mona_octo/notes/issues/2", nil,
+			[]issueMention{{"mona_octo", "notes", 1}, {"mona_octo", "notes", 2}}},
 		{"path is not a repository reference", "docs/a/b#3 and https://example.com/acme/widgets#5", nil, nil},
 		{"github URLs", "https://github.com/acme/widgets/issues/9 and http://www.github.com/acme/gadgets/pull/3/files#diff-1", nil,
 			[]issueMention{{"acme", "widgets", 9}, {"acme", "gadgets", 3}}},
@@ -187,5 +189,15 @@ func TestMentionsUserReadsWholeLogins(t *testing.T) {
 		if got := MentionsUser(is, login); got != want {
 			t.Errorf("MentionsUser(%q) = %v, want %v", login, got, want)
 		}
+	}
+}
+
+// A closing keyword names a managed user's repository as any other.
+func TestClosingRefsNameManagedUsersRepositories(t *testing.T) {
+	body := "Fixes mona_octo/notes#3, closes #4"
+	pr := &Issue{Body: &body, Repo: &Repo{Owner: &Account{Login: "acme"}, Name: "widgets"}}
+	want := []closingRef{{"mona_octo/notes", 3}, {"acme/widgets", 4}}
+	if got := closingRefs(pr); !slices.Equal(got, want) {
+		t.Errorf("closingRefs = %v, want %v", got, want)
 	}
 }
