@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
-
-	fastjson "github.com/segmentio/encoding/json"
 )
 
 // batchesRemoved is the first MCP version without JSON-RPC batches. In a
@@ -14,65 +12,63 @@ import (
 // instead, which needs the version the session runs.
 const batchesRemoved = "2025-06-18"
 
-// negotiation follows the initialize exchange through a line transport:
-// the id of an initialize request on its way in, then the protocol version
-// in the server's answer to it. The answer, not the request, decides: the
-// server may answer with another version than the one asked for. Only
-// lines that name "initialize", and the frames written while one waits for
-// its answer, are decoded a second time.
+// negotiation reads the protocol version a session runs from the server's
+// answer to initialize, as the transport writes it: the answer, not the
+// request, decides (the server may answer another version than the one
+// asked for), and only the server writes it, so no client line can set
+// it. The answer is known by its shape, a result with protocolVersion and
+// serverInfo (no other result has them), not by its id, which the SDK
+// rewrites (1.5 is answered as 1). Once the version is known nothing more
+// is read; until then a frame is decoded only when it holds
+// "protocolVersion".
 type negotiation struct {
 	mu      sync.Mutex
-	asked   any    // the waiting initialize request's id (float64 or string), nil when none
-	version string // the version the last answer to initialize named
+	version string
 }
 
-// request notes value, one JSON-RPC message the SDK will read, when it is
-// an initialize request.
-func (n *negotiation) request(value []byte) {
-	if !bytes.Contains(value, []byte(`"initialize"`)) {
-		return
-	}
-	var msg struct {
-		ID     any    `json:"id"`
-		Method string `json:"method"`
-	}
-	// Read as the SDK reads it (see isMessage): keys only as spelled.
-	if _, err := fastjson.Parse(value, &msg, decodeFlags); err != nil || msg.Method != "initialize" || msg.ID == nil {
-		return
-	}
-	n.mu.Lock()
-	n.asked = msg.ID
-	n.mu.Unlock()
+// initializeAnswer is the part of an answer to initialize that tells it
+// from any other frame.
+type initializeAnswer struct {
+	Result *struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		ServerInfo      json.RawMessage `json:"serverInfo"`
+	} `json:"result"`
 }
 
-// answer reads the version from frame, one the server writes, when it
-// answers the waiting initialize request. An error answer leaves the
-// version as it was.
+// answer notes the version frame, one frame the server writes, answers
+// initialize with; an initialize sent in a batch is answered in one.
 func (n *negotiation) answer(frame []byte) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.asked == nil {
+	if n.version != "" || !bytes.Contains(frame, []byte(`"protocolVersion"`)) {
 		return
 	}
-	var msg struct {
-		ID     any `json:"id"`
-		Result *struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		} `json:"result"`
+	var answers []initializeAnswer
+	if t := bytes.TrimSpace(frame); len(t) > 0 && t[0] == '[' {
+		if json.Unmarshal(t, &answers) != nil {
+			return
+		}
+	} else {
+		var one initializeAnswer
+		if json.Unmarshal(t, &one) != nil {
+			return
+		}
+		answers = append(answers, one)
 	}
-	if json.Unmarshal(frame, &msg) != nil || msg.ID != n.asked {
-		return
-	}
-	n.asked = nil
-	if msg.Result != nil && msg.Result.ProtocolVersion != "" {
-		n.version = msg.Result.ProtocolVersion
+	for _, a := range answers {
+		if a.Result != nil && a.Result.ProtocolVersion != "" && len(a.Result.ServerInfo) > 0 {
+			n.version = a.Result.ProtocolVersion
+			return
+		}
 	}
 }
 
 // batchesGone returns the version the session negotiated when it has no
 // batches, or "". A session with no initialize (MCP 2026-07-28 names its
-// version in each request) is left to the SDK, as is one whose answer is
-// still on its way.
+// version in each request) is left to the SDK, as is a batch read before
+// the answer to initialize was written: a client that sends one without
+// waiting for that answer breaks the protocol's order, and the SDK ends
+// its session as it did before the line reader knew versions.
 func (n *negotiation) batchesGone() string {
 	n.mu.Lock()
 	defer n.mu.Unlock()

@@ -262,7 +262,6 @@ func (r *lineReader) refuse(value []byte) string {
 			r.warn("input line is not a JSON-RPC message; answered with invalid request", "bytes", len(value))
 			return invalidRequest
 		}
-		r.session.request(value)
 	case value[0] != '[':
 		// A JSON value that is not an object (null, 42, "x") is an
 		// invalid request, as JSON-RPC 2.0 says.

@@ -350,12 +350,27 @@ func TestLineTransportBoundsBatches(t *testing.T) {
 // server answered with: asked for an unknown one, the server answers with
 // its latest, which has no batches either.
 func TestLineTransportAnswersBatchesAfterTheyWereRemoved(t *testing.T) {
-	for _, c := range []struct{ asked, id string }{{"2025-06-18", `"init"`}, {"2025-11-25", "7"}, {"2099-01-01", "0"}} {
+	// The ids and the escaped method are read as the SDK reads them: it
+	// answers 1.5 as 1.
+	// An initialize in a batch is answered in one.
+	for _, c := range []struct {
+		asked, id, method, answerID string
+		batched                     bool
+	}{
+		{"2025-06-18", `"init"`, "initialize", `"init"`, false},
+		{"2025-11-25", "7", "initi\\u0061lize", "7", false},
+		{"2099-01-01", "1.5", "initialize", "1", false},
+		{"2025-06-18", "2", "initialize", "2", true},
+	} {
 		asked := c.asked
 		in, frames := pipeSession(t, echoServer(), server.LineTransport{})
-		send(t, in, `{"jsonrpc":"2.0","id":`+c.id+`,"method":"initialize","params":{"protocolVersion":"`+asked+`","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+		line := `{"jsonrpc":"2.0","id":` + c.id + `,"method":"` + c.method + `","params":{"protocolVersion":"` + asked + `","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+		if c.batched {
+			line = "[" + line + "]"
+		}
+		send(t, in, line)
 		f := next(t, frames)
-		wantResult(t, "initialize", f, c.id)
+		wantResult(t, "initialize", f, c.answerID)
 		var res struct{ ProtocolVersion string }
 		if err := json.Unmarshal(f["result"], &res); err != nil {
 			t.Fatal(err)
