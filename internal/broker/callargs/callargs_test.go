@@ -274,6 +274,9 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"fleet","filter":{"command":"gh api search/issues --field q=is:open+org:acme"}}`,
 		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=repo%3Aacme/x"}}`,
 		`{"owner":"fleet","filter":{"q":"q=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"x":"type=issues&q=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -fq=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f=q=org:acme"}}`,
 		`{"owner":"fleet","filter":{"u":"https://github.com/search?type=issues&q=repo:acme/x"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
@@ -338,6 +341,8 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"filter":{"terms":"bug+enterprise%3Aocto"}}`,
 		`{"filter":{"command":"gh api search/issues -f q=enterprise:octo"}}`,
 		`{"filter":{"q":"q=is:open&q=enterprise:octo"}}`,
+		`{"filter":{"command":"gh api -X GET search/issues -F q=@q.txt"}}`,
+		`{"filter":{"command":"gh api -X GET search/issues --field=q=@-"}}`,
 		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
 		`{"filter":{"document":"# list\nquery Repos { organization(login: \"fleet\") { id } }"}}`,
 		`{"filter":{"url":"https://api.github.com/enterprises/octo/actions/runners"}}`,
@@ -427,6 +432,12 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"query":"{ return err } language:go org:acme"}`,
 		`{"owner":"acme","command":"gh search repos graphql --owner acme"}`,
 		`{"owner":"acme","command":"wget --user=alice --password=x https://api.github.com/repos/acme/w/tarball"}`,
+		// Values that assign: only a search's q is read as a search.
+		`{"owner":"acme","command":"gh api -X GET search/issues -f 'q=user:acme'"}`,
+		`{"owner":"acme","command":"gh api repos/acme/w/issues -f title=fleet -f labels[]=org:x"}`,
+		`{"query":"org:acme \"--member=user:ci@acme.iam.gserviceaccount.com\""}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"DD_TAGS=org:payments,env:prod"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"gcloud projects add-iam-policy-binding p --member=user:alice@example.com"}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), Upstream{})
 		if e != nil {

@@ -468,18 +468,22 @@ func checkNamed(at place, n found) *contract.Error {
 	return invalid(shown(at.field), "names "+shown(n.owner)+" as an owner, which is not a GitHub user or organization name: write the search qualifier's value as GitHub spells names")
 }
 
-// query reads the scope qualifiers of a search text (see [scopeRefs]). A
-// qualifier whose scope cannot be checked (enterprise:) is refused.
+// query reads the scope qualifiers of a search text (see [scopeRefs]), and
+// of the search it assigns when it is a query string (q=…&type=…, see
+// [searchParams]). A qualifier whose scope cannot be checked
+// (enterprise:) is refused.
 func (s *scanner) query(at place, v string) *contract.Error {
-	if q, found := uncheckableScope(v); found {
-		return invalid(shown(at.field), "has the qualifier "+shown(q)+", whose scope (every organization of an enterprise) no owner's route bounds: name the organization with org: instead")
-	}
-	for _, r := range scopeRefs(v) {
-		f := refFound(r)
-		if e := checkNamed(at, f); e != nil {
-			return e
+	for _, text := range append([]string{v}, searchParams(trimmed(v))...) {
+		if q, found := uncheckableScope(text); found {
+			return invalid(shown(at.field), errUncheckable(q).Error())
 		}
-		s.add(at.field, f.owner, f.repo)
+		for _, r := range scopeRefs(text) {
+			f := refFound(r)
+			if e := checkNamed(at, f); e != nil {
+				return e
+			}
+			s.add(at.field, f.owner, f.repo)
+		}
 	}
 	return nil
 }

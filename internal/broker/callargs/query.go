@@ -2,6 +2,7 @@ package callargs
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -15,12 +16,9 @@ import (
 // scopeRefs are the scope qualifiers (repo:, org:, user:, owner:,
 // project:) a search text names, read as whatever carries it may send
 // it: as written, with '+' taken for a space (a query pasted from a
-// search page's URL, or put in one unescaped), with percent escapes
-// decoded too (repo%3AOWNER/REPO), and with each value read apart from
-// the name it is assigned to (gh api's -f q=repo:OWNER/REPO, which gh
-// sends as the query string, or a URL's ?q=…&…). Reading a qualifier
-// that was not meant can only refuse a call; missing one would widen a
-// search unseen.
+// search page's URL, or put in one unescaped), and with percent escapes
+// decoded too (repo%3AOWNER/REPO). Reading a qualifier that was not meant
+// can only refuse a call; missing one would widen a search unseen.
 func scopeRefs(q string) []searchquery.Ref {
 	var out []searchquery.Ref
 	seen := map[string]bool{}
@@ -44,22 +42,12 @@ func scopeRefs(q string) []searchquery.Ref {
 // queryReadings are the texts q may be taken for (see [scopeRefs]).
 func queryReadings(q string) []string {
 	out := []string{q}
-	if strings.ContainsAny(q, "+%") {
-		spaced := strings.ReplaceAll(q, "+", " ")
-		out = append(out, spaced, strings.ReplaceAll(percent.Decode(spaced), "+", " "))
+	if !strings.ContainsAny(q, "+%") {
+		return out
 	}
-	// The last reading is the most decoded one: "q=org:a+is:open" apart
-	// as written would read the qualifier's value as "a+is:open".
-	if last := out[len(out)-1]; strings.Contains(last, "=") {
-		out = append(out, assignmentsApart.Replace(last))
-	}
-	return out
+	spaced := strings.ReplaceAll(q, "+", " ")
+	return append(out, spaced, strings.ReplaceAll(percent.Decode(spaced), "+", " "))
 }
-
-// assignmentsApart sets a field's value apart from its name, and one
-// field from the next: "q=repo:a/b&type=issues" reads "q repo:a/b type
-// issues".
-var assignmentsApart = strings.NewReplacer("=", " ", "&", " ")
 
 // uncheckableScope finds a qualifier whose scope no owner bounds:
 // enterprise:SLUG reaches every organization of an enterprise.
@@ -75,6 +63,12 @@ func uncheckableScope(q string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// errUncheckable refuses the qualifier piece, whose scope no owner bounds
+// (see [uncheckableScope]).
+func errUncheckable(piece string) error {
+	return fmt.Errorf("has the qualifier %s, whose scope (every organization of an enterprise) no owner's route bounds: name the organization with org: instead", shown(piece))
 }
 
 // refFound is what a scope qualifier names: repo:'s owner and

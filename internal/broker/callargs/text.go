@@ -35,7 +35,7 @@ type found struct{ owner, repo string }
 // repository is text, and so is a script. A GitHub URL, remote or path
 // whose path cannot be read is an error.
 func (h hosts) readText(v string) ([]found, error) {
-	words, command, err := commandWords(strings.TrimSpace(v))
+	words, fields, command, err := commandWords(strings.TrimSpace(v))
 	v = trimmed(v)
 	var out []found
 	add := func(f []found, err error) error {
@@ -53,10 +53,32 @@ func (h hosts) readText(v string) ([]found, error) {
 			return nil, err
 		}
 	}
-	for _, r := range scopeRefs(v) {
-		out = append(out, refFound(r))
+	for _, q := range append([]string{v}, fields...) {
+		if piece, found := uncheckableScope(q); found {
+			return nil, errUncheckable(piece)
+		}
+		for _, r := range scopeRefs(q) {
+			out = append(out, refFound(r))
+		}
 	}
 	return out, nil
+}
+
+// searchParams are the values a query string (q=VALUE&type=issues)
+// gives to q, the parameter GitHub's search reads, each read as search
+// text too: a tool may send the string as its URL's query. Other
+// parameters are left unread (DD_TAGS=org:payments is no search).
+func searchParams(v string) []string {
+	if !strings.HasPrefix(v, "q=") && !strings.Contains(v, "&q=") {
+		return nil
+	}
+	var out []string
+	for _, pair := range strings.Split(v, "&") {
+		if value, ok := strings.CutPrefix(pair, "q="); ok {
+			out = append(out, value)
+		}
+	}
+	return out
 }
 
 // readWord reads one value or word: the forms readText lists but the
