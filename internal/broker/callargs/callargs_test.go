@@ -276,6 +276,7 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"fleet","filter":{"q":"q=repo:acme/x"}}`,
 		`{"owner":"fleet","filter":{"x":"type=issues&q=repo:acme/x"}}`,
 		`{"owner":"fleet","filter":{"command":"gh api search/issues -fq=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q='org:acme is:open'"}}`,
 		`{"owner":"fleet","filter":{"command":"gh api search/issues -f=q=org:acme"}}`,
 		`{"owner":"fleet","filter":{"u":"https://github.com/search?type=issues&q=repo:acme/x"}}`,
 	} {
@@ -343,6 +344,13 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"filter":{"q":"q=is:open&q=enterprise:octo"}}`,
 		`{"filter":{"command":"gh api -X GET search/issues -F q=@q.txt"}}`,
 		`{"filter":{"command":"gh api -X GET search/issues --field=q=@-"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=repo\\:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=re''po:acme/x"}}`,
+		// Quotes are taken off a word's ends only: a search quoted across
+		// words leaves "acme'", which is no name.
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q='is:open org:acme'"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q='repo':acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=$'repo\\x3aacme/x'"}}`,
 		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
 		`{"filter":{"document":"# list\nquery Repos { organization(login: \"fleet\") { id } }"}}`,
 		`{"filter":{"url":"https://api.github.com/enterprises/octo/actions/runners"}}`,
@@ -434,6 +442,7 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","command":"wget --user=alice --password=x https://api.github.com/repos/acme/w/tarball"}`,
 		// Values that assign: only a search's q is read as a search.
 		`{"owner":"acme","command":"gh api -X GET search/issues -f 'q=user:acme'"}`,
+		`{"owner":"acme","command":"gh api -X GET search/issues -f q=\"is:open repo:acme/w\""}`,
 		`{"owner":"acme","command":"gh api repos/acme/w/issues -f title=fleet -f labels[]=org:x"}`,
 		`{"query":"org:acme \"--member=user:ci@acme.iam.gserviceaccount.com\""}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"DD_TAGS=org:payments,env:prod"}`,

@@ -24,8 +24,8 @@ var ownerFlag = regexp.MustCompile(`^(?:--(?:owner|org|organization)|-o)(?:=(.*)
 // sends a GET's fields as the query string, and q is the parameter
 // GitHub's search reads, so "gh api -X GET search/issues -f
 // q=repo:OWNER/REPO" searches that repository. A q read from a file
-// (-F q=@FILE) is refused: what it holds cannot be read. Every field's
-// value is also a word.
+// (-F q=@FILE) is refused: what it holds cannot be read; so is one with
+// shell quoting inside it. Every field's value is also a word.
 func commandWords(v string) (words, fields []string, command bool, err error) {
 	if strings.ContainsAny(v, "\n\r;|&") {
 		return nil, nil, false, nil
@@ -60,7 +60,13 @@ func commandWords(v string) (words, fields []string, command bool, err error) {
 				if strings.HasPrefix(value, "@") && (flag == "-F" || flag == "--field") {
 					return nil, nil, true, errFieldFile
 				}
-				fields = append(fields, value)
+				// A quote opening the value is the shell's (q='is:open
+				// org:acme', the rest in the words after); one inside it
+				// is not read.
+				if strings.ContainsAny(strings.TrimLeft(value, `"'`), "\\'\"$`") {
+					return nil, nil, true, errFieldQuoted
+				}
+				fields = append(fields, strings.TrimLeft(value, `"'`))
 			}
 			words = append(words, value)
 			continue
@@ -98,6 +104,11 @@ func apiField(w string) (flag, field string, ok bool) {
 	}
 	return "", "", false
 }
+
+// errFieldQuoted refuses gh api's q with shell quoting or expansion inside
+// it (q=repo\:OWNER/REPO, q=re''po:…, q=$'…'), which the shell takes away
+// before gh sends it and the broker does not undo.
+var errFieldQuoted = errors.New("holds a gh api search (q=) with shell quoting or expansion inside it, which the broker does not undo: write the search plainly")
 
 // errFieldFile refuses gh api's field read from a file (-F q=@FILE).
 var errFieldFile = errors.New("holds a gh api field read from a file (-F NAME=@FILE), whose value the broker cannot read: write the value itself")
