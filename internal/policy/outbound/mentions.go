@@ -3,6 +3,7 @@ package outbound
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The tags a mention is written inert between.
@@ -25,6 +26,7 @@ const (
 // inline HTML, and in an HTML block, and it pairs with no backtick of
 // the text around it.
 func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
+	em := sync.OnceValue(func() *emphasis { return indexEmphasis(s) })
 	var lay layout
 	var links []link
 	var b strings.Builder
@@ -33,7 +35,7 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 		// Right after a mention written inert, '@' follows "</code>", not
 		// the handle's last byte: "@a@b" holds one mention, but once the
 		// first is code, "@b" starts a text of its own, and is one too.
-		end, handle := mentionAt(s, i, n > 0 && i == last)
+		end, handle := mentionAt(s, i, n > 0 && i == last, em)
 		if end < 0 || allowed[strings.ToLower(handle)] || isInert(s, i, end) {
 			continue
 		}
@@ -80,13 +82,11 @@ func nextAt(s string, i int) int {
 // holds before it.
 //
 // The filter reads text after markdown is rendered, and markdown takes
-// an '_' run that may open or close an emphasis away ("_cc @alice_" is
-// <em>cc @alice</em>, a mention): such a run around the handle is read
-// as that delimiter (see emphasisBefore, emphasisAfter). Which runs pair
-// up is left unread, so some text with no emphasis is neutralised too,
-// which notifies no one either.
-func mentionAt(s string, i int, afterTag bool) (int, string) {
-	if i > 0 && !afterTag && isWordByte(s[i-1]) && !emphasisBefore(s, i) || i+1 >= len(s) || !isAlnum(s[i+1]) {
+// the '_' runs of an emphasis away ("_cc @alice_" is <em>cc @alice</em>,
+// a mention): a run around the handle that may be one is read as one
+// (see emphasis; em indexes s, on first use).
+func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string) {
+	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) || i+1 >= len(s) || !isAlnum(s[i+1]) {
 		return -1, ""
 	}
 	j := i + 1 + runLen(s[i+1:], func(c byte) bool { return isAlnum(c) || c == '-' })
@@ -108,36 +108,17 @@ func mentionAt(s string, i int, afterTag bool) (int, string) {
 	}
 	switch c := byteAt(s, j); {
 	case c == '_':
-		if !emphasisAfter(s, j) {
+		if !em().after(s, i, j) {
 			return -1, ""
 		}
 	case c == '.':
-		if k := j + runLen(s[j:], func(c byte) bool { return c == '.' }); k < len(s) && isWordByte(s[k]) {
+		// "@alice.bob" is no mention; "_cc @alice._" is one, in an emphasis.
+		if k := j + runLen(s[j:], func(c byte) bool { return c == '.' }); k < len(s) && isWordByte(s[k]) &&
+			!(s[k] == '_' && em().after(s, i, k)) {
 			return -1, ""
 		}
 	}
 	return j, s[i+1 : j]
-}
-
-// emphasisBefore says whether the '_' run ending at s[i-1] may be an
-// emphasis delimiter: one that may open (nothing but space or
-// punctuation before it: "_@alice_") or close (an '_' somewhere before
-// it: "_x_@alice"). A run inside a word with no '_' before it ("foo_@bar")
-// is text.
-func emphasisBefore(s string, i int) bool {
-	j := i
-	for j > 0 && s[j-1] == '_' {
-		j--
-	}
-	return j < i && (j == 0 || !isAlnum(s[j-1]) || strings.IndexByte(s[:j], '_') >= 0)
-}
-
-// emphasisAfter says whether the '_' run at s[j] may close an emphasis:
-// nothing that continues a word after it ("@alice_ ", "@alice_."), where
-// "@alice_x" goes on as a word and is no mention.
-func emphasisAfter(s string, j int) bool {
-	k := j + runLen(s[j:], func(c byte) bool { return c == '_' })
-	return k == len(s) || !isAlnum(s[k])
 }
 
 // managedSuffix is the length of the "_SHORTCODE" at the start of s that
