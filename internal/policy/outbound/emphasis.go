@@ -72,4 +72,6 @@ func (e *emphasis) after(s string, at, j int) bool {
 	return (k == len(s) || !isAlnum(s[k])) && e.openerBefore(at+1)
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
