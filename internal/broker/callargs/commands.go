@@ -106,7 +106,7 @@ func apiField(w string) (flag, field string, ok bool) {
 }
 
 // errFieldQuoted refuses gh api's q with shell quoting or expansion inside
-// it (q=repo\:OWNER/REPO, q=re”po:…, q=$'…'), which the shell takes away
+// it (q=repo\:OWNER/REPO, a quote within the value, q=$'…'), which the shell takes away
 // before gh sends it and the broker does not undo.
 var errFieldQuoted = errors.New("holds a gh api search (q=) with shell quoting or expansion inside it, which the broker does not undo: write the search plainly")
 
