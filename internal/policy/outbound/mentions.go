@@ -2,6 +2,7 @@ package outbound
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -31,7 +32,7 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 	var links []link
 	var b strings.Builder
 	last, n, analysed := 0, 0, false
-	for i := strings.IndexByte(s, '@'); i >= 0; i = nextAt(s, i+1) {
+	for i := nextAt(s, 0); i >= 0; i = nextAt(s, i+1) {
 		// Right after a mention written inert, '@' follows "</code>", not
 		// the handle's last byte: "@a@b" holds one mention, but once the
 		// first is code, "@b" starts a text of its own, and is one too.
@@ -62,11 +63,48 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 	return b.String(), n
 }
 
+// nextAt is the offset of the next '@' from i on, as the byte or as a
+// character reference (see atSign), or -1.
 func nextAt(s string, i int) int {
-	if j := strings.IndexByte(s[i:], '@'); j >= 0 {
-		return i + j
+	for i < len(s) {
+		j := strings.IndexAny(s[i:], "@&")
+		if j < 0 {
+			return -1
+		}
+		if atSign(s, i+j) > 0 {
+			return i + j
+		}
+		i += j + 1
 	}
 	return -1
+}
+
+// atSign is the length of the '@' spelled at s[i]: the byte, or a
+// character reference markdown decodes to it (&#64;, &#x40;, &#0064;,
+// &commat;), which GitHub's filter reads as '@' once the text is
+// rendered; 0 when s[i] spells none.
+func atSign(s string, i int) int {
+	switch {
+	case s[i] == '@':
+		return 1
+	case strings.HasPrefix(s[i:], "&commat;"):
+		return len("&commat;")
+	case !strings.HasPrefix(s[i:], "&#"):
+		return 0
+	}
+	// CommonMark's numeric references: 1-7 decimal or 1-6 hex digits.
+	digits, base, most := s[i+2:], 10, 7
+	if digits != "" && (digits[0] == 'x' || digits[0] == 'X') {
+		digits, base, most = digits[1:], 16, 6
+	}
+	n := runLen(digits, func(c byte) bool { return isDigit(c) || base == 16 && isHex(c) })
+	if n == 0 || n > most || n >= len(digits) || digits[n] != ';' {
+		return 0
+	}
+	if v, err := strconv.ParseUint(digits[:n], base, 32); err != nil || v != '@' {
+		return 0
+	}
+	return len(s[i:]) - len(digits) + n + 1
 }
 
 // mentionAt reads a mention at s[i] ('@') as GitHub's mention filter
@@ -86,16 +124,20 @@ func nextAt(s string, i int) int {
 // a mention): a run around the handle that may be one is read as one
 // (see emphasis; em indexes s, on first use).
 func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string) {
-	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) || i+1 >= len(s) || !isAlnum(s[i+1]) {
+	a := atSign(s, i)
+	if a > 1 && escapeStart(s, i) != i {
+		return -1, "" // \&#64;: the reference is text, not an '@'
+	}
+	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) || i+a >= len(s) || !isAlnum(s[i+a]) {
 		return -1, ""
 	}
-	j := i + 1 + runLen(s[i+1:], func(c byte) bool { return isAlnum(c) || c == '-' })
+	j := i + a + runLen(s[i+a:], func(c byte) bool { return isAlnum(c) || c == '-' })
 	if j < len(s) && s[j] == '/' {
 		if j+1 >= len(s) || !isAlnum(s[j+1]) {
 			return -1, ""
 		}
 		k := j + 1 + runLen(s[j+1:], func(c byte) bool { return isWordByte(c) || c == '-' })
-		return k, s[i+1 : k]
+		return k, s[i+a : k]
 	}
 	if n := managedSuffix(s[j:]); n > 0 {
 		// An organization's name holds no '_', so no team follows.
@@ -103,7 +145,7 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string
 			return -1, ""
 		}
 	}
-	if j-i-1 > 39 {
+	if j-i-a > 39 {
 		return -1, ""
 	}
 	switch c := byteAt(s, j); {
@@ -118,7 +160,7 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string
 			return -1, ""
 		}
 	}
-	return j, s[i+1 : j]
+	return j, s[i+a : j]
 }
 
 // managedSuffix is the length of the "_SHORTCODE" at the start of s that

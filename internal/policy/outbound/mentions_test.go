@@ -70,6 +70,11 @@ func TestMentionsNeutralized(t *testing.T) {
 		{"after an emphasis closes", "_x_@alice and _x_@mona_octo", "_x_" + code("@alice") + " and _x_" + code("@mona_octo"), 2},
 		{"in emphasis, before a period", "_cc @alice._ and __@mona_octo.__", "_cc " + code("@alice") + "._ and __" + code("@mona_octo") + ".__", 2},
 		{"an emphasis opened in another paragraph", "_note\n\ncc @alice_ and x_@bob", "_note\n\ncc @alice_ and x_@bob", 0},
+		// A character reference is an '@' once markdown renders the text.
+		{"an '@' written as a reference", "cc &#64;alice, &#x40;bob, &#X0040;carol_x, &#0064;dave and &commat;erin",
+			"cc " + code("&#64;alice") + ", " + code("&#x40;bob") + ", " + code("&#X0040;carol_x") + ", " + code("&#0064;dave") + " and " + code("&commat;erin"), 5},
+		{"a reference to another character, or escaped", "&#65;alice &#64alice &#00000064;bob \\&#64;carol &amp;dave &commat; x&#64;erin",
+			"&#65;alice &#64alice &#00000064;bob \\&#64;carol &amp;dave &commat; x&#64;erin", 0},
 		{"carriage returns", "hi\r\n@alice\r\n", "hi\r\n" + code("@alice") + "\r\n", 1},
 		// Not mentions, as GitHub reads them.
 		{"an address", "mail alice@example.com", "mail alice@example.com", 0},
