@@ -278,6 +278,21 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"fleet","filter":{"command":"gh api search/issues -fq=repo:acme/x"}}`,
 		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q='org:acme is:open'"}}`,
 		`{"owner":"fleet","filter":{"command":"gh api search/issues -f=q=org:acme"}}`,
+		// Read as the shell hands gh its words: quoting taken away, after
+		// a wrapper, with -i clustered before -f.
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=repo\\:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=re''po:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q='repo':acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q='is:open org:acme'"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api -X GET search/issues -f 'q'=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api -X GET search/issues -f\"q=repo:acme/x\""}}`,
+		`{"owner":"fleet","filter":{"command":"gh api -X GET search/issues --raw-field='q=repo:acme/x'"}}`,
+		`{"owner":"fleet","filter":{"command":"gh 'api' -X GET search/issues -if q=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"env GH_HOST=github.com gh api -X GET search/issues -iFq=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh issue list --search='is:open repo:acme/x'"}}`,
+		`{"owner":"fleet","filter":{"params":"type=issues&%71=repo:acme/x"}}`,
+		`{"owner":"fleet","filter":{"params":"?q=repo:acme/x&type=issues"}}`,
+		`{"owner":"fleet","filter":{"url":"search?q=repo:acme/x&type=issues"}}`,
 		`{"owner":"fleet","filter":{"u":"https://github.com/search?type=issues&q=repo:acme/x"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
@@ -344,13 +359,9 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"filter":{"q":"q=is:open&q=enterprise:octo"}}`,
 		`{"filter":{"command":"gh api -X GET search/issues -F q=@q.txt"}}`,
 		`{"filter":{"command":"gh api -X GET search/issues --field=q=@-"}}`,
-		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=repo\\:acme/x"}}`,
-		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=re''po:acme/x"}}`,
-		// Quotes are taken off a word's ends only: a search quoted across
-		// words leaves "acme'", which is no name.
-		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q='is:open org:acme'"}}`,
-		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q='repo':acme/x"}}`,
 		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=$'repo\\x3aacme/x'"}}`,
+		`{"filter":{"command":"gh api search/issues -f q=\"$(cat q.txt)\""}}`,
+		`{"filter":{"command":"gh api search/issues -F 'q'=@q.txt"}}`,
 		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
 		`{"filter":{"document":"# list\nquery Repos { organization(login: \"fleet\") { id } }"}}`,
 		`{"filter":{"url":"https://api.github.com/enterprises/octo/actions/runners"}}`,
@@ -443,7 +454,10 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		// Values that assign: only a search's q is read as a search.
 		`{"owner":"acme","command":"gh api -X GET search/issues -f 'q=user:acme'"}`,
 		`{"owner":"acme","command":"gh api -X GET search/issues -f q=\"is:open repo:acme/w\""}`,
-		`{"owner":"acme","command":"gh api repos/acme/w/issues -f title=fleet -f labels[]=org:x"}`,
+		`{"owner":"acme","command":"gh api repos/acme/w/issues -f title=fleet -f labels[]=bug"}`,
+		`{"owner":"acme","command":"gh api -X GET search/issues -f 'q=label:\"good first issue\" repo:acme/w'"}`,
+		`{"owner":"acme","command":"gh api -X GET search/issues -f q='is:open org:acme'"}`,
+		`{"owner":"acme","repo":"w","custom_instructions":"Mirror the fix from https://example.com/search?q=repo:golang/go+retry&type=issues"}`,
 		`{"query":"org:acme \"--member=user:ci@acme.iam.gserviceaccount.com\""}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"DD_TAGS=org:payments,env:prod"}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"gcloud projects add-iam-policy-binding p --member=user:alice@example.com"}`,

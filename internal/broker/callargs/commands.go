@@ -11,62 +11,71 @@ import (
 var ownerFlag = regexp.MustCompile(`^(?:--(?:owner|org|organization)|-o)(?:=(.*))?$`)
 
 // commandWords splits v into the words of a gh or git command line, or
-// command false when v is not one. A command line here is one line
-// (no newline, ;, | or &: a script is not read, see the package
-// documentation) of gh or git under any path or with .exe, after any
-// NAME=VALUE assignments (GH_REPO=OWNER/REPO). Each word is read as a
-// value, quotes removed; an owner flag's value (--owner OWNER, --org=OWNER,
-// -o OWNER) is read as the owner. gh's GraphQL call (gh api graphql) is
-// refused: its document names owners in its own syntax.
+// command false when v is not one. A command line here is one simple
+// command (no newline, ;, |, & or redirection outside quotes: a script
+// is not read, see the package documentation) of gh or git under any path
+// or with .exe, after any NAME=VALUE assignments (GH_REPO=OWNER/REPO) and
+// a wrapper that runs it (env, command, exec, nohup, time, nice, sudo,
+// doas, with their flags). Its words are read as the shell makes them
+// (see shellWords), each as a value; an owner flag's value (--owner
+// OWNER, --org=OWNER, -o OWNER) is read as the owner. gh's GraphQL call
+// (gh api graphql) is refused: its document names owners in its own
+// syntax.
 //
 // fields are the searches gh api's q fields assign (-f q=VALUE,
-// --raw-field, -F, --field, joined or apart), read as search text: gh
-// sends a GET's fields as the query string, and q is the parameter
-// GitHub's search reads, so "gh api -X GET search/issues -f
-// q=repo:OWNER/REPO" searches that repository. A q read from a file
-// (-F q=@FILE) is refused: what it holds cannot be read; so is one with
-// shell quoting inside it. Every field's value is also a word.
+// --raw-field, -F, --field, apart or joined, after -i), read as search
+// text: gh sends a GET's fields as the query string, and q is the
+// parameter GitHub's search reads, so "gh api -X GET search/issues -f
+// q=repo:OWNER/REPO" searches that repository. A q the broker cannot
+// read is refused: one read from a file (-F q=@FILE), or one the shell
+// expands ($Q). Every field's value is also a word.
 func commandWords(v string) (words, fields []string, command bool, err error) {
-	if strings.ContainsAny(v, "\n\r;|&") {
+	parts, script := shellWords(v)
+	if script {
 		return nil, nil, false, nil
 	}
-	parts := strings.Fields(v)
-	for len(parts) > 0 && envAssignment.MatchString(parts[0]) {
-		words = append(words, parts[0])
+	for len(parts) > 0 && envAssignment.MatchString(parts[0].text) {
+		words = append(words, parts[0].text)
 		parts = parts[1:]
+	}
+	if len(parts) > 0 && wrappers[programName(parts[0].text)] {
+		parts = parts[1:]
+		for len(parts) > 0 && (strings.HasPrefix(parts[0].text, "-") || envAssignment.MatchString(parts[0].text)) {
+			if envAssignment.MatchString(parts[0].text) {
+				words = append(words, parts[0].text)
+			}
+			parts = parts[1:]
+		}
 	}
 	if len(parts) == 0 {
 		return nil, nil, false, nil
 	}
-	program := strings.ToLower(strings.Trim(parts[0], `"'`))
-	program = strings.TrimSuffix(program[strings.LastIndexAny(program, `/\`)+1:], ".exe")
+	program := programName(parts[0].text)
 	if program != "gh" && program != "git" {
 		return nil, nil, false, nil
 	}
 	args := parts[1:]
+	api := program == "gh" && len(args) > 0 && args[0].text == "api"
 	for i := 0; i < len(args); i++ {
-		w := strings.Trim(args[i], `"'`)
-		api := program == "gh" && args[0] == "api"
+		w := args[i].text
 		if l := strings.ToLower(w); api && (l == "graphql" || strings.HasSuffix(l, "/graphql")) {
 			return nil, nil, true, errGraphQL
 		}
 		if flag, field, ok := apiField(w); ok && api {
+			expands := args[i].expands
 			if field == "" && i+1 < len(args) {
 				i++
-				field = strings.Trim(args[i], `"'`)
+				field, expands = args[i].text, args[i].expands
 			}
 			name, value, _ := strings.Cut(field, "=")
 			if name == "q" {
 				if strings.HasPrefix(value, "@") && (flag == "-F" || flag == "--field") {
 					return nil, nil, true, errFieldFile
 				}
-				// A quote opening the value is the shell's (q='is:open
-				// org:acme', the rest in the words after); one inside it
-				// is not read.
-				if strings.ContainsAny(strings.TrimLeft(value, `"'`), "\\'\"$`") {
-					return nil, nil, true, errFieldQuoted
+				if expands {
+					return nil, nil, true, errFieldExpands
 				}
-				fields = append(fields, strings.TrimLeft(value, `"'`))
+				fields = append(fields, value)
 			}
 			words = append(words, value)
 			continue
@@ -75,9 +84,9 @@ func commandWords(v string) (words, fields []string, command bool, err error) {
 			owner := m[1]
 			if !strings.Contains(w, "=") && i+1 < len(args) {
 				i++
-				owner = args[i]
+				owner = args[i].text
 			}
-			words = append(words, "orgs/"+strings.Trim(owner, `"'`))
+			words = append(words, "orgs/"+owner)
 			continue
 		}
 		words = append(words, w)
@@ -85,10 +94,25 @@ func commandWords(v string) (words, fields []string, command bool, err error) {
 	return words, fields, true, nil
 }
 
+// programName is the program a command word runs: its base name, lower
+// case, without .exe.
+func programName(w string) string {
+	p := strings.ToLower(w)
+	return strings.TrimSuffix(p[strings.LastIndexAny(p, `/\`)+1:], ".exe")
+}
+
+// wrappers are programs that run the command after them.
+var wrappers = map[string]bool{"env": true, "command": true, "exec": true, "nohup": true, "time": true, "nice": true, "sudo": true, "doas": true}
+
 // apiField reads w as a field flag of gh api and, when joined to it, the
 // field: -f q=VALUE is apart; -fq=VALUE, -f=q=VALUE and
-// --raw-field=q=VALUE are joined, as pflag reads them.
+// --raw-field=q=VALUE are joined, as pflag reads them, and so is -if
+// (-i, --include, is gh api's one shorthand that takes no value, so it
+// may come first in a cluster of them).
 func apiField(w string) (flag, field string, ok bool) {
+	if len(w) > 2 && w[0] == '-' && w[1] == 'i' {
+		w = "-" + strings.TrimLeft(w[1:], "i")
+	}
 	for _, long := range []string{"--raw-field", "--field"} {
 		if w == long {
 			return long, "", true
@@ -105,10 +129,9 @@ func apiField(w string) (flag, field string, ok bool) {
 	return "", "", false
 }
 
-// errFieldQuoted refuses gh api's q with shell quoting or expansion inside
-// it (q=repo\:OWNER/REPO, a quote within the value, q=$'…'), which the shell takes away
-// before gh sends it and the broker does not undo.
-var errFieldQuoted = errors.New("holds a gh api search (q=) with shell quoting or expansion inside it, which the broker does not undo: write the search plainly")
+// errFieldExpands refuses gh api's q that the shell expands (q=$Q,
+// q=$(cat q.txt)): what gh is given is not in the text.
+var errFieldExpands = errors.New("holds a gh api search (q=) that the shell expands ($, `), whose value the broker cannot read: write the search itself")
 
 // errFieldFile refuses gh api's field read from a file (-F q=@FILE).
 var errFieldFile = errors.New("holds a gh api field read from a file (-F NAME=@FILE), whose value the broker cannot read: write the value itself")

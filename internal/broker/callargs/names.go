@@ -438,10 +438,7 @@ func (s *scanner) text(at place, v string) *contract.Error {
 		return invalid(shown(at.field), errGraphQL.Error())
 	}
 	f, err := s.rules.hosts.readText(v)
-	if e := s.found(at, f, err); e != nil {
-		return e
-	}
-	return s.query(at, v)
+	return s.found(at, f, err)
 }
 
 // found adds what a reader found at at, or refuses what it could not read.

@@ -2,6 +2,7 @@ package callargs
 
 import (
 	"errors"
+	"net/url"
 	"slices"
 	"strings"
 	"unicode"
@@ -45,7 +46,19 @@ func (h hosts) readText(v string) ([]found, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !command {
+	// The searches: a command's words as the shell makes them (and a
+	// flag's value, --search=…), else the text and the search a query
+	// string assigns (q=…&type=…).
+	searches := append([]string{v}, searchParams(v)...)
+	if command {
+		searches = fields
+		for _, w := range words {
+			searches = append(searches, w)
+			if _, value, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
+				searches = append(searches, value)
+			}
+		}
+	} else {
 		words = []string{v}
 	}
 	for _, word := range words {
@@ -53,7 +66,7 @@ func (h hosts) readText(v string) ([]found, error) {
 			return nil, err
 		}
 	}
-	for _, q := range append([]string{v}, fields...) {
+	for _, q := range searches {
 		if piece, found := uncheckableScope(q); found {
 			return nil, errUncheckable(piece)
 		}
@@ -64,17 +77,23 @@ func (h hosts) readText(v string) ([]found, error) {
 	return out, nil
 }
 
-// searchParams are the values a query string (q=VALUE&type=issues)
-// gives to q, the parameter GitHub's search reads, each read as search
-// text too: a tool may send the string as its URL's query. Other
+// searchParams are the values a query string gives to q, the parameter
+// GitHub's search reads, each read as search text too: a tool may send
+// the string as its URL's query. The string is read as URL parsers read
+// one: after a '?' (search?q=…), keys and values decoded (%71=… is q=…).
+// A value with a blank in it is a sentence, not a query string, and other
 // parameters are left unread (DD_TAGS=org:payments is no search).
 func searchParams(v string) []string {
-	if !strings.HasPrefix(v, "q=") && !strings.Contains(v, "&q=") {
+	if strings.ContainsFunc(v, unicode.IsSpace) || !strings.Contains(v, "=") {
 		return nil
+	}
+	if i := strings.LastIndexByte(v, '?'); i >= 0 {
+		v = v[i+1:]
 	}
 	var out []string
 	for _, pair := range strings.Split(v, "&") {
-		if value, ok := strings.CutPrefix(pair, "q="); ok {
+		key, value, _ := strings.Cut(pair, "=")
+		if k, err := url.QueryUnescape(key); err == nil && k == "q" {
 			out = append(out, value)
 		}
 	}

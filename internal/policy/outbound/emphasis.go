@@ -36,7 +36,9 @@ func indexEmphasis(s string) *emphasis {
 				e.openers = append(e.openers, k)
 			}
 			blank = false
-		case !isSpace(c):
+		case c != ' ' && c != '\t' && c != '\r':
+			// A blank line holds only spaces and tabs (CommonMark): a
+			// line of \f or \v does not end a paragraph.
 			blank = false
 		}
 	}

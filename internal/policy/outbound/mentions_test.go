@@ -69,6 +69,7 @@ func TestMentionsNeutralized(t *testing.T) {
 		{"a managed user in emphasis", "_cc @mona_octo_, _@octo_admin_.", "_cc " + code("@mona_octo") + "_, _" + code("@octo_admin") + "_.", 2},
 		{"after an emphasis closes", "_x_@alice and _x_@mona_octo", "_x_" + code("@alice") + " and _x_" + code("@mona_octo"), 2},
 		{"in emphasis, before a period", "_cc @alice._ and __@mona_octo.__", "_cc " + code("@alice") + "._ and __" + code("@mona_octo") + ".__", 2},
+		{"an emphasis across a line of form feeds", "_cc\n\f\n@alice_ and __cc\n \v\n@bob__", "_cc\n\f\n" + code("@alice") + "_ and __cc\n \v\n" + code("@bob") + "__", 2},
 		{"an emphasis opened in another paragraph", "_note\n\ncc @alice_ and x_@bob", "_note\n\ncc @alice_ and x_@bob", 0},
 		// A character reference is an '@' once markdown renders the text.
 		{"an '@' written as a reference", "cc &#64;alice, &#x40;bob, &#X0040;carol_x, &#0064;dave and &commat;erin",
