@@ -293,6 +293,18 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"fleet","filter":{"params":"type=issues&%71=repo:acme/x"}}`,
 		`{"owner":"fleet","filter":{"params":"?q=repo:acme/x&type=issues"}}`,
 		`{"owner":"fleet","filter":{"url":"search?q=repo:acme/x&type=issues"}}`,
+		`{"owner":"fleet","filter":{"params":"q=repo:acme/x&next=?"}}`,
+		`{"owner":"fleet","filter":{"params":"type=issues&q=repo:acme/x&sort=created desc"}}`,
+		// A redirection is left out with its target; the command runs with
+		// the rest. A backslash and newline join two lines.
+		`{"owner":"fleet","filter":{"command":"gh issue list -R acme/x > out.txt"}}`,
+		`{"owner":"fleet","filter":{"command":"gh issue list -R acme/x 2>/dev/null"}}`,
+		`{"owner":"fleet","filter":{"command":"gh issue list --repo acme/x < /dev/null"}}`,
+		`{"owner":"fleet","filter":{"command":"gh api repos/acme/x/issues >out"}}`,
+		`{"owner":"fleet","filter":{"command":"gh search repos --owner acme >x"}}`,
+		`{"owner":"fleet","filter":{"command":"git clone https://github.com/acme/x >/dev/null"}}`,
+		`{"owner":"fleet","filter":{"command":"gh search issues repo:\\\nacme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh issue list -R \"acme/\\\nx\""}}`,
 		`{"owner":"fleet","filter":{"u":"https://github.com/search?type=issues&q=repo:acme/x"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
@@ -454,7 +466,9 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		// Values that assign: only a search's q is read as a search.
 		`{"owner":"acme","command":"gh api -X GET search/issues -f 'q=user:acme'"}`,
 		`{"owner":"acme","command":"gh api -X GET search/issues -f q=\"is:open repo:acme/w\""}`,
-		`{"owner":"acme","command":"gh api repos/acme/w/issues -f title=fleet -f labels[]=bug"}`,
+		`{"owner":"acme","command":"gh api repos/acme/w/issues -f title=fleet -f labels[]=org:x"}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w 2>/dev/null"}`,
+		`{"owner":"acme","command":"gh repo view acme/w > repo.json"}`,
 		`{"owner":"acme","command":"gh api -X GET search/issues -f 'q=label:\"good first issue\" repo:acme/w'"}`,
 		`{"owner":"acme","command":"gh api -X GET search/issues -f q='is:open org:acme'"}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"Mirror the fix from https://example.com/search?q=repo:golang/go+retry&type=issues"}`,

@@ -22,14 +22,16 @@ var ownerFlag = regexp.MustCompile(`^(?:--(?:owner|org|organization)|-o)(?:=(.*)
 // (gh api graphql) is refused: its document names owners in its own
 // syntax.
 //
-// fields are the searches gh api's q fields assign (-f q=VALUE,
+// searches are the texts read for a search's scope: the words but other
+// gh api fields' values, a flag's value (--search=…), and the searches
+// gh api's q fields assign (-f q=VALUE,
 // --raw-field, -F, --field, apart or joined, after -i), read as search
 // text: gh sends a GET's fields as the query string, and q is the
 // parameter GitHub's search reads, so "gh api -X GET search/issues -f
 // q=repo:OWNER/REPO" searches that repository. A q the broker cannot
 // read is refused: one read from a file (-F q=@FILE), or one the shell
-// expands ($Q). Every field's value is also a word.
-func commandWords(v string) (words, fields []string, command bool, err error) {
+// expands ($Q). Every field's value is a word.
+func commandWords(v string) (words, searches []string, command bool, err error) {
 	parts, script := shellWords(v)
 	if script {
 		return nil, nil, false, nil
@@ -75,8 +77,10 @@ func commandWords(v string) (words, fields []string, command bool, err error) {
 				if expands {
 					return nil, nil, true, errFieldExpands
 				}
-				fields = append(fields, value)
+				searches = append(searches, value)
 			}
+			// Another field's value is a word, not a search: gh sends it
+			// as a parameter of its own (labels[]=org:x is a label).
 			words = append(words, value)
 			continue
 		}
@@ -90,8 +94,12 @@ func commandWords(v string) (words, fields []string, command bool, err error) {
 			continue
 		}
 		words = append(words, w)
+		searches = append(searches, w)
+		if _, value, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
+			searches = append(searches, value) // --search=…
+		}
 	}
-	return words, fields, true, nil
+	return words, searches, true, nil
 }
 
 // programName is the program a command word runs: its base name, lower

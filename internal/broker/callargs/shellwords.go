@@ -13,17 +13,22 @@ type shellWord struct {
 
 // shellWords splits line into the words a POSIX shell makes of it: blanks
 // outside quotes separate words; '…' is literal; in "…" a backslash
-// escapes only $ ` " \; outside quotes a backslash escapes the next byte.
-// script is set when line is more than one simple command: a newline, ;,
-// |, & or a redirection (<, >) outside quotes, or a quote left open. The
-// line is read the way it runs: q='repo':acme/x is the word
-// q=repo:acme/x, whichever quotes spell it.
+// escapes only $ ` " \ and a newline; outside quotes a backslash escapes
+// the next byte, and a backslash and newline join two lines. A
+// redirection (>out, 2>/dev/null, < in) is left out with its target:
+// the command runs with the other words. script is set when line is more
+// than one simple command: a newline, ;, | or & outside quotes, or a
+// quote left open. The line is read the way it runs: q='repo':acme/x is
+// the word q=repo:acme/x, whichever quotes spell it.
 func shellWords(line string) (words []shellWord, script bool) {
 	var cur strings.Builder
-	inWord, expands := false, false
+	inWord, expands, redirect := false, false, false
 	end := func() {
-		if inWord {
+		if inWord && !redirect {
 			words = append(words, shellWord{cur.String(), expands})
+		}
+		if inWord {
+			redirect = false
 		}
 		cur.Reset()
 		inWord, expands = false, false
@@ -32,14 +37,28 @@ func shellWords(line string) (words []shellWord, script bool) {
 		switch c := line[i]; c {
 		case ' ', '\t':
 			end()
-		case '\n', '\r', ';', '|', '&', '<', '>', '(', ')':
+		case '<', '>':
+			// A file descriptor's number before it (2>) is part of it.
+			if inWord && strings.Trim(cur.String(), "0123456789") == "" && !expands {
+				cur.Reset()
+				inWord = false
+			}
+			end()
+			for i+1 < len(line) && (line[i+1] == '<' || line[i+1] == '>' || line[i+1] == '&') {
+				i++
+			}
+			redirect = true
+		case '\n', '\r', ';', '|', '&':
 			return nil, true
 		case '\\':
-			if i+1 < len(line) {
+			switch {
+			case i+1 < len(line) && line[i+1] == '\n':
+				i++ // a continued line
+			case i+1 < len(line):
 				i++
 				cur.WriteByte(line[i])
+				inWord = true
 			}
-			inWord = true
 		case '\'':
 			j := strings.IndexByte(line[i+1:], '\'')
 			if j < 0 {
@@ -52,6 +71,8 @@ func shellWords(line string) (words []shellWord, script bool) {
 			i++
 			for ; i < len(line) && line[i] != '"'; i++ {
 				switch d := line[i]; {
+				case d == '\\' && i+1 < len(line) && line[i+1] == '\n':
+					i++ // a continued line
 				case d == '\\' && i+1 < len(line) && strings.IndexByte("$`\"\\", line[i+1]) >= 0:
 					i++
 					cur.WriteByte(line[i])

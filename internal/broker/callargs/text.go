@@ -36,7 +36,7 @@ type found struct{ owner, repo string }
 // repository is text, and so is a script. A GitHub URL, remote or path
 // whose path cannot be read is an error.
 func (h hosts) readText(v string) ([]found, error) {
-	words, fields, command, err := commandWords(strings.TrimSpace(v))
+	words, commandSearches, command, err := commandWords(strings.TrimSpace(v))
 	v = trimmed(v)
 	var out []found
 	add := func(f []found, err error) error {
@@ -51,13 +51,7 @@ func (h hosts) readText(v string) ([]found, error) {
 	// string assigns (q=…&type=…).
 	searches := append([]string{v}, searchParams(v)...)
 	if command {
-		searches = fields
-		for _, w := range words {
-			searches = append(searches, w)
-			if _, value, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
-				searches = append(searches, value)
-			}
-		}
+		searches = commandSearches
 	} else {
 		words = []string{v}
 	}
@@ -80,15 +74,17 @@ func (h hosts) readText(v string) ([]found, error) {
 // searchParams are the values a query string gives to q, the parameter
 // GitHub's search reads, each read as search text too: a tool may send
 // the string as its URL's query. The string is read as URL parsers read
-// one: after a '?' (search?q=…), keys and values decoded (%71=… is q=…).
-// A value with a blank in it is a sentence, not a query string, and other
-// parameters are left unread (DD_TAGS=org:payments is no search).
+// one: after a path's '?' (search?q=…), keys decoded (%71=… is q=…). A
+// value with a blank in it is a sentence unless it starts as a query
+// string does ("?…", "NAME=…&…"); other parameters are left unread
+// (DD_TAGS=org:payments is no search).
 func searchParams(v string) []string {
-	if strings.ContainsFunc(v, unicode.IsSpace) || !strings.Contains(v, "=") {
+	if !strings.Contains(v, "=") || strings.ContainsFunc(v, unicode.IsSpace) &&
+		!strings.HasPrefix(v, "?") && !(envAssignment.MatchString(v) && strings.Contains(v, "&")) {
 		return nil
 	}
-	if i := strings.LastIndexByte(v, '?'); i >= 0 {
-		v = v[i+1:]
+	if i := strings.IndexByte(v, '?'); i >= 0 && !strings.Contains(v[:i], "=") {
+		v = v[i+1:] // a path's query; a '?' after an '=' is a value's
 	}
 	var out []string
 	for _, pair := range strings.Split(v, "&") {
