@@ -305,6 +305,14 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"fleet","filter":{"command":"git clone https://github.com/acme/x >/dev/null"}}`,
 		`{"owner":"fleet","filter":{"command":"gh search issues repo:\\\nacme/x"}}`,
 		`{"owner":"fleet","filter":{"command":"gh issue list -R \"acme/\\\nx\""}}`,
+		// $'…' with its escapes, $"…"; a wrapper that takes an argument,
+		// or several; a joined short flag's value.
+		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=$'repo\\x3aacme/x'"}}`,
+		`{"owner":"fleet","filter":{"command":"gh issue list -R $'acme\\057x'"}}`,
+		`{"owner":"fleet","filter":{"command":"gh search repos --owner $\"acme\""}}`,
+		`{"owner":"fleet","filter":{"command":"sudo -u root gh issue list -R acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"nice -n 10 env -u FOO timeout 10 gh issue list -R acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh pr list -Srepo:acme/x"}}`,
 		`{"owner":"fleet","filter":{"u":"https://github.com/search?type=issues&q=repo:acme/x"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
@@ -371,7 +379,6 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"filter":{"q":"q=is:open&q=enterprise:octo"}}`,
 		`{"filter":{"command":"gh api -X GET search/issues -F q=@q.txt"}}`,
 		`{"filter":{"command":"gh api -X GET search/issues --field=q=@-"}}`,
-		`{"owner":"fleet","filter":{"command":"gh api search/issues -f q=$'repo\\x3aacme/x'"}}`,
 		`{"filter":{"command":"gh api search/issues -f q=\"$(cat q.txt)\""}}`,
 		`{"filter":{"command":"gh api search/issues -F 'q'=@q.txt"}}`,
 		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
@@ -469,6 +476,7 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","command":"gh api repos/acme/w/issues -f title=fleet -f labels[]=org:x"}`,
 		`{"owner":"acme","command":"gh issue list -R acme/w 2>/dev/null"}`,
 		`{"owner":"acme","command":"gh repo view acme/w > repo.json"}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w # fleet/x"}`,
 		`{"owner":"acme","command":"gh api -X GET search/issues -f 'q=label:\"good first issue\" repo:acme/w'"}`,
 		`{"owner":"acme","command":"gh api -X GET search/issues -f q='is:open org:acme'"}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"Mirror the fix from https://example.com/search?q=repo:golang/go+retry&type=issues"}`,

@@ -3,6 +3,7 @@ package callargs
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -12,25 +13,24 @@ var ownerFlag = regexp.MustCompile(`^(?:--(?:owner|org|organization)|-o)(?:=(.*)
 
 // commandWords splits v into the words of a gh or git command line, or
 // command false when v is not one. A command line here is one simple
-// command (no newline, ;, |, & or redirection outside quotes: a script
-// is not read, see the package documentation) of gh or git under any path
-// or with .exe, after any NAME=VALUE assignments (GH_REPO=OWNER/REPO) and
-// a wrapper that runs it (env, command, exec, nohup, time, nice, sudo,
-// doas, with their flags). Its words are read as the shell makes them
-// (see shellWords), each as a value; an owner flag's value (--owner
-// OWNER, --org=OWNER, -o OWNER) is read as the owner. gh's GraphQL call
-// (gh api graphql) is refused: its document names owners in its own
-// syntax.
+// command (no newline, ;, | or & outside quotes: a script is not read,
+// see the package documentation) of gh or git under any path or with
+// .exe, after any NAME=VALUE assignments (GH_REPO=OWNER/REPO) and
+// wrappers that run it (env, command, builtin, exec, nohup, time,
+// timeout, nice, sudo, doas, with their flags and arguments). Its words
+// are read as the shell makes them (see shellWords), each as a value; an
+// owner flag's value (--owner OWNER, --org=OWNER, -o OWNER) is read as the
+// owner. gh's GraphQL call (gh api graphql) is refused: its document names
+// owners in its own syntax.
 //
 // searches are the texts read for a search's scope: the words but other
-// gh api fields' values, a flag's value (--search=…), and the searches
-// gh api's q fields assign (-f q=VALUE,
-// --raw-field, -F, --field, apart or joined, after -i), read as search
-// text: gh sends a GET's fields as the query string, and q is the
-// parameter GitHub's search reads, so "gh api -X GET search/issues -f
-// q=repo:OWNER/REPO" searches that repository. A q the broker cannot
-// read is refused: one read from a file (-F q=@FILE), or one the shell
-// expands ($Q). Every field's value is a word.
+// gh api fields' values, a flag's value (--search=…, -Srepo:…), and the
+// searches gh api's q fields assign (-f q=VALUE, --raw-field, -F,
+// --field, apart or joined, after -i): gh sends a GET's fields as the
+// query string, and q is the parameter GitHub's search reads, so "gh api
+// -X GET search/issues -f q=repo:OWNER/REPO" searches that repository. A
+// q the broker cannot read is refused: one read from a file (-F
+// q=@FILE), or one the shell expands ($Q). Every field's value is a word.
 func commandWords(v string) (words, searches []string, command bool, err error) {
 	parts, script := shellWords(v)
 	if script {
@@ -41,13 +41,19 @@ func commandWords(v string) (words, searches []string, command bool, err error) 
 		parts = parts[1:]
 	}
 	if len(parts) > 0 && wrappers[programName(parts[0].text)] {
-		parts = parts[1:]
-		for len(parts) > 0 && (strings.HasPrefix(parts[0].text, "-") || envAssignment.MatchString(parts[0].text)) {
-			if envAssignment.MatchString(parts[0].text) {
-				words = append(words, parts[0].text)
-			}
-			parts = parts[1:]
+		// Its flags, their arguments (sudo -u root, nice -n 10) and any
+		// wrapper after it come before the program: gh or git is the
+		// first word that names one.
+		k := slices.IndexFunc(parts, func(w shellWord) bool { p := programName(w.text); return p == "gh" || p == "git" })
+		if k < 0 {
+			return nil, nil, false, nil
 		}
+		for _, w := range parts[:k] {
+			if envAssignment.MatchString(w.text) {
+				words = append(words, w.text) // env GH_REPO=OWNER/REPO
+			}
+		}
+		parts = parts[k:]
 	}
 	if len(parts) == 0 {
 		return nil, nil, false, nil
@@ -97,6 +103,8 @@ func commandWords(v string) (words, searches []string, command bool, err error) 
 		searches = append(searches, w)
 		if _, value, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
 			searches = append(searches, value) // --search=…
+		} else if len(w) > 2 && w[0] == '-' && w[1] != '-' {
+			searches = append(searches, w[2:]) // -Srepo:…
 		}
 	}
 	return words, searches, true, nil
@@ -110,7 +118,7 @@ func programName(w string) string {
 }
 
 // wrappers are programs that run the command after them.
-var wrappers = map[string]bool{"env": true, "command": true, "exec": true, "nohup": true, "time": true, "nice": true, "sudo": true, "doas": true}
+var wrappers = map[string]bool{"env": true, "command": true, "builtin": true, "exec": true, "nohup": true, "time": true, "timeout": true, "nice": true, "sudo": true, "doas": true}
 
 // apiField reads w as a field flag of gh api and, when joined to it, the
 // field: -f q=VALUE is apart; -fq=VALUE, -f=q=VALUE and

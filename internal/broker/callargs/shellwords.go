@@ -1,6 +1,9 @@
 package callargs
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // shellWord is one word of a command line as a POSIX shell hands it to
 // the program: quotes and backslashes taken away.
@@ -87,8 +90,36 @@ func shellWords(line string) (words []shellWord, script bool) {
 				return nil, true
 			}
 			inWord = true
-		case '$', '`':
+		case '$':
+			next := byte(0)
+			if i+1 < len(line) {
+				next = line[i+1]
+			}
+			switch {
+			case next == '\'':
+				// $'…': quoted with C escapes, no expansion.
+				n, ok := ansiQuoted(line[i+2:], &cur)
+				if !ok {
+					return nil, true
+				}
+				i += 2 + n
+			case next == '"':
+				// $"…": a translated string, "…" where no catalog exists;
+				// the next round reads it as double quotes.
+			default:
+				expands = true
+				cur.WriteByte(c)
+			}
+			inWord = true
+		case '`':
 			expands, inWord = true, true
+			cur.WriteByte(c)
+		case '#':
+			if !inWord {
+				// A comment, to the end of the line.
+				end()
+				return words, false
+			}
 			cur.WriteByte(c)
 		default:
 			cur.WriteByte(c)
@@ -97,4 +128,53 @@ func shellWords(line string) (words []shellWord, script bool) {
 	}
 	end()
 	return words, false
+}
+
+// ansiQuoted reads the body of $'…' from s (after the opening quote) into
+// b, with its escapes decoded (\n, \t, \\, \', \", \xHH, \NNN; other
+// escapes keep their byte), and returns how many bytes it read, the
+// closing quote included; false when the quote is left open.
+func ansiQuoted(s string, b *strings.Builder) (int, bool) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			return i + 1, true
+		case c != '\\' || i+1 >= len(s):
+			b.WriteByte(c)
+		default:
+			i++
+			switch e := s[i]; {
+			case e == 'n':
+				b.WriteByte('\n')
+			case e == 't':
+				b.WriteByte('\t')
+			case e == 'x' || e >= '0' && e <= '7':
+				base, most, from := 16, 2, i+1
+				if e != 'x' {
+					base, most, from = 8, 3, i
+				}
+				n := 0
+				for n < most && from+n < len(s) && digitOf(s[from+n], base) {
+					n++
+				}
+				if v, err := strconv.ParseUint(s[from:from+n], base, 8); n > 0 && err == nil {
+					b.WriteByte(byte(v))
+					i = from + n - 1
+				} else {
+					b.WriteByte(e)
+				}
+			default:
+				b.WriteByte(e)
+			}
+		}
+	}
+	return len(s), false
+}
+
+// digitOf says whether c is a digit in base 8 or 16.
+func digitOf(c byte, base int) bool {
+	if base == 8 {
+		return '0' <= c && c <= '7'
+	}
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
