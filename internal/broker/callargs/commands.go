@@ -3,7 +3,6 @@ package callargs
 import (
 	"errors"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -40,34 +39,52 @@ func commandWords(v string) (words, searches []string, command bool, err error) 
 		words = append(words, parts[0].text)
 		parts = parts[1:]
 	}
-	if len(parts) > 0 && wrappers[programName(parts[0].text)] {
-		// Its flags, their arguments (sudo -u root, nice -n 10) and any
-		// wrapper after it come before the program: gh or git is the
-		// first word that names one.
-		k := slices.IndexFunc(parts, func(w shellWord) bool { p := programName(w.text); return p == "gh" || p == "git" })
-		if k < 0 {
-			return nil, nil, false, nil
-		}
-		for _, w := range parts[:k] {
-			if envAssignment.MatchString(w.text) {
-				words = append(words, w.text) // env GH_REPO=OWNER/REPO
-			}
-		}
-		parts = parts[k:]
-	}
 	if len(parts) == 0 {
 		return nil, nil, false, nil
 	}
+	if !wrappers[programName(parts[0].text)] {
+		w, s, err := programWords(parts)
+		return append(words, w...), s, w != nil || err != nil, err
+	}
+	// Its flags, their arguments (sudo -u root, nice -n 10) and any
+	// wrapper after it come before the program, which is a word naming gh
+	// or git; a flag's argument may name one too (sudo -D /src/gh gh …),
+	// so the command is read from each such word, and what every reading
+	// finds is read.
+	for k, w := range parts {
+		if envAssignment.MatchString(w.text) {
+			words = append(words, w.text) // env GH_REPO=OWNER/REPO
+			continue
+		}
+		if strings.HasPrefix(w.text, "-") {
+			continue
+		}
+		ws, ss, err := programWords(parts[k:])
+		if err != nil {
+			return nil, nil, true, err
+		}
+		if ws != nil {
+			command = true
+			words, searches = append(words, ws...), append(searches, ss...)
+		}
+	}
+	return words, searches, command, nil
+}
+
+// programWords reads parts as a gh or git command, its program first; nil
+// words when parts[0] names neither.
+func programWords(parts []shellWord) (words, searches []string, err error) {
 	program := programName(parts[0].text)
 	if program != "gh" && program != "git" {
-		return nil, nil, false, nil
+		return nil, nil, nil
 	}
+	words = []string{}
 	args := parts[1:]
 	api := program == "gh" && len(args) > 0 && args[0].text == "api"
 	for i := 0; i < len(args); i++ {
 		w := args[i].text
 		if l := strings.ToLower(w); api && (l == "graphql" || strings.HasSuffix(l, "/graphql")) {
-			return nil, nil, true, errGraphQL
+			return nil, nil, errGraphQL
 		}
 		if flag, field, ok := apiField(w); ok && api {
 			expands := args[i].expands
@@ -78,10 +95,10 @@ func commandWords(v string) (words, searches []string, command bool, err error) 
 			name, value, _ := strings.Cut(field, "=")
 			if name == "q" {
 				if strings.HasPrefix(value, "@") && (flag == "-F" || flag == "--field") {
-					return nil, nil, true, errFieldFile
+					return nil, nil, errFieldFile
 				}
 				if expands {
-					return nil, nil, true, errFieldExpands
+					return nil, nil, errFieldExpands
 				}
 				searches = append(searches, value)
 			}
@@ -103,11 +120,16 @@ func commandWords(v string) (words, searches []string, command bool, err error) 
 		searches = append(searches, w)
 		if _, value, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
 			searches = append(searches, value) // --search=…
-		} else if len(w) > 2 && w[0] == '-' && w[1] != '-' {
-			searches = append(searches, w[2:]) // -Srepo:…
+		}
+		if len(w) > 2 && w[0] == '-' && w[1] != '-' {
+			// A short flag's joined value, after the flags clustered
+			// before it (-Srepo:…, -dSrepo:…).
+			for k := 2; k < min(len(w), 5); k++ {
+				searches = append(searches, w[k:])
+			}
 		}
 	}
-	return words, searches, true, nil
+	return words, searches, nil
 }
 
 // programName is the program a command word runs: its base name, lower

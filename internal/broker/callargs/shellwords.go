@@ -116,9 +116,10 @@ func shellWords(line string) (words []shellWord, script bool) {
 			cur.WriteByte(c)
 		case '#':
 			if !inWord {
-				// A comment, to the end of the line.
+				// A comment, to the end of the line; a line after it is
+				// a command of its own.
 				end()
-				return words, false
+				return words, strings.ContainsAny(line[i:], "\n\r")
 			}
 			cur.WriteByte(c)
 		default:
@@ -131,45 +132,83 @@ func shellWords(line string) (words []shellWord, script bool) {
 }
 
 // ansiQuoted reads the body of $'…' from s (after the opening quote) into
-// b, with its escapes decoded (\n, \t, \\, \', \", \xHH, \NNN; other
-// escapes keep their byte), and returns how many bytes it read, the
-// closing quote included; false when the quote is left open.
+// b, with its escapes decoded as bash decodes them (\n, \t, \\, \',
+// \xHH, \NNN, \uHHHH, \UHHHHHHHH, \cX, …; an unknown one keeps its
+// backslash, and a NUL ends what the word gets of it), and returns how
+// many bytes it read, the closing quote included; false when the quote is
+// left open.
 func ansiQuoted(s string, b *strings.Builder) (int, bool) {
+	ended := false // a NUL was decoded: bash keeps nothing after it
+	write := func(r rune) {
+		if r == 0 {
+			ended = true
+		}
+		if !ended {
+			b.WriteRune(r)
+		}
+	}
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\'':
+		c := s[i]
+		if c == '\'' {
 			return i + 1, true
-		case c != '\\' || i+1 >= len(s):
-			b.WriteByte(c)
-		default:
+		}
+		if c != '\\' || i+1 >= len(s) {
+			if !ended {
+				b.WriteByte(c)
+			}
+			continue
+		}
+		i++
+		e := s[i]
+		if r, ok := simpleEscapes[e]; ok {
+			write(r)
+			continue
+		}
+		base, most, from := 0, 0, i+1
+		switch {
+		case e >= '0' && e <= '7':
+			base, most, from = 8, 3, i
+		case e == 'x':
+			base, most = 16, 2
+		case e == 'u':
+			base, most = 16, 4
+		case e == 'U':
+			base, most = 16, 8
+		case e == 'c' && i+1 < len(s):
 			i++
-			switch e := s[i]; {
-			case e == 'n':
-				b.WriteByte('\n')
-			case e == 't':
-				b.WriteByte('\t')
-			case e == 'x' || e >= '0' && e <= '7':
-				base, most, from := 16, 2, i+1
-				if e != 'x' {
-					base, most, from = 8, 3, i
-				}
-				n := 0
-				for n < most && from+n < len(s) && digitOf(s[from+n], base) {
-					n++
-				}
-				if v, err := strconv.ParseUint(s[from:from+n], base, 8); n > 0 && err == nil {
-					b.WriteByte(byte(v))
-					i = from + n - 1
-				} else {
-					b.WriteByte(e)
-				}
-			default:
-				b.WriteByte(e)
+			write(rune(s[i] & 0x1f))
+			continue
+		default:
+			write('\\')
+			write(rune(e))
+			continue
+		}
+		n := 0
+		for n < most && from+n < len(s) && digitOf(s[from+n], base) {
+			n++
+		}
+		v, err := strconv.ParseUint(s[from:from+n], base, 32)
+		if n == 0 || err != nil {
+			write('\\')
+			write(rune(e))
+			continue
+		}
+		if base == 16 && e != 'x' {
+			write(rune(v))
+		} else if !ended {
+			if v == 0 {
+				ended = true
+			} else {
+				b.WriteByte(byte(v))
 			}
 		}
+		i = from + n - 1
 	}
 	return len(s), false
 }
+
+// simpleEscapes are $'…”s one-letter escapes.
+var simpleEscapes = map[byte]rune{'n': '\n', 't': '\t', 'r': '\r', 'a': '\a', 'b': '\b', 'f': '\f', 'v': '\v', 'e': 0x1b, 'E': 0x1b, '\\': '\\', '\'': '\'', '"': '"', '?': '?'}
 
 // digitOf says whether c is a digit in base 8 or 16.
 func digitOf(c byte, base int) bool {
