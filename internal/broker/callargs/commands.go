@@ -66,9 +66,27 @@ func commandWords(v string) (words, searches []string, command bool, err error) 
 		if ws != nil {
 			command = true
 			words, searches = append(words, ws...), append(searches, ss...)
+			// A bare gh or git not followed by another is the program;
+			// the words after it are its arguments (gh search code gh).
+			if !strings.ContainsAny(w.text, `/\`) && (k+1 == len(parts) || !isProgram(parts[k+1].text)) {
+				break
+			}
 		}
 	}
 	return words, searches, command, nil
+}
+
+// maxCluster bounds the flag letters read in one short-flag word: every
+// letter's rest is a search, so the bound keeps a long word's reading
+// linear.
+const maxCluster = 8
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// isProgram says whether w names gh or git.
+func isProgram(w string) bool {
+	p := programName(w)
+	return p == "gh" || p == "git"
 }
 
 // programWords reads parts as a gh or git command, its program first; nil
@@ -123,9 +141,13 @@ func programWords(parts []shellWord) (words, searches []string, err error) {
 		}
 		if len(w) > 2 && w[0] == '-' && w[1] != '-' {
 			// A short flag's joined value, after the flags clustered
-			// before it (-Srepo:…, -dSrepo:…).
-			for k := 2; k < min(len(w), 5); k++ {
+			// before it (-Srepo:…, -dSrepo:…, -dRacme/x): what follows
+			// each of the first letters; -S-repo:… is an exclusion.
+			for k := 2; k < min(len(w), maxCluster+2) && isLetter(w[k-1]); k++ {
 				searches = append(searches, w[k:])
+				if w[k-1] == 'R' && k > 2 {
+					words = append(words, "-R"+w[k:])
+				}
 			}
 		}
 	}

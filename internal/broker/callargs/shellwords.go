@@ -176,6 +176,9 @@ func ansiQuoted(s string, b *strings.Builder) (int, bool) {
 			base, most = 16, 8
 		case e == 'c' && i+1 < len(s):
 			i++
+			if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+				i++ // \c\\ is the control character of a backslash
+			}
 			write(rune(s[i] & 0x1f))
 			continue
 		default:
@@ -196,7 +199,8 @@ func ansiQuoted(s string, b *strings.Builder) (int, bool) {
 		if base == 16 && e != 'x' {
 			write(rune(v))
 		} else if !ended {
-			if v == 0 {
+			// \400 is a byte too, 0: bash keeps the low eight bits.
+			if byte(v) == 0 {
 				ended = true
 			} else {
 				b.WriteByte(byte(v))
