@@ -53,6 +53,12 @@ func (e *emphasis) openerBefore(i int) bool {
 	return k > 0 && e.openers[k-1] >= p
 }
 
+// opens says whether the '_' run starting at s[k] may open an emphasis.
+func (e *emphasis) opens(k int) bool {
+	n := sort.SearchInts(e.openers, k)
+	return n < len(e.openers) && e.openers[n] == k
+}
+
 // before says whether the '_' run ending at s[i-1] may be an emphasis
 // delimiter: one that may open (nothing but space or punctuation before
 // it: "_@alice_"), or close one opened before it ("_x_@alice"). A run

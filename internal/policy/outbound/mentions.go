@@ -84,40 +84,75 @@ func nextAt(s string, i int) int {
 // &commat;), which GitHub's filter reads as '@' once the text is
 // rendered; 0 when s[i] spells none.
 func atSign(s string, i int) int {
-	switch {
-	case s[i] == '@':
+	if s[i] == '@' {
 		return 1
-	case strings.HasPrefix(s[i:], "&commat;"):
-		return len("&commat;")
-	case !strings.HasPrefix(s[i:], "&#"):
-		return 0
 	}
-	// CommonMark's numeric references: 1-7 decimal or 1-6 hex digits.
+	if strings.HasPrefix(s[i:], "&commat;") {
+		return len("&commat;")
+	}
+	if c, n := numericRef(s, i); n > 0 && c == '@' {
+		return n
+	}
+	return 0
+}
+
+// numericRef reads a numeric character reference at s[i] as CommonMark
+// does (&# and 1-7 decimal digits, or &#x and 1-6 hex digits, then ';')
+// and returns the ASCII byte it stands for and its length; 0 for none,
+// or for a character outside ASCII, which no handle holds.
+func numericRef(s string, i int) (byte, int) {
+	if !strings.HasPrefix(s[i:], "&#") {
+		return 0, 0
+	}
 	digits, base, most := s[i+2:], 10, 7
 	if digits != "" && (digits[0] == 'x' || digits[0] == 'X') {
 		digits, base, most = digits[1:], 16, 6
 	}
 	n := runLen(digits, func(c byte) bool { return isDigit(c) || base == 16 && isHex(c) })
 	if n == 0 || n > most || n >= len(digits) || digits[n] != ';' {
-		return 0
+		return 0, 0
 	}
-	if v, err := strconv.ParseUint(digits[:n], base, 32); err != nil || v != '@' {
-		return 0
+	v, err := strconv.ParseUint(digits[:n], base, 32)
+	if err != nil || v == 0 || v > 0x7f {
+		return 0, 0
 	}
-	return len(s[i:]) - len(digits) + n + 1
+	return byte(v), len(s[i:]) - len(digits) + n + 1
+}
+
+// handleRun reads the characters of a handle from s[k] on while ok takes
+// them, each the byte or a numeric reference to it ("@&#97;lice" renders
+// as "@alice", and GitHub's filter reads the rendered text). It returns
+// where the run ends and the handle it spells.
+func handleRun(s string, k int, ok func(byte) bool) (int, string) {
+	var h []byte
+	for k < len(s) {
+		c, n := s[k], 1
+		if c == '&' {
+			if c, n = numericRef(s, k); n == 0 {
+				break
+			}
+		}
+		if !ok(c) {
+			break
+		}
+		h = append(h, c)
+		k += n
+	}
+	return k, string(h)
 }
 
 // mentionAt reads a mention at s[i] ('@') as GitHub's mention filter
 // does: not after a word byte (so "a@b.com" is an address), a handle of
-// letters, digits and hyphens starting with a letter or digit, then
+// letters, digits and hyphens starting with a letter or digit (each may
+// be written as a numeric character reference; see handleRun), then
 // either "/team" (team slugs also take '_') or, for a user, nothing that
-// continues a word: not '_', and no '.' followed by a word byte
-// ("@alice." ends a sentence, "@alice.bob" is no mention). A managed
-// user's handle goes on with '_' and its enterprise's short code
-// (@mona_octo; see managedSuffix), and the same rules follow that. A
-// handle over 39 bytes names no user. It returns the mention's end and
-// handle, or -1. afterTag says what precedes s[i] is a tag, whatever s
-// holds before it.
+// continues a word: not '_', and not a single '.' followed by a word
+// byte ("@alice." ends a sentence, "@alice.bob" is no mention; see
+// dotEndsWord). A managed user's handle goes on with '_' and its
+// enterprise's short code (@mona_octo; see managedSuffix), and the same
+// rules follow that. A handle over 39 bytes names no user. It returns the
+// mention's end and handle (references decoded), or -1. afterTag says
+// what precedes s[i] is a tag, whatever s holds before it.
 //
 // The filter reads text after markdown is rendered, and markdown takes
 // the '_' runs of an emphasis away ("_cc @alice_" is <em>cc @alice</em>,
@@ -128,24 +163,27 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string
 	if a > 1 && escapeStart(s, i) != i {
 		return -1, "" // \&#64;: the reference is text, not an '@'
 	}
-	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) || i+a >= len(s) || !isAlnum(s[i+a]) {
+	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) {
 		return -1, ""
 	}
-	j := i + a + runLen(s[i+a:], func(c byte) bool { return isAlnum(c) || c == '-' })
-	if j < len(s) && s[j] == '/' {
-		if j+1 >= len(s) || !isAlnum(s[j+1]) {
+	j, handle := handleRun(s, i+a, func(c byte) bool { return isAlnum(c) || c == '-' })
+	if handle == "" || handle[0] == '-' {
+		return -1, ""
+	}
+	if byteAt(s, j) == '/' {
+		k, slug := handleRun(s, j+1, func(c byte) bool { return isWordByte(c) || c == '-' })
+		if slug == "" || !isAlnum(slug[0]) {
 			return -1, ""
 		}
-		k := j + 1 + runLen(s[j+1:], func(c byte) bool { return isWordByte(c) || c == '-' })
-		return k, s[i+a : k]
+		return k, handle + "/" + slug
 	}
 	if n := managedSuffix(s[j:]); n > 0 {
 		// An organization's name holds no '_', so no team follows.
-		if j += n; byteAt(s, j) == '/' {
+		if handle, j = handle+s[j:j+n], j+n; byteAt(s, j) == '/' {
 			return -1, ""
 		}
 	}
-	if j-i-a > 39 {
+	if len(handle) > 39 {
 		return -1, ""
 	}
 	switch c := byteAt(s, j); {
@@ -153,14 +191,41 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string
 		if !em().after(s, i, j) {
 			return -1, ""
 		}
-	case c == '.':
-		// "@alice.bob" is no mention; "_cc @alice._" is one, in an emphasis.
-		if k := j + runLen(s[j:], func(c byte) bool { return c == '.' }); k < len(s) && isWordByte(s[k]) &&
-			!(s[k] == '_' && em().after(s, i, k)) {
-			return -1, ""
+	case c == '.' && dotEndsWord(s, i, j, em):
+		return -1, ""
+	}
+	return j, handle
+}
+
+// dotEndsWord says whether the '.' at s[j], after the handle of a mention
+// starting at s[at], makes it no mention: GitHub's filter takes a handle
+// followed by dots and then a space or any non-word character, and since
+// a '.' is one, only a single '.' and a word character ("@alice.bob",
+// "@pytest.fixture") is no mention. The character after the '.' has to
+// be text once rendered: an '_' run that may open or close an emphasis
+// ("@alice._note_", "_cc @alice._") and a URL GitHub makes a link of
+// ("@alice.https://…") leave "@alice." a text of its own, a mention.
+func dotEndsWord(s string, at, j int, em func() *emphasis) bool {
+	k := j + 1
+	if k >= len(s) || !isWordByte(s[k]) {
+		return false
+	}
+	if s[k] == '_' {
+		return !em().opens(k) && !em().after(s, at, k)
+	}
+	return !startsLink(s[k:])
+}
+
+// startsLink says whether s starts with what GitHub's autolinker takes for
+// the start of a link: a scheme it links (http, https, ftp) and "://", or
+// "www.", in any case.
+func startsLink(s string) bool {
+	for _, p := range [...]string{"http://", "https://", "ftp://", "www."} {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			return true
 		}
 	}
-	return j, s[i+a : j]
+	return false
 }
 
 // managedSuffix is the length of the "_SHORTCODE" at the start of s that

@@ -77,10 +77,24 @@ func TestMentionsNeutralized(t *testing.T) {
 		{"a reference to another character, or escaped", "&#65;alice &#64alice &#00000064;bob \\&#64;carol &amp;dave &commat; x&#64;erin",
 			"&#65;alice &#64alice &#00000064;bob \\&#64;carol &amp;dave &commat; x&#64;erin", 0},
 		{"carriage returns", "hi\r\n@alice\r\n", "hi\r\n" + code("@alice") + "\r\n", 1},
+		// A handle's characters may be references too: "@&#97;lice"
+		// renders as "@alice".
+		{"a handle written with references", "cc @&#97;lice, @al&#x69;ce, &#64;&#98;ob and @acme/&#101;veryone",
+			"cc " + code("@&#97;lice") + ", " + code("@al&#x69;ce") + ", " + code("&#64;&#98;ob") + " and " + code("@acme/&#101;veryone"), 4},
+		{"allowed, written with references", "@&#67;arol and @acme/&#116;riage", "@&#67;arol and @acme/&#116;riage", 0},
+		// After dots, GitHub's filter takes any non-word character, and a
+		// second '.' is one; and what markdown makes of the text after a
+		// single '.' leaves "@alice." a text of its own.
+		{"two dots and a word", "@alice..bob", code("@alice") + "..bob", 1},
+		{"a dot and an emphasis", "@alice._note_ and @bob.__x__", code("@alice") + "._note_ and " + code("@bob") + ".__x__", 2},
+		{"a dot and a link", "@alice.https://example.com @bob.HTTP://x.org @carol_x.ftp://x.org @dave.www.example.com",
+			code("@alice") + ".https://example.com " + code("@bob") + ".HTTP://x.org " + code("@carol_x") + ".ftp://x.org " + code("@dave") + ".www.example.com", 4},
 		// Not mentions, as GitHub reads them.
 		{"an address", "mail alice@example.com", "mail alice@example.com", 0},
 		{"after a word", "ssh git@myhost or foo_@bar", "ssh git@myhost or foo_@bar", 0},
 		{"a dotted name", "@alice.bob and @pytest.fixture", "@alice.bob and @pytest.fixture", 0},
+		{"a dotted name going on as a word", "@alice.b_c_ and @alice.httpx and @alice.wwwx", "@alice.b_c_ and @alice.httpx and @alice.wwwx", 0},
+		{"a reference to no handle's first character", "@&#233;lise @&#45;x @&#95;x @&#0;x @&#x41x", "@&#233;lise @&#45;x @&#95;x @&#0;x @&#x41x", 0},
 		{"an underscore going on as a word", "@alice__x and @alice_x_y and @alice_x.y", "@alice__x and @alice_x_y and @alice_x.y", 0},
 		{"an underscore that delimits nothing", "follow @dril_ and @jack_ on twitter; see snake_case and foo_@bar", "follow @dril_ and @jack_ on twitter; see snake_case and foo_@bar", 0},
 		{"a managed user's login before a slash", "@mona_octo/team", "@mona_octo/team", 0},
