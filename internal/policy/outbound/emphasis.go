@@ -23,7 +23,7 @@ func indexEmphasis(s string) *emphasis {
 	blank := true // the line so far holds only space
 	for k := 0; k < len(s); k++ {
 		switch c := s[k]; {
-		case c == '\n':
+		case c == '\n' || c == '\r' && byteAt(s, k+1) != '\n':
 			if blank {
 				e.paragraphs = append(e.paragraphs, k+1)
 			}

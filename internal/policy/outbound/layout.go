@@ -79,12 +79,7 @@ type chunk struct {
 func analyze(s string) layout {
 	a := &analyzer{s: s}
 	for from := 0; from <= len(s); {
-		to := strings.IndexByte(s[from:], '\n')
-		if to < 0 {
-			to = len(s)
-		} else {
-			to += from
-		}
+		to := lineEnd(s, from)
 		a.line(from, to)
 		from = to + 1
 	}
@@ -96,6 +91,18 @@ func analyze(s string) layout {
 		a.lay.code = append(a.lay.code, span{a.fence.from, len(s)})
 	}
 	return a.lay
+}
+
+// lineEnd is where the line starting at s[from] ends: at its '\n', a
+// '\r' alone (CommonMark ends a line at either; "\r\n" ends it at the
+// '\n', the '\r' left as a blank the line's readers trim), or len(s).
+func lineEnd(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		if s[i] == '\n' || s[i] == '\r' && byteAt(s, i+1) != '\n' {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // line takes the line s[from:to] (without its newline).
@@ -330,7 +337,7 @@ func startsHTML(c string) bool {
 		return true
 	}
 	end := tagEnd(rest)
-	return end >= 0 && strings.TrimRight(rest[end:], " \t\r") == ""
+	return end >= 0 && strings.TrimRight(rest[end:], " \t\r\v\f") == ""
 }
 
 // tagName reads "<name" or "</name" at c's start: the name, what follows
@@ -344,7 +351,7 @@ func tagName(c string) (name, rest string, ok bool) {
 	}
 	n := runLen(c, func(b byte) bool { return isAlnum(b) || b == '-' })
 	rest = c[n:]
-	return c[:n], rest, rest == "" || strings.IndexByte(" \t\r/>", rest[0]) >= 0
+	return c[:n], rest, rest == "" || strings.IndexByte(" \t\r\n\v\f/>", rest[0]) >= 0
 }
 
 // tagEnd is the offset just past the '>' ending the tag whose attributes
@@ -385,7 +392,7 @@ var blockTags = func() map[string]bool {
 func htmlEndMarker(c string) (string, int) {
 	l := strings.ToLower(c)
 	for _, tag := range []string{"script", "pre", "style", "textarea"} {
-		if strings.HasPrefix(l, "<"+tag) && (len(l) == len(tag)+1 || strings.IndexByte(" \t\r>", l[len(tag)+1]) >= 0) {
+		if strings.HasPrefix(l, "<"+tag) && (len(l) == len(tag)+1 || strings.IndexByte(" \t\r\v\f>", l[len(tag)+1]) >= 0) {
 			return "</" + tag + ">", len(tag) + 1
 		}
 	}
@@ -405,7 +412,7 @@ func htmlEndMarker(c string) (string, int) {
 // isTableDelimiter says whether c is a table's delimiter row, as
 // "| --- | :-: |": cells of dashes and colons between pipes.
 func isTableDelimiter(c string) bool {
-	c = strings.TrimRight(c, " \t\r")
+	c = strings.TrimRight(c, " \t\r\v\f")
 	return strings.Contains(c, "|") && strings.Contains(c, "-") &&
-		allBytes(c, func(b byte) bool { return strings.IndexByte("|-: \t", b) >= 0 })
+		allBytes(c, func(b byte) bool { return strings.IndexByte("|-: \t\v\f", b) >= 0 })
 }

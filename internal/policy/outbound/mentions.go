@@ -1,7 +1,6 @@
 package outbound
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,9 +42,9 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 		if !analysed {
 			lay, links, analysed = analyze(s), findLinks(s), true
 		}
-		if lay.inCode(i) || inLink(links, i) && !lay.inHTML(i) {
+		if lay.inCode(i) || shielded(s, links, i, lay, em) {
 			// In a URL GitHub makes a link of, "@name" is part of the
-			// link, which notifies no one; in raw HTML nothing is linked.
+			// link, which notifies no one.
 			continue
 		}
 		from := escapeStart(s, i)
@@ -177,9 +176,9 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string
 		}
 		return k, handle + "/" + slug
 	}
-	if n := managedSuffix(s[j:]); n > 0 {
+	if n, suffix := managedSuffix(s[j:]); n > 0 {
 		// An organization's name holds no '_', so no team follows.
-		if handle, j = handle+s[j:j+n], j+n; byteAt(s, j) == '/' {
+		if handle, j = handle+suffix, j+n; byteAt(s, j) == '/' {
 			return -1, ""
 		}
 	}
@@ -228,17 +227,38 @@ func startsLink(s string) bool {
 	return false
 }
 
-// managedSuffix is the length of the "_SHORTCODE" at the start of s that
-// ends a managed user's login (letters and digits after one '_'), or 0.
-// GitHub notifies a managed user mentioned by that login, so the policy
-// reads it as part of the handle: stopping at the '_' would leave the
-// mention written as it came.
-func managedSuffix(s string) int {
-	if len(s) < 2 || s[0] != '_' {
-		return 0
+// managedSuffix reads the "_SHORTCODE" at the start of s that ends a
+// managed user's login (letters and digits after one '_'): its length and
+// what it renders as, or 0. GitHub notifies a managed user mentioned by
+// that login, so the policy reads it as part of the handle: stopping at
+// the '_' would leave the mention written as it came. The '_' may be
+// escaped or a reference ("@carol\_octo" renders as "@carol_octo", and
+// must not pass as "carol" allowed), the code's characters references.
+func managedSuffix(s string) (int, string) {
+	n := underscore(s)
+	if n == 0 {
+		return 0, ""
 	}
-	if n := runLen(s[1:], isAlnum); n > 0 {
-		return 1 + n
+	end, code := handleRun(s, n, isAlnum)
+	if code == "" {
+		return 0, ""
+	}
+	return end, "_" + code
+}
+
+// underscore is the length of the '_' spelled at s's start: the byte,
+// escaped, or a reference to it; 0 for none.
+func underscore(s string) int {
+	switch {
+	case strings.HasPrefix(s, "_"):
+		return 1
+	case strings.HasPrefix(s, `\_`):
+		return 2
+	case strings.HasPrefix(s, "&lowbar;"):
+		return len("&lowbar;")
+	}
+	if c, n := numericRef(s, 0); c == '_' {
+		return n
 	}
 	return 0
 }
@@ -249,11 +269,6 @@ func isInert(s string, i, end int) bool {
 	from := escapeStart(s, i)
 	return strings.HasSuffix(s[:from], codeOpen) && strings.HasPrefix(s[end:], codeClose) &&
 		escapeStart(s, from-len(codeOpen)) == from-len(codeOpen)
-}
-
-func inLink(links []link, i int) bool {
-	k := sort.Search(len(links), func(k int) bool { return links[k].to > i })
-	return k < len(links) && links[k].from <= i
 }
 
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }

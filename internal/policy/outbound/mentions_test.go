@@ -182,3 +182,39 @@ func TestMentionsOneCall(t *testing.T) {
 		t.Errorf("neutralizeMentions counted %d, want 2", n)
 	}
 }
+
+// TestMentionsInTextThatIsNoLink: a URL is read as a link, so that the
+// "@name" in it is left alone, only where GitHub makes it one; each case
+// here is text GitHub renders with the mention live.
+func TestMentionsInTextThatIsNoLink(t *testing.T) {
+	rules := Rules{Mentions: Neutralize, AllowedMentions: []string{"carol"}}
+	checkRewrites(t, rules, func(c Counts) int { return c.Mentions }, []rewriteCase{
+		// The autolinker makes no link inside an open '['.
+		{"a URL after an open bracket", "see [https://medium.com/@alice] and ![www.e.com/@bob]",
+			"see [https://medium.com/" + code("@alice") + "] and ![www.e.com/" + code("@bob") + "]", 2},
+		{"a bracket left open", "[note: https://medium.com/@alice", "[note: https://medium.com/" + code("@alice"), 1},
+		{"a letter before the scheme", "xhttps://example.com/@alice", "xhttps://example.com/" + code("@alice"), 1},
+		{"an underscore in the host", "see https://x_y.example/@alice or www.x_y.com/@bob",
+			"see https://x_y.example/" + code("@alice") + " or www.x_y.com/" + code("@bob"), 2},
+		{"punctuation starting the host", "see https://-x.example/@alice and https://[::1]/@bob",
+			"see https://-x.example/" + code("@alice") + " and https://[::1]/" + code("@bob"), 2},
+		{"a // destination outside a link or tag", "a=//example.com/@alice [x](//example.com/@bob",
+			"a=//example.com/" + code("@alice") + " [x](//example.com/" + code("@bob"), 2},
+		{"a destination after a bracket that opens nothing", "x](//e.com/@alice)", "x](//e.com/" + code("@alice") + ")", 1},
+		// cmark's HTML blocks and table rows take \v and \f as blanks; a
+		// '\r' alone ends a line.
+		{"an HTML block opened with a form feed", "<div\f>`@alice`\n\n<x\v>\n`@bob`",
+			"<div\f>`" + code("@alice") + "`\n\n<x\v>\n`" + code("@bob") + "`", 2},
+		{"a table's delimiter row with a vertical tab", "| h | h |\n|---|---|\v\n| `a | @alice ` |",
+			"| h | h |\n|---|---|\v\n| `a | " + code("@alice") + " ` |", 1},
+		{"lines ended by carriage returns alone", "`x\r\r@alice\r\r`", "`x\r\r" + code("@alice") + "\r\r`", 1},
+		// A managed user's '_' and short code written otherwise still
+		// render as the login.
+		{"a managed login spelled with references or an escape", "@mona_&#111;cto, @carol\\_octo, @carol&#95;octo and @carol&lowbar;octo",
+			code("@mona_&#111;cto") + ", " + code("@carol\\_octo") + ", " + code("@carol&#95;octo") + " and " + code("@carol&lowbar;octo"), 4},
+		// Links GitHub makes: the mention in them notifies no one.
+		{"links", "[x] https://medium.com/@alice, [x](https://medium.com/@bob), [x](//medium.com/@dave), <https://e.com/@erin>, <a href=\"//e.com/@frank\"> and x](https://e.com/@gina)",
+			"[x] https://medium.com/@alice, [x](https://medium.com/@bob), [x](//medium.com/@dave), <https://e.com/@erin>, <a href=\"//e.com/@frank\"> and x](https://e.com/@gina)", 0},
+		{"an allowed user", "@carol and @carol.", "@carol and @carol.", 0},
+	})
+}
