@@ -32,8 +32,9 @@ deps: npm-deps go-deps sys-deps
 # Installed with apt-get when missing and make runs as root; otherwise the
 # tests that need them say what is missing (and fail under CI).
 # jq and openssl run the release verification steps docs/install.md gives
-# users, which `make release-snapshot` checks.
-SYS_TOOLS = systemd-analyze:systemd redis-server:redis-server haproxy:haproxy dbus-run-session:dbus-bin dbus-daemon:dbus-daemon gnome-keyring-daemon:gnome-keyring jq:jq openssl:openssl
+# users, which `make release-snapshot` checks. cmark-gfm, GitHub's markdown
+# renderer, judges the outbound mention policy (internal/policy/outbound).
+SYS_TOOLS = systemd-analyze:systemd redis-server:redis-server haproxy:haproxy dbus-run-session:dbus-bin dbus-daemon:dbus-daemon gnome-keyring-daemon:gnome-keyring jq:jq openssl:openssl cmark-gfm:cmark-gfm
 sys-deps:
 	@missing=""; for t in $(SYS_TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
 	if [ -n "$$missing" ]; then \

@@ -11,7 +11,9 @@ import "strings"
 //     between, both would be literal and pairing would shift after;
 //   - a backtick inside what may be a raw HTML tag or an autolink ("<a
 //     title='`'>"), or a link's destination or title ("](`)"): these are
-//     taken before code spans when they are what they seem.
+//     taken before code spans when they are what they seem;
+//   - a backtick inside what may be a bare URL ("https://e.com/“" up to
+//     a blank or '<'): GitHub's autolinker takes it into the link.
 //
 // A run with no closing run anywhere after it is literal in any of those
 // paragraphs, and pairing goes on past it. Spans found before the point
@@ -29,6 +31,11 @@ func codeSpans(s string, from, to, limit int) []span {
 				return spans
 			}
 			p++
+		case (c == 'h' || c == 'H' || c == 'f' || c == 'F' || c == 'w' || c == 'W') && mayStartURL(s[p:to]):
+			if end := p + runLen(s[p:to], func(c byte) bool { return !isSpace(c) && c != '<' }); strings.IndexByte(s[p:end], '`') >= 0 {
+				return spans
+			}
+			p++
 		case c == ']' && p+1 < to && s[p+1] == '(':
 			if next.of('`', p) < next.of(')', p) {
 				return spans
@@ -42,7 +49,7 @@ func codeSpans(s string, from, to, limit int) []span {
 				continue
 			}
 			q += p + n
-			if strings.IndexByte(s[p:q], '\n') >= 0 {
+			if strings.ContainsAny(s[p:q], "\n\r") {
 				return spans
 			}
 			spans = append(spans, span{p, q + n})
@@ -100,4 +107,15 @@ func isBacktick(c byte) bool { return c == '`' }
 // isASCIIPunct is what a backslash escapes in CommonMark.
 func isASCIIPunct(c byte) bool {
 	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
+}
+
+// mayStartURL says whether s starts with what GitHub's autolinker may
+// make a link of: a scheme it links and "://", or "www.", in any case.
+func mayStartURL(s string) bool {
+	for _, p := range [...]string{"http://", "https://", "ftp://", "www."} {
+		if hasPrefixFold(s, p) {
+			return true
+		}
+	}
+	return false
 }

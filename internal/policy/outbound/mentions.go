@@ -27,22 +27,25 @@ const (
 // the text around it.
 func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 	em := sync.OnceValue(func() *emphasis { return indexEmphasis(s) })
-	var lay layout
-	var links []link
+	lay := sync.OnceValue(func() layout { return analyze(s) })
+	links := sync.OnceValue(func() []link { return findLinks(s) })
 	var b strings.Builder
-	last, n, analysed := 0, 0, false
+	last, n := 0, 0
 	for i := nextAt(s, 0); i >= 0; i = nextAt(s, i+1) {
 		// Right after a mention written inert, '@' follows "</code>", not
 		// the handle's last byte: "@a@b" holds one mention, but once the
 		// first is code, "@b" starts a text of its own, and is one too.
-		end, handle := mentionAt(s, i, n > 0 && i == last, em)
+		end, handle := mentionAt(s, i, n > 0 && i == last, em, func(i int) bool { return lay().inHTML(i) })
 		if end < 0 || allowed[strings.ToLower(handle)] || isInert(s, i, end) {
 			continue
 		}
-		if !analysed {
-			lay, links, analysed = analyze(s), findLinks(s), true
+		if from := lay().rawFrom(i); from >= 0 && inOpenTag(s, from, i) {
+			// Raw HTML passes through as written, and an '@' inside a tag
+			// is no text; written as <code>, its '>' would end the tag
+			// and leave the mention text after it.
+			continue
 		}
-		if lay.inCode(i) || shielded(s, links, i, lay, em) {
+		if lay().inCode(i) || shielded(s, links(), i, lay(), em) {
 			// In a URL GitHub makes a link of, "@name" is part of the
 			// link, which notifies no one.
 			continue
@@ -157,10 +160,10 @@ func handleRun(s string, k int, ok func(byte) bool) (int, string) {
 // the '_' runs of an emphasis away ("_cc @alice_" is <em>cc @alice</em>,
 // a mention): a run around the handle that may be one is read as one
 // (see emphasis; em indexes s, on first use).
-func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string) {
+func mentionAt(s string, i int, afterTag bool, em func() *emphasis, inHTML func(int) bool) (int, string) {
 	a := atSign(s, i)
-	if a > 1 && escapeStart(s, i) != i {
-		return -1, "" // \&#64;: the reference is text, not an '@'
+	if a > 1 && escapeStart(s, i) != i && !inHTML(i) {
+		return -1, "" // \&#64;: the reference is text, not an '@' (but raw HTML has no escapes)
 	}
 	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) {
 		return -1, ""
@@ -177,6 +180,18 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string
 		return k, handle + "/" + slug
 	}
 	if n, suffix := managedSuffix(s[j:]); n > 0 {
+		if !strings.HasPrefix(s[j:], "_") || !isAlnum(s[j-1]) || !isAlnum(byteAt(s, j+1)) {
+			// "@mona\_octo" in raw HTML, which has no escapes, is @mona
+			// and a backslash; "__@mona_&#111;cto" is _<em>@mona</em>octo,
+			// the '_' before a reference closing the emphasis, as one
+			// after a '-' may open one ("@mona-_octo_"). Both
+			// readings may notify, so the mention is written inert
+			// whatever follows, and no allowed handle is spelled so.
+			if len(handle) > 39 {
+				return -1, ""
+			}
+			return j + n, s[i : j+n]
+		}
 		// An organization's name holds no '_', so no team follows.
 		if handle, j = handle+suffix, j+n; byteAt(s, j) == '/' {
 			return -1, ""
@@ -187,7 +202,9 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis) (int, string
 	}
 	switch c := byteAt(s, j); {
 	case c == '_':
-		if !em().after(s, i, j) {
+		// The run may close an emphasis ("_cc @alice_"), or, after a
+		// handle ending in '-', open one ("@alice-_x_").
+		if !em().after(s, i, j) && !em().opens(j) {
 			return -1, ""
 		}
 	case c == '.' && dotEndsWord(s, i, j, em):
@@ -212,19 +229,7 @@ func dotEndsWord(s string, at, j int, em func() *emphasis) bool {
 	if s[k] == '_' {
 		return !em().opens(k) && !em().after(s, at, k)
 	}
-	return !startsLink(s[k:])
-}
-
-// startsLink says whether s starts with what GitHub's autolinker takes for
-// the start of a link: a scheme it links (http, https, ftp) and "://", or
-// "www.", in any case.
-func startsLink(s string) bool {
-	for _, p := range [...]string{"http://", "https://", "ftp://", "www."} {
-		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
-			return true
-		}
-	}
-	return false
+	return !mayStartURL(s[k:])
 }
 
 // managedSuffix reads the "_SHORTCODE" at the start of s that ends a

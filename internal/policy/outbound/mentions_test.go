@@ -212,9 +212,22 @@ func TestMentionsInTextThatIsNoLink(t *testing.T) {
 		// render as the login.
 		{"a managed login spelled with references or an escape", "@mona_&#111;cto, @carol\\_octo, @carol&#95;octo and @carol&lowbar;octo",
 			code("@mona_&#111;cto") + ", " + code("@carol\\_octo") + ", " + code("@carol&#95;octo") + " and " + code("@carol&lowbar;octo"), 4},
+		// Found by TestMentionsRenderedByCmarkGFM.
+		{"a tag that never closes", "<a href=\"//e.com/@alice", "<a href=\"//e.com/" + code("@alice"), 1},
+		{"text after a link's destination", "[x](https://e.com)(@alice", "[x](https://e.com)(" + code("@alice"), 1},
+		{"a domain the autolinker ends at an underscore", "https://e.com_~~@alice!", "https://e.com_~~" + code("@alice") + "!", 1},
+		{"backticks a URL takes in", "https://a.co/`` @alice https://a.co/``", "https://a.co/`` " + code("@alice") + " https://a.co/``", 1},
+		{"a code span across a lone carriage return in a table", "| a |\n|---|\n| ``x\r@alice`` |", "| a |\n|---|\n| ``x\r" + code("@alice") + "`` |", 1},
+		{"an emphasis a '-' lets open", "@alice-_x_ and @bob-__y__", code("@alice-_x") + "_ and " + code("@bob-") + "__y__", 2},
+		{"a managed login's '_' closing an emphasis", "__@mona_&#111;cto/>", "__" + code("@mona_&#111;cto") + "/>", 1},
+		// Raw HTML has no escapes: "@mona\_octo" is @mona and a backslash.
+		{"an escape in raw HTML", "<div>\n@mona\\_octo.x \\&#64;alice", "<div>\n" + code("@mona\\_octo") + ".x " + code("\\&#64;alice"), 2},
 		// Links GitHub makes: the mention in them notifies no one.
 		{"links", "[x] https://medium.com/@alice, [x](https://medium.com/@bob), [x](//medium.com/@dave), <https://e.com/@erin>, <a href=\"//e.com/@frank\"> and x](https://e.com/@gina)",
 			"[x] https://medium.com/@alice, [x](https://medium.com/@bob), [x](//medium.com/@dave), <https://e.com/@erin>, <a href=\"//e.com/@frank\"> and x](https://e.com/@gina)", 0},
 		{"an allowed user", "@carol and @carol.", "@carol and @carol.", 0},
+		// In raw HTML an '@' inside a tag is no text; <code> around it
+		// would end the tag and make it text.
+		{"a tag in raw HTML", "<div>\n<x @alice\n\n<p>\n<https://e.com/@bob_ x", "<div>\n<x @alice\n\n<p>\n<https://e.com/@bob_ x", 0},
 	})
 }

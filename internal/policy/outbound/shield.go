@@ -16,7 +16,7 @@ func shielded(s string, links []link, i int, lay layout, em func() *emphasis) bo
 	if k == len(links) || links[k].from > i || lay.inHTML(i) {
 		return false // in raw HTML nothing is linked
 	}
-	return linkCertain(s, links[k], em)
+	return linkCertain(s, links[k], i, em)
 }
 
 // linkCertain says whether GitHub makes l a link (or reads it as a
@@ -26,16 +26,19 @@ func shielded(s string, links []link, i int, lay layout, em func() *emphasis) bo
 // host starts with punctuation or has an '_' ("https://-x", "x_y.com");
 // and a destination or an attribute is one only in a link that closes or
 // in a tag ("a=//x/@alice" is text).
-func linkCertain(s string, l link, em func() *emphasis) bool {
+func linkCertain(s string, l link, i int, em func() *emphasis) bool {
 	before := s[:l.from]
 	if dest := strings.LastIndex(before, "]("); dest >= 0 && (dest+2 == l.from || dest+3 == l.from && s[dest+2] == '<') {
 		angle := dest+3 == l.from
-		if linkClose(s, destinationEnd(s, l.from, angle)) >= 0 && bracketOpen(s, dest, em) {
-			return true
+		end := destinationEnd(s, l.from, angle)
+		if linkClose(s, end) >= 0 && bracketOpen(s, dest, em) {
+			// A link's destination, which ends where the link reads it
+			// ending: what follows is text.
+			return i < end
 		}
 	}
 	if strings.HasSuffix(before, "=") || strings.HasSuffix(before, `="`) || strings.HasSuffix(before, "='") {
-		if inTag(s, l.from) {
+		if inTag(s, i) {
 			return true
 		}
 	}
@@ -46,10 +49,11 @@ func linkCertain(s string, l link, em func() *emphasis) bool {
 		return false // "//host" is a link only as a destination or attribute
 	}
 	// A bare URL, or one where a destination or attribute is none: the
-	// autolinker's.
-	host := s[l.keep:]
-	return (l.from == 0 || !isLetter(s[l.from-1])) && host != "" && isAlnum(host[0]) &&
-		!strings.Contains(l.host, "_") && !bracketOpen(s, l.from, em)
+	// autolinker's, whose domain is the letters, digits, '.', '-' and '_'
+	// after the scheme.
+	domain := s[l.keep : l.keep+runLen(s[l.keep:], func(c byte) bool { return isAlnum(c) || strings.IndexByte(".-_", c) >= 0 })]
+	return (l.from == 0 || !isLetter(s[l.from-1])) && domain != "" && isAlnum(domain[0]) &&
+		!strings.Contains(domain, "_") && !bracketOpen(s, l.from, em)
 }
 
 // bracketOpen says whether a '[' not escaped is open at s[i] in its
@@ -72,10 +76,43 @@ func bracketOpen(s string, i int, em func() *emphasis) bool {
 	return depth > 0
 }
 
-// inTag says whether s[i] is inside an HTML tag opened on its line
-// ("<a href=…"): a '<' and a letter before it, and no '>' between.
+// inTag says whether s[i] is inside an HTML tag that markdown passes
+// through: a '<' and a tag's name before it, and the tag's '>' after it
+// (a tag that never closes is text, "<a href=\"//x/@alice" among it),
+// with no blank line between.
 func inTag(s string, i int) bool {
-	line := s[strings.LastIndexAny(s[:i], "\r\n")+1 : i]
-	lt := strings.LastIndexByte(line, '<')
-	return lt >= 0 && lt+1 < len(line) && isLetter(line[lt+1]) && !strings.Contains(line[lt:], ">")
+	lt := tagOpening(s, i)
+	if lt < 0 {
+		return false
+	}
+	_, rest, ok := tagName(s[lt:])
+	end := tagEnd(rest)
+	if !ok || end < 0 {
+		return false
+	}
+	end += len(s) - len(rest)
+	return end > i && !strings.Contains(s[lt:end], "\n\n") && !strings.Contains(s[lt:end], "\n\r\n")
+}
+
+// inOpenTag says whether s[i], in raw HTML that starts at s[from], is
+// inside a tag for an HTML parser: after a '<' and a letter, with no '>'
+// since (quotes aside, which a parser reads only in attribute values: any
+// '>' may have ended the tag).
+func inOpenTag(s string, from, i int) bool {
+	lt := tagOpening(s, i)
+	return lt >= from && !strings.Contains(s[lt:i], ">")
+}
+
+// tagOpening is the offset of the last "<" or "</" and a letter before
+// s[i], or -1.
+func tagOpening(s string, i int) int {
+	for lt := strings.LastIndexByte(s[:i], '<'); lt >= 0; lt = strings.LastIndexByte(s[:lt], '<') {
+		if n := lt + 1 + runLen(s[lt+1:min(lt+2, i)], func(c byte) bool { return c == '/' }); n < i && isLetter(s[n]) {
+			return lt
+		}
+		if strings.Contains(s[lt:i], ">") {
+			return -1
+		}
+	}
+	return -1
 }
