@@ -394,6 +394,16 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"filter":{"command":"gh api -X GET search/issues --field=q=@-"}}`,
 		`{"filter":{"command":"gh api search/issues -f q=\"$(cat q.txt)\""}}`,
 		`{"filter":{"command":"gh api search/issues -F 'q'=@q.txt"}}`,
+		// A word the shell expands anywhere in a gh or git command: what
+		// gh is given is not in the text.
+		`{"owner":"fleet","filter":{"command":"gh issue list -R \"$(echo acme/x)\""}}`,
+		`{"owner":"fleet","filter":{"command":"gh issue list -R $REPO"}}`,
+		`{"owner":"fleet","filter":{"command":"gh issue list -R ${REPO}"}}`,
+		"{\"owner\":\"fleet\",\"filter\":{\"command\":\"gh issue list -R `echo acme/x`\"}}",
+		`{"owner":"fleet","filter":{"command":"gh repo view \"acme/$NAME\""}}`,
+		`{"owner":"fleet","filter":{"command":"GH_REPO=$R gh issue list"}}`,
+		`{"owner":"fleet","filter":{"command":"env $ASSIGN gh issue list"}}`,
+		`{"owner":"fleet","filter":{"command":"git clone https://github.com/$(echo acme)/x"}}`,
 		`{"filter":{"command":"env GH_CONFIG_DIR=/home/u/.config/gh gh api graphql -f query='query{viewer{login}}'"}}`,
 		`{"filter":{"command":"sudo --chdir=/src/gh gh api graphql -f query='query{viewer{login}}'"}}`,
 		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
@@ -498,6 +508,15 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","command":"timeout 60 gh search code gh api graphql -R acme/w"}`,
 		`{"owner":"acme","command":"gh api -X GET search/issues -f 'q=label:\"good first issue\" repo:acme/w'"}`,
 		`{"owner":"acme","command":"gh api -X GET search/issues -f q='is:open org:acme'"}`,
+		// A '$' the shell leaves alone (quoted, escaped) and ordinary
+		// searches and flags.
+		`{"owner":"acme","command":"gh issue list -R acme/w --search \"label:bug\""}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w --search 'cost:$5 in:title'"}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w --search \\$HOME"}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w --search \"price \\$5\""}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w --json number,title"}`,
+		`{"owner":"acme","command":"sudo -S gh issue list -R acme/w"}`,
+		`{"owner":"acme","command":"git push -o ci.skip origin main"}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"Mirror the fix from https://example.com/search?q=repo:golang/go+retry&type=issues"}`,
 		`{"query":"org:acme \"--member=user:ci@acme.iam.gserviceaccount.com\""}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"DD_TAGS=org:payments,env:prod"}`,

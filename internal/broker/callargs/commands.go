@@ -3,6 +3,7 @@ package callargs
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -20,7 +21,9 @@ var ownerFlag = regexp.MustCompile(`^(?:--(?:owner|org|organization)|-o)(?:=(.*)
 // are read as the shell makes them (see shellWords), each as a value; an
 // owner flag's value (--owner OWNER, --org=OWNER, -o OWNER) is read as the
 // owner. gh's GraphQL call (gh api graphql) is refused: its document names
-// owners in its own syntax.
+// owners in its own syntax. So is a command with a word the shell
+// expands ($NAME, $(…), `…`, anywhere in it, a NAME=VALUE or a wrapper's
+// argument too): what gh or git is given is not in the text.
 //
 // searches are the texts read for a search's scope: the words but other
 // gh api fields' values, a flag's value (--search=…, -Srepo:…), and the
@@ -29,12 +32,21 @@ var ownerFlag = regexp.MustCompile(`^(?:--(?:owner|org|organization)|-o)(?:=(.*)
 // query string, and q is the parameter GitHub's search reads, so "gh api
 // -X GET search/issues -f q=repo:OWNER/REPO" searches that repository. A
 // q the broker cannot read is refused: one read from a file (-F
-// q=@FILE), or one the shell expands ($Q). Every field's value is a word.
+// q=@FILE). Every field's value is a word.
 func commandWords(v string) (words, searches []string, command bool, err error) {
 	parts, script := shellWords(v)
 	if script {
 		return nil, nil, false, nil
 	}
+	words, searches, command, err = readCommand(parts)
+	if command && err == nil && slices.ContainsFunc(parts, func(w shellWord) bool { return w.expands }) {
+		return nil, nil, true, errExpands
+	}
+	return words, searches, command, err
+}
+
+// readCommand reads the words of a command line (see commandWords).
+func readCommand(parts []shellWord) (words, searches []string, command bool, err error) {
 	for len(parts) > 0 && envAssignment.MatchString(parts[0].text) {
 		words = append(words, parts[0].text)
 		parts = parts[1:]
@@ -105,18 +117,14 @@ func programWords(parts []shellWord) (words, searches []string, err error) {
 			return nil, nil, errGraphQL
 		}
 		if flag, field, ok := apiField(w); ok && api {
-			expands := args[i].expands
 			if field == "" && i+1 < len(args) {
 				i++
-				field, expands = args[i].text, args[i].expands
+				field = args[i].text
 			}
 			name, value, _ := strings.Cut(field, "=")
 			if name == "q" {
 				if strings.HasPrefix(value, "@") && (flag == "-F" || flag == "--field") {
 					return nil, nil, errFieldFile
-				}
-				if expands {
-					return nil, nil, errFieldExpands
 				}
 				searches = append(searches, value)
 			}
@@ -189,9 +197,10 @@ func apiField(w string) (flag, field string, ok bool) {
 	return "", "", false
 }
 
-// errFieldExpands refuses gh api's q that the shell expands (q=$Q,
-// q=$(cat q.txt)): what gh is given is not in the text.
-var errFieldExpands = errors.New("holds a gh api search (q=) that the shell expands ($, `), whose value the broker cannot read: write the search itself")
+// errExpands refuses a gh or git command with a word the shell expands
+// (-R $REPO, q=$(cat q.txt)): what gh or git is given is not in the
+// text, so which owner it names cannot be read.
+var errExpands = errors.New("holds a gh or git command with a word the shell expands ($NAME, ${…}, $(…), `…`), whose value the broker cannot read: write the value itself (a '$' meant literally goes in single quotes)")
 
 // errFieldFile refuses gh api's field read from a file (-F q=@FILE).
 var errFieldFile = errors.New("holds a gh api field read from a file (-F NAME=@FILE), whose value the broker cannot read: write the value itself")

@@ -10,7 +10,7 @@ import (
 type shellWord struct {
 	text string
 	// expands is set when the shell would put something else in the word
-	// ($NAME, $(…), `…`, $'…'), which the broker cannot know.
+	// ($NAME, ${…}, $(…), `…`), which the broker cannot know.
 	expands bool
 }
 
