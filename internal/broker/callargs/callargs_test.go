@@ -404,6 +404,14 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"owner":"fleet","filter":{"command":"GH_REPO=$R gh issue list"}}`,
 		`{"owner":"fleet","filter":{"command":"env $ASSIGN gh issue list"}}`,
 		`{"owner":"fleet","filter":{"command":"git clone https://github.com/$(echo acme)/x"}}`,
+		// Brace expansion makes words of its own: {fleet,acme}/x is
+		// fleet/x and acme/x.
+		`{"owner":"fleet","filter":{"command":"gh repo view {fleet,acme}/x"}}`,
+		`{"filter":{"command":"gh repo view {fleet,acme}/x"}}`,
+		`{"filter":{"command":"gh issue list -R{fleet,acme}/x"}}`,
+		`{"filter":{"command":"gh repo view acme/x{1..3}"}}`,
+		`{"filter":{"command":"gh repo view {a{,c}me,fleet}/x"}}`,
+		`{"filter":{"command":"env GH_REPO={fleet,acme}/x gh issue list"}}`,
 		`{"filter":{"command":"env GH_CONFIG_DIR=/home/u/.config/gh gh api graphql -f query='query{viewer{login}}'"}}`,
 		`{"filter":{"command":"sudo --chdir=/src/gh gh api graphql -f query='query{viewer{login}}'"}}`,
 		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
@@ -517,6 +525,13 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","command":"gh issue list -R acme/w --json number,title"}`,
 		`{"owner":"acme","command":"sudo -S gh issue list -R acme/w"}`,
 		`{"owner":"acme","command":"git push -o ci.skip origin main"}`,
+		// Braces the shell leaves alone: quoted, escaped, without a comma
+		// or a range (gh api's {owner} placeholders).
+		`{"owner":"acme","command":"gh pr create -R acme/w --body 'see {a,b}'"}`,
+		`{"owner":"acme","command":"gh api -X GET search/code -f 'q={a,b} org:acme'"}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w --search \"{a,b}\""}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w --search \\{a,b}"}`,
+		`{"owner":"acme","command":"GH_REPO=acme/w gh api repos/{owner}/{repo}/issues"}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"Mirror the fix from https://example.com/search?q=repo:golang/go+retry&type=issues"}`,
 		`{"query":"org:acme \"--member=user:ci@acme.iam.gserviceaccount.com\""}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"DD_TAGS=org:payments,env:prod"}`,

@@ -10,7 +10,8 @@ import (
 type shellWord struct {
 	text string
 	// expands is set when the shell would put something else in the word
-	// ($NAME, ${…}, $(…), `…`), which the broker cannot know.
+	// ($NAME, ${…}, $(…), `…`), which the broker cannot know, or make
+	// more words of it (bash's {a,b} and {1..3}).
 	expands bool
 }
 
@@ -26,6 +27,7 @@ type shellWord struct {
 func shellWords(line string) (words []shellWord, script bool) {
 	var cur strings.Builder
 	inWord, expands, redirect := false, false, false
+	brace := -1 // where the word's first unquoted { is in cur, or -1
 	end := func() {
 		if inWord && !redirect {
 			words = append(words, shellWord{cur.String(), expands})
@@ -34,7 +36,7 @@ func shellWords(line string) (words []shellWord, script bool) {
 			redirect = false
 		}
 		cur.Reset()
-		inWord, expands = false, false
+		inWord, expands, brace = false, false, -1
 	}
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; c {
@@ -114,6 +116,19 @@ func shellWords(line string) (words []shellWord, script bool) {
 		case '`':
 			expands, inWord = true, true
 			cur.WriteByte(c)
+		case '{', '}':
+			// Brace expansion: an unquoted {…} holding a comma or a
+			// range makes a word of each (gh repo view {fleet,acme}/x
+			// views fleet/x and acme/x). Any such braces, in any nesting,
+			// mark the word: {owner} alone, or quoted, is left as is.
+			if c == '{' && brace < 0 {
+				brace = cur.Len()
+			}
+			cur.WriteByte(c)
+			inWord = true
+			if body := cur.String(); c == '}' && brace >= 0 {
+				expands = expands || strings.Contains(body[brace:], ",") || strings.Contains(body[brace:], "..")
+			}
 		case '#':
 			if !inWord {
 				// A comment, to the end of the line; a line after it is
