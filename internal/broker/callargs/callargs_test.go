@@ -214,6 +214,8 @@ func TestReadUpstreamReadsEveryForm(t *testing.T) {
 		`{"args":"\"fleet/x\""}`,
 		`{"command":"gh\trepo view fleet/x"}`,
 		`{"command":"gh secret list -o fleet"}`,
+		`{"command":"gh repo list fleet"}`,
+		`{"command":"gh repo ls -L 5 fleet"}`,
 		`{"command":"\"gh\" repo view fleet/x"}`,
 		`{"search":"{\"owner\": \"fleet\"}"}`,
 		`{"link":"github.com./fleet/x"}`,
@@ -327,6 +329,15 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"fleet","filter":{"command":"gh issue list -R $'acme/x\\0junk'"}}`,
 		`{"owner":"fleet","filter":{"command":"gh issue list -R $'\\u0061cme/x'"}}`,
 		`{"owner":"fleet","filter":{"u":"https://github.com/search?type=issues&q=repo:acme/x"}}`,
+		// gh repo list's argument is an owner, wherever cobra and pflag
+		// find it among the flags.
+		`{"owner":"fleet","filter":{"command":"gh repo list acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh repo ls --limit 5 acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh repo list -L5 --fork acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh repo -L 5 list acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh repo --limit=5 list -q .[] acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh repo list -- acme"}}`,
+		`{"owner":"fleet","filter":{"command":"sudo -u ci gh repo list acme"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e != nil {
@@ -532,6 +543,11 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","command":"gh issue list -R acme/w --search \"{a,b}\""}`,
 		`{"owner":"acme","command":"gh issue list -R acme/w --search \\{a,b}"}`,
 		`{"owner":"acme","command":"GH_REPO=acme/w gh api repos/{owner}/{repo}/issues"}`,
+		// gh repo list's owner, its flags' values apart.
+		`{"owner":"acme","command":"gh repo list acme --limit 100 --language go"}`,
+		`{"owner":"acme","command":"gh repo list -l go -L 10 --topic cli acme --json name -q .[].name"}`,
+		`{"owner":"acme","command":"gh repo list --visibility private"}`,
+		`{"owner":"acme","command":"gh org list --limit 5"}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"Mirror the fix from https://example.com/search?q=repo:golang/go+retry&type=issues"}`,
 		`{"query":"org:acme \"--member=user:ci@acme.iam.gserviceaccount.com\""}`,
 		`{"owner":"acme","repo":"w","custom_instructions":"DD_TAGS=org:payments,env:prod"}`,

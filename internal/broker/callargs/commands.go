@@ -111,6 +111,11 @@ func programWords(parts []shellWord) (words, searches []string, err error) {
 	words = []string{}
 	args := parts[1:]
 	api := program == "gh" && len(args) > 0 && args[0].text == "api"
+	if program == "gh" {
+		for _, owner := range listedOwners(args) {
+			words = append(words, "orgs/"+owner)
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		w := args[i].text
 		if l := strings.ToLower(w); api && (l == "graphql" || strings.HasSuffix(l, "/graphql")) {
@@ -160,6 +165,62 @@ func programWords(parts []shellWord) (words, searches []string, err error) {
 		}
 	}
 	return words, searches, nil
+}
+
+// listedOwners are the owners a gh command takes as its argument: gh repo
+// list OWNER (or ls). The subcommands are found as cobra finds them,
+// where a flag without '=' before them takes the next word (gh repo -L 5
+// list acme lists acme's), and the command's arguments as pflag reads
+// them, with gh repo list's flags that take a value (repoListValues);
+// every argument is read, though gh takes one.
+func listedOwners(args []shellWord) []string {
+	var path, owners []string
+	for i := 0; i < len(args); i++ {
+		w := args[i].text
+		listing := len(path) == 2
+		switch {
+		case w == "--":
+			if !listing {
+				return nil
+			}
+			for _, a := range args[i+1:] {
+				owners = append(owners, a.text)
+			}
+			return owners
+		case len(w) > 1 && w[0] == '-':
+			if !listing && !strings.Contains(w, "=") && (len(w) == 2 || w[1] == '-' && w != "--help" && w != "--version") ||
+				listing && takesValueApart(w) {
+				i++
+			}
+		case listing:
+			owners = append(owners, w)
+		case w == "-":
+		case len(path) == 0 && w == "repo", len(path) == 1 && (w == "list" || w == "ls"):
+			path = append(path, w)
+		default:
+			return nil
+		}
+	}
+	return owners
+}
+
+// repoListValues are gh repo list's flags that take a value, by name and
+// shorthand; its other flags are booleans.
+var repoListValues = map[string]bool{"limit": true, "L": true, "language": true, "l": true, "topic": true, "visibility": true, "json": true, "jq": true, "q": true, "template": true, "t": true}
+
+// takesValueApart says whether w is a flag of gh repo list whose value is
+// the next word, as pflag reads it: --limit, or a cluster of shorthands
+// whose first one that takes a value ends it (-L, -hL).
+func takesValueApart(w string) bool {
+	if name, long := strings.CutPrefix(w, "--"); long {
+		return !strings.Contains(name, "=") && repoListValues[name]
+	}
+	for k := 1; k < len(w); k++ {
+		if repoListValues[w[k:k+1]] {
+			return k == len(w)-1
+		}
+	}
+	return false
 }
 
 // programName is the program a command word runs: its base name, lower
