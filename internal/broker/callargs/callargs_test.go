@@ -68,6 +68,8 @@ func TestReadUpstreamFindsEveryOwner(t *testing.T) {
 		{`{"head":"mona_octo:main"}`, "mona_octo", []string{"mona_octo"}, nil},
 		// A query a gh api field assigns.
 		{`{"filter":{"command":"gh api -X GET search/issues -f q=repo:fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
+		// gh's -o with its value joined: an o in the value is no flag.
+		{`{"filter":{"command":"gh secret list -omonorepo-co"}}`, "monorepo-co", []string{"monorepo-co"}, nil},
 		// Prose only as spelled: other spellings are read like any key.
 		{`{"items":[{"_name":"fleet/x"}]}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
 		{`{"filter":{"ti-tle":"fleet/x"}}`, "fleet", []string{"fleet"}, []string{"fleet/x"}},
@@ -214,6 +216,7 @@ func TestReadUpstreamReadsEveryForm(t *testing.T) {
 		`{"args":"\"fleet/x\""}`,
 		`{"command":"gh\trepo view fleet/x"}`,
 		`{"command":"gh secret list -o fleet"}`,
+		`{"command":"gh secret list -ofleet"}`,
 		`{"command":"gh repo list fleet"}`,
 		`{"command":"gh repo ls -L 5 fleet"}`,
 		`{"command":"\"gh\" repo view fleet/x"}`,
@@ -338,6 +341,14 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"fleet","filter":{"command":"gh repo --limit=5 list -q .[] acme"}}`,
 		`{"owner":"fleet","filter":{"command":"gh repo list -- acme"}}`,
 		`{"owner":"fleet","filter":{"command":"sudo -u ci gh repo list acme"}}`,
+		// gh's -o takes its value joined, as pflag reads a shorthand,
+		// also after a boolean shorthand (-u) in a cluster.
+		`{"owner":"fleet","filter":{"command":"gh secret list -oacme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh variable list -oacme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh variable list -o=acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh secret list -uoacme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh secret list -uo=acme"}}`,
+		`{"owner":"fleet","filter":{"command":"env -i gh secret list -oacme"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e != nil {
@@ -536,6 +547,8 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","command":"gh issue list -R acme/w --json number,title"}`,
 		`{"owner":"acme","command":"sudo -S gh issue list -R acme/w"}`,
 		`{"owner":"acme","command":"git push -o ci.skip origin main"}`,
+		`{"owner":"acme","command":"git push -oci.skip https://github.com/acme/w main"}`,
+		`{"owner":"acme","command":"gh secret list -oacme -e prod"}`,
 		// Braces the shell leaves alone: quoted, escaped, without a comma
 		// or a range (gh api's {owner} placeholders).
 		`{"owner":"acme","command":"gh pr create -R acme/w --body 'see {a,b}'"}`,

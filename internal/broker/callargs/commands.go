@@ -8,7 +8,8 @@ import (
 )
 
 // ownerFlag is an owner or organization flag of gh and its value
-// (--owner fleet, --org=fleet, -o fleet).
+// (--owner fleet, --org=fleet, -o fleet, -o=fleet); -ofleet, joined as
+// pflag takes a shorthand's value, is read with the other joined flags.
 var ownerFlag = regexp.MustCompile(`^(?:--(?:owner|org|organization)|-o)(?:=(.*))?$`)
 
 // commandWords splits v into the words of a gh or git command line, or
@@ -154,12 +155,18 @@ func programWords(parts []shellWord) (words, searches []string, err error) {
 		}
 		if len(w) > 2 && w[0] == '-' && w[1] != '-' {
 			// A short flag's joined value, after the flags clustered
-			// before it (-Srepo:…, -dSrepo:…, -dRacme/x): what follows
-			// each of the first letters; -S-repo:… is an exclusion.
+			// before it (-Srepo:…, -dSrepo:…, -dRacme/x, -oacme,
+			// -uoacme): what follows each of the first letters; -S-repo:…
+			// is an exclusion. gh's -o is an owner's flag wherever gh has
+			// one, so what follows the first o is its value, and an o
+			// after it is a letter of that value.
 			for k := 2; k < min(len(w), maxCluster+2) && isLetter(w[k-1]); k++ {
 				searches = append(searches, w[k:])
 				if w[k-1] == 'R' && k > 2 {
 					words = append(words, "-R"+w[k:])
+				}
+				if w[k-1] == 'o' && program == "gh" && strings.IndexByte(w, 'o') == k-1 {
+					words = append(words, "orgs/"+strings.TrimPrefix(w[k:], "="))
 				}
 			}
 		}
