@@ -434,6 +434,14 @@ func TestReadUpstreamRefusesUnreadableNames(t *testing.T) {
 		`{"filter":{"command":"gh repo view acme/x{1..3}"}}`,
 		`{"filter":{"command":"gh repo view {a{,c}me,fleet}/x"}}`,
 		`{"filter":{"command":"env GH_REPO={fleet,acme}/x gh issue list"}}`,
+		// env's split string (-S, --split-string) is a command line env
+		// splits by rules of its own.
+		`{"owner":"fleet","filter":{"command":"env -S 'gh repo view acme/x'"}}`,
+		`{"filter":{"command":"env --split-string='gh repo view acme/x'"}}`,
+		`{"filter":{"command":"env --split-string 'gh repo view acme/x'"}}`,
+		`{"filter":{"command":"/usr/bin/env --spl='gh repo view acme/x'"}}`,
+		`{"filter":{"command":"env -iS'gh repo view acme/x'"}}`,
+		`{"filter":{"command":"sudo env -S 'gh repo view acme/x' gh auth status"}}`,
 		`{"filter":{"command":"env GH_CONFIG_DIR=/home/u/.config/gh gh api graphql -f query='query{viewer{login}}'"}}`,
 		`{"filter":{"command":"sudo --chdir=/src/gh gh api graphql -f query='query{viewer{login}}'"}}`,
 		`{"filter":{"graphql":"{ repository(owner: \"fleet\", name: \"x\") { id } }"}}`,
@@ -549,6 +557,10 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","command":"git push -o ci.skip origin main"}`,
 		`{"owner":"acme","command":"git push -oci.skip https://github.com/acme/w main"}`,
 		`{"owner":"acme","command":"gh secret list -oacme -e prod"}`,
+		// A wrapper's -S that is not env's, and env's other flags.
+		`{"owner":"acme","command":"sudo -S gh repo view acme/w"}`,
+		`{"owner":"acme","command":"env -u S -C /src gh repo view acme/w"}`,
+		`{"owner":"acme","command":"env -uS gh repo view acme/w"}`,
 		// Braces the shell leaves alone: quoted, escaped, without a comma
 		// or a range (gh api's {owner} placeholders).
 		`{"owner":"acme","command":"gh pr create -R acme/w --body 'see {a,b}'"}`,

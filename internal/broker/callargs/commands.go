@@ -63,14 +63,21 @@ func readCommand(parts []shellWord) (words, searches []string, command bool, err
 	// wrapper after it come before the program, which is a word naming gh
 	// or git; a flag's argument may name one too (sudo -D /src/gh gh …),
 	// so the command is read from each such word, and what every reading
-	// finds is read.
+	// finds is read. env's split string is refused (see errSplitString).
+	wrapper := ""
 	for k, w := range parts {
 		if envAssignment.MatchString(w.text) {
 			words = append(words, w.text) // env GH_REPO=OWNER/REPO
 			continue
 		}
 		if strings.HasPrefix(w.text, "-") {
+			if wrapper == "env" && splitsString(w.text) {
+				return nil, nil, true, errSplitString
+			}
 			continue
+		}
+		if p := programName(w.text); wrappers[p] {
+			wrapper = p
 		}
 		ws, ss, err := programWords(parts[k:])
 		if err != nil {
@@ -239,6 +246,32 @@ func programName(w string) string {
 
 // wrappers are programs that run the command after them.
 var wrappers = map[string]bool{"env": true, "command": true, "builtin": true, "exec": true, "nohup": true, "time": true, "timeout": true, "nice": true, "sudo": true, "doas": true}
+
+// splitsString says whether w, a flag of env, is its split-string
+// option: -S alone, with its value joined (-S'…') or after flags
+// clustered before it (-iS), or --split-string, which getopt also takes
+// abbreviated (--spl) and with '='. A letter that takes a value ends a
+// cluster: -uS unsets S.
+func splitsString(w string) bool {
+	if name, long := strings.CutPrefix(w, "--"); long {
+		name, _, _ = strings.Cut(name, "=")
+		return name != "" && strings.HasPrefix("split-string", name)
+	}
+	for _, c := range w[1:] {
+		if c == 'S' {
+			return true
+		}
+		if strings.ContainsRune("uCaPL", c) {
+			return false
+		}
+	}
+	return false
+}
+
+// errSplitString refuses env's split string (env -S 'gh repo view
+// OWNER/REPO'): env splits it into the command by rules of its own (\_
+// is a blank, ${NAME} expands), which are not the shell's.
+var errSplitString = errors.New("holds env -S (--split-string), a command line env splits by rules of its own, which the broker does not read: write the command without env -S")
 
 // apiField reads w as a field flag of gh api and, when joined to it, the
 // field: -f q=VALUE is apart; -fq=VALUE, -f=q=VALUE and
