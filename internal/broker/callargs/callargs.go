@@ -12,6 +12,17 @@
 // [ReadUpstream] reads an upstream tool's arguments, which are untyped:
 // beside that vocabulary it finds every argument that can name an owner
 // or repository, at any depth (see [Upstream]).
+//
+// A one-line gh or git command in a value is read as it runs: its words
+// as a POSIX shell makes them, its wrappers (env, sudo, timeout, …)
+// looked through, its owner flags (--owner, --org, -o, joined -oOWNER)
+// and gh repo list's OWNER argument read as owners. Where the text does
+// not say what gh or git will be given, the call is refused rather than
+// read by a guess: a word the shell expands ($NAME, $(…), `…`, and bash's
+// brace expansion {a,b}, which makes several words of one), env's split
+// string (env -S '…', split by env's own rules), gh api's q read from a
+// file, and gh's GraphQL call. A script (more than one command, or a
+// command of another program, such as sh -c '…') is not read.
 package callargs
 
 import (

@@ -20,11 +20,13 @@ var ownerFlag = regexp.MustCompile(`^(?:--(?:owner|org|organization)|-o)(?:=(.*)
 // wrappers that run it (env, command, builtin, exec, nohup, time,
 // timeout, nice, sudo, doas, with their flags and arguments). Its words
 // are read as the shell makes them (see shellWords), each as a value; an
-// owner flag's value (--owner OWNER, --org=OWNER, -o OWNER) is read as the
-// owner. gh's GraphQL call (gh api graphql) is refused: its document names
-// owners in its own syntax. So is a command with a word the shell
-// expands ($NAME, $(…), `…`, anywhere in it, a NAME=VALUE or a wrapper's
-// argument too): what gh or git is given is not in the text.
+// owner flag's value (--owner OWNER, --org=OWNER, -o OWNER, -oOWNER) and
+// gh repo list's argument (see listedOwners) are read as owners. What the
+// broker cannot read from the text is refused: gh's GraphQL call (gh api
+// graphql), whose document names owners in its own syntax; a command
+// with a word the shell expands ($NAME, $(…), `…`, {a,b}, anywhere in
+// it, a NAME=VALUE or a wrapper's argument too), since what gh or git is
+// given is not in the text; and env's split string (env -S '…').
 //
 // searches are the texts read for a search's scope: the words but other
 // gh api fields' values, a flag's value (--search=…, -Srepo:…), and the
