@@ -105,6 +105,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzToolArguments$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_MID)) ./internal/tools
 	$(GO) test -run '^$$' -fuzz '^FuzzBrokerRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
 	$(GO) test -run '^$$' -fuzz '^FuzzUpstreamRouting$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_SLOW)) ./internal/broker
+	$(GO) test -run '^$$' -fuzz '^FuzzCommandWords$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/broker/callargs
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/github
 	$(GO) test -run '^$$' -fuzz '^FuzzMessageCheck$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/server
 	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_FAST)) ./internal/redact
