@@ -349,6 +349,14 @@ func TestNamedOwnerRefusesTwoOwners(t *testing.T) {
 		`{"owner":"fleet","filter":{"command":"gh secret list -uoacme"}}`,
 		`{"owner":"fleet","filter":{"command":"gh secret list -uo=acme"}}`,
 		`{"owner":"fleet","filter":{"command":"env -i gh secret list -oacme"}}`,
+		// gh's list flags split their value at commas; git -c sets a
+		// remote's URL.
+		`{"owner":"fleet","filter":{"command":"gh search code token -R fleet/w,acme/x"}}`,
+		`{"owner":"fleet","filter":{"command":"gh search issues --owner fleet,acme is:private"}}`,
+		`{"owner":"fleet","filter":{"command":"gh secret list -o fleet,acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh secret list -ofleet,acme"}}`,
+		`{"owner":"fleet","filter":{"command":"gh repo list fleet,acme"}}`,
+		`{"owner":"fleet","filter":{"command":"git -c remote.origin.pushurl=https://github.com/acme/x push origin main"}}`,
 	} {
 		a, e := ReadUpstream(json.RawMessage(args), anyArgs)
 		if e != nil {
@@ -568,6 +576,14 @@ func TestReadUpstreamRoutesOrdinaryCalls(t *testing.T) {
 		`{"owner":"acme","command":"gh issue list -R acme/w --search \"{a,b}\""}`,
 		`{"owner":"acme","command":"gh issue list -R acme/w --search \\{a,b}"}`,
 		`{"owner":"acme","command":"GH_REPO=acme/w gh api repos/{owner}/{repo}/issues"}`,
+		// A joined value holding an o is no -o; braces git reads
+		// (HEAD@{1}) and a '$' bash leaves alone are no expansion.
+		`{"owner":"acme","command":"gh pr list -R acme/w -Bdevelop -Aoctocat"}`,
+		`{"owner":"acme","command":"gh issue list -R acme/w -ldocs"}`,
+		`{"owner":"acme","command":"gh pr list -Racme/w"}`,
+		`{"owner":"acme","command":"git -C /src/acme diff HEAD@{1}..HEAD@{0} https://github.com/acme/w"}`,
+		`{"owner":"acme","command":"gh issue create -R acme/w --body \"total 100$\""}`,
+		`{"owner":"acme","command":"gh search code token -R acme/w,acme/x --owner acme"}`,
 		// gh repo list's owner, its flags' values apart.
 		`{"owner":"acme","command":"gh repo list acme --limit 100 --language go"}`,
 		`{"owner":"acme","command":"gh repo list -l go -L 10 --topic cli acme --json name -q .[].name"}`,

@@ -123,7 +123,9 @@ func programWords(parts []shellWord) (words, searches []string, err error) {
 	api := program == "gh" && len(args) > 0 && args[0].text == "api"
 	if program == "gh" {
 		for _, owner := range listedOwners(args) {
-			words = append(words, "orgs/"+owner)
+			for _, owner := range strings.Split(owner, ",") {
+				words = append(words, "orgs/"+owner)
+			}
 		}
 	}
 	for i := 0; i < len(args); i++ {
@@ -154,10 +156,13 @@ func programWords(parts []shellWord) (words, searches []string, err error) {
 				i++
 				owner = args[i].text
 			}
-			words = append(words, "orgs/"+owner)
+			for _, owner := range strings.Split(owner, ",") {
+				words = append(words, "orgs/"+owner) // gh search --owner a,b
+			}
 			continue
 		}
 		words = append(words, w)
+		words = append(words, listParts(w)...)
 		searches = append(searches, w)
 		if _, value, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
 			searches = append(searches, value) // --search=…
@@ -167,20 +172,39 @@ func programWords(parts []shellWord) (words, searches []string, err error) {
 			// before it (-Srepo:…, -dSrepo:…, -dRacme/x, -oacme,
 			// -uoacme): what follows each of the first letters; -S-repo:…
 			// is an exclusion. gh's -o is an owner's flag wherever gh has
-			// one, so what follows the first o is its value, and an o
-			// after it is a letter of that value.
+			// one: what follows it is its value when it is first, or after
+			// only shorthands that take no value where gh has -o (-u of
+			// secret, -p and -w of ruleset: -uoacme). After another letter
+			// the o may be a letter of that letter's value (-Bdevelop).
 			for k := 2; k < min(len(w), maxCluster+2) && isLetter(w[k-1]); k++ {
 				searches = append(searches, w[k:])
 				if w[k-1] == 'R' && k > 2 {
 					words = append(words, "-R"+w[k:])
 				}
-				if w[k-1] == 'o' && program == "gh" && strings.IndexByte(w, 'o') == k-1 {
-					words = append(words, "orgs/"+strings.TrimPrefix(w[k:], "="))
+				if w[k-1] == 'o' && program == "gh" && strings.Trim(w[1:k-1], "upw") == "" {
+					for _, owner := range strings.Split(strings.TrimPrefix(w[k:], "="), ",") {
+						words = append(words, "orgs/"+owner)
+					}
 				}
 			}
 		}
 	}
 	return words, searches, nil
+}
+
+// listParts are the parts of w read as words of their own: each of a
+// list's items (gh's list flags split their value at commas: gh search
+// code -R acme/w,fleet/x searches both), and a setting's value
+// (git -c remote.origin.pushurl=URL pushes to URL).
+func listParts(w string) []string {
+	var parts []string
+	if strings.Contains(w, ",") {
+		parts = strings.Split(w, ",")
+	}
+	if k := strings.IndexByte(w, '='); k > 0 && w[0] != '-' {
+		parts = append(parts, w[k+1:])
+	}
+	return parts
 }
 
 // listedOwners are the owners a gh command takes as its argument: gh repo
@@ -303,7 +327,7 @@ func apiField(w string) (flag, field string, ok bool) {
 // errExpands refuses a gh or git command with a word the shell expands
 // (-R $REPO, q=$(cat q.txt)): what gh or git is given is not in the
 // text, so which owner it names cannot be read.
-var errExpands = errors.New("holds a gh or git command with a word the shell expands ($NAME, ${…}, $(…), `…`), whose value the broker cannot read: write the value itself (a '$' meant literally goes in single quotes)")
+var errExpands = errors.New("holds a gh or git command with a word the shell expands ($NAME, ${…}, $(…), `…`, {a,b}), whose value the broker cannot read: write the value itself (a '$' meant literally goes in single quotes)")
 
 // errFieldFile refuses gh api's field read from a file (-F q=@FILE).
 var errFieldFile = errors.New("holds a gh api field read from a file (-F NAME=@FILE), whose value the broker cannot read: write the value itself")

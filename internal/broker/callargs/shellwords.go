@@ -27,7 +27,7 @@ type shellWord struct {
 func shellWords(line string) (words []shellWord, script bool) {
 	var cur strings.Builder
 	inWord, expands, redirect := false, false, false
-	brace := -1 // where the word's first unquoted { is in cur, or -1
+	var braces []int // where the word's unquoted {s still open are in cur
 	end := func() {
 		if inWord && !redirect {
 			words = append(words, shellWord{cur.String(), expands})
@@ -36,7 +36,7 @@ func shellWords(line string) (words []shellWord, script bool) {
 			redirect = false
 		}
 		cur.Reset()
-		inWord, expands, brace = false, false, -1
+		inWord, expands, braces = false, false, braces[:0]
 	}
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; c {
@@ -81,7 +81,7 @@ func shellWords(line string) (words []shellWord, script bool) {
 				case d == '\\' && i+1 < len(line) && strings.IndexByte("$`\"\\", line[i+1]) >= 0:
 					i++
 					cur.WriteByte(line[i])
-				case d == '$' || d == '`':
+				case d == '$' && expandsAt(line, i) || d == '`':
 					expands = true
 					cur.WriteByte(d)
 				default:
@@ -109,7 +109,7 @@ func shellWords(line string) (words []shellWord, script bool) {
 				// $"…": a translated string, "…" where no catalog exists;
 				// the next round reads it as double quotes.
 			default:
-				expands = true
+				expands = expands || expandsAt(line, i)
 				cur.WriteByte(c)
 			}
 			inWord = true
@@ -117,18 +117,19 @@ func shellWords(line string) (words []shellWord, script bool) {
 			expands, inWord = true, true
 			cur.WriteByte(c)
 		case '{', '}':
-			// Brace expansion: an unquoted {…} holding a comma or a
+			// Brace expansion: an unquoted pair {…} holding a comma or a
 			// range makes a word of each (gh repo view {fleet,acme}/x
-			// views fleet/x and acme/x). Any such braces, in any nesting,
-			// mark the word: {owner} alone, or quoted, is left as is.
-			if c == '{' && brace < 0 {
-				brace = cur.Len()
+			// views fleet/x and acme/x), at any nesting; {owner} alone,
+			// git's HEAD@{1}..HEAD@{0}, or quoted braces are left as is.
+			if c == '{' {
+				braces = append(braces, cur.Len())
+			} else if n := len(braces); n > 0 {
+				body := cur.String()[braces[n-1]+1:]
+				braces = braces[:n-1]
+				expands = expands || strings.Contains(body, ",") || strings.Contains(body, "..")
 			}
 			cur.WriteByte(c)
 			inWord = true
-			if body := cur.String(); c == '}' && brace >= 0 {
-				expands = expands || strings.Contains(body[brace:], ",") || strings.Contains(body[brace:], "..")
-			}
 		case '#':
 			if !inWord {
 				// A comment, to the end of the line; a line after it is
@@ -235,4 +236,15 @@ func digitOf(c byte, base int) bool {
 		return '0' <= c && c <= '7'
 	}
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// expandsAt says whether the '$' at line[i] expands: before a name, a
+// digit, '{', '(' or a special parameter; bash leaves any other '$' as it
+// is ("100$", "$ 5").
+func expandsAt(line string, i int) bool {
+	if i+1 >= len(line) {
+		return false
+	}
+	c := line[i+1]
+	return isLetter(c) || c == '_' || '0' <= c && c <= '9' || strings.IndexByte("{(@*#?$!-", c) >= 0
 }
