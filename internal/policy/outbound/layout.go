@@ -24,23 +24,10 @@ type span struct{ from, to int }
 type layout struct {
 	code []span
 	html []span
-	// raw are the lines certainly passed through as raw HTML: those of
-	// an HTML block that began at the text's top level, not indented, on
-	// a line that no paragraph could continue (see htmlBlock.certain).
-	raw []span
 }
 
 func (l layout) inCode(i int) bool { return within(l.code, i) }
 func (l layout) inHTML(i int) bool { return within(l.html, i) }
-
-// rawFrom is where the raw HTML holding s[i] starts, or -1.
-func (l layout) rawFrom(i int) int {
-	k := sort.Search(len(l.raw), func(k int) bool { return l.raw[k].to > i })
-	if k < len(l.raw) && l.raw[k].from <= i {
-		return l.raw[k].from
-	}
-	return -1
-}
 
 func within(spans []span, i int) bool {
 	k := sort.Search(len(spans), func(k int) bool { return spans[k].to > i })
@@ -74,10 +61,6 @@ type analyzer struct {
 type htmlBlock struct {
 	open   bool
 	marker string
-	// certain says the block surely is one: begun by a line of kinds 1
-	// to 6 (which interrupt a paragraph) or any tag after a blank line,
-	// neither in a container nor indented.
-	certain bool
 }
 
 // chunk is a run of lines between blank lines and fences: what may be
@@ -136,10 +119,7 @@ func (a *analyzer) line(from, to int) {
 	rest := t // where an end marker is looked for
 	if !a.html.open && !blank && startsHTML(c) {
 		marker, opening := htmlEndMarker(c)
-		name, _, _ := tagName(c)
-		interrupts := marker != "" || blockTags[strings.ToLower(name)]
-		a.html = htmlBlock{open: true, marker: marker,
-			certain: !contained && indentOf(t) <= 3 && !a.poisoned && (interrupts || !a.chunk.open)}
+		a.html = htmlBlock{open: true, marker: marker}
 		rest = c[opening:]
 	}
 	if a.html.open && blank && a.html.marker == "" {
@@ -148,9 +128,6 @@ func (a *analyzer) line(from, to int) {
 	inHTML := a.html.open
 	if inHTML {
 		a.markHTML(from, to)
-		if a.html.certain {
-			a.lay.raw = appendLine(a.lay.raw, from, to)
-		}
 		if a.html.marker != "" && strings.Contains(strings.ToLower(rest), a.html.marker) {
 			a.html = htmlBlock{} // this line is its last
 		}
@@ -222,16 +199,12 @@ func (a *analyzer) closeFence(to int) {
 	a.fence = nil
 }
 
-func (a *analyzer) markHTML(from, to int) { a.lay.html = appendLine(a.lay.html, from, to) }
-
-// appendLine adds the line [from, to) to spans, joined to the last span
-// when that ends on the line before.
-func appendLine(spans []span, from, to int) []span {
-	if k := len(spans); k > 0 && spans[k-1].to >= from-1 {
-		spans[k-1].to = to
-		return spans
+func (a *analyzer) markHTML(from, to int) {
+	if k := len(a.lay.html); k > 0 && a.lay.html[k-1].to >= from-1 {
+		a.lay.html[k-1].to = to
+		return
 	}
-	return append(spans, span{from, to})
+	a.lay.html = append(a.lay.html, span{from, to})
 }
 
 // flush looks for code spans in the chunk that ends here.

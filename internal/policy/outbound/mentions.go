@@ -6,10 +6,12 @@ import (
 	"sync"
 )
 
-// The tags a mention is written inert between.
+// The tags a mention is written inert between, and what follows its '@'
+// instead in raw HTML (a zero-width space).
 const (
 	codeOpen  = "<code>"
 	codeClose = "</code>"
+	zeroWidth = "&#8203;"
 )
 
 // neutralizeMentions writes each @user and @org/team mention outside
@@ -36,18 +38,25 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 		// the handle's last byte: "@a@b" holds one mention, but once the
 		// first is code, "@b" starts a text of its own, and is one too.
 		end, handle := mentionAt(s, i, n > 0 && i == last, em, func(i int) bool { return lay().inHTML(i) })
-		if end < 0 || allowed[strings.ToLower(handle)] || isInert(s, i, end) {
-			continue
-		}
-		if from := lay().rawFrom(i); from >= 0 && inOpenTag(s, from, i) {
-			// Raw HTML passes through as written, and an '@' inside a tag
-			// is no text; written as <code>, its '>' would end the tag
-			// and leave the mention text after it.
+		if end < 0 || allowed[strings.ToLower(handle)] && !continues(s, end) || isInert(s, i, end) {
 			continue
 		}
 		if lay().inCode(i) || shielded(s, links(), i, lay(), em) {
 			// In a URL GitHub makes a link of, "@name" is part of the
 			// link, which notifies no one.
+			continue
+		}
+		if lay().inHTML(i) {
+			// Raw HTML passes through as written: "@name" may be in a
+			// tag, a comment or an attribute, whose end a <code> would
+			// move, leaving the mention text after it. A zero-width
+			// space after the '@' is text anywhere, and in text it ends
+			// the mention.
+			at := i + atSign(s, i)
+			b.WriteString(s[last:at])
+			b.WriteString(zeroWidth)
+			last = at
+			n++
 			continue
 		}
 		from := escapeStart(s, i)
@@ -63,6 +72,16 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), n
+}
+
+// continues says whether what follows a handle ending at s[end] may
+// render as more of it: an escaped or referenced character ("@carol\-x",
+// "@carol&#47;x" render as @carol-x, @carol/x), or a tag an HTML parser
+// may drop ("@carol</b>_octo"). An allowed handle so followed is no
+// longer the allowed name.
+func continues(s string, end int) bool {
+	c := byteAt(s, end)
+	return c == '\\' || c == '&' || c == '<'
 }
 
 // nextAt is the offset of the next '@' from i on, as the byte or as a
@@ -168,9 +187,21 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis, inHTML func(
 	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) {
 		return -1, ""
 	}
+	if c := byteAt(s, i+a); c == '<' && (isLetter(byteAt(s, i+a+1)) || strings.IndexByte("/!?", byteAt(s, i+a+1)) >= 0) {
+		// "@</b>alice": an HTML parser drops an end tag that closes
+		// nothing, and the text either side is one. The '@' alone is
+		// written inert; "<" is no allowed handle.
+		return i + a, "<"
+	}
 	j, handle := handleRun(s, i+a, func(c byte) bool { return isAlnum(c) || c == '-' })
 	if handle == "" || handle[0] == '-' {
 		return -1, ""
+	}
+	if c := byteAt(s, j); (c == '/' || c == '_') && byteAt(s, j+1) == '<' {
+		// "@alice/</b>x", "@mona_</b>octo": an HTML parser drops the
+		// tag, and the team or short code after it joins the handle;
+		// written inert with the '/' or '_'.
+		return j + 1, "<"
 	}
 	if byteAt(s, j) == '/' {
 		k, slug := handleRun(s, j+1, func(c byte) bool { return isWordByte(c) || c == '-' })

@@ -144,12 +144,12 @@ func TestMentionsWhereCodeIsUncertain(t *testing.T) {
 		// lone backticks.
 		{"an escaped backtick", "\\`@alice`", "\\`" + code("@alice") + "`", 1},
 		// In a raw HTML block markdown is not parsed: backticks are text.
-		{"an HTML block", "<div>\n`@alice`\n</div>", "<div>\n`" + code("@alice") + "`\n</div>", 1},
+		{"an HTML block", "<div>\n`@alice`\n</div>", "<div>\n`@" + zeroWidth + "alice`\n</div>", 1},
 		{"an HTML comment block", "<!--\n\n-->\n`@alice`", "<!--\n\n-->\n`" + code("@alice") + "`", 1},
-		{"a block tag with text after it", "<div>`@alice`</div>", "<div>`" + code("@alice") + "`</div>", 1},
+		{"a block tag with text after it", "<div>`@alice`</div>", "<div>`@" + zeroWidth + "alice`</div>", 1},
 		// A fence inside an HTML block is text, so what follows it is
 		// not known to be code.
-		{"a fence in an HTML block", "<details>\n```\n@alice\n```", "<details>\n```\n" + code("@alice") + "\n```", 1},
+		{"a fence in an HTML block", "<details>\n```\n@alice\n```", "<details>\n```\n@" + zeroWidth + "alice\n```", 1},
 		// A tag takes its backticks before a code span does.
 		{"a backtick in a tag", "<a title='`'> @alice `", "<a title='`'> " + code("@alice") + " `", 1},
 		{"a backtick in a link destination", "[x](`) @alice `", "[x](`) " + code("@alice") + " `", 1},
@@ -166,7 +166,7 @@ func TestMentionsWhereCodeIsUncertain(t *testing.T) {
 		// paragraph, and "@x" is text.
 		{"a fence indented four after text", "text\n    ```\n    @x", "text\n    ```\n    " + code("@x"), 1},
 		// Raw HTML has no autolinks: "@alice" in a URL is text.
-		{"a URL in an HTML block", "<p>\nhttps://medium.com/@alice\n</p>", "<p>\nhttps://medium.com/" + code("@alice") + "\n</p>", 1},
+		{"a URL in an HTML block", "<p>\nhttps://medium.com/@alice\n</p>", "<p>\nhttps://medium.com/@" + zeroWidth + "alice\n</p>", 1},
 	})
 }
 
@@ -204,7 +204,7 @@ func TestMentionsInTextThatIsNoLink(t *testing.T) {
 		// cmark's HTML blocks and table rows take \v and \f as blanks; a
 		// '\r' alone ends a line.
 		{"an HTML block opened with a form feed", "<div\f>`@alice`\n\n<x\v>\n`@bob`",
-			"<div\f>`" + code("@alice") + "`\n\n<x\v>\n`" + code("@bob") + "`", 2},
+			"<div\f>`@" + zeroWidth + "alice`\n\n<x\v>\n`@" + zeroWidth + "bob`", 2},
 		{"a table's delimiter row with a vertical tab", "| h | h |\n|---|---|\v\n| `a | @alice ` |",
 			"| h | h |\n|---|---|\v\n| `a | " + code("@alice") + " ` |", 1},
 		{"lines ended by carriage returns alone", "`x\r\r@alice\r\r`", "`x\r\r" + code("@alice") + "\r\r`", 1},
@@ -221,13 +221,22 @@ func TestMentionsInTextThatIsNoLink(t *testing.T) {
 		{"an emphasis a '-' lets open", "@alice-_x_ and @bob-__y__", code("@alice-_x") + "_ and " + code("@bob-") + "__y__", 2},
 		{"a managed login's '_' closing an emphasis", "__@mona_&#111;cto/>", "__" + code("@mona_&#111;cto") + "/>", 1},
 		// Raw HTML has no escapes: "@mona\_octo" is @mona and a backslash.
-		{"an escape in raw HTML", "<div>\n@mona\\_octo.x \\&#64;alice", "<div>\n" + code("@mona\\_octo") + ".x " + code("\\&#64;alice"), 2},
+		{"an escape in raw HTML", "<div>\n@mona\\_octo.x \\&#64;alice", "<div>\n@" + zeroWidth + "mona\\_octo.x \\&#64;" + zeroWidth + "alice", 2},
 		// Links GitHub makes: the mention in them notifies no one.
 		{"links", "[x] https://medium.com/@alice, [x](https://medium.com/@bob), [x](//medium.com/@dave), <https://e.com/@erin>, <a href=\"//e.com/@frank\"> and x](https://e.com/@gina)",
 			"[x] https://medium.com/@alice, [x](https://medium.com/@bob), [x](//medium.com/@dave), <https://e.com/@erin>, <a href=\"//e.com/@frank\"> and x](https://e.com/@gina)", 0},
 		{"an allowed user", "@carol and @carol.", "@carol and @carol.", 0},
-		// In raw HTML an '@' inside a tag is no text; <code> around it
-		// would end the tag and make it text.
-		{"a tag in raw HTML", "<div>\n<x @alice\n\n<p>\n<https://e.com/@bob_ x", "<div>\n<x @alice\n\n<p>\n<https://e.com/@bob_ x", 0},
+		// In raw HTML the '@' may be in a tag, a comment or an attribute,
+		// whose end a <code> would move (its '>' ends "<x @alice" and
+		// leaves the mention text): a zero-width space after the '@' is
+		// text anywhere.
+		{"a tag in raw HTML", "<div>\n<x @alice\n\n<p>\n<https://e.com/@bob x\n\n- <div @carol_x>\n\n<div>\n</@dave <?@erin",
+			"<div>\n<x @" + zeroWidth + "alice\n\n<p>\n<https://e.com/@" + zeroWidth + "bob x\n\n- <div @" + zeroWidth + "carol_x>\n\n<div>\n</@" + zeroWidth + "dave <?@" + zeroWidth + "erin", 5},
+		// An escape, a reference or a tag an HTML parser drops may go on
+		// with an allowed handle: it is no longer the allowed name.
+		{"an allowed handle going on", "@carol\\-x @carol&#47;x @carol&UnderBar;octo @acme/triage\\_x @carol</b>-x",
+			code("@carol") + "\\-x " + code("@carol") + "&#47;x " + code("@carol") + "&UnderBar;octo " + code("@acme/triage") + "\\_x " + code("@carol") + "</b>-x", 5},
+		{"a tag between the '@' and the handle", "@</b>alice @<!-- -->bob", code("@") + "</b>alice " + code("@") + "<!-- -->bob", 2},
+		{"an upper-case Www. is no link", "Www.e.com/@alice", "Www.e.com/" + code("@alice"), 1},
 	})
 }

@@ -55,16 +55,22 @@ func TestMentionsRenderedByCmarkGFM(t *testing.T) {
 var (
 	mentionBefore = []string{"", "", "x", " ", "_", "__", "*", "[", "![", "x](", "[x](", "`", "``", `\`, "<div>\n", "<div\f>",
 		"<span>", "| a | b |\n|---|---|\n| ", "| a |\n|---|\v\n| `x | ", "> ", "- ", "1. ", "    ", "```\n", "~~~\n", "<!-- ",
-		"&#95;", "(", `"`, `<a href="`, "=", "x_", "_x_", "**x** ", "~~", "# ", "x\r", "`x\r\r", "_note\n\n", "<p>\n"}
+		"&#95;", "(", `"`, `<a href="`, "=", "x_", "_x_", "**x** ", "~~", "# ", "x\r", "`x\r\r", "_note\n\n", "<p>\n",
+		"- <div ", "> <div ", `<div title="a>b" `, "<div>\n</", "<div>\nx <?", "<div>\nx <!", "<span ", "<a title=x ", "[x]: ",
+		"[^1]: ", "x  \n", "é", "&nbsp;", "a.b", "mailto:", "- [ ] ", "  - ", "*_", "~", "<!-- -->", "<b>", "</"}
 	mentionURL = []string{"https://e.com/", "http://e.com/", "www.e.com/", "xhttps://e.com/", "https://x_y.com/",
-		"https://-x.com/", "//e.com/", "<https://e.com/", "ftp://e.com/", "HTTPS://E.COM/", "(https://e.com/", "[x] https://e.com/"}
+		"https://-x.com/", "//e.com/", "<https://e.com/", "ftp://e.com/", "HTTPS://E.COM/", "(https://e.com/", "[x] https://e.com/",
+		"Www.e.com/", "https://e.com:8080/", "https://e.com/?q=", "[x]: https://e.com/", `<a href="https://e.com/`}
 	mentionSpelled = []string{"@alice", "@Alice", "@&#97;lice", "@al&#105;ce", "&#64;alice", "&#x40;bob", "&commat;dave",
 		"@mona_octo", "@mona&#95;octo", `@mona\_octo`, "@mona_&#111;cto", "@acme/team", "@acme/&#116;eam", "@acme/triage",
-		"@carol", "@carol_octo", `@carol\_octo`, `\@alice`, "@a-b", "@-a", "@_a", "@1", "@alice@bob"}
+		"@carol", "@carol_octo", `@carol\_octo`, `\@alice`, "@a-b", "@-a", "@_a", "@1", "@alice@bob",
+		"@</b>alice", "@<!-- -->bob", `@carol\-x`, "@carol&#47;x", "@carol&UnderBar;octo", `@acme/triage\_x`, "@carol</b>-x",
+		"&#X40;alice", "@élan"}
 	mentionAfter = []string{"", "", ".", "..", "...x", ".x", "..x", "._x_", "_", "__", "_x", "/", "'s", "!", ".\n", "`",
-		"*", "_ ", "._", ".https://e.com", ".www.e.com", "-", "&#46;", ")", "]", "](https://e.com)", ">", "\r", " ", "\n\n", "\r\n"}
+		"*", "_ ", "._", ".https://e.com", ".www.e.com", "-", "&#46;", ")", "]", "](https://e.com)", ">", "\r", " ", "\n\n", "\r\n",
+		`\-`, `\/`, `\.`, "&period;x", "&sol;x", "&lowbar;x", "<!-- -->x", "~", "~~", "**", "@x.co", "=1>"}
 	mentionClose = []string{"", "", " x", "`", "``", "_", "__", "*", "]", "](u)", ")", ">", "\n</div>", " |", "\n```", "\n~~~",
-		" -->", `">`, "_x", "\n\n@erin"}
+		" -->", `">`, "_x", "\n\n@erin", " ?>", "]]>", "</details>", "\n  x"}
 )
 
 // mentionText makes one text of one or two mentions with what is around
@@ -89,7 +95,7 @@ func mentionText(rng *rand.Rand) string {
 // tagfilter escapes the tags whose content would be raw text).
 func render(t *testing.T, cmark, text string) string {
 	t.Helper()
-	cmd := exec.Command(cmark, "--unsafe", "-e", "autolink", "-e", "table", "-e", "strikethrough", "-e", "tagfilter", "-e", "tasklist")
+	cmd := exec.Command(cmark, "--unsafe", "-e", "autolink", "-e", "table", "-e", "strikethrough", "-e", "tagfilter", "-e", "tasklist", "-e", "footnotes")
 	cmd.Stdin = strings.NewReader(text)
 	out, err := cmd.Output()
 	if err != nil {
@@ -139,7 +145,8 @@ func liveMentions(t *testing.T, rendered string, allowed map[string]bool) []stri
 //
 // case-insensitive, ^ and $ at each line's ends (Ruby), \W any byte but
 // [0-9A-Za-z_]; and a managed user's handle_SHORTCODE, read as a user's
-// handle is (GitHub publishes no pattern of its own for it).
+// handle is (GitHub publishes no pattern of its own for it). No login is
+// over 39 bytes.
 func filterMentions(d string) []string {
 	var found []string
 	word := func(c byte) bool { return isWordByte(c) }
@@ -152,6 +159,9 @@ func filterMentions(d string) []string {
 			continue
 		}
 		handle := d[p+1 : h]
+		if len(handle) > 39 {
+			continue // no login is longer
+		}
 		if byteAt(d, h) == '/' {
 			if s := h + 1 + runLen(d[h+1:], func(c byte) bool { return isWordByte(c) || c == '-' }); s > h+1 && isAlnum(d[h+1]) {
 				found = append(found, handle+"/"+d[h+1:s])
@@ -159,7 +169,7 @@ func filterMentions(d string) []string {
 			continue
 		}
 		if n := runLen(d[h:], func(c byte) bool { return c == '_' }); n == 1 {
-			if e := h + 1 + runLen(d[h+1:], isAlnum); e > h+1 && byteAt(d, e) != '/' && userMentionEnds(d, e) {
+			if e := h + 1 + runLen(d[h+1:], isAlnum); e > h+1 && e-p-1 <= 39 && byteAt(d, e) != '/' && userMentionEnds(d, e) {
 				found = append(found, d[p+1:e])
 			}
 		}

@@ -31,7 +31,7 @@ func linkCertain(s string, l link, i int, em func() *emphasis) bool {
 	if dest := strings.LastIndex(before, "]("); dest >= 0 && (dest+2 == l.from || dest+3 == l.from && s[dest+2] == '<') {
 		angle := dest+3 == l.from
 		end := destinationEnd(s, l.from, angle)
-		if linkClose(s, end) >= 0 && bracketOpen(s, dest, em) {
+		if close := linkClose(s, end); close >= 0 && !hasBlankLine(s[dest:close]) && bracketOpen(s, dest, em) {
 			// A link's destination, which ends where the link reads it
 			// ending: what follows is text.
 			return i < end
@@ -52,6 +52,9 @@ func linkCertain(s string, l link, i int, em func() *emphasis) bool {
 	// autolinker's, whose domain is the letters, digits, '.', '-' and '_'
 	// after the scheme.
 	domain := s[l.keep : l.keep+runLen(s[l.keep:], func(c byte) bool { return isAlnum(c) || strings.IndexByte(".-_", c) >= 0 })]
+	if l.keep == l.from && !strings.HasPrefix(s[l.from:], "www.") {
+		return false // the autolinker takes "www." in lower case only
+	}
 	return (l.from == 0 || !isLetter(s[l.from-1])) && domain != "" && isAlnum(domain[0]) &&
 		!strings.Contains(domain, "_") && !bracketOpen(s, l.from, em)
 }
@@ -91,16 +94,19 @@ func inTag(s string, i int) bool {
 		return false
 	}
 	end += len(s) - len(rest)
-	return end > i && !strings.Contains(s[lt:end], "\n\n") && !strings.Contains(s[lt:end], "\n\r\n")
+	return end > i && !hasBlankLine(s[lt:end])
 }
 
-// inOpenTag says whether s[i], in raw HTML that starts at s[from], is
-// inside a tag for an HTML parser: after a '<' and a letter, with no '>'
-// since (quotes aside, which a parser reads only in attribute values: any
-// '>' may have ended the tag).
-func inOpenTag(s string, from, i int) bool {
-	lt := tagOpening(s, i)
-	return lt >= from && !strings.Contains(s[lt:i], ">")
+// hasBlankLine says whether t holds a whole line of only blanks, which
+// ends a paragraph: no link or tag goes on past it.
+func hasBlankLine(t string) bool {
+	for from := lineEnd(t, 0) + 1; from < len(t); from = lineEnd(t, from) + 1 {
+		end := lineEnd(t, from)
+		if end < len(t) && strings.Trim(t[from:end], " \t\r") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // tagOpening is the offset of the last "<" or "</" and a letter before
