@@ -81,7 +81,7 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 // longer the allowed name.
 func continues(s string, end int) bool {
 	c := byteAt(s, end)
-	return c == '\\' || c == '&' || c == '<'
+	return c == '\\' || c == '&' || c == '<' && strings.IndexByte("/!?", byteAt(s, end+1)) >= 0
 }
 
 // nextAt is the offset of the next '@' from i on, as the byte or as a
@@ -187,17 +187,19 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis, inHTML func(
 	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) {
 		return -1, ""
 	}
-	if c := byteAt(s, i+a); c == '<' && (isLetter(byteAt(s, i+a+1)) || strings.IndexByte("/!?", byteAt(s, i+a+1)) >= 0) {
+	if c := byteAt(s, i+a); c == '<' && strings.IndexByte("/!?", byteAt(s, i+a+1)) >= 0 {
 		// "@</b>alice": an HTML parser drops an end tag that closes
-		// nothing, and the text either side is one. The '@' alone is
-		// written inert; "<" is no allowed handle.
+		// nothing, and the text either side is one (and a sanitiser may
+		// drop a comment, "@<!-- -->alice"). The '@' alone is written
+		// inert; "<" is no allowed handle. An element's start tag
+		// ("@<b>alice") puts what follows in a node of its own.
 		return i + a, "<"
 	}
 	j, handle := handleRun(s, i+a, func(c byte) bool { return isAlnum(c) || c == '-' })
 	if handle == "" || handle[0] == '-' {
 		return -1, ""
 	}
-	if c := byteAt(s, j); (c == '/' || c == '_') && byteAt(s, j+1) == '<' {
+	if c := byteAt(s, j); (c == '/' || c == '_') && byteAt(s, j+1) == '<' && strings.IndexByte("/!?", byteAt(s, j+2)) >= 0 {
 		// "@alice/</b>x", "@mona_</b>octo": an HTML parser drops the
 		// tag, and the team or short code after it joins the handle;
 		// written inert with the '/' or '_'.
