@@ -14,17 +14,43 @@ import "sort"
 type emphasis struct {
 	paragraphs []int // the offsets paragraphs start at, ascending, 0 first
 	openers    []int // the offsets of '_' runs that may open, ascending
+	// brackets are where a '[' not escaped is open in its paragraph
+	// (see bracketOpen), ascending.
+	brackets []span
 }
 
 // indexEmphasis reads s once: a text is read for each mention next to an
 // '_', so each question is a search, not a scan.
 func indexEmphasis(s string) *emphasis {
 	e := &emphasis{paragraphs: []int{0}}
-	blank := true // the line so far holds only space
+	blank := true       // the line so far holds only space
+	depth, from := 0, 0 // of the '[' open, and where the outermost opened
+	closeBrackets := func(at int) {
+		if depth > 0 {
+			e.brackets = append(e.brackets, span{from + 1, at + 1})
+		}
+		depth = 0
+	}
 	for k := 0; k < len(s); k++ {
 		switch c := s[k]; {
+		case c == '\\' && (byteAt(s, k+1) == '[' || byteAt(s, k+1) == ']'):
+			k++ // an escaped bracket opens and closes nothing
+			blank = false
+		case c == '[':
+			if depth == 0 {
+				from = k
+			}
+			depth++
+			blank = false
+		case c == ']':
+			if depth--; depth == 0 {
+				e.brackets = append(e.brackets, span{from + 1, k + 1})
+			}
+			depth = max(depth, 0)
+			blank = false
 		case c == '\n' || c == '\r' && byteAt(s, k+1) != '\n':
 			if blank {
+				closeBrackets(k)
 				e.paragraphs = append(e.paragraphs, k+1)
 			}
 			blank = true
@@ -42,6 +68,7 @@ func indexEmphasis(s string) *emphasis {
 			blank = false
 		}
 	}
+	closeBrackets(len(s))
 	return e
 }
 

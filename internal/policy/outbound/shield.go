@@ -28,10 +28,16 @@ func shielded(s string, links []link, i int, lay layout, em func() *emphasis) bo
 // in a tag ("a=//x/@alice" is text).
 func linkCertain(s string, l link, i int, em func() *emphasis) bool {
 	before := s[:l.from]
-	if dest := strings.LastIndex(before, "]("); dest >= 0 && (dest+2 == l.from || dest+3 == l.from && s[dest+2] == '<') {
+	dest := -1 // where the "](" before a destination is
+	if strings.HasSuffix(before, "](") {
+		dest = l.from - 2
+	} else if strings.HasSuffix(before, "](<") {
+		dest = l.from - 3
+	}
+	if dest >= 0 {
 		angle := dest+3 == l.from
 		end := destinationEnd(s, l.from, angle)
-		if close := linkClose(s, end); close >= 0 && !hasBlankLine(s[dest:close]) && bracketOpen(s, dest, em) {
+		if close := linkClose(s, end); close >= 0 && !hasBlankLine(s[dest:close]) && bracketOpen(dest, em) {
 			// A link's destination, which ends where the link reads it
 			// ending: what follows is text.
 			return i < end
@@ -56,28 +62,13 @@ func linkCertain(s string, l link, i int, em func() *emphasis) bool {
 		return false // the autolinker takes "www." in lower case only
 	}
 	return (l.from == 0 || !isLetter(s[l.from-1])) && domain != "" && isAlnum(domain[0]) &&
-		!strings.Contains(domain, "_") && !bracketOpen(s, l.from, em)
+		!strings.Contains(domain, "_") && !bracketOpen(l.from, em)
 }
 
 // bracketOpen says whether a '[' not escaped is open at s[i] in its
 // paragraph. Brackets in code spans count too: reading one more open
 // bracket than GitHub does only neutralises a mention in a link.
-func bracketOpen(s string, i int, em func() *emphasis) bool {
-	e := em()
-	from := e.paragraphs[sort.SearchInts(e.paragraphs, i+1)-1]
-	depth := 0
-	for j := from; j < i; j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '[':
-			depth++
-		case ']':
-			depth = max(depth-1, 0)
-		}
-	}
-	return depth > 0
-}
+func bracketOpen(i int, em func() *emphasis) bool { return within(em().brackets, i) }
 
 // inTag says whether s[i] is inside an HTML tag that markdown passes
 // through: a '<' and a tag's name before it, and the tag's '>' after it
