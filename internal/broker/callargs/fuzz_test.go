@@ -2,6 +2,7 @@ package callargs
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // FuzzCommandWords reads any text as a command line: the reader never
 // panics, refuses a line for a word the shell expands only when the
 // line holds what expands ($, `, {), and reads every owner gh repo list
-// takes among the line's words.
+// takes among the line's words (each of a comma list).
 func FuzzCommandWords(f *testing.F) {
 	for _, s := range []string{
 		`gh repo view {fleet,acme}/x`,
@@ -21,6 +22,7 @@ func FuzzCommandWords(f *testing.F) {
 		`sudo -u ci gh repo list -- acme`,
 		`gh issue list -R acme/w --search 'cost:$5'`,
 		`gh api -X GET search/issues -f q=$'repo\x3aacme/x'`,
+		`gh repo list ,0000`,
 	} {
 		f.Add(s)
 	}
@@ -35,9 +37,11 @@ func FuzzCommandWords(f *testing.F) {
 		parts, _ := shellWords(line)
 		for k, p := range parts {
 			if isProgram(p.text) && programName(p.text) == "gh" {
-				for _, owner := range listedOwners(parts[k+1:]) {
-					if !strings.Contains(strings.Join(words, "\n"), "orgs/"+owner) {
-						t.Fatalf("%q: gh repo list's %q is not read", line, owner)
+				for _, owners := range listedOwners(parts[k+1:]) {
+					for _, owner := range strings.Split(owners, ",") { // gh splits a list at commas
+						if !slices.Contains(words, "orgs/"+owner) {
+							t.Fatalf("%q: gh repo list's %q is not read", line, owner)
+						}
 					}
 				}
 				break

@@ -1,6 +1,9 @@
 package outbound
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // emphasis says where underscore emphasis may open in a text, for the
 // mention reader: GitHub's mention filter reads the text markdown renders,
@@ -17,6 +20,16 @@ type emphasis struct {
 	// brackets are where a '[' not escaped is open in its paragraph
 	// (see bracketOpen), ascending.
 	brackets []span
+	// angles are where a '<' that may open a tag, a comment, a
+	// declaration or a processing instruction ("<a", "</", "<!", "<?")
+	// is open in its paragraph, to the first '>' outside quotes after it
+	// (see neutralizeMentions), ascending.
+	angles []span
+	// raw are the offsets of "<?" and "<!", which may open a processing
+	// instruction, a comment, a declaration or CDATA: markdown passes
+	// what follows to the end marker through as raw HTML, unlinked, and
+	// an HTML parser may end it sooner (at the first '>'), leaving text.
+	raw []int
 }
 
 // indexEmphasis reads s once: a text is read for each mention next to an
@@ -31,7 +44,27 @@ func indexEmphasis(s string) *emphasis {
 		}
 		depth = 0
 	}
+	angle, quote := -1, byte(0) // where a '<' is open, and the quote open in it
+	closeAngle := func(at int) {
+		if angle >= 0 {
+			e.angles = append(e.angles, span{angle + 1, at})
+		}
+		angle, quote = -1, 0
+	}
 	for k := 0; k < len(s); k++ {
+		switch c := s[k]; {
+		case angle >= 0 && quote != 0 && c == quote:
+			quote = 0
+		case angle >= 0 && quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		case angle >= 0 && quote == 0 && c == '>':
+			closeAngle(k)
+		case angle < 0 && c == '<' && (isLetter(byteAt(s, k+1)) || strings.IndexByte("/!?", byteAt(s, k+1)) >= 0):
+			angle = k
+		}
+		if s[k] == '<' && (byteAt(s, k+1) == '!' || byteAt(s, k+1) == '?') {
+			e.raw = append(e.raw, k)
+		}
 		switch c := s[k]; {
 		case c == '\\' && (byteAt(s, k+1) == '[' || byteAt(s, k+1) == ']'):
 			k++ // an escaped bracket opens and closes nothing
@@ -51,6 +84,7 @@ func indexEmphasis(s string) *emphasis {
 		case c == '\n' || c == '\r' && byteAt(s, k+1) != '\n':
 			if blank {
 				closeBrackets(k)
+				closeAngle(k)
 				e.paragraphs = append(e.paragraphs, k+1)
 			}
 			blank = true
@@ -69,6 +103,7 @@ func indexEmphasis(s string) *emphasis {
 		}
 	}
 	closeBrackets(len(s))
+	closeAngle(len(s))
 	return e
 }
 
@@ -84,6 +119,13 @@ func (e *emphasis) openerBefore(i int) bool {
 func (e *emphasis) opens(k int) bool {
 	n := sort.SearchInts(e.openers, k)
 	return n < len(e.openers) && e.openers[n] == k
+}
+
+// rawBefore says whether a "<?" or "<!" comes before i in i's paragraph.
+func (e *emphasis) rawBefore(i int) bool {
+	p := e.paragraphs[sort.SearchInts(e.paragraphs, i+1)-1]
+	k := sort.SearchInts(e.raw, i)
+	return k > 0 && e.raw[k-1] >= p
 }
 
 // before says whether the '_' run ending at s[i-1] may be an emphasis

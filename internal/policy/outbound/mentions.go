@@ -38,7 +38,7 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 		// the handle's last byte: "@a@b" holds one mention, but once the
 		// first is code, "@b" starts a text of its own, and is one too.
 		end, handle := mentionAt(s, i, n > 0 && i == last, em, func(i int) bool { return lay().inHTML(i) })
-		if end < 0 || allowed[strings.ToLower(handle)] && !continues(s, end) || isInert(s, i, end) {
+		if end < 0 || allowed[strings.ToLower(handle)] && !continues(s, end) || isInert(s, i, end) && !within(em().angles, escapeStart(s, i)-len(codeOpen)) {
 			continue
 		}
 		if lay().inCode(i) || shielded(s, links(), i, lay(), em) {
@@ -46,13 +46,14 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 			// link, which notifies no one.
 			continue
 		}
-		if lay().inHTML(i) {
-			// Raw HTML passes through as written: "@name" may be in a
-			// tag, a comment or an attribute, whose end a <code> would
-			// move, leaving the mention text after it. A zero-width
-			// space after the '@' is text anywhere, and in text it ends
-			// the mention.
-			at := i + atSign(s, i)
+		if lay().inHTML(i) || within(em().angles, i) {
+			// Raw HTML passes through as written, and so may what
+			// follows an open '<' ("<!X @alice", "<?php @alice"): "@name"
+			// may be in a tag, a comment or an attribute, whose end a
+			// <code> would move, leaving the mention text after it. A
+			// zero-width space after the '@' is text anywhere, and in
+			// text it ends the mention.
+			at := i + atSign(s, i, true)
 			b.WriteString(s[last:at])
 			b.WriteString(zeroWidth)
 			last = at
@@ -76,12 +77,14 @@ func neutralizeMentions(s string, allowed map[string]bool) (string, int) {
 
 // continues says whether what follows a handle ending at s[end] may
 // render as more of it: an escaped or referenced character ("@carol\-x",
-// "@carol&#47;x" render as @carol-x, @carol/x), or a tag an HTML parser
-// may drop ("@carol</b>_octo"). An allowed handle so followed is no
-// longer the allowed name.
+// "@carol&#47;x" render as @carol-x, @carol/x), a tag an HTML parser may
+// drop ("@carol</b>_octo"), or an emphasis' closing delimiter, whose
+// end tag an HTML parser drops inside some elements ("*<object>@carol*x"
+// reads @carolx). An allowed handle so followed is no longer the allowed
+// name.
 func continues(s string, end int) bool {
 	c := byteAt(s, end)
-	return c == '\\' || c == '&' || c == '<' && strings.IndexByte("/!?", byteAt(s, end+1)) >= 0
+	return strings.IndexByte("\\&*_~", c) >= 0 || c == '<' && strings.IndexByte("/!?", byteAt(s, end+1)) >= 0
 }
 
 // nextAt is the offset of the next '@' from i on, as the byte or as a
@@ -92,7 +95,7 @@ func nextAt(s string, i int) int {
 		if j < 0 {
 			return -1
 		}
-		if atSign(s, i+j) > 0 {
+		if atSign(s, i+j, true) > 0 {
 			return i + j
 		}
 		i += j + 1
@@ -103,25 +106,28 @@ func nextAt(s string, i int) int {
 // atSign is the length of the '@' spelled at s[i]: the byte, or a
 // character reference markdown decodes to it (&#64;, &#x40;, &#0064;,
 // &commat;), which GitHub's filter reads as '@' once the text is
-// rendered; 0 when s[i] spells none.
-func atSign(s string, i int) int {
+// rendered, or in raw HTML one an HTML parser decodes (see numericRef);
+// 0 when s[i] spells none.
+func atSign(s string, i int, html bool) int {
 	if s[i] == '@' {
 		return 1
 	}
 	if strings.HasPrefix(s[i:], "&commat;") {
 		return len("&commat;")
 	}
-	if c, n := numericRef(s, i); n > 0 && c == '@' {
+	if c, n := numericRef(s, i, html); n > 0 && c == '@' {
 		return n
 	}
 	return 0
 }
 
 // numericRef reads a numeric character reference at s[i] as CommonMark
-// does (&# and 1-7 decimal digits, or &#x and 1-6 hex digits, then ';')
-// and returns the ASCII byte it stands for and its length; 0 for none,
-// or for a character outside ASCII, which no handle holds.
-func numericRef(s string, i int) (byte, int) {
+// does (&# and 1-7 decimal digits, or &#x and 1-6 hex digits, then ';'),
+// or, in raw HTML (html), as an HTML parser does (any number of digits,
+// the ';' optional: "&#64alice" is @alice there), and returns the ASCII
+// byte it stands for and its length; 0 for none, or for a character
+// outside ASCII, which no handle holds.
+func numericRef(s string, i int, html bool) (byte, int) {
 	if !strings.HasPrefix(s[i:], "&#") {
 		return 0, 0
 	}
@@ -130,26 +136,48 @@ func numericRef(s string, i int) (byte, int) {
 		digits, base, most = digits[1:], 16, 6
 	}
 	n := runLen(digits, func(c byte) bool { return isDigit(c) || base == 16 && isHex(c) })
-	if n == 0 || n > most || n >= len(digits) || digits[n] != ';' {
+	semicolon := n < len(digits) && digits[n] == ';'
+	if n == 0 || !html && (n > most || !semicolon) {
 		return 0, 0
 	}
-	v, err := strconv.ParseUint(digits[:n], base, 32)
-	if err != nil || v == 0 || v > 0x7f {
+	v, err := strconv.ParseUint(strings.TrimLeft(digits[:n], "0"), base, 32)
+	if err != nil && strings.TrimLeft(digits[:n], "0") != "" || v == 0 || v > 0x7f {
 		return 0, 0
 	}
-	return byte(v), len(s[i:]) - len(digits) + n + 1
+	end := len(s[i:]) - len(digits) + n
+	if semicolon {
+		end++
+	}
+	return byte(v), end
+}
+
+// endsReference says whether s ends with what an HTML parser may read as
+// a character reference without its ';' ("&#32", "&#x40", "&lt", "&amp"):
+// its last letter or digit is then no word byte once decoded.
+func endsReference(s string) bool {
+	k := len(s)
+	for k > 0 && isAlnum(s[k-1]) {
+		k--
+	}
+	if k == len(s) || k == 0 {
+		return false
+	}
+	if s[k-1] == '&' {
+		return isLetter(s[k])
+	}
+	return k >= 2 && s[k-1] == '#' && s[k-2] == '&'
 }
 
 // handleRun reads the characters of a handle from s[k] on while ok takes
 // them, each the byte or a numeric reference to it ("@&#97;lice" renders
 // as "@alice", and GitHub's filter reads the rendered text). It returns
 // where the run ends and the handle it spells.
-func handleRun(s string, k int, ok func(byte) bool) (int, string) {
+func handleRun(s string, k int, ok func(byte) bool, html bool) (int, string) {
 	var h []byte
 	for k < len(s) {
 		c, n := s[k], 1
 		if c == '&' {
-			if c, n = numericRef(s, k); n == 0 {
+			if c, n = numericRef(s, k, html); n == 0 {
 				break
 			}
 		}
@@ -180,14 +208,18 @@ func handleRun(s string, k int, ok func(byte) bool) (int, string) {
 // a mention): a run around the handle that may be one is read as one
 // (see emphasis; em indexes s, on first use).
 func mentionAt(s string, i int, afterTag bool, em func() *emphasis, inHTML func(int) bool) (int, string) {
-	a := atSign(s, i)
-	if a > 1 && escapeStart(s, i) != i && !inHTML(i) {
+	html := inHTML(i)
+	a := atSign(s, i, html)
+	if a == 0 {
+		return -1, "" // "&#64alice": an '@' only to an HTML parser
+	}
+	if a > 1 && escapeStart(s, i) != i && !html {
 		return -1, "" // \&#64;: the reference is text, not an '@' (but raw HTML has no escapes)
 	}
-	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) {
+	if i > 0 && !afterTag && isWordByte(s[i-1]) && !(s[i-1] == '_' && em().before(s, i)) && !(html && endsReference(s[:i])) {
 		return -1, ""
 	}
-	if c := byteAt(s, i+a); c == '<' && strings.IndexByte("/!?", byteAt(s, i+a+1)) >= 0 {
+	if c := byteAt(s, i+a); c == '<' && strings.IndexByte("/!?", byteAt(s, i+a+1)) >= 0 || delimitsThenHandle(s, i+a) {
 		// "@</b>alice": an HTML parser drops an end tag that closes
 		// nothing, and the text either side is one (and a sanitiser may
 		// drop a comment, "@<!-- -->alice"). The '@' alone is written
@@ -195,7 +227,7 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis, inHTML func(
 		// ("@<b>alice") puts what follows in a node of its own.
 		return i + a, "<"
 	}
-	j, handle := handleRun(s, i+a, func(c byte) bool { return isAlnum(c) || c == '-' })
+	j, handle := handleRun(s, i+a, func(c byte) bool { return isAlnum(c) || c == '-' }, html)
 	if handle == "" || handle[0] == '-' {
 		return -1, ""
 	}
@@ -206,13 +238,13 @@ func mentionAt(s string, i int, afterTag bool, em func() *emphasis, inHTML func(
 		return j + 1, "<"
 	}
 	if byteAt(s, j) == '/' {
-		k, slug := handleRun(s, j+1, func(c byte) bool { return isWordByte(c) || c == '-' })
+		k, slug := handleRun(s, j+1, func(c byte) bool { return isWordByte(c) || c == '-' }, html)
 		if slug == "" || !isAlnum(slug[0]) {
 			return -1, ""
 		}
 		return k, handle + "/" + slug
 	}
-	if n, suffix := managedSuffix(s[j:]); n > 0 {
+	if n, suffix := managedSuffix(s[j:], html); n > 0 {
 		if !strings.HasPrefix(s[j:], "_") || !isAlnum(s[j-1]) || !isAlnum(byteAt(s, j+1)) {
 			// "@mona\_octo" in raw HTML, which has no escapes, is @mona
 			// and a backslash; "__@mona_&#111;cto" is _<em>@mona</em>octo,
@@ -265,6 +297,16 @@ func dotEndsWord(s string, at, j int, em func() *emphasis) bool {
 	return !mayStartURL(s[k:])
 }
 
+// delimitsThenHandle says whether s[k:], after an '@', is a run of
+// emphasis delimiters that may close an emphasis and then a reference
+// that may start a handle ("*x @*&#98;ob"; before a letter the run could
+// only open one): the run's end tag, dropped by an HTML parser inside
+// some elements, would join the '@' to the handle.
+func delimitsThenHandle(s string, k int) bool {
+	n := runLen(s[k:], func(c byte) bool { return c == '*' || c == '_' || c == '~' })
+	return n > 0 && byteAt(s, k+n) == '&'
+}
+
 // managedSuffix reads the "_SHORTCODE" at the start of s that ends a
 // managed user's login (letters and digits after one '_'): its length and
 // what it renders as, or 0. GitHub notifies a managed user mentioned by
@@ -272,12 +314,12 @@ func dotEndsWord(s string, at, j int, em func() *emphasis) bool {
 // the '_' would leave the mention written as it came. The '_' may be
 // escaped or a reference ("@carol\_octo" renders as "@carol_octo", and
 // must not pass as "carol" allowed), the code's characters references.
-func managedSuffix(s string) (int, string) {
-	n := underscore(s)
+func managedSuffix(s string, html bool) (int, string) {
+	n := underscore(s, html)
 	if n == 0 {
 		return 0, ""
 	}
-	end, code := handleRun(s, n, isAlnum)
+	end, code := handleRun(s, n, isAlnum, html)
 	if code == "" {
 		return 0, ""
 	}
@@ -286,7 +328,7 @@ func managedSuffix(s string) (int, string) {
 
 // underscore is the length of the '_' spelled at s's start: the byte,
 // escaped, or a reference to it; 0 for none.
-func underscore(s string) int {
+func underscore(s string, html bool) int {
 	switch {
 	case strings.HasPrefix(s, "_"):
 		return 1
@@ -295,14 +337,16 @@ func underscore(s string) int {
 	case strings.HasPrefix(s, "&lowbar;"):
 		return len("&lowbar;")
 	}
-	if c, n := numericRef(s, 0); c == '_' {
+	if c, n := numericRef(s, 0, html); c == '_' {
 		return n
 	}
 	return 0
 }
 
 // isInert says whether the mention s[i:end] is already written as
-// <code>@name</code> (the open tag itself not escaped).
+// <code>@name</code> (the open tag itself not escaped; the caller asks
+// whether it is a tag, not text in an open '<': "<!X <code>" is a
+// comment, and "@name" after it text).
 func isInert(s string, i, end int) bool {
 	from := escapeStart(s, i)
 	return strings.HasSuffix(s[:from], codeOpen) && strings.HasPrefix(s[end:], codeClose) &&

@@ -213,7 +213,7 @@ func TestMentionsInTextThatIsNoLink(t *testing.T) {
 		{"a managed login spelled with references or an escape", "@mona_&#111;cto, @carol\\_octo, @carol&#95;octo and @carol&lowbar;octo",
 			code("@mona_&#111;cto") + ", " + code("@carol\\_octo") + ", " + code("@carol&#95;octo") + " and " + code("@carol&lowbar;octo"), 4},
 		// Found by TestMentionsRenderedByCmarkGFM.
-		{"a tag that never closes", "<a href=\"//e.com/@alice", "<a href=\"//e.com/" + code("@alice"), 1},
+		{"a tag that never closes", "<a href=\"//e.com/@alice", "<a href=\"//e.com/@" + zeroWidth + "alice", 1},
 		{"text after a link's destination", "[x](https://e.com)(@alice", "[x](https://e.com)(" + code("@alice"), 1},
 		{"a domain the autolinker ends at an underscore", "https://e.com_~~@alice!", "https://e.com_~~" + code("@alice") + "!", 1},
 		{"backticks a URL takes in", "https://a.co/`` @alice https://a.co/``", "https://a.co/`` " + code("@alice") + " https://a.co/``", 1},
@@ -238,5 +238,19 @@ func TestMentionsInTextThatIsNoLink(t *testing.T) {
 			code("@carol") + "\\-x " + code("@carol") + "&#47;x " + code("@carol") + "&UnderBar;octo " + code("@acme/triage") + "\\_x " + code("@carol") + "</b>-x", 5},
 		{"a tag between the '@' and the handle", "@</b>alice @<!-- -->bob", code("@") + "</b>alice " + code("@") + "<!-- -->bob", 2},
 		{"an upper-case Www. is no link", "Www.e.com/@alice", "Www.e.com/" + code("@alice"), 1},
+		// An HTML parser reads references without ';' and with any
+		// number of digits, in raw HTML.
+		{"references an HTML parser reads", "<div>\n&#64alice @&#97lice x&#32@bob x&lt@dave\n</div>",
+			"<div>\n&#64" + zeroWidth + "alice @" + zeroWidth + "&#97lice x&#32@" + zeroWidth + "bob x&lt@" + zeroWidth + "dave\n</div>", 4},
+		// After an open '<', a <code>'s '>' may end a declaration, a
+		// processing instruction or a tag the '@' was in.
+		{"after an open declaration or processing instruction", "x <?php @alice ?> y <![CDATA[ @bob ]]> z <!X @dave",
+			"x <?php @" + zeroWidth + "alice ?> y <![CDATA[ @" + zeroWidth + "bob ]]> z <!X @" + zeroWidth + "dave", 3},
+		{"a URL in a processing instruction", "x <?php --><noscript>http://e.com/@alice ?>", "x <?php --><noscript>http://e.com/" + code("@alice") + " ?>", 1},
+		{"a <code> inside a declaration is not inert", "x <!X <code>@alice</code>", "x <!X <code>" + code("@alice") + "</code>", 1},
+		// Inside some elements an HTML parser drops an emphasis' end tag,
+		// and the text either side joins.
+		{"an allowed handle before an emphasis' end", "*a <object>@carol*x", "*a <object>" + code("@carol") + "*x", 1},
+		{"an '@' before an emphasis' end and a reference", "*a <object>@*&#98;ob", "*a <object>" + code("@") + "*&#98;ob", 1},
 	})
 }

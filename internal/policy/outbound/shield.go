@@ -61,6 +61,9 @@ func linkCertain(s string, l link, i int, em func() *emphasis) bool {
 	if l.keep == l.from && !strings.HasPrefix(s[l.from:], "www.") {
 		return false // the autolinker takes "www." in lower case only
 	}
+	if em().rawBefore(l.from) {
+		return false // markdown may pass it through as raw HTML, unlinked
+	}
 	return (l.from == 0 || !isLetter(s[l.from-1])) && domain != "" && isAlnum(domain[0]) &&
 		!strings.Contains(domain, "_") && !bracketOpen(l.from, em)
 }
